@@ -1,0 +1,86 @@
+"""Types every adapter shares: where to look, what was found, what was loaded."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar, Protocol
+
+from ..errors import Problem
+from ..model import Session
+
+
+@dataclass(frozen=True, slots=True)
+class SourceContext:
+    """Where to look: a home directory and the environment to honour."""
+
+    home: Path
+    env: Mapping[str, str] = field(default_factory=dict)
+    # True when home is the real ~ (then variables like CLAUDE_CONFIG_DIR apply as well).
+    real_home: bool = True
+
+    @classmethod
+    def for_home(cls, home: Path | None) -> SourceContext:
+        if home is None:
+            return cls(Path.home(), dict(os.environ), True)
+        return cls(home.expanduser().resolve(), dict(os.environ), False)
+
+
+@dataclass(frozen=True, slots=True)
+class FileStamp:
+    """A file as seen by ``stat``: enough to tell whether it changed."""
+
+    path: Path
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def of(cls, entry: os.DirEntry[str] | Path) -> FileStamp:
+        st = entry.stat()
+        return cls(Path(entry), st.st_size, st.st_mtime_ns)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRef:
+    """A discovered session: its main file plus files that belong to it (subagents)."""
+
+    source: str
+    session_id: str
+    main: FileStamp
+    related: tuple[FileStamp, ...] = ()
+    project_hint: str | None = None
+
+    @property
+    def files(self) -> tuple[FileStamp, ...]:
+        return (self.main, *self.related)
+
+    @property
+    def size(self) -> int:
+        return sum(f.size for f in self.files)
+
+    @property
+    def mtime_ns(self) -> int:
+        return max(f.mtime_ns for f in self.files)
+
+    def fingerprint(self) -> list[list[object]]:
+        """What must be unchanged for a run to skip this session without reading it."""
+        return [[str(f.path), f.size, f.mtime_ns] for f in self.files]
+
+
+@dataclass(slots=True)
+class LoadResult:
+    sessions: list[Session] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+class Adapter(Protocol):
+    name: ClassVar[str]  # "claude-code": the --source value and the `source` property
+    label: ClassVar[str]  # "Claude Code": shown to people
+
+    def roots(self, ctx: SourceContext) -> list[Path]: ...
+
+    def discover(self, ctx: SourceContext) -> Iterator[SessionRef]: ...
+
+    def load(self, ref: SessionRef) -> LoadResult: ...

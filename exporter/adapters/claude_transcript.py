@@ -1,0 +1,372 @@
+"""One Claude Code transcript (a list of JSONL records) turned into model messages.
+
+Rules from FORMATS.md §1, in the order they apply:
+
+- records are read in file order; a ``uuid`` seen twice is kept once, and a compaction
+  replay (same parent, timestamp, type and content under a new uuid) is dropped;
+- the lines of one streamed API response (same ``message.id``) become one message, and its
+  usage is counted once, from its last line;
+- ``<synthetic>`` placeholder replies, ``isMeta`` lines, progress, snapshots and hook
+  summaries are not conversation;
+- ``compact_boundary`` plus the ``isCompactSummary`` line become one marked summary;
+- a prompt whose parent already had a reply is a rewind (the person went back), and is
+  marked so;
+- a steering message typed while the model worked (a ``queue-operation`` enqueue that was
+  consumed mid-turn, or a ``queued_command`` attachment) is kept once, marked as queued.
+
+User text is kept raw: removing injected wrappers is the note builder's job (clean.py).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ..model import (
+    AttachmentPart,
+    Message,
+    NoticePart,
+    Part,
+    Role,
+    SummaryPart,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+    Usage,
+)
+from ._jsonl import parse_timestamp
+
+SYNTHETIC_MODEL = "<synthetic>"
+CONVERSATIONAL = {"user", "assistant", "system", "attachment", "progress"}
+
+
+@dataclass(slots=True)
+class _Draft:
+    role: Role
+    parts: list[Part]
+    source_id: str | None
+    timestamp: datetime | None
+    model: str | None = None
+    response_id: str | None = None
+
+
+@dataclass(slots=True)
+class Transcript:
+    """What one transcript yields: messages plus the metadata read along the way."""
+
+    messages: list[Message] = field(default_factory=list)
+    uuids: set[str] = field(default_factory=set)
+    started: datetime | None = None
+    ended: datetime | None = None
+    cwd: str | None = None
+    git_branch: str | None = None
+    models: list[str] = field(default_factory=list)
+    usage: Usage = Usage()
+    first_prompt: str | None = None
+
+
+def build_transcript(records: list[dict[str, Any]], links: dict[str, str]) -> Transcript:
+    """Messages of one conversation. ``links`` maps a Task call id to its subagent id."""
+    return _Builder(records, links).run()
+
+
+class _Builder:
+    def __init__(self, records: list[dict[str, Any]], links: dict[str, str]) -> None:
+        self.records = records
+        self.links = links
+        self.out = Transcript()
+        self.drafts: list[_Draft] = []
+        self.usage_by_response: dict[str, dict[str, Any]] = {}
+        self.queued: list[str] = []
+        self.steering_seen: set[str] = set()
+        self.pending_boundary: _Draft | None = None
+
+    def run(self) -> Transcript:
+        first_child = self._first_children()
+        seen_sig: dict[tuple[Any, ...], Any] = {}
+        for rec in self.records:
+            kind = rec.get("type")
+            uuid = rec.get("uuid")
+            if kind in CONVERSATIONAL and isinstance(uuid, str):
+                if uuid in self.out.uuids:
+                    continue
+                sig = (rec.get("parentUuid"), rec.get("timestamp"), kind)
+                if kind in ("user", "assistant") and rec.get("timestamp"):
+                    if seen_sig.get(sig) == rec.get("message"):
+                        continue  # a compaction replay under a new uuid
+                    seen_sig.setdefault(sig, rec.get("message"))
+                self.out.uuids.add(uuid)
+                self._note_metadata(rec)
+            if kind == "user":
+                self._user(rec, first_child)
+            elif kind == "assistant":
+                self._assistant(rec)
+            elif kind == "system":
+                self._system(rec)
+            elif kind == "attachment":
+                attachment = rec.get("attachment") or {}
+                if attachment.get("type") == "queued_command":
+                    self._steering(attachment.get("prompt"), rec)
+            elif kind == "queue-operation":
+                self._queue(rec)
+        self._finish()
+        return self.out
+
+    def _first_children(self) -> dict[str, str]:
+        """For every parent uuid, the uuid of its first user/assistant child in file order."""
+        first: dict[str, str] = {}
+        for rec in self.records:
+            if rec.get("type") in ("user", "assistant") and not rec.get("isMeta"):
+                parent, uuid = rec.get("parentUuid"), rec.get("uuid")
+                if isinstance(parent, str) and isinstance(uuid, str):
+                    first.setdefault(parent, uuid)
+        return first
+
+    def _note_metadata(self, rec: dict[str, Any]) -> None:
+        ts = parse_timestamp(rec.get("timestamp"))
+        if ts:
+            if self.out.started is None or ts < self.out.started:
+                self.out.started = ts
+            if self.out.ended is None or ts > self.out.ended:
+                self.out.ended = ts
+        cwd = rec.get("cwd")
+        if isinstance(cwd, str) and cwd and self.out.cwd is None:
+            self.out.cwd = cwd
+        branch = rec.get("gitBranch")
+        if isinstance(branch, str) and branch:
+            self.out.git_branch = branch
+
+    def _add(self, role: Role, parts: list[Part], rec: dict[str, Any], **kw: Any) -> _Draft:
+        draft = _Draft(role, parts, rec.get("uuid"), parse_timestamp(rec.get("timestamp")), **kw)
+        self.drafts.append(draft)
+        return draft
+
+    def _user(self, rec: dict[str, Any], first_child: dict[str, str]) -> None:
+        if rec.get("isMeta"):
+            return
+        message = rec.get("message") or {}
+        content = message.get("content") if isinstance(message, dict) else None
+        if rec.get("isCompactSummary"):
+            text = _plain_text(content)
+            if self.pending_boundary is not None:
+                old = self.pending_boundary.parts[0]
+                trigger = old.trigger if isinstance(old, SummaryPart) else None
+                self.pending_boundary.parts[0] = SummaryPart(text, trigger)
+                self.pending_boundary = None
+            else:
+                self._add("system", [SummaryPart(text)], rec)
+            return
+        parts = _user_parts(content)
+        if not parts:
+            return
+        if all(p.kind in ("tool_result", "attachment") for p in parts) and any(
+            p.kind == "tool_result" for p in parts
+        ):
+            self._add("tool", parts, rec)
+            return
+        parent, uuid = rec.get("parentUuid"), rec.get("uuid")
+        if isinstance(parent, str) and first_child.get(parent) not in (None, uuid):
+            parts.insert(0, NoticePart("rewound"))
+        if self.out.first_prompt is None:
+            text = next((p.text for p in parts if isinstance(p, TextPart)), None)
+            self.out.first_prompt = text
+        self._add("user", parts, rec)
+
+    def _assistant(self, rec: dict[str, Any]) -> None:
+        message = rec.get("message")
+        if not isinstance(message, dict):
+            return
+        model = message.get("model")
+        if model == SYNTHETIC_MODEL:
+            return
+        response = message.get("id") or rec.get("requestId") or rec.get("uuid")
+        if isinstance(message.get("usage"), dict) and response:
+            self.usage_by_response[str(response)] = message["usage"]
+        parts = _assistant_parts(message.get("content"), self.links)
+        if rec.get("isApiErrorMessage"):
+            text = " ".join(p.text for p in parts if isinstance(p, TextPart))
+            parts = [NoticePart("error", text)]
+        if not parts:
+            return
+        if isinstance(model, str) and model and model not in self.out.models:
+            self.out.models.append(model)
+        target = self._open_response(response)
+        if target is not None:
+            target.parts.extend(parts)
+        else:
+            self._add("assistant", parts, rec, model=model, response_id=response)
+
+    def _open_response(self, response: Any) -> _Draft | None:
+        """The draft of the same API response, if only tool results came since."""
+        for draft in reversed(self.drafts):
+            if draft.role == "assistant":
+                return draft if response and draft.response_id == response else None
+            if draft.role != "tool":
+                return None
+        return None
+
+    def _system(self, rec: dict[str, Any]) -> None:
+        subtype = rec.get("subtype")
+        if subtype == "compact_boundary":
+            meta = rec.get("compactMetadata") or {}
+            trigger = meta.get("trigger") if isinstance(meta, dict) else None
+            self.pending_boundary = self._add(
+                "system", [SummaryPart("", trigger if isinstance(trigger, str) else None)], rec
+            )
+        elif subtype == "local_command" and isinstance(rec.get("content"), str):
+            self._add("user", [TextPart(rec["content"])], rec)
+
+    def _queue(self, rec: dict[str, Any]) -> None:
+        op, content = rec.get("operation"), rec.get("content")
+        if op == "enqueue" and isinstance(content, str):
+            self.queued.append(content)
+        elif op == "remove":
+            # Consumed mid-turn: the model saw it, no user line will carry it.
+            text = content if isinstance(content, str) else None
+            if self.queued:
+                queued = self.queued.pop(0)
+                text = text or queued
+            self._steering(text, rec)
+        elif op == "dequeue" and self.queued:
+            self.queued.pop(0)  # it arrives as an ordinary user line
+        elif op == "popAll":
+            self.queued.clear()  # returned to the input box for editing
+
+    def _steering(self, text: Any, rec: dict[str, Any]) -> None:
+        if not isinstance(text, str) or not text.strip() or text in self.steering_seen:
+            return
+        self.steering_seen.add(text)
+        self._add("user", [NoticePart("queued"), TextPart(text)], rec)
+
+    def _finish(self) -> None:
+        total = Usage()
+        for usage in self.usage_by_response.values():
+            total = total + Usage(
+                _int(usage.get("input_tokens")),
+                _int(usage.get("output_tokens")),
+                _int(usage.get("cache_read_input_tokens")),
+                _int(usage.get("cache_creation_input_tokens")),
+            )
+        self.out.usage = total
+        self.out.messages = [
+            Message(d.role, tuple(d.parts), d.source_id, d.timestamp, d.model)
+            for d in self.drafts
+            if d.parts
+        ]
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _plain_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n\n".join(
+            b["text"]
+            for b in content
+            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        )
+    return ""
+
+
+def _user_parts(content: Any) -> list[Part]:
+    if isinstance(content, str):
+        return [TextPart(content)] if content.strip() else []
+    parts: list[Part] = []
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            if block["text"].strip():
+                parts.append(TextPart(block["text"]))
+        elif kind in ("image", "document"):
+            attachment = _attachment(block)
+            if attachment:
+                parts.append(attachment)
+        elif kind == "tool_result":
+            output, attachments = _tool_output(block.get("content"))
+            if not output and isinstance(block.get("text"), str):
+                output = block["text"]
+            call_id = block.get("tool_use_id")
+            parts.append(
+                ToolResultPart(
+                    output,
+                    call_id if isinstance(call_id, str) else None,
+                    bool(block.get("is_error")),
+                )
+            )
+            parts.extend(attachments)
+    return parts
+
+
+def _tool_output(content: Any) -> tuple[str, list[Part]]:
+    if isinstance(content, str):
+        return content, []
+    texts: list[str] = []
+    attachments: list[Part] = []
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "text" and isinstance(block.get("text"), str):
+            texts.append(block["text"])
+        elif block.get("type") in ("image", "document"):
+            attachment = _attachment(block)
+            if attachment:
+                attachments.append(attachment)
+    return "\n".join(texts), attachments
+
+
+def _attachment(block: dict[str, Any]) -> Part | None:
+    source = block.get("source")
+    if not isinstance(source, dict):
+        return None
+    media_type = str(source.get("media_type") or "application/octet-stream")
+    data = source.get("data")
+    if source.get("type") == "text" and isinstance(data, str):
+        return TextPart(data)
+    if source.get("type") != "base64" or not isinstance(data, str):
+        return None
+    try:
+        raw = base64.b64decode(data, validate=False)
+    except (binascii.Error, ValueError):
+        return None
+    return AttachmentPart(media_type, raw)
+
+
+def _assistant_parts(content: Any, links: dict[str, str]) -> list[Part]:
+    if isinstance(content, str):
+        return [TextPart(content)] if content.strip() else []
+    parts: list[Part] = []
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            if block["text"].strip():
+                parts.append(TextPart(block["text"]))
+        elif kind == "thinking" and isinstance(block.get("thinking"), str):
+            if block["thinking"].strip():
+                parts.append(ThinkingPart(block["thinking"]))
+        elif kind == "redacted_thinking":
+            parts.append(ThinkingPart("", redacted=True))
+        elif kind in ("tool_use", "server_tool_use"):
+            call_id = block.get("id") if isinstance(block.get("id"), str) else None
+            tool_input = block.get("input")
+            description = tool_input.get("description") if isinstance(tool_input, dict) else None
+            parts.append(
+                ToolCallPart(
+                    str(block.get("name") or "tool"),
+                    tool_input,
+                    call_id,
+                    description if isinstance(description, str) else None,
+                    links.get(call_id) if call_id else None,
+                )
+            )
+    return parts

@@ -1,0 +1,58 @@
+"""Errors and problems. Library code raises or reports these; only the CLI prints."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+
+class ExporterError(Exception):
+    """An error meant to be shown to the user as one line."""
+
+
+class ConfigError(ExporterError):
+    """Bad usage or configuration (exit code 2)."""
+
+
+class VaultLockedError(ExporterError):
+    """Another run holds the vault lock."""
+
+
+class SourceError(ExporterError):
+    """A source file (or one line of it) could not be read."""
+
+    def __init__(self, path: Path | str, message: str, line: int | None = None) -> None:
+        self.path = str(path)
+        self.line = line
+        self.message = message
+        where = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something wrong with the input, reported without stopping the run.
+
+    ``warning``: part of a session was skipped (a malformed line); the note was written.
+    ``error``: a whole session, note or template could not be handled.
+    """
+
+    path: str
+    message: str
+    line: int | None = None
+    severity: Literal["warning", "error"] = "warning"
+    source: str | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.message}"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "message": self.message,
+            "severity": self.severity,
+            "source": self.source,
+        }

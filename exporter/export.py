@@ -1,0 +1,280 @@
+"""The export pipeline: discover, skip what is unchanged, load, build notes, write.
+
+One discovery unit (a session file with its subagents) is in memory at a time. A unit
+whose files have the same size and mtime as at the last run is skipped without being read.
+Every failure is caught at the unit, note or template it belongs to, reported, and the run
+goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+from pathlib import Path
+from typing import Any
+
+from .adapters import Adapter, SessionRef, SourceContext, select_adapters
+from .errors import ConfigError, Problem
+from .model import Session
+from .notes import NoteSettings, build_note, default_relpath, has_conversation
+from .render import TemplateError
+from .state import VaultLock
+from .vault import Action, Change, Vault
+
+
+@dataclass(slots=True)
+class ExportOptions:
+    vault: Path
+    home: Path | None = None
+    sources: list[str] | None = None
+    dry_run: bool = False
+    diff: bool = False
+    folder: str = "AI Sessions"
+    attachments_folder: str = "attachments/ccexport"
+    templates: Path | None = None
+    timezone: tzinfo | None = None
+    since: datetime | None = None
+    project: str | None = None
+    lock_wait: float = 5.0
+
+
+@dataclass(slots=True)
+class SourceCounts:
+    found: int = 0  # sessions discovered (units; subagents count once loaded)
+    skipped: int = 0  # units unchanged since the last run, not read
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    conflicts: int = 0
+    failed: int = 0
+    empty: int = 0  # read, but nothing worth a note
+
+    @property
+    def written(self) -> int:
+        return self.created + self.updated + self.conflicts
+
+    def as_dict(self) -> dict[str, int]:
+        names = (
+            "found",
+            "skipped",
+            "created",
+            "updated",
+            "unchanged",
+            "conflicts",
+            "failed",
+            "empty",
+        )
+        out = {name: getattr(self, name) for name in names}
+        out["written"] = self.written
+        return out
+
+
+@dataclass(slots=True)
+class ExportReport:
+    per_source: dict[str, SourceCounts] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
+    dry_run: bool = False
+
+    def total(self, name: str) -> int:
+        return sum(getattr(c, name) for c in self.per_source.values())
+
+    @property
+    def failed(self) -> bool:
+        return any(p.severity == "error" for p in self.problems)
+
+    def as_dict(self) -> dict[str, Any]:
+        names = (
+            "found",
+            "skipped",
+            "created",
+            "updated",
+            "unchanged",
+            "conflicts",
+            "failed",
+            "empty",
+            "written",
+        )
+        return {
+            "dry_run": self.dry_run,
+            "totals": {n: self.total(n) for n in names},
+            "sources": {s: c.as_dict() for s, c in self.per_source.items()},
+            "errors": [p.as_dict() for p in self.problems if p.severity == "error"],
+            "warnings": [p.as_dict() for p in self.problems if p.severity == "warning"],
+            "conflicts": [
+                {"path": c.relpath, "message": c.message}
+                for c in self.changes
+                if c.action is Action.CONFLICT
+            ],
+        }
+
+
+Progress = Callable[[int, int], None]  # (done, total)
+
+
+def discover(options: ExportOptions) -> list[tuple[Adapter, SessionRef]]:
+    """Every session unit found for the chosen sources (cheap: no parsing)."""
+    ctx = SourceContext.for_home(options.home)
+    found: list[tuple[Adapter, SessionRef]] = []
+    for adapter in select_adapters(options.sources):
+        for ref in adapter.discover(ctx):
+            if options.since and ref.mtime_ns < options.since.timestamp() * 1e9:
+                continue  # not touched since: cannot hold anything newer
+            found.append((adapter, ref))
+    return found
+
+
+def run_export(options: ExportOptions, progress: Progress | None = None) -> ExportReport:
+    """Export every session found into the vault; never raises for one bad session."""
+    if options.vault.exists() and not options.vault.is_dir():
+        raise ConfigError(f"the vault {options.vault} is not a folder")
+    units = discover(options)
+    if options.dry_run:
+        return _Run(options, Vault(options.vault, dry_run=True, diff=options.diff)).run(
+            units, progress
+        )
+    options.vault.mkdir(parents=True, exist_ok=True)
+    with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait):
+        vault = Vault(options.vault, diff=options.diff)
+        vault.sweep_temp_files(options.folder)
+        return _Run(options, vault).run(units, progress)
+
+
+class _Run:
+    def __init__(self, options: ExportOptions, vault: Vault) -> None:
+        self.options = options
+        self.vault = vault
+        self.report = ExportReport(dry_run=options.dry_run)
+        self.settings = NoteSettings(
+            folder=options.folder,
+            attachments_folder=options.attachments_folder,
+            timezone=options.timezone,
+            templates=options.templates,
+        )
+        self._family_paths: dict[str, str] = {}
+
+    def run(
+        self, units: list[tuple[Adapter, SessionRef]], progress: Progress | None
+    ) -> ExportReport:
+        for adapter, _ in units:
+            self._counts(adapter.name)
+        for done, (adapter, ref) in enumerate(units, start=1):
+            counts = self._counts(adapter.name)
+            counts.found += 1
+            if self.vault.state.unchanged(str(ref.main.path), ref.fingerprint()):
+                counts.skipped += 1
+            else:
+                self._export_unit(adapter, ref, counts)
+            if progress:
+                progress(done, len(units))
+        self.vault.save_state()
+        return self.report
+
+    def _counts(self, source: str) -> SourceCounts:
+        return self.report.per_source.setdefault(source, SourceCounts())
+
+    def _export_unit(self, adapter: Adapter, ref: SessionRef, counts: SourceCounts) -> None:
+        try:
+            loaded = adapter.load(ref)
+        except Exception as exc:  # one unreadable session must not stop the run
+            counts.failed += 1
+            self.report.problems.append(
+                Problem(
+                    str(ref.main.path),
+                    f"could not be read: {exc}",
+                    severity="error",
+                    source=adapter.name,
+                )
+            )
+            return
+        self.report.problems.extend(loaded.problems)
+        sessions = [s for s in loaded.sessions if self._wanted(s)]
+        if not sessions:
+            counts.empty += 1
+        written = self._write_family(sessions, counts)
+        failed = any(p.severity == "error" for p in loaded.problems)
+        if written is not None and not failed:
+            self.vault.state.remember(str(ref.main.path), ref.fingerprint(), written)
+
+    def _wanted(self, session: Session) -> bool:
+        if not has_conversation(session):
+            return False
+        o = self.options
+        if o.project and o.project.lower() not in (session.project or "").lower():
+            return False
+        if o.since and session.ended_at and session.ended_at < o.since:
+            return False
+        return True
+
+    def _write_family(self, sessions: list[Session], counts: SourceCounts) -> list[str] | None:
+        """Choose every path first, so parent and subagent notes can link to each other."""
+        paths: dict[str, str] = {}
+        for session in sessions:
+            parent_path = self._path_known(f"{session.source}:{session.parent_id}", paths)
+            proposed = default_relpath(session, self.settings, parent_path)
+            paths[session.key] = self.vault.choose_path(session.key, proposed)
+            self._family_paths[session.key] = paths[session.key]
+
+        def resolve(key: str) -> str | None:
+            path = self._path_known(key, paths) or self._predicted_child(key, paths)
+            return Path(path).stem if path else None
+
+        ok = True
+        for session in sessions:
+            ok &= self._write_one(session, paths[session.key], resolve, counts)
+        return [s.key for s in sessions] if ok else None
+
+    def _path_known(self, key: str, paths: dict[str, str]) -> str | None:
+        return paths.get(key) or self._family_paths.get(key) or self.vault.path_of(key)
+
+    def _predicted_child(self, key: str, paths: dict[str, str]) -> str | None:
+        """A subagent exported from its own file later sits beside its parent's note."""
+        source, _, session_id = key.partition(":")
+        parent_id, sep, _agent = session_id.rpartition("/agent-")
+        if not sep:
+            return None
+        parent_path = self._path_known(f"{source}:{parent_id}", paths)
+        if not parent_path:
+            return None
+        stub = Session(source, session_id, (), Path(), parent_id=parent_id)
+        return default_relpath(stub, self.settings, parent_path)
+
+    def _write_one(
+        self, session: Session, relpath: str, resolve: Any, counts: SourceCounts
+    ) -> bool:
+        try:
+            note = build_note(session, relpath, self.settings, resolve)
+        except TemplateError as exc:
+            counts.failed += 1
+            self.report.problems.append(
+                Problem(
+                    str(session.source_path),
+                    f"note for {session.key}: {exc}",
+                    severity="error",
+                    source=session.source,
+                )
+            )
+            return False
+        for attachment in note.attachments:
+            self.vault.write_attachment(attachment.relpath, attachment.data)
+        try:
+            change = self.vault.write_note(note.key, note.relpath, note.frontmatter, note.body)
+        except OSError as exc:
+            change = Change(Action.FAILED, note.key, note.relpath, str(exc))
+        self.report.changes.append(change)
+        if change.action is Action.FAILED:
+            counts.failed += 1
+            self.report.problems.append(
+                Problem(change.relpath, change.message, severity="error", source=session.source)
+            )
+            return False
+        if change.action in (Action.CREATED, Action.RENAMED):
+            counts.created += 1
+        elif change.action is Action.UPDATED:
+            counts.updated += 1
+        elif change.action is Action.CONFLICT:
+            counts.conflicts += 1
+        else:
+            counts.unchanged += 1
+        return True

@@ -1,0 +1,179 @@
+"""The normalized session model every adapter produces and the note builder reads.
+
+Parts are plain, frozen values: nothing here knows about Markdown, files in the vault or
+any source format. Each part kind carries a ``kind`` string so templates can dispatch with
+``{% if part.kind == "tool_call" %}``. Fields a source does not provide stay ``None``;
+adapters never guess them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+
+@dataclass(frozen=True, slots=True)
+class TextPart:
+    """Prose written by the person or the model (Markdown as they typed it)."""
+
+    text: str
+    kind: ClassVar[str] = "text"
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingPart:
+    """The model's visible reasoning; ``redacted`` when only an opaque blob was stored."""
+
+    text: str
+    redacted: bool = False
+    kind: ClassVar[str] = "thinking"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallPart:
+    """A tool the model called. ``subagent_id`` names the child session it spawned."""
+
+    name: str
+    input: Any
+    call_id: str | None = None
+    description: str | None = None
+    subagent_id: str | None = None
+    kind: ClassVar[str] = "tool_call"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResultPart:
+    """What a tool returned, paired with its call by ``call_id``."""
+
+    output: str
+    call_id: str | None = None
+    is_error: bool = False
+    kind: ClassVar[str] = "tool_result"
+
+
+@dataclass(frozen=True, slots=True)
+class AttachmentPart:
+    """An image or file. ``data`` holds the decoded bytes; notes never inline them."""
+
+    media_type: str
+    data: bytes | None = None
+    name: str | None = None
+    kind: ClassVar[str] = "attachment"
+
+
+@dataclass(frozen=True, slots=True)
+class CommandPart:
+    """A command the person typed: a slash command (``/model opus``) or a shell line."""
+
+    command: str
+    shell: bool = False
+    kind: ClassVar[str] = "command"
+
+
+@dataclass(frozen=True, slots=True)
+class CommandOutputPart:
+    """What a command printed (its stdout, or stderr when ``is_error``)."""
+
+    output: str
+    is_error: bool = False
+    kind: ClassVar[str] = "command_output"
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryPart:
+    """A compaction summary that stands in for the earlier conversation."""
+
+    text: str
+    trigger: str | None = None
+    kind: ClassVar[str] = "summary"
+
+
+@dataclass(frozen=True, slots=True)
+class NoticePart:
+    """A marker the harness recorded: an interruption, a rewind, an API error."""
+
+    notice: Literal["interrupted", "rewound", "error", "queued", "notification"]
+    text: str = ""
+    kind: ClassVar[str] = "notice"
+
+
+Part = (
+    TextPart
+    | ThinkingPart
+    | ToolCallPart
+    | ToolResultPart
+    | AttachmentPart
+    | CommandPart
+    | CommandOutputPart
+    | SummaryPart
+    | NoticePart
+)
+
+Role = Literal["user", "assistant", "system", "tool"]
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token counts. Adapters count each API response once."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One turn of one speaker. ``source_id`` is the source's own id for traceability."""
+
+    role: Role
+    parts: tuple[Part, ...]
+    source_id: str | None = None
+    timestamp: datetime | None = None  # timezone-aware UTC
+    model: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One conversation, normalized. ``key`` is its identity in the vault."""
+
+    source: str
+    session_id: str
+    messages: tuple[Message, ...]
+    source_path: Path
+    title: str | None = None
+    project: str | None = None
+    cwd: str | None = None
+    git_branch: str | None = None
+    models: tuple[str, ...] = ()
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    usage: Usage = Usage()
+    parent_id: str | None = None
+    subagent_ids: tuple[str, ...] = ()
+    agent_label: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return session_key(self.source, self.session_id)
+
+    @property
+    def tool_call_count(self) -> int:
+        return sum(1 for m in self.messages for p in m.parts if p.kind == "tool_call")
+
+
+def session_key(source: str, session_id: str) -> str:
+    """The identity of a session across runs: source plus the source's own id."""
+    return f"{source}:{session_id}"

@@ -1,0 +1,111 @@
+"""Jinja templates: where they are found and the filters they may use.
+
+Templates are looked up file by file: a user's folder first (``--templates`` or the vault's
+``.ccexport/templates``), then the defaults shipped with the package. Rendering runs in a
+sandbox with ``StrictUndefined``, so a typo is an error naming the template and line,
+never an empty string in a note.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+from . import markdown
+from .errors import ExporterError
+
+
+class TemplateError(ExporterError):
+    """A template could not be loaded or rendered; names the file and line."""
+
+
+def default_templates_dir() -> Path:
+    """The shipped templates: inside the installed package, or beside it in a checkout."""
+    packaged = Path(__file__).parent / "templates"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "templates"
+
+
+def _callout(body: str, kind: str = "note", title: str = "", folded: bool = True) -> str:
+    return markdown.callout(kind, title, body, folded=folded)
+
+
+def _localtime(value: datetime | None, fmt: str = "%Y-%m-%d %H:%M", tz: Any = None) -> str:
+    if value is None:
+        return ""
+    return value.astimezone(tz).strftime(fmt)
+
+
+def _to_json(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+def _short_model(name: str) -> str:
+    """``claude-sonnet-4-5-20250929`` -> ``claude-sonnet-4-5``: the dated suffix is noise."""
+    return re.sub(r"-\d{8}$", "", name)
+
+
+FILTERS: dict[str, Any] = {
+    "short_model": _short_model,
+    "prose": markdown.escape_prose,
+    "literal": lambda text: markdown.escape_prose(text, literal=True),
+    "inline": markdown.escape_inline,
+    "fence": markdown.fence,
+    "code": markdown.code_span,
+    "callout": _callout,
+    "wikilink": markdown.wikilink,
+    "to_json": _to_json,
+}
+
+
+@lru_cache(maxsize=8)
+def environment(user_dir: str | None) -> jinja2.Environment:
+    """One sandboxed environment per template folder, cached for the run."""
+    search = [str(default_templates_dir())]
+    if user_dir:
+        search.insert(0, user_dir)
+    env = SandboxedEnvironment(
+        loader=jinja2.FileSystemLoader(search),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,  # Markdown, not HTML: escaping is the filters' job
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(FILTERS)
+    return env
+
+
+def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> str:
+    """Render template ``name``; any failure becomes a TemplateError with file and line."""
+    env = environment(str(user_dir) if user_dir else None)
+    try:
+        template = env.get_template(name)
+        return template.render(**context)
+    except jinja2.TemplateSyntaxError as exc:
+        where = exc.filename or exc.name or name
+        raise TemplateError(f"{where}:{exc.lineno}: {exc.message}") from None
+    except jinja2.TemplateNotFound as exc:
+        raise TemplateError(f"template not found: {exc.name}") from None
+    except Exception as exc:  # a runtime error inside a user's template
+        raise TemplateError(f"{_template_location(exc, env, name)}: {exc}") from None
+
+
+def _template_location(exc: BaseException, env: jinja2.Environment, name: str) -> str:
+    """The template file and line a runtime error came from, read off the traceback."""
+    tb = exc.__traceback__
+    where = name
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith((".j2", ".md", ".jinja")):
+            where = f"{filename}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return where

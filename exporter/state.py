@@ -1,0 +1,150 @@
+"""What the exporter remembers between runs, in ``<vault>/.ccexport/``, and the vault lock.
+
+``state.json`` records, per source unit (a session file and its subagent files), the
+size and mtime of each file and the notes it produced, so an unchanged source is skipped
+without being read; and per note, its path and a hash of the owned region as written, so a
+change made by the user inside that region is noticed instead of overwritten.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .errors import VaultLockedError
+
+STATE_DIR = ".ccexport"
+STATE_FILE = "state.json"
+LOCK_FILE = "lock"
+STATE_VERSION = 1
+
+
+@dataclass(slots=True)
+class NoteRecord:
+    path: str  # vault-relative, "/"-separated
+    hash: str  # sha256 of the owned region as last written
+    lines: int  # its line count: pins the end marker
+    tags: list[str] = field(default_factory=list)  # the tags the exporter wrote
+
+
+@dataclass(slots=True)
+class State:
+    sources: dict[str, dict[str, Any]] = field(default_factory=dict)
+    notes: dict[str, NoteRecord] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, vault: Path) -> State:
+        path = vault / STATE_DIR / STATE_FILE
+        try:
+            data = orjson.loads(path.read_bytes())
+        except FileNotFoundError:
+            return cls()
+        except (OSError, orjson.JSONDecodeError):
+            # A damaged state only costs a full re-read: notes are found by identity.
+            return cls()
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+            return cls()
+        notes = {
+            key: NoteRecord(r["path"], r["hash"], r["lines"], list(r.get("tags", [])))
+            for key, r in data.get("notes", {}).items()
+            if isinstance(r, dict) and {"path", "hash", "lines"} <= r.keys()
+        }
+        return cls(dict(data.get("sources", {})), notes)
+
+    def dumps(self) -> bytes:
+        data = {
+            "version": STATE_VERSION,
+            "sources": self.sources,
+            "notes": {
+                key: {"path": r.path, "hash": r.hash, "lines": r.lines, "tags": r.tags}
+                for key, r in self.notes.items()
+            },
+        }
+        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+
+    def unchanged(self, unit: str, fingerprint: list[list[object]]) -> bool:
+        record = self.sources.get(unit)
+        return bool(record) and record.get("fingerprint") == fingerprint
+
+    def remember(self, unit: str, fingerprint: list[list[object]], keys: list[str]) -> None:
+        self.sources[unit] = {"fingerprint": fingerprint, "notes": keys}
+
+
+class VaultLock:
+    """One writer per vault. Uses an OS file lock where there is one (released by the
+    kernel if the process dies); elsewhere a pid file, taken over when its process is gone.
+    """
+
+    def __init__(self, vault: Path, wait: float = 5.0) -> None:
+        self.path = vault / STATE_DIR / LOCK_FILE
+        self.wait = wait
+        self._fd: int | None = None
+
+    def __enter__(self) -> VaultLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def acquire(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        deadline = time.monotonic() + self.wait
+        while True:
+            if self._try_lock():
+                return
+            if time.monotonic() >= deadline:
+                holder = self._holder()
+                raise VaultLockedError(
+                    f"another ccexport run{holder} is writing {self.path.parent.parent}; "
+                    "it was waited for and is still running, try again later"
+                )
+            time.sleep(0.1)
+
+    def _try_lock(self) -> bool:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            import fcntl
+        except ImportError:  # Windows: fall back to the pid in the file
+            if self._holder_alive(fd):
+                os.close(fd)
+                return False
+        else:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                return False
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()} {socket.gethostname()} {int(time.time())}\n".encode())
+        self._fd = fd
+        return True
+
+    def _holder_alive(self, fd: int) -> bool:
+        text = os.read(fd, 200).decode(errors="replace").split()
+        if not text:
+            return False
+        # Without a liveness probe that is safe on Windows, a lock older than a day is stale.
+        started = int(text[2]) if len(text) > 2 and text[2].isdigit() else 0
+        return text[0] != str(os.getpid()) and time.time() - started < 86_400
+
+    def _holder(self) -> str:
+        try:
+            pid = self.path.read_text().split()[0]
+        except (OSError, IndexError):
+            return ""
+        return f" (pid {pid})"
+
+    def release(self) -> None:
+        if self._fd is not None:
+            try:
+                os.ftruncate(self._fd, 0)
+            finally:
+                os.close(self._fd)  # closing releases the OS lock
+                self._fd = None

@@ -74,6 +74,8 @@ _REMOVE_ONLY = re.compile(
     ),
     re.DOTALL,
 )
+# Lines the harness appends to tool results (Claude Code's Task result names its agent).
+_INJECTED_LINES = re.compile(r"^agentId: [\w-]+ \(for resuming[^\n]*\)\n?", re.MULTILINE)
 _SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.DOTALL)
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -90,6 +92,8 @@ def strip_control(text: str) -> str:
 
 def strip_injected(text: str) -> str:
     """Remove the wrappers nobody typed (reminders, hook output), keep everything else."""
+    if "agentId: " in text:
+        text = _INJECTED_LINES.sub("", text)
     if "<" not in text:
         return text
     return _REMOVE_ONLY.sub("", text)

@@ -35,6 +35,7 @@ _ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 # Characters escaped in model-written Markdown: structure is kept, HTML and Obsidian syntax
 # are not. In literal mode (what a person typed), emphasis markers are escaped as well.
 _SPECIAL_MD = re.compile(r"\\(?=[!-/:-@\[-`{-~])|[<>$#]|%%|\[\[|\]\]")
+_INLINE = re.compile(r"[\\`*_\[\]<>$#|%^~=]")
 _SPECIAL_LITERAL = re.compile(r"\\(?=[!-/:-@\[-`{-~])|[<>$#*_]|%%|\[\[|\]\]")
 
 
@@ -63,9 +64,7 @@ def escape_prose(text: str, *, literal: bool = False) -> str:
 def escape_inline(text: str) -> str:
     """One line of text (a title, a label) safe anywhere inline."""
     text = " ".join(text.split())
-    text = _SPECIAL_LITERAL.sub(lambda m: "\\" + "\\".join(m.group(0)), text)
-    text = re.sub(r"([\[\]|`])", r"\\\1", text)
-    return _ENTITY.sub(r"\\&", text)
+    return _ENTITY.sub(r"\\&", _INLINE.sub(r"\\\g<0>", text))
 
 
 def fence(text: str, lang: str = "") -> str:
@@ -88,6 +87,7 @@ def code_span(text: str) -> str:
 def callout(kind: str, title: str, body: str, *, folded: bool = True) -> str:
     """An Obsidian callout (``> [!note]- Title``) holding ``body``, folded by default."""
     head = f"> [!{kind}]{'-' if folded else ''} {title}".rstrip()
+    body = body.strip("\n")
     if not body:
         return head
     quoted = "\n".join(f"> {line}" if line else ">" for line in body.split("\n"))

@@ -294,7 +294,10 @@ def _turns(
             continue
         role = "assistant" if message.role == "tool" else message.role
         queued = any(isinstance(p, NoticePart) and p.notice == "queued" for p in parts)
-        if not turns or turns[-1]["role"] != role or role == "user":
+        # A command's output arrives as its own message; it belongs to the command's turn.
+        output_only = all(i["kind"] == "command_output" for i in items)
+        continues = turns and turns[-1]["role"] == role and (role != "user" or output_only)
+        if not continues:
             when = _local(message.timestamp, settings.timezone)
             turns.append({"role": role, "time": when, "when": _when(when, first_day),
                           "queued": queued, "items": [], "messages": []})  # fmt: skip
@@ -341,6 +344,8 @@ def _item(
             "output": _output(result.output) if result else None,
             "is_error": bool(result and result.is_error),
             "subagent": _link(resolve, session.source, part.subagent_id),
+            "prompt": _field(part.input, "prompt"),
+            "agent_type": _field(part.input, "subagent_type"),
         }
     if isinstance(part, ToolResultPart):
         if part.call_id and part.call_id in paired:
@@ -360,6 +365,11 @@ def _item(
             return None
         return {"kind": "notice", "notice": part.notice, "text": part.text}
     return None
+
+
+def _field(value: Any, key: str) -> str | None:
+    found = value.get(key) if isinstance(value, dict) else None
+    return found if isinstance(found, str) else None
 
 
 def _attachment_item(

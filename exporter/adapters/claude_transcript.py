@@ -181,15 +181,16 @@ class _Builder:
         if not isinstance(message, dict):
             return
         model = message.get("model")
-        if model == SYNTHETIC_MODEL:
+        if rec.get("isApiErrorMessage"):
+            text = _plain_text(message.get("content")).strip()
+            self._add("assistant", [NoticePart("error", text)], rec)
             return
+        if model == SYNTHETIC_MODEL:
+            return  # a placeholder the harness wrote, not a reply
         response = message.get("id") or rec.get("requestId") or rec.get("uuid")
         if isinstance(message.get("usage"), dict) and response:
             self.usage_by_response[str(response)] = message["usage"]
         parts = _assistant_parts(message.get("content"), self.links)
-        if rec.get("isApiErrorMessage"):
-            text = " ".join(p.text for p in parts if isinstance(p, TextPart))
-            parts = [NoticePart("error", text)]
         if not parts:
             return
         if isinstance(model, str) and model and model not in self.out.models:

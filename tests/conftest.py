@@ -1,0 +1,68 @@
+"""Test isolation: every test gets its own HOME and no assistant variables from the host."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).parent
+ROOT = TESTS.parent
+EXAMPLES_HOME = ROOT / "examples" / "home"
+CORPUS = ROOT.parent / "shared" / "corpus"
+sys.path.insert(0, str(TESTS))
+
+_HOST_VARIABLES = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "CCEXPORT_VAULT", "XDG_CONFIG_HOME")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="Rewrite tests/golden from the current output (then review `git diff tests/golden`).",
+    )
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("USERPROFILE", str(home))
+    for name in _HOST_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    return home
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture
+def corpus() -> Path:
+    if not (CORPUS / "claude-code").is_dir():
+        pytest.skip(f"the shared corpus is not beside this checkout ({CORPUS}); CI provides it")
+    return CORPUS
+
+
+def note_files(vault: Path) -> dict[str, bytes]:
+    """Every Markdown file in a vault, by vault-relative path."""
+    return {
+        p.relative_to(vault).as_posix(): p.read_bytes()
+        for p in sorted(vault.rglob("*.md"))
+        if ".ccexport" not in p.parts
+    }
+
+
+def stamps(vault: Path) -> dict[str, int]:
+    return {
+        p.relative_to(vault).as_posix(): p.stat().st_mtime_ns
+        for p in sorted(vault.rglob("*"))
+        if p.is_file() and ".ccexport" not in p.parts
+    }
+
+
+os.environ.setdefault("COLUMNS", "200")

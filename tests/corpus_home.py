@@ -1,0 +1,52 @@
+"""A fake home holding the shared corpus's Claude Code files where Claude Code keeps them.
+
+Corpus files are named ``<owner>__<repo>__<path parts>.jsonl``. Each upstream folder becomes
+one project folder; a session file is named by its session id (the id is the file stem in
+real homes); ``…__subagents__agent-x.jsonl`` goes under ``<session>/subagents/``. The files
+are copied into a temporary folder at test time, never into the repository.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+
+def _session_id(path: Path) -> str | None:
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if (
+                isinstance(record, dict)
+                and isinstance(record.get("sessionId"), str)
+                and not record.get("agentId")
+            ):
+                return record["sessionId"]
+    return None
+
+
+def build_corpus_home(corpus: Path, home: Path) -> list[Path]:
+    """Copy every Claude Code corpus file into ``home``; return the copies."""
+    source = corpus / "claude-code"
+    projects = home / ".claude" / "projects"
+    copies = []
+    for f in sorted(source.glob("*.jsonl")):
+        owner, repo, rest = f.name.split("__", 2)
+        main_part, _, agent_part = rest.partition("__subagents__")
+        folder = projects / "-".join(["", owner, repo, *main_part.split("__")[:-1]])
+        stem = f.stem.split("__")[-1]
+        if agent_part:
+            parent = source / f"{owner}__{repo}__{main_part}.jsonl"
+            dest = folder / (_session_id(parent) or stem) / "subagents" / f"{stem}.jsonl"
+        elif stem.startswith("agent-"):
+            dest = folder / f"{stem}.jsonl"
+        else:
+            dest = folder / f"{_session_id(f) or stem}.jsonl"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(f, dest)
+        copies.append(dest)
+    return copies

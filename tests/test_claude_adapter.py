@@ -1,0 +1,421 @@
+"""The Claude Code adapter, one FORMATS.md §1 rule per test, on synthetic transcripts."""
+
+from __future__ import annotations
+
+import builtins
+import json
+from pathlib import Path
+
+import pytest
+from claude_builder import ClaudeSession, image_block, tiny_png, tool_use
+
+from exporter.adapters import SourceContext
+from exporter.adapters.claude_code import ClaudeCodeAdapter, project_name
+from exporter.errors import Problem
+from exporter.model import Session
+
+SID = "11111111-2222-4333-8444-555555555555"
+
+
+def projects(home: Path, folder: str = "-w-proj") -> Path:
+    return home / ".claude" / "projects" / folder
+
+
+def load_all(
+    home: Path, real_home: bool = False, env: dict | None = None
+) -> tuple[list[Session], list[Problem]]:
+    adapter = ClaudeCodeAdapter()
+    ctx = SourceContext(home, env or {}, real_home)
+    sessions, problems = [], []
+    for ref in adapter.discover(ctx):
+        result = adapter.load(ref)
+        sessions.extend(result.sessions)
+        problems.extend(result.problems)
+    return sessions, problems
+
+
+def texts(session: Session, role: str | None = None) -> list[str]:
+    return [
+        p.text
+        for m in session.messages
+        if role in (None, m.role)
+        for p in m.parts
+        if p.kind == "text"
+    ]
+
+
+def only(sessions: list[Session], session_id: str = SID) -> Session:
+    return next(s for s in sessions if s.session_id == session_id)
+
+
+def test_discovery_is_stat_only_and_finds_every_layout(tmp_path, monkeypatch):
+    folder = projects(tmp_path)
+    ClaudeSession(SID).write(folder / f"{SID}.jsonl")
+    ClaudeSession(SID, sidechain=True, agent_id="abc").write(
+        folder / SID / "subagents" / "agent-abc.jsonl"
+    )
+    ClaudeSession(SID, sidechain=True, agent_id="old").write(folder / "agent-old.jsonl")
+
+    def no_open(*args, **kwargs):
+        raise AssertionError("discovery must not open files")
+
+    monkeypatch.setattr(builtins, "open", no_open)
+    refs = list(ClaudeCodeAdapter().discover(SourceContext(tmp_path, {}, False)))
+    monkeypatch.undo()
+    assert [r.session_id for r in refs] == [SID, "agent-old"]
+    assert [f.path.name for f in refs[0].related] == ["agent-abc.jsonl"]
+    assert refs[0].size == sum(f.size for f in refs[0].files)
+
+
+def test_claude_config_dir_is_read_on_the_real_home(tmp_path):
+    configured = tmp_path / "elsewhere"
+    s = ClaudeSession(SID)
+    s.user("hello from the configured dir")
+    s.assistant("hi")
+    s.write(configured / "projects" / "-w" / f"{SID}.jsonl")
+    sessions, _ = load_all(
+        tmp_path / "home", real_home=True, env={"CLAUDE_CONFIG_DIR": str(configured)}
+    )
+    assert texts(only(sessions), "user") == ["hello from the configured dir"]
+    # With an explicit --home, only that home is read.
+    assert (
+        load_all(tmp_path / "home", real_home=False, env={"CLAUDE_CONFIG_DIR": str(configured)})[0]
+        == []
+    )
+
+
+def test_streamed_lines_merge_and_usage_counts_once(tmp_path):
+    s = ClaudeSession(SID)
+    s.user("explain")
+    s.assistant(
+        [
+            {"type": "thinking", "thinking": "hmm"},
+            {"type": "text", "text": "part one"},
+            {"type": "text", "text": "part two"},
+        ],
+        usage=(100, 30),
+    )
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    assistant = [m for m in session.messages if m.role == "assistant"]
+    assert len(assistant) == 1
+    assert [p.kind for p in assistant[0].parts] == ["thinking", "text", "text"]
+    # Three lines repeat the usage, growing; the last line's counts, once.
+    assert (session.usage.input_tokens, session.usage.output_tokens) == (100, 30)
+    assert session.usage.cache_read_tokens == 100
+
+
+def test_repeated_uuids_are_kept_once(tmp_path):
+    s = ClaudeSession(SID)
+    s.user("only once please")
+    s.lines.append(s.lines[-1])
+    s.assistant("ok")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    assert texts(only(load_all(tmp_path)[0]), "user") == ["only once please"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        (
+            [("custom-title", {"customTitle": "Renamed"}), ("ai-title", {"aiTitle": "AI one"})],
+            "Renamed",
+        ),
+        ([("ai-title", {"aiTitle": "AI one"}), ("ai-title", {"aiTitle": "AI two"})], "AI two"),
+        ([], None),
+    ],
+)
+def test_title_priority(tmp_path, extra, expected):
+    s = ClaudeSession(SID)
+    s.user("the first prompt")
+    s.assistant("reply")
+    for kind, fields in extra:
+        s.meta(kind, sessionId=SID, **fields)
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    assert only(load_all(tmp_path)[0]).title == expected
+
+
+def test_summary_title_found_in_a_later_file_of_the_project(tmp_path):
+    s = ClaudeSession(SID)
+    s.user("first")
+    leaf = s.assistant("reply") and s.last
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    later = ClaudeSession("99999999-2222-4333-8444-555555555555", start="2026-11-21T09:00:00Z")
+    later.meta("summary", summary="Summarised elsewhere", leafUuid=leaf)
+    later.meta("summary", summary="Someone else's", leafUuid="not-here")
+    later.user("another session")
+    later.assistant("ok")
+    later.write(projects(tmp_path) / f"{later.session_id}.jsonl")
+    sessions, _ = load_all(tmp_path)
+    assert only(sessions).title == "Summarised elsewhere"
+    assert only(sessions, later.session_id).title is None
+
+
+def test_project_comes_from_cwd_not_the_folder_name(tmp_path):
+    s = ClaudeSession(SID, cwd="/home/me/my-app")
+    s.user("hi")
+    s.assistant("hello")
+    s.write(projects(tmp_path, "-home-me-my--totally-different") / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    assert (session.project, session.cwd, session.git_branch) == (
+        "my-app",
+        "/home/me/my-app",
+        "main",
+    )
+    assert project_name("C:\\Users\\me\\win-proj") == "win-proj"
+    assert project_name("d:\\coding\\x") == "x"
+
+
+def test_models_times_and_branch(tmp_path):
+    s = ClaudeSession(SID, start="2026-01-02T10:00:00Z")
+    s.branch = "feat/x"
+    s.user("go")
+    s.assistant("a", model="model-a")
+    s.assistant("b", model="<synthetic>")
+    s.assistant("c", model="model-b")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    assert session.models == ("model-a", "model-b")
+    assert session.git_branch == "feat/x"
+    assert session.started_at.isoformat() == "2026-01-02T10:00:05+00:00"
+    assert session.ended_at > session.started_at
+    assert "b" not in texts(session)  # the synthetic placeholder is not a reply
+
+
+def _task_session(folder: Path) -> ClaudeSession:
+    s = ClaudeSession(SID)
+    s.user("survey the tests")
+    s.assistant(
+        [
+            tool_use(
+                "Task",
+                {"description": "Survey", "prompt": "List tests.", "subagent_type": "Explore"},
+                "toolu_1",
+            )
+        ]
+    )
+    return s
+
+
+def test_subagent_new_layout_links_by_meta_sidecar(tmp_path):
+    folder = projects(tmp_path)
+    s = _task_session(folder)
+    s.tool_result("toolu_1", "Found 3.")
+    s.write(folder / f"{SID}.jsonl")
+    agent = ClaudeSession(SID, sidechain=True, agent_id="a1b2c3d")
+    agent.user("List tests.", parent=None)
+    agent.assistant("Found 3.")
+    sub = folder / SID / "subagents"
+    agent.write(sub / "agent-a1b2c3d.jsonl")
+    (sub / "agent-a1b2c3d.meta.json").write_text(json.dumps({"toolUseId": "toolu_1"}))
+    sessions, _ = load_all(tmp_path)
+    parent, child = only(sessions), only(sessions, f"{SID}/agent-a1b2c3d")
+    assert child.parent_id == SID and child.title == "Survey" and child.agent_label == "Explore"
+    assert parent.subagent_ids == (child.session_id,)
+    call = next(p for m in parent.messages for p in m.parts if p.kind == "tool_call")
+    assert call.subagent_id == child.session_id
+
+
+def test_subagent_old_top_level_file_links_by_task_result(tmp_path):
+    folder = projects(tmp_path)
+    s = _task_session(folder)
+    s.tool_result("toolu_1", "Found 3.", rich={"status": "completed", "agentId": "0ld1d"})
+    s.write(folder / f"{SID}.jsonl")
+    agent = ClaudeSession(SID, sidechain=True, agent_id="0ld1d")
+    agent.user("List tests.", parent=None)
+    agent.assistant("Found 3.")
+    agent.write(folder / "agent-0ld1d.jsonl")
+    sessions, _ = load_all(tmp_path)
+    child = only(sessions, f"{SID}/agent-0ld1d")
+    assert child.parent_id == SID
+    assert only(sessions).subagent_ids == (child.session_id,)
+
+
+def test_subagent_inline_sidechain_lines(tmp_path):
+    folder = projects(tmp_path)
+    s = _task_session(folder)
+    task = s.last
+    side = ClaudeSession(SID, sidechain=True)
+    side._n = 50
+    side.user("List tests.", parent=None)
+    side.assistant("Inline found 3.")
+    s.lines.extend(side.lines)
+    s.last = task
+    s.tool_result("toolu_1", "Inline found 3.")
+    s.assistant("Done.")
+    s.write(folder / f"{SID}.jsonl")
+    sessions, _ = load_all(tmp_path)
+    parent = only(sessions)
+    assert "Inline found 3." not in texts(parent, "assistant")  # not mixed into the parent
+    child = next(x for x in sessions if x.parent_id == SID)
+    assert texts(child, "assistant") == ["Inline found 3."] and child.title == "Survey"
+    call = next(p for m in parent.messages for p in m.parts if p.kind == "tool_call")
+    assert call.subagent_id == child.session_id
+
+
+def test_warmup_agents_are_not_exported(tmp_path):
+    folder = projects(tmp_path)
+    warm = ClaudeSession(SID, sidechain=True, agent_id="w4rm")
+    warm.user("Warmup", parent=None)
+    warm.assistant("Ready.")
+    warm.write(folder / "agent-w4rm.jsonl")
+    assert load_all(tmp_path)[0] == []
+
+
+def test_compaction_is_one_marked_summary(tmp_path):
+    s = ClaudeSession(SID)
+    s.user("before")
+    s.assistant("reply")
+    boundary = s.system(
+        "compact_boundary",
+        parent=None,
+        compactMetadata={"trigger": "auto"},
+        logicalParentUuid=s.last,
+    )
+    s.user(
+        "This session is being continued from a previous conversation. Summary: X.",
+        parent=boundary,
+        isCompactSummary=True,
+    )
+    s.user("after")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    summaries = [p for m in session.messages for p in m.parts if p.kind == "summary"]
+    assert (
+        len(summaries) == 1
+        and summaries[0].trigger == "auto"
+        and "Summary: X." in summaries[0].text
+    )
+    assert texts(session, "user") == ["before", "after"]
+
+
+def test_noise_is_not_conversation(tmp_path):
+    s = ClaudeSession(SID)
+    s.meta("file-history-snapshot", messageId="x", snapshot={}, isSnapshotUpdate=False)
+    s.user(
+        "Caveat: The messages below were generated by the user while running local commands.",
+        isMeta=True,
+    )
+    s.user("real prompt")
+    s.raw(
+        {
+            "type": "progress",
+            "uuid": "p1",
+            "parentUuid": s.last,
+            "data": {"type": "hook_progress"},
+            "timestamp": s.tick(),
+        }
+    )
+    s.system("stop_hook_summary", hookCount=1, hookInfos=[], hookErrors=[])
+    s.system("turn_duration", durationMs=5)
+    s.assistant("No response requested.", model="<synthetic>")
+    s.assistant("real reply")
+    s.meta("queue-operation", operation="enqueue", content="typed ahead", sessionId=SID)
+    s.meta("queue-operation", operation="dequeue", sessionId=SID)
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    assert [(m.role, [p.kind for p in m.parts]) for m in session.messages] == [
+        ("user", ["text"]),
+        ("assistant", ["text"]),
+    ]
+
+
+def test_steering_message_typed_mid_turn_is_kept_once(tmp_path):
+    s = ClaudeSession(SID)
+    s.user("start")
+    s.meta("queue-operation", operation="enqueue", content="also do Y", sessionId=SID)
+    s.meta("queue-operation", operation="remove", sessionId=SID)
+    s.raw({"type": "attachment", "uuid": "att1", "parentUuid": s.last, "timestamp": s.tick(),
+           "attachment": {"type": "queued_command", "prompt": "also do Y"}})  # fmt: skip
+    s.assistant("doing X and Y")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    queued = [
+        m
+        for m in session.messages
+        if any(p.kind == "notice" and p.notice == "queued" for p in m.parts)
+    ]
+    assert len(queued) == 1 and texts(session, "user") == ["start", "also do Y"]
+
+
+def test_rewind_is_marked(tmp_path):
+    s = ClaudeSession(SID)
+    first = s.user("version one")
+    s.assistant("answer one")
+    s.user("version two", parent=first)  # the person went back and asked again
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    last = session.messages[-1]
+    assert [p.kind for p in last.parts] == ["notice", "text"] and last.parts[0].notice == "rewound"
+
+
+def test_images_are_decoded_and_tool_results_kept(tmp_path):
+    png = tiny_png()
+    s = ClaudeSession(SID)
+    s.user([image_block(png), {"type": "text", "text": "look"}])
+    s.assistant([tool_use("Bash", {"command": "ls"}, "t1")])
+    s.tool_result("t1", "a.txt", is_error=True)
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    image = session.messages[0].parts[0]
+    assert image.kind == "attachment" and image.data == png and image.media_type == "image/png"
+    result = session.messages[-1].parts[0]
+    assert (result.kind, result.output, result.call_id, result.is_error) == (
+        "tool_result",
+        "a.txt",
+        "t1",
+        True,
+    )
+    assert session.messages[-1].role == "tool"
+    assert all(m.source_id for m in session.messages)  # traceable to the line's uuid
+
+
+def test_malformed_line_is_reported_and_the_rest_read(tmp_path):
+    s = ClaudeSession(SID)
+    s.user("before the damage")
+    s.raw("{this is not json")
+    s.raw("[1, 2]")
+    s.assistant("after the damage")
+    path = s.write(projects(tmp_path) / f"{SID}.jsonl")
+    sessions, problems = load_all(tmp_path)
+    assert texts(only(sessions)) == ["before the damage", "after the damage"]
+    assert [(Path(p.path), p.line) for p in problems] == [(path, 2), (path, 3)]
+    assert "not valid JSON" in problems[0].message and "not a JSON object" in problems[1].message
+
+
+def test_unterminated_last_line_waits_for_the_next_run(tmp_path):
+    s = ClaudeSession(SID)
+    s.user("question")
+    s.assistant("answer")
+    path = projects(tmp_path) / f"{SID}.jsonl"
+    complete = s.text()
+    s.user("a prompt still being written")
+    partial = s.lines[-1]
+    path.parent.mkdir(parents=True)
+    path.write_text(complete + partial[: len(partial) // 2])
+    sessions, problems = load_all(tmp_path)
+    assert texts(only(sessions)) == ["question", "answer"] and problems == []
+    path.write_text(complete + partial + "\n")
+    assert texts(only(load_all(tmp_path)[0]))[-1] == "a prompt still being written"
+
+
+def test_unknown_record_types_are_reported_once_and_skipped(tmp_path):
+    s = ClaudeSession(SID)
+    s.user("hi")
+    s.meta("brand-new-type", x=1)
+    s.meta("brand-new-type", x=2)
+    s.assistant("hello")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    sessions, problems = load_all(tmp_path)
+    assert texts(only(sessions)) == ["hi", "hello"]
+    assert [p.message for p in problems] == [
+        "unknown record type 'brand-new-type' (2 lines) skipped"
+    ]
+
+
+@pytest.mark.parametrize("content", ["", '{"type":"summary","summary":"S","leafUuid":"x"}\n'])
+def test_empty_or_metadata_only_file_makes_no_session(tmp_path, content):
+    path = projects(tmp_path) / f"{SID}.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_text(content)
+    assert load_all(tmp_path) == ([], [])

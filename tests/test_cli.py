@@ -1,0 +1,118 @@
+"""The command line, in-process with an isolated HOME (conftest)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from claude_builder import ClaudeSession
+from conftest import EXAMPLES_HOME, note_files, stamps
+from typer.testing import CliRunner
+
+from exporter.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_export_prints_a_summary_and_writes_notes(tmp_path):
+    result = run("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--timezone", "UTC")
+    assert result.exit_code == 0, result.output
+    assert "8 sessions found, 7 created" in result.output
+    assert len(note_files(tmp_path / "v")) == 7
+
+
+def test_export_subcommand_is_the_same(tmp_path):
+    result = run("export", "--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME))
+    assert result.exit_code == 0 and len(note_files(tmp_path / "v")) == 7
+
+
+def test_second_run_changes_nothing(tmp_path):
+    vault = tmp_path / "v"
+    run("--vault", str(vault), "--home", str(EXAMPLES_HOME))
+    before, times = note_files(vault), stamps(vault)
+    result = run("--vault", str(vault), "--home", str(EXAMPLES_HOME))
+    assert "0 created, 0 updated, 8 unchanged" in result.output
+    assert note_files(vault) == before and stamps(vault) == times
+
+
+def test_json_summary_ends_stdout(tmp_path):
+    result = run("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--json")
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert summary["totals"]["found"] == 8 and summary["totals"]["written"] == 7
+    assert summary["sources"]["claude-code"]["created"] == 7
+    assert summary["sources"]["claude-code"]["empty"] == 3
+    assert summary["errors"] == []
+    assert any("not valid JSON" in w["message"] and w["line"] == 7 for w in summary["warnings"])
+
+
+def test_dry_run_writes_nothing(tmp_path):
+    vault = tmp_path / "v"
+    result = run("--vault", str(vault), "--home", str(EXAMPLES_HOME), "--dry-run")
+    assert result.exit_code == 0
+    assert (
+        "would create: AI Sessions/claude-code/rust-parser/2026-11-20 Returning vectors in Rust a3359d8f.md"
+        in result.output
+    )
+    assert not vault.exists()
+
+
+def test_quiet_prints_only_errors(tmp_path):
+    result = run("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--quiet")
+    assert result.exit_code == 0 and result.stdout == ""
+
+
+def test_a_session_that_fails_exits_1_and_the_rest_are_written(tmp_path, monkeypatch):
+    home = tmp_path / "other-home"
+    shutil.copytree(EXAMPLES_HOME, home)
+    bad = home / ".claude" / "projects" / "-x" / "bad.jsonl"
+    ClaudeSession("bad").write(bad)
+    bad.write_text(
+        '{"type":"user","message":{"role":"user","content":"hi"},"uuid":"u","timestamp":"2026-01-01T00:00:00Z"}\n'
+    )
+    from exporter.adapters import claude_code
+
+    original = claude_code.ClaudeCodeAdapter.load
+
+    def load(self, ref):
+        if ref.main.path.name == "bad.jsonl":
+            raise PermissionError(13, "Permission denied", str(ref.main.path))
+        return original(self, ref)
+
+    monkeypatch.setattr(claude_code.ClaudeCodeAdapter, "load", load)
+    result = run("--vault", str(tmp_path / "v"), "--home", str(home))
+    assert result.exit_code == 1
+    assert "bad.jsonl: could not be read: [Errno 13] Permission denied" in result.stderr
+    assert len(note_files(tmp_path / "v")) == 7
+
+
+def test_usage_errors_exit_2(tmp_path):
+    assert run("--home", str(EXAMPLES_HOME)).exit_code == 2  # no vault
+    bad = run("--vault", str(tmp_path / "v"), "--source", "nonsense")
+    assert bad.exit_code == 2 and "unknown source nonsense; choose from claude-code" in bad.stderr
+    assert run("--vault", str(tmp_path / "v"), "--timezone", "Mars/Olympus").exit_code == 2
+    assert run("--no-such-flag").exit_code == 2
+
+
+def test_sources_lists_what_was_found_where(tmp_path):
+    result = run("sources", "--home", str(EXAMPLES_HOME))
+    assert result.exit_code == 0
+    line = next(line for line in result.output.splitlines() if line.startswith("claude-code"))
+    assert " 8 " in line and str(EXAMPLES_HOME / ".claude" / "projects") in line
+    rows = json.loads(run("sources", "--home", str(EXAMPLES_HOME), "--json").stdout)
+    assert rows[0]["sessions"] == 8 and rows[0]["size"] > 0
+
+
+def test_sources_on_an_empty_home_says_not_found(tmp_path):
+    result = run("sources", "--home", str(tmp_path))
+    assert "(not found)" in result.output
+
+
+def test_default_home_is_the_users_home(isolated_home: Path, tmp_path):
+    shutil.copytree(EXAMPLES_HOME / ".claude", isolated_home / ".claude")
+    result = run("--vault", str(tmp_path / "v"))
+    assert result.exit_code == 0 and "7 created" in result.output

@@ -1,0 +1,141 @@
+"""Session text must be visible exactly as typed, checked by rendering with CommonMark
+(markdown-it-py), and must not create Obsidian tags, links, embeds or comments."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from exporter.markdown import callout, code_span, escape_inline, escape_prose, fence
+
+COMMONMARK = MarkdownIt("commonmark")
+
+
+def visible(markdown: str) -> str:
+    """What a reader sees: rendered HTML without tags, entities decoded, spaces collapsed."""
+    rendered = COMMONMARK.render(markdown)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", rendered))
+    return " ".join(text.split())
+
+
+def same_text(a: str) -> str:
+    return " ".join(a.split())
+
+
+TRICKY = [
+    "How do I return a Vec<HeldoutItem> from a function?",
+    'a question about <div class="note"> blocks',
+    "the a < b && c > d comparison",
+    "entities stay literal: &amp; &copy; &#35; &#x41;",
+    "<!-- not a comment --> and <script>alert(1)</script>",
+    "prices $5 and $10, paths $HOME/$USER",
+    r"C:\Users\me\.claude and \*not emphasis\* typed with backslashes",
+    "*args and **kwargs in __init__.py",
+    "[[not a link]] and ![[not an embed]]",
+    "#include <stdio.h> and #tag-like words",
+    "%% not a comment %% stays visible",
+    "see [the file](src/main.rs) and ![pic](img/a.png)",
+    "a paragraph with a block id ^abc-1",
+    "<https://example.com> in angle brackets",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_prose_renders_exactly_as_typed(text):
+    assert visible(escape_prose(text, literal=True)) == same_text(text)
+
+
+@pytest.mark.parametrize("text", [t for t in TRICKY if "*" not in t and "__" not in t])
+def test_model_prose_keeps_brackets_visible(text):
+    # Emphasis is formatting in a model's Markdown, so those samples are left out here.
+    assert visible(escape_prose(text)) == same_text(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab <>&;#$%[]()!*_^\\:/=.\"'-", min_size=1, max_size=40))
+def test_any_typed_text_is_visible_as_typed(text):
+    line = "x " + text  # start with a word: a line-leading marker would be structure
+    assert visible(escape_prose(line, literal=True)) == same_text(line)
+
+
+def test_code_is_left_untouched():
+    text = "use `a<b>` here\n\n```rust\nlet v: Vec<&str> = x; // $y #z [[w]] %%\n```\nafter <x>"
+    out = escape_prose(text)
+    assert "`a<b>`" in out
+    assert "let v: Vec<&str> = x; // $y #z [[w]] %%" in out.split("\n")
+    tokens = COMMONMARK.parse(out)
+    fences = [t.content for t in tokens if t.type == "fence"]
+    assert fences == ["let v: Vec<&str> = x; // $y #z [[w]] %%\n"]
+    assert visible(out).endswith("after <x>")
+
+
+def test_indented_code_block_is_left_untouched():
+    text = "Pasted:\n\n    if a < b:\n        return $x\n\nthat is all <ok>"
+    out = escape_prose(text, literal=True)
+    tokens = COMMONMARK.parse(out)
+    assert [t.content for t in tokens if t.type == "code_block"] == ["if a < b:\n    return $x\n"]
+
+
+def test_list_continuation_is_prose_not_code():
+    text = "1. step one\n\n    keep a < b here\n"
+    out = escape_prose(text)
+    assert "\\<" in out and visible(out) == "step one keep a < b here"
+
+
+def test_headings_are_demoted_below_the_turn_headings():
+    out = escape_prose("# Title\n\n## Steps\n\n###### Deep\n\nSetext\n===\n\ntext")
+    levels = [t.tag for t in COMMONMARK.parse(out) if t.type == "heading_open"]
+    assert levels == ["h4", "h5", "h6", "h4"]
+
+
+def test_nothing_becomes_an_obsidian_tag_link_embed_or_comment():
+    out = escape_prose("#tag [[link]] ![[embed.png]] %%hidden%% $x^2$ text ^block", literal=True)
+    assert not re.search(r"(?<![\\\w])#\w", out)  # a tag needs an unescaped #
+    assert "[[" not in out.replace("\\[\\[", "")
+    assert "%%" not in out.replace("\\%\\%", "")
+    assert not re.search(r"(?<!\\)\$", out)
+    assert not re.search(r"(?<!\\)\^block$", out)
+
+
+def test_relative_links_are_text_web_links_stay_links():
+    out = escape_prose("see [notes](other-note.md) or [docs](https://docs.rs/x)")
+    links = [t for t in COMMONMARK.parseInline(out)[0].children if t.type == "link_open"]
+    assert [t.attrs["href"] for t in links] == ["https://docs.rs/x"]
+    assert visible(out) == "see [notes](other-note.md) or docs"
+
+
+def test_unclosed_fence_is_closed_so_the_note_continues():
+    out = escape_prose("```python\nprint(1)")
+    assert out.endswith("\n```")
+    after = COMMONMARK.parse(out + "\n\n## Next turn")
+    assert any(t.type == "heading_open" for t in after)
+
+
+def test_code_the_scanner_is_unsure_of_falls_back_to_a_fenced_block():
+    text = "a `span that\ncrosses lines <x>` end"
+    out = escape_prose(text)
+    tokens = COMMONMARK.parse(out)
+    assert [t.content for t in tokens if t.type == "fence"] == [text + "\n"]
+
+
+@pytest.mark.parametrize(
+    "content", ["plain", "has ``` inside", "has ```` four and ``` three", "`edge`"]
+)
+def test_fence_cannot_be_broken_by_its_content(content):
+    tokens = COMMONMARK.parse(fence(content, "text") + "\n\nafter")
+    assert [t.content for t in tokens if t.type == "fence"] == [content + "\n"]
+
+
+def test_code_span_and_inline_and_callout():
+    assert visible(code_span("a`b")) == "a`b"
+    assert (
+        visible(escape_inline("Title with #tag [[x]] | pipe <b>"))
+        == "Title with #tag [[x]] | pipe <b>"
+    )
+    box = callout("note", "Output", "line 1\n\nline 3\n")
+    assert box == "> [!note]- Output\n> line 1\n>\n> line 3"

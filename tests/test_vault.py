@@ -1,0 +1,233 @@
+"""Vault sync: safe paths, atomic writes, and every user edit surviving a re-export."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+import yaml
+from claude_builder import ClaudeSession
+from conftest import note_files, stamps
+
+from exporter import vault as vault_module
+from exporter.export import ExportOptions, run_export
+from exporter.notefile import BEGIN, END
+from exporter.vault import safe_component, safe_relpath
+
+SID = "0a1b2c3d-0000-4000-8000-00000000000a"
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("CON.md", "_CON.md"),
+        ("nul", "_nul"),
+        ("a:b?c*d.md", "a -b-c-d.md"),
+        ("  trailing dots...  ", "trailing dots"),
+        ("..", "_"),
+        ("[[link]] #tag ^id|x.md", "--link-- -tag -id-x.md"),
+        (".hidden.md", "hidden.md"),
+    ],
+)
+def test_safe_component(name, expected):
+    assert safe_component(name) == expected
+
+
+def test_safe_relpath_never_leaves_the_vault():
+    assert safe_relpath("../../etc/passwd") == "_/_/etc/passwd"
+    assert safe_relpath("/abs/path.md") == "abs/path.md"
+    assert safe_relpath("a\\b\\c.md") == "a/b/c.md"
+    long = safe_component("x" * 400 + ".md")
+    assert long.endswith(".md") and len(long.encode()) <= 200
+    accented = safe_component("é" * 300 + ".md")
+    assert len(accented.encode()) <= 200 and accented.endswith(".md")
+
+
+def make_home(tmp_path: Path, prompts: list[str], title: str | None = None) -> Path:
+    home = tmp_path / "home"
+    s = ClaudeSession(SID, "/home/dev/work/app", start="2026-03-04T10:00:00Z")
+    for prompt in prompts:
+        s.user(prompt)
+        s.assistant(f"reply to {prompt}")
+    if title:
+        s.meta("custom-title", customTitle=title, sessionId=SID)
+    s.write(home / ".claude" / "projects" / "-home-dev-work-app" / f"{SID}.jsonl")
+    return home
+
+
+def export(vault: Path, home: Path, **kw):
+    return run_export(ExportOptions(vault=vault, home=home, timezone=UTC, **kw))
+
+
+def the_note(vault: Path) -> Path:
+    (path,) = [vault / rel for rel in note_files(vault)]
+    return path
+
+
+def test_writes_are_atomic_through_a_dot_temp_file_in_the_same_folder(tmp_path, monkeypatch):
+    seen = []
+    real_replace = os.replace
+
+    def spy(src, dst):
+        seen.append((Path(src), Path(dst)))
+        assert Path(src).exists() and Path(src).name.startswith(".")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(vault_module.os, "replace", spy)
+    export(tmp_path / "v", make_home(tmp_path, ["hello"]))
+    assert seen and all(src.parent == dst.parent for src, dst in seen)
+    assert not list((tmp_path / "v").rglob(".ccexport-*"))
+
+
+def test_identical_bytes_are_never_rewritten(tmp_path):
+    vault, home = tmp_path / "v", make_home(tmp_path, ["hello"])
+    export(vault, home)
+    times = stamps(vault)
+    # Force a re-read (the source looks changed) that yields the same note.
+    os.utime(next(home.rglob("*.jsonl")), ns=(1, 1))
+    report = export(vault, home)
+    assert report.total("unchanged") == 1 and stamps(vault) == times
+
+
+def test_user_edits_survive_an_update(tmp_path):
+    vault, home = tmp_path / "v", make_home(tmp_path, ["first question"])
+    export(vault, home)
+    path = the_note(vault)
+    text = path.read_text()
+    text = text.replace("tags:\n", "rating: 5\ntags:\n- mine/important\n", 1)
+    text = text.replace("---\n" + BEGIN, "---\nWritten above the region.\n" + BEGIN)
+    text += "My own thoughts about [[another note]].\n"
+    path.write_text(text)
+
+    make_home(tmp_path, ["first question", "second question"])
+    report = export(vault, home)
+    assert report.total("updated") == 1
+    new = path.read_text()
+    meta = yaml.safe_load(new.split("---\n")[1])
+    assert meta["rating"] == 5
+    assert "mine/important" in meta["tags"] and "ai-session" in meta["tags"]
+    assert "Written above the region.\n" + BEGIN in new
+    assert new.endswith("My own thoughts about [[another note]].\n")
+    assert "second question" in new and meta["messages"] == 4
+
+
+def test_user_keys_keep_their_place(tmp_path):
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
+    export(vault, home)
+    path = the_note(vault)
+    path.write_text(path.read_text().replace("source:", "status: draft\nsource:", 1))
+    make_home(tmp_path, ["q", "q2"])
+    export(vault, home)
+    keys = list(yaml.safe_load(path.read_text().split("---\n")[1]))
+    assert keys.index("status") == keys.index("source") - 1
+
+
+def test_retitled_session_keeps_its_file_and_gains_an_alias(tmp_path):
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"], title="Old title")
+    export(vault, home)
+    path = the_note(vault)
+    make_home(tmp_path, ["q"], title="New title")
+    export(vault, home)
+    assert the_note(vault) == path
+    meta = yaml.safe_load(path.read_text().split("---\n")[1])
+    assert meta["title"] == "New title" and meta["aliases"] == ["Old title", "New title"]
+
+
+def test_edit_inside_the_owned_region_is_saved_as_a_conflict(tmp_path):
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
+    export(vault, home)
+    path = the_note(vault)
+    edited = path.read_text().replace("reply to q", "reply to q — corrected by me")
+    path.write_text(edited)
+    make_home(tmp_path, ["q", "q2"])
+    report = export(vault, home)
+    assert report.total("conflicts") == 1
+    (copy,) = (vault / ".ccexport" / "conflicts").iterdir()
+    assert copy.read_text() == edited
+    assert "corrected by me" not in path.read_text() and "q2" in path.read_text()
+    assert report.as_dict()["conflicts"][0]["path"] == path.relative_to(vault).as_posix()
+
+
+def test_foreign_file_at_the_target_path_is_never_overwritten(tmp_path):
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
+    export(vault, tmp_path / "nothing", dry_run=False)
+    report = export(tmp_path / "probe", home, dry_run=True)
+    target = vault / report.changes[0].relpath
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("my own note that happens to have this name\n")
+    report = export(vault, home)
+    assert target.read_text() == "my own note that happens to have this name\n"
+    assert report.changes[0].action.value == "renamed"
+    assert report.changes[0].relpath.endswith(" (2).md")
+
+
+def test_a_vanished_source_leaves_the_note_byte_identical(tmp_path):
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
+    export(vault, home)
+    before, times = note_files(vault), stamps(vault)
+    for f in home.rglob("*.jsonl"):
+        f.unlink()
+    export(vault, home)
+    assert note_files(vault) == before and stamps(vault) == times
+
+
+def test_a_moved_note_is_found_by_identity_and_updated_there(tmp_path):
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
+    export(vault, home)
+    moved = vault / "Somewhere else" / "renamed by me.md"
+    moved.parent.mkdir()
+    the_note(vault).rename(moved)
+    make_home(tmp_path, ["q", "q2"])
+    export(vault, home)
+    assert list(note_files(vault)) == ["Somewhere else/renamed by me.md"]
+    assert "q2" in moved.read_text()
+
+
+def test_lost_state_finds_existing_notes_instead_of_duplicating(tmp_path):
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
+    export(vault, home)
+    (vault / ".ccexport" / "state.json").unlink()
+    make_home(tmp_path, ["q", "q2"])
+    export(vault, home)
+    assert len(note_files(vault)) == 1 and "q2" in the_note(vault).read_text()
+
+
+def test_removed_markers_leave_the_note_alone_and_report_it(tmp_path):
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
+    export(vault, home)
+    path = the_note(vault)
+    path.write_text(path.read_text().replace(END + "\n", ""))
+    mine = path.read_text()
+    make_home(tmp_path, ["q", "q2"])
+    report = export(vault, home)
+    assert path.read_text() == mine and report.failed
+    assert "markers are gone" in report.problems[-1].message
+
+
+def test_broken_frontmatter_is_reported_not_overwritten(tmp_path):
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
+    export(vault, home)
+    path = the_note(vault)
+    path.write_text(path.read_text().replace("title:", "title: [unclosed", 1))
+    mine = path.read_text()
+    make_home(tmp_path, ["q", "q2"])
+    report = export(vault, home)
+    assert (
+        path.read_text() == mine and "frontmatter is not valid YAML" in report.problems[-1].message
+    )
+
+
+def test_marker_text_inside_session_code_does_not_confuse_the_region(tmp_path):
+    vault, home = (
+        tmp_path / "v",
+        make_home(tmp_path, [f"```\n{END}\n```\nwhat does this marker do?"]),
+    )
+    export(vault, home)
+    path = the_note(vault)
+    path.write_text(path.read_text() + "user tail\n")
+    make_home(tmp_path, [f"```\n{END}\n```\nwhat does this marker do?", "next"])
+    export(vault, home)
+    text = path.read_text()
+    assert text.endswith("user tail\n") and text.count("user tail") == 1 and "next" in text

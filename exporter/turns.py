@@ -1,0 +1,267 @@
+"""The conversation as templates see it: turns of items, tool calls paired with results.
+
+Each item is a plain dict with a ``kind`` (text, thinking, tool_call, tool_result, command,
+command_output, summary, attachment, notice) and the raw text it shows; templates pass every
+piece of text through a Markdown-safety filter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from typing import Any
+
+from . import clean, markdown
+from .model import (
+    AttachmentPart,
+    CommandOutputPart,
+    CommandPart,
+    Message,
+    NoticePart,
+    Part,
+    Session,
+    SummaryPart,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+)
+
+MAX_TOOL_OUTPUT = 100_000  # characters kept of one tool output (head and tail)
+_MEDIA_EXT = {
+    "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp",
+    "image/svg+xml": "svg", "application/pdf": "pdf",
+}  # fmt: skip
+
+LinkResolver = Callable[[str], str | None]  # session key -> note file stem
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    relpath: str  # inside the vault, "/"-separated
+    data: bytes
+
+
+def clean_parts(message: Message) -> list[Part]:
+    """User text with injected wrappers turned into what they stand for."""
+    if message.role != "user":
+        return list(message.parts)
+    out: list[Part] = []
+    for part in message.parts:
+        if isinstance(part, TextPart):
+            out.extend(clean.clean_user_text(part.text))
+        else:
+            out.append(part)
+    return out
+
+
+def local(value: datetime | None, tz: tzinfo | None) -> datetime | None:
+    return value.astimezone(tz) if value else None
+
+
+def link(
+    resolve: LinkResolver, source: str, session_id: str | None, label: str | None = None
+) -> str | None:
+    """A wikilink to another session's note, or None if it has no note."""
+    if not session_id:
+        return None
+    stem = resolve(f"{source}:{session_id}")
+    return markdown.wikilink(stem, label) if stem else None
+
+
+def build_turns(
+    session: Session,
+    attachments_folder: str,
+    tz: tzinfo | None,
+    attachments: list[Attachment],
+    resolve: LinkResolver,
+) -> list[dict[str, Any]]:
+    """Messages grouped into turns: a user's message, then everything until the next one."""
+    results = {
+        p.call_id: p
+        for m in session.messages
+        for p in m.parts
+        if isinstance(p, ToolResultPart) and p.call_id
+    }
+    paired: set[str] = set()
+    turns: list[dict[str, Any]] = []
+    start = local(session.started_at, tz)
+    first_day = start.date() if start else None
+    for message in session.messages:
+        parts = clean_parts(message)
+        items = [
+            item
+            for part in parts
+            if (
+                item := _item(
+                    part, session, attachments_folder, results, paired, attachments, resolve
+                )
+            )
+        ]
+        if not items:
+            continue
+        role = "assistant" if message.role == "tool" else message.role
+        queued = any(isinstance(p, NoticePart) and p.notice == "queued" for p in parts)
+        # A command's output arrives as its own message; it belongs to the command's turn.
+        output_only = all(i["kind"] == "command_output" for i in items)
+        continues = turns and turns[-1]["role"] == role and (role != "user" or output_only)
+        if not continues:
+            when = local(message.timestamp, tz)
+            turns.append({"role": role, "time": when, "when": _when(when, first_day),
+                          "queued": queued, "items": [], "messages": []})  # fmt: skip
+        turns[-1]["items"].extend(items)
+        if message.role != "tool":
+            turns[-1]["messages"].append(message.source_id)
+    return turns
+
+
+def _when(when: datetime | None, first_day: Any) -> str:
+    """A turn's time; the date too once the session has run past its first day."""
+    if when is None:
+        return ""
+    return when.strftime("%H:%M" if when.date() == first_day else "%Y-%m-%d %H:%M")
+
+
+def _item(
+    part: Part,
+    session: Session,
+    attachments_folder: str,
+    results: Mapping[str, ToolResultPart],
+    paired: set[str],
+    attachments: list[Attachment],
+    resolve: LinkResolver,
+) -> dict[str, Any] | None:
+    if isinstance(part, TextPart):
+        return {"kind": "text", "text": clean.strip_control(part.text)}
+    if isinstance(part, ThinkingPart):
+        return {
+            "kind": "thinking",
+            "text": clean.strip_control(part.text),
+            "redacted": part.redacted,
+        }
+    if isinstance(part, ToolCallPart):
+        result = results.get(part.call_id) if part.call_id else None
+        if result is not None and part.call_id:
+            paired.add(part.call_id)
+        return {
+            "kind": "tool_call",
+            "name": part.name,
+            "description": part.description,
+            "summary": _call_summary(part),
+            "inputs": _input_blocks(part.input),
+            "output": _output(result.output) if result else None,
+            "is_error": bool(result and result.is_error),
+            "subagent": link(resolve, session.source, part.subagent_id),
+            "prompt": _field(part.input, "prompt"),
+            "agent_type": _field(part.input, "subagent_type"),
+        }
+    if isinstance(part, ToolResultPart):
+        if part.call_id and part.call_id in paired:
+            return None
+        return {"kind": "tool_result", "output": _output(part.output), "is_error": part.is_error}
+    if isinstance(part, AttachmentPart):
+        return _attachment_item(part, attachments_folder, attachments)
+    if isinstance(part, CommandPart):
+        return {"kind": "command", "command": part.command, "shell": part.shell}
+    if isinstance(part, CommandOutputPart):
+        text = clean.strip_control(part.output).strip("\n")
+        return {"kind": "command_output", "output": text, "is_error": part.is_error}
+    if isinstance(part, SummaryPart):
+        return {"kind": "summary", "text": clean.strip_control(part.text), "trigger": part.trigger}
+    if isinstance(part, NoticePart):
+        if part.notice == "queued":
+            return None
+        return {"kind": "notice", "notice": part.notice, "text": part.text}
+    return None
+
+
+def _field(value: Any, key: str) -> str | None:
+    found = value.get(key) if isinstance(value, dict) else None
+    return found if isinstance(found, str) else None
+
+
+def _attachment_item(
+    part: AttachmentPart, folder: str, attachments: list[Attachment]
+) -> dict[str, Any] | None:
+    if not part.data:
+        return None
+    digest = hashlib.sha256(part.data).hexdigest()[:16]
+    ext = _MEDIA_EXT.get(part.media_type, "bin")
+    relpath = f"{folder.strip('/')}/{digest}.{ext}"
+    if all(a.relpath != relpath for a in attachments):
+        attachments.append(Attachment(relpath, part.data))
+    return {"kind": "attachment", "path": relpath, "media_type": part.media_type}
+
+
+def _output(text: str) -> str:
+    text = clean.strip_control(clean.strip_injected(text)).strip("\n")
+    if len(text) <= MAX_TOOL_OUTPUT:
+        return text
+    half = MAX_TOOL_OUTPUT // 2
+    omitted = len(text) - 2 * half
+    return f"{text[:half]}\n[… {omitted} characters omitted by ccexport …]\n{text[-half:]}"
+
+
+_SUMMARY_KEYS = ("command", "file_path", "path", "pattern", "url", "query", "notebook_path")
+
+
+def _call_summary(part: ToolCallPart) -> str | None:
+    """One line saying what the call did: its description, else its main argument."""
+    if part.description:
+        return part.description
+    if isinstance(part.input, dict):
+        for key in _SUMMARY_KEYS:
+            value = part.input.get(key)
+            if isinstance(value, str) and value.strip():
+                return value.strip().split("\n", 1)[0][:120]
+    return None
+
+
+_LANG_BY_EXT = {
+    "py": "python", "js": "javascript", "ts": "typescript", "tsx": "tsx", "jsx": "jsx",
+    "rs": "rust", "go": "go", "md": "markdown", "json": "json", "yaml": "yaml", "yml": "yaml",
+    "toml": "toml", "sh": "sh", "html": "html", "css": "css", "java": "java", "rb": "ruby",
+    "c": "c", "h": "c", "cpp": "cpp", "sql": "sql",
+}  # fmt: skip
+
+
+def _input_blocks(value: Any) -> list[dict[str, str]]:
+    """A tool's input as code blocks: long text fields on their own, the rest as JSON."""
+    if isinstance(value, str):
+        return [{"label": "", "text": value, "lang": "text"}]
+    if not isinstance(value, dict):
+        return [{"label": "", "text": _json(value), "lang": "json"}] if value is not None else []
+    path = next(
+        (value[k] for k in ("file_path", "path", "notebook_path") if isinstance(value.get(k), str)),
+        "",
+    )
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    rest = {}
+    blocks = []
+    for key, item in value.items():
+        if key == "description":
+            continue  # shown in the call's title
+        if key == "command" and isinstance(item, str):
+            blocks.append({"label": "", "text": item, "lang": "sh"})
+        elif isinstance(item, str) and ("\n" in item or len(item) > 200):
+            blocks.append({"label": key, "text": item, "lang": _LANG_BY_EXT.get(ext, "text")})
+        else:
+            rest[key] = item
+    if rest and set(rest) - {_primary_key(value)}:
+        blocks.insert(0 if not blocks or blocks[0]["lang"] != "sh" else 1,
+                      {"label": "", "text": _json(rest), "lang": "json"})  # fmt: skip
+    return blocks
+
+
+def _primary_key(value: dict[str, Any]) -> str | None:
+    """The argument already shown in a call's title (when it has no description)."""
+    if isinstance(value.get("description"), str):
+        return None
+    return next((k for k in _SUMMARY_KEYS if isinstance(value.get(k), str)), None)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, default=str)

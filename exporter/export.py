@@ -137,8 +137,10 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
     options.vault.mkdir(parents=True, exist_ok=True)
     with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait):
         vault = Vault(options.vault, diff=options.diff)
-        vault.sweep_temp_files(options.folder)
-        return _Run(options, vault).run(units, progress)
+        vault.begin_run()
+        report = _Run(options, vault).run(units, progress)
+        vault.end_run()
+        return report
 
 
 class _Run:
@@ -164,12 +166,21 @@ class _Run:
             counts.found += 1
             if self.vault.state.unchanged(str(ref.main.path), ref.fingerprint()):
                 counts.skipped += 1
+                if self.options.dry_run:
+                    self._list_skipped(str(ref.main.path))
             else:
                 self._export_unit(adapter, ref, counts)
             if progress:
                 progress(done, len(units))
         self.vault.save_state()
         return self.report
+
+    def _list_skipped(self, unit: str) -> None:
+        """A dry run lists the notes it would leave alone, read from the state."""
+        for key in self.vault.state.sources.get(unit, {}).get("notes", []):
+            record = self.vault.state.notes.get(key)
+            if record:
+                self.report.changes.append(Change(Action.UNCHANGED, key, record.path))
 
     def _counts(self, source: str) -> SourceCounts:
         return self.report.per_source.setdefault(source, SourceCounts())

@@ -23,14 +23,16 @@ from typing import Any
 HEADING_FLOOR = 4
 
 _FENCE_OPEN = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
-_ATX = re.compile(r"^( {0,3})(#{1,6})(?=[ \t]|$)")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_QUOTE_PREFIX = re.compile(r"^(?: {0,3}>[ ]?)+")
+_LINE_START = re.compile(r"(?m)^((?: {0,3}>[ ]?)*)(?:( {0,3})(#{1,6})(?=[ \t]|$))?")
+_SETEXT_ANY = re.compile(r"(?m)^ {0,3}(=+|-+)[ \t]*$")
+# A code span: a backtick run closed by the next run of the same length on the same line.
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.*?)(?<!`)\1(?!`)")
 _BACKTICKS = re.compile(r"`+")
 _NEEDS_WORK = re.compile(r"[<>&$%\[\]#\\^`~=*_-]|^ {4}|\t")
 _LINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\(([^()\s]*)(?:\s+\"[^\"\n]*\")?\)")
 _EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-_BLOCK_ID = re.compile(r"(\s)\^([\w-]+\s*)$")
+_BLOCK_ID = re.compile(r"(?m)(\s)\^([\w-]+[ \t]*)$")
 _ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 # Characters escaped in model-written Markdown: structure is kept, HTML and Obsidian syntax
 # are not. In literal mode (what a person typed), emphasis markers are escaped as well.
@@ -47,8 +49,10 @@ def escape_prose(text: str, *, literal: bool = False) -> str:
     """
     if not _NEEDS_WORK.search(text):
         return text
+    if "\x01" in text or "\x02" in text:
+        text = text.replace("\x01", "").replace("\x02", "")
     lines = text.split("\n")
-    segments = _split_fences(lines)
+    segments = _split_fences(lines) if ("```" in text or "~~~" in text) else [(False, lines)]
     if _has_code(text) and _risky(segments) and not _same_code(text, segments):
         return fence(text, "text")
     indented = _indented_code(text)
@@ -56,8 +60,10 @@ def escape_prose(text: str, *, literal: bool = False) -> str:
     for is_code, seg in segments:
         if is_code:
             out.extend(seg)
+        elif indented or _SETEXT_ANY.search("\n".join(seg)):
+            out.extend(_escape_lines(seg, literal, indented))  # needs line-by-line context
         else:
-            out.extend(_escape_lines(seg, literal, indented))
+            out.append(_escape_block("\n".join(seg), literal))
     return "\n".join(out)
 
 
@@ -146,14 +152,11 @@ def _risky(segments: list[tuple[bool, list[str]]]) -> bool:
             if seg[0].startswith("    ") or seg[0].lstrip().startswith(">"):
                 return True
             continue
-        for line in seg:
-            if "`" in line:
-                runs = [len(r) for r in _BACKTICKS.findall(line)]
-                spans = len(_code_span_ranges(line))
-                if sum(1 for _ in runs) != 2 * spans:
-                    return True
-            if ">" in line and ("```" in line or "~~~" in line):
-                return True
+        block = "\n".join(seg)
+        if "`" in block and "`" in _CODE_SPAN.sub("", block):
+            return True  # a backtick run that does not close on its line
+        if ">" in block and re.search(r"(?m)^ {0,3}>.*(```|~~~)", block):
+            return True
     return False
 
 
@@ -211,30 +214,8 @@ def _indented_code(text: str) -> set[str]:
     return {_norm(c) for c in indented}
 
 
-def _code_span_ranges(line: str) -> list[tuple[int, int]]:
-    ranges: list[tuple[int, int]] = []
-    runs = list(_BACKTICKS.finditer(line))
-    i = 0
-    while i < len(runs):
-        run = runs[i]
-        if run.start() > 0 and line[run.start() - 1] == "\\" and len(run.group()) == 1:
-            i += 1
-            continue
-        for j in range(i + 1, len(runs)):
-            if len(runs[j].group()) == len(run.group()):
-                ranges.append((run.start(), runs[j].end()))
-                i = j
-                break
-        i += 1
-    return ranges
-
-
 def _code_span_texts(line: str) -> list[str]:
-    out = []
-    for start, end in _code_span_ranges(line):
-        ticks = len(_BACKTICKS.match(line, start).group())  # type: ignore[union-attr]
-        out.append(line[start + ticks : end - ticks].strip())
-    return out
+    return [m.group(2).strip() for m in _CODE_SPAN.finditer(line)]
 
 
 def _escape_lines(lines: list[str], literal: bool, indented: set[str]) -> list[str]:
@@ -270,29 +251,38 @@ def _is_plain(line: str) -> bool:
 
 
 def _escape_line(line: str, literal: bool) -> str:
-    prefix = ""
-    m = _QUOTE_PREFIX.match(line)
-    if m:
-        prefix, line = m.group(0), line[m.end() :]
-    h = _ATX.match(line)
-    if h:
-        level = min(6, len(h.group(2)) + HEADING_FLOOR - 1)
-        prefix += h.group(1) + "#" * level
-        line = line[h.end() :]
-    if not line:
-        return prefix
-    ranges = _code_span_ranges(line) if "`" in line else []
-    pieces: list[str] = []
-    pos = 0
-    for start, end in ranges:
-        pieces.append(_escape_text(line[pos:start], literal))
-        pieces.append(line[start:end])
-        pos = end
-    pieces.append(_escape_text(line[pos:], literal))
-    out = "".join(pieces)
-    if "^" in out:
-        out = _BLOCK_ID.sub(r"\1\\^\2", out)
-    return prefix + out
+    return _escape_block(line, literal)
+
+
+def _escape_block(text: str, literal: bool) -> str:
+    """Escape a run of prose lines (no fenced code inside), keeping code spans as they are.
+
+    Line-start structure is kept: blockquote markers stay, ATX headings are demoted. Their
+    characters are parked as control characters while everything else is escaped."""
+    if "#" in text or ">" in text:
+        text = _LINE_START.sub(_park_line_start, text)
+    if "`" in text:
+        pieces: list[str] = []
+        pos = 0
+        for m in _CODE_SPAN.finditer(text):
+            pieces.append(_escape_text(text[pos : m.start()], literal))
+            pieces.append(m.group(0))
+            pos = m.end()
+        pieces.append(_escape_text(text[pos:], literal))
+        text = "".join(pieces)
+    else:
+        text = _escape_text(text, literal)
+    if "^" in text:
+        text = _BLOCK_ID.sub(r"\1\\^\2", text)
+    return text.replace("\x01", "#").replace("\x02", ">")
+
+
+def _park_line_start(m: re.Match[str]) -> str:
+    quote, indent, hashes = m.group(1), m.group(2), m.group(3)
+    out = quote.replace(">", "\x02")
+    if hashes:
+        out += indent + "\x01" * min(6, len(hashes) + HEADING_FLOOR - 1)
+    return out
 
 
 def _escape_text(text: str, literal: bool) -> str:

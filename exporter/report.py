@@ -34,8 +34,6 @@ def summary_line(report: ExportReport) -> str:
 def print_report(report: ExportReport, *, quiet: bool = False) -> None:
     if report.dry_run and not quiet:
         for change in report.changes:
-            if change.action is Action.UNCHANGED:
-                continue
             typer.echo(f"would {_VERB[change.action]}: {change.relpath}")
             if change.diff:
                 typer.echo(change.diff)

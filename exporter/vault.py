@@ -33,6 +33,7 @@ from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, NoteRecord, State
 
 TEMP_PREFIX = ".ccexport-"
+RUNNING_MARKER = "running"  # present while a run writes; left behind by a killed run
 MAX_NAME_BYTES = 200  # below the 255-byte limit of common file systems, room for " (2)"
 _RESERVED = re.compile(r"^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$", re.IGNORECASE)
 _FORBIDDEN = re.compile(r'[<>"/\\|?*#^\[\]\x00-\x1f\x7f]')
@@ -107,6 +108,7 @@ class Vault:
         self.dry_run = dry_run
         self.want_diff = diff
         self.state = State.load(self.root)
+        self._state_bytes = self.state.dumps()
         self._identities: dict[str, str] | None = None
         self._reserved: dict[str, str] = {}  # relpath -> key, for paths chosen this run
         self._renamed: set[str] = set()  # keys that could not take their proposed name
@@ -254,16 +256,28 @@ class Vault:
     # -- state -------------------------------------------------------------------------
 
     def save_state(self) -> None:
-        """Written after the notes, atomically: a crash before this only costs a re-read."""
-        if not self.dry_run:
-            _atomic_write(self.root / STATE_DIR / STATE_FILE, self.state.dumps())
+        """Written after the notes, atomically, and only if it changed."""
+        data = self.state.dumps()
+        if not self.dry_run and data != self._state_bytes:
+            _atomic_write(self.root / STATE_DIR / STATE_FILE, data)
+            self._state_bytes = data
 
-    def sweep_temp_files(self, folder: str) -> int:
-        """Remove temp files a killed run left behind (they start with a dot)."""
+    def begin_run(self) -> int:
+        """Mark a run as started; if the last one never finished, sweep what it left."""
+        marker = self.root / STATE_DIR / RUNNING_MARKER
+        removed = self.sweep_temp_files() if marker.exists() else 0
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+        return removed
+
+    def end_run(self) -> None:
+        (self.root / STATE_DIR / RUNNING_MARKER).unlink(missing_ok=True)
+
+    def sweep_temp_files(self) -> int:
+        """Remove the temp files a killed run left behind (names start with a dot)."""
         removed = 0
-        base = self.root / folder
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = [d for d in dirnames if d not in _SKIP_DIRS]
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = [d for d in dirnames if d not in (".obsidian", ".trash", ".git")]
             for name in filenames:
                 if name.startswith(TEMP_PREFIX) and name.endswith(".tmp"):
                     os.unlink(os.path.join(dirpath, name))

@@ -31,9 +31,7 @@ def test_wheel_installs_and_exports_the_demo(tmp_path):
     )
     (wheel,) = dist.glob("ccexport_vault-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert (
-        "exporter/templates/session.md.j2" in names and "exporter/templates/_parts.md.j2" in names
-    )
+    assert "exporter/templates/session.md.j2" in names
 
     # A fresh environment that sees the dependencies but not this checkout.
     env_dir = tmp_path / "venv"

@@ -35,11 +35,12 @@ class FileStamp:
     path: Path
     size: int
     mtime_ns: int
+    inode: int = 0  # a file replaced by another (same size and time) is still noticed
 
     @classmethod
     def of(cls, entry: os.DirEntry[str] | Path) -> FileStamp:
         st = entry.stat()
-        return cls(Path(entry), st.st_size, st.st_mtime_ns)
+        return cls(Path(entry), st.st_size, st.st_mtime_ns, st.st_ino)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +67,7 @@ class SessionRef:
 
     def fingerprint(self) -> list[list[object]]:
         """What must be unchanged for a run to skip this session without reading it."""
-        return [[str(f.path), f.size, f.mtime_ns] for f in self.files]
+        return [[str(f.path), f.size, f.mtime_ns, f.inode] for f in self.files]
 
 
 @dataclass(slots=True)

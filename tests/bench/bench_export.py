@@ -1,0 +1,168 @@
+"""Export speed, measured: prints figures, asserts nothing (these machines are noisy).
+
+    python tests/bench/bench_export.py                 # 2000 sessions, 5 repeats
+    python tests/bench/bench_export.py --sessions 500 --repeat 3
+
+It builds a synthetic home of N Claude Code sessions (prompts, Markdown replies with code,
+tool calls with long outputs, thinking), then reports medians of:
+
+- floor: reading every line of every file and parsing it with orjson;
+- full export into an empty vault, and its ratio to the floor (target: ~3x or less);
+- a no-op re-run over the unchanged home, and its ratio to the full export (target: 5%);
+- the command's start-up time (``ccexport --help``), and peak memory of a full export.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from claude_builder import ClaudeSession, tool_use  # noqa: E402
+
+from exporter.export import ExportOptions, run_export  # noqa: E402
+
+REPLY = """Here is what I found in `src/{name}.rs`:
+
+## Cause
+The loop compares `a < b` where it should compare `a <= b`, so the last item of a `Vec<Item>`
+is skipped.
+
+```rust
+for i in 0..items.len() {{
+    if items[i].weight < limit {{ keep.push(items[i].clone()); }}
+}}
+```
+
+1. Change the comparison.
+2. Add a test for the boundary.
+"""
+
+
+def build_home(home: Path, sessions: int, turns: int = 8) -> int:
+    """Write ``sessions`` synthetic sessions; return the total bytes written."""
+    total = 0
+    for i in range(sessions):
+        sid = f"{i:08x}-bench-4000-8000-000000000000"
+        s = ClaudeSession(
+            sid,
+            f"/home/dev/work/project-{i % 25}",
+            start=f"2026-{1 + i % 12:02d}-{1 + i % 28:02d}T09:00:00Z",
+        )
+        for t in range(turns):
+            s.user(
+                f"<system-reminder>context</system-reminder>Why does test {t} in module{i} fail with `<T>`?"
+            )
+            s.assistant([{"type": "thinking", "thinking": "Let me look at the module first. " * 5},
+                         tool_use("Bash", {"command": f"cargo test module{i}::t{t}", "description": "Run the test"}, f"t{i}_{t}")])  # fmt: skip
+            s.tool_result(
+                f"t{i}_{t}", ("running 1 test\ntest result: FAILED. 0 passed; 1 failed\n" * 40)
+            )
+            s.assistant(REPLY.format(name=f"module{i}"), usage=(1200, 300))
+        path = s.write(
+            home / ".claude" / "projects" / f"-home-dev-work-project-{i % 25}" / f"{sid}.jsonl"
+        )
+        total += path.stat().st_size
+    return total
+
+
+def floor(home: Path) -> float:
+    start = time.perf_counter()
+    for path in home.rglob("*.jsonl"):
+        with open(path, "rb") as f:
+            for line in f:
+                orjson.loads(line)
+    return time.perf_counter() - start
+
+
+def timed_export(vault: Path, home: Path) -> float:
+    start = time.perf_counter()
+    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
+    elapsed = time.perf_counter() - start
+    assert not report.failed, report.problems[:3]
+    return elapsed
+
+
+def startup() -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "exporter", "--help"], check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def peak_memory_mb(vault: Path, home: Path) -> float:
+    code = (
+        "import resource, sys; from exporter.cli import main; sys.argv=['ccexport','--vault',"
+        f"{str(vault)!r},'--home',{str(home)!r},'--quiet']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    return int(out.strip().splitlines()[-1]) / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--sessions", type=int, default=2000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    args = parser.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="ccexport-bench-"))
+    try:
+        home = work / "home"
+        size = build_home(home, args.sessions)
+        floors, fulls, noops = [], [], []
+        for i in range(args.repeat):
+            floors.append(floor(home))
+            vault = work / f"vault{i}"
+            fulls.append(timed_export(vault, home))
+            noops.append(timed_export(vault, home))
+            shutil.rmtree(vault)
+        figures = {
+            "sessions": args.sessions,
+            "megabytes": round(size / 1e6, 1),
+            "floor_s": round(statistics.median(floors), 3),
+            "full_s": round(statistics.median(fulls), 3),
+            "noop_s": round(statistics.median(noops), 4),
+            "startup_s": round(statistics.median(startup() for _ in range(3)), 3),
+            "peak_rss_mb": round(peak_memory_mb(work / "vault-mem", home), 1),
+        }
+        figures["full_over_floor"] = round(figures["full_s"] / figures["floor_s"], 2)
+        figures["noop_over_full"] = round(figures["noop_s"] / figures["full_s"], 4)
+        figures["full_mb_per_s"] = round(figures["megabytes"] / figures["full_s"], 1)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if args.json:
+        print(json.dumps(figures))
+        return
+    print(
+        f"synthetic home: {figures['sessions']} sessions, {figures['megabytes']} MB (median of {args.repeat})"
+    )
+    print(f"  floor (read + orjson every line): {figures['floor_s']:.3f} s")
+    print(
+        f"  full export:                      {figures['full_s']:.3f} s  = {figures['full_over_floor']}x the floor, {figures['full_mb_per_s']} MB/s"
+    )
+    print(
+        f"  no-op re-run:                     {figures['noop_s']:.4f} s  = {figures['noop_over_full'] * 100:.2f}% of a full export"
+    )
+    print(f"  start-up (ccexport --help):       {figures['startup_s']:.3f} s")
+    print(f"  peak memory, full export:         {figures['peak_rss_mb']} MB")
+
+
+if __name__ == "__main__":
+    main()

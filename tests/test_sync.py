@@ -1,0 +1,241 @@
+"""Sync guarantees across runs: incremental skips, crash safety, one writer, dry runs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+from claude_builder import ClaudeSession
+from conftest import ROOT, note_files, stamps
+from typer.testing import CliRunner
+
+from exporter.adapters import claude_code
+from exporter.cli import app
+from exporter.errors import VaultLockedError
+from exporter.export import ExportOptions, run_export
+from exporter.notefile import END
+from exporter.state import VaultLock
+
+
+def write_sessions(home: Path, count: int, turns: int = 2) -> list[Path]:
+    paths = []
+    for i in range(count):
+        sid = f"{i:08x}-0000-4000-8000-000000000000"
+        s = ClaudeSession(
+            sid, f"/home/dev/work/p{i % 3}", start=f"2026-05-{1 + i % 28:02d}T10:00:00Z"
+        )
+        for t in range(turns):
+            s.user(f"question {t} of session {i}")
+            s.assistant(f"answer {t} of session {i} " + "lorem ipsum " * 20)
+        paths.append(s.write(home / ".claude" / "projects" / f"-p{i % 3}" / f"{sid}.jsonl"))
+    return paths
+
+
+def export(vault: Path, home: Path, **kw):
+    return run_export(ExportOptions(vault=vault, home=home, timezone=UTC, **kw))
+
+
+@pytest.fixture
+def load_calls(monkeypatch):
+    calls: list[str] = []
+    original = claude_code.ClaudeCodeAdapter.load
+
+    def counting(self, ref):
+        calls.append(ref.main.path.name)
+        return original(self, ref)
+
+    monkeypatch.setattr(claude_code.ClaudeCodeAdapter, "load", counting)
+    return calls
+
+
+def test_unchanged_sources_are_not_read(tmp_path, load_calls):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_sessions(home, 5)
+    export(vault, home)
+    assert len(load_calls) == 5
+    state = vault / ".ccexport" / "state.json"
+    state_time = state.stat().st_mtime_ns
+    load_calls.clear()
+    report = export(vault, home)
+    assert load_calls == [] and report.total("skipped") == 5
+    assert state.stat().st_mtime_ns == state_time  # nothing to remember: not rewritten
+
+
+def test_grown_shrunk_or_replaced_sources_are_read_again_whole(tmp_path, load_calls):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    grown, shrunk, replaced, same = write_sessions(home, 4)
+    export(vault, home)
+    load_calls.clear()
+    with open(grown, "a") as f:
+        f.write(open(grown).readline())  # a repeated line: the note will not change
+    shrunk.write_text("".join(open(shrunk).readlines()[:2]))
+    st = replaced.stat()
+    copy = replaced.with_suffix(".new")
+    copy.write_bytes(replaced.read_bytes())
+    os.replace(copy, replaced)
+    os.utime(replaced, ns=(st.st_atime_ns, st.st_mtime_ns))
+    export(vault, home)
+    assert sorted(load_calls) == sorted([grown.name, shrunk.name, replaced.name])
+    # Re-read whole: the shrunk session's note now shows what its source holds.
+    texts = [b.decode() for b in note_files(vault).values()]
+    assert sum("question 0 of session 1" in t for t in texts) == 1
+    assert not any("answer 1 of session 1" in t for t in texts)
+
+
+def test_dry_run_lists_every_note_and_diffs_updates(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    paths = write_sessions(home, 2)
+    export(vault, home)
+    s = ClaudeSession(
+        "00000000-0000-4000-8000-000000000000", "/home/dev/work/p0", start="2026-05-01T10:00:00Z"
+    )
+    for t in range(3):
+        s.user(f"question {t} of session 0")
+        s.assistant(f"answer {t} of session 0 " + "lorem ipsum " * 20)
+    s.write(paths[0])
+    before = stamps(vault), (vault / ".ccexport" / "state.json").read_bytes()
+    result = CliRunner().invoke(
+        app,
+        ["--vault", str(vault), "--home", str(home), "--dry-run", "--diff", "--timezone", "UTC"],
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert (
+        "would update: AI Sessions/claude-code/p0/2026-05-01 question 0 of session 0 00000000.md"
+        in out
+    )
+    assert "would leave alone: AI Sessions/claude-code/p1/" in out
+    assert "+question 2 of session 0" in out and out.count("@@") >= 1
+    assert (stamps(vault), (vault / ".ccexport" / "state.json").read_bytes()) == before
+
+
+def test_dry_run_reports_a_conflict_without_saving_it(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    (path,) = write_sessions(home, 1)
+    export(vault, home)
+    (note,) = [vault / rel for rel in note_files(vault)]
+    note.write_text(note.read_text().replace("answer 0", "my correction"))
+    with open(path, "a") as f:
+        f.write(open(path).readline().replace('"question 0', '"another question'))
+    result = CliRunner().invoke(app, ["--vault", str(vault), "--home", str(home), "--dry-run"])
+    assert "would update (conflict):" in result.output
+    assert not (vault / ".ccexport" / "conflicts").exists()
+
+
+def test_a_second_run_waits_for_the_lock_then_says_so(tmp_path):
+    vault = tmp_path / "v"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(f"""
+            import time
+            from pathlib import Path
+            from exporter.state import VaultLock
+            with VaultLock(Path({str(vault)!r})):
+                print("locked", flush=True)
+                time.sleep(30)
+        """)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        started = time.monotonic()
+        with pytest.raises(
+            VaultLockedError, match=rf"another ccexport run \(pid {holder.pid}\) is writing"
+        ):
+            export(vault, tmp_path / "home", lock_wait=0.5)
+        assert time.monotonic() - started >= 0.5
+    finally:
+        holder.kill()
+        holder.wait()
+    # The holder died without releasing anything: its lock is taken over.
+    assert export(vault, tmp_path / "home", lock_wait=0.5).failed is False
+
+
+def test_stale_lock_file_from_a_dead_process_is_taken_over(tmp_path):
+    vault = tmp_path / "v"
+    (vault / ".ccexport").mkdir(parents=True)
+    (vault / ".ccexport" / "lock").write_text("999999 somehost 1\n")
+    with VaultLock(vault, wait=0):
+        pass
+
+
+def test_two_concurrent_runs_leave_a_consistent_vault(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_sessions(home, 60, turns=4)
+    cmd = [
+        sys.executable,
+        "-m",
+        "exporter",
+        "--vault",
+        str(vault),
+        "--home",
+        str(home),
+        "--timezone",
+        "UTC",
+    ]
+    runs = [
+        subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outcomes = [(p.wait(), p.stdout.read(), p.stderr.read()) for p in runs]
+    for code, out, err in outcomes:
+        assert code == 0 or "another ccexport run" in err, (code, out, err)
+    assert sum("60 created" in out for _, out, _ in outcomes) == 1
+    notes = note_files(vault)
+    assert len(notes) == 60 and all(END in b.decode() for b in notes.values())
+
+
+SLOW_WRITER = """
+import os, sys, time
+from exporter import vault
+real = vault._atomic_write
+count = 0
+def slow(path, data):
+    global count
+    count += 1
+    if count == 3:  # the third note: die halfway through writing its temp file
+        tmp = path.with_name(vault.TEMP_PREFIX + str(os.getpid()) + "-" + path.name + ".tmp")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(data[: len(data) // 2])
+        print("halfway", flush=True)
+        time.sleep(60)
+    real(path, data)
+vault._atomic_write = slow
+from exporter.cli import main
+sys.argv = ["ccexport", *sys.argv[1:]]
+main()
+"""
+
+
+def test_sigkill_mid_write_leaves_no_partial_note_and_the_next_run_finishes(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_sessions(home, 6)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SLOW_WRITER, "--vault", str(vault), "--home", str(home), "--timezone", "UTC"],
+        stdout=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert proc.stdout.readline().strip() == "halfway"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    leftovers = list(vault.rglob(".ccexport-*.tmp"))
+    assert len(leftovers) == 1  # invisible to Obsidian: a dot file
+    assert len(note_files(vault)) == 2 and all(
+        END in b.decode() for b in note_files(vault).values()
+    )
+
+    report = export(vault, home)
+    assert not list(vault.rglob(".ccexport-*.tmp"))
+    notes = note_files(vault)
+    assert len(notes) == 6 and all(b.decode().count(END) == 1 for b in notes.values())
+    assert report.total("created") == 4 and report.total("unchanged") == 2
+
+    fresh = tmp_path / "fresh"
+    export(fresh, home)
+    assert note_files(fresh) == notes

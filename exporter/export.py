@@ -9,7 +9,7 @@ goes on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
@@ -155,23 +155,41 @@ class _Run:
             templates=options.templates,
         )
         self._family_paths: dict[str, str] = {}
+        self._units: dict[str, tuple[Adapter, SessionRef]] = {}
+        self._unit_of: dict[str, str] = {
+            key: unit for unit, rec in vault.state.sources.items() for key in rec.get("notes", [])
+        }
+        self._again: dict[str, None] = {}  # units to export once more, in order
+        self._unit = ""
+        self._changes: dict[str, Change] = {}
+        self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
 
     def run(
         self, units: list[tuple[Adapter, SessionRef]], progress: Progress | None
     ) -> ExportReport:
-        for adapter, _ in units:
-            self._counts(adapter.name)
+        for adapter, ref in units:
+            self._counts(adapter.name).found += 1
+            self._units[str(ref.main.path)] = (adapter, ref)
         for done, (adapter, ref) in enumerate(units, start=1):
-            counts = self._counts(adapter.name)
-            counts.found += 1
-            if self.vault.state.unchanged(str(ref.main.path), ref.fingerprint()):
-                counts.skipped += 1
+            unit = str(ref.main.path)
+            if self.vault.state.unchanged(unit, ref.fingerprint()):
+                self._counts(adapter.name).skipped += 1
                 if self.options.dry_run:
-                    self._list_skipped(str(ref.main.path))
+                    self._list_skipped(unit)
             else:
-                self._export_unit(adapter, ref, counts)
+                self._export_unit(adapter, ref)
             if progress:
                 progress(done, len(units))
+        # A note written above may be the missing end of a link in another note (a child
+        # found after its parent, an origin after its fork): those notes are redone once.
+        for _ in range(2):
+            again = [u for u in self._again if u in self._units]
+            self._again.clear()
+            for unit in again:
+                self._export_unit(*self._units[unit])
+        for change in self._changes.values():
+            self._count(change)
+        self.report.changes = [*self._changes.values(), *self._listed]
         self.vault.save_state()
         return self.report
 
@@ -180,33 +198,43 @@ class _Run:
         for key in self.vault.state.sources.get(unit, {}).get("notes", []):
             record = self.vault.state.notes.get(key)
             if record:
-                self.report.changes.append(Change(Action.UNCHANGED, key, record.path))
+                self._listed.append(Change(Action.UNCHANGED, key, record.path))
 
     def _counts(self, source: str) -> SourceCounts:
         return self.report.per_source.setdefault(source, SourceCounts())
 
-    def _export_unit(self, adapter: Adapter, ref: SessionRef, counts: SourceCounts) -> None:
+    def _count(self, change: Change) -> None:
+        counts = self._counts(change.key.partition(":")[0])
+        if change.action is Action.FAILED:
+            counts.failed += 1
+        elif change.action in (Action.CREATED, Action.RENAMED):
+            counts.created += 1
+        elif change.action is Action.UPDATED:
+            counts.updated += 1
+        elif change.action is Action.CONFLICT:
+            counts.conflicts += 1
+        else:
+            counts.unchanged += 1
+
+    def _export_unit(self, adapter: Adapter, ref: SessionRef) -> None:
+        self._unit = unit = str(ref.main.path)
         try:
             loaded = adapter.load(ref)
         except Exception as exc:  # one unreadable session must not stop the run
-            counts.failed += 1
+            self._counts(adapter.name).failed += 1
             self.report.problems.append(
-                Problem(
-                    str(ref.main.path),
-                    f"could not be read: {exc}",
-                    severity="error",
-                    source=adapter.name,
-                )
+                Problem(unit, f"could not be read: {exc}", severity="error", source=adapter.name)
             )
             return
-        self.report.problems.extend(loaded.problems)
+        self.report.problems.extend(p for p in loaded.problems if p not in self.report.problems)
         sessions = [s for s in loaded.sessions if self._wanted(s)]
         if not sessions:
-            counts.empty += 1
-        written = self._write_family(sessions, counts)
+            self._counts(adapter.name).empty += 1
+        written = self._write_family(sessions)
         failed = any(p.severity == "error" for p in loaded.problems)
         if written is not None and not failed:
-            self.vault.state.remember(str(ref.main.path), ref.fingerprint(), written)
+            self.vault.state.remember(unit, ref.fingerprint(), written)
+            self._unit_of.update((key, unit) for key in written)
 
     def _wanted(self, session: Session) -> bool:
         if not has_conversation(session):
@@ -218,7 +246,7 @@ class _Run:
             return False
         return True
 
-    def _write_family(self, sessions: list[Session], counts: SourceCounts) -> list[str] | None:
+    def _write_family(self, sessions: list[Session]) -> list[str] | None:
         """Choose every path first, so parent and subagent notes can link to each other."""
         paths: dict[str, str] = {}
         for session in sessions:
@@ -229,12 +257,23 @@ class _Run:
 
         def resolve(key: str) -> str | None:
             path = self._path_known(key, paths) or self._predicted_child(key, paths)
+            if path is None:  # remember who waits for this note
+                waiting = self.vault.state.links.setdefault(key, [])
+                if self._unit not in waiting:
+                    waiting.append(self._unit)
             return Path(path).stem if path else None
 
         ok = True
         for session in sessions:
-            ok &= self._write_one(session, paths[session.key], resolve, counts)
+            ok &= self._write_one(self._with_known_children(session), paths[session.key], resolve)
         return [s.key for s in sessions] if ok else None
+
+    def _with_known_children(self, session: Session) -> Session:
+        known = self.vault.state.children.get(session.key)
+        if not known:
+            return session
+        ids = [k.partition(":")[2] for k in known]
+        return replace(session, subagent_ids=tuple(dict.fromkeys([*session.subagent_ids, *ids])))
 
     def _path_known(self, key: str, paths: dict[str, str]) -> str | None:
         return paths.get(key) or self._family_paths.get(key) or self.vault.path_of(key)
@@ -251,13 +290,10 @@ class _Run:
         stub = Session(source, session_id, (), Path(), parent_id=parent_id)
         return default_relpath(stub, self.settings, parent_path)
 
-    def _write_one(
-        self, session: Session, relpath: str, resolve: Any, counts: SourceCounts
-    ) -> bool:
+    def _write_one(self, session: Session, relpath: str, resolve: Any) -> bool:
         try:
             note = build_note(session, relpath, self.settings, resolve)
         except TemplateError as exc:
-            counts.failed += 1
             self.report.problems.append(
                 Problem(
                     str(session.source_path),
@@ -266,6 +302,7 @@ class _Run:
                     source=session.source,
                 )
             )
+            self._record(Change(Action.FAILED, session.key, relpath, str(exc)))
             return False
         for attachment in note.attachments:
             self.vault.write_attachment(attachment.relpath, attachment.data)
@@ -273,19 +310,33 @@ class _Run:
             change = self.vault.write_note(note.key, note.relpath, note.frontmatter, note.body)
         except OSError as exc:
             change = Change(Action.FAILED, note.key, note.relpath, str(exc))
-        self.report.changes.append(change)
+        self._record(change)
         if change.action is Action.FAILED:
-            counts.failed += 1
             self.report.problems.append(
                 Problem(change.relpath, change.message, severity="error", source=session.source)
             )
             return False
-        if change.action in (Action.CREATED, Action.RENAMED):
-            counts.created += 1
-        elif change.action is Action.UPDATED:
-            counts.updated += 1
-        elif change.action is Action.CONFLICT:
-            counts.conflicts += 1
-        else:
-            counts.unchanged += 1
+        self._linked(session)
         return True
+
+    def _record(self, change: Change) -> None:
+        """One change per note and run: a second pass does not turn "created" into two."""
+        first = self._changes.get(change.key)
+        if first is None or first.action in (Action.UNCHANGED, Action.FAILED):
+            self._changes[change.key] = change
+        elif change.diff and first.action in (Action.CREATED, Action.UPDATED):
+            first.diff = change.diff
+
+    def _linked(self, session: Session) -> None:
+        """This note now exists: notes waiting to link to it, and its parent, are redone."""
+        for unit in self.vault.state.links.pop(session.key, []):
+            if unit != self._unit:
+                self._again[unit] = None
+        if session.parent_id:
+            parent = f"{session.source}:{session.parent_id}"
+            known = self.vault.state.children.setdefault(parent, [])
+            if session.key not in known:
+                known.append(session.key)
+                unit = self._unit_of.get(parent)
+                if unit and unit != self._unit:
+                    self._again[unit] = None

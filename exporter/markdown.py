@@ -36,7 +36,8 @@ _BLOCK_ID = re.compile(r"(?m)(\s)\^([\w-]+[ \t]*)$")
 _ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 # Characters escaped in model-written Markdown: structure is kept, HTML and Obsidian syntax
 # are not. In literal mode (what a person typed), emphasis markers are escaped as well.
-_SPECIAL_MD = re.compile(r"\\(?=[!-/:-@\[-`{-~])|[<>$#]|%%|\[\[|\]\]")
+# A model's own backslash escape (``\|`` in a table) is Markdown it meant: kept as a unit.
+_SPECIAL_MD = re.compile(r"\\[!-/:-@\[-`{-~]|[<>$#]|%%|\[\[|\]\]")
 _INLINE = re.compile(r"[\\`*_\[\]<>$#|%^~=]")
 _SPECIAL_LITERAL = re.compile(r"\\(?=[!-/:-@\[-`{-~])|[<>$#*_]|%%|\[\[|\]\]")
 
@@ -303,6 +304,8 @@ def _backslash(m: re.Match[str]) -> str:
     s = m.group(0)
     if s == "\\":
         return "\\\\"
+    if len(s) == 2 and s[0] == "\\":
+        return s  # already escaped by its author
     return "".join("\\" + c for c in s)
 
 

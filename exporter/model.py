@@ -51,6 +51,8 @@ class ToolResultPart:
     output: str
     call_id: str | None = None
     is_error: bool = False
+    exit_code: int | None = None
+    duration: float | None = None  # seconds
     kind: ClassVar[str] = "tool_result"
 
 
@@ -156,11 +158,14 @@ class Session:
     project: str | None = None
     cwd: str | None = None
     git_branch: str | None = None
+    git_commit: str | None = None
+    git_remote: str | None = None
     models: tuple[str, ...] = ()
     started_at: datetime | None = None
     ended_at: datetime | None = None
     usage: Usage = Usage()
     parent_id: str | None = None
+    forked_from: str | None = None  # the session this one was forked from
     subagent_ids: tuple[str, ...] = ()
     agent_label: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)

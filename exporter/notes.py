@@ -71,6 +71,9 @@ def session_title(session: Session) -> str:
 
 
 def _shorten(text: str) -> str:
+    # A prompt that starts with Markdown structure: its words, not its markup.
+    text = re.sub(r"(?m)^\s*(`{3,}|~{3,})[\w-]*\s*$", " ", text)
+    text = re.sub(r"(?m)^\s*(#{1,6}|>|[-*+])\s+", "", text)
     line = " ".join(text.split())
     if len(line) <= TITLE_LENGTH:
         return line
@@ -121,8 +124,13 @@ def _shorten_to(text: str, length: int) -> str:
 
 
 def _short(session_id: str) -> str:
+    """Eight characters of the id. Time-ordered UUIDs (Codex) share their first ones, so a
+    full UUID gives its last eight; shorter ids (Claude Code agents) their first."""
     tail = session_id.rsplit("/", 1)[-1].removeprefix("agent-")
-    return re.sub(r"[^0-9A-Za-z]", "", tail)[:8] or "session"
+    alnum = re.sub(r"[^0-9A-Za-z]", "", tail)
+    if len(alnum) == 32 and re.fullmatch(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-7", tail[:15]):
+        return alnum[-8:]
+    return alnum[:8] or "session"
 
 
 def tag_slug(text: str) -> str:
@@ -145,6 +153,7 @@ def build_note(
     attachments: list[Attachment] = []
     turns = build_turns(session, settings.attachments_folder, tz, attachments, resolve)
     parent_link = link(resolve, session.source, session.parent_id)
+    fork_link = link(resolve, session.source, session.forked_from)
     labels = {
         p.subagent_id: p.description
         for m in session.messages
@@ -163,6 +172,7 @@ def build_note(
         "project": project_of(session),
         "turns": turns,
         "parent_link": parent_link,
+        "fork_link": fork_link,
         "subagent_links": subagent_links,
         "started": local(session.started_at, tz),
         "ended": local(session.ended_at, tz),
@@ -170,6 +180,8 @@ def build_note(
     }
     body = render(settings.session_template, context, settings.templates)
     frontmatter = _frontmatter(session, title, tz, parent_link, subagent_links, turns)
+    if fork_link:
+        frontmatter["forked_from"] = fork_link
     return Note(session.key, relpath, frontmatter, body, attachments)
 
 
@@ -192,6 +204,8 @@ def _frontmatter(
         "project": project,
         "cwd": session.cwd,
         "git_branch": session.git_branch,
+        "git_commit": session.git_commit,
+        "git_remote": session.git_remote,
         "models": list(session.models) or None,
         "created": _naive(session.started_at, tz),
         "updated": _naive(session.ended_at, tz),

@@ -37,6 +37,10 @@ class NoteRecord:
 class State:
     sources: dict[str, dict[str, Any]] = field(default_factory=dict)
     notes: dict[str, NoteRecord] = field(default_factory=dict)
+    # Links that could not be made yet: a note's key -> units whose notes want to link to it.
+    links: dict[str, list[str]] = field(default_factory=dict)
+    # Children a parent's own file does not name (learned from the children): key -> keys.
+    children: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, vault: Path) -> State:
@@ -55,12 +59,19 @@ class State:
             for key, r in data.get("notes", {}).items()
             if isinstance(r, dict) and {"path", "hash", "lines"} <= r.keys()
         }
-        return cls(dict(data.get("sources", {})), notes)
+        return cls(
+            dict(data.get("sources", {})),
+            notes,
+            dict(data.get("links", {})),
+            dict(data.get("children", {})),
+        )
 
     def dumps(self) -> bytes:
         data = {
             "version": STATE_VERSION,
             "sources": self.sources,
+            "links": self.links,
+            "children": self.children,
             "notes": {
                 key: {"path": r.path, "hash": r.hash, "lines": r.lines, "tags": r.tags}
                 for key, r in self.notes.items()

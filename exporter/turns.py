@@ -112,7 +112,12 @@ def build_turns(
             when = local(message.timestamp, tz)
             turns.append({"role": role, "time": when, "when": _when(when, first_day),
                           "queued": queued, "items": [], "messages": []})  # fmt: skip
-        turns[-1]["items"].extend(items)
+        for item in items:
+            last = turns[-1]["items"][-1] if turns[-1]["items"] else None
+            if last and item["kind"] == last["kind"] == "thinking" and not item["redacted"]:
+                last["text"] += "\n\n" + item["text"]  # one reasoning, streamed in pieces
+            else:
+                turns[-1]["items"].append(item)
         if message.role != "tool":
             turns[-1]["messages"].append(message.source_id)
     return turns
@@ -151,9 +156,11 @@ def _item(
             "name": part.name,
             "description": part.description,
             "summary": _call_summary(part),
-            "inputs": _input_blocks(part.input),
+            "inputs": _input_blocks(part.input, part.name),
             "output": _output(result.output) if result else None,
             "is_error": bool(result and result.is_error),
+            "exit_code": result.exit_code if result else None,
+            "duration": result.duration if result else None,
             "subagent": link(resolve, session.source, part.subagent_id),
             "prompt": _field(part.input, "prompt"),
             "agent_type": _field(part.input, "subagent_type"),
@@ -205,7 +212,7 @@ def _output(text: str) -> str:
     return f"{text[:half]}\n[… {omitted} characters omitted by ccexport …]\n{text[-half:]}"
 
 
-_SUMMARY_KEYS = ("command", "file_path", "path", "pattern", "url", "query", "notebook_path")
+_SUMMARY_KEYS = ("command", "cmd", "file_path", "path", "pattern", "url", "query", "notebook_path")
 
 
 def _call_summary(part: ToolCallPart) -> str | None:
@@ -228,10 +235,10 @@ _LANG_BY_EXT = {
 }  # fmt: skip
 
 
-def _input_blocks(value: Any) -> list[dict[str, str]]:
+def _input_blocks(value: Any, tool: str = "") -> list[dict[str, str]]:
     """A tool's input as code blocks: long text fields on their own, the rest as JSON."""
     if isinstance(value, str):
-        return [{"label": "", "text": value, "lang": "text"}]
+        return [{"label": "", "text": value, "lang": "diff" if "patch" in tool else "text"}]
     if not isinstance(value, dict):
         return [{"label": "", "text": _json(value), "lang": "json"}] if value is not None else []
     path = next(
@@ -244,7 +251,7 @@ def _input_blocks(value: Any) -> list[dict[str, str]]:
     for key, item in value.items():
         if key == "description":
             continue  # shown in the call's title
-        if key == "command" and isinstance(item, str):
+        if key in ("command", "cmd") and isinstance(item, str):
             blocks.append({"label": "", "text": item, "lang": "sh"})
         elif isinstance(item, str) and ("\n" in item or len(item) > 200):
             blocks.append({"label": key, "text": item, "lang": _LANG_BY_EXT.get(ext, "text")})

@@ -40,9 +40,10 @@ _FORBIDDEN = re.compile(r'[<>"/\\|?*#^\[\]\x00-\x1f\x7f]')
 _SKIP_DIRS = {".obsidian", ".trash", ".git", STATE_DIR}
 # Frontmatter keys the exporter owns: rewritten on update, removed when no longer produced.
 OWNED_KEYS = (
-    "title", "source", "session_id", "project", "cwd", "git_branch", "models", "created",
-    "updated", "messages", "tool_calls", "tokens_in", "tokens_out", "tokens_cache_read",
-    "tokens_cache_write", "parent", "subagents",
+    "title", "source", "session_id", "project", "cwd", "git_branch", "git_commit",
+    "git_remote", "models", "created", "updated", "messages", "tool_calls", "tokens_in",
+    "tokens_out", "tokens_cache_read", "tokens_cache_write", "parent", "subagents",
+    "forked_from",
 )  # fmt: skip
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -63,6 +64,20 @@ def stamps(vault: Path) -> dict[str, int]:
         for p in sorted(vault.rglob("*"))
         if p.is_file() and ".ccexport" not in p.parts
     }
+
+
+def normalize(text: str, *, escaped: bool = True) -> str:
+    """Compare what is visible: no escapes, callout prefixes, heading marks or fences.
+
+    ``escaped``: the text is Markdown written by ccexport (a note), so backslash escapes are
+    undone; session text as it was typed is compared with ``escaped=False``."""
+    if escaped:
+        text = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
+    text = re.sub(r"(?m)^(> ?)+", "", text)
+    text = re.sub(r"(?m)^\s*#{1,6}\s+", "", text)
+    text = re.sub(r"(?m)^\s*([=-]{3,}|`{3,}\w*|~{3,}\w*)\s*$", "", text)
+    text = text.replace("![", "[")
+    return " ".join(text.split())
 
 
 os.environ.setdefault("COLUMNS", "200")

@@ -50,3 +50,18 @@ def build_corpus_home(corpus: Path, home: Path) -> list[Path]:
         shutil.copyfile(f, dest)
         copies.append(dest)
     return copies
+
+
+def build_codex_home(corpus: Path, home: Path) -> list[Path]:
+    """Copy every Codex corpus rollout under ``home/.codex/sessions/YYYY/MM/DD/``."""
+    copies = []
+    for i, f in enumerate(sorted((corpus / "codex").glob("*.jsonl"))):
+        name = f.name.split("__", 2)[-1]
+        if not name.startswith("rollout-"):
+            name = f"rollout-2026-01-01T00-00-{i:02d}-00000000-0000-4000-8000-{i:012d}.jsonl"
+        year, month, day = name[8:12], name[13:15], name[16:18]
+        dest = home / ".codex" / "sessions" / year / month / day / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(f, dest)
+        copies.append(dest)
+    return copies

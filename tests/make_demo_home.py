@@ -17,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from claude_builder import ClaudeSession, image_block, tiny_png, tool_use  # noqa: E402
+from codex_builder import CodexRollout, bare_lines  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RUST_ID = "a3359d8f-b7c6-54bc-98db-2ca01fe16890"
@@ -280,6 +281,105 @@ def windows_app(projects: Path) -> None:
     s.write(projects / "C--Users-dev-projects-win-app" / f"{WIN_ID}.jsonl")
 
 
+CODEX_API = "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b"
+CODEX_AGENT = "019a2b3c-6000-7f60-8a1b-99aa88bb77cc"
+CODEX_FORK = "019a2b3d-0000-7f60-8a1b-0f0f0f0f0f0f"
+
+
+def codex_sessions(codex: Path) -> None:
+    """Codex: both streams of one conversation, reasoning, a shell call with its JSON-wrapped
+    output, apply_patch, a web search, a shell command the person ran, compaction, an
+    interruption, a subagent, a fork, a title from the session index, and an early
+    (mid-2025) bare rollout."""
+    r = CodexRollout(CODEX_API, "/home/dev/work/api", start="2026-03-10T08:00:00Z",
+                     git={"branch": "feat/health", "commit_hash": "9f1c2b7", "repository_url": "git@example.invalid:dev/api.git"})  # fmt: skip
+    r.developer(
+        "<permissions instructions>Filesystem sandboxing: workspace-write.</permissions instructions>"
+    )
+    r.item(
+        {
+            "type": "message",
+            "role": "user",
+            "content": [
+                {
+                    "type": "input_text",
+                    "text": "# AGENTS.md instructions for /home/dev/work/api\n\n<INSTRUCTIONS>\nRun tests with make test.\n</INSTRUCTIONS>",
+                }
+            ],
+        }
+    )
+    r.context()
+    r.user('Add a /health endpoint that returns {"ok": true} and a test for it.')
+    r.reasoning("**Locating the router**")
+    r.shell(
+        ["bash", "-lc", "rg -n 'APIRouter' src"],
+        "src/api/routes.py:4:router = APIRouter()",
+        exit_code=0,
+    )
+    r.patch(
+        '*** Begin Patch\n*** Update File: src/api/routes.py\n@@\n+@router.get("/health")\n+def health() -> dict[str, bool]:\n+    return {"ok": True}\n*** End Patch'
+    )
+    r.shell(
+        ["bash", "-lc", "make test"],
+        "2 passed, 1 failed\nFAILED tests/test_health.py::test_health - assert 404 == 200",
+        exit_code=2,
+    )
+    r.assistant("The route exists but `main.py` never includes the router; I'll wire it in.")
+    r.tokens(5200, 2048, 310)
+    r.aborted()
+    r.shell_command_by_user("git status --short", " M src/api/routes.py")
+    r.user("Use the FastAPI docs for the lifespan pattern while you are at it.")
+    r.web_search("FastAPI lifespan events")
+    r.assistant(
+        "Done: the router is included and startup uses a `lifespan` context manager.\n\n### Files\n- `src/main.py`\n- `src/api/routes.py`"
+    )
+    r.compacted("Added GET /health (router wired in main.py, lifespan startup). Tests pass.")
+    r.user("Summarise what changed for the PR description.")
+    r.assistant(
+        "- Added `GET /health`\n- Wired the API router into the app\n- Switched startup to `lifespan`"
+    )
+    r.tokens(9100, 4096, 820)
+    r.write(codex)
+
+    agent = CodexRollout(CODEX_AGENT, "/home/dev/work/api", start="2026-03-10T08:02:00Z",
+                         source={"subagent": {"thread_spawn": {"parent_thread_id": CODEX_API, "depth": 1}}})  # fmt: skip
+    agent.user("Review the /health change for missing tests.", events=False)
+    agent.assistant("The happy path is tested; add a test for HEAD requests.")
+    agent.write(codex)
+
+    fork = CodexRollout(
+        CODEX_FORK, "/home/dev/work/api", start="2026-03-10T09:00:00Z", forked_from=CODEX_API
+    )
+    fork.lines += [x for x in r.lines if x["type"] != "session_meta"][:12]
+    fork.user("Start over: put the health check in a separate module.")
+    fork.assistant("Created `src/api/health.py` with its own router.")
+    fork.write(codex)
+
+    (codex / "session_index.jsonl").write_text(
+        json.dumps(
+            {
+                "id": CODEX_API,
+                "thread_name": "Health endpoint",
+                "updated_at": "2026-03-10T08:05:00Z",
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    early = CodexRollout(
+        "7c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5",
+        "/home/dev/work/scripts",
+        start="2025-08-31T11:51:11Z",
+    )
+    early.context()
+    early.user("what is the date today?")
+    early.shell(["zsh", "-c", "date +%Y-%m-%d"], "2025-08-31")
+    early.assistant("Today is **2025-08-31**.")
+    path = codex / "sessions" / "2025" / "08" / "31" / early.filename()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(bare_lines(early), encoding="utf-8")
+
+
 def write_demo_home(home: Path) -> None:
     if home.exists():
         shutil.rmtree(home)
@@ -288,6 +388,7 @@ def write_demo_home(home: Path) -> None:
     notes_app(projects)
     legacy_tool(projects)
     windows_app(projects)
+    codex_sessions(home / ".codex")
 
 
 if __name__ == "__main__":

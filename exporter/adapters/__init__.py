@@ -15,9 +15,10 @@ from __future__ import annotations
 from ..errors import ConfigError
 from .base import Adapter, FileStamp, LoadResult, SessionRef, SourceContext
 from .claude_code import ClaudeCodeAdapter
+from .codex import CodexAdapter
 
 # The one list of sources, in the order they are exported and listed.
-ADAPTERS: list[type[Adapter]] = [ClaudeCodeAdapter]
+ADAPTERS: list[type[Adapter]] = [ClaudeCodeAdapter, CodexAdapter]
 
 __all__ = [
     "ADAPTERS",

@@ -8,7 +8,7 @@ a file is reported with its number and skipped; the rest of the file is read.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,17 +19,52 @@ from ..errors import Problem
 
 
 def iter_jsonl(path: Path, problems: list[Problem], source: str) -> Iterator[tuple[int, Any]]:
-    """Yield ``(line_number, object)`` for every complete, valid line of ``path``."""
+    """Yield ``(line_number, object)`` for every complete, valid line of ``path``.
+
+    ``.zst`` files (compressed Codex rollouts) are decompressed as they are read."""
+    if path.suffix == ".zst":
+        yield from _lines(_zst_lines(path), path, problems, source)
+        return
     with open(path, "rb") as f:
+        yield from _lines(f, path, problems, source)
+
+
+def _zst_lines(path: Path) -> Iterator[bytes]:
+    import zstandard  # only needed for compressed rollouts
+
+    pending = b""
+    decompressor = zstandard.ZstdDecompressor().decompressobj()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            data = decompressor.decompress(chunk)
+            while decompressor.eof and decompressor.unused_data:  # another frame follows
+                rest = decompressor.unused_data
+                decompressor = zstandard.ZstdDecompressor().decompressobj()
+                data += decompressor.decompress(rest)
+            lines = (pending + data).split(b"\n")
+            pending = lines.pop()
+            for line in lines:
+                yield line + b"\n"
+    if not decompressor.eof:
+        raise EOFError("the compressed file ends early")
+    if pending:
+        yield pending
+
+
+def _lines(
+    f: Iterable[bytes], path: Path, problems: list[Problem], source: str
+) -> Iterator[tuple[int, Any]]:
+    number = 0
+    try:
         for number, raw in enumerate(f, start=1):
             if not raw.endswith(b"\n"):
-                if raw.strip():
-                    try:
-                        obj = orjson.loads(raw)
-                    except orjson.JSONDecodeError:
-                        # A session being written right now: read it next time.
-                        return
-                    yield number, obj
+                # The last line without its newline: complete only if it parses; otherwise
+                # a session being written right now, read next time.
+                try:
+                    if raw.strip():
+                        yield number, orjson.loads(raw)
+                except orjson.JSONDecodeError:
+                    pass
                 return
             if not raw.strip():
                 continue
@@ -48,6 +83,18 @@ def iter_jsonl(path: Path, problems: list[Problem], source: str) -> Iterator[tup
                     )
                     continue
                 yield number, obj
+    except Exception as exc:
+        if not isinstance(exc, OSError | EOFError) and type(exc).__name__ != "ZstdError":
+            raise
+        # A truncated or corrupt compressed stream: keep what was read before it.
+        problems.append(
+            Problem(
+                str(path),
+                f"could not be read after line {number} ({exc})",
+                number + 1,
+                source=source,
+            )
+        )
 
 
 def _lenient(raw: bytes) -> Any:

@@ -52,6 +52,9 @@ class SessionRef:
     main: FileStamp
     related: tuple[FileStamp, ...] = ()
     project_hint: str | None = None
+    # Facts read at discovery that change the note without touching the file (a title
+    # from an index): part of the fingerprint, so a change re-exports the session.
+    extra: tuple[str, ...] = ()
 
     @property
     def files(self) -> tuple[FileStamp, ...]:
@@ -67,7 +70,10 @@ class SessionRef:
 
     def fingerprint(self) -> list[list[object]]:
         """What must be unchanged for a run to skip this session without reading it."""
-        return [[str(f.path), f.size, f.mtime_ns, f.inode] for f in self.files]
+        stamps: list[list[object]] = [
+            [str(f.path), f.size, f.mtime_ns, f.inode] for f in self.files
+        ]
+        return stamps + [list(self.extra)] if self.extra else stamps
 
 
 @dataclass(slots=True)

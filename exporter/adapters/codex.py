@@ -1,0 +1,232 @@
+"""OpenAI Codex CLI: ``$CODEX_HOME/sessions/**/rollout-*.jsonl`` (FORMATS.md §2).
+
+Where: ``<home>/.codex`` (and ``$CODEX_HOME`` on the real home), in ``sessions/`` and
+``archived_sessions/``, at any depth. Four generations, recognised line by line: the
+TypeScript CLI's whole-document ``rollout-<date>-<id>.json``; early Rust JSONL (a bare
+header line, bare Responses items, ``record_type`` filler); the current
+``{timestamp, type, payload}`` envelope; and ``.jsonl.zst`` files compressed in place (the
+plain file wins when both exist).
+
+A rollout records the conversation twice: as ``response_item`` (what the model saw) and as
+``event_msg`` (what the UI showed). Prompts come from ``event_msg/user_message`` where the
+file has any (the model's copy carries injected context); replies and reasoning arrive in
+both streams and are kept once (a text from one stream cancels its twin from the other).
+Reasoning is only ever its readable summary, never ``encrypted_content``.
+
+Titles come from ``session_index.jsonl`` (newest line per id wins), read at discovery and
+put in the fingerprint, so a rename re-exports just that session. Subagent rollouts
+(``session_meta.source.subagent``) name their parent thread. A fork (``forked_from_id``, or
+a second ``session_meta`` of another thread) starts by replaying its origin: when the
+origin's rollout is on disk, that replayed prefix is dropped and the note links to the
+origin instead; when it is not, nothing is dropped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any, ClassVar
+
+import orjson
+
+from ..errors import Problem
+from ..model import Session
+from ._jsonl import iter_jsonl, parse_timestamp
+from .base import FileStamp, LoadResult, SessionRef, SourceContext
+from .codex_rollout import Rollout, build_rollout, signatures
+
+SOURCE = "codex"
+_ID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", re.I)
+KNOWN_KINDS = {
+    "session_meta", "response_item", "event_msg", "turn_context", "compacted", "world_state",
+    "inter_agent_communication", "inter_agent_communication_metadata",
+}  # fmt: skip
+
+
+class CodexAdapter:
+    name: ClassVar[str] = SOURCE
+    label: ClassVar[str] = "Codex"
+
+    def __init__(self) -> None:
+        self._rollouts: dict[str, Path] | None = None
+        self._ctx: SourceContext | None = None
+
+    def roots(self, ctx: SourceContext) -> list[Path]:
+        roots: list[Path] = []
+        configured = ctx.env.get("CODEX_HOME") if ctx.real_home else None
+        if configured:
+            roots.append(Path(configured).expanduser())
+        roots.append(ctx.home / ".codex")
+        return list(dict.fromkeys(roots))
+
+    def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
+        self._ctx = ctx
+        for root in self.roots(ctx):
+            titles = _read_titles(root / "session_index.jsonl")
+            for path in _rollout_files(root):
+                session_id = _id_from_name(path.name)
+                title = titles.get(session_id or "")
+                yield SessionRef(
+                    SOURCE, session_id or path.stem, FileStamp.of(path), (), None,
+                    (f"title={title}",) if title else (),
+                )  # fmt: skip
+
+    def load(self, ref: SessionRef) -> LoadResult:
+        result = LoadResult()
+        records = _records(ref.main.path, result.problems)
+        rollout = build_rollout(records, self._origin_signatures)
+        unknown = sorted({r[1] for r in records if r[1] not in KNOWN_KINDS and r[1] != "skip"})
+        for kind in unknown:
+            result.problems.append(
+                Problem(str(ref.main.path), f"unknown record type {kind!r} skipped", source=SOURCE)
+            )
+        if rollout.messages:
+            title = next((x[6:] for x in ref.extra if x.startswith("title=")), None)
+            result.sessions.append(_session(rollout, ref, title))
+        return result
+
+    def _origin_signatures(self, origin_id: str) -> list[tuple[str, str]] | None:
+        """The conversation of the thread a fork copied, if its rollout is on disk."""
+        if self._rollouts is None:
+            self._rollouts = {}
+            roots = self.roots(self._ctx) if self._ctx else []
+            for root in roots:
+                for path in _rollout_files(root):
+                    found = _id_from_name(path.name)
+                    if found:
+                        self._rollouts.setdefault(found, path)
+        path = self._rollouts.get(origin_id)
+        if path is None:
+            return None
+        return signatures(_records(path, []))
+
+
+def _rollout_files(root: Path) -> list[Path]:
+    files: dict[str, Path] = {}
+    for base in (root / "sessions", root / "archived_sessions"):
+        if not base.is_dir():
+            continue
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames.sort()
+            for name in sorted(filenames):
+                if not name.startswith("rollout-"):
+                    continue
+                if name.endswith((".jsonl", ".json")):
+                    files[str(Path(dirpath) / name)] = Path(dirpath) / name
+                elif name.endswith(".jsonl.zst") and name[:-4] not in filenames:
+                    files[str(Path(dirpath) / name)] = Path(dirpath) / name
+    return list(files.values())
+
+
+def _id_from_name(name: str) -> str | None:
+    found = _ID.findall(name)
+    return found[-1].lower() if found else None
+
+
+def _read_titles(path: Path) -> dict[str, str]:
+    """Thread names from ``session_index.jsonl``; the newest line for an id wins."""
+    titles: dict[str, tuple[str, str]] = {}
+    try:
+        with open(path, "rb") as f:
+            for raw in f:
+                try:
+                    entry = orjson.loads(raw)
+                except orjson.JSONDecodeError:
+                    continue
+                if not isinstance(entry, dict):
+                    continue
+                sid, name = entry.get("id"), entry.get("thread_name")
+                if isinstance(sid, str) and isinstance(name, str) and name.strip():
+                    stamp = str(entry.get("updated_at") or "")
+                    if sid not in titles or stamp >= titles[sid][0]:
+                        titles[sid.lower()] = (stamp, name.strip())
+    except OSError:
+        return {}
+    return {sid: name for sid, (_, name) in titles.items()}
+
+
+Record = tuple[int, str, dict[str, Any], Any]  # (line, kind, payload, timestamp)
+
+
+def _records(path: Path, problems: list[Problem]) -> list[Record]:
+    """``(line, kind, payload, timestamp)`` for every line, whatever the generation."""
+    if path.suffix == ".json":
+        return _document_records(path, problems)
+    out: list[Record] = []
+    for number, obj in iter_jsonl(path, problems, SOURCE):
+        if not isinstance(obj, dict):
+            problems.append(
+                Problem(str(path), "not a JSON object, line skipped", number, source=SOURCE)
+            )
+            continue
+        if "payload" in obj and isinstance(obj.get("type"), str):
+            payload = obj["payload"] if isinstance(obj["payload"], dict) else {}
+            out.append((number, obj["type"], payload, obj.get("timestamp")))
+        elif "record_type" in obj:
+            continue  # early Rust filler
+        elif isinstance(obj.get("type"), str):
+            out.append((number, "response_item", obj, None))  # a bare early-Rust item
+        elif "id" in obj and "timestamp" in obj:
+            out.append((number, "session_meta", obj, obj.get("timestamp")))  # early-Rust header
+        else:
+            out.append((number, "skip", obj, None))
+    return out
+
+
+def _document_records(path: Path, problems: list[Problem]) -> list[Record]:
+    """The TypeScript CLI's single JSON document: ``{session, items}``."""
+    try:
+        doc = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as exc:
+        problems.append(Problem(str(path), f"not a readable JSON document ({exc})", source=SOURCE))
+        return []
+    if not isinstance(doc, dict):
+        problems.append(Problem(str(path), "not a Codex session document", source=SOURCE))
+        return []
+    out: list[Record] = []
+    session = doc.get("session")
+    if isinstance(session, dict):
+        out.append((1, "session_meta", session, session.get("timestamp")))
+    for i, item in enumerate(doc.get("items") or [], start=2):
+        if isinstance(item, dict):
+            out.append((i, "response_item", item, None))
+    return out
+
+
+def project_name(cwd: str | None) -> str | None:
+    if not cwd:
+        return None
+    windows = re.match(r"^[A-Za-z]:[\\/]", cwd) or ("\\" in cwd and "/" not in cwd)
+    return (PureWindowsPath(cwd) if windows else PurePosixPath(cwd)).name or None
+
+
+def _session(rollout: Rollout, ref: SessionRef, title: str | None) -> Session:
+    meta = rollout.meta
+    session_id = meta.get("id") if isinstance(meta.get("id"), str) else ref.session_id
+    git = meta.get("git") if isinstance(meta.get("git"), dict) else {}
+    started = parse_timestamp(meta.get("timestamp")) or rollout.started
+    return Session(
+        source=SOURCE,
+        session_id=str(session_id).lower(),
+        messages=tuple(rollout.messages),
+        source_path=ref.main.path,
+        title=title,
+        project=project_name(rollout.cwd),
+        cwd=rollout.cwd,
+        git_branch=_str(git.get("branch")),
+        git_commit=_str(git.get("commit_hash")),
+        git_remote=_str(git.get("repository_url")),
+        models=tuple(rollout.models),
+        started_at=started,
+        ended_at=rollout.ended or started,
+        usage=rollout.usage,
+        parent_id=rollout.parent_id,
+        forked_from=rollout.forked_from,
+        agent_label=rollout.agent_label,
+    )
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None

@@ -1,0 +1,375 @@
+"""The Codex adapter: every generation and every FORMATS.md §2 rule, on invented rollouts."""
+
+from __future__ import annotations
+
+import base64
+import json
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+import zstandard
+from claude_builder import tiny_png
+from codex_builder import CodexRollout, bare_lines, ts_document
+from conftest import note_files
+
+from exporter.adapters import SourceContext
+from exporter.adapters.codex import CodexAdapter
+from exporter.export import ExportOptions, run_export
+from exporter.turns import clean_parts
+
+TID = "019a0000-1111-7222-8333-444455556666"
+
+
+def load_all(home: Path, real_home: bool = False, env: dict | None = None):
+    adapter = CodexAdapter()
+    ctx = SourceContext(home, env or {}, real_home)
+    sessions, problems = [], []
+    for ref in adapter.discover(ctx):
+        result = adapter.load(ref)
+        sessions += result.sessions
+        problems += result.problems
+    return sessions, problems
+
+
+def parts(session, kind=None, role=None):
+    return [
+        p
+        for m in session.messages
+        if role in (None, m.role)
+        for p in m.parts
+        if kind in (None, p.kind)
+    ]
+
+
+def texts(session, role=None):
+    return [p.text for p in parts(session, "text", role)]
+
+
+def conversation(thread: str = TID, **kw) -> CodexRollout:
+    r = CodexRollout(thread, **kw)
+    r.developer("<permissions instructions>sandboxed</permissions instructions>")
+    r.context()
+    r.user("Add a health endpoint")
+    r.reasoning("**Planning the endpoint**")
+    r.shell(["bash", "-lc", "rg -n 'def app' src"], "src/app.py:3:def app():", exit_code=0)
+    r.patch("*** Begin Patch\n*** Update File: src/app.py\n+@get('/health')\n*** End Patch")
+    r.assistant('Added `GET /health` returning `{"ok": true}`.')
+    r.tokens(1000, 400, 120)
+    r.tokens(2500, 900, 300)
+    return r
+
+
+def export(home: Path, vault: Path):
+    return run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
+
+
+def test_discovery_finds_every_place_and_generation(tmp_path):
+    codex = tmp_path / ".codex"
+    conversation("019a0000-0000-7000-8000-000000000001").write(codex)
+    conversation("019a0000-0000-7000-8000-000000000002").write(codex, "archived_sessions")
+    flat = conversation("019a0000-0000-7000-8000-000000000003")
+    (codex / "sessions").mkdir(parents=True, exist_ok=True)
+    (codex / "sessions" / flat.filename()).write_text(flat.text())
+    both = conversation("019a0000-0000-7000-8000-000000000004")
+    plain = both.write(codex)
+    plain.with_name(plain.name + ".zst").write_bytes(zstandard.ZstdCompressor().compress(b"stale"))
+    only_zst = conversation("019a0000-0000-7000-8000-000000000005")
+    z = only_zst.write(codex)
+    z.with_name(z.name + ".zst").write_bytes(zstandard.ZstdCompressor().compress(z.read_bytes()))
+    z.unlink()
+    ts = conversation("0a0b0c0d-0000-4000-8000-000000000006")
+    (
+        codex / "sessions" / "rollout-2025-04-20-0a0b0c0d-0000-4000-8000-000000000006.json"
+    ).write_text(ts_document(ts))
+    refs = list(CodexAdapter().discover(SourceContext(tmp_path, {}, False)))
+    found = sorted((r.session_id[-2:], "".join(r.main.path.suffixes[-2:])) for r in refs)
+    assert found == [("01", ".jsonl"), ("02", ".jsonl"), ("03", ".jsonl"), ("04", ".jsonl"),
+                     ("05", ".jsonl.zst"), ("06", ".json")]  # fmt: skip
+    sessions, problems = load_all(tmp_path)
+    assert problems == [] and len(sessions) == 6
+    prompts = [
+        [
+            p.text
+            for m in s.messages
+            for p in clean_parts(m)
+            if p.kind == "text" and m.role == "user"
+        ]
+        for s in sessions
+    ]
+    assert prompts == [["Add a health endpoint"]] * 6
+
+
+def test_codex_home_variable_on_the_real_home(tmp_path):
+    conversation().write(tmp_path / "elsewhere")
+    assert (
+        len(load_all(tmp_path / "home", True, {"CODEX_HOME": str(tmp_path / "elsewhere")})[0]) == 1
+    )
+    assert load_all(tmp_path / "home", False, {"CODEX_HOME": str(tmp_path / "elsewhere")})[0] == []
+
+
+@pytest.mark.parametrize("generation", ["envelope", "bare", "document", "zst"])
+def test_every_generation_gives_the_same_conversation(tmp_path, generation):
+    r = conversation()
+    folder = tmp_path / ".codex" / "sessions" / "2026" / "03" / "10"
+    folder.mkdir(parents=True)
+    if generation == "envelope":
+        (folder / r.filename()).write_text(r.text())
+    elif generation == "bare":
+        (folder / r.filename()).write_text(bare_lines(r))
+    elif generation == "document":
+        (folder / r.filename("json")).write_text(ts_document(r))
+    else:
+        (folder / (r.filename() + ".zst")).write_bytes(
+            zstandard.ZstdCompressor().compress(r.text().encode())
+        )
+    (session,) = load_all(tmp_path)[0]
+    assert session.session_id == TID
+    # As the note builder sees it: injected context (only in the model's copy) cleaned away.
+    shape = [(m.role, [p.kind for p in clean_parts(m)]) for m in session.messages]
+    assert [x for x in shape if x[1]] == [
+        ("user", ["text"]),
+        ("assistant", ["thinking"]),
+        ("assistant", ["tool_call"]),
+        ("tool", ["tool_result"]),
+        ("assistant", ["tool_call"]),
+        ("tool", ["tool_result"]),
+        ("assistant", ["text"]),
+    ]
+    prompts = [
+        p.text
+        for m in session.messages
+        for p in clean_parts(m)
+        if m.role == "user" and p.kind == "text"
+    ]
+    assert prompts == ["Add a health endpoint"]
+
+
+def test_prompt_from_the_ui_stream_reply_and_reasoning_once(tmp_path):
+    r = CodexRollout(TID)
+    r.context()
+    r.user("Explain the failing test")
+    r.reasoning("Reading the test first")
+    r.assistant("The fixture is stale.", event_first=True)
+    r.assistant("Done.")
+    r.assistant("Done.", events=False)  # said twice by the model: kept twice
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    assert texts(session, "user") == ["Explain the failing test"]
+    assert texts(session, "assistant") == ["The fixture is stale.", "Done.", "Done."]
+    thinking = parts(session, "thinking")
+    assert [t.text for t in thinking] == ["Reading the test first"]
+    assert "SECRET" not in json.dumps([t.text for t in thinking])
+
+
+def test_tool_calls_paired_and_shell_output_unwrapped(tmp_path):
+    r = CodexRollout(TID)
+    r.user("run things")
+    r.shell(["bash", "-lc", "pytest -q"], "1 failed", exit_code=1)
+    r.shell(["git", "status", "--short"], "M a.py", wrapped=False)
+    r.local_shell(["ls", "-la"], "total 0")
+    r.web_search("python 3.13 release date")
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    calls = parts(session, "tool_call")
+    results = {p.call_id: p for p in parts(session, "tool_result")}
+    assert [c.name for c in calls] == ["shell", "shell", "shell", "web_search"]
+    assert (
+        calls[0].input["command"] == "pytest -q"
+        and calls[1].input["command"] == "git status --short"
+    )
+    assert calls[2].input == {"command": "ls -la", "workdir": "/home/dev/work/api"}
+    assert calls[3].input == {"query": "python 3.13 release date"}
+    first = results[calls[0].call_id]
+    assert (first.output, first.exit_code, first.duration, first.is_error) == (
+        "1 failed",
+        1,
+        0.4,
+        True,
+    )
+    assert (
+        results[calls[1].call_id].output == "M a.py"
+        and results[calls[2].call_id].output == "total 0"
+    )
+
+
+def test_compaction_interruption_and_user_shell_command(tmp_path):
+    r = CodexRollout(TID)
+    r.user("first")
+    r.aborted()
+    r.compacted("We agreed to add a /health endpoint.")
+    r.shell_command_by_user("make test", "ok")
+    r.user("second")
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    summaries = parts(session, "summary")
+    assert [s.text for s in summaries] == ["We agreed to add a /health endpoint."]
+    assert [p.notice for p in parts(session, "notice")] == ["interrupted"]
+    assert any("<user_shell_command>" in t for t in texts(session, "user"))  # cleaned by notes
+
+
+def test_metadata(tmp_path):
+    r = conversation(
+        git={"branch": "feat/health", "commit_hash": "abc123", "repository_url": "git@x:y.git"}
+    )
+    r.turn(model="gpt-5.1-codex-max")
+    r.assistant("on the bigger model now")
+    r.write(tmp_path / ".codex")
+    index = tmp_path / ".codex" / "session_index.jsonl"
+    index.write_text(
+        json.dumps({"id": TID, "thread_name": "Old name", "updated_at": "2026-03-10T08:00:00Z"}) + "\n"
+        + json.dumps({"id": TID, "thread_name": "Health endpoint", "updated_at": "2026-03-10T09:00:00Z"}) + "\n"
+    )  # fmt: skip
+    (session,) = load_all(tmp_path)[0]
+    assert session.title == "Health endpoint"
+    assert (session.cwd, session.project) == ("/home/dev/work/api", "api")
+    assert (session.git_branch, session.git_commit, session.git_remote) == (
+        "feat/health",
+        "abc123",
+        "git@x:y.git",
+    )
+    assert session.models == ("gpt-5-codex", "gpt-5.1-codex-max")
+    # token_count totals are cumulative: the last one, never the sum
+    assert (
+        session.usage.input_tokens,
+        session.usage.cache_read_tokens,
+        session.usage.output_tokens,
+    ) == (1600, 900, 300)
+    assert (
+        session.started_at.isoformat() == "2026-03-10T08:00:01+00:00"
+        and session.ended_at > session.started_at
+    )
+
+
+def test_a_rename_re_exports_only_that_session(tmp_path):
+    home, vault = tmp_path, tmp_path / "v"
+    conversation().write(home / ".codex")
+    conversation("019a0000-0000-7000-8000-00000000aaaa").write(home / ".codex")
+    export(home, vault)
+    (home / ".codex" / "session_index.jsonl").write_text(
+        json.dumps({"id": TID, "thread_name": "Renamed"}) + "\n"
+    )
+    report = export(home, vault)
+    assert (report.total("updated"), report.total("skipped")) == (1, 1)
+    assert any("title: Renamed" in b.decode() for b in note_files(vault).values())
+
+
+def test_subagent_rollout_links_to_its_parent_both_ways(tmp_path):
+    home, vault = tmp_path, tmp_path / "v"
+    conversation().write(home / ".codex")
+    child = CodexRollout(
+        "019a0000-0000-7000-8000-00000000c41d",
+        source={"subagent": {"thread_spawn": {"parent_thread_id": TID, "depth": 1}}},
+        start="2026-03-10T08:00:30Z",
+    )
+    child.user("Check the tests for /health", events=False)
+    child.assistant("Two tests cover it.")
+    child.write(home / ".codex")
+    export(home, vault)
+    notes = {rel: b.decode() for rel, b in note_files(vault).items()}
+    parent = next(t for t in notes.values() if f"session_id: {TID}" in t)
+    kid = next(t for t in notes.values() if "00000000c41d" in t.split("---")[1])
+    kid_stem = next(Path(rel).stem for rel, t in notes.items() if t is kid)
+    parent_stem = next(Path(rel).stem for rel, t in notes.items() if t is parent)
+    assert f"subagents:\n- '[[{kid_stem}]]'" in parent
+    assert f"parent: '[[{parent_stem}]]'" in kid
+
+
+def test_fork_drops_the_copied_history_when_the_origin_is_on_disk(tmp_path):
+    origin = conversation()
+    origin.user("And a readiness probe?")
+    origin.assistant("Added /ready too.")
+    origin.write(tmp_path / ".codex")
+    fork = CodexRollout(
+        "019a0000-0000-7000-8000-00000000f0f0", forked_from=TID, start="2026-03-10T09:00:00Z"
+    )
+    fork.lines += [x for x in origin.lines if x["type"] != "session_meta"][
+        :-6
+    ]  # history up to a point
+    fork.user("Instead, add metrics")
+    fork.assistant("Added /metrics.")
+    fork.write(tmp_path / ".codex")
+    sessions, _ = load_all(tmp_path)
+    forked = next(s for s in sessions if s.session_id.endswith("f0f0"))
+    assert forked.forked_from == TID
+    assert texts(forked, "user") == ["Instead, add metrics"]
+    assert texts(forked, "assistant") == ["Added /metrics."]
+
+
+def test_fork_keeps_everything_when_the_origin_is_gone(tmp_path):
+    origin = conversation()
+    fork = CodexRollout("019a0000-0000-7000-8000-00000000f0f0", forked_from=TID)
+    fork.lines += [x for x in origin.lines if x["type"] != "session_meta"]
+    fork.user("Instead, add metrics")
+    fork.write(tmp_path / ".codex")
+    (forked,) = load_all(tmp_path)[0]
+    assert texts(forked, "user") == ["Add a health endpoint", "Instead, add metrics"]
+
+
+def test_images_are_decoded_from_data_urls(tmp_path):
+    png = tiny_png()
+    url = "data:image/png;base64," + base64.b64encode(png).decode()
+    r = CodexRollout(TID)
+    r.user("what is in this screenshot?", images=[url])
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    (image,) = parts(session, "attachment")
+    assert image.data == png and image.media_type == "image/png"
+
+
+def test_bad_lines_unknown_kinds_and_a_live_session(tmp_path):
+    r = conversation()
+    path = r.write(tmp_path / ".codex")
+    lines = path.read_text().splitlines(keepends=True)
+    lines.insert(3, "{not json\n")
+    lines.insert(
+        5,
+        json.dumps({"timestamp": "2026-03-10T08:00:09Z", "type": "brand_new_kind", "payload": {}})
+        + "\n",
+    )
+    path.write_text(
+        "".join(lines)
+        + '{"timestamp":"2026-03-10T08:10:00Z","type":"event_msg","payload":{"type":"user_mes'
+    )
+    (session,), problems = load_all(tmp_path)
+    assert texts(session, "user") == ["Add a health endpoint"]
+    assert [(p.line, p.message.split(",")[0]) for p in problems] == [
+        (4, "not valid JSON"),
+        (None, "unknown record type 'brand_new_kind' skipped"),
+    ]
+
+
+def test_injected_context_never_reaches_a_note(tmp_path):
+    r = CodexRollout(TID)
+    r.developer("<permissions instructions>sandbox: workspace-write</permissions instructions>")
+    r.item(
+        {
+            "type": "message",
+            "role": "user",
+            "content": [
+                {
+                    "type": "input_text",
+                    "text": "# AGENTS.md instructions for /x\n\n<INSTRUCTIONS>\nbe terse\n</INSTRUCTIONS>",
+                }
+            ],
+        }
+    )
+    r.context()
+    r.user("Fix the flaky test", events=False)
+    r.shell_command_by_user("pytest -x", "1 passed")
+    r.assistant("Fixed.", events=False)
+    folder = tmp_path / ".codex" / "sessions" / "2026" / "03" / "10"
+    folder.mkdir(parents=True)
+    (folder / r.filename()).write_text(bare_lines(r))
+    export(tmp_path, tmp_path / "v")
+    (note,) = note_files(tmp_path / "v").values()
+    text = note.decode()
+    for injected in (
+        "environment_context",
+        "approval_policy",
+        "AGENTS.md",
+        "be terse",
+        "sandbox: workspace-write",
+    ):
+        assert injected not in text
+    assert "Fix the flaky test" in text and "```sh\npytest -x\n```" in text and "> 1 passed" in text

@@ -41,14 +41,14 @@ class ExportOptions:
 
 @dataclass(slots=True)
 class SourceCounts:
-    found: int = 0  # sessions discovered (units; subagents count once loaded)
-    skipped: int = 0  # units unchanged since the last run, not read
+    found: int = 0  # sessions found (those of unchanged sources as recorded last time)
+    skipped: int = 0  # sessions whose sources were unchanged, so not even read
     created: int = 0
     updated: int = 0
     unchanged: int = 0
     conflicts: int = 0
     failed: int = 0
-    empty: int = 0  # read, but nothing worth a note
+    empty: int = 0  # source files (or databases) read that hold nothing worth a note
 
     @property
     def written(self) -> int:
@@ -162,18 +162,22 @@ class _Run:
         self._again: dict[str, None] = {}  # units to export once more, in order
         self._unit = ""
         self._changes: dict[str, Change] = {}
+        self._again_pass = False
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
 
     def run(
         self, units: list[tuple[Adapter, SessionRef]], progress: Progress | None
     ) -> ExportReport:
         for adapter, ref in units:
-            self._counts(adapter.name).found += 1
+            self._counts(adapter.name)
             self._units[str(ref.main.path)] = (adapter, ref)
         for done, (adapter, ref) in enumerate(units, start=1):
             unit = str(ref.main.path)
             if self.vault.state.unchanged(unit, ref.fingerprint()):
-                self._counts(adapter.name).skipped += 1
+                counts = self._counts(adapter.name)
+                notes = len(self.vault.state.sources[unit].get("notes", []))
+                counts.found += notes
+                counts.skipped += notes
                 if self.options.dry_run:
                     self._list_skipped(unit)
             else:
@@ -182,6 +186,7 @@ class _Run:
                 progress(done, len(units))
         # A note written above may be the missing end of a link in another note (a child
         # found after its parent, an origin after its fork): those notes are redone once.
+        self._again_pass = True
         for _ in range(2):
             again = [u for u in self._again if u in self._units]
             self._again.clear()
@@ -218,21 +223,36 @@ class _Run:
 
     def _export_unit(self, adapter: Adapter, ref: SessionRef) -> None:
         self._unit = unit = str(ref.main.path)
+        written: list[str] = []
+        complete = True
+        any_session = False
         try:
-            loaded = adapter.load(ref)
+            # Database sources hand over one conversation at a time; files, one family.
+            load_families = getattr(adapter, "load_families", None)
+            families = load_families(ref) if load_families else iter([adapter.load(ref)])
+            for loaded in families:
+                self.report.problems.extend(
+                    p for p in loaded.problems if p not in self.report.problems
+                )
+                complete &= not any(p.severity == "error" for p in loaded.problems)
+                sessions = [s for s in loaded.sessions if self._wanted(s)]
+                any_session |= bool(sessions)
+                if not self._again_pass:
+                    self._counts(adapter.name).found += len(sessions)
+                keys = self._write_family(sessions)
+                if keys is None:
+                    complete = False
+                else:
+                    written += keys
         except Exception as exc:  # one unreadable session must not stop the run
             self._counts(adapter.name).failed += 1
             self.report.problems.append(
                 Problem(unit, f"could not be read: {exc}", severity="error", source=adapter.name)
             )
             return
-        self.report.problems.extend(p for p in loaded.problems if p not in self.report.problems)
-        sessions = [s for s in loaded.sessions if self._wanted(s)]
-        if not sessions:
+        if not any_session and not self._again_pass:
             self._counts(adapter.name).empty += 1
-        written = self._write_family(sessions)
-        failed = any(p.severity == "error" for p in loaded.problems)
-        if written is not None and not failed:
+        if complete:
             self.vault.state.remember(unit, ref.fingerprint(), written)
             self._unit_of.update((key, unit) for key in written)
 

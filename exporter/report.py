@@ -24,7 +24,11 @@ def summary_line(report: ExportReport) -> str:
         f"{report.total('updated')} updated",
         f"{report.total('unchanged') + report.total('skipped')} unchanged",
     ]
-    for name, label in (("conflicts", "conflicts"), ("failed", "failed"), ("empty", "empty")):
+    for name, label in (
+        ("conflicts", "conflicts"),
+        ("failed", "failed"),
+        ("empty", "empty sources"),
+    ):
         if report.total(name):
             parts.append(f"{report.total(name)} {label}")
     prefix = "Dry run, nothing written: " if report.dry_run else ""

@@ -29,20 +29,24 @@ class SourceRow:
 
 
 def list_sources(home: Path | None, names: list[str] | None = None) -> list[SourceRow]:
-    """One row per adapter root: how many sessions and bytes were found there."""
+    """One row per folder where an adapter found something (or, if it found nothing, one
+    row naming where it looked first): sessions and bytes there."""
     ctx = SourceContext.for_home(home)
     rows = []
     for adapter in select_adapters(names):
         refs = list(adapter.discover(ctx))
-        for root in adapter.roots(ctx):
+        count = getattr(adapter, "count_sessions", None)
+        roots = [r for r in adapter.roots(ctx) if r.exists()] or adapter.roots(ctx)[:1]
+        for root in roots:
             mine = [r for r in refs if _under(r.main.path, root)]
+            sessions = sum(count(r) for r in mine) if count else len(mine)
             rows.append(
                 SourceRow(
                     adapter.name,
                     adapter.label,
                     root,
                     root.exists(),
-                    len(mine),
+                    sessions,
                     sum(r.size for r in mine),
                 )
             )

@@ -235,6 +235,9 @@ _LANG_BY_EXT = {
 }  # fmt: skip
 
 
+_CODE_KEYS = {"content", "contents", "new_string", "old_string", "code", "patch", "new_source"}
+
+
 def _input_blocks(value: Any, tool: str = "") -> list[dict[str, str]]:
     """A tool's input as code blocks: long text fields on their own, the rest as JSON."""
     if isinstance(value, str):
@@ -253,7 +256,7 @@ def _input_blocks(value: Any, tool: str = "") -> list[dict[str, str]]:
             continue  # shown in the call's title
         if key in ("command", "cmd") and isinstance(item, str):
             blocks.append({"label": "", "text": item, "lang": "sh"})
-        elif isinstance(item, str) and ("\n" in item or len(item) > 200):
+        elif isinstance(item, str) and ("\n" in item or len(item) > 200 or key in _CODE_KEYS):
             blocks.append({"label": key, "text": item, "lang": _LANG_BY_EXT.get(ext, "text")})
         else:
             rest[key] = item

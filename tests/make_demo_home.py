@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from claude_builder import ClaudeSession, image_block, tiny_png, tool_use  # noqa: E402
 from codex_builder import CodexRollout, bare_lines  # noqa: E402
+from vscode_builder import lexical, make_db, workspace  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RUST_ID = "a3359d8f-b7c6-54bc-98db-2ca01fe16890"
@@ -380,6 +381,62 @@ def codex_sessions(codex: Path) -> None:
     path.write_text(bare_lines(early), encoding="utf-8")
 
 
+def cursor_databases(user: Path) -> None:
+    """Cursor: a current composer split over cursorDiskKV rows (thinking, a tool call, a
+    rich-text prompt), a 2024 workspace composer, and a legacy AI-chat panel tab."""
+    cid = "6f0d3c2a-8b1e-4c5d-9e7f-a1b2c3d4e5f6"
+    headers = [{"bubbleId": b, "type": t} for b, t in (("b1", 1), ("b2", 2), ("b3", 2), ("b4", 2))]
+    disk = {
+        f"composerData:{cid}": {"_v": 10, "composerId": cid, "name": "Debounce the search box",
+                                "createdAt": 1762000000000, "lastUpdatedAt": 1762000300000,
+                                "fullConversationHeadersOnly": headers, "createdOnBranch": "main",
+                                "modelConfig": {"modelName": "claude-4.5-sonnet"},
+                                "workspaceIdentifier": {"id": "ws-web", "uri": {"fsPath": "/home/dev/work/web"}}},
+        f"bubbleId:{cid}:b1": {"type": 1, "bubbleId": "b1", "text": "", "createdAt": "2025-11-01T12:26:40.000Z",
+                               "richText": lexical("Debounce the search input in <SearchBox/>\nby 300 ms")},
+        f"bubbleId:{cid}:b2": {"type": 2, "bubbleId": "b2", "thinking": {"text": "Find the component first."},
+                               "createdAt": "2025-11-01T12:26:45.000Z"},
+        f"bubbleId:{cid}:b3": {"type": 2, "bubbleId": "b3", "createdAt": "2025-11-01T12:26:50.000Z",
+                               "toolFormerData": {"name": "grep", "toolCallId": "call_9", "status": "completed",
+                                                  "rawArgs": "{\"pattern\": \"SearchBox\"}",
+                                                  "result": "{\"output\": \"src/SearchBox.tsx:3\"}"}},
+        f"bubbleId:{cid}:b4": {"type": 2, "bubbleId": "b4", "createdAt": "2025-11-01T12:27:30.000Z",
+                               "text": "Wrapped `onChange` in `useDebouncedCallback(fn, 300)`."},
+    }  # fmt: skip
+    make_db(user / "globalStorage" / "state.vscdb", {}, disk)
+    legacy = {"tabs": [{"tabId": "3e1f2a4b-legacy-chat", "chatTitle": "Flexbox centering", "lastSendTime": 1731818231743,
+                        "bubbles": [{"type": "user", "id": "u1", "text": "How do I center a <div> with flexbox?"},
+                                    {"type": "ai", "id": "a1", "modelType": "claude-3.5-sonnet",
+                                     "text": "Use `display: flex; justify-content: center; align-items: center;`."}]}]}  # fmt: skip
+    inline = {"allComposers": [{"composerId": "9a8b7c6d-2024-composer", "name": "Rename the util module",
+                                "createdAt": 1731784818255, "conversation": [
+                                    {"type": 1, "bubbleId": "x1", "text": "rename utils.js to format.js"},
+                                    {"type": 2, "bubbleId": "x2", "text": "Renamed it and updated 3 imports."}]}]}  # fmt: skip
+    workspace(user, "ws-web", "file:///home/dev/work/web",
+              {"workbench.panel.aichat.view.aichat.chatdata": legacy, "composer.composerData": inline})  # fmt: skip
+
+
+def trae_database(user: Path) -> None:
+    """Trae: an agent session whose answer is rebuilt from its plan (stored as a BLOB)."""
+    agent = {"proposal": "Add a `/login` page with a form.", "proposalReasoningContent": "There is no auth yet.",
+             "guideline": {"planItems": [
+                 {"thought": "I will create the page", "toolName": "write_to_file",
+                  "params": {"file_path": "/home/dev/work/shop/src/login.tsx", "content": "export default function Login() {}"},
+                  "result": "File created"},
+                 {"toolName": "finish", "thought": "Done: the login page is at `/login`."}]}}  # fmt: skip
+    store = {"list": [{"sessionId": "trae-7d1c", "createdAt": 1730000000000, "updatedAt": 1730000500000, "messages": [
+        {"role": "user", "content": "add a login page", "turnId": "t1", "turnIndex": 0, "timestamp": 1730000000100},
+        {"role": "assistant", "content": "", "turnId": "t1", "turnIndex": 0, "agentMessageId": "m1",
+         "modelInfo": {"display_model_name": "Doubao-Seed-1.6"}, "agentTaskContent": agent}]}]}  # fmt: skip
+    workspace(
+        user,
+        "ws-shop",
+        "file:///home/dev/work/shop",
+        {"memento/icube-ai-agent-storage": store},
+        blob=True,
+    )
+
+
 def write_demo_home(home: Path) -> None:
     if home.exists():
         shutil.rmtree(home)
@@ -389,6 +446,8 @@ def write_demo_home(home: Path) -> None:
     legacy_tool(projects)
     windows_app(projects)
     codex_sessions(home / ".codex")
+    cursor_databases(home / ".config" / "Cursor" / "User")
+    trae_database(home / ".config" / "Trae" / "User")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,237 @@
+"""Trae and Trae CN: chats in each workspace's ``state.vscdb`` (FORMATS.md §4).
+
+Where: the ``User`` folder of "Trae" and "Trae CN" (``~/.config``, ``~/Library/Application
+Support``, ``%APPDATA%``). Each ``workspaceStorage/<hash>/state.vscdb`` is one discovery
+unit; its ``workspace.json`` names the project. Sessions live under the ``ItemTable`` key
+``memento/icube-ai-agent-storage`` (TEXT or BLOB), messages ordered by ``turnIndex``.
+
+An assistant message with an empty ``content`` is rebuilt from ``agentTaskContent``: the
+proposal, its reasoning (as thinking), each plan step as a tool call with its parameters and
+result, and the ``finish`` step as the answer. System and empty messages are dropped, and so
+are strings that are mostly control characters (reported once per database).
+
+Newer builds keep conversations in ``ModularData/ai-agent/database.db``, encrypted with
+SQLCipher: it is detected and reported once as unreadable, never opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ..errors import Problem, SourceError
+from ..model import Message, Part, Session, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+from ._jsonl import parse_timestamp
+from .base import FileStamp, LoadResult, SessionRef, SourceContext
+from .vscode import (
+    Database,
+    db_stamps,
+    folder_of_workspace,
+    project_of_path,
+    user_dirs,
+    workspace_dbs,
+)
+
+SOURCE = "trae"
+STORE_KEY = "memento/icube-ai-agent-storage"
+ENCRYPTED_DB = Path("ModularData") / "ai-agent" / "database.db"
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class TraeAdapter:
+    name: ClassVar[str] = SOURCE
+    label: ClassVar[str] = "Trae"
+
+    def __init__(self) -> None:
+        self._warned: set[Path] = set()
+
+    def roots(self, ctx: SourceContext) -> list[Path]:
+        return user_dirs(ctx, ["Trae", "Trae CN"])
+
+    def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
+        for user_dir in self.roots(ctx):
+            for workspace, db in workspace_dbs(user_dir):
+                stamps = db_stamps(db)
+                if (workspace / "workspace.json").is_file():
+                    stamps.append(FileStamp.of(workspace / "workspace.json"))
+                yield SessionRef(SOURCE, workspace.name, stamps[0], tuple(stamps[1:]), None,
+                                 (f"user_dir={user_dir}",))  # fmt: skip
+
+    def load(self, ref: SessionRef) -> LoadResult:
+        result = LoadResult()
+        user_dir = Path(next(x for x in ref.extra if x.startswith("user_dir="))[9:])
+        self._check_encrypted_store(user_dir, result.problems)
+        workspace = ref.main.path.parent
+        folder = folder_of_workspace(workspace)
+        try:
+            with Database(ref.main.path) as db:
+                store = db.get("ItemTable", STORE_KEY)
+        except SourceError as exc:
+            result.problems.append(Problem(exc.path, exc.message, severity="error", source=SOURCE))
+            return result
+        garbled = 0
+        for raw in (store or {}).get("list") or [] if isinstance(store, dict) else []:
+            if isinstance(raw, dict):
+                session, dropped = _session(raw, folder, ref.main.path)
+                garbled += dropped
+                if session:
+                    result.sessions.append(session)
+        if garbled:
+            result.problems.append(
+                Problem(str(ref.main.path), f"{garbled} strings that were mostly control "
+                        "characters (unreadable data) were left out", source=SOURCE)
+            )  # fmt: skip
+        return result
+
+    def _check_encrypted_store(self, user_dir: Path, problems: list[Problem]) -> None:
+        path = user_dir.parent / ENCRYPTED_DB
+        if path in self._warned or not path.is_file():
+            return
+        self._warned.add(path)
+        try:
+            with open(path, "rb") as f:
+                header = f.read(16)
+        except OSError:
+            return
+        if header != SQLITE_HEADER:
+            problems.append(
+                Problem(str(path), "this Trae agent database is encrypted (SQLCipher) and cannot "
+                        "be read; chats stored only there are not exported", source=SOURCE)
+            )  # fmt: skip
+
+
+def _session(raw: dict[str, Any], folder: str | None, path: Path) -> tuple[Session | None, int]:
+    sid = raw.get("sessionId")
+    if not isinstance(sid, str):
+        return None, 0
+    garbled = 0
+    indexed = [
+        (
+            m.get("turnIndex") if isinstance(m.get("turnIndex"), int) else i,
+            0 if m.get("role") == "user" else 1,
+            i,
+            m,
+        )
+        for i, m in enumerate(raw.get("messages") or [])
+        if isinstance(m, dict)
+    ]
+    messages: list[Message] = []
+    models: list[str] = []
+    for _, _, _, m in sorted(indexed, key=lambda x: x[:3]):
+        role = m.get("role")
+        when = parse_timestamp(m.get("timestamp"))
+        source_id = m.get("agentMessageId") or m.get("turnId")
+        source_id = source_id if isinstance(source_id, str) else None
+        if role == "user":
+            text, bad = _clean(m.get("content"))
+            garbled += bad
+            if not text and isinstance(m.get("parsedQuery"), list):
+                text = "\n".join(q for q in m["parsedQuery"] if isinstance(q, str))
+            if text.strip():
+                messages.append(Message("user", (TextPart(text),), source_id, when))
+        elif role == "assistant":
+            parts, results, bad = _assistant_parts(m)
+            garbled += bad
+            if not parts:
+                continue
+            model = _model(m)
+            if model and model not in models:
+                models.append(model)
+            messages.append(Message("assistant", tuple(parts), source_id, when, model))
+            if results:
+                messages.append(Message("tool", tuple(results), source_id, when))
+        # system messages are noise
+    if not messages:
+        return None, garbled
+    created = parse_timestamp(raw.get("createdAt"))
+    updated = parse_timestamp(raw.get("updatedAt"))
+    title = raw.get("title") or raw.get("name")
+    return Session(
+        source=SOURCE,
+        session_id=sid,
+        messages=tuple(messages),
+        source_path=path,
+        title=title if isinstance(title, str) and title.strip() else None,
+        project=project_of_path(folder),
+        cwd=folder,
+        models=tuple(models),
+        started_at=created or next((m.timestamp for m in messages if m.timestamp), None),
+        ended_at=updated or created,
+    ), garbled
+
+
+def _assistant_parts(m: dict[str, Any]) -> tuple[list[Part], list[Part], int]:
+    content, garbled = _clean(m.get("content"))
+    if content.strip():
+        return [TextPart(content)], [], garbled
+    task = m.get("agentTaskContent")
+    if not isinstance(task, dict):
+        return [], [], garbled
+    parts: list[Part] = []
+    results: list[Part] = []
+    reasoning, bad = _clean(task.get("proposalReasoningContent"))
+    garbled += bad
+    if reasoning.strip():
+        parts.append(ThinkingPart(reasoning))
+    proposal, bad = _clean(task.get("proposal"))
+    garbled += bad
+    if proposal.strip():
+        parts.append(TextPart(proposal))
+    guideline = task.get("guideline") if isinstance(task.get("guideline"), dict) else {}
+    answer = ""
+    for n, step in enumerate(guideline.get("planItems") or []):
+        if not isinstance(step, dict):
+            continue
+        tool = step.get("toolName")
+        thought, bad = _clean(step.get("thought"))
+        garbled += bad
+        if tool == "finish":
+            params = step.get("params") if isinstance(step.get("params"), dict) else {}
+            summary, bad = _clean(params.get("summary"))
+            garbled += bad
+            answer = thought or summary
+            continue
+        step_reasoning, bad = _clean(step.get("reasoningContent"))
+        garbled += bad
+        if step_reasoning.strip():
+            parts.append(ThinkingPart(step_reasoning))
+        if thought.strip():
+            parts.append(TextPart(thought))
+        if isinstance(tool, str) and tool:
+            call_id = f"{m.get('agentMessageId') or m.get('turnId')}-{n}"
+            parts.append(ToolCallPart(tool, step.get("params"), call_id))
+            result, bad = _clean(step.get("result"))
+            garbled += bad
+            if result:
+                results.append(ToolResultPart(result, call_id))
+    if not answer:
+        answer, bad = _clean(guideline.get("thought"))
+        garbled += bad
+    if answer.strip():
+        parts.append(TextPart(answer))
+    return parts, results, garbled
+
+
+def _clean(value: Any) -> tuple[str, int]:
+    """A string, or "" (and 1) if it is mostly control characters: binary garbage."""
+    if value is None:
+        return "", 0
+    if not isinstance(value, str):
+        import orjson
+
+        value = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    if not value:
+        return "", 0
+    control = sum(1 for c in value if c < " " and c not in "\n\r\t")
+    if control > 0.2 * len(value):
+        return "", 1
+    return value, 0
+
+
+def _model(m: dict[str, Any]) -> str | None:
+    info = m.get("modelInfo")
+    if not isinstance(info, dict):
+        return None
+    name = info.get("display_model_name") or info.get("config_name")
+    return name if isinstance(name, str) and name else None

@@ -1,0 +1,287 @@
+"""Cursor and Trae: every storage generation, read safely from databases we build here."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+from conftest import note_files
+from vscode_builder import lexical, make_db, workspace
+
+from exporter.adapters import SourceContext, vscode
+from exporter.adapters.cursor import CursorAdapter
+from exporter.adapters.trae import TraeAdapter
+from exporter.export import ExportOptions, run_export
+
+CURSOR = Path(".config") / "Cursor" / "User"
+COMPOSER = "c0c0c0c0-1111-4222-8333-444444444444"
+
+
+def load(adapter, home: Path):
+    sessions, problems = [], []
+    for ref in adapter.discover(SourceContext(home, {}, False)):
+        result = adapter.load(ref)
+        sessions += result.sessions
+        problems += result.problems
+    return sessions, problems
+
+
+def texts(session, role=None):
+    return [
+        p.text
+        for m in session.messages
+        if role in (None, m.role)
+        for p in m.parts
+        if p.kind == "text"
+    ]
+
+
+def bubble(kind: int, bid: str, **fields):
+    return {"_v": 3, "type": kind, "bubbleId": bid, **fields}
+
+
+def global_composer(cid: str = COMPOSER, **fields) -> dict:
+    headers = [{"bubbleId": "b1", "type": 1}, {"bubbleId": "b2", "type": 2}, {"bubbleId": "b0", "type": 2,
+               "grouping": {"isRenderable": False}}, {"bubbleId": "b3", "type": 2}, {"bubbleId": "b4", "type": 2}]  # fmt: skip
+    data = {
+        "_v": 10, "composerId": cid, "name": "Retry logic", "createdAt": 1759861723898,
+        "lastUpdatedAt": 1759863763312, "fullConversationHeadersOnly": headers,
+        "modelConfig": {"modelName": "gpt-5"}, "createdOnBranch": "feat/retry",
+    }  # fmt: skip
+    data.update(fields)
+    bubbles = {
+        # keys sort differently from the conversation order on purpose
+        f"bubbleId:{cid}:b4": bubble(2, "b4", text="Added exponential backoff in `client.py`."),
+        f"bubbleId:{cid}:b1": bubble(1, "b1", text="", richText=lexical("Add retries to the HTTP client\nmax 3 attempts"),
+                                      createdAt="2025-10-07T18:28:55.045Z"),
+        f"bubbleId:{cid}:b2": bubble(2, "b2", thinking={"text": "Look at the client first."},
+                                      createdAt="2025-10-07T18:28:58.000Z"),
+        f"bubbleId:{cid}:b0": bubble(2, "b0", text="never shown"),
+        f"bubbleId:{cid}:b3": bubble(2, "b3", toolFormerData={
+            "tool": 9, "toolCallId": "call_1\nfc_1", "name": "grep", "status": "completed",
+            "rawArgs": '{"pattern": "requests.get", "path": "src"}',
+            "result": '{"output": "src/client.py:12: r = requests.get(url)"}'}),
+    }  # fmt: skip
+    return {f"composerData:{cid}": data, **bubbles}
+
+
+def test_cursor_current_storage(tmp_path):
+    user = tmp_path / CURSOR
+    disk = global_composer()
+    disk["composerData:empty-1"] = {
+        "_v": 10,
+        "composerId": "empty-1",
+        "fullConversationHeadersOnly": [],
+        "text": "",
+    }
+    make_db(user / "globalStorage" / "state.vscdb", {}, disk)
+    workspace(
+        user,
+        "ws1",
+        "file:///home/dev/work/http-client",
+        {"composer.composerData": {"allComposers": [{"composerId": COMPOSER}]}},
+    )
+    (session,), problems = load(CursorAdapter(), tmp_path)
+    assert problems == []
+    assert session.session_id == COMPOSER and session.title == "Retry logic"
+    assert (session.project, session.cwd, session.git_branch) == (
+        "http-client",
+        "/home/dev/work/http-client",
+        "feat/retry",
+    )
+    assert session.models == ("gpt-5",)
+    assert [(m.role, [p.kind for p in m.parts]) for m in session.messages] == [
+        ("user", ["text"]), ("assistant", ["thinking"]), ("assistant", ["tool_call"]), ("tool", ["tool_result"]),
+        ("assistant", ["text"]),
+    ]  # fmt: skip
+    assert texts(session, "user") == ["Add retries to the HTTP client\nmax 3 attempts"]
+    call = session.messages[2].parts[0]
+    assert (call.name, call.input, call.call_id) == (
+        "grep",
+        {"pattern": "requests.get", "path": "src"},
+        "call_1",
+    )
+    assert session.messages[3].parts[0].output == "src/client.py:12: r = requests.get(url)"
+    assert session.started_at.year == 2025 and session.ended_at > session.started_at
+
+
+@pytest.mark.parametrize(
+    ("how", "expected"),
+    [
+        ("identifier", "from-identifier"),
+        ("pane", "from-pane"),
+        ("nowhere", None),
+    ],
+)
+def test_cursor_project_attribution(tmp_path, how, expected):
+    user = tmp_path / CURSOR
+    extra = (
+        {"workspaceIdentifier": {"id": "x", "uri": {"fsPath": "/w/from-identifier"}}}
+        if how == "identifier"
+        else {}
+    )
+    make_db(user / "globalStorage" / "state.vscdb", {}, global_composer(**extra))
+    pane = {f"workbench.panel.aichat.view.{COMPOSER}": {"collapsed": False}}
+    items = {"workbench.panel.composerChatViewPane.abc": pane} if how == "pane" else {}
+    workspace(user, "ws", "file:///w/from-pane", items)
+    (session,), _ = load(CursorAdapter(), tmp_path)
+    assert session.project == expected
+
+
+def test_cursor_workspace_generations_and_no_duplicates(tmp_path):
+    user = tmp_path / CURSOR
+    make_db(user / "globalStorage" / "state.vscdb", {}, global_composer())
+    tabs = {"tabs": [{"tabId": "tab-1", "chatTitle": "Legacy chat", "lastSendTime": 1731818231743, "bubbles": [
+        {"type": "user", "id": "u1", "text": "", "initText": lexical("How do I center a <div>?")},
+        {"type": "ai", "id": "a1", "text": "Use `display: flex`.", "modelType": "claude-3.5-sonnet"},
+        {"type": "user", "id": "u2", "text": ""}]}]}  # fmt: skip
+    inline = {"allComposers": [
+        {"composerId": "inline-1", "name": "Inline composer", "createdAt": 1731784818255, "conversation": [
+            {"type": 1, "bubbleId": "x1", "text": "rename the module"},
+            {"type": 2, "bubbleId": "x2", "text": "", "codeBlocks": [{"content": "mv a.py b.py", "languageId": "sh"}]}]},
+        {"composerId": COMPOSER, "conversation": [{"type": 1, "bubbleId": "old", "text": "an older copy"}]},
+    ]}  # fmt: skip
+    workspace(user, "ws", "file:///c%3A/Users/dev/mobile-app", {
+        "workbench.panel.aichat.view.aichat.chatdata": tabs, "composer.composerData": inline})  # fmt: skip
+    sessions, _ = load(CursorAdapter(), tmp_path)
+    by_id = {s.session_id: s for s in sessions}
+    assert sorted(by_id) == sorted([COMPOSER, "inline-1", "tab-1"])
+    assert "an older copy" not in texts(by_id[COMPOSER])  # the global copy wins
+    assert texts(by_id["tab-1"], "user") == ["How do I center a <div>?"]
+    assert (
+        by_id["tab-1"].models == ("claude-3.5-sonnet",) and by_id["tab-1"].project == "mobile-app"
+    )
+    assert texts(by_id["inline-1"], "assistant") == ["```sh\nmv a.py b.py\n```"]
+
+
+def test_cursor_rows_only_in_the_wal_are_read_and_sources_untouched(tmp_path):
+    user = tmp_path / CURSOR
+    db_path = user / "globalStorage" / "state.vscdb"
+    make_db(db_path, {}, {})
+    writer = sqlite3.connect(db_path)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    for key, value in global_composer(name="Written to the WAL only").items():
+        import json
+
+        writer.execute(
+            "INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)", (key, json.dumps(value))
+        )
+    writer.commit()  # the editor keeps the connection open: nothing is checkpointed
+    try:
+        wal = db_path.with_name("state.vscdb-wal")
+        assert wal.stat().st_size > 0 and b"Written to the WAL only" not in db_path.read_bytes()
+        before = {
+            p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in db_path.parent.iterdir()
+            if not p.name.endswith("-shm")
+        }
+        report = run_export(
+            ExportOptions(vault=tmp_path / "v", home=tmp_path, sources=["cursor"], timezone=UTC)
+        )
+        after = {
+            p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in db_path.parent.iterdir()
+            if not p.name.endswith("-shm")
+        }
+        assert before == after and not report.failed
+        (note,) = note_files(tmp_path / "v").values()
+        assert b"title: Written to the WAL only" in note
+    finally:
+        writer.close()
+
+
+def test_locked_and_corrupt_databases_are_reported_and_skipped(tmp_path, monkeypatch):
+    monkeypatch.setattr(vscode, "BUSY_TIMEOUT_MS", 100)
+    user = tmp_path / CURSOR
+    make_db(user / "globalStorage" / "state.vscdb", {}, global_composer())
+    broken = user / "workspaceStorage" / "broken"
+    broken.mkdir(parents=True)
+    (broken / "state.vscdb").write_bytes(b"this is not a database at all" * 100)
+    locked = workspace(user, "locked", "file:///w/locked", {})
+    holder = sqlite3.connect(locked)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        report = run_export(
+            ExportOptions(vault=tmp_path / "v", home=tmp_path, sources=["cursor"], timezone=UTC)
+        )
+    finally:
+        holder.rollback()
+        holder.close()
+    messages = {Path(p.path).parent.name: p.message for p in report.problems}
+    assert "not a readable SQLite database" in messages["broken"]
+    assert "locked by another program" in messages["locked"]
+    assert len(note_files(tmp_path / "v")) == 1  # the rest was exported
+
+
+def trae_store(*sessions) -> dict:
+    return {
+        "list": list(sessions),
+        "currentSessionId": sessions[0]["sessionId"] if sessions else None,
+    }
+
+
+def trae_session() -> dict:
+    agent = {"proposal": "Create a login page with a form.", "proposalReasoningContent": "The app has no auth yet.",
+             "guideline": {"thought": "fallback", "planItems": [
+                 {"thought": "I will create the file", "toolName": "write_to_file",
+                  "params": {"file_path": "/p/login.tsx", "content": "export {}"}, "result": "file written"},
+                 {"toolName": "finish", "thought": "Done: the login page is at /login.", "params": {"summary": "s"}}]}}  # fmt: skip
+    return {"sessionId": "s-1", "createdAt": 1730000000000, "updatedAt": 1730000500000, "messages": [
+        {"role": "assistant", "content": "", "turnId": "t1", "turnIndex": 0, "agentMessageId": "m1",
+         "modelInfo": {"display_model_name": "Claude-3.7-Sonnet"}, "agentTaskContent": agent},
+        {"role": "user", "content": "add a login page", "turnId": "t1", "turnIndex": 0, "timestamp": 1730000000100},
+        {"role": "system", "content": "system prompt", "turnIndex": 0},
+        {"role": "user", "content": "\x00\x01\x02\x03\x04garbage\x05\x06\x07\x08", "turnIndex": 1},
+        {"role": "user", "content": "now add a logout button", "turnId": "t2", "turnIndex": 1},
+        {"role": "assistant", "content": "Added a logout button to the header.", "turnIndex": 1},
+        {"role": "assistant", "content": "", "turnIndex": 1},
+    ]}  # fmt: skip
+
+
+@pytest.mark.parametrize("product", ["Trae", "Trae CN"])
+def test_trae_sessions_from_blob_values(tmp_path, product):
+    user = tmp_path / ".config" / product / "User"
+    workspace(
+        user,
+        "ws",
+        "file:///home/dev/work/shop",
+        {"memento/icube-ai-agent-storage": trae_store(trae_session())},
+        blob=True,
+    )
+    (session,), problems = load(TraeAdapter(), tmp_path)
+    assert session.project == "shop" and session.models == ("Claude-3.7-Sonnet",)
+    assert texts(session, "user") == ["add a login page", "now add a logout button"]
+    shape = [(m.role, [p.kind for p in m.parts]) for m in session.messages]
+    assert shape == [
+        ("user", ["text"]),
+        ("assistant", ["thinking", "text", "text", "tool_call", "text"]),
+        ("tool", ["tool_result"]),
+        ("user", ["text"]),
+        ("assistant", ["text"]),
+    ]
+    assert texts(session, "assistant")[-2] == "Done: the login page is at /login."
+    assert [p.message for p in problems] == [
+        "1 strings that were mostly control characters (unreadable data) were left out"
+    ]
+
+
+def test_trae_encrypted_agent_database_is_reported_once(tmp_path):
+    user = tmp_path / ".config" / "Trae" / "User"
+    workspace(
+        user, "ws1", "file:///w/a", {"memento/icube-ai-agent-storage": trae_store(trae_session())}
+    )
+    workspace(user, "ws2", "file:///w/b", {})
+    encrypted = tmp_path / ".config" / "Trae" / "ModularData" / "ai-agent" / "database.db"
+    encrypted.parent.mkdir(parents=True)
+    encrypted.write_bytes(bytes(range(256)) * 8)
+    before = encrypted.read_bytes()
+    sessions, problems = load(TraeAdapter(), tmp_path)
+    assert len(sessions) == 1
+    assert [p.message for p in problems if "encrypted" in p.message] == [
+        "this Trae agent database is encrypted (SQLCipher) and cannot be read; chats stored only there are not exported"
+    ]
+    assert encrypted.read_bytes() == before

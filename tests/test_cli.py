@@ -48,7 +48,10 @@ def test_json_summary_ends_stdout(tmp_path):
     assert summary["sources"]["claude-code"]["created"] == 7
     assert summary["sources"]["claude-code"]["empty"] == 3
     assert summary["sources"]["codex"]["created"] == 4
-    assert (summary["sources"]["cursor"]["created"], summary["sources"]["trae"]["created"]) == (3, 1)
+    assert (summary["sources"]["cursor"]["created"], summary["sources"]["trae"]["created"]) == (
+        3,
+        1,
+    )
     assert summary["errors"] == []
     assert any("not valid JSON" in w["message"] and w["line"] == 7 for w in summary["warnings"])
 

@@ -163,6 +163,7 @@ class _Run:
         self._unit = ""
         self._changes: dict[str, Change] = {}
         self._again_pass = False
+        self._written_by: dict[str, str] = {}  # note key -> the unit that wrote it this run
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
 
     def run(
@@ -285,6 +286,11 @@ class _Run:
 
         ok = True
         for session in sessions:
+            owner = self._written_by.setdefault(session.key, self._unit)
+            if owner != self._unit:  # the same session reached through two sources
+                why = f"{session.key} was already exported from {owner}; this copy is skipped"
+                self.report.problems.append(Problem(self._unit, why, source=session.source))
+                continue
             ok &= self._write_one(self._with_known_children(session), paths[session.key], resolve)
         return [s.key for s in sessions] if ok else None
 

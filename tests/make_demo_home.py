@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from claude_builder import ClaudeSession, image_block, tiny_png, tool_use  # noqa: E402
 from codex_builder import CodexRollout, bare_lines  # noqa: E402
+from copilot_builder import log_lines, markdown, request, session, terminal_tool  # noqa: E402
 from vscode_builder import lexical, make_db, workspace  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -437,6 +438,53 @@ def trae_database(user: Path) -> None:
     )
 
 
+def copilot_sessions(user: Path) -> None:
+    """Copilot Chat in VS Code: a mutation log whose later entries append a request, stream
+    its answer, truncate and replace an edited prompt; a tool run in the terminal; a
+    cancelled request; and an empty-window chat titled only by the index."""
+    sid = "c0b1107a-5e55-4a0d-9c1e-000000000001"
+    first = request(0, "Why does `pytest -k auth` collect 0 tests?", [
+        {"kind": "thinking", "value": "Test names must match the -k expression."},
+        markdown("Let me run it with `--collect-only` in "),
+        {"kind": "inlineReference", "inlineReference": {"path": "/home/dev/work/auth-service/tests", "scheme": "file"}},
+        markdown(":"),
+        terminal_tool("call_c1", "pytest --collect-only -q -k auth", "no tests ran in 0.01s"),
+        markdown("The tests are named `test_login_*`; use `-k login`."),
+    ])  # fmt: skip
+    typo = request(1, "rename them to test_auth_* plz", [markdown("Renaming…")], state=0)
+    fixed = request(1, "Rename them to test_auth_*, please.", [
+        {"kind": "textEditGroup", "uri": {"path": "/home/dev/work/auth-service/tests/test_login.py", "scheme": "file"}, "edits": [[]]},
+        markdown("Renamed 4 tests in `tests/test_login.py`."),
+    ])  # fmt: skip
+    cancelled = request(2, "Also rename the fixtures", [markdown("Looking at")], state=2)
+    log = [
+        {"kind": 0, "v": session(sid, [first], customTitle="pytest -k collects nothing")},
+        {"kind": 2, "k": ["requests"], "v": [typo]},
+        {"kind": 1, "k": ["inputState", "inputText"], "v": "draft"},
+        {"kind": 2, "k": ["requests"], "i": 1, "v": [fixed]},
+        {"kind": 2, "k": ["requests"], "v": [cancelled]},
+    ]
+    ws = user / "workspaceStorage" / "a1b2c3"
+    (ws / "chatSessions").mkdir(parents=True, exist_ok=True)
+    (ws / "chatSessions" / f"{sid}.jsonl").write_text(log_lines(log), encoding="utf-8")
+    (ws / "workspace.json").write_text(
+        json.dumps({"folder": "file:///home/dev/work/auth-service"}), encoding="utf-8"
+    )
+
+    empty_id = "c0b1107a-5e55-4a0d-9c1e-000000000002"
+    chat = session(
+        empty_id, [request(3, "Regex for an ISO date?", [markdown("`^\\d{4}-\\d{2}-\\d{2}$`")])]
+    )
+    folder = user / "globalStorage" / "emptyWindowChatSessions"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{empty_id}.json").write_text(json.dumps(chat, indent=1), encoding="utf-8")
+    index = {
+        "version": 1,
+        "entries": {empty_id: {"sessionId": empty_id, "title": "ISO date regex"}},
+    }
+    make_db(user / "globalStorage" / "state.vscdb", {"chat.ChatSessionStore.index": index})
+
+
 def write_demo_home(home: Path) -> None:
     if home.exists():
         shutil.rmtree(home)
@@ -448,6 +496,7 @@ def write_demo_home(home: Path) -> None:
     codex_sessions(home / ".codex")
     cursor_databases(home / ".config" / "Cursor" / "User")
     trae_database(home / ".config" / "Trae" / "User")
+    copilot_sessions(home / ".config" / "Code" / "User")
 
 
 if __name__ == "__main__":

@@ -22,14 +22,14 @@ def run(*args: str):
 def test_export_prints_a_summary_and_writes_notes(tmp_path):
     result = run("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--timezone", "UTC")
     assert result.exit_code == 0, result.output
-    assert "15 sessions found, 15 created, 0 updated, 0 unchanged, 3 empty sources" in result.output
+    assert "17 sessions found, 17 created, 0 updated, 0 unchanged, 3 empty sources" in result.output
     assert "  codex: 4 found, 4 created" in result.output
-    assert len(note_files(tmp_path / "v")) == 15
+    assert len(note_files(tmp_path / "v")) == 17
 
 
 def test_export_subcommand_is_the_same(tmp_path):
     result = run("export", "--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME))
-    assert result.exit_code == 0 and len(note_files(tmp_path / "v")) == 15
+    assert result.exit_code == 0 and len(note_files(tmp_path / "v")) == 17
 
 
 def test_second_run_changes_nothing(tmp_path):
@@ -37,14 +37,14 @@ def test_second_run_changes_nothing(tmp_path):
     run("--vault", str(vault), "--home", str(EXAMPLES_HOME))
     before, times = note_files(vault), stamps(vault)
     result = run("--vault", str(vault), "--home", str(EXAMPLES_HOME))
-    assert "15 sessions found, 0 created, 0 updated, 15 unchanged" in result.output
+    assert "17 sessions found, 0 created, 0 updated, 17 unchanged" in result.output
     assert note_files(vault) == before and stamps(vault) == times
 
 
 def test_json_summary_ends_stdout(tmp_path):
     result = run("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--json")
     summary = json.loads(result.stdout.strip().splitlines()[-1])
-    assert summary["totals"]["found"] == 15 and summary["totals"]["written"] == 15
+    assert summary["totals"]["found"] == 17 and summary["totals"]["written"] == 17
     assert summary["sources"]["claude-code"]["created"] == 7
     assert summary["sources"]["claude-code"]["empty"] == 3
     assert summary["sources"]["codex"]["created"] == 4
@@ -93,7 +93,7 @@ def test_a_session_that_fails_exits_1_and_the_rest_are_written(tmp_path, monkeyp
     result = run("--vault", str(tmp_path / "v"), "--home", str(home))
     assert result.exit_code == 1
     assert "bad.jsonl: could not be read: [Errno 13] Permission denied" in result.stderr
-    assert len(note_files(tmp_path / "v")) == 15
+    assert len(note_files(tmp_path / "v")) == 17
 
 
 def test_usage_errors_exit_2(tmp_path):
@@ -120,6 +120,7 @@ def test_sources_lists_what_was_found_where(tmp_path):
         ("codex", 4),
         ("cursor", 3),
         ("trae", 1),
+        ("copilot", 2),
     ]
 
 

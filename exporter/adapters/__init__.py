@@ -16,11 +16,18 @@ from ..errors import ConfigError
 from .base import Adapter, FileStamp, LoadResult, SessionRef, SourceContext
 from .claude_code import ClaudeCodeAdapter
 from .codex import CodexAdapter
+from .copilot import CopilotAdapter
 from .cursor import CursorAdapter
 from .trae import TraeAdapter
 
 # The one list of sources, in the order they are exported and listed.
-ADAPTERS: list[type[Adapter]] = [ClaudeCodeAdapter, CodexAdapter, CursorAdapter, TraeAdapter]
+ADAPTERS: list[type[Adapter]] = [
+    ClaudeCodeAdapter,
+    CodexAdapter,
+    CursorAdapter,
+    TraeAdapter,
+    CopilotAdapter,
+]
 
 __all__ = [
     "ADAPTERS",

@@ -1,0 +1,192 @@
+"""GitHub Copilot Chat in VS Code: the chat session files VS Code itself writes (FORMATS.md §5).
+
+Where, in the ``User`` folder of ``Code``, ``Code - Insiders`` and ``VSCodium`` (Linux,
+macOS and Windows layouts; ``VSCODE_PORTABLE`` and ``VSCODE_APPDATA`` on the real home):
+
+- ``workspaceStorage/<id>/chatSessions/<session>.jsonl`` (a mutation log, VS Code ≥ 1.109)
+  or ``.json`` (one document, older); when both exist the ``.jsonl`` wins;
+- ``globalStorage/emptyWindowChatSessions/`` and the older
+  ``workspaceStorage/no-workspace/chatSessions/``: chats in windows without a folder;
+- before session files: the ``interactive.sessions`` key of a workspace ``state.vscdb``.
+
+A session copied into two workspaces (VS Code copies it when a window changes folder) is
+one discovery unit and is exported once, from the copy with the newest request. Titles:
+``customTitle`` → the workspace's ``chat.ChatSessionStore.index`` (read at discovery and
+put in the fingerprint, so a new title re-exports that session) → the first prompt.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import orjson
+
+from ..errors import Problem, SourceError
+from ..model import Session
+from ._jsonl import parse_timestamp
+from .base import FileStamp, LoadResult, SessionRef, SourceContext
+from .copilot_log import last_activity, replay, session_messages
+from .vscode import Database, db_stamps, folder_of_workspace, project_of_path, user_dirs
+
+SOURCE = "copilot"
+PRODUCTS = ["Code", "Code - Insiders", "VSCodium"]
+INDEX_KEY = "chat.ChatSessionStore.index"
+LEGACY_KEY = "interactive.sessions"
+
+
+class CopilotAdapter:
+    name: ClassVar[str] = SOURCE
+    label: ClassVar[str] = "Copilot Chat (VS Code)"
+
+    def roots(self, ctx: SourceContext) -> list[Path]:
+        return user_dirs(ctx, PRODUCTS)
+
+    def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
+        for user_dir in self.roots(ctx):
+            copies: dict[str, list[Path]] = {}
+            titles: dict[str, str] = {}
+            legacy: list[Path] = []
+            for place in _places(user_dir):
+                chats = place / (
+                    "emptyWindowChatSessions" if place.name == "globalStorage" else "chatSessions"
+                )
+                if chats.is_dir():
+                    files = {e.name: Path(e.path) for e in os.scandir(chats) if e.is_file()}
+                    for name, path in sorted(files.items()):
+                        stem, ext = os.path.splitext(name)
+                        if ext == ".jsonl" or (ext == ".json" and f"{stem}.jsonl" not in files):
+                            copies.setdefault(stem, []).append(path)
+                index, has_legacy = _read_workspace_db(place / "state.vscdb")
+                titles.update(index)
+                if has_legacy and place.name != "globalStorage":
+                    legacy.append(place / "state.vscdb")
+            for session_id, paths in sorted(copies.items()):
+                stamps = [FileStamp.of(p) for p in paths]
+                title = titles.get(session_id)
+                yield SessionRef(SOURCE, session_id, stamps[0], tuple(stamps[1:]), None,
+                                 (f"title={title}",) if title else ())  # fmt: skip
+            for db in legacy:
+                stamps = db_stamps(db)
+                yield SessionRef(SOURCE, f"legacy:{db.parent.name}", stamps[0], tuple(stamps[1:]))
+
+    def load(self, ref: SessionRef) -> LoadResult:
+        result = LoadResult()
+        if ref.session_id.startswith("legacy:"):
+            return self._load_legacy(ref, result)
+        best: tuple[Any, dict[str, Any], Path] | None = None
+        for stamp in ref.files:
+            data = _read_session(stamp.path, result.problems)
+            if isinstance(data, dict):
+                newest = last_activity(data)
+                if best is None or (newest and (best[0] is None or newest > best[0])):
+                    best = (newest, data, stamp.path)
+        if best is None:
+            return result
+        title = next((x[6:] for x in ref.extra if x.startswith("title=")), None)
+        session = _session(best[1], best[2], ref.session_id, title)
+        if session:
+            result.sessions.append(session)
+        return result
+
+    def _load_legacy(self, ref: SessionRef, result: LoadResult) -> LoadResult:
+        try:
+            with Database(ref.main.path) as db:
+                stored = db.get("ItemTable", LEGACY_KEY)
+        except SourceError as exc:
+            result.problems.append(Problem(exc.path, exc.message, severity="error", source=SOURCE))
+            return result
+        for data in stored if isinstance(stored, list) else []:
+            if isinstance(data, dict) and isinstance(data.get("sessionId"), str):
+                session = _session(data, ref.main.path, data["sessionId"], None)
+                if session:
+                    result.sessions.append(session)
+        return result
+
+
+def _places(user_dir: Path) -> list[Path]:
+    """Every workspace folder, then ``globalStorage`` (empty-window chats and their index)."""
+    places = []
+    base = user_dir / "workspaceStorage"
+    if base.is_dir():
+        places = [
+            Path(e.path) for e in sorted(os.scandir(base), key=lambda e: e.name) if e.is_dir()
+        ]
+    return [*places, user_dir / "globalStorage"]
+
+
+def _read_workspace_db(db: Path) -> tuple[dict[str, str], bool]:
+    """Titles from the session index, and whether pre-file sessions are stored there."""
+    if not db.is_file():
+        return {}, False
+    try:
+        with Database(db) as conn:
+            index = conn.get("ItemTable", INDEX_KEY)
+            legacy = bool(conn.get("ItemTable", LEGACY_KEY))
+    except SourceError:
+        return {}, False  # a damaged database only costs titles here; files are still read
+    entries = index.get("entries") if isinstance(index, dict) else None
+    titles = {}
+    for sid, entry in entries.items() if isinstance(entries, dict) else []:
+        if (
+            isinstance(entry, dict)
+            and isinstance(entry.get("title"), str)
+            and entry["title"].strip()
+        ):
+            titles[sid] = entry["title"].strip()
+    return titles, legacy
+
+
+def _read_session(path: Path, problems: list[Problem]) -> Any:
+    if path.suffix == ".jsonl":
+        return replay(path, problems)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        problems.append(
+            Problem(str(path), f"could not be read ({exc})", severity="error", source=SOURCE)
+        )
+        return None
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        try:  # lone surrogates or bad UTF-8, which orjson refuses
+            return json.loads(raw.decode("utf-8", "replace"))
+        except ValueError as exc:
+            problems.append(
+                Problem(
+                    str(path),
+                    f"not a readable JSON document ({exc})",
+                    severity="error",
+                    source=SOURCE,
+                )
+            )
+            return None
+
+
+def _session(
+    data: dict[str, Any], path: Path, session_id: str, index_title: str | None
+) -> Session | None:
+    messages, models = session_messages(data)
+    if not messages:
+        return None
+    workspace = path.parent.parent if path.parent.name == "chatSessions" else path.parent
+    folder = folder_of_workspace(workspace) if workspace.name != "no-workspace" else None
+    title = data.get("customTitle") if isinstance(data.get("customTitle"), str) else None
+    sid = data.get("sessionId") if isinstance(data.get("sessionId"), str) else session_id
+    created = parse_timestamp(data.get("creationDate")) or messages[0].timestamp
+    return Session(
+        source=SOURCE,
+        session_id=sid,
+        messages=tuple(messages),
+        source_path=path,
+        title=(title or index_title or "").strip() or None,
+        project=project_of_path(folder),
+        cwd=folder,
+        models=tuple(models),
+        started_at=created,
+        ended_at=last_activity(data) or created,
+    )

@@ -1,0 +1,342 @@
+"""VS Code's chat session files: the ``.jsonl`` mutation log replayed, and the session
+object (from the log or a flat ``.json``) turned into messages (FORMATS.md §5.2–§5.5).
+
+The log's four entry kinds are replayed in full: 0 replaces the whole state (also when it
+comes again later), 1 sets a value at a path (an empty path replaces the root), 2 truncates
+the array at a path to ``i`` if given and then appends ``v``, 3 deletes a property. An entry
+before the first kind 0, of an unknown kind, or whose path does not exist is reported with
+its line number and skipped; the rest of the log still applies.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ..errors import Problem
+from ..model import Message, NoticePart, Part, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+from ._jsonl import iter_jsonl, parse_timestamp
+
+SOURCE = "copilot"
+# Response parts that are progress, confirmations or bookkeeping, not conversation.
+_UI_KINDS = {
+    "progressMessage", "progressTaskSerialized", "confirmation", "elicitationSerialized",
+    "questionCarousel", "command", "extensions", "pullRequest", "treeData", "hook",
+    "mcpServersStarting", "disabledClaudeHooks", "prepareToolInvocation", "undoStop",
+    "codeblockUri", "notebookEditGroup", "workspaceEdit", "multiDiffData",
+    "clearToPreviousToolInvocation", "markdownVuln",
+}  # fmt: skip
+_CANCELLED, _FAILED = 2, 3  # modelState values (Pending 0, Complete 1, …)
+
+
+class _Missing(Exception):
+    pass
+
+
+def replay(path: Path, problems: list[Problem]) -> Any:
+    """The session object a ``.jsonl`` mutation log describes (None if it never starts)."""
+    state: Any = None
+    for number, entry in iter_jsonl(path, problems, SOURCE):
+        kind = entry.get("kind") if isinstance(entry, dict) else None
+        if kind == 0:
+            state = entry.get("v")
+            continue
+        if state is None:
+            problems.append(
+                Problem(
+                    str(path),
+                    "log entry before the initial state (kind 0), skipped",
+                    number,
+                    source=SOURCE,
+                )
+            )
+            continue
+        keys = entry.get("k") or []
+        try:
+            if kind == 1:
+                if not keys:
+                    state = entry.get("v")
+                else:
+                    parent = _walk(state, keys[:-1])
+                    _assign(parent, keys[-1], entry.get("v"))
+            elif kind == 2:
+                parent = _walk(state, keys[:-1]) if keys else None
+                current = _read(parent, keys[-1]) if keys else state
+                items = list(current) if isinstance(current, list) else []
+                if isinstance(entry.get("i"), int):
+                    del items[entry["i"] :]
+                items.extend(entry.get("v") or [])
+                if keys:
+                    _assign(parent, keys[-1], items)
+                else:
+                    state = items
+            elif kind == 3:
+                parent = _walk(state, keys[:-1])
+                if isinstance(parent, dict):
+                    parent.pop(keys[-1], None)
+                elif (
+                    isinstance(parent, list)
+                    and isinstance(keys[-1], int)
+                    and keys[-1] < len(parent)
+                ):
+                    parent[keys[-1]] = None
+            else:
+                problems.append(
+                    Problem(
+                        str(path),
+                        f"unknown log entry kind {kind!r}, skipped",
+                        number,
+                        source=SOURCE,
+                    )
+                )
+        except (_Missing, IndexError, KeyError, TypeError):
+            where = "/".join(str(k) for k in keys)
+            problems.append(
+                Problem(
+                    str(path),
+                    f"log entry for a path that does not exist ({where}), skipped",
+                    number,
+                    source=SOURCE,
+                )
+            )
+    return state
+
+
+def _walk(node: Any, keys: list[Any]) -> Any:
+    for key in keys:
+        node = _read(node, key)
+        if node is None:
+            raise _Missing
+    return node
+
+
+def _read(node: Any, key: Any) -> Any:
+    if isinstance(node, dict) and isinstance(key, str):
+        return node.get(key)
+    if isinstance(node, list) and isinstance(key, int) and -len(node) <= key < len(node):
+        return node[key]
+    raise _Missing
+
+
+def _assign(parent: Any, key: Any, value: Any) -> None:
+    if isinstance(parent, dict) and isinstance(key, str):
+        parent[key] = value
+    elif isinstance(parent, list) and isinstance(key, int) and key <= len(parent):
+        if key == len(parent):
+            parent.append(value)
+        else:
+            parent[key] = value
+    else:
+        raise _Missing
+
+
+def session_messages(data: dict[str, Any]) -> tuple[list[Message], list[str]]:
+    """The requests of a session object, in order, as messages; plus the models used."""
+    messages: list[Message] = []
+    models: list[str] = []
+    for request in data.get("requests") or []:
+        if (
+            not isinstance(request, dict)
+            or request.get("isHidden")
+            or request.get("shouldBeRemovedOnSend")
+        ):
+            continue
+        when = parse_timestamp(request.get("timestamp"))
+        rid = request.get("requestId") if isinstance(request.get("requestId"), str) else None
+        message = request.get("message")
+        text = message.get("text") if isinstance(message, dict) else message
+        if isinstance(text, str) and text.strip():
+            messages.append(Message("user", (TextPart(text),), rid, when))
+        model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
+        if model and model not in models:
+            models.append(model)
+        parts, results = _response(request.get("response"))
+        parts += _outcome(request)
+        answered = _answered_at(request, when)
+        if parts:
+            messages.append(
+                Message(
+                    "assistant", tuple(parts), request.get("responseId") or rid, answered, model
+                )
+            )
+        if results:
+            messages.append(Message("tool", tuple(results), rid, answered))
+    return messages, models
+
+
+def _response(response: Any) -> tuple[list[Part], list[Part]]:
+    parts: list[Part] = []
+    results: list[Part] = []
+    text: list[str] = []
+    edited: list[str] = []
+
+    def flush() -> None:
+        joined = "".join(text)
+        if joined.strip():
+            parts.append(TextPart(joined))
+        text.clear()
+
+    for part in response if isinstance(response, list) else []:
+        if isinstance(part, str):
+            text.append(part)
+            continue
+        if not isinstance(part, dict):
+            continue
+        kind = part.get("kind")
+        if kind is None or kind == "markdownContent":
+            value = part.get("value")
+            if isinstance(value, dict):
+                value = value.get("value")
+            if isinstance(value, str):
+                text.append(value)
+        elif kind == "inlineReference":
+            text.append(f"`{_reference_name(part)}`")
+        elif kind == "thinking":
+            flush()
+            value = part.get("value")
+            thought = "".join(value) if isinstance(value, list) else value
+            if isinstance(thought, str) and thought.strip():
+                parts.append(ThinkingPart(thought))
+        elif kind in ("toolInvocationSerialized", "toolInvocation"):
+            if part.get("presentation") == "hidden":
+                continue
+            flush()
+            call, result = _tool(part)
+            parts.append(call)
+            if result:
+                results.append(result)
+        elif kind == "textEditGroup":
+            path = _uri_path(part.get("uri"))
+            if path and path not in edited:
+                edited.append(path)
+        elif kind == "warning":
+            flush()
+            parts.append(NoticePart("error", _string(part.get("content"))))
+        # everything else (progress, confirmations, UI bookkeeping) is not conversation
+    flush()
+    if edited:
+        parts.append(
+            ToolCallPart("edited files", {"files": edited}, None, f"{len(edited)} file(s)")
+        )
+    return parts, results
+
+
+def _tool(part: dict[str, Any]) -> tuple[ToolCallPart, ToolResultPart | None]:
+    name = str(part.get("toolId") or "tool")
+    call_id = part.get("toolCallId") if isinstance(part.get("toolCallId"), str) else None
+    description = (
+        _string(part.get("pastTenseMessage")) or _string(part.get("invocationMessage")) or None
+    )
+    specific = (
+        part.get("toolSpecificData") if isinstance(part.get("toolSpecificData"), dict) else {}
+    )
+    details = part.get("resultDetails")
+    tool_input: Any = None
+    output = ""
+    is_error = False
+    if specific.get("kind") == "terminal":
+        line = specific.get("commandLine")
+        command = (
+            (line.get("userEdited") or line.get("toolEdited") or line.get("original"))
+            if isinstance(line, dict)
+            else line
+        )
+        tool_input = {"command": command}
+    elif specific.get("kind") == "input":
+        tool_input = specific.get("rawInput")
+    if isinstance(details, dict):
+        if tool_input is None:
+            tool_input = details.get("input")
+        out = details.get("output")
+        if isinstance(out, list):
+            output = "\n".join(_string(o.get("value") if isinstance(o, dict) else o) for o in out)
+        elif isinstance(out, dict) and out.get("type") == "data":
+            output = f"[{out.get('mimeType', 'binary')} data]"
+        else:
+            output = _string(out)
+        is_error = bool(details.get("isError"))
+    elif isinstance(details, list):
+        output = "\n".join(p for p in (_uri_path(d) for d in details) if p)
+    call = ToolCallPart(name, tool_input if tool_input is not None else {}, call_id, description)
+    if not output and not is_error:
+        return call, None
+    return call, ToolResultPart(output, call_id, is_error)
+
+
+def _outcome(request: dict[str, Any]) -> list[Part]:
+    state = request.get("modelState")
+    value = state.get("value") if isinstance(state, dict) else None
+    result = request.get("result") if isinstance(request.get("result"), dict) else {}
+    error = result.get("errorDetails") if isinstance(result.get("errorDetails"), dict) else None
+    if value == _CANCELLED or request.get("isCanceled") is True:
+        return [NoticePart("interrupted", "cancelled")]
+    if value == _FAILED or error:
+        return [NoticePart("error", _string((error or {}).get("message")) or "the request failed")]
+    return []
+
+
+def _answered_at(request: dict[str, Any], sent: Any) -> Any:
+    state = request.get("modelState")
+    done = parse_timestamp(state.get("completedAt")) if isinstance(state, dict) else None
+    if done:
+        return done
+    result = request.get("result") if isinstance(request.get("result"), dict) else {}
+    timings = result.get("timings") if isinstance(result.get("timings"), dict) else {}
+    elapsed = timings.get("totalElapsed")
+    if sent and isinstance(elapsed, int | float):
+        from datetime import timedelta
+
+        return sent + timedelta(milliseconds=elapsed)
+    return sent
+
+
+def last_activity(data: dict[str, Any]) -> Any:
+    times = [
+        _answered_at(r, parse_timestamp(r.get("timestamp")))
+        for r in data.get("requests") or []
+        if isinstance(r, dict)
+    ]
+    times = [t for t in times if t]
+    return max(times) if times else parse_timestamp(data.get("lastMessageDate"))
+
+
+def _reference_name(part: dict[str, Any]) -> str:
+    if isinstance(part.get("name"), str) and part["name"]:
+        return part["name"]
+    ref = part.get("inlineReference")
+    if isinstance(ref, dict) and "uri" in ref and isinstance(ref["uri"], dict):
+        ref = ref["uri"]
+    if isinstance(ref, dict) and isinstance(ref.get("name"), str):
+        return ref["name"]
+    path = _uri_path(ref)
+    return path.rsplit("/", 1)[-1] if path else "reference"
+
+
+def _uri_path(uri: Any) -> str:
+    if isinstance(uri, dict):
+        if isinstance(uri.get("uri"), dict):
+            uri = uri["uri"]
+        path = uri.get("path") or uri.get("fsPath")
+        return path if isinstance(path, str) else ""
+    if isinstance(uri, str):
+        from .vscode import path_from_uri
+
+        return path_from_uri(uri)
+    return ""
+
+
+_FILE_LINK = re.compile(r"\[([^\]]*)\]\(((?:file|vscode-remote|vscode-userdata)://[^)\s]*)\)")
+
+
+def _string(value: Any) -> str:
+    """A plain or markdown string; links to local files become their names."""
+    if isinstance(value, dict):
+        value = value.get("value")
+    if not isinstance(value, str):
+        return ""
+    if "](" in value:
+        value = _FILE_LINK.sub(
+            lambda m: m.group(1) or _uri_path(m.group(2)).rsplit("/", 1)[-1], value
+        )
+    return value

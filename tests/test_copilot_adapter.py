@@ -1,0 +1,236 @@
+"""Copilot Chat in VS Code: the mutation log replayed in full, and the session parser."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from copilot_builder import log_lines, markdown, request, session, terminal_tool, write
+from vscode_builder import make_db, workspace
+
+from exporter.adapters import SourceContext
+from exporter.adapters.copilot import CopilotAdapter
+from exporter.adapters.copilot_log import replay
+
+USER = Path(".config") / "Code" / "User"
+SID = "5e55104d-0000-4000-8000-000000000001"
+
+
+def load(home: Path, env: dict | None = None, real_home: bool = False):
+    adapter = CopilotAdapter()
+    sessions, problems = [], []
+    for ref in adapter.discover(SourceContext(home, env or {}, real_home)):
+        result = adapter.load(ref)
+        sessions += result.sessions
+        problems += result.problems
+    return sessions, problems
+
+
+def texts(s, role=None):
+    return [
+        p.text for m in s.messages if role in (None, m.role) for p in m.parts if p.kind == "text"
+    ]
+
+
+def base() -> dict:
+    return session(SID, [request(0, "first question", [markdown("first answer")])])
+
+
+def test_replay_every_entry_kind(tmp_path):
+    start = base()
+    second = request(1, "second question", [markdown("partial")], state=0)
+    log = [
+        {"kind": 0, "v": start},
+        {"kind": 2, "k": ["requests"], "v": [second]},  # append
+        {"kind": 2, "k": ["requests", 1, "response"], "v": [markdown(" and more")]},
+        {"kind": 1, "k": ["requests", 1, "modelState"], "v": {"value": 1}},
+        {"kind": 1, "k": ["customTitle"], "v": "Renamed later"},
+        {"kind": 3, "k": ["customTitle"]},  # and the rename deleted again
+        {
+            "kind": 2,
+            "k": ["requests"],
+            "i": 1,
+            "v": [request(1, "edited second question", [markdown("new answer")])],
+        },
+        {"kind": 2, "k": ["requests", 0, "response"], "i": 0},  # truncation without items
+    ]
+    state = replay(write(tmp_path / "s.jsonl", log_lines(log)), problems := [])
+    assert problems == []
+    assert [r["message"]["text"] for r in state["requests"]] == [
+        "first question",
+        "edited second question",
+    ]
+    assert state["requests"][0]["response"] == [] and "customTitle" not in state
+    assert state["requests"][1]["response"] == [markdown("new answer")]
+
+
+def test_a_later_initial_state_and_an_empty_path_set_start_over(tmp_path):
+    replaced = session(SID, [request(0, "after the rewrite", [markdown("fresh")])])
+    log = [{"kind": 0, "v": base()}, {"kind": 0, "v": replaced}]
+    assert (
+        replay(write(tmp_path / "a.jsonl", log_lines(log)), [])["requests"][0]["message"]["text"]
+        == "after the rewrite"
+    )
+    root = session(SID, [request(0, "root replaced", [])])
+    log = [{"kind": 0, "v": base()}, {"kind": 1, "k": [], "v": root}]
+    assert (
+        replay(write(tmp_path / "b.jsonl", log_lines(log)), [])["requests"][0]["message"]["text"]
+        == "root replaced"
+    )
+
+
+def test_bad_entries_are_reported_and_skipped(tmp_path):
+    log = [
+        {"kind": 1, "k": ["customTitle"], "v": "too early"},
+        {"kind": 0, "v": base()},
+        {"kind": 9, "k": ["x"], "v": 1},
+        {"kind": 1, "k": ["requests", 7, "response"], "v": []},
+        {"kind": 2, "k": ["requests", 0, "response"], "v": [markdown(" still applied")]},
+    ]
+    problems: list = []
+    state = replay(write(tmp_path / "s.jsonl", log_lines(log)), problems)
+    assert [(p.line, p.message.split(",")[0]) for p in problems] == [
+        (1, "log entry before the initial state (kind 0)"),
+        (3, "unknown log entry kind 9"),
+        (4, "log entry for a path that does not exist (requests/7/response)"),
+    ]
+    assert state["requests"][0]["response"][-1] == markdown(" still applied")
+
+
+def test_session_parts_and_noise(tmp_path):
+    response = [
+        {"kind": "mcpServersStarting", "didStartServerIds": []},
+        {"kind": "thinking", "value": ["Checking ", "the Makefile"]},
+        markdown("Let me look at "),
+        {
+            "kind": "inlineReference",
+            "inlineReference": {"path": "/w/app/Makefile", "scheme": "file"},
+        },
+        markdown(" first."),
+        terminal_tool("call_1", "make test", "2 passed"),
+        {"kind": "toolInvocationSerialized", "toolId": "secret_tool", "presentation": "hidden"},
+        {
+            "kind": "textEditGroup",
+            "uri": {"path": "/w/app/src/a.py", "scheme": "file"},
+            "edits": [[]],
+        },
+        {"kind": "progressMessage", "content": {"value": "Working..."}},
+        markdown("All tests pass."),
+    ]
+    data = session(SID, [
+        request(0, "Run the tests #file:Makefile", response),
+        request(1, "Stop that", [markdown("Stopping")], state=2),
+        request(2, "Try again", [], state=3, result={"errorDetails": {"message": "Rate limited"}}),
+    ])  # fmt: skip
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    assert texts(s, "user") == ["Run the tests #file:Makefile", "Stop that", "Try again"]
+    assistant = [m for m in s.messages if m.role == "assistant"]
+    kinds = [[p.kind for p in m.parts] for m in assistant]
+    assert kinds == [
+        ["thinking", "text", "tool_call", "text", "tool_call"],
+        ["text", "notice"],
+        ["notice"],
+    ]
+    first = assistant[0].parts
+    assert (
+        first[0].text == "Checking the Makefile"
+        and first[1].text == "Let me look at `Makefile` first."
+    )
+    assert (first[2].name, first[2].input, first[2].description) == (
+        "run_in_terminal",
+        {"command": "make test"},
+        "Ran `make test`",
+    )
+    assert first[4].input == {"files": ["/w/app/src/a.py"]}
+    assert [(p.notice, p.text) for m in assistant[1:] for p in m.parts if p.kind == "notice"] == [
+        ("interrupted", "cancelled"),
+        ("error", "Rate limited"),
+    ]
+    result = next(p for m in s.messages if m.role == "tool" for p in m.parts)
+    assert (result.output, result.call_id) == ("2 passed", "call_1")
+    assert s.models == ("copilot/gpt-5",)
+    assert "QUEUED-NOT-SENT" not in json.dumps([texts(s)]) and "DRAFT-NOT-SENT" not in json.dumps(
+        [texts(s)]
+    )
+
+
+def test_jsonl_wins_over_json_and_copies_keep_the_newest(tmp_path):
+    user = tmp_path / USER
+    old = base()
+    write(user / "workspaceStorage" / "ws1" / "chatSessions" / f"{SID}.json", old)
+    newer = copy.deepcopy(old)
+    newer["requests"].append(request(5, "asked later in ws1", [markdown("ok")]))
+    write(
+        user / "workspaceStorage" / "ws1" / "chatSessions" / f"{SID}.jsonl",
+        log_lines([{"kind": 0, "v": newer}]),
+    )
+    write(user / "workspaceStorage" / "ws1" / "workspace.json", {"folder": "file:///w/one"})
+    copied = copy.deepcopy(old)  # the copy left behind when the window changed folder
+    write(user / "workspaceStorage" / "ws2" / "chatSessions" / f"{SID}.json", copied)
+    write(user / "workspaceStorage" / "ws2" / "workspace.json", {"folder": "file:///w/two"})
+    (s,), _ = load(tmp_path)
+    assert texts(s, "user")[-1] == "asked later in ws1" and s.project == "one"
+
+
+def test_empty_window_sessions_and_index_titles(tmp_path):
+    user = tmp_path / USER
+    write(
+        user / "globalStorage" / "emptyWindowChatSessions" / f"{SID}.jsonl",
+        log_lines([{"kind": 0, "v": base()}]),
+    )
+    index = {"version": 1, "entries": {SID: {"sessionId": SID, "title": "Title from the index"}}}
+    make_db(user / "globalStorage" / "state.vscdb", {"chat.ChatSessionStore.index": index})
+    (s,), _ = load(tmp_path)
+    assert s.title == "Title from the index" and s.project is None
+    renamed = base()
+    renamed["customTitle"] = "The user's own title"
+    write(
+        user / "globalStorage" / "emptyWindowChatSessions" / f"{SID}.jsonl",
+        log_lines([{"kind": 0, "v": renamed}]),
+    )
+    assert load(tmp_path)[0][0].title == "The user's own title"
+
+
+def test_pre_file_sessions_in_the_workspace_database(tmp_path):
+    legacy = [
+        session(
+            "legacy-1",
+            [request(0, "from the old interactive.sessions key", ["old plain string answer"])],
+        )
+    ]
+    workspace(tmp_path / USER, "ws-old", "file:///w/old", {"interactive.sessions": legacy})
+    (s,), _ = load(tmp_path)
+    assert s.session_id == "legacy-1" and texts(s) == [
+        "from the old interactive.sessions key",
+        "old plain string answer",
+    ]
+
+
+@pytest.mark.parametrize("product", ["Code", "Code - Insiders", "VSCodium"])
+def test_vscode_flavours_and_portable_mode(tmp_path, product):
+    write(
+        tmp_path
+        / ".config"
+        / product
+        / "User"
+        / "globalStorage"
+        / "emptyWindowChatSessions"
+        / f"{SID}.json",
+        base(),
+    )
+    assert len(load(tmp_path)[0]) == 1
+    portable = tmp_path / "portable"
+    write(
+        portable
+        / "user-data"
+        / "User"
+        / "globalStorage"
+        / "emptyWindowChatSessions"
+        / f"{SID}.json",
+        base(),
+    )
+    assert len(load(tmp_path / "elsewhere", {"VSCODE_PORTABLE": str(portable)}, True)[0]) == 1

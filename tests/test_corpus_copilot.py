@@ -1,0 +1,66 @@
+"""Every VS Code chat session file in ../shared/corpus/copilot (the flat .json and the
+kind 0/1/2 .jsonl logs) exports without a crash, every prompt and every markdown part of
+every response findable in the notes. (The corpus's Copilot CLI event streams are another
+product's format and not part of this source.)"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import UTC
+
+import pytest
+from conftest import normalize, note_files
+
+from exporter.adapters.copilot_log import replay
+from exporter.export import ExportOptions, run_export
+
+pytestmark = pytest.mark.corpus
+VSCODE_FILES = [
+    "Piebald-AI__splitrail__copilot.json",
+    "git-ai-project__git-ai__copilot_session_simple.json",
+    "git-ai-project__git-ai__copilot_session_simple.jsonl",
+    "git-ai-project__git-ai__copilot_session_multiline.jsonl",
+]
+
+
+def test_vscode_chat_sessions_export_and_nothing_is_lost(corpus, tmp_path):
+    user = tmp_path / "home" / ".config" / "Code" / "User"
+    sessions = []
+    for i, name in enumerate(VSCODE_FILES):
+        source = corpus / "copilot" / name
+        data = replay(source, []) if name.endswith(".jsonl") else json.loads(source.read_text())
+        sessions.append(data)
+        ext = ".jsonl" if name.endswith(".jsonl") else ".json"
+        chats = user / "workspaceStorage" / f"ws{i}" / "chatSessions"
+        chats.mkdir(parents=True)
+        shutil.copyfile(source, chats / f"{data['sessionId']}{ext}")
+        (chats.parent / "workspace.json").write_text(
+            json.dumps({"folder": f"file:///w/project{i}"})
+        )
+    report = run_export(
+        ExportOptions(
+            vault=tmp_path / "v", home=tmp_path / "home", sources=["copilot"], timezone=UTC
+        )
+    )
+    assert not report.failed, report.problems
+    notes = note_files(tmp_path / "v")
+    everything = normalize("\n".join(b.decode() for b in notes.values()))
+    checked, missing = 0, []
+    for data in sessions:
+        for req in data["requests"]:
+            texts = [(req["message"]["text"], False)]
+            # markdown parts, as the answer shows them (inline references become names)
+            texts += [
+                (p["value"], True)
+                for p in req["response"]
+                if isinstance(p, dict) and "kind" not in p
+            ]
+            for text, markdown in texts:
+                if text.strip():
+                    checked += 1
+                    if normalize(text, escaped=markdown) not in everything:
+                        missing.append(text[:100])
+    assert checked > 40 and missing == []
+    # the same session in two workspaces (the corpus has one as .json and as .jsonl) is one note
+    assert len(notes) == len({d["sessionId"] for d in sessions})

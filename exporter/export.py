@@ -10,33 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
 from .adapters import Adapter, SessionRef, SourceContext, select_adapters
 from .errors import ConfigError, Problem
+from .index import note_meta, write_index_notes
 from .model import Session
-from .notes import NoteSettings, build_note, default_relpath, has_conversation
+from .notes import build_note, default_relpath, has_conversation
+from .options import ExportOptions
 from .render import TemplateError
 from .state import VaultLock
 from .vault import Action, Change, Vault
-
-
-@dataclass(slots=True)
-class ExportOptions:
-    vault: Path
-    home: Path | None = None
-    sources: list[str] | None = None
-    dry_run: bool = False
-    diff: bool = False
-    folder: str = "AI Sessions"
-    attachments_folder: str = "attachments/ccexport"
-    templates: Path | None = None
-    timezone: tzinfo | None = None
-    since: datetime | None = None
-    project: str | None = None
-    lock_wait: float = 5.0
 
 
 @dataclass(slots=True)
@@ -75,6 +60,7 @@ class ExportReport:
     per_source: dict[str, SourceCounts] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
+    indexes: list[Change] = field(default_factory=list)
     dry_run: bool = False
 
     def total(self, name: str) -> int:
@@ -115,7 +101,7 @@ Progress = Callable[[int, int], None]  # (done, total)
 
 def discover(options: ExportOptions) -> list[tuple[Adapter, SessionRef]]:
     """Every session unit found for the chosen sources (cheap: no parsing)."""
-    ctx = SourceContext.for_home(options.home)
+    ctx = SourceContext.for_home(options.home, options.paths)
     found: list[tuple[Adapter, SessionRef]] = []
     for adapter in select_adapters(options.sources):
         for ref in adapter.discover(ctx):
@@ -148,12 +134,10 @@ class _Run:
         self.options = options
         self.vault = vault
         self.report = ExportReport(dry_run=options.dry_run)
-        self.settings = NoteSettings(
-            folder=options.folder,
-            attachments_folder=options.attachments_folder,
-            timezone=options.timezone,
-            templates=options.templates,
-        )
+        self.settings = options.note_settings()
+        self.fingerprint = options.render_fingerprint()
+        # Templates or settings changed since the notes were written: render them all again.
+        self.rerender = vault.state.render != self.fingerprint
         self._family_paths: dict[str, str] = {}
         self._units: dict[str, tuple[Adapter, SessionRef]] = {}
         self._unit_of: dict[str, str] = {
@@ -174,7 +158,7 @@ class _Run:
             self._units[str(ref.main.path)] = (adapter, ref)
         for done, (adapter, ref) in enumerate(units, start=1):
             unit = str(ref.main.path)
-            if self.vault.state.unchanged(unit, ref.fingerprint()):
+            if not self.rerender and self.vault.state.unchanged(unit, ref.fingerprint()):
                 counts = self._counts(adapter.name)
                 notes = len(self.vault.state.sources[unit].get("notes", []))
                 counts.found += notes
@@ -196,8 +180,32 @@ class _Run:
         for change in self._changes.values():
             self._count(change)
         self.report.changes = [*self._changes.values(), *self._listed]
+        if self.options.index and (
+            self.rerender
+            or any(
+                c.action is not Action.UNCHANGED
+                for c in self.report.changes
+                if c in self._changes.values()
+            )
+        ):
+            self._write_indexes()
+        if not self.report.failed:
+            self.vault.state.render = self.fingerprint
         self.vault.save_state()
         return self.report
+
+    def _write_indexes(self) -> None:
+        try:
+            changes = write_index_notes(self.vault, self.settings, self.options.index_dataview)
+        except TemplateError as exc:
+            self.report.problems.append(Problem(exc.where, exc.what, severity="error"))
+            return
+        self.report.indexes = changes
+        for change in changes:
+            if change.action is Action.FAILED:
+                self.report.problems.append(
+                    Problem(change.relpath, change.message, severity="error")
+                )
 
     def _list_skipped(self, unit: str) -> None:
         """A dry run lists the notes it would leave alone, read from the state."""
@@ -238,6 +246,8 @@ class _Run:
                 complete &= not any(p.severity == "error" for p in loaded.problems)
                 sessions = [s for s in loaded.sessions if self._wanted(s)]
                 any_session |= bool(sessions)
+                # A session a filter left out is not done: the unit must be read next time.
+                complete &= len(sessions) == sum(1 for s in loaded.sessions if has_conversation(s))
                 if not self._again_pass:
                     self._counts(adapter.name).found += len(sessions)
                 keys = self._write_family(sessions)
@@ -320,20 +330,18 @@ class _Run:
         try:
             note = build_note(session, relpath, self.settings, resolve)
         except TemplateError as exc:
+            # Named by the template's file and line: the same mistake reads as one line.
             self.report.problems.append(
-                Problem(
-                    str(session.source_path),
-                    f"note for {session.key}: {exc}",
-                    severity="error",
-                    source=session.source,
-                )
+                Problem(exc.where, exc.what, severity="error", source=session.source)
             )
             self._record(Change(Action.FAILED, session.key, relpath, str(exc)))
             return False
         for attachment in note.attachments:
             self.vault.write_attachment(attachment.relpath, attachment.data)
         try:
-            change = self.vault.write_note(note.key, note.relpath, note.frontmatter, note.body)
+            change = self.vault.write_note(
+                note.key, note.relpath, note.frontmatter, note.body, note_meta(note.frontmatter)
+            )
         except OSError as exc:
             change = Change(Action.FAILED, note.key, note.relpath, str(exc))
         self._record(change)

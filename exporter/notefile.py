@@ -110,7 +110,10 @@ def parse(text: str, owned_lines: int | None = None) -> NoteText:
 
 
 def identity(metadata: dict[str, Any]) -> str | None:
-    """``source:session_id`` when the frontmatter says which session a note is."""
+    """``source:session_id`` when the frontmatter says which session a note is
+    (``index:…`` for the exporter's index notes)."""
+    if isinstance(metadata.get("ccexport_index"), str):
+        return f"index:{metadata['ccexport_index']}"
     source, session_id = metadata.get("source"), metadata.get("session_id")
     if isinstance(source, str) and isinstance(session_id, str | int):
         return f"{source}:{session_id}"

@@ -7,6 +7,7 @@ as data, and renders the body from the turns (turns.py) through the Jinja templa
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from pathlib import PurePosixPath
@@ -18,7 +19,7 @@ from .model import (
     TextPart,
     ToolCallPart,
 )
-from .render import render
+from .render import render, render_expression
 from .turns import Attachment, LinkResolver, build_turns, clean_parts, link, local
 
 SOURCE_LABELS = {
@@ -46,10 +47,13 @@ class Note:
 @dataclass(frozen=True, slots=True)
 class NoteSettings:
     folder: str = "AI Sessions"
+    layout: str = "{source}/{project}"  # folders below `folder`
     attachments_folder: str = "attachments/ccexport"
     timezone: tzinfo | None = None  # None: the machine's local time
     templates: Any = None  # a user template folder (Path) or None
     session_template: str = "session.md.j2"
+    frontmatter_add: Mapping[str, Any] = field(default_factory=dict)  # value or {{ expression }}
+    frontmatter_drop: tuple[str, ...] = ()
 
 
 def session_title(session: Session) -> str:
@@ -107,9 +111,13 @@ def default_relpath(session: Session, settings: NoteSettings, parent_path: str |
     day = when.strftime("%Y-%m-%d") if when else "undated"
     title = _shorten_to(session_title(session), 60)
     name = f"{day} {title} {_short(session.session_id)}.md"
-    return "/".join(
-        [settings.folder, session.source, _component(project_of(session)), _component(name)]
+    folders = settings.layout.format(
+        source=session.source,
+        project=_component(project_of(session)),
+        year=when.strftime("%Y") if when else "undated",
+        month=when.strftime("%m") if when else "undated",
     )
+    return "/".join([settings.folder, folders, _component(name)])
 
 
 def _component(text: str) -> str:
@@ -182,7 +190,23 @@ def build_note(
     frontmatter = _frontmatter(session, title, tz, parent_link, subagent_links, turns)
     if fork_link:
         frontmatter["forked_from"] = fork_link
+    _configured_properties(frontmatter, settings, context)
     return Note(session.key, relpath, frontmatter, body, attachments)
+
+
+def _configured_properties(
+    fm: dict[str, Any], settings: NoteSettings, context: dict[str, Any]
+) -> None:
+    """Properties the user added or dropped in the configuration (``[frontmatter]``)."""
+    for key in settings.frontmatter_drop:
+        fm.pop(key, None)
+    if not settings.frontmatter_add:
+        return
+    values = {**context, "created": fm.get("created"), "updated": fm.get("updated")}
+    for key, value in settings.frontmatter_add.items():
+        if isinstance(value, str) and "{{" in value:
+            value = render_expression(value, values, settings.templates, f"frontmatter.add.{key}")
+        fm[key] = value
 
 
 def _frontmatter(

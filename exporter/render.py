@@ -25,6 +25,10 @@ from .errors import ExporterError
 class TemplateError(ExporterError):
     """A template could not be loaded or rendered; names the file and line."""
 
+    def __init__(self, where: str, what: str) -> None:
+        self.where, self.what = where, what
+        super().__init__(f"{where}: {what}")
+
 
 def default_templates_dir() -> Path:
     """The shipped templates: inside the installed package, or beside it in a checkout."""
@@ -106,11 +110,55 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
         return template.render(**context)
     except jinja2.TemplateSyntaxError as exc:
         where = exc.filename or exc.name or name
-        raise TemplateError(f"{where}:{exc.lineno}: {exc.message}") from None
+        raise TemplateError(
+            f"{where}:{exc.lineno}", f"template syntax error: {exc.message}"
+        ) from None
     except jinja2.TemplateNotFound as exc:
-        raise TemplateError(f"template not found: {exc.name}") from None
+        raise TemplateError(name, f"template not found: {exc.name}") from None
     except Exception as exc:  # a runtime error inside a user's template
-        raise TemplateError(f"{_template_location(exc, env, name)}: {exc}") from None
+        raise TemplateError(_template_location(exc, env, name), f"template error: {exc}") from None
+
+
+def init_templates(dest: Path, *, force: bool = False) -> tuple[list[str], list[str]]:
+    """Copy the shipped templates into ``dest``: (names copied, names kept as they were)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    copied, kept = [], []
+    for path in sorted(default_templates_dir().glob("*.j2")):
+        target = dest / path.name
+        if target.exists() and not force:
+            kept.append(path.name)
+            continue
+        target.write_bytes(path.read_bytes())
+        copied.append(path.name)
+    return copied, kept
+
+
+def template_fingerprint(user_dir: Path | None, settings: Any) -> str:
+    """A hash of the templates in effect (a user's file overrides the shipped one), the
+    settings that shape a note, and the version of ccexport."""
+    import hashlib
+
+    from . import __version__
+
+    files: dict[str, bytes] = {}
+    for folder in (default_templates_dir(), user_dir):
+        if folder and Path(folder).is_dir():
+            for path in sorted(Path(folder).glob("*.j2")):
+                files[path.name] = path.read_bytes()
+    digest = hashlib.sha256(__version__.encode())
+    for name, data in sorted(files.items()):
+        digest.update(name.encode() + b"\0" + data + b"\0")
+    digest.update(repr(settings).encode())
+    return digest.hexdigest()
+
+
+def render_expression(source: str, context: dict[str, Any], user_dir: Any, name: str) -> str:
+    """A small template from the configuration (a frontmatter value), rendered safely."""
+    env = environment(str(user_dir) if user_dir else None)
+    try:
+        return env.from_string(source).render(**context).strip()
+    except Exception as exc:  # anything a user's expression can raise
+        raise TemplateError(f"config {name}", f"expression error: {exc}") from None
 
 
 def _template_location(exc: BaseException, env: jinja2.Environment, name: str) -> str:

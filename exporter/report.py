@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from pathlib import Path
+
 import typer
 
 from .export import ExportReport
@@ -35,6 +38,17 @@ def summary_line(report: ExportReport) -> str:
     return prefix + ", ".join(parts)
 
 
+def append_log(path: Path, report: ExportReport | None, code: int, error: str = "") -> None:
+    """One entry per run in the nightly log: when, how it ended, and what went wrong."""
+    stamp = datetime.now().astimezone().isoformat(timespec="seconds")
+    lines = [f"[{stamp}] exit {code}: {summary_line(report) if report else error}"]
+    if report:
+        lines += [f"  {p.severity}: {p}" for p in report.problems if p.severity == "error"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def print_report(report: ExportReport, *, quiet: bool = False) -> None:
     if report.dry_run and not quiet:
         for change in report.changes:
@@ -53,6 +67,11 @@ def print_report(report: ExportReport, *, quiet: bool = False) -> None:
     for change in report.changes:
         if change.action is Action.CONFLICT:
             typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)
+    # One line per distinct problem: a template mistake hit by 300 notes is one line.
+    seen: dict[str, int] = {}
     for problem in report.problems:
         if problem.severity == "error" or not quiet:
-            typer.echo(f"{problem.severity}: {problem}", err=True)
+            line = f"{problem.severity}: {problem}"
+            seen[line] = seen.get(line, 0) + 1
+    for line, count in seen.items():
+        typer.echo(line if count == 1 else f"{line} ({count} times)", err=True)

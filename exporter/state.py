@@ -31,6 +31,8 @@ class NoteRecord:
     hash: str  # sha256 of the owned region as last written
     lines: int  # its line count: pins the end marker
     tags: list[str] = field(default_factory=list)  # the tags the exporter wrote
+    keys: list[str] = field(default_factory=list)  # the properties the exporter wrote
+    meta: dict[str, Any] = field(default_factory=dict)  # what index notes list about it
 
 
 @dataclass(slots=True)
@@ -41,6 +43,8 @@ class State:
     links: dict[str, list[str]] = field(default_factory=dict)
     # Children a parent's own file does not name (learned from the children): key -> keys.
     children: dict[str, list[str]] = field(default_factory=dict)
+    # What the notes were rendered with (templates, settings, version): a change re-renders all.
+    render: str = ""
 
     @classmethod
     def load(cls, vault: Path) -> State:
@@ -55,7 +59,14 @@ class State:
         if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
             return cls()
         notes = {
-            key: NoteRecord(r["path"], r["hash"], r["lines"], list(r.get("tags", [])))
+            key: NoteRecord(
+                r["path"],
+                r["hash"],
+                r["lines"],
+                list(r.get("tags", [])),
+                list(r.get("keys", [])),
+                dict(r.get("meta", {})),
+            )  # fmt: skip
             for key, r in data.get("notes", {}).items()
             if isinstance(r, dict) and {"path", "hash", "lines"} <= r.keys()
         }
@@ -64,6 +75,7 @@ class State:
             notes,
             dict(data.get("links", {})),
             dict(data.get("children", {})),
+            str(data.get("render", "")),
         )
 
     def dumps(self) -> bytes:
@@ -72,8 +84,16 @@ class State:
             "sources": self.sources,
             "links": self.links,
             "children": self.children,
+            "render": self.render,
             "notes": {
-                key: {"path": r.path, "hash": r.hash, "lines": r.lines, "tags": r.tags}
+                key: {
+                    "path": r.path,
+                    "hash": r.hash,
+                    "lines": r.lines,
+                    "tags": r.tags,
+                    "keys": r.keys,
+                    "meta": r.meta,
+                }  # fmt: skip
                 for key, r in self.notes.items()
             },
         }

@@ -177,12 +177,20 @@ class Vault:
 
     # -- notes -------------------------------------------------------------------------
 
-    def write_note(self, key: str, relpath: str, metadata: dict[str, Any], body: str) -> Change:
+    def write_note(
+        self,
+        key: str,
+        relpath: str,
+        metadata: dict[str, Any],
+        body: str,
+        meta: dict[str, Any] | None = None,
+    ) -> Change:
         """Create or update one note in place; see the module rules."""
         path = self.root / relpath
         owned = body.strip("\n")
         record = self.state.notes.get(key)
         ours = list(metadata.get("tags", []))
+        meta = meta or {}
         try:
             current = path.read_text(encoding="utf-8") if path.exists() else None
         except (OSError, UnicodeDecodeError) as exc:
@@ -195,7 +203,7 @@ class Vault:
                 "another file already had the name, so this note got a new one" if renamed else ""
             )
             self._write(path, text)
-            self._record(key, relpath, owned, ours)
+            self._record(key, relpath, owned, ours, list(metadata), meta)
             return Change(action, key, relpath, message, self._diff("", owned, relpath))
         try:
             parsed = notefile.parse(current, record.lines if record else None)
@@ -204,10 +212,15 @@ class Vault:
         if parsed.owned is None:
             why = "left unchanged: its ccexport markers are gone (delete the note to re-export it)"
             return Change(Action.FAILED, key, relpath, why)
-        merged = merge_frontmatter(parsed.metadata, metadata, record.tags if record else ours)
+        merged = merge_frontmatter(
+            parsed.metadata,
+            metadata,
+            record.tags if record else ours,
+            record.keys if record else [],
+        )
         text = notefile.compose(merged, parsed.before, owned, parsed.after)
         if text == current:
-            self._record(key, relpath, owned, ours)
+            self._record(key, relpath, owned, ours, list(metadata), meta)
             return Change(Action.UNCHANGED, key, relpath)
         edited = record is not None and _owned_hash(parsed.owned) != record.hash
         if edited and parsed.owned.strip("\n") != owned:
@@ -219,7 +232,7 @@ class Vault:
         else:
             action, message = Action.UPDATED, ""
         self._write(path, text)
-        self._record(key, relpath, owned, ours)
+        self._record(key, relpath, owned, ours, list(metadata), meta)
         return Change(action, key, relpath, message, self._diff(parsed.owned, owned, relpath))
 
     def write_attachment(self, relpath: str, data: bytes) -> bool:
@@ -235,8 +248,17 @@ class Vault:
         if not self.dry_run:
             _atomic_write(path, text.encode("utf-8", "replace"))
 
-    def _record(self, key: str, relpath: str, owned: str, tags: list[str]) -> None:
-        self.state.notes[key] = NoteRecord(relpath, _owned_hash(owned), owned.count("\n") + 1, tags)
+    def _record(
+        self,
+        key: str,
+        relpath: str,
+        owned: str,
+        tags: list[str],
+        keys: list[str],
+        meta: dict[str, Any],
+    ) -> None:
+        lines = owned.count("\n") + 1
+        self.state.notes[key] = NoteRecord(relpath, _owned_hash(owned), lines, tags, keys, meta)
 
     def _save_conflict(self, relpath: str, text: str) -> str:
         stamp = datetime.now().strftime("%Y-%m-%d %H%M%S")
@@ -287,14 +309,18 @@ class Vault:
 
 
 def merge_frontmatter(
-    existing: dict[str, Any], ours: dict[str, Any], our_previous_tags: list[str]
+    existing: dict[str, Any],
+    ours: dict[str, Any],
+    our_previous_tags: list[str],
+    our_previous_keys: list[str] | None = None,
 ) -> dict[str, Any]:
     """The user's keys stay where they are; ours are replaced; tags and aliases merge."""
+    owned = set(OWNED_KEYS) | set(our_previous_keys or ())
     merged: dict[str, Any] = {}
     for key, value in existing.items():
         if key in ours:
             merged[key] = ours[key]
-        elif key not in OWNED_KEYS:
+        elif key not in owned:
             merged[key] = value  # the user's own property
     for key, value in ours.items():
         merged.setdefault(key, value)

@@ -49,13 +49,17 @@ def corpus() -> Path:
     return CORPUS
 
 
-def note_files(vault: Path) -> dict[str, bytes]:
-    """Every Markdown file in a vault, by vault-relative path."""
+def note_files(vault: Path, *, index: bool = False) -> dict[str, bytes]:
+    """Every session note in a vault (and the index notes too with ``index``), by path."""
     return {
         p.relative_to(vault).as_posix(): p.read_bytes()
         for p in sorted(vault.rglob("*.md"))
-        if ".ccexport" not in p.parts
+        if ".ccexport" not in p.parts and (index or not _is_index(p))
     }
+
+
+def _is_index(path: Path) -> bool:
+    return path.name == "Projects.md" or path.parent.name == "Projects"
 
 
 def stamps(vault: Path) -> dict[str, int]:

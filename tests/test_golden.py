@@ -26,13 +26,13 @@ def export_demo(vault: Path) -> None:
 def test_demo_notes_match_the_golden_files(tmp_path, update_golden):
     vault = tmp_path / "vault"
     export_demo(vault)
-    produced = note_files(vault)
+    produced = note_files(vault, index=True)
     if update_golden:
         shutil.rmtree(GOLDEN, ignore_errors=True)
         for rel, data in produced.items():
             (GOLDEN / rel).parent.mkdir(parents=True, exist_ok=True)
             (GOLDEN / rel).write_bytes(data)
-    expected = note_files(GOLDEN)
+    expected = note_files(GOLDEN, index=True)
     assert sorted(produced) == sorted(expected), "notes were added or removed"
     for rel, data in produced.items():
         assert data.decode() == expected[rel].decode(), f"{rel} differs from its golden file"

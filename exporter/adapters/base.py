@@ -20,12 +20,24 @@ class SourceContext:
     env: Mapping[str, str] = field(default_factory=dict)
     # True when home is the real ~ (then variables like CLAUDE_CONFIG_DIR apply as well).
     real_home: bool = True
+    # Folders configured per source (config `[paths]`): used instead of the usual places.
+    paths: Mapping[str, tuple[Path, ...]] = field(default_factory=dict)
 
     @classmethod
-    def for_home(cls, home: Path | None) -> SourceContext:
+    def for_home(
+        cls, home: Path | None, paths: Mapping[str, list[Path]] | None = None
+    ) -> SourceContext:
+        configured = {k: tuple(v) for k, v in (paths or {}).items()}
         if home is None:
-            return cls(Path.home(), dict(os.environ), True)
-        return cls(home.expanduser().resolve(), dict(os.environ), False)
+            return cls(Path.home(), dict(os.environ), True, configured)
+        return cls(home.expanduser().resolve(), dict(os.environ), False, configured)
+
+    def configured(self, source: str, inside: str = "") -> list[Path] | None:
+        """The folders configured for ``source``; ``inside`` is the usual subfolder."""
+        folders = self.paths.get(source)
+        if not folders:
+            return None
+        return [f / inside if inside and (f / inside).is_dir() else f for f in folders]
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,9 @@ class ClaudeCodeAdapter:
         self._summary_index: dict[Path, dict[str, str]] = {}
 
     def roots(self, ctx: SourceContext) -> list[Path]:
+        configured_paths = ctx.configured(SOURCE, "projects")
+        if configured_paths:
+            return configured_paths
         roots: list[Path] = []
         configured = ctx.env.get("CLAUDE_CONFIG_DIR") if ctx.real_home else None
         if configured:

@@ -54,6 +54,9 @@ class CodexAdapter:
         self._ctx: SourceContext | None = None
 
     def roots(self, ctx: SourceContext) -> list[Path]:
+        configured_paths = ctx.configured(SOURCE)
+        if configured_paths:
+            return configured_paths
         roots: list[Path] = []
         configured = ctx.env.get("CODEX_HOME") if ctx.real_home else None
         if configured:

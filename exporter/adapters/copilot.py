@@ -43,7 +43,7 @@ class CopilotAdapter:
     label: ClassVar[str] = "Copilot Chat (VS Code)"
 
     def roots(self, ctx: SourceContext) -> list[Path]:
-        return user_dirs(ctx, PRODUCTS)
+        return ctx.configured(SOURCE, "User") or user_dirs(ctx, PRODUCTS)
 
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
         for user_dir in self.roots(ctx):

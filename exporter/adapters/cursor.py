@@ -62,7 +62,7 @@ class CursorAdapter:
     label: ClassVar[str] = "Cursor"
 
     def roots(self, ctx: SourceContext) -> list[Path]:
-        return user_dirs(ctx, ["Cursor"])
+        return ctx.configured(SOURCE, "User") or user_dirs(ctx, ["Cursor"])
 
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
         for user_dir in self.roots(ctx):

@@ -47,7 +47,7 @@ class TraeAdapter:
         self._warned: set[Path] = set()
 
     def roots(self, ctx: SourceContext) -> list[Path]:
-        return user_dirs(ctx, ["Trae", "Trae CN"])
+        return ctx.configured(SOURCE, "User") or user_dirs(ctx, ["Trae", "Trae CN"])
 
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
         for user_dir in self.roots(ctx):

@@ -1,0 +1,258 @@
+"""Settings: defaults, then ``~/.config/ccexport/config.toml``, then the vault's
+``.ccexport/config.toml``, then command-line flags (each wins over the one before). The
+vault itself comes from ``--vault``, else ``CCEXPORT_VAULT``, else the user's file.
+
+Every value remembers where it came from (``ccexport config show``). An unknown key or a
+bad value is a ConfigError naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+VAULT_CONFIG = Path(".ccexport") / "config.toml"
+LAYOUT_FIELDS = {"source", "project", "year", "month"}
+SHOWN_KEYS = (
+    "vault", "folder", "layout", "attachments", "sources", "paths", "since", "project",
+    "timezone", "templates", "frontmatter_add", "frontmatter_drop", "index", "index_dataview",
+)  # fmt: skip
+_RELATIVE = re.compile(r"^(\d+)\s*([hdwm])$")
+_UNITS = {
+    "h": timedelta(hours=1),
+    "d": timedelta(days=1),
+    "w": timedelta(weeks=1),
+    "m": timedelta(days=30),
+}
+
+
+@dataclass
+class Settings:
+    vault: Path | None = None
+    folder: str = "AI Sessions"
+    layout: str = "{source}/{project}"
+    attachments: str = "attachments/ccexport"
+    sources: list[str] | None = None
+    paths: dict[str, list[Path]] = field(default_factory=dict)
+    since: datetime | None = None
+    project: str | None = None
+    timezone: str | None = None
+    templates: Path | None = None
+    frontmatter_add: dict[str, str] = field(default_factory=dict)
+    frontmatter_drop: list[str] = field(default_factory=list)
+    index: bool = True
+    index_dataview: bool = False
+    origin: dict[str, str] = field(default_factory=dict)
+
+    def shown(self) -> list[tuple[str, str, str]]:
+        """(key, value, where it came from) for ``ccexport config show``."""
+        rows = []
+        for key in SHOWN_KEYS:
+            value = getattr(self, key)
+            if isinstance(value, datetime):
+                value = value.isoformat(timespec="seconds")
+            elif isinstance(value, dict):
+                value = {
+                    k: [str(p) for p in v] if isinstance(v, list) else v for k, v in value.items()
+                }
+            rows.append(
+                (
+                    key,
+                    "" if value in (None, [], {}) else str(value),
+                    self.origin.get(key, "default"),
+                )
+            )
+        return rows
+
+
+def user_config_path() -> Path:
+    import platformdirs  # imported only when configuration is read
+
+    return Path(platformdirs.user_config_dir("ccexport")) / "config.toml"
+
+
+def resolve(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
+    """The effective settings. ``cli`` holds the flags given (None for those not given)."""
+    env = dict(os.environ) if env is None else env
+    settings = Settings()
+    user_file = user_config_path()
+    user = _load(user_file)
+    _apply(settings, user, f"user config ({user_file})", allow_vault=True, base=user_file.parent)
+    if env.get("CCEXPORT_VAULT"):
+        settings.vault = Path(env["CCEXPORT_VAULT"]).expanduser()
+        settings.origin["vault"] = "CCEXPORT_VAULT"
+    if cli.get("vault"):
+        settings.vault = Path(cli["vault"]).expanduser()
+        settings.origin["vault"] = "--vault"
+    if settings.vault is not None:
+        vault_file = settings.vault / VAULT_CONFIG
+        values = _load(vault_file)
+        if "vault" in values:
+            raise ConfigError(f"{vault_file}: 'vault' cannot be set inside the vault's own config")
+        _apply(
+            settings, values, f"vault config ({vault_file})", allow_vault=False, base=settings.vault
+        )
+        if not cli.get("templates") and settings.templates is None:
+            own = settings.vault / ".ccexport" / "templates"
+            if own.is_dir():
+                settings.templates = own
+                settings.origin["templates"] = "the vault's .ccexport/templates"
+    flags = {k: v for k, v in cli.items() if v not in (None, [], ()) and k != "vault"}
+    _apply(settings, flags, "command line", allow_vault=False, base=Path.cwd(), flags=True)
+    return settings
+
+
+def _load(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        return {}
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc})") from None
+
+
+def _apply(
+    s: Settings,
+    values: dict[str, Any],
+    where: str,
+    *,
+    allow_vault: bool,
+    base: Path,
+    flags: bool = False,
+) -> None:
+    """Check and copy ``values`` into ``s``; every problem names ``where`` and the key."""
+    from .adapters import ADAPTERS  # the valid source names
+
+    names = [a.name for a in ADAPTERS]
+
+    def fail(key: str, why: str) -> ConfigError:
+        flag = "--source" if flags and key == "sources" else f"--{key}" if flags else f"'{key}'"
+        return ConfigError(f"{where}: {flag} {why}")
+
+    for key, value in values.items():
+        if key == "vault" and allow_vault:
+            s.vault = Path(_string(key, value, fail)).expanduser()
+        elif key in ("folder", "attachments"):
+            text = _string(key, value, fail).strip("/")
+            if not text or ".." in Path(text).parts:
+                raise fail(key, "must be a folder inside the vault")
+            setattr(s, key, text)
+        elif key == "layout":
+            text = _string(key, value, fail)
+            used = set(re.findall(r"{(\w*)}", text))
+            if used - LAYOUT_FIELDS:
+                raise fail(key, f"uses unknown fields {sorted(used - LAYOUT_FIELDS)}; "
+                                f"choose from {sorted(LAYOUT_FIELDS)}")  # fmt: skip
+            s.layout = text
+        elif key == "sources":
+            chosen = [value] if isinstance(value, str) else value
+            if not isinstance(chosen, list) or not all(isinstance(v, str) for v in chosen):
+                raise fail(key, "must be a list of source names")
+            unknown = [v for v in chosen if v not in names]
+            if unknown:
+                raise fail(key, f"names unknown sources {unknown}; choose from {', '.join(names)}")
+            s.sources = list(chosen)
+        elif key == "paths":
+            if not isinstance(value, dict) or set(value) - set(names):
+                raise fail(key, f"must map source names ({', '.join(names)}) to folders")
+            for name, folders in value.items():
+                folders = [folders] if isinstance(folders, str) else folders
+                if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
+                    raise fail(key, f"for {name} must be a folder or a list of folders")
+                s.paths[name] = [_relative(base, f) for f in folders]
+        elif key == "since":
+            s.since = parse_since(value if isinstance(value, str) else str(value), fail)
+        elif key == "project":
+            s.project = _string(key, value, fail)
+        elif key == "timezone":
+            text = _string(key, value, fail)
+            zone_or_fail(text, fail(key, f"is not a known time zone: {text!r}"))
+            s.timezone = text
+        elif key == "templates":
+            path = _relative(base, _string(key, value, fail))
+            if not path.is_dir():
+                raise fail(key, f"is not a folder: {path}")
+            s.templates = path
+        elif key == "frontmatter":
+            _frontmatter(s, value, fail)
+        elif key == "index":
+            if not isinstance(value, dict) or set(value) - {"enabled", "dataview"}:
+                raise fail(key, "takes 'enabled' and 'dataview' (true or false)")
+            for sub, flag in value.items():
+                if not isinstance(flag, bool):
+                    raise fail(f"index.{sub}", "must be true or false")
+            s.index = value.get("enabled", s.index)
+            s.index_dataview = value.get("dataview", s.index_dataview)
+        else:
+            raise fail(key, "is not a setting ccexport knows (see `ccexport config show`)")
+        s.origin[key if key not in ("frontmatter", "index") else key] = where
+        if key == "frontmatter":
+            s.origin["frontmatter_add"] = s.origin["frontmatter_drop"] = where
+        if key == "index":
+            s.origin["index_dataview"] = where
+
+
+def _frontmatter(s: Settings, value: Any, fail: Any) -> None:
+    if not isinstance(value, dict) or set(value) - {"add", "drop"}:
+        raise fail("frontmatter", "takes 'add' (a table of properties) and 'drop' (a list)")
+    add = value.get("add", {})
+    if not isinstance(add, dict) or not all(
+        isinstance(v, str | int | float | bool | list) for v in add.values()
+    ):
+        raise fail("frontmatter.add", "must map property names to values or {{ expressions }}")
+    drop = value.get("drop", [])
+    if not isinstance(drop, list) or not all(isinstance(d, str) for d in drop):
+        raise fail("frontmatter.drop", "must be a list of property names")
+    if {"source", "session_id"} & set(drop):
+        raise fail(
+            "frontmatter.drop",
+            "cannot drop 'source' or 'session_id': they say which session a note is",
+        )
+    s.frontmatter_add.update(add)
+    s.frontmatter_drop = list(dict.fromkeys([*s.frontmatter_drop, *drop]))
+
+
+def _string(key: str, value: Any, fail: Any) -> str:
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str) or not value.strip():
+        raise fail(key, "must be a non-empty string")
+    return value
+
+
+def _relative(base: Path, text: str) -> Path:
+    path = Path(text).expanduser()
+    return path if path.is_absolute() else base / path
+
+
+def parse_since(text: str, fail: Any = None) -> datetime:
+    """``2026-11-01``, ``2026-11-01T08:00`` or ``7d`` / ``12h`` / ``2w`` / ``1m`` ago."""
+    text = text.strip()
+    m = _RELATIVE.match(text)
+    if m:
+        return datetime.now(UTC) - int(m.group(1)) * _UNITS[m.group(2)]
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        error = f"is not a date: {text!r} (use 2026-11-01 or 7d, 12h, 2w)"
+        raise (fail("since", error) if fail else ConfigError(f"--since {error}")) from None
+    return when if when.tzinfo else when.astimezone()
+
+
+def zone_or_fail(name: str, error: ConfigError) -> Any:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise error from None

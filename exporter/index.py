@@ -1,0 +1,111 @@
+"""Index notes that make a vault of many sessions navigable: one note per project listing
+its sessions from every source, newest first, and one note listing the projects.
+
+They are built from what the state remembers about every note (so sessions whose sources
+were not read this run are listed too), rendered from templates like session notes, and
+written through the same vault rules: regenerated in their owned region, the user's text
+outside it kept, identical bytes never rewritten.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import PurePosixPath
+from typing import Any
+
+from . import markdown
+from .notes import SOURCE_LABELS, NoteSettings
+from .render import render
+from .vault import Change, Vault
+
+INDEX_PREFIX = "index:"
+PROJECT_TEMPLATE = "project_index.md.j2"
+PROJECTS_TEMPLATE = "projects_index.md.j2"
+
+
+def note_meta(frontmatter: dict[str, Any]) -> dict[str, Any]:
+    """What an index lists about a session note (kept in the state between runs)."""
+    created = frontmatter.get("created")
+    return {
+        "title": frontmatter.get("title"),
+        "source": frontmatter.get("source"),
+        "project": frontmatter.get("project"),
+        "created": created.isoformat() if isinstance(created, datetime) else created,
+        "models": list(frontmatter.get("models") or []),
+        "messages": frontmatter.get("messages"),
+        "parent": bool(frontmatter.get("parent")),
+    }
+
+
+def write_index_notes(vault: Vault, settings: NoteSettings, dataview: bool) -> list[Change]:
+    """Render and write every project's index note and the index of projects."""
+    projects: dict[str, list[dict[str, Any]]] = {}
+    for key, record in vault.state.notes.items():
+        meta = record.meta
+        if key.startswith(INDEX_PREFIX) or not meta or meta.get("parent"):
+            continue  # subagents are reached from their parent's note
+        entry = {
+            **meta,
+            "link": markdown.wikilink(PurePosixPath(record.path).stem, meta.get("title")),
+        }
+        entry["source_label"] = SOURCE_LABELS.get(str(meta.get("source")), meta.get("source"))
+        entry["model"] = (meta.get("models") or [""])[0]
+        projects.setdefault(str(meta.get("project") or "unknown-project"), []).append(entry)
+    changes = []
+    summary = []
+    for project in sorted(projects, key=str.lower):
+        sessions = sorted(
+            projects[project], key=lambda e: str(e.get("created") or ""), reverse=True
+        )
+        key = f"{INDEX_PREFIX}project/{project}"
+        proposed = f"{settings.folder}/Projects/{_component(project)}.md"
+        relpath = vault.choose_path(key, proposed)
+        context = {
+            "project": project,
+            "sessions": sessions,
+            "dataview": dataview,
+            "folder": settings.folder,
+        }
+        body = render(PROJECT_TEMPLATE, context, settings.templates)
+        fm = {
+            "title": f"{project} · AI sessions",
+            "ccexport_index": f"project/{project}",
+            "project": project,
+            "sessions": len(sessions),
+            "updated": _latest(sessions),
+            "tags": ["ai-session/index"],
+        }
+        changes.append(
+            vault.write_note(key, relpath, {k: v for k, v in fm.items() if v is not None}, body)
+        )
+        summary.append({
+            "project": project,
+            "link": markdown.wikilink(relpath.removesuffix(".md"), project),
+            "sessions": len(sessions),
+            "sources": sorted({str(s["source_label"]) for s in sessions}),
+            "latest": (sessions[0].get("created") or "")[:10],
+        })  # fmt: skip
+    if projects:
+        key = f"{INDEX_PREFIX}projects"
+        relpath = vault.choose_path(key, f"{settings.folder}/Projects.md")
+        context = {"projects": summary, "dataview": dataview, "folder": settings.folder}
+        body = render(PROJECTS_TEMPLATE, context, settings.templates)
+        fm = {
+            "title": "AI sessions by project",
+            "ccexport_index": "projects",
+            "tags": ["ai-session/index"],
+        }
+        changes.append(vault.write_note(key, relpath, fm, body))
+    return changes
+
+
+def _latest(sessions: list[dict[str, Any]]) -> datetime | None:
+    created = sessions[0].get("created") if sessions else None
+    try:
+        return datetime.fromisoformat(created) if isinstance(created, str) else None
+    except ValueError:
+        return None
+
+
+def _component(text: str) -> str:
+    return text.lstrip("/").replace("/", "-").replace("\\", "-")

@@ -148,7 +148,7 @@ def config_show_cmd(vault: VaultOpt = None) -> None:
     """Print each setting, its value, and where it came from."""
     settings = _settings({"vault": vault})
     for key, value, origin in settings.shown():
-        typer.echo(f"{key:<17} {value or '-':<40} ({origin})")
+        typer.echo(f"{key:<17} {value or '-':<40} from {origin}")
 
 
 @schedule_app.command("install")

@@ -87,11 +87,13 @@ class _Environment(SandboxedEnvironment):
 @lru_cache(maxsize=8)
 def environment(user_dir: str | None) -> jinja2.Environment:
     """One sandboxed environment per template folder, cached for the run."""
-    search = [str(default_templates_dir())]
+    default = jinja2.FileSystemLoader(str(default_templates_dir()))
+    loaders: list[jinja2.BaseLoader] = [default, jinja2.PrefixLoader({"default": default})]
     if user_dir:
-        search.insert(0, user_dir)
+        # A user's file wins; ours stay reachable as "default/<name>" to extend.
+        loaders.insert(0, jinja2.FileSystemLoader(user_dir))
     env = _Environment(
-        loader=jinja2.FileSystemLoader(search),
+        loader=jinja2.ChoiceLoader(loaders),
         undefined=jinja2.StrictUndefined,
         autoescape=False,  # Markdown, not HTML: escaping is the filters' job
         keep_trailing_newline=True,

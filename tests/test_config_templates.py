@@ -1,0 +1,192 @@
+"""Configuration files and their precedence; templates users override; added properties."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import EXAMPLES_HOME, ROOT, note_files
+from typer.testing import CliRunner
+
+from exporter.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def write_config(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def frontmatter(note: bytes) -> dict:
+    return yaml.safe_load(note.decode().split("---\n")[1])
+
+
+def shown(result) -> dict[str, tuple[str, str]]:
+    rows = {}
+    for line in result.output.splitlines():
+        key, rest = line.split(None, 1)
+        value, origin = rest.rsplit(" from ", 1)
+        rows[key] = (value.strip(), origin.strip())
+    return rows
+
+
+def test_precedence_flags_then_vault_then_user(isolated_home, tmp_path):
+    vault = tmp_path / "v"
+    write_config(isolated_home / ".config" / "ccexport" / "config.toml",
+                 f'vault = "{vault}"\nfolder = "From user"\ntimezone = "Europe/Berlin"\nlayout = "{{year}}/{{source}}"\n')  # fmt: skip
+    write_config(vault / ".ccexport" / "config.toml", 'folder = "From vault"\n')
+    rows = shown(run("config", "show"))
+    assert rows["vault"] == (
+        str(vault),
+        f"user config ({isolated_home / '.config' / 'ccexport' / 'config.toml'})",
+    )
+    assert rows["folder"] == ("From vault", f"vault config ({vault / '.ccexport' / 'config.toml'})")
+    assert rows["timezone"][0] == "Europe/Berlin" and rows["timezone"][1].startswith("user config")
+    assert rows["attachments"] == ("attachments/ccexport", "default")
+    rows = shown(run("config", "show", "--vault", str(tmp_path / "other")))
+    assert (
+        rows["vault"] == (str(tmp_path / "other"), "--vault") and rows["folder"][0] == "From user"
+    )
+    # the export follows the same settings; a flag wins over both files
+    result = run("--home", str(EXAMPLES_HOME), "--timezone", "UTC")
+    assert result.exit_code == 0, result.output
+    assert any(p.startswith("From vault/2026/claude-code/") for p in note_files(vault))
+
+
+def test_ccexport_vault_variable(monkeypatch, tmp_path):
+    monkeypatch.setenv("CCEXPORT_VAULT", str(tmp_path / "env-vault"))
+    assert shown(run("config", "show"))["vault"] == (str(tmp_path / "env-vault"), "CCEXPORT_VAULT")
+    assert run("--home", str(EXAMPLES_HOME)).exit_code == 0
+    assert note_files(tmp_path / "env-vault")
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ('colour = "blue"\n', "'colour' is not a setting ccexport knows"),
+        ('timezone = "Mars/Olympus"\n', "'timezone' is not a known time zone"),
+        ('since = "last tuesday"\n', "'since' is not a date"),
+        ('sources = ["claude-code", "gemini"]\n', "'sources' names unknown sources ['gemini']"),
+        ('layout = "{source}/{weekday}"\n', "'layout' uses unknown fields ['weekday']"),
+        ("[frontmatter]\ndrop = ['session_id']\n", "cannot drop 'source' or 'session_id'"),
+        ("folder = [\n", "not valid TOML"),
+        ('vault = "/elsewhere"\n', "'vault' cannot be set inside the vault's own config"),
+    ],
+)
+def test_bad_configuration_is_a_clear_error_with_exit_2(tmp_path, config, message):
+    path = write_config(tmp_path / "v" / ".ccexport" / "config.toml", config)
+    result = run("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME))
+    assert result.exit_code == 2
+    assert str(path) in result.stderr and message in result.stderr
+    assert not note_files(tmp_path / "v")
+
+
+def test_source_paths_from_the_config(tmp_path):
+    backup = tmp_path / "backup-of-claude"
+    shutil.copytree(EXAMPLES_HOME / ".claude", backup)
+    write_config(tmp_path / "v" / ".ccexport" / "config.toml",
+                 f'sources = ["claude-code"]\n[paths]\nclaude-code = ["{backup}"]\n')  # fmt: skip
+    result = run("--vault", str(tmp_path / "v"), "--home", str(tmp_path / "empty"))
+    assert result.exit_code == 0 and "7 created" in result.output
+
+
+def test_added_and_dropped_properties(tmp_path):
+    vault = tmp_path / "v"
+    config = write_config(vault / ".ccexport" / "config.toml", """
+[frontmatter]
+add = { status = "inbox", week = "{{ created.strftime('%G-W%V') }}", who = "{{ source_label }}" }
+drop = ["tokens_cache_read", "tokens_cache_write", "cwd"]
+""")  # fmt: skip
+    assert (
+        run("--vault", str(vault), "--home", str(EXAMPLES_HOME), "--timezone", "UTC").exit_code == 0
+    )
+    rust = next(
+        b for p, b in note_files(vault).items() if "Returning vectors" in p and "agent" not in p
+    )
+    fm = frontmatter(rust)
+    assert (fm["status"], fm["week"], fm["who"]) == ("inbox", "2026-W47", "Claude Code")
+    assert "tokens_cache_read" not in fm and "cwd" not in fm and fm["tokens_in"] == 7300
+    # a property no longer configured leaves the notes it was written into
+    config.write_text('[frontmatter]\ndrop = ["cwd"]\n')
+    assert (
+        run("--vault", str(vault), "--home", str(EXAMPLES_HOME), "--timezone", "UTC").exit_code == 0
+    )
+    rust = next(
+        b for p, b in note_files(vault).items() if "Returning vectors" in p and "agent" not in p
+    )
+    fm = frontmatter(rust)
+    assert "status" not in fm and "week" not in fm and fm["tokens_cache_read"] == 300
+
+
+def test_templates_init_copies_the_defaults_once(tmp_path):
+    vault = tmp_path / "v"
+    first = run("templates", "init", "--vault", str(vault))
+    target = vault / ".ccexport" / "templates"
+    assert (
+        first.exit_code == 0
+        and (target / "session.md.j2").read_bytes()
+        == (ROOT / "templates" / "session.md.j2").read_bytes()
+    )
+    (target / "session.md.j2").write_text("mine")
+    again = run("templates", "init", "--vault", str(vault))
+    assert "kept" in again.output and (target / "session.md.j2").read_text() == "mine"
+    assert run("templates", "init", "--to", str(tmp_path / "elsewhere")).exit_code == 0
+    assert sorted(p.name for p in (tmp_path / "elsewhere").iterdir()) == sorted(
+        p.name for p in (ROOT / "templates").glob("*.j2")
+    )
+
+
+def test_a_user_template_changes_every_note_on_the_next_run_and_nothing_else(tmp_path):
+    vault = tmp_path / "v"
+    args = ("--vault", str(vault), "--home", str(EXAMPLES_HOME), "--timezone", "UTC")
+    assert run(*args).exit_code == 0
+    before = note_files(vault, index=True)
+    sessions = note_files(vault)
+    mine = next(iter(sessions))
+    (vault / mine).write_text((vault / mine).read_text() + "My own line.\n")
+    assert run("templates", "init", "--vault", str(vault)).exit_code == 0
+    template = vault / ".ccexport" / "templates" / "session.md.j2"
+    template.write_text(template.read_text() + "\nExported with my template.\n")
+    result = run(*args)
+    assert result.exit_code == 0 and f"{len(sessions)} updated" in result.output
+    after = note_files(vault, index=True)
+    assert sorted(after) == sorted(before)  # no note added, moved or renamed
+    for path, data in after.items():
+        text = data.decode()
+        if path in sessions:
+            assert "Exported with my template." in text
+            assert frontmatter(data) == frontmatter(before[path])
+        else:
+            assert data == before[path]  # index notes use other templates
+    assert (vault / mine).read_text().endswith("My own line.\n")
+    assert "0 created, 0 updated" in run(*args).output  # and it is stable
+
+
+def test_a_broken_template_is_one_line_and_the_other_notes_are_written(tmp_path):
+    vault = tmp_path / "v"
+    folder = tmp_path / "my-templates"
+    folder.mkdir()
+    (folder / "session.md.j2").write_text(
+        '{% extends "default/session.md.j2" %}\n{% block header %}\n'
+        "{% if session.source == 'codex' %}{{ no_such_variable }}{% endif %}\n# {{ title | inline }}\n{% endblock %}\n"
+    )
+    result = run("--vault", str(vault), "--home", str(EXAMPLES_HOME), "--templates", str(folder))
+    assert result.exit_code == 1
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert errors == [
+        f"error: {folder / 'session.md.j2'}:3: template error: 'no_such_variable' is undefined (4 times)"
+    ]
+    notes = note_files(vault)
+    assert len(notes) == 13 and not any("/codex/" in p for p in notes)
+    (folder / "session.md.j2").write_text("{% if %}")
+    syntax = run("--vault", str(vault), "--home", str(EXAMPLES_HOME), "--templates", str(folder))
+    assert syntax.exit_code == 1
+    assert f"{folder / 'session.md.j2'}:1: template syntax error:" in syntax.stderr

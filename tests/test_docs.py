@@ -27,7 +27,11 @@ def test_every_command_and_option_is_documented():
         assert " ".join(words) in README, f"{path} is not in the README"
         for param in command.params:
             for opt in param.opts:
-                if opt.startswith("--") and opt not in ("--help",) and not getattr(param, "hidden", False):
+                if (
+                    opt.startswith("--")
+                    and opt not in ("--help",)
+                    and not getattr(param, "hidden", False)
+                ):
                     assert opt in README, f"{path} {opt} is not in the README"
 
 

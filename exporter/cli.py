@@ -58,6 +58,12 @@ TzOpt = Annotated[
 TemplatesOpt = Annotated[
     Path | None, typer.Option("--templates", help="A folder of templates that override ours.")
 ]
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs", "-j", min=1, help="Processes that render notes (default: one per core)."
+    ),
+]
 LogOpt = Annotated[
     Path | None, typer.Option("--log-file", hidden=True, help="Append a line per run (schedule).")
 ]
@@ -77,6 +83,7 @@ def main_callback(
     quiet: QuietOpt = False,
     timezone: TzOpt = None,
     templates: TemplatesOpt = None,
+    jobs: JobsOpt = None,
     log_file: LogOpt = None,
 ) -> None:
     """Export every session found (the same as `ccexport export`)."""
@@ -97,6 +104,7 @@ def export_cmd(
     quiet: QuietOpt = False,
     timezone: TzOpt = None,
     templates: TemplatesOpt = None,
+    jobs: JobsOpt = None,
     log_file: LogOpt = None,
 ) -> None:
     """Export every session found into the vault."""
@@ -212,7 +220,9 @@ def _export(args: dict[str, Any]) -> None:
         _fail("no vault given: use --vault DIR, CCEXPORT_VAULT, or `vault` in the config", 2)
     quiet, json_out = args["quiet"], args["json_out"]
     try:
-        options = export_options(settings, args["home"], args["dry_run"], args["diff"])
+        options = export_options(
+            settings, args["home"], args["dry_run"], args["diff"], workers=args["jobs"]
+        )
         with _progress(enabled=not quiet and not json_out) as progress:
             report = run_export(options, progress)
     except ConfigError as exc:

@@ -17,11 +17,12 @@ from .adapters import Adapter, SessionRef, SourceContext, select_adapters
 from .errors import ConfigError, Problem
 from .index import note_meta, write_index_notes
 from .model import Session
-from .notes import build_note, default_relpath, has_conversation
+from .notes import Note, default_relpath, has_conversation
 from .options import ExportOptions
 from .render import TemplateError
 from .state import VaultLock
 from .vault import Action, Change, Vault
+from .workers import Renderer, RenderJob, keys_linked_from
 
 
 @dataclass(slots=True)
@@ -121,16 +122,29 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
             units, progress
         )
     options.vault.mkdir(parents=True, exist_ok=True)
-    with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait):
+    with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait) as lock:
         vault = Vault(options.vault, diff=options.diff)
         vault.begin_run()
-        report = _Run(options, vault).run(units, progress)
+        report = _Run(options, vault, lock.identity()).run(units, progress)
         vault.end_run()
         return report
 
 
+@dataclass(slots=True)
+class _UnitProgress:
+    """A unit being exported: its notes are written as their rendering finishes."""
+
+    ref: SessionRef
+    written: list[str] = field(default_factory=list)
+    complete: bool = True
+    outstanding: int = 0
+    loaded: bool = False
+
+
 class _Run:
-    def __init__(self, options: ExportOptions, vault: Vault) -> None:
+    def __init__(
+        self, options: ExportOptions, vault: Vault, lock: tuple[int, int, int] | None = None
+    ) -> None:
         self.options = options
         self.vault = vault
         self.report = ExportReport(dry_run=options.dry_run)
@@ -149,10 +163,30 @@ class _Run:
         self._again_pass = False
         self._written_by: dict[str, str] = {}  # note key -> the unit that wrote it this run
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
+        self._progress: dict[str, _UnitProgress] = {}  # units whose notes are being rendered
+        self.renderer = Renderer(self.settings, options.workers, lock)
 
     def run(
         self, units: list[tuple[Adapter, SessionRef]], progress: Progress | None
     ) -> ExportReport:
+        try:
+            self._export_all(units, progress)
+        finally:
+            self.renderer.close()
+        for change in self._changes.values():
+            self._count(change)
+        self.report.changes = [*self._changes.values(), *self._listed]
+        changed = any(c.action is not Action.UNCHANGED for c in self._changes.values())
+        if self.options.index and (self.rerender or changed):
+            self._write_indexes()
+        if not self.report.failed:
+            self.vault.state.render = self.fingerprint
+        self.vault.save_state()
+        return self.report
+
+    def _export_all(
+        self, units: list[tuple[Adapter, SessionRef]], progress: Progress | None
+    ) -> None:
         for adapter, ref in units:
             self._counts(adapter.name)
             self._units[str(ref.main.path)] = (adapter, ref)
@@ -167,8 +201,10 @@ class _Run:
                     self._list_skipped(unit)
             else:
                 self._export_unit(adapter, ref)
+                self._write_finished()
             if progress:
                 progress(done, len(units))
+        self._write_finished(wait=True)
         # A note written above may be the missing end of a link in another note (a child
         # found after its parent, an origin after its fork): those notes are redone once.
         self._again_pass = True
@@ -177,22 +213,7 @@ class _Run:
             self._again.clear()
             for unit in again:
                 self._export_unit(*self._units[unit])
-        for change in self._changes.values():
-            self._count(change)
-        self.report.changes = [*self._changes.values(), *self._listed]
-        if self.options.index and (
-            self.rerender
-            or any(
-                c.action is not Action.UNCHANGED
-                for c in self.report.changes
-                if c in self._changes.values()
-            )
-        ):
-            self._write_indexes()
-        if not self.report.failed:
-            self.vault.state.render = self.fingerprint
-        self.vault.save_state()
-        return self.report
+            self._write_finished(wait=True)
 
     def _write_indexes(self) -> None:
         try:
@@ -231,9 +252,9 @@ class _Run:
             counts.unchanged += 1
 
     def _export_unit(self, adapter: Adapter, ref: SessionRef) -> None:
+        """Load a unit and plan its notes; they are written as their rendering finishes."""
         self._unit = unit = str(ref.main.path)
-        written: list[str] = []
-        complete = True
+        state = self._progress[unit] = _UnitProgress(ref)
         any_session = False
         try:
             # Database sources hand over one conversation at a time; files, one family.
@@ -243,29 +264,34 @@ class _Run:
                 self.report.problems.extend(
                     p for p in loaded.problems if p not in self.report.problems
                 )
-                complete &= not any(p.severity == "error" for p in loaded.problems)
+                state.complete &= not any(p.severity == "error" for p in loaded.problems)
                 sessions = [s for s in loaded.sessions if self._wanted(s)]
                 any_session |= bool(sessions)
                 # A session a filter left out is not done: the unit must be read next time.
-                complete &= len(sessions) == sum(1 for s in loaded.sessions if has_conversation(s))
+                wanted = sum(1 for s in loaded.sessions if has_conversation(s))
+                state.complete &= len(sessions) == wanted
                 if not self._again_pass:
                     self._counts(adapter.name).found += len(sessions)
-                keys = self._write_family(sessions)
-                if keys is None:
-                    complete = False
-                else:
-                    written += keys
+                self._plan_family(sessions, state)
+                self._write_finished()
         except Exception as exc:  # one unreadable session must not stop the run
             self._counts(adapter.name).failed += 1
             self.report.problems.append(
                 Problem(unit, f"could not be read: {exc}", severity="error", source=adapter.name)
             )
-            return
+            state.complete = False
         if not any_session and not self._again_pass:
             self._counts(adapter.name).empty += 1
-        if complete:
-            self.vault.state.remember(unit, ref.fingerprint(), written)
-            self._unit_of.update((key, unit) for key in written)
+        state.loaded = True
+        self._maybe_done(unit)
+
+    def _maybe_done(self, unit: str) -> None:
+        """Every note of a fully read unit is written: remember it, skip it next time."""
+        state = self._progress.get(unit)
+        if state and state.loaded and state.outstanding == 0:
+            del self._progress[unit]
+            if state.complete:
+                self.vault.state.remember(unit, state.ref.fingerprint(), state.written)
 
     def _wanted(self, session: Session) -> bool:
         if not has_conversation(session):
@@ -277,14 +303,16 @@ class _Run:
             return False
         return True
 
-    def _write_family(self, sessions: list[Session]) -> list[str] | None:
-        """Choose every path first, so parent and subagent notes can link to each other."""
+    def _plan_family(self, sessions: list[Session], state: _UnitProgress) -> None:
+        """Choose every path first, so parent and subagent notes can link to each other;
+        then decide each link and hand the rendering over."""
         paths: dict[str, str] = {}
         for session in sessions:
             parent_path = self._path_known(f"{session.source}:{session.parent_id}", paths)
             proposed = default_relpath(session, self.settings, parent_path)
             paths[session.key] = self.vault.choose_path(session.key, proposed)
             self._family_paths[session.key] = paths[session.key]
+            self._unit_of[session.key] = self._unit
 
         def resolve(key: str) -> str | None:
             path = self._path_known(key, paths) or self._predicted_child(key, paths)
@@ -294,15 +322,16 @@ class _Run:
                     waiting.append(self._unit)
             return Path(path).stem if path else None
 
-        ok = True
         for session in sessions:
             owner = self._written_by.setdefault(session.key, self._unit)
             if owner != self._unit:  # the same session reached through two sources
                 why = f"{session.key} was already exported from {owner}; this copy is skipped"
                 self.report.problems.append(Problem(self._unit, why, source=session.source))
                 continue
-            ok &= self._write_one(self._with_known_children(session), paths[session.key], resolve)
-        return [s.key for s in sessions] if ok else None
+            session = self._with_known_children(session)
+            links = {key: resolve(key) for key in keys_linked_from(session)}
+            state.outstanding += 1
+            self.renderer.submit(RenderJob(self._unit, session, paths[session.key], links))
 
     def _with_known_children(self, session: Session) -> Session:
         known = self.vault.state.children.get(session.key)
@@ -326,15 +355,25 @@ class _Run:
         stub = Session(source, session_id, (), Path(), parent_id=parent_id)
         return default_relpath(stub, self.settings, parent_path)
 
-    def _write_one(self, session: Session, relpath: str, resolve: Any) -> bool:
-        try:
-            note = build_note(session, relpath, self.settings, resolve)
-        except TemplateError as exc:
+    def _write_finished(self, wait: bool = False) -> None:
+        for job, (note, error) in self.renderer.finished(wait):
+            state = self._progress[job.unit]
+            state.outstanding -= 1
+            if self._write(job, note, error):
+                state.written.append(job.session.key)
+            else:
+                state.complete = False
+            self._maybe_done(job.unit)
+
+    def _write(self, job: RenderJob, note: Note | None, error: tuple[str, str] | None) -> bool:
+        session = job.session
+        if note is None:
             # Named by the template's file and line: the same mistake reads as one line.
+            where, what = error or ("template", "unknown error")
             self.report.problems.append(
-                Problem(exc.where, exc.what, severity="error", source=session.source)
+                Problem(where, what, severity="error", source=session.source)
             )
-            self._record(Change(Action.FAILED, session.key, relpath, str(exc)))
+            self._record(Change(Action.FAILED, session.key, job.relpath, f"{where}: {what}"))
             return False
         for attachment in note.attachments:
             self.vault.write_attachment(attachment.relpath, attachment.data)
@@ -350,7 +389,7 @@ class _Run:
                 Problem(change.relpath, change.message, severity="error", source=session.source)
             )
             return False
-        self._linked(session)
+        self._linked(session, job.unit)
         return True
 
     def _record(self, change: Change) -> None:
@@ -361,10 +400,10 @@ class _Run:
         elif change.diff and first.action in (Action.CREATED, Action.UPDATED):
             first.diff = change.diff
 
-    def _linked(self, session: Session) -> None:
+    def _linked(self, session: Session, own_unit: str) -> None:
         """This note now exists: notes waiting to link to it, and its parent, are redone."""
         for unit in self.vault.state.links.pop(session.key, []):
-            if unit != self._unit:
+            if unit != own_unit:
                 self._again[unit] = None
         if session.parent_id:
             parent = f"{session.source}:{session.parent_id}"
@@ -372,5 +411,5 @@ class _Run:
             if session.key not in known:
                 known.append(session.key)
                 unit = self._unit_of.get(parent)
-                if unit and unit != self._unit:
+                if unit and unit != own_unit:
                     self._again[unit] = None

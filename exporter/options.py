@@ -33,6 +33,7 @@ class ExportOptions:
     index: bool = True
     index_dataview: bool = False
     lock_wait: float = 5.0
+    workers: int | None = None  # processes that render notes (None: one per core)
 
     def note_settings(self) -> NoteSettings:
         return NoteSettings(
@@ -56,7 +57,11 @@ class ExportOptions:
 
 
 def export_options(
-    settings: Settings, home: Path | None, dry_run: bool = False, diff: bool = False
+    settings: Settings,
+    home: Path | None,
+    dry_run: bool = False,
+    diff: bool = False,
+    workers: int | None = None,
 ) -> ExportOptions:
     """The options of one run, from the effective settings (config files and flags)."""
     from .config import zone_or_fail
@@ -86,4 +91,5 @@ def export_options(
         frontmatter_drop=settings.frontmatter_drop,
         index=settings.index,
         index_dataview=settings.index_dataview,
+        workers=workers,
     )

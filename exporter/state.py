@@ -172,6 +172,13 @@ class VaultLock:
             return ""
         return f" (pid {pid})"
 
+    def identity(self) -> tuple[int, int, int] | None:
+        """(fd, device, inode) of the held lock, so a forked worker can let go of it."""
+        if self._fd is None:
+            return None
+        st = os.fstat(self._fd)
+        return self._fd, st.st_dev, st.st_ino
+
     def release(self) -> None:
         if self._fd is not None:
             try:

@@ -7,7 +7,8 @@ It builds a synthetic home of N Claude Code sessions (prompts, Markdown replies 
 tool calls with long outputs, thinking), then reports medians of:
 
 - floor: reading every line of every file and parsing it with orjson;
-- full export into an empty vault, and its ratio to the floor (target: ~3x or less);
+- full export into an empty vault, and its ratio to the floor (target: ~3x or less), with
+  the notes rendered on every core (the default) and in one process (``--jobs 1``);
 - a no-op re-run over the unchanged home, and its ratio to the full export (target: 5%);
 - the command's start-up time (``ccexport --help``), and peak memory of a full export.
 """
@@ -86,9 +87,9 @@ def floor(home: Path) -> float:
     return time.perf_counter() - start
 
 
-def timed_export(vault: Path, home: Path) -> float:
+def timed_export(vault: Path, home: Path, workers: int | None = None) -> float:
     start = time.perf_counter()
-    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
+    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, workers=workers))
     elapsed = time.perf_counter() - start
     assert not report.failed, report.problems[:3]
     return elapsed
@@ -105,12 +106,14 @@ def peak_memory_mb(vault: Path, home: Path) -> float:
         "import resource, sys; from exporter.cli import main; sys.argv=['ccexport','--vault',"
         f"{str(vault)!r},'--home',{str(home)!r},'--quiet']\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"
+        " resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], check=True, capture_output=True, text=True
     ).stdout
-    return int(out.strip().splitlines()[-1]) / 1024
+    main_kb, worker_kb = out.strip().splitlines()[-1].split()
+    return int(main_kb) / 1024, int(worker_kb) / 1024
 
 
 def main() -> None:
@@ -126,23 +129,29 @@ def main() -> None:
     try:
         home = work / "home"
         size = build_home(home, args.sessions)
-        floors, fulls, noops = [], [], []
+        floors, fulls, serials, noops = [], [], [], []
         for i in range(args.repeat):
             floors.append(floor(home))
             vault = work / f"vault{i}"
             fulls.append(timed_export(vault, home))
             noops.append(timed_export(vault, home))
             shutil.rmtree(vault)
+            serials.append(timed_export(vault, home, workers=1))
+            shutil.rmtree(vault)
+        main_mb, worker_mb = peak_memory_mb(work / "vault-mem", home)
         figures = {
             "sessions": args.sessions,
             "megabytes": round(size / 1e6, 1),
             "floor_s": round(statistics.median(floors), 3),
             "full_s": round(statistics.median(fulls), 3),
+            "one_process_s": round(statistics.median(serials), 3),
             "noop_s": round(statistics.median(noops), 4),
             "startup_s": round(statistics.median(startup() for _ in range(3)), 3),
-            "peak_rss_mb": round(peak_memory_mb(work / "vault-mem", home), 1),
+            "peak_rss_mb": round(main_mb, 1),
+            "worker_peak_rss_mb": round(worker_mb, 1),
         }
         figures["full_over_floor"] = round(figures["full_s"] / figures["floor_s"], 2)
+        figures["one_process_over_floor"] = round(figures["one_process_s"] / figures["floor_s"], 2)
         figures["noop_over_full"] = round(figures["noop_s"] / figures["full_s"], 4)
         figures["full_mb_per_s"] = round(figures["megabytes"] / figures["full_s"], 1)
     finally:
@@ -158,10 +167,15 @@ def main() -> None:
         f"  full export:                      {figures['full_s']:.3f} s  = {figures['full_over_floor']}x the floor, {figures['full_mb_per_s']} MB/s"
     )
     print(
+        f"  full export, one process:         {figures['one_process_s']:.3f} s  = {figures['one_process_over_floor']}x the floor"
+    )
+    print(
         f"  no-op re-run:                     {figures['noop_s']:.4f} s  = {figures['noop_over_full'] * 100:.2f}% of a full export"
     )
     print(f"  start-up (ccexport --help):       {figures['startup_s']:.3f} s")
-    print(f"  peak memory, full export:         {figures['peak_rss_mb']} MB")
+    print(
+        f"  peak memory, full export:         {figures['peak_rss_mb']} MB main process, {figures['worker_peak_rss_mb']} MB largest worker"
+    )
 
 
 if __name__ == "__main__":

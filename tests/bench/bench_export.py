@@ -10,7 +10,9 @@ tool calls with long outputs, thinking), then reports medians of:
 - full export into an empty vault, and its ratio to the floor (target: ~3x or less), with
   the notes rendered on every core (the default) and in one process (``--jobs 1``);
 - a no-op re-run over the unchanged home, and its ratio to the full export (target: 5%);
-- the command's start-up time (``ccexport --help``), and peak memory of a full export.
+- the command's start-up time (``ccexport --help``), and peak memory of a full export;
+- with ``--peer PATH`` (the ``claude-code-log`` command, installed apart: it is not a
+  dependency), that tool's Markdown export of the same home, and its ratio to ours.
 """
 
 from __future__ import annotations
@@ -95,6 +97,17 @@ def timed_export(vault: Path, home: Path, workers: int | None = None) -> float:
     return elapsed
 
 
+def timed_peer(command: str, home: Path, out: Path) -> float:
+    """claude-code-log converting every project to Markdown, cache off (a first run)."""
+    start = time.perf_counter()
+    subprocess.run(
+        [command, "--all-projects", "--projects-dir", str(home / ".claude" / "projects"),
+         "--format", "md", "--no-cache", "--output", str(out)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return time.perf_counter() - start
+
+
 def startup() -> float:
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "exporter", "--help"], check=True, capture_output=True)
@@ -123,6 +136,7 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--peer", help="path of a claude-code-log command to time as well")
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="ccexport-bench-"))
@@ -152,6 +166,12 @@ def main() -> None:
         }
         figures["full_over_floor"] = round(figures["full_s"] / figures["floor_s"], 2)
         figures["one_process_over_floor"] = round(figures["one_process_s"] / figures["floor_s"], 2)
+        if args.peer:
+            peer = statistics.median(
+                timed_peer(args.peer, home, work / f"peer{i}") for i in range(args.repeat)
+            )
+            figures["peer_s"] = round(peer, 3)
+            figures["peer_over_full"] = round(peer / figures["full_s"], 2)
         figures["noop_over_full"] = round(figures["noop_s"] / figures["full_s"], 4)
         figures["full_mb_per_s"] = round(figures["megabytes"] / figures["full_s"], 1)
     finally:
@@ -172,6 +192,10 @@ def main() -> None:
     print(
         f"  no-op re-run:                     {figures['noop_s']:.4f} s  = {figures['noop_over_full'] * 100:.2f}% of a full export"
     )
+    if "peer_s" in figures:
+        print(
+            f"  claude-code-log, Markdown:        {figures['peer_s']:.3f} s  = {figures['peer_over_full']}x our full export"
+        )
     print(f"  start-up (ccexport --help):       {figures['startup_s']:.3f} s")
     print(
         f"  peak memory, full export:         {figures['peak_rss_mb']} MB main process, {figures['worker_peak_rss_mb']} MB largest worker"

@@ -29,6 +29,10 @@ class SourceError(ExporterError):
         where = f"{self.path}:{line}" if line else self.path
         super().__init__(f"{where}: {message}")
 
+    def problem(self, source: str) -> Problem:
+        """This error, reported: the session or database it concerns is not exported."""
+        return Problem(self.path, self.message, self.line, severity="error", source=source)
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:

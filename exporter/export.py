@@ -17,12 +17,12 @@ from .adapters import Adapter, SessionRef, SourceContext, select_adapters
 from .errors import ConfigError, Problem
 from .index import note_meta, write_index_notes
 from .model import Session
-from .notes import Note, default_relpath, has_conversation
+from .notes import Note, default_relpath, has_conversation, linked_keys
 from .options import ExportOptions
 from .render import TemplateError
 from .state import VaultLock
 from .vault import Action, Change, Vault
-from .workers import Renderer, RenderJob, keys_linked_from
+from .workers import Renderer, RenderJob
 
 
 @dataclass(slots=True)
@@ -329,7 +329,7 @@ class _Run:
                 self.report.problems.append(Problem(self._unit, why, source=session.source))
                 continue
             session = self._with_known_children(session)
-            links = {key: resolve(key) for key in keys_linked_from(session)}
+            links = {key: resolve(key) for key in linked_keys(session)}
             state.outstanding += 1
             self.renderer.submit(RenderJob(self._unit, session, paths[session.key], links))
 

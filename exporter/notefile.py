@@ -132,10 +132,6 @@ def read_identity(head: str) -> str | None:
     return identity(loaded) if isinstance(loaded, dict) else None
 
 
-def owned_line_count(owned: str) -> int:
-    return owned.strip("\n").count("\n") + 1
-
-
 def _first_line(exc: Exception) -> str:
     return str(exc).strip().split("\n", 1)[0]
 

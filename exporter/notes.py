@@ -149,6 +149,16 @@ def tag_slug(text: str) -> str:
     return slug if not slug.isdigit() else f"p{slug}"
 
 
+def linked_keys(session: Session) -> set[str]:
+    """The keys of every session a note of ``session`` may link to (what ``build_note``
+    asks its resolver for), so links can be decided before rendering."""
+    ids = {session.parent_id, session.forked_from, *session.subagent_ids}
+    ids.update(
+        p.subagent_id for m in session.messages for p in m.parts if isinstance(p, ToolCallPart)
+    )
+    return {f"{session.source}:{i}" for i in ids if i}
+
+
 def build_note(
     session: Session,
     relpath: str,

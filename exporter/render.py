@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -40,12 +39,6 @@ def default_templates_dir() -> Path:
 
 def _callout(body: str, kind: str = "note", title: str = "", folded: bool = True) -> str:
     return markdown.callout(kind, title, body, folded=folded)
-
-
-def _localtime(value: datetime | None, fmt: str = "%Y-%m-%d %H:%M", tz: Any = None) -> str:
-    if value is None:
-        return ""
-    return value.astimezone(tz).strftime(fmt)
 
 
 def _to_json(value: Any) -> str:

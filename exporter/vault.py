@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from . import notefile
-from .errors import ExporterError
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, NoteRecord, State
 
@@ -342,7 +341,3 @@ def _as_list(value: Any) -> list[Any]:
     if isinstance(value, str):
         return [v.strip() for v in value.split(",") if v.strip()]
     return [value]
-
-
-class VaultError(ExporterError):
-    """The vault folder itself is unusable."""

@@ -92,10 +92,3 @@ class Renderer:
         if self.pool is not None:
             self.pool.shutdown(cancel_futures=True)
             self.pool = None
-
-
-def keys_linked_from(session: Session) -> set[str]:
-    """Every session a note of ``session`` links to (its resolver is asked for these)."""
-    ids = {session.parent_id, session.forked_from, *session.subagent_ids}
-    ids |= {p.subagent_id for m in session.messages for p in m.parts if p.kind == "tool_call"}  # type: ignore[union-attr]
-    return {f"{session.source}:{i}" for i in ids if i}

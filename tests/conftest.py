@@ -49,6 +49,29 @@ def corpus() -> Path:
     return CORPUS
 
 
+def load_sessions(adapter, home: Path, env: dict | None = None, real_home: bool = False):
+    """Every session (and problem) an adapter finds under ``home``, as the pipeline loads them."""
+    from exporter.adapters import SourceContext
+
+    sessions, problems = [], []
+    for ref in adapter.discover(SourceContext(home, env or {}, real_home)):
+        result = adapter.load(ref)
+        sessions += result.sessions
+        problems += result.problems
+    return sessions, problems
+
+
+def texts(session, role: str | None = None) -> list[str]:
+    """The text parts of a session's messages (of one role, if given), in order."""
+    return [
+        p.text
+        for m in session.messages
+        if role in (None, m.role)
+        for p in m.parts
+        if p.kind == "text"
+    ]
+
+
 def note_files(vault: Path, *, index: bool = False) -> dict[str, bytes]:
     """Every session note in a vault (and the index notes too with ``index``), by path."""
     return {

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from claude_builder import ClaudeSession, image_block, tiny_png, tool_use
+from conftest import load_sessions, texts
 
 from exporter.adapters import SourceContext
 from exporter.adapters.claude_code import ClaudeCodeAdapter, project_name
@@ -24,24 +25,7 @@ def projects(home: Path, folder: str = "-w-proj") -> Path:
 def load_all(
     home: Path, real_home: bool = False, env: dict | None = None
 ) -> tuple[list[Session], list[Problem]]:
-    adapter = ClaudeCodeAdapter()
-    ctx = SourceContext(home, env or {}, real_home)
-    sessions, problems = [], []
-    for ref in adapter.discover(ctx):
-        result = adapter.load(ref)
-        sessions.extend(result.sessions)
-        problems.extend(result.problems)
-    return sessions, problems
-
-
-def texts(session: Session, role: str | None = None) -> list[str]:
-    return [
-        p.text
-        for m in session.messages
-        if role in (None, m.role)
-        for p in m.parts
-        if p.kind == "text"
-    ]
+    return load_sessions(ClaudeCodeAdapter(), home, env, real_home)
 
 
 def only(sessions: list[Session], session_id: str = SID) -> Session:

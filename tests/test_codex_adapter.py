@@ -11,7 +11,7 @@ import pytest
 import zstandard
 from claude_builder import tiny_png
 from codex_builder import CodexRollout, bare_lines, ts_document
-from conftest import note_files
+from conftest import load_sessions, note_files
 
 from exporter.adapters import SourceContext
 from exporter.adapters.codex import CodexAdapter
@@ -22,14 +22,7 @@ TID = "019a0000-1111-7222-8333-444455556666"
 
 
 def load_all(home: Path, real_home: bool = False, env: dict | None = None):
-    adapter = CodexAdapter()
-    ctx = SourceContext(home, env or {}, real_home)
-    sessions, problems = [], []
-    for ref in adapter.discover(ctx):
-        result = adapter.load(ref)
-        sessions += result.sessions
-        problems += result.problems
-    return sessions, problems
+    return load_sessions(CodexAdapter(), home, env, real_home)
 
 
 def parts(session, kind=None, role=None):

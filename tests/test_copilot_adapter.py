@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import load_sessions, texts
 from copilot_builder import log_lines, markdown, request, session, terminal_tool, write
 from vscode_builder import make_db, workspace
 
-from exporter.adapters import SourceContext
 from exporter.adapters.copilot import CopilotAdapter
 from exporter.adapters.copilot_log import replay
 
@@ -19,19 +19,7 @@ SID = "5e55104d-0000-4000-8000-000000000001"
 
 
 def load(home: Path, env: dict | None = None, real_home: bool = False):
-    adapter = CopilotAdapter()
-    sessions, problems = [], []
-    for ref in adapter.discover(SourceContext(home, env or {}, real_home)):
-        result = adapter.load(ref)
-        sessions += result.sessions
-        problems += result.problems
-    return sessions, problems
-
-
-def texts(s, role=None):
-    return [
-        p.text for m in s.messages if role in (None, m.role) for p in m.parts if p.kind == "text"
-    ]
+    return load_sessions(CopilotAdapter(), home, env, real_home)
 
 
 def base() -> dict:

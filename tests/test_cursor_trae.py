@@ -8,10 +8,10 @@ from datetime import UTC
 from pathlib import Path
 
 import pytest
-from conftest import note_files
+from conftest import load_sessions, note_files, texts
 from vscode_builder import lexical, make_db, workspace
 
-from exporter.adapters import SourceContext, vscode
+from exporter.adapters import vscode
 from exporter.adapters.cursor import CursorAdapter
 from exporter.adapters.trae import TraeAdapter
 from exporter.export import ExportOptions, run_export
@@ -21,22 +21,7 @@ COMPOSER = "c0c0c0c0-1111-4222-8333-444444444444"
 
 
 def load(adapter, home: Path):
-    sessions, problems = [], []
-    for ref in adapter.discover(SourceContext(home, {}, False)):
-        result = adapter.load(ref)
-        sessions += result.sessions
-        problems += result.problems
-    return sessions, problems
-
-
-def texts(session, role=None):
-    return [
-        p.text
-        for m in session.messages
-        if role in (None, m.role)
-        for p in m.parts
-        if p.kind == "text"
-    ]
+    return load_sessions(adapter, home)
 
 
 def bubble(kind: int, bid: str, **fields):

@@ -63,10 +63,13 @@ class SessionRef:
     session_id: str
     main: FileStamp
     related: tuple[FileStamp, ...] = ()
-    project_hint: str | None = None
     # Facts read at discovery that change the note without touching the file (a title
     # from an index): part of the fingerprint, so a change re-exports the session.
     extra: tuple[str, ...] = ()
+
+    def fact(self, name: str) -> str | None:
+        """The value of a ``name=value`` entry of ``extra``."""
+        return next((x[len(name) + 1 :] for x in self.extra if x.startswith(name + "=")), None)
 
     @property
     def files(self) -> tuple[FileStamp, ...]:

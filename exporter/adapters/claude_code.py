@@ -200,15 +200,15 @@ def _discover_project(folder: Path) -> Iterator[SessionRef]:
     for name in mains:
         stem = name.removesuffix(".jsonl")
         related = _subagent_files(folder / stem) if stem in dirs else ()
-        yield SessionRef(SOURCE, stem, FileStamp.of(files[name]), related, folder.name)
+        yield SessionRef(SOURCE, stem, FileStamp.of(files[name]), related)
     for stem in sorted(dirs):
         if f"{stem}.jsonl" not in files:  # the session file was pruned; its agents remain
             for stamp in _subagent_files(folder / stem):
                 if stamp.path.suffix == ".jsonl":
-                    yield SessionRef(SOURCE, f"{stem}/{stamp.path.stem}", stamp, (), folder.name)
+                    yield SessionRef(SOURCE, f"{stem}/{stamp.path.stem}", stamp)
     for name in sorted(n for n in files if n.startswith("agent-")):
         stem = name.removesuffix(".jsonl")
-        yield SessionRef(SOURCE, stem, FileStamp.of(files[name]), (), folder.name)
+        yield SessionRef(SOURCE, stem, FileStamp.of(files[name]))
 
 
 def _subagent_files(session_dir: Path) -> tuple[FileStamp, ...]:

@@ -71,10 +71,8 @@ class CodexAdapter:
             for path in _rollout_files(root):
                 session_id = _id_from_name(path.name)
                 title = titles.get(session_id or "")
-                yield SessionRef(
-                    SOURCE, session_id or path.stem, FileStamp.of(path), (), None,
-                    (f"title={title}",) if title else (),
-                )  # fmt: skip
+                extra = (f"title={title}",) if title else ()
+                yield SessionRef(SOURCE, session_id or path.stem, FileStamp.of(path), extra=extra)
 
     def load(self, ref: SessionRef) -> LoadResult:
         result = LoadResult()
@@ -86,7 +84,7 @@ class CodexAdapter:
                 Problem(str(ref.main.path), f"unknown record type {kind!r} skipped", source=SOURCE)
             )
         if rollout.messages:
-            title = next((x[6:] for x in ref.extra if x.startswith("title=")), None)
+            title = ref.fact("title")
             result.sessions.append(_session(rollout, ref, title))
         return result
 

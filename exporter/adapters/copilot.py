@@ -30,7 +30,14 @@ from ..model import Session
 from ._jsonl import parse_timestamp
 from .base import FileStamp, LoadResult, SessionRef, SourceContext
 from .copilot_log import last_activity, replay, session_messages
-from .vscode import Database, db_stamps, folder_of_workspace, project_of_path, user_dirs
+from .vscode import (
+    Database,
+    db_stamps,
+    folder_of_workspace,
+    project_of_path,
+    read_item,
+    user_dirs,
+)
 
 SOURCE = "copilot"
 PRODUCTS = ["Code", "Code - Insiders", "VSCodium"]
@@ -67,8 +74,8 @@ class CopilotAdapter:
             for session_id, paths in sorted(copies.items()):
                 stamps = [FileStamp.of(p) for p in paths]
                 title = titles.get(session_id)
-                yield SessionRef(SOURCE, session_id, stamps[0], tuple(stamps[1:]), None,
-                                 (f"title={title}",) if title else ())  # fmt: skip
+                extra = (f"title={title}",) if title else ()
+                yield SessionRef(SOURCE, session_id, stamps[0], tuple(stamps[1:]), extra)
             for db in legacy:
                 stamps = db_stamps(db)
                 yield SessionRef(SOURCE, f"legacy:{db.parent.name}", stamps[0], tuple(stamps[1:]))
@@ -86,19 +93,14 @@ class CopilotAdapter:
                     best = (newest, data, stamp.path)
         if best is None:
             return result
-        title = next((x[6:] for x in ref.extra if x.startswith("title=")), None)
+        title = ref.fact("title")
         session = _session(best[1], best[2], ref.session_id, title)
         if session:
             result.sessions.append(session)
         return result
 
     def _load_legacy(self, ref: SessionRef, result: LoadResult) -> LoadResult:
-        try:
-            with Database(ref.main.path) as db:
-                stored = db.get("ItemTable", LEGACY_KEY)
-        except SourceError as exc:
-            result.problems.append(Problem(exc.path, exc.message, severity="error", source=SOURCE))
-            return result
+        stored = read_item(ref.main.path, LEGACY_KEY, result.problems, SOURCE)
         for data in stored if isinstance(stored, list) else []:
             if isinstance(data, dict) and isinstance(data.get("sessionId"), str):
                 session = _session(data, ref.main.path, data["sessionId"], None)

@@ -75,12 +75,12 @@ class CursorAdapter:
                 if (workspace / "workspace.json").is_file():
                     stamps.append(FileStamp.of(workspace / "workspace.json"))
             if stamps:
-                yield SessionRef(SOURCE, str(user_dir), stamps[0], tuple(stamps[1:]), None,
-                                 (f"user_dir={user_dir}",))  # fmt: skip
+                extra = (f"user_dir={user_dir}",)
+                yield SessionRef(SOURCE, str(user_dir), stamps[0], tuple(stamps[1:]), extra)
 
     def count_sessions(self, ref: SessionRef) -> int:
         """How many conversations the databases hold (for ``ccexport sources``)."""
-        user_dir = Path(next(x for x in ref.extra if x.startswith("user_dir="))[9:])
+        user_dir = Path(ref.fact("user_dir") or "")
         workspaces = _read_workspaces(user_dir, [])
         count = sum(len(composers) + len(tabs) for _, _, composers, tabs in workspaces.chats)
         try:
@@ -99,7 +99,7 @@ class CursorAdapter:
 
     def load_families(self, ref: SessionRef) -> Iterator[LoadResult]:
         """One composer (or legacy chat tab) at a time, so memory stays one session."""
-        user_dir = Path(next(x for x in ref.extra if x.startswith("user_dir="))[9:])
+        user_dir = Path(ref.fact("user_dir") or "")
         problems: list[Problem] = []
         workspaces = _read_workspaces(user_dir, problems)
         seen: set[str] = set()
@@ -121,7 +121,7 @@ class CursorAdapter:
                         if session:
                             yield LoadResult([session], [])
             except SourceError as exc:
-                problems.append(Problem(exc.path, exc.message, severity="error", source=SOURCE))
+                problems.append(exc.problem(SOURCE))
         for folder, db_path, composers, tabs in workspaces.chats:
             for data in composers:
                 cid = str(data.get("composerId"))
@@ -171,7 +171,7 @@ def _read_workspaces(user_dir: Path, problems: list[Problem]) -> _Workspaces:
                 tabs = [t for t in (panel or {}).get("tabs") or [] if isinstance(t, dict)]
                 found.chats.append((folder, db_path, inline, tabs))
         except SourceError as exc:  # an error: the unit is read again next run
-            problems.append(Problem(exc.path, exc.message, severity="error", source=SOURCE))
+            problems.append(exc.problem(SOURCE))
     return found
 
 

@@ -20,15 +20,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..errors import Problem, SourceError
+from ..errors import Problem
 from ..model import Message, Part, Session, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 from ._jsonl import parse_timestamp
 from .base import FileStamp, LoadResult, SessionRef, SourceContext
 from .vscode import (
-    Database,
     db_stamps,
     folder_of_workspace,
     project_of_path,
+    read_item,
     user_dirs,
     workspace_dbs,
 )
@@ -55,21 +55,16 @@ class TraeAdapter:
                 stamps = db_stamps(db)
                 if (workspace / "workspace.json").is_file():
                     stamps.append(FileStamp.of(workspace / "workspace.json"))
-                yield SessionRef(SOURCE, workspace.name, stamps[0], tuple(stamps[1:]), None,
-                                 (f"user_dir={user_dir}",))  # fmt: skip
+                extra = (f"user_dir={user_dir}",)
+                yield SessionRef(SOURCE, workspace.name, stamps[0], tuple(stamps[1:]), extra)
 
     def load(self, ref: SessionRef) -> LoadResult:
         result = LoadResult()
-        user_dir = Path(next(x for x in ref.extra if x.startswith("user_dir="))[9:])
+        user_dir = Path(ref.fact("user_dir") or "")
         self._check_encrypted_store(user_dir, result.problems)
         workspace = ref.main.path.parent
         folder = folder_of_workspace(workspace)
-        try:
-            with Database(ref.main.path) as db:
-                store = db.get("ItemTable", STORE_KEY)
-        except SourceError as exc:
-            result.problems.append(Problem(exc.path, exc.message, severity="error", source=SOURCE))
-            return result
+        store = read_item(ref.main.path, STORE_KEY, result.problems, SOURCE)
         garbled = 0
         for raw in (store or {}).get("list") or [] if isinstance(store, dict) else []:
             if isinstance(raw, dict):

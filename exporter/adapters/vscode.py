@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlparse
 
 import orjson
 
-from ..errors import SourceError
+from ..errors import Problem, SourceError
 from .base import FileStamp, SourceContext
 
 BUSY_TIMEOUT_MS = 3000
@@ -114,6 +114,16 @@ class Database:
             return self.conn.execute(sql, args)
         except sqlite3.Error as exc:
             raise SourceError(self.path, _describe(exc)) from None
+
+
+def read_item(path: Path, key: str, problems: list[Problem], source: str) -> Any:
+    """One ``ItemTable`` value of the database at ``path``; None, reported, if unreadable."""
+    try:
+        with Database(path) as db:
+            return db.get("ItemTable", key)
+    except SourceError as exc:
+        problems.append(exc.problem(source))
+        return None
 
 
 def decode(value: Any) -> Any:

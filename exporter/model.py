@@ -164,6 +164,7 @@ class Session:
     started_at: datetime | None = None
     ended_at: datetime | None = None
     usage: Usage = Usage()
+    cost: float | None = None  # USD, where the source records it
     parent_id: str | None = None
     forked_from: str | None = None  # the session this one was forked from
     subagent_ids: tuple[str, ...] = ()

@@ -28,6 +28,15 @@ SOURCE_LABELS = {
     "cursor": "Cursor",
     "trae": "Trae",
     "copilot": "Copilot",
+    "copilot-cli": "Copilot CLI",
+    "gemini": "Gemini CLI",
+    "antigravity": "Antigravity",
+    "opencode": "OpenCode",
+    "kilo": "Kilo",
+    "cline": "Cline",
+    "roo-code": "Roo Code",
+    "kilo-code": "Kilo Code",
+    "aider": "Aider",
 }
 UNKNOWN_PROJECT = "unknown-project"
 TITLE_LENGTH = 80
@@ -249,6 +258,7 @@ def _frontmatter(
         "tokens_out": session.usage.output_tokens or None,
         "tokens_cache_read": session.usage.cache_read_tokens or None,
         "tokens_cache_write": session.usage.cache_write_tokens or None,
+        "cost": round(session.cost, 6) if session.cost is not None else None,
         "parent": parent_link,
         "subagents": subagent_links or None,
         "tags": ["ai-session", f"ai-session/{session.source}", f"project/{tag_slug(project)}"],

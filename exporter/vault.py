@@ -41,7 +41,7 @@ _SKIP_DIRS = {".obsidian", ".trash", ".git", STATE_DIR}
 OWNED_KEYS = (
     "title", "source", "session_id", "project", "cwd", "git_branch", "git_commit",
     "git_remote", "models", "created", "updated", "messages", "tool_calls", "tokens_in",
-    "tokens_out", "tokens_cache_read", "tokens_cache_write", "parent", "subagents",
+    "tokens_out", "tokens_cache_read", "tokens_cache_write", "cost", "parent", "subagents",
     "forked_from",
 )  # fmt: skip
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import sysconfig
 import venv
 import zipfile
 from pathlib import Path
@@ -33,10 +34,20 @@ def test_wheel_installs_and_exports_the_demo(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "exporter/templates/session.md.j2" in names
 
-    # A fresh environment that sees the dependencies but not this checkout.
+    # A fresh environment that sees the dependencies but not this checkout. The running
+    # interpreter's site-packages are added as plain paths (a .pth line), so this works from
+    # a venv too; .pth files found there are not run, so the editable install stays out.
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, system_site_packages=True, with_pip=True)
+    venv.create(env_dir, system_site_packages=False, with_pip=True)
     py = env_dir / "bin" / "python"
+    own_site = subprocess.run(
+        [py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    outer = dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))
+    (Path(own_site) / "zz_outer_site.pth").write_text("\n".join(outer) + "\n")
     subprocess.run(
         [py, "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True
     )

@@ -1,17 +1,15 @@
 """Storage shared by VS Code and its forks (Cursor, Trae): where the user data folder is,
 ``state.vscdb`` key/value databases, and ``workspace.json`` folder URIs (FORMATS.md §0.3).
 
-Databases are opened read-only through a URI (``mode=ro``) with a busy timeout, so rows a
-running editor has only written to the write-ahead log (``-wal``) are seen. Never
-``immutable=1`` (it ignores the log), never a write, never a checkpoint. Values are read by
-key or by key prefix (a range on the key index), never the whole table.
+Databases are opened read-only by ``_sqlite.Database`` (``mode=ro``, busy timeout, rows in
+the write-ahead log seen). Values are read by key or by key prefix (a range on the key
+index), never the whole table.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
@@ -20,9 +18,12 @@ from urllib.parse import unquote, urlparse
 import orjson
 
 from ..errors import Problem, SourceError
-from .base import FileStamp, SourceContext
+from . import _sqlite
+from ._sqlite import decode_json as decode
+from ._sqlite import stamps as db_stamps  # noqa: F401 (the editors' adapters use it)
+from .base import SourceContext
 
-BUSY_TIMEOUT_MS = 3000
+BUSY_TIMEOUT_MS = 3000  # read when a database is opened (tests shorten it)
 
 
 def user_dirs(ctx: SourceContext, products: list[str]) -> list[Path]:
@@ -45,15 +46,6 @@ def user_dirs(ctx: SourceContext, products: list[str]) -> list[Path]:
     return list(dict.fromkeys(dirs))
 
 
-def db_stamps(db: Path) -> list[FileStamp]:
-    """A database and its write-ahead log, as seen by stat (the log holds new rows)."""
-    stamps = [FileStamp.of(db)]
-    wal = db.with_name(db.name + "-wal")
-    if wal.exists():
-        stamps.append(FileStamp.of(wal))
-    return stamps
-
-
 def workspace_dbs(user_dir: Path) -> list[tuple[Path, Path]]:
     """(workspace folder, its ``state.vscdb``) for every workspace that has a database."""
     base = user_dir / "workspaceStorage"
@@ -67,53 +59,32 @@ def workspace_dbs(user_dir: Path) -> list[tuple[Path, Path]]:
     return found
 
 
-class Database:
+class Database(_sqlite.Database):
     """One ``state.vscdb``, opened read-only; errors become SourceError naming the file."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        try:
-            uri = "file:" + _uri_path(path) + "?mode=ro"
-            self.conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
-            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self.tables = {
-                r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
-        except sqlite3.Error as exc:
-            raise SourceError(path, _describe(exc)) from None
-
-    def __enter__(self) -> Database:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.conn.close()
+        super().__init__(path, BUSY_TIMEOUT_MS)
 
     def get(self, table: str, key: str) -> Any:
         """The JSON value stored under ``key`` (None when absent or not JSON)."""
         if table not in self.tables:
             return None
-        row = self._query(f"SELECT value FROM {table} WHERE key = ?", (key,)).fetchone()
+        row = self.query(f"SELECT value FROM {table} WHERE key = ?", (key,)).fetchone()
         return decode(row[0]) if row else None
 
     def keys(self, table: str, prefix: str) -> list[str]:
         if table not in self.tables:
             return []
         sql = f"SELECT key FROM {table} WHERE key >= ? AND key < ? ORDER BY key"
-        return [r[0] for r in self._query(sql, (prefix, prefix + "\uffff"))]
+        return [r[0] for r in self.query(sql, (prefix, prefix + "\uffff"))]
 
     def items(self, table: str, prefix: str) -> Iterator[tuple[str, Any]]:
         """Every (key, value) whose key starts with ``prefix``, read lazily."""
         if table not in self.tables:
             return
         sql = f"SELECT key, value FROM {table} WHERE key >= ? AND key < ? ORDER BY key"
-        for key, value in self._query(sql, (prefix, prefix + "\uffff")):
+        for key, value in self.query(sql, (prefix, prefix + "\uffff")):
             yield key, decode(value)
-
-    def _query(self, sql: str, args: tuple[Any, ...]) -> sqlite3.Cursor:
-        try:
-            return self.conn.execute(sql, args)
-        except sqlite3.Error as exc:
-            raise SourceError(self.path, _describe(exc)) from None
 
 
 def read_item(path: Path, key: str, problems: list[Problem], source: str) -> Any:
@@ -123,18 +94,6 @@ def read_item(path: Path, key: str, problems: list[Problem], source: str) -> Any
             return db.get("ItemTable", key)
     except SourceError as exc:
         problems.append(exc.problem(source))
-        return None
-
-
-def decode(value: Any) -> Any:
-    """A stored value (TEXT or BLOB) as JSON; None when it is not JSON."""
-    if value is None:
-        return None
-    if isinstance(value, bytes):
-        value = value.decode("utf-8", errors="replace")
-    try:
-        return orjson.loads(value)
-    except orjson.JSONDecodeError:
         return None
 
 
@@ -164,18 +123,3 @@ def project_of_path(path: str | None) -> str | None:
     windows = re.match(r"^[A-Za-z]:", name) or ("\\" in name and "/" not in name)
     base = (PureWindowsPath(name) if windows else PurePosixPath(name)).name
     return base.removesuffix(".code-workspace") or None
-
-
-def _uri_path(path: Path) -> str:
-    from urllib.parse import quote
-
-    return quote(str(path.resolve()).replace("\\", "/"), safe="/:")
-
-
-def _describe(exc: sqlite3.Error) -> str:
-    text = str(exc)
-    if "locked" in text or "busy" in text:
-        return f"the database is locked by another program ({text}); skipped, try again later"
-    if "not a database" in text or "malformed" in text or "encrypted" in text:
-        return f"not a readable SQLite database ({text}); skipped"
-    return f"could not be read ({text})"

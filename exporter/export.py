@@ -125,9 +125,23 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
     with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait) as lock:
         vault = Vault(options.vault, diff=options.diff)
         vault.begin_run()
-        report = _Run(options, vault, lock.identity()).run(units, progress)
+        run = _Run(options, vault, lock.identity())
+        try:
+            report = run.run(units, progress)
+        except KeyboardInterrupt:
+            # Ctrl-C: what was written stays (each note is atomic); the next run finishes.
+            vault.save_state()
+            raise Interrupted(run.written()) from None
         vault.end_run()
         return report
+
+
+class Interrupted(Exception):
+    """The run was stopped by Ctrl-C after ``written`` notes were written."""
+
+    def __init__(self, written: int) -> None:
+        super().__init__(f"interrupted after {written} notes were written")
+        self.written = written
 
 
 @dataclass(slots=True)
@@ -165,6 +179,11 @@ class _Run:
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
         self._progress: dict[str, _UnitProgress] = {}  # units whose notes are being rendered
         self.renderer = Renderer(self.settings, options.workers, lock)
+
+    def written(self) -> int:
+        """Notes created or updated so far in this run."""
+        done = (Action.CREATED, Action.RENAMED, Action.UPDATED, Action.CONFLICT)
+        return sum(1 for c in self._changes.values() if c.action in done)
 
     def run(
         self, units: list[tuple[Adapter, SessionRef]], progress: Progress | None

@@ -63,6 +63,8 @@ class ExportReport:
     changes: list[Change] = field(default_factory=list)
     indexes: list[Change] = field(default_factory=list)
     dry_run: bool = False
+    # (source, path) of each file or database read that held nothing worth a note.
+    empty_units: list[tuple[str, str]] = field(default_factory=list)
 
     def total(self, name: str) -> int:
         return sum(getattr(c, name) for c in self.per_source.values())
@@ -283,7 +285,10 @@ class _Run:
                 self.report.problems.extend(
                     p for p in loaded.problems if p not in self.report.problems
                 )
-                state.complete &= not any(p.severity == "error" for p in loaded.problems)
+                errors = sum(1 for p in loaded.problems if p.severity == "error")
+                # A database or file that could not be read is a failure of its source.
+                self._counts(adapter.name).failed += errors if not self._again_pass else 0
+                state.complete &= not errors
                 sessions = [s for s in loaded.sessions if self._wanted(s)]
                 any_session |= bool(sessions)
                 # A session a filter left out is not done: the unit must be read next time.
@@ -299,8 +304,9 @@ class _Run:
                 Problem(unit, f"could not be read: {exc}", severity="error", source=adapter.name)
             )
             state.complete = False
-        if not any_session and not self._again_pass:
+        if not any_session and not self._again_pass and state.complete:
             self._counts(adapter.name).empty += 1
+            self.report.empty_units.append((adapter.name, unit))
         state.loaded = True
         self._maybe_done(unit)
 

@@ -215,7 +215,7 @@ class _Run:
             unit = str(ref.main.path)
             if not self.rerender and self.vault.state.unchanged(unit, ref.fingerprint()):
                 counts = self._counts(adapter.name)
-                notes = len(self.vault.state.sources[unit].get("notes", []))
+                notes = self._matching_notes(unit)
                 counts.found += notes
                 counts.skipped += notes
                 if self.options.dry_run:
@@ -235,6 +235,21 @@ class _Run:
             for unit in again:
                 self._export_unit(*self._units[unit])
             self._write_finished(wait=True)
+
+    def _matching_notes(self, unit: str) -> int:
+        """The notes of an unchanged unit that the filters select (so ``--project web``
+        counts web's sessions, not every session as unchanged). Discovery already left
+        out units not touched since ``--since``."""
+        keys = self.vault.state.sources[unit].get("notes", [])
+        wanted = (self.options.project or "").lower()
+        if not wanted:
+            return len(keys)
+        notes = self.vault.state.notes
+        return sum(
+            1
+            for key in keys
+            if key in notes and wanted in str(notes[key].meta.get("project") or "").lower()
+        )
 
     def _write_indexes(self) -> None:
         try:

@@ -119,10 +119,12 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
     if options.vault.exists() and not options.vault.is_dir():
         raise ConfigError(f"the vault {options.vault} is not a folder")
     units = discover(options)
+    unreadable = unreadable_in_sources(options)
     if options.dry_run:
-        return _Run(options, Vault(options.vault, dry_run=True, diff=options.diff)).run(
+        report = _Run(options, Vault(options.vault, dry_run=True, diff=options.diff)).run(
             units, progress
         )
+        return _add_unreadable(report, unreadable)
     options.vault.mkdir(parents=True, exist_ok=True)
     with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait) as lock:
         vault = Vault(options.vault, diff=options.diff)
@@ -135,7 +137,27 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
             vault.save_state()
             raise Interrupted(run.written()) from None
         vault.end_run()
-        return report
+        return _add_unreadable(report, unreadable)
+
+
+def unreadable_in_sources(options: ExportOptions) -> list[Problem]:
+    """Folders inside the chosen sources that cannot be listed (their sessions are missed)."""
+    from .sources import unreadable_below
+
+    ctx = SourceContext.for_home(options.home, options.paths)
+    problems: list[Problem] = []
+    for adapter in select_adapters(options.sources):
+        for root in adapter.roots(ctx):
+            if root.is_dir():
+                problems += unreadable_below(root, adapter.name)
+    return problems
+
+
+def _add_unreadable(report: ExportReport, problems: list[Problem]) -> ExportReport:
+    for problem in problems:
+        report.problems.append(problem)
+        report.per_source.setdefault(problem.source or "", SourceCounts()).failed += 1
+    return report
 
 
 class Interrupted(Exception):

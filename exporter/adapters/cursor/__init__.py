@@ -1,0 +1,88 @@
+"""Cursor: the IDE's chats in ``state.vscdb`` and the Agent's transcripts (FORMATS.md §3).
+
+Where:
+
+- the ``User`` folder: ``~/.config/Cursor/User`` (Linux), ``~/Library/Application
+  Support/Cursor/User`` (macOS), ``%APPDATA%\\Cursor\\User`` (Windows); all are tried under
+  ``--home``. Generations 1-3 (``composer.py``): the legacy AI-chat panel, the 2024
+  workspace composer and the global split storage (``composerData`` + ``bubbleId`` rows).
+- ``~/.cursor`` (``%USERPROFILE%\\.cursor``; on the real home also ``$CURSOR_CONFIG_DIR``):
+  generation 4, the Agent transcripts Cursor ≥ 3 and ``cursor-agent`` write
+  (``agent_store.py`` finds them, ``transcripts.py`` reads them, ``agent.py`` builds the
+  sessions), with subagents as their own linked notes.
+
+A conversation found in both places (same id) is exported once, from ``state.vscdb``.
+Details and quirks: ``docs/sources/cursor.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
+
+from ..base import LoadResult, SessionRef, SourceContext
+from ..vscode import user_dirs
+from .agent import STATE_DB_FACT, load_conversation
+from .agent_store import discover_transcripts
+from .bubbles import lexical_text
+from .composer import GLOBAL, count_conversations, discover_user_dir, load_user_dir
+
+SOURCE = "cursor"
+
+__all__ = ["CursorAdapter", "lexical_text"]
+
+
+class CursorAdapter:
+    name: ClassVar[str] = SOURCE
+    label: ClassVar[str] = "Cursor"
+    env_vars: ClassVar[tuple[str, ...]] = ("CURSOR_CONFIG_DIR",)
+
+    def roots(self, ctx: SourceContext) -> list[Path]:
+        return self._user_dirs(ctx) + [root / "projects" for root in self._agent_roots(ctx)]
+
+    def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
+        # The databases first: a conversation in both places is exported from them.
+        users = self._user_dirs(ctx)
+        for user_dir in users:
+            ref = discover_user_dir(user_dir)
+            if ref:
+                yield ref
+        facts = tuple(f"{STATE_DB_FACT}={u / GLOBAL}" for u in users if (u / GLOBAL).is_file())
+        for root in self._agent_roots(ctx):
+            yield from discover_transcripts(root, facts)
+
+    def count_sessions(self, ref: SessionRef) -> int:
+        """How many conversations a unit holds (for ``ccexport sources``)."""
+        user_dir = ref.fact("user_dir")
+        if user_dir:
+            return count_conversations(Path(user_dir))
+        return 1 + sum(1 for f in ref.related if f.path.parent.name == "subagents")
+
+    def load(self, ref: SessionRef) -> LoadResult:
+        result = LoadResult()
+        for family in self.load_families(ref):
+            result.sessions += family.sessions
+            result.problems += family.problems
+        return result
+
+    def load_families(self, ref: SessionRef) -> Iterator[LoadResult]:
+        """A user folder one composer at a time; a transcript with its subagents at once."""
+        user_dir = ref.fact("user_dir")
+        if user_dir:
+            yield from load_user_dir(Path(user_dir))
+        else:
+            yield load_conversation(ref)
+
+    def _user_dirs(self, ctx: SourceContext) -> list[Path]:
+        return ctx.configured(SOURCE, "User") or user_dirs(ctx, ["Cursor"])
+
+    def _agent_roots(self, ctx: SourceContext) -> list[Path]:
+        configured = ctx.configured(SOURCE)
+        if configured:
+            return [f for f in configured if (f / "projects").is_dir()]
+        roots = []
+        if ctx.real_home and ctx.env.get("CURSOR_CONFIG_DIR"):
+            roots.append(Path(ctx.env["CURSOR_CONFIG_DIR"]).expanduser())
+        roots.append(ctx.home / ".cursor")
+        return list(dict.fromkeys(roots))

@@ -1,0 +1,165 @@
+"""One Cursor Agent conversation (generation 4) and its subagents as model sessions.
+
+Metadata, in order of trust (FORMATS.md §3.7 "Metadata recipe"):
+
+- title: ``conversation_summaries.title`` → ``store.db``/``meta.json`` ``name`` → none (the
+  note then uses the first prompt);
+- working folder: a path the tool calls name whose slug is the project folder's name → the
+  reading of the slug whose MD5 names the ``chats/`` folder → an existing folder found by
+  walking the slug → none;
+- times: the ``<timestamp>`` tags of the prompts, widened by ``meta.json``'s
+  ``createdAtMs``…``updatedAtMs`` or ``store.db``'s ``createdAt``; with none of them, the
+  file's modification time;
+- model: ``lastUsedModel`` (not ``default``) → ``conversation_summaries.model``.
+
+A conversation the IDE also keeps in ``state.vscdb`` (same id, with messages there) is
+exported from there: that copy keeps tool results, thinking and per-message times.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ...errors import Problem
+from ...model import Message, Session, ToolCallPart
+from ..base import FileStamp, LoadResult, SessionRef
+from ..vscode import project_of_path
+from .agent_store import (
+    ChatMeta,
+    chat_hash,
+    decode_slug,
+    folder_from_hash,
+    folder_from_paths,
+    read_chat_meta,
+    slug_of,
+)
+from .composer import exported_composers
+from .transcripts import Transcript, prompt_of, read_text_transcript, read_transcript
+
+SOURCE = "cursor"
+STATE_DB_FACT = "state_db"
+
+
+def load_conversation(ref: SessionRef) -> LoadResult:
+    result = LoadResult()
+    parent_id = ref.fact("parent")
+    if parent_id is None:
+        state_dbs = [
+            Path(x.partition("=")[2]) for x in ref.extra if x.startswith(STATE_DB_FACT + "=")
+        ]
+        if state_dbs and exported_composers(state_dbs, [ref.session_id]):
+            return result  # exported from state.vscdb, the richer copy
+    main = _read(ref.main.path, result.problems)
+    children = [
+        (stamp, _read(stamp.path, result.problems))
+        for stamp in ref.related
+        if stamp.path.parent.name == "subagents"
+    ]
+    meta = read_chat_meta(ref.related, result.problems)
+    cwd = _working_folder(ref, [main, *(t for _, t in children)])
+    links = _link_children(main, [(s.path.stem, t) for s, t in children])
+    session = _session(ref.main, ref.session_id, main, meta, cwd, ref.fact("title"),
+                       ref.fact("model"), parent_id)  # fmt: skip
+    if parent_id is None:
+        kept = tuple(stamp.path.stem for stamp, t in children if t.messages)
+        session = replace(session, messages=_with_links(main.messages, links), subagent_ids=kept)
+    if main.messages:
+        result.sessions.append(session)
+    calls = {child: main.messages[i].parts[j] for (i, j), child in links.items()}
+    for stamp, child in children:
+        if not child.messages:
+            continue
+        call = calls.get(stamp.path.stem)
+        call = call if isinstance(call, ToolCallPart) else None
+        description = call.description if call else None
+        label = call.input.get("subagent_type") if call and isinstance(call.input, dict) else None
+        child_session = _session(stamp, stamp.path.stem, child, ChatMeta(), cwd, description,
+                                 None, ref.session_id)  # fmt: skip
+        result.sessions.append(
+            replace(
+                child_session,
+                project=session.project,
+                agent_label=label if isinstance(label, str) else None,
+            )  # fmt: skip
+        )
+    return result
+
+
+def _read(path: Path, problems: list[Problem]) -> Transcript:
+    if path.suffix == ".txt":
+        return read_text_transcript(path, problems)
+    return read_transcript(path, problems)
+
+
+def _working_folder(ref: SessionRef, transcripts: list[Transcript]) -> str | None:
+    slug = slug_of(ref.main.path)
+    if not slug:
+        return None
+    paths = [p for t in transcripts for p in t.paths]
+    return (
+        folder_from_paths(slug, paths)
+        or folder_from_hash(slug, chat_hash(ref.related))
+        or decode_slug(slug)
+    )
+
+
+def _link_children(
+    main: Transcript, children: list[tuple[str, Transcript]]
+) -> dict[tuple[int, int], str]:
+    """(message, part) of a delegation call -> child id: by the prompt the child received;
+    a single call and a single child left over are each other's."""
+    calls = {(i, j): call for i, j, call in main.delegations()}
+    waiting = {cid: " ".join((t.first_prompt or "").split()) for cid, t in children if t.messages}
+    links: dict[tuple[int, int], str] = {}
+    for where, call in calls.items():
+        prompt = " ".join((prompt_of(call) or "").split())
+        child = next((cid for cid, first in waiting.items() if first and first == prompt), None)
+        if child:
+            links[where] = child
+            del waiting[child]
+    rest = [where for where in calls if where not in links]
+    if len(rest) == 1 and len(waiting) == 1:
+        links[rest[0]] = next(iter(waiting))
+    return links
+
+
+def _with_links(messages: list[Message], links: dict[tuple[int, int], str]) -> tuple[Message, ...]:
+    out = list(messages)
+    for (i, j), child in links.items():
+        parts = list(out[i].parts)
+        call = parts[j]
+        if isinstance(call, ToolCallPart):
+            parts[j] = replace(call, subagent_id=child)
+        out[i] = replace(out[i], parts=tuple(parts))
+    return tuple(out)
+
+
+def _session(
+    stamp: FileStamp,
+    session_id: str,
+    transcript: Transcript,
+    meta: ChatMeta,
+    cwd: str | None,
+    title: str | None,
+    model: str | None,
+    parent_id: str | None,
+) -> Session:
+    known = [*transcript.times, *(t for t in (meta.created, meta.updated) if t)]
+    if not known:
+        known = [datetime.fromtimestamp(stamp.mtime_ns / 1e9, UTC)]
+    models = meta.model or model
+    return Session(
+        source=SOURCE,
+        session_id=session_id,
+        messages=tuple(transcript.messages),
+        source_path=stamp.path,
+        title=title or meta.title,
+        project=project_of_path(cwd),
+        cwd=cwd,
+        models=(models,) if models else (),
+        started_at=min(known),
+        ended_at=max(known),
+        parent_id=parent_id,
+    )

@@ -1,0 +1,308 @@
+"""Where Cursor Agent transcripts and their metadata live under ``~/.cursor`` (FORMATS.md §3.7).
+
+- ``projects/<slug>/agent-transcripts/<id>/<id>.jsonl`` (current), or flat ``<id>.jsonl`` /
+  ``<id>.txt`` (older builds; the ``.jsonl`` wins when both exist); subagents in
+  ``<id>/subagents/<child>.jsonl``. One conversation and its subagents are one unit.
+- ``chats/<md5 of the cwd>/<id>/store.db`` (table ``meta``, key ``'0'``: hex-encoded JSON
+  with ``name``, ``createdAt``, ``lastUsedModel``) and, in newer builds, ``meta.json`` beside
+  it. Both belong to the conversation's unit. The ``blobs`` table (a protobuf graph holding
+  the same conversation) is never read.
+- ``ai-tracking/ai-code-tracking.db``, table ``conversation_summaries``: titles and models,
+  read once per run at discovery (they become facts of the unit, so a new title re-exports).
+
+The slug is the working folder with separators turned into ``-`` (lossy); the folder is
+recovered exactly from paths the tool calls name, or from the MD5 of the chat folder, or by
+an existence-checked walk (``decode_slug``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import product
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any
+
+import orjson
+
+from ...errors import Problem, SourceError
+from .._jsonl import parse_timestamp
+from ..base import FileStamp, SessionRef
+from ..vscode import Database, db_stamps
+
+SOURCE = "cursor"
+TRANSCRIPTS = "agent-transcripts"
+TRACKING_DB = Path("ai-tracking") / "ai-code-tracking.db"
+MAX_BRUTE_DASHES = 16  # the MD5 search tries 2^n readings of a slug
+WALK_BUDGET = 4000  # folders the existence-checked walk may look at
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMeta:
+    """What ``store.db`` and ``meta.json`` say about a conversation."""
+
+    title: str | None = None
+    model: str | None = None
+    created: datetime | None = None
+    updated: datetime | None = None
+
+
+def discover_transcripts(root: Path, extra: tuple[str, ...]) -> Iterator[SessionRef]:
+    """Every conversation under ``root/projects`` (stat calls only, plus the summary table).
+
+    ``extra`` facts are added to every unit (the Cursor databases to check for copies)."""
+    projects = root / "projects"
+    if not projects.is_dir():
+        return
+    chats = _chat_folders(root)
+    titles = read_summaries(root / TRACKING_DB)
+    for project in sorted(os.scandir(projects), key=lambda e: e.name):
+        folder = Path(project.path) / TRANSCRIPTS
+        if project.is_dir() and folder.is_dir():
+            yield from _discover_folder(folder, chats, titles, extra)
+
+
+def _discover_folder(
+    folder: Path,
+    chats: dict[str, Path],
+    titles: dict[str, tuple[str, ...]],
+    extra: tuple[str, ...],
+) -> Iterator[SessionRef]:
+    files: dict[str, Path] = {}
+    dirs: dict[str, Path] = {}
+    for entry in os.scandir(folder):
+        if entry.is_dir():
+            dirs[entry.name] = Path(entry.path)
+        elif entry.is_file() and entry.name.endswith((".jsonl", ".txt")):
+            files[entry.name] = Path(entry.path)
+    mains: dict[str, Path] = {}
+    for cid in sorted(set(dirs) | {Path(n).stem for n in files}):
+        nested = dirs.get(cid)
+        choices = [nested / f"{cid}.jsonl", nested / f"{cid}.txt"] if nested else []
+        choices += [folder / f"{cid}.jsonl", folder / f"{cid}.txt"]
+        main = next((p for p in choices if p.name in files or p.is_file()), None)
+        if main:
+            mains[cid] = main
+    for cid, main in mains.items():
+        related = _subagent_stamps(dirs.get(cid)) + _meta_stamps(chats.get(cid))
+        facts = (*extra, *titles.get(cid, ()))
+        yield SessionRef(SOURCE, cid, FileStamp.of(main), related, facts)
+    for cid in sorted(set(dirs) - set(mains)):  # the conversation file is gone; agents remain
+        for stamp in _subagent_stamps(dirs[cid]):
+            yield SessionRef(SOURCE, stamp.path.stem, stamp, (), (*extra, f"parent={cid}"))
+
+
+def _subagent_stamps(session_dir: Path | None) -> tuple[FileStamp, ...]:
+    base = session_dir / "subagents" if session_dir else None
+    if base is None or not base.is_dir():
+        return ()
+    names = sorted(e.name for e in os.scandir(base) if e.name.endswith((".jsonl", ".txt")))
+    stems = {n.rsplit(".", 1)[0] for n in names if n.endswith(".jsonl")}
+    keep = [n for n in names if n.endswith(".jsonl") or n.rsplit(".", 1)[0] not in stems]
+    return tuple(FileStamp.of(base / n) for n in keep)
+
+
+def _meta_stamps(chat: Path | None) -> tuple[FileStamp, ...]:
+    if chat is None:
+        return ()
+    stamps: list[FileStamp] = []
+    if (chat / "store.db").is_file():
+        stamps += db_stamps(chat / "store.db")
+    if (chat / "meta.json").is_file():
+        stamps.append(FileStamp.of(chat / "meta.json"))
+    return tuple(stamps)
+
+
+def _chat_folders(root: Path) -> dict[str, Path]:
+    """conversation id -> ``chats/<md5>/<id>`` folder (also the ``~/.config/cursor`` place
+    one catalog reports)."""
+    found: dict[str, Path] = {}
+    bases = [root / "chats", root.parent / ".config" / "cursor" / "chats"]
+    for base in bases:
+        if not base.is_dir():
+            continue
+        for hashed in sorted(os.scandir(base), key=lambda e: e.name):
+            if not hashed.is_dir():
+                continue
+            for chat in os.scandir(hashed.path):
+                if chat.is_dir():
+                    found.setdefault(chat.name, Path(chat.path))
+    return found
+
+
+def read_summaries(path: Path) -> dict[str, tuple[str, ...]]:
+    """conversation id -> facts (``title=…``, ``model=…``) from ``conversation_summaries``.
+
+    An unreadable or different database gives nothing: titles fall back to the chat's own."""
+    if not path.is_file():
+        return {}
+    try:
+        with Database(path) as db:
+            if "conversation_summaries" not in db.tables:
+                return {}
+            columns = {r[1] for r in db.conn.execute("PRAGMA table_info(conversation_summaries)")}
+            wanted = [c for c in ("title", "model") if c in columns]
+            if "conversationId" not in columns or not wanted:
+                return {}
+            rows = db.conn.execute(
+                f"SELECT conversationId, {', '.join(wanted)} FROM conversation_summaries"
+            )
+            out: dict[str, tuple[str, ...]] = {}
+            for cid, *values in rows:
+                facts = tuple(
+                    f"{name}={' '.join(str(v).split())}"
+                    for name, v in zip(wanted, values, strict=True)
+                    if isinstance(v, str) and v.strip() and v != "default"
+                )
+                if isinstance(cid, str) and facts:
+                    out[cid] = facts
+            return out
+    except (SourceError, sqlite3.Error):
+        return {}
+
+
+def read_chat_meta(related: tuple[FileStamp, ...], problems: list[Problem]) -> ChatMeta:
+    """The metadata of a conversation from its ``store.db`` and ``meta.json``, if any."""
+    data: dict[str, Any] = {}
+    for stamp in related:
+        if stamp.path.name == "store.db":
+            data.update(_store_meta(stamp.path, problems))
+        elif stamp.path.name == "meta.json":
+            try:
+                loaded = orjson.loads(stamp.path.read_bytes())
+            except (OSError, orjson.JSONDecodeError) as exc:
+                # Rewritten whole by Cursor: a half-written file is read again next run.
+                problems.append(Problem(str(stamp.path), f"not readable JSON ({exc}); skipped",
+                                        source=SOURCE))  # fmt: skip
+                continue
+            if isinstance(loaded, dict):
+                data.update({k: v for k, v in loaded.items() if v is not None})
+    title = data.get("name") or data.get("title")
+    model = data.get("lastUsedModel") or data.get("model")
+    return ChatMeta(
+        title=title.strip() if isinstance(title, str) and title.strip() else None,
+        model=model if isinstance(model, str) and model and model != "default" else None,
+        created=parse_timestamp(data.get("createdAtMs") or data.get("createdAt")),
+        updated=parse_timestamp(data.get("updatedAtMs") or data.get("updatedAt")),
+    )
+
+
+def _store_meta(path: Path, problems: list[Problem]) -> dict[str, Any]:
+    """``meta['0']``: hex-encoded UTF-8 JSON (plain JSON is accepted too)."""
+    try:
+        with Database(path) as db:
+            if "meta" not in db.tables:
+                return {}
+            row = db.conn.execute("SELECT value FROM meta WHERE key = '0'").fetchone()
+    except SourceError as exc:
+        problems.append(exc.problem(SOURCE))
+        return {}
+    except sqlite3.Error as exc:
+        problems.append(Problem(str(path), f"could not be read ({exc})", source=SOURCE))
+        return {}
+    value = row[0] if row else None
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", errors="replace")
+    if not isinstance(value, str):
+        return {}
+    try:
+        text = bytes.fromhex(value).decode("utf-8", errors="replace")
+    except ValueError:
+        text = value
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        problems.append(Problem(str(path), "meta row '0' is not JSON; skipped", source=SOURCE))
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def slug_of(transcript: Path) -> str | None:
+    """The ``projects/<slug>`` folder name a transcript lies under."""
+    parts = transcript.parts
+    if TRANSCRIPTS not in parts:
+        return None
+    index = len(parts) - 1 - parts[::-1].index(TRANSCRIPTS)
+    return parts[index - 1] if index > 0 else None
+
+
+def _normal(slug: str) -> str:
+    return re.sub(r"[^0-9A-Za-z]+", "-", slug).strip("-").lower()
+
+
+def folder_from_paths(slug: str, paths: list[str]) -> str | None:
+    """The folder whose slug is ``slug`` among the ancestors of paths the tools named."""
+    target = _normal(slug)
+    for raw in paths:
+        windows = bool(re.match(r"^[A-Za-z]:[\\/]", raw)) or raw.startswith("\\\\")
+        if not windows and not raw.startswith("/"):
+            continue
+        path = PureWindowsPath(raw) if windows else PurePosixPath(raw)
+        for candidate in (path, *path.parents):
+            if _normal(str(candidate)) == target:
+                return str(candidate)
+    return None
+
+
+def folder_from_hash(slug: str, md5: str | None) -> str | None:
+    """The reading of ``slug`` whose MD5 is the chat folder's name (POSIX paths only)."""
+    if not md5 or not re.fullmatch(r"[0-9a-f]{32}", md5):
+        return None
+    tokens = slug.split("-")
+    if len(tokens) - 1 > MAX_BRUTE_DASHES:
+        return None
+    for joins in product(("/", "-"), repeat=len(tokens) - 1):
+        candidate = "/" + tokens[0] + "".join(j + t for j, t in zip(joins, tokens[1:], strict=True))
+        if hashlib.md5(candidate.encode()).hexdigest() == md5:
+            return candidate
+    return None
+
+
+def decode_slug(slug: str) -> str | None:
+    """An existing folder on this machine whose slug is ``slug`` (a walk that tries a new
+    folder, then ``-`` and ``.`` inside the name, at each dash)."""
+    tokens = slug.split("-")
+    if not all(tokens):
+        return None  # a doubled dash (a hidden folder, a space): no safe reading
+    budget = [WALK_BUDGET]
+    if os.name == "nt" and len(tokens[0]) == 1 and tokens[0].isalpha():
+        root, tokens = Path(tokens[0].upper() + ":\\"), tokens[1:]
+    else:
+        root = Path("/")
+
+    def walk(base: Path, name: str, rest: list[str]) -> Path | None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        if not rest:
+            return base / name if (base / name).is_dir() else None
+        if (base / name).is_dir():
+            found = walk(base / name, rest[0], rest[1:])
+            if found:
+                return found
+        for joiner in ("-", "."):
+            found = walk(base, name + joiner + rest[0], rest[1:])
+            if found:
+                return found
+        return None
+
+    if not tokens:
+        return None
+    try:
+        found = walk(root, tokens[0], tokens[1:])
+    except OSError:
+        return None
+    return str(found) if found else None
+
+
+def chat_hash(related: tuple[FileStamp, ...]) -> str | None:
+    """The ``chats/<md5>`` folder name of a conversation's metadata, if it has any."""
+    for stamp in related:
+        if stamp.path.name in ("store.db", "meta.json"):
+            return stamp.path.parent.parent.name
+    return None

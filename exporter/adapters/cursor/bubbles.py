@@ -1,0 +1,180 @@
+"""Cursor's state.vscdb messages ("bubbles") as model messages (FORMATS.md §3.4).
+
+A bubble is one message: ``type`` 1 is the person, 2 the assistant. The assistant's bubble
+may hold thinking, its text, a tool call (``toolFormerData``) with its result, and token
+counts. The same shape serves all three database generations (the legacy chat panel's
+bubbles are translated to it first).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ...markdown import fence
+from ...model import (
+    Message,
+    Part,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+    Usage,
+)
+from .._jsonl import parse_timestamp
+
+
+def bubble_messages(
+    bubbles: list[dict[str, Any]], default_model: Any
+) -> tuple[list[Message], list[str], Usage]:
+    messages: list[Message] = []
+    models: list[str] = []
+    usage = Usage()
+    for bubble in bubbles:
+        kind = bubble.get("type")
+        when = parse_timestamp(bubble.get("createdAt")) or parse_timestamp(
+            (bubble.get("timingInfo") or {}).get("clientRpcSendTime")
+            if isinstance(bubble.get("timingInfo"), dict)
+            else None
+        )
+        source_id = bubble.get("bubbleId") if isinstance(bubble.get("bubbleId"), str) else None
+        if kind in (1, "1", "user"):
+            text = _user_text(bubble)
+            if text:
+                messages.append(Message("user", (TextPart(text),), source_id, when))
+            continue
+        parts: list[Part] = []
+        thinking = bubble.get("thinking")
+        if (
+            isinstance(thinking, dict)
+            and isinstance(thinking.get("text"), str)
+            and thinking["text"].strip()
+        ):
+            parts.append(ThinkingPart(thinking["text"]))
+        text = bubble.get("text") or bubble.get("rawText")
+        if isinstance(text, str) and text.strip():
+            parts.append(TextPart(text))
+        elif bubble.get("codeBlocks"):
+            parts += _code_blocks(bubble["codeBlocks"])
+        tool = bubble.get("toolFormerData")
+        result = None
+        if isinstance(tool, dict) and tool.get("name"):
+            call, result = _tool(tool, source_id)
+            parts.append(call)
+        if not parts:
+            continue  # a streaming intermediate with nothing in it
+        model = _model_name(bubble) or (
+            default_model if default_model not in (None, "default") else None
+        )
+        if model and model not in models:
+            models.append(model)
+        messages.append(Message("assistant", tuple(parts), source_id, when, model))
+        if result is not None:
+            messages.append(Message("tool", (result,), source_id, when))
+        tokens = bubble.get("tokenCount")
+        if isinstance(tokens, dict):
+            usage = usage + Usage(_int(tokens.get("inputTokens")), _int(tokens.get("outputTokens")))
+    return messages, models, usage
+
+
+def _user_text(bubble: dict[str, Any]) -> str:
+    for key in ("text", "rawText"):
+        if isinstance(bubble.get(key), str) and bubble[key].strip():
+            return bubble[key]
+    for key in ("richText", "initText"):
+        text = lexical_text(bubble.get(key))
+        if text.strip():
+            return text
+    delegate = bubble.get("delegate")
+    if isinstance(delegate, dict) and isinstance(delegate.get("a"), str):
+        return delegate["a"]
+    return ""
+
+
+def lexical_text(value: Any) -> str:
+    """Plain text of a Lexical editor state (a JSON string): paragraphs on their own lines."""
+    if isinstance(value, str):
+        try:
+            value = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return ""
+    if not isinstance(value, dict):
+        return ""
+    paragraphs: list[str] = []
+
+    def walk(node: Any, out: list[str]) -> None:
+        if not isinstance(node, dict):
+            return
+        if isinstance(node.get("text"), str):
+            out.append(node["text"])
+        elif node.get("type") == "linebreak":
+            out.append("\n")
+        for child in node.get("children") or []:
+            walk(child, out)
+
+    for block in (value.get("root") or {}).get("children") or []:
+        pieces: list[str] = []
+        walk(block, pieces)
+        paragraphs.append("".join(pieces))
+    return "\n".join(paragraphs).strip("\n")
+
+
+def _tool(
+    tool: dict[str, Any], bubble_id: str | None
+) -> tuple[ToolCallPart, ToolResultPart | None]:
+    call_id = tool.get("toolCallId") if isinstance(tool.get("toolCallId"), str) else bubble_id
+    call_id = call_id.split("\n", 1)[0] if call_id else None
+    args = _json_or_text(tool.get("rawArgs")) or _json_or_text(tool.get("params"))
+    call = ToolCallPart(str(tool["name"]), args, call_id)
+    status = tool.get("status")
+    raw = tool.get("result")
+    if raw is None and status not in ("error", "cancelled"):
+        return call, None
+    output = _result_text(_json_or_text(raw))
+    if isinstance(tool.get("error"), str | dict) and not output:
+        output = str(tool["error"])
+    return call, ToolResultPart(output, call_id, status in ("error", "cancelled"))
+
+
+def _result_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        for key in ("output", "contents", "content"):
+            if isinstance(value.get(key), str):
+                return value[key]
+    if value is None:
+        return ""
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+
+
+def _json_or_text(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return value
+    return value
+
+
+def _code_blocks(blocks: Any) -> list[Part]:
+    """The code of a reply that has no text (2024 composers): each block as the reply's
+    own fenced code, the way the reply showed it."""
+    parts: list[Part] = []
+    for block in blocks if isinstance(blocks, list) else []:
+        content = block.get("content") if isinstance(block, dict) else None
+        if isinstance(content, str) and content.strip():
+            lang = block.get("languageId") if isinstance(block.get("languageId"), str) else ""
+            parts.append(TextPart(fence(content.rstrip(), lang)))
+    return parts
+
+
+def _model_name(bubble: dict[str, Any]) -> str | None:
+    info = bubble.get("modelInfo")
+    name = info.get("modelName") if isinstance(info, dict) else None
+    return name if isinstance(name, str) and name and name != "default" else None
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0

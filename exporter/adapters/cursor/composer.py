@@ -1,0 +1,254 @@
+"""Cursor generations 1-3: chats in the ``state.vscdb`` databases of its user folder
+(FORMATS.md §3.1-§3.6).
+
+- the legacy AI-chat panel: workspace key ``workbench.panel.aichat.view.aichat.chatdata``;
+- the 2024 composer kept in the workspace: ``composer.composerData`` with inline
+  ``conversation`` lists;
+- the current split storage in the global database's ``cursorDiskKV``: ``composerData:<id>``
+  plus one ``bubbleId:<id>:<bubble>`` row per message, in ``fullConversationHeadersOnly``
+  order. The ``agentKv:blob:*`` rows newer builds add there are an undocumented
+  content-addressed protobuf graph and are never read.
+
+One user folder is one discovery unit (the global database, every workspace database and
+``workspace.json``): a composer's project can only be known by reading the workspaces. The
+unit is re-read when any of those files changes; notes whose session did not change are
+left alone byte for byte. Composers are read one at a time. A composer found in both the
+global database and a workspace is exported once, from the global one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ...errors import Problem, SourceError
+from ...model import Session
+from .._jsonl import parse_timestamp
+from ..base import FileStamp, LoadResult, SessionRef
+from ..vscode import Database, db_stamps, folder_of_workspace, project_of_path, workspace_dbs
+from .bubbles import bubble_messages
+
+SOURCE = "cursor"
+GLOBAL = "globalStorage/state.vscdb"
+_CHAT_PANEL = "workbench.panel.aichat.view.aichat.chatdata"
+_PANE_PREFIX = "workbench.panel.composerChatViewPane"
+_VIEW_PREFIX = "workbench.panel.aichat.view."
+
+
+def discover_user_dir(user_dir: Path) -> SessionRef | None:
+    """The user folder as one unit: its global database, workspace databases and maps."""
+    stamps: list[FileStamp] = []
+    global_db = user_dir / GLOBAL
+    if global_db.is_file():
+        stamps += db_stamps(global_db)
+    for workspace, db in workspace_dbs(user_dir):
+        stamps += db_stamps(db)
+        if (workspace / "workspace.json").is_file():
+            stamps.append(FileStamp.of(workspace / "workspace.json"))
+    if not stamps:
+        return None
+    extra = (f"user_dir={user_dir}",)
+    return SessionRef(SOURCE, str(user_dir), stamps[0], tuple(stamps[1:]), extra)
+
+
+def count_conversations(user_dir: Path) -> int:
+    """How many conversations the databases of a user folder hold."""
+    workspaces = _read_workspaces(user_dir, [])
+    count = sum(len(composers) + len(tabs) for _, _, composers, tabs in workspaces.chats)
+    try:
+        with Database(user_dir / GLOBAL) as db:
+            count += len(db.keys("cursorDiskKV", "composerData:"))
+    except SourceError:
+        pass
+    return count
+
+
+def load_user_dir(user_dir: Path) -> Iterator[LoadResult]:
+    """One composer (or legacy chat tab) at a time, so memory stays one session."""
+    problems: list[Problem] = []
+    workspaces = _read_workspaces(user_dir, problems)
+    seen: set[str] = set()
+    global_db = user_dir / GLOBAL
+    if global_db.is_file():
+        try:
+            with Database(global_db) as db:
+                headers = _composer_headers(db)
+                for key in db.keys("cursorDiskKV", "composerData:"):
+                    data = db.get("cursorDiskKV", key)
+                    if not isinstance(data, dict):
+                        continue
+                    cid = key.removeprefix("composerData:")
+                    seen.add(cid)
+                    folder = (
+                        _workspace_folder(data) or headers.get(cid) or workspaces.owner.get(cid)
+                    )
+                    session = _composer_session(data, cid, folder, db, global_db)
+                    if session:
+                        yield LoadResult([session], [])
+        except SourceError as exc:
+            problems.append(exc.problem(SOURCE))
+    for folder, db_path, composers, tabs in workspaces.chats:
+        for data in composers:
+            cid = str(data.get("composerId"))
+            if cid not in seen:
+                seen.add(cid)
+                session = _composer_session(data, cid, folder, None, db_path)
+                if session:
+                    yield LoadResult([session], [])
+        for tab in tabs:
+            session = _tab_session(tab, folder, db_path)
+            if session:
+                yield LoadResult([session], [])
+    yield LoadResult([], problems)
+
+
+def exported_composers(global_dbs: list[Path], ids: list[str]) -> set[str]:
+    """Which of ``ids`` the global databases hold as composers with a conversation: those
+    are exported from there (the richer copy), not from their Agent transcript."""
+    found: set[str] = set()
+    for path in global_dbs:
+        try:
+            with Database(path) as db:
+                for cid in ids:
+                    data = db.get("cursorDiskKV", f"composerData:{cid}")
+                    if isinstance(data, dict) and _composer_session(data, cid, None, db, path):
+                        found.add(cid)
+        except SourceError:
+            continue  # unreadable now: the transcript stands in for it
+    return found
+
+
+class _Workspaces:
+    def __init__(self) -> None:
+        self.owner: dict[str, str | None] = {}  # composer id -> workspace folder
+        self.chats: list[tuple[str | None, Path, list[dict[str, Any]], list[dict[str, Any]]]] = []
+
+
+def _read_workspaces(user_dir: Path, problems: list[Problem]) -> _Workspaces:
+    """Which workspace each composer belongs to, and the chats stored in workspaces."""
+    found = _Workspaces()
+    for workspace, db_path in workspace_dbs(user_dir):
+        folder = folder_of_workspace(workspace)
+        try:
+            with Database(db_path) as db:
+                composers = db.get("ItemTable", "composer.composerData")
+                inline: list[dict[str, Any]] = []
+                if isinstance(composers, dict):
+                    for c in composers.get("allComposers") or []:
+                        if isinstance(c, dict) and isinstance(c.get("composerId"), str):
+                            found.owner.setdefault(c["composerId"], folder)
+                            if c.get("conversation"):
+                                inline.append(c)
+                    for cid in composers.get("selectedComposerIds") or []:
+                        if isinstance(cid, str):
+                            found.owner.setdefault(cid, folder)
+                for key, value in db.items("ItemTable", _PANE_PREFIX):
+                    if key.endswith(".hidden") or not isinstance(value, dict):
+                        continue
+                    for view in value:
+                        if view.startswith(_VIEW_PREFIX):
+                            found.owner.setdefault(view.removeprefix(_VIEW_PREFIX), folder)
+                panel = db.get("ItemTable", _CHAT_PANEL)
+                tabs = [t for t in (panel or {}).get("tabs") or [] if isinstance(t, dict)]
+                found.chats.append((folder, db_path, inline, tabs))
+        except SourceError as exc:  # an error: the unit is read again next run
+            problems.append(exc.problem(SOURCE))
+    return found
+
+
+def _composer_headers(db: Database) -> dict[str, str]:
+    """composer id -> folder from the global ``composer.composerHeaders`` (written lazily)."""
+    data = db.get("ItemTable", "composer.composerHeaders")
+    entries = data.get("allComposers") if isinstance(data, dict) else data
+    out = {}
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict) and isinstance(entry.get("composerId"), str):
+            folder = _workspace_folder(entry)
+            if folder:
+                out[entry["composerId"]] = folder
+    return out
+
+
+def _workspace_folder(data: dict[str, Any]) -> str | None:
+    ident = data.get("workspaceIdentifier")
+    uri = ident.get("uri") if isinstance(ident, dict) else None
+    path = uri.get("fsPath") or uri.get("path") if isinstance(uri, dict) else None
+    return path if isinstance(path, str) and path else None
+
+
+def _composer_session(
+    data: dict[str, Any], cid: str, folder: str | None, db: Database | None, path: Path
+) -> Session | None:
+    headers = data.get("fullConversationHeadersOnly")
+    bubbles: list[dict[str, Any]] = []
+    if isinstance(headers, list) and headers and db is not None:
+        stored = {k.rsplit(":", 1)[-1]: v for k, v in db.items("cursorDiskKV", f"bubbleId:{cid}:")}
+        for header in headers:
+            if not isinstance(header, dict):
+                continue
+            if (
+                isinstance(header.get("grouping"), dict)
+                and header["grouping"].get("isRenderable") is False
+            ):
+                continue
+            bubble = stored.get(str(header.get("bubbleId")))
+            if isinstance(bubble, dict):
+                bubbles.append(bubble)
+    elif isinstance(data.get("conversation"), list):
+        bubbles = [b for b in data["conversation"] if isinstance(b, dict)]
+    default_model = (
+        (data.get("modelConfig") or {}).get("modelName")
+        if isinstance(data.get("modelConfig"), dict)
+        else None
+    )
+    messages, models, usage = bubble_messages(bubbles, default_model)
+    if not messages:
+        return None  # a composer opened but never used
+    created = parse_timestamp(data.get("createdAt"))
+    updated = parse_timestamp(data.get("lastUpdatedAt"))
+    times = [m.timestamp for m in messages if m.timestamp]
+    title = data.get("name") or data.get("subtitle")
+    return Session(
+        source=SOURCE,
+        session_id=cid,
+        messages=tuple(messages),
+        source_path=path,
+        title=title if isinstance(title, str) and title.strip() else None,
+        project=project_of_path(folder),
+        cwd=folder,
+        git_branch=data.get("createdOnBranch")
+        if isinstance(data.get("createdOnBranch"), str)
+        else None,
+        models=tuple(models),
+        started_at=created or (min(times) if times else None),
+        ended_at=max([t for t in (updated, *times) if t], default=created),
+        usage=usage,
+    )
+
+
+def _tab_session(tab: dict[str, Any], folder: str | None, path: Path) -> Session | None:
+    """A chat of the legacy AI-chat panel."""
+    bubbles = []
+    for b in tab.get("bubbles") or []:
+        if isinstance(b, dict):
+            bubbles.append({**b, "type": 1 if b.get("type") == "user" else 2,
+                            "modelInfo": {"modelName": b.get("modelType")}})  # fmt: skip
+    messages, models, usage = bubble_messages(bubbles, None)
+    if not messages or not isinstance(tab.get("tabId"), str):
+        return None
+    when = parse_timestamp(tab.get("lastSendTime"))
+    title = tab.get("chatTitle")
+    return Session(
+        source=SOURCE,
+        session_id=tab["tabId"],
+        messages=tuple(messages),
+        source_path=path,
+        title=title if isinstance(title, str) and title.strip() else None,
+        project=project_of_path(folder),
+        cwd=folder,
+        models=tuple(models),
+        started_at=when,
+        ended_at=when,
+        usage=usage,
+    )

@@ -1,0 +1,357 @@
+"""Cursor generation 4: one Agent transcript file as model messages (FORMATS.md §3.7).
+
+A line is ``{"role": "user"|"assistant", "message": {"content": ...}}``: no ids, no times,
+no model, no token counts. ``content`` is a string or Anthropic-style blocks (``text``,
+``tool_use``, ``thinking``, ``tool_result``). Lines without a role (``turn_ended``) only
+mark turn ends and are skipped.
+
+What the person typed sits in ``<user_query>``; the other wrappers Cursor adds
+(``WRAPPERS``) are dropped, ``<timestamp>`` is read for the time first. Thinking is not
+kept by Cursor: a block that is only ``[REDACTED]`` (and that marker at the end of a reply)
+is treated as absent. Tool calls carry no id, so a result (written by some builds only) is
+paired with the oldest call still waiting for one. The older free-text ``.txt`` layout is
+read best effort (``read_text_transcript``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from ...errors import Problem
+from ...model import (
+    AttachmentPart,
+    Message,
+    Part,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+)
+from .._jsonl import iter_jsonl, parse_timestamp
+
+SOURCE = "cursor"
+REDACTED = "[REDACTED]"
+# Wrapper tags in user text: what the person typed, when, and context Cursor attached.
+PROMPT_TAG = "user_query"
+TIME_TAG = "timestamp"
+WRAPPERS = ("user_info", "attached_files", "manually_attached_skills", "plugin_info", TIME_TAG)
+CONTROL_TYPES = frozenset({"turn_ended"})  # roleless turn-control lines
+_CALL_TYPES = frozenset({"tool_use", "tool_call"})
+_RESULT_TYPES = frozenset({"tool_result", "tool-result"})
+# Input keys naming a folder or file a tool worked in (the project is recovered from them).
+PATH_KEYS = ("working_directory", "cwd", "path", "file_path", "target_file", "target_directory")
+
+_PROMPT = re.compile(rf"<{PROMPT_TAG}>(.*?)</{PROMPT_TAG}>", re.DOTALL)
+_TIME = re.compile(rf"<{TIME_TAG}>(.*?)</{TIME_TAG}>", re.DOTALL)
+_WRAPPER = re.compile(r"<({})>.*?</\1>\s*".format("|".join(WRAPPERS)), re.DOTALL)
+_HUMAN_TIME = re.compile(
+    r"(?:[A-Za-z]+,\s*)?(?P<month>[A-Za-z]{3,})\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4}),?\s+"
+    r"(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?"
+    r"\s*(?:\(\s*(?:UTC|GMT)\s*(?:(?P<sign>[+\-\u2212])(?P<oh>\d{1,2})(?::?(?P<om>\d{2}))?)?\s*\))?"
+)
+_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+
+
+@dataclass(slots=True)
+class Transcript:
+    """What one transcript file holds, plus the facts the session is built from."""
+
+    messages: list[Message] = field(default_factory=list)
+    times: list[datetime] = field(default_factory=list)  # from <timestamp> tags, in order
+    paths: list[str] = field(default_factory=list)  # folders and files tool calls named
+    first_prompt: str | None = None
+
+    def delegations(self) -> list[tuple[int, int, ToolCallPart]]:
+        """(message index, part index, call) of calls that hand a prompt to another agent."""
+        return [
+            (i, j, p)
+            for i, m in enumerate(self.messages)
+            for j, p in enumerate(m.parts)
+            if isinstance(p, ToolCallPart) and prompt_of(p)
+        ]
+
+
+def prompt_of(call: ToolCallPart) -> str | None:
+    value = call.input.get("prompt") if isinstance(call.input, dict) else None
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def read_transcript(path: Path, problems: list[Problem]) -> Transcript:
+    """A ``.jsonl`` transcript; bad lines are reported with their number and skipped."""
+    reader = _Reader(path)
+    unknown: dict[str, int] = {}
+    for number, obj in iter_jsonl(path, problems, SOURCE):
+        if not isinstance(obj, dict):
+            problems.append(
+                Problem(str(path), "not a JSON object, line skipped", number, source=SOURCE)
+            )
+            continue
+        role = obj.get("role")
+        message = obj.get("message")
+        content = message.get("content") if isinstance(message, dict) else obj.get("content")
+        if role == "user":
+            reader.user(content, number)
+        elif role == "assistant":
+            reader.assistant(content, number)
+        elif role is None and obj.get("type") in CONTROL_TYPES:
+            continue
+        else:
+            what = f"role {role!r}" if role is not None else f"record type {obj.get('type')!r}"
+            unknown[what] = unknown.get(what, 0) + 1
+    for what, count in {**unknown, **reader.unknown_blocks}.items():
+        problems.append(
+            Problem(str(path), f"unknown {what} ({count}), only visible text kept", source=SOURCE)
+        )
+    return reader.transcript
+
+
+def read_text_transcript(path: Path, problems: list[Problem]) -> Transcript:
+    """The older free-text layout: ``user:``/``assistant:`` blocks, in assistant blocks
+    ``[Thinking]``, ``[Tool call] <name>`` and ``[Tool result]`` with indented bodies."""
+    reader = _Reader(path)
+    try:
+        text = path.read_bytes().decode("utf-8", errors="replace")
+    except OSError as exc:
+        problems.append(Problem(str(path), f"could not be read ({exc})", source=SOURCE))
+        return reader.transcript
+    text = text[: text.rfind("\n") + 1]  # an unterminated last line waits for the next run
+    role, start, lines = None, 0, text.split("\n")
+    blocks: list[tuple[str, int, list[str]]] = []
+    for number, line in enumerate(lines, start=1):
+        if line.strip() in ("user:", "assistant:"):
+            if role:
+                blocks.append((role, start, lines[start : number - 1]))
+            role, start = line.strip()[:-1], number
+    if role:
+        blocks.append((role, start, lines[start:]))
+    for role, number, body in blocks:
+        if role == "user":
+            reader.user("\n".join(body), number)
+        else:
+            reader.assistant(_text_blocks(body), number)
+    return reader.transcript
+
+
+def _text_blocks(lines: list[str]) -> list[dict[str, Any]]:
+    """An assistant block of the ``.txt`` layout as content blocks."""
+    blocks: list[dict[str, Any]] = []
+    prose: list[str] = []
+    i = 0
+
+    def flush() -> None:
+        if "".join(prose).strip():
+            blocks.append({"type": "text", "text": "\n".join(prose).strip("\n")})
+        prose.clear()
+
+    while i < len(lines):
+        line = lines[i]
+        marker = re.match(r"^\[(Thinking|Tool call|Tool result)\]\s*(.*)$", line)
+        if not marker:
+            prose.append(line)
+            i += 1
+            continue
+        flush()
+        body = [marker.group(2)] if marker.group(2) and marker.group(1) == "Thinking" else []
+        i += 1
+        while i < len(lines) and (lines[i].startswith((" ", "\t")) or not lines[i].strip()):
+            body.append(lines[i].strip() if marker.group(1) != "Tool result" else lines[i])
+            i += 1
+        inner = "\n".join(body).strip("\n")
+        if marker.group(1) == "Thinking":
+            blocks.append({"type": "thinking", "thinking": inner})
+        elif marker.group(1) == "Tool call":
+            blocks.append({"type": "tool_use", "name": marker.group(2).strip() or "tool",
+                           "input": _call_input(body)})  # fmt: skip
+        else:
+            blocks.append({"type": "tool_result", "content": _dedent(body)})
+    flush()
+    return blocks
+
+
+def _call_input(lines: list[str]) -> Any:
+    import orjson
+
+    text = "\n".join(lines).strip()
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        pass
+    pairs = [line.partition("=") for line in lines if "=" in line]
+    return {k.strip(): v.strip() for k, _, v in pairs} if pairs else text
+
+
+def _dedent(lines: list[str]) -> str:
+    import textwrap
+
+    return textwrap.dedent("\n".join(lines)).strip("\n")
+
+
+class _Reader:
+    """Turns user and assistant lines into messages, pairing results with calls."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.transcript = Transcript()
+        self.waiting: list[str] = []  # ids of calls still without a result, oldest first
+        self.unknown_blocks: dict[str, int] = {}
+
+    def user(self, content: Any, number: int) -> None:
+        parts: list[Part] = []
+        results: list[Part] = []
+        when = None
+        for block in _blocks(content):
+            kind = block.get("type")
+            if kind == "text" and isinstance(block.get("text"), str):
+                prompt, stamp = clean_user_text(block["text"])
+                when = when or stamp
+                if prompt:
+                    parts.append(TextPart(prompt))
+            elif kind in _RESULT_TYPES:
+                results.append(self._result(block))
+            elif kind == "image":
+                image = _image(block)
+                if image:
+                    parts.append(image)
+            else:
+                self._unknown(block)
+        if when:
+            self.transcript.times.append(when)
+        if results:
+            self.transcript.messages.append(Message("tool", tuple(results), f"line {number}"))
+        if parts:
+            first = next((p.text for p in parts if isinstance(p, TextPart)), None)
+            self.transcript.first_prompt = self.transcript.first_prompt or first
+            self.transcript.messages.append(Message("user", tuple(parts), f"line {number}", when))
+
+    def assistant(self, content: Any, number: int) -> None:
+        parts: list[Part] = []
+        for index, block in enumerate(_blocks(content)):
+            kind = block.get("type")
+            if kind == "text" and isinstance(block.get("text"), str):
+                text = _without_marker(block["text"])
+                if text:
+                    parts.append(TextPart(text))
+            elif kind == "thinking":
+                text = _without_marker(str(block.get("thinking") or block.get("text") or ""))
+                if text:
+                    parts.append(ThinkingPart(text))
+            elif kind in _CALL_TYPES and isinstance(block.get("name"), str):
+                parts.append(self._call(block, f"{number}.{index}"))
+            elif kind in _RESULT_TYPES:
+                parts.append(self._result(block))
+            else:
+                self._unknown(block)
+                if isinstance(block.get("text"), str) and block["text"].strip():
+                    parts.append(TextPart(block["text"]))  # visible text of a newer block
+        if parts:
+            self.transcript.messages.append(Message("assistant", tuple(parts), f"line {number}"))
+
+    def _call(self, block: dict[str, Any], position: str) -> ToolCallPart:
+        # No id in the file: the line and block position stand in for one.
+        call_id = block.get("id") if isinstance(block.get("id"), str) else position
+        data = block.get("input", block.get("arguments"))
+        description = data.get("description") if isinstance(data, dict) else None
+        self.waiting.append(call_id)
+        if isinstance(data, dict):
+            for key in PATH_KEYS:
+                if isinstance(data.get(key), str) and data[key].strip():
+                    self.transcript.paths.append(data[key].strip())
+        return ToolCallPart(
+            block["name"],
+            data,
+            call_id,
+            description if isinstance(description, str) and description.strip() else None,
+        )
+
+    def _result(self, block: dict[str, Any]) -> ToolResultPart:
+        named = block.get("tool_use_id")
+        if isinstance(named, str) and named in self.waiting:
+            call_id: str | None = named
+        else:
+            call_id = self.waiting[0] if self.waiting else None
+        if call_id:
+            self.waiting.remove(call_id)
+        return ToolResultPart(
+            _result_text(block.get("content")), call_id, block.get("is_error") is True
+        )
+
+    def _unknown(self, block: dict[str, Any]) -> None:
+        what = f"block type {block.get('type')!r}"
+        self.unknown_blocks[what] = self.unknown_blocks.get(what, 0) + 1
+
+
+def _blocks(content: Any) -> list[dict[str, Any]]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def clean_user_text(text: str) -> tuple[str, datetime | None]:
+    """The prompt inside Cursor's wrappers, and the time its ``<timestamp>`` tag gives."""
+    stamp = _TIME.search(text)
+    when = parse_cursor_time(stamp.group(1)) if stamp else None
+    queries = _PROMPT.findall(text)
+    prompt = "\n\n".join(q.strip() for q in queries) if queries else _WRAPPER.sub("", text)
+    return prompt.strip(), when
+
+
+def parse_cursor_time(text: str) -> datetime | None:
+    """``Tuesday, Apr 28, 2026, 10:15 AM (UTC+3)`` (or an ISO time) as UTC; no zone = UTC."""
+    text = text.strip()
+    iso = parse_timestamp(text)
+    if iso:
+        return iso
+    m = _HUMAN_TIME.search(text)
+    month = _MONTHS.get(m.group("month")[:3].lower()) if m else None
+    if not m or not month:
+        return None
+    hour = int(m.group("hour"))
+    ampm = (m.group("ampm") or "").lower().replace(".", "")
+    if ampm:
+        hour = hour % 12 + (12 if ampm == "pm" else 0)
+    offset = timedelta(hours=int(m.group("oh") or 0), minutes=int(m.group("om") or 0))
+    if m.group("sign") in ("-", "\u2212"):
+        offset = -offset
+    try:
+        local = datetime(int(m.group("year")), month, int(m.group("day")), hour,
+                         int(m.group("minute")), int(m.group("second") or 0),
+                         tzinfo=timezone(offset))  # fmt: skip
+    except ValueError:
+        return None
+    return local.astimezone(UTC)
+
+
+def _without_marker(text: str) -> str:
+    """Text with Cursor's stand-in for unkept thinking removed (whole block or its tail)."""
+    stripped = text.strip()
+    if stripped.endswith(REDACTED):
+        stripped = stripped[: -len(REDACTED)].rstrip()
+    return stripped
+
+
+def _result_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)
+        )
+    return "" if content is None else str(content)
+
+
+def _image(block: dict[str, Any]) -> AttachmentPart | None:
+    source = block.get("source")
+    if not isinstance(source, dict) or not isinstance(source.get("data"), str):
+        return None
+    try:
+        data = base64.b64decode(source["data"], validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    media = source.get("media_type") if isinstance(source.get("media_type"), str) else "image/png"
+    return AttachmentPart(media, data)

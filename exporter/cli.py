@@ -1,72 +1,157 @@
 """The ``ccexport`` command. Parses options, calls the library, prints; nothing more.
 
 Exit codes: 0 all good; 1 some sessions could not be exported (the rest were, each failure
-is named); 2 bad usage or configuration.
+is named) or the run stopped on an error; 2 bad usage or configuration; 130 interrupted.
+No traceback reaches the user for an expected condition; an unexpected one is one line
+with a hint to re-run with ``--debug``, which shows the traceback.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-import orjson
 import typer
+from typer.core import TyperCommand, TyperGroup
 
-from .errors import ConfigError, ExporterError
+from .errors import ConfigError, ExporterError, VaultLockedError, os_error_message
+from .sourcenames import SOURCES
+
+
+def _no_flag_placeholders(params: list[Any]) -> list[Any]:
+    """typer >= 0.29 prints a type after every option ("<bool>"); a flag takes no value."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class _Group(TyperGroup):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _no_flag_placeholders(super().get_params(ctx))
+
+
+class _Command(TyperCommand):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _no_flag_placeholders(super().get_params(ctx))
+
 
 app = typer.Typer(
+    cls=_Group,
     name="ccexport",
     help="Export AI coding-assistant sessions into an Obsidian vault.\n\n"
     "Start with:  ccexport --vault ~/Notes --dry-run",
     invoke_without_command=True,
     no_args_is_help=False,
-    add_completion=False,
+    add_completion=True,
+    pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-templates_app = typer.Typer(help="Copy the default templates somewhere you can edit them.")
-config_app = typer.Typer(help="Show the effective configuration.")
-schedule_app = typer.Typer(help="Run the export every night (cron, systemd, launchd, schtasks).")
+templates_app = typer.Typer(
+    cls=_Group, help="Copy the default templates somewhere you can edit them."
+)
+config_app = typer.Typer(cls=_Group, help="Show the effective configuration.")
+schedule_app = typer.Typer(
+    cls=_Group, help="Run the export every night (cron, systemd, launchd, schtasks)."
+)
 app.add_typer(templates_app, name="templates")
 app.add_typer(config_app, name="config")
 app.add_typer(schedule_app, name="schedule")
 
-VaultOpt = Annotated[Path | None, typer.Option("--vault", help="The vault folder to write into.")]
+_NAMES = ", ".join(SOURCES)
+# metavar "" keeps typer's "<bool>"/"<list[str]>" type placeholders out of --help.
+VaultOpt = Annotated[
+    Path | None, typer.Option("--vault", metavar="DIR", help="The vault folder to write into.")
+]
 HomeOpt = Annotated[
-    Path | None, typer.Option("--home", help="Look for sources under this folder instead of ~.")
+    Path | None,
+    typer.Option("--home", metavar="DIR", help="Look for sources under this folder, not ~."),
 ]
 SourceOpt = Annotated[
-    list[str] | None, typer.Option("--source", help="Only this source (repeatable).")
+    list[str] | None,
+    typer.Option("--source", metavar="NAME", help=f"Only this source (repeatable): {_NAMES}."),
 ]
 SinceOpt = Annotated[
-    str | None, typer.Option("--since", help="Only sessions active since: 2026-11-01 or 7d.")
+    str | None,
+    typer.Option("--since", metavar="DATE", help="Only sessions active since: 2026-11-01 or 7d."),
 ]
 ProjectOpt = Annotated[
-    str | None, typer.Option("--project", help="Only projects whose name contains this text.")
+    str | None,
+    typer.Option("--project", metavar="TEXT", help="Only projects whose name contains this."),
 ]
 DryRunOpt = Annotated[
-    bool, typer.Option("--dry-run", help="Say what would be written; write nothing.")
+    bool, typer.Option("--dry-run", metavar="", help="Say what would be written; write nothing.")
 ]
 DiffOpt = Annotated[
-    bool, typer.Option("--diff", help="With --dry-run: show a diff of each change.")
+    bool, typer.Option("--diff", metavar="", help="With --dry-run: show a diff of each change.")
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="End stdout with one JSON summary object.")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors (for cron).")]
+JsonOpt = Annotated[
+    bool,
+    typer.Option("--json", metavar="", help="Print one JSON document on stdout, nothing else."),
+]
+QuietOpt = Annotated[
+    bool, typer.Option("--quiet", "-q", metavar="", help="Print only errors (for cron).")
+]
+VerboseOpt = Annotated[
+    bool,
+    typer.Option("--verbose", "-v", metavar="", help="One line per note written, with its path."),
+]
+DebugOpt = Annotated[
+    bool, typer.Option("--debug", metavar="", help="Show the traceback of an unexpected error.")
+]
 TzOpt = Annotated[
-    str | None, typer.Option("--timezone", help="Time zone for note times (default: local).")
+    str | None,
+    typer.Option("--timezone", metavar="ZONE", help="Time zone for note times (default: local)."),
 ]
 TemplatesOpt = Annotated[
-    Path | None, typer.Option("--templates", help="A folder of templates that override ours.")
+    Path | None,
+    typer.Option("--templates", metavar="DIR", help="A folder of templates that override ours."),
 ]
 JobsOpt = Annotated[
     int | None,
     typer.Option(
-        "--jobs", "-j", min=1, help="Processes that render notes (default: one per core)."
+        "--jobs", "-j", min=1, metavar="N", help="Processes that render notes (default: cores)."
     ),
 ]
-LogOpt = Annotated[
-    Path | None, typer.Option("--log-file", hidden=True, help="Append a line per run (schedule).")
+ForceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--force", metavar="", help="Update a note even when its source now holds fewer turns."
+    ),
 ]
+NoRedactOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-redact", metavar="", help="Write secrets found in sessions as they are (unsafe)."
+    ),
+]
+RestoreOpt = Annotated[
+    bool,
+    typer.Option("--restore", metavar="", help="Write again the notes you deleted in the vault."),
+]
+LogOpt = Annotated[
+    Path | None,
+    typer.Option("--log-file", hidden=True, help="Append a line per run (used by the schedule)."),
+]
+
+# How each option is spelled, for messages about options given before a subcommand.
+_FLAG = {"json_out": "--json", "source": "--source", "no_redact": "--no-redact"}
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"ccexport {version('ccexport-vault')}")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            typer.echo("ccexport (not installed)")
+        raise typer.Exit()
 
 
 @app.callback()
@@ -81,18 +166,55 @@ def main_callback(
     diff: DiffOpt = False,
     json_out: JsonOpt = False,
     quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
+    debug: DebugOpt = False,
     timezone: TzOpt = None,
     templates: TemplatesOpt = None,
     jobs: JobsOpt = None,
+    force: ForceOpt = False,
+    no_redact: NoRedactOpt = False,
+    restore: RestoreOpt = False,
     log_file: LogOpt = None,
+    version: Annotated[
+        bool | None,
+        typer.Option(
+            "--version", metavar="", callback=_version, is_eager=True, help="Show the version."
+        ),
+    ] = None,
 ) -> None:
     """Export every session found (the same as `ccexport export`)."""
+    args = {k: v for k, v in locals().items() if k not in ("ctx", "version")}
     if ctx.invoked_subcommand is None:
-        _export(locals())
+        _export(args)
+    # Options given before a subcommand reach it (or are refused by it), never dropped.
+    ctx.obj = {k: v for k, v in args.items() if v not in (None, False, [])}
 
 
-@app.command("export")
+def _inherit(ctx: typer.Context, own: dict[str, Any], accepts: tuple[str, ...]) -> dict[str, Any]:
+    """``own`` completed with the options given before the subcommand's name; an option
+    that means nothing to this subcommand is a usage error, not silently ignored."""
+    given = dict(ctx.obj or {})
+    stray = [k for k in given if k not in accepts]
+    if stray:
+        flags = ", ".join(_FLAG.get(k, "--" + k.replace("_", "-")) for k in stray)
+        _fail(f"{flags} does not apply to `ccexport {ctx.command_path.split(' ', 1)[1]}`", 2)
+    merged = dict(own)
+    for key, value in given.items():
+        if merged.get(key) in (None, False, []):
+            merged[key] = value
+    return merged
+
+
+_EXPORT_OPTIONS = (
+    "vault", "home", "source", "since", "project", "dry_run", "diff", "json_out", "quiet",
+    "verbose", "debug", "timezone", "templates", "jobs", "force", "no_redact", "restore",
+    "log_file",
+)  # fmt: skip
+
+
+@app.command("export", cls=_Command)
 def export_cmd(
+    ctx: typer.Context,
     vault: VaultOpt = None,
     home: HomeOpt = None,
     source: SourceOpt = None,
@@ -102,48 +224,114 @@ def export_cmd(
     diff: DiffOpt = False,
     json_out: JsonOpt = False,
     quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
+    debug: DebugOpt = False,
     timezone: TzOpt = None,
     templates: TemplatesOpt = None,
     jobs: JobsOpt = None,
+    force: ForceOpt = False,
+    no_redact: NoRedactOpt = False,
+    restore: RestoreOpt = False,
     log_file: LogOpt = None,
 ) -> None:
     """Export every session found into the vault."""
-    _export(locals())
+    own = {k: v for k, v in locals().items() if k != "ctx"}
+    _export(_inherit(ctx, own, _EXPORT_OPTIONS))
 
 
-@app.command("sources")
-def sources_cmd(home: HomeOpt = None, source: SourceOpt = None, json_out: JsonOpt = False) -> None:
+@app.command("sources", cls=_Command)
+def sources_cmd(
+    ctx: typer.Context,
+    home: HomeOpt = None,
+    source: SourceOpt = None,
+    json_out: JsonOpt = False,
+    debug: DebugOpt = False,
+) -> None:
     """List what was found where: source, folder, sessions, size."""
-    from .sources import list_sources
+    a = _inherit(ctx, {"home": home, "source": source, "json_out": json_out, "debug": debug},
+                 ("home", "source", "json_out", "debug"))  # fmt: skip
+    with _handled(a["debug"], a["json_out"]):
+        from .sources import list_sources, unreadable_folders
 
-    try:
-        rows = list_sources(home, source)
-    except ConfigError as exc:
-        _fail(str(exc), 2)
-    if json_out:
-        typer.echo(orjson.dumps([r.as_dict() for r in rows]).decode())
+        _check_home(a["home"])
+        rows = list_sources(a["home"], a["source"])
+        problems = unreadable_folders(rows)
+    if a["json_out"]:
+        _echo_json(
+            {
+                "sources": [r.as_dict() for r in rows],
+                "unreadable": [p.as_dict() for p in problems],
+            }
+        )
         return
     typer.echo(f"{'source':<12} {'sessions':>8} {'size':>10}  folder")
     for row in rows:
         where = str(row.path) if row.exists else f"{row.path} (not found)"
+        if row.note:
+            where += f" ({row.note})"
         typer.echo(f"{row.source:<12} {row.sessions:>8} {_size(row.size):>10}  {where}")
+    for problem in problems:
+        _err(f"error: {problem}", "red")
 
 
-@templates_app.command("init")
-def templates_init_cmd(
+@app.command("doctor", cls=_Command)
+def doctor_cmd(
+    ctx: typer.Context,
     vault: VaultOpt = None,
-    to: Annotated[Path | None, typer.Option("--to", help="Copy here instead.")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite files already there.")] = False,
+    home: HomeOpt = None,
+    source: SourceOpt = None,
+    json_out: JsonOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Check sources, vault, schedule, configuration and templates; exit 1 if one needs you."""
+    a = _inherit(
+        ctx,
+        {"vault": vault, "home": home, "source": source, "json_out": json_out, "debug": debug},
+        ("vault", "home", "source", "json_out", "debug"),
+    )
+    with _handled(a["debug"], a["json_out"]):
+        from .doctor import diagnose
+
+        _check_home(a["home"])
+        settings = _settings({"vault": a["vault"], "sources": a["source"]})
+        checks = diagnose(settings, a["home"])
+    attention = any(c.status == "attention" for c in checks)
+    if a["json_out"]:
+        _echo_json({"attention": attention, "checks": [c.as_dict() for c in checks]})
+    else:
+        area = None
+        for check in checks:
+            if check.area != area:
+                area = check.area
+                typer.echo(_paint(area, "bold"))
+            mark = {"ok": "ok", "attention": "!!", "info": "--"}[check.status]
+            colour = {"ok": "green", "attention": "red", "info": None}[check.status]
+            typer.echo(f"  {_paint(mark, colour)}  {check.message}")
+        typer.echo("Something needs your attention (marked !!)." if attention else "All good.")
+    raise typer.Exit(1 if attention else 0)
+
+
+@templates_app.command("init", cls=_Command)
+def templates_init_cmd(
+    ctx: typer.Context,
+    vault: VaultOpt = None,
+    to: Annotated[Path | None, typer.Option("--to", metavar="DIR", help="Copy here.")] = None,
+    force: Annotated[
+        bool, typer.Option("--force", metavar="", help="Overwrite files already there.")
+    ] = False,
+    debug: DebugOpt = False,
 ) -> None:
     """Copy the default templates into <vault>/.ccexport/templates (or --to DIR)."""
-    from .render import init_templates
+    a = _inherit(ctx, {"vault": vault, "debug": debug}, ("vault", "debug"))
+    with _handled(a["debug"]):
+        from .render import init_templates
 
-    if to is None:
-        settings = _settings({"vault": vault})
-        if settings.vault is None:
-            _fail("no vault given: use --vault DIR or --to DIR", 2)
-        to = settings.vault / ".ccexport" / "templates"
-    copied, kept = init_templates(to, force=force)
+        if to is None:
+            settings = _settings({"vault": a["vault"]})
+            if settings.vault is None:
+                raise ConfigError("no vault given: use --vault DIR or --to DIR")
+            to = settings.vault / ".ccexport" / "templates"
+        copied, kept = init_templates(to, force=force)
     for name in copied:
         typer.echo(f"copied {to / name}")
     for name in kept:
@@ -151,97 +339,173 @@ def templates_init_cmd(
     typer.echo("Edit them; the next export uses them for every note.")
 
 
-@config_app.command("show")
-def config_show_cmd(vault: VaultOpt = None) -> None:
+@config_app.command("show", cls=_Command)
+def config_show_cmd(ctx: typer.Context, vault: VaultOpt = None, debug: DebugOpt = False) -> None:
     """Print each setting, its value, and where it came from."""
-    settings = _settings({"vault": vault})
+    a = _inherit(ctx, {"vault": vault, "debug": debug}, ("vault", "debug"))
+    with _handled(a["debug"]):
+        settings = _settings({"vault": a["vault"]})
     for key, value, origin in settings.shown():
         typer.echo(f"{key:<17} {value or '-':<40} from {origin}")
 
 
-@schedule_app.command("install")
+@schedule_app.command("install", cls=_Command)
 def schedule_install_cmd(
+    ctx: typer.Context,
     vault: VaultOpt = None,
-    at: Annotated[str, typer.Option("--at", help="Time of day, HH:MM (local).")] = "02:30",
+    at: Annotated[
+        str, typer.Option("--at", metavar="HH:MM", help="Time of day (local).")
+    ] = "02:30",
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", metavar="", help="Print what would be installed.")
+    ] = False,
+    debug: DebugOpt = False,
 ) -> None:
     """Install (or update) the nightly export."""
-    from .schedule import install, scheduler
+    a = _inherit(
+        ctx, {"vault": vault, "dry_run": dry_run, "debug": debug}, ("vault", "dry_run", "debug")
+    )
+    with _handled(a["debug"]):
+        from .schedule import install, scheduler
 
-    settings = _settings({"vault": vault})
-    if settings.vault is None:
-        _fail("no vault given: use --vault DIR (or CCEXPORT_VAULT)", 2)
-    try:
-        done = install(scheduler(), settings.vault.expanduser().resolve(), at)
-    except (ConfigError, ExporterError) as exc:
-        _fail(str(exc), 2 if isinstance(exc, ConfigError) else 1)
+        settings = _settings({"vault": a["vault"]})
+        if settings.vault is None:
+            raise ConfigError("no vault given: use --vault DIR (or CCEXPORT_VAULT)")
+        done = install(scheduler(), settings.vault.expanduser().resolve(), at, a["dry_run"])
     typer.echo(done)
 
 
-@schedule_app.command("status")
-def schedule_status_cmd(vault: VaultOpt = None) -> None:
+@schedule_app.command("status", cls=_Command)
+def schedule_status_cmd(
+    ctx: typer.Context, vault: VaultOpt = None, debug: DebugOpt = False
+) -> None:
     """Say what is installed and how the last run went."""
-    from .schedule import scheduler, status
+    a = _inherit(ctx, {"vault": vault, "debug": debug}, ("vault", "debug"))
+    with _handled(a["debug"]):
+        from .schedule import scheduler, status
 
-    settings = _settings({"vault": vault})
-    typer.echo(
-        status(scheduler(), settings.vault.expanduser().resolve() if settings.vault else None)
-    )
+        settings = _settings({"vault": a["vault"]})
+        where = settings.vault.expanduser().resolve() if settings.vault else None
+        typer.echo(status(scheduler(), where))
 
 
-@schedule_app.command("remove")
-def schedule_remove_cmd() -> None:
+@schedule_app.command("remove", cls=_Command)
+def schedule_remove_cmd(ctx: typer.Context, debug: DebugOpt = False) -> None:
     """Remove exactly what `schedule install` made."""
-    from .schedule import remove, scheduler
+    a = _inherit(ctx, {"debug": debug}, ("debug",))
+    with _handled(a["debug"]):
+        from .schedule import remove, scheduler
 
-    try:
         typer.echo(remove(scheduler()))
-    except ExporterError as exc:
-        _fail(str(exc), 1)
 
 
 def _settings(cli: dict[str, Any]) -> Any:
     from .config import resolve
 
-    try:
-        return resolve(cli)
-    except ConfigError as exc:
-        _fail(str(exc), 2)
+    return resolve(cli)  # a ConfigError is turned into exit 2 by _handled
+
+
+def _check_home(home: Path | None) -> None:
+    from .options import check_home
+
+    check_home(home)
 
 
 def _export(args: dict[str, Any]) -> None:
-    from .export import run_export
-    from .options import export_options
-    from .report import append_log, print_report
+    json_out, quiet, debug = args["json_out"], args["quiet"], args["debug"]
+    log_file = args["log_file"]
+    started = time.monotonic()
+    with _handled(debug, json_out, log_file):
+        from .export import Interrupted, run_export
+        from .options import check_vault, export_options
+        from .report import append_log, print_report
 
-    cli = {k: args.get(k) for k in ("vault", "source", "since", "project", "timezone", "templates")}
-    cli["sources"] = cli.pop("source")
-    settings = _settings(cli)
-    if settings.vault is None:
-        _fail("no vault given: use --vault DIR, CCEXPORT_VAULT, or `vault` in the config", 2)
-    quiet, json_out = args["quiet"], args["json_out"]
-    try:
+        cli = {k: args.get(k) for k in ("vault", "since", "project", "timezone", "templates")}
+        cli["sources"] = args.get("source")
+        if args.get("no_redact"):
+            cli["redact"] = False
+        settings = _settings(cli)
+        if settings.vault is None:
+            raise ConfigError(
+                "no vault given: use --vault DIR, CCEXPORT_VAULT, or `vault` in the config"
+            )
+        _check_home(args["home"])
+        check_vault(settings.vault, args["dry_run"])
         options = export_options(
             settings, args["home"], args["dry_run"], args["diff"], workers=args["jobs"]
         )
-        with _progress(enabled=not quiet and not json_out) as progress:
-            report = run_export(options, progress)
-    except ConfigError as exc:
-        _fail(str(exc), 2)
-    except ExporterError as exc:
-        if args["log_file"]:
-            append_log(args["log_file"], None, 1, str(exc))
-        _fail(str(exc), 1)
-    print_report(report, quiet=quiet)
+        for flag in ("force", "restore"):
+            if args.get(flag) and hasattr(options, flag):
+                setattr(options, flag, True)
+        try:
+            with _progress(enabled=not quiet and not json_out) as progress:
+                report = run_export(options, progress)
+        except Interrupted as stop:
+            _err(f"interrupted: {stop.written} notes written, run again to finish", "yellow")
+            if json_out:
+                _echo_json({"error": "interrupted", "exit_code": 130, "written": stop.written})
+            raise typer.Exit(130) from None
+    elapsed = time.monotonic() - started
+    print_report(report, quiet=quiet, verbose=args["verbose"], to_stderr=json_out, elapsed=elapsed)
     if json_out:
-        typer.echo(orjson.dumps(report.as_dict()).decode())
+        _echo_json({**report.as_dict(), "elapsed_seconds": round(elapsed, 3)})
     code = 1 if report.failed else 0
-    if args["log_file"]:
-        append_log(args["log_file"], report, code)
+    if log_file:
+        append_log(log_file, report, code)
     raise typer.Exit(code)
 
 
+@contextmanager
+def _handled(debug: bool, json_out: bool = False, log_file: Path | None = None) -> Iterator[None]:
+    """Every expected failure becomes one line (and one JSON document under --json) with its
+    exit code; anything else one line with a hint, or the traceback under --debug."""
+    try:
+        yield
+    except (typer.Exit, typer.Abort):
+        raise
+    except KeyboardInterrupt:
+        _err("interrupted", "yellow")
+        raise typer.Exit(130) from None
+    except ConfigError as exc:
+        _stop(str(exc), 2, json_out, log_file)
+    except (VaultLockedError, ExporterError) as exc:
+        _stop(str(exc), 1, json_out, log_file)
+    except OSError as exc:
+        message, code = os_error_message(exc)
+        _stop(message, code, json_out, log_file, exc if debug else None)
+    except Exception as exc:  # a bug: say so in one line, the traceback on request
+        message = f"unexpected error: {type(exc).__name__}: {exc}"
+        if not debug:
+            message += " (run again with --debug to see the traceback)"
+        _stop(message, 1, json_out, log_file, exc if debug else None)
+
+
+def _stop(
+    message: str,
+    code: int,
+    json_out: bool,
+    log_file: Path | None,
+    exc: BaseException | None = None,
+) -> None:
+    if exc is not None:
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    if log_file:
+        from .report import append_log
+
+        try:
+            append_log(log_file, None, code, message)
+        except OSError:
+            pass  # the log is on the same full or read-only disk: the exit code still tells
+    if json_out:
+        _echo_json({"error": message, "exit_code": code})
+    _fail(message, code)
+
+
 class _progress:
-    """A progress bar on a terminal for long runs; nothing otherwise."""
+    """A progress bar on a terminal for long runs; nothing otherwise. Leaving the block
+    (also by Ctrl-C) removes the bar."""
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled and sys.stderr.isatty()
@@ -271,10 +535,43 @@ def _size(n: int) -> str:
     return f"{n} B"
 
 
+def colour_enabled(stream: Any) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
+    return "NO_COLOR" not in os.environ and bool(getattr(stream, "isatty", lambda: False)())
+
+
+def _paint(text: str, colour: str | None, stream: Any = None) -> str:
+    if colour is None or not colour_enabled(stream or sys.stdout):
+        return text
+    return typer.style(text, bold=True) if colour == "bold" else typer.style(text, fg=colour)
+
+
+def _err(text: str, colour: str | None = None) -> None:
+    typer.echo(_paint(text, colour, sys.stderr), err=True)
+
+
+def _echo_json(value: Any) -> None:
+    import orjson
+
+    typer.echo(orjson.dumps(value).decode())
+
+
 def _fail(message: str, code: int) -> Any:
-    typer.echo(f"Error: {message}", err=True)
+    _err(f"Error: {message}", "red")
     raise typer.Exit(code)
 
 
 def main() -> None:
-    app()
+    """The console script: anything that escapes a command is still one line, not a
+    traceback (``--debug`` shows it)."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        _err("interrupted", "yellow")
+        sys.exit(130)
+    except Exception as exc:
+        if "--debug" in sys.argv:
+            raise
+        _err(f"Error: unexpected error: {type(exc).__name__}: {exc} "
+             "(run again with --debug to see the traceback)", "red")  # fmt: skip
+        sys.exit(1)

@@ -60,3 +60,28 @@ class Problem:
             "severity": self.severity,
             "source": self.source,
         }
+
+
+def os_error_message(exc: OSError) -> tuple[str, int]:
+    """One line a person can act on for an OS error that stopped a run, and its exit code:
+    2 when the vault cannot be used at all (fix the setup), 1 when the run failed midway."""
+    import errno
+
+    where = f"{exc.filename}: " if exc.filename else ""
+    number = exc.errno
+    if number in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        return f"{where}the disk is full; free some space and run again", 1
+    if number == errno.EROFS:
+        return f"{where}the file system is read-only; choose a writable --vault", 2
+    if number in (errno.EACCES, errno.EPERM):
+        return (
+            f"{where}permission denied (read-only or immutable?); make it writable for this "
+            "user or choose another --vault",
+            2,
+        )
+    if number == errno.ENOTDIR:
+        return (
+            f"{where}a file stands where a folder is needed; move it or choose another --vault",
+            2,
+        )
+    return f"{where}{exc.strerror or exc}", 1

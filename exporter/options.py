@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -11,6 +12,7 @@ from .config import Settings
 from .errors import ConfigError
 from .notes import NoteSettings
 from .render import template_fingerprint
+from .split import NOTE_MAX_BYTES
 
 
 @dataclass(slots=True)
@@ -34,6 +36,7 @@ class ExportOptions:
     index_dataview: bool = False
     lock_wait: float = 5.0
     workers: int | None = None  # processes that render notes (None: one per core)
+    note_max_bytes: int = NOTE_MAX_BYTES  # a longer session continues in part notes
 
     def note_settings(self) -> NoteSettings:
         return NoteSettings(
@@ -52,8 +55,55 @@ class ExportOptions:
             self.templates,
             [self.folder, self.layout, self.attachments_folder, str(self.timezone),
              sorted(self.frontmatter_add.items()), self.frontmatter_drop, self.index,
-             self.index_dataview],
+             self.index_dataview, self.note_max_bytes],
         )  # fmt: skip
+
+
+def check_home(home: Path | None) -> None:
+    """A ``--home`` that cannot be what the person meant is a usage error, not "0 sessions"."""
+    if home is None:
+        return
+    path = home.expanduser()
+    if not path.exists():
+        raise ConfigError(f"--home {home} does not exist; give the home folder to read from")
+    if not path.is_dir():
+        raise ConfigError(f"--home {home} is a file; give the home folder to read from")
+    inside = source_folder_names()
+    if path.name in inside:
+        raise ConfigError(
+            f"--home {home} looks like a source folder itself ({path.name}); give the home "
+            f"folder that contains it: --home {path.parent}"
+        )
+
+
+def source_folder_names() -> set[str]:
+    """The first folder under a home of every place an adapter reads (``.claude``, ...)."""
+    from .adapters import SourceContext, all_adapters
+
+    probe = Path("/nonexistent-home")
+    ctx = SourceContext(probe, {}, False)
+    names = set()
+    for adapter in all_adapters():
+        for root in adapter.roots(ctx):
+            if root.is_relative_to(probe) and root != probe:
+                names.add(root.relative_to(probe).parts[0])
+    return names
+
+
+def check_vault(vault: Path, dry_run: bool) -> None:
+    """A vault that is a file, or that this user cannot write, stops the run before it starts
+    (a dry run only reads it)."""
+    path = vault.expanduser()
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"the vault {vault} is a file, not a folder; give a folder to --vault")
+    if dry_run:
+        return
+    existing = next((p for p in (path, *path.parents) if p.exists()), None)
+    if existing is not None and not os.access(existing, os.W_OK | os.X_OK):
+        raise ConfigError(
+            f"the vault {vault} cannot be written ({existing} is read-only or not yours); "
+            "make it writable or choose another --vault"
+        )
 
 
 def export_options(
@@ -92,4 +142,5 @@ def export_options(
         index=settings.index,
         index_dataview=settings.index_dataview,
         workers=workers,
+        note_max_bytes=settings.note_max_bytes,
     )

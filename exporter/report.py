@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from .export import ExportReport
+from .export import ExportReport, SourceCounts
 from .vault import Action
 
 _VERB = {
@@ -18,9 +18,10 @@ _VERB = {
     Action.UNCHANGED: "leave alone",
     Action.FAILED: "fail",
 }
+_WRITTEN = (Action.CREATED, Action.RENAMED, Action.UPDATED, Action.CONFLICT)
 
 
-def summary_line(report: ExportReport) -> str:
+def summary_line(report: ExportReport, elapsed: float | None = None) -> str:
     parts = [
         f"{report.total('found')} sessions found",
         f"{report.total('created')} created",
@@ -30,12 +31,22 @@ def summary_line(report: ExportReport) -> str:
     for name, label in (
         ("conflicts", "conflicts"),
         ("failed", "failed"),
-        ("empty", "empty sources"),
+        ("empty", "empty files or databases"),
     ):
         if report.total(name):
             parts.append(f"{report.total(name)} {label}")
     prefix = "Dry run, nothing written: " if report.dry_run else ""
-    return prefix + ", ".join(parts)
+    suffix = f" in {elapsed:.1f} s" if elapsed is not None else ""
+    return prefix + ", ".join(parts) + suffix
+
+
+def source_line(source: str, counts: SourceCounts) -> str:
+    line = (
+        f"  {source}: {counts.found} found, {counts.created} created, "
+        f"{counts.updated} updated, {counts.unchanged + counts.skipped} unchanged, "
+        f"{counts.failed} failed"
+    )
+    return line + (f", {counts.empty} empty" if counts.empty else "")
 
 
 def append_log(path: Path, report: ExportReport | None, code: int, error: str = "") -> None:
@@ -49,21 +60,36 @@ def append_log(path: Path, report: ExportReport | None, code: int, error: str = 
         f.write("\n".join(lines) + "\n")
 
 
-def print_report(report: ExportReport, *, quiet: bool = False) -> None:
+def print_report(
+    report: ExportReport,
+    *,
+    quiet: bool = False,
+    verbose: bool = False,
+    to_stderr: bool = False,
+    elapsed: float | None = None,
+) -> None:
+    """The summary for people. ``to_stderr``: stdout is kept for one JSON document."""
+
+    def say(text: str) -> None:
+        typer.echo(text, err=to_stderr)
+
     if report.dry_run and not quiet:
         for change in report.changes:
-            typer.echo(f"would {_VERB[change.action]}: {change.relpath}")
+            say(f"would {_VERB[change.action]}: {change.relpath}")
             if change.diff:
-                typer.echo(change.diff)
+                say(change.diff)
+    elif verbose and not quiet:
+        for change in [*report.changes, *report.indexes]:
+            if change.action in _WRITTEN:
+                say(f"{change.action.value}: {change.relpath}")
+    if verbose and not quiet:
+        for source, path in report.empty_units:
+            say(f"empty ({source}): {path}")
     if not quiet:
-        typer.echo(summary_line(report))
+        say(summary_line(report, elapsed))
         if len(report.per_source) > 1:
             for source, counts in report.per_source.items():
-                typer.echo(
-                    f"  {source}: {counts.found} found, {counts.created} created, "
-                    f"{counts.updated} updated, {counts.unchanged + counts.skipped} unchanged, "
-                    f"{counts.failed} failed"
-                )
+                say(source_line(source, counts))
     for change in report.changes:
         if change.action is Action.CONFLICT:
             typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)

@@ -12,6 +12,7 @@ folder it writes to and the program runner as arguments, so tests point them els
 from __future__ import annotations
 
 import configparser
+import os
 import plistlib
 import re
 import shlex
@@ -77,9 +78,18 @@ class CronScheduler:
         if done.returncode != 0:
             raise ExporterError(f"crontab - failed: {done.stderr.strip()}")
 
+    @staticmethod
+    def line(command: list[str], hour: int, minute: int) -> str:
+        # cron turns an unescaped % into a newline: a path holding one must escape it.
+        words = shlex.join(command).replace("%", "\\%")
+        return f"{minute} {hour} * * * {words} {CRON_TAG}"
+
+    def preview(self, command: list[str], hour: int, minute: int) -> str:
+        return f"a line added to your crontab ({self.crontab}):\n{self.line(command, hour, minute)}"
+
     def install(self, command: list[str], hour: int, minute: int) -> str:
         lines = [line for line in self._read() if not line.endswith(CRON_TAG)]
-        line = f"{minute} {hour} * * * {shlex.join(command)} {CRON_TAG}"
+        line = self.line(command, hour, minute)
         self._write([*lines, line])
         return f"crontab: {line}"
 
@@ -108,21 +118,30 @@ class SystemdScheduler:
             return False
         return runner(["systemctl", "--user", "show-environment"], None).returncode == 0
 
+    def files(self, command: list[str], hour: int, minute: int) -> dict[Path, str]:
+        return {
+            self.unit_dir / f"{NAME}.service": (
+                "[Unit]\nDescription=Export AI coding sessions into an Obsidian vault "
+                "(ccexport)\n\n"
+                f"[Service]\nType=oneshot\nExecStart={_systemd_quote(command)}\n"
+            ),
+            self.unit_dir / f"{NAME}.timer": (
+                "[Unit]\nDescription=Nightly ccexport run\n\n"
+                f"[Timer]\nOnCalendar=*-*-* {hour:02d}:{minute:02d}:00\nPersistent=true\n\n"
+                "[Install]\nWantedBy=timers.target\n"
+            ),
+        }
+
+    def preview(self, command: list[str], hour: int, minute: int) -> str:
+        parts = [f"{path}:\n{text}" for path, text in self.files(command, hour, minute).items()]
+        parts.append(f"then: systemctl --user enable --now {NAME}.timer")
+        return "\n".join(parts)
+
     def install(self, command: list[str], hour: int, minute: int) -> str:
         self.unit_dir.mkdir(parents=True, exist_ok=True)
-        service = self.unit_dir / f"{NAME}.service"
-        service.write_text(
-            "[Unit]\nDescription=Export AI coding sessions into an Obsidian vault (ccexport)\n\n"
-            f"[Service]\nType=oneshot\nExecStart={_systemd_quote(command)}\n",
-            encoding="utf-8",
-        )
+        for path, text in self.files(command, hour, minute).items():
+            path.write_text(text, encoding="utf-8")
         timer = self.unit_dir / f"{NAME}.timer"
-        timer.write_text(
-            "[Unit]\nDescription=Nightly ccexport run\n\n"
-            f"[Timer]\nOnCalendar=*-*-* {hour:02d}:{minute:02d}:00\nPersistent=true\n\n"
-            "[Install]\nWantedBy=timers.target\n",
-            encoding="utf-8",
-        )
         self.runner(["systemctl", "--user", "daemon-reload"], None)
         self.runner(["systemctl", "--user", "enable", "--now", f"{NAME}.timer"], None)
         return f"systemd user timer: {timer}"
@@ -157,8 +176,8 @@ class LaunchdScheduler:
     def plist(self) -> Path:
         return self.agents_dir / f"{LABEL}.plist"
 
-    def install(self, command: list[str], hour: int, minute: int) -> str:
-        self.agents_dir.mkdir(parents=True, exist_ok=True)
+    @staticmethod
+    def agent(command: list[str], hour: int, minute: int) -> bytes:
         log = command[command.index("--log-file") + 1]
         data = {
             "Label": LABEL,
@@ -168,10 +187,16 @@ class LaunchdScheduler:
             "StandardErrorPath": log,
             "RunAtLoad": False,
         }
+        return plistlib.dumps(data)
+
+    def preview(self, command: list[str], hour: int, minute: int) -> str:
+        return f"{self.plist}:\n{self.agent(command, hour, minute).decode()}"
+
+    def install(self, command: list[str], hour: int, minute: int) -> str:
+        self.agents_dir.mkdir(parents=True, exist_ok=True)
         if self.plist.exists():
             self.runner(["launchctl", "unload", str(self.plist)], None)
-        with open(self.plist, "wb") as f:
-            plistlib.dump(data, f)
+        self.plist.write_bytes(self.agent(command, hour, minute))
         self.runner(["launchctl", "load", "-w", str(self.plist)], None)
         return f"launchd agent: {self.plist}"
 
@@ -215,6 +240,9 @@ class SchtasksScheduler:
             "</Task>\n"
         )
 
+    def preview(self, command: list[str], hour: int, minute: int) -> str:
+        return f"a task {NAME} created with:\n{self.task_xml(command, hour, minute)}"
+
     def install(self, command: list[str], hour: int, minute: int) -> str:
         folder = Path(self.work_dir or tempfile.mkdtemp(prefix="ccexport-"))
         folder.mkdir(parents=True, exist_ok=True)
@@ -246,8 +274,26 @@ class SchtasksScheduler:
 Scheduler = CronScheduler | SystemdScheduler | LaunchdScheduler | SchtasksScheduler
 
 
-def scheduler() -> Scheduler:
-    """The scheduler of this system."""
+KINDS = {"cron": CronScheduler, "systemd": SystemdScheduler, "launchd": LaunchdScheduler,
+         "schtasks": SchtasksScheduler}  # fmt: skip
+NO_SCHEDULER = (
+    "no scheduler found here: neither systemd user services nor crontab are available; "
+    "install cron (e.g. `apt install cron`) or run `ccexport --vault DIR --quiet` from your "
+    "own scheduler"
+)
+
+
+def scheduler(env: dict[str, str] | None = None) -> Scheduler:
+    """The scheduler of this system; ``CCEXPORT_SCHEDULER`` (cron, systemd, launchd,
+    schtasks) chooses one, e.g. to use cron where systemd is also present."""
+    env = dict(os.environ) if env is None else env
+    chosen = env.get("CCEXPORT_SCHEDULER", "").strip().lower()
+    if chosen:
+        if chosen not in KINDS:
+            raise ConfigError(f"CCEXPORT_SCHEDULER={chosen!r} is not one of {', '.join(KINDS)}")
+        if chosen == "cron" and not shutil.which("crontab"):
+            raise ExporterError(NO_SCHEDULER)
+        return KINDS[chosen]()
     if sys.platform == "darwin":
         return LaunchdScheduler()
     if sys.platform == "win32":
@@ -255,12 +301,15 @@ def scheduler() -> Scheduler:
     if SystemdScheduler.available():
         return SystemdScheduler()
     if not shutil.which("crontab"):
-        raise ExporterError("neither systemd user services nor crontab are available here")
+        raise ExporterError(NO_SCHEDULER)
     return CronScheduler()
 
 
-def install(s: Scheduler, vault: Path, at: str) -> str:
+def install(s: Scheduler, vault: Path, at: str, dry_run: bool = False) -> str:
     hour, minute = parse_at(at)
+    if dry_run:
+        preview = s.preview(nightly_command(vault), hour, minute)
+        return f"Dry run, nothing installed. Would install ({s.kind}) {preview}"
     (vault / ".ccexport").mkdir(parents=True, exist_ok=True)
     where = s.install(nightly_command(vault), hour, minute)
     log = vault / ".ccexport" / LOG_NAME

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from .adapters import SourceContext, select_adapters
+from .errors import Problem
+
+WALK_DEPTH = 6  # how deep below a source's folder unreadable folders are looked for
+_NOT_SOURCES = {"node_modules", ".git", ".venv", "venv", "__pycache__"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,6 +21,7 @@ class SourceRow:
     exists: bool
     sessions: int
     size: int
+    note: str = ""  # what to do when the source needs setting up (e.g. folders to scan)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -25,6 +31,7 @@ class SourceRow:
             "exists": self.exists,
             "sessions": self.sessions,
             "size": self.size,
+            "note": self.note,
         }
 
 
@@ -37,6 +44,10 @@ def list_sources(home: Path | None, names: list[str] | None = None) -> list[Sour
         refs = list(adapter.discover(ctx))
         count = getattr(adapter, "count_sessions", None)
         roots = [r for r in adapter.roots(ctx) if r.exists()] or adapter.roots(ctx)[:1]
+        setup_note = getattr(adapter, "setup_note", None)
+        note = (setup_note(ctx) or "") if setup_note else ""
+        if not roots:
+            rows.append(SourceRow(adapter.name, adapter.label, Path(), False, 0, 0, note))
         for root in roots:
             mine = [r for r in refs if _under(r.main.path, root)]
             sessions = sum(count(r) for r in mine) if count else len(mine)
@@ -48,9 +59,41 @@ def list_sources(home: Path | None, names: list[str] | None = None) -> list[Sour
                     root.exists(),
                     sessions,
                     sum(r.size for r in mine),
+                    note,
                 )
             )
     return rows
+
+
+def unreadable_folders(rows: list[SourceRow]) -> list[Problem]:
+    """Folders inside a source that this user cannot list: their sessions would be missed
+    silently, so each is reported (as an error of its source)."""
+    problems: list[Problem] = []
+    for row in rows:
+        if row.exists and row.path.is_dir():
+            problems += unreadable_below(row.path, row.source)
+    return problems
+
+
+def unreadable_below(root: Path, source: str) -> list[Problem]:
+    problems: list[Problem] = []
+
+    def report(exc: OSError) -> None:
+        problems.append(
+            Problem(
+                str(exc.filename or root),
+                f"cannot be read ({exc.strerror or exc}); its sessions are not exported",
+                severity="error",
+                source=source,
+            )
+        )
+
+    base = len(root.parts)
+    for folder, dirs, _files in os.walk(root, onerror=report):
+        if len(Path(folder).parts) - base >= WALK_DEPTH:
+            dirs.clear()
+        dirs[:] = [d for d in dirs if d not in _NOT_SOURCES]
+    return problems
 
 
 def _under(path: Path, root: Path) -> bool:

@@ -26,6 +26,44 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+# Stand-ins for the system's schedulers, first on PATH in every test: no test can reach the
+# real crontab or systemd, whatever it calls. The crontab stand-in keeps its table in a file
+# of the test's own ($CCEXPORT_TEST_CRONTAB); the others answer as if absent.
+_FAKE_CRONTAB = """#!{python}
+import os, sys
+store = os.environ["CCEXPORT_TEST_CRONTAB"]
+if sys.argv[1:] == ["-l"]:
+    if not os.path.exists(store):
+        sys.stderr.write("no crontab for tester\\n"); sys.exit(1)
+    sys.stdout.write(open(store).read())
+elif sys.argv[1:] == ["-"]:
+    open(store, "w").write(sys.stdin.read())
+elif sys.argv[1:] == ["-r"]:
+    os.path.exists(store) and os.remove(store)
+"""
+_ABSENT = '#!/bin/sh\necho "$(basename "$0"): not available in tests" >&2\nexit 1\n'
+
+
+@pytest.fixture(scope="session")
+def stand_in_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("stand-in-bin")
+    (folder / "crontab").write_text(_FAKE_CRONTAB.format(python=sys.executable))
+    for name in ("systemctl", "launchctl", "schtasks"):
+        (folder / name).write_text(_ABSENT)
+    for program in folder.iterdir():
+        program.chmod(0o755)
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def no_real_schedulers(stand_in_bin: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PATH", f"{stand_in_bin}{os.pathsep}{os.environ.get('PATH', '')}")
+    table = tmp_path / "crontab.txt"
+    monkeypatch.setenv("CCEXPORT_TEST_CRONTAB", str(table))
+    monkeypatch.delenv("CCEXPORT_SCHEDULER", raising=False)
+    return table
+
+
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "home"

@@ -99,30 +99,54 @@ def test_cron_install_is_idempotent_and_remove_leaves_nothing(fake_crontab, tmp_
     assert remove(cron) == "Nothing was installed." and "No nightly export" in status(cron, vault)
 
 
-@pytest.mark.skipif(
-    not shutil.which("crontab"),
-    reason="Debian's cron package is not installed here (.ci/run installs it)",
-)
-def test_cron_for_real_round_trips_through_crontab_l(tmp_path):
-    saved = subprocess.run(["crontab", "-l"], capture_output=True, text=True)
-    try:
-        cron = CronScheduler()
-        install(cron, tmp_path / "vault", "02:30")
-        install(cron, tmp_path / "vault", "02:30")
-        listed = subprocess.run(
-            ["crontab", "-l"], capture_output=True, text=True, check=True
-        ).stdout
-        ours = [line for line in listed.splitlines() if line.endswith(CRON_TAG)]
-        assert len(ours) == 1 and cron_fields(ours[0])[0] == ["30", "2", "*", "*", "*"]
-        assert cron_fields(ours[0])[1] == nightly_command(tmp_path / "vault")
-        remove(cron)
-        after = subprocess.run(["crontab", "-l"], capture_output=True, text=True).stdout
-        assert CRON_TAG not in after
-    finally:
-        if saved.returncode == 0:
-            subprocess.run(["crontab", "-"], input=saved.stdout, text=True, check=True)
-        else:
-            subprocess.run(["crontab", "-r"], capture_output=True)
+def test_cron_round_trips_through_the_crontab_program_on_path(tmp_path, no_real_schedulers):
+    """The scheduler found on PATH is used (the conftest stand-in, never the real one)."""
+    s = schedule.scheduler({"CCEXPORT_SCHEDULER": "cron"})
+    assert isinstance(s, CronScheduler)
+    install(s, tmp_path / "vault", "02:30")
+    install(s, tmp_path / "vault", "02:30")
+    listed = subprocess.run(["crontab", "-l"], capture_output=True, text=True, check=True).stdout
+    assert listed == no_real_schedulers.read_text()  # it was the stand-in that answered
+    ours = [line for line in listed.splitlines() if line.endswith(CRON_TAG)]
+    assert len(ours) == 1 and cron_fields(ours[0])[0] == ["30", "2", "*", "*", "*"]
+    assert cron_fields(ours[0])[1] == nightly_command(tmp_path / "vault")
+    remove(s)
+    assert CRON_TAG not in no_real_schedulers.read_text()
+
+
+def test_a_percent_sign_in_a_path_is_escaped_for_cron(tmp_path):
+    vault = tmp_path / "50%off" / "vault"
+    line = CronScheduler.line(nightly_command(vault), 2, 30)
+    assert "50\\%off" in line and "50%off" not in line.replace("\\%", "")
+    # cron reads "\%" as a literal %: undone, the command is exactly the nightly command.
+    assert cron_fields(line.replace("\\%", "%"))[1] == nightly_command(vault)
+
+
+def test_install_dry_run_prints_exactly_what_would_be_installed_and_installs_nothing(
+    tmp_path, no_real_schedulers
+):
+    s = CronScheduler()
+    said = install(s, tmp_path / "vault", "03:15", dry_run=True)
+    assert said.startswith("Dry run, nothing installed.")
+    assert CronScheduler.line(nightly_command(tmp_path / "vault"), 3, 15) in said
+    assert not no_real_schedulers.exists() and not (tmp_path / "vault").exists()
+    units = tmp_path / "units"
+    said = install(SystemdScheduler(units, Recorder()), tmp_path / "vault", "03:15", dry_run=True)
+    assert "OnCalendar=*-*-* 03:15:00" in said and not units.exists()
+
+
+def test_no_scheduler_here_is_one_clear_line(monkeypatch):
+    from typer.testing import CliRunner
+
+    from exporter.cli import app
+
+    monkeypatch.setattr(schedule.shutil, "which", lambda name: None)
+    monkeypatch.setattr(schedule.sys, "platform", "linux")
+    for args in (["schedule", "status"], ["schedule", "install", "--vault", "v"]):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 1, result.output
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
+        assert "no scheduler found here" in result.stderr and "apt install cron" in result.stderr
 
 
 def test_systemd_user_timer_files_parse_and_remove_cleans_up(tmp_path):
@@ -177,7 +201,8 @@ def test_launchd_agent_plist_parses_and_remove_cleans_up(tmp_path):
     )
 
 
-def test_windows_task_xml_parses_and_is_replaced_not_duplicated(tmp_path):
+def test_windows_task_xml_parses_and_is_replaced_not_duplicated(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a Windows path is relative here: keep it out of the checkout
     recorder = Recorder()
     tasks = SchtasksScheduler(recorder, tmp_path / "work")
     vault = Path("C:/Users/me/Notes")
@@ -230,13 +255,13 @@ def test_bad_time_is_a_usage_error(tmp_path):
         install(CronScheduler("false"), tmp_path, "25:99")
 
 
-def test_the_cli_commands(tmp_path, monkeypatch, fake_crontab):
+def test_the_cli_commands(tmp_path, monkeypatch, no_real_schedulers):
     from typer.testing import CliRunner
 
     from exporter.cli import app
 
-    program, store = fake_crontab
-    monkeypatch.setattr(schedule, "scheduler", lambda: CronScheduler(str(program)))
+    store = no_real_schedulers
+    monkeypatch.setenv("CCEXPORT_SCHEDULER", "cron")
     runner = CliRunner()
     vault = tmp_path / "v"
     assert (
@@ -252,3 +277,22 @@ def test_the_cli_commands(tmp_path, monkeypatch, fake_crontab):
     assert runner.invoke(app, ["schedule", "remove"]).output.startswith("Removed")
     assert store.read_text() == ""
     assert runner.invoke(app, ["schedule", "install"]).exit_code == 2  # no vault
+
+
+def test_options_before_the_subcommand_are_honoured_not_dropped(
+    tmp_path, monkeypatch, no_real_schedulers
+):
+    from typer.testing import CliRunner
+
+    from exporter.cli import app
+
+    monkeypatch.setenv("CCEXPORT_SCHEDULER", "cron")
+    runner = CliRunner()
+    vault = tmp_path / "v"
+    result = runner.invoke(app, ["--dry-run", "--vault", str(vault), "schedule", "install"])
+    assert result.exit_code == 0, result.output
+    assert "Dry run, nothing installed" in result.output and not no_real_schedulers.exists()
+    # An option that means nothing to the subcommand is refused, not silently ignored.
+    refused = runner.invoke(app, ["--quiet", "schedule", "install", "--vault", str(vault)])
+    assert refused.exit_code == 2 and "--quiet does not apply" in refused.stderr
+    assert not no_real_schedulers.exists()

@@ -1,0 +1,190 @@
+"""``ccexport doctor``: everything a person needs to know when the notes are not what they
+expect, each line marked ok, attention (something to fix) or info.
+
+It only reads: sources through the adapters' discovery (no parsing), the vault's state and
+nightly log, the scheduler's listing, the configuration files. Nothing is written anywhere.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from .adapters import SourceContext, select_adapters
+from .errors import ExporterError
+from .sources import unreadable_below
+
+Status = Literal["ok", "attention", "info"]
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    area: str  # "Sources", "Vault", "Schedule", "Configuration", "Templates"
+    status: Status
+    message: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"area": self.area, "status": self.status, "message": self.message}
+
+
+def diagnose(settings: Any, home: Path | None) -> list[Check]:
+    """Every check, in the order they are shown."""
+    checks = source_checks(settings, home)
+    checks += vault_checks(settings.vault)
+    checks += schedule_checks(settings.vault)
+    checks += config_checks(settings)
+    checks += template_checks(settings.templates)
+    return checks
+
+
+def source_checks(settings: Any, home: Path | None) -> list[Check]:
+    ctx = SourceContext.for_home(home, settings.paths)
+    checks: list[Check] = []
+    for adapter in select_adapters(settings.sources):
+        name = f"{adapter.name}:"
+        setup_note = getattr(adapter, "setup_note", None)
+        note = setup_note(ctx) if setup_note else None
+        if note:
+            checks.append(Check("Sources", "info", f"{name} {note}"))
+        roots = [r for r in adapter.roots(ctx) if r.exists()]
+        if not roots:
+            looked = ", ".join(str(r) for r in adapter.roots(ctx)[:2]) or "nowhere"
+            checks.append(Check("Sources", "info", f"{name} nothing found (looked in {looked})"))
+            continue
+        try:
+            refs = list(adapter.discover(ctx))
+        except OSError as exc:
+            checks.append(Check("Sources", "attention", f"{name} cannot be listed: {exc}"))
+            continue
+        count = getattr(adapter, "count_sessions", None)
+        sessions = sum(count(r) for r in refs) if count else len(refs)
+        newest = max((r.mtime_ns for r in refs), default=0)
+        when = f", newest {_when(newest / 1e9)}" if newest else ""
+        where = ", ".join(str(r) for r in roots)
+        checks.append(Check("Sources", "ok", f"{name} {sessions} sessions{when} in {where}"))
+        for root in roots:
+            if root.is_dir():
+                for problem in unreadable_below(root, adapter.name):
+                    checks.append(Check("Sources", "attention", f"{name} {problem}"))
+    return checks
+
+
+def vault_checks(vault: Path | None) -> list[Check]:
+    from .state import LOCK_FILE, STATE_DIR, STATE_FILE, State
+
+    if vault is None:
+        return [Check("Vault", "attention", "no vault given: --vault DIR or CCEXPORT_VAULT")]
+    vault = vault.expanduser()
+    if not vault.exists():
+        return [Check("Vault", "info", f"{vault} does not exist yet; the first export makes it")]
+    if not vault.is_dir():
+        return [Check("Vault", "attention", f"{vault} is a file, not a folder")]
+    checks = []
+    if os.access(vault, os.W_OK | os.X_OK):
+        checks.append(Check("Vault", "ok", f"{vault} is writable"))
+    else:
+        checks.append(Check("Vault", "attention", f"{vault} cannot be written by this user"))
+    state_dir = vault / STATE_DIR
+    holder = _lock_holder(state_dir / LOCK_FILE)
+    if holder:
+        checks.append(Check("Vault", "info", f"a run is writing the vault now ({holder})"))
+    state_file = state_dir / STATE_FILE
+    if state_file.is_file():
+        state = State.load(vault)
+        if not state.notes and state_file.stat().st_size > 20:
+            checks.append(
+                Check("Vault", "attention", f"{state_file} is damaged; the next run rebuilds it")
+            )
+        else:
+            last = _when(state_file.stat().st_mtime)
+            checks.append(
+                Check("Vault", "ok", f"{len(state.notes)} notes recorded; last run {last}")
+            )
+    else:
+        checks.append(Check("Vault", "info", "no export has run into this vault yet"))
+    return checks
+
+
+def schedule_checks(vault: Path | None) -> list[Check]:
+    from .schedule import LOG_NAME, last_run, scheduler
+
+    try:
+        s = scheduler()
+        command = s.installed()
+    except ExporterError as exc:
+        return [Check("Schedule", "info", str(exc))]
+    if command is None:
+        return [Check("Schedule", "info", f"no nightly export installed ({s.kind})")]
+    checks = [Check("Schedule", "ok", f"installed ({s.kind}): {command}")]
+    log = vault.expanduser() / ".ccexport" / LOG_NAME if vault else None
+    last = last_run(log) if log else None
+    if last is None:
+        checks.append(Check("Schedule", "info", "it has not run yet"))
+    elif "exit 0" in last:
+        checks.append(Check("Schedule", "ok", f"last run: {last}"))
+    else:
+        checks.append(Check("Schedule", "attention", f"last run failed: {last}"))
+    return checks
+
+
+def config_checks(settings: Any) -> list[Check]:
+    from .config import VAULT_CONFIG, user_config_path
+
+    files = [user_config_path()]
+    if settings.vault is not None:
+        files.append(settings.vault.expanduser() / VAULT_CONFIG)
+    checks = [
+        Check("Configuration", "ok" if f.is_file() else "info",
+              f"{f} {'is read' if f.is_file() else 'does not exist (defaults apply)'}")
+        for f in files
+    ]  # fmt: skip
+    if os.environ.get("CCEXPORT_VAULT"):
+        checks.append(Check("Configuration", "ok", "CCEXPORT_VAULT is set"))
+    return checks
+
+
+def template_checks(templates: Path | None) -> list[Check]:
+    from .render import default_templates_dir
+
+    if templates is None:
+        return [Check("Templates", "ok", "the default templates are used")]
+    defaults = {p.name for p in default_templates_dir().glob("*.j2")}
+    overrides = sorted(p.name for p in templates.glob("*.j2"))
+    if not overrides:
+        return [Check("Templates", "attention", f"{templates} holds no *.j2 template")]
+    checks = [
+        Check("Templates", "ok" if name in defaults else "attention",
+              f"{templates / name} overrides the default" if name in defaults
+              else f"{templates / name} is not a template ccexport uses")
+        for name in overrides
+    ]  # fmt: skip
+    return checks
+
+
+def _lock_holder(lock: Path) -> str | None:
+    """Who holds the vault lock, asked without taking it (None when nobody does)."""
+    try:
+        fd = os.open(lock, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        import fcntl
+
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            text = os.read(fd, 200).decode(errors="replace").split()
+            return f"pid {text[0]}" if text else "pid unknown"
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    except ImportError:  # Windows: no OS lock to ask; the pid file is advisory
+        return None
+    finally:
+        os.close(fd)
+
+
+def _when(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds).astimezone().strftime("%Y-%m-%d %H:%M")

@@ -1,4 +1,5 @@
-"""Cursor and Trae: every storage generation, read safely from databases we build here."""
+"""Cursor generations 1-3: every state.vscdb storage generation, read safely from databases
+we build here (generation 4, the Agent transcripts: test_cursor_agent_adapter.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from vscode_builder import lexical, make_db, workspace
 
 from exporter.adapters import vscode
 from exporter.adapters.cursor import CursorAdapter
-from exporter.adapters.trae import TraeAdapter
 from exporter.export import ExportOptions, run_export
 
 CURSOR = Path(".config") / "Cursor" / "User"
@@ -200,73 +200,3 @@ def test_locked_and_corrupt_databases_are_reported_and_skipped(tmp_path, monkeyp
     assert "not a readable SQLite database" in messages["broken"]
     assert "locked by another program" in messages["locked"]
     assert len(note_files(tmp_path / "v")) == 1  # the rest was exported
-
-
-def trae_store(*sessions) -> dict:
-    return {
-        "list": list(sessions),
-        "currentSessionId": sessions[0]["sessionId"] if sessions else None,
-    }
-
-
-def trae_session() -> dict:
-    agent = {"proposal": "Create a login page with a form.", "proposalReasoningContent": "The app has no auth yet.",
-             "guideline": {"thought": "fallback", "planItems": [
-                 {"thought": "I will create the file", "toolName": "write_to_file",
-                  "params": {"file_path": "/p/login.tsx", "content": "export {}"}, "result": "file written"},
-                 {"toolName": "finish", "thought": "Done: the login page is at /login.", "params": {"summary": "s"}}]}}  # fmt: skip
-    return {"sessionId": "s-1", "createdAt": 1730000000000, "updatedAt": 1730000500000, "messages": [
-        {"role": "assistant", "content": "", "turnId": "t1", "turnIndex": 0, "agentMessageId": "m1",
-         "modelInfo": {"display_model_name": "Claude-3.7-Sonnet"}, "agentTaskContent": agent},
-        {"role": "user", "content": "add a login page", "turnId": "t1", "turnIndex": 0, "timestamp": 1730000000100},
-        {"role": "system", "content": "system prompt", "turnIndex": 0},
-        {"role": "user", "content": "\x00\x01\x02\x03\x04garbage\x05\x06\x07\x08", "turnIndex": 1},
-        {"role": "user", "content": "now add a logout button", "turnId": "t2", "turnIndex": 1},
-        {"role": "assistant", "content": "Added a logout button to the header.", "turnIndex": 1},
-        {"role": "assistant", "content": "", "turnIndex": 1},
-    ]}  # fmt: skip
-
-
-@pytest.mark.parametrize("product", ["Trae", "Trae CN"])
-def test_trae_sessions_from_blob_values(tmp_path, product):
-    user = tmp_path / ".config" / product / "User"
-    workspace(
-        user,
-        "ws",
-        "file:///home/dev/work/shop",
-        {"memento/icube-ai-agent-storage": trae_store(trae_session())},
-        blob=True,
-    )
-    (session,), problems = load(TraeAdapter(), tmp_path)
-    assert session.project == "shop" and session.models == ("Claude-3.7-Sonnet",)
-    assert texts(session, "user") == ["add a login page", "now add a logout button"]
-    shape = [(m.role, [p.kind for p in m.parts]) for m in session.messages]
-    assert shape == [
-        ("user", ["text"]),
-        ("assistant", ["thinking", "text", "text", "tool_call", "text"]),
-        ("tool", ["tool_result"]),
-        ("user", ["text"]),
-        ("assistant", ["text"]),
-    ]
-    assert texts(session, "assistant")[-2] == "Done: the login page is at /login."
-    assert [p.message for p in problems] == [
-        "1 strings that were mostly control characters (unreadable data) were left out"
-    ]
-
-
-def test_trae_encrypted_agent_database_is_reported_once(tmp_path):
-    user = tmp_path / ".config" / "Trae" / "User"
-    workspace(
-        user, "ws1", "file:///w/a", {"memento/icube-ai-agent-storage": trae_store(trae_session())}
-    )
-    workspace(user, "ws2", "file:///w/b", {})
-    encrypted = tmp_path / ".config" / "Trae" / "ModularData" / "ai-agent" / "database.db"
-    encrypted.parent.mkdir(parents=True)
-    encrypted.write_bytes(bytes(range(256)) * 8)
-    before = encrypted.read_bytes()
-    sessions, problems = load(TraeAdapter(), tmp_path)
-    assert len(sessions) == 1
-    assert [p.message for p in problems if "encrypted" in p.message] == [
-        "this Trae agent database is encrypted (SQLCipher) and cannot be read; chats stored only there are not exported"
-    ]
-    assert encrypted.read_bytes() == before

@@ -73,7 +73,10 @@ class ClaudeCodeAdapter:
                 continue
             for project in sorted(os.scandir(root), key=lambda e: e.name):
                 if project.is_dir():
-                    yield from _discover_project(Path(project.path))
+                    try:
+                        yield from _discover_project(Path(project.path))
+                    except PermissionError:
+                        continue  # reported by the pipeline as an unreadable folder
 
     def load(self, ref: SessionRef) -> LoadResult:
         result = LoadResult()

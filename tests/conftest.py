@@ -15,7 +15,8 @@ EXAMPLES_HOME = ROOT / "examples" / "home"
 CORPUS = ROOT.parent / "shared" / "corpus"
 sys.path.insert(0, str(TESTS))
 
-_HOST_VARIABLES = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "CCEXPORT_VAULT", "XDG_CONFIG_HOME")
+_HOST_VARIABLES = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "CCEXPORT_VAULT", "XDG_CONFIG_HOME",
+                   "XDG_DATA_HOME", "OPENCODE_DB", "KILO_DB")  # fmt: skip
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -18,6 +18,7 @@ from .claude_code import ClaudeCodeAdapter
 from .codex import CodexAdapter
 from .copilot import CopilotAdapter
 from .cursor import CursorAdapter
+from .opencode import KiloAdapter, OpenCodeAdapter
 from .trae import TraeAdapter
 
 # The one list of sources, in the order they are exported and listed.
@@ -27,6 +28,8 @@ ADAPTERS: list[type[Adapter]] = [
     CursorAdapter,
     TraeAdapter,
     CopilotAdapter,
+    OpenCodeAdapter,
+    KiloAdapter,
 ]
 
 __all__ = [

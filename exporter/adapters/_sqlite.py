@@ -26,8 +26,10 @@ BUSY_TIMEOUT_MS = 3000
 class Database:
     """One SQLite file opened read-only; use as a context manager."""
 
-    def __init__(self, path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+    def __init__(self, path: Path, busy_timeout_ms: int | None = None) -> None:
         self.path = path
+        if busy_timeout_ms is None:
+            busy_timeout_ms = BUSY_TIMEOUT_MS  # read now, so tests can shorten it
         try:
             uri = "file:" + quote(str(path.resolve()).replace("\\", "/"), safe="/:") + "?mode=ro"
             self.conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout_ms / 1000)

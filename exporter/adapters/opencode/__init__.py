@@ -1,0 +1,154 @@
+"""OpenCode and Kilo: sessions in an SQLite database plus the legacy JSON tree (FORMATS.md §6.3).
+
+Where: ``$XDG_DATA_HOME/opencode``, else ``~/.local/share/opencode`` — on macOS and Windows
+too (OpenCode resolves its data folder through ``xdg-basedir``); ``~/AppData/Local/opencode``
+is probed as well, since one third-party guide names it. In that folder:
+
+- ``opencode.db`` (release channels) and ``opencode-<channel>.db`` (other builds);
+  ``OPENCODE_DB`` names another file (absolute, or relative to the data folder);
+- ``storage/``, the JSON tree OpenCode wrote before version 1.2. Its migration copies the
+  tree into the database without deleting it, so a session found in both is exported once,
+  from the database.
+
+Kilo is an OpenCode fork with the same schema under the app name ``kilo`` (``kilo.db``,
+``KILO_DB``); it is its own source, ``kilo``.
+
+Units of change: each database file with its ``-wal`` (read one session family at a time:
+a top-level session and its subagents, the child sessions whose ``parent_id`` names it),
+and each legacy session file with its message and part files. Databases are opened
+read-only (``_sqlite.Database``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
+
+from ...errors import Problem, SourceError
+from .. import _sqlite
+from ..base import FileStamp, LoadResult, SessionRef, SourceContext
+from .convert import StoredSession, to_session
+from .store import OpenCodeDatabase, session_ids, tree_files, tree_session
+
+
+class OpenCodeAdapter:
+    name: ClassVar[str] = "opencode"
+    label: ClassVar[str] = "OpenCode"
+    app: ClassVar[str] = "opencode"  # the data folder's name and the database's stem
+    db_variable: ClassVar[str] = "OPENCODE_DB"
+    env_vars: ClassVar[tuple[str, ...]] = ("XDG_DATA_HOME", "OPENCODE_DB")
+
+    def __init__(self) -> None:
+        self._in_database: dict[str, frozenset[str]] = {}  # database -> its session ids
+
+    def roots(self, ctx: SourceContext) -> list[Path]:
+        configured = ctx.configured(self.name)
+        if configured:
+            return configured
+        share, local = ctx.home / ".local" / "share", ctx.home / "AppData" / "Local"
+        folders = [share / self.app, local / self.app]
+        if ctx.real_home and ctx.env.get("XDG_DATA_HOME"):
+            folders.insert(0, Path(ctx.env["XDG_DATA_HOME"]) / self.app)
+        return list(dict.fromkeys(folders))
+
+    def databases(self, ctx: SourceContext, data_dir: Path) -> list[Path]:
+        """``<app>.db`` and channel databases in ``data_dir``, plus the override's file."""
+        found = sorted(data_dir.glob(f"{self.app}*.db")) if data_dir.is_dir() else []
+        override = ctx.env.get(self.db_variable) if ctx.real_home else None
+        if override and override != ":memory:":
+            path = Path(override).expanduser()
+            path = path if path.is_absolute() else data_dir / path
+            if path.is_file() and path not in found:
+                found.append(path)
+        return [p for p in found if p.is_file()]
+
+    def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
+        seen: set[Path] = set()
+        for data_dir in self.roots(ctx):
+            dbs = [db for db in self.databases(ctx, data_dir) if db not in seen]
+            seen.update(dbs)
+            for db in dbs:
+                stamps = _sqlite.stamps(db)
+                yield SessionRef(self.name, str(db), stamps[0], tuple(stamps[1:]), ("kind=db",))
+            sessions = data_dir / "storage" / "session"
+            if not sessions.is_dir():
+                continue
+            facts = ("kind=json", *(f"db={db}" for db in dbs))
+            for file in sorted(sessions.glob("*/*.json")):
+                main = FileStamp.of(file)
+                yield SessionRef(self.name, file.stem, main, tuple(tree_files(file)), facts)
+
+    def count_sessions(self, ref: SessionRef) -> int:
+        """Sessions a unit holds (for ``ccexport sources``)."""
+        if ref.fact("kind") != "db":
+            return 1
+        try:
+            with _sqlite.Database(ref.main.path) as db:
+                return len(OpenCodeDatabase(db, self.name).rows)
+        except (SourceError, ValueError):
+            return 0
+
+    def load(self, ref: SessionRef) -> LoadResult:
+        result = LoadResult()
+        for family in self.load_families(ref):
+            result.sessions += family.sessions
+            result.problems += family.problems
+        return result
+
+    def load_families(self, ref: SessionRef) -> Iterator[LoadResult]:
+        """One session family at a time from a database; one session from the tree."""
+        if ref.fact("kind") == "db":
+            yield from self._database_families(ref.main.path)
+        else:
+            yield self._tree_session(ref)
+
+    def _database_families(self, path: Path) -> Iterator[LoadResult]:
+        try:
+            with _sqlite.Database(path) as db:
+                try:
+                    store = OpenCodeDatabase(db, self.name)
+                except ValueError as exc:
+                    yield LoadResult([], [Problem(str(path), str(exc), None, "error", self.name)])
+                    return
+                for family in store.families():
+                    result = LoadResult()
+                    for ident in family:
+                        children = tuple(store.children.get(ident, ()))
+                        self._convert(store.session(ident), children, result)
+                    yield result
+        except SourceError as exc:
+            yield LoadResult([], [exc.problem(self.name)])
+
+    def _tree_session(self, ref: SessionRef) -> LoadResult:
+        stored, problem = tree_session(ref.main.path, self.name)
+        if stored is None:
+            return LoadResult([], [problem] if problem else [])
+        result = LoadResult()
+        ident = str(stored.info["id"])
+        for db_path in (x.removeprefix("db=") for x in ref.extra if x.startswith("db=")):
+            if db_path not in self._in_database:
+                try:
+                    self._in_database[db_path] = session_ids(Path(db_path))
+                except SourceError as exc:  # exported from the tree; read again next run
+                    result.problems.append(exc.problem(self.name))
+                    self._in_database[db_path] = frozenset()
+            if ident in self._in_database[db_path]:
+                return result  # migrated: the database's copy is the one exported
+        self._convert(stored, (), result)
+        return result
+
+    def _convert(self, stored: StoredSession, children: tuple[str, ...], out: LoadResult) -> None:
+        session, problems = to_session(self.name, stored, children)
+        out.sessions.append(session)
+        out.problems += problems
+
+
+class KiloAdapter(OpenCodeAdapter):
+    """Kilo (CLI, and the VS Code extension since spring 2026): OpenCode's schema as ``kilo``."""
+
+    name: ClassVar[str] = "kilo"
+    label: ClassVar[str] = "Kilo"
+    app: ClassVar[str] = "kilo"
+    db_variable: ClassVar[str] = "KILO_DB"
+    env_vars: ClassVar[tuple[str, ...]] = ("XDG_DATA_HOME", "KILO_DB")

@@ -1,0 +1,329 @@
+"""One OpenCode session as stored (session info, messages, parts) -> a model ``Session``.
+
+Both stores hold the same JSON objects (FORMATS.md §6.3): the database's ``message.data``
+and ``part.data`` columns are the legacy tree's ``message/*.json`` and ``part/*.json``
+files, so one converter serves both.
+
+Tokens and cost are counted once per step: a ``step-finish`` part carries the step's
+tokens and cost, the assistant message repeats their sum, the session row their total.
+Steps are summed; a message without steps (older versions) counts its own totals.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ...errors import Problem
+from ...model import (
+    AttachmentPart,
+    Message,
+    NoticePart,
+    Part,
+    Role,
+    Session,
+    SummaryPart,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+    Usage,
+)
+from ..vscode import project_of_path
+
+# Part types that carry nothing to show: step boundaries, file-system snapshots, @agent
+# mentions (the prompt's text already names the agent).
+_SILENT = frozenset({"step-start", "snapshot", "agent"})
+
+
+@dataclass(slots=True)
+class StoredSession:
+    """A session as read from either store: ``info`` uses the legacy file's keys (``id``,
+    ``parentID``, ``title``, ``directory``, ``time``), messages carry their parts in order."""
+
+    info: dict[str, Any]
+    messages: list[tuple[dict[str, Any], list[dict[str, Any]]]]
+    path: Path
+    worktree: str | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+
+def to_session(
+    source: str, stored: StoredSession, children: tuple[str, ...] = ()
+) -> tuple[Session, list[Problem]]:
+    """The model session and what was skipped (unknown part types, once per session)."""
+    info = stored.info
+    builder = _Builder()
+    for data, parts in stored.messages:
+        builder.add(data, parts)
+    problems = list(stored.problems)
+    if builder.unknown:
+        counted = ", ".join(f"{kind} ×{n}" for kind, n in sorted(builder.unknown.items()))
+        problems.append(
+            Problem(
+                str(stored.path),
+                f"session {info.get('id')}: skipped parts of unknown type: {counted}",
+                source=source,
+            )
+        )
+    times = info.get("time") if isinstance(info.get("time"), dict) else {}
+    cwd = _text(info.get("directory")) or builder.cwd or stored.worktree
+    models = builder.models or [m for m in [_model_name(info.get("model"), "id")] if m]
+    parent = _text(info.get("parentID"))
+    session = Session(
+        source=source,
+        session_id=str(info.get("id")),
+        messages=tuple(builder.messages),
+        source_path=stored.path,
+        title=_text(info.get("title")),
+        project=project_of_path(cwd),
+        cwd=cwd,
+        models=tuple(dict.fromkeys(models)),
+        started_at=_time(times.get("created")),
+        ended_at=_time(times.get("updated")),
+        usage=builder.usage,
+        cost=builder.cost,
+        parent_id=parent,
+        subagent_ids=children,
+        agent_label=builder.first_agent if parent else None,
+    )
+    return session, problems
+
+
+class _Builder:
+    """Messages and totals, built message by message."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+        self.models: list[str] = []
+        self.usage = Usage()
+        self.cost: float | None = None
+        self.cwd: str | None = None
+        self.first_agent: str | None = None
+        self.unknown: Counter[str] = Counter()
+
+    def add(self, data: dict[str, Any], parts: list[dict[str, Any]]) -> None:
+        role = data.get("role")
+        when = _time(_get(data, "time", "created"))
+        ident = _text(data.get("id"))
+        if self.first_agent is None:
+            self.first_agent = _text(data.get("agent"))
+        if role == "user":
+            self._user(parts, ident, when)
+        elif role == "assistant":
+            self._assistant(data, parts, ident, when)
+        else:
+            self.unknown[f"message role {role!r}"] += 1
+
+    def _user(self, parts: list[dict[str, Any]], ident: str | None, when: datetime | None) -> None:
+        typed: list[Part] = []
+        injected: list[Part] = []  # text OpenCode added to the prompt (file contents, hints)
+        for part in parts:
+            kind = part.get("type")
+            if kind == "text":
+                text = _text(part.get("text"))
+                if text and not part.get("ignored"):
+                    (injected if part.get("synthetic") else typed).append(TextPart(text))
+            elif kind == "compaction":
+                trigger = "auto" if part.get("auto") else "manual"
+                self._emit("system", [SummaryPart("", trigger)], ident, when)
+            else:
+                typed += self._common(part)
+        self._emit("user", typed, ident, when)
+        self._emit("system", injected, ident, when)
+
+    def _assistant(
+        self,
+        data: dict[str, Any],
+        parts: list[dict[str, Any]],
+        ident: str | None,
+        when: datetime | None,
+    ) -> None:
+        model = _model_name(data) or _model_name(data.get("model"))
+        if model:
+            self.models.append(model)
+        cwd = _get(data, "path", "cwd")
+        if self.cwd is None and isinstance(cwd, str) and cwd and not cwd.startswith("[redacted"):
+            self.cwd = cwd
+        out: list[Part] = []
+        steps = [p for p in parts if p.get("type") == "step-finish"]
+        for step in steps or [data]:  # a message without steps counts its own totals
+            self._count(step)
+        for part in parts:
+            kind = part.get("type")
+            if kind == "text":
+                text = _text(part.get("text"))
+                if text and not part.get("ignored"):
+                    out.append(TextPart(text))
+            elif kind == "reasoning":
+                text = _text(part.get("text"))
+                if text:
+                    out.append(ThinkingPart(text))
+            elif kind == "tool":
+                out += _tool(part)
+            elif kind == "patch":
+                files = [f for f in part.get("files") or [] if isinstance(f, str)]
+                if files:
+                    out.append(NoticePart("notification", "Files changed: " + ", ".join(files)))
+            elif kind == "compaction":
+                out.append(SummaryPart("", "auto" if part.get("auto") else "manual"))
+            elif kind != "step-finish":
+                out += self._common(part)
+        error = data.get("error")
+        if isinstance(error, dict):
+            out.append(_error_notice(error))
+        if data.get("summary") is True:  # the compaction summary written by the model
+            text = "\n\n".join(p.text for p in out if isinstance(p, TextPart))
+            self._emit("system", [SummaryPart(text)], ident, when, model)
+            return
+        self._emit("assistant", out, ident, when, model)
+
+    def _common(self, part: dict[str, Any]) -> list[Part]:
+        """Parts either side may hold; unknown types are counted, not shown."""
+        kind = part.get("type")
+        if kind == "file":
+            return [_attachment(part)]
+        if kind == "subtask":
+            prompt, agent = _text(part.get("prompt")), _text(part.get("agent"))
+            description = _text(part.get("description"))
+            return [
+                ToolCallPart("task", {"prompt": prompt, "subagent_type": agent}, None, description)
+            ]
+        if kind == "retry":
+            error = part.get("error")
+            return [_error_notice(error)] if isinstance(error, dict) else []
+        if kind not in _SILENT:
+            self.unknown[str(kind)] += 1
+        return []
+
+    def _count(self, record: dict[str, Any]) -> None:
+        tokens = record.get("tokens")
+        if isinstance(tokens, dict):
+            cache = tokens.get("cache") if isinstance(tokens.get("cache"), dict) else {}
+            self.usage += Usage(  # reasoning is billed as output; OpenCode counts it apart
+                _int(tokens.get("input")),
+                _int(tokens.get("output")) + _int(tokens.get("reasoning")),
+                _int(cache.get("read")),
+                _int(cache.get("write")),
+            )
+        cost = record.get("cost")
+        if isinstance(cost, int | float) and not isinstance(cost, bool):
+            self.cost = (self.cost or 0.0) + float(cost)
+
+    def _emit(
+        self,
+        role: Role,
+        parts: list[Part],
+        ident: str | None,
+        when: datetime | None,
+        model: str | None = None,
+    ) -> None:
+        if not parts:
+            return
+        previous = self.messages[-1] if self.messages else None
+        if (  # the model's summary fills the compaction marker just before it
+            role == "system"
+            and isinstance(parts[0], SummaryPart)
+            and previous is not None
+            and previous.role == "system"
+            and len(previous.parts) == 1
+            and isinstance(previous.parts[0], SummaryPart)
+            and not previous.parts[0].text
+        ):
+            self.messages[-1] = Message(
+                "system", (SummaryPart(parts[0].text, previous.parts[0].trigger),), ident, when
+            )
+            return
+        self.messages.append(Message(role, tuple(parts), ident, when, model))
+
+
+def _tool(part: dict[str, Any]) -> list[Part]:
+    state = part.get("state") if isinstance(part.get("state"), dict) else {}
+    name = _text(part.get("tool")) or "tool"
+    call_id = _text(part.get("callID")) or _text(part.get("id"))
+    metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
+    child = _text(metadata.get("sessionId")) if name == "task" else None
+    call = ToolCallPart(name, state.get("input"), call_id, _text(state.get("title")), child)
+    status = state.get("status")
+    if status not in ("completed", "error", "success"):  # pending or running: no result yet
+        return [call]
+    failed = status == "error"
+    output = state.get("error") if failed else state.get("output")
+    times = state.get("time") if isinstance(state.get("time"), dict) else {}
+    start, end = times.get("start"), times.get("end")
+    duration = (end - start) / 1000 if _number(start) and _number(end) else None
+    exit_code = metadata.get("exit")
+    result = ToolResultPart(
+        output if isinstance(output, str) else "" if output is None else str(output),
+        call_id,
+        failed,
+        exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None,
+        duration,
+    )
+    return [call, result]
+
+
+def _attachment(part: dict[str, Any]) -> AttachmentPart:
+    """A file part; a ``data:`` URL is decoded, other URLs name a file kept elsewhere."""
+    mime = _text(part.get("mime")) or "application/octet-stream"
+    name = _text(part.get("filename"))
+    url = part.get("url")
+    data = None
+    if isinstance(url, str) and url.startswith("data:") and ";base64," in url[:200]:
+        try:
+            data = base64.b64decode(url.split(",", 1)[1], validate=False)
+        except (binascii.Error, ValueError):
+            data = None
+    return AttachmentPart(mime, data, name)
+
+
+def _error_notice(error: dict[str, Any]) -> NoticePart:
+    name = _text(error.get("name")) or "error"
+    if name == "MessageAbortedError":
+        return NoticePart("interrupted")
+    detail = error.get("data") if isinstance(error.get("data"), dict) else {}
+    message = _text(detail.get("message"))
+    return NoticePart("error", f"{name}: {message}" if message else name)
+
+
+def _model_name(value: Any, key: str = "modelID") -> str | None:
+    """``provider/model`` from ``{providerID, modelID}`` (a session's model: ``key="id"``)."""
+    if not isinstance(value, dict):
+        return None
+    model = _text(value.get(key))
+    provider = _text(value.get("providerID"))
+    if not model:
+        return None
+    return f"{provider}/{model}" if provider else model
+
+
+def _time(value: Any) -> datetime | None:
+    """Epoch milliseconds -> UTC."""
+    if not _number(value):
+        return None
+    try:
+        return datetime.fromtimestamp(value / 1000, UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def _get(data: dict[str, Any], key: str, inner: str) -> Any:
+    value = data.get(key)
+    return value.get(inner) if isinstance(value, dict) else None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _int(value: Any) -> int:
+    return int(value) if _number(value) else 0

@@ -1,0 +1,209 @@
+"""Reading OpenCode's two stores into ``StoredSession`` values (FORMATS.md §6.3).
+
+The database: ``session``, ``message``, ``part`` and ``project`` are the only tables read
+(the same file holds login tokens in ``account``/``credential``: never touched). Rows are
+read by column name, since columns come and go between versions; messages in
+``(time_created, id)`` order, parts by id, both through the database's own indexes.
+
+The legacy tree: ``storage/session/<project>/<session>.json``,
+``storage/message/<session>/<message>.json``, ``storage/part/<message>/<part>.json``. Files
+are named by their ids. Early trees kept parts inside the message file, or flat under
+``part/`` linked only by their ``messageID``; both are read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ...errors import Problem
+from .._sqlite import Database, decode_json
+from ..base import FileStamp
+from .convert import StoredSession
+
+_SESSION_COLUMNS = ("id", "parent_id", "title", "directory", "project_id", "model")
+_TIME_COLUMNS = ("time_created", "time_updated")
+
+
+class OpenCodeDatabase:
+    """An open ``opencode.db`` / ``kilo.db``: its session tree and one session at a time."""
+
+    def __init__(self, db: Database, source: str) -> None:
+        self.db = db
+        self.source = source
+        if "session" not in db.tables:
+            raise ValueError("no session table: not an OpenCode database")
+        have = db.columns("session")
+        wanted = [c for c in (*_SESSION_COLUMNS, *_TIME_COLUMNS) if c in have]
+        order = "time_created, id" if "time_created" in have else "id"
+        sql = f"SELECT {', '.join(wanted)} FROM session ORDER BY {order}"
+        self.rows = {row["id"]: row for row in db.rows(sql)}
+        self.children: dict[str, list[str]] = {}
+        for row in self.rows.values():
+            parent = row.get("parent_id")
+            if parent and parent in self.rows:
+                self.children.setdefault(parent, []).append(row["id"])
+
+    def families(self) -> Iterator[list[str]]:
+        """Session ids, a top-level session followed by its subagents (and theirs)."""
+        for ident, row in self.rows.items():
+            if row.get("parent_id") in self.rows:
+                continue
+            family, queue = [], [ident]
+            while queue:
+                current = queue.pop(0)
+                family.append(current)
+                queue += self.children.get(current, [])
+            yield family
+
+    def session(self, ident: str) -> StoredSession:
+        row = self.rows[ident]
+        problems: list[Problem] = []
+        info = {
+            "id": ident,
+            "parentID": row.get("parent_id"),
+            "title": row.get("title"),
+            "directory": row.get("directory"),
+            "time": {"created": row.get("time_created"), "updated": row.get("time_updated")},
+            "model": decode_json(row.get("model")),
+        }
+        parts: dict[str, list[dict[str, Any]]] = {}
+        if "part" in self.db.tables:
+            sql = "SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id"
+            for part in self.db.rows(sql, (ident,)):
+                data = self._object(part, "part", problems)
+                if data is not None:
+                    parts.setdefault(part["message_id"], []).append(data)
+        messages = []
+        if "message" in self.db.tables:
+            sql = "SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id"
+            for message in self.db.rows(sql, (ident,)):
+                data = self._object(message, "message", problems)
+                if data is not None:
+                    messages.append((data, parts.get(message["id"], [])))
+        return StoredSession(info, messages, self.db.path, self._worktree(row), problems)
+
+    def _object(
+        self, row: dict[str, Any], table: str, problems: list[Problem]
+    ) -> dict[str, Any] | None:
+        data = decode_json(row.get("data"))
+        if not isinstance(data, dict):
+            why = f"{table} {row.get('id')}: data is not a JSON object; skipped"
+            problems.append(Problem(str(self.db.path), why, source=self.source))
+            return None
+        data.setdefault("id", row.get("id"))
+        return data
+
+    def _worktree(self, row: dict[str, Any]) -> str | None:
+        project = row.get("project_id")
+        if not project or project == "global" or "project" not in self.db.tables:
+            return None
+        found = self.db.query("SELECT worktree FROM project WHERE id = ?", (project,)).fetchone()
+        return found[0] if found and isinstance(found[0], str) else None
+
+
+def session_ids(path: Path) -> frozenset[str]:
+    """The ids of every session a database holds (SourceError when it cannot be read)."""
+    with Database(path) as db:
+        if "session" not in db.tables:
+            return frozenset()
+        return frozenset(r[0] for r in db.query("SELECT id FROM session"))
+
+
+# --- the legacy JSON tree ---------------------------------------------------------------
+
+
+def tree_files(session_file: Path) -> list[FileStamp]:
+    """Every file of one legacy session, by stat only: its messages and their parts
+    (directories named by id), plus loose part files of an early tree."""
+    storage = session_file.parents[2]
+    found = []
+    for message in _json_files(storage / "message" / session_file.stem):
+        found.append(FileStamp.of(message))
+        found += [FileStamp.of(p) for p in _json_files(storage / "part" / message.stem)]
+    found += [FileStamp.of(p) for p in _json_files(storage / "part")]
+    return found
+
+
+def tree_session(session_file: Path, source: str) -> tuple[StoredSession | None, Problem | None]:
+    """One legacy session; an unreadable session file is an error naming it."""
+    info, why = _read(session_file)
+    if info is None:
+        return None, Problem(str(session_file), why, severity="error", source=source)
+    storage = session_file.parents[2]
+    ident = str(info.get("id") or session_file.stem)
+    info["id"] = ident
+    problems: list[Problem] = []
+    loose = _loose_parts(storage, problems, source)
+    messages = []
+    for folder in dict.fromkeys([ident, session_file.stem]):
+        for file in _json_files(storage / "message" / folder):
+            data, why = _read(file)
+            if data is None:
+                problems.append(Problem(str(file), why, source=source))
+                continue
+            mid = str(data.setdefault("id", file.stem))
+            parts = [p for p in data.pop("parts", None) or [] if isinstance(p, dict)]
+            for part_dir in dict.fromkeys([mid, file.stem]):
+                for part_file in _json_files(storage / "part" / part_dir):
+                    part, why = _read(part_file)
+                    if part is None:
+                        problems.append(Problem(str(part_file), why, source=source))
+                    elif part.get("messageID", mid) == mid:
+                        parts.append(part)
+            parts += loose.get(mid, [])
+            messages.append((data, _unique(parts)))
+    messages.sort(key=lambda m: (_created(m[0]), str(m[0].get("id"))))
+    return StoredSession(info, messages, session_file, None, problems), None
+
+
+def _loose_parts(
+    storage: Path, problems: list[Problem], source: str
+) -> dict[str, list[dict[str, Any]]]:
+    found: dict[str, list[dict[str, Any]]] = {}
+    for file in _json_files(storage / "part"):
+        part, why = _read(file)
+        if part is None:
+            problems.append(Problem(str(file), why, source=source))
+        elif isinstance(part.get("messageID"), str):
+            found.setdefault(part["messageID"], []).append(part)
+    return found
+
+
+def _unique(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Parts once each (by id), in the order they were found."""
+    seen: dict[str, dict[str, Any]] = {}
+    for index, part in enumerate(parts):
+        seen.setdefault(str(part.get("id") or f"#{index}"), part)
+    return list(seen.values())
+
+
+def _json_files(folder: Path) -> list[Path]:
+    """The ``*.json`` files directly in ``folder``, by name (names are time-ordered ids)."""
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.endswith(".json") and e.is_file()]
+    except OSError:
+        return []
+    return [Path(e.path) for e in sorted(entries, key=lambda e: e.name)]
+
+
+def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
+    try:
+        data = orjson.loads(path.read_bytes())
+    except OSError as exc:
+        return None, f"could not be read ({exc.strerror or exc}); skipped"
+    except orjson.JSONDecodeError as exc:
+        return None, f"not valid JSON ({exc}); skipped (a file being written is read next run)"
+    if not isinstance(data, dict):
+        return None, "not a JSON object; skipped"
+    return data, ""
+
+
+def _created(data: dict[str, Any]) -> float:
+    time = data.get("time")
+    created = time.get("created") if isinstance(time, dict) else None
+    return created if isinstance(created, int | float) else 0

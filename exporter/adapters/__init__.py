@@ -13,11 +13,14 @@ It never writes to a source. Adding a source is one module and one line in ``ADA
 from __future__ import annotations
 
 from ..errors import ConfigError
+from .antigravity import AntigravityAdapter
 from .base import Adapter, FileStamp, LoadResult, SessionRef, SourceContext
 from .claude_code import ClaudeCodeAdapter
 from .codex import CodexAdapter
 from .copilot import CopilotAdapter
+from .copilot_cli import CopilotCliAdapter
 from .cursor import CursorAdapter
+from .gemini import GeminiAdapter
 from .opencode import KiloAdapter, OpenCodeAdapter
 from .trae import TraeAdapter
 
@@ -28,6 +31,9 @@ ADAPTERS: list[type[Adapter]] = [
     CursorAdapter,
     TraeAdapter,
     CopilotAdapter,
+    GeminiAdapter,
+    AntigravityAdapter,
+    CopilotCliAdapter,
     OpenCodeAdapter,
     KiloAdapter,
 ]

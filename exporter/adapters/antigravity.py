@@ -1,0 +1,221 @@
+"""Antigravity CLI (``agy``), Gemini CLI's successor: readable transcripts (FORMATS.md §6.1).
+
+Where: ``<home>/.gemini/antigravity-cli/brain/<conversation-id>/.system_generated/logs/
+transcript.jsonl``. Each line is a step ``{step_index, source, type, status, created_at,
+content?, thinking?, tool_calls?, truncated_fields?}``:
+
+- ``USER_INPUT``: the prompt inside ``<USER_REQUEST>``; a ``<USER_SETTINGS_CHANGE>`` block
+  (a model switch) becomes a notice, and its new model is listed;
+- ``PLANNER_RESPONSE``: a model turn (thinking, reply, tool calls whose argument values are
+  JSON-encoded strings);
+- any other step the model took (``VIEW_FILE``, ``RUN_COMMAND``, ``CODE_ACTION``, and types
+  not seen yet) is a tool's output: it answers the oldest call still waiting, or stands as a
+  call of its own named by the step type;
+- ``CHECKPOINT`` is a compaction summary; ``SYSTEM_MESSAGE`` and ``CONVERSATION_HISTORY``
+  are injected context and are dropped.
+
+The workspace (cwd) comes from ``cache/last_conversations.json`` (workspace -> conversation
+id), which names only each workspace's latest conversation. The encrypted ``.pb`` and
+protobuf ``.db`` conversation stores are never read.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any, ClassVar
+from urllib.parse import unquote, urlparse
+
+import orjson
+
+from ..errors import Problem
+from ..model import (
+    Message,
+    NoticePart,
+    Part,
+    Session,
+    SummaryPart,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+)
+from ._jsonl import iter_jsonl, parse_timestamp
+from .base import FileStamp, LoadResult, SessionRef, SourceContext
+
+SOURCE = "antigravity"
+TRANSCRIPT = Path(".system_generated") / "logs" / "transcript.jsonl"
+INJECTED = {"SYSTEM_MESSAGE", "CONVERSATION_HISTORY"}
+_REQUEST = re.compile(r"<USER_REQUEST>\n?(.*?)\n?</USER_REQUEST>", re.S)
+_SETTINGS = re.compile(r"<USER_SETTINGS_CHANGE>\n?(.*?)\n?</USER_SETTINGS_CHANGE>", re.S)
+_MODEL = re.compile(r"`Model Selection` from .+? to (.+?)\.?$", re.M)
+_TRUNCATED = "[cut short in Antigravity's log]"
+
+
+class AntigravityAdapter:
+    name: ClassVar[str] = SOURCE
+    label: ClassVar[str] = "Antigravity"
+
+    def roots(self, ctx: SourceContext) -> list[Path]:
+        return ctx.configured(SOURCE) or [ctx.home / ".gemini" / "antigravity-cli"]
+
+    def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
+        for root in self.roots(ctx):
+            brain = root / "brain"
+            if not brain.is_dir():
+                continue
+            workspaces = _workspaces(root / "cache" / "last_conversations.json")
+            for entry in sorted(os.scandir(brain), key=lambda e: e.name):
+                transcript = Path(entry.path) / TRANSCRIPT
+                if entry.is_dir() and transcript.is_file():
+                    cwd = workspaces.get(entry.name)
+                    extra = (f"cwd={cwd}",) if cwd else ()
+                    yield SessionRef(SOURCE, entry.name, FileStamp.of(transcript), extra=extra)
+
+    def load(self, ref: SessionRef) -> LoadResult:
+        result = LoadResult()
+        steps = []
+        for number, obj in iter_jsonl(ref.main.path, result.problems, SOURCE):
+            if isinstance(obj, dict) and isinstance(obj.get("type"), str):
+                steps.append(obj)
+            else:
+                why = "not a step (no type), line skipped"
+                result.problems.append(Problem(str(ref.main.path), why, number, source=SOURCE))
+        messages, models = _messages(steps)
+        if not messages:
+            return result
+        times = [t for s in steps if (t := parse_timestamp(s.get("created_at")))]
+        cwd = ref.fact("cwd")
+        result.sessions.append(
+            Session(
+                source=SOURCE,
+                session_id=ref.session_id,
+                messages=tuple(messages),
+                source_path=ref.main.path,
+                project=project_name(cwd),
+                cwd=cwd,
+                models=tuple(models),
+                started_at=min(times, default=None),
+                ended_at=max(times, default=None),
+            )
+        )
+        return result
+
+
+def _workspaces(path: Path) -> dict[str, str]:
+    """conversation id -> workspace folder, from ``last_conversations.json``."""
+    try:
+        doc = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return {}
+    if not isinstance(doc, dict):
+        return {}
+    out = {}
+    for workspace, conversation in doc.items():
+        if isinstance(conversation, dict):
+            conversation = conversation.get("id") or conversation.get("conversationId")
+        if isinstance(conversation, str) and workspace:
+            out[conversation] = _folder(workspace)
+    return out
+
+
+def _folder(workspace: str) -> str:
+    """A workspace given as a ``file://`` URI or a plain path, as a path."""
+    if not workspace.startswith("file://"):
+        return workspace
+    path = unquote(urlparse(workspace).path)
+    return path[1:] if re.match(r"^/[A-Za-z]:/", path) else path
+
+
+def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
+    messages: list[Message] = []
+    models: list[str] = []
+    waiting: list[str] = []  # ids of calls not answered yet, oldest first
+    for n, step in enumerate(steps):
+        kind, source = step["type"], step.get("source")
+        when = parse_timestamp(step.get("created_at"))
+        sid = f"step-{step.get('step_index', n)}-{n}"
+        content = step.get("content") if isinstance(step.get("content"), str) else ""
+        if kind in INJECTED:
+            continue
+        if kind == "USER_INPUT":
+            parts, switched = _user_parts(content)
+            models += [m for m in switched if m not in models]
+            if parts:
+                messages.append(Message("user", tuple(parts), sid, when))
+        elif kind == "PLANNER_RESPONSE":
+            parts = _planner_parts(step, sid, waiting)
+            if parts:
+                messages.append(Message("assistant", tuple(parts), sid, when))
+        elif kind == "CHECKPOINT":
+            if content.strip():
+                messages.append(Message("system", (SummaryPart(content, "compaction"),), sid, when))
+        elif source != "USER_EXPLICIT" and (content.strip() or step.get("status") == "ERROR"):
+            if "content" in (step.get("truncated_fields") or []):
+                content = f"{content.rstrip()}\n{_TRUNCATED}"
+            failed = step.get("status") == "ERROR"
+            if waiting:
+                result = ToolResultPart(content, waiting.pop(0), is_error=failed)
+                messages.append(Message("tool", (result,), sid, when))
+            else:  # output with no call announcing it: the step itself is the call
+                call = ToolCallPart(kind.lower(), None, sid)
+                result = ToolResultPart(content, sid, is_error=failed)
+                messages.append(Message("assistant", (call, result), sid, when))
+    return messages, models
+
+
+def _user_parts(content: str) -> tuple[list[Part], list[str]]:
+    requests = _REQUEST.findall(content)
+    settings = _SETTINGS.findall(content)
+    text = "\n\n".join(r.strip() for r in requests) if requests or settings else content.strip()
+    parts: list[Part] = [TextPart(text)] if text else []
+    parts += [NoticePart("notification", s.strip()) for s in settings if s.strip()]
+    models = [m.group(1).strip() for s in settings for m in _MODEL.finditer(s)]
+    return parts, models
+
+
+def _planner_parts(step: dict[str, Any], sid: str, waiting: list[str]) -> list[Part]:
+    parts: list[Part] = []
+    thinking = step.get("thinking")
+    if isinstance(thinking, str) and thinking.strip():
+        parts.append(ThinkingPart(thinking))
+    content = step.get("content")
+    if isinstance(content, str) and content.strip():
+        if "content" in (step.get("truncated_fields") or []):
+            content = f"{content.rstrip()}\n{_TRUNCATED}"
+        parts.append(TextPart(content))
+    calls = step.get("tool_calls")
+    for m, call in enumerate(calls if isinstance(calls, list) else []):
+        if not isinstance(call, dict):
+            continue
+        args = _arguments(call.get("args"))
+        summary = args.pop("toolSummary", None) if isinstance(args, dict) else None
+        call_id = f"{sid}-call-{m}"
+        waiting.append(call_id)
+        description = summary if isinstance(summary, str) and summary.strip() else None
+        parts.append(ToolCallPart(str(call.get("name") or "tool"), args, call_id, description))
+    return parts
+
+
+def _arguments(args: Any) -> Any:
+    """Argument values are JSON-encoded strings (``"\\"/tmp/repo\\""``): decode each."""
+    if not isinstance(args, dict):
+        return args
+    out = {}
+    for key, value in args.items():
+        if isinstance(value, str):
+            try:
+                value = orjson.loads(value)
+            except orjson.JSONDecodeError:
+                pass
+        out[key] = value
+    return out
+
+
+def project_name(cwd: str | None) -> str | None:
+    if not cwd:
+        return None
+    windows = re.match(r"^[A-Za-z]:[\\/]", cwd) or ("\\" in cwd and "/" not in cwd)
+    return (PureWindowsPath(cwd) if windows else PurePosixPath(cwd)).name or None

@@ -1,0 +1,94 @@
+"""GitHub Copilot CLI: ``~/.copilot/session-state/<id>/events.jsonl`` (FORMATS.md §6.6).
+
+Where: ``<home>/.copilot`` (on the real home ``$COPILOT_HOME`` instead, when set), in
+``session-state/`` and ``history-session-state/``: the current ``<id>/events.jsonl`` beside
+a ``workspace.yaml`` (its top-level ``name`` is the title the user sees), and the legacy flat
+``<id>.jsonl``. Every line is an event ``{type, id, timestamp, parentId, ephemeral?,
+agentId?, data}``, read in file order.
+
+Prompts are ``user.message.content`` (never ``transformedContent``, the model-facing copy);
+replies ``assistant.message`` with their ``toolRequests``; reasoning ``assistant.reasoning``
+and ``reasoningText`` (opaque/encrypted reasoning is never shown). A tool call pairs with
+``tool.execution_complete`` by ``toolCallId``; a ``tool.execution_start`` with no request
+before it (older builds) stands in for the request. Events of a sub-agent (envelope
+``agentId``, or the older ``data.parentToolCallId``) become a session of their own, linked
+both ways with the delegating call. Titles: ``workspace.yaml`` ``name``, else the last
+``session.title_changed``. Token totals come from ``session.shutdown.modelMetrics`` (one per
+run of the CLI; a resumed session's runs are added), else from the replies' ``outputTokens``.
+System prompts, notifications, hooks, permission and skill events, ephemeral events and the
+other bookkeeping types are dropped; unknown types are reported once per file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
+
+from ...errors import Problem
+from .._jsonl import iter_jsonl
+from ..base import FileStamp, LoadResult, SessionRef, SourceContext
+from .events import SOURCE, EventLog
+
+STATE_DIRS = ("session-state", "history-session-state")
+
+
+class CopilotCliAdapter:
+    name: ClassVar[str] = SOURCE
+    label: ClassVar[str] = "Copilot CLI"
+
+    def roots(self, ctx: SourceContext) -> list[Path]:
+        configured_paths = ctx.configured(SOURCE)
+        if configured_paths:
+            return configured_paths
+        configured = ctx.env.get("COPILOT_HOME") if ctx.real_home else None
+        return [Path(configured).expanduser() if configured else ctx.home / ".copilot"]
+
+    def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
+        for root in self.roots(ctx):
+            for name in STATE_DIRS:
+                folder = root / name
+                if folder.is_dir():
+                    yield from _discover_state(folder)
+
+    def load(self, ref: SessionRef) -> LoadResult:
+        result = LoadResult()
+        workspace = next((s.path for s in ref.related if s.path.name == "workspace.yaml"), None)
+        facts = _workspace(workspace, result.problems) if workspace else {}
+        log = EventLog(ref.session_id, ref.main.path, result.problems)
+        for number, obj in iter_jsonl(ref.main.path, result.problems, SOURCE):
+            if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+                why = "not an event (no type), line skipped"
+                result.problems.append(Problem(str(ref.main.path), why, number, source=SOURCE))
+                continue
+            log.event(obj)
+        log.report_unknown()
+        result.sessions.extend(log.sessions(facts))
+        return result
+
+
+def _discover_state(folder: Path) -> Iterator[SessionRef]:
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.is_dir():
+            events = Path(entry.path) / "events.jsonl"
+            if events.is_file():
+                workspace = Path(entry.path) / "workspace.yaml"
+                related = (FileStamp.of(workspace),) if workspace.is_file() else ()
+                yield SessionRef(SOURCE, entry.name, FileStamp.of(events), related)
+        elif entry.name.endswith(".jsonl") and entry.is_file():
+            yield SessionRef(SOURCE, entry.name.removesuffix(".jsonl"), FileStamp.of(entry))
+
+
+def _workspace(path: Path, problems: list[Problem]) -> dict[str, str]:
+    """The top-level string keys of ``workspace.yaml`` (title ``name``, ``cwd``, …)."""
+    import yaml  # only when a session has one
+
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, yaml.YAMLError) as exc:
+        problems.append(Problem(str(path), f"unreadable workspace file ({exc})", source=SOURCE))
+        return {}
+    if not isinstance(doc, dict):
+        return {}
+    return {str(k): v.strip() for k, v in doc.items() if isinstance(v, str) and v.strip()}

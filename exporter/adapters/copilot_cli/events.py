@@ -1,0 +1,439 @@
+"""Copilot CLI events into model sessions: the main agent and one session per sub-agent."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any
+
+import orjson
+
+from ...errors import Problem
+from ...model import (
+    Message,
+    NoticePart,
+    Part,
+    Session,
+    SummaryPart,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+    Usage,
+)
+from .._jsonl import parse_timestamp
+
+SOURCE = "copilot-cli"
+# Known types that carry nothing for a note (system prompt, notices, hooks, bookkeeping).
+DROPPED = {
+    "system.message", "system.notification", "session.idle", "session.auto_mode_resolved",
+    "session.tools_updated", "session.usage_checkpoint", "session.compaction_start",
+    "assistant.turn_start", "assistant.turn_end", "assistant.usage", "assistant.intent",
+    "pending_messages.modified",
+}  # fmt: skip
+DROPPED_PREFIXES = ("hook.", "permission.", "skill.", "session.mcp_")
+_TRUSTED = re.compile(r"^Folder (.+) has been added to trusted folders\.?$")
+
+
+@dataclass(slots=True)
+class _Thread:
+    """The messages of the main agent or of one sub-agent."""
+
+    messages: list[Message] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)
+    output_tokens: int = 0
+    reasoning: set[str] = field(default_factory=set)  # shown since the last prompt
+    first: datetime | None = None
+    last: datetime | None = None
+    label: str | None = None
+    title: str | None = None
+
+    def add(
+        self,
+        role: str,
+        parts: list[Part],
+        source_id: Any,
+        when: datetime | None,
+        model: str | None = None,
+    ) -> None:
+        if parts:
+            sid = source_id if isinstance(source_id, str) else None
+            self.messages.append(Message(role, tuple(parts), sid, when, model))  # type: ignore[arg-type]
+
+    def model(self, name: Any) -> str | None:
+        if isinstance(name, str) and name.strip():
+            if name not in self.models:
+                self.models.append(name)
+            return name
+        return None
+
+
+class EventLog:
+    """One events file read event by event into the main thread and sub-agent threads."""
+
+    def __init__(self, session_id: str, path: Path, problems: list[Problem]) -> None:
+        self.session_id = session_id
+        self.path = path
+        self.problems = problems
+        self.main = _Thread()
+        self.agents: dict[str, _Thread] = {}  # delegating toolCallId -> thread
+        self.agent_calls: dict[str, str] = {}  # envelope agentId -> delegating toolCallId
+        self.requested: set[str] = set()
+        self.calls: dict[str, ToolCallPart] = {}
+        self.context: dict[str, Any] = {}
+        self.trusted: str | None = None
+        self.title: str | None = None
+        self.model: str | None = None
+        self.started: datetime | None = None
+        self.usage = Usage()
+        self.metrics = False
+        self.unknown: dict[str, int] = {}
+
+    def thread(self, event: dict[str, Any], data: dict[str, Any]) -> _Thread:
+        agent = event.get("agentId")
+        call = data.get("parentToolCallId")
+        if not isinstance(call, str) and isinstance(agent, str):
+            call = self.agent_calls.get(agent, agent)
+        if isinstance(call, str) and call:
+            return self.agents.setdefault(call, _Thread())
+        return self.main
+
+    def event(self, event: dict[str, Any]) -> None:
+        kind: str = event["type"]
+        data = event.get("data") if isinstance(event.get("data"), dict) else {}
+        when = parse_timestamp(event.get("timestamp"))
+        if event.get("ephemeral") is True:
+            return
+        thread = self.thread(event, data)
+        if when:
+            thread.first = thread.first or when
+            thread.last = when
+        handler = _HANDLERS.get(kind)
+        if handler:
+            handler(self, thread, event, data, when)
+        elif kind not in DROPPED and not kind.startswith(DROPPED_PREFIXES):
+            self.unknown[kind] = self.unknown.get(kind, 0) + 1
+
+    # -- session bookkeeping -------------------------------------------------------------
+
+    def on_start(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        self.started = self.started or parse_timestamp(data.get("startTime")) or when
+        self.on_resume(thread, event, data, when)
+
+    def on_resume(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        context = data.get("context")
+        if isinstance(context, dict) and not self.context:
+            self.context = context
+        self.model = _str(data.get("selectedModel")) or self.model
+
+    def on_title(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        self.title = _str(data.get("title")) or self.title
+
+    def on_model(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        new = _str(data.get("newModel"))
+        if not new:
+            return
+        if thread.messages:  # the model picked at start-up is no news
+            effort = _str(data.get("reasoningEffort"))
+            text = f"Model changed to {new}" + (f" (reasoning effort {effort})" if effort else "")
+            thread.add("system", [NoticePart("notification", text)], event.get("id"), when)
+        self.model = new
+        thread.model(new)
+
+    def on_info(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        found = _TRUSTED.match(str(data.get("message") or ""))
+        if data.get("infoType") == "folder_trust" and found:
+            self.trusted = self.trusted or found.group(1)
+
+    def on_shutdown(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        metrics = data.get("modelMetrics")
+        for model, entry in metrics.items() if isinstance(metrics, dict) else []:
+            usage = entry.get("usage") if isinstance(entry, dict) else None
+            self.main.model(model)
+            if isinstance(usage, dict):
+                self.metrics = True
+                self.usage = self.usage + Usage(
+                    _int(usage.get("inputTokens")),
+                    _int(usage.get("outputTokens")),
+                    _int(usage.get("cacheReadTokens")),
+                    _int(usage.get("cacheWriteTokens")),
+                )
+
+    # -- conversation --------------------------------------------------------------------
+
+    def on_user(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        if _str(data.get("source")) not in (None, "user"):
+            return  # injected by a skill or the harness, not typed
+        text = data.get("content")
+        if isinstance(text, str) and text.strip():
+            thread.add("user", [TextPart(text)], event.get("id"), when)
+            thread.reasoning.clear()
+
+    def on_reasoning(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        text = data.get("content")
+        if isinstance(text, str) and text.strip() and text not in thread.reasoning:
+            thread.reasoning.add(text)
+            model = self.model if thread is self.main else None
+            thread.add("assistant", [ThinkingPart(text)], event.get("id"), when, model)
+
+    def on_assistant(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        # A sub-agent's model is its own (named when it completes), not the main one.
+        model = thread.model(data.get("model")) or (self.model if thread is self.main else None)
+        if self.model and thread is self.main:
+            thread.model(self.model)
+        thread.output_tokens += _int(data.get("outputTokens"))
+        parts: list[Part] = []
+        reasoning = data.get("reasoningText")
+        if isinstance(reasoning, str) and reasoning.strip() and reasoning not in thread.reasoning:
+            thread.reasoning.add(reasoning)
+            parts.append(ThinkingPart(reasoning))
+        text = data.get("content")
+        if isinstance(text, str) and text.strip():
+            parts.append(TextPart(text))
+        requests = data.get("toolRequests")
+        for request in requests if isinstance(requests, list) else []:
+            if isinstance(request, dict) and isinstance(request.get("toolCallId"), str):
+                call_id = request["toolCallId"]
+                if call_id in self.calls:
+                    continue  # announced by an earlier execution_start
+                self.requested.add(call_id)
+                description = _str(request.get("intentionSummary")) or _str(
+                    request.get("toolTitle")
+                )
+                call = ToolCallPart(
+                    str(request.get("name") or "tool"),
+                    _arguments(request.get("arguments")),
+                    call_id,
+                    description,
+                )
+                self.calls[call_id] = call
+                parts.append(call)
+        thread.add("assistant", parts, event.get("id"), when, model)
+
+    def on_tool_start(
+        self, thread: _Thread, event: dict, data: dict, when: datetime | None
+    ) -> None:
+        call_id = data.get("toolCallId")
+        if not isinstance(call_id, str) or call_id in self.calls:
+            return
+        call = ToolCallPart(str(data.get("toolName") or "tool"), data.get("arguments"), call_id)
+        self.calls[call_id] = call
+        thread.add("assistant", [call], event.get("id"), when, self.model)
+
+    def on_tool_done(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        call_id = data.get("toolCallId")
+        if not isinstance(call_id, str):
+            return
+        result = data.get("result") if isinstance(data.get("result"), dict) else {}
+        error = data.get("error") if isinstance(data.get("error"), dict) else {}
+        output = _result_text(result) or _str(error.get("message")) or ""
+        failed = (
+            data.get("success") is False
+            or bool(error)
+            or result.get("result_type") in ("failure", "error", "rejected", "denied")
+        )
+        metrics = (
+            (data.get("toolTelemetry") or {}).get("metrics")
+            if isinstance(data.get("toolTelemetry"), dict)
+            else None
+        )
+        millis = metrics.get("durationMs") if isinstance(metrics, dict) else None
+        duration = millis / 1000 if isinstance(millis, int | float) and millis > 0 else None
+        part = ToolResultPart(output, call_id, is_error=failed, duration=duration)
+        thread.add("tool", [part], event.get("id"), when)
+
+    def on_subagent(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        call_id = data.get("toolCallId")
+        if not isinstance(call_id, str):
+            return
+        agent = event.get("agentId")
+        if isinstance(agent, str):
+            self.agent_calls[agent] = call_id
+        child = self.agents.setdefault(call_id, _Thread())
+        child.label = (
+            _str(data.get("agentDisplayName")) or _str(data.get("agentName")) or child.label
+        )
+        child.model(data.get("model"))
+        if event["type"] == "subagent.failed":
+            text = _str(data.get("error")) or "the sub-agent failed"
+            child.add("system", [NoticePart("error", text)], event.get("id"), when)
+
+    def on_compaction(
+        self, thread: _Thread, event: dict, data: dict, when: datetime | None
+    ) -> None:
+        summary = data.get("summaryContent")
+        if isinstance(summary, str) and summary.strip():
+            thread.add("system", [SummaryPart(summary, "compaction")], event.get("id"), when)
+
+    def on_truncation(
+        self, thread: _Thread, event: dict, data: dict, when: datetime | None
+    ) -> None:
+        removed = _int(data.get("messagesRemovedDuringTruncation"))
+        text = "Context truncated" + (f": {removed} messages removed" if removed else "")
+        thread.add("system", [NoticePart("notification", text)], event.get("id"), when)
+
+    def on_abort(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        text = _str(data.get("reason")) or ""
+        thread.add("system", [NoticePart("interrupted", text)], event.get("id"), when)
+
+    def on_error(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        text = _str(data.get("message")) or ""
+        notice = "error" if event["type"] == "session.error" else "notification"
+        thread.add("system", [NoticePart(notice, text)], event.get("id"), when)  # type: ignore[arg-type]
+
+    # -- results -------------------------------------------------------------------------
+
+    def report_unknown(self) -> None:
+        for kind, count in self.unknown.items():
+            why = f"unknown event type {kind!r} ({count} events) skipped"
+            self.problems.append(Problem(str(self.path), why, source=SOURCE))
+
+    def sessions(self, facts: dict[str, str]) -> list[Session]:
+        session_id = self.session_id
+        cwd = (
+            _str(self.context.get("cwd"))
+            or _str(self.context.get("gitRoot"))
+            or facts.get("cwd")
+            or self.trusted
+        )
+        host, repo = _str(self.context.get("repositoryHost")), _str(self.context.get("repository"))
+        common: dict[str, Any] = {
+            "source": SOURCE,
+            "source_path": self.path,
+            "cwd": cwd,
+            "project": project_name(cwd),
+            "git_branch": _str(self.context.get("branch")) or facts.get("branch"),
+            "git_commit": _str(self.context.get("headCommit")),
+            "git_remote": f"{host}/{repo}" if host and repo else repo,
+        }
+        children = []
+        for call_id, thread in self.agents.items():
+            if not thread.messages:
+                continue
+            child_id = f"{session_id}/agent-{call_id}"
+            call = self.calls.get(call_id)
+            prompt = call.input.get("prompt") if call and isinstance(call.input, dict) else None
+            if isinstance(prompt, str) and prompt.strip():
+                thread.messages.insert(0, Message("user", (TextPart(prompt),), None, thread.first))
+            if call:
+                self.calls[call_id] = _linked(call, child_id)
+            children.append(
+                self._session(
+                    thread,
+                    child_id,
+                    common,
+                    parent_id=session_id,
+                    agent_label=thread.label,
+                    title=call.description if call else None,
+                )
+            )
+        self._relink(self.main)
+        title = facts.get("name") or self.title
+        usage = self.usage if self.metrics else Usage(output_tokens=self.main.output_tokens)
+        main = self._session(
+            self.main,
+            session_id,
+            common,
+            title=title,
+            usage=usage,
+            subagent_ids=tuple(c.session_id for c in children),
+            started_at=self.started,
+        )
+        return [main, *children]
+
+    def _relink(self, thread: _Thread) -> None:
+        """Calls that started a sub-agent now name its session."""
+        for i, message in enumerate(thread.messages):
+            if any(isinstance(p, ToolCallPart) and p.call_id in self.agents for p in message.parts):
+                parts = tuple(
+                    self.calls.get(p.call_id, p) if isinstance(p, ToolCallPart) and p.call_id else p
+                    for p in message.parts
+                )
+                thread.messages[i] = Message(
+                    message.role, parts, message.source_id, message.timestamp, message.model
+                )
+
+    def _session(
+        self, thread: _Thread, session_id: str, common: dict[str, Any], **more: Any
+    ) -> Session:
+        usage = more.pop("usage", Usage(output_tokens=thread.output_tokens))
+        started = more.pop("started_at", None) or thread.first
+        return Session(
+            session_id=session_id,
+            messages=tuple(thread.messages),
+            models=tuple(thread.models),
+            started_at=started,
+            ended_at=thread.last or started,
+            usage=usage,
+            **common,
+            **more,
+        )
+
+
+def _linked(call: ToolCallPart, child_id: str) -> ToolCallPart:
+    return ToolCallPart(call.name, call.input, call.call_id, call.description, child_id)
+
+
+_HANDLERS = {
+    "session.start": EventLog.on_start,
+    "session.resume": EventLog.on_resume,
+    "session.title_changed": EventLog.on_title,
+    "session.model_change": EventLog.on_model,
+    "session.info": EventLog.on_info,
+    "session.shutdown": EventLog.on_shutdown,
+    "session.compaction_complete": EventLog.on_compaction,
+    "session.truncation": EventLog.on_truncation,
+    "session.error": EventLog.on_error,
+    "session.warning": EventLog.on_error,
+    "abort": EventLog.on_abort,
+    "user.message": EventLog.on_user,
+    "assistant.message": EventLog.on_assistant,
+    "assistant.reasoning": EventLog.on_reasoning,
+    "tool.execution_start": EventLog.on_tool_start,
+    "tool.execution_complete": EventLog.on_tool_done,
+    "subagent.started": EventLog.on_subagent,
+    "subagent.completed": EventLog.on_subagent,
+    "subagent.failed": EventLog.on_subagent,
+}
+
+
+def _arguments(value: Any) -> Any:
+    """Request arguments: a JSON string in some versions, an object in others."""
+    if isinstance(value, str):
+        try:
+            return orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return value
+    return value
+
+
+def _result_text(result: dict[str, Any]) -> str | None:
+    """The fullest text of a result: ``detailedContent`` (diffs), else ``content``, else the
+    1.0.45-era ``text_result_for_llm``, else the text items of ``contents``."""
+    for key in ("detailedContent", "content", "text_result_for_llm"):
+        if _str(result.get(key)):
+            return result[key]
+    items = result.get("contents")
+    texts = (
+        [i["text"] for i in items if isinstance(i, dict) and isinstance(i.get("text"), str)]
+        if isinstance(items, list)
+        else []
+    )
+    return "\n".join(texts) or None
+
+
+def project_name(cwd: str | None) -> str | None:
+    if not cwd:
+        return None
+    windows = re.match(r"^[A-Za-z]:[\\/]", cwd) or ("\\" in cwd and "/" not in cwd)
+    return (PureWindowsPath(cwd) if windows else PurePosixPath(cwd)).name or None
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0

@@ -1,0 +1,331 @@
+"""Gemini CLI: ``~/.gemini/tmp/<project>/chats/session-*.json[l]`` (FORMATS.md §6.1).
+
+Where: ``<home>/.gemini/tmp``; on the real home also ``$GEMINI_CLI_HOME/.gemini/tmp``
+(the variable replaces the home folder). Each project folder (a slug, or in old builds the
+SHA-256 of the project root) holds:
+
+- ``chats/session-<time>-<8 chars of the id>.json|.jsonl``: one session may have several
+  files (a legacy ``.json`` and the ``.jsonl`` it was migrated to, or one file per resume);
+  they are one discovery unit, grouped by the 8 characters, with the subagent sessions in
+  ``chats/<session id>/<agent id>.jsonl`` (their own notes, linked through the parent's
+  ``toolCalls[].agentId``);
+- ``checkpoint-<tag>.json`` (``/chat save <tag>``): a note of its own titled by the tag,
+  linked (``forked_from``) to the session whose prompts it holds, when one is on disk;
+- ``logs.json``: every prompt of every session. Used only for sessions with no chat file
+  left (pruned by the CLI's 30-day retention, or never written): their notes hold the
+  prompts alone. A session with a chat file takes its prompts from that file.
+
+The project root comes from the folder's ``.project_root`` marker, else ``projects.json``,
+else (hashed folders) a path whose SHA-256 equals the folder name. Restore checkpoints
+(``checkpoints/``) repeat the session up to a tool call and are not read.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any, ClassVar
+from urllib.parse import unquote
+
+import orjson
+
+from ...errors import Problem
+from ...model import Message, NoticePart, Session
+from .._jsonl import parse_timestamp
+from ..base import FileStamp, LoadResult, SessionRef, SourceContext
+from .chat import SOURCE, Chat, build_messages, read_chat
+from .stores import (
+    HASH_DIR,
+    checkpoint_messages,
+    path_candidates,
+    project_root,
+    prompt_messages,
+    read_checkpoint,
+    read_prompt_log,
+    read_registry,
+    user_texts,
+)
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+CHAT = "chat"
+CHECKPOINT = "checkpoint"
+PROMPT_LOG = "logs"
+
+
+class GeminiAdapter:
+    name: ClassVar[str] = SOURCE
+    label: ClassVar[str] = "Gemini CLI"
+
+    def __init__(self) -> None:
+        self._registries: dict[Path, dict[str, str]] = {}
+
+    def roots(self, ctx: SourceContext) -> list[Path]:
+        configured_paths = ctx.configured(SOURCE, "tmp")
+        if configured_paths:
+            return configured_paths
+        roots: list[Path] = []
+        configured = ctx.env.get("GEMINI_CLI_HOME") if ctx.real_home else None
+        if configured:
+            roots.append(Path(configured).expanduser() / ".gemini" / "tmp")
+        roots.append(ctx.home / ".gemini" / "tmp")
+        return list(dict.fromkeys(roots))
+
+    def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
+        for root in self.roots(ctx):
+            if not root.is_dir():
+                continue
+            for project in sorted(os.scandir(root), key=lambda e: e.name):
+                if project.is_dir():
+                    yield from _discover_project(Path(project.path))
+
+    def load(self, ref: SessionRef) -> LoadResult:
+        result = LoadResult()
+        kind = ref.fact("kind")
+        folder = _project_folder(ref.main.path)
+        registry = self._registry(folder.parent.parent / "projects.json")
+        if kind == CHECKPOINT:
+            _load_checkpoint(ref, folder, registry, result)
+        elif kind == PROMPT_LOG:
+            _load_prompt_log(ref, folder, registry, result)
+        else:
+            _load_chat(ref, folder, registry, result)
+        return result
+
+    def _registry(self, path: Path) -> dict[str, str]:
+        if path not in self._registries:
+            self._registries[path] = read_registry(path)
+        return self._registries[path]
+
+
+def _project_folder(path: Path) -> Path:
+    """``<tmp>/<project>`` for any file the adapter reads."""
+    return path.parent.parent if path.parent.name == "chats" else path.parent
+
+
+def chat_key(name: str) -> str | None:
+    """The 8 characters of the session id a chat file name carries."""
+    if not name.startswith("session-") or not name.endswith((".json", ".jsonl")):
+        return None
+    stem = name.removeprefix("session-").rsplit(".", 1)[0]
+    if _UUID.fullmatch(stem):
+        return stem[:8].lower()
+    tail = stem.rsplit("-", 1)[-1]
+    return tail.lower() if tail else None
+
+
+def _discover_project(folder: Path) -> Iterator[SessionRef]:
+    chats = folder / "chats"
+    groups: dict[str, list[os.DirEntry[str]]] = {}
+    agent_dirs: list[os.DirEntry[str]] = []
+    if chats.is_dir():
+        for entry in sorted(os.scandir(chats), key=lambda e: e.name):
+            if entry.is_dir():
+                agent_dirs.append(entry)
+            elif (key := chat_key(entry.name)) and entry.is_file():
+                groups.setdefault(key, []).append(entry)
+    for key, entries in groups.items():
+        # The .jsonl a legacy file migrates to (or the latest resume) is the main file.
+        entries.sort(key=lambda e: (e.name.endswith(".jsonl"), e.name))
+        main, *others = reversed(entries)
+        related = [FileStamp.of(e) for e in reversed(others)]
+        for agents in agent_dirs:
+            if agents.name.lower().startswith(key):
+                related += [
+                    FileStamp.of(e)
+                    for e in sorted(os.scandir(agents.path), key=lambda e: e.name)
+                    if e.name.endswith(".jsonl") and e.is_file()
+                ]
+        yield SessionRef(SOURCE, key, FileStamp.of(main), tuple(related), (f"kind={CHAT}",))
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if (
+            entry.name.startswith("checkpoint-")
+            and entry.name.endswith(".json")
+            and entry.is_file()
+        ):
+            tag = unquote(entry.name.removeprefix("checkpoint-").removesuffix(".json"))
+            yield SessionRef(
+                SOURCE,
+                f"{folder.name}/checkpoint/{tag}",
+                FileStamp.of(entry),
+                extra=(f"kind={CHECKPOINT}",),
+            )
+        elif entry.name == "logs.json" and entry.is_file():
+            yield SessionRef(
+                SOURCE, f"{folder.name}/logs", FileStamp.of(entry), extra=(f"kind={PROMPT_LOG}",)
+            )
+
+
+def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: LoadResult) -> None:
+    own = [s.path for s in ref.related if s.path.parent.name == "chats"]
+    chat = read_chat([*own, ref.main.path], result.problems)
+    if chat is None:
+        return
+    session_id = _str(chat.meta.get("sessionId")) or ref.session_id
+    children: list[Session] = []
+    links: dict[str, str] = {}
+    for stamp in ref.related:
+        if stamp.path.parent.name == "chats":
+            continue
+        child_chat = read_chat([stamp.path], result.problems)
+        if child_chat is None:
+            continue
+        agent = _str(child_chat.meta.get("sessionId")) or stamp.path.stem
+        child_id = f"{session_id}/agent-{agent}"
+        links[agent] = child_id
+        child = _session(child_chat, child_id, stamp.path, result.problems, {})
+        if child.messages:
+            children.append(child)
+    main = _session(chat, session_id, ref.main.path, result.problems, links)
+    cwd = project_root(
+        folder, registry, chat.meta.get("projectHash"), path_candidates(chat.records.values())
+    )
+    project = project_name(cwd) or (None if HASH_DIR.fullmatch(folder.name) else folder.name)
+    exported = [c.session_id for c in children]
+    main = _with(main, cwd=cwd, project=project, subagent_ids=tuple(exported))
+    if main.messages:
+        result.sessions.append(main)
+    names = _agent_names(chat)
+    for child in children:
+        agent = child.session_id.rsplit("/agent-", 1)[-1]
+        result.sessions.append(
+            _with(
+                child, cwd=cwd, project=project, parent_id=session_id, agent_label=names.get(agent)
+            )
+        )
+
+
+def _agent_names(chat: Chat) -> dict[str, str]:
+    """Subagent id -> the name of the tool call that started it."""
+    names = {}
+    for rec in chat.records.values():
+        calls = rec.get("toolCalls")
+        for call in calls if isinstance(calls, list) else []:
+            if isinstance(call, dict) and _str(call.get("agentId")):
+                names[call["agentId"]] = str(call.get("displayName") or call.get("name"))
+    return names
+
+
+def _session(
+    chat: Chat, session_id: str, path: Path, problems: list[Problem], links: dict[str, str]
+) -> Session:
+    built = build_messages(chat, path, problems, links)
+    started = _time(chat.meta.get("startTime")) or built.first
+    ended = _time(chat.meta.get("lastUpdated")) or built.last or started
+    return Session(
+        source=SOURCE,
+        session_id=session_id,
+        messages=tuple(built.messages),
+        source_path=path,
+        title=_str(chat.meta.get("summary")),
+        models=tuple(built.models),
+        started_at=started,
+        ended_at=max(ended, built.last) if ended and built.last else ended,
+        usage=built.usage,
+    )
+
+
+def _load_checkpoint(
+    ref: SessionRef, folder: Path, registry: dict[str, str], result: LoadResult
+) -> None:
+    history = read_checkpoint(ref.main.path, result.problems)
+    if not history:
+        return
+    messages = checkpoint_messages(history)
+    saved = datetime.fromtimestamp(ref.main.mtime_ns / 1e9, UTC)
+    origin, origin_hash = _matching_session(folder, user_texts(messages))
+    cwd = project_root(folder, registry, origin_hash, [])
+    project = project_name(cwd) or (None if HASH_DIR.fullmatch(folder.name) else folder.name)
+    tag = ref.session_id.rsplit("/checkpoint/", 1)[-1]
+    result.sessions.append(
+        Session(
+            SOURCE,
+            ref.session_id,
+            tuple(messages),
+            ref.main.path,
+            title=tag,
+            project=project,
+            cwd=cwd,
+            started_at=saved,
+            ended_at=saved,
+            forked_from=origin,
+            agent_label="saved chat",
+        )
+    )
+
+
+def _matching_session(folder: Path, prompts: list[str]) -> tuple[str | None, Any]:
+    """The session whose chat file holds every prompt of a saved chat (the newest such)."""
+    needles = [orjson.dumps(p.strip())[1:-1] for p in prompts if p.strip()]
+    chats = folder / "chats"
+    if not needles or not chats.is_dir():
+        return None, None
+    names = sorted((e.name for e in os.scandir(chats) if chat_key(e.name)), reverse=True)
+    for name in names:
+        try:
+            data = (chats / name).read_bytes()
+        except OSError:
+            continue
+        if all(n in data for n in needles):
+            chat = read_chat([chats / name], [])
+            if chat and _str(chat.meta.get("sessionId")):
+                return chat.meta["sessionId"], chat.meta.get("projectHash")
+    return None, None
+
+
+def _load_prompt_log(
+    ref: SessionRef, folder: Path, registry: dict[str, str], result: LoadResult
+) -> None:
+    sessions = read_prompt_log(ref.main.path, result.problems)
+    if not sessions:
+        return
+    chats = folder / "chats"
+    on_disk = {chat_key(e.name) for e in os.scandir(chats)} if chats.is_dir() else set()
+    cwd = project_root(folder, registry, None, [])
+    project = project_name(cwd) or (None if HASH_DIR.fullmatch(folder.name) else folder.name)
+    note = NoticePart(
+        "notification",
+        "Only the prompts remain: Gemini CLI's chat file for this session is gone, "
+        "so they come from its prompt log (logs.json).",
+    )
+    for session_id, entries in sessions.items():
+        if session_id[:8].lower() in on_disk:
+            continue  # the chat file is richer
+        messages = prompt_messages(entries)
+        if not messages:
+            continue
+        times = [m.timestamp for m in messages if m.timestamp]
+        result.sessions.append(
+            Session(
+                SOURCE,
+                session_id,
+                (Message("system", (note,)), *messages),
+                ref.main.path,
+                project=project,
+                cwd=cwd,
+                started_at=min(times, default=None),
+                ended_at=max(times, default=None),
+            )
+        )
+
+
+def project_name(cwd: str | None) -> str | None:
+    if not cwd:
+        return None
+    windows = re.match(r"^[A-Za-z]:[\\/]", cwd) or ("\\" in cwd and "/" not in cwd)
+    return (PureWindowsPath(cwd) if windows else PurePosixPath(cwd)).name or None
+
+
+def _with(session: Session, **changes: Any) -> Session:
+    return replace(session, **changes)
+
+
+def _time(value: Any) -> datetime | None:
+    return parse_timestamp(value)
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None

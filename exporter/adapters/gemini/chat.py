@@ -1,0 +1,290 @@
+"""Gemini CLI chat files into model messages (FORMATS.md §6.1).
+
+Two shapes: the legacy whole document ``{sessionId, projectHash, startTime, lastUpdated,
+messages[], summary?}``, rewritten on every save, and the JSONL log, whose lines are a
+metadata header, message records (upserted by ``id``: a later line with the same id replaces
+the earlier one when results or tokens arrive), ``{"$set": {…}}`` metadata merges and
+``{"$rewindTo": id}`` rewinds. Several files of one session are read in order into one
+``Chat``, so a legacy file and the ``.jsonl`` it was migrated to count once.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ...errors import Problem
+from ...model import (
+    AttachmentPart,
+    Message,
+    NoticePart,
+    Part,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+    Usage,
+)
+from .._jsonl import iter_jsonl, parse_timestamp
+
+SOURCE = "gemini"
+ASSISTANT_TYPES = ("gemini", "model")  # "model": the API's own role name, seen in old files
+NOTICE_TYPES = {"info": "notification", "warning": "notification", "error": "error"}
+# The CLI appends the files a prompt @-mentions between these markers (model-facing only).
+REFERENCES_START = "--- Content from referenced files ---"
+REFERENCES_END = "--- End of content ---"
+
+
+@dataclass(slots=True)
+class Chat:
+    """What the files of one session say: metadata and messages by id, in order."""
+
+    meta: dict[str, Any] = field(default_factory=dict)
+    records: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def read_chat(paths: Iterable[Path], problems: list[Problem]) -> Chat | None:
+    """One session's files merged; None when none of them could be read (retry next run)."""
+    chat = Chat()
+    read_any = False
+    for path in paths:
+        if path.suffix == ".jsonl":
+            _read_jsonl(path, chat, problems)
+            read_any = True
+        elif _read_document(path, chat, problems):
+            read_any = True
+    return chat if read_any else None
+
+
+def _read_document(path: Path, chat: Chat, problems: list[Problem]) -> bool:
+    try:
+        doc = orjson.loads(path.read_bytes())
+    except orjson.JSONDecodeError as exc:
+        # Rewritten whole on every save: a half-written file is read again next run.
+        why = f"not complete JSON, perhaps being saved right now; read again next run ({exc})"
+        problems.append(Problem(str(path), why, severity="error", source=SOURCE))
+        return False
+    except OSError as exc:
+        problems.append(Problem(str(path), f"unreadable ({exc})", severity="error", source=SOURCE))
+        return False
+    if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
+        why = "not a Gemini CLI chat (no messages list); skipped"
+        problems.append(Problem(str(path), why, source=SOURCE))
+        return False
+    chat.meta.update({k: v for k, v in doc.items() if k != "messages"})
+    for i, rec in enumerate(doc["messages"]):
+        if isinstance(rec, dict):
+            chat.records[str(rec.get("id") or f"{path.name}#{i}")] = rec
+    return True
+
+
+def _read_jsonl(path: Path, chat: Chat, problems: list[Problem]) -> None:
+    for number, obj in iter_jsonl(path, problems, SOURCE):
+        if not isinstance(obj, dict):
+            problems.append(
+                Problem(str(path), "not a JSON object, line skipped", number, source=SOURCE)
+            )
+        elif isinstance(obj.get("$set"), dict):
+            chat.meta.update(obj["$set"])
+        elif "$rewindTo" in obj:
+            _rewind(chat, obj["$rewindTo"])
+        elif isinstance(obj.get("id"), str):
+            chat.records[obj["id"]] = obj  # a known id keeps its place and takes the new value
+        elif "sessionId" in obj:
+            chat.meta.update(obj)
+        else:
+            why = "neither metadata nor a message, line skipped"
+            problems.append(Problem(str(path), why, number, source=SOURCE))
+
+
+def _rewind(chat: Chat, target: Any) -> None:
+    """Drop the message ``target`` and everything after it (all of them if it is unknown)."""
+    ids = list(chat.records)
+    start = ids.index(target) if target in chat.records else 0
+    for key in ids[start:]:
+        del chat.records[key]
+
+
+@dataclass(slots=True)
+class Built:
+    messages: list[Message] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)
+    usage: Usage = Usage()
+    first: datetime | None = None
+    last: datetime | None = None
+
+
+def build_messages(
+    chat: Chat, path: Path, problems: list[Problem], children: dict[str, str] | None = None
+) -> Built:
+    """Model messages for a chat; ``children`` maps a subagent's own id to its session id."""
+    out = Built()
+    unknown: dict[str, int] = {}
+    for key, rec in chat.records.items():
+        kind = rec.get("type")
+        when = parse_timestamp(rec.get("timestamp"))
+        if when:
+            out.first = out.first or when
+            out.last = when
+        if kind == "user":
+            parts = user_parts(rec)
+            if parts:
+                out.messages.append(Message("user", tuple(parts), key, when))
+        elif kind in ASSISTANT_TYPES:
+            model = rec["model"] if isinstance(rec.get("model"), str) and rec["model"] else None
+            if model and model not in out.models:
+                out.models.append(model)
+            out.usage = out.usage + _usage(rec.get("tokens"))
+            parts = _assistant_parts(rec, key, children or {})
+            if parts:
+                out.messages.append(Message("assistant", tuple(parts), key, when, model))
+        elif kind in NOTICE_TYPES:
+            text = content_text(rec.get("content")).strip()
+            if text:
+                notice = NoticePart(NOTICE_TYPES[kind], text)  # type: ignore[arg-type]
+                out.messages.append(Message("system", (notice,), key, when))
+        else:
+            unknown[str(kind)] = unknown.get(str(kind), 0) + 1
+    for kind, count in unknown.items():
+        why = f"unknown message type {kind!r} ({count} messages) skipped"
+        problems.append(Problem(str(path), why, source=SOURCE))
+    return out
+
+
+def content_text(content: Any) -> str:
+    """The text of a string, a Part or a Part list (thought parts are not the reply)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, dict):
+        content = [content]
+    if not isinstance(content, list):
+        return ""
+    return "".join(
+        p["text"]
+        for p in content
+        if isinstance(p, dict) and isinstance(p.get("text"), str) and not p.get("thought")
+    )
+
+
+def strip_references(text: str) -> str:
+    """The prompt as typed: the contents of @-mentioned files the CLI appended are dropped
+    (the mention itself stays)."""
+    start = text.find(REFERENCES_START)
+    if start < 0:
+        return text
+    end = text.find(REFERENCES_END, start)
+    rest = text[end + len(REFERENCES_END) :] if end >= 0 else ""
+    return (text[:start].rstrip() + ("\n\n" + rest.strip() if rest.strip() else "")).strip()
+
+
+def user_parts(rec: dict[str, Any]) -> list[Part]:
+    shown = rec.get("displayContent")
+    text = shown if isinstance(shown, str) and shown.strip() else content_text(rec.get("content"))
+    parts: list[Part] = []
+    text = strip_references(text)
+    if text.strip():
+        parts.append(TextPart(text))
+    parts.extend(inline_data(rec.get("content")))
+    return parts
+
+
+def inline_data(content: Any) -> list[Part]:
+    """Images and files pasted into a prompt (``inlineData`` base64 parts)."""
+    out: list[Part] = []
+    for part in content if isinstance(content, list) else []:
+        data = part.get("inlineData") if isinstance(part, dict) else None
+        if not isinstance(data, dict) or not isinstance(data.get("data"), str):
+            continue
+        try:
+            raw = base64.b64decode(data["data"], validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        out.append(AttachmentPart(str(data.get("mimeType") or "application/octet-stream"), raw))
+    return out
+
+
+def _assistant_parts(rec: dict[str, Any], key: str, children: dict[str, str]) -> list[Part]:
+    parts: list[Part] = [ThinkingPart(t) for t in _thoughts(rec.get("thoughts"))]
+    text = content_text(rec.get("content") if "content" in rec else rec.get("parts"))
+    if text.strip():
+        parts.append(TextPart(text))
+    calls = rec.get("toolCalls")
+    for n, call in enumerate(calls if isinstance(calls, list) else []):
+        if not isinstance(call, dict):
+            continue
+        call_id = str(call.get("id") or f"{key}-call-{n}")
+        agent = call.get("agentId")
+        parts.append(
+            ToolCallPart(
+                str(call.get("name") or call.get("displayName") or "tool"),
+                call.get("args"),
+                call_id,
+                subagent_id=children.get(agent) if isinstance(agent, str) else None,
+            )
+        )
+        result = _result(call, call_id)
+        if result:
+            parts.append(result)
+    return parts
+
+
+def _thoughts(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    out = []
+    for thought in value if isinstance(value, list) else []:
+        if not isinstance(thought, dict):
+            continue
+        pieces = [thought.get("subject"), thought.get("description")]
+        text = "\n\n".join(p.strip() for p in pieces if isinstance(p, str) and p.strip())
+        if text:
+            out.append(text)
+    return out
+
+
+def _result(call: dict[str, Any], call_id: str) -> ToolResultPart | None:
+    outputs: list[str] = []
+    failed = call.get("status") in ("error", "cancelled")
+    for part in call.get("result") if isinstance(call.get("result"), list) else []:
+        if not isinstance(part, dict):
+            continue
+        response = part.get("functionResponse")
+        if isinstance(response, dict):
+            body = response.get("response")
+            if isinstance(body, dict):
+                if isinstance(body.get("output"), str):
+                    outputs.append(body["output"])
+                elif isinstance(body.get("error"), str):
+                    outputs.append(body["error"])
+                    failed = True
+                elif body:
+                    outputs.append(orjson.dumps(body).decode())
+        elif isinstance(part.get("text"), str):
+            outputs.append(part["text"])
+    if not outputs and isinstance(call.get("resultDisplay"), str) and call["resultDisplay"]:
+        outputs.append(call["resultDisplay"])
+    if not outputs and not failed:
+        return None
+    return ToolResultPart("\n".join(outputs), call_id, is_error=failed)
+
+
+def _usage(tokens: Any) -> Usage:
+    if not isinstance(tokens, dict):
+        return Usage()
+    cached = _int(tokens.get("cached"))
+    return Usage(
+        max(0, _int(tokens.get("input")) - cached),
+        _int(tokens.get("output")) + _int(tokens.get("thoughts")),
+        cached,
+    )
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0

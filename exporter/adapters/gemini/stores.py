@@ -1,0 +1,221 @@
+"""The other Gemini CLI stores: the project registry, ``logs.json`` and ``/chat save``
+checkpoints (FORMATS.md §6.1)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any
+
+import orjson
+
+from ...errors import Problem
+from ...model import (
+    CommandPart,
+    Message,
+    Part,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+)
+from .._jsonl import parse_timestamp
+from .chat import SOURCE, content_text, inline_data, strip_references
+
+HASH_DIR = re.compile(r"[0-9a-f]{64}")
+_ABSOLUTE = re.compile(r"(?:[A-Za-z]:\\|/)[^\s\"'`<>|*?]+")
+# The first turn of every API history: environment facts the CLI sends, and the model's ack.
+_SETUP_PROMPT = "This is the Gemini CLI. We are setting up the context for our chat."
+_SETUP_REPLY = "Got it. Thanks for the context!"
+
+
+def read_registry(path: Path) -> dict[str, str]:
+    """``projects.json``: slug -> absolute project root."""
+    try:
+        doc = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return {}
+    projects = doc.get("projects") if isinstance(doc, dict) else None
+    if not isinstance(projects, dict):
+        return {}
+    return {slug: root for root, slug in projects.items() if isinstance(slug, str)}
+
+
+def project_root(
+    folder: Path, registry: dict[str, str], project_hash: Any, candidates: Iterable[str]
+) -> str | None:
+    """The absolute root of a project folder: its ``.project_root`` marker, the registry, or
+    for a folder named by a SHA-256 hash, a candidate path whose hash matches."""
+    try:
+        marker = (folder / ".project_root").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        marker = ""
+    if marker:
+        return marker
+    if folder.name in registry:
+        return registry[folder.name]
+    wanted = {
+        h for h in (folder.name, project_hash) if isinstance(h, str) and HASH_DIR.fullmatch(h)
+    }
+    if not wanted:
+        return None
+    for path in [*registry.values(), *_ancestors(candidates)]:
+        if hashlib.sha256(path.encode("utf-8")).hexdigest() in wanted:
+            return path
+    return None
+
+
+def path_candidates(records: Iterable[dict[str, Any]]) -> list[str]:
+    """Absolute paths in tool-call arguments and results: a hashed folder's root is one of
+    their ancestors (checked by hash, never assumed)."""
+    found: dict[str, None] = {}
+    for rec in records:
+        calls = rec.get("toolCalls")
+        for call in calls if isinstance(calls, list) else []:
+            if isinstance(call, dict):
+                blob = orjson.dumps([call.get("args"), call.get("result")]).decode()
+                blob = blob.replace("\\\\", "\\")
+                found.update(dict.fromkeys(_ABSOLUTE.findall(blob)))
+        if len(found) > 200:
+            break
+    return list(found)
+
+
+def _ancestors(paths: Iterable[str]) -> Iterable[str]:
+    seen: set[str] = set()
+    for raw in paths:
+        path = raw.rstrip(".,;:)")
+        pure = PureWindowsPath(path) if re.match(r"[A-Za-z]:\\", path) else PurePosixPath(path)
+        for candidate in (pure, *pure.parents):
+            text = str(candidate)
+            if text not in seen and len(candidate.parts) > 1:
+                seen.add(text)
+                yield text
+
+
+# -- logs.json ----------------------------------------------------------------------------
+
+
+def read_prompt_log(path: Path, problems: list[Problem]) -> dict[str, list[dict[str, Any]]] | None:
+    """``logs.json``: session id -> its prompt entries in order; None if unreadable now."""
+    try:
+        doc = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as exc:
+        why = f"not complete JSON, perhaps being saved right now; read again next run ({exc})"
+        problems.append(Problem(str(path), why, severity="error", source=SOURCE))
+        return None
+    if not isinstance(doc, list):
+        problems.append(Problem(str(path), "not a prompt log (no list); skipped", source=SOURCE))
+        return {}
+    sessions: dict[str, list[dict[str, Any]]] = {}
+    for entry in doc:
+        if isinstance(entry, dict) and isinstance(entry.get("sessionId"), str):
+            if isinstance(entry.get("message"), str) and entry.get("type", "user") == "user":
+                sessions.setdefault(entry["sessionId"], []).append(entry)
+    for entries in sessions.values():
+        entries.sort(key=lambda e: e["messageId"] if isinstance(e.get("messageId"), int) else 0)
+    return sessions
+
+
+def prompt_messages(entries: list[dict[str, Any]]) -> list[Message]:
+    """Prompts recovered from the log: ``/…`` and ``!…`` lines are commands as typed."""
+    out = []
+    for entry in entries:
+        text: str = entry["message"]
+        part: Part
+        if text.startswith("/"):
+            part = CommandPart(text)
+        elif text.startswith("!") and len(text) > 1:
+            part = CommandPart(text[1:], shell=True)
+        elif text.strip():
+            part = TextPart(text)
+        else:
+            continue
+        when = parse_timestamp(entry.get("timestamp"))
+        out.append(Message("user", (part,), str(entry.get("messageId", "")), when))
+    return out
+
+
+# -- /chat save checkpoints -----------------------------------------------------------------
+
+
+def read_checkpoint(path: Path, problems: list[Problem]) -> list[dict[str, Any]] | None:
+    """The ``Content[]`` history of a checkpoint (``{history}`` or, in old files, bare)."""
+    try:
+        doc = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as exc:
+        why = f"not complete JSON, perhaps being saved right now; read again next run ({exc})"
+        problems.append(Problem(str(path), why, severity="error", source=SOURCE))
+        return None
+    history = doc.get("history") if isinstance(doc, dict) else doc
+    if not isinstance(history, list):
+        problems.append(Problem(str(path), "not a saved chat (no history); skipped", source=SOURCE))
+        return []
+    return [c for c in history if isinstance(c, dict)]
+
+
+def checkpoint_messages(history: list[dict[str, Any]]) -> list[Message]:
+    """API ``Content`` turns as messages; calls and responses pair by id, else by name."""
+    out: list[Message] = []
+    pending: dict[str, list[str]] = {}
+    for n, content in enumerate(_without_setup(history)):
+        parts: list[Part] = []
+        role = content.get("role")
+        pieces = content.get("parts") if isinstance(content.get("parts"), list) else []
+        for m, part in enumerate(pieces):
+            if not isinstance(part, dict):
+                continue
+            call, response = part.get("functionCall"), part.get("functionResponse")
+            if isinstance(call, dict):
+                call_id = str(call.get("id") or f"c{n}-{m}")
+                pending.setdefault(str(call.get("name")), []).append(call_id)
+                parts.append(
+                    ToolCallPart(str(call.get("name") or "tool"), call.get("args"), call_id)
+                )
+            elif isinstance(response, dict):
+                waiting = pending.get(str(response.get("name")), [])
+                call_id = str(response.get("id") or (waiting.pop(0) if waiting else f"r{n}-{m}"))
+                if call_id in waiting:
+                    waiting.remove(call_id)
+                body = response.get("response")
+                failed = isinstance(body, dict) and "error" in body and "output" not in body
+                text = body.get("output", body.get("error")) if isinstance(body, dict) else body
+                output = text if isinstance(text, str) else orjson.dumps(body).decode()
+                parts.append(ToolResultPart(output, call_id, is_error=failed))
+            elif isinstance(part.get("text"), str) and part["text"].strip():
+                if part.get("thought"):
+                    parts.append(ThinkingPart(part["text"]))
+                elif role == "user":
+                    parts.append(TextPart(strip_references(part["text"])))
+                else:
+                    parts.append(TextPart(part["text"]))
+        if role == "user":
+            parts.extend(inline_data(content.get("parts")))
+        if parts:
+            typed = any(p.kind in ("text", "attachment") for p in parts)
+            speaker = "assistant" if role != "user" else "user" if typed else "tool"
+            out.append(Message(speaker, tuple(parts), f"{n}"))
+    return out
+
+
+def _without_setup(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """History minus the environment turn the CLI sends first (and the model's ack)."""
+    first = content_text(history[0].get("parts")) if history else ""
+    if _SETUP_PROMPT not in first[:200]:
+        return history
+    rest = history[1:]
+    if (
+        rest
+        and rest[0].get("role") == "model"
+        and content_text(rest[0].get("parts")).startswith(_SETUP_REPLY)
+    ):
+        rest = rest[1:]
+    return rest
+
+
+def user_texts(messages: list[Message]) -> list[str]:
+    return [
+        p.text for m in messages if m.role == "user" for p in m.parts if isinstance(p, TextPart)
+    ]

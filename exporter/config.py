@@ -23,6 +23,8 @@ LAYOUT_FIELDS = {"source", "project", "year", "month"}
 SHOWN_KEYS = (
     "vault", "folder", "layout", "attachments", "sources", "paths", "since", "project",
     "timezone", "templates", "frontmatter_add", "frontmatter_drop", "index", "index_dataview",
+    "note_max_bytes",
+    "redact",
 )  # fmt: skip
 _RELATIVE = re.compile(r"^(\d+)\s*([hdwm])$")
 _UNITS = {
@@ -49,6 +51,10 @@ class Settings:
     frontmatter_drop: list[str] = field(default_factory=list)
     index: bool = True
     index_dataview: bool = False
+    note_max_bytes: int = 4 * 1024 * 1024  # a longer session continues in part notes
+    redact: bool = True
+    redact_extra: list[Any] = field(default_factory=list)  # redact_rules.Rule, ours run after
+    redact_allow: list[str] = field(default_factory=list)
     origin: dict[str, str] = field(default_factory=dict)
 
     def shown(self) -> list[tuple[str, str, str]]:
@@ -92,6 +98,10 @@ def resolve(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
         settings.vault = Path(cli["vault"]).expanduser()
         settings.origin["vault"] = "--vault"
     if settings.vault is not None:
+        if settings.vault.exists() and not settings.vault.is_dir():
+            raise ConfigError(
+                f"the vault {settings.vault} is a file, not a folder; give a folder to --vault"
+            )
         vault_file = settings.vault / VAULT_CONFIG
         values = _load(vault_file)
         if "vault" in values:
@@ -193,6 +203,10 @@ def _apply(
                     raise fail(f"index.{sub}", "must be true or false")
             s.index = value.get("enabled", s.index)
             s.index_dataview = value.get("dataview", s.index_dataview)
+        elif key == "redact":
+            _redact(s, value, fail)
+        elif key == "note_max_bytes":
+            s.note_max_bytes = _byte_size(key, value, fail)
         else:
             raise fail(key, "is not a setting ccexport knows (see `ccexport config show`)")
         s.origin[key if key not in ("frontmatter", "index") else key] = where
@@ -220,6 +234,62 @@ def _frontmatter(s: Settings, value: Any, fail: Any) -> None:
         )
     s.frontmatter_add.update(add)
     s.frontmatter_drop = list(dict.fromkeys([*s.frontmatter_drop, *drop]))
+
+
+def _redact(s: Settings, value: Any, fail: Any) -> None:
+    """``redact = false``, or a ``[redact]`` table: ``enabled``, ``extra`` rules, ``allow``."""
+    from .redact import RuleError, compile_rule
+    from .redact_rules import Rule
+
+    if isinstance(value, bool):
+        s.redact = value
+        return
+    if not isinstance(value, dict) or set(value) - {"enabled", "extra", "allow"}:
+        raise fail("redact", "takes true or false, or a table of 'enabled', 'extra', 'allow'")
+    if not isinstance(value.get("enabled", True), bool):
+        raise fail("redact.enabled", "must be true or false")
+    s.redact = value.get("enabled", s.redact)
+    allow = value.get("allow", [])
+    if not isinstance(allow, list) or not all(isinstance(a, str) and a for a in allow):
+        raise fail("redact.allow", "must be a list of strings never to redact")
+    s.redact_allow = list(dict.fromkeys([*s.redact_allow, *allow]))
+    extra = value.get("extra", [])
+    if not isinstance(extra, list):
+        raise fail("redact.extra", 'must be a list of tables such as {id = "…", pattern = "…"}')
+    rules = {r.id: r for r in s.redact_extra}
+    for n, item in enumerate(extra):
+        key = f"redact.extra[{n}]"
+        if not isinstance(item, dict) or set(item) - {"id", "pattern", "keywords", "entropy"}:
+            raise fail(key, "takes 'id', 'pattern' and optionally 'keywords' and 'entropy'")
+        rule_id, pattern = item.get("id"), item.get("pattern")
+        if not isinstance(rule_id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", rule_id):
+            raise fail(f"{key}.id", "must be a name of lower-case letters, digits and '-'")
+        if not isinstance(pattern, str) or not pattern:
+            raise fail(f"{key}.pattern", "must be a regular expression (RE2 syntax)")
+        keywords = item.get("keywords", [])
+        if not isinstance(keywords, list) or not all(isinstance(k, str) and k for k in keywords):
+            raise fail(f"{key}.keywords", "must be a list of words")
+        entropy = item.get("entropy")
+        if entropy is not None and (isinstance(entropy, bool) or not isinstance(entropy, int | float)):
+            raise fail(f"{key}.entropy", "must be a number of bits per character, such as 3.5")
+        rule = Rule(rule_id, tuple(k.lower() for k in keywords), pattern, entropy)
+        try:
+            compile_rule(rule)
+        except RuleError as exc:
+            raise fail(f"{key}.pattern", f"is not a valid pattern: {exc}") from None
+        rules[rule_id] = rule
+    s.redact_extra = list(rules.values())
+
+
+def _byte_size(key: str, value: Any, fail: Any) -> int:
+    """A size in bytes: ``4194304``, ``"4 MB"`` or ``"500 KB"`` (powers of 1024)."""
+    m = re.fullmatch(r"\s*(\d+)\s*([KMG]?)B?\s*", str(value), re.IGNORECASE)
+    if isinstance(value, bool) or not isinstance(value, int | str) or not m:
+        raise fail(key, 'must be a size such as 4194304, "4 MB" or "500 KB"')
+    size = int(m.group(1)) * 1024 ** " KMG".index(m.group(2).upper() or " ")
+    if size < 64 * 1024:
+        raise fail(key, "must be at least 64 KB")
+    return size
 
 
 def _string(key: str, value: Any, fail: Any) -> str:

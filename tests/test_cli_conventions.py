@@ -1,0 +1,304 @@
+"""What a newcomer meets: errors a person can act on, output that tells the truth, and the
+conventions of well-kept Python command lines. In-process (CliRunner) unless a real process
+is the point (exit codes of the console script, signals)."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_sync import write_sessions
+from typer.testing import CliRunner
+
+from exporter.cli import app, colour_enabled
+from exporter.sourcenames import SOURCES
+
+runner = CliRunner()
+
+
+def run(*args: str, **kw):
+    return runner.invoke(app, [str(a) for a in args], **kw)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    home = tmp_path / "src-home"
+    write_sessions(home, 6)  # projects p0, p1, p2, two sessions each
+    return home
+
+
+def one_line_error(result, code: int, *needles: str) -> None:
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+
+
+# -- 2. errors a person can act on --------------------------------------------------------
+
+
+def test_a_vault_that_is_a_file_is_a_usage_error(tmp_path, home):
+    vault = tmp_path / "notes.md"
+    vault.write_text("mine")
+    one_line_error(run("--vault", vault, "--home", home), 2, str(vault), "is a file")
+    assert vault.read_text() == "mine"
+
+
+def test_an_unwritable_vault_is_named_with_what_to_do(tmp_path, home, monkeypatch):
+    vault = tmp_path / "v"
+    vault.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(
+        os,
+        "access",
+        lambda p, mode: False if Path(p) == vault and mode & os.W_OK else real_access(p, mode),
+    )
+    one_line_error(run("--vault", vault, "--home", home), 2, str(vault), "cannot be written")
+    assert list(vault.iterdir()) == []
+
+
+def test_an_immutable_vault_fails_in_one_line(tmp_path, home):
+    vault = tmp_path / "v"
+    vault.mkdir()
+    if subprocess.run(["chattr", "+i", str(vault)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not supported on this file system")
+    try:
+        one_line_error(run("--vault", vault, "--home", home), 2, str(vault))
+    finally:
+        subprocess.run(["chattr", "-i", str(vault)], check=True)
+    assert list(vault.iterdir()) == []
+
+
+def test_a_full_disk_while_writing_the_state_is_one_line_exit_1(tmp_path, home, monkeypatch):
+    from exporter import vault as vault_module
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "v" / "x"))
+
+    monkeypatch.setattr(vault_module.Vault, "save_state", full)
+    one_line_error(run("--vault", tmp_path / "v", "--home", home), 1, "the disk is full")
+
+
+@pytest.fixture
+def tiny_filesystem(tmp_path: Path):
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", str(mount)], capture_output=True
+    )
+    if done.returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (needs root); covered by injection above")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
+def test_a_really_full_disk_fails_the_run_in_one_line_and_keeps_what_was_written(
+    tmp_path, tiny_filesystem
+):
+    big_home = tmp_path / "big-home"
+    write_sessions(big_home, 40, turns=6)  # ~100 KB of notes: more than the 48 KB disk
+    result = subprocess.run(
+        [sys.executable, "-m", "exporter", "--vault", tiny_filesystem / "v", "--home", big_home],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "No space left on device" in result.stderr or "disk is full" in result.stderr
+    for note in (tiny_filesystem / "v").rglob("*.md"):  # every note there is whole
+        assert "%% ccexport:end %%" in note.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("kind", ["missing", "file", "source-folder"])
+def test_a_home_that_cannot_be_meant_is_a_usage_error(tmp_path, home, kind):
+    target = {
+        "missing": tmp_path / "nope",
+        "file": home / ".claude" / "projects" / "-p0" / os.listdir(home / ".claude/projects/-p0")[0],
+        "source-folder": home / ".claude",
+    }[kind]
+    result = run("--vault", tmp_path / "v", "--home", target)
+    one_line_error(result, 2, str(target))
+    if kind == "source-folder":
+        assert f"--home {home}" in result.stderr  # says what to give instead
+    assert not (tmp_path / "v").exists()
+    one_line_error(run("sources", "--home", target), 2, str(target))
+
+
+def test_an_unreadable_folder_inside_a_source_is_reported(tmp_path, home, monkeypatch):
+    locked = home / ".claude" / "projects" / "-p1"
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if Path(path) == locked:
+            raise PermissionError(errno.EACCES, "Permission denied", str(locked))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    result = run("--vault", tmp_path / "v", "--home", home)
+    assert result.exit_code == 1, result.output
+    assert f"{locked}: cannot be read (Permission denied)" in result.stderr
+    listed = json.loads(run("sources", "--home", home, "--json").stdout)
+    assert [p["path"] for p in listed["unreadable"]] == [str(locked)]
+
+
+def test_an_unexpected_error_is_one_line_with_a_hint_and_debug_shows_it(
+    tmp_path, home, monkeypatch
+):
+    from exporter import export
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(export, "run_export", boom)
+    result = run("--vault", tmp_path / "v", "--home", home)
+    one_line_error(result, 1, "unexpected error: RuntimeError: a bug", "--debug")
+    shown = run("--vault", tmp_path / "v", "--home", home, "--debug")
+    assert shown.exit_code == 1 and "Traceback" in shown.stderr and "a bug" in shown.stderr
+
+
+# -- 3. output that tells the truth --------------------------------------------------------
+
+
+def test_json_is_the_only_thing_on_stdout(tmp_path, home):
+    result = run("--vault", tmp_path / "v", "--home", home, "--json")
+    doc = json.loads(result.stdout)  # the whole of stdout is one document
+    assert doc["totals"]["created"] == 6 and doc["elapsed_seconds"] >= 0
+    assert "6 sessions found" in result.stderr  # the human summary went to stderr
+    sources = json.loads(run("sources", "--home", home, "--json").stdout)
+    assert {"sources", "unreadable"} <= sources.keys()
+
+
+def test_json_is_written_when_the_vault_is_locked(tmp_path, home):
+    from exporter.state import VaultLock
+
+    vault = tmp_path / "v"
+    vault.mkdir()
+    with VaultLock(vault.resolve()):
+        result = subprocess.run(
+            [sys.executable, "-m", "exporter", "--vault", vault, "--home", home, "--json"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    doc = json.loads(result.stdout)
+    assert result.returncode == doc["exit_code"] == 1
+    assert "another ccexport run" in doc["error"]
+
+
+def test_filters_apply_to_the_counts(tmp_path, home):
+    vault = tmp_path / "v"
+    assert run("--vault", vault, "--home", home).exit_code == 0
+    doc = json.loads(run("--vault", vault, "--home", home, "--project", "p1", "--json").stdout)
+    assert doc["totals"]["found"] == 2 and doc["totals"]["skipped"] == 2
+    assert doc["totals"]["created"] == doc["totals"]["updated"] == 0
+
+
+def test_empty_sources_are_named_and_listed_under_verbose(tmp_path, home):
+    empty = home / ".claude" / "projects" / "-p0" / "empty.jsonl"
+    empty.write_text("")
+    result = run("--vault", tmp_path / "v", "--home", home, "--verbose")
+    assert "1 empty files or databases" in result.stdout
+    assert f"empty (claude-code): {empty}" in result.stdout
+    created = [line for line in result.stdout.splitlines() if line.startswith("created: ")]
+    assert len(created) == 6 + 1 + 3  # six notes, the projects index and three project indexes
+    assert all(line.endswith(".md") for line in created)
+    quiet = run("--vault", tmp_path / "v2", "--home", home)
+    assert "empty (claude-code)" not in quiet.stdout
+
+
+def test_elapsed_time_and_per_source_counts_in_the_summary(tmp_path, home):
+    shutil.copytree(home, tmp_path / "h2")
+    codex = tmp_path / "h2" / ".codex" / "sessions"
+    codex.mkdir(parents=True)
+    result = run("--vault", tmp_path / "v", "--home", tmp_path / "h2")
+    assert re.search(r"6 sessions found, 6 created, .* in \d+\.\d s", result.stdout)
+    assert "  claude-code: 6 found, 6 created" in result.stdout
+
+
+def test_home_given_before_sources_is_used(tmp_path, home):
+    result = run("--home", home, "sources")
+    assert result.exit_code == 0
+    line = next(x for x in result.stdout.splitlines() if x.startswith("claude-code"))
+    assert " 6 " in line and str(home) in line
+    refused = run("--dry-run", "sources", "--home", home)
+    assert refused.exit_code == 2 and "--dry-run does not apply" in refused.stderr
+
+
+def test_export_subcommand_takes_options_given_before_it(tmp_path, home):
+    result = run("--vault", tmp_path / "v", "--dry-run", "export", "--home", home)
+    assert result.exit_code == 0 and "Dry run, nothing written" in result.stdout
+    assert not (tmp_path / "v").exists()
+
+
+# -- 4. conventions -------------------------------------------------------------------------
+
+
+def test_version_and_completion():
+    version = run("--version")
+    assert version.exit_code == 0 and re.match(r"ccexport \S+", version.stdout)
+    shown = run("--help").stdout
+    assert "--install-completion" in shown and "--show-completion" in shown
+
+
+def test_help_has_no_type_placeholders_and_lists_the_sources():
+    for args in (["--help"], ["export", "--help"], ["sources", "--help"], ["doctor", "--help"]):
+        shown = run(*args).stdout
+        assert not re.search(r"<(bool|list\[str\]|str|path|int)>", shown), (args, shown)
+    assert all(name in run("--help").stdout for name in SOURCES)
+    bad = run("--vault", "v", "--source", "nonsense")
+    assert bad.exit_code == 2 and all(name in bad.stderr for name in SOURCES)
+
+
+def test_source_names_for_help_are_the_registered_adapters():
+    from exporter.adapters import ADAPTERS
+
+    assert list(SOURCES) == [a.name for a in ADAPTERS]
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
+    class Tty:
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert colour_enabled(Tty()) and not colour_enabled(object())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not colour_enabled(Tty())
+
+
+def test_doctor_reports_sources_vault_schedule_config_and_exits_1_on_attention(
+    tmp_path, home, monkeypatch
+):
+    vault = tmp_path / "v"
+    assert run("--vault", vault, "--home", home).exit_code == 0
+    result = run("doctor", "--vault", vault, "--home", home)
+    assert result.exit_code == 0, result.output
+    for area in ("Sources", "Vault", "Schedule", "Configuration", "Templates"):
+        assert area in result.stdout
+    assert "claude-code: 6 sessions" in result.stdout and "6 notes recorded" in result.stdout
+    doc = json.loads(run("doctor", "--vault", vault, "--home", home, "--json").stdout)
+    assert doc["attention"] is False
+    (vault / ".ccexport" / "templates").mkdir()
+    (vault / ".ccexport" / "templates" / "sesion.md.j2").write_text("typo in the name")
+    bad = run("doctor", "--vault", vault, "--home", home)
+    assert bad.exit_code == 1 and "sesion.md.j2 is not a template ccexport uses" in bad.stdout
+
+
+def test_the_console_script_exit_codes(tmp_path, home):
+    def ccexport(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "exporter", *map(str, args)], capture_output=True, text=True
+        )
+
+    assert ccexport("--vault", tmp_path / "v", "--home", home, "--quiet").returncode == 0
+    assert ccexport("--vault", tmp_path / "v", "--source", "nonsense").returncode == 2
+    assert ccexport("--vault", tmp_path / "v", "--home", tmp_path / "nope").returncode == 2

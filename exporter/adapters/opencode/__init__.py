@@ -71,7 +71,9 @@ class OpenCodeAdapter:
             for db in dbs:
                 stamps = _sqlite.stamps(db)
                 yield SessionRef(self.name, str(db), stamps[0], tuple(stamps[1:]), ("kind=db",))
-            sessions = data_dir / "storage" / "session"
+            # a configured folder may be the tree itself (a backup of ``storage/``)
+            tree = data_dir / "storage" if (data_dir / "storage").is_dir() else data_dir
+            sessions = tree / "session"
             if not sessions.is_dir():
                 continue
             facts = ("kind=json", *(f"db={db}" for db in dbs))

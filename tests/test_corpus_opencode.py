@@ -1,0 +1,127 @@
+"""OpenCode samples from the shared corpus: a real 1.18.5 database (an SQL dump, loaded into
+a database here) and two synthetic legacy JSON trees read where they lie (read-only)."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+from conftest import normalize, note_files, texts
+
+from exporter.adapters import SourceContext
+from exporter.adapters.opencode import OpenCodeAdapter
+from exporter.export import ExportOptions, run_export
+
+DUMP = "opencode/gowtham-sai-yadav__claude-teleport__demo-opencode.sql"
+TREE = "opencode/jazzyalex__agent-sessions__storage_v2"
+LEGACY = "opencode/jazzyalex__agent-sessions__storage_legacy"
+
+
+@pytest.fixture
+def data_dir(corpus: Path, tmp_path: Path) -> Path:
+    """``~/.local/share/opencode`` holding the real database rebuilt from its dump."""
+    folder = tmp_path / "home" / ".local" / "share" / "opencode"
+    folder.mkdir(parents=True)
+    conn = sqlite3.connect(folder / "opencode.db")
+    conn.executescript((corpus / DUMP).read_text(encoding="utf-8"))
+    conn.close()
+    return folder
+
+
+def load(paths: list[Path]) -> dict[str, object]:
+    adapter = OpenCodeAdapter()
+    sessions = {}
+    for ref in adapter.discover(
+        SourceContext(Path("/nonexistent"), {}, False, {"opencode": tuple(paths)})
+    ):
+        result = adapter.load(ref)
+        assert not result.problems, result.problems
+        sessions.update({s.session_id: s for s in result.sessions})
+    return sessions
+
+
+def test_the_real_database(data_dir):
+    (session,) = load([data_dir]).values()
+    assert (session.session_id, session.title) == (
+        "ses_05bb63252ffepU44GCZjI1svbM", "rework the pricing table component"
+    )  # fmt: skip
+    assert (session.project, session.cwd) == ("storefront", "/private/tmp/demo-projects/storefront")
+    assert session.models == ("anthropic/claude-sonnet-5",)
+    assert len(texts(session, "user")) == len(texts(session, "assistant")) == 5
+    # five steps summed give the session row's own totals
+    conn = sqlite3.connect(data_dir / "opencode.db")
+    row = conn.execute("SELECT cost, tokens_input, tokens_output, tokens_cache_read,"
+                       " tokens_cache_write FROM session").fetchone()  # fmt: skip
+    conn.close()
+    usage = session.usage
+    assert session.cost == pytest.approx(row[0])
+    assert (usage.input_tokens, usage.output_tokens, usage.cache_read_tokens,
+            usage.cache_write_tokens) == row[1:]  # fmt: skip
+
+
+def test_the_real_database_exports_its_prompts_and_replies(data_dir, tmp_path):
+    conn = sqlite3.connect(data_dir / "opencode.db")
+    spoken = [
+        r[0]
+        for r in conn.execute(
+            "SELECT json_extract(data, '$.text') FROM part"
+            " WHERE json_extract(data, '$.type') = 'text' ORDER BY id"
+        )
+    ]
+    conn.close()
+    before = hashlib.sha256((data_dir / "opencode.db").read_bytes()).hexdigest()
+    report = run_export(
+        ExportOptions(
+            vault=tmp_path / "v", home=data_dir.parents[2], sources=["opencode"], timezone=UTC
+        )
+    )
+    assert not report.problems and report.total("created") == 1
+    (note,) = note_files(tmp_path / "v").values()
+    visible = normalize(note.decode())
+    assert len(spoken) == 10 and all(text in visible for text in spoken)
+    assert "cost: 0.070649" in note.decode()
+    assert hashlib.sha256((data_dir / "opencode.db").read_bytes()).hexdigest() == before
+
+
+def test_the_json_trees(corpus):
+    sessions = load([corpus / TREE, corpus / LEGACY])
+    assert set(sessions) == {"s_stage0_small", "s_stage0_large", "s_stage0_drift"}
+    small = sessions["s_stage0_small"]
+    assert texts(small) == ["Hello", "Found 2 files."]  # parts without a messageID: by folder
+    call, result = small.messages[1].parts[:2]
+    assert (call.name, call.input["command"], result.output, result.exit_code) == (
+        "bash", "ls", "a.txt\nb.txt\n", 0
+    )  # fmt: skip
+    large = sessions["s_stage0_large"]
+    kinds = [p.kind for p in large.messages[1].parts]
+    assert kinds == ["tool_call", "tool_result", "text", "attachment", "thinking", "summary",
+                     "notice", "notice"]  # fmt: skip
+    assert large.messages[1].parts[-1].notice == "interrupted"  # MessageAbortedError
+    # ``cost`` as an object is not the schema: no cost rather than a guess; tokens are counted
+    assert (large.cost, large.usage.input_tokens, large.usage.output_tokens) == (None, 120, 16)
+    assert large.models == ("openai/gpt-4o-mini",)
+    drift = sessions["s_stage0_drift"]  # early layout: parts flat under part/, status "success"
+    assert texts(drift) == ["Read README and extracted the title."]
+    assert drift.messages[-1].parts[1].output == "# Title\n\nBody\n"
+    assert drift.models == ("openai/gpt-4o-mini",) and drift.project == "drift"
+
+
+def test_the_json_trees_export_without_a_change(corpus, tmp_path):
+    trees = [corpus / TREE, corpus / LEGACY]
+    before = {p: p.stat().st_mtime_ns for t in trees for p in t.rglob("*")}
+    report = run_export(
+        ExportOptions(
+            vault=tmp_path / "v",
+            home=tmp_path / "empty",
+            sources=["opencode"],
+            paths={"opencode": trees},
+            timezone=UTC,
+        )  # fmt: skip
+    )
+    assert report.total("created") == 3 and not report.problems
+    body = b"".join(note_files(tmp_path / "v").values()).decode()
+    assert "Found 2 files." in body and "Read README and extracted the title." in body
+    assert before == {p: p.stat().st_mtime_ns for t in trees for p in t.rglob("*")}

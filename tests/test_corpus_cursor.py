@@ -1,15 +1,19 @@
-"""Both real Cursor databases in ../shared/corpus/cursor export without a crash, and every
-user and assistant text in them is in the notes."""
+"""The Cursor corpus (../shared/corpus/cursor and cursor-agent) exports without a crash, and
+every prompt and reply in it is in the notes: both real state.vscdb databases, and each Agent
+transcript sample placed where Cursor keeps it."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import shutil
 import sqlite3
 from datetime import UTC
+from pathlib import Path
 
 import pytest
-from conftest import normalize, note_files
+from conftest import CORPUS, normalize, note_files
 
 from exporter.adapters.cursor import lexical_text
 from exporter.export import ExportOptions, run_export
@@ -72,3 +76,117 @@ def test_both_cursor_databases_export_and_nothing_is_lost(corpus, tmp_path):
             if normalize(text, escaped=markdown) not in everything:
                 missing.append(text[:100])
     assert checked > 100 and missing == []
+
+
+AGENT = "cursor-agent"
+REAL_TRANSCRIPT = Path("cursor") / "git-ai-project__git-ai__cursor-session-simple.jsonl"
+STORE = "jazzyalex__agent-sessions__Cursor__test-store.db"
+# Where each sample goes: the project folder's slug, and the store that describes it.
+SAMPLES = sorted(p.name for p in (CORPUS / AGENT).glob("*.jsonl")) + [str(REAL_TRANSCRIPT)]
+SLUGS = {str(REAL_TRANSCRIPT): "Users-aidancunniffe-Desktop-testing-gitflows-git-ai"}
+SUBAGENT_PAIR = "jazzyalex__agent-sessions__stage0-cursor-subagent"
+
+
+def agent_texts(path: Path) -> tuple[list[str], list[str]]:
+    """(prompts, replies) of a transcript, read here without the adapter."""
+    prompts, replies = [], []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        content = (record.get("message") or {}).get("content") or []
+        for block in content if isinstance(content, list) else [{"text": content}]:
+            text = block.get("text") if isinstance(block, dict) else None
+            if not isinstance(text, str):
+                continue
+            if record.get("role") == "user":
+                queries = re.findall(r"<user_query>(.*?)</user_query>", text, re.DOTALL)
+                prompts += [q.strip() for q in queries] or [text.strip()]
+            elif record.get("role") == "assistant":
+                text = text.strip().removesuffix("[REDACTED]").strip()
+                if text:
+                    replies.append(text)
+    return prompts, replies
+
+
+def place(corpus: Path, sample: str, home: Path) -> tuple[Path, str]:
+    """Copy one sample into ``home/.cursor`` as Cursor lays it out; return it and its id."""
+    source = corpus / sample if "/" in sample else corpus / AGENT / sample
+    cid = str(uuid_of(sample))
+    folder = (
+        home / ".cursor" / "projects" / SLUGS.get(sample, "home-dev-corpus") / "agent-transcripts"
+    )
+    dest = folder / cid / f"{cid}.jsonl"
+    dest.parent.mkdir(parents=True)
+    shutil.copyfile(source, dest)
+    return dest, cid
+
+
+def uuid_of(sample: str) -> str:
+    digest = hashlib.sha256(sample.encode()).hexdigest()
+    return f"{digest[:8]}-{digest[8:12]}-4{digest[13:16]}-8{digest[17:20]}-{digest[20:32]}"
+
+
+def export_home(home: Path, vault: Path):
+    report = run_export(ExportOptions(vault=vault, home=home, sources=["cursor"], timezone=UTC))
+    assert not report.failed, report.problems
+    return report, normalize("\n".join(b.decode() for b in note_files(vault).values()))
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_each_agent_transcript_exports_with_its_prompts_and_replies(corpus, tmp_path, sample):
+    path, _ = place(corpus, sample, tmp_path / "home")
+    report, everything = export_home(tmp_path / "home", tmp_path / "v")
+    assert report.total("created") == 1
+    prompts, replies = agent_texts(path)
+    assert prompts and replies
+    for text in prompts:
+        assert normalize(text, escaped=False) in everything, text
+    for text in replies:
+        assert normalize(text) in everything, text
+    assert "[REDACTED]" not in everything and "<user_query>" not in everything
+
+
+def test_the_real_transcript_finds_its_project_from_the_tool_paths(corpus, tmp_path):
+    place(corpus, str(REAL_TRANSCRIPT), tmp_path / "home")
+    export_home(tmp_path / "home", tmp_path / "v")
+    (name,) = note_files(tmp_path / "v")
+    assert name.split("/")[-2] == "testing-gitflows-git-ai"
+
+
+def test_the_subagent_pair_becomes_two_linked_notes(corpus, tmp_path):
+    pair = corpus / AGENT / SUBAGENT_PAIR
+    folder = tmp_path / "home" / ".cursor" / "projects" / "w-app" / "agent-transcripts" / "p-1"
+    (folder / "subagents").mkdir(parents=True)
+    shutil.copyfile(pair / "parent.jsonl", folder / "p-1.jsonl")
+    shutil.copyfile(pair / "subagents" / "child.jsonl", folder / "subagents" / "c-1.jsonl")
+    report, everything = export_home(tmp_path / "home", tmp_path / "v")
+    notes = {p.rsplit("/", 1)[-1][:-3]: b.decode() for p, b in note_files(tmp_path / "v").items()}
+    (parent,) = [n for n in notes if "· agent" not in n]
+    (child,) = [n for n in notes if "· agent" in n]
+    assert f"[[{child}]]" in notes[parent] and f"[[{parent}]]" in notes[child]
+    assert "List files" in everything and "file1.txt file2.txt" in everything
+
+
+def test_the_store_gives_the_title_and_model_of_its_transcript(corpus, tmp_path):
+    home = tmp_path / "home"
+    meta = sqlite3.connect(f"file:{corpus / AGENT / STORE}?mode=ro", uri=True)
+    (value,) = meta.execute("SELECT value FROM meta WHERE key = '0'").fetchone()
+    meta.close()
+    agent = json.loads(bytes.fromhex(value))
+    folder = (
+        home / ".cursor" / "projects" / "home-dev-corpus" / "agent-transcripts" / agent["agentId"]
+    )
+    folder.mkdir(parents=True)
+    shutil.copyfile(
+        corpus / AGENT / "jazzyalex__agent-sessions__Cursor__test-session.jsonl",
+        folder / f"{agent['agentId']}.jsonl",
+    )
+    chat = (
+        home / ".cursor" / "chats" / hashlib.md5(b"/home/dev/corpus").hexdigest() / agent["agentId"]
+    )
+    chat.mkdir(parents=True)
+    shutil.copyfile(corpus / AGENT / STORE, chat / "store.db")
+    export_home(home, tmp_path / "v")
+    (body,) = note_files(tmp_path / "v").values()
+    text = body.decode()
+    assert f"title: {agent['name']}" in text and agent["lastUsedModel"] in text
+    assert "project: corpus" in text  # the chat folder's MD5 names /home/dev/corpus

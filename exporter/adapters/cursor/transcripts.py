@@ -104,9 +104,13 @@ def read_transcript(path: Path, problems: list[Problem]) -> Transcript:
         else:
             what = f"role {role!r}" if role is not None else f"record type {obj.get('type')!r}"
             unknown[what] = unknown.get(what, 0) + 1
-    for what, count in {**unknown, **reader.unknown_blocks}.items():
+    for what, count in unknown.items():
         problems.append(
-            Problem(str(path), f"unknown {what} ({count}), only visible text kept", source=SOURCE)
+            Problem(str(path), f"unknown {what} ({count} lines) skipped", source=SOURCE)
+        )
+    for what, count in reader.unknown_blocks.items():
+        problems.append(
+            Problem(str(path), f"unknown {what} ({count}), only its text kept", source=SOURCE)
         )
     return reader.transcript
 

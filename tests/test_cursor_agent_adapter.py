@@ -1,0 +1,397 @@
+"""Cursor generation 4: Agent transcripts under ~/.cursor, built here by cursor_agent_builder."""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import json
+from datetime import UTC, datetime
+
+import pytest
+from conftest import load_sessions, note_files, texts
+from cursor_agent_builder import (
+    AgentChat,
+    meta_json,
+    slug,
+    store_db,
+    summaries_db,
+    thinking,
+    tool,
+)
+from test_cursor_adapter import CURSOR, global_composer
+from vscode_builder import make_db
+
+from exporter.adapters.cursor import CursorAdapter
+from exporter.adapters.cursor.transcripts import parse_cursor_time
+from exporter.export import ExportOptions, run_export
+
+CHAT = "3f2a9c1e-7b4d-4e8f-9a6b-0c1d2e3f4a5b"
+CHILD = "a1b2c3d4-0000-4111-8222-933344445555"
+OTHER_CHILD = "b2c3d4e5-0000-4111-8222-933344445555"
+T0 = datetime(2026, 4, 28, 7, 15, tzinfo=UTC)
+
+
+def load(home):
+    return load_sessions(CursorAdapter(), home)
+
+
+def export(home, vault, **kw):
+    return run_export(ExportOptions(vault=vault, home=home, sources=["cursor"], timezone=UTC, **kw))
+
+
+def shape(session):
+    return [(m.role, [p.kind for p in m.parts]) for m in session.messages]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Tuesday, Apr 28, 2026, 10:15 AM (UTC+3)", "2026-04-28T07:15:00+00:00"),
+        ("Tuesday, Jul 21, 2026, 1:11 PM (UTC+3)", "2026-07-21T10:11:00+00:00"),
+        ("Monday, September 7, 2026, 12:05 AM (UTC-5:30)", "2026-09-07T05:35:00+00:00"),
+        ("Friday, Jan 2, 2026, 12:30 PM (UTC)", "2026-01-02T12:30:00+00:00"),
+        ("2026-04-28T10:15:00Z", "2026-04-28T10:15:00+00:00"),
+    ],
+)
+def test_timestamp_tags_are_read_with_their_offset(text, expected):
+    assert parse_cursor_time(text).isoformat() == expected
+
+
+@pytest.mark.parametrize("text", ["", "yesterday", "Smarch 3, 2026, 1:00 PM (UTC)"])
+def test_unreadable_timestamp_tags_give_no_time(text):
+    assert parse_cursor_time(text) is None
+
+
+def test_a_transcript_becomes_prompts_replies_tool_calls_and_times(tmp_path):
+    chat = AgentChat(tmp_path, "/home/dev/work/api", CHAT)
+    chat.user("run the tests", T0, 3, info=True, attached="src/app.py")
+    chat.reply("Running them.", tool("Shell", command="pytest -q", description="Run tests"))
+    chat.reply("[REDACTED]")  # a thinking-only step: nothing kept
+    chat.results("3 passed")
+    chat.reply(thinking("[REDACTED]"), "All 3 tests pass.\n\n[REDACTED]")
+    chat.turn_ended()
+    chat.user("and the linter?", datetime(2026, 4, 28, 7, 20, tzinfo=UTC), 3)
+    chat.reply(tool("Shell", command="ruff check .", description="Lint"))  # no result kept
+    chat.write()
+    (session,), problems = load(tmp_path)
+    assert problems == []
+    assert session.session_id == CHAT and session.source == "cursor"
+    assert texts(session, "user") == ["run the tests", "and the linter?"]
+    assert texts(session, "assistant") == ["Running them.", "All 3 tests pass."]
+    assert shape(session) == [
+        ("user", ["text"]), ("assistant", ["text", "tool_call"]), ("tool", ["tool_result"]),
+        ("assistant", ["text"]), ("user", ["text"]), ("assistant", ["tool_call"]),
+    ]  # fmt: skip
+    first_call = session.messages[1].parts[1]
+    result = session.messages[2].parts[0]
+    assert (first_call.name, first_call.input["command"], first_call.description) == (
+        "Shell",
+        "pytest -q",
+        "Run tests",
+    )
+    assert result.call_id == first_call.call_id and result.output == "3 passed"
+    assert session.messages[0].timestamp == T0  # 10:15 at UTC+3
+    assert (session.started_at, session.ended_at) == (T0, datetime(2026, 4, 28, 7, 20, tzinfo=UTC))
+    assert session.models == () and session.usage.input_tokens == 0
+
+
+def test_wrappers_are_dropped_and_other_tags_kept(tmp_path):
+    chat = AgentChat(tmp_path, "/w/site", CHAT)
+    wrapped = "<user_info>\nOS: linux\n</user_info>\n<manually_attached_skills>x</manually_attached_skills>"
+    chat.user(wrapped + "\nWhy does <div> not center? a < b", query=False)
+    chat.user(
+        "<timestamp>Tuesday, Apr 28, 2026, 10:15 AM (UTC+3)</timestamp>\n<user_info>x</user_info>",
+        query=False,
+    )
+    chat.user("first part", T0)
+    chat.reply("Use flexbox.")
+    chat.write()
+    (session,), _ = load(tmp_path)
+    # no <user_query>: the known wrappers go, the person's own tags stay; a wrappers-only
+    # line is no prompt, but its time counts
+    assert texts(session, "user") == ["Why does <div> not center? a < b", "first part"]
+    assert session.started_at == T0
+
+
+def test_every_user_query_of_a_line_is_kept(tmp_path):
+    chat = AgentChat(tmp_path, "/w/site", CHAT)
+    text = "<user_query>one</user_query>\n<attached_files>f</attached_files>\n<user_query>two</user_query>"
+    chat.user(text, query=False).reply("ok").write()
+    (session,), _ = load(tmp_path)
+    assert texts(session, "user") == ["one\n\ntwo"]
+
+
+def test_flat_and_text_layouts_and_the_jsonl_wins(tmp_path):
+    AgentChat(tmp_path, "/w/a", "flat-1", layout="flat").user("flat prompt").reply(
+        "flat reply"
+    ).write()
+    both = AgentChat(tmp_path, "/w/a", "both-1", layout="flat").user("from jsonl").reply("j")
+    both.write()
+    both.path.with_suffix(".txt").write_text("user:\n<user_query>from txt</user_query>\n", "utf-8")
+    txt = AgentChat(tmp_path, "/w/a", "text-1", layout="txt")
+    txt.path.parent.mkdir(parents=True, exist_ok=True)
+    txt.path.write_text(
+        "user:\n<user_query>\nlist the files\n</user_query>\n\nassistant:\n"
+        "[Thinking] Look first.\n  Then answer.\nI will look.\n[Tool call] Shell\n"
+        "  command=ls -la\n  description=List files\n[Tool result]\n  a.txt\n    b.txt\n"
+        "Two files.\nassistant:\nhalf a line being writ",
+        encoding="utf-8",
+    )
+    sessions, problems = load(tmp_path)
+    by_id = {s.session_id: s for s in sessions}
+    assert sorted(by_id) == ["both-1", "flat-1", "text-1"] and problems == []
+    assert texts(by_id["both-1"], "user") == ["from jsonl"]
+    text = by_id["text-1"]
+    assert texts(text, "user") == ["list the files"]
+    assert shape(text) == [
+        ("user", ["text"]),
+        ("assistant", ["thinking", "text", "tool_call", "tool_result", "text"]),
+    ]
+    parts = text.messages[1].parts
+    assert parts[0].text == "Look first.\nThen answer."
+    assert parts[2].input == {"command": "ls -la", "description": "List files"}
+    assert (parts[3].output, parts[3].call_id) == ("a.txt\n  b.txt", parts[2].call_id)
+    assert "half a line" not in str(text.messages)
+
+
+def test_subagents_are_their_own_notes_linked_to_the_call_that_started_them(tmp_path):
+    chat = AgentChat(tmp_path, "/home/dev/work/api", CHAT)
+    chat.user("audit the repo", T0)
+    chat.reply(tool("Read", path="/home/dev/work/api/README.md"))
+    chat.reply(
+        "Delegating.",
+        tool(
+            "Task", prompt="Find TODO comments", description="Scan TODOs", subagent_type="explore"
+        ),
+        tool("Task", prompt="List the licenses", description="Licenses"),
+    )
+    chat.reply("Both done.").write()
+    chat.subagent(CHILD).user("Find TODO comments", query=True).reply("3 TODOs in src/").write()
+    chat.subagent(OTHER_CHILD).user("List the licenses").reply("MIT only.").write()
+    empty = chat.subagent("c-empty")
+    empty.turn_ended().write()
+    sessions, problems = load(tmp_path)
+    by_id = {s.session_id: s for s in sessions}
+    assert sorted(by_id) == sorted([CHAT, CHILD, OTHER_CHILD]) and problems == []
+    parent = by_id[CHAT]
+    assert sorted(parent.subagent_ids) == sorted([CHILD, OTHER_CHILD])
+    calls = [p for p in parent.messages[2].parts if p.kind == "tool_call"]
+    assert [c.subagent_id for c in calls] == [CHILD, OTHER_CHILD]
+    child = by_id[CHILD]
+    assert (child.parent_id, child.title, child.agent_label) == (CHAT, "Scan TODOs", "explore")
+    assert child.project == parent.project == "api"
+    report = export(tmp_path, tmp_path / "v")
+    assert not report.failed
+    notes = {
+        path.rsplit("/", 1)[-1]: body.decode() for path, body in note_files(tmp_path / "v").items()
+    }
+    (parent_note,) = [n for n in notes if "· agent" not in n]
+    child_notes = [n for n in notes if "· agent" in n]
+    assert len(child_notes) == 2
+    for name in child_notes:
+        assert f"[[{parent_note[:-3]}]]" in notes[name]
+        assert f"[[{name[:-3]}]]" in notes[parent_note]
+
+
+def test_one_delegation_and_one_child_are_linked_even_when_the_prompts_differ(tmp_path):
+    chat = AgentChat(tmp_path, "/w/a", CHAT)
+    chat.user("go").reply(tool("Agent", prompt="List files please")).write()
+    chat.subagent(CHILD).user("List files", query=False).reply("a b").write()
+    sessions, _ = load(tmp_path)
+    parent = next(s for s in sessions if s.session_id == CHAT)
+    assert parent.messages[1].parts[0].subagent_id == CHILD
+
+
+def test_subagents_of_a_removed_conversation_are_still_exported(tmp_path):
+    chat = AgentChat(tmp_path, "/w/a", CHAT)
+    chat.subagent(CHILD).user("orphan work").reply("done").write()
+    (child,), _ = load(tmp_path)
+    assert (child.session_id, child.parent_id) == (CHILD, CHAT)
+
+
+def test_title_model_and_times_from_the_chat_metadata(tmp_path):
+    chat = AgentChat(tmp_path, "/home/dev/work/api", CHAT)
+    chat.user("hi").reply("hello").write()  # no <timestamp> tags
+    created = int(datetime(2026, 3, 1, 9, 0, tzinfo=UTC).timestamp() * 1000)
+    store_db(chat.chat_folder(), {"agentId": CHAT, "name": "Store title", "mode": "default",
+                                  "createdAt": created, "lastUsedModel": "claude-4-sonnet"})  # fmt: skip
+    (session,), problems = load(tmp_path)
+    assert problems == []
+    assert (session.title, session.models) == ("Store title", ("claude-4-sonnet",))
+    assert session.started_at == session.ended_at == datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+    meta_json(
+        chat.chat_folder(), name="Meta title", createdAtMs=created, updatedAtMs=created + 3_600_000
+    )
+    summaries_db(tmp_path, [{"conversationId": CHAT, "title": "Summary title", "model": "gpt-5"}])
+    (session,), _ = load(tmp_path)
+    assert session.title == "Summary title"  # the summary table comes first
+    assert session.models == ("claude-4-sonnet",)
+    assert session.ended_at == datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
+
+
+def test_auto_model_is_no_model_and_the_summary_model_stands_in(tmp_path):
+    chat = AgentChat(tmp_path, "/w/a", CHAT)
+    chat.user("hi").reply("hello").write()
+    store_db(chat.chat_folder(), {"agentId": CHAT, "lastUsedModel": "default"}, hex_encoded=False)
+    summaries_db(tmp_path, [{"conversationId": CHAT, "title": None, "model": "gpt-5"}])
+    (session,), _ = load(tmp_path)
+    assert session.models == ("gpt-5",) and session.title is None
+
+
+def test_without_any_time_the_file_time_is_used(tmp_path):
+    path = AgentChat(tmp_path, "/w/a", CHAT).user("hi").reply("hello").write()
+    (session,), _ = load(tmp_path)
+    assert session.started_at.timestamp() == pytest.approx(path.stat().st_mtime, abs=1)
+
+
+def test_the_project_comes_from_tool_paths_even_for_windows_folders(tmp_path):
+    cwd = "C:\\Users\\Łukasz\\src\\win-app"
+    chat = AgentChat(tmp_path, cwd, CHAT)
+    assert chat.path.parts[-4] == "c-Users-Łukasz-src-win-app"
+    chat.user("fix the build 🚀").reply(tool("Read", path=cwd + "\\src\\main.rs"), "Fixed.").write()
+    (session,), _ = load(tmp_path)
+    assert (session.cwd, session.project) == (cwd, "win-app")
+
+
+def test_the_project_comes_from_an_existing_folder_when_tools_name_none(tmp_path):
+    folder = tmp_path / "work" / "my-app.v2"
+    folder.mkdir(parents=True)
+    (tmp_path / "work" / "my").mkdir()  # a decoy: /…/work/my exists, but has no app.v2
+    AgentChat(tmp_path, str(folder), CHAT).user("hi").reply("hello").write()
+    (session,), _ = load(tmp_path)
+    assert (session.cwd, session.project) == (str(folder), "my-app.v2")
+
+
+def test_the_project_comes_from_the_chat_folder_hash(tmp_path):
+    cwd = "/home/nobody-here/side-project"  # not on this machine
+    chat = AgentChat(tmp_path, cwd, CHAT)
+    chat.user("hi").reply("hello").write()
+    store_db(chat.chat_folder(), {"agentId": CHAT})
+    assert chat.chat_folder().parent.name == hashlib.md5(cwd.encode()).hexdigest()
+    (session,), _ = load(tmp_path)
+    assert (session.cwd, session.project) == (cwd, "side-project")
+
+
+def test_an_unknown_folder_is_no_project(tmp_path):
+    AgentChat(tmp_path, "/nowhere/at-all/x", CHAT).user("hi").reply("hello").write()
+    (session,), _ = load(tmp_path)
+    assert (session.cwd, session.project) == (None, None)
+
+
+def test_a_conversation_also_in_state_vscdb_is_exported_once_from_there(tmp_path):
+    make_db(tmp_path / CURSOR / "globalStorage" / "state.vscdb", {}, global_composer(CHAT))
+    AgentChat(tmp_path, "/w/a", CHAT).user("the transcript copy").reply("less rich").write()
+    AgentChat(tmp_path, "/w/a", "only-here").user("transcript only").reply("ok").write()
+    sessions, problems = load(tmp_path)
+    by_id = {s.session_id: s for s in sessions}
+    assert sorted(by_id) == sorted([CHAT, "only-here"]) and problems == []
+    assert "the transcript copy" not in texts(by_id[CHAT])
+    report = export(tmp_path, tmp_path / "v")
+    assert not report.failed and report.problems == []
+    assert len(note_files(tmp_path / "v")) == 2
+
+
+def test_an_empty_composer_does_not_hide_its_transcript(tmp_path):
+    empty = {
+        f"composerData:{CHAT}": {"_v": 10, "composerId": CHAT, "fullConversationHeadersOnly": []}
+    }
+    agent_blobs = {f"agentKv:blob:{i:064x}": "\x0a\x20\x12binary" for i in range(3)}
+    make_db(tmp_path / CURSOR / "globalStorage" / "state.vscdb", {}, {**empty, **agent_blobs})
+    AgentChat(tmp_path, "/w/a", CHAT).user("kept from the transcript").reply("ok").write()
+    (session,), problems = load(tmp_path)
+    assert texts(session, "user") == ["kept from the transcript"] and problems == []
+
+
+def test_incremental_runs_and_a_line_being_written(tmp_path):
+    chat = AgentChat(tmp_path, "/w/a", CHAT)
+    chat.user("first question", T0).reply("first answer")
+    chat.write(unterminated='{"role":"assistant","message":{"content":[{"type":"text","text":"half')
+    vault = tmp_path / "v"
+    first = export(tmp_path, vault)
+    assert first.total("created") == 1 and first.problems == []
+    (body,) = note_files(vault).values()
+    assert b"first answer" in body and b"half" not in body
+    again = export(tmp_path, vault)
+    assert again.total("skipped") == 1 and again.total("written") == 0
+    chat.reply("second answer").write()
+    grown = export(tmp_path, vault)
+    assert grown.total("updated") == 1
+    (body,) = note_files(vault).values()
+    assert b"second answer" in body
+
+
+def test_malformed_lines_and_files_are_reported_and_the_rest_is_kept(tmp_path):
+    chat = AgentChat(tmp_path, "/w/a", CHAT)
+    chat.user("good prompt").raw("{not json").raw("[1, 2]").line({"type": "mystery"})
+    chat.line({"role": "assistant", "message": {"content": [{"type": "hologram", "text": "seen"}]}})
+    path = chat.reply("good reply").write()
+    bad_meta = chat.chat_folder() / "meta.json"
+    bad_meta.parent.mkdir(parents=True)
+    bad_meta.write_text("{half", encoding="utf-8")
+    (chat.chat_folder() / "store.db").write_bytes(b"not a database" * 100)
+    (session,), problems = load(tmp_path)
+    assert texts(session) == ["good prompt", "seen", "good reply"]
+    found = {(p.path, p.line, p.message.split(" (")[0]) for p in problems}
+    assert (str(path), 2, "not valid JSON, line skipped") in found
+    assert (str(path), 3, "not a JSON object, line skipped") in found
+    assert (str(path), None, "unknown record type 'mystery'") in found
+    assert (str(path), None, "unknown block type 'hologram'") in found
+    assert any(p.path == str(bad_meta) for p in problems)
+    assert any(
+        p.path.endswith("store.db") and "not a readable SQLite" in p.message for p in problems
+    )
+
+
+def test_sources_and_metadata_are_never_written(tmp_path):
+    chat = AgentChat(tmp_path, "/w/a", CHAT)
+    chat.user("hi").reply("hello").write()
+    store_db(chat.chat_folder(), {"agentId": CHAT, "name": "t"})
+    summaries_db(tmp_path, [{"conversationId": CHAT, "title": "s"}])
+    files = sorted(p for p in (tmp_path / ".cursor").rglob("*") if p.is_file())
+    before = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+    assert not export(tmp_path, tmp_path / "v").failed
+    after = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+    assert before == after
+    assert sorted(p for p in (tmp_path / ".cursor").rglob("*") if p.is_file()) == files
+
+
+def test_discovery_opens_no_transcript(tmp_path, monkeypatch):
+    chat = AgentChat(tmp_path, "/w/a", CHAT)
+    chat.user("hi").reply("hello").write()
+    chat.subagent(CHILD).user("sub").reply("done").write()
+    store_db(chat.chat_folder(), {"agentId": CHAT})
+    real_open = builtins.open
+
+    def guarded(file, *args, **kwargs):
+        if ".cursor" in str(file):
+            raise AssertionError(f"discovery opened {file}")
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", guarded)
+    from exporter.adapters import SourceContext
+
+    adapter = CursorAdapter()
+    (ref,) = adapter.discover(SourceContext(tmp_path, {}, False))
+    assert ref.session_id == CHAT and adapter.count_sessions(ref) == 2
+    assert {f.path.name for f in ref.related} == {f"{CHILD}.jsonl", "store.db"}
+
+
+def test_cursor_config_dir_is_read_on_the_real_home(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    chat = AgentChat(elsewhere, "/w/a", CHAT)
+    chat.user("moved").reply("ok").write()
+    moved = elsewhere / ".cursor"
+    sessions, _ = load_sessions(CursorAdapter(), tmp_path, {"CURSOR_CONFIG_DIR": str(moved)}, True)
+    assert [s.session_id for s in sessions] == [CHAT]
+    assert load_sessions(CursorAdapter(), tmp_path, {"CURSOR_CONFIG_DIR": str(moved)})[0] == []
+
+
+def test_unicode_survives_into_the_note(tmp_path):
+    chat = AgentChat(tmp_path, "/home/dev/données", CHAT)
+    chat.user("Привет, 世界! Ça marche? 🎉", T0).reply("Oui — ça marche 👍").write()
+    report = export(tmp_path, tmp_path / "v")
+    assert not report.failed
+    (body,) = note_files(tmp_path / "v").values()
+    text = body.decode("utf-8")
+    assert "Привет, 世界! Ça marche? 🎉" in text and "Oui — ça marche 👍" in text
+    assert json.loads(json.dumps(slug("/home/dev/données"))) == "home-dev-données"

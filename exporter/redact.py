@@ -1,0 +1,297 @@
+"""Secret redaction: every string ccexport writes from a session passes through here first.
+
+The pipeline redacts each session once, right after it is loaded (``redact_session``), so
+its title (also a file name and a state entry), properties, prose, tool inputs and
+outputs, thinking and everything built from them never hold a secret, and the worker
+processes never see one. A secret becomes ``[REDACTED:<rule id>]``: the same text on
+every run, so re-runs stay no-ops.
+
+Fast by design: a keyword automaton (pyahocorasick) reads each text once and says which
+rules can match at all; only those run, as RE2 patterns (linear time, no catastrophic
+backtracking) over the text's UTF-8 bytes. Most text meets no rule and is returned as is.
+Attachments (images, files) are bytes and are not scanned.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import fields, replace
+from functools import lru_cache
+from typing import Any
+
+import ahocorasick
+import re2
+
+from .model import Message, Session
+from .redact_rules import RULES, Rule
+
+PLACEHOLDER = "[REDACTED:{}]"
+_PLACEHOLDER_START = b"[REDACTED:"
+# Bump when the engine's behaviour changes: notes are rendered again with the new result.
+ENGINE_VERSION = "1"
+
+# Values of generic assignments that are references or stand-ins, not secrets.
+_STAND_IN = re.compile(
+    r"""(?ix) ^(?: \$\{?\w+\}? | \{\{.*\}\} | <[^>]*> | %\(?\w+\)?s? | \*+ | x{3,} | \.{3,}
+    | (?:your|my|the)[_-].* | .*(?:example|placeholder|changeme|redacted|dummy).*
+    | null | none | nil | true | false | undefined )$"""
+)
+_DRIVE = re.compile(r"[A-Za-z]:[\\/]")  # a Windows path
+_DOTTED = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")  # settings.SECRET_KEY
+_PLAIN_WORDS = re.compile(r"[a-z_.-]+")  # get_password, bert-base-uncased
+# Keys of a JSON value (a tool's input) whose string value is judged like an assignment.
+_NAMED_SECRETS = (
+    ("generic-password", re.compile(
+        r"(?i)password|passwd|passphrase|(?:^|[^a-z])(?:pass|pwd)(?:$|[^a-z])")),
+    ("generic-secret", re.compile(
+        r"(?i)secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?"
+        r"|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key")),
+)  # fmt: skip
+
+
+def shannon_entropy(text: str) -> float:
+    """Bits per character: about 4 to 6 for random tokens, under 3.5 for most words."""
+    if not text:
+        return 0.0
+    n = len(text)
+    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
+
+
+def plausible_secret(value: str, minimum: float, quoted: bool) -> bool:
+    """Whether a value assigned to a secret-sounding name looks like a secret itself."""
+    if value.startswith("[REDACTED:") or not any(c.isalpha() for c in value):
+        return False  # already redacted; a number is a count or a port, not a secret
+    if _STAND_IN.match(value):
+        return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
+    if "://" in value or value[0] in "/~." or _DRIVE.match(value) or _DOTTED.fullmatch(value):
+        return False  # a URL or a path, or a reference to a setting
+    has_digit = any(c.isdigit() for c in value)
+    if not quoted and not has_digit and _PLAIN_WORDS.fullmatch(value):
+        return False  # an identifier in code, not a literal
+    # Without digits, only a long random-looking string is a secret (not "AutoTokenizer").
+    return shannon_entropy(value) >= (minimum if has_digit else max(minimum, 4.0))
+
+
+class RuleError(ValueError):
+    """A rule's pattern is not valid RE2 syntax."""
+
+
+def compile_rule(rule: Rule) -> Any:
+    """The rule's pattern, compiled; a RuleError says what is wrong with it."""
+    options = re2.Options()
+    options.log_errors = False  # the error is raised, not printed by the C++ library
+    try:
+        return re2.compile(rule.pattern, options)
+    except re2.error as exc:
+        reason = exc.args[0] if exc.args else "invalid"
+        if isinstance(reason, bytes):
+            reason = reason.decode("utf-8", "replace")
+        raise RuleError(f"{reason} (RE2 syntax: no look-around, no back-references)") from None
+
+
+class Redactor:
+    """A rule set, compiled once: redacts texts, values and whole sessions."""
+
+    def __init__(self, rules: Sequence[Rule], allow: Iterable[str] = ()) -> None:
+        self.rules = tuple(rules)
+        self.allow = frozenset(allow)
+        self._allow_bytes = frozenset(a.encode("utf-8", "surrogatepass") for a in self.allow)
+        self._regexes = [compile_rule(r) for r in self.rules]
+        self._placeholders = [PLACEHOLDER.format(r.id).encode() for r in self.rules]
+        self._groups = [regex.groups for regex in self._regexes]
+        self._entropy = {r.id: r.entropy for r in self.rules if r.generic}
+        self._always = tuple(i for i, r in enumerate(self.rules) if not r.keywords)
+        self._automaton = ahocorasick.Automaton()
+        for i, rule in enumerate(self.rules):
+            for word in rule.keywords:
+                known = self._automaton.get(word, ())
+                self._automaton.add_word(word, (*known, i))
+        if len(self._automaton):
+            self._automaton.make_automaton()
+        digest = hashlib.sha256(ENGINE_VERSION.encode())
+        for rule in self.rules:
+            digest.update(repr(rule).encode())
+        digest.update(repr(sorted(self.allow)).encode())
+        self.fingerprint = digest.hexdigest()
+
+    # -- text ------------------------------------------------------------------------------
+
+    def text(self, text: str, counts: Counter[str] | None = None) -> str:
+        """``text`` with every secret replaced by its placeholder."""
+        if not text:
+            return text
+        candidates = self._candidates(text)
+        if not candidates:
+            return text
+        data = original = text.encode("utf-8", "surrogatepass")
+        for i in candidates:
+            data = self._apply(i, data, counts)
+        return text if data is original else data.decode("utf-8", "surrogatepass")
+
+    def _candidates(self, text: str) -> list[int]:
+        found = set(self._always)
+        if len(self._automaton):
+            for _end, rules in self._automaton.iter(text.lower()):
+                found.update(rules)
+        return sorted(found)
+
+    def _apply(self, i: int, data: bytes, counts: Counter[str] | None) -> bytes:
+        rule, regex = self.rules[i], self._regexes[i]
+        pieces: list[bytes] = []
+        last = 0
+        for m in regex.finditer(data):
+            group = _secret_group(m)
+            start, end = m.span(group)
+            secret = data[start:end]
+            if not self._is_secret(rule, secret, m, group == self._groups[i]):
+                continue
+            pieces += (data[last:start], self._placeholders[i])
+            last = end
+            if counts is not None:
+                counts[rule.id] += 1
+        if not pieces:
+            return data
+        pieces.append(data[last:])
+        return b"".join(pieces)
+
+    def _is_secret(self, rule: Rule, secret: bytes, m: Any, last_group: bool) -> bool:
+        if not secret or secret.startswith(_PLACEHOLDER_START):
+            return False
+        if secret in self._allow_bytes or m.group(0) in self._allow_bytes:
+            return False
+        value = secret.decode("utf-8", "replace")
+        if _STAND_IN.match(value):
+            return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
+        if rule.entropy is None and not rule.generic:
+            return True
+        if rule.generic:  # the last group of a generic rule is the unquoted value
+            return plausible_secret(value, rule.entropy or 0.0, quoted=not last_group)
+        return shannon_entropy(value) >= (rule.entropy or 0.0)
+
+    # -- values and sessions ---------------------------------------------------------------
+
+    def value(self, value: Any, counts: Counter[str] | None = None, name: str = "") -> Any:
+        """Strings inside a JSON-like value (a tool's input), redacted; a string under a
+        secret-sounding key (``{"password": "…"}``) is judged like an assignment."""
+        if isinstance(value, str):
+            redacted = self.text(value, counts)
+            rule_id = _named_secret(name) if name and redacted == value else None
+            if rule_id in self._entropy and value not in self.allow:
+                if plausible_secret(value, self._entropy[rule_id] or 0.0, quoted=True):
+                    if counts is not None:
+                        counts[rule_id] += 1
+                    return PLACEHOLDER.format(rule_id)
+            return redacted
+        if isinstance(value, Mapping):
+            out = {
+                self.text(k, counts) if isinstance(k, str) else k: self.value(v, counts, str(k))
+                for k, v in value.items()
+            }
+            return value if out == value else out
+        if isinstance(value, list | tuple):
+            items = [self.value(v, counts, name) for v in value]
+            return value if items == list(value) else type(value)(items)
+        return value
+
+    def session(self, session: Session, counts: Counter[str] | None = None) -> Session:
+        """The session with every string in it redacted (ids and times are kept)."""
+        changes: dict[str, Any] = {}
+        for name in _SESSION_TEXT:
+            old = getattr(session, name)
+            if old:
+                new = self.text(old, counts)
+                if new != old:
+                    changes[name] = new
+        messages = tuple(self._message(m, counts) for m in session.messages)
+        if any(a is not b for a, b in zip(messages, session.messages, strict=True)):
+            changes["messages"] = messages
+        if session.extra:
+            extra = self.value(dict(session.extra), counts)
+            if extra != dict(session.extra):
+                changes["extra"] = extra
+        return replace(session, **changes) if changes else session
+
+    def _message(self, message: Message, counts: Counter[str] | None) -> Message:
+        parts = tuple(self._part(p, counts) for p in message.parts)
+        if all(a is b for a, b in zip(parts, message.parts, strict=True)):
+            return message
+        return replace(message, parts=parts)
+
+    def _part(self, part: Any, counts: Counter[str] | None) -> Any:
+        changes: dict[str, Any] = {}
+        for name in _part_fields(type(part)):
+            old = getattr(part, name)
+            if not old:
+                continue
+            new = self.text(old, counts) if isinstance(old, str) else self.value(old, counts)
+            if new is not old and new != old:
+                changes[name] = new
+        return replace(part, **changes) if changes else part
+
+
+# Session fields that hold text from the session (ids, paths of sources and times do not).
+_SESSION_TEXT = ("title", "project", "cwd", "git_branch", "git_remote", "agent_label")
+# Part fields that are not text a person or tool wrote.
+_NOT_TEXT = {"kind", "call_id", "subagent_id", "media_type", "data", "notice", "is_error",
+             "exit_code", "duration", "redacted", "shell", "trigger"}  # fmt: skip
+
+
+@lru_cache(maxsize=32)
+def _part_fields(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls) if f.name not in _NOT_TEXT)
+
+
+def _named_secret(name: str) -> str | None:
+    """The generic rule a JSON key calls for (``"password"``, ``"api_key"``), if any."""
+    for rule_id, pattern in _NAMED_SECRETS:
+        if pattern.search(name):
+            return rule_id
+    return None
+
+
+def _secret_group(m: Any) -> int:
+    """The last capture group that took part in the match; 0 (all of it) if none did."""
+    for group in range(len(m.groups()), 0, -1):
+        if m.span(group) != (-1, -1):
+            return group
+    return 0
+
+
+@lru_cache(maxsize=8)
+def redactor(extra: tuple[Rule, ...] = (), allow: tuple[str, ...] = ()) -> Redactor:
+    """The rule set in effect: the user's extra rules first, then ours; cached per process."""
+    return Redactor((*extra, *RULES), allow)
+
+
+def redact_text(text: str, counts: Counter[str] | None = None) -> str:
+    """``text`` with the built-in rules applied; ``counts`` (if given) gains one per secret."""
+    return redactor().text(text, counts)
+
+
+def redact_session(session: Session, counts: Counter[str] | None = None) -> Session:
+    """``session`` with the built-in rules applied to every string in it."""
+    return redactor().session(session, counts)
+
+
+def redact_state(state: Any, rules: Redactor) -> None:
+    """What the state remembers about each note for the index notes, redacted: notes
+    written before redaction (or with other rules) may have left a secret there."""
+    for record in state.notes.values():
+        if record.meta:
+            record.meta = rules.value(record.meta)
+
+
+def redact_report(report: Any, rules: Redactor) -> None:
+    """Problems and changes, redacted before they are printed, logged or sent as JSON: a
+    problem can quote a line of a source, a diff or a path an old note."""
+    report.problems[:] = [
+        replace(p, path=rules.text(p.path), message=rules.text(p.message)) for p in report.problems
+    ]
+    for change in (*report.changes, *report.indexes):
+        change.relpath = rules.text(change.relpath)
+        change.message = rules.text(change.message)
+        change.diff = rules.text(change.diff)

@@ -1,0 +1,215 @@
+"""The secrets ccexport redacts: one row per token format.
+
+Each rule has an id (the placeholder names it: ``[REDACTED:github-pat]``), the keywords
+whose presence (case-insensitive) lets the rule run at all, an RE2 pattern, and optionally
+a minimum Shannon entropy (bits per character) the secret must reach. The secret is the
+last capture group that took part in the match, or the whole match when there is none, so
+a pattern can keep a prefix (``postgres://user:``) and redact only what follows.
+
+The families follow what a good secret scanner covers (cloud providers, version control,
+chat and payment APIs, package registries, private keys, JWTs), plus the AI providers
+coding assistants are used with. Token formats are public facts; the table is our own.
+Rules run in this order on the text the previous ones left, so specific formats come
+before the generic ones (``sk-ant-…`` before ``sk-…``, every token before ``api_key=…``).
+
+``generic`` rules match an assignment whose value could be anything: their value must
+also look like a secret (entropy, not a placeholder such as ``${TOKEN}`` or ``<your key>``,
+not a code identifier) before it is redacted, so prose and code are left alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    keywords: tuple[str, ...]  # lower case; empty: the rule always runs
+    pattern: str
+    entropy: float | None = None
+    generic: bool = False
+
+
+def _r(
+    rule_id: str,
+    keywords: str | tuple[str, ...],
+    pattern: str,
+    entropy: float | None = None,
+    generic: bool = False,
+) -> Rule:
+    words = (keywords,) if isinstance(keywords, str) else keywords
+    return Rule(rule_id, tuple(w.lower() for w in words), pattern, entropy, generic)
+
+
+# A token ends where a word character cannot continue it.
+_END = r"(?:\b|$)"
+_B64 = r"[A-Za-z0-9+/]"
+
+PRIVATE_KEY_HEAD = r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
+PRIVATE_KEY_TAIL = r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
+
+RULES: tuple[Rule, ...] = (
+    # -- private keys and JSON Web Tokens ------------------------------------------------
+    _r("private-key", "-----begin",
+       PRIVATE_KEY_HEAD + r"(?:[A-Za-z0-9+/=\s\\:,.\"'-]*?" + PRIVATE_KEY_TAIL
+       + r"|(?:(?:\s|\\n|\\r)*[A-Za-z0-9+/=]{16,})+)"),
+    _r("age-secret-key", "age-secret-key-1",
+       r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
+    _r("jwt", "eyj",
+       r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.(?:[A-Za-z0-9_-]{8,})?" + _END),
+    # -- AI providers ----------------------------------------------------------------------
+    _r("anthropic-admin-key", "sk-ant-admin", r"\bsk-ant-admin01-[\w-]{80,120}" + _END),
+    _r("anthropic-api-key", "sk-ant-", r"\bsk-ant-[a-z]{2,6}\d{2}-[\w-]{80,120}" + _END),
+    _r("openrouter-api-key", "sk-or-v1-", r"\bsk-or-v1-[a-f0-9]{64}\b"),
+    _r("openai-api-key", ("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-none-", "t3blbkfj"),
+       r"\bsk-(?:(?:proj|svcacct|admin|None)-[\w-]{20,}T3BlbkFJ[\w-]{20,}"
+       r"|(?:proj|svcacct|admin|None)-[\w-]{40,200}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})"
+       + _END),
+    _r("groq-api-key", "gsk_", r"\bgsk_[A-Za-z0-9]{52}\b"),
+    _r("xai-api-key", "xai-", r"\bxai-[A-Za-z0-9]{80}\b"),
+    _r("huggingface-token", ("hf_", "api_org_"), r"\b(?:hf|api_org)_[A-Za-z0-9]{34}\b"),
+    _r("replicate-api-token", "r8_", r"\br8_[A-Za-z0-9]{37}\b"),
+    _r("perplexity-api-key", "pplx-", r"\bpplx-[A-Za-z0-9]{48}\b"),
+    _r("cerebras-api-key", "csk-", r"\bcsk-[a-z0-9]{48}\b"),
+    _r("fireworks-api-key", "fw_", r"\bfw_[A-Za-z0-9]{24}\b"),
+    _r("langsmith-api-key", "lsv2_", r"\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b"),
+    _r("langfuse-secret-key", "sk-lf-", r"\bsk-lf-[a-f0-9-]{36}\b"),
+    _r("pinecone-api-key", "pcsk_", r"\bpcsk_[A-Za-z0-9_]{40,120}\b"),
+    _r("tavily-api-key", "tvly-", r"\btvly-(?:dev-|prod-)?[A-Za-z0-9]{32}\b"),
+    _r("elevenlabs-api-key", "sk_", r"\bsk_[a-f0-9]{48}\b"),
+    # The older OpenAI format and the many providers that copied it (DeepSeek, Moonshot…).
+    _r("sk-api-key", "sk-", r"\bsk-[A-Za-z0-9]{32,64}\b", entropy=3.0),
+    # -- cloud providers ---------------------------------------------------------------------
+    _r("aws-access-key", ("akia", "asia", "abia", "acca", "a3t"),
+       r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b"),
+    _r("aws-secret-key", ("aws_secret", "aws-secret", "awssecret", "secretaccesskey"),
+       r"(?i)(?:aws_?secret_?(?:access_?)?key|secretaccesskey)[\"']?\s{0,3}(?::|=|=>)\s{0,3}"
+       r"[\"']?([A-Za-z0-9/+]{40})" + _END),
+    _r("google-api-key", "aiza", r"\bAIza[\w-]{35}" + _END),
+    _r("google-oauth-secret", "gocspx-", r"\bGOCSPX-[\w-]{28}" + _END),
+    _r("google-oauth-token", "ya29.", r"\bya29\.[\w-]{30,}" + _END),
+    _r("azure-ad-client-secret", "q~", r"\b[\w~.]{3}\dQ~[\w~.-]{31,34}"),
+    _r("azure-storage-key", "accountkey=", r"(?i)AccountKey=([A-Za-z0-9+/]{86}==)"),
+    _r("azure-sas-token", "sig=", r"[?&]sig=([A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})"),
+    _r("alibaba-access-key", "ltai", r"\bLTAI[A-Za-z0-9]{20}\b"),
+    _r("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"),
+       r"\bdo[por]_v1_[a-f0-9]{64}\b"),
+    _r("heroku-api-key", "hrku-", r"\bHRKU-AA[\w-]{58}" + _END),
+    _r("cloudflare-origin-ca-key", "v1.0-", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b"),
+    _r("flyio-token", ("fo1_", "fm1a_", "fm1r_", "fm2_"),
+       r"\b(?:fo1_[\w-]{43}|fm[12][ar]?_" + _B64 + r"{100,}={0,3})"),
+    _r("databricks-token", "dapi", r"\bdapi[a-f0-9]{32}(?:-\d)?\b"),
+    _r("hashicorp-vault-token", ("hvs.", "hvb."), r"\bhv[sb]\.[\w-]{90,300}" + _END),
+    _r("terraform-cloud-token", "atlasv1", r"\b[a-zA-Z0-9]{14}\.atlasv1\.[\w=-]{60,70}"),
+    _r("doppler-token", "dp.", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b"),
+    _r("pulumi-token", "pul-", r"\bpul-[a-f0-9]{40}\b"),
+    _r("planetscale-token", "pscale_", r"\bpscale_(?:tkn|pw|oauth)_[\w=.-]{32,64}"),
+    _r("supabase-token", ("sbp_", "sb_secret_"),
+       r"\b(?:sbp_[a-f0-9]{40}|sb_secret_[\w-]{20,})" + _END),
+    _r("onepassword-token", "ops_eyj", r"\bops_eyJ" + _B64 + r"{250,}={0,3}"),
+    _r("dynatrace-token", "dt0c01.", r"\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b"),
+    _r("openshift-token", "sha256~", r"\bsha256~[\w-]{43}" + _END),
+    _r("scalingo-token", "tk-us-", r"\btk-us-[\w-]{48}" + _END),
+    _r("grafana-token", ("glc_", "glsa_", "eyjrijoi"),
+       r"\b(?:glc_" + _B64 + r"{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"
+       r"|eyJrIjoi[A-Za-z0-9]{70,400}={0,2})"),
+    _r("newrelic-key", ("nrak-", "nrjs-", "nrii-"),
+       r"\b(?:NRAK-[A-Z0-9]{27}|NRJS-[a-f0-9]{19}|NRII-[\w-]{32})" + _END),
+    _r("sentry-token", ("sntrys_", "sntryu_"),
+       r"\b(?:sntrys_eyJ[\w+/=-]{60,}|sntryu_[a-f0-9]{64})" + _END),
+    # -- version control -------------------------------------------------------------------
+    _r("github-pat", "ghp_", r"\bghp_[A-Za-z0-9]{36}\b"),
+    _r("github-fine-grained-pat", "github_pat_", r"\bgithub_pat_\w{82}\b"),
+    _r("github-oauth-token", "gho_", r"\bgho_[A-Za-z0-9]{36}\b"),
+    _r("github-app-token", ("ghu_", "ghs_"), r"\bgh[us]_[A-Za-z0-9]{36}\b"),
+    _r("github-refresh-token", "ghr_", r"\bghr_[A-Za-z0-9]{36}\b"),
+    _r("gitlab-pat", "glpat-", r"\bglpat-[\w-]{20}[\w.-]{0,300}"),
+    _r("gitlab-token", ("gldt-", "glrt-", "glsoat-", "glffct-", "glcbt-", "gloas-", "glimt-",
+                        "glagent-", "glft-", "glptt-", "gr1348941"),
+       r"\b(?:(?:gldt|glrt|glsoat|glffct|glcbt|gloas|glimt|glagent|glft)-[\w-]{20}[\w.-]{0,300}"
+       r"|glptt-[a-f0-9]{40}|GR1348941[\w-]{20})"),
+    _r("bitbucket-app-password", "atbb", r"\bATBB[A-Za-z0-9]{32}\b"),
+    _r("atlassian-api-token", ("atatt3", "atctt3"), r"\bAT[AC]TT3[\w=-]{150,300}"),
+    _r("sourcegraph-token", "sgp_", r"\bsgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}\b"),
+    # -- chat and mail -------------------------------------------------------------------
+    _r("slack-token", ("xoxb-", "xoxp-", "xoxe-", "xoxa-", "xoxo-", "xoxs-", "xoxr-", "xoxe."),
+       r"\bxox(?:[abeoprs]-|e\.xox[bp]-)[0-9A-Za-z-]{10,250}"),
+    _r("slack-app-token", "xapp-", r"\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+\b"),
+    _r("slack-webhook", "hooks.slack.com",
+       r"hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/]{43,56})"),
+    _r("discord-webhook", ("discord.com/api/webhooks", "discordapp.com/api/webhooks"),
+       r"discord(?:app)?\.com/api/webhooks/\d+/([\w-]{60,80})"),
+    _r("discord-bot-token", "discord", r"\b[MN][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27,38}\b"),
+    _r("telegram-bot-token", ":aa", r"\b\d{8,10}:AA[\w-]{33}" + _END),
+    _r("teams-webhook", "webhook.office.com",
+       r"webhook\.office\.com/webhookb2/[\w-]+@[\w-]+/IncomingWebhook/([a-z0-9]{32}/[\w-]+)"),
+    _r("twilio-api-key", "sk", r"\bSK[0-9a-fA-F]{32}\b"),
+    _r("sendgrid-api-key", "sg.", r"\bSG\.[\w-]{22}\.[\w-]{43}" + _END),
+    _r("mailgun-api-key", "key-", r"\bkey-[a-f0-9]{32}\b"),
+    _r("mailchimp-api-key", "-us", r"\b[0-9a-f]{32}-us\d{1,2}\b"),
+    _r("brevo-api-key", "xkeysib-", r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b"),
+    _r("postman-api-key", "pmak-", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
+    _r("linear-api-key", "lin_api_", r"\blin_api_[A-Za-z0-9]{40}\b"),
+    _r("facebook-access-token", "eaa", r"\bEAA[A-Z][A-Za-z0-9]{100,400}\b"),
+    # -- payments and commerce -------------------------------------------------------------
+    _r("stripe-key", ("sk_live_", "sk_test_", "rk_live_", "rk_test_", "sk_prod_", "rk_prod_"),
+       r"\b[rs]k_(?:live|test|prod)_[A-Za-z0-9]{10,247}\b"),
+    _r("stripe-webhook-secret", "whsec_", r"\bwhsec_[A-Za-z0-9]{32,}\b"),
+    _r("square-token", ("eaaa", "sq0atp-", "sq0csp-"),
+       r"\b(?:EAAA[\w-]{60}|sq0atp-[\w-]{22}|sq0csp-[\w-]{43})" + _END),
+    _r("braintree-token", "access_token$production$",
+       r"access_token\$production\$[0-9a-z]{16}\$[0-9a-f]{32}"),
+    _r("shopify-token", ("shpat_", "shpca_", "shppa_", "shpss_"),
+       r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
+    _r("flutterwave-secret-key", "flwseck", r"\bFLWSECK(?:_TEST)?-[a-h0-9]{32}-X\b"),
+    _r("plaid-access-token", ("access-sandbox-", "access-development-", "access-production-"),
+       r"\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}"
+       r"-[0-9a-f]{4}-[0-9a-f]{12}\b"),
+    _r("easypost-api-key", ("ezak", "eztk"), r"\bEZ[AT]K[A-Za-z0-9]{54}\b"),
+    _r("duffel-token", "duffel_", r"\bduffel_(?:test|live)_[\w=-]{43}" + _END),
+    _r("shippo-token", "shippo_", r"\bshippo_(?:live|test)_[a-fA-F0-9]{40}\b"),
+    # -- package registries and build services ---------------------------------------------
+    _r("npm-token", "npm_", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    _r("npmrc-auth", "_auth", r"(?i)\b_auth(?:Token)?\s*=\s*[\"']?([\w+/=.:-]{16,})"),
+    _r("pypi-token", "pypi-ageichlwas5vcmc", r"\bpypi-AgEIcHlwaS5vcmc[\w-]{50,}"),
+    _r("rubygems-token", "rubygems_", r"\brubygems_[a-f0-9]{48}\b"),
+    _r("nuget-api-key", "oy2", r"\boy2[a-z0-9]{43}\b"),
+    _r("clojars-token", "clojars_", r"\bCLOJARS_[a-z0-9]{60}\b"),
+    _r("docker-hub-token", ("dckr_pat_", "dckr_oat_"), r"\bdckr_(?:pat|oat)_[\w-]{27,}"),
+    _r("artifactory-token", ("akcp", "cmvmd"),
+       r"\b(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})\b"),
+    _r("crates-io-token", "cio", r"\bcio[A-Za-z0-9]{32}\b"),
+    _r("readme-api-key", "rdme_", r"\brdme_[a-z0-9]{70}\b"),
+    _r("prefect-api-key", "pnu_", r"\bpnu_[A-Za-z0-9]{36}\b"),
+    _r("infracost-api-key", "ico-", r"\bico-[A-Za-z0-9]{32}\b"),
+    _r("typeform-token", "tfp_", r"\btfp_[\w.=-]{59}" + _END),
+    _r("airtable-token", "pat", r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b"),
+    _r("mapbox-secret-token", "sk.eyj", r"\bsk\.eyJ[\w-]{50,}\.[\w-]{20,}" + _END),
+    _r("harness-token", ("pat.", "sat."),
+       r"\b(?:pat|sat)\.[\w-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}\b"),
+    _r("snyk-token", "snyk", r"(?i)snyk[\w.-]{0,20}(?:token|key)[\"']?\s{0,3}(?::|=)\s{0,3}[\"']?"
+       r"([a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})"),
+    # -- credentials in URIs and headers -----------------------------------------------------
+    _r("uri-credentials", "://",
+       r"\b[A-Za-z][\w+.-]{1,20}://[^\s:@/'\"<>`]{1,100}:([^\s@/'\"<>`]{1,200})@[\w\[]"),
+    _r("basic-auth-header", "basic",
+       r"(?i)authorization[\"']?\s{0,3}[:=]\s{0,3}[\"']?basic\s+(" + _B64 + r"{8,}={0,2})"),
+    _r("bearer-token", "bearer", r"(?i)\bbearer\s+([\w.~+/-]{20,}=*)", entropy=3.0),
+    # -- generic assignments: last, on what the specific rules left ----------------------
+    _r("generic-password", ("pass", "pwd"),
+       # "DB_PASSWORD", "userPassword", "pwd", but not "bypass" or "GIT_ASKPASS"
+       r"(?:(?:^|[^A-Za-z])(?i:pass(?:word|wd|phrase)?|pwd)|[a-z](?:Pass(?:word|wd|phrase)?|Pwd))"
+       r"[\w-]{0,20}[\"']?\s{0,3}(?::=|=>|=|:)\s{0,3}"
+       r"(?:\"([^\"\s]{6,200})\"|'([^'\s]{6,200})'|([^\s\"'`,;(){}\[\]<>$]{6,200}))",
+       entropy=2.5, generic=True),
+    _r("generic-secret",
+       ("secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey",
+        "private_key", "privatekey", "auth_key", "credential", "signing_key", "client_key",
+        "encryption_key", "master_key"),
+       r"(?i)(?:secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key"
+       r"|credentials?|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key)"
+       r"[\w-]{0,20}[\"']?\s{0,3}(?::=|=>|=|:)\s{0,3}"
+       r"(?:\"([^\"\s]{8,300})\"|'([^'\s]{8,300})'|([^\s\"'`,;(){}\[\]<>$]{8,300}))",
+       entropy=3.0, generic=True),
+)  # fmt: skip

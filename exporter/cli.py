@@ -274,6 +274,69 @@ def sources_cmd(
         _err(f"error: {problem}", "red")
 
 
+@app.command("watch", cls=_Command)
+def watch_cmd(
+    ctx: typer.Context,
+    vault: VaultOpt = None,
+    home: HomeOpt = None,
+    source: SourceOpt = None,
+    project: ProjectOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
+    debug: DebugOpt = False,
+    timezone: TzOpt = None,
+    templates: TemplatesOpt = None,
+    no_redact: NoRedactOpt = False,
+    interval: Annotated[
+        float,
+        typer.Option("--interval", metavar="SECONDS", min=0.1, help="Seconds between looks."),
+    ] = 2.0,
+) -> None:
+    """Keep running: export each session within seconds of it changing (Ctrl-C stops)."""
+    own = {k: v for k, v in locals().items() if k not in ("ctx", "interval")}
+    accepts = ("vault", "home", "source", "project", "quiet", "verbose", "debug", "timezone",
+               "templates", "no_redact")  # fmt: skip
+    a = _inherit(ctx, own, accepts)
+    with _handled(a["debug"]):
+        from .options import check_vault, export_options
+        from .report import print_report
+        from .export import Interrupted
+        from .watch import WatchEvents, watch
+
+        cli = {k: a.get(k) for k in ("vault", "project", "timezone", "templates")}
+        cli["sources"] = a.get("source")
+        if a.get("no_redact"):
+            cli["redact"] = False
+        settings = _settings(cli)
+        if settings.vault is None:
+            raise ConfigError("no vault given: use --vault DIR (or CCEXPORT_VAULT)")
+        _check_home(a["home"])
+        check_vault(settings.vault, False)
+        options = export_options(settings, a["home"], workers=1)
+        options.lock_wait = 0.0  # a busy vault (the nightly run) skips a round, never waits
+
+        def exported(report: Any) -> None:
+            if report.total("written") or report.failed:
+                stamp = time.strftime("%H:%M:%S")
+                if not a["quiet"]:
+                    typer.echo(f"[{stamp}]", nl=False)
+                print_report(report, quiet=a["quiet"], verbose=a["verbose"])
+
+        def busy(message: str) -> None:
+            if not a["quiet"]:
+                _err(f"vault busy, trying again: {message}", "yellow")
+
+        if not a["quiet"]:
+            typer.echo(f"Watching for changes (every {interval:g} s); Ctrl-C stops.")
+        try:
+            watch(options, WatchEvents(exported, busy), interval=interval)
+        except (KeyboardInterrupt, Interrupted):
+            # Each note is written whole; an export cut short is finished by the next run.
+            if not a["quiet"]:
+                typer.echo("Stopped.")
+            raise typer.Exit(0) from None
+
+
 @app.command("doctor", cls=_Command)
 def doctor_cmd(
     ctx: typer.Context,

@@ -403,3 +403,16 @@ def test_sources_counts_sessions_in_a_database(tmp_path):
     adapter = OpenCodeAdapter()
     (ref,) = adapter.discover(SourceContext(tmp_path))
     assert adapter.count_sessions(ref) == 4
+
+
+def test_the_demo_data(tmp_path):
+    from demo_opencode import write
+
+    write(tmp_path)
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path, timezone=UTC))
+    assert not report.problems
+    assert (report.per_source["opencode"].created, report.per_source["kilo"].created) == (3, 1)
+    notes = note_files(tmp_path / "v")
+    cart = next(b for p, b in notes.items() if "cart total" in p and "agent" not in p).decode()
+    assert "Added `test/cart.test.ts`." in cart  # the database's copy, not the tree's
+    assert "subagents:" in cart and "cost: 0.028\n" in cart  # three steps, the child apart

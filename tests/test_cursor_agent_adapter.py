@@ -395,3 +395,29 @@ def test_unicode_survives_into_the_note(tmp_path):
     text = body.decode("utf-8")
     assert "Привет, 世界! Ça marche? 🎉" in text and "Oui — ça marche 👍" in text
     assert json.loads(json.dumps(slug("/home/dev/données"))) == "home-dev-données"
+
+
+def test_the_demo_history_exports_as_described(tmp_path):
+    import demo_cursor_agent as demo
+
+    demo.write(tmp_path)
+    sessions, problems = load(tmp_path)
+    assert problems == []
+    by_id = {s.session_id: s for s in sessions}
+    ide, child, cli = by_id[demo.IDE_CHAT], by_id[demo.SUBAGENT], by_id[demo.CLI_CHAT]
+    assert (ide.title, ide.cwd, ide.project) == (
+        "Japanische Fehlermeldungen ergänzen",
+        demo.WIN_APP,
+        "win-app",
+    )
+    assert ide.subagent_ids == (demo.SUBAGENT,) and child.parent_id == demo.IDE_CHAT
+    assert (cli.title, cli.models, cli.project) == (
+        "Division by zero in GET /users",
+        ("gpt-5",),
+        "api",
+    )
+    assert all(s.started_at and s.ended_at for s in sessions)
+    # the summary's updatedAt extends the end past the last prompt
+    assert (ide.ended_at - ide.started_at).total_seconds() == 600
+    report = export(tmp_path, tmp_path / "v")
+    assert not report.failed and report.total("created") == 3

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ...errors import Problem
 from ...model import Message, Session, ToolCallPart
+from .._jsonl import parse_timestamp
 from ..base import FileStamp, LoadResult, SessionRef
 from ..vscode import project_of_path
 from .agent_store import (
@@ -60,8 +61,10 @@ def load_conversation(ref: SessionRef) -> LoadResult:
     meta = read_chat_meta(ref.related, result.problems)
     cwd = _working_folder(ref, [main, *(t for _, t in children)])
     links = _link_children(main, [(s.path.stem, t) for s, t in children])
+    stamp = ref.fact("updated")
+    updated = parse_timestamp(int(stamp)) if stamp and stamp.isdigit() else None
     session = _session(ref.main, ref.session_id, main, meta, cwd, ref.fact("title"),
-                       ref.fact("model"), parent_id)  # fmt: skip
+                       ref.fact("model"), parent_id, updated)  # fmt: skip
     if parent_id is None:
         kept = tuple(stamp.path.stem for stamp, t in children if t.messages)
         session = replace(session, messages=_with_links(main.messages, links), subagent_ids=kept)
@@ -145,8 +148,9 @@ def _session(
     title: str | None,
     model: str | None,
     parent_id: str | None,
+    updated: datetime | None = None,
 ) -> Session:
-    known = [*transcript.times, *(t for t in (meta.created, meta.updated) if t)]
+    known = [*transcript.times, *(t for t in (meta.created, meta.updated, updated) if t)]
     if not known:
         known = [datetime.fromtimestamp(stamp.mtime_ns / 1e9, UTC)]
     models = meta.model or model

@@ -136,7 +136,8 @@ def _chat_folders(root: Path) -> dict[str, Path]:
 
 
 def read_summaries(path: Path) -> dict[str, tuple[str, ...]]:
-    """conversation id -> facts (``title=…``, ``model=…``) from ``conversation_summaries``.
+    """conversation id -> facts (``title=…``, ``model=…``, ``updated=<epoch ms>``) from
+    ``conversation_summaries``.
 
     An unreadable or different database gives nothing: titles fall back to the chat's own."""
     if not path.is_file():
@@ -146,24 +147,29 @@ def read_summaries(path: Path) -> dict[str, tuple[str, ...]]:
             if "conversation_summaries" not in db.tables:
                 return {}
             columns = {r[1] for r in db.conn.execute("PRAGMA table_info(conversation_summaries)")}
-            wanted = [c for c in ("title", "model") if c in columns]
+            wanted = [c for c in ("title", "model", "updatedAt") if c in columns]
             if "conversationId" not in columns or not wanted:
                 return {}
             rows = db.conn.execute(
                 f"SELECT conversationId, {', '.join(wanted)} FROM conversation_summaries"
             )
-            out: dict[str, tuple[str, ...]] = {}
-            for cid, *values in rows:
-                facts = tuple(
-                    f"{name}={' '.join(str(v).split())}"
-                    for name, v in zip(wanted, values, strict=True)
-                    if isinstance(v, str) and v.strip() and v != "default"
-                )
-                if isinstance(cid, str) and facts:
-                    out[cid] = facts
-            return out
+            return {
+                cid: facts
+                for cid, *values in rows
+                if isinstance(cid, str) and (facts := _summary_facts(wanted, values))
+            }
     except (SourceError, sqlite3.Error):
         return {}
+
+
+def _summary_facts(columns: list[str], values: list[Any]) -> tuple[str, ...]:
+    facts = []
+    for column, value in zip(columns, values, strict=True):
+        if column == "updatedAt" and isinstance(value, int | float) and not isinstance(value, bool):
+            facts.append(f"updated={int(value)}")
+        elif isinstance(value, str) and value.strip() and value != "default":
+            facts.append(f"{column}={' '.join(value.split())}")
+    return tuple(facts)
 
 
 def read_chat_meta(related: tuple[FileStamp, ...], problems: list[Problem]) -> ChatMeta:

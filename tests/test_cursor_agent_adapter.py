@@ -421,3 +421,14 @@ def test_the_demo_history_exports_as_described(tmp_path):
     assert (ide.ended_at - ide.started_at).total_seconds() == 600
     report = export(tmp_path, tmp_path / "v")
     assert not report.failed and report.total("created") == 3
+
+
+def test_a_configured_cursor_folder_is_read_instead_of_the_usual_place(tmp_path):
+    AgentChat(tmp_path, "/w/a", "usual").user("usual place").reply("ok").write()
+    AgentChat(tmp_path / "backup", "/w/a", CHAT).user("configured").reply("ok").write()
+    from exporter.adapters import SourceContext
+
+    ctx = SourceContext(tmp_path, {}, False, {"cursor": (tmp_path / "backup" / ".cursor",)})
+    adapter = CursorAdapter()
+    assert [r.session_id for r in adapter.discover(ctx)] == [CHAT]
+    assert adapter.roots(ctx)[-1] == tmp_path / "backup" / ".cursor" / "projects"

@@ -432,3 +432,19 @@ def test_a_configured_cursor_folder_is_read_instead_of_the_usual_place(tmp_path)
     adapter = CursorAdapter()
     assert [r.session_id for r in adapter.discover(ctx)] == [CHAT]
     assert adapter.roots(ctx)[-1] == tmp_path / "backup" / ".cursor" / "projects"
+
+
+def test_a_nested_transcript_wins_over_a_flat_copy_and_flat_files_keep_their_subagents(tmp_path):
+    AgentChat(tmp_path, "/w/a", CHAT).user("nested copy").reply("ok").write()
+    AgentChat(tmp_path, "/w/a", CHAT, layout="flat").user("flat copy").reply("ok").write()
+    flat = AgentChat(tmp_path, "/w/a", "flat-2", layout="flat")
+    flat.user("flat parent").reply(tool("Task", prompt="sub work")).write()
+    child = AgentChat(tmp_path, "/w/a", CHILD)
+    child.path = flat.path.parent / "flat-2" / "subagents" / f"{CHILD}.jsonl"
+    child.user("sub work").reply("done").write()
+    sessions, problems = load(tmp_path)
+    by_id = {s.session_id: s for s in sessions}
+    assert sorted(by_id) == sorted([CHAT, "flat-2", CHILD]) and problems == []
+    assert texts(by_id[CHAT], "user") == ["nested copy"]
+    assert by_id[CHILD].parent_id == "flat-2"
+    assert by_id["flat-2"].messages[1].parts[0].subagent_id == CHILD

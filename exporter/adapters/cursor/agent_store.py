@@ -82,12 +82,16 @@ def _discover_folder(
             files[entry.name] = Path(entry.path)
     mains: dict[str, Path] = {}
     for cid in sorted(set(dirs) | {Path(n).stem for n in files}):
+        # nested before flat, and .jsonl before .txt
         nested = dirs.get(cid)
-        choices = [nested / f"{cid}.jsonl", nested / f"{cid}.txt"] if nested else []
-        choices += [folder / f"{cid}.jsonl", folder / f"{cid}.txt"]
-        main = next((p for p in choices if p.name in files or p.is_file()), None)
-        if main:
-            mains[cid] = main
+        choices = (
+            [p for p in (nested / f"{cid}.jsonl", nested / f"{cid}.txt") if p.is_file()]
+            if nested
+            else []
+        )
+        choices += [folder / n for n in (f"{cid}.jsonl", f"{cid}.txt") if n in files]
+        if choices:
+            mains[cid] = choices[0]
     for cid, main in mains.items():
         related = _subagent_stamps(dirs.get(cid)) + _meta_stamps(chats.get(cid))
         facts = (*extra, *titles.get(cid, ()))

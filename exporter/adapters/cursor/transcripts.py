@@ -18,10 +18,13 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import textwrap
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from ...errors import Problem
 from ...model import (
@@ -179,8 +182,6 @@ def _text_blocks(lines: list[str]) -> list[dict[str, Any]]:
 
 
 def _call_input(lines: list[str]) -> Any:
-    import orjson
-
     text = "\n".join(lines).strip()
     try:
         return orjson.loads(text)
@@ -191,8 +192,6 @@ def _call_input(lines: list[str]) -> Any:
 
 
 def _dedent(lines: list[str]) -> str:
-    import textwrap
-
     return textwrap.dedent("\n".join(lines)).strip("\n")
 
 

@@ -16,7 +16,8 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 sys.path.insert(0, str(TESTS))
 
 _HOST_VARIABLES = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "CCEXPORT_VAULT", "XDG_CONFIG_HOME",
-                   "XDG_DATA_HOME", "OPENCODE_DB", "KILO_DB")  # fmt: skip
+                   "XDG_DATA_HOME", "OPENCODE_DB", "KILO_DB", "GEMINI_CLI_HOME",
+                   "COPILOT_HOME")  # fmt: skip
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

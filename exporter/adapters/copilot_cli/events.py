@@ -252,8 +252,9 @@ class EventLog:
         if isinstance(agent, str):
             self.agent_calls[agent] = call_id
         child = self.agents.setdefault(call_id, _Thread())
+        # The display name wins, whichever event carries it; the bare name stands in.
         child.label = (
-            _str(data.get("agentDisplayName")) or _str(data.get("agentName")) or child.label
+            _str(data.get("agentDisplayName")) or child.label or _str(data.get("agentName"))
         )
         child.model(data.get("model"))
         if event["type"] == "subagent.failed":

@@ -1,0 +1,141 @@
+"""Antigravity CLI adapter: transcript steps into prompts, replies, tool calls and their
+outputs, compaction, injected steps dropped, the workspace from the cache, bad input."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC
+from pathlib import Path
+
+from conftest import load_sessions, normalize, note_files, texts
+
+from exporter.adapters.antigravity import AntigravityAdapter
+from exporter.export import ExportOptions, run_export
+
+CID = "5b6c7d8e-1f2a-4b3c-9d4e-5f6a7b8c9d0e"
+ROOT = Path(".gemini") / "antigravity-cli"
+
+
+def step(index: int, kind: str, source: str = "MODEL", **fields) -> dict:
+    return {
+        "step_index": index,
+        "source": source,
+        "type": kind,
+        "status": "DONE",
+        "created_at": f"2026-07-01T10:00:{index:02d}Z",
+        **fields,
+    }
+
+
+def transcript(home: Path, steps: list, conversation: str = CID, tail: str = "") -> Path:
+    path = home / ROOT / "brain" / conversation / ".system_generated" / "logs" / "transcript.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in steps) + tail, encoding="utf-8"
+    )
+    return path
+
+
+def session_steps() -> list:
+    return [
+        step(
+            0,
+            "USER_INPUT",
+            "USER_EXPLICIT",
+            content="<USER_REQUEST>\nList the files in the repo — ünï\n</USER_REQUEST>\n"
+            "<USER_SETTINGS_CHANGE>\nThe user changed setting `Model Selection` from "
+            "None to Gemini 3.5 Flash (Medium).\n</USER_SETTINGS_CHANGE>",
+        ),
+        step(1, "CONVERSATION_HISTORY", "SYSTEM"),
+        step(
+            2,
+            "PLANNER_RESPONSE",
+            thinking="Listing first.",
+            tool_calls=[
+                {
+                    "name": "list_dir",
+                    "args": {"DirectoryPath": '"/tmp/repo"', "toolSummary": '"Listing"'},
+                },
+                {"name": "view_file", "args": {"AbsolutePath": '"/tmp/repo/a.txt"'}},
+            ],
+        ),
+        step(3, "LIST_DIRECTORY", content="a.txt\nb.txt\n"),
+        step(4, "VIEW_FILE", content="1: hello\n", truncated_fields=["content"]),
+        step(5, "RUN_COMMAND", content="Output:\nok\n", status="ERROR"),
+        step(6, "SYSTEM_MESSAGE", "SYSTEM", content="<SYSTEM_MESSAGE>secret</SYSTEM_MESSAGE>"),
+        step(7, "CHECKPOINT", "SYSTEM", content="Summary: files were listed."),
+        step(8, "PLANNER_RESPONSE", content="The repo holds a.txt and b.txt."),
+    ]
+
+
+def parts(session, kind):
+    return [p for m in session.messages for p in m.parts if p.kind == kind]
+
+
+def test_steps_become_a_conversation(tmp_path):
+    transcript(tmp_path, session_steps())
+    (session,), problems = load_sessions(AntigravityAdapter(), tmp_path)
+    assert problems == []
+    assert texts(session, "user") == ["List the files in the repo — ünï"]
+    assert texts(session, "assistant") == ["The repo holds a.txt and b.txt."]
+    assert [p.text for p in parts(session, "thinking")] == ["Listing first."]
+    assert session.models == ("Gemini 3.5 Flash (Medium)",)
+    assert parts(session, "notice")[0].text.startswith("The user changed setting")
+    calls = parts(session, "tool_call")
+    assert [(c.name, c.input, c.description) for c in calls] == [
+        ("list_dir", {"DirectoryPath": "/tmp/repo"}, "Listing"),
+        ("view_file", {"AbsolutePath": "/tmp/repo/a.txt"}, None),
+        ("run_command", None, None),  # an output no call announced
+    ]
+    results = {r.call_id: r for r in parts(session, "tool_result")}
+    assert results[calls[0].call_id].output == "a.txt\nb.txt\n"
+    assert results[calls[1].call_id].output == "1: hello\n[cut short in Antigravity's log]"
+    assert results[calls[2].call_id].is_error
+    assert [p.text for p in parts(session, "summary")] == ["Summary: files were listed."]
+    assert "secret" not in " ".join(texts(session) + [r.output for r in results.values()])
+    assert session.started_at.isoformat() == "2026-07-01T10:00:00+00:00"
+    assert session.ended_at.isoformat() == "2026-07-01T10:00:08+00:00"
+
+
+def test_workspace_from_the_cache_names_the_project(tmp_path):
+    transcript(tmp_path, session_steps())
+    transcript(tmp_path, session_steps(), conversation="win-1")
+    cache = tmp_path / ROOT / "cache" / "last_conversations.json"
+    cache.parent.mkdir(parents=True)
+    cache.write_text(
+        json.dumps({"/home/dev/work/api": CID, "file:///c%3A/Users/dev/win-app": {"id": "win-1"}})
+    )
+    sessions, _ = load_sessions(AntigravityAdapter(), tmp_path)
+    by_id = {s.session_id: s for s in sessions}
+    assert (by_id[CID].cwd, by_id[CID].project) == ("/home/dev/work/api", "api")
+    assert (by_id["win-1"].cwd, by_id["win-1"].project) == ("c:/Users/dev/win-app", "win-app")
+
+
+def test_bad_lines_unknown_step_types_and_a_step_being_written(tmp_path):
+    steps = session_steps() + [step(9, "BROWSER_NAVIGATE", content="opened https://example.com")]
+    path = transcript(tmp_path, steps, tail='{"step_index": 10, "type": "PLAN')
+    lines = path.read_text().splitlines(keepends=True)
+    lines.insert(1, "{broken\n")
+    lines.insert(2, "[]\n")
+    path.write_text("".join(lines))
+    (session,), problems = load_sessions(AntigravityAdapter(), tmp_path)
+    assert [(p.line, p.message[:14]) for p in problems] == [
+        (2, "not valid JSON"),
+        (3, "not a step (no"),
+    ]
+    assert parts(session, "tool_call")[-1].name == "browser_navigate"
+
+
+def test_export_and_unchanged_rerun(tmp_path, monkeypatch):
+    transcript(tmp_path, session_steps())
+    vault = tmp_path / "vault"
+    options = ExportOptions(vault=vault, home=tmp_path, sources=["antigravity"], timezone=UTC)
+    assert run_export(options).total("created") == 1
+    body = normalize("\n".join(b.decode() for b in note_files(vault).values()))
+    assert "List the files in the repo — ünï" in body and "The repo holds a.txt and b.txt." in body
+    loads = []
+    real = AntigravityAdapter.load
+    monkeypatch.setattr(
+        AntigravityAdapter, "load", lambda self, ref: loads.append(ref) or real(self, ref)
+    )
+    assert run_export(options).total("skipped") == 1 and loads == []

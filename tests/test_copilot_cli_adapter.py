@@ -1,0 +1,364 @@
+"""GitHub Copilot CLI adapter: both layouts, prompts and replies, reasoning, tools paired by
+id, sub-agents as linked notes, session events, token totals, and bad input."""
+
+from __future__ import annotations
+
+import builtins
+import json
+from datetime import UTC
+from pathlib import Path
+
+from conftest import load_sessions, normalize, note_files, texts
+from copilot_cli_builder import CopilotCliSession, request
+
+from exporter.adapters import SourceContext
+from exporter.adapters.copilot_cli import CopilotCliAdapter
+from exporter.export import ExportOptions, run_export
+
+SID = "9c1d2e3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f"
+
+
+def load_all(home: Path, env: dict | None = None, real_home: bool = False):
+    return load_sessions(CopilotCliAdapter(), home, env, real_home)
+
+
+def export(home: Path, vault: Path):
+    return run_export(ExportOptions(vault=vault, home=home, sources=["copilot-cli"], timezone=UTC))
+
+
+def parts(session, kind):
+    return [p for m in session.messages for p in m.parts if p.kind == kind]
+
+
+def conversation(session_id: str = SID, **kwargs) -> CopilotCliSession:
+    s = CopilotCliSession(session_id, **kwargs)
+    s.event("session.model_change", {"newModel": "claude-sonnet-4.5", "previousModel": "auto"})
+    s.event("system.message", {"content": "You are GitHub Copilot.", "role": "system"})
+    s.user("Add a /health endpoint")
+    s.event("assistant.turn_start", {"turnId": "0"})
+    s.event("assistant.reasoning", {"reasoningId": "r1", "content": "Read the server first."})
+    s.assistant(
+        "Reading the server.",
+        [request("call-1", "view", '{"path": "server.py"}', intentionSummary="Read server.py")],
+        reasoningText="Read the server first.",
+        reasoningOpaque="b3BhcXVl",
+        model="claude-sonnet-4.5",
+    )
+    s.tool("call-1", "view", {"path": "server.py"}, "app = Flask()")
+    s.event("hook.start", {"hookInvocationId": "h1", "hookType": "postToolUse"})
+    s.event("session.usage_checkpoint", {"totalPremiumRequests": 1})
+    s.assistant("Added `GET /health`.", model="claude-sonnet-4.5")
+    s.event("assistant.turn_end", {"turnId": "0"})
+    return s
+
+
+def test_discovery_is_stat_only_and_finds_both_layouts(tmp_path, monkeypatch):
+    root = tmp_path / ".copilot"
+    conversation().write(root, workspace="name: Health endpoint\n")
+    conversation("legacy-0001").write_legacy(root)
+    archived = conversation("archived-0002").write(tmp_path / "old")
+    (root / "history-session-state").mkdir()
+    archived.parent.rename(root / "history-session-state" / "archived-0002")
+
+    def no_open(*args, **kwargs):
+        raise AssertionError("discovery must not open files")
+
+    monkeypatch.setattr(builtins, "open", no_open)
+    refs = list(CopilotCliAdapter().discover(SourceContext(tmp_path, {}, False)))
+    monkeypatch.undo()
+    assert [r.session_id for r in refs] == [SID, "legacy-0001", "archived-0002"]
+    assert [f.path.name for f in refs[0].related] == ["workspace.yaml"]
+
+
+def test_copilot_home_is_used_only_on_the_real_home(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    conversation().write(elsewhere)
+    env = {"COPILOT_HOME": str(elsewhere)}
+    assert [s.session_id for s in load_all(tmp_path / "h", env, real_home=True)[0]] == [SID]
+    assert load_all(tmp_path / "h", env, real_home=False)[0] == []
+
+
+def test_prompt_reply_reasoning_once_and_a_paired_tool_call(tmp_path):
+    conversation().write(tmp_path / ".copilot")
+    (session,), problems = load_all(tmp_path)
+    assert problems == []
+    assert texts(session, "user") == ["Add a /health endpoint"]  # not transformedContent
+    assert texts(session, "assistant") == ["Reading the server.", "Added `GET /health`."]
+    assert [p.text for p in parts(session, "thinking")] == ["Read the server first."]
+    (call,), (result,) = parts(session, "tool_call"), parts(session, "tool_result")
+    assert (call.name, call.input, call.description) == (
+        "view",
+        {"path": "server.py"},
+        "Read server.py",
+    )
+    assert (result.call_id, result.output, result.duration) == ("call-1", "app = Flask()", 1.5)
+    assert "You are GitHub Copilot." not in texts(session)
+
+
+def test_metadata_from_start_workspace_and_title_events(tmp_path):
+    s = conversation(cwd="C:\\Users\\dev\\work\\win-app", branch="feat/ünï")
+    s.event("session.title_changed", {"title": "From the event"})
+    s.write(
+        tmp_path / ".copilot",
+        workspace="name: Health endpoint ✓\ncwd: /ignored\nnested:\n  name: x\n",
+    )
+    (session,), _ = load_all(tmp_path)
+    assert session.title == "Health endpoint ✓"
+    assert (session.cwd, session.project) == ("C:\\Users\\dev\\work\\win-app", "win-app")
+    assert (session.git_branch, session.git_commit, session.git_remote) == (
+        "feat/ünï",
+        "0" * 40,
+        "github.com/dev/api",
+    )
+    assert session.models == ("claude-sonnet-4.5",)
+    assert session.started_at.isoformat() == "2026-06-01T09:00:00+00:00"
+    assert session.ended_at > session.started_at
+    conversation("no-workspace").write(tmp_path / ".copilot")
+    s2 = CopilotCliSession("titled")
+    s2.user("hello")
+    s2.event("session.title_changed", {"title": "First"})
+    s2.event("session.title_changed", {"title": "Second"})
+    s2.write(tmp_path / ".copilot")
+    by_id = {x.session_id: x for x in load_all(tmp_path)[0]}
+    assert by_id["titled"].title == "Second" and by_id["no-workspace"].title is None
+
+
+def test_model_change_compaction_truncation_abort_and_errors(tmp_path):
+    s = conversation()
+    s.event("session.model_change", {"newModel": "gpt-5", "reasoningEffort": "high"})
+    s.event("session.compaction_start", {})
+    s.event(
+        "session.compaction_complete",
+        {"success": True, "summaryContent": "We added /health.", "preCompactionTokens": 90000},
+    )
+    s.event("session.truncation", {"messagesRemovedDuringTruncation": 4})
+    s.event("abort", {"reason": "user interrupted"})
+    s.event("session.error", {"errorType": "query", "message": "rate limited"})
+    s.event("session.warning", {"message": "slow network"})
+    s.assistant("On gpt-5 now.", model="gpt-5")
+    s.write(tmp_path / ".copilot")
+    (session,), _ = load_all(tmp_path)
+    assert session.models == ("claude-sonnet-4.5", "gpt-5")
+    assert [p.text for p in parts(session, "summary")] == ["We added /health."]
+    assert [(p.notice, p.text) for p in parts(session, "notice")] == [
+        ("notification", "Model changed to gpt-5 (reasoning effort high)"),
+        ("notification", "Context truncated: 4 messages removed"),
+        ("interrupted", "user interrupted"),
+        ("error", "rate limited"),
+        ("notification", "slow network"),
+    ]
+    assert session.messages[-1].model == "gpt-5"
+
+
+def test_token_totals_from_shutdown_metrics_else_reply_tokens(tmp_path):
+    s = conversation()
+    s.shutdown(
+        {
+            "claude-sonnet-4.5": {
+                "inputTokens": 1000,
+                "outputTokens": 80,
+                "cacheReadTokens": 600,
+                "cacheWriteTokens": 10,
+            }
+        }
+    )
+    s.event("session.resume", {"resumeTime": s.stamp(0), "eventCount": 12})
+    s.user("And a test?")
+    s.assistant("Added.", model="gpt-5")
+    s.shutdown(
+        {
+            "gpt-5": {
+                "inputTokens": 200,
+                "outputTokens": 20,
+                "cacheReadTokens": 0,
+                "cacheWriteTokens": 0,
+            }
+        }
+    )
+    s.write(tmp_path / ".copilot")
+    conversation("crashed").write(tmp_path / ".copilot")  # no shutdown: replies' outputTokens
+    by_id = {x.session_id: x for x in load_all(tmp_path)[0]}
+    usage = by_id[SID].usage
+    assert (
+        usage.input_tokens,
+        usage.output_tokens,
+        usage.cache_read_tokens,
+        usage.cache_write_tokens,
+    ) == (1200, 100, 600, 10)
+    assert by_id["crashed"].usage.output_tokens == 40 and by_id["crashed"].usage.input_tokens == 0
+
+
+def test_request_arguments_as_object_and_start_before_request(tmp_path):
+    s = CopilotCliSession(SID)
+    s.user("Run it")
+    # an older build: the execution starts before (without) the request that announces it
+    s.event(
+        "tool.execution_start",
+        {"toolCallId": "c9", "toolName": "bash", "arguments": {"command": "make"}},
+    )
+    s.assistant("", [request("c9", "bash", {"command": "make"})])
+    s.event(
+        "tool.execution_complete",
+        {
+            "toolCallId": "c9",
+            "success": False,
+            "result": {"result_type": "failure", "text_result_for_llm": "make: *** Error 2"},
+        },
+    )
+    s.assistant("", [request("c10", "edit", {"path": "a.py"})])
+    s.event(
+        "tool.execution_complete",
+        {
+            "toolCallId": "c10",
+            "success": True,
+            "result": {"content": "File updated", "detailedContent": "-old\n+new"},
+        },
+    )
+    s.write(tmp_path / ".copilot")
+    (session,), _ = load_all(tmp_path)
+    calls = parts(session, "tool_call")
+    assert [(c.name, c.input) for c in calls] == [
+        ("bash", {"command": "make"}),
+        ("edit", {"path": "a.py"}),
+    ]
+    results = {r.call_id: r for r in parts(session, "tool_result")}
+    assert (results["c9"].output, results["c9"].is_error) == ("make: *** Error 2", True)
+    assert results["c10"].output == "-old\n+new"  # the full diff, not the model's summary
+
+
+def test_subagent_events_become_a_linked_session(tmp_path):
+    s = conversation()
+    s.assistant(
+        "Delegating.",
+        [
+            request(
+                "task-1",
+                "task",
+                {"prompt": "Find the tests for /health", "agent_type": "explore"},
+                intentionSummary="Find tests",
+            )
+        ],
+    )
+    s.event(
+        "subagent.started",
+        {"toolCallId": "task-1", "agentName": "explore", "agentDisplayName": "Explore"},
+        agentId="agent-1",
+    )
+    # newer builds: the envelope agentId; older ones: data.parentToolCallId
+    s.assistant(
+        "Searching tests.", [request("sub-c1", "grep", {"pattern": "health"})], agentId=None
+    )
+    s.events[-1]["agentId"] = "agent-1"
+    s.tool("sub-c1", "grep", {"pattern": "health"}, "tests/test_health.py", agentId="agent-1")
+    s.event("assistant.message", {"content": "Found one test.", "parentToolCallId": "task-1"})
+    s.event(
+        "subagent.completed",
+        {
+            "toolCallId": "task-1",
+            "agentName": "explore",
+            "model": "claude-haiku-4.5",
+            "totalToolCalls": 1,
+        },
+    )
+    s.event(
+        "tool.execution_complete",
+        {
+            "toolCallId": "task-1",
+            "success": True,
+            "result": {"content": "One test: tests/test_health.py"},
+        },
+    )
+    s.write(tmp_path / ".copilot")
+    main, child = load_all(tmp_path)[0]
+    assert child.session_id == f"{SID}/agent-task-1"
+    assert (child.parent_id, child.agent_label, child.title) == (SID, "Explore", "Find tests")
+    assert texts(child, "user") == ["Find the tests for /health"]
+    assert texts(child, "assistant") == ["Searching tests.", "Found one test."]
+    assert child.models == ("claude-haiku-4.5",) and child.project == main.project
+    assert [p.output for p in parts(child, "tool_result")] == ["tests/test_health.py"]
+    assert "Searching tests." not in texts(main)
+    assert main.subagent_ids == (child.session_id,)
+    delegation = next(c for c in parts(main, "tool_call") if c.call_id == "task-1")
+    assert delegation.subagent_id == child.session_id
+    vault = tmp_path / "vault"
+    export(tmp_path, vault)
+    notes = {Path(rel).stem: b.decode() for rel, b in note_files(vault).items()}
+    kid = next(stem for stem, text in notes.items() if "parent:" in text)
+    parent = next(stem for stem in notes if stem != kid)
+    assert f"[[{kid}" in notes[parent] and f"[[{parent}]]" in notes[kid]
+
+
+def test_skill_injected_prompts_ephemeral_and_dropped_events_are_left_out(tmp_path):
+    s = CopilotCliSession(SID)
+    s.user("Typed by me")
+    s.user("Injected by a skill", source="skill")
+    s.event("assistant.message", {"content": "streaming piece"}, ephemeral=True)
+    for kind in (
+        "system.notification",
+        "permission.requested",
+        "skill.invoked",
+        "session.mcp_servers_loaded",
+        "session.idle",
+        "session.info",
+    ):
+        s.event(kind, {"content": "noise", "message": "noise"})
+    s.assistant("A real reply.")
+    s.write(tmp_path / ".copilot")
+    (session,), problems = load_all(tmp_path)
+    assert texts(session) == ["Typed by me", "A real reply."]
+    assert problems == []
+
+
+def test_folder_trust_notice_is_the_last_resort_for_the_cwd(tmp_path):
+    s = CopilotCliSession(SID)
+    s.events[0]["data"].pop("context")
+    s.event(
+        "session.info",
+        {
+            "infoType": "folder_trust",
+            "message": "Folder /home/dev/work/trusted has been added to trusted folders.",
+        },
+    )
+    s.user("hi")
+    s.write(tmp_path / ".copilot")
+    (session,), _ = load_all(tmp_path)
+    assert (session.cwd, session.project) == ("/home/dev/work/trusted", "trusted")
+
+
+def test_bad_lines_unknown_types_and_a_line_being_written(tmp_path):
+    path = conversation().write(tmp_path / ".copilot")
+    lines = path.read_text().splitlines(keepends=True)
+    lines.insert(2, "{not json\n")
+    lines.insert(3, '"a string"\n')
+    lines.insert(4, json.dumps({"type": "brand.new_event", "data": {}}) + "\n")
+    path.write_text("".join(lines) + '{"type":"user.message","data":{"content":"half')
+    (session,), problems = load_all(tmp_path)
+    assert texts(session, "user") == ["Add a /health endpoint"]
+    got = sorted((p.line, p.message[:40]) for p in problems if p.line) + [
+        (None, p.message) for p in problems if not p.line
+    ]
+    assert got[0][0] == 3 and got[0][1].startswith("not valid JSON")
+    assert got[1] == (4, "not an event (no type), line skipped")
+    assert got[2] == (None, "unknown event type 'brand.new_event' (1 events) skipped")
+    assert len(problems) == 3
+
+
+def test_export_finds_the_text_and_an_unchanged_rerun_reads_nothing(tmp_path, monkeypatch):
+    conversation().write(tmp_path / ".copilot", workspace="name: Health endpoint\n")
+    vault = tmp_path / "vault"
+    report = export(tmp_path, vault)
+    assert report.total("created") == 1
+    (note,) = [b.decode() for b in note_files(vault).values()]
+    assert "title: Health endpoint" in note
+    body = normalize(note)
+    assert "Add a /health endpoint" in body and "Added `GET /health`." in body
+    loads = []
+    real = CopilotCliAdapter.load
+    monkeypatch.setattr(
+        CopilotCliAdapter, "load", lambda self, ref: loads.append(ref) or real(self, ref)
+    )
+    again = export(tmp_path, vault)
+    assert loads == [] and again.total("skipped") == 1 and again.total("written") == 0
+    (tmp_path / ".copilot" / "session-state" / SID / "workspace.yaml").write_text("name: Renamed\n")
+    export(tmp_path, vault)
+    assert len(loads) == 1  # a new title re-reads the session

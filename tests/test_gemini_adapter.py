@@ -1,0 +1,441 @@
+"""Gemini CLI adapter: chats in both shapes, thoughts, tools, tokens, projects, subagents,
+saved chats, the prompt log, and bad or half-written input (synthetic homes only)."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import os
+from datetime import UTC
+from pathlib import Path
+
+from conftest import load_sessions, normalize, note_files, texts
+from gemini_builder import (
+    GeminiChat,
+    project_folder,
+    project_hash,
+    setup_turns,
+    tool_call,
+    write_checkpoint,
+    write_prompt_log,
+)
+
+from exporter.adapters import SourceContext
+from exporter.adapters.gemini import GeminiAdapter
+from exporter.export import ExportOptions, run_export
+
+SID = "3f2a9c1e-5b7d-4e2f-8a1c-0d9e8f7a6b5c"
+ROOT = "/home/dev/work/api"
+
+
+def load_all(home: Path, env: dict | None = None, real_home: bool = False):
+    return load_sessions(GeminiAdapter(), home, env, real_home)
+
+
+def export(home: Path, vault: Path):
+    return run_export(ExportOptions(vault=vault, home=home, sources=["gemini"], timezone=UTC))
+
+
+def conversation(session_id: str = SID, root: str = ROOT) -> GeminiChat:
+    chat = GeminiChat(session_id, root)
+    chat.user("Add a /health endpoint to `server.py`")
+    chat.gemini(
+        "I'll read the server first.",
+        thoughts=[{"subject": "Planning", "description": "Read before editing."}],
+        calls=[
+            tool_call(
+                "read_file-1",
+                "read_file",
+                {"file_path": f"{root}/server.py"},
+                "app = Flask(__name__)\n",
+            )
+        ],
+    )
+    chat.gemini("Done: `GET /health` returns 200.")
+    return chat
+
+
+def parts(session, kind):
+    return [p for m in session.messages for p in m.parts if p.kind == kind]
+
+
+def test_discovery_is_stat_only_and_groups_a_sessions_files(tmp_path, monkeypatch):
+    folder = project_folder(tmp_path, ROOT, "api")
+    chat = conversation()
+    chat.write_json(folder / "chats")
+    chat.write_jsonl(folder / "chats")  # the file a legacy session was migrated to
+    GeminiChat("agent-77", kind="subagent").write_jsonl(folder / "chats" / SID, "agent-77.jsonl")
+    write_checkpoint(folder, "before refactor", [{"role": "user", "parts": [{"text": "x"}]}])
+    write_prompt_log(folder, [(SID, "2026-05-01T10:00:01Z", "Add a /health endpoint")])
+
+    def no_open(*args, **kwargs):
+        raise AssertionError("discovery must not open files")
+
+    monkeypatch.setattr(builtins, "open", no_open)
+    refs = list(GeminiAdapter().discover(SourceContext(tmp_path, {}, False)))
+    monkeypatch.undo()
+    assert [r.fact("kind") for r in refs] == ["chat", "checkpoint", "logs"]
+    chat_ref = refs[0]
+    assert chat_ref.main.path.suffix == ".jsonl"
+    assert [f.path.name for f in chat_ref.related] == [chat.file_name(".json"), "agent-77.jsonl"]
+    assert refs[1].session_id == "api/checkpoint/before refactor"
+
+
+def test_gemini_cli_home_is_read_only_on_the_real_home(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    conversation().write_jsonl(project_folder(elsewhere, ROOT, "api") / "chats")
+    env = {"GEMINI_CLI_HOME": str(elsewhere)}
+    assert [s.session_id for s in load_all(tmp_path / "h", env, real_home=True)[0]] == [SID]
+    assert load_all(tmp_path / "h", env, real_home=False)[0] == []
+
+
+def test_a_conversation_with_thoughts_tools_tokens_and_model(tmp_path):
+    conversation().write_jsonl(project_folder(tmp_path, ROOT, "api") / "chats")
+    (session,), problems = load_all(tmp_path)
+    assert problems == []
+    assert texts(session, "user") == ["Add a /health endpoint to `server.py`"]
+    assert texts(session, "assistant") == [
+        "I'll read the server first.",
+        "Done: `GET /health` returns 200.",
+    ]
+    assert [t.text for t in parts(session, "thinking")] == ["Planning\n\nRead before editing."]
+    (call,), (result,) = parts(session, "tool_call"), parts(session, "tool_result")
+    assert (call.name, call.input, call.call_id) == (
+        "read_file",
+        {"file_path": f"{ROOT}/server.py"},
+        "read_file-1",
+    )
+    assert (result.call_id, result.output, result.is_error) == (
+        "read_file-1",
+        "app = Flask(__name__)\n",
+        False,
+    )
+    # input counts what was not cached; thoughts are billed as output
+    assert (session.usage.input_tokens, session.usage.output_tokens) == (1200, 120)
+    assert session.usage.cache_read_tokens == 800
+    assert session.models == ("gemini-2.5-pro",)
+    assert (session.cwd, session.project) == (ROOT, "api")
+    assert session.started_at.isoformat() == "2026-05-01T10:00:00+00:00"
+    assert session.ended_at >= session.messages[-1].timestamp
+
+
+def test_legacy_document_and_its_migrated_jsonl_count_once(tmp_path):
+    chats = project_folder(tmp_path, ROOT, "api") / "chats"
+    chat = conversation()
+    chat.write_json(chats)
+    chat.gemini("A reply written after the resume.")
+    chat.write_jsonl(chats)
+    (session,), _ = load_all(tmp_path)
+    assert texts(session, "assistant").count("I'll read the server first.") == 1
+    assert texts(session, "assistant")[-1] == "A reply written after the resume."
+
+
+def test_jsonl_upserts_set_and_rewind(tmp_path):
+    chats = project_folder(tmp_path, ROOT, "api") / "chats"
+    chat = conversation()
+    first_reply = dict(chat.messages[1])
+    later = dict(first_reply, content="I'll read the server first (with its result).")
+    chat.user("A prompt that was rewound")
+    rewound = chat.gemini("An answer that was rewound")
+    chat.write_jsonl(
+        chats,
+        extra_lines=[
+            later,
+            {"$set": {"summary": "Health endpoint"}},
+            {"$rewindTo": chat.messages[3]["id"]},
+            {
+                "id": "after",
+                "type": "user",
+                "content": "After the rewind",
+                "timestamp": "2026-05-01T11:00:00Z",
+            },
+        ],
+    )
+    (session,), _ = load_all(tmp_path)
+    assert session.title == "Health endpoint"
+    assert texts(session, "user") == ["Add a /health endpoint to `server.py`", "After the rewind"]
+    assert texts(session, "assistant")[0] == "I'll read the server first (with its result)."
+    assert rewound["content"] not in texts(session)
+    # the upserted reply keeps its place, before the second reply
+    assert [m.source_id for m in session.messages][:2] == [
+        chat.messages[0]["id"],
+        first_reply["id"],
+    ]
+
+
+def test_notices_errors_and_failed_tools(tmp_path):
+    chat = GeminiChat(SID)
+    chat.user([{"text": "Run the tests"}])
+    chat.gemini(
+        "",
+        calls=[
+            tool_call(
+                "sh-1", "run_shell_command", {"command": "pytest"}, error="Tool execution denied"
+            )
+        ],
+    )
+    chat.notice("info", "Request cancelled.")
+    chat.notice("error", "[API Error: quota exceeded]")
+    chat.notice("warning", "Model fell back to flash")
+    chat.write_jsonl(project_folder(tmp_path, ROOT, "api") / "chats")
+    (session,), _ = load_all(tmp_path)
+    (result,) = parts(session, "tool_result")
+    assert result.is_error and result.output == "Tool execution denied"
+    notices = [(p.notice, p.text) for p in parts(session, "notice")]
+    assert notices == [
+        ("notification", "Request cancelled."),
+        ("error", "[API Error: quota exceeded]"),
+        ("notification", "Model fell back to flash"),
+    ]
+
+
+def test_referenced_file_contents_are_not_the_prompt_and_images_are_kept(tmp_path):
+    chat = GeminiChat(SID)
+    typed = "Explain @notes.md — ünïcödé and 日本語"
+    chat.user(
+        [
+            {"text": typed},
+            {
+                "text": "\n--- Content from referenced files ---\nContent from @notes.md:\nsecret plan\n"
+                "--- End of content ---"
+            },
+            {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}},
+        ]
+    )
+    chat.gemini("It is a plan.")
+    chat.write_jsonl(project_folder(tmp_path, ROOT, "api") / "chats")
+    (session,), _ = load_all(tmp_path)
+    assert texts(session, "user") == [typed]
+    (image,) = parts(session, "attachment")
+    assert (image.media_type, image.data) == ("image/png", b"\x89PNG\r\n\x1a\n")
+
+
+def test_display_content_is_what_the_person_typed(tmp_path):
+    chat = GeminiChat(SID)
+    chat.user("expanded for the model", displayContent="/review src/")
+    chat.gemini("Reviewing.")
+    chat.write_jsonl(project_folder(tmp_path, ROOT, "api") / "chats")
+    (session,), _ = load_all(tmp_path)
+    assert texts(session, "user") == ["/review src/"]
+
+
+def test_project_from_marker_registry_or_hash(tmp_path):
+    win_root = "C:\\Users\\dev\\work\\win-app"
+    conversation("aaaaaaaa-0000-4000-8000-000000000001").write_jsonl(
+        project_folder(tmp_path, "/home/dev/work/marked", "marked", registry=False, marker=True)
+        / "chats"
+    )
+    # an old folder named by the hash: the root is found among tool-call paths
+    hashed = tmp_path / ".gemini" / "tmp" / project_hash(win_root) / "chats"
+    chat = GeminiChat("bbbbbbbb-0000-4000-8000-000000000002", win_root)
+    chat.user("Fix the build")
+    chat.gemini(
+        "",
+        calls=[
+            tool_call(
+                "r-1", "read_file", {"file_path": win_root + "\\src\\main.rs"}, "fn main() {}"
+            )
+        ],
+    )
+    chat.write_jsonl(hashed)
+    # a slug with no registry entry, no marker and no path to hash: the slug is the project
+    orphan = GeminiChat("cccccccc-0000-4000-8000-000000000003", "/nowhere")
+    orphan.user("Hello")
+    orphan.gemini("Hi")
+    orphan.write_jsonl(project_folder(tmp_path, "/nowhere", "orphan-2", registry=False) / "chats")
+    by_id = {s.session_id[:8]: s for s in load_all(tmp_path)[0]}
+    assert (by_id["aaaaaaaa"].cwd, by_id["aaaaaaaa"].project) == ("/home/dev/work/marked", "marked")
+    assert (by_id["bbbbbbbb"].cwd, by_id["bbbbbbbb"].project) == (win_root, "win-app")
+    assert (by_id["cccccccc"].cwd, by_id["cccccccc"].project) == (None, "orphan-2")
+
+
+def test_subagent_is_its_own_note_linked_both_ways(tmp_path):
+    chats = project_folder(tmp_path, ROOT, "api") / "chats"
+    chat = GeminiChat(SID)
+    chat.user("Investigate the auth module")
+    chat.gemini(
+        "",
+        calls=[
+            tool_call(
+                "inv-1",
+                "codebase_investigator",
+                {"objective": "auth"},
+                "Subagent finished: tokens are not rotated.",
+                agent_id="agent-7f3",
+            )
+        ],
+    )
+    chat.gemini("Tokens are not rotated.")
+    chat.write_jsonl(chats)
+    child = GeminiChat("agent-7f3", kind="subagent")
+    child.user("Investigate auth")
+    child.gemini("Looking at `auth.py`.")
+    child.write_jsonl(chats / SID, "agent-7f3.jsonl")
+    sessions, _ = load_all(tmp_path)
+    parent, kid = sessions
+    assert kid.session_id == f"{SID}/agent-agent-7f3"
+    assert (kid.parent_id, kid.agent_label, kid.project) == (SID, "Codebase_Investigator", "api")
+    assert parent.subagent_ids == (kid.session_id,)
+    assert parts(parent, "tool_call")[0].subagent_id == kid.session_id
+    vault = tmp_path / "vault"
+    export(tmp_path, vault)
+    notes = {Path(rel).stem: b.decode() for rel, b in note_files(vault).items()}
+    kid_stem = next(s for s, t in notes.items() if "parent:" in t)
+    parent_stem = next(s for s in notes if s != kid_stem)
+    assert f"[[{kid_stem}" in notes[parent_stem] and f"[[{parent_stem}]]" in notes[kid_stem]
+
+
+def test_saved_chat_is_a_note_titled_by_its_tag_linked_to_its_session(tmp_path):
+    folder = project_folder(tmp_path, ROOT, "api")
+    conversation().write_jsonl(folder / "chats")
+    history = setup_turns(ROOT) + [
+        {"role": "user", "parts": [{"text": "Add a /health endpoint to `server.py`"}]},
+        {
+            "role": "model",
+            "parts": [
+                {"text": "Weighing options", "thought": True},
+                {"text": "I'll read the server first."},
+                {"functionCall": {"name": "read_file", "args": {"file_path": "server.py"}}},
+            ],
+        },
+        {
+            "role": "user",
+            "parts": [
+                {"functionResponse": {"name": "read_file", "response": {"output": "app = Flask()"}}}
+            ],
+        },
+    ]
+    write_checkpoint(folder, "health v1/ü", history)
+    sessions, problems = load_all(tmp_path)
+    assert problems == []
+    saved = next(s for s in sessions if "/checkpoint/" in s.session_id)
+    assert (saved.title, saved.forked_from, saved.project) == ("health v1/ü", SID, "api")
+    assert texts(saved, "user") == ["Add a /health endpoint to `server.py`"]  # no setup turn
+    assert [p.text for p in parts(saved, "thinking")] == ["Weighing options"]
+    (call,), (result,) = parts(saved, "tool_call"), parts(saved, "tool_result")
+    assert call.call_id == result.call_id and result.output == "app = Flask()"
+    vault = tmp_path / "vault"
+    export(tmp_path, vault)
+    note = next(t.decode() for r, t in note_files(vault).items() if "health v1" in r)
+    assert "forked_from:" in note
+
+
+def test_a_saved_chat_matching_no_session_stands_alone(tmp_path):
+    folder = project_folder(tmp_path, ROOT, "api")
+    history = [
+        {"role": "user", "parts": [{"text": "Something never logged"}]},
+        {"role": "model", "parts": [{"text": "Sure."}]},
+    ]
+    write_checkpoint(folder, "alone", history, bare=True)
+    (saved,), _ = load_all(tmp_path)
+    assert saved.forked_from is None and texts(saved) == ["Something never logged", "Sure."]
+
+
+def test_prompt_log_gives_notes_only_for_sessions_without_a_chat_file(tmp_path):
+    folder = project_folder(tmp_path, ROOT, "api")
+    conversation().write_jsonl(folder / "chats")
+    gone = "dddddddd-0000-4000-8000-000000000004"
+    write_prompt_log(
+        folder,
+        [
+            (SID, "2026-05-01T10:00:01Z", "Add a /health endpoint to `server.py`"),
+            (gone, "2026-04-01T09:00:00Z", "Why does the build fail on Windows?"),
+            (gone, "2026-04-01T09:05:00Z", "/chat save build"),
+            (gone, "2026-04-01T09:06:00Z", "!git status"),
+        ],
+    )
+    sessions, _ = load_all(tmp_path)
+    assert sorted(s.session_id for s in sessions) == sorted([SID, gone])
+    pruned = next(s for s in sessions if s.session_id == gone)
+    assert texts(pruned, "user") == ["Why does the build fail on Windows?"]
+    commands = [(p.command, p.shell) for p in parts(pruned, "command")]
+    assert commands == [("/chat save build", False), ("git status", True)]
+    assert parts(pruned, "notice")[0].text.startswith("Only the prompts remain")
+    assert (pruned.started_at.isoformat(), pruned.project) == ("2026-04-01T09:00:00+00:00", "api")
+
+
+def test_half_written_document_is_retried_and_bad_lines_are_reported(tmp_path):
+    chats = project_folder(tmp_path, ROOT, "api") / "chats"
+    legacy = conversation("eeeeeeee-0000-4000-8000-000000000005").write_json(chats)
+    legacy.write_text(legacy.read_text()[:200], encoding="utf-8")
+    live = conversation().write_jsonl(chats)
+    with open(live, "a", encoding="utf-8") as f:
+        f.write('{"id": "x", "type": "user", "content": "half')
+    lines = live.read_text().split("\n")
+    lines.insert(2, "{not json")
+    lines.insert(3, "[1, 2]")
+    lines.insert(4, json.dumps({"id": "z", "type": "brand_new", "content": "?"}))
+    live.write_text("\n".join(lines))
+    sessions, problems = load_all(tmp_path)
+    assert [s.session_id for s in sessions] == [SID]
+    assert texts(sessions[0], "user") == ["Add a /health endpoint to `server.py`"]
+    found = [(Path(p.path).name, p.line, p.severity, p.message) for p in problems]
+    expected = [
+        (legacy.name, None, "error", "not complete JSON, perhaps being saved right now"),
+        (live.name, 3, "warning", "not valid JSON"),
+        (live.name, 4, "warning", "not a JSON object, line skipped"),
+        (live.name, None, "warning", "unknown message type 'brand_new'"),
+    ]
+    assert len(found) == len(expected)
+    for (name, line, severity, message), want in zip(
+        sorted(found, key=str), sorted(expected, key=str), strict=True
+    ):
+        assert (name, line, severity) == want[:3] and message.startswith(want[3]), message
+
+
+def test_a_half_written_file_is_exported_on_the_next_run(tmp_path):
+    chats = project_folder(tmp_path, ROOT, "api") / "chats"
+    path = conversation().write_json(chats)
+    whole = path.read_text()
+    path.write_text(whole[:150])
+    vault = tmp_path / "vault"
+    first = export(tmp_path, vault)
+    assert first.failed and note_files(vault) == {}
+    path.write_text(whole)
+    second = export(tmp_path, vault)
+    assert not second.failed and second.total("created") == 1
+
+
+def test_a_non_chat_document_is_skipped_with_a_reason(tmp_path):
+    chats = project_folder(tmp_path, ROOT, "api") / "chats"
+    (chats / "session-2026-05-01T10-00-ffffffff.json").write_text('{"history": []}')
+    sessions, problems = load_all(tmp_path)
+    assert sessions == []
+    assert [p.message for p in problems] == ["not a Gemini CLI chat (no messages list); skipped"]
+
+
+def test_export_then_unchanged_rerun_reads_nothing(tmp_path, monkeypatch):
+    folder = project_folder(tmp_path, ROOT, "api")
+    conversation().write_jsonl(folder / "chats")
+    write_checkpoint(folder, "tag", [{"role": "user", "parts": [{"text": "Saved prompt"}]}])
+    write_prompt_log(folder, [("gone-session", "2026-04-01T09:00:00Z", "Lost prompt")])
+    vault = tmp_path / "vault"
+    report = export(tmp_path, vault)
+    assert report.total("created") == 3
+    body = normalize("\n".join(b.decode() for b in note_files(vault).values()))
+    for text in (
+        "Add a /health endpoint to `server.py`",
+        "Done: `GET /health` returns 200.",
+        "Saved prompt",
+        "Lost prompt",
+    ):
+        assert text in body
+    loads = []
+    real_load = GeminiAdapter.load
+    monkeypatch.setattr(
+        GeminiAdapter, "load", lambda self, ref: loads.append(ref) or real_load(self, ref)
+    )
+    again = export(tmp_path, vault)
+    assert loads == [] and again.total("skipped") == 3 and again.total("written") == 0
+
+
+def test_retention_is_not_ours_to_apply(tmp_path):
+    """Old files are exported whatever their age: pruning is the CLI's business."""
+    chats = project_folder(tmp_path, ROOT, "api") / "chats"
+    path = GeminiChat(SID, start="2024-01-01T00:00:00Z")
+    path.user("An old question")
+    path.gemini("An old answer")
+    written = path.write_jsonl(chats)
+    os.utime(written, (0, 0))
+    (session,), _ = load_all(tmp_path)
+    assert session.started_at.year == 2024

@@ -332,7 +332,9 @@ def test_malformed_lines_and_files_are_reported_and_the_rest_is_kept(tmp_path):
     (session,), problems = load(tmp_path)
     assert texts(session) == ["good prompt", "seen", "good reply"]
     found = {(p.path, p.line, p.message.split(" (")[0]) for p in problems}
-    assert (str(path), 2, "not valid JSON, line skipped") in found
+    assert any(
+        p.path == str(path) and p.line == 2 and "not valid JSON" in p.message for p in problems
+    )
     assert (str(path), 3, "not a JSON object, line skipped") in found
     assert (str(path), None, "unknown record type 'mystery'") in found
     assert (str(path), None, "unknown block type 'hologram'") in found

@@ -1,0 +1,74 @@
+"""Builds synthetic ``.aider.chat.history.md`` logs the way Aider writes them (FORMATS.md §6.4).
+
+Aider appends one run per launch: a blank line, ``# aider chat started at <local time>``,
+its banner as ``> `` lines, then prompts (``#### ``), replies (plain Markdown) and its own
+output (``> ``), every line it writes itself ending in two spaces.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class AiderLog:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def run(
+        self,
+        started: str,
+        *,
+        model: str = "claude-3-5-sonnet-20240620",
+        version: str = "0.86.1",
+        weak: str | None = "claude-3-haiku-20240307",
+    ) -> AiderLog:
+        models = (f"Models: {model} with diff edit format, weak model {weak}" if weak
+                  else f"Model: {model} with diff edit format")  # fmt: skip
+        self.lines += ["", f"# aider chat started at {started}", ""]
+        return self.aider(
+            "/home/me/.local/bin/aider --model sonnet",
+            f"Aider v{version}",
+            models,
+            "Git repo: .git with 42 files",
+            "Repo-map: using 1024 tokens, auto refresh",
+        )
+
+    def prompt(self, *lines: str) -> AiderLog:
+        self.lines += [f"#### {line}" if line else "####" for line in lines]
+        self.lines.append("")
+        return self
+
+    def reply(self, text: str) -> AiderLog:
+        self.lines += [*text.split("\n"), ""]
+        return self
+
+    def aider(self, *lines: str) -> AiderLog:
+        self.lines += [f"> {line}  " if line else ">  " for line in lines]
+        self.lines.append("")
+        return self
+
+    def tokens(
+        self, sent: str, received: str, message: str, session: str, **cache: str
+    ) -> AiderLog:
+        """A usage line; ``cache_write``/``cache_hit`` give the newer wording."""
+        if cache:
+            parts = [f"{sent} sent"]
+            if "cache_write" in cache:
+                parts.append(f"{cache['cache_write']} cache write")
+            if "cache_hit" in cache:
+                parts.append(f"{cache['cache_hit']} cache hit")
+            parts.append(f"{received} received")
+            line = f"Tokens: {', '.join(parts)}. Cost: ${message} message, ${session} session."
+        else:
+            line = f"Tokens: {sent} sent, {received} received. Cost: ${message} request, ${session} session."
+        return self.aider(line)
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+    def write(self, repo: Path, *, append: bool = False) -> Path:
+        repo.mkdir(parents=True, exist_ok=True)
+        path = repo / ".aider.chat.history.md"
+        with path.open("a" if append else "w", encoding="utf-8", newline="") as f:
+            f.write(self.text())
+        return path

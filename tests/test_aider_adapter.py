@@ -1,0 +1,296 @@
+"""Aider: runs split at their headers, prompts, replies, Aider's output, usage and cost, and
+the configured folders searched for logs (FORMATS.md §6.4)."""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from aider_builder import AiderLog
+from conftest import note_files, texts
+
+from exporter.adapters import SourceContext
+from exporter.adapters.aider import (
+    MAX_DEPTH,
+    UNSET_HINT,
+    AiderAdapter,
+    roots_unset,
+)
+from exporter.export import ExportOptions, run_export
+from exporter.model import CommandOutputPart, CommandPart, TextPart, ToolResultPart
+
+
+@pytest.fixture(autouse=True)
+def utc_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Aider writes local time without a zone: tests pin the machine's zone."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def load(home: Path, paths: dict | None = None, env: dict | None = None, real: bool = False):
+    adapter = AiderAdapter()
+    ctx = SourceContext(home, env or {}, real, {k: tuple(v) for k, v in (paths or {}).items()})
+    sessions, problems = [], []
+    for ref in adapter.discover(ctx):
+        result = adapter.load(ref)
+        sessions += result.sessions
+        problems += result.problems
+    return sessions, problems
+
+
+def two_runs() -> AiderLog:
+    log = AiderLog().run("2025-03-01 09:15:00")
+    log.aider("Added src/app.py to the chat.")
+    log.prompt("make the greeting configurable")
+    log.reply("I'll read it from the environment.\n\nsrc/app.py\n```python\n<<<<<<< SEARCH\n"
+              'GREETING = "hi"\n=======\nGREETING = os.environ.get("GREETING", "hi")\n'
+              ">>>>>>> REPLACE\n```")  # fmt: skip
+    log.aider("Applied edit to src/app.py", "Commit 1a2b3c4 feat: configurable greeting")
+    log.tokens("5,244", "604", "0.02", "0.02")
+    log.prompt("/run pytest -q")
+    log.aider("3 passed in 0.01s", "Add the output to the chat? (Y)es/(N)o [Yes]: n")
+    log.prompt("now document it", "", "in the README too")
+    log.reply("Done: the README explains `GREETING`.")
+    log.tokens("12.3k", "1.0k", "0.05", "0.07", cache_write="2.0k", cache_hit="8.1k")
+    log.run("2025-03-02 18:00:05", model="gpt-4o", weak=None)
+    log.prompt("/add docs/usage.md")
+    log.aider("Added docs/usage.md to the chat")
+    log.prompt("!ls docs")
+    log.aider("usage.md")
+    log.prompt("> is this quoted?")
+    log.reply("No: only Aider's own lines start with `>`.\n\n```md\n> a quote inside a fence\n```")
+    return log
+
+
+def test_each_run_is_a_session_with_its_prompts_replies_and_output(tmp_path):
+    home = tmp_path / "home"
+    two_runs().write(home / "src" / "greeter")
+    sessions, problems = load(home)
+    assert problems == []
+    first, second = sessions
+    assert first.started_at == datetime(2025, 3, 1, 9, 15, tzinfo=UTC)
+    assert second.started_at == datetime(2025, 3, 2, 18, 0, 5, tzinfo=UTC)
+    assert first.project == "greeter" and first.cwd == str(home / "src" / "greeter")
+    assert texts(first, "user") == [
+        "make the greeting configurable",
+        "now document it\n\nin the README too",  # one prompt of three #### lines
+    ]
+    replies = texts(first, "assistant")
+    assert replies[0].startswith("I'll read it") and ">>>>>>> REPLACE\n```" in replies[0]
+    assert replies[1] == "Done: the README explains `GREETING`."
+    parts = [p for m in first.messages for p in m.parts]
+    outputs = [p.output for p in parts if isinstance(p, ToolResultPart)]
+    assert outputs == [
+        "Added src/app.py to the chat.",
+        "Applied edit to src/app.py\nCommit 1a2b3c4 feat: configurable greeting",
+    ]
+    assert CommandPart("pytest -q", shell=True) in parts
+    command_output = [p.output for p in parts if isinstance(p, CommandOutputPart)]
+    assert command_output[0].startswith("3 passed")
+    # the banner is not conversation; its facts are kept
+    assert not any("Aider v" in str(p) or "Repo-map" in str(p) for p in parts)
+    assert first.models == ("claude-3-5-sonnet-20240620",) and second.models == ("gpt-4o",)
+    assert first.extra["aider_version"] == "0.86.1"
+    assert all(m.model == "claude-3-5-sonnet-20240620" for m in first.messages
+               if m.role == "assistant")  # fmt: skip
+
+
+def test_slash_commands_shell_commands_and_quoted_prompts(tmp_path):
+    home = tmp_path / "home"
+    two_runs().write(home / "src" / "greeter")
+    second = load(home)[0][1]
+    parts = [(m.role, p) for m in second.messages for p in m.parts]
+    assert ("user", CommandPart("/add docs/usage.md")) in parts
+    assert ("user", CommandOutputPart("Added docs/usage.md to the chat")) in parts
+    assert ("user", CommandPart("ls docs", shell=True)) in parts
+    assert ("user", CommandOutputPart("usage.md")) in parts
+    assert ("user", TextPart("> is this quoted?")) in parts
+    # a quote inside the reply's code fence stays in the reply
+    assert "> a quote inside a fence" in texts(second, "assistant")[0]
+
+
+def test_tokens_and_cost_are_summed_in_both_wordings(tmp_path):
+    home = tmp_path / "home"
+    two_runs().write(home / "src" / "greeter")
+    first, second = load(home)[0]
+    assert first.usage.input_tokens == 5244 + 12300
+    assert first.usage.output_tokens == 604 + 1000
+    assert first.usage.cache_write_tokens == 2000
+    assert first.usage.cache_read_tokens == 8100
+    assert first.cost == 0.07  # Aider's running total for the run
+    assert second.cost is None and second.usage.input_tokens == 0
+
+
+def test_cost_is_the_sum_of_messages_when_no_session_total_is_printed(tmp_path):
+    log = AiderLog().run("2025-03-01 09:15:00").prompt("hi").reply("hello")
+    log.aider("Tokens: 1.5M sent, 20 received. Cost: $0.50 message.")
+    log.prompt("again").reply("hello again")
+    log.aider("Tokens: 100 sent, 20 received. Cost: $0.25 message.")
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    assert session.cost == 0.75 and session.usage.input_tokens == 1_500_100
+
+
+def test_session_ids_are_stable_distinct_and_survive_appends(tmp_path):
+    home = tmp_path / "home"
+    repo = home / "src" / "greeter"
+    two_runs().write(repo)
+    before = [s.session_id for s in load(home)[0]]
+    AiderLog().run("2025-03-02 18:00:05").prompt("same second again").reply("ok").write(
+        repo, append=True
+    )
+    after = [s.session_id for s in load(home)[0]]
+    assert after[:2] == before and len(set(after)) == 3
+    assert after[2] == f"{before[1]}-2"  # a second run in the same second
+    assert before[0].endswith("-20250301091500")
+    other = home / "src" / "other"
+    two_runs().write(other)
+    ids = {s.session_id for s in load(home)[0]}
+    assert len(ids) == 5  # the same times in another repository are other sessions
+
+
+def test_header_time_is_local_time(tmp_path, monkeypatch):
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    AiderLog().run("2025-03-01 09:15:00").prompt("hi").reply("hello").write(
+        tmp_path / "home" / "src" / "r"
+    )
+    (session,), _ = load(tmp_path / "home")
+    assert session.started_at == datetime(2025, 3, 1, 0, 15, tzinfo=UTC)
+
+
+def test_text_before_the_first_header_is_kept_only_when_it_holds_a_prompt(tmp_path):
+    repo = tmp_path / "home" / "src" / "old"
+    repo.mkdir(parents=True)
+    log = AiderLog().run("2025-03-01 09:15:00").prompt("hi").reply("hello")
+    (repo / ".aider.chat.history.md").write_text(
+        "-*- mode: fundamental -*-\n> lint output  \n\n#### fix the lint  \n\nFixed.\n" + log.text()
+    )
+    sessions, problems = load(tmp_path / "home")
+    assert problems == [] and len(sessions) == 2
+    assert sessions[0].started_at is None and sessions[0].session_id.endswith("-start")
+    assert texts(sessions[0], "user") == ["fix the lint"]
+    (repo / ".aider.chat.history.md").write_text("-*- mode: fundamental -*-\n" + log.text())
+    assert len(load(tmp_path / "home")[0]) == 1
+
+
+def test_bad_input_is_reported_and_loses_nothing_else(tmp_path):
+    repo = tmp_path / "home" / "src" / "r"
+    log = AiderLog().run("2025-03-01 09:15:00").prompt("first").reply("one")
+    log.run("yesterday at noon").prompt("second").reply("two")
+    path = log.write(repo)
+    # Windows line ends, an undecodable byte and a truncated last line
+    raw = path.read_bytes().replace(b"\n", b"\r\n") + b"#### third \xff\xfe half-writ"
+    path.write_bytes(raw)
+    sessions, problems = load(tmp_path / "home")
+    assert [texts(s, "user") for s in sessions] == [
+        ["first"],
+        ["second", "third \ufffd\ufffd half-writ"],
+    ]
+    assert sessions[1].started_at is None
+    (problem,) = problems
+    header_line = raw.split(b"\n").index(b"# aider chat started at yesterday at noon\r") + 1
+    assert problem.severity == "warning" and problem.line == header_line
+    assert "yesterday at noon" in problem.message and problem.path == str(path)
+
+
+def test_runs_without_a_prompt_make_no_session(tmp_path):
+    log = AiderLog().run("2025-03-01 09:15:00")  # started and quit
+    log.run("2025-03-01 09:16:00").prompt("hi").reply("hello")
+    log.write(tmp_path / "home" / "src" / "r")
+    sessions, _ = load(tmp_path / "home")
+    assert [s.started_at.minute for s in sessions] == [16]
+
+
+def test_configured_folders_are_searched_to_a_bounded_depth_skipping_noise(tmp_path):
+    code = tmp_path / "code"
+    wanted = [code / "top", code / "a" / "b" / "c" / "d"]  # depth 1 and depth MAX_DEPTH
+    assert len(wanted[1].relative_to(code).parts) == MAX_DEPTH
+    skipped = [
+        code / "a" / "b" / "c" / "d" / "e",  # too deep
+        code / "node_modules" / "pkg",
+        code / ".git" / "x",
+        code / ".venv" / "lib",
+        code / "proj" / "venv",
+        code / "proj" / "myenv",  # a virtual environment by its pyvenv.cfg
+    ]
+    (code / "proj" / "myenv").mkdir(parents=True)
+    (code / "proj" / "myenv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    for repo in wanted + skipped:
+        AiderLog().run("2025-03-01 09:15:00").prompt(f"in {repo.name}").reply("ok").write(repo)
+    (code / "loop").symlink_to(code, target_is_directory=True)
+    sessions, _ = load(tmp_path / "home", paths={"aider": [code]})
+    assert sorted(s.project for s in sessions) == ["d", "top"]
+
+
+def test_nothing_configured_on_the_real_home_is_reported_not_guessed(tmp_path):
+    home = tmp_path / "home"
+    two_runs().write(home / "src" / "greeter")
+    real = SourceContext(home, {}, True)
+    assert roots_unset(real) and AiderAdapter().roots(real) == []
+    assert load(home, real=True)[0] == []
+    assert "[paths] aider" in UNSET_HINT
+    # --home: <home>/src is the default; configured folders make it unnecessary
+    assert not roots_unset(SourceContext(home, {}, False))
+    assert len(load(home)[0]) == 2
+    assert not roots_unset(SourceContext(home, {}, True, {"aider": (home / "src",)}))
+    assert len(load(home, paths={"aider": [home / "src"]}, real=True)[0]) == 2
+
+
+def test_a_relocated_log_named_by_the_environment_is_read_on_the_real_home(tmp_path):
+    path = two_runs().write(tmp_path / "elsewhere")
+    named = path.rename(tmp_path / "elsewhere" / "chat.md")
+    env = {"AIDER_CHAT_HISTORY_FILE": str(named)}
+    assert not roots_unset(SourceContext(tmp_path / "home", env, True))
+    assert len(load(tmp_path / "home", env=env, real=True)[0]) == 2
+    assert load(tmp_path / "home", env=env, real=False)[0] == []  # not under --home
+
+
+def test_each_run_is_a_unit_and_an_append_changes_only_the_last_ones(tmp_path):
+    repo = tmp_path / "home" / "src" / "greeter"
+    two_runs().write(repo)
+    adapter, ctx = AiderAdapter(), SourceContext(tmp_path / "home", {}, False)
+    before = list(adapter.discover(ctx))
+    assert len(before) == 2
+    # a finished run is dated by the next run's start (for --since), the last by the file
+    assert before[0].mtime_ns == datetime(2025, 3, 2, 18, 0, 5, tzinfo=UTC).timestamp() * 1e9
+    assert before[1].mtime_ns == (repo / ".aider.chat.history.md").stat().st_mtime_ns
+    with (repo / ".aider.chat.history.md").open("a") as f:
+        f.write("#### a late prompt  \n\nA late reply.\n")
+    AiderLog().run("2025-03-04 10:00:00").prompt("new run").reply("ok").write(repo, append=True)
+    after = list(adapter.discover(ctx))
+    assert len(after) == 3
+    assert after[0].fingerprint() == before[0].fingerprint()  # untouched: not read again
+    assert after[1].fingerprint() != before[1].fingerprint()
+    assert after[1].session_id == before[1].session_id
+    assert texts(adapter.load(after[1]).sessions[0], "user")[-1] == "a late prompt"
+
+
+def test_export_writes_a_note_per_run_and_only_new_runs_after_an_append(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    repo = home / "src" / "greeter"
+    two_runs().write(repo)
+    options = ExportOptions(vault=vault, home=home, sources=["aider"], timezone=UTC)
+    report = run_export(options)
+    assert not report.failed and report.per_source["aider"].created == 2
+    notes = note_files(vault)
+    first = next(v.decode() for k, v in notes.items() if "configurable" in k)
+    assert "source: aider" in first and "cost: 0.07" in first and "tokens_in: 17544" in first
+    assert "project: greeter" in first and "make the greeting configurable" in first
+    assert run_export(options).per_source["aider"].skipped == 2  # unchanged: not even read
+    AiderLog().run("2025-03-03 07:00:00").prompt("one more thing").reply("sure").write(
+        repo, append=True
+    )
+    report = run_export(options)
+    counts = report.per_source["aider"]
+    # the first run is skipped unread; the one before the append is read again (its range
+    # gained the blank line before the new header) and found unchanged
+    assert (counts.created, counts.skipped, counts.unchanged, counts.updated) == (1, 1, 1, 0)
+    assert note_files(vault).keys() > notes.keys()
+    assert os.path.getsize(repo / ".aider.chat.history.md") > 0  # the source is untouched

@@ -300,6 +300,17 @@ def test_malformed_rows_and_files_are_reported_and_skipped(tmp_path):
     assert b"a fine answer" in notes and b"tree answer" in notes  # the rest was exported
 
 
+def test_a_database_without_sessions_is_an_error_naming_it(tmp_path):
+    other = tmp_path / DATA / "opencode-tools.db"
+    other.parent.mkdir(parents=True)
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE cache (key text, value text)")
+    conn.close()
+    (problem,) = load_sessions(OpenCodeAdapter(), tmp_path)[1]
+    assert (problem.severity, problem.path) == ("error", str(other))
+    assert "not an OpenCode database" in problem.message
+
+
 def test_locked_and_corrupt_databases_are_errors_naming_the_file(tmp_path, monkeypatch):
     monkeypatch.setattr(_sqlite, "BUSY_TIMEOUT_MS", 100)
     store = OpenCodeStore()
@@ -376,6 +387,14 @@ def test_a_rerun_with_nothing_changed_loads_nothing(tmp_path, monkeypatch):
     conn.close()
     third = run_export(options)
     assert loaded == [str(db)] and third.total("updated") == 1
+    # a legacy session is its own unit: a changed part file re-reads that session alone
+    tree_only = store.sessions[2]
+    part = next((tmp_path / DATA / "storage" / "part" / tree_only.messages[1].id).glob("*.json"))
+    part.write_text(json.dumps({**json.loads(part.read_text()), "text": "answer 2, revised"}))
+    loaded.clear()
+    fourth = run_export(options)
+    assert loaded == [tree_only.id] and fourth.total("updated") == 1
+    assert b"answer 2, revised" in b"".join(note_files(tmp_path / "v").values())
 
 
 def test_discovery_reads_no_file(tmp_path, monkeypatch):

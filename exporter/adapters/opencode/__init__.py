@@ -111,7 +111,9 @@ class OpenCodeAdapter:
                 try:
                     store = OpenCodeDatabase(db, self.name)
                 except ValueError as exc:
-                    yield LoadResult([], [Problem(str(path), str(exc), None, "error", self.name)])
+                    yield LoadResult(
+                        [], [Problem(str(path), str(exc), severity="error", source=self.name)]
+                    )
                     return
                 for family in store.families():
                     result = LoadResult()

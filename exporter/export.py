@@ -20,9 +20,10 @@ from .model import Session
 from .notes import Note, default_relpath, has_conversation, linked_keys
 from .options import ExportOptions
 from .render import TemplateError
+from .split import part_key
 from .state import VaultLock
 from .vault import Action, Change, Vault
-from .workers import Renderer, RenderJob
+from .workers import Outcome, Renderer, RenderJob, failed, render_job
 
 
 @dataclass(slots=True)
@@ -188,7 +189,9 @@ class _Run:
         self.report = ExportReport(dry_run=options.dry_run)
         self.settings = options.note_settings()
         self.fingerprint = options.render_fingerprint()
-        # Templates or settings changed since the notes were written: render them all again.
+        # Templates or settings changed since the index notes were written: write them again.
+        # A unit records the fingerprint it was rendered with, so a unit whose notes failed
+        # is rendered again next time while the units that succeeded stay skipped.
         self.rerender = vault.state.render != self.fingerprint
         self._family_paths: dict[str, str] = {}
         self._units: dict[str, tuple[Adapter, SessionRef]] = {}
@@ -202,7 +205,7 @@ class _Run:
         self._written_by: dict[str, str] = {}  # note key -> the unit that wrote it this run
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
         self._progress: dict[str, _UnitProgress] = {}  # units whose notes are being rendered
-        self.renderer = Renderer(self.settings, options.workers, lock)
+        self.renderer = Renderer(self.settings, options.workers, lock, options.note_max_bytes)
 
     def written(self) -> int:
         """Notes created or updated so far in this run."""
@@ -220,9 +223,10 @@ class _Run:
             self._count(change)
         self.report.changes = [*self._changes.values(), *self._listed]
         changed = any(c.action is not Action.UNCHANGED for c in self._changes.values())
+        indexed = True
         if self.options.index and (self.rerender or changed):
-            self._write_indexes()
-        if not self.report.failed:
+            indexed = self._write_indexes()
+        if indexed:
             self.vault.state.render = self.fingerprint
         self.vault.save_state()
         return self.report
@@ -234,17 +238,10 @@ class _Run:
             self._counts(adapter.name)
             self._units[str(ref.main.path)] = (adapter, ref)
         for done, (adapter, ref) in enumerate(units, start=1):
-            unit = str(ref.main.path)
-            if not self.rerender and self.vault.state.unchanged(unit, ref.fingerprint()):
-                counts = self._counts(adapter.name)
-                notes = self._matching_notes(unit)
-                counts.found += notes
-                counts.skipped += notes
-                if self.options.dry_run:
-                    self._list_skipped(unit)
-            else:
-                self._export_unit(adapter, ref)
-                self._write_finished()
+            try:
+                self._export_or_skip(adapter, ref)
+            except Exception as exc:  # one unit, whatever went wrong, fails alone
+                self._unit_failed(adapter, ref, exc)
             if progress:
                 progress(done, len(units))
         self._write_finished(wait=True)
@@ -258,11 +255,39 @@ class _Run:
                 self._export_unit(*self._units[unit])
             self._write_finished(wait=True)
 
+    def _export_or_skip(self, adapter: Adapter, ref: SessionRef) -> None:
+        unit = str(ref.main.path)
+        if self.vault.state.unchanged(unit, self._fingerprint(ref)):
+            counts = self._counts(adapter.name)
+            notes = self._matching_notes(unit)
+            counts.found += notes
+            counts.skipped += notes
+            if self.options.dry_run:
+                self._list_skipped(unit)
+        else:
+            self._export_unit(adapter, ref)
+            self._write_finished()
+
+    def _fingerprint(self, ref: SessionRef) -> list[list[object]]:
+        """A unit is skipped when its files and the way its notes are rendered are unchanged."""
+        return [["render", self.fingerprint], *ref.fingerprint()]
+
+    def _unit_failed(self, adapter: Adapter, ref: SessionRef, exc: Exception) -> None:
+        unit = str(ref.main.path)
+        self._counts(adapter.name).failed += 1
+        self.report.problems.append(
+            Problem(unit, f"could not be exported ({type(exc).__name__}: {exc})",
+                    severity="error", source=adapter.name)
+        )  # fmt: skip
+        state = self._progress.get(unit)
+        if state:
+            state.complete = False
+
     def _matching_notes(self, unit: str) -> int:
         """The notes of an unchanged unit that the filters select (so ``--project web``
         counts web's sessions, not every session as unchanged). Discovery already left
         out units not touched since ``--since``."""
-        keys = self.vault.state.sources[unit].get("notes", [])
+        keys = [k for k in self.vault.state.sources[unit].get("notes", []) if "#part" not in k]
         wanted = (self.options.project or "").lower()
         if not wanted:
             return len(keys)
@@ -273,18 +298,19 @@ class _Run:
             if key in notes and wanted in str(notes[key].meta.get("project") or "").lower()
         )
 
-    def _write_indexes(self) -> None:
+    def _write_indexes(self) -> bool:
         try:
             changes = write_index_notes(self.vault, self.settings, self.options.index_dataview)
         except TemplateError as exc:
             self.report.problems.append(Problem(exc.where, exc.what, severity="error"))
-            return
+            return False
         self.report.indexes = changes
         for change in changes:
             if change.action is Action.FAILED:
                 self.report.problems.append(
                     Problem(change.relpath, change.message, severity="error")
                 )
+        return not any(change.action is Action.FAILED for change in changes)
 
     def _list_skipped(self, unit: str) -> None:
         """A dry run lists the notes it would leave alone, read from the state."""
@@ -353,7 +379,7 @@ class _Run:
         if state and state.loaded and state.outstanding == 0:
             del self._progress[unit]
             if state.complete:
-                self.vault.state.remember(unit, state.ref.fingerprint(), state.written)
+                self.vault.state.remember(unit, self._fingerprint(state.ref), state.written)
 
     def _wanted(self, session: Session) -> bool:
         if not has_conversation(session):
@@ -393,7 +419,16 @@ class _Run:
             session = self._with_known_children(session)
             links = {key: resolve(key) for key in linked_keys(session)}
             state.outstanding += 1
-            self.renderer.submit(RenderJob(self._unit, session, paths[session.key], links))
+            job = RenderJob(self._unit, session, paths[session.key], links, self._parts(session))
+            self.renderer.submit(job)
+
+    def _parts(self, session: Session) -> dict[int, str]:
+        """Where the session's part notes already are, as recorded (new ones are placed
+        when they are written)."""
+        found: dict[int, str] = {}
+        while record := self.vault.state.notes.get(part_key(session.key, len(found) + 2)):
+            found[len(found) + 2] = record.path
+        return found
 
     def _with_known_children(self, session: Session) -> Session:
         known = self.vault.state.children.get(session.key)
@@ -418,40 +453,66 @@ class _Run:
         return default_relpath(stub, self.settings, parent_path)
 
     def _write_finished(self, wait: bool = False) -> None:
-        for job, (note, error) in self.renderer.finished(wait):
+        for job, outcome in self.renderer.finished(wait):
             state = self._progress[job.unit]
             state.outstanding -= 1
-            if self._write(job, note, error):
-                state.written.append(job.session.key)
-            else:
+            try:
+                written = self._write(job, outcome)
+            except Exception as exc:  # a note the vault cannot take fails alone
+                why = f"could not be written ({type(exc).__name__}: {exc})"
+                written = self._failed(job, failed(job, why))
+            if written is None:
                 state.complete = False
+            else:
+                state.written.extend(written)
             self._maybe_done(job.unit)
 
-    def _write(self, job: RenderJob, note: Note | None, error: tuple[str, str] | None) -> bool:
-        session = job.session
-        if note is None:
-            # Named by the template's file and line: the same mistake reads as one line.
-            where, what = error or ("template", "unknown error")
-            self.report.problems.append(
-                Problem(where, what, severity="error", source=session.source)
-            )
-            self._record(Change(Action.FAILED, session.key, job.relpath, f"{where}: {what}"))
-            return False
-        for attachment in note.attachments:
-            self.vault.write_attachment(attachment.relpath, attachment.data)
+    def _write(self, job: RenderJob, outcome: Outcome) -> list[str] | None:
+        """Write a session's note (or its part notes): the keys written, or None."""
+        if isinstance(outcome, list):
+            outcome = self._placed(job, outcome)
+        if isinstance(outcome, Problem):
+            return self._failed(job, outcome)
+        written = [note.key for note in outcome if self._write_note(note, job.session.source)]
+        if len(written) < len(outcome):
+            return None
+        self._linked(job.session, job.unit)
+        return written
+
+    def _placed(self, job: RenderJob, notes: list[Note]) -> Outcome:
+        """Part notes at the paths the vault gives them: where they already are, else free
+        ones. A part that had to go elsewhere changes its neighbours' links: render again."""
+        moved = {}
+        for number, note in enumerate(notes[1:], start=2):
+            chosen = self.vault.choose_path(note.key, note.relpath)
+            if chosen != note.relpath:
+                moved[number] = chosen
+        if not moved:
+            return notes
+        job = replace(job, part_paths={**(job.part_paths or {}), **moved})
+        return render_job(job, self.settings, self.renderer.max_bytes)
+
+    def _failed(self, job: RenderJob, problem: Problem) -> None:
+        self.report.problems.append(problem)
+        self._record(Change(Action.FAILED, job.session.key, job.relpath, str(problem)))
+
+    def _write_note(self, note: Note, source: str) -> bool:
+        # Parts after the first are not listed as sessions of their own in index notes.
+        meta = note_meta(note.frontmatter) if note.frontmatter.get("part", 1) == 1 else {}
         try:
+            for attachment in note.attachments:
+                self.vault.write_attachment(attachment.relpath, attachment.data)
             change = self.vault.write_note(
-                note.key, note.relpath, note.frontmatter, note.body, note_meta(note.frontmatter)
+                note.key, note.relpath, note.frontmatter, note.body, meta
             )
         except OSError as exc:
             change = Change(Action.FAILED, note.key, note.relpath, str(exc))
         self._record(change)
         if change.action is Action.FAILED:
             self.report.problems.append(
-                Problem(change.relpath, change.message, severity="error", source=session.source)
+                Problem(change.relpath, change.message, severity="error", source=source)
             )
             return False
-        self._linked(session, job.unit)
         return True
 
     def _record(self, change: Change) -> None:

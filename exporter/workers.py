@@ -2,6 +2,9 @@
 path and every link it needs are decided there, in order), hands the rendering to a pool of
 worker processes, and writes the results in the order it planned them. Small runs, and
 machines with one core, render in the main process: the notes are the same either way.
+
+Whatever goes wrong while rendering one session (a template error, a value no one expected,
+a worker process that dies) becomes that session's Problem; the other sessions are written.
 """
 
 from __future__ import annotations
@@ -10,11 +13,14 @@ import os
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
+from .errors import Problem
 from .model import Session
-from .notes import Note, NoteSettings, build_note
+from .notes import Note, NoteSettings
 from .render import TemplateError
+from .split import NOTE_MAX_BYTES, build_parts
 
 PARALLEL_FROM = 24  # sessions to render before a pool is worth its start-up
 
@@ -25,16 +31,27 @@ class RenderJob:
     session: Session
     relpath: str
     links: dict[str, str | None]  # session key -> note stem, decided by the planner
+    part_paths: dict[int, str] | None = None  # part number -> path, for parts that exist
 
 
-Outcome = tuple[Note | None, tuple[str, str] | None]  # (note, (where, what) of an error)
+Outcome = list[Note] | Problem  # the session's note (or its part notes), or why not
 
 
-def render_job(job: RenderJob, settings: NoteSettings) -> Outcome:
+def render_job(job: RenderJob, settings: NoteSettings, max_bytes: int = NOTE_MAX_BYTES) -> Outcome:
+    """Never raises: the outcome crosses a process boundary as a plain value."""
+    session = job.session
     try:
-        return build_note(job.session, job.relpath, settings, job.links.get), None
-    except TemplateError as exc:  # sent back as plain values: they cross a process boundary
-        return None, (exc.where, exc.what)
+        links = job.links.get
+        return build_parts(session, job.relpath, settings, links, job.part_paths, max_bytes)
+    except TemplateError as exc:  # named by the template's file and line
+        return Problem(exc.where, exc.what, severity="error", source=session.source)
+    except Exception as exc:  # a value no one expected: this session alone fails
+        return failed(job, f"could not be rendered ({type(exc).__name__}: {exc})")
+
+
+def failed(job: RenderJob, why: str) -> Problem:
+    where = str(job.session.source_path) if job.session.source_path.parts else job.unit
+    return Problem(where, f"{job.session.key} {why}", severity="error", source=job.session.source)
 
 
 def _close_inherited(lock: tuple[int, int, int] | None) -> None:
@@ -51,42 +68,98 @@ def _close_inherited(lock: tuple[int, int, int] | None) -> None:
         pass
 
 
+@dataclass(slots=True)
+class _Pending:
+    job: RenderJob
+    outcome: Future[Outcome] | Outcome
+    pool: ProcessPoolExecutor | None = None  # where it was sent
+    attempts: int = 1
+
+
 class Renderer:
-    """Renders jobs in submission order, in the pool once there are enough of them."""
+    """Renders jobs in submission order, in the pool once there are enough of them.
+
+    A worker that dies (killed, out of memory) breaks the whole pool, so every job then in
+    flight fails with it. Each such job is rendered once more in a fresh pool; a job that
+    breaks a pool twice is the cause, and becomes its own Problem."""
 
     def __init__(
-        self, settings: NoteSettings, workers: int | None, lock: tuple[int, int, int] | None
+        self,
+        settings: NoteSettings,
+        workers: int | None,
+        lock: tuple[int, int, int] | None,
+        max_bytes: int = NOTE_MAX_BYTES,
     ) -> None:
         self.settings = settings
+        self.max_bytes = max_bytes
         self.workers = workers if workers is not None else (os.cpu_count() or 1)
         self.lock = lock
         self.pool: ProcessPoolExecutor | None = None
-        self.queue: deque[tuple[RenderJob, Future[Outcome] | Outcome]] = deque()
+        self.queue: deque[_Pending] = deque()
         self.submitted = 0
 
     def submit(self, job: RenderJob) -> None:
         self.submitted += 1
         if self.pool is None and self.workers > 1 and self.submitted >= PARALLEL_FROM:
-            self.pool = ProcessPoolExecutor(
-                self.workers, initializer=_close_inherited, initargs=(self.lock,)
-            )
+            self.pool = self._new_pool()
         if self.pool is None:
-            self.queue.append((job, render_job(job, self.settings)))
+            self.queue.append(_Pending(job, render_job(job, self.settings, self.max_bytes)))
         else:
-            self.queue.append((job, self.pool.submit(render_job, job, self.settings)))
+            outcome = self._send(job)
+            self.queue.append(_Pending(job, outcome, self.pool))
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            self.workers, initializer=_close_inherited, initargs=(self.lock,)
+        )
+
+    def _send(self, job: RenderJob) -> Future[Outcome] | Outcome:
+        assert self.pool is not None
+        try:
+            return self.pool.submit(render_job, job, self.settings, self.max_bytes)
+        except BrokenProcessPool:  # broken by an earlier job: start afresh
+            self._replace_pool()
+            return self.pool.submit(render_job, job, self.settings, self.max_bytes)
+
+    def _replace_pool(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool = self._new_pool()
 
     def finished(self, wait: bool = False) -> Iterator[tuple[RenderJob, Outcome]]:
         """Jobs done, oldest first; with ``wait``, all of them; else while the oldest is done
         (and always enough to keep the queue short)."""
         limit = 4 * self.workers
         while self.queue:
-            job, outcome = self.queue[0]
-            if isinstance(outcome, Future):
-                if not (wait or outcome.done() or len(self.queue) > limit):
+            pending = self.queue[0]
+            if isinstance(pending.outcome, Future):
+                future = pending.outcome
+                if not (wait or future.done() or len(self.queue) > limit):
                     return
-                outcome = outcome.result()
+                outcome = self._result(pending)
+                if outcome is None:
+                    continue  # sent once more; look at it again
+            else:
+                outcome = pending.outcome
             self.queue.popleft()
-            yield job, outcome
+            yield pending.job, outcome
+
+    def _result(self, pending: _Pending) -> Outcome | None:
+        """The outcome of a pooled job, or None once it was sent to a fresh pool."""
+        assert isinstance(pending.outcome, Future)
+        try:
+            return pending.outcome.result()
+        except BrokenProcessPool:
+            if pending.attempts >= 2:
+                return failed(pending.job, "could not be rendered: its worker process died")
+            if pending.pool is self.pool:  # the first job to see this pool broken
+                self._replace_pool()
+            pending.attempts += 1
+            pending.outcome = self._send(pending.job)
+            pending.pool = self.pool
+            return None
+        except Exception as exc:  # e.g. a session that cannot be sent to a worker
+            return failed(pending.job, f"could not be rendered ({type(exc).__name__}: {exc})")
 
     def close(self) -> None:
         if self.pool is not None:

@@ -3,6 +3,11 @@
 A line counts only once it ends with a newline: the unterminated last line of a session
 still being written is left for the next run. A line that is not valid JSON in the middle of
 a file is reported with its number and skipped; the rest of the file is read.
+
+Memory stays bounded whatever a file holds: it is read in chunks, a line longer than
+``MAX_LINE_BYTES`` is read through without being kept (reported and skipped), and a
+``.zst`` file is decompressed a little input at a time, so a small file that expands into
+gigabytes never sits in memory.
 """
 
 from __future__ import annotations
@@ -17,104 +22,176 @@ import orjson
 
 from ..errors import Problem
 
+MAX_LINE_BYTES = 64 * 1024 * 1024  # a longer line is skipped and reported
+_READ_SIZE = 1 << 20  # bytes read from a plain file at a time
+# Compressed bytes fed to the decompressor at a time. zstd expands at most about 32,000
+# times (a run-length block), so one step never yields more than about 32 MB.
+_ZST_INPUT = 1024
+
+
+class LongLine(int):
+    """In place of a line longer than the limit: its size in bytes."""
+
+
+class LastLine(bytes):
+    """The last line of a file when it has no newline (perhaps still being written)."""
+
+
+Line = bytes | bytearray | LongLine | LastLine  # a complete line, without its newline
+
 
 def iter_jsonl(path: Path, problems: list[Problem], source: str) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, object)`` for every complete, valid line of ``path``.
 
     ``.zst`` files (compressed Codex rollouts) are decompressed as they are read."""
     if path.suffix == ".zst":
-        yield from _lines(_zst_lines(path), path, problems, source)
+        yield from _parsed(split_lines(_zst_chunks(path)), path, problems, source)
         return
     with open(path, "rb") as f:
-        yield from _lines(f, path, problems, source)
+        yield from _parsed(
+            split_lines(iter(lambda: f.read(_READ_SIZE), b"")), path, problems, source
+        )
 
 
-def _zst_lines(path: Path) -> Iterator[bytes]:
+def _zst_chunks(path: Path) -> Iterator[bytes]:
+    """The decompressed bytes of every frame in turn, in bounded pieces. A file that ends
+    inside a frame raises EOFError, damage raises ZstdError: after what came before."""
     import zstandard  # only needed for compressed rollouts
 
-    pending = b""
-    decompressor = zstandard.ZstdDecompressor().decompressobj()
+    decompressor = zstandard.ZstdDecompressor()
+    frame, started = decompressor.decompressobj(), False
     with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            data = decompressor.decompress(chunk)
-            while decompressor.eof and decompressor.unused_data:  # another frame follows
-                rest = decompressor.unused_data
-                decompressor = zstandard.ZstdDecompressor().decompressobj()
-                data += decompressor.decompress(rest)
-            lines = (pending + data).split(b"\n")
-            pending = lines.pop()
-            for line in lines:
-                yield line + b"\n"
-    if not decompressor.eof:
-        raise EOFError("the compressed file ends early")
-    if pending:
-        yield pending
+        while data := f.read(_ZST_INPUT):
+            while data:
+                started = True
+                out = frame.decompress(data)
+                if out:
+                    yield out
+                if not frame.eof:
+                    break
+                data = frame.unused_data  # another frame follows
+                frame, started = decompressor.decompressobj(), False
+    if started:
+        raise EOFError("the compressed file ends in the middle of a frame")
 
 
-def _lines(
-    f: Iterable[bytes], path: Path, problems: list[Problem], source: str
+def split_lines(chunks: Iterable[bytes], limit: int | None = None) -> Iterator[Line]:
+    """Every line of a byte stream, newline removed. A line longer than ``limit`` is read
+    through without being kept and comes out as a LongLine."""
+    limit = MAX_LINE_BYTES if limit is None else limit
+    pending = bytearray()
+    skipped = -1  # bytes of an over-long line read so far; -1 when not skipping
+    for data in chunks:
+        first = data.find(b"\n")
+        if first < 0:
+            if skipped >= 0:
+                skipped += len(data)
+            else:
+                pending += data
+                if len(pending) > limit:
+                    skipped, pending = len(pending), bytearray()
+            continue
+        if skipped >= 0:
+            yield LongLine(skipped + first)
+            skipped = -1
+        else:
+            pending += memoryview(data)[:first]
+            yield pending if len(pending) <= limit else LongLine(len(pending))
+            pending = bytearray()
+        lines = data[first + 1 :].split(b"\n")
+        last = lines.pop()
+        for line in lines:
+            yield line if len(line) <= limit else LongLine(len(line))
+        pending += last
+        if len(pending) > limit:
+            skipped, pending = len(pending), bytearray()
+    if skipped >= 0:
+        yield LongLine(skipped)
+    elif pending:
+        yield LastLine(pending)
+
+
+def _parsed(
+    lines: Iterable[Line], path: Path, problems: list[Problem], source: str
 ) -> Iterator[tuple[int, Any]]:
     number = 0
+
+    def skip(message: str) -> None:
+        problems.append(Problem(str(path), message, number, source=source))
+
     try:
-        for number, raw in enumerate(f, start=1):
-            if not raw.endswith(b"\n"):
-                # The last line without its newline: complete only if it parses; otherwise
-                # a session being written right now, read next time.
-                try:
-                    if raw.strip():
-                        yield number, orjson.loads(raw)
-                except orjson.JSONDecodeError:
-                    pass
-                return
-            if not raw.strip():
-                continue
+        for number, raw in enumerate(lines, start=1):
             try:
                 yield number, orjson.loads(raw)
+                continue
             except orjson.JSONDecodeError as exc:
-                obj = _lenient(raw)
-                if obj is None:
-                    problems.append(
-                        Problem(
-                            str(path),
-                            f"not valid JSON, line skipped ({exc})",
-                            number,
-                            source=source,
-                        )
-                    )
-                    continue
+                error = exc
+            if isinstance(raw, LongLine):
+                skip(
+                    f"{raw:,} bytes long, over the limit of {MAX_LINE_BYTES:,} bytes, line skipped"
+                )
+            elif not raw.strip():
+                continue
+            elif isinstance(raw, LastLine):
+                # The last line without its newline: complete only if it parses; otherwise
+                # a session being written right now, read next time.
+                if (obj := _lenient(raw)) is not None:
+                    yield number, obj
+            elif (obj := _lenient(raw)) is not None:
                 yield number, obj
+            else:
+                skip(f"not valid JSON, line skipped ({error})")
     except Exception as exc:
         if not isinstance(exc, OSError | EOFError) and type(exc).__name__ != "ZstdError":
             raise
-        # A truncated or corrupt compressed stream: keep what was read before it.
+        # A truncated or damaged file: what was read before it is kept, and the run fails.
         problems.append(
             Problem(
                 str(path),
-                f"could not be read after line {number} ({exc})",
+                f"could not be read after line {number} ({exc}); the lines before were kept",
                 number + 1,
+                severity="error",
                 source=source,
             )
         )
 
 
-def _lenient(raw: bytes) -> Any:
+def _lenient(raw: bytes | bytearray) -> Any:
     """Second chance for lines orjson refuses: invalid UTF-8 or lone surrogates."""
     try:
         text = raw.decode("utf-8", errors="replace")
         obj = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
         return None
     return _scrub(obj)
 
 
 def _scrub(obj: Any) -> Any:
+    """Lone surrogates replaced, without recursion (the value may be nested deep)."""
     if isinstance(obj, str):
         return obj.encode("utf-8", "replace").decode("utf-8")
-    if isinstance(obj, list):
-        return [_scrub(x) for x in obj]
-    if isinstance(obj, dict):
-        return {_scrub(k): _scrub(v) for k, v in obj.items()}
-    return obj
+    if not isinstance(obj, dict | list):
+        return obj
+    root: list[Any] = [None]
+    todo: list[tuple[Any, Any, Any]] = [(root, 0, obj)]  # (container, slot, value)
+    while todo:
+        container, slot, value = todo.pop()
+        if isinstance(value, str):
+            container[slot] = value.encode("utf-8", "replace").decode("utf-8")
+        elif isinstance(value, list):
+            copy = [None] * len(value)
+            container[slot] = copy
+            todo.extend((copy, i, v) for i, v in enumerate(value))
+        elif isinstance(value, dict):
+            copy_d: dict[Any, Any] = {}
+            container[slot] = copy_d
+            for k, v in value.items():
+                key = k.encode("utf-8", "replace").decode("utf-8")
+                copy_d[key] = None
+                todo.append((copy_d, key, v))
+        else:
+            container[slot] = value
+    return root[0]
 
 
 def parse_timestamp(value: object) -> datetime | None:

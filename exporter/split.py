@@ -1,0 +1,185 @@
+"""Part notes: a session too long for one note continues in linked notes.
+
+Obsidian struggles with notes of tens of megabytes, so a session whose note would pass
+``max_bytes`` is cut into parts: ``<note>.md``, ``<note> (part 2).md``, … Each part links to
+the one before and after it. The cuts are chosen from the start of the session, message by
+message, with a size estimated from each message alone, so a cut depends only on what came
+before it: when the session grows, the parts already closed keep their exact text, and only
+the last part (and, once, the part before a new one, to gain its ``next`` link) changes.
+
+A cut falls before a person's prompt (a new turn); a single turn longer than the limit is
+also cut before one of the model's messages. A part's properties describe its own messages;
+the session's totals (tokens, cost) go to the last part, where they can still grow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import PurePosixPath
+from typing import Any
+
+from .markdown import wikilink
+from .model import Message, Session, ToolCallPart, Usage
+from .notes import Note, NoteSettings, build_note, session_title
+from .turns import MAX_TOOL_OUTPUT, LinkResolver
+
+NOTE_MAX_BYTES = 4 * 1024 * 1024  # Obsidian opens a note of a few megabytes comfortably
+_MESSAGE_OVERHEAD = 120  # a turn heading and blank lines, estimated
+_PART_OVERHEAD = 80  # a callout or fence around one part of a message, estimated
+
+
+def part_key(key: str, number: int) -> str:
+    """The identity of one part: the session's own key for the first."""
+    return key if number == 1 else f"{key}#part{number}"
+
+
+def part_relpath(first: str, number: int) -> str:
+    """Part ``number`` sits beside the first part's note and takes its name."""
+    path = PurePosixPath(first)
+    return str(path.with_name(f"{path.stem} (part {number}).md"))
+
+
+def build_parts(
+    session: Session,
+    relpath: str,
+    settings: NoteSettings,
+    resolve: LinkResolver,
+    part_paths: dict[int, str] | None = None,
+    max_bytes: int = NOTE_MAX_BYTES,
+) -> list[Note]:
+    """The session's note, or its part notes when it is too long for one."""
+    ranges = part_ranges(session.messages, max_bytes)
+    if len(ranges) == 1:
+        return [build_note(session, relpath, settings, resolve)]
+    known = part_paths or {}
+    paths = [relpath] + [
+        known.get(n) or part_relpath(relpath, n) for n in range(2, len(ranges) + 1)
+    ]
+    stems = [PurePosixPath(p).stem for p in paths]
+    title = session_title(session)
+    notes = []
+    for number, (start, end) in enumerate(ranges, start=1):
+        last = number == len(ranges)
+        part = _part_session(session, start, end, number, last, title)
+        note = build_note(part, paths[number - 1], settings, resolve)
+        note.key = part_key(session.key, number)
+        previous = stems[number - 2] if number > 1 else None
+        following = stems[number] if not last else None
+        _link_parts(note, number, previous, following)
+        notes.append(note)
+    return notes
+
+
+def part_ranges(messages: tuple[Message, ...], max_bytes: int) -> list[tuple[int, int]]:
+    """``(start, end)`` message slices, one per part; a cut depends only on what precedes it."""
+    ranges: list[tuple[int, int]] = []
+    start, size = 0, 0
+    for i, message in enumerate(messages):
+        weight = estimated_bytes(message)
+        if i > start and size + weight > max_bytes and _may_start_part(message):
+            ranges.append((start, i))
+            start, size = i, 0
+        size += weight
+    ranges.append((start, len(messages)))
+    return ranges
+
+
+def _may_start_part(message: Message) -> bool:
+    """A person's prompt, or one of the model's messages (so a call keeps its result)."""
+    if message.role == "assistant":
+        return True
+    return message.role == "user" and any(
+        p.kind in ("text", "command", "attachment") for p in message.parts
+    )
+
+
+def estimated_bytes(message: Message) -> int:
+    """About how much of a note this message makes, from its own content only."""
+    size = _MESSAGE_OVERHEAD
+    for part in message.parts:
+        size += _PART_OVERHEAD
+        if part.kind == "tool_call":
+            size += _value_bytes(part.input) + len(part.name) + len(part.description or "")
+        elif part.kind == "tool_result":
+            size += min(_text_bytes(part.output), 4 * MAX_TOOL_OUTPUT)
+        elif part.kind == "command_output":
+            size += _text_bytes(part.output)
+        elif part.kind == "command":
+            size += _text_bytes(part.command)
+        elif part.kind in ("text", "thinking", "summary", "notice"):
+            size += _text_bytes(part.text)
+    return size
+
+
+def _text_bytes(text: str) -> int:
+    # Callouts and quotes prefix every line with "> ": count that as well.
+    return len(text.encode("utf-8", "replace")) + 2 * text.count("\n")
+
+
+def _value_bytes(value: Any) -> int:
+    """The size of a JSON-like value, walked without recursion (it may be nested deep)."""
+    size, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            size += _text_bytes(item) + 4
+        elif isinstance(item, dict):
+            size += 2
+            for key, inner in item.items():
+                stack.append(inner)
+                size += len(str(key)) + 4
+        elif isinstance(item, list | tuple):
+            size += 2
+            stack.extend(item)
+        else:
+            size += 8
+    return size
+
+
+def _part_session(
+    session: Session, start: int, end: int, number: int, last: bool, title: str
+) -> Session:
+    """The session as one part sees it: its messages, and properties of those alone."""
+    messages = session.messages[start:end]
+    times = [m.timestamp for m in messages if m.timestamp]
+    spawned = tuple(
+        dict.fromkeys(
+            p.subagent_id
+            for m in messages
+            for p in m.parts
+            if isinstance(p, ToolCallPart) and p.subagent_id
+        )
+    )
+    if last:  # children no call in the session names are listed on the growing end
+        named = {
+            p.subagent_id for m in session.messages for p in m.parts if isinstance(p, ToolCallPart)
+        }
+        spawned += tuple(s for s in session.subagent_ids if s not in named)
+    models = tuple(dict.fromkeys(m.model for m in messages if m.model)) or session.models
+    return replace(
+        session,
+        messages=messages,
+        title=title if number == 1 else f"{title} (part {number})",
+        started_at=session.started_at if number == 1 else (times[0] if times else None),
+        ended_at=session.ended_at if last else (times[-1] if times else None),
+        models=models,
+        usage=session.usage if last else Usage(),
+        cost=session.cost if last else None,
+        subagent_ids=spawned,
+    )
+
+
+def _link_parts(note: Note, number: int, previous: str | None, following: str | None) -> None:
+    """Properties and a line at the top and bottom that lead from part to part."""
+    note.frontmatter["part"] = number
+    if previous:
+        note.frontmatter["previous_part"] = wikilink(previous)
+    if following:
+        note.frontmatter["next_part"] = wikilink(following)
+    top = f"> [!info] Part {number} of this session"
+    if previous:
+        top += f" · continued from {wikilink(previous, f'part {number - 1}')}"
+    body = f"{top}\n\n{note.body.strip(chr(10))}\n"
+    if following:
+        body += f"\n> [!info] Continued in {wikilink(following, f'part {number + 1}')}\n"
+    note.body = body

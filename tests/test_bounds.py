@@ -1,0 +1,206 @@
+"""Bad and oversized lines cost only themselves, and memory stays bounded by the longest
+line kept, whatever a file holds or decompresses to. Memory is measured in a child process
+(its peak resident size), never assumed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+import zstandard
+from codex_builder import CodexRollout
+from conftest import ROOT, note_files
+
+from exporter.adapters import _jsonl
+from exporter.adapters._jsonl import LongLine, iter_jsonl, split_lines
+from exporter.errors import Problem
+from exporter.export import ExportOptions, run_export
+
+MB = 1024 * 1024
+
+
+def read(path: Path) -> tuple[list[tuple[int, object]], list[Problem]]:
+    problems: list[Problem] = []
+    return list(iter_jsonl(path, problems, "test")), problems
+
+
+def test_lines_are_split_across_chunks_and_a_long_line_is_read_through_not_kept():
+    chunks = [b'{"a":1}\n{"b"', b":2}\n" + b"x" * 40, b"y" * 40, b"z\n", b'{"c":3}\n{"d"']
+    lines = list(split_lines(chunks, limit=50))
+    assert lines == [b'{"a":1}', b'{"b":2}', LongLine(81), b'{"c":3}', b'{"d"']
+    assert isinstance(lines[2], LongLine) and type(lines[-1]).__name__ == "LastLine"
+
+
+def test_a_line_over_the_limit_is_skipped_and_reported_with_its_number(tmp_path, monkeypatch):
+    monkeypatch.setattr(_jsonl, "MAX_LINE_BYTES", 1000)
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"n":1}\n' + json.dumps({"n": 2, "text": "x" * 5000}) + '\n{"n":3}\n')
+    objects, problems = read(path)
+    assert [o["n"] for _, o in objects] == [1, 3]
+    assert [(p.line, p.severity) for p in problems] == [(2, "warning")]
+    assert "5,020 bytes long, over the limit of 1,000 bytes" in problems[0].message
+
+
+def test_a_line_nested_past_the_parsers_limit_is_skipped_like_any_malformed_line(tmp_path):
+    path = tmp_path / "s.jsonl"
+    deep = "[" * 5000 + "]" * 5000  # orjson refuses it; Python's json recurses too deep
+    path.write_text(f'{{"n":1}}\n{deep}\n{{"n":3}}\n')
+    objects, problems = read(path)
+    assert [o["n"] for _, o in objects] == [1, 3]
+    assert [(p.line, p.severity) for p in problems] == [(2, "warning")]
+    assert "not valid JSON" in problems[0].message
+
+
+def test_invalid_utf8_deeply_nested_is_read_without_recursion(tmp_path):
+    """The lenient second pass (invalid UTF-8) walks the value without recursing."""
+    path = tmp_path / "s.jsonl"
+    depth = 900
+    path.write_bytes(b'{"a":' * depth + b'"\xff"' + b"}" * depth + b"\n")
+    (number, obj), = read(path)[0]
+    for _ in range(depth):
+        obj = obj["a"]
+    assert number == 1 and obj == "\ufffd"
+
+
+def rollout_lines(n: int, thread: str = "019a0000-0000-7000-8000-0000000000aa") -> list[bytes]:
+    r = CodexRollout(thread).turn().user("first question").assistant("first answer")
+    for i in range(n):
+        r.user(f"question {i}").assistant(f"answer {i}")
+    return [line.encode() + b"\n" for line in r.text().splitlines()]
+
+
+def zst_path(home: Path, thread: str) -> Path:
+    folder = home / ".codex" / "sessions" / "2026" / "03" / "10"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"rollout-2026-03-10T08-00-01-{thread}.jsonl.zst"
+
+
+def test_a_damaged_zst_is_an_error_and_the_frames_before_it_are_exported(tmp_path):
+    thread = "019a0000-0000-7000-8000-0000000000ab"
+    lines = rollout_lines(20, thread)
+    c = zstandard.ZstdCompressor(write_checksum=True)
+    first, second = b"".join(lines[:40]), b"".join(lines[40:])
+    good, damaged = c.compress(first), bytearray(c.compress(second))
+    damaged[len(damaged) // 2] ^= 0xFF
+    path = zst_path(tmp_path / "home", thread)
+    path.write_bytes(good + bytes(damaged))
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path / "home", timezone=UTC))
+    errors = [p for p in report.problems if p.severity == "error"]
+    assert report.failed and len(errors) == 1 and errors[0].path == str(path)
+    assert "the lines before were kept" in errors[0].message
+    (note,) = note_files(tmp_path / "v").values()
+    text = note.decode()
+    last = max(i for i in range(20) if f"question {i}\"".encode() in first)
+    assert "first question" in text and f"question {last}\n" in text  # the whole first frame
+    again = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path / "home", timezone=UTC))
+    assert again.failed  # still an error next time: the file is read again, not remembered
+
+
+def test_a_zst_cut_off_inside_a_frame_is_an_error(tmp_path):
+    thread = "019a0000-0000-7000-8000-0000000000ac"
+    data = zstandard.ZstdCompressor().compress(b"".join(rollout_lines(5, thread)))
+    path = zst_path(tmp_path / "home", thread)
+    path.write_bytes(data[: len(data) - 20])
+    objects, problems = read(path)
+    assert [p.severity for p in problems] == ["error"]
+    assert "ends in the middle of a frame" in problems[0].message
+
+
+def write_bomb(path: Path, line_bytes: int, thread: str) -> None:
+    """A rollout whose third line decompresses to ``line_bytes`` bytes of one string."""
+    head, tail = rollout_lines(2, thread)[:2], rollout_lines(2, thread)[2:]
+    compressor = zstandard.ZstdCompressor(level=19).compressobj()
+    out = [compressor.compress(b"".join(head) + b'{"type":"event_msg","payload":"')]
+    block = b"a" * (16 * MB)
+    for _ in range(line_bytes // len(block)):
+        out.append(compressor.compress(block))
+    out.append(compressor.compress(b'"}\n' + b"".join(tail)))
+    out.append(compressor.flush())
+    path.write_bytes(b"".join(out))
+
+
+PEAK = """
+import resource, sys
+from pathlib import Path
+from exporter.cli import main
+sys.argv = ["ccexport", *sys.argv[1:]]
+try:
+    main()
+finally:
+    print("PEAK_KB", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+"""
+
+
+def run_measured(*args: str) -> tuple[subprocess.CompletedProcess[str], int]:
+    """Run the command line in a child process; its output and peak memory in MB."""
+    proc = subprocess.run(
+        [sys.executable, "-c", PEAK, *args], capture_output=True, text=True, cwd=ROOT, timeout=600
+    )
+    peak = [line for line in proc.stderr.splitlines() if line.startswith("PEAK_KB")]
+    return proc, int(peak[-1].split()[1]) // 1024
+
+
+def test_a_small_zst_that_expands_to_gigabytes_takes_little_memory(tmp_path):
+    thread = "019a0000-0000-7000-8000-0000000000ad"
+    path = zst_path(tmp_path / "home", thread)
+    write_bomb(path, 2048 * MB, thread)
+    assert path.stat().st_size < 200_000
+    proc, peak = run_measured(
+        "--vault", str(tmp_path / "v"), "--home", str(tmp_path / "home"), "--json"
+    )
+    assert proc.returncode == 0, proc.stderr  # a skipped line is a warning
+    report = json.loads(proc.stdout[proc.stdout.index("{") :])
+    (warning,) = report["warnings"]
+    assert warning["line"] == 3 and "over the limit" in warning["message"]
+    assert report["totals"]["created"] == 1
+    # The line limit (64 MB) plus the interpreter; before: more than 2 GB.
+    print(f"peak {peak} MB for a {path.stat().st_size:,}-byte zst holding a 2 GB line")
+    assert peak < 2 * 64 + 200, peak
+
+
+BIG_SESSION = textwrap.dedent(
+    """
+    import sys
+    sys.path.insert(0, "tests")
+    from pathlib import Path
+    from claude_builder import ClaudeSession, tool_use
+    path, megabytes, line_kb = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    s = ClaudeSession("0000aaaa-0000-4000-8000-000000000000", "/home/dev/work/big")
+    chunk = ("lorem ipsum dolor sit amet " * 40 + "\\n") * (line_kb * 1024 // 1081)
+    i = 0
+    with open(path, "w") as f:
+        while f.tell() < megabytes * 1024 * 1024:
+            s.lines.clear()
+            s.user(f"question {i}")
+            call = f"call-{i}"
+            s.assistant([tool_use("Read", {"file_path": f"/src/f{i}.py"}, call)])
+            s.tool_result(call, chunk)
+            s.assistant(f"answer {i} " + chunk[:2000])
+            f.write(s.text())
+            i += 1
+    """
+)
+
+
+@pytest.mark.parametrize("megabytes", [120])
+def test_a_large_session_is_exported_within_twice_its_largest_line_plus_200_mb(
+    tmp_path, megabytes
+):
+    path = tmp_path / "home" / ".claude" / "projects" / "-big" / "big.jsonl"
+    path.parent.mkdir(parents=True)
+    subprocess.run(
+        [sys.executable, "-c", BIG_SESSION, str(path), str(megabytes), "256"], check=True, cwd=ROOT
+    )
+    longest = max(len(line) for line in path.open("rb"))
+    proc, peak = run_measured(
+        "--vault", str(tmp_path / "v"), "--home", str(tmp_path / "home"), "--jobs", "1"
+    )
+    assert proc.returncode == 0, proc.stderr
+    notes = note_files(tmp_path / "v")
+    assert len(notes) > 1 and max(len(b) for b in notes.values()) < 5 * MB  # part notes
+    assert peak < 2 * longest // MB + 200, (peak, longest)

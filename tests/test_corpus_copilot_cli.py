@@ -1,0 +1,78 @@
+"""Every GitHub Copilot CLI sample in ../shared/corpus (``copilot-cli/`` and the real
+``copilot/…copilot_cli_session_events.jsonl``) exports end to end: each typed prompt and
+each main-agent reply is in the notes, the sub-agent sample gets a linked note, and a second
+run reads nothing."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+from conftest import normalize, note_files
+
+from exporter.export import ExportOptions, run_export
+
+pytestmark = pytest.mark.corpus
+REAL = "copilot/git-ai-project__git-ai__copilot_cli_session_events.jsonl"
+
+
+def copilot_home(corpus: Path, home: Path) -> list[Path]:
+    """Flat samples in the legacy layout, the tree sample and the real file in the current
+    ``<id>/events.jsonl`` layout."""
+    state = home / ".copilot" / "session-state"
+    state.mkdir(parents=True)
+    copies = []
+    for f in sorted((corpus / "copilot-cli").glob("*.jsonl")):
+        copies.append(Path(shutil.copyfile(f, state / f.name.split("__")[-1])))
+    for events in sorted((corpus / "copilot-cli").glob("*/*/events.jsonl")):
+        folder = state / events.parent.name
+        folder.mkdir()
+        copies.append(Path(shutil.copyfile(events, folder / "events.jsonl")))
+    real = state / "301561f1-558a-43e9-a144-82d3ca12ab62"
+    real.mkdir()
+    copies.append(Path(shutil.copyfile(corpus / REAL, real / "events.jsonl")))
+    return copies
+
+
+def typed_and_said(path: Path) -> tuple[list[str], list[str]]:
+    """Prompts as typed, and the main agent's replies, as the file has them."""
+    prompts, replies = [], []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        event = json.loads(line)
+        data = event.get("data") or {}
+        content = data.get("content")
+        if not isinstance(content, str) or not content.strip() or event.get("ephemeral"):
+            continue
+        if event["type"] == "user.message":
+            prompts.append(content)
+        elif event["type"] == "assistant.message" and not data.get("parentToolCallId"):
+            replies.append(content)
+    return prompts, replies
+
+
+def test_every_copilot_cli_sample_exports_with_its_prompts_and_replies(corpus, tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    files = copilot_home(corpus, home)
+    options = ExportOptions(vault=vault, home=home, sources=["copilot-cli"], timezone=UTC)
+    report = run_export(options)
+    assert not report.failed, [str(p) for p in report.problems if p.severity == "error"]
+    notes = {rel: b.decode() for rel, b in note_files(vault).items()}
+    assert len(files) == 5
+    assert len(notes) == 6  # five sessions and the small sample's sub-agent
+    everything = normalize("\n".join(notes.values()))
+    checked = 0
+    for path in files:
+        prompts, replies = typed_and_said(path)
+        for text, markdown in [(t, False) for t in prompts] + [(t, True) for t in replies]:
+            checked += 1
+            assert normalize(text, escaped=markdown) in everything, (path.name, text[:80])
+    assert checked >= 15
+    real = next(t for t in notes.values() if "session_id: 301561f1" in t)
+    assert "git_branch: master" in real and "tool_calls: 1" in real
+    assert "Created file /Users/test/project/hello.py" in real  # the 1.0.45 result shape
+    assert sum("parent: '[[" in t for t in notes.values()) == 1
+    again = run_export(options)
+    assert again.total("skipped") == report.total("found") and again.total("written") == 0

@@ -1,90 +1,143 @@
-"""Markdown that shows session text exactly as it was typed, and cannot hurt the vault.
+"""Markdown that shows session text exactly as it was typed, and cannot act in the vault.
 
-Outside code, every character Markdown, HTML or Obsidian would act on is backslash-escaped:
-``<`` and ``>`` (so ``Vec<String>`` or ``<div>`` stay visible), entity-like ``&``, ``$``
-(Obsidian maths), ``#`` (tags), ``[[``/``]]`` (wikilinks and embeds), ``%%`` (comments),
-block ids, and relative Markdown links (which would point into the vault). Inside code spans
-and fenced blocks nothing changes. Headings are demoted below the turn headings so a reply's
-``# Title`` does not break the note's outline.
+What is code and what is text is decided by a CommonMark parse (mistune): its fenced and
+indented blocks and its code spans are located in the source and kept byte for byte. Only
+the text around them is escaped, and only where CommonMark or Obsidian would act on a
+character in that position, so ``snake_case``, ``mcp__x__y``, ``src/__init__.py`` and
+``**/*.ts`` stay searchable as typed. Text never becomes: a tag, wikilink, embed, image,
+link to a local file, link definition, footnote, highlight, strikethrough, block id,
+``%%`` comment, maths, raw HTML or comment, entity, callout, task checkbox, Dataview field
+or query, or a heading above the turn headings (headings are demoted). Code spans that a
+plugin would run (``=…``, ``$=…``) get a zero-width space in front; fenced blocks a plugin
+would run (``dataview``, ``tasks``…) get a highlighting language in front of their info.
 
-The scanner that finds code is cross-checked with mistune: if mistune sees different code
-than the scanner does, the text is shown verbatim in a fenced block rather than risk an
-escape inside code.
+When the located code does not match the parse exactly, the whole text is shown verbatim
+in a fenced block: never an escape inside code, never live text.
 """
 
 from __future__ import annotations
 
+import html.entities
 import re
-import textwrap
+import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 # Turn headings in a note are h3; headings inside a reply start one below.
 HEADING_FLOOR = 4
 
-_FENCE_OPEN = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_LINE_START = re.compile(r"(?m)^((?: {0,3}>[ ]?)*)(?:( {0,3})(#{1,6})(?=[ \t]|$))?")
-_SETEXT_ANY = re.compile(r"(?m)^ {0,3}(=+|-+)[ \t]*$")
-# A code span: a backtick run closed by the next run of the same length on the same line.
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.*?)(?<!`)\1(?!`)")
+# Fenced blocks that a common plugin executes or renders as Markdown, and the language
+# they are highlighted as instead (the original info string stays visible after it).
+PLUGIN_FENCES: dict[str, str] = {
+    "dataview": "sql",
+    "dataviewjs": "js",
+    "query": "text",
+    "tasks": "text",
+    "js-engine": "js",
+    "base": "yaml",
+    "bases": "yaml",
+    "button": "text",
+    "meta-bind": "text",
+    "meta-bind-button": "yaml",
+    "meta-bind-js-view": "js",
+    "tracker": "yaml",
+    "datacorejs": "js",
+    "datacorejsx": "jsx",
+    "datacorets": "ts",
+    "datacoretsx": "tsx",
+    "templater": "js",
+}
+PLUGIN_FENCE_PREFIXES = ("ad-", "run-", "dataview", "datacore")
+# Inline code Dataview evaluates: queries (``= …``) and JavaScript (``$= …``).
+_PLUGIN_SPAN = re.compile(r"^\s*\$?=")
+ZERO_WIDTH_SPACE = "\u200b"
+
 _BACKTICKS = re.compile(r"`+")
-_NEEDS_WORK = re.compile(r"[<>&$%\[\]#\\^`~=*_-]|^ {4}|\t")
-_LINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\(([^()\s]*)(?:\s+\"[^\"\n]*\")?\)")
-_EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-_BLOCK_ID = re.compile(r"(?m)(\s)\^([\w-]+[ \t]*)$")
-_ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
-# Characters escaped in model-written Markdown: structure is kept, HTML and Obsidian syntax
-# are not. In literal mode (what a person typed), emphasis markers are escaped as well.
-# A model's own backslash escape (``\|`` in a table) is Markdown it meant: kept as a unit.
-_SPECIAL_MD = re.compile(r"\\[!-/:-@\[-`{-~]|[<>$#]|%%|\[\[|\]\]")
-_INLINE = re.compile(r"[\\`*_\[\]<>$#|%^~=]")
-_SPECIAL_LITERAL = re.compile(r"\\(?=[!-/:-@\[-`{-~])|[<>$#*_]|%%|\[\[|\]\]")
+_NEEDS_WORK = re.compile(r"[<&$%\[\]#\\^`~=*_:-]|^ {4}|\t", re.MULTILINE)
+_HAS_CODE = re.compile(r"`|~~~|^(?: {4}|\t)|^[ \t>*+\d.)-]*(?: {4}|\t)", re.MULTILINE)
+# A line's container prefix: indentation, blockquote markers, list markers.
+_CONTAINER = re.compile(r"(?:[ \t]*>[ ]?|[ \t]*(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)[ \t]?)*[ \t]*")
+_ATX = re.compile(r"(#{1,6})(?=[ \t]|$)")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_LIST_MARKER = re.compile(r"[-+*]|\d{1,9}[.)]")
+_QUOTES = re.compile(r"(?:[ \t]*>[ ]?)*")
+_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]*\]:")
+_BLOCK_HTML = re.compile(r"^ {0,3}<[A-Za-z/!?]")
+# CommonMark raw HTML and autolinks, where ``<`` would start one.
+_ATTR = r"""(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)"""
+_INLINE_HTML = re.compile(
+    rf"<(?:[A-Za-z][A-Za-z0-9-]*{_ATTR}*\s*/?>|/[A-Za-z][A-Za-z0-9-]*\s*>|!--|\?|![A-Za-z]"
+    r"|!\[CDATA\[|[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>"
+    r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*>)"
+)
+_ENTITY = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});")
+_NAMED_ENTITIES = {name.rstrip(";") for name in html.entities.html5 if name.endswith(";")}
+# Obsidian: a tag is ``#`` not inside a word, then tag characters, not all digits. A block
+# id is `` ^id`` at the end of a line.
+_BLOCK_ID = re.compile(r"(?<!\S)\^(?=[A-Za-z0-9-]+[ \t]*$)", re.MULTILINE)
+_LINK_TAIL = re.compile(
+    r"\]\(\s*(<[^<>\n]*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))*)"
+    r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
+)
+_WEB = re.compile(r"<?(?:https?|mailto|ftp):", re.IGNORECASE)
+_ASCII_PUNCT = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_CODE_MARK = "\ue000"  # stands for one code span while text around it is escaped
 
 
 def escape_prose(text: str, *, literal: bool = False) -> str:
     """Markdown for ``text`` that renders as written, keeping its code untouched.
 
-    ``literal`` is for what a person typed: emphasis markers are escaped too, so
-    ``__init__.py`` stays ``__init__.py``. Model replies keep their Markdown formatting.
+    ``literal`` is for what a person typed: emphasis markers and backslashes are escaped
+    too, so ``*args`` stays ``*args``. A model's reply keeps its formatting (emphasis,
+    lists, tables, links to the web).
     """
     if not _NEEDS_WORK.search(text):
         return text
-    if "\x01" in text or "\x02" in text:
-        text = text.replace("\x01", "").replace("\x02", "")
-    lines = text.split("\n")
-    segments = _split_fences(lines) if ("```" in text or "~~~" in text) else [(False, lines)]
-    if _has_code(text) and _risky(segments) and not _same_code(text, segments):
+    text = text.replace(_CODE_MARK, "")
+    layout = _layout(text)
+    if layout is None:
         return fence(text, "text")
-    indented = _indented_code(text)
     out: list[str] = []
-    for is_code, seg in segments:
-        if is_code:
-            out.extend(seg)
-        elif indented or _SETEXT_ANY.search("\n".join(seg)):
-            out.extend(_escape_lines(seg, literal, indented))  # needs line-by-line context
+    for piece in layout:
+        if isinstance(piece, _Block):
+            out.extend(piece.rendered())
         else:
-            out.append(_escape_block("\n".join(seg), literal))
+            out.extend(piece.escaped(literal))
     return "\n".join(out)
 
 
 def escape_inline(text: str) -> str:
-    """One line of text (a title, a label) safe anywhere inline."""
-    text = " ".join(text.split())
-    return _ENTITY.sub(r"\\&", _INLINE.sub(r"\\\g<0>", text))
+    """One line of text (a title, a label) safe anywhere inline, shown as typed."""
+    text = " ".join(text.replace(_CODE_MARK, "").split())
+    return _escape_text(text, literal=True, inline=True)
 
 
 def fence(text: str, lang: str = "") -> str:
-    """A fenced code block that its content cannot close early."""
+    """A fenced code block that its content cannot close early (and no plugin runs)."""
     longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
     ticks = "`" * max(3, longest + 1)
     body = text if text.endswith("\n") or not text else text + "\n"
-    return f"{ticks}{lang}\n{body}{ticks}"
+    return f"{ticks}{safe_info(lang)}\n{body}{ticks}"
+
+
+def safe_info(info: str) -> str:
+    """A fence's info string that no plugin acts on: ``dataview`` -> ``sql dataview``."""
+    word = info.strip().split(" ", 1)[0].lower() if info.strip() else ""
+    if word in PLUGIN_FENCES:
+        return f"{PLUGIN_FENCES[word]} {info.strip()}"
+    if word.startswith(PLUGIN_FENCE_PREFIXES):
+        return f"text {info.strip()}"
+    return info
 
 
 def code_span(text: str) -> str:
     """Inline code that shows ``text`` exactly, whatever backticks it holds."""
     text = " ".join(text.split("\n"))
+    if _PLUGIN_SPAN.match(text):
+        text = ZERO_WIDTH_SPACE + text
     longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
     ticks = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
@@ -109,212 +162,547 @@ def wikilink(target: str, label: str | None = None) -> str:
     return f"[[{target}]]"
 
 
-def _split_fences(lines: list[str]) -> list[tuple[bool, list[str]]]:
-    """Cut text into (is_code, lines) runs; an unclosed fence is closed at the end."""
-    segments: list[tuple[bool, list[str]]] = []
-    prose: list[str] = []
-    i = 0
-    while i < len(lines):
-        m = _FENCE_OPEN.match(lines[i])
-        if not m or (m.group(2)[0] == "`" and "`" in m.group(3)):
-            prose.append(lines[i])
-            i += 1
-            continue
-        if prose:
-            segments.append((False, prose))
-            prose = []
-        char, width = m.group(2)[0], len(m.group(2))
-        closing = re.compile(rf"^\s*{re.escape(char)}{{{width},}}\s*$")
-        code = [lines[i]]
-        i += 1
-        while i < len(lines) and not closing.match(lines[i]):
-            code.append(lines[i])
-            i += 1
-        if i < len(lines):
-            code.append(lines[i])
-            i += 1
-        else:
-            code.append(m.group(1) + m.group(2))
-        segments.append((True, code))
-    if prose:
-        segments.append((False, prose))
-    return segments
+# ---------------------------------------------------------------------------------------
+# Where the code is: the parse, located line by line in the source.
 
 
-def _has_code(text: str) -> bool:
-    return "`" in text or "~~~" in text
+@dataclass(slots=True)
+class _Block:
+    """A code block as the parser sees it, kept line for line."""
+
+    lines: list[str]
+    start: int  # index of its first line in the source
+    fenced: bool
+    unclosed: bool
+
+    def rendered(self) -> list[str]:
+        """Its lines as they were; a plugin's info string is neutralised and an unclosed
+        fence is closed, so it cannot swallow what follows."""
+        if not self.fenced:
+            return list(self.lines)
+        out = list(self.lines)
+        m = _FENCE_OPENER.match(out[0])
+        if m:
+            out[0] = m.group(1) + m.group(2) + safe_info(m.group(3))
+            if self.unclosed:
+                prefix = re.sub(r"[^>\t]", " ", m.group(1))
+                out.append(prefix + m.group(2))
+        return out
 
 
-def _risky(segments: list[tuple[bool, list[str]]]) -> bool:
-    """Code the line scanner may misjudge: spans across lines, fences in quotes or deep
-    indentation. Only then is mistune asked (it is slow, and agrees everywhere else)."""
-    for is_code, seg in segments:
-        if is_code:
-            if seg[0].startswith("    ") or seg[0].lstrip().startswith(">"):
-                return True
-            continue
-        block = "\n".join(seg)
-        if "`" in block and "`" in _CODE_SPAN.sub("", block):
-            return True  # a backtick run that does not close on its line
-        if ">" in block and re.search(r"(?m)^ {0,3}>.*(```|~~~)", block):
-            return True
-    return False
+@dataclass(slots=True)
+class _Paragraph:
+    """Prose lines up to a blank line or code block: container prefixes (``> ``, ``- ``,
+    indentation) kept as structure, bodies escaped, code spans kept."""
+
+    prefixes: list[str]
+    bodies: list[str]
+    start: int
+    spans: list[tuple[int, int]]  # in "\n".join(bodies)
+
+    def escaped(self, literal: bool) -> list[str]:
+        bodies = list(self.bodies)
+        underlines = set()
+        for k in range(1, len(bodies)):
+            if not _SETEXT.match(bodies[k]):
+                continue
+            if not _continues(self.prefixes[k - 1], self.prefixes[k]):
+                continue
+            if k == 1 and not _ATX.match(bodies[0]) and not _FENCE_LINE.match(bodies[0]):
+                # A one-line setext heading becomes an ATX heading (demoted below).
+                bodies[0] = ("#" if "=" in bodies[1] else "##") + " " + bodies[0]
+                bodies[1] = ""
+            else:
+                underlines.add(k)
+        joined = "\n".join(bodies)
+        spans = self.spans if bodies == self.bodies else _span_runs(joined)
+        codes = [joined[a:b] for a, b in spans]
+        pos, parked = 0, []
+        for a, b in spans:
+            parked.append(joined[pos:a] + _CODE_MARK)
+            pos = b
+        parked.append(joined[pos:])
+        if underlines and any("\n" in c for c in codes):
+            # Lines joined by a code span across them: number the underlines as parked.
+            starts = [0]
+            for body in bodies:
+                starts.append(starts[-1] + len(body) + 1)
+            underlines = {
+                k - sum(c.count("\n") for (a, _), c in zip(spans, codes, strict=True) if a < at)
+                for k in underlines
+                for at in (starts[k],)
+            }
+        escaped = _escape_text("".join(parked), literal=literal, underlines=underlines)
+        pieces = escaped.split(_CODE_MARK)
+        rebuilt = [pieces[0]]
+        for code, after in zip(codes, pieces[1:], strict=True):
+            rebuilt.append(_plugin_safe_span(code))
+            rebuilt.append(after)
+        lines = "".join(rebuilt).split("\n")
+        return [p + b for p, b in zip(self.prefixes, lines, strict=True)]
+
+
+def _inside(opener: str, line: str) -> bool:
+    """Is ``line`` inside the containers (quotes, list items) an opener's prefix opened?"""
+    if not line.strip():
+        return True
+    quotes = opener.count(">")
+    if quotes and _QUOTES.match(line).group(0).count(">") < quotes:  # type: ignore[union-attr]
+        return False
+    item = re.match(r"^.*(?:[-+*]|\d{1,9}[.)])[ \t]*", opener)
+    if item:
+        column = len(item.group(0).expandtabs(4))
+        return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" >")) >= column
+    return True
+
+
+def _continues(previous: str, prefix: str) -> bool:
+    """Does a line with ``prefix`` continue the paragraph of a line with ``previous`` (so
+    that ``===`` or ``---`` on it would underline a heading)?"""
+    if previous.count(">") != prefix.count(">") or _LIST_MARKER.search(prefix):
+        return False
+    width = len(prefix.expandtabs(4))
+    item = re.match(r"^.*?(?:[-+*]|\d{1,9}[.)])[ \t]*", previous)
+    if item:
+        column = len(item.group(0).expandtabs(4))
+        return column <= width <= column + 3
+    quote = len(re.match(r"^(?:[ \t]*>[ ]?)*", prefix).group(0))  # type: ignore[union-attr]
+    return width - quote <= 3
+
+
+_FENCE_OPENER = re.compile(rf"^({_CONTAINER.pattern})(`{{3,}}|~{{3,}})(.*)$")
 
 
 @lru_cache(maxsize=1)
-def _mistune_ast() -> Any:
+def _parser() -> Any:
     import mistune  # imported lazily: start-up stays small when nothing needs it
 
-    return mistune.create_markdown(renderer="ast")
+    return mistune.create_markdown(renderer="ast", plugins=["table", "strikethrough"])
 
 
-def _mistune_code(text: str) -> tuple[list[str], list[str], list[str]]:
-    """What mistune considers code: fenced blocks, indented blocks, spans."""
-    fenced: list[str] = []
-    indented: list[str] = []
+def _parsed_code(text: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """Code blocks (in document order) and code span contents, as the parser sees them."""
+    blocks: list[dict[str, Any]] = []
     spans: list[str] = []
 
     def walk(nodes: list[dict[str, Any]]) -> None:
         for node in nodes:
             kind = node.get("type")
             if kind == "block_code":
-                (fenced if node.get("style") == "fenced" else indented).append(node["raw"])
+                blocks.append(node)
             elif kind == "codespan":
                 spans.append(node["raw"])
             children = node.get("children")
             if isinstance(children, list):
                 walk(children)
 
-    walk(_mistune_ast()(text))
-    return fenced, indented, spans
+    walk(_parser()(text))
+    return blocks, spans
 
 
-def _norm(code: str) -> str:
-    return textwrap.dedent(code).strip("\n").strip()
+def _layout(text: str) -> list[_Block | _Paragraph] | None:
+    """The text cut into code blocks and prose paragraphs; None when the parser's code
+    cannot be located exactly (the caller then shows the text verbatim)."""
+    lines = text.split("\n")
+    has_code = bool(_HAS_CODE.search(text))
+    parsed_blocks, parsed_spans = _parsed_code(text) if has_code else ([], [])
+    pieces: list[_Block | _Paragraph] = []
+    cursor = 0
+    for node in parsed_blocks:
+        block = _find_block(node, lines, cursor)
+        if block is None:
+            return None
+        pieces.extend(_paragraphs(lines, cursor, block.start))
+        pieces.append(block)
+        cursor = block.start + len(block.lines)
+    pieces.extend(_paragraphs(lines, cursor, len(lines)))
+    if has_code:
+        found = [
+            _span_norm("\n".join(p.bodies)[a:b])
+            for p in pieces
+            if isinstance(p, _Paragraph)
+            for a, b in p.spans
+        ]
+        if found != [" ".join(s.split()) for s in parsed_spans]:
+            return None
+    return pieces
 
 
-def _same_code(text: str, segments: list[tuple[bool, list[str]]]) -> bool:
-    """Does mistune find the same fenced blocks and code spans as the scanner?"""
-    fenced, _indented, spans = _mistune_code(text)
-    mine_fenced = [_norm("\n".join(seg[1:-1])) for is_code, seg in segments if is_code]
-    if [_norm(c) for c in fenced] != mine_fenced:
+def _paragraphs(lines: list[str], start: int, end: int) -> list[_Paragraph]:
+    out: list[_Paragraph] = []
+    prefixes: list[str] = []
+    bodies: list[str] = []
+    first = start
+
+    def close(at: int) -> None:
+        nonlocal prefixes, bodies, first
+        if prefixes:
+            joined = "\n".join(bodies)
+            spans = _span_runs(joined) if "`" in joined else []
+            out.append(_Paragraph(prefixes, bodies, first, spans))
+        prefixes, bodies, first = [], [], at
+
+    for i in range(start, end):
+        line = lines[i]
+        cut = _CONTAINER.match(line).end()  # type: ignore[union-attr]
+        if not line[cut:].strip() and prefixes:
+            quote = _QUOTES.match(line).end()  # type: ignore[union-attr]
+            if _SETEXT.match(line[quote:]):
+                cut = quote + len(line[quote:]) - len(line[quote:].lstrip(" "))  # "-" underlines
+        if not line[cut:].strip():
+            close(i)
+            out.append(_Paragraph([line], [""], i, []))
+            first = i + 1
+            continue
+        prefixes.append(line[:cut])
+        bodies.append(line[cut:])
+    close(end)
+    return out
+
+
+def _find_block(node: dict[str, Any], lines: list[str], cursor: int) -> _Block | None:
+    raw: str = node.get("raw", "")
+    content = raw.split("\n")
+    if raw.endswith("\n"):
+        content.pop()
+    if node.get("style") == "fenced":
+        marker: str = node.get("marker") or "```"
+        char = re.escape(marker[0])
+        opener = re.compile(rf"^{_CONTAINER.pattern}{char}{{{len(marker)},}}")
+        closer = re.compile(rf"^{_CONTAINER.pattern}{char}{{{len(marker)},}}[ \t]*$")
+        for first in range(cursor, len(lines)):
+            m = opener.match(lines[first])
+            if not m or not _lines_end_with(lines, first + 1, content):
+                continue
+            after = first + 1 + len(content)
+            closed = after < len(lines) and closer.match(lines[after])
+            inner = lines[first + 1 : after + 1 if closed else after]
+            prefix = _CONTAINER.match(lines[first]).group(0)  # type: ignore[union-attr]
+            if not all(_inside(prefix, line) for line in inner):
+                return None  # the parse disagrees with CommonMark's containers: unsure
+            if closed:
+                return _Block(lines[first : after + 1], first, True, False)
+            return _Block(lines[first:after], first, True, True)
+        return None
+    while content and not content[-1].strip():
+        content.pop()
+    if not content:
+        return None
+    for first in range(cursor, len(lines)):
+        if lines[first].strip() and _lines_end_with(lines, first, content):
+            return _Block(lines[first : first + len(content)], first, False, False)
+    return None
+
+
+def _lines_end_with(lines: list[str], start: int, content: list[str]) -> bool:
+    if start + len(content) > len(lines):
         return False
-    mine_spans: list[str] = []
-    for is_code, seg in segments:
-        if not is_code:
-            for line in seg:
-                mine_spans.extend(" ".join(c.split()) for c in _code_span_texts(line))
-    return [" ".join(s.split()) for s in spans] == mine_spans
+    for offset, want in enumerate(content):
+        line = lines[start + offset]
+        if line.endswith(want) or line.rstrip().endswith(want.rstrip()):
+            continue
+        if "\t" in line and line.expandtabs(4).endswith(want):
+            continue
+        return False
+    return True
 
 
-def _indented_code(text: str) -> set[str]:
-    """Indented code blocks (per mistune) that must stay verbatim."""
-    if not re.search(r"(^|\n)[ \t]*\n( {4}|\t)", text):
-        return set()
-    _fenced, indented, _spans = _mistune_code(text)
-    return {_norm(c) for c in indented}
+def _span_runs(text: str) -> list[tuple[int, int]]:
+    """Code spans by CommonMark's rule: a backtick run (not backslash-escaped) opens a
+    span that the next run of the same length closes; an unmatched run is text."""
+    spans: list[tuple[int, int]] = []
+    runs = list(_BACKTICKS.finditer(text))
+    k = 0
+    while k < len(runs):
+        m = runs[k]
+        start, length = m.start(), len(m.group(0))
+        before = text[: m.start()]
+        if (len(before) - len(before.rstrip("\\"))) % 2:
+            start, length = start + 1, length - 1  # the first backtick is escaped
+        close = next((j for j in range(k + 1, len(runs)) if len(runs[j].group(0)) == length), None)
+        if not length or close is None:
+            k += 1
+            continue
+        spans.append((start, runs[close].end()))
+        k = close + 1
+    return spans
 
 
-def _code_span_texts(line: str) -> list[str]:
-    return [m.group(2).strip() for m in _CODE_SPAN.finditer(line)]
+def _span_norm(code: str) -> str:
+    ticks = len(code) - len(code.lstrip("`"))
+    return " ".join(code[ticks : len(code) - ticks].split())
 
 
-def _escape_lines(lines: list[str], literal: bool, indented: set[str]) -> list[str]:
+def _plugin_safe_span(code: str) -> str:
+    """A code span Dataview would evaluate gets a zero-width space before its ``=``."""
+    ticks = len(code) - len(code.lstrip("`"))
+    inner = code[ticks : len(code) - ticks]
+    if not _PLUGIN_SPAN.match(inner):
+        return code
+    at = inner.index("=") - (1 if inner.lstrip().startswith("$") else 0)
+    return code[:ticks] + inner[:at] + ZERO_WIDTH_SPACE + inner[at:] + code[len(code) - ticks :]
+
+
+def code_ranges(text: str) -> list[tuple[int, int]]:
+    """Character ranges of ``text`` that are code (blocks and spans), per the parse.
+
+    When the parse cannot be located in the text, all of it counts as code: callers use
+    this to leave code alone, so unsure means hands off."""
+    if not _HAS_CODE.search(text):
+        return []
+    layout = _layout(text)
+    if layout is None:
+        return [(0, len(text))]
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    ranges: list[tuple[int, int]] = []
+    for piece in layout:
+        if isinstance(piece, _Block):
+            ranges.append((starts[piece.start], starts[piece.start + len(piece.lines)] - 1))
+            continue
+        origin: list[int] = []  # source offset of each character of the joined bodies
+        for k, (prefix, body) in enumerate(zip(piece.prefixes, piece.bodies, strict=True)):
+            base = starts[piece.start + k] + len(prefix)
+            origin.extend(range(base, base + len(body) + 1))
+        ranges.extend((origin[a], origin[b - 1] + 1) for a, b in piece.spans)
+    return ranges
+
+
+# ---------------------------------------------------------------------------------------
+# Escaping the text around the code.
+
+
+def _is_punct(c: str) -> bool:
+    if c in _ASCII_PUNCT or c == _CODE_MARK:
+        return True
+    return unicodedata.category(c)[0] in "PS"
+
+
+def _escape_text(
+    text: str, *, literal: bool, inline: bool = False, underlines: set[int] | None = None
+) -> str:
+    """Backslashes before exactly the characters that would act in their position.
+
+    ``text`` is one paragraph (lines start where a block could start) with each code span
+    replaced by ``_CODE_MARK``; ``inline`` text is one line inside a heading or title."""
+    n = len(text)
+    slash = [False] * n
+    keep = [False] * n  # escaped by the author, or part of a web link's address
+    heading: dict[int, tuple[int, str]] = {}
+
+    i = 0
+    while i < n:
+        if text[i] == "\\":
+            following = text[i + 1] if i + 1 < n else "\n"
+            if literal and (following in _ASCII_PUNCT or following in "\n" + _CODE_MARK):
+                slash[i] = True
+                if following == "`":
+                    slash[i + 1] = True  # it was escaped, and must stay text
+            elif not literal and following in _ASCII_PUNCT:
+                keep[i] = keep[i + 1] = True
+                i += 2
+                continue
+        i += 1
+
+    def mark(at: int) -> None:
+        if 0 <= at < n and not keep[at]:
+            slash[at] = True
+
+    offset = 0
+    for number, line in enumerate(text.split("\n")):
+        if not inline:
+            _line_start(line, offset, number in (underlines or ()), mark, heading)
+        _dataview_fields(line, offset, mark)
+        for m in _BLOCK_ID.finditer(line):
+            mark(offset + m.start())
+        offset += len(line) + 1
+
+    for m in _SPECIAL.finditer(text):
+        at, s = m.start(), m.group(0)
+        if keep[at]:
+            continue
+        c = s[0]
+        if c == "<":
+            if _INLINE_HTML.match(text, at):
+                mark(at)
+        elif c == "&":
+            e = _ENTITY.match(text, at)
+            if e and (e.group(1)[0] == "#" or e.group(1) in _NAMED_ENTITIES):
+                mark(at)
+        elif c == "#":
+            before = text[at - 1] if at else " "
+            if not (before.isalnum() or before in "#/&") and _TAG_BODY.match(text, at + 1):
+                mark(at)
+        elif c in "[]":
+            if len(s) > 1:
+                for k in range(at, at + len(s)):
+                    mark(k)
+            elif c == "[" and (text[at - 1 : at] == "!" or text[at + 1 : at + 2] == "^"):
+                mark(at)
+            elif c == "]" and text[at + 1 : at + 2] == "(":
+                tail = _LINK_TAIL.match(text, at)
+                if tail and _WEB.match(tail.group(1).strip()):
+                    for k in range(at + 1, tail.end()):
+                        keep[k] = True
+                else:
+                    mark(at)
+        elif c == "^" and text[at + 1 : at + 2] == "[":
+            mark(at)
+        elif c == "%" and len(s) > 1:
+            for k in range(at, at + len(s)):
+                mark(k)
+        elif c == "`" and inline:
+            for k in range(at, at + len(s)):
+                mark(k)
+    for char in "$=~":
+        _paired(text, char, keep, mark)
+    if literal or inline:
+        _emphasis(text, keep, slash)
+
     out: list[str] = []
     i = 0
-    while i < len(lines):
-        line = lines[i]
-        # An indented code block mistune agrees on stays verbatim.
-        if indented and (i == 0 or not lines[i - 1].strip()) and re.match(r"( {4}|\t)", line):
-            j = i
-            while j < len(lines) and (not lines[j].strip() or re.match(r"( {4}|\t)", lines[j])):
-                j += 1
-            if _norm("\n".join(lines[i:j])) in indented:
-                out.extend(lines[i:j])
-                i = j
-                continue
-        if _SETEXT.match(line) and out and out[-1].strip() and _is_plain(out[-1]):
-            level = 1 if line.strip()[0] == "=" else 2
-            prev_is_single = len(out) == 1 or not out[-2].strip()
-            if prev_is_single:
-                out[-1] = "#" * min(6, level + HEADING_FLOOR - 1) + " " + out[-1].lstrip()
-                i += 1
-                continue
-            out.append("")  # a multi-line paragraph: break it from the underline
-        out.append(_escape_line(line, literal))
+    while i < n:
+        if i in heading:
+            length, hashes = heading[i]
+            out.append(hashes)
+            i += length
+            continue
+        if slash[i]:
+            out.append("\\")
+        out.append(text[i])
         i += 1
-    return out
+    return "".join(out)
 
 
-def _is_plain(line: str) -> bool:
-    """A line that could be the text of a setext heading."""
-    return not re.match(r"^\s*([-*+>#|]|\d+[.)])", line)
+_SPECIAL = re.compile(r"<|&|#|\[+|\]+|\^|%+|`+")
+_TAG_BODY = re.compile(r"[\w/-]*(?:[^\W\d]|[/-])")
 
 
-def _escape_line(line: str, literal: bool) -> str:
-    return _escape_block(line, literal)
+def _line_start(
+    line: str, offset: int, underline: bool, mark: Any, heading: dict[int, tuple[int, str]]
+) -> None:
+    """Rules for the start of a block: headings are demoted; HTML blocks, definitions,
+    callouts, task boxes, fences and setext underlines become text."""
+    body = line.lstrip(" ")
+    at = offset + (len(line) - len(body))
+    m = _ATX.match(body)
+    if m:
+        level = len(m.group(1))
+        heading[at] = (level, "#" * min(6, level + HEADING_FLOOR - 1))
+        return
+    if underline:
+        mark(at)
+        return
+    if _BLOCK_HTML.match(body) or body.startswith(("[!", "[ ]", "[x]", "[X]")):
+        mark(at)
+    elif _DEFINITION.match(body):
+        mark(at)
+    fence = _FENCE_LINE.match(body)
+    if fence:
+        for k in range(len(fence.group(1))):
+            mark(at + k)
 
 
-def _escape_block(text: str, literal: bool) -> str:
-    """Escape a run of prose lines (no fenced code inside), keeping code spans as they are.
-
-    Line-start structure is kept: blockquote markers stay, ATX headings are demoted. Their
-    characters are parked as control characters while everything else is escaped."""
-    if "#" in text or ">" in text:
-        text = _LINE_START.sub(_park_line_start, text)
-    if "`" in text:
-        pieces: list[str] = []
-        pos = 0
-        for m in _CODE_SPAN.finditer(text):
-            pieces.append(_escape_text(text[pos : m.start()], literal))
-            pieces.append(m.group(0))
-            pos = m.end()
-        pieces.append(_escape_text(text[pos:], literal))
-        text = "".join(pieces)
-    else:
-        text = _escape_text(text, literal)
-    if "^" in text:
-        text = _BLOCK_ID.sub(r"\1\\^\2", text)
-    return text.replace("\x01", "#").replace("\x02", ">")
+def _dataview_fields(line: str, offset: int, mark: Any) -> None:
+    """Dataview reads ``key:: value`` (the first ``::`` of a line) and ``[key:: value]``
+    or ``(key:: value)`` anywhere; a backslash between the colons leaves neither."""
+    first = True
+    for m in re.finditer("::", line):
+        before = line[: m.start()]
+        if first or "[" in before or "(" in before:
+            mark(offset + m.start() + 1)
+        first = False
 
 
-def _park_line_start(m: re.Match[str]) -> str:
-    quote, indent, hashes = m.group(1), m.group(2), m.group(3)
-    out = quote.replace(">", "\x02")
-    if hashes:
-        out += indent + "\x01" * min(6, len(hashes) + HEADING_FLOOR - 1)
-    return out
+def _paired(text: str, char: str, keep: list[bool], mark: Any) -> None:
+    """Maths (``$``), highlights (``==``) and strikethrough (``~~``) need an opening run
+    followed by text and a later closing run after text; only then are all runs escaped."""
+    if char not in text:
+        return
+    single = char == "$"
+    runs = [
+        m
+        for m in re.finditer(re.escape(char) + ("+" if single else "{2,}"), text)
+        if not keep[m.start()]
+    ]
+    if single and sum(1 for m in runs if len(m.group(0)) > 1) > 1:
+        opened = True  # display maths: $$ … $$, spaces allowed
+        runs_to_mark = runs
+        for r in runs_to_mark:
+            for k in range(r.start(), r.end()):
+                mark(k)
+        return
+    opened = False
+    for m in runs:
+        after = text[m.end() : m.end() + 1]
+        before = text[m.start() - 1 : m.start()] if m.start() else ""
+        if opened and before and not before.isspace():
+            for r in runs:
+                for k in range(r.start(), r.end()):
+                    mark(k)
+            return
+        if after and not after.isspace():
+            opened = True
 
 
-def _escape_text(text: str, literal: bool) -> str:
-    if not text:
-        return text
-    if "](" in text:
-        text = _LINK.sub(_neutral_link, text)
-    special = _SPECIAL_LITERAL if literal else _SPECIAL_MD
-    text = special.sub(_backslash, text)
-    if "&" in text:
-        text = _ENTITY.sub(r"\\&", text)
-    if "\x00" in text:
-        text = text.replace("\x00", "\\")
-    return text
+def _emphasis(text: str, keep: list[bool], slash: list[bool]) -> None:
+    """CommonMark's emphasis pairing over ``*`` and ``_`` runs; the closing run of each
+    pair is escaped, again until nothing pairs (``**/*.ts`` and ``snake_case`` never do)."""
+    while True:
+        runs = []
+        for m in re.finditer(r"\*+|_+", text):
+            chars = [k for k in range(m.start(), m.end()) if not keep[k] and not slash[k]]
+            if len(chars) != m.end() - m.start():
+                continue  # part of the run is already text; treat the rest as text too
+            before = text[m.start() - 1] if m.start() else " "
+            after = text[m.end()] if m.end() < len(text) else " "
+            left = not after.isspace() and (
+                not _is_punct(after) or before.isspace() or _is_punct(before)
+            )
+            right = not before.isspace() and (
+                not _is_punct(before) or after.isspace() or _is_punct(after)
+            )
+            if m.group(0)[0] == "*":
+                can_open, can_close = left, right
+            else:
+                can_open = left and (not right or _is_punct(before))
+                can_close = right and (not left or _is_punct(after))
+            runs.append([m.start(), m.end(), m.group(0)[0], can_open, can_close, len(m.group(0))])
+        closers = _pair_runs(runs)
+        if not closers:
+            return
+        for start, end in closers:
+            for k in range(start, end):
+                slash[k] = True
 
 
-def _backslash(m: re.Match[str]) -> str:
-    s = m.group(0)
-    if s == "\\":
-        return "\\\\"
-    if len(s) == 2 and s[0] == "\\":
-        return s  # already escaped by its author
-    return "".join("\\" + c for c in s)
-
-
-def _neutral_link(m: re.Match[str]) -> str:
-    """Keep links to the web; show links into the file system as the text they were."""
-    bang, label, target = m.group(1), m.group(2), m.group(3)
-    if _EXTERNAL.match(target) and not target.lower().startswith("file:"):
-        if bang:
-            # A remote image would be embedded; a link to it is enough.
-            return f"[{label or target}]({target})"
-        return m.group(0)
-    return f"{bang}\x00[{label}\x00]({target})"
+def _pair_runs(runs: list[list[Any]]) -> list[tuple[int, int]]:
+    """The runs that close emphasis (process_emphasis, without links)."""
+    remaining = [r[5] for r in runs]
+    active = [True] * len(runs)
+    closers: list[tuple[int, int]] = []
+    for c, closer in enumerate(runs):
+        if not closer[4]:
+            continue
+        while remaining[c] > 0:
+            match = None
+            for o in range(c - 1, -1, -1):
+                opener = runs[o]
+                if not active[o] or not opener[3] or opener[2] != closer[2] or not remaining[o]:
+                    continue
+                if (opener[4] or closer[3]) and (opener[5] + closer[5]) % 3 == 0:
+                    if opener[5] % 3 or closer[5] % 3:
+                        continue
+                match = o
+                break
+            if match is None:
+                break
+            use = 2 if remaining[match] >= 2 and remaining[c] >= 2 else 1
+            remaining[match] -= use
+            remaining[c] -= use
+            for k in range(match + 1, c):
+                active[k] = False
+            if (closer[0], closer[1]) not in closers:
+                closers.append((closer[0], closer[1]))
+    return closers

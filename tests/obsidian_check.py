@@ -1,0 +1,134 @@
+"""What a note holds, read the way Obsidian and its common plugins read it.
+
+An independent check for the escaping in ``exporter/markdown.py``: a CommonMark parse
+(markdown-it-py, with GitHub tables and strikethrough as Obsidian has them), then
+Obsidian's own rules over the text CommonMark leaves as text. A backslash-escaped
+character counts as text, as in Obsidian. ``constructs`` lists everything that would act
+(a tag, a link, a heading…) as ``(kind, detail)`` pairs; ``visible`` is the text a reader
+sees.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+_MD = MarkdownIt("commonmark").enable(["table", "strikethrough"]).disable("text_join")
+ZERO_WIDTH_SPACE = "\u200b"
+
+_WEB = re.compile(r"(?:https?|mailto|ftp):", re.IGNORECASE)
+_PLUGIN_LANGS = {"dataview", "dataviewjs", "query", "tasks", "js-engine", "base", "bases"}
+_ESCAPED = "\x00"  # stands for a backslash-escaped character in the text Obsidian reads
+
+# Obsidian's syntax inside text (with escaped characters blanked out).
+_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("tag", re.compile(r"(?<![^\W_])(?<![#/&])#[\w/-]*(?:[^\W\d]|[/-])")),
+    ("wikilink", re.compile(r"\[\[")),
+    ("footnote", re.compile(r"\[\^|\^\[")),
+    ("highlight", re.compile(r"==(?=[^\s=]).*?(?<=[^\s=])==", re.DOTALL)),
+    ("strikethrough", re.compile(r"~~(?=[^\s~]).*?(?<=[^\s~])~~", re.DOTALL)),
+    ("comment", re.compile(r"%%")),
+    ("maths", re.compile(r"\$\$.*?\$\$|\$(?=[^\s$]).*?(?<=[^\s$])\$", re.DOTALL)),
+    ("block id", re.compile(r"(?m)(?<!\S)\^[A-Za-z0-9-]+[ \t]*$")),
+    ("dataview field", re.compile(r"(?m)^[^:\n]*::|[\[(][^\n]*::")),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Construct:
+    kind: str
+    detail: str
+
+
+def _inline(children: list[Any]) -> tuple[str, str, list[Construct]]:
+    """(text as Obsidian reads it, visible text, constructs) of one inline run."""
+    seen: list[str] = []
+    shown: list[str] = []
+    found: list[Construct] = []
+    for tok in children:
+        kind = tok.type
+        if kind == "text":
+            seen.append(tok.content)
+            shown.append(tok.content)
+        elif kind == "text_special":
+            if tok.info == "entity":
+                found.append(Construct("entity", tok.markup))
+            seen.append(_ESCAPED)
+            shown.append(tok.content)
+        elif kind in ("softbreak", "hardbreak"):
+            seen.append("\n")
+            shown.append("\n")
+        elif kind == "code_inline":
+            seen.append(_ESCAPED)
+            shown.append(tok.content)
+            if re.match(r"\s*\$?=", tok.content):
+                found.append(Construct("dataview query", tok.content))
+        elif kind == "link_open":
+            href = tok.attrs.get("href", "")
+            if not _WEB.match(str(href)):
+                found.append(Construct("local link", str(href)))
+        elif kind == "image":
+            found.append(Construct("image", str(tok.attrs.get("src", ""))))
+            shown.append(tok.content)
+        elif kind == "html_inline":
+            found.append(Construct("html", tok.content))
+        elif kind == "s_open":
+            found.append(Construct("strikethrough", ""))
+        if kind.endswith(("_open", "_close")) and kind != "link_open" and tok.markup:
+            seen.append(tok.markup)  # emphasis delimiters are in the text Obsidian reads
+    return "".join(seen), "".join(shown), found
+
+
+def _obsidian(text: str) -> list[Construct]:
+    return [Construct(kind, m.group(0)) for kind, rule in _RULES for m in rule.finditer(text)]
+
+
+def parse(note_body: str) -> tuple[list[Construct], str]:
+    """Constructs and visible text of a Markdown body."""
+    env: dict[str, Any] = {}
+    tokens = _MD.parse(note_body, env)
+    found: list[Construct] = []
+    shown: list[str] = []
+    for ref in env.get("references", {}):
+        found.append(Construct("link definition", ref))
+    quote_start = False
+    list_item_start = False
+    for tok in tokens:
+        if tok.type == "heading_open":
+            found.append(Construct("heading", tok.tag))
+        elif tok.type == "html_block":
+            found.append(Construct("html", tok.content))
+        elif tok.type in ("fence", "code_block"):
+            shown.append(tok.content)
+            lang = tok.info.strip().split(" ")[0].lower() if tok.info.strip() else ""
+            if lang in _PLUGIN_LANGS or lang.startswith(("ad-", "run-")):
+                found.append(Construct("plugin block", lang))
+        elif tok.type == "blockquote_open":
+            quote_start = True
+            continue
+        elif tok.type == "list_item_open":
+            list_item_start = True
+            continue
+        elif tok.type == "inline":
+            seen, visible_text, inline_found = _inline(tok.children or [])
+            found.extend(inline_found)
+            found.extend(_obsidian(seen))
+            if quote_start and re.match(r"\[!", seen):
+                found.append(Construct("callout", seen.split("\n", 1)[0]))
+            if list_item_start and re.match(r"\[[ xX]\]", seen):
+                found.append(Construct("task", seen.split("\n", 1)[0]))
+            shown.append(visible_text)
+        if tok.type != "paragraph_open":
+            quote_start = list_item_start = False
+    return found, " ".join(" ".join(shown).replace(ZERO_WIDTH_SPACE, "").split())
+
+
+def constructs(note_body: str) -> list[Construct]:
+    return parse(note_body)[0]
+
+
+def visible(note_body: str) -> str:
+    return parse(note_body)[1]

@@ -129,6 +129,21 @@ def test_the_note_shows_cost_tokens_and_parts(tmp_path):
     assert [w["message"] for w in report.as_dict()["warnings"]] and not report.failed
 
 
+def test_a_default_title_gives_way_to_the_first_prompt(tmp_path):
+    store = OpenCodeStore()
+    s = store.session("New session - 2026-05-28T10:00:00.000Z", "/w/t")
+    store.user(s, text("Rename the config loader"))
+    store.assistant(s, text("Done."))
+    kept = store.session("New session - my own words", "/w/t")
+    store.user(kept, text("q"))
+    store.assistant(kept, text("a"))
+    store.write_db(tmp_path / DATA / "opencode.db")
+    sessions, _ = load_sessions(OpenCodeAdapter(), tmp_path)
+    assert [x.title for x in sessions] == [None, "New session - my own words"]
+    run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path, timezone=UTC))
+    assert b"title: Rename the config loader" in b"".join(note_files(tmp_path / "v").values())
+
+
 def test_subagents_are_linked_notes(tmp_path):
     store = OpenCodeStore()
     parent = store.session("Plan the refactor", "/w/app")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -39,6 +40,10 @@ from ..vscode import project_of_path
 # Part types that carry nothing to show: step boundaries, file-system snapshots, @agent
 # mentions (the prompt's text already names the agent).
 _SILENT = frozenset({"step-start", "snapshot", "agent"})
+# The title OpenCode gives a session until the model names it: no title at all.
+_DEFAULT_TITLE = re.compile(
+    r"(New session - |Child session - )\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z"
+)
 
 
 @dataclass(slots=True)
@@ -75,12 +80,13 @@ def to_session(
     cwd = _text(info.get("directory")) or builder.cwd or stored.worktree
     models = builder.models or [m for m in [_model_name(info.get("model"), "id")] if m]
     parent = _text(info.get("parentID"))
+    title = _text(info.get("title"))
     session = Session(
         source=source,
         session_id=str(info.get("id")),
         messages=tuple(builder.messages),
         source_path=stored.path,
-        title=_text(info.get("title")),
+        title=None if _DEFAULT_TITLE.fullmatch(title or "") else title,
         project=project_of_path(cwd),
         cwd=cwd,
         models=tuple(dict.fromkeys(models)),

@@ -1,10 +1,13 @@
 """Index notes that make a vault of many sessions navigable: one note per project listing
 its sessions from every source, newest first, and one note listing the projects.
 
-They are built from what the state remembers about every note (so sessions whose sources
-were not read this run are listed too), rendered from templates like session notes, and
-written through the same vault rules: regenerated in their owned region, the user's text
-outside it kept, identical bytes never rewritten.
+They are built from the notes in the vault, not from one machine's state: sessions whose
+sources were not read this run are listed, and so are those another machine exported into
+the same synced vault; both machines write the same bytes, so they never flip-flop (a note
+this machine wrote and nobody changed since is described from the state, unread). They are
+rendered from templates like session notes and written through the same vault rules:
+regenerated in their owned region, the user's text outside it kept, identical bytes never
+rewritten.
 """
 
 from __future__ import annotations
@@ -34,19 +37,21 @@ def note_meta(frontmatter: dict[str, Any]) -> dict[str, Any]:
         "models": list(frontmatter.get("models") or []),
         "messages": frontmatter.get("messages"),
         "parent": bool(frontmatter.get("parent")),
+        "part": frontmatter.get("part"),
     }
 
 
 def write_index_notes(vault: Vault, settings: NoteSettings, dataview: bool) -> list[Change]:
     """Render and write every project's index note and the index of projects."""
     projects: dict[str, list[dict[str, Any]]] = {}
-    for key, record in vault.state.notes.items():
-        meta = record.meta
+    for key, (path, meta) in vault.notes(note_meta).items():
         if key.startswith(INDEX_PREFIX) or not meta or meta.get("parent"):
             continue  # subagents are reached from their parent's note
+        if meta.get("part") not in (None, 1):
+            continue  # a later part of a long session: reached from its first part
         entry = {
             **meta,
-            "link": markdown.wikilink(PurePosixPath(record.path).stem, meta.get("title")),
+            "link": markdown.wikilink(PurePosixPath(path).stem, meta.get("title")),
         }
         entry["source_label"] = SOURCE_LABELS.get(str(meta.get("source")), meta.get("source"))
         entry["model"] = (meta.get("models") or [""])[0]
@@ -54,8 +59,10 @@ def write_index_notes(vault: Vault, settings: NoteSettings, dataview: bool) -> l
     changes = []
     summary = []
     for project in sorted(projects, key=str.lower):
-        sessions = sorted(
-            projects[project], key=lambda e: str(e.get("created") or ""), reverse=True
+        sessions = sorted(  # the link breaks ties: every machine lists them in one order
+            projects[project],
+            key=lambda e: (str(e.get("created") or ""), str(e["link"])),
+            reverse=True,
         )
         key = f"{INDEX_PREFIX}project/{project}"
         proposed = f"{settings.folder}/Projects/{_component(project)}.md"
@@ -108,4 +115,5 @@ def _latest(sessions: list[dict[str, Any]]) -> datetime | None:
 
 
 def _component(text: str) -> str:
+    """A project name as one file name (``vault.safe_component`` makes ``..`` safe)."""
     return text.lstrip("/").replace("/", "-").replace("\\", "-")

@@ -2,8 +2,11 @@
 
 ``state.json`` records, per source unit (a session file and its subagent files), the
 size and mtime of each file and the notes it produced, so an unchanged source is skipped
-without being read; and per note, its path and a hash of the owned region as written, so a
-change made by the user inside that region is noticed instead of overwritten.
+without being read; and per note, its path, what index notes list about it, and the stat of
+the file as last written, so an unchanged note need not be read again. Nothing here is
+needed to keep a user's edit: the note itself carries the hash of its generated part, so a
+vault whose state is lost, damaged or not synced (Obsidian Sync skips hidden folders) is
+still updated safely. Every file here is written through ``vaultio`` (no link followed).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 
 import orjson
 
+from . import vaultio
 from .errors import VaultLockedError
 
 STATE_DIR = ".ccexport"
@@ -33,6 +37,7 @@ class NoteRecord:
     tags: list[str] = field(default_factory=list)  # the tags the exporter wrote
     keys: list[str] = field(default_factory=list)  # the properties the exporter wrote
     meta: dict[str, Any] = field(default_factory=dict)  # what index notes list about it
+    stat: list[int] = field(default_factory=list)  # mtime_ns, size, inode as last written
 
 
 @dataclass(slots=True)
@@ -48,13 +53,11 @@ class State:
 
     @classmethod
     def load(cls, vault: Path) -> State:
-        path = vault / STATE_DIR / STATE_FILE
         try:
-            data = orjson.loads(path.read_bytes())
-        except FileNotFoundError:
-            return cls()
+            found = vaultio.read_file(vault, f"{STATE_DIR}/{STATE_FILE}")
+            data = orjson.loads(found[0]) if found else None
         except (OSError, orjson.JSONDecodeError):
-            # A damaged state only costs a full re-read: notes are found by identity.
+            # A damaged (or linked) state only costs a full re-read: notes are found by identity.
             return cls()
         if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
             return cls()
@@ -66,6 +69,7 @@ class State:
                 list(r.get("tags", [])),
                 list(r.get("keys", [])),
                 dict(r.get("meta", {})),
+                [int(n) for n in r.get("stat", []) if isinstance(n, int)],
             )  # fmt: skip
             for key, r in data.get("notes", {}).items()
             if isinstance(r, dict) and {"path", "hash", "lines"} <= r.keys()
@@ -93,6 +97,7 @@ class State:
                     "tags": r.tags,
                     "keys": r.keys,
                     "meta": r.meta,
+                    "stat": r.stat,
                 }  # fmt: skip
                 for key, r in self.notes.items()
             },
@@ -113,6 +118,7 @@ class VaultLock:
     """
 
     def __init__(self, vault: Path, wait: float = 5.0) -> None:
+        self.vault = vault
         self.path = vault / STATE_DIR / LOCK_FILE
         self.wait = wait
         self._fd: int | None = None
@@ -125,7 +131,6 @@ class VaultLock:
         self.release()
 
     def acquire(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         deadline = time.monotonic() + self.wait
         while True:
             if self._try_lock():
@@ -139,7 +144,7 @@ class VaultLock:
             time.sleep(0.1)
 
     def _try_lock(self) -> bool:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = vaultio.open_lock_file(self.vault, f"{STATE_DIR}/{LOCK_FILE}")
         try:
             import fcntl
         except ImportError:  # Windows: fall back to the pid in the file
@@ -167,8 +172,11 @@ class VaultLock:
 
     def _holder(self) -> str:
         try:
-            pid = self.path.read_text().split()[0]
+            found = vaultio.read_file(self.vault, f"{STATE_DIR}/{LOCK_FILE}", 200)
+            pid = found[0].decode(errors="replace").split()[0] if found else ""
         except (OSError, IndexError):
+            return ""
+        if not pid:
             return ""
         return f" (pid {pid})"
 

@@ -3,14 +3,20 @@
 The vault knows a note only as a path, frontmatter and an owned body. Rules:
 
 - A note is found by its identity (``source`` + ``session_id`` in its frontmatter): at the
-  path recorded last time, or anywhere in the vault if the user moved it.
+  path recorded last time, or anywhere in the vault if the user moved it (or another machine
+  wrote it: the state folder is not needed to find a note).
 - Only the region between the markers and the exporter's own frontmatter keys are
-  rewritten. The user's keys, tags, aliases and any text outside the region stay.
-- If the user edited inside the region, their version is copied to
-  ``.ccexport/conflicts/`` before it is replaced, and the run reports a conflict.
-- A file at a target path that is not ours is never touched: the note gets another name.
-- Identical bytes are never rewritten; every write is a temp file in the same folder
-  (named with a leading dot, so Obsidian ignores it), fsync, rename.
+  rewritten. The user's keys keep their exact text, order and comments; their tags, aliases
+  and any text outside the region stay.
+- If the user edited inside the region (its hash, written on the end marker, no longer
+  matches), their version is copied to ``.ccexport/conflicts/`` before it is replaced, and
+  the run reports a conflict.
+- A note whose ``messages`` would go down (a source restored from an older backup, or
+  pruned) is kept as it is and reported, unless the run is forced.
+- A file at a target path that is not ours is never touched: the note gets another name. A
+  note that is a link, FIFO or device is reported and left alone.
+- Identical bytes are never rewritten; every write goes through ``vaultio`` (a temp file with
+  an unpredictable name in the same folder, fsync, rename, no link ever followed).
 - Nothing is ever deleted.
 """
 
@@ -20,20 +26,23 @@ import difflib
 import hashlib
 import os
 import re
+import stat
 import unicodedata
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from . import notefile
+from . import notefile, vaultio
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, NoteRecord, State
+from .vaultio import UnsafePathError
 
-TEMP_PREFIX = ".ccexport-"
 RUNNING_MARKER = "running"  # present while a run writes; left behind by a killed run
 MAX_NAME_BYTES = 200  # below the 255-byte limit of common file systems, room for " (2)"
+_HEAD_BYTES = 65_536  # enough for the frontmatter of almost any note
 _RESERVED = re.compile(r"^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$", re.IGNORECASE)
 _FORBIDDEN = re.compile(r'[<>"/\\|?*#^\[\]\x00-\x1f\x7f]')
 _SKIP_DIRS = {".obsidian", ".trash", ".git", STATE_DIR}
@@ -44,6 +53,8 @@ OWNED_KEYS = (
     "tokens_out", "tokens_cache_read", "tokens_cache_write", "cost", "parent", "subagents",
     "forked_from",
 )  # fmt: skip
+SIZE_KEY = "messages"  # a note whose count would go down is kept (the source shrank)
+SHRUNK = "source has fewer turns than the note; kept"
 
 
 class Action(StrEnum):
@@ -52,6 +63,7 @@ class Action(StrEnum):
     UNCHANGED = "unchanged"
     CONFLICT = "conflict"  # updated, the user's edit inside the owned region saved aside
     RENAMED = "renamed"  # created under another name: a foreign file held the path
+    KEPT = "kept"  # not updated: the source now holds less than the note (see ``force``)
     FAILED = "failed"
 
 
@@ -66,18 +78,18 @@ class Change:
 
 def safe_component(name: str) -> str:
     """One path component that is valid on Linux, macOS and Windows."""
-    name = unicodedata.normalize("NFC", name).replace(":", " -")
-    name = _FORBIDDEN.sub("-", name)
-    name = " ".join(name.split()).strip(" .")
-    if not name or name in (".", ".."):
-        name = "_"
-    if _RESERVED.match(name):
-        name = "_" + name
-    stem, dot, ext = name.rpartition(".") if name.endswith(".md") else (name, "", "")
-    budget = MAX_NAME_BYTES - len((dot + ext).encode())
+    name = unicodedata.normalize("NFC", name)
+    stem, ext = (name[:-3], ".md") if name.endswith(".md") else (name, "")
+    stem = _FORBIDDEN.sub("-", stem.replace(":", " -"))
+    stem = " ".join(stem.split()).strip(" .")
+    if not stem:  # "", ".", "..", "..." : a name made of nothing safe
+        stem = "_"
+    if _RESERVED.match(stem):
+        stem = "_" + stem
+    budget = MAX_NAME_BYTES - len(ext.encode())
     if len(stem.encode()) > budget:
-        stem = stem.encode()[:budget].decode("utf-8", "ignore").rstrip(" .")
-    return stem + dot + ext
+        stem = stem.encode()[:budget].decode("utf-8", "ignore").rstrip(" .") or "_"
+    return stem + ext
 
 
 def safe_relpath(relpath: str) -> str:
@@ -86,40 +98,48 @@ def safe_relpath(relpath: str) -> str:
     return "/".join(parts) or "_"
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{TEMP_PREFIX}{os.getpid()}-{path.name}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+def _inside(relpath: str) -> bool:
+    """A recorded path that stays in the vault (a damaged or planted state may say else)."""
+    parts = relpath.replace("\\", "/").split("/")
+    return bool(relpath) and not relpath.startswith("/") and ".." not in parts and "" not in parts
 
 
 def _owned_hash(owned: str) -> str:
     return hashlib.sha256(owned.encode("utf-8", "replace")).hexdigest()
 
 
-class Vault:
-    """A vault folder and the exporter's state in it. ``dry_run`` writes nothing."""
+def _stat_key(st: os.stat_result | None) -> list[int]:
+    """What tells that a note is still the file this machine last wrote or read."""
+    return [st.st_mtime_ns, st.st_size, st.st_ino] if st is not None else []
 
-    def __init__(self, root: Path, *, dry_run: bool = False, diff: bool = False) -> None:
+
+class Vault:
+    """A vault folder and the exporter's state in it. ``dry_run`` writes nothing; ``force``
+    updates notes even when their source now holds fewer messages."""
+
+    def __init__(
+        self, root: Path, *, dry_run: bool = False, diff: bool = False, force: bool = False
+    ) -> None:
         self.root = root.expanduser().resolve()
         self.dry_run = dry_run
         self.want_diff = diff
+        self.force = force
         self.state = State.load(self.root)
         self._state_bytes = self.state.dumps()
         self._identities: dict[str, str] | None = None
         self._reserved: dict[str, str] = {}  # relpath -> key, for paths chosen this run
         self._renamed: set[str] = set()  # keys that could not take their proposed name
+        # Applied to the old text a conflict copy or a diff quotes (secret redaction).
+        self.scrub: Callable[[str], str] = str
 
     # -- paths -------------------------------------------------------------------------
 
     def path_of(self, key: str) -> str | None:
-        """Where the note for ``key`` is now, if it exists: recorded, or found by identity."""
+        """Where the note for ``key`` is now, if it exists: recorded, or found by identity.
+        A recorded path now holding a link or FIFO is returned, so writing it is refused."""
         record = self.state.notes.get(key)
-        if record and (self.root / record.path).is_file():
-            return record.path
+        if record and _inside(record.path) and self._kind(record.path) not in ("missing", "folder"):
+            return record.path  # a link or FIFO there now: writing it is refused and reported
         return self._find_by_identity(key)
 
     def choose_path(self, key: str, proposed: str) -> str:
@@ -139,39 +159,88 @@ class Vault:
         self._reserved[candidate] = key
         return candidate
 
+    def _kind(self, relpath: str) -> str:
+        try:
+            return vaultio.kind(self.root, relpath)
+        except OSError:
+            return "other"
+
     def _free(self, relpath: str, key: str) -> bool:
         holder = self._reserved.get(relpath)
         if holder is not None:
             return holder == key
-        path = self.root / relpath
-        if not path.exists():
+        kind = self._kind(relpath)
+        if kind in ("missing", "blocked"):  # blocked: the write is refused and reported
             return True
-        return self._identity_of(path) == key
+        return kind == "file" and self._identity_of(relpath) == key
 
-    def _identity_of(self, path: Path) -> str | None:
+    def _frontmatter(self, relpath: str) -> dict[str, Any] | None:
+        """The frontmatter of a note file, read safely (never a link or FIFO)."""
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                return notefile.read_identity(f.read(8192))
+            found = vaultio.read_file(self.root, relpath, _HEAD_BYTES)
+            if found and len(found[0]) == _HEAD_BYTES:
+                head = found[0].decode("utf-8", "replace")
+                if not notefile.has_frontmatter_end(head):
+                    found = vaultio.read_file(self.root, relpath)
         except OSError:
             return None
+        return notefile.read_frontmatter(found[0].decode("utf-8", "replace")) if found else None
+
+    def _identity_of(self, relpath: str) -> str | None:
+        fm = self._frontmatter(relpath)
+        return notefile.identity(fm) if fm is not None else None
 
     def _find_by_identity(self, key: str) -> str | None:
         if self._identities is None:
-            self._identities = self._scan_identities()
+            self._identities = {}
+            for path, k, _, _ in self._survey():
+                self._identities.setdefault(k, path)
         found = self._identities.get(key)
-        return found if found and (self.root / found).is_file() else None
+        return found if found and self._kind(found) == "file" else None
 
-    def _scan_identities(self) -> dict[str, str]:
-        """Every note in the vault that names a session in its frontmatter."""
-        found: dict[str, str] = {}
+    def _survey(self) -> Iterator[tuple[str, str, NoteRecord | None, dict[str, Any] | None]]:
+        """Every note in the vault that names a session or index: (path, identity, its
+        record when the file is still what this machine last wrote, else its frontmatter).
+        Notes this machine wrote cost a stat; the others (another machine's) are read.
+        A session found twice (a sync tool's copy) yields the recorded path first."""
+        by_path = {r.path: (k, r) for k, r in self.state.notes.items()}
+        later = []
+        for relpath, st in self._note_files():
+            known = by_path.get(relpath)
+            if known and known[1].stat and known[1].stat == _stat_key(st):
+                yield relpath, known[0], known[1], None
+                continue
+            fm = self._frontmatter(relpath)
+            key = notefile.identity(fm) if fm is not None else None
+            if key:
+                later.append((relpath, key, None, fm))
+        yield from later
+
+    def _note_files(self) -> Iterator[tuple[str, os.stat_result]]:
+        """The regular ``.md`` files of the vault, in a stable order; no link is followed."""
         for dirpath, dirnames, filenames in os.walk(self.root):
             dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
             for name in sorted(filenames):
                 if name.endswith(".md") and not name.startswith("."):
-                    path = Path(dirpath) / name
-                    key = self._identity_of(path)
-                    if key and key not in found:
-                        found[key] = path.relative_to(self.root).as_posix()
+                    path = os.path.join(dirpath, name)
+                    try:
+                        st = os.lstat(path)
+                    except OSError:
+                        continue
+                    if stat.S_ISREG(st.st_mode):
+                        yield Path(path).relative_to(self.root).as_posix(), st
+
+    def notes(
+        self, describe: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, tuple[str, dict[str, Any]]]:
+        """Every note in the vault by identity: its path and what ``describe`` makes of its
+        frontmatter (from the state for notes unchanged since this machine wrote them). Index
+        notes built from this list every machine's sessions, not only this one's."""
+        found: dict[str, tuple[str, dict[str, Any]]] = {}
+        for relpath, key, record, fm in self._survey():
+            if key not in found:
+                meta = record.meta if record is not None else describe(fm or {})
+                found[key] = (relpath, meta)
         return found
 
     # -- notes -------------------------------------------------------------------------
@@ -184,25 +253,41 @@ class Vault:
         body: str,
         meta: dict[str, Any] | None = None,
     ) -> Change:
-        """Create or update one note in place; see the module rules."""
-        path = self.root / relpath
+        """Create or update one note in place; see the module rules. Never raises for one
+        note: what the vault refuses or cannot take is a FAILED change naming why."""
+        try:
+            return self._write_note(key, relpath, metadata, body, meta)
+        except OSError as exc:  # a full disk, a planted link, a folder that vanished
+            return Change(Action.FAILED, key, relpath, f"could not be written: {exc}")
+
+    def _write_note(
+        self,
+        key: str,
+        relpath: str,
+        metadata: dict[str, Any],
+        body: str,
+        meta: dict[str, Any] | None,
+    ) -> Change:
         owned = body.strip("\n")
         record = self.state.notes.get(key)
         ours = list(metadata.get("tags", []))
         meta = meta or {}
         try:
-            current = path.read_text(encoding="utf-8") if path.exists() else None
+            found = vaultio.read_file(self.root, relpath)
+            current = found[0].decode("utf-8") if found else None
+        except UnsafePathError as exc:
+            return Change(Action.FAILED, key, relpath, f"left alone: {exc}")
         except (OSError, UnicodeDecodeError) as exc:
             return Change(Action.FAILED, key, relpath, f"cannot read the note: {exc}")
-        if current is None:
+        if found is None or current is None:
             text = notefile.compose(metadata, "", owned, notefile.NEW_NOTE_TAIL)
             renamed = key in self._renamed
             action = Action.RENAMED if renamed else Action.CREATED
             message = (
                 "another file already had the name, so this note got a new one" if renamed else ""
             )
-            self._write(path, text)
-            self._record(key, relpath, owned, ours, list(metadata), meta)
+            written = self._write(relpath, text)
+            self._record(key, relpath, owned, ours, list(metadata), meta, written)
             return Change(action, key, relpath, message, self._diff("", owned, relpath))
         try:
             parsed = notefile.parse(current, record.lines if record else None)
@@ -211,17 +296,18 @@ class Vault:
         if parsed.owned is None:
             why = "left unchanged: its ccexport markers are gone (delete the note to re-export it)"
             return Change(Action.FAILED, key, relpath, why)
-        merged = merge_frontmatter(
-            parsed.metadata,
-            metadata,
-            record.tags if record else ours,
-            record.keys if record else [],
-        )
-        text = notefile.compose(merged, parsed.before, owned, parsed.after)
+        shrunk = self._shrunk(parsed.metadata, metadata)
+        if shrunk:
+            if record is None:
+                self._record(key, relpath, parsed.owned, ours, list(metadata), {}, None)
+            return Change(Action.KEPT, key, relpath, shrunk)
+        text = self._updated(parsed, metadata, owned, record)
         if text == current:
-            self._record(key, relpath, owned, ours, list(metadata), meta)
+            self._record(key, relpath, owned, ours, list(metadata), meta, found[1])
             return Change(Action.UNCHANGED, key, relpath)
-        edited = record is not None and _owned_hash(parsed.owned) != record.hash
+        edited = parsed.edited
+        if edited is None:  # a note written before markers carried a hash
+            edited = record is not None and _owned_hash(parsed.owned) != record.hash
         if edited and parsed.owned.strip("\n") != owned:
             saved = self._save_conflict(relpath, current)
             action, message = (
@@ -230,22 +316,48 @@ class Vault:
             )
         else:
             action, message = Action.UPDATED, ""
-        self._write(path, text)
-        self._record(key, relpath, owned, ours, list(metadata), meta)
+        written = self._write(relpath, text)
+        self._record(key, relpath, owned, ours, list(metadata), meta, written)
         return Change(action, key, relpath, message, self._diff(parsed.owned, owned, relpath))
+
+    def _shrunk(self, existing: dict[str, Any], ours: dict[str, Any]) -> str:
+        """Why the note must be kept: its source now holds fewer messages than it does."""
+        had, has = existing.get(SIZE_KEY), ours.get(SIZE_KEY)
+        if self.force or not all(type(n) is int for n in (had, has)) or has >= had:
+            return ""
+        return f"{SHRUNK} (the note holds {had} messages, the source {has}; --force overwrites)"
+
+    def _updated(
+        self, parsed: notefile.NoteText, ours: dict[str, Any], owned: str, record: NoteRecord | None
+    ) -> str:
+        """The note with our keys and region rewritten and every other byte kept."""
+        previous_keys = record.keys if record else []
+        merged = merge_frontmatter(
+            parsed.metadata,
+            ours,
+            record.tags if record else list(ours.get("tags", [])),
+            previous_keys,
+        )
+        values = {k: merged[k] for k in ours}
+        drop = (set(OWNED_KEYS) | set(previous_keys)) - set(values)
+        yaml_text = notefile.splice_frontmatter(parsed.yaml, values, drop)
+        if yaml_text is None:  # not a block mapping (flow style, odd keys): written anew
+            yaml_text = notefile.yaml_of(merged)
+        return notefile.recompose(parsed, yaml_text, owned)
 
     def write_attachment(self, relpath: str, data: bytes) -> bool:
         """Write a content-addressed file once; True if it was new."""
-        path = self.root / safe_relpath(relpath)
-        if path.exists():
+        relpath = safe_relpath(relpath)
+        if self._kind(relpath) not in ("missing", "blocked"):
             return False
         if not self.dry_run:
-            _atomic_write(path, data)
+            vaultio.write_file(self.root, relpath, data)
         return True
 
-    def _write(self, path: Path, text: str) -> None:
-        if not self.dry_run:
-            _atomic_write(path, text.encode("utf-8", "replace"))
+    def _write(self, relpath: str, text: str) -> os.stat_result | None:
+        if self.dry_run:
+            return None
+        return vaultio.write_file(self.root, relpath, text.encode("utf-8", "replace"))
 
     def _record(
         self,
@@ -255,17 +367,20 @@ class Vault:
         tags: list[str],
         keys: list[str],
         meta: dict[str, Any],
+        written: os.stat_result | None,
     ) -> None:
         lines = owned.count("\n") + 1
-        self.state.notes[key] = NoteRecord(relpath, _owned_hash(owned), lines, tags, keys, meta)
+        self.state.notes[key] = NoteRecord(
+            relpath, _owned_hash(owned), lines, tags, keys, meta, _stat_key(written)
+        )
 
     def _save_conflict(self, relpath: str, text: str) -> str:
         stamp = datetime.now().strftime("%Y-%m-%d %H%M%S")
-        name = f"{stamp} {Path(relpath).name}"
-        target = self.root / STATE_DIR / "conflicts" / name
+        name = safe_component(self.scrub(f"{stamp} {Path(relpath).name}"))  # short, too
+        target = f"{STATE_DIR}/conflicts/{name}"
         if not self.dry_run:
-            _atomic_write(target, text.encode("utf-8", "replace"))
-        return f"{STATE_DIR}/conflicts/{name}"
+            vaultio.write_file(self.root, target, self.scrub(text).encode("utf-8", "replace"))
+        return target
 
     def _diff(self, old: str, new: str, relpath: str) -> str:
         if not self.want_diff:
@@ -273,7 +388,7 @@ class Vault:
         lines = difflib.unified_diff(
             old.splitlines(), new.splitlines(), f"a/{relpath}", f"b/{relpath}", lineterm=""
         )
-        return "\n".join(lines)
+        return self.scrub("\n".join(lines))
 
     # -- state -------------------------------------------------------------------------
 
@@ -281,19 +396,18 @@ class Vault:
         """Written after the notes, atomically, and only if it changed."""
         data = self.state.dumps()
         if not self.dry_run and data != self._state_bytes:
-            _atomic_write(self.root / STATE_DIR / STATE_FILE, data)
+            vaultio.write_file(self.root, f"{STATE_DIR}/{STATE_FILE}", data)
             self._state_bytes = data
 
     def begin_run(self) -> int:
         """Mark a run as started; if the last one never finished, sweep what it left."""
-        marker = self.root / STATE_DIR / RUNNING_MARKER
-        removed = self.sweep_temp_files() if marker.exists() else 0
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
+        marker = f"{STATE_DIR}/{RUNNING_MARKER}"
+        removed = self.sweep_temp_files() if self._kind(marker) != "missing" else 0
+        vaultio.write_file(self.root, marker, b"")
         return removed
 
     def end_run(self) -> None:
-        (self.root / STATE_DIR / RUNNING_MARKER).unlink(missing_ok=True)
+        vaultio.remove_file(self.root, f"{STATE_DIR}/{RUNNING_MARKER}")
 
     def sweep_temp_files(self) -> int:
         """Remove the temp files a killed run left behind (names start with a dot)."""
@@ -301,9 +415,9 @@ class Vault:
         for dirpath, dirnames, filenames in os.walk(self.root):
             dirnames[:] = [d for d in dirnames if d not in (".obsidian", ".trash", ".git")]
             for name in filenames:
-                if name.startswith(TEMP_PREFIX) and name.endswith(".tmp"):
-                    os.unlink(os.path.join(dirpath, name))
-                    removed += 1
+                if vaultio.is_temp_name(name):
+                    rel = Path(dirpath, name).relative_to(self.root).as_posix()
+                    removed += vaultio.remove_file(self.root, rel)
         return removed
 
 

@@ -20,7 +20,7 @@ from exporter.adapters import claude_code
 from exporter.cli import app
 from exporter.errors import VaultLockedError
 from exporter.export import ExportOptions, run_export
-from exporter.notefile import END
+from exporter.notefile import END_PREFIX
 from exporter.state import VaultLock
 
 
@@ -81,12 +81,12 @@ def test_grown_shrunk_or_replaced_sources_are_read_again_whole(tmp_path, load_ca
     copy.write_bytes(replaced.read_bytes())
     os.replace(copy, replaced)
     os.utime(replaced, ns=(st.st_atime_ns, st.st_mtime_ns))
-    export(vault, home)
+    report = export(vault, home)
     assert sorted(load_calls) == sorted([grown.name, shrunk.name, replaced.name])
-    # Re-read whole: the shrunk session's note now shows what its source holds.
+    # Re-read whole; the shrunk session's richer note is kept (test_shrunk.py has the rest).
     texts = [b.decode() for b in note_files(vault).values()]
-    assert sum("question 0 of session 1" in t for t in texts) == 1
-    assert not any("answer 1 of session 1" in t for t in texts)
+    assert sum("answer 1 of session 1" in t for t in texts) == 1
+    assert [c.action.value for c in report.changes].count("kept") == 1
 
 
 def test_dry_run_lists_every_note_and_diffs_updates(tmp_path):
@@ -188,26 +188,25 @@ def test_two_concurrent_runs_leave_a_consistent_vault(tmp_path):
         assert code == 0 or "another ccexport run" in err, (code, out, err)
     assert sum("60 created" in out for _, out, _ in outcomes) == 1
     notes = note_files(vault)
-    assert len(notes) == 60 and all(END in b.decode() for b in notes.values())
+    assert len(notes) == 60 and all(END_PREFIX in b.decode() for b in notes.values())
 
 
 SLOW_WRITER = """
 import os, sys, time
 from exporter import vault
-real = vault._atomic_write
+from exporter import vaultio
+real = vaultio._write_all
 count = 0
-def slow(path, data):
+def slow(fd, data):
     global count
-    count += 1
+    if data.startswith(b"---"):
+        count += 1
     if count == 3:  # the third note: die halfway through writing its temp file
-        tmp = path.with_name(vault.TEMP_PREFIX + str(os.getpid()) + "-" + path.name + ".tmp")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as f:
-            f.write(data[: len(data) // 2])
+        real(fd, data[: len(data) // 2])
         print("halfway", flush=True)
         time.sleep(60)
-    real(path, data)
-vault._atomic_write = slow
+    real(fd, data)
+vaultio._write_all = slow
 from exporter.cli import main
 sys.argv = ["ccexport", *sys.argv[1:]]
 main()
@@ -227,13 +226,13 @@ def test_sigkill_mid_write_leaves_no_partial_note_and_the_next_run_finishes(tmp_
     leftovers = list(vault.rglob(".ccexport-*.tmp"))
     assert len(leftovers) == 1  # invisible to Obsidian: a dot file
     assert len(note_files(vault)) == 2 and all(
-        END in b.decode() for b in note_files(vault).values()
+        END_PREFIX in b.decode() for b in note_files(vault).values()
     )
 
     report = export(vault, home)
     assert not list(vault.rglob(".ccexport-*.tmp"))
     notes = note_files(vault)
-    assert len(notes) == 6 and all(b.decode().count(END) == 1 for b in notes.values())
+    assert len(notes) == 6 and all(b.decode().count(END_PREFIX) == 1 for b in notes.values())
     assert report.total("created") == 4 and report.total("unchanged") == 2
 
     fresh = tmp_path / "fresh"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from datetime import UTC
 from pathlib import Path
 
@@ -11,7 +12,6 @@ import yaml
 from claude_builder import ClaudeSession
 from conftest import note_files, stamps
 
-from exporter import vault as vault_module
 from exporter.export import ExportOptions, run_export
 from exporter.notefile import BEGIN, END
 from exporter.vault import safe_component, safe_relpath
@@ -66,18 +66,25 @@ def the_note(vault: Path) -> Path:
     return path
 
 
-def test_writes_are_atomic_through_a_dot_temp_file_in_the_same_folder(tmp_path, monkeypatch):
+def test_writes_are_atomic_through_an_unpredictable_dot_temp_file_in_the_same_folder(
+    tmp_path, monkeypatch
+):
     seen = []
-    real_replace = os.replace
+    real_rename = os.rename
 
-    def spy(src, dst):
-        seen.append((Path(src), Path(dst)))
-        assert Path(src).exists() and Path(src).name.startswith(".")
-        return real_replace(src, dst)
+    def spy(src, dst, *, src_dir_fd=None, dst_dir_fd=None):
+        seen.append((src, dst, src_dir_fd, dst_dir_fd))
+        assert os.stat(src, dir_fd=src_dir_fd, follow_symlinks=False).st_size >= 0
+        return real_rename(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
 
-    monkeypatch.setattr(vault_module.os, "replace", spy)
+    monkeypatch.setattr(os, "rename", spy)
     export(tmp_path / "v", make_home(tmp_path, ["hello"]))
-    assert seen and all(src.parent == dst.parent for src, dst in seen)
+    monkeypatch.undo()
+    assert seen and all(s == d and s is not None for _, _, s, d in seen)  # one folder
+    temps = [src for src, *_ in seen]
+    assert all(re.fullmatch(r"\.ccexport-[0-9a-f]{16}\.tmp", t) for t in temps)
+    assert len(set(temps)) == len(temps)  # never the same name twice, never the pid
+    assert not any(str(os.getpid()) in t for t in temps)
     assert not list((tmp_path / "v").rglob(".ccexport-*"))
 
 
@@ -198,7 +205,7 @@ def test_removed_markers_leave_the_note_alone_and_report_it(tmp_path):
     vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
     export(vault, home)
     path = the_note(vault)
-    path.write_text(path.read_text().replace(END + "\n", ""))
+    path.write_text(re.sub(r"(?m)^%% ccexport:end .*\n", "", path.read_text()))
     mine = path.read_text()
     make_home(tmp_path, ["q", "q2"])
     report = export(vault, home)

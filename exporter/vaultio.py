@@ -1,0 +1,300 @@
+"""Every byte ccexport puts into a vault goes through here.
+
+A vault may be shared or synced (Syncthing, git, a shared drive), so anyone who can put a
+file in it may have planted a symbolic link, a FIFO or a temp name. The rules:
+
+- Every folder below the vault's root is opened relative to its parent without following
+  a link (``O_NOFOLLOW``), and created the same way when missing: a linked folder is refused.
+- A file is replaced by a temp file with an unpredictable name, created with
+  ``O_CREAT|O_EXCL|O_NOFOLLOW``, written, fsynced and renamed over the target; then the
+  folder is fsynced, so the rename itself survives a power cut. A failed write or rename
+  removes the temp file. The replaced file keeps its permission bits (600 stays 600).
+- A link, FIFO, device or folder where a file is expected is refused with
+  :class:`UnsafePathError`, never written through or over. Files are opened for reading with
+  ``O_NONBLOCK`` and checked with ``fstat`` before a byte is read, so a FIFO named ``x.md``
+  cannot hang a run.
+
+The vault's root itself is the folder the user named (it may be reached through a link).
+Without ``dir_fd`` support (Windows) every component is checked with ``lstat`` instead.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from .errors import ExporterError
+
+TEMP_PREFIX = ".ccexport-"
+TEMP_SUFFIX = ".tmp"
+STATE_DIR = ".ccexport"
+_DIRFD = os.open in os.supports_dir_fd and hasattr(os, "O_NOFOLLOW")
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_BINARY = getattr(os, "O_BINARY", 0)
+
+
+class UnsafePathError(ExporterError, OSError):
+    """A path ccexport would write or read is a link, FIFO, device or folder."""
+
+
+def temp_name() -> str:
+    """A name nobody can predict, so nobody can plant a link under it in advance."""
+    return f"{TEMP_PREFIX}{secrets.token_hex(8)}{TEMP_SUFFIX}"
+
+
+def is_temp_name(name: str) -> bool:
+    return name.startswith(TEMP_PREFIX) and name.endswith(TEMP_SUFFIX)
+
+
+def _parts(relpath: str) -> list[str]:
+    parts = [p for p in relpath.replace("\\", "/").split("/") if p not in ("", ".")]
+    if not parts or ".." in parts:
+        raise UnsafePathError(errno.EINVAL, f"not a path inside the vault: {relpath!r}")
+    return parts
+
+
+def _refusal(root: Path, rel: str, st: os.stat_result | None) -> UnsafePathError:
+    where = root / rel
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        why = "is a symbolic link; ccexport never writes through a link, so it left it alone"
+    elif st is not None and stat.S_ISDIR(st.st_mode):
+        why = "is a folder, not a file"
+    else:
+        why = "is not a regular file (a FIFO, socket or device); ccexport does not open it"
+    return UnsafePathError(errno.ELOOP, f"{where} {why}")
+
+
+@contextmanager
+def _folder(root: Path, parts: list[str], create: bool) -> Iterator[int | Path]:
+    """The folder ``root/parts`` opened without following links: a descriptor, or (without
+    dir_fd support) a checked path. Raises FileNotFoundError when missing and not ``create``."""
+    if not _DIRFD:
+        path = root
+        for i, name in enumerate(parts):
+            path = path / name
+            if create:
+                try:
+                    os.mkdir(path)
+                except FileExistsError:
+                    pass
+            st = os.lstat(path)
+            if not stat.S_ISDIR(st.st_mode) or os.path.islink(path):
+                raise _refusal(root, "/".join(parts[: i + 1]), st)
+        yield path
+        return
+    if create:
+        root.mkdir(parents=True, exist_ok=True)  # the vault itself, as the user named it
+    fd = os.open(root, os.O_RDONLY | _DIRECTORY)
+    try:
+        for i, name in enumerate(parts):
+            if create:
+                try:
+                    os.mkdir(name, 0o777, dir_fd=fd)
+                except FileExistsError:
+                    pass
+            try:
+                child = os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno not in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+                    raise
+                st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                raise _refusal(root, "/".join(parts[: i + 1]), st) from None
+            os.close(fd)
+            fd = child
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _lstat(folder: int | Path, name: str) -> os.stat_result | None:
+    try:
+        if isinstance(folder, Path):
+            return os.lstat(folder / name)
+        return os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+
+
+def _open(folder: int | Path, name: str, flags: int, mode: int = 0o666) -> int:
+    if isinstance(folder, Path):
+        return os.open(folder / name, flags | _BINARY, mode)
+    return os.open(name, flags, mode, dir_fd=folder)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def kind(root: Path, relpath: str) -> str:
+    """What is at a vault path, without following a link: ``missing``, ``file``, ``link``,
+    ``folder``, ``other`` (FIFO, device), or ``blocked`` (a folder on the way is a link or
+    not a folder: nothing can be written there)."""
+    *dirs, name = _parts(relpath)
+    try:
+        with _folder(root, dirs, create=False) as folder:
+            st = _lstat(folder, name)
+    except FileNotFoundError:
+        return "missing"
+    except (UnsafePathError, NotADirectoryError):
+        return "blocked"
+    if st is None:
+        return "missing"
+    if stat.S_ISREG(st.st_mode):
+        return "file"
+    if stat.S_ISLNK(st.st_mode):
+        return "link"
+    return "folder" if stat.S_ISDIR(st.st_mode) else "other"
+
+
+def read_file(root: Path, relpath: str, limit: int = -1) -> tuple[bytes, os.stat_result] | None:
+    """The bytes of a regular file in the vault (at most ``limit``) and its stat; None when
+    nothing is there. A link, FIFO or device raises UnsafePathError, unread."""
+    *dirs, name = _parts(relpath)
+    try:
+        with _folder(root, dirs, create=False) as folder:
+            try:
+                fd = _open(folder, name, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+            except FileNotFoundError:
+                return None
+            except OSError as exc:
+                if exc.errno not in (errno.ELOOP, errno.EMLINK, errno.ENXIO):
+                    raise
+                raise _refusal(root, relpath, _lstat(folder, name)) from None
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _refusal(root, relpath, st)
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read(limit), st
+    finally:
+        os.close(fd)
+
+
+def write_file(root: Path, relpath: str, data: bytes) -> os.stat_result:
+    """Replace (or create) a file in the vault atomically; see the module rules. Returns the
+    stat of what was written."""
+    *dirs, name = _parts(relpath)
+    with _folder(root, dirs, create=True) as folder:
+        old = _lstat(folder, name)
+        if old is not None and not stat.S_ISREG(old.st_mode):
+            raise _refusal(root, relpath, old)
+        tmp = temp_name()
+        fd = _open(folder, tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)
+        try:
+            try:
+                if old is not None and hasattr(os, "fchmod"):
+                    os.fchmod(fd, stat.S_IMODE(old.st_mode))
+                _write_all(fd, data)
+                os.fsync(fd)
+                written = os.fstat(fd)
+            finally:
+                os.close(fd)
+            if isinstance(folder, Path):
+                os.replace(folder / tmp, folder / name)
+            else:
+                os.rename(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:
+            _remove(folder, tmp)
+            raise
+        _sync_folder(folder)
+        return written
+
+
+def append_file(root: Path, relpath: str, data: bytes) -> None:
+    """Add to the end of a file in the vault (a log), creating it; never through a link."""
+    *dirs, name = _parts(relpath)
+    with _folder(root, dirs, create=True) as folder:
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW | _NONBLOCK
+        try:
+            fd = _open(folder, name, flags, 0o666)
+        except OSError as exc:
+            if exc.errno not in (errno.ELOOP, errno.EMLINK, errno.ENXIO):
+                raise
+            raise _refusal(root, relpath, _lstat(folder, name)) from None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise _refusal(root, relpath, st)
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
+
+
+def open_lock_file(root: Path, relpath: str) -> int:
+    """A read-write descriptor on the vault's lock file, created if missing; never a link."""
+    *dirs, name = _parts(relpath)
+    with _folder(root, dirs, create=True) as folder:
+        try:
+            fd = _open(folder, name, os.O_RDWR | os.O_CREAT | _NOFOLLOW | _NONBLOCK, 0o644)
+        except OSError as exc:
+            if exc.errno not in (errno.ELOOP, errno.EMLINK, errno.ENXIO):
+                raise
+            raise _refusal(root, relpath, _lstat(folder, name)) from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise _refusal(root, relpath, st)
+    return fd
+
+
+def remove_file(root: Path, relpath: str) -> bool:
+    """Remove a file (or a link itself) in the vault; False if nothing was there."""
+    *dirs, name = _parts(relpath)
+    try:
+        with _folder(root, dirs, create=False) as folder:
+            return _remove(folder, name)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+
+
+def _remove(folder: int | Path, name: str) -> bool:
+    try:
+        if isinstance(folder, Path):
+            os.unlink(folder / name)
+        else:
+            os.unlink(name, dir_fd=folder)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def _sync_folder(folder: int | Path) -> None:
+    if isinstance(folder, Path):
+        return  # Windows: a folder cannot be opened for fsync
+    try:
+        os.fsync(folder)
+    except OSError as exc:  # some file systems (network, FUSE) cannot sync a folder
+        if exc.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF):
+            raise
+
+
+def anchored(path: Path) -> tuple[Path, str]:
+    """(root, relative path) for a file given by its full path (a log, a templates copy).
+    Inside a vault's ``.ccexport`` folder the vault is the root, so no link below it is
+    followed; elsewhere the root is the file's own folder, as the user named it."""
+    path = Path(os.path.abspath(path.expanduser()))
+    parts = path.parts
+    inside = [i for i, part in enumerate(parts[:-1]) if part == STATE_DIR]
+    if inside:
+        at = inside[-1]
+        return Path(*parts[:at]), "/".join(parts[at:])
+    return path.parent, path.name
+
+
+def write_path(path: Path, data: bytes) -> os.stat_result:
+    return write_file(*anchored(path), data)
+
+
+def append_path(path: Path, data: bytes) -> None:
+    append_file(*anchored(path), data)

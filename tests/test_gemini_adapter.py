@@ -311,6 +311,10 @@ def test_saved_chat_is_a_note_titled_by_its_tag_linked_to_its_session(tmp_path):
     saved = next(s for s in sessions if "/checkpoint/" in s.session_id)
     assert (saved.title, saved.forked_from, saved.project) == ("health v1/ü", SID, "api")
     assert texts(saved, "user") == ["Add a /health endpoint to `server.py`"]  # no setup turn
+    # no times of its own: its prompt's time in the session, to the end of that turn
+    assert saved.started_at.isoformat() == "2026-05-01T10:00:01+00:00"
+    assert saved.messages[0].timestamp == saved.started_at
+    assert saved.ended_at.isoformat() == "2026-05-01T10:00:03+00:00"
     assert [p.text for p in parts(saved, "thinking")] == ["Weighing options"]
     (call,), (result,) = parts(saved, "tool_call"), parts(saved, "tool_result")
     assert call.call_id == result.call_id and result.output == "app = Flask()"
@@ -326,9 +330,11 @@ def test_a_saved_chat_matching_no_session_stands_alone(tmp_path):
         {"role": "user", "parts": [{"text": "Something never logged"}]},
         {"role": "model", "parts": [{"text": "Sure."}]},
     ]
-    write_checkpoint(folder, "alone", history, bare=True)
+    path = write_checkpoint(folder, "alone", history, bare=True)
+    os.utime(path, (1780000000, 1780000000))
     (saved,), _ = load_all(tmp_path)
     assert saved.forked_from is None and texts(saved) == ["Something never logged", "Sure."]
+    assert saved.started_at.timestamp() == saved.ended_at.timestamp() == 1780000000
 
 
 def test_prompt_log_gives_notes_only_for_sessions_without_a_chat_file(tmp_path):

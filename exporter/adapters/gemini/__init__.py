@@ -34,10 +34,10 @@ from urllib.parse import unquote
 import orjson
 
 from ...errors import Problem
-from ...model import Message, NoticePart, Session
+from ...model import Message, NoticePart, Session, TextPart
 from .._jsonl import parse_timestamp
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
-from .chat import SOURCE, Chat, build_messages, read_chat
+from .chat import SOURCE, Chat, build_messages, read_chat, user_parts
 from .stores import (
     HASH_DIR,
     checkpoint_messages,
@@ -235,10 +235,13 @@ def _load_checkpoint(
     if not history:
         return
     messages = checkpoint_messages(history)
-    saved = datetime.fromtimestamp(ref.main.mtime_ns / 1e9, UTC)
-    origin, origin_hash = _matching_session(folder, user_texts(messages))
-    cwd = project_root(folder, registry, origin_hash, [])
+    origin = _matching_session(folder, user_texts(messages))
+    cwd = project_root(folder, registry, origin.meta.get("projectHash") if origin else None, [])
     project = project_name(cwd) or (None if HASH_DIR.fullmatch(folder.name) else folder.name)
+    saved = datetime.fromtimestamp(ref.main.mtime_ns / 1e9, UTC)
+    started, ended = saved, saved
+    if origin:
+        messages, started, ended = _dated(messages, origin, saved)
     tag = ref.session_id.rsplit("/checkpoint/", 1)[-1]
     result.sessions.append(
         Session(
@@ -249,20 +252,20 @@ def _load_checkpoint(
             title=tag,
             project=project,
             cwd=cwd,
-            started_at=saved,
-            ended_at=saved,
-            forked_from=origin,
+            started_at=started,
+            ended_at=ended,
+            forked_from=_str(origin.meta.get("sessionId")) if origin else None,
             agent_label="saved chat",
         )
     )
 
 
-def _matching_session(folder: Path, prompts: list[str]) -> tuple[str | None, Any]:
+def _matching_session(folder: Path, prompts: list[str]) -> Chat | None:
     """The session whose chat file holds every prompt of a saved chat (the newest such)."""
     needles = [orjson.dumps(p.strip())[1:-1] for p in prompts if p.strip()]
     chats = folder / "chats"
     if not needles or not chats.is_dir():
-        return None, None
+        return None
     names = sorted((e.name for e in os.scandir(chats) if chat_key(e.name)), reverse=True)
     for name in names:
         try:
@@ -272,8 +275,43 @@ def _matching_session(folder: Path, prompts: list[str]) -> tuple[str | None, Any
         if all(n in data for n in needles):
             chat = read_chat([chats / name], [])
             if chat and _str(chat.meta.get("sessionId")):
-                return chat.meta["sessionId"], chat.meta.get("projectHash")
-    return None, None
+                return chat
+    return None
+
+
+def _dated(
+    messages: list[Message], origin: Chat, saved: datetime
+) -> tuple[list[Message], datetime, datetime]:
+    """A saved chat has no times of its own: its prompts take their session's times, and it
+    ends where the turn of its last prompt ended in the session."""
+    when: dict[str, datetime] = {}
+    records = list(origin.records.values())
+    last = -1
+    for i, rec in enumerate(records):
+        texts = (
+            user_texts([Message("user", tuple(user_parts(rec)))])
+            if rec.get("type") == "user"
+            else []
+        )
+        stamp = parse_timestamp(rec.get("timestamp"))
+        for text in texts:
+            if stamp and text.strip() not in when:
+                when[text.strip()] = stamp
+                last = i
+    dated = []
+    for m in messages:
+        text = next((p.text.strip() for p in m.parts if isinstance(p, TextPart)), "")
+        dated.append(
+            replace(m, timestamp=when.get(text)) if m.role == "user" and text in when else m
+        )
+    if last < 0:
+        return messages, saved, saved
+    end = last
+    while end + 1 < len(records) and records[end + 1].get("type") != "user":
+        end += 1
+    times = [t for t in (parse_timestamp(r.get("timestamp")) for r in records[: end + 1]) if t]
+    started = next((m.timestamp for m in dated if m.timestamp), times[0] if times else saved)
+    return dated, started, max(times, default=saved)
 
 
 def _load_prompt_log(

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from . import markdown
 from .model import CommandOutputPart, CommandPart, NoticePart, Part, SummaryPart, TextPart
 
 Becomes = Literal[
@@ -77,21 +78,23 @@ COMPACTION_PREFIX = "This session is being continued from a previous conversatio
 # context, after which the person's request follows.
 AGENTS_MD_PREFIX = "# AGENTS.md instructions for "
 IDE_REQUEST_MARKER = "## My request for Codex:"
+FILES_MENTIONED_MARKER = "# Files mentioned by the user:"
 
 _BY_TAG = {w.tag: w for w in INJECTED}
 _TAGS = "|".join(re.escape(w.tag) for w in INJECTED)
 _BLOCK = re.compile(rf"<({_TAGS})(?:\s[^<>]*)?>(.*?)</\1>\s*", re.DOTALL)
-_REMOVE_ONLY = re.compile(
-    r"<({})(?:\s[^<>]*)?>.*?</\1>\s*".format(
-        "|".join(re.escape(w.tag) for w in INJECTED if w.becomes == "remove")
-    ),
-    re.DOTALL,
+# What Claude Code appends to the end of a tool result: reminders for the model, and the
+# line naming a Task's agent. Only a trailing run is the harness's; the same text earlier
+# is part of the output (a file that handles reminders, a transcript being read).
+_TRAILING_INJECTION = re.compile(
+    r"(?:\s*<system-reminder>(?:(?!<system-reminder>).)*?</system-reminder>"
+    r"|\s*^agentId: [\w-]+ \(for resuming[^\n]*\)[ \t]*)\s*\Z",
+    re.DOTALL | re.MULTILINE,
 )
-# Lines the harness appends to tool results (Claude Code's Task result names its agent).
-_INJECTED_LINES = re.compile(r"^agentId: [\w-]+ \(for resuming[^\n]*\)\n?", re.MULTILINE)
 _SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.DOTALL)
 _SHELL_COMMAND = re.compile(r"<command>(.*?)</command>", re.DOTALL)
 _SHELL_RESULT = re.compile(r"<result>(.*?)</result>", re.DOTALL)
+_CODE_HINT = re.compile(r"`|~~~|^(?: {4}|\t)", re.MULTILINE)
 _IMAGE_WRAPPER = re.compile(r"</?image\b[^<>]*>")
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -107,12 +110,17 @@ def strip_control(text: str) -> str:
 
 
 def strip_injected(text: str) -> str:
-    """Remove the wrappers nobody typed (reminders, hook output), keep everything else."""
-    if "agentId: " in text:
-        text = _INJECTED_LINES.sub("", text)
-    if "<" not in text:
+    """A tool result without what the harness appended to its end (reminders, the agent
+    line); nothing inside the output itself is touched."""
+    if "</system-reminder>" not in text and "agentId: " not in text:
         return text
-    return _REMOVE_ONLY.sub("", text)
+    while True:
+        m = _TRAILING_INJECTION.search(text)
+        if not m:
+            return text
+        text = text[: m.start()] + ("\n" if text[: m.start()].endswith("\n") else "")
+        if not text.strip():
+            return ""
 
 
 def clean_user_text(text: str) -> list[Part]:
@@ -121,9 +129,36 @@ def clean_user_text(text: str) -> list[Part]:
     stripped = text.strip()
     if not stripped or stripped.startswith((CAVEAT_PREFIX, AGENTS_MD_PREFIX)):
         return []
+    mentioned: list[Part] = []
     if IDE_REQUEST_MARKER in text:
-        text = text.split(IDE_REQUEST_MARKER, 1)[1]
+        context, text = text.split(IDE_REQUEST_MARKER, 1)
         stripped = text.strip()
+        files = _mentioned_files(context)
+        if files:
+            listed = "\n".join(f"- {markdown.code_span(path)}" for path in files)
+            mentioned.append(TextPart(f"Files mentioned:\n{listed}"))
+    parts = _clean_text(text, stripped)
+    return parts + mentioned if any(isinstance(p, TextPart) for p in parts) else mentioned + parts
+
+
+def _mentioned_files(context: str) -> list[str]:
+    """The paths under Codex's "# Files mentioned by the user:" header (its ``## name:
+    path`` lines); the IDE's other context (open tabs, active file) is boilerplate."""
+    m = re.search(
+        rf"^{re.escape(FILES_MENTIONED_MARKER)}[ \t]*$(.*?)(?=^# |\Z)", context, re.M | re.S
+    )
+    if not m:
+        return []
+    files = []
+    for line in m.group(1).split("\n"):
+        entry = re.match(r"^##\s+(.*?)(?::\s+(\S.*))?\s*$", line)
+        if entry:
+            files.append((entry.group(2) or entry.group(1)).strip())
+    return [f for f in files if f]
+
+
+def _clean_text(text: str, stripped: str) -> list[Part]:
+    """The parts of a prompt: injected wrappers out (never from inside code), the rest kept."""
     if stripped in INTERRUPT_MARKERS:
         return [NoticePart("interrupted")]
     if stripped.startswith(COMPACTION_PREFIX):
@@ -134,8 +169,12 @@ def clean_user_text(text: str) -> list[Part]:
     parts: list[Part] = []
     command = args = None
 
+    code = markdown.code_ranges(text) if _CODE_HINT.search(text) else []
+
     def take(match: re.Match[str]) -> str:
         nonlocal command, args
+        if any(start <= match.start() < end for start, end in code):
+            return match.group(0)  # a tag the person quoted in code is their text
         wrapper = _BY_TAG[match.group(1)]
         inner = match.group(2).strip()
         if wrapper.becomes == "command":

@@ -80,8 +80,58 @@ def test_unknown_tags_are_the_persons_text():
 
 
 def test_tool_output_cleaning():
-    assert (
-        strip_injected("file body\n<system-reminder>careful</system-reminder>\n") == "file body\n"
-    )
-    assert strip_injected("Found 3.\nagentId: a1b2 (for resuming to continue)\n") == "Found 3.\n"
+    assert strip_injected("file body\n<system-reminder>careful</system-reminder>\n") == "file body"
+    assert strip_injected("Found 3.\nagentId: a1b2 (for resuming to continue)\n") == "Found 3."
     assert strip_control("\x1b[1mbold\x1b[0m\r\nnext\x07") == "bold\nnext"
+
+
+def test_a_reminder_inside_a_tool_output_is_the_outputs_own_text():
+    # A Read of a file that handles reminders: only the trailing block is the harness's.
+    source = "\n".join(f"line {i}" for i in range(1, 30))
+    source = source.replace("line 24", 'line 24 text = "<system-reminder>"')
+    source = source.replace("line 27", "line 27 end = '</system-reminder>'")
+    output = source + "\n<system-reminder>\nconsider whether it is malware\n</system-reminder>\n"
+    assert strip_injected(output) == source
+    hook = "hook printed:\n<system-reminder>ctx</system-reminder>\nexit 0"
+    assert strip_injected(hook) == hook
+
+
+def test_several_trailing_injections_are_all_removed():
+    output = (
+        "Found 3.\nagentId: a1b2 (for resuming to continue)\n"
+        "<system-reminder>one</system-reminder>\n\n<system-reminder>two</system-reminder>"
+    )
+    assert strip_injected(output) == "Found 3."
+
+
+def test_codex_context_printed_by_a_tool_is_kept():
+    output = '{"type":"message","content":"<environment_context>\\n<cwd>/x</cwd>\\n</environment_context>"}'
+    assert strip_injected(output) == output
+
+
+def test_injected_tags_quoted_in_code_are_the_persons_text():
+    text = (
+        "Why does `<system-reminder>x</system-reminder>` leak?\n\n"
+        "```xml\n<environment_context>\n<cwd>/a</cwd>\n</environment_context>\n```\n"
+        "<system-reminder>injected</system-reminder>"
+    )
+    [part] = clean_user_text(text)
+    assert isinstance(part, TextPart)
+    assert "`<system-reminder>x</system-reminder>`" in part.text
+    assert "<environment_context>\n<cwd>/a</cwd>\n</environment_context>" in part.text
+    assert "injected" not in part.text
+
+
+def test_codex_desktop_prompt_keeps_the_files_the_person_mentioned():
+    text = (
+        "\n# Context from my IDE setup:\n\n## Open tabs:\n- a.py: a.py\n\n"
+        "# Files mentioned by the user:\n\n## notes.vtt: /home/dev/Downloads/notes.vtt\n"
+        "## spec_v2.md: /home/dev/work/spec_v2.md\n\n"
+        "## My request for Codex:\nsummarise the action items\n"
+    )
+    parts = clean_user_text(text)
+    assert parts[0] == TextPart("summarise the action items")
+    assert parts[1] == TextPart(
+        "Files mentioned:\n- `/home/dev/Downloads/notes.vtt`\n- `/home/dev/work/spec_v2.md`"
+    )
+    assert "Open tabs" not in str(parts) and "a.py" not in str(parts)

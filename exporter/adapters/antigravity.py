@@ -151,7 +151,7 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
                 messages.append(Message("assistant", tuple(parts), sid, when))
         elif kind == "CHECKPOINT":
             if content.strip():
-                messages.append(Message("system", (SummaryPart(content, "compaction"),), sid, when))
+                messages.append(Message("system", (SummaryPart(content),), sid, when))
         elif source != "USER_EXPLICIT" and (content.strip() or step.get("status") == "ERROR"):
             if "content" in (step.get("truncated_fields") or []):
                 content = f"{content.rstrip()}\n{_TRUNCATED}"

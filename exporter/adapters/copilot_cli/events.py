@@ -266,7 +266,7 @@ class EventLog:
     ) -> None:
         summary = data.get("summaryContent")
         if isinstance(summary, str) and summary.strip():
-            thread.add("system", [SummaryPart(summary, "compaction")], event.get("id"), when)
+            thread.add("system", [SummaryPart(summary)], event.get("id"), when)
 
     def on_truncation(
         self, thread: _Thread, event: dict, data: dict, when: datetime | None

@@ -64,6 +64,33 @@ def _represent_datetime(dumper: yaml.SafeDumper, value: datetime) -> yaml.Node:
 
 _Dumper.add_representer(datetime, _represent_datetime)
 
+# Plain scalars a YAML 1.2 reader (core schema; ruamel.yaml, the JavaScript ``yaml``
+# package) resolves to something other than a string. PyYAML already quotes what YAML 1.1
+# would read differently (``yes``, ``on``, ``10:30``, ``2026-01-01``); these it does not
+# (``1e5``, ``0o17``), so a session titled ``1e5`` would get the number 100000 as title.
+_YAML12_NOT_STR = re.compile(
+    r"~|null|Null|NULL|true|True|TRUE|false|False|FALSE"
+    r"|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
+    r"|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
+)
+
+
+_UNUSUAL = re.compile(
+    "[^\x20-\x7e\u00a1-\u167f\u1681-\u1fff\u2010-\u2027\u2030-\u205e\u2070-\u2fff"
+    "\u3001-\ud7ff\ue000-\ufdcf\ufdf0-\ufefe\uff00-\ufff8\U00010000-\U000effff]"
+)
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    # Space-like and invisible characters are where readers differ most: quote those too.
+    if _YAML12_NOT_STR.fullmatch(value) or _UNUSUAL.search(value) or value != value.strip():
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
+    return dumper.represent_str(value)
+
+
+_Dumper.add_representer(str, _represent_str)
+
 
 @dataclass(slots=True)
 class NoteText:

@@ -1,0 +1,68 @@
+"""Every string ccexport writes into frontmatter reads back as the same string in a YAML 1.1
+reader (PyYAML) and a YAML 1.2 reader (ruamel.yaml, as Obsidian's ecosystem reads it)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from ruamel.yaml import YAML
+
+from exporter.notefile import dump_frontmatter
+
+TRAPS = [
+    "yes", "no", "on", "off", "y", "n", "Yes", "NO", "true", "False", "~", "null", "Null", "",
+    "10:30", "1:20:30", "01234", "0o17", "0x1F", "1e5", "1E-3", "+12", "-0", ".5", "1.", "1_000",
+    ".inf", "-.Inf", ".nan", "2026-01-01", "2026-01-01T10:00:00Z", "- item", "-", "? x", ": x",
+    "a: b", "#hash", "a #b", "[x]", "{x}", "*alias", "&anchor", "!tag", "%directive", "@at",
+    "`tick", "'quoted'", '"dq"', "|", ">", "x\\y", " lead", "trail ", "\u00a0nbsp", "tab\tin",
+    "=", "<<", "0.1.2", "1,000", "0b101", "1e5 sessions",
+]  # fmt: skip
+
+
+def _read_12(text: str) -> dict:
+    return YAML(typ="safe", pure=True).load(io.StringIO(text.split("---\n")[1]))
+
+
+def _read_11(text: str) -> dict:
+    return yaml.safe_load(text.split("---\n")[1])
+
+
+def _round_trips(value: str) -> None:
+    written = dump_frontmatter(
+        {"title": value, "aliases": [value], "project": value, "cwd": value, "models": [value]}
+    )
+    for read in (_read_11, _read_12):
+        back = read(written)
+        assert back["title"] == value, (read.__name__, written)
+        assert back["aliases"] == [value] and back["models"] == [value], written
+        assert back["project"] == value and back["cwd"] == value, written
+
+
+@pytest.mark.parametrize("value", TRAPS)
+def test_classic_yaml_traps_stay_strings(value):
+    _round_trips(value)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.text(st.characters(exclude_categories=["Cs"]), max_size=40))
+def test_any_string_round_trips_in_yaml_1_1_and_1_2(value):
+    _round_trips(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.from_regex(
+        r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-f]+", fullmatch=True
+    )
+)
+def test_number_shaped_titles_stay_strings(value):
+    _round_trips(value)
+
+
+def test_a_title_that_yaml_1_2_reads_as_a_number_is_quoted():
+    assert 'title: "1e5"' in dump_frontmatter({"title": "1e5"})
+    assert "title: plain words" in dump_frontmatter({"title": "plain words"})

@@ -1,18 +1,24 @@
 """Rendering on several cores gives the same vault, byte for byte, as rendering on one;
-a template error raised in a worker process is reported like any other."""
+a template error raised in a worker process is reported like any other, and so is any
+other failure of one session (an exception, a worker that dies): it fails alone."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from datetime import UTC
 from pathlib import Path
 
 import pytest
-from conftest import note_files
+from conftest import ROOT, note_files
 from corpus_home import build_codex_home, build_corpus_home
 from test_sync import write_sessions
 
-from exporter import workers
+from exporter import split, workers
 from exporter.export import ExportOptions, run_export
+from exporter.vault import Vault
 
 
 def export(vault: Path, home: Path, jobs: int, **kw):
@@ -76,3 +82,103 @@ def test_a_template_error_in_a_worker_is_reported_and_the_rest_written(tmp_path,
     assert {(p.path, p.message, p.severity) for p in report.problems} == {
         (f"{folder / 'session.md.j2'}:3", "template error: 'missing' is undefined", "error")
     }
+
+
+# The command line, with rendering made to fail for one session: by an exception, or by
+# its worker process dying (killed, out of memory), which breaks the whole pool.
+FAILING = """
+import os, sys
+from exporter import split
+real = split.build_note
+def build_note(session, *args):
+    if session.session_id.startswith(os.environ["FAIL_FOR"]):
+        if os.environ["HOW"] == "exit":
+            os._exit(3)
+        raise RuntimeError("a value no one expected")
+    return real(session, *args)
+split.build_note = build_note
+from exporter.cli import main
+sys.argv = ["ccexport", *sys.argv[1:]]
+main()
+"""
+
+
+def run_cli(vault: Path, home: Path, jobs: int, **env: str):
+    proc = subprocess.run(
+        [sys.executable, "-c", FAILING, "--vault", str(vault), "--home", str(home),
+         "--timezone", "UTC", "--jobs", str(jobs), "--json"],
+        capture_output=True, text=True, cwd=ROOT, env={**os.environ, **env}, timeout=300,
+    )  # fmt: skip
+    return proc, json.loads(proc.stdout) if proc.stdout.strip() else None
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_session_that_cannot_be_rendered_fails_alone_in_every_mode(tmp_path, jobs):
+    """Before: with a pool, the exception ended the run (traceback, no state, no JSON)."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    count, bad = workers.PARALLEL_FROM + 16, workers.PARALLEL_FROM + 6  # rendered in the pool
+    paths = write_sessions(home, count)
+    proc, report = run_cli(vault, home, jobs, FAIL_FOR=f"{bad:08x}", HOW="raise")
+    assert proc.returncode == 1, proc.stderr
+    (error,) = report["errors"]
+    assert error["path"] == str(paths[bad])
+    assert "could not be rendered (RuntimeError: a value no one expected)" in error["message"]
+    assert report["totals"]["created"] == count - 1 and report["totals"]["failed"] == 1
+    assert len(note_files(vault)) == count - 1 and (vault / ".ccexport" / "state.json").is_file()
+    # The sessions written are remembered; only the failed one is read again.
+    proc, again = run_cli(vault, home, jobs, FAIL_FOR=f"{bad:08x}", HOW="raise")
+    assert proc.returncode == 1 and again["totals"]["skipped"] == count - 1
+
+
+def test_a_worker_process_that_dies_fails_only_its_session(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    count, bad = workers.PARALLEL_FROM + 16, workers.PARALLEL_FROM + 4
+    paths = write_sessions(home, count)
+    proc, report = run_cli(vault, home, 2, FAIL_FOR=f"{bad:08x}", HOW="exit")
+    assert proc.returncode == 1, proc.stderr
+    (error,) = report["errors"]
+    assert error["path"] == str(paths[bad]) and "worker process died" in error["message"]
+    # The jobs in flight when the pool broke were rendered again in a fresh pool.
+    assert len(note_files(vault)) == count - 1
+
+
+def test_an_error_writing_one_note_fails_that_note_alone(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    write_sessions(home, 5)
+    real = Vault.write_note
+
+    def write_note(self, key, *args, **kw):
+        if key.startswith("claude-code:00000002"):
+            raise ValueError("a value the vault cannot write")
+        return real(self, key, *args, **kw)
+
+    monkeypatch.setattr(Vault, "write_note", write_note)
+    report = export(tmp_path / "v", home, 1)
+    (error,) = [p for p in report.problems if p.severity == "error"]
+    assert "could not be written (ValueError: a value the vault cannot write)" in error.message
+    assert len(note_files(tmp_path / "v")) == 4
+
+
+def test_one_failure_on_the_first_run_does_not_re_render_everything_later(tmp_path, monkeypatch):
+    """The render fingerprint is kept per unit: the units that succeeded stay skipped."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_sessions(home, 6)
+    real = split.build_note
+
+    def build_note(session, *args):
+        if session.session_id.startswith("00000003"):
+            raise RuntimeError("fails this time")
+        return real(session, *args)
+
+    monkeypatch.setattr(split, "build_note", build_note)
+    first = export(vault, home, 1)
+    assert first.failed and first.total("created") == 5
+    monkeypatch.setattr(split, "build_note", real)
+    second = export(vault, home, 1)
+    assert second.total("skipped") == 5 and second.total("created") == 1
+    # A template change still re-renders every note.
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "session.md.j2").write_text('{% extends "default/session.md.j2" %}\n')
+    third = export(vault, home, 1, templates=folder)
+    assert third.total("skipped") == 0 and third.total("unchanged") == 6

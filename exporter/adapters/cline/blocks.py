@@ -1,0 +1,206 @@
+"""Anthropic-style message lists, as Cline stores them twice (FORMATS.md §6.2):
+
+- ``api_conversation_history.json`` of a task folder (generations A/B): what the model saw,
+  ``{role, content: string | blocks}``, newer builds adding ``ts``, ``modelInfo`` and
+  ``metrics`` per message;
+- ``<id>.messages.json`` of a Cline 4 SDK session (generation C): the same blocks plus
+  ``file{path, content}`` (a file the person attached) and ``image{data, mediaType}``.
+
+Blocks: ``text``, ``image``, ``document``, ``file``, ``tool_use``, ``tool_result``,
+``thinking``, ``redacted_thinking``. Injected context is left out where it is a block of its
+own: ``<environment_details>`` (the editor state Cline appends to every request). The legacy
+task files also wrap prompts in ``<task>``/``<feedback>``/``<answer>`` and send tool results
+as user text (``[read_file for 'x'] Result: …``): with ``legacy`` those are unwrapped and
+turned into tool output, so they do not read as prompts.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from ...model import (
+    AttachmentPart,
+    Message,
+    Part,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+    Usage,
+)
+from .._jsonl import parse_timestamp
+
+_WRAPPED = re.compile(r"^\s*<(task|feedback|answer|user_message)>\n?(.*?)\n?</\1>\s*$", re.S)
+_LEGACY_RESULT = re.compile(r"^\[[^\]\n]{1,200}\] Result:")
+_ENVIRONMENT = "<environment_details>"
+
+
+@dataclass(slots=True)
+class Conversation:
+    """Messages with the usage and cost recorded on them (``metrics``)."""
+
+    messages: list[Message] = field(default_factory=list)
+    usage: Usage = Usage()
+    cost: float | None = None
+    models: list[str] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)  # unknown block types, counted
+
+    def add_model(self, model: str | None) -> None:
+        if model and model not in self.models:
+            self.models.append(model)
+
+
+def parse_messages(
+    items: list[Any],
+    id_prefix: str,
+    *,
+    legacy: bool = False,
+    model_at: Callable[[Any], str | None] | None = None,
+) -> Conversation:
+    """Model messages of an Anthropic-style list; ``model_at(ts)`` names the model in use
+    when messages carry no ``modelInfo``."""
+    out = Conversation()
+    for index, item in enumerate(items):
+        if not isinstance(item, dict) or item.get("role") not in ("user", "assistant"):
+            continue
+        role = item["role"]
+        parts = _parts(item.get("content"), role, legacy, out.skipped)
+        info = item.get("modelInfo")
+        model = info.get("id") if isinstance(info, dict) else None
+        model = model if isinstance(model, str) else model_at(item.get("ts")) if model_at else None
+        metrics = item.get("metrics")
+        if isinstance(metrics, dict):
+            out.usage += Usage(
+                _int(metrics.get("inputTokens")),
+                _int(metrics.get("outputTokens")),
+                _int(metrics.get("cacheReadTokens")),
+                _int(metrics.get("cacheWriteTokens")),
+            )
+            if isinstance(metrics.get("cost"), int | float):
+                out.cost = (out.cost or 0.0) + metrics["cost"]
+        if role == "assistant":
+            out.add_model(model)
+        if parts:
+            source_id = item.get("id") if isinstance(item.get("id"), str) else f"{id_prefix}{index}"
+            when = parse_timestamp(item.get("ts"))
+            out.messages.append(
+                Message(role, tuple(parts), source_id, when, model if role == "assistant" else None)
+            )
+    return out
+
+
+def _parts(content: Any, role: str, legacy: bool, skipped: dict[str, int]) -> list[Part]:
+    if isinstance(content, str):
+        content = [{"type": "text", "text": content}]
+    parts: list[Part] = []
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            part = _text(block["text"], role, legacy)
+            if part:
+                parts.append(part)
+        elif kind in ("image", "document"):
+            attachment = attachment_of(block)
+            if attachment:
+                parts.append(attachment)
+        elif kind == "file" and isinstance(block.get("content"), str):
+            name = block.get("path") if isinstance(block.get("path"), str) else None
+            parts.append(AttachmentPart("text/plain", block["content"].encode(), name))
+        elif kind == "tool_use":
+            call_id = block.get("id") if isinstance(block.get("id"), str) else None
+            parts.append(
+                ToolCallPart(str(block.get("name") or "tool"), block.get("input"), call_id)
+            )
+        elif kind == "tool_result":
+            output, attachments = tool_output(block.get("content"))
+            call_id = block.get("tool_use_id")
+            is_error = block.get("is_error") in (True, "true", "True")
+            parts.append(
+                ToolResultPart(output, call_id if isinstance(call_id, str) else None, is_error)
+            )
+            parts.extend(attachments)
+        elif kind == "thinking" and isinstance(block.get("thinking"), str):
+            if block["thinking"].strip():
+                parts.append(ThinkingPart(block["thinking"]))
+        elif kind == "redacted_thinking":
+            parts.append(ThinkingPart("", redacted=True))
+        else:
+            skipped[str(kind)] = skipped.get(str(kind), 0) + 1
+    return parts
+
+
+def _text(text: str, role: str, legacy: bool) -> Part | None:
+    if not text.strip() or (role == "user" and text.lstrip().startswith(_ENVIRONMENT)):
+        return None
+    if legacy and role == "user":
+        if _LEGACY_RESULT.match(text):
+            return ToolResultPart(text)
+        wrapped = _WRAPPED.match(text)
+        if wrapped:
+            text = wrapped.group(2)
+    return TextPart(text) if text.strip() else None
+
+
+def tool_output(content: Any) -> tuple[str, list[Part]]:
+    """A tool result's text: a string, text blocks, or the SDK's ``{query, result}`` list."""
+    if isinstance(content, str):
+        return content, []
+    texts: list[str] = []
+    attachments: list[Part] = []
+    for item in content if isinstance(content, list) else [content]:
+        if isinstance(item, str):
+            texts.append(item)
+        elif not isinstance(item, dict):
+            continue
+        elif item.get("type") == "text" and isinstance(item.get("text"), str):
+            texts.append(item["text"])
+        elif item.get("type") in ("image", "document"):
+            attachment = attachment_of(item)
+            if attachment:
+                attachments.append(attachment)
+        elif "result" in item and set(item) <= {"query", "result", "error", "success"}:
+            head = str(item.get("query") or "")
+            body = item.get("result") if item.get("result") is not None else item.get("error")
+            body = body if isinstance(body, str) else _json(body)
+            texts.append(f"{head}\n{body}" if head else body)
+        else:
+            texts.append(_json(item))
+    return "\n\n".join(texts), attachments
+
+
+def attachment_of(block: dict[str, Any]) -> AttachmentPart | None:
+    """An image or document block (Anthropic ``source`` or the SDK's ``data``/``mediaType``),
+    decoded; a ``data:`` URL too."""
+    source = block.get("source") if isinstance(block.get("source"), dict) else block
+    data = source.get("data")
+    media_type = source.get("media_type") or source.get("mediaType")
+    if not isinstance(data, str):
+        return None
+    if data.startswith("data:") and "," in data:
+        header, data = data.split(",", 1)
+        media_type = media_type or header[5:].split(";", 1)[0]
+    try:
+        raw = base64.b64decode(data, validate=False)
+    except (binascii.Error, ValueError):
+        return None
+    return AttachmentPart(str(media_type or "application/octet-stream"), raw) if raw else None
+
+
+def _json(value: Any) -> str:
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    except TypeError:
+        return str(value)
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0

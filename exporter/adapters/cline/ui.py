@@ -1,0 +1,202 @@
+"""``ui_messages.json`` of a task folder: the conversation as the person saw it (FORMATS.md
+§6.2, ``ClineMessage[]``; Cline 3.x, Roo Code 3.x and Kilo Code 4.x write the same shape).
+
+Each entry is ``{ts, type: "say"|"ask", say?|ask?, text?, images?, reasoning?, partial?}``;
+``ts`` (epoch ms) is its identity. Streaming leftovers (``partial: true``) are skipped. What
+each kind becomes is one row of ``_KINDS``; ``api_req_started`` carries the JSON
+``{tokensIn, tokensOut, cacheWrites, cacheReads, cost, cancelReason?}`` of one request,
+summed into the session's tokens and cost. Kinds that are bookkeeping (checkpoints, retries,
+resume prompts) are in ``_IGNORED``; any other kind is counted and reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from ...model import (
+    CommandOutputPart,
+    Message,
+    NoticePart,
+    Part,
+    Role,
+    SummaryPart,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+    Usage,
+)
+from .._jsonl import parse_timestamp
+from .blocks import Conversation, attachment_of
+
+# kind -> what it becomes: prompt, reply, question, thinking, tool, command, output, error…
+_KINDS = {
+    "task": "prompt", "user_feedback": "prompt",
+    "text": "reply", "completion_result": "reply", "subtask_result": "reply",
+    "followup": "question", "plan_mode_respond": "question",
+    "reasoning": "thinking",
+    "tool": "tool", "browser_action_launch": "tool", "browser_action": "tool",
+    "use_mcp_server": "mcp",
+    "command": "command",
+    "command_output": "output", "mcp_server_response": "output", "browser_action_result": "output",
+    "error": "error", "api_req_failed": "error", "diff_error": "error",
+    "clineignore_error": "error", "rooignore_error": "error", "mistake_limit_reached": "error",
+    "condense_context": "summary", "compaction": "summary",
+    "api_req_started": "usage",
+}  # fmt: skip
+_IGNORED = frozenset(
+    {"api_req_finished", "api_req_retried", "api_req_retry_delayed", "api_req_deleted",
+     "checkpoint_created", "checkpoint_saved", "resume_task", "resume_completed_task",
+     "shell_integration_warning", "info", "task_progress", "deleted_api_reqs",
+     "load_mcp_documentation", "mcp_server_request_started", "user_feedback_diff",
+     "subagent", "use_subagents", "subagent_usage", "hook_status", "hook_output",
+     "auto_approval_max_req_reached", "new_task_started", "new_task", "finishTask",
+     "condense_context_error", "codebase_search_result", "api_req_rate_limit_wait",
+     "generate_explanation", "tool_approval", "command_permission_denied"}
+)  # fmt: skip
+
+
+def parse_ui(
+    items: list[Any], id_prefix: str, model_at: Callable[[Any], str | None]
+) -> tuple[Conversation, list[Any]]:
+    """The messages of ``ui_messages.json`` and the timestamps it holds (first to last)."""
+    out = Conversation()
+    times: list[Any] = []
+    open_call: str | None = None  # the command or MCP call whose output comes next
+    for item in items:
+        if not isinstance(item, dict) or item.get("partial") is True:
+            continue
+        kind = item.get("say") if item.get("type") == "say" else item.get("ask")
+        what = _KINDS.get(kind) if isinstance(kind, str) else None
+        ts = item.get("ts")
+        times.append(ts)
+        text = item.get("text") if isinstance(item.get("text"), str) else ""
+        source_id = f"{id_prefix}{ts}"
+        if what is None:
+            if kind not in _IGNORED:
+                out.skipped[str(kind)] = out.skipped.get(str(kind), 0) + 1
+            continue
+        if what == "usage":
+            _usage(out, text)
+            continue
+        role: Role = "assistant"
+        parts: list[Part] = []
+        if what == "prompt":
+            role = "user"
+            parts = [TextPart(text)] if text.strip() else []
+            parts += [a for a in map(_image, item.get("images") or []) if a]
+        elif what == "reply":
+            parts = [TextPart(text)] if text.strip() else []
+        elif what == "question":
+            parts = _question(text)
+        elif what == "thinking":
+            reasoning = text or item.get("reasoning") or ""
+            parts = [ThinkingPart(reasoning)] if str(reasoning).strip() else []
+        elif what in ("tool", "command", "mcp"):
+            open_call = source_id
+            parts = _call(what, text, source_id)
+        elif what == "output":
+            if _merge_output(out.messages, open_call, text):
+                continue
+            parts = [ToolResultPart(text, open_call)] if open_call else [CommandOutputPart(text)]
+            role = "tool"
+        elif what == "error":
+            parts = [NoticePart("error", text)] if text.strip() else []
+        elif what == "summary":
+            condensed = item.get("contextCondense")
+            summary = condensed.get("summary") if isinstance(condensed, dict) else text
+            parts = [SummaryPart(summary)] if isinstance(summary, str) and summary else []
+        if parts:
+            model = model_at(ts) if role == "assistant" else None
+            out.add_model(model)
+            out.messages.append(Message(role, tuple(parts), source_id, parse_timestamp(ts), model))
+    return out, times
+
+
+def _usage(out: Conversation, text: str) -> None:
+    info = _object(text)
+    if not info:
+        return
+    out.usage += Usage(
+        _int(info.get("tokensIn")),
+        _int(info.get("tokensOut")),
+        _int(info.get("cacheReads")),
+        _int(info.get("cacheWrites")),
+    )
+    if isinstance(info.get("cost"), int | float) and not isinstance(info.get("cost"), bool):
+        out.cost = (out.cost or 0.0) + info["cost"]
+
+
+def _question(text: str) -> list[Part]:
+    """A question to the person: ``{question, options}`` or ``{response}``, or plain text."""
+    info = _object(text)
+    if info is None:
+        return [TextPart(text)] if text.strip() else []
+    said = info.get("question") or info.get("response") or ""
+    options = [o for o in info.get("options") or [] if isinstance(o, str)]
+    if options:
+        said = f"{said}\n\n" + "\n".join(f"- {o}" for o in options)
+    return [TextPart(said)] if isinstance(said, str) and said.strip() else []
+
+
+def _call(what: str, text: str, call_id: str) -> list[Part]:
+    """A tool the model used: ``{tool, path, diff, content, …}`` (the ``content`` of a
+    listing or search is its result), a command line, or an MCP call."""
+    if what == "command":
+        return [ToolCallPart("execute_command", {"command": text}, call_id)]
+    info = _object(text)
+    if info is None:
+        return [ToolCallPart(what, text, call_id)] if text.strip() else []
+    if what == "mcp":
+        name = "/".join(str(info[k]) for k in ("serverName", "toolName") if info.get(k))
+        arguments = info.get("arguments")
+        if isinstance(arguments, str):
+            arguments = _object(arguments) or arguments
+        return [ToolCallPart(name or "use_mcp_server", arguments or info, call_id)]
+    name = str(info.pop("tool", None) or info.pop("action", None) or what)
+    result = info.pop("content", None) if name not in _CONTENT_IS_INPUT else None
+    if name == "readFile":
+        result = None  # its ``content`` is only the file's absolute path
+    parts: list[Part] = [ToolCallPart(name, info, call_id)]
+    if isinstance(result, str) and result.strip():
+        parts.append(ToolResultPart(result, call_id))
+    return parts
+
+
+# Tools whose ``content`` is what the model wrote (an input), not what it got back.
+_CONTENT_IS_INPUT = frozenset({"newFileCreated", "editedExistingFile", "appliedDiff"})
+
+
+def _merge_output(messages: list[Message], call_id: str | None, text: str) -> bool:
+    """Output streamed in pieces joins the previous piece of the same call."""
+    if not messages or not call_id:
+        return False
+    last = messages[-1]
+    part = last.parts[-1] if last.parts else None
+    if isinstance(part, ToolResultPart) and part.call_id == call_id and last.role == "tool":
+        merged = ToolResultPart(f"{part.output}\n{text}" if part.output else text, call_id)
+        messages[-1] = Message(last.role, (*last.parts[:-1], merged), last.source_id,
+                               last.timestamp, last.model)  # fmt: skip
+        return True
+    return False
+
+
+def _image(value: Any) -> Part | None:
+    return attachment_of({"data": value}) if isinstance(value, str) else None
+
+
+def _object(text: str) -> dict[str, Any] | None:
+    if not text.startswith("{"):
+        return None
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0

@@ -1,0 +1,331 @@
+"""The Cline family: Cline, Roo Code and the legacy Kilo Code extension, in their three
+storage generations (FORMATS.md §6.2).
+
+Generation A/B fixtures follow the Cline 3.x schema (``ClineMessage``, ``HistoryItem``,
+``task_metadata.json``); the Roo Code ones Roo Code 3.x (``HistoryItem.workspace``,
+``condense_context``), the Kilo ones Kilo Code 4.x before its rebuild (task files only, no
+``model_usage``). No real sample of those could be redistributed. Generation C follows the
+Cline 4 SDK (messages file version 1, the ``sessions`` table), of which the corpus holds a
+real session (tests/test_corpus_cline.py).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from datetime import UTC, datetime
+
+import cline_builder as cb
+from conftest import load_sessions, note_files, texts
+
+from exporter.adapters import SourceContext
+from exporter.adapters.cline import ClineAdapter, KiloCodeAdapter, RooCodeAdapter
+from exporter.export import ExportOptions, run_export
+from exporter.model import (
+    AttachmentPart,
+    NoticePart,
+    SummaryPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+)
+
+PNG = base64.b64encode(b"\x89PNG\r\n\x1a\nfake").decode()
+
+
+def cline_task_ui() -> list[dict]:
+    """Every kind of ``ui_messages.json`` entry the reader turns into something."""
+    return [
+        cb.say(0, "task", "Add a --verbose flag to cli.py"),
+        cb.api_request(1, 1200, 300, 0.0123, cache_reads=800, cache_writes=100),
+        cb.say(2, "reasoning", "The flag belongs in the argument parser."),
+        cb.say(3, "text", "I'll read cli.py first."),
+        cb.tool(4, "readFile", path="cli.py", content="/home/me/tool/cli.py"),
+        cb.tool(5, "listFilesTopLevel", path=".", content="cli.py\nREADME.md"),
+        cb.tool(6, "editedExistingFile", kind="ask", path="cli.py", diff="+ --verbose"),
+        cb.ask(7, "command", "pytest -q"),
+        cb.say(8, "command_output", "..."),
+        cb.say(9, "command_output", "3 passed"),
+        cb.ask(
+            10,
+            "use_mcp_server",
+            json.dumps(
+                {
+                    "type": "use_mcp_tool",
+                    "serverName": "docs",
+                    "toolName": "search",
+                    "arguments": json.dumps({"q": "argparse"}),
+                }
+            ),
+        ),  # fmt: skip
+        cb.say(11, "mcp_server_response", "argparse docs"),
+        cb.api_request(12, 2000, 100, 0.02),
+        cb.ask(
+            13, "followup", json.dumps({"question": "Short flag too?", "options": ["-v", "none"]})
+        ),
+        cb.say(14, "user_feedback", "yes, -v", images=[f"data:image/png;base64,{PNG}"]),
+        cb.say(15, "text", "Adding -v as wel", partial=True),  # streaming leftover
+        cb.say(16, "error", "Cline tried to use write_to_file without value for 'path'."),
+        cb.say(17, "checkpoint_created"),
+        cb.say(18, "completion_result", "Added --verbose and -v."),
+        cb.say(19, "brand_new_kind", "?"),
+    ]
+
+
+def test_a_cline_task_folder_becomes_a_session_with_every_kind_of_entry(tmp_path):
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000000", ui=cline_task_ui(), metadata={
+        "files_in_context": [],
+        "model_usage": [
+            {"ts": cb.ts(0), "model_id": "claude-sonnet-4-5", "model_provider_id": "anthropic", "mode": "act"},
+            {"ts": cb.ts(12), "model_id": "gpt-5", "model_provider_id": "openai", "mode": "act"},
+        ]})  # fmt: skip
+    cb.history(root, [cb.history_item("1762500000000", "Add a --verbose flag\nto cli.py",
+                                      cwdOnTaskInitialization="/home/me/tool")])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert session.source == "cline" and session.session_id == "1762500000000"
+    assert session.title == "Add a --verbose flag to cli.py"  # the index's task, one line
+    assert session.cwd == "/home/me/tool" and session.project == "tool"
+    assert session.started_at == datetime(2025, 11, 7, 7, 20, tzinfo=UTC)
+    assert session.ended_at == datetime(2025, 11, 7, 7, 20, 19, tzinfo=UTC)
+    assert texts(session, "user") == ["Add a --verbose flag to cli.py", "yes, -v"]
+    assert texts(session, "assistant") == [
+        "I'll read cli.py first.",
+        "Short flag too?\n\n- -v\n- none",
+        "Added --verbose and -v.",
+    ]
+    parts = [p for m in session.messages for p in m.parts]
+    assert ThinkingPart("The flag belongs in the argument parser.") in parts
+    calls = {p.name: p for p in parts if isinstance(p, ToolCallPart)}
+    assert list(calls) == ["readFile", "listFilesTopLevel", "editedExistingFile",
+                           "execute_command", "docs/search"]  # fmt: skip
+    assert calls["readFile"].input == {"path": "cli.py"}
+    assert calls["editedExistingFile"].input == {"path": "cli.py", "diff": "+ --verbose"}
+    assert calls["docs/search"].input == {"q": "argparse"}
+    results = {p.call_id: p.output for p in parts if isinstance(p, ToolResultPart)}
+    assert results[calls["listFilesTopLevel"].call_id] == "cli.py\nREADME.md"
+    assert results[calls["execute_command"].call_id] == "...\n3 passed"  # streamed pieces
+    assert results[calls["docs/search"].call_id] == "argparse docs"
+    assert calls["readFile"].call_id not in results
+    assert any(isinstance(p, AttachmentPart) and p.media_type == "image/png" for p in parts)
+    assert (
+        NoticePart("error", "Cline tried to use write_to_file without value for 'path'.") in parts
+    )
+    assert not any("as wel" in t for t in texts(session))
+    # tokens and cost: the two api_req_started entries, summed
+    assert (session.usage.input_tokens, session.usage.output_tokens) == (3200, 400)
+    assert (session.usage.cache_read_tokens, session.usage.cache_write_tokens) == (800, 100)
+    assert abs(session.cost - 0.0323) < 1e-9
+    # the model in force when each reply was written
+    models = [m.model for m in session.messages if m.role == "assistant"]
+    assert models[0] == "claude-sonnet-4-5" and models[-1] == "gpt-5"
+    assert session.models == ("claude-sonnet-4-5", "gpt-5")
+    (problem,) = problems
+    assert problem.severity == "warning" and "brand_new_kind ×1" in problem.message
+
+
+def test_roo_code_on_windows_is_its_own_source_with_its_workspace_and_summaries(tmp_path):
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.ROO, layout="windows", editor="Cursor")
+    task_id = "0f8fad5b-d9cb-469f-a165-70867728950e"
+    cb.task(root, task_id, ui=[
+        cb.say(0, "task", "Rename the helper"),
+        cb.say(1, "text", "Renamed."),
+        cb.say(2, "condense_context", "", contextCondense={"summary": "We renamed a helper.",
+                                                          "cost": 0.01}),
+        cb.say(3, "user_feedback", "thanks"),
+    ])  # fmt: skip
+    cb.history(root, [cb.history_item(task_id, "Rename the helper",
+                                      workspace="C:\\Users\\me\\Roo Project")])  # fmt: skip
+    (session,), problems = load_sessions(RooCodeAdapter(), home)
+    assert problems == []
+    assert session.source == "roo-code" and session.session_id == task_id
+    assert session.cwd == "C:\\Users\\me\\Roo Project" and session.project == "Roo Project"
+    assert SummaryPart("We renamed a helper.") in [p for m in session.messages for p in m.parts]
+    assert load_sessions(ClineAdapter(), home)[0] == []  # another extension's folder
+    assert load_sessions(KiloCodeAdapter(), home)[0] == []
+
+
+def test_kilo_code_task_without_ui_file_is_read_from_the_model_history(tmp_path):
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.KILO, layout="mac")
+    env = ("<environment_details>\n# Current Working Directory (/Users/me/kilo-app) Files\n"
+           "app.py\n</environment_details>")  # fmt: skip
+    cb.task(root, "6f1c3a52-kilo", api=[
+        cb.message("user", cb.text("<task>\nWhy does app.py crash?\n</task>"), cb.text(env)),
+        cb.message("assistant", {"type": "thinking", "thinking": "Read it first."},
+                   cb.text("<read_file><path>app.py</path></read_file>")),
+        cb.message("user", cb.text("[read_file for 'app.py'] Result:\nimport sys"), cb.text(env)),
+        cb.message("assistant", cb.text("Let me run it."),
+                   cb.tool_use("toolu_1", "execute_command", {"command": "python app.py"})),
+        cb.message("user", cb.tool_result("toolu_1", [cb.text("Traceback: boom")], is_error=True)),
+        cb.message("assistant", {"type": "redacted_thinking", "data": "opaque"},
+                   cb.text("It crashes on a missing argument.")),
+        cb.message("user", cb.text("<feedback>\nfix it\n</feedback>")),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(KiloCodeAdapter(), home)
+    assert problems == []
+    assert session.source == "kilo-code"
+    assert session.cwd == "/Users/me/kilo-app" and session.project == "kilo-app"
+    assert texts(session, "user") == ["Why does app.py crash?", "fix it"]
+    parts = [p for m in session.messages for p in m.parts]
+    assert ToolResultPart("[read_file for 'app.py'] Result:\nimport sys") in parts
+    assert ToolResultPart("Traceback: boom", "toolu_1", True) in parts
+    assert ThinkingPart("Read it first.") in parts and ThinkingPart("", redacted=True) in parts
+    assert not any("environment_details" in t for t in texts(session))
+    assert session.started_at is None  # this generation's history has no times
+
+
+def test_cline_cli_tasks_and_sdk_sessions_with_index_manifest_and_subagents(tmp_path):
+    home = tmp_path / "home"
+    data = home / ".cline" / "data"
+    cb.task(data, "1762500000001", ui=[cb.say(0, "task", "legacy CLI task"),
+                                       cb.say(1, "text", "done")])  # fmt: skip
+    cb.task(data, "sdk-1", ui=[cb.say(0, "task", "OLD COPY OF A RESUMED TASK")])
+    cb.sdk_session(data, "sdk-1", [
+        cb.message("user", cb.text("Summarise the README"),
+                   {"type": "file", "path": "/w/README.md", "content": "# Project"},
+                   {"type": "image", "data": PNG, "mediaType": "image/png"}, n=0),
+        cb.message("assistant", {"type": "thinking", "thinking": "Read it."},
+                   cb.tool_use("t1", "read_files", {"files": [{"path": "/w/README.md"}]}), n=1,
+                   modelInfo={"id": "anthropic/claude-sonnet-4.5", "provider": "cline"},
+                   **cb.metrics(1000, 50, 0.01, read=10, write=5)),
+        cb.message("user", cb.tool_result("t1", [{"query": "/w/README.md", "result": "# Project"}]),
+                   n=2),
+        cb.message("assistant", cb.text("A small project."), n=3,
+                   modelInfo={"id": "openai/gpt-5", "provider": "cline"},
+                   **cb.metrics(1100, 20, 0.02)),
+    ], manifest={"cwd": "/manifest/cwd", "model": "m", "started_at": "2025-11-07T07:19:00Z"},
+       agents={"agent_7": [cb.message("user", "look for tests", n=1),
+                           cb.message("assistant", cb.text("Found 3 tests."), n=2)]})  # fmt: skip
+    cb.sessions_db(data, [{"session_id": "sdk-1", "cwd": "/w/project", "model": "x",
+                           "started_at": "2025-11-07T07:18:00.000Z",
+                           "metadata_json": json.dumps({"title": "README summary"})}])  # fmt: skip
+    sessions, problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    by_id = {s.session_id: s for s in sessions}
+    assert set(by_id) == {"sdk-1", "sdk-1/agent-agent_7", "1762500000001"}  # SDK copy wins
+    sdk, agent = by_id["sdk-1"], by_id["sdk-1/agent-agent_7"]
+    assert sdk.title == "README summary" and sdk.cwd == "/w/project" and sdk.project == "project"
+    assert sdk.started_at == datetime(2025, 11, 7, 7, 18, tzinfo=UTC)  # the index wins
+    assert sdk.models == ("anthropic/claude-sonnet-4.5", "openai/gpt-5")
+    assert (sdk.usage.input_tokens, sdk.usage.output_tokens) == (2100, 70)
+    assert (sdk.usage.cache_read_tokens, sdk.usage.cache_write_tokens) == (10, 5)
+    assert abs(sdk.cost - 0.03) < 1e-9
+    parts = [p for m in sdk.messages for p in m.parts]
+    attached = [p for p in parts if isinstance(p, AttachmentPart)]
+    assert attached[0] == AttachmentPart("text/plain", b"# Project", "/w/README.md")
+    assert attached[1].media_type == "image/png" and attached[1].data.startswith(b"\x89PNG")
+    assert ToolResultPart("/w/README.md\n# Project", "t1") in parts
+    assert sdk.subagent_ids == ("sdk-1/agent-agent_7",)
+    assert agent.parent_id == "sdk-1" and agent.agent_label == "subagent"
+    assert agent.cwd == "/manifest/cwd" and texts(agent, "assistant") == ["Found 3 tests."]
+
+
+def test_sdk_session_without_index_uses_its_manifest(tmp_path):
+    data = tmp_path / "home" / ".cline" / "data"
+    cb.sdk_session(data, "s2", [cb.message("user", "hi", n=0),
+                                cb.message("assistant", cb.text("hello"), n=1)],
+                   manifest={"cwd": "D:\\work\\app", "model": "claude-haiku-4-5",
+                             "started_at": "2025-11-07T07:19:00Z"})  # fmt: skip
+    (session,), _ = load_sessions(ClineAdapter(), tmp_path / "home")
+    assert session.cwd == "D:\\work\\app" and session.project == "app"
+    assert session.models == ("claude-haiku-4-5",)
+    assert session.started_at == datetime(2025, 11, 7, 7, 19, tzinfo=UTC)
+
+
+def test_environment_variables_move_cline_folders_on_the_real_home_only(tmp_path):
+    elsewhere = tmp_path / "cline-data"
+    cb.sdk_session(elsewhere, "s3", [cb.message("user", "hi"),
+                                     cb.message("assistant", cb.text("hello"))])  # fmt: skip
+    env = {"CLINE_DATA_DIR": str(elsewhere)}
+    home = tmp_path / "home"
+    assert len(load_sessions(ClineAdapter(), home, env, real_home=True)[0]) == 1
+    assert load_sessions(ClineAdapter(), home, env, real_home=False)[0] == []
+    sessions_only = {"CLINE_SESSION_DATA_DIR": str(elsewhere / "sessions")}
+    assert len(load_sessions(ClineAdapter(), home, sessions_only, real_home=True)[0]) == 1
+
+
+def test_every_editor_and_remote_server_is_searched_and_a_task_is_exported_once(tmp_path):
+    home = tmp_path / "home"
+    ui = [cb.say(0, "task", "hello"), cb.say(1, "text", "hi")]
+    cb.task(cb.storage(home, cb.CLINE, "linux", "Windsurf"), "t1", ui=ui)
+    cb.task(cb.storage(home, cb.CLINE, "remote"), "t2", ui=ui)
+    cb.task(cb.storage(home, cb.CLINE, "linux", "Code"), "t2", ui=ui)  # the same task twice
+    sessions, _ = load_sessions(ClineAdapter(), home)
+    assert sorted(s.session_id for s in sessions) == ["t1", "t2"]
+
+
+def test_configured_folders_may_be_user_folders_or_storage_folders(tmp_path):
+    user = tmp_path / "portable" / "User"
+    cb.task(
+        user / "globalStorage" / cb.ROO, "r1", ui=[cb.say(0, "task", "a"), cb.say(1, "text", "b")]
+    )
+    storage = tmp_path / "backup" / "roo"
+    cb.task(storage, "r2", ui=[cb.say(0, "task", "c"), cb.say(1, "text", "d")])
+    ctx = SourceContext(tmp_path / "home", {}, True, {"roo-code": (user, storage)})
+    adapter = RooCodeAdapter()
+    assert sorted(r.session_id for r in adapter.discover(ctx)) == ["r1", "r2"]
+
+
+def test_a_new_title_in_the_index_changes_the_fingerprint_of_that_task_only(tmp_path):
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    for task_id in ("a", "b"):
+        cb.task(root, task_id, ui=[cb.say(0, "task", task_id), cb.say(1, "text", "ok")])
+    cb.history(root, [cb.history_item("a", "first"), cb.history_item("b", "second")])
+    ctx = SourceContext(home, {}, False)
+    before = {r.session_id: r.fingerprint() for r in ClineAdapter().discover(ctx)}
+    cb.history(root, [cb.history_item("a", "renamed"), cb.history_item("b", "second")])
+    after = {r.session_id: r.fingerprint() for r in ClineAdapter().discover(ctx)}
+    assert after["a"] != before["a"] and after["b"] == before["b"]
+
+
+def test_bad_files_are_reported_and_cost_nothing_else(tmp_path):
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    good = [cb.say(0, "task", "good task"), cb.say(1, "text", "fine")]
+    cb.task(root, "good", ui=good)
+    cb.task(root, "truncated-ui", ui=json.dumps(good)[:40], api=[
+        cb.message("user", cb.text("<task>\nfrom the model history\n</task>")),
+        cb.message("assistant", cb.text("still readable")),
+    ])  # fmt: skip
+    cb.task(root, "both-bad", ui="[{", api="not json")
+    cb.task(root, "wrong-shape", ui={"not": "a list"})
+    cb.task(root, "metadata-only", metadata={"files_in_context": []})
+    data = home / ".cline" / "data"
+    cb.sdk_session(data, "sdk-bad", [])
+    (data / "sessions" / "sdk-bad" / "sdk-bad.messages.json").write_text('{"version": 1, "mess')
+    cb.sdk_session(data, "sdk-good", [cb.message("user", "hi"),
+                                      cb.message("assistant", cb.text("hello"))])  # fmt: skip
+    (data / "db").mkdir(parents=True)
+    (data / "db" / "sessions.db").write_bytes(b"this is not a database" * 100)
+    sessions, problems = load_sessions(ClineAdapter(), home)
+    assert sorted(s.session_id for s in sessions) == ["good", "sdk-good", "truncated-ui"]
+    truncated = next(s for s in sessions if s.session_id == "truncated-ui")
+    assert texts(truncated) == ["from the model history", "still readable"]
+    where = sorted((p.path.rsplit("/", 2)[-2:][0], p.severity) for p in problems)
+    assert where == [("both-bad", "error"), ("both-bad", "error"), ("sdk-bad", "error"),
+                     ("truncated-ui", "error"), ("wrong-shape", "error")]  # fmt: skip
+    messages = {p.path.rsplit("/", 1)[-1]: p.message for p in problems}
+    assert "not a readable JSON document" in messages["sdk-bad.messages.json"]
+    assert messages["ui_messages.json"] == "not a list of messages; skipped"  # wrong-shape
+    assert all(p.path.endswith(".json") for p in problems)  # each names the bad file
+
+
+def test_export_writes_one_note_per_extension_with_cost(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    for extension in (cb.CLINE, cb.ROO, cb.KILO):
+        root = cb.storage(home, extension)
+        cb.task(root, f"task-{extension[:4]}", ui=cline_task_ui())
+    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC,
+                                      sources=["cline", "roo-code", "kilo-code"]))  # fmt: skip
+    assert {s: c.created for s, c in report.per_source.items()} == {
+        "cline": 1, "roo-code": 1, "kilo-code": 1}  # fmt: skip
+    notes = note_files(vault)
+    assert sorted(k.split("/")[1] for k in notes) == ["cline", "kilo-code", "roo-code"]
+    for note in notes.values():
+        text = note.decode()
+        assert "cost: 0.0323" in text and "tokens_in: 3200" in text
+        assert "Add a --verbose flag to cli.py" in text and "Added --verbose and -v." in text

@@ -1,0 +1,52 @@
+"""The real Cline 4 SDK session in ../shared/corpus/cline (the Cline developers' own, home
+path anonymised upstream) exports end to end: every prompt and every reply is findable in
+the note, with its tool calls, both models and the summed tokens and cost."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import UTC
+
+import pytest
+from conftest import normalize, note_files
+
+from exporter.export import ExportOptions, run_export
+
+pytestmark = pytest.mark.corpus
+SESSION = "cline__cline__sdk-fixtures__session__session.messages.json"
+SUBAGENT = "cline__cline__sdk-fixtures__messages__success.messages.json"
+
+
+def test_real_sdk_session_exports_with_every_prompt_and_reply(corpus, tmp_path):
+    source = corpus / "cline" / SESSION
+    data = json.loads(source.read_text())
+    session_id = data["sessionId"]
+    folder = tmp_path / "home" / ".cline" / "data" / "sessions" / session_id
+    folder.mkdir(parents=True)
+    shutil.copyfile(source, folder / f"{session_id}.messages.json")
+    shutil.copyfile(corpus / "cline" / SUBAGENT, folder / "agent_1.messages.json")
+    report = run_export(
+        ExportOptions(vault=tmp_path / "v", home=tmp_path / "home", sources=["cline"],
+                      timezone=UTC)
+    )  # fmt: skip
+    assert not report.failed and report.problems == []
+    notes = note_files(tmp_path / "v")
+    assert len(notes) == 2  # the session and the subagent transcript beside it
+    main = next(v.decode() for k, v in notes.items() if "agent" not in k.rsplit("/", 1)[-1])
+    visible = normalize(main)
+    checked, missing = 0, []
+    for message in data["messages"]:
+        for block in message["content"]:
+            if block["type"] == "text" and block["text"].strip():
+                checked += 1
+                escaped = message["role"] == "assistant"
+                if normalize(block["text"], escaped=escaped) not in visible:
+                    missing.append(block["text"][:80])
+    assert checked >= 15 and missing == []
+    assert main.count("[!example]") >= 11  # every tool call, with its result
+    assert "anthropic/claude-opus-4.8-fast" in main and "mistralai/voxtral-small-24b-2507" in main
+    metrics = [m["metrics"] for m in data["messages"] if "metrics" in m]
+    assert f"tokens_in: {sum(m['inputTokens'] for m in metrics)}" in main
+    assert f"cost: {round(sum(m['cost'] for m in metrics), 6)}" in main
+    assert "[[" in main  # linked to its subagent's note

@@ -13,9 +13,11 @@ It never writes to a source. Adding a source is one module and one line in ``ADA
 from __future__ import annotations
 
 from ..errors import ConfigError
+from .aider import AiderAdapter
 from .antigravity import AntigravityAdapter
 from .base import Adapter, FileStamp, LoadResult, SessionRef, SourceContext
 from .claude_code import ClaudeCodeAdapter
+from .cline import ClineAdapter, KiloCodeAdapter, RooCodeAdapter
 from .codex import CodexAdapter
 from .copilot import CopilotAdapter
 from .copilot_cli import CopilotCliAdapter
@@ -36,6 +38,10 @@ ADAPTERS: list[type[Adapter]] = [
     CopilotCliAdapter,
     OpenCodeAdapter,
     KiloAdapter,
+    ClineAdapter,
+    RooCodeAdapter,
+    KiloCodeAdapter,
+    AiderAdapter,
 ]
 
 __all__ = [

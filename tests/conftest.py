@@ -17,7 +17,8 @@ sys.path.insert(0, str(TESTS))
 
 _HOST_VARIABLES = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "CCEXPORT_VAULT", "XDG_CONFIG_HOME",
                    "XDG_DATA_HOME", "OPENCODE_DB", "KILO_DB", "GEMINI_CLI_HOME",
-                   "COPILOT_HOME")  # fmt: skip
+                   "COPILOT_HOME", "CLINE_DATA_DIR", "CLINE_DIR", "CLINE_SESSION_DATA_DIR",
+                   "CLINE_DB_DATA_DIR", "AIDER_CHAT_HISTORY_FILE")  # fmt: skip
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

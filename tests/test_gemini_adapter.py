@@ -357,7 +357,29 @@ def test_prompt_log_gives_notes_only_for_sessions_without_a_chat_file(tmp_path):
     commands = [(p.command, p.shell) for p in parts(pruned, "command")]
     assert commands == [("/chat save build", False), ("git status", True)]
     assert parts(pruned, "notice")[0].text.startswith("Only the prompts remain")
+    adapter = GeminiAdapter()
+    counts = {
+        r.fact("kind"): adapter.count_sessions(r)
+        for r in adapter.discover(SourceContext(tmp_path, {}, False))
+    }
+    assert counts == {"chat": 1, "logs": 1}  # the session with a chat file is counted once
     assert (pruned.started_at.isoformat(), pruned.project) == ("2026-04-01T09:00:00+00:00", "api")
+
+
+def test_half_written_prompt_log_and_checkpoint_are_retried(tmp_path):
+    folder = project_folder(tmp_path, ROOT, "api")
+    write_prompt_log(folder, [("s-1", "2026-04-01T09:00:00Z", "A prompt")])
+    log = folder / "logs.json"
+    log.write_text(log.read_text()[:20])
+    saved = write_checkpoint(folder, "tag", [{"role": "user", "parts": [{"text": "Saved"}]}])
+    saved.write_text(saved.read_text()[:15])
+    sessions, problems = load_all(tmp_path)
+    assert sessions == []
+    assert sorted((Path(p.path).name, p.severity) for p in problems) == [
+        ("checkpoint-tag.json", "error"),
+        ("logs.json", "error"),
+    ]
+    assert all("read again next run" in p.message for p in problems)
 
 
 def test_half_written_document_is_retried_and_bad_lines_are_reported(tmp_path):

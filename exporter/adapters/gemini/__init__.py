@@ -95,6 +95,18 @@ class GeminiAdapter:
             _load_chat(ref, folder, registry, result)
         return result
 
+    def count_sessions(self, ref: SessionRef) -> int:
+        """Sessions a unit holds, for ``ccexport sources``: a chat and its subagents; the
+        sessions of a prompt log that have no chat file."""
+        kind = ref.fact("kind")
+        if kind == PROMPT_LOG:
+            sessions = read_prompt_log(ref.main.path, []) or {}
+            on_disk = _chat_keys(ref.main.path.parent)
+            return sum(1 for sid in sessions if sid[:8].lower() not in on_disk)
+        if kind == CHECKPOINT:
+            return 1
+        return 1 + sum(1 for s in ref.related if s.path.parent.name != "chats")
+
     def _registry(self, path: Path) -> dict[str, str]:
         if path not in self._registries:
             self._registries[path] = read_registry(path)
@@ -320,8 +332,7 @@ def _load_prompt_log(
     sessions = read_prompt_log(ref.main.path, result.problems)
     if not sessions:
         return
-    chats = folder / "chats"
-    on_disk = {chat_key(e.name) for e in os.scandir(chats)} if chats.is_dir() else set()
+    on_disk = _chat_keys(folder)
     cwd = project_root(folder, registry, None, [])
     project = project_name(cwd) or (None if HASH_DIR.fullmatch(folder.name) else folder.name)
     note = NoticePart(
@@ -348,6 +359,11 @@ def _load_prompt_log(
                 ended_at=max(times, default=None),
             )
         )
+
+
+def _chat_keys(folder: Path) -> set[str | None]:
+    chats = folder / "chats"
+    return {chat_key(e.name) for e in os.scandir(chats)} if chats.is_dir() else set()
 
 
 def project_name(cwd: str | None) -> str | None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from aider_builder import AiderLog
 from conftest import note_files, texts
+from typer.testing import CliRunner
 
 from exporter.adapters import SourceContext
 from exporter.adapters.aider import (
@@ -19,6 +20,8 @@ from exporter.adapters.aider import (
     AiderAdapter,
     roots_unset,
 )
+from exporter.cli import app
+from exporter.config import resolve
 from exporter.export import ExportOptions, run_export
 from exporter.model import CommandOutputPart, CommandPart, TextPart, ToolResultPart
 
@@ -294,3 +297,14 @@ def test_export_writes_a_note_per_run_and_only_new_runs_after_an_append(tmp_path
     assert (counts.created, counts.skipped, counts.unchanged, counts.updated) == (1, 1, 1, 0)
     assert note_files(vault).keys() > notes.keys()
     assert os.path.getsize(repo / ".aider.chat.history.md") > 0  # the source is untouched
+
+
+def test_the_paths_setting_names_the_folders_aider_logs_are_searched_in(tmp_path, isolated_home):
+    two_runs().write(isolated_home / "code" / "greeter")
+    vault = tmp_path / "vault"
+    (vault / ".ccexport").mkdir(parents=True)
+    (vault / ".ccexport" / "config.toml").write_text('[paths]\naider = ["~/code"]\n')
+    assert resolve({"vault": str(vault)}).paths["aider"] == [isolated_home / "code"]
+    result = CliRunner().invoke(app, ["--vault", str(vault), "--source", "aider"])
+    assert result.exit_code == 0, result.output
+    assert len(note_files(vault)) == 2

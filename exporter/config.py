@@ -270,7 +270,7 @@ def _redact(s: Settings, value: Any, fail: Any) -> None:
         if not isinstance(keywords, list) or not all(isinstance(k, str) and k for k in keywords):
             raise fail(f"{key}.keywords", "must be a list of words")
         entropy = item.get("entropy")
-        if entropy is not None and (isinstance(entropy, bool) or not isinstance(entropy, int | float)):
+        if isinstance(entropy, bool) or not isinstance(entropy, int | float | None):
             raise fail(f"{key}.entropy", "must be a number of bits per character, such as 3.5")
         rule = Rule(rule_id, tuple(k.lower() for k in keywords), pattern, entropy)
         try:

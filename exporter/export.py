@@ -8,6 +8,7 @@ goes on.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from .index import note_meta, write_index_notes
 from .model import Session
 from .notes import Note, default_relpath, has_conversation, linked_keys
 from .options import ExportOptions
+from .redact import redact_report, redact_state, rename_secret_paths
 from .render import TemplateError
 from .split import part_key
 from .state import VaultLock
@@ -66,6 +68,7 @@ class ExportReport:
     dry_run: bool = False
     # (source, path) of each file or database read that held nothing worth a note.
     empty_units: list[tuple[str, str]] = field(default_factory=list)
+    redactions: dict[str, int] = field(default_factory=dict)  # secrets redacted, per rule
 
     def total(self, name: str) -> int:
         return sum(getattr(c, name) for c in self.per_source.values())
@@ -97,6 +100,7 @@ class ExportReport:
                 for c in self.changes
                 if c.action is Action.CONFLICT
             ],
+            "redactions": dict(sorted(self.redactions.items())),
         }
 
 
@@ -193,6 +197,15 @@ class _Run:
         # A unit records the fingerprint it was rendered with, so a unit whose notes failed
         # is rendered again next time while the units that succeeded stay skipped.
         self.rerender = vault.state.render != self.fingerprint
+        self.redactor = options.redactor()
+        self._redactions: Counter[str] = Counter()
+        if self.redactor:
+            vault.scrub = self.redactor.text  # conflict copies and diffs quote old notes
+            if self.rerender:  # notes written before redaction, or with other rules
+                redact_state(vault.state, self.redactor)
+                for path in [] if vault.dry_run else rename_secret_paths(vault, self.redactor):
+                    why = "renamed: its file name held a secret (update links to the old name)"
+                    self.report.problems.append(Problem(path, why))
         self._family_paths: dict[str, str] = {}
         self._units: dict[str, tuple[Adapter, SessionRef]] = {}
         self._unit_of: dict[str, str] = {
@@ -229,6 +242,9 @@ class _Run:
         if indexed:
             self.vault.state.render = self.fingerprint
         self.vault.save_state()
+        if self.redactor:  # problems and changes can quote a source line or an old note
+            redact_report(self.report, self.redactor)
+            self.report.redactions = dict(self._redactions)
         return self.report
 
     def _export_all(
@@ -352,7 +368,7 @@ class _Run:
                 # A database or file that could not be read is a failure of its source.
                 self._counts(adapter.name).failed += errors if not self._again_pass else 0
                 state.complete &= not errors
-                sessions = [s for s in loaded.sessions if self._wanted(s)]
+                sessions = [self._redacted(s) for s in loaded.sessions if self._wanted(s)]
                 any_session |= bool(sessions)
                 # A session a filter left out is not done: the unit must be read next time.
                 wanted = sum(1 for s in loaded.sessions if has_conversation(s))
@@ -372,6 +388,13 @@ class _Run:
             self.report.empty_units.append((adapter.name, unit))
         state.loaded = True
         self._maybe_done(unit)
+
+    def _redacted(self, session: Session) -> Session:
+        """Secrets out before anything else sees the session: paths, links, workers, state."""
+        if self.redactor is None:
+            return session
+        counts = None if self._again_pass else self._redactions  # a unit redone counts once
+        return self.redactor.session(session, counts)
 
     def _maybe_done(self, unit: str) -> None:
         """Every note of a fully read unit is written: remember it, skip it next time."""

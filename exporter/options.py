@@ -11,6 +11,8 @@ from typing import Any
 from .config import Settings
 from .errors import ConfigError
 from .notes import NoteSettings
+from .redact import Redactor, redactor
+from .redact_rules import Rule
 from .render import template_fingerprint
 from .split import NOTE_MAX_BYTES
 
@@ -37,6 +39,15 @@ class ExportOptions:
     lock_wait: float = 5.0
     workers: int | None = None  # processes that render notes (None: one per core)
     note_max_bytes: int = NOTE_MAX_BYTES  # a longer session continues in part notes
+    redact: bool = True  # secrets become [REDACTED:<rule>] before anything is written
+    redact_extra: tuple[Rule, ...] = ()  # the user's own rules, run before ours
+    redact_allow: tuple[str, ...] = ()  # strings never redacted
+
+    def redactor(self) -> Redactor | None:
+        """The redaction rules in effect, or None when redaction is off."""
+        if not self.redact:
+            return None
+        return redactor(tuple(self.redact_extra), tuple(self.redact_allow))
 
     def note_settings(self) -> NoteSettings:
         return NoteSettings(
@@ -55,8 +66,12 @@ class ExportOptions:
             self.templates,
             [self.folder, self.layout, self.attachments_folder, str(self.timezone),
              sorted(self.frontmatter_add.items()), self.frontmatter_drop, self.index,
-             self.index_dataview, self.note_max_bytes],
+             self.index_dataview, self.note_max_bytes, self._redaction_fingerprint()],
         )  # fmt: skip
+
+    def _redaction_fingerprint(self) -> str:
+        rules = self.redactor()
+        return rules.fingerprint if rules else "redaction off"
 
 
 def check_home(home: Path | None) -> None:
@@ -143,4 +158,7 @@ def export_options(
         index_dataview=settings.index_dataview,
         workers=workers,
         note_max_bytes=settings.note_max_bytes,
+        redact=settings.redact,
+        redact_extra=tuple(settings.redact_extra),
+        redact_allow=tuple(settings.redact_allow),
     )

@@ -128,8 +128,13 @@ class Redactor:
         if not candidates:
             return text
         data = original = text.encode("utf-8", "surrogatepass")
-        for i in candidates:
-            data = self._apply(i, data, counts)
+        for _ in range(3):  # a placeholder can start a token's word boundary: run to a fixpoint
+            before = data
+            for i in candidates:
+                data = self._apply(i, data, counts)
+            if data is before:
+                break
+            candidates = self._candidates(data.decode("utf-8", "surrogatepass"))
         return text if data is original else data.decode("utf-8", "surrogatepass")
 
     def _candidates(self, text: str) -> list[int]:
@@ -295,3 +300,27 @@ def redact_report(report: Any, rules: Redactor) -> None:
         change.relpath = rules.text(change.relpath)
         change.message = rules.text(change.message)
         change.diff = rules.text(change.diff)
+
+
+def rename_secret_paths(vault: Any, rules: Redactor) -> list[str]:
+    """Notes whose path holds a secret (written before redaction, or with other rules)
+    move to the redacted name, text and all: a file name is listed and synced everywhere.
+    The same run then rewrites their content. Returns the new paths."""
+    from . import vaultio
+    from .vault import safe_relpath
+
+    moved = []
+    for record in vault.state.notes.values():
+        clean = safe_relpath(rules.text(record.path))
+        if clean == record.path or vaultio.kind(vault.root, clean) != "missing":
+            continue
+        if vaultio.kind(vault.root, record.path) != "file":
+            continue  # gone, or a link: found again by identity, or left alone
+        found = vaultio.read_file(vault.root, record.path)
+        if found is None:
+            continue
+        vaultio.write_file(vault.root, clean, found[0])
+        vaultio.remove_file(vault.root, record.path)
+        record.path = clean
+        moved.append(clean)
+    return moved

@@ -193,6 +193,9 @@ RULES: tuple[Rule, ...] = (
     # -- credentials in URIs and headers -----------------------------------------------------
     _r("uri-credentials", "://",
        r"\b[A-Za-z][\w+.-]{1,20}://[^\s:@/'\"<>`]{1,100}:([^\s@/'\"<>`]{1,200})@[\w\[]"),
+    _r("curl-user-password", ("-u", "--user"),
+       r"(?:\s-u|--user)[\s=]+[\"']?[^\s:\"'@]{1,100}:([^\s\"']{3,200})", entropy=2.0,
+       generic=True),
     _r("basic-auth-header", "basic",
        r"(?i)authorization[\"']?\s{0,3}[:=]\s{0,3}[\"']?basic\s+(" + _B64 + r"{8,}={0,2})"),
     _r("bearer-token", "bearer", r"(?i)\bbearer\s+([\w.~+/-]{20,}=*)", entropy=3.0),

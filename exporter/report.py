@@ -40,6 +40,14 @@ def summary_line(report: ExportReport, elapsed: float | None = None) -> str:
     return prefix + ", ".join(parts) + suffix
 
 
+def redaction_line(report: ExportReport) -> str:
+    """How many secrets were redacted, per rule (never the secrets themselves)."""
+    total = sum(report.redactions.values())
+    rules = sorted(report.redactions.items(), key=lambda item: (-item[1], item[0]))
+    listed = ", ".join(f"{rule} {n}" for rule, n in rules)
+    return f"{total} secret{'s' if total != 1 else ''} redacted ({listed})"
+
+
 def source_line(source: str, counts: SourceCounts) -> str:
     line = (
         f"  {source}: {counts.found} found, {counts.created} created, "
@@ -90,6 +98,8 @@ def print_report(
         if len(report.per_source) > 1:
             for source, counts in report.per_source.items():
                 say(source_line(source, counts))
+        if report.redactions:
+            say(redaction_line(report))
     for change in report.changes:
         if change.action is Action.CONFLICT:
             typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)

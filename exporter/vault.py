@@ -332,8 +332,13 @@ class Vault:
     ) -> str:
         """The note with our keys and region rewritten and every other byte kept."""
         previous_keys = record.keys if record else []
+        existing = parsed.metadata
+        if "aliases" in existing:  # an old title kept as an alias must not keep a secret
+            old = _as_list(existing["aliases"])
+            aliases = [self.scrub(a) if isinstance(a, str) else a for a in old]
+            existing = {**existing, "aliases": aliases}
         merged = merge_frontmatter(
-            parsed.metadata,
+            existing,
             ours,
             record.tags if record else list(ours.get("tags", [])),
             previous_keys,

@@ -1,0 +1,296 @@
+"""Redaction in the pipeline: no byte ccexport writes or prints from a session holds a
+secret, whatever the source and wherever the secret sat (prompt, title and so file name,
+branch, tool input and output, thinking, index notes, state, conflict copies, diffs, JSON
+and log output); and the setting and the rules re-render notes once, like a template.
+
+The keys are generated from random characters at test time; none is real.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+from claude_builder import ClaudeSession, tool_use
+from codex_builder import CodexRollout
+from conftest import note_files, stamps
+from copilot_builder import markdown, request, session, terminal_tool, write
+from typer.testing import CliRunner
+
+from exporter.cli import app
+from exporter.errors import Problem
+from exporter.export import ExportOptions, ExportReport, run_export
+from exporter.notefile import END_PREFIX
+from exporter.redact import redact_report, redactor
+from exporter.vault import Action, Change
+
+SID = "5ec7e700-0000-4000-8000-000000000001"
+_rng = random.Random(20261130)
+_ALNUM = string.ascii_letters + string.digits
+
+
+def _token(prefix: str, n: int) -> str:
+    return prefix + "".join(_rng.choice(_ALNUM) for _ in range(n))
+
+
+GITHUB = _token("gh" + "p_", 36)
+ANTHROPIC = _token("sk-ant-" + "api03-", 93) + "AA"
+AWS = "AK" + "IA" + "".join(_rng.choice(string.ascii_uppercase + "234567") for _ in range(16))
+SLACK = "xo" + "xb-" + "1234567890123-1234567890123-" + _token("", 24)
+DB_PASSWORD = _token("Pw", 14)
+THINKING = _token("AI" + "za", 35)
+OUTPUT = _token("npm" + "_", 36)
+SECRETS = (GITHUB, ANTHROPIC, AWS, SLACK, DB_PASSWORD, THINKING, OUTPUT)
+
+
+def claude_home(home: Path) -> Path:
+    """One Claude Code session with a secret in every place a session can hold one."""
+    s = ClaudeSession(SID, "/home/dev/work/shop", branch="main")
+    s.user(f"push with {GITHUB} please")  # the first prompt: title, file name, index entry
+    s.assistant([
+        {"type": "thinking", "thinking": f"The key {THINKING} is in the config."},
+        tool_use("Bash", {"command": f"ANTHROPIC_API_KEY={ANTHROPIC} ./deploy.sh",
+                          "description": "Deploy", "password": DB_PASSWORD}, "t1"),
+    ])  # fmt: skip
+    s.tool_result("t1", f"aws_access_key_id = {AWS}\n//registry.npmjs.org/ {OUTPUT}\n")
+    s.assistant(f"Posted to Slack with {SLACK}. Connection: postgres://app:{DB_PASSWORD}@db/x")
+    return s.write(home / ".claude" / "projects" / "-home-dev-work-shop" / f"{SID}.jsonl")
+
+
+def codex_home(home: Path) -> None:
+    r = CodexRollout("019a0000-0000-7000-8000-00000000c0de", "/home/dev/work/api")
+    r.user(f"use {GITHUB} for the release")
+    r.reasoning(f"Token {THINKING} found")
+    r.shell(["bash", "-lc", f"echo {ANTHROPIC}"], f"{AWS}\n")
+    r.assistant(f"Done; {SLACK} rotated")
+    r.write(home / ".codex")
+
+
+def copilot_home(home: Path) -> None:
+    user = home / ".config" / "Code" / "User"
+    response = [
+        markdown(f"Your key {ANTHROPIC} works."),
+        terminal_tool("call_1", f"curl -u ci:{DB_PASSWORD} https://ci", f"ok {AWS}"),
+    ]
+    data = session(
+        "c0de0000-0000-4000-8000-000000000002", [request(0, f"deploy {GITHUB}", response)]
+    )
+    write(user / "workspaceStorage" / "ws" / "chatSessions" / "c0de.json", data)
+    write(user / "workspaceStorage" / "ws" / "workspace.json", {"folder": "file:///w/api"})
+
+
+def every_file(vault: Path) -> dict[str, str]:
+    """Every file in the vault, state and conflict copies included, with its path."""
+    return {
+        p.relative_to(vault).as_posix(): p.read_text(encoding="utf-8", errors="replace")
+        for p in sorted(vault.rglob("*"))
+        if p.is_file() and p.name != "lock"
+    }
+
+
+def assert_no_secret(texts: dict[str, str] | str, secrets=SECRETS) -> None:
+    for where, text in texts.items() if isinstance(texts, dict) else [("output", texts)]:
+        for secret in secrets:
+            assert secret not in where, f"a secret in the path {where}"
+            assert secret not in text, f"a secret in {where}"
+
+
+def export(vault: Path, home: Path, **kw) -> ExportReport:
+    return run_export(ExportOptions(vault=vault, home=home, timezone=UTC, **kw))
+
+
+def test_every_place_in_a_claude_note_and_the_vault_is_redacted(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    claude_home(home)
+    report = export(vault, home, workers=1)
+    files = every_file(vault)
+    assert_no_secret(files)
+    (name,) = [p for p in files if p.startswith("AI Sessions/claude-code/")]
+    assert "REDACTED" in name and "github-pat" in name  # the title is the file name
+    note = files[name]
+    assert "title: push with [REDACTED:github-pat] please" in note  # frontmatter and aliases
+    for rule in ("anthropic-api-key", "google-api-key", "aws-access-key", "npm-token",
+                 "slack-token", "uri-credentials", "generic-password"):  # fmt: skip
+        assert f"[REDACTED:{rule}]" in note, rule
+    index = files["AI Sessions/Projects/shop.md"]
+    assert "REDACTED" in index and "push with" in index
+    state = json.loads(files[".ccexport/state.json"])
+    assert state["notes"][f"claude-code:{SID}"]["meta"]["title"] == (
+        "push with [REDACTED:github-pat] please"
+    )
+    assert report.redactions == {
+        "github-pat": 1, "anthropic-api-key": 1, "google-api-key": 1, "aws-access-key": 1,
+        "npm-token": 1, "slack-token": 1, "uri-credentials": 1, "generic-password": 1,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("build", [codex_home, copilot_home], ids=["codex", "copilot"])
+def test_other_sources_are_redacted_the_same_way(tmp_path, build):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    build(home)
+    report = export(vault, home)
+    assert report.total("created") == 1 and not report.failed
+    files = every_file(vault)
+    assert_no_secret(files)
+    assert sum(report.redactions.values()) >= 4
+    assert any("[REDACTED:github-pat]" in text for text in files.values())
+
+
+def test_parallel_workers_only_ever_receive_redacted_sessions(tmp_path, monkeypatch):
+    from exporter import workers
+
+    seen: list[str] = []
+    original = workers.render_job
+
+    def spy(job, *args, **kwargs):
+        seen.append(repr(job.session))
+        return original(job, *args, **kwargs)
+
+    monkeypatch.setattr(workers, "render_job", spy)
+    home = tmp_path / "home"
+    claude_home(home)
+    export(tmp_path / "vault", home, workers=1)
+    assert seen and all(secret not in text for text in seen for secret in SECRETS)
+
+
+def test_a_rerun_is_a_no_op_and_counts_nothing(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    claude_home(home)
+    export(vault, home)
+    before, times = note_files(vault, index=True), stamps(vault)
+    again = export(vault, home)
+    assert again.total("skipped") == 1 and again.redactions == {}
+    assert note_files(vault, index=True) == before and stamps(vault) == times
+
+
+def test_no_redact_writes_secrets_and_turning_it_on_rewrites_the_notes_once(tmp_path):
+    """Notes written without redaction (by --no-redact, or by a version before redaction
+    existed) are rewritten redacted by the first run with it on; the next run is a no-op."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    claude_home(home)
+    export(vault, home, redact=False)
+    assert GITHUB in "".join(every_file(vault).values())  # --no-redact: written as they are
+    (old,) = (vault / "AI Sessions" / "claude-code").rglob("*.md")
+    with old.open("a") as f:
+        f.write("a line of my own\n")
+    report = export(vault, home)
+    assert report.total("updated") == 1 and report.redactions["github-pat"] == 1
+    # the note whose file name held the token moved to the redacted name, with the user's text
+    assert_no_secret(every_file(vault))
+    (new,) = (vault / "AI Sessions" / "claude-code").rglob("*.md")
+    assert not old.exists() and "a line of my own" in new.read_text()
+    assert [p.message for p in report.problems if p.path == new.relative_to(vault).as_posix()]
+    times = stamps(vault)
+    assert export(vault, home).total("skipped") == 1 and stamps(vault) == times
+
+
+def test_changing_the_rules_rerenders_once(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    claude_home(home)
+    (home / "extra.txt").write_text("")
+    export(vault, home)
+    from exporter.redact_rules import Rule
+
+    shop = (Rule("shop-word", ("shop",), r"\bshop\b"),)
+    changed = export(vault, home, redact_extra=shop)
+    assert changed.total("updated") == 1 and changed.redactions["shop-word"] >= 1
+    assert export(vault, home, redact_extra=shop).total("skipped") == 1
+
+
+def test_conflict_copies_and_dry_run_diffs_never_quote_an_old_secret(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    claude_home(home)
+    export(vault, home, redact=False)
+    (path,) = (vault / "AI Sessions" / "claude-code").rglob("*.md")
+    text = path.read_text()
+    path.write_text(text.replace(END_PREFIX, "my own line inside the region\n" + END_PREFIX, 1))
+    dry = export(vault, home, dry_run=True, diff=True)
+    diffs = "\n".join(c.diff for c in dry.changes)
+    assert "-" in diffs and "REDACTED" in diffs
+    assert_no_secret(diffs)
+    report = export(vault, home)
+    assert report.total("conflicts") == 1
+    (copy,) = (vault / ".ccexport" / "conflicts").iterdir()
+    saved = copy.read_text()
+    assert "my own line inside the region" in saved
+    assert_no_secret(saved)
+
+
+def test_problems_and_changes_are_redacted_before_they_are_reported():
+    report = ExportReport(
+        problems=[Problem(f"/x/{GITHUB}.jsonl", f"bad line: {{'k': '{AWS}'}}", 3)],
+        changes=[Change(Action.CONFLICT, "k", f"a/{GITHUB}.md", f"saved {SLACK}", f"-{OUTPUT}")],
+    )
+    redact_report(report, redactor())
+    assert_no_secret(json.dumps(report.as_dict()) + repr(report.changes))
+    assert report.problems[0].line == 3
+
+
+runner = CliRunner()
+
+
+def test_cli_json_verbose_and_log_never_print_a_secret(tmp_path):
+    home, vault, log = tmp_path / "home", tmp_path / "vault", tmp_path / "run.log"
+    claude_home(home)
+    result = runner.invoke(app, ["--vault", str(vault), "--home", str(home), "--json",
+                                 "--verbose", "--log-file", str(log)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert_no_secret(result.output + result.stderr + log.read_text())
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert summary["redactions"]["github-pat"] == 1
+    dry = runner.invoke(app, ["--vault", str(tmp_path / "v2"), "--home", str(home),
+                              "--dry-run", "--diff"])  # fmt: skip
+    assert dry.exit_code == 0 and "REDACTED" in dry.output
+    assert_no_secret(dry.output)
+
+
+def test_the_no_redact_flag_and_the_setting(tmp_path):
+    home = tmp_path / "home"
+    claude_home(home)
+    off = runner.invoke(app, ["--vault", str(tmp_path / "a"), "--home", str(home), "--no-redact"])
+    assert off.exit_code == 0 and GITHUB in "".join(every_file(tmp_path / "a").values())
+    vault = tmp_path / "b"
+    (vault / ".ccexport").mkdir(parents=True)
+    (vault / ".ccexport" / "config.toml").write_text("redact = false\n")
+    assert runner.invoke(app, ["--vault", str(vault), "--home", str(home)]).exit_code == 0
+    assert GITHUB in "".join(every_file(vault).values())
+
+
+def test_extra_patterns_and_allowed_strings_from_the_config(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    claude_home(home)
+    (vault / ".ccexport").mkdir(parents=True)
+    (vault / ".ccexport" / "config.toml").write_text(
+        "[redact]\n"
+        'extra = [{id = "deploy-script", pattern = "deploy\\\\.sh", keywords = ["deploy"]}]\n'
+        f'allow = ["{AWS}"]\n'
+    )
+    result = runner.invoke(app, ["--vault", str(vault), "--home", str(home), "--json"])
+    assert result.exit_code == 0, result.output
+    redactions = json.loads(result.stdout.strip().splitlines()[-1])["redactions"]
+    assert redactions["deploy-script"] == 1 and "aws-access-key" not in redactions
+    text = "".join(every_file(vault).values())
+    assert AWS in text and "deploy.sh" not in text and "[REDACTED:deploy-script]" in text
+
+
+@pytest.mark.parametrize(
+    ("config", "named"),
+    [
+        ('[redact]\nextra = [{id = "x", pattern = "(?=lookahead)"}]\n', "redact.extra[0].pattern"),
+        ('[redact]\nextra = [{id = "x", pattern = "(unclosed"}]\n', "redact.extra[0].pattern"),
+        ('[redact]\nextra = [{id = "Bad Id", pattern = "a"}]\n', "redact.extra[0].id"),
+        ("[redact]\nallow = 3\n", "redact.allow"),
+        ('redact = "no"\n', "'redact'"),
+    ],
+)
+def test_a_bad_redaction_setting_is_a_config_error_naming_the_key(tmp_path, config, named):
+    vault = tmp_path / "vault"
+    (vault / ".ccexport").mkdir(parents=True)
+    (vault / ".ccexport" / "config.toml").write_text(config)
+    result = runner.invoke(app, ["--vault", str(vault), "--home", str(tmp_path)])
+    assert result.exit_code == 2
+    assert named in result.output + result.stderr

@@ -249,6 +249,19 @@ def test_project_from_marker_registry_or_hash(tmp_path):
     assert (by_id["cccccccc"].cwd, by_id["cccccccc"].project) == (None, "orphan-2")
 
 
+def test_a_hashed_folder_is_named_by_the_sessions_directories(tmp_path):
+    root = "/home/dev/work/ünï-app"
+    chat = GeminiChat(SID, root)
+    chat.user("Hello")
+    chat.gemini("Hi")
+    path = chat.write_jsonl(tmp_path / ".gemini" / "tmp" / project_hash(root) / "chats")
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = json.loads(lines[0]) | {"directories": ["/elsewhere", root]}
+    path.write_text(json.dumps(header) + "\n" + "".join(lines[1:]), encoding="utf-8")
+    (session,), _ = load_all(tmp_path)
+    assert (session.cwd, session.project) == (root, "ünï-app")
+
+
 def test_subagent_is_its_own_note_linked_both_ways(tmp_path):
     chats = project_folder(tmp_path, ROOT, "api") / "chats"
     chat = GeminiChat(SID)

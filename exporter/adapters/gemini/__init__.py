@@ -193,7 +193,10 @@ def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: 
             children.append(child)
     main = _session(chat, session_id, ref.main.path, result.problems, links)
     cwd = project_root(
-        folder, registry, chat.meta.get("projectHash"), path_candidates(chat.records.values())
+        folder,
+        registry,
+        chat.meta.get("projectHash"),
+        path_candidates(chat.meta, chat.records.values()),
     )
     project = project_name(cwd) or (None if HASH_DIR.fullmatch(folder.name) else folder.name)
     exported = [c.session_id for c in children]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
@@ -61,26 +62,25 @@ def project_root(
     }
     if not wanted:
         return None
-    for path in [*registry.values(), *_ancestors(candidates)]:
+    for path in chain(registry.values(), _ancestors(candidates)):
         if hashlib.sha256(path.encode("utf-8")).hexdigest() in wanted:
             return path
     return None
 
 
-def path_candidates(records: Iterable[dict[str, Any]]) -> list[str]:
-    """Absolute paths in tool-call arguments and results: a hashed folder's root is one of
-    their ancestors (checked by hash, never assumed)."""
-    found: dict[str, None] = {}
+def path_candidates(meta: dict[str, Any], records: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """The session's ``directories``, then absolute paths in tool-call arguments and results
+    (read lazily): a hashed folder's root is one of them or an ancestor, checked by hash."""
+    directories = meta.get("directories")
+    yield from (
+        (d for d in directories if isinstance(d, str)) if isinstance(directories, list) else ()
+    )
     for rec in records:
         calls = rec.get("toolCalls")
         for call in calls if isinstance(calls, list) else []:
             if isinstance(call, dict):
                 blob = orjson.dumps([call.get("args"), call.get("result")]).decode()
-                blob = blob.replace("\\\\", "\\")
-                found.update(dict.fromkeys(_ABSOLUTE.findall(blob)))
-        if len(found) > 200:
-            break
-    return list(found)
+                yield from _ABSOLUTE.findall(blob.replace("\\\\", "\\"))
 
 
 def _ancestors(paths: Iterable[str]) -> Iterable[str]:

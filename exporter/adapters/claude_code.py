@@ -55,6 +55,7 @@ class ClaudeCodeAdapter:
 
     def __init__(self) -> None:
         self._summary_index: dict[Path, dict[str, str]] = {}
+        self._project_folders: dict[Path, list[str]] = {}
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured_paths = ctx.configured(SOURCE, "projects")
@@ -86,7 +87,14 @@ class ClaudeCodeAdapter:
                 result.sessions.append(child)
             return result
         records, meta = _read(ref.main.path, result.problems)
-        main_id = ref.main.path.stem
+        # The session is the sessionId inside, not the file name: two folders may hold
+        # files of the same name, and a copied transcript keeps its id.
+        main_id = _file_session_id(records) or ref.main.path.stem
+        newer = self._newer_copy(ref.main.path, main_id)
+        if newer is not None:
+            why = f"an older copy of session {main_id}; the newest copy, {newer}, is exported"
+            result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
+            return result
         links, descriptions = _task_links(records)
         children = self._related_children(ref, main_id, links, descriptions, result.problems)
         inline = _inline_sidechains(records, main_id, ref.main.path, links, descriptions)
@@ -162,6 +170,32 @@ class ClaudeCodeAdapter:
             agent_label=label,
         )  # fmt: skip
 
+    def _newer_copy(self, path: Path, session_id: str) -> Path | None:
+        """Another copy of the same session (a file of the same name, or named by its id, in
+        another project folder) whose content is newer, if there is one."""
+        projects = path.parent.parent
+        names = {path.name, f"{session_id}.jsonl"}
+        mine = (_last_timestamp(path), path.stat().st_size, str(path))
+        best: tuple[str, int, str] | None = None
+        folders = self._project_folders.get(projects)
+        if folders is None:
+            try:
+                folders = [e.path for e in os.scandir(projects) if e.is_dir()]
+            except OSError:
+                folders = []
+            self._project_folders[projects] = folders
+        for folder in folders:
+            for name in names:
+                other = Path(folder) / name
+                if other == path or not other.is_file():
+                    continue
+                if _file_session_id(_head_records(other)) != session_id:
+                    continue  # a different session that happens to share the name
+                rank = (_last_timestamp(other), other.stat().st_size, str(other))
+                if rank > mine and (best is None or rank > best):
+                    best = rank
+        return Path(best[2]) if best else None
+
     def _summary_title(self, folder: Path, meta: _Meta, transcript: Transcript) -> str | None:
         """A ``summary`` line whose leaf lies in this session, here or in a sibling file."""
         for leaf, summary in reversed(meta.summaries):
@@ -214,6 +248,51 @@ def _discover_project(folder: Path) -> Iterator[SessionRef]:
         yield SessionRef(SOURCE, stem, FileStamp.of(files[name]))
 
 
+def _file_session_id(records: list[dict[str, Any]]) -> str | None:
+    """The session a main file belongs to: the first ``sessionId`` outside a subagent."""
+    for rec in records:
+        if isinstance(rec.get("sessionId"), str) and not rec.get("agentId"):
+            return str(rec["sessionId"])
+    return None
+
+
+def _head_records(path: Path, limit: int = 50) -> list[dict[str, Any]]:
+    """The first records of a file, enough to find its ``sessionId``."""
+    found: list[dict[str, Any]] = []
+    try:
+        with open(path, "rb") as f:
+            for raw in f:
+                try:
+                    obj = orjson.loads(raw)
+                except orjson.JSONDecodeError:
+                    continue
+                if isinstance(obj, dict):
+                    found.append(obj)
+                    if isinstance(obj.get("sessionId"), str) and not obj.get("agentId"):
+                        break
+                if len(found) >= limit:
+                    break
+    except OSError:
+        pass
+    return found
+
+
+_TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([^"]{10,40})"')
+
+
+def _last_timestamp(path: Path) -> str:
+    """The newest record time in a file's tail (ISO text compares in time order)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(0, path.stat().st_size - (256 << 10)))
+            tail = f.read()
+    except OSError:
+        return ""
+    return max(
+        (m.group(1).decode("ascii", "replace") for m in _TIMESTAMP.finditer(tail)), default=""
+    )
+
+
 def _subagent_files(session_dir: Path) -> tuple[FileStamp, ...]:
     found: list[FileStamp] = []
     base = session_dir / "subagents"
@@ -264,12 +343,13 @@ def _leading_summaries(folder: Path) -> dict[str, str]:
             continue
         try:
             with open(entry.path, "rb") as f:
-                for raw in f:
+                # Summary lines are short: a longer line is cut, fails to parse, ends the file.
+                while raw := f.readline(1 << 20):
                     if b'"summary"' not in raw[:40] and b'"type":"summary"' not in raw:
                         break
                     obj = orjson.loads(raw)
-                    if obj.get("type") != "summary":
-                        break
+                    if not isinstance(obj, dict) or obj.get("type") != "summary":
+                        break  # any other line, even a JSON array that names "summary"
                     if isinstance(obj.get("summary"), str):
                         index[str(obj.get("leafUuid"))] = obj["summary"]
         except (OSError, orjson.JSONDecodeError):

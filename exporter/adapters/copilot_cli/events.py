@@ -48,7 +48,6 @@ class _Thread:
     first: datetime | None = None
     last: datetime | None = None
     label: str | None = None
-    title: str | None = None
 
     def add(
         self,
@@ -80,7 +79,6 @@ class EventLog:
         self.main = _Thread()
         self.agents: dict[str, _Thread] = {}  # delegating toolCallId -> thread
         self.agent_calls: dict[str, str] = {}  # envelope agentId -> delegating toolCallId
-        self.requested: set[str] = set()
         self.calls: dict[str, ToolCallPart] = {}
         self.context: dict[str, Any] = {}
         self.trusted: str | None = None
@@ -163,6 +161,11 @@ class EventLog:
 
     # -- conversation --------------------------------------------------------------------
 
+    def _current_model(self, thread: _Thread) -> str | None:
+        """The model selected for the main agent; a sub-agent's is its own (named when it
+        completes), never the main one."""
+        return thread.model(self.model) if thread is self.main else None
+
     def on_user(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
         if _str(data.get("source")) not in (None, "user"):
             return  # injected by a skill or the harness, not typed
@@ -175,14 +178,11 @@ class EventLog:
         text = data.get("content")
         if isinstance(text, str) and text.strip() and text not in thread.reasoning:
             thread.reasoning.add(text)
-            model = self.model if thread is self.main else None
+            model = self._current_model(thread)
             thread.add("assistant", [ThinkingPart(text)], event.get("id"), when, model)
 
     def on_assistant(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
-        # A sub-agent's model is its own (named when it completes), not the main one.
-        model = thread.model(data.get("model")) or (self.model if thread is self.main else None)
-        if self.model and thread is self.main:
-            thread.model(self.model)
+        model = thread.model(data.get("model")) or self._current_model(thread)
         thread.output_tokens += _int(data.get("outputTokens"))
         parts: list[Part] = []
         reasoning = data.get("reasoningText")
@@ -198,7 +198,6 @@ class EventLog:
                 call_id = request["toolCallId"]
                 if call_id in self.calls:
                     continue  # announced by an earlier execution_start
-                self.requested.add(call_id)
                 description = _str(request.get("intentionSummary")) or _str(
                     request.get("toolTitle")
                 )
@@ -220,7 +219,7 @@ class EventLog:
             return
         call = ToolCallPart(str(data.get("toolName") or "tool"), data.get("arguments"), call_id)
         self.calls[call_id] = call
-        thread.add("assistant", [call], event.get("id"), when, self.model)
+        thread.add("assistant", [call], event.get("id"), when, self._current_model(thread))
 
     def on_tool_done(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
         call_id = data.get("toolCallId")
@@ -234,11 +233,8 @@ class EventLog:
             or bool(error)
             or result.get("result_type") in ("failure", "error", "rejected", "denied")
         )
-        metrics = (
-            (data.get("toolTelemetry") or {}).get("metrics")
-            if isinstance(data.get("toolTelemetry"), dict)
-            else None
-        )
+        telemetry = data.get("toolTelemetry")
+        metrics = telemetry.get("metrics") if isinstance(telemetry, dict) else None
         millis = metrics.get("durationMs") if isinstance(metrics, dict) else None
         duration = millis / 1000 if isinstance(millis, int | float) and millis > 0 else None
         part = ToolResultPart(output, call_id, is_error=failed, duration=duration)

@@ -429,14 +429,28 @@ def test_discovery_reads_no_file(tmp_path, monkeypatch):
     assert len(refs[1].files) == 1 + 1 + 1  # session file, one message, one part
 
 
-def test_sources_counts_sessions_in_a_database(tmp_path):
+def test_sources_counts_each_session_once(tmp_path):
     store = OpenCodeStore()
     for n in range(4):
         store.session(f"S{n}", "/w/s")
     store.write_db(tmp_path / DATA / "opencode.db")
+    store.write_tree(tmp_path / DATA / "storage", store.sessions[2:])  # both migrated
+    store.session("Only in the tree", "/w/s")
+    store.write_tree(tmp_path / DATA / "storage", store.sessions[4:])
     adapter = OpenCodeAdapter()
-    (ref,) = adapter.discover(SourceContext(tmp_path))
-    assert adapter.count_sessions(ref) == 4
+    refs = list(adapter.discover(SourceContext(tmp_path)))
+    assert [adapter.count_sessions(r) for r in refs] == [4, 0, 0, 1]
+
+
+def test_a_configured_path_may_name_the_database_file(tmp_path):
+    store = OpenCodeStore()
+    s = store.session("From a copied database", "/w/c")
+    store.user(s, text("q"))
+    store.assistant(s, text("a"))
+    db = store.write_db(tmp_path / "backup" / "copy-of-opencode.db")
+    ctx = SourceContext(tmp_path / "empty", {}, False, {"opencode": (db,)})
+    (ref,) = OpenCodeAdapter().discover(ctx)
+    assert ref.main.path == db and OpenCodeAdapter().load(ref).sessions[0].title == s.title
 
 
 def test_the_demo_data(tmp_path):

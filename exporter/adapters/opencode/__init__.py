@@ -53,7 +53,10 @@ class OpenCodeAdapter:
         return list(dict.fromkeys(folders))
 
     def databases(self, ctx: SourceContext, data_dir: Path) -> list[Path]:
-        """``<app>.db`` and channel databases in ``data_dir``, plus the override's file."""
+        """``<app>.db`` and channel databases in ``data_dir``, plus the override's file (a
+        configured path may also name a database file itself)."""
+        if data_dir.is_file():
+            return [data_dir]
         found = sorted(data_dir.glob(f"{self.app}*.db")) if data_dir.is_dir() else []
         override = ctx.env.get(self.db_variable) if ctx.real_home else None
         if override and override != ":memory:":
@@ -82,12 +85,14 @@ class OpenCodeAdapter:
                 yield SessionRef(self.name, file.stem, main, tuple(tree_files(file)), facts)
 
     def count_sessions(self, ref: SessionRef) -> int:
-        """Sessions a unit holds (for ``ccexport sources``)."""
-        if ref.fact("kind") != "db":
-            return 1
+        """Sessions a unit holds (for ``ccexport sources``); a migrated legacy session is
+        counted with its database."""
         try:
-            with _sqlite.Database(ref.main.path) as db:
-                return len(OpenCodeDatabase(db, self.name).rows)
+            if ref.fact("kind") == "db":
+                with _sqlite.Database(ref.main.path) as db:
+                    return len(OpenCodeDatabase(db, self.name).rows)
+            dbs = [x.removeprefix("db=") for x in ref.extra if x.startswith("db=")]
+            return 0 if any(ref.session_id in session_ids(Path(db)) for db in dbs) else 1
         except (SourceError, ValueError):
             return 0
 

@@ -1,0 +1,165 @@
+"""Edits are safe without the state folder, and across machines: the note itself carries
+what edit detection needs, and index notes are built from the notes in the vault."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import note_files, stamps
+from vault_builder import export, the_note, write_session
+
+from exporter.notefile import BEGIN, END, read_identity
+
+MARKER = "%% ccexport:end"
+
+
+def forget_state(vault: Path) -> None:
+    shutil.rmtree(vault / ".ccexport")
+
+
+def test_an_edit_inside_the_generated_part_is_noticed_without_the_state(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    export(vault, home)
+    note = the_note(vault)
+    edited = note.read_text().replace("reply to q", "reply to q, corrected by me")
+    note.write_text(edited)
+    forget_state(vault)  # Obsidian Sync does not sync it; or the user deleted it
+    write_session(home, ["q", "q2"])
+    report = export(vault, home)
+    assert report.total("conflicts") == 1
+    (copy,) = (vault / ".ccexport" / "conflicts").iterdir()
+    assert copy.read_text() == edited and "q2" in note.read_text()
+
+
+def test_an_unedited_note_without_the_state_is_updated_without_a_conflict(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    export(vault, home)
+    forget_state(vault)
+    write_session(home, ["q", "q2"])
+    report = export(vault, home)
+    assert report.total("updated") == 1 and report.total("conflicts") == 0
+
+
+@pytest.mark.parametrize("quoted", [END, "REAL"])
+def test_text_after_a_quoted_end_marker_is_the_users(tmp_path, quoted):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    export(vault, home)
+    note = the_note(vault)
+    text = note.read_text()
+    real = next(line for line in text.splitlines() if line.startswith(MARKER))
+    mine = f"my notes\n{real if quoted == 'REAL' else quoted}\nmore of my notes\n"
+    note.write_text(text + mine)
+    forget_state(vault)
+    write_session(home, ["q", "q2"])
+    report = export(vault, home)
+    assert report.total("updated") == 1 and report.total("conflicts") == 0
+    new = note.read_text()
+    assert new.endswith(mine) and new.count("more of my notes") == 1 and "q2" in new
+
+
+def test_a_marker_inside_session_code_does_not_end_the_region_without_the_state(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    code = f"```\n{MARKER} 0123456789abcdef %%\n{END}\n```\nwhat do these lines do?"
+    write_session(home, [code])
+    export(vault, home)
+    note = the_note(vault)
+    note.write_text(note.read_text() + "user tail\n")
+    forget_state(vault)
+    write_session(home, [code, "next"])
+    report = export(vault, home)
+    text = note.read_text()
+    assert report.total("conflicts") == 0 and report.total("updated") == 1
+    assert text.endswith("user tail\n") and text.count("user tail") == 1 and "next" in text
+    body = text.split(BEGIN)[1]
+    assert body.count("reply to next") == 1 and body.count(f"{MARKER} 0123456789abcdef") == 1
+
+
+# -- several machines, one synced vault ----------------------------------------------------
+
+SHARED = "5a5a5a5a-0000-4000-8000-000000000000"  # a session both homes hold (a copied home)
+
+
+def machine_homes(tmp_path: Path) -> dict[str, Path]:
+    homes = {"a": tmp_path / "home-a", "b": tmp_path / "home-b"}
+    for name, home in homes.items():
+        for i, project in enumerate(("shop", "api" if name == "a" else "web")):
+            sid = f"{ord(name):08x}-000{i}-4000-8000-000000000000"
+            write_session(
+                home, [f"{name}{i} question"], sid=sid, cwd=f"/home/dev/work/{project}",
+                start=f"2026-04-0{i + 1}T1{ord(name) - 97}:00:00Z",
+            )  # fmt: skip
+        write_session(home, ["shared question"], sid=SHARED, cwd="/home/dev/work/shop")
+    return homes
+
+
+class Machines:
+    """Two machines exporting into one vault; ``synced``: whether ``.ccexport`` is synced
+    too (Syncthing) or stays on each machine (Obsidian Sync skips hidden folders)."""
+
+    def __init__(self, tmp_path: Path, synced: bool) -> None:
+        self.vault = tmp_path / "vault"
+        self.homes = machine_homes(tmp_path)
+        self.synced = synced
+        self.local = {name: tmp_path / f"state-{name}" for name in self.homes}
+        self.current: str | None = None
+
+    def run(self, name: str):
+        if not self.synced and self.current != name:
+            if self.current and (self.vault / ".ccexport").exists():
+                (self.vault / ".ccexport").rename(self.local[self.current])
+            if self.local[name].exists():
+                self.local[name].rename(self.vault / ".ccexport")
+        self.current = name
+        report = export(self.vault, self.homes[name])
+        assert not report.failed, report.problems
+        return report
+
+
+def identities(vault: Path) -> Counter[str]:
+    return Counter(read_identity(data.decode()) for data in note_files(vault, index=True).values())
+
+
+@pytest.mark.parametrize("synced", [False, True], ids=["own-state", "synced-state"])
+def test_two_machines_one_vault_lose_nothing_duplicate_nothing_and_settle(tmp_path, synced):
+    m = Machines(tmp_path, synced)
+    m.run("a")
+    shared_note = next(
+        m.vault / p for p, b in note_files(m.vault).items() if SHARED in read_identity(b.decode())
+    )
+    edited = shared_note.read_text().replace("reply to shared", "reply to shared, fixed by me")
+    shared_note.write_text(edited + "written on machine b\n")
+    # Machine b holds more of the shared session: it updates a's note, keeping the edit aside.
+    write_session(m.homes["b"], ["shared question", "more"], sid=SHARED, cwd="/home/dev/work/shop")
+    report = m.run("b")
+    assert report.total("conflicts") == 1, report.changes
+    text = shared_note.read_text()
+    assert "more" in text and text.endswith("written on machine b\n")
+    (copy,) = (m.vault / ".ccexport" / "conflicts").iterdir()
+    assert "fixed by me" in copy.read_text()
+    # Machine a, whose copy is now the shorter one, keeps the richer note.
+    write_session(m.homes["a"], ["a1 question", "grown"], sid=f"{ord('a'):08x}-0001-4000-8000-000000000000",
+                  cwd="/home/dev/work/api", start="2026-04-02T10:00:00Z")  # fmt: skip
+    m.run("a")
+    assert "more" in shared_note.read_text()
+
+    ids = identities(m.vault)
+    assert all(n == 1 for n in ids.values()), ids  # no session, no index twice
+    assert len([k for k in ids if not k.startswith("index:")]) == 5
+    shop = (m.vault / "AI Sessions" / "Projects" / "shop.md").read_text()
+    for who in ("a0 question", "b0 question", "shared question"):
+        assert who in shop, shop
+    projects = (m.vault / "AI Sessions" / "Projects.md").read_text()
+    assert all(p in projects for p in ("shop", "api", "web"))
+
+    for name in ("b", "a"):  # each machine settles once (a's first run after b's changes)
+        m.run(name)
+    before, times = note_files(m.vault, index=True), stamps(m.vault)
+    for name in ("a", "b", "a", "b"):
+        m.run(name)
+        assert note_files(m.vault, index=True) == before and stamps(m.vault) == times, name

@@ -464,3 +464,17 @@ def test_the_demo_data(tmp_path):
     cart = next(b for p, b in notes.items() if "cart total" in p and "agent" not in p).decode()
     assert "Added `test/cart.test.ts`." in cart  # the database's copy, not the tree's
     assert "subagents:" in cart and "cost: 0.028\n" in cart  # three steps, the child apart
+
+
+def test_without_a_directory_the_first_assistant_cwd_is_used(tmp_path):
+    store = OpenCodeStore()
+    s = store.session("No directory", "/home/me/src/tool")
+    store.user(s, text("q"))
+    store.assistant(s, text("a"))
+    storage = store.write_tree(tmp_path / DATA / "storage")
+    info = storage / "session" / "global" / f"{s.id}.json"
+    info.write_text(
+        json.dumps({k: v for k, v in json.loads(info.read_text()).items() if k != "directory"})
+    )
+    (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
+    assert (session.cwd, session.project) == ("/home/me/src/tool", "tool")

@@ -154,7 +154,7 @@ class _Builder:
         if model:
             self.models.append(model)
         cwd = _get(data, "path", "cwd")
-        if self.cwd is None and isinstance(cwd, str) and cwd and not cwd.startswith("[redacted"):
+        if self.cwd is None and isinstance(cwd, str) and cwd:
             self.cwd = cwd
         out: list[Part] = []
         steps = [p for p in parts if p.get("type") == "step-finish"]

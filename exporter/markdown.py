@@ -112,7 +112,19 @@ def escape_prose(text: str, *, literal: bool = False) -> str:
 def escape_inline(text: str) -> str:
     """One line of text (a title, a label) safe anywhere inline, shown as typed."""
     text = " ".join(text.replace(_CODE_MARK, "").split())
-    return _escape_text(text, literal=True, inline=True)
+    spans = _span_runs(text) if "`" in text else []
+    if not spans:
+        return _escape_text(text, literal=True, inline=True)
+    # Code spans in a title stay code (``Ran `pytest -k auth` ``); the rest is text.
+    codes = [text[a:b] for a, b in spans]
+    parked = "".join(
+        text[(spans[k - 1][1] if k else 0) : a] + _CODE_MARK for k, (a, _b) in enumerate(spans)
+    )
+    parked += text[spans[-1][1] :]
+    pieces = _escape_text(parked, literal=True, inline=True).split(_CODE_MARK)
+    return pieces[0] + "".join(
+        _plugin_safe_span(code) + after for code, after in zip(codes, pieces[1:], strict=True)
+    )
 
 
 def fence(text: str, lang: str = "") -> str:

@@ -156,6 +156,7 @@ def _item(
             "name": part.name,
             "description": part.description,
             "summary": _call_summary(part),
+            "summary_code": not part.description and _call_summary(part) is not None,
             "inputs": _input_blocks(part.input, part.name),
             "output": _output(result.output) if result else None,
             "is_error": bool(result and result.is_error),
@@ -216,7 +217,8 @@ _SUMMARY_KEYS = ("command", "cmd", "file_path", "path", "pattern", "url", "query
 
 
 def _call_summary(part: ToolCallPart) -> str | None:
-    """One line saying what the call did: its description, else its main argument."""
+    """One line saying what the call did: its description (prose), else its main argument
+    (machine text: a command, path or pattern, shown as code so search finds it)."""
     if part.description:
         return part.description
     if isinstance(part.input, dict):

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from obsidian_check import constructs
 
 from exporter.markdown import callout, code_span, escape_inline, escape_prose, fence
 
@@ -82,9 +83,9 @@ def test_indented_code_block_is_left_untouched():
 
 
 def test_list_continuation_is_prose_not_code():
-    text = "1. step one\n\n    keep a < b here\n"
+    text = "1. step one\n\n    keep <b> and #tag here\n"
     out = escape_prose(text)
-    assert "\\<" in out and visible(out) == "step one keep a < b here"
+    assert "\\<b>" in out and "\\#tag" in out and visible(out) == "step one keep <b> and #tag here"
 
 
 def test_headings_are_demoted_below_the_turn_headings():
@@ -116,11 +117,29 @@ def test_unclosed_fence_is_closed_so_the_note_continues():
     assert any(t.type == "heading_open" for t in after)
 
 
-def test_code_the_scanner_is_unsure_of_falls_back_to_a_fenced_block():
-    text = "a `span that\ncrosses lines <x>` end"
+def test_a_code_span_across_lines_is_code_as_the_parser_says():
+    text = "a `span that\ncrosses lines <x>` end <y>"
     out = escape_prose(text)
-    tokens = COMMONMARK.parse(out)
-    assert [t.content for t in tokens if t.type == "fence"] == [text + "\n"]
+    spans = [t.content for t in COMMONMARK.parseInline(out)[0].children if t.type == "code_inline"]
+    assert spans == ["span that crosses lines <x>"]
+    assert out == "a `span that\ncrosses lines <x>` end \\<y>"
+
+
+def test_fenced_block_inside_a_list_item_does_not_desynchronise_the_text_after_it():
+    text = (
+        "- step\n  ```py\n  x = 1\n  ```\n  then #tag <div onclick=x> [[link]] ![[embed]] $m$ %%c%%"
+    )
+    out = escape_prose(text)
+    assert "  x = 1" in out.split("\n")
+    assert constructs(out) == []
+    assert visible(out) == "step x = 1 then #tag <div onclick=x> [[link]] ![[embed]] $m$ %%c%%"
+
+
+def test_text_the_parser_places_differently_than_commonmark_is_shown_verbatim():
+    # mistune reads the last line as inside the list item's fence; CommonMark does not.
+    text = "- ```\n#tag"
+    out = escape_prose(text)
+    assert [t.content for t in COMMONMARK.parse(out) if t.type == "fence"] == [text + "\n"]
 
 
 @pytest.mark.parametrize(

@@ -61,12 +61,12 @@ def load_conversation(ref: SessionRef) -> LoadResult:
     meta = read_chat_meta(ref.related, result.problems)
     cwd = _working_folder(ref, [main, *(t for _, t in children)])
     links = _link_children(main, [(s.path.stem, t) for s, t in children])
-    stamp = ref.fact("updated")
-    updated = parse_timestamp(int(stamp)) if stamp and stamp.isdigit() else None
+    summarised = ref.fact("updated")  # the summary table's updatedAt, epoch ms
+    updated = parse_timestamp(int(summarised)) if summarised and summarised.isdigit() else None
     session = _session(ref.main, ref.session_id, main, meta, cwd, ref.fact("title"),
                        ref.fact("model"), parent_id, updated)  # fmt: skip
     if parent_id is None:
-        kept = tuple(stamp.path.stem for stamp, t in children if t.messages)
+        kept = tuple(child.path.stem for child, t in children if t.messages)
         session = replace(session, messages=_with_links(main.messages, links), subagent_ids=kept)
     if main.messages:
         result.sessions.append(session)

@@ -242,6 +242,13 @@ def test_environment_overrides_on_the_real_home(tmp_path):
     assert found == [tmp_path / "xdg" / "opencode" / "opencode.db", tmp_path / "custom" / "my.db"]
     kilo = [r.main.path for r in KiloAdapter().discover(SourceContext(tmp_path / "h", env, True))]
     assert kilo == [tmp_path / "xdg" / "kilo" / "named.db"]  # relative to the data folder
+    # XDG_DATA_HOME naming the usual folder finds each session once
+    same = {"XDG_DATA_HOME": str(tmp_path / "xdg")}
+    (tmp_path / ".local").mkdir()
+    (tmp_path / ".local" / "share").symlink_to(tmp_path / "xdg", target_is_directory=True)
+    store.write_tree(tmp_path / "xdg" / "opencode" / "storage")
+    refs = list(OpenCodeAdapter().discover(SourceContext(tmp_path, same, True)))
+    assert [r.fact("kind") for r in refs] == ["db", "json"]
     # under --home the host's variables do not apply
     assert not list(OpenCodeAdapter().discover(SourceContext(tmp_path / "h", env, False)))
 

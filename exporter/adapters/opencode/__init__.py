@@ -68,7 +68,8 @@ class OpenCodeAdapter:
 
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
         seen: set[Path] = set()
-        for data_dir in self.roots(ctx):
+        folders = {d.resolve(): d for d in self.roots(ctx)}  # XDG_DATA_HOME may be ~/.local/share
+        for data_dir in folders.values():
             dbs = [db for db in self.databases(ctx, data_dir) if db not in seen]
             seen.update(dbs)
             for db in dbs:

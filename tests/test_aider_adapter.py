@@ -79,7 +79,9 @@ def test_each_run_is_a_session_with_its_prompts_replies_and_output(tmp_path):
     first, second = sessions
     assert first.started_at == datetime(2025, 3, 1, 9, 15, tzinfo=UTC)
     assert second.started_at == datetime(2025, 3, 2, 18, 0, 5, tzinfo=UTC)
-    assert first.project == "greeter" and first.cwd == str(home / "src" / "greeter")
+    # under --home the folder is named as it is in that home, not where the copy sits
+    assert first.project == "greeter" and first.cwd == "~/src/greeter"
+    assert first.source_path == home / "src" / "greeter" / ".aider.chat.history.md"
     assert texts(first, "user") == [
         "make the greeting configurable",
         "now document it\n\nin the README too",  # one prompt of three #### lines
@@ -243,7 +245,8 @@ def test_nothing_configured_on_the_real_home_is_reported_not_guessed(tmp_path):
     assert not roots_unset(SourceContext(home, {}, False))
     assert len(load(home)[0]) == 2
     assert not roots_unset(SourceContext(home, {}, True, {"aider": (home / "src",)}))
-    assert len(load(home, paths={"aider": [home / "src"]}, real=True)[0]) == 2
+    sessions = load(home, paths={"aider": [home / "src"]}, real=True)[0]
+    assert len(sessions) == 2 and sessions[0].cwd == str(home / "src" / "greeter")
 
 
 def test_a_relocated_log_named_by_the_environment_is_read_on_the_real_home(tmp_path):

@@ -174,7 +174,15 @@ def test_kilo_code_task_without_ui_file_is_read_from_the_model_history(tmp_path)
     assert ToolResultPart("Traceback: boom", "toolu_1", True) in parts
     assert ThinkingPart("Read it first.") in parts and ThinkingPart("", redacted=True) in parts
     assert not any("environment_details" in t for t in texts(session))
-    assert session.started_at is None  # this generation's history has no times
+    assert session.started_at is None  # this generation's history has no times…
+    cb.history(root, [cb.history_item("6f1c3a52-kilo", "Why?", ts=cb.ts(30))])
+    (session,), _ = load_sessions(KiloCodeAdapter(), home)
+    assert session.started_at == session.ended_at == datetime(2025, 11, 7, 7, 20, 30, tzinfo=UTC)
+    cline_root = cb.storage(home, cb.CLINE)  # …and Cline's task ids are their creation times
+    cb.task(cline_root, "1762500000000", api=[cb.message("user", "hi"),
+                                              cb.message("assistant", "hello")])  # fmt: skip
+    (session,), _ = load_sessions(ClineAdapter(), home)
+    assert session.started_at == datetime(2025, 11, 7, 7, 20, tzinfo=UTC)
 
 
 def test_cline_cli_tasks_and_sdk_sessions_with_index_manifest_and_subagents(tmp_path):

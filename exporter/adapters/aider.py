@@ -12,7 +12,7 @@ on the real home as well.
 
 The file is only ever appended to: one ``# aider chat started at YYYY-MM-DD HH:MM:SS`` header
 per run, in local time without a zone (read as this machine's local time). Each run is one
-session, with a stable id from the repository path and the header's time. Inside a run,
+session, with a stable id from the repository's name and the header. Inside a run,
 Aider's own line conventions decide who wrote what:
 
 - ``#### `` lines are the person's input, one prompt per run of such lines; ``/cmd`` is a
@@ -111,7 +111,7 @@ class AiderAdapter:
             key = path.resolve()
             if key not in seen:
                 seen.add(key)
-                yield from run_refs(path)
+                yield from run_refs(path, _shown_folder(ctx, path.parent))
 
     def load(self, ref: SessionRef) -> LoadResult:
         path = Path(ref.fact("file") or ref.main.path)
@@ -126,11 +126,22 @@ class AiderAdapter:
         run = next(split_runs(chunk), Run(None, 1))
         run.first_line = int(ref.fact("line") or 1)
         started = _header_time(run, path, problems)
-        session = parse_run(run, ref.session_id, path, started)
+        session = parse_run(run, ref.session_id, path, started, ref.fact("cwd"))
         return LoadResult([session] if session.messages else [], problems)
 
 
-def run_refs(path: Path) -> Iterator[SessionRef]:
+def _shown_folder(ctx: SourceContext, folder: Path) -> str:
+    """The repository as the note names it: under ``--home`` (a stand-in for someone's
+    ``~``) relative to that home, so the note does not name where a backup was kept."""
+    if not ctx.real_home:
+        try:
+            return "~/" + folder.relative_to(ctx.home).as_posix()
+        except ValueError:
+            pass
+    return str(folder)
+
+
+def run_refs(path: Path, folder: str | None = None) -> Iterator[SessionRef]:
     """One unit per run of a log, found by its header (the log is read, not parsed).
 
     The log is only appended to, so a finished run never changes: its unit is the run's
@@ -142,12 +153,10 @@ def run_refs(path: Path) -> Iterator[SessionRef]:
     except OSError:
         yield SessionRef(SOURCE, str(path), FileStamp(path, 0, 0))  # load reports it
         return
-    prefix = hashlib.sha1(str(path.parent).encode("utf-8", "replace")).hexdigest()[:8]
     runs = list(split_runs(raw, lines=False))
     used: dict[str, int] = {}
     for i, run in enumerate(runs):
-        started = _parse_header(run.header)
-        base = f"{prefix}-{started:%Y%m%d%H%M%S}" if started else f"{prefix}-start"
+        base = session_id_of(path.parent.name, run.header)
         used[base] = used.get(base, 0) + 1
         session_id = base if used[base] == 1 else f"{base}-{used[base]}"
         following = _parse_header(runs[i + 1].header) if i + 1 < len(runs) else None
@@ -156,9 +165,19 @@ def run_refs(path: Path) -> Iterator[SessionRef]:
         if not _PROMPT.search(body):
             continue  # started and left without a prompt: nothing to export, not even empty
         unit = FileStamp(Path(f"{path}#{run.start}"), len(body), written, stamp.inode)
-        facts = (f"file={path}", f"offset={run.start}", f"line={run.first_line}",
-                 f"sha1={hashlib.sha1(body).hexdigest()}")  # fmt: skip
+        facts = (f"file={path}", f"cwd={folder or path.parent}", f"offset={run.start}",
+                 f"line={run.first_line}", f"sha1={hashlib.sha1(body).hexdigest()}")  # fmt: skip
         yield SessionRef(SOURCE, session_id, unit, (), facts)
+
+
+def session_id_of(repo_name: str, header: str | None) -> str:
+    """``<8 hex>-<start as written>``: the digest (of the repository's folder name and the
+    header) tells the notes of one repository apart. The folder's name, not its path, and
+    the header's own local time, not UTC: a repository that moved, a home copied to another
+    machine or a new time zone keeps its sessions."""
+    when = re.sub(r"\D", "", header) if header else "start"
+    digest = hashlib.sha1(f"{repo_name}\n{header}".encode("utf-8", "replace")).hexdigest()[:8]
+    return f"{digest}-{when or 'start'}"
 
 
 def history_files(root: Path, depth: int = MAX_DEPTH) -> Iterator[Path]:
@@ -239,7 +258,9 @@ def _header_time(run: Run, path: Path, problems: list[Problem]) -> datetime | No
     return started
 
 
-def parse_run(run: Run, session_id: str, path: Path, started: datetime | None) -> Session:
+def parse_run(
+    run: Run, session_id: str, path: Path, started: datetime | None, cwd: str | None = None
+) -> Session:
     """One run's lines as a session: prompts, replies, Aider's output, usage and cost."""
     builder = _RunBuilder(f"{session_id}:")
     for kind, block in _blocks(run.lines):
@@ -251,7 +272,7 @@ def parse_run(run: Run, session_id: str, path: Path, started: datetime | None) -
         messages=tuple(messages),
         source_path=path,
         project=path.parent.name or None,
-        cwd=str(path.parent),
+        cwd=cwd or str(path.parent),
         models=tuple(builder.models),
         started_at=started,
         usage=builder.usage,

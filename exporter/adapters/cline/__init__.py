@@ -175,6 +175,7 @@ def _history_index(path: Path) -> dict[str, tuple[str, ...]]:
             "title": item.get("task"),
             "cwd": item.get("cwdOnTaskInitialization") or item.get("workspace"),
             "model": item.get("modelId"),
+            "updated": str(item["ts"]) if isinstance(item.get("ts"), int | float) else None,
         }
         index[item["id"]] = _facts(facts)
     return index
@@ -265,6 +266,10 @@ def _load_task(source: str, ref: SessionRef, problems: list[Problem]) -> Session
     _report_skipped(conversation, ref.main.path, problems, source)
     cwd = ref.fact("cwd") or _cwd_from_api(folder / API_FILE)
     stamps = [t for t in (parse_timestamp(t) for t in times) if t]
+    if not stamps:  # the model's history of old builds has no times: the id and the index do
+        created = ref.session_id if re.fullmatch(r"\d{13}", ref.session_id) else None
+        known = [float(v) for v in (created, ref.fact("updated")) if v]
+        stamps = [t for t in map(parse_timestamp, known) if t]
     return Session(
         source=source,
         session_id=ref.session_id,

@@ -114,7 +114,7 @@ def _cline_sdk(home: Path) -> None:
                    n=3, modelInfo={"id": "anthropic/claude-sonnet-4.5", "provider": "cline"},
                    **cb.metrics(8500, 60, 0.0094, read=8100)),
     ], manifest={"cwd": "/home/dev/work/fetcher", "model": "anthropic/claude-sonnet-4.5",
-                 "started_at": "2025-11-26T08:25:00.000Z", "status": "completed"},
+                 "started_at": "2025-11-07T07:19:30.000Z", "status": "completed"},
        agents={"agent_callers": [
            cb.message("user", "find every caller of retry()", n=1),
            cb.message("assistant", cb.tool_use("toolu_demo_2", "search_codebase", {"query": "retry("}), n=1),
@@ -123,5 +123,5 @@ def _cline_sdk(home: Path) -> None:
        ]})  # fmt: skip
     cb.sessions_db(data, [{"session_id": SDK_SESSION, "source": "cli", "status": "completed",
                            "cwd": "/home/dev/work/fetcher", "model": "anthropic/claude-sonnet-4.5",
-                           "started_at": "2025-11-26T08:25:00.000Z",
+                           "started_at": "2025-11-07T07:19:30.000Z",
                            "metadata_json": json.dumps({"title": "What retry() does"})}])  # fmt: skip

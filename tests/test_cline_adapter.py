@@ -14,8 +14,10 @@ from __future__ import annotations
 import base64
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 
 import cline_builder as cb
+import pytest
 from conftest import load_sessions, note_files, texts
 
 from exporter.adapters import SourceContext
@@ -171,6 +173,9 @@ def test_kilo_code_task_without_ui_file_is_read_from_the_model_history(tmp_path)
     assert texts(session, "user") == ["Why does app.py crash?", "fix it"]
     parts = [p for m in session.messages for p in m.parts]
     assert ToolResultPart("[read_file for 'app.py'] Result:\nimport sys") in parts
+    # results sent back to the model belong to its turn, not to the person's
+    roles = [m.role for m in session.messages]
+    assert roles == ["user", "assistant", "tool", "assistant", "tool", "assistant", "user"]
     assert ToolResultPart("Traceback: boom", "toolu_1", True) in parts
     assert ThinkingPart("Read it first.") in parts and ThinkingPart("", redacted=True) in parts
     assert not any("environment_details" in t for t in texts(session))
@@ -337,3 +342,46 @@ def test_export_writes_one_note_per_extension_with_cost(tmp_path):
         text = note.decode()
         assert "cost: 0.0323" in text and "tokens_in: 3200" in text
         assert "Add a --verbose flag to cli.py" in text and "Added --verbose and -v." in text
+
+
+def test_windows_working_folder_named_in_the_environment_details(tmp_path):
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE, layout="windows")
+    env = "<environment_details>\n# Current Working Directory (C:\\Users\\me\\My App) Files\n"
+    cb.task(root, "1762500000000", api=[cb.message("user", cb.text("hi"), cb.text(env)),
+                                        cb.message("assistant", "hello")])  # fmt: skip
+    (session,), _ = load_sessions(ClineAdapter(), home)
+    assert session.cwd == "C:\\Users\\me\\My App" and session.project == "My App"
+
+
+def test_discovery_reads_the_indexes_but_no_transcript(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "t1", ui=[cb.say(0, "task", "a")], api=[], metadata={})
+    cb.history(root, [cb.history_item("t1", "title")])
+    data = home / ".cline" / "data"
+    cb.sdk_session(data, "s1", [cb.message("user", "hi")], manifest={"cwd": "/w"},
+                   agents={"a1": []})  # fmt: skip
+    cb.sessions_db(data, [{"session_id": "s1", "cwd": "/w"}])
+    real_read = Path.read_bytes
+
+    def guarded(path: Path) -> bytes:
+        assert path.name in ("taskHistory.json",), f"discovery read {path}"
+        return real_read(path)
+
+    monkeypatch.setattr(Path, "read_bytes", guarded)
+    monkeypatch.setattr(Path, "read_text", lambda *a, **k: pytest.fail("read_text"))
+    refs = {r.session_id: r for r in ClineAdapter().discover(SourceContext(home, {}, False))}
+    assert set(refs) == {"t1", "s1"}
+    assert refs["t1"].fact("title") == "title" and refs["s1"].fact("cwd") == "/w"
+    assert len(refs["s1"].related) == 2  # the manifest and the subagent transcript
+
+
+def test_sdk_sessions_name_their_parent_from_the_index(tmp_path):
+    data = tmp_path / "home" / ".cline" / "data"
+    for sid in ("lead", "child"):
+        cb.sdk_session(data, sid, [cb.message("user", f"{sid} prompt", n=0),
+                                   cb.message("assistant", cb.text("ok"), n=1)])  # fmt: skip
+    cb.sessions_db(data, [{"session_id": "child", "parent_session_id": "lead"}])
+    by_id = {s.session_id: s for s in load_sessions(ClineAdapter(), tmp_path / "home")[0]}
+    assert by_id["child"].parent_id == "lead" and by_id["lead"].parent_id is None

@@ -90,9 +90,10 @@ def parse_messages(
         if parts:
             source_id = item.get("id") if isinstance(item.get("id"), str) else f"{id_prefix}{index}"
             when = parse_timestamp(item.get("ts"))
-            out.messages.append(
-                Message(role, tuple(parts), source_id, when, model if role == "assistant" else None)
-            )
+            if role == "user" and all(isinstance(p, ToolResultPart) for p in parts):
+                role = "tool"  # results sent back to the model: part of the model's turn
+            model = model if role == "assistant" else None
+            out.messages.append(Message(role, tuple(parts), source_id, when, model))
     return out
 
 

@@ -191,6 +191,20 @@ def test_both_stores_overlap_and_the_database_wins(tmp_path):
     report = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path, timezone=UTC))
     assert len(note_files(tmp_path / "v")) == 2 and not report.problems
     assert b"stale copy" not in b"".join(note_files(tmp_path / "v").values())
+    assert not report.empty_units  # the migrated session is not reported as an empty file
+
+
+def test_a_fully_migrated_tree_is_one_empty_unit(tmp_path):
+    store = OpenCodeStore()
+    for n in range(3):
+        s = store.session(f"Session {n}", "/w/m")
+        store.user(s, text(f"question {n}"))
+        store.assistant(s, text(f"answer {n}"))
+    store.write_tree(tmp_path / DATA / "storage")
+    store.write_db(tmp_path / DATA / "opencode.db")
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path, timezone=UTC))
+    assert report.total("created") == 3 and not report.problems
+    assert report.empty_units == [("opencode", str(tmp_path / DATA / "storage" / "session"))]
 
 
 def test_early_trees_parts_inside_messages_or_flat(tmp_path):
@@ -248,7 +262,7 @@ def test_environment_overrides_on_the_real_home(tmp_path):
     (tmp_path / ".local" / "share").symlink_to(tmp_path / "xdg", target_is_directory=True)
     store.write_tree(tmp_path / "xdg" / "opencode" / "storage")
     refs = list(OpenCodeAdapter().discover(SourceContext(tmp_path, same, True)))
-    assert [r.fact("kind") for r in refs] == ["db", "json"]
+    assert [r.fact("kind") for r in refs] == ["db", "tree"]
     # under --home the host's variables do not apply
     assert not list(OpenCodeAdapter().discover(SourceContext(tmp_path / "h", env, False)))
 
@@ -409,14 +423,34 @@ def test_a_rerun_with_nothing_changed_loads_nothing(tmp_path, monkeypatch):
     conn.close()
     third = run_export(options)
     assert loaded == [str(db)] and third.total("updated") == 1
-    # a legacy session is its own unit: a changed part file re-reads that session alone
+    # a migrated tree beside the database is one unit, read again when one of its files changes
     tree_only = store.sessions[2]
     part = next((tmp_path / DATA / "storage" / "part" / tree_only.messages[1].id).glob("*.json"))
     part.write_text(json.dumps({**json.loads(part.read_text()), "text": "answer 2, revised"}))
     loaded.clear()
     fourth = run_export(options)
-    assert loaded == [tree_only.id] and fourth.total("updated") == 1
+    assert loaded == [str(tmp_path / DATA / "storage")] and fourth.total("updated") == 1
     assert b"answer 2, revised" in b"".join(note_files(tmp_path / "v").values())
+
+
+def test_a_tree_without_a_database_is_read_session_by_session(tmp_path, monkeypatch):
+    store = OpenCodeStore()
+    for n in range(2):
+        s = store.session(f"Session {n}", "/w/r")
+        store.user(s, text(f"question {n}"))
+        store.assistant(s, text(f"answer {n}"))
+    store.write_tree(tmp_path / DATA / "storage")
+    options = ExportOptions(vault=tmp_path / "v", home=tmp_path, timezone=UTC)
+    assert run_export(options).total("created") == 2
+    loaded: list[str] = []
+    real = OpenCodeAdapter.load_families
+    monkeypatch.setattr(OpenCodeAdapter, "load_families",
+                        lambda self, ref: (loaded.append(ref.session_id), real(self, ref))[1])  # fmt: skip
+    second = store.sessions[1]
+    part = next((tmp_path / DATA / "storage" / "part" / second.messages[1].id).glob("*.json"))
+    part.write_text(json.dumps({**json.loads(part.read_text()), "text": "answer 1, revised"}))
+    report = run_export(options)
+    assert loaded == [second.id] and report.total("updated") == 1
 
 
 def test_discovery_reads_no_file(tmp_path, monkeypatch):
@@ -432,8 +466,8 @@ def test_discovery_reads_no_file(tmp_path, monkeypatch):
     monkeypatch.setattr("builtins.open", refuse)
     monkeypatch.setattr(_sqlite.sqlite3, "connect", refuse)
     refs = list(OpenCodeAdapter().discover(SourceContext(tmp_path)))
-    assert [r.fact("kind") for r in refs] == ["db", "json"]
-    assert len(refs[1].files) == 1 + 1 + 1  # session file, one message, one part
+    assert [r.fact("kind") for r in refs] == ["db", "tree"]
+    assert len(refs[1].files) == 1 + 1 + 1 + 1  # session folder, its file, a message, a part
 
 
 def test_sources_counts_each_session_once(tmp_path):
@@ -446,7 +480,7 @@ def test_sources_counts_each_session_once(tmp_path):
     store.write_tree(tmp_path / DATA / "storage", store.sessions[4:])
     adapter = OpenCodeAdapter()
     refs = list(adapter.discover(SourceContext(tmp_path)))
-    assert [adapter.count_sessions(r) for r in refs] == [4, 0, 0, 1]
+    assert [adapter.count_sessions(r) for r in refs] == [4, 1]
 
 
 def test_a_configured_path_may_name_the_database_file(tmp_path):

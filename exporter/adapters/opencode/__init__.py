@@ -14,9 +14,10 @@ Kilo is an OpenCode fork with the same schema under the app name ``kilo`` (``kil
 ``KILO_DB``); it is its own source, ``kilo``.
 
 Units of change: each database file with its ``-wal`` (read one session family at a time:
-a top-level session and its subagents, the child sessions whose ``parent_id`` names it),
-and each legacy session file with its message and part files. Databases are opened
-read-only (``_sqlite.Database``).
+a top-level session and its subagents, the child sessions whose ``parent_id`` names it);
+each legacy session file with its message and part files while no database exists; once
+one does, the whole (no longer written) tree, whose sessions the database lacks are
+exported. Databases are opened read-only (``_sqlite.Database``).
 """
 
 from __future__ import annotations
@@ -38,9 +39,6 @@ class OpenCodeAdapter:
     app: ClassVar[str] = "opencode"  # the data folder's name and the database's stem
     db_variable: ClassVar[str] = "OPENCODE_DB"
     env_vars: ClassVar[tuple[str, ...]] = ("XDG_DATA_HOME", "OPENCODE_DB")
-
-    def __init__(self) -> None:
-        self._in_database: dict[str, frozenset[str]] = {}  # database -> its session ids
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured = ctx.configured(self.name)
@@ -77,23 +75,37 @@ class OpenCodeAdapter:
                 yield SessionRef(self.name, str(db), stamps[0], tuple(stamps[1:]), ("kind=db",))
             # a configured folder may be the tree itself (a backup of ``storage/``)
             tree = data_dir / "storage" if (data_dir / "storage").is_dir() else data_dir
-            sessions = tree / "session"
-            if not sessions.is_dir():
-                continue
-            facts = ("kind=json", *(f"db={db}" for db in dbs))
-            for file in sorted(sessions.glob("*/*.json")):
-                main = FileStamp.of(file)
-                yield SessionRef(self.name, file.stem, main, tuple(tree_files(file)), facts)
+            if (tree / "session").is_dir():
+                yield from self._tree_refs(tree, dbs)
+
+    def _tree_refs(self, tree: Path, dbs: list[Path]) -> Iterator[SessionRef]:
+        """A tree OpenCode still writes: one unit per session. A tree beside a database
+        (migrated, no longer written): one unit, so sessions the database holds are not
+        each read and reported empty."""
+        files = sorted((tree / "session").glob("*/*.json"))
+        if not dbs:
+            for file in files:
+                stamps = (FileStamp.of(file), *tree_files(file))
+                yield SessionRef(self.name, file.stem, stamps[0], stamps[1:], ("kind=json",))
+            return
+        stamps = {s.path: s for file in files for s in (FileStamp.of(file), *tree_files(file))}
+        facts = ("kind=tree", *(f"db={db}" for db in dbs))
+        main = FileStamp.of(tree / "session")
+        yield SessionRef(self.name, str(tree), main, tuple(stamps.values()), facts)
 
     def count_sessions(self, ref: SessionRef) -> int:
         """Sessions a unit holds (for ``ccexport sources``); a migrated legacy session is
         counted with its database."""
+        kind = ref.fact("kind")
+        if kind == "json":
+            return 1
         try:
-            if ref.fact("kind") == "db":
+            if kind == "db":
                 with _sqlite.Database(ref.main.path) as db:
                     return len(OpenCodeDatabase(db, self.name).rows)
-            dbs = [x.removeprefix("db=") for x in ref.extra if x.startswith("db=")]
-            return 0 if any(ref.session_id in session_ids(Path(db)) for db in dbs) else 1
+            migrated = self._migrated(ref, [])
+            return sum(1 for f in ref.related if _is_session_file(f.path, ref) and
+                       f.path.stem not in migrated)  # fmt: skip
         except (SourceError, ValueError):
             return 0
 
@@ -105,11 +117,19 @@ class OpenCodeAdapter:
         return result
 
     def load_families(self, ref: SessionRef) -> Iterator[LoadResult]:
-        """One session family at a time from a database; one session from the tree."""
-        if ref.fact("kind") == "db":
+        """One session family at a time from a database; one session at a time from a tree."""
+        kind = ref.fact("kind")
+        if kind == "db":
             yield from self._database_families(ref.main.path)
+        elif kind == "json":
+            yield self._tree_session(ref.main.path)
         else:
-            yield self._tree_session(ref)
+            problems: list[Problem] = []
+            migrated = self._migrated(ref, problems)
+            yield LoadResult([], problems)
+            for stamp in ref.related:
+                if _is_session_file(stamp.path, ref):
+                    yield self._tree_session(stamp.path, migrated)
 
     def _database_families(self, path: Path) -> Iterator[LoadResult]:
         try:
@@ -117,9 +137,8 @@ class OpenCodeAdapter:
                 try:
                     store = OpenCodeDatabase(db, self.name)
                 except ValueError as exc:
-                    yield LoadResult(
-                        [], [Problem(str(path), str(exc), severity="error", source=self.name)]
-                    )
+                    why = Problem(str(path), str(exc), severity="error", source=self.name)
+                    yield LoadResult([], [why])
                     return
                 for family in store.families():
                     result = LoadResult()
@@ -130,22 +149,23 @@ class OpenCodeAdapter:
         except SourceError as exc:
             yield LoadResult([], [exc.problem(self.name)])
 
-    def _tree_session(self, ref: SessionRef) -> LoadResult:
-        stored, problem = tree_session(ref.main.path, self.name)
+    def _migrated(self, ref: SessionRef, problems: list[Problem]) -> frozenset[str]:
+        """Ids of the sessions the databases beside a tree hold (those win)."""
+        found: set[str] = set()
+        for db in (x.removeprefix("db=") for x in ref.extra if x.startswith("db=")):
+            try:
+                found |= session_ids(Path(db))
+            except SourceError as exc:  # the tree is exported; both are read again next run
+                problems.append(exc.problem(self.name))
+        return frozenset(found)
+
+    def _tree_session(self, path: Path, migrated: frozenset[str] = frozenset()) -> LoadResult:
+        stored, problem = tree_session(path, self.name)
         if stored is None:
             return LoadResult([], [problem] if problem else [])
         result = LoadResult()
-        ident = str(stored.info["id"])
-        for db_path in (x.removeprefix("db=") for x in ref.extra if x.startswith("db=")):
-            if db_path not in self._in_database:
-                try:
-                    self._in_database[db_path] = session_ids(Path(db_path))
-                except SourceError as exc:  # exported from the tree; read again next run
-                    result.problems.append(exc.problem(self.name))
-                    self._in_database[db_path] = frozenset()
-            if ident in self._in_database[db_path]:
-                return result  # migrated: the database's copy is the one exported
-        self._convert(stored, (), result)
+        if str(stored.info["id"]) not in migrated:  # else the database's copy is exported
+            self._convert(stored, (), result)
         return result
 
     def _convert(self, stored: StoredSession, children: tuple[str, ...], out: LoadResult) -> None:
@@ -162,3 +182,8 @@ class KiloAdapter(OpenCodeAdapter):
     app: ClassVar[str] = "kilo"
     db_variable: ClassVar[str] = "KILO_DB"
     env_vars: ClassVar[tuple[str, ...]] = ("XDG_DATA_HOME", "KILO_DB")
+
+
+def _is_session_file(path: Path, ref: SessionRef) -> bool:
+    """A ``session/<project>/<id>.json`` file of the tree unit ``ref``."""
+    return path.parent.parent == Path(ref.session_id) / "session"

@@ -25,7 +25,8 @@ Aider's own line conventions decide who wrote what:
 
 An assistant Markdown heading ``#### …`` cannot be told from a prompt; Aider's own history
 reader treats it as one too. Text before the first header (old logs) is kept as an undated
-session when it holds a prompt. A file that grew is read again whole (one unit per file).
+session when it holds a prompt. Each run is a unit of its own (its byte range, with a digest
+of its bytes in the fingerprint): a log that grew costs only the runs the append touched.
 """
 
 from __future__ import annotations

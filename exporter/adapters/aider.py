@@ -94,6 +94,7 @@ def roots_unset(ctx: SourceContext) -> bool:
 class AiderAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Aider"
+    env_vars: ClassVar[tuple[str, ...]] = (ENV_FILE,)
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured = ctx.configured(SOURCE)

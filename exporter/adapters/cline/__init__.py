@@ -40,6 +40,8 @@ from ..vscode import user_dirs
 from .load import API_FILE, METADATA_FILE, UI_FILE, load_sdk, load_task, read_json
 
 EDITORS = ["Code", "Code - Insiders", "Cursor", "Windsurf", "VSCodium", "Positron", "Antigravity"]
+# What vscode.user_dirs honours on the real home.
+VSCODE_VARIABLES = ("APPDATA", "VSCODE_APPDATA", "XDG_CONFIG_HOME", "VSCODE_PORTABLE")
 REMOTE_USER_DIRS = [".vscode-server/data/User", ".vscode-server-insiders/data/User",
                     ".vscode-remote/data/User"]  # fmt: skip
 
@@ -51,6 +53,7 @@ class ClineFamilyAdapter:
     label: ClassVar[str]
     extension_id: ClassVar[str]
     has_sdk: ClassVar[bool] = False  # Cline's own data folder (~/.cline/data)
+    env_vars: ClassVar[tuple[str, ...]] = VSCODE_VARIABLES
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured = ctx.configured(self.name)
@@ -102,6 +105,8 @@ class ClineAdapter(ClineFamilyAdapter):
     label: ClassVar[str] = "Cline"
     extension_id: ClassVar[str] = "saoudrizwan.claude-dev"
     has_sdk: ClassVar[bool] = True
+    env_vars: ClassVar[tuple[str, ...]] = (*VSCODE_VARIABLES, "CLINE_DATA_DIR", "CLINE_DIR",
+                                           "CLINE_SESSION_DATA_DIR", "CLINE_DB_DATA_DIR")  # fmt: skip
 
 
 class RooCodeAdapter(ClineFamilyAdapter):

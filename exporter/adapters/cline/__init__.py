@@ -105,8 +105,10 @@ class ClineAdapter(ClineFamilyAdapter):
     label: ClassVar[str] = "Cline"
     extension_id: ClassVar[str] = "saoudrizwan.claude-dev"
     has_sdk: ClassVar[bool] = True
-    env_vars: ClassVar[tuple[str, ...]] = (*VSCODE_VARIABLES, "CLINE_DATA_DIR", "CLINE_DIR",
-                                           "CLINE_SESSION_DATA_DIR", "CLINE_DB_DATA_DIR")  # fmt: skip
+    env_vars: ClassVar[tuple[str, ...]] = (
+        *VSCODE_VARIABLES, "CLINE_DATA_DIR", "CLINE_DIR", "CLINE_SESSION_DATA_DIR",
+        "CLINE_DB_DATA_DIR",
+    )  # fmt: skip
 
 
 class RooCodeAdapter(ClineFamilyAdapter):

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from aider_builder import AiderLog
 from conftest import note_files, texts
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from exporter.adapters import SourceContext
@@ -18,7 +20,9 @@ from exporter.adapters.aider import (
     MAX_DEPTH,
     UNSET_HINT,
     AiderAdapter,
+    parse_run,
     roots_unset,
+    split_runs,
 )
 from exporter.cli import app
 from exporter.config import resolve
@@ -311,3 +315,15 @@ def test_the_paths_setting_names_the_folders_aider_logs_are_searched_in(tmp_path
     result = CliRunner().invoke(app, ["--vault", str(vault), "--source", "aider"])
     assert result.exit_code == 0, result.output
     assert len(note_files(vault)) == 2
+
+
+_line = st.sampled_from(["#### ", "####", "> ", ">", "```", "~~~", "# aider chat started at ",
+                         "> Tokens: ", "> Model: ", "!", "/run ", ""])  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_line, st.text(max_size=12)), max_size=12))
+def test_any_text_in_a_log_is_read_without_an_exception(lines):
+    raw = "\n".join(a + b for a, b in lines).encode("utf-8", "surrogatepass")
+    for run in split_runs(raw):
+        parse_run(run, "x", Path("log.md"), None)

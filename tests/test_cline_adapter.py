@@ -19,9 +19,13 @@ from pathlib import Path
 import cline_builder as cb
 import pytest
 from conftest import load_sessions, note_files, texts
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exporter.adapters import SourceContext
 from exporter.adapters.cline import ClineAdapter, KiloCodeAdapter, RooCodeAdapter
+from exporter.adapters.cline.blocks import parse_messages
+from exporter.adapters.cline.ui import parse_ui
 from exporter.export import ExportOptions, run_export
 from exporter.model import (
     AttachmentPart,
@@ -385,3 +389,23 @@ def test_sdk_sessions_name_their_parent_from_the_index(tmp_path):
     cb.sessions_db(data, [{"session_id": "child", "parent_session_id": "lead"}])
     by_id = {s.session_id: s for s in load_sessions(ClineAdapter(), tmp_path / "home")[0]}
     assert by_id["child"].parent_id == "lead" and by_id["lead"].parent_id is None
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+_keys = st.sampled_from(["ts", "type", "say", "ask", "text", "partial", "images", "role",
+                         "content", "metrics", "modelInfo", "reasoning", "contextCondense"])  # fmt: skip
+_entry = st.dictionaries(_keys, _json | st.sampled_from(["say", "ask", "tool", "command",
+                         "user", "assistant", "api_req_started", "{}", '{"tool": 1}']), max_size=6)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_entry | _json, max_size=6))
+def test_any_json_in_either_transcript_is_read_without_an_exception(items):
+    parse_ui(items, "x:", lambda ts: None)
+    parse_messages(items, "x:", legacy=True)

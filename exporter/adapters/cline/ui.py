@@ -70,14 +70,15 @@ def parse_ui(
         if not isinstance(item, dict) or item.get("partial") is True:
             continue
         kind = item.get("say") if item.get("type") == "say" else item.get("ask")
-        what = _KINDS.get(kind) if isinstance(kind, str) else None
+        kind = kind if isinstance(kind, str) else str(kind)
+        what = _KINDS.get(kind)
         ts = item.get("ts")
         times.append(ts)
         text = item.get("text") if isinstance(item.get("text"), str) else ""
         source_id = f"{id_prefix}{ts}"
         if what is None:
             if kind not in _IGNORED:
-                out.skipped[str(kind)] = out.skipped.get(str(kind), 0) + 1
+                out.skipped[kind] = out.skipped.get(kind, 0) + 1
             continue
         if what == "usage":
             _usage(out, text)
@@ -136,7 +137,8 @@ def _question(text: str) -> list[Part]:
     if info is None:
         return [TextPart(text)] if text.strip() else []
     said = info.get("question") or info.get("response") or ""
-    options = [o for o in info.get("options") or [] if isinstance(o, str)]
+    offered = info.get("options")
+    options = [o for o in offered if isinstance(o, str)] if isinstance(offered, list) else []
     if options:
         said = f"{said}\n\n" + "\n".join(f"- {o}" for o in options)
     return [TextPart(said)] if isinstance(said, str) and said.strip() else []

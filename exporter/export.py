@@ -126,13 +126,12 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
     units = discover(options)
     unreadable = unreadable_in_sources(options)
     if options.dry_run:
-        report = _Run(options, Vault(options.vault, dry_run=True, diff=options.diff)).run(
-            units, progress
-        )
+        vault = Vault(options.vault, dry_run=True, diff=options.diff, force=options.force)
+        report = _Run(options, vault).run(units, progress)
         return _add_unreadable(report, unreadable)
     options.vault.mkdir(parents=True, exist_ok=True)
     with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait) as lock:
-        vault = Vault(options.vault, diff=options.diff)
+        vault = Vault(options.vault, diff=options.diff, force=options.force)
         vault.begin_run()
         run = _Run(options, vault, lock.identity())
         try:
@@ -273,7 +272,7 @@ class _Run:
 
     def _export_or_skip(self, adapter: Adapter, ref: SessionRef) -> None:
         unit = str(ref.main.path)
-        if self.vault.state.unchanged(unit, self._fingerprint(ref)):
+        if not self.options.force and self.vault.state.unchanged(unit, self._fingerprint(ref)):
             counts = self._counts(adapter.name)
             notes = self._matching_notes(unit)
             counts.found += notes
@@ -531,6 +530,8 @@ class _Run:
         except OSError as exc:
             change = Change(Action.FAILED, note.key, note.relpath, str(exc))
         self._record(change)
+        if change.action is Action.KEPT:
+            self.report.problems.append(Problem(change.relpath, change.message, source=source))
         if change.action is Action.FAILED:
             self.report.problems.append(
                 Problem(change.relpath, change.message, severity="error", source=source)

@@ -38,6 +38,7 @@ class ExportOptions:
     index_dataview: bool = False
     lock_wait: float = 5.0
     workers: int | None = None  # processes that render notes (None: one per core)
+    force: bool = False  # re-read every source; update notes even if their source shrank
     note_max_bytes: int = NOTE_MAX_BYTES  # a longer session continues in part notes
     redact: bool = True  # secrets become [REDACTED:<rule>] before anything is written
     redact_extra: tuple[Rule, ...] = ()  # the user's own rules, run before ours
@@ -127,6 +128,7 @@ def export_options(
     dry_run: bool = False,
     diff: bool = False,
     workers: int | None = None,
+    force: bool = False,
 ) -> ExportOptions:
     """The options of one run, from the effective settings (config files and flags)."""
     from .config import zone_or_fail
@@ -157,6 +159,7 @@ def export_options(
         index=settings.index,
         index_dataview=settings.index_dataview,
         workers=workers,
+        force=force,
         note_max_bytes=settings.note_max_bytes,
         redact=settings.redact,
         redact_extra=tuple(settings.redact_extra),

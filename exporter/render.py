@@ -9,6 +9,7 @@ never an empty string in a note.
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -116,14 +117,15 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
 
 def init_templates(dest: Path, *, force: bool = False) -> tuple[list[str], list[str]]:
     """Copy the shipped templates into ``dest``: (names copied, names kept as they were)."""
-    dest.mkdir(parents=True, exist_ok=True)
+    from .vaultio import write_path  # inside a vault, no planted link is followed
+
     copied, kept = [], []
     for path in sorted(default_templates_dir().glob("*.j2")):
         target = dest / path.name
-        if target.exists() and not force:
+        if os.path.lexists(target) and not force:
             kept.append(path.name)
             continue
-        target.write_bytes(path.read_bytes())
+        write_path(target, path.read_bytes())
         copied.append(path.name)
     return copied, kept
 

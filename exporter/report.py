@@ -9,6 +9,7 @@ import typer
 
 from .export import ExportReport, SourceCounts
 from .vault import Action
+from .vaultio import append_path
 
 _VERB = {
     Action.CREATED: "create",
@@ -16,6 +17,7 @@ _VERB = {
     Action.UPDATED: "update",
     Action.CONFLICT: "update (conflict)",
     Action.UNCHANGED: "leave alone",
+    Action.KEPT: "keep (source shrank)",
     Action.FAILED: "fail",
 }
 _WRITTEN = (Action.CREATED, Action.RENAMED, Action.UPDATED, Action.CONFLICT)
@@ -63,9 +65,7 @@ def append_log(path: Path, report: ExportReport | None, code: int, error: str = 
     lines = [f"[{stamp}] exit {code}: {summary_line(report) if report else error}"]
     if report:
         lines += [f"  {p.severity}: {p}" for p in report.problems if p.severity == "error"]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
+    append_path(path, ("\n".join(lines) + "\n").encode())  # never through a planted link
 
 
 def print_report(

@@ -163,3 +163,16 @@ def test_two_machines_one_vault_lose_nothing_duplicate_nothing_and_settle(tmp_pa
     for name in ("a", "b", "a", "b"):
         m.run(name)
         assert note_files(m.vault, index=True) == before and stamps(m.vault) == times, name
+
+
+def test_a_note_a_sync_tool_turned_to_crlf_is_not_an_edit(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    export(vault, home)
+    note = the_note(vault)
+    note.write_bytes(note.read_bytes().replace(b"\n", b"\r\n"))
+    forget_state(vault)
+    write_session(home, ["q", "q2"])
+    report = export(vault, home)
+    assert report.total("updated") == 1 and report.total("conflicts") == 0
+    assert "q2" in note.read_text()

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import builtins
 import json
+import tempfile
 from datetime import UTC
 from pathlib import Path
 
 from conftest import load_sessions, normalize, note_files, texts
 from copilot_cli_builder import CopilotCliSession, request
+from fuzz_lines import MARKER, damaged, lines, markers_of
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from exporter.adapters import SourceContext
 from exporter.adapters.copilot_cli import CopilotCliAdapter
@@ -362,3 +366,53 @@ def test_export_finds_the_text_and_an_unchanged_rerun_reads_nothing(tmp_path, mo
     (tmp_path / ".copilot" / "session-state" / SID / "workspace.yaml").write_text("name: Renamed\n")
     export(tmp_path, vault)
     assert len(loads) == 1  # a new title re-reads the session
+
+
+def marked_session() -> list[dict]:
+    """Every event with text carries its own marker word."""
+    s = CopilotCliSession(SID)
+    s.event("session.title_changed", {"title": "Title mk1x"})
+    s.user("Prompt mk2x")
+    s.event("assistant.reasoning", {"reasoningId": "r", "content": "Reasoning mk3x"})
+    s.assistant("Reply mk4x", [request("c1", "bash", '{"command": "echo mk5x"}')])
+    s.tool("c1", "bash", {"command": "echo mk5x"}, "Output mk6x")
+    s.assistant("Delegating mk7x", [request("t1", "task", {"prompt": "Sub prompt mk8x"})])
+    s.event("subagent.started", {"toolCallId": "t1", "agentName": "explore"}, agentId="a1")
+    s.event("assistant.message", {"content": "Sub reply mk9x"}, agentId="a1")
+    s.event("session.compaction_complete", {"summaryContent": "Summary mk10x"})
+    s.event("abort", {"reason": "user"})  # the note says "interrupted", not why
+    s.user("Second prompt mk12x")
+    s.assistant("Second reply mk13x")
+    return s.events
+
+
+def rendered(home: Path) -> str:
+    from exporter.notes import NoteSettings, build_note
+
+    out = []
+    for session in load_all(home)[0]:
+        note = build_note(session, "n.md", NoteSettings(), lambda key: None)
+        out.append(note.body + json.dumps(note.frontmatter, default=str))
+    return "\n".join(out)
+
+
+def test_every_marker_of_the_undamaged_log_reaches_a_note(tmp_path):
+    events = marked_session()
+    path = tmp_path / ".copilot" / "session-state" / SID / "events.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(lines(events))
+    assert set(MARKER.findall(rendered(tmp_path))) == markers_of(events)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_one_damaged_event_costs_at_most_itself(data):
+    events = marked_session()
+    index, bad = data.draw(damaged(events))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / ".copilot" / "session-state" / SID / "events.jsonl"
+        path.parent.mkdir(parents=True)
+        path.write_bytes(lines([*events[:index], bad, *events[index + 1 :]]))
+        text = rendered(Path(tmp))  # never raises
+    others = markers_of(events[:index] + events[index + 1 :]) - markers_of([events[index]])
+    assert not others - set(MARKER.findall(text)), index

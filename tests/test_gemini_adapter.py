@@ -6,10 +6,12 @@ from __future__ import annotations
 import builtins
 import json
 import os
+import tempfile
 from datetime import UTC
 from pathlib import Path
 
 from conftest import load_sessions, normalize, note_files, texts
+from fuzz_lines import MARKER, damaged, lines, markers_of
 from gemini_builder import (
     GeminiChat,
     project_folder,
@@ -19,6 +21,8 @@ from gemini_builder import (
     write_checkpoint,
     write_prompt_log,
 )
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from exporter.adapters import SourceContext
 from exporter.adapters.gemini import GeminiAdapter
@@ -480,3 +484,78 @@ def test_retention_is_not_ours_to_apply(tmp_path):
     os.utime(written, (0, 0))
     (session,), _ = load_all(tmp_path)
     assert session.started_at.year == 2024
+
+
+def marked_chat() -> list[dict]:
+    """A JSONL chat whose every line with text carries its own marker word."""
+    chat = GeminiChat(SID)
+    chat.user("Prompt mk1x")
+    chat.gemini(
+        "Reply mk2x",
+        thoughts=[{"subject": "Thought mk3x", "description": "Why mk4x"}],
+        calls=[
+            tool_call("c1", "run_shell_command", {"command": "echo mk5x"}, "Out mk6x"),
+            tool_call("c2", "read_file", {"file_path": "/a/mk7x.txt"}, "Text mk8x"),
+        ],
+    )
+    chat.notice("error", "Error mk9x")
+    chat.user([{"text": "Second prompt mk10x"}])
+    chat.gemini("Second reply mk11x")
+    return [chat.meta(), *chat.messages, {"$set": {"summary": "Title mk12x"}}]
+
+
+def rendered(home: Path) -> str:
+    from exporter.notes import NoteSettings, build_note
+
+    out = []
+    for session in load_all(home)[0]:
+        note = build_note(session, "n.md", NoteSettings(), lambda key: None)
+        out.append(note.body + json.dumps(note.frontmatter, default=str))
+    return "\n".join(out)
+
+
+def write_marked(home: Path, records: list) -> None:
+    chats = project_folder(home, ROOT, "api") / "chats"
+    (chats / "session-2026-05-01T10-00-3f2a9c1e.jsonl").write_bytes(lines(records))
+
+
+def test_every_marker_of_the_undamaged_chat_reaches_a_note(tmp_path):
+    records = marked_chat()
+    write_marked(tmp_path, records)
+    assert set(MARKER.findall(rendered(tmp_path))) == markers_of(records)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_one_damaged_line_costs_at_most_itself(data):
+    records = marked_chat()
+    index, bad = data.draw(damaged(records))
+    with tempfile.TemporaryDirectory() as tmp:
+        write_marked(Path(tmp), [*records[:index], bad, *records[index + 1 :]])
+        text = rendered(Path(tmp))  # never raises
+    others = markers_of(records[:index] + records[index + 1 :]) - markers_of([records[index]])
+    assert not others - set(MARKER.findall(text)), index
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_one_damaged_value_in_a_legacy_document_costs_at_most_its_message(data):
+    meta, *messages, _ = marked_chat()
+    records = [meta, *messages]
+    index, bad = data.draw(damaged(records))
+    assume(not isinstance(bad, bytes))  # a garbled document is retried whole (tested above)
+    with tempfile.TemporaryDirectory() as tmp:
+        chats = project_folder(Path(tmp), ROOT, "api") / "chats"
+        doc = bad if index == 0 else meta
+        if isinstance(doc, dict):
+            doc = {
+                **doc,
+                "messages": [bad if i == index else m for i, m in enumerate(records) if i],
+            }
+        text = json.dumps(doc, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        (chats / "session-2026-05-01T10-00-3f2a9c1e.json").write_bytes(text)
+        shown = rendered(Path(tmp))  # never raises
+    if index == 0 and not isinstance(bad, dict):
+        return  # no document left: reported as not a chat
+    others = markers_of(records[:index] + records[index + 1 :]) - markers_of([records[index]])
+    assert not others - set(MARKER.findall(shown)), index

@@ -32,7 +32,7 @@ from ...model import (
     ToolResultPart,
     Usage,
 )
-from .._jsonl import iter_jsonl, parse_timestamp
+from .._jsonl import _lenient, iter_jsonl, parse_timestamp
 
 SOURCE = "gemini"
 ASSISTANT_TYPES = ("gemini", "model")  # "model": the API's own role name, seen in old files
@@ -63,9 +63,21 @@ def read_chat(paths: Iterable[Path], problems: list[Problem]) -> Chat | None:
     return chat if read_any else None
 
 
+def load_json(data: bytes) -> Any:
+    """A whole JSON document. What orjson refuses (numbers past 64 bits, invalid UTF-8) gets
+    a second, lenient read; raises ``orjson.JSONDecodeError`` when it is not JSON (yet)."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        doc = _lenient(data)
+        if doc is None:
+            raise
+        return doc
+
+
 def _read_document(path: Path, chat: Chat, problems: list[Problem]) -> bool:
     try:
-        doc = orjson.loads(path.read_bytes())
+        doc = load_json(path.read_bytes())
     except orjson.JSONDecodeError as exc:
         # Rewritten whole on every save: a half-written file is read again next run.
         why = f"not complete JSON, perhaps being saved right now; read again next run ({exc})"
@@ -93,7 +105,7 @@ def _read_jsonl(path: Path, chat: Chat, problems: list[Problem]) -> None:
             )
         elif isinstance(obj.get("$set"), dict):
             chat.meta.update(obj["$set"])
-        elif "$rewindTo" in obj:
+        elif "$rewindTo" in obj and isinstance(obj["$rewindTo"], str | None):
             _rewind(chat, obj["$rewindTo"])
         elif isinstance(obj.get("id"), str):
             chat.records[obj["id"]] = obj  # a known id keeps its place and takes the new value
@@ -128,7 +140,7 @@ def build_messages(
     out = Built()
     unknown: dict[str, int] = {}
     for key, rec in chat.records.items():
-        kind = rec.get("type")
+        kind = str(rec.get("type"))  # whatever it holds, never a key that cannot be looked up
         when = parse_timestamp(rec.get("timestamp"))
         if when:
             out.first = out.first or when
@@ -151,7 +163,7 @@ def build_messages(
                 notice = NoticePart(NOTICE_TYPES[kind], text)  # type: ignore[arg-type]
                 out.messages.append(Message("system", (notice,), key, when))
         else:
-            unknown[str(kind)] = unknown.get(str(kind), 0) + 1
+            unknown[kind] = unknown.get(kind, 0) + 1
     for kind, count in unknown.items():
         why = f"unknown message type {kind!r} ({count} messages) skipped"
         problems.append(Problem(str(path), why, source=SOURCE))

@@ -23,7 +23,7 @@ from ...model import (
     ToolResultPart,
 )
 from .._jsonl import parse_timestamp
-from .chat import SOURCE, content_text, inline_data, strip_references
+from .chat import SOURCE, content_text, inline_data, load_json, strip_references
 
 HASH_DIR = re.compile(r"[0-9a-f]{64}")
 _ABSOLUTE = re.compile(r"(?:[A-Za-z]:\\|/)[^\s\"'`<>|*?]+")
@@ -35,7 +35,7 @@ _SETUP_REPLY = "Got it. Thanks for the context!"
 def read_registry(path: Path) -> dict[str, str]:
     """``projects.json``: slug -> absolute project root."""
     try:
-        doc = orjson.loads(path.read_bytes())
+        doc = load_json(path.read_bytes())
     except (OSError, orjson.JSONDecodeError):
         return {}
     projects = doc.get("projects") if isinstance(doc, dict) else None
@@ -101,7 +101,7 @@ def _ancestors(paths: Iterable[str]) -> Iterable[str]:
 def read_prompt_log(path: Path, problems: list[Problem]) -> dict[str, list[dict[str, Any]]] | None:
     """``logs.json``: session id -> its prompt entries in order; None if unreadable now."""
     try:
-        doc = orjson.loads(path.read_bytes())
+        doc = load_json(path.read_bytes())
     except (OSError, orjson.JSONDecodeError) as exc:
         why = f"not complete JSON, perhaps being saved right now; read again next run ({exc})"
         problems.append(Problem(str(path), why, severity="error", source=SOURCE))
@@ -144,7 +144,7 @@ def prompt_messages(entries: list[dict[str, Any]]) -> list[Message]:
 def read_checkpoint(path: Path, problems: list[Problem]) -> list[dict[str, Any]] | None:
     """The ``Content[]`` history of a checkpoint (``{history}`` or, in old files, bare)."""
     try:
-        doc = orjson.loads(path.read_bytes())
+        doc = load_json(path.read_bytes())
     except (OSError, orjson.JSONDecodeError) as exc:
         why = f"not complete JSON, perhaps being saved right now; read again next run ({exc})"
         problems.append(Problem(str(path), why, severity="error", source=SOURCE))

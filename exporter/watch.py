@@ -1,20 +1,27 @@
 """``ccexport watch``: keep the vault current while you work.
 
 It polls, on purpose. Every source is already discovered with stat calls alone (that is
-what makes a no-op run cheap), so a round of polling is one discovery: the same code on
-Linux, macOS and Windows, for files that are appended to (Claude Code, Codex), rewritten
-(Gemini) or SQLite databases with a write-ahead log (Cursor, OpenCode), which file-event
-APIs report unevenly. The pause between rounds grows with the cost of a round (at least
-``interval``, at least ``IDLE_FACTOR`` times the last discovery), so a huge history costs
-no more than about 2% of one core while idle; ``tests/bench/bench_watch.py`` measures it.
+what makes a no-op run cheap), so polling is the same code on Linux, macOS and Windows, for
+files that are appended to (Claude Code, Codex), rewritten (Gemini) or SQLite databases with
+a write-ahead log (Cursor, OpenCode), which file-event APIs report unevenly.
 
-A change is exported once it has settled (``debounce``: two discoveries that agree), by
-the same incremental pipeline and under the same vault lock as any run: a round that finds
-the vault busy (the nightly run) is skipped and tried again, never waited on.
+Two kinds of look keep it cheap on a large history:
+- a quick look, every ``interval``: ``stat`` of the files active in the last hour and of
+  the folders that hold sessions (a new session file changes its folder); on a change, a
+  full look follows at once;
+- a full look (a discovery of every source) at least every ``FULL_EVERY`` seconds, and at
+  least ``IDLE_FACTOR`` times its own cost apart, for an old session resumed in place.
+``tests/bench/bench_watch.py`` measures the idle cost.
+
+A change is exported once it has settled (``debounce``: two full looks that agree), by the
+same incremental pipeline and under the same vault lock as any run: a round that finds the
+vault busy (the nightly run) is skipped and tried again, never waited on.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,7 +30,11 @@ from .errors import VaultLockedError
 from .export import ExportReport, discover, run_export
 from .options import ExportOptions
 
-IDLE_FACTOR = 50  # pause >= 50x the cost of a discovery: idle CPU stays under ~2%
+IDLE_FACTOR = 50  # full looks >= 50x their own cost apart: idle CPU stays under ~2%
+FULL_EVERY = 60.0  # seconds between full looks when nothing seems to change
+HOT_WINDOW = 3600.0  # files written within this many seconds are looked at every round
+
+Stamp = frozenset[tuple[str, str]]
 
 
 @dataclass(slots=True)
@@ -34,11 +45,43 @@ class WatchEvents:
     busy: Callable[[str], None] = lambda message: None
 
 
-def source_stamp(options: ExportOptions) -> frozenset[tuple[str, str]]:
+@dataclass(slots=True)
+class Look:
+    """One full look: the stamp of every unit, and the few paths a quick look re-checks."""
+
+    stamp: Stamp
+    quick: dict[str, tuple[int, int]]  # path -> (size, mtime_ns) at the full look
+
+
+def full_look(options: ExportOptions, now: float) -> Look:
+    stamp: set[tuple[str, str]] = set()
+    quick: dict[str, tuple[int, int]] = {}
+    for _adapter, ref in discover(options):
+        stamp.add((str(ref.main.path), repr(ref.fingerprint())))
+        for f in ref.files:
+            if now - f.mtime_ns / 1e9 < HOT_WINDOW:
+                quick[str(f.path)] = (f.size, f.mtime_ns)
+            folder = str(f.path.parent)
+            if folder not in quick:
+                quick[folder] = _stat(folder)
+    return Look(frozenset(stamp), quick)
+
+
+def quick_look_changed(look: Look) -> bool:
+    return any(_stat(path) != seen for path, seen in look.quick.items())
+
+
+def _stat(path: str) -> tuple[int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (st.st_size if not stat.S_ISDIR(st.st_mode) else 0, st.st_mtime_ns)
+
+
+def source_stamp(options: ExportOptions) -> Stamp:
     """Everything that would make an export do work, from stat calls alone."""
-    return frozenset(
-        (str(ref.main.path), repr(ref.fingerprint())) for _adapter, ref in discover(options)
-    )
+    return full_look(options, time.time()).stamp
 
 
 def watch(
@@ -54,24 +97,30 @@ def watch(
     """Export now, then again after each settled change; runs until interrupted (or for
     ``rounds`` polls, for tests)."""
     events = events or WatchEvents()
-    exported: frozenset[tuple[str, str]] | None = None
+    exported: Stamp | None = None
+    look: Look | None = None
+    next_full = 0.0
     polls = 0
     while rounds is None or polls < rounds:
         polls += 1
-        started = clock()
-        stamp = source_stamp(options)
-        cost = clock() - started
-        if stamp != exported and exported is not None:
-            sleep(debounce)  # a session being written: wait until two looks agree
-            settled = source_stamp(options)
-            if settled != stamp:
-                continue
-        if stamp != exported:
-            try:
-                report = run_export(options)
-            except VaultLockedError as exc:
-                events.busy(str(exc))  # the nightly run holds the vault: next round
-            else:
-                exported = stamp
-                events.exported(report)
-        sleep(max(interval, cost * IDLE_FACTOR))
+        now = clock()
+        if look is None or now >= next_full or quick_look_changed(look):
+            look = full_look(options, time.time())
+            cost = clock() - now
+            next_full = clock() + max(FULL_EVERY, cost * IDLE_FACTOR)
+            if look.stamp != exported and exported is not None:
+                sleep(debounce)  # a session being written: wait until two looks agree
+                settled = full_look(options, time.time())
+                if settled.stamp != look.stamp:
+                    look = settled
+                    continue
+            if look.stamp != exported:
+                try:
+                    report = run_export(options)
+                except VaultLockedError as exc:
+                    events.busy(str(exc))  # the nightly run holds the vault: next round
+                    next_full = 0.0
+                else:
+                    exported = look.stamp
+                    events.exported(report)
+        sleep(interval)

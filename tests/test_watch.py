@@ -68,29 +68,47 @@ def test_a_busy_vault_skips_the_round_and_retries(tmp_path):
     assert seen.exports == [2]
 
 
-def test_the_pause_grows_with_the_cost_of_a_look(tmp_path):
-    home = tmp_path / "home"
-    write_sessions(home, 1)
-    pauses: list[float] = []
-    ticks = iter(x * 0.1 for x in range(100))  # every clock read is 0.1 s later
+def test_idle_rounds_only_stat_the_active_files_and_folders(tmp_path, monkeypatch):
+    from exporter import watch as watch_module
 
-    watch(
-        options(tmp_path / "vault", home),
-        interval=0.5,
-        debounce=0,
-        sleep=pauses.append,
-        clock=lambda: next(ticks),
-        rounds=2,
-    )
-    assert pauses and all(p >= 0.1 * 50 for p in pauses)  # 50x a look that took 0.1 s
+    home = tmp_path / "home"
+    paths = write_sessions(home, 4)
+    full_looks = []
+    real = watch_module.discover
+    monkeypatch.setattr(watch_module, "discover", lambda o: full_looks.append(1) or real(o))
+    seen = Recorder()
+    steps = iter(range(100))
+
+    def sleep(seconds: float) -> None:
+        if next(steps) == 5:  # an active session grows: the quick look notices
+            with open(paths[2], "a", encoding="utf-8") as f:
+                s = ClaudeSession("z", "/home/dev/work/p2")
+                s.user("a late question")
+                f.write(s.text())
+
+    watch(options(tmp_path / "vault", home), seen.events(), interval=0.01, debounce=0,
+          sleep=sleep, clock=lambda: 0.0, rounds=10)  # fmt: skip
+    # One full look at the start; then quick looks only, until the append (two full looks:
+    # the change and its settling).
+    assert len(full_looks) == 3 and seen.exports == [4, 1]
 
 
 def test_watch_as_a_process_picks_up_an_appended_prompt_and_ctrl_c_exits_0(tmp_path):
     home, vault = tmp_path / "home", tmp_path / "vault"
     paths = write_sessions(home, 2)
     process = subprocess.Popen(
-        [sys.executable, "-m", "exporter", "watch", "--vault", vault, "--home", home,
-         "--interval", "0.2"],  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "exporter",
+            "watch",
+            "--vault",
+            vault,
+            "--home",
+            home,
+            "--interval",
+            "0.2",
+        ],  # fmt: skip
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -54,6 +54,7 @@ _PLUGIN_SPAN = re.compile(r"^\s*\$?=")
 ZERO_WIDTH_SPACE = "\u200b"
 
 _BACKTICKS = re.compile(r"`+")
+_LEADING_TABS = re.compile(r"^[ \t]*\t")
 _NEEDS_WORK = re.compile(r"[<&$%\[\]#\\^`~=*_:-]|^ {4}|\t", re.MULTILINE)
 _HAS_CODE = re.compile(r"`|~~~|^(?: {4}|\t)|^[ \t>*+\d.)-]*(?: {4}|\t)", re.MULTILINE)
 # A line's container prefix: indentation, blockquote markers, list markers.
@@ -63,7 +64,7 @@ _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _LIST_MARKER = re.compile(r"[-+*]|\d{1,9}[.)]")
 _QUOTES = re.compile(r"(?:[ \t]*>[ ]?)*")
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]*\]:")
+_LINK_START = re.compile(r"\[[^\[\]\n]*\]\((?:https?|mailto|ftp):", re.IGNORECASE)
 _BLOCK_HTML = re.compile(r"^ {0,3}<[A-Za-z/!?]")
 # CommonMark raw HTML and autolinks, where ``<`` would start one.
 _ATTR = r"""(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)"""
@@ -162,7 +163,14 @@ def callout(kind: str, title: str, body: str, *, folded: bool = True) -> str:
     body = body.strip("\n")
     if not body:
         return head
-    quoted = "\n".join(f"> {line}" if line else ">" for line in body.split("\n"))
+    # A tab right after "> " would count as fewer columns: leading tabs become spaces, so
+    # an indented code block stays one inside the callout.
+    lines = [_LEADING_TABS.sub(lambda m: m.group(0).expandtabs(4), x) for x in body.split("\n")]
+    if _SETEXT.match(lines[0]):
+        lines[0] = "\\" + lines[0].lstrip(" ")  # it would underline the title as a heading
+    elif lines[0].startswith("    "):
+        lines.insert(0, "")  # indented code cannot follow the title's paragraph directly
+    quoted = "\n".join(f"> {line}" if line else ">" for line in lines)
     return f"{head}\n{quoted}"
 
 
@@ -524,8 +532,9 @@ def _escape_text(
     offset = 0
     for number, line in enumerate(text.split("\n")):
         if not inline:
-            _line_start(line, offset, number in (underlines or ()), mark, heading)
-        _dataview_fields(line, offset, mark)
+            rest = text[offset:]
+            _line_start(line, offset, number in (underlines or ()), mark, heading, rest)
+        _dataview_fields(line, offset, mark, every=inline)
         for m in _BLOCK_ID.finditer(line):
             mark(offset + m.start())
         offset += len(line) + 1
@@ -544,7 +553,7 @@ def _escape_text(
                 mark(at)
         elif c == "#":
             before = text[at - 1] if at else " "
-            if not (before.isalnum() or before in "#/&") and _TAG_BODY.match(text, at + 1):
+            if not (before.isalnum() or before in "/&") and _TAG_BODY.match(text, at + 1):
                 mark(at)
         elif c in "[]":
             if len(s) > 1:
@@ -567,6 +576,10 @@ def _escape_text(
         elif c == "`" and inline:
             for k in range(at, at + len(s)):
                 mark(k)
+    if inline:
+        closing = re.search(r"(?<!\S)#+[ \t]*$", text)
+        if closing:
+            mark(closing.start())  # a heading's closing sequence would vanish
     for char in "$=~":
         _paired(text, char, keep, mark)
     if literal or inline:
@@ -592,7 +605,12 @@ _TAG_BODY = re.compile(r"[\w/-]*(?:[^\W\d]|[/-])")
 
 
 def _line_start(
-    line: str, offset: int, underline: bool, mark: Any, heading: dict[int, tuple[int, str]]
+    line: str,
+    offset: int,
+    underline: bool,
+    mark: Any,
+    heading: dict[int, tuple[int, str]],
+    rest: str,
 ) -> None:
     """Rules for the start of a block: headings are demoted; HTML blocks, definitions,
     callouts, task boxes, fences and setext underlines become text."""
@@ -604,25 +622,27 @@ def _line_start(
         heading[at] = (level, "#" * min(6, level + HEADING_FLOOR - 1))
         return
     if underline:
-        mark(at)
+        for k in range(len(body.rstrip())):
+            mark(at + k)  # every character: what is left of a run would still pair
         return
     if _BLOCK_HTML.match(body) or body.startswith(("[!", "[ ]", "[x]", "[X]")):
         mark(at)
-    elif _DEFINITION.match(body):
-        mark(at)
+    elif body.startswith("[") and "]:" in rest and not _LINK_START.match(body):
+        mark(at)  # a link reference definition, its label possibly across lines
     fence = _FENCE_LINE.match(body)
     if fence:
         for k in range(len(fence.group(1))):
             mark(at + k)
 
 
-def _dataview_fields(line: str, offset: int, mark: Any) -> None:
+def _dataview_fields(line: str, offset: int, mark: Any, *, every: bool = False) -> None:
     """Dataview reads ``key:: value`` (the first ``::`` of a line) and ``[key:: value]``
-    or ``(key:: value)`` anywhere; a backslash between the colons leaves neither."""
+    or ``(key:: value)`` anywhere; a backslash between the colons leaves neither. In a
+    title (``every``) the template's own text comes first, so every ``::`` is broken."""
     first = True
     for m in re.finditer("::", line):
         before = line[: m.start()]
-        if first or "[" in before or "(" in before:
+        if first or every or "[" in before or "(" in before:
             mark(offset + m.start() + 1)
         first = False
 

@@ -25,7 +25,7 @@ _ESCAPED = "\x00"  # stands for a backslash-escaped character in the text Obsidi
 
 # Obsidian's syntax inside text (with escaped characters blanked out).
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("tag", re.compile(r"(?<![^\W_])(?<![#/&])#[\w/-]*(?:[^\W\d]|[/-])")),
+    ("tag", re.compile(r"(?<![^\W_])(?<![/&])#[\w/-]*(?:[^\W\d]|[/-])")),
     ("wikilink", re.compile(r"\[\[")),
     ("footnote", re.compile(r"\[\^|\^\[")),
     ("highlight", re.compile(r"==(?=[^\s=]).*?(?<=[^\s=])==", re.DOTALL)),
@@ -56,7 +56,8 @@ def _inline(children: list[Any]) -> tuple[str, str, list[Construct]]:
         elif kind == "text_special":
             if tok.info == "entity":
                 found.append(Construct("entity", tok.markup))
-            seen.append(_ESCAPED)
+            literal = tok.info == "escape" and tok.content == tok.markup  # "\1" is text
+            seen.append(tok.content if literal else _ESCAPED)
             shown.append(tok.content)
         elif kind in ("softbreak", "hardbreak"):
             seen.append("\n")
@@ -66,7 +67,10 @@ def _inline(children: list[Any]) -> tuple[str, str, list[Construct]]:
             shown.append(tok.content)
             if re.match(r"\s*\$?=", tok.content):
                 found.append(Construct("dataview query", tok.content))
+        elif kind == "link_close":
+            seen.append("](…)")  # the raw text Obsidian reads has the link's brackets
         elif kind == "link_open":
+            seen.append("[")
             href = tok.attrs.get("href", "")
             if not _WEB.match(str(href)):
                 found.append(Construct("local link", str(href)))
@@ -117,7 +121,7 @@ def parse(note_body: str) -> tuple[list[Construct], str]:
             found.extend(inline_found)
             found.extend(_obsidian(seen))
             if quote_start and re.match(r"\[!", seen):
-                found.append(Construct("callout", seen.split("\n", 1)[0]))
+                found.append(Construct("callout", re.match(r"\[![^\]\n]*\][+-]?", seen)[0]))
             if list_item_start and re.match(r"\[[ xX]\]", seen):
                 found.append(Construct("task", seen.split("\n", 1)[0]))
             shown.append(visible_text)

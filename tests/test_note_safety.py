@@ -1,0 +1,153 @@
+"""Nothing from a session becomes live syntax, and what it said stays visible as it was.
+
+Random and adversarial Markdown goes in as a prompt, a reply, thinking, a tool call and its
+output; the rendered note is read by a CommonMark parser with Obsidian's rules
+(``obsidian_check``). The only constructs are the template's own: the same note rendered
+from plain words has exactly the same ones (headings from a reply may add levels 4-6).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from obsidian_check import Construct, constructs, visible
+
+from exporter.markdown import escape_inline, escape_prose, fence
+from exporter.model import Message, Session, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+from exporter.notes import NoteSettings, build_note
+
+# Everything Obsidian, its plugins or CommonMark act on, as fragments to combine.
+ADVERSARIAL = [
+    "#tag", "#nested/tag", "[[Note]]", "[[Note|alias]]", "![[embed.png]]", "![[Note#^id]]",
+    "==mark==", "~~gone~~", "%%hidden%%", "%% ccexport:end %%", "$x^2$", "$$\nE=mc^2\n$$",
+    " ^block-id", "key:: value", "[key:: v]", "(key:: v)", "`= this.file.name`",
+    "`$= dv.pages()`", "```dataview\nLIST\n```", "```dataviewjs\ndv.el('b', 1)\n```",
+    "```tasks\nnot done\n```", "~~~query\ntag:#x\n~~~", "```ad-note\n#live\n```",
+    "<div onclick=alert(1)>", "<!-- c -->", "<script>x()</script>", "&amp;", "&#35;", "# Head",
+    "## Two", "Setext\n===", "> [!warning] Boom", "- [ ] task", "- [x] done", "[ref]: ./x.md",
+    "[^1]", "[^1]: note", "^[inline]", "[local](notes/x.md)", "![img](a.png)",
+    "![remote](https://e.x/p.png)", "[web](https://e.x/a_b)", "<https://e.x>", "<file:///etc>",
+    "[obs](obsidian://open?vault=v)", "---\ntitle: x\n---", "snake_case", "__init__.py",
+    "**/*.ts", "mcp__srv__tool", "*em*", "_em_", "**strong**", "\\", "\\#", "`code`",
+    "``a`b``", "- item\n  ```py\n  #x\n  ```\n  #after", "> quote\n> ```\n> #q\n> ```\n> #a",
+    "    indented #code", "1. one\n2. two", "| a | b |\n|---|---|\n| #c | d |", "\n", "\n\n",
+    "- ", "> ", "```", "~~~", "`", "*", "_", "[", "]", "(", ")", "!", "<", ">", "=", "~", "$",
+    "%", "^", ":", "&", "|", "\t", "    ",
+]  # fmt: skip
+CHARS = "ab #$%[]()!*_^\\:=~`<>&;/-|.\n 1\t"
+markdownish = st.lists(
+    st.one_of(st.sampled_from(ADVERSARIAL), st.text(alphabet=CHARS, max_size=6)), max_size=10
+).map("".join)
+
+ALLOWED_FROM_SESSION = {"heading": {"h4", "h5", "h6"}}
+WHEN = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+
+
+def _session(prompt: str, reply: str, thinking: str, command: str, output: str) -> Session:
+    messages = (
+        Message("user", (TextPart(prompt),), "u1", WHEN),
+        Message(
+            "assistant",
+            (
+                ThinkingPart(thinking),
+                TextPart(reply),
+                ToolCallPart("Bash", {"command": command}, "c1"),
+                ToolCallPart("Task", {"prompt": reply, "subagent_type": "Explore"}, "c2", reply),
+            ),
+            "a1",
+            WHEN,
+        ),
+        Message(
+            "tool",
+            (ToolResultPart(output, "c1"), ToolResultPart(reply, "c2")),
+            "t1",
+            WHEN,
+        ),
+        Message("assistant", (TextPart(reply),), "a2", WHEN),
+    )
+    return Session("claude-code", "s1", messages, Path("s1.jsonl"), title=None, project="p")
+
+
+def _note_constructs(*texts: str) -> list[Construct]:
+    note = build_note(_session(*texts), "n.md", NoteSettings(), lambda key: None)
+    return constructs(note.body)
+
+
+PLAIN = _note_constructs("plain words", "plain words", "plain words", "ls", "plain words")
+
+
+def _extra(found: list[Construct]) -> Counter[Construct]:
+    extra = Counter(found) - Counter(PLAIN)
+    return Counter(
+        {c: n for c, n in extra.items() if c.detail not in ALLOWED_FROM_SESSION.get(c.kind, ())}
+    )
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(markdownish, markdownish, markdownish, markdownish, markdownish)
+def test_session_text_never_becomes_a_construct_of_the_note(
+    prompt, reply, thinking, command, output
+):
+    found = _note_constructs(
+        prompt.strip() and prompt or "p",
+        reply.strip() and reply or "r",
+        thinking.strip() and thinking or "t",
+        command.strip() and command or "c",
+        output,
+    )
+    assert not _extra(found), (prompt, reply, thinking, command, output)
+    assert Counter(PLAIN) - Counter(found) == Counter()  # the template's own are all there
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.sampled_from(ADVERSARIAL), min_size=1, max_size=6).map("".join))
+def test_adversarial_constructs_alone_are_neutral_in_every_filter(text):
+    for rendered in (escape_prose(text), escape_prose(text, literal=True)):
+        found = [c for c in constructs(rendered) if c.detail not in ("h4", "h5", "h6")]
+        assert not found, (text, rendered)
+    assert constructs("# " + escape_inline(text)) == [Construct("heading", "h1")], text
+
+
+LINE_START = st.sampled_from("abcxyzAB")
+
+
+@settings(max_examples=400, deadline=None)
+@given(LINE_START, st.text(alphabet="ab #$%[]()!*_^\\:=~<>&;/-|.123", max_size=50))
+def test_what_a_person_typed_is_visible_exactly(first, rest):
+    # Starting each line with a letter keeps list and heading markers out: those are
+    # structure; everything else must read exactly as typed.
+    text = first + rest
+    assert visible(escape_prose(text, literal=True)) == " ".join(text.split())
+    assert visible("# " + escape_inline(text)) == " ".join(text.split())
+
+
+@settings(max_examples=400, deadline=None)
+@given(LINE_START, st.text(alphabet="ab #$%[]!^:=~<>&;/-|.123\n", max_size=50))
+def test_a_replys_text_is_visible_exactly(first, rest):
+    # Without emphasis markers, backslashes, backticks and parentheses (a model's Markdown
+    # formatting), a reply reads exactly as written, line starts kept to letters.
+    text = first + rest.replace("\n", "\nq")
+    assert visible(escape_prose(text)) == " ".join(text.split())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=CHARS + "ü€\u200b", max_size=80))
+def test_tool_output_is_kept_byte_for_byte_in_its_block(output):
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").parse(fence(output, "text") + "\n\nafter #x")
+    blocks = [t.content for t in tokens if t.type == "fence"]
+    assert blocks == [output + ("\n" if output and not output.endswith("\n") else "")] or (
+        not output and blocks == [""]
+    )
+
+
+def test_identifiers_are_written_without_escapes():
+    text = "use snake_case, mcp__srv__tool, src/utils_v2.py and **/*.ts; flags --dry-run"
+    assert escape_prose(text, literal=True) == text
+    assert escape_prose(text) == text
+    assert escape_inline(text) == text

@@ -272,7 +272,7 @@ def _redact(s: Settings, value: Any, fail: Any) -> None:
         entropy = item.get("entropy")
         if isinstance(entropy, bool) or not isinstance(entropy, int | float | None):
             raise fail(f"{key}.entropy", "must be a number of bits per character, such as 3.5")
-        rule = Rule(rule_id, tuple(k.lower() for k in keywords), pattern, entropy)
+        rule = Rule(rule_id, tuple(keywords), pattern, entropy, near=False, fold=True)
         try:
             compile_rule(rule)
         except RuleError as exc:

@@ -30,6 +30,9 @@ from .model import Message, Session
 from .redact_rules import RULES, Rule
 
 PLACEHOLDER = "[REDACTED:{}]"
+# How far before and after a keyword a match of a rule that contains the keyword may reach;
+# a match that runs to the end of its stretch is looked for again in the whole text.
+_BEFORE, _AFTER = 64, 640
 _PLACEHOLDER_START = b"[REDACTED:"
 # Bump when the engine's behaviour changes: notes are rendered again with the new result.
 ENGINE_VERSION = "1"
@@ -105,11 +108,15 @@ class Redactor:
         self._groups = [regex.groups for regex in self._regexes]
         self._entropy = {r.id: r.entropy for r in self.rules if r.generic}
         self._always = tuple(i for i, r in enumerate(self.rules) if not r.keywords)
+        # One pass over the text as it is: token prefixes as spelled (``ghp_``, ``AKIA``:
+        # "SK" is rare where "sk" is in every "task"), names (``password``) as people write
+        # them: password, PASSWORD, Password (also the end of userPassword).
         self._automaton = ahocorasick.Automaton()
         for i, rule in enumerate(self.rules):
-            for word in rule.keywords:
-                known = self._automaton.get(word, ())
-                self._automaton.add_word(word, (*known, i))
+            for word in _spellings(rule):
+                known = self._automaton.get(word, (len(word), ()))[1]
+                if i not in known:
+                    self._automaton.add_word(word, (len(word), (*known, i)))
         if len(self._automaton):
             self._automaton.make_automaton()
         digest = hashlib.sha256(ENGINE_VERSION.encode())
@@ -124,35 +131,69 @@ class Redactor:
         """``text`` with every secret replaced by its placeholder."""
         if not text:
             return text
-        candidates = self._candidates(text)
-        if not candidates:
-            return text
         data = original = text.encode("utf-8", "surrogatepass")
+        spots = self._spots(data)
+        if not spots:
+            return text
         for _ in range(3):  # a placeholder can start a token's word boundary: run to a fixpoint
             before = data
-            for i in candidates:
-                data = self._apply(i, data, counts)
+            order = sorted(spots)
+            while order:
+                i = order.pop(0)
+                changed = self._apply(i, data, spots[i], counts)
+                if changed is not data:  # positions moved: find the keywords again
+                    data, spots = changed, self._spots(changed)
+                    order = [j for j in sorted(spots) if j > i]
             if data is before:
                 break
-            candidates = self._candidates(data.decode("utf-8", "surrogatepass"))
+            spots = self._spots(data)
         return text if data is original else data.decode("utf-8", "surrogatepass")
 
-    def _candidates(self, text: str) -> list[int]:
-        found = set(self._always)
-        if len(self._automaton):
-            for _end, rules in self._automaton.iter(text.lower()):
-                found.update(rules)
-        return sorted(found)
+    def _spots(self, data: bytes) -> dict[int, list[tuple[int, int]] | None]:
+        """Where each rule can match: the stretches of text around its keywords, or None
+        (all of it) for a rule whose keyword is not part of what it matches."""
+        spots: dict[int, list[tuple[int, int]] | None] = dict.fromkeys(self._always)
+        if not len(self._automaton):
+            return spots
+        size = len(data)
+        # The bytes read as Latin-1: one character per byte, so positions are byte offsets.
+        for end, (length, rules) in self._automaton.iter(data.decode("latin-1")):
+            start, stop = end + 1 - length - _BEFORE, end + 1 + _AFTER
+            for i in rules:
+                windows = spots.get(i, False)
+                if windows is False:  # the rule's first keyword
+                    spots[i] = [(max(0, start), min(size, stop))] if self.rules[i].near else None
+                elif windows is None:
+                    continue
+                elif windows[-1][1] >= start:  # overlaps the last stretch: extend it
+                    windows[-1] = (windows[-1][0], min(size, stop))
+                else:
+                    windows.append((start, min(size, stop)))
+        return spots
 
-    def _apply(self, i: int, data: bytes, counts: Counter[str] | None) -> bytes:
+    def _apply(
+        self,
+        i: int,
+        data: bytes,
+        windows: list[tuple[int, int]] | None,
+        counts: Counter[str] | None,
+    ) -> bytes:
         rule, regex = self.rules[i], self._regexes[i]
+        matches = []
+        for pos, endpos in windows or [(0, len(data))]:
+            for m in regex.finditer(data, pos, endpos):
+                if m.end() == endpos and endpos < len(data):
+                    # It may go on past the stretch (a long key): look at the whole text.
+                    return self._apply(i, data, None, counts)
+                matches.append(m)
         pieces: list[bytes] = []
         last = 0
-        for m in regex.finditer(data):
+        for m in matches:
             group = _secret_group(m)
             start, end = m.span(group)
-            secret = data[start:end]
-            if not self._is_secret(rule, secret, m, group == self._groups[i]):
+            if start < last or not self._is_secret(
+                rule, data[start:end], m, group == self._groups[i]
+            ):
                 continue
             pieces += (data[last:start], self._placeholders[i])
             last = end
@@ -248,6 +289,13 @@ _NOT_TEXT = {"kind", "call_id", "subagent_id", "media_type", "data", "notice", "
 @lru_cache(maxsize=32)
 def _part_fields(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls) if f.name not in _NOT_TEXT)
+
+
+def _spellings(rule: Rule) -> set[str]:
+    """The keywords as they appear in text: as given, or (``fold``) in three cases."""
+    if not rule.fold:
+        return set(rule.keywords)
+    return {w for k in rule.keywords for w in (k, k.lower(), k.upper(), k.capitalize())}
 
 
 def _named_secret(name: str) -> str | None:

@@ -25,10 +25,13 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Rule:
     id: str
-    keywords: tuple[str, ...]  # lower case; empty: the rule always runs
+    keywords: tuple[str, ...]  # as the token spells them (any case with fold); empty: always run
     pattern: str
     entropy: float | None = None
     generic: bool = False
+    # Every match contains one of the keywords: only the text around them is scanned.
+    near: bool = True
+    fold: bool = False  # keywords match in any case (names such as PASSWORD, Bearer)
 
 
 def _r(
@@ -37,32 +40,35 @@ def _r(
     pattern: str,
     entropy: float | None = None,
     generic: bool = False,
+    near: bool = True,
+    fold: bool = False,
 ) -> Rule:
     words = (keywords,) if isinstance(keywords, str) else keywords
-    return Rule(rule_id, tuple(w.lower() for w in words), pattern, entropy, generic)
+    return Rule(rule_id, words, pattern, entropy, generic, near, fold)
 
 
 # A token ends where a word character cannot continue it.
 _END = r"(?:\b|$)"
 _B64 = r"[A-Za-z0-9+/]"
+_KEY_KINDS = ("api", "access", "private", "auth", "signing", "client", "encryption", "master")
 
 PRIVATE_KEY_HEAD = r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
 PRIVATE_KEY_TAIL = r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
 
 RULES: tuple[Rule, ...] = (
     # -- private keys and JSON Web Tokens ------------------------------------------------
-    _r("private-key", "-----begin",
+    _r("private-key", "-----BEGIN",
        PRIVATE_KEY_HEAD + r"(?:[A-Za-z0-9+/=\s\\:,.\"'-]*?" + PRIVATE_KEY_TAIL
        + r"|(?:(?:\s|\\n|\\r)*[A-Za-z0-9+/=]{16,})+)"),
-    _r("age-secret-key", "age-secret-key-1",
+    _r("age-secret-key", "AGE-SECRET-KEY-1",
        r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
-    _r("jwt", "eyj",
+    _r("jwt", "eyJ",
        r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.(?:[A-Za-z0-9_-]{8,})?" + _END),
     # -- AI providers ----------------------------------------------------------------------
     _r("anthropic-admin-key", "sk-ant-admin", r"\bsk-ant-admin01-[\w-]{80,120}" + _END),
     _r("anthropic-api-key", "sk-ant-", r"\bsk-ant-[a-z]{2,6}\d{2}-[\w-]{80,120}" + _END),
     _r("openrouter-api-key", "sk-or-v1-", r"\bsk-or-v1-[a-f0-9]{64}\b"),
-    _r("openai-api-key", ("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-none-", "t3blbkfj"),
+    _r("openai-api-key", ("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-None-", "T3BlbkFJ"),
        r"\bsk-(?:(?:proj|svcacct|admin|None)-[\w-]{20,}T3BlbkFJ[\w-]{20,}"
        r"|(?:proj|svcacct|admin|None)-[\w-]{40,200}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})"
        + _END),
@@ -81,21 +87,21 @@ RULES: tuple[Rule, ...] = (
     # The older OpenAI format and the many providers that copied it (DeepSeek, Moonshot…).
     _r("sk-api-key", "sk-", r"\bsk-[A-Za-z0-9]{32,64}\b", entropy=3.0),
     # -- cloud providers ---------------------------------------------------------------------
-    _r("aws-access-key", ("akia", "asia", "abia", "acca", "a3t"),
+    _r("aws-access-key", ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
        r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b"),
     _r("aws-secret-key", ("aws_secret", "aws-secret", "awssecret", "secretaccesskey"),
        r"(?i)(?:aws_?secret_?(?:access_?)?key|secretaccesskey)[\"']?\s{0,3}(?::|=|=>)\s{0,3}"
-       r"[\"']?([A-Za-z0-9/+]{40})" + _END),
-    _r("google-api-key", "aiza", r"\bAIza[\w-]{35}" + _END),
-    _r("google-oauth-secret", "gocspx-", r"\bGOCSPX-[\w-]{28}" + _END),
+       r"[\"']?([A-Za-z0-9/+]{40})" + _END, fold=True),
+    _r("google-api-key", "AIza", r"\bAIza[\w-]{35}" + _END),
+    _r("google-oauth-secret", "GOCSPX-", r"\bGOCSPX-[\w-]{28}" + _END),
     _r("google-oauth-token", "ya29.", r"\bya29\.[\w-]{30,}" + _END),
-    _r("azure-ad-client-secret", "q~", r"\b[\w~.]{3}\dQ~[\w~.-]{31,34}"),
-    _r("azure-storage-key", "accountkey=", r"(?i)AccountKey=([A-Za-z0-9+/]{86}==)"),
+    _r("azure-ad-client-secret", "Q~", r"\b[\w~.]{3}\dQ~[\w~.-]{31,34}"),
+    _r("azure-storage-key", "AccountKey=", r"(?i)AccountKey=([A-Za-z0-9+/]{86}==)", fold=True),
     _r("azure-sas-token", "sig=", r"[?&]sig=([A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})"),
-    _r("alibaba-access-key", "ltai", r"\bLTAI[A-Za-z0-9]{20}\b"),
+    _r("alibaba-access-key", "LTAI", r"\bLTAI[A-Za-z0-9]{20}\b"),
     _r("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"),
        r"\bdo[por]_v1_[a-f0-9]{64}\b"),
-    _r("heroku-api-key", "hrku-", r"\bHRKU-AA[\w-]{58}" + _END),
+    _r("heroku-api-key", "HRKU-", r"\bHRKU-AA[\w-]{58}" + _END),
     _r("cloudflare-origin-ca-key", "v1.0-", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b"),
     _r("flyio-token", ("fo1_", "fm1a_", "fm1r_", "fm2_"),
        r"\b(?:fo1_[\w-]{43}|fm[12][ar]?_" + _B64 + r"{100,}={0,3})"),
@@ -107,14 +113,14 @@ RULES: tuple[Rule, ...] = (
     _r("planetscale-token", "pscale_", r"\bpscale_(?:tkn|pw|oauth)_[\w=.-]{32,64}"),
     _r("supabase-token", ("sbp_", "sb_secret_"),
        r"\b(?:sbp_[a-f0-9]{40}|sb_secret_[\w-]{20,})" + _END),
-    _r("onepassword-token", "ops_eyj", r"\bops_eyJ" + _B64 + r"{250,}={0,3}"),
+    _r("onepassword-token", "ops_eyJ", r"\bops_eyJ" + _B64 + r"{250,}={0,3}"),
     _r("dynatrace-token", "dt0c01.", r"\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b"),
     _r("openshift-token", "sha256~", r"\bsha256~[\w-]{43}" + _END),
     _r("scalingo-token", "tk-us-", r"\btk-us-[\w-]{48}" + _END),
-    _r("grafana-token", ("glc_", "glsa_", "eyjrijoi"),
+    _r("grafana-token", ("glc_", "glsa_", "eyJrIjoi"),
        r"\b(?:glc_" + _B64 + r"{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"
        r"|eyJrIjoi[A-Za-z0-9]{70,400}={0,2})"),
-    _r("newrelic-key", ("nrak-", "nrjs-", "nrii-"),
+    _r("newrelic-key", ("NRAK-", "NRJS-", "NRII-"),
        r"\b(?:NRAK-[A-Z0-9]{27}|NRJS-[a-f0-9]{19}|NRII-[\w-]{32})" + _END),
     _r("sentry-token", ("sntrys_", "sntryu_"),
        r"\b(?:sntrys_eyJ[\w+/=-]{60,}|sntryu_[a-f0-9]{64})" + _END),
@@ -126,11 +132,11 @@ RULES: tuple[Rule, ...] = (
     _r("github-refresh-token", "ghr_", r"\bghr_[A-Za-z0-9]{36}\b"),
     _r("gitlab-pat", "glpat-", r"\bglpat-[\w-]{20}[\w.-]{0,300}"),
     _r("gitlab-token", ("gldt-", "glrt-", "glsoat-", "glffct-", "glcbt-", "gloas-", "glimt-",
-                        "glagent-", "glft-", "glptt-", "gr1348941"),
+                        "glagent-", "glft-", "glptt-", "GR1348941"),
        r"\b(?:(?:gldt|glrt|glsoat|glffct|glcbt|gloas|glimt|glagent|glft)-[\w-]{20}[\w.-]{0,300}"
        r"|glptt-[a-f0-9]{40}|GR1348941[\w-]{20})"),
-    _r("bitbucket-app-password", "atbb", r"\bATBB[A-Za-z0-9]{32}\b"),
-    _r("atlassian-api-token", ("atatt3", "atctt3"), r"\bAT[AC]TT3[\w=-]{150,300}"),
+    _r("bitbucket-app-password", "ATBB", r"\bATBB[A-Za-z0-9]{32}\b"),
+    _r("atlassian-api-token", ("ATATT3", "ATCTT3"), r"\bAT[AC]TT3[\w=-]{150,300}"),
     _r("sourcegraph-token", "sgp_", r"\bsgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}\b"),
     # -- chat and mail -------------------------------------------------------------------
     _r("slack-token", ("xoxb-", "xoxp-", "xoxe-", "xoxa-", "xoxo-", "xoxs-", "xoxr-", "xoxe."),
@@ -140,44 +146,45 @@ RULES: tuple[Rule, ...] = (
        r"hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/]{43,56})"),
     _r("discord-webhook", ("discord.com/api/webhooks", "discordapp.com/api/webhooks"),
        r"discord(?:app)?\.com/api/webhooks/\d+/([\w-]{60,80})"),
-    _r("discord-bot-token", "discord", r"\b[MN][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27,38}\b"),
-    _r("telegram-bot-token", ":aa", r"\b\d{8,10}:AA[\w-]{33}" + _END),
+    _r("discord-bot-token", "discord", r"\b[MN][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27,38}\b",
+       near=False, fold=True),
+    _r("telegram-bot-token", ":AA", r"\b\d{8,10}:AA[\w-]{33}" + _END),
     _r("teams-webhook", "webhook.office.com",
        r"webhook\.office\.com/webhookb2/[\w-]+@[\w-]+/IncomingWebhook/([a-z0-9]{32}/[\w-]+)"),
-    _r("twilio-api-key", "sk", r"\bSK[0-9a-fA-F]{32}\b"),
-    _r("sendgrid-api-key", "sg.", r"\bSG\.[\w-]{22}\.[\w-]{43}" + _END),
+    _r("twilio-api-key", "SK", r"\bSK[0-9a-fA-F]{32}\b"),
+    _r("sendgrid-api-key", "SG.", r"\bSG\.[\w-]{22}\.[\w-]{43}" + _END),
     _r("mailgun-api-key", "key-", r"\bkey-[a-f0-9]{32}\b"),
-    _r("mailchimp-api-key", "-us", r"\b[0-9a-f]{32}-us\d{1,2}\b"),
+    _r("mailchimp-api-key", tuple(f"-us{n}" for n in range(10)), r"\b[0-9a-f]{32}-us\d{1,2}\b"),
     _r("brevo-api-key", "xkeysib-", r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b"),
-    _r("postman-api-key", "pmak-", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
+    _r("postman-api-key", "PMAK-", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
     _r("linear-api-key", "lin_api_", r"\blin_api_[A-Za-z0-9]{40}\b"),
-    _r("facebook-access-token", "eaa", r"\bEAA[A-Z][A-Za-z0-9]{100,400}\b"),
+    _r("facebook-access-token", "EAA", r"\bEAA[A-Z][A-Za-z0-9]{100,400}\b"),
     # -- payments and commerce -------------------------------------------------------------
     _r("stripe-key", ("sk_live_", "sk_test_", "rk_live_", "rk_test_", "sk_prod_", "rk_prod_"),
        r"\b[rs]k_(?:live|test|prod)_[A-Za-z0-9]{10,247}\b"),
     _r("stripe-webhook-secret", "whsec_", r"\bwhsec_[A-Za-z0-9]{32,}\b"),
-    _r("square-token", ("eaaa", "sq0atp-", "sq0csp-"),
+    _r("square-token", ("EAAA", "sq0atp-", "sq0csp-"),
        r"\b(?:EAAA[\w-]{60}|sq0atp-[\w-]{22}|sq0csp-[\w-]{43})" + _END),
     _r("braintree-token", "access_token$production$",
        r"access_token\$production\$[0-9a-z]{16}\$[0-9a-f]{32}"),
     _r("shopify-token", ("shpat_", "shpca_", "shppa_", "shpss_"),
        r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
-    _r("flutterwave-secret-key", "flwseck", r"\bFLWSECK(?:_TEST)?-[a-h0-9]{32}-X\b"),
+    _r("flutterwave-secret-key", "FLWSECK", r"\bFLWSECK(?:_TEST)?-[a-h0-9]{32}-X\b"),
     _r("plaid-access-token", ("access-sandbox-", "access-development-", "access-production-"),
        r"\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}"
        r"-[0-9a-f]{4}-[0-9a-f]{12}\b"),
-    _r("easypost-api-key", ("ezak", "eztk"), r"\bEZ[AT]K[A-Za-z0-9]{54}\b"),
+    _r("easypost-api-key", ("EZAK", "EZTK"), r"\bEZ[AT]K[A-Za-z0-9]{54}\b"),
     _r("duffel-token", "duffel_", r"\bduffel_(?:test|live)_[\w=-]{43}" + _END),
     _r("shippo-token", "shippo_", r"\bshippo_(?:live|test)_[a-fA-F0-9]{40}\b"),
     # -- package registries and build services ---------------------------------------------
     _r("npm-token", "npm_", r"\bnpm_[A-Za-z0-9]{36}\b"),
-    _r("npmrc-auth", "_auth", r"(?i)\b_auth(?:Token)?\s*=\s*[\"']?([\w+/=.:-]{16,})"),
-    _r("pypi-token", "pypi-ageichlwas5vcmc", r"\bpypi-AgEIcHlwaS5vcmc[\w-]{50,}"),
+    _r("npmrc-auth", "_auth", r"(?i)\b_auth(?:Token)?\s*=\s*[\"']?([\w+/=.:-]{16,})", fold=True),
+    _r("pypi-token", "pypi-AgEIcHlwaS5vcmc", r"\bpypi-AgEIcHlwaS5vcmc[\w-]{50,}"),
     _r("rubygems-token", "rubygems_", r"\brubygems_[a-f0-9]{48}\b"),
     _r("nuget-api-key", "oy2", r"\boy2[a-z0-9]{43}\b"),
-    _r("clojars-token", "clojars_", r"\bCLOJARS_[a-z0-9]{60}\b"),
+    _r("clojars-token", "CLOJARS_", r"\bCLOJARS_[a-z0-9]{60}\b"),
     _r("docker-hub-token", ("dckr_pat_", "dckr_oat_"), r"\bdckr_(?:pat|oat)_[\w-]{27,}"),
-    _r("artifactory-token", ("akcp", "cmvmd"),
+    _r("artifactory-token", ("AKCp", "cmVmd"),
        r"\b(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})\b"),
     _r("crates-io-token", "cio", r"\bcio[A-Za-z0-9]{32}\b"),
     _r("readme-api-key", "rdme_", r"\brdme_[a-z0-9]{70}\b"),
@@ -185,34 +192,35 @@ RULES: tuple[Rule, ...] = (
     _r("infracost-api-key", "ico-", r"\bico-[A-Za-z0-9]{32}\b"),
     _r("typeform-token", "tfp_", r"\btfp_[\w.=-]{59}" + _END),
     _r("airtable-token", "pat", r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b"),
-    _r("mapbox-secret-token", "sk.eyj", r"\bsk\.eyJ[\w-]{50,}\.[\w-]{20,}" + _END),
+    _r("mapbox-secret-token", "sk.eyJ", r"\bsk\.eyJ[\w-]{50,}\.[\w-]{20,}" + _END),
     _r("harness-token", ("pat.", "sat."),
        r"\b(?:pat|sat)\.[\w-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}\b"),
     _r("snyk-token", "snyk", r"(?i)snyk[\w.-]{0,20}(?:token|key)[\"']?\s{0,3}(?::|=)\s{0,3}[\"']?"
-       r"([a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})"),
+       r"([a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})", fold=True),
     # -- credentials in URIs and headers -----------------------------------------------------
     _r("uri-credentials", "://",
        r"\b[A-Za-z][\w+.-]{1,20}://[^\s:@/'\"<>`]{1,100}:([^\s@/'\"<>`]{1,200})@[\w\[]"),
-    _r("curl-user-password", ("-u", "--user"),
+    _r("curl-user-password", ("-u ", "-u\t", "--user"),
        r"(?:\s-u|--user)[\s=]+[\"']?[^\s:\"'@]{1,100}:([^\s\"']{3,200})", entropy=2.0,
        generic=True),
     _r("basic-auth-header", "basic",
-       r"(?i)authorization[\"']?\s{0,3}[:=]\s{0,3}[\"']?basic\s+(" + _B64 + r"{8,}={0,2})"),
-    _r("bearer-token", "bearer", r"(?i)\bbearer\s+([\w.~+/-]{20,}=*)", entropy=3.0),
+       r"(?i)authorization[\"']?\s{0,3}[:=]\s{0,3}[\"']?basic\s+(" + _B64 + r"{8,}={0,2})",
+       fold=True),
+    _r("bearer-token", "bearer", r"(?i)\bbearer\s+([\w.~+/-]{20,}=*)", entropy=3.0, fold=True),
     # -- generic assignments: last, on what the specific rules left ----------------------
-    _r("generic-password", ("pass", "pwd"),
+    _r("generic-password",
+       ("password", "passwd", "passphrase", "pwd", *(f"pass{c}" for c in "=:\"'_-")),
        # "DB_PASSWORD", "userPassword", "pwd", but not "bypass" or "GIT_ASKPASS"
        r"(?:(?:^|[^A-Za-z])(?i:pass(?:word|wd|phrase)?|pwd)|[a-z](?:Pass(?:word|wd|phrase)?|Pwd))"
        r"[\w-]{0,20}[\"']?\s{0,3}(?::=|=>|=|:)\s{0,3}"
        r"(?:\"([^\"\s]{6,200})\"|'([^'\s]{6,200})'|([^\s\"'`,;(){}\[\]<>$]{6,200}))",
-       entropy=2.5, generic=True),
+       entropy=2.5, generic=True, fold=True),
     _r("generic-secret",
-       ("secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey",
-        "private_key", "privatekey", "auth_key", "credential", "signing_key", "client_key",
-        "encryption_key", "master_key"),
+       ("secret", "token", "credential", *(f"{kind}{sep}key" for kind in _KEY_KINDS
+                                            for sep in ("_", "-", ""))),
        r"(?i)(?:secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key"
        r"|credentials?|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key)"
        r"[\w-]{0,20}[\"']?\s{0,3}(?::=|=>|=|:)\s{0,3}"
        r"(?:\"([^\"\s]{8,300})\"|'([^'\s]{8,300})'|([^\s\"'`,;(){}\[\]<>$]{8,300}))",
-       entropy=3.0, generic=True),
+       entropy=3.0, generic=True, fold=True),
 )  # fmt: skip

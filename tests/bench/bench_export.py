@@ -89,12 +89,83 @@ def floor(home: Path) -> float:
     return time.perf_counter() - start
 
 
-def timed_export(vault: Path, home: Path, workers: int | None = None) -> float:
+def timed_export(vault: Path, home: Path, workers: int | None = None, redact: bool = True) -> float:
     start = time.perf_counter()
-    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, workers=workers))
+    options = ExportOptions(vault=vault, home=home, timezone=UTC, workers=workers, redact=redact)
+    report = run_export(options)
     elapsed = time.perf_counter() - start
     assert not report.failed, report.problems[:3]
     return elapsed
+
+
+def synthetic_texts(megabytes: float, seed: int = 7) -> list[str]:
+    """Session-like texts for the redaction benchmark: replies with code, test output,
+    config files whose keys sound secret (most values are not), ids, hashes, a base64
+    image, and a real-format token in one text of ten (random characters, not a real key)."""
+    import base64
+    import hashlib
+    import random
+    import uuid
+
+    rng = random.Random(seed)
+    alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    texts, size, n = [], 0, 0
+    while size < megabytes * 1e6:
+        n += 1
+        parts = [
+            REPLY.format(name=f"module{n}"),
+            "test result: FAILED. 0 passed; 1 failed\n" * 20,
+            f"DB_HOST=localhost\nDB_PASSWORD=${{DB_PASSWORD}}\nmax_tokens = 4096\ncommit {hashlib.sha1(str(n).encode()).hexdigest()}\n",
+            f"session {uuid.UUID(int=rng.getrandbits(128))} token usage: {n * 37}\n",
+        ]
+        if n % 10 == 0:
+            parts.append(
+                "export GITHUB_TOKEN=gh" + "p_" + "".join(rng.choice(alnum) for _ in range(36))
+            )
+        if n % 50 == 0:
+            parts.append(base64.b64encode(rng.randbytes(30_000)).decode())
+        text = "\n".join(parts)
+        texts.append(text)
+        size += len(text.encode())
+    return texts
+
+
+def corpus_texts(corpus: Path) -> list[str]:
+    """Every text in the shared corpus: each file, and each text value of its databases."""
+    import sqlite3
+
+    texts = []
+    for path in sorted(corpus.rglob("*")):
+        if not path.is_file() or "LICENSES" in path.parts or path.suffix in (".tsv",):
+            continue
+        if path.suffix in (".vscdb", ".db", ".sqlite"):
+            con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            for (table,) in con.execute("select name from sqlite_master where type='table'"):
+                for row in con.execute(f'select * from "{table}"'):
+                    texts += [v for v in row if isinstance(v, str)]
+            con.close()
+        else:
+            texts.append(path.read_text(encoding="utf-8", errors="replace"))
+    return texts
+
+
+def redaction_mb_per_s(texts: list[str], repeat: int) -> tuple[float, int]:
+    """Median MB per CPU-second (so per core, however busy the machine) of redacting
+    every text once."""
+    from collections import Counter
+
+    from exporter.redact import redactor
+
+    rules = redactor()
+    size = sum(len(t.encode()) for t in texts)
+    times, counts = [], Counter()
+    for _ in range(repeat):
+        counts.clear()
+        start = time.process_time()
+        for text in texts:
+            rules.text(text, counts)
+        times.append(time.process_time() - start)
+    return size / 1e6 / statistics.median(times), sum(counts.values())
 
 
 def timed_peer(command: str, home: Path, out: Path) -> float:
@@ -143,7 +214,7 @@ def main() -> None:
     try:
         home = work / "home"
         size = build_home(home, args.sessions)
-        floors, fulls, serials, noops = [], [], [], []
+        floors, fulls, serials, noops, unredacted = [], [], [], [], []
         for i in range(args.repeat):
             floors.append(floor(home))
             vault = work / f"vault{i}"
@@ -151,6 +222,8 @@ def main() -> None:
             noops.append(timed_export(vault, home))
             shutil.rmtree(vault)
             serials.append(timed_export(vault, home, workers=1))
+            shutil.rmtree(vault)
+            unredacted.append(timed_export(vault, home, redact=False))
             shutil.rmtree(vault)
         main_mb, worker_mb = peak_memory_mb(work / "vault-mem", home)
         figures = {
@@ -164,6 +237,22 @@ def main() -> None:
             "peak_rss_mb": round(main_mb, 1),
             "worker_peak_rss_mb": round(worker_mb, 1),
         }
+        figures["no_redact_s"] = round(statistics.median(unredacted), 3)
+        figures["redaction_overhead_pct"] = round(
+            100 * (figures["full_s"] / figures["no_redact_s"] - 1), 1
+        )
+        synthetic = synthetic_texts(20)
+        mbps, found = redaction_mb_per_s(synthetic, args.repeat)
+        figures["redact_synthetic_mb_per_s"], figures["redact_synthetic_hits"] = (
+            round(mbps, 1),
+            found,
+        )
+        corpus = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+        if corpus.is_dir():
+            texts = corpus_texts(corpus)
+            figures["corpus_mb"] = round(sum(len(t.encode()) for t in texts) / 1e6, 1)
+            mbps, found = redaction_mb_per_s(texts, args.repeat)
+            figures["redact_corpus_mb_per_s"], figures["redact_corpus_hits"] = round(mbps, 1), found
         figures["full_over_floor"] = round(figures["full_s"] / figures["floor_s"], 2)
         figures["one_process_over_floor"] = round(figures["one_process_s"] / figures["floor_s"], 2)
         if args.peer:
@@ -196,6 +285,17 @@ def main() -> None:
         print(
             f"  claude-code-log, Markdown:        {figures['peer_s']:.3f} s  = {figures['peer_over_full']}x our full export"
         )
+    print(
+        f"  full export, --no-redact:         {figures['no_redact_s']:.3f} s  (redaction costs {figures['redaction_overhead_pct']}%)"
+    )
+    print(
+        f"  redaction, one core:              {figures['redact_synthetic_mb_per_s']} MB/s on 20 MB of synthetic session text ({figures['redact_synthetic_hits']} secrets)"
+        + (
+            f", {figures['redact_corpus_mb_per_s']} MB/s on ../shared/corpus ({figures['corpus_mb']} MB, {figures['redact_corpus_hits']} hits)"
+            if "redact_corpus_mb_per_s" in figures
+            else ""
+        )
+    )
     print(f"  start-up (ccexport --help):       {figures['startup_s']:.3f} s")
     print(
         f"  peak memory, full export:         {figures['peak_rss_mb']} MB main process, {figures['worker_peak_rss_mb']} MB largest worker"

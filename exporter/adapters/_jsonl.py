@@ -156,14 +156,18 @@ def _parsed(
         )
 
 
-def _lenient(raw: bytes | bytearray) -> Any:
-    """Second chance for lines orjson refuses: invalid UTF-8 or lone surrogates."""
+def _lenient(raw: bytes | bytearray | str) -> Any:
+    """Second chance for JSON orjson refuses (None if it is not JSON either): invalid UTF-8,
+    lone surrogates, numbers too large for 64 bits."""
     try:
-        text = raw.decode("utf-8", errors="replace")
+        text = raw if isinstance(raw, str) else raw.decode("utf-8", errors="replace")
         obj = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
         return None
     return _scrub(obj)
+
+
+lenient_loads = _lenient  # for values read elsewhere (database rows)
 
 
 def _scrub(obj: Any) -> Any:
@@ -199,8 +203,8 @@ def parse_timestamp(value: object) -> datetime | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
-        seconds = value / 1000 if value > 1e11 else value
         try:
+            seconds = value / 1000 if value > 1e11 else value
             return datetime.fromtimestamp(seconds, UTC)
         except (OverflowError, OSError, ValueError):
             return None

@@ -18,6 +18,7 @@ from urllib.parse import quote
 import orjson
 
 from ..errors import SourceError
+from ._jsonl import lenient_loads
 from .base import FileStamp
 
 BUSY_TIMEOUT_MS = 3000
@@ -92,7 +93,7 @@ def decode_json(value: Any) -> Any:
     try:
         return orjson.loads(value)
     except orjson.JSONDecodeError:
-        return None
+        return lenient_loads(value)  # a number past 64 bits, a lone surrogate
 
 
 def describe(exc: sqlite3.Error) -> str:

@@ -323,8 +323,10 @@ def _read(path: Path, problems: list[Problem]) -> tuple[list[dict[str, Any]], _M
             meta.ai_title = obj["aiTitle"].strip() or meta.ai_title
         elif kind == "summary" and isinstance(obj.get("summary"), str):
             meta.summaries.append((str(obj.get("leafUuid")), obj["summary"]))
-        elif kind not in KNOWN_TYPES:
-            unknown[str(kind)] = unknown.get(str(kind), 0) + 1
+        elif not isinstance(kind, str) or kind not in KNOWN_TYPES:
+            unknown[str(kind)[:80]] = unknown.get(str(kind)[:80], 0) + 1
+            if not isinstance(kind, str):
+                continue  # a damaged line: nothing below can tell what it is
         records.append(obj)
     for kind, count in unknown.items():
         problems.append(

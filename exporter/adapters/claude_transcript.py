@@ -94,7 +94,8 @@ class _Builder:
             if kind in CONVERSATIONAL and isinstance(uuid, str):
                 if uuid in self.out.uuids:
                     continue
-                sig = (rec.get("parentUuid"), rec.get("timestamp"), kind)
+                # repr: a damaged line may hold a list where a string belongs
+                sig = (repr(rec.get("parentUuid")), repr(rec.get("timestamp")), kind)
                 if kind in ("user", "assistant") and rec.get("timestamp"):
                     if seen_sig.get(sig) == rec.get("message"):
                         continue  # a compaction replay under a new uuid

@@ -78,6 +78,11 @@ class CodexAdapter:
         result = LoadResult()
         records = _records(ref.main.path, result.problems)
         rollout = build_rollout(records, self._origin_signatures)
+        for number, why in rollout.skipped:
+            result.problems.append(
+                Problem(str(ref.main.path), f"unexpected shape ({why}), line skipped", number,
+                        source=SOURCE)
+            )  # fmt: skip
         unknown = sorted({r[1] for r in records if r[1] not in KNOWN_KINDS and r[1] != "skip"})
         for kind in unknown:
             result.problems.append(

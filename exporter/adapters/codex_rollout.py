@@ -48,6 +48,7 @@ class Rollout:
     parent_id: str | None = None
     forked_from: str | None = None
     agent_label: str | None = None
+    skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, why) of bad lines
 
 
 def signatures(records: list[Record]) -> list[tuple[str, str]]:
@@ -91,21 +92,27 @@ class _Builder:
     def run(self) -> Rollout:
         start = self._skip_replay()
         for number, kind, p, ts in self.records[start:]:
-            when = parse_timestamp(ts)
-            if when:
-                self.out.started = self.out.started or when
-                self.out.ended = when
-            if kind == "session_meta":
-                self._meta(p)
-            elif kind == "turn_context":
-                self._turn_context(p)
-            elif kind == "response_item":
-                self._item(number, p, when)
-            elif kind == "event_msg":
-                self._event(number, p, when)
-            elif kind == "compacted":
-                self._add("system", [SummaryPart(str(p.get("message") or ""))], number, when)
+            try:
+                self._record(number, kind, p, ts)
+            except Exception as exc:  # a line of a shape no one expected costs that line
+                self.out.skipped.append((number, f"{type(exc).__name__}: {exc}"[:200]))
         return self.out
+
+    def _record(self, number: int, kind: str, p: dict[str, Any], ts: Any) -> None:
+        when = parse_timestamp(ts)
+        if when:
+            self.out.started = self.out.started or when
+            self.out.ended = when
+        if kind == "session_meta":
+            self._meta(p)
+        elif kind == "turn_context":
+            self._turn_context(p)
+        elif kind == "response_item":
+            self._item(number, p, when)
+        elif kind == "event_msg":
+            self._event(number, p, when)
+        elif kind == "compacted":
+            self._add("system", [SummaryPart(str(p.get("message") or ""))], number, when)
 
     # -- identity, forks -------------------------------------------------------------------
 

@@ -34,13 +34,33 @@ class _Missing(Exception):
     pass
 
 
+def _fits_root(kind: Any, entry: dict[str, Any], state: Any) -> bool:
+    """A change of the whole session keeps its shape: one damaged line cannot replace it
+    with something else."""
+    if kind == 1:
+        return isinstance(entry.get("v"), dict)
+    return kind != 2 or isinstance(state, list)
+
+
 def replay(path: Path, problems: list[Problem]) -> Any:
     """The session object a ``.jsonl`` mutation log describes (None if it never starts)."""
     state: Any = None
     for number, entry in iter_jsonl(path, problems, SOURCE):
-        kind = entry.get("kind") if isinstance(entry, dict) else None
-        if kind == 0:
+        if not isinstance(entry, dict):
+            problems.append(
+                Problem(str(path), "not a JSON object, line skipped", number, source=SOURCE)
+            )
+            continue
+        kind = entry.get("kind")
+        kind = kind if type(kind) is int else None  # False == 0, but is no kind
+        if kind == 0 and (state is None or isinstance(entry.get("v"), dict)):
             state = entry.get("v")
+            continue
+        if kind == 0:
+            problems.append(
+                Problem(str(path), "a new session that is not an object, skipped", number,
+                        source=SOURCE)
+            )  # fmt: skip
             continue
         if state is None:
             problems.append(
@@ -54,6 +74,8 @@ def replay(path: Path, problems: list[Problem]) -> Any:
             continue
         keys = entry.get("k") or []
         try:
+            if not isinstance(keys, list) or (not keys and not _fits_root(kind, entry, state)):
+                raise TypeError("a path that is not a list, or a root of the wrong type")
             if kind == 1:
                 if not keys:
                     state = entry.get("v")
@@ -91,7 +113,7 @@ def replay(path: Path, problems: list[Problem]) -> Any:
                     )
                 )
         except (_Missing, IndexError, KeyError, TypeError):
-            where = "/".join(str(k) for k in keys)
+            where = "/".join(str(k) for k in keys) if isinstance(keys, list) else repr(keys)
             problems.append(
                 Problem(
                     str(path),

@@ -21,6 +21,39 @@ _HOST_VARIABLES = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "CCEXPORT_VAULT", "XDG_CON
                    "CLINE_DB_DATA_DIR", "AIDER_CHAT_HISTORY_FILE")  # fmt: skip
 
 
+def _untracked() -> set[str] | None:
+    """Files in the checkout that git does not know and does not ignore."""
+    import subprocess
+
+    if not (ROOT / ".git").exists():
+        return None
+    done = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "--others", "--exclude-standard"],
+        capture_output=True,
+        text=True,
+    )
+    return set(done.stdout.splitlines()) if done.returncode == 0 else None
+
+
+_UNTRACKED_BEFORE: set[str] | None = None
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # In CI (or on request), the suite must leave the checkout as it found it.
+    global _UNTRACKED_BEFORE
+    if os.environ.get("CI") or os.environ.get("CCEXPORT_CHECK_TREE"):
+        _UNTRACKED_BEFORE = _untracked()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _UNTRACKED_BEFORE is None:
+        return
+    left = sorted((_untracked() or set()) - _UNTRACKED_BEFORE)
+    if left:
+        sys.stderr.write("\nthe tests left files in the checkout:\n  " + "\n  ".join(left) + "\n")
+        session.exitstatus = 1
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",

@@ -4,10 +4,14 @@ outputs, compaction, injected steps dropped, the workspace from the cache, bad i
 from __future__ import annotations
 
 import json
+import tempfile
 from datetime import UTC
 from pathlib import Path
 
 from conftest import load_sessions, normalize, note_files, texts
+from fuzz_lines import MARKER, damaged, lines, markers_of
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from exporter.adapters.antigravity import AntigravityAdapter
 from exporter.export import ExportOptions, run_export
@@ -139,3 +143,51 @@ def test_export_and_unchanged_rerun(tmp_path, monkeypatch):
         AntigravityAdapter, "load", lambda self, ref: loads.append(ref) or real(self, ref)
     )
     assert run_export(options).total("skipped") == 1 and loads == []
+
+
+def rendered(home: Path) -> str:
+    from exporter.notes import NoteSettings, build_note
+
+    out = []
+    for session in load_sessions(AntigravityAdapter(), home)[0]:
+        note = build_note(session, "n.md", NoteSettings(), lambda key: None)
+        out.append(note.body + json.dumps(note.frontmatter, default=str))
+    return "\n".join(out)
+
+
+def marked_steps() -> list:
+    return [
+        step(0, "USER_INPUT", "USER_EXPLICIT", content="<USER_REQUEST>\nAsk mk1x\n</USER_REQUEST>"),
+        step(
+            1,
+            "PLANNER_RESPONSE",
+            thinking="Think mk2x",
+            content="Say mk3x",
+            tool_calls=[{"name": "run_command", "args": {"CommandLine": '"echo mk4x"'}}],
+        ),
+        step(2, "RUN_COMMAND", content="Output mk5x", truncated_fields=["content"]),
+        step(3, "CHECKPOINT", "SYSTEM", content="Summary mk6x"),
+        step(
+            4, "USER_INPUT", "USER_EXPLICIT", content="<USER_REQUEST>\nAgain mk7x\n</USER_REQUEST>"
+        ),
+        step(5, "PLANNER_RESPONSE", content="Answer mk8x"),
+    ]
+
+
+def test_every_marker_of_the_undamaged_transcript_reaches_a_note(tmp_path):
+    records = marked_steps()
+    path = transcript(tmp_path, [])
+    path.write_bytes(lines(records))
+    assert set(MARKER.findall(rendered(tmp_path))) == markers_of(records)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_one_damaged_step_costs_at_most_itself(data):
+    records = marked_steps()
+    index, bad = data.draw(damaged(records))
+    with tempfile.TemporaryDirectory() as tmp:
+        transcript(Path(tmp), []).write_bytes(lines([*records[:index], bad, *records[index + 1 :]]))
+        text = rendered(Path(tmp))  # never raises
+    others = markers_of(records[:index] + records[index + 1 :]) - markers_of([records[index]])
+    assert not others - set(MARKER.findall(text)), index

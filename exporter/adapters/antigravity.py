@@ -153,7 +153,7 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
             if content.strip():
                 messages.append(Message("system", (SummaryPart(content),), sid, when))
         elif source != "USER_EXPLICIT" and (content.strip() or step.get("status") == "ERROR"):
-            if "content" in (step.get("truncated_fields") or []):
+            if _truncated(step):
                 content = f"{content.rstrip()}\n{_TRUNCATED}"
             failed = step.get("status") == "ERROR"
             if waiting:
@@ -183,7 +183,7 @@ def _planner_parts(step: dict[str, Any], sid: str, waiting: list[str]) -> list[P
         parts.append(ThinkingPart(thinking))
     content = step.get("content")
     if isinstance(content, str) and content.strip():
-        if "content" in (step.get("truncated_fields") or []):
+        if _truncated(step):
             content = f"{content.rstrip()}\n{_TRUNCATED}"
         parts.append(TextPart(content))
     calls = step.get("tool_calls")
@@ -197,6 +197,12 @@ def _planner_parts(step: dict[str, Any], sid: str, waiting: list[str]) -> list[P
         description = summary if isinstance(summary, str) and summary.strip() else None
         parts.append(ToolCallPart(str(call.get("name") or "tool"), args, call_id, description))
     return parts
+
+
+def _truncated(step: dict[str, Any]) -> bool:
+    """The log cut this step's ``content`` short."""
+    fields = step.get("truncated_fields")
+    return isinstance(fields, list) and "content" in fields
 
 
 def _arguments(args: Any) -> Any:

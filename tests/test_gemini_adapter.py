@@ -302,6 +302,17 @@ def test_subagent_is_its_own_note_linked_both_ways(tmp_path):
     assert f"[[{kid_stem}" in notes[parent_stem] and f"[[{parent_stem}]]" in notes[kid_stem]
 
 
+def test_an_empty_subagent_file_is_not_linked(tmp_path):
+    chats = project_folder(tmp_path, ROOT, "api") / "chats"
+    chat = GeminiChat(SID)
+    chat.user("Investigate")
+    chat.gemini("", calls=[tool_call("inv-1", "investigator", {}, "nothing", agent_id="agent-0")])
+    chat.write_jsonl(chats)
+    GeminiChat("agent-0", kind="subagent").write_jsonl(chats / SID, "agent-0.jsonl")
+    (parent,), _ = load_all(tmp_path)
+    assert parent.subagent_ids == () and parts(parent, "tool_call")[0].subagent_id is None
+
+
 def test_saved_chat_is_a_note_titled_by_its_tag_linked_to_its_session(tmp_path):
     folder = project_folder(tmp_path, ROOT, "api")
     conversation().write_jsonl(folder / "chats")

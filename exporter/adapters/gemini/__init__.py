@@ -186,10 +186,9 @@ def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: 
         if child_chat is None:
             continue
         agent = _str(child_chat.meta.get("sessionId")) or stamp.path.stem
-        child_id = f"{session_id}/agent-{agent}"
-        links[agent] = child_id
-        child = _session(child_chat, child_id, stamp.path, result.problems, {})
-        if child.messages:
+        child = _session(child_chat, f"{session_id}/agent-{agent}", stamp.path, result.problems, {})
+        if child.messages:  # only a subagent with a note of its own is linked
+            links[agent] = child.session_id
             children.append(child)
     main = _session(chat, session_id, ref.main.path, result.problems, links)
     cwd = project_root(
@@ -198,7 +197,7 @@ def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: 
         chat.meta.get("projectHash"),
         path_candidates(chat.meta, chat.records.values()),
     )
-    project = project_name(cwd) or (None if HASH_DIR.fullmatch(folder.name) else folder.name)
+    project = _project(folder, cwd)
     exported = [c.session_id for c in children]
     main = _with(main, cwd=cwd, project=project, subagent_ids=tuple(exported))
     if main.messages:
@@ -252,7 +251,7 @@ def _load_checkpoint(
     messages = checkpoint_messages(history)
     origin = _matching_session(folder, user_texts(messages))
     cwd = project_root(folder, registry, origin.meta.get("projectHash") if origin else None, [])
-    project = project_name(cwd) or (None if HASH_DIR.fullmatch(folder.name) else folder.name)
+    project = _project(folder, cwd)
     saved = datetime.fromtimestamp(ref.main.mtime_ns / 1e9, UTC)
     started, ended = saved, saved
     if origin:
@@ -337,7 +336,7 @@ def _load_prompt_log(
         return
     on_disk = _chat_keys(folder)
     cwd = project_root(folder, registry, None, [])
-    project = project_name(cwd) or (None if HASH_DIR.fullmatch(folder.name) else folder.name)
+    project = _project(folder, cwd)
     note = NoticePart(
         "notification",
         "Only the prompts remain: Gemini CLI's chat file for this session is gone, "
@@ -367,6 +366,11 @@ def _load_prompt_log(
 def _chat_keys(folder: Path) -> set[str | None]:
     chats = folder / "chats"
     return {chat_key(e.name) for e in os.scandir(chats)} if chats.is_dir() else set()
+
+
+def _project(folder: Path, cwd: str | None) -> str | None:
+    """The root's folder name; without a root, the project folder's slug (never a hash)."""
+    return project_name(cwd) or (None if HASH_DIR.fullmatch(folder.name) else folder.name)
 
 
 def project_name(cwd: str | None) -> str | None:

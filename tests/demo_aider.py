@@ -3,8 +3,9 @@
 The log sits in ``<home>/src/weather-cli/.aider.chat.history.md``, where an export with
 ``--home`` looks when ``[paths] aider`` is not set. It holds three runs: one with an edit,
 a commit, a shell command and usage lines (old wording), one with ``/model`` and the newer
-usage wording, and one started and left without a prompt (no note). The times in the
-headers are local time; the golden notes are made with ``TZ=UTC``.
+usage wording, and one started and left without a prompt (no note); the first run's
+prompts are dated by ``.aider.input.history``. The times in both files are local time: the
+golden notes are made with ``TZ=UTC``.
 """
 
 from __future__ import annotations
@@ -44,3 +45,9 @@ def write(home: Path) -> None:
     log.tokens("3.4k", "220", "0.0031", "0.0031", cache_hit="2.9k")
     log.run("2025-11-26 08:00:00", model="gpt-5", weak=None)  # started and left
     log.write(home / REPO)
+    (home / REPO / ".aider.input.history").write_text(
+        "\n# 2025-11-24 09:13:05.120413\n+show the temperature in °F when --imperial is given\n"
+        "\n# 2025-11-24 09:15:47.905122\n+/run python -m weather --imperial Oslo\n"
+        "\n# 2025-11-24 09:16:20.331870\n+and a test for it\n",
+        encoding="utf-8",
+    )

@@ -327,3 +327,28 @@ def test_any_text_in_a_log_is_read_without_an_exception(lines):
     raw = "\n".join(a + b for a, b in lines).encode("utf-8", "surrogatepass")
     for run in split_runs(raw):
         parse_run(run, "x", Path("log.md"), None)
+
+
+def test_prompts_are_dated_from_the_input_history(tmp_path):
+    repo = tmp_path / "home" / "src" / "greeter"
+    two_runs().write(repo)
+    (repo / ".aider.input.history").write_text(
+        "\n# 2025-03-01 09:14:00.000001\n+make the greeting configurable\n"  # before the run
+        "\n# 2025-03-01 09:16:10.500000\n+make the greeting configurable\n"
+        "\n# 2025-03-01 09:17:00.000000\n+something never logged\n"
+        "\n# 2025-03-01 09:18:30.000000\n+/run pytest -q\n"
+        "\n# 2025-03-01 09:20:00.000000\n+now document it\n+\n+in the README too  \n"
+        "\n# not a time\n+ignored\n"
+        "\n# 2025-03-02 18:01:00.000000\n+/add docs/usage.md\n"
+    )
+    first, second = load(tmp_path / "home")[0]
+    times = [m.timestamp for m in first.messages if m.role == "user"]
+    assert times == [
+        datetime(2025, 3, 1, 9, 16, 10, 500000, tzinfo=UTC),
+        datetime(2025, 3, 1, 9, 18, 30, tzinfo=UTC),
+        None,  # the command's output
+        datetime(2025, 3, 1, 9, 20, tzinfo=UTC),
+    ]
+    assert first.ended_at == datetime(2025, 3, 1, 9, 20, tzinfo=UTC)
+    assert second.messages[0].timestamp == datetime(2025, 3, 2, 18, 1, tzinfo=UTC)
+    assert second.messages[2].timestamp is None  # "!ls docs" was not in the history

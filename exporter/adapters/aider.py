@@ -23,6 +23,9 @@ Aider's own line conventions decide who wrote what:
   as ``> Applied edit to …`` and ``> Commit …`` (kept, as tool output);
 - every other line is the model's reply, Markdown as written.
 
+Prompts are dated from ``.aider.input.history`` beside the log (each entry has the local
+time it was typed): the first entry of the run's time span with the same text.
+
 An assistant Markdown heading ``#### …`` cannot be told from a prompt; Aider's own history
 reader treats it as one too. Text before the first header (old logs) is kept as an undated
 session when it holds a prompt. Each run is a unit of its own (its byte range, with a digest
@@ -31,6 +34,7 @@ of its bytes in the fingerprint): a log that grew costs only the runs the append
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import re
@@ -57,6 +61,7 @@ from .base import FileStamp, LoadResult, SessionRef, SourceContext
 SOURCE = "aider"
 HISTORY_FILE = ".aider.chat.history.md"
 ENV_FILE = "AIDER_CHAT_HISTORY_FILE"
+INPUT_FILE = ".aider.input.history"  # the prompts again, each with its local time
 MAX_DEPTH = 4  # levels below a configured folder that are searched
 HOME_DEFAULT = "src"  # searched under --home when nothing is configured
 UNSET_HINT = (
@@ -96,6 +101,9 @@ class AiderAdapter:
     label: ClassVar[str] = "Aider"
     env_vars: ClassVar[tuple[str, ...]] = (ENV_FILE,)
 
+    def __init__(self) -> None:
+        self._inputs: dict[Path, list[tuple[datetime, str]]] = {}
+
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured = ctx.configured(SOURCE)
         if configured:
@@ -128,8 +136,46 @@ class AiderAdapter:
         run = next(split_runs(chunk), Run(None, 1))
         run.first_line = int(ref.fact("line") or 1)
         started = _header_time(run, path, problems)
-        session = parse_run(run, ref.session_id, path, started, ref.fact("cwd"))
+        typed = self._typed_between(path.parent / INPUT_FILE, started, ref.main.mtime_ns)
+        session = parse_run(run, ref.session_id, path, started, ref.fact("cwd"), typed)
         return LoadResult([session] if session.messages else [], problems)
+
+    def _typed_between(
+        self, path: Path, start: datetime | None, end_ns: int
+    ) -> list[tuple[datetime, str]]:
+        """Inputs typed from ``start`` until the run's last write, from the prompt history
+        (read once per export: every run of a repository uses it)."""
+        if start is None:
+            return []
+        if path not in self._inputs:
+            self._inputs[path] = read_input_history(path)
+        entries = self._inputs[path]
+        first = bisect.bisect_left(entries, (start, ""))
+        end = datetime.fromtimestamp(end_ns / 1e9, UTC)
+        return [e for e in entries[first:] if e[0] <= end]
+
+
+def read_input_history(path: Path) -> list[tuple[datetime, str]]:
+    """``.aider.input.history`` (prompt_toolkit's history file): per entry ``# <local
+    time>`` then the input's lines, each prefixed ``+``. Sorted by time; unreadable → []."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    entries: list[tuple[datetime, list[str]]] = []
+    current: list[str] | None = None  # the lines of the entry being read (None: undated)
+    for line in text.splitlines():
+        if line.startswith("# "):
+            try:
+                local = datetime.fromisoformat(line[2:].strip())
+            except ValueError:
+                current = None
+                continue
+            current = []
+            entries.append((local.astimezone().astimezone(UTC), current))
+        elif line.startswith("+") and current is not None:
+            current.append(line[1:])
+    return sorted((when, "\n".join(lines)) for when, lines in entries)
 
 
 def _shown_folder(ctx: SourceContext, folder: Path) -> str:
@@ -261,10 +307,16 @@ def _header_time(run: Run, path: Path, problems: list[Problem]) -> datetime | No
 
 
 def parse_run(
-    run: Run, session_id: str, path: Path, started: datetime | None, cwd: str | None = None
+    run: Run,
+    session_id: str,
+    path: Path,
+    started: datetime | None,
+    cwd: str | None = None,
+    typed: list[tuple[datetime, str]] | None = None,
 ) -> Session:
-    """One run's lines as a session: prompts, replies, Aider's output, usage and cost."""
-    builder = _RunBuilder(f"{session_id}:")
+    """One run's lines as a session: prompts, replies, Aider's output, usage and cost;
+    ``typed`` (from ``.aider.input.history``) dates the prompts."""
+    builder = _RunBuilder(f"{session_id}:", typed)
     for kind, block in _blocks(run.lines):
         builder.add(kind, block)
     messages = builder.messages if any(m.role == "user" for m in builder.messages) else []
@@ -277,6 +329,7 @@ def parse_run(
         cwd=cwd or str(path.parent),
         models=tuple(builder.models),
         started_at=started,
+        ended_at=builder.last_typed,
         usage=builder.usage,
         cost=builder.cost(),
         extra={"aider_version": builder.version} if builder.version else {},
@@ -328,8 +381,10 @@ def _fence_after(line: str, fence: str) -> str:
 
 
 class _RunBuilder:
-    def __init__(self, id_prefix: str) -> None:
+    def __init__(self, id_prefix: str, typed: list[tuple[datetime, str]] | None = None) -> None:
         self.id_prefix = id_prefix
+        self.typed = typed or []  # (time, text) of the run's inputs, in order
+        self.last_typed: datetime | None = None
         self.messages: list[Message] = []
         self.models: list[str] = []
         self.model: str | None = None
@@ -368,7 +423,17 @@ class _RunBuilder:
         else:
             part = TextPart(text)
         self.after_command = not isinstance(part, TextPart)
-        self._message("user", [part])
+        self._message("user", [part], when=self._typed_at(stripped))
+
+    def _typed_at(self, text: str) -> datetime | None:
+        """When this prompt was typed: the next input-history entry with the same text."""
+        wanted = _comparable(text)
+        for i, (when, typed) in enumerate(self.typed):
+            if _comparable(typed) == wanted:
+                del self.typed[: i + 1]
+                self.last_typed = when
+                return when
+        return None
 
     def _aider(self, lines: list[str]) -> None:
         kept = []
@@ -414,9 +479,15 @@ class _RunBuilder:
             else:
                 self.request_costs.append(value)
 
-    def _message(self, role: Role, parts: list[Part], model: str | None = None) -> None:
+    def _message(
+        self, role: Role, parts: list[Part], model: str | None = None, when: datetime | None = None
+    ) -> None:
         source_id = f"{self.id_prefix}{len(self.messages) + 1}"
-        self.messages.append(Message(role, tuple(parts), source_id, None, model))
+        self.messages.append(Message(role, tuple(parts), source_id, when, model))
+
+
+def _comparable(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.strip().splitlines())
 
 
 def _is_command(line: str) -> bool:

@@ -79,6 +79,7 @@ def cline_task_ui() -> list[dict]:
 
 
 def test_a_cline_task_folder_becomes_a_session_with_every_kind_of_entry(tmp_path):
+    """Cline 3.x schema (no real sample of a task folder could be redistributed)."""
     home = tmp_path / "home"
     root = cb.storage(home, cb.CLINE)
     cb.task(root, "1762500000000", ui=cline_task_ui(), metadata={
@@ -132,6 +133,7 @@ def test_a_cline_task_folder_becomes_a_session_with_every_kind_of_entry(tmp_path
 
 
 def test_roo_code_on_windows_is_its_own_source_with_its_workspace_and_summaries(tmp_path):
+    """Roo Code 3.x schema (no real sample): ``HistoryItem.workspace``, ``condense_context``."""
     home = tmp_path / "home"
     root = cb.storage(home, cb.ROO, layout="windows", editor="Cursor")
     task_id = "0f8fad5b-d9cb-469f-a165-70867728950e"
@@ -154,6 +156,8 @@ def test_roo_code_on_windows_is_its_own_source_with_its_workspace_and_summaries(
 
 
 def test_kilo_code_task_without_ui_file_is_read_from_the_model_history(tmp_path):
+    """Kilo Code 4.x legacy-extension schema (no real sample); XML tool calls in text, as
+    the Cline 3.x line it forked from sent them."""
     home = tmp_path / "home"
     root = cb.storage(home, cb.KILO, layout="mac")
     env = ("<environment_details>\n# Current Working Directory (/Users/me/kilo-app) Files\n"

@@ -7,9 +7,9 @@ processes never see one. A secret becomes ``[REDACTED:<rule id>]``: the same tex
 every run, so re-runs stay no-ops.
 
 Fast by design: a keyword automaton (pyahocorasick) reads each text once and says which
-rules can match at all; only those run, as RE2 patterns (linear time, no catastrophic
-backtracking) over the text's UTF-8 bytes. Most text meets no rule and is returned as is.
-Attachments (images, files) are bytes and are not scanned.
+rules can match at all, and where; only those run, as RE2 patterns (linear time, no
+catastrophic backtracking) over the UTF-8 bytes around their keywords. Most text meets no
+keyword and is returned as is. Attachments (images, files) are bytes and are not scanned.
 """
 
 from __future__ import annotations
@@ -70,9 +70,11 @@ def plausible_secret(value: str, minimum: float, quoted: bool) -> bool:
         return False  # already redacted; a number is a count or a port, not a secret
     if _STAND_IN.match(value):
         return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
-    if "://" in value or value[0] in "/~." or _DRIVE.match(value) or _DOTTED.fullmatch(value):
-        return False  # a URL or a path, or a reference to a setting
+    if "://" in value or value[0] in "/~." or _DRIVE.match(value):
+        return False  # a URL or a path
     has_digit = any(c.isdigit() for c in value)
+    if not has_digit and _DOTTED.fullmatch(value):
+        return False  # a reference to a setting: settings.SECRET_KEY, process.env.TOKEN
     if not quoted and not has_digit and _PLAIN_WORDS.fullmatch(value):
         return False  # an identifier in code, not a literal
     # Without digits, only a long random-looking string is a secret (not "AutoTokenizer").

@@ -318,3 +318,16 @@ def test_tool_inputs_under_secret_names_are_redacted_but_other_values_stay():
 def test_text_without_secrets_is_returned_as_the_same_object():
     text = "nothing to see here, just a long sentence about a password policy " * 50
     assert redact_text(text) is text
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ('client_secret = "Xk3.9mPq2.LzR7vW"', "generic-secret"),  # dotted, but with digits
+        ("API_TOKEN=QwErTyUiOpAsDfGhJkLzXcVbNm", "generic-secret"),  # no digit, random
+        ('{"password": "correct-h0rse-battery"}', "generic-password"),
+        ("userPassword: Zq8!vR2#kL", "generic-password"),
+    ],
+)
+def test_generic_assignments_with_random_looking_values_are_redacted(text, rule):
+    assert f"[REDACTED:{rule}]" in redact_text(text)

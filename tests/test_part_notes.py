@@ -1,0 +1,183 @@
+"""A session too long for one note continues in linked part notes, cut at places that stay
+put as the session grows: the parts already closed never change again."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from datetime import UTC
+from pathlib import Path
+
+from claude_builder import ClaudeSession, tool_use
+from conftest import note_files
+
+from exporter import split
+from exporter.export import ExportOptions, run_export
+from exporter.model import Message, TextPart, ToolResultPart
+
+LIMIT = 64 * 1024
+SID = "0000abcd-0000-4000-8000-000000000000"
+
+
+def grow(s: ClaudeSession, start: int, turns: int) -> None:
+    for i in range(start, start + turns):
+        s.user(f"question q{i}q")
+        call = f"call-{i}"
+        s.assistant([tool_use("Read", {"file_path": f"/src/f{i}.py"}, call)])
+        s.tool_result(call, f"file f{i}\n" + "lorem ipsum dolor sit amet\n" * 150)
+        s.assistant(f"answer a{i}a " + "consectetur adipiscing " * 40)
+
+
+def write(home: Path, s: ClaudeSession) -> Path:
+    return s.write(home / ".claude" / "projects" / "-w-big" / f"{SID}.jsonl")
+
+
+def export(vault: Path, home: Path, **kw):
+    options = ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=LIMIT, **kw)
+    return run_export(options)
+
+
+def parts(vault: Path) -> dict[str, str]:
+    return {path: data.decode() for path, data in note_files(vault).items()}
+
+
+def test_a_long_session_continues_in_linked_parts_holding_every_turn_once(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    s = ClaudeSession(SID, "/home/dev/work/big")
+    grow(s, 0, 60)
+    write(home, s)
+    report = export(vault, home)
+    assert report.total("found") == 1 and not report.failed
+    notes = parts(vault)
+    names = sorted(notes, key=lambda p: (len(p), p))
+    assert len(names) >= 4 and all(len(t.encode()) < LIMIT * 1.3 for t in notes.values())
+    first = names[0]
+    stem = Path(first).stem
+    assert names[1:] == [
+        f"{Path(first).parent}/{stem} (part {n}).md" for n in range(2, len(names) + 1)
+    ]
+    # Every turn in exactly one part, in order.
+    text = "".join(notes[n] for n in names)
+    asked = re.findall(r"(?m)^question q(\d+)q$", text)
+    assert asked == [str(i) for i in range(60)]
+    # Links both ways, in the properties and the text.
+    for n, name in enumerate(names, start=1):
+        body = notes[name]
+        assert f"part: {n}\n" in body
+        if n > 1:
+            previous = Path(names[n - 2]).stem
+            assert (
+                f"previous_part: '[[{previous}]]'" in body
+                and f"[[{previous}|part {n - 1}]]" in body
+            )
+        if n < len(names):
+            following = Path(names[n]).stem
+            assert (
+                f"next_part: '[[{following}]]'" in body and f"[[{following}|part {n + 1}]]" in body
+            )
+    assert f"title: {notes[names[1]].split('title: ')[1].split(chr(10))[0]}".endswith("(part 2)")
+    # Only the first part is listed in the project's index note.
+    index = (vault / "AI Sessions" / "Projects" / "big.md").read_text()
+    assert f"[[{stem}|" in index and "(part 2)" not in index
+
+
+def test_earlier_parts_never_change_as_the_session_grows_and_re_runs_write_nothing(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    s = ClaudeSession(SID, "/home/dev/work/big")
+    grow(s, 0, 40)
+    write(home, s)
+    export(vault, home)
+    before = note_files(vault)
+    assert export(vault, home).as_dict()["totals"]["written"] == 0
+    grow(s, 40, 45)
+    write(home, s)
+    report = export(vault, home)
+    after = note_files(vault)
+    names = sorted(before, key=lambda p: (len(p), p))
+    closed, last = names[:-1], names[-1]
+    assert all(after[name] == before[name] for name in closed)  # not even rewritten
+    # The part that was last fills up and gains its link to the next part.
+    assert len(after) > len(before) and after[last] != before[last]
+    assert report.as_dict()["totals"]["written"] == len(after) - len(before) + 1
+    assert report.total("unchanged") == len(closed)
+    assert export(vault, home).as_dict()["totals"]["written"] == 0
+
+
+def test_a_session_that_grows_past_the_limit_splits_and_keeps_its_first_note(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    s = ClaudeSession(SID, "/home/dev/work/big")
+    grow(s, 0, 3)
+    write(home, s)
+    export(vault, home)
+    (first,) = note_files(vault)
+    grow(s, 3, 40)
+    write(home, s)
+    report = export(vault, home)
+    assert not report.failed and report.total("updated") == 1
+    notes = parts(vault)
+    assert first in notes and "part: 1" in notes[first] and len(notes) > 2
+    assert "question q0q" in notes[first] and "question q39q" not in notes[first]
+
+
+def test_parts_are_found_again_without_the_state_folder(tmp_path):
+    """Each part names itself in its frontmatter: another machine finds the same notes."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    s = ClaudeSession(SID, "/home/dev/work/big")
+    grow(s, 0, 40)
+    write(home, s)
+    export(vault, home)
+    before = note_files(vault)
+    shutil.rmtree(vault / ".ccexport")
+    report = export(vault, home)
+    assert note_files(vault) == before and report.as_dict()["totals"]["written"] == 0
+
+
+def test_serial_and_parallel_runs_cut_the_same_parts(tmp_path):
+    home = tmp_path / "home"
+    for n in range(30):
+        s = ClaudeSession(f"{n:08x}-0000-4000-8000-000000000000", "/home/dev/work/big")
+        grow(s, 0, 12 if n % 5 == 0 else 1)
+        s.write(home / ".claude" / "projects" / "-w-big" / f"{s.session_id}.jsonl")
+    export(tmp_path / "one", home, workers=1)
+    export(tmp_path / "two", home, workers=2)
+    assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
+    assert sum("(part 2)" in p for p in note_files(tmp_path / "one")) == 6
+
+
+def message(role: str, text: str) -> Message:
+    return Message(role, (TextPart(text),))
+
+
+def test_cuts_depend_only_on_what_comes_before_them():
+    messages = tuple(
+        message("user" if i % 2 == 0 else "assistant", f"m{i} " + "x" * (300 + 37 * (i % 7)))
+        for i in range(200)
+    )
+    full = split.part_ranges(messages, 4000)
+    for end in (50, 120, 199):
+        prefix = split.part_ranges(messages[:end], 4000)
+        assert prefix[:-1] == full[: len(prefix) - 1]  # every closed part is the same
+        assert prefix[-1][0] == full[len(prefix) - 1][0]  # and the open one starts alike
+
+
+def test_a_tool_result_stays_after_its_call_and_one_long_turn_is_cut_between_replies():
+    call = Message("assistant", (TextPart("y" * 3000),))
+    result = Message("user", (ToolResultPart("z" * 3000, "c1"),))
+    messages = (message("user", "ask"), *[call, result] * 6)
+    ranges = split.part_ranges(messages, 8000)
+    assert len(ranges) > 1
+    assert all(messages[start].role == "assistant" for start, _ in ranges[1:])
+
+
+def test_a_note_written_whole_before_is_cut_into_parts_not_kept_as_shrunk(tmp_path):
+    """Part 1 holds fewer messages than the whole note did: that is no shrunken source."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    s = ClaudeSession(SID, "/home/dev/work/big")
+    grow(s, 0, 30)
+    write(home, s)
+    run_export(ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=100 * LIMIT))
+    (whole,) = note_files(vault)
+    report = export(vault, home)
+    assert not [c for c in report.changes if c.action.value == "kept"]
+    notes = parts(vault)
+    assert len(notes) > 2 and "part: 1" in notes[whole] and "question q29q" not in notes[whole]

@@ -170,7 +170,7 @@ def _call(what: str, text: str, call_id: str) -> list[Part]:
 
 
 # Tools whose ``content`` is what the model wrote (an input), not what it got back.
-_CONTENT_IS_INPUT = frozenset({"newFileCreated", "editedExistingFile", "appliedDiff"})
+_CONTENT_IS_INPUT = frozenset({"newFileCreated", "editedExistingFile", "appliedDiff", "newTask"})
 
 
 def _merge_output(messages: list[Message], call_id: str | None, text: str) -> bool:

@@ -1,0 +1,151 @@
+"""``AI Sessions/Sessions.base``: a view file for Obsidian's core Bases plugin.
+
+It holds a table of every session (date, session, assistant, project, model, active
+minutes, tokens, cost), newest first, and one such table per assistant found in the vault.
+Only keys Obsidian documents are used (help.obsidian.md, "Bases syntax": ``filters``,
+``formulas``, ``properties``, ``views`` with ``type``, ``name``, ``filters``, ``order``;
+a view's ``sort`` is the list of ``{property, direction}`` the API documents as
+``BasesSortConfig``).
+
+The file is the user's as much as ours, like an index note, but Obsidian rewrites it
+whole when a view is changed in the app, so there is no region to own. The rule: the first
+run writes it; later runs only add a view ccexport has never written (a new assistant),
+keeping every view, key and comment the user has. A view ccexport wrote and the user
+deleted stays deleted (the names written are kept in ``.ccexport/bases.json``); delete the
+file to get ccexport's current views back. A file that is not readable as a Bases file is
+left alone.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from . import vaultio
+from .index import INDEX_PREFIX, note_meta
+from .notes import SOURCE_LABELS, NoteSettings
+from .vault import Action, Change, Vault
+
+BASE_NAME = "Sessions.base"
+BASE_KEY = f"{INDEX_PREFIX}bases"
+RECORD = f"{vaultio.STATE_DIR}/bases.json"
+SESSION_TAG = "ai-session"
+ALL_VIEW = "All sessions"
+COLUMNS = ["created", "formula.session", "source", "project", "model", "active", "tokens",
+           "cost"]  # fmt: skip
+# Documented keys (the schema check in the tests holds ccexport to them).
+TOP_KEYS = {"filters", "formulas", "properties", "summaries", "views"}
+VIEW_KEYS = {"type", "name", "limit", "groupBy", "filters", "order", "summaries", "sort"}
+
+
+def base_document(sources: list[str]) -> dict[str, Any]:
+    """The Bases file ccexport writes for a vault holding notes from ``sources``."""
+    labels = sorted({SOURCE_LABELS.get(s, s): s for s in sources}.items(), key=lambda i: i[0])
+    views = [_table(ALL_VIEW, None)]
+    views += [_table(label, source) for label, source in labels]
+    return {
+        "filters": {"and": [f'file.hasTag("{SESSION_TAG}")']},
+        "formulas": {"session": "file.asLink(title)"},
+        "properties": {
+            "created": {"displayName": "Date"},
+            "formula.session": {"displayName": "Session"},
+            "source": {"displayName": "Assistant"},
+            "active": {"displayName": "Active (min)"},
+            "cost": {"displayName": "Cost (USD)"},
+        },
+        "views": views,
+    }
+
+
+def _table(name: str, source: str | None) -> dict[str, Any]:
+    view: dict[str, Any] = {"type": "table", "name": name}
+    if source is not None:
+        view["filters"] = {"and": [f'source == "{source}"']}
+    view["order"] = list(COLUMNS)
+    view["sort"] = [{"property": "created", "direction": "DESC"}]
+    return view
+
+
+def write_bases_file(vault: Vault, settings: NoteSettings) -> Change:
+    """Write or extend the Bases file; never raises for what the vault holds."""
+    relpath = f"{settings.folder}/{BASE_NAME}"
+    sources = sorted(
+        {
+            str(meta["source"])
+            for key, (_, meta) in vault.notes(note_meta).items()
+            if not key.startswith(INDEX_PREFIX) and meta and meta.get("source")
+        }
+    )
+    ours = base_document(sources)
+    try:
+        return _write(vault, relpath, ours)
+    except (OSError, UnicodeDecodeError) as exc:
+        return Change(Action.FAILED, BASE_KEY, relpath, f"could not be written: {exc}")
+
+
+def _write(vault: Vault, relpath: str, ours: dict[str, Any]) -> Change:
+    yaml = _yaml()
+    found = vaultio.read_file(vault.root, relpath)
+    if found is None:
+        _save(vault, relpath, _dump(yaml, ours), [v["name"] for v in ours["views"]])
+        return Change(Action.CREATED, BASE_KEY, relpath)
+    text = found[0].decode("utf-8")
+    try:
+        doc = yaml.load(text)
+    except YAMLError as exc:
+        return _left_alone(relpath, f"it is not valid YAML ({exc.__class__.__name__})")
+    views = doc.get("views") if isinstance(doc, dict) else None
+    if not isinstance(views, list):
+        return _left_alone(relpath, "it has no list of views")
+    present = {v.get("name") for v in views if isinstance(v, dict)}
+    written = set(_record(vault).get(relpath, []))
+    new = [v for v in ours["views"] if v["name"] not in present and v["name"] not in written]
+    if not new:
+        return Change(Action.UNCHANGED, BASE_KEY, relpath)
+    views.extend(new)
+    _save(vault, relpath, _dump(yaml, doc), [*sorted(written), *(v["name"] for v in new)])
+    return Change(Action.UPDATED, BASE_KEY, relpath, "added views: " + ", ".join(
+        v["name"] for v in new))  # fmt: skip
+
+
+def _left_alone(relpath: str, why: str) -> Change:
+    return Change(Action.UNCHANGED, BASE_KEY, relpath, f"left alone: {why}")
+
+
+def _save(vault: Vault, relpath: str, text: str, names: list[str]) -> None:
+    if vault.dry_run:
+        return
+    vaultio.write_file(vault.root, relpath, text.encode("utf-8"))
+    record = _record(vault)
+    record[relpath] = list(dict.fromkeys(names))
+    data = json.dumps(record, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+    vaultio.write_file(vault.root, RECORD, data.encode("utf-8"))
+
+
+def _record(vault: Vault) -> dict[str, list[str]]:
+    """The view names ccexport has written, per Bases file."""
+    try:
+        found = vaultio.read_file(vault.root, RECORD, limit=1 << 20)
+        data = json.loads(found[0].decode("utf-8")) if found else {}
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: [n for n in v if isinstance(n, str)] for k, v in data.items() if isinstance(v, list)}
+
+
+def _yaml() -> YAML:
+    yaml = YAML()  # round trip: the user's comments, order and quoting survive an added view
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.width = 4096
+    return yaml
+
+
+def _dump(yaml: YAML, doc: Any) -> str:
+    out = io.StringIO()
+    yaml.dump(doc, out)
+    return out.getvalue()

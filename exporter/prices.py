@@ -1,0 +1,112 @@
+"""Estimated cost of a session from its token counts and a dated table of list prices.
+
+The table ships with the package (``data/prices.toml``, read once, never fetched); the
+user's ``[prices]`` entries in config.toml come first. An estimate is made only when every
+kind of token the session used has a price: a missing price gives no cost, never a low one.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from .model import Usage
+
+KINDS = ("input", "output", "cache_read", "cache_write")
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    """USD per million tokens; None where the table gives no price for that kind."""
+
+    pattern: str
+    input: float | None = None
+    output: float | None = None
+    cache_read: float | None = None
+    cache_write: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PriceTable:
+    date: str  # the date the shipped list prices were read ("" when only the user's)
+    user: tuple[Price, ...] = ()  # from config.toml: tried first
+    shipped: tuple[Price, ...] = ()
+
+    def price_of(self, model: str) -> Price | None:
+        name = normalize_model(model)
+        for price in self.user:
+            if fnmatchcase(name, price.pattern):
+                return price
+        matching = [p for p in self.shipped if fnmatchcase(name, p.pattern)]
+        return max(matching, key=lambda p: len(p.pattern), default=None)
+
+    def with_user(self, entries: dict[str, dict[str, Any]]) -> PriceTable:
+        """This table with the user's ``[prices]`` entries (checked by config) in front."""
+        user = tuple(_price(pattern, values) for pattern, values in entries.items())
+        return PriceTable(self.date, user, self.shipped)
+
+
+def normalize_model(model: str) -> str:
+    """``anthropic/claude-sonnet-4.5`` -> ``claude-sonnet-4-5``: how the table names models."""
+    name = model.strip().lower().rsplit("/", 1)[-1]
+    return re.sub(r"(?<=\d)\.(?=\d)", "-", name)
+
+
+def estimate(usage: Usage, model: str | None, table: PriceTable) -> float | None:
+    """USD for ``usage`` at ``model``'s list price, or None when it cannot be priced."""
+    if not model:
+        return None
+    price = table.price_of(model)
+    counts = {
+        "input": usage.input_tokens,
+        "output": usage.output_tokens,
+        "cache_read": usage.cache_read_tokens,
+        "cache_write": usage.cache_write_tokens,
+    }
+    if price is None or not any(counts.values()):
+        return None
+    total = 0.0
+    for kind, count in counts.items():
+        if not count:
+            continue
+        per_million = getattr(price, kind)
+        if per_million is None:
+            return None  # this kind has no price: no estimate rather than a low one
+        total += count * per_million / 1_000_000
+    return round(total, 6)
+
+
+@cache
+def shipped_table() -> PriceTable:
+    """The price table in the package, read once per process."""
+    text = resources.files("exporter").joinpath("data/prices.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    prices = tuple(
+        _price(pattern, entry) for entry in data.get("model", []) for pattern in entry["match"]
+    )
+    return PriceTable(str(data.get("date", "")), (), prices)
+
+
+def _price(pattern: str, values: dict[str, Any]) -> Price:
+    kinds = {k: float(values[k]) for k in KINDS if values.get(k) is not None}
+    return Price(normalize_model(pattern), **kinds)
+
+
+def check_entry(pattern: str, values: Any) -> str | None:
+    """Why a ``[prices]`` entry from config.toml is unusable, or None when it is fine."""
+    if not isinstance(values, dict):
+        return f"must be a table such as {{ input = 3.0, output = 15.0 }}, not {values!r}"
+    unknown = set(values) - set(KINDS)
+    if unknown:
+        return f"has unknown keys {sorted(unknown)}; use {', '.join(KINDS)}"
+    for kind, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            return f"{kind} must be a price in USD per million tokens, such as 3.0"
+    if not values:
+        return "gives no price; use " + ", ".join(KINDS)
+    return None

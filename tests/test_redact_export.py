@@ -21,9 +21,23 @@ from conftest import note_files, stamps
 from copilot_builder import markdown, request, session, terminal_tool, write
 from typer.testing import CliRunner
 
+from exporter.adapters import ADAPTERS, FileStamp, LoadResult, SessionRef
 from exporter.cli import app
 from exporter.errors import Problem
 from exporter.export import ExportOptions, ExportReport, run_export
+from exporter.model import (
+    AttachmentPart,
+    CommandOutputPart,
+    CommandPart,
+    Message,
+    NoticePart,
+    Session,
+    SummaryPart,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+)
 from exporter.notefile import END_PREFIX
 from exporter.redact import redact_report, redactor
 from exporter.vault import Action, Change
@@ -294,3 +308,61 @@ def test_a_bad_redaction_setting_is_a_config_error_naming_the_key(tmp_path, conf
     result = runner.invoke(app, ["--vault", str(vault), "--home", str(tmp_path)])
     assert result.exit_code == 2
     assert named in result.output + result.stderr
+
+
+def _session_with_a_secret_everywhere(source: str, path: Path) -> Session:
+    """Every text field of the model holds a secret: what any adapter can hand over."""
+    from datetime import datetime
+
+    at = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+    parts_user = (TextPart(f"deploy with {GITHUB}"), CommandPart(f"/login {SLACK}"),
+                  AttachmentPart("image/png", b"\x89PNG", name=f"{AWS}.png"))  # fmt: skip
+    parts_assistant = (
+        ThinkingPart(f"the key is {THINKING}"),
+        TextPart(f"Using {ANTHROPIC}"),
+        ToolCallPart("Bash", {"command": f"echo {OUTPUT}", "password": DB_PASSWORD}, "c1",
+                     description=f"print {AWS}"),
+        ToolResultPart(f"{AWS}\n", "c1"),
+        CommandOutputPart(f"token {SLACK}"),
+        SummaryPart(f"Earlier: {GITHUB}"),
+        NoticePart("error", f"rate limited for {ANTHROPIC}"),
+    )  # fmt: skip
+    return Session(
+        source, "5ec7e700-0000-4000-8000-0000000000ff",
+        (Message("user", parts_user, timestamp=at), Message("assistant", parts_assistant, timestamp=at)),
+        path, title=f"fix {GITHUB}", project=f"shop-{AWS}", cwd=f"/w/shop-{AWS}",
+        git_branch=f"fix/{SLACK}", git_remote=f"https://ci:{DB_PASSWORD}@git.example/shop.git",
+        agent_label=f"agent {OUTPUT}", started_at=at, ended_at=at, extra={"api_key": THINKING},
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("source", [cls.name for cls in ADAPTERS])
+def test_every_source_and_every_field_of_the_model(tmp_path, monkeypatch, source):
+    """Redaction works on the model every adapter produces, so a source is covered by
+    handing the pipeline a session under its name with a secret in every field."""
+    from exporter import export as export_module
+
+    unit = tmp_path / "unit.jsonl"
+    unit.write_text("{}\n")
+
+    class Fake:
+        name, label = source, source
+
+        def roots(self, ctx):
+            return [tmp_path]
+
+        def discover(self, ctx):
+            yield SessionRef(source, "one", FileStamp.of(unit))
+
+        def load(self, ref):
+            return LoadResult([_session_with_a_secret_everywhere(source, unit)])
+
+    monkeypatch.setattr(export_module, "select_adapters", lambda names: [Fake()])
+    monkeypatch.setattr(export_module, "unreadable_in_sources", lambda options: [], raising=False)
+    vault = tmp_path / "vault"
+    report = export(vault, tmp_path)
+    assert report.total("created") == 1, report.problems
+    files = every_file(vault)
+    assert_no_secret(files)
+    assert any(f"/{source}/" in path for path in files)
+    assert report.redactions["github-pat"] >= 3  # text, summary, title

@@ -212,53 +212,74 @@ def _end_of_region(
     return candidates[0] if candidates else (None, None)
 
 
-def splice_frontmatter(yaml_text: str, values: dict[str, Any], drop: Collection[str]) -> str | None:
+def splice_frontmatter(
+    yaml_text: str,
+    values: dict[str, Any],
+    drop: Collection[str],
+    existing: dict[str, Any] | None = None,
+) -> str | None:
     """``yaml_text`` with each key of ``values`` rewritten where it stands (new ones appended
     in order) and each key in ``drop`` removed; every other line kept byte for byte, comments
-    too. None when the text is not a block mapping that can be spliced safely."""
-    try:
-        node = yaml.compose(yaml_text, Loader=_Loader)
-    except yaml.YAMLError:
+    too. ``existing``: the text already loaded. None when the text is not a block mapping
+    that can be spliced safely."""
+    node = _block_mapping(yaml_text)
+    ours_text = yaml_of(values)
+    ours_node = _block_mapping(ours_text)
+    if node is False or not ours_node:
         return None
-    if node is not None and (not isinstance(node, yaml.MappingNode) or node.flow_style):
-        return None
-    pairs = node.value if node is not None else []
-    lines = _YAML_LINE.findall(yaml_text)
     constructor = yaml.SafeLoader("")
+    ours = _segments(ours_node, _YAML_LINE.findall(ours_text))
+    expected: dict[Any, Any] = constructor.construct_document(ours_node)
+    old = existing if existing is not None else yaml.load(yaml_text, Loader=_Loader) or {}
+    lines = _YAML_LINE.findall(yaml_text)
     out: list[str] = []
-    expected: dict[Any, Any] = {}
-    written: set[str] = set()
-    old = yaml.load(yaml_text, Loader=_Loader) or {}
     position = 0
-    for key, value in pairs:
+    for key, value in node.value if node else []:
         name = key.value if isinstance(key, yaml.ScalarNode) and key.tag.endswith(":str") else None
         first = key.start_mark.line
         last = value.end_mark.line - (value.end_mark.column == 0)
         while last > first and _is_gap(lines[last]):
             last -= 1  # comments and blank lines after a value stay with the next key
         out.append("".join(lines[position:first]))
-        if name in values and name not in written:
-            out.append(yaml_of({name: values[name]}))
-            written.add(name)
+        if name in ours:
+            out.append(ours.pop(name))  # a key twice: the later copy goes
         elif name not in values and name not in drop:
             out.append("".join(lines[first : last + 1]))
             constructed = constructor.construct_object(key, deep=True)
-            expected[constructed] = old.get(constructed)
+            expected.setdefault(constructed, old.get(constructed))
         position = last + 1
     out.append("".join(lines[position:]))
-    added = {k: v for k, v in values.items() if k not in written}
-    if added:
+    if ours:
         if out[-1] and not out[-1].endswith(("\n", "\r")):
             out.append("\n")
-        out.append(yaml_of(added))
+        out.extend(ours.values())
     result = "".join(out)
     # Whatever the text held, the result must read back as exactly the intended properties.
-    expected.update(yaml.load(yaml_of(values), Loader=_Loader) or {})
     try:
         ok = (yaml.load(result, Loader=_Loader) or {}) == expected
     except yaml.YAMLError:
         ok = False
     return result if ok else None
+
+
+def _block_mapping(text: str) -> yaml.MappingNode | None | bool:
+    """The composed block mapping of ``text``; None if empty; False if it is anything else."""
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError:
+        return False
+    if node is not None and (not isinstance(node, yaml.MappingNode) or node.flow_style):
+        return False
+    return node
+
+
+def _segments(node: yaml.MappingNode, lines: list[str]) -> dict[str, str]:
+    """The text of each top-level key of a dump (no comments, no blank lines in it)."""
+    starts = [key.start_mark.line for key, _ in node.value] + [len(lines)]
+    return {
+        key.value: "".join(lines[starts[i] : starts[i + 1]])
+        for i, (key, _) in enumerate(node.value)
+    }
 
 
 def _is_gap(line: str) -> bool:

@@ -129,6 +129,7 @@ class Vault:
         self._identities: dict[str, str] | None = None
         self._reserved: dict[str, str] = {}  # relpath -> key, for paths chosen this run
         self._renamed: set[str] = set()  # keys that could not take their proposed name
+        self._unsynced: set[str] = set()  # folders renamed into since they were last fsynced
         # Applied to the old text a conflict copy or a diff quotes (secret redaction).
         self.scrub: Callable[[str], str] = str
 
@@ -325,6 +326,8 @@ class Vault:
         had, has = existing.get(SIZE_KEY), ours.get(SIZE_KEY)
         if self.force or not all(type(n) is int for n in (had, has)) or has >= had:
             return ""
+        if existing.get("part") != ours.get("part"):
+            return ""  # a long session now cut into part notes: counts of different spans
         return f"{SHRUNK} (the note holds {had} messages, the source {has}; --force overwrites)"
 
     def _updated(
@@ -345,7 +348,7 @@ class Vault:
         )
         values = {k: merged[k] for k in ours}
         drop = (set(OWNED_KEYS) | set(previous_keys)) - set(values)
-        yaml_text = notefile.splice_frontmatter(parsed.yaml, values, drop)
+        yaml_text = notefile.splice_frontmatter(parsed.yaml, values, drop, parsed.metadata)
         if yaml_text is None:  # not a block mapping (flow style, odd keys): written anew
             yaml_text = notefile.yaml_of(merged)
         return notefile.recompose(parsed, yaml_text, owned)
@@ -360,9 +363,13 @@ class Vault:
         return True
 
     def _write(self, relpath: str, text: str) -> os.stat_result | None:
+        """A note: its folder is fsynced once for many notes, before the state records them."""
         if self.dry_run:
             return None
-        return vaultio.write_file(self.root, relpath, text.encode("utf-8", "replace"))
+        data = text.encode("utf-8", "replace")
+        written = vaultio.write_file(self.root, relpath, data, sync_folder=False)
+        self._unsynced.add(relpath.rpartition("/")[0])
+        return written
 
     def _record(
         self,
@@ -400,6 +407,9 @@ class Vault:
     def save_state(self) -> None:
         """Written after the notes, atomically, and only if it changed."""
         data = self.state.dumps()
+        if not self.dry_run:
+            vaultio.sync_folders(self.root, self._unsynced)  # the notes' renames, durable first
+            self._unsynced.clear()
         if not self.dry_run and data != self._state_bytes:
             vaultio.write_file(self.root, f"{STATE_DIR}/{STATE_FILE}", data)
             self._state_bytes = data

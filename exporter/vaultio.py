@@ -7,8 +7,10 @@ file in it may have planted a symbolic link, a FIFO or a temp name. The rules:
   a link (``O_NOFOLLOW``), and created the same way when missing: a linked folder is refused.
 - A file is replaced by a temp file with an unpredictable name, created with
   ``O_CREAT|O_EXCL|O_NOFOLLOW``, written, fsynced and renamed over the target; then the
-  folder is fsynced, so the rename itself survives a power cut. A failed write or rename
-  removes the temp file. The replaced file keeps its permission bits (600 stays 600).
+  folder is fsynced, so the rename itself survives a power cut (a caller writing many files
+  may fsync each folder once, with :func:`sync_folders`, before it records them as written).
+  A failed write or rename removes the temp file. The replaced file keeps its permission
+  bits (600 stays 600).
 - A link, FIFO, device or folder where a file is expected is refused with
   :class:`UnsafePathError`, never written through or over. Files are opened for reading with
   ``O_NONBLOCK`` and checked with ``fstat`` before a byte is read, so a FIFO named ``x.md``
@@ -24,7 +26,7 @@ import errno
 import os
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -181,9 +183,11 @@ def read_file(root: Path, relpath: str, limit: int = -1) -> tuple[bytes, os.stat
         os.close(fd)
 
 
-def write_file(root: Path, relpath: str, data: bytes) -> os.stat_result:
+def write_file(
+    root: Path, relpath: str, data: bytes, *, sync_folder: bool = True
+) -> os.stat_result:
     """Replace (or create) a file in the vault atomically; see the module rules. Returns the
-    stat of what was written."""
+    stat of what was written. ``sync_folder=False``: the caller syncs the folder later."""
     *dirs, name = _parts(relpath)
     with _folder(root, dirs, create=True) as folder:
         old = _lstat(folder, name)
@@ -207,8 +211,19 @@ def write_file(root: Path, relpath: str, data: bytes) -> os.stat_result:
         except BaseException:
             _remove(folder, tmp)
             raise
-        _sync_folder(folder)
+        if sync_folder:
+            _sync_folder(folder)
         return written
+
+
+def sync_folders(root: Path, reldirs: Iterable[str]) -> None:
+    """Make the renames done in these vault folders durable (one fsync per folder)."""
+    for reldir in sorted(set(reldirs)):
+        try:
+            with _folder(root, [p for p in reldir.split("/") if p], create=False) as folder:
+                _sync_folder(folder)
+        except (FileNotFoundError, NotADirectoryError, UnsafePathError):
+            continue  # gone or replaced since: nothing of ours left to make durable
 
 
 def append_file(root: Path, relpath: str, data: bytes) -> None:

@@ -182,27 +182,34 @@ def _umask() -> int:
     return mask
 
 
-def test_the_folder_is_fsynced_after_every_rename(tmp_path, monkeypatch):
-    events: list[str] = []
+def test_every_rename_is_made_durable_by_a_folder_fsync_before_the_state_records_it(
+    tmp_path, monkeypatch
+):
+    events: list[tuple[str, int, str]] = []
     real_rename, real_fsync = os.rename, os.fsync
 
-    def rename(*args, **kw):
-        events.append("rename")
-        return real_rename(*args, **kw)
+    def rename(src, dst, *, src_dir_fd=None, dst_dir_fd=None):
+        events.append(("rename", os.fstat(dst_dir_fd).st_ino, dst))
+        return real_rename(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
 
     def fsync(fd):
-        events.append("dir" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file")
+        st = os.fstat(fd)
+        events.append(("dir" if stat.S_ISDIR(st.st_mode) else "file", st.st_ino, ""))
         return real_fsync(fd)
 
     monkeypatch.setattr(os, "rename", rename)
     monkeypatch.setattr(os, "fsync", fsync)
-    write_session(tmp_path / "home", ["q"])
+    for i in range(3):
+        write_session(tmp_path / "home", [f"q{i}"], sid=f"{i:08x}-0000-4000-8000-000000000000")
     export(tmp_path / "v", tmp_path / "home")
     monkeypatch.undo()
-    assert events.count("rename") >= 3  # the note, two index notes, the state...
-    for i, event in enumerate(events):
-        if event == "rename":
-            assert events[i - 1] == "file" and events[i + 1] == "dir"
+    renames = [i for i, e in enumerate(events) if e[0] == "rename"]
+    assert len(renames) >= 6  # three notes, two index notes, the state
+    assert all(events[i - 1][0] == "file" for i in renames)  # the data first
+    state = next(i for i in renames if events[i][2] == "state.json")
+    for i in renames:
+        later = events[i + 1 : state if i < state else None]
+        assert ("dir", events[i][1], "") in later, events[i]  # before the state says so
 
 
 def test_a_failed_rename_leaves_no_temp_file_and_fails_only_that_note(tmp_path, monkeypatch):

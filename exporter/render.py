@@ -141,7 +141,8 @@ def template_fingerprint(user_dir: Path | None, settings: Any) -> str:
     for folder in (default_templates_dir(), user_dir):
         if folder and Path(folder).is_dir():
             for path in sorted(Path(folder).glob("*.j2")):
-                files[path.name] = path.read_bytes()
+                if path.is_file():  # never a FIFO or device planted in the vault's folder
+                    files[path.name] = path.read_bytes()
     digest = hashlib.sha256(__version__.encode())
     for name, data in sorted(files.items()):
         digest.update(name.encode() + b"\0" + data + b"\0")

@@ -149,6 +149,8 @@ def test_a_fifo_in_the_vault_is_never_opened(tmp_path):
     (vault / relpath).parent.mkdir(parents=True)
     os.mkfifo(vault / "x.md")  # read by the search for moved notes
     os.mkfifo(vault / relpath)  # where the note would go
+    (vault / ".ccexport" / "templates").mkdir(parents=True)
+    os.mkfifo(vault / ".ccexport" / "templates" / "x.j2")  # read for the render fingerprint
     result = run_cli("--vault", str(vault), "--home", str(home), timeout=60)
     assert result.returncode == 0, result.stderr
     assert stat.S_ISFIFO(os.lstat(vault / "x.md").st_mode)

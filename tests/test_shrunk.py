@@ -5,7 +5,7 @@ pruned by its tool, a partial copy. The note is kept and the run says so; ``forc
 from __future__ import annotations
 
 from conftest import note_files
-from vault_builder import export, the_note, write_session
+from vault_builder import export, run_cli, the_note, write_session
 
 from exporter.vault import SHRUNK
 
@@ -54,3 +54,16 @@ def test_a_grown_source_still_updates_and_a_dry_run_lists_the_kept_note(tmp_path
     assert export(vault, home, dry_run=True).changes[0].action.value == "kept"
     write_session(home, ["q1", "q2", "q3"])
     assert export(vault, home).total("updated") == 1
+
+
+def test_the_command_line_keeps_then_forces(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q1", "q2", "q3"])
+    run_cli("--vault", str(vault), "--home", str(home))
+    write_session(home, ["q1"])
+    kept = run_cli("--vault", str(vault), "--home", str(home))
+    assert kept.returncode == 0 and SHRUNK in kept.stderr, kept.stderr
+    assert "reply to q3" in the_note(vault).read_text()
+    forced = run_cli("--vault", str(vault), "--home", str(home), "--force")
+    assert forced.returncode == 0 and "1 updated" in forced.stdout, forced.stdout
+    assert "reply to q3" not in the_note(vault).read_text()

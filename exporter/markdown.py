@@ -163,15 +163,33 @@ def callout(kind: str, title: str, body: str, *, folded: bool = True) -> str:
     body = body.strip("\n")
     if not body:
         return head
-    # A tab right after "> " would count as fewer columns: leading tabs become spaces, so
-    # an indented code block stays one inside the callout.
-    lines = [_LEADING_TABS.sub(lambda m: m.group(0).expandtabs(4), x) for x in body.split("\n")]
+    lines = _tabs_to_spaces_outside_fences(body.split("\n"))
     if _SETEXT.match(lines[0]):
         lines[0] = "\\" + lines[0].lstrip(" ")  # it would underline the title as a heading
     elif lines[0].startswith("    "):
         lines.insert(0, "")  # indented code cannot follow the title's paragraph directly
     quoted = "\n".join(f"> {line}" if line else ">" for line in lines)
     return f"{head}\n{quoted}"
+
+
+def _tabs_to_spaces_outside_fences(lines: list[str]) -> list[str]:
+    """A tab right after "> " counts as fewer columns, so an indented code block would not
+    stay one inside a callout: leading tabs become spaces, except in fenced code, which
+    keeps its bytes."""
+    out: list[str] = []
+    closing: re.Pattern[str] | None = None
+    for line in lines:
+        if closing is not None:
+            if closing.match(line):
+                closing = None
+            out.append(line)
+            continue
+        opener = re.match(r"^ {0,3}(`{3,}|~{3,})", line)
+        if opener:
+            run = opener.group(1)
+            closing = re.compile(rf"^ {{0,3}}{re.escape(run[0])}{{{len(run)},}}[ \t]*$")
+        out.append(_LEADING_TABS.sub(lambda m: m.group(0).expandtabs(4), line))
+    return out
 
 
 def wikilink(target: str, label: str | None = None) -> str:

@@ -73,6 +73,7 @@ def cline_task_ui() -> list[dict]:
         cb.say(15, "text", "Adding -v as wel", partial=True),  # streaming leftover
         cb.say(16, "error", "Cline tried to use write_to_file without value for 'path'."),
         cb.say(17, "checkpoint_created"),
+        cb.api_request(17, 100, 0, 0.001, cancelReason="user_cancelled"),
         cb.say(18, "completion_result", "Added --verbose and -v."),
         cb.say(19, "brand_new_kind", "?"),
     ]
@@ -120,10 +121,11 @@ def test_a_cline_task_folder_becomes_a_session_with_every_kind_of_entry(tmp_path
         NoticePart("error", "Cline tried to use write_to_file without value for 'path'.") in parts
     )
     assert not any("as wel" in t for t in texts(session))
-    # tokens and cost: the two api_req_started entries, summed
-    assert (session.usage.input_tokens, session.usage.output_tokens) == (3200, 400)
+    # tokens and cost: the api_req_started entries, summed
+    assert (session.usage.input_tokens, session.usage.output_tokens) == (3300, 400)
     assert (session.usage.cache_read_tokens, session.usage.cache_write_tokens) == (800, 100)
-    assert abs(session.cost - 0.0323) < 1e-9
+    assert abs(session.cost - 0.0333) < 1e-9
+    assert NoticePart("interrupted") in parts  # the request the person cancelled
     # the model in force when each reply was written
     models = [m.model for m in session.messages if m.role == "assistant"]
     assert models[0] == "claude-sonnet-4-5" and models[-1] == "gpt-5"
@@ -348,7 +350,7 @@ def test_export_writes_one_note_per_extension_with_cost(tmp_path):
     assert sorted(k.split("/")[1] for k in notes) == ["cline", "kilo-code", "roo-code"]
     for note in notes.values():
         text = note.decode()
-        assert "cost: 0.0323" in text and "tokens_in: 3200" in text
+        assert "cost: 0.0333" in text and "tokens_in: 3300" in text
         assert "Add a --verbose flag to cli.py" in text and "Added --verbose and -v." in text
 
 

@@ -5,7 +5,8 @@ Each entry is ``{ts, type: "say"|"ask", say?|ask?, text?, images?, reasoning?, p
 ``ts`` (epoch ms) is its identity. Streaming leftovers (``partial: true``) are skipped. What
 each kind becomes is one row of ``_KINDS``; ``api_req_started`` carries the JSON
 ``{tokensIn, tokensOut, cacheWrites, cacheReads, cost, cancelReason?}`` of one request,
-summed into the session's tokens and cost. Kinds that are bookkeeping (checkpoints, retries,
+summed into the session's tokens and cost (a request the person cancelled leaves an
+"interrupted" notice, one whose stream failed an error). Kinds that are bookkeeping (checkpoints, retries,
 resume prompts) are in ``_IGNORED``; any other kind is counted and reported.
 """
 
@@ -81,22 +82,26 @@ def parse_ui(
             if kind not in _IGNORED:
                 out.skipped[kind] = out.skipped.get(kind, 0) + 1
             continue
-        if what == "usage":
-            _usage(out, text)
-            continue
         role: Role = "assistant"
         parts: list[Part] = []
-        if what == "prompt":
+        if what == "usage":
+            parts = _usage(out, text)
+        elif what == "prompt":
             role = "user"
+            images = item.get("images") if isinstance(item.get("images"), list) else []
             parts = [TextPart(text)] if text.strip() else []
-            parts += [a for a in map(_image, item.get("images") or []) if a]
+            parts += [a for a in map(_image, images) if a]
         elif what == "reply":
             parts = [TextPart(text)] if text.strip() else []
         elif what == "question":
             parts = _question(text)
         elif what == "thinking":
-            reasoning = text or item.get("reasoning") or ""
-            parts = [ThinkingPart(reasoning)] if str(reasoning).strip() else []
+            reasoning = text or item.get("reasoning")
+            parts = (
+                [ThinkingPart(reasoning)]
+                if isinstance(reasoning, str) and reasoning.strip()
+                else []
+            )
         elif what in ("tool", "command", "mcp"):
             open_call = source_id
             parts = _call(what, text, source_id)
@@ -118,10 +123,11 @@ def parse_ui(
     return out, times
 
 
-def _usage(out: Conversation, text: str) -> None:
+def _usage(out: Conversation, text: str) -> list[Part]:
+    """One request's tokens and cost, summed; a cancelled request leaves a notice."""
     info = _object(text)
     if not info:
-        return
+        return []
     out.usage += Usage(
         _int(info.get("tokensIn")),
         _int(info.get("tokensOut")),
@@ -130,6 +136,12 @@ def _usage(out: Conversation, text: str) -> None:
     )
     if isinstance(info.get("cost"), int | float) and not isinstance(info.get("cost"), bool):
         out.cost = (out.cost or 0.0) + info["cost"]
+    if info.get("cancelReason") == "user_cancelled":
+        return [NoticePart("interrupted")]
+    if info.get("cancelReason") == "streaming_failed":
+        failed = info.get("streamingFailedMessage")
+        return [NoticePart("error", failed if isinstance(failed, str) else "streaming failed")]
+    return []
 
 
 def _question(text: str) -> list[Part]:

@@ -11,6 +11,8 @@ file in it may have planted a symbolic link, a FIFO or a temp name. The rules:
   may fsync each folder once, with :func:`sync_folders`, before it records them as written).
   A failed write or rename removes the temp file. The replaced file keeps its permission
   bits (600 stays 600).
+- A file written in place (the lock, a log) must have no other hard link. Everything else
+  is replaced by a rename, so a planted hard link is never written through.
 - A link, FIFO, device or folder where a file is expected is refused with
   :class:`UnsafePathError`, never written through or over. Files are opened for reading with
   ``O_NONBLOCK`` and checked with ``fstat`` before a byte is read, so a FIFO named ``x.md``
@@ -66,6 +68,8 @@ def _refusal(root: Path, rel: str, st: os.stat_result | None) -> UnsafePathError
     where = root / rel
     if st is not None and stat.S_ISLNK(st.st_mode):
         why = "is a symbolic link; ccexport never writes through a link, so it left it alone"
+    elif st is not None and stat.S_ISREG(st.st_mode):
+        why = "has other hard links; ccexport never writes into a file shared with another path"
     elif st is not None and stat.S_ISDIR(st.st_mode):
         why = "is a folder, not a file"
     else:
@@ -239,7 +243,7 @@ def append_file(root: Path, relpath: str, data: bytes) -> None:
             raise _refusal(root, relpath, _lstat(folder, name)) from None
         try:
             st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
+            if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:  # written in place: no sharing
                 raise _refusal(root, relpath, st)
             _write_all(fd, data)
         finally:
@@ -257,7 +261,7 @@ def open_lock_file(root: Path, relpath: str) -> int:
                 raise
             raise _refusal(root, relpath, _lstat(folder, name)) from None
     st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode):
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:  # truncated in place: no sharing
         os.close(fd)
         raise _refusal(root, relpath, st)
     return fd

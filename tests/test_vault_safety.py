@@ -79,6 +79,24 @@ def test_a_linked_folder_in_the_vault_is_never_written_through(tmp_path, outside
     assert untouched(outside)
 
 
+def test_a_hard_linked_lock_is_refused_and_a_hard_linked_note_is_replaced_not_written(
+    tmp_path, outside
+):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    export(vault, home)
+    note = the_note(vault)
+    note.unlink()
+    os.link(outside / "precious.txt", note)  # same file system: a hard link is possible
+    write_session(home, ["q", "q2"])
+    assert export(vault, home).failed  # not our note any more: reported, left alone
+    (vault / ".ccexport" / "lock").unlink()
+    os.link(outside / "precious.txt", vault / ".ccexport" / "lock")
+    with pytest.raises(ExporterError, match="has other hard links"):
+        export(vault, home)
+    assert untouched(outside)
+
+
 def test_a_linked_state_file_is_neither_read_nor_written(tmp_path, outside):
     home, vault = tmp_path / "home", tmp_path / "v"
     write_session(home, ["q"])

@@ -6,8 +6,9 @@ Each entry is ``{ts, type: "say"|"ask", say?|ask?, text?, images?, reasoning?, p
 each kind becomes is one row of ``_KINDS``; ``api_req_started`` carries the JSON
 ``{tokensIn, tokensOut, cacheWrites, cacheReads, cost, cancelReason?}`` of one request,
 summed into the session's tokens and cost (a request the person cancelled leaves an
-"interrupted" notice, one whose stream failed an error). Kinds that are bookkeeping (checkpoints, retries,
-resume prompts) are in ``_IGNORED``; any other kind is counted and reported.
+"interrupted" notice, one whose stream failed an error). Kinds that are bookkeeping
+(checkpoints, retries, resume prompts) are in ``_IGNORED``; any other kind is counted and
+reported.
 """
 
 from __future__ import annotations

@@ -395,6 +395,8 @@ def _unwrap_output(output: Any) -> tuple[str, bool, int | None, float | None]:
 
 
 def _review_text(review: Any) -> str:
+    """A review's explanation, then each finding (its title on a line, then its body), as
+    plain text: the note decides how text looks."""
     if not isinstance(review, dict):
         return ""
     lines = []
@@ -402,8 +404,8 @@ def _review_text(review: Any) -> str:
         lines.append(review["overall_explanation"])
     for finding in review.get("findings") or []:
         if isinstance(finding, dict):
-            lines.append(f"- **{finding.get('title', '')}** {finding.get('body', '')}".rstrip())
-    return "\n\n".join(lines).strip()
+            lines.append(f"{finding.get('title') or ''}\n{finding.get('body') or ''}".strip())
+    return "\n\n".join(line for line in lines if line).strip()
 
 
 def command_text(command: Any) -> str:

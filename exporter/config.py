@@ -24,7 +24,7 @@ SHOWN_KEYS = (
     "vault", "folder", "layout", "attachments", "sources", "paths", "since", "project",
     "timezone", "templates", "frontmatter_add", "frontmatter_drop", "index", "index_dataview",
     "note_max_bytes",
-    "redact",
+    "redact", "prices", "daily_notes", "daily_folder", "daily_format",
 )  # fmt: skip
 _RELATIVE = re.compile(r"^(\d+)\s*([hdwm])$")
 _UNITS = {
@@ -55,6 +55,10 @@ class Settings:
     redact: bool = True
     redact_extra: list[Any] = field(default_factory=list)  # redact_rules.Rule, ours run after
     redact_allow: list[str] = field(default_factory=list)
+    prices: dict[str, dict[str, float]] = field(default_factory=dict)  # model pattern -> USD/M
+    daily_notes: bool | None = None  # None: when the vault has the Daily notes plugin set up
+    daily_folder: str | None = None  # None: the plugin's
+    daily_format: str | None = None  # None: the plugin's, else YYYY-MM-DD
     origin: dict[str, str] = field(default_factory=dict)
 
     def shown(self) -> list[tuple[str, str, str]]:
@@ -205,6 +209,8 @@ def _apply(
             s.index_dataview = value.get("dataview", s.index_dataview)
         elif key == "redact":
             _redact(s, value, fail)
+        elif key in ("prices", "daily_notes", "daily"):
+            _properties(s, key, value, fail)
         elif key == "note_max_bytes":
             s.note_max_bytes = _byte_size(key, value, fail)
         else:
@@ -214,6 +220,8 @@ def _apply(
             s.origin["frontmatter_add"] = s.origin["frontmatter_drop"] = where
         if key == "index":
             s.origin["index_dataview"] = where
+        if key in ("daily", "daily_notes"):
+            s.origin["daily_notes"] = s.origin["daily_folder"] = s.origin["daily_format"] = where
 
 
 def _frontmatter(s: Settings, value: Any, fail: Any) -> None:
@@ -234,6 +242,37 @@ def _frontmatter(s: Settings, value: Any, fail: Any) -> None:
         )
     s.frontmatter_add.update(add)
     s.frontmatter_drop = list(dict.fromkeys([*s.frontmatter_drop, *drop]))
+
+
+def _properties(s: Settings, key: str, value: Any, fail: Any) -> None:
+    """``[prices]`` (model pattern -> prices), ``daily_notes = true|false`` and ``[daily]``
+    (``enabled``, ``folder``, ``format``)."""
+    from .prices import check_entry
+
+    if key == "prices":
+        if not isinstance(value, dict):
+            raise fail(key, 'must be a table such as [prices."claude-sonnet-4-5*"]')
+        for pattern, entry in value.items():
+            why = check_entry(pattern, entry)
+            if why:
+                raise fail(f"prices.{pattern}", why)
+        s.prices.update(value)
+        return
+    if key == "daily_notes":
+        value = {"enabled": value}
+    if not isinstance(value, dict) or set(value) - {"enabled", "folder", "format"}:
+        raise fail("daily", "takes 'enabled' (true or false), 'folder' and 'format'")
+    if "enabled" in value and not isinstance(value["enabled"], bool):
+        where = "daily_notes" if key == "daily_notes" else "daily.enabled"
+        raise fail(where, "must be true or false")
+    for sub in ("folder", "format"):
+        if sub in value and not isinstance(value[sub], str):
+            raise fail(f"daily.{sub}", "must be a string")
+    if "folder" in value and ".." in value["folder"].replace("\\", "/").split("/"):
+        raise fail("daily.folder", "must be a folder inside the vault")
+    s.daily_notes = value.get("enabled", s.daily_notes)
+    s.daily_folder = value["folder"].strip().strip("/") if "folder" in value else s.daily_folder
+    s.daily_format = value.get("format") or s.daily_format
 
 
 def _redact(s: Settings, value: Any, fail: Any) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .adapters import Adapter, SessionRef, SourceContext, select_adapters
+from .bases import write_bases_file
 from .errors import ConfigError, Problem
 from .index import note_meta, write_index_notes
 from .model import Session
@@ -316,6 +317,7 @@ class _Run:
     def _write_indexes(self) -> bool:
         try:
             changes = write_index_notes(self.vault, self.settings, self.options.index_dataview)
+            changes.append(write_bases_file(self.vault, self.settings))  # Sessions.base
         except TemplateError as exc:
             self.report.problems.append(Problem(exc.where, exc.what, severity="error"))
             return False

@@ -22,6 +22,7 @@ from .render import render
 from .vault import Change, Vault
 
 INDEX_PREFIX = "index:"
+INDEX_TAG = "ai-session-index"  # outside the ai-session tree: `FROM #ai-session` lists sessions
 PROJECT_TEMPLATE = "project_index.md.j2"
 PROJECTS_TEMPLATE = "projects_index.md.j2"
 
@@ -80,7 +81,7 @@ def write_index_notes(vault: Vault, settings: NoteSettings, dataview: bool) -> l
             "project": project,
             "sessions": len(sessions),
             "updated": _latest(sessions),
-            "tags": ["ai-session/index"],
+            "tags": [INDEX_TAG],
         }
         changes.append(
             vault.write_note(key, relpath, {k: v for k, v in fm.items() if v is not None}, body)
@@ -100,7 +101,7 @@ def write_index_notes(vault: Vault, settings: NoteSettings, dataview: bool) -> l
         fm = {
             "title": "AI sessions by project",
             "ccexport_index": "projects",
-            "tags": ["ai-session/index"],
+            "tags": [INDEX_TAG],
         }
         changes.append(vault.write_note(key, relpath, fm, body))
     return changes

@@ -20,6 +20,7 @@ from .model import (
     ToolCallPart,
 )
 from .render import render, render_expression
+from .stats import add_properties, session_properties
 from .turns import Attachment, LinkResolver, build_turns, clean_parts, link, local
 
 SOURCE_LABELS = {
@@ -63,6 +64,7 @@ class NoteSettings:
     session_template: str = "session.md.j2"
     frontmatter_add: Mapping[str, Any] = field(default_factory=dict)  # value or {{ expression }}
     frontmatter_drop: tuple[str, ...] = ()
+    properties: Any = None  # stats.PropertySettings: prices and daily notes (None: defaults)
 
 
 def session_title(session: Session) -> str:
@@ -192,7 +194,9 @@ def build_note(
         for sid in session.subagent_ids
         if (found := link(resolve, session.source, sid, labels.get(sid))) is not None
     ]
+    properties = session_properties(session, settings.properties, tz)
     context = {
+        "properties": properties,  # model, active, files, resume, day, … (stats.py)
         "session": session,
         "title": title,
         "source_label": SOURCE_LABELS.get(session.source, session.source),
@@ -207,6 +211,7 @@ def build_note(
     }
     body = render(settings.session_template, context, settings.templates)
     frontmatter = _frontmatter(session, title, tz, parent_link, subagent_links, turns)
+    frontmatter = add_properties(frontmatter, properties)
     if fork_link:
         frontmatter["forked_from"] = fork_link
     _configured_properties(frontmatter, settings, context)

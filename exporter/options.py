@@ -9,12 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from .config import Settings
+from .daily import daily_notes
 from .errors import ConfigError
 from .notes import NoteSettings
+from .prices import shipped_table
 from .redact import Redactor, redactor
 from .redact_rules import Rule
 from .render import template_fingerprint
 from .split import NOTE_MAX_BYTES
+from .stats import PropertySettings
 
 
 @dataclass(slots=True)
@@ -43,6 +46,10 @@ class ExportOptions:
     redact: bool = True  # secrets become [REDACTED:<rule>] before anything is written
     redact_extra: tuple[Rule, ...] = ()  # the user's own rules, run before ours
     redact_allow: tuple[str, ...] = ()  # strings never redacted
+    prices: dict[str, dict[str, float]] = field(default_factory=dict)  # the user's [prices]
+    daily_notes: bool | None = None  # None: when the vault has the Daily notes plugin set up
+    daily_folder: str | None = None
+    daily_format: str | None = None
 
     def redactor(self) -> Redactor | None:
         """The redaction rules in effect, or None when redaction is off."""
@@ -59,7 +66,14 @@ class ExportOptions:
             templates=self.templates,
             frontmatter_add=dict(self.frontmatter_add),
             frontmatter_drop=tuple(self.frontmatter_drop),
+            properties=self.property_settings(),
         )
+
+    def property_settings(self) -> PropertySettings:
+        """The price table and the daily notes the ``cost`` and ``day`` properties use."""
+        table = shipped_table().with_user(self.prices) if self.prices else shipped_table()
+        daily = daily_notes(self.vault, self.daily_notes, self.daily_folder, self.daily_format)
+        return PropertySettings(table, daily)
 
     def render_fingerprint(self) -> str:
         """What notes are rendered with: a change re-renders every note on the next run."""
@@ -67,7 +81,8 @@ class ExportOptions:
             self.templates,
             [self.folder, self.layout, self.attachments_folder, str(self.timezone),
              sorted(self.frontmatter_add.items()), self.frontmatter_drop, self.index,
-             self.index_dataview, self.note_max_bytes, self._redaction_fingerprint()],
+             self.index_dataview, self.note_max_bytes, self._redaction_fingerprint(),
+             repr(self.property_settings())],
         )  # fmt: skip
 
     def _redaction_fingerprint(self) -> str:
@@ -164,4 +179,8 @@ def export_options(
         redact=settings.redact,
         redact_extra=tuple(settings.redact_extra),
         redact_allow=tuple(settings.redact_allow),
+        prices=settings.prices,
+        daily_notes=settings.daily_notes,
+        daily_folder=settings.daily_folder,
+        daily_format=settings.daily_format,
     )

@@ -51,7 +51,8 @@ OWNED_KEYS = (
     "title", "source", "session_id", "project", "cwd", "git_branch", "git_commit",
     "git_remote", "models", "created", "updated", "messages", "tool_calls", "tokens_in",
     "tokens_out", "tokens_cache_read", "tokens_cache_write", "cost", "parent", "subagents",
-    "forked_from",
+    "forked_from", "model", "active", "prompts", "tools", "errors", "files", "tokens",
+    "cost_estimated", "resume", "day",
 )  # fmt: skip
 SIZE_KEY = "messages"  # a note whose count would go down is kept (the source shrank)
 SHRUNK = "source has fewer turns than the note; kept"

@@ -81,6 +81,8 @@ def _refusal(root: Path, rel: str, st: os.stat_result | None) -> UnsafePathError
 def _folder(root: Path, parts: list[str], create: bool) -> Iterator[int | Path]:
     """The folder ``root/parts`` opened without following links: a descriptor, or (without
     dir_fd support) a checked path. Raises FileNotFoundError when missing and not ``create``."""
+    if create:
+        root.mkdir(parents=True, exist_ok=True)  # the vault itself, as the user named it
     if not _DIRFD:
         path = root
         for i, name in enumerate(parts):
@@ -91,12 +93,10 @@ def _folder(root: Path, parts: list[str], create: bool) -> Iterator[int | Path]:
                 except FileExistsError:
                     pass
             st = os.lstat(path)
-            if not stat.S_ISDIR(st.st_mode) or os.path.islink(path):
+            if not stat.S_ISDIR(st.st_mode) or _is_link(path, st):
                 raise _refusal(root, "/".join(parts[: i + 1]), st)
         yield path
         return
-    if create:
-        root.mkdir(parents=True, exist_ok=True)  # the vault itself, as the user named it
     fd = os.open(root, os.O_RDONLY | _DIRECTORY)
     try:
         for i, name in enumerate(parts):
@@ -129,9 +129,19 @@ def _lstat(folder: int | Path, name: str) -> os.stat_result | None:
 
 
 def _open(folder: int | Path, name: str, flags: int, mode: int = 0o666) -> int:
-    if isinstance(folder, Path):
+    if isinstance(folder, Path):  # no O_NOFOLLOW here (Windows): look before opening
+        st = _lstat(folder, name)
+        if st is not None and _is_link(folder / name, st):
+            raise OSError(errno.ELOOP, "a link", str(folder / name))
         return os.open(folder / name, flags | _BINARY, mode)
     return os.open(name, flags, mode, dir_fd=folder)
+
+
+def _is_link(path: Path, st: os.stat_result) -> bool:
+    """A symbolic link, or on Windows any reparse point (a junction too)."""
+    return (
+        stat.S_ISLNK(st.st_mode) or os.path.islink(path) or bool(getattr(st, "st_reparse_tag", 0))
+    )
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -347,3 +347,27 @@ def test_a_project_named_dot_dot_gets_an_index_note_named_underscore(tmp_path):
     assert not report.failed
     assert (vault / "AI Sessions" / "Projects" / "_.md").is_file()
     assert not (vault / "AI Sessions" / "Projects" / "md").exists()
+
+
+@pytest.mark.parametrize("dir_fd", [True, False], ids=["dir_fd", "lstat-fallback"])
+def test_the_safe_writer_refuses_links_with_and_without_dir_fd(tmp_path, outside, monkeypatch,
+                                                               dir_fd):  # fmt: skip
+    monkeypatch.setattr(vaultio, "_DIRFD", dir_fd)  # False: how it runs on Windows
+    root = tmp_path / "v"
+    vaultio.write_file(root, "a/b/note.md", b"mine")
+    assert vaultio.read_file(root, "a/b/note.md")[0] == b"mine"
+    (root / "a" / "link.md").symlink_to(outside / "precious.txt")
+    (root / "linked").symlink_to(outside, target_is_directory=True)
+    attempts = [
+        lambda: vaultio.read_file(root, "a/link.md"),
+        lambda: vaultio.write_file(root, "a/link.md", b"x"),
+        lambda: vaultio.append_file(root, "a/link.md", b"x"),
+        lambda: vaultio.open_lock_file(root, "a/link.md"),
+        lambda: vaultio.write_file(root, "linked/new.md", b"x"),
+        lambda: vaultio.append_file(root, "linked/new.log", b"x"),
+    ]
+    for attempt in attempts:
+        with pytest.raises(vaultio.UnsafePathError):
+            attempt()
+    assert vaultio.kind(root, "linked/new.md") == "blocked"
+    assert vaultio.kind(root, "a/link.md") == "link" and untouched(outside)

@@ -254,7 +254,8 @@ def sources_cmd(
         from .sources import list_sources, unreadable_folders
 
         _check_home(a["home"])
-        rows = list_sources(a["home"], a["source"])
+        settings = _settings({"sources": a["source"]})
+        rows = list_sources(a["home"], settings.sources, settings.paths)
         problems = unreadable_folders(rows)
     if a["json_out"]:
         _echo_json(

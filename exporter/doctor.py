@@ -65,7 +65,7 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
         when = f", newest {_when(newest / 1e9)}" if newest else ""
         where = ", ".join(str(r) for r in roots)
         checks.append(Check("Sources", "ok", f"{name} {sessions} sessions{when} in {where}"))
-        for root in roots:
+        for root in roots if not getattr(adapter, "searched_roots", False) else []:
             if root.is_dir():
                 for problem in unreadable_below(root, adapter.name):
                     checks.append(Check("Sources", "attention", f"{name} {problem}"))

@@ -22,6 +22,7 @@ class SourceRow:
     sessions: int
     size: int
     note: str = ""  # what to do when the source needs setting up (e.g. folders to scan)
+    searched: bool = False  # the folder is searched for sessions (the user's code), not owned
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -35,10 +36,15 @@ class SourceRow:
         }
 
 
-def list_sources(home: Path | None, names: list[str] | None = None) -> list[SourceRow]:
+def list_sources(
+    home: Path | None,
+    names: list[str] | None = None,
+    paths: dict[str, list[Path]] | None = None,
+) -> list[SourceRow]:
     """One row per folder where an adapter found something (or, if it found nothing, one
-    row naming where it looked first): sessions and bytes there."""
-    ctx = SourceContext.for_home(home)
+    row naming where it looked first): sessions and bytes there. ``paths``: the configured
+    ``[paths]`` folders."""
+    ctx = SourceContext.for_home(home, paths)
     rows = []
     for adapter in select_adapters(names):
         refs = list(adapter.discover(ctx))
@@ -60,6 +66,7 @@ def list_sources(home: Path | None, names: list[str] | None = None) -> list[Sour
                     sessions,
                     sum(r.size for r in mine),
                     note,
+                    getattr(adapter, "searched_roots", False),
                 )
             )
     return rows
@@ -70,7 +77,7 @@ def unreadable_folders(rows: list[SourceRow]) -> list[Problem]:
     silently, so each is reported (as an error of its source)."""
     problems: list[Problem] = []
     for row in rows:
-        if row.exists and row.path.is_dir():
+        if row.exists and row.path.is_dir() and not row.searched:
             problems += unreadable_below(row.path, row.source)
     return problems
 

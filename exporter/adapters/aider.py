@@ -100,9 +100,15 @@ class AiderAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Aider"
     env_vars: ClassVar[tuple[str, ...]] = (ENV_FILE,)
+    # Its roots are the user's code folders, searched: not walked for unreadable folders.
+    searched_roots: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self._inputs: dict[Path, list[tuple[datetime, str]]] = {}
+
+    def setup_note(self, ctx: SourceContext) -> str | None:
+        """What to do before this source can be read (``sources`` and ``doctor`` say it)."""
+        return UNSET_HINT if roots_unset(ctx) else None
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured = ctx.configured(SOURCE)

@@ -299,9 +299,9 @@ def watch_cmd(
                "templates", "no_redact")  # fmt: skip
     a = _inherit(ctx, own, accepts)
     with _handled(a["debug"]):
+        from .export import Interrupted
         from .options import check_vault, export_options
         from .report import print_report
-        from .export import Interrupted
         from .watch import WatchEvents, watch
 
         cli = {k: a.get(k) for k in ("vault", "project", "timezone", "templates")}

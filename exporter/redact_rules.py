@@ -1,8 +1,10 @@
 """The secrets ccexport redacts: one row per token format.
 
 Each rule has an id (the placeholder names it: ``[REDACTED:github-pat]``), the keywords
-whose presence (case-insensitive) lets the rule run at all, an RE2 pattern, and optionally
-a minimum Shannon entropy (bits per character) the secret must reach. The secret is the
+whose presence lets the rule run at all (spelled as in the token; in any case for names
+such as ``password`` with ``fold``), an RE2 pattern, and optionally a minimum Shannon
+entropy (bits per character) the secret must reach. With ``near`` (the default) every
+match contains a keyword, so only the text around the keywords is scanned. The secret is the
 last capture group that took part in the match, or the whole match when there is none, so
 a pattern can keep a prefix (``postgres://user:``) and redact only what follows.
 

@@ -208,6 +208,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--peer", help="path of a claude-code-log command to time as well")
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=Path(__file__).resolve().parents[3] / "shared" / "corpus",
+        help="the shared corpus, for the redaction throughput on real sessions",
+    )
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="ccexport-bench-"))
@@ -247,9 +253,8 @@ def main() -> None:
             round(mbps, 1),
             found,
         )
-        corpus = Path(__file__).resolve().parents[3] / "shared" / "corpus"
-        if corpus.is_dir():
-            texts = corpus_texts(corpus)
+        if args.corpus.is_dir():
+            texts = corpus_texts(args.corpus)
             figures["corpus_mb"] = round(sum(len(t.encode()) for t in texts) / 1e6, 1)
             mbps, found = redaction_mb_per_s(texts, args.repeat)
             figures["redact_corpus_mb_per_s"], figures["redact_corpus_hits"] = round(mbps, 1), found

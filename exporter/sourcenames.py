@@ -13,4 +13,13 @@ SOURCES: dict[str, str] = {
     "cursor": "Cursor",
     "trae": "Trae",
     "copilot": "Copilot Chat (VS Code)",
+    "gemini": "Gemini CLI",
+    "antigravity": "Antigravity",
+    "copilot-cli": "Copilot CLI",
+    "opencode": "OpenCode",
+    "kilo": "Kilo",
+    "cline": "Cline",
+    "roo-code": "Roo Code",
+    "kilo-code": "Kilo Code (legacy extension)",
+    "aider": "Aider",
 }

@@ -261,7 +261,7 @@ def test_help_has_no_type_placeholders_and_lists_the_sources():
 def test_source_names_for_help_are_the_registered_adapters():
     from exporter.adapters import ADAPTERS
 
-    assert list(SOURCES) == [a.name for a in ADAPTERS]
+    assert list(SOURCES.items()) == [(a.name, a.label) for a in ADAPTERS]
 
 
 def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):

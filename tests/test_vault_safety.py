@@ -4,6 +4,7 @@ planted in a shared or synced vault; a failed write leaves nothing behind."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 import stat
@@ -371,3 +372,18 @@ def test_the_safe_writer_refuses_links_with_and_without_dir_fd(tmp_path, outside
             attempt()
     assert vaultio.kind(root, "linked/new.md") == "blocked"
     assert vaultio.kind(root, "a/link.md") == "link" and untouched(outside)
+
+
+def test_a_planted_state_cannot_send_a_note_outside_the_vault(tmp_path, outside):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    export(vault, home)
+    state = vault / ".ccexport" / "state.json"
+    data = json.loads(state.read_text())
+    (key,) = [k for k in data["notes"] if not k.startswith("index:")]
+    data["notes"][key]["path"] = "../outside/precious.txt"  # a synced state, tampered with
+    data["sources"] = {}
+    state.write_text(json.dumps(data))
+    write_session(home, ["q", "q2"])
+    report = export(vault, home)
+    assert not report.failed and "q2" in the_note(vault).read_text() and untouched(outside)

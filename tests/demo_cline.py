@@ -4,7 +4,8 @@ Invented sessions showing what the reader handles: a Cline task in VS Code (reas
 tools, a command with its output, an MCP call, a question, cost per request, a model
 switch), a Roo Code task on Windows with a condensed context, a legacy Kilo Code task known
 only from the model's history, and a Cline 4 session with its index, an attached file and a
-subagent. One Cline task file is half-written on purpose: the export reports it.
+subagent. (A half-written task file is covered by tests/test_cline_adapter.py, not here:
+the demo export exits 0.)
 """
 
 from __future__ import annotations
@@ -61,8 +62,6 @@ def _cline_task(home: Path) -> None:
     cb.history(root, [cb.history_item(CLINE_TASK, "Add a --dry-run flag to sync.py",
                                       cwdOnTaskInitialization="/home/dev/work/syncer",
                                       modelId="claude-sonnet-4-5")])  # fmt: skip
-    # A task whose UI file was being rewritten when the home was copied: reported, skipped.
-    cb.task(root, "1764059999999", ui='[{"ts": 1764059999999, "type": "say", "say": "ta')
 
 
 def _roo_task(home: Path) -> None:

@@ -16,6 +16,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+import demo_aider  # noqa: E402
+import demo_cline  # noqa: E402
+import demo_copilot_cli  # noqa: E402
+import demo_cursor_agent  # noqa: E402
+import demo_gemini  # noqa: E402
+import demo_opencode  # noqa: E402
 from claude_builder import ClaudeSession, image_block, tiny_png, tool_use  # noqa: E402
 from codex_builder import CodexRollout, bare_lines  # noqa: E402
 from copilot_builder import log_lines, markdown, request, session, terminal_tool  # noqa: E402
@@ -497,6 +503,10 @@ def write_demo_home(home: Path) -> None:
     cursor_databases(home / ".config" / "Cursor" / "User")
     trae_database(home / ".config" / "Trae" / "User")
     copilot_sessions(home / ".config" / "Code" / "User")
+    # The newer sources, each written by its own module (tests/demo_<source>.py).
+    for source in (demo_cursor_agent, demo_gemini, demo_copilot_cli, demo_opencode, demo_cline,
+                   demo_aider):  # fmt: skip
+        source.write(home)
 
 
 if __name__ == "__main__":

@@ -187,8 +187,11 @@ class ClaudeCodeAdapter:
         for folder in folders:
             for name in names:
                 other = Path(folder) / name
-                if other == path or not other.is_file():
-                    continue
+                try:
+                    if other == path or "/" in name or not other.is_file():
+                        continue
+                except OSError:
+                    continue  # a name no file can have (an id too long, say)
                 if _file_session_id(_head_records(other)) != session_id:
                     continue  # a different session that happens to share the name
                 rank = (_last_timestamp(other), other.stat().st_size, str(other))

@@ -3,6 +3,7 @@ note, written into the frontmatter of real exports from every demo source."""
 
 from __future__ import annotations
 
+import shutil
 import sys
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -246,13 +247,13 @@ def test_daily_note_link_without_a_folder():
 
 @pytest.fixture(scope="module")
 def demo_vault(tmp_path_factory) -> Path:
+    """The demo home with every source (written again here so the test does not depend on
+    which sources examples/home holds today)."""
     home = tmp_path_factory.mktemp("home")
-    import shutil
-
-    shutil.copytree(EXAMPLES_HOME, home, dirs_exist_ok=True)
     for demo in (demo_aider, demo_cline, demo_copilot_cli, demo_cursor_agent, demo_gemini,
                  demo_opencode):  # fmt: skip
         demo.write(home)
+    shutil.copytree(EXAMPLES_HOME, home, dirs_exist_ok=True)  # the same files where shared
     vault = tmp_path_factory.mktemp("vault")
     run_export(ExportOptions(vault=vault, home=home, timezone=UTC, workers=1))
     return vault

@@ -146,6 +146,19 @@ def test_session_parts_and_noise(tmp_path):
     )
 
 
+def test_tokens_from_the_results_that_record_them(tmp_path):
+    used = {"usage": {"promptTokens": 9723, "completionTokens": 33, "promptTokenDetails": []}}
+    data = session(SID, [
+        request(0, "one", [markdown("a")], result=used),
+        request(1, "two", [markdown("b")]),  # no usage recorded
+        request(2, "three", [markdown("c")], result={"usage": {"promptTokens": 277, "completionTokens": "x"}}),
+    ])  # fmt: skip
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    assert (s.usage.input_tokens, s.usage.output_tokens) == (10_000, 33)
+
+
 def test_jsonl_wins_over_json_and_copies_keep_the_newest(tmp_path):
     user = tmp_path / USER
     old = base()

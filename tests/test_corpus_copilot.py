@@ -64,3 +64,18 @@ def test_vscode_chat_sessions_export_and_nothing_is_lost(corpus, tmp_path):
     assert checked > 40 and missing == []
     # the same session in two workspaces (the corpus has one as .json and as .jsonl) is one note
     assert len(notes) == len({d["sessionId"] for d in sessions})
+
+
+def test_token_counts_recorded_in_results_are_read(corpus, tmp_path):
+    from conftest import load_sessions
+
+    from exporter.adapters.copilot import CopilotAdapter
+
+    name = "git-ai-project__git-ai__copilot_session_multiline.jsonl"
+    data = replay(corpus / "copilot" / name, [])
+    chats = tmp_path / ".config" / "Code" / "User" / "workspaceStorage" / "ws" / "chatSessions"
+    chats.mkdir(parents=True)
+    shutil.copyfile(corpus / "copilot" / name, chats / f"{data['sessionId']}.jsonl")
+    (session,), _ = load_sessions(CopilotAdapter(), tmp_path)
+    # the two requests whose results record usage: 9723 + 9948 prompt, 33 + 40 completion
+    assert (session.usage.input_tokens, session.usage.output_tokens) == (19_671, 73)

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 import orjson
 
 from ..errors import Problem, SourceError
-from ..model import Session
+from ..model import Session, Usage
 from ._jsonl import parse_timestamp
 from .base import FileStamp, LoadResult, SessionRef, SourceContext
 from .copilot_log import last_activity, replay, session_messages
@@ -191,4 +191,21 @@ def _session(
         models=tuple(models),
         started_at=created,
         ended_at=last_activity(data) or created,
+        usage=_usage(data),
     )
+
+
+def _usage(data: dict[str, Any]) -> Usage:
+    """Tokens where a request's result records them (``result.usage``: not in the persisted
+    schema, but some builds write it; FORMATS.md §5.5)."""
+    total = Usage()
+    for request in data.get("requests") or []:
+        result = request.get("result") if isinstance(request, dict) else None
+        usage = result.get("usage") if isinstance(result, dict) else None
+        if isinstance(usage, dict):
+            total += Usage(_count(usage.get("promptTokens")), _count(usage.get("completionTokens")))
+    return total
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0

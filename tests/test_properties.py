@@ -299,3 +299,28 @@ def test_properties_per_source_where_the_source_has_the_data(demo_vault):
     # recorded costs stay as recorded; Claude Code records none, so it is estimated
     assert any(fm.get("cost_estimated") for fm in by_source["claude-code"])
     assert not any(fm.get("cost_estimated") for fm in by_source["opencode"] if "cost" in fm)
+
+
+@pytest.mark.corpus
+def test_properties_of_every_claude_and_codex_corpus_session(corpus, tmp_path):
+    from conftest import load_sessions
+    from corpus_home import build_codex_home, build_corpus_home
+
+    from exporter.adapters.claude_code import ClaudeCodeAdapter
+    from exporter.adapters.codex import CodexAdapter
+
+    build_corpus_home(corpus, tmp_path)
+    build_codex_home(corpus, tmp_path)
+    found = {"claude-code": [], "codex": []}
+    for adapter in (ClaudeCodeAdapter(), CodexAdapter()):
+        sessions, _ = load_sessions(adapter, tmp_path)
+        found[adapter.name] = [session_properties(s) for s in sessions]
+    for name, props in found.items():
+        assert props, name
+        assert sum("files" in p for p in props) >= 5, name  # Write/Edit, apply_patch
+        assert all(isinstance(p.get("active", 0), int) for p in props)
+        # wall-clock spans can be months; active time stays a working day or less here
+        assert max(p.get("active", 0) for p in props) < 24 * 60
+    codex_files = [f for p in found["codex"] for f in p.get("files", [])]
+    assert codex_files and not any(f.startswith("*** ") for f in codex_files)
+    assert any(p.get("cost_estimated") for p in found["claude-code"])

@@ -324,3 +324,12 @@ def test_properties_of_every_claude_and_codex_corpus_session(corpus, tmp_path):
     codex_files = [f for p in found["codex"] for f in p.get("files", [])]
     assert codex_files and not any(f.startswith("*** ") for f in codex_files)
     assert any(p.get("cost_estimated") for p in found["claude-code"])
+
+
+def test_the_info_line_says_how_to_reopen_the_session():
+    s = session(user("hi"), reply(1, "claude-sonnet-4-5"))
+    body = build_note(s, "n.md", NoteSettings(), lambda key: None).body
+    info = next(line for line in body.splitlines() if line.startswith("> [!info]"))
+    assert "reopen: `claude --resume 5e0c1a77-3f0e-4c52-9a0b-0d1f6b2c7a10`" in info
+    cursor = session(user("hi"), source="cursor", session_id="c1")
+    assert "reopen" not in build_note(cursor, "n.md", NoteSettings(), lambda key: None).body

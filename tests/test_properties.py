@@ -333,3 +333,30 @@ def test_the_info_line_says_how_to_reopen_the_session():
     assert "reopen: `claude --resume 5e0c1a77-3f0e-4c52-9a0b-0d1f6b2c7a10`" in info
     cursor = session(user("hi"), source="cursor", session_id="c1")
     assert "reopen" not in build_note(cursor, "n.md", NoteSettings(), lambda key: None).body
+
+
+def test_prices_from_config_toml_reach_the_notes_and_re_render_them(tmp_path):
+    from exporter import config
+    from exporter.errors import ConfigError
+    from exporter.options import export_options
+
+    vault = tmp_path / "v"
+    (vault / ".ccexport").mkdir(parents=True)
+    (vault / ".ccexport" / "config.toml").write_text(
+        '[prices."claude-sonnet-4-5*"]\ninput = 10.0\noutput = 20.0\n'
+    )
+    settings = config.resolve({"vault": str(vault)}, env={})
+    assert settings.prices == {"claude-sonnet-4-5*": {"input": 10.0, "output": 20.0}}
+    options = export_options(settings, None)
+    s = session(reply(0, "claude-sonnet-4-5"), usage=Usage(1_000_000, 1_000_000))
+    note = build_note(s, "n.md", options.note_settings(), lambda key: None)
+    assert note.frontmatter["cost"] == 30.0 and note.frontmatter["cost_estimated"] is True
+    plain = ExportOptions(vault=vault)
+    assert options.render_fingerprint() != plain.render_fingerprint()  # a price change re-renders
+    for bad, why in [
+        ({"m": {"input": "cheap"}}, "input must be a price"),
+        ({"m": {"inptu": 1.0}}, "unknown keys"),
+        ({"m": 3}, "must be a table"),
+    ]:
+        with pytest.raises(ConfigError, match=f"prices.m.*{why}"):
+            config._apply(config.Settings(), {"prices": bad}, "f", allow_vault=False, base=tmp_path)

@@ -23,10 +23,10 @@ from .notes import Note, default_relpath, has_conversation, linked_keys
 from .options import ExportOptions
 from .redact import redact_report, redact_state, rename_secret_paths
 from .render import TemplateError
-from .split import part_key
+from .split import Part, part_key, part_relpath, part_sessions
 from .state import VaultLock
 from .vault import Action, Change, Vault
-from .workers import Outcome, Renderer, RenderJob, failed, render_job
+from .workers import Outcome, Renderer, RenderJob, failed
 
 
 @dataclass(slots=True)
@@ -218,7 +218,7 @@ class _Run:
         self._written_by: dict[str, str] = {}  # note key -> the unit that wrote it this run
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
         self._progress: dict[str, _UnitProgress] = {}  # units whose notes are being rendered
-        self.renderer = Renderer(self.settings, options.workers, lock, options.note_max_bytes)
+        self.renderer = Renderer(self.settings, options.workers, lock)
 
     def written(self) -> int:
         """Notes created or updated so far in this run."""
@@ -441,18 +441,31 @@ class _Run:
                 self.report.problems.append(Problem(self._unit, why, source=session.source))
                 continue
             session = self._with_known_children(session)
-            links = {key: resolve(key) for key in linked_keys(session)}
-            state.outstanding += 1
-            job = RenderJob(self._unit, session, paths[session.key], links, self._parts(session))
-            self.renderer.submit(job)
-
-    def _parts(self, session: Session) -> dict[int, str]:
-        """Where the session's part notes already are, as recorded (new ones are placed
-        when they are written)."""
-        found: dict[int, str] = {}
-        while record := self.vault.state.notes.get(part_key(session.key, len(found) + 2)):
-            found[len(found) + 2] = record.path
-        return found
+            parts = part_sessions(session, self.options.note_max_bytes)
+            if len(parts) == 1:
+                links = {key: resolve(key) for key in linked_keys(session)}
+                state.outstanding += 1
+                self.renderer.submit(RenderJob(self._unit, session, paths[session.key], links))
+                continue
+            # A long session: one job per part, written as it is done, so the whole
+            # session is never one text in memory.
+            part_paths = [paths[session.key]] + [
+                self.vault.choose_path(
+                    part_key(session.key, n), part_relpath(paths[session.key], n)
+                )
+                for n in range(2, len(parts) + 1)
+            ]
+            stems = [Path(p).stem for p in part_paths]
+            for number, part in enumerate(parts, start=1):
+                links = {key: resolve(key) for key in linked_keys(part)}
+                previous = stems[number - 2] if number > 1 else None
+                following = stems[number] if number < len(parts) else None
+                state.outstanding += 1
+                where = Part(number, previous, following)
+                self.renderer.submit(
+                    RenderJob(self._unit, part, part_paths[number - 1], links, where)
+                )
+                self._write_finished()
 
     def _with_known_children(self, session: Session) -> Session:
         known = self.vault.state.children.get(session.key)
@@ -484,45 +497,30 @@ class _Run:
                 written = self._write(job, outcome)
             except Exception as exc:  # a note the vault cannot take fails alone
                 why = f"could not be written ({type(exc).__name__}: {exc})"
-                written = self._failed(job, failed(job, why))
-            if written is None:
-                state.complete = False
+                self._failed(job, failed(job, why))
+                written = False
+            if written:
+                state.written.append(job.key)
             else:
-                state.written.extend(written)
+                state.complete = False
             self._maybe_done(job.unit)
 
-    def _write(self, job: RenderJob, outcome: Outcome) -> list[str] | None:
-        """Write a session's note (or its part notes): the keys written, or None."""
-        if isinstance(outcome, list):
-            outcome = self._placed(job, outcome)
+    def _write(self, job: RenderJob, outcome: Outcome) -> bool:
         if isinstance(outcome, Problem):
-            return self._failed(job, outcome)
-        written = [note.key for note in outcome if self._write_note(note, job.session.source)]
-        if len(written) < len(outcome):
-            return None
-        self._linked(job.session, job.unit)
-        return written
-
-    def _placed(self, job: RenderJob, notes: list[Note]) -> Outcome:
-        """Part notes at the paths the vault gives them: where they already are, else free
-        ones. A part that had to go elsewhere changes its neighbours' links: render again."""
-        moved = {}
-        for number, note in enumerate(notes[1:], start=2):
-            chosen = self.vault.choose_path(note.key, note.relpath)
-            if chosen != note.relpath:
-                moved[number] = chosen
-        if not moved:
-            return notes
-        job = replace(job, part_paths={**(job.part_paths or {}), **moved})
-        return render_job(job, self.settings, self.renderer.max_bytes)
+            self._failed(job, outcome)
+            return False
+        if not self._write_note(outcome, job.session.source):
+            return False
+        if job.part is None or job.part.number == 1:
+            self._linked(job.session, job.unit)
+        return True
 
     def _failed(self, job: RenderJob, problem: Problem) -> None:
         self.report.problems.append(problem)
-        self._record(Change(Action.FAILED, job.session.key, job.relpath, str(problem)))
+        self._record(Change(Action.FAILED, job.key, job.relpath, str(problem)))
 
     def _write_note(self, note: Note, source: str) -> bool:
-        # Parts after the first are not listed as sessions of their own in index notes.
-        meta = note_meta(note.frontmatter) if note.frontmatter.get("part", 1) == 1 else {}
+        meta = note_meta(note.frontmatter)  # index notes list a session's first part alone
         try:
             for attachment in note.attachments:
                 self.vault.write_attachment(attachment.relpath, attachment.data)

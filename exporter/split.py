@@ -14,7 +14,7 @@ the session's totals (tokens, cost) go to the last part, where they can still gr
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -39,33 +39,47 @@ def part_relpath(first: str, number: int) -> str:
     return str(path.with_name(f"{path.stem} (part {number}).md"))
 
 
+@dataclass(frozen=True, slots=True)
+class Part:
+    """Which part of its session a note is, and the file stems of its neighbours."""
+
+    number: int
+    previous: str | None = None
+    following: str | None = None
+
+
+def part_sessions(session: Session, max_bytes: int = NOTE_MAX_BYTES) -> list[Session]:
+    """The session itself if it fits one note, else one session per part, holding that
+    part's messages (each is rendered on its own: a long session is never one big text)."""
+    ranges = part_ranges(session.messages, max_bytes)
+    if len(ranges) == 1:
+        return [session]
+    title = session_title(session)
+    return [
+        _part_session(session, start, end, number, number == len(ranges), title)
+        for number, (start, end) in enumerate(ranges, start=1)
+    ]
+
+
 def build_parts(
     session: Session,
     relpath: str,
     settings: NoteSettings,
     resolve: LinkResolver,
-    part_paths: dict[int, str] | None = None,
     max_bytes: int = NOTE_MAX_BYTES,
 ) -> list[Note]:
-    """The session's note, or its part notes when it is too long for one."""
-    ranges = part_ranges(session.messages, max_bytes)
-    if len(ranges) == 1:
+    """Every note of a session at default paths (the pipeline renders part by part)."""
+    sessions = part_sessions(session, max_bytes)
+    if len(sessions) == 1:
         return [build_note(session, relpath, settings, resolve)]
-    known = part_paths or {}
-    paths = [relpath] + [
-        known.get(n) or part_relpath(relpath, n) for n in range(2, len(ranges) + 1)
-    ]
-    stems = [PurePosixPath(p).stem for p in paths]
-    title = session_title(session)
+    stems = [PurePosixPath(part_relpath(relpath, n)).stem for n in range(1, len(sessions) + 1)]
+    stems[0] = PurePosixPath(relpath).stem
     notes = []
-    for number, (start, end) in enumerate(ranges, start=1):
-        last = number == len(ranges)
-        part = _part_session(session, start, end, number, last, title)
-        note = build_note(part, paths[number - 1], settings, resolve)
-        note.key = part_key(session.key, number)
-        previous = stems[number - 2] if number > 1 else None
-        following = stems[number] if not last else None
-        _link_parts(note, number, previous, following)
+    for number, part in enumerate(sessions, start=1):
+        path = str(PurePosixPath(relpath).with_name(stems[number - 1] + ".md"))
+        note = build_note(part, path, settings, resolve)
+        following = stems[number] if number < len(sessions) else None
+        link_parts(note, Part(number, stems[number - 2] if number > 1 else None, following))
         notes.append(note)
     return notes
 
@@ -169,8 +183,11 @@ def _part_session(
     )
 
 
-def _link_parts(note: Note, number: int, previous: str | None, following: str | None) -> None:
-    """Properties and a line at the top and bottom that lead from part to part."""
+def link_parts(note: Note, part: Part) -> None:
+    """The note of one part: its own key, and properties and a line at the top and bottom
+    that lead from part to part."""
+    number, previous, following = part.number, part.previous, part.following
+    note.key = part_key(note.key, number)
     note.frontmatter["part"] = number
     if previous:
         note.frontmatter["previous_part"] = wikilink(previous)

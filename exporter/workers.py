@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 from .errors import Problem
 from .model import Session
-from .notes import Note, NoteSettings
+from .notes import Note, NoteSettings, build_note
 from .render import TemplateError
-from .split import NOTE_MAX_BYTES, build_parts
+from .split import Part, link_parts, part_key
 
 PARALLEL_FROM = 24  # sessions to render before a pool is worth its start-up
 
@@ -31,18 +31,25 @@ class RenderJob:
     session: Session
     relpath: str
     links: dict[str, str | None]  # session key -> note stem, decided by the planner
-    part_paths: dict[int, str] | None = None  # part number -> path, for parts that exist
+    part: Part | None = None  # one part of a long session (``session`` holds that part)
+
+    @property
+    def key(self) -> str:
+        """The note's identity: the session's key, or its part's."""
+        return part_key(self.session.key, self.part.number) if self.part else self.session.key
 
 
-Outcome = list[Note] | Problem  # the session's note (or its part notes), or why not
+Outcome = Note | Problem  # the note, or why there is none
 
 
-def render_job(job: RenderJob, settings: NoteSettings, max_bytes: int = NOTE_MAX_BYTES) -> Outcome:
+def render_job(job: RenderJob, settings: NoteSettings) -> Outcome:
     """Never raises: the outcome crosses a process boundary as a plain value."""
     session = job.session
     try:
-        links = job.links.get
-        return build_parts(session, job.relpath, settings, links, job.part_paths, max_bytes)
+        note = build_note(session, job.relpath, settings, job.links.get)
+        if job.part:
+            link_parts(note, job.part)
+        return note
     except TemplateError as exc:  # named by the template's file and line
         return Problem(exc.where, exc.what, severity="error", source=session.source)
     except Exception as exc:  # a value no one expected: this session alone fails
@@ -51,7 +58,7 @@ def render_job(job: RenderJob, settings: NoteSettings, max_bytes: int = NOTE_MAX
 
 def failed(job: RenderJob, why: str) -> Problem:
     where = str(job.session.source_path) if job.session.source_path.parts else job.unit
-    return Problem(where, f"{job.session.key} {why}", severity="error", source=job.session.source)
+    return Problem(where, f"{job.key} {why}", severity="error", source=job.session.source)
 
 
 def _close_inherited(lock: tuple[int, int, int] | None) -> None:
@@ -88,10 +95,8 @@ class Renderer:
         settings: NoteSettings,
         workers: int | None,
         lock: tuple[int, int, int] | None,
-        max_bytes: int = NOTE_MAX_BYTES,
     ) -> None:
         self.settings = settings
-        self.max_bytes = max_bytes
         self.workers = workers if workers is not None else (os.cpu_count() or 1)
         self.lock = lock
         self.pool: ProcessPoolExecutor | None = None
@@ -103,7 +108,7 @@ class Renderer:
         if self.pool is None and self.workers > 1 and self.submitted >= PARALLEL_FROM:
             self.pool = self._new_pool()
         if self.pool is None:
-            self.queue.append(_Pending(job, render_job(job, self.settings, self.max_bytes)))
+            self.queue.append(_Pending(job, render_job(job, self.settings)))
         else:
             outcome = self._send(job)
             self.queue.append(_Pending(job, outcome, self.pool))
@@ -116,10 +121,10 @@ class Renderer:
     def _send(self, job: RenderJob) -> Future[Outcome] | Outcome:
         assert self.pool is not None
         try:
-            return self.pool.submit(render_job, job, self.settings, self.max_bytes)
+            return self.pool.submit(render_job, job, self.settings)
         except BrokenProcessPool:  # broken by an earlier job: start afresh
             self._replace_pool()
-            return self.pool.submit(render_job, job, self.settings, self.max_bytes)
+            return self.pool.submit(render_job, job, self.settings)
 
     def _replace_pool(self) -> None:
         if self.pool is not None:

@@ -61,7 +61,7 @@ def test_invalid_utf8_deeply_nested_is_read_without_recursion(tmp_path):
     path = tmp_path / "s.jsonl"
     depth = 900
     path.write_bytes(b'{"a":' * depth + b'"\xff"' + b"}" * depth + b"\n")
-    (number, obj), = read(path)[0]
+    ((number, obj),) = read(path)[0]
     for _ in range(depth):
         obj = obj["a"]
     assert number == 1 and obj == "\ufffd"
@@ -95,7 +95,7 @@ def test_a_damaged_zst_is_an_error_and_the_frames_before_it_are_exported(tmp_pat
     assert "the lines before were kept" in errors[0].message
     (note,) = note_files(tmp_path / "v").values()
     text = note.decode()
-    last = max(i for i in range(20) if f"question {i}\"".encode() in first)
+    last = max(i for i in range(20) if f'question {i}"'.encode() in first)
     assert "first question" in text and f"question {last}\n" in text  # the whole first frame
     again = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path / "home", timezone=UTC))
     assert again.failed  # still an error next time: the file is read again, not remembered
@@ -188,9 +188,7 @@ BIG_SESSION = textwrap.dedent(
 
 
 @pytest.mark.parametrize("megabytes", [120])
-def test_a_large_session_is_exported_within_twice_its_largest_line_plus_200_mb(
-    tmp_path, megabytes
-):
+def test_a_large_session_is_exported_within_twice_its_largest_line_plus_200_mb(tmp_path, megabytes):
     path = tmp_path / "home" / ".claude" / "projects" / "-big" / "big.jsonl"
     path.parent.mkdir(parents=True)
     subprocess.run(

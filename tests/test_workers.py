@@ -16,7 +16,7 @@ from conftest import ROOT, note_files
 from corpus_home import build_codex_home, build_corpus_home
 from test_sync import write_sessions
 
-from exporter import split, workers
+from exporter import workers
 from exporter.export import ExportOptions, run_export
 from exporter.vault import Vault
 
@@ -88,15 +88,15 @@ def test_a_template_error_in_a_worker_is_reported_and_the_rest_written(tmp_path,
 # its worker process dying (killed, out of memory), which breaks the whole pool.
 FAILING = """
 import os, sys
-from exporter import split
-real = split.build_note
+from exporter import workers
+real = workers.build_note
 def build_note(session, *args):
     if session.session_id.startswith(os.environ["FAIL_FOR"]):
         if os.environ["HOW"] == "exit":
             os._exit(3)
         raise RuntimeError("a value no one expected")
     return real(session, *args)
-split.build_note = build_note
+workers.build_note = build_note
 from exporter.cli import main
 sys.argv = ["ccexport", *sys.argv[1:]]
 main()
@@ -163,17 +163,17 @@ def test_one_failure_on_the_first_run_does_not_re_render_everything_later(tmp_pa
     """The render fingerprint is kept per unit: the units that succeeded stay skipped."""
     home, vault = tmp_path / "home", tmp_path / "v"
     write_sessions(home, 6)
-    real = split.build_note
+    real = workers.build_note
 
     def build_note(session, *args):
         if session.session_id.startswith("00000003"):
             raise RuntimeError("fails this time")
         return real(session, *args)
 
-    monkeypatch.setattr(split, "build_note", build_note)
+    monkeypatch.setattr(workers, "build_note", build_note)
     first = export(vault, home, 1)
     assert first.failed and first.total("created") == 5
-    monkeypatch.setattr(split, "build_note", real)
+    monkeypatch.setattr(workers, "build_note", real)
     second = export(vault, home, 1)
     assert second.total("skipped") == 5 and second.total("created") == 1
     # A template change still re-renders every note.

@@ -254,9 +254,14 @@ def _discover_project(folder: Path) -> Iterator[SessionRef]:
 def _file_session_id(records: list[dict[str, Any]]) -> str | None:
     """The session a main file belongs to: the first ``sessionId`` outside a subagent."""
     for rec in records:
-        if isinstance(rec.get("sessionId"), str) and not rec.get("agentId"):
+        if _plausible_id(rec.get("sessionId")) and not rec.get("agentId"):
             return str(rec["sessionId"])
     return None
+
+
+def _plausible_id(value: Any) -> bool:
+    """An id that can name a file: a damaged line may hold megabytes or a path."""
+    return isinstance(value, str) and 0 < len(value) <= 200 and not re.search(r"[/\\\0]", value)
 
 
 def _head_records(path: Path, limit: int = 50) -> list[dict[str, Any]]:
@@ -264,14 +269,14 @@ def _head_records(path: Path, limit: int = 50) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     try:
         with open(path, "rb") as f:
-            for raw in f:
+            while raw := f.readline(1 << 20):  # bounded: a first line may be gigabytes
                 try:
                     obj = orjson.loads(raw)
                 except orjson.JSONDecodeError:
                     continue
                 if isinstance(obj, dict):
                     found.append(obj)
-                    if isinstance(obj.get("sessionId"), str) and not obj.get("agentId"):
+                    if _plausible_id(obj.get("sessionId")) and not obj.get("agentId"):
                         break
                 if len(found) >= limit:
                     break

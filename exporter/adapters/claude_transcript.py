@@ -182,6 +182,7 @@ class _Builder:
         if not isinstance(message, dict):
             return
         model = message.get("model")
+        model = model if isinstance(model, str) else None  # a damaged line may hold anything
         if rec.get("isApiErrorMessage"):
             text = _plain_text(message.get("content")).strip()
             self._add("assistant", [NoticePart("error", text)], rec)
@@ -262,7 +263,9 @@ class _Builder:
 
 
 def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+    """A token count; anything else (a damaged value, a number past 2**53) counts 0."""
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**53
+    return value if ok else 0
 
 
 def _plain_text(content: Any) -> str:

@@ -291,7 +291,9 @@ class _Builder:
 
 
 def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+    """A token count; anything else (a damaged value, a number past 2**53) counts 0."""
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**53
+    return value if ok else 0
 
 
 def _content_text(content: Any) -> str:

@@ -215,7 +215,10 @@ def _clean(value: Any) -> tuple[str, int]:
     if not isinstance(value, str):
         import orjson
 
-        value = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+        try:
+            value = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+        except TypeError:  # a number past 64 bits, a value nested too deep
+            value = str(value)
     if not value:
         return "", 0
     control = sum(1 for c in value if c < " " and c not in "\n\r\t")

@@ -32,6 +32,7 @@ EDIT_TOOLS = frozenset({
     "write", "edit", "multiedit", "notebookedit",  # Claude Code, OpenCode, Cursor Agent
     "edit_file", "search_replace", "strreplace", "delete_file", "write_file",  # Cursor
     "replace",  # Gemini CLI
+    "apply_patch",  # Codex, Cursor (with a file_path beside the patch)
     "patch",  # OpenCode
     "write_to_file", "replace_in_file", "apply_diff", "insert_content", "search_and_replace",
     "editedexistingfile", "newfilecreated",  # the Cline family (API and UI names)
@@ -161,8 +162,9 @@ def edited_files(session: Session) -> list[str]:
 
 def _paths_of(call: ToolCallPart) -> list[str]:
     patch = _patch_text(call.input)
-    if patch is not None:
-        return [a or b for a, b in _PATCH_FILE.findall(patch)]
+    named = [a or b for a, b in _PATCH_FILE.findall(patch)] if patch else []
+    if named:
+        return named
     if call.name.lower() not in EDIT_TOOLS or not isinstance(call.input, dict):
         return []
     for key in _PATH_KEYS:

@@ -112,13 +112,14 @@ def test_files_from_every_source_s_edit_tools_relative_to_the_session_folder():
         call("replace", {"file_path": "/work/app/g.py"}),  # Gemini CLI
         call("replace_in_file", {"path": "h.py"}),  # Cline
         call("edited files", {"files": ["/work/app/i.cs"]}),  # Copilot Chat
+        call("apply_patch", {"file_path": "/work/app/j.rs", "patch": "@@ -1 +1 @@"}),  # Cursor
         call("Read", {"file_path": "/work/app/not-written.md"}),
         call("Bash", {"command": "rm -rf build"}),
         cwd="/work/app",
     )
     assert edited_files(s) == [
         "README.md", "src/a.rs", "nb.ipynb", "src/b.rs", "src/c.rs", "x.ts", "g.py", "h.py",
-        "i.cs",
+        "i.cs", "j.rs",
     ]  # fmt: skip
 
 

@@ -121,7 +121,9 @@ JobsOpt = Annotated[
 ForceOpt = Annotated[
     bool,
     typer.Option(
-        "--force", metavar="", help="Update a note even when its source now holds fewer turns."
+        "--force",
+        metavar="",
+        help="Read every source again; update notes even when their source now holds fewer turns.",
     ),
 ]
 NoRedactOpt = Annotated[
@@ -496,11 +498,14 @@ def _export(args: dict[str, Any]) -> None:
         _check_home(args["home"])
         check_vault(settings.vault, args["dry_run"])
         options = export_options(
-            settings, args["home"], args["dry_run"], args["diff"], workers=args["jobs"]
+            settings,
+            args["home"],
+            args["dry_run"],
+            args["diff"],
+            workers=args["jobs"],
+            force=args["force"],
+            restore=args["restore"],
         )
-        for flag in ("force", "restore"):
-            if args.get(flag) and hasattr(options, flag):
-                setattr(options, flag, True)
         try:
             with _progress(enabled=not quiet and not json_out) as progress:
                 report = run_export(options, progress)

@@ -73,6 +73,7 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
 
 
 def vault_checks(vault: Path | None) -> list[Check]:
+    from .index import INDEX_PREFIX
     from .state import LOCK_FILE, STATE_DIR, STATE_FILE, State
 
     if vault is None:
@@ -100,8 +101,9 @@ def vault_checks(vault: Path | None) -> list[Check]:
             )
         else:
             last = _when(state_file.stat().st_mtime)
+            sessions = sum(1 for key in state.notes if not key.startswith(INDEX_PREFIX))
             checks.append(
-                Check("Vault", "ok", f"{len(state.notes)} notes recorded; last run {last}")
+                Check("Vault", "ok", f"{sessions} session notes recorded; last run {last}")
             )
     else:
         checks.append(Check("Vault", "info", "no export has run into this vault yet"))

@@ -39,6 +39,7 @@ class SourceCounts:
     conflicts: int = 0
     failed: int = 0
     empty: int = 0  # source files (or databases) read that hold nothing worth a note
+    deleted: int = 0  # notes the person deleted in the vault, left deleted
 
     @property
     def written(self) -> int:
@@ -54,6 +55,7 @@ class SourceCounts:
             "conflicts",
             "failed",
             "empty",
+            "deleted",
         )
         out = {name: getattr(self, name) for name in names}
         out["written"] = self.written
@@ -88,6 +90,7 @@ class ExportReport:
             "conflicts",
             "failed",
             "empty",
+            "deleted",
             "written",
         )
         return {
@@ -113,10 +116,13 @@ def discover(options: ExportOptions) -> list[tuple[Adapter, SessionRef]]:
     ctx = SourceContext.for_home(options.home, options.paths)
     found: list[tuple[Adapter, SessionRef]] = []
     for adapter in select_adapters(options.sources):
-        for ref in adapter.discover(ctx):
-            if options.since and ref.mtime_ns < options.since.timestamp() * 1e9:
-                continue  # not touched since: cannot hold anything newer
-            found.append((adapter, ref))
+        try:
+            for ref in adapter.discover(ctx):
+                if options.since and ref.mtime_ns < options.since.timestamp() * 1e9:
+                    continue  # not touched since: cannot hold anything newer
+                found.append((adapter, ref))
+        except PermissionError:
+            continue  # the folder is reported by unreadable_in_sources; the rest goes on
     return found
 
 
@@ -127,12 +133,20 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
     units = discover(options)
     unreadable = unreadable_in_sources(options)
     if options.dry_run:
-        vault = Vault(options.vault, dry_run=True, diff=options.diff, force=options.force)
+        vault = Vault(
+            options.vault,
+            dry_run=True,
+            diff=options.diff,
+            force=options.force,
+            restore=options.restore,
+        )
         report = _Run(options, vault).run(units, progress)
         return _add_unreadable(report, unreadable)
     options.vault.mkdir(parents=True, exist_ok=True)
     with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait) as lock:
-        vault = Vault(options.vault, diff=options.diff, force=options.force)
+        vault = Vault(
+            options.vault, diff=options.diff, force=options.force, restore=options.restore
+        )
         vault.begin_run()
         run = _Run(options, vault, lock.identity())
         try:
@@ -152,6 +166,8 @@ def unreadable_in_sources(options: ExportOptions) -> list[Problem]:
     ctx = SourceContext.for_home(options.home, options.paths)
     problems: list[Problem] = []
     for adapter in select_adapters(options.sources):
+        if getattr(adapter, "searched_roots", False):
+            continue  # the user's code folders, searched for logs: not the source's own
         for root in adapter.roots(ctx):
             if root.is_dir():
                 problems += unreadable_below(root, adapter.name)
@@ -273,16 +289,39 @@ class _Run:
 
     def _export_or_skip(self, adapter: Adapter, ref: SessionRef) -> None:
         unit = str(ref.main.path)
-        if not self.options.force and self.vault.state.unchanged(unit, self._fingerprint(ref)):
+        if (
+            not self.options.force
+            and not self._to_restore(unit)
+            and self.vault.state.unchanged(unit, self._fingerprint(ref))
+        ):
             counts = self._counts(adapter.name)
-            notes = self._matching_notes(unit)
-            counts.found += notes
-            counts.skipped += notes
+            keys = self._matching_notes(unit)
+            counts.found += len(keys)
+            counts.skipped += len(keys)
             if self.options.dry_run:
                 self._list_skipped(unit)
+            for key in keys:
+                change = self.vault.note_deleted(key)  # one stat: deleted in Obsidian?
+                if change:
+                    counts.skipped -= 1
+                    self._record(change)
+                    self._report_deleted(change, adapter.name)
         else:
             self._export_unit(adapter, ref)
             self._write_finished()
+
+    def _to_restore(self, unit: str) -> bool:
+        """With ``--restore``, a unit with a note the person deleted is read again."""
+        if not self.options.restore:
+            return False
+        notes = self.vault.state.notes
+        keys = self.vault.state.sources.get(unit, {}).get("notes", [])
+        return any(k in notes and (notes[k].deleted or self.vault.is_missing(notes[k].path))
+                   for k in keys)  # fmt: skip
+
+    def _report_deleted(self, change: Change, source: str) -> None:
+        if change.message:  # the first run that sees it; later runs stay quiet
+            self.report.problems.append(Problem(change.relpath, change.message, source=source))
 
     def _fingerprint(self, ref: SessionRef) -> list[list[object]]:
         """A unit is skipped when its files and the way its notes are rendered are unchanged."""
@@ -299,20 +338,20 @@ class _Run:
         if state:
             state.complete = False
 
-    def _matching_notes(self, unit: str) -> int:
+    def _matching_notes(self, unit: str) -> list[str]:
         """The notes of an unchanged unit that the filters select (so ``--project web``
         counts web's sessions, not every session as unchanged). Discovery already left
         out units not touched since ``--since``."""
-        keys = [k for k in self.vault.state.sources[unit].get("notes", []) if "#part" not in k]
+        keys = self.vault.state.sources[unit].get("notes", [])
         wanted = (self.options.project or "").lower()
         if not wanted:
-            return len(keys)
+            return list(keys)
         notes = self.vault.state.notes
-        return sum(
-            1
+        return [
+            key
             for key in keys
             if key in notes and wanted in str(notes[key].meta.get("project") or "").lower()
-        )
+        ]
 
     def _write_indexes(self) -> bool:
         try:
@@ -349,6 +388,8 @@ class _Run:
             counts.updated += 1
         elif change.action is Action.CONFLICT:
             counts.conflicts += 1
+        elif change.action is Action.DELETED:
+            counts.deleted += 1
         else:
             counts.unchanged += 1
 
@@ -530,6 +571,8 @@ class _Run:
         except OSError as exc:
             change = Change(Action.FAILED, note.key, note.relpath, str(exc))
         self._record(change)
+        if change.action is Action.DELETED:
+            self._report_deleted(change, source)
         if change.action is Action.KEPT:
             self.report.problems.append(Problem(change.relpath, change.message, source=source))
         if change.action is Action.FAILED:

@@ -42,6 +42,7 @@ class ExportOptions:
     lock_wait: float = 5.0
     workers: int | None = None  # processes that render notes (None: one per core)
     force: bool = False  # re-read every source; update notes even if their source shrank
+    restore: bool = False  # write again the notes the person deleted in the vault
     note_max_bytes: int = NOTE_MAX_BYTES  # a longer session continues in part notes
     redact: bool = True  # secrets become [REDACTED:<rule>] before anything is written
     redact_extra: tuple[Rule, ...] = ()  # the user's own rules, run before ours
@@ -144,6 +145,7 @@ def export_options(
     diff: bool = False,
     workers: int | None = None,
     force: bool = False,
+    restore: bool = False,
 ) -> ExportOptions:
     """The options of one run, from the effective settings (config files and flags)."""
     from .config import zone_or_fail
@@ -175,6 +177,7 @@ def export_options(
         index_dataview=settings.index_dataview,
         workers=workers,
         force=force,
+        restore=restore,
         note_max_bytes=settings.note_max_bytes,
         redact=settings.redact,
         redact_extra=tuple(settings.redact_extra),

@@ -19,6 +19,7 @@ _VERB = {
     Action.UNCHANGED: "leave alone",
     Action.KEPT: "keep (source shrank)",
     Action.FAILED: "fail",
+    Action.DELETED: "leave deleted",
 }
 _WRITTEN = (Action.CREATED, Action.RENAMED, Action.UPDATED, Action.CONFLICT)
 
@@ -34,6 +35,7 @@ def summary_line(report: ExportReport, elapsed: float | None = None) -> str:
         ("conflicts", "conflicts"),
         ("failed", "failed"),
         ("empty", "empty files or databases"),
+        ("deleted", "deleted in the vault (left deleted)"),
     ):
         if report.total(name):
             parts.append(f"{report.total(name)} {label}")
@@ -95,9 +97,8 @@ def print_report(
             say(f"empty ({source}): {path}")
     if not quiet:
         say(summary_line(report, elapsed))
-        if len(report.per_source) > 1:
-            for source, counts in report.per_source.items():
-                say(source_line(source, counts))
+        for source, counts in report.per_source.items():
+            say(source_line(source, counts))
         if report.redactions:
             say(redaction_line(report))
     for change in report.changes:

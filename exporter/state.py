@@ -38,6 +38,7 @@ class NoteRecord:
     keys: list[str] = field(default_factory=list)  # the properties the exporter wrote
     meta: dict[str, Any] = field(default_factory=dict)  # what index notes list about it
     stat: list[int] = field(default_factory=list)  # mtime_ns, size, inode as last written
+    deleted: bool = False  # the person deleted the note in the vault: it stays deleted
 
 
 @dataclass(slots=True)
@@ -70,6 +71,7 @@ class State:
                 list(r.get("keys", [])),
                 dict(r.get("meta", {})),
                 [int(n) for n in r.get("stat", []) if isinstance(n, int)],
+                r.get("deleted") is True,
             )  # fmt: skip
             for key, r in data.get("notes", {}).items()
             if isinstance(r, dict) and {"path", "hash", "lines"} <= r.keys()
@@ -98,6 +100,7 @@ class State:
                     "keys": r.keys,
                     "meta": r.meta,
                     "stat": r.stat,
+                    **({"deleted": True} if r.deleted else {}),
                 }  # fmt: skip
                 for key, r in self.notes.items()
             },

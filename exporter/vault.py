@@ -58,6 +58,9 @@ SIZE_KEY = "messages"  # a note whose count would go down is kept (the source sh
 SHRUNK = "source has fewer turns than the note; kept"
 
 
+DELETED_NOTE = "deleted in the vault; left deleted (`ccexport --restore` writes it again)"
+
+
 class Action(StrEnum):
     CREATED = "created"
     UPDATED = "updated"
@@ -65,6 +68,7 @@ class Action(StrEnum):
     CONFLICT = "conflict"  # updated, the user's edit inside the owned region saved aside
     RENAMED = "renamed"  # created under another name: a foreign file held the path
     KEPT = "kept"  # not updated: the source now holds less than the note (see ``force``)
+    DELETED = "deleted"  # the person deleted the note: left deleted (see ``restore``)
     FAILED = "failed"
 
 
@@ -119,12 +123,19 @@ class Vault:
     updates notes even when their source now holds fewer messages."""
 
     def __init__(
-        self, root: Path, *, dry_run: bool = False, diff: bool = False, force: bool = False
+        self,
+        root: Path,
+        *,
+        dry_run: bool = False,
+        diff: bool = False,
+        force: bool = False,
+        restore: bool = False,
     ) -> None:
         self.root = root.expanduser().resolve()
         self.dry_run = dry_run
         self.want_diff = diff
         self.force = force
+        self.restore = restore  # write again the notes the person deleted
         self.state = State.load(self.root)
         self._state_bytes = self.state.dumps()
         self._identities: dict[str, str] | None = None
@@ -281,6 +292,9 @@ class Vault:
             return Change(Action.FAILED, key, relpath, f"left alone: {exc}")
         except (OSError, UnicodeDecodeError) as exc:
             return Change(Action.FAILED, key, relpath, f"cannot read the note: {exc}")
+        if found is None and record is not None and not self.restore:
+            # It was written and is gone (not moved: choose_path looked for it by identity).
+            return self._left_deleted(key, record)
         if found is None or current is None:
             text = notefile.compose(metadata, "", owned, notefile.NEW_NOTE_TAIL)
             renamed = key in self._renamed
@@ -321,6 +335,33 @@ class Vault:
         written = self._write(relpath, text)
         self._record(key, relpath, owned, ours, list(metadata), meta, written)
         return Change(action, key, relpath, message, self._diff(parsed.owned, owned, relpath))
+
+    def is_missing(self, relpath: str) -> bool:
+        return self._kind(relpath) == "missing"
+
+    def note_deleted(self, key: str) -> Change | None:
+        """For a note whose source is unchanged: was it deleted in the vault since? Checked
+        with one ``stat`` (and, if it is gone, one search by identity: it may have moved)."""
+        record = self.state.notes.get(key)
+        if record is None or self.restore:
+            return None
+        if record.deleted:
+            return Change(Action.DELETED, key, record.path)
+        if self._kind(record.path) != "missing":
+            return None
+        moved = self._find_by_identity(key)
+        if moved:
+            record.path = moved
+            return None
+        return self._left_deleted(key, record)
+
+    def _left_deleted(self, key: str, record: NoteRecord) -> Change:
+        """The person's decision stands: reported once, then silently left deleted."""
+        first = not record.deleted
+        if not self.dry_run:
+            record.deleted = True
+        why = DELETED_NOTE if first else ""
+        return Change(Action.DELETED, key, record.path, why)
 
     def _shrunk(self, existing: dict[str, Any], ours: dict[str, Any]) -> str:
         """Why the note must be kept: its source now holds fewer messages than it does."""

@@ -209,17 +209,15 @@ def test_empty_sources_are_named_and_listed_under_verbose(tmp_path, home):
     assert "1 empty files or databases" in result.stdout
     assert f"empty (claude-code): {empty}" in result.stdout
     created = [line for line in result.stdout.splitlines() if line.startswith("created: ")]
-    assert len(created) == 6 + 1 + 3  # six notes, the projects index and three project indexes
-    assert all(line.endswith(".md") for line in created)
+    sessions = [line for line in created if "/claude-code/" in line]
+    assert len(sessions) == 6 and all(line.endswith(".md") for line in sessions)
+    assert sum("/Projects/" in line for line in created) == 3  # an index note per project
     quiet = run("--vault", tmp_path / "v2", "--home", home)
     assert "empty (claude-code)" not in quiet.stdout
 
 
 def test_elapsed_time_and_per_source_counts_in_the_summary(tmp_path, home):
-    shutil.copytree(home, tmp_path / "h2")
-    codex = tmp_path / "h2" / ".codex" / "sessions"
-    codex.mkdir(parents=True)
-    result = run("--vault", tmp_path / "v", "--home", tmp_path / "h2")
+    result = run("--vault", tmp_path / "v", "--home", home)
     assert re.search(r"6 sessions found, 6 created, .* in \d+\.\d s", result.stdout)
     assert "  claude-code: 6 found, 6 created" in result.stdout
 
@@ -284,7 +282,8 @@ def test_doctor_reports_sources_vault_schedule_config_and_exits_1_on_attention(
     assert result.exit_code == 0, result.output
     for area in ("Sources", "Vault", "Schedule", "Configuration", "Templates"):
         assert area in result.stdout
-    assert "claude-code: 6 sessions" in result.stdout and "6 notes recorded" in result.stdout
+    assert "claude-code: 6 sessions" in result.stdout
+    assert "6 session notes recorded" in result.stdout
     doc = json.loads(run("doctor", "--vault", vault, "--home", home, "--json").stdout)
     assert doc["attention"] is False
     (vault / ".ccexport" / "templates").mkdir()
@@ -302,3 +301,67 @@ def test_the_console_script_exit_codes(tmp_path, home):
     assert ccexport("--vault", tmp_path / "v", "--home", home, "--quiet").returncode == 0
     assert ccexport("--vault", tmp_path / "v", "--source", "nonsense").returncode == 2
     assert ccexport("--vault", tmp_path / "v", "--home", tmp_path / "nope").returncode == 2
+
+
+# -- a note the person deleted ----------------------------------------------------------------
+
+
+def _notes(vault: Path) -> dict[str, Path]:
+    return {p.name: p for p in (vault / "AI Sessions" / "claude-code").rglob("*.md")}
+
+
+def test_a_deleted_note_stays_deleted_is_reported_once_and_restore_brings_it_back(
+    tmp_path, home
+):
+    vault = tmp_path / "v"
+    assert run("--vault", vault, "--home", home).exit_code == 0
+    victim = sorted(_notes(vault).values())[0]
+    victim.unlink()
+    first = run("--vault", vault, "--home", home, "--json")
+    doc = json.loads(first.stdout)
+    assert doc["totals"]["deleted"] == 1 and doc["totals"]["created"] == 0
+    assert [w["message"] for w in doc["warnings"]] == [
+        "deleted in the vault; left deleted (`ccexport --restore` writes it again)"
+    ]
+    assert not victim.exists()
+    index = "".join(p.read_text() for p in (vault / "AI Sessions").rglob("Projects*/**/*.md"))
+    index += (vault / "AI Sessions" / "Projects.md").read_text()
+    assert victim.stem not in index  # no dead link to it
+    again = run("--vault", vault, "--home", home)
+    assert again.exit_code == 0 and "deleted in the vault" not in again.stderr  # said once
+    assert "1 deleted in the vault (left deleted)" in again.stdout and not victim.exists()
+    restored = run("--vault", vault, "--home", home, "--restore")
+    assert restored.exit_code == 0 and victim.exists()
+    assert f"{victim.stem}]]" in (vault / "AI Sessions" / "Projects.md").read_text() or any(
+        victim.stem in p.read_text() for p in (vault / "AI Sessions").rglob("Projects/*.md")
+    )
+
+
+def test_a_deleted_note_stays_deleted_when_its_session_grows(tmp_path, home):
+    vault = tmp_path / "v"
+    run("--vault", vault, "--home", home)
+    victim = sorted(_notes(vault).values())[0]
+    session_id = victim.read_text().split("session_id: ", 1)[1].split()[0].strip("'\"")
+    victim.unlink()
+    source = next((home / ".claude" / "projects").rglob(f"{session_id}.jsonl"))
+    from claude_builder import ClaudeSession
+
+    more = ClaudeSession(session_id, "/home/dev/work/p0", start="2026-06-01T10:00:00Z")
+    more.user("one more question after the note was deleted")
+    with open(source, "a", encoding="utf-8") as f:
+        f.write(more.text())
+    result = run("--vault", vault, "--home", home)
+    assert result.exit_code == 0 and not victim.exists()
+    assert not any("one more question" in p.read_text() for p in _notes(vault).values())
+
+
+def test_a_moved_note_is_not_a_deleted_one(tmp_path, home):
+    vault = tmp_path / "v"
+    run("--vault", vault, "--home", home)
+    victim = sorted(_notes(vault).values())[0]
+    moved = vault / "Elsewhere" / victim.name
+    moved.parent.mkdir()
+    victim.rename(moved)
+    result = run("--vault", vault, "--home", home, "--json")
+    assert json.loads(result.stdout)["totals"]["deleted"] == 0
+    assert moved.exists() and not victim.exists()

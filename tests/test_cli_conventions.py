@@ -121,7 +121,11 @@ def test_a_really_full_disk_fails_the_run_in_one_line_and_keeps_what_was_written
 def test_a_home_that_cannot_be_meant_is_a_usage_error(tmp_path, home, kind):
     target = {
         "missing": tmp_path / "nope",
-        "file": home / ".claude" / "projects" / "-p0" / os.listdir(home / ".claude/projects/-p0")[0],
+        "file": home
+        / ".claude"
+        / "projects"
+        / "-p0"
+        / os.listdir(home / ".claude/projects/-p0")[0],
         "source-folder": home / ".claude",
     }[kind]
     result = run("--vault", tmp_path / "v", "--home", target)
@@ -309,9 +313,7 @@ def _notes(vault: Path) -> dict[str, Path]:
     return {p.name: p for p in (vault / "AI Sessions" / "claude-code").rglob("*.md")}
 
 
-def test_a_deleted_note_stays_deleted_is_reported_once_and_restore_brings_it_back(
-    tmp_path, home
-):
+def test_a_deleted_note_stays_deleted_is_reported_once_and_restore_brings_it_back(tmp_path, home):
     vault = tmp_path / "v"
     assert run("--vault", vault, "--home", home).exit_code == 0
     victim = sorted(_notes(vault).values())[0]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -125,6 +126,8 @@ def resolve(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
 
 def _load(path: Path) -> dict[str, Any]:
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO planted there would hang us
+            raise ConfigError(f"{path}: not a regular file")
         with open(path, "rb") as f:
             return tomllib.load(f)
     except FileNotFoundError:

@@ -366,3 +366,16 @@ def test_a_moved_note_is_not_a_deleted_one(tmp_path, home):
     result = run("--vault", vault, "--home", home, "--json")
     assert json.loads(result.stdout)["totals"]["deleted"] == 0
     assert moved.exists() and not victim.exists()
+
+
+def test_a_fifo_in_place_of_the_vault_config_is_an_error_not_a_hang(tmp_path, home):
+    vault = tmp_path / "v"
+    (vault / ".ccexport").mkdir(parents=True)
+    os.mkfifo(vault / ".ccexport" / "config.toml")
+    result = subprocess.run(
+        [sys.executable, "-m", "exporter", "--vault", vault, "--home", home],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2 and "config.toml: not a regular file" in result.stderr

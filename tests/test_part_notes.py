@@ -8,12 +8,15 @@ import shutil
 from datetime import UTC
 from pathlib import Path
 
+import pytest
 from claude_builder import ClaudeSession, tool_use
 from conftest import note_files
 
-from exporter import split
+from exporter import config, split
+from exporter.errors import ConfigError
 from exporter.export import ExportOptions, run_export
 from exporter.model import Message, TextPart, ToolResultPart
+from exporter.options import export_options
 
 LIMIT = 64 * 1024
 SID = "0000abcd-0000-4000-8000-000000000000"
@@ -181,3 +184,26 @@ def test_a_note_written_whole_before_is_cut_into_parts_not_kept_as_shrunk(tmp_pa
     assert not [c for c in report.changes if c.action.value == "kept"]
     notes = parts(vault)
     assert len(notes) > 2 and "part: 1" in notes[whole] and "question q29q" not in notes[whole]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("4194304", 4194304), ('"500 KB"', 500 * 1024), ('"4MB"', 4 * 1024 * 1024)],
+)
+def test_the_part_size_is_a_setting(tmp_path, value, expected):
+    vault = tmp_path / "v"
+    (vault / ".ccexport").mkdir(parents=True)
+    (vault / ".ccexport" / "config.toml").write_text(f"note_max_bytes = {value}\n")
+    settings = config.resolve({"vault": str(vault)}, env={})
+    assert export_options(settings, None).note_max_bytes == expected
+
+
+@pytest.mark.parametrize("value", ['"huge"', "100", "true", '"-4 MB"'])
+def test_a_bad_part_size_names_the_file_and_key(tmp_path, value):
+    vault = tmp_path / "v"
+    (vault / ".ccexport").mkdir(parents=True)
+    path = vault / ".ccexport" / "config.toml"
+    path.write_text(f"note_max_bytes = {value}\n")
+    with pytest.raises(ConfigError, match="note_max_bytes") as error:
+        config.resolve({"vault": str(vault)}, env={})
+    assert str(path) in str(error.value)

@@ -7,8 +7,9 @@ message, with a size estimated from each message alone, so a cut depends only on
 before it: when the session grows, the parts already closed keep their exact text, and only
 the last part (and, once, the part before a new one, to gain its ``next`` link) changes.
 
-A cut falls before a person's prompt (a new turn); a single turn longer than the limit is
-also cut before one of the model's messages. A part's properties describe its own messages;
+A cut falls before a person's prompt (a new turn); a turn that would take a part past a
+quarter over the limit is also cut before one of the model's messages (a tool call stays
+with its result, which follows it). A part's properties describe its own messages;
 the session's totals (tokens, cost) go to the last part, where they can still grow.
 """
 
@@ -26,6 +27,7 @@ from .turns import MAX_TOOL_OUTPUT, LinkResolver
 NOTE_MAX_BYTES = 4 * 1024 * 1024  # Obsidian opens a note of a few megabytes comfortably
 _MESSAGE_OVERHEAD = 120  # a turn heading and blank lines, estimated
 _PART_OVERHEAD = 80  # a callout or fence around one part of a message, estimated
+_TURN_SLACK = 1.25  # how far past the limit a part may grow to end at a turn
 
 
 def part_key(key: str, number: int) -> str:
@@ -90,7 +92,7 @@ def part_ranges(messages: tuple[Message, ...], max_bytes: int) -> list[tuple[int
     start, size = 0, 0
     for i, message in enumerate(messages):
         weight = estimated_bytes(message)
-        if i > start and size + weight > max_bytes and _may_start_part(message):
+        if i > start and size + weight > max_bytes * _room(message):
             ranges.append((start, i))
             start, size = i, 0
         size += weight
@@ -98,13 +100,15 @@ def part_ranges(messages: tuple[Message, ...], max_bytes: int) -> list[tuple[int
     return ranges
 
 
-def _may_start_part(message: Message) -> bool:
-    """A person's prompt, or one of the model's messages (so a call keeps its result)."""
-    if message.role == "assistant":
-        return True
-    return message.role == "user" and any(
+def _room(message: Message) -> float:
+    """How full a part may be before this message starts the next one (as a share of the
+    limit): a person's prompt starts a turn; one of the model's messages only if the turn
+    has run long; anything else (a tool's result) never."""
+    if message.role == "user" and any(
         p.kind in ("text", "command", "attachment") for p in message.parts
-    )
+    ):
+        return 1.0
+    return _TURN_SLACK if message.role == "assistant" else float("inf")
 
 
 def estimated_bytes(message: Message) -> int:

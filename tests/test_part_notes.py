@@ -207,3 +207,11 @@ def test_a_bad_part_size_names_the_file_and_key(tmp_path, value):
     with pytest.raises(ConfigError, match="note_max_bytes") as error:
         config.resolve({"vault": str(vault)}, env={})
     assert str(path) in str(error.value)
+
+
+def test_a_part_ends_at_a_turn_when_the_turn_fits_within_a_quarter_over_the_limit():
+    sizes = [600, 300, 200]  # the replies of one turn: 1.1 of the limit in all
+    turn = [message("user", "ask")] + [message("assistant", "r" * n) for n in sizes]
+    messages = (*turn, message("user", "next"), message("assistant", "ok"))
+    limit = sum(split.estimated_bytes(m) for m in turn) * 100 // 110
+    assert split.part_ranges(messages, limit) == [(0, 4), (4, 6)]

@@ -98,6 +98,18 @@ def timed_export(vault: Path, home: Path, workers: int | None = None, redact: bo
     return elapsed
 
 
+def cpu_export(vault: Path, home: Path, redact: bool) -> float:
+    """CPU seconds of a full export in this one process: what redaction adds, however busy
+    the machine is."""
+    start = time.process_time()
+    options = ExportOptions(vault=vault, home=home, timezone=UTC, workers=1, redact=redact)
+    report = run_export(options)
+    elapsed = time.process_time() - start
+    assert not report.failed, report.problems[:3]
+    shutil.rmtree(vault)
+    return elapsed
+
+
 def synthetic_texts(megabytes: float, seed: int = 7) -> list[str]:
     """Session-like texts for the redaction benchmark: replies with code, test output,
     config files whose keys sound secret (most values are not), ids, hashes, a base64
@@ -221,6 +233,7 @@ def main() -> None:
         home = work / "home"
         size = build_home(home, args.sessions)
         floors, fulls, serials, noops, unredacted = [], [], [], [], []
+        cpu_on, cpu_off = [], []
         for i in range(args.repeat):
             floors.append(floor(home))
             vault = work / f"vault{i}"
@@ -231,6 +244,8 @@ def main() -> None:
             shutil.rmtree(vault)
             unredacted.append(timed_export(vault, home, redact=False))
             shutil.rmtree(vault)
+            cpu_on.append(cpu_export(vault, home, redact=True))
+            cpu_off.append(cpu_export(vault, home, redact=False))
         main_mb, worker_mb = peak_memory_mb(work / "vault-mem", home)
         figures = {
             "sessions": args.sessions,
@@ -246,6 +261,11 @@ def main() -> None:
         figures["no_redact_s"] = round(statistics.median(unredacted), 3)
         figures["redaction_overhead_pct"] = round(
             100 * (figures["full_s"] / figures["no_redact_s"] - 1), 1
+        )
+        figures["cpu_s"] = round(statistics.median(cpu_on), 3)
+        figures["cpu_no_redact_s"] = round(statistics.median(cpu_off), 3)
+        figures["redaction_cpu_overhead_pct"] = round(
+            100 * (figures["cpu_s"] / figures["cpu_no_redact_s"] - 1), 1
         )
         synthetic = synthetic_texts(20)
         mbps, found = redaction_mb_per_s(synthetic, args.repeat)
@@ -292,6 +312,9 @@ def main() -> None:
         )
     print(
         f"  full export, --no-redact:         {figures['no_redact_s']:.3f} s  (redaction costs {figures['redaction_overhead_pct']}%)"
+    )
+    print(
+        f"  CPU of one-process export:        {figures['cpu_s']:.3f} s, {figures['cpu_no_redact_s']:.3f} s with --no-redact (redaction costs {figures['redaction_cpu_overhead_pct']}%)"
     )
     print(
         f"  redaction, one core:              {figures['redact_synthetic_mb_per_s']} MB/s on 20 MB of synthetic session text ({figures['redact_synthetic_hits']} secrets)"

@@ -62,6 +62,11 @@ _CONTAINER = re.compile(r"(?:[ \t]*>[ ]?|[ \t]*(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)[
 _ATX = re.compile(r"(#{1,6})(?=[ \t]|$)")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _LIST_MARKER = re.compile(r"[-+*]|\d{1,9}[.)]")
+# Where an indented code line's code starts: containers, then four columns of indentation.
+_INDENTED_CODE = re.compile(
+    r"^(?:[ \t]*>[ ]?|[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t])*?(?: {4}|[ ]{0,3}\t)[ \t]*"
+)
+_TAB_AFTER_CONTAINER = re.compile(r"^(?:[ \t]*(?:>|[-+*]|\d{1,9}[.)]))+[ ]*\t")
 _QUOTES = re.compile(r"(?:[ \t]*>[ ]?)*")
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _LINK_START = re.compile(r"\[[^\[\]\n]*\]\((?:https?|mailto|ftp):", re.IGNORECASE)
@@ -78,7 +83,7 @@ _ENTITY = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0
 _NAMED_ENTITIES = {name.rstrip(";") for name in html.entities.html5 if name.endswith(";")}
 # Obsidian: a tag is ``#`` not inside a word, then tag characters, not all digits. A block
 # id is `` ^id`` at the end of a line.
-_BLOCK_ID = re.compile(r"(?<!\S)\^(?=[A-Za-z0-9-]+[ \t]*$)", re.MULTILINE)
+_BLOCK_ID = re.compile(r"(?<!\S)\^(?=[A-Za-z0-9-]+[ \t]*\\?$)", re.MULTILINE)
 _LINK_TAIL = re.compile(
     r"\]\(\s*(<[^<>\n]*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))*)"
     r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
@@ -104,6 +109,10 @@ def escape_prose(text: str, *, literal: bool = False) -> str:
     out: list[str] = []
     for piece in layout:
         if isinstance(piece, _Block):
+            if not piece.fenced and out and out[-1].strip(" \t>"):
+                # What ended the text before it (an HTML block, an underline) may now be
+                # a paragraph, which an indented code block cannot interrupt.
+                out.append(_QUOTES.match(piece.lines[0]).group(0).rstrip())  # type: ignore[union-attr]
             out.extend(piece.rendered())
         else:
             out.extend(piece.escaped(literal))
@@ -354,6 +363,12 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
         pieces.append(block)
         cursor = block.start + len(block.lines)
     pieces.extend(_paragraphs(lines, cursor, len(lines)))
+    for piece in pieces:
+        outside = piece.lines if isinstance(piece, _Block) and not piece.fenced else []
+        if isinstance(piece, _Paragraph):
+            outside = [p + b for p, b in zip(piece.prefixes, piece.bodies, strict=True)]
+        if any(_TAB_AFTER_CONTAINER.match(line) for line in outside):
+            return None  # parsers count a tab after "> " or "- " differently: unsure
     if has_code:
         found = [
             _span_norm("\n".join(p.bodies)[a:b])
@@ -383,10 +398,11 @@ def _paragraphs(lines: list[str], start: int, end: int) -> list[_Paragraph]:
     for i in range(start, end):
         line = lines[i]
         cut = _CONTAINER.match(line).end()  # type: ignore[union-attr]
-        if not line[cut:].strip() and prefixes:
+        if not line[cut:].strip() and prefixes and line[_QUOTES.match(line).end() :].strip():  # type: ignore[union-attr]
+            # An empty list item cannot interrupt a paragraph, and "-" may underline it:
+            # either way the line is the paragraph's text.
             quote = _QUOTES.match(line).end()  # type: ignore[union-attr]
-            if _SETEXT.match(line[quote:]):
-                cut = quote + len(line[quote:]) - len(line[quote:].lstrip(" "))  # "-" underlines
+            cut = quote + len(line[quote:]) - len(line[quote:].lstrip(" "))
         if not line[cut:].strip():
             close(i)
             out.append(_Paragraph([line], [""], i, []))
@@ -400,9 +416,10 @@ def _paragraphs(lines: list[str], start: int, end: int) -> list[_Paragraph]:
 
 def _find_block(node: dict[str, Any], lines: list[str], cursor: int) -> _Block | None:
     raw: str = node.get("raw", "")
-    content = raw.split("\n")
+    content = raw.split("\n") if raw else []
     if raw.endswith("\n"):
         content.pop()
+    info = str((node.get("attrs") or {}).get("info") or "")
     if node.get("style") == "fenced":
         marker: str = node.get("marker") or "```"
         char = re.escape(marker[0])
@@ -412,6 +429,11 @@ def _find_block(node: dict[str, Any], lines: list[str], cursor: int) -> _Block |
             m = opener.match(lines[first])
             if not m or not _lines_end_with(lines, first + 1, content):
                 continue
+            rest = lines[first][m.end() :].lstrip(marker[0])
+            if (marker[0] == "`" and "`" in rest) or info.strip() not in rest:
+                continue  # not an opener: CommonMark forbids backticks in its info
+            if "\t" in lines[first][: len(m.group(0)) - len(marker)].lstrip(" >"):
+                return None  # a tab before a fence: parsers count its columns differently
             after = first + 1 + len(content)
             closed = after < len(lines) and closer.match(lines[after])
             inner = lines[first + 1 : after + 1 if closed else after]
@@ -427,7 +449,10 @@ def _find_block(node: dict[str, Any], lines: list[str], cursor: int) -> _Block |
     if not content:
         return None
     for first in range(cursor, len(lines)):
-        if lines[first].strip() and _lines_end_with(lines, first, content):
+        if not lines[first].strip() or not _lines_end_with(lines, first, content):
+            continue
+        indent = _INDENTED_CODE.match(lines[first])
+        if indent and len(indent.group(0)) + len(content[0]) >= len(lines[first].rstrip()):
             return _Block(lines[first : first + len(content)], first, False, False)
     return None
 
@@ -559,6 +584,8 @@ def _escape_text(
 
     for m in _SPECIAL.finditer(text):
         at, s = m.start(), m.group(0)
+        if keep[at] and len(s) > 1:
+            at, s = at + 1, s[1:]  # the rest of a run whose first character is escaped
         if keep[at]:
             continue
         c = s[0]
@@ -658,38 +685,41 @@ def _dataview_fields(line: str, offset: int, mark: Any, *, every: bool = False) 
     or ``(key:: value)`` anywhere; a backslash between the colons leaves neither. In a
     title (``every``) the template's own text comes first, so every ``::`` is broken."""
     first = True
-    for m in re.finditer("::", line):
+    for m in re.finditer(":{2,}", line):
         before = line[: m.start()]
         if first or every or "[" in before or "(" in before:
-            mark(offset + m.start() + 1)
+            for k in range(m.start() + 1, m.end()):
+                mark(offset + k)  # no two colons left side by side
         first = False
 
 
 def _paired(text: str, char: str, keep: list[bool], mark: Any) -> None:
     """Maths (``$``), highlights (``==``) and strikethrough (``~~``) need an opening run
-    followed by text and a later closing run after text; only then are all runs escaped."""
+    followed by text and a later closing run after text; only then are all runs escaped.
+    A character its author escaped ends a run (what is left of it may still pair)."""
     if char not in text:
         return
-    single = char == "$"
-    runs = [
-        m
-        for m in re.finditer(re.escape(char) + ("+" if single else "{2,}"), text)
-        if not keep[m.start()]
-    ]
-    if single and sum(1 for m in runs if len(m.group(0)) > 1) > 1:
-        opened = True  # display maths: $$ … $$, spaces allowed
-        runs_to_mark = runs
-        for r in runs_to_mark:
-            for k in range(r.start(), r.end()):
-                mark(k)
+    least = 1 if char == "$" else 2
+    runs: list[tuple[int, int]] = []
+    for m in re.finditer(re.escape(char) + "+", text):
+        start = None
+        for k in range(m.start(), m.end() + 1):
+            if k < m.end() and not keep[k]:
+                start = k if start is None else start
+            elif start is not None:
+                if k - start >= least:
+                    runs.append((start, k))
+                start = None
+    if not runs:
         return
+    display = char == "$" and sum((b - a) // 2 for a, b in runs) > 1  # $$ … $$
     opened = False
-    for m in runs:
-        after = text[m.end() : m.end() + 1]
-        before = text[m.start() - 1 : m.start()] if m.start() else ""
-        if opened and before and not before.isspace():
-            for r in runs:
-                for k in range(r.start(), r.end()):
+    for a, b in runs:
+        after = text[b : b + 1]
+        before = text[a - 1 : a] if a else ""
+        if display or (opened and before and not before.isspace()):
+            for start, end in runs:
+                for k in range(start, end):
                     mark(k)
             return
         if after and not after.isspace():

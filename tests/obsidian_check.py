@@ -25,7 +25,7 @@ _ESCAPED = "\x00"  # stands for a backslash-escaped character in the text Obsidi
 
 # Obsidian's syntax inside text (with escaped characters blanked out).
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("tag", re.compile(r"(?<![^\W_])(?<![/&])#[\w/-]*(?:[^\W\d]|[/-])")),
+    ("tag", re.compile(r"(?<![^\W_])(?<![/&\x00])#[\w/-]*(?:[^\W\d]|[/-])")),
     ("wikilink", re.compile(r"!?\[\[[^\]\n]*(?:\]\])?")),
     ("footnote", re.compile(r"\[\^|\^\[")),
     ("highlight", re.compile(r"==(?=[^\s=]).*?(?<=[^\s=])==", re.DOTALL)),

@@ -23,7 +23,7 @@ from .notes import Note, default_relpath, has_conversation, linked_keys
 from .options import ExportOptions
 from .redact import redact_report, redact_state, rename_secret_paths
 from .render import TemplateError
-from .split import Part, part_key, part_relpath, part_sessions
+from .split import Part, is_later_part, part_key, part_relpath, part_sessions
 from .state import VaultLock
 from .vault import Action, Change, Vault
 from .workers import Outcome, Renderer, RenderJob, failed
@@ -296,14 +296,15 @@ class _Run:
         ):
             counts = self._counts(adapter.name)
             keys = self._matching_notes(unit)
-            counts.found += len(keys)
-            counts.skipped += len(keys)
+            sessions = sum(1 for key in keys if not is_later_part(key))  # a part is no session
+            counts.found += sessions
+            counts.skipped += sessions
             if self.options.dry_run:
                 self._list_skipped(unit)
             for key in keys:
                 change = self.vault.note_deleted(key)  # one stat: deleted in Obsidian?
                 if change:
-                    counts.skipped -= 1
+                    counts.skipped -= 0 if is_later_part(key) else 1
                     self._record(change)
                     self._report_deleted(change, adapter.name)
         else:

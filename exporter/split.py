@@ -35,6 +35,11 @@ def part_key(key: str, number: int) -> str:
     return key if number == 1 else f"{key}#part{number}"
 
 
+def is_later_part(key: str) -> bool:
+    """A key of part 2 or later (the first part has the session's own key)."""
+    return "#part" in key
+
+
 def part_relpath(first: str, number: int) -> str:
     """Part ``number`` sits beside the first part's note and takes its name."""
     path = PurePosixPath(first)

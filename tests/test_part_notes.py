@@ -215,3 +215,13 @@ def test_a_part_ends_at_a_turn_when_the_turn_fits_within_a_quarter_over_the_limi
     messages = (*turn, message("user", "next"), message("assistant", "ok"))
     limit = sum(split.estimated_bytes(m) for m in turn) * 100 // 110
     assert split.part_ranges(messages, limit) == [(0, 4), (4, 6)]
+
+
+def test_a_re_run_counts_the_session_once_not_each_part(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    s = ClaudeSession(SID, "/home/dev/work/big")
+    grow(s, 0, 40)
+    write(home, s)
+    first = export(vault, home)
+    again = export(vault, home)
+    assert first.total("found") == again.total("found") == again.total("skipped") == 1

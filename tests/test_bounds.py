@@ -96,8 +96,9 @@ def test_a_damaged_zst_is_an_error_and_the_frames_before_it_are_exported(tmp_pat
     text = note.decode()
     last = max(i for i in range(20) if f'question {i}"'.encode() in first)
     assert "first question" in text and f"question {last}\n" in text  # the whole first frame
-    again = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path / "home", timezone=UTC))
-    assert again.failed  # still an error next time: the file is read again, not remembered
+    # Still an error next time (the file is read again, not remembered): exit 1.
+    proc, _ = run_measured("--vault", str(tmp_path / "v"), "--home", str(tmp_path / "home"))
+    assert proc.returncode == 1 and "the lines before were kept" in proc.stderr
 
 
 def test_a_zst_cut_off_inside_a_frame_is_an_error(tmp_path):

@@ -94,6 +94,7 @@ def test_source_paths_from_the_config(tmp_path):
     shutil.copytree(EXAMPLES_HOME / ".claude", backup)
     write_config(tmp_path / "v" / ".ccexport" / "config.toml",
                  f'sources = ["claude-code"]\n[paths]\nclaude-code = ["{backup}"]\n')  # fmt: skip
+    (tmp_path / "empty").mkdir()
     result = run("--vault", str(tmp_path / "v"), "--home", str(tmp_path / "empty"))
     assert result.exit_code == 0 and "7 created" in result.output
 
@@ -185,7 +186,7 @@ def test_a_broken_template_is_one_line_and_the_other_notes_are_written(tmp_path)
         f"error: {folder / 'session.md.j2'}:3: template error: 'no_such_variable' is undefined (4 times)"
     ]
     notes = note_files(vault)
-    assert len(notes) == 13 and not any("/codex/" in p for p in notes)
+    assert len(notes) == 36 and not any("/codex/" in p for p in notes)
     (folder / "session.md.j2").write_text("{% if %}")
     syntax = run("--vault", str(vault), "--home", str(EXAMPLES_HOME), "--templates", str(folder))
     assert syntax.exit_code == 1

@@ -52,7 +52,7 @@ OWNED_KEYS = (
     "git_remote", "models", "created", "updated", "messages", "tool_calls", "tokens_in",
     "tokens_out", "tokens_cache_read", "tokens_cache_write", "cost", "parent", "subagents",
     "forked_from", "model", "active", "prompts", "tools", "errors", "files", "tokens",
-    "cost_estimated", "resume", "day",
+    "cost_estimated", "resume", "day", "part", "previous_part", "next_part",
 )  # fmt: skip
 SIZE_KEY = "messages"  # a note whose count would go down is kept (the source shrank)
 SHRUNK = "source has fewer turns than the note; kept"

@@ -225,3 +225,18 @@ def test_a_re_run_counts_the_session_once_not_each_part(tmp_path):
     first = export(vault, home)
     again = export(vault, home)
     assert first.total("found") == again.total("found") == again.total("skipped") == 1
+
+
+def test_parts_joined_again_under_a_larger_limit_lose_their_part_properties(tmp_path):
+    """Even without the state folder: the part properties are the exporter's own."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    s = ClaudeSession(SID, "/home/dev/work/big")
+    grow(s, 0, 30)
+    write(home, s)
+    export(vault, home)
+    first = min(note_files(vault), key=len)
+    shutil.rmtree(vault / ".ccexport")
+    run_export(ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=100 * LIMIT))
+    text = (vault / first).read_text()
+    assert "question q29q" in text
+    assert "part:" not in text and "next_part" not in text and "[!info] Part" not in text

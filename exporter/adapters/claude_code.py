@@ -335,6 +335,12 @@ def _read(path: Path, problems: list[Problem]) -> tuple[list[dict[str, Any]], _M
             unknown[str(kind)[:80]] = unknown.get(str(kind)[:80], 0) + 1
             if not isinstance(kind, str):
                 continue  # a damaged line: nothing below can tell what it is
+        if "toolUseResult" in obj:
+            # Only its agentId is read; the rest repeats the tool's output (about half the
+            # bytes of a real transcript), so it is not kept in memory.
+            rich = obj["toolUseResult"]
+            agent = rich.get("agentId") if isinstance(rich, dict) else None
+            obj["toolUseResult"] = {"agentId": agent} if isinstance(agent, str) else None
         records.append(obj)
     for kind, count in unknown.items():
         problems.append(

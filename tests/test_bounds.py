@@ -204,3 +204,22 @@ def test_a_large_session_takes_memory_for_its_text_not_for_its_note(tmp_path):
     assert len(notes) > 20 and max(len(b) for b in notes.values()) < 5 * MB  # part notes
     print(f"peak {peak} MB for a {megabytes} MB session")
     assert peak < 1.5 * megabytes + 150, peak
+
+
+def test_claude_keeps_only_the_agent_id_of_a_structured_tool_result(tmp_path):
+    """Claude Code repeats a tool's output in ``toolUseResult`` (about half of a real
+    transcript's bytes); only its agentId is read, so only that is held in memory."""
+    from claude_builder import ClaudeSession, tool_use
+
+    from exporter.adapters import claude_code
+
+    s = ClaudeSession("0000cccc-0000-4000-8000-000000000000", "/home/dev/work/p")
+    s.user("read it")
+    s.assistant([tool_use("Read", {"file_path": "/a.py"}, "c1")])
+    s.tool_result("c1", "x" * 1000, rich={"file": {"content": "x" * 1000}, "agentId": "a1"})
+    s.assistant([tool_use("Read", {"file_path": "/b.py"}, "c2")])
+    s.tool_result("c2", "y" * 1000, rich={"file": {"content": "y" * 1000}})
+    path = s.write(tmp_path / "s.jsonl")
+    records, _ = claude_code._read(path, [])
+    kept = [r["toolUseResult"] for r in records if "toolUseResult" in r]
+    assert kept == [{"agentId": "a1"}, None]

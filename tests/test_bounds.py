@@ -12,10 +12,11 @@ from datetime import UTC
 from pathlib import Path
 
 import zstandard
+from claude_builder import ClaudeSession, tool_use
 from codex_builder import CodexRollout
 from conftest import ROOT, note_files
 
-from exporter.adapters import _jsonl
+from exporter.adapters import _jsonl, claude_code
 from exporter.adapters._jsonl import LongLine, iter_jsonl, split_lines
 from exporter.errors import Problem
 from exporter.export import ExportOptions, run_export
@@ -209,10 +210,6 @@ def test_a_large_session_takes_memory_for_its_text_not_for_its_note(tmp_path):
 def test_claude_keeps_only_the_agent_id_of_a_structured_tool_result(tmp_path):
     """Claude Code repeats a tool's output in ``toolUseResult`` (about half of a real
     transcript's bytes); only its agentId is read, so only that is held in memory."""
-    from claude_builder import ClaudeSession, tool_use
-
-    from exporter.adapters import claude_code
-
     s = ClaudeSession("0000cccc-0000-4000-8000-000000000000", "/home/dev/work/p")
     s.user("read it")
     s.assistant([tool_use("Read", {"file_path": "/a.py"}, "c1")])

@@ -462,9 +462,13 @@ class _Run:
         then decide each link and hand the rendering over."""
         paths: dict[str, str] = {}
         for session in sessions:
-            parent_path = self._path_known(f"{session.source}:{session.parent_id}", paths)
-            proposed = default_relpath(session, self.settings, parent_path)
-            paths[session.key] = self.vault.choose_path(session.key, proposed)
+            try:
+                parent_path = self._path_known(f"{session.source}:{session.parent_id}", paths)
+                proposed = default_relpath(session, self.settings, parent_path)
+                paths[session.key] = self.vault.choose_path(session.key, proposed)
+            except Exception as exc:  # this session alone cannot be placed
+                self._session_failed(session, exc, state)
+                continue
             self._family_paths[session.key] = paths[session.key]
             self._unit_of[session.key] = self._unit
 
@@ -477,37 +481,51 @@ class _Run:
             return Path(path).stem if path else None
 
         for session in sessions:
+            if session.key not in paths:
+                continue  # failed above
             owner = self._written_by.setdefault(session.key, self._unit)
             if owner != self._unit:  # the same session reached through two sources
                 why = f"{session.key} was already exported from {owner}; this copy is skipped"
                 self.report.problems.append(Problem(self._unit, why, source=session.source))
                 continue
-            session = self._with_known_children(session)
-            parts = part_sessions(session, self.options.note_max_bytes)
-            if len(parts) == 1:
-                links = {key: resolve(key) for key in linked_keys(session)}
-                state.outstanding += 1
-                self.renderer.submit(RenderJob(self._unit, session, paths[session.key], links))
-                continue
-            # A long session: one job per part, written as it is done, so the whole
-            # session is never one text in memory.
-            part_paths = [paths[session.key]] + [
-                self.vault.choose_path(
-                    part_key(session.key, n), part_relpath(paths[session.key], n)
-                )
-                for n in range(2, len(parts) + 1)
-            ]
-            stems = [Path(p).stem for p in part_paths]
-            for number, part in enumerate(parts, start=1):
-                links = {key: resolve(key) for key in linked_keys(part)}
-                previous = stems[number - 2] if number > 1 else None
-                following = stems[number] if number < len(parts) else None
-                state.outstanding += 1
-                where = Part(number, previous, following)
-                self.renderer.submit(
-                    RenderJob(self._unit, part, part_paths[number - 1], links, where)
-                )
-                self._write_finished()
+            try:
+                self._submit(self._with_known_children(session), paths[session.key], resolve, state)
+            except Exception as exc:  # this session alone fails; its family goes on
+                self._session_failed(session, exc, state)
+
+    def _submit(
+        self, session: Session, relpath: str, resolve: Callable[[str], str | None],
+        state: _UnitProgress,
+    ) -> None:  # fmt: skip
+        """Hand a session's note over for rendering; a long session, part by part."""
+        parts = part_sessions(session, self.options.note_max_bytes)
+        if len(parts) == 1:
+            links = {key: resolve(key) for key in linked_keys(session)}
+            state.outstanding += 1
+            self.renderer.submit(RenderJob(self._unit, session, relpath, links))
+            return
+        # One job per part, written as soon as it is done: the whole session is never one
+        # text in memory.
+        part_paths = [relpath] + [
+            self.vault.choose_path(part_key(session.key, n), part_relpath(relpath, n))
+            for n in range(2, len(parts) + 1)
+        ]
+        stems = [Path(p).stem for p in part_paths]
+        for number, part in enumerate(parts, start=1):
+            links = {key: resolve(key) for key in linked_keys(part)}
+            previous = stems[number - 2] if number > 1 else None
+            following = stems[number] if number < len(parts) else None
+            state.outstanding += 1
+            where = Part(number, previous, following)
+            self.renderer.submit(RenderJob(self._unit, part, part_paths[number - 1], links, where))
+            self._write_finished()
+
+    def _session_failed(self, session: Session, exc: Exception, state: _UnitProgress) -> None:
+        why = f"{session.key} could not be exported ({type(exc).__name__}: {exc})"
+        where = str(session.source_path) if session.source_path.parts else self._unit
+        self.report.problems.append(Problem(where, why, severity="error", source=session.source))
+        self._record(Change(Action.FAILED, session.key, where, why))
+        state.complete = False
 
     def _with_known_children(self, session: Session) -> Session:
         known = self.vault.state.children.get(session.key)

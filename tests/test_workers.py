@@ -12,10 +12,12 @@ from datetime import UTC
 from pathlib import Path
 
 import pytest
+from claude_builder import ClaudeSession, tool_use
 from conftest import ROOT, note_files
 from corpus_home import build_codex_home, build_corpus_home
 from test_sync import write_sessions
 
+from exporter import export as export_module
 from exporter import workers
 from exporter.export import ExportOptions, run_export
 from exporter.vault import Vault
@@ -182,3 +184,32 @@ def test_one_failure_on_the_first_run_does_not_re_render_everything_later(tmp_pa
     (folder / "session.md.j2").write_text('{% extends "default/session.md.j2" %}\n')
     third = export(vault, home, 1, templates=folder)
     assert third.total("skipped") == 0 and third.total("unchanged") == 6
+
+
+@pytest.mark.parametrize("step", ["default_relpath", "part_sessions"])
+def test_a_session_that_cannot_be_planned_fails_alone_in_its_family(tmp_path, monkeypatch, step):
+    """A parent and its subagent come from one unit: the subagent failing keeps the parent."""
+    sid = "11111111-2222-4333-8444-555555555555"
+    folder = tmp_path / "home" / ".claude" / "projects" / "-w-proj"
+    s = ClaudeSession(sid)
+    s.user("survey the tests")
+    s.assistant([tool_use("Task", {"description": "Survey", "prompt": "List tests."}, "t1")])
+    s.tool_result("t1", "Found 3.")
+    s.write(folder / f"{sid}.jsonl")
+    agent = ClaudeSession(sid, sidechain=True, agent_id="a1b2c3d")
+    agent.user("List tests.", parent=None)
+    agent.assistant("Found 3.")
+    agent.write(folder / sid / "subagents" / "agent-a1b2c3d.jsonl")
+    real = getattr(export_module, step)
+
+    def failing(session, *args):
+        if session.parent_id and session.messages:  # the subagent (not a link's stand-in)
+            raise RuntimeError("cannot place this one")
+        return real(session, *args)
+
+    monkeypatch.setattr(export_module, step, failing)
+    report = export(tmp_path / "v", tmp_path / "home", 1)
+    (error,) = [p for p in report.problems if p.severity == "error"]
+    assert f"{sid}/agent-a1b2c3d could not be exported (RuntimeError" in error.message
+    (note,) = note_files(tmp_path / "v").values()
+    assert b"survey the tests" in note

@@ -21,8 +21,8 @@ from typing import Any
 
 from .markdown import wikilink
 from .model import Message, Session, ToolCallPart, Usage
-from .notes import Note, NoteSettings, build_note, session_title
-from .turns import MAX_TOOL_OUTPUT, LinkResolver
+from .notes import Note, session_title
+from .turns import MAX_TOOL_OUTPUT
 
 NOTE_MAX_BYTES = 4 * 1024 * 1024  # Obsidian opens a note of a few megabytes comfortably
 _MESSAGE_OVERHEAD = 120  # a turn heading and blank lines, estimated
@@ -66,29 +66,6 @@ def part_sessions(session: Session, max_bytes: int = NOTE_MAX_BYTES) -> list[Ses
         _part_session(session, start, end, number, number == len(ranges), title)
         for number, (start, end) in enumerate(ranges, start=1)
     ]
-
-
-def build_parts(
-    session: Session,
-    relpath: str,
-    settings: NoteSettings,
-    resolve: LinkResolver,
-    max_bytes: int = NOTE_MAX_BYTES,
-) -> list[Note]:
-    """Every note of a session at default paths (the pipeline renders part by part)."""
-    sessions = part_sessions(session, max_bytes)
-    if len(sessions) == 1:
-        return [build_note(session, relpath, settings, resolve)]
-    stems = [PurePosixPath(part_relpath(relpath, n)).stem for n in range(1, len(sessions) + 1)]
-    stems[0] = PurePosixPath(relpath).stem
-    notes = []
-    for number, part in enumerate(sessions, start=1):
-        path = str(PurePosixPath(relpath).with_name(stems[number - 1] + ".md"))
-        note = build_note(part, path, settings, resolve)
-        following = stems[number] if number < len(sessions) else None
-        link_parts(note, Part(number, stems[number - 2] if number > 1 else None, following))
-        notes.append(note)
-    return notes
 
 
 def part_ranges(messages: tuple[Message, ...], max_bytes: int) -> list[tuple[int, int]]:

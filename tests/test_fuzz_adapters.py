@@ -32,8 +32,8 @@ from exporter.adapters.codex import CodexAdapter
 from exporter.adapters.copilot import CopilotAdapter
 from exporter.adapters.cursor import CursorAdapter
 from exporter.adapters.trae import TraeAdapter
-from exporter.notes import NoteSettings
-from exporter.split import build_parts
+from exporter.notes import NoteSettings, build_note
+from exporter.split import part_sessions
 
 MARKER = re.compile(r"mk\d+x")
 
@@ -241,7 +241,8 @@ def exported_text(source: Source, home: Path) -> str:
         load_families = getattr(adapter, "load_families", None)
         for loaded in load_families(ref) if load_families else [adapter.load(ref)]:
             for session in loaded.sessions:
-                for note in build_parts(session, "n.md", NoteSettings(), lambda key: None):
+                for part in part_sessions(session):
+                    note = build_note(part, "n.md", NoteSettings(), lambda key: None)
                     out.append(note.body + json.dumps(note.frontmatter, default=str))
     return "\n".join(out)
 

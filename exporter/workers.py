@@ -57,6 +57,9 @@ def render_job(job: RenderJob, settings: NoteSettings) -> Outcome:
 
 
 def failed(job: RenderJob, why: str) -> Problem:
+    """An error for this job's note, named with the file its session came from (cut short:
+    an exception may quote a huge value)."""
+    why = why if len(why) <= 300 else why[:300] + "…"
     where = str(job.session.source_path) if job.session.source_path.parts else job.unit
     return Problem(where, f"{job.key} {why}", severity="error", source=job.session.source)
 

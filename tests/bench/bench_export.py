@@ -244,8 +244,8 @@ def main() -> None:
             shutil.rmtree(vault)
             unredacted.append(timed_export(vault, home, redact=False))
             shutil.rmtree(vault)
-            cpu_on.append(cpu_export(vault, home, redact=True))
-            cpu_off.append(cpu_export(vault, home, redact=False))
+            for redact in (True, False) if i % 2 == 0 else (False, True):  # neither always first
+                (cpu_on if redact else cpu_off).append(cpu_export(vault, home, redact))
         main_mb, worker_mb = peak_memory_mb(work / "vault-mem", home)
         figures = {
             "sessions": args.sessions,

@@ -205,7 +205,6 @@ def test_no_redact_writes_secrets_and_turning_it_on_rewrites_the_notes_once(tmp_
 def test_changing_the_rules_rerenders_once(tmp_path):
     home, vault = tmp_path / "home", tmp_path / "vault"
     claude_home(home)
-    (home / "extra.txt").write_text("")
     export(vault, home)
     from exporter.redact_rules import Rule
 

@@ -83,15 +83,14 @@ class _Pending:
     job: RenderJob
     outcome: Future[Outcome] | Outcome
     pool: ProcessPoolExecutor | None = None  # where it was sent
-    attempts: int = 1
 
 
 class Renderer:
     """Renders jobs in submission order, in the pool once there are enough of them.
 
     A worker that dies (killed, out of memory) breaks the whole pool, so every job then in
-    flight fails with it. Each such job is rendered once more in a fresh pool; a job that
-    breaks a pool twice is the cause, and becomes its own Problem."""
+    flight fails with it. Each such job is rendered once more, alone in a process of its
+    own: one that kills that process too is the cause, and becomes its own Problem."""
 
     def __init__(
         self,
@@ -109,30 +108,24 @@ class Renderer:
     def submit(self, job: RenderJob) -> None:
         self.submitted += 1
         if self.pool is None and self.workers > 1 and self.submitted >= PARALLEL_FROM:
-            self.pool = self._new_pool()
+            self.pool = self._new_pool(self.workers)
         if self.pool is None:
             self.queue.append(_Pending(job, render_job(job, self.settings)))
-        else:
-            outcome = self._send(job)
-            self.queue.append(_Pending(job, outcome, self.pool))
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            self.workers, initializer=_close_inherited, initargs=(self.lock,)
-        )
-
-    def _send(self, job: RenderJob) -> Future[Outcome] | Outcome:
-        assert self.pool is not None
+            return
         try:
-            return self.pool.submit(render_job, job, self.settings)
+            future = self.pool.submit(render_job, job, self.settings)
         except BrokenProcessPool:  # broken by an earlier job: start afresh
             self._replace_pool()
-            return self.pool.submit(render_job, job, self.settings)
+            future = self.pool.submit(render_job, job, self.settings)
+        self.queue.append(_Pending(job, future, self.pool))
+
+    def _new_pool(self, workers: int) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(workers, initializer=_close_inherited, initargs=(self.lock,))
 
     def _replace_pool(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
-        self.pool = self._new_pool()
+        self.pool = self._new_pool(self.workers)
 
     def finished(self, wait: bool = False) -> Iterator[tuple[RenderJob, Outcome]]:
         """Jobs done, oldest first; with ``wait``, all of them; else while the oldest is done
@@ -140,34 +133,34 @@ class Renderer:
         limit = 4 * self.workers
         while self.queue:
             pending = self.queue[0]
-            if isinstance(pending.outcome, Future):
-                future = pending.outcome
-                if not (wait or future.done() or len(self.queue) > limit):
+            outcome = pending.outcome
+            if isinstance(outcome, Future):
+                if not (wait or outcome.done() or len(self.queue) > limit):
                     return
-                outcome = self._result(pending)
-                if outcome is None:
-                    continue  # sent once more; look at it again
-            else:
-                outcome = pending.outcome
+                outcome = self._result(pending, outcome)
             self.queue.popleft()
             yield pending.job, outcome
 
-    def _result(self, pending: _Pending) -> Outcome | None:
-        """The outcome of a pooled job, or None once it was sent to a fresh pool."""
-        assert isinstance(pending.outcome, Future)
+    def _result(self, pending: _Pending, future: Future[Outcome]) -> Outcome:
         try:
-            return pending.outcome.result()
+            return future.result()
         except BrokenProcessPool:
-            if pending.attempts >= 2:
-                return failed(pending.job, "could not be rendered: its worker process died")
             if pending.pool is self.pool:  # the first job to see this pool broken
                 self._replace_pool()
-            pending.attempts += 1
-            pending.outcome = self._send(pending.job)
-            pending.pool = self.pool
-            return None
+            return self._alone(pending.job)
         except Exception as exc:  # e.g. a session that cannot be sent to a worker
             return failed(pending.job, f"could not be rendered ({type(exc).__name__}: {exc})")
+
+    def _alone(self, job: RenderJob) -> Outcome:
+        """A job whose pool broke, rendered again in a process of its own, so that nothing
+        else breaks with it if it is the cause."""
+        with self._new_pool(1) as alone:
+            try:
+                return alone.submit(render_job, job, self.settings).result()
+            except BrokenProcessPool:
+                return failed(job, "could not be rendered: its worker process died")
+            except Exception as exc:
+                return failed(job, f"could not be rendered ({type(exc).__name__}: {exc})")
 
     def close(self) -> None:
         if self.pool is not None:

@@ -106,6 +106,17 @@ def escape_prose(text: str, *, literal: bool = False) -> str:
     layout = _layout(text)
     if layout is None:
         return fence(text, "text")
+    try:
+        return "\n".join(_render(layout, literal))
+    except _Unsure:
+        return fence(text, "text")
+
+
+class _Unsure(Exception):
+    """Text that cannot be escaped with certainty: it is shown verbatim."""
+
+
+def _render(layout: list[_Block | _Paragraph], literal: bool) -> list[str]:
     out: list[str] = []
     for piece in layout:
         if isinstance(piece, _Block):
@@ -116,7 +127,7 @@ def escape_prose(text: str, *, literal: bool = False) -> str:
             out.extend(piece.rendered())
         else:
             out.extend(piece.escaped(literal))
-    return "\n".join(out)
+    return out
 
 
 def escape_inline(text: str) -> str:
@@ -675,9 +686,14 @@ def _line_start(
     elif body.startswith("[") and "]:" in rest and not _LINK_START.match(body):
         mark(at)  # a link reference definition, its label possibly across lines
     fence = _FENCE_LINE.match(body)
-    if fence:
+    if fence and fence.group(1)[0] == "~":
         for k in range(len(fence.group(1))):
             mark(at + k)
+    elif fence and "`" not in body[len(fence.group(0)) :]:
+        # The parse saw no fence here (an HTML block before it, say), but once that is
+        # text this line would open one; backslashes in a backtick run would pair with
+        # other runs, so the text is shown verbatim instead.
+        raise _Unsure
 
 
 def _dataview_fields(line: str, offset: int, mark: Any, *, every: bool = False) -> None:

@@ -158,3 +158,11 @@ def test_code_span_and_inline_and_callout():
     )
     box = callout("note", "Output", "line 1\n\nline 3\n")
     assert box == "> [!note]- Output\n> line 1\n>\n> line 3"
+
+
+def test_a_fence_the_parse_saw_as_html_is_shown_verbatim():
+    # Inside an HTML block "```" is text; once "<div>" is escaped it would open a fence.
+    text = "<div>\n```\n#tag [[x]]"
+    out = escape_prose(text)
+    assert [t.content for t in COMMONMARK.parse(out) if t.type == "fence"] == [text + "\n"]
+    assert constructs(out) == []

@@ -10,6 +10,9 @@ a worker process that dies) becomes that session's Problem; the other sessions a
 from __future__ import annotations
 
 import os
+import signal
+import threading
+import time
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -62,6 +65,24 @@ def failed(job: RenderJob, why: str) -> Problem:
     why = why if len(why) <= 300 else why[:300] + "…"
     where = str(job.session.source_path) if job.session.source_path.parts else job.unit
     return Problem(where, f"{job.key} {why}", severity="error", source=job.session.source)
+
+
+PARENT_CHECK_SECONDS = 0.5
+
+
+def _start_worker(lock: tuple[int, int, int] | None, parent: int) -> None:
+    """A worker lives only as long as the run that started it: Ctrl-C is the main process's
+    to handle (it stops the pool), and if the main process is killed (SIGTERM, SIGKILL) the
+    worker exits within half a second instead of living on and holding the caller's pipes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _close_inherited(lock)
+
+    def watch_parent() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch_parent, name="ccexport-parent-watch", daemon=True).start()
 
 
 def _close_inherited(lock: tuple[int, int, int] | None) -> None:
@@ -120,7 +141,9 @@ class Renderer:
         self.queue.append(_Pending(job, future, self.pool))
 
     def _new_pool(self, workers: int) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(workers, initializer=_close_inherited, initargs=(self.lock,))
+        return ProcessPoolExecutor(
+            workers, initializer=_start_worker, initargs=(self.lock, os.getpid())
+        )
 
     def _replace_pool(self) -> None:
         if self.pool is not None:

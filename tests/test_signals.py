@@ -1,0 +1,96 @@
+"""Stopping a run: Ctrl-C says how far it got and exits 130; killing the main process leaves
+no worker process behind. Real processes, real signals (Linux /proc to find the workers)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import note_files
+from test_sync import write_sessions
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+
+
+def start(vault: Path, home: Path, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "exporter", "--vault", str(vault), "--home", str(home), *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+def related(marker: str) -> list[int]:
+    """Processes whose command line names ``marker`` (the run and its forked workers)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+                state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if marker.encode() in cmdline and state != "Z":
+                found.append(int(entry))
+    return found
+
+
+def wait_for(condition, seconds: float = 120) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.fixture(scope="module")
+def big_home(tmp_path_factory) -> Path:
+    home = tmp_path_factory.mktemp("signals") / "home"
+    write_sessions(home, 300, turns=10)
+    return home
+
+
+def test_ctrl_c_says_how_far_it_got_exits_130_and_the_next_run_finishes(tmp_path, big_home):
+    vault = tmp_path / "vault"
+    process = start(vault, big_home, "--jobs", "2")
+    assert wait_for(lambda: len(note_files(vault)) >= 5), "no note was written"
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends: the whole foreground group
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    line = next(x for x in err.splitlines() if x.startswith("interrupted:"))
+    assert line.endswith("notes written, run again to finish")
+    written = int(line.split()[1])
+    assert 0 < written <= len(note_files(vault)) < 300
+    assert wait_for(lambda: not related(str(vault)), 10), "workers outlived the run"
+    again = subprocess.run(
+        [sys.executable, "-m", "exporter", "--vault", str(vault), "--home", str(big_home)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert again.returncode == 0, again.stderr
+    assert len(note_files(vault)) == 300
+    for text in note_files(vault).values():  # every note is whole
+        assert b"%% ccexport:end" in text
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_killing_the_main_process_leaves_no_worker_behind(tmp_path, big_home, sig):
+    vault = tmp_path / f"vault-{sig.name}"
+    process = start(vault, big_home, "--jobs", "2")
+    assert wait_for(lambda: len(related(str(vault))) >= 2), "the worker pool never started"
+    process.send_signal(sig)
+    process.wait(timeout=30)
+    assert wait_for(lambda: not related(str(vault)), 10), related(str(vault))
+    # and the pipes the caller waits on are closed: reading them ends
+    assert process.stdout.read() is not None and process.stderr.read() is not None

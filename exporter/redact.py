@@ -34,6 +34,7 @@ PLACEHOLDER = "[REDACTED:{}]"
 # a match that runs to the end of its stretch is looked for again in the whole text.
 _BEFORE, _AFTER = 64, 640
 _PLACEHOLDER_START = b"[REDACTED:"
+_PASSES = 12
 # Bump when the engine's behaviour changes: notes are rendered again with the new result.
 ENGINE_VERSION = "1"
 
@@ -137,7 +138,9 @@ class Redactor:
         spots = self._spots(data)
         if not spots:
             return text
-        for _ in range(3):  # a placeholder can start a token's word boundary: run to a fixpoint
+        # A placeholder can give the token glued after it a word boundary: run to a fixpoint
+        # (each pass that changes something replaces a secret; glued tokens need one each).
+        for _ in range(_PASSES):
             before = data
             order = sorted(spots)
             while order:

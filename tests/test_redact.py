@@ -331,3 +331,11 @@ def test_text_without_secrets_is_returned_as_the_same_object():
 )
 def test_generic_assignments_with_random_looking_values_are_redacted(text, rule):
     assert f"[REDACTED:{rule}]" in redact_text(text)
+
+
+def test_tokens_glued_together_are_all_redacted_in_one_call():
+    # Each placeholder gives the next token the word boundary it lacked: found by hypothesis.
+    ids = ["grafana-token"] * 3 + ["databricks-token"]
+    text = "".join(SAMPLES[rule_id](Gen(11))[0] for rule_id in ids)
+    once = redact_text(text)
+    assert once == "".join(f"[REDACTED:{rule_id}]" for rule_id in ids)

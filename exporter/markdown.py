@@ -67,6 +67,7 @@ _INDENTED_CODE = re.compile(
     r"^(?:[ \t]*>[ ]?|[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t])*?(?: {4}|[ ]{0,3}\t)[ \t]*"
 )
 _TAB_AFTER_CONTAINER = re.compile(r"^(?:[ \t]*(?:>|[-+*]|\d{1,9}[.)]))+[ ]*\t")
+_BLANK = " \t\r\n\f\v"  # white space to CommonMark (a no-break space is text)
 _QUOTES = re.compile(r"(?:[ \t]*>[ ]?)*")
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _LINK_START = re.compile(r"\[[^\[\]\n]*\]\((?:https?|mailto|ftp):", re.IGNORECASE)
@@ -75,7 +76,7 @@ _BLOCK_HTML = re.compile(r"^ {0,3}<[A-Za-z/!?]")
 _ATTR = r"""(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)"""
 _INLINE_HTML = re.compile(
     rf"<(?:[A-Za-z][A-Za-z0-9-]*{_ATTR}*\s*/?>|/[A-Za-z][A-Za-z0-9-]*\s*>|!--|\?|![A-Za-z]"
-    r"|!\[CDATA\[|[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>"
+    r"|!\[CDATA\[|[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\x00-\x20<>\x7f]*>"
     r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*>)"
 )
@@ -184,10 +185,10 @@ def callout(kind: str, title: str, body: str, *, folded: bool = True) -> str:
     if not body:
         return head
     lines = _tabs_to_spaces_outside_fences(body.split("\n"))
-    if _SETEXT.match(lines[0]):
-        lines[0] = "\\" + lines[0].lstrip(" ")  # it would underline the title as a heading
-    elif lines[0].startswith("    "):
-        lines.insert(0, "")  # indented code cannot follow the title's paragraph directly
+    if not _FENCE_LINE.match(lines[0]):
+        # Text right under the title would continue the title's paragraph (a "---" there
+        # would make it a heading, indented code would be text): a quoted blank line first.
+        lines.insert(0, "")
     quoted = "\n".join(f"> {line}" if line else ">" for line in lines)
     return f"{head}\n{quoted}"
 
@@ -302,7 +303,7 @@ class _Paragraph:
 
 def _inside(opener: str, line: str) -> bool:
     """Is ``line`` inside the containers (quotes, list items) an opener's prefix opened?"""
-    if not line.strip():
+    if not line.strip(_BLANK):
         return True
     quotes = opener.count(">")
     if quotes and _QUOTES.match(line).group(0).count(">") < quotes:  # type: ignore[union-attr]
@@ -409,12 +410,16 @@ def _paragraphs(lines: list[str], start: int, end: int) -> list[_Paragraph]:
     for i in range(start, end):
         line = lines[i]
         cut = _CONTAINER.match(line).end()  # type: ignore[union-attr]
-        if not line[cut:].strip() and prefixes and line[_QUOTES.match(line).end() :].strip():  # type: ignore[union-attr]
+        if (
+            not line[cut:].strip(_BLANK)
+            and prefixes
+            and line[_QUOTES.match(line).end() :].strip(_BLANK)
+        ):  # type: ignore[union-attr]
             # An empty list item cannot interrupt a paragraph, and "-" may underline it:
             # either way the line is the paragraph's text.
             quote = _QUOTES.match(line).end()  # type: ignore[union-attr]
             cut = quote + len(line[quote:]) - len(line[quote:].lstrip(" "))
-        if not line[cut:].strip():
+        if not line[cut:].strip(_BLANK):
             close(i)
             out.append(_Paragraph([line], [""], i, []))
             first = i + 1
@@ -460,7 +465,7 @@ def _find_block(node: dict[str, Any], lines: list[str], cursor: int) -> _Block |
     if not content:
         return None
     for first in range(cursor, len(lines)):
-        if not lines[first].strip() or not _lines_end_with(lines, first, content):
+        if not lines[first].strip(_BLANK) or not _lines_end_with(lines, first, content):
             continue
         indent = _INDENTED_CODE.match(lines[first])
         if indent and len(indent.group(0)) + len(content[0]) >= len(lines[first].rstrip()):
@@ -681,10 +686,12 @@ def _line_start(
         for k in range(len(body.rstrip())):
             mark(at + k)  # every character: what is left of a run would still pair
         return
-    if _BLOCK_HTML.match(body) or body.startswith(("[!", "[ ]", "[x]", "[X]")):
-        mark(at)
-    elif body.startswith("[") and "]:" in rest and not _LINK_START.match(body):
-        mark(at)  # a link reference definition, its label possibly across lines
+    # Readers that trim any white space first (no-break spaces too) see the same start.
+    lead = len(body) - len(body.lstrip())
+    if _BLOCK_HTML.match(body[lead:]) or body[lead:].startswith(("[!", "[ ]", "[x]", "[X]")):
+        mark(at + lead)
+    elif body[lead:].startswith("[") and "]:" in rest and not _LINK_START.match(body[lead:]):
+        mark(at + lead)  # a link reference definition, its label possibly across lines
     fence = _FENCE_LINE.match(body)
     if fence and fence.group(1)[0] == "~":
         for k in range(len(fence.group(1))):

@@ -121,7 +121,8 @@ def parse(note_body: str) -> tuple[list[Construct], str]:
             found.extend(inline_found)
             found.extend(_obsidian(seen))
             if quote_start and re.match(r"\[!", seen):
-                found.append(Construct("callout", re.match(r"\[![^\]\n]*\][+-]?", seen)[0]))
+                head = re.match(r"\[![^\]\n]*\][+-]?", seen)
+                found.append(Construct("callout", head[0] if head else seen.split("\n")[0]))
             if list_item_start and re.match(r"\[[ xX]\]", seen):
                 found.append(Construct("task", seen.split("\n", 1)[0]))
             shown.append(visible_text)

@@ -157,7 +157,18 @@ def test_code_span_and_inline_and_callout():
         == "Title with #tag [[x]] | pipe <b>"
     )
     box = callout("note", "Output", "line 1\n\nline 3\n")
-    assert box == "> [!note]- Output\n> line 1\n>\n> line 3"
+    assert box == "> [!note]- Output\n>\n> line 1\n>\n> line 3"
+    assert (
+        callout("example", "Tool output", fence("x"))
+        == "> [!example]- Tool output\n> ```\n> x\n> ```"
+    )
+
+
+@pytest.mark.parametrize("body", ["---", "=", "- \n- ", "    indented #code", "text\n---"])
+def test_a_callout_body_never_joins_its_title(body):
+    box = callout("quote", "Thinking", escape_prose(body))
+    found = [c for c in constructs(box) if c.detail not in ("h4", "h5", "h6")]
+    assert [c.kind for c in found] == ["callout"]
 
 
 def test_a_fence_the_parse_saw_as_html_is_shown_verbatim():

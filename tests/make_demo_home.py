@@ -202,6 +202,15 @@ def notes_app(projects: Path) -> None:
         ],
         usage=(700, 60),
     )
+    # A tool that printed credentials (invented here): the note shows [REDACTED:<rule>].
+    s.assistant([tool_use("Bash", {"command": "cat .env", "description": "Show the settings"},
+                          "toolu_env1")], usage=(720, 20))  # fmt: skip
+    s.tool_result(
+        "toolu_env1",
+        "DATABASE_URL=postgres://notes:Vq3xL9tZ2mR8pK4w@db.internal:5432/notes\n"
+        "SECRET_KEY=9f2c7a1e5b8d4c3f6a0e2d7b1c9f4a8e\nDEBUG=false",
+    )
+    s.assistant("The migration reads the database address from `DATABASE_URL`.", usage=(760, 15))
     s.meta("ai-title", aiTitle="Notes app storage design", sessionId=NOTES_ID)
     text = s.text() + '{"type":"user","message":{"role":"user","content":"half-writ'
     path = projects / "-home-dev-work-notes-app" / f"{NOTES_ID}.jsonl"

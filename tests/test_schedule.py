@@ -44,37 +44,15 @@ class Recorder:
         )
 
 
-FAKE_CRONTAB = """#!{python}
-import os, sys
-store = os.environ["FAKE_CRONTAB_FILE"]
-if sys.argv[1:] == ["-l"]:
-    if not os.path.exists(store):
-        sys.stderr.write("no crontab for tester\\n"); sys.exit(1)
-    sys.stdout.write(open(store).read())
-elif sys.argv[1:] == ["-"]:
-    open(store, "w").write(sys.stdin.read())
-"""
-
-
-@pytest.fixture
-def fake_crontab(tmp_path, monkeypatch):
-    program = tmp_path / "crontab"
-    program.write_text(FAKE_CRONTAB.format(python=sys.executable))
-    program.chmod(0o755)
-    store = tmp_path / "crontab.txt"
-    monkeypatch.setenv("FAKE_CRONTAB_FILE", str(store))
-    return program, store
-
-
 def cron_fields(line: str) -> tuple[list[str], list[str]]:
     fields = line.split(None, 5)
     return fields[:5], shlex.split(fields[5].replace(CRON_TAG, ""))
 
 
-def test_cron_install_is_idempotent_and_remove_leaves_nothing(fake_crontab, tmp_path):
-    program, store = fake_crontab
+def test_cron_install_is_idempotent_and_remove_leaves_nothing(no_real_schedulers, tmp_path):
+    store = no_real_schedulers  # the conftest's stand-in crontab keeps its table here
     store.write_text("0 9 * * 1 /usr/bin/backup --weekly\n")
-    cron = CronScheduler(str(program))
+    cron = CronScheduler()
     vault = tmp_path / "vault"
     install(cron, vault, "02:30")
     install(cron, vault, "03:15")  # again, at another time: still one entry

@@ -136,6 +136,34 @@ RestoreOpt = Annotated[
     bool,
     typer.Option("--restore", metavar="", help="Write again the notes you deleted in the vault."),
 ]
+ToolOutputOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--tool-output", metavar="full|head|none", help="Tool outputs: whole, first lines, none."
+    ),
+]
+ToolOutputLinesOpt = Annotated[
+    int | None,
+    typer.Option("--tool-output-lines", metavar="N", help="Lines kept by --tool-output head."),
+]
+ThinkingOpt = Annotated[
+    str | None,
+    typer.Option("--thinking", metavar="folded|shown|hidden", help="Reasoning in notes."),
+]
+ToolsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--tools", metavar="full|summary|hidden", help="Tool calls: whole, one line each, none."
+    ),
+]
+TodoOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--todo-as-checklist/--no-todo-as-checklist",
+        help="Plan and to-do tool calls as a - [ ] / - [x] checklist.",
+    ),
+]
+_VIEW_OPTIONS = ("tool_output", "tool_output_lines", "thinking", "tools", "todo_as_checklist")
 LogOpt = Annotated[
     Path | None,
     typer.Option("--log-file", hidden=True, help="Append a line per run (used by the schedule)."),
@@ -176,6 +204,11 @@ def main_callback(
     force: ForceOpt = False,
     no_redact: NoRedactOpt = False,
     restore: RestoreOpt = False,
+    tool_output: ToolOutputOpt = None,
+    tool_output_lines: ToolOutputLinesOpt = None,
+    thinking: ThinkingOpt = None,
+    tools: ToolsOpt = None,
+    todo_as_checklist: TodoOpt = None,
     log_file: LogOpt = None,
     version: Annotated[
         bool | None,
@@ -210,7 +243,7 @@ def _inherit(ctx: typer.Context, own: dict[str, Any], accepts: tuple[str, ...]) 
 _EXPORT_OPTIONS = (
     "vault", "home", "source", "since", "project", "dry_run", "diff", "json_out", "quiet",
     "verbose", "debug", "timezone", "templates", "jobs", "force", "no_redact", "restore",
-    "log_file",
+    "log_file", *_VIEW_OPTIONS,
 )  # fmt: skip
 
 
@@ -234,6 +267,11 @@ def export_cmd(
     force: ForceOpt = False,
     no_redact: NoRedactOpt = False,
     restore: RestoreOpt = False,
+    tool_output: ToolOutputOpt = None,
+    tool_output_lines: ToolOutputLinesOpt = None,
+    thinking: ThinkingOpt = None,
+    tools: ToolsOpt = None,
+    todo_as_checklist: TodoOpt = None,
     log_file: LogOpt = None,
 ) -> None:
     """Export every session found into the vault."""
@@ -490,6 +528,7 @@ def _export(args: dict[str, Any]) -> None:
         cli["sources"] = args.get("source")
         if args.get("no_redact"):
             cli["redact"] = False
+        cli.update({k: args.get(k) for k in _VIEW_OPTIONS})  # "Notes to taste"
         settings = _settings(cli)
         if settings.vault is None:
             raise ConfigError(

@@ -26,7 +26,14 @@ SHOWN_KEYS = (
     "timezone", "templates", "frontmatter_add", "frontmatter_drop", "index", "index_dataview",
     "note_max_bytes",
     "redact", "prices", "daily_notes", "daily_folder", "daily_format",
+    "tool_output", "tool_output_lines", "thinking", "tools", "todo_as_checklist",
 )  # fmt: skip
+# "Notes to taste": how much of each turn a note shows (the first value is the default).
+VIEW_CHOICES = {
+    "tool_output": ("full", "head", "none"),
+    "thinking": ("folded", "shown", "hidden"),
+    "tools": ("full", "summary", "hidden"),
+}
 _RELATIVE = re.compile(r"^(\d+)\s*([hdwm])$")
 _UNITS = {
     "h": timedelta(hours=1),
@@ -60,6 +67,11 @@ class Settings:
     daily_notes: bool | None = None  # None: when the vault has the Daily notes plugin set up
     daily_folder: str | None = None  # None: the plugin's
     daily_format: str | None = None  # None: the plugin's, else YYYY-MM-DD
+    tool_output: str = "full"  # full | head (the first tool_output_lines lines) | none
+    tool_output_lines: int = 20
+    thinking: str = "folded"  # folded | shown | hidden
+    tools: str = "full"  # full | summary (one line per call) | hidden
+    todo_as_checklist: bool = False  # plan/to-do tool calls as a "- [ ]" list
     origin: dict[str, str] = field(default_factory=dict)
 
     def shown(self) -> list[tuple[str, str, str]]:
@@ -153,7 +165,8 @@ def _apply(
     names = [a.name for a in ADAPTERS]
 
     def fail(key: str, why: str) -> ConfigError:
-        flag = "--source" if flags and key == "sources" else f"--{key}" if flags else f"'{key}'"
+        flag = "--source" if flags and key == "sources" else f"'{key}'"
+        flag = f"--{key.replace('_', '-')}" if flags and key != "sources" else flag
         return ConfigError(f"{where}: {flag} {why}")
 
     for key, value in values.items():
@@ -216,6 +229,8 @@ def _apply(
             _properties(s, key, value, fail)
         elif key == "note_max_bytes":
             s.note_max_bytes = _byte_size(key, value, fail)
+        elif key in VIEW_CHOICES or key in ("tool_output_lines", "todo_as_checklist"):
+            setattr(s, key, _view_setting(key, value, fail))
         else:
             raise fail(key, "is not a setting ccexport knows (see `ccexport config show`)")
         s.origin[key if key not in ("frontmatter", "index") else key] = where
@@ -321,6 +336,21 @@ def _redact(s: Settings, value: Any, fail: Any) -> None:
             raise fail(f"{key}.pattern", f"is not a valid pattern: {exc}") from None
         rules[rule_id] = rule
     s.redact_extra = list(rules.values())
+
+
+def _view_setting(key: str, value: Any, fail: Any) -> Any:
+    """One of the settings of "Notes to taste", checked."""
+    if key == "todo_as_checklist":
+        if not isinstance(value, bool):
+            raise fail(key, "must be true or false")
+        return value
+    if key == "tool_output_lines":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise fail(key, "must be a number of lines, 1 or more")
+        return value
+    if value not in VIEW_CHOICES[key]:
+        raise fail(key, f"must be one of {', '.join(VIEW_CHOICES[key])}, not {value!r}")
+    return value
 
 
 def _byte_size(key: str, value: Any, fail: Any) -> int:

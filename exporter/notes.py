@@ -21,7 +21,16 @@ from .model import (
 )
 from .render import render, render_expression
 from .stats import add_properties, session_properties
-from .turns import Attachment, LinkResolver, build_turns, clean_parts, link, local
+from .turns import (
+    Attachment,
+    LinkResolver,
+    TurnView,
+    build_turns,
+    clean_parts,
+    link,
+    local,
+    shape_turns,
+)
 
 SOURCE_LABELS = {
     "claude-code": "Claude Code",
@@ -65,6 +74,7 @@ class NoteSettings:
     frontmatter_add: Mapping[str, Any] = field(default_factory=dict)  # value or {{ expression }}
     frontmatter_drop: tuple[str, ...] = ()
     properties: Any = None  # stats.PropertySettings: prices and daily notes (None: defaults)
+    view: TurnView = TurnView()  # how much of each turn is shown ("Notes to taste")
 
 
 def session_title(session: Session) -> str:
@@ -201,13 +211,19 @@ def build_note(
         "title": title,
         "source_label": SOURCE_LABELS.get(session.source, session.source),
         "project": project_of(session),
-        "turns": turns,
+        "turns": shape_turns(turns, settings.view),
         "parent_link": parent_link,
         "fork_link": fork_link,
         "subagent_links": subagent_links,
         "started": local(session.started_at, tz),
         "ended": local(session.ended_at, tz),
         "tz": tz,
+        # The settings of "Notes to taste", for templates (the turns are already shaped).
+        "tool_output": settings.view.tool_output,
+        "tool_output_lines": settings.view.tool_output_lines,
+        "thinking": settings.view.thinking,
+        "tools": settings.view.tools,
+        "todo_as_checklist": settings.view.todo_as_checklist,
     }
     body = render(settings.session_template, context, settings.templates)
     frontmatter = _frontmatter(session, title, tz, parent_link, subagent_links, turns)

@@ -18,6 +18,7 @@ from .redact_rules import Rule
 from .render import template_fingerprint
 from .split import NOTE_MAX_BYTES
 from .stats import PropertySettings
+from .turns import TurnView
 
 
 @dataclass(slots=True)
@@ -51,6 +52,7 @@ class ExportOptions:
     daily_notes: bool | None = None  # None: when the vault has the Daily notes plugin set up
     daily_folder: str | None = None
     daily_format: str | None = None
+    view: TurnView = field(default_factory=TurnView)  # "Notes to taste": how much is shown
 
     def redactor(self) -> Redactor | None:
         """The redaction rules in effect, or None when redaction is off."""
@@ -68,6 +70,7 @@ class ExportOptions:
             frontmatter_add=dict(self.frontmatter_add),
             frontmatter_drop=tuple(self.frontmatter_drop),
             properties=self.property_settings(),
+            view=self.view,
         )
 
     def property_settings(self) -> PropertySettings:
@@ -83,7 +86,7 @@ class ExportOptions:
             [self.folder, self.layout, self.attachments_folder, str(self.timezone),
              sorted(self.frontmatter_add.items()), self.frontmatter_drop, self.index,
              self.index_dataview, self.note_max_bytes, self._redaction_fingerprint(),
-             repr(self.property_settings())],
+             repr(self.property_settings()), repr(self.view)],
         )  # fmt: skip
 
     def _redaction_fingerprint(self) -> str:
@@ -186,4 +189,11 @@ def export_options(
         daily_notes=settings.daily_notes,
         daily_folder=settings.daily_folder,
         daily_format=settings.daily_format,
+        view=TurnView(
+            settings.tool_output,
+            settings.tool_output_lines,
+            settings.thinking,
+            settings.tools,
+            settings.todo_as_checklist,
+        ),
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
@@ -29,6 +30,7 @@ from .model import (
     ToolCallPart,
     ToolResultPart,
 )
+from .render import reference_rendering
 
 MAX_TOOL_OUTPUT = 100_000  # characters kept of one tool output (head and tail)
 _MEDIA_EXT = {
@@ -52,10 +54,33 @@ def clean_parts(message: Message) -> list[Part]:
     out: list[Part] = []
     for part in message.parts:
         if isinstance(part, TextPart):
-            out.extend(clean.clean_user_text(part.text))
+            out.extend(_cleaned(part.text))
         else:
             out.append(part)
     return out
+
+
+# The title, the counts, the filter and the turns each clean a session's prompts (a Markdown
+# parse when there is code): each distinct text is cleaned once. Parts are frozen, so sharing
+# them is safe; the texts remembered are bounded, then forgotten all at once.
+_CLEANED: dict[str, tuple[Part, ...]] = {}
+_CLEANED_SIZE = [0]
+CLEANED_MAX_CHARS = 4_000_000
+
+
+def _cleaned(text: str) -> tuple[Part, ...] | list[Part]:
+    found = _CLEANED.get(text)
+    if found is not None:
+        return found
+    if reference_rendering():
+        return clean.clean_user_text(text)
+    found = tuple(clean.clean_user_text(text))
+    if _CLEANED_SIZE[0] + len(text) > CLEANED_MAX_CHARS:
+        _CLEANED.clear()
+        _CLEANED_SIZE[0] = 0
+    _CLEANED[text] = found
+    _CLEANED_SIZE[0] += len(text)
+    return found
 
 
 def local(value: datetime | None, tz: tzinfo | None) -> datetime | None:
@@ -151,6 +176,7 @@ def _item(
         result = results.get(part.call_id) if part.call_id else None
         if result is not None and part.call_id:
             paired.add(part.call_id)
+        todos = todo_items(part)
         return {
             "kind": "tool_call",
             "name": part.name,
@@ -165,11 +191,15 @@ def _item(
             "subagent": link(resolve, session.source, part.subagent_id),
             "prompt": _field(part.input, "prompt"),
             "agent_type": _field(part.input, "subagent_type"),
+            "todos": todos,  # a plan or to-do list the call wrote, else None
+            "explanation": _field(part.input, "explanation") if todos else None,
+            "output_more": 0,  # lines left out by tool_output = "head" (see shape_turns)
         }
     if isinstance(part, ToolResultPart):
         if part.call_id and part.call_id in paired:
             return None
-        return {"kind": "tool_result", "output": _output(part.output), "is_error": part.is_error}
+        return {"kind": "tool_result", "output": _output(part.output), "is_error": part.is_error,
+                "output_more": 0}  # fmt: skip
     if isinstance(part, AttachmentPart):
         return _attachment_item(part, attachments_folder, attachments)
     if isinstance(part, CommandPart):
@@ -277,3 +307,88 @@ def _primary_key(value: dict[str, Any]) -> str | None:
 
 def _json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+# Tools that write the assistant's plan or to-do list (Claude Code, Codex, Cursor, Gemini CLI,
+# OpenCode, Copilot CLI, VS Code Copilot), and where each keeps the list and an item's text.
+TODO_TOOLS = {"todowrite", "todo_write", "update_plan", "write_todos", "update_todo",
+              "manage_todo_list"}  # fmt: skip
+_TODO_LISTS = ("todos", "plan", "todoList")
+_TODO_TEXTS = ("content", "step", "description", "title", "text")
+_DONE = {"completed", "complete", "done", "todo_status_completed"}
+_CHECKBOX = re.compile(r"^\s*[-*+]\s+\[([ xX])\]\s+(.*\S)")
+
+
+def todo_items(part: ToolCallPart) -> list[dict[str, Any]] | None:
+    """The to-do list a plan tool wrote: [{text, done, status}], or None for other calls
+    (and for a list with no readable item, which is then shown as an ordinary call)."""
+    if part.name.lower() not in TODO_TOOLS or not isinstance(part.input, dict):
+        return None
+    found = next((part.input[k] for k in _TODO_LISTS if k in part.input), None)
+    items: list[dict[str, Any]] = []
+    if isinstance(found, str):  # a Markdown checklist already (Copilot CLI)
+        for line in found.splitlines():
+            if m := _CHECKBOX.match(line):
+                done = m.group(1) != " "
+                items.append({"text": m.group(2), "done": done,
+                              "status": "completed" if done else "pending"})  # fmt: skip
+    elif isinstance(found, list):
+        for entry in found:
+            if not isinstance(entry, dict):
+                continue
+            text = next((entry[k] for k in _TODO_TEXTS if isinstance(entry.get(k), str)), "")
+            if not text.strip():
+                continue
+            status = entry.get("status")
+            status = status.lower().removeprefix("todo_status_") if isinstance(status, str) else ""
+            done = status in _DONE or entry.get("completed") is True or entry.get("done") is True
+            items.append({"text": text, "done": done, "status": "completed" if done else status})
+    return items or None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnView:
+    """How much of each turn a note shows (the settings of "Notes to taste")."""
+
+    tool_output: str = "full"  # full | head | none
+    tool_output_lines: int = 20
+    thinking: str = "folded"  # folded | shown | hidden
+    tools: str = "full"  # full | summary | hidden
+    todo_as_checklist: bool = False
+
+
+def shape_turns(turns: list[dict[str, Any]], view: TurnView) -> list[dict[str, Any]]:
+    """The turns as the note shows them: hidden kinds left out, tool outputs cut to their
+    first lines or left out, and each item's ``one_line`` set (a call shown as one line of a
+    list). A turn left with nothing to show is left out. The turns given are not changed in
+    what they count (their ``messages``), so properties never depend on these settings."""
+    shaped = []
+    for turn in turns:
+        items = [shown for item in turn["items"] if (shown := _shape(item, view)) is not None]
+        if items:
+            shaped.append({**turn, "items": items})
+    return shaped
+
+
+def _shape(item: dict[str, Any], view: TurnView) -> dict[str, Any] | None:
+    kind = item["kind"]
+    checklist = view.todo_as_checklist and kind == "tool_call" and bool(item["todos"])
+    if kind == "thinking" and view.thinking == "hidden":
+        return None
+    if kind in ("tool_call", "tool_result") and not checklist:
+        if view.tools == "hidden" or (view.tools == "summary" and kind == "tool_result"):
+            return None
+        if kind == "tool_result" and view.tool_output == "none":
+            return None
+    shaped = {**item, "one_line": kind == "tool_call" and view.tools == "summary" and not checklist}
+    is_subagent = kind == "tool_call" and (item["subagent"] or item["name"] in ("Task", "Agent"))
+    if kind in ("tool_call", "tool_result") and item["output"] and not is_subagent:
+        # A subagent's result is its reply (prose, often the point of the call): kept whole.
+        if view.tool_output == "none":
+            shaped["output"] = None
+        elif view.tool_output == "head":
+            lines = item["output"].split("\n")
+            if len(lines) > view.tool_output_lines:
+                shaped["output"] = "\n".join(lines[: view.tool_output_lines])
+                shaped["output_more"] = len(lines) - view.tool_output_lines
+    return shaped

@@ -21,6 +21,14 @@ from jinja2.sandbox import SandboxedEnvironment
 from . import markdown
 from .errors import ExporterError
 
+# Set to "1", every speed-up of the note builder is bypassed and notes are built the plain
+# way: the identity tests export through both paths and compare every byte.
+REFERENCE_ENV = "CCEXPORT_REFERENCE_RENDER"
+
+
+def reference_rendering() -> bool:
+    return os.environ.get(REFERENCE_ENV) == "1"
+
 
 class TemplateError(ExporterError):
     """A template could not be loaded or rendered; names the file and line."""

@@ -69,11 +69,11 @@ CLEANED_MAX_CHARS = 4_000_000
 
 
 def _cleaned(text: str) -> tuple[Part, ...] | list[Part]:
+    if reference_rendering():
+        return clean.clean_user_text(text)
     found = _CLEANED.get(text)
     if found is not None:
         return found
-    if reference_rendering():
-        return clean.clean_user_text(text)
     found = tuple(clean.clean_user_text(text))
     if _CLEANED_SIZE[0] + len(text) > CLEANED_MAX_CHARS:
         _CLEANED.clear()

@@ -56,6 +56,7 @@ class ClaudeCodeAdapter:
     def __init__(self) -> None:
         self._summary_index: dict[Path, dict[str, str]] = {}
         self._project_folders: dict[Path, list[str]] = {}
+        self._jsonl_names: dict[str, set[str]] = {}  # a project folder -> its .jsonl names
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured_paths = ctx.configured(SOURCE, "projects")
@@ -185,7 +186,7 @@ class ClaudeCodeAdapter:
                 folders = []
             self._project_folders[projects] = folders
         for folder in folders:
-            for name in names:
+            for name in names & self._names_in(folder):
                 other = Path(folder) / name
                 try:
                     if other == path or "/" in name or not other.is_file():
@@ -198,6 +199,18 @@ class ClaudeCodeAdapter:
                 if rank > mine and (best is None or rank > best):
                     best = rank
         return Path(best[2]) if best else None
+
+    def _names_in(self, folder: str) -> set[str]:
+        """The ``.jsonl`` names in a project folder, listed once: looking for copies of every
+        session in every folder by name would stat sessions x folders paths."""
+        found = self._jsonl_names.get(folder)
+        if found is None:
+            try:
+                found = {e.name for e in os.scandir(folder) if e.name.endswith(".jsonl")}
+            except OSError:
+                found = set()
+            self._jsonl_names[folder] = found
+        return found
 
     def _summary_title(self, folder: Path, meta: _Meta, transcript: Transcript) -> str | None:
         """A ``summary`` line whose leaf lies in this session, here or in a sibling file."""

@@ -84,7 +84,7 @@ _ENTITY = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0
 _NAMED_ENTITIES = {name.rstrip(";") for name in html.entities.html5 if name.endswith(";")}
 # Obsidian: a tag is ``#`` not inside a word, then tag characters, not all digits. A block
 # id is `` ^id`` at the end of a line.
-_BLOCK_ID = re.compile(r"(?<!\S)\^(?=[A-Za-z0-9-]+[ \t]*\\?$)", re.MULTILINE)
+_BLOCK_ID = re.compile(r"(?<!\S)\^(?=[A-Za-z0-9-]+[^\S\n]*\\?$)", re.MULTILINE)
 _LINK_TAIL = re.compile(
     r"\]\(\s*(<[^<>\n]*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))*)"
     r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
@@ -203,6 +203,9 @@ def _tabs_to_spaces_outside_fences(lines: list[str]) -> list[str]:
         if closing is not None:
             if closing.match(line):
                 closing = None
+            elif closing.match(line.expandtabs(2)):
+                # Behind "> " a tab counts fewer columns: this line would close the fence.
+                line = _LEADING_TABS.sub(lambda m: m.group(0).expandtabs(4), line)
             out.append(line)
             continue
         opener = re.match(r"^ {0,3}(`{3,}|~{3,})", line)
@@ -265,14 +268,13 @@ class _Paragraph:
         for k in range(1, len(bodies)):
             if not _SETEXT.match(bodies[k]):
                 continue
-            if not _continues(self.prefixes[k - 1], self.prefixes[k]):
-                continue
-            if k == 1 and not _ATX.match(bodies[0]) and not _FENCE_LINE.match(bodies[0]):
+            simple = k == 1 and _continues(self.prefixes[0], self.prefixes[1])
+            if simple and not _ATX.match(bodies[0]) and not _FENCE_LINE.match(bodies[0]):
                 # A one-line setext heading becomes an ATX heading (demoted below).
                 bodies[0] = ("#" if "=" in bodies[1] else "##") + " " + bodies[0]
                 bodies[1] = ""
             else:
-                underlines.add(k)
+                underlines.add(k)  # lazy lines make containers unsure: text, to be safe
         joined = "\n".join(bodies)
         spans = self.spans if bodies == self.bodies else _span_runs(joined)
         codes = [joined[a:b] for a, b in spans]

@@ -12,6 +12,9 @@ import frontmatter
 import pytest
 from claude_builder import ClaudeSession, tool_use
 from conftest import load_sessions, note_files
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from obsidian_check import constructs
 from typer.testing import CliRunner
 
 from exporter import markdown
@@ -438,3 +441,57 @@ def test_config_show_lists_each_setting_and_where_it_came_from(tmp_path):
     assert rows["tool_output"] == ("full", "default")
     assert rows["tool_output_lines"] == ("20", "default")
     assert rows["tools"] == ("full", "default") and rows["todo_as_checklist"][0] == "False"
+
+
+# Pieces Obsidian, its plugins or CommonMark act on (see test_note_safety.py for the full set).
+HOSTILE = [
+    "#tag",
+    "[[Note]]",
+    "![[a.png]]",
+    "==m==",
+    "%%h%%",
+    "%% ccexport:end %%",
+    "$x$",
+    "<div onclick=x()>",
+    "- [ ] task",
+    "[x] done",
+    "> [!warning] b",
+    "# Head",
+    "key:: v",
+    "`code`",
+    "```",
+    "~~~",
+    "\n",
+    "\n\n",
+    "**",
+    "_",
+    "[",
+    "]",
+    "!",
+    "<",
+    "^id",
+    " ",
+]
+hostile_text = st.lists(st.sampled_from(HOSTILE) | st.text("ab #[]`\n-*>", max_size=5),
+                        min_size=1, max_size=8).map("".join)  # fmt: skip
+VIEWS = [TurnView(todo_as_checklist=True), TurnView("head", 2, "shown", "summary", True),
+         TurnView("none", 20, "hidden", "hidden", True)]  # fmt: skip
+
+
+def _plan_kinds(items: list[str], output: str, view: TurnView) -> list[str]:
+    plan = {"todos": [{"content": text, "status": "pending"} for text in items]}
+    s = session(
+        msg("user", TextPart("plan")),
+        *call("TodoWrite", plan, "p1", "ok"),
+        *call("Bash", {"command": "make"}, "c1", output),
+    )
+    note = build_note(s, "n.md", NoteSettings(view=view), lambda key: None)
+    return sorted(c.kind for c in constructs(note.body))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(hostile_text, min_size=1, max_size=4), hostile_text, st.sampled_from(VIEWS))
+def test_checklist_items_and_cut_outputs_never_become_constructs(items, output, view):
+    items = [text if text.strip() else "x" for text in items]
+    plain = _plan_kinds(["plain words"] * len(items), "plain\nwords\nhere", view)
+    assert _plan_kinds(items, output, view) == plain, (items, output)

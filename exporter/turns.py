@@ -314,7 +314,7 @@ def _json(value: Any) -> str:
 TODO_TOOLS = {"todowrite", "todo_write", "update_plan", "write_todos", "update_todo",
               "manage_todo_list"}  # fmt: skip
 _TODO_LISTS = ("todos", "plan", "todoList")
-_TODO_TEXTS = ("content", "step", "description", "title", "text")
+_TODO_TEXTS = ("content", "step", "title", "description", "text")
 _DONE = {"completed", "complete", "done", "todo_status_completed"}
 _CHECKBOX = re.compile(r"^\s*[-*+]\s+\[([ xX])\]\s+(.*\S)")
 
@@ -340,7 +340,8 @@ def todo_items(part: ToolCallPart) -> list[dict[str, Any]] | None:
             if not text.strip():
                 continue
             status = entry.get("status")
-            status = status.lower().removeprefix("todo_status_") if isinstance(status, str) else ""
+            status = status if isinstance(status, str) else ""
+            status = status.lower().removeprefix("todo_status_").replace("-", "_")
             done = status in _DONE or entry.get("completed") is True or entry.get("done") is True
             items.append({"text": text, "done": done, "status": "completed" if done else status})
     return items or None

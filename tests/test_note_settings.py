@@ -219,6 +219,10 @@ TODO_SHAPES = {
         {"id": "b", "content": "Write the test", "status": "in_progress"},
         {"id": "c", "content": "Ship it", "status": "pending"}]},
     "update_todo": {"todos": "- [x] Read the code\n- [ ] Write the test\n- [ ] Ship it"},
+    "manage_todo_list": {"operation": "write", "todoList": [
+        {"id": 1, "title": "Read the code", "description": "all of it", "status": "completed"},
+        {"id": 2, "title": "Write the test", "description": "…", "status": "in-progress"},
+        {"id": 3, "title": "Ship it", "description": "…", "status": "not-started"}]},
 }  # fmt: skip
 
 

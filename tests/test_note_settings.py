@@ -499,3 +499,19 @@ def test_checklist_items_and_cut_outputs_never_become_constructs(items, output, 
     items = [text if text.strip() else "x" for text in items]
     plain = _plan_kinds(["plain words"] * len(items), "plain\nwords\nhere", view)
     assert _plan_kinds(items, output, view) == plain, (items, output)
+
+
+def test_the_flags_reach_the_notes(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    small_home(home)
+    args = ["--vault", str(vault), "--home", str(home), "--timezone", "UTC", "-q"]
+    flags = ["--tools", "summary", "--thinking", "hidden", "--todo-as-checklist"]
+    result = CliRunner().invoke(app, ["export", *args, *flags])
+    assert result.exit_code == 0, result.output
+    for data in note_files(vault).values():
+        assert b"\n- `Bash` \xe2\x80\x94 `ls`\n" in data and b"Thinking" not in data
+    result = CliRunner().invoke(app, ["export", *args, "--tool-output", "head",
+                                      "--tool-output-lines", "2", "--no-todo-as-checklist"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    for data in note_files(vault).values():
+        assert b"> output line 2\n> ```\n> *\xe2\x80\xa6 28 more lines*" in data

@@ -13,13 +13,13 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-import jinja2
-from jinja2.sandbox import SandboxedEnvironment
+from typing import TYPE_CHECKING, Any
 
 from . import markdown
 from .errors import ExporterError
+
+if TYPE_CHECKING:
+    import jinja2
 
 # Set to "1", every speed-up of the note builder is bypassed and notes are built the plain
 # way: the identity tests export through both paths and compare every byte.
@@ -72,29 +72,37 @@ FILTERS: dict[str, Any] = {
 }
 
 
-class _Environment(SandboxedEnvironment):
+@lru_cache(maxsize=1)
+def _sandbox() -> type[jinja2.Environment]:
     """The sandbox, with a fast path for the plain dicts notes are built from: their keys
     are data, never attributes, so ``item.kind`` reads the key without the attribute checks
-    (a large share of render time otherwise)."""
+    (a large share of render time otherwise). Jinja is imported here, when a note is
+    rendered: a run with nothing to render starts without it."""
+    from jinja2.sandbox import SandboxedEnvironment
 
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict:
-            try:
-                return obj[attribute]
-            except KeyError:
-                pass
-        return super().getattr(obj, attribute)
+    class Sandbox(SandboxedEnvironment):
+        def getattr(self, obj: Any, attribute: str) -> Any:
+            if type(obj) is dict:
+                try:
+                    return obj[attribute]
+                except KeyError:
+                    pass
+            return super().getattr(obj, attribute)
+
+    return Sandbox
 
 
 @lru_cache(maxsize=8)
 def environment(user_dir: str | None) -> jinja2.Environment:
     """One sandboxed environment per template folder, cached for the run."""
+    import jinja2
+
     default = jinja2.FileSystemLoader(str(default_templates_dir()))
     loaders: list[jinja2.BaseLoader] = [default, jinja2.PrefixLoader({"default": default})]
     if user_dir:
         # A user's file wins; ours stay reachable as "default/<name>" to extend.
         loaders.insert(0, jinja2.FileSystemLoader(user_dir))
-    env = _Environment(
+    env = _sandbox()(
         loader=jinja2.ChoiceLoader(loaders),
         undefined=jinja2.StrictUndefined,
         autoescape=False,  # Markdown, not HTML: escaping is the filters' job
@@ -108,6 +116,8 @@ def environment(user_dir: str | None) -> jinja2.Environment:
 
 def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> str:
     """Render template ``name``; any failure becomes a TemplateError with file and line."""
+    import jinja2
+
     env = environment(str(user_dir) if user_dir else None)
     try:
         template = env.get_template(name)

@@ -291,6 +291,14 @@ def windows_app(projects: Path) -> None:
     )
     s.user([{"type": "text", "text": "<ide_opened_file>The user opened the file c:\\Users\\dev\\projects\\win-app\\main.py in the IDE.</ide_opened_file>"},
             {"type": "text", "text": "帮我写一个读取 CSV 的函数, 字段用 `;` 分隔"}])  # fmt: skip
+    # A plan (TodoWrite): a checklist with todo_as_checklist, an ordinary call otherwise.
+    todos = [
+        {"content": "读取 CSV 并处理 `;` 分隔", "status": "completed", "activeForm": "Reading"},
+        {"content": "Add a test for quoted fields", "status": "in_progress", "activeForm": "Testing"},
+        {"content": "Handle a UTF-8 BOM", "status": "pending", "activeForm": "Handling BOM"},
+    ]  # fmt: skip
+    s.assistant([tool_use("TodoWrite", {"todos": todos}, "toolu_todo1")], model="glm-4.7")
+    s.tool_result("toolu_todo1", "Todos have been modified successfully.")
     s.assistant(
         "```python\nimport csv\n\ndef read(path):\n    with open(path, newline='') as f:\n        return list(csv.reader(f, delimiter=';'))\n```",
         model="glm-4.7",

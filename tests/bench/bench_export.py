@@ -21,13 +21,18 @@ tool calls with long outputs, thinking), then reports medians of:
   quiet as the machine.
 
 ``--big`` builds a home of about 1 GB instead (``--sessions`` sessions of a few turns,
-20,000 by default, plus three files of 100 MB+); building it takes minutes.
+20,000 by default, plus three files of 100 MB+: 927 MB, built in about 30 s on 2 cores);
+each export of it takes minutes, so use ``--repeat 1`` there.
+
+The CPU time of a one-process export is also measured through the reference path
+(``CCEXPORT_REFERENCE_RENDER=1``, every speed-up of the note builder bypassed).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -44,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from claude_builder import ClaudeSession, tool_use  # noqa: E402
 
 from exporter.export import ExportOptions, run_export  # noqa: E402
+from exporter.render import REFERENCE_ENV  # noqa: E402
 
 REPLY = """Here is what I found in `src/{name}.rs`:
 
@@ -381,7 +387,7 @@ def main() -> None:
         size = (build_big_home if args.big else build_home)(home, args.sessions)
         built = time.perf_counter() - built
         floors, fulls, serials, noops, unredacted = [], [], [], [], []
-        cpu_on, cpu_off = [], []
+        cpu_on, cpu_off, cpu_reference = [], [], []
         for i in range(args.repeat):
             floors.append(floor(home))
             vault = work / f"vault{i}"
@@ -394,6 +400,12 @@ def main() -> None:
             shutil.rmtree(vault)
             for redact in (True, False) if i % 2 == 0 else (False, True):  # neither always first
                 (cpu_on if redact else cpu_off).append(cpu_export(vault, home, redact))
+            # The plain path (every speed-up of the note builder bypassed), same home, same run.
+            os.environ[REFERENCE_ENV] = "1"
+            try:
+                cpu_reference.append(cpu_export(vault, home, True))
+            finally:
+                del os.environ[REFERENCE_ENV]
         main_mb, worker_mb = peak_memory_mb(work / "vault-mem", home)
         # Every process, read from /proc while it runs (Linux): default jobs, then one.
         peaks = {jobs: process_peaks_mb(work / "vault-peaks", home, jobs) for jobs in (None, 1)}
@@ -426,6 +438,7 @@ def main() -> None:
         )
         figures["cpu_s"] = round(statistics.median(cpu_on), 3)
         figures["cpu_no_redact_s"] = round(statistics.median(cpu_off), 3)
+        figures["cpu_reference_s"] = round(statistics.median(cpu_reference), 3)
         figures["redaction_cpu_overhead_pct"] = round(
             100 * (figures["cpu_s"] / figures["cpu_no_redact_s"] - 1), 1
         )
@@ -479,6 +492,9 @@ def main() -> None:
     )
     print(
         f"  CPU of one-process export:        {figures['cpu_s']:.3f} s, {figures['cpu_no_redact_s']:.3f} s with --no-redact (redaction costs {figures['redaction_cpu_overhead_pct']}%)"
+    )
+    print(
+        f"  CPU, reference path:              {figures['cpu_reference_s']:.3f} s (CCEXPORT_REFERENCE_RENDER=1: the speed-ups bypassed)"
     )
     print(
         f"  redaction, one core:              {figures['redact_synthetic_mb_per_s']} MB/s on 20 MB of synthetic session text ({figures['redact_synthetic_hits']} secrets)"

@@ -276,7 +276,7 @@ class _Paragraph:
             else:
                 underlines.add(k)  # lazy lines make containers unsure: text, to be safe
         joined = "\n".join(bodies)
-        spans = self.spans if bodies == self.bodies else _span_runs(joined)
+        spans = self.spans if bodies == self.bodies else _spans_of(self.prefixes, bodies)
         codes = [joined[a:b] for a, b in spans]
         pos, parked = 0, []
         for a, b in spans:
@@ -404,9 +404,7 @@ def _paragraphs(lines: list[str], start: int, end: int) -> list[_Paragraph]:
     def close(at: int) -> None:
         nonlocal prefixes, bodies, first
         if prefixes:
-            joined = "\n".join(bodies)
-            spans = _span_runs(joined) if "`" in joined else []
-            out.append(_Paragraph(prefixes, bodies, first, spans))
+            out.append(_Paragraph(prefixes, bodies, first, _spans_of(prefixes, bodies)))
         prefixes, bodies, first = [], [], at
 
     for i in range(start, end):
@@ -430,6 +428,31 @@ def _paragraphs(lines: list[str], start: int, end: int) -> list[_Paragraph]:
         bodies.append(line[cut:])
     close(end)
     return out
+
+
+def _spans_of(prefixes: list[str], bodies: list[str]) -> list[tuple[int, int]]:
+    """Code spans of a run of prose lines; a span never crosses the start of a quote or a
+    list item (where the parse disagrees, it is caught by the check against the parse)."""
+    joined = "\n".join(bodies)
+    if "`" not in joined:
+        return []
+    spans: list[tuple[int, int]] = []
+    start = offset = 0
+    for k in range(len(bodies) + 1):
+        if k < len(bodies) and (k == 0 or not _opens_block(prefixes[k - 1], prefixes[k])):
+            continue
+        piece = joined[offset : offset + sum(len(b) + 1 for b in bodies[start:k]) - 1]
+        spans.extend((offset + a, offset + b) for a, b in _span_runs(piece))
+        offset += len(piece) + 1
+        start = k
+    return spans
+
+
+def _opens_block(previous: str, prefix: str) -> bool:
+    """Does a line with ``prefix`` start a quote or list item (not continue a paragraph)?"""
+    indent = len(prefix.expandtabs(4)) - len(prefix.expandtabs(4).lstrip(" "))
+    deeper = prefix.count(">") > previous.count(">")
+    return indent <= 3 and (deeper or bool(_LIST_MARKER.search(prefix)))
 
 
 def _find_block(node: dict[str, Any], lines: list[str], cursor: int) -> _Block | None:

@@ -103,6 +103,17 @@ def safe_relpath(relpath: str) -> str:
     return "/".join(parts) or "_"
 
 
+def _something_at(root: Path, relpath: str) -> bool:
+    """Something is at this vault path (one ``lstat``, no descriptor opened): the common
+    case of a no-op run, for every note. Only metadata is read, so a link on the way does no
+    harm; when nothing is found, the safe walk decides between missing and blocked."""
+    try:
+        os.lstat(os.path.join(root, relpath))
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def _inside(relpath: str) -> bool:
     """A recorded path that stays in the vault (a damaged or planted state may say else)."""
     parts = relpath.replace("\\", "/").split("/")
@@ -347,7 +358,7 @@ class Vault:
             return None
         if record.deleted:
             return Change(Action.DELETED, key, record.path)
-        if self._kind(record.path) != "missing":
+        if _something_at(self.root, record.path) or self._kind(record.path) != "missing":
             return None
         moved = self._find_by_identity(key)
         if moved:

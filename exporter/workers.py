@@ -75,6 +75,8 @@ def _start_worker(lock: tuple[int, int, int] | None, parent: int) -> None:
     to handle (it stops the pool), and if the main process is killed (SIGTERM, SIGKILL) the
     worker exits within half a second instead of living on and holding the caller's pipes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # forked with SIGINT held back: now ignored
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _close_inherited(lock)
 
     def watch_parent() -> None:
@@ -134,11 +136,23 @@ class Renderer:
             self.queue.append(_Pending(job, render_job(job, self.settings)))
             return
         try:
-            future = self.pool.submit(render_job, job, self.settings)
+            future = self._submit(self.pool, job)
         except BrokenProcessPool:  # broken by an earlier job: start afresh
             self._replace_pool()
-            future = self.pool.submit(render_job, job, self.settings)
+            future = self._submit(self.pool, job)
         self.queue.append(_Pending(job, future, self.pool))
+
+    def _submit(self, pool: ProcessPoolExecutor, job: RenderJob) -> Future[Outcome]:
+        """Submit, with Ctrl-C held back while the pool may fork a worker: a worker forked
+        then starts with SIGINT blocked, so it never dies of a Ctrl-C before its initializer
+        ignores it (the main process gets the held-back signal right after)."""
+        if not hasattr(signal, "pthread_sigmask"):
+            return pool.submit(render_job, job, self.settings)
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return pool.submit(render_job, job, self.settings)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def _new_pool(self, workers: int) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -179,7 +193,7 @@ class Renderer:
         else breaks with it if it is the cause."""
         with self._new_pool(1) as alone:
             try:
-                return alone.submit(render_job, job, self.settings).result()
+                return self._submit(alone, job).result()
             except BrokenProcessPool:
                 return failed(job, "could not be rendered: its worker process died")
             except Exception as exc:

@@ -66,7 +66,8 @@ def test_ctrl_c_says_how_far_it_got_exits_130_and_the_next_run_finishes(tmp_path
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends: the whole foreground group
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130, err
-    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "Exception" not in err, err
     line = next(x for x in err.splitlines() if x.startswith("interrupted:"))
     assert line.endswith("notes written, run again to finish")
     written = int(line.split()[1])

@@ -15,10 +15,16 @@ EXAMPLES_HOME = ROOT / "examples" / "home"
 CORPUS = ROOT.parent / "shared" / "corpus"
 sys.path.insert(0, str(TESTS))
 
-_HOST_VARIABLES = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "CCEXPORT_VAULT", "XDG_CONFIG_HOME",
-                   "XDG_DATA_HOME", "OPENCODE_DB", "KILO_DB", "GEMINI_CLI_HOME",
-                   "COPILOT_HOME", "CLINE_DATA_DIR", "CLINE_DIR", "CLINE_SESSION_DATA_DIR",
-                   "CLINE_DB_DATA_DIR", "AIDER_CHAT_HISTORY_FILE")  # fmt: skip
+
+def _host_variables() -> tuple[str, ...]:
+    """Every variable a source reads on the real home (declared by the adapters), and ours."""
+    from exporter.adapters import ADAPTERS
+
+    declared = {name for adapter in ADAPTERS for name in adapter.env_vars}
+    return tuple(dict.fromkeys(("CCEXPORT_VAULT", "XDG_CONFIG_HOME", *sorted(declared))))
+
+
+_HOST_VARIABLES = _host_variables()
 
 
 def _untracked() -> set[str] | None:

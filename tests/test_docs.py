@@ -46,3 +46,18 @@ def test_ci_runs_the_readme_test_command_in_a_fresh_venv():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "python3 -m venv" in ci
     assert "pip install -e '.[test]' && pytest" in ci
+
+
+def test_every_source_has_its_page_its_variables_and_a_row_in_the_readme():
+    from exporter.adapters import ADAPTERS
+
+    pages = ROOT / "docs" / "sources"
+    for adapter in ADAPTERS:
+        assert isinstance(adapter.env_vars, tuple), adapter.name
+        linked = f"[`{adapter.name}`](docs/sources/"
+        assert linked in README, f"{adapter.name} has no row in the README's Sources table"
+        target = README.split(linked, 1)[1].split(")", 1)[0]
+        assert (pages / target).is_file(), f"docs/sources/{target} is missing"
+        for variable in adapter.env_vars:
+            page = (pages / target).read_text(encoding="utf-8")
+            assert variable in page or variable in README, f"{adapter.name}: {variable}"

@@ -57,6 +57,7 @@ _TRUNCATED = "[cut short in Antigravity's log]"
 class AntigravityAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Antigravity"
+    env_vars: ClassVar[tuple[str, ...]] = ()
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         return ctx.configured(SOURCE) or [ctx.home / ".gemini" / "antigravity-cli"]

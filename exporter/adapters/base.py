@@ -100,6 +100,8 @@ class LoadResult:
 class Adapter(Protocol):
     name: ClassVar[str]  # "claude-code": the --source value and the `source` property
     label: ClassVar[str]  # "Claude Code": shown to people
+    # Variables read on the real home (never under --home): documented, and cleared in tests.
+    env_vars: ClassVar[tuple[str, ...]]
 
     def roots(self, ctx: SourceContext) -> list[Path]: ...
 

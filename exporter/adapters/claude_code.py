@@ -52,6 +52,7 @@ _AGENT_ID_TAIL = re.compile(r"agentId: ([0-9a-zA-Z_-]+)")
 class ClaudeCodeAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Claude Code"
+    env_vars: ClassVar[tuple[str, ...]] = ("CLAUDE_CONFIG_DIR",)
 
     def __init__(self) -> None:
         self._summary_index: dict[Path, dict[str, str]] = {}

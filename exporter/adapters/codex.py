@@ -48,6 +48,7 @@ KNOWN_KINDS = {
 class CodexAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Codex"
+    env_vars: ClassVar[tuple[str, ...]] = ("CODEX_HOME",)
 
     def __init__(self) -> None:
         self._rollouts: dict[str, Path] | None = None

@@ -48,6 +48,12 @@ LEGACY_KEY = "interactive.sessions"
 class CopilotAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Copilot Chat (VS Code)"
+    env_vars: ClassVar[tuple[str, ...]] = (
+        "APPDATA",
+        "VSCODE_APPDATA",
+        "XDG_CONFIG_HOME",
+        "VSCODE_PORTABLE",
+    )
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         return ctx.configured(SOURCE, "User") or user_dirs(ctx, PRODUCTS)

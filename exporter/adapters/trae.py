@@ -42,6 +42,12 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 class TraeAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Trae"
+    env_vars: ClassVar[tuple[str, ...]] = (
+        "APPDATA",
+        "VSCODE_APPDATA",
+        "XDG_CONFIG_HOME",
+        "VSCODE_PORTABLE",
+    )
 
     def __init__(self) -> None:
         self._warned: set[Path] = set()

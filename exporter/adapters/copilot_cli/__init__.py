@@ -37,6 +37,7 @@ STATE_DIRS = ("session-state", "history-session-state")
 class CopilotCliAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Copilot CLI"
+    env_vars: ClassVar[tuple[str, ...]] = ("COPILOT_HOME",)
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured_paths = ctx.configured(SOURCE)

@@ -59,6 +59,7 @@ PROMPT_LOG = "logs"
 class GeminiAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Gemini CLI"
+    env_vars: ClassVar[tuple[str, ...]] = ("GEMINI_CLI_HOME",)
 
     def __init__(self) -> None:
         self._registries: dict[Path, dict[str, str]] = {}

@@ -153,12 +153,16 @@ def _shorten_to(text: str, length: int) -> str:
 
 
 def _short(session_id: str) -> str:
-    """Eight characters of the id. Time-ordered UUIDs (Codex) share their first ones, so a
-    full UUID gives its last eight; shorter ids (Claude Code agents) their first."""
+    """Eight characters of the id. Time-ordered ids share their first ones (Codex's UUIDv7,
+    OpenCode's ``ses_<time><random>``), so they give their last eight; other ids (Claude
+    Code agents) their first."""
     tail = session_id.rsplit("/", 1)[-1].removeprefix("agent-")
     alnum = re.sub(r"[^0-9A-Za-z]", "", tail)
     if len(alnum) == 32 and re.fullmatch(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-7", tail[:15]):
         return alnum[-8:]
+    prefixed = re.fullmatch(r"[a-z]{2,5}_([0-9A-Za-z]{20,})", tail)
+    if prefixed:
+        return prefixed.group(1)[-8:]
     return alnum[:8] or "session"
 
 

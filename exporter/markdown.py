@@ -338,7 +338,11 @@ _FENCE_OPENER = re.compile(rf"^({_CONTAINER.pattern})(`{{3,}}|~{{3,}})(.*)$")
 def _parser() -> Any:
     import mistune  # imported lazily: start-up stays small when nothing needs it
 
-    return mistune.create_markdown(renderer="ast", plugins=["table", "strikethrough"])
+    parser = mistune.create_markdown(renderer="ast", plugins=["table", "strikethrough"])
+    # Only code is looked for. Emphasis is resolved after the scan, so it cannot move a code
+    # span; strikethrough stays, because it claims its text before code spans are found.
+    parser.inline.rules.remove("emphasis")
+    return parser
 
 
 def _parsed_code(text: str) -> tuple[list[dict[str, Any]], list[str]]:

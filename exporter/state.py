@@ -51,6 +51,9 @@ class State:
     children: dict[str, list[str]] = field(default_factory=dict)
     # What the notes were rendered with (templates, settings, version): a change re-renders all.
     render: str = ""
+    # The file's bytes when they were read back whole: what it holds on disk, so a run that
+    # changes nothing need not serialise the state at start to know that.
+    loaded: bytes | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def load(cls, vault: Path) -> State:
@@ -82,6 +85,7 @@ class State:
             dict(data.get("links", {})),
             dict(data.get("children", {})),
             str(data.get("render", "")),
+            found[0],
         )
 
     def dumps(self) -> bytes:

@@ -148,7 +148,10 @@ class Vault:
         self.force = force
         self.restore = restore  # write again the notes the person deleted
         self.state = State.load(self.root)
-        self._state_bytes = self.state.dumps()
+        # The bytes on disk, not a fresh serialisation: a no-op run with many notes spent a
+        # tenth of a second here. Only an empty state (none on disk, or unreadable) is dumped.
+        loaded = self.state.loaded
+        self._state_bytes = loaded if loaded is not None else self.state.dumps()
         self._identities: dict[str, str] | None = None
         self._reserved: dict[str, str] = {}  # relpath -> key, for paths chosen this run
         self._renamed: set[str] = set()  # keys that could not take their proposed name

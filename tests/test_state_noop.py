@@ -1,0 +1,74 @@
+"""A vault opening on an unchanged state does not serialise it, and a no-op run leaves it be.
+
+Opening the vault compares against the state file's bytes as read, not a fresh dump (a
+no-op run with 20,000 notes spent up to 0.14 s on that dump)."""
+
+from __future__ import annotations
+
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+from claude_builder import ClaudeSession
+
+from exporter.export import ExportOptions, run_export
+from exporter.state import STATE_DIR, STATE_FILE, State
+from exporter.vault import Vault
+
+SID = "5b1c0f0e-2a44-4c1e-9d3e-0c1e2f3a4b5c"
+
+
+def _exported(tmp_path: Path) -> tuple[Path, Path]:
+    home = tmp_path / "home"
+    s = ClaudeSession(SID, "/home/dev/work/app", start="2026-03-04T10:00:00Z")
+    s.user("make the parser faster")
+    s.assistant("done: `parse()` now skips emphasis")
+    s.write(home / ".claude" / "projects" / "-home-dev-work-app" / f"{SID}.jsonl")
+    vault = tmp_path / "vault"
+    assert not run_export(ExportOptions(vault=vault, home=home, timezone=UTC)).failed
+    return home, vault
+
+
+def test_opening_a_vault_reads_the_state_without_serialising_it(tmp_path, monkeypatch):
+    _home, vault = _exported(tmp_path)
+    on_disk = (vault / STATE_DIR / STATE_FILE).read_bytes()
+
+    def refuse(self):
+        raise AssertionError("the state was serialised at vault start")
+
+    monkeypatch.setattr(State, "dumps", refuse)
+    opened = Vault(vault)
+    assert opened.state.loaded == on_disk
+    assert opened.state.notes  # the note the export wrote is known
+
+
+def test_a_state_file_read_back_is_what_this_version_would_write(tmp_path):
+    # What makes the saved bytes a fair baseline: an unchanged state dumps to the same bytes.
+    _home, vault = _exported(tmp_path)
+    state = State.load(vault)
+    assert state.loaded is not None and state.dumps() == state.loaded
+
+
+def test_a_no_op_run_leaves_the_state_file_untouched(tmp_path):
+    home, vault = _exported(tmp_path)
+    state_file = vault / STATE_DIR / STATE_FILE
+    before = state_file.stat().st_mtime_ns, state_file.stat().st_ino
+    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
+    assert not report.failed
+    assert (state_file.stat().st_mtime_ns, state_file.stat().st_ino) == before
+
+
+@pytest.mark.parametrize("content", [None, b"{not json", b'{"version": -1}'])
+def test_an_absent_or_unreadable_state_starts_empty_and_is_written_when_notes_are(
+    tmp_path, content
+):
+    home, vault = _exported(tmp_path)
+    state_file = vault / STATE_DIR / STATE_FILE
+    if content is None:
+        state_file.unlink()
+    else:
+        state_file.write_bytes(content)
+    opened = Vault(vault)
+    assert opened.state.loaded is None and not opened.state.notes
+    assert not run_export(ExportOptions(vault=vault, home=home, timezone=UTC)).failed
+    assert State.load(vault).notes  # the run found its note again and recorded it

@@ -57,6 +57,9 @@ def normalize_model(model: str) -> str:
     return re.sub(r"(?<=\d)\.(?=\d)", "-", name)
 
 
+MAX_TOKENS = 10**15  # beyond any real session: a count this large is a damaged value
+
+
 def estimate(usage: Usage, model: str | None, table: PriceTable) -> float | None:
     """USD for ``usage`` at ``model``'s list price, or None when it cannot be priced."""
     if not model:
@@ -70,6 +73,8 @@ def estimate(usage: Usage, model: str | None, table: PriceTable) -> float | None
     }
     if price is None or not any(counts.values()):
         return None
+    if any(count > MAX_TOKENS or count < 0 for count in counts.values()):
+        return None  # a damaged count: no estimate (and no float overflow)
     total = 0.0
     for kind, count in counts.items():
         if not count:

@@ -361,3 +361,13 @@ def test_prices_from_config_toml_reach_the_notes_and_re_render_them(tmp_path):
     ]:
         with pytest.raises(ConfigError, match=f"prices.m.*{why}"):
             config._apply(config.Settings(), {"prices": bad}, "f", allow_vault=False, base=tmp_path)
+
+
+def test_an_absurd_token_count_gets_no_estimate_and_no_crash():
+    from exporter.model import Usage
+    from exporter.prices import estimate, shipped_table
+
+    table = shipped_table()
+    assert estimate(Usage(input_tokens=10**300), "claude-sonnet-4-5", table) is None
+    assert estimate(Usage(input_tokens=-5), "claude-sonnet-4-5", table) is None
+    assert estimate(Usage(input_tokens=1_000_000), "claude-sonnet-4-5", table) > 0

@@ -34,6 +34,7 @@ def diagnose(settings: Any, home: Path | None) -> list[Check]:
     """Every check, in the order they are shown."""
     checks = source_checks(settings, home)
     checks += vault_checks(settings.vault)
+    checks += render_checks(settings, home)
     checks += schedule_checks(settings.vault)
     checks += config_checks(settings)
     checks += template_checks(settings.templates)
@@ -107,6 +108,37 @@ def vault_checks(vault: Path | None) -> list[Check]:
             )
     else:
         checks.append(Check("Vault", "info", "no export has run into this vault yet"))
+    return checks
+
+
+def render_checks(settings: Any, home: Path | None) -> list[Check]:
+    """Redaction in effect, and how many notes the next run renders again because they were
+    written with other templates, settings or redaction rules (notes holding a secret then
+    change; the others are rewritten with the same bytes, so they stay as they are)."""
+    from .options import export_options
+    from .redact_rules import RULES
+    from .state import State
+
+    if settings.vault is None or not settings.vault.expanduser().is_dir():
+        return []
+    if settings.redact:
+        extra = len(settings.redact_extra)
+        rules = f"{len(RULES)} rules" + (f" and {extra} of yours" if extra else "")
+        checks = [Check("Vault", "ok", f"secrets are redacted ({rules})")]
+    else:
+        # Turned off on purpose (--no-redact, redact = false): said, not flagged.
+        checks = [Check("Vault", "info", "redaction is off: secrets reach the vault")]
+    current = ["render", export_options(settings, home).render_fingerprint()]
+    units = State.load(settings.vault.expanduser()).sources.values()
+    stale = sum(
+        len(u.get("notes", [])) for u in units if (u.get("fingerprint") or [None])[0] != current
+    )
+    if stale:
+        checks.append(
+            Check("Vault", "info",
+                  f"{stale} notes were written with other templates, settings or redaction "
+                  "rules: the next run renders them again (those holding a secret change)")
+        )  # fmt: skip
     return checks
 
 

@@ -379,3 +379,19 @@ def test_a_fifo_in_place_of_the_vault_config_is_an_error_not_a_hang(tmp_path, ho
         timeout=60,
     )
     assert result.returncode == 2 and "config.toml: not a regular file" in result.stderr
+
+
+def test_doctor_says_redaction_is_on_and_how_many_notes_a_rule_change_renders_again(tmp_path, home):
+    vault = tmp_path / "v"
+    assert run("--vault", vault, "--home", home, "--no-redact").exit_code == 0
+    shown = run("doctor", "--vault", vault, "--home", home)
+    assert "secrets are redacted" in shown.stdout  # the config has it on; the run did not
+    assert "6 notes were written with other templates, settings or redaction rules" in (
+        shown.stdout
+    )
+    assert run("--vault", vault, "--home", home).exit_code == 0  # redacted now
+    again = run("doctor", "--vault", vault, "--home", home)
+    assert "notes were written with other" not in again.stdout
+    (vault / ".ccexport" / "config.toml").write_text("redact = false\n")
+    off = run("doctor", "--vault", vault, "--home", home)
+    assert off.exit_code == 0 and "redaction is off: secrets reach the vault" in off.stdout

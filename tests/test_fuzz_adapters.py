@@ -10,7 +10,6 @@ of the other records must still reach a note.
 from __future__ import annotations
 
 import json
-import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +21,8 @@ from claude_builder import ClaudeSession, tool_use
 from codex_builder import CodexRollout
 from copilot_builder import markdown, request
 from copilot_builder import session as copilot_session
+from fuzz_lines import MARKER, scalars
+from fuzz_lines import places as paths_in
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from vscode_builder import make_db, workspace
@@ -35,17 +36,8 @@ from exporter.adapters.trae import TraeAdapter
 from exporter.notes import NoteSettings, build_note
 from exporter.split import part_sessions
 
-MARKER = re.compile(r"mk\d+x")
+# -- what a damaged value can be (the shared pieces live in fuzz_lines) -------------------
 
-# -- what a damaged value can be ---------------------------------------------------------
-
-scalars = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(2**70), max_value=2**70),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=12),
-)
 huge = st.sampled_from(["x" * 2_000_000, "\n" * 200_000, 10**400, 1e308, -1, "\ud800", ""])
 values = st.one_of(
     scalars,
@@ -53,18 +45,6 @@ values = st.one_of(
     st.lists(scalars, max_size=3),
     st.dictionaries(st.text(max_size=6), scalars, max_size=3),
 )
-
-
-def paths_in(value: Any, prefix: tuple = ()) -> list[tuple]:
-    """Every place inside a JSON value, as a tuple of keys and indexes."""
-    found = [prefix]
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            found += paths_in(inner, (*prefix, key))
-    elif isinstance(value, list):
-        for i, inner in enumerate(value):
-            found += paths_in(inner, (*prefix, i))
-    return found
 
 
 def damaged(record: Any, path: tuple, action: str, new: Any) -> Any:

@@ -8,38 +8,46 @@ with a hint to re-run with ``--debug``, which shows the traceback.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperCommand, TyperGroup
 
-from .errors import ConfigError, ExporterError, VaultLockedError, os_error_message
-from .sourcenames import SOURCES
-
-
-def _no_flag_placeholders(params: list[Any]) -> list[Any]:
-    """typer >= 0.29 prints a type after every option ("<bool>"); a flag takes no value."""
-    for param in params:
-        if getattr(param, "is_flag", False) and param.metavar is None:
-            param.metavar = ""
-    return params
-
-
-class _Group(TyperGroup):
-    def get_params(self, ctx: Any) -> list[Any]:
-        return _no_flag_placeholders(super().get_params(ctx))
-
-
-class _Command(TyperCommand):
-    def get_params(self, ctx: Any) -> list[Any]:
-        return _no_flag_placeholders(super().get_params(ctx))
-
+from .cli_options import (
+    _EXPORT_OPTIONS,
+    _FLAG,
+    _VIEW_OPTIONS,
+    DebugOpt,
+    DiffOpt,
+    DryRunOpt,
+    ForceOpt,
+    HomeOpt,
+    JobsOpt,
+    JsonOpt,
+    LogOpt,
+    NoRedactOpt,
+    ProjectOpt,
+    QuietOpt,
+    RestoreOpt,
+    SinceOpt,
+    SourceOpt,
+    TemplatesOpt,
+    ThinkingOpt,
+    TodoOpt,
+    ToolOutputLinesOpt,
+    ToolOutputOpt,
+    ToolsOpt,
+    TzOpt,
+    VaultOpt,
+    VerboseOpt,
+    _Command,
+    _Group,
+)
+from .cli_output import _echo_json, _err, _fail, _handled, _paint, _progress, _size
+from .cli_output import colour_enabled as colour_enabled  # re-exported: tests import it here
+from .errors import ConfigError
 
 app = typer.Typer(
     cls=_Group,
@@ -62,115 +70,6 @@ schedule_app = typer.Typer(
 app.add_typer(templates_app, name="templates")
 app.add_typer(config_app, name="config")
 app.add_typer(schedule_app, name="schedule")
-
-_NAMES = ", ".join(SOURCES)
-# metavar "" keeps typer's "<bool>"/"<list[str]>" type placeholders out of --help.
-VaultOpt = Annotated[
-    Path | None, typer.Option("--vault", metavar="DIR", help="The vault folder to write into.")
-]
-HomeOpt = Annotated[
-    Path | None,
-    typer.Option("--home", metavar="DIR", help="Look for sources under this folder, not ~."),
-]
-SourceOpt = Annotated[
-    list[str] | None,
-    typer.Option("--source", metavar="NAME", help=f"Only this source (repeatable): {_NAMES}."),
-]
-SinceOpt = Annotated[
-    str | None,
-    typer.Option("--since", metavar="DATE", help="Only sessions active since: 2026-11-01 or 7d."),
-]
-ProjectOpt = Annotated[
-    str | None,
-    typer.Option("--project", metavar="TEXT", help="Only projects whose name contains this."),
-]
-DryRunOpt = Annotated[
-    bool, typer.Option("--dry-run", metavar="", help="Say what would be written; write nothing.")
-]
-DiffOpt = Annotated[
-    bool, typer.Option("--diff", metavar="", help="With --dry-run: show a diff of each change.")
-]
-JsonOpt = Annotated[
-    bool,
-    typer.Option("--json", metavar="", help="Print one JSON document on stdout, nothing else."),
-]
-QuietOpt = Annotated[
-    bool, typer.Option("--quiet", "-q", metavar="", help="Print only errors (for cron).")
-]
-VerboseOpt = Annotated[
-    bool,
-    typer.Option("--verbose", "-v", metavar="", help="One line per note written, with its path."),
-]
-DebugOpt = Annotated[
-    bool, typer.Option("--debug", metavar="", help="Show the traceback of an unexpected error.")
-]
-TzOpt = Annotated[
-    str | None,
-    typer.Option("--timezone", metavar="ZONE", help="Time zone for note times (default: local)."),
-]
-TemplatesOpt = Annotated[
-    Path | None,
-    typer.Option("--templates", metavar="DIR", help="A folder of templates that override ours."),
-]
-JobsOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--jobs", "-j", min=1, metavar="N", help="Processes that render notes (default: cores)."
-    ),
-]
-ForceOpt = Annotated[
-    bool,
-    typer.Option(
-        "--force",
-        metavar="",
-        help="Read every source again; update notes even when their source now holds fewer turns.",
-    ),
-]
-NoRedactOpt = Annotated[
-    bool,
-    typer.Option(
-        "--no-redact", metavar="", help="Write secrets found in sessions as they are (unsafe)."
-    ),
-]
-RestoreOpt = Annotated[
-    bool,
-    typer.Option("--restore", metavar="", help="Write again the notes you deleted in the vault."),
-]
-ToolOutputOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--tool-output", metavar="full|head|none", help="Tool outputs: whole, first lines, none."
-    ),
-]
-ToolOutputLinesOpt = Annotated[
-    int | None,
-    typer.Option("--tool-output-lines", metavar="N", help="Lines kept by --tool-output head."),
-]
-ThinkingOpt = Annotated[
-    str | None,
-    typer.Option("--thinking", metavar="folded|shown|hidden", help="Reasoning in notes."),
-]
-ToolsOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--tools", metavar="full|summary|hidden", help="Tool calls: whole, one line each, none."
-    ),
-]
-TodoOpt = Annotated[
-    bool | None,
-    typer.Option(
-        "--todo-as-checklist/--no-todo-as-checklist",
-        help="Plan and to-do tool calls as a - [ ] / - [x] checklist.",
-    ),
-]
-_VIEW_OPTIONS = ("tool_output", "tool_output_lines", "thinking", "tools", "todo_as_checklist")
-LogOpt = Annotated[
-    Path | None,
-    typer.Option("--log-file", hidden=True, help="Append a line per run (used by the schedule)."),
-]
-
-# How each option is spelled, for messages about options given before a subcommand.
-_FLAG = {"json_out": "--json", "source": "--source", "no_redact": "--no-redact"}
 
 
 def _version(value: bool) -> None:
@@ -238,13 +137,6 @@ def _inherit(ctx: typer.Context, own: dict[str, Any], accepts: tuple[str, ...]) 
         if merged.get(key) in (None, False, []):
             merged[key] = value
     return merged
-
-
-_EXPORT_OPTIONS = (
-    "vault", "home", "source", "since", "project", "dry_run", "diff", "json_out", "quiet",
-    "verbose", "debug", "timezone", "templates", "jobs", "force", "no_redact", "restore",
-    "log_file", *_VIEW_OPTIONS,
-)  # fmt: skip
 
 
 @app.command("export", cls=_Command)
@@ -560,112 +452,6 @@ def _export(args: dict[str, Any]) -> None:
     code = 1 if report.failed else 0
     if log_file:
         append_log(log_file, report, code)
-    raise typer.Exit(code)
-
-
-@contextmanager
-def _handled(debug: bool, json_out: bool = False, log_file: Path | None = None) -> Iterator[None]:
-    """Every expected failure becomes one line (and one JSON document under --json) with its
-    exit code; anything else one line with a hint, or the traceback under --debug."""
-    try:
-        yield
-    except (typer.Exit, typer.Abort):
-        raise
-    except KeyboardInterrupt:
-        _err("interrupted", "yellow")
-        raise typer.Exit(130) from None
-    except ConfigError as exc:
-        _stop(str(exc), 2, json_out, log_file)
-    except (VaultLockedError, ExporterError) as exc:
-        _stop(str(exc), 1, json_out, log_file)
-    except OSError as exc:
-        message, code = os_error_message(exc)
-        _stop(message, code, json_out, log_file, exc if debug else None)
-    except Exception as exc:  # a bug: say so in one line, the traceback on request
-        message = f"unexpected error: {type(exc).__name__}: {exc}"
-        if not debug:
-            message += " (run again with --debug to see the traceback)"
-        _stop(message, 1, json_out, log_file, exc if debug else None)
-
-
-def _stop(
-    message: str,
-    code: int,
-    json_out: bool,
-    log_file: Path | None,
-    exc: BaseException | None = None,
-) -> None:
-    if exc is not None:
-        import traceback
-
-        traceback.print_exception(exc, file=sys.stderr)
-    if log_file:
-        from .report import append_log
-
-        try:
-            append_log(log_file, None, code, message)
-        except OSError:
-            pass  # the log is on the same full or read-only disk: the exit code still tells
-    if json_out:
-        _echo_json({"error": message, "exit_code": code})
-    _fail(message, code)
-
-
-class _progress:
-    """A progress bar on a terminal for long runs; nothing otherwise. Leaving the block
-    (also by Ctrl-C) removes the bar."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled and sys.stderr.isatty()
-        self._bar: Any = None
-
-    def __enter__(self) -> Any:
-        if not self.enabled:
-            return None
-        from rich.progress import Progress
-
-        self._bar = Progress(transient=True)
-        self._bar.start()
-        task = self._bar.add_task("Exporting", total=None)
-        return lambda done, total: self._bar.update(task, completed=done, total=total)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.stop()
-
-
-def _size(n: int) -> str:
-    size = float(n)
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{n} B"
-
-
-def colour_enabled(stream: Any) -> bool:
-    """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
-    return "NO_COLOR" not in os.environ and bool(getattr(stream, "isatty", lambda: False)())
-
-
-def _paint(text: str, colour: str | None, stream: Any = None) -> str:
-    if colour is None or not colour_enabled(stream or sys.stdout):
-        return text
-    return typer.style(text, bold=True) if colour == "bold" else typer.style(text, fg=colour)
-
-
-def _err(text: str, colour: str | None = None) -> None:
-    typer.echo(_paint(text, colour, sys.stderr), err=True)
-
-
-def _echo_json(value: Any) -> None:
-    import orjson
-
-    typer.echo(orjson.dumps(value).decode())
-
-
-def _fail(message: str, code: int) -> Any:
-    _err(f"Error: {message}", "red")
     raise typer.Exit(code)
 
 

@@ -1,0 +1,150 @@
+"""The options of ``ccexport``, declared once and shared by its commands.
+
+Each option is an ``Annotated`` type so every command that takes it spells it, and documents
+it, the same way; the group and command classes keep typer's type placeholders out of
+``--help`` for flags. Kept apart from the commands so ``cli.py`` reads as what each does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperCommand, TyperGroup
+
+from .sourcenames import SOURCES
+
+
+def _no_flag_placeholders(params: list[Any]) -> list[Any]:
+    """typer >= 0.29 prints a type after every option ("<bool>"); a flag takes no value."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class _Group(TyperGroup):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _no_flag_placeholders(super().get_params(ctx))
+
+
+class _Command(TyperCommand):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _no_flag_placeholders(super().get_params(ctx))
+
+
+_NAMES = ", ".join(SOURCES)
+# metavar "" keeps typer's "<bool>"/"<list[str]>" type placeholders out of --help.
+VaultOpt = Annotated[
+    Path | None, typer.Option("--vault", metavar="DIR", help="The vault folder to write into.")
+]
+HomeOpt = Annotated[
+    Path | None,
+    typer.Option("--home", metavar="DIR", help="Look for sources under this folder, not ~."),
+]
+SourceOpt = Annotated[
+    list[str] | None,
+    typer.Option("--source", metavar="NAME", help=f"Only this source (repeatable): {_NAMES}."),
+]
+SinceOpt = Annotated[
+    str | None,
+    typer.Option("--since", metavar="DATE", help="Only sessions active since: 2026-11-01 or 7d."),
+]
+ProjectOpt = Annotated[
+    str | None,
+    typer.Option("--project", metavar="TEXT", help="Only projects whose name contains this."),
+]
+DryRunOpt = Annotated[
+    bool, typer.Option("--dry-run", metavar="", help="Say what would be written; write nothing.")
+]
+DiffOpt = Annotated[
+    bool, typer.Option("--diff", metavar="", help="With --dry-run: show a diff of each change.")
+]
+JsonOpt = Annotated[
+    bool,
+    typer.Option("--json", metavar="", help="Print one JSON document on stdout, nothing else."),
+]
+QuietOpt = Annotated[
+    bool, typer.Option("--quiet", "-q", metavar="", help="Print only errors (for cron).")
+]
+VerboseOpt = Annotated[
+    bool,
+    typer.Option("--verbose", "-v", metavar="", help="One line per note written, with its path."),
+]
+DebugOpt = Annotated[
+    bool, typer.Option("--debug", metavar="", help="Show the traceback of an unexpected error.")
+]
+TzOpt = Annotated[
+    str | None,
+    typer.Option("--timezone", metavar="ZONE", help="Time zone for note times (default: local)."),
+]
+TemplatesOpt = Annotated[
+    Path | None,
+    typer.Option("--templates", metavar="DIR", help="A folder of templates that override ours."),
+]
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs", "-j", min=1, metavar="N", help="Processes that render notes (default: cores)."
+    ),
+]
+ForceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        metavar="",
+        help="Read every source again; update notes even when their source now holds fewer turns.",
+    ),
+]
+NoRedactOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-redact", metavar="", help="Write secrets found in sessions as they are (unsafe)."
+    ),
+]
+RestoreOpt = Annotated[
+    bool,
+    typer.Option("--restore", metavar="", help="Write again the notes you deleted in the vault."),
+]
+ToolOutputOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--tool-output", metavar="full|head|none", help="Tool outputs: whole, first lines, none."
+    ),
+]
+ToolOutputLinesOpt = Annotated[
+    int | None,
+    typer.Option("--tool-output-lines", metavar="N", help="Lines kept by --tool-output head."),
+]
+ThinkingOpt = Annotated[
+    str | None,
+    typer.Option("--thinking", metavar="folded|shown|hidden", help="Reasoning in notes."),
+]
+ToolsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--tools", metavar="full|summary|hidden", help="Tool calls: whole, one line each, none."
+    ),
+]
+TodoOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--todo-as-checklist/--no-todo-as-checklist",
+        help="Plan and to-do tool calls as a - [ ] / - [x] checklist.",
+    ),
+]
+_VIEW_OPTIONS = ("tool_output", "tool_output_lines", "thinking", "tools", "todo_as_checklist")
+LogOpt = Annotated[
+    Path | None,
+    typer.Option("--log-file", hidden=True, help="Append a line per run (used by the schedule)."),
+]
+
+# How each option is spelled, for messages about options given before a subcommand.
+_FLAG = {"json_out": "--json", "source": "--source", "no_redact": "--no-redact"}
+
+_EXPORT_OPTIONS = (
+    "vault", "home", "source", "since", "project", "dry_run", "diff", "json_out", "quiet",
+    "verbose", "debug", "timezone", "templates", "jobs", "force", "no_redact", "restore",
+    "log_file", *_VIEW_OPTIONS,
+)  # fmt: skip

@@ -1,0 +1,124 @@
+"""What ``ccexport`` prints and how it stops: errors as one line and an exit code, colour
+only on a terminal, JSON documents, the progress bar and sizes.
+
+Kept apart from the commands so every command fails and prints the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from .errors import ConfigError, ExporterError, VaultLockedError, os_error_message
+
+
+@contextmanager
+def _handled(debug: bool, json_out: bool = False, log_file: Path | None = None) -> Iterator[None]:
+    """Every expected failure becomes one line (and one JSON document under --json) with its
+    exit code; anything else one line with a hint, or the traceback under --debug."""
+    try:
+        yield
+    except (typer.Exit, typer.Abort):
+        raise
+    except KeyboardInterrupt:
+        _err("interrupted", "yellow")
+        raise typer.Exit(130) from None
+    except ConfigError as exc:
+        _stop(str(exc), 2, json_out, log_file)
+    except (VaultLockedError, ExporterError) as exc:
+        _stop(str(exc), 1, json_out, log_file)
+    except OSError as exc:
+        message, code = os_error_message(exc)
+        _stop(message, code, json_out, log_file, exc if debug else None)
+    except Exception as exc:  # a bug: say so in one line, the traceback on request
+        message = f"unexpected error: {type(exc).__name__}: {exc}"
+        if not debug:
+            message += " (run again with --debug to see the traceback)"
+        _stop(message, 1, json_out, log_file, exc if debug else None)
+
+
+def _stop(
+    message: str,
+    code: int,
+    json_out: bool,
+    log_file: Path | None,
+    exc: BaseException | None = None,
+) -> None:
+    if exc is not None:
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    if log_file:
+        from .report import append_log
+
+        try:
+            append_log(log_file, None, code, message)
+        except OSError:
+            pass  # the log is on the same full or read-only disk: the exit code still tells
+    if json_out:
+        _echo_json({"error": message, "exit_code": code})
+    _fail(message, code)
+
+
+class _progress:
+    """A progress bar on a terminal for long runs; nothing otherwise. Leaving the block
+    (also by Ctrl-C) removes the bar."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self._bar: Any = None
+
+    def __enter__(self) -> Any:
+        if not self.enabled:
+            return None
+        from rich.progress import Progress
+
+        self._bar = Progress(transient=True)
+        self._bar.start()
+        task = self._bar.add_task("Exporting", total=None)
+        return lambda done, total: self._bar.update(task, completed=done, total=total)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+def _size(n: int) -> str:
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"
+
+
+def colour_enabled(stream: Any) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
+    return "NO_COLOR" not in os.environ and bool(getattr(stream, "isatty", lambda: False)())
+
+
+def _paint(text: str, colour: str | None, stream: Any = None) -> str:
+    if colour is None or not colour_enabled(stream or sys.stdout):
+        return text
+    return typer.style(text, bold=True) if colour == "bold" else typer.style(text, fg=colour)
+
+
+def _err(text: str, colour: str | None = None) -> None:
+    typer.echo(_paint(text, colour, sys.stderr), err=True)
+
+
+def _echo_json(value: Any) -> None:
+    import orjson
+
+    typer.echo(orjson.dumps(value).decode())
+
+
+def _fail(message: str, code: int) -> Any:
+    _err(f"Error: {message}", "red")
+    raise typer.Exit(code)

@@ -19,6 +19,9 @@ skipped.
 Titles: the last ``custom-title``, else the last ``ai-title``, else a ``summary`` whose
 ``leafUuid`` lies in the session (often written into a later file of the same project, so
 the leading summary lines of the project's files are indexed once per run).
+
+Finding the files is in claude_discovery.py, linking subagents to their Task calls in
+claude_subagents.py; this module loads a discovered session and builds its sessions.
 """
 
 from __future__ import annotations
@@ -35,18 +38,24 @@ import orjson
 from ..errors import Problem
 from ..model import Session
 from ._jsonl import iter_jsonl
-from .base import FileStamp, LoadResult, SessionRef, SourceContext
+from .base import LoadResult, SessionRef, SourceContext
+from .claude_discovery import SOURCE, NewerCopies, discover_project, file_session_id
+from .claude_subagents import (
+    WARMUP_PROMPT,
+    agent_id,
+    child_session_ids,
+    meta_tool_use_id,
+    sidechain_groups,
+    task_links,
+)
 from .claude_transcript import CONVERSATIONAL, Transcript, build_transcript
 
-SOURCE = "claude-code"
-WARMUP_PROMPT = "Warmup"
 KNOWN_TYPES = CONVERSATIONAL | {
     "summary", "custom-title", "ai-title", "tag", "last-prompt", "agent-name",
     "agent-setting", "mode", "permission-mode", "pr-link", "bridge-session",
     "file-history-snapshot", "queue-operation", "turn_end", "worktree-state",
     "frame-link", "relocated", "started", "result", "atis-latch",
 }  # fmt: skip
-_AGENT_ID_TAIL = re.compile(r"agentId: ([0-9a-zA-Z_-]+)")
 
 
 class ClaudeCodeAdapter:
@@ -56,8 +65,7 @@ class ClaudeCodeAdapter:
 
     def __init__(self) -> None:
         self._summary_index: dict[Path, dict[str, str]] = {}
-        self._project_folders: dict[Path, list[str]] = {}
-        self._jsonl_names: dict[str, set[str]] = {}  # a project folder -> its .jsonl names
+        self._copies = NewerCopies()
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured_paths = ctx.configured(SOURCE, "projects")
@@ -77,7 +85,7 @@ class ClaudeCodeAdapter:
             for project in sorted(os.scandir(root), key=lambda e: e.name):
                 if project.is_dir():
                     try:
-                        yield from _discover_project(Path(project.path))
+                        yield from discover_project(Path(project.path))
                     except PermissionError:
                         continue  # reported by the pipeline as an unreadable folder
 
@@ -91,13 +99,13 @@ class ClaudeCodeAdapter:
         records, meta = _read(ref.main.path, result.problems)
         # The session is the sessionId inside, not the file name: two folders may hold
         # files of the same name, and a copied transcript keeps its id.
-        main_id = _file_session_id(records) or ref.main.path.stem
-        newer = self._newer_copy(ref.main.path, main_id)
+        main_id = file_session_id(records) or ref.main.path.stem
+        newer = self._copies.newer(ref.main.path, main_id)
         if newer is not None:
             why = f"an older copy of session {main_id}; the newest copy, {newer}, is exported"
             result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
             return result
-        links, descriptions = _task_links(records)
+        links, descriptions = task_links(records)
         children = self._related_children(ref, main_id, links, descriptions, result.problems)
         inline = _inline_sidechains(records, main_id, ref.main.path, links, descriptions)
         conversation = [r for r in records if not r.get("isSidechain")] if inline else records
@@ -106,7 +114,7 @@ class ClaudeCodeAdapter:
         folder = ref.main.path.parent
         child_links = {
             call: child
-            for call, child in _child_links(links, main_id).items()
+            for call, child in child_session_ids(links, main_id).items()
             if child in exported or (folder / f"agent-{links[call]}.jsonl").is_file()
         }
         transcript = build_transcript(conversation, child_links)
@@ -133,16 +141,16 @@ class ClaudeCodeAdapter:
         meta_links: dict[str, str] = {}
         for stamp in ref.related:
             if stamp.path.name.endswith(".meta.json"):
-                call_id = _meta_tool_use_id(stamp.path)
+                call_id = meta_tool_use_id(stamp.path)
                 if call_id:
-                    meta_links[call_id] = _agent_id(stamp.path.name.removesuffix(".meta.json"))
+                    meta_links[call_id] = agent_id(stamp.path.name.removesuffix(".meta.json"))
         links.update(meta_links)
         by_agent = {agent: call for call, agent in links.items()}
         children = []
         for stamp in ref.related:
             if stamp.path.suffix != ".jsonl":
                 continue
-            agent = _agent_id(stamp.path.stem)
+            agent = agent_id(stamp.path.stem)
             description, label = descriptions.get(by_agent.get(agent, ""), (None, None))
             child = self._load_agent_file(stamp.path, main_id, problems, description, label)
             if child:
@@ -165,53 +173,12 @@ class ClaudeCodeAdapter:
         transcript = build_transcript(records, {})
         if not transcript.messages or transcript.first_prompt == WARMUP_PROMPT:
             return None
-        agent = _agent_id(path.stem)
+        agent = agent_id(path.stem)
         session_id = f"{parent_id}/agent-{agent}" if parent_id else f"agent-{agent}"
         return _session(
             transcript, session_id, path, meta.title or description, parent_id=parent_id,
             agent_label=label,
         )  # fmt: skip
-
-    def _newer_copy(self, path: Path, session_id: str) -> Path | None:
-        """Another copy of the same session (a file of the same name, or named by its id, in
-        another project folder) whose content is newer, if there is one."""
-        projects = path.parent.parent
-        names = {path.name, f"{session_id}.jsonl"}
-        mine = (_last_timestamp(path), path.stat().st_size, str(path))
-        best: tuple[str, int, str] | None = None
-        folders = self._project_folders.get(projects)
-        if folders is None:
-            try:
-                folders = [e.path for e in os.scandir(projects) if e.is_dir()]
-            except OSError:
-                folders = []
-            self._project_folders[projects] = folders
-        for folder in folders:
-            for name in names & self._names_in(folder):
-                other = Path(folder) / name
-                try:
-                    if other == path or "/" in name or not other.is_file():
-                        continue
-                except OSError:
-                    continue  # a name no file can have (an id too long, say)
-                if _file_session_id(_head_records(other)) != session_id:
-                    continue  # a different session that happens to share the name
-                rank = (_last_timestamp(other), other.stat().st_size, str(other))
-                if rank > mine and (best is None or rank > best):
-                    best = rank
-        return Path(best[2]) if best else None
-
-    def _names_in(self, folder: str) -> set[str]:
-        """The ``.jsonl`` names in a project folder, listed once: looking for copies of every
-        session in every folder by name would stat sessions x folders paths."""
-        found = self._jsonl_names.get(folder)
-        if found is None:
-            try:
-                found = {e.name for e in os.scandir(folder) if e.name.endswith(".jsonl")}
-            except OSError:
-                found = set()
-            self._jsonl_names[folder] = found
-        return found
 
     def _summary_title(self, folder: Path, meta: _Meta, transcript: Transcript) -> str | None:
         """A ``summary`` line whose leaf lies in this session, here or in a sibling file."""
@@ -240,92 +207,6 @@ class _Meta:
     @property
     def title(self) -> str | None:
         return self.custom_title or self.ai_title
-
-
-def _discover_project(folder: Path) -> Iterator[SessionRef]:
-    files: dict[str, os.DirEntry[str]] = {}
-    dirs: dict[str, os.DirEntry[str]] = {}
-    for entry in os.scandir(folder):
-        if entry.is_dir():
-            dirs[entry.name] = entry
-        elif entry.name.endswith(".jsonl") and entry.is_file():
-            files[entry.name] = entry
-    mains = sorted(n for n in files if not n.startswith("agent-"))
-    for name in mains:
-        stem = name.removesuffix(".jsonl")
-        related = _subagent_files(folder / stem) if stem in dirs else ()
-        yield SessionRef(SOURCE, stem, FileStamp.of(files[name]), related)
-    for stem in sorted(dirs):
-        if f"{stem}.jsonl" not in files:  # the session file was pruned; its agents remain
-            for stamp in _subagent_files(folder / stem):
-                if stamp.path.suffix == ".jsonl":
-                    yield SessionRef(SOURCE, f"{stem}/{stamp.path.stem}", stamp)
-    for name in sorted(n for n in files if n.startswith("agent-")):
-        stem = name.removesuffix(".jsonl")
-        yield SessionRef(SOURCE, stem, FileStamp.of(files[name]))
-
-
-def _file_session_id(records: list[dict[str, Any]]) -> str | None:
-    """The session a main file belongs to: the first ``sessionId`` outside a subagent."""
-    for rec in records:
-        if _plausible_id(rec.get("sessionId")) and not rec.get("agentId"):
-            return str(rec["sessionId"])
-    return None
-
-
-def _plausible_id(value: Any) -> bool:
-    """An id that can name a file: a damaged line may hold megabytes or a path."""
-    return isinstance(value, str) and 0 < len(value) <= 200 and not re.search(r"[/\\\0]", value)
-
-
-def _head_records(path: Path, limit: int = 50) -> list[dict[str, Any]]:
-    """The first records of a file, enough to find its ``sessionId``."""
-    found: list[dict[str, Any]] = []
-    try:
-        with open(path, "rb") as f:
-            while raw := f.readline(1 << 20):  # bounded: a first line may be gigabytes
-                try:
-                    obj = orjson.loads(raw)
-                except orjson.JSONDecodeError:
-                    continue
-                if isinstance(obj, dict):
-                    found.append(obj)
-                    if _plausible_id(obj.get("sessionId")) and not obj.get("agentId"):
-                        break
-                if len(found) >= limit:
-                    break
-    except OSError:
-        pass
-    return found
-
-
-_TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([^"]{10,40})"')
-
-
-def _last_timestamp(path: Path) -> str:
-    """The newest record time in a file's tail (ISO text compares in time order)."""
-    try:
-        with open(path, "rb") as f:
-            f.seek(max(0, path.stat().st_size - (256 << 10)))
-            tail = f.read()
-    except OSError:
-        return ""
-    return max(
-        (m.group(1).decode("ascii", "replace") for m in _TIMESTAMP.finditer(tail)), default=""
-    )
-
-
-def _subagent_files(session_dir: Path) -> tuple[FileStamp, ...]:
-    found: list[FileStamp] = []
-    base = session_dir / "subagents"
-    if not base.is_dir():
-        return ()
-    for dirpath, dirnames, filenames in os.walk(base):
-        dirnames.sort()
-        for name in sorted(filenames):
-            if name.startswith("agent-") and name.endswith((".jsonl", ".meta.json")):
-                found.append(FileStamp.of(Path(dirpath) / name))
-    return tuple(found)
 
 
 def _read(path: Path, problems: list[Problem]) -> tuple[list[dict[str, Any]], _Meta]:
@@ -387,47 +268,6 @@ def _leading_summaries(folder: Path) -> dict[str, str]:
     return index
 
 
-def _task_links(
-    records: list[dict[str, Any]],
-) -> tuple[dict[str, str], dict[str, tuple[str | None, str | None]]]:
-    """Task call id -> agent id (from results), and call id -> (description, agent type)."""
-    links: dict[str, str] = {}
-    descriptions: dict[str, tuple[str | None, str | None]] = {}
-    for rec in records:
-        message = rec.get("message")
-        content = message.get("content") if isinstance(message, dict) else None
-        if not isinstance(content, list):
-            continue
-        for block in content:
-            if not isinstance(block, dict):
-                continue
-            if block.get("type") == "tool_use" and block.get("name") in ("Task", "Agent"):
-                data = block.get("input") if isinstance(block.get("input"), dict) else {}
-                descriptions[str(block.get("id"))] = (
-                    data.get("description"),
-                    data.get("subagent_type"),
-                )
-            elif block.get("type") == "tool_result":
-                agent = _result_agent_id(rec.get("toolUseResult"), block.get("content"))
-                if agent:
-                    links[str(block.get("tool_use_id"))] = agent
-    return links, descriptions
-
-
-def _result_agent_id(rich: Any, content: Any) -> str | None:
-    if isinstance(rich, dict) and isinstance(rich.get("agentId"), str):
-        return str(rich["agentId"])
-    text = content if isinstance(content, str) else ""
-    if isinstance(content, list):
-        text = " ".join(b.get("text", "") for b in content if isinstance(b, dict))
-    m = _AGENT_ID_TAIL.search(text) if "agentId:" in text else None
-    return m.group(1) if m else None
-
-
-def _child_links(links: dict[str, str], main_id: str) -> dict[str, str]:
-    return {call: f"{main_id}/agent-{agent}" for call, agent in links.items()}
-
-
 def _inline_sidechains(
     records: list[dict[str, Any]],
     main_id: str,
@@ -436,30 +276,8 @@ def _inline_sidechains(
     descriptions: dict[str, tuple[str | None, str | None]],
 ) -> list[Session]:
     """Sessions for sidechain lines written into the main file (Claude Code < 2.0.28)."""
-    side = [r for r in records if r.get("isSidechain") and isinstance(r.get("uuid"), str)]
-    if not side or all(
-        r.get("isSidechain") for r in records if r.get("type") in ("user", "assistant")
-    ):
-        return []
-    parent_of = {r["uuid"]: r.get("parentUuid") for r in side}
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for rec in side:
-        root = rec["uuid"]
-        hops = 0
-        while parent_of.get(root) in parent_of and hops < len(side):
-            root = parent_of[root]
-            hops += 1
-        groups.setdefault(root, []).append(rec)
-    prompts = {_prompt_of(r): call for call, r in _task_inputs(records).items()}
     sessions = []
-    for root, group in groups.items():
-        transcript = build_transcript(group, {})
-        if not transcript.messages or transcript.first_prompt == WARMUP_PROMPT:
-            continue
-        agent = next((r["agentId"] for r in group if isinstance(r.get("agentId"), str)), root[:8])
-        call = prompts.get((transcript.first_prompt or "").strip())
-        if call:
-            links[call] = agent
+    for agent, call, transcript in sidechain_groups(records, links):
         description, label = descriptions.get(call or "", (None, None))
         sessions.append(
             _session(
@@ -468,37 +286,6 @@ def _inline_sidechains(
             )
         )  # fmt: skip
     return sessions
-
-
-def _task_inputs(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    calls: dict[str, dict[str, Any]] = {}
-    for rec in records:
-        if rec.get("type") != "assistant" or rec.get("isSidechain"):
-            continue
-        content = (rec.get("message") or {}).get("content")
-        for block in content if isinstance(content, list) else []:
-            if isinstance(block, dict) and block.get("name") in ("Task", "Agent"):
-                if isinstance(block.get("input"), dict):
-                    calls[str(block.get("id"))] = block["input"]
-    return calls
-
-
-def _prompt_of(task_input: dict[str, Any]) -> str:
-    prompt = task_input.get("prompt")
-    return prompt.strip() if isinstance(prompt, str) else ""
-
-
-def _meta_tool_use_id(path: Path) -> str | None:
-    try:
-        data = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return None
-    value = data.get("toolUseId") if isinstance(data, dict) else None
-    return value if isinstance(value, str) else None
-
-
-def _agent_id(stem: str) -> str:
-    return stem.removeprefix("agent-")
 
 
 def project_name(cwd: str | None) -> str | None:

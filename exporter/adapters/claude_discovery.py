@@ -1,0 +1,157 @@
+"""Finding Claude Code sessions on disk (FORMATS.md §1): the project folders' session files,
+their ``subagents/`` folders and the older ``agent-<id>.jsonl`` files beside them, and, when a
+session was copied into several project folders, which copy is the newest.
+
+Kept apart from loading (claude_code.py) because it reads only names, sizes and a few
+lines of each file, never a whole transcript.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .base import FileStamp, SessionRef
+
+SOURCE = "claude-code"
+
+
+def discover_project(folder: Path) -> Iterator[SessionRef]:
+    files: dict[str, os.DirEntry[str]] = {}
+    dirs: dict[str, os.DirEntry[str]] = {}
+    for entry in os.scandir(folder):
+        if entry.is_dir():
+            dirs[entry.name] = entry
+        elif entry.name.endswith(".jsonl") and entry.is_file():
+            files[entry.name] = entry
+    mains = sorted(n for n in files if not n.startswith("agent-"))
+    for name in mains:
+        stem = name.removesuffix(".jsonl")
+        related = subagent_files(folder / stem) if stem in dirs else ()
+        yield SessionRef(SOURCE, stem, FileStamp.of(files[name]), related)
+    for stem in sorted(dirs):
+        if f"{stem}.jsonl" not in files:  # the session file was pruned; its agents remain
+            for stamp in subagent_files(folder / stem):
+                if stamp.path.suffix == ".jsonl":
+                    yield SessionRef(SOURCE, f"{stem}/{stamp.path.stem}", stamp)
+    for name in sorted(n for n in files if n.startswith("agent-")):
+        stem = name.removesuffix(".jsonl")
+        yield SessionRef(SOURCE, stem, FileStamp.of(files[name]))
+
+
+def file_session_id(records: list[dict[str, Any]]) -> str | None:
+    """The session a main file belongs to: the first ``sessionId`` outside a subagent."""
+    for rec in records:
+        if _plausible_id(rec.get("sessionId")) and not rec.get("agentId"):
+            return str(rec["sessionId"])
+    return None
+
+
+def _plausible_id(value: Any) -> bool:
+    """An id that can name a file: a damaged line may hold megabytes or a path."""
+    return isinstance(value, str) and 0 < len(value) <= 200 and not re.search(r"[/\\\0]", value)
+
+
+def _head_records(path: Path, limit: int = 50) -> list[dict[str, Any]]:
+    """The first records of a file, enough to find its ``sessionId``."""
+    found: list[dict[str, Any]] = []
+    try:
+        with open(path, "rb") as f:
+            while raw := f.readline(1 << 20):  # bounded: a first line may be gigabytes
+                try:
+                    obj = orjson.loads(raw)
+                except orjson.JSONDecodeError:
+                    continue
+                if isinstance(obj, dict):
+                    found.append(obj)
+                    if _plausible_id(obj.get("sessionId")) and not obj.get("agentId"):
+                        break
+                if len(found) >= limit:
+                    break
+    except OSError:
+        pass
+    return found
+
+
+_TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([^"]{10,40})"')
+
+
+def _last_timestamp(path: Path) -> str:
+    """The newest record time in a file's tail (ISO text compares in time order)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(0, path.stat().st_size - (256 << 10)))
+            tail = f.read()
+    except OSError:
+        return ""
+    return max(
+        (m.group(1).decode("ascii", "replace") for m in _TIMESTAMP.finditer(tail)), default=""
+    )
+
+
+def subagent_files(session_dir: Path) -> tuple[FileStamp, ...]:
+    found: list[FileStamp] = []
+    base = session_dir / "subagents"
+    if not base.is_dir():
+        return ()
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.startswith("agent-") and name.endswith((".jsonl", ".meta.json")):
+                found.append(FileStamp.of(Path(dirpath) / name))
+    return tuple(found)
+
+
+class NewerCopies:
+    """Finds a newer copy of a session in another project folder; the folder listings are
+    read once per run (one finder per adapter)."""
+
+    def __init__(self) -> None:
+        self._folders: dict[Path, list[str]] = {}
+        self._names: dict[str, set[str]] = {}  # a project folder -> its .jsonl names
+
+    def newer(self, path: Path, session_id: str) -> Path | None:
+        """Another copy of the same session (a file of the same name, or named by its id, in
+        another project folder) whose content is newer, if there is one."""
+        projects = path.parent.parent
+        names = {path.name, f"{session_id}.jsonl"}
+        mine = (_last_timestamp(path), path.stat().st_size, str(path))
+        best: tuple[str, int, str] | None = None
+        folders = self._folders.get(projects)
+        if folders is None:
+            try:
+                folders = [e.path for e in os.scandir(projects) if e.is_dir()]
+            except OSError:
+                folders = []
+            self._folders[projects] = folders
+        for folder in folders:
+            for name in names & self._names_in(folder):
+                other = Path(folder) / name
+                try:
+                    if other == path or "/" in name or not other.is_file():
+                        continue
+                except OSError:
+                    continue  # a name no file can have (an id too long, say)
+                if file_session_id(_head_records(other)) != session_id:
+                    continue  # a different session that happens to share the name
+                rank = (_last_timestamp(other), other.stat().st_size, str(other))
+                if rank > mine and (best is None or rank > best):
+                    best = rank
+        return Path(best[2]) if best else None
+
+    def _names_in(self, folder: str) -> set[str]:
+        """The ``.jsonl`` names in a project folder, listed once: looking for copies of every
+        session in every folder by name would stat sessions x folders paths."""
+        found = self._names.get(folder)
+        if found is None:
+            try:
+                found = {e.name for e in os.scandir(folder) if e.name.endswith(".jsonl")}
+            except OSError:
+                found = set()
+            self._names[folder] = found
+        return found

@@ -1,0 +1,125 @@
+"""Claude Code subagents linked to their parent session (FORMATS.md §1): which Task call
+started which agent, read from the Task results, the ``.meta.json`` sidecars or, for the
+sidechain lines written into the main file before 2.0.28, the prompt the agent answers.
+
+Kept apart from claude_code.py, which loads the transcripts and builds the sessions.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .claude_transcript import Transcript, build_transcript
+
+WARMUP_PROMPT = "Warmup"  # the agents Claude Code 2.0 starts to prime its cache
+_AGENT_ID_TAIL = re.compile(r"agentId: ([0-9a-zA-Z_-]+)")
+
+
+def task_links(
+    records: list[dict[str, Any]],
+) -> tuple[dict[str, str], dict[str, tuple[str | None, str | None]]]:
+    """Task call id -> agent id (from results), and call id -> (description, agent type)."""
+    links: dict[str, str] = {}
+    descriptions: dict[str, tuple[str | None, str | None]] = {}
+    for rec in records:
+        message = rec.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            continue
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_use" and block.get("name") in ("Task", "Agent"):
+                data = block.get("input") if isinstance(block.get("input"), dict) else {}
+                descriptions[str(block.get("id"))] = (
+                    data.get("description"),
+                    data.get("subagent_type"),
+                )
+            elif block.get("type") == "tool_result":
+                agent = _result_agent_id(rec.get("toolUseResult"), block.get("content"))
+                if agent:
+                    links[str(block.get("tool_use_id"))] = agent
+    return links, descriptions
+
+
+def _result_agent_id(rich: Any, content: Any) -> str | None:
+    if isinstance(rich, dict) and isinstance(rich.get("agentId"), str):
+        return str(rich["agentId"])
+    text = content if isinstance(content, str) else ""
+    if isinstance(content, list):
+        text = " ".join(b.get("text", "") for b in content if isinstance(b, dict))
+    m = _AGENT_ID_TAIL.search(text) if "agentId:" in text else None
+    return m.group(1) if m else None
+
+
+def child_session_ids(links: dict[str, str], main_id: str) -> dict[str, str]:
+    return {call: f"{main_id}/agent-{agent}" for call, agent in links.items()}
+
+
+def sidechain_groups(
+    records: list[dict[str, Any]], links: dict[str, str]
+) -> list[tuple[str, str | None, Transcript]]:
+    """The subagents written into the main file as sidechain lines (Claude Code < 2.0.28),
+    grouped by their root line: (agent id, the Task call it answers or None, transcript)
+    each, Warmup agents left out; ``links`` gains call id -> agent id for the calls found."""
+    side = [r for r in records if r.get("isSidechain") and isinstance(r.get("uuid"), str)]
+    if not side or all(
+        r.get("isSidechain") for r in records if r.get("type") in ("user", "assistant")
+    ):
+        return []
+    parent_of = {r["uuid"]: r.get("parentUuid") for r in side}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for rec in side:
+        root = rec["uuid"]
+        hops = 0
+        while parent_of.get(root) in parent_of and hops < len(side):
+            root = parent_of[root]
+            hops += 1
+        groups.setdefault(root, []).append(rec)
+    prompts = {_prompt_of(r): call for call, r in _task_inputs(records).items()}
+    found = []
+    for root, group in groups.items():
+        transcript = build_transcript(group, {})
+        if not transcript.messages or transcript.first_prompt == WARMUP_PROMPT:
+            continue
+        agent = next((r["agentId"] for r in group if isinstance(r.get("agentId"), str)), root[:8])
+        call = prompts.get((transcript.first_prompt or "").strip())
+        if call:
+            links[call] = agent
+        found.append((agent, call, transcript))
+    return found
+
+
+def _task_inputs(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    calls: dict[str, dict[str, Any]] = {}
+    for rec in records:
+        if rec.get("type") != "assistant" or rec.get("isSidechain"):
+            continue
+        content = (rec.get("message") or {}).get("content")
+        for block in content if isinstance(content, list) else []:
+            if isinstance(block, dict) and block.get("name") in ("Task", "Agent"):
+                if isinstance(block.get("input"), dict):
+                    calls[str(block.get("id"))] = block["input"]
+    return calls
+
+
+def _prompt_of(task_input: dict[str, Any]) -> str:
+    prompt = task_input.get("prompt")
+    return prompt.strip() if isinstance(prompt, str) else ""
+
+
+def meta_tool_use_id(path: Path) -> str | None:
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    value = data.get("toolUseId") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def agent_id(stem: str) -> str:
+    return stem.removeprefix("agent-")

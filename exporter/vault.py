@@ -25,9 +25,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
-import re
 import stat
-import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -39,21 +37,17 @@ from . import notefile, vaultio
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, NoteRecord, State
 from .vaultio import UnsafePathError
+from .vaultmerge import OWNED_KEYS, merge_frontmatter, updated_text
+from .vaultpaths import MAX_NAME_BYTES, inside, safe_component, safe_relpath
+
+__all__ = [  # also imported from here by other modules and tests
+    "MAX_NAME_BYTES", "OWNED_KEYS", "SHRUNK", "Action", "Change", "Vault",
+    "merge_frontmatter", "safe_component", "safe_relpath",
+]  # fmt: skip
 
 RUNNING_MARKER = "running"  # present while a run writes; left behind by a killed run
-MAX_NAME_BYTES = 200  # below the 255-byte limit of common file systems, room for " (2)"
 _HEAD_BYTES = 65_536  # enough for the frontmatter of almost any note
-_RESERVED = re.compile(r"^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$", re.IGNORECASE)
-_FORBIDDEN = re.compile(r'[<>"/\\|?*#^\[\]\x00-\x1f\x7f]')
 _SKIP_DIRS = {".obsidian", ".trash", ".git", STATE_DIR}
-# Frontmatter keys the exporter owns: rewritten on update, removed when no longer produced.
-OWNED_KEYS = (
-    "title", "source", "session_id", "project", "cwd", "git_branch", "git_commit",
-    "git_remote", "models", "created", "updated", "messages", "tool_calls", "tokens_in",
-    "tokens_out", "tokens_cache_read", "tokens_cache_write", "cost", "parent", "subagents",
-    "forked_from", "model", "active", "prompts", "tools", "errors", "files", "tokens",
-    "cost_estimated", "resume", "day", "part", "previous_part", "next_part",
-)  # fmt: skip
 SIZE_KEY = "messages"  # a note whose count would go down is kept (the source shrank)
 SHRUNK = "source has fewer turns than the note; kept"
 
@@ -81,28 +75,6 @@ class Change:
     diff: str = ""
 
 
-def safe_component(name: str) -> str:
-    """One path component that is valid on Linux, macOS and Windows."""
-    name = unicodedata.normalize("NFC", name)
-    stem, ext = (name[:-3], ".md") if name.endswith(".md") else (name, "")
-    stem = _FORBIDDEN.sub("-", stem.replace(":", " -"))
-    stem = " ".join(stem.split()).strip(" .")
-    if not stem:  # "", ".", "..", "..." : a name made of nothing safe
-        stem = "_"
-    if _RESERVED.match(stem):
-        stem = "_" + stem
-    budget = MAX_NAME_BYTES - len(ext.encode())
-    if len(stem.encode()) > budget:
-        stem = stem.encode()[:budget].decode("utf-8", "ignore").rstrip(" .") or "_"
-    return stem + ext
-
-
-def safe_relpath(relpath: str) -> str:
-    """A vault-relative path made of safe components; never absolute, never ``..``."""
-    parts = [safe_component(p) for p in relpath.replace("\\", "/").split("/") if p.strip()]
-    return "/".join(parts) or "_"
-
-
 def _something_at(root: Path, relpath: str) -> bool:
     """Something is at this vault path (one ``lstat``, no descriptor opened): the common
     case of a no-op run, for every note. Only metadata is read, so a link on the way does no
@@ -112,12 +84,6 @@ def _something_at(root: Path, relpath: str) -> bool:
     except (OSError, ValueError):
         return False
     return True
-
-
-def _inside(relpath: str) -> bool:
-    """A recorded path that stays in the vault (a damaged or planted state may say else)."""
-    parts = relpath.replace("\\", "/").split("/")
-    return bool(relpath) and not relpath.startswith("/") and ".." not in parts and "" not in parts
 
 
 def _owned_hash(owned: str) -> str:
@@ -165,7 +131,7 @@ class Vault:
         """Where the note for ``key`` is now, if it exists: recorded, or found by identity.
         A recorded path now holding a link or FIFO is returned, so writing it is refused."""
         record = self.state.notes.get(key)
-        if record and _inside(record.path) and self._kind(record.path) not in ("missing", "folder"):
+        if record and inside(record.path) and self._kind(record.path) not in ("missing", "folder"):
             return record.path  # a link or FIFO there now: writing it is refused and reported
         return self._find_by_identity(key)
 
@@ -331,7 +297,7 @@ class Vault:
             if record is None:
                 self._record(key, relpath, parsed.owned, ours, list(metadata), {}, None)
             return Change(Action.KEPT, key, relpath, shrunk)
-        text = self._updated(parsed, metadata, owned, record)
+        text = updated_text(parsed, metadata, owned, record, self.scrub)
         if text == current:
             self._record(key, relpath, owned, ours, list(metadata), meta, found[1])
             return Change(Action.UNCHANGED, key, relpath)
@@ -385,29 +351,6 @@ class Vault:
         if existing.get("part") != ours.get("part"):
             return ""  # a long session now cut into part notes: counts of different spans
         return f"{SHRUNK} (the note holds {had} messages, the source {has}; --force overwrites)"
-
-    def _updated(
-        self, parsed: notefile.NoteText, ours: dict[str, Any], owned: str, record: NoteRecord | None
-    ) -> str:
-        """The note with our keys and region rewritten and every other byte kept."""
-        previous_keys = record.keys if record else []
-        existing = parsed.metadata
-        if "aliases" in existing:  # an old title kept as an alias must not keep a secret
-            old = _as_list(existing["aliases"])
-            aliases = [self.scrub(a) if isinstance(a, str) else a for a in old]
-            existing = {**existing, "aliases": aliases}
-        merged = merge_frontmatter(
-            existing,
-            ours,
-            record.tags if record else list(ours.get("tags", [])),
-            previous_keys,
-        )
-        values = {k: merged[k] for k in ours}
-        drop = (set(OWNED_KEYS) | set(previous_keys)) - set(values)
-        yaml_text = notefile.splice_frontmatter(parsed.yaml, values, drop, parsed.metadata)
-        if yaml_text is None:  # not a block mapping (flow style, odd keys): written anew
-            yaml_text = notefile.yaml_of(merged)
-        return notefile.recompose(parsed, yaml_text, owned)
 
     def write_attachment(self, relpath: str, data: bytes) -> bool:
         """Write a content-addressed file once; True if it was new."""
@@ -490,39 +433,3 @@ class Vault:
                     rel = Path(dirpath, name).relative_to(self.root).as_posix()
                     removed += vaultio.remove_file(self.root, rel)
         return removed
-
-
-def merge_frontmatter(
-    existing: dict[str, Any],
-    ours: dict[str, Any],
-    our_previous_tags: list[str],
-    our_previous_keys: list[str] | None = None,
-) -> dict[str, Any]:
-    """The user's keys stay where they are; ours are replaced; tags and aliases merge."""
-    owned = set(OWNED_KEYS) | set(our_previous_keys or ())
-    merged: dict[str, Any] = {}
-    for key, value in existing.items():
-        if key in ours:
-            merged[key] = ours[key]
-        elif key not in owned:
-            merged[key] = value  # the user's own property
-    for key, value in ours.items():
-        merged.setdefault(key, value)
-    if "tags" in ours:
-        theirs = [t for t in _as_list(existing.get("tags")) if t not in our_previous_tags]
-        merged["tags"] = list(dict.fromkeys([*ours["tags"], *theirs]))
-    if "aliases" in ours:
-        merged["aliases"] = list(
-            dict.fromkeys([*_as_list(existing.get("aliases")), *ours["aliases"]])
-        )
-    return merged
-
-
-def _as_list(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    if isinstance(value, list):
-        return value
-    if isinstance(value, str):
-        return [v.strip() for v in value.split(",") if v.strip()]
-    return [value]

@@ -1,0 +1,45 @@
+"""Names of files and folders in a vault: safe on every system, never outside the vault.
+
+A note's path comes from session data (titles, project names) that may hold anything, and a
+recorded path comes from a state file that may be damaged or planted. Every name written is
+made of components that Linux, macOS and Windows all accept (no reserved device names, no
+forbidden characters, short enough for common file systems), and a recorded path is used
+only if it stays inside the vault.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+MAX_NAME_BYTES = 200  # below the 255-byte limit of common file systems, room for " (2)"
+_RESERVED = re.compile(r"^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$", re.IGNORECASE)
+_FORBIDDEN = re.compile(r'[<>"/\\|?*#^\[\]\x00-\x1f\x7f]')
+
+
+def safe_component(name: str) -> str:
+    """One path component that is valid on Linux, macOS and Windows."""
+    name = unicodedata.normalize("NFC", name)
+    stem, ext = (name[:-3], ".md") if name.endswith(".md") else (name, "")
+    stem = _FORBIDDEN.sub("-", stem.replace(":", " -"))
+    stem = " ".join(stem.split()).strip(" .")
+    if not stem:  # "", ".", "..", "..." : a name made of nothing safe
+        stem = "_"
+    if _RESERVED.match(stem):
+        stem = "_" + stem
+    budget = MAX_NAME_BYTES - len(ext.encode())
+    if len(stem.encode()) > budget:
+        stem = stem.encode()[:budget].decode("utf-8", "ignore").rstrip(" .") or "_"
+    return stem + ext
+
+
+def safe_relpath(relpath: str) -> str:
+    """A vault-relative path made of safe components; never absolute, never ``..``."""
+    parts = [safe_component(p) for p in relpath.replace("\\", "/").split("/") if p.strip()]
+    return "/".join(parts) or "_"
+
+
+def inside(relpath: str) -> bool:
+    """A recorded path that stays in the vault (a damaged or planted state may say else)."""
+    parts = relpath.replace("\\", "/").split("/")
+    return bool(relpath) and not relpath.startswith("/") and ".." not in parts and "" not in parts

@@ -1,0 +1,295 @@
+"""Where the code is in a text: the CommonMark parse (mistune), located in the source.
+
+The parser says which code blocks and code spans a text holds; here they are found line by
+line in the text itself, so that they can be kept byte for byte while the prose around them
+is escaped (``markdown``). When the located code does not match the parse exactly, the
+layout is None and the caller shows the whole text verbatim: unsure means hands off.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+_BACKTICKS = re.compile(r"`+")
+_HAS_CODE = re.compile(r"`|~~~|^(?: {4}|\t)|^[ \t>*+\d.)-]*(?: {4}|\t)", re.MULTILINE)
+# A line's container prefix: indentation, blockquote markers, list markers.
+_CONTAINER = re.compile(r"(?:[ \t]*>[ ]?|[ \t]*(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)[ \t]?)*[ \t]*")
+_LIST_MARKER = re.compile(r"[-+*]|\d{1,9}[.)]")
+# Where an indented code line's code starts: containers, then four columns of indentation.
+_INDENTED_CODE = re.compile(
+    r"^(?:[ \t]*>[ ]?|[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t])*?(?: {4}|[ ]{0,3}\t)[ \t]*"
+)
+_TAB_AFTER_CONTAINER = re.compile(r"^(?:[ \t]*(?:>|[-+*]|\d{1,9}[.)]))+[ ]*\t")
+_BLANK = " \t\r\n\f\v"  # white space to CommonMark (a no-break space is text)
+_QUOTES = re.compile(r"(?:[ \t]*>[ ]?)*")
+
+
+@dataclass(slots=True)
+class _Block:
+    """A code block as the parser sees it, kept line for line."""
+
+    lines: list[str]
+    start: int  # index of its first line in the source
+    fenced: bool
+    unclosed: bool
+
+
+@dataclass(slots=True)
+class _Paragraph:
+    """Prose lines up to a blank line or code block: container prefixes (``> ``, ``- ``,
+    indentation) kept as structure, bodies escaped, code spans kept."""
+
+    prefixes: list[str]
+    bodies: list[str]
+    start: int
+    spans: list[tuple[int, int]]  # in "\n".join(bodies)
+
+
+def _inside(opener: str, line: str) -> bool:
+    """Is ``line`` inside the containers (quotes, list items) an opener's prefix opened?"""
+    if not line.strip(_BLANK):
+        return True
+    quotes = opener.count(">")
+    if quotes and _QUOTES.match(line).group(0).count(">") < quotes:  # type: ignore[union-attr]
+        return False
+    item = re.match(r"^.*(?:[-+*]|\d{1,9}[.)])[ \t]*", opener)
+    if item:
+        column = len(item.group(0).expandtabs(4))
+        return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" >")) >= column
+    return True
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Any:
+    import mistune  # imported lazily: start-up stays small when nothing needs it
+
+    parser = mistune.create_markdown(renderer="ast", plugins=["table", "strikethrough"])
+    # Only code is looked for. Emphasis is resolved after the scan, so it cannot move a code
+    # span; strikethrough stays, because it claims its text before code spans are found.
+    parser.inline.rules.remove("emphasis")
+    return parser
+
+
+def _parsed_code(text: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """Code blocks (in document order) and code span contents, as the parser sees them."""
+    blocks: list[dict[str, Any]] = []
+    spans: list[str] = []
+
+    def walk(nodes: list[dict[str, Any]]) -> None:
+        for node in nodes:
+            kind = node.get("type")
+            if kind == "block_code":
+                blocks.append(node)
+            elif kind == "codespan":
+                spans.append(node["raw"])
+            children = node.get("children")
+            if isinstance(children, list):
+                walk(children)
+
+    walk(_parser()(text))
+    return blocks, spans
+
+
+def _layout(text: str) -> list[_Block | _Paragraph] | None:
+    """The text cut into code blocks and prose paragraphs; None when the parser's code
+    cannot be located exactly (the caller then shows the text verbatim)."""
+    lines = text.split("\n")
+    has_code = bool(_HAS_CODE.search(text))
+    parsed_blocks, parsed_spans = _parsed_code(text) if has_code else ([], [])
+    pieces: list[_Block | _Paragraph] = []
+    cursor = 0
+    for node in parsed_blocks:
+        block = _find_block(node, lines, cursor)
+        if block is None:
+            return None
+        pieces.extend(_paragraphs(lines, cursor, block.start))
+        pieces.append(block)
+        cursor = block.start + len(block.lines)
+    pieces.extend(_paragraphs(lines, cursor, len(lines)))
+    for piece in pieces:
+        outside = piece.lines if isinstance(piece, _Block) and not piece.fenced else []
+        if isinstance(piece, _Paragraph):
+            outside = [p + b for p, b in zip(piece.prefixes, piece.bodies, strict=True)]
+        if any(_TAB_AFTER_CONTAINER.match(line) for line in outside):
+            return None  # parsers count a tab after "> " or "- " differently: unsure
+    if has_code:
+        found = [
+            _span_norm("\n".join(p.bodies)[a:b])
+            for p in pieces
+            if isinstance(p, _Paragraph)
+            for a, b in p.spans
+        ]
+        if found != [" ".join(s.split()) for s in parsed_spans]:
+            return None
+    return pieces
+
+
+def _paragraphs(lines: list[str], start: int, end: int) -> list[_Paragraph]:
+    out: list[_Paragraph] = []
+    prefixes: list[str] = []
+    bodies: list[str] = []
+    first = start
+
+    def close(at: int) -> None:
+        nonlocal prefixes, bodies, first
+        if prefixes:
+            out.append(_Paragraph(prefixes, bodies, first, _spans_of(prefixes, bodies)))
+        prefixes, bodies, first = [], [], at
+
+    for i in range(start, end):
+        line = lines[i]
+        cut = _CONTAINER.match(line).end()  # type: ignore[union-attr]
+        if (
+            not line[cut:].strip(_BLANK)
+            and prefixes
+            and line[_QUOTES.match(line).end() :].strip(_BLANK)
+        ):  # type: ignore[union-attr]
+            # An empty list item cannot interrupt a paragraph, and "-" may underline it:
+            # either way the line is the paragraph's text.
+            quote = _QUOTES.match(line).end()  # type: ignore[union-attr]
+            cut = quote + len(line[quote:]) - len(line[quote:].lstrip(" "))
+        if not line[cut:].strip(_BLANK):
+            close(i)
+            out.append(_Paragraph([line], [""], i, []))
+            first = i + 1
+            continue
+        prefixes.append(line[:cut])
+        bodies.append(line[cut:])
+    close(end)
+    return out
+
+
+def _spans_of(prefixes: list[str], bodies: list[str]) -> list[tuple[int, int]]:
+    """Code spans of a run of prose lines; a span never crosses the start of a quote or a
+    list item (where the parse disagrees, it is caught by the check against the parse)."""
+    joined = "\n".join(bodies)
+    if "`" not in joined:
+        return []
+    spans: list[tuple[int, int]] = []
+    start = offset = 0
+    for k in range(len(bodies) + 1):
+        if k < len(bodies) and (k == 0 or not _opens_block(prefixes[k - 1], prefixes[k])):
+            continue
+        piece = joined[offset : offset + sum(len(b) + 1 for b in bodies[start:k]) - 1]
+        spans.extend((offset + a, offset + b) for a, b in _span_runs(piece))
+        offset += len(piece) + 1
+        start = k
+    return spans
+
+
+def _opens_block(previous: str, prefix: str) -> bool:
+    """Does a line with ``prefix`` start a quote or list item (not continue a paragraph)?"""
+    indent = len(prefix.expandtabs(4)) - len(prefix.expandtabs(4).lstrip(" "))
+    deeper = prefix.count(">") > previous.count(">")
+    return indent <= 3 and (deeper or bool(_LIST_MARKER.search(prefix)))
+
+
+def _find_block(node: dict[str, Any], lines: list[str], cursor: int) -> _Block | None:
+    raw: str = node.get("raw", "")
+    content = raw.split("\n") if raw else []
+    if raw.endswith("\n"):
+        content.pop()
+    info = str((node.get("attrs") or {}).get("info") or "")
+    if node.get("style") == "fenced":
+        marker: str = node.get("marker") or "```"
+        char = re.escape(marker[0])
+        opener = re.compile(rf"^{_CONTAINER.pattern}{char}{{{len(marker)},}}")
+        closer = re.compile(rf"^{_CONTAINER.pattern}{char}{{{len(marker)},}}[ \t]*$")
+        for first in range(cursor, len(lines)):
+            m = opener.match(lines[first])
+            if not m or not _lines_end_with(lines, first + 1, content):
+                continue
+            rest = lines[first][m.end() :].lstrip(marker[0])
+            if (marker[0] == "`" and "`" in rest) or info.strip() not in rest:
+                continue  # not an opener: CommonMark forbids backticks in its info
+            if "\t" in lines[first][: len(m.group(0)) - len(marker)].lstrip(" >"):
+                return None  # a tab before a fence: parsers count its columns differently
+            after = first + 1 + len(content)
+            closed = after < len(lines) and closer.match(lines[after])
+            inner = lines[first + 1 : after + 1 if closed else after]
+            prefix = _CONTAINER.match(lines[first]).group(0)  # type: ignore[union-attr]
+            if not all(_inside(prefix, line) for line in inner):
+                return None  # the parse disagrees with CommonMark's containers: unsure
+            if closed:
+                return _Block(lines[first : after + 1], first, True, False)
+            return _Block(lines[first:after], first, True, True)
+        return None
+    while content and not content[-1].strip():
+        content.pop()
+    if not content:
+        return None
+    for first in range(cursor, len(lines)):
+        if not lines[first].strip(_BLANK) or not _lines_end_with(lines, first, content):
+            continue
+        indent = _INDENTED_CODE.match(lines[first])
+        if indent and len(indent.group(0)) + len(content[0]) >= len(lines[first].rstrip()):
+            return _Block(lines[first : first + len(content)], first, False, False)
+    return None
+
+
+def _lines_end_with(lines: list[str], start: int, content: list[str]) -> bool:
+    if start + len(content) > len(lines):
+        return False
+    for offset, want in enumerate(content):
+        line = lines[start + offset]
+        if line.endswith(want) or line.rstrip().endswith(want.rstrip()):
+            continue
+        if "\t" in line and line.expandtabs(4).endswith(want):
+            continue
+        return False
+    return True
+
+
+def _span_runs(text: str) -> list[tuple[int, int]]:
+    """Code spans by CommonMark's rule: a backtick run (not backslash-escaped) opens a
+    span that the next run of the same length closes; an unmatched run is text."""
+    spans: list[tuple[int, int]] = []
+    runs = list(_BACKTICKS.finditer(text))
+    k = 0
+    while k < len(runs):
+        m = runs[k]
+        start, length = m.start(), len(m.group(0))
+        before = text[: m.start()]
+        if (len(before) - len(before.rstrip("\\"))) % 2:
+            start, length = start + 1, length - 1  # the first backtick is escaped
+        close = next((j for j in range(k + 1, len(runs)) if len(runs[j].group(0)) == length), None)
+        if not length or close is None:
+            k += 1
+            continue
+        spans.append((start, runs[close].end()))
+        k = close + 1
+    return spans
+
+
+def _span_norm(code: str) -> str:
+    ticks = len(code) - len(code.lstrip("`"))
+    return " ".join(code[ticks : len(code) - ticks].split())
+
+
+def code_ranges(text: str) -> list[tuple[int, int]]:
+    """Character ranges of ``text`` that are code (blocks and spans), per the parse.
+
+    When the parse cannot be located in the text, all of it counts as code: callers use
+    this to leave code alone, so unsure means hands off."""
+    if not _HAS_CODE.search(text):
+        return []
+    layout = _layout(text)
+    if layout is None:
+        return [(0, len(text))]
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    ranges: list[tuple[int, int]] = []
+    for piece in layout:
+        if isinstance(piece, _Block):
+            ranges.append((starts[piece.start], starts[piece.start + len(piece.lines)] - 1))
+            continue
+        origin: list[int] = []  # source offset of each character of the joined bodies
+        for k, (prefix, body) in enumerate(zip(piece.prefixes, piece.bodies, strict=True)):
+            base = starts[piece.start + k] + len(prefix)
+            origin.extend(range(base, base + len(body) + 1))
+        ranges.extend((origin[a], origin[b - 1] + 1) for a, b in piece.spans)
+    return ranges

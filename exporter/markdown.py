@@ -19,23 +19,17 @@ from __future__ import annotations
 
 import html.entities
 import re
-import sys
-import types
 import unicodedata
 from typing import Any
 
-from . import markdown_code
-from .markdown_code import (  # noqa: F401  (_HAS_CODE, _parser, _parsed_code: for tests)
+from .markdown_code import (  # noqa: F401  (code_ranges: part of this module's API)
     _BACKTICKS,
     _CONTAINER,
-    _HAS_CODE,
     _LIST_MARKER,
     _QUOTES,
     _Block,
     _layout,
     _Paragraph,
-    _parsed_code,
-    _parser,
     _span_runs,
     _spans_of,
     code_ranges,
@@ -577,16 +571,3 @@ def _pair_runs(runs: list[list[Any]]) -> list[tuple[int, int]]:
             if (closer[0], closer[1]) not in closers:
                 closers.append((closer[0], closer[1]))
     return closers
-
-
-class _Module(types.ModuleType):
-    """The code parser lives in ``markdown_code``; one substituted here (as the tests do,
-    ``markdown._parser = …``) is the one that locates code."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "_parser":
-            setattr(markdown_code, name, value)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Module

@@ -13,7 +13,7 @@ from corpus_home import build_codex_home, build_corpus_home
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exporter import markdown
+from exporter import markdown_code as markdown
 from exporter.adapters import ClaudeCodeAdapter, CodexAdapter
 from exporter.model import TextPart, ThinkingPart, ToolResultPart
 

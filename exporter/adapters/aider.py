@@ -30,6 +30,9 @@ An assistant Markdown heading ``#### …`` cannot be told from a prompt; Aider's
 reader treats it as one too. Text before the first header (old logs) is kept as an undated
 session when it holds a prompt. Each run is a unit of its own (its byte range, with a digest
 of its bytes in the fingerprint): a log that grew costs only the runs the append touched.
+
+Reading a run's lines (the conventions above) is in aider_log.py; this module finds the
+logs, makes the units and dates the prompts.
 """
 
 from __future__ import annotations
@@ -39,26 +42,14 @@ import hashlib
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
 
 from ..errors import Problem
-from ..model import (
-    CommandOutputPart,
-    CommandPart,
-    Message,
-    Part,
-    Role,
-    Session,
-    TextPart,
-    ToolResultPart,
-    Usage,
-)
+from .aider_log import SOURCE, Run, header_time, parse_header, parse_run, split_runs
 from .base import FileStamp, LoadResult, SessionRef, SourceContext
 
-SOURCE = "aider"
 HISTORY_FILE = ".aider.chat.history.md"
 ENV_FILE = "AIDER_CHAT_HISTORY_FILE"
 INPUT_FILE = ".aider.input.history"  # the prompts again, each with its local time
@@ -74,20 +65,6 @@ SKIP_DIRS = frozenset(
 )  # fmt: skip
 
 _PROMPT = re.compile(rb"^####", re.M)
-_HEADER = re.compile(rb"^# aider chat started at (.*?)[ \t]*\r?$", re.M)
-_USAGE = re.compile(r"^Tokens: (?P<tokens>.*?)\.\s*Cost: (?P<cost>.*?)\.?$")
-_COUNT = re.compile(r"([\d.,]+)\s*([kKmM]?) (sent|received|cache write|cache hit)")
-_COST = re.compile(r"\$([\d.,]+) (request|message|session)")
-_MODEL = re.compile(r"^(?:Models?|Main model): (\S+)")
-# Start-up lines Aider prints before the first prompt: facts, not conversation.
-_BANNER = (
-    "Aider v", "Model:", "Models:", "Main model:", "Weak model:", "Editor model:",
-    "Git repo:", "Repo-map:", "Use /help", "Cur working dir:", "Git working dir:",
-    "Newer aider version", "Run pip install", "Update git name", "Update git email",
-    "VSCode terminal detected", "Warning: ", "https://aider.chat/",
-)  # fmt: skip
-_SHELL = ("/run ", "/test ", "!")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 
 
 def roots_unset(ctx: SourceContext) -> bool:
@@ -141,7 +118,7 @@ class AiderAdapter:
         problems: list[Problem] = []
         run = next(split_runs(chunk), Run(None, 1))
         run.first_line = int(ref.fact("line") or 1)
-        started = _header_time(run, path, problems)
+        started = header_time(run, path, problems)
         typed = self._typed_between(path.parent / INPUT_FILE, started, ref.main.mtime_ns)
         session = parse_run(run, ref.session_id, path, started, ref.fact("cwd"), typed)
         return LoadResult([session] if session.messages else [], problems)
@@ -213,7 +190,7 @@ def run_refs(path: Path, folder: str | None = None) -> Iterator[SessionRef]:
         base = session_id_of(path.parent.name, run.header)
         used[base] = used.get(base, 0) + 1
         session_id = base if used[base] == 1 else f"{base}-{used[base]}"
-        following = _parse_header(runs[i + 1].header) if i + 1 < len(runs) else None
+        following = parse_header(runs[i + 1].header) if i + 1 < len(runs) else None
         written = int(following.timestamp() * 1e9) if following else stamp.mtime_ns
         body = raw[run.start : run.end]
         if not _PROMPT.search(body):
@@ -259,249 +236,3 @@ def _searchable(entry: os.DirEntry[str]) -> bool:
     except OSError:
         return False
     return not os.path.exists(os.path.join(entry.path, "pyvenv.cfg"))  # a virtual environment
-
-
-@dataclass(slots=True)
-class Run:
-    """One ``aider`` launch: its header's time text, where it is, and its lines."""
-
-    header: str | None
-    first_line: int  # 1-based line number of the header (or 1 for text before any header)
-    start: int = 0  # byte offsets in the log
-    end: int = 0
-    lines: list[str] = field(default_factory=list)
-
-
-def split_runs(raw: bytes, lines: bool = True) -> Iterator[Run]:
-    """The log cut at its headers; text before the first header is a run without one.
-    ``lines``: decode each run's lines (discovery only needs where runs are)."""
-    starts = list(_HEADER.finditer(raw))
-    if not starts or raw[: starts[0].start()].strip():
-        end = starts[0].start() if starts else len(raw)
-        yield Run(None, 1, 0, end, _lines(raw[:end]) if lines else [])
-    line_no, counted = 1, 0
-    for i, match in enumerate(starts):
-        end = starts[i + 1].start() if i + 1 < len(starts) else len(raw)
-        line_no += raw.count(b"\n", counted, match.start())
-        counted = match.start()
-        header = match.group(1).decode("utf-8", "replace")
-        body = _lines(raw[match.end() : end]) if lines else []
-        yield Run(header, line_no, match.start(), end, body)
-
-
-def _lines(chunk: bytes) -> list[str]:
-    return chunk.decode("utf-8", "replace").splitlines()
-
-
-def _parse_header(header: str | None) -> datetime | None:
-    """A header's local time as UTC (Aider writes this machine's local time, no zone)."""
-    try:
-        local = datetime.strptime(header or "", "%Y-%m-%d %H:%M:%S")
-    except ValueError:
-        return None
-    return local.astimezone().astimezone(UTC)
-
-
-def _header_time(run: Run, path: Path, problems: list[Problem]) -> datetime | None:
-    started = _parse_header(run.header)
-    if run.header is not None and started is None:
-        problems.append(
-            Problem(str(path), f"unreadable session start {run.header!r}; the session is undated",
-                    run.first_line, "warning", SOURCE)
-        )  # fmt: skip
-    return started
-
-
-def parse_run(
-    run: Run,
-    session_id: str,
-    path: Path,
-    started: datetime | None,
-    cwd: str | None = None,
-    typed: list[tuple[datetime, str]] | None = None,
-) -> Session:
-    """One run's lines as a session: prompts, replies, Aider's output, usage and cost;
-    ``typed`` (from ``.aider.input.history``) dates the prompts."""
-    builder = _RunBuilder(f"{session_id}:", typed)
-    for kind, block in _blocks(run.lines):
-        builder.add(kind, block)
-    messages = builder.messages if any(m.role == "user" for m in builder.messages) else []
-    return Session(
-        source=SOURCE,
-        session_id=session_id,
-        messages=tuple(messages),
-        source_path=path,
-        project=path.parent.name or None,
-        cwd=cwd or str(path.parent),
-        models=tuple(builder.models),
-        started_at=started,
-        ended_at=builder.last_typed,
-        usage=builder.usage,
-        cost=builder.cost(),
-        extra={"aider_version": builder.version} if builder.version else {},
-    )
-
-
-def _blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
-    """Runs of lines of one kind: ``user`` (####), ``aider`` (>) or ``reply`` (the rest).
-
-    A blank line ends a prompt (each input is its own run of ``####`` lines). Inside a
-    code fence the reply opened, ``>`` lines are the reply's (quoted text, the
-    ``>>>>>>> REPLACE`` of an edit block); a prompt closes any fence left open."""
-    kind, block, fence = "", [], ""
-    for line in lines:
-        if line.startswith("#### ") or line.rstrip() == "####":
-            this, text, fence = "user", line[5:], ""
-        elif line.startswith(">") and not fence and not line.startswith(">>>>>>>"):
-            this, text = "aider", line[2:] if line.startswith("> ") else line[1:]
-        elif not line.strip():
-            if kind == "user":
-                yield kind, block
-                kind, block = "", []
-            elif kind:
-                block.append("")  # a blank line stays with what it follows
-            continue
-        else:
-            this, text = "reply", line
-            fence = _fence_after(line, fence)
-        if this != kind and block:
-            yield kind, block
-            block = []
-        kind = this
-        block.append(text.rstrip() if this != "reply" else text)
-    if block:
-        yield kind, block
-
-
-def _fence_after(line: str, fence: str) -> str:
-    """The code fence open after ``line`` ("" when none): opened by ``` or ~~~, closed by
-    a line of at least as many of the same character."""
-    match = _FENCE.match(line)
-    if not match:
-        return fence
-    marks = match.group(1)
-    if not fence:
-        return marks
-    closes = marks[0] == fence[0] and len(marks) >= len(fence) and not match.group(2).strip()
-    return "" if closes else fence
-
-
-class _RunBuilder:
-    def __init__(self, id_prefix: str, typed: list[tuple[datetime, str]] | None = None) -> None:
-        self.id_prefix = id_prefix
-        self.typed = typed or []  # (time, text) of the run's inputs, in order
-        self.last_typed: datetime | None = None
-        self.messages: list[Message] = []
-        self.models: list[str] = []
-        self.model: str | None = None
-        self.version: str | None = None
-        self.usage = Usage()
-        self.request_costs: list[float] = []
-        self.session_cost: float | None = None
-        self.after_command = False
-        self.prompted = False
-
-    def add(self, kind: str, lines: list[str]) -> None:
-        text = "\n".join(lines).strip("\n")
-        if kind == "user":
-            self._prompt(text)
-        elif kind == "aider":
-            self._aider(lines)
-        elif text.strip():
-            self._message("assistant", [TextPart(text)], self.model)
-            self.after_command = False
-
-    def cost(self) -> float | None:
-        if self.session_cost is not None:
-            return self.session_cost  # Aider's own running total for the run
-        return sum(self.request_costs) if self.request_costs else None
-
-    def _prompt(self, text: str) -> None:
-        self.prompted = True
-        stripped = text.strip()
-        if not stripped:
-            return
-        if stripped.startswith(_SHELL):
-            command = stripped[1:] if stripped.startswith("!") else stripped.split(" ", 1)[1]
-            part: Part = CommandPart(command.strip(), shell=True)
-        elif stripped.startswith("/"):
-            part = CommandPart(stripped)
-        else:
-            part = TextPart(text)
-        self.after_command = not isinstance(part, TextPart)
-        self._message("user", [part], when=self._typed_at(stripped))
-
-    def _typed_at(self, text: str) -> datetime | None:
-        """When this prompt was typed: the next input-history entry with the same text."""
-        wanted = _comparable(text)
-        for i, (when, typed) in enumerate(self.typed):
-            if _comparable(typed) == wanted:
-                del self.typed[: i + 1]
-                self.last_typed = when
-                return when
-        return None
-
-    def _aider(self, lines: list[str]) -> None:
-        kept = []
-        for line in lines:
-            model = _MODEL.match(line)
-            if model:
-                self._use_model(model.group(1))
-            usage = _USAGE.match(line)
-            if usage:
-                self._count(usage.group("tokens"), usage.group("cost"))
-            elif not self.prompted and (not self.messages and not kept and _is_command(line)):
-                continue  # the command line that started Aider
-            elif not self.prompted and line.startswith(_BANNER):
-                if line.startswith("Aider v"):
-                    self.version = line.split()[1].removeprefix("v")
-            else:
-                kept.append(line)
-        text = "\n".join(kept).strip()
-        if not text:
-            return
-        if self.after_command:
-            self._message("user", [CommandOutputPart(text)])
-        else:
-            self._message("tool", [ToolResultPart(text)])
-
-    def _use_model(self, model: str) -> None:
-        self.model = model
-        if model not in self.models:
-            self.models.append(model)
-
-    def _count(self, tokens: str, cost: str) -> None:
-        counts = {what: _number(n, unit) for n, unit, what in _COUNT.findall(tokens)}
-        self.usage += Usage(
-            counts.get("sent", 0),
-            counts.get("received", 0),
-            counts.get("cache hit", 0),
-            counts.get("cache write", 0),
-        )
-        for amount, what in _COST.findall(cost):
-            value = float(amount.replace(",", ""))
-            if what == "session":
-                self.session_cost = value
-            else:
-                self.request_costs.append(value)
-
-    def _message(
-        self, role: Role, parts: list[Part], model: str | None = None, when: datetime | None = None
-    ) -> None:
-        source_id = f"{self.id_prefix}{len(self.messages) + 1}"
-        self.messages.append(Message(role, tuple(parts), source_id, when, model))
-
-
-def _comparable(text: str) -> str:
-    return "\n".join(line.rstrip() for line in text.strip().splitlines())
-
-
-def _is_command(line: str) -> bool:
-    """The command line Aider echoes first: a path or a word ending in ``aider``."""
-    first = line.split(" ", 1)[0]
-    return first.endswith(("aider", "aider.exe")) or first.endswith("aider-chat")
-
-
-def _number(digits: str, unit: str) -> int:
-    value = float(digits.replace(",", ""))
-    return round(value * {"k": 1_000, "m": 1_000_000}.get(unit.lower(), 1))

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from .adapters import Adapter, SessionRef, SourceContext, select_adapters
 from .bases import write_bases_file
@@ -21,92 +20,15 @@ from .index import note_meta, write_index_notes
 from .model import Session
 from .notes import Note, default_relpath, has_conversation, linked_keys
 from .options import ExportOptions
+from .outcome import ExportReport, SourceCounts  # also imported from here
+from .plan import LinkPlan
 from .redact import redact_report, redact_state, rename_secret_paths
 from .render import TemplateError
+from .sources import unreadable_in_sources
 from .split import Part, is_later_part, part_key, part_relpath, part_sessions
 from .state import VaultLock
 from .vault import Action, Change, Vault
 from .workers import Outcome, Renderer, RenderJob, failed
-
-
-@dataclass(slots=True)
-class SourceCounts:
-    found: int = 0  # sessions found (those of unchanged sources as recorded last time)
-    skipped: int = 0  # sessions whose sources were unchanged, so not even read
-    created: int = 0
-    updated: int = 0
-    unchanged: int = 0
-    conflicts: int = 0
-    failed: int = 0
-    empty: int = 0  # source files (or databases) read that hold nothing worth a note
-    deleted: int = 0  # notes the person deleted in the vault, left deleted
-
-    @property
-    def written(self) -> int:
-        return self.created + self.updated + self.conflicts
-
-    def as_dict(self) -> dict[str, int]:
-        names = (
-            "found",
-            "skipped",
-            "created",
-            "updated",
-            "unchanged",
-            "conflicts",
-            "failed",
-            "empty",
-            "deleted",
-        )
-        out = {name: getattr(self, name) for name in names}
-        out["written"] = self.written
-        return out
-
-
-@dataclass(slots=True)
-class ExportReport:
-    per_source: dict[str, SourceCounts] = field(default_factory=dict)
-    problems: list[Problem] = field(default_factory=list)
-    changes: list[Change] = field(default_factory=list)
-    indexes: list[Change] = field(default_factory=list)
-    dry_run: bool = False
-    # (source, path) of each file or database read that held nothing worth a note.
-    empty_units: list[tuple[str, str]] = field(default_factory=list)
-    redactions: dict[str, int] = field(default_factory=dict)  # secrets redacted, per rule
-
-    def total(self, name: str) -> int:
-        return sum(getattr(c, name) for c in self.per_source.values())
-
-    @property
-    def failed(self) -> bool:
-        return any(p.severity == "error" for p in self.problems)
-
-    def as_dict(self) -> dict[str, Any]:
-        names = (
-            "found",
-            "skipped",
-            "created",
-            "updated",
-            "unchanged",
-            "conflicts",
-            "failed",
-            "empty",
-            "deleted",
-            "written",
-        )
-        return {
-            "dry_run": self.dry_run,
-            "totals": {n: self.total(n) for n in names},
-            "sources": {s: c.as_dict() for s, c in self.per_source.items()},
-            "errors": [p.as_dict() for p in self.problems if p.severity == "error"],
-            "warnings": [p.as_dict() for p in self.problems if p.severity == "warning"],
-            "conflicts": [
-                {"path": c.relpath, "message": c.message}
-                for c in self.changes
-                if c.action is Action.CONFLICT
-            ],
-            "redactions": dict(sorted(self.redactions.items())),
-        }
-
 
 Progress = Callable[[int, int], None]  # (done, total)
 
@@ -159,21 +81,6 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
         return _add_unreadable(report, unreadable)
 
 
-def unreadable_in_sources(options: ExportOptions) -> list[Problem]:
-    """Folders inside the chosen sources that cannot be listed (their sessions are missed)."""
-    from .sources import unreadable_below
-
-    ctx = SourceContext.for_home(options.home, options.paths)
-    problems: list[Problem] = []
-    for adapter in select_adapters(options.sources):
-        if getattr(adapter, "searched_roots", False):
-            continue  # the user's code folders, searched for logs: not the source's own
-        for root in adapter.roots(ctx):
-            if root.is_dir():
-                problems += unreadable_below(root, adapter.name)
-    return problems
-
-
 def _add_unreadable(report: ExportReport, problems: list[Problem]) -> ExportReport:
     for problem in problems:
         report.problems.append(problem)
@@ -222,12 +129,9 @@ class _Run:
                 for path in [] if vault.dry_run else rename_secret_paths(vault, self.redactor):
                     why = "renamed: its file name held a secret (update links to the old name)"
                     self.report.problems.append(Problem(path, why))
-        self._family_paths: dict[str, str] = {}
+        # default_relpath is looked up here, so a test can stand in for it on this module
+        self.plan = LinkPlan(vault, self.settings, default_relpath)
         self._units: dict[str, tuple[Adapter, SessionRef]] = {}
-        self._unit_of: dict[str, str] = {
-            key: unit for unit, rec in vault.state.sources.items() for key in rec.get("notes", [])
-        }
-        self._again: dict[str, None] = {}  # units to export once more, in order
         self._unit = ""
         self._changes: dict[str, Change] = {}
         self._again_pass = False
@@ -281,8 +185,8 @@ class _Run:
         # found after its parent, an origin after its fork): those notes are redone once.
         self._again_pass = True
         for _ in range(2):
-            again = [u for u in self._again if u in self._units]
-            self._again.clear()
+            again = [u for u in self.plan.again if u in self._units]
+            self.plan.again.clear()
             for unit in again:
                 self._export_unit(*self._units[unit])
             self._write_finished(wait=True)
@@ -460,26 +364,10 @@ class _Run:
     def _plan_family(self, sessions: list[Session], state: _UnitProgress) -> None:
         """Choose every path first, so parent and subagent notes can link to each other;
         then decide each link and hand the rendering over."""
-        paths: dict[str, str] = {}
-        for session in sessions:
-            try:
-                parent_path = self._path_known(f"{session.source}:{session.parent_id}", paths)
-                proposed = default_relpath(session, self.settings, parent_path)
-                paths[session.key] = self.vault.choose_path(session.key, proposed)
-            except Exception as exc:  # this session alone cannot be placed
-                self._session_failed(session, exc, state)
-                continue
-            self._family_paths[session.key] = paths[session.key]
-            self._unit_of[session.key] = self._unit
-
-        def resolve(key: str) -> str | None:
-            path = self._path_known(key, paths) or self._predicted_child(key, paths)
-            if path is None:  # remember who waits for this note
-                waiting = self.vault.state.links.setdefault(key, [])
-                if self._unit not in waiting:
-                    waiting.append(self._unit)
-            return Path(path).stem if path else None
-
+        paths = self.plan.place(
+            sessions, self._unit, lambda session, exc: self._session_failed(session, exc, state)
+        )
+        resolve = self.plan.resolver(self._unit, paths)
         for session in sessions:
             if session.key not in paths:
                 continue  # failed above
@@ -489,7 +377,8 @@ class _Run:
                 self.report.problems.append(Problem(self._unit, why, source=session.source))
                 continue
             try:
-                self._submit(self._with_known_children(session), paths[session.key], resolve, state)
+                known = self.plan.with_known_children(session)
+                self._submit(known, paths[session.key], resolve, state)
             except Exception as exc:  # this session alone fails; its family goes on
                 self._session_failed(session, exc, state)
 
@@ -527,28 +416,6 @@ class _Run:
         self._record(Change(Action.FAILED, session.key, where, why))
         state.complete = False
 
-    def _with_known_children(self, session: Session) -> Session:
-        known = self.vault.state.children.get(session.key)
-        if not known:
-            return session
-        ids = [k.partition(":")[2] for k in known]
-        return replace(session, subagent_ids=tuple(dict.fromkeys([*session.subagent_ids, *ids])))
-
-    def _path_known(self, key: str, paths: dict[str, str]) -> str | None:
-        return paths.get(key) or self._family_paths.get(key) or self.vault.path_of(key)
-
-    def _predicted_child(self, key: str, paths: dict[str, str]) -> str | None:
-        """A subagent exported from its own file later sits beside its parent's note."""
-        source, _, session_id = key.partition(":")
-        parent_id, sep, _agent = session_id.rpartition("/agent-")
-        if not sep:
-            return None
-        parent_path = self._path_known(f"{source}:{parent_id}", paths)
-        if not parent_path:
-            return None
-        stub = Session(source, session_id, (), Path(), parent_id=parent_id)
-        return default_relpath(stub, self.settings, parent_path)
-
     def _write_finished(self, wait: bool = False) -> None:
         for job, outcome in self.renderer.finished(wait):
             state = self._progress[job.unit]
@@ -572,7 +439,7 @@ class _Run:
         if not self._write_note(outcome, job.session.source):
             return False
         if job.part is None or job.part.number == 1:
-            self._linked(job.session, job.unit)
+            self.plan.linked(job.session, job.unit)
         return True
 
     def _failed(self, job: RenderJob, problem: Problem) -> None:
@@ -608,17 +475,3 @@ class _Run:
             self._changes[change.key] = change
         elif change.diff and first.action in (Action.CREATED, Action.UPDATED):
             first.diff = change.diff
-
-    def _linked(self, session: Session, own_unit: str) -> None:
-        """This note now exists: notes waiting to link to it, and its parent, are redone."""
-        for unit in self.vault.state.links.pop(session.key, []):
-            if unit != own_unit:
-                self._again[unit] = None
-        if session.parent_id:
-            parent = f"{session.source}:{session.parent_id}"
-            known = self.vault.state.children.setdefault(parent, [])
-            if session.key not in known:
-                known.append(session.key)
-                unit = self._unit_of.get(parent)
-                if unit and unit != own_unit:
-                    self._again[unit] = None

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from .export import ExportReport, SourceCounts
+from .outcome import ExportReport, SourceCounts
 from .vault import Action
 from .vaultio import append_path
 

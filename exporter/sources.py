@@ -5,9 +5,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .adapters import SourceContext, select_adapters
 from .errors import Problem
+
+if TYPE_CHECKING:
+    from .options import ExportOptions
 
 WALK_DEPTH = 6  # how deep below a source's folder unreadable folders are looked for
 _NOT_SOURCES = {"node_modules", ".git", ".venv", "venv", "__pycache__"}
@@ -109,3 +113,16 @@ def _under(path: Path, root: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+def unreadable_in_sources(options: ExportOptions) -> list[Problem]:
+    """Folders inside the chosen sources that cannot be listed (their sessions are missed)."""
+    ctx = SourceContext.for_home(options.home, options.paths)
+    problems: list[Problem] = []
+    for adapter in select_adapters(options.sources):
+        if getattr(adapter, "searched_roots", False):
+            continue  # the user's code folders, searched for logs: not the source's own
+        for root in adapter.roots(ctx):
+            if root.is_dir():
+                problems += unreadable_below(root, adapter.name)
+    return problems

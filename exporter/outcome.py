@@ -1,0 +1,92 @@
+"""What an export run reports: counts per source, problems, and the changes it made.
+
+Kept apart from the pipeline so the report, the watcher and the CLI can read a run's
+outcome without the code that produced it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import Problem
+from .vault import Action, Change
+
+
+@dataclass(slots=True)
+class SourceCounts:
+    found: int = 0  # sessions found (those of unchanged sources as recorded last time)
+    skipped: int = 0  # sessions whose sources were unchanged, so not even read
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    conflicts: int = 0
+    failed: int = 0
+    empty: int = 0  # source files (or databases) read that hold nothing worth a note
+    deleted: int = 0  # notes the person deleted in the vault, left deleted
+
+    @property
+    def written(self) -> int:
+        return self.created + self.updated + self.conflicts
+
+    def as_dict(self) -> dict[str, int]:
+        names = (
+            "found",
+            "skipped",
+            "created",
+            "updated",
+            "unchanged",
+            "conflicts",
+            "failed",
+            "empty",
+            "deleted",
+        )
+        out = {name: getattr(self, name) for name in names}
+        out["written"] = self.written
+        return out
+
+
+@dataclass(slots=True)
+class ExportReport:
+    per_source: dict[str, SourceCounts] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
+    indexes: list[Change] = field(default_factory=list)
+    dry_run: bool = False
+    # (source, path) of each file or database read that held nothing worth a note.
+    empty_units: list[tuple[str, str]] = field(default_factory=list)
+    redactions: dict[str, int] = field(default_factory=dict)  # secrets redacted, per rule
+
+    def total(self, name: str) -> int:
+        return sum(getattr(c, name) for c in self.per_source.values())
+
+    @property
+    def failed(self) -> bool:
+        return any(p.severity == "error" for p in self.problems)
+
+    def as_dict(self) -> dict[str, Any]:
+        names = (
+            "found",
+            "skipped",
+            "created",
+            "updated",
+            "unchanged",
+            "conflicts",
+            "failed",
+            "empty",
+            "deleted",
+            "written",
+        )
+        return {
+            "dry_run": self.dry_run,
+            "totals": {n: self.total(n) for n in names},
+            "sources": {s: c.as_dict() for s, c in self.per_source.items()},
+            "errors": [p.as_dict() for p in self.problems if p.severity == "error"],
+            "warnings": [p.as_dict() for p in self.problems if p.severity == "warning"],
+            "conflicts": [
+                {"path": c.relpath, "message": c.message}
+                for c in self.changes
+                if c.action is Action.CONFLICT
+            ],
+            "redactions": dict(sorted(self.redactions.items())),
+        }

@@ -1,0 +1,100 @@
+"""Where a family of sessions goes in the vault, and how its notes link to each other.
+
+Every path of a family is chosen before any note is rendered, so a parent and its
+subagents can link to each other. A link whose other end is not written yet is
+remembered; when that note is written, the units waiting for it are exported once more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from .model import Session
+from .notes import NoteSettings, default_relpath
+from .vault import Vault
+
+RelPath = Callable[..., str]  # default_relpath, or a stand-in given by the run
+
+
+class LinkPlan:
+    """The paths chosen this run and the links still waiting for their other end."""
+
+    def __init__(
+        self, vault: Vault, settings: NoteSettings, relpath: RelPath = default_relpath
+    ) -> None:
+        self.vault = vault
+        self.settings = settings
+        self._relpath = relpath
+        self._family_paths: dict[str, str] = {}
+        self._unit_of: dict[str, str] = {
+            key: unit for unit, rec in vault.state.sources.items() for key in rec.get("notes", [])
+        }
+        self.again: dict[str, None] = {}  # units to export once more, in order
+
+    def place(
+        self, sessions: list[Session], unit: str, failed: Callable[[Session, Exception], None]
+    ) -> dict[str, str]:
+        """The path of each session of a family; one that cannot be placed is ``failed``."""
+        paths: dict[str, str] = {}
+        for session in sessions:
+            try:
+                parent_path = self._path_known(f"{session.source}:{session.parent_id}", paths)
+                proposed = self._relpath(session, self.settings, parent_path)
+                paths[session.key] = self.vault.choose_path(session.key, proposed)
+            except Exception as exc:  # this session alone cannot be placed
+                failed(session, exc)
+                continue
+            self._family_paths[session.key] = paths[session.key]
+            self._unit_of[session.key] = unit
+        return paths
+
+    def resolver(self, unit: str, paths: dict[str, str]) -> Callable[[str], str | None]:
+        """The link target (a note's stem) of a key, or None while that note is unknown."""
+
+        def resolve(key: str) -> str | None:
+            path = self._path_known(key, paths) or self._predicted_child(key, paths)
+            if path is None:  # remember who waits for this note
+                waiting = self.vault.state.links.setdefault(key, [])
+                if unit not in waiting:
+                    waiting.append(unit)
+            return Path(path).stem if path else None
+
+        return resolve
+
+    def with_known_children(self, session: Session) -> Session:
+        known = self.vault.state.children.get(session.key)
+        if not known:
+            return session
+        ids = [k.partition(":")[2] for k in known]
+        return replace(session, subagent_ids=tuple(dict.fromkeys([*session.subagent_ids, *ids])))
+
+    def linked(self, session: Session, own_unit: str) -> None:
+        """This note now exists: notes waiting to link to it, and its parent, are redone."""
+        for unit in self.vault.state.links.pop(session.key, []):
+            if unit != own_unit:
+                self.again[unit] = None
+        if session.parent_id:
+            parent = f"{session.source}:{session.parent_id}"
+            known = self.vault.state.children.setdefault(parent, [])
+            if session.key not in known:
+                known.append(session.key)
+                unit = self._unit_of.get(parent)
+                if unit and unit != own_unit:
+                    self.again[unit] = None
+
+    def _path_known(self, key: str, paths: dict[str, str]) -> str | None:
+        return paths.get(key) or self._family_paths.get(key) or self.vault.path_of(key)
+
+    def _predicted_child(self, key: str, paths: dict[str, str]) -> str | None:
+        """A subagent exported from its own file later sits beside its parent's note."""
+        source, _, session_id = key.partition(":")
+        parent_id, sep, _agent = session_id.rpartition("/agent-")
+        if not sep:
+            return None
+        parent_path = self._path_known(f"{source}:{parent_id}", paths)
+        if not parent_path:
+            return None
+        stub = Session(source, session_id, (), Path(), parent_id=parent_id)
+        return self._relpath(stub, self.settings, parent_path)

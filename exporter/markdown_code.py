@@ -8,10 +8,18 @@ layout is None and the caller shows the whole text verbatim: unsure means hands 
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from .markdown_scan import scanned_code
+
+# Set to "1", every speed-up of the note builder is bypassed and notes are built the plain
+# way (here: every text with code goes through the parser): the identity tests export
+# through both paths and compare every byte.
+REFERENCE_ENV = "CCEXPORT_REFERENCE_RENDER"
 
 _BACKTICKS = re.compile(r"`+")
 _HAS_CODE = re.compile(r"`|~~~|^(?: {4}|\t)|^[ \t>*+\d.)-]*(?: {4}|\t)", re.MULTILINE)
@@ -74,6 +82,16 @@ def _parser() -> Any:
 
 
 def _parsed_code(text: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """Code blocks (in document order) and code span contents, as the parser sees them:
+    read by the fast scan where the text is plain enough, else by the parser."""
+    if os.environ.get(REFERENCE_ENV) != "1":
+        scanned = scanned_code(text)
+        if scanned is not None:
+            return scanned
+    return _parser_code(text)
+
+
+def _parser_code(text: str) -> tuple[list[dict[str, Any]], list[str]]:
     """Code blocks (in document order) and code span contents, as the parser sees them."""
     blocks: list[dict[str, Any]] = []
     spans: list[str] = []

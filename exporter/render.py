@@ -17,13 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from . import markdown
 from .errors import ExporterError
+from .markdown_code import REFERENCE_ENV
 
 if TYPE_CHECKING:
     import jinja2
-
-# Set to "1", every speed-up of the note builder is bypassed and notes are built the plain
-# way: the identity tests export through both paths and compare every byte.
-REFERENCE_ENV = "CCEXPORT_REFERENCE_RENDER"
 
 
 def reference_rendering() -> bool:

@@ -1,0 +1,141 @@
+"""The fast scan finds exactly the code the CommonMark parser finds, or steps aside.
+
+``markdown_scan.scanned_code`` reads plain texts without the parser. Wherever it answers,
+its blocks and spans must be the parser's, and the Markdown built from them must be the
+bytes the parser's path builds: checked on random Markdown made of the characters that
+open and close code, containers, links, HTML and strikethrough, and on every text of the
+corpus sessions. It must also answer for most texts, or it speeds nothing up.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from conftest import CORPUS, load_sessions
+from corpus_home import build_codex_home, build_corpus_home
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exporter import markdown, markdown_code
+from exporter.adapters import ClaudeCodeAdapter, CodexAdapter
+from exporter.markdown_scan import scanned_code
+from exporter.model import TextPart, ThinkingPart, ToolResultPart
+
+
+def _shape(found: tuple) -> tuple:
+    """What the layout uses of a parse: each block's raw text, style, marker and info, and
+    each span's code with its white space folded."""
+    blocks, spans = found
+    return (
+        [
+            (b["raw"], b.get("style"), b.get("marker"), (b.get("attrs") or {}).get("info"))
+            for b in blocks
+        ],
+        [" ".join(s.split()) for s in spans],
+    )
+
+
+def _reference(function, text: str):
+    os.environ[markdown_code.REFERENCE_ENV] = "1"
+    try:
+        return function(text)
+    finally:
+        del os.environ[markdown_code.REFERENCE_ENV]
+
+
+def _check(text: str) -> bool:
+    """Assert the scan agrees with the parser on ``text``; True when the scan answered."""
+    scanned = scanned_code(text)
+    if scanned is None:
+        return False
+    assert _shape(scanned) == _shape(markdown_code._parser_code(text)), text
+    for function in (markdown.escape_prose, markdown.code_ranges):
+        assert function(text) == _reference(function, text), text
+    return True
+
+
+_PIECES = st.sampled_from(
+    ["`", "``", "```", "````", "~~", "~~~", "~", "\\", "\\`", "*", "_", "[", "]", "(", ")",
+     "](x)", "]: ", "<", ">", "<a>", "<b ", "</a>", "<!--", "<http://x>", "|", "---", "#",
+     "\n", "\n\n", "\n ", "\n  ", "\n   ", "\n    ", "\n\t", "\t", "\n> ", "\n- ", "\n1. ",
+     "\n2) ", "\n* ", "\n```", "\n```py", "\n~~~", "\n````", "\n```\n", " ", "a", "b c",
+     "x_y", "&amp;", "&#96;", "\r", "\u2028", "=", "$"]
+)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_PIECES, max_size=40).map("".join))
+def test_random_markdown_scans_as_the_parser_reads_it(text):
+    _check(text)
+
+
+_PLAIN = st.sampled_from(
+    ["`", "``", "```", "a", "b c", "x_y", " ", "\n", "\n\n", "\n```\n", "\n```py\n", "\n- ",
+     "\n1. ", "#", "*", "<", "]", "|"]
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_PLAIN, max_size=30).map("".join))
+def test_plain_markdown_scans_as_the_parser_reads_it(text):
+    _check(text)
+
+
+def test_the_scan_answers_for_prose_with_spans_and_fences():
+    text = (
+        "Look at `src/main.rs` and `Vec<Item>`:\n\n1. Change `a < b`.\n- keep `x`\n\n"
+        "```rust\nfn main() {}\n```\nAfter ``a ` b``.\n~~~\n```\n~~~\n"
+    )
+    assert _check(text)
+    blocks, spans = scanned_code(text)
+    assert [b["raw"] for b in blocks] == ["fn main() {}\n", "```\n"]
+    assert spans == ["src/main.rs", "Vec<Item>", "a < b", "x", "a ` b"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "    indented code",
+        "> `quoted`",
+        "<div>\n`x`\n</div>",
+        "a `open\nclose` b",
+        "~~a `b~~ c`",
+        "[a `b](c)` d",
+        "| `a|b` |\n|---|",
+        "`a|b`\n\n---",
+        "- ```\n  code\n  ```",
+        "a\r\n`b`",
+        "\\`a`",
+        "```c\\+\\+\nx\n```",
+    ],
+)
+def test_the_scan_steps_aside_where_the_parser_must_decide(text):
+    assert scanned_code(text) is None
+
+
+@pytest.mark.corpus
+def test_the_corpus_texts_scan_as_the_parser_reads_them(tmp_path, corpus):
+    home = tmp_path / "home"
+    build_corpus_home(CORPUS, home)
+    build_codex_home(CORPUS, home)
+    prose: list[str] = []
+    outputs: list[str] = []
+    for adapter in (ClaudeCodeAdapter(), CodexAdapter()):
+        sessions, _problems = load_sessions(adapter, home)
+        for session in sessions:
+            for message in session.messages:
+                for part in message.parts:
+                    if isinstance(part, TextPart | ThinkingPart):
+                        prose.append(part.text)
+                    elif isinstance(part, ToolResultPart):
+                        outputs.append(part.output)
+    for texts in (prose, outputs):
+        with_code = [t for t in texts if markdown_code._HAS_CODE.search(t)]
+        assert len(with_code) > 100
+        answered = sum(_check(t) for t in with_code)
+    # Most prose with code (prompts, replies, thinking: what is escaped) is plain enough,
+    # or the scan saves nothing. Tool output is shown fenced; it is checked all the same.
+    with_code = [t for t in prose if markdown_code._HAS_CODE.search(t)]
+    answered = sum(scanned_code(t) is not None for t in with_code)
+    assert answered > len(with_code) * 3 / 4, (answered, len(with_code))

@@ -7,6 +7,7 @@ it, the same way; the group and command classes keep typer's type placeholders o
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,14 +25,58 @@ def _no_flag_placeholders(params: list[Any]) -> list[Any]:
     return params
 
 
+def _deferred_validation(params: list[Any]) -> list[Any]:
+    """typer >= 0.29 builds a pydantic validator for every option of the command, given or
+    not, and importing pydantic alone costs more than the start-up budget: each option gets
+    a stand-in that builds typer's validator only for a value it cannot take as it is."""
+    if _DeferredCoercion is None:
+        return params
+    for param in params:
+        if getattr(param, "_runtime_param", False) is None:  # typer's, not built yet
+            found = param.type_descriptor
+            param._runtime_param = _DeferredCoercion(
+                found.parameter_info, found.annotation, descriptor=found
+            )
+    return params
+
+
+try:  # typer >= 0.29 checks values with pydantic; older ones with click's types
+    from typer._coercion import RuntimeParam, build_runtime_param
+    from typer._param_types import coerce_cli_path
+except ImportError:
+    _DeferredCoercion = None
+else:
+
+    @dataclass(frozen=True)
+    class _DeferredCoercion(RuntimeParam):  # type: ignore[no-redef]
+        """An option left out, a text, a path or a list of texts comes out exactly as from
+        typer's own validator (tests/test_startup.py compares the two); anything else goes
+        to that validator, built when it is needed."""
+
+        descriptor: Any = None
+
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            info, annotation = self.parameter_info, self.annotation
+            if info.parser is None:
+                if annotation is str and isinstance(value, str):
+                    return value
+                if annotation is Path and info.path_type is None and isinstance(value, str):
+                    return coerce_cli_path(Path(value), info, path_type=Path, param=param, ctx=ctx)
+                if annotation == list[str] and isinstance(value, tuple | list):
+                    if all(isinstance(item, str) for item in value):
+                        return list(value)
+            typer_own = build_runtime_param(self.descriptor)
+            return typer_own._coerce_value(value, param=param, ctx=ctx)
+
+
 class _Group(TyperGroup):
     def get_params(self, ctx: Any) -> list[Any]:
-        return _no_flag_placeholders(super().get_params(ctx))
+        return _deferred_validation(_no_flag_placeholders(super().get_params(ctx)))
 
 
 class _Command(TyperCommand):
     def get_params(self, ctx: Any) -> list[Any]:
-        return _no_flag_placeholders(super().get_params(ctx))
+        return _deferred_validation(_no_flag_placeholders(super().get_params(ctx)))
 
 
 _NAMES = ", ".join(SOURCES)

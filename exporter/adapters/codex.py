@@ -27,7 +27,7 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
 
@@ -35,7 +35,9 @@ from ..errors import Problem
 from ..model import Session
 from ._jsonl import iter_jsonl, parse_timestamp
 from .base import FileStamp, LoadResult, SessionRef, SourceContext
-from .codex_rollout import Rollout, build_rollout, signatures
+
+if TYPE_CHECKING:
+    from .codex_rollout import Rollout
 
 SOURCE = "codex"
 _ID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", re.I)
@@ -76,6 +78,8 @@ class CodexAdapter:
                 yield SessionRef(SOURCE, session_id or path.stem, FileStamp.of(path), extra=extra)
 
     def load(self, ref: SessionRef) -> LoadResult:
+        from .codex_rollout import build_rollout  # the parser: imported when a session is read
+
         result = LoadResult()
         records = _records(ref.main.path, result.problems)
         rollout = build_rollout(records, self._origin_signatures)
@@ -107,6 +111,8 @@ class CodexAdapter:
         path = self._rollouts.get(origin_id)
         if path is None:
             return None
+        from .codex_rollout import signatures
+
         return signatures(_records(path, []))
 
 

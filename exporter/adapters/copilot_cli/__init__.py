@@ -29,8 +29,8 @@ from typing import ClassVar
 from ...errors import Problem
 from .._jsonl import iter_jsonl
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
-from .events import SOURCE, EventLog
 
+SOURCE = "copilot-cli"  # before the parser (events.py) is imported: it takes the name from here
 STATE_DIRS = ("session-state", "history-session-state")
 
 
@@ -54,6 +54,8 @@ class CopilotCliAdapter:
                     yield from _discover_state(folder)
 
     def load(self, ref: SessionRef) -> LoadResult:
+        from .events import EventLog  # the parser: imported when a session is read
+
         result = LoadResult()
         workspace = next((s.path for s in ref.related if s.path.name == "workspace.yaml"), None)
         facts = _workspace(workspace, result.problems) if workspace else {}

@@ -24,8 +24,8 @@ from ...model import (
     Usage,
 )
 from .._jsonl import parse_timestamp
+from . import SOURCE
 
-SOURCE = "copilot-cli"
 # Known types that carry nothing for a note (system prompt, notices, hooks, bookkeeping).
 DROPPED = {
     "system.message", "system.notification", "session.idle", "session.auto_mode_resolved",

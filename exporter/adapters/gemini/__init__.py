@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import unquote
 
 import orjson
@@ -37,19 +37,13 @@ from ...errors import Problem
 from ...model import Message, NoticePart, Session, TextPart
 from .._jsonl import parse_timestamp
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
-from .chat import SOURCE, Chat, build_messages, read_chat, user_parts
-from .stores import (
-    HASH_DIR,
-    checkpoint_messages,
-    path_candidates,
-    project_root,
-    prompt_messages,
-    read_checkpoint,
-    read_prompt_log,
-    read_registry,
-    user_texts,
-)
 
+if TYPE_CHECKING:
+    from .chat import Chat
+
+# The parsers (chat.py, stores.py) are imported by the functions that read a session, so
+# that finding none costs nothing; they take the source's name from here.
+SOURCE = "gemini"
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 CHAT = "chat"
 CHECKPOINT = "checkpoint"
@@ -99,6 +93,8 @@ class GeminiAdapter:
     def count_sessions(self, ref: SessionRef) -> int:
         """Sessions a unit holds, for ``ccexport sources``: a chat and its subagents; the
         sessions of a prompt log that have no chat file."""
+        from .stores import read_prompt_log
+
         kind = ref.fact("kind")
         if kind == PROMPT_LOG:
             sessions = read_prompt_log(ref.main.path, []) or {}
@@ -110,6 +106,8 @@ class GeminiAdapter:
 
     def _registry(self, path: Path) -> dict[str, str]:
         if path not in self._registries:
+            from .stores import read_registry
+
             self._registries[path] = read_registry(path)
         return self._registries[path]
 
@@ -173,6 +171,9 @@ def _discover_project(folder: Path) -> Iterator[SessionRef]:
 
 
 def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: LoadResult) -> None:
+    from .chat import read_chat
+    from .stores import path_candidates, project_root
+
     own = [s.path for s in ref.related if s.path.parent.name == "chats"]
     chat = read_chat([*own, ref.main.path], result.problems)
     if chat is None:
@@ -227,6 +228,8 @@ def _agent_names(chat: Chat) -> dict[str, str]:
 def _session(
     chat: Chat, session_id: str, path: Path, problems: list[Problem], links: dict[str, str]
 ) -> Session:
+    from .chat import build_messages
+
     built = build_messages(chat, path, problems, links)
     started = _time(chat.meta.get("startTime")) or built.first
     ended = _time(chat.meta.get("lastUpdated")) or built.last or started
@@ -246,6 +249,8 @@ def _session(
 def _load_checkpoint(
     ref: SessionRef, folder: Path, registry: dict[str, str], result: LoadResult
 ) -> None:
+    from .stores import checkpoint_messages, project_root, read_checkpoint, user_texts
+
     history = read_checkpoint(ref.main.path, result.problems)
     if not history:
         return
@@ -277,6 +282,8 @@ def _load_checkpoint(
 
 def _matching_session(folder: Path, prompts: list[str]) -> Chat | None:
     """The session whose chat file holds every prompt of a saved chat (the newest such)."""
+    from .chat import read_chat
+
     needles = [orjson.dumps(p.strip())[1:-1] for p in prompts if p.strip()]
     chats = folder / "chats"
     if not needles or not chats.is_dir():
@@ -299,6 +306,9 @@ def _dated(
 ) -> tuple[list[Message], datetime, datetime]:
     """A saved chat has no times of its own: its prompts take their session's times, and it
     ends where the turn of its last prompt ended in the session."""
+    from .chat import user_parts
+    from .stores import user_texts
+
     when: dict[str, datetime] = {}
     records = list(origin.records.values())
     last = -1
@@ -332,6 +342,8 @@ def _dated(
 def _load_prompt_log(
     ref: SessionRef, folder: Path, registry: dict[str, str], result: LoadResult
 ) -> None:
+    from .stores import project_root, prompt_messages, read_prompt_log
+
     sessions = read_prompt_log(ref.main.path, result.problems)
     if not sessions:
         return
@@ -371,6 +383,8 @@ def _chat_keys(folder: Path) -> set[str | None]:
 
 def _project(folder: Path, cwd: str | None) -> str | None:
     """The root's folder name; without a root, the project folder's slug (never a hash)."""
+    from .stores import HASH_DIR
+
     return project_name(cwd) or (None if HASH_DIR.fullmatch(folder.name) else folder.name)
 
 

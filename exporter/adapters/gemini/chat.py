@@ -33,8 +33,8 @@ from ...model import (
     Usage,
 )
 from .._jsonl import _lenient, iter_jsonl, parse_timestamp
+from . import SOURCE
 
-SOURCE = "gemini"
 ASSISTANT_TYPES = ("gemini", "model")  # "model": the API's own role name, seen in old files
 NOTICE_TYPES = {"info": "notification", "warning": "notification", "error": "error"}
 # The CLI appends the files a prompt @-mentions between these markers (model-facing only).

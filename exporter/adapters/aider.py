@@ -47,9 +47,9 @@ from pathlib import Path
 from typing import ClassVar
 
 from ..errors import Problem
-from .aider_log import SOURCE, Run, header_time, parse_header, parse_run, split_runs
 from .base import FileStamp, LoadResult, SessionRef, SourceContext
 
+SOURCE = "aider"  # the log parser (aider_log.py, imported when a log is found) takes it from here
 HISTORY_FILE = ".aider.chat.history.md"
 ENV_FILE = "AIDER_CHAT_HISTORY_FILE"
 INPUT_FILE = ".aider.input.history"  # the prompts again, each with its local time
@@ -65,6 +65,15 @@ SKIP_DIRS = frozenset(
 )  # fmt: skip
 
 _PROMPT = re.compile(rb"^####", re.M)
+
+
+def __getattr__(name: str) -> object:
+    """The log parser's names, importable from here as before, imported when asked for."""
+    if name in ("Run", "header_time", "parse_header", "parse_run", "split_runs"):
+        from . import aider_log
+
+        return getattr(aider_log, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def roots_unset(ctx: SourceContext) -> bool:
@@ -107,6 +116,8 @@ class AiderAdapter:
                 yield from run_refs(path, _shown_folder(ctx, path.parent))
 
     def load(self, ref: SessionRef) -> LoadResult:
+        from .aider_log import Run, header_time, parse_run, split_runs
+
         path = Path(ref.fact("file") or ref.main.path)
         try:
             with path.open("rb") as f:
@@ -178,6 +189,8 @@ def run_refs(path: Path, folder: str | None = None) -> Iterator[SessionRef]:
     The log is only appended to, so a finished run never changes: its unit is the run's
     byte range, fingerprinted by a digest of its bytes, and an append re-exports only the
     runs it touched. Its time is when the next run started (the last run's, the file's)."""
+    from .aider_log import parse_header, split_runs
+
     try:
         stamp = FileStamp.of(path)
         raw = path.read_bytes()

@@ -26,8 +26,8 @@ from ..model import (
     ToolResultPart,
     Usage,
 )
+from .aider import SOURCE
 
-SOURCE = "aider"
 _HEADER = re.compile(rb"^# aider chat started at (.*?)[ \t]*\r?$", re.M)
 _USAGE = re.compile(r"^Tokens: (?P<tokens>.*?)\.\s*Cost: (?P<cost>.*?)\.?$")
 _COUNT = re.compile(r"([\d.,]+)\s*([kKmM]?) (sent|received|cache write|cache hit)")

@@ -29,7 +29,6 @@ from ..errors import Problem, SourceError
 from ..model import Session, Usage
 from ._jsonl import parse_timestamp
 from .base import FileStamp, LoadResult, SessionRef, SourceContext
-from .copilot_log import last_activity, replay, session_messages
 from .vscode import (
     Database,
     db_stamps,
@@ -87,6 +86,8 @@ class CopilotAdapter:
                 yield SessionRef(SOURCE, f"legacy:{db.parent.name}", stamps[0], tuple(stamps[1:]))
 
     def load(self, ref: SessionRef) -> LoadResult:
+        from .copilot_log import last_activity  # the parser: imported when a session is read
+
         result = LoadResult()
         if ref.session_id.startswith("legacy:"):
             return self._load_legacy(ref, result)
@@ -150,6 +151,8 @@ def _read_workspace_db(db: Path) -> tuple[dict[str, str], bool]:
 
 def _read_session(path: Path, problems: list[Problem]) -> Any:
     if path.suffix == ".jsonl":
+        from .copilot_log import replay
+
         return replay(path, problems)
     try:
         raw = path.read_bytes()
@@ -178,6 +181,8 @@ def _read_session(path: Path, problems: list[Problem]) -> Any:
 def _session(
     data: dict[str, Any], path: Path, session_id: str, index_title: str | None
 ) -> Session | None:
+    from .copilot_log import last_activity, session_messages
+
     messages, models = session_messages(data)
     if not messages:
         return None

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -19,8 +19,9 @@ from ...model import Session
 from .._jsonl import parse_timestamp
 from ..base import SessionRef
 from ..vscode import project_of_path
-from .blocks import Conversation, parse_messages
-from .ui import parse_ui
+
+if TYPE_CHECKING:
+    from .blocks import Conversation
 
 UI_FILE = "ui_messages.json"
 API_FILE = "api_conversation_history.json"
@@ -31,6 +32,10 @@ _CWD = re.compile(rb"Current (?:Working|Workspace) Directory \(([^)\n]{1,1000})\
 def load_task(source: str, ref: SessionRef, problems: list[Problem]) -> Session | None:
     """A task folder: the UI transcript, else the model's history when the UI file is
     missing, unreadable or empty (each bad file reported)."""
+    # The message parsers are imported when a task is read: discovery uses this module too.
+    from .blocks import parse_messages
+    from .ui import parse_ui
+
     folder = ref.main.path.parent
     metadata = read_json(folder / METADATA_FILE, problems, source, required=False)
     model_at = _model_timeline(metadata, ref.fact("model"))
@@ -102,6 +107,8 @@ def _sdk_session(
 ) -> Session | None:
     """One messages file; ``fact`` reads the session's index row, the manifest fills gaps
     (a subagent shares its session's manifest: same folder, same workspace)."""
+    from .blocks import parse_messages
+
     data = read_json(path, problems, source)
     if not isinstance(data, dict) or not isinstance(data.get("messages"), list):
         if data is not None:

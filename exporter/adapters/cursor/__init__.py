@@ -19,18 +19,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..base import LoadResult, SessionRef, SourceContext
 from ..vscode import user_dirs
-from .agent import STATE_DB_FACT, load_conversation
-from .agent_store import discover_transcripts
-from .bubbles import lexical_text
+from .agent_store import STATE_DB_FACT, discover_transcripts
 from .composer import GLOBAL, count_conversations, discover_user_dir, load_user_dir
 
 SOURCE = "cursor"
 
 __all__ = ["CursorAdapter", "lexical_text"]
+
+
+def __getattr__(name: str) -> Any:
+    """``lexical_text`` from the message parser, imported when asked for (not at start-up)."""
+    if name == "lexical_text":
+        from .bubbles import lexical_text
+
+        return lexical_text
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class CursorAdapter:
@@ -72,6 +79,8 @@ class CursorAdapter:
         if user_dir:
             yield from load_user_dir(Path(user_dir))
         else:
+            from .agent import load_conversation  # the transcript parser, when one is read
+
             yield load_conversation(ref)
 
     def _user_dirs(self, ctx: SourceContext) -> list[Path]:

@@ -28,6 +28,7 @@ from .._jsonl import parse_timestamp
 from ..base import FileStamp, LoadResult, SessionRef
 from ..vscode import project_of_path
 from .agent_store import (
+    STATE_DB_FACT,
     ChatMeta,
     chat_hash,
     decode_slug,
@@ -40,7 +41,6 @@ from .composer import exported_composers
 from .transcripts import Transcript, prompt_of, read_text_transcript, read_transcript
 
 SOURCE = "cursor"
-STATE_DB_FACT = "state_db"
 
 
 def load_conversation(ref: SessionRef) -> LoadResult:

@@ -36,6 +36,7 @@ from ..base import FileStamp, SessionRef
 from ..vscode import Database, db_stamps
 
 SOURCE = "cursor"
+STATE_DB_FACT = "state_db"  # a transcript's fact naming the database that may hold it too
 TRANSCRIPTS = "agent-transcripts"
 TRACKING_DB = Path("ai-tracking") / "ai-code-tracking.db"
 MAX_BRUTE_DASHES = 16  # the MD5 search tries 2^n readings of a slug

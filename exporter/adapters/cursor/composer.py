@@ -27,7 +27,6 @@ from ...model import Session
 from .._jsonl import parse_timestamp
 from ..base import FileStamp, LoadResult, SessionRef
 from ..vscode import Database, db_stamps, folder_of_workspace, project_of_path, workspace_dbs
-from .bubbles import bubble_messages
 
 SOURCE = "cursor"
 GLOBAL = "globalStorage/state.vscdb"
@@ -202,6 +201,8 @@ def _composer_session(
         if isinstance(data.get("modelConfig"), dict)
         else None
     )
+    from .bubbles import bubble_messages  # the parser: imported when a chat is read
+
     messages, models, usage = bubble_messages(bubbles, default_model)
     if not messages:
         return None  # a composer opened but never used
@@ -234,6 +235,8 @@ def _tab_session(tab: dict[str, Any], folder: str | None, path: Path) -> Session
         if isinstance(b, dict):
             bubbles.append({**b, "type": 1 if b.get("type") == "user" else 2,
                             "modelInfo": {"modelName": b.get("modelType")}})  # fmt: skip
+    from .bubbles import bubble_messages
+
     messages, models, usage = bubble_messages(bubbles, None)
     if not messages or not isinstance(tab.get("tabId"), str):
         return None

@@ -24,13 +24,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ...errors import Problem, SourceError
 from .. import _sqlite
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
-from .convert import StoredSession, to_session
 from .store import OpenCodeDatabase, session_ids, tree_files, tree_session
+
+if TYPE_CHECKING:
+    from .convert import StoredSession
 
 
 class OpenCodeAdapter:
@@ -169,6 +171,8 @@ class OpenCodeAdapter:
         return result
 
     def _convert(self, stored: StoredSession, children: tuple[str, ...], out: LoadResult) -> None:
+        from .convert import to_session  # the converter: imported when a session is read
+
         session, problems = to_session(self.name, stored, children)
         out.sessions.append(session)
         out.problems += problems

@@ -16,14 +16,16 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from ...errors import Problem
 from .._sqlite import Database, decode_json
 from ..base import FileStamp
-from .convert import StoredSession
+
+if TYPE_CHECKING:  # the converter is imported when a session is read, not by discovery
+    from .convert import StoredSession
 
 _SESSION_COLUMNS = ("id", "parent_id", "title", "directory", "project_id", "model")
 _TIME_COLUMNS = ("time_created", "time_updated")
@@ -61,6 +63,8 @@ class OpenCodeDatabase:
             yield family
 
     def session(self, ident: str) -> StoredSession:
+        from .convert import StoredSession
+
         row = self.rows[ident]
         problems: list[Problem] = []
         info = {
@@ -131,6 +135,8 @@ def tree_files(session_file: Path) -> list[FileStamp]:
 
 def tree_session(session_file: Path, source: str) -> tuple[StoredSession | None, Problem | None]:
     """One legacy session; an unreadable session file is an error naming it."""
+    from .convert import StoredSession
+
     info, why = _read(session_file)
     if info is None:
         return None, Problem(str(session_file), why, severity="error", source=source)

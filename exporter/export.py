@@ -152,6 +152,7 @@ class _Run:
             self._export_all(units, progress)
         finally:
             self.renderer.close()
+        self._late_failures(self.vault.land())
         for change in self._changes.values():
             self._count(change)
         self.report.changes = [*self._changes.values(), *self._listed]
@@ -161,7 +162,8 @@ class _Run:
             indexed = self._write_indexes()
         if indexed:
             self.vault.state.render = self.fingerprint
-        self.vault.save_state()
+        for change in self._late_failures(self.vault.save_state()):
+            self._count(change)
         if self.redactor:  # problems and changes can quote a source line or an old note
             redact_report(self.report, self.redactor)
             self.report.redactions = dict(self._redactions)
@@ -467,6 +469,16 @@ class _Run:
             )
             return False
         return True
+
+    def _late_failures(self, changes: list[Change]) -> list[Change]:
+        """Notes whose fsync or rename failed when the vault landed them: failed after all."""
+        for change in changes:
+            self._changes[change.key] = change
+            source = change.key.partition(":")[0]
+            self.report.problems.append(
+                Problem(change.relpath, change.message, severity="error", source=source)
+            )
+        return changes
 
     def _record(self, change: Change) -> None:
         """One change per note and run: a second pass does not turn "created" into two."""

@@ -122,6 +122,9 @@ class Vault:
         self._reserved: dict[str, str] = {}  # relpath -> key, for paths chosen this run
         self._renamed: set[str] = set()  # keys that could not take their proposed name
         self._unsynced: set[str] = set()  # folders renamed into since they were last fsynced
+        # Notes are written as a batch (their fsyncs overlap): a path is settled before it
+        # is read, and the batch committed before the vault is walked or the run recorded.
+        self._batch = vaultio.WriteBatch(self.root)
         # Applied to the old text a conflict copy or a diff quotes (secret redaction).
         self.scrub: Callable[[str], str] = str
 
@@ -153,6 +156,7 @@ class Vault:
         return candidate
 
     def _kind(self, relpath: str) -> str:
+        self._batch.settle(relpath)
         try:
             return vaultio.kind(self.root, relpath)
         except OSError:
@@ -169,6 +173,7 @@ class Vault:
 
     def _frontmatter(self, relpath: str) -> dict[str, Any] | None:
         """The frontmatter of a note file, read safely (never a link or FIFO)."""
+        self._batch.settle(relpath)
         try:
             found = vaultio.read_file(self.root, relpath, _HEAD_BYTES)
             if found and len(found[0]) == _HEAD_BYTES:
@@ -211,6 +216,7 @@ class Vault:
 
     def _note_files(self) -> Iterator[tuple[str, os.stat_result]]:
         """The regular ``.md`` files of the vault, in a stable order; no link is followed."""
+        self._batch.commit()
         for dirpath, dirnames, filenames in os.walk(self.root):
             dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
             for name in sorted(filenames):
@@ -265,6 +271,7 @@ class Vault:
         record = self.state.notes.get(key)
         ours = list(metadata.get("tags", []))
         meta = meta or {}
+        self._batch.settle(relpath)
         try:
             found = vaultio.read_file(self.root, relpath)
             current = found[0].decode("utf-8") if found else None
@@ -327,6 +334,7 @@ class Vault:
             return None
         if record.deleted:
             return Change(Action.DELETED, key, record.path)
+        self._batch.settle(record.path)
         if _something_at(self.root, record.path) or self._kind(record.path) != "missing":
             return None
         moved = self._find_by_identity(key)
@@ -366,7 +374,7 @@ class Vault:
         if self.dry_run:
             return None
         data = text.encode("utf-8", "replace")
-        written = vaultio.write_file(self.root, relpath, data, sync_folder=False)
+        written = self._batch.write(relpath, data)
         self._unsynced.add(relpath.rpartition("/")[0])
         return written
 
@@ -403,8 +411,28 @@ class Vault:
 
     # -- state -------------------------------------------------------------------------
 
-    def save_state(self) -> None:
-        """Written after the notes, atomically, and only if it changed."""
+    def land(self) -> list[Change]:
+        """Rename the notes written so far into place. One that could not land (its fsync or
+        rename failed) is a FAILED change, and its record and its source's are dropped, so
+        the next run writes it again instead of skipping an unchanged source."""
+        if self.dry_run:
+            return []
+        self._batch.commit()
+        failed, self._batch.failed = self._batch.failed, []
+        changes = []
+        for relpath, exc in failed:
+            key = next((k for k, r in self.state.notes.items() if r.path == relpath), relpath)
+            self.state.notes.pop(key, None)
+            for unit, record in list(self.state.sources.items()):
+                if key in record.get("notes", ()):
+                    del self.state.sources[unit]
+            changes.append(Change(Action.FAILED, key, relpath, f"could not be written: {exc}"))
+        return changes
+
+    def save_state(self) -> list[Change]:
+        """Written after the notes, atomically, and only if it changed. Returns the notes
+        that could not land (see ``land``)."""
+        late = self.land()
         data = self.state.dumps()
         if not self.dry_run:
             vaultio.sync_folders(self.root, self._unsynced)  # the notes' renames, durable first
@@ -412,6 +440,7 @@ class Vault:
         if not self.dry_run and data != self._state_bytes:
             vaultio.write_file(self.root, f"{STATE_DIR}/{STATE_FILE}", data)
             self._state_bytes = data
+        return late
 
     def begin_run(self) -> int:
         """Mark a run as started; if the last one never finished, sweep what it left."""

@@ -8,7 +8,8 @@ file in it may have planted a symbolic link, a FIFO or a temp name. The rules:
 - A file is replaced by a temp file with an unpredictable name, created with
   ``O_CREAT|O_EXCL|O_NOFOLLOW``, written, fsynced and renamed over the target; then the
   folder is fsynced, so the rename itself survives a power cut (a caller writing many files
-  may fsync each folder once, with :func:`sync_folders`, before it records them as written).
+  may fsync each folder once, with :func:`sync_folders`, before it records them as written,
+  and write them as a :class:`WriteBatch`, whose fsyncs run side by side).
   A failed write or rename removes the temp file. The replaced file keeps its permission
   bits (600 stays 600).
 - A file written in place (the lock, a log) must have no other hard link. Everything else
@@ -29,7 +30,9 @@ import os
 import secrets
 import stat
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ExporterError
@@ -204,30 +207,132 @@ def write_file(
     stat of what was written. ``sync_folder=False``: the caller syncs the folder later."""
     *dirs, name = _parts(relpath)
     with _folder(root, dirs, create=True) as folder:
-        old = _lstat(folder, name)
-        if old is not None and not stat.S_ISREG(old.st_mode):
-            raise _refusal(root, relpath, old)
-        tmp = temp_name()
-        fd = _open(folder, tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)
+        fd, tmp, written = _write_temp(root, relpath, folder, name, data)
         try:
             try:
-                if old is not None and hasattr(os, "fchmod"):
-                    os.fchmod(fd, stat.S_IMODE(old.st_mode))
-                _write_all(fd, data)
                 os.fsync(fd)
-                written = os.fstat(fd)
             finally:
                 os.close(fd)
-            if isinstance(folder, Path):
-                os.replace(folder / tmp, folder / name)
-            else:
-                os.rename(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+            _rename(folder, tmp, name)
         except BaseException:
             _remove(folder, tmp)
             raise
         if sync_folder:
             _sync_folder(folder)
         return written
+
+
+def _write_temp(
+    root: Path, relpath: str, folder: int | Path, name: str, data: bytes
+) -> tuple[int, str, os.stat_result]:
+    """A new temp file beside ``name`` holding ``data`` with the old file's permission
+    bits: (its open descriptor, its name, its stat). Nothing is left behind on failure."""
+    old = _lstat(folder, name)
+    if old is not None and not stat.S_ISREG(old.st_mode):
+        raise _refusal(root, relpath, old)
+    tmp = temp_name()
+    fd = _open(folder, tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)
+    try:
+        if old is not None and hasattr(os, "fchmod"):
+            os.fchmod(fd, stat.S_IMODE(old.st_mode))
+        _write_all(fd, data)
+        return fd, tmp, os.fstat(fd)
+    except BaseException:
+        os.close(fd)
+        _remove(folder, tmp)
+        raise
+
+
+def _rename(folder: int | Path, tmp: str, name: str) -> None:
+    if isinstance(folder, Path):
+        os.replace(folder / tmp, folder / name)
+    else:
+        os.rename(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+
+
+@dataclass(slots=True)
+class _Pending:
+    fd: int
+    folder: int | Path  # a descriptor of its own (duplicated), or a checked path
+    tmp: str
+    name: str
+
+
+class WriteBatch:
+    """Notes written to temp files now, made durable together and renamed at ``commit``.
+
+    One fsync waits for the file system's journal, a few milliseconds; a run of 20,000
+    notes would wait minutes for them one by one. A batch writes each note's temp file at
+    once (a full disk is still that note's failure), then runs the fsyncs of up to
+    ``limit`` notes side by side, which the file system commits together, and renames them
+    in the order written. Until then a path still shows the old file: the owner calls
+    ``settle`` before reading a path and ``commit`` before walking the vault or recording
+    the run. A failed fsync or rename at commit goes to ``failed`` (the temp file removed):
+    the owner must not record that run, so the next one redoes it, as after a crash. An
+    interrupted commit still renames every note: each is whole, only its durability
+    against a power cut was not waited for."""
+
+    def __init__(self, root: Path, limit: int = 64) -> None:
+        self.root, self.limit = root, limit
+        self._pending: dict[str, _Pending] = {}
+        self.failed: list[tuple[str, OSError]] = []
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+    def write(self, relpath: str, data: bytes) -> os.stat_result:
+        """Write ``data`` for ``relpath`` beside it; returns the stat the file will have."""
+        self.settle(relpath)  # the same file twice: the first lands before the second
+        *dirs, name = _parts(relpath)
+        with _folder(self.root, dirs, create=True) as folder:
+            fd, tmp, written = _write_temp(self.root, relpath, folder, name, data)
+            try:
+                own = os.dup(folder) if isinstance(folder, int) else folder
+            except BaseException:
+                os.close(fd)
+                _remove(folder, tmp)
+                raise
+        self._pending[relpath] = _Pending(fd, own, tmp, name)
+        if len(self._pending) >= self.limit:
+            self.commit()
+        return written
+
+    def settle(self, relpath: str) -> None:
+        if relpath in self._pending:
+            self.commit()
+
+    def commit(self) -> None:
+        pending, self._pending = list(self._pending.items()), {}
+        if not pending:
+            return
+        errors: list[OSError | None] = [None] * len(pending)
+        try:
+            with ThreadPoolExecutor(min(8, len(pending))) as pool:
+                errors = list(pool.map(_fsync, [p.fd for _relpath, p in pending]))
+        finally:
+            for (relpath, p), error in zip(pending, errors, strict=True):
+                self._land(relpath, p, error)
+
+    def _land(self, relpath: str, p: _Pending, error: OSError | None) -> None:
+        try:
+            os.close(p.fd)
+            if error is not None:
+                raise error
+            _rename(p.folder, p.tmp, p.name)
+        except OSError as exc:
+            _remove(p.folder, p.tmp)
+            self.failed.append((relpath, exc))
+        finally:
+            if isinstance(p.folder, int):
+                os.close(p.folder)
+
+
+def _fsync(fd: int) -> OSError | None:
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        return exc
+    return None
 
 
 def sync_folders(root: Path, reldirs: Iterable[str]) -> None:

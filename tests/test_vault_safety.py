@@ -210,7 +210,8 @@ def test_every_rename_is_made_durable_by_a_folder_fsync_before_the_state_records
     real_rename, real_fsync = os.rename, os.fsync
 
     def rename(src, dst, *, src_dir_fd=None, dst_dir_fd=None):
-        events.append(("rename", os.fstat(dst_dir_fd).st_ino, dst))
+        moved = os.stat(src, dir_fd=src_dir_fd, follow_symlinks=False).st_ino
+        events.append(("rename", os.fstat(dst_dir_fd).st_ino, dst, moved))
         return real_rename(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
 
     def fsync(fd):
@@ -226,7 +227,9 @@ def test_every_rename_is_made_durable_by_a_folder_fsync_before_the_state_records
     monkeypatch.undo()
     renames = [i for i, e in enumerate(events) if e[0] == "rename"]
     assert len(renames) >= 6  # three notes, two index notes, the state
-    assert all(events[i - 1][0] == "file" for i in renames)  # the data first
+    # The data first: every renamed file was fsynced before its rename (notes in a batch).
+    for i in renames:
+        assert ("file", events[i][3], "") in events[:i], events[i]
     state = next(i for i in renames if events[i][2] == "state.json")
     for i in renames:
         later = events[i + 1 : state if i < state else None]

@@ -1,0 +1,108 @@
+"""Notes are written as a batch: their fsyncs overlap, and they land in order, whole.
+
+One fsync at a time cost a run about 3 ms per note (a minute for 20,000 notes); the batch
+runs them side by side. What must still hold: every note is fsynced before its rename, a
+note is never read before it lands, an fsync or rename that fails late fails that note
+alone (and the next run writes it again), and Ctrl-C during a commit leaves whole notes.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import threading
+import time
+from pathlib import Path
+
+from conftest import note_files
+from vault_builder import export, write_session
+
+from exporter import vaultio
+
+
+def _sessions(home, n: int) -> None:
+    for i in range(n):
+        write_session(home, [f"question {i}"], sid=f"{i:08x}-0000-4000-8000-000000000000")
+
+
+def test_the_fsyncs_of_many_notes_run_side_by_side(tmp_path, monkeypatch):
+    real, lock = os.fsync, threading.Lock()
+    running = [0, 0]  # now, most at once
+
+    def slow_fsync(fd):
+        with lock:
+            running[0] += 1
+            running[1] = max(running)
+        time.sleep(0.02)  # a disk's journal commit
+        with lock:
+            running[0] -= 1
+        return real(fd)
+
+    _sessions(tmp_path / "home", 12)
+    monkeypatch.setattr(os, "fsync", slow_fsync)
+    report = export(tmp_path / "v", tmp_path / "home")
+    monkeypatch.undo()
+    assert not report.failed and report.total("created") == 12
+    assert running[1] > 1, "every fsync ran alone"
+
+
+def test_a_note_written_twice_lands_in_order_and_is_read_only_once_landed(tmp_path):
+    batch = vaultio.WriteBatch(tmp_path, limit=10)
+    batch.write("a/n.md", b"first")
+    assert not (tmp_path / "a" / "n.md").exists()  # pending: still a temp file
+    written = batch.write("a/n.md", b"second")  # the first lands before the second
+    assert (tmp_path / "a" / "n.md").read_bytes() == b"first"
+    batch.settle("a/n.md")
+    assert (tmp_path / "a" / "n.md").read_bytes() == b"second"
+    assert os.stat(tmp_path / "a" / "n.md").st_ino == written.st_ino
+    assert not batch.failed and [p.name for p in (tmp_path / "a").iterdir()] == ["n.md"]
+
+
+def test_a_late_fsync_failure_fails_that_note_alone_and_the_next_run_writes_it(
+    tmp_path, monkeypatch
+):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    _sessions(home, 4)
+    real = os.fsync
+
+    def failing_fsync(fd):
+        written = Path(os.readlink(f"/proc/self/fd/{fd}"))  # that session's note (Linux)
+        if written.is_file() and b"question 1" in written.read_bytes():
+            raise OSError(errno.EIO, "injected: the disk went away")
+        return real(fd)
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    report = export(vault, home)
+    monkeypatch.undo()
+    assert report.failed and "injected" in str(report.problems)
+    assert report.total("failed") == 1 and report.total("created") == 3
+    assert len([p for p in note_files(vault) if "Projects" not in p]) >= 3
+    assert not list(vault.rglob(".ccexport-*.tmp"))
+    assert (vault / ".ccexport" / "state.json").is_file()  # the run itself finished
+
+    again = export(vault, home)  # the failed note's source is not skipped as unchanged
+    assert not again.failed and again.total("created") == 1
+    fresh = tmp_path / "fresh"
+    export(fresh, home)
+    assert note_files(fresh) == note_files(vault)
+
+
+def test_ctrl_c_during_a_commit_still_lands_every_written_note_whole(tmp_path):
+    real, vault = os.fsync, tmp_path / "v"
+    batch = vaultio.WriteBatch(vault, limit=10)
+    for i in range(3):
+        batch.write(f"n{i}.md", f"note {i}".encode())
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+
+    os.fsync = interrupted
+    try:
+        try:
+            batch.commit()
+        except KeyboardInterrupt:
+            pass
+    finally:
+        os.fsync = real
+    assert sorted(p.name for p in vault.iterdir()) == ["n0.md", "n1.md", "n2.md"]
+    assert (vault / "n2.md").read_bytes() == b"note 2"

@@ -217,6 +217,6 @@ def test_claude_keeps_only_the_agent_id_of_a_structured_tool_result(tmp_path):
     s.assistant([tool_use("Read", {"file_path": "/b.py"}, "c2")])
     s.tool_result("c2", "y" * 1000, rich={"file": {"content": "y" * 1000}})
     path = s.write(tmp_path / "s.jsonl")
-    records, _ = claude_code._read(path, [])
+    records = list(claude_code._records(path, [], claude_code._Meta()))
     kept = [r["toolUseResult"] for r in records if "toolUseResult" in r]
     assert kept == [{"agentId": "a1"}, None]

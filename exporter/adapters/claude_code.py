@@ -42,13 +42,13 @@ from .base import LoadResult, SessionRef, SourceContext
 from .claude_discovery import SOURCE, NewerCopies, discover_project, file_session_id
 from .claude_subagents import (
     WARMUP_PROMPT,
+    TaskIndex,
     agent_id,
     child_session_ids,
     meta_tool_use_id,
     sidechain_groups,
-    task_links,
 )
-from .claude_transcript import CONVERSATIONAL, Transcript, build_transcript
+from .claude_transcript import CONVERSATIONAL, Transcript, TranscriptBuilder, build_transcript
 
 KNOWN_TYPES = CONVERSATIONAL | {
     "summary", "custom-title", "ai-title", "tag", "last-prompt", "agent-name",
@@ -96,38 +96,51 @@ class ClaudeCodeAdapter:
             if child:
                 result.sessions.append(child)
             return result
-        records, meta = _read(ref.main.path, result.problems)
-        # The session is the sessionId inside, not the file name: two folders may hold
-        # files of the same name, and a copied transcript keeps its id.
-        main_id = file_session_id(records) or ref.main.path.stem
-        newer = self._copies.newer(ref.main.path, main_id)
+        path = ref.main.path
+        # One pass over the file: each line becomes parts of messages and is let go, so a
+        # long session is held as its messages, never as its parsed JSON.
+        meta, main = _Meta(), _MainFile()
+        for rec in _records(path, result.problems, meta):
+            # The session is the sessionId inside, not the file name: two folders may hold
+            # files of the same name, and a copied transcript keeps its id.
+            if main.session_id is None and (found := file_session_id((rec,))):
+                main.session_id = found
+                main.older = self._copies.newer(path, found)
+            main.add(rec)
+        main_id = main.session_id or path.stem
+        newer = main.older if main.session_id else self._copies.newer(path, main_id)
         if newer is not None:
             why = f"an older copy of session {main_id}; the newest copy, {newer}, is exported"
-            result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
+            result.problems.append(Problem(str(path), why, source=SOURCE))
             return result
-        links, descriptions = task_links(records)
+        links, descriptions = main.tasks.links, main.tasks.descriptions
         children = self._related_children(ref, main_id, links, descriptions, result.problems)
-        inline = _inline_sidechains(records, main_id, ref.main.path, links, descriptions)
-        conversation = [r for r in records if not r.get("isSidechain")] if inline else records
+        inline = _inline_sidechains(main, main_id, path)
         # Link only to subagents that will have a note: loaded here, or an agent file beside.
         exported = {c.session_id for c in children + inline}
-        folder = ref.main.path.parent
+        folder = path.parent
         child_links = {
             call: child
             for call, child in child_session_ids(links, main_id).items()
             if child in exported or (folder / f"agent-{links[call]}.jsonl").is_file()
         }
-        transcript = build_transcript(conversation, child_links)
+        if inline or not main.any_sidechain:
+            transcript = main.transcript.finish(child_links)
+        else:
+            # Sidechain lines that make no subagent of their own stay in the conversation:
+            # read the file once more (as far as the first pass went), every line this time.
+            main.transcript = TranscriptBuilder()
+            transcript = build_transcript(_records(path, [], _Meta(), meta.lines), child_links)
         if not transcript.messages:
             return result
         child_ids = list(
             dict.fromkeys([*(c.session_id for c in children + inline), *child_links.values()])
         )
-        title = meta.title or self._summary_title(ref.main.path.parent, meta, transcript)
-        main = _session(transcript, main_id, ref.main.path, title, extra_children=child_ids)
-        result.sessions.append(main)
+        title = meta.title or self._summary_title(path.parent, meta, transcript)
+        session = _session(transcript, main_id, path, title, extra_children=child_ids)
+        result.sessions.append(session)
         # A subagent works for its parent's project, even from a subfolder of it.
-        result.sessions.extend(replace(c, project=main.project) for c in children + inline)
+        result.sessions.extend(replace(c, project=session.project) for c in children + inline)
         return result
 
     def _related_children(
@@ -165,12 +178,12 @@ class ClaudeCodeAdapter:
         description: str | None = None,
         label: str | None = None,
     ) -> Session | None:
-        records, meta = _read(path, problems)
-        if parent_id is None:
-            parent_id = next(
-                (r["sessionId"] for r in records if isinstance(r.get("sessionId"), str)), None
-            )
-        transcript = build_transcript(records, {})
+        meta, builder = _Meta(), TranscriptBuilder()
+        for rec in _records(path, problems, meta):
+            if parent_id is None and isinstance(rec.get("sessionId"), str):
+                parent_id = rec["sessionId"]
+            builder.add(rec)
+        transcript = builder.finish({})
         if not transcript.messages or transcript.first_prompt == WARMUP_PROMPT:
             return None
         agent = agent_id(path.stem)
@@ -197,23 +210,60 @@ class ClaudeCodeAdapter:
 class _Meta:
     """Session metadata lines (titles, summaries) seen while reading a file."""
 
-    __slots__ = ("custom_title", "ai_title", "summaries")
+    __slots__ = ("custom_title", "ai_title", "summaries", "lines")
 
     def __init__(self) -> None:
         self.custom_title: str | None = None
         self.ai_title: str | None = None
         self.summaries: list[tuple[str, str]] = []
+        self.lines = 0  # the number of the last line read (a second reading stops there)
 
     @property
     def title(self) -> str | None:
         return self.custom_title or self.ai_title
 
 
-def _read(path: Path, problems: list[Problem]) -> tuple[list[dict[str, Any]], _Meta]:
-    records: list[dict[str, Any]] = []
-    meta = _Meta()
+class _MainFile:
+    """What one pass over a main session file gathers besides its titles: its session id,
+    the main conversation, the Task calls and, for the sidechain layout, the sidechain
+    lines (short agent conversations, kept to be grouped once the file is read)."""
+
+    __slots__ = (
+        "session_id", "older", "transcript", "tasks", "side", "any_sidechain",
+        "main_conversation",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        self.session_id: str | None = None
+        self.older: Path | None = None  # a newer copy of this session elsewhere
+        self.transcript = TranscriptBuilder()  # of the lines outside sidechains
+        self.tasks = TaskIndex()
+        self.side: list[dict[str, Any]] = []
+        self.any_sidechain = False
+        self.main_conversation = False  # a user or assistant line outside sidechains
+
+    def add(self, rec: dict[str, Any]) -> None:
+        self.tasks.add(rec)
+        if rec.get("isSidechain"):
+            self.any_sidechain = True
+            if isinstance(rec.get("uuid"), str):
+                self.side.append(rec)
+            return
+        if rec.get("type") in ("user", "assistant"):
+            self.main_conversation = True
+        if self.older is None:  # an older copy is read through (for its problems) only
+            self.transcript.add(rec)
+
+
+def _records(
+    path: Path, problems: list[Problem], meta: _Meta, stop: int | None = None
+) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a file, one at a time; titles and summaries go to ``meta``. With
+    ``stop``, only the lines up to that number."""
     unknown: dict[str, int] = {}
     for number, obj in iter_jsonl(path, problems, SOURCE):
+        if stop is not None and number > stop:
+            break
         if not isinstance(obj, dict):
             problems.append(
                 Problem(str(path), "not a JSON object, line skipped", number, source=SOURCE)
@@ -236,14 +286,14 @@ def _read(path: Path, problems: list[Problem]) -> tuple[list[dict[str, Any]], _M
             rich = obj["toolUseResult"]
             agent = rich.get("agentId") if isinstance(rich, dict) else None
             obj["toolUseResult"] = {"agentId": agent} if isinstance(agent, str) else None
-        records.append(obj)
+        meta.lines = number
+        yield obj
     for kind, count in unknown.items():
         problems.append(
             Problem(
                 str(path), f"unknown record type {kind!r} ({count} lines) skipped", source=SOURCE
             )
         )
-    return records, meta
 
 
 def _leading_summaries(folder: Path) -> dict[str, str]:
@@ -268,17 +318,12 @@ def _leading_summaries(folder: Path) -> dict[str, str]:
     return index
 
 
-def _inline_sidechains(
-    records: list[dict[str, Any]],
-    main_id: str,
-    path: Path,
-    links: dict[str, str],
-    descriptions: dict[str, tuple[str | None, str | None]],
-) -> list[Session]:
+def _inline_sidechains(main: _MainFile, main_id: str, path: Path) -> list[Session]:
     """Sessions for sidechain lines written into the main file (Claude Code < 2.0.28)."""
     sessions = []
-    for agent, call, transcript in sidechain_groups(records, links):
-        description, label = descriptions.get(call or "", (None, None))
+    groups = sidechain_groups(main.side, main.tasks, main.main_conversation)
+    for agent, call, transcript in groups:
+        description, label = main.tasks.descriptions.get(call or "", (None, None))
         sessions.append(
             _session(
                 transcript, f"{main_id}/agent-{agent}", path, description,

@@ -19,31 +19,38 @@ WARMUP_PROMPT = "Warmup"  # the agents Claude Code 2.0 starts to prime its cache
 _AGENT_ID_TAIL = re.compile(r"agentId: ([0-9a-zA-Z_-]+)")
 
 
-def task_links(
-    records: list[dict[str, Any]],
-) -> tuple[dict[str, str], dict[str, tuple[str | None, str | None]]]:
-    """Task call id -> agent id (from results), and call id -> (description, agent type)."""
-    links: dict[str, str] = {}
-    descriptions: dict[str, tuple[str | None, str | None]] = {}
-    for rec in records:
+class TaskIndex:
+    """The Task calls of a transcript, gathered one record at a time: call id -> agent id
+    (from the results), call id -> (description, agent type), and the inputs of the calls
+    outside sidechains (their prompts name the sidechain agents that answer them)."""
+
+    def __init__(self) -> None:
+        self.links: dict[str, str] = {}
+        self.descriptions: dict[str, tuple[str | None, str | None]] = {}
+        self.inputs: dict[str, dict[str, Any]] = {}
+
+    def add(self, rec: dict[str, Any]) -> None:
         message = rec.get("message")
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, list):
-            continue
+            return
+        inputs = rec.get("type") == "assistant" and not rec.get("isSidechain")
         for block in content:
             if not isinstance(block, dict):
                 continue
+            if inputs and block.get("name") in ("Task", "Agent"):
+                if isinstance(block.get("input"), dict):
+                    self.inputs[str(block.get("id"))] = block["input"]
             if block.get("type") == "tool_use" and block.get("name") in ("Task", "Agent"):
                 data = block.get("input") if isinstance(block.get("input"), dict) else {}
-                descriptions[str(block.get("id"))] = (
+                self.descriptions[str(block.get("id"))] = (
                     data.get("description"),
                     data.get("subagent_type"),
                 )
             elif block.get("type") == "tool_result":
                 agent = _result_agent_id(rec.get("toolUseResult"), block.get("content"))
                 if agent:
-                    links[str(block.get("tool_use_id"))] = agent
-    return links, descriptions
+                    self.links[str(block.get("tool_use_id"))] = agent
 
 
 def _result_agent_id(rich: Any, content: Any) -> str | None:
@@ -61,15 +68,14 @@ def child_session_ids(links: dict[str, str], main_id: str) -> dict[str, str]:
 
 
 def sidechain_groups(
-    records: list[dict[str, Any]], links: dict[str, str]
+    side: list[dict[str, Any]], tasks: TaskIndex, main_conversation: bool
 ) -> list[tuple[str, str | None, Transcript]]:
     """The subagents written into the main file as sidechain lines (Claude Code < 2.0.28),
     grouped by their root line: (agent id, the Task call it answers or None, transcript)
-    each, Warmup agents left out; ``links`` gains call id -> agent id for the calls found."""
-    side = [r for r in records if r.get("isSidechain") and isinstance(r.get("uuid"), str)]
-    if not side or all(
-        r.get("isSidechain") for r in records if r.get("type") in ("user", "assistant")
-    ):
+    each, Warmup agents left out; ``tasks.links`` gains call id -> agent id for the calls
+    found. ``side`` holds the file's sidechain lines that have a uuid; ``main_conversation``
+    says whether any user or assistant line lies outside a sidechain."""
+    if not side or not main_conversation:
         return []
     parent_of = {r["uuid"]: r.get("parentUuid") for r in side}
     groups: dict[str, list[dict[str, Any]]] = {}
@@ -80,7 +86,7 @@ def sidechain_groups(
             root = parent_of[root]
             hops += 1
         groups.setdefault(root, []).append(rec)
-    prompts = {_prompt_of(r): call for call, r in _task_inputs(records).items()}
+    prompts = {_prompt_of(task_input): call for call, task_input in tasks.inputs.items()}
     found = []
     for root, group in groups.items():
         transcript = build_transcript(group, {})
@@ -89,22 +95,9 @@ def sidechain_groups(
         agent = next((r["agentId"] for r in group if isinstance(r.get("agentId"), str)), root[:8])
         call = prompts.get((transcript.first_prompt or "").strip())
         if call:
-            links[call] = agent
+            tasks.links[call] = agent
         found.append((agent, call, transcript))
     return found
-
-
-def _task_inputs(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    calls: dict[str, dict[str, Any]] = {}
-    for rec in records:
-        if rec.get("type") != "assistant" or rec.get("isSidechain"):
-            continue
-        content = (rec.get("message") or {}).get("content")
-        for block in content if isinstance(content, list) else []:
-            if isinstance(block, dict) and block.get("name") in ("Task", "Agent"):
-                if isinstance(block.get("input"), dict):
-                    calls[str(block.get("id"))] = block["input"]
-    return calls
 
 
 def _prompt_of(task_input: dict[str, Any]) -> str:

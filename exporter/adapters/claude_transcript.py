@@ -21,9 +21,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-from dataclasses import dataclass, field
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
+
+import orjson
 
 from ..model import (
     AttachmentPart,
@@ -69,63 +73,71 @@ class Transcript:
     first_prompt: str | None = None
 
 
-def build_transcript(records: list[dict[str, Any]], links: dict[str, str]) -> Transcript:
+def build_transcript(records: Iterable[dict[str, Any]], links: dict[str, str]) -> Transcript:
     """Messages of one conversation. ``links`` maps a Task call id to its subagent id."""
-    return _Builder(records, links).run()
+    builder = TranscriptBuilder()
+    for rec in records:
+        builder.add(rec)
+    return builder.finish(links)
 
 
-class _Builder:
-    def __init__(self, records: list[dict[str, Any]], links: dict[str, str]) -> None:
-        self.records = records
-        self.links = links
+class TranscriptBuilder:
+    """Builds a transcript one record at a time, so a caller can read a file line by line
+    and let each parsed line go once it is turned into parts: a long session is held as
+    its messages, never as its JSON."""
+
+    def __init__(self) -> None:
         self.out = Transcript()
         self.drafts: list[_Draft] = []
         self.usage_by_response: dict[str, dict[str, Any]] = {}
         self.queued: list[str] = []
         self.steering_seen: set[str] = set()
         self.pending_boundary: _Draft | None = None
+        # For every parent uuid, the uuid of its first user/assistant child in file order:
+        # known for a record's parent by the time the record is read. Both as digests, like
+        # the first message seen under each signature (parent, time, type): these hold an
+        # entry per line of a long session, and the message itself would keep every line's
+        # content alive.
+        self.first_child: dict[bytes, bytes] = {}
+        self.seen_sig: dict[bytes, bytes | None] = {}
 
-    def run(self) -> Transcript:
-        first_child = self._first_children()
-        seen_sig: dict[tuple[Any, ...], Any] = {}
-        for rec in self.records:
-            kind = rec.get("type")
-            uuid = rec.get("uuid")
-            if kind in CONVERSATIONAL and isinstance(uuid, str):
-                if uuid in self.out.uuids:
-                    continue
+    def add(self, rec: dict[str, Any]) -> None:
+        kind = rec.get("type")
+        uuid = rec.get("uuid")
+        if kind in ("user", "assistant") and not rec.get("isMeta"):
+            parent = rec.get("parentUuid")
+            if isinstance(parent, str) and isinstance(uuid, str):
+                self.first_child.setdefault(_digest(parent), _digest(uuid))
+        if kind in CONVERSATIONAL and isinstance(uuid, str):
+            if uuid in self.out.uuids:
+                return
+            if kind in ("user", "assistant") and rec.get("timestamp"):
                 # repr: a damaged line may hold a list where a string belongs
-                sig = (repr(rec.get("parentUuid")), repr(rec.get("timestamp")), kind)
-                if kind in ("user", "assistant") and rec.get("timestamp"):
-                    if seen_sig.get(sig) == rec.get("message"):
-                        continue  # a compaction replay under a new uuid
-                    seen_sig.setdefault(sig, rec.get("message"))
-                self.out.uuids.add(uuid)
-                self._note_metadata(rec)
-            if kind == "user":
-                self._user(rec, first_child)
-            elif kind == "assistant":
-                self._assistant(rec)
-            elif kind == "system":
-                self._system(rec)
-            elif kind == "attachment":
-                attachment = rec.get("attachment") or {}
-                if attachment.get("type") == "queued_command":
-                    self._steering(attachment.get("prompt"), rec)
-            elif kind == "queue-operation":
-                self._queue(rec)
-        self._finish()
-        return self.out
+                sig = _digest((repr(rec.get("parentUuid")), repr(rec.get("timestamp")), kind))
+                digest = _digest(rec.get("message"))
+                if self.seen_sig.get(sig) == digest:
+                    return  # a compaction replay under a new uuid
+                self.seen_sig.setdefault(sig, digest)
+            self.out.uuids.add(uuid)
+            self._note_metadata(rec)
+        if kind == "user":
+            self._user(rec)
+        elif kind == "assistant":
+            self._assistant(rec)
+        elif kind == "system":
+            self._system(rec)
+        elif kind == "attachment":
+            attachment = rec.get("attachment") or {}
+            if attachment.get("type") == "queued_command":
+                self._steering(attachment.get("prompt"), rec)
+        elif kind == "queue-operation":
+            self._queue(rec)
 
-    def _first_children(self) -> dict[str, str]:
-        """For every parent uuid, the uuid of its first user/assistant child in file order."""
-        first: dict[str, str] = {}
-        for rec in self.records:
-            if rec.get("type") in ("user", "assistant") and not rec.get("isMeta"):
-                parent, uuid = rec.get("parentUuid"), rec.get("uuid")
-                if isinstance(parent, str) and isinstance(uuid, str):
-                    first.setdefault(parent, uuid)
-        return first
+    def finish(self, links: dict[str, str]) -> Transcript:
+        """The transcript; ``links`` (Task call id -> subagent id) is known only once the
+        whole file is read (a call's result, which names its agent, comes after it)."""
+        self._finish(links)
+        return self.out
 
     def _note_metadata(self, rec: dict[str, Any]) -> None:
         ts = parse_timestamp(rec.get("timestamp"))
@@ -146,7 +158,7 @@ class _Builder:
         self.drafts.append(draft)
         return draft
 
-    def _user(self, rec: dict[str, Any], first_child: dict[str, str]) -> None:
+    def _user(self, rec: dict[str, Any]) -> None:
         if rec.get("isMeta"):
             return
         message = rec.get("message") or {}
@@ -170,7 +182,8 @@ class _Builder:
             self._add("tool", parts, rec)
             return
         parent, uuid = rec.get("parentUuid"), rec.get("uuid")
-        if isinstance(parent, str) and first_child.get(parent) not in (None, uuid):
+        first = self.first_child.get(_digest(parent)) if isinstance(parent, str) else None
+        if first is not None and first != _digest(uuid):
             parts.insert(0, NoticePart("rewound"))
         if self.out.first_prompt is None:
             text = next((p.text for p in parts if isinstance(p, TextPart)), None)
@@ -192,7 +205,7 @@ class _Builder:
         response = message.get("id") or rec.get("requestId") or rec.get("uuid")
         if isinstance(message.get("usage"), dict) and response:
             self.usage_by_response[str(response)] = message["usage"]
-        parts = _assistant_parts(message.get("content"), self.links)
+        parts = _assistant_parts(message.get("content"))
         if not parts:
             return
         if isinstance(model, str) and model and model not in self.out.models:
@@ -245,7 +258,7 @@ class _Builder:
         self.steering_seen.add(text)
         self._add("user", [NoticePart("queued"), TextPart(text)], rec)
 
-    def _finish(self) -> None:
+    def _finish(self, links: dict[str, str]) -> None:
         total = Usage()
         for usage in self.usage_by_response.values():
             total = total + Usage(
@@ -256,10 +269,35 @@ class _Builder:
             )
         self.out.usage = total
         self.out.messages = [
-            Message(d.role, tuple(d.parts), d.source_id, d.timestamp, d.model)
+            Message(d.role, tuple(_linked(d.parts, links)), d.source_id, d.timestamp, d.model)
             for d in self.drafts
             if d.parts
         ]
+        self.drafts.clear()
+
+
+def _linked(parts: list[Part], links: dict[str, str]) -> list[Part]:
+    """Tool calls that started a subagent, given its session id."""
+    if not links:
+        return parts
+    return [
+        replace(p, subagent_id=links[p.call_id])
+        if isinstance(p, ToolCallPart) and p.call_id in links
+        else p
+        for p in parts
+    ]
+
+
+def _digest(value: Any) -> bytes | None:
+    """A short digest of a JSON value, equal for equal values (keys sorted, as dicts
+    compare). None stays None: a line without a message matches another one."""
+    if value is None:
+        return None
+    try:
+        data = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError):  # a number past 64 bits (lenient parse)
+        data = repr(value).encode("utf-8", "replace")
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def _int(value: Any) -> int:
@@ -345,7 +383,7 @@ def _attachment(block: dict[str, Any]) -> Part | None:
     return AttachmentPart(media_type, raw)
 
 
-def _assistant_parts(content: Any, links: dict[str, str]) -> list[Part]:
+def _assistant_parts(content: Any) -> list[Part]:
     if isinstance(content, str):
         return [TextPart(content)] if content.strip() else []
     parts: list[Part] = []
@@ -371,7 +409,6 @@ def _assistant_parts(content: Any, links: dict[str, str]) -> list[Part]:
                     tool_input,
                     call_id,
                     description if isinstance(description, str) else None,
-                    links.get(call_id) if call_id else None,
                 )
             )
     return parts

@@ -1,0 +1,87 @@
+"""The Claude Code loader reads a session file line by line: each parsed line becomes parts
+of messages and is let go, so a long session is held as its messages, never as its JSON."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+from claude_builder import ClaudeSession, tool_use
+from conftest import load_sessions, texts
+
+from exporter.adapters import SourceContext, claude_code
+from exporter.adapters.claude_code import ClaudeCodeAdapter
+from exporter.adapters.claude_transcript import build_transcript
+
+SID = "22222222-3333-4444-8555-666666666666"
+
+
+def main_file_with_warmup_sidechain(home):
+    """A session of Claude Code < 2.0.28 whose only sidechain lines are a Warmup agent."""
+    s = ClaudeSession(SID)
+    s.user("first question")
+    s.assistant("first answer")
+    warm = ClaudeSession(SID, sidechain=True)
+    warm._n = 50
+    warm.user("Warmup", parent=None)
+    warm.assistant("Ready.")
+    s.lines.extend(warm.lines)
+    s.user("second question")
+    s.assistant("second answer")
+    return s.write(home / ".claude" / "projects" / "-w-proj" / f"{SID}.jsonl")
+
+
+def test_sidechain_lines_that_make_no_subagent_stay_in_the_conversation(tmp_path):
+    """As when the whole file was held: lines of a skipped (Warmup) agent are read with the
+    main conversation (the file is read a second time for them)."""
+    path = main_file_with_warmup_sidechain(tmp_path)
+    (session,), _ = load_sessions(ClaudeCodeAdapter(), tmp_path)
+    records = list(claude_code._records(path, [], claude_code._Meta()))
+    assert session.messages == tuple(build_transcript(records, {}).messages)
+    assert texts(session, "user") == ["first question", "Warmup", "second question"]
+
+
+def test_the_second_reading_stops_at_the_line_the_first_reached(tmp_path, monkeypatch):
+    """A session written to between the two readings: the lines added after the first are
+    left for the next run, as they would be for any file."""
+    path = main_file_with_warmup_sidechain(tmp_path)
+    late = ClaudeSession(SID)
+    late._n = 90
+    late.user("typed after the first reading")
+    readings = []
+    real_iter_jsonl = claude_code.iter_jsonl
+
+    def growing(p, problems, source):
+        readings.append(p)
+        yield from real_iter_jsonl(p, problems, source)
+        if len(readings) == 1:
+            with open(p, "a") as f:
+                f.write(late.text())
+
+    monkeypatch.setattr(claude_code, "iter_jsonl", growing)
+    (session,), _ = load_sessions(ClaudeCodeAdapter(), tmp_path)
+    assert readings == [path, path]
+    assert "typed after the first reading" in path.read_text()
+    assert texts(session, "user") == ["first question", "Warmup", "second question"]
+
+
+def test_loading_a_long_session_holds_little_more_than_its_messages(tmp_path):
+    """Traced memory at its peak while loading, against what the loaded session holds:
+    before, every parsed line was kept until the transcript was built (3.7 times); now the
+    lines go as they are read (1.9 times)."""
+    s = ClaudeSession(SID)
+    for t in range(2000):  # 8,000 lines, 10 MB
+        s.user(f"Why does test {t} fail?")
+        s.assistant([tool_use("Bash", {"command": f"cargo test t{t}"}, f"call{t}")])
+        s.tool_result(f"call{t}", f"run {t}\n" + "test result: FAILED. 0 passed; 1 failed\n" * 40)
+        s.assistant(f"Test {t} compares `a < b` where it should compare `a <= b`. " * 5)
+    s.write(tmp_path / ".claude" / "projects" / "-w-proj" / f"{SID}.jsonl")
+    adapter = ClaudeCodeAdapter()
+    (ref,) = adapter.discover(SourceContext(tmp_path, {}, False))
+    tracemalloc.start()
+    try:
+        (session,) = adapter.load(ref).sessions
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(session.messages) == 8000
+    assert peak < 2.5 * held, (peak, held)

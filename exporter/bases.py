@@ -20,15 +20,17 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
+import yaml as pyyaml  # loaded anyway: note frontmatter is read with it
 
 from . import vaultio
 from .index import INDEX_PREFIX, note_meta
 from .notes import SOURCE_LABELS, NoteSettings
 from .vault import Action, Change, Vault
+
+if TYPE_CHECKING:
+    from ruamel.yaml import YAML
 
 BASE_NAME = "Sessions.base"
 BASE_KEY = f"{INDEX_PREFIX}bases"
@@ -82,17 +84,20 @@ def write_bases_file(vault: Vault, settings: NoteSettings) -> Change:
     )
     ours = base_document(sources)
     try:
-        return _write(vault, relpath, ours)
+        return _write(vault, relpath, ours, all(s in SOURCE_LABELS for s in sources))
     except (OSError, UnicodeDecodeError) as exc:
         return Change(Action.FAILED, BASE_KEY, relpath, f"could not be written: {exc}")
 
 
-def _write(vault: Vault, relpath: str, ours: dict[str, Any]) -> Change:
-    yaml = _yaml()
+def _write(vault: Vault, relpath: str, ours: dict[str, Any], known: bool) -> Change:
     found = vaultio.read_file(vault.root, relpath)
     if found is None:
-        _save(vault, relpath, _dump(yaml, ours), [v["name"] for v in ours["views"]])
+        text = _first_text(ours) if known else _dump(_yaml(), ours)
+        _save(vault, relpath, text, [v["name"] for v in ours["views"]])
         return Change(Action.CREATED, BASE_KEY, relpath)
+    from ruamel.yaml.error import YAMLError
+
+    yaml = _yaml()
     text = found[0].decode("utf-8")
     try:
         doc = yaml.load(text)
@@ -139,10 +144,27 @@ def _record(vault: Vault) -> dict[str, list[str]]:
 
 
 def _yaml() -> YAML:
+    from ruamel.yaml import YAML  # imported when a file is there to keep: it costs start-up
+
     yaml = YAML()  # round trip: the user's comments, order and quoting survive an added view
     yaml.indent(mapping=2, sequence=4, offset=2)
     yaml.width = 4096
     return yaml
+
+
+class _IndentedDumper(pyyaml.SafeDumper):
+    """Lists indented under their key, as ``_yaml()`` writes them."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        return super().increase_indent(flow, False)
+
+
+def _first_text(doc: dict[str, Any]) -> str:
+    """The file as ``_dump(_yaml(), doc)`` writes it, without importing ruamel.yaml, for a
+    document naming only the assistants ccexport knows (tests/test_startup.py compares the
+    two for each; YAML 1.1 and 1.2 differ only for names such as ``yes``)."""
+    return pyyaml.dump(doc, Dumper=_IndentedDumper, sort_keys=False, allow_unicode=True,
+                       width=4096)  # fmt: skip
 
 
 def _dump(yaml: YAML, doc: Any) -> str:

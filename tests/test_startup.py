@@ -6,6 +6,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
+from exporter.notes import SOURCE_LABELS
+
 
 def _imported_after(code: str) -> set[str]:
     out = subprocess.run(
@@ -24,3 +28,150 @@ def test_the_command_and_the_export_pipeline_start_without_jinja_or_mistune():
 def test_jinja_is_imported_once_templates_are_needed():
     loaded = _imported_after("from exporter.render import environment\nenvironment(None)")
     assert "jinja2" in loaded
+
+
+# What the two commands of the budget load. Each module here was imported at start-up before
+# the budget was set (a pydantic validator per option, every adapter's parser, ruamel.yaml
+# for the first Sessions.base); an import added back at module level fails this test.
+HEAVY_FOR_ANY_COMMAND = {
+    "pydantic",  # typer's option validators (typer >= 0.29)
+    "ruamel.yaml",  # Sessions.base is first written without it
+    "jinja2",  # templates: only when a note or an index note is rendered
+    "mistune",  # code spans: only when a note is built
+    "zstandard",  # compressed Codex rollouts: only when one is read
+}
+PARSERS = {
+    "exporter.adapters.aider_log",
+    "exporter.adapters.codex_rollout",
+    "exporter.adapters.copilot_log",
+    "exporter.adapters.copilot_cli.events",
+    "exporter.adapters.cline.blocks",
+    "exporter.adapters.cline.ui",
+    "exporter.adapters.cursor.agent",
+    "exporter.adapters.cursor.bubbles",
+    "exporter.adapters.cursor.transcripts",
+    "exporter.adapters.gemini.chat",
+    "exporter.adapters.gemini.stores",
+    "exporter.adapters.opencode.convert",
+}
+RUN_MAIN = """
+import sys
+from exporter.cli import main
+sys.argv = ["ccexport", *sys.argv[1:]]
+try:
+    main()
+except SystemExit as stop:
+    assert not stop.code, stop.code
+print(" ".join(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def _imported_by_command(*args: str) -> set[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_MAIN, *args], capture_output=True, text=True, check=True
+    )
+    return set(done.stderr.split())
+
+
+def test_help_imports_no_adapter_and_nothing_heavy():
+    loaded = _imported_by_command("--help")
+    assert "exporter.cli" in loaded
+    never = HEAVY_FOR_ANY_COMMAND | PARSERS | {"exporter.adapters", "exporter.export", "re2"}
+    assert not never & loaded, sorted(never & loaded)
+
+
+def test_an_export_of_an_empty_home_imports_no_parser_and_nothing_heavy(tmp_path):
+    home = tmp_path / "emptyhome"
+    home.mkdir()
+    vault = tmp_path / "v"
+    loaded = _imported_by_command("--vault", str(vault), "--home", str(home), "--quiet")
+    assert (vault / "AI Sessions" / "Sessions.base").is_file()  # the export did run
+    assert "exporter.export" in loaded and "exporter.adapters.codex" in loaded
+    never = HEAVY_FOR_ANY_COMMAND | PARSERS
+    assert not never & loaded, sorted(never & loaded)
+
+
+def test_each_parser_is_imported_once_its_source_has_a_session(tmp_path):
+    """The parsers are still there when needed: the demo home has sessions of each source."""
+    from conftest import EXAMPLES_HOME
+
+    loaded = _imported_by_command(
+        "--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--quiet", "--jobs", "1"
+    )
+    assert not PARSERS - loaded, sorted(PARSERS - loaded)
+
+
+def _typer_parameters():
+    """Every option of every command, as typer builds it."""
+    import typer.main
+
+    from exporter.cli import app
+
+    def walk(command):
+        yield command
+        for sub in getattr(command, "commands", {}).values():
+            yield from walk(sub)
+
+    return [param for command in walk(typer.main.get_command(app)) for param in command.params]
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["", "a", "~/notes", "/tmp", "-", "-x", " spaced ", "ünï", "bad\udcffbyte", "7d", "1e3"],
+)
+def test_a_value_taken_without_typers_validator_is_the_one_it_would_give(value):
+    coercion = pytest.importorskip("typer._coercion", reason="typer < 0.29 has no validators")
+    from exporter.cli_options import _deferred_validation
+
+    taken = 0
+    for param in _typer_parameters():
+        if not hasattr(param, "type_descriptor"):
+            continue  # click's own --help
+        typer_own = coercion.build_runtime_param(param.type_descriptor)
+        param._runtime_param = None
+        ours = _deferred_validation([param])[0]._runtime_param
+        assert ours.coerce(None, param=param, ctx=None) == typer_own.coerce(
+            None, param=param, ctx=None
+        )  # left out
+        given = (value, value) if param.multiple else value
+        try:
+            expected = typer_own.coerce(given, param=param, ctx=None)
+        except Exception as exc:  # noqa: BLE001 - ours must fail the same way
+            with pytest.raises(type(exc)):
+                ours.coerce(given, param=param, ctx=None)
+            continue
+        got = ours.coerce(given, param=param, ctx=None)
+        assert (type(got), got) == (type(expected), expected), param.name
+        taken += 1
+    assert taken >= 10  # the texts, paths and lists of texts of the commands
+
+
+def test_a_number_given_is_still_checked_by_typer():
+    from typer.testing import CliRunner
+
+    from exporter.cli import app
+
+    bad = CliRunner().invoke(app, ["--vault", "v", "--jobs", "0"])
+    assert bad.exit_code == 2
+    assert "--jobs" in bad.output and "greater than or equal to 1" in bad.output
+
+
+@pytest.mark.parametrize("sources", [[], *([s] for s in SOURCE_LABELS), sorted(SOURCE_LABELS)])
+def test_the_first_sessions_base_is_the_text_ruamel_writes(sources):
+    from exporter import bases
+
+    doc = bases.base_document(sources)
+    assert bases._first_text(doc) == bases._dump(bases._yaml(), doc)
+
+
+def test_a_sessions_base_naming_an_unknown_assistant_is_written_by_ruamel(tmp_path):
+    from exporter import bases
+    from exporter.vault import Vault
+
+    class Listed(Vault):
+        def notes(self, describe):
+            return {"s:1": ("a.md", {"source": "yes"})}
+
+    change = bases.write_bases_file(Listed(tmp_path), bases.NoteSettings())
+    text = (tmp_path / change.relpath).read_text(encoding="utf-8")
+    assert "    name: yes\n" in text  # YAML 1.2 as ruamel writes it; PyYAML would quote it

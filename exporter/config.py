@@ -160,9 +160,9 @@ def _apply(
     flags: bool = False,
 ) -> None:
     """Check and copy ``values`` into ``s``; every problem names ``where`` and the key."""
-    from .adapters import ADAPTERS  # the valid source names
+    from .sourcenames import SOURCES  # the registered names, without importing the adapters
 
-    names = [a.name for a in ADAPTERS]
+    names = list(SOURCES)
 
     def fail(key: str, why: str) -> ConfigError:
         flag = "--source" if flags and key == "sources" else f"'{key}'"

@@ -1,8 +1,9 @@
 """Every source's name and label, light enough to import for ``--help``.
 
 The registry (``adapters.ADAPTERS``) imports every adapter, which costs more than the whole
-start-up budget; this table is what the command line shows before any adapter is needed.
-``tests/test_docs.py`` checks it names exactly the registered adapters, in their order.
+start-up budget; this table is what the command line shows, and what the configuration
+checks source names against, before any adapter is needed. ``tests/test_cli_conventions.py``
+checks it names exactly the registered adapters, in their order.
 """
 
 from __future__ import annotations

@@ -91,6 +91,11 @@ def test_an_export_of_an_empty_home_imports_no_parser_and_nothing_heavy(tmp_path
     assert not never & loaded, sorted(never & loaded)
 
 
+def test_config_show_checks_source_names_without_importing_the_adapters(tmp_path):
+    loaded = _imported_by_command("config", "show", "--vault", str(tmp_path / "v"))
+    assert "exporter.config" in loaded and "exporter.adapters" not in loaded
+
+
 def test_each_parser_is_imported_once_its_source_has_a_session(tmp_path):
     """The parsers are still there when needed: the demo home has sessions of each source."""
     from conftest import EXAMPLES_HOME

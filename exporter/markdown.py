@@ -150,7 +150,9 @@ def callout(kind: str, title: str, body: str, *, folded: bool = True) -> str:
     body = body.strip("\n")
     if not body:
         return head
-    lines = _tabs_to_spaces_outside_fences(body.split("\n"))
+    lines = body.split("\n")
+    if "\t" in body:
+        lines = _tabs_to_spaces_outside_fences(lines)
     if not _FENCE_LINE.match(lines[0]):
         # Text right under the title would continue the title's paragraph (a "---" there
         # would make it a heading, indented code would be text): a quoted blank line first.

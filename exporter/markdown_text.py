@@ -59,23 +59,21 @@ def _escape_text(
     ``text`` is one paragraph (lines start where a block could start) with each code span
     replaced by ``_CODE_MARK``; ``inline`` text is one line inside a heading or title."""
     n = len(text)
-    slash = [False] * n
-    keep = [False] * n  # escaped by the author, or part of a web link's address
+    slash = bytearray(n)  # 1: a backslash goes before this character
+    keep = bytearray(n)  # 1: escaped by the author, or part of a web link's address
     heading: dict[int, tuple[int, str]] = {}
 
-    i = 0
-    while i < n:
-        if text[i] == "\\":
-            following = text[i + 1] if i + 1 < n else "\n"
-            if literal and (following in _ASCII_PUNCT or following in "\n" + _CODE_MARK):
-                slash[i] = True
-                if following == "`":
-                    slash[i + 1] = True  # it was escaped, and must stay text
-            elif not literal and following in _ASCII_PUNCT:
-                keep[i] = keep[i + 1] = True
-                i += 2
-                continue
-        i += 1
+    i = text.find("\\")
+    while 0 <= i < n:
+        following = text[i + 1] if i + 1 < n else "\n"
+        if literal and (following in _ASCII_PUNCT or following in "\n" + _CODE_MARK):
+            slash[i] = True
+            if following == "`":
+                slash[i + 1] = True  # it was escaped, and must stay text
+        elif not literal and following in _ASCII_PUNCT:
+            keep[i] = keep[i + 1] = True
+            i += 1
+        i = text.find("\\", i + 1)
 
     def mark(at: int) -> None:
         if 0 <= at < n and not keep[at]:
@@ -84,8 +82,7 @@ def _escape_text(
     offset = 0
     for number, line in enumerate(text.split("\n")):
         if not inline:
-            rest = text[offset:]
-            _line_start(line, offset, number in (underlines or ()), mark, heading, rest)
+            _line_start(line, offset, number in (underlines or ()), mark, heading, text)
         _dataview_fields(line, offset, mark, every=inline)
         for m in _BLOCK_ID.finditer(line):
             mark(offset + m.start())
@@ -139,18 +136,27 @@ def _escape_text(
     if literal or inline:
         _emphasis(text, keep, slash)
 
+    # The text with a backslash before each marked character and demoted headings, cut
+    # at those points rather than walked character by character.
+    points = set(heading)
+    at = slash.find(1)
+    while at >= 0:
+        points.add(at)
+        at = slash.find(1, at + 1)
     out: list[str] = []
-    i = 0
-    while i < n:
-        if i in heading:
-            length, hashes = heading[i]
+    pos = 0
+    for at in sorted(points):
+        if at < pos:
+            continue  # inside a heading's run of hashes, which was replaced
+        out.append(text[pos:at])
+        if at in heading:
+            length, hashes = heading[at]
             out.append(hashes)
-            i += length
-            continue
-        if slash[i]:
+            pos = at + length
+        else:
             out.append("\\")
-        out.append(text[i])
-        i += 1
+            pos = at
+    out.append(text[pos:])
     return "".join(out)
 
 
@@ -164,7 +170,7 @@ def _line_start(
     underline: bool,
     mark: Any,
     heading: dict[int, tuple[int, str]],
-    rest: str,
+    text: str,
 ) -> None:
     """Rules for the start of a block: headings are demoted; HTML blocks, definitions,
     callouts, task boxes, fences and setext underlines become text."""
@@ -183,7 +189,11 @@ def _line_start(
     lead = len(body) - len(body.lstrip())
     if _BLOCK_HTML.match(body[lead:]) or body[lead:].startswith(("[!", "[ ]", "[x]", "[X]")):
         mark(at + lead)
-    elif body[lead:].startswith("[") and "]:" in rest and not _LINK_START.match(body[lead:]):
+    elif (
+        body[lead:].startswith("[")
+        and text.find("]:", offset) >= 0
+        and not _LINK_START.match(body[lead:])
+    ):
         mark(at + lead)  # a link reference definition, its label possibly across lines
     fence = _FENCE_LINE.match(body)
     if fence and fence.group(1)[0] == "~":
@@ -209,7 +219,7 @@ def _dataview_fields(line: str, offset: int, mark: Any, *, every: bool = False) 
         first = False
 
 
-def _paired(text: str, char: str, keep: list[bool], mark: Any) -> None:
+def _paired(text: str, char: str, keep: bytearray, mark: Any) -> None:
     """Maths (``$``), highlights (``==``) and strikethrough (``~~``) need an opening run
     followed by text and a later closing run after text; only then are all runs escaped.
     A character its author escaped ends a run (what is left of it may still pair)."""
@@ -242,7 +252,7 @@ def _paired(text: str, char: str, keep: list[bool], mark: Any) -> None:
             opened = True
 
 
-def _emphasis(text: str, keep: list[bool], slash: list[bool]) -> None:
+def _emphasis(text: str, keep: bytearray, slash: bytearray) -> None:
     """CommonMark's emphasis pairing over ``*`` and ``_`` runs; the closing run of each
     pair is escaped, again until nothing pairs (``**/*.ts`` and ``snake_case`` never do)."""
     while True:

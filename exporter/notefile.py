@@ -122,7 +122,9 @@ def dump_frontmatter(metadata: dict[str, Any]) -> str:
 def owned_hash(owned: str) -> str:
     """What the end marker records: 64 bits of SHA-256 of the region, line ends normalized
     (a sync tool that turns LF into CRLF is not an edit)."""
-    lines = "\n".join(line.rstrip("\r") for line in owned.split("\n")).strip("\n")
+    if "\r" in owned:
+        owned = "\n".join(line.rstrip("\r") for line in owned.split("\n"))
+    lines = owned.strip("\n")
     return hashlib.sha256(lines.encode("utf-8", "replace")).hexdigest()[:16]
 
 

@@ -23,11 +23,15 @@ _FENCE_OPEN = re.compile(r"(`{3,}|~{3,})(.*)")
 # link reference definition.
 _CONTAINER_OR_DEEP = re.compile(
     r"^[ >*+\d.)-]*(?: {4}|\t)"  # four columns of indentation, after list markers too
-    r"|^[ ]*(?:(?:[-+*]|\d{1,9}[.)])[ ]+)*(?:>|<|```|~~~|\[)"  # quote, HTML, fence, [label]
+    r"|^[ ]*(?:(?:[-+*]|\d{1,9}[.)])[ ]+)*(?:>|```|~~~|\[)"  # quote, fence, [label]
+    # HTML that may start a block; a hyphenated tag (``<system-reminder>``, never one of
+    # CommonMark's block names) with text after it on the line starts a paragraph.
+    r"|^[ ]*(?:(?:[-+*]|\d{1,9}[.)])[ ]+)*<(?![A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+>[ \t]*\S)"
 )
 # Inline constructs that can claim a backtick before a code span does: strikethrough,
-# raw HTML and autolinks, inline and reference links.
-_CLAIMS_BACKTICKS = re.compile(r"~~|<[A-Za-z/!?]|\]\(|\]\[|\]:")
+# inline and reference links, and raw HTML or autolinks unless the tag closes on its line
+# without quotes (a code span could only be inside a quoted value or a comment).
+_CLAIMS_BACKTICKS = re.compile(r"~~|\]\(|\]\[|\]:|<(?:[!?]|[A-Za-z/](?![^<>\n\"']*>))")
 _RUN = re.compile(r"`+")
 # A line that could be a table's delimiter row: where one exists, a cell boundary could cut
 # a code span that holds a pipe.

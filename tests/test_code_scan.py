@@ -60,7 +60,8 @@ _PIECES = st.sampled_from(
      "](x)", "]: ", "<", ">", "<a>", "<b ", "</a>", "<!--", "<http://x>", "|", "---", "#",
      "\n", "\n\n", "\n ", "\n  ", "\n   ", "\n    ", "\n\t", "\t", "\n> ", "\n- ", "\n1. ",
      "\n2) ", "\n* ", "\n```", "\n```py", "\n~~~", "\n````", "\n```\n", " ", "a", "b c",
-     "x_y", "&amp;", "&#96;", "\r", "\u2028", "=", "$"]
+     "x_y", "&amp;", "&#96;", "\r", "\u2028", "=", "$", "<system-reminder>", "</a-b>",
+     "<a-b c='", "'>", "\"", "<div>", "<pre>", "\n<x-y>", "<!-- ", " -->", "<?", "<a\n"]
 )  # fmt: skip
 
 
@@ -88,6 +89,7 @@ def test_the_scan_answers_for_prose_with_spans_and_fences():
         "```rust\nfn main() {}\n```\nAfter ``a ` b``.\n~~~\n```\n~~~\n"
     )
     assert _check(text)
+    assert _check("<system-reminder>ctx</system-reminder>Why does `<T>` fail?")
     blocks, spans = scanned_code(text)
     assert [b["raw"] for b in blocks] == ["fn main() {}\n", "```\n"]
     assert spans == ["src/main.rs", "Vec<Item>", "a < b", "x", "a ` b"]
@@ -99,6 +101,9 @@ def test_the_scan_answers_for_prose_with_spans_and_fences():
         "    indented code",
         "> `quoted`",
         "<div>\n`x`\n</div>",
+        "<x-y>\n`x`\n",
+        "<a title='`'>`x`",
+        "<!-- `a` -->",
         "a `open\nclose` b",
         "~~a `b~~ c`",
         "[a `b](c)` d",

@@ -41,6 +41,13 @@ _ASCII_PUNCT = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _CODE_MARK = "\ue000"  # stands for one code span while text around it is escaped
 
 
+# The characters some rule of ``_escape_text`` acts on (emphasis only in literal text).
+_ACTS = {
+    False: re.compile(r"[\\#<\[\]^%`$=~&]|::"),
+    True: re.compile(r"[\\#<\[\]^%`$=~&*_]|::"),
+}
+
+
 class _Unsure(Exception):
     """Text that cannot be escaped with certainty: it is shown verbatim."""
 
@@ -58,6 +65,8 @@ def _escape_text(
 
     ``text`` is one paragraph (lines start where a block could start) with each code span
     replaced by ``_CODE_MARK``; ``inline`` text is one line inside a heading or title."""
+    if not underlines and not inline and not _ACTS[literal].search(text):
+        return text  # no character any rule below acts on
     n = len(text)
     slash = bytearray(n)  # 1: a backslash goes before this character
     keep = bytearray(n)  # 1: escaped by the author, or part of a web link's address

@@ -130,7 +130,16 @@ class Renderer:
 
     def submit(self, job: RenderJob) -> None:
         self.submitted += 1
-        if self.pool is None and self.workers > 1 and self.submitted >= PARALLEL_FROM:
+        # Workers are forked and keep what the main process held then: one part of a long
+        # session never starts the pool (the whole session is in memory; a pool forked now
+        # would hold a copy per worker). Its parts are rendered here, one at a time, unless
+        # a pool was already started by an earlier note.
+        if (
+            self.pool is None
+            and self.workers > 1
+            and self.submitted >= PARALLEL_FROM
+            and job.part is None
+        ):
             self.pool = self._new_pool(self.workers)
         if self.pool is None:
             self.queue.append(_Pending(job, render_job(job, self.settings)))

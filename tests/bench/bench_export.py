@@ -12,7 +12,9 @@ tool calls with long outputs, thinking), then reports medians of:
 - a no-op re-run over the unchanged home, and its ratio to the full export (target: 5%);
 - the command's start-up time (``ccexport --help``), and peak memory of a full export;
 - with ``--peer PATH`` (the ``claude-code-log`` command, installed apart: it is not a
-  dependency), that tool's Markdown export of the same home, and its ratio to ours;
+  dependency), that tool's Markdown export of the same home, and its ratio to ours
+  (target: 12x); with ``--peer2 PATH`` (obsidian-agent-vault's ``agent-vault``), its
+  first import of the same home, and its ratio to ours (target: 4x);
 - the load time of a vault's state file grown to ``--state-sessions`` notes (20,000 by
   default: the records of this home's state, copied under new keys);
 - start-up of an export of an empty home; peak memory (VmHWM) of every process of a full
@@ -334,6 +336,23 @@ def timed_peer(command: str, home: Path, out: Path) -> float:
     return time.perf_counter() - start
 
 
+def timed_second_peer(command: str, home: Path, work: Path, n: int) -> float:
+    """obsidian-agent-vault (``agent-vault``): configure a new vault for the home's Claude
+    Code projects, then import every session (``audit``), as its README's first run does."""
+    config, vault = work / f"agent-vault-{n}.json", work / f"agent-vault-{n}"
+    env = {**os.environ, "HOME": str(work)}  # nothing of it lands in the real home
+    start = time.perf_counter()
+    subprocess.run(
+        [command, "init", "--config", str(config), "--vault", str(vault), "--yes",
+         "--no-detect", "--source", f"claude={home / '.claude' / 'projects'}"],
+        check=True, capture_output=True, env=env,
+    )  # fmt: skip
+    subprocess.run(
+        [command, "audit", "--config", str(config)], check=True, capture_output=True, env=env
+    )
+    return time.perf_counter() - start
+
+
 def startup() -> float:
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "exporter", "--help"], check=True, capture_output=True)
@@ -363,6 +382,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--peer", help="path of a claude-code-log command to time as well")
+    parser.add_argument(
+        "--peer2", help="path of an obsidian-agent-vault command (agent-vault) to time as well"
+    )
     parser.add_argument(
         "--big", action="store_true", help="a home of about 1 GB (--sessions default: 20000)"
     )
@@ -461,6 +483,12 @@ def main() -> None:
             )
             figures["peer_s"] = round(peer, 3)
             figures["peer_over_full"] = round(peer / figures["full_s"], 2)
+        if args.peer2:
+            peer = statistics.median(
+                timed_second_peer(args.peer2, home, work, i) for i in range(args.repeat)
+            )
+            figures["peer2_s"] = round(peer, 3)
+            figures["peer2_over_full"] = round(peer / figures["full_s"], 2)
         figures["noop_over_full"] = round(figures["noop_s"] / figures["full_s"], 4)
         figures["full_mb_per_s"] = round(figures["megabytes"] / figures["full_s"], 1)
         figures["load_after"] = load_average()
@@ -485,7 +513,11 @@ def main() -> None:
     )
     if "peer_s" in figures:
         print(
-            f"  claude-code-log, Markdown:        {figures['peer_s']:.3f} s  = {figures['peer_over_full']}x our full export"
+            f"  claude-code-log, Markdown:        {figures['peer_s']:.3f} s  = {figures['peer_over_full']}x our full export (target 12x)"
+        )
+    if "peer2_s" in figures:
+        print(
+            f"  obsidian-agent-vault, audit:      {figures['peer2_s']:.3f} s  = {figures['peer2_over_full']}x our full export (target 4x)"
         )
     print(
         f"  full export, --no-redact:         {figures['no_redact_s']:.3f} s  (redaction costs {figures['redaction_overhead_pct']}%)"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -89,7 +90,7 @@ class TranscriptBuilder:
     def __init__(self) -> None:
         self.out = Transcript()
         self.drafts: list[_Draft] = []
-        self.usage_by_response: dict[str, dict[str, Any]] = {}
+        self.usage_by_response: dict[str, Usage] = {}  # the last line's, per response
         self.queued: list[str] = []
         self.steering_seen: set[str] = set()
         self.pending_boundary: _Draft | None = None
@@ -195,7 +196,8 @@ class TranscriptBuilder:
         if not isinstance(message, dict):
             return
         model = message.get("model")
-        model = model if isinstance(model, str) else None  # a damaged line may hold anything
+        # A damaged line may hold anything. Interned: one string for every message of a model.
+        model = sys.intern(model) if isinstance(model, str) else None
         if rec.get("isApiErrorMessage"):
             text = _plain_text(message.get("content")).strip()
             self._add("assistant", [NoticePart("error", text)], rec)
@@ -203,8 +205,14 @@ class TranscriptBuilder:
         if model == SYNTHETIC_MODEL:
             return  # a placeholder the harness wrote, not a reply
         response = message.get("id") or rec.get("requestId") or rec.get("uuid")
-        if isinstance(message.get("usage"), dict) and response:
-            self.usage_by_response[str(response)] = message["usage"]
+        usage = message.get("usage")
+        if isinstance(usage, dict) and response:
+            self.usage_by_response[str(response)] = Usage(
+                _int(usage.get("input_tokens")),
+                _int(usage.get("output_tokens")),
+                _int(usage.get("cache_read_input_tokens")),
+                _int(usage.get("cache_creation_input_tokens")),
+            )
         parts = _assistant_parts(message.get("content"))
         if not parts:
             return
@@ -261,19 +269,16 @@ class TranscriptBuilder:
     def _finish(self, links: dict[str, str]) -> None:
         total = Usage()
         for usage in self.usage_by_response.values():
-            total = total + Usage(
-                _int(usage.get("input_tokens")),
-                _int(usage.get("output_tokens")),
-                _int(usage.get("cache_read_input_tokens")),
-                _int(usage.get("cache_creation_input_tokens")),
-            )
+            total = total + usage
         self.out.usage = total
-        self.out.messages = [
-            Message(d.role, tuple(_linked(d.parts, links)), d.source_id, d.timestamp, d.model)
-            for d in self.drafts
-            if d.parts
-        ]
-        self.drafts.clear()
+        # Each draft goes as its message is made: a long session is never held twice.
+        drafts, self.drafts = self.drafts, []
+        drafts.reverse()
+        while drafts:
+            d = drafts.pop()
+            if d.parts:
+                parts = tuple(_linked(d.parts, links))
+                self.out.messages.append(Message(d.role, parts, d.source_id, d.timestamp, d.model))
 
 
 def _linked(parts: list[Part], links: dict[str, str]) -> list[Part]:

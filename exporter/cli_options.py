@@ -2,7 +2,8 @@
 
 Each option is an ``Annotated`` type so every command that takes it spells it, and documents
 it, the same way; the group and command classes keep typer's type placeholders out of
-``--help`` for flags. Kept apart from the commands so ``cli.py`` reads as what each does.
+``--help`` for flags and build typer's value validators only when a value needs one (they
+import pydantic). Kept apart from the commands so ``cli.py`` reads as what each does.
 """
 
 from __future__ import annotations

@@ -67,9 +67,8 @@ print(" ".join(sorted(sys.modules)), file=sys.stderr)
 
 
 def _imported_by_command(*args: str) -> set[str]:
-    done = subprocess.run(
-        [sys.executable, "-c", RUN_MAIN, *args], capture_output=True, text=True, check=True
-    )
+    done = subprocess.run([sys.executable, "-c", RUN_MAIN, *args], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
     return set(done.stderr.split())
 
 

@@ -30,9 +30,9 @@ def test_jinja_is_imported_once_templates_are_needed():
     assert "jinja2" in loaded
 
 
-# What the two commands of the budget load. Each module here was imported at start-up before
-# the budget was set (a pydantic validator per option, every adapter's parser, ruamel.yaml
-# for the first Sessions.base); an import added back at module level fails this test.
+# What the two commands of the budget must not load. pydantic (typer's validator per option),
+# ruamel.yaml (the first Sessions.base) and every adapter's parser were loaded before the
+# budget was set; jinja2, mistune and zstandard already waited and must go on waiting.
 HEAVY_FOR_ANY_COMMAND = {
     "pydantic",  # typer's option validators (typer >= 0.29)
     "ruamel.yaml",  # Sessions.base is first written without it

@@ -177,6 +177,10 @@ class Renderer:
         """Jobs done, oldest first; with ``wait``, all of them; else while the oldest is done
         (and always enough to keep the queue short)."""
         limit = 4 * self.workers
+        if self.queue and self.queue[-1].job.part is not None:
+            # Parts of a long session make notes of megabytes each: the few that keep every
+            # worker busy wait to be written, not four per worker.
+            limit = self.workers + 1
         while self.queue:
             pending = self.queue[0]
             outcome = pending.outcome

@@ -20,6 +20,10 @@ Titles: the last ``custom-title``, else the last ``ai-title``, else a ``summary`
 ``leafUuid`` lies in the session (often written into a later file of the same project, so
 the leading summary lines of the project's files are indexed once per run).
 
+A file is read once, line by line: each line is turned into parts of messages and let go,
+so memory holds a long session's messages, not its JSON (about half of which repeats tool
+output). Only the sidechain lines of the old layout are kept until the file is read.
+
 Finding the files is in claude_discovery.py, linking subagents to their Task calls in
 claude_subagents.py; this module loads a discovered session and builds its sessions.
 """

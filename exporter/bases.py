@@ -22,8 +22,6 @@ import io
 import json
 from typing import TYPE_CHECKING, Any
 
-import yaml as pyyaml  # loaded anyway: note frontmatter is read with it
-
 from . import vaultio
 from .index import INDEX_PREFIX, note_meta
 from .notes import SOURCE_LABELS, NoteSettings
@@ -152,19 +150,18 @@ def _yaml() -> YAML:
     return yaml
 
 
-class _IndentedDumper(pyyaml.SafeDumper):
-    """Lists indented under their key, as ``_yaml()`` writes them."""
-
-    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
-        return super().increase_indent(flow, False)
-
-
 def _first_text(doc: dict[str, Any]) -> str:
     """The file as ``_dump(_yaml(), doc)`` writes it, without importing ruamel.yaml, for a
     document naming only the assistants ccexport knows (tests/test_startup.py compares the
     two for each; YAML 1.1 and 1.2 differ only for names such as ``yes``)."""
-    return pyyaml.dump(doc, Dumper=_IndentedDumper, sort_keys=False, allow_unicode=True,
-                       width=4096)  # fmt: skip
+    import yaml  # PyYAML: loaded anyway by then (note frontmatter is read with it)
+
+    class IndentedDumper(yaml.SafeDumper):
+        def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+            return super().increase_indent(flow, False)  # lists under their key, as _yaml()
+
+    return yaml.dump(doc, Dumper=IndentedDumper, sort_keys=False, allow_unicode=True,
+                     width=4096)  # fmt: skip
 
 
 def _dump(yaml: YAML, doc: Any) -> str:

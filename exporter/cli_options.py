@@ -35,9 +35,11 @@ def _deferred_validation(params: list[Any]) -> list[Any]:
     for param in params:
         if getattr(param, "_runtime_param", False) is None:  # typer's, not built yet
             found = param.type_descriptor
-            param._runtime_param = _DeferredCoercion(
-                found.parameter_info, found.annotation, descriptor=found
-            )
+            try:
+                stand_in = _DeferredCoercion(found.parameter_info, found.annotation, found)
+            except TypeError:  # a typer whose validators take other fields: leave them be
+                return params
+            param._runtime_param = stand_in
     return params
 
 

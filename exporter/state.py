@@ -7,6 +7,7 @@ the file as last written, so an unchanged note need not be read again. Nothing h
 needed to keep a user's edit: the note itself carries the hash of its generated part, so a
 vault whose state is lost, damaged or not synced (Obsidian Sync skips hidden folders) is
 still updated safely. Every file here is written through ``vaultio`` (no link followed).
+The file's layout, in columns with shared tables, is in ``statefile``.
 """
 
 from __future__ import annotations
@@ -20,25 +21,14 @@ from typing import Any
 
 import orjson
 
-from . import vaultio
+from . import statefile, vaultio
 from .errors import VaultLockedError
+from .statefile import NoteRecord  # also imported from here
 
 STATE_DIR = ".ccexport"
 STATE_FILE = "state.json"
 LOCK_FILE = "lock"
-STATE_VERSION = 1
-
-
-@dataclass(slots=True)
-class NoteRecord:
-    path: str  # vault-relative, "/"-separated
-    hash: str  # sha256 of the owned region as last written
-    lines: int  # its line count: pins the end marker
-    tags: list[str] = field(default_factory=list)  # the tags the exporter wrote
-    keys: list[str] = field(default_factory=list)  # the properties the exporter wrote
-    meta: dict[str, Any] = field(default_factory=dict)  # what index notes list about it
-    stat: list[int] = field(default_factory=list)  # mtime_ns, size, inode as last written
-    deleted: bool = False  # the person deleted the note in the vault: it stays deleted
+STATE_VERSION = 2  # 1: one JSON object per note (still read)
 
 
 @dataclass(slots=True)
@@ -57,30 +47,28 @@ class State:
 
     @classmethod
     def load(cls, vault: Path) -> State:
+        with statefile.collector_paused():
+            return cls._load(vault)
+
+    @classmethod
+    def _load(cls, vault: Path) -> State:
         try:
             found = vaultio.read_file(vault, f"{STATE_DIR}/{STATE_FILE}")
             data = orjson.loads(found[0]) if found else None
         except (OSError, orjson.JSONDecodeError):
             # A damaged (or linked) state only costs a full re-read: notes are found by identity.
             return cls()
-        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+        if not isinstance(data, dict) or data.get("version") not in (1, STATE_VERSION):
             return cls()
-        notes = {
-            key: NoteRecord(
-                r["path"],
-                r["hash"],
-                r["lines"],
-                list(r.get("tags", [])),
-                list(r.get("keys", [])),
-                dict(r.get("meta", {})),
-                [int(n) for n in r.get("stat", []) if isinstance(n, int)],
-                r.get("deleted") is True,
-            )  # fmt: skip
-            for key, r in data.get("notes", {}).items()
-            if isinstance(r, dict) and {"path", "hash", "lines"} <= r.keys()
-        }
+        try:
+            if data["version"] == 1:  # an older vault: read, and written anew by its next run
+                sources, notes = dict(data.get("sources", {})), _notes_v1(data.get("notes", {}))
+            else:
+                sources, notes = statefile.decode(data)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            return cls()  # damaged (or hand-edited): a full re-read, as for a lost state
         return cls(
-            dict(data.get("sources", {})),
+            sources,
             notes,
             dict(data.get("links", {})),
             dict(data.get("children", {})),
@@ -89,27 +77,15 @@ class State:
         )
 
     def dumps(self) -> bytes:
-        data = {
-            "version": STATE_VERSION,
-            "sources": self.sources,
-            "links": self.links,
-            "children": self.children,
-            "render": self.render,
-            "notes": {
-                key: {
-                    "path": r.path,
-                    "hash": r.hash,
-                    "lines": r.lines,
-                    "tags": r.tags,
-                    "keys": r.keys,
-                    "meta": r.meta,
-                    "stat": r.stat,
-                    **({"deleted": True} if r.deleted else {}),
-                }  # fmt: skip
-                for key, r in self.notes.items()
-            },
-        }
-        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+        with statefile.collector_paused():
+            data = {
+                "version": STATE_VERSION,
+                "links": self.links,
+                "children": self.children,
+                "render": self.render,
+                **statefile.encode(self.sources, self.notes),
+            }
+            return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
 
     def unchanged(self, unit: str, fingerprint: list[list[object]]) -> bool:
         record = self.sources.get(unit)
@@ -201,3 +177,21 @@ class VaultLock:
             finally:
                 os.close(self._fd)  # closing releases the OS lock
                 self._fd = None
+
+
+def _notes_v1(notes: dict[str, Any]) -> dict[str, NoteRecord]:
+    """The notes of a version 1 state: one object per note, every key spelled out."""
+    return {
+        key: NoteRecord(
+            r["path"],
+            r["hash"],
+            r["lines"],
+            list(r.get("tags", [])),
+            list(r.get("keys", [])),
+            dict(r.get("meta", {})),
+            [int(n) for n in r.get("stat", []) if isinstance(n, int)],
+            r.get("deleted") is True,
+        )  # fmt: skip
+        for key, r in notes.items()
+        if isinstance(r, dict) and {"path", "hash", "lines"} <= r.keys()
+    }

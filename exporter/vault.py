@@ -75,17 +75,6 @@ class Change:
     diff: str = ""
 
 
-def _something_at(root: Path, relpath: str) -> bool:
-    """Something is at this vault path (one ``lstat``, no descriptor opened): the common
-    case of a no-op run, for every note. Only metadata is read, so a link on the way does no
-    harm; when nothing is found, the safe walk decides between missing and blocked."""
-    try:
-        os.lstat(os.path.join(root, relpath))
-    except (OSError, ValueError):
-        return False
-    return True
-
-
 def _owned_hash(owned: str) -> str:
     return hashlib.sha256(owned.encode("utf-8", "replace")).hexdigest()
 
@@ -119,6 +108,7 @@ class Vault:
         loaded = self.state.loaded
         self._state_bytes = loaded if loaded is not None else self.state.dumps()
         self._identities: dict[str, str] | None = None
+        self._listings: dict[str, frozenset[str]] = {}  # folder -> its names (see _listed)
         self._reserved: dict[str, str] = {}  # relpath -> key, for paths chosen this run
         self._renamed: set[str] = set()  # keys that could not take their proposed name
         self._unsynced: set[str] = set()  # folders renamed into since they were last fsynced
@@ -335,13 +325,30 @@ class Vault:
         if record.deleted:
             return Change(Action.DELETED, key, record.path)
         self._batch.settle(record.path)
-        if _something_at(self.root, record.path) or self._kind(record.path) != "missing":
+        if self._listed(record.path) or self._kind(record.path) != "missing":
             return None
         moved = self._find_by_identity(key)
         if moved:
             record.path = moved
             return None
         return self._left_deleted(key, record)
+
+    def _listed(self, relpath: str) -> bool:
+        """Its name is in its folder's listing, read once a run: a no-op run checks every
+        note, and 20,000 notes in 25 folders cost 25 listings instead of 20,000 ``lstat``.
+        Only names are read, so a link on the way does no harm; a name not listed (or a
+        folder that cannot be listed) is looked at by the safe walk, which decides."""
+        if not inside(relpath):  # a damaged or planted state: no folder outside is listed
+            return False
+        folder, _, name = relpath.rpartition("/")
+        names = self._listings.get(folder)
+        if names is None:
+            try:
+                names = frozenset(os.listdir(os.path.join(self.root, folder)))
+            except (OSError, ValueError):
+                names = frozenset()
+            self._listings[folder] = names
+        return name in names
 
     def _left_deleted(self, key: str, record: NoteRecord) -> Change:
         """The person's decision stands: reported once, then silently left deleted."""

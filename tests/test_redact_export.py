@@ -40,6 +40,7 @@ from exporter.model import (
 )
 from exporter.notefile import END_PREFIX
 from exporter.redact import redact_report, redactor
+from exporter.state import State
 from exporter.vault import Action, Change
 
 SID = "5ec7e700-0000-4000-8000-000000000001"
@@ -132,8 +133,7 @@ def test_every_place_in_a_claude_note_and_the_vault_is_redacted(tmp_path):
         assert f"[REDACTED:{rule}]" in note, rule
     index = files["AI Sessions/Projects/shop.md"]
     assert "REDACTED" in index and "push with" in index
-    state = json.loads(files[".ccexport/state.json"])
-    assert state["notes"][f"claude-code:{SID}"]["meta"]["title"] == (
+    assert State.load(vault).notes[f"claude-code:{SID}"].meta["title"] == (
         "push with [REDACTED:github-pat] please"
     )
     assert report.redactions == {

@@ -4,7 +4,6 @@ planted in a shared or synced vault; a failed write leaves nothing behind."""
 from __future__ import annotations
 
 import errno
-import json
 import os
 import shutil
 import stat
@@ -20,6 +19,7 @@ from exporter import vaultio
 from exporter.errors import ExporterError
 from exporter.render import init_templates
 from exporter.report import append_log
+from exporter.state import State
 from exporter.vault import safe_relpath
 
 PRECIOUS = b"precious, outside the vault\n"
@@ -381,12 +381,11 @@ def test_a_planted_state_cannot_send_a_note_outside_the_vault(tmp_path, outside)
     home, vault = tmp_path / "home", tmp_path / "v"
     write_session(home, ["q"])
     export(vault, home)
-    state = vault / ".ccexport" / "state.json"
-    data = json.loads(state.read_text())
-    (key,) = [k for k in data["notes"] if not k.startswith("index:")]
-    data["notes"][key]["path"] = "../outside/precious.txt"  # a synced state, tampered with
-    data["sources"] = {}
-    state.write_text(json.dumps(data))
+    state = State.load(vault)
+    (key,) = [k for k in state.notes if not k.startswith("index:")]
+    state.notes[key].path = "../outside/precious.txt"  # a synced state, tampered with
+    state.sources = {}
+    (vault / ".ccexport" / "state.json").write_bytes(state.dumps())
     write_session(home, ["q", "q2"])
     report = export(vault, home)
     assert not report.failed and "q2" in the_note(vault).read_text() and untouched(outside)

@@ -33,7 +33,7 @@ def discover_project(folder: Path) -> Iterator[SessionRef]:
     for name in mains:
         stem = name.removesuffix(".jsonl")
         related = subagent_files(folder / stem) if stem in dirs else ()
-        yield SessionRef(SOURCE, stem, FileStamp.of(files[name]), related)
+        yield SessionRef(SOURCE, stem, _stamp(folder, files[name]), related)
     for stem in sorted(dirs):
         if f"{stem}.jsonl" not in files:  # the session file was pruned; its agents remain
             for stamp in subagent_files(folder / stem):
@@ -41,7 +41,21 @@ def discover_project(folder: Path) -> Iterator[SessionRef]:
                     yield SessionRef(SOURCE, f"{stem}/{stamp.path.stem}", stamp)
     for name in sorted(n for n in files if n.startswith("agent-")):
         stem = name.removesuffix(".jsonl")
-        yield SessionRef(SOURCE, stem, FileStamp.of(files[name]))
+        yield SessionRef(SOURCE, stem, _stamp(folder, files[name]))
+
+
+def _stamp(folder: Path, entry: os.DirEntry[str]) -> FileStamp:
+    """``FileStamp.of(entry)``, its path made from the folder's already parsed parts:
+    parsing every session's whole path again cost a no-op run of 20,000 sessions 0.1 s."""
+    st = entry.stat()
+    return FileStamp(_child(folder, entry.name), st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def _child(folder: Path, name: str) -> Path:
+    """``folder / name`` for a name read from the folder's listing (no separator in it), by
+    the shortcut ``Path.iterdir`` takes where this Python has it (3.11 to 3.13)."""
+    make = getattr(folder, "_make_child_relpath", None)
+    return make(name) if make is not None else folder / name
 
 
 def file_session_id(records: list[dict[str, Any]]) -> str | None:

@@ -1,0 +1,186 @@
+"""The layout of ``state.json`` (version 2): what is remembered per note, in columns.
+
+Version 1 wrote one object per note, every key spelled out and every repeated value again
+(the 26 property names, the tags, the render fingerprint of every source): 1.3 kB a note,
+and 0.65 s to load 20,000 of them. Here each field is a column (one list per field, a note
+is an index), and what repeats is written once in a table and referred to by its index:
+
+- ``tables.dirs``: folders (a note's path and a source's path are a folder and a name);
+- ``tables.lists``: lists of strings (a note's tags and the properties it wrote);
+- ``tables.shapes``: the key sets of what index notes list about a note (``meta``);
+- ``tables.items``: fingerprint entries without a number (the render fingerprint);
+- a source's own file in its fingerprint is ``null``, and the notes of a source are the
+  indexes of their columns.
+
+Only the file changes: in memory the state holds the same records as before.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class NoteRecord:
+    path: str  # vault-relative, "/"-separated
+    hash: str  # sha256 of the owned region as last written
+    lines: int  # its line count: pins the end marker
+    # These two lists are never changed in place: records read from the file share them.
+    tags: list[str] = field(default_factory=list)  # the tags the exporter wrote
+    keys: list[str] = field(default_factory=list)  # the properties the exporter wrote
+    meta: dict[str, Any] = field(default_factory=dict)  # what index notes list about it
+    stat: list[int] = field(default_factory=list)  # mtime_ns, size, inode as last written
+    deleted: bool = False  # the person deleted the note in the vault: it stays deleted
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while the state is read or written. Both build (or walk)
+    a few hundred thousand objects with no cycle among them, and the collector, woken every
+    few hundred new containers, scanned the growing heap again and again: 20,000 notes
+    loaded in 0.6 s instead of 0.15 s."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _split(path: str, sep: str) -> tuple[str, str]:
+    """A path as (its folder, separator included; its name)."""
+    folder, slash, name = path.rpartition(sep)
+    return folder + slash, name
+
+
+def _indexes(values: list[Any], table: dict[Any, int]) -> list[int]:
+    """Each value's index in ``table``, where a value not yet in it is added last."""
+    return [table.setdefault(value, len(table)) for value in values]
+
+
+def _list_indexes(values: list[list[str]], table: dict[tuple[str, ...], int]) -> list[int]:
+    """``_indexes`` of lists. A list read from the file is the table's, shared by every
+    note that has it (so it is never changed in place: a record is given new lists): it
+    is looked up by identity, without hashing its content again."""
+    seen: dict[int, int] = {}
+    found = []
+    for value in values:
+        index = seen.get(id(value))
+        if index is None:
+            index = seen[id(value)] = table.setdefault(tuple(value), len(table))
+        found.append(index)
+    return found
+
+
+def encode(sources: dict[str, dict[str, Any]], notes: dict[str, NoteRecord]) -> dict[str, Any]:
+    """The ``notes``, ``sources`` and ``tables`` of a version 2 state file."""
+    dirs: dict[str, int] = {}
+    lists: dict[tuple[str, ...], int] = {}
+    shapes: dict[tuple[str, ...], int] = {}
+    items: dict[tuple[str, ...], int] = {}
+    records = list(notes.values())
+    paths = [_split(r.path, "/") for r in records]
+    columns = {
+        "key": list(notes),
+        "dir": _indexes([folder for folder, _ in paths], dirs),
+        "name": [name for _, name in paths],
+        "hash": [r.hash for r in records],
+        "lines": [r.lines for r in records],
+        "tags": _list_indexes([r.tags for r in records], lists),
+        "keys": _list_indexes([r.keys for r in records], lists),
+        "meta": [
+            [shapes.setdefault(tuple(r.meta), len(shapes)), *r.meta.values()] for r in records
+        ],  # fmt: skip
+        "stat": [r.stat for r in records],
+        "deleted": [n for n, r in enumerate(records) if r.deleted],
+    }
+    position = {key: n for n, key in enumerate(notes)}
+    units = [_split(unit, os.sep) for unit in sources]
+    return {
+        "notes": columns,
+        "sources": {
+            "dir": _indexes([folder for folder, _ in units], dirs),
+            "name": [name for _, name in units],
+            "fingerprint": [
+                [_fingerprint_item(item, unit, items) for item in record.get("fingerprint", [])]
+                for unit, record in sources.items()
+            ],
+            "notes": [
+                [position.get(key, key) for key in record.get("notes", [])]
+                for record in sources.values()
+            ],
+        },
+        "tables": {
+            name: [list(v) if isinstance(v, tuple) else v for v in table]
+            for name, table in (
+                ("dirs", dirs),
+                ("lists", lists),
+                ("shapes", shapes),
+                ("items", items),
+            )
+        },  # fmt: skip
+    }
+
+
+def _fingerprint_item(item: list[Any], unit: str, items: dict[tuple[str, ...], int]) -> Any:
+    if item and item[0] == unit:
+        return [None, *item[1:]]  # the source's own file: its path is the unit's
+    if all(isinstance(value, str) for value in item):
+        # the render fingerprint, shared by every source
+        return items.setdefault(tuple(item), len(items))
+    return item
+
+
+def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, NoteRecord]]:
+    """The sources and notes of a version 2 state file; raises (KeyError, TypeError,
+    ValueError, IndexError) on a file that does not have this layout."""
+    tables, columns, units = data["tables"], data["notes"], data["sources"]
+    dirs, lists, items = tables["dirs"], tables["lists"], tables["items"]
+    shapes = [tuple(shape) for shape in tables["shapes"]]
+    keys = columns["key"]
+    notes = {
+        key: NoteRecord(
+            dirs[folder] + name,
+            hash_,
+            lines,
+            lists[tags],
+            lists[props],
+            dict(zip(shapes[meta[0]], meta[1:], strict=True)),
+            stat,
+        )  # fmt: skip
+        for key, folder, name, hash_, lines, tags, props, meta, stat in zip(
+            keys,
+            columns["dir"],
+            columns["name"],
+            columns["hash"],
+            columns["lines"],
+            columns["tags"],
+            columns["keys"],
+            columns["meta"],
+            columns["stat"],
+            strict=True,
+        )  # fmt: skip
+    }
+    if not all(isinstance(r.path, str) and type(r.lines) is int for r in notes.values()):
+        raise TypeError("a note's path or line count is not what it should be")
+    for n in columns["deleted"]:
+        notes[keys[n]].deleted = True
+    sources = {}
+    for folder, name, fingerprint, unit_notes in zip(
+        units["dir"], units["name"], units["fingerprint"], units["notes"], strict=True
+    ):
+        unit = dirs[folder] + name
+        sources[unit] = {
+            "fingerprint": [
+                items[x] if type(x) is int else [unit, *x[1:]] if x and x[0] is None else x
+                for x in fingerprint
+            ],
+            "notes": [keys[k] if type(k) is int else k for k in unit_notes],
+        }
+    return sources, notes

@@ -1,0 +1,119 @@
+"""No-op re-run speed, measured: prints medians, asserts nothing (these machines are noisy).
+
+    python tests/bench/bench_noop.py                          # 20,000 sessions, 3 repeats
+    python tests/bench/bench_noop.py --sessions 2000 --repeat 5
+    python tests/bench/bench_noop.py --work /tmp/noop --keep  # reuse the home and vault
+    python tests/bench/bench_noop.py --profile                # and cProfile one no-op run
+
+It builds a home of N small Claude Code sessions (2 to 10 turns each), exports it once, then
+reports medians of: a no-op re-run in this process (``run_export``), the same as a command
+(``python -m exporter --vault V --home H --quiet --timezone UTC``, start-up included), and the load of the
+vault's state file (its size too). Also the machine's load (``uptime``) before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench_export import _write_session, load_average  # noqa: E402
+
+from exporter.export import ExportOptions, run_export  # noqa: E402
+from exporter.state import STATE_DIR, STATE_FILE, State  # noqa: E402
+
+
+def build(home: Path, sessions: int) -> None:
+    for i in range(sessions):
+        _write_session(home, i, turns=2 + i % 9)
+
+
+def noop_in_process(vault: Path, home: Path) -> float:
+    start = time.perf_counter()
+    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
+    elapsed = time.perf_counter() - start
+    written = report.total("written")
+    if written or report.failed:
+        print(f"  (not a no-op: {written} written, failed: {report.failed})")
+    return elapsed
+
+
+def noop_command(vault: Path, home: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "exporter", "--vault", str(vault), "--home", str(home), "--quiet",
+         "--timezone", "UTC"],  # as in process: another zone would render every note again
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return time.perf_counter() - start
+
+
+def state_load(vault: Path) -> float:
+    start = time.perf_counter()
+    State.load(vault)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--sessions", type=int, default=20_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--work", type=Path, help="folder for the home and vault (kept)")
+    parser.add_argument("--keep", action="store_true", help="reuse a home and vault in --work")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of one no-op")
+    args = parser.parse_args()
+
+    work = args.work or Path(tempfile.mkdtemp(prefix="ccexport-noop-"))
+    home, vault = work / "home", work / "vault"
+    try:
+        print(f"load average before: {load_average()}")
+        if not (args.keep and home.is_dir()):
+            shutil.rmtree(home, ignore_errors=True)
+            start = time.perf_counter()
+            build(home, args.sessions)
+            print(f"home of {args.sessions} sessions built in {time.perf_counter() - start:.1f} s")
+        if not (args.keep and vault.is_dir()):
+            shutil.rmtree(vault, ignore_errors=True)
+            start = time.perf_counter()
+            run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
+            print(f"first export in {time.perf_counter() - start:.1f} s")
+        noop_in_process(vault, home)  # warm the page cache alike for every figure
+        inproc = statistics.median(noop_in_process(vault, home) for _ in range(args.repeat))
+        command = statistics.median(noop_command(vault, home) for _ in range(args.repeat))
+        loads = statistics.median(state_load(vault) for _ in range(max(3, args.repeat)))
+        state_file = vault / STATE_DIR / STATE_FILE
+        notes = len(State.load(vault).notes)
+        size = state_file.stat().st_size
+        print(f"no-op re-run, in process:  {inproc:.3f} s (median of {args.repeat})")
+        print(f"no-op re-run, as command:  {command:.3f} s (median of {args.repeat})")
+        print(
+            f"state file load:           {loads:.4f} s, {notes} notes, {size / 1e6:.1f} MB"
+            f" ({size / max(notes, 1):.0f} bytes a note)"
+        )
+        if args.profile:
+            profiler = cProfile.Profile()
+            profiler.enable()
+            noop_in_process(vault, home)
+            profiler.disable()
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(35)
+        print(f"load average after: {load_average()}")
+    finally:
+        if args.work is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,292 @@
+"""The state file's compact layout (version 2, columns and shared tables), the upgrade of a
+version 1 file, and what a no-op run reads: no note, no session, one stat or listing each."""
+
+from __future__ import annotations
+
+import builtins
+import gc
+import io
+import os
+from pathlib import Path, PurePosixPath
+
+import orjson
+import pytest
+from claude_builder import ClaudeSession
+from vault_builder import export, write_session
+
+from exporter import statefile
+from exporter.adapters.claude_discovery import _child, discover_project
+from exporter.state import STATE_DIR, STATE_FILE, NoteRecord, State
+
+PROJECTS = ("/home/dev/work/shop", "/home/dev/work/blog")
+
+
+def sid(n: int) -> str:
+    return f"{n:08x}-0000-4000-8000-00000000000f"
+
+
+def grown_home(home: Path, sessions: int, turns: int = 2) -> None:
+    for n in range(sessions):
+        write_session(home, [f"question {t} of {n}" for t in range(turns)], sid(n),
+                      cwd=PROJECTS[n % 2], start=f"2026-03-{1 + n % 28:02d}T10:00:00Z")  # fmt: skip
+
+
+def version_1(state: State) -> bytes:
+    """The same state as version 1 wrote it: one object per note, every key spelled out."""
+    notes = {
+        key: {"path": r.path, "hash": r.hash, "lines": r.lines, "tags": r.tags, "keys": r.keys,
+              "meta": r.meta, "stat": r.stat, **({"deleted": True} if r.deleted else {})}
+        for key, r in state.notes.items()
+    }  # fmt: skip
+    data = {"version": 1, "sources": state.sources, "links": state.links,
+            "children": state.children, "render": state.render, "notes": notes}  # fmt: skip
+    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+
+
+def test_a_version_1_state_is_read_and_written_anew_by_a_run_that_changes_nothing(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    grown_home(home, 4)
+    export(vault, home)
+    state_file = vault / STATE_DIR / STATE_FILE
+    current = State.load(vault)
+    state_file.write_bytes(version_1(current))
+    old = State.load(vault)
+    assert old.notes == current.notes and old.sources == current.sources
+    report = export(vault, home)
+    # Nothing was read again: the old file's sources and notes carried the skip over.
+    assert report.total("skipped") == 4 and report.total("written") == 0
+    assert orjson.loads(state_file.read_bytes())["version"] == 2
+    upgraded = State.load(vault)
+    assert upgraded.notes == current.notes and upgraded.sources == current.sources
+
+
+def test_every_field_of_a_state_survives_the_compact_layout(tmp_path):
+    unit = str(tmp_path / "projects" / "p" / "a.jsonl")
+    state = State(
+        sources={
+            unit: {
+                "fingerprint": [
+                    ["render", "f" * 64],
+                    [unit, 10, 20, 30],
+                    [str(tmp_path / "agent-1.jsonl"), 1, 2, 3],
+                    ["title=Hi"],
+                ],
+                "notes": ["claude-code:a", "claude-code:gone"],  # one with no record
+            },
+            "cursor:db": {"fingerprint": [["render", "f" * 64]], "notes": []},
+        },  # fmt: skip
+        notes={
+            "claude-code:a": NoteRecord(
+                "AI/p/a.md",
+                "h1",
+                12,
+                ["ai-session"],
+                ["title"],
+                {"title": "A", "models": ["m"], "part": None},
+                [1, 2, 3],
+            ),
+            "index:projects": NoteRecord("Top.md", "h2", 3, [], [], {}, [], deleted=True),
+            "claude-code:b": NoteRecord(
+                "AI/p/b.md",
+                "h3",
+                1,
+                ["ai-session"],
+                ["title"],
+                {"created": "2026", "title": "B"},
+                [],
+            ),
+        },  # fmt: skip
+        links={"claude-code:x": [unit]},
+        children={"claude-code:a": ["claude-code:b"]},
+        render="r",
+    )
+    (tmp_path / STATE_DIR).mkdir()
+    (tmp_path / STATE_DIR / STATE_FILE).write_bytes(state.dumps())
+    loaded = State.load(tmp_path)
+    assert (loaded.sources, loaded.notes, loaded.links, loaded.children, loaded.render) == (
+        state.sources, state.notes, state.links, state.children, state.render
+    )  # fmt: skip
+    assert loaded.dumps() == loaded.loaded  # read back, it writes the same bytes
+
+
+def test_the_state_holds_each_repeated_value_once(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    grown_home(home, 40)
+    export(vault, home)
+    state = State.load(vault)
+    size = (vault / STATE_DIR / STATE_FILE).stat().st_size
+    # Version 1 wrote about 1,300 bytes a note (keys, tags and fingerprints spelled out).
+    assert size / len(state.notes) < 700
+    raw = (vault / STATE_DIR / STATE_FILE).read_bytes()
+    assert raw.count(state.render.encode()) <= 2  # the run's and one table entry
+    assert raw.count(b'"session_id"') == 1  # the property names, listed once
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d["notes"]["hash"].pop(),  # columns of different lengths
+        lambda d: d["tables"].pop("dirs"),
+        lambda d: d["notes"]["dir"].__setitem__(0, 99),  # a table index out of range
+        lambda d: d["notes"]["lines"].__setitem__(0, "many"),
+    ],
+)
+def test_a_damaged_compact_state_costs_a_full_read_not_the_run(tmp_path, damage):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    grown_home(home, 2)
+    export(vault, home)
+    state_file = vault / STATE_DIR / STATE_FILE
+    data = orjson.loads(state_file.read_bytes())
+    damage(data)
+    state_file.write_bytes(orjson.dumps(data))
+    assert not State.load(vault).notes
+    report = export(vault, home)
+    assert not report.failed and report.total("skipped") == 0
+    assert len(State.load(vault).notes) == len(State.load(vault).sources) + 3  # + indexes
+
+
+class _Spy:
+    """Every path opened, stat-ed or listed through os and builtins during a block."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.opened: list[str] = []
+        self.stated: list[str] = []
+        self.listed: list[str] = []
+        for module, name, seen in ((builtins, "open", self.opened), (io, "open", self.opened),
+                                   (os, "open", self.opened), (os, "lstat", self.stated),
+                                   (os, "stat", self.stated), (os, "listdir", self.listed)):  # fmt: skip
+            monkeypatch.setattr(module, name, self._wrap(getattr(module, name), seen))
+
+    @staticmethod
+    def _wrap(real, seen):
+        def spy(path, *args, **kw):
+            done = real(path, *args, **kw)  # what was there: a file looked for and absent is not
+            seen.append(os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else "")
+            return done
+
+        return spy
+
+
+def test_a_no_op_run_opens_no_note_and_no_session_file(tmp_path, monkeypatch):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    grown_home(home, 12)
+    export(vault, home)
+    spy = _Spy(monkeypatch)
+    report = export(vault, home)
+    monkeypatch.undo()
+    assert report.total("skipped") == 12 and report.total("written") == 0
+    assert not [p for p in spy.opened if p.endswith((".md", ".jsonl"))]
+    # Each note is checked by its folder's listing, read once: not a stat per note.
+    assert not [p for p in spy.stated if p.endswith(".md")]
+    notes_folders = {str(vault / "AI Sessions" / "claude-code" / p) for p in ("shop", "blog")}
+    assert sorted(p for p in spy.listed if p in notes_folders) == sorted(notes_folders)
+
+
+def test_a_note_deleted_since_is_still_noticed_by_the_listing(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    grown_home(home, 3)
+    export(vault, home)
+    key = f"claude-code:{sid(1)}"
+    (vault / State.load(vault).notes[key].path).unlink()
+    report = export(vault, home)
+    assert report.total("deleted") == 1 and State.load(vault).notes[key].deleted
+
+
+def test_a_planted_path_outside_the_vault_is_not_listed(tmp_path, monkeypatch):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    grown_home(home, 1)
+    export(vault, home)
+    state = State.load(vault)
+    key = f"claude-code:{sid(0)}"
+    state.notes[key].path = "../outside/precious.md"  # sources kept: the unit is skipped
+    (vault / STATE_DIR / STATE_FILE).write_bytes(state.dumps())
+    (tmp_path / "outside").mkdir()
+    spy = _Spy(monkeypatch)
+    report = export(vault, home)
+    monkeypatch.undo()
+    assert not [p for p in spy.listed if "outside" in p]
+    assert not report.failed
+
+
+def test_one_grown_session_touches_its_note_and_the_index_notes_alone(tmp_path, monkeypatch):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    grown_home(home, 10)
+    export(vault, home)
+    before = {p: (p.stat().st_mtime_ns, p.stat().st_ino) for p in vault.rglob("*.md")}
+    write_session(home, ["question 0 of 3", "question 1 of 3", "and one more"], sid(3),
+                  cwd=PROJECTS[1], start="2026-03-04T10:00:00Z")  # fmt: skip
+    spy = _Spy(monkeypatch)
+    report = export(vault, home)
+    monkeypatch.undo()
+    assert report.total("updated") == 1 and report.total("skipped") == 9
+    note = vault / State.load(vault).notes[f"claude-code:{sid(3)}"].path
+    changed = {p for p, st in before.items() if (p.stat().st_mtime_ns, p.stat().st_ino) != st}
+    indexes = {
+        vault / "AI Sessions" / "Projects" / "blog.md",
+        vault / "AI Sessions" / "Projects.md",
+    }
+    assert note in changed and changed <= {note} | indexes
+    notes_read = {Path(p).name for p in spy.opened if p.endswith(".md")}
+    assert notes_read <= {note.name} | {p.name for p in indexes} | {"shop.md"}
+    # Sessions of the other project are not opened (the adapter reads the heads of the grown
+    # session's neighbours for summary titles).
+    assert not [p for p in spy.opened if p.endswith(".jsonl") and "shop" in p]
+
+
+def test_the_state_is_read_and_written_with_the_cycle_collector_paused(tmp_path, monkeypatch):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    grown_home(home, 1)
+    export(vault, home)
+    seen = []
+    real = orjson.loads
+    monkeypatch.setattr(orjson, "loads", lambda raw: seen.append(gc.isenabled()) or real(raw))
+    monkeypatch.setattr(statefile, "encode", _noting(statefile.encode, seen))
+    assert gc.isenabled()
+    State.load(vault).dumps()
+    assert seen == [False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        State.load(vault)
+        assert not gc.isenabled()  # a caller that paused it keeps it paused
+    finally:
+        gc.enable()
+
+
+def _noting(real, seen):
+    def spy(*args):
+        seen.append(gc.isenabled())
+        return real(*args)
+
+    return spy
+
+
+def test_units_are_skipped_with_the_state_kept_out_of_collections(tmp_path, monkeypatch):
+    from exporter import export as export_module
+
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    grown_home(home, 2)
+    export(vault, home)
+    frozen = []
+    real = export_module._Run._export_or_skip
+
+    def spy(self, adapter, ref):
+        frozen.append(gc.get_freeze_count())
+        return real(self, adapter, ref)
+
+    monkeypatch.setattr(export_module._Run, "_export_or_skip", spy)
+    export(vault, home)
+    assert len(frozen) == 2 and all(count > 0 for count in frozen)
+    assert gc.get_freeze_count() == 0  # released when the run ends
+
+
+def test_a_listed_session_path_is_the_folder_joined_with_its_name(tmp_path):
+    s = ClaudeSession(sid(7), "/home/dev/x")
+    s.user("hi")
+    s.assistant("hello")
+    folder = tmp_path / "-home-dev-x"
+    written = s.write(folder / f"{sid(7)}.jsonl")
+    (ref,) = discover_project(folder)
+    assert ref.main.path == written and str(ref.main.path) == os.path.join(folder, written.name)
+    assert type(ref.main.path) is type(written)
+    # Where pathlib has no shortcut (a pure path here), the plain join.
+    assert _child(PurePosixPath("/a/b"), "c.jsonl") == PurePosixPath("/a/b/c.jsonl")

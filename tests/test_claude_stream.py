@@ -85,3 +85,17 @@ def test_loading_a_long_session_holds_little_more_than_its_messages(tmp_path):
         tracemalloc.stop()
     assert len(session.messages) == 8000
     assert peak < 2.5 * held, (peak, held)
+
+
+def test_a_damaged_assistant_line_does_not_fail_a_file_with_sidechain_lines(tmp_path):
+    """Looking for the Task calls sidechain agents answer, an assistant line whose message
+    is not an object is passed over. Before: AttributeError, and the whole file failed."""
+    path = main_file_with_warmup_sidechain(tmp_path)
+    damaged = ClaudeSession(SID)
+    damaged._n = 80
+    damaged.raw(damaged._envelope("assistant", message="not an object"))
+    with open(path, "a") as f:
+        f.write(damaged.text())
+    (session,), problems = load_sessions(ClaudeCodeAdapter(), tmp_path)
+    assert texts(session, "user") == ["first question", "Warmup", "second question"]
+    assert problems == []

@@ -85,30 +85,31 @@ def encode(sources: dict[str, dict[str, Any]], notes: dict[str, NoteRecord]) -> 
     shapes: dict[tuple[str, ...], int] = {}
     items: dict[tuple[str, ...], int] = {}
     records = list(notes.values())
-    paths = [_split(r.path, "/") for r in records]
+    paths = [r.path.rpartition("/") for r in records]
     columns = {
         "key": list(notes),
-        "dir": _indexes([folder for folder, _ in paths], dirs),
-        "name": [name for _, name in paths],
+        "dir": [dirs.setdefault(folder + slash, len(dirs)) for folder, slash, _ in paths],
+        "name": [name for _, _, name in paths],
         "hash": [r.hash for r in records],
         "lines": [r.lines for r in records],
         "tags": _list_indexes([r.tags for r in records], lists),
         "keys": _list_indexes([r.keys for r in records], lists),
         "meta": [
             [shapes.setdefault(tuple(r.meta), len(shapes)), *r.meta.values()] for r in records
-        ],  # fmt: skip
+        ],
         "stat": [r.stat for r in records],
         "deleted": [n for n, r in enumerate(records) if r.deleted],
     }
     position = {key: n for n, key in enumerate(notes)}
     units = [_split(unit, os.sep) for unit in sources]
+    shared: dict[int, int] = {}  # a fingerprint entry read from the file -> its table index
     return {
         "notes": columns,
         "sources": {
             "dir": _indexes([folder for folder, _ in units], dirs),
             "name": [name for _, name in units],
             "fingerprint": [
-                [_fingerprint_item(item, unit, items) for item in record.get("fingerprint", [])]
+                _fingerprint(record.get("fingerprint", []), unit, items, shared)
                 for unit, record in sources.items()
             ],
             "notes": [
@@ -124,17 +125,29 @@ def encode(sources: dict[str, dict[str, Any]], notes: dict[str, NoteRecord]) -> 
                 ("shapes", shapes),
                 ("items", items),
             )
-        },  # fmt: skip
+        },
     }
 
 
-def _fingerprint_item(item: list[Any], unit: str, items: dict[tuple[str, ...], int]) -> Any:
-    if item and item[0] == unit:
-        return [None, *item[1:]]  # the source's own file: its path is the unit's
-    if all(isinstance(value, str) for value in item):
-        # the render fingerprint, shared by every source
-        return items.setdefault(tuple(item), len(items))
-    return item
+def _fingerprint(
+    fingerprint: list[list[Any]], unit: str, items: dict[tuple[str, ...], int],
+    shared: dict[int, int],
+) -> list[Any]:  # fmt: skip
+    """A source's fingerprint: its own file's path left out, the entries without a number
+    (the render fingerprint, shared by every source) as their index in ``items``. An entry
+    read from the file is the table's own list, known by identity."""
+    found: list[Any] = []
+    for item in fingerprint:
+        index = shared.get(id(item))
+        if index is not None:
+            found.append(index)
+        elif item and item[0] == unit:
+            found.append([None, *item[1:]])
+        elif all(isinstance(value, str) for value in item):
+            found.append(shared.setdefault(id(item), items.setdefault(tuple(item), len(items))))
+        else:
+            found.append(item)
+    return found
 
 
 def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, NoteRecord]]:
@@ -153,7 +166,7 @@ def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, N
             lists[props],
             dict(zip(shapes[meta[0]], meta[1:], strict=True)),
             stat,
-        )  # fmt: skip
+        )
         for key, folder, name, hash_, lines, tags, props, meta, stat in zip(
             keys,
             columns["dir"],
@@ -165,7 +178,7 @@ def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, N
             columns["meta"],
             columns["stat"],
             strict=True,
-        )  # fmt: skip
+        )
     }
     if not all(isinstance(r.path, str) and type(r.lines) is int for r in notes.values()):
         raise TypeError("a note's path or line count is not what it should be")

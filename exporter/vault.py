@@ -338,11 +338,11 @@ class Vault:
         note, and 20,000 notes in 25 folders cost 25 listings instead of 20,000 ``lstat``.
         Only names are read, so a link on the way does no harm; a name not listed (or a
         folder that cannot be listed) is looked at by the safe walk, which decides."""
-        if not inside(relpath):  # a damaged or planted state: no folder outside is listed
-            return False
         folder, _, name = relpath.rpartition("/")
         names = self._listings.get(folder)
         if names is None:
+            if not inside(relpath):  # a damaged or planted state: no folder outside is listed
+                return False
             try:
                 names = frozenset(os.listdir(os.path.join(self.root, folder)))
             except (OSError, ValueError):

@@ -7,14 +7,16 @@
 
 It builds a home of N small Claude Code sessions (2 to 10 turns each), exports it once, then
 reports medians of: a no-op re-run in this process (``run_export``), the same as a command
-(``python -m exporter --vault V --home H --quiet --timezone UTC``, start-up included), and the load of the
-vault's state file (its size too). Also the machine's load (``uptime``) before and after.
+(``python -m exporter --vault V --home H --quiet --timezone UTC``, start-up included, its
+bytecode cached as an installed copy has it), and the load of the vault's state file (its
+size too). Also the machine's load (``uptime``) before and after.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import shutil
 import statistics
@@ -22,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import UTC
+from datetime import UTC, tzinfo
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -39,9 +41,12 @@ def build(home: Path, sessions: int) -> None:
         _write_session(home, i, turns=2 + i % 9)
 
 
+ZONE: tzinfo | None = UTC  # --timezone local: None, as the command's default
+
+
 def noop_in_process(vault: Path, home: Path) -> float:
     start = time.perf_counter()
-    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
+    report = run_export(ExportOptions(vault=vault, home=home, timezone=ZONE))
     elapsed = time.perf_counter() - start
     written = report.total("written")
     if written or report.failed:
@@ -49,12 +54,16 @@ def noop_in_process(vault: Path, home: Path) -> float:
     return elapsed
 
 
-def noop_command(vault: Path, home: Path) -> float:
+def noop_command(vault: Path, home: Path, pycache: Path) -> float:
+    # Bytecode cached, as an installed ccexport has it: compiling every module again would
+    # add 0.3 s or more to each start (PYTHONDONTWRITEBYTECODE is set on some machines).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)
     start = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "exporter", "--vault", str(vault), "--home", str(home), "--quiet",
-         "--timezone", "UTC"],  # as in process: another zone would render every note again
-        check=True, capture_output=True,
+         *(["--timezone", "UTC"] if ZONE else [])],  # another zone would render every note again
+        check=True, capture_output=True, env=env,
     )  # fmt: skip
     return time.perf_counter() - start
 
@@ -74,7 +83,13 @@ def main() -> None:
     parser.add_argument("--work", type=Path, help="folder for the home and vault (kept)")
     parser.add_argument("--keep", action="store_true", help="reuse a home and vault in --work")
     parser.add_argument("--profile", action="store_true", help="print a cProfile of one no-op")
+    parser.add_argument(
+        "--timezone", choices=("UTC", "local"), default="UTC",
+        help="the notes' zone (a kept vault written with the other one is rendered again once)",
+    )  # fmt: skip
     args = parser.parse_args()
+    global ZONE
+    ZONE = UTC if args.timezone == "UTC" else None
 
     work = args.work or Path(tempfile.mkdtemp(prefix="ccexport-noop-"))
     home, vault = work / "home", work / "vault"
@@ -88,11 +103,14 @@ def main() -> None:
         if not (args.keep and vault.is_dir()):
             shutil.rmtree(vault, ignore_errors=True)
             start = time.perf_counter()
-            run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
+            run_export(ExportOptions(vault=vault, home=home, timezone=ZONE))
             print(f"first export in {time.perf_counter() - start:.1f} s")
         noop_in_process(vault, home)  # warm the page cache alike for every figure
         inproc = statistics.median(noop_in_process(vault, home) for _ in range(args.repeat))
-        command = statistics.median(noop_command(vault, home) for _ in range(args.repeat))
+        noop_command(vault, home, work / "pycache")  # writes the bytecode cache
+        command = statistics.median(
+            noop_command(vault, home, work / "pycache") for _ in range(args.repeat)
+        )
         loads = statistics.median(state_load(vault) for _ in range(max(3, args.repeat)))
         state_file = vault / STATE_DIR / STATE_FILE
         notes = len(State.load(vault).notes)

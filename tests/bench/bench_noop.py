@@ -9,7 +9,7 @@ It builds a home of N small Claude Code sessions (2 to 10 turns each), exports i
 reports medians of: a no-op re-run in this process (``run_export``), the same as a command
 (``python -m exporter --vault V --home H --quiet --timezone UTC``, start-up included, its
 bytecode cached as an installed copy has it), and the load of the vault's state file (its
-size too). Also the machine's load (``uptime``) before and after.
+size too), and of that state grown to 5,000, 20,000 and 80,000 notes. Also the machine's load (``uptime``) before and after.
 """
 
 from __future__ import annotations
@@ -74,6 +74,37 @@ def state_load(vault: Path) -> float:
     return time.perf_counter() - start
 
 
+def state_load_scaling(vault: Path, work: Path, sizes: tuple[int, ...]) -> list[str]:
+    """Load time of this vault's state grown to each size (its notes and sources copied
+    under new keys): how the load grows with the number of notes."""
+    from exporter.state import NoteRecord
+
+    base = State.load(vault)
+    notes, sources = list(base.notes.items()), list(base.sources.items())
+    lines = []
+    for size in sizes:
+        grown = State(render=base.render)
+        for n in range(size):
+            key, r = notes[n % len(notes)]
+            grown.notes[f"{key}#{n}"] = NoteRecord(
+                r.path.replace(".md", f" {n}.md"), r.hash, r.lines, r.tags, r.keys, r.meta, r.stat
+            )
+            unit, record = sources[n % len(sources)]
+            copy = unit.replace(".jsonl", f"-{n}.jsonl")  # its own file, as a real source
+            grown.sources[copy] = {
+                "fingerprint": [
+                    [copy, *f[1:]] if f[0] == unit else f for f in record["fingerprint"]
+                ],
+                "notes": [f"{key}#{n}"],
+            }
+        folder = work / f"state-{size}"
+        (folder / STATE_DIR).mkdir(parents=True, exist_ok=True)
+        (folder / STATE_DIR / STATE_FILE).write_bytes(grown.dumps())
+        seconds = statistics.median(state_load(folder) for _ in range(3))
+        lines.append(f"{size} notes: {seconds:.3f} s")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -121,6 +152,8 @@ def main() -> None:
             f"state file load:           {loads:.4f} s, {notes} notes, {size / 1e6:.1f} MB"
             f" ({size / max(notes, 1):.0f} bytes a note)"
         )
+        scaling = state_load_scaling(vault, work, (5_000, 20_000, 80_000))
+        print(f"state load by notes:       {', '.join(scaling)}")
         if args.profile:
             profiler = cProfile.Profile()
             profiler.enable()

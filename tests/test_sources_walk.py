@@ -1,0 +1,78 @@
+"""The walk for unreadable folders inside a source: run by every export, so each folder is
+opened once and nothing is stat-ed; as deep as before, no link followed, no node_modules."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+
+from exporter.sources import WALK_DEPTH, unreadable_below
+
+
+def nested(root: Path, depth: int) -> Path:
+    folder = root.joinpath(*(f"d{n}" for n in range(1, depth + 1)))
+    folder.mkdir(parents=True)
+    return folder
+
+
+@pytest.fixture
+def opened(monkeypatch):
+    """The folders listed, and a way to make some of them refuse (tests run as any user)."""
+    seen: list[str] = []
+    locked: set[str] = set()
+    real = os.scandir
+
+    def scandir(path="."):
+        seen.append(os.fspath(path))
+        if os.fspath(path) in locked:
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    return seen, locked
+
+
+def test_an_unreadable_folder_is_reported_down_to_the_walk_depth(tmp_path, opened):
+    seen, locked = opened
+    deepest = nested(tmp_path, WALK_DEPTH + 2)
+    locked.add(str(deepest.parents[1]))  # at WALK_DEPTH: listed, so its refusal is seen
+    locked.add(str(deepest))  # below: never opened
+    problems = unreadable_below(tmp_path, "claude-code")
+    assert [p.path for p in problems] == [str(deepest.parents[1])]
+    assert problems[0].severity == "error" and problems[0].source == "claude-code"
+    assert "cannot be read (Permission denied)" in problems[0].message
+    assert str(deepest) not in seen
+
+
+def test_each_folder_is_opened_once_and_nothing_is_stat_ed(tmp_path, opened, monkeypatch):
+    seen, _locked = opened
+    for project in ("-p1", "-p2"):
+        for session in ("a", "b"):
+            (tmp_path / project / session / "subagents").mkdir(parents=True)
+            (tmp_path / project / f"{session}.jsonl").write_text("{}\n")
+    stats: list[str] = []
+    for name in ("stat", "lstat"):
+        real = getattr(os, name)
+        monkeypatch.setattr(
+            os, name, lambda p, *a, _real=real, **k: stats.append(p) or _real(p, *a, **k)
+        )
+    assert unreadable_below(tmp_path, "claude-code") == []
+    monkeypatch.undo()
+    assert sorted(seen) == sorted(
+        {str(tmp_path), *(str(p) for p in tmp_path.rglob("*") if p.is_dir())}
+    )
+    assert stats == []
+
+
+def test_links_and_tool_folders_are_not_entered(tmp_path, opened):
+    seen, locked = opened
+    elsewhere = nested(tmp_path / "elsewhere", 1)
+    (tmp_path / "source").mkdir()
+    (tmp_path / "source" / "link").symlink_to(elsewhere, target_is_directory=True)
+    (tmp_path / "source" / "node_modules" / "pkg").mkdir(parents=True)
+    locked.add(str(elsewhere))
+    assert unreadable_below(tmp_path / "source", "codex") == []
+    assert seen == [str(tmp_path / "source")]

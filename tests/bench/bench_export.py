@@ -135,28 +135,40 @@ def _write_session(home: Path, i: int, turns: int) -> int:
 
 def state_load_s(vault: Path, sessions: int, work: Path, repeat: int) -> tuple[float, float]:
     """Median seconds to load a state file of ``sessions`` notes, and its size in MB: this
-    vault's records copied under new keys until there are that many."""
+    vault's records copied under new keys (and new file names) until there are that many."""
+    import dataclasses
+
     from exporter.state import STATE_DIR, STATE_FILE, State
 
-    data = orjson.loads((vault / STATE_DIR / STATE_FILE).read_bytes())
-    notes, sources = list(data["notes"].items()), list(data["sources"].items())
-    data["notes"] = {
-        f"{key}#{n}": record for n in range(sessions // len(notes) + 1) for key, record in notes
-    }
-    data["notes"] = dict(list(data["notes"].items())[:sessions])
-    data["sources"] = {
-        f"{key}#{n}": record for n in range(sessions // len(sources) + 1) for key, record in sources
+    state = State.load(vault)
+    notes, sources = list(state.notes.items()), list(state.sources.items())
+    copies = sessions // len(notes) + 1
+    state.notes = dict(
+        list(
+            {
+                f"{key}#{n}": dataclasses.replace(
+                    record, path=record.path.replace(".md", f" {n}.md")
+                )
+                for n in range(copies)
+                for key, record in notes
+            }.items()
+        )[:sessions]
+    )
+    state.sources = {
+        f"{unit}#{n}": {**record, "notes": [f"{k}#{n}" for k in record.get("notes", [])]}
+        for n in range(copies)
+        for unit, record in sources
     }
     big = work / "state-vault"
     (big / STATE_DIR).mkdir(parents=True, exist_ok=True)
-    raw = orjson.dumps(data)
+    raw = state.dumps()
     (big / STATE_DIR / STATE_FILE).write_bytes(raw)
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        state = State.load(big)
+        loaded = State.load(big)
         times.append(time.perf_counter() - start)
-        assert len(state.notes) == sessions
+        assert len(loaded.notes) == sessions
     return statistics.median(times), len(raw) / 1e6
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from exporter.adapters.claude_discovery import subagent_files
 from exporter.sources import WALK_DEPTH, unreadable_below
 
 
@@ -76,3 +77,32 @@ def test_links_and_tool_folders_are_not_entered(tmp_path, opened):
     locked.add(str(elsewhere))
     assert unreadable_below(tmp_path / "source", "codex") == []
     assert seen == [str(tmp_path / "source")]
+
+
+def _walked(session_dir: Path) -> list[tuple[str, int, int, int]]:
+    """What subagent files were before: ``os.walk`` of ``subagents``, names sorted."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(session_dir / "subagents"):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.startswith("agent-") and name.endswith((".jsonl", ".meta.json")):
+                st = (Path(dirpath) / name).stat()
+                found.append((str(Path(dirpath) / name), st.st_size, st.st_mtime_ns, st.st_ino))
+    return found
+
+
+def test_subagent_files_come_in_the_order_and_with_the_paths_fingerprints_had(tmp_path):
+    session = tmp_path / "-home-dev-x" / "5b1c"
+    base = session / "subagents"
+    for rel in ("agent-b.jsonl", "agent-a.jsonl", "agent-a.meta.json", "notes.txt",
+                "z/agent-z.jsonl", "a/agent-y.jsonl", "a/deeper/agent-x.jsonl"):  # fmt: skip
+        (base / rel).parent.mkdir(parents=True, exist_ok=True)
+        (base / rel).write_text(rel)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "agent-out.jsonl").write_text("{}")
+    (base / "linked").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (base / "agent-link.jsonl").symlink_to(base / "agent-a.jsonl")
+    stamps = subagent_files(session)
+    assert [(str(s.path), s.size, s.mtime_ns, s.inode) for s in stamps] == _walked(session)
+    assert len(stamps) == 7 and all(type(s.path) is type(session) for s in stamps)
+    assert subagent_files(tmp_path / "none") == ()

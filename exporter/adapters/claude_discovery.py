@@ -32,7 +32,7 @@ def discover_project(folder: Path) -> Iterator[SessionRef]:
     mains = sorted(n for n in files if not n.startswith("agent-"))
     for name in mains:
         stem = name.removesuffix(".jsonl")
-        related = subagent_files(folder / stem) if stem in dirs else ()
+        related = subagent_files(_child(folder, stem)) if stem in dirs else ()
         yield SessionRef(SOURCE, stem, _stamp(folder, files[name]), related)
     for stem in sorted(dirs):
         if f"{stem}.jsonl" not in files:  # the session file was pruned; its agents remain
@@ -109,16 +109,37 @@ def _last_timestamp(path: Path) -> str:
 
 
 def subagent_files(session_dir: Path) -> tuple[FileStamp, ...]:
+    """The ``agent-*`` files below ``session_dir/subagents``, in ``os.walk``'s order (a
+    folder's files by name, then its folders by name; a linked folder is not entered): the
+    order is part of every fingerprint. Listed with ``scandir`` alone: a Claude Code home
+    has this folder for most sessions, and every run lists it."""
     found: list[FileStamp] = []
-    base = session_dir / "subagents"
-    if not base.is_dir():
-        return ()
-    for dirpath, dirnames, filenames in os.walk(base):
-        dirnames.sort()
-        for name in sorted(filenames):
-            if name.startswith("agent-") and name.endswith((".jsonl", ".meta.json")):
-                found.append(FileStamp.of(Path(dirpath) / name))
+    _agent_files(_child(session_dir, "subagents"), found)
     return tuple(found)
+
+
+def _agent_files(folder: Path, found: list[FileStamp]) -> None:
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+    except OSError:  # none, or unreadable: reported by the walk for unreadable folders
+        return
+    folders = []
+    for entry in entries:
+        if _is_dir(entry):
+            if not entry.is_symlink():
+                folders.append(entry.name)
+        elif entry.name.startswith("agent-") and entry.name.endswith((".jsonl", ".meta.json")):
+            found.append(_stamp(folder, entry))
+    for name in folders:
+        _agent_files(_child(folder, name), found)
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 class NewerCopies:

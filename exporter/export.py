@@ -21,7 +21,7 @@ from .index import note_meta, write_index_notes
 from .model import Session
 from .notes import Note, default_relpath, has_conversation, linked_keys
 from .options import ExportOptions
-from .outcome import ExportReport, SourceCounts  # also imported from here
+from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # re-exported
 from .plan import LinkPlan
 from .redact import redact_report, redact_state, rename_secret_paths
 from .render import TemplateError
@@ -64,7 +64,7 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
             restore=options.restore,
         )
         report = _Run(options, vault).run(units, progress)
-        return _add_unreadable(report, unreadable)
+        return add_unreadable(report, unreadable)
     options.vault.mkdir(parents=True, exist_ok=True)
     with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait) as lock:
         vault = Vault(
@@ -79,22 +79,7 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
             vault.save_state()
             raise Interrupted(run.written()) from None
         vault.end_run()
-        return _add_unreadable(report, unreadable)
-
-
-def _add_unreadable(report: ExportReport, problems: list[Problem]) -> ExportReport:
-    for problem in problems:
-        report.problems.append(problem)
-        report.per_source.setdefault(problem.source or "", SourceCounts()).failed += 1
-    return report
-
-
-class Interrupted(Exception):
-    """The run was stopped by Ctrl-C after ``written`` notes were written."""
-
-    def __init__(self, written: int) -> None:
-        super().__init__(f"interrupted after {written} notes were written")
-        self.written = written
+        return add_unreadable(report, unreadable)
 
 
 @dataclass(slots=True)

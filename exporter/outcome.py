@@ -90,3 +90,19 @@ class ExportReport:
             ],
             "redactions": dict(sorted(self.redactions.items())),
         }
+
+
+def add_unreadable(report: ExportReport, problems: list[Problem]) -> ExportReport:
+    """Folders of the sources that could not be listed: errors of their sources."""
+    for problem in problems:
+        report.problems.append(problem)
+        report.per_source.setdefault(problem.source or "", SourceCounts()).failed += 1
+    return report
+
+
+class Interrupted(Exception):
+    """The run was stopped by Ctrl-C after ``written`` notes were written."""
+
+    def __init__(self, written: int) -> None:
+        super().__init__(f"interrupted after {written} notes were written")
+        self.written = written

@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import ahocorasick
@@ -100,33 +100,41 @@ def compile_rule(rule: Rule) -> Any:
 
 
 class Redactor:
-    """A rule set, compiled once: redacts texts, values and whole sessions."""
+    """A rule set, compiled once when first used (a run with nothing to read compiles
+    nothing): redacts texts, values and whole sessions."""
 
     def __init__(self, rules: Sequence[Rule], allow: Iterable[str] = ()) -> None:
         self.rules = tuple(rules)
         self.allow = frozenset(allow)
         self._allow_bytes = frozenset(a.encode("utf-8", "surrogatepass") for a in self.allow)
-        self._regexes = [compile_rule(r) for r in self.rules]
         self._placeholders = [PLACEHOLDER.format(r.id).encode() for r in self.rules]
-        self._groups = [regex.groups for regex in self._regexes]
         self._entropy = {r.id: r.entropy for r in self.rules if r.generic}
         self._always = tuple(i for i, r in enumerate(self.rules) if not r.keywords)
-        # One pass over the text as it is: token prefixes as spelled (``ghp_``, ``AKIA``:
-        # "SK" is rare where "sk" is in every "task"), names (``password``) as people write
-        # them: password, PASSWORD, Password (also the end of userPassword).
-        self._automaton = ahocorasick.Automaton()
-        for i, rule in enumerate(self.rules):
-            for word in _spellings(rule):
-                known = self._automaton.get(word, (len(word), ()))[1]
-                if i not in known:
-                    self._automaton.add_word(word, (len(word), (*known, i)))
-        if len(self._automaton):
-            self._automaton.make_automaton()
         digest = hashlib.sha256(ENGINE_VERSION.encode())
         for rule in self.rules:
             digest.update(repr(rule).encode())
         digest.update(repr(sorted(self.allow)).encode())
         self.fingerprint = digest.hexdigest()
+
+    @cached_property
+    def _regexes(self) -> list[Any]:
+        return [compile_rule(r) for r in self.rules]
+
+    @cached_property
+    def _groups(self) -> list[int]:
+        return [regex.groups for regex in self._regexes]
+
+    @cached_property
+    def _automaton(self) -> Any:
+        automaton = ahocorasick.Automaton()
+        for i, rule in enumerate(self.rules):
+            for word in _spellings(rule):
+                known = automaton.get(word, (len(word), ()))[1]
+                if i not in known:
+                    automaton.add_word(word, (len(word), (*known, i)))
+        if len(automaton):
+            automaton.make_automaton()
+        return automaton
 
     # -- text ------------------------------------------------------------------------------
 

@@ -179,3 +179,15 @@ def test_a_sessions_base_naming_an_unknown_assistant_is_written_by_ruamel(tmp_pa
     change = bases.write_bases_file(Listed(tmp_path), bases.NoteSettings())
     text = (tmp_path / change.relpath).read_text(encoding="utf-8")
     assert "    name: yes\n" in text  # YAML 1.2 as ruamel writes it; PyYAML would quote it
+
+
+def test_the_redaction_rules_are_compiled_when_a_text_is_first_redacted():
+    # An export that finds nothing builds the redactor for its fingerprint alone: the 105
+    # patterns and the keyword automaton wait until a text is redacted.
+    from exporter.redact import redactor
+
+    rules = redactor()
+    assert rules.fingerprint and "_regexes" not in vars(rules)
+    assert "_automaton" not in vars(rules)
+    key = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"
+    assert key not in rules.text(f"token {key}") and "_regexes" in vars(rules)

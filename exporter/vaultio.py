@@ -84,7 +84,7 @@ def _refusal(root: Path, rel: str, st: os.stat_result | None) -> UnsafePathError
 def _folder(root: Path, parts: list[str], create: bool) -> Iterator[int | Path]:
     """The folder ``root/parts`` opened without following links: a descriptor, or (without
     dir_fd support) a checked path. Raises FileNotFoundError when missing and not ``create``."""
-    if create:
+    if create and not os.path.isdir(root):
         root.mkdir(parents=True, exist_ok=True)  # the vault itself, as the user named it
     if not _DIRFD:
         path = root
@@ -103,13 +103,17 @@ def _folder(root: Path, parts: list[str], create: bool) -> Iterator[int | Path]:
     fd = os.open(root, os.O_RDONLY | _DIRECTORY)
     try:
         for i, name in enumerate(parts):
-            if create:
-                try:
-                    os.mkdir(name, 0o777, dir_fd=fd)
-                except FileExistsError:
-                    pass
             try:
-                child = os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
+                try:
+                    child = os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
+                except FileNotFoundError:
+                    if not create:
+                        raise
+                    try:  # made only when missing: most writes go to folders that exist
+                        os.mkdir(name, 0o777, dir_fd=fd)
+                    except FileExistsError:
+                        pass
+                    child = os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
             except OSError as exc:
                 if exc.errno not in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
                     raise

@@ -23,3 +23,13 @@ def test_the_benchmark_prints_every_figure(tmp_path):
     for name in ("floor_s", "full_s", "one_process_s", "noop_s", "startup_s", "peer_s"):
         assert figures[name] > 0, name
     assert figures["noop_over_full"] < 1 and figures["peak_rss_mb"] > 10
+
+
+def test_the_big_home_benchmark_prints_its_figures():
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "bench" / "bench_big.py"),
+         "--sessions", "20", "--big-turns", "30"],
+        check=True, capture_output=True, text=True, timeout=300,
+    ).stdout  # fmt: skip
+    for figure in ("MB/s", "no-op re-run", "as a command", "peak memory", "longest line"):
+        assert figure in out, figure

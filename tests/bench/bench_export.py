@@ -97,14 +97,14 @@ def build_home(home: Path, sessions: int, turns: int = 8) -> int:
     return total
 
 
-def build_big_home(home: Path, sessions: int, big_files: int = 3) -> int:
+def build_big_home(home: Path, sessions: int, big_files: int = 3, big_turns: int = 19_000) -> int:
     """About 1 GB: ``sessions`` sessions of 2 to 10 turns, plus ``big_files`` sessions of
-    100 MB+ each (many turns, long tool outputs)."""
+    100 MB+ each (``big_turns`` turns, long tool outputs)."""
     total = 0
     for i in range(sessions):
         total += _write_session(home, i, turns=2 + i % 9)
     for b in range(big_files):
-        total += _write_session(home, sessions + b, turns=19_000)
+        total += _write_session(home, sessions + b, turns=big_turns)
     return total
 
 

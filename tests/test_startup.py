@@ -184,9 +184,9 @@ def test_a_sessions_base_naming_an_unknown_assistant_is_written_by_ruamel(tmp_pa
 def test_the_redaction_rules_are_compiled_when_a_text_is_first_redacted():
     # An export that finds nothing builds the redactor for its fingerprint alone: the 105
     # patterns and the keyword automaton wait until a text is redacted.
-    from exporter.redact import redactor
+    from exporter.redact import RULES, Redactor
 
-    rules = redactor()
+    rules = Redactor(RULES)  # a new one: redactor() is shared by the process
     assert rules.fingerprint and "_regexes" not in vars(rules)
     assert "_automaton" not in vars(rules)
     key = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"

@@ -221,7 +221,9 @@ def test_a_large_session_takes_memory_for_its_text_not_for_its_note(tmp_path):
     # Part notes, more than enough to start a pool.
     assert len(notes) > PARALLEL_FROM and max(len(b) for b in notes.values()) < 5 * MB
     print(f"peak {peak} MB for a {megabytes} MB session, workers {workers} MB")
-    assert peak < 1.2 * megabytes + 100, peak
+    # Usually 212 MB; up to 278 MB seen inside a full run of the suite (allocator state
+    # varies). Holding the notes too, or a copy of the session, would pass 400 MB.
+    assert peak < 1.5 * megabytes + 120, peak
     assert workers < 100, workers  # forked from a main process holding the session: 200+
 
 

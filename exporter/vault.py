@@ -25,8 +25,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
-import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -39,6 +38,7 @@ from .state import STATE_DIR, STATE_FILE, NoteRecord, State
 from .vaultio import UnsafePathError
 from .vaultmerge import OWNED_KEYS, merge_frontmatter, updated_text
 from .vaultpaths import MAX_NAME_BYTES, inside, safe_component, safe_relpath
+from .vaultsurvey import NoteSurvey, stat_key
 
 __all__ = [  # also imported from here by other modules and tests
     "MAX_NAME_BYTES", "OWNED_KEYS", "SHRUNK", "Action", "Change", "Vault",
@@ -46,8 +46,6 @@ __all__ = [  # also imported from here by other modules and tests
 ]  # fmt: skip
 
 RUNNING_MARKER = "running"  # present while a run writes; left behind by a killed run
-_HEAD_BYTES = 65_536  # enough for the frontmatter of almost any note
-_SKIP_DIRS = {".obsidian", ".trash", ".git", STATE_DIR}
 SIZE_KEY = "messages"  # a note whose count would go down is kept (the source shrank)
 SHRUNK = "source has fewer turns than the note; kept"
 
@@ -79,14 +77,10 @@ def _owned_hash(owned: str) -> str:
     return hashlib.sha256(owned.encode("utf-8", "replace")).hexdigest()
 
 
-def _stat_key(st: os.stat_result | None) -> list[int]:
-    """What tells that a note is still the file this machine last wrote or read."""
-    return [st.st_mtime_ns, st.st_size, st.st_ino] if st is not None else []
-
-
-class Vault:
+class Vault(NoteSurvey):
     """A vault folder and the exporter's state in it. ``dry_run`` writes nothing; ``force``
-    updates notes even when their source now holds fewer messages."""
+    updates notes even when their source now holds fewer messages. Finding notes (what is
+    at a path, a note by identity, every note) is in ``vaultsurvey.NoteSurvey``."""
 
     def __init__(
         self,
@@ -145,13 +139,6 @@ class Vault:
         self._reserved[candidate] = key
         return candidate
 
-    def _kind(self, relpath: str) -> str:
-        self._batch.settle(relpath)
-        try:
-            return vaultio.kind(self.root, relpath)
-        except OSError:
-            return "other"
-
     def _free(self, relpath: str, key: str) -> bool:
         holder = self._reserved.get(relpath)
         if holder is not None:
@@ -160,77 +147,6 @@ class Vault:
         if kind in ("missing", "blocked"):  # blocked: the write is refused and reported
             return True
         return kind == "file" and self._identity_of(relpath) == key
-
-    def _frontmatter(self, relpath: str) -> dict[str, Any] | None:
-        """The frontmatter of a note file, read safely (never a link or FIFO)."""
-        self._batch.settle(relpath)
-        try:
-            found = vaultio.read_file(self.root, relpath, _HEAD_BYTES)
-            if found and len(found[0]) == _HEAD_BYTES:
-                head = found[0].decode("utf-8", "replace")
-                if not notefile.has_frontmatter_end(head):
-                    found = vaultio.read_file(self.root, relpath)
-        except OSError:
-            return None
-        return notefile.read_frontmatter(found[0].decode("utf-8", "replace")) if found else None
-
-    def _identity_of(self, relpath: str) -> str | None:
-        fm = self._frontmatter(relpath)
-        return notefile.identity(fm) if fm is not None else None
-
-    def _find_by_identity(self, key: str) -> str | None:
-        if self._identities is None:
-            self._identities = {}
-            for path, k, _, _ in self._survey():
-                self._identities.setdefault(k, path)
-        found = self._identities.get(key)
-        return found if found and self._kind(found) == "file" else None
-
-    def _survey(self) -> Iterator[tuple[str, str, NoteRecord | None, dict[str, Any] | None]]:
-        """Every note in the vault that names a session or index: (path, identity, its
-        record when the file is still what this machine last wrote, else its frontmatter).
-        Notes this machine wrote cost a stat; the others (another machine's) are read.
-        A session found twice (a sync tool's copy) yields the recorded path first."""
-        by_path = {r.path: (k, r) for k, r in self.state.notes.items()}
-        later = []
-        for relpath, st in self._note_files():
-            known = by_path.get(relpath)
-            if known and known[1].stat and known[1].stat == _stat_key(st):
-                yield relpath, known[0], known[1], None
-                continue
-            fm = self._frontmatter(relpath)
-            key = notefile.identity(fm) if fm is not None else None
-            if key:
-                later.append((relpath, key, None, fm))
-        yield from later
-
-    def _note_files(self) -> Iterator[tuple[str, os.stat_result]]:
-        """The regular ``.md`` files of the vault, in a stable order; no link is followed."""
-        self._batch.commit()
-        for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
-            for name in sorted(filenames):
-                if name.endswith(".md") and not name.startswith("."):
-                    path = os.path.join(dirpath, name)
-                    try:
-                        st = os.lstat(path)
-                    except OSError:
-                        continue
-                    if stat.S_ISREG(st.st_mode):
-                        yield Path(path).relative_to(self.root).as_posix(), st
-
-    def notes(
-        self, describe: Callable[[dict[str, Any]], dict[str, Any]]
-    ) -> dict[str, tuple[str, dict[str, Any]]]:
-        """Every note in the vault by identity: its path and what ``describe`` makes of its
-        frontmatter (from the state for notes unchanged since this machine wrote them). Index
-        notes built from this list every machine's sessions, not only this one's."""
-        found: dict[str, tuple[str, dict[str, Any]]] = {}
-        for relpath, key, record, fm in self._survey():
-            if key not in found:
-                meta = record.meta if record is not None else describe(fm or {})
-                found[key] = (relpath, meta)
-        return found
 
     # -- notes -------------------------------------------------------------------------
 
@@ -397,7 +313,7 @@ class Vault:
     ) -> None:
         lines = owned.count("\n") + 1
         self.state.notes[key] = NoteRecord(
-            relpath, _owned_hash(owned), lines, tags, keys, meta, _stat_key(written)
+            relpath, _owned_hash(owned), lines, tags, keys, meta, stat_key(written)
         )
 
     def _save_conflict(self, relpath: str, text: str) -> str:

@@ -12,6 +12,19 @@ from typing import Any
 from .errors import Problem
 from .vault import Action, Change
 
+# The counts a report gives per source and in total (``written`` is derived from them).
+COUNTS = (
+    "found",
+    "skipped",
+    "created",
+    "updated",
+    "unchanged",
+    "conflicts",
+    "failed",
+    "empty",
+    "deleted",
+)
+
 
 @dataclass(slots=True)
 class SourceCounts:
@@ -30,18 +43,7 @@ class SourceCounts:
         return self.created + self.updated + self.conflicts
 
     def as_dict(self) -> dict[str, int]:
-        names = (
-            "found",
-            "skipped",
-            "created",
-            "updated",
-            "unchanged",
-            "conflicts",
-            "failed",
-            "empty",
-            "deleted",
-        )
-        out = {name: getattr(self, name) for name in names}
+        out = {name: getattr(self, name) for name in COUNTS}
         out["written"] = self.written
         return out
 
@@ -65,18 +67,7 @@ class ExportReport:
         return any(p.severity == "error" for p in self.problems)
 
     def as_dict(self) -> dict[str, Any]:
-        names = (
-            "found",
-            "skipped",
-            "created",
-            "updated",
-            "unchanged",
-            "conflicts",
-            "failed",
-            "empty",
-            "deleted",
-            "written",
-        )
+        names = (*COUNTS, "written")
         return {
             "dry_run": self.dry_run,
             "totals": {n: self.total(n) for n in names},

@@ -65,3 +65,27 @@ def build_codex_home(corpus: Path, home: Path) -> list[Path]:
         shutil.copyfile(f, dest)
         copies.append(dest)
     return copies
+
+
+def corpus_texts(corpus: Path, home: Path) -> tuple[list[str], list[str]]:
+    """Every prose text (prompts, replies, thinking) and every tool output of the Claude
+    Code and Codex corpus sessions, built into ``home``: what the code tests read."""
+    from conftest import load_sessions
+
+    from exporter.adapters import ClaudeCodeAdapter, CodexAdapter
+    from exporter.model import TextPart, ThinkingPart, ToolResultPart
+
+    build_corpus_home(corpus, home)
+    build_codex_home(corpus, home)
+    prose: list[str] = []
+    outputs: list[str] = []
+    for adapter in (ClaudeCodeAdapter(), CodexAdapter()):
+        sessions, _problems = load_sessions(adapter, home)
+        for session in sessions:
+            for message in session.messages:
+                for part in message.parts:
+                    if isinstance(part, TextPart | ThinkingPart):
+                        prose.append(part.text)
+                    elif isinstance(part, ToolResultPart):
+                        outputs.append(part.output)
+    return prose, outputs

@@ -8,14 +8,12 @@ built from the characters that open and close code, emphasis, links and striketh
 from __future__ import annotations
 
 import pytest
-from conftest import CORPUS, load_sessions
-from corpus_home import build_codex_home, build_corpus_home
+from conftest import CORPUS
+from corpus_home import corpus_texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exporter import markdown_code as markdown
-from exporter.adapters import ClaudeCodeAdapter, CodexAdapter
-from exporter.model import TextPart, ThinkingPart, ToolResultPart
 
 
 def _full_parser():
@@ -54,19 +52,8 @@ def test_strikethrough_is_kept_because_it_claims_text_before_code_spans():
 
 @pytest.mark.corpus
 def test_the_corpus_texts_locate_the_same_code(tmp_path, corpus):
-    home = tmp_path / "home"
-    build_corpus_home(CORPUS, home)
-    build_codex_home(CORPUS, home)
-    texts: list[str] = []
-    for adapter in (ClaudeCodeAdapter(), CodexAdapter()):
-        sessions, _problems = load_sessions(adapter, home)
-        for session in sessions:
-            for message in session.messages:
-                for part in message.parts:
-                    if isinstance(part, TextPart | ThinkingPart):
-                        texts.append(part.text)
-                    elif isinstance(part, ToolResultPart):
-                        texts.append(part.output)
+    prose, outputs = corpus_texts(CORPUS, tmp_path / "home")
+    texts = prose + outputs
     with_code = [t for t in texts if markdown._HAS_CODE.search(t)]
     assert len(with_code) > 100, "the corpus should hold many texts with code in them"
     assert _differences(with_code) == []

@@ -12,15 +12,13 @@ from __future__ import annotations
 import os
 
 import pytest
-from conftest import CORPUS, load_sessions
-from corpus_home import build_codex_home, build_corpus_home
+from conftest import CORPUS
+from corpus_home import corpus_texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exporter import markdown, markdown_code
-from exporter.adapters import ClaudeCodeAdapter, CodexAdapter
 from exporter.markdown_scan import scanned_code
-from exporter.model import TextPart, ThinkingPart, ToolResultPart
 
 
 def _shape(found: tuple) -> tuple:
@@ -121,20 +119,7 @@ def test_the_scan_steps_aside_where_the_parser_must_decide(text):
 
 @pytest.mark.corpus
 def test_the_corpus_texts_scan_as_the_parser_reads_them(tmp_path, corpus):
-    home = tmp_path / "home"
-    build_corpus_home(CORPUS, home)
-    build_codex_home(CORPUS, home)
-    prose: list[str] = []
-    outputs: list[str] = []
-    for adapter in (ClaudeCodeAdapter(), CodexAdapter()):
-        sessions, _problems = load_sessions(adapter, home)
-        for session in sessions:
-            for message in session.messages:
-                for part in message.parts:
-                    if isinstance(part, TextPart | ThinkingPart):
-                        prose.append(part.text)
-                    elif isinstance(part, ToolResultPart):
-                        outputs.append(part.output)
+    prose, outputs = corpus_texts(CORPUS, tmp_path / "home")
     for texts in (prose, outputs):
         with_code = [t for t in texts if markdown_code._HAS_CODE.search(t)]
         assert len(with_code) > 100

@@ -32,14 +32,7 @@ from bench_export import (  # noqa: E402
     process_peaks_mb,
     timed_export,
 )
-
-
-def longest_line_mb(home: Path) -> float:
-    longest = 0
-    for path in home.rglob("*.jsonl"):
-        with open(path, "rb") as f:
-            longest = max([longest, *(len(line) for line in f)])
-    return longest / 1e6
+from bench_memory import longest_line_mb  # noqa: E402
 
 
 def noop_command_s(vault: Path, home: Path) -> float:

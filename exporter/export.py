@@ -15,16 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .adapters import Adapter, SessionRef, SourceContext, select_adapters
-from .bases import write_bases_file
 from .errors import ConfigError, Problem
-from .index import note_meta, write_index_notes
 from .model import Session
-from .notes import Note, default_relpath, has_conversation, linked_keys
+from .notes import default_relpath, has_conversation, linked_keys
+from .notewriter import NoteWriter, source_counts
 from .options import ExportOptions
 from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # re-exported
 from .plan import LinkPlan
 from .redact import redact_report, redact_state, rename_secret_paths
-from .render import TemplateError
 from .sources import unreadable_in_sources
 from .split import Part, is_later_part, part_key, part_relpath, part_sessions
 from .state import VaultLock
@@ -119,7 +117,7 @@ class _Run:
         self.plan = LinkPlan(vault, self.settings, default_relpath)
         self._units: dict[str, tuple[Adapter, SessionRef]] = {}
         self._unit = ""
-        self._changes: dict[str, Change] = {}
+        self.notes = NoteWriter(vault, self.report)
         self._again_pass = False
         self._written_by: dict[str, str] = {}  # note key -> the unit that wrote it this run
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
@@ -128,8 +126,7 @@ class _Run:
 
     def written(self) -> int:
         """Notes created or updated so far in this run."""
-        done = (Action.CREATED, Action.RENAMED, Action.UPDATED, Action.CONFLICT)
-        return sum(1 for c in self._changes.values() if c.action in done)
+        return self.notes.written()
 
     def run(
         self, units: list[tuple[Adapter, SessionRef]], progress: Progress | None
@@ -142,18 +139,18 @@ class _Run:
         finally:
             self.renderer.close()
             gc.unfreeze()
-        self._late_failures(self.vault.land())
-        for change in self._changes.values():
-            self._count(change)
-        self.report.changes = [*self._changes.values(), *self._listed]
-        changed = any(c.action is not Action.UNCHANGED for c in self._changes.values())
+        self.notes.late_failures(self.vault.land())
+        for change in self.notes.changes.values():
+            self.notes.count(change)
+        self.report.changes = [*self.notes.changes.values(), *self._listed]
+        changed = any(c.action is not Action.UNCHANGED for c in self.notes.changes.values())
         indexed = True
         if self.options.index and (self.rerender or changed):
-            indexed = self._write_indexes()
+            indexed = self.notes.write_indexes(self.settings, self.options.index_dataview)
         if indexed:
             self.vault.state.render = self.fingerprint
-        for change in self._late_failures(self.vault.save_state()):
-            self._count(change)
+        for change in self.notes.late_failures(self.vault.save_state()):
+            self.notes.count(change)
         if self.redactor:  # problems and changes can quote a source line or an old note
             redact_report(self.report, self.redactor)
             self.report.redactions = dict(self._redactions)
@@ -201,8 +198,8 @@ class _Run:
                 change = self.vault.note_deleted(key)  # one stat: deleted in Obsidian?
                 if change:
                     counts.skipped -= 0 if is_later_part(key) else 1
-                    self._record(change)
-                    self._report_deleted(change, adapter.name)
+                    self.notes.record(change)
+                    self.notes.report_deleted(change, adapter.name)
         else:
             self._export_unit(adapter, ref)
             self._write_finished()
@@ -215,10 +212,6 @@ class _Run:
         keys = self.vault.state.sources.get(unit, {}).get("notes", [])
         return any(k in notes and (notes[k].deleted or self.vault.is_missing(notes[k].path))
                    for k in keys)  # fmt: skip
-
-    def _report_deleted(self, change: Change, source: str) -> None:
-        if change.message:  # the first run that sees it; later runs stay quiet
-            self.report.problems.append(Problem(change.relpath, change.message, source=source))
 
     def _fingerprint(self, ref: SessionRef) -> list[list[object]]:
         """A unit is skipped when its files and the way its notes are rendered are unchanged."""
@@ -250,21 +243,6 @@ class _Run:
             if key in notes and wanted in str(notes[key].meta.get("project") or "").lower()
         ]
 
-    def _write_indexes(self) -> bool:
-        try:
-            changes = write_index_notes(self.vault, self.settings, self.options.index_dataview)
-            changes.append(write_bases_file(self.vault, self.settings))  # Sessions.base
-        except TemplateError as exc:
-            self.report.problems.append(Problem(exc.where, exc.what, severity="error"))
-            return False
-        self.report.indexes = changes
-        for change in changes:
-            if change.action is Action.FAILED:
-                self.report.problems.append(
-                    Problem(change.relpath, change.message, severity="error")
-                )
-        return not any(change.action is Action.FAILED for change in changes)
-
     def _list_skipped(self, unit: str) -> None:
         """A dry run lists the notes it would leave alone, read from the state."""
         for key in self.vault.state.sources.get(unit, {}).get("notes", []):
@@ -273,25 +251,7 @@ class _Run:
                 self._listed.append(Change(Action.UNCHANGED, key, record.path))
 
     def _counts(self, source: str) -> SourceCounts:
-        counts = self.report.per_source.get(source)  # twice per unit: made once per source
-        if counts is None:
-            counts = self.report.per_source[source] = SourceCounts()
-        return counts
-
-    def _count(self, change: Change) -> None:
-        counts = self._counts(change.key.partition(":")[0])
-        if change.action is Action.FAILED:
-            counts.failed += 1
-        elif change.action in (Action.CREATED, Action.RENAMED):
-            counts.created += 1
-        elif change.action is Action.UPDATED:
-            counts.updated += 1
-        elif change.action is Action.CONFLICT:
-            counts.conflicts += 1
-        elif change.action is Action.DELETED:
-            counts.deleted += 1
-        else:
-            counts.unchanged += 1
+        return source_counts(self.report, source)
 
     def _export_unit(self, adapter: Adapter, ref: SessionRef) -> None:
         """Load a unit and plan its notes; they are written as their rendering finishes."""
@@ -408,7 +368,7 @@ class _Run:
         why = f"{session.key} could not be exported ({type(exc).__name__}: {exc})"
         where = str(session.source_path) if session.source_path.parts else self._unit
         self.report.problems.append(Problem(where, why, severity="error", source=session.source))
-        self._record(Change(Action.FAILED, session.key, where, why))
+        self.notes.record(Change(Action.FAILED, session.key, where, why))
         state.complete = False
 
     def _write_finished(self, wait: bool = False) -> None:
@@ -419,7 +379,7 @@ class _Run:
                 written = self._write(job, outcome)
             except Exception as exc:  # a note the vault cannot take fails alone
                 why = f"could not be written ({type(exc).__name__}: {exc})"
-                self._failed(job, failed(job, why))
+                self.notes.failed(job, failed(job, why))
                 written = False
             if written:
                 state.written.append(job.key)
@@ -429,54 +389,10 @@ class _Run:
 
     def _write(self, job: RenderJob, outcome: Outcome) -> bool:
         if isinstance(outcome, Problem):
-            self._failed(job, outcome)
+            self.notes.failed(job, outcome)
             return False
-        if not self._write_note(outcome, job.session.source):
+        if not self.notes.write_note(outcome, job.session.source):
             return False
         if job.part is None or job.part.number == 1:
             self.plan.linked(job.session, job.unit)
         return True
-
-    def _failed(self, job: RenderJob, problem: Problem) -> None:
-        self.report.problems.append(problem)
-        self._record(Change(Action.FAILED, job.key, job.relpath, str(problem)))
-
-    def _write_note(self, note: Note, source: str) -> bool:
-        meta = note_meta(note.frontmatter)  # index notes list a session's first part alone
-        try:
-            for attachment in note.attachments:
-                self.vault.write_attachment(attachment.relpath, attachment.data)
-            change = self.vault.write_note(
-                note.key, note.relpath, note.frontmatter, note.body, meta
-            )
-        except OSError as exc:
-            change = Change(Action.FAILED, note.key, note.relpath, str(exc))
-        self._record(change)
-        if change.action is Action.DELETED:
-            self._report_deleted(change, source)
-        if change.action is Action.KEPT:
-            self.report.problems.append(Problem(change.relpath, change.message, source=source))
-        if change.action is Action.FAILED:
-            self.report.problems.append(
-                Problem(change.relpath, change.message, severity="error", source=source)
-            )
-            return False
-        return True
-
-    def _late_failures(self, changes: list[Change]) -> list[Change]:
-        """Notes whose fsync or rename failed when the vault landed them: failed after all."""
-        for change in changes:
-            self._changes[change.key] = change
-            source = change.key.partition(":")[0]
-            self.report.problems.append(
-                Problem(change.relpath, change.message, severity="error", source=source)
-            )
-        return changes
-
-    def _record(self, change: Change) -> None:
-        """One change per note and run: a second pass does not turn "created" into two."""
-        first = self._changes.get(change.key)
-        if first is None or first.action in (Action.UNCHANGED, Action.FAILED):
-            self._changes[change.key] = change
-        elif change.diff and first.action in (Action.CREATED, Action.UPDATED):
-            first.diff = change.diff

@@ -1,0 +1,117 @@
+"""Writing a run's finished notes and its index notes, and recording what each write did.
+
+Kept apart from the pipeline so ``export`` reads as discover, skip, load, plan, render,
+while the bookkeeping of the vault's answers lives here: one change per note and run,
+counts per source, and a problem for every note that could not be written.
+"""
+
+from __future__ import annotations
+
+from .bases import write_bases_file
+from .errors import Problem
+from .index import note_meta, write_index_notes
+from .notes import Note, NoteSettings
+from .outcome import ExportReport, SourceCounts
+from .render import TemplateError
+from .vault import Action, Change, Vault
+from .workers import RenderJob
+
+
+def source_counts(report: ExportReport, source: str) -> SourceCounts:
+    """The counts of one source in the report, made the first time it is asked for."""
+    counts = report.per_source.get(source)  # twice per unit: made once per source
+    if counts is None:
+        counts = report.per_source[source] = SourceCounts()
+    return counts
+
+
+class NoteWriter:
+    """Writes notes into the vault and keeps the one change of each note for the report."""
+
+    def __init__(self, vault: Vault, report: ExportReport) -> None:
+        self.vault = vault
+        self.report = report
+        self.changes: dict[str, Change] = {}
+
+    def written(self) -> int:
+        """Notes created or updated so far in this run."""
+        done = (Action.CREATED, Action.RENAMED, Action.UPDATED, Action.CONFLICT)
+        return sum(1 for c in self.changes.values() if c.action in done)
+
+    def report_deleted(self, change: Change, source: str) -> None:
+        if change.message:  # the first run that sees it; later runs stay quiet
+            self.report.problems.append(Problem(change.relpath, change.message, source=source))
+
+    def write_indexes(self, settings: NoteSettings, dataview: bool) -> bool:
+        try:
+            changes = write_index_notes(self.vault, settings, dataview)
+            changes.append(write_bases_file(self.vault, settings))  # Sessions.base
+        except TemplateError as exc:
+            self.report.problems.append(Problem(exc.where, exc.what, severity="error"))
+            return False
+        self.report.indexes = changes
+        for change in changes:
+            if change.action is Action.FAILED:
+                self.report.problems.append(
+                    Problem(change.relpath, change.message, severity="error")
+                )
+        return not any(change.action is Action.FAILED for change in changes)
+
+    def count(self, change: Change) -> None:
+        counts = source_counts(self.report, change.key.partition(":")[0])
+        if change.action is Action.FAILED:
+            counts.failed += 1
+        elif change.action in (Action.CREATED, Action.RENAMED):
+            counts.created += 1
+        elif change.action is Action.UPDATED:
+            counts.updated += 1
+        elif change.action is Action.CONFLICT:
+            counts.conflicts += 1
+        elif change.action is Action.DELETED:
+            counts.deleted += 1
+        else:
+            counts.unchanged += 1
+
+    def failed(self, job: RenderJob, problem: Problem) -> None:
+        self.report.problems.append(problem)
+        self.record(Change(Action.FAILED, job.key, job.relpath, str(problem)))
+
+    def write_note(self, note: Note, source: str) -> bool:
+        meta = note_meta(note.frontmatter)  # index notes list a session's first part alone
+        try:
+            for attachment in note.attachments:
+                self.vault.write_attachment(attachment.relpath, attachment.data)
+            change = self.vault.write_note(
+                note.key, note.relpath, note.frontmatter, note.body, meta
+            )
+        except OSError as exc:
+            change = Change(Action.FAILED, note.key, note.relpath, str(exc))
+        self.record(change)
+        if change.action is Action.DELETED:
+            self.report_deleted(change, source)
+        if change.action is Action.KEPT:
+            self.report.problems.append(Problem(change.relpath, change.message, source=source))
+        if change.action is Action.FAILED:
+            self.report.problems.append(
+                Problem(change.relpath, change.message, severity="error", source=source)
+            )
+            return False
+        return True
+
+    def late_failures(self, changes: list[Change]) -> list[Change]:
+        """Notes whose fsync or rename failed when the vault landed them: failed after all."""
+        for change in changes:
+            self.changes[change.key] = change
+            source = change.key.partition(":")[0]
+            self.report.problems.append(
+                Problem(change.relpath, change.message, severity="error", source=source)
+            )
+        return changes
+
+    def record(self, change: Change) -> None:
+        """One change per note and run: a second pass does not turn "created" into two."""
+        first = self.changes.get(change.key)
+        if first is None or first.action in (Action.UNCHANGED, Action.FAILED):
+            self.changes[change.key] = change
+        elif change.diff and first.action in (Action.CREATED, Action.UPDATED):
+            first.diff = change.diff

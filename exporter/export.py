@@ -24,7 +24,7 @@ from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # 
 from .plan import LinkPlan
 from .redact import redact_report, redact_state, rename_secret_paths
 from .sources import unreadable_in_sources
-from .split import Part, is_later_part, part_key, part_relpath, part_sessions
+from .split import Part, is_later_part, iter_parts, part_key, part_relpath
 from .state import VaultLock
 from .vault import Action, Change, Vault
 from .workers import Outcome, Renderer, RenderJob, failed
@@ -341,27 +341,28 @@ class _Run:
         self, session: Session, relpath: str, resolve: Callable[[str], str | None],
         state: _UnitProgress,
     ) -> None:  # fmt: skip
-        """Hand a session's note over for rendering; a long session, part by part."""
-        parts = part_sessions(session, self.options.note_max_bytes)
-        if len(parts) == 1:
-            links = {key: resolve(key) for key in linked_keys(session)}
-            state.outstanding += 1
-            self.renderer.submit(RenderJob(self._unit, session, relpath, links))
-            return
-        # One job per part, written as soon as it is done: the whole session is never one
-        # text in memory.
-        part_paths = [relpath] + [
-            self.vault.choose_path(part_key(session.key, n), part_relpath(relpath, n))
-            for n in range(2, len(parts) + 1)
-        ]
-        stems = [Path(p).stem for p in part_paths]
-        for number, part in enumerate(parts, start=1):
+        """Hand a session's note over for rendering; a long session, part by part, each as
+        soon as its messages are read: the whole session is never one text in memory, and a
+        streamed session is never held whole."""
+        tally = None if self._again_pass else self._redactions  # a unit redone counts once
+        max_bytes = self.options.note_max_bytes
+        paths = [relpath]
+        for number, part, last in iter_parts(session, max_bytes, tally):
             links = {key: resolve(key) for key in linked_keys(part)}
-            previous = stems[number - 2] if number > 1 else None
-            following = stems[number] if number < len(parts) else None
             state.outstanding += 1
+            if number == 1 and last:
+                self.renderer.submit(RenderJob(self._unit, part, relpath, links))
+                return
+            if not last:  # a part follows: its path is this part's next link
+                paths.append(
+                    self.vault.choose_path(
+                        part_key(session.key, number + 1), part_relpath(relpath, number + 1)
+                    )
+                )
+            previous = Path(paths[number - 2]).stem if number > 1 else None
+            following = Path(paths[number]).stem if not last else None
             where = Part(number, previous, following)
-            self.renderer.submit(RenderJob(self._unit, part, part_paths[number - 1], links, where))
+            self.renderer.submit(RenderJob(self._unit, part, paths[number - 1], links, where))
             self._write_finished()
 
     def _session_failed(self, session: Session, exc: Exception, state: _UnitProgress) -> None:

@@ -8,7 +8,7 @@ adapters never guess them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -146,13 +146,42 @@ class Message:
     model: str | None = None
 
 
+MessageMap = Callable[[Message, Any], Message]  # (message, tally) -> message
+
+
+class MessageStream:
+    """The messages of a session too large to hold at once: read again from the source
+    every time they are iterated, and let go message by message. ``mapped`` adds a step
+    applied to every message as it is read; ``counted`` passes each step a tally to add to
+    (so what a step counts is counted on the one pass that asks for it)."""
+
+    __slots__ = ("_read", "_maps")
+
+    def __init__(self, read: Callable[[], Iterator[Message]], maps: tuple[MessageMap, ...] = ()):
+        self._read = read
+        self._maps = maps
+
+    def __iter__(self) -> Iterator[Message]:
+        return self.counted(None)
+
+    def counted(self, tally: Any) -> Iterator[Message]:
+        for message in self._read():
+            for step in self._maps:
+                message = step(message, tally)
+            yield message
+
+    def mapped(self, step: MessageMap) -> MessageStream:
+        return MessageStream(self._read, (*self._maps, step))
+
+
 @dataclass(frozen=True, slots=True)
 class Session:
-    """One conversation, normalized. ``key`` is its identity in the vault."""
+    """One conversation, normalized. ``key`` is its identity in the vault. A very long
+    session's ``messages`` may be a MessageStream (see ``is_streamed``)."""
 
     source: str
     session_id: str
-    messages: tuple[Message, ...]
+    messages: tuple[Message, ...] | MessageStream
     source_path: Path
     title: str | None = None
     project: str | None = None
@@ -174,6 +203,10 @@ class Session:
     @property
     def key(self) -> str:
         return session_key(self.source, self.session_id)
+
+    @property
+    def is_streamed(self) -> bool:
+        return isinstance(self.messages, MessageStream)
 
     @property
     def tool_call_count(self) -> int:

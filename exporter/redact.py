@@ -26,7 +26,7 @@ from typing import Any
 import ahocorasick
 import re2
 
-from .model import Message, Session
+from .model import Message, MessageStream, Session
 from .redact_rules import RULES, Rule
 
 PLACEHOLDER = "[REDACTED:{}]"
@@ -265,9 +265,13 @@ class Redactor:
                 new = self.text(old, counts)
                 if new != old:
                     changes[name] = new
-        messages = tuple(self._message(m, counts) for m in session.messages)
-        if any(a is not b for a, b in zip(messages, session.messages, strict=True)):
-            changes["messages"] = messages
+        if isinstance(session.messages, MessageStream):
+            # Redacted as they are read; counted on the pass that renders them (``counted``).
+            changes["messages"] = session.messages.mapped(self._message)
+        else:
+            messages = tuple(self._message(m, counts) for m in session.messages)
+            if any(a is not b for a, b in zip(messages, session.messages, strict=True)):
+                changes["messages"] = messages
         if session.extra:
             extra = self.value(dict(session.extra), counts)
             if extra != dict(session.extra):

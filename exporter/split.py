@@ -11,10 +11,15 @@ A cut falls before a person's prompt (a new turn); a turn that would take a part
 quarter over the limit is also cut before one of the model's messages (a tool call stays
 with its result, which follows it). A part's properties describe its own messages;
 the session's totals (tokens, cost) go to the last part, where they can still grow.
+
+Parts are made as the messages are read (a cut needs nothing after it), so a session whose
+messages are streamed from its source is never held whole: each part is handed over as
+soon as it is full.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import Any
@@ -56,30 +61,63 @@ class Part:
 
 
 def part_sessions(session: Session, max_bytes: int = NOTE_MAX_BYTES) -> list[Session]:
-    """The session itself if it fits one note, else one session per part, holding that
-    part's messages (each is rendered on its own: a long session is never one big text)."""
-    ranges = part_ranges(session.messages, max_bytes)
-    if len(ranges) == 1:
-        return [session]
-    title = session_title(session)
-    return [
-        _part_session(session, start, end, number, number == len(ranges), title)
-        for number, (start, end) in enumerate(ranges, start=1)
-    ]
+    """The session itself if it fits one note, else one session per part."""
+    return [part for _, part, _ in iter_parts(session, max_bytes)]
+
+
+def iter_parts(
+    session: Session, max_bytes: int = NOTE_MAX_BYTES, tally: Any = None
+) -> Iterator[tuple[int, Session, bool]]:
+    """``(number, session, last)`` for each part as its messages are read: the session
+    itself as ``(1, session, True)`` if it fits one note, else one session per part, holding
+    that part's messages (each is rendered on its own: a long session is never one big
+    text, and a streamed one is never held whole). ``tally`` goes to a streamed session's
+    steps (redaction counts there what it replaces)."""
+    named: set[str] = set()  # the subagents tool calls name, for the last part
+    title = ""
+    messages = session.messages.counted(tally) if session.is_streamed else session.messages
+    chunks = _chunks(_naming(messages, named), max_bytes)
+    for number, (chunk, last) in enumerate(chunks, start=1):
+        if number == 1 and last:
+            whole = session if not session.is_streamed else replace(session, messages=chunk)
+            yield 1, whole, True
+            return
+        title = title or session_title(session)
+        yield number, _part_session(session, chunk, number, last, title, named), last
 
 
 def part_ranges(messages: tuple[Message, ...], max_bytes: int) -> list[tuple[int, int]]:
     """``(start, end)`` message slices, one per part; a cut depends only on what precedes it."""
     ranges: list[tuple[int, int]] = []
-    start, size = 0, 0
-    for i, message in enumerate(messages):
-        weight = estimated_bytes(message)
-        if i > start and size + weight > max_bytes * _room(message):
-            ranges.append((start, i))
-            start, size = i, 0
-        size += weight
-    ranges.append((start, len(messages)))
+    start = 0
+    for chunk, _ in _chunks(messages, max_bytes):
+        ranges.append((start, start + len(chunk)))
+        start += len(chunk)
     return ranges
+
+
+def _chunks(
+    messages: Iterable[Message], max_bytes: int
+) -> Iterator[tuple[tuple[Message, ...], bool]]:
+    """Each part's messages as soon as the part is closed, and whether it is the last."""
+    current: list[Message] = []
+    size = 0
+    for message in messages:
+        weight = estimated_bytes(message)
+        if current and size + weight > max_bytes * _room(message):
+            yield tuple(current), False
+            current, size = [], 0
+        current.append(message)
+        size += weight
+    yield tuple(current), True
+
+
+def _naming(messages: Iterable[Message], named: set[str]) -> Iterator[Message]:
+    for message in messages:
+        for part in message.parts:
+            if isinstance(part, ToolCallPart) and part.subagent_id:
+                named.add(part.subagent_id)
+        yield message
 
 
 def _room(message: Message) -> float:
@@ -137,10 +175,14 @@ def _value_bytes(value: Any) -> int:
 
 
 def _part_session(
-    session: Session, start: int, end: int, number: int, last: bool, title: str
+    session: Session,
+    messages: tuple[Message, ...],
+    number: int,
+    last: bool,
+    title: str,
+    named: set[str],
 ) -> Session:
     """The session as one part sees it: its messages, and properties of those alone."""
-    messages = session.messages[start:end]
     times = [m.timestamp for m in messages if m.timestamp]
     spawned = tuple(
         dict.fromkeys(
@@ -151,9 +193,6 @@ def _part_session(
         )
     )
     if last:  # children no call in the session names are listed on the growing end
-        named = {
-            p.subagent_id for m in session.messages for p in m.parts if isinstance(p, ToolCallPart)
-        }
         spawned += tuple(s for s in session.subagent_ids if s not in named)
     models = tuple(dict.fromkeys(m.model for m in messages if m.model)) or session.models
     return replace(

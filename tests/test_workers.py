@@ -186,7 +186,7 @@ def test_one_failure_on_the_first_run_does_not_re_render_everything_later(tmp_pa
     assert third.total("skipped") == 0 and third.total("unchanged") == 6
 
 
-@pytest.mark.parametrize("step", ["default_relpath", "part_sessions"])
+@pytest.mark.parametrize("step", ["default_relpath", "iter_parts"])
 def test_a_session_that_cannot_be_planned_fails_alone_in_its_family(tmp_path, monkeypatch, step):
     """A parent and its subagent come from one unit: the subagent failing keeps the parent."""
     sid = "11111111-2222-4333-8444-555555555555"

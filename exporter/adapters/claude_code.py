@@ -22,7 +22,11 @@ the leading summary lines of the project's files are indexed once per run).
 
 A file is read once, line by line: each line is turned into parts of messages and let go,
 so memory holds a long session's messages, not its JSON (about half of which repeats tool
-output). Only the sidechain lines of the old layout are kept until the file is read.
+output). Only the sidechain lines of the old layout are kept until the file is read. A
+session file of ``STREAM_FROM`` bytes or more is not held at all: the first reading keeps
+only what describes the whole session (times, models, usage, titles, subagents), and its
+messages are a MessageStream that reads the file again, as far as the first reading went,
+each time they are needed (the note builder cuts them into part notes as they come).
 
 Finding the files is in claude_discovery.py, linking subagents to their Task calls in
 claude_subagents.py; this module loads a discovered session and builds its sessions.
@@ -34,13 +38,14 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from functools import partial
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, ClassVar
 
 import orjson
 
 from ..errors import Problem
-from ..model import Session
+from ..model import Message, MessageStream, Session
 from ._jsonl import iter_jsonl
 from .base import LoadResult, SessionRef, SourceContext
 from .claude_discovery import SOURCE, NewerCopies, discover_project, file_session_id
@@ -53,6 +58,8 @@ from .claude_subagents import (
     sidechain_groups,
 )
 from .claude_transcript import CONVERSATIONAL, Transcript, TranscriptBuilder, build_transcript
+
+STREAM_FROM = 64 * 1024 * 1024  # a session file this large is streamed, never held whole
 
 KNOWN_TYPES = CONVERSATIONAL | {
     "summary", "custom-title", "ai-title", "tag", "last-prompt", "agent-name",
@@ -103,7 +110,8 @@ class ClaudeCodeAdapter:
         path = ref.main.path
         # One pass over the file: each line becomes parts of messages and is let go, so a
         # long session is held as its messages, never as its parsed JSON.
-        meta, main = _Meta(), _MainFile()
+        stream = ref.main.size >= STREAM_FROM
+        meta, main = _Meta(), _MainFile(stream)
         for rec in _records(path, result.problems, meta):
             # The session is the sessionId inside, not the file name: two folders may hold
             # files of the same name, and a copied transcript keeps its id.
@@ -128,20 +136,26 @@ class ClaudeCodeAdapter:
             for call, child in child_session_ids(links, main_id).items()
             if child in exported or (folder / f"agent-{links[call]}.jsonl").is_file()
         }
-        if inline or not main.any_sidechain:
+        every_line = not inline and main.any_sidechain
+        if not every_line:
             transcript = main.transcript.finish(child_links)
+            count = main.let_go + len(transcript.messages)
         else:
             # Sidechain lines that make no subagent of their own stay in the conversation:
             # read the file once more (as far as the first pass went), every line this time.
             main.transcript = TranscriptBuilder()
-            transcript = build_transcript(_records(path, [], _Meta(), meta.lines), child_links)
-        if not transcript.messages:
+            records = _records(path, [], _Meta(), meta.lines)
+            transcript, count = _transcribe(records, child_links, stream)
+        if not count:
             return result
         child_ids = list(
             dict.fromkeys([*(c.session_id for c in children + inline), *child_links.values()])
         )
         title = meta.title or self._summary_title(path.parent, meta, transcript)
         session = _session(transcript, main_id, path, title, extra_children=child_ids)
+        if stream:
+            read = partial(_read_messages, path, meta.lines, child_links, every_line)
+            session = replace(session, messages=MessageStream(read))
         result.sessions.append(session)
         # A subagent works for its parent's project, even from a subfolder of it.
         result.sessions.extend(replace(c, project=session.project) for c in children + inline)
@@ -234,10 +248,10 @@ class _MainFile:
 
     __slots__ = (
         "session_id", "older", "transcript", "tasks", "side", "any_sidechain",
-        "main_conversation",
+        "main_conversation", "stream", "let_go",
     )  # fmt: skip
 
-    def __init__(self) -> None:
+    def __init__(self, stream: bool = False) -> None:
         self.session_id: str | None = None
         self.older: Path | None = None  # a newer copy of this session elsewhere
         self.transcript = TranscriptBuilder()  # of the lines outside sidechains
@@ -245,6 +259,8 @@ class _MainFile:
         self.side: list[dict[str, Any]] = []
         self.any_sidechain = False
         self.main_conversation = False  # a user or assistant line outside sidechains
+        self.stream = stream  # let each message go once made (counted in let_go)
+        self.let_go = 0
 
     def add(self, rec: dict[str, Any]) -> None:
         self.tasks.add(rec)
@@ -257,6 +273,37 @@ class _MainFile:
             self.main_conversation = True
         if self.older is None:  # an older copy is read through (for its problems) only
             self.transcript.add(rec)
+            if self.stream:
+                self.let_go += len(self.transcript.closed({}))
+
+
+def _transcribe(
+    records: Iterator[dict[str, Any]], links: dict[str, str], stream: bool
+) -> tuple[Transcript, int]:
+    """The transcript of ``records`` and its number of messages; when streaming, only the
+    last messages are kept (the rest are counted and let go)."""
+    if not stream:
+        transcript = build_transcript(records, links)
+        return transcript, len(transcript.messages)
+    builder, let_go = TranscriptBuilder(), 0
+    for rec in records:
+        builder.add(rec)
+        let_go += len(builder.closed(links))
+    transcript = builder.finish(links)
+    return transcript, let_go + len(transcript.messages)
+
+
+def _read_messages(
+    path: Path, stop: int, links: dict[str, str], every_line: bool
+) -> Iterator[Message]:
+    """A streamed session's messages, read again as far as the first reading went (lines
+    written since belong to the next run, which also sees them in the session's totals)."""
+    builder = TranscriptBuilder()
+    for rec in _records(path, [], _Meta(), stop):
+        if every_line or not rec.get("isSidechain"):
+            builder.add(rec)
+            yield from builder.closed(links)
+    yield from builder.finish(links).messages
 
 
 def _records(

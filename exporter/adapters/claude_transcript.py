@@ -134,6 +134,25 @@ class TranscriptBuilder:
         elif kind == "queue-operation":
             self._queue(rec)
 
+    def closed(self, links: dict[str, str]) -> list[Message]:
+        """The messages no later record can change, taken out of the builder: a caller
+        streaming a long session lets them go as they come. (``finish`` gives the rest.)"""
+        end = len(self.drafts)
+        for i in range(end - 1, -1, -1):
+            if self.drafts[i].role != "tool":
+                if self.drafts[i].role == "assistant":
+                    end = i  # it may still gain the rest of its API response
+                break
+        if self.pending_boundary is not None:
+            for i in range(end):  # from the front: once left waiting, it is soon first
+                if self.drafts[i] is self.pending_boundary:
+                    end = i  # its summary is still to come
+                    break
+        if end == 0:
+            return []
+        done, self.drafts = self.drafts[:end], self.drafts[end:]
+        return [_message(d, links) for d in done if d.parts]
+
     def finish(self, links: dict[str, str]) -> Transcript:
         """The transcript; ``links`` (Task call id -> subagent id) is known only once the
         whole file is read (a call's result, which names its agent, comes after it)."""
@@ -277,8 +296,11 @@ class TranscriptBuilder:
         while drafts:
             d = drafts.pop()
             if d.parts:
-                parts = tuple(_linked(d.parts, links))
-                self.out.messages.append(Message(d.role, parts, d.source_id, d.timestamp, d.model))
+                self.out.messages.append(_message(d, links))
+
+
+def _message(d: _Draft, links: dict[str, str]) -> Message:
+    return Message(d.role, tuple(_linked(d.parts, links)), d.source_id, d.timestamp, d.model)
 
 
 def _linked(parts: list[Part], links: dict[str, str]) -> list[Part]:

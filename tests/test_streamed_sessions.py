@@ -1,0 +1,217 @@
+"""A Claude Code session file of ``STREAM_FROM`` bytes or more is streamed: the first reading
+keeps only what describes the whole session, and its messages are read again, message by
+message, when its notes are rendered part by part. Streaming must change nothing a person
+can see: the same messages, the same totals, the same notes byte for byte, the same
+redaction counts; and it must read only as far as the first reading went."""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import replace
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+from claude_builder import ClaudeSession, tool_use
+from conftest import EXAMPLES_HOME, load_sessions, note_files
+from corpus_home import build_corpus_home
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from exporter.adapters import claude_code
+from exporter.adapters.claude_code import ClaudeCodeAdapter
+from exporter.adapters.claude_transcript import TranscriptBuilder, build_transcript
+from exporter.export import ExportOptions, run_export
+from exporter.model import MessageStream
+
+SID = "5a5a5a5a-0000-4000-8000-000000000001"
+_rng = random.Random(11302026)
+# Generated at test time from random characters: no real key.
+GITHUB = "gh" + "p_" + "".join(_rng.choice(string.ascii_letters + string.digits) for _ in range(36))
+
+
+def loaded(home: Path, stream: bool, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(claude_code, "STREAM_FROM", 0 if stream else 1 << 62)
+    sessions, problems = load_sessions(ClaudeCodeAdapter(), home)
+    return sessions, problems
+
+
+def assert_same_sessions(home: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+    held, held_problems = loaded(home, False, monkeypatch)
+    streamed, streamed_problems = loaded(home, True, monkeypatch)
+    assert streamed_problems == held_problems
+    assert [s.key for s in streamed] == [s.key for s in held]
+    count = 0
+    for s, h in zip(streamed, held, strict=True):
+        if s.parent_id is None:  # the main session of a file is streamed; subagents are not
+            assert s.is_streamed and isinstance(s.messages, MessageStream)
+            count += 1
+        assert tuple(s.messages) == h.messages, s.key
+        assert tuple(s.messages) == tuple(s.messages)  # read again, read alike
+        assert replace(s, messages=()) == replace(h, messages=()), s.key
+    return count
+
+
+def long_session(turns: int = 40) -> ClaudeSession:
+    """A session with what the builder's streaming must keep whole: API responses split
+    over lines, tool results between them, a compaction, a rewind, queued prompts."""
+    s = ClaudeSession(SID, "/home/dev/work/big")
+    s.meta("custom-title", customTitle="Streaming check")
+    for i in range(turns):
+        s.user(f"question {i} " + "lorem ipsum " * 200)
+        msg = f"msg_{i:04d}"
+        s.assistant([{"type": "thinking", "thinking": f"think {i}"}], msg_id=msg)
+        s.assistant([tool_use("Read", {"file_path": f"/src/f{i}.py"}, f"c{i}")], msg_id=msg)
+        s.tool_result(f"c{i}", f"contents {i} " + "x" * 3000)
+        s.assistant(f"answer {i} " + "dolor sit " * 300, msg_id=msg)
+        if i == 10:
+            s.system("compact_boundary", compactMetadata={"trigger": "auto"})
+            s.user("Summary of the earlier turns.", isCompactSummary=True)
+        if i == 20:
+            s.meta("queue-operation", operation="enqueue", content="also check the docs")
+            s.meta("queue-operation", operation="remove", content="also check the docs")
+    return s
+
+
+def test_a_streamed_session_has_the_same_messages_and_totals(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    long_session().write(home / ".claude" / "projects" / "-big" / f"{SID}.jsonl")
+    assert assert_same_sessions(home, monkeypatch) == 1
+    assert assert_same_sessions(EXAMPLES_HOME, monkeypatch) >= 1
+
+
+def test_corpus_sessions_streamed_match_held(corpus, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    build_corpus_home(corpus, home)
+    count = assert_same_sessions(home, monkeypatch)
+    print(f"{count} corpus sessions streamed")
+    assert count > 10
+
+
+# Records a TranscriptBuilder may meet, in any order: streaming must emit exactly the
+# messages building the whole transcript does.
+_KINDS = ("prompt", "reply", "reply_same", "tool", "boundary", "summary", "rewind", "queue",
+          "dup", "error", "local")  # fmt: skip
+
+
+def _records(ops: list[tuple[str, int]]) -> list[dict]:
+    s = ClaudeSession(SID)
+    uuids: list[str] = []
+    for kind, n in ops:
+        if kind == "prompt":
+            uuids.append(s.user(f"prompt {n}"))
+        elif kind == "reply":
+            s.assistant(f"reply {n}", msg_id=f"m{n}")
+        elif kind == "reply_same":
+            s.assistant([tool_use("Bash", {"command": f"ls {n}"}, f"c{n}")], msg_id="m0")
+        elif kind == "tool":
+            s.tool_result(f"c{n}", f"out {n}")
+        elif kind == "boundary":
+            s.system("compact_boundary", compactMetadata={"trigger": "manual"})
+        elif kind == "summary":
+            s.user(f"summary {n}", isCompactSummary=True)
+        elif kind == "rewind" and uuids:
+            uuids.append(s.user(f"again {n}", parent=uuids[n % len(uuids)]))
+        elif kind == "queue":
+            s.meta("queue-operation", operation="enqueue", content=f"steer {n}")
+            s.meta("queue-operation", operation=("remove", "dequeue")[n % 2])
+        elif kind == "dup" and s.lines:
+            s.raw(s.lines[n % len(s.lines)])
+        elif kind == "error":
+            s.assistant(f"API Error {n}", isApiErrorMessage=True)
+        elif kind == "local":
+            s.system("local_command", content=f"<local-command-stdout>{n}</local-command-stdout>")
+    import json
+
+    return [json.loads(line) for line in s.lines]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(_KINDS), st.integers(0, 5)), max_size=40))
+def test_streaming_a_transcript_emits_exactly_what_building_it_whole_does(ops):
+    records = _records(ops)
+    links = {"c1": "child-1"}
+    whole = build_transcript(records, links)
+    builder, streamed = TranscriptBuilder(), []
+    for rec in records:
+        builder.add(rec)
+        streamed += builder.closed(links)
+    rest = builder.finish(links)
+    assert streamed + rest.messages == whole.messages
+    assert (rest.started, rest.ended, rest.models, rest.usage, rest.uuids) == (
+        whole.started, whole.ended, whole.models, whole.usage, whole.uuids,
+    )  # fmt: skip
+
+
+def export_notes(home: Path, vault: Path, stream: bool, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(claude_code, "STREAM_FROM", 0 if stream else 1 << 62)
+    options = ExportOptions(
+        vault=vault, home=home, sources=["claude-code"], timezone=UTC, note_max_bytes=40_000
+    )
+    report = run_export(options)
+    return note_files(vault, index=True), report
+
+
+def test_a_streamed_session_makes_the_same_notes_and_counts_its_secrets_once(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    s = long_session()
+    s.user(f"deploy with {GITHUB} please")
+    s.assistant("done")
+    s.write(home / ".claude" / "projects" / "-big" / f"{SID}.jsonl")
+    held, held_report = export_notes(home, tmp_path / "held", False, monkeypatch)
+    streamed, streamed_report = export_notes(home, tmp_path / "streamed", True, monkeypatch)
+    assert len([p for p in held if "(part " in p]) > 3  # cut into part notes
+    assert streamed == held
+    assert streamed_report.redactions == held_report.redactions
+    assert sum(held_report.redactions.values()) == 1
+    assert not any(GITHUB.encode() in body for body in streamed.values())
+
+
+def test_corpus_notes_streamed_match_held(corpus, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    build_corpus_home(corpus, home)
+    held, held_report = export_notes(home, tmp_path / "held", False, monkeypatch)
+    streamed, streamed_report = export_notes(home, tmp_path / "streamed", True, monkeypatch)
+    assert streamed == held and len(held) > 20
+    assert streamed_report.redactions == held_report.redactions
+
+
+def test_lines_written_after_the_first_reading_wait_for_the_next_run(tmp_path, monkeypatch):
+    """Claude Code appends while ccexport reads: the second reading stops where the first
+    did, so the messages agree with the totals read the first time."""
+    home = tmp_path / "home"
+    s = long_session(3)
+    path = s.write(home / ".claude" / "projects" / "-big" / f"{SID}.jsonl")
+    (session,), _ = loaded(home, True, monkeypatch)
+    before = tuple(session.messages)
+    s.user("a later question")
+    s.assistant("a later answer")
+    s.write(path)
+    assert tuple(session.messages) == before
+    assert "a later question" not in repr(before)
+
+
+def test_a_file_gone_before_its_second_reading_fails_that_session_alone(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    folder = home / ".claude" / "projects" / "-big"
+    long_session(3).write(folder / f"{SID}.jsonl")
+    other = ClaudeSession("5a5a5a5a-0000-4000-8000-000000000002")
+    other.user("a small one")
+    other.assistant("fine")
+    other.write(folder / f"{other.session_id}.jsonl")
+    monkeypatch.setattr(claude_code, "STREAM_FROM", 0)
+    original = ClaudeCodeAdapter.load
+
+    def load_then_lose(self, ref):
+        result = original(self, ref)
+        if ref.main.path.stem == SID:
+            ref.main.path.unlink()  # as if deleted between the two readings
+        return result
+
+    monkeypatch.setattr(ClaudeCodeAdapter, "load", load_then_lose)
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=home, timezone=UTC))
+    (error,) = [p for p in report.problems if p.severity == "error"]
+    assert error.path.endswith(f"{SID}.jsonl") and "No such file" in error.message
+    notes = note_files(tmp_path / "v")
+    assert len(notes) == 1 and b"a small one" in next(iter(notes.values()))

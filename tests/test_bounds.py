@@ -16,7 +16,7 @@ from claude_builder import ClaudeSession, tool_use
 from codex_builder import CodexRollout
 from conftest import ROOT, note_files
 
-from exporter.adapters import _jsonl, claude_code
+from exporter.adapters import _jsonl, claude_code, codex
 from exporter.adapters._jsonl import LongLine, iter_jsonl, split_lines
 from exporter.errors import Problem
 from exporter.export import ExportOptions, run_export
@@ -126,15 +126,26 @@ def write_bomb(path: Path, line_bytes: int, thread: str) -> None:
     path.write_bytes(b"".join(out))
 
 
+# The child's own peak is VmHWM: getrusage's ru_maxrss also keeps the peak of the process
+# that started it (Linux carries it across exec), here the test runner's, which grows over
+# a full run of the suite.
 PEAK = """
 import resource, sys
 from pathlib import Path
 from exporter.cli import main
 sys.argv = ["ccexport", *sys.argv[1:]]
+
+def peak_kb():
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(next(l.split()[1] for l in status.splitlines() if l.startswith("VmHWM:")))
+
 try:
     main()
 finally:
-    print("PEAK_KB", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+    print("PEAK_KB", peak_kb(), file=sys.stderr)
     print("WORKERS_KB", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)
 """
 
@@ -226,6 +237,47 @@ def test_a_large_session_takes_memory_for_its_longest_line_not_for_its_size(tmp_
     # 100 MB; holding the session's messages (about its size) would pass it.
     assert peak < 2 * 0.04 + 200, peak
     assert workers < 100, workers  # forked from a main process holding the session: 200+
+
+
+BIG_ROLLOUT = textwrap.dedent(
+    """
+    import sys
+    sys.path.insert(0, "tests")
+    from pathlib import Path
+    from codex_builder import CodexRollout
+    home, megabytes = Path(sys.argv[1]), int(sys.argv[2])
+    r = CodexRollout("019a0000-0000-7000-8000-0000000000bb")
+    r.turn()
+    path = r.write(home / ".codex")
+    chunk = ("lorem ipsum dolor sit amet " * 40 + "\\n") * 37
+    i = 0
+    with open(path, "a") as f:
+        while f.tell() < megabytes * 1024 * 1024:
+            r.lines.clear()
+            r.user(f"question {i}")
+            r.shell(["cat", f"f{i}.py"], chunk)
+            r.assistant(f"answer {i} " + chunk[:2000])
+            f.write(r.text())
+            i += 1
+    """
+)
+
+
+def test_a_large_rollout_takes_memory_for_its_longest_line_not_for_its_size(tmp_path):
+    """A Codex rollout this large is streamed like a Claude Code transcript (before: a
+    120 MB rollout took about 330 MB, all its records held at once)."""
+    megabytes = 120
+    home = tmp_path / "home"
+    subprocess.run([sys.executable, "-c", BIG_ROLLOUT, str(home), str(megabytes)], check=True,
+                   cwd=ROOT)  # fmt: skip
+    (path,) = (home / ".codex").rglob("rollout-*.jsonl")
+    assert path.stat().st_size >= codex.STREAM_FROM
+    proc, peak = run_measured("--vault", str(tmp_path / "v"), "--home", str(home))
+    assert proc.returncode == 0, proc.stderr
+    notes = note_files(tmp_path / "v")
+    assert len(notes) > 10 and max(len(b) for b in notes.values()) < 5 * MB
+    print(f"peak {peak} MB for a {megabytes} MB rollout")
+    assert peak < 2 * 0.04 + 200, peak  # twice the longest line (40 KB) plus 200 MB
 
 
 def test_claude_keeps_only_the_agent_id_of_a_structured_tool_result(tmp_path):

@@ -1,6 +1,6 @@
-"""A Claude Code session file of ``STREAM_FROM`` bytes or more is streamed: the first reading
-keeps only what describes the whole session, and its messages are read again, message by
-message, when its notes are rendered part by part. Streaming must change nothing a person
+"""A Claude Code session file or Codex rollout of ``STREAM_FROM`` bytes or more is streamed:
+the first reading keeps only what describes the whole session, and its messages are read
+again, message by message, when its notes are rendered part by part. Streaming must change nothing a person
 can see: the same messages, the same totals, the same notes byte for byte, the same
 redaction counts; and it must read only as far as the first reading went."""
 
@@ -13,15 +13,18 @@ from datetime import UTC
 from pathlib import Path
 
 import pytest
+import zstandard
 from claude_builder import ClaudeSession, tool_use
+from codex_builder import CodexRollout
 from conftest import EXAMPLES_HOME, load_sessions, note_files
-from corpus_home import build_corpus_home
+from corpus_home import build_codex_home, build_corpus_home
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from exporter.adapters import claude_code
+from exporter.adapters import claude_code, codex
 from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.claude_transcript import TranscriptBuilder, build_transcript
+from exporter.adapters.codex import CodexAdapter
 from exporter.export import ExportOptions, run_export
 from exporter.model import MessageStream
 
@@ -215,3 +218,106 @@ def test_a_file_gone_before_its_second_reading_fails_that_session_alone(tmp_path
     assert error.path.endswith(f"{SID}.jsonl") and "No such file" in error.message
     notes = note_files(tmp_path / "v")
     assert len(notes) == 1 and b"a small one" in next(iter(notes.values()))
+
+
+# -- Codex -------------------------------------------------------------------------------
+
+TID = "019a0000-5a5a-7000-8000-000000000001"
+
+
+def rollout(thread: str = TID, turns: int = 30, **kw) -> CodexRollout:
+    r = CodexRollout(thread, **kw)
+    r.turn().context()
+    for i in range(turns):
+        r.user(f"question {i} " + "lorem ipsum " * 100)
+        r.reasoning(f"**Planning step {i}**")
+        r.shell(["cat", f"f{i}.py"], f"contents {i} " + "x" * 2000)
+        r.assistant(f"answer {i} " + "dolor sit " * 200)
+        r.tokens(1000 * (i + 1), 400 * i, 120 * (i + 1))
+        if i == 12:
+            r.compacted("We agreed on the plan so far.")
+    return r
+
+
+def codex_home(home: Path) -> Path:
+    """Rollouts with what a streamed reading must get right: a fork whose origin is on
+    disk (its replay dropped), a damaged line, an unknown kind, a compressed rollout."""
+    origin = rollout()
+    origin.write(home / ".codex")
+    fork = CodexRollout("019a0000-5a5a-7000-8000-00000000f0f0", forked_from=TID)
+    fork.lines += [x for x in origin.lines if x["type"] != "session_meta"][:-9]
+    fork.user("Instead, add metrics")
+    fork.assistant("Added /metrics.")
+    fork.write(home / ".codex")
+    odd = rollout("019a0000-5a5a-7000-8000-000000000003", turns=3)
+    odd.envelope("brand_new_kind", {})
+    path = odd.write(home / ".codex")
+    path.write_text(path.read_text().replace("\n", "\n{not json\n", 3))
+    packed = rollout("019a0000-5a5a-7000-8000-000000000004", turns=5)
+    plain = packed.write(home / ".codex")
+    plain.with_name(plain.name + ".zst").write_bytes(
+        zstandard.ZstdCompressor().compress(plain.read_bytes())
+    )
+    plain.unlink()
+    return home
+
+
+def codex_loaded(home: Path, stream: bool, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(codex, "STREAM_FROM", 0 if stream else 1 << 62)
+    return load_sessions(CodexAdapter(), home)
+
+
+def assert_same_rollouts(home: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+    held, held_problems = codex_loaded(home, False, monkeypatch)
+    streamed, streamed_problems = codex_loaded(home, True, monkeypatch)
+    assert streamed_problems == held_problems
+    assert [s.key for s in streamed] == [s.key for s in held]
+    for s, h in zip(streamed, held, strict=True):
+        assert s.is_streamed or s.source_path.suffix == ".json"  # a document is one line
+        assert tuple(s.messages) == h.messages, s.key
+        assert replace(s, messages=()) == replace(h, messages=()), s.key
+    return sum(s.is_streamed for s in streamed)
+
+
+def test_a_streamed_rollout_has_the_same_messages_totals_and_problems(tmp_path, monkeypatch):
+    home = codex_home(tmp_path / "home")
+    assert assert_same_rollouts(home, monkeypatch) == 4
+    problems = codex_loaded(home, True, monkeypatch)[1]
+    assert [p.line for p in problems if "not valid JSON" in p.message] == [2, 4, 6]
+    assert any("brand_new_kind" in p.message for p in problems)
+    (fork,) = [s for s in codex_loaded(home, True, monkeypatch)[0] if s.forked_from]
+    assert [m.parts[0].text for m in fork.messages if m.role == "user"] == [
+        "Instead, add metrics"
+    ]  # the replay of its origin is dropped
+    assert_same_rollouts(EXAMPLES_HOME, monkeypatch)
+
+
+def test_corpus_rollouts_streamed_match_held(corpus, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    build_codex_home(corpus, home)
+    assert assert_same_rollouts(home, monkeypatch) > 3
+
+
+def test_a_streamed_rollout_makes_the_same_notes(tmp_path, monkeypatch):
+    home = codex_home(tmp_path / "home")
+    notes = []
+    for stream in (False, True):
+        monkeypatch.setattr(codex, "STREAM_FROM", 0 if stream else 1 << 62)
+        vault = tmp_path / f"v{stream}"
+        options = ExportOptions(
+            vault=vault, home=home, sources=["codex"], timezone=UTC, note_max_bytes=30_000
+        )
+        run_export(options)
+        notes.append(note_files(vault, index=True))
+    assert notes[0] == notes[1]
+    assert len([p for p in notes[0] if "(part " in p]) > 2
+
+
+def test_lines_written_after_the_scan_of_a_rollout_wait_for_the_next_run(tmp_path, monkeypatch):
+    r = rollout(turns=3)
+    path = r.write(tmp_path / "home" / ".codex")
+    (session,), _ = codex_loaded(tmp_path / "home", True, monkeypatch)
+    before = tuple(session.messages)
+    r.user("a later question")
+    path.write_text(r.text())
+    assert tuple(session.messages) == before and "a later question" not in repr(before)

@@ -19,6 +19,10 @@ put in the fingerprint, so a rename re-exports just that session. Subagent rollo
 a second ``session_meta`` of another thread) starts by replaying its origin: when the
 origin's rollout is on disk, that replayed prefix is dropped and the note links to the
 origin instead; when it is not, nothing is dropped.
+
+A rollout of ``STREAM_FROM`` bytes or more is never held: its records are scanned for what
+must be known before they are read in order, read again for the session's totals, and its
+messages are a MessageStream that reads them a last time, as far as the scan went.
 """
 
 from __future__ import annotations
@@ -26,20 +30,23 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import replace
+from functools import partial
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
 
 from ..errors import Problem
-from ..model import Session
+from ..model import Message, MessageStream, Session
 from ._jsonl import iter_jsonl, parse_timestamp
 from .base import FileStamp, LoadResult, SessionRef, SourceContext
 
 if TYPE_CHECKING:
-    from .codex_rollout import Rollout
+    from .codex_rollout import Rollout, Scan
 
 SOURCE = "codex"
+STREAM_FROM = 64 * 1024 * 1024  # a rollout this large is streamed, never held whole
 _ID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", re.I)
 KNOWN_KINDS = {
     "session_meta", "response_item", "event_msg", "turn_context", "compacted", "world_state",
@@ -78,24 +85,46 @@ class CodexAdapter:
                 yield SessionRef(SOURCE, session_id or path.stem, FileStamp.of(path), extra=extra)
 
     def load(self, ref: SessionRef) -> LoadResult:
-        from .codex_rollout import build_rollout  # the parser: imported when a session is read
+        # The parser: imported when a session is read
+        from .codex_rollout import RolloutBuilder, build_rollout, scan_rollout
 
         result = LoadResult()
-        records = _records(ref.main.path, result.problems)
-        rollout = build_rollout(records, self._origin_signatures)
+        path = ref.main.path
+        if not _streamed(ref.main):
+            records = _records(path, result.problems)
+            rollout = build_rollout(records, self._origin_signatures)
+            kinds = {r[1] for r in records}
+            count = len(rollout.messages)
+        else:
+            # Read three times, never held: for what must be known before the records are
+            # read in order, for the session's totals, and (as a MessageStream) for its
+            # messages when its notes are written.
+            prefix = _iter_records(path, [])
+            scan = scan_rollout(
+                prefix, _iter_records(path, result.problems), self._origin_signatures
+            )
+            prefix.close()
+            builder, count = RolloutBuilder(scan), 0
+            for record in _iter_records(path, [], scan.skip, scan.last_line):
+                builder.add(record)
+                count += len(builder.out.messages)
+                builder.out.messages.clear()
+            rollout, kinds = builder.out, scan.kinds
         for number, why in rollout.skipped:
             result.problems.append(
-                Problem(str(ref.main.path), f"unexpected shape ({why}), line skipped", number,
+                Problem(str(path), f"unexpected shape ({why}), line skipped", number,
                         source=SOURCE)
             )  # fmt: skip
-        unknown = sorted({r[1] for r in records if r[1] not in KNOWN_KINDS and r[1] != "skip"})
-        for kind in unknown:
+        for kind in sorted(kinds - KNOWN_KINDS - {"skip"}):
             result.problems.append(
-                Problem(str(ref.main.path), f"unknown record type {kind!r} skipped", source=SOURCE)
+                Problem(str(path), f"unknown record type {kind!r} skipped", source=SOURCE)
             )
-        if rollout.messages:
-            title = ref.fact("title")
-            result.sessions.append(_session(rollout, ref, title))
+        if count:
+            session = _session(rollout, ref, ref.fact("title"))
+            if _streamed(ref.main):
+                read = partial(_stream_messages, path, scan)
+                session = replace(session, messages=MessageStream(read))
+            result.sessions.append(session)
         return result
 
     def _origin_signatures(self, origin_id: str) -> list[tuple[str, str]] | None:
@@ -163,12 +192,39 @@ def _read_titles(path: Path) -> dict[str, str]:
 Record = tuple[int, str, dict[str, Any], Any]  # (line, kind, payload, timestamp)
 
 
+def _streamed(file: FileStamp) -> bool:
+    """A rollout this large is streamed (a compressed one expands about tenfold)."""
+    size = file.size * 10 if file.path.name.endswith(".zst") else file.size
+    return size >= STREAM_FROM and file.path.suffix != ".json"
+
+
+def _stream_messages(path: Path, scan: Scan) -> Iterator[Message]:
+    """A streamed rollout's messages, read again as far as its scan went."""
+    from .codex_rollout import RolloutBuilder
+
+    builder = RolloutBuilder(scan)
+    for record in _iter_records(path, [], scan.skip, scan.last_line):
+        builder.add(record)
+        yield from builder.out.messages
+        builder.out.messages.clear()
+
+
 def _records(path: Path, problems: list[Problem]) -> list[Record]:
     """``(line, kind, payload, timestamp)`` for every line, whatever the generation."""
     if path.suffix == ".json":
         return _document_records(path, problems)
-    out: list[Record] = []
+    return list(_iter_records(path, problems))
+
+
+def _iter_records(
+    path: Path, problems: list[Problem], skip: int = 0, stop: int | None = None
+) -> Iterator[Record]:
+    """The records of a JSONL rollout one at a time: from the ``skip``-th on, and with
+    ``stop``, only up to that line."""
+    index = 0
     for number, obj in iter_jsonl(path, problems, SOURCE):
+        if stop is not None and number > stop:
+            return
         if not isinstance(obj, dict):
             problems.append(
                 Problem(str(path), "not a JSON object, line skipped", number, source=SOURCE)
@@ -176,16 +232,18 @@ def _records(path: Path, problems: list[Problem]) -> list[Record]:
             continue
         if "payload" in obj and isinstance(obj.get("type"), str):
             payload = obj["payload"] if isinstance(obj["payload"], dict) else {}
-            out.append((number, obj["type"], payload, obj.get("timestamp")))
+            record: Record = (number, obj["type"], payload, obj.get("timestamp"))
         elif "record_type" in obj:
             continue  # early Rust filler
         elif isinstance(obj.get("type"), str):
-            out.append((number, "response_item", obj, None))  # a bare early-Rust item
+            record = (number, "response_item", obj, None)  # a bare early-Rust item
         elif "id" in obj and "timestamp" in obj:
-            out.append((number, "session_meta", obj, obj.get("timestamp")))  # early-Rust header
+            record = (number, "session_meta", obj, obj.get("timestamp"))  # early-Rust header
         else:
-            out.append((number, "skip", obj, None))
-    return out
+            record = (number, "skip", obj, None)
+        index += 1
+        if index > skip:
+            yield record
 
 
 def _document_records(path: Path, problems: list[Problem]) -> list[Record]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import re
 import shlex
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -71,32 +72,99 @@ def _signature(kind: str, p: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
+@dataclass(slots=True)
+class Scan:
+    """What must be known of a whole rollout before its records are read in order."""
+
+    has_user_events: bool = False  # prompts come from the UI's copies, not the model's
+    has_compacted: bool = False
+    first_meta: dict[str, Any] | None = None  # the first session_meta owns identity
+    origin_id: str | None = None  # the thread a fork copied
+    skip: int = 0  # records at the start that replay the origin (dropped)
+    kinds: set[str] = field(default_factory=set)
+    last_line: int = 0  # later readings stop here (lines written since wait for next run)
+
+
+def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: OriginLookup) -> Scan:
+    """Scan a rollout: ``prefix`` is read only as far as identity and a fork's origin go,
+    ``records`` (the same records, from the start) through."""
+    scan = Scan()
+    first_at = origin_at = own = None
+    for i, (_, kind, p, _) in enumerate(prefix):
+        if first_at is None:
+            if kind == "session_meta":
+                first_at, scan.first_meta, own = i, p, p.get("id")
+            continue
+        if kind == "session_meta" and p.get("id") not in (None, own):
+            origin_at, scan.origin_id = i, str(p["id"]).lower()
+            break
+        if kind in ("response_item", "event_msg"):
+            break
+    history = None
+    if first_at is not None:
+        forked = scan.first_meta.get("forked_from_id") if scan.first_meta else None
+        if scan.origin_id is None and isinstance(forked, str):
+            scan.origin_id = forked.lower()
+        history = origin(scan.origin_id) if scan.origin_id else None
+    # A fork starts by replaying its origin: the records that match the origin's
+    # conversation in order are dropped (when the origin is gone, nothing is).
+    start = (origin_at if origin_at is not None else (first_at or 0)) + 1
+    j, replaying = 0, bool(history)
+    if replaying:
+        scan.skip = start  # the session_meta lines of the copy, at least
+    for i, (number, kind, p, _) in enumerate(records):
+        scan.kinds.add(kind)
+        scan.last_line = number
+        if kind == "event_msg" and p.get("type") == "user_message":
+            scan.has_user_events = True
+        elif kind == "compacted":
+            scan.has_compacted = True
+        if replaying and i >= start and history:
+            sig = _signature(kind, p)
+            if sig is None:
+                continue
+            try:
+                j = history.index(sig, j) + 1
+            except ValueError:
+                replaying = False
+                continue
+            scan.skip = i + 1
+    return scan
+
+
 def build_rollout(records: list[Record], origin: OriginLookup) -> Rollout:
-    return _Builder(records, origin).run()
+    builder = RolloutBuilder(scan_rollout(records, records, origin))
+    for record in records[builder.skip :]:
+        builder.add(record)
+    return builder.out
 
 
-class _Builder:
-    def __init__(self, records: list[Record], origin: OriginLookup) -> None:
-        self.records = records
-        self.origin = origin
+class RolloutBuilder:
+    """Builds a rollout one record at a time (from ``skip`` on). A message, once made, never
+    changes: a caller streaming a long rollout takes them out of ``out.messages`` as they
+    come and lets them go."""
+
+    def __init__(self, scan: Scan) -> None:
         self.out = Rollout()
-        self.has_user_events = any(
-            k == "event_msg" and p.get("type") == "user_message" for _, k, p, _ in records
-        )
-        self.has_compacted = any(k == "compacted" for _, k, _, _ in records)
+        self.skip = scan.skip
+        self.has_user_events = scan.has_user_events
+        self.has_compacted = scan.has_compacted
         self.model: str | None = None
         # Replies and reasoning arrive twice (model and UI streams): a text seen in one
-        # stream cancels one copy from the other, repeats within a stream are kept.
-        self.pending: dict[str, Counter[str]] = {"item": Counter(), "event": Counter()}
+        # stream cancels one copy from the other, repeats within a stream are kept. Kept
+        # as digests: a long rollout's replies are not held for this.
+        self.pending: dict[str, Counter[bytes]] = {"item": Counter(), "event": Counter()}
+        if scan.first_meta is not None:
+            self._meta(scan.first_meta)
+        if scan.origin_id:
+            self.out.forked_from = scan.origin_id
 
-    def run(self) -> Rollout:
-        start = self._skip_replay()
-        for number, kind, p, ts in self.records[start:]:
-            try:
-                self._record(number, kind, p, ts)
-            except Exception as exc:  # a line of a shape no one expected costs that line
-                self.out.skipped.append((number, f"{type(exc).__name__}: {exc}"[:200]))
-        return self.out
+    def add(self, record: Record) -> None:
+        number, kind, p, ts = record
+        try:
+            self._record(number, kind, p, ts)
+        except Exception as exc:  # a line of a shape no one expected costs that line
+            self.out.skipped.append((number, f"{type(exc).__name__}: {exc}"[:200]))
 
     def _record(self, number: int, kind: str, p: dict[str, Any], ts: Any) -> None:
         when = parse_timestamp(ts)
@@ -115,41 +183,6 @@ class _Builder:
             self._add("system", [SummaryPart(str(p.get("message") or ""))], number, when)
 
     # -- identity, forks -------------------------------------------------------------------
-
-    def _skip_replay(self) -> int:
-        """Index of the first record after a fork's copy of its origin (0: no copy)."""
-        first_meta = next((i for i, r in enumerate(self.records) if r[1] == "session_meta"), None)
-        if first_meta is None:
-            return 0
-        self._meta(self.records[first_meta][2])
-        own = self.out.meta.get("id")
-        origin_at, origin_id = None, self.out.forked_from
-        for i, (_, kind, p, _) in enumerate(self.records[first_meta + 1 :], start=first_meta + 1):
-            if kind == "session_meta" and p.get("id") not in (None, own):
-                origin_at, origin_id = i, str(p["id"])
-                break
-            if kind in ("response_item", "event_msg"):
-                break
-        if not origin_id:
-            return 0
-        self.out.forked_from = origin_id.lower()
-        history = self.origin(origin_id.lower())
-        if not history:
-            return 0  # the origin is gone: keep the copy, nothing may be lost
-        j = 0
-        start = (origin_at if origin_at is not None else first_meta) + 1
-        end = start
-        for i in range(start, len(self.records)):
-            _, kind, p, _ = self.records[i]
-            sig = _signature(kind, p)
-            if sig is None:
-                continue
-            try:
-                j = history.index(sig, j) + 1
-            except ValueError:
-                break
-            end = i + 1
-        return end
 
     def _meta(self, p: dict[str, Any]) -> None:
         if self.out.meta:
@@ -206,10 +239,11 @@ class _Builder:
     def _once(self, stream: str, text: str) -> bool:
         """True if ``text`` is new; False if it is the twin of a text from the other stream."""
         other = "event" if stream == "item" else "item"
-        if self.pending[other][text]:
-            self.pending[other][text] -= 1
+        key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        if self.pending[other][key]:
+            self.pending[other][key] -= 1
             return False
-        self.pending[stream][text] += 1
+        self.pending[stream][key] += 1
         return True
 
     def _item(self, number: int, p: dict[str, Any], when: datetime | None) -> None:

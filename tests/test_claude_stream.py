@@ -31,13 +31,31 @@ def main_file_with_warmup_sidechain(home):
 
 
 def test_sidechain_lines_that_make_no_subagent_stay_in_the_conversation(tmp_path):
-    """As when the whole file was held: lines of a skipped (Warmup) agent are read with the
-    main conversation (the file is read a second time for them)."""
-    path = main_file_with_warmup_sidechain(tmp_path)
+    """As when the whole file was held: a file of sidechain lines alone (no conversation
+    of its own for them to be a subagent of) is read whole, a second time for them."""
+    side = ClaudeSession(SID, sidechain=True)
+    side.user("Check the cache", parent=None)
+    side.assistant("Ready.")
+    side.user("And the index?")
+    side.assistant("Also ready.")
+    path = side.write(tmp_path / ".claude" / "projects" / "-w-proj" / f"{SID}.jsonl")
     (session,), _ = load_sessions(ClaudeCodeAdapter(), tmp_path)
     records = list(claude_code._records(path, [], claude_code._Meta()))
     assert session.messages == tuple(build_transcript(records, {}).messages)
-    assert texts(session, "user") == ["first question", "Warmup", "second question"]
+    assert texts(session, "user") == ["Check the cache", "And the index?"]
+
+
+def test_a_warmup_agents_lines_are_in_no_conversation(tmp_path):
+    """Claude Code 2.0 primed its cache with a "Warmup" agent: harness traffic, neither a
+    subagent nor part of the person's conversation (before: it showed in the parent note
+    as a prompt the person never typed, when the file had no other subagent)."""
+    path = main_file_with_warmup_sidechain(tmp_path)
+    (session,), _ = load_sessions(ClaudeCodeAdapter(), tmp_path)
+    assert texts(session, "user") == ["first question", "second question"]
+    assert "Ready." not in texts(session, "assistant")
+    records = claude_code._records(path, [], claude_code._Meta())
+    records = [r for r in records if not r.get("isSidechain")]  # the Warmup agent's lines
+    assert session.messages == tuple(build_transcript(records, {}).messages)
 
 
 def test_the_second_reading_stops_at_the_line_the_first_reached(tmp_path, monkeypatch):
@@ -61,7 +79,7 @@ def test_the_second_reading_stops_at_the_line_the_first_reached(tmp_path, monkey
     (session,), _ = load_sessions(ClaudeCodeAdapter(), tmp_path)
     assert readings == [path, path]
     assert "typed after the first reading" in path.read_text()
-    assert texts(session, "user") == ["first question", "Warmup", "second question"]
+    assert texts(session, "user") == ["first question", "second question"]
 
 
 def test_loading_a_long_session_holds_little_more_than_its_messages(tmp_path):
@@ -97,5 +115,5 @@ def test_a_damaged_assistant_line_does_not_fail_a_file_with_sidechain_lines(tmp_
     with open(path, "a") as f:
         f.write(damaged.text())
     (session,), problems = load_sessions(ClaudeCodeAdapter(), tmp_path)
-    assert texts(session, "user") == ["first question", "Warmup", "second question"]
+    assert texts(session, "user") == ["first question", "second question"]
     assert problems == []

@@ -77,10 +77,31 @@ def long_session(turns: int = 40) -> ClaudeSession:
     return s
 
 
+def old_layout_sessions(folder: Path) -> None:
+    """Claude Code < 2.0.28: a session with a Warmup agent inline (its lines are in no
+    conversation), and a file of sidechain lines alone (read whole)."""
+    s = ClaudeSession("5a5a5a5a-0000-4000-8000-0000000000a1")
+    s.user("first question")
+    s.assistant("first answer")
+    warm = ClaudeSession(s.session_id, sidechain=True)
+    warm._n = 50
+    warm.user("Warmup", parent=None)
+    warm.assistant("Ready.")
+    s.lines.extend(warm.lines)
+    s.user("second question")
+    s.assistant("second answer")
+    s.write(folder / f"{s.session_id}.jsonl")
+    side = ClaudeSession("5a5a5a5a-0000-4000-8000-0000000000a2", sidechain=True)
+    side.user("Check the cache", parent=None)
+    side.assistant("Ready.")
+    side.write(folder / f"{side.session_id}.jsonl")
+
+
 def test_a_streamed_session_has_the_same_messages_and_totals(tmp_path, monkeypatch):
     home = tmp_path / "home"
     long_session().write(home / ".claude" / "projects" / "-big" / f"{SID}.jsonl")
-    assert assert_same_sessions(home, monkeypatch) == 1
+    old_layout_sessions(home / ".claude" / "projects" / "-old")
+    assert assert_same_sessions(home, monkeypatch) == 3
     assert assert_same_sessions(EXAMPLES_HOME, monkeypatch) >= 1
 
 

@@ -127,7 +127,7 @@ class ClaudeCodeAdapter:
             return result
         links, descriptions = main.tasks.links, main.tasks.descriptions
         children = self._related_children(ref, main_id, links, descriptions, result.problems)
-        inline = _inline_sidechains(main, main_id, path)
+        inline, warmup = _inline_sidechains(main, main_id, path)
         # Link only to subagents that will have a note: loaded here, or an agent file beside.
         exported = {c.session_id for c in children + inline}
         folder = path.parent
@@ -144,7 +144,7 @@ class ClaudeCodeAdapter:
             # Sidechain lines that make no subagent of their own stay in the conversation:
             # read the file once more (as far as the first pass went), every line this time.
             main.transcript = TranscriptBuilder()
-            records = _records(path, [], _Meta(), meta.lines)
+            records = _without(warmup, _records(path, [], _Meta(), meta.lines))
             transcript, count = _transcribe(records, child_links, stream)
         if not count:
             return result
@@ -154,7 +154,8 @@ class ClaudeCodeAdapter:
         title = meta.title or self._summary_title(path.parent, meta, transcript)
         session = _session(transcript, main_id, path, title, extra_children=child_ids)
         if stream:
-            read = partial(_read_messages, path, meta.lines, child_links, every_line)
+            skip = warmup if every_line else None
+            read = partial(_read_messages, path, meta.lines, child_links, skip)
             session = replace(session, messages=MessageStream(read))
         result.sessions.append(session)
         # A subagent works for its parent's project, even from a subfolder of it.
@@ -293,16 +294,23 @@ def _transcribe(
     return transcript, let_go + len(transcript.messages)
 
 
+def _without(uuids: set[str], records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The records but those of the given uuids (a Warmup agent's lines)."""
+    return (r for r in records if r.get("uuid") not in uuids) if uuids else records
+
+
 def _read_messages(
-    path: Path, stop: int, links: dict[str, str], every_line: bool
+    path: Path, stop: int, links: dict[str, str], skip: set[str] | None
 ) -> Iterator[Message]:
     """A streamed session's messages, read again as far as the first reading went (lines
-    written since belong to the next run, which also sees them in the session's totals)."""
+    written since belong to the next run, which also sees them in the session's totals).
+    ``skip``: None to read only the lines outside sidechains, else every line but those."""
     builder = TranscriptBuilder()
     for rec in _records(path, [], _Meta(), stop):
-        if every_line or not rec.get("isSidechain"):
-            builder.add(rec)
-            yield from builder.closed(links)
+        if rec.get("isSidechain") if skip is None else rec.get("uuid") in skip:
+            continue
+        builder.add(rec)
+        yield from builder.closed(links)
     yield from builder.finish(links).messages
 
 
@@ -369,10 +377,11 @@ def _leading_summaries(folder: Path) -> dict[str, str]:
     return index
 
 
-def _inline_sidechains(main: _MainFile, main_id: str, path: Path) -> list[Session]:
-    """Sessions for sidechain lines written into the main file (Claude Code < 2.0.28)."""
+def _inline_sidechains(main: _MainFile, main_id: str, path: Path) -> tuple[list[Session], set[str]]:
+    """Sessions for sidechain lines written into the main file (Claude Code < 2.0.28), and
+    the uuids of the lines of Warmup agents (in no conversation, the parent's neither)."""
     sessions = []
-    groups = sidechain_groups(main.side, main.tasks, main.main_conversation)
+    groups, warmup = sidechain_groups(main.side, main.tasks, main.main_conversation)
     for agent, call, transcript in groups:
         description, label = main.tasks.descriptions.get(call or "", (None, None))
         sessions.append(
@@ -381,7 +390,7 @@ def _inline_sidechains(main: _MainFile, main_id: str, path: Path) -> list[Sessio
                 parent_id=main_id, agent_label=label,
             )
         )  # fmt: skip
-    return sessions
+    return sessions, warmup
 
 
 def project_name(cwd: str | None) -> str | None:

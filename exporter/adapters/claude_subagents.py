@@ -69,14 +69,16 @@ def child_session_ids(links: dict[str, str], main_id: str) -> dict[str, str]:
 
 def sidechain_groups(
     side: list[dict[str, Any]], tasks: TaskIndex, main_conversation: bool
-) -> list[tuple[str, str | None, Transcript]]:
+) -> tuple[list[tuple[str, str | None, Transcript]], set[str]]:
     """The subagents written into the main file as sidechain lines (Claude Code < 2.0.28),
     grouped by their root line: (agent id, the Task call it answers or None, transcript)
-    each, Warmup agents left out; ``tasks.links`` gains call id -> agent id for the calls
-    found. ``side`` holds the file's sidechain lines that have a uuid; ``main_conversation``
-    says whether any user or assistant line lies outside a sidechain."""
+    each, Warmup agents left out (the uuids of their lines come second: they belong to no
+    conversation); ``tasks.links`` gains call id -> agent id for the calls found. ``side``
+    holds the file's sidechain lines that have a uuid; ``main_conversation`` says whether
+    any user or assistant line lies outside a sidechain."""
+    warmup: set[str] = set()
     if not side or not main_conversation:
-        return []
+        return [], warmup
     parent_of = {r["uuid"]: r.get("parentUuid") for r in side}
     groups: dict[str, list[dict[str, Any]]] = {}
     for rec in side:
@@ -90,14 +92,17 @@ def sidechain_groups(
     found = []
     for root, group in groups.items():
         transcript = build_transcript(group, {})
-        if not transcript.messages or transcript.first_prompt == WARMUP_PROMPT:
+        if transcript.first_prompt == WARMUP_PROMPT:
+            warmup.update(r["uuid"] for r in group)
+            continue
+        if not transcript.messages:
             continue
         agent = next((r["agentId"] for r in group if isinstance(r.get("agentId"), str)), root[:8])
         call = prompts.get((transcript.first_prompt or "").strip())
         if call:
             tasks.links[call] = agent
         found.append((agent, call, transcript))
-    return found
+    return found, warmup
 
 
 def _prompt_of(task_input: dict[str, Any]) -> str:

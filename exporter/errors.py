@@ -34,6 +34,16 @@ class SourceError(ExporterError):
         return Problem(self.path, self.message, self.line, severity="error", source=source)
 
 
+class SourceChanged(SourceError):
+    """A long session's file, read again for its messages, ends before the line its first
+    reading reached: it was cut short or replaced in between."""
+
+    def __init__(self, path: Path | str, reached: int, expected: int) -> None:
+        super().__init__(
+            path, f"changed while it was read (it now ends at line {reached}, not {expected})"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """Something wrong with the input, reported without stopping the run.

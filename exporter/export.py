@@ -347,7 +347,19 @@ class _Run:
         tally = None if self._again_pass else self._redactions  # a unit redone counts once
         max_bytes = self.options.note_max_bytes
         paths = [relpath]
-        for number, part, last in iter_parts(session, max_bytes, tally):
+        parts, number = iter_parts(session, max_bytes, tally), 0
+        while True:
+            try:
+                number, part, last = next(parts)
+            except StopIteration:
+                return
+            except Exception as exc:
+                if number == 0:
+                    raise  # nothing handed over yet: the session fails as a whole
+                # A streamed session's source failed while its next part was read: the
+                # parts handed over are written, that one fails (the next run redoes all).
+                self._session_failed(session, exc, state, part_key(session.key, number + 1))
+                return
             links = {key: resolve(key) for key in linked_keys(part)}
             state.outstanding += 1
             if number == 1 and last:
@@ -365,11 +377,15 @@ class _Run:
             self.renderer.submit(RenderJob(self._unit, part, paths[number - 1], links, where))
             self._write_finished()
 
-    def _session_failed(self, session: Session, exc: Exception, state: _UnitProgress) -> None:
-        why = f"{session.key} could not be exported ({type(exc).__name__}: {exc})"
+    def _session_failed(
+        self, session: Session, exc: Exception, state: _UnitProgress, key: str | None = None
+    ) -> None:
+        """The session (or, with ``key``, one of its parts) could not be exported."""
+        key = key or session.key
+        why = f"{key} could not be exported ({type(exc).__name__}: {exc})"
         where = str(session.source_path) if session.source_path.parts else self._unit
         self.report.problems.append(Problem(where, why, severity="error", source=session.source))
-        self.notes.record(Change(Action.FAILED, session.key, where, why))
+        self.notes.record(Change(Action.FAILED, key, where, why))
         state.complete = False
 
     def _write_finished(self, wait: bool = False) -> None:

@@ -25,6 +25,7 @@ from exporter.adapters import claude_code, codex
 from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.claude_transcript import TranscriptBuilder, build_transcript
 from exporter.adapters.codex import CodexAdapter
+from exporter.errors import SourceChanged
 from exporter.export import ExportOptions, run_export
 from exporter.model import MessageStream
 
@@ -342,3 +343,101 @@ def test_lines_written_after_the_scan_of_a_rollout_wait_for_the_next_run(tmp_pat
     r.user("a later question")
     path.write_text(r.text())
     assert tuple(session.messages) == before and "a later question" not in repr(before)
+
+
+def test_a_failure_while_a_streamed_session_is_read_fails_the_part_it_was_reading(
+    tmp_path, monkeypatch
+):
+    """The parts already handed over are written; the part being read fails and is counted
+    failed (before: the failure was not counted, as the session's first part was created);
+    the unit is read again next run, which completes the notes."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    long_session().write(home / ".claude" / "projects" / "-big" / f"{SID}.jsonl")
+    monkeypatch.setattr(claude_code, "STREAM_FROM", 0)
+    real = claude_code._read_messages
+    broken = {"on": True}
+
+    def failing_midway(*args):
+        for i, message in enumerate(real(*args)):
+            if broken["on"] and i == 60:
+                raise OSError("the disk went away")
+            yield message
+
+    monkeypatch.setattr(claude_code, "_read_messages", failing_midway)
+    options = ExportOptions(
+        vault=vault, home=home, sources=["claude-code"], timezone=UTC, note_max_bytes=40_000
+    )
+    first = run_export(options)
+    (error,) = [p for p in first.problems if p.severity == "error"]
+    assert "the disk went away" in error.message and f"{SID}#part" in error.message
+    counts = first.per_source["claude-code"]
+    assert counts.failed == 1 and counts.created >= 2
+    assert first.failed
+    broken["on"] = False
+    second = run_export(options)
+    assert not second.failed and second.per_source["claude-code"].created >= 1
+    held, _ = export_notes(home, tmp_path / "held", False, monkeypatch)
+    assert note_files(vault, index=True).keys() == held.keys()
+
+
+def test_a_boundary_without_its_summary_does_not_hold_the_rest_of_the_session():
+    """A compaction's summary is the line after its boundary, or there is none (a corpus
+    file has a boundary without one): the next message ends the wait, so streaming goes on
+    letting messages go; a summary that comes later stands on its own."""
+    s = ClaudeSession(SID)
+    s.user("first")
+    s.assistant("one")
+    s.system("compact_boundary", compactMetadata={"trigger": "auto"})
+    for i in range(200):
+        s.user(f"question {i}")
+        s.assistant(f"answer {i}")
+    s.user("Late summary.", isCompactSummary=True)
+    import json
+
+    builder, messages, most = TranscriptBuilder(), [], 0
+    for line in s.lines:
+        builder.add(json.loads(line))
+        messages += builder.closed({})
+        most = max(most, len(builder.drafts))
+    messages += builder.finish({}).messages
+    assert most <= 3 and len(messages) == 404
+    summaries = [m.parts[0].text for m in messages if m.role == "system"]
+    assert summaries == ["", "Late summary."]  # the boundary, then the summary in its place
+
+
+def test_a_damaged_uuid_costs_nothing_where_lines_are_left_out_by_uuid(tmp_path, monkeypatch):
+    """Old-layout files are read again without a Warmup agent's lines, picked by uuid: a
+    line whose uuid is not a string is read like any other (before: TypeError, and the
+    whole file failed, held or streamed)."""
+    folder = tmp_path / "home" / ".claude" / "projects" / "-old"
+    old_layout_sessions(folder)
+    for path in folder.glob("*.jsonl"):
+        with open(path, "a") as f:
+            f.write('{"type":"progress","uuid":{"a":1}}\n{"type":"progress","uuid":["x"]}\n')
+    for stream in (False, True):
+        sessions, problems = loaded(tmp_path / "home", stream, monkeypatch)
+        assert len(sessions) == 2 and not [p for p in problems if p.severity == "error"]
+        assert all(tuple(s.messages) for s in sessions)
+
+
+@pytest.mark.parametrize("source", ["claude-code", "codex"])
+def test_a_file_cut_short_between_its_readings_is_an_error_not_a_shorter_note(
+    tmp_path, monkeypatch, source
+):
+    """A streamed file is read again for its messages: one that now ends earlier than at
+    its first reading (truncated, or replaced by an older copy) would give notes with
+    fewer turns than the totals say; the part being read fails instead, named."""
+    home = tmp_path / "home"
+    if source == "codex":
+        monkeypatch.setattr(codex, "STREAM_FROM", 0)
+        path = rollout(turns=5).write(home / ".codex")
+        adapter = CodexAdapter()
+    else:
+        monkeypatch.setattr(claude_code, "STREAM_FROM", 0)
+        path = long_session(5).write(home / ".claude" / "projects" / "-big" / f"{SID}.jsonl")
+        adapter = ClaudeCodeAdapter()
+    (session,), _ = load_sessions(adapter, home)
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[: len(lines) // 2]))
+    with pytest.raises(SourceChanged, match=r"changed while it was read \(it now ends at line"):
+        tuple(session.messages)

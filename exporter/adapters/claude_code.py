@@ -44,7 +44,7 @@ from typing import Any, ClassVar
 
 import orjson
 
-from ..errors import Problem
+from ..errors import Problem, SourceChanged
 from ..model import Message, MessageStream, Session
 from ._jsonl import iter_jsonl
 from .base import LoadResult, SessionRef, SourceContext
@@ -296,7 +296,12 @@ def _transcribe(
 
 def _without(uuids: set[str], records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """The records but those of the given uuids (a Warmup agent's lines)."""
-    return (r for r in records if r.get("uuid") not in uuids) if uuids else records
+    return (r for r in records if not _uuid_in(r, uuids)) if uuids else records
+
+
+def _uuid_in(rec: dict[str, Any], uuids: set[str]) -> bool:
+    uuid = rec.get("uuid")  # a damaged line may hold anything here
+    return isinstance(uuid, str) and uuid in uuids
 
 
 def _read_messages(
@@ -305,12 +310,14 @@ def _read_messages(
     """A streamed session's messages, read again as far as the first reading went (lines
     written since belong to the next run, which also sees them in the session's totals).
     ``skip``: None to read only the lines outside sidechains, else every line but those."""
-    builder = TranscriptBuilder()
-    for rec in _records(path, [], _Meta(), stop):
-        if rec.get("isSidechain") if skip is None else rec.get("uuid") in skip:
+    builder, meta = TranscriptBuilder(), _Meta()
+    for rec in _records(path, [], meta, stop):
+        if rec.get("isSidechain") if skip is None else _uuid_in(rec, skip):
             continue
         builder.add(rec)
         yield from builder.closed(links)
+    if meta.lines < stop:  # cut short or replaced since: its notes would lose turns
+        raise SourceChanged(path, meta.lines, stop)
     yield from builder.finish(links).messages
 
 

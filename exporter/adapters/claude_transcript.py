@@ -174,6 +174,10 @@ class TranscriptBuilder:
             self.out.git_branch = branch
 
     def _add(self, role: Role, parts: list[Part], rec: dict[str, Any], **kw: Any) -> _Draft:
+        # A compaction's summary is the line right after its boundary, or there is none: a
+        # boundary waits for it only until the next message (a long session streamed past
+        # a boundary without one is not held from there on).
+        self.pending_boundary = None
         draft = _Draft(role, parts, rec.get("uuid"), parse_timestamp(rec.get("timestamp")), **kw)
         self.drafts.append(draft)
         return draft

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
 
-from ..errors import Problem
+from ..errors import Problem, SourceChanged
 from ..model import Message, MessageStream, Session
 from ._jsonl import iter_jsonl, parse_timestamp
 from .base import FileStamp, LoadResult, SessionRef, SourceContext
@@ -202,11 +202,14 @@ def _stream_messages(path: Path, scan: Scan) -> Iterator[Message]:
     """A streamed rollout's messages, read again as far as its scan went."""
     from .codex_rollout import RolloutBuilder
 
-    builder = RolloutBuilder(scan)
+    builder, last = RolloutBuilder(scan), 0
     for record in _iter_records(path, [], scan.skip, scan.last_line):
+        last = record[0]
         builder.add(record)
         yield from builder.out.messages
         builder.out.messages.clear()
+    if last < scan.last_line:  # cut short or replaced since: its notes would lose turns
+        raise SourceChanged(path, last, scan.last_line)
 
 
 def _records(path: Path, problems: list[Problem]) -> list[Record]:

@@ -178,6 +178,22 @@ class ClaudeSession:
         return path
 
 
+def with_inline_warmup(session_id: str) -> ClaudeSession:
+    """A session of Claude Code < 2.0.28 whose only sidechain lines are its "Warmup" agent
+    (written into the session file, between two turns)."""
+    s = ClaudeSession(session_id)
+    s.user("first question")
+    s.assistant("first answer")
+    warm = ClaudeSession(session_id, sidechain=True)
+    warm._n = 50
+    warm.user("Warmup", parent=None)
+    warm.assistant("Ready.")
+    s.lines.extend(warm.lines)
+    s.user("second question")
+    s.assistant("second answer")
+    return s
+
+
 def tool_use(name: str, tool_input: dict[str, Any], call_id: str) -> dict[str, Any]:
     return {"type": "tool_use", "id": call_id, "name": name, "input": tool_input}
 

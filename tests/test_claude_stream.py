@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tracemalloc
 
-from claude_builder import ClaudeSession, tool_use
+from claude_builder import ClaudeSession, tool_use, with_inline_warmup
 from conftest import load_sessions, texts
 
 from exporter.adapters import SourceContext, claude_code
@@ -17,17 +17,7 @@ SID = "22222222-3333-4444-8555-666666666666"
 
 def main_file_with_warmup_sidechain(home):
     """A session of Claude Code < 2.0.28 whose only sidechain lines are a Warmup agent."""
-    s = ClaudeSession(SID)
-    s.user("first question")
-    s.assistant("first answer")
-    warm = ClaudeSession(SID, sidechain=True)
-    warm._n = 50
-    warm.user("Warmup", parent=None)
-    warm.assistant("Ready.")
-    s.lines.extend(warm.lines)
-    s.user("second question")
-    s.assistant("second answer")
-    return s.write(home / ".claude" / "projects" / "-w-proj" / f"{SID}.jsonl")
+    return with_inline_warmup(SID).write(home / ".claude" / "projects" / "-w-proj" / f"{SID}.jsonl")
 
 
 def test_sidechain_lines_that_make_no_subagent_stay_in_the_conversation(tmp_path):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import zstandard
-from claude_builder import ClaudeSession, tool_use
+from claude_builder import ClaudeSession, tool_use, with_inline_warmup
 from codex_builder import CodexRollout
 from conftest import EXAMPLES_HOME, load_sessions, note_files
 from corpus_home import build_codex_home, build_corpus_home
@@ -81,16 +81,7 @@ def long_session(turns: int = 40) -> ClaudeSession:
 def old_layout_sessions(folder: Path) -> None:
     """Claude Code < 2.0.28: a session with a Warmup agent inline (its lines are in no
     conversation), and a file of sidechain lines alone (read whole)."""
-    s = ClaudeSession("5a5a5a5a-0000-4000-8000-0000000000a1")
-    s.user("first question")
-    s.assistant("first answer")
-    warm = ClaudeSession(s.session_id, sidechain=True)
-    warm._n = 50
-    warm.user("Warmup", parent=None)
-    warm.assistant("Ready.")
-    s.lines.extend(warm.lines)
-    s.user("second question")
-    s.assistant("second answer")
+    s = with_inline_warmup("5a5a5a5a-0000-4000-8000-0000000000a1")
     s.write(folder / f"{s.session_id}.jsonl")
     side = ClaudeSession("5a5a5a5a-0000-4000-8000-0000000000a2", sidechain=True)
     side.user("Check the cache", parent=None)

@@ -119,6 +119,7 @@ class _Run:
         self._unit = ""
         self.notes = NoteWriter(vault, self.report)
         self._again_pass = False
+        self._read_any = False  # a unit was read (not skipped) this run
         self._written_by: dict[str, str] = {}  # note key -> the unit that wrote it this run
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
         self._progress: dict[str, _UnitProgress] = {}  # units whose notes are being rendered
@@ -149,7 +150,9 @@ class _Run:
             indexed = self.notes.write_indexes(self.settings, self.options.index_dataview)
         if indexed:
             self.vault.state.render = self.fingerprint
-        for change in self.notes.late_failures(self.vault.save_state()):
+        # A run that read no source and changed nothing leaves the state as it was read.
+        touched = self.rerender or self._read_any or bool(self.notes.changes)
+        for change in self.notes.late_failures(self.vault.save_state(touched)):
             self.notes.count(change)
         if self.redactor:  # problems and changes can quote a source line or an old note
             redact_report(self.report, self.redactor)
@@ -256,6 +259,7 @@ class _Run:
     def _export_unit(self, adapter: Adapter, ref: SessionRef) -> None:
         """Load a unit and plan its notes; they are written as their rendering finishes."""
         self._unit = unit = str(ref.main.path)
+        self._read_any = True
         state = self._progress[unit] = _UnitProgress(ref)
         any_session = False
         try:

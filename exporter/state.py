@@ -44,6 +44,7 @@ class State:
     # The file's bytes when they were read back whole: what it holds on disk, so a run that
     # changes nothing need not serialise the state at start to know that.
     loaded: bytes | None = field(default=None, repr=False, compare=False)
+    version: int = field(default=0, repr=False, compare=False)  # of the file read (0: none)
 
     @classmethod
     def load(cls, vault: Path) -> State:
@@ -74,6 +75,7 @@ class State:
             dict(data.get("children", {})),
             str(data.get("render", "")),
             found[0],
+            data["version"],
         )
 
     def dumps(self) -> bytes:

@@ -34,7 +34,7 @@ from typing import Any
 
 from . import notefile, vaultio
 from .notefile import NoteFormatError
-from .state import STATE_DIR, STATE_FILE, NoteRecord, State
+from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
 from .vaultmerge import OWNED_KEYS, merge_frontmatter, updated_text
 from .vaultpaths import MAX_NAME_BYTES, inside, safe_component, safe_relpath
@@ -106,6 +106,7 @@ class Vault(NoteSurvey):
         self._reserved: dict[str, str] = {}  # relpath -> key, for paths chosen this run
         self._renamed: set[str] = set()  # keys that could not take their proposed name
         self._unsynced: set[str] = set()  # folders renamed into since they were last fsynced
+        self._moved = False  # a record now names where its note was moved to
         # Notes are written as a batch (their fsyncs overlap): a path is settled before it
         # is read, and the batch committed before the vault is walked or the run recorded.
         self._batch = vaultio.WriteBatch(self.root)
@@ -246,6 +247,7 @@ class Vault(NoteSurvey):
         moved = self._find_by_identity(key)
         if moved:
             record.path = moved
+            self._moved = True
             return None
         return self._left_deleted(key, record)
 
@@ -352,11 +354,21 @@ class Vault(NoteSurvey):
             changes.append(Change(Action.FAILED, key, relpath, f"could not be written: {exc}"))
         return changes
 
-    def save_state(self) -> list[Change]:
+    def save_state(self, changed: bool = True) -> list[Change]:
         """Written after the notes, atomically, and only if it changed. Returns the notes
-        that could not land (see ``land``)."""
+        that could not land (see ``land``). ``changed=False``: the run read no source and
+        recorded no change, so only what the vault itself did (a moved note found) or an
+        older file format calls for a write: a no-op run of 20,000 notes then skips
+        serialising the state to learn that (0.1 s)."""
         late = self.land()
-        data = self.state.dumps()
+        unchanged = (
+            not changed
+            and not late
+            and not self._moved
+            and self.state.version == STATE_VERSION
+            and self._state_bytes is self.state.loaded
+        )
+        data = self._state_bytes if unchanged else self.state.dumps()
         if not self.dry_run:
             vaultio.sync_folders(self.root, self._unsynced)  # the notes' renames, durable first
             self._unsynced.clear()

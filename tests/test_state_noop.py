@@ -72,3 +72,29 @@ def test_an_absent_or_unreadable_state_starts_empty_and_is_written_when_notes_ar
     assert opened.state.loaded is None and not opened.state.notes
     assert not run_export(ExportOptions(vault=vault, home=home, timezone=UTC)).failed
     assert State.load(vault).notes  # the run found its note again and recorded it
+
+
+def test_a_no_op_run_does_not_serialise_the_state(tmp_path, monkeypatch):
+    """It read no source and changed nothing: the state is as read, so it is not dumped to
+    learn that (0.1 s of a 20,000-note no-op run)."""
+    home, vault = _exported(tmp_path)
+
+    def refuse(self):
+        raise AssertionError("a no-op run serialised the state")
+
+    monkeypatch.setattr(State, "dumps", refuse)
+    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
+    assert not report.failed and report.total("skipped") == 1
+
+
+def test_a_note_moved_in_the_vault_is_recorded_by_a_run_that_reads_no_source(tmp_path):
+    """The one change a no-op run makes on its own: a note found by identity elsewhere."""
+    home, vault = _exported(tmp_path)
+    (note,) = [p for p in vault.rglob("*.md") if SID[:8] in p.name]
+    moved = vault / "Elsewhere" / note.name
+    moved.parent.mkdir()
+    note.rename(moved)
+    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
+    assert not report.failed and report.total("skipped") == 1
+    record = State.load(vault).notes[f"claude-code:{SID}"]
+    assert record.path == f"Elsewhere/{note.name}"

@@ -144,14 +144,17 @@ class _Run:
         for change in self.notes.changes.values():
             self.notes.count(change)
         self.report.changes = [*self.notes.changes.values(), *self._listed]
-        changed = any(c.action is not Action.UNCHANGED for c in self.notes.changes.values())
+        # A deletion reported on an earlier run (no message now) is no news for the index.
+        changes = self.notes.changes.values()
+        news = [c for c in changes if c.action is not Action.DELETED or c.message]
+        changed = any(c.action is not Action.UNCHANGED for c in news)
         indexed = True
         if self.options.index and (self.rerender or changed):
             indexed = self.notes.write_indexes(self.settings, self.options.index_dataview)
         if indexed:
             self.vault.state.render = self.fingerprint
         # A run that read no source and changed nothing leaves the state as it was read.
-        touched = self.rerender or self._read_any or bool(self.notes.changes)
+        touched = self.rerender or self._read_any or bool(news)
         for change in self.notes.late_failures(self.vault.save_state(touched)):
             self.notes.count(change)
         if self.redactor:  # problems and changes can quote a source line or an old note

@@ -107,3 +107,19 @@ def test_a_damaged_assistant_line_does_not_fail_a_file_with_sidechain_lines(tmp_
     (session,), problems = load_sessions(ClaudeCodeAdapter(), tmp_path)
     assert texts(session, "user") == ["first question", "second question"]
     assert problems == []
+
+
+def test_a_damaged_parent_uuid_of_a_sidechain_line_costs_nothing(tmp_path):
+    """Sidechain lines are grouped by walking their parents: one whose parentUuid is not a
+    string is a root (before: TypeError, and the whole file failed)."""
+    path = main_file_with_warmup_sidechain(tmp_path)
+    agent = ClaudeSession(SID, sidechain=True)
+    agent._n = 70
+    agent.user("Survey the tests", parent=None)
+    agent.assistant("Found 3.")
+    agent.raw(agent._envelope("assistant", parent=["x"], message={"content": "stray"}))
+    with open(path, "a") as f:
+        f.write(agent.text())
+    sessions, problems = load_sessions(ClaudeCodeAdapter(), tmp_path)
+    assert len(sessions) >= 2 and not [p for p in problems if p.severity == "error"]
+    assert texts(sessions[0], "user") == ["first question", "second question"]

@@ -98,3 +98,27 @@ def test_a_note_moved_in_the_vault_is_recorded_by_a_run_that_reads_no_source(tmp
     assert not report.failed and report.total("skipped") == 1
     record = State.load(vault).notes[f"claude-code:{SID}"]
     assert record.path == f"Elsewhere/{note.name}"
+
+
+def test_a_deletion_noticed_before_is_no_change_for_later_runs(tmp_path, monkeypatch):
+    """The person deleted a note: the run that notices it records that (state written,
+    index notes rebuilt without it); later runs know it already, so they write nothing
+    (before: every later run dumped the state and rebuilt the index notes)."""
+    home, vault = _exported(tmp_path)
+    (note,) = [p for p in vault.rglob("*.md") if SID[:8] in p.name]
+    note.unlink()
+    noticed = run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
+    assert noticed.total("deleted") == 1
+    assert State.load(vault).notes[f"claude-code:{SID}"].deleted
+    files = {p: p.stat().st_mtime_ns for p in vault.rglob("*") if p.is_file()}
+
+    def refuse(self):
+        raise AssertionError("a run with no news serialised the state")
+
+    monkeypatch.setattr(State, "dumps", refuse)
+    again = run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
+    assert not again.failed and not note.exists()
+    after = {p: p.stat().st_mtime_ns for p in vault.rglob("*") if p.is_file()}
+    assert {p: t for p, t in after.items() if ".ccexport" not in p.parts} == {
+        p: t for p, t in files.items() if ".ccexport" not in p.parts
+    }

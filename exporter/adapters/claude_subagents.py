@@ -84,7 +84,7 @@ def sidechain_groups(
     for rec in side:
         root = rec["uuid"]
         hops = 0
-        while parent_of.get(root) in parent_of and hops < len(side):
+        while _is_in(parent_of.get(root), parent_of) and hops < len(side):
             root = parent_of[root]
             hops += 1
         groups.setdefault(root, []).append(rec)
@@ -103,6 +103,10 @@ def sidechain_groups(
             tasks.links[call] = agent
         found.append((agent, call, transcript))
     return found, warmup
+
+
+def _is_in(uuid: Any, known: dict[str, Any]) -> bool:
+    return isinstance(uuid, str) and uuid in known  # a damaged line may hold anything
 
 
 def _prompt_of(task_input: dict[str, Any]) -> str:

@@ -89,3 +89,24 @@ def corpus_texts(corpus: Path, home: Path) -> tuple[list[str], list[str]]:
                     elif isinstance(part, ToolResultPart):
                         outputs.append(part.output)
     return prose, outputs
+
+
+COPILOT_CLI_REAL = "copilot/git-ai-project__git-ai__copilot_cli_session_events.jsonl"
+
+
+def build_copilot_cli_home(corpus: Path, home: Path) -> list[Path]:
+    """Flat samples in the legacy layout, the tree sample and the real file in the current
+    ``<id>/events.jsonl`` layout."""
+    state = home / ".copilot" / "session-state"
+    state.mkdir(parents=True)
+    copies = []
+    for f in sorted((corpus / "copilot-cli").glob("*.jsonl")):
+        copies.append(Path(shutil.copyfile(f, state / f.name.split("__")[-1])))
+    for events in sorted((corpus / "copilot-cli").glob("*/*/events.jsonl")):
+        folder = state / events.parent.name
+        folder.mkdir()
+        copies.append(Path(shutil.copyfile(events, folder / "events.jsonl")))
+    real = state / "301561f1-558a-43e9-a144-82d3ca12ab62"
+    real.mkdir()
+    copies.append(Path(shutil.copyfile(corpus / COPILOT_CLI_REAL, real / "events.jsonl")))
+    return copies

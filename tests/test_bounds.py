@@ -16,7 +16,7 @@ from claude_builder import ClaudeSession, tool_use
 from codex_builder import CodexRollout
 from conftest import ROOT, note_files
 
-from exporter.adapters import _jsonl, claude_code, codex
+from exporter.adapters import _jsonl, claude_code, codex, copilot_cli
 from exporter.adapters._jsonl import LongLine, iter_jsonl, split_lines
 from exporter.errors import Problem
 from exporter.export import ExportOptions, run_export
@@ -277,6 +277,47 @@ def test_a_large_rollout_takes_memory_for_its_longest_line_not_for_its_size(tmp_
     notes = note_files(tmp_path / "v")
     assert len(notes) > 10 and max(len(b) for b in notes.values()) < 5 * MB
     print(f"peak {peak} MB for a {megabytes} MB rollout")
+    assert peak < 2 * 0.04 + 200, peak  # twice the longest line (40 KB) plus 200 MB
+
+
+BIG_COPILOT_LOG = textwrap.dedent(
+    """
+    import sys
+    sys.path.insert(0, "tests")
+    from pathlib import Path
+    from copilot_cli_builder import CopilotCliSession, request
+    home, megabytes = Path(sys.argv[1]), int(sys.argv[2])
+    s = CopilotCliSession("5c5c5c5c-0000-4000-8000-0000000000bb")
+    path = s.write(home / ".copilot")
+    chunk = ("lorem ipsum dolor sit amet " * 40 + "\\n") * 37
+    i = 0
+    with open(path, "a") as f:
+        while f.tell() < megabytes * 1024 * 1024:
+            s.events.clear()
+            s.user(f"question {i}")
+            s.assistant("", [request(f"c{i}", "view", {"path": f"f{i}.py"})])
+            s.tool(f"c{i}", "view", {"path": f"f{i}.py"}, chunk)
+            s.assistant(f"answer {i} " + chunk[:2000])
+            f.write(s.lines())
+            i += 1
+    """
+)
+
+
+def test_a_large_copilot_cli_log_takes_memory_for_its_longest_line_not_for_its_size(tmp_path):
+    """A Copilot CLI log this large is streamed too (before: a 140 MB log took about
+    220 MB, its messages held at once)."""
+    megabytes = 140
+    home = tmp_path / "home"
+    subprocess.run([sys.executable, "-c", BIG_COPILOT_LOG, str(home), str(megabytes)],
+                   check=True, cwd=ROOT)  # fmt: skip
+    (path,) = (home / ".copilot").rglob("events.jsonl")
+    assert path.stat().st_size >= copilot_cli.STREAM_FROM
+    proc, peak = run_measured("--vault", str(tmp_path / "v"), "--home", str(home))
+    assert proc.returncode == 0, proc.stderr
+    notes = note_files(tmp_path / "v")
+    assert len(notes) > 10 and max(len(b) for b in notes.values()) < 5 * MB
+    print(f"peak {peak} MB for a {megabytes} MB Copilot CLI log")
     assert peak < 2 * 0.04 + 200, peak  # twice the longest line (40 KB) plus 200 MB
 
 

@@ -6,35 +6,16 @@ run reads nothing."""
 from __future__ import annotations
 
 import json
-import shutil
 from datetime import UTC
 from pathlib import Path
 
 import pytest
 from conftest import normalize, note_files
+from corpus_home import build_copilot_cli_home as copilot_home
 
 from exporter.export import ExportOptions, run_export
 
 pytestmark = pytest.mark.corpus
-REAL = "copilot/git-ai-project__git-ai__copilot_cli_session_events.jsonl"
-
-
-def copilot_home(corpus: Path, home: Path) -> list[Path]:
-    """Flat samples in the legacy layout, the tree sample and the real file in the current
-    ``<id>/events.jsonl`` layout."""
-    state = home / ".copilot" / "session-state"
-    state.mkdir(parents=True)
-    copies = []
-    for f in sorted((corpus / "copilot-cli").glob("*.jsonl")):
-        copies.append(Path(shutil.copyfile(f, state / f.name.split("__")[-1])))
-    for events in sorted((corpus / "copilot-cli").glob("*/*/events.jsonl")):
-        folder = state / events.parent.name
-        folder.mkdir()
-        copies.append(Path(shutil.copyfile(events, folder / "events.jsonl")))
-    real = state / "301561f1-558a-43e9-a144-82d3ca12ab62"
-    real.mkdir()
-    copies.append(Path(shutil.copyfile(corpus / REAL, real / "events.jsonl")))
-    return copies
 
 
 def typed_and_said(path: Path) -> tuple[list[str], list[str]]:

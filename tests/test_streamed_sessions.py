@@ -17,14 +17,16 @@ import zstandard
 from claude_builder import ClaudeSession, tool_use, with_inline_warmup
 from codex_builder import CodexRollout
 from conftest import EXAMPLES_HOME, load_sessions, note_files
-from corpus_home import build_codex_home, build_corpus_home
+from copilot_cli_builder import CopilotCliSession, request
+from corpus_home import build_codex_home, build_copilot_cli_home, build_corpus_home
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from exporter.adapters import claude_code, codex
+from exporter.adapters import claude_code, codex, copilot_cli
 from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.claude_transcript import TranscriptBuilder, build_transcript
 from exporter.adapters.codex import CodexAdapter
+from exporter.adapters.copilot_cli import CopilotCliAdapter
 from exporter.errors import SourceChanged
 from exporter.export import ExportOptions, run_export
 from exporter.model import MessageStream
@@ -411,7 +413,7 @@ def test_a_damaged_uuid_costs_nothing_where_lines_are_left_out_by_uuid(tmp_path,
         assert all(tuple(s.messages) for s in sessions)
 
 
-@pytest.mark.parametrize("source", ["claude-code", "codex"])
+@pytest.mark.parametrize("source", ["claude-code", "codex", "copilot-cli"])
 def test_a_file_cut_short_between_its_readings_is_an_error_not_a_shorter_note(
     tmp_path, monkeypatch, source
 ):
@@ -423,12 +425,93 @@ def test_a_file_cut_short_between_its_readings_is_an_error_not_a_shorter_note(
         monkeypatch.setattr(codex, "STREAM_FROM", 0)
         path = rollout(turns=5).write(home / ".codex")
         adapter = CodexAdapter()
+    elif source == "copilot-cli":
+        monkeypatch.setattr(copilot_cli, "STREAM_FROM", 0)
+        path = copilot_log(turns=5).write(home / ".copilot")
+        adapter = CopilotCliAdapter()
     else:
         monkeypatch.setattr(claude_code, "STREAM_FROM", 0)
         path = long_session(5).write(home / ".claude" / "projects" / "-big" / f"{SID}.jsonl")
         adapter = ClaudeCodeAdapter()
-    (session,), _ = load_sessions(adapter, home)
+    session, *_ = load_sessions(adapter, home)[0]
     lines = path.read_text().splitlines(keepends=True)
     path.write_text("".join(lines[: len(lines) // 2]))
     with pytest.raises(SourceChanged, match=r"changed while it was read \(it now ends at line"):
         tuple(session.messages)
+
+
+# -- Copilot CLI -------------------------------------------------------------------------
+
+CID = "5c5c5c5c-0000-4000-8000-000000000001"
+
+
+def copilot_log(turns: int = 30, session_id: str = CID) -> CopilotCliSession:
+    """A log with what a streamed reading must get right: a model change, reasoning, tool
+    calls announced by requests and by execution starts, and a sub-agent (its calls linked
+    in the main session, its own messages a session of their own)."""
+    s = CopilotCliSession(session_id)
+    for i in range(turns):
+        s.user(f"question {i} " + "lorem ipsum " * 100)
+        s.event("assistant.reasoning", {"content": f"thinking {i}"})
+        s.assistant("", [request(f"c{i}", "view", {"path": f"f{i}.py"})])
+        s.tool(f"c{i}", "view", {"path": f"f{i}.py"}, f"contents {i} " + "x" * 2000)
+        s.assistant(f"answer {i} " + "dolor sit " * 200)
+        if i == 4:
+            s.event("session.model_change", {"newModel": "gpt-5"})
+        if i == 7:
+            s.assistant("Delegating.", [request("task-1", "task", {"prompt": "Find tests"})])
+            s.event("subagent.started", {"toolCallId": "task-1", "agentName": "explore"},
+                    agentId="agent-1")  # fmt: skip
+            s.event("assistant.message", {"content": "Found one."}, agentId="agent-1")
+            s.event("subagent.completed", {"toolCallId": "task-1", "model": "claude-haiku"})
+            s.tool("task-1", "task", {"prompt": "Find tests"}, "One test.")
+    return s
+
+
+def copilot_loaded(home: Path, stream: bool, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(copilot_cli, "STREAM_FROM", 0 if stream else 1 << 62)
+    return load_sessions(CopilotCliAdapter(), home)
+
+
+def assert_same_logs(home: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+    held, held_problems = copilot_loaded(home, False, monkeypatch)
+    streamed, streamed_problems = copilot_loaded(home, True, monkeypatch)
+    assert streamed_problems == held_problems
+    assert [s.key for s in streamed] == [s.key for s in held]
+    for s, h in zip(streamed, held, strict=True):
+        assert tuple(s.messages) == tuple(h.messages), s.key
+        assert replace(s, messages=()) == replace(h, messages=()), s.key
+    return sum(s.is_streamed for s in streamed)
+
+
+def test_a_streamed_copilot_log_has_the_same_sessions(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    copilot_log().write(home / ".copilot")
+    assert assert_same_logs(home, monkeypatch) == 1
+    main, child = copilot_loaded(home, True, monkeypatch)[0]
+    (delegation,) = [p for m in main.messages for p in m.parts if p.kind == "tool_call"
+                     and p.call_id == "task-1"]  # fmt: skip
+    assert delegation.subagent_id == child.session_id and not child.is_streamed
+    assert assert_same_logs(EXAMPLES_HOME, monkeypatch) >= 1
+
+
+def test_corpus_copilot_logs_streamed_match_held(corpus, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    build_copilot_cli_home(corpus, home)
+    assert assert_same_logs(home, monkeypatch) >= 3
+
+
+def test_a_streamed_copilot_log_makes_the_same_notes(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    copilot_log().write(home / ".copilot")
+    notes = []
+    for stream in (False, True):
+        monkeypatch.setattr(copilot_cli, "STREAM_FROM", 0 if stream else 1 << 62)
+        vault = tmp_path / f"v{stream}"
+        options = ExportOptions(
+            vault=vault, home=home, sources=["copilot-cli"], timezone=UTC, note_max_bytes=30_000
+        )
+        run_export(options)
+        notes.append(note_files(vault, index=True))
+    assert notes[0] == notes[1]
+    assert len([p for p in notes[0] if "(part " in p]) > 2

@@ -17,21 +17,29 @@ both ways with the delegating call. Titles: ``workspace.yaml`` ``name``, else th
 run of the CLI; a resumed session's runs are added), else from the replies' ``outputTokens``.
 System prompts, notifications, hooks, permission and skill events, ephemeral events and the
 other bookkeeping types are dropped; unknown types are reported once per file.
+
+A log of ``STREAM_FROM`` bytes or more is never held: a first reading keeps the totals, the
+sub-agents' messages and, of each tool call, what linking needs; the main session's
+messages are a MessageStream that reads the log again, as far as the first reading went.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from ...errors import Problem
+from ...errors import Problem, SourceChanged
+from ...model import Message, MessageStream
 from .._jsonl import iter_jsonl
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
 
 SOURCE = "copilot-cli"  # before the parser (events.py) is imported: it takes the name from here
 STATE_DIRS = ("session-state", "history-session-state")
+STREAM_FROM = 64 * 1024 * 1024  # a log this large is streamed, never held whole
 
 
 class CopilotCliAdapter:
@@ -59,16 +67,54 @@ class CopilotCliAdapter:
         result = LoadResult()
         workspace = next((s.path for s in ref.related if s.path.name == "workspace.yaml"), None)
         facts = _workspace(workspace, result.problems) if workspace else {}
-        log = EventLog(ref.session_id, ref.main.path, result.problems)
-        for number, obj in iter_jsonl(ref.main.path, result.problems, SOURCE):
-            if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
-                why = "not an event (no type), line skipped"
-                result.problems.append(Problem(str(ref.main.path), why, number, source=SOURCE))
-                continue
+        stream = ref.main.size >= STREAM_FROM
+        path = ref.main.path
+        log = EventLog(ref.session_id, path, result.problems, slim=stream)
+        reached = 0
+        for number, obj in _events(path, result.problems):
+            reached = number
             log.event(obj)
+            if stream:  # let the main thread's messages go: they are read again when needed
+                log.main.messages.clear()
         log.report_unknown()
-        result.sessions.extend(log.sessions(facts))
+        sessions = log.sessions(facts)
+        if stream and log.main.seen:
+            read = partial(_main_messages, ref.session_id, path, reached, log.links())
+            sessions[0] = replace(sessions[0], messages=MessageStream(read))
+        result.sessions.extend(sessions)
         return result
+
+
+def _events(
+    path: Path, problems: list[Problem], stop: int | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line, event)`` for every event of a log (with ``stop``, up to that line)."""
+    for number, obj in iter_jsonl(path, problems, SOURCE):
+        if stop is not None and number > stop:
+            return
+        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+            why = "not an event (no type), line skipped"
+            problems.append(Problem(str(path), why, number, source=SOURCE))
+            continue
+        yield number, obj
+
+
+def _main_messages(
+    session_id: str, path: Path, stop: int, links: dict[str, str]
+) -> Iterator[Message]:
+    """A streamed log's main messages, read again as far as the first reading went."""
+    from .events import EventLog, linked_message
+
+    log = EventLog(session_id, path, [], slim=True, keep_agents=False)
+    reached = 0
+    for number, obj in _events(path, [], stop):
+        reached = number
+        log.event(obj)
+        for message in log.main.messages:
+            yield linked_message(message, links)
+        log.main.messages.clear()
+    if reached < stop:  # cut short or replaced since: its notes would lose turns
+        raise SourceChanged(path, reached, stop)
 
 
 def _discover_state(folder: Path) -> Iterator[SessionRef]:

@@ -48,6 +48,8 @@ class _Thread:
     first: datetime | None = None
     last: datetime | None = None
     label: str | None = None
+    seen: bool = False  # a message was added (a caller streaming it may have taken it)
+    keep: bool = True  # False: messages are only noted as seen (a reading for another thread)
 
     def add(
         self,
@@ -58,8 +60,10 @@ class _Thread:
         model: str | None = None,
     ) -> None:
         if parts:
-            sid = source_id if isinstance(source_id, str) else None
-            self.messages.append(Message(role, tuple(parts), sid, when, model))  # type: ignore[arg-type]
+            self.seen = True
+            if self.keep:
+                sid = source_id if isinstance(source_id, str) else None
+                self.messages.append(Message(role, tuple(parts), sid, when, model))  # type: ignore[arg-type]
 
     def model(self, name: Any) -> str | None:
         if isinstance(name, str) and name.strip():
@@ -70,12 +74,26 @@ class _Thread:
 
 
 class EventLog:
-    """One events file read event by event into the main thread and sub-agent threads."""
+    """One events file read event by event into the main thread and sub-agent threads.
 
-    def __init__(self, session_id: str, path: Path, problems: list[Problem]) -> None:
+    For a long log whose main thread a caller streams (taking ``main.messages`` as they
+    come), ``slim`` keeps of each tool call only what linking a sub-agent needs (its id,
+    name, description and prompt), and ``keep_agents=False`` keeps no sub-agent message."""
+
+    def __init__(
+        self,
+        session_id: str,
+        path: Path,
+        problems: list[Problem],
+        *,
+        slim: bool = False,
+        keep_agents: bool = True,
+    ) -> None:
         self.session_id = session_id
         self.path = path
         self.problems = problems
+        self.slim = slim
+        self.keep_agents = keep_agents
         self.main = _Thread()
         self.agents: dict[str, _Thread] = {}  # delegating toolCallId -> thread
         self.agent_calls: dict[str, str] = {}  # envelope agentId -> delegating toolCallId
@@ -95,8 +113,22 @@ class EventLog:
         if not isinstance(call, str) and isinstance(agent, str):
             call = self.agent_calls.get(agent, agent)
         if isinstance(call, str) and call:
-            return self.agents.setdefault(call, _Thread())
+            return self._agent(call)
         return self.main
+
+    def _agent(self, call_id: str) -> _Thread:
+        thread = self.agents.get(call_id)
+        if thread is None:
+            thread = self.agents[call_id] = _Thread(keep=self.keep_agents)
+        return thread
+
+    def _remember(self, call: ToolCallPart) -> None:
+        """A call, for later events to find by id: whole, or only what linking needs."""
+        if self.slim:
+            prompt = call.input.get("prompt") if isinstance(call.input, dict) else None
+            kept = {"prompt": prompt} if isinstance(prompt, str) else None
+            call = ToolCallPart(call.name, kept, call.call_id, call.description)
+        self.calls[str(call.call_id)] = call
 
     def event(self, event: dict[str, Any]) -> None:
         kind: str = event["type"]
@@ -133,7 +165,7 @@ class EventLog:
         new = _str(data.get("newModel"))
         if not new:
             return
-        if thread.messages:  # the model picked at start-up is no news
+        if thread.seen:  # the model picked at start-up is no news
             effort = _str(data.get("reasoningEffort"))
             text = f"Model changed to {new}" + (f" (reasoning effort {effort})" if effort else "")
             thread.add("system", [NoticePart("notification", text)], event.get("id"), when)
@@ -207,7 +239,7 @@ class EventLog:
                     call_id,
                     description,
                 )
-                self.calls[call_id] = call
+                self._remember(call)
                 parts.append(call)
         thread.add("assistant", parts, event.get("id"), when, model)
 
@@ -218,7 +250,7 @@ class EventLog:
         if not isinstance(call_id, str) or call_id in self.calls:
             return
         call = ToolCallPart(str(data.get("toolName") or "tool"), data.get("arguments"), call_id)
-        self.calls[call_id] = call
+        self._remember(call)
         thread.add("assistant", [call], event.get("id"), when, self._current_model(thread))
 
     def on_tool_done(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
@@ -247,7 +279,7 @@ class EventLog:
         agent = event.get("agentId")
         if isinstance(agent, str):
             self.agent_calls[agent] = call_id
-        child = self.agents.setdefault(call_id, _Thread())
+        child = self._agent(call_id)
         # The display name wins, whichever event carries it; the bare name stands in.
         child.label = (
             _str(data.get("agentDisplayName")) or child.label or _str(data.get("agentName"))
@@ -340,6 +372,15 @@ class EventLog:
         )
         return [main, *children]
 
+    def links(self) -> dict[str, str]:
+        """Delegating call id -> the sub-agent's session id, for the calls ``sessions``
+        linked (what a streamed main thread's messages are linked with)."""
+        return {
+            call_id: call.subagent_id
+            for call_id, call in self.calls.items()
+            if call_id in self.agents and call.subagent_id
+        }
+
     def _relink(self, thread: _Thread) -> None:
         """Calls that started a sub-agent now name its session."""
         for i, message in enumerate(thread.messages):
@@ -371,6 +412,17 @@ class EventLog:
 
 def _linked(call: ToolCallPart, child_id: str) -> ToolCallPart:
     return ToolCallPart(call.name, call.input, call.call_id, call.description, child_id)
+
+
+def linked_message(message: Message, links: dict[str, str]) -> Message:
+    """A message of the main thread with its calls that started a sub-agent linked."""
+    if not any(isinstance(p, ToolCallPart) and p.call_id in links for p in message.parts):
+        return message
+    parts = tuple(
+        _linked(p, links[p.call_id]) if isinstance(p, ToolCallPart) and p.call_id in links else p
+        for p in message.parts
+    )
+    return Message(message.role, parts, message.source_id, message.timestamp, message.model)
 
 
 _HANDLERS = {

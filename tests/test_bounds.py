@@ -11,6 +11,7 @@ import textwrap
 from datetime import UTC
 from pathlib import Path
 
+import pytest
 import zstandard
 from claude_builder import ClaudeSession, tool_use
 from codex_builder import CodexRollout
@@ -263,23 +264,6 @@ BIG_ROLLOUT = textwrap.dedent(
 )
 
 
-def test_a_large_rollout_takes_memory_for_its_longest_line_not_for_its_size(tmp_path):
-    """A Codex rollout this large is streamed like a Claude Code transcript (before: a
-    120 MB rollout took about 330 MB, all its records held at once)."""
-    megabytes = 120
-    home = tmp_path / "home"
-    subprocess.run([sys.executable, "-c", BIG_ROLLOUT, str(home), str(megabytes)], check=True,
-                   cwd=ROOT)  # fmt: skip
-    (path,) = (home / ".codex").rglob("rollout-*.jsonl")
-    assert path.stat().st_size >= codex.STREAM_FROM
-    proc, peak = run_measured("--vault", str(tmp_path / "v"), "--home", str(home))
-    assert proc.returncode == 0, proc.stderr
-    notes = note_files(tmp_path / "v")
-    assert len(notes) > 10 and max(len(b) for b in notes.values()) < 5 * MB
-    print(f"peak {peak} MB for a {megabytes} MB rollout")
-    assert peak < 2 * 0.04 + 200, peak  # twice the longest line (40 KB) plus 200 MB
-
-
 BIG_COPILOT_LOG = textwrap.dedent(
     """
     import sys
@@ -304,20 +288,30 @@ BIG_COPILOT_LOG = textwrap.dedent(
 )
 
 
-def test_a_large_copilot_cli_log_takes_memory_for_its_longest_line_not_for_its_size(tmp_path):
-    """A Copilot CLI log this large is streamed too (before: a 140 MB log took about
-    220 MB, its messages held at once)."""
-    megabytes = 140
+@pytest.mark.parametrize(
+    ("script", "megabytes", "files", "module"),
+    [
+        (BIG_ROLLOUT, 120, ".codex/**/rollout-*.jsonl", codex),
+        (BIG_COPILOT_LOG, 140, ".copilot/**/events.jsonl", copilot_cli),
+    ],
+    ids=["codex", "copilot-cli"],
+)
+def test_a_large_log_of_other_sources_takes_memory_for_its_longest_line(
+    tmp_path, script, megabytes, files, module
+):
+    """A Codex rollout or Copilot CLI log this large is streamed like a Claude Code
+    transcript. Before, all of it held at once: a 120 MB rollout took about 310 MB, a
+    140 MB Copilot CLI log about 220 MB."""
     home = tmp_path / "home"
-    subprocess.run([sys.executable, "-c", BIG_COPILOT_LOG, str(home), str(megabytes)],
-                   check=True, cwd=ROOT)  # fmt: skip
-    (path,) = (home / ".copilot").rglob("events.jsonl")
-    assert path.stat().st_size >= copilot_cli.STREAM_FROM
+    subprocess.run([sys.executable, "-c", script, str(home), str(megabytes)], check=True,
+                   cwd=ROOT)  # fmt: skip
+    (path,) = home.glob(files)
+    assert path.stat().st_size >= module.STREAM_FROM
     proc, peak = run_measured("--vault", str(tmp_path / "v"), "--home", str(home))
     assert proc.returncode == 0, proc.stderr
     notes = note_files(tmp_path / "v")
     assert len(notes) > 10 and max(len(b) for b in notes.values()) < 5 * MB
-    print(f"peak {peak} MB for a {megabytes} MB Copilot CLI log")
+    print(f"peak {peak} MB for a {megabytes} MB {path.name}")
     assert peak < 2 * 0.04 + 200, peak  # twice the longest line (40 KB) plus 200 MB
 
 

@@ -37,26 +37,56 @@ _rng = random.Random(11302026)
 GITHUB = "gh" + "p_" + "".join(_rng.choice(string.ascii_letters + string.digits) for _ in range(36))
 
 
-def loaded(home: Path, stream: bool, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(claude_code, "STREAM_FROM", 0 if stream else 1 << 62)
-    sessions, problems = load_sessions(ClaudeCodeAdapter(), home)
-    return sessions, problems
+ADAPTERS = {"claude-code": (claude_code, ClaudeCodeAdapter), "codex": (codex, CodexAdapter),
+            "copilot-cli": (copilot_cli, CopilotCliAdapter)}  # fmt: skip
+
+
+def load(source: str, home: Path, stream: bool, monkeypatch: pytest.MonkeyPatch):
+    """Every session of ``source`` under ``home``: all streamed, or all held."""
+    module, adapter = ADAPTERS[source]
+    monkeypatch.setattr(module, "STREAM_FROM", 0 if stream else 1 << 62)
+    return load_sessions(adapter(), home)
+
+
+def assert_same(source: str, home: Path, monkeypatch: pytest.MonkeyPatch) -> list:
+    """Streamed and held, the same sessions (messages, every other field) and problems; the
+    streamed sessions are returned."""
+    held, held_problems = load(source, home, False, monkeypatch)
+    streamed, streamed_problems = load(source, home, True, monkeypatch)
+    assert streamed_problems == held_problems
+    assert [s.key for s in streamed] == [s.key for s in held]
+    for s, h in zip(streamed, held, strict=True):
+        assert isinstance(s.messages, MessageStream) == s.is_streamed
+        assert tuple(s.messages) == tuple(h.messages), s.key
+        assert tuple(s.messages) == tuple(s.messages)  # read again, read alike
+        assert replace(s, messages=()) == replace(h, messages=()), s.key
+    return streamed
 
 
 def assert_same_sessions(home: Path, monkeypatch: pytest.MonkeyPatch) -> int:
-    held, held_problems = loaded(home, False, monkeypatch)
-    streamed, streamed_problems = loaded(home, True, monkeypatch)
-    assert streamed_problems == held_problems
-    assert [s.key for s in streamed] == [s.key for s in held]
-    count = 0
-    for s, h in zip(streamed, held, strict=True):
-        if s.parent_id is None:  # the main session of a file is streamed; subagents are not
-            assert s.is_streamed and isinstance(s.messages, MessageStream)
-            count += 1
-        assert tuple(s.messages) == h.messages, s.key
-        assert tuple(s.messages) == tuple(s.messages)  # read again, read alike
-        assert replace(s, messages=()) == replace(h, messages=()), s.key
-    return count
+    streamed = assert_same("claude-code", home, monkeypatch)
+    # The main session of a file is streamed; subagents are not.
+    assert all(s.is_streamed for s in streamed if s.parent_id is None)
+    return sum(s.is_streamed for s in streamed)
+
+
+def same_notes(source: str, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The notes of ``source`` exported held and streamed, into two vaults (parts of
+    30 kB), with their reports."""
+    out = []
+    for stream in (False, True):
+        module, _ = ADAPTERS[source]
+        monkeypatch.setattr(module, "STREAM_FROM", 0 if stream else 1 << 62)
+        vault = tmp_path / f"{source}-{'streamed' if stream else 'held'}"
+        options = ExportOptions(
+            vault=vault, home=home, sources=[source], timezone=UTC, note_max_bytes=30_000
+        )
+        report = run_export(options)
+        out.append((note_files(vault, index=True), report))
+    (held, held_report), (streamed, streamed_report) = out
+    assert streamed == held
+    assert streamed_report.redactions == held_report.redactions
+    return held, held_report
 
 
 def long_session(turns: int = 40) -> ClaudeSession:
@@ -162,37 +192,23 @@ def test_streaming_a_transcript_emits_exactly_what_building_it_whole_does(ops):
     )  # fmt: skip
 
 
-def export_notes(home: Path, vault: Path, stream: bool, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(claude_code, "STREAM_FROM", 0 if stream else 1 << 62)
-    options = ExportOptions(
-        vault=vault, home=home, sources=["claude-code"], timezone=UTC, note_max_bytes=40_000
-    )
-    report = run_export(options)
-    return note_files(vault, index=True), report
-
-
 def test_a_streamed_session_makes_the_same_notes_and_counts_its_secrets_once(tmp_path, monkeypatch):
     home = tmp_path / "home"
     s = long_session()
     s.user(f"deploy with {GITHUB} please")
     s.assistant("done")
     s.write(home / ".claude" / "projects" / "-big" / f"{SID}.jsonl")
-    held, held_report = export_notes(home, tmp_path / "held", False, monkeypatch)
-    streamed, streamed_report = export_notes(home, tmp_path / "streamed", True, monkeypatch)
-    assert len([p for p in held if "(part " in p]) > 3  # cut into part notes
-    assert streamed == held
-    assert streamed_report.redactions == held_report.redactions
-    assert sum(held_report.redactions.values()) == 1
-    assert not any(GITHUB.encode() in body for body in streamed.values())
+    notes, report = same_notes("claude-code", home, tmp_path, monkeypatch)
+    assert len([p for p in notes if "(part " in p]) > 3  # cut into part notes
+    assert sum(report.redactions.values()) == 1
+    assert not any(GITHUB.encode() in body for body in notes.values())
 
 
 def test_corpus_notes_streamed_match_held(corpus, tmp_path, monkeypatch):
     home = tmp_path / "home"
     build_corpus_home(corpus, home)
-    held, held_report = export_notes(home, tmp_path / "held", False, monkeypatch)
-    streamed, streamed_report = export_notes(home, tmp_path / "streamed", True, monkeypatch)
-    assert streamed == held and len(held) > 20
-    assert streamed_report.redactions == held_report.redactions
+    notes, _ = same_notes("claude-code", home, tmp_path, monkeypatch)
+    assert len(notes) > 20
 
 
 def test_lines_written_after_the_first_reading_wait_for_the_next_run(tmp_path, monkeypatch):
@@ -201,7 +217,7 @@ def test_lines_written_after_the_first_reading_wait_for_the_next_run(tmp_path, m
     home = tmp_path / "home"
     s = long_session(3)
     path = s.write(home / ".claude" / "projects" / "-big" / f"{SID}.jsonl")
-    (session,), _ = loaded(home, True, monkeypatch)
+    (session,), _ = load("claude-code", home, True, monkeypatch)
     before = tuple(session.messages)
     s.user("a later question")
     s.assistant("a later answer")
@@ -277,30 +293,20 @@ def codex_home(home: Path) -> Path:
     return home
 
 
-def codex_loaded(home: Path, stream: bool, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(codex, "STREAM_FROM", 0 if stream else 1 << 62)
-    return load_sessions(CodexAdapter(), home)
-
-
 def assert_same_rollouts(home: Path, monkeypatch: pytest.MonkeyPatch) -> int:
-    held, held_problems = codex_loaded(home, False, monkeypatch)
-    streamed, streamed_problems = codex_loaded(home, True, monkeypatch)
-    assert streamed_problems == held_problems
-    assert [s.key for s in streamed] == [s.key for s in held]
-    for s, h in zip(streamed, held, strict=True):
-        assert s.is_streamed or s.source_path.suffix == ".json"  # a document is one line
-        assert tuple(s.messages) == h.messages, s.key
-        assert replace(s, messages=()) == replace(h, messages=()), s.key
+    streamed = assert_same("codex", home, monkeypatch)
+    # A JSON document is one line: never streamed.
+    assert all(s.is_streamed or s.source_path.suffix == ".json" for s in streamed)
     return sum(s.is_streamed for s in streamed)
 
 
 def test_a_streamed_rollout_has_the_same_messages_totals_and_problems(tmp_path, monkeypatch):
     home = codex_home(tmp_path / "home")
     assert assert_same_rollouts(home, monkeypatch) == 4
-    problems = codex_loaded(home, True, monkeypatch)[1]
+    problems = load("codex", home, True, monkeypatch)[1]
     assert [p.line for p in problems if "not valid JSON" in p.message] == [2, 4, 6]
     assert any("brand_new_kind" in p.message for p in problems)
-    (fork,) = [s for s in codex_loaded(home, True, monkeypatch)[0] if s.forked_from]
+    (fork,) = [s for s in load("codex", home, True, monkeypatch)[0] if s.forked_from]
     assert [m.parts[0].text for m in fork.messages if m.role == "user"] == [
         "Instead, add metrics"
     ]  # the replay of its origin is dropped
@@ -314,24 +320,14 @@ def test_corpus_rollouts_streamed_match_held(corpus, tmp_path, monkeypatch):
 
 
 def test_a_streamed_rollout_makes_the_same_notes(tmp_path, monkeypatch):
-    home = codex_home(tmp_path / "home")
-    notes = []
-    for stream in (False, True):
-        monkeypatch.setattr(codex, "STREAM_FROM", 0 if stream else 1 << 62)
-        vault = tmp_path / f"v{stream}"
-        options = ExportOptions(
-            vault=vault, home=home, sources=["codex"], timezone=UTC, note_max_bytes=30_000
-        )
-        run_export(options)
-        notes.append(note_files(vault, index=True))
-    assert notes[0] == notes[1]
-    assert len([p for p in notes[0] if "(part " in p]) > 2
+    notes, _ = same_notes("codex", codex_home(tmp_path / "home"), tmp_path, monkeypatch)
+    assert len([p for p in notes if "(part " in p]) > 2
 
 
 def test_lines_written_after_the_scan_of_a_rollout_wait_for_the_next_run(tmp_path, monkeypatch):
     r = rollout(turns=3)
     path = r.write(tmp_path / "home" / ".codex")
-    (session,), _ = codex_loaded(tmp_path / "home", True, monkeypatch)
+    (session,), _ = load("codex", tmp_path / "home", True, monkeypatch)
     before = tuple(session.messages)
     r.user("a later question")
     path.write_text(r.text())
@@ -369,8 +365,9 @@ def test_a_failure_while_a_streamed_session_is_read_fails_the_part_it_was_readin
     broken["on"] = False
     second = run_export(options)
     assert not second.failed and second.per_source["claude-code"].created >= 1
-    held, _ = export_notes(home, tmp_path / "held", False, monkeypatch)
-    assert note_files(vault, index=True).keys() == held.keys()
+    monkeypatch.setattr(claude_code, "STREAM_FROM", 1 << 62)
+    run_export(replace(options, vault=tmp_path / "held"))
+    assert note_files(vault, index=True).keys() == note_files(tmp_path / "held", index=True).keys()
 
 
 def test_a_boundary_without_its_summary_does_not_hold_the_rest_of_the_session():
@@ -408,7 +405,7 @@ def test_a_damaged_uuid_costs_nothing_where_lines_are_left_out_by_uuid(tmp_path,
         with open(path, "a") as f:
             f.write('{"type":"progress","uuid":{"a":1}}\n{"type":"progress","uuid":["x"]}\n')
     for stream in (False, True):
-        sessions, problems = loaded(tmp_path / "home", stream, monkeypatch)
+        sessions, problems = load("claude-code", tmp_path / "home", stream, monkeypatch)
         assert len(sessions) == 2 and not [p for p in problems if p.severity == "error"]
         assert all(tuple(s.messages) for s in sessions)
 
@@ -468,27 +465,15 @@ def copilot_log(turns: int = 30, session_id: str = CID) -> CopilotCliSession:
     return s
 
 
-def copilot_loaded(home: Path, stream: bool, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(copilot_cli, "STREAM_FROM", 0 if stream else 1 << 62)
-    return load_sessions(CopilotCliAdapter(), home)
-
-
 def assert_same_logs(home: Path, monkeypatch: pytest.MonkeyPatch) -> int:
-    held, held_problems = copilot_loaded(home, False, monkeypatch)
-    streamed, streamed_problems = copilot_loaded(home, True, monkeypatch)
-    assert streamed_problems == held_problems
-    assert [s.key for s in streamed] == [s.key for s in held]
-    for s, h in zip(streamed, held, strict=True):
-        assert tuple(s.messages) == tuple(h.messages), s.key
-        assert replace(s, messages=()) == replace(h, messages=()), s.key
-    return sum(s.is_streamed for s in streamed)
+    return sum(s.is_streamed for s in assert_same("copilot-cli", home, monkeypatch))
 
 
 def test_a_streamed_copilot_log_has_the_same_sessions(tmp_path, monkeypatch):
     home = tmp_path / "home"
     copilot_log().write(home / ".copilot")
     assert assert_same_logs(home, monkeypatch) == 1
-    main, child = copilot_loaded(home, True, monkeypatch)[0]
+    main, child = load("copilot-cli", home, True, monkeypatch)[0]
     (delegation,) = [p for m in main.messages for p in m.parts if p.kind == "tool_call"
                      and p.call_id == "task-1"]  # fmt: skip
     assert delegation.subagent_id == child.session_id and not child.is_streamed
@@ -504,14 +489,5 @@ def test_corpus_copilot_logs_streamed_match_held(corpus, tmp_path, monkeypatch):
 def test_a_streamed_copilot_log_makes_the_same_notes(tmp_path, monkeypatch):
     home = tmp_path / "home"
     copilot_log().write(home / ".copilot")
-    notes = []
-    for stream in (False, True):
-        monkeypatch.setattr(copilot_cli, "STREAM_FROM", 0 if stream else 1 << 62)
-        vault = tmp_path / f"v{stream}"
-        options = ExportOptions(
-            vault=vault, home=home, sources=["copilot-cli"], timezone=UTC, note_max_bytes=30_000
-        )
-        run_export(options)
-        notes.append(note_files(vault, index=True))
-    assert notes[0] == notes[1]
-    assert len([p for p in notes[0] if "(part " in p]) > 2
+    notes, _ = same_notes("copilot-cli", home, tmp_path, monkeypatch)
+    assert len([p for p in notes if "(part " in p]) > 2

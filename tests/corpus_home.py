@@ -110,3 +110,15 @@ def build_copilot_cli_home(corpus: Path, home: Path) -> list[Path]:
     real.mkdir()
     copies.append(Path(shutil.copyfile(corpus / COPILOT_CLI_REAL, real / "events.jsonl")))
     return copies
+
+
+def build_gemini_home(corpus: Path, home: Path) -> list[Path]:
+    """Each Gemini sample as a chat file of one project, named as the CLI names them."""
+    chats = home / ".gemini" / "tmp" / "corpus-project" / "chats"
+    chats.mkdir(parents=True)
+    copies = []
+    for i, f in enumerate(sorted((corpus / "gemini").iterdir())):
+        dest = chats / f"session-2026-01-01T00-{i:02d}-c{i:07d}{f.suffix}"
+        shutil.copyfile(f, dest)
+        copies.append(dest)
+    return copies

@@ -17,7 +17,7 @@ from claude_builder import ClaudeSession, tool_use
 from codex_builder import CodexRollout
 from conftest import ROOT, note_files
 
-from exporter.adapters import _jsonl, claude_code, codex, copilot_cli
+from exporter.adapters import _jsonl, claude_code, codex, copilot_cli, gemini
 from exporter.adapters._jsonl import LongLine, iter_jsonl, split_lines
 from exporter.errors import Problem
 from exporter.export import ExportOptions, run_export
@@ -288,20 +288,43 @@ BIG_COPILOT_LOG = textwrap.dedent(
 )
 
 
+BIG_GEMINI_CHAT = textwrap.dedent(
+    """
+    import json, sys
+    sys.path.insert(0, "tests")
+    from pathlib import Path
+    from gemini_builder import GeminiChat, project_folder
+    home, megabytes = Path(sys.argv[1]), int(sys.argv[2])
+    chat = GeminiChat("5e5e5e5e-0000-4000-8000-0000000000bb")
+    path = chat.write_jsonl(project_folder(home, "/w/api", "api") / "chats")
+    chunk = ("lorem ipsum dolor sit amet " * 40 + "\\n") * 37
+    i = 0
+    with open(path, "a") as f:
+        while f.tell() < megabytes * 1024 * 1024:
+            chat.messages.clear()
+            chat.user(f"question {i}", id=f"q{i}")
+            chat.gemini(f"answer {i} " + chunk)["id"] = f"a{i}"
+            f.write("".join(json.dumps(m) + "\\n" for m in chat.messages))
+            i += 1
+    """
+)
+
+
 @pytest.mark.parametrize(
     ("script", "megabytes", "files", "module"),
     [
         (BIG_ROLLOUT, 120, ".codex/**/rollout-*.jsonl", codex),
         (BIG_COPILOT_LOG, 140, ".copilot/**/events.jsonl", copilot_cli),
+        (BIG_GEMINI_CHAT, 140, ".gemini/**/session-*.jsonl", gemini),
     ],
-    ids=["codex", "copilot-cli"],
+    ids=["codex", "copilot-cli", "gemini"],
 )
 def test_a_large_log_of_other_sources_takes_memory_for_its_longest_line(
     tmp_path, script, megabytes, files, module
 ):
-    """A Codex rollout or Copilot CLI log this large is streamed like a Claude Code
-    transcript. Before, all of it held at once: a 120 MB rollout took about 310 MB, a
-    140 MB Copilot CLI log about 220 MB."""
+    """A Codex rollout, Copilot CLI log or Gemini JSONL chat this large is streamed like a
+    Claude Code transcript. Before, all of it held at once: a 120 MB rollout took about
+    310 MB, a 140 MB Copilot CLI log or Gemini chat about 220 MB."""
     home = tmp_path / "home"
     subprocess.run([sys.executable, "-c", script, str(home), str(megabytes)], check=True,
                    cwd=ROOT)  # fmt: skip

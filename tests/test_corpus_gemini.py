@@ -11,23 +11,12 @@ from pathlib import Path
 
 import pytest
 from conftest import normalize, note_files
+from corpus_home import build_gemini_home as gemini_home
 
 from exporter.export import ExportOptions, run_export
 
 pytestmark = pytest.mark.corpus
 REFERENCES = "--- Content from referenced files ---"
-
-
-def gemini_home(corpus: Path, home: Path) -> list[Path]:
-    """Each Gemini sample as a chat file of one project, named as the CLI names them."""
-    chats = home / ".gemini" / "tmp" / "corpus-project" / "chats"
-    chats.mkdir(parents=True)
-    copies = []
-    for i, f in enumerate(sorted((corpus / "gemini").iterdir())):
-        dest = chats / f"session-2026-01-01T00-{i:02d}-c{i:07d}{f.suffix}"
-        shutil.copyfile(f, dest)
-        copies.append(dest)
-    return copies
 
 
 def antigravity_home(corpus: Path, home: Path) -> list[Path]:

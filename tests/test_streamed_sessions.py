@@ -18,15 +18,22 @@ from claude_builder import ClaudeSession, tool_use, with_inline_warmup
 from codex_builder import CodexRollout
 from conftest import EXAMPLES_HOME, load_sessions, note_files
 from copilot_cli_builder import CopilotCliSession, request
-from corpus_home import build_codex_home, build_copilot_cli_home, build_corpus_home
+from corpus_home import (
+    build_codex_home,
+    build_copilot_cli_home,
+    build_corpus_home,
+    build_gemini_home,
+)
+from gemini_builder import GeminiChat, project_folder, tool_call
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from exporter.adapters import claude_code, codex, copilot_cli
+from exporter.adapters import claude_code, codex, copilot_cli, gemini
 from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.claude_transcript import TranscriptBuilder, build_transcript
 from exporter.adapters.codex import CodexAdapter
 from exporter.adapters.copilot_cli import CopilotCliAdapter
+from exporter.adapters.gemini import GeminiAdapter
 from exporter.errors import SourceChanged
 from exporter.export import ExportOptions, run_export
 from exporter.model import MessageStream
@@ -38,7 +45,8 @@ GITHUB = "gh" + "p_" + "".join(_rng.choice(string.ascii_letters + string.digits)
 
 
 ADAPTERS = {"claude-code": (claude_code, ClaudeCodeAdapter), "codex": (codex, CodexAdapter),
-            "copilot-cli": (copilot_cli, CopilotCliAdapter)}  # fmt: skip
+            "copilot-cli": (copilot_cli, CopilotCliAdapter),
+            "gemini": (gemini, GeminiAdapter)}  # fmt: skip
 
 
 def load(source: str, home: Path, stream: bool, monkeypatch: pytest.MonkeyPatch):
@@ -410,7 +418,7 @@ def test_a_damaged_uuid_costs_nothing_where_lines_are_left_out_by_uuid(tmp_path,
         assert all(tuple(s.messages) for s in sessions)
 
 
-@pytest.mark.parametrize("source", ["claude-code", "codex", "copilot-cli"])
+@pytest.mark.parametrize("source", ["claude-code", "codex", "copilot-cli", "gemini"])
 def test_a_file_cut_short_between_its_readings_is_an_error_not_a_shorter_note(
     tmp_path, monkeypatch, source
 ):
@@ -426,6 +434,10 @@ def test_a_file_cut_short_between_its_readings_is_an_error_not_a_shorter_note(
         monkeypatch.setattr(copilot_cli, "STREAM_FROM", 0)
         path = copilot_log(turns=5).write(home / ".copilot")
         adapter = CopilotCliAdapter()
+    elif source == "gemini":
+        monkeypatch.setattr(gemini, "STREAM_FROM", 0)
+        path = gemini_chat(turns=5).write_jsonl(project_folder(home, "/w/api", "api") / "chats")
+        adapter = GeminiAdapter()
     else:
         monkeypatch.setattr(claude_code, "STREAM_FROM", 0)
         path = long_session(5).write(home / ".claude" / "projects" / "-big" / f"{SID}.jsonl")
@@ -490,4 +502,72 @@ def test_a_streamed_copilot_log_makes_the_same_notes(tmp_path, monkeypatch):
     home = tmp_path / "home"
     copilot_log().write(home / ".copilot")
     notes, _ = same_notes("copilot-cli", home, tmp_path, monkeypatch)
+    assert len([p for p in notes if "(part " in p]) > 2
+
+
+# -- Gemini CLI (JSONL chats) ------------------------------------------------------------
+
+GID = "5e5e5e5e-0000-4000-8000-000000000001"
+
+
+def gemini_chat(turns: int = 30, session_id: str = GID) -> GeminiChat:
+    chat = GeminiChat(session_id, "/w/api")
+    for i in range(turns):
+        chat.user(f"question {i} " + "lorem ipsum " * 100)
+        calls = [tool_call(f"read-{i}", "read_file", {"file_path": f"/w/api/f{i}.py"}, "x" * 2000)]
+        chat.gemini(f"answer {i} " + "dolor sit " * 200, calls=calls)
+    return chat
+
+
+def gemini_home(home: Path) -> Path:
+    """JSONL chats with what a streamed reading must get right: values updated by a later
+    line of the same id (one far later, one in a second file of the session: read after
+    those that follow them), ``$set``, a rewind, and a subagent."""
+    chats = project_folder(home, "/w/api", "api") / "chats"
+    chat = gemini_chat()
+    first = dict(chat.messages[1], content="answer 0, with its result")
+    near = dict(chat.messages[9], content="answer 4, updated")
+    chat.write_jsonl(chats, extra_lines=[
+        near,
+        {"$set": {"summary": "Streaming check"}},
+        {"$rewindTo": chat.messages[50]["id"]},
+        {"id": "after", "type": "user", "content": "After the rewind",
+         "timestamp": "2026-05-01T12:00:00Z"},
+        first,
+    ])  # fmt: skip
+    resumed = GeminiChat(GID, "/w/api", start="2026-05-02T10:00:00Z")
+    resumed.user("Resumed question")
+    resumed.gemini("Resumed answer", calls=[dict(tool_call("task-1", "agent", {}, "done"),
+                                                 agentId="agent-77")])  # fmt: skip
+    resumed.write_jsonl(chats)
+    agent = GeminiChat("agent-77", kind="subagent")
+    agent.user("Look around")
+    agent.gemini("Found it.")
+    agent.write_jsonl(chats / GID, "agent-77.jsonl")
+    return home
+
+
+def test_a_streamed_gemini_chat_has_the_same_sessions(tmp_path, monkeypatch):
+    home = gemini_home(tmp_path / "home")
+    streamed = assert_same("gemini", home, monkeypatch)
+    (main,) = [s for s in streamed if s.is_streamed]
+    said = [m.parts[0].text for m in main.messages if m.role == "user"]
+    # The resumed file's first ids are the first file's: their new values take those places.
+    assert said[0] == "Resumed question" and said[-1] == "After the rewind"
+    assert len(said) == 26
+    replies = [m.parts[0].text for m in main.messages if m.role == "assistant"]
+    assert replies[0] == "Resumed answer" and replies[4] == "answer 4, updated"
+    assert main.title == "Streaming check" and len(streamed) == 2
+    assert_same("gemini", EXAMPLES_HOME, monkeypatch)
+
+
+def test_corpus_gemini_chats_streamed_match_held(corpus, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    build_gemini_home(corpus, home)
+    streamed = assert_same("gemini", home, monkeypatch)
+    assert sum(s.is_streamed for s in streamed) >= 2
+
+
+def test_a_streamed_gemini_chat_makes_the_same_notes(tmp_path, monkeypatch):
+    notes, _ = same_notes("gemini", gemini_home(tmp_path / "home"), tmp_path, monkeypatch)
     assert len([p for p in notes if "(part " in p]) > 2

@@ -18,6 +18,9 @@ SHA-256 of the project root) holds:
 The project root comes from the folder's ``.project_root`` marker, else ``projects.json``,
 else (hashed folders) a path whose SHA-256 equals the folder name. Restore checkpoints
 (``checkpoints/``) repeat the session up to a tool call and are not read.
+
+A chat of JSONL files of ``STREAM_FROM`` bytes or more is indexed, not held (chat.py's
+``StreamedRecords``): its messages are a MessageStream read again when needed.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from urllib.parse import unquote
 import orjson
 
 from ...errors import Problem
-from ...model import Message, NoticePart, Session, TextPart
+from ...model import Message, MessageStream, NoticePart, Session, TextPart
 from .._jsonl import parse_timestamp
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
 
@@ -44,6 +47,7 @@ if TYPE_CHECKING:
 # The parsers (chat.py, stores.py) are imported by the functions that read a session, so
 # that finding none costs nothing; they take the source's name from here.
 SOURCE = "gemini"
+STREAM_FROM = 64 * 1024 * 1024  # a JSONL chat this large is streamed, never held whole
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 CHAT = "chat"
 CHECKPOINT = "checkpoint"
@@ -175,7 +179,8 @@ def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: 
     from .stores import path_candidates, project_root
 
     own = [s.path for s in ref.related if s.path.parent.name == "chats"]
-    chat = read_chat([*own, ref.main.path], result.problems)
+    size = ref.main.size + sum(s.size for s in ref.related if s.path.parent.name == "chats")
+    chat = read_chat([*own, ref.main.path], result.problems, index=size >= STREAM_FROM)
     if chat is None:
         return
     session_id = _str(chat.meta.get("sessionId")) or ref.session_id
@@ -204,7 +209,7 @@ def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: 
     main = _with(main, cwd=cwd, project=project, subagent_ids=tuple(exported))
     if main.messages:
         result.sessions.append(main)
-    names = _agent_names(chat)
+    names = _agent_names(chat) if children else {}
     for child in children:
         agent = child.session_id.rsplit("/agent-", 1)[-1]
         result.sessions.append(
@@ -228,15 +233,26 @@ def _agent_names(chat: Chat) -> dict[str, str]:
 def _session(
     chat: Chat, session_id: str, path: Path, problems: list[Problem], links: dict[str, str]
 ) -> Session:
-    from .chat import build_messages
+    from .chat import Built, StreamedRecords, build_messages, iter_messages
 
-    built = build_messages(chat, path, problems, links)
+    if isinstance(chat.records, StreamedRecords):
+        # Read for its times, models and tokens; its messages are read again when needed.
+        built = Built()
+        count = sum(1 for _ in iter_messages(chat, path, problems, links, built))
+
+        def again() -> Iterator[Message]:
+            return iter_messages(chat, path, [], links, Built())
+
+        messages: tuple[Message, ...] | MessageStream = MessageStream(again) if count else ()
+    else:
+        built = build_messages(chat, path, problems, links)
+        messages = tuple(built.messages)
     started = _time(chat.meta.get("startTime")) or built.first
     ended = _time(chat.meta.get("lastUpdated")) or built.last or started
     return Session(
         source=SOURCE,
         session_id=session_id,
-        messages=tuple(built.messages),
+        messages=messages,
         source_path=path,
         title=_str(chat.meta.get("summary")),
         models=tuple(built.models),

@@ -6,13 +6,17 @@ metadata header, message records (upserted by ``id``: a later line with the same
 the earlier one when results or tokens arrive), ``{"$set": {…}}`` metadata merges and
 ``{"$rewindTo": id}`` rewinds. Several files of one session are read in order into one
 ``Chat``, so a legacy file and the ``.jsonl`` it was migrated to count once.
+
+A long session of JSONL files is indexed instead (``read_chat(..., index=True)``): each
+record's id keeps its place and the line of its last value, and ``StreamedRecords`` reads
+those values again, in order, each time the records are iterated.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from ...errors import Problem
+from ...errors import Problem, SourceChanged
 from ...model import (
     AttachmentPart,
     Message,
@@ -47,20 +51,63 @@ class Chat:
     """What the files of one session say: metadata and messages by id, in order."""
 
     meta: dict[str, Any] = field(default_factory=dict)
-    records: dict[str, dict[str, Any]] = field(default_factory=dict)
+    records: Any = field(default_factory=dict)  # id -> record, or StreamedRecords
 
 
-def read_chat(paths: Iterable[Path], problems: list[Problem]) -> Chat | None:
-    """One session's files merged; None when none of them could be read (retry next run)."""
+def read_chat(
+    paths: Iterable[Path], problems: list[Problem], *, index: bool = False
+) -> Chat | None:
+    """One session's files merged; None when none of them could be read (retry next run).
+    With ``index`` (JSONL files only), records are read again when iterated, not held."""
     chat = Chat()
     read_any = False
-    for path in paths:
+    paths = list(paths)
+    index = index and all(p.suffix == ".jsonl" for p in paths)  # a document is one value
+    for file_no, path in enumerate(paths):
         if path.suffix == ".jsonl":
-            _read_jsonl(path, chat, problems)
+            _read_jsonl(path, chat, problems, file_no if index else None)
             read_any = True
         elif _read_document(path, chat, problems):
             read_any = True
+    if index:
+        chat.records = StreamedRecords(paths, chat.records)
     return chat if read_any else None
+
+
+class StreamedRecords:
+    """The records of a chat's JSONL files, read again each time they are iterated: for
+    each id in its place, the value of the line the index found last for it (a line whose
+    id no longer matches means the files changed since: SourceChanged)."""
+
+    def __init__(self, paths: list[Path], index: dict[str, tuple[int, int]]) -> None:
+        self.paths = paths
+        self.index = index
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def values(self) -> Iterator[dict[str, Any]]:
+        return (rec for _, rec in self.items())
+
+    def items(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        wanted = {where: key for key, where in self.index.items()}
+        order = iter(self.index)
+        waiting: dict[str, dict[str, Any]] = {}  # read before their turn (updated later)
+        turn = next(order, None)
+        for file_no, path in enumerate(self.paths):
+            for number, obj in iter_jsonl(path, [], SOURCE):
+                key = wanted.get((file_no, number))
+                if key is None:
+                    continue
+                if not isinstance(obj, dict) or obj.get("id") != key:
+                    raise SourceChanged(path, number, number)
+                waiting[key] = obj
+                while turn is not None and turn in waiting:
+                    yield turn, waiting.pop(turn)
+                    turn = next(order, None)
+        if turn is not None:
+            where = self.paths[self.index[turn][0]]
+            raise SourceChanged(where, 0, self.index[turn][1])
 
 
 def load_json(data: bytes) -> Any:
@@ -97,7 +144,8 @@ def _read_document(path: Path, chat: Chat, problems: list[Problem]) -> bool:
     return True
 
 
-def _read_jsonl(path: Path, chat: Chat, problems: list[Problem]) -> None:
+def _read_jsonl(path: Path, chat: Chat, problems: list[Problem], file_no: int | None) -> None:
+    """A JSONL file into ``chat``; with ``file_no``, records as where they are, not values."""
     for number, obj in iter_jsonl(path, problems, SOURCE):
         if not isinstance(obj, dict):
             problems.append(
@@ -108,7 +156,8 @@ def _read_jsonl(path: Path, chat: Chat, problems: list[Problem]) -> None:
         elif "$rewindTo" in obj and isinstance(obj["$rewindTo"], str | None):
             _rewind(chat, obj["$rewindTo"])
         elif isinstance(obj.get("id"), str):
-            chat.records[obj["id"]] = obj  # a known id keeps its place and takes the new value
+            # A known id keeps its place and takes the new value.
+            chat.records[obj["id"]] = obj if file_no is None else (file_no, number)
         elif "sessionId" in obj:
             chat.meta.update(obj)
         else:
@@ -138,6 +187,18 @@ def build_messages(
 ) -> Built:
     """Model messages for a chat; ``children`` maps a subagent's own id to its session id."""
     out = Built()
+    out.messages.extend(iter_messages(chat, path, problems, children, out))
+    return out
+
+
+def iter_messages(
+    chat: Chat,
+    path: Path,
+    problems: list[Problem],
+    children: dict[str, str] | None,
+    out: Built,
+) -> Iterator[Message]:
+    """The messages of a chat one by one; times, models and tokens go to ``out``."""
     unknown: dict[str, int] = {}
     for key, rec in chat.records.items():
         kind = str(rec.get("type"))  # whatever it holds, never a key that cannot be looked up
@@ -148,7 +209,7 @@ def build_messages(
         if kind == "user":
             parts = user_parts(rec)
             if parts:
-                out.messages.append(Message("user", tuple(parts), key, when))
+                yield Message("user", tuple(parts), key, when)
         elif kind in ASSISTANT_TYPES:
             model = rec["model"] if isinstance(rec.get("model"), str) and rec["model"] else None
             if model and model not in out.models:
@@ -156,18 +217,17 @@ def build_messages(
             out.usage = out.usage + _usage(rec.get("tokens"))
             parts = _assistant_parts(rec, key, children or {})
             if parts:
-                out.messages.append(Message("assistant", tuple(parts), key, when, model))
+                yield Message("assistant", tuple(parts), key, when, model)
         elif kind in NOTICE_TYPES:
             text = content_text(rec.get("content")).strip()
             if text:
                 notice = NoticePart(NOTICE_TYPES[kind], text)  # type: ignore[arg-type]
-                out.messages.append(Message("system", (notice,), key, when))
+                yield Message("system", (notice,), key, when)
         else:
             unknown[kind] = unknown.get(kind, 0) + 1
     for kind, count in unknown.items():
         why = f"unknown message type {kind!r} ({count} messages) skipped"
         problems.append(Problem(str(path), why, source=SOURCE))
-    return out
 
 
 def content_text(content: Any) -> str:

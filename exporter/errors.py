@@ -38,10 +38,9 @@ class SourceChanged(SourceError):
     """A long session's file, read again for its messages, ends before the line its first
     reading reached: it was cut short or replaced in between."""
 
-    def __init__(self, path: Path | str, reached: int, expected: int) -> None:
-        super().__init__(
-            path, f"changed while it was read (it now ends at line {reached}, not {expected})"
-        )
+    def __init__(self, path: Path | str, reached: int, expected: int, why: str = "") -> None:
+        why = why or f"it now ends at line {reached}, not {expected}"
+        super().__init__(path, f"changed while it was read ({why})")
 
 
 @dataclass(frozen=True, slots=True)

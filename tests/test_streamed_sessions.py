@@ -445,7 +445,7 @@ def test_a_file_cut_short_between_its_readings_is_an_error_not_a_shorter_note(
     session, *_ = load_sessions(adapter, home)[0]
     lines = path.read_text().splitlines(keepends=True)
     path.write_text("".join(lines[: len(lines) // 2]))
-    with pytest.raises(SourceChanged, match=r"changed while it was read \(it now ends at line"):
+    with pytest.raises(SourceChanged, match=r"changed while it was read \((it now ends|message)"):
         tuple(session.messages)
 
 
@@ -571,3 +571,16 @@ def test_corpus_gemini_chats_streamed_match_held(corpus, tmp_path, monkeypatch):
 def test_a_streamed_gemini_chat_makes_the_same_notes(tmp_path, monkeypatch):
     notes, _ = same_notes("gemini", gemini_home(tmp_path / "home"), tmp_path, monkeypatch)
     assert len([p for p in notes if "(part " in p]) > 2
+
+
+def test_a_gemini_chat_rewritten_between_its_readings_names_the_message_it_lost(
+    tmp_path, monkeypatch
+):
+    home = tmp_path / "home"
+    chats = project_folder(home, "/w/api", "api") / "chats"
+    path = gemini_chat(turns=5).write_jsonl(chats)
+    session, *_ = load("gemini", home, True, monkeypatch)[0]
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join([lines[0], lines[2], lines[1], *lines[3:]]))  # two swapped
+    with pytest.raises(SourceChanged, match=r"line 2 no longer holds message '5e5e5e5e-m1'"):
+        tuple(session.messages)

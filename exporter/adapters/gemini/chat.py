@@ -100,14 +100,18 @@ class StreamedRecords:
                 if key is None:
                     continue
                 if not isinstance(obj, dict) or obj.get("id") != key:
-                    raise SourceChanged(path, number, number)
+                    why = f"line {number} no longer holds message {key!r}"
+                    raise SourceChanged(path, number, number, why)
                 waiting[key] = obj
                 while turn is not None and turn in waiting:
                     yield turn, waiting.pop(turn)
                     turn = next(order, None)
+                if turn is None:
+                    return  # every message handed over: the rest of the files is not read
         if turn is not None:
-            where = self.paths[self.index[turn][0]]
-            raise SourceChanged(where, 0, self.index[turn][1])
+            file_no, number = self.index[turn]
+            why = f"message {turn!r} is no longer at line {number}"
+            raise SourceChanged(self.paths[file_no], number, number, why)
 
 
 def load_json(data: bytes) -> Any:

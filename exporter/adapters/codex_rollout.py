@@ -1,22 +1,18 @@
-"""One Codex rollout's records turned into model messages (FORMATS.md §2.5–§2.9)."""
+"""One Codex rollout's records turned into model messages (FORMATS.md §2.5–§2.9): what
+must be known before they are read in order (``scan_rollout``), then record by record
+(``RolloutBuilder``). The parts of one record are read by codex_items.py."""
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import re
-import shlex
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import orjson
-
 from ..model import (
-    AttachmentPart,
     Message,
     NoticePart,
     Part,
@@ -24,17 +20,24 @@ from ..model import (
     SummaryPart,
     TextPart,
     ThinkingPart,
-    ToolCallPart,
-    ToolResultPart,
     Usage,
 )
 from ._jsonl import parse_timestamp
+from .codex_items import (
+    content_text,
+    decoded_image,
+    images,
+    reasoning_texts,
+    review_text,
+    token_count,
+    tool_call,
+    tool_result,
+)
 
 Record = tuple[int, str, dict[str, Any], Any]
 OriginLookup = Callable[[str], "list[tuple[str, str]] | None"]
 # event_msg/user_message kinds that carry injected context, not a prompt
 _INJECTED_KINDS = {"user_instructions", "environment_context"}
-_SHELL_TOOLS = {"shell", "container.exec", "local_shell", "shell_command", "exec_command"}
 
 
 @dataclass(slots=True)
@@ -61,12 +64,12 @@ def _signature(kind: str, p: dict[str, Any]) -> tuple[str, str] | None:
     ptype = p.get("type")
     if kind == "response_item":
         if ptype == "message":
-            return ("message:" + str(p.get("role")), _content_text(p.get("content")))
+            return ("message:" + str(p.get("role")), content_text(p.get("content")))
         if ptype in ("function_call", "function_call_output", "custom_tool_call",
                      "custom_tool_call_output", "local_shell_call"):  # fmt: skip
             return (str(ptype), str(p.get("call_id")))
         if ptype == "reasoning":
-            return ("reasoning", "\n".join(_reasoning_texts(p)))
+            return ("reasoning", "\n".join(reasoning_texts(p)))
     elif kind == "event_msg" and ptype in ("user_message", "agent_message", "agent_reasoning"):
         return (str(ptype), str(p.get("message") or p.get("text") or ""))
     return None
@@ -252,17 +255,17 @@ class RolloutBuilder:
             self._message(number, p, when)
         elif ptype == "reasoning":
             parts: list[Part] = [
-                ThinkingPart(t) for t in _reasoning_texts(p) if self._once("item", "r:" + t)
+                ThinkingPart(t) for t in reasoning_texts(p) if self._once("item", "r:" + t)
             ]
             self._add("assistant", parts, number, when)
         elif ptype in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
-            self._add("assistant", [_tool_call(p)], number, when)
+            self._add("assistant", [tool_call(p)], number, when)
         elif ptype in ("function_call_output", "custom_tool_call_output"):
-            self._add("tool", [_tool_result(p)], number, when)
+            self._add("tool", [tool_result(p)], number, when)
 
     def _message(self, number: int, p: dict[str, Any], when: datetime | None) -> None:
         role, content = p.get("role"), p.get("content")
-        text = _content_text(content)
+        text = content_text(content)
         if role == "assistant":
             if text.strip() and self._once("item", "a:" + text):
                 self._add("assistant", [TextPart(text)], number, when)
@@ -273,7 +276,7 @@ class RolloutBuilder:
             if self.has_user_events and "<user_shell_command>" not in text:
                 return
             parts: list[Part] = [TextPart(text)] if text.strip() else []
-            parts += _images(content)
+            parts += images(content)
             self._add("user", parts, number, when)
         # developer and system messages are instructions for the model, not conversation
 
@@ -287,7 +290,7 @@ class RolloutBuilder:
                 [TextPart(message)] if isinstance(message, str) and message.strip() else []
             )
             for url in p.get("images") or []:
-                image = _decode(url)
+                image = decoded_image(url)
                 if image:
                     parts.append(image)
             self._add("user", parts, number, when)
@@ -303,10 +306,10 @@ class RolloutBuilder:
             info = p.get("info")
             total = info.get("total_token_usage") if isinstance(info, dict) else None
             if isinstance(total, dict):  # cumulative: the last one is the session's total
-                cached = _int(total.get("cached_input_tokens"))
+                cached = token_count(total.get("cached_input_tokens"))
                 self.out.usage = Usage(
-                    max(0, _int(total.get("input_tokens")) - cached),
-                    _int(total.get("output_tokens")),
+                    max(0, token_count(total.get("input_tokens")) - cached),
+                    token_count(total.get("output_tokens")),
                     cached,
                     0,
                 )
@@ -317,155 +320,8 @@ class RolloutBuilder:
         elif etype == "context_compacted" and not self.has_compacted:
             self._add("system", [SummaryPart("")], number, when)
         elif etype == "exited_review_mode":
-            review = _review_text(p.get("review_output"))
+            review = review_text(p.get("review_output"))
             if review:
                 self._add("assistant", [TextPart(review)], number, when)
         elif etype == "error" and isinstance(p.get("message"), str):
             self._add("assistant", [NoticePart("error", p["message"])], number, when)
-
-
-def _int(value: Any) -> int:
-    """A token count; anything else (a damaged value, a number past 2**53) counts 0."""
-    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**53
-    return value if ok else 0
-
-
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    texts = []
-    for c in content if isinstance(content, list) else []:
-        if isinstance(c, dict) and c.get("type") in ("input_text", "output_text", "text"):
-            if isinstance(c.get("text"), str):
-                texts.append(c["text"])
-    return "\n\n".join(texts)
-
-
-def _reasoning_texts(p: dict[str, Any]) -> list[str]:
-    texts = []
-    for key in ("summary", "content"):
-        for c in p.get(key) or []:
-            if isinstance(c, dict) and isinstance(c.get("text"), str) and c["text"].strip():
-                texts.append(c["text"])
-    return texts
-
-
-def _images(content: Any) -> list[Part]:
-    out: list[Part] = []
-    for c in content if isinstance(content, list) else []:
-        if isinstance(c, dict) and c.get("type") == "input_image":
-            image = _decode(c.get("image_url"))
-            if image:
-                out.append(image)
-    return out
-
-
-def _decode(url: Any) -> AttachmentPart | None:
-    decoded = decode_data_url(url)
-    return AttachmentPart(decoded[0], decoded[1]) if decoded else None
-
-
-def _tool_call(p: dict[str, Any]) -> ToolCallPart:
-    ptype = p.get("type")
-    call_id = p.get("call_id") if isinstance(p.get("call_id"), str) else p.get("id")
-    call_id = call_id if isinstance(call_id, str) else None
-    if ptype == "local_shell_call":
-        action = p.get("action") if isinstance(p.get("action"), dict) else {}
-        args = {
-            "command": command_text(action.get("command")),
-            "workdir": action.get("working_directory"),
-        }
-        return ToolCallPart("shell", {k: v for k, v in args.items() if v}, call_id)
-    if ptype == "web_search_call":
-        action = p.get("action") if isinstance(p.get("action"), dict) else {}
-        return ToolCallPart(
-            "web_search", {k: v for k, v in action.items() if k != "type" and v}, call_id
-        )
-    name = str(p.get("name") or "tool")
-    if ptype == "custom_tool_call":
-        return ToolCallPart(name, p.get("input"), call_id)
-    args: Any = p.get("arguments")
-    if isinstance(args, str):
-        try:
-            args = orjson.loads(args)
-        except orjson.JSONDecodeError:
-            pass
-    if isinstance(args, dict) and name in _SHELL_TOOLS and "command" in args:
-        args = {**args, "command": command_text(args["command"])}
-    return ToolCallPart(name, args, call_id)
-
-
-def _tool_result(p: dict[str, Any]) -> ToolResultPart:
-    call_id = p.get("call_id") if isinstance(p.get("call_id"), str) else None
-    output, is_error, exit_code, duration = _unwrap_output(p.get("output"))
-    return ToolResultPart(output, call_id, is_error, exit_code, duration)
-
-
-def _unwrap_output(output: Any) -> tuple[str, bool, int | None, float | None]:
-    """A tool's output as text, with the exit code and duration the shell tool wraps in."""
-    if isinstance(output, str) and output.startswith("{"):
-        try:
-            parsed = orjson.loads(output)
-        except orjson.JSONDecodeError:
-            parsed = None
-        if isinstance(parsed, dict) and "output" in parsed:
-            output = parsed
-    if isinstance(output, dict):
-        if "output" in output:
-            meta = output.get("metadata") if isinstance(output.get("metadata"), dict) else {}
-            code = meta.get("exit_code")
-            duration = meta.get("duration_seconds")
-            code = code if isinstance(code, int) else None
-            return (
-                str(output.get("output") or ""),
-                bool(code),
-                code,
-                float(duration) if isinstance(duration, int | float) else None,
-            )
-        if "content" in output:
-            return str(output.get("content") or ""), output.get("success") is False, None, None
-        return _content_text([output]), False, None, None
-    if isinstance(output, list):
-        return _content_text(output), False, None, None
-    return ("" if output is None else str(output)), False, None, None
-
-
-def _review_text(review: Any) -> str:
-    """A review's explanation, then each finding (its title on a line, then its body), as
-    plain text: the note decides how text looks."""
-    if not isinstance(review, dict):
-        return ""
-    lines = []
-    if isinstance(review.get("overall_explanation"), str):
-        lines.append(review["overall_explanation"])
-    for finding in review.get("findings") or []:
-        if isinstance(finding, dict):
-            lines.append(f"{finding.get('title') or ''}\n{finding.get('body') or ''}".strip())
-    return "\n\n".join(line for line in lines if line).strip()
-
-
-def command_text(command: Any) -> str:
-    """A shell command as a person would type it: argv joined, ``bash -lc`` unwrapped."""
-    if isinstance(command, str):
-        return command
-    if isinstance(command, list) and all(isinstance(c, str) for c in command):
-        if (
-            len(command) == 3
-            and command[1] in ("-lc", "-c")
-            and command[0].endswith(("sh", "bash", "zsh"))
-        ):
-            return command[2]
-        return shlex.join(command)
-    return str(command)
-
-
-def decode_data_url(url: Any) -> tuple[str, bytes] | None:
-    """``data:image/png;base64,…`` as (media type, bytes)."""
-    if not isinstance(url, str) or not url.startswith("data:") or "," not in url:
-        return None
-    head, data = url[5:].split(",", 1)
-    media_type = head.split(";", 1)[0] or "application/octet-stream"
-    try:
-        return media_type, base64.b64decode(data, validate=False)
-    except (binascii.Error, ValueError):
-        return None

@@ -63,6 +63,7 @@ class CopilotCliAdapter:
 
     def load(self, ref: SessionRef) -> LoadResult:
         from .events import EventLog  # the parser: imported when a session is read
+        from .sessions import agent_links, log_sessions
 
         result = LoadResult()
         workspace = next((s.path for s in ref.related if s.path.name == "workspace.yaml"), None)
@@ -77,9 +78,9 @@ class CopilotCliAdapter:
             if stream:  # let the main thread's messages go: they are read again when needed
                 log.main.messages.clear()
         log.report_unknown()
-        sessions = log.sessions(facts)
+        sessions = log_sessions(log, facts)
         if stream and log.main.seen:
-            read = partial(_main_messages, ref.session_id, path, reached, log.links())
+            read = partial(_main_messages, ref.session_id, path, reached, agent_links(log))
             sessions[0] = replace(sessions[0], messages=MessageStream(read))
         result.sessions.extend(sessions)
         return result
@@ -103,7 +104,8 @@ def _main_messages(
     session_id: str, path: Path, stop: int, links: dict[str, str]
 ) -> Iterator[Message]:
     """A streamed log's main messages, read again as far as the first reading went."""
-    from .events import EventLog, linked_message
+    from .events import EventLog
+    from .sessions import linked_message
 
     log = EventLog(session_id, path, [], slim=True, keep_agents=False)
     reached = 0

@@ -1,11 +1,12 @@
-"""Copilot CLI events into model sessions: the main agent and one session per sub-agent."""
+"""Copilot CLI events read in order into threads: the main agent's and one per sub-agent
+(sessions.py makes sessions of them)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -15,7 +16,6 @@ from ...model import (
     Message,
     NoticePart,
     Part,
-    Session,
     SummaryPart,
     TextPart,
     ThinkingPart,
@@ -319,111 +319,6 @@ class EventLog:
             why = f"unknown event type {kind!r} ({count} events) skipped"
             self.problems.append(Problem(str(self.path), why, source=SOURCE))
 
-    def sessions(self, facts: dict[str, str]) -> list[Session]:
-        session_id = self.session_id
-        cwd = (
-            _str(self.context.get("cwd"))
-            or _str(self.context.get("gitRoot"))
-            or facts.get("cwd")
-            or self.trusted
-        )
-        host, repo = _str(self.context.get("repositoryHost")), _str(self.context.get("repository"))
-        common: dict[str, Any] = {
-            "source": SOURCE,
-            "source_path": self.path,
-            "cwd": cwd,
-            "project": project_name(cwd),
-            "git_branch": _str(self.context.get("branch")) or facts.get("branch"),
-            "git_commit": _str(self.context.get("headCommit")),
-            "git_remote": f"{host}/{repo}" if host and repo else repo,
-        }
-        children = []
-        for call_id, thread in self.agents.items():
-            if not thread.messages:
-                continue
-            child_id = f"{session_id}/agent-{call_id}"
-            call = self.calls.get(call_id)
-            prompt = call.input.get("prompt") if call and isinstance(call.input, dict) else None
-            if isinstance(prompt, str) and prompt.strip():
-                thread.messages.insert(0, Message("user", (TextPart(prompt),), None, thread.first))
-            if call:
-                self.calls[call_id] = _linked(call, child_id)
-            children.append(
-                self._session(
-                    thread,
-                    child_id,
-                    common,
-                    parent_id=session_id,
-                    agent_label=thread.label,
-                    title=call.description if call else None,
-                )
-            )
-        self._relink(self.main)
-        title = facts.get("name") or self.title
-        usage = self.usage if self.metrics else Usage(output_tokens=self.main.output_tokens)
-        main = self._session(
-            self.main,
-            session_id,
-            common,
-            title=title,
-            usage=usage,
-            subagent_ids=tuple(c.session_id for c in children),
-            started_at=self.started,
-        )
-        return [main, *children]
-
-    def links(self) -> dict[str, str]:
-        """Delegating call id -> the sub-agent's session id, for the calls ``sessions``
-        linked (what a streamed main thread's messages are linked with)."""
-        return {
-            call_id: call.subagent_id
-            for call_id, call in self.calls.items()
-            if call_id in self.agents and call.subagent_id
-        }
-
-    def _relink(self, thread: _Thread) -> None:
-        """Calls that started a sub-agent now name its session."""
-        for i, message in enumerate(thread.messages):
-            if any(isinstance(p, ToolCallPart) and p.call_id in self.agents for p in message.parts):
-                parts = tuple(
-                    self.calls.get(p.call_id, p) if isinstance(p, ToolCallPart) and p.call_id else p
-                    for p in message.parts
-                )
-                thread.messages[i] = Message(
-                    message.role, parts, message.source_id, message.timestamp, message.model
-                )
-
-    def _session(
-        self, thread: _Thread, session_id: str, common: dict[str, Any], **more: Any
-    ) -> Session:
-        usage = more.pop("usage", Usage(output_tokens=thread.output_tokens))
-        started = more.pop("started_at", None) or thread.first
-        return Session(
-            session_id=session_id,
-            messages=tuple(thread.messages),
-            models=tuple(thread.models),
-            started_at=started,
-            ended_at=thread.last or started,
-            usage=usage,
-            **common,
-            **more,
-        )
-
-
-def _linked(call: ToolCallPart, child_id: str) -> ToolCallPart:
-    return ToolCallPart(call.name, call.input, call.call_id, call.description, child_id)
-
-
-def linked_message(message: Message, links: dict[str, str]) -> Message:
-    """A message of the main thread with its calls that started a sub-agent linked."""
-    if not any(isinstance(p, ToolCallPart) and p.call_id in links for p in message.parts):
-        return message
-    parts = tuple(
-        _linked(p, links[p.call_id]) if isinstance(p, ToolCallPart) and p.call_id in links else p
-        for p in message.parts
-    )
-    return Message(message.role, parts, message.source_id, message.timestamp, message.model)
-
 
 _HANDLERS = {
     "session.start": EventLog.on_start,
@@ -471,13 +366,6 @@ def _result_text(result: dict[str, Any]) -> str | None:
         else []
     )
     return "\n".join(texts) or None
-
-
-def project_name(cwd: str | None) -> str | None:
-    if not cwd:
-        return None
-    windows = re.match(r"^[A-Za-z]:[\\/]", cwd) or ("\\" in cwd and "/" not in cwd)
-    return (PureWindowsPath(cwd) if windows else PurePosixPath(cwd)).name or None
 
 
 def _str(value: Any) -> str | None:

@@ -1,0 +1,163 @@
+"""The parts of one Codex record (FORMATS.md §2.6–§2.8): a Responses item's text, reasoning,
+images, tool calls and their (often JSON-wrapped) outputs. No state: codex_rollout.py decides
+which records become which messages."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import shlex
+from typing import Any
+
+import orjson
+
+from ..model import AttachmentPart, Part, ToolCallPart, ToolResultPart
+
+_SHELL_TOOLS = {"shell", "container.exec", "local_shell", "shell_command", "exec_command"}
+
+
+def token_count(value: Any) -> int:
+    """A token count; anything else (a damaged value, a number past 2**53) counts 0."""
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**53
+    return value if ok else 0
+
+
+def content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    texts = []
+    for c in content if isinstance(content, list) else []:
+        if isinstance(c, dict) and c.get("type") in ("input_text", "output_text", "text"):
+            if isinstance(c.get("text"), str):
+                texts.append(c["text"])
+    return "\n\n".join(texts)
+
+
+def reasoning_texts(p: dict[str, Any]) -> list[str]:
+    texts = []
+    for key in ("summary", "content"):
+        for c in p.get(key) or []:
+            if isinstance(c, dict) and isinstance(c.get("text"), str) and c["text"].strip():
+                texts.append(c["text"])
+    return texts
+
+
+def images(content: Any) -> list[Part]:
+    out: list[Part] = []
+    for c in content if isinstance(content, list) else []:
+        if isinstance(c, dict) and c.get("type") == "input_image":
+            image = decoded_image(c.get("image_url"))
+            if image:
+                out.append(image)
+    return out
+
+
+def decoded_image(url: Any) -> AttachmentPart | None:
+    decoded = decode_data_url(url)
+    return AttachmentPart(decoded[0], decoded[1]) if decoded else None
+
+
+def tool_call(p: dict[str, Any]) -> ToolCallPart:
+    ptype = p.get("type")
+    call_id = p.get("call_id") if isinstance(p.get("call_id"), str) else p.get("id")
+    call_id = call_id if isinstance(call_id, str) else None
+    if ptype == "local_shell_call":
+        action = p.get("action") if isinstance(p.get("action"), dict) else {}
+        args = {
+            "command": command_text(action.get("command")),
+            "workdir": action.get("working_directory"),
+        }
+        return ToolCallPart("shell", {k: v for k, v in args.items() if v}, call_id)
+    if ptype == "web_search_call":
+        action = p.get("action") if isinstance(p.get("action"), dict) else {}
+        return ToolCallPart(
+            "web_search", {k: v for k, v in action.items() if k != "type" and v}, call_id
+        )
+    name = str(p.get("name") or "tool")
+    if ptype == "custom_tool_call":
+        return ToolCallPart(name, p.get("input"), call_id)
+    args: Any = p.get("arguments")
+    if isinstance(args, str):
+        try:
+            args = orjson.loads(args)
+        except orjson.JSONDecodeError:
+            pass
+    if isinstance(args, dict) and name in _SHELL_TOOLS and "command" in args:
+        args = {**args, "command": command_text(args["command"])}
+    return ToolCallPart(name, args, call_id)
+
+
+def tool_result(p: dict[str, Any]) -> ToolResultPart:
+    call_id = p.get("call_id") if isinstance(p.get("call_id"), str) else None
+    output, is_error, exit_code, duration = _unwrap_output(p.get("output"))
+    return ToolResultPart(output, call_id, is_error, exit_code, duration)
+
+
+def _unwrap_output(output: Any) -> tuple[str, bool, int | None, float | None]:
+    """A tool's output as text, with the exit code and duration the shell tool wraps in."""
+    if isinstance(output, str) and output.startswith("{"):
+        try:
+            parsed = orjson.loads(output)
+        except orjson.JSONDecodeError:
+            parsed = None
+        if isinstance(parsed, dict) and "output" in parsed:
+            output = parsed
+    if isinstance(output, dict):
+        if "output" in output:
+            meta = output.get("metadata") if isinstance(output.get("metadata"), dict) else {}
+            code = meta.get("exit_code")
+            duration = meta.get("duration_seconds")
+            code = code if isinstance(code, int) else None
+            return (
+                str(output.get("output") or ""),
+                bool(code),
+                code,
+                float(duration) if isinstance(duration, int | float) else None,
+            )
+        if "content" in output:
+            return str(output.get("content") or ""), output.get("success") is False, None, None
+        return content_text([output]), False, None, None
+    if isinstance(output, list):
+        return content_text(output), False, None, None
+    return ("" if output is None else str(output)), False, None, None
+
+
+def review_text(review: Any) -> str:
+    """A review's explanation, then each finding (its title on a line, then its body), as
+    plain text: the note decides how text looks."""
+    if not isinstance(review, dict):
+        return ""
+    lines = []
+    if isinstance(review.get("overall_explanation"), str):
+        lines.append(review["overall_explanation"])
+    for finding in review.get("findings") or []:
+        if isinstance(finding, dict):
+            lines.append(f"{finding.get('title') or ''}\n{finding.get('body') or ''}".strip())
+    return "\n\n".join(line for line in lines if line).strip()
+
+
+def command_text(command: Any) -> str:
+    """A shell command as a person would type it: argv joined, ``bash -lc`` unwrapped."""
+    if isinstance(command, str):
+        return command
+    if isinstance(command, list) and all(isinstance(c, str) for c in command):
+        if (
+            len(command) == 3
+            and command[1] in ("-lc", "-c")
+            and command[0].endswith(("sh", "bash", "zsh"))
+        ):
+            return command[2]
+        return shlex.join(command)
+    return str(command)
+
+
+def decode_data_url(url: Any) -> tuple[str, bytes] | None:
+    """``data:image/png;base64,…`` as (media type, bytes)."""
+    if not isinstance(url, str) or not url.startswith("data:") or "," not in url:
+        return None
+    head, data = url[5:].split(",", 1)
+    media_type = head.split(";", 1)[0] or "application/octet-stream"
+    try:
+        return media_type, base64.b64decode(data, validate=False)
+    except (binascii.Error, ValueError):
+        return None

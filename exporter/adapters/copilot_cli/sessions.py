@@ -1,0 +1,106 @@
+"""A Copilot CLI event log's threads into sessions: the main agent's, and one per sub-agent,
+linked both ways with the call that delegated to it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath, PureWindowsPath
+from typing import Any
+
+from ...model import Message, Session, TextPart, ToolCallPart, Usage
+from . import SOURCE
+from .events import EventLog, _str, _Thread
+
+
+def log_sessions(log: EventLog, facts: dict[str, str]) -> list[Session]:
+    """The main session first, then the sub-agents that said something. ``facts``: the
+    top-level strings of ``workspace.yaml`` (title ``name``, ``cwd``, ``branch``)."""
+    context = log.context
+    cwd = _str(context.get("cwd")) or _str(context.get("gitRoot")) or facts.get("cwd")
+    cwd = cwd or log.trusted
+    host, repo = _str(context.get("repositoryHost")), _str(context.get("repository"))
+    common: dict[str, Any] = {
+        "source": SOURCE,
+        "source_path": log.path,
+        "cwd": cwd,
+        "project": project_name(cwd),
+        "git_branch": _str(context.get("branch")) or facts.get("branch"),
+        "git_commit": _str(context.get("headCommit")),
+        "git_remote": f"{host}/{repo}" if host and repo else repo,
+    }
+    links = agent_links(log)
+    children = []
+    for call_id, thread in log.agents.items():
+        if not thread.messages:
+            continue
+        call = log.calls.get(call_id)
+        prompt = call.input.get("prompt") if call and isinstance(call.input, dict) else None
+        if isinstance(prompt, str) and prompt.strip():
+            thread.messages.insert(0, Message("user", (TextPart(prompt),), None, thread.first))
+        children.append(
+            _session(
+                thread,
+                f"{log.session_id}/agent-{call_id}",
+                common,
+                parent_id=log.session_id,
+                agent_label=thread.label,
+                title=call.description if call else None,
+            )
+        )
+    log.main.messages = [linked_message(m, links) for m in log.main.messages]
+    usage = log.usage if log.metrics else Usage(output_tokens=log.main.output_tokens)
+    main = _session(
+        log.main,
+        log.session_id,
+        common,
+        title=facts.get("name") or log.title,
+        usage=usage,
+        subagent_ids=tuple(c.session_id for c in children),
+        started_at=log.started,
+    )
+    return [main, *children]
+
+
+def agent_links(log: EventLog) -> dict[str, str]:
+    """Delegating call id -> the session id of the sub-agent it started, for sub-agents that
+    said something and whose call is known."""
+    return {
+        call_id: f"{log.session_id}/agent-{call_id}"
+        for call_id, thread in log.agents.items()
+        if thread.seen and call_id in log.calls
+    }
+
+
+def linked_message(message: Message, links: dict[str, str]) -> Message:
+    """A message of the main thread with its calls that started a sub-agent linked."""
+    if not any(isinstance(p, ToolCallPart) and p.call_id in links for p in message.parts):
+        return message
+    parts = tuple(
+        ToolCallPart(p.name, p.input, p.call_id, p.description, links[p.call_id])
+        if isinstance(p, ToolCallPart) and p.call_id in links
+        else p
+        for p in message.parts
+    )
+    return Message(message.role, parts, message.source_id, message.timestamp, message.model)
+
+
+def _session(thread: _Thread, session_id: str, common: dict[str, Any], **more: Any) -> Session:
+    usage = more.pop("usage", Usage(output_tokens=thread.output_tokens))
+    started = more.pop("started_at", None) or thread.first
+    return Session(
+        session_id=session_id,
+        messages=tuple(thread.messages),
+        models=tuple(thread.models),
+        started_at=started,
+        ended_at=thread.last or started,
+        usage=usage,
+        **common,
+        **more,
+    )
+
+
+def project_name(cwd: str | None) -> str | None:
+    if not cwd:
+        return None
+    windows = re.match(r"^[A-Za-z]:[\\/]", cwd) or ("\\" in cwd and "/" not in cwd)
+    return (PureWindowsPath(cwd) if windows else PurePosixPath(cwd)).name or None

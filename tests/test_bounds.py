@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 from datetime import UTC
 from pathlib import Path
 
@@ -189,28 +188,14 @@ def test_a_small_zst_that_expands_to_gigabytes_takes_little_memory(tmp_path):
     assert peak < 2 * 64 + 200, peak
 
 
-BIG_SESSION = textwrap.dedent(
-    """
-    import sys
-    sys.path.insert(0, "tests")
-    from pathlib import Path
-    from claude_builder import ClaudeSession, tool_use
-    path, megabytes, line_kb = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-    s = ClaudeSession("0000aaaa-0000-4000-8000-000000000000", "/home/dev/work/big")
-    chunk = ("lorem ipsum dolor sit amet " * 40 + "\\n") * (line_kb * 1024 // 1081)
-    i = 0
-    with open(path, "w") as f:
-        while f.tell() < megabytes * 1024 * 1024:
-            s.lines.clear()
-            s.user(f"question {i}")
-            call = f"call-{i}"
-            s.assistant([tool_use("Read", {"file_path": f"/src/f{i}.py"}, call)])
-            s.tool_result(call, chunk)
-            s.assistant(f"answer {i} " + chunk[:2000])
-            f.write(s.text())
-            i += 1
-    """
-)
+def big_log(kind: str, home: Path, megabytes: int) -> Path:
+    """A log of ``megabytes`` of the ``kind`` of tests/big_logs.py, written by a process
+    of its own (so the writer's memory is not the one measured)."""
+    out = subprocess.run(
+        [sys.executable, "tests/big_logs.py", kind, str(home), str(megabytes)],
+        check=True, cwd=ROOT, capture_output=True, text=True,
+    )  # fmt: skip
+    return Path(out.stdout.strip())
 
 
 def test_a_large_session_takes_memory_for_its_longest_line_not_for_its_size(tmp_path):
@@ -220,11 +205,7 @@ def test_a_large_session_takes_memory_for_its_longest_line_not_for_its_size(tmp_
     session took 2.4 GB; then about 1.5 times its size; then about its size (a 200 MB
     session: about 290 MB); now about 100 MB whatever its size."""
     megabytes = 200
-    path = tmp_path / "home" / ".claude" / "projects" / "-big" / "big.jsonl"
-    path.parent.mkdir(parents=True)
-    subprocess.run(
-        [sys.executable, "-c", BIG_SESSION, str(path), str(megabytes), "40"], check=True, cwd=ROOT
-    )
+    path = big_log("claude-code", tmp_path / "home", megabytes)
     assert path.stat().st_size >= claude_code.STREAM_FROM
     proc, peak, workers = run_measured_with_workers(
         "--vault", str(tmp_path / "v"), "--home", str(tmp_path / "home"), "--jobs", "2"
@@ -240,95 +221,18 @@ def test_a_large_session_takes_memory_for_its_longest_line_not_for_its_size(tmp_
     assert workers < 100, workers  # forked from a main process holding the session: 200+
 
 
-BIG_ROLLOUT = textwrap.dedent(
-    """
-    import sys
-    sys.path.insert(0, "tests")
-    from pathlib import Path
-    from codex_builder import CodexRollout
-    home, megabytes = Path(sys.argv[1]), int(sys.argv[2])
-    r = CodexRollout("019a0000-0000-7000-8000-0000000000bb")
-    r.turn()
-    path = r.write(home / ".codex")
-    chunk = ("lorem ipsum dolor sit amet " * 40 + "\\n") * 37
-    i = 0
-    with open(path, "a") as f:
-        while f.tell() < megabytes * 1024 * 1024:
-            r.lines.clear()
-            r.user(f"question {i}")
-            r.shell(["cat", f"f{i}.py"], chunk)
-            r.assistant(f"answer {i} " + chunk[:2000])
-            f.write(r.text())
-            i += 1
-    """
-)
-
-
-BIG_COPILOT_LOG = textwrap.dedent(
-    """
-    import sys
-    sys.path.insert(0, "tests")
-    from pathlib import Path
-    from copilot_cli_builder import CopilotCliSession, request
-    home, megabytes = Path(sys.argv[1]), int(sys.argv[2])
-    s = CopilotCliSession("5c5c5c5c-0000-4000-8000-0000000000bb")
-    path = s.write(home / ".copilot")
-    chunk = ("lorem ipsum dolor sit amet " * 40 + "\\n") * 37
-    i = 0
-    with open(path, "a") as f:
-        while f.tell() < megabytes * 1024 * 1024:
-            s.events.clear()
-            s.user(f"question {i}")
-            s.assistant("", [request(f"c{i}", "view", {"path": f"f{i}.py"})])
-            s.tool(f"c{i}", "view", {"path": f"f{i}.py"}, chunk)
-            s.assistant(f"answer {i} " + chunk[:2000])
-            f.write(s.lines())
-            i += 1
-    """
-)
-
-
-BIG_GEMINI_CHAT = textwrap.dedent(
-    """
-    import json, sys
-    sys.path.insert(0, "tests")
-    from pathlib import Path
-    from gemini_builder import GeminiChat, project_folder
-    home, megabytes = Path(sys.argv[1]), int(sys.argv[2])
-    chat = GeminiChat("5e5e5e5e-0000-4000-8000-0000000000bb")
-    path = chat.write_jsonl(project_folder(home, "/w/api", "api") / "chats")
-    chunk = ("lorem ipsum dolor sit amet " * 40 + "\\n") * 37
-    i = 0
-    with open(path, "a") as f:
-        while f.tell() < megabytes * 1024 * 1024:
-            chat.messages.clear()
-            chat.user(f"question {i}", id=f"q{i}")
-            chat.gemini(f"answer {i} " + chunk)["id"] = f"a{i}"
-            f.write("".join(json.dumps(m) + "\\n" for m in chat.messages))
-            i += 1
-    """
-)
-
-
 @pytest.mark.parametrize(
-    ("script", "megabytes", "files", "module"),
-    [
-        (BIG_ROLLOUT, 120, ".codex/**/rollout-*.jsonl", codex),
-        (BIG_COPILOT_LOG, 140, ".copilot/**/events.jsonl", copilot_cli),
-        (BIG_GEMINI_CHAT, 140, ".gemini/**/session-*.jsonl", gemini),
-    ],
-    ids=["codex", "copilot-cli", "gemini"],
+    ("kind", "megabytes", "module"),
+    [("codex", 120, codex), ("copilot-cli", 140, copilot_cli), ("gemini", 140, gemini)],
 )
 def test_a_large_log_of_other_sources_takes_memory_for_its_longest_line(
-    tmp_path, script, megabytes, files, module
+    tmp_path, kind, megabytes, module
 ):
     """A Codex rollout, Copilot CLI log or Gemini JSONL chat this large is streamed like a
     Claude Code transcript. Before, all of it held at once: a 120 MB rollout took about
     310 MB, a 140 MB Copilot CLI log or Gemini chat about 220 MB."""
     home = tmp_path / "home"
-    subprocess.run([sys.executable, "-c", script, str(home), str(megabytes)], check=True,
-                   cwd=ROOT)  # fmt: skip
-    (path,) = home.glob(files)
+    path = big_log(kind, home, megabytes)
     assert path.stat().st_size >= module.STREAM_FROM
     proc, peak = run_measured("--vault", str(tmp_path / "v"), "--home", str(home))
     assert proc.returncode == 0, proc.stderr

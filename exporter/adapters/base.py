@@ -11,6 +11,11 @@ from typing import ClassVar, Protocol
 from ..errors import Problem
 from ..model import Session
 
+# A session file this large is streamed: its messages are read again, one by one, when its
+# notes are written, never held whole. Each streaming adapter imports it (a test lowers it
+# for one source by setting that module's name).
+STREAM_FROM = 64 * 1024 * 1024
+
 
 @dataclass(frozen=True, slots=True)
 class SourceContext:

@@ -47,19 +47,18 @@ import orjson
 from ..errors import Problem, SourceChanged
 from ..model import Message, MessageStream, Session
 from ._jsonl import iter_jsonl
-from .base import LoadResult, SessionRef, SourceContext
+from .base import STREAM_FROM, LoadResult, SessionRef, SourceContext
 from .claude_discovery import SOURCE, NewerCopies, discover_project, file_session_id
 from .claude_subagents import (
     WARMUP_PROMPT,
     TaskIndex,
     agent_id,
     child_session_ids,
+    known_uuid,
     meta_tool_use_id,
     sidechain_groups,
 )
 from .claude_transcript import CONVERSATIONAL, Transcript, TranscriptBuilder, build_transcript
-
-STREAM_FROM = 64 * 1024 * 1024  # a session file this large is streamed, never held whole
 
 KNOWN_TYPES = CONVERSATIONAL | {
     "summary", "custom-title", "ai-title", "tag", "last-prompt", "agent-name",
@@ -296,12 +295,7 @@ def _transcribe(
 
 def _without(uuids: set[str], records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """The records but those of the given uuids (a Warmup agent's lines)."""
-    return (r for r in records if not _uuid_in(r, uuids)) if uuids else records
-
-
-def _uuid_in(rec: dict[str, Any], uuids: set[str]) -> bool:
-    uuid = rec.get("uuid")  # a damaged line may hold anything here
-    return isinstance(uuid, str) and uuid in uuids
+    return (r for r in records if not known_uuid(r.get("uuid"), uuids)) if uuids else records
 
 
 def _read_messages(
@@ -312,7 +306,7 @@ def _read_messages(
     ``skip``: None to read only the lines outside sidechains, else every line but those."""
     builder, meta = TranscriptBuilder(), _Meta()
     for rec in _records(path, [], meta, stop):
-        if rec.get("isSidechain") if skip is None else _uuid_in(rec, skip):
+        if rec.get("isSidechain") if skip is None else known_uuid(rec.get("uuid"), skip):
             continue
         builder.add(rec)
         yield from builder.closed(links)

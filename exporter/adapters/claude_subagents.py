@@ -8,6 +8,7 @@ Kept apart from claude_code.py, which loads the transcripts and builds the sessi
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +85,7 @@ def sidechain_groups(
     for rec in side:
         root = rec["uuid"]
         hops = 0
-        while _is_in(parent_of.get(root), parent_of) and hops < len(side):
+        while known_uuid(parent_of.get(root), parent_of) and hops < len(side):
             root = parent_of[root]
             hops += 1
         groups.setdefault(root, []).append(rec)
@@ -105,8 +106,9 @@ def sidechain_groups(
     return found, warmup
 
 
-def _is_in(uuid: Any, known: dict[str, Any]) -> bool:
-    return isinstance(uuid, str) and uuid in known  # a damaged line may hold anything
+def known_uuid(uuid: Any, known: Container[str]) -> bool:
+    """``uuid in known``, for a value read from a line: a damaged one may hold anything."""
+    return isinstance(uuid, str) and uuid in known
 
 
 def _prompt_of(task_input: dict[str, Any]) -> str:

@@ -40,13 +40,12 @@ import orjson
 from ..errors import Problem, SourceChanged
 from ..model import Message, MessageStream, Session
 from ._jsonl import iter_jsonl, parse_timestamp
-from .base import FileStamp, LoadResult, SessionRef, SourceContext
+from .base import STREAM_FROM, FileStamp, LoadResult, SessionRef, SourceContext
 
 if TYPE_CHECKING:
-    from .codex_rollout import Rollout, Scan
+    from .codex_rollout import Rollout, RolloutBuilder, Scan
 
 SOURCE = "codex"
-STREAM_FROM = 64 * 1024 * 1024  # a rollout this large is streamed, never held whole
 _ID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", re.I)
 KNOWN_KINDS = {
     "session_meta", "response_item", "event_msg", "turn_context", "compacted", "world_state",
@@ -104,11 +103,8 @@ class CodexAdapter:
                 prefix, _iter_records(path, result.problems), self._origin_signatures
             )
             prefix.close()
-            builder, count = RolloutBuilder(scan), 0
-            for record in _iter_records(path, [], scan.skip, scan.last_line):
-                builder.add(record)
-                count += len(builder.out.messages)
-                builder.out.messages.clear()
+            builder = RolloutBuilder(scan)
+            count = sum(1 for _ in _stream_messages(path, scan, builder))
             rollout, kinds = builder.out, scan.kinds
         for number, why in rollout.skipped:
             result.problems.append(
@@ -198,11 +194,14 @@ def _streamed(file: FileStamp) -> bool:
     return size >= STREAM_FROM and file.path.suffix != ".json"
 
 
-def _stream_messages(path: Path, scan: Scan) -> Iterator[Message]:
-    """A streamed rollout's messages, read again as far as its scan went."""
+def _stream_messages(
+    path: Path, scan: Scan, builder: RolloutBuilder | None = None
+) -> Iterator[Message]:
+    """A streamed rollout's messages, read as far as its scan went; ``builder`` keeps the
+    session's totals (a new one each time, if not given)."""
     from .codex_rollout import RolloutBuilder
 
-    builder, last = RolloutBuilder(scan), 0
+    builder, last = builder or RolloutBuilder(scan), 0
     for record in _iter_records(path, [], scan.skip, scan.last_line):
         last = record[0]
         builder.add(record)

@@ -13,7 +13,7 @@ Two homes:
   and of every worker, with the default jobs. Target: every process under 300 MB plus the
   longest line.
 - ``single``: one session of ``--single-mb`` MB (300 by default) made of lines of 40 KB
-  (tests/test_bounds.py's builder), exported with the default jobs; the peak of the main
+  (tests/big_logs.py), exported with the default jobs; the peak of the main
   process (a pool starts only from 24 notes, so its parts may go to workers). Target: about
   twice the longest line plus 200 MB.
 
@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -36,7 +35,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from bench_export import _write_session, process_peaks_mb  # noqa: E402
-from test_bounds import BIG_SESSION  # noqa: E402
+from test_bounds import big_log  # noqa: E402
 
 
 def build_big(home: Path, sessions: int) -> int:
@@ -49,12 +48,7 @@ def build_big(home: Path, sessions: int) -> int:
 
 
 def build_single(home: Path, megabytes: int) -> int:
-    path = home / ".claude" / "projects" / "-big" / "big.jsonl"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [sys.executable, "-c", BIG_SESSION, str(path), str(megabytes), "40"], check=True, cwd=ROOT
-    )
-    return path.stat().st_size
+    return big_log("claude-code", home, megabytes).stat().st_size
 
 
 def longest_line_mb(home: Path) -> float:

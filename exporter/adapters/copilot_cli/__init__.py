@@ -35,11 +35,10 @@ from typing import Any, ClassVar
 from ...errors import Problem, SourceChanged
 from ...model import Message, MessageStream
 from .._jsonl import iter_jsonl
-from ..base import FileStamp, LoadResult, SessionRef, SourceContext
+from ..base import STREAM_FROM, FileStamp, LoadResult, SessionRef, SourceContext
 
 SOURCE = "copilot-cli"  # before the parser (events.py) is imported: it takes the name from here
 STATE_DIRS = ("session-state", "history-session-state")
-STREAM_FROM = 64 * 1024 * 1024  # a log this large is streamed, never held whole
 
 
 class CopilotCliAdapter:

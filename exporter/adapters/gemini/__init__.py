@@ -39,7 +39,7 @@ import orjson
 from ...errors import Problem
 from ...model import Message, MessageStream, NoticePart, Session, TextPart
 from .._jsonl import parse_timestamp
-from ..base import FileStamp, LoadResult, SessionRef, SourceContext
+from ..base import STREAM_FROM, FileStamp, LoadResult, SessionRef, SourceContext
 
 if TYPE_CHECKING:
     from .chat import Chat
@@ -47,7 +47,6 @@ if TYPE_CHECKING:
 # The parsers (chat.py, stores.py) are imported by the functions that read a session, so
 # that finding none costs nothing; they take the source's name from here.
 SOURCE = "gemini"
-STREAM_FROM = 64 * 1024 * 1024  # a JSONL chat this large is streamed, never held whole
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 CHAT = "chat"
 CHECKPOINT = "checkpoint"

@@ -198,6 +198,12 @@ def _scrub(obj: Any) -> Any:
     return root[0]
 
 
+def token_count(value: Any) -> int:
+    """A token count; anything else (a damaged value, a number past 2**53) counts 0."""
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**53
+    return value if ok else 0
+
+
 def parse_timestamp(value: object) -> datetime | None:
     """An ISO 8601 string or epoch number as an aware UTC datetime, or None if unreadable."""
     if isinstance(value, bool) or value is None:

@@ -43,7 +43,7 @@ from ..model import (
     ToolResultPart,
     Usage,
 )
-from ._jsonl import parse_timestamp
+from ._jsonl import parse_timestamp, token_count
 
 SYNTHETIC_MODEL = "<synthetic>"
 CONVERSATIONAL = {"user", "assistant", "system", "attachment", "progress"}
@@ -231,10 +231,10 @@ class TranscriptBuilder:
         usage = message.get("usage")
         if isinstance(usage, dict) and response:
             self.usage_by_response[str(response)] = Usage(
-                _int(usage.get("input_tokens")),
-                _int(usage.get("output_tokens")),
-                _int(usage.get("cache_read_input_tokens")),
-                _int(usage.get("cache_creation_input_tokens")),
+                token_count(usage.get("input_tokens")),
+                token_count(usage.get("output_tokens")),
+                token_count(usage.get("cache_read_input_tokens")),
+                token_count(usage.get("cache_creation_input_tokens")),
             )
         parts = _assistant_parts(message.get("content"))
         if not parts:
@@ -329,12 +329,6 @@ def _digest(value: Any) -> bytes | None:
     except (TypeError, orjson.JSONEncodeError):  # a number past 64 bits (lenient parse)
         data = repr(value).encode("utf-8", "replace")
     return hashlib.blake2b(data, digest_size=16).digest()
-
-
-def _int(value: Any) -> int:
-    """A token count; anything else (a damaged value, a number past 2**53) counts 0."""
-    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**53
-    return value if ok else 0
 
 
 def _plain_text(content: Any) -> str:

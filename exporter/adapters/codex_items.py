@@ -16,12 +16,6 @@ from ..model import AttachmentPart, Part, ToolCallPart, ToolResultPart
 _SHELL_TOOLS = {"shell", "container.exec", "local_shell", "shell_command", "exec_command"}
 
 
-def token_count(value: Any) -> int:
-    """A token count; anything else (a damaged value, a number past 2**53) counts 0."""
-    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**53
-    return value if ok else 0
-
-
 def content_text(content: Any) -> str:
     if isinstance(content, str):
         return content

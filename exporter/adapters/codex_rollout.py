@@ -22,14 +22,13 @@ from ..model import (
     ThinkingPart,
     Usage,
 )
-from ._jsonl import parse_timestamp
+from ._jsonl import parse_timestamp, token_count
 from .codex_items import (
     content_text,
     decoded_image,
     images,
     reasoning_texts,
     review_text,
-    token_count,
     tool_call,
     tool_result,
 )

@@ -1,0 +1,205 @@
+"""The YAML of a note's frontmatter: PyYAML as the reference, and a direct writer for the
+plain shapes notes have.
+
+PyYAML (python-frontmatter on top) is the reference: its representers below decide how
+Obsidian and other readers will see each value. Its Python-level representer and serializer
+cost about 5% of an export, though a note's frontmatter is nearly always the same few
+shapes: short texts, numbers, date-times, lists of those. ``fast_block`` writes those lines
+itself, exactly as libyaml's emitter would, and returns None for anything it has not made
+sure of (non-BMP characters, controls, very long texts, deeper nesting, shared objects that
+PyYAML would anchor, ...); the caller then asks PyYAML. Correctness over coverage: every
+rule here mirrors a decision of the representer, the resolver or the emitter, and
+tests/test_frontmatter_fast.py compares both ways byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from typing import Any
+
+import frontmatter
+import yaml
+
+# libyaml's emitter when PyYAML was built with it (its wheels are): ten times faster.
+_BaseDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _Dumper(_BaseDumper):  # type: ignore[misc, valid-type]
+    """YAML as Obsidian reads it: date-times as ``2026-11-20T09:01:07``, no line folding."""
+
+
+def datetime_text(value: datetime) -> str:
+    return (
+        value.isoformat(timespec="seconds") if value.tzinfo else value.strftime("%Y-%m-%dT%H:%M:%S")
+    )
+
+
+def _represent_datetime(dumper: yaml.SafeDumper, value: datetime) -> yaml.Node:
+    return dumper.represent_scalar("tag:yaml.org,2002:timestamp", datetime_text(value))
+
+
+_Dumper.add_representer(datetime, _represent_datetime)
+
+# Plain scalars a YAML 1.2 reader (core schema; ruamel.yaml, the JavaScript ``yaml``
+# package) resolves to something other than a string. PyYAML already quotes what YAML 1.1
+# would read differently (``yes``, ``on``, ``10:30``, ``2026-01-01``); these it does not
+# (``1e5``, ``0o17``), so a session titled ``1e5`` would get the number 100000 as title.
+_YAML12_NOT_STR = re.compile(
+    r"~|null|Null|NULL|true|True|TRUE|false|False|FALSE"
+    r"|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
+    r"|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
+)
+
+_USUAL_CHARS = (
+    "\x20-\x7e\u00a1-\u167f\u1681-\u1fff\u2010-\u2027\u2030-\u205e\u2070-\u2fff"
+    "\u3001-\ud7ff\ue000-\ufdcf\ufdf0-\ufefe\uff00-\ufff8"
+)
+_UNUSUAL = re.compile(f"[^{_USUAL_CHARS}\U00010000-\U000effff]")
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    # Space-like and invisible characters are where readers differ most: quote those too.
+    if _YAML12_NOT_STR.fullmatch(value) or _UNUSUAL.search(value) or value != value.strip():
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
+    return dumper.represent_str(value)
+
+
+_Dumper.add_representer(str, _represent_str)
+
+
+def reference_block(metadata: dict[str, Any]) -> str:
+    """``---``, the YAML of ``metadata``, ``---``: through PyYAML."""
+    post = frontmatter.Post("")
+    post.metadata.update(metadata)
+    return frontmatter.dumps(post, Dumper=_Dumper, sort_keys=False, width=1_000_000) + "\n"
+
+
+# What the direct writer takes on. Texts: only characters that libyaml prints as they are
+# (its "printable" set stops at the BMP: an emoji is escaped) and that ``_represent_str``
+# leaves unquoted; short enough that no line reaches the folding width.
+_SIMPLE_TEXT = re.compile(f"[{_USUAL_CHARS}]*")
+_MAX_TEXT = 10_000
+_MAX_KEY = 40  # characters: at most 120 bytes, under libyaml's 128 for a simple key
+_MAX_INT = 10**18  # far below Python's limit on int-to-text conversion
+# What makes libyaml's emitter refuse a plain scalar in block context (yaml_emitter_analyze_
+# scalar's "block indicators"), for texts of _SIMPLE_TEXT, which hold no tab or line break.
+_BLOCK_INDICATOR = re.compile(r"\A(?:---|\.\.\.|[#,\[\]{}&*!|>'\"%@`]|[-?:](?: |\Z))|:(?: |\Z)| #")
+_STR = "tag:yaml.org,2002:str"
+_FLOAT = "tag:yaml.org,2002:float"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_INF = float("inf")
+
+
+def fast_block(metadata: dict[str, Any]) -> str | None:
+    """What ``reference_block`` returns for ``metadata``, or None where not sure of it."""
+    if type(metadata) is not dict or not metadata:
+        return None
+    lines = ["---"]
+    seen: set[int] = set()  # PyYAML anchors an object met twice (a list, a date-time)
+    for key, value in metadata.items():
+        if not _entry(lines, key, value, "", seen):
+            return None
+    lines.append("---\n")
+    return "\n".join(lines)
+
+
+def _entry(lines: list[str], key: Any, value: Any, indent: str, seen: set[int]) -> bool:
+    """Append the lines of ``key: value`` (a mapping value only at the top level)."""
+    if type(key) is not str or len(key) > _MAX_KEY:
+        return False
+    name = _text(key)
+    if name is None:
+        return False
+    kind = type(value)
+    if kind is not list and kind is not dict:
+        text = _scalar(value, seen)
+        if text is None:
+            return False
+        lines.append(f"{indent}{name}: {text}")
+        return True
+    if id(value) in seen:
+        return False
+    seen.add(id(value))
+    if not value:
+        lines.append(f"{indent}{name}: {'[]' if kind is list else '{}'}")
+        return True
+    lines.append(f"{indent}{name}:")
+    if kind is dict:
+        # Nested mappings are indented by two; sequences in a mapping are not.
+        return not indent and all(_entry(lines, k, v, "  ", seen) for k, v in value.items())
+    for item in value:
+        text = _scalar(item, seen)
+        if text is None:
+            return False
+        lines.append(f"{indent}- {text}")
+    return True
+
+
+def _scalar(value: Any, seen: set[int]) -> str | None:
+    """A value as SafeRepresenter (and ``_Dumper``'s own representers) write it."""
+    kind = type(value)
+    if kind is str:
+        return _text(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return str(value) if -_MAX_INT < value < _MAX_INT else None
+    if value is None:
+        return "null"
+    if kind is float:
+        return _plain_as(_float_text(value), _FLOAT)
+    if kind is datetime or kind is date:
+        if id(value) in seen:
+            return None
+        seen.add(id(value))
+        return _plain_as(
+            datetime_text(value) if kind is datetime else value.isoformat(), _TIMESTAMP
+        )
+    return None  # tuples, sets, bytes, subclasses, ...: PyYAML decides (or refuses)
+
+
+def _float_text(value: float) -> str:
+    """SafeRepresenter.represent_float's text."""
+    if value != value:
+        return ".nan"
+    if value == _INF:
+        return ".inf"
+    if value == -_INF:
+        return "-.inf"
+    text = repr(value).lower()
+    return text.replace("e", ".0e", 1) if "." not in text and "e" in text else text
+
+
+def _plain_as(text: str, tag: str) -> str | None:
+    """``text`` when it is written plain: it reads back with ``tag`` and is plain-safe."""
+    if _resolved(text) != tag or not _SIMPLE_TEXT.fullmatch(text) or _BLOCK_INDICATOR.search(text):
+        return None
+    return text
+
+
+def _text(value: str) -> str | None:
+    """A string as ``_represent_str`` and libyaml write it, or None."""
+    if len(value) > _MAX_TEXT or not _SIMPLE_TEXT.fullmatch(value):
+        return None
+    if _YAML12_NOT_STR.fullmatch(value) or value != value.strip():
+        # Double quotes: of the characters allowed here only these two are escaped.
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if _resolved(value) == _STR and not _BLOCK_INDICATOR.search(value):
+        return value
+    # Plain is refused (it would read as another type, or an indicator leads) and nothing
+    # here rules out single quotes: the emitter's next choice.
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _resolved(text: str) -> str:
+    """The tag the dumper's resolver gives ``text`` as a plain scalar."""
+    resolvers = _Dumper.yaml_implicit_resolvers
+    for tag, regexp in resolvers.get(text[0] if text else "", ()):
+        if regexp.match(text):
+            return tag
+    for tag, regexp in resolvers.get(None, ()):
+        if regexp.match(text):
+            return tag
+    return _STR

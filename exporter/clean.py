@@ -98,6 +98,7 @@ _CODE_HINT = re.compile(r"`|~~~|^(?: {4}|\t)", re.MULTILINE)
 _IMAGE_WRAPPER = re.compile(r"</?image\b[^<>]*>")
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL_TABLE = dict.fromkeys([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 
 
 def strip_control(text: str) -> str:
@@ -106,6 +107,8 @@ def strip_control(text: str) -> str:
         text = _ANSI.sub("", text)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if text.isascii():  # translate is several times faster than the regex on ASCII only
+        return text.translate(_CONTROL_TABLE)
     return _CONTROL.sub("", text)
 
 

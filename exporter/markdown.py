@@ -61,6 +61,7 @@ ZERO_WIDTH_SPACE = "\u200b"
 
 _LEADING_TABS = re.compile(r"^[ \t]*\t")
 _NEEDS_WORK = re.compile(r"[<&$%\[\]#\\^`~=*_:-]|^ {4}|\t", re.MULTILINE)
+_EMPTY_QUOTED = re.compile(r"^> $", re.MULTILINE)
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 
 
@@ -117,8 +118,9 @@ def escape_inline(text: str) -> str:
 
 def fence(text: str, lang: str = "") -> str:
     """A fenced code block that its content cannot close early (and no plugin runs)."""
-    longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
-    ticks = "`" * max(3, longest + 1)
+    ticks = "```"  # enough unless the text holds a run of three or more
+    if "```" in text:
+        ticks = "`" * (max(len(m) for m in _BACKTICKS.findall(text)) + 1)
     body = text if text.endswith("\n") or not text else text + "\n"
     return f"{ticks}{safe_info(lang)}\n{body}{ticks}"
 
@@ -138,8 +140,9 @@ def code_span(text: str) -> str:
     text = " ".join(text.split("\n"))
     if _PLUGIN_SPAN.match(text):
         text = ZERO_WIDTH_SPACE + text
-    longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
-    ticks = "`" * (longest + 1)
+    ticks = "`"
+    if "`" in text:
+        ticks = "`" * (max(len(m) for m in _BACKTICKS.findall(text)) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
@@ -153,12 +156,14 @@ def callout(kind: str, title: str, body: str, *, folded: bool = True) -> str:
     lines = body.split("\n")
     if "\t" in body:
         lines = _tabs_to_spaces_outside_fences(lines)
-    if not _FENCE_LINE.match(lines[0]):
-        # Text right under the title would continue the title's paragraph (a "---" there
-        # would make it a heading, indented code would be text): a quoted blank line first.
-        lines.insert(0, "")
-    quoted = "\n".join(f"> {line}" if line else ">" for line in lines)
-    return f"{head}\n{quoted}"
+    # Text right under the title would continue the title's paragraph (a "---" there would
+    # make it a heading, indented code would be text): a quoted blank line first.
+    head += "\n" if _FENCE_LINE.match(lines[0]) else "\n>\n"
+    # "> " before every line; an empty line gets ">" alone (no trailing space).
+    quoted = "> " + "\n> ".join(lines)
+    if "\n\n" in body:
+        quoted = _EMPTY_QUOTED.sub(">", quoted)
+    return head + quoted
 
 
 def _tabs_to_spaces_outside_fences(lines: list[str]) -> list[str]:

@@ -127,7 +127,7 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
         pieces.append(block)
         cursor = block.start + len(block.lines)
     pieces.extend(_paragraphs(lines, cursor, len(lines)))
-    for piece in pieces:
+    for piece in pieces if "\t" in text else ():
         outside = piece.lines if isinstance(piece, _Block) and not piece.fenced else []
         if isinstance(piece, _Paragraph):
             outside = [p + b for p, b in zip(piece.prefixes, piece.bodies, strict=True)]
@@ -135,9 +135,10 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
             return None  # parsers count a tab after "> " or "- " differently: unsure
     if has_code:
         found = [
-            _span_norm("\n".join(p.bodies)[a:b])
+            _span_norm(joined[a:b])
             for p in pieces
-            if isinstance(p, _Paragraph)
+            if isinstance(p, _Paragraph) and p.spans
+            for joined in ("\n".join(p.bodies),)
             for a, b in p.spans
         ]
         if found != [" ".join(s.split()) for s in parsed_spans]:

@@ -89,12 +89,15 @@ def _escape_text(
             slash[at] = True
 
     offset = 0
+    fields, carets = "::" in text, "^" in text  # most paragraphs have neither
     for number, line in enumerate(text.split("\n")):
         if not inline:
             _line_start(line, offset, number in (underlines or ()), mark, heading, text)
-        _dataview_fields(line, offset, mark, every=inline)
-        for m in _BLOCK_ID.finditer(line):
-            mark(offset + m.start())
+        if fields:
+            _dataview_fields(line, offset, mark, every=inline)
+        if carets:
+            for m in _BLOCK_ID.finditer(line):
+                mark(offset + m.start())
         offset += len(line) + 1
 
     for m in _SPECIAL.finditer(text):

@@ -75,14 +75,30 @@ def _sandbox() -> type[jinja2.Environment]:
     are data, never attributes, so ``item.kind`` reads the key without the attribute checks
     (a large share of render time otherwise). Jinja is imported here, when a note is
     rendered: a run with nothing to render starts without it."""
+    from datetime import date, datetime
+
+    from jinja2.runtime import LoopContext
     from jinja2.sandbox import SandboxedEnvironment
+
+    from .model import Session
+
+    # Objects none of whose public attributes the sandbox refuses or wraps (it does so only
+    # for functions, methods, types, code, frames, generators and strings' ``format``):
+    # for them its checks always end in plain ``getattr``, so they are skipped.
+    plain_types = (LoopContext, Session, datetime, date)
 
     class Sandbox(SandboxedEnvironment):
         def getattr(self, obj: Any, attribute: str) -> Any:
-            if type(obj) is dict:
+            kind = type(obj)
+            if kind is dict:
                 try:
                     return obj[attribute]
                 except KeyError:
+                    pass
+            elif kind in plain_types and not attribute.startswith("_"):
+                try:
+                    return getattr(obj, attribute)
+                except AttributeError:
                     pass
             return super().getattr(obj, attribute)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
+from functools import lru_cache
 from typing import Any
 
 import frontmatter
@@ -78,11 +79,12 @@ def reference_block(metadata: dict[str, Any]) -> str:
 
 # What the direct writer takes on. Texts: only characters that libyaml prints as they are
 # (its "printable" set stops at the BMP: an emoji is escaped) and that ``_represent_str``
-# leaves unquoted; short enough that no line reaches the folding width.
+# does not call unusual; short enough that no line reaches the folding width.
 _SIMPLE_TEXT = re.compile(f"[{_USUAL_CHARS}]*")
 _MAX_TEXT = 10_000
-_MAX_KEY = 40  # characters: at most 120 bytes, under libyaml's 128 for a simple key
+_MAX_KEY = 40  # characters: at most 120 bytes; past 128, libyaml writes "? key"
 _MAX_INT = 10**18  # far below Python's limit on int-to-text conversion
+_CACHED_TEXT = 200  # texts up to this length are remembered (keys, sources, models, tags)
 # What makes libyaml's emitter refuse a plain scalar in block context (yaml_emitter_analyze_
 # scalar's "block indicators"), for texts of _SIMPLE_TEXT, which hold no tab or line break.
 _BLOCK_INDICATOR = re.compile(r"\A(?:---|\.\.\.|[#,\[\]{}&*!|>'\"%@`]|[-?:](?: |\Z))|:(?: |\Z)| #")
@@ -107,9 +109,9 @@ def fast_block(metadata: dict[str, Any]) -> str | None:
 
 def _entry(lines: list[str], key: Any, value: Any, indent: str, seen: set[int]) -> bool:
     """Append the lines of ``key: value`` (a mapping value only at the top level)."""
-    if type(key) is not str or len(key) > _MAX_KEY:
+    if type(key) is not str or len(key) > _MAX_KEY:  # _MAX_KEY < _CACHED_TEXT
         return False
-    name = _text(key)
+    name = _short_text(key)
     if name is None:
         return False
     kind = type(value)
@@ -181,6 +183,11 @@ def _plain_as(text: str, tag: str) -> str | None:
 
 def _text(value: str) -> str | None:
     """A string as ``_represent_str`` and libyaml write it, or None."""
+    # Keys and many values (sources, models, tags, projects) recur from note to note.
+    return _short_text(value) if len(value) <= _CACHED_TEXT else _written_text(value)
+
+
+def _written_text(value: str) -> str | None:
     if len(value) > _MAX_TEXT or not _SIMPLE_TEXT.fullmatch(value):
         return None
     if _YAML12_NOT_STR.fullmatch(value) or value != value.strip():
@@ -191,6 +198,9 @@ def _text(value: str) -> str | None:
     # Plain is refused (it would read as another type, or an indicator leads) and nothing
     # here rules out single quotes: the emitter's next choice.
     return "'" + value.replace("'", "''") + "'"
+
+
+_short_text = lru_cache(maxsize=2048)(_written_text)
 
 
 def _resolved(text: str) -> str:

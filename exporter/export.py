@@ -23,6 +23,7 @@ from .options import ExportOptions
 from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # re-exported
 from .plan import LinkPlan
 from .redact import redact_report, redact_state, rename_secret_paths
+from .render import fresh_templates
 from .sources import unreadable_in_sources
 from .split import Part, is_later_part, iter_parts, part_key, part_relpath
 from .state import VaultLock
@@ -99,6 +100,7 @@ class _Run:
         self.vault = vault
         self.report = ExportReport(dry_run=options.dry_run)
         self.settings = options.note_settings()
+        fresh_templates()  # templates edited since an earlier run in this process are read
         self.fingerprint = options.render_fingerprint()
         # Templates or settings changed since the index notes were written: write them again.
         # A unit records the fingerprint it was rendered with, so a unit whose notes failed

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cache
 from importlib import resources
@@ -36,8 +36,19 @@ class PriceTable:
     date: str  # the date the shipped list prices were read ("" when only the user's)
     user: tuple[Price, ...] = ()  # from config.toml: tried first
     shipped: tuple[Price, ...] = ()
+    # Each model's price, once looked up: a run asks for the same few models per session.
+    _found: dict[str, Price | None] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False
+    )
 
     def price_of(self, model: str) -> Price | None:
+        try:
+            return self._found[model]
+        except KeyError:
+            found = self._found[model] = self._look_up(model)
+            return found
+
+    def _look_up(self, model: str) -> Price | None:
         name = normalize_model(model)
         for price in self.user:
             if fnmatchcase(name, price.pattern):

@@ -107,7 +107,10 @@ def _sandbox() -> type[jinja2.Environment]:
 
 @lru_cache(maxsize=8)
 def environment(user_dir: str | None) -> jinja2.Environment:
-    """One sandboxed environment per template folder, cached for the run."""
+    """One sandboxed environment per template folder, cached for the run (``fresh_templates``
+    starts each run afresh, so a template edited between runs of ``watch`` is read again;
+    within a run every note uses the templates as they were when first read, with no file
+    check per note)."""
     import jinja2
 
     default = jinja2.FileSystemLoader(str(default_templates_dir()))
@@ -122,9 +125,15 @@ def environment(user_dir: str | None) -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,
     )
     env.filters.update(FILTERS)
     return env
+
+
+def fresh_templates() -> None:
+    """Forget the templates read by an earlier run in this process."""
+    environment.cache_clear()
 
 
 def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> str:

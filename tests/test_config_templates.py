@@ -191,3 +191,21 @@ def test_a_broken_template_is_one_line_and_the_other_notes_are_written(tmp_path)
     syntax = run("--vault", str(vault), "--home", str(EXAMPLES_HOME), "--templates", str(folder))
     assert syntax.exit_code == 1
     assert f"{folder / 'session.md.j2'}:1: template syntax error:" in syntax.stderr
+
+
+def test_a_template_edited_between_runs_in_one_process_is_read_again(tmp_path):
+    """``watch`` runs the export again and again in one process: each run reads the
+    templates as they are then (within a run, they are read once)."""
+    vault, folder = tmp_path / "v", tmp_path / "my-templates"
+    folder.mkdir()
+    template = folder / "session.md.j2"
+    args = ("--vault", str(vault), "--home", str(EXAMPLES_HOME), "--templates", str(folder))
+    for mark in ("First version.", "Second version."):
+        template.write_text(
+            '{% extends "default/session.md.j2" %}\n{% block header %}{{ super() }}'
+            + mark
+            + "\n{% endblock %}\n"
+        )
+        assert run(*args).exit_code == 0
+        texts = [data.decode() for data in note_files(vault).values()]
+        assert texts and all(mark in text for text in texts)

@@ -60,7 +60,7 @@ scalars = st.one_of(
     aware_datetimes,
     st.dates(),
 )
-keys = st.one_of(st.sampled_from(KEYS), texts)
+keys = st.one_of(st.sampled_from(KEYS), texts, st.integers(), st.booleans(), st.none(), st.dates())
 values = st.one_of(
     scalars,
     st.lists(scalars, max_size=4),

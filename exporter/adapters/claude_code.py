@@ -330,7 +330,9 @@ def _records(
             )
             continue
         kind = obj.get("type")
-        if kind == "custom-title" and isinstance(obj.get("customTitle"), str):
+        if isinstance(kind, str) and kind in CONVERSATIONAL:
+            pass  # most lines: none of the checks below applies
+        elif kind == "custom-title" and isinstance(obj.get("customTitle"), str):
             meta.custom_title = obj["customTitle"].strip() or meta.custom_title
         elif kind == "ai-title" and isinstance(obj.get("aiTitle"), str):
             meta.ai_title = obj["aiTitle"].strip() or meta.ai_title

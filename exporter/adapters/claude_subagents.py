@@ -18,6 +18,7 @@ from .claude_transcript import Transcript, build_transcript
 
 WARMUP_PROMPT = "Warmup"  # the agents Claude Code 2.0 starts to prime its cache
 _AGENT_ID_TAIL = re.compile(r"agentId: ([0-9a-zA-Z_-]+)")
+_TASK_TOOLS = ("Task", "Agent")  # the tools that start a subagent
 
 
 class TaskIndex:
@@ -39,16 +40,19 @@ class TaskIndex:
         for block in content:
             if not isinstance(block, dict):
                 continue
-            if inputs and block.get("name") in ("Task", "Agent"):
-                if isinstance(block.get("input"), dict):
-                    self.inputs[str(block.get("id"))] = block["input"]
-            if block.get("type") == "tool_use" and block.get("name") in ("Task", "Agent"):
-                data = block.get("input") if isinstance(block.get("input"), dict) else {}
-                self.descriptions[str(block.get("id"))] = (
-                    data.get("description"),
-                    data.get("subagent_type"),
-                )
-            elif block.get("type") == "tool_result":
+            kind = block.get("type")
+            if block.get("name") in _TASK_TOOLS:
+                task_input = block.get("input")
+                if inputs and isinstance(task_input, dict):
+                    self.inputs[str(block.get("id"))] = task_input
+                if kind == "tool_use":
+                    data = task_input if isinstance(task_input, dict) else {}
+                    self.descriptions[str(block.get("id"))] = (
+                        data.get("description"),
+                        data.get("subagent_type"),
+                    )
+                    continue
+            if kind == "tool_result":
                 agent = _result_agent_id(rec.get("toolUseResult"), block.get("content"))
                 if agent:
                     self.links[str(block.get("tool_use_id"))] = agent

@@ -90,32 +90,36 @@ class TranscriptBuilder:
     def __init__(self) -> None:
         self.out = Transcript()
         self.drafts: list[_Draft] = []
-        self.usage_by_response: dict[str, Usage] = {}  # the last line's, per response
+        # The last line's token counts, per response: summed into one Usage at the end.
+        self.usage_by_response: dict[str, tuple[int, int, int, int]] = {}
         self.queued: list[str] = []
         self.steering_seen: set[str] = set()
         self.pending_boundary: _Draft | None = None
         # For every parent uuid, the uuid of its first user/assistant child in file order:
-        # known for a record's parent by the time the record is read. Both as digests, like
-        # the first message seen under each signature (parent, time, type): these hold an
+        # known for a record's parent by the time the record is read. Both as _uuid_key (the
+        # child's is mostly the very string kept in ``out.uuids``). Per signature (parent,
+        # time, type), a digest of the first message seen (see _replay_keys): these hold an
         # entry per line of a long session, and the message itself would keep every line's
         # content alive.
-        self.first_child: dict[bytes, bytes] = {}
+        self.first_child: dict[str | bytes, str | bytes] = {}
         self.seen_sig: dict[bytes, bytes | None] = {}
+        self.last_time: tuple[str | None, datetime | None] = (None, None)
 
     def add(self, rec: dict[str, Any]) -> None:
         kind = rec.get("type")
         uuid = rec.get("uuid")
-        if kind in ("user", "assistant") and not rec.get("isMeta"):
+        talk = kind in ("user", "assistant")
+        if talk and not rec.get("isMeta"):
             parent = rec.get("parentUuid")
             if isinstance(parent, str) and isinstance(uuid, str):
-                self.first_child.setdefault(_digest(parent), _digest(uuid))
+                self.first_child.setdefault(_uuid_key(parent), _uuid_key(uuid))
         if kind in CONVERSATIONAL and isinstance(uuid, str):
             if uuid in self.out.uuids:
                 return
-            if kind in ("user", "assistant") and rec.get("timestamp"):
-                # repr: a damaged line may hold a list where a string belongs
-                sig = _digest((repr(rec.get("parentUuid")), repr(rec.get("timestamp")), kind))
-                digest = _digest(rec.get("message"))
+            if talk and (timestamp := rec.get("timestamp")):
+                sig, digest = _replay_keys(
+                    rec.get("parentUuid"), timestamp, kind, rec.get("message")
+                )
                 if self.seen_sig.get(sig) == digest:
                     return  # a compaction replay under a new uuid
                 self.seen_sig.setdefault(sig, digest)
@@ -160,8 +164,8 @@ class TranscriptBuilder:
         return self.out
 
     def _note_metadata(self, rec: dict[str, Any]) -> None:
-        ts = parse_timestamp(rec.get("timestamp"))
-        if ts:
+        ts = self._time(rec.get("timestamp"))
+        if ts is not None:
             if self.out.started is None or ts < self.out.started:
                 self.out.started = ts
             if self.out.ended is None or ts > self.out.ended:
@@ -173,12 +177,21 @@ class TranscriptBuilder:
         if isinstance(branch, str) and branch:
             self.out.git_branch = branch
 
+    def _time(self, value: Any) -> datetime | None:
+        """A line's time, read once though wanted twice (for the session's span, then for
+        its message): the last string read is kept with its time."""
+        if type(value) is not str:
+            return parse_timestamp(value)
+        if value is not self.last_time[0]:
+            self.last_time = (value, parse_timestamp(value))
+        return self.last_time[1]
+
     def _add(self, role: Role, parts: list[Part], rec: dict[str, Any], **kw: Any) -> _Draft:
         # A compaction's summary is the line right after its boundary, or there is none: a
         # boundary waits for it only until the next message (a long session streamed past
         # a boundary without one is not held from there on).
         self.pending_boundary = None
-        draft = _Draft(role, parts, rec.get("uuid"), parse_timestamp(rec.get("timestamp")), **kw)
+        draft = _Draft(role, parts, rec.get("uuid"), self._time(rec.get("timestamp")), **kw)
         self.drafts.append(draft)
         return draft
 
@@ -200,14 +213,12 @@ class TranscriptBuilder:
         parts = _user_parts(content)
         if not parts:
             return
-        if all(p.kind in ("tool_result", "attachment") for p in parts) and any(
-            p.kind == "tool_result" for p in parts
-        ):
+        if _tool_output_only(parts):
             self._add("tool", parts, rec)
             return
         parent, uuid = rec.get("parentUuid"), rec.get("uuid")
-        first = self.first_child.get(_digest(parent)) if isinstance(parent, str) else None
-        if first is not None and first != _digest(uuid):
+        first = self.first_child.get(_uuid_key(parent)) if isinstance(parent, str) else None
+        if first is not None and (not isinstance(uuid, str) or first != _uuid_key(uuid)):
             parts.insert(0, NoticePart("rewound"))
         if self.out.first_prompt is None:
             text = next((p.text for p in parts if isinstance(p, TextPart)), None)
@@ -230,7 +241,7 @@ class TranscriptBuilder:
         response = message.get("id") or rec.get("requestId") or rec.get("uuid")
         usage = message.get("usage")
         if isinstance(usage, dict) and response:
-            self.usage_by_response[str(response)] = Usage(
+            self.usage_by_response[str(response)] = (
                 token_count(usage.get("input_tokens")),
                 token_count(usage.get("output_tokens")),
                 token_count(usage.get("cache_read_input_tokens")),
@@ -290,10 +301,8 @@ class TranscriptBuilder:
         self._add("user", [NoticePart("queued"), TextPart(text)], rec)
 
     def _finish(self, links: dict[str, str]) -> None:
-        total = Usage()
-        for usage in self.usage_by_response.values():
-            total = total + usage
-        self.out.usage = total
+        columns = zip(*self.usage_by_response.values(), strict=True)
+        self.out.usage = Usage(*(sum(column) for column in columns))  # Usage() if none
         # Each draft goes as its message is made: a long session is never held twice.
         drafts, self.drafts = self.drafts, []
         drafts.reverse()
@@ -301,6 +310,17 @@ class TranscriptBuilder:
             d = drafts.pop()
             if d.parts:
                 self.out.messages.append(_message(d, links))
+
+
+def _tool_output_only(parts: list[Part]) -> bool:
+    """Tool results, with perhaps the attachments they returned: a tool's turn."""
+    result = False
+    for p in parts:
+        if p.kind == "tool_result":
+            result = True
+        elif p.kind != "attachment":
+            return False
+    return result
 
 
 def _message(d: _Draft, links: dict[str, str]) -> Message:
@@ -319,16 +339,44 @@ def _linked(parts: list[Part], links: dict[str, str]) -> list[Part]:
     ]
 
 
-def _digest(value: Any) -> bytes | None:
-    """A short digest of a JSON value, equal for equal values (keys sorted, as dicts
-    compare). None stays None: a line without a message matches another one."""
-    if value is None:
-        return None
+def _uuid_key(uuid: str) -> str | bytes:
+    """A uuid as a key that equals another only for the same uuid: the string itself, as
+    a real uuid is short, or a digest of a long one (a damaged line's) so as not to hold it."""
+    if len(uuid) <= _LONGEST_KEPT_UUID:
+        return uuid
+    return hashlib.blake2b(uuid.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+_LONGEST_KEPT_UUID = 64
+
+
+def _replay_keys(
+    parent: Any, timestamp: Any, kind: str, message: Any
+) -> tuple[bytes, bytes | None]:
+    """A line's signature, a digest of what a compaction replay shares with its original
+    (parent, time, type), and a digest of that and its message: two lines of one signature
+    have the same second digest exactly when their messages are equal JSON. One hash does
+    both. None for a line without a message: it matches another one (and a first one too)."""
+    # Two different triples never give the same text: the parent's length marks where it
+    # ends and ``kind`` (a fixed word without ":") where the time begins.
+    if type(parent) is str and type(timestamp) is str:  # the usual case
+        text = f"{len(parent)}:{parent}{kind}:{timestamp}"
+    else:  # a line without parent, or a damaged one (a list where a string belongs)
+        text = f"r{parent!r}\0{timestamp!r}\0{kind}"  # no repr holds a NUL
+    hasher = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16)
+    signature = hasher.digest()
+    if message is None:
+        return signature, None
+    hasher.update(_json_bytes(message))
+    return signature, hasher.digest()
+
+
+def _json_bytes(value: Any) -> bytes:
+    """A JSON value as bytes, equal for equal values (keys sorted, as dicts compare)."""
     try:
-        data = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except (TypeError, orjson.JSONEncodeError):  # a number past 64 bits (lenient parse)
-        data = repr(value).encode("utf-8", "replace")
-    return hashlib.blake2b(data, digest_size=16).digest()
+        return repr(value).encode("utf-8", "replace")
 
 
 def _plain_text(content: Any) -> str:

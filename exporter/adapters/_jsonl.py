@@ -208,6 +208,8 @@ def token_count(value: Any) -> int:
 
 def parse_timestamp(value: object) -> datetime | None:
     """An ISO 8601 string or epoch number as an aware UTC datetime, or None if unreadable."""
+    if type(value) is str:  # the usual case first: this runs for every line of a log
+        return _parse_iso(value)
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
@@ -216,7 +218,11 @@ def parse_timestamp(value: object) -> datetime | None:
             return datetime.fromtimestamp(seconds, UTC)
         except (OverflowError, OSError, ValueError):
             return None
-    if not isinstance(value, str) or not value[:4].isdigit():
+    return _parse_iso(value) if isinstance(value, str) else None
+
+
+def _parse_iso(value: str) -> datetime | None:
+    if not value[:4].isdigit():
         return None
     try:
         dt = datetime.fromisoformat(value.replace("Z", "+00:00"))

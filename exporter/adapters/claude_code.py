@@ -38,7 +38,7 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, ClassVar
 
@@ -396,6 +396,7 @@ def _inline_sidechains(main: _MainFile, main_id: str, path: Path) -> tuple[list[
     return sessions, warmup
 
 
+@lru_cache(maxsize=256)  # the sessions of a project share their cwd
 def project_name(cwd: str | None) -> str | None:
     """The last folder of a working directory, POSIX or Windows shaped."""
     if not cwd:

@@ -186,12 +186,20 @@ class TranscriptBuilder:
             self.last_time = (value, parse_timestamp(value))
         return self.last_time[1]
 
-    def _add(self, role: Role, parts: list[Part], rec: dict[str, Any], **kw: Any) -> _Draft:
+    def _add(
+        self,
+        role: Role,
+        parts: list[Part],
+        rec: dict[str, Any],
+        model: str | None = None,
+        response_id: str | None = None,
+    ) -> _Draft:
         # A compaction's summary is the line right after its boundary, or there is none: a
         # boundary waits for it only until the next message (a long session streamed past
         # a boundary without one is not held from there on).
         self.pending_boundary = None
-        draft = _Draft(role, parts, rec.get("uuid"), self._time(rec.get("timestamp")), **kw)
+        time = self._time(rec.get("timestamp"))
+        draft = _Draft(role, parts, rec.get("uuid"), time, model, response_id)
         self.drafts.append(draft)
         return draft
 
@@ -379,6 +387,12 @@ def _json_bytes(value: Any) -> bytes:
         return repr(value).encode("utf-8", "replace")
 
 
+def _has_text(text: str) -> bool:
+    """``bool(text.strip())`` without copying a long text to find out (both methods stop
+    at the same characters: str.isspace's)."""
+    return bool(text) and not text.isspace()
+
+
 def _plain_text(content: Any) -> str:
     if isinstance(content, str):
         return content
@@ -393,15 +407,15 @@ def _plain_text(content: Any) -> str:
 
 def _user_parts(content: Any) -> list[Part]:
     if isinstance(content, str):
-        return [TextPart(content)] if content.strip() else []
+        return [TextPart(content)] if _has_text(content) else []
     parts: list[Part] = []
     for block in content if isinstance(content, list) else []:
         if not isinstance(block, dict):
             continue
         kind = block.get("type")
-        if kind == "text" and isinstance(block.get("text"), str):
-            if block["text"].strip():
-                parts.append(TextPart(block["text"]))
+        if kind == "text" and isinstance(text := block.get("text"), str):
+            if _has_text(text):
+                parts.append(TextPart(text))
         elif kind in ("image", "document"):
             attachment = _attachment(block)
             if attachment:
@@ -458,18 +472,18 @@ def _attachment(block: dict[str, Any]) -> Part | None:
 
 def _assistant_parts(content: Any) -> list[Part]:
     if isinstance(content, str):
-        return [TextPart(content)] if content.strip() else []
+        return [TextPart(content)] if _has_text(content) else []
     parts: list[Part] = []
     for block in content if isinstance(content, list) else []:
         if not isinstance(block, dict):
             continue
         kind = block.get("type")
-        if kind == "text" and isinstance(block.get("text"), str):
-            if block["text"].strip():
-                parts.append(TextPart(block["text"]))
-        elif kind == "thinking" and isinstance(block.get("thinking"), str):
-            if block["thinking"].strip():
-                parts.append(ThinkingPart(block["thinking"]))
+        if kind == "text" and isinstance(text := block.get("text"), str):
+            if _has_text(text):
+                parts.append(TextPart(text))
+        elif kind == "thinking" and isinstance(thinking := block.get("thinking"), str):
+            if _has_text(thinking):
+                parts.append(ThinkingPart(thinking))
         elif kind == "redacted_thinking":
             parts.append(ThinkingPart("", redacted=True))
         elif kind in ("tool_use", "server_tool_use"):

@@ -2,12 +2,14 @@
 rather than as a digest, one hash for a line's replay signature and its message, a line's
 time parsed once, ``str.isspace`` instead of stripping a copy, fast paths for the usual
 types. Each must give exactly what the plain formula it replaces gives: these tests run
-the same input both ways (the plain formulas are written out below) and compare."""
+the same input both ways (the plain formulas are written out below) and compare. The last
+test checks that a session is loaded with the cycle collector paused."""
 
 from __future__ import annotations
 
 import contextlib
 import enum
+import gc
 import hashlib
 import sys
 from datetime import UTC, datetime
@@ -15,6 +17,7 @@ from typing import Any
 from unittest import mock
 
 import orjson
+from claude_builder import ClaudeSession
 from conftest import load_sessions
 from corpus_home import build_corpus_home
 from hypothesis import given, settings
@@ -349,3 +352,28 @@ def test_task_calls_are_gathered_as_before(recs):
                         "/", "relative/dir", "a\\b/c"]))  # fmt: skip
 def test_a_cached_project_name_is_the_computed_one(cwd):
     assert project_name(cwd) == project_name.__wrapped__(cwd)
+
+
+def test_a_session_is_loaded_with_the_cycle_collector_paused(tmp_path, monkeypatch):
+    """A held session is many new containers and no cycle: the collector waits until the
+    session is loaded, and is left as the caller had it."""
+    s = ClaudeSession("5a5a5a5a-0000-4000-8000-00000000000b", "/w/app")
+    s.user("Why does it fail?")
+    s.assistant("Because.")
+    s.write(tmp_path / ".claude" / "projects" / "-w-app" / f"{s.session_id}.jsonl")
+    seen: list[bool] = []
+    real_add = TranscriptBuilder.add
+    monkeypatch.setattr(
+        TranscriptBuilder,
+        "add",
+        lambda self, rec: seen.append(gc.isenabled()) or real_add(self, rec),
+    )
+    assert gc.isenabled()
+    sessions, _ = load_sessions(ClaudeCodeAdapter(), tmp_path)
+    assert len(sessions) == 1 and seen and not any(seen) and gc.isenabled()
+    gc.disable()
+    try:
+        load_sessions(ClaudeCodeAdapter(), tmp_path)
+        assert not gc.isenabled()  # a caller that paused it keeps it paused
+    finally:
+        gc.enable()

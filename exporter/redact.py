@@ -36,7 +36,7 @@ _BEFORE, _AFTER = 64, 640
 _PLACEHOLDER_START = b"[REDACTED:"
 _PASSES = 12
 # Bump when the engine's behaviour changes: notes are rendered again with the new result.
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"  # 2: keywords outside ASCII are found
 
 # Values of generic assignments that are references or stand-ins, not secrets.
 _STAND_IN = re.compile(
@@ -128,13 +128,33 @@ class Redactor:
     def _automaton(self) -> Any:
         automaton = ahocorasick.Automaton()
         for i, rule in enumerate(self.rules):
-            for word in _spellings(rule):
+            for spelling in _spellings(rule):
+                # Text is searched as its UTF-8 bytes read as Latin-1: so is each keyword
+                # (a user's ``clé`` is found too), and its length is counted in bytes.
+                word = spelling.encode("utf-8", "surrogatepass").decode("latin-1")
                 known = automaton.get(word, (len(word), ()))[1]
                 if i not in known:
                     automaton.add_word(word, (len(word), (*known, i)))
         if len(automaton):
             automaton.make_automaton()
         return automaton
+
+    @cached_property
+    def _any_keyword(self) -> Any:
+        """One linear-time search for whether any keyword occurs at all: most texts hold
+        none, and this answers for them several times faster than walking the automaton.
+        None when it cannot be built (the automaton alone then decides)."""
+        words = [word for word, _ in self._automaton.items()] if len(self._automaton) else []
+        if not words:
+            return None
+        options = re2.Options()
+        options.encoding = re2.Options.Encoding.LATIN1  # one byte, one character, as below
+        options.max_mem = 64 << 20
+        options.log_errors = False
+        try:
+            return re2.compile(b"|".join(re2.escape(w.encode("latin-1")) for w in words), options)
+        except re2.error:
+            return None
 
     # -- text ------------------------------------------------------------------------------
 
@@ -167,6 +187,8 @@ class Redactor:
         (all of it) for a rule whose keyword is not part of what it matches."""
         spots: dict[int, list[tuple[int, int]] | None] = dict.fromkeys(self._always)
         if not len(self._automaton):
+            return spots
+        if self._any_keyword is not None and not self._any_keyword.search(data):
             return spots
         size = len(data)
         # The bytes read as Latin-1: one character per byte, so positions are byte offsets.

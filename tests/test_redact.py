@@ -339,3 +339,36 @@ def test_tokens_glued_together_are_all_redacted_in_one_call():
     text = "".join(SAMPLES[rule_id](Gen(11))[0] for rule_id in ids)
     once = redact_text(text)
     assert once == "".join(f"[REDACTED:{rule_id}]" for rule_id in ids)
+
+
+def test_a_users_keyword_outside_ascii_is_found():
+    """Texts are searched as UTF-8 bytes: a keyword is too, so ``clé`` finds its rule."""
+    mine = Redactor((Rule("mine", ("clé",), r"clé=[a-z0-9]{12}", near=False, fold=True),))
+    assert mine.text("x clé=abcdef123456 y") == "x [REDACTED:mine] y"
+    assert mine.text("x CLÉ: nothing here") == "x CLÉ: nothing here"
+
+
+_KEYWORDS = sorted({k for rule in RULES for k in rule.keywords}) + ["clé", "ключ"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_KEYWORDS),
+            st.sampled_from(_KEYWORDS).map(str.upper),
+            st.text(max_size=12),
+            st.sampled_from(["clé", "CLÉ", "ключ", "é", "\udc80", "ё", "\x00", " ", "=", '"']),
+        ),
+        max_size=12,
+    )
+)
+def test_the_keyword_prefilter_never_hides_a_keyword(pieces):
+    """The one-search prefilter says "no keyword" only where the automaton finds none: the
+    stretches each rule is run on are the same with and without it."""
+    rules = Redactor((*RULES, Rule("mine", ("clé", "ключ"), r"x", near=False, fold=True)))
+    data = "".join(pieces).encode("utf-8", "surrogatepass")
+    with_filter = rules._spots(data)
+    assert rules._any_keyword is not None
+    rules.__dict__["_any_keyword"] = None  # the automaton alone
+    assert rules._spots(data) == with_filter

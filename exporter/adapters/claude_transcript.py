@@ -179,8 +179,9 @@ class TranscriptBuilder:
 
     def _time(self, value: Any) -> datetime | None:
         """A line's time, read once though wanted twice (for the session's span, then for
-        its message): the last string read is kept with its time."""
-        if type(value) is not str:
+        its message): the last string read is kept with its time (not a damaged line's
+        megabytes, though)."""
+        if type(value) is not str or len(value) > 100:
             return parse_timestamp(value)
         if value is not self.last_time[0]:
             self.last_time = (value, parse_timestamp(value))
@@ -364,7 +365,8 @@ def _replay_keys(
     """A line's signature, a digest of what a compaction replay shares with its original
     (parent, time, type), and a digest of that and its message: two lines of one signature
     have the same second digest exactly when their messages are equal JSON. One hash does
-    both. None for a line without a message: it matches another one (and a first one too)."""
+    both. None for a line without a message: it matches any other (and an unseen signature,
+    which reads as None too)."""
     # Two different triples never give the same text: the parent's length marks where it
     # ends and ``kind`` (a fixed word without ":") where the time begins.
     if type(parent) is str and type(timestamp) is str:  # the usual case

@@ -23,9 +23,9 @@ from corpus_home import build_corpus_home
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exporter.adapters import _jsonl, claude_transcript
+from exporter.adapters import _jsonl, claude_subagents, claude_transcript
 from exporter.adapters.claude_code import ClaudeCodeAdapter, project_name
-from exporter.adapters.claude_subagents import TaskIndex
+from exporter.adapters.claude_subagents import TaskIndex, known_uuid, sidechain_roots
 from exporter.adapters.claude_transcript import TranscriptBuilder, _replay_keys, _uuid_key
 
 
@@ -378,3 +378,42 @@ def test_a_session_is_loaded_with_the_cycle_collector_paused(tmp_path, monkeypat
         assert not gc.isenabled()  # a caller that paused it keeps it paused
     finally:
         gc.enable()
+
+
+def plain_roots(side: list[dict[str, Any]]) -> list[str]:
+    """Each sidechain line walked up to its root, as before (a step per ancestor)."""
+    parent_of = {r["uuid"]: r.get("parentUuid") for r in side}
+    roots = []
+    for rec in side:
+        root, hops = rec["uuid"], 0
+        while known_uuid(parent_of.get(root), parent_of) and hops < len(side):
+            root, hops = parent_of[root], hops + 1
+        roots.append(root)
+    return roots
+
+
+side_lines = st.lists(
+    st.fixed_dictionaries(
+        {"uuid": st.sampled_from("abcdefgh")},
+        optional={"parentUuid": st.sampled_from("abcdefghxy") | st.sampled_from([None, 5, ["a"]])},
+    ),
+    max_size=14,
+)
+
+
+@settings(max_examples=1000)
+@given(side_lines)
+def test_sidechain_roots_are_the_ones_walking_each_line_finds(side):
+    """Chains, branches, repeated uuids, loops (a line its own parent, too), damaged parents."""
+    assert sidechain_roots(side) == plain_roots(side)
+
+
+def test_a_long_agent_chain_is_walked_once():
+    """2,000 sidechain lines in one chain: each walked to the root, 2 million steps."""
+    side = [{"uuid": f"s{i}", "parentUuid": f"s{i - 1}" if i else None} for i in range(2000)]
+    calls = []
+    with mock.patch.object(
+        claude_subagents, "known_uuid", lambda u, k: calls.append(u) or known_uuid(u, k)
+    ):
+        assert sidechain_roots(side) == ["s0"] * 2000
+    assert len(calls) < 3 * len(side)

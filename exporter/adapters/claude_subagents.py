@@ -84,14 +84,8 @@ def sidechain_groups(
     warmup: set[str] = set()
     if not side or not main_conversation:
         return [], warmup
-    parent_of = {r["uuid"]: r.get("parentUuid") for r in side}
     groups: dict[str, list[dict[str, Any]]] = {}
-    for rec in side:
-        root = rec["uuid"]
-        hops = 0
-        while known_uuid(parent_of.get(root), parent_of) and hops < len(side):
-            root = parent_of[root]
-            hops += 1
+    for rec, root in zip(side, sidechain_roots(side), strict=True):
         groups.setdefault(root, []).append(rec)
     prompts = {_prompt_of(task_input): call for call, task_input in tasks.inputs.items()}
     found = []
@@ -108,6 +102,40 @@ def sidechain_groups(
             tasks.links[call] = agent
         found.append((agent, call, transcript))
     return found, warmup
+
+
+def sidechain_roots(side: list[dict[str, Any]]) -> list[str]:
+    """The root of each sidechain line: its oldest ancestor among them. A line's chain is
+    walked once: every line on it gets the root found (walking each line up to its root
+    costs the square of a long agent's length). A chain that loops has no oldest ancestor:
+    its lines walk as many steps as there are lines, and end where that leaves them."""
+    parent_of = {r["uuid"]: r.get("parentUuid") for r in side}
+    roots: dict[str, str] = {}  # lines whose chain ends, by a root
+
+    def walked(start: str) -> str:
+        node, hops = start, 0
+        while known_uuid(parent_of.get(node), parent_of) and hops < len(side):
+            node = parent_of[node]
+            hops += 1
+        return node
+
+    def root_of(start: str) -> str:
+        path, on_path, node = [], set(), start
+        while node not in roots:
+            parent = parent_of.get(node)
+            if not known_uuid(parent, parent_of):
+                roots[node] = node
+                break
+            path.append(node)
+            on_path.add(node)
+            if parent in on_path:
+                return walked(start)  # a loop
+            node = parent
+        for line in path:
+            roots[line] = roots[node]
+        return roots[node]
+
+    return [root_of(r["uuid"]) for r in side]
 
 
 def known_uuid(uuid: Any, known: Container[str]) -> bool:

@@ -31,7 +31,7 @@ from .markdown_code import (  # noqa: F401  (code_ranges: part of this module's 
     _spans_of,
     code_ranges,
 )
-from .markdown_text import _ATX, _CODE_MARK, _FENCE_LINE, _escape_text, _Unsure
+from .markdown_text import _ACTS, _ATX, _CODE_MARK, _FENCE_LINE, _escape_text, _Unsure
 
 # Fenced blocks that a common plugin executes or renders as Markdown, and the language
 # they are highlighted as instead (the original info string stays visible after it).
@@ -218,6 +218,11 @@ def _render_block(block: _Block) -> list[str]:
 
 def _escape_paragraph(paragraph: _Paragraph, literal: bool) -> list[str]:
     """A prose paragraph's lines: prefixes kept, bodies escaped, code spans kept."""
+    if not paragraph.spans and not any(_ACTS[literal].search(b) for b in paragraph.bodies):
+        # Nothing any rule acts on (a blank line, most list items): kept as it is, unless
+        # a line may underline the text above it (``---``, ``===``), which becomes a heading.
+        if not any(_SETEXT.match(b) for b in paragraph.bodies[1:]):
+            return [p + b for p, b in zip(paragraph.prefixes, paragraph.bodies, strict=True)]
     bodies = list(paragraph.bodies)
     underlines = set()
     for k in range(1, len(bodies)):

@@ -22,6 +22,7 @@ from typing import Any
 import orjson
 
 from . import statefile, vaultio
+from .collector import collector_paused
 from .errors import VaultLockedError
 from .statefile import NoteRecord  # also imported from here
 
@@ -48,7 +49,7 @@ class State:
 
     @classmethod
     def load(cls, vault: Path) -> State:
-        with statefile.collector_paused():
+        with collector_paused():
             return cls._load(vault)
 
     @classmethod
@@ -79,7 +80,7 @@ class State:
         )
 
     def dumps(self) -> bytes:
-        with statefile.collector_paused():
+        with collector_paused():
             data = {
                 "version": STATE_VERSION,
                 "links": self.links,

@@ -44,9 +44,9 @@ from typing import Any, ClassVar
 
 import orjson
 
+from ..collector import collector_paused
 from ..errors import Problem, SourceChanged
 from ..model import Message, MessageStream, Session
-from ..statefile import collector_paused
 from ._jsonl import iter_jsonl
 from .base import STREAM_FROM, LoadResult, SessionRef, SourceContext
 from .claude_discovery import SOURCE, NewerCopies, discover_project, file_session_id

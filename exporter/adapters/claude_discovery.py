@@ -155,7 +155,7 @@ class NewerCopies:
         another project folder) whose content is newer, if there is one."""
         projects = path.parent.parent
         names = {path.name, f"{session_id}.jsonl"}
-        mine = (_last_timestamp(path), path.stat().st_size, str(path))
+        mine: tuple[str, int, str] | None = None  # read only once a copy is found: rarely
         best: tuple[str, int, str] | None = None
         folders = self._folders.get(projects)
         if folders is None:
@@ -175,6 +175,8 @@ class NewerCopies:
                 if file_session_id(_head_records(other)) != session_id:
                     continue  # a different session that happens to share the name
                 rank = (_last_timestamp(other), other.stat().st_size, str(other))
+                if mine is None:
+                    mine = (_last_timestamp(path), path.stat().st_size, str(path))
                 if rank > mine and (best is None or rank > best):
                     best = rank
         return Path(best[2]) if best else None

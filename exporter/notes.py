@@ -20,7 +20,9 @@ from .model import (
     TextPart,
     ToolCallPart,
 )
-from .render import render, render_expression
+from .render import render, render_expression, shipped_template_in_effect
+from .session_body import SHIPPED_TEMPLATE_SHA256 as SHIPPED_SHA256
+from .session_body import session_body
 from .stats import add_properties, session_properties
 from .turns import (
     Attachment,
@@ -238,13 +240,22 @@ def build_note(
         "tools": settings.view.tools,
         "todo_as_checklist": settings.view.todo_as_checklist,
     }
-    body = render(settings.session_template, context, settings.templates)
+    body = _body(settings, context)
     frontmatter = _frontmatter(session, title, tz, parent_link, subagent_links, turns)
     frontmatter = add_properties(frontmatter, properties)
     if fork_link:
         frontmatter["forked_from"] = fork_link
     _configured_properties(frontmatter, settings, context)
     return Note(session.key, relpath, frontmatter, body, attachments)
+
+
+def _body(settings: NoteSettings, context: dict[str, Any]) -> str:
+    """The note's body through its template; the shipped session template, when in effect,
+    written by ``session_body`` (the same bytes, several times faster)."""
+    name, folder = settings.session_template, settings.templates
+    if name == "session.md.j2" and shipped_template_in_effect(name, folder, SHIPPED_SHA256):
+        return session_body(context)
+    return render(name, context, folder)
 
 
 def _configured_properties(

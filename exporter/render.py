@@ -134,6 +134,25 @@ def environment(user_dir: str | None) -> jinja2.Environment:
 def fresh_templates() -> None:
     """Forget the templates read by an earlier run in this process."""
     environment.cache_clear()
+    shipped_template_in_effect.cache_clear()
+
+
+@lru_cache(maxsize=8)
+def shipped_template_in_effect(name: str, user_dir: Path | None, digest: str) -> bool:
+    """Is template ``name`` the shipped file, unchanged (its sha256 is ``digest``), with no
+    file of the user's in its place? Then a note may be written without Jinja, the same
+    bytes (``session_body``). Asked once per run."""
+    import hashlib
+
+    if reference_rendering():
+        return False
+    if user_dir is not None and os.path.lexists(Path(user_dir) / name):
+        return False
+    try:
+        data = (default_templates_dir() / name).read_bytes()
+    except OSError:
+        return False
+    return hashlib.sha256(data).hexdigest() == digest
 
 
 def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> str:

@@ -1,0 +1,202 @@
+"""The shipped session template (``templates/session.md.j2``), written out in Python.
+
+Rendering the template through Jinja costs a sandboxed attribute check per field and a new
+context per turn, item and tool call: about a fifth of rendering a note. When the template
+in effect is the shipped file, unchanged, a note's body is written here instead, byte for
+byte as Jinja would (``render.shipped_template_in_effect`` decides; a user's template, or
+``CCEXPORT_REFERENCE_RENDER=1``, always goes through Jinja). The file's digest is part of
+that decision: an edited shipped template is rendered by Jinja until this module follows
+it, and ``tests/test_session_body.py`` fails until then.
+
+Each function names the template block it stands for; the filters are the template's own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .markdown import callout, code_span, escape_inline, escape_prose, fence
+from .render import FILTERS
+
+# sha256 of templates/session.md.j2 as this module writes it.
+SHIPPED_TEMPLATE_SHA256 = "89151eeb4b0d9b7b084e8e51e1e6040bd269f7f8c643c01d9e0a70b0f800c87f"
+
+_SUBAGENT_TOOLS = ("Task", "Agent")
+
+
+def session_body(context: dict[str, Any]) -> str:
+    """The body of a note from the context ``notes.build_note`` gives the template."""
+    out = [_header(context)]
+    thinking = context["thinking"]
+    checklist = context["todo_as_checklist"]
+    for turn in context["turns"]:
+        out.append("\n")
+        if turn["role"] != "system":
+            out.append(_turn_heading(turn))
+        previous = None
+        for item in turn["items"]:
+            if previous is not None and not (item["one_line"] and previous["one_line"]):
+                out.append("\n")
+            out.append(_item(item, turn, thinking, checklist))
+            previous = item
+    return "".join(out)
+
+
+def _header(c: dict[str, Any]) -> str:
+    session, started, ended = c["session"], c["started"], c["ended"]
+    line = f"# {escape_inline(c['title'])}\n\n> [!info] {c['source_label']} · "
+    line += escape_inline(c["project"])
+    if session.git_branch:
+        line += f" · {code_span(session.git_branch)}"
+    if started:
+        line += f" · {started.strftime('%Y-%m-%d %H:%M')}"
+    if ended and started and ended.date() == started.date():
+        line += f" → {ended.strftime('%H:%M')}"
+    elif ended:
+        line += f" → {ended.strftime('%Y-%m-%d %H:%M')}"
+    if session.models:
+        line += " · " + escape_inline(", ".join(map(FILTERS["short_model"], session.models)))
+    properties = c["properties"]
+    if properties and "resume" in properties:
+        line += f" · reopen: {code_span(properties['resume'])}"
+    line += "\n"
+    if c["parent_link"]:
+        label = f" ({escape_inline(session.agent_label)})" if session.agent_label else ""
+        line += f"> Subagent{label} of {c['parent_link']}\n"
+    if c["fork_link"]:
+        line += f"> Forked from {c['fork_link']}: "
+        line += "the conversation before the fork is in that note.\n"
+    if c["subagent_links"]:
+        line += f"> Subagents: {', '.join(c['subagent_links'])}\n"
+    return line
+
+
+def _turn_heading(turn: dict[str, Any]) -> str:
+    who = "User" if turn["role"] == "user" else "Assistant"
+    when = f" · {turn['when']}" if turn["when"] else ""
+    queued = " · sent while the assistant was working" if turn["queued"] else ""
+    return f"### {who}{when}{queued}\n\n"
+
+
+def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: bool) -> str:
+    kind = item["kind"]
+    if kind == "text":
+        literal = turn["role"] == "user"
+        return escape_prose(item["text"], literal=literal) + "\n"
+    if kind == "thinking":
+        if item["redacted"]:
+            return f"> [!quote]{'' if thinking == 'shown' else '-'} Thinking (redacted)\n"
+        text = escape_prose(item["text"])
+        return callout("quote", "Thinking", text, folded=thinking != "shown") + "\n"
+    if kind == "tool_call":
+        return _tool_call(item, checklist)
+    if kind == "tool_result":
+        body = fence(item["output"], "text")
+        more = item["output_more"]
+        if more:
+            # printf-style, as the template's ``format`` filter: the same text for any number
+            body += "\n*… %d more line%s*" % (more, "s" if more != 1 else "")  # noqa: UP031
+        return callout("failure" if item["is_error"] else "example", "Tool output", body) + "\n"
+    if kind == "command" and item["shell"]:
+        return fence(item["command"], "sh") + "\n"
+    if kind == "command":
+        return code_span(item["command"]) + "\n"
+    if kind == "command_output":
+        title = "Error output" if item["is_error"] else "Output"
+        return callout("note", title, fence(item["output"], "text")) + "\n"
+    if kind == "summary":
+        trigger = f" ({item['trigger']})" if item["trigger"] else ""
+        title = "Conversation compacted" + trigger
+        return callout("summary", title, escape_prose(item["text"])) + "\n"
+    if kind == "attachment":
+        return f"![[{item['path']}]]\n"
+    if kind == "notice":
+        notice = item["notice"]
+        if notice == "interrupted":
+            return "*Interrupted by the user.*\n"
+        if notice == "rewound":
+            return (
+                "*The user went back to an earlier point of the conversation and continued "
+                "from here.*\n"
+            )
+        error = notice == "error"
+        text = escape_prose(item["text"], literal=True)
+        title = "API error" if error else "Notification"
+        return callout("warning" if error else "info", title, text, folded=False) + "\n"
+    return ""
+
+
+def _tool_call(item: dict[str, Any], checklist: bool) -> str:
+    if checklist and item["todos"]:
+        return _checklist(item)
+    subagent = item["subagent"] or item["name"] in _SUBAGENT_TOOLS
+    if item["one_line"]:
+        status = ""
+        if item["exit_code"] is not None:
+            status += f" · exit {item['exit_code']}"
+        if item["is_error"] and item["exit_code"] is None:
+            status += " (error)"
+        summary = ""
+        if item["summary"]:
+            summary = " — " + _summary(item)
+        if subagent:
+            agent = f" {code_span(item['agent_type'])}" if item["agent_type"] else ""
+            link = f" → {item['subagent']}" if item["subagent"] else ""
+            return f"- Subagent{agent}{summary}{link}{status}\n"
+        return f"- {code_span(item['name'])}{summary}{status}\n"
+    if subagent:
+        return _subagent_call(item)
+    body = ""
+    for block in item["inputs"]:
+        if block["label"]:
+            body += f"{code_span(block['label'])}:\n"
+        body += fence(block["text"], block["lang"]) + "\n"
+    if item["output"]:
+        body += fence(item["output"], "text") + "\n"
+    more = item["output_more"]
+    if more:
+        body += f"*… {more} more line{'s' if more != 1 else ''}*\n"
+    status = ""
+    if item["exit_code"] is not None:
+        status += f" · exit {item['exit_code']}"
+    if item["duration"] is not None:
+        status += " · %.1f s" % item["duration"]  # noqa: UP031 (the template's ``format``)
+    if item["is_error"] and item["exit_code"] is None:
+        status += " (error)"
+    summary = f" — {_summary(item)}" if item["summary"] else ""
+    title = code_span(item["name"]) + summary + status
+    return callout("failure" if item["is_error"] else "example", title, body) + "\n"
+
+
+def _summary(item: dict[str, Any]) -> str:
+    return code_span(item["summary"]) if item["summary_code"] else escape_inline(item["summary"])
+
+
+def _checklist(item: dict[str, Any]) -> str:
+    body = ""
+    if item["explanation"]:
+        body += escape_prose(item["explanation"]) + "\n\n"
+    for todo in item["todos"]:
+        box = "x" if todo["done"] else " "
+        status = ""
+        if todo["status"] in ("in_progress", "cancelled"):
+            status = f" *({todo['status'].replace('_', ' ')})*"
+        body += f"- [{box}] {escape_inline(todo['text'])}{status}\n"
+    title = "Plan — " + code_span(item["name"])
+    return callout("todo", title, body, folded=False) + "\n"
+
+
+def _subagent_call(item: dict[str, Any]) -> str:
+    body = ""
+    if item["prompt"]:
+        body += "Prompt:\n" + fence(item["prompt"], "text") + "\n\n"
+    if item["output"]:
+        body += "Result:\n\n" + escape_prose(item["output"]) + "\n\n"
+    if item["subagent"]:
+        body += f"Full transcript: {item['subagent']}\n"
+    agent = code_span(item["agent_type"]) + ": " if item["agent_type"] else ""
+    if item["summary"] and not item["summary_code"]:
+        name = escape_inline(item["summary"])
+    else:
+        name = code_span(item["summary"] or item["name"])
+    return callout("abstract", "Subagent — " + agent + name, body) + "\n"

@@ -1,0 +1,182 @@
+"""``session_body`` writes the shipped session template's bytes without Jinja: for any
+context a note can have, it equals the template rendered by Jinja; it is used only while
+the template in effect is the shipped file, unchanged."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exporter import notes
+from exporter.model import Session
+from exporter.render import (
+    REFERENCE_ENV,
+    default_templates_dir,
+    fresh_templates,
+    render,
+    shipped_template_in_effect,
+)
+from exporter.session_body import SHIPPED_TEMPLATE_SHA256, session_body
+
+TEMPLATE = "session.md.j2"
+
+# Short texts that reach every escape: Markdown and Obsidian syntax, code, tabs, lines.
+_texts = st.lists(st.sampled_from(list("ab_*`#[]|<>=$%:^\\-\n\t ~!.1é") + ["```", "- ", "> "]),
+                  max_size=20).map("".join)  # fmt: skip
+_maybe_text = st.one_of(st.none(), st.just(""), _texts)
+_counts = st.one_of(st.none(), st.integers(-2, 300))
+
+
+@st.composite
+def _item(draw) -> dict:
+    kind = draw(st.sampled_from(["text", "thinking", "tool_call", "tool_result", "command",
+                                 "command_output", "summary", "attachment", "notice"]))  # fmt: skip
+    item: dict = {"kind": kind, "one_line": draw(st.booleans()) and kind == "tool_call"}
+    if kind in ("text", "summary"):
+        item.update(text=draw(_texts), trigger=draw(_maybe_text))
+    elif kind == "thinking":
+        item.update(text=draw(_texts), redacted=draw(st.booleans()))
+    elif kind == "tool_call":
+        todos = draw(st.one_of(st.none(), st.lists(st.fixed_dictionaries({
+            "text": _texts, "done": st.booleans(),
+            "status": st.sampled_from(["pending", "in_progress", "completed", "cancelled"]),
+        }), max_size=3)))  # fmt: skip
+        item.update(
+            name=draw(st.sampled_from(["Bash", "Task", "Agent", "Edit", "x`y"])),
+            summary=draw(_maybe_text),
+            summary_code=draw(st.booleans()),
+            inputs=draw(
+                st.lists(
+                    st.fixed_dictionaries(
+                        {
+                            "label": _maybe_text,
+                            "text": _texts,
+                            "lang": st.sampled_from(["", "sh", "json", "dataview", "diff"]),
+                        }
+                    ),
+                    max_size=2,
+                )
+            ),  # fmt: skip
+            output=draw(_maybe_text),
+            output_more=draw(st.sampled_from([0, 1, 2, 57])),
+            is_error=draw(st.booleans()),
+            exit_code=draw(_counts),
+            duration=draw(st.one_of(st.none(), st.floats(0, 1e4, allow_nan=False))),
+            subagent=draw(st.one_of(st.none(), st.just("[[2026-01-02 agent a1b2]]"))),
+            prompt=draw(_maybe_text),
+            agent_type=draw(_maybe_text),
+            todos=todos,
+            explanation=draw(_maybe_text),
+        )
+    elif kind == "tool_result":
+        item.update(output=draw(_texts), is_error=draw(st.booleans()),
+                    output_more=draw(st.sampled_from([0, 1, 3])))  # fmt: skip
+    elif kind == "command":
+        item.update(command=draw(_texts), shell=draw(st.booleans()))
+    elif kind == "command_output":
+        item.update(output=draw(_texts), is_error=draw(st.booleans()))
+    elif kind == "attachment":
+        item.update(path="attachments/ccexport/0123abcd.png", media_type="image/png")
+    else:
+        item.update(notice=draw(st.sampled_from(["interrupted", "rewound", "error", "other"])),
+                    text=draw(_texts))  # fmt: skip
+    return item
+
+
+_when = st.one_of(st.none(), st.datetimes(min_value=datetime(2020, 1, 1),
+                                          max_value=datetime(2030, 1, 1), timezones=st.just(UTC)))  # fmt: skip
+
+
+@st.composite
+def _context(draw) -> dict:
+    started = draw(_when)
+    ended = draw(st.one_of(_when, st.just(started and started + timedelta(hours=2))))
+    session = Session(
+        source="claude-code",
+        session_id="s1",
+        messages=(),
+        source_path=Path("s1.jsonl"),
+        git_branch=draw(_maybe_text),
+        models=tuple(
+            draw(
+                st.lists(st.sampled_from(["claude-opus-4-1-20250805", "gpt-5", "a*b"]), max_size=2)
+            )
+        ),  # fmt: skip
+        agent_label=draw(_maybe_text),
+    )
+    properties = draw(st.sampled_from([{}, {"model": "x"}, {"resume": "claude --resume s1"}]))
+    turns = draw(st.lists(st.fixed_dictionaries({
+        "role": st.sampled_from(["user", "assistant", "system"]),
+        "when": st.sampled_from(["", "09:05", "2026-01-02 10:00"]),
+        "queued": st.booleans(),
+        "items": st.lists(_item(), max_size=4),
+    }), max_size=4))  # fmt: skip
+    return {
+        "properties": properties,
+        "session": session,
+        "title": draw(_texts),
+        "source_label": "Claude Code",
+        "project": draw(_texts),
+        "turns": turns,
+        "parent_link": draw(st.one_of(st.none(), st.just("[[parent note]]"))),
+        "fork_link": draw(st.one_of(st.none(), st.just("[[fork origin]]"))),
+        "subagent_links": draw(st.lists(st.sampled_from(["[[a]]", "[[b|B]]"]), max_size=2)),
+        "started": started,
+        "ended": ended,
+        "tz": UTC,
+        "tool_output": "full",
+        "tool_output_lines": 20,
+        "thinking": draw(st.sampled_from(["folded", "shown", "hidden"])),
+        "tools": "full",
+        "todo_as_checklist": draw(st.booleans()),
+    }
+
+
+@settings(max_examples=600, deadline=None)
+@given(_context())
+def test_it_writes_what_jinja_renders_from_the_shipped_template(context):
+    assert session_body(context) == render(TEMPLATE, context)
+
+
+def test_the_shipped_template_is_the_one_it_follows():
+    """Edit templates/session.md.j2 and this fails until session_body follows the edit and
+    its digest is updated (until then notes are rendered by Jinja: correct, slower)."""
+    data = (default_templates_dir() / TEMPLATE).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == SHIPPED_TEMPLATE_SHA256
+
+
+def test_it_is_used_only_for_the_shipped_template_unchanged(tmp_path, monkeypatch):
+    fresh_templates()
+    assert shipped_template_in_effect(TEMPLATE, None, SHIPPED_TEMPLATE_SHA256)
+    assert shipped_template_in_effect(TEMPLATE, tmp_path, SHIPPED_TEMPLATE_SHA256)
+    assert not shipped_template_in_effect(TEMPLATE, None, "0" * 64)  # the file was edited
+    (tmp_path / TEMPLATE).write_text("{{ title }}\n")
+    fresh_templates()
+    assert not shipped_template_in_effect(TEMPLATE, tmp_path, SHIPPED_TEMPLATE_SHA256)
+    monkeypatch.setenv(REFERENCE_ENV, "1")
+    fresh_templates()
+    assert not shipped_template_in_effect(TEMPLATE, None, SHIPPED_TEMPLATE_SHA256)
+    fresh_templates()
+
+
+def test_a_note_is_built_without_jinja_only_when_the_template_is_shipped(tmp_path, monkeypatch):
+    calls: list[str] = []
+    monkeypatch.setattr(notes, "render", lambda name, *a: calls.append(name) or "jinja\n")
+    monkeypatch.setattr(notes, "session_body", lambda c: calls.append("python") or "python\n")
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    fresh_templates()
+    for folder in (None, mine):
+        settings_ = notes.NoteSettings(templates=folder)
+        assert notes._body(settings_, {}) == "python\n"
+    (mine / TEMPLATE).write_text("{{ title }}\n")
+    fresh_templates()
+    assert notes._body(notes.NoteSettings(templates=mine), {}) == "jinja\n"
+    other = notes.NoteSettings(session_template="other.md.j2")
+    assert notes._body(other, {}) == "jinja\n"
+    assert calls == ["python", "python", TEMPLATE, "other.md.j2"]
+    fresh_templates()

@@ -35,6 +35,8 @@ PLACEHOLDER = "[REDACTED:{}]"
 _BEFORE, _AFTER = 64, 640
 _PLACEHOLDER_START = b"[REDACTED:"
 _PASSES = 12
+# Below this many bytes walking the automaton costs less than one call of the RE2 search.
+_PREFILTER_FROM = 256
 # Bump when the engine's behaviour changes: notes are rendered again with the new result.
 ENGINE_VERSION = "2"  # 2: keywords outside ASCII are found
 
@@ -188,8 +190,9 @@ class Redactor:
         spots: dict[int, list[tuple[int, int]] | None] = dict.fromkeys(self._always)
         if not len(self._automaton):
             return spots
-        if self._any_keyword is not None and not self._any_keyword.search(data):
-            return spots
+        if len(data) > _PREFILTER_FROM and self._any_keyword is not None:
+            if not self._any_keyword.search(data):
+                return spots
         size = len(data)
         # The bytes read as Latin-1: one character per byte, so positions are byte offsets.
         for end, (length, rules) in self._automaton.iter(data.decode("latin-1")):

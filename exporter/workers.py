@@ -45,8 +45,10 @@ class RenderJob:
 Outcome = Note | Problem  # the note, or why there is none
 
 
-def render_job(job: RenderJob, settings: NoteSettings) -> Outcome:
-    """Never raises: the outcome crosses a process boundary as a plain value."""
+def render_job(job: RenderJob, settings: NoteSettings | None = None) -> Outcome:
+    """Never raises: the outcome crosses a process boundary as a plain value. In a worker
+    the settings are the run's, given once when the worker started."""
+    settings = settings or _worker_settings[0]
     session = job.session
     try:
         note = build_note(session, job.relpath, settings, job.links.get)
@@ -68,12 +70,19 @@ def failed(job: RenderJob, why: str) -> Problem:
 
 
 PARENT_CHECK_SECONDS = 0.5
+# The run's settings in a worker process: sent once, not with every job (a job is a
+# session; the settings, with the price table, would add a tenth to each).
+_worker_settings: list[NoteSettings] = []
 
 
-def _start_worker(lock: tuple[int, int, int] | None, parent: int) -> None:
+def _start_worker(
+    lock: tuple[int, int, int] | None, parent: int, settings: NoteSettings | None = None
+) -> None:
     """A worker lives only as long as the run that started it: Ctrl-C is the main process's
     to handle (it stops the pool), and if the main process is killed (SIGTERM, SIGKILL) the
     worker exits within half a second instead of living on and holding the caller's pipes."""
+    if settings is not None:
+        _worker_settings[:] = [settings]
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):  # forked with SIGINT held back: now ignored
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -156,16 +165,16 @@ class Renderer:
         then starts with SIGINT blocked, so it never dies of a Ctrl-C before its initializer
         ignores it (the main process gets the held-back signal right after)."""
         if not hasattr(signal, "pthread_sigmask"):
-            return pool.submit(render_job, job, self.settings)
+            return pool.submit(render_job, job)
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            return pool.submit(render_job, job, self.settings)
+            return pool.submit(render_job, job)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def _new_pool(self, workers: int) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            workers, initializer=_start_worker, initargs=(self.lock, os.getpid())
+            workers, initializer=_start_worker, initargs=(self.lock, os.getpid(), self.settings)
         )
 
     def _replace_pool(self) -> None:

@@ -19,7 +19,7 @@ from exporter.workers import Renderer, RenderJob
 real_render_job = workers.render_job
 
 
-def slow_render_job(job, settings):
+def slow_render_job(job, settings=None):
     """A note that takes a while: results pile up if the main process does not wait."""
     time.sleep(0.2)
     return real_render_job(job, settings)

@@ -88,8 +88,22 @@ def owned_hash(owned: str) -> str:
     (a sync tool that turns LF into CRLF is not an edit)."""
     if "\r" in owned:
         owned = "\n".join(line.rstrip("\r") for line in owned.split("\n"))
-    lines = owned.strip("\n")
-    return hashlib.sha256(lines.encode("utf-8", "replace")).hexdigest()[:16]
+    return text_sha256(owned.strip("\n"))[:16]
+
+
+# The last text hashed (kept alive, so its identity cannot be reused) and its digest.
+_last_digest: list[tuple[str | None, str]] = [(None, "")]
+
+
+def text_sha256(text: str) -> str:
+    """SHA-256 of the text's UTF-8 bytes, hex. A note's region is hashed for its end marker
+    and again for the state's record: the same string object, hashed once."""
+    last, digest = _last_digest[0]
+    if last is text:
+        return digest
+    digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+    _last_digest[0] = (text, digest)
+    return digest
 
 
 def end_marker(owned: str) -> str:

@@ -23,7 +23,6 @@ The vault knows a note only as a path, frontmatter and an owned body. Rules:
 from __future__ import annotations
 
 import difflib
-import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -74,7 +73,7 @@ class Change:
 
 
 def _owned_hash(owned: str) -> str:
-    return hashlib.sha256(owned.encode("utf-8", "replace")).hexdigest()
+    return notefile.text_sha256(owned)
 
 
 class Vault(NoteSurvey):

@@ -340,6 +340,7 @@ def _spellings(rule: Rule) -> set[str]:
     return {w for k in rule.keywords for w in (k, k.lower(), k.upper(), k.capitalize())}
 
 
+@lru_cache(maxsize=4096)  # the same few keys (command, file_path, …) in every tool call
 def _named_secret(name: str) -> str | None:
     """The generic rule a JSON key calls for (``"password"``, ``"api_key"``), if any."""
     for rule_id, pattern in _NAMED_SECRETS:

@@ -88,12 +88,30 @@ def _start_worker(
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _close_inherited(lock)
 
+    # Forked or spawned, the worker's parent is the main process. Started by a fork server
+    # (Python 3.14's default on Linux) it is the server, so the main process is looked at
+    # too. Either way the worker ends once its parent changes or the main process is gone.
+    started_under = os.getppid()
+    server = started_under != parent
+
     def watch_parent() -> None:
-        while os.getppid() == parent:
+        while os.getppid() == started_under and (not server or _alive(parent)):
             time.sleep(PARENT_CHECK_SECONDS)
         os._exit(1)
 
     threading.Thread(target=watch_parent, name="ccexport-parent-watch", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    """Is process ``pid`` running? (POSIX: only a fork server makes this needed; on Windows
+    ``os.kill`` would end the process.)"""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # there, but not ours to signal
+        return True
+    return True
 
 
 def _close_inherited(lock: tuple[int, int, int] | None) -> None:

@@ -150,6 +150,7 @@ def test_the_shipped_template_is_the_one_it_follows():
 
 
 def test_it_is_used_only_for_the_shipped_template_unchanged(tmp_path, monkeypatch):
+    monkeypatch.delenv(REFERENCE_ENV, raising=False)
     fresh_templates()
     assert shipped_template_in_effect(TEMPLATE, None, SHIPPED_TEMPLATE_SHA256)
     assert shipped_template_in_effect(TEMPLATE, tmp_path, SHIPPED_TEMPLATE_SHA256)
@@ -164,6 +165,7 @@ def test_it_is_used_only_for_the_shipped_template_unchanged(tmp_path, monkeypatc
 
 
 def test_a_note_is_built_without_jinja_only_when_the_template_is_shipped(tmp_path, monkeypatch):
+    monkeypatch.delenv(REFERENCE_ENV, raising=False)
     calls: list[str] = []
     monkeypatch.setattr(notes, "render", lambda name, *a: calls.append(name) or "jinja\n")
     monkeypatch.setattr(notes, "session_body", lambda c: calls.append("python") or "python\n")

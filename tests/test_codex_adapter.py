@@ -366,3 +366,27 @@ def test_injected_context_never_reaches_a_note(tmp_path):
     ):
         assert injected not in text
     assert "Fix the flaky test" in text and "```sh\npytest -x\n```" in text and "> 1 passed" in text
+
+
+def test_a_rollout_is_loaded_with_the_cycle_collector_paused(tmp_path, monkeypatch):
+    """Many new containers and no cycle: the collector waits until the rollout is built,
+    and is left as the caller had it."""
+    import gc
+
+    from exporter.adapters import codex_rollout
+
+    conversation().write(tmp_path / ".codex")
+    seen: list[bool] = []
+    real = codex_rollout.build_rollout
+    monkeypatch.setattr(
+        codex_rollout, "build_rollout", lambda *a: seen.append(gc.isenabled()) or real(*a)
+    )
+    assert gc.isenabled()
+    sessions, _ = load_all(tmp_path)
+    assert len(sessions) == 1 and seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        load_all(tmp_path)
+        assert not gc.isenabled()  # a caller that paused it keeps it paused
+    finally:
+        gc.enable()

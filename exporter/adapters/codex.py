@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
 
+from ..collector import collector_paused
 from ..errors import Problem, SourceChanged
 from ..model import Message, MessageStream, Session
 from ._jsonl import iter_jsonl, parse_timestamp
@@ -84,6 +85,12 @@ class CodexAdapter:
                 yield SessionRef(SOURCE, session_id or path.stem, FileStamp.of(path), extra=extra)
 
     def load(self, ref: SessionRef) -> LoadResult:
+        # A held rollout is many new containers and no cycle among them: the collector,
+        # woken every few hundred, would walk them again and again (as for Claude Code).
+        with collector_paused():
+            return self._load(ref)
+
+    def _load(self, ref: SessionRef) -> LoadResult:
         # The parser: imported when a session is read
         from .codex_rollout import RolloutBuilder, build_rollout, scan_rollout
 

@@ -23,7 +23,7 @@ from corpus_home import build_corpus_home
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exporter.adapters import _jsonl, claude_subagents, claude_transcript
+from exporter.adapters import _jsonl, claude_content, claude_subagents, claude_transcript
 from exporter.adapters.claude_code import ClaudeCodeAdapter, project_name
 from exporter.adapters.claude_subagents import TaskIndex, known_uuid, sidechain_roots
 from exporter.adapters.claude_transcript import TranscriptBuilder, _replay_keys, _uuid_key
@@ -76,13 +76,14 @@ def plain_formulas():
             "_replay_keys": plain_replay_keys,
             "parse_timestamp": plain_parse_timestamp,
             "token_count": plain_token_count,
-            "_has_text": lambda text: bool(text.strip()),
             "_tool_output_only": lambda parts: (
                 all(p.kind in ("tool_result", "attachment") for p in parts)
                 and any(p.kind == "tool_result" for p in parts)
             ),
         }.items():
             stack.enter_context(mock.patch.object(module, name, plain))
+        has_text = lambda text: bool(text.strip())  # noqa: E731
+        stack.enter_context(mock.patch.object(claude_content, "_has_text", has_text))
         stack.enter_context(
             mock.patch.object(
                 TranscriptBuilder, "_time", lambda self, value: plain_parse_timestamp(value)

@@ -19,8 +19,6 @@ User text is kept raw: removing injected wrappers is the note builder's job (cle
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import sys
 from collections.abc import Iterable
@@ -31,19 +29,17 @@ from typing import Any
 import orjson
 
 from ..model import (
-    AttachmentPart,
     Message,
     NoticePart,
     Part,
     Role,
     SummaryPart,
     TextPart,
-    ThinkingPart,
     ToolCallPart,
-    ToolResultPart,
     Usage,
 )
 from ._jsonl import parse_timestamp, token_count
+from .claude_content import assistant_parts, plain_text, user_parts
 
 SYNTHETIC_MODEL = "<synthetic>"
 CONVERSATIONAL = {"user", "assistant", "system", "attachment", "progress"}
@@ -210,7 +206,7 @@ class TranscriptBuilder:
         message = rec.get("message") or {}
         content = message.get("content") if isinstance(message, dict) else None
         if rec.get("isCompactSummary"):
-            text = _plain_text(content)
+            text = plain_text(content)
             if self.pending_boundary is not None:
                 old = self.pending_boundary.parts[0]
                 trigger = old.trigger if isinstance(old, SummaryPart) else None
@@ -219,7 +215,7 @@ class TranscriptBuilder:
             else:
                 self._add("system", [SummaryPart(text)], rec)
             return
-        parts = _user_parts(content)
+        parts = user_parts(content)
         if not parts:
             return
         if _tool_output_only(parts):
@@ -242,7 +238,7 @@ class TranscriptBuilder:
         # A damaged line may hold anything. Interned: one string for every message of a model.
         model = sys.intern(model) if isinstance(model, str) else None
         if rec.get("isApiErrorMessage"):
-            text = _plain_text(message.get("content")).strip()
+            text = plain_text(message.get("content")).strip()
             self._add("assistant", [NoticePart("error", text)], rec)
             return
         if model == SYNTHETIC_MODEL:
@@ -256,7 +252,7 @@ class TranscriptBuilder:
                 token_count(usage.get("cache_read_input_tokens")),
                 token_count(usage.get("cache_creation_input_tokens")),
             )
-        parts = _assistant_parts(message.get("content"))
+        parts = assistant_parts(message.get("content"))
         if not parts:
             return
         if isinstance(model, str) and model and model not in self.out.models:
@@ -387,117 +383,3 @@ def _json_bytes(value: Any) -> bytes:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except (TypeError, orjson.JSONEncodeError):  # a number past 64 bits (lenient parse)
         return repr(value).encode("utf-8", "replace")
-
-
-def _has_text(text: str) -> bool:
-    """``bool(text.strip())`` without copying a long text to find out (both methods stop
-    at the same characters: str.isspace's)."""
-    return bool(text) and not text.isspace()
-
-
-def _plain_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n\n".join(
-            b["text"]
-            for b in content
-            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
-        )
-    return ""
-
-
-def _user_parts(content: Any) -> list[Part]:
-    if isinstance(content, str):
-        return [TextPart(content)] if _has_text(content) else []
-    parts: list[Part] = []
-    for block in content if isinstance(content, list) else []:
-        if not isinstance(block, dict):
-            continue
-        kind = block.get("type")
-        if kind == "text" and isinstance(text := block.get("text"), str):
-            if _has_text(text):
-                parts.append(TextPart(text))
-        elif kind in ("image", "document"):
-            attachment = _attachment(block)
-            if attachment:
-                parts.append(attachment)
-        elif kind == "tool_result":
-            output, attachments = _tool_output(block.get("content"))
-            if not output and isinstance(block.get("text"), str):
-                output = block["text"]
-            call_id = block.get("tool_use_id")
-            parts.append(
-                ToolResultPart(
-                    output,
-                    call_id if isinstance(call_id, str) else None,
-                    bool(block.get("is_error")),
-                )
-            )
-            parts.extend(attachments)
-    return parts
-
-
-def _tool_output(content: Any) -> tuple[str, list[Part]]:
-    if isinstance(content, str):
-        return content, []
-    texts: list[str] = []
-    attachments: list[Part] = []
-    for block in content if isinstance(content, list) else []:
-        if not isinstance(block, dict):
-            continue
-        if block.get("type") == "text" and isinstance(block.get("text"), str):
-            texts.append(block["text"])
-        elif block.get("type") in ("image", "document"):
-            attachment = _attachment(block)
-            if attachment:
-                attachments.append(attachment)
-    return "\n".join(texts), attachments
-
-
-def _attachment(block: dict[str, Any]) -> Part | None:
-    source = block.get("source")
-    if not isinstance(source, dict):
-        return None
-    media_type = str(source.get("media_type") or "application/octet-stream")
-    data = source.get("data")
-    if source.get("type") == "text" and isinstance(data, str):
-        return TextPart(data)
-    if source.get("type") != "base64" or not isinstance(data, str):
-        return None
-    try:
-        raw = base64.b64decode(data, validate=False)
-    except (binascii.Error, ValueError):
-        return None
-    return AttachmentPart(media_type, raw)
-
-
-def _assistant_parts(content: Any) -> list[Part]:
-    if isinstance(content, str):
-        return [TextPart(content)] if _has_text(content) else []
-    parts: list[Part] = []
-    for block in content if isinstance(content, list) else []:
-        if not isinstance(block, dict):
-            continue
-        kind = block.get("type")
-        if kind == "text" and isinstance(text := block.get("text"), str):
-            if _has_text(text):
-                parts.append(TextPart(text))
-        elif kind == "thinking" and isinstance(thinking := block.get("thinking"), str):
-            if _has_text(thinking):
-                parts.append(ThinkingPart(thinking))
-        elif kind == "redacted_thinking":
-            parts.append(ThinkingPart("", redacted=True))
-        elif kind in ("tool_use", "server_tool_use"):
-            call_id = block.get("id") if isinstance(block.get("id"), str) else None
-            tool_input = block.get("input")
-            description = tool_input.get("description") if isinstance(tool_input, dict) else None
-            parts.append(
-                ToolCallPart(
-                    str(block.get("name") or "tool"),
-                    tool_input,
-                    call_id,
-                    description if isinstance(description, str) else None,
-                )
-            )
-    return parts

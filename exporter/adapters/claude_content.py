@@ -1,0 +1,133 @@
+"""The parts of one Claude Code message: its ``content`` (a string, or a list of text,
+thinking, tool use, tool result, image and document blocks) as model parts. Blocks of an
+unknown type, or with a field of the wrong type, are left out; empty text is no part.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+from ..model import (
+    AttachmentPart,
+    Part,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+)
+
+
+def _has_text(text: str) -> bool:
+    """``bool(text.strip())`` without copying a long text to find out (both methods stop
+    at the same characters: str.isspace's)."""
+    return bool(text) and not text.isspace()
+
+
+def plain_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n\n".join(
+            b["text"]
+            for b in content
+            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        )
+    return ""
+
+
+def user_parts(content: Any) -> list[Part]:
+    if isinstance(content, str):
+        return [TextPart(content)] if _has_text(content) else []
+    parts: list[Part] = []
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and isinstance(text := block.get("text"), str):
+            if _has_text(text):
+                parts.append(TextPart(text))
+        elif kind in ("image", "document"):
+            attachment = _attachment(block)
+            if attachment:
+                parts.append(attachment)
+        elif kind == "tool_result":
+            output, attachments = _tool_output(block.get("content"))
+            if not output and isinstance(block.get("text"), str):
+                output = block["text"]
+            call_id = block.get("tool_use_id")
+            parts.append(
+                ToolResultPart(
+                    output,
+                    call_id if isinstance(call_id, str) else None,
+                    bool(block.get("is_error")),
+                )
+            )
+            parts.extend(attachments)
+    return parts
+
+
+def _tool_output(content: Any) -> tuple[str, list[Part]]:
+    if isinstance(content, str):
+        return content, []
+    texts: list[str] = []
+    attachments: list[Part] = []
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "text" and isinstance(block.get("text"), str):
+            texts.append(block["text"])
+        elif block.get("type") in ("image", "document"):
+            attachment = _attachment(block)
+            if attachment:
+                attachments.append(attachment)
+    return "\n".join(texts), attachments
+
+
+def _attachment(block: dict[str, Any]) -> Part | None:
+    source = block.get("source")
+    if not isinstance(source, dict):
+        return None
+    media_type = str(source.get("media_type") or "application/octet-stream")
+    data = source.get("data")
+    if source.get("type") == "text" and isinstance(data, str):
+        return TextPart(data)
+    if source.get("type") != "base64" or not isinstance(data, str):
+        return None
+    try:
+        raw = base64.b64decode(data, validate=False)
+    except (binascii.Error, ValueError):
+        return None
+    return AttachmentPart(media_type, raw)
+
+
+def assistant_parts(content: Any) -> list[Part]:
+    if isinstance(content, str):
+        return [TextPart(content)] if _has_text(content) else []
+    parts: list[Part] = []
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and isinstance(text := block.get("text"), str):
+            if _has_text(text):
+                parts.append(TextPart(text))
+        elif kind == "thinking" and isinstance(thinking := block.get("thinking"), str):
+            if _has_text(thinking):
+                parts.append(ThinkingPart(thinking))
+        elif kind == "redacted_thinking":
+            parts.append(ThinkingPart("", redacted=True))
+        elif kind in ("tool_use", "server_tool_use"):
+            call_id = block.get("id") if isinstance(block.get("id"), str) else None
+            tool_input = block.get("input")
+            description = tool_input.get("description") if isinstance(tool_input, dict) else None
+            parts.append(
+                ToolCallPart(
+                    str(block.get("name") or "tool"),
+                    tool_input,
+                    call_id,
+                    description if isinstance(description, str) else None,
+                )
+            )
+    return parts

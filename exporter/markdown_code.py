@@ -21,6 +21,12 @@ from .markdown_scan import scanned_code
 # through both paths and compare every byte.
 REFERENCE_ENV = "CCEXPORT_REFERENCE_RENDER"
 
+
+def reference_rendering() -> bool:
+    """Is every speed-up of the note builder to be bypassed (``REFERENCE_ENV`` is "1")?"""
+    return os.environ.get(REFERENCE_ENV) == "1"
+
+
 _BACKTICKS = re.compile(r"`+")
 _HAS_CODE = re.compile(r"`|~~~|^(?: {4}|\t)|^[ \t>*+\d.)-]*(?: {4}|\t)", re.MULTILINE)
 # A line's container prefix: indentation, blockquote markers, list markers.
@@ -84,7 +90,7 @@ def _parser() -> Any:
 def _parsed_code(text: str) -> tuple[list[dict[str, Any]], list[str]]:
     """Code blocks (in document order) and code span contents, as the parser sees them:
     read by the fast scan where the text is plain enough, else by the parser."""
-    if os.environ.get(REFERENCE_ENV) != "1":
+    if not reference_rendering():
         scanned = scanned_code(text)
         if scanned is not None:
             return scanned

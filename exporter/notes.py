@@ -15,6 +15,7 @@ from typing import Any
 
 from .model import (
     CommandPart,
+    Message,
     MessageStream,
     Session,
     TextPart,
@@ -109,24 +110,25 @@ def _shorten(text: str) -> str:
     return cut.rstrip(" ,.;:") + "…"
 
 
-_REPLY_KINDS = ("text", "tool_call", "thinking")
-
-
 def has_conversation(session: Session) -> bool:
     """A session worth a note: someone wrote something (not only /clear and friends)."""
-    if not isinstance(session.messages, MessageStream) and any(
-        message.role == "assistant" and any(p.kind in _REPLY_KINDS for p in message.parts)
-        for message in session.messages
-    ):
-        return True  # a reply settles it before any prompt is cleaned (a stream is read once)
+    # A reply settles it before any prompt is cleaned; a stream is read once, in order.
+    held = not isinstance(session.messages, MessageStream)
+    if held and any(_is_reply(message) for message in session.messages):
+        return True
     for message in session.messages:
-        if message.role == "assistant":
-            if any(p.kind in _REPLY_KINDS for p in message.parts):
-                return True
-        elif message.role == "user":
+        if message.role == "user":
             if any(p.kind in ("text", "attachment") for p in clean_parts(message)):
                 return True
+        elif not held and _is_reply(message):
+            return True
     return False
+
+
+def _is_reply(message: Message) -> bool:
+    return message.role == "assistant" and any(
+        p.kind in ("text", "tool_call", "thinking") for p in message.parts
+    )
 
 
 def project_of(session: Session) -> str:

@@ -17,14 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from . import markdown
 from .errors import ExporterError
-from .markdown_code import REFERENCE_ENV
+from .markdown_code import REFERENCE_ENV, reference_rendering  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:
     import jinja2
-
-
-def reference_rendering() -> bool:
-    return os.environ.get(REFERENCE_ENV) == "1"
 
 
 class TemplateError(ExporterError):

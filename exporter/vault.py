@@ -72,10 +72,6 @@ class Change:
     diff: str = ""
 
 
-def _owned_hash(owned: str) -> str:
-    return notefile.text_sha256(owned)
-
-
 class Vault(NoteSurvey):
     """A vault folder and the exporter's state in it. ``dry_run`` writes nothing; ``force``
     updates notes even when their source now holds fewer messages. Finding notes (what is
@@ -216,7 +212,7 @@ class Vault(NoteSurvey):
             return Change(Action.UNCHANGED, key, relpath)
         edited = parsed.edited
         if edited is None:  # a note written before markers carried a hash
-            edited = record is not None and _owned_hash(parsed.owned) != record.hash
+            edited = record is not None and notefile.text_sha256(parsed.owned) != record.hash
         if edited and parsed.owned.strip("\n") != owned:
             saved = self._save_conflict(relpath, current)
             action, message = (
@@ -314,7 +310,7 @@ class Vault(NoteSurvey):
     ) -> None:
         lines = owned.count("\n") + 1
         self.state.notes[key] = NoteRecord(
-            relpath, _owned_hash(owned), lines, tags, keys, meta, stat_key(written)
+            relpath, notefile.text_sha256(owned), lines, tags, keys, meta, stat_key(written)
         )
 
     def _save_conflict(self, relpath: str, text: str) -> str:

@@ -118,12 +118,29 @@ def strip_injected(text: str) -> str:
     if "</system-reminder>" not in text and "agentId: " not in text:
         return text
     while True:
-        m = _TRAILING_INJECTION.search(text)
+        m = _TRAILING_INJECTION.search(text, _tail_start(text))
         if not m:
             return text
         text = text[: m.start()] + ("\n" if text[: m.start()].endswith("\n") else "")
         if not text.strip():
             return ""
+
+
+def _tail_start(text: str) -> int:
+    """The earliest place a trailing injection can begin: the whitespace before the last
+    opening tag, or before the last line that starts with ``agentId: `` (a match ends the
+    text, so it holds no later one). Searched from there, not from the start: the pattern
+    tried at every position of a long output (a file read) cost more than rendering it."""
+    anchors = [text.rfind("<system-reminder>")]
+    line = text.rfind("\nagentId: ")
+    anchors.append(line + 1 if line >= 0 else 0 if text.startswith("agentId: ") else -1)
+    found = [a for a in anchors if a >= 0]
+    if not found:
+        return len(text)
+    at = min(found)
+    while at and text[at - 1].isspace():  # str.isspace is what the pattern's \s matches
+        at -= 1
+    return at
 
 
 def clean_user_text(text: str) -> list[Part]:

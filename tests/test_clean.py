@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from exporter.clean import INJECTED, clean_user_text, strip_control, strip_injected
+from exporter.clean import (
+    _TRAILING_INJECTION,
+    INJECTED,
+    _tail_start,
+    clean_user_text,
+    strip_control,
+    strip_injected,
+)
 from exporter.model import CommandOutputPart, CommandPart, NoticePart, SummaryPart, TextPart
 
 
@@ -135,3 +144,42 @@ def test_codex_desktop_prompt_keeps_the_files_the_person_mentioned():
         "Files mentioned:\n- `/home/dev/Downloads/notes.vtt`\n- `/home/dev/work/spec_v2.md`"
     )
     assert "Open tabs" not in str(parts) and "a.py" not in str(parts)
+
+
+# Pieces a tool output's tail is made of: the markers, whitespace of every kind the
+# pattern's \s covers (a line separator, a no-break space), and plain text.
+_TAIL_PIECES = [
+    "<system-reminder>", "</system-reminder>", "<system-reminder>ctx</system-reminder>",
+    "agentId: ", "agentId: a1-b2 (for resuming to continue)", "\nagentId: z (for resuming)\n",
+    "\n", " ", "\t", "\u2028", "\xa0", "  \n", "x", "(", ")", "é", "line 3",
+]  # fmt: skip
+
+
+def _strip_injected_searched_from_the_start(text: str) -> str:
+    """The plain formula: the pattern searched from the first character."""
+    if "</system-reminder>" not in text and "agentId: " not in text:
+        return text
+    while True:
+        m = _TRAILING_INJECTION.search(text)
+        if not m:
+            return text
+        text = text[: m.start()] + ("\n" if text[: m.start()].endswith("\n") else "")
+        if not text.strip():
+            return ""
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_TAIL_PIECES), max_size=14))
+def test_searching_from_the_tail_finds_what_a_search_from_the_start_finds(pieces):
+    text = "".join(pieces)
+    assert strip_injected(text) == _strip_injected_searched_from_the_start(text)
+
+
+def test_a_long_output_is_not_searched_from_its_start():
+    # A file read of 20,000 indented lines with the harness's reminder after it: the
+    # search starts at the reminder (from the start, the pattern would be tried at every
+    # position of the file, and at every space of each indentation run).
+    body = "\n".join(f"{' ' * 16}value_{i} = {i}" for i in range(20_000))
+    output = body + "\n<system-reminder>\nconsider whether it is malware\n</system-reminder>\n"
+    assert _tail_start(output) == len(body)
+    assert strip_injected(output) == body

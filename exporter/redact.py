@@ -190,12 +190,19 @@ class Redactor:
         spots: dict[int, list[tuple[int, int]] | None] = dict.fromkeys(self._always)
         if not len(self._automaton):
             return spots
-        if len(data) > _PREFILTER_FROM and self._any_keyword is not None:
-            if not self._any_keyword.search(data):
-                return spots
         size = len(data)
         # The bytes read as Latin-1: one character per byte, so positions are byte offsets.
-        for end, (length, rules) in self._automaton.iter(data.decode("latin-1")):
+        latin = data.decode("latin-1")
+        if size > _PREFILTER_FROM and self._any_keyword is not None:
+            # Each stretch sliced out: the automaton copies the whole string it is given.
+            found = (
+                (a + end, value)
+                for a, b in self._keyword_stretches(data)
+                for end, value in self._automaton.iter(latin[a:b])
+            )
+        else:
+            found = self._automaton.iter(latin)
+        for end, (length, rules) in found:
             start, stop = end + 1 - length - _BEFORE, end + 1 + _AFTER
             for i in rules:
                 windows = spots.get(i, False)
@@ -208,6 +215,26 @@ class Redactor:
                 else:
                     windows.append((start, min(size, stop)))
         return spots
+
+    def _keyword_stretches(self, data: bytes) -> list[tuple[int, int]]:
+        """The stretches that hold every keyword of a long text, found by RE2 (about ten
+        times the automaton's pace): each keyword starts inside a match of the alternation
+        of all keywords, or the leftmost-first scan would have matched it, so a stretch of
+        two keyword lengths from each match start holds it whole. The automaton then walks
+        only these, and finds there what it finds walking the whole text, in that order."""
+        reach = 2 * self._longest_keyword
+        stretches: list[tuple[int, int]] = []
+        for m in self._any_keyword.finditer(data):
+            start, stop = m.start(), min(len(data), m.start() + reach)
+            if stretches and start <= stretches[-1][1]:
+                stretches[-1] = (stretches[-1][0], stop)
+            else:
+                stretches.append((start, stop))
+        return stretches
+
+    @cached_property
+    def _longest_keyword(self) -> int:
+        return max((length for length, _ in self._automaton.values()), default=0)
 
     def _apply(
         self,

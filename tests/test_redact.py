@@ -375,3 +375,17 @@ def test_the_keyword_prefilter_never_hides_a_keyword(pieces):
     assert rules._any_keyword is not None
     rules.__dict__["_any_keyword"] = None  # the automaton alone
     assert rules._spots(data) == with_filter
+
+
+def test_a_keyword_that_starts_inside_another_is_found_in_a_long_text():
+    """The one search over a long text matches "ab" at the start and goes on after it, past
+    where "bcdefghij" starts: the automaton still walks far enough to find that one."""
+    rules = Redactor((Rule("short", ("ab",), r"abzzz", near=False),
+                      Rule("long", ("bcdefghij",), r"bcdefghij=\w+", near=True)))  # fmt: skip
+    text = "x" * 300 + "abcdefghij=s3cr3tvalue and more" + "y" * 300
+    assert len(text) > redact._PREFILTER_FROM
+    assert "[REDACTED:long]" in rules.text(text)
+    data = text.encode()
+    walked = rules._spots(data)
+    rules.__dict__["_any_keyword"] = None  # the automaton over the whole text
+    assert walked == rules._spots(data)

@@ -61,7 +61,6 @@ ZERO_WIDTH_SPACE = "\u200b"
 
 _LEADING_TABS = re.compile(r"^[ \t]*\t")
 _NEEDS_WORK = re.compile(r"[<&$%\[\]#\\^`~=*_:-]|^ {4}|\t", re.MULTILINE)
-_EMPTY_QUOTED = re.compile(r"^> $", re.MULTILINE)
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 
 
@@ -162,7 +161,9 @@ def callout(kind: str, title: str, body: str, *, folded: bool = True) -> str:
     # "> " before every line; an empty line gets ">" alone (no trailing space).
     quoted = "> " + "\n> ".join(lines)
     if "\n\n" in body:
-        quoted = _EMPTY_QUOTED.sub(">", quoted)
+        # The first and last lines hold text, so each empty one sits between two newlines;
+        # a pass leaves every other one of a run (they share a newline), so two passes.
+        quoted = quoted.replace("\n> \n", "\n>\n").replace("\n> \n", "\n>\n")
     return head + quoted
 
 

@@ -164,6 +164,18 @@ def test_code_span_and_inline_and_callout():
     )
 
 
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(["", " ", "x", "> ", "\r", "```"]), min_size=1, max_size=12))
+def test_every_empty_line_of_a_callout_is_a_bare_quote_marker(lines):
+    """Runs of empty lines of any length: each becomes ">" alone, as a line-by-line
+    rewrite of the quoted text gives (no trailing space for editors to strip)."""
+    body = "\n".join(lines).strip("\n")
+    box = callout("note", "T", body)
+    quoted = "> " + "\n> ".join(body.split("\n"))
+    assert not body or box.endswith(re.sub(r"(?m)^> $", ">", quoted))
+    assert not re.search(r"(?m)^> $", box)
+
+
 @pytest.mark.parametrize("body", ["---", "=", "- \n- ", "    indented #code", "text\n---"])
 def test_a_callout_body_never_joins_its_title(body):
     box = callout("quote", "Thinking", escape_prose(body))

@@ -369,12 +369,14 @@ def _replay_keys(
         text = f"{len(parent)}:{parent}{kind}:{timestamp}"
     else:  # a line without parent, or a damaged one (a list where a string belongs)
         text = f"r{parent!r}\0{timestamp!r}\0{kind}"  # no repr holds a NUL
-    hasher = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16)
-    signature = hasher.digest()
+    # SHA-256 (cut to 16 bytes): most processors hash it in hardware, over twice the pace
+    # of BLAKE2b, and a line's message is most of the bytes read.
+    hasher = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+    signature = hasher.digest()[:16]
     if message is None:
         return signature, None
     hasher.update(_json_bytes(message))
-    return signature, hasher.digest()
+    return signature, hasher.digest()[:16]
 
 
 def _json_bytes(value: Any) -> bytes:

@@ -241,7 +241,7 @@ class RolloutBuilder:
     def _once(self, stream: str, text: str) -> bool:
         """True if ``text`` is new; False if it is the twin of a text from the other stream."""
         other = "event" if stream == "item" else "item"
-        key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:16]
         if self.pending[other][key]:
             self.pending[other][key] -= 1
             return False

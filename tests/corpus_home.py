@@ -122,3 +122,47 @@ def build_gemini_home(corpus: Path, home: Path) -> list[Path]:
         shutil.copyfile(f, dest)
         copies.append(dest)
     return copies
+
+
+def build_corpus_copies(corpus: Path, home: Path, copies: int) -> int:
+    """The corpus's Claude Code sessions ``copies`` times over: each copy in project folders
+    of its own, every session id in it (inside the files and in their names) replaced by a
+    new one, so each copy is exported as sessions of their own. A home of real sessions at
+    a chosen size, for the benchmark (8 copies: about 97 MB). Returns the bytes written."""
+    import tempfile
+    import uuid
+
+    total = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        originals = build_corpus_home(corpus, Path(tmp))
+        projects = Path(tmp) / ".claude" / "projects"
+        ids = {i for f in originals for i in _session_ids(f)}
+        for copy in range(copies):
+            new = {
+                i: str(uuid.uuid5(uuid.NAMESPACE_URL, f"ccexport-bench/{copy}/{i}")) for i in ids
+            }
+            for f in originals:
+                first, *rest = f.relative_to(projects).parts
+                parts = [f"{first}-copy{copy}", *rest]
+                data = f.read_bytes()
+                for old, fresh in new.items():
+                    data = data.replace(old.encode(), fresh.encode())
+                    parts = [p.replace(old, fresh) for p in parts]
+                dest = home / ".claude" / "projects" / Path(*parts)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_bytes(data)
+                total += len(data)
+    return total
+
+
+def _session_ids(path: Path) -> set[str]:
+    found = set()
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict) and isinstance(record.get("sessionId"), str):
+                found.add(record["sessionId"])
+    return found

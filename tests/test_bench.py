@@ -15,7 +15,7 @@ def test_the_benchmark_prints_every_figure(tmp_path):
     peer.chmod(0o755)
     out = subprocess.run(
         [sys.executable, str(ROOT / "tests" / "bench" / "bench_export.py"),
-         "--sessions", "30", "--repeat", "1", "--json", "--peer", str(peer)],
+         "--sessions", "30", "--repeat", "1", "--json", "--peer", str(peer), "--real-copies", "0"],
         check=True, capture_output=True, text=True, timeout=300,
     ).stdout  # fmt: skip
     figures = json.loads(out.splitlines()[-1])
@@ -33,3 +33,31 @@ def test_the_big_home_benchmark_prints_its_figures():
     ).stdout  # fmt: skip
     for figure in ("MB/s", "no-op re-run", "as a command", "peak memory", "longest line"):
         assert figure in out, figure
+
+
+def test_the_benchmark_times_a_home_of_real_sessions(corpus, tmp_path):
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "bench" / "bench_export.py"),
+         "--sessions", "5", "--repeat", "1", "--json", "--real-copies", "1",
+         "--corpus", str(corpus)],
+        check=True, capture_output=True, text=True, timeout=300,
+    ).stdout  # fmt: skip
+    figures = json.loads(out.splitlines()[-1])
+    assert figures["real_megabytes"] > 10  # the corpus's Claude Code files, about 13 MB
+    for name in ("real_floor_s", "real_full_s", "real_one_process_s", "real_full_mb_per_s"):
+        assert figures[name] > 0, name
+
+
+def test_each_copy_of_the_corpus_is_sessions_of_its_own(corpus, tmp_path):
+    from corpus_home import build_corpus_copies
+
+    from exporter.export import ExportOptions, run_export
+
+    found = []
+    for copies in (1, 2):
+        home = tmp_path / f"home{copies}"
+        build_corpus_copies(corpus, home, copies)
+        report = run_export(ExportOptions(vault=tmp_path / f"vault{copies}", home=home))
+        assert not report.problems, report.problems[:3]  # no copy read as another's
+        found.append(report.total("found"))
+    assert found[1] == 2 * found[0] > 20

@@ -49,6 +49,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from claude_builder import ClaudeSession, tool_use  # noqa: E402
+from corpus_home import build_corpus_copies  # noqa: E402
 
 from exporter.export import ExportOptions, run_export  # noqa: E402
 from exporter.render import REFERENCE_ENV  # noqa: E402
@@ -386,6 +387,65 @@ def peak_memory_mb(vault: Path, home: Path) -> float:
     return int(main_kb) / 1024, int(worker_kb) / 1024
 
 
+def real_home_figures(args: argparse.Namespace, work: Path) -> dict[str, object]:
+    """The same ratios on real sessions: the corpus's Claude Code transcripts (long tool
+    outputs, file reads, compactions, subagents), copied under new ids to a size worth
+    timing. Synthetic sessions are many small texts; real ones are fewer and longer."""
+    home = work / "real-home"
+    size = build_corpus_copies(args.corpus, home, args.real_copies)
+    floors, fulls, serials, peers, peers2 = [], [], [], [], []
+    for i in range(args.repeat):
+        floors.append(floor(home))
+        for workers, times in ((None, fulls), (1, serials)):
+            vault = work / f"real-vault{i}"
+            times.append(timed_export(vault, home, workers=workers))
+            shutil.rmtree(vault)
+        if args.peer:
+            peers.append(timed_peer(args.peer, home, work / f"real-peer{i}"))
+        if args.peer2:
+            peers2.append(timed_second_peer(args.peer2, home, work, 100 + i))
+    real: dict[str, object] = {
+        "real_copies": args.real_copies,
+        "real_megabytes": round(size / 1e6, 1),
+        "real_floor_s": round(statistics.median(floors), 3),
+        "real_full_s": round(statistics.median(fulls), 3),
+        "real_one_process_s": round(statistics.median(serials), 3),
+    }
+    full, floor_s = statistics.median(fulls), statistics.median(floors)
+    real["real_full_over_floor"] = round(full / floor_s, 2)
+    real["real_one_process_over_floor"] = round(statistics.median(serials) / floor_s, 2)
+    real["real_full_mb_per_s"] = round(size / 1e6 / full, 1)
+    if peers:
+        real["real_peer_s"] = round(statistics.median(peers), 3)
+        real["real_peer_over_full"] = round(statistics.median(peers) / full, 2)
+    if peers2:
+        real["real_peer2_s"] = round(statistics.median(peers2), 3)
+        real["real_peer2_over_full"] = round(statistics.median(peers2) / full, 2)
+    return real
+
+
+def print_real_home(figures: dict[str, object]) -> None:
+    f = figures
+    print(
+        f"corpus home: the corpus's Claude Code sessions x{f['real_copies']}, {f['real_megabytes']} MB"
+    )
+    print(f"  floor (read + orjson every line): {f['real_floor_s']:.3f} s")
+    print(
+        f"  full export:                      {f['real_full_s']:.3f} s  = {f['real_full_over_floor']}x the floor, {f['real_full_mb_per_s']} MB/s"
+    )
+    print(
+        f"  full export, one process:         {f['real_one_process_s']:.3f} s  = {f['real_one_process_over_floor']}x the floor"
+    )
+    if "real_peer_s" in f:
+        print(
+            f"  claude-code-log, Markdown:        {f['real_peer_s']:.3f} s  = {f['real_peer_over_full']}x our full export"
+        )
+    if "real_peer2_s" in f:
+        print(
+            f"  obsidian-agent-vault, audit:      {f['real_peer2_s']:.3f} s  = {f['real_peer2_over_full']}x our full export"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -408,6 +468,13 @@ def main() -> None:
         type=Path,
         default=Path(__file__).resolve().parents[3] / "shared" / "corpus",
         help="the shared corpus, for the redaction throughput on real sessions",
+    )
+    parser.add_argument(
+        "--real-copies",
+        type=int,
+        default=8,
+        help="also time a home of the corpus's real Claude Code sessions, this many copies "
+        "under new ids (8: about 100 MB; 0: skip it)",
     )
     args = parser.parse_args()
     if args.sessions is None:
@@ -501,6 +568,8 @@ def main() -> None:
             )
             figures["peer2_s"] = round(peer, 3)
             figures["peer2_over_full"] = round(peer / figures["full_s"], 2)
+        if args.real_copies and (args.corpus / "claude-code").is_dir():
+            figures.update(real_home_figures(args, work))
         figures["noop_over_full"] = round(figures["noop_s"] / figures["full_s"], 4)
         figures["full_mb_per_s"] = round(figures["megabytes"] / figures["full_s"], 1)
         figures["load_after"] = load_average()
@@ -548,6 +617,8 @@ def main() -> None:
             else ""
         )
     )
+    if "real_floor_s" in figures:
+        print_real_home(figures)
     print(f"  start-up (ccexport --help):       {figures['startup_s']:.3f} s (target 0.3 s)")
     print(f"  start-up, export of an empty home: {figures['startup_empty_s']:.3f} s (target 0.3 s)")
     print(

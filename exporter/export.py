@@ -342,6 +342,7 @@ class _Run:
                 continue
             try:
                 known = self.plan.with_known_children(session)
+                self.plan.rendering(known)
                 self._submit(known, paths[session.key], resolve, state)
             except Exception as exc:  # this session alone fails; its family goes on
                 self._session_failed(session, exc, state)

@@ -32,6 +32,11 @@ class LinkPlan:
             key: unit for unit, rec in vault.state.sources.items() for key in rec.get("notes", [])
         }
         self.again: dict[str, None] = {}  # units to export once more, in order
+        # What each note was rendered with this run: its subagents, and the note each of its
+        # links named (by unit and key). A parent whose note already lists a subagent found
+        # later, and links it where it landed, is not redone for it.
+        self._rendered_children: dict[str, frozenset[str]] = {}
+        self._linked_to: dict[tuple[str, str], str] = {}
 
     def place(
         self, sessions: list[Session], unit: str, failed: Callable[[Session, Exception], None]
@@ -59,6 +64,8 @@ class LinkPlan:
                 waiting = self.vault.state.links.setdefault(key, [])
                 if unit not in waiting:
                     waiting.append(unit)
+            else:
+                self._linked_to[unit, key] = path
             return Path(path).stem if path else None
 
         return resolve
@@ -69,6 +76,10 @@ class LinkPlan:
             return session
         ids = [k.partition(":")[2] for k in known]
         return replace(session, subagent_ids=tuple(dict.fromkeys([*session.subagent_ids, *ids])))
+
+    def rendering(self, session: Session) -> None:
+        """``session``'s note is being rendered with these subagents."""
+        self._rendered_children[session.key] = frozenset(session.subagent_ids)
 
     def linked(self, session: Session, own_unit: str) -> None:
         """This note now exists: notes waiting to link to it, and its parent, are redone."""
@@ -81,8 +92,16 @@ class LinkPlan:
             if session.key not in known:
                 known.append(session.key)
                 unit = self._unit_of.get(parent)
-                if unit and unit != own_unit:
+                if unit and unit != own_unit and not self._listed_by(parent, unit, session):
                     self.again[unit] = None
+
+    def _listed_by(self, parent: str, unit: str, child: Session) -> bool:
+        """Was the parent's note rendered this run already listing ``child``, linked where
+        its note is? (An old-layout agent file is a unit of its own, read after its parent,
+        whose Task result named it: rendering the parent again would change nothing.)"""
+        if child.session_id not in self._rendered_children.get(parent, ()):
+            return False
+        return self._linked_to.get((unit, child.key)) == self._family_paths.get(child.key)
 
     def _path_known(self, key: str, paths: dict[str, str]) -> str | None:
         return paths.get(key) or self._family_paths.get(key) or self.vault.path_of(key)

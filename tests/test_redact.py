@@ -389,3 +389,20 @@ def test_a_keyword_that_starts_inside_another_is_found_in_a_long_text():
     walked = rules._spots(data)
     rules.__dict__["_any_keyword"] = None  # the automaton over the whole text
     assert walked == rules._spots(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*_KEYWORDS[:40], "x", " ", "é", "pat", "sk", "://"]), max_size=40))
+def test_the_keyword_search_gives_the_same_stretches_through_either_binding(pieces):
+    """The binding's own search, and the wrapper's public one (used where a version of
+    google-re2 lacks the former): the same stretches."""
+    rules = Redactor(RULES)
+    data = "".join(pieces).encode()
+    assert rules._any_keyword is not None
+    native = rules._keyword_stretches(data)
+
+    class PublicOnly:  # what the wrapper documents, and nothing of its binding
+        search = rules._any_keyword.search
+
+    rules.__dict__["_any_keyword"] = PublicOnly()
+    assert rules._keyword_stretches(data) == native

@@ -151,7 +151,8 @@ def estimated_bytes(message: Message) -> int:
 
 def _text_bytes(text: str) -> int:
     # Callouts and quotes prefix every line with "> ": count that as well.
-    return len(text.encode("utf-8", "replace")) + 2 * text.count("\n")
+    size = len(text) if text.isascii() else len(text.encode("utf-8", "replace"))
+    return size + 2 * text.count("\n")
 
 
 def _value_bytes(value: Any) -> int:

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from claude_builder import ClaudeSession, tool_use
 from conftest import note_files
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exporter import config, split
 from exporter.errors import ConfigError
@@ -240,3 +242,11 @@ def test_parts_joined_again_under_a_larger_limit_lose_their_part_properties(tmp_
     text = (vault / first).read_text()
     assert "question q29q" in text
     assert "part:" not in text and "next_part" not in text and "[!info] Part" not in text
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text())
+def test_a_texts_estimated_size_is_its_utf8_bytes_and_its_quote_marks(text):
+    from exporter.split import _text_bytes
+
+    assert _text_bytes(text) == len(text.encode("utf-8", "replace")) + 2 * text.count("\n")

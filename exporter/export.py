@@ -90,6 +90,7 @@ class _UnitProgress:
     complete: bool = True
     outstanding: int = 0
     loaded: bool = False
+    weighed: bool = False  # its files' size went with its first job
 
 
 class _Run:
@@ -373,7 +374,8 @@ class _Run:
             links = {key: resolve(key) for key in linked_keys(part)}
             state.outstanding += 1
             if number == 1 and last:
-                self.renderer.submit(RenderJob(self._unit, part, relpath, links))
+                weight, state.weighed = (0 if state.weighed else state.ref.size), True
+                self.renderer.submit(RenderJob(self._unit, part, relpath, links), weight)
                 return
             if not last:  # a part follows: its path is this part's next link
                 paths.append(

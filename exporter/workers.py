@@ -26,6 +26,9 @@ from .render import TemplateError
 from .split import Part, link_parts, part_key
 
 PARALLEL_FROM = 24  # sessions to render before a pool is worth its start-up
+# ... or this much source read for them: a few long sessions (a real history's) render for
+# longer than the pool takes to start, so it starts before the 24th.
+PARALLEL_FROM_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(slots=True)
@@ -154,9 +157,13 @@ class Renderer:
         self.pool: ProcessPoolExecutor | None = None
         self.queue: deque[_Pending] = deque()
         self.submitted = 0
+        self.submitted_bytes = 0
 
-    def submit(self, job: RenderJob) -> None:
+    def submit(self, job: RenderJob, source_bytes: int = 0) -> None:
+        """Render ``job``; ``source_bytes``: how much was read for it (its unit's files, given
+        with the unit's first job), which may start the pool before the 24th session."""
         self.submitted += 1
+        self.submitted_bytes += source_bytes
         # Workers are forked and keep what the main process held then: one part of a long
         # session never starts the pool (the whole session is in memory; a pool forked now
         # would hold a copy per worker). Its parts are rendered here, one at a time, unless
@@ -164,7 +171,7 @@ class Renderer:
         if (
             self.pool is None
             and self.workers > 1
-            and self.submitted >= PARALLEL_FROM
+            and (self.submitted >= PARALLEL_FROM or self.submitted_bytes >= PARALLEL_FROM_BYTES)
             and job.part is None
         ):
             self.pool = self._new_pool(self.workers)

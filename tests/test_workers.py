@@ -51,6 +51,24 @@ def test_parallel_and_serial_exports_are_identical(tmp_path, pools):
     assert len(note_files(tmp_path / "two")) == workers.PARALLEL_FROM + 16
 
 
+def test_a_few_long_sessions_start_the_pool_before_the_24th(tmp_path, pools):
+    """A real history has fewer, longer sessions: what was read, not only how many
+    sessions, decides when the pool is worth starting. The notes are the same."""
+    home = tmp_path / "home"
+    reply = "Here is what the test printed:\n\n" + "test result: FAILED. 0 passed\n" * 20_000
+    for i in range(8):
+        sid = f"{i:08x}-0000-4000-8000-000000000000"
+        s = ClaudeSession(sid, "/home/dev/work/long", start=f"2026-05-{1 + i:02d}T10:00:00Z")
+        s.user(f"why does run {i} fail?")
+        s.assistant(reply)
+        s.write(home / ".claude" / "projects" / "-long" / f"{sid}.jsonl")
+    assert sum(f.stat().st_size for f in home.rglob("*.jsonl")) > workers.PARALLEL_FROM_BYTES
+    one, two = export(tmp_path / "one", home, 1), export(tmp_path / "two", home, 2)
+    assert pools == [2]  # eight sessions, far from PARALLEL_FROM
+    assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
+    assert one.as_dict() == two.as_dict()
+
+
 @pytest.mark.corpus
 def test_parallel_export_of_the_corpus_matches_serial(corpus, tmp_path, pools):
     """Real files bring subagents, forks and late links that cross rendering order."""

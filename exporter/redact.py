@@ -225,7 +225,7 @@ class Redactor:
         in the same order."""
         longest = self._longest_keyword
         size = len(data)
-        first = _first_match(self._any_keyword)
+        first = self._first_keyword
         stretches: list[tuple[int, int]] = []
         pos = 0
         while pos < size:
@@ -239,6 +239,10 @@ class Redactor:
                 stretches.append((start, stop))
             pos = start + longest
         return stretches
+
+    @cached_property
+    def _first_keyword(self) -> Callable[[bytes, int, int], int]:
+        return _first_match(self._any_keyword)
 
     @cached_property
     def _longest_keyword(self) -> int:

@@ -62,9 +62,10 @@ def notes(vault: Path) -> dict[str, str]:
 
 
 def parent_and_agent(found: dict[str, str]) -> tuple[str, str]:
-    parent = next(p for p in found if "Survey" not in p and "agent" not in p and "/" in p
-                  and p.startswith("AI Sessions/claude-code"))  # fmt: skip
-    agent = next(p for p in found if "· agent" in p)
+    """The session's note and its agent's (``… 11111111.md``, ``… 11111111 · agent 0ld1d.md``)."""
+    ours = [p for p in found if SID[:8] in p]
+    parent = next(p for p in ours if "· agent" not in p)
+    agent = next(p for p in ours if "· agent" in p)
     return parent, agent
 
 

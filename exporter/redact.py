@@ -6,8 +6,8 @@ outputs, thinking and everything built from them never hold a secret, and the wo
 processes never see one. A secret becomes ``[REDACTED:<rule id>]``: the same text on
 every run, so re-runs stay no-ops.
 
-Fast by design: a keyword automaton (pyahocorasick) reads each text once and says which
-rules can match at all, and where; only those run, as RE2 patterns (linear time, no
+Fast by design: the rules' keywords say which rules can match at all, and where
+(``redact_keywords.py``); only those run, as RE2 patterns (linear time, no
 catastrophic backtracking) over the UTF-8 bytes around their keywords. Most text meets no
 keyword and is returned as is. Attachments (images, files) are bytes and are not scanned.
 """
@@ -18,25 +18,20 @@ import hashlib
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
-import ahocorasick
 import re2
 
 from .model import Message, MessageStream, Session
+from .redact_keywords import KeywordIndex
 from .redact_rules import RULES, Rule
 
 PLACEHOLDER = "[REDACTED:{}]"
-# How far before and after a keyword a match of a rule that contains the keyword may reach;
-# a match that runs to the end of its stretch is looked for again in the whole text.
-_BEFORE, _AFTER = 64, 640
 _PLACEHOLDER_START = b"[REDACTED:"
 _PASSES = 12
-# Below this many bytes walking the automaton costs less than one call of the RE2 search.
-_PREFILTER_FROM = 256
 # Bump when the engine's behaviour changes: notes are rendered again with the new result.
 ENGINE_VERSION = "2"  # 2: keywords outside ASCII are found
 
@@ -111,7 +106,7 @@ class Redactor:
         self._allow_bytes = frozenset(a.encode("utf-8", "surrogatepass") for a in self.allow)
         self._placeholders = [PLACEHOLDER.format(r.id).encode() for r in self.rules]
         self._entropy = {r.id: r.entropy for r in self.rules if r.generic}
-        self._always = tuple(i for i, r in enumerate(self.rules) if not r.keywords)
+        self.keywords = KeywordIndex(self.rules)  # where each rule can match
         digest = hashlib.sha256(ENGINE_VERSION.encode())
         for rule in self.rules:
             digest.update(repr(rule).encode())
@@ -126,38 +121,6 @@ class Redactor:
     def _groups(self) -> list[int]:
         return [regex.groups for regex in self._regexes]
 
-    @cached_property
-    def _automaton(self) -> Any:
-        automaton = ahocorasick.Automaton()
-        for i, rule in enumerate(self.rules):
-            for spelling in _spellings(rule):
-                # Text is searched as its UTF-8 bytes read as Latin-1: so is each keyword
-                # (a user's ``clé`` is found too), and its length is counted in bytes.
-                word = spelling.encode("utf-8", "surrogatepass").decode("latin-1")
-                known = automaton.get(word, (len(word), ()))[1]
-                if i not in known:
-                    automaton.add_word(word, (len(word), (*known, i)))
-        if len(automaton):
-            automaton.make_automaton()
-        return automaton
-
-    @cached_property
-    def _any_keyword(self) -> Any:
-        """One linear-time search for whether any keyword occurs at all: most texts hold
-        none, and this answers for them several times faster than walking the automaton.
-        None when it cannot be built (the automaton alone then decides)."""
-        words = [word for word, _ in self._automaton.items()] if len(self._automaton) else []
-        if not words:
-            return None
-        options = re2.Options()
-        options.encoding = re2.Options.Encoding.LATIN1  # one byte, one character, as below
-        options.max_mem = 64 << 20
-        options.log_errors = False
-        try:
-            return re2.compile(b"|".join(re2.escape(w.encode("latin-1")) for w in words), options)
-        except re2.error:
-            return None
-
     # -- text ------------------------------------------------------------------------------
 
     def text(self, text: str, counts: Counter[str] | None = None) -> str:
@@ -165,7 +128,7 @@ class Redactor:
         if not text:
             return text
         data = original = text.encode("utf-8", "surrogatepass")
-        spots = self._spots(data)
+        spots = self.keywords.spots(data)
         if not spots:
             return text
         # A placeholder can give the token glued after it a word boundary: run to a fixpoint
@@ -177,76 +140,12 @@ class Redactor:
                 i = order.pop(0)
                 changed = self._apply(i, data, spots[i], counts)
                 if changed is not data:  # positions moved: find the keywords again
-                    data, spots = changed, self._spots(changed)
+                    data, spots = changed, self.keywords.spots(changed)
                     order = [j for j in sorted(spots) if j > i]
             if data is before:
                 break
-            spots = self._spots(data)
+            spots = self.keywords.spots(data)
         return text if data is original else data.decode("utf-8", "surrogatepass")
-
-    def _spots(self, data: bytes) -> dict[int, list[tuple[int, int]] | None]:
-        """Where each rule can match: the stretches of text around its keywords, or None
-        (all of it) for a rule whose keyword is not part of what it matches."""
-        spots: dict[int, list[tuple[int, int]] | None] = dict.fromkeys(self._always)
-        if not len(self._automaton):
-            return spots
-        size = len(data)
-        # The bytes read as Latin-1: one character per byte, so positions are byte offsets.
-        latin = data.decode("latin-1")
-        if size > _PREFILTER_FROM and self._any_keyword is not None:
-            # Each stretch sliced out: the automaton copies the whole string it is given.
-            found = (
-                (a + end, value)
-                for a, b in self._keyword_stretches(data)
-                for end, value in self._automaton.iter(latin[a:b])
-            )
-        else:
-            found = self._automaton.iter(latin)
-        for end, (length, rules) in found:
-            start, stop = end + 1 - length - _BEFORE, end + 1 + _AFTER
-            for i in rules:
-                windows = spots.get(i, False)
-                if windows is False:  # the rule's first keyword
-                    spots[i] = [(max(0, start), min(size, stop))] if self.rules[i].near else None
-                elif windows is None:
-                    continue
-                elif windows[-1][1] >= start:  # overlaps the last stretch: extend it
-                    windows[-1] = (windows[-1][0], min(size, stop))
-                else:
-                    windows.append((start, min(size, stop)))
-        return spots
-
-    def _keyword_stretches(self, data: bytes) -> list[tuple[int, int]]:
-        """The stretches that hold every keyword of a long text, found by RE2 (about ten
-        times the automaton's pace). A search finds the leftmost keyword start at or after
-        where it begins; a keyword starting less than one keyword length after a found one
-        ends inside that one's stretch of two lengths, so the next search begins there. The
-        automaton then walks only these, and finds what it finds walking the whole text,
-        in the same order."""
-        longest = self._longest_keyword
-        size = len(data)
-        first = self._first_keyword
-        stretches: list[tuple[int, int]] = []
-        pos = 0
-        while pos < size:
-            start = first(data, pos, size)
-            if start < 0:
-                break
-            stop = min(size, start + 2 * longest)
-            if stretches and start <= stretches[-1][1]:
-                stretches[-1] = (stretches[-1][0], stop)
-            else:
-                stretches.append((start, stop))
-            pos = start + longest
-        return stretches
-
-    @cached_property
-    def _first_keyword(self) -> Callable[[bytes, int, int], int]:
-        return _first_match(self._any_keyword)
-
-    @cached_property
-    def _longest_keyword(self) -> int:
-        return max((length for length, _ in self._automaton.values()), default=0)
 
     def _apply(
         self,
@@ -372,13 +271,6 @@ def _part_fields(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls) if f.name not in _NOT_TEXT)
 
 
-def _spellings(rule: Rule) -> set[str]:
-    """The keywords as they appear in text: as given, or (``fold``) in three cases."""
-    if not rule.fold:
-        return set(rule.keywords)
-    return {w for k in rule.keywords for w in (k, k.lower(), k.upper(), k.capitalize())}
-
-
 @lru_cache(maxsize=4096)  # the same few keys (command, file_path, …) in every tool call
 def _named_secret(name: str) -> str | None:
     """The generic rule a JSON key calls for (``"password"``, ``"api_key"``), if any."""
@@ -386,27 +278,6 @@ def _named_secret(name: str) -> str | None:
         if pattern.search(name):
             return rule_id
     return None
-
-
-def _first_match(regex: Any) -> Callable[[bytes, int, int], int]:
-    """Where ``regex`` first matches in ``data[pos:endpos]`` (-1: nowhere). Through the
-    binding's own search when this version of google-re2 has it where it had it (about half
-    the cost per call of the wrapper's, which builds a match object), else the wrapper's."""
-    native = getattr(regex, "_regexp", None)
-    unanchored = getattr(getattr(re2, "_Anchor", None), "UNANCHORED", None)
-    if native is not None and unanchored is not None and hasattr(native, "Match"):
-        match = native.Match
-
-        def first(data: bytes, pos: int, endpos: int) -> int:
-            return match(unanchored, data, pos, endpos)[0][0]
-
-        return first
-
-    def searched(data: bytes, pos: int, endpos: int) -> int:
-        m = regex.search(data, pos, endpos)
-        return -1 if m is None else m.start()
-
-    return searched
 
 
 def _secret_group(m: Any) -> int:

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exporter import redact
+from exporter import redact_keywords
 from exporter.redact import Redactor, redact_text, redactor
 from exporter.redact_rules import RULES, Rule
 
@@ -370,11 +370,12 @@ def test_the_keyword_prefilter_never_hides_a_keyword(pieces):
     stretches each rule is run on are the same with and without it."""
     rules = Redactor((*RULES, Rule("mine", ("clé", "ключ"), r"x", near=False, fold=True)))
     data = "".join(pieces).encode("utf-8", "surrogatepass")
-    with mock.patch.object(redact, "_PREFILTER_FROM", 0):  # short texts are filtered too
-        with_filter = rules._spots(data)
-    assert rules._any_keyword is not None
-    rules.__dict__["_any_keyword"] = None  # the automaton alone
-    assert rules._spots(data) == with_filter
+    keywords = rules.keywords
+    with mock.patch.object(redact_keywords, "_PREFILTER_FROM", 0):  # short texts too
+        with_filter = keywords.spots(data)
+    assert keywords.any_keyword is not None
+    keywords.__dict__["any_keyword"] = None  # the automaton alone
+    assert keywords.spots(data) == with_filter
 
 
 def test_a_keyword_that_starts_inside_another_is_found_in_a_long_text():
@@ -383,12 +384,12 @@ def test_a_keyword_that_starts_inside_another_is_found_in_a_long_text():
     rules = Redactor((Rule("short", ("ab",), r"abzzz", near=False),
                       Rule("long", ("bcdefghij",), r"bcdefghij=\w+", near=True)))  # fmt: skip
     text = "x" * 300 + "abcdefghij=s3cr3tvalue and more" + "y" * 300
-    assert len(text) > redact._PREFILTER_FROM
+    assert len(text) > redact_keywords._PREFILTER_FROM
     assert "[REDACTED:long]" in rules.text(text)
     data = text.encode()
-    walked = rules._spots(data)
-    rules.__dict__["_any_keyword"] = None  # the automaton over the whole text
-    assert walked == rules._spots(data)
+    walked = rules.keywords.spots(data)
+    rules.keywords.__dict__["any_keyword"] = None  # the automaton over the whole text
+    assert walked == rules.keywords.spots(data)
 
 
 @settings(max_examples=300, deadline=None)
@@ -396,14 +397,14 @@ def test_a_keyword_that_starts_inside_another_is_found_in_a_long_text():
 def test_the_keyword_search_gives_the_same_stretches_through_either_binding(pieces):
     """The binding's own search, and the wrapper's public one (used where a version of
     google-re2 lacks the former): the same stretches."""
-    rules = Redactor(RULES)
+    keywords = Redactor(RULES).keywords
     data = "".join(pieces).encode()
-    assert rules._any_keyword is not None
-    native = rules._keyword_stretches(data)
+    assert keywords.any_keyword is not None
+    native = keywords.stretches(data)
 
     class PublicOnly:  # what the wrapper documents, and nothing of its binding
-        search = rules._any_keyword.search
+        search = keywords.any_keyword.search
 
-    rules.__dict__["_any_keyword"] = PublicOnly()
-    del rules.__dict__["_first_keyword"]  # chosen again, for the public search alone
-    assert rules._keyword_stretches(data) == native
+    keywords.__dict__["any_keyword"] = PublicOnly()
+    del keywords.__dict__["first_keyword"]  # chosen again, for the public search alone
+    assert keywords.stretches(data) == native

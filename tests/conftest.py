@@ -129,6 +129,22 @@ def corpus() -> Path:
     return CORPUS
 
 
+@pytest.fixture
+def load_calls(monkeypatch) -> list[str]:
+    """The name of each Claude Code file the pipeline reads, in order."""
+    from exporter.adapters import claude_code
+
+    calls: list[str] = []
+    original = claude_code.ClaudeCodeAdapter.load
+
+    def counting(self, ref):
+        calls.append(ref.main.path.name)
+        return original(self, ref)
+
+    monkeypatch.setattr(claude_code.ClaudeCodeAdapter, "load", counting)
+    return calls
+
+
 def load_sessions(adapter, home: Path, env: dict | None = None, real_home: bool = False):
     """Every session (and problem) an adapter finds under ``home``, as the pipeline loads them."""
     from exporter.adapters import SourceContext

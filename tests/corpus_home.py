@@ -10,23 +10,24 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 
-def _session_id(path: Path) -> str | None:
+def _records(path: Path) -> Iterator[dict]:
+    """Each line of a JSONL file that is a JSON object holding a ``sessionId`` string."""
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             try:
                 record = json.loads(line)
             except ValueError:
                 continue
-            if (
-                isinstance(record, dict)
-                and isinstance(record.get("sessionId"), str)
-                and not record.get("agentId")
-            ):
-                return record["sessionId"]
-    return None
+            if isinstance(record, dict) and isinstance(record.get("sessionId"), str):
+                yield record
+
+
+def _session_id(path: Path) -> str | None:
+    return next((r["sessionId"] for r in _records(path) if not r.get("agentId")), None)
 
 
 def build_corpus_home(corpus: Path, home: Path) -> list[Path]:
@@ -136,7 +137,7 @@ def build_corpus_copies(corpus: Path, home: Path, copies: int) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         originals = build_corpus_home(corpus, Path(tmp))
         projects = Path(tmp) / ".claude" / "projects"
-        ids = {i for f in originals for i in _session_ids(f)}
+        ids = {r["sessionId"] for f in originals for r in _records(f)}
         for copy in range(copies):
             new = {
                 i: str(uuid.uuid5(uuid.NAMESPACE_URL, f"ccexport-bench/{copy}/{i}")) for i in ids
@@ -153,16 +154,3 @@ def build_corpus_copies(corpus: Path, home: Path, copies: int) -> int:
                 dest.write_bytes(data)
                 total += len(data)
     return total
-
-
-def _session_ids(path: Path) -> set[str]:
-    found = set()
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(record, dict) and isinstance(record.get("sessionId"), str):
-                found.add(record["sessionId"])
-    return found

@@ -11,10 +11,8 @@ from __future__ import annotations
 from datetime import UTC
 from pathlib import Path
 
-import pytest
 from claude_builder import ClaudeSession, tool_use
 
-from exporter.adapters import claude_code
 from exporter.export import ExportOptions, run_export
 from exporter.plan import LinkPlan
 
@@ -38,19 +36,6 @@ def old_layout_home(home: Path) -> Path:
     return home
 
 
-@pytest.fixture
-def loads(monkeypatch):
-    calls: list[str] = []
-    original = claude_code.ClaudeCodeAdapter.load
-
-    def counting(self, ref):
-        calls.append(ref.main.path.name)
-        return original(self, ref)
-
-    monkeypatch.setattr(claude_code.ClaudeCodeAdapter, "load", counting)
-    return calls
-
-
 def export(vault: Path, home: Path):
     report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
     assert not report.problems, report.problems
@@ -70,25 +55,25 @@ def parent_and_agent(found: dict[str, str]) -> tuple[str, str]:
 
 
 def test_a_parent_that_already_lists_its_old_layout_subagent_is_read_once(
-    tmp_path, loads, monkeypatch
+    tmp_path, load_calls, monkeypatch
 ):
     home = old_layout_home(tmp_path / "home")
     export(tmp_path / "v", home)
-    assert loads == [f"{SID}.jsonl", f"agent-{AGENT}.jsonl"]  # the parent once
+    assert load_calls == [f"{SID}.jsonl", f"agent-{AGENT}.jsonl"]  # the parent once
     found = notes(tmp_path / "v")
     parent, agent = parent_and_agent(found)
     assert f"[[{Path(agent).stem}]]" in found[parent]  # listed, and linked where it landed
 
     # Rendered again, as before this shortcut: the same notes, at the cost of a second read.
-    loads.clear()
+    load_calls.clear()
     monkeypatch.setattr(LinkPlan, "_listed_by", lambda *args: False)
     export(tmp_path / "again", home)
-    assert loads.count(f"{SID}.jsonl") == 2
+    assert load_calls.count(f"{SID}.jsonl") == 2
     assert notes(tmp_path / "again") == found
 
 
 def test_a_subagent_that_landed_where_its_parent_did_not_expect_gets_its_parent_redone(
-    tmp_path, loads
+    tmp_path, load_calls
 ):
     home = old_layout_home(tmp_path / "home")
     export(tmp_path / "first", home)
@@ -97,9 +82,9 @@ def test_a_subagent_that_landed_where_its_parent_did_not_expect_gets_its_parent_
     taken = vault / agent  # a note of the person's at the path the parent predicts
     taken.parent.mkdir(parents=True)
     taken.write_text("my own note\n")
-    loads.clear()
+    load_calls.clear()
     export(vault, home)
-    assert loads.count(f"{SID}.jsonl") == 2  # read again, to link where the agent went
+    assert load_calls.count(f"{SID}.jsonl") == 2  # read again, to link where the agent went
     found = notes(vault)
     assert found[agent] == "my own note\n"
     [landed] = [p for p in found if "· agent" in p and p != agent]
@@ -107,7 +92,7 @@ def test_a_subagent_that_landed_where_its_parent_did_not_expect_gets_its_parent_
     assert f"[[{Path(agent).stem}]]" not in found[parent]
 
 
-def test_a_parent_that_did_not_name_its_subagent_is_redone_to_list_it(tmp_path, loads):
+def test_a_parent_that_did_not_name_its_subagent_is_redone_to_list_it(tmp_path, load_calls):
     home = tmp_path / "home"
     folder = home / ".claude" / "projects" / "-w-proj"
     s = ClaudeSession(SID, "/w/proj")
@@ -119,7 +104,7 @@ def test_a_parent_that_did_not_name_its_subagent_is_redone_to_list_it(tmp_path, 
     agent.assistant("Found 3.")
     agent.write(folder / f"agent-{AGENT}.jsonl")
     export(tmp_path / "v", home)
-    assert loads.count(f"{SID}.jsonl") == 2
+    assert load_calls.count(f"{SID}.jsonl") == 2
     found = notes(tmp_path / "v")
     parent, agent_note = parent_and_agent(found)
     assert f"[[{Path(agent_note).stem}]]" in found[parent]

@@ -16,7 +16,6 @@ from claude_builder import ClaudeSession
 from conftest import ROOT, note_files, stamps
 from typer.testing import CliRunner
 
-from exporter.adapters import claude_code
 from exporter.cli import app
 from exporter.errors import VaultLockedError
 from exporter.export import ExportOptions, run_export
@@ -40,19 +39,6 @@ def write_sessions(home: Path, count: int, turns: int = 2) -> list[Path]:
 
 def export(vault: Path, home: Path, **kw):
     return run_export(ExportOptions(vault=vault, home=home, timezone=UTC, **kw))
-
-
-@pytest.fixture
-def load_calls(monkeypatch):
-    calls: list[str] = []
-    original = claude_code.ClaudeCodeAdapter.load
-
-    def counting(self, ref):
-        calls.append(ref.main.path.name)
-        return original(self, ref)
-
-    monkeypatch.setattr(claude_code.ClaudeCodeAdapter, "load", counting)
-    return calls
 
 
 def test_unchanged_sources_are_not_read(tmp_path, load_calls):

@@ -570,3 +570,18 @@ def test_one_damaged_value_in_a_legacy_document_costs_at_most_its_message(data):
         return  # no document left: reported as not a chat
     others = markers_of(records[:index] + records[index + 1 :]) - markers_of([records[index]])
     assert not others - set(MARKER.findall(shown)), index
+
+
+def test_a_number_past_64_bits_in_a_tool_result_is_shown_not_fatal(tmp_path):
+    """A legacy document is read by the lenient parser, which keeps such a number: the
+    result is written back as JSON by the json module where orjson cannot."""
+    meta, *messages, _ = marked_chat()
+    big = 10**400  # past a float too: orjson cannot read it, the lenient parser keeps it
+    call = messages[1]["toolCalls"][1]
+    call["result"][0]["functionResponse"]["response"] = {"output": big}
+    chats = project_folder(tmp_path, ROOT, "api") / "chats"
+    doc = {**meta, "messages": messages}
+    (chats / "session-2026-05-01T10-00-3f2a9c1e.json").write_text(json.dumps(doc))
+    shown = rendered(tmp_path)
+    assert f'{{"output":{big}}}' in shown
+    assert {"mk1x", "mk2x", "mk6x", "mk11x"} <= set(MARKER.findall(shown))

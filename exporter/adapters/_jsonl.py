@@ -198,6 +198,23 @@ def _scrub(obj: Any) -> Any:
     return root[0]
 
 
+def json_text(value: Any, *, indent: bool = False) -> str:
+    """A parsed JSON value written back as JSON text (a tool's input or result shown as it
+    was), as orjson writes it. The lenient parse can give what orjson cannot write (an
+    integer past 64 bits, a value nested past its limit): the json module writes that, and
+    ``str`` what even it cannot, so one odd value never costs the session."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else 0).decode()
+    except TypeError:  # orjson.JSONEncodeError is one
+        pass
+    try:
+        if indent:
+            return json.dumps(value, ensure_ascii=False, indent=2, default=str)
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    except (ValueError, TypeError, RecursionError):
+        return str(value)
+
+
 def token_count(value: Any) -> int:
     """A token count; anything else (a damaged value, a number past 2**53) counts 0."""
     if type(value) is int:  # the usual case, tested first: this runs for every usage line

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from ..errors import Problem
 from ..model import Message, Part, Session, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
-from ._jsonl import parse_timestamp
+from ._jsonl import json_text, parse_timestamp
 from .base import FileStamp, LoadResult, SessionRef, SourceContext
 from .vscode import (
     db_stamps,
@@ -219,12 +219,7 @@ def _clean(value: Any) -> tuple[str, int]:
     if value is None:
         return "", 0
     if not isinstance(value, str):
-        import orjson
-
-        try:
-            value = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
-        except TypeError:  # a number past 64 bits, a value nested too deep
-            value = str(value)
+        value = json_text(value, indent=True)
     if not value:
         return "", 0
     control = sum(1 for c in value if c < " " and c not in "\n\r\t")

@@ -23,8 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from ...model import (
     AttachmentPart,
     Message,
@@ -35,7 +33,7 @@ from ...model import (
     ToolResultPart,
     Usage,
 )
-from .._jsonl import parse_timestamp
+from .._jsonl import json_text, parse_timestamp
 
 _WRAPPED = re.compile(r"^\s*<(task|feedback|answer|user_message)>\n?(.*?)\n?</\1>\s*$", re.S)
 _LEGACY_RESULT = re.compile(r"^\[[^\]\n]{1,200}\] Result:")
@@ -197,10 +195,7 @@ def attachment_of(block: dict[str, Any]) -> AttachmentPart | None:
 
 
 def _json(value: Any) -> str:
-    try:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
-    except TypeError:
-        return str(value)
+    return json_text(value, indent=True)
 
 
 def _int(value: Any) -> int:

@@ -22,7 +22,7 @@ from ...model import (
     ToolResultPart,
     Usage,
 )
-from .._jsonl import parse_timestamp
+from .._jsonl import json_text, parse_timestamp
 
 
 def bubble_messages(
@@ -146,7 +146,7 @@ def _result_text(value: Any) -> str:
                 return value[key]
     if value is None:
         return ""
-    return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    return json_text(value, indent=True)
 
 
 def _json_or_text(value: Any) -> Any:

@@ -36,7 +36,7 @@ from ...model import (
     ToolResultPart,
     Usage,
 )
-from .._jsonl import _lenient, iter_jsonl, parse_timestamp
+from .._jsonl import _lenient, iter_jsonl, json_text, parse_timestamp
 from . import SOURCE
 
 ASSISTANT_TYPES = ("gemini", "model")  # "model": the API's own role name, seen in old files
@@ -341,7 +341,7 @@ def _result(call: dict[str, Any], call_id: str) -> ToolResultPart | None:
                     outputs.append(body["error"])
                     failed = True
                 elif body:
-                    outputs.append(orjson.dumps(body).decode())
+                    outputs.append(json_text(body))
         elif isinstance(part.get("text"), str):
             outputs.append(part["text"])
     if not outputs and isinstance(call.get("resultDisplay"), str) and call["resultDisplay"]:

@@ -22,7 +22,7 @@ from ...model import (
     ToolCallPart,
     ToolResultPart,
 )
-from .._jsonl import parse_timestamp
+from .._jsonl import json_text, parse_timestamp
 from .chat import SOURCE, content_text, inline_data, load_json, strip_references
 
 HASH_DIR = re.compile(r"[0-9a-f]{64}")
@@ -79,7 +79,7 @@ def path_candidates(meta: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
         calls = rec.get("toolCalls")
         for call in calls if isinstance(calls, list) else []:
             if isinstance(call, dict):
-                blob = orjson.dumps([call.get("args"), call.get("result")]).decode()
+                blob = json_text([call.get("args"), call.get("result")])
                 yield from _ABSOLUTE.findall(blob.replace("\\\\", "\\"))
 
 
@@ -182,7 +182,7 @@ def checkpoint_messages(history: list[dict[str, Any]]) -> list[Message]:
                 body = response.get("response")
                 failed = isinstance(body, dict) and "error" in body and "output" not in body
                 text = body.get("output", body.get("error")) if isinstance(body, dict) else body
-                output = text if isinstance(text, str) else orjson.dumps(body).decode()
+                output = text if isinstance(text, str) else json_text(body)
                 parts.append(ToolResultPart(output, call_id, is_error=failed))
             elif isinstance(part.get("text"), str) and part["text"].strip():
                 if part.get("thought"):

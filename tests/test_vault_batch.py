@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import threading
 import time
 from pathlib import Path
 
+import pytest
 from conftest import note_files
 from vault_builder import export, write_session
 
@@ -106,3 +108,23 @@ def test_ctrl_c_during_a_commit_still_lands_every_written_note_whole(tmp_path):
         os.fsync = real
     assert sorted(p.name for p in vault.iterdir()) == ["n0.md", "n1.md", "n2.md"]
     assert (vault / "n2.md").read_bytes() == b"note 2"
+
+
+def test_ctrl_c_while_a_batch_is_renamed_lands_the_whole_batch_first(tmp_path, monkeypatch):
+    """A real SIGINT arriving at the first rename: held back until the batch has landed,
+    then raised, so no note counted as written is left behind as a temp file."""
+    vault = tmp_path / "v"
+    batch = vaultio.WriteBatch(vault, limit=10)
+    for i in range(5):
+        batch.write(f"n{i}.md", f"note {i}".encode())
+    real, sent = vaultio._rename, []
+
+    def rename_after_ctrl_c(folder, tmp, name):
+        if not sent:
+            sent.append(os.kill(os.getpid(), signal.SIGINT))
+        real(folder, tmp, name)
+
+    monkeypatch.setattr(vaultio, "_rename", rename_after_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        batch.commit()
+    assert sorted(p.name for p in vault.iterdir()) == [f"n{i}.md" for i in range(5)]

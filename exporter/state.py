@@ -174,12 +174,12 @@ class VaultLock:
         return self._fd, st.st_dev, st.st_ino
 
     def release(self) -> None:
-        if self._fd is not None:
+        fd, self._fd = self._fd, None  # let go of first: never closed twice
+        if fd is not None:
             try:
-                os.ftruncate(self._fd, 0)
+                os.ftruncate(fd, 0)
             finally:
-                os.close(self._fd)  # closing releases the OS lock
-                self._fd = None
+                os.close(fd)  # closing releases the OS lock
 
 
 def _notes_v1(notes: dict[str, Any]) -> dict[str, NoteRecord]:

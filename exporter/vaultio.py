@@ -28,9 +28,7 @@ from __future__ import annotations
 import errno
 import os
 import secrets
-import signal
 import stat
-import threading
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -38,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ExporterError
+from .interrupts import ctrl_c_held
 
 TEMP_PREFIX = ".ccexport-"
 TEMP_SUFFIX = ".tmp"
@@ -121,8 +120,10 @@ def _folder(root: Path, parts: list[str], create: bool) -> Iterator[int | Path]:
                     raise
                 st = os.stat(name, dir_fd=fd, follow_symlinks=False)
                 raise _refusal(root, "/".join(parts[: i + 1]), st) from None
-            os.close(fd)
-            fd = child
+            # Swapped before the close: a Ctrl-C right after it must not close it twice
+            # (the number may already be another file's, and EBADF would hide the Ctrl-C).
+            parent, fd = fd, child
+            os.close(parent)
         yield fd
     finally:
         os.close(fd)
@@ -274,9 +275,10 @@ class WriteBatch:
     in the order written. Until then a path still shows the old file: the owner calls
     ``settle`` before reading a path and ``commit`` before walking the vault or recording
     the run. A failed fsync or rename at commit goes to ``failed`` (the temp file removed):
-    the owner must not record that run, so the next one redoes it, as after a crash. An
-    interrupted commit still renames every note: each is whole, only its durability
-    against a power cut was not waited for."""
+    the owner must not record that run, so the next one redoes it, as after a crash.
+    Ctrl-C waits for a commit to end (one batch's fsyncs side by side, then its renames):
+    cut halfway, notes counted as written would stay temp files until the next run, and a
+    descriptor could be closed while its fsync still ran."""
 
     def __init__(self, root: Path, limit: int = 64) -> None:
         self.root, self.limit = root, limit
@@ -292,13 +294,16 @@ class WriteBatch:
         *dirs, name = _parts(relpath)
         with _folder(self.root, dirs, create=True) as folder:
             fd, tmp, written = _write_temp(self.root, relpath, folder, name, data)
+            own: int | Path | None = None
             try:
                 own = os.dup(folder) if isinstance(folder, int) else folder
-            except BaseException:
+                self._pending[relpath] = _Pending(fd, own, tmp, name)
+            except BaseException:  # not pending: nothing else will close or remove these
                 os.close(fd)
+                if isinstance(own, int):
+                    os.close(own)
                 _remove(folder, tmp)
                 raise
-        self._pending[relpath] = _Pending(fd, own, tmp, name)
         if len(self._pending) >= self.limit:
             self.commit()
         return written
@@ -308,15 +313,15 @@ class WriteBatch:
             self.commit()
 
     def commit(self) -> None:
-        pending, self._pending = list(self._pending.items()), {}
-        if not pending:
+        if not self._pending:
             return
-        errors: list[OSError | None] = [None] * len(pending)
-        try:
-            with ThreadPoolExecutor(min(8, len(pending))) as pool:
-                errors = list(pool.map(_fsync, [p.fd for _relpath, p in pending]))
-        finally:
-            with _ctrl_c_held():  # a Ctrl-C here lands after the whole batch, not halfway
+        with ctrl_c_held():  # see the class: a commit is never cut halfway
+            pending, self._pending = list(self._pending.items()), {}
+            errors: list[OSError | None] = [None] * len(pending)
+            try:
+                with ThreadPoolExecutor(min(8, len(pending))) as pool:
+                    errors = list(pool.map(_fsync, [p.fd for _relpath, p in pending]))
+            finally:
                 for (relpath, p), error in zip(pending, errors, strict=True):
                     self._land(relpath, p, error)
 
@@ -332,24 +337,6 @@ class WriteBatch:
         finally:
             if isinstance(p.folder, int):
                 os.close(p.folder)
-
-
-@contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """SIGINT held back for the block (POSIX, main thread), then delivered: renaming a batch
-    takes milliseconds, and a batch cut halfway would leave notes counted as written whose
-    temp files were never renamed (the next run sweeps and redoes them)."""
-    if (
-        not hasattr(signal, "pthread_sigmask")
-        or threading.current_thread() is not threading.main_thread()
-    ):
-        yield
-        return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _fsync(fd: int) -> OSError | None:

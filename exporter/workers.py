@@ -20,6 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from .errors import Problem
+from .interrupts import ctrl_c_held
 from .model import Session
 from .notes import Note, NoteSettings, build_note
 from .render import TemplateError
@@ -189,13 +190,8 @@ class Renderer:
         """Submit, with Ctrl-C held back while the pool may fork a worker: a worker forked
         then starts with SIGINT blocked, so it never dies of a Ctrl-C before its initializer
         ignores it (the main process gets the held-back signal right after)."""
-        if not hasattr(signal, "pthread_sigmask"):
+        with ctrl_c_held():
             return pool.submit(render_job, job)
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            return pool.submit(render_job, job)
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def _new_pool(self, workers: int) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(

@@ -3,11 +3,12 @@
 Most messages are prose with code spans and top-level fenced blocks. For those, the code
 the parser would find can be read line by line: fences that start in the first column, and
 backtick runs that pair up within each line. Anything whose reading depends on more than
-that (indentation, block quotes, HTML, links, tables, strikethrough, a backtick run left
-open, unusual line breaks) returns None, and the caller asks the parser. The answer has the
-parser's shape (``markdown_code._parsed_code``); ``tests/test_code_scan.py`` checks that
-both agree on random Markdown and on the corpus, and ``CCEXPORT_REFERENCE_RENDER=1``
-bypasses this module.
+that (indentation that does not continue a paragraph, block quotes, HTML, link reference
+definitions, tables, strikethrough, a backtick run left open, unusual line breaks) returns
+None, and the caller asks the parser. The answer has the parser's shape
+(``markdown_code._parsed_code``); ``tests/test_code_scan.py`` checks that both agree on
+random Markdown and on the corpus, and ``CCEXPORT_REFERENCE_RENDER=1`` bypasses this
+module.
 """
 
 from __future__ import annotations
@@ -18,24 +19,32 @@ from typing import Any
 # Characters whose handling differs between parsers or line splitters: the parser decides.
 _UNUSUAL = re.compile(r"[\r\f\v\x00\x85\u2028\u2029\x1c-\x1e]")
 _FENCE_OPEN = re.compile(r"(`{3,}|~{3,})(.*)")
-# A line the scan cannot read alone: indented four columns or a tab (indented code, or a
-# list item's continuation), a quote, HTML, a fence inside a list item or indented, a
-# link reference definition.
-_CONTAINER_OR_DEEP = re.compile(
-    r"^[ >*+\d.)-]*(?: {4}|\t)"  # four columns of indentation, after list markers too
-    r"|^[ ]*(?:(?:[-+*]|\d{1,9}[.)])[ ]+)*(?:>|```|~~~|\[)"  # quote, fence, [label]
+# A line the scan cannot read alone: a quote, HTML, a fence inside a list item or indented.
+_CONTAINER_OR_HTML = re.compile(
+    r"^[ ]*(?:(?:[-+*]|\d{1,9}[.)])[ ]+)*(?:>|```|~~~)"
     # HTML that may start a block; a hyphenated tag (``<system-reminder>``, never one of
     # CommonMark's block names) with text after it on the line starts a paragraph.
     r"|^[ ]*(?:(?:[-+*]|\d{1,9}[.)])[ ]+)*<(?![A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+>[ \t]*\S)"
 )
+# Four columns of indentation (after list markers too) or a tab: indented code, unless the
+# line continues a paragraph (indented code cannot interrupt one).
+_DEEP = re.compile(r"^[ >*+\d.)-]*(?: {4}|\t)")
+# A line that opens with a bracket may define a link reference ("[label]: url").
+_LABEL = re.compile(r"^[ ]*(?:(?:[-+*]|\d{1,9}[.)])[ ]+)*\[")
+# List markers and indentation before a line's text.
+_PREFIX = re.compile(r"(?:[ \t]*(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)[ \t]?)*[ \t]*")
+# Text that ends a paragraph rather than continuing it: a heading, a thematic break or a
+# setext underline (read widely, as the parser does: any mix of these characters).
+_ENDS_PARAGRAPH = re.compile(r"#{1,6}(?:[ \t]|$)|[-*_=+ \t]+$")
 # Inline constructs that can claim a backtick before a code span does: strikethrough,
 # inline and reference links, and raw HTML or autolinks unless the tag closes on its line
 # without quotes (a code span could only be inside a quoted value or a comment).
 _CLAIMS_BACKTICKS = re.compile(r"~~|\]\(|\]\[|\]:|<(?:[!?]|[A-Za-z/](?![^<>\n\"']*>))")
 _RUN = re.compile(r"`+")
-# A line that could be a table's delimiter row: where one exists, a cell boundary could cut
-# a code span that holds a pipe.
-_TABLE_RULE = re.compile(r"^[ \t|:]*-[ \t|:-]*$", re.MULTILINE)
+# A line that could be a table's delimiter row (the parser takes empty cells too, so "|"
+# alone is one). Below a line with a pipe, a table may start: then a cell boundary could
+# cut a code span holding a pipe.
+_TABLE_RULE = re.compile(r"^[ \t|:-]*[|-][ \t|:-]*$", re.MULTILINE)
 
 
 def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
@@ -48,8 +57,9 @@ def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
         lines.pop()  # the parser does not count the empty line after a final newline
     blocks: list[dict[str, Any]] = []
     spans: list[str] = []
-    table = "|" in text and bool(_TABLE_RULE.search(text))
+    table = "|" in text and _may_hold_table(text)
     i, count = 0, len(lines)
+    in_paragraph = False  # the line before is paragraph text: an indented line continues it
     while i < count:
         line = lines[i]
         opener = _FENCE_OPEN.match(line)
@@ -71,16 +81,46 @@ def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
                 block["attrs"] = {"info": info.strip()}
             blocks.append(block)
             i = end + 1
+            in_paragraph = False
             continue
-        if _CONTAINER_OR_DEEP.match(line):
+        if _CONTAINER_OR_HTML.match(line) or (_LABEL.match(line) and _may_define(line)):
+            return None
+        deep = _DEEP.match(line)
+        if deep and (not in_paragraph or table or deep.group(0).endswith("\t")):
             return None
         if "`" in line or "~" in line or "<" in line or "]" in line:
             found = _line_spans(line, table)
             if found is None:
                 return None
             spans.extend(found)
+        text_at = _PREFIX.match(line).end()  # type: ignore[union-attr]
+        in_paragraph = bool(line[text_at:].strip(" \t")) and not _ENDS_PARAGRAPH.match(
+            line, text_at
+        )
         i += 1
     return blocks, spans
+
+
+def _may_hold_table(text: str) -> bool:
+    """Is there a line that could be a delimiter row below one that holds a pipe?"""
+    for rule in _TABLE_RULE.finditer(text):
+        above = text.rfind("\n", 0, rule.start() - 1) + 1
+        if rule.start() and "|" in text[above : rule.start()]:
+            return True
+    return False
+
+
+def _may_define(line: str) -> bool:
+    """Could this line (which opens with a bracket) start a link reference definition? Not
+    when its first ``]`` closes a plain label without a colon right after it."""
+    rest = line[_LABEL.match(line).end() :]  # type: ignore[union-attr]
+    close = rest.find("]")
+    return (
+        close < 0
+        or "\\" in rest[:close]
+        or "[" in rest[:close]
+        or rest[close + 1 : close + 2] == ":"
+    )
 
 
 def _line_spans(line: str, table: bool) -> list[str] | None:

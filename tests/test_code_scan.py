@@ -56,10 +56,11 @@ def _check(text: str) -> bool:
 _PIECES = st.sampled_from(
     ["`", "``", "```", "````", "~~", "~~~", "~", "\\", "\\`", "*", "_", "[", "]", "(", ")",
      "](x)", "]: ", "<", ">", "<a>", "<b ", "</a>", "<!--", "<http://x>", "|", "---", "#",
-     "\n", "\n\n", "\n ", "\n  ", "\n   ", "\n    ", "\n\t", "\t", "\n> ", "\n- ", "\n1. ",
-     "\n2) ", "\n* ", "\n```", "\n```py", "\n~~~", "\n````", "\n```\n", " ", "a", "b c",
-     "x_y", "&amp;", "&#96;", "\r", "\u2028", "=", "$", "<system-reminder>", "</a-b>",
-     "<a-b c='", "'>", "\"", "<div>", "<pre>", "\n<x-y>", "<!-- ", " -->", "<?", "<a\n"]
+     "\n", "\n\n", "\n ", "\n  ", "\n   ", "\n    ", "\n     ", "\n      ", "\n\t", "\t",
+     "\n> ", "\n- ", "\n1. ", "\n2) ", "\n* ", "\n```", "\n```py", "\n~~~", "\n````",
+     "\n```\n", " ", "a", "b c", "x_y", "&amp;", "&#96;", "\r", "\u2028", "=", "$",
+     "<system-reminder>", "</a-b>", "<a-b c='", "'>", "\"", "<div>", "<pre>", "\n<x-y>",
+     "<!-- ", " -->", "<?", "<a\n", "- [ ] ", "[x]", "\n[a]: ", "===", "\n# "]
 )  # fmt: skip
 
 
@@ -93,6 +94,16 @@ def test_the_scan_answers_for_prose_with_spans_and_fences():
     assert spans == ["src/main.rs", "Vec<Item>", "a < b", "x", "a ` b"]
 
 
+def test_the_scan_answers_for_nested_lists_task_lists_and_links():
+    text = (
+        "1. **Step** with `a_b`\n    - nested `c`\n      more `d`\n2. [x] done `e`\n"
+        "- [ ] open `f`\n- [link] and `g`\n"
+    )
+    assert _check(text)
+    assert scanned_code(text)[1] == ["a_b", "c", "d", "e", "f", "g"]
+    assert _check("A `a|b` pipe.\n\n---\n\nNo table: the rule is below an empty line.")
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -104,9 +115,18 @@ def test_the_scan_answers_for_prose_with_spans_and_fences():
         "<!-- `a` -->",
         "a `open\nclose` b",
         "~~a `b~~ c`",
-        "[a `b](c)` d",
+        "[a `b]: c` d",
+        "[label\nmore]: /url `x`",
+        "- [\\]]: /url `x`",
+        "a\n\n    `indented after a blank line`",
+        "# heading\n    `indented after it`",
+        "a\n---\n    `indented after an underline`",
+        "- \n      `indented in an empty item`",
+        "a\n\t`after a tab`",
+        "| a |\n|---|\n    `x`",
         "| `a|b` |\n|---|",
-        "`a|b`\n\n---",
+        "`a|b`\n|",
+        "x | y\n`a|b`\n|",
         "- ```\n  code\n  ```",
         "a\r\n`b`",
         "\\`a`",

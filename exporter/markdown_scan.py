@@ -44,7 +44,9 @@ _RUN = re.compile(r"`+")
 # A line that could be a table's delimiter row (the parser takes empty cells too, so "|"
 # alone is one). Below a line with a pipe, a table may start: then a cell boundary could
 # cut a code span holding a pipe.
-_TABLE_RULE = re.compile(r"^[ \t|:-]*[|-][ \t|:-]*$", re.MULTILINE)
+# (A lookahead, not two starred classes around "[|-]": those backtrack quadratically on a
+# long line of dashes.)
+_TABLE_RULE = re.compile(r"^(?=[^\n]*[|-])[ \t|:-]+$", re.MULTILINE)
 
 
 def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:

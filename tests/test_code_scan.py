@@ -10,6 +10,7 @@ corpus sessions. It must also answer for most texts, or it speeds nothing up.
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from conftest import CORPUS
@@ -102,6 +103,15 @@ def test_the_scan_answers_for_nested_lists_task_lists_and_links():
     assert _check(text)
     assert scanned_code(text)[1] == ["a_b", "c", "d", "e", "f", "g"]
     assert _check("A `a|b` pipe.\n\n---\n\nNo table: the rule is below an empty line.")
+
+
+def test_a_long_line_of_dashes_or_markers_is_scanned_in_linear_time():
+    """A guard against a pattern that backtracks quadratically (one did, on a line of
+    dashes: 16,000 took 1.3 s, 200,000 would take minutes); linear, each takes milliseconds."""
+    started = time.perf_counter()
+    for line in ("-" * 200_000 + "x", "- " * 100_000 + "x", "|" * 200_000 + "x"):
+        scanned_code(f"A `span`\n{line}\nand `more`")
+    assert time.perf_counter() - started < 5
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,8 @@ turned into the part it stands for (a command, its output, a notice). Any other 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -82,7 +84,10 @@ FILES_MENTIONED_MARKER = "# Files mentioned by the user:"
 
 _BY_TAG = {w.tag: w for w in INJECTED}
 _TAGS = "|".join(re.escape(w.tag) for w in INJECTED)
-_BLOCK = re.compile(rf"<({_TAGS})(?:\s[^<>]*)?>(.*?)</\1>\s*", re.DOTALL)
+# An injected block is <tag ...>inner</tag> and the white space after it. Its opening tag
+# is found by a pattern, its closing tag by a search that runs only when one follows.
+_OPENING = re.compile(rf"<({_TAGS})(?:\s[^<>]*)?>")
+_SPACE = re.compile(r"\s*")
 # What Claude Code appends to the end of a tool result: reminders for the model, and the
 # line naming a Task's agent. Only a trailing run is the harness's; the same text earlier
 # is part of the output (a file that handles reminders, a transcript being read).
@@ -177,6 +182,27 @@ def _mentioned_files(context: str) -> list[str]:
     return [f for f in files if f]
 
 
+def _injected_blocks(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """(start, end, tag, inner) of each injected block, left to right, as re.sub finds
+    ``<(tag)(?:\\s[^<>]*)?>(.*?)</\\1>\\s*``; an opening tag with no closing tag after it is
+    passed over at once (that pattern searched to the text's end for each one: quadratic
+    in a text of many)."""
+    last_closing: dict[str, int] = {}
+    at = 0
+    while m := _OPENING.search(text, at):
+        tag = m.group(1)
+        closing = f"</{tag}>"
+        if tag not in last_closing:
+            last_closing[tag] = text.rfind(closing)
+        if last_closing[tag] < m.end():
+            at = m.start() + 1
+            continue
+        close = text.find(closing, m.end())
+        end = _SPACE.match(text, close + len(closing)).end()  # type: ignore[union-attr]
+        yield m.start(), end, tag, text[m.end() : close]
+        at = end
+
+
 def _clean_text(text: str, stripped: str) -> list[Part]:
     """The parts of a prompt: injected wrappers out (never from inside code), the rest kept."""
     if stripped in INTERRUPT_MARKERS:
@@ -190,13 +216,18 @@ def _clean_text(text: str, stripped: str) -> list[Part]:
     command = args = None
 
     code = markdown.code_ranges(text) if _CODE_HINT.search(text) else []
-
-    def take(match: re.Match[str]) -> str:
-        nonlocal command, args
-        if any(start <= match.start() < end for start, end in code):
-            return match.group(0)  # a tag the person quoted in code is their text
-        wrapper = _BY_TAG[match.group(1)]
-        inner = match.group(2).strip()
+    code_starts = [start for start, _end in code]
+    kept: list[str] = []
+    cursor = 0
+    for start, end, tag, inner in _injected_blocks(text):
+        kept.append(text[cursor:start])
+        cursor = end
+        within = bisect_right(code_starts, start) - 1
+        if within >= 0 and start < code[within][1]:
+            kept.append(text[start:end])  # a tag the person quoted in code is their text
+            continue
+        wrapper = _BY_TAG[tag]
+        inner = inner.strip()
         if wrapper.becomes == "command":
             command = inner
         elif wrapper.becomes == "command_args":
@@ -216,9 +247,8 @@ def _clean_text(text: str, stripped: str) -> list[Part]:
             parts.append(
                 NoticePart("notification", (summary.group(1) if summary else inner).strip())
             )
-        return ""
-
-    rest = _BLOCK.sub(take, text)
+    kept.append(text[cursor:])
+    rest = "".join(kept)
     if "<image" in rest or "</image" in rest:
         rest = _IMAGE_WRAPPER.sub("", rest)
     rest = rest.strip()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .markdown_scan import scanned_code
+from .markdown_scan import closing_run, runs_by_length, scanned_code
 
 # Set to "1", every speed-up of the note builder is bypassed and notes are built the plain
 # way (here: every text with code goes through the parser): the identity tests export
@@ -273,15 +273,18 @@ def _span_runs(text: str) -> list[tuple[int, int]]:
     span that the next run of the same length closes; an unmatched run is text."""
     spans: list[tuple[int, int]] = []
     runs = list(_BACKTICKS.finditer(text))
+    by_length = runs_by_length(runs)
     k = 0
     while k < len(runs):
         m = runs[k]
-        start, length = m.start(), len(m.group(0))
-        before = text[: m.start()]
-        if (len(before) - len(before.rstrip("\\"))) % 2:
+        start, length = m.start(), m.end() - m.start()
+        slash = start  # the backslashes right before it (each belongs to this run alone)
+        while slash and text[slash - 1] == "\\":
+            slash -= 1
+        if (start - slash) % 2:
             start, length = start + 1, length - 1  # the first backtick is escaped
-        close = next((j for j in range(k + 1, len(runs)) if len(runs[j].group(0)) == length), None)
-        if not length or close is None:
+        close = closing_run(by_length, k, length) if length else None
+        if close is None:
             k += 1
             continue
         spans.append((start, runs[close].end()))

@@ -14,6 +14,7 @@ module.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any
 
 # Characters whose handling differs between parsers or line splitters: the parser decides.
@@ -103,6 +104,23 @@ def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
     return blocks, spans
 
 
+def runs_by_length(runs: list[re.Match[str]]) -> dict[int, list[int]]:
+    """The indexes of the backtick runs, by each run's length, in order."""
+    found: dict[int, list[int]] = {}
+    for k, run in enumerate(runs):
+        found.setdefault(run.end() - run.start(), []).append(k)
+    return found
+
+
+def closing_run(by_length: dict[int, list[int]], k: int, length: int) -> int | None:
+    """The first run after the ``k``-th with ``length`` backticks: the one that closes a
+    code span opened there (found by bisection: a text of many unmatched runs would make
+    a walk to it quadratic)."""
+    found = by_length.get(length, ())
+    at = bisect_right(found, k)
+    return found[at] if at < len(found) else None
+
+
 def _may_hold_table(text: str) -> bool:
     """Is there a line that could be a delimiter row below one that holds a pipe?"""
     for rule in _TABLE_RULE.finditer(text):
@@ -129,17 +147,15 @@ def _line_spans(line: str, table: bool) -> list[str] | None:
     """The code spans of one line of prose, when every backtick run on it is paired and
     nothing outside them can claim one; None otherwise."""
     runs = list(_RUN.finditer(line))
+    by_length = runs_by_length(runs)
     spans: list[str] = []
     outside: list[str] = []
     k = cursor = 0
     while k < len(runs):
         run = runs[k]
-        if line[: run.start()].endswith("\\"):
+        if run.start() and line[run.start() - 1] == "\\":
             return None  # an escaped backtick: the parser decides
-        close = next(
-            (j for j in range(k + 1, len(runs)) if len(runs[j].group(0)) == len(run.group(0))),
-            None,
-        )
+        close = closing_run(by_length, k, run.end() - run.start())
         if close is None:
             return None  # a run left open could pair with one on another line
         code = line[run.end() : runs[close].start()]

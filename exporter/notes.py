@@ -99,10 +99,15 @@ def session_title(session: Session) -> str:
     return _shorten(command) if command else "Untitled session"
 
 
+# A prompt that starts with Markdown structure: its words, not its markup. A line's own
+# leading white space only ([^\S\n]), never the lines above: "\s*" after "^" made every
+# line start scan all the blank lines below it, quadratic in a prompt of blank lines.
+_FENCE_LINE = re.compile(r"(?m)^[^\S\n]*(?:`{3,}|~{3,})[\w-]*[^\S\n]*$")
+_LINE_MARKUP = re.compile(r"(?m)^[^\S\n]*(?:#{1,6}|>|[-*+])\s+")
+
+
 def _shorten(text: str) -> str:
-    # A prompt that starts with Markdown structure: its words, not its markup.
-    text = re.sub(r"(?m)^\s*(`{3,}|~{3,})[\w-]*\s*$", " ", text)
-    text = re.sub(r"(?m)^\s*(#{1,6}|>|[-*+])\s+", "", text)
+    text = _LINE_MARKUP.sub("", _FENCE_LINE.sub(" ", text))
     line = " ".join(text.split())
     if len(line) <= TITLE_LENGTH:
         return line

@@ -1,0 +1,185 @@
+"""Long pathological text (a prompt of blank lines, a line of ``a*a*a*``, thousands of
+unmatched backticks) is read in about linear time, with the same result as the plain
+formula each step replaced. An audit exported a session holding each of about 100 such
+texts at 30,000 and 120,000 characters; these steps were quadratic (minutes for a few
+hundred kilobytes) and are checked here against their old formulas, kept below.
+
+The guards time a whole step on a text of a few hundred kilobytes against a bound about
+a hundred times what the linear step takes: they catch a quadratic step, not a slow one.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from datetime import UTC
+from typing import Any
+
+from claude_builder import ClaudeSession
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exporter import clean, markdown, markdown_code, markdown_text
+from exporter.export import ExportOptions, run_export
+from exporter.notes import TITLE_LENGTH, _shorten
+
+
+def shorten_formula(text: str) -> str:
+    text = re.sub(r"(?m)^\s*(`{3,}|~{3,})[\w-]*\s*$", " ", text)
+    text = re.sub(r"(?m)^\s*(#{1,6}|>|[-*+])\s+", "", text)
+    line = " ".join(text.split())
+    if len(line) <= TITLE_LENGTH:
+        return line
+    cut = line[:TITLE_LENGTH].rsplit(" ", 1)[0]
+    return cut.rstrip(" ,.;:") + "…"
+
+
+def pair_runs_formula(runs: list[list[Any]]) -> list[tuple[int, int]]:
+    remaining = [r[5] for r in runs]
+    active = [True] * len(runs)
+    closers: list[tuple[int, int]] = []
+    for c, closer in enumerate(runs):
+        if not closer[4]:
+            continue
+        while remaining[c] > 0:
+            match = None
+            for o in range(c - 1, -1, -1):
+                opener = runs[o]
+                if not active[o] or not opener[3] or opener[2] != closer[2] or not remaining[o]:
+                    continue
+                if (opener[4] or closer[3]) and (opener[5] + closer[5]) % 3 == 0:
+                    if opener[5] % 3 or closer[5] % 3:
+                        continue
+                match = o
+                break
+            if match is None:
+                break
+            use = 2 if remaining[match] >= 2 and remaining[c] >= 2 else 1
+            remaining[match] -= use
+            remaining[c] -= use
+            for k in range(match + 1, c):
+                active[k] = False
+            if (closer[0], closer[1]) not in closers:
+                closers.append((closer[0], closer[1]))
+    return closers
+
+
+def span_runs_formula(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    runs = list(re.finditer(r"`+", text))
+    k = 0
+    while k < len(runs):
+        m = runs[k]
+        start, length = m.start(), len(m.group(0))
+        before = text[: m.start()]
+        if (len(before) - len(before.rstrip("\\"))) % 2:
+            start, length = start + 1, length - 1
+        close = next((j for j in range(k + 1, len(runs)) if len(runs[j].group(0)) == length), None)
+        if not length or close is None:
+            k += 1
+            continue
+        spans.append((start, runs[close].end()))
+        k = close + 1
+    return spans
+
+
+_OLD_BLOCK = re.compile(rf"<({clean._TAGS})(?:\s[^<>]*)?>(.*?)</\1>\s*", re.DOTALL)
+
+_TAG_PIECES = st.sampled_from(
+    ["<system-reminder>", "</system-reminder>", "<command-name>", "</command-name>",
+     "<command-args>", "</command-args>", "<bash-stdout>", "</bash-stdout>", "<skill a='1'>",
+     "</skill>", "<skill\n", "<system-reminder x>", "<system-reminderx>", "<div>", "</div>",
+     "<", ">", "/", " ", "\n", "\t", "a", "`", "```\n", "    ", "<command-name", "</"]
+)  # fmt: skip
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_TAG_PIECES, max_size=30).map("".join))
+def test_injected_blocks_are_found_as_the_old_pattern_found_them(text):
+    old = [(m.start(), m.end(), m.group(1), m.group(2)) for m in _OLD_BLOCK.finditer(text)]
+    assert list(clean._injected_blocks(text)) == old
+
+
+_TITLE_PIECES = st.sampled_from(
+    ["\n", "\n\n", " ", "\t", "\r", "\x0b", "\u2028", "\x85", "\u00a0", "```", "~~~", "`",
+     "#", "##", "#######", ">", "-", "*", "+", "a", "b_c", "py", "x-y", "word ", ".", ":"]
+)  # fmt: skip
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_TITLE_PIECES, max_size=40).map("".join))
+def test_a_title_is_the_old_formulas_title(text):
+    assert _shorten(text) == shorten_formula(text)
+
+
+_RUN = st.tuples(
+    st.sampled_from("*_"), st.booleans(), st.booleans(), st.integers(min_value=1, max_value=7)
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_RUN, max_size=24))
+def test_emphasis_pairs_as_the_old_formula_does(kinds):
+    runs = [[2 * k, 2 * k + 1, *kind] for k, kind in enumerate(kinds)]
+    assert markdown_text._pair_runs(runs) == pair_runs_formula(runs)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(["`", "``", "```", "\\", "\\\\", "a", " "]), max_size=30))
+def test_code_spans_pair_as_the_old_formula_does(pieces):
+    text = "".join(pieces)
+    assert markdown_code._span_runs(text) == span_runs_formula(text)
+
+
+def _timed(function, *args) -> float:
+    started = time.perf_counter()
+    function(*args)
+    return time.perf_counter() - started
+
+
+def test_the_quadratic_steps_are_linear_now():
+    cases = [
+        (_shorten, "\n" * 200_000 + "a"),  # was 165 s at 80,000
+        (_shorten, " \n" * 100_000 + "a"),
+        (markdown.escape_prose, "a `x`\n" + "*a" * 100_000),  # 5 s at 15,000
+        (markdown.escape_prose, "a `x`\n" + "a_" * 100_000 + "a"),
+        (markdown.escape_prose, "a `x`\n" + "\\`" * 100_000),  # minutes at 60,000
+        (markdown.code_ranges, "a `x`\n" + "`` `" * 50_000),
+        (markdown.escape_prose, "a `x`\n" + "a:: [" * 40_000),
+        (clean.clean_user_text, "<system-reminder>" * 20_000),  # 4 s at 7,000
+        (clean.clean_user_text, "<x>`a`<system-reminder>y</system-reminder>" * 10_000),
+    ]
+    for function, text in cases:
+        assert _timed(function, text) < 10, (function.__name__, text[:12])
+
+
+def test_a_session_of_pathological_texts_exports_in_seconds(tmp_path):
+    """End to end: every role holding each text; the audit's worst cases took minutes."""
+    texts = ["\n" * 60_000, "*a" * 30_000, "\\`" * 30_000, "<system-reminder>" * 4_000]
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    s = ClaudeSession("0a1b2c3d-0000-4000-8000-00000000000a", "/home/dev/app")
+    for k, text in enumerate(texts):
+        text = f"A `x` y_z {k}\n{text}x\n"
+        s.user(text)
+        s.assistant(
+            [
+                {"type": "thinking", "thinking": text, "signature": "x"},
+                {"type": "text", "text": text},
+                {"type": "tool_use", "id": f"toolu_{k}", "name": "Bash",
+                 "input": {"command": text, "description": text[:200]}},
+            ]
+        )  # fmt: skip
+        s.tool_result(f"toolu_{k}", text)
+    s.write(
+        home
+        / ".claude"
+        / "projects"
+        / "-home-dev-app"
+        / "0a1b2c3d-0000-4000-8000-00000000000a.jsonl"
+    )
+    started = time.perf_counter()
+    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, workers=1))
+    assert not report.failed, report.problems
+    assert time.perf_counter() - started < 60
+    shutil.rmtree(vault)

@@ -30,6 +30,9 @@ _CONTAINER_OR_HTML = re.compile(
 # Four columns of indentation (after list markers too) or a tab: indented code, unless the
 # line continues a paragraph (indented code cannot interrupt one).
 _DEEP = re.compile(r"^[ >*+\d.)-]*(?: {4}|\t)")
+# A list marker followed by five spaces or more opens an item that starts with indented
+# code, and such an item may interrupt a paragraph.
+_ITEM_OF_CODE = re.compile(r"[ ]*(?:(?:[-+*]|\d{1,9}[.)])[ ]+)*(?:[-+*]|\d{1,9}[.)])[ ]{5}")
 # A line that opens with a bracket may define a link reference ("[label]: url").
 _LABEL = re.compile(r"^[ ]*(?:(?:[-+*]|\d{1,9}[.)])[ ]+)*\[")
 # List markers and indentation before a line's text.
@@ -42,12 +45,12 @@ _ENDS_PARAGRAPH = re.compile(r"#{1,6}(?:[ \t]|$)|[-*_=+ \t]+$")
 # without quotes (a code span could only be inside a quoted value or a comment).
 _CLAIMS_BACKTICKS = re.compile(r"~~|\]\(|\]\[|\]:|<(?:[!?]|[A-Za-z/](?![^<>\n\"']*>))")
 _RUN = re.compile(r"`+")
-# A line that could be a table's delimiter row (the parser takes empty cells too, so "|"
-# alone is one). Below a line with a pipe, a table may start: then a cell boundary could
-# cut a code span holding a pipe.
+# A line that could be a table's delimiter row: the parser takes empty cells too, so "|"
+# alone is one, and any white space (a no-break space too) counts as empty. Below a line
+# with a pipe, a table may start, and a cell boundary could cut a code span holding a pipe.
 # (A lookahead, not two starred classes around "[|-]": those backtrack quadratically on a
 # long line of dashes.)
-_TABLE_RULE = re.compile(r"^(?=[^\n]*[|-])[ \t|:-]+$", re.MULTILINE)
+_TABLE_RULE = re.compile(r"^(?=[^\n]*[|-])(?:[^\S\n]|[|:-])+$", re.MULTILINE)
 
 
 def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
@@ -89,7 +92,9 @@ def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
         if _CONTAINER_OR_HTML.match(line) or (_LABEL.match(line) and _may_define(line)):
             return None
         deep = _DEEP.match(line)
-        if deep and (not in_paragraph or table or deep.group(0).endswith("\t")):
+        if deep and (
+            not in_paragraph or table or deep.group(0).endswith("\t") or _ITEM_OF_CODE.match(line)
+        ):
             return None
         if "`" in line or "~" in line or "<" in line or "]" in line:
             found = _line_spans(line, table)

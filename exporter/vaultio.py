@@ -278,7 +278,8 @@ class WriteBatch:
     the owner must not record that run, so the next one redoes it, as after a crash.
     Ctrl-C waits for a commit to end (one batch's fsyncs side by side, then its renames):
     cut halfway, notes counted as written would stay temp files until the next run, and a
-    descriptor could be closed while its fsync still ran."""
+    descriptor could be closed while its fsync still ran. On a mount whose fsync hangs,
+    Ctrl-C therefore waits with it; SIGTERM still ends the run."""
 
     def __init__(self, root: Path, limit: int = 64) -> None:
         self.root, self.limit = root, limit

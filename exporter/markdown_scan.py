@@ -20,23 +20,26 @@ from typing import Any
 # Characters whose handling differs between parsers or line splitters: the parser decides.
 _UNUSUAL = re.compile(r"[\r\f\v\x00\x85\u2028\u2029\x1c-\x1e]")
 _FENCE_OPEN = re.compile(r"(`{3,}|~{3,})(.*)")
+# A list marker, and the markers and spaces that may open a line before its text.
+_MARKER = r"(?:[-+*]|\d{1,9}[.)])"
+_OPENING = rf"^[ ]*(?:{_MARKER}[ ]+)*"
 # A line the scan cannot read alone: a quote, HTML, a fence inside a list item or indented.
 _CONTAINER_OR_HTML = re.compile(
-    r"^[ ]*(?:(?:[-+*]|\d{1,9}[.)])[ ]+)*(?:>|```|~~~)"
+    rf"{_OPENING}(?:>|```|~~~"
     # HTML that may start a block; a hyphenated tag (``<system-reminder>``, never one of
     # CommonMark's block names) with text after it on the line starts a paragraph.
-    r"|^[ ]*(?:(?:[-+*]|\d{1,9}[.)])[ ]+)*<(?![A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+>[ \t]*\S)"
+    r"|<(?![A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+>[ \t]*\S))"
 )
 # Four columns of indentation (after list markers too) or a tab: indented code, unless the
 # line continues a paragraph (indented code cannot interrupt one).
 _DEEP = re.compile(r"^[ >*+\d.)-]*(?: {4}|\t)")
 # A list marker followed by five spaces or more opens an item that starts with indented
 # code, and such an item may interrupt a paragraph.
-_ITEM_OF_CODE = re.compile(r"[ ]*(?:(?:[-+*]|\d{1,9}[.)])[ ]+)*(?:[-+*]|\d{1,9}[.)])[ ]{5}")
+_ITEM_OF_CODE = re.compile(rf"{_OPENING}{_MARKER}[ ]{{5}}")
 # A line that opens with a bracket may define a link reference ("[label]: url").
-_LABEL = re.compile(r"^[ ]*(?:(?:[-+*]|\d{1,9}[.)])[ ]+)*\[")
+_LABEL = re.compile(rf"{_OPENING}\[")
 # List markers and indentation before a line's text.
-_PREFIX = re.compile(r"(?:[ \t]*(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)[ \t]?)*[ \t]*")
+_PREFIX = re.compile(rf"(?:[ \t]*{_MARKER}(?=[ \t]|$)[ \t]?)*[ \t]*")
 # Text that ends a paragraph rather than continuing it: a heading, a thematic break or a
 # setext underline (read widely, as the parser does: any mix of these characters).
 _ENDS_PARAGRAPH = re.compile(r"#{1,6}(?:[ \t]|$)|[-*_=+ \t]+$")
@@ -65,7 +68,7 @@ def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
     spans: list[str] = []
     table = "|" in text and _may_hold_table(text)
     i, count = 0, len(lines)
-    in_paragraph = False  # the line before is paragraph text: an indented line continues it
+    previous: str | None = None  # the line before, unless a fence or nothing came before
     while i < count:
         line = lines[i]
         opener = _FENCE_OPEN.match(line)
@@ -87,13 +90,17 @@ def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
                 block["attrs"] = {"info": info.strip()}
             blocks.append(block)
             i = end + 1
-            in_paragraph = False
+            previous = None
             continue
         if _CONTAINER_OR_HTML.match(line) or (_LABEL.match(line) and _may_define(line)):
             return None
         deep = _DEEP.match(line)
         if deep and (
-            not in_paragraph or table or deep.group(0).endswith("\t") or _ITEM_OF_CODE.match(line)
+            previous is None
+            or not _continues_paragraph(previous)
+            or table
+            or deep.group(0).endswith("\t")
+            or _ITEM_OF_CODE.match(line)
         ):
             return None
         if "`" in line or "~" in line or "<" in line or "]" in line:
@@ -101,12 +108,15 @@ def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
             if found is None:
                 return None
             spans.extend(found)
-        text_at = _PREFIX.match(line).end()  # type: ignore[union-attr]
-        in_paragraph = bool(line[text_at:].strip(" \t")) and not _ENDS_PARAGRAPH.match(
-            line, text_at
-        )
+        previous = line
         i += 1
     return blocks, spans
+
+
+def _continues_paragraph(line: str) -> bool:
+    """Is this line paragraph text, so that an indented line after it continues it?"""
+    text_at = _PREFIX.match(line).end()  # type: ignore[union-attr]
+    return bool(line[text_at:].strip(" \t")) and not _ENDS_PARAGRAPH.match(line, text_at)
 
 
 def runs_by_length(runs: list[re.Match[str]]) -> dict[int, list[int]]:

@@ -268,6 +268,8 @@ class _Run:
         self._read_any = True
         state = self._progress[unit] = _UnitProgress(ref)
         any_session = False
+        if not self._again_pass:  # (a unit redone was weighed the first time)
+            self.renderer.expect(ref.size)
         try:
             # Database sources hand over one conversation at a time; files, one family.
             load_families = getattr(adapter, "load_families", None)

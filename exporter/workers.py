@@ -160,6 +160,18 @@ class Renderer:
         self.submitted = 0
         self.submitted_bytes = 0
 
+    def expect(self, source_bytes: int) -> None:
+        """A unit of ``source_bytes`` is about to be read. If its notes alone will render for
+        longer than a pool takes to start (a long session, maybe split into parts), the pool
+        starts now, while nothing of the unit is in memory: forked later, every worker would
+        hold a copy of the session, so its parts would all render here, on one core."""
+        if (
+            self.pool is None
+            and self.workers > 1
+            and self.submitted_bytes + source_bytes >= PARALLEL_FROM_BYTES
+        ):
+            self.pool = self._new_pool(self.workers)
+
     def submit(self, job: RenderJob, source_bytes: int = 0) -> None:
         """Render ``job``; ``source_bytes``: how much was read for it (its unit's files, given
         with the unit's first job), which may start the pool before the 24th session."""
@@ -167,8 +179,8 @@ class Renderer:
         self.submitted_bytes += source_bytes
         # Workers are forked and keep what the main process held then: one part of a long
         # session never starts the pool (the whole session is in memory; a pool forked now
-        # would hold a copy per worker). Its parts are rendered here, one at a time, unless
-        # a pool was already started by an earlier note.
+        # would hold a copy per worker). A long session's unit starts it before it is read
+        # (``expect``), so its parts render in the pool.
         if (
             self.pool is None
             and self.workers > 1

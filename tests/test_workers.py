@@ -69,6 +69,36 @@ def test_a_few_long_sessions_start_the_pool_before_the_24th(tmp_path, pools):
     assert one.as_dict() == two.as_dict()
 
 
+def test_the_parts_of_one_long_session_render_in_the_pool(tmp_path, pools, monkeypatch):
+    """A home of one long session: the pool starts before it is read (forked later, every
+    worker would copy it), so its part notes render on every core, not all in the main
+    process. The notes are the same as rendered on one core."""
+    home = tmp_path / "home"
+    sid = "0000000a-0000-4000-8000-000000000000"
+    s = ClaudeSession(sid, "/home/dev/work/long", start="2026-05-01T10:00:00Z")
+    for turn in range(40):
+        s.user(f"why does run {turn} fail?")
+        s.assistant("Here is what the test printed:\n\n" + f"run {turn}: FAILED\n" * 2_000)
+    s.write(home / ".claude" / "projects" / "-long" / f"{sid}.jsonl")
+    monkeypatch.setattr(workers, "PARALLEL_FROM_BYTES", 1024 * 1024)  # a smaller home
+    assert sum(f.stat().st_size for f in home.rglob("*.jsonl")) > workers.PARALLEL_FROM_BYTES
+    sent: list[str] = []  # jobs handed to the pool
+    original = workers.Renderer._submit
+
+    def counting(self, pool, job):
+        sent.append(job.key)
+        return original(self, pool, job)
+
+    monkeypatch.setattr(workers.Renderer, "_submit", counting)
+    one = export(tmp_path / "one", home, 1, note_max_bytes=64 * 1024)
+    two = export(tmp_path / "two", home, 2, note_max_bytes=64 * 1024)
+    assert pools == [2]
+    parts = note_files(tmp_path / "two")
+    assert len(parts) > 10 and len(sent) == len(set(sent)) == len(parts)  # every part
+    assert one.as_dict() == two.as_dict()
+    assert parts == note_files(tmp_path / "one")
+
+
 @pytest.mark.corpus
 def test_parallel_export_of_the_corpus_matches_serial(corpus, tmp_path, pools):
     """Real files bring subagents, forks and late links that cross rendering order."""

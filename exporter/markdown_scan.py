@@ -19,7 +19,9 @@ from typing import Any
 
 # Characters whose handling differs between parsers or line splitters: the parser decides.
 _UNUSUAL = re.compile(r"[\r\f\v\x00\x85\u2028\u2029\x1c-\x1e]")
-_FENCE_OPEN = re.compile(r"(`{3,}|~{3,})(.*)")
+# A fence opens in the first column, or indented by up to three spaces (which its lines
+# then lose): see ``_fence``.
+_FENCE_OPEN = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
 # A list marker, and the markers and spaces that may open a line before its text.
 _MARKER = r"(?:[-+*]|\d{1,9}[.)])"
 _OPENING = rf"^[ ]*(?:{_MARKER}[ ]+)*"
@@ -73,23 +75,11 @@ def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
         line = lines[i]
         opener = _FENCE_OPEN.match(line)
         if opener:
-            marker, info = opener.groups()
-            if (marker[0] == "`" and "`" in info) or "\\" in info or "&" in info:
-                return None  # not a fence, or an info string the parser unescapes
-            closer = re.compile(rf" {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*")
-            end = i + 1
-            while end < count and not closer.fullmatch(lines[end]):
-                end += 1
-            block: dict[str, Any] = {
-                "type": "block_code",
-                "raw": "".join(content + "\n" for content in lines[i + 1 : end]),
-                "style": "fenced",
-                "marker": marker,
-            }
-            if info.strip():
-                block["attrs"] = {"info": info.strip()}
+            fenced = _fence(lines, i, *opener.groups())
+            if fenced is None:
+                return None
+            block, i = fenced
             blocks.append(block)
-            i = end + 1
             previous = None
             continue
         if _CONTAINER_OR_HTML.match(line) or (_LABEL.match(line) and _may_define(line)):
@@ -111,6 +101,57 @@ def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
         previous = line
         i += 1
     return blocks, spans
+
+
+def _fence(
+    lines: list[str], at: int, indent: str, marker: str, info: str
+) -> tuple[dict[str, Any], int] | None:
+    """The fenced block opened on line ``at``, shaped as the parser gives it, and the index
+    of the line after it; None when the parser must decide.
+
+    An indented fence may sit in a list item (``1. Step:`` then ``   ```ts``) or not; it
+    reads the same either way when every line of it keeps the fence's indentation (which
+    each line loses) and its closing fence has exactly that indentation: a line indented
+    less could end a list item, and so the fence, early. Blank lines holding spaces and
+    tabs in the indentation are counted differently inside an item: the parser decides,
+    as it does for an indented fence that is never closed."""
+    if (marker[0] == "`" and "`" in info) or "\\" in info or "&" in info:
+        return None  # not a fence, or an info string the parser unescapes
+    closer = re.compile(rf" {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*")
+    depth, end, count = len(indent), at + 1, len(lines)
+    content: list[str] = []
+    while end < count:
+        line = lines[end]
+        if closer.fullmatch(line):
+            if depth and not (line.startswith(indent) and line[depth] != " "):
+                return None
+            break
+        if depth:
+            if not line:
+                content.append("")
+            elif line.startswith(indent) and line.strip(" \t") and "\t" not in _lead(line):
+                content.append(line[depth:])
+            else:
+                return None
+        else:
+            content.append(line)
+        end += 1
+    if depth and end == count:
+        return None
+    block: dict[str, Any] = {
+        "type": "block_code",
+        "raw": "".join(line + "\n" for line in content),
+        "style": "fenced",
+        "marker": marker,
+    }
+    if info.strip():
+        block["attrs"] = {"info": info.strip()}
+    return block, end + 1
+
+
+def _lead(line: str) -> str:
+    """A line's leading white space."""
+    return line[: len(line) - len(line.lstrip(" \t"))]
 
 
 def _continues_paragraph(line: str) -> bool:

@@ -59,7 +59,7 @@ _PIECES = st.sampled_from(
      "](x)", "]: ", "<", ">", "<a>", "<b ", "</a>", "<!--", "<http://x>", "|", "---", "#",
      "\n", "\n\n", "\n ", "\n  ", "\n   ", "\n    ", "\n     ", "\n      ", "\n\t", "\t",
      "\n> ", "\n- ", "\n1. ", "\n2) ", "\n* ", "\n```", "\n```py", "\n~~~", "\n````",
-     "\n```\n", " ", "a", "b c", "x_y", "&amp;", "&#96;", "\r", "\u2028", "=", "$",
+     "\n```\n", "\n ```", "\n  ```", "\n   ~~~", " ", "a", "b c", "x_y", "&amp;", "&#96;", "\r", "\u2028", "=", "$",
      "<system-reminder>", "</a-b>", "<a-b c='", "'>", "\"", "<div>", "<pre>", "\n<x-y>",
      "<!-- ", " -->", "<?", "<a\n", "- [ ] ", "[x]", "\n[a]: ", "===", "\n# "]
 )  # fmt: skip
@@ -105,6 +105,20 @@ def test_the_scan_answers_for_nested_lists_task_lists_and_links():
     assert _check("A `a|b` pipe.\n\n---\n\nNo table: the rule is below an empty line.")
 
 
+def test_the_scan_answers_for_fences_indented_in_list_items():
+    """A fence indented by up to three spaces (in a list item or not) whose lines all keep
+    its indentation, closed at that indentation: each line loses the indentation."""
+    text = (
+        "1. Add the type:\n   ```ts\n   let a: `T` = 1;\n     nested\n\n   ```\n"
+        "2. Then `b`:\n  ~~~json\n  {}\n  ~~~\n- and\n ```\n x\n ```\n"
+    )
+    assert _check(text)
+    blocks, spans = scanned_code(text)
+    assert [b["raw"] for b in blocks] == ["let a: `T` = 1;\n  nested\n\n", "{}\n", "x\n"]
+    assert [b.get("attrs", {}).get("info") for b in blocks] == ["ts", "json", None]
+    assert spans == ["b"]
+
+
 def test_a_long_line_of_dashes_or_markers_is_scanned_in_linear_time():
     """A guard against a pattern that backtracks quadratically (one did, on a line of
     dashes: 16,000 took 1.3 s, 200,000 would take minutes); linear, each takes milliseconds."""
@@ -143,6 +157,12 @@ def test_a_long_line_of_dashes_or_markers_is_scanned_in_linear_time():
         "`x|y`\n\u00a0|\u00a0\n",
         "|a|\n|\u3000|\n    code\n",
         "- ```\n  code\n  ```",
+        "- a\n  ```\n  x\n ```\n  y",  # closed less indented: it may end the item first
+        "- a\n  ```\n  x\n   ```",  # closed more indented than opened
+        "- a\n   ```\n   x\n     \n   y\n   ```",  # a blank line of spaces
+        "- a\n   ```\n   x\n   \t y\n   ```",  # a tab in the indentation
+        "- a\n   ```\n   x\n  y\n   ```",  # a line less indented: the item may end
+        "- a\n   ```\n   x",  # never closed
         "a\r\n`b`",
         "\\`a`",
         "```c\\+\\+\nx\n```",

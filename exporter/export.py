@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +22,7 @@ from .notewriter import NoteWriter, source_counts
 from .options import ExportOptions
 from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # re-exported
 from .plan import LinkPlan
+from .readahead import ReadAhead, ReadSession, ReadSettings, ReadUnit, placed, wanted
 from .redact import redact_report, redact_state, rename_secret_paths
 from .render import fresh_templates
 from .sources import unreadable_in_sources
@@ -81,6 +82,14 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
         return add_unreadable(report, unreadable)
 
 
+def _reading(options: ExportOptions) -> ReadSettings:
+    """How a worker reads a unit ahead: as this run would."""
+    return ReadSettings(
+        options.project, options.since, options.redact, tuple(options.redact_extra),
+        tuple(options.redact_allow), options.note_max_bytes,
+    )  # fmt: skip
+
+
 @dataclass(slots=True)
 class _UnitProgress:
     """A unit being exported: its notes are written as their rendering finishes."""
@@ -126,7 +135,8 @@ class _Run:
         self._written_by: dict[str, str] = {}  # note key -> the unit that wrote it this run
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
         self._progress: dict[str, _UnitProgress] = {}  # units whose notes are being rendered
-        self.renderer = Renderer(self.settings, options.workers, lock)
+        self.renderer = Renderer(self.settings, options.workers, lock, _reading(options))
+        self.ahead = ReadAhead(self.renderer)  # units read by workers before their turn
 
     def written(self) -> int:
         """Notes created or updated so far in this run."""
@@ -172,16 +182,20 @@ class _Run:
             self._counts(adapter.name)
             self._units[str(ref.main.path)] = (adapter, ref)
         for done, (adapter, ref) in enumerate(units, start=1):
+            self.ahead.ask(units, done, self._skipped)
             try:
                 self._export_or_skip(adapter, ref)
             except Exception as exc:  # one unit, whatever went wrong, fails alone
+                self.ahead.take(str(ref.main.path), wanted=False)
                 self._unit_failed(adapter, ref, exc)
             if progress:
                 progress(done, len(units))
         self._write_finished(wait=True)
         # A note written above may be the missing end of a link in another note (a child
-        # found after its parent, an origin after its fork): those notes are redone once.
+        # found after its parent, an origin after its fork): those notes are redone once,
+        # read again here.
         self._again_pass = True
+        self.ahead.stop()
         for _ in range(2):
             again = [u for u in self.plan.again if u in self._units]
             self.plan.again.clear()
@@ -189,13 +203,18 @@ class _Run:
                 self._export_unit(*self._units[unit])
             self._write_finished(wait=True)
 
-    def _export_or_skip(self, adapter: Adapter, ref: SessionRef) -> None:
-        unit = str(ref.main.path)
-        if (
+    def _skipped(self, unit: str, ref: SessionRef) -> bool:
+        """Is the unit unchanged since its notes were written (and none is to be restored)?"""
+        return (
             not self.options.force
             and not self._to_restore(unit)
             and self.vault.state.unchanged(unit, self._fingerprint(ref))
-        ):
+        )
+
+    def _export_or_skip(self, adapter: Adapter, ref: SessionRef) -> None:
+        unit = str(ref.main.path)
+        if self._skipped(unit, ref):
+            self.ahead.take(unit, wanted=False)  # if it was read ahead, for nothing
             counts = self._counts(adapter.name)
             keys = self._matching_notes(unit)
             sessions = sum(1 for key in keys if not is_later_part(key))  # a part is no session
@@ -271,10 +290,7 @@ class _Run:
         if not self._again_pass:  # (a unit redone was weighed the first time)
             self.renderer.expect(ref.size)
         try:
-            # Database sources hand over one conversation at a time; files, one family.
-            load_families = getattr(adapter, "load_families", None)
-            families = load_families(ref) if load_families else iter([adapter.load(ref)])
-            for loaded in families:
+            for loaded in self._families(adapter, ref):
                 self.report.problems.extend(
                     p for p in loaded.problems if p not in self.report.problems
                 )
@@ -282,14 +298,15 @@ class _Run:
                 # A database or file that could not be read is a failure of its source.
                 self._counts(adapter.name).failed += errors if not self._again_pass else 0
                 state.complete &= not errors
-                sessions = [self._redacted(s) for s in loaded.sessions if self._wanted(s)]
+                sessions = [r.session for r in loaded.sessions]
                 any_session |= bool(sessions)
                 # A session a filter left out is not done: the unit must be read next time.
-                wanted = sum(1 for s in loaded.sessions if has_conversation(s))
-                state.complete &= len(sessions) == wanted
+                state.complete &= len(sessions) == loaded.conversations
                 if not self._again_pass:
                     self._counts(adapter.name).found += len(sessions)
-                self._plan_family(sessions, state)
+                    self._redactions.update(loaded.redactions)
+                notes = {r.session.key: r.note for r in loaded.sessions if r.note is not None}
+                self._plan_family(sessions, state, notes)
                 self._write_finished()
         except Exception as exc:  # one unreadable session must not stop the run
             self._counts(adapter.name).failed += 1
@@ -302,6 +319,27 @@ class _Run:
             self.report.empty_units.append((adapter.name, unit))
         state.loaded = True
         self._maybe_done(unit)
+
+    def _families(self, adapter: Adapter, ref: SessionRef) -> Iterator[ReadUnit]:
+        """The unit's families read, filtered and redacted: by a worker ahead of time when
+        it could (``readahead``), else here. Database sources hand over one conversation at
+        a time; files, one family."""
+        read = self.ahead.take(str(ref.main.path))
+        if read is not None and not any(
+            self.vault.state.children.get(r.session.key) for r in read.sessions if r.note
+        ):
+            yield read
+            return
+        # (A note written this run may be the subagent of a session rendered ahead without
+        # it: that session is read again here, where its subagents are known.)
+        load_families = getattr(adapter, "load_families", None)
+        families = load_families(ref) if load_families else iter([adapter.load(ref)])
+        for loaded in families:
+            redactions: Counter[str] = Counter()  # counted by _redacted
+            sessions = [self._redacted(s) for s in loaded.sessions if self._wanted(s)]
+            conversations = sum(1 for s in loaded.sessions if has_conversation(s))
+            yield ReadUnit(loaded.problems, [ReadSession(s) for s in sessions],
+                           conversations, redactions)  # fmt: skip
 
     def _redacted(self, session: Session) -> Session:
         """Secrets out before anything else sees the session: paths, links, workers, state."""
@@ -319,18 +357,14 @@ class _Run:
                 self.vault.state.remember(unit, self._fingerprint(state.ref), state.written)
 
     def _wanted(self, session: Session) -> bool:
-        if not has_conversation(session):
-            return False
-        o = self.options
-        if o.project and o.project.lower() not in (session.project or "").lower():
-            return False
-        if o.since and session.ended_at and session.ended_at < o.since:
-            return False
-        return True
+        return wanted(session, self.options.project, self.options.since)
 
-    def _plan_family(self, sessions: list[Session], state: _UnitProgress) -> None:
+    def _plan_family(
+        self, sessions: list[Session], state: _UnitProgress, notes: dict[str, Outcome]
+    ) -> None:
         """Choose every path first, so parent and subagent notes can link to each other;
-        then decide each link and hand the rendering over."""
+        then decide each link and hand the rendering over (``notes``: those rendered
+        already, read ahead; each stands alone)."""
         paths = self.plan.place(
             sessions, self._unit, lambda session, exc: self._session_failed(session, exc, state)
         )
@@ -346,6 +380,12 @@ class _Run:
             try:
                 known = self.plan.with_known_children(session)
                 self.plan.rendering(known)
+                if session.key in notes:
+                    relpath = paths[session.key]
+                    state.outstanding += 1
+                    job = RenderJob(self._unit, known, relpath, {})
+                    self.renderer.done(job, placed(notes[session.key], relpath))
+                    continue
                 self._submit(known, paths[session.key], resolve, state)
             except Exception as exc:  # this session alone fails; its family goes on
                 self._session_failed(session, exc, state)

@@ -14,10 +14,11 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import Problem
 from .interrupts import ctrl_c_held
@@ -47,12 +48,13 @@ class RenderJob:
 
 
 Outcome = Note | Problem  # the note, or why there is none
+Ticket = tuple[Future[Any], ProcessPoolExecutor]  # a job read ahead, and where it went
 
 
 def render_job(job: RenderJob, settings: NoteSettings | None = None) -> Outcome:
     """Never raises: the outcome crosses a process boundary as a plain value. In a worker
     the settings are the run's, given once when the worker started."""
-    settings = settings or _worker_settings[0]
+    settings = settings or _worker_settings[0][0]
     session = job.session
     try:
         note = build_note(session, job.relpath, settings, job.links.get)
@@ -75,18 +77,27 @@ def failed(job: RenderJob, why: str) -> Problem:
 
 PARENT_CHECK_SECONDS = 0.5
 # The run's settings in a worker process: sent once, not with every job (a job is a
-# session; the settings, with the price table, would add a tenth to each).
-_worker_settings: list[NoteSettings] = []
+# session; the settings, with the price table, would add a tenth to each). With them, what
+# reading a unit ahead needs (``readahead.ReadSettings``), or None.
+_worker_settings: list[tuple[NoteSettings, Any]] = []
+
+
+def worker_settings() -> tuple[NoteSettings, Any]:
+    """In a worker: the run's note settings and its settings for reading units ahead."""
+    return _worker_settings[0]
 
 
 def _start_worker(
-    lock: tuple[int, int, int] | None, parent: int, settings: NoteSettings | None = None
+    lock: tuple[int, int, int] | None,
+    parent: int,
+    settings: NoteSettings | None = None,
+    reading: Any = None,
 ) -> None:
     """A worker lives only as long as the run that started it: Ctrl-C is the main process's
     to handle (it stops the pool), and if the main process is killed (SIGTERM, SIGKILL) the
     worker exits within half a second instead of living on and holding the caller's pipes."""
     if settings is not None:
-        _worker_settings[:] = [settings]
+        _worker_settings[:] = [(settings, reading)]
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):  # forked with SIGINT held back: now ignored
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -151,8 +162,10 @@ class Renderer:
         settings: NoteSettings,
         workers: int | None,
         lock: tuple[int, int, int] | None,
+        reading: Any = None,
     ) -> None:
         self.settings = settings
+        self.reading = reading  # given to each worker, for units read ahead
         self.workers = workers if workers is not None else (os.cpu_count() or 1)
         self.lock = lock
         self.pool: ProcessPoolExecutor | None = None
@@ -205,9 +218,41 @@ class Renderer:
         with ctrl_c_held():
             return pool.submit(render_job, job)
 
+    def read_ahead(self, function: Callable[..., Any], *args: Any) -> Ticket | None:
+        """``function(*args)`` run in the pool (a unit read ahead), if a pool is running;
+        what it gives is for ``read_result``."""
+        if self.pool is None:
+            return None
+        try:
+            with ctrl_c_held():  # as in _submit
+                return self.pool.submit(function, *args), self.pool
+        except BrokenProcessPool:
+            self._replace_pool()
+            return None
+
+    def read_result(self, ticket: Ticket) -> Any:
+        """What a job of ``read_ahead`` gave, or None if it failed in any way (the caller
+        then does the work itself); a pool that broke under it is replaced."""
+        future, pool = ticket
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            if pool is self.pool:
+                self._replace_pool()
+        except Exception:  # noqa: BLE001  (whatever it was, the main process reads the unit)
+            pass
+        return None
+
+    def done(self, job: RenderJob, outcome: Outcome) -> None:
+        """A note rendered already (read ahead): written in its turn, like the others."""
+        self.submitted += 1
+        self.queue.append(_Pending(job, outcome))
+
     def _new_pool(self, workers: int) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            workers, initializer=_start_worker, initargs=(self.lock, os.getpid(), self.settings)
+            workers,
+            initializer=_start_worker,
+            initargs=(self.lock, os.getpid(), self.settings, self.reading),
         )
 
     def _replace_pool(self) -> None:

@@ -64,6 +64,6 @@ def test_a_job_goes_to_the_pool_without_the_settings(monkeypatch):
     )
     monkeypatch.setattr(workers.signal, "signal", lambda *a: None)
     workers._start_worker(None, 1, renderer.settings)
-    assert workers._worker_settings == [renderer.settings]
+    assert workers._worker_settings == [(renderer.settings, None)]
     note = workers.render_job(job)
     assert isinstance(note, workers.Note) and note.relpath == "AI Sessions/s1.md"

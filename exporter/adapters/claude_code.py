@@ -73,6 +73,9 @@ class ClaudeCodeAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Claude Code"
     env_vars: ClassVar[tuple[str, ...]] = ("CLAUDE_CONFIG_DIR",)
+    # A unit's sessions depend on its files alone (and on folder listings, read the same
+    # way anywhere): a worker may read it ahead (``readahead``).
+    reads_alone: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self._summary_index: dict[Path, dict[str, str]] = {}

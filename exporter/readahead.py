@@ -1,0 +1,192 @@
+"""Units read ahead in the worker pool, so that the main process mostly places and writes.
+
+With a pool running, the main process used to read, clean and redact every session itself
+and hand only the rendering over: on two cores it was the busiest process, and the run
+waited for it. Now, a few units ahead of the one being written, a worker reads a unit the
+way the main process would (the same adapter code, filters and redaction) and renders
+each session that stands alone: no parent, subagent or fork to link and short enough for
+one note, so its note depends on nothing the main process decides but the note's path,
+which the note's text never shows. The main process places those notes and writes them in
+order; a session with links comes back whole and is planned as before. Whenever anything
+is in doubt (the worker failed, or a note written earlier this run turns out to be that
+session's subagent), the main process reads the unit itself. The notes are the same bytes
+either way: ``tests/test_readahead.py`` and ``tests/test_workers.py`` compare vaults
+written each way.
+
+Only adapters whose ``load`` depends on nothing but the files read ahead
+(``reads_alone``); a unit of ``READ_AHEAD_BELOW`` bytes or more is read by the main
+process, as before: its session may be split into parts, and a worker holding it whole
+while it is sent would double the memory it takes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from .adapters.base import Adapter, SessionRef
+from .errors import Problem
+from .model import Session
+from .notes import Note, has_conversation, linked_keys, session_title
+from .redact import Redactor
+from .redact_rules import Rule
+from .split import iter_parts
+from .workers import Outcome, Renderer, RenderJob, Ticket, render_job, worker_settings
+
+# Units read ahead of the one being written, per worker: enough that a worker never waits
+# for the main process to hand it the next (the pool's queue is short, and the main
+# process's threads share one interpreter lock).
+READ_AHEAD_PER_WORKER = 8
+READ_AHEAD_BELOW = 8 * 1024 * 1024  # bytes: a larger unit is read by the main process
+READ_AHEAD_BYTES = 24 * 1024 * 1024  # source bytes read ahead at once, at most
+
+
+@dataclass(frozen=True, slots=True)
+class ReadSettings:
+    """What a worker needs to read a unit as the main process would: the filters, the
+    redaction rules and where a long session is cut into parts."""
+
+    project: str | None
+    since: datetime | None
+    redact: bool
+    redact_extra: tuple[Rule, ...]
+    redact_allow: tuple[str, ...]
+    note_max_bytes: int
+
+    def redactor(self) -> Redactor | None:
+        from .redact import redactor  # the same cached rules the main process uses
+
+        return redactor(self.redact_extra, self.redact_allow) if self.redact else None
+
+
+@dataclass(slots=True)
+class ReadSession:
+    """A session of a unit read ahead: whole, or (``note`` set) without its messages and
+    with its title, beside its note rendered at no path yet."""
+
+    session: Session
+    note: Outcome | None = None
+
+
+@dataclass(slots=True)
+class ReadUnit:
+    """A unit as the main process would have it after reading and redacting it."""
+
+    problems: list[Problem]
+    sessions: list[ReadSession]  # the sessions the filters keep, in order
+    conversations: int  # sessions with a conversation, kept or not
+    redactions: Counter[str]
+
+
+def reads_ahead(adapter: Adapter, ref: SessionRef) -> bool:
+    """May this unit be read by a worker?"""
+    return getattr(adapter, "reads_alone", False) and ref.size < READ_AHEAD_BELOW
+
+
+class ReadAhead:
+    """The units handed to the pool to be read before their turn comes (main process)."""
+
+    def __init__(self, renderer: Renderer) -> None:
+        self.renderer = renderer
+        self._tickets: dict[str, tuple[Ticket, int]] = {}  # unit -> its job and its size
+        self._bytes = 0  # the size of those units
+        self._asked: set[str] = set()  # a unit is read ahead once at most
+        self._stopped = False
+
+    def ask(
+        self,
+        units: list[tuple[Adapter, SessionRef]],
+        after: int,
+        skipped: Callable[[str, SessionRef], bool],
+    ) -> None:
+        """Hand the units coming after the first ``after`` to the pool to be read (those
+        not ``skipped``), if it runs: a few per worker, and never more source at once than
+        ``READ_AHEAD_BYTES`` (a unit may come back whole)."""
+        if self.renderer.pool is None or self._stopped:
+            return
+        for adapter, ref in units[after : after + READ_AHEAD_PER_WORKER * self.renderer.workers]:
+            unit = str(ref.main.path)
+            if unit in self._asked or not reads_ahead(adapter, ref):
+                continue
+            if self._bytes + ref.size > READ_AHEAD_BYTES:
+                return
+            self._asked.add(unit)
+            if skipped(unit, ref):
+                continue
+            ticket = self.renderer.read_ahead(read_unit, unit, type(adapter), ref)
+            if ticket is not None:
+                self._tickets[unit] = (ticket, ref.size)
+                self._bytes += ref.size
+
+    def take(self, unit: str, wanted: bool = True) -> ReadUnit | None:
+        """The unit as a worker read it, or None (not read ahead, or that failed); not
+        ``wanted`` (skipped, or failed before its turn): what was read is let go."""
+        found = self._tickets.pop(unit, None)
+        if found is None:
+            return None
+        ticket, size = found
+        self._bytes -= size
+        if not wanted:
+            ticket[0].cancel()
+            return None
+        return self.renderer.read_result(ticket)
+
+    def stop(self) -> None:
+        """The first pass is over: units exported again are read by the main process."""
+        self._stopped = True
+        for ticket, _size in self._tickets.values():
+            ticket[0].cancel()
+        self._tickets.clear()
+
+
+def wanted(session: Session, project: str | None, since: datetime | None) -> bool:
+    """Does the run export this session (a conversation, and the filters keep it)?"""
+    if not has_conversation(session):
+        return False
+    if project and project.lower() not in (session.project or "").lower():
+        return False
+    if since and session.ended_at and session.ended_at < since:
+        return False
+    return True
+
+
+# One adapter of each kind per worker process: adapters cache per run, and a worker lives
+# for one run.
+_adapters: dict[type, Any] = {}
+
+
+def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
+    """In a worker: the unit read, filtered and redacted, its lone sessions rendered."""
+    settings, reading = worker_settings()
+    adapter = _adapters.get(adapter_type)
+    if adapter is None:
+        adapter = _adapters[adapter_type] = adapter_type()
+    loaded = adapter.load(ref)
+    rules = reading.redactor()
+    counts: Counter[str] = Counter()
+    sessions = []
+    for session in loaded.sessions:
+        if wanted(session, reading.project, reading.since):
+            session = rules.session(session, counts) if rules else session
+            sessions.append(_rendered(unit, session, settings, reading.note_max_bytes))
+    conversations = sum(1 for s in loaded.sessions if has_conversation(s))
+    return ReadUnit(loaded.problems, sessions, conversations, counts)
+
+
+def _rendered(unit: str, session: Session, settings: Any, max_bytes: int) -> ReadSession:
+    """The session's note, when nothing but its path is left to decide."""
+    if session.is_streamed or linked_keys(session):
+        return ReadSession(session)
+    number, whole, last = next(iter_parts(session, max_bytes))
+    if not (number == 1 and last):
+        return ReadSession(session)  # parts: planned by the main process
+    note = render_job(RenderJob(unit, whole, "", {}), settings)
+    return ReadSession(replace(session, messages=(), title=session_title(session)), note)
+
+
+def placed(note: Outcome, relpath: str) -> Outcome:
+    """A note rendered ahead, at the path the main process chose for it."""
+    return replace(note, relpath=relpath) if isinstance(note, Note) else note

@@ -1,0 +1,151 @@
+"""Units read ahead by the worker pool (``exporter/readahead.py``): the vault and the report
+are those of a run that reads every unit in the main process, whatever the workers did
+(read and render a lone session, hand a family back whole, fail), and a session whose
+subagent was written earlier is read again where that subagent is known."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+from claude_builder import ClaudeSession, tool_use
+from conftest import note_files
+from test_sync import write_sessions
+
+from exporter import readahead, workers
+from exporter.export import ExportOptions, run_export
+from exporter.notes import Note
+
+SECRET = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"  # a made-up GitHub token
+
+
+def export(vault: Path, home: Path, jobs: int, **kw):
+    return run_export(ExportOptions(vault=vault, home=home, timezone=UTC, workers=jobs, **kw))
+
+
+@pytest.fixture
+def handed(monkeypatch) -> Counter[str]:
+    """Counts, in the main process, notes that came rendered from a unit read ahead, units
+    read ahead, and those whose reading failed there."""
+    seen: Counter[str] = Counter()
+    done, result = workers.Renderer.done, workers.Renderer.read_result
+    submit = workers.Renderer.submit
+
+    def counting_done(self, job, outcome):
+        seen["rendered ahead"] += isinstance(outcome, Note)
+        seen[job.key] += 1  # each note, rendered once (ahead, or in the pool)
+        return done(self, job, outcome)
+
+    def counting_submit(self, job, source_bytes=0):
+        seen[job.key] += 1
+        return submit(self, job, source_bytes)
+
+    def counting_result(self, ticket):
+        read = result(self, ticket)
+        seen["read ahead" if read is not None else "failed there"] += 1
+        return read
+
+    monkeypatch.setattr(workers.Renderer, "done", counting_done)
+    monkeypatch.setattr(workers.Renderer, "submit", counting_submit)
+    monkeypatch.setattr(workers.Renderer, "read_result", counting_result)
+    return seen
+
+
+def _family(home: Path, number: int) -> None:
+    """A session whose Task call ran a subagent: its notes link to each other."""
+    sid = f"f{number:07x}-0000-4000-8000-000000000000"
+    folder = home / ".claude" / "projects" / "-family"
+    s = ClaudeSession(sid, "/home/dev/work/family", start="2026-06-01T10:00:00Z")
+    s.user("Find the tests.")
+    s.assistant([tool_use("Task", {"description": "List tests", "prompt": "List tests."},
+                          "toolu_1")])  # fmt: skip
+    s.tool_result("toolu_1", "Found 3.", rich={"status": "completed", "agentId": "a1"})
+    s.assistant(f"Done; the token was {SECRET}.")
+    s.write(folder / f"{sid}.jsonl")
+    agent = ClaudeSession(sid, sidechain=True, agent_id="a1")
+    agent.user("List tests.", parent=None)
+    agent.assistant("Found 3.")
+    agent.write(folder / sid / "subagents" / "agent-a1.jsonl")
+
+
+def test_units_read_ahead_make_the_vault_of_a_run_that_reads_them_all_here(tmp_path, handed):
+    home = tmp_path / "home"
+    write_sessions(home, workers.PARALLEL_FROM + 60, turns=3)
+    for number in range(3):
+        _family(home, number)
+    lone = ClaudeSession("e0000000-0000-4000-8000-000000000000", "/home/dev/work/p1")
+    lone.user(f"Why is {SECRET} in the log?")
+    lone.assistant("Because the test printed it.")
+    lone.write(home / ".claude" / "projects" / "-p1" / "e0000000.jsonl")
+    one = export(tmp_path / "one", home, 1)
+    assert not handed["read ahead"] and not handed["rendered ahead"]  # one process
+    two = export(tmp_path / "two", home, 2)
+    assert handed["rendered ahead"] > 20 and not handed["failed there"], handed
+    assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
+    assert one.as_dict() == two.as_dict()
+    assert two.redactions and two.redactions == one.redactions  # counted in the workers
+    notes = note_files(tmp_path / "two")
+    parents = [b.decode() for n, b in notes.items() if "Find the tests" in n and "agent" not in n]
+    assert len(parents) == 3  # read ahead, handed back whole, planned here with their links
+    assert all("Find the tests. f" in b and "· agent a1]]" in b for b in parents)
+
+
+def test_filters_apply_to_units_read_ahead(tmp_path, handed, monkeypatch):
+    """Sessions of two projects in one folder, read in turn: the workers leave out those of
+    the project not asked for, as the main process does."""
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 4)  # the pool starts early
+    home = tmp_path / "home"
+    for i in range(60):
+        sid = f"{i:08x}-0000-4000-8000-000000000000"
+        s = ClaudeSession(sid, f"/home/dev/work/{('web', 'api')[i % 2]}")
+        s.user(f"question of session {i}")
+        s.assistant(f"answer of session {i}")
+        s.write(home / ".claude" / "projects" / "-work" / f"{sid}.jsonl")
+    one = export(tmp_path / "one", home, 1, project="web")
+    two = export(tmp_path / "two", home, 2, project="web")
+    assert handed["read ahead"] > 20
+    assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
+    assert one.as_dict() == two.as_dict()
+    assert one.total("created") == 30
+
+
+def failing_read(unit, adapter_type, ref):
+    raise RuntimeError("a worker that cannot read")
+
+
+def test_a_unit_a_worker_could_not_read_is_read_in_the_main_process(tmp_path, handed, monkeypatch):
+    home = tmp_path / "home"
+    write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
+    one = export(tmp_path / "one", home, 1)
+    monkeypatch.setattr(readahead, "read_unit", failing_read)
+    two = export(tmp_path / "two", home, 2)
+    assert handed["failed there"] > 10 and not handed["read ahead"], handed
+    assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
+    assert one.as_dict() == two.as_dict()
+
+
+def test_a_session_whose_subagent_is_known_is_read_again_where_it_is_known(tmp_path, handed):
+    """An old-layout agent file names its parent, whose transcript does not name it: the
+    first run learns the link when the agent's note is written (and redoes the parent).
+    The next run rendered the parent ahead without it; it is read again here, with it."""
+    home = tmp_path / "home"
+    write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
+    folder = home / ".claude" / "projects" / "-p2"
+    sid = f"{53:08x}-0000-4000-8000-000000000000"  # the last of write_sessions: read ahead
+    agent = ClaudeSession(sid, sidechain=True, agent_id="0ld1d")
+    agent.user("List tests.", parent=None)
+    agent.assistant("Found 3.")
+    agent.write(folder / "agent-0ld1d.jsonl")
+    for vault, jobs in ((tmp_path / "one", 1), (tmp_path / "two", 2)):
+        export(vault, home, jobs)
+        handed.clear()
+        again = export(vault, home, jobs, force=True)
+        assert not again.failed
+    assert handed["read ahead"] > 10
+    assert handed[f"claude-code:{sid}"] == 1  # read again here at once, not redone later
+    assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
+    notes = note_files(tmp_path / "two").values()
+    parent = [b.decode() for b in notes if b"title: question 0 of session 53\n" in b]
+    assert len(parent) == 1 and "agent 0ld1d" in parent[0].split("---", 2)[1]  # lists it

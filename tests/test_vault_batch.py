@@ -128,3 +128,67 @@ def test_ctrl_c_while_a_batch_is_renamed_lands_the_whole_batch_first(tmp_path, m
     with pytest.raises(KeyboardInterrupt):
         batch.commit()
     assert sorted(p.name for p in vault.iterdir()) == [f"n{i}.md" for i in range(5)]
+
+
+def test_a_batch_opens_each_folder_once_and_lets_them_go_at_its_commit(tmp_path, monkeypatch):
+    """A note's folder was walked from the vault's root three times (is the name free,
+    what is there, write it): 24 folders opened for each note. A batch now holds each
+    folder it touches open until its commit, and holds none after it."""
+    opened: list[str] = []
+    child = vaultio._child
+
+    def counting(root, fd, parts, i, create):
+        fd = child(root, fd, parts, i, create)
+        opened.append("/".join(parts[: i + 1]))  # opened (a missing one raised above)
+        return fd
+
+    monkeypatch.setattr(vaultio, "_child", counting)
+    root = tmp_path / "vault"
+    batch = vaultio.WriteBatch(root, limit=64)
+    for i in range(40):
+        relpath = f"AI Sessions/claude-code/{('web', 'api')[i % 2]}/note {i}.md"
+        assert vaultio.kind(root, relpath, batch.folders) == "missing"
+        batch.write(relpath, f"note {i}\n".encode())
+        found = vaultio.read_file(root, relpath, cache=batch.folders)
+        assert found is None  # not landed yet: a reader settles first
+    assert sorted(opened) == [
+        "AI Sessions", "AI Sessions/claude-code", "AI Sessions/claude-code/api",
+        "AI Sessions/claude-code/web",
+    ]  # fmt: skip
+    batch.commit()
+    assert not batch.folders.opened and not batch.failed
+    assert len(list(root.rglob("*.md"))) == 40
+    batch.write("AI Sessions/claude-code/web/one more.md", b"x\n")
+    assert opened.count("AI Sessions/claude-code/web") == 2  # opened afresh after a commit
+    batch.commit()
+
+
+def test_a_folder_deleted_while_its_batch_holds_it_is_made_again(tmp_path):
+    """The batch held the folder open; it was deleted (its pending note with it, which
+    fails and is written again by the next run). The next note makes the folder again."""
+    root = tmp_path / "vault"
+    batch = vaultio.WriteBatch(root)
+    batch.write("AI Sessions/web/first.md", b"first\n")
+    for leftover in (root / "AI Sessions" / "web").iterdir():
+        leftover.unlink()
+    (root / "AI Sessions" / "web").rmdir()
+    batch.write("AI Sessions/web/second.md", b"second\n")
+    batch.commit()
+    assert (root / "AI Sessions" / "web" / "second.md").read_bytes() == b"second\n"
+    assert [relpath for relpath, _exc in batch.failed] == ["AI Sessions/web/first.md"]
+
+
+def test_a_folder_replaced_by_a_link_after_a_commit_is_refused(tmp_path):
+    """Folders are held only until the commit: one replaced by a link afterwards is seen
+    by the next write, which refuses it and writes nothing through it."""
+    root, outside = tmp_path / "vault", tmp_path / "outside"
+    outside.mkdir()
+    batch = vaultio.WriteBatch(root)
+    batch.write("AI Sessions/web/first.md", b"first\n")
+    batch.commit()
+    (root / "AI Sessions" / "web").rename(tmp_path / "moved")
+    (root / "AI Sessions" / "web").symlink_to(outside)
+    with pytest.raises(vaultio.UnsafePathError):
+        batch.write("AI Sessions/web/second.md", b"second\n")
+    batch.commit()
+    assert list(outside.iterdir()) == []

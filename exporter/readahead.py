@@ -183,8 +183,11 @@ def _rendered(unit: str, session: Session, settings: Any, max_bytes: int) -> Rea
     number, whole, last = next(iter_parts(session, max_bytes))
     if not (number == 1 and last):
         return ReadSession(session)  # parts: planned by the main process
-    note = render_job(RenderJob(unit, whole, "", {}), settings)
-    return ReadSession(replace(session, messages=(), title=session_title(session)), note)
+    title = session_title(session)
+    stub = replace(session, messages=(), title=title)  # what placing the note needs
+    if session_title(stub) != title:  # no title at all ("" from a bare fence): kept whole
+        return ReadSession(session)
+    return ReadSession(stub, render_job(RenderJob(unit, whole, "", {}), settings))
 
 
 def placed(note: Outcome, relpath: str) -> Outcome:

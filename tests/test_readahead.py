@@ -79,6 +79,10 @@ def test_units_read_ahead_make_the_vault_of_a_run_that_reads_them_all_here(tmp_p
     lone.user(f"Why is {SECRET} in the log?")
     lone.assistant("Because the test printed it.")
     lone.write(home / ".claude" / "projects" / "-p1" / "e0000000.jsonl")
+    untitled = ClaudeSession("e1000000-0000-4000-8000-000000000000", "/home/dev/work/p1")
+    untitled.user("```\n```")  # a title of nothing: not "Untitled session"
+    untitled.assistant("That was an empty code block.")
+    untitled.write(home / ".claude" / "projects" / "-p1" / "e1000000.jsonl")
     one = export(tmp_path / "one", home, 1)
     assert not handed["read ahead"] and not handed["rendered ahead"]  # one process
     two = export(tmp_path / "two", home, 2)

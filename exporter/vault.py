@@ -175,7 +175,7 @@ class Vault(NoteSurvey):
         meta = meta or {}
         self._batch.settle(relpath)
         try:
-            found = vaultio.read_file(self.root, relpath, cache=self._batch.folders)
+            found = vaultio.read_file(self.root, relpath)
             current = found[0].decode("utf-8") if found else None
         except UnsafePathError as exc:
             return Change(Action.FAILED, key, relpath, f"left alone: {exc}")
@@ -336,7 +336,6 @@ class Vault(NoteSurvey):
         rename failed) is a FAILED change, and its record and its source's are dropped, so
         the next run writes it again instead of skipping an unchanged source."""
         if self.dry_run:
-            self._batch.folders.close()  # folders looked at, none written to
             return []
         self._batch.commit()
         failed, self._batch.failed = self._batch.failed, []

@@ -82,13 +82,10 @@ def _refusal(root: Path, rel: str, st: os.stat_result | None) -> UnsafePathError
 
 
 @contextmanager
-def _folder(
-    root: Path, parts: list[str], create: bool, cache: FolderCache | None = None
-) -> Iterator[int | Path]:
+def _folder(root: Path, parts: list[str], create: bool) -> Iterator[int | Path]:
     """The folder ``root/parts`` opened without following links: a descriptor, or (without
-    dir_fd support) a checked path. Raises FileNotFoundError when missing and not ``create``.
-    With a ``cache``, a folder it holds open (and it keeps it open)."""
-    if create and not (cache and cache.opened) and not os.path.isdir(root):
+    dir_fd support) a checked path. Raises FileNotFoundError when missing and not ``create``."""
+    if create and not os.path.isdir(root):
         root.mkdir(parents=True, exist_ok=True)  # the vault itself, as the user named it
     if not _DIRFD:
         path = root
@@ -104,13 +101,25 @@ def _folder(
                 raise _refusal(root, "/".join(parts[: i + 1]), st)
         yield path
         return
-    if cache is not None:
-        yield cache.open(parts, create)
-        return
     fd = os.open(root, os.O_RDONLY | _DIRECTORY)
     try:
-        for i in range(len(parts)):
-            child = _child(root, fd, parts, i, create)
+        for i, name in enumerate(parts):
+            try:
+                try:
+                    child = os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
+                except FileNotFoundError:
+                    if not create:
+                        raise
+                    try:  # made only when missing: most writes go to folders that exist
+                        os.mkdir(name, 0o777, dir_fd=fd)
+                    except FileExistsError:
+                        pass
+                    child = os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno not in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+                    raise
+                st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                raise _refusal(root, "/".join(parts[: i + 1]), st) from None
             # Swapped before the close: a Ctrl-C right after it must not close it twice
             # (the number may already be another file's, and EBADF would hide the Ctrl-C).
             parent, fd = fd, child
@@ -118,64 +127,6 @@ def _folder(
         yield fd
     finally:
         os.close(fd)
-
-
-def _child(root: Path, fd: int, parts: list[str], i: int, create: bool) -> int:
-    """Folder ``parts[i]`` of the folder open at ``fd``, opened without following a link
-    (made first if missing and ``create``)."""
-    name = parts[i]
-    try:
-        try:
-            return os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
-        except FileNotFoundError:
-            if not create:
-                raise
-            try:  # made only when missing: most writes go to folders that exist
-                os.mkdir(name, 0o777, dir_fd=fd)
-            except FileExistsError:
-                pass
-            return os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
-    except OSError as exc:
-        if exc.errno not in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
-            raise
-        st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-        raise _refusal(root, "/".join(parts[: i + 1]), st) from None
-
-
-class FolderCache:
-    """Vault folders opened once for a while (a batch of notes) instead of once for every
-    file: a note's folder was walked three times (is the name free, what is there, write
-    it), each walk opening every folder from the root. Each folder is still opened the
-    safe way (from its parent, never through a link) and all are closed together, so a
-    folder replaced meanwhile is seen at the next batch, as a pending rename already saw
-    it; a folder deleted meanwhile is opened afresh by the write that needs it."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self._fds: dict[tuple[str, ...], int] = {}  # () is the root
-
-    def open(self, parts: list[str], create: bool) -> int:
-        """The folder ``parts`` (below the root), opened once until ``close``."""
-        key = tuple(parts)
-        found = self._fds.get(key)
-        if found is not None:
-            return found
-        if () not in self._fds:
-            self._fds[()] = os.open(self.root, os.O_RDONLY | _DIRECTORY)
-        known = max(i for i in range(len(parts) + 1) if key[:i] in self._fds)
-        fd = self._fds[key[:known]]
-        for i in range(known, len(parts)):
-            fd = self._fds[key[: i + 1]] = _child(self.root, fd, parts, i, create)
-        return fd
-
-    @property
-    def opened(self) -> bool:
-        """Is the root held open (so it exists)?"""
-        return () in self._fds
-
-    def close(self) -> None:
-        while self._fds:
-            os.close(self._fds.popitem()[1])
 
 
 def _lstat(folder: int | Path, name: str) -> os.stat_result | None:
@@ -209,13 +160,13 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def kind(root: Path, relpath: str, cache: FolderCache | None = None) -> str:
+def kind(root: Path, relpath: str) -> str:
     """What is at a vault path, without following a link: ``missing``, ``file``, ``link``,
     ``folder``, ``other`` (FIFO, device), or ``blocked`` (a folder on the way is a link or
     not a folder: nothing can be written there)."""
     *dirs, name = _parts(relpath)
     try:
-        with _folder(root, dirs, create=False, cache=cache) as folder:
+        with _folder(root, dirs, create=False) as folder:
             st = _lstat(folder, name)
     except FileNotFoundError:
         return "missing"
@@ -230,14 +181,12 @@ def kind(root: Path, relpath: str, cache: FolderCache | None = None) -> str:
     return "folder" if stat.S_ISDIR(st.st_mode) else "other"
 
 
-def read_file(
-    root: Path, relpath: str, limit: int = -1, cache: FolderCache | None = None
-) -> tuple[bytes, os.stat_result] | None:
+def read_file(root: Path, relpath: str, limit: int = -1) -> tuple[bytes, os.stat_result] | None:
     """The bytes of a regular file in the vault (at most ``limit``) and its stat; None when
     nothing is there. A link, FIFO or device raises UnsafePathError, unread."""
     *dirs, name = _parts(relpath)
     try:
-        with _folder(root, dirs, create=False, cache=cache) as folder:
+        with _folder(root, dirs, create=False) as folder:
             try:
                 fd = _open(folder, name, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
             except FileNotFoundError:
@@ -311,7 +260,7 @@ def _rename(folder: int | Path, tmp: str, name: str) -> None:
 @dataclass(slots=True)
 class _Pending:
     fd: int
-    folder: int | Path  # a descriptor the batch's folder cache holds, or a checked path
+    folder: int | Path  # a descriptor of its own (duplicated), or a checked path
     tmp: str
     name: str
 
@@ -334,9 +283,6 @@ class WriteBatch:
 
     def __init__(self, root: Path, limit: int = 64) -> None:
         self.root, self.limit = root, limit
-        # The folders of the notes pending, and of those looked at meanwhile, held open
-        # until the commit: a rename lands in the folder its temp file was written in.
-        self.folders = FolderCache(root)
         self._pending: dict[str, _Pending] = {}
         self.failed: list[tuple[str, OSError]] = []
 
@@ -347,24 +293,20 @@ class WriteBatch:
         """Write ``data`` for ``relpath`` beside it; returns the stat the file will have."""
         self.settle(relpath)  # the same file twice: the first lands before the second
         *dirs, name = _parts(relpath)
-        try:
-            written = self._write(relpath, dirs, name, data)
-        except FileNotFoundError:  # its folder, held open, was deleted: open it afresh
-            self.commit()
-            written = self._write(relpath, dirs, name, data)
-        if len(self._pending) >= self.limit:
-            self.commit()
-        return written
-
-    def _write(self, relpath: str, dirs: list[str], name: str, data: bytes) -> os.stat_result:
-        with _folder(self.root, dirs, create=True, cache=self.folders) as folder:
+        with _folder(self.root, dirs, create=True) as folder:
             fd, tmp, written = _write_temp(self.root, relpath, folder, name, data)
+            own: int | Path | None = None
             try:
-                self._pending[relpath] = _Pending(fd, folder, tmp, name)
-            except BaseException:  # not pending: nothing else will close or remove it
+                own = os.dup(folder) if isinstance(folder, int) else folder
+                self._pending[relpath] = _Pending(fd, own, tmp, name)
+            except BaseException:  # not pending: nothing else will close or remove these
                 os.close(fd)
+                if isinstance(own, int):
+                    os.close(own)
                 _remove(folder, tmp)
                 raise
+        if len(self._pending) >= self.limit:
+            self.commit()
         return written
 
     def settle(self, relpath: str) -> None:
@@ -372,9 +314,7 @@ class WriteBatch:
             self.commit()
 
     def commit(self) -> None:
-        """Land every pending note, then let the folders held open go."""
         if not self._pending:
-            self.folders.close()
             return
         with ctrl_c_held():  # see the class: a commit is never cut halfway
             pending, self._pending = list(self._pending.items()), {}
@@ -385,7 +325,6 @@ class WriteBatch:
             finally:
                 for (relpath, p), error in zip(pending, errors, strict=True):
                     self._land(relpath, p, error)
-                self.folders.close()
 
     def _land(self, relpath: str, p: _Pending, error: OSError | None) -> None:
         try:
@@ -396,6 +335,9 @@ class WriteBatch:
         except OSError as exc:
             _remove(p.folder, p.tmp)
             self.failed.append((relpath, exc))
+        finally:
+            if isinstance(p.folder, int):
+                os.close(p.folder)
 
 
 def _fsync(fd: int) -> OSError | None:

@@ -39,7 +39,7 @@ class NoteSurvey:
     def _kind(self, relpath: str) -> str:
         self._batch.settle(relpath)
         try:
-            return vaultio.kind(self.root, relpath, self._batch.folders)
+            return vaultio.kind(self.root, relpath)
         except OSError:
             return "other"
 

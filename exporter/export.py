@@ -325,11 +325,12 @@ class _Run:
         it could (``readahead``), else here. Database sources hand over one conversation at
         a time; files, one family."""
         read = self.ahead.take(str(ref.main.path))
-        if read is not None and not any(
-            self.vault.state.children.get(r.session.key) for r in read.sessions if r.note
-        ):
-            yield read
-            return
+        if read is not None:
+            self._children_written([r.session for r in read.sessions])
+            if not any(self.vault.state.children.get(r.session.key) for r in read.sessions
+                       if r.note):  # fmt: skip
+                yield read
+                return
         # (A note written this run may be the subagent of a session rendered ahead without
         # it: that session is read again here, where its subagents are known.)
         load_families = getattr(adapter, "load_families", None)
@@ -338,8 +339,16 @@ class _Run:
             redactions: Counter[str] = Counter()  # counted by _redacted
             sessions = [self._redacted(s) for s in loaded.sessions if self._wanted(s)]
             conversations = sum(1 for s in loaded.sessions if has_conversation(s))
+            self._children_written(sessions)
             yield ReadUnit(loaded.problems, [ReadSession(s) for s in sessions],
                            conversations, redactions)  # fmt: skip
+
+    def _children_written(self, sessions: list[Session]) -> None:
+        """A subagent whose own unit came first (an old-layout agent file in another
+        project folder) is written before its parent is planned, as in one process: its
+        parent's note then lists it at once, instead of being redone with it later."""
+        if self.renderer.renders_a_child_of({s.key for s in sessions}):
+            self._write_finished(wait=True)
 
     def _redacted(self, session: Session) -> Session:
         """Secrets out before anything else sees the session: paths, links, workers, state."""

@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import Problem
 from .interrupts import ctrl_c_held
-from .model import Session
+from .model import Session, session_key
 from .notes import Note, NoteSettings, build_note
 from .render import TemplateError
 from .split import Part, link_parts, part_key
@@ -242,6 +242,14 @@ class Renderer:
         except Exception:  # noqa: BLE001  (whatever it was, the main process reads the unit)
             pass
         return None
+
+    def renders_a_child_of(self, keys: set[str]) -> bool:
+        """Is a note of a subagent of one of these sessions still to be written?"""
+        return any(
+            p.job.session.parent_id
+            and session_key(p.job.session.source, p.job.session.parent_id) in keys
+            for p in self.queue
+        )
 
     def done(self, job: RenderJob, outcome: Outcome) -> None:
         """A note rendered already (read ahead): written in its turn, like the others."""

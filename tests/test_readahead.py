@@ -153,3 +153,35 @@ def test_a_session_whose_subagent_is_known_is_read_again_where_it_is_known(tmp_p
     notes = note_files(tmp_path / "two").values()
     parent = [b.decode() for b in notes if b"title: question 0 of session 53\n" in b]
     assert len(parent) == 1 and "agent 0ld1d" in parent[0].split("---", 2)[1]  # lists it
+
+
+def test_a_subagent_whose_unit_comes_first_is_written_before_its_parent_is_planned(
+    tmp_path, monkeypatch
+):
+    """An old-layout agent file in another project folder, read before its parent: in one
+    process its note is written first, so the parent's note lists it at once. With the
+    pool it was still being rendered when the parent was planned; the parent was redone
+    later and the update put ``subagents`` at the end of its properties: other bytes."""
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 2)  # the pool starts at once
+    home = tmp_path / "home"
+    projects = home / ".claude" / "projects"
+    write_sessions(home / "fill", 6)
+    for path in (home / "fill").rglob("*.jsonl"):
+        target = projects / "-0fill" / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        path.rename(target)
+    pid = "b0000001-0000-4000-8000-000000000000"
+    agent = ClaudeSession(pid, "/home/dev/work/b", sidechain=True, agent_id="x1")
+    agent.user("List tests.", parent=None)
+    agent.assistant("Found 3.")
+    agent.write(projects / "-a" / "agent-x1.jsonl")
+    parent = ClaudeSession(pid, "/home/dev/work/b")
+    parent.user("parent in b")
+    parent.assistant("ok")
+    parent.write(projects / "-b" / f"{pid}.jsonl")
+    one, two = export(tmp_path / "one", home, 1), export(tmp_path / "two", home, 2)
+    assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
+    assert one.as_dict() == two.as_dict()
+    notes = note_files(tmp_path / "two")
+    listed = [b.decode() for n, b in notes.items() if n.endswith("parent in b b0000001.md")]
+    assert len(listed) == 1 and "subagents:" in listed[0].split("---", 2)[1]

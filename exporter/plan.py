@@ -85,7 +85,7 @@ class LinkPlan:
         """This note now exists: notes waiting to link to it, and its parent, are redone."""
         for unit in self.vault.state.links.pop(session.key, []):
             if unit != own_unit:
-                self.again[unit] = None
+                self._again(unit)
         if session.parent_id:
             parent = f"{session.source}:{session.parent_id}"
             known = self.vault.state.children.setdefault(parent, [])
@@ -93,7 +93,12 @@ class LinkPlan:
                 known.append(session.key)
                 unit = self._unit_of.get(parent)
                 if unit and unit != own_unit and not self._listed_by(parent, unit, session):
-                    self.again[unit] = None
+                    self._again(unit)
+
+    def _again(self, unit: str) -> None:
+        """Export ``unit`` once more this run; until then the state says it is not done."""
+        self.again[unit] = None
+        self.vault.state.outdate(unit)
 
     def _listed_by(self, parent: str, unit: str, child: Session) -> bool:
         """Was the parent's note rendered this run already listing ``child``, linked where

@@ -97,6 +97,13 @@ class State:
     def remember(self, unit: str, fingerprint: list[list[object]], keys: list[str]) -> None:
         self.sources[unit] = {"fingerprint": fingerprint, "notes": keys}
 
+    def outdate(self, unit: str) -> None:
+        """The unit's notes are to be redone (a link's other end appeared): until they are,
+        a run reads it again whatever its files, even after a Ctrl-C."""
+        record = self.sources.get(unit)
+        if record is not None:
+            record["fingerprint"] = []  # matches no unit's fingerprint
+
 
 class VaultLock:
     """One writer per vault. Uses an OS file lock where there is one (released by the

@@ -131,3 +131,45 @@ def test_a_parent_linking_a_subagent_it_does_not_list_is_redone(tmp_path):
         plan.place([child], "agent-unit", lambda *a: None)
         plan.linked(child, "agent-unit")
         assert ("parent-unit" in plan.again) is redone
+
+
+def test_a_unit_to_redo_is_read_again_by_the_next_run_after_a_ctrl_c(tmp_path, monkeypatch):
+    """The parent's transcript does not name its old-layout agent: the agent's note, written
+    after the parent's, makes the run redo the parent at its end. A Ctrl-C before that left
+    the parent's unit recorded as done, so its note never listed the agent (until its file
+    changed); now the unit stays to be read until it is redone."""
+    from exporter import export as export_module
+    from exporter.outcome import Interrupted
+
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    folder = home / ".claude" / "projects" / "-w-old"
+    sid = "00000007-0000-4000-8000-000000000000"
+    parent = ClaudeSession(sid, "/w/old")
+    parent.user("old parent prompt")
+    parent.assistant("old parent reply")
+    parent.write(folder / f"{sid}.jsonl")
+    agent = ClaudeSession(sid, "/w/old", sidechain=True, agent_id=AGENT)
+    agent.user("List tests.", parent=None)
+    agent.assistant("Found 3.")
+    agent.write(folder / f"agent-{AGENT}.jsonl")
+    options = ExportOptions(vault=vault, home=home, timezone=UTC, workers=1)
+    export_unit = export_module._Run._export_unit
+
+    def ctrl_c_when_redoing(self, adapter, ref):
+        if self._again_pass:
+            raise KeyboardInterrupt
+        return export_unit(self, adapter, ref)
+
+    monkeypatch.setattr(export_module._Run, "_export_unit", ctrl_c_when_redoing)
+    try:
+        run_export(options)
+    except Interrupted:
+        pass
+    else:
+        raise AssertionError("the run was to be redoing the parent when Ctrl-C came")
+    monkeypatch.setattr(export_module._Run, "_export_unit", export_unit)
+    run_export(options)
+    note = next(p for p in vault.rglob("*old parent prompt*.md") if "agent" not in p.name)
+    assert f"agent {AGENT}" in note.read_text()
+    last = run_export(options)
+    assert last.total("skipped") == last.total("found") == 2  # and then it is done

@@ -29,11 +29,16 @@ def old_layout_home(home: Path) -> Path:
     s.tool_result("toolu_1", "Found 3.", rich={"status": "completed", "agentId": AGENT})
     s.assistant("Three tests found.")
     s.write(folder / f"{SID}.jsonl")
-    agent = ClaudeSession(SID, "/w/proj", sidechain=True, agent_id=AGENT)
+    write_agent_file(folder, SID, "/w/proj")
+    return home
+
+
+def write_agent_file(folder: Path, sid: str, cwd: str) -> None:
+    """An old-layout subagent file (``agent-<id>.jsonl``) beside its parent's transcript."""
+    agent = ClaudeSession(sid, cwd, sidechain=True, agent_id=AGENT)
     agent.user("List tests.", parent=None)
     agent.assistant("Found 3.")
     agent.write(folder / f"agent-{AGENT}.jsonl")
-    return home
 
 
 def export(vault: Path, home: Path):
@@ -148,10 +153,7 @@ def test_a_unit_to_redo_is_read_again_by_the_next_run_after_a_ctrl_c(tmp_path, m
     parent.user("old parent prompt")
     parent.assistant("old parent reply")
     parent.write(folder / f"{sid}.jsonl")
-    agent = ClaudeSession(sid, "/w/old", sidechain=True, agent_id=AGENT)
-    agent.user("List tests.", parent=None)
-    agent.assistant("Found 3.")
-    agent.write(folder / f"agent-{AGENT}.jsonl")
+    write_agent_file(folder, sid, "/w/old")
     options = ExportOptions(vault=vault, home=home, timezone=UTC, workers=1)
     export_unit = export_module._Run._export_unit
 

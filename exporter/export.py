@@ -26,8 +26,9 @@ from .readahead import ReadAhead, ReadSession, ReadSettings, ReadUnit, placed, w
 from .redact import redact_report, redact_state, rename_secret_paths
 from .render import fresh_templates
 from .sources import unreadable_in_sources
-from .split import Part, is_later_part, iter_parts, part_key, part_relpath
+from .split import Part, iter_parts, part_key, part_relpath
 from .state import VaultLock
+from .unchanged import UnchangedUnits
 from .vault import Action, Change, Vault
 from .workers import Outcome, Renderer, RenderJob, failed
 
@@ -134,6 +135,7 @@ class _Run:
         self._read_any = False  # a unit was read (not skipped) this run
         self._written_by: dict[str, str] = {}  # note key -> the unit that wrote it this run
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
+        self.unchanged = UnchangedUnits(options, vault, self.fingerprint)
         self._progress: dict[str, _UnitProgress] = {}  # units whose notes are being rendered
         self.renderer = Renderer(self.settings, options.workers, lock, _reading(options))
         self.ahead = ReadAhead(self.renderer)  # units read by workers before their turn
@@ -182,7 +184,7 @@ class _Run:
             self._counts(adapter.name)
             self._units[str(ref.main.path)] = (adapter, ref)
         for done, (adapter, ref) in enumerate(units, start=1):
-            self.ahead.ask(units, done, self._skipped)
+            self.ahead.ask(units, done, self.unchanged.skipped)
             try:
                 self._export_or_skip(adapter, ref)
             except Exception as exc:  # one unit, whatever went wrong, fails alone
@@ -203,47 +205,15 @@ class _Run:
                 self._export_unit(*self._units[unit])
             self._write_finished(wait=True)
 
-    def _skipped(self, unit: str, ref: SessionRef) -> bool:
-        """Is the unit unchanged since its notes were written (and none is to be restored)?"""
-        return (
-            not self.options.force
-            and not self._to_restore(unit)
-            and self.vault.state.unchanged(unit, self._fingerprint(ref))
-        )
-
     def _export_or_skip(self, adapter: Adapter, ref: SessionRef) -> None:
         unit = str(ref.main.path)
-        if self._skipped(unit, ref):
+        if self.unchanged.skipped(unit, ref):
             self.ahead.take(unit, wanted=False)  # if it was read ahead, for nothing
             counts = self._counts(adapter.name)
-            keys = self._matching_notes(unit)
-            sessions = sum(1 for key in keys if not is_later_part(key))  # a part is no session
-            counts.found += sessions
-            counts.skipped += sessions
-            if self.options.dry_run:
-                self._list_skipped(unit)
-            for key in keys:
-                change = self.vault.note_deleted(key)  # one stat: deleted in Obsidian?
-                if change:
-                    counts.skipped -= 0 if is_later_part(key) else 1
-                    self.notes.record(change)
-                    self.notes.report_deleted(change, adapter.name)
+            self._listed += self.unchanged.skip(unit, adapter.name, counts, self.notes)
         else:
             self._export_unit(adapter, ref)
             self._write_finished()
-
-    def _to_restore(self, unit: str) -> bool:
-        """With ``--restore``, a unit with a note the person deleted is read again."""
-        if not self.options.restore:
-            return False
-        notes = self.vault.state.notes
-        keys = self.vault.state.sources.get(unit, {}).get("notes", [])
-        return any(k in notes and (notes[k].deleted or self.vault.is_missing(notes[k].path))
-                   for k in keys)  # fmt: skip
-
-    def _fingerprint(self, ref: SessionRef) -> list[list[object]]:
-        """A unit is skipped when its files and the way its notes are rendered are unchanged."""
-        return [["render", self.fingerprint], *ref.fingerprint()]
 
     def _unit_failed(self, adapter: Adapter, ref: SessionRef, exc: Exception) -> None:
         unit = str(ref.main.path)
@@ -255,28 +225,6 @@ class _Run:
         state = self._progress.get(unit)
         if state:
             state.complete = False
-
-    def _matching_notes(self, unit: str) -> list[str]:
-        """The notes of an unchanged unit that the filters select (so ``--project web``
-        counts web's sessions, not every session as unchanged). Discovery already left
-        out units not touched since ``--since``."""
-        keys = self.vault.state.sources[unit].get("notes", [])
-        wanted = (self.options.project or "").lower()
-        if not wanted:
-            return list(keys)
-        notes = self.vault.state.notes
-        return [
-            key
-            for key in keys
-            if key in notes and wanted in str(notes[key].meta.get("project") or "").lower()
-        ]
-
-    def _list_skipped(self, unit: str) -> None:
-        """A dry run lists the notes it would leave alone, read from the state."""
-        for key in self.vault.state.sources.get(unit, {}).get("notes", []):
-            record = self.vault.state.notes.get(key)
-            if record:
-                self._listed.append(Change(Action.UNCHANGED, key, record.path))
 
     def _counts(self, source: str) -> SourceCounts:
         return source_counts(self.report, source)
@@ -363,7 +311,8 @@ class _Run:
         if state and state.loaded and state.outstanding == 0:
             del self._progress[unit]
             if state.complete:
-                self.vault.state.remember(unit, self._fingerprint(state.ref), state.written)
+                fingerprint = self.unchanged.fingerprint(state.ref)
+                self.vault.state.remember(unit, fingerprint, state.written)
 
     def _wanted(self, session: Session) -> bool:
         return wanted(session, self.options.project, self.options.since)

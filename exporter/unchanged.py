@@ -1,0 +1,84 @@
+"""Units unchanged since their notes were written: not read again.
+
+A unit is skipped when its files and the way its notes are rendered are what the state
+recorded, unless ``--force`` asks for everything or ``--restore`` for a note the person
+deleted. Its notes are then counted from the state alone, each checked with one ``stat``
+for a deletion in the vault.
+"""
+
+from __future__ import annotations
+
+from .adapters import SessionRef
+from .notewriter import NoteWriter
+from .options import ExportOptions
+from .outcome import SourceCounts
+from .split import is_later_part
+from .vault import Action, Change, Vault
+
+
+class UnchangedUnits:
+    def __init__(self, options: ExportOptions, vault: Vault, render: str) -> None:
+        self.options = options
+        self.vault = vault
+        self.render = render  # the run's render fingerprint
+
+    def fingerprint(self, ref: SessionRef) -> list[list[object]]:
+        """What a unit's notes were made from: its files and the way notes are rendered."""
+        return [["render", self.render], *ref.fingerprint()]
+
+    def skipped(self, unit: str, ref: SessionRef) -> bool:
+        """Is the unit unchanged since its notes were written (and none is to be restored)?"""
+        return (
+            not self.options.force
+            and not self._to_restore(unit)
+            and self.vault.state.unchanged(unit, self.fingerprint(ref))
+        )
+
+    def skip(self, unit: str, source: str, counts: SourceCounts, notes: NoteWriter) -> list[Change]:
+        """Count a skipped unit's notes, and record those deleted in the vault since; a
+        dry run also gets the notes it leaves alone, to list them."""
+        keys = self._matching_notes(unit)
+        sessions = sum(1 for key in keys if not is_later_part(key))  # a part is no session
+        counts.found += sessions
+        counts.skipped += sessions
+        listed = self._listed(unit) if self.options.dry_run else []
+        for key in keys:
+            change = self.vault.note_deleted(key)  # one stat: deleted in Obsidian?
+            if change:
+                counts.skipped -= 0 if is_later_part(key) else 1
+                notes.record(change)
+                notes.report_deleted(change, source)
+        return listed
+
+    def _to_restore(self, unit: str) -> bool:
+        """With ``--restore``, a unit with a note the person deleted is read again."""
+        if not self.options.restore:
+            return False
+        notes = self.vault.state.notes
+        keys = self.vault.state.sources.get(unit, {}).get("notes", [])
+        return any(k in notes and (notes[k].deleted or self.vault.is_missing(notes[k].path))
+                   for k in keys)  # fmt: skip
+
+    def _matching_notes(self, unit: str) -> list[str]:
+        """The notes of an unchanged unit that the filters select (so ``--project web``
+        counts web's sessions, not every session as unchanged). Discovery already left
+        out units not touched since ``--since``."""
+        keys = self.vault.state.sources[unit].get("notes", [])
+        wanted = (self.options.project or "").lower()
+        if not wanted:
+            return list(keys)
+        notes = self.vault.state.notes
+        return [
+            key
+            for key in keys
+            if key in notes and wanted in str(notes[key].meta.get("project") or "").lower()
+        ]
+
+    def _listed(self, unit: str) -> list[Change]:
+        """The notes a dry run leaves alone, read from the state."""
+        found = []
+        for key in self.vault.state.sources.get(unit, {}).get("notes", []):
+            record = self.vault.state.notes.get(key)
+            if record:
+                found.append(Change(Action.UNCHANGED, key, record.path))
+        return found

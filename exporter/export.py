@@ -83,14 +83,6 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
         return add_unreadable(report, unreadable)
 
 
-def _reading(options: ExportOptions) -> ReadSettings:
-    """How a worker reads a unit ahead: as this run would."""
-    return ReadSettings(
-        options.project, options.since, options.redact, tuple(options.redact_extra),
-        tuple(options.redact_allow), options.note_max_bytes,
-    )  # fmt: skip
-
-
 @dataclass(slots=True)
 class _UnitProgress:
     """A unit being exported: its notes are written as their rendering finishes."""
@@ -137,7 +129,7 @@ class _Run:
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
         self.unchanged = UnchangedUnits(options, vault, self.fingerprint)
         self._progress: dict[str, _UnitProgress] = {}  # units whose notes are being rendered
-        self.renderer = Renderer(self.settings, options.workers, lock, _reading(options))
+        self.renderer = Renderer(self.settings, options.workers, lock, ReadSettings.of(options))
         self.ahead = ReadAhead(self.renderer)  # units read by workers before their turn
 
     def written(self) -> int:
@@ -250,7 +242,7 @@ class _Run:
                 any_session |= bool(sessions)
                 # A session a filter left out is not done: the unit must be read next time.
                 state.complete &= len(sessions) == loaded.conversations
-                if not self._again_pass:
+                if not self._again_pass:  # a unit redone counts once
                     self._counts(adapter.name).found += len(sessions)
                     self._redactions.update(loaded.redactions)
                 notes = {r.session.key: r.note for r in loaded.sessions if r.note is not None}
@@ -283,9 +275,14 @@ class _Run:
         # it: that session is read again here, where its subagents are known.)
         load_families = getattr(adapter, "load_families", None)
         families = load_families(ref) if load_families else iter([adapter.load(ref)])
+        o, rules = self.options, self.redactor
         for loaded in families:
-            redactions: Counter[str] = Counter()  # counted by _redacted
-            sessions = [self._redacted(s) for s in loaded.sessions if self._wanted(s)]
+            redactions: Counter[str] = Counter()  # counted as a worker counts them
+            sessions = [
+                rules.session(s, redactions) if rules else s  # before anything else sees it
+                for s in loaded.sessions
+                if wanted(s, o.project, o.since)
+            ]
             conversations = sum(1 for s in loaded.sessions if has_conversation(s))
             self._children_written(sessions)
             yield ReadUnit(loaded.problems, [ReadSession(s) for s in sessions],
@@ -298,13 +295,6 @@ class _Run:
         if self.renderer.renders_a_child_of({s.key for s in sessions}):
             self._write_finished(wait=True)
 
-    def _redacted(self, session: Session) -> Session:
-        """Secrets out before anything else sees the session: paths, links, workers, state."""
-        if self.redactor is None:
-            return session
-        counts = None if self._again_pass else self._redactions  # a unit redone counts once
-        return self.redactor.session(session, counts)
-
     def _maybe_done(self, unit: str) -> None:
         """Every note of a fully read unit is written: remember it, skip it next time."""
         state = self._progress.get(unit)
@@ -313,9 +303,6 @@ class _Run:
             if state.complete:
                 fingerprint = self.unchanged.fingerprint(state.ref)
                 self.vault.state.remember(unit, fingerprint, state.written)
-
-    def _wanted(self, session: Session) -> bool:
-        return wanted(session, self.options.project, self.options.since)
 
     def _plan_family(
         self, sessions: list[Session], state: _UnitProgress, notes: dict[str, Outcome]

@@ -31,6 +31,7 @@ from .adapters.base import Adapter, SessionRef
 from .errors import Problem
 from .model import Session
 from .notes import Note, has_conversation, linked_keys, session_title
+from .options import ExportOptions
 from .redact import Redactor
 from .redact_rules import Rule
 from .split import iter_parts
@@ -55,6 +56,14 @@ class ReadSettings:
     redact_extra: tuple[Rule, ...]
     redact_allow: tuple[str, ...]
     note_max_bytes: int
+
+    @classmethod
+    def of(cls, options: ExportOptions) -> ReadSettings:
+        """As the run with these options reads."""
+        return cls(
+            options.project, options.since, options.redact, tuple(options.redact_extra),
+            tuple(options.redact_allow), options.note_max_bytes,
+        )  # fmt: skip
 
     def redactor(self) -> Redactor | None:
         from .redact import redactor  # the same cached rules the main process uses

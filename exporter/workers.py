@@ -212,11 +212,16 @@ class Renderer:
         self.queue.append(_Pending(job, future, self.pool))
 
     def _submit(self, pool: ProcessPoolExecutor, job: RenderJob) -> Future[Outcome]:
+        return self._send(pool, render_job, job)
+
+    def _send(
+        self, pool: ProcessPoolExecutor, function: Callable[..., Any], *args: Any
+    ) -> Future[Any]:
         """Submit, with Ctrl-C held back while the pool may fork a worker: a worker forked
         then starts with SIGINT blocked, so it never dies of a Ctrl-C before its initializer
         ignores it (the main process gets the held-back signal right after)."""
         with ctrl_c_held():
-            return pool.submit(render_job, job)
+            return pool.submit(function, *args)
 
     def read_ahead(self, function: Callable[..., Any], *args: Any) -> Ticket | None:
         """``function(*args)`` run in the pool (a unit read ahead), if a pool is running;
@@ -224,8 +229,7 @@ class Renderer:
         if self.pool is None:
             return None
         try:
-            with ctrl_c_held():  # as in _submit
-                return self.pool.submit(function, *args), self.pool
+            return self._send(self.pool, function, *args), self.pool
         except BrokenProcessPool:
             self._replace_pool()
             return None

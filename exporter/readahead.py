@@ -13,7 +13,8 @@ session's subagent), the main process reads the unit itself. The notes are the s
 either way: ``tests/test_readahead.py`` and ``tests/test_workers.py`` compare vaults
 written each way.
 
-Only adapters whose ``load`` depends on nothing but the files read ahead
+Only adapters whose ``load`` depends on nothing but the files read ahead and the run's
+``SourceContext``, which a worker's adapter is given with its ``use_context`` if it has one
 (``reads_alone``); a unit of ``READ_AHEAD_BELOW`` bytes or more is read by the main
 process, as before: its session may be split into parts, and a worker holding it whole
 while it is sent would double the memory it takes.
@@ -27,7 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from .adapters.base import Adapter, SessionRef
+from .adapters.base import Adapter, SessionRef, SourceContext
 from .errors import Problem
 from .model import Session
 from .notes import Note, has_conversation, linked_keys, session_title
@@ -47,9 +48,10 @@ READ_AHEAD_BYTES = 24 * 1024 * 1024  # source bytes read ahead at once, at most
 
 @dataclass(frozen=True, slots=True)
 class ReadSettings:
-    """What a worker needs to read a unit as the main process would: the filters, the
-    redaction rules and where a long session is cut into parts."""
+    """What a worker needs to read a unit as the main process would: where the sources
+    are, the filters, the redaction rules and where a long session is cut into parts."""
 
+    context: SourceContext
     project: str | None
     since: datetime | None
     redact: bool
@@ -61,7 +63,8 @@ class ReadSettings:
     def of(cls, options: ExportOptions) -> ReadSettings:
         """As the run with these options reads."""
         return cls(
-            options.project, options.since, options.redact, tuple(options.redact_extra),
+            SourceContext.for_home(options.home, options.paths), options.project,
+            options.since, options.redact, tuple(options.redact_extra),
             tuple(options.redact_allow), options.note_max_bytes,
         )  # fmt: skip
 
@@ -173,6 +176,9 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
     adapter = _adapters.get(adapter_type)
     if adapter is None:
         adapter = _adapters[adapter_type] = adapter_type()
+        use_context = getattr(adapter, "use_context", None)
+        if use_context:  # as discovery told the main process's adapter
+            use_context(reading.context)
     loaded = adapter.load(ref)
     rules = reading.redactor()
     counts: Counter[str] = Counter()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from claude_builder import ClaudeSession, tool_use
+from codex_builder import CodexRollout
 from conftest import note_files
 from test_sync import write_sessions
 
@@ -185,3 +186,39 @@ def test_a_subagent_whose_unit_comes_first_is_written_before_its_parent_is_plann
     notes = note_files(tmp_path / "two")
     listed = [b.decode() for n, b in notes.items() if n.endswith("parent in b b0000001.md")]
     assert len(listed) == 1 and "subagents:" in listed[0].split("---", 2)[1]
+
+
+def test_codex_rollouts_read_ahead_find_a_forks_origin_as_the_main_process_does(
+    tmp_path, handed, monkeypatch
+):
+    """A worker's Codex adapter is told the run's sources: a fork read ahead drops the
+    history it copied from its origin's rollout, as when the main process reads it."""
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 4)  # the pool starts early
+    home = tmp_path / "home"
+    origin_id = "019a0000-1111-7222-8333-444455556666"
+    for i in range(30):
+        r = CodexRollout(f"019a0000-0000-7000-8000-{i:012x}", start=f"2026-03-10T07:{i:02d}:00Z")
+        r.user(f"question {i}" + (f" about {SECRET}" if i == 3 else ""))
+        r.assistant(f"answer {i}")
+        r.write(home / ".codex")
+    origin = CodexRollout(origin_id, start="2026-03-10T08:00:00Z")
+    origin.user("Add a health endpoint")
+    origin.assistant("Added `GET /health`.")
+    origin.write(home / ".codex")
+    fork = CodexRollout(
+        "019a0000-0000-7000-8000-00000000f0f0", forked_from=origin_id, start="2026-03-10T09:00:00Z"
+    )
+    fork.lines += [x for x in origin.lines if x["type"] != "session_meta"]  # what it copied
+    fork.user("Instead, add metrics")
+    fork.assistant("Added /metrics.")
+    fork.write(home / ".codex")
+    one = export(tmp_path / "one", home, 1)
+    handed.clear()
+    two = export(tmp_path / "two", home, 2)
+    assert handed["read ahead"] > 20 and handed["rendered ahead"] > 20, handed
+    assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
+    assert one.as_dict() == two.as_dict()
+    assert two.redactions and two.redactions == one.redactions
+    (forked,) = [b.decode() for n, b in note_files(tmp_path / "two").items() if "f0f0" in n]
+    turns = forked.split("### User", 1)[1]  # (its properties and callout link the origin)
+    assert "Added /metrics." in turns and "Add a health endpoint" not in turns

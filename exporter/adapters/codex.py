@@ -58,6 +58,10 @@ class CodexAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Codex"
     env_vars: ClassVar[tuple[str, ...]] = ("CODEX_HOME",)
+    # A rollout's session depends on its file and, for a fork, on the rollout it copied,
+    # looked up under the roots of the run's context: a worker told that context
+    # (``use_context``) reads a unit ahead as the main process would (``readahead``).
+    reads_alone: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self._rollouts: dict[str, Path] | None = None
@@ -74,8 +78,12 @@ class CodexAdapter:
         roots.append(ctx.home / ".codex")
         return list(dict.fromkeys(roots))
 
-    def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
+    def use_context(self, ctx: SourceContext) -> None:
+        """Where forked threads' origins are looked up: the run's sources."""
         self._ctx = ctx
+
+    def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
+        self.use_context(ctx)
         for root in self.roots(ctx):
             titles = _read_titles(root / "session_index.jsonl")
             for path in _rollout_files(root):

@@ -44,6 +44,10 @@ from .workers import Outcome, Renderer, RenderJob, Ticket, render_job, worker_se
 READ_AHEAD_PER_WORKER = 8
 READ_AHEAD_BELOW = 8 * 1024 * 1024  # bytes: a larger unit is read by the main process
 READ_AHEAD_BYTES = 24 * 1024 * 1024  # source bytes read ahead at once, at most
+# Units handed over in one job, up to this many or this much source: each job costs the
+# main process's threads about as much as writing a short note, so short units go in fours.
+BATCH_UNITS = 4
+BATCH_BYTES = 512 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +107,10 @@ class ReadAhead:
 
     def __init__(self, renderer: Renderer) -> None:
         self.renderer = renderer
-        self._tickets: dict[str, tuple[Ticket, int]] = {}  # unit -> its job and its size
+        # unit -> the job reading it (with others), its place in that job, its size
+        self._tickets: dict[str, tuple[Ticket, int, int]] = {}
         self._bytes = 0  # the size of those units
-        self._asked: set[str] = set()  # a unit is read ahead once at most
+        self._next = 0  # where in the units the next to read ahead is looked for
         self._stopped = False
 
     def ask(
@@ -115,23 +120,37 @@ class ReadAhead:
         skipped: Callable[[str, SessionRef], bool],
     ) -> None:
         """Hand the units coming after the first ``after`` to the pool to be read (those
-        not ``skipped``), if it runs: a few per worker, and never more source at once than
-        ``READ_AHEAD_BYTES`` (a unit may come back whole)."""
+        not ``skipped``), if it runs: a few per worker, in jobs of a few units, and never
+        more source at once than ``READ_AHEAD_BYTES`` (a unit may come back whole)."""
         if self.renderer.pool is None or self._stopped:
             return
-        for adapter, ref in units[after : after + READ_AHEAD_PER_WORKER * self.renderer.workers]:
-            unit = str(ref.main.path)
-            if unit in self._asked or not reads_ahead(adapter, ref):
-                continue
-            if self._bytes + ref.size > READ_AHEAD_BYTES:
-                return
-            self._asked.add(unit)
-            if skipped(unit, ref):
-                continue
-            ticket = self.renderer.read_ahead(read_unit, unit, type(adapter), ref)
-            if ticket is not None:
-                self._tickets[unit] = (ticket, ref.size)
-                self._bytes += ref.size
+        start = max(self._next, after)
+        end = min(after + READ_AHEAD_PER_WORKER * self.renderer.workers, len(units))
+        if end - start < BATCH_UNITS and end < len(units):
+            return  # the window is refilled a batch at a time
+        batch: list[tuple[str, type, SessionRef]] = []
+        for position in range(start, end):
+            adapter, ref = units[position]
+            if reads_ahead(adapter, ref):
+                if self._bytes + ref.size > READ_AHEAD_BYTES:
+                    break  # looked at again once units read ahead are taken
+                unit = str(ref.main.path)
+                if not skipped(unit, ref):
+                    batch.append((unit, type(adapter), ref))
+                    self._bytes += ref.size
+            self._next = position + 1
+            if len(batch) == BATCH_UNITS or sum(r.size for _u, _t, r in batch) >= BATCH_BYTES:
+                self._send(batch)
+                batch = []
+        self._send(batch)
+
+    def _send(self, batch: list[tuple[str, type, SessionRef]]) -> None:
+        ticket = self.renderer.read_ahead(read_units, batch) if batch else None
+        for index, (unit, _type, ref) in enumerate(batch):
+            if ticket is None:
+                self._bytes -= ref.size
+            else:
+                self._tickets[unit] = (ticket, index, ref.size)
 
     def take(self, unit: str, wanted: bool = True) -> ReadUnit | None:
         """The unit as a worker read it, or None (not read ahead, or that failed); not
@@ -139,17 +158,19 @@ class ReadAhead:
         found = self._tickets.pop(unit, None)
         if found is None:
             return None
-        ticket, size = found
+        ticket, index, size = found
         self._bytes -= size
         if not wanted:
-            ticket[0].cancel()
+            if not any(t[0] is ticket[0] for t, _i, _s in self._tickets.values()):
+                ticket[0].cancel()  # no other unit of its job is waited for
             return None
-        return self.renderer.read_result(ticket)
+        read = self.renderer.read_result(ticket)
+        return read[index] if read is not None else None
 
     def stop(self) -> None:
         """The first pass is over: units exported again are read by the main process."""
         self._stopped = True
-        for ticket, _size in self._tickets.values():
+        for ticket, _index, _size in self._tickets.values():
             ticket[0].cancel()
         self._tickets.clear()
 
@@ -168,6 +189,18 @@ def wanted(session: Session, project: str | None, since: datetime | None) -> boo
 # One adapter of each kind per worker process: adapters cache per run, and a worker lives
 # for one run.
 _adapters: dict[type, Any] = {}
+
+
+def read_units(batch: list[tuple[str, type, SessionRef]]) -> list[ReadUnit | None]:
+    """In a worker: each unit of a job read (None: that one failed, whatever the reason;
+    the main process reads it itself)."""
+    read: list[ReadUnit | None] = []
+    for unit, adapter_type, ref in batch:
+        try:
+            read.append(read_unit(unit, adapter_type, ref))
+        except Exception:  # noqa: BLE001  (the main process reads it and reports what failed)
+            read.append(None)
+    return read
 
 
 def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:

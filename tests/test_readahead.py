@@ -31,7 +31,7 @@ def handed(monkeypatch) -> Counter[str]:
     """Counts, in the main process, notes that came rendered from a unit read ahead, units
     read ahead, and those whose reading failed there."""
     seen: Counter[str] = Counter()
-    done, result = workers.Renderer.done, workers.Renderer.read_result
+    done, take = workers.Renderer.done, readahead.ReadAhead.take
     submit = workers.Renderer.submit
 
     def counting_done(self, job, outcome):
@@ -43,14 +43,16 @@ def handed(monkeypatch) -> Counter[str]:
         seen[job.key] += 1
         return submit(self, job, source_bytes)
 
-    def counting_result(self, ticket):
-        read = result(self, ticket)
-        seen["read ahead" if read is not None else "failed there"] += 1
+    def counting_take(self, unit, wanted=True):
+        handed_over = unit in self._tickets
+        read = take(self, unit, wanted)
+        if handed_over and wanted:
+            seen["read ahead" if read is not None else "failed there"] += 1
         return read
 
     monkeypatch.setattr(workers.Renderer, "done", counting_done)
     monkeypatch.setattr(workers.Renderer, "submit", counting_submit)
-    monkeypatch.setattr(workers.Renderer, "read_result", counting_result)
+    monkeypatch.setattr(readahead.ReadAhead, "take", counting_take)
     return seen
 
 
@@ -127,6 +129,28 @@ def test_a_unit_a_worker_could_not_read_is_read_in_the_main_process(tmp_path, ha
     monkeypatch.setattr(readahead, "read_unit", failing_read)
     two = export(tmp_path / "two", home, 2)
     assert handed["failed there"] > 10 and not handed["read ahead"], handed
+    assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
+    assert one.as_dict() == two.as_dict()
+
+
+def test_a_unit_that_fails_in_a_workers_job_is_read_here_and_the_others_of_the_job_are_not(
+    tmp_path, handed, monkeypatch
+):
+    """Units are handed over a few per job: one that fails there is read again in the main
+    process alone; the others of its job come back read."""
+    home = tmp_path / "home"
+    write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
+    one = export(tmp_path / "one", home, 1)
+    read_unit = readahead.read_unit
+
+    def failing_once(unit, adapter_type, ref):
+        if ref.session_id.startswith(f"{40:08x}"):
+            raise RuntimeError("a unit a worker cannot read")
+        return read_unit(unit, adapter_type, ref)
+
+    monkeypatch.setattr(readahead, "read_unit", failing_once)
+    two = export(tmp_path / "two", home, 2)
+    assert handed["failed there"] == 1 and handed["read ahead"] > 20, handed
     assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
     assert one.as_dict() == two.as_dict()
 

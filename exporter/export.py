@@ -175,8 +175,12 @@ class _Run:
         for adapter, ref in units:
             self._counts(adapter.name)
             self._units[str(ref.main.path)] = (adapter, ref)
+        skipped = self.unchanged.skipped
+        to_read = [ref for _adapter, ref in units if not skipped(str(ref.main.path), ref)]
+        self.renderer.plan(len(to_read), sum(ref.size for ref in to_read))
+        self.ahead.ask(units, 0, skipped)
         for done, (adapter, ref) in enumerate(units, start=1):
-            self.ahead.ask(units, done, self.unchanged.skipped)
+            self.ahead.ask(units, done, skipped)
             try:
                 self._export_or_skip(adapter, ref)
             except Exception as exc:  # one unit, whatever went wrong, fails alone

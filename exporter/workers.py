@@ -27,7 +27,9 @@ from .notes import Note, NoteSettings, build_note
 from .render import TemplateError
 from .split import Part, link_parts, part_key
 
-PARALLEL_FROM = 24  # sessions to render before a pool is worth its start-up
+# Sessions to render (or units to read, known at the start of a run: ``Renderer.plan``)
+# before a pool is worth its start-up.
+PARALLEL_FROM = 24
 # ... or this much source read for them: a few long sessions (a real history's) render for
 # longer than the pool takes to start, so it starts before the 24th.
 PARALLEL_FROM_BYTES = 4 * 1024 * 1024
@@ -182,6 +184,17 @@ class Renderer:
             self.pool is None
             and self.workers > 1
             and self.submitted_bytes + source_bytes >= PARALLEL_FROM_BYTES
+        ):
+            self.pool = self._new_pool(self.workers)
+
+    def plan(self, units: int, source_bytes: int) -> None:
+        """The run will read ``units`` units of ``source_bytes`` in all: when that is enough
+        work for a pool, it starts now, before the first is read, so that every unit can be
+        read ahead (``readahead``) instead of the first ones here, one at a time."""
+        if (
+            self.pool is None
+            and self.workers > 1
+            and (units >= PARALLEL_FROM or source_bytes >= PARALLEL_FROM_BYTES)
         ):
             self.pool = self._new_pool(self.workers)
 

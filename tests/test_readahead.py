@@ -99,6 +99,33 @@ def test_units_read_ahead_make_the_vault_of_a_run_that_reads_them_all_here(tmp_p
     assert all("Find the tests. f" in b and "· agent a1]]" in b for b in parents)
 
 
+def test_a_run_with_enough_to_read_reads_every_unit_ahead_and_a_small_update_starts_no_pool(
+    tmp_path, handed, monkeypatch
+):
+    """The pool starts before the first unit is read when the units to read are enough for
+    it (not after 24 were read and rendered here, one by one); a nightly run with a few
+    changed sessions reads them here, without a pool."""
+    home = tmp_path / "home"
+    paths = write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
+    pools: list[int] = []
+    new_pool = workers.Renderer._new_pool
+
+    def counting(self, n):
+        pools.append(n)
+        return new_pool(self, n)
+
+    monkeypatch.setattr(workers.Renderer, "_new_pool", counting)
+    export(tmp_path / "two", home, 2)
+    assert pools == [2] and handed["read ahead"] == workers.PARALLEL_FROM + 30, handed
+    assert handed["rendered ahead"] == workers.PARALLEL_FROM + 30
+    handed.clear()
+    for path in paths[:3]:  # grown by a repeated line: read again, the same notes
+        path.write_text(path.read_text() + path.read_text().splitlines()[-1] + "\n")
+    again = export(tmp_path / "two", home, 2)
+    assert pools == [2] and not handed["read ahead"]  # no second pool for three sessions
+    assert again.total("skipped") == len(paths) - 3, again.as_dict()
+
+
 def test_filters_apply_to_units_read_ahead(tmp_path, handed, monkeypatch):
     """Sessions of two projects in one folder, read in turn: the workers leave out those of
     the project not asked for, as the main process does."""

@@ -99,7 +99,14 @@ class ReadUnit:
 
 def reads_ahead(adapter: Adapter, ref: SessionRef) -> bool:
     """May this unit be read by a worker?"""
-    return getattr(adapter, "reads_alone", False) and ref.size < READ_AHEAD_BELOW
+    return getattr(adapter, "reads_alone", False) and read_size(adapter, ref) < READ_AHEAD_BELOW
+
+
+def read_size(adapter: Adapter, ref: SessionRef) -> int:
+    """The bytes reading a unit takes in: its files' size, or more for compressed files
+    (an adapter that reads any says so with ``read_size``)."""
+    size = getattr(adapter, "read_size", None)
+    return size(ref) if size else ref.size
 
 
 class ReadAhead:
@@ -128,29 +135,31 @@ class ReadAhead:
         end = min(after + READ_AHEAD_PER_WORKER * self.renderer.workers, len(units))
         if end - start < BATCH_UNITS and end < len(units):
             return  # the window is refilled a batch at a time
-        batch: list[tuple[str, type, SessionRef]] = []
+        batch: list[tuple[str, type, SessionRef, int]] = []  # (unit, adapter, ref, size)
         for position in range(start, end):
             adapter, ref = units[position]
+            size = read_size(adapter, ref)
             if reads_ahead(adapter, ref):
-                if self._bytes + ref.size > READ_AHEAD_BYTES:
+                if self._bytes + size > READ_AHEAD_BYTES:
                     break  # looked at again once units read ahead are taken
                 unit = str(ref.main.path)
                 if not skipped(unit, ref):
-                    batch.append((unit, type(adapter), ref))
-                    self._bytes += ref.size
+                    batch.append((unit, type(adapter), ref, size))
+                    self._bytes += size
             self._next = position + 1
-            if len(batch) == BATCH_UNITS or sum(r.size for _u, _t, r in batch) >= BATCH_BYTES:
+            if len(batch) == BATCH_UNITS or sum(b[3] for b in batch) >= BATCH_BYTES:
                 self._send(batch)
                 batch = []
         self._send(batch)
 
-    def _send(self, batch: list[tuple[str, type, SessionRef]]) -> None:
-        ticket = self.renderer.read_ahead(read_units, batch) if batch else None
-        for index, (unit, _type, ref) in enumerate(batch):
+    def _send(self, batch: list[tuple[str, type, SessionRef, int]]) -> None:
+        jobs = [(unit, adapter_type, ref) for unit, adapter_type, ref, _size in batch]
+        ticket = self.renderer.read_ahead(read_units, jobs) if batch else None
+        for index, (unit, _type, _ref, size) in enumerate(batch):
             if ticket is None:
-                self._bytes -= ref.size
+                self._bytes -= size
             else:
-                self._tickets[unit] = (ticket, index, ref.size)
+                self._tickets[unit] = (ticket, index, size)
 
     def take(self, unit: str, wanted: bool = True) -> ReadUnit | None:
         """The unit as a worker read it, or None (not read ahead, or that failed); not

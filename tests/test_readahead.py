@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import UTC
+from hashlib import sha256
 from pathlib import Path
 
 import pytest
+import zstandard
 from claude_builder import ClaudeSession, tool_use
 from codex_builder import CodexRollout
 from conftest import note_files
@@ -273,3 +275,37 @@ def test_codex_rollouts_read_ahead_find_a_forks_origin_as_the_main_process_does(
     (forked,) = [b.decode() for n, b in note_files(tmp_path / "two").items() if "f0f0" in n]
     turns = forked.split("### User", 1)[1]  # (its properties and callout link the origin)
     assert "Added /metrics." in turns and "Add a health endpoint" not in turns
+
+
+def test_a_compressed_rollout_is_weighed_as_it_expands(tmp_path, monkeypatch):
+    """A ``.jsonl.zst`` rollout takes about ten times its size in memory once read: it is
+    read ahead only if that is under the limit, as a plain rollout of that size would be."""
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 4)
+    monkeypatch.setattr(readahead, "READ_AHEAD_BELOW", 6_000)
+    home = tmp_path / "home"
+    for i in range(12):
+        r = CodexRollout(f"019a0000-0000-7000-8000-{i:012x}", start=f"2026-03-10T07:{i:02d}:00Z")
+        r.user(f"question {i}")
+        r.assistant(" ".join(sha256(f"{i} {k}".encode()).hexdigest() for k in range(25)))
+        path = r.write(home / ".codex")
+        if i in (5, 6):  # compressed: a few hundred bytes on disk, several KB read
+            zst = path.with_name(path.name + ".zst")
+            zst.write_bytes(zstandard.ZstdCompressor().compress(path.read_bytes()))
+            path.unlink()
+            assert zst.stat().st_size < 6_000 <= zst.stat().st_size * 10
+        else:
+            assert path.stat().st_size < 6_000
+    read: list[str] = []
+    take = readahead.ReadAhead.take
+
+    def recording(self, unit, wanted=True):
+        got = take(self, unit, wanted)
+        if got is not None:
+            read.append(Path(unit).name)
+        return got
+
+    monkeypatch.setattr(readahead.ReadAhead, "take", recording)
+    one, two = export(tmp_path / "one", home, 1), export(tmp_path / "two", home, 2)
+    assert len(read) == 10 and not any(name.endswith(".zst") for name in read), read
+    assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
+    assert one.as_dict() == two.as_dict()

@@ -82,6 +82,10 @@ class CodexAdapter:
         """Where forked threads' origins are looked up: the run's sources."""
         self._ctx = ctx
 
+    def read_size(self, ref: SessionRef) -> int:
+        """The bytes reading the unit takes in: a compressed rollout's, expanded."""
+        return sum(_expanded(f) for f in ref.files)
+
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
         self.use_context(ctx)
         for root in self.roots(ctx):
@@ -203,10 +207,14 @@ def _read_titles(path: Path) -> dict[str, str]:
 Record = tuple[int, str, dict[str, Any], Any]  # (line, kind, payload, timestamp)
 
 
+def _expanded(file: FileStamp) -> int:
+    """A rollout's size once read (a compressed one expands about tenfold)."""
+    return file.size * 10 if file.path.name.endswith(".zst") else file.size
+
+
 def _streamed(file: FileStamp) -> bool:
-    """A rollout this large is streamed (a compressed one expands about tenfold)."""
-    size = file.size * 10 if file.path.name.endswith(".zst") else file.size
-    return size >= STREAM_FROM and file.path.suffix != ".json"
+    """A rollout this large is streamed."""
+    return _expanded(file) >= STREAM_FROM and file.path.suffix != ".json"
 
 
 def _stream_messages(

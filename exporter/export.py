@@ -17,7 +17,7 @@ from pathlib import Path
 from .adapters import Adapter, SessionRef, SourceContext, select_adapters
 from .errors import ConfigError, Problem
 from .model import Session
-from .notes import default_relpath, has_conversation, linked_keys
+from .notes import Note, default_relpath, has_conversation, linked_keys
 from .notewriter import NoteWriter, source_counts
 from .options import ExportOptions
 from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # re-exported
@@ -249,8 +249,8 @@ class _Run:
                 if not self._again_pass:  # a unit redone counts once
                     self._counts(adapter.name).found += len(sessions)
                     self._redactions.update(loaded.redactions)
-                notes = {r.session.key: r.note for r in loaded.sessions if r.note is not None}
-                self._plan_family(sessions, state, notes)
+                ahead = {r.session.key: r for r in loaded.sessions if r.note is not None}
+                self._plan_family(sessions, state, ahead)
                 self._write_finished()
         except Exception as exc:  # one unreadable session must not stop the run
             self._counts(adapter.name).failed += 1
@@ -271,12 +271,19 @@ class _Run:
         read = self.ahead.take(str(ref.main.path))
         if read is not None:
             self._children_written([r.session for r in read.sessions])
-            if not any(self.vault.state.children.get(r.session.key) for r in read.sessions
-                       if r.note):  # fmt: skip
+            predicted = {r.session.key: r.note.relpath for r in read.sessions
+                         if r.links is not None and isinstance(r.note, Note)}  # fmt: skip
+            plan = self.plan
+            if not any(
+                plan.with_known_children(r.session).subagent_ids != r.session.subagent_ids
+                for r in read.sessions
+                if r.note
+            ) and plan.places_as([r.session for r in read.sessions], predicted):
                 yield read
                 return
-        # (A note written this run may be the subagent of a session rendered ahead without
-        # it: that session is read again here, where its subagents are known.)
+        # (A session rendered ahead may have a subagent it did not know, known from a note
+        # written earlier, or a family's note may go elsewhere than a new note would (it
+        # exists under another name, or its name is taken): that unit is read again here.)
         load_families = getattr(adapter, "load_families", None)
         families = load_families(ref) if load_families else iter([adapter.load(ref)])
         o, rules = self.options, self.redactor
@@ -309,11 +316,11 @@ class _Run:
                 self.vault.state.remember(unit, fingerprint, state.written)
 
     def _plan_family(
-        self, sessions: list[Session], state: _UnitProgress, notes: dict[str, Outcome]
+        self, sessions: list[Session], state: _UnitProgress, ahead: dict[str, ReadSession]
     ) -> None:
         """Choose every path first, so parent and subagent notes can link to each other;
-        then decide each link and hand the rendering over (``notes``: those rendered
-        already, read ahead; each stands alone)."""
+        then decide each link and hand the rendering over (``ahead``: the sessions whose
+        notes were rendered already, read ahead: alone, or at the paths chosen here)."""
         paths = self.plan.place(
             sessions, self._unit, lambda session, exc: self._session_failed(session, exc, state)
         )
@@ -329,15 +336,26 @@ class _Run:
             try:
                 known = self.plan.with_known_children(session)
                 self.plan.rendering(known)
-                if session.key in notes:
-                    relpath = paths[session.key]
-                    state.outstanding += 1
-                    job = RenderJob(self._unit, known, relpath, {})
-                    self.renderer.done(job, placed(notes[session.key], relpath))
+                if session.key in ahead:
+                    self._done_ahead(ahead[session.key], known, paths[session.key], resolve, state)
                     continue
                 self._submit(known, paths[session.key], resolve, state)
             except Exception as exc:  # this session alone fails; its family goes on
                 self._session_failed(session, exc, state)
+
+    def _done_ahead(
+        self, read: ReadSession, session: Session, relpath: str,
+        resolve: Callable[[str], str | None], state: _UnitProgress,
+    ) -> None:  # fmt: skip
+        """A note rendered ahead, written in its turn. One of a family was rendered at the
+        path and with the links its unit's check (``_families``) promised: checked again."""
+        if read.links is not None:
+            links = {key: resolve(key) for key in read.links}
+            at = read.note.relpath if isinstance(read.note, Note) else relpath
+            if links != read.links or at != relpath:
+                raise RuntimeError(f"its note was rendered ahead for {at}, not {relpath}")
+        state.outstanding += 1
+        self.renderer.done(RenderJob(self._unit, session, relpath, {}), placed(read.note, relpath))
 
     def _submit(
         self, session: Session, relpath: str, resolve: Callable[[str], str | None],

@@ -14,6 +14,7 @@ from pathlib import Path
 from .model import Session
 from .notes import NoteSettings, default_relpath
 from .vault import Vault
+from .vaultpaths import safe_relpath
 
 RelPath = Callable[..., str]  # default_relpath, or a stand-in given by the run
 
@@ -54,6 +55,19 @@ class LinkPlan:
             self._family_paths[session.key] = paths[session.key]
             self._unit_of[session.key] = unit
         return paths
+
+    def places_as(self, sessions: list[Session], predicted: dict[str, str]) -> bool:
+        """Would ``place`` give each of these sessions (a family, in order) that has a
+        ``predicted`` path exactly that path? Nothing is reserved."""
+        for session in sessions:
+            path = predicted.get(session.key)
+            if path is None:
+                continue
+            parent_path = self._path_known(f"{session.source}:{session.parent_id}", predicted)
+            proposed = self._relpath(session, self.settings, parent_path)
+            if safe_relpath(proposed) != path or not self.vault.chooses(session.key, path):
+                return False
+        return True
 
     def resolver(self, unit: str, paths: dict[str, str]) -> Callable[[str], str | None]:
         """The link target (a note's stem) of a key, or None while that note is unknown."""

@@ -6,10 +6,14 @@ waited for it. Now, a few units ahead of the one being written, a worker reads a
 way the main process would (the same adapter code, filters and redaction) and renders
 each session that stands alone: no parent, subagent or fork to link and short enough for
 one note, so its note depends on nothing the main process decides but the note's path,
-which the note's text never shows. The main process places those notes and writes them in
-order; a session with links comes back whole and is planned as before. Whenever anything
-is in doubt (the worker failed, or a note written earlier this run turns out to be that
-session's subagent), the main process reads the unit itself. The notes are the same bytes
+which the note's text never shows. A family whose links stay inside its unit (a session
+and its subagents) is rendered too, at the paths new notes get, each note linking to the
+others there; the main process uses those notes only if it chooses exactly those paths
+(``LinkPlan.places_as``), and checks every link again when it writes them. The main
+process places the notes and writes them in order; a session with a link leaving its
+unit comes back whole and is planned as before. Whenever anything is in doubt (the worker
+failed, a family's note goes elsewhere, or a session has a subagent known from a note
+written earlier), the main process reads the unit itself. The notes are the same bytes
 either way: ``tests/test_readahead.py`` and ``tests/test_workers.py`` compare vaults
 written each way.
 
@@ -26,16 +30,18 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from .adapters.base import Adapter, SessionRef, SourceContext
 from .errors import Problem
-from .model import Session
-from .notes import Note, has_conversation, linked_keys, session_title
+from .model import Session, session_key
+from .notes import Note, default_relpath, has_conversation, linked_keys, session_title
 from .options import ExportOptions
 from .redact import Redactor
 from .redact_rules import Rule
 from .split import iter_parts
+from .vaultpaths import safe_relpath
 from .workers import Outcome, Renderer, RenderJob, Ticket, render_job, worker_settings
 
 # Units read ahead of the one being written, per worker: enough that a worker never waits
@@ -85,6 +91,10 @@ class ReadSession:
 
     session: Session
     note: Outcome | None = None
+    # A session of a family whose links stay inside its unit: its note was rendered at the
+    # path the main process gives a new note, linking to the others there (key -> stem);
+    # the main process checks that before using it. None: a lone session's note.
+    links: dict[str, str | None] | None = None
 
 
 @dataclass(slots=True)
@@ -224,27 +234,77 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
     loaded = adapter.load(ref)
     rules = reading.redactor()
     counts: Counter[str] = Counter()
-    sessions = []
-    for session in loaded.sessions:
-        if wanted(session, reading.project, reading.since):
-            session = rules.session(session, counts) if rules else session
-            sessions.append(_rendered(unit, session, settings, reading.note_max_bytes))
+    sessions = [
+        rules.session(s, counts) if rules else s
+        for s in loaded.sessions
+        if wanted(s, reading.project, reading.since)
+    ]
     conversations = sum(1 for s in loaded.sessions if has_conversation(s))
-    return ReadUnit(loaded.problems, sessions, conversations, counts)
+    family = _family_paths(sessions, settings, reading.note_max_bytes)
+    if family is not None:
+        read = [_rendered_at(unit, s, settings, family) for s in sessions]
+    else:
+        read = [_rendered(unit, s, settings, reading.note_max_bytes) for s in sessions]
+    return ReadUnit(loaded.problems, read, conversations, counts)
 
 
 def _rendered(unit: str, session: Session, settings: Any, max_bytes: int) -> ReadSession:
     """The session's note, when nothing but its path is left to decide."""
     if session.is_streamed or linked_keys(session):
         return ReadSession(session)
-    number, whole, last = next(iter_parts(session, max_bytes))
-    if not (number == 1 and last):
-        return ReadSession(session)  # parts: planned by the main process
-    title = session_title(session)
-    stub = replace(session, messages=(), title=title)  # what placing the note needs
-    if session_title(stub) != title:  # no title at all ("" from a bare fence): kept whole
+    stub = _one_note(session, max_bytes)
+    if stub is None:
         return ReadSession(session)
-    return ReadSession(stub, render_job(RenderJob(unit, whole, "", {}), settings))
+    return ReadSession(stub, render_job(RenderJob(unit, session, "", {}), settings))
+
+
+def _one_note(session: Session, max_bytes: int) -> Session | None:
+    """What placing the session's note needs (the session without its messages, with its
+    title), if it makes one note; None if it is planned by the main process: in parts, or
+    without a title at all ("" from a bare fence)."""
+    number, _whole, last = next(iter_parts(session, max_bytes))
+    if not (number == 1 and last):
+        return None
+    title = session_title(session)
+    stub = replace(session, messages=(), title=title)
+    return stub if session_title(stub) == title else None
+
+
+def _family_paths(
+    sessions: list[Session], settings: Any, max_bytes: int
+) -> dict[str, tuple[str, Session]] | None:
+    """For a unit whose sessions link only to each other (a session and its subagents):
+    each one's path as a new note (key -> (path, stub)), every parent placed before its
+    subagents, as the main process places them. None when a link leaves the unit, or a
+    session is streamed, in parts or untitled (then each linked session goes back whole)."""
+    keys = {s.key for s in sessions}
+    if not any(linked_keys(s) for s in sessions):
+        return None  # lone sessions: rendered at no path (``_rendered``)
+    family: dict[str, tuple[str, Session]] = {}
+    for session in sessions:
+        parent = session_key(session.source, session.parent_id) if session.parent_id else None
+        if session.is_streamed or not linked_keys(session) <= keys:
+            return None
+        if parent is not None and parent not in family:
+            return None  # a subagent read before its parent
+        stub = _one_note(session, max_bytes)
+        if stub is None:
+            return None
+        parent_path = family[parent][0] if parent else None
+        family[session.key] = (safe_relpath(default_relpath(stub, settings, parent_path)), stub)
+    if len({path for path, _stub in family.values()}) < len(family):
+        return None  # two notes would want one path: the main process decides
+    return family
+
+
+def _rendered_at(
+    unit: str, session: Session, settings: Any, family: dict[str, tuple[str, Session]]
+) -> ReadSession:
+    """A family's session rendered at its path as a new note, linked to the others."""
+    path, stub = family[session.key]
+    links: dict[str, str | None] = {k: Path(family[k][0]).stem for k in linked_keys(session)}
+    note = render_job(RenderJob(unit, session, path, links), settings)
+    return ReadSession(stub, note, links)
 
 
 def placed(note: Outcome, relpath: str) -> Outcome:

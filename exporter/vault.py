@@ -135,6 +135,14 @@ class Vault(NoteSurvey):
         self._reserved[candidate] = key
         return candidate
 
+    def chooses(self, key: str, proposed: str) -> bool:
+        """Would ``choose_path`` give the note exactly ``proposed`` (no other path already
+        holds it, and ``proposed`` is safe and free)? Nothing is reserved."""
+        existing = self.path_of(key)
+        if existing:
+            return existing == proposed
+        return safe_relpath(proposed) == proposed and self._free(proposed, key)
+
     def _free(self, relpath: str, key: str) -> bool:
         holder = self._reserved.get(relpath)
         if holder is not None:

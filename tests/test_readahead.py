@@ -20,6 +20,7 @@ from test_sync import write_sessions
 from exporter import readahead, workers
 from exporter.export import ExportOptions, run_export
 from exporter.notes import Note
+from exporter.plan import LinkPlan
 
 SECRET = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"  # a made-up GitHub token
 
@@ -97,8 +98,10 @@ def test_units_read_ahead_make_the_vault_of_a_run_that_reads_them_all_here(tmp_p
     assert two.redactions and two.redactions == one.redactions  # counted in the workers
     notes = note_files(tmp_path / "two")
     parents = [b.decode() for n, b in notes.items() if "Find the tests" in n and "agent" not in n]
-    assert len(parents) == 3  # read ahead, handed back whole, planned here with their links
+    assert len(parents) == 3  # rendered ahead with their links, at the paths chosen here
     assert all("Find the tests. f" in b and "· agent a1]]" in b for b in parents)
+    # Families too: every note but the untitled session's came rendered from a worker.
+    assert handed["rendered ahead"] == len(notes) - 1, handed
 
 
 def test_a_run_with_enough_to_read_reads_every_unit_ahead_and_a_small_update_starts_no_pool(
@@ -126,6 +129,60 @@ def test_a_run_with_enough_to_read_reads_every_unit_ahead_and_a_small_update_sta
     again = export(tmp_path / "two", home, 2)
     assert pools == [2] and not handed["read ahead"]  # no second pool for three sessions
     assert again.total("skipped") == len(paths) - 3, again.as_dict()
+
+
+def test_a_family_whose_note_would_go_elsewhere_is_read_again_here(tmp_path, handed):
+    """A family's notes are rendered ahead at the paths new notes get. Where the main
+    process would choose another (the parent's note was renamed in the vault, or a file of
+    the person's holds its name), the unit is read again here: the same vault as one
+    process, the renamed note updated where it is, the person's file left alone."""
+    home = tmp_path / "home"
+    write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
+    for number in range(4):
+        _family(home, number)
+    export(tmp_path / "scratch", home, 1)
+    parents = sorted(n for n in note_files(tmp_path / "scratch") if "Find the tests" in n
+                     and "agent" not in n)  # fmt: skip
+    for vault, jobs in ((tmp_path / "one", 1), (tmp_path / "two", 2)):
+        taken = vault / parents[1]
+        taken.parent.mkdir(parents=True)
+        taken.write_text("My own note, whose name ccexport would give a session.\n")
+        export(vault, home, jobs)
+        (vault / parents[0]).rename(vault / parents[0].replace("Find the tests", "Found"))
+        handed.clear()
+        export(vault, home, jobs, force=True)
+    notes = note_files(tmp_path / "two")
+    assert notes == note_files(tmp_path / "one")
+    # Two families read here (their two notes each), the other notes rendered ahead.
+    assert handed["rendered ahead"] == len(notes) - 1 - 4, handed
+    renamed = notes[parents[0].replace("Find the tests", "Found")].decode()
+    assert "· agent a1]]" in renamed and parents[0] not in notes
+    assert notes[parents[1]].startswith(b"My own note")
+    moved = [n for n in notes if n.endswith(Path(parents[1]).stem + " (2).md")]
+    assert len(moved) == 1 and "· agent a1]]" in notes[moved[0]].decode()
+
+
+def test_a_family_note_rendered_for_another_path_is_never_written(tmp_path, handed, monkeypatch):
+    """Should the check before a family is used ever miss a path the main process chooses
+    differently, the note rendered for another path fails (reported, the unit redone next
+    run) instead of being written with links to the wrong notes."""
+    home = tmp_path / "home"
+    write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
+    _family(home, 0)
+    vault = tmp_path / "v"
+    export(vault, home, 2)
+    (parent,) = [n for n in note_files(vault) if "Find the tests" in n and "agent" not in n]
+    renamed = parent.replace("Find the tests", "Found")
+    (vault / parent).rename(vault / renamed)
+    before = note_files(vault)
+    monkeypatch.setattr(LinkPlan, "places_as", lambda self, sessions, predicted: True)
+    report = export(vault, home, 2, force=True)
+    assert [p.message for p in report.problems if "rendered ahead for" in p.message]
+    assert report.failed and note_files(vault) == before  # the renamed note kept as it was
+    monkeypatch.undo()
+    again = export(vault, home, 2, force=True)
+    assert not again.failed
+    assert "· agent a1]]" in note_files(vault)[renamed].decode() and parent not in note_files(vault)
 
 
 def test_filters_apply_to_units_read_ahead(tmp_path, handed, monkeypatch):

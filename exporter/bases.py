@@ -23,7 +23,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from . import vaultio
-from .index import INDEX_PREFIX, note_meta
+from .index import INDEX_PREFIX, Notes, note_meta
 from .notes import SOURCE_LABELS, NoteSettings
 from .vault import Action, Change, Vault
 
@@ -70,13 +70,15 @@ def _table(name: str, source: str | None) -> dict[str, Any]:
     return view
 
 
-def write_bases_file(vault: Vault, settings: NoteSettings) -> Change:
-    """Write or extend the Bases file; never raises for what the vault holds."""
+def write_bases_file(vault: Vault, settings: NoteSettings, found: Notes | None = None) -> Change:
+    """Write or extend the Bases file; never raises for what the vault holds (``found``:
+    every note of the vault, if the caller surveyed it already)."""
     relpath = f"{settings.folder}/{BASE_NAME}"
+    found = found if found is not None else vault.notes(note_meta)
     sources = sorted(
         {
             str(meta["source"])
-            for key, (_, meta) in vault.notes(note_meta).items()
+            for key, (_, meta) in found.items()
             if not key.startswith(INDEX_PREFIX) and meta and meta.get("source")
         }
     )

@@ -21,6 +21,8 @@ from .notes import SOURCE_LABELS, NoteSettings
 from .render import render
 from .vault import Change, Vault
 
+Notes = dict[str, tuple[str, dict[str, Any]]]  # every note of a vault: key -> (path, meta)
+
 INDEX_PREFIX = "index:"
 INDEX_TAG = "ai-session-index"  # outside the ai-session tree: `FROM #ai-session` lists sessions
 PROJECT_TEMPLATE = "project_index.md.j2"
@@ -42,10 +44,13 @@ def note_meta(frontmatter: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def write_index_notes(vault: Vault, settings: NoteSettings, dataview: bool) -> list[Change]:
-    """Render and write every project's index note and the index of projects."""
+def write_index_notes(
+    vault: Vault, settings: NoteSettings, dataview: bool, found: Notes | None = None
+) -> list[Change]:
+    """Render and write every project's index note and the index of projects (``found``:
+    every note of the vault, if the caller surveyed it already)."""
     projects: dict[str, list[dict[str, Any]]] = {}
-    for key, (path, meta) in vault.notes(note_meta).items():
+    for key, (path, meta) in (found if found is not None else vault.notes(note_meta)).items():
         if key.startswith(INDEX_PREFIX) or not meta or meta.get("parent"):
             continue  # subagents are reached from their parent's note
         if meta.get("part") not in (None, 1):

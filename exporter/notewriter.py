@@ -44,8 +44,9 @@ class NoteWriter:
 
     def write_indexes(self, settings: NoteSettings, dataview: bool) -> bool:
         try:
-            changes = write_index_notes(self.vault, settings, dataview)
-            changes.append(write_bases_file(self.vault, settings))  # Sessions.base
+            found = self.vault.notes(note_meta)  # every note in the vault, walked once for both
+            changes = write_index_notes(self.vault, settings, dataview, found)
+            changes.append(write_bases_file(self.vault, settings, found))  # Sessions.base
         except TemplateError as exc:
             self.report.problems.append(Problem(exc.where, exc.what, severity="error"))
             return False

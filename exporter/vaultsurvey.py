@@ -91,15 +91,16 @@ class NoteSurvey:
         self._batch.commit()
         for dirpath, dirnames, filenames in os.walk(self.root):
             dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+            folder = Path(dirpath).relative_to(self.root).as_posix()  # once per folder
+            prefix = "" if folder == "." else folder + "/"
             for name in sorted(filenames):
                 if name.endswith(".md") and not name.startswith("."):
-                    path = os.path.join(dirpath, name)
                     try:
-                        st = os.lstat(path)
+                        st = os.lstat(os.path.join(dirpath, name))
                     except OSError:
                         continue
                     if stat.S_ISREG(st.st_mode):
-                        yield Path(path).relative_to(self.root).as_posix(), st
+                        yield prefix + name, st
 
     def notes(
         self, describe: Callable[[dict[str, Any]], dict[str, Any]]

@@ -141,3 +141,21 @@ def test_a_deleted_base_is_written_again_by_the_next_run_that_changes_notes(vaul
 def test_dry_run_writes_no_base(tmp_path):
     export(tmp_path / "v", dry_run=True)
     assert not base_file(tmp_path / "v").exists()
+
+
+def test_the_index_notes_and_the_base_share_one_walk_of_the_vault(tmp_path, monkeypatch):
+    """Both list every note of the vault: it is walked once for them, not once each (a
+    20,000-note vault takes about 0.3 s to walk)."""
+    from exporter.vault import Vault
+
+    walks: list[int] = []
+    notes = Vault.notes
+
+    def counted(self, describe):
+        walks.append(1)
+        return notes(self, describe)
+
+    monkeypatch.setattr(Vault, "notes", counted)
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=EXAMPLES_HOME, timezone=UTC))
+    assert report.indexes and any(c.relpath.endswith(BASE_NAME) for c in report.indexes)
+    assert len(walks) == 1

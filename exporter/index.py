@@ -12,7 +12,7 @@ rewritten.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -32,11 +32,15 @@ PROJECTS_TEMPLATE = "projects_index.md.j2"
 def note_meta(frontmatter: dict[str, Any]) -> dict[str, Any]:
     """What an index lists about a session note (kept in the state between runs)."""
     created = frontmatter.get("created")
+    if isinstance(created, date):  # a date too: Obsidian's Date type writes ``2026-04-09``
+        created = created.isoformat()
+    elif created is not None and not isinstance(created, str):
+        created = str(created)  # a number, say, typed by hand: listed as it reads
     return {
         "title": frontmatter.get("title"),
         "source": frontmatter.get("source"),
         "project": frontmatter.get("project"),
-        "created": created.isoformat() if isinstance(created, datetime) else created,
+        "created": created,
         "models": list(frontmatter.get("models") or []),
         "messages": frontmatter.get("messages"),
         "parent": bool(frontmatter.get("parent")),

@@ -138,3 +138,28 @@ def test_since_filter_skips_old_files_without_reading_them(tmp_path, monkeypatch
         and "codex question" in names
         and "claude question 0" not in names
     )
+
+
+def test_a_note_whose_created_became_a_date_in_obsidian_is_listed(tmp_path):
+    """Set to the Date type in Obsidian, ``created`` is written as a YAML date: the index
+    notes still list the note (by that day), instead of failing on every later run."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    two_source_home(home)
+    export(vault, home)
+    (note,) = [n for n in note_files(vault) if "claude question 1" in n]
+    path = vault / note
+    path.write_text(re.sub(r"(?m)^created: .*$", "created: 2026-04-09", path.read_text()))
+    late = ClaudeSession(
+        "1ndex000-0000-4000-8000-0000000000bb", "/home/dev/work/shop", start="2026-04-05T09:00:00Z"
+    )
+    late.user("a later question")
+    late.assistant("a later answer")
+    late.write(home / ".claude" / "projects" / "-home-dev-work-shop" / f"{late.session_id}.jsonl")
+    report = export(vault, home)
+    assert not report.problems, report.problems
+    index = (vault / "AI Sessions" / "Projects" / "shop.md").read_text()
+    body = index.split("%% ccexport:begin")[1]
+    lines = [line for line in body.splitlines() if line.startswith("- ")]
+    assert [line.split(" · ")[0] for line in lines][:2] == ["- 2026-04-09", "- 2026-04-05"]
+    top = (vault / "AI Sessions" / "Projects.md").read_text()
+    assert "· 4 sessions · Claude Code, Codex · latest 2026-04-09" in top

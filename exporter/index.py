@@ -18,7 +18,7 @@ from typing import Any
 
 from . import markdown
 from .notes import SOURCE_LABELS, NoteSettings
-from .render import render
+from .render import render, shipped_template_in_effect
 from .vault import Change, Vault
 
 Notes = dict[str, tuple[str, dict[str, Any]]]  # every note of a vault: key -> (path, meta)
@@ -83,7 +83,7 @@ def write_index_notes(
             "dataview": dataview,
             "folder": settings.folder,
         }
-        body = render(PROJECT_TEMPLATE, context, settings.templates)
+        body = _body(PROJECT_TEMPLATE, context, settings)
         fm = {
             "title": f"{project} · AI sessions",
             "ccexport_index": f"project/{project}",
@@ -106,7 +106,7 @@ def write_index_notes(
         key = f"{INDEX_PREFIX}projects"
         relpath = vault.choose_path(key, f"{settings.folder}/Projects.md")
         context = {"projects": summary, "dataview": dataview, "folder": settings.folder}
-        body = render(PROJECTS_TEMPLATE, context, settings.templates)
+        body = _body(PROJECTS_TEMPLATE, context, settings)
         fm = {
             "title": "AI sessions by project",
             "ccexport_index": "projects",
@@ -114,6 +114,28 @@ def write_index_notes(
         }
         changes.append(vault.write_note(key, relpath, fm, body))
     return changes
+
+
+def _body(name: str, context: dict[str, Any], settings: NoteSettings) -> str:
+    """An index note's body through its template; the shipped one, when in effect, written
+    by ``index_body`` (the same bytes, without Jinja)."""
+    from .index_body import (
+        PROJECT_TEMPLATE_SHA256,
+        PROJECTS_TEMPLATE_SHA256,
+        project_index_body,
+        projects_index_body,
+    )
+
+    digest, write = (
+        (PROJECT_TEMPLATE_SHA256, project_index_body)
+        if name == PROJECT_TEMPLATE
+        else (PROJECTS_TEMPLATE_SHA256, projects_index_body)
+    )
+    if shipped_template_in_effect(name, settings.templates, digest):
+        body = write(context)
+        if body is not None:
+            return body
+    return render(name, context, settings.templates)
 
 
 def _latest(sessions: list[dict[str, Any]]) -> datetime | None:

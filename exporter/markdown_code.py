@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .markdown_scan import closing_run, runs_by_length, scanned_code
+from .markdown_scan import _TABLE_RULE, closing_run, runs_by_length, scanned_code
 
 # Set to "1", every speed-up of the note builder is bypassed and notes are built the plain
 # way (here: every text with code goes through the parser): the identity tests export
@@ -133,6 +133,9 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
         pieces.append(block)
         cursor = block.start + len(block.lines)
     pieces.extend(_paragraphs(lines, cursor, len(lines)))
+    for piece in pieces:
+        if isinstance(piece, _Block) and piece.fenced and _may_open_table(piece.lines):
+            return None  # a parser that tries tables first reads no fence there: unsure
     for piece in pieces if "\t" in text else ():
         outside = piece.lines if isinstance(piece, _Block) and not piece.fenced else []
         if isinstance(piece, _Paragraph):
@@ -150,6 +153,17 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
         if found != [" ".join(s.split()) for s in parsed_spans]:
             return None
     return pieces
+
+
+def _may_open_table(lines: list[str]) -> bool:
+    """Could a fence's opening line, with a pipe in it, be a table's header row, the line
+    below it its delimiter row? CommonMark reads a fence; markdown-it (and GFM renderers that
+    try tables before fences) a table, whose cells are live text."""
+    if len(lines) < 2 or "|" not in lines[0]:
+        return False
+    below = lines[1]
+    rest = below[_CONTAINER.match(below).end() :]  # type: ignore[union-attr]
+    return bool(_TABLE_RULE.match(below) or _TABLE_RULE.match(rest))
 
 
 def _paragraphs(lines: list[str], start: int, end: int) -> list[_Paragraph]:

@@ -270,6 +270,9 @@ class _Run:
         a time; files, one family."""
         read = self.ahead.take(str(ref.main.path))
         if read is not None:
+            for r in read.sessions:
+                if not r.redacted and self.redactor:  # streamed: redacted as it is read here
+                    r.session, r.redacted = self.redactor.session(r.session, read.redactions), True
             self._children_written([r.session for r in read.sessions])
             predicted = {r.session.key: r.note.relpath for r in read.sessions
                          if r.links is not None and isinstance(r.note, Note)}  # fmt: skip

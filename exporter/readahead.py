@@ -19,9 +19,11 @@ written each way.
 
 Only adapters whose ``load`` depends on nothing but the files read ahead and the run's
 ``SourceContext``, which a worker's adapter is given with its ``use_context`` if it has one
-(``reads_alone``); a unit of ``READ_AHEAD_BELOW`` bytes or more is read by the main
-process, as before: its session may be split into parts, and a worker holding it whole
-while it is sent would double the memory it takes.
+(``reads_alone``); a unit that holds ``READ_AHEAD_BELOW`` bytes or more once read is read
+by the main process, as before: its session may be split into parts, and a worker holding
+it whole while it is sent would double the memory it takes. A session so long that it is
+streamed is never held: its first reading (its totals, where it ends) is done ahead, and
+the main process reads its messages, part by part, as before.
 """
 
 from __future__ import annotations
@@ -95,6 +97,7 @@ class ReadSession:
     # path the main process gives a new note, linking to the others there (key -> stem);
     # the main process checks that before using it. None: a lone session's note.
     links: dict[str, str | None] | None = None
+    redacted: bool = True  # False: a streamed session, for the main process to redact
 
 
 @dataclass(slots=True)
@@ -109,13 +112,14 @@ class ReadUnit:
 
 def reads_ahead(adapter: Adapter, ref: SessionRef) -> bool:
     """May this unit be read by a worker?"""
-    return getattr(adapter, "reads_alone", False) and read_size(adapter, ref) < READ_AHEAD_BELOW
+    return getattr(adapter, "reads_alone", False) and held_size(adapter, ref) < READ_AHEAD_BELOW
 
 
-def read_size(adapter: Adapter, ref: SessionRef) -> int:
-    """The bytes reading a unit takes in: its files' size, or more for compressed files
-    (an adapter that reads any says so with ``read_size``)."""
-    size = getattr(adapter, "read_size", None)
+def held_size(adapter: Adapter, ref: SessionRef) -> int:
+    """The bytes reading a unit holds at once: its files' size, more for a compressed file
+    (it expands), nothing for a file so long that its session is streamed, never held (an
+    adapter that reads either kind says so with ``held_size``)."""
+    size = getattr(adapter, "held_size", None)
     return size(ref) if size else ref.size
 
 
@@ -148,7 +152,7 @@ class ReadAhead:
         batch: list[tuple[str, type, SessionRef, int]] = []  # (unit, adapter, ref, size)
         for position in range(start, end):
             adapter, ref = units[position]
-            size = read_size(adapter, ref)
+            size = held_size(adapter, ref)
             if reads_ahead(adapter, ref):
                 if self._bytes + size > READ_AHEAD_BYTES:
                     break  # looked at again once units read ahead are taken
@@ -235,7 +239,9 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
     rules = reading.redactor()
     counts: Counter[str] = Counter()
     sessions = [
-        rules.session(s, counts) if rules else s
+        # A streamed session is redacted by the main process, which reads its messages (the
+        # rules are not sent along with it): the session comes back as loaded.
+        rules.session(s, counts) if rules and not s.is_streamed else s
         for s in loaded.sessions
         if wanted(s, reading.project, reading.since)
     ]
@@ -245,6 +251,8 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
         read = [_rendered_at(unit, s, settings, family) for s in sessions]
     else:
         read = [_rendered(unit, s, settings, reading.note_max_bytes) for s in sessions]
+    for r in read:
+        r.redacted = not (rules and r.session.is_streamed)
     return ReadUnit(loaded.problems, read, conversations, counts)
 
 
@@ -277,13 +285,15 @@ def _family_paths(
     each one's path as a new note (key -> (path, stub)), every parent placed before its
     subagents, as the main process places them. None when a link leaves the unit, or a
     session is streamed, in parts or untitled (then each linked session goes back whole)."""
+    if any(s.is_streamed for s in sessions):
+        return None  # (its messages are read where its parts are made, not here)
     keys = {s.key for s in sessions}
     if not any(linked_keys(s) for s in sessions):
         return None  # lone sessions: rendered at no path (``_rendered``)
     family: dict[str, tuple[str, Session]] = {}
     for session in sessions:
         parent = session_key(session.source, session.parent_id) if session.parent_id else None
-        if session.is_streamed or not linked_keys(session) <= keys:
+        if not linked_keys(session) <= keys:
             return None
         if parent is not None and parent not in family:
             return None  # a subagent read before its parent

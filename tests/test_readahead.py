@@ -366,3 +366,45 @@ def test_a_compressed_rollout_is_weighed_as_it_expands(tmp_path, monkeypatch):
     assert len(read) == 10 and not any(name.endswith(".zst") for name in read), read
     assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
     assert one.as_dict() == two.as_dict()
+
+
+def test_a_streamed_session_is_first_read_ahead_and_its_messages_here(tmp_path, monkeypatch):
+    """A session so long that it is streamed is never held: a worker does its first reading
+    (totals, where it ends), unredacted; the main process redacts it and reads its messages
+    part by part. Notes (in parts), redaction counts and report: those of one process."""
+    from exporter.adapters import claude_code, codex
+
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 4)
+    monkeypatch.setattr(claude_code, "STREAM_FROM", 60_000)
+    monkeypatch.setattr(codex, "STREAM_FROM", 60_000)
+    monkeypatch.setattr(readahead, "READ_AHEAD_BELOW", 50_000)  # held, they would be too long
+    home = tmp_path / "home"
+    write_sessions(home, 12, turns=2)
+    long = ClaudeSession("5a5a0000-0000-4000-8000-000000000001", "/home/dev/work/big")
+    for i in range(30):
+        long.user(f"question {i} about {SECRET} " + "lorem ipsum " * 100)
+        long.assistant(f"answer {i} " + "dolor sit " * 200)
+    path = long.write(home / ".claude" / "projects" / "-big" / f"{long.session_id}.jsonl")
+    rollout = CodexRollout("019a0000-0000-7000-8000-00000000beef")
+    for i in range(30):
+        rollout.user(f"codex question {i} with {SECRET} " + "lorem ipsum " * 100)
+        rollout.assistant(f"codex answer {i} " + "dolor sit " * 200)
+    codex_path = rollout.write(home / ".codex")
+    assert min(path.stat().st_size, codex_path.stat().st_size) >= 60_000  # both streamed
+    read: list[str] = []
+    take = readahead.ReadAhead.take
+
+    def recording(self, unit, wanted=True):
+        got = take(self, unit, wanted)
+        if got is not None:
+            read.extend(r.session.session_id for r in got.sessions if r.session.is_streamed)
+        return got
+
+    monkeypatch.setattr(readahead.ReadAhead, "take", recording)
+    kw = {"note_max_bytes": 30_000}
+    one, two = export(tmp_path / "one", home, 1, **kw), export(tmp_path / "two", home, 2, **kw)
+    assert sorted(read) == sorted([long.session_id, rollout.thread_id])  # read ahead
+    notes = note_files(tmp_path / "two", index=True)
+    assert notes == note_files(tmp_path / "one", index=True)
+    assert one.as_dict() == two.as_dict() and two.redactions == one.redactions
+    assert sum("(part " in n for n in notes) >= 4 and SECRET not in str(notes)

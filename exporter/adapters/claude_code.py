@@ -81,6 +81,10 @@ class ClaudeCodeAdapter:
         self._summary_index: dict[Path, dict[str, str]] = {}
         self._copies = NewerCopies()
 
+    def held_size(self, ref: SessionRef) -> int:
+        """The bytes reading the unit holds: a main file that is streamed, nothing."""
+        return sum(f.size for f in ref.files if f is not ref.main or f.size < STREAM_FROM)
+
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured_paths = ctx.configured(SOURCE, "projects")
         if configured_paths:

@@ -82,9 +82,10 @@ class CodexAdapter:
         """Where forked threads' origins are looked up: the run's sources."""
         self._ctx = ctx
 
-    def read_size(self, ref: SessionRef) -> int:
-        """The bytes reading the unit takes in: a compressed rollout's, expanded."""
-        return sum(_expanded(f) for f in ref.files)
+    def held_size(self, ref: SessionRef) -> int:
+        """The bytes reading the unit holds: a compressed rollout's expanded, a streamed
+        one's nothing."""
+        return sum(0 if _streamed(f) else _expanded(f) for f in ref.files)
 
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
         self.use_context(ctx)

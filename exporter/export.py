@@ -203,6 +203,13 @@ class _Run:
 
     def _export_or_skip(self, adapter: Adapter, ref: SessionRef) -> None:
         unit = str(ref.main.path)
+        if self.unchanged.skipped(unit, ref) and self.plan.may_redo(
+            unit, self.renderer.pending_sessions()
+        ):
+            # A note still being rendered may make this unit out of date once written (its
+            # link's other end, its subagent): in one process it is written by now, and the
+            # unit is read in its turn rather than skipped and redone at the end.
+            self._write_finished(wait=True)
         if self.unchanged.skipped(unit, ref):
             self.ahead.take(unit, wanted=False)  # if it was read ahead, for nothing
             counts = self._counts(adapter.name)

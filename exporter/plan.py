@@ -7,7 +7,7 @@ remembered; when that note is written, the units waiting for it are exported onc
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -108,6 +108,17 @@ class LinkPlan:
                 unit = self._unit_of.get(parent)
                 if unit and unit != own_unit and not self._listed_by(parent, unit, session):
                     self._again(unit)
+
+    def may_redo(self, unit: str, sessions: Iterable[Session]) -> bool:
+        """Could writing the notes of these sessions make ``unit`` be exported again
+        (``linked``): it waits to link to one of them, or holds the parent of one?"""
+        for session in sessions:
+            if unit in self.vault.state.links.get(session.key, ()):
+                return True
+            parent = f"{session.source}:{session.parent_id}" if session.parent_id else None
+            if parent and self._unit_of.get(parent) == unit:
+                return True
+        return False
 
     def _again(self, unit: str) -> None:
         """Export ``unit`` once more this run; until then the state says it is not done."""

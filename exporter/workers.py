@@ -268,6 +268,10 @@ class Renderer:
             for p in self.queue
         )
 
+    def pending_sessions(self) -> Iterator[Session]:
+        """The sessions whose notes are still to be written, oldest first."""
+        return (p.job.session for p in self.queue)
+
     def done(self, job: RenderJob, outcome: Outcome) -> None:
         """A note rendered already (read ahead): written in its turn, like the others."""
         self.submitted += 1

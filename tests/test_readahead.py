@@ -6,7 +6,7 @@ subagent was written earlier is read again where that subagent is known."""
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC
+from datetime import UTC, datetime
 from hashlib import sha256
 from pathlib import Path
 
@@ -408,3 +408,32 @@ def test_a_streamed_session_is_first_read_ahead_and_its_messages_here(tmp_path, 
     assert notes == note_files(tmp_path / "one", index=True)
     assert one.as_dict() == two.as_dict() and two.redactions == one.redactions
     assert sum("(part " in n for n in notes) >= 4 and SECRET not in str(notes)
+
+
+def test_a_unit_made_out_of_date_by_a_note_still_rendering_is_read_in_its_turn(
+    tmp_path, monkeypatch
+):
+    """An old-layout agent file waits for its parent's note (the first run's --since left
+    the parent out). When the parent is written, the agent's unit is out of date: in one
+    process that happens before the agent's turn, and it is read then. With the pool the
+    parent's note was still rendering; the unit was counted as skipped and redone at the
+    end, without its redactions counted. Now pending notes that may do so are written
+    first: the same report."""
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 2)
+    home = tmp_path / "home"
+    write_sessions(home, 3)
+    pid = "f0000000-0000-4000-8000-000000000000"
+    _family(home, 0)
+    old = ClaudeSession(pid, "/home/dev/work/family", sidechain=True, agent_id="0ld1d")
+    old.user(f"Old layout. {SECRET}", parent=None)
+    old.assistant("Found old.")
+    old.write(home / ".claude" / "projects" / "-family" / "agent-0ld1d.jsonl")
+    since = datetime(2026, 6, 3, tzinfo=UTC)
+    reports = []
+    for vault, jobs in ((tmp_path / "one", 1), (tmp_path / "two", 2)):
+        export(vault, home, jobs, since=since)
+        reports.append(export(vault, home, jobs))
+    one, two = reports
+    assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
+    assert one.as_dict() == two.as_dict()
+    assert two.total("skipped") == 0 and two.redactions == {"github-pat": 2}  # both files

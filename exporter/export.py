@@ -203,14 +203,14 @@ class _Run:
 
     def _export_or_skip(self, adapter: Adapter, ref: SessionRef) -> None:
         unit = str(ref.main.path)
-        if self.unchanged.skipped(unit, ref) and self.plan.may_redo(
-            unit, self.renderer.pending_sessions()
-        ):
+        skip = self.unchanged.skipped(unit, ref)
+        if skip and self.plan.may_redo(unit, self.renderer.pending_sessions()):
             # A note still being rendered may make this unit out of date once written (its
             # link's other end, its subagent): in one process it is written by now, and the
             # unit is read in its turn rather than skipped and redone at the end.
             self._write_finished(wait=True)
-        if self.unchanged.skipped(unit, ref):
+            skip = self.unchanged.skipped(unit, ref)
+        if skip:
             self.ahead.take(unit, wanted=False)  # if it was read ahead, for nothing
             counts = self._counts(adapter.name)
             self._listed += self.unchanged.skip(unit, adapter.name, counts, self.notes)
@@ -278,8 +278,8 @@ class _Run:
         read = self.ahead.take(str(ref.main.path))
         if read is not None:
             for r in read.sessions:
-                if not r.redacted and self.redactor:  # streamed: redacted as it is read here
-                    r.session, r.redacted = self.redactor.session(r.session, read.redactions), True
+                if r.session.is_streamed and self.redactor:  # a worker leaves it unredacted
+                    r.session = self.redactor.session(r.session, read.redactions)
             self._children_written([r.session for r in read.sessions])
             predicted = {r.session.key: r.note.relpath for r in read.sessions
                          if r.links is not None and isinstance(r.note, Note)}  # fmt: skip

@@ -17,6 +17,12 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from . import markdown
+from .index_body import (
+    PROJECT_TEMPLATE_SHA256,
+    PROJECTS_TEMPLATE_SHA256,
+    project_index_body,
+    projects_index_body,
+)
 from .notes import SOURCE_LABELS, NoteSettings
 from .render import render, shipped_template_in_effect
 from .vault import Change, Vault
@@ -119,23 +125,18 @@ def write_index_notes(
 def _body(name: str, context: dict[str, Any], settings: NoteSettings) -> str:
     """An index note's body through its template; the shipped one, when in effect, written
     by ``index_body`` (the same bytes, without Jinja)."""
-    from .index_body import (
-        PROJECT_TEMPLATE_SHA256,
-        PROJECTS_TEMPLATE_SHA256,
-        project_index_body,
-        projects_index_body,
-    )
-
-    digest, write = (
-        (PROJECT_TEMPLATE_SHA256, project_index_body)
-        if name == PROJECT_TEMPLATE
-        else (PROJECTS_TEMPLATE_SHA256, projects_index_body)
-    )
+    digest, write = _SHIPPED[name]
     if shipped_template_in_effect(name, settings.templates, digest):
         body = write(context)
         if body is not None:
             return body
     return render(name, context, settings.templates)
+
+
+_SHIPPED = {  # each shipped index template: its digest, and its bytes written in Python
+    PROJECT_TEMPLATE: (PROJECT_TEMPLATE_SHA256, project_index_body),
+    PROJECTS_TEMPLATE: (PROJECTS_TEMPLATE_SHA256, projects_index_body),
+}
 
 
 def _latest(sessions: list[dict[str, Any]]) -> datetime | None:

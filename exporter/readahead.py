@@ -97,7 +97,6 @@ class ReadSession:
     # path the main process gives a new note, linking to the others there (key -> stem);
     # the main process checks that before using it. None: a lone session's note.
     links: dict[str, str | None] | None = None
-    redacted: bool = True  # False: a streamed session, for the main process to redact
 
 
 @dataclass(slots=True)
@@ -108,11 +107,6 @@ class ReadUnit:
     sessions: list[ReadSession]  # the sessions the filters keep, in order
     conversations: int  # sessions with a conversation, kept or not
     redactions: Counter[str]
-
-
-def reads_ahead(adapter: Adapter, ref: SessionRef) -> bool:
-    """May this unit be read by a worker?"""
-    return getattr(adapter, "reads_alone", False) and held_size(adapter, ref) < READ_AHEAD_BELOW
 
 
 def held_size(adapter: Adapter, ref: SessionRef) -> int:
@@ -153,7 +147,7 @@ class ReadAhead:
         for position in range(start, end):
             adapter, ref = units[position]
             size = held_size(adapter, ref)
-            if reads_ahead(adapter, ref):
+            if getattr(adapter, "reads_alone", False) and size < READ_AHEAD_BELOW:
                 if self._bytes + size > READ_AHEAD_BYTES:
                     break  # looked at again once units read ahead are taken
                 unit = str(ref.main.path)
@@ -240,7 +234,7 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
     counts: Counter[str] = Counter()
     sessions = [
         # A streamed session is redacted by the main process, which reads its messages (the
-        # rules are not sent along with it): the session comes back as loaded.
+        # rules are not sent along with it): it comes back as loaded, and only it does.
         rules.session(s, counts) if rules and not s.is_streamed else s
         for s in loaded.sessions
         if wanted(s, reading.project, reading.since)
@@ -251,8 +245,6 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
         read = [_rendered_at(unit, s, settings, family) for s in sessions]
     else:
         read = [_rendered(unit, s, settings, reading.note_max_bytes) for s in sessions]
-    for r in read:
-        r.redacted = not (rules and r.session.is_streamed)
     return ReadUnit(loaded.problems, read, conversations, counts)
 
 

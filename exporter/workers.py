@@ -180,22 +180,17 @@ class Renderer:
         longer than a pool takes to start (a long session, maybe split into parts), the pool
         starts now, while nothing of the unit is in memory: forked later, every worker would
         hold a copy of the session, so its parts would all render here, on one core."""
-        if (
-            self.pool is None
-            and self.workers > 1
-            and self.submitted_bytes + source_bytes >= PARALLEL_FROM_BYTES
-        ):
-            self.pool = self._new_pool(self.workers)
+        self._start_if(self.submitted_bytes + source_bytes >= PARALLEL_FROM_BYTES)
 
     def plan(self, units: int, source_bytes: int) -> None:
         """The run will read ``units`` units of ``source_bytes`` in all: when that is enough
         work for a pool, it starts now, before the first is read, so that every unit can be
         read ahead (``readahead``) instead of the first ones here, one at a time."""
-        if (
-            self.pool is None
-            and self.workers > 1
-            and (units >= PARALLEL_FROM or source_bytes >= PARALLEL_FROM_BYTES)
-        ):
+        self._start_if(units >= PARALLEL_FROM or source_bytes >= PARALLEL_FROM_BYTES)
+
+    def _start_if(self, worth_it: bool) -> None:
+        """Start the pool, if there is none yet, more than one worker, and work worth it."""
+        if self.pool is None and self.workers > 1 and worth_it:
             self.pool = self._new_pool(self.workers)
 
     def submit(self, job: RenderJob, source_bytes: int = 0) -> None:
@@ -207,13 +202,10 @@ class Renderer:
         # session never starts the pool (the whole session is in memory; a pool forked now
         # would hold a copy per worker). A long session's unit starts it before it is read
         # (``expect``), so its parts render in the pool.
-        if (
-            self.pool is None
-            and self.workers > 1
-            and (self.submitted >= PARALLEL_FROM or self.submitted_bytes >= PARALLEL_FROM_BYTES)
+        self._start_if(
+            (self.submitted >= PARALLEL_FROM or self.submitted_bytes >= PARALLEL_FROM_BYTES)
             and job.part is None
-        ):
-            self.pool = self._new_pool(self.workers)
+        )
         if self.pool is None:
             self.queue.append(_Pending(job, render_job(job, self.settings)))
             return
@@ -263,9 +255,8 @@ class Renderer:
     def renders_a_child_of(self, keys: set[str]) -> bool:
         """Is a note of a subagent of one of these sessions still to be written?"""
         return any(
-            p.job.session.parent_id
-            and session_key(p.job.session.source, p.job.session.parent_id) in keys
-            for p in self.queue
+            s.parent_id and session_key(s.source, s.parent_id) in keys
+            for s in self.pending_sessions()
         )
 
     def pending_sessions(self) -> Iterator[Session]:

@@ -103,7 +103,7 @@ _CODE_HINT = re.compile(r"`|~~~|^(?: {4}|\t)", re.MULTILINE)
 _IMAGE_WRAPPER = re.compile(r"</?image\b[^<>]*>")
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_CONTROL_TABLE = dict.fromkeys([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+_CONTROL_BYTES = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 
 
 def strip_control(text: str) -> str:
@@ -112,8 +112,8 @@ def strip_control(text: str) -> str:
         text = _ANSI.sub("", text)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if text.isascii():  # translate is several times faster than the regex on ASCII only
-        return text.translate(_CONTROL_TABLE)
+    if text.isascii():  # bytes.translate is many times faster than the regex (or str's)
+        return text.encode("ascii").translate(None, _CONTROL_BYTES).decode("ascii")
     return _CONTROL.sub("", text)
 
 
@@ -215,17 +215,23 @@ def _clean_text(text: str, stripped: str) -> list[Part]:
     parts: list[Part] = []
     command = args = None
 
-    code = markdown.code_ranges(text) if _CODE_HINT.search(text) else []
-    code_starts = [start for start, _end in code]
+    hinted = bool(_CODE_HINT.search(text))
+    code: list[tuple[int, int]] | None = None  # the text's code, parsed when first asked
     kept: list[str] = []
     cursor = 0
     for start, end, tag, inner in _injected_blocks(text):
         kept.append(text[cursor:start])
         cursor = end
-        within = bisect_right(code_starts, start) - 1
-        if within >= 0 and start < code[within][1]:
-            kept.append(text[start:end])  # a tag the person quoted in code is their text
-            continue
+        # Code that holds a tag opens before it (a backtick run, a fence, an indented
+        # line): a tag with none of these before it, like the reminder a harness puts in
+        # front of a prompt, is not in code, and the text is not parsed for it.
+        if hinted and markdown.code_opens_before(text, start):
+            if code is None:
+                code = markdown.code_ranges(text)
+            within = bisect_right(code, (start, len(text) + 1)) - 1
+            if within >= 0 and start < code[within][1]:
+                kept.append(text[start:end])  # a tag the person quoted in code is their text
+                continue
         wrapper = _BY_TAG[tag]
         inner = inner.strip()
         if wrapper.becomes == "command":

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .markdown_code import (  # noqa: F401  (code_ranges: part of this module's API)
+from .markdown_code import (  # noqa: F401  (code_ranges, code_opens_before: part of this module's API)
     _BACKTICKS,
     _CONTAINER,
     _LIST_MARKER,
@@ -29,6 +29,7 @@ from .markdown_code import (  # noqa: F401  (code_ranges: part of this module's 
     _Paragraph,
     _span_runs,
     _spans_of,
+    code_opens_before,
     code_ranges,
 )
 from .markdown_text import _ACTS, _ATX, _CODE_MARK, _FENCE_LINE, _escape_text, _Unsure

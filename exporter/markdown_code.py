@@ -311,6 +311,13 @@ def _span_norm(code: str) -> str:
     return " ".join(code[ticks : len(code) - ticks].split())
 
 
+def code_opens_before(text: str, end: int) -> bool:
+    """Could code (a code span, a fenced or an indented block) open in ``text[:end]``? If
+    not, a tag at ``end`` is not code: code that holds a ``<`` opens before it (a backtick
+    run, a fence, an indented line's indentation)."""
+    return bool(_HAS_CODE.search(text, 0, end))
+
+
 def code_ranges(text: str) -> list[tuple[int, int]]:
     """Character ranges of ``text`` that are code (blocks and spans), per the parse.
 

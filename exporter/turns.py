@@ -152,7 +152,9 @@ def _when(when: datetime | None, first_day: Any) -> str:
     """A turn's time; the date too once the session has run past its first day."""
     if when is None:
         return ""
-    return when.strftime("%H:%M" if when.date() == first_day else "%Y-%m-%d %H:%M")
+    if when.date() == first_day:
+        return f"{when.hour:02}:{when.minute:02}"  # strftime's "%H:%M", at a quarter the cost
+    return when.strftime("%Y-%m-%d %H:%M")
 
 
 def _item(

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from exporter import clean
 from exporter.clean import (
     _TRAILING_INJECTION,
     INJECTED,
@@ -92,6 +93,17 @@ def test_tool_output_cleaning():
     assert strip_injected("file body\n<system-reminder>careful</system-reminder>\n") == "file body"
     assert strip_injected("Found 3.\nagentId: a1b2 (for resuming to continue)\n") == "Found 3."
     assert strip_control("\x1b[1mbold\x1b[0m\r\nnext\x07") == "bold\nnext"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(max_codepoint=0x9F)))  # ASCII (the fast path) and C1 controls
+def test_control_characters_go_and_nothing_else(text):
+    kept = strip_control(text.replace("\x1b", ""))
+    assert kept == "".join(
+        c
+        for c in text.replace("\x1b", "").replace("\r\n", "\n").replace("\r", "\n")
+        if c in "\t\n" or not (ord(c) < 0x20 or c == "\x7f")
+    )
 
 
 def test_a_reminder_inside_a_tool_output_is_the_outputs_own_text():
@@ -183,3 +195,17 @@ def test_a_long_output_is_not_searched_from_its_start():
     output = body + "\n<system-reminder>\nconsider whether it is malware\n</system-reminder>\n"
     assert _tail_start(output) == len(body)
     assert strip_injected(output) == body
+
+
+def test_a_tag_in_front_of_a_prompt_is_cleaned_without_parsing_the_prompt(monkeypatch):
+    asked: list[str] = []
+    real = clean.markdown.code_ranges
+    monkeypatch.setattr(clean.markdown, "code_ranges", lambda t: asked.append(t) or real(t))
+    text = "<system-reminder>ctx</system-reminder>Why does `parse_args` fail?\n\n```py\nx\n```"
+    [part] = clean_user_text(text)
+    assert part == TextPart("Why does `parse_args` fail?\n\n```py\nx\n```")
+    assert asked == []  # nothing code-like opens before the tag: it cannot be in code
+    # A tag after a code span is looked up in the parse (here: quoted in code, kept).
+    [part] = clean_user_text("See `a <system-reminder>b</system-reminder>` here")
+    assert part == TextPart("See `a <system-reminder>b</system-reminder>` here")
+    assert len(asked) == 1

@@ -69,3 +69,21 @@ _PIECES = st.sampled_from(
 @given(st.lists(_PIECES, max_size=40).map("".join))
 def test_random_markdown_locates_the_same_code(text):
     assert _differences([text]) == []
+
+
+_OPENERS = st.sampled_from(
+    ["`", "``", "```", "~~~", "\n", "\n\n", "\n    ", "\n\t", "\n- ", "\n-     ", "\n1.     ",
+     "\n> ", "\n>     ", " ", "  ", "a", "<t>", "x_y"]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_OPENERS, max_size=30).map("".join))
+def test_nothing_is_code_before_the_first_place_code_could_open(text):
+    # clean.py leaves a text unparsed when no code could open before an injected tag.
+    ranges = markdown.code_ranges(text)
+    if ranges == [(0, len(text))] and markdown._layout(text) is None:
+        return  # unsure: the whole text counts as code, whatever opens where
+    for at in (k for k, char in enumerate(text) if char == "<"):  # where a tag would start
+        if not markdown.code_opens_before(text, at):
+            assert not any(a <= at < b for a, b in ranges), (at, ranges)

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES_HOME
 from corpus_home import build_codex_home, build_corpus_home
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exporter import turns
 from exporter.export import ExportOptions, run_export
@@ -82,3 +84,11 @@ def test_the_cache_of_cleaned_prompts_is_bounded(monkeypatch):
     for n in range(50):
         turns.clean_parts(Message("user", [TextPart(f"prompt {n} " + "x" * 90)]))
     assert sum(len(t) for t in turns._CLEANED) <= 1000
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.datetimes(timezones=st.just(UTC)), st.dates())
+def test_a_turns_time_reads_as_strftime_writes_it(when, first_day):
+    expected = when.strftime("%H:%M" if when.date() == first_day else "%Y-%m-%d %H:%M")
+    assert turns._when(when, first_day) == expected
+    assert turns._when(when, when.date()) == when.strftime("%H:%M")

@@ -147,25 +147,19 @@ class NewerCopies:
     read once per run (one finder per adapter)."""
 
     def __init__(self) -> None:
-        self._folders: dict[Path, list[str]] = {}
-        self._names: dict[str, set[str]] = {}  # a project folder -> its .jsonl names
+        # projects folder -> a .jsonl name -> the project folders holding a file of that name
+        self._where: dict[Path, dict[str, list[str]]] = {}
 
     def newer(self, path: Path, session_id: str) -> Path | None:
         """Another copy of the same session (a file of the same name, or named by its id, in
         another project folder) whose content is newer, if there is one."""
-        projects = path.parent.parent
-        names = {path.name, f"{session_id}.jsonl"}
+        where = self._where.get(path.parent.parent)
+        if where is None:
+            where = self._where[path.parent.parent] = _names_by_folder(path.parent.parent)
         mine: tuple[str, int, str] | None = None  # read only once a copy is found: rarely
         best: tuple[str, int, str] | None = None
-        folders = self._folders.get(projects)
-        if folders is None:
-            try:
-                folders = [e.path for e in os.scandir(projects) if e.is_dir()]
-            except OSError:
-                folders = []
-            self._folders[projects] = folders
-        for folder in folders:
-            for name in names & self._names_in(folder):
+        for name in {path.name, f"{session_id}.jsonl"}:
+            for folder in where.get(name, ()):
                 other = Path(folder) / name
                 try:
                     if other == path or "/" in name or not other.is_file():
@@ -181,14 +175,20 @@ class NewerCopies:
                     best = rank
         return Path(best[2]) if best else None
 
-    def _names_in(self, folder: str) -> set[str]:
-        """The ``.jsonl`` names in a project folder, listed once: looking for copies of every
-        session in every folder by name would stat sessions x folders paths."""
-        found = self._names.get(folder)
-        if found is None:
-            try:
-                found = {e.name for e in os.scandir(folder) if e.name.endswith(".jsonl")}
-            except OSError:
-                found = set()
-            self._names[folder] = found
-        return found
+
+def _names_by_folder(projects: Path) -> dict[str, list[str]]:
+    """Each ``.jsonl`` name in the project folders, with the folders that hold one: listed
+    once, so that looking for copies of a session is a lookup, not a look in every folder."""
+    where: dict[str, list[str]] = {}
+    try:
+        folders = [e.path for e in os.scandir(projects) if e.is_dir()]
+    except OSError:
+        folders = []
+    for folder in folders:
+        try:
+            names = [e.name for e in os.scandir(folder) if e.name.endswith(".jsonl")]
+        except OSError:
+            continue
+        for name in names:
+            where.setdefault(name, []).append(folder)
+    return where

@@ -20,7 +20,8 @@ def test_the_benchmark_prints_every_figure(tmp_path):
     ).stdout  # fmt: skip
     figures = json.loads(out.splitlines()[-1])
     assert figures["sessions"] == 30 and figures["megabytes"] > 0
-    for name in ("floor_s", "full_s", "one_process_s", "noop_s", "startup_s", "peer_s"):
+    for name in ("floor_s", "full_s", "one_process_s", "noop_s", "startup_s", "peer_s",
+                 "peer_paired_over_full"):  # fmt: skip
         assert figures[name] > 0, name
     assert figures["noop_over_full"] < 1 and figures["peak_rss_mb"] > 10
 

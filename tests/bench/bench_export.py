@@ -375,16 +375,26 @@ def paired_with_peer(
 ) -> tuple[float, float]:
     """The peer's median time, and the median of its ratios to a full export of ours run
     right beside it (ours first, then the peer first, in turn): the machine's pace drifts
-    by a fifth within minutes, so a ratio of runs far apart is partly the drift's."""
+    by a fifth within minutes, so a ratio of runs far apart is partly the drift's. Each run
+    starts once the files of the one before are on disk (``os.sync``)."""
     peers, ratios = [], []
+
+    def ours_alone() -> float:
+        os.sync()  # the other run's files written out first, not during this one
+        return timed_export(vault, home)
+
+    def peer_alone() -> float:
+        os.sync()
+        return run_peer(i)
+
     for i in range(repeat):
         vault = work / f"paired-vault{i}"
         if i % 2 == 0:
-            ours = timed_export(vault, home)
-            peers.append(run_peer(i))
+            ours = ours_alone()
+            peers.append(peer_alone())
         else:
-            peers.append(run_peer(i))
-            ours = timed_export(vault, home)
+            peers.append(peer_alone())
+            ours = ours_alone()
         shutil.rmtree(vault)
         ratios.append(peers[-1] / ours)
     return statistics.median(peers), statistics.median(ratios)

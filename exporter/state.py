@@ -86,7 +86,9 @@ class State:
                 "links": self.links,
                 "children": self.children,
                 "render": self.render,
-                **statefile.encode(self.sources, self.notes),
+                # Units in one order, not the order they finished in (with the pool, a
+                # family's unit finishes later than in one process): the same file either way.
+                **statefile.encode(dict(sorted(self.sources.items())), self.notes),
             }
             return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
 

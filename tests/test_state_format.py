@@ -290,3 +290,14 @@ def test_a_listed_session_path_is_the_folder_joined_with_its_name(tmp_path):
     assert type(ref.main.path) is type(written)
     # Where pathlib has no shortcut (a pure path here), the plain join.
     assert _child(PurePosixPath("/a/b"), "c.jsonl") == PurePosixPath("/a/b/c.jsonl")
+
+
+def test_the_state_file_lists_units_in_one_order_whichever_finished_first(tmp_path):
+    # With the worker pool, units finish in another order than in one process (a family's
+    # notes come later): the file must not change with it (a vault kept in git, say).
+    units = [str(tmp_path / "projects" / "p" / f"{name}.jsonl") for name in "cab"]
+    records = {u: {"fingerprint": [["render", "f"], [u, 1, 2, 3]], "notes": []} for u in units}
+    one = State(sources=dict(records.items()))
+    other = State(sources=dict(reversed(records.items())))
+    assert one.dumps() == other.dumps()
+    assert list(orjson.loads(one.dumps())["sources"]["name"]) == ["a.jsonl", "b.jsonl", "c.jsonl"]

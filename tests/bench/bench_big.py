@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,18 +29,10 @@ from bench_export import (  # noqa: E402
     floor,
     load_average,
     process_peaks_mb,
+    timed_command,
     timed_export,
 )
 from bench_memory import longest_line_mb  # noqa: E402
-
-
-def noop_command_s(vault: Path, home: Path) -> float:
-    start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "exporter", "--vault", str(vault), "--home", str(home), "--quiet"],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return time.perf_counter() - start
 
 
 def main() -> None:
@@ -68,8 +59,8 @@ def main() -> None:
                 shutil.rmtree(vault)
             fulls.append(timed_export(vault, home))
         noops = [timed_export(vault, home) for _ in range(3)]
-        noop_command_s(vault, home)  # once first: the command's bytecode is then cached
-        commands = [noop_command_s(vault, home) for _ in range(3)]
+        timed_command(vault, home)  # once first: the command's bytecode is then cached
+        commands = [timed_command(vault, home) for _ in range(3)]
         main_mb, workers_mb = process_peaks_mb(work / "vault-peaks", home, None)
         full = statistics.median(fulls)
         print(

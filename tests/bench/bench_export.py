@@ -262,8 +262,8 @@ def timed_export(vault: Path, home: Path, workers: int | None = None, redact: bo
 
 
 def timed_command(vault: Path, home: Path) -> float:
-    """A full export as the person runs it: ``ccexport --vault V --home H`` (in a new
-    interpreter, with its start-up), into a new vault."""
+    """An export as the person runs it: ``ccexport --vault V --home H`` in a new
+    interpreter, start-up included (into a new vault: a full export; else, a re-run)."""
     start = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "exporter", "--vault", str(vault), "--home", str(home), "--quiet"],

@@ -220,6 +220,8 @@ def _render_block(block: _Block) -> list[str]:
 
 def _escape_paragraph(paragraph: _Paragraph, literal: bool) -> list[str]:
     """A prose paragraph's lines: prefixes kept, bodies escaped, code spans kept."""
+    if paragraph.bodies == [""]:
+        return list(paragraph.prefixes)  # a blank line (its quote markers, maybe): as it is
     if not paragraph.spans and not any(_ACTS[literal].search(b) for b in paragraph.bodies):
         # Nothing any rule acts on (a blank line, most list items): kept as it is, unless
         # a line may underline the text above it (``---``, ``===``), which becomes a heading.

@@ -234,9 +234,7 @@ def _find_block(node: dict[str, Any], lines: list[str], cursor: int) -> _Block |
     info = str((node.get("attrs") or {}).get("info") or "")
     if node.get("style") == "fenced":
         marker: str = node.get("marker") or "```"
-        char = re.escape(marker[0])
-        opener = re.compile(rf"^{_CONTAINER.pattern}{char}{{{len(marker)},}}")
-        closer = re.compile(rf"^{_CONTAINER.pattern}{char}{{{len(marker)},}}[ \t]*$")
+        opener, closer = _fence_lines(marker[0], len(marker))
         for first in range(cursor, len(lines)):
             m = opener.match(lines[first])
             if not m or not _lines_end_with(lines, first + 1, content):
@@ -250,7 +248,8 @@ def _find_block(node: dict[str, Any], lines: list[str], cursor: int) -> _Block |
             closed = after < len(lines) and closer.match(lines[after])
             inner = lines[first + 1 : after + 1 if closed else after]
             prefix = _CONTAINER.match(lines[first]).group(0)  # type: ignore[union-attr]
-            if not all(_inside(prefix, line) for line in inner):
+            # (A fence in the first column is inside no container: every line is inside.)
+            if prefix and not all(_inside(prefix, line) for line in inner):
                 return None  # the parse disagrees with CommonMark's containers: unsure
             if closed:
                 return _Block(lines[first : after + 1], first, True, False)
@@ -267,6 +266,14 @@ def _find_block(node: dict[str, Any], lines: list[str], cursor: int) -> _Block |
         if indent and len(indent.group(0)) + len(content[0]) >= len(lines[first].rstrip()):
             return _Block(lines[first : first + len(content)], first, False, False)
     return None
+
+
+@lru_cache(maxsize=64)
+def _fence_lines(char: str, length: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Where a fence of ``length`` or more ``char`` opens a line (after its containers),
+    and a line that closes it."""
+    opener = rf"^{_CONTAINER.pattern}{re.escape(char)}{{{length},}}"
+    return re.compile(opener), re.compile(rf"{opener}[ \t]*$")
 
 
 def _lines_end_with(lines: list[str], start: int, content: list[str]) -> bool:

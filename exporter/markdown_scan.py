@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from typing import Any
 
 # Characters whose handling differs between parsers or line splitters: the parser decides.
@@ -117,7 +118,7 @@ def _fence(
     as it does for an indented fence that is never closed."""
     if (marker[0] == "`" and "`" in info) or "\\" in info or "&" in info:
         return None  # not a fence, or an info string the parser unescapes
-    closer = re.compile(rf" {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*")
+    closer = _closing_fence(marker[0], len(marker))
     depth, end, count = len(indent), at + 1, len(lines)
     content: list[str] = []
     while end < count:
@@ -147,6 +148,12 @@ def _fence(
     if info.strip():
         block["attrs"] = {"info": info.strip()}
     return block, end + 1
+
+
+@lru_cache(maxsize=64)
+def _closing_fence(char: str, length: int) -> re.Pattern[str]:
+    """A line that closes a fence of ``length`` ``char``: indented up to three spaces."""
+    return re.compile(rf" {{0,3}}{re.escape(char)}{{{length},}}[ \t]*")
 
 
 def _lead(line: str) -> str:

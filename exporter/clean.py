@@ -99,7 +99,6 @@ _TRAILING_INJECTION = re.compile(
 _SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.DOTALL)
 _SHELL_COMMAND = re.compile(r"<command>(.*?)</command>", re.DOTALL)
 _SHELL_RESULT = re.compile(r"<result>(.*?)</result>", re.DOTALL)
-_CODE_HINT = re.compile(r"`|~~~|^(?: {4}|\t)", re.MULTILINE)
 _IMAGE_WRAPPER = re.compile(r"</?image\b[^<>]*>")
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -215,7 +214,6 @@ def _clean_text(text: str, stripped: str) -> list[Part]:
     parts: list[Part] = []
     command = args = None
 
-    hinted = bool(_CODE_HINT.search(text))
     code: list[tuple[int, int]] | None = None  # the text's code, parsed when first asked
     kept: list[str] = []
     cursor = 0
@@ -225,7 +223,7 @@ def _clean_text(text: str, stripped: str) -> list[Part]:
         # Code that holds a tag opens before it (a backtick run, a fence, an indented
         # line): a tag with none of these before it, like the reminder a harness puts in
         # front of a prompt, is not in code, and the text is not parsed for it.
-        if hinted and markdown.code_opens_before(text, start):
+        if markdown.code_opens_before(text, start):
             if code is None:
                 code = markdown.code_ranges(text)
             within = bisect_right(code, (start, len(text) + 1)) - 1

@@ -209,3 +209,34 @@ def test_a_tag_in_front_of_a_prompt_is_cleaned_without_parsing_the_prompt(monkey
     [part] = clean_user_text("See `a <system-reminder>b</system-reminder>` here")
     assert part == TextPart("See `a <system-reminder>b</system-reminder>` here")
     assert len(asked) == 1
+
+
+@pytest.mark.parametrize(
+    "before", ["1.     ", "-     ", ">     ", "> >     ", "10.     ", "-\t\t", "> a\n>\n>     "]
+)
+def test_a_tag_in_indented_code_inside_a_list_item_or_quote_is_the_persons_text(before):
+    # Indented code opens after a list marker or a quote too, not only at a line's start.
+    [part] = clean_user_text(f"{before}<system-reminder>x</system-reminder>")
+    assert part == TextPart(f"{before}<system-reminder>x</system-reminder>".strip())
+
+
+def _in_code_per_parser(text: str, marker: str) -> bool:
+    """Does the parser (mistune, as markdown_code uses it) put ``marker`` inside code?"""
+    from exporter.markdown_code import _parser_code
+
+    blocks, spans = _parser_code(text)
+    return any(marker in b["raw"] for b in blocks) or any(marker in s for s in spans)
+
+
+_AROUND = st.sampled_from(
+    ["`", "```", "~~~", "\n", "\n\n", "    ", "\t", "- ", "-     ", "1.     ", "> ", ">     ",
+     ">\t", " ", "a", "\n   ```", "<div>", "---"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_AROUND, max_size=12).map("".join), st.lists(_AROUND, max_size=6).map("".join))
+def test_a_tag_the_parser_reads_as_code_is_never_cleaned(before, after):
+    text = f"{before}<system-reminder>Q1Z</system-reminder>{after}"
+    if _in_code_per_parser(text, "Q1Z"):
+        assert any("Q1Z" in getattr(p, "text", "") for p in clean_user_text(text)), text

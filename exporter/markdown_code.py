@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .markdown_scan import _TABLE_RULE, closing_run, runs_by_length, scanned_code
+from .markdown_scan import (
+    _TABLE_RULE,
+    _may_hold_table,
+    closing_run,
+    runs_by_length,
+    scanned_code,
+)
 
 # Set to "1", every speed-up of the note builder is bypassed and notes are built the plain
 # way (here: every text with code goes through the parser): the identity tests export
@@ -152,7 +158,20 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
         ]
         if found != [" ".join(s.split()) for s in parsed_spans]:
             return None
+        if _span_across_lines(pieces) and _may_hold_table(text):
+            return None  # a table's row is one line: GFM may cut the span, its text live
     return pieces
+
+
+def _span_across_lines(pieces: list[_Block | _Paragraph]) -> bool:
+    """Does a code span run over a line break? Below a table's delimiter row, GFM reads
+    each line as a row while the parser may have ended the table and joined the lines."""
+    for p in pieces:
+        if isinstance(p, _Paragraph) and p.spans and len(p.bodies) > 1:
+            joined = "\n".join(p.bodies)
+            if any("\n" in joined[a:b] for a, b in p.spans):
+                return True
+    return False
 
 
 def _may_open_table(lines: list[str]) -> bool:

@@ -215,15 +215,16 @@ def _clean_text(text: str, stripped: str) -> list[Part]:
     command = args = None
 
     code: list[tuple[int, int]] | None = None  # the text's code, parsed when first asked
+    # Code that holds a tag opens before it (a backtick run, a fence, an indented line): a
+    # tag before any of these, like the reminder a harness puts in front of a prompt, is
+    # not in code, and the text is not parsed for it.
+    opener = markdown.first_code_opener(text)
     kept: list[str] = []
     cursor = 0
     for start, end, tag, inner in _injected_blocks(text):
         kept.append(text[cursor:start])
         cursor = end
-        # Code that holds a tag opens before it (a backtick run, a fence, an indented
-        # line): a tag with none of these before it, like the reminder a harness puts in
-        # front of a prompt, is not in code, and the text is not parsed for it.
-        if markdown.code_opens_before(text, start):
+        if opener < start:
             if code is None:
                 code = markdown.code_ranges(text)
             within = bisect_right(code, (start, len(text) + 1)) - 1

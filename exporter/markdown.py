@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .markdown_code import (  # noqa: F401  (code_ranges, code_opens_before: part of this module's API)
+from .markdown_code import (  # noqa: F401  (code_ranges, first_code_opener: part of this module's API)
     _BACKTICKS,
     _CONTAINER,
     _LIST_MARKER,
@@ -29,8 +29,8 @@ from .markdown_code import (  # noqa: F401  (code_ranges, code_opens_before: par
     _Paragraph,
     _span_runs,
     _spans_of,
-    code_opens_before,
     code_ranges,
+    first_code_opener,
 )
 from .markdown_text import _ACTS, _ATX, _CODE_MARK, _FENCE_LINE, _escape_text, _Unsure
 

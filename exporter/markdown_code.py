@@ -16,7 +16,6 @@ from typing import Any
 
 from .markdown_scan import (
     _TABLE_RULE,
-    _may_hold_table,
     closing_run,
     runs_by_length,
     scanned_code,
@@ -158,19 +157,34 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
         ]
         if found != [" ".join(s.split()) for s in parsed_spans]:
             return None
-        if _span_across_lines(pieces) and _may_hold_table(text):
-            return None  # a table's row is one line: GFM may cut the span, its text live
+        if any(isinstance(p, _Paragraph) and p.spans and _cut_by_a_table(p) for p in pieces):
+            return None  # a table may cut a code span: part of it would be live in a cell
     return pieces
 
 
-def _span_across_lines(pieces: list[_Block | _Paragraph]) -> bool:
-    """Does a code span run over a line break? Below a table's delimiter row, GFM reads
-    each line as a row while the parser may have ended the table and joined the lines."""
-    for p in pieces:
-        if isinstance(p, _Paragraph) and p.spans and len(p.bodies) > 1:
-            joined = "\n".join(p.bodies)
-            if any("\n" in joined[a:b] for a, b in p.spans):
-                return True
+def _cut_by_a_table(paragraph: _Paragraph) -> bool:
+    """Could a table cut one of the paragraph's code spans? GFM ends a cell at every pipe
+    not escaped by a backslash, code spans included, and reads each line below a delimiter
+    row as a row; the parser may keep the span whole, or end the table early and join the
+    lines. (A table never crosses a blank line: only this paragraph's lines matter.)"""
+    joined = "\n".join(paragraph.bodies)
+    if not any("\n" in joined[a:b] or _splits_cells(joined[a:b]) for a, b in paragraph.spans):
+        return False
+    bodies = paragraph.bodies
+    return any("|" in bodies[k - 1] and _TABLE_RULE.match(bodies[k]) for k in range(1, len(bodies)))
+
+
+def _splits_cells(code: str) -> bool:
+    """Does ``code`` hold a pipe that would end a table cell (not right after a lone
+    backslash; after two, the backslash itself may be the escaped character)?"""
+    at = code.find("|")
+    while at >= 0:
+        slash = at
+        while slash and code[slash - 1] == "\\":  # the backslashes right before it
+            slash -= 1
+        if at - slash != 1:
+            return True
+        at = code.find("|", at + 1)
     return False
 
 
@@ -337,11 +351,12 @@ def _span_norm(code: str) -> str:
     return " ".join(code[ticks : len(code) - ticks].split())
 
 
-def code_opens_before(text: str, end: int) -> bool:
-    """Could code (a code span, a fenced or an indented block) open in ``text[:end]``? If
-    not, a tag at ``end`` is not code: code that holds a ``<`` opens before it (a backtick
-    run, a fence, an indented line's indentation)."""
-    return bool(_HAS_CODE.search(text, 0, end))
+def first_code_opener(text: str) -> int:
+    """Where code (a code span, a fenced or an indented block) could first open in
+    ``text``; its length if nowhere. A tag starting before it is not code: code that
+    holds a ``<`` opens before it (a backtick run, a fence, an indented line's indentation)."""
+    m = _HAS_CODE.search(text)
+    return m.start() if m else len(text)
 
 
 def code_ranges(text: str) -> list[tuple[int, int]]:

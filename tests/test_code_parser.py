@@ -85,5 +85,5 @@ def test_nothing_is_code_before_the_first_place_code_could_open(text):
     if ranges == [(0, len(text))] and markdown._layout(text) is None:
         return  # unsure: the whole text counts as code, whatever opens where
     for at in (k for k, char in enumerate(text) if char == "<"):  # where a tag would start
-        if not markdown.code_opens_before(text, at):
+        if at <= markdown.first_code_opener(text):
             assert not any(a <= at < b for a, b in ranges), (at, ranges)

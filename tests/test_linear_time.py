@@ -148,6 +148,10 @@ def test_the_quadratic_steps_are_linear_now():
         (markdown.escape_prose, "a `x`\n" + "a:: [" * 40_000),
         (clean.clean_user_text, "<system-reminder>" * 20_000),  # 4 s at 7,000
         (clean.clean_user_text, "<x>`a`<system-reminder>y</system-reminder>" * 10_000),
+        # Many tags before the first code opener: one search for it, not one per tag.
+        (clean.clean_user_text, "<system-reminder>y</system-reminder>" * 20_000 + "`a`"),
+        # A table's code span of escaped pipes: each pipe's backslashes counted once.
+        (markdown.escape_prose, "| a |\n|---|\n| `" + "\\|" * 100_000 + "` |"),
     ]
     for function, text in cases:
         assert _timed(function, text) < 10, (function.__name__, text[:12])

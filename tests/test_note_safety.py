@@ -112,6 +112,9 @@ def test_session_text_never_becomes_a_construct_of_the_note(
 # A code span from a row to the lines below it: mistune ends the table and joins the lines
 # into one span; GFM reads each line as a row, "#live" a live cell. Found by CI.
 @example("| a | b |\n|---|---|\n| #c | d |```ad-note\n#live\n```1`")
+# A pipe in a code span ends the cell in GFM; and a table in a quote, found by probing.
+@example("| a | b |\n|---|---|\n| `x | #y` | z |")
+@example("> | a |\n> |---|\n> | `b\n> #x` |")
 def test_adversarial_constructs_alone_are_neutral_in_every_filter(text):
     for rendered in (escape_prose(text), escape_prose(text, literal=True)):
         found = [c for c in constructs(rendered) if c.detail not in ("h4", "h5", "h6")]

@@ -167,11 +167,13 @@ def _cut_by_a_table(paragraph: _Paragraph) -> bool:
     not escaped by a backslash, code spans included, and reads each line below a delimiter
     row as a row; the parser may keep the span whole, or end the table early and join the
     lines. (A table never crosses a blank line: only this paragraph's lines matter.)"""
-    joined = "\n".join(paragraph.bodies)
-    if not any("\n" in joined[a:b] or _splits_cells(joined[a:b]) for a, b in paragraph.spans):
-        return False
     bodies = paragraph.bodies
-    return any("|" in bodies[k - 1] and _TABLE_RULE.match(bodies[k]) for k in range(1, len(bodies)))
+    if not any(
+        "|" in bodies[k - 1] and _TABLE_RULE.match(bodies[k]) for k in range(1, len(bodies))
+    ):
+        return False  # no table here (most paragraphs: no pipe at all)
+    joined = "\n".join(bodies)
+    return any("\n" in joined[a:b] or _splits_cells(joined[a:b]) for a, b in paragraph.spans)
 
 
 def _splits_cells(code: str) -> bool:

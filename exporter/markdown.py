@@ -223,7 +223,7 @@ def _escape_paragraph(paragraph: _Paragraph, literal: bool) -> list[str]:
     if paragraph.bodies == [""]:
         return list(paragraph.prefixes)  # a blank line (its quote markers, maybe): as it is
     if not paragraph.spans and not any(_ACTS[literal].search(b) for b in paragraph.bodies):
-        # Nothing any rule acts on (a blank line, most list items): kept as it is, unless
+        # Nothing any rule acts on (most list items): kept as it is, unless
         # a line may underline the text above it (``---``, ``===``), which becomes a heading.
         if not any(_SETEXT.match(b) for b in paragraph.bodies[1:]):
             return [p + b for p, b in zip(paragraph.prefixes, paragraph.bodies, strict=True)]

@@ -138,9 +138,6 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
         pieces.append(block)
         cursor = block.start + len(block.lines)
     pieces.extend(_paragraphs(lines, cursor, len(lines)))
-    for piece in pieces:
-        if isinstance(piece, _Block) and piece.fenced and _may_open_table(piece.lines):
-            return None  # a parser that tries tables first reads no fence there: unsure
     for piece in pieces if "\t" in text else ():
         outside = piece.lines if isinstance(piece, _Block) and not piece.fenced else []
         if isinstance(piece, _Paragraph):
@@ -157,23 +154,36 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
         ]
         if found != [" ".join(s.split()) for s in parsed_spans]:
             return None
-        if any(isinstance(p, _Paragraph) and p.spans and _cut_by_a_table(p) for p in pieces):
-            return None  # a table may cut a code span: part of it would be live in a cell
+        if any(_a_table_may_claim(piece) for piece in pieces):
+            return None  # a GFM table may read as live text what the parse calls code
     return pieces
 
 
-def _cut_by_a_table(paragraph: _Paragraph) -> bool:
-    """Could a table cut one of the paragraph's code spans? GFM ends a cell at every pipe
-    not escaped by a backslash, code spans included, and reads each line below a delimiter
-    row as a row; the parser may keep the span whole, or end the table early and join the
-    lines. (A table never crosses a blank line: only this paragraph's lines matter.)"""
-    bodies = paragraph.bodies
-    if not any(
-        "|" in bodies[k - 1] and _TABLE_RULE.match(bodies[k]) for k in range(1, len(bodies))
+def _a_table_may_claim(piece: _Block | _Paragraph) -> bool:
+    """Could a table take code of this piece apart? A fence opener holding a pipe above
+    a possible delimiter row is a table's header to renderers that try tables first
+    (markdown-it, GFM), not a fence. And GFM ends a cell at every pipe not escaped by a
+    backslash, inside code spans too, and reads each line below a delimiter row as a row,
+    while the parser may keep a span whole, or end the table early and join the lines.
+    (A table never crosses a blank line: only the paragraph's own lines matter.)"""
+    if isinstance(piece, _Block):
+        return piece.fenced and len(piece.lines) > 1 and _heads_table(*piece.lines[:2])
+    bodies = piece.bodies
+    if not piece.spans or not any(
+        _heads_table(*bodies[k - 1 : k + 1]) for k in range(1, len(bodies))
     ):
         return False  # no table here (most paragraphs: no pipe at all)
     joined = "\n".join(bodies)
-    return any("\n" in joined[a:b] or _splits_cells(joined[a:b]) for a, b in paragraph.spans)
+    return any("\n" in joined[a:b] or _splits_cells(joined[a:b]) for a, b in piece.spans)
+
+
+def _heads_table(above: str, below: str) -> bool:
+    """Could ``above`` (it holds a pipe) be a table's header row and ``below`` (with or
+    without its quote or list markers) its delimiter row?"""
+    if "|" not in above:
+        return False
+    rest = below[_CONTAINER.match(below).end() :]  # type: ignore[union-attr]
+    return bool(_TABLE_RULE.match(below) or _TABLE_RULE.match(rest))
 
 
 def _splits_cells(code: str) -> bool:
@@ -188,17 +198,6 @@ def _splits_cells(code: str) -> bool:
             return True
         at = code.find("|", at + 1)
     return False
-
-
-def _may_open_table(lines: list[str]) -> bool:
-    """Could a fence's opening line, with a pipe in it, be a table's header row, the line
-    below it its delimiter row? CommonMark reads a fence; markdown-it (and GFM renderers that
-    try tables before fences) a table, whose cells are live text."""
-    if len(lines) < 2 or "|" not in lines[0]:
-        return False
-    below = lines[1]
-    rest = below[_CONTAINER.match(below).end() :]  # type: ignore[union-attr]
-    return bool(_TABLE_RULE.match(below) or _TABLE_RULE.match(rest))
 
 
 def _paragraphs(lines: list[str], start: int, end: int) -> list[_Paragraph]:

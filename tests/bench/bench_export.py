@@ -391,25 +391,15 @@ def paired_with_peer(
     by a fifth within minutes, so a ratio of runs far apart is partly the drift's. Each run
     starts once the files of the one before are on disk (``os.sync``)."""
     peers, ratios = [], []
-
-    def ours_alone() -> float:
-        os.sync()  # the other run's files written out first, not during this one
-        return timed_command(vault, home)
-
-    def peer_alone() -> float:
-        os.sync()
-        return run_peer(i)
-
     for i in range(repeat):
         vault = work / f"paired-vault{i}"
-        if i % 2 == 0:
-            ours = ours_alone()
-            peers.append(peer_alone())
-        else:
-            peers.append(peer_alone())
-            ours = ours_alone()
+        took = {}
+        for who in ("ours", "peer") if i % 2 == 0 else ("peer", "ours"):
+            os.sync()  # the other run's files written out first, not during this one
+            took[who] = timed_command(vault, home) if who == "ours" else run_peer(i)
         shutil.rmtree(vault)
-        ratios.append(peers[-1] / ours)
+        peers.append(took["peer"])
+        ratios.append(took["peer"] / took["ours"])
     return statistics.median(peers), statistics.median(ratios)
 
 

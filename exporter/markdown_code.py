@@ -12,6 +12,7 @@ import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from .markdown_scan import (
@@ -170,7 +171,7 @@ def _a_table_may_claim(piece: _Block | _Paragraph) -> bool:
         return piece.fenced and len(piece.lines) > 1 and _heads_table(*piece.lines[:2])
     bodies = piece.bodies
     if not piece.spans or not any(
-        _heads_table(*bodies[k - 1 : k + 1]) for k in range(1, len(bodies))
+        "|" in above and _heads_table(above, below) for above, below in pairwise(bodies)
     ):
         return False  # no table here (most paragraphs: no pipe at all)
     joined = "\n".join(bodies)

@@ -48,6 +48,7 @@ from .cli_options import (
 from .cli_output import _echo_json, _err, _fail, _handled, _paint, _progress, _size
 from .cli_output import colour_enabled as colour_enabled  # re-exported: tests import it here
 from .errors import ConfigError
+from .quick_exit import exit_status, quick_exit
 
 app = typer.Typer(
     cls=_Group,
@@ -362,9 +363,19 @@ def _export(args: dict[str, Any]) -> None:
 from . import cli_groups as cli_groups  # noqa: E402
 
 
+def console() -> None:
+    """The ``ccexport`` command and ``python -m exporter``: ``main``, then a quick exit."""
+    try:
+        main()
+        code = 0
+    except SystemExit as stop:
+        code = exit_status(stop.code)
+    quick_exit(code)
+
+
 def main() -> None:
-    """The console script: anything that escapes a command is still one line, not a
-    traceback (``--debug`` shows it)."""
+    """Runs a command: anything that escapes it is still one line, not a traceback
+    (``--debug`` shows it). Raises SystemExit as a command line would."""
     try:
         app()
     except KeyboardInterrupt:

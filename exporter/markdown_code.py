@@ -17,8 +17,11 @@ from typing import Any
 
 from .markdown_scan import (
     _TABLE_RULE,
+    Fences,
+    Places,
     closing_run,
     runs_by_length,
+    scan,
     scanned_code,
 )
 
@@ -128,7 +131,32 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
     cannot be located exactly (the caller then shows the text verbatim)."""
     lines = text.split("\n")
     has_code = bool(_HAS_CODE.search(text))
-    parsed_blocks, parsed_spans = _parsed_code(text) if has_code else ([], [])
+    scanned = scan(text) if has_code and not reference_rendering() else None
+    pieces: list[_Block | _Paragraph] | None
+    if scanned is not None:
+        # The scan read the code line by line: where it is needs no looking for.
+        pieces = _scanned_layout(lines, scanned[2], scanned[3])
+    elif has_code:
+        pieces = _located_layout(text, lines)
+        if pieces is None:
+            return None
+    else:
+        pieces = list(_paragraphs(lines, 0, len(lines)))
+    for piece in pieces if "\t" in text else ():
+        outside = piece.lines if isinstance(piece, _Block) and not piece.fenced else []
+        if isinstance(piece, _Paragraph):
+            outside = [p + b for p, b in zip(piece.prefixes, piece.bodies, strict=True)]
+        if any(_TAB_AFTER_CONTAINER.match(line) for line in outside):
+            return None  # parsers count a tab after "> " or "- " differently: unsure
+    if has_code and any(_a_table_may_claim(piece) for piece in pieces):
+        return None  # a GFM table may read as live text what the parse calls code
+    return pieces
+
+
+def _located_layout(text: str, lines: list[str]) -> list[_Block | _Paragraph] | None:
+    """The parser's code blocks and spans found in the lines; None where they cannot all be
+    found exactly as parsed."""
+    parsed_blocks, parsed_spans = _parser_code(text)
     pieces: list[_Block | _Paragraph] = []
     cursor = 0
     for node in parsed_blocks:
@@ -139,24 +167,31 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
         pieces.append(block)
         cursor = block.start + len(block.lines)
     pieces.extend(_paragraphs(lines, cursor, len(lines)))
-    for piece in pieces if "\t" in text else ():
-        outside = piece.lines if isinstance(piece, _Block) and not piece.fenced else []
-        if isinstance(piece, _Paragraph):
-            outside = [p + b for p, b in zip(piece.prefixes, piece.bodies, strict=True)]
-        if any(_TAB_AFTER_CONTAINER.match(line) for line in outside):
-            return None  # parsers count a tab after "> " or "- " differently: unsure
-    if has_code:
-        found = [
-            _span_norm(joined[a:b])
-            for p in pieces
-            if isinstance(p, _Paragraph) and p.spans
-            for joined in ("\n".join(p.bodies),)
-            for a, b in p.spans
-        ]
-        if found != [" ".join(s.split()) for s in parsed_spans]:
-            return None
-        if any(_a_table_may_claim(piece) for piece in pieces):
-            return None  # a GFM table may read as live text what the parse calls code
+    found = [
+        _span_norm(joined[a:b])
+        for p in pieces
+        if isinstance(p, _Paragraph) and p.spans
+        for joined in ("\n".join(p.bodies),)
+        for a, b in p.spans
+    ]
+    if found != [" ".join(s.split()) for s in parsed_spans]:
+        return None
+    return pieces
+
+
+def _scanned_layout(lines: list[str], fences: Fences, places: Places) -> list[_Block | _Paragraph]:
+    """The pieces where the scan found them: its fenced blocks, and prose paragraphs whose
+    code spans are the ones it paired on each line."""
+    spans_at: dict[int, list[tuple[int, int]]] = {}
+    for line, start, end in places:
+        spans_at.setdefault(line, []).append((start, end))
+    pieces: list[_Block | _Paragraph] = []
+    cursor = 0
+    for first, stop, closed in fences:
+        pieces.extend(_paragraphs(lines, cursor, first, spans_at))
+        pieces.append(_Block(lines[first:stop], first, True, not closed))
+        cursor = stop
+    pieces.extend(_paragraphs(lines, cursor, len(lines), spans_at))
     return pieces
 
 
@@ -201,7 +236,14 @@ def _splits_cells(code: str) -> bool:
     return False
 
 
-def _paragraphs(lines: list[str], start: int, end: int) -> list[_Paragraph]:
+def _paragraphs(
+    lines: list[str],
+    start: int,
+    end: int,
+    spans_at: dict[int, list[tuple[int, int]]] | None = None,
+) -> list[_Paragraph]:
+    """The prose lines ``lines[start:end]`` as paragraphs; their code spans are found here,
+    or given by line (``spans_at``: where the scan paired them in each line)."""
     out: list[_Paragraph] = []
     prefixes: list[str] = []
     bodies: list[str] = []
@@ -210,7 +252,12 @@ def _paragraphs(lines: list[str], start: int, end: int) -> list[_Paragraph]:
     def close(at: int) -> None:
         nonlocal prefixes, bodies, first
         if prefixes:
-            out.append(_Paragraph(prefixes, bodies, first, _spans_of(prefixes, bodies)))
+            spans = (
+                _spans_of(prefixes, bodies)
+                if spans_at is None
+                else _spans_placed(spans_at, first, prefixes, bodies)
+            )
+            out.append(_Paragraph(prefixes, bodies, first, spans))
         prefixes, bodies, first = [], [], at
 
     for i in range(start, end):
@@ -251,6 +298,20 @@ def _spans_of(prefixes: list[str], bodies: list[str]) -> list[tuple[int, int]]:
         spans.extend((offset + a, offset + b) for a, b in _span_runs(piece))
         offset += len(piece) + 1
         start = k
+    return spans
+
+
+def _spans_placed(
+    spans_at: dict[int, list[tuple[int, int]]], first: int, prefixes: list[str], bodies: list[str]
+) -> list[tuple[int, int]]:
+    """The spans of a paragraph starting at line ``first``, from their places in each line
+    (a prefix holds no backtick: every span is in a line's body)."""
+    spans: list[tuple[int, int]] = []
+    offset = 0
+    for k, body in enumerate(bodies):
+        cut = len(prefixes[k]) - offset
+        spans.extend((a - cut, b - cut) for a, b in spans_at.get(first + k, ()))
+        offset += len(body) + 1
     return spans
 
 

@@ -59,9 +59,23 @@ _RUN = re.compile(r"`+")
 _TABLE_RULE = re.compile(r"^(?=[^\n]*[|-])(?:[^\S\n]|[|:-])+$", re.MULTILINE)
 
 
+# Where the scan found the code: each fenced block's lines (``lines[first:stop]``, its
+# closing fence included when it has one) and each code span's line and its characters in
+# that line, backticks included.
+Fences = list[tuple[int, int, bool]]  # (first, stop, closed)
+Places = list[tuple[int, int, int]]  # (line, start, end)
+
+
 def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
     """Code blocks and code span contents, shaped as the parser gives them; None when the
     text needs the parser."""
+    found = scan(text)
+    return None if found is None else (found[0], found[1])
+
+
+def scan(text: str) -> tuple[list[dict[str, Any]], list[str], Fences, Places] | None:
+    """``scanned_code``, and where each block and span is (``Fences``, ``Places``): the
+    layout is then read from the scan instead of being looked for again."""
     if _UNUSUAL.search(text):
         return None
     lines = text.split("\n")
@@ -69,6 +83,8 @@ def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
         lines.pop()  # the parser does not count the empty line after a final newline
     blocks: list[dict[str, Any]] = []
     spans: list[str] = []
+    fences: Fences = []
+    places: Places = []
     table = "|" in text and _may_hold_table(text)
     i, count = 0, len(lines)
     previous: str | None = None  # the line before, unless a fence or nothing came before
@@ -79,9 +95,10 @@ def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
             fenced = _fence(lines, i, *opener.groups())
             if fenced is None:
                 return None
-            block, i = fenced
+            block, after = fenced
             blocks.append(block)
-            previous = None
+            fences.append((i, min(after, count), after <= count))
+            i, previous = after, None
             continue
         if _CONTAINER_OR_HTML.match(line) or (_LABEL.match(line) and _may_define(line)):
             return None
@@ -95,13 +112,13 @@ def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
         ):
             return None
         if "`" in line or "~" in line or "<" in line or "]" in line:
-            found = _line_spans(line, table)
+            found = _line_spans(line, table, places, i)
             if found is None:
                 return None
             spans.extend(found)
         previous = line
         i += 1
-    return blocks, spans
+    return blocks, spans, fences, places
 
 
 def _fence(
@@ -206,9 +223,10 @@ def _may_define(line: str) -> bool:
     )
 
 
-def _line_spans(line: str, table: bool) -> list[str] | None:
-    """The code spans of one line of prose, when every backtick run on it is paired and
-    nothing outside them can claim one; None otherwise."""
+def _line_spans(line: str, table: bool, places: Places, at: int) -> list[str] | None:
+    """The code spans of one line of prose (line ``at``, their places added to ``places``),
+    when every backtick run on it is paired and nothing outside them can claim one; None
+    otherwise."""
     runs = list(_RUN.finditer(line))
     by_length = runs_by_length(runs)
     spans: list[str] = []
@@ -225,6 +243,7 @@ def _line_spans(line: str, table: bool) -> list[str] | None:
         if table and "|" in code:
             return None  # a table cell boundary could cut it
         spans.append(code)
+        places.append((at, run.start(), runs[close].end()))
         outside.append(line[cursor : run.start()])
         cursor = runs[close].end()
         k = close + 1

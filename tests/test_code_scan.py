@@ -1,8 +1,9 @@
 """The fast scan finds exactly the code the CommonMark parser finds, or steps aside.
 
 ``markdown_scan.scanned_code`` reads plain texts without the parser. Wherever it answers,
-its blocks and spans must be the parser's, and the Markdown built from them must be the
-bytes the parser's path builds: checked on random Markdown made of the characters that
+its blocks and spans must be the parser's, the layout read from where it found them must
+be the one found by looking for the parser's code in the text, and the Markdown built from
+them must be the bytes the parser's path builds: checked on random Markdown made of the characters that
 open and close code, containers, links, HTML and strikethrough, and on every text of the
 corpus sessions. It must also answer for most texts, or it speeds nothing up.
 """
@@ -19,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exporter import markdown, markdown_code
-from exporter.markdown_scan import scanned_code
+from exporter.markdown_scan import scan, scanned_code
 
 
 def _shape(found: tuple) -> tuple:
@@ -49,6 +50,10 @@ def _check(text: str) -> bool:
     if scanned is None:
         return False
     assert _shape(scanned) == _shape(markdown_code._parser_code(text)), text
+    _blocks, _spans, fences, places = scan(text)
+    lines = text.split("\n")
+    located = markdown_code._located_layout(text, lines)
+    assert markdown_code._scanned_layout(lines, fences, places) == located, text
     for function in (markdown.escape_prose, markdown.code_ranges):
         assert function(text) == _reference(function, text), text
     return True

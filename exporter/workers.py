@@ -15,10 +15,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import BrokenExecutor, Future
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import Problem
 from .interrupts import ctrl_c_held
@@ -26,6 +25,10 @@ from .model import Session, session_key
 from .notes import Note, NoteSettings, build_note
 from .render import TemplateError
 from .split import Part, link_parts, part_key
+
+if TYPE_CHECKING:  # the process pool's module is imported with the first pool: 30-40 ms of
+    # a start-up that most nightly runs (nothing to render) and --jobs 1 never need
+    from concurrent.futures import ProcessPoolExecutor
 
 # Sessions to render (or units to read, known at the start of a run: ``Renderer.plan``)
 # before a pool is worth its start-up.
@@ -50,7 +53,7 @@ class RenderJob:
 
 
 Outcome = Note | Problem  # the note, or why there is none
-Ticket = tuple[Future[Any], ProcessPoolExecutor]  # a job read ahead, and where it went
+Ticket = tuple[Future[Any], "ProcessPoolExecutor"]  # a job read ahead, and where it went
 
 
 def render_job(job: RenderJob, settings: NoteSettings | None = None) -> Outcome:
@@ -211,7 +214,7 @@ class Renderer:
             return
         try:
             future = self._submit(self.pool, job)
-        except BrokenProcessPool:  # broken by an earlier job: start afresh
+        except BrokenExecutor:  # broken by an earlier job: start afresh
             self._replace_pool()
             future = self._submit(self.pool, job)
         self.queue.append(_Pending(job, future, self.pool))
@@ -235,7 +238,7 @@ class Renderer:
             return None
         try:
             return self._send(self.pool, function, *args), self.pool
-        except BrokenProcessPool:
+        except BrokenExecutor:
             self._replace_pool()
             return None
 
@@ -245,7 +248,7 @@ class Renderer:
         future, pool = ticket
         try:
             return future.result()
-        except BrokenProcessPool:
+        except BrokenExecutor:
             if pool is self.pool:
                 self._replace_pool()
         except Exception:  # noqa: BLE001  (whatever it was, the main process reads the unit)
@@ -269,6 +272,8 @@ class Renderer:
         self.queue.append(_Pending(job, outcome))
 
     def _new_pool(self, workers: int) -> ProcessPoolExecutor:
+        from concurrent.futures import ProcessPoolExecutor
+
         return ProcessPoolExecutor(
             workers,
             initializer=_start_worker,
@@ -301,7 +306,7 @@ class Renderer:
     def _result(self, pending: _Pending, future: Future[Outcome]) -> Outcome:
         try:
             return future.result()
-        except BrokenProcessPool:
+        except BrokenExecutor:
             if pending.pool is self.pool:  # the first job to see this pool broken
                 self._replace_pool()
             return self._alone(pending.job)
@@ -314,7 +319,7 @@ class Renderer:
         with self._new_pool(1) as alone:
             try:
                 return self._submit(alone, job).result()
-            except BrokenProcessPool:
+            except BrokenExecutor:
                 return failed(job, "could not be rendered: its worker process died")
             except Exception as exc:
                 return failed(job, f"could not be rendered ({type(exc).__name__}: {exc})")

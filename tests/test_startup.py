@@ -54,6 +54,8 @@ PARSERS = {
     "exporter.adapters.gemini.stores",
     "exporter.adapters.opencode.convert",
 }
+# The process pool (30-40 ms to import): only when notes are rendered on every core.
+POOL = {"concurrent.futures.process", "multiprocessing"}
 RUN_MAIN = """
 import sys
 from exporter.cli import main
@@ -86,7 +88,7 @@ def test_an_export_of_an_empty_home_imports_no_parser_and_nothing_heavy(tmp_path
     loaded = _imported_by_command("--vault", str(vault), "--home", str(home), "--quiet")
     assert (vault / "AI Sessions" / "Sessions.base").is_file()  # the export did run
     assert "exporter.export" in loaded and "exporter.adapters.codex" in loaded
-    never = HEAVY_FOR_ANY_COMMAND | PARSERS
+    never = HEAVY_FOR_ANY_COMMAND | PARSERS | POOL
     assert not never & loaded, sorted(never & loaded)
 
 
@@ -103,6 +105,7 @@ def test_each_parser_is_imported_once_its_source_has_a_session(tmp_path):
         "--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--quiet", "--jobs", "1"
     )
     assert not PARSERS - loaded, sorted(PARSERS - loaded)
+    assert not POOL & loaded  # --jobs 1 renders in this process
 
 
 def _typer_parameters():

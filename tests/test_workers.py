@@ -31,13 +31,13 @@ def export(vault: Path, home: Path, jobs: int, **kw):
 def pools(monkeypatch):
     """Counts the process pools started, to be sure the parallel path really ran."""
     started: list[int] = []
-    original = workers.ProcessPoolExecutor
+    original = workers.Renderer._new_pool
 
-    def counting(n, **kw):
+    def counting(self, n):
         started.append(n)
-        return original(n, **kw)
+        return original(self, n)
 
-    monkeypatch.setattr(workers, "ProcessPoolExecutor", counting)
+    monkeypatch.setattr(workers.Renderer, "_new_pool", counting)
     return started
 
 

@@ -28,6 +28,7 @@ the main process reads its messages, part by part, as before.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -58,6 +59,12 @@ READ_AHEAD_BYTES = 24 * 1024 * 1024  # source bytes read ahead at once, at most
 # main process's threads about as much as writing a short note, so short units go in fours.
 BATCH_UNITS = 4
 BATCH_BYTES = 512 * 1024
+# A unit of this much source keeps the main process busy in its turn (it reads a streamed
+# session's messages itself, or the whole unit): while it comes, the units after it are
+# read ahead this many windows deep (within READ_AHEAD_BYTES still), so that the workers
+# have work while the main process reads. Else they had only its parts to render.
+LONG_UNIT = 8 * 1024 * 1024
+WINDOWS_PAST_LONG = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +136,7 @@ class ReadAhead:
         self._bytes = 0  # the size of those units
         self._next = 0  # where in the units the next to read ahead is looked for
         self._stopped = False
+        self._longs: tuple[list[tuple[Adapter, SessionRef]], list[int]] | None = None
 
     def ask(
         self,
@@ -142,7 +150,12 @@ class ReadAhead:
         if self.renderer.pool is None or self._stopped:
             return
         start = max(self._next, after)
-        end = min(after + READ_AHEAD_PER_WORKER * self.renderer.workers, len(units))
+        window = READ_AHEAD_PER_WORKER * self.renderer.workers
+        end = min(after + window, len(units))
+        longs = self._long_units(units)
+        k = bisect_left(longs, after)
+        if k < len(longs) and longs[k] < end:  # a long unit comes in the window
+            end = min(longs[k] + 1 + window * WINDOWS_PAST_LONG, len(units))
         if end - start < BATCH_UNITS and end < len(units):
             return  # the window is refilled a batch at a time
         batch: list[tuple[str, type, SessionRef, int]] = []  # (unit, adapter, ref, size)
@@ -161,6 +174,13 @@ class ReadAhead:
                 self._send(batch)
                 batch = []
         self._send(batch)
+
+    def _long_units(self, units: list[tuple[Adapter, SessionRef]]) -> list[int]:
+        """Where in ``units`` the units of ``LONG_UNIT`` bytes of source or more are."""
+        if self._longs is None or self._longs[0] is not units:
+            at = [k for k, (_adapter, ref) in enumerate(units) if ref.size >= LONG_UNIT]
+            self._longs = (units, at)
+        return self._longs[1]
 
     def _send(self, batch: list[tuple[str, type, SessionRef, int]]) -> None:
         jobs = [(unit, adapter_type, ref) for unit, adapter_type, ref, _size in batch]

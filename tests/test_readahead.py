@@ -442,3 +442,53 @@ def test_a_unit_made_out_of_date_by_a_note_still_rendering_is_read_in_its_turn(
     assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
     assert one.as_dict() == two.as_dict()
     assert two.total("skipped") == 0 and two.redactions == {"github-pat": 2}  # both files
+
+
+class _Reading:
+    """An adapter whose units a worker may read (its class is what a job names)."""
+
+    reads_alone = True
+
+
+class _Pool:
+    """A renderer with a pool of two workers that records the units asked to be read."""
+
+    pool = object()
+    workers = 2
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def read_ahead(self, _function, jobs):
+        self.asked.extend(unit for unit, _type, _ref in jobs)
+        return object(), None
+
+
+def _units(sizes: list[int]) -> list:
+    from exporter.adapters.base import FileStamp, SessionRef
+
+    return [
+        (_Reading(), SessionRef("x", f"s{k}", FileStamp(Path(f"/h/s{k}.jsonl"), size, 0)))
+        for k, size in enumerate(sizes)
+    ]
+
+
+def _asked_ahead(sizes: list[int]) -> list[int]:
+    renderer = _Pool()
+    readahead.ReadAhead(renderer).ask(_units(sizes), 0, lambda unit, ref: False)
+    return [int(unit.removeprefix("/h/s").removesuffix(".jsonl")) for unit in renderer.asked]
+
+
+def test_units_are_read_ahead_a_window_deep_and_further_past_a_long_unit():
+    """A long unit keeps the main process reading in its turn: the workers get the units
+    after it to read meanwhile (within the bound on source read ahead), not only its parts."""
+    window = readahead.READ_AHEAD_PER_WORKER * 2
+    assert _asked_ahead([1000] * 2000) == list(range(window))
+    sizes = [1000] * 2000
+    sizes[10] = readahead.LONG_UNIT  # read by the main process: not read ahead itself
+    deeper = 11 + window * readahead.WINDOWS_PAST_LONG
+    assert _asked_ahead(sizes) == [*range(10), *range(11, deeper)]
+    sizes = [200_000] * 2000  # the bound on source read ahead still holds
+    sizes[10] = readahead.LONG_UNIT
+    asked = _asked_ahead(sizes)
+    assert len(asked) == readahead.READ_AHEAD_BYTES // 200_000 < deeper - 1

@@ -22,7 +22,6 @@ from .markdown_scan import (
     closing_run,
     runs_by_length,
     scan,
-    scanned_code,
 )
 
 # Set to "1", every speed-up of the note builder is bypassed and notes are built the plain
@@ -94,16 +93,6 @@ def _parser() -> Any:
     # span; strikethrough stays, because it claims its text before code spans are found.
     parser.inline.rules.remove("emphasis")
     return parser
-
-
-def _parsed_code(text: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """Code blocks (in document order) and code span contents, as the parser sees them:
-    read by the fast scan where the text is plain enough, else by the parser."""
-    if not reference_rendering():
-        scanned = scanned_code(text)
-        if scanned is not None:
-            return scanned
-    return _parser_code(text)
 
 
 def _parser_code(text: str) -> tuple[list[dict[str, Any]], list[str]]:

@@ -27,7 +27,7 @@ def _located(text: str, parser) -> tuple:
     saved = markdown._parser
     markdown._parser = lambda: parser
     try:
-        blocks, spans = markdown._parsed_code(text)
+        blocks, spans = markdown._parser_code(text)
         return [b["raw"] for b in blocks], spans, markdown.code_ranges(text)
     finally:
         markdown._parser = saved
@@ -46,7 +46,7 @@ def test_the_code_parser_has_no_emphasis_rule_but_keeps_strikethrough():
 
 def test_strikethrough_is_kept_because_it_claims_text_before_code_spans():
     # Without the strikethrough rule this would parse a code span `b~~ c`: the rule matters.
-    _blocks, spans = markdown._parsed_code("~~a `b~~ c` d")
+    _blocks, spans = markdown._parser_code("~~a `b~~ c` d")
     assert spans == []
 
 

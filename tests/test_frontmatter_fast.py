@@ -4,6 +4,7 @@ equals the reference (``frontmatter_yaml.reference_block``), and the plain shape
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -96,10 +97,10 @@ def test_any_frontmatter_is_written_as_pyyaml_writes_it(metadata):
 # What the direct writer must take on: texts of the characters libyaml prints unescaped,
 # YAML-special or not, and every scalar shape a note's properties have.
 plain_text = st.one_of(
-    st.sampled_from([s for s in SPECIAL if frontmatter_yaml._SIMPLE_TEXT.fullmatch(s)]),
+    st.sampled_from([s for s in SPECIAL if frontmatter_yaml.simple_text(s)]),
     st.text(
         st.characters(codec="utf-8", min_codepoint=0x20, max_codepoint=0xFFF8), max_size=30
-    ).filter(lambda s: frontmatter_yaml._SIMPLE_TEXT.fullmatch(s) is not None),
+    ).filter(frontmatter_yaml.simple_text),
 )
 plain_scalars = st.one_of(
     plain_text,
@@ -214,3 +215,17 @@ def test_other_types_are_left_to_pyyaml_which_writes_or_refuses_them(value):
     assert frontmatter_yaml.fast_block(metadata) is None
     reference = _outcome(frontmatter_yaml.reference_block, metadata)
     assert _outcome(notefile.dump_frontmatter, metadata) == reference
+
+
+def test_the_usual_characters_are_those_named_on_every_code_point():
+    """The classes are written as their complement (they compile ten times faster): the
+    same characters, checked on every code point against the named ranges."""
+    usual = (
+        "\x20-\x7e\u00a1-\u167f\u1681-\u1fff\u2010-\u2027\u2030-\u205e\u2070-\u2fff"
+        "\u3001-\ud7ff\ue000-\ufdcf\ufdf0-\ufefe\uff00-\ufff8"
+    )
+    every = "".join(map(chr, range(0x110000)))
+    not_simple = re.compile(f"[{usual}]").sub("", every)
+    assert "".join(c for c in every if not frontmatter_yaml.simple_text(c)) == not_simple
+    unusual = re.compile(f"[^{usual}\U00010000-\U000effff]").findall(every)
+    assert frontmatter_yaml._UNUSUAL.findall(every) == unusual

@@ -172,19 +172,22 @@ class _Run:
     def _export_all(
         self, units: list[tuple[Adapter, SessionRef]], progress: Progress | None
     ) -> None:
-        for adapter, ref in units:
+        names = [str(ref.main.path) for _adapter, ref in units]  # each unit's name
+        for (adapter, ref), unit in zip(units, names, strict=True):
             self._counts(adapter.name)
-            self._units[str(ref.main.path)] = (adapter, ref)
+            self._units[unit] = (adapter, ref)
         skipped = self.unchanged.skipped
-        to_read = [ref for _adapter, ref in units if not skipped(str(ref.main.path), ref)]
+        to_read = [
+            ref for (_, ref), unit in zip(units, names, strict=True) if not skipped(unit, ref)
+        ]
         self.renderer.plan(len(to_read), sum(ref.size for ref in to_read))
         self.ahead.ask(units, 0, skipped)
-        for done, (adapter, ref) in enumerate(units, start=1):
+        for done, ((adapter, ref), unit) in enumerate(zip(units, names, strict=True), start=1):
             self.ahead.ask(units, done, skipped)
             try:
-                self._export_or_skip(adapter, ref)
+                self._export_or_skip(adapter, ref, unit)
             except Exception as exc:  # one unit, whatever went wrong, fails alone
-                self.ahead.take(str(ref.main.path), wanted=False)
+                self.ahead.take(unit, wanted=False)
                 self._unit_failed(adapter, ref, exc)
             if progress:
                 progress(done, len(units))
@@ -201,8 +204,7 @@ class _Run:
                 self._export_unit(*self._units[unit])
             self._write_finished(wait=True)
 
-    def _export_or_skip(self, adapter: Adapter, ref: SessionRef) -> None:
-        unit = str(ref.main.path)
+    def _export_or_skip(self, adapter: Adapter, ref: SessionRef, unit: str) -> None:
         skip = self.unchanged.skipped(unit, ref)
         if skip and self.plan.may_redo(unit, self.renderer.pending_sessions()):
             # A note still being rendered may make this unit out of date once written (its

@@ -269,9 +269,9 @@ def test_units_are_skipped_with_the_state_kept_out_of_collections(tmp_path, monk
     frozen = []
     real = export_module._Run._export_or_skip
 
-    def spy(self, adapter, ref):
+    def spy(self, adapter, ref, unit):
         frozen.append(gc.get_freeze_count())
-        return real(self, adapter, ref)
+        return real(self, adapter, ref, unit)
 
     monkeypatch.setattr(export_module._Run, "_export_or_skip", spy)
     export(vault, home)

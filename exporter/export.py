@@ -324,7 +324,7 @@ class _Run:
         if state and state.loaded and state.outstanding == 0:
             del self._progress[unit]
             if state.complete:
-                fingerprint = self.unchanged.fingerprint(state.ref)
+                fingerprint = self.unchanged.fingerprint(unit, state.ref)
                 self.vault.state.remember(unit, fingerprint, state.written)
 
     def _plan_family(

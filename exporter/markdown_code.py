@@ -130,7 +130,7 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
         if pieces is None:
             return None
     else:
-        pieces = list(_paragraphs(lines, 0, len(lines)))
+        pieces = _paragraphs(lines, 0, len(lines))
     for piece in pieces if "\t" in text else ():
         outside = piece.lines if isinstance(piece, _Block) and not piece.fenced else []
         if isinstance(piece, _Paragraph):

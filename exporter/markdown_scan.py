@@ -66,16 +66,10 @@ Fences = list[tuple[int, int, bool]]  # (first, stop, closed)
 Places = list[tuple[int, int, int]]  # (line, start, end)
 
 
-def scanned_code(text: str) -> tuple[list[dict[str, Any]], list[str]] | None:
-    """Code blocks and code span contents, shaped as the parser gives them; None when the
-    text needs the parser."""
-    found = scan(text)
-    return None if found is None else (found[0], found[1])
-
-
 def scan(text: str) -> tuple[list[dict[str, Any]], list[str], Fences, Places] | None:
-    """``scanned_code``, and where each block and span is (``Fences``, ``Places``): the
-    layout is then read from the scan instead of being looked for again."""
+    """Code blocks and code span contents, shaped as the parser gives them, and where each
+    is (``Fences``, ``Places``: the layout is read from them); None when the text needs the
+    parser."""
     if _UNUSUAL.search(text):
         return None
     lines = text.split("\n")

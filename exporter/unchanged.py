@@ -21,22 +21,24 @@ class UnchangedUnits:
         self.options = options
         self.vault = vault
         self.render = render  # the run's render fingerprint
-        # Each unit is asked about twice a run (to plan the pool, then in its turn): its
-        # fingerprint, which its files' stamps and the run decide, is made once.
+        # A unit's fingerprint is asked for up to three times a run (to plan the pool, in
+        # its turn, once its notes are written); its files' stamps and the run decide it.
         self._fingerprints: dict[str, list[list[object]]] = {}
 
-    def fingerprint(self, ref: SessionRef) -> list[list[object]]:
+    def fingerprint(self, unit: str, ref: SessionRef) -> list[list[object]]:
         """What a unit's notes were made from: its files and the way notes are rendered."""
-        return [["render", self.render], *ref.fingerprint()]
+        found = self._fingerprints.get(unit)
+        if found is None:
+            found = self._fingerprints[unit] = [["render", self.render], *ref.fingerprint()]
+        return found
 
     def skipped(self, unit: str, ref: SessionRef) -> bool:
         """Is the unit unchanged since its notes were written (and none is to be restored)?"""
-        if self.options.force or self._to_restore(unit):
-            return False
-        fingerprint = self._fingerprints.get(unit)
-        if fingerprint is None:
-            fingerprint = self._fingerprints[unit] = self.fingerprint(ref)
-        return self.vault.state.unchanged(unit, fingerprint)
+        return (
+            not self.options.force
+            and not self._to_restore(unit)
+            and self.vault.state.unchanged(unit, self.fingerprint(unit, ref))
+        )
 
     def skip(self, unit: str, source: str, counts: SourceCounts, notes: NoteWriter) -> list[Change]:
         """Count a skipped unit's notes, and record those deleted in the vault since; a

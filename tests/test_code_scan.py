@@ -1,6 +1,6 @@
 """The fast scan finds exactly the code the CommonMark parser finds, or steps aside.
 
-``markdown_scan.scanned_code`` reads plain texts without the parser. Wherever it answers,
+``markdown_scan.scan`` reads plain texts without the parser. Wherever it answers,
 its blocks and spans must be the parser's, the layout read from where it found them must
 be the one found by looking for the parser's code in the text, and the Markdown built from
 them must be the bytes the parser's path builds: checked on random Markdown made of the characters that
@@ -20,7 +20,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exporter import markdown, markdown_code
-from exporter.markdown_scan import scan, scanned_code
+from exporter.markdown_scan import scan
+
+
+def scanned_code(text: str) -> tuple | None:
+    """What the scan finds, in the parser's shape (blocks, spans); None where it steps aside."""
+    found = scan(text)
+    return None if found is None else found[:2]
 
 
 def _shape(found: tuple) -> tuple:

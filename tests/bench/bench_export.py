@@ -183,12 +183,7 @@ def startup_empty(work: Path) -> float:
     empty = work / "empty-home"
     empty.mkdir(exist_ok=True)
     vault = work / "empty-vault"
-    start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "exporter", "--vault", str(vault), "--home", str(empty), "--quiet"],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    elapsed = time.perf_counter() - start
+    elapsed = timed_command(vault, empty)
     shutil.rmtree(vault, ignore_errors=True)
     return elapsed
 

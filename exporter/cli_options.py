@@ -8,6 +8,7 @@ import pydantic). Kept apart from the commands so ``cli.py`` reads as what each 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -49,12 +50,13 @@ try:  # typer >= 0.29 checks values with pydantic; older ones with click's types
 except ImportError:
     _DeferredCoercion = None
 else:
+    _PLAIN_NUMBER = re.compile(r"[1-9][0-9]{0,8}").fullmatch
 
     @dataclass(frozen=True)
     class _DeferredCoercion(RuntimeParam):  # type: ignore[no-redef]
-        """An option left out, a text, a path or a list of texts comes out exactly as from
-        typer's own validator (tests/test_startup.py compares the two); anything else goes
-        to that validator, built when it is needed."""
+        """An option left out, a text, a path, a list of texts or a plain number within its
+        bounds comes out exactly as from typer's own validator (tests/test_startup.py
+        compares the two); anything else goes to that validator, built when it is needed."""
 
         descriptor: Any = None
 
@@ -68,8 +70,17 @@ else:
                 if annotation == list[str] and isinstance(value, tuple | list):
                     if all(isinstance(item, str) for item in value):
                         return list(value)
+                if annotation is int and isinstance(value, str) and _PLAIN_NUMBER(value):
+                    number = int(value)  # no sign, space or leading zero: read one way only
+                    if _within(number, info.min, info.max):
+                        return number
             typer_own = build_runtime_param(self.descriptor)
             return typer_own._coerce_value(value, param=param, ctx=ctx)
+
+    def _within(number: int, low: Any, high: Any) -> bool:
+        """Inside the option's bounds; a number outside goes to typer's own message (or its
+        clamping)."""
+        return (low is None or number >= low) and (high is None or number <= high)
 
 
 class _Group(TyperGroup):

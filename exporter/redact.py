@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields, replace
 from functools import cached_property, lru_cache
+from itertools import islice
 from typing import Any
 
 import re2
@@ -32,6 +33,8 @@ from .redact_rules import RULES, Rule
 PLACEHOLDER = "[REDACTED:{}]"
 _PLACEHOLDER_START = b"[REDACTED:"
 _PASSES = 12
+# Tool-input keys remembered as clean (``Redactor._key``): short ones, and a bounded number.
+_KEPT_KEY, _KEPT_KEYS = 64, 4096
 # Bump when the engine's behaviour changes: notes are rendered again with the new result.
 ENGINE_VERSION = "2"  # 2: keywords outside ASCII are found
 
@@ -107,6 +110,7 @@ class Redactor:
         self._placeholders = [PLACEHOLDER.format(r.id).encode() for r in self.rules]
         self._entropy = {r.id: r.entropy for r in self.rules if r.generic}
         self.keywords = KeywordIndex(self.rules)  # where each rule can match
+        self._clean_keys: set[str] = set()  # tool-input keys that hold no secret (``_key``)
         digest = hashlib.sha256(ENGINE_VERSION.encode())
         for rule in self.rules:
             digest.update(repr(rule).encode())
@@ -209,15 +213,47 @@ class Redactor:
                     return PLACEHOLDER.format(rule_id)
             return redacted
         if isinstance(value, Mapping):
-            out = {
-                self.text(k, counts) if isinstance(k, str) else k: self.value(v, counts, str(k))
-                for k, v in value.items()
-            }
-            return value if out == value else out
+            return self._mapping(value, counts)
         if isinstance(value, list | tuple):
-            items = [self.value(v, counts, name) for v in value]
-            return value if items == list(value) else type(value)(items)
+            return self._sequence(value, counts, name)
         return value
+
+    # A value comes back as the very object given when nothing in it changed (``text`` and
+    # ``value`` both do so): a tool's input is copied only when it held a secret, not
+    # rebuilt and compared at every level of it.
+
+    def _mapping(self, value: Mapping[Any, Any], counts: Counter[str] | None) -> Any:
+        out: dict[Any, Any] | None = None
+        for i, (key, item) in enumerate(value.items()):
+            new_key = self._key(key, counts) if isinstance(key, str) else key
+            new_item = self.value(item, counts, str(key))
+            if out is None:
+                if new_key is key and new_item is item:
+                    continue
+                out = dict(islice(value.items(), i))  # what came before, as it was
+            out[new_key] = new_item
+        return value if out is None else out
+
+    def _sequence(self, value: Any, counts: Counter[str] | None, name: str) -> Any:
+        out: list[Any] | None = None
+        for i, item in enumerate(value):
+            new_item = self.value(item, counts, name)
+            if out is None:
+                if new_item is item:
+                    continue
+                out = list(value[:i])
+            out.append(new_item)
+        return value if out is None else type(value)(out)
+
+    def _key(self, key: str, counts: Counter[str] | None) -> str:
+        """A key of a tool's input, redacted: the same few (``command``, ``file_path``) come
+        in every call, so those found clean are remembered."""
+        if key in self._clean_keys:
+            return key
+        new = self.text(key, counts)
+        if new is key and len(key) <= _KEPT_KEY and len(self._clean_keys) < _KEPT_KEYS:
+            self._clean_keys.add(key)
+        return new
 
     def session(self, session: Session, counts: Counter[str] | None = None) -> Session:
         """The session with every string in it redacted (ids and times are kept)."""

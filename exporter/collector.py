@@ -4,6 +4,9 @@ Reading a state file or a long session makes hundreds of thousands of dicts, lis
 frozen values, none of which refer back to each other. The collector, woken every few
 hundred new containers, would scan the growing heap again and again: 20,000 notes' state
 loaded in 0.6 s instead of 0.15 s, a 100,000-line session in 2.1 s instead of 1.3 s.
+
+Between those blocks an export still makes millions of short-lived containers (parts,
+turns, tool inputs): for the whole run, the collector wakes less often.
 """
 
 from __future__ import annotations
@@ -23,3 +26,24 @@ def collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+# New containers that wake the collector during an export (Python's default is 700): on
+# the first 148 MB of a generated heavy home, its time fell from 0.6 to 0.24 s of 17 s.
+YOUNG_THRESHOLD = 10_000
+
+
+@contextmanager
+def collector_eased() -> Iterator[None]:
+    """For an export's run: what exists now (the state, the units found) is frozen, as it
+    lives all run and would otherwise be walked again at each full collection, and the
+    collector wakes every ``YOUNG_THRESHOLD`` new containers. Workers forked inside inherit
+    both. As before, after."""
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(max(thresholds[0], YOUNG_THRESHOLD), *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()

@@ -8,13 +8,13 @@ goes on.
 
 from __future__ import annotations
 
-import gc
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .adapters import Adapter, SessionRef, SourceContext, select_adapters
+from .collector import collector_eased
 from .errors import ConfigError, Problem
 from .model import Session
 from .notes import Note, default_relpath, has_conversation, linked_keys
@@ -139,14 +139,11 @@ class _Run:
     def run(
         self, units: list[tuple[Adapter, SessionRef]], progress: Progress | None
     ) -> ExportReport:
-        # What exists now lives all run (the state, the units found): kept out of the cycle
-        # collector's scans, which otherwise walk it again every few thousand objects made.
-        gc.freeze()
-        try:
-            self._export_all(units, progress)
-        finally:
-            self.renderer.close()
-            gc.unfreeze()
+        with collector_eased():
+            try:
+                self._export_all(units, progress)
+            finally:
+                self.renderer.close()
         self.notes.late_failures(self.vault.land())
         for change in self.notes.changes.values():
             self.notes.count(change)

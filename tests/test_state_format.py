@@ -16,6 +16,7 @@ from vault_builder import export, write_session
 
 from exporter import statefile
 from exporter.adapters.claude_discovery import _child, discover_project
+from exporter.collector import YOUNG_THRESHOLD
 from exporter.state import STATE_DIR, STATE_FILE, NoteRecord, State
 
 PROJECTS = ("/home/dev/work/shop", "/home/dev/work/blog")
@@ -260,23 +261,30 @@ def _noting(real, seen):
     return spy
 
 
-def test_units_are_skipped_with_the_state_kept_out_of_collections(tmp_path, monkeypatch):
+def test_units_are_skipped_with_the_state_kept_out_of_collections_and_the_collector_eased(
+    tmp_path, monkeypatch
+):
     from exporter import export as export_module
 
     home, vault = tmp_path / "home", tmp_path / "vault"
     grown_home(home, 2)
     export(vault, home)
-    frozen = []
+    frozen, thresholds = [], []
     real = export_module._Run._export_or_skip
 
     def spy(self, adapter, ref, unit):
         frozen.append(gc.get_freeze_count())
+        thresholds.append(gc.get_threshold())
         return real(self, adapter, ref, unit)
 
     monkeypatch.setattr(export_module._Run, "_export_or_skip", spy)
+    before = gc.get_threshold()
     export(vault, home)
     assert len(frozen) == 2 and all(count > 0 for count in frozen)
     assert gc.get_freeze_count() == 0  # released when the run ends
+    # The collector wakes less often during the run, and as before after it.
+    assert all(t == (max(before[0], YOUNG_THRESHOLD), *before[1:]) for t in thresholds)
+    assert before[0] < YOUNG_THRESHOLD and gc.get_threshold() == before
 
 
 def test_a_listed_session_path_is_the_folder_joined_with_its_name(tmp_path):

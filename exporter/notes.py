@@ -21,7 +21,12 @@ from .model import (
     TextPart,
     ToolCallPart,
 )
-from .render import render, render_expression, shipped_template_in_effect
+from .render import (
+    read_reference_switch,
+    render,
+    render_expression,
+    shipped_template_in_effect,
+)
 from .session_body import SHIPPED_TEMPLATE_SHA256 as SHIPPED_SHA256
 from .session_body import session_body
 from .stats import add_properties, session_properties
@@ -209,6 +214,7 @@ def build_note(
     resolve: LinkResolver,
 ) -> Note:
     """Render ``session`` into a Note at ``relpath`` (chosen by the vault)."""
+    read_reference_switch()  # once per note: its texts then ask without a lookup
     tz = settings.timezone
     title = session_title(session)
     attachments: list[Attachment] = []

@@ -17,7 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from . import markdown
 from .errors import ExporterError
-from .markdown_code import REFERENCE_ENV, reference_rendering  # noqa: F401 (re-exported)
+from .markdown_code import (  # noqa: F401 (REFERENCE_ENV re-exported)
+    REFERENCE_ENV,
+    read_reference_switch,
+    reference_rendering,
+)
 
 if TYPE_CHECKING:
     import jinja2
@@ -128,7 +132,9 @@ def environment(user_dir: str | None) -> jinja2.Environment:
 
 
 def fresh_templates() -> None:
-    """Forget the templates read by an earlier run in this process."""
+    """Forget the templates read by an earlier run in this process, and read the reference
+    switch again."""
+    read_reference_switch()
     environment.cache_clear()
     shipped_template_in_effect.cache_clear()
 

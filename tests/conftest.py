@@ -117,6 +117,17 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+@pytest.fixture(autouse=True)
+def reference_switch_as_the_environment_says():
+    """The reference switch is read when a run or a note's build starts; a test that set
+    the variable (its monkeypatch undoes that) must not leave the next test's switch on."""
+    from exporter.markdown_code import read_reference_switch
+
+    read_reference_switch()
+    yield
+    read_reference_switch()
+
+
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))

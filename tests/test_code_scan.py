@@ -44,10 +44,12 @@ def _shape(found: tuple) -> tuple:
 
 def _reference(function, text: str):
     os.environ[markdown_code.REFERENCE_ENV] = "1"
+    markdown_code.read_reference_switch()
     try:
         return function(text)
     finally:
         del os.environ[markdown_code.REFERENCE_ENV]
+        markdown_code.read_reference_switch()
 
 
 def _check(text: str) -> bool:

@@ -13,10 +13,10 @@ from corpus_home import build_codex_home, build_corpus_home
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exporter import turns
+from exporter import markdown_code, notes, turns
 from exporter.export import ExportOptions, run_export
 from exporter.model import Message, TextPart
-from exporter.render import REFERENCE_ENV
+from exporter.render import REFERENCE_ENV, read_reference_switch
 from exporter.state import STATE_DIR
 
 
@@ -64,6 +64,25 @@ def test_the_corpus_gives_the_same_bytes_both_ways(corpus, tmp_path, monkeypatch
     _assert_same(reference, optimised)
 
 
+def test_a_run_reads_the_reference_switch_as_it_starts(tmp_path, monkeypatch):
+    """The identity tests compare something: a run begun with the variable set takes the
+    reference path throughout (Jinja, no scan), though the switch was off before it."""
+    used = []
+    real_body, real_scan = notes.session_body, markdown_code.scan
+    monkeypatch.setattr(notes, "session_body", lambda c: used.append("body") or real_body(c))
+    monkeypatch.setattr(markdown_code, "scan", lambda t: used.append("scan") or real_scan(t))
+    monkeypatch.delenv(REFERENCE_ENV, raising=False)
+    read_reference_switch()
+    monkeypatch.setenv(REFERENCE_ENV, "1")
+    options = ExportOptions(vault=tmp_path / "r", home=EXAMPLES_HOME, timezone=UTC, workers=1)
+    assert run_export(options).total("created") >= 10
+    assert not used
+    monkeypatch.delenv(REFERENCE_ENV)
+    options = ExportOptions(vault=tmp_path / "o", home=EXAMPLES_HOME, timezone=UTC, workers=1)
+    assert run_export(options).total("created") >= 10
+    assert {"body", "scan"} <= set(used)
+
+
 def test_a_prompt_is_cleaned_once_and_the_reference_path_cleans_it_again(monkeypatch):
     calls = []
     real = turns.clean.clean_user_text
@@ -71,16 +90,20 @@ def test_a_prompt_is_cleaned_once_and_the_reference_path_cleans_it_again(monkeyp
         turns.clean, "clean_user_text", lambda text: calls.append(text) or real(text)
     )
     monkeypatch.delenv(REFERENCE_ENV, raising=False)
+    read_reference_switch()
     message = Message("user", [TextPart("<system-reminder>x</system-reminder>Fix `a<b` please")])
     first, second = turns.clean_parts(message), turns.clean_parts(message)
     assert first == second and len(calls) == 1
     monkeypatch.setenv(REFERENCE_ENV, "1")
+    assert turns.clean_parts(message) == first and len(calls) == 1  # the switch not read yet
+    read_reference_switch()  # as a run or a note's build does first
     assert turns.clean_parts(message) == first and len(calls) == 2
 
 
 def test_the_cache_of_cleaned_prompts_is_bounded(monkeypatch):
     monkeypatch.setattr(turns, "CLEANED_MAX_CHARS", 1000)
     monkeypatch.delenv(REFERENCE_ENV, raising=False)
+    read_reference_switch()
     for n in range(50):
         turns.clean_parts(Message("user", [TextPart(f"prompt {n} " + "x" * 90)]))
     assert sum(len(t) for t in turns._CLEANED) <= 1000

@@ -156,7 +156,7 @@ def _first_text(doc: dict[str, Any]) -> str:
     """The file as ``_dump(_yaml(), doc)`` writes it, without importing ruamel.yaml, for a
     document naming only the assistants ccexport knows (tests/test_startup.py compares the
     two for each; YAML 1.1 and 1.2 differ only for names such as ``yes``)."""
-    import yaml  # PyYAML: loaded anyway by then (note frontmatter is read with it)
+    import yaml  # PyYAML: lighter than ruamel.yaml, and the frontmatter writer loads it too
 
     class IndentedDumper(yaml.SafeDumper):
         def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:

@@ -17,17 +17,10 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import frontmatter
-import yaml
-
-# libyaml's emitter when PyYAML was built with it (its wheels are): ten times faster.
-_BaseDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
-
-class _Dumper(_BaseDumper):  # type: ignore[misc, valid-type]
-    """YAML as Obsidian reads it: date-times as ``2026-11-20T09:01:07``, no line folding."""
+if TYPE_CHECKING:
+    import yaml
 
 
 def datetime_text(value: datetime) -> str:
@@ -39,8 +32,6 @@ def datetime_text(value: datetime) -> str:
 def _represent_datetime(dumper: yaml.SafeDumper, value: datetime) -> yaml.Node:
     return dumper.represent_scalar("tag:yaml.org,2002:timestamp", datetime_text(value))
 
-
-_Dumper.add_representer(datetime, _represent_datetime)
 
 # Plain scalars a YAML 1.2 reader (core schema; ruamel.yaml, the JavaScript ``yaml``
 # package) resolves to something other than a string. PyYAML already quotes what YAML 1.1
@@ -72,14 +63,29 @@ def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
     return dumper.represent_str(value)
 
 
-_Dumper.add_representer(str, _represent_str)
+@lru_cache(maxsize=1)
+def _dumper() -> Any:
+    """YAML as Obsidian reads it: date-times as ``2026-11-20T09:01:07``, no line folding.
+    Made (PyYAML imported, 13 ms) with the first frontmatter written: a run that writes
+    none (a no-op run, an empty home) never imports it, and a first export does so once its
+    workers are busy."""
+    import yaml
+
+    # libyaml's emitter when PyYAML was built with it (its wheels are): ten times faster.
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    dumper = type("FrontmatterDumper", (base,), {})
+    dumper.add_representer(datetime, _represent_datetime)
+    dumper.add_representer(str, _represent_str)
+    return dumper
 
 
 def reference_block(metadata: dict[str, Any]) -> str:
     """``---``, the YAML of ``metadata``, ``---``: through PyYAML."""
+    import frontmatter
+
     post = frontmatter.Post("")
     post.metadata.update(metadata)
-    return frontmatter.dumps(post, Dumper=_Dumper, sort_keys=False, width=1_000_000) + "\n"
+    return frontmatter.dumps(post, Dumper=_dumper(), sort_keys=False, width=1_000_000) + "\n"
 
 
 # What the direct writer takes on. Texts: only characters that libyaml prints as they are
@@ -217,7 +223,7 @@ _short_text = lru_cache(maxsize=2048)(_written_text)
 
 def _resolved(text: str) -> str:
     """The tag the dumper's resolver gives ``text`` as a plain scalar."""
-    resolvers = _Dumper.yaml_implicit_resolvers
+    resolvers = _dumper().yaml_implicit_resolvers
     for tag, regexp in resolvers.get(text[0] if text else "", ()):
         if regexp.match(text):
             return tag

@@ -92,6 +92,18 @@ def test_an_export_of_an_empty_home_imports_no_parser_and_nothing_heavy(tmp_path
     assert not never & loaded, sorted(never & loaded)
 
 
+def test_a_no_op_run_reads_and_writes_no_yaml(tmp_path):
+    """The nightly re-run with nothing new: stat calls and the state file; PyYAML (13 ms to
+    import) and python-frontmatter wait for a note to be written or read."""
+    from conftest import EXAMPLES_HOME
+
+    args = ("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--quiet")
+    assert "yaml" in _imported_by_command(*args, "--jobs", "1")  # notes were written
+    loaded = _imported_by_command(*args)
+    assert "exporter.export" in loaded
+    assert not {"yaml", "frontmatter"} & loaded, sorted({"yaml", "frontmatter"} & loaded)
+
+
 def test_config_show_checks_source_names_without_importing_the_adapters(tmp_path):
     loaded = _imported_by_command("config", "show", "--vault", str(tmp_path / "v"))
     assert "exporter.config" in loaded and "exporter.adapters" not in loaded

@@ -33,7 +33,7 @@ REFERENCE_ENV = "CCEXPORT_REFERENCE_RENDER"
 def reference_rendering() -> bool:
     """Is every speed-up of the note builder to be bypassed (``REFERENCE_ENV`` is "1")? As
     read at the start of the run or of the note being built (``read_reference_switch``):
-    asked for every text, looking it up in the environment cost 1.6% of an export."""
+    asked for every text, looking it up in the environment cost 1.5% of an export."""
     return _reference_switch[0]
 
 

@@ -174,15 +174,17 @@ class _Run:
             self._counts(adapter.name)
             self._units[unit] = (adapter, ref)
         skipped = self.unchanged.skipped
-        to_read = [
-            ref for (_, ref), unit in zip(units, names, strict=True) if not skipped(unit, ref)
-        ]
+        at_start = [skipped(unit, ref) for (_, ref), unit in zip(units, names, strict=True)]
+        to_read = [ref for (_, ref), skip in zip(units, at_start, strict=True) if not skip]
         self.renderer.plan(len(to_read), sum(ref.size for ref in to_read))
         self.ahead.ask(units, 0, skipped)
         for done, ((adapter, ref), unit) in enumerate(zip(units, names, strict=True), start=1):
             self.ahead.ask(units, done, skipped)
+            # Until a unit is read, nothing can change whether one is skipped (only writing
+            # notes, or outdating their links, does): a run with nothing new asks once.
+            known = None if self._read_any else at_start[done - 1]
             try:
-                self._export_or_skip(adapter, ref, unit)
+                self._export_or_skip(adapter, ref, unit, known)
             except Exception as exc:  # one unit, whatever went wrong, fails alone
                 self.ahead.take(unit, wanted=False)
                 self._unit_failed(adapter, ref, exc)
@@ -201,8 +203,11 @@ class _Run:
                 self._export_unit(*self._units[unit])
             self._write_finished(wait=True)
 
-    def _export_or_skip(self, adapter: Adapter, ref: SessionRef, unit: str) -> None:
-        skip = self.unchanged.skipped(unit, ref)
+    def _export_or_skip(
+        self, adapter: Adapter, ref: SessionRef, unit: str, known: bool | None = None
+    ) -> None:
+        """``known``: whether the unit is skipped, if that is known still to hold."""
+        skip = self.unchanged.skipped(unit, ref) if known is None else known
         if skip and self.plan.may_redo(unit, self.renderer.pending_sessions()):
             # A note still being rendered may make this unit out of date once written (its
             # link's other end, its subagent): in one process it is written by now, and the

@@ -261,6 +261,24 @@ def _noting(real, seen):
     return spy
 
 
+def test_a_run_with_nothing_new_asks_once_per_unit_whether_it_changed(tmp_path, monkeypatch):
+    from exporter import unchanged
+
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    grown_home(home, 3)
+    export(vault, home)
+    asked = []
+    real = unchanged.UnchangedUnits.skipped
+
+    def spy(self, unit, ref):
+        asked.append(unit)
+        return real(self, unit, ref)
+
+    monkeypatch.setattr(unchanged.UnchangedUnits, "skipped", spy)
+    export(vault, home)
+    assert len(asked) == len(set(asked)) == 3  # not again in its turn: nothing was read
+
+
 def test_units_are_skipped_with_the_state_kept_out_of_collections_and_the_collector_eased(
     tmp_path, monkeypatch
 ):
@@ -272,10 +290,10 @@ def test_units_are_skipped_with_the_state_kept_out_of_collections_and_the_collec
     frozen, thresholds = [], []
     real = export_module._Run._export_or_skip
 
-    def spy(self, adapter, ref, unit):
+    def spy(self, *args):
         frozen.append(gc.get_freeze_count())
         thresholds.append(gc.get_threshold())
-        return real(self, adapter, ref, unit)
+        return real(self, *args)
 
     monkeypatch.setattr(export_module._Run, "_export_or_skip", spy)
     before = gc.get_threshold()

@@ -204,7 +204,7 @@ class _Run:
             self._write_finished(wait=True)
 
     def _export_or_skip(
-        self, adapter: Adapter, ref: SessionRef, unit: str, known: bool | None = None
+        self, adapter: Adapter, ref: SessionRef, unit: str, known: bool | None
     ) -> None:
         """``known``: whether the unit is skipped, if that is known still to hold."""
         skip = self.unchanged.skipped(unit, ref) if known is None else known

@@ -13,6 +13,7 @@ from datetime import datetime, tzinfo
 from pathlib import PurePosixPath
 from typing import Any
 
+from .markdown_code import read_reference_switch
 from .model import (
     CommandPart,
     Message,
@@ -21,12 +22,7 @@ from .model import (
     TextPart,
     ToolCallPart,
 )
-from .render import (
-    read_reference_switch,
-    render,
-    render_expression,
-    shipped_template_in_effect,
-)
+from .render import render, render_expression, shipped_template_in_effect
 from .session_body import SHIPPED_TEMPLATE_SHA256 as SHIPPED_SHA256
 from .session_body import session_body
 from .stats import add_properties, session_properties

@@ -169,16 +169,16 @@ class _Run:
     def _export_all(
         self, units: list[tuple[Adapter, SessionRef]], progress: Progress | None
     ) -> None:
-        names = [str(ref.main.path) for _adapter, ref in units]  # each unit's name
-        for (adapter, ref), unit in zip(units, names, strict=True):
+        named = [(adapter, ref, str(ref.main.path)) for adapter, ref in units]  # unit's name
+        for adapter, ref, unit in named:
             self._counts(adapter.name)
             self._units[unit] = (adapter, ref)
         skipped = self.unchanged.skipped
-        at_start = [skipped(unit, ref) for (_, ref), unit in zip(units, names, strict=True)]
-        to_read = [ref for (_, ref), skip in zip(units, at_start, strict=True) if not skip]
+        at_start = [skipped(unit, ref) for _adapter, ref, unit in named]
+        to_read = [entry[1] for entry, skip in zip(named, at_start, strict=True) if not skip]
         self.renderer.plan(len(to_read), sum(ref.size for ref in to_read))
         self.ahead.ask(units, 0, skipped)
-        for done, ((adapter, ref), unit) in enumerate(zip(units, names, strict=True), start=1):
+        for done, (adapter, ref, unit) in enumerate(named, start=1):
             self.ahead.ask(units, done, skipped)
             # Until a unit is read, nothing can change whether one is skipped (only writing
             # notes, or outdating their links, does): a run with nothing new asks once.

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from exporter import markdown_code, notes, turns
 from exporter.export import ExportOptions, run_export
+from exporter.markdown_code import REFERENCE_ENV, read_reference_switch
 from exporter.model import Message, TextPart
-from exporter.render import REFERENCE_ENV, read_reference_switch
 from exporter.state import STATE_DIR
 
 

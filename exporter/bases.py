@@ -153,17 +153,37 @@ def _yaml() -> YAML:
 
 
 def _first_text(doc: dict[str, Any]) -> str:
-    """The file as ``_dump(_yaml(), doc)`` writes it, without importing ruamel.yaml, for a
-    document naming only the assistants ccexport knows (tests/test_startup.py compares the
-    two for each; YAML 1.1 and 1.2 differ only for names such as ``yes``)."""
-    import yaml  # PyYAML: lighter than ruamel.yaml, and the frontmatter writer loads it too
+    """The file as ``_dump(_yaml(), doc)`` writes it, for a document naming only the
+    assistants ccexport knows, written directly: importing a YAML library costs a first
+    export 20 ms or more. Every scalar of such a document is a text YAML reads back as
+    itself, unquoted (tests/test_startup.py compares the two for each assistant)."""
+    lines: list[str] = []
+    _mapping_lines(lines, doc, "")
+    return "\n".join(lines) + "\n"
 
-    class IndentedDumper(yaml.SafeDumper):
-        def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
-            return super().increase_indent(flow, False)  # lists under their key, as _yaml()
 
-    return yaml.dump(doc, Dumper=IndentedDumper, sort_keys=False, allow_unicode=True,
-                     width=4096)  # fmt: skip
+def _mapping_lines(lines: list[str], mapping: dict[str, Any], indent: str) -> None:
+    for key, value in mapping.items():
+        if isinstance(value, dict):
+            lines.append(f"{indent}{key}:")
+            _mapping_lines(lines, value, indent + "  ")
+        elif isinstance(value, list):
+            lines.append(f"{indent}{key}:")
+            _sequence_lines(lines, value, indent + "  ")
+        else:
+            lines.append(f"{indent}{key}: {value}")
+
+
+def _sequence_lines(lines: list[str], items: list[Any], indent: str) -> None:
+    """Items under their key, as ``_yaml()`` indents them; a mapping's first key on the
+    dash's line."""
+    for item in items:
+        if isinstance(item, dict):
+            first = len(lines)
+            _mapping_lines(lines, item, indent + "  ")
+            lines[first] = f"{indent}- {lines[first][len(indent) + 2 :]}"
+        else:
+            lines.append(f"{indent}- {item}")
 
 
 def _dump(yaml: YAML, doc: Any) -> str:

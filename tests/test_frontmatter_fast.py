@@ -5,6 +5,8 @@ equals the reference (``frontmatter_yaml.reference_block``), and the plain shape
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -26,7 +28,7 @@ SPECIAL = [
     ".nan", "10:30", "1:20:30", "2026-01-01", "2026-01-01T10:00:00Z", "2026-01-01 10:00:00",
     "- x", "-", "-x", "--- x", "---", "...", "? x", "?x", ": x", ":x", "a: b", "a:b", "a:",
     "#x", "a #b", "a#b", "[x]", "[[Note]]", "[[Note|alias]]", "{x}", "x, y", "*alias", "&anchor",
-    "!tag", "%directive", "@at", "`tick", "'q'", '"q"', "it's", 'say "hi"', "|", ">", "=", "<<",
+    "!tag", "!", "&", "*", "%directive", "@at", "`tick", "'q'", '"q"', "it's", 'say "hi"', "|", ">", "=", "<<",
     "x\\y", "C:\\Users\\dev", " lead", "trail ", "  ", "\u00a0nbsp", "tab\tin", "line\nbreak",
     "cr\rin", "nul\x00", "bell\x07", "del\x7f", "\x85next", "\u2028", "\ufeffbom", "\u200bzw",
     "emoji \U0001f600", "\U00010000", "\ue000private", "\ufff8", "帮我写一个函数, 字段用 `;` 分隔",
@@ -229,3 +231,41 @@ def test_the_usual_characters_are_those_named_on_every_code_point():
     assert "".join(c for c in every if not frontmatter_yaml.simple_text(c)) == not_simple
     unusual = re.compile(f"[^{usual}\U00010000-\U000effff]").findall(every)
     assert frontmatter_yaml._UNUSUAL.findall(every) == unusual
+
+
+# Texts near every YAML 1.1 type PyYAML resolves: numbers in each base, with signs,
+# underscores, exponents and sexagesimal parts, dates and times with each separator, the
+# words for booleans and null, and near misses of all of these.
+_NEAR_TYPES = st.text(alphabet="0123456789_.:+-eExXbBoOaAfFtTzZ ~<=\tnulNULyesYESrRiI", max_size=24)
+_WORDS = st.sampled_from(
+    ["yes", "Yes", "YES", "yEs", "no", "No", "NO", "nO", "y", "n", "true", "True", "TRUE",
+     "tRue", "false", "on", "On", "ON", "oN", "off", "Off", "OFF", "null", "Null", "NULL",
+     "nuLL", "~", "", "<<", "<", "=", "==", ".inf", "-.Inf", "+.INF", ".nan", ".NaN", "-.nan",
+     ".iNf", "0b", "0x", "0o", "0b102", "0xG", "1e5", "1.e5", "1.0e5", "1.0e+5", "._1", "._",
+     ".5", "+.5", "5.", "1:60", "1:59.5", "0:1"]
+)  # fmt: skip
+_TIMES = st.builds(
+    lambda moment, sep, frac, zone: moment.strftime(f"%Y-%m-%d{sep}%H:%M:%S") + frac + zone,
+    st.datetimes(min_value=datetime(1000, 1, 1)),
+    st.sampled_from(["T", "t", " ", "  ", "\t", "x", ""]),
+    st.sampled_from(["", ".", ".5", ".123456", ".x"]),
+    st.sampled_from(["", "Z", " Z", "+01", "-5", "+01:00", "+1:0", " -05:30", "z", "+123"]),
+)
+
+
+@settings(max_examples=3000, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_NEAR_TYPES, _WORDS, _TIMES, texts))
+def test_plain_scalars_resolve_as_pyyaml_resolves_them(text):
+    """The resolver written out in frontmatter_yaml gives PyYAML's tag for every text."""
+    assert frontmatter_yaml._resolved(text) == frontmatter_yaml.pyyaml_resolved(text)
+
+
+def test_writing_a_plain_frontmatter_does_not_import_pyyaml():
+    code = (
+        "import sys; from datetime import datetime; from exporter import notefile\n"
+        "notefile.dump_frontmatter({'title': 'yes', 'n': 1.5, 'created': datetime(2026, 1, 1),"
+        " 'tags': ['ai-session', '2026-01-01', 'on'], 'cost': 0.25})\n"
+        "print('yaml' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -88,7 +88,9 @@ def test_an_export_of_an_empty_home_imports_no_parser_and_nothing_heavy(tmp_path
     loaded = _imported_by_command("--vault", str(vault), "--home", str(home), "--quiet")
     assert (vault / "AI Sessions" / "Sessions.base").is_file()  # the export did run
     assert "exporter.export" in loaded and "exporter.adapters.codex" in loaded
-    never = HEAVY_FOR_ANY_COMMAND | PARSERS | POOL | {"yaml"}  # Sessions.base written directly
+    # Sessions.base is written directly; the lock names the host and the price table is
+    # read without the modules that would cost start-up more (socket, importlib.resources).
+    never = HEAVY_FOR_ANY_COMMAND | PARSERS | POOL | {"yaml", "socket", "importlib.resources"}
     assert not never & loaded, sorted(never & loaded)
 
 
@@ -219,3 +221,11 @@ def test_the_redaction_rules_are_compiled_when_a_text_is_first_redacted():
     assert "automaton" not in vars(rules.keywords)
     key = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"
     assert key not in rules.text(f"token {key}") and "_regexes" in vars(rules)
+
+
+def test_the_lock_names_the_host_as_the_socket_module_would():
+    import socket
+
+    from exporter.state import _host
+
+    assert _host() == socket.gethostname()

@@ -243,17 +243,21 @@ _RESOLVERS = [
     ("tag:yaml.org,2002:value", "="),
     ("tag:yaml.org,2002:yaml", "[!&*]"),  # an indicator alone
 ]  # fmt: skip
-# One pattern, a named group per type: "$" as PyYAML's patterns end (before a final line
-# break too; the texts asked about hold none).
-_RESOLVER = re.compile(
-    "^(?:" + "|".join(f"(?P<t{i}>{pattern})" for i, (_, pattern) in enumerate(_RESOLVERS)) + ")$"
-)
 _TAGS = {f"t{i}": tag for i, (tag, _) in enumerate(_RESOLVERS)}
+
+
+@lru_cache(maxsize=1)
+def _resolver() -> re.Pattern[str]:
+    """One pattern, a named group per type: "$" as PyYAML's patterns end (before a final
+    line break too; the texts asked about hold none). Compiled when the first note is
+    written (1 ms), not by every command that imports this module."""
+    named = (f"(?P<t{i}>{pattern})" for i, (_, pattern) in enumerate(_RESOLVERS))
+    return re.compile("^(?:" + "|".join(named) + ")$")
 
 
 def _resolved(text: str) -> str:
     """The tag PyYAML's resolver gives ``text`` as a plain scalar."""
-    found = _RESOLVER.match(text)
+    found = _resolver().match(text)
     return _TAGS[found.lastgroup] if found else _STR
 
 

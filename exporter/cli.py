@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -50,8 +51,53 @@ from .cli_output import colour_enabled as colour_enabled  # re-exported: tests i
 from .errors import ConfigError
 from .quick_exit import exit_status, quick_exit
 
+# The subcommands, made into click commands only when the command line names one (or they
+# are listed, for --help, completion or a typo's suggestion): typer reading eleven functions'
+# signatures into options took 8-10 ms of the start of every export, which names none.
+subcommands = typer.Typer(pretty_exceptions_enable=False, add_completion=False)
+
+
+class _Subcommands(MutableMapping[str, Any]):
+    """``subcommands`` as click commands, made at the first look."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, Any] | None = None
+
+    def _commands(self) -> dict[str, Any]:
+        if self._made is None:
+            from typer.main import get_group
+
+            from . import cli_groups  # noqa: F401  (its groups add themselves to subcommands)
+
+            self._made = dict(get_group(subcommands).commands)
+        return self._made
+
+    def __getitem__(self, name: str) -> Any:
+        return self._commands()[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._commands()[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._commands()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._commands())
+
+    def __len__(self) -> int:
+        return len(self._commands())
+
+
+class _RootGroup(_Group):
+    """``ccexport`` itself: its callback is the export, its subcommands wait to be named."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = _Subcommands()
+
+
 app = typer.Typer(
-    cls=_Group,
+    cls=_RootGroup,
     name="ccexport",
     help="Export AI coding-assistant sessions into an Obsidian vault.\n\n"
     "Start with:  ccexport --vault ~/Notes --dry-run",
@@ -130,7 +176,7 @@ def _inherit(ctx: typer.Context, own: dict[str, Any], accepts: tuple[str, ...]) 
     return merged
 
 
-@app.command("export", cls=_Command)
+@subcommands.command("export", cls=_Command)
 def export_cmd(
     ctx: typer.Context,
     vault: VaultOpt = None,
@@ -162,7 +208,7 @@ def export_cmd(
     _export(_inherit(ctx, own, _EXPORT_OPTIONS))
 
 
-@app.command("sources", cls=_Command)
+@subcommands.command("sources", cls=_Command)
 def sources_cmd(
     ctx: typer.Context,
     home: HomeOpt = None,
@@ -198,7 +244,7 @@ def sources_cmd(
         _err(f"error: {problem}", "red")
 
 
-@app.command("watch", cls=_Command)
+@subcommands.command("watch", cls=_Command)
 def watch_cmd(
     ctx: typer.Context,
     vault: VaultOpt = None,
@@ -261,7 +307,7 @@ def watch_cmd(
             raise typer.Exit(0) from None
 
 
-@app.command("doctor", cls=_Command)
+@subcommands.command("doctor", cls=_Command)
 def doctor_cmd(
     ctx: typer.Context,
     vault: VaultOpt = None,
@@ -356,11 +402,6 @@ def _export(args: dict[str, Any]) -> None:
     if log_file:
         append_log(log_file, report, code)
     raise typer.Exit(code)
-
-
-# The templates, config and schedule groups add themselves to `app`; they use _inherit and
-# _settings, so they are imported once those exist.
-from . import cli_groups as cli_groups  # noqa: E402
 
 
 def console() -> None:

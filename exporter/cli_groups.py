@@ -2,7 +2,8 @@
 (copy the templates to edit, show the settings, install the nightly run), kept out of
 ``cli`` so that module reads as the commands that look at sessions.
 
-The groups add themselves to ``cli.app``; ``cli`` imports this module after its helpers.
+The groups add themselves to ``cli.subcommands``; ``cli`` imports this module when the
+subcommands are first made into click commands (a plain export never does).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from .cli import _inherit, _settings, app
+from .cli import _inherit, _settings, subcommands
 from .cli_options import DebugOpt, VaultOpt, _Command, _Group
 from .cli_output import _handled
 from .errors import ConfigError
@@ -24,9 +25,9 @@ config_app = typer.Typer(cls=_Group, help="Show the effective configuration.")
 schedule_app = typer.Typer(
     cls=_Group, help="Run the export every night (cron, systemd, launchd, schtasks)."
 )
-app.add_typer(templates_app, name="templates")
-app.add_typer(config_app, name="config")
-app.add_typer(schedule_app, name="schedule")
+subcommands.add_typer(templates_app, name="templates")
+subcommands.add_typer(config_app, name="config")
+subcommands.add_typer(schedule_app, name="schedule")
 
 
 @templates_app.command("init", cls=_Command)

@@ -66,9 +66,8 @@ def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
 @lru_cache(maxsize=1)
 def _dumper() -> Any:
     """YAML as Obsidian reads it: date-times as ``2026-11-20T09:01:07``, no line folding.
-    Made (PyYAML imported, 13 ms) with the first frontmatter written: a run that writes no
-    note (a re-run with nothing new) never imports it, and a first export does so once its
-    workers are busy."""
+    Made (PyYAML imported, 13 ms) with the first frontmatter ``fast_block`` leaves to it:
+    a run whose notes are all of the plain shapes never imports it."""
     import yaml
 
     # libyaml's emitter when PyYAML was built with it (its wheels are): ten times faster.

@@ -54,8 +54,9 @@ if TYPE_CHECKING:
 @lru_cache(maxsize=1)
 def _loader() -> Any:
     """PyYAML's fastest safe loader. PyYAML (13 ms to import) comes with the first note
-    read here or the first frontmatter written (``frontmatter_yaml._dumper``): a run that
-    does neither, such as a re-run with nothing new, never imports it."""
+    read here or the first frontmatter the direct writer leaves to it
+    (``frontmatter_yaml._dumper``): a run that does neither, such as a re-run with nothing
+    new or a first export of plain notes, never imports it."""
     import yaml
 
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)

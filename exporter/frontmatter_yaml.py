@@ -108,6 +108,7 @@ _BLOCK_INDICATOR = re.compile(r"\A(?:---|\.\.\.|[#,\[\]{}&*!|>'\"%@`]|[-?:](?: |
 _STR = "tag:yaml.org,2002:str"
 _FLOAT = "tag:yaml.org,2002:float"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_NULL = "tag:yaml.org,2002:null"
 _INF = float("inf")
 
 
@@ -235,7 +236,7 @@ _RESOLVERS = [
     ("tag:yaml.org,2002:int", "[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)"
      f"|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*{_SEXAGESIMAL}"),
     ("tag:yaml.org,2002:merge", "<<"),
-    ("tag:yaml.org,2002:null", "~|null|Null|NULL|"),
+    ("tag:yaml.org,2002:null", "~|null|Null|NULL"),  # and "" (below)
     (_TIMESTAMP, "[0-9]{4}-[0-9]{2}-[0-9]{2}"
      "|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \\t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]*)?"
      "(?:[ \\t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?"),
@@ -256,6 +257,8 @@ def _resolver() -> re.Pattern[str]:
 
 def _resolved(text: str) -> str:
     """The tag PyYAML's resolver gives ``text`` as a plain scalar."""
+    if not text:  # not in the pattern, whose "$" would take "\n" for it too: PyYAML picks
+        return _NULL  # its patterns by the first character, and none starts with a newline
     found = _resolver().match(text)
     return _TAGS[found.lastgroup] if found else _STR
 

@@ -236,13 +236,15 @@ def test_the_usual_characters_are_those_named_on_every_code_point():
 # Texts near every YAML 1.1 type PyYAML resolves: numbers in each base, with signs,
 # underscores, exponents and sexagesimal parts, dates and times with each separator, the
 # words for booleans and null, and near misses of all of these.
-_NEAR_TYPES = st.text(alphabet="0123456789_.:+-eExXbBoOaAfFtTzZ ~<=\tnulNULyesYESrRiI", max_size=24)
+_NEAR_TYPES = st.text(
+    alphabet="0123456789_.:+-eExXbBoOaAfFtTzZ ~<=\t\nnulNULyesYESrRiI", max_size=24
+)
 _WORDS = st.sampled_from(
     ["yes", "Yes", "YES", "yEs", "no", "No", "NO", "nO", "y", "n", "true", "True", "TRUE",
      "tRue", "false", "on", "On", "ON", "oN", "off", "Off", "OFF", "null", "Null", "NULL",
      "nuLL", "~", "", "<<", "<", "=", "==", ".inf", "-.Inf", "+.INF", ".nan", ".NaN", "-.nan",
      ".iNf", "0b", "0x", "0o", "0b102", "0xG", "1e5", "1.e5", "1.0e5", "1.0e+5", "._1", "._",
-     ".5", "+.5", "5.", "1:60", "1:59.5", "0:1"]
+     ".5", "+.5", "5.", "1:60", "1:59.5", "0:1", "\n", "yes\n", "~\n", "1\n", "\n1"]
 )  # fmt: skip
 _TIMES = st.builds(
     lambda moment, sep, frac, zone: moment.strftime(f"%Y-%m-%d{sep}%H:%M:%S") + frac + zone,

@@ -51,15 +51,27 @@ class PriceTable:
     def _look_up(self, model: str) -> Price | None:
         name = normalize_model(model)
         for price in self.user:
-            if fnmatchcase(name, price.pattern):
+            if _matches(name, price.pattern):
                 return price
-        matching = [p for p in self.shipped if fnmatchcase(name, p.pattern)]
+        matching = [p for p in self.shipped if _matches(name, p.pattern)]
         return max(matching, key=lambda p: len(p.pattern), default=None)
 
     def with_user(self, entries: dict[str, dict[str, Any]]) -> PriceTable:
         """This table with the user's ``[prices]`` entries (checked by config) in front."""
         user = tuple(_price(pattern, values) for pattern, values in entries.items())
         return PriceTable(self.date, user, self.shipped)
+
+
+def _matches(name: str, pattern: str) -> bool:
+    """``fnmatchcase(name, pattern)``, asked only when ``name`` begins with the pattern's
+    text before its first wildcard, which any match must: the first lookup of a run then
+    compiles the few patterns of that model's family, not all of the table's (5 ms)."""
+    return name.startswith(_literal_head(pattern)) and fnmatchcase(name, pattern)
+
+
+@cache
+def _literal_head(pattern: str) -> str:
+    return re.split(r"[*?\[]", pattern, maxsplit=1)[0]
 
 
 def normalize_model(model: str) -> str:

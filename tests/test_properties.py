@@ -3,14 +3,18 @@ note, written into the frontmatter of real exports from every demo source."""
 
 from __future__ import annotations
 
+import fnmatch
 import shutil
 import sys
 from datetime import UTC, date, datetime, timedelta
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import frontmatter
 import pytest
 from conftest import EXAMPLES_HOME, note_files
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exporter import prices
 from exporter.daily import DailyNotes
@@ -185,6 +189,27 @@ def test_the_user_s_prices_come_first():
     table = prices.shipped_table().with_user({"claude-sonnet-4-5*": {"input": 1, "output": 2}})
     s = session(reply(0, "claude-sonnet-4-5"), usage=Usage(1_000_000, 1_000_000))
     assert session_properties(s, PropertySettings(prices=table))["cost"] == 3.0
+
+
+_GLOB_PIECES = ["claude-", "opus", "4-5", "-", "*", "?", "[0-9]", "[!a]", "[", "]", "gpt-5", "x"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(st.sampled_from(_GLOB_PIECES), max_size=6).map("".join),
+    st.lists(st.sampled_from(_GLOB_PIECES), max_size=6).map("".join)
+    | st.sampled_from([p.pattern for p in prices.shipped_table().shipped]),
+)
+def test_a_model_matches_a_price_pattern_exactly_as_fnmatchcase_says(name, pattern):
+    """The lookup compiles only the patterns whose text before a wildcard starts the name."""
+    assert prices._matches(name, pattern) == fnmatchcase(name, pattern)
+
+
+def test_the_first_lookup_compiles_only_its_family_s_patterns():
+    fnmatch._compile_pattern.cache_clear()  # the standard library's cache of patterns
+    table = prices.PriceTable("", (), prices.shipped_table().shipped)
+    assert table.price_of("claude-opus-4-5-20251101") is not None
+    assert 0 < fnmatch._compile_pattern.cache_info().currsize < 10  # of the table's 53
 
 
 def test_the_price_table_is_dated_and_says_it_holds_list_prices():

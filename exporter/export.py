@@ -175,7 +175,7 @@ class _Run:
             self._units[unit] = (adapter, ref)
         skipped = self.unchanged.skipped
         at_start = [skipped(unit, ref) for _adapter, ref, unit in named]
-        to_read = [entry[1] for entry, skip in zip(named, at_start, strict=True) if not skip]
+        to_read = [ref for (_a, ref, _u), skip in zip(named, at_start, strict=True) if not skip]
         self.renderer.plan(len(to_read), sum(ref.size for ref in to_read))
         self.ahead.ask(units, 0, skipped)
         for done, (adapter, ref, unit) in enumerate(named, start=1):

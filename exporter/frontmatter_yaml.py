@@ -236,7 +236,7 @@ _RESOLVERS = [
     ("tag:yaml.org,2002:int", "[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)"
      f"|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*{_SEXAGESIMAL}"),
     ("tag:yaml.org,2002:merge", "<<"),
-    ("tag:yaml.org,2002:null", "~|null|Null|NULL"),  # and "" (below)
+    (_NULL, "~|null|Null|NULL"),  # and "" (below)
     (_TIMESTAMP, "[0-9]{4}-[0-9]{2}-[0-9]{2}"
      "|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \\t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]*)?"
      "(?:[ \\t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?"),
@@ -261,12 +261,3 @@ def _resolved(text: str) -> str:
         return _NULL  # its patterns by the first character, and none starts with a newline
     found = _resolver().match(text)
     return _TAGS[found.lastgroup] if found else _STR
-
-
-def pyyaml_resolved(text: str) -> str:
-    """The same, asked of PyYAML itself (the reference, for the tests)."""
-    resolvers = _dumper().yaml_implicit_resolvers
-    for tag, regexp in [*resolvers.get(text[0] if text else "", ()), *resolvers.get(None, ())]:
-        if regexp.match(text):
-            return tag
-    return _STR

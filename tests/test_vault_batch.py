@@ -128,3 +128,27 @@ def test_ctrl_c_while_a_batch_is_renamed_lands_the_whole_batch_first(tmp_path, m
     with pytest.raises(KeyboardInterrupt):
         batch.commit()
     assert sorted(p.name for p in vault.iterdir()) == [f"n{i}.md" for i in range(5)]
+
+
+def test_each_late_fsync_failure_fails_its_own_note_whichever_lane_ran_it(tmp_path, monkeypatch):
+    # 20 notes in 8 lanes: lane 3 takes notes 3, 11 and 19, lane 4 takes 4 and 12. Two
+    # failures in one lane and one in another must each fail their own note, no other.
+    real, failing = os.fsync, {"n03.md", "n19.md", "n12.md"}
+
+    def failing_fsync(fd):
+        written = Path(os.readlink(f"/proc/self/fd/{fd}"))  # a temp file beside its note
+        if written.read_bytes().decode() in failing:
+            raise OSError(errno.EIO, "injected")
+        return real(fd)
+
+    batch = vaultio.WriteBatch(tmp_path, limit=100)
+    names = [f"n{i:02d}.md" for i in range(20)]
+    for name in names:
+        batch.write(f"a/{name}", name.encode())
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    batch.commit()
+    monkeypatch.undo()
+    assert sorted(relpath for relpath, _exc in batch.failed) == sorted(f"a/{n}" for n in failing)
+    landed = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert landed == [n for n in names if n not in failing]
+    assert all((tmp_path / "a" / n).read_bytes() == n.encode() for n in landed)

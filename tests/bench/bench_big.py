@@ -78,6 +78,8 @@ def main() -> None:
         print(
             f"  full export, default jobs:     {full:.1f} s = {size / 1e6 / full:.1f} MB/s (target 20 MB/s), {full / floor_s:.1f}x the floor"
         )
+        if len(fulls) > 1:
+            print(f"  each full export:              {', '.join(f'{t:.1f}' for t in fulls)} s")
         print(
             f"  no-op re-run:                  {statistics.median(noops):.2f} s in process, {statistics.median(commands):.2f} s as a command (target 1 s)"
         )

@@ -58,8 +58,9 @@ READ_AHEAD_BYTES = 24 * 1024 * 1024  # source bytes read ahead at once, at most
 # Units handed over in one job, up to this many or this much source. Each job wakes the
 # main process's threads (the pool's, which then take the interpreter lock from the one
 # writing notes) as it is sent and as its result comes back: short units go in twelves.
-# Against fours, alternating as commands: 300 sessions 0.91 -> 0.87 s (24 pairs), CPU of
-# all processes -5%; 2,000 sessions -2 to -5% wall, the main process's CPU -6 to -10%.
+# Against fours, alternating as commands, each first as often: 2,000 short sessions
+# 2.35 -> 2.25 s (12 rounds); 300 sessions 0.91 -> 0.87 s in a slow hour (24 rounds),
+# 0.532 -> 0.528 s in a fast one (18). Eights and sixteens did no better.
 BATCH_UNITS = 12
 BATCH_BYTES = 512 * 1024
 # A unit of this much source keeps the main process busy in its turn (it reads a streamed

@@ -31,7 +31,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from . import notefile, vaultio
+from . import notefile, vaultbatch, vaultio
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
@@ -104,7 +104,7 @@ class Vault(NoteSurvey):
         self._moved = False  # a record now names where its note was moved to
         # Notes are written as a batch (their fsyncs overlap): a path is settled before it
         # is read, and the batch committed before the vault is walked or the run recorded.
-        self._batch = vaultio.WriteBatch(self.root)
+        self._batch = vaultbatch.WriteBatch(self.root)
         # Applied to the old text a conflict copy or a diff quotes (secret redaction).
         self.scrub: Callable[[str], str] = str
 
@@ -373,7 +373,7 @@ class Vault(NoteSurvey):
         )
         data = self._state_bytes if unchanged else self.state.dumps()
         if not self.dry_run:
-            vaultio.sync_folders(self.root, self._unsynced)  # the notes' renames, durable first
+            vaultbatch.sync_folders(self.root, self._unsynced)  # the notes' renames, durable first
             self._unsynced.clear()
         if not self.dry_run and data != self._state_bytes:
             vaultio.write_file(self.root, f"{STATE_DIR}/{STATE_FILE}", data)

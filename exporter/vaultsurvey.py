@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from . import notefile, vaultio
+from . import notefile, vaultbatch, vaultio
 from .state import STATE_DIR, NoteRecord, State
 
 _HEAD_BYTES = 65_536  # enough for the frontmatter of almost any note
@@ -33,7 +33,7 @@ class NoteSurvey:
 
     root: Path
     state: State
-    _batch: vaultio.WriteBatch
+    _batch: vaultbatch.WriteBatch
     _identities: dict[str, str] | None
 
     def _kind(self, relpath: str) -> str:

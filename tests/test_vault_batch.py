@@ -19,7 +19,7 @@ import pytest
 from conftest import note_files
 from vault_builder import export, write_session
 
-from exporter import vaultio
+from exporter import vaultbatch, vaultio
 
 
 def _sessions(home, n: int) -> None:
@@ -49,7 +49,7 @@ def test_the_fsyncs_of_many_notes_run_side_by_side(tmp_path, monkeypatch):
 
 
 def test_a_note_written_twice_lands_in_order_and_is_read_only_once_landed(tmp_path):
-    batch = vaultio.WriteBatch(tmp_path, limit=10)
+    batch = vaultbatch.WriteBatch(tmp_path, limit=10)
     batch.write("a/n.md", b"first")
     assert not (tmp_path / "a" / "n.md").exists()  # pending: still a temp file
     written = batch.write("a/n.md", b"second")  # the first lands before the second
@@ -91,7 +91,7 @@ def test_a_late_fsync_failure_fails_that_note_alone_and_the_next_run_writes_it(
 
 def test_ctrl_c_during_a_commit_still_lands_every_written_note_whole(tmp_path):
     real, vault = os.fsync, tmp_path / "v"
-    batch = vaultio.WriteBatch(vault, limit=10)
+    batch = vaultbatch.WriteBatch(vault, limit=10)
     for i in range(3):
         batch.write(f"n{i}.md", f"note {i}".encode())
 
@@ -114,7 +114,7 @@ def test_ctrl_c_while_a_batch_is_renamed_lands_the_whole_batch_first(tmp_path, m
     """A real SIGINT arriving at the first rename: held back until the batch has landed,
     then raised, so no note counted as written is left behind as a temp file."""
     vault = tmp_path / "v"
-    batch = vaultio.WriteBatch(vault, limit=10)
+    batch = vaultbatch.WriteBatch(vault, limit=10)
     for i in range(5):
         batch.write(f"n{i}.md", f"note {i}".encode())
     real, sent = vaultio._rename, []
@@ -141,7 +141,7 @@ def test_each_late_fsync_failure_fails_its_own_note_whichever_lane_ran_it(tmp_pa
             raise OSError(errno.EIO, "injected")
         return real(fd)
 
-    batch = vaultio.WriteBatch(tmp_path, limit=100)
+    batch = vaultbatch.WriteBatch(tmp_path, limit=100)
     names = [f"n{i:02d}.md" for i in range(20)]
     for name in names:
         batch.write(f"a/{name}", name.encode())

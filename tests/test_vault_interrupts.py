@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from exporter import interrupts, vaultio
+from exporter import interrupts, vaultbatch, vaultio
 
 pytestmark = pytest.mark.skipif(
     not hasattr(signal, "pthread_kill") or not vaultio._DIRFD, reason="needs POSIX signals"
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(
 
 
 class CtrlCAfter:
-    """``os`` as vaultio sees it: a SIGINT goes to the main thread right after its n-th
+    """``os`` as vaultio and vaultbatch see it: a SIGINT goes to the main thread right after its n-th
     system call returns (from an fsync thread too). Descriptors are tracked."""
 
     def __init__(self, at: int) -> None:
@@ -61,14 +61,14 @@ def scenario(root: Path, done: list[tuple[str, bytes]], batches: list) -> None:
     done.append(("a/b/one.md", b"one"))
     assert vaultio.read_file(root, "a/b/one.md")[0] == b"one"
     assert vaultio.kind(root, "a/b") == "folder"
-    batch = vaultio.WriteBatch(root, limit=3)
+    batch = vaultbatch.WriteBatch(root, limit=3)
     batches.append(batch)
     for i in range(5):
         relpath, data = f"{'ac'[i % 2]}/n{i}.md", f"note {i}".encode()
         batch.write(relpath, data)
         done.append((relpath, data))
     batch.commit()
-    vaultio.sync_folders(root, ["a", "c"])
+    vaultbatch.sync_folders(root, ["a", "c"])
     vaultio.append_file(root, ".ccexport/log.txt", b"a line\n")
     os.close(vaultio.open_lock_file(root, ".ccexport/lock"))
     done.remove(("a/b/one.md", b"one"))  # from here it may be gone
@@ -84,13 +84,13 @@ def ctrl_c_raises():
 
 def run(root: Path, at: int) -> tuple[CtrlCAfter, list, list, BaseException | None]:
     fake, done, batches, raised = CtrlCAfter(at), [], [], None
-    vaultio.os = fake
+    vaultio.os = vaultbatch.os = fake
     try:
         scenario(root, done, batches)
     except BaseException as exc:  # what the caller would see
         raised = exc
     finally:
-        vaultio.os = os
+        vaultio.os = vaultbatch.os = os
     return fake, done, batches, raised
 
 

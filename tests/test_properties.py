@@ -7,7 +7,6 @@ import fnmatch
 import shutil
 import sys
 from datetime import UTC, date, datetime, timedelta
-from fnmatch import fnmatchcase
 from pathlib import Path
 
 import frontmatter
@@ -202,7 +201,7 @@ _GLOB_PIECES = ["claude-", "opus", "4-5", "-", "*", "?", "[0-9]", "[!a]", "[", "
 )
 def test_a_model_matches_a_price_pattern_exactly_as_fnmatchcase_says(name, pattern):
     """The lookup compiles only the patterns whose text before a wildcard starts the name."""
-    assert prices._matches(name, pattern) == fnmatchcase(name, pattern)
+    assert prices._matches(name, pattern) == fnmatch.fnmatchcase(name, pattern)
 
 
 def test_the_first_lookup_compiles_only_its_family_s_patterns():

@@ -62,7 +62,7 @@ def main() -> None:
         floor_s = floor(home)
         fulls, vault = [], work / "vault"
         for i in range(args.repeat):
-            if i:  # moved aside, not deleted: see below
+            if i:  # moved aside, not deleted: see the module's docstring
                 vault.rename(work / f"vault-before-{i}")
             fulls.append(timed_export(vault, home))
         noops = [timed_export(vault, home) for _ in range(3)]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .adapters import Adapter, SessionRef, SourceContext, select_adapters
+from .adapters import Adapter, SessionRef
 from .collector import collector_eased
 from .errors import ConfigError, Problem
 from .model import Session
@@ -21,11 +21,12 @@ from .notes import Note, default_relpath, has_conversation, linked_keys
 from .notewriter import NoteWriter, source_counts
 from .options import ExportOptions
 from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # re-exported
+from .packed import PackedSession
 from .plan import LinkPlan
 from .readahead import ReadAhead, ReadSession, ReadSettings, ReadUnit, placed, wanted
 from .redact import redact_report, redact_state, rename_secret_paths
 from .render import fresh_templates
-from .sources import unreadable_in_sources
+from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .split import Part, iter_parts, part_key, part_relpath
 from .state import VaultLock
 from .unchanged import UnchangedUnits
@@ -33,21 +34,6 @@ from .vault import Action, Change, Vault
 from .workers import Outcome, Renderer, RenderJob, failed
 
 Progress = Callable[[int, int], None]  # (done, total)
-
-
-def discover(options: ExportOptions) -> list[tuple[Adapter, SessionRef]]:
-    """Every session unit found for the chosen sources (cheap: no parsing)."""
-    ctx = SourceContext.for_home(options.home, options.paths)
-    found: list[tuple[Adapter, SessionRef]] = []
-    for adapter in select_adapters(options.sources):
-        try:
-            for ref in adapter.discover(ctx):
-                if options.since and ref.mtime_ns < options.since.timestamp() * 1e9:
-                    continue  # not touched since: cannot hold anything newer
-                found.append((adapter, ref))
-        except PermissionError:
-            continue  # the folder is reported by unreadable_in_sources; the rest goes on
-    return found
 
 
 def run_export(options: ExportOptions, progress: Progress | None = None) -> ExportReport:
@@ -260,7 +246,7 @@ class _Run:
                 if not self._again_pass:  # a unit redone counts once
                     self._counts(adapter.name).found += len(sessions)
                     self._redactions.update(loaded.redactions)
-                ahead = {r.session.key: r for r in loaded.sessions if r.note is not None}
+                ahead = {r.session.key: r for r in loaded.sessions if r.note or r.packed}
                 self._plan_family(sessions, state, ahead)
                 self._write_finished()
         except Exception as exc:  # one unreadable session must not stop the run
@@ -350,10 +336,12 @@ class _Run:
             try:
                 known = self.plan.with_known_children(session)
                 self.plan.rendering(known)
-                if session.key in ahead:
-                    self._done_ahead(ahead[session.key], known, paths[session.key], resolve, state)
+                read = ahead.get(session.key)
+                if read is not None and read.note is not None:
+                    self._done_ahead(read, known, paths[session.key], resolve, state)
                     continue
-                self._submit(known, paths[session.key], resolve, state)
+                packed = read.packed if read is not None else None
+                self._submit(known, paths[session.key], resolve, state, packed)
             except Exception as exc:  # this session alone fails; its family goes on
                 self._session_failed(session, exc, state)
 
@@ -373,15 +361,16 @@ class _Run:
 
     def _submit(
         self, session: Session, relpath: str, resolve: Callable[[str], str | None],
-        state: _UnitProgress,
+        state: _UnitProgress, packed: PackedSession | None = None,
     ) -> None:  # fmt: skip
         """Hand a session's note over for rendering; a long session, part by part, each as
         soon as its messages are read: the whole session is never one text in memory, and a
-        streamed session is never held whole."""
+        streamed session is never held whole (``packed``: its parts, cut where it was read)."""
         tally = None if self._again_pass else self._redactions  # a unit redone counts once
         max_bytes = self.options.note_max_bytes
         paths = [relpath]
-        parts, number = iter_parts(session, max_bytes, tally), 0
+        parts = packed.cut(session) if packed else iter_parts(session, max_bytes, tally)
+        number = 0
         while True:
             try:
                 number, part, last = next(parts)
@@ -409,7 +398,8 @@ class _Run:
             previous = Path(paths[number - 2]).stem if number > 1 else None
             following = Path(paths[number]).stem if not last else None
             where = Part(number, previous, following)
-            self.renderer.submit(RenderJob(self._unit, part, paths[number - 1], links, where))
+            held = packed.messages(number) if packed else None
+            self.renderer.submit(RenderJob(self._unit, part, paths[number - 1], links, where, held))
             self._write_finished()
 
     def _session_failed(

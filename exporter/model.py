@@ -214,6 +214,20 @@ class Session:
         return sum(1 for m in self.messages for p in m.parts if p.kind == "tool_call")
 
 
+def linked_message(message: Message, links: Mapping[str, str]) -> Message:
+    """``message`` with each tool call that started a subagent given that subagent's session
+    id (``links``: tool call id -> session id); the message itself if none did."""
+    if not any(isinstance(p, ToolCallPart) and p.call_id in links for p in message.parts):
+        return message
+    parts = tuple(
+        ToolCallPart(p.name, p.input, p.call_id, p.description, links[p.call_id])
+        if isinstance(p, ToolCallPart) and p.call_id in links
+        else p
+        for p in message.parts
+    )
+    return Message(message.role, parts, message.source_id, message.timestamp, message.model)
+
+
 def session_key(source: str, session_id: str) -> str:
     """The identity of a session across runs: source plus the source's own id."""
     return f"{source}:{session_id}"

@@ -22,8 +22,10 @@ Only adapters whose ``load`` depends on nothing but the files read ahead and the
 (``reads_alone``); a unit that holds ``READ_AHEAD_BELOW`` bytes or more once read is read
 by the main process, as before: its session may be split into parts, and a worker holding
 it whole while it is sent would double the memory it takes. A session so long that it is
-streamed is never held: its first reading (its totals, where it ends) is done ahead, and
-the main process reads its messages, part by part, as before.
+streamed is never held: its first reading (its totals, where it ends) is done ahead. An
+adapter that ``keeps_streamed`` hands its messages to a ``packed.PartPacker`` as it reads
+them, and the session comes back cut into parts, packed, for the main process to place and
+hand on; else (or if the packer let go) the main process reads its messages, part by part.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from .errors import Problem
 from .model import Session, session_key
 from .notes import Note, default_relpath, has_conversation, linked_keys, session_title
 from .options import ExportOptions
+from .packed import PackedSession, PartPacker
 from .redact import Redactor
 from .redact_rules import Rule
 from .split import iter_parts
@@ -69,6 +72,9 @@ BATCH_BYTES = 512 * 1024
 # have work while the main process reads. Else they had only its parts to render.
 LONG_UNIT = 8 * 1024 * 1024
 WINDOWS_PAST_LONG = 8
+# A streamed session whose parts come back packed (``packs``) takes a worker seconds per
+# 100 MB: it is handed over as soon as it is the next such unit, however far ahead, one at
+# a time (what comes back is held until its turn: up to ``packed.PACKED_MAX``).
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +107,8 @@ class ReadSettings:
 
 @dataclass(slots=True)
 class ReadSession:
-    """A session of a unit read ahead: whole, or (``note`` set) without its messages and
-    with its title, beside its note rendered at no path yet."""
+    """A session of a unit read ahead: whole, or without its messages and with its title,
+    beside its note rendered at no path yet (``note``) or its parts (``packed``)."""
 
     session: Session
     note: Outcome | None = None
@@ -110,6 +116,8 @@ class ReadSession:
     # path the main process gives a new note, linking to the others there (key -> stem);
     # the main process checks that before using it. None: a lone session's note.
     links: dict[str, str | None] | None = None
+    # A streamed session read once: its parts, cut and packed as it was read.
+    packed: PackedSession | None = None
 
 
 @dataclass(slots=True)
@@ -140,7 +148,8 @@ class ReadAhead:
         self._bytes = 0  # the size of those units
         self._next = 0  # where in the units the next to read ahead is looked for
         self._stopped = False
-        self._longs: tuple[list[tuple[Adapter, SessionRef]], list[int]] | None = None
+        self._longs: tuple[list[tuple[Adapter, SessionRef]], list[int], list[int]] | None = None
+        self._packing: str | None = None  # the unit read ahead whose parts come back packed
 
     def ask(
         self,
@@ -156,7 +165,9 @@ class ReadAhead:
         start = max(self._next, after)
         window = READ_AHEAD_PER_WORKER * self.renderer.workers
         end = min(after + window, len(units))
-        longs = self._long_units(units)
+        longs, packs = self._long_units(units)
+        if self._packing is None:
+            self._pack_next(units, packs, start, skipped)
         k = bisect_left(longs, after)
         if k < len(longs) and longs[k] < end:  # a long unit comes in the window
             end = min(longs[k] + 1 + window * WINDOWS_PAST_LONG, len(units))
@@ -170,7 +181,7 @@ class ReadAhead:
                 if self._bytes + size > READ_AHEAD_BYTES:
                     break  # looked at again once units read ahead are taken
                 unit = str(ref.main.path)
-                if not skipped(unit, ref):
+                if unit not in self._tickets and not skipped(unit, ref):
                     batch.append((unit, type(adapter), ref, size))
                     self._bytes += size
             self._next = position + 1
@@ -179,12 +190,33 @@ class ReadAhead:
                 batch = []
         self._send(batch)
 
-    def _long_units(self, units: list[tuple[Adapter, SessionRef]]) -> list[int]:
-        """Where in ``units`` the units of ``LONG_UNIT`` bytes of source or more are."""
+    def _long_units(self, units: list[tuple[Adapter, SessionRef]]) -> tuple[list[int], list[int]]:
+        """Where in ``units`` the units of ``LONG_UNIT`` bytes of source or more are, and
+        those of them whose parts come back packed."""
         if self._longs is None or self._longs[0] is not units:
             at = [k for k, (_adapter, ref) in enumerate(units) if ref.size >= LONG_UNIT]
-            self._longs = (units, at)
-        return self._longs[1]
+            packs = [k for k in at if _packs(*units[k])]
+            self._longs = (units, at, packs)
+        return self._longs[1], self._longs[2]
+
+    def _pack_next(
+        self,
+        units: list[tuple[Adapter, SessionRef]],
+        packs: list[int],
+        start: int,
+        skipped: Callable[[str, SessionRef], bool],
+    ) -> None:
+        """Hand over the next unit whose parts come back packed, alone, however far ahead."""
+        for position in packs[bisect_left(packs, start) :]:
+            adapter, ref = units[position]
+            unit = str(ref.main.path)
+            if unit in self._tickets or skipped(unit, ref):
+                continue
+            ticket = self.renderer.read_ahead(read_units, [(unit, type(adapter), ref)])
+            if ticket is not None:
+                self._tickets[unit] = (ticket, 0, 0)
+                self._packing = unit
+            return
 
     def _send(self, batch: list[tuple[str, type, SessionRef, int]]) -> None:
         jobs = [(unit, adapter_type, ref) for unit, adapter_type, ref, _size in batch]
@@ -199,6 +231,8 @@ class ReadAhead:
         """The unit as a worker read it, or None (not read ahead, or that failed); not
         ``wanted`` (skipped, or failed before its turn): what was read is let go."""
         found = self._tickets.pop(unit, None)
+        if unit == self._packing:
+            self._packing = None
         if found is None:
             return None
         ticket, index, size = found
@@ -216,6 +250,12 @@ class ReadAhead:
         for ticket, _index, _size in self._tickets.values():
             ticket[0].cancel()
         self._tickets.clear()
+
+
+def _packs(adapter: Adapter, ref: SessionRef) -> bool:
+    """Does reading the unit ahead cut its streamed session into packed parts?"""
+    streams = getattr(adapter, "streams", None)
+    return bool(getattr(adapter, "keeps_streamed", False) and streams and streams(ref))
 
 
 def wanted(session: Session, project: str | None, since: datetime | None) -> bool:
@@ -255,12 +295,17 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
         use_context = getattr(adapter, "use_context", None)
         if use_context:  # as discovery told the main process's adapter
             use_context(reading.context)
-    loaded = adapter.load(ref)
     rules = reading.redactor()
+    packer = None
+    if getattr(adapter, "keeps_streamed", False):  # a streamed session is read once (packed)
+        packer = PartPacker(reading.note_max_bytes, rules)
+        loaded = adapter.load(ref, keep=packer)
+    else:
+        loaded = adapter.load(ref)
     counts: Counter[str] = Counter()
     sessions = [
-        # A streamed session is redacted by the main process, which reads its messages (the
-        # rules are not sent along with it): it comes back as loaded, and only it does.
+        # A streamed session the packer let go is redacted by the main process, which reads
+        # its messages: it comes back as loaded, and only it does.
         rules.session(s, counts) if rules and not s.is_streamed else s
         for s in loaded.sessions
         if wanted(s, reading.project, reading.since)
@@ -271,7 +316,18 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
         read = [_rendered_at(unit, s, settings, family) for s in sessions]
     else:
         read = [_rendered(unit, s, settings, reading.note_max_bytes) for s in sessions]
+    if packer is not None and any(r.session.is_streamed for r in read):
+        read = [_packed(r, packer, counts) if r.session.is_streamed else r for r in read]
     return ReadUnit(loaded.problems, read, conversations, counts)
+
+
+def _packed(read: ReadSession, packer: PartPacker, counts: Counter[str]) -> ReadSession:
+    """A streamed session with its parts packed as it was read, redacted; else as loaded."""
+    found = packer.packed(read.session)
+    if found is None:
+        return read
+    counts.update(packer.counts)
+    return ReadSession(found[0], packed=found[1])
 
 
 def _rendered(unit: str, session: Session, settings: Any, max_bytes: int) -> ReadSession:

@@ -266,9 +266,9 @@ class Redactor:
                     changes[name] = new
         if isinstance(session.messages, MessageStream):
             # Redacted as they are read; counted on the pass that renders them (``counted``).
-            changes["messages"] = session.messages.mapped(self._message)
+            changes["messages"] = session.messages.mapped(self.message)
         else:
-            messages = tuple(self._message(m, counts) for m in session.messages)
+            messages = tuple(self.message(m, counts) for m in session.messages)
             if any(a is not b for a, b in zip(messages, session.messages, strict=True)):
                 changes["messages"] = messages
         if session.extra:
@@ -277,7 +277,7 @@ class Redactor:
                 changes["extra"] = extra
         return replace(session, **changes) if changes else session
 
-    def _message(self, message: Message, counts: Counter[str] | None) -> Message:
+    def message(self, message: Message, counts: Counter[str] | None) -> Message:
         parts = tuple(self._part(p, counts) for p in message.parts)
         if all(a is b for a, b in zip(parts, message.parts, strict=True)):
             return message

@@ -1,4 +1,5 @@
-"""``ccexport sources``: what each adapter finds on this machine, without parsing it."""
+"""What each adapter finds on this machine, without parsing it: the units an export reads
+(``discover``), and the table ``ccexport sources`` prints."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .adapters import SourceContext, select_adapters
+from .adapters import Adapter, SessionRef, SourceContext, select_adapters
 from .errors import Problem
 
 if TYPE_CHECKING:
@@ -15,6 +16,21 @@ if TYPE_CHECKING:
 
 WALK_DEPTH = 6  # how deep below a source's folder unreadable folders are looked for
 _NOT_SOURCES = {"node_modules", ".git", ".venv", "venv", "__pycache__"}
+
+
+def discover(options: ExportOptions) -> list[tuple[Adapter, SessionRef]]:
+    """Every session unit found for the chosen sources (cheap: no parsing)."""
+    ctx = SourceContext.for_home(options.home, options.paths)
+    found: list[tuple[Adapter, SessionRef]] = []
+    for adapter in select_adapters(options.sources):
+        try:
+            for ref in adapter.discover(ctx):
+                if options.since and ref.mtime_ns < options.since.timestamp() * 1e9:
+                    continue  # not touched since: cannot hold anything newer
+                found.append((adapter, ref))
+        except PermissionError:
+            continue  # the folder is reported by unreadable_in_sources; the rest goes on
+    return found
 
 
 @dataclass(frozen=True, slots=True)

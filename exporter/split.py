@@ -19,8 +19,9 @@ soon as it is full.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -100,16 +101,36 @@ def _chunks(
     messages: Iterable[Message], max_bytes: int
 ) -> Iterator[tuple[tuple[Message, ...], bool]]:
     """Each part's messages as soon as the part is closed, and whether it is the last."""
-    current: list[Message] = []
-    size = 0
+    cutter = PartCutter(max_bytes)
     for message in messages:
+        closed = cutter.add(message)
+        if closed is not None:
+            yield closed, False
+    yield cutter.end(), True
+
+
+class PartCutter:
+    """Cuts messages given one at a time into parts: ``add`` returns a part's messages when
+    the message starts the next part; ``end``, the last part's."""
+
+    __slots__ = ("max_bytes", "current", "size")
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.current: list[Message] = []
+        self.size = 0
+
+    def add(self, message: Message) -> tuple[Message, ...] | None:
         weight = estimated_bytes(message)
-        if current and size + weight > max_bytes * _room(message):
-            yield tuple(current), False
-            current, size = [], 0
-        current.append(message)
-        size += weight
-    yield tuple(current), True
+        closed = None
+        if self.current and self.size + weight > self.max_bytes * _room(message):
+            closed, self.current, self.size = tuple(self.current), [], 0
+        self.current.append(message)
+        self.size += weight
+        return closed
+
+    def end(self) -> tuple[Message, ...]:
+        return tuple(self.current)
 
 
 def _naming(messages: Iterable[Message], named: set[str]) -> Iterator[Message]:
@@ -184,25 +205,59 @@ def _part_session(
     named: set[str],
 ) -> Session:
     """The session as one part sees it: its messages, and properties of those alone."""
-    times = [m.timestamp for m in messages if m.timestamp]
-    spawned = tuple(
-        dict.fromkeys(
-            p.subagent_id
+    part = part_properties(session, PartFacts.of(messages), number, last, title, named, {})
+    return replace(part, messages=messages)
+
+
+@dataclass(frozen=True, slots=True)
+class PartFacts:
+    """What a part's properties need of its messages (kept for a part held packed)."""
+
+    first_time: datetime | None
+    last_time: datetime | None
+    models: tuple[str, ...]
+    calls: tuple[tuple[str | None, str | None], ...]  # each tool call's id and subagent
+
+    @classmethod
+    def of(cls, messages: tuple[Message, ...]) -> PartFacts:
+        times = [m.timestamp for m in messages if m.timestamp]
+        calls = tuple(
+            (p.call_id, p.subagent_id)
             for m in messages
             for p in m.parts
-            if isinstance(p, ToolCallPart) and p.subagent_id
+            if isinstance(p, ToolCallPart)
         )
-    )
+        models = tuple(dict.fromkeys(m.model for m in messages if m.model))
+        return cls(times[0] if times else None, times[-1] if times else None, models, calls)
+
+    def subagents(self, links: Mapping[str, str]) -> tuple[str, ...]:
+        """The subagents the part's tool calls started, in order (``links``: tool call id
+        -> subagent, for calls linked only since their messages were read)."""
+        ids = (links[call] if call in links else agent for call, agent in self.calls)
+        return tuple(dict.fromkeys(i for i in ids if i))
+
+
+def part_properties(
+    session: Session,
+    facts: PartFacts,
+    number: int,
+    last: bool,
+    title: str,
+    named: set[str],
+    links: Mapping[str, str],
+) -> Session:
+    """The session as one part sees it, without its messages: properties of those alone
+    (``named``: the subagents tool calls name in the whole session)."""
+    spawned = facts.subagents(links)
     if last:  # children no call in the session names are listed on the growing end
         spawned += tuple(s for s in session.subagent_ids if s not in named)
-    models = tuple(dict.fromkeys(m.model for m in messages if m.model)) or session.models
     return replace(
         session,
-        messages=messages,
+        messages=(),
         title=title if number == 1 else f"{title} (part {number})",
-        started_at=session.started_at if number == 1 else (times[0] if times else None),
-        ended_at=session.ended_at if last else (times[-1] if times else None),
-        models=models,
+        started_at=session.started_at if number == 1 else facts.first_time,
+        ended_at=session.ended_at if last else facts.last_time,
+        models=facts.models or session.models,
         usage=session.usage if last else Usage(),
         cost=session.cost if last else None,
         subagent_ids=spawned,

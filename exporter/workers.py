@@ -16,13 +16,14 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import BrokenExecutor, Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .errors import Problem
 from .interrupts import ctrl_c_held
 from .model import Session, session_key
 from .notes import Note, NoteSettings, build_note
+from .packed import PackedMessages
 from .render import TemplateError
 from .split import Part, link_parts, part_key
 
@@ -45,6 +46,7 @@ class RenderJob:
     relpath: str
     links: dict[str, str | None]  # session key -> note stem, decided by the planner
     part: Part | None = None  # one part of a long session (``session`` holds that part)
+    packed: PackedMessages | None = None  # that part's messages, packed where they were read
 
     @property
     def key(self) -> str:
@@ -62,6 +64,8 @@ def render_job(job: RenderJob, settings: NoteSettings | None = None) -> Outcome:
     settings = settings or _worker_settings[0][0]
     session = job.session
     try:
+        if job.packed is not None:
+            session = replace(session, messages=job.packed.messages())
         note = build_note(session, job.relpath, settings, job.links.get)
         if job.part:
             link_parts(note, job.part)

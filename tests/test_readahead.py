@@ -376,7 +376,9 @@ def test_a_compressed_rollout_is_weighed_as_it_expands(tmp_path, monkeypatch):
 def test_a_streamed_session_is_first_read_ahead_and_its_messages_here(tmp_path, monkeypatch):
     """A session so long that it is streamed is never held: a worker does its first reading
     (totals, where it ends), unredacted; the main process redacts it and reads its messages
-    part by part. Notes (in parts), redaction counts and report: those of one process."""
+    part by part, unless the adapter kept them as it read (Claude Code: its parts come
+    packed, see test_packed.py). Notes (in parts), redaction counts and report: those of one
+    process."""
     from exporter.adapters import claude_code, codex
 
     monkeypatch.setattr(workers, "PARALLEL_FROM", 4)
@@ -397,18 +399,22 @@ def test_a_streamed_session_is_first_read_ahead_and_its_messages_here(tmp_path, 
     codex_path = rollout.write(home / ".codex")
     assert min(path.stat().st_size, codex_path.stat().st_size) >= 60_000  # both streamed
     read: list[str] = []
+    packed: list[str] = []
     take = readahead.ReadAhead.take
 
     def recording(self, unit, wanted=True):
         got = take(self, unit, wanted)
         if got is not None:
             read.extend(r.session.session_id for r in got.sessions if r.session.is_streamed)
+            packed.extend(r.session.session_id for r in got.sessions if r.packed)
         return got
 
     monkeypatch.setattr(readahead.ReadAhead, "take", recording)
     kw = {"note_max_bytes": 30_000}
     one, two = export(tmp_path / "one", home, 1, **kw), export(tmp_path / "two", home, 2, **kw)
-    assert sorted(read) == sorted([long.session_id, rollout.thread_id])  # read ahead
+    # Both read ahead: the Claude Code session cut into parts there (``packed``), the
+    # Codex rollout's messages read again here.
+    assert read == [rollout.thread_id] and packed == [long.session_id]
     notes = note_files(tmp_path / "two", index=True)
     assert notes == note_files(tmp_path / "one", index=True)
     assert one.as_dict() == two.as_dict() and two.redactions == one.redactions
@@ -463,6 +469,9 @@ class _Pool:
         self.asked.extend(unit for unit, _type, _ref in jobs)
         return object(), None
 
+    def read_result(self, _ticket):
+        return None  # (as if the worker had failed: the main process reads it)
+
 
 def _units(sizes: list[int]) -> list:
     from exporter.adapters.base import FileStamp, SessionRef
@@ -492,3 +501,40 @@ def test_units_are_read_ahead_a_window_deep_and_further_past_a_long_unit():
     sizes[10] = readahead.LONG_UNIT
     asked = _asked_ahead(sizes)
     assert len(asked) == readahead.READ_AHEAD_BYTES // 200_000 < deeper - 1
+
+
+class _Streaming(_Reading):
+    """An adapter that streams a file of 64 MB or more and keeps its messages as it reads."""
+
+    keeps_streamed = True
+
+    def streams(self, ref) -> bool:
+        return ref.main.size >= 64 * 1024 * 1024
+
+    def held_size(self, ref) -> int:
+        return 0 if self.streams(ref) else ref.size
+
+
+def test_a_session_cut_into_packed_parts_is_read_ahead_at_once_and_one_at_a_time():
+    """Its first reading now packs its parts too (seconds per 100 MB): the next such unit is
+    handed over as soon as the run starts, however far ahead, alone in its job; the one after
+    it only once it is taken (what comes back is held until its turn)."""
+    big = 100 * 1024 * 1024
+    sizes = [1000] * 2000
+    sizes[1500] = sizes[1800] = big
+    units = [(_Streaming(), ref) for _adapter, ref in _units(sizes)]
+    renderer = _Pool()
+    ahead = readahead.ReadAhead(renderer)
+    ahead.ask(units, 0, lambda unit, ref: False)
+    asked = [int(u.removeprefix("/h/s").removesuffix(".jsonl")) for u in renderer.asked]
+    assert asked == [1500, *range(readahead.READ_AHEAD_PER_WORKER * 2)]
+    ahead.ask(units, 1, lambda unit, ref: False)
+    assert "/h/s1800.jsonl" not in renderer.asked  # one at a time
+    ahead.take("/h/s1500.jsonl")  # its turn
+    before = len(renderer.asked)
+    ahead.ask(units, 1501, lambda unit, ref: False)
+    assert renderer.asked[before] == "/h/s1800.jsonl"  # then the window past 1500
+    skipped = readahead.ReadAhead(_Pool())
+    skipped.ask(units, 0, lambda unit, ref: unit == "/h/s1500.jsonl")  # unchanged: not read
+    assert "/h/s1500.jsonl" not in skipped.renderer.asked
+    assert "/h/s1800.jsonl" in skipped.renderer.asked

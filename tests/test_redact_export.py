@@ -340,6 +340,7 @@ def test_every_source_and_every_field_of_the_model(tmp_path, monkeypatch, source
     """Redaction works on the model every adapter produces, so a source is covered by
     handing the pipeline a session under its name with a secret in every field."""
     from exporter import export as export_module
+    from exporter import sources
 
     unit = tmp_path / "unit.jsonl"
     unit.write_text("{}\n")
@@ -356,7 +357,7 @@ def test_every_source_and_every_field_of_the_model(tmp_path, monkeypatch, source
         def load(self, ref):
             return LoadResult([_session_with_a_secret_everywhere(source, unit)])
 
-    monkeypatch.setattr(export_module, "select_adapters", lambda names: [Fake()])
+    monkeypatch.setattr(sources, "select_adapters", lambda names: [Fake()])
     monkeypatch.setattr(export_module, "unreadable_in_sources", lambda options: [], raising=False)
     vault = tmp_path / "vault"
     report = export(vault, tmp_path)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Protocol
 
 from ..errors import Problem
-from ..model import Session
+from ..model import Message, Session
 
 # A session file this large is streamed: its messages are read again, one by one, when its
 # notes are written, never held whole. Each streaming adapter imports it (a test lowers it
@@ -113,3 +113,15 @@ class Adapter(Protocol):
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]: ...
 
     def load(self, ref: SessionRef) -> LoadResult: ...
+
+
+class MessageSink(Protocol):
+    """Where an adapter that ``keeps_streamed`` hands the messages of the session it streams
+    (``load(ref, keep=sink)``) as its first reading closes them, so that they need not be
+    read again: ``add`` in order; ``end`` once the reading is over, with the subagent each
+    tool call started (call id -> session id, known only then). Without ``end`` (the adapter
+    must read the file again for its messages) the sink's messages are not to be used."""
+
+    def add(self, messages: Iterable[Message]) -> None: ...
+
+    def end(self, links: Mapping[str, str]) -> None: ...

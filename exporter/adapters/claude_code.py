@@ -26,7 +26,9 @@ output). Only the sidechain lines of the old layout are kept until the file is r
 session file of ``STREAM_FROM`` bytes or more is not held at all: the first reading keeps
 only what describes the whole session (times, models, usage, titles, subagents), and its
 messages are a MessageStream that reads the file again, as far as the first reading went,
-each time they are needed (the note builder cuts them into part notes as they come).
+each time they are needed (the note builder cuts them into part notes as they come). Given
+a ``keep`` sink (``packed.PartPacker``, in a worker reading ahead), the first reading hands
+it each message as it is closed, so that the file need not be read again.
 
 Finding the files is in claude_discovery.py, linking subagents to their Task calls in
 claude_subagents.py; this module loads a discovered session and builds its sessions.
@@ -42,14 +44,18 @@ from functools import lru_cache, partial
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, ClassVar
 
-import orjson
-
 from ..collector import collector_paused
 from ..errors import Problem, SourceChanged
 from ..model import Message, MessageStream, Session
 from ._jsonl import iter_jsonl
-from .base import STREAM_FROM, LoadResult, SessionRef, SourceContext
-from .claude_discovery import SOURCE, NewerCopies, discover_project, file_session_id
+from .base import STREAM_FROM, LoadResult, MessageSink, SessionRef, SourceContext
+from .claude_discovery import (
+    SOURCE,
+    NewerCopies,
+    discover_project,
+    file_session_id,
+    leading_summaries,
+)
 from .claude_subagents import (
     WARMUP_PROMPT,
     TaskIndex,
@@ -76,6 +82,8 @@ class ClaudeCodeAdapter:
     # A unit's sessions depend on its files alone (and on folder listings, read the same
     # way anywhere): a worker may read it ahead (``readahead``).
     reads_alone: ClassVar[bool] = True
+    # ``load`` hands a streamed session's messages to a ``keep`` sink as it reads them.
+    keeps_streamed: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self._summary_index: dict[Path, dict[str, str]] = {}
@@ -83,7 +91,11 @@ class ClaudeCodeAdapter:
 
     def held_size(self, ref: SessionRef) -> int:
         """The bytes reading the unit holds: a main file that is streamed, nothing."""
-        return sum(f.size for f in ref.files if f is not ref.main or f.size < STREAM_FROM)
+        return sum(f.size for f in ref.files if f is not ref.main or not self.streams(ref))
+
+    def streams(self, ref: SessionRef) -> bool:
+        """Is the unit's main file streamed (never held)?"""
+        return ref.main.size >= STREAM_FROM
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured_paths = ctx.configured(SOURCE, "projects")
@@ -107,14 +119,14 @@ class ClaudeCodeAdapter:
                     except PermissionError:
                         continue  # reported by the pipeline as an unreadable folder
 
-    def load(self, ref: SessionRef) -> LoadResult:
+    def load(self, ref: SessionRef, keep: MessageSink | None = None) -> LoadResult:
         # A held session is tens of thousands of new containers (parts, tool inputs) and no
         # cycle among them: the collector, woken every few hundred, would walk them again
         # and again (a 100,000-line session: 1.8 -> 1.3 s). Values are the same either way.
         with collector_paused():
-            return self._load(ref)
+            return self._load(ref, keep)
 
-    def _load(self, ref: SessionRef) -> LoadResult:
+    def _load(self, ref: SessionRef, keep: MessageSink | None) -> LoadResult:
         result = LoadResult()
         if ref.session_id.startswith("agent-") or "/" in ref.session_id:
             child = self._load_agent_file(ref.main.path, None, result.problems)
@@ -124,8 +136,8 @@ class ClaudeCodeAdapter:
         path = ref.main.path
         # One pass over the file: each line becomes parts of messages and is let go, so a
         # long session is held as its messages, never as its parsed JSON.
-        stream = ref.main.size >= STREAM_FROM
-        meta, main = _Meta(), _MainFile(stream)
+        stream = self.streams(ref)
+        meta, main = _Meta(), _MainFile(stream, keep if stream else None)
         for rec in _records(path, result.problems, meta):
             # The session is the sessionId inside, not the file name: two folders may hold
             # files of the same name, and a copied transcript keeps its id.
@@ -154,6 +166,9 @@ class ClaudeCodeAdapter:
         if not every_line:
             transcript = main.transcript.finish(child_links)
             count = main.let_go + len(transcript.messages)
+            if main.keep is not None:  # (not ended otherwise: its messages are read again)
+                main.keep.add(transcript.messages)
+                main.keep.end(child_links)
         else:
             # Sidechain lines that make no subagent of their own stay in the conversation:
             # read the file once more (as far as the first pass went), every line this time.
@@ -233,7 +248,7 @@ class ClaudeCodeAdapter:
                 return summary
         index = self._summary_index.get(folder)
         if index is None:
-            index = self._summary_index[folder] = _leading_summaries(folder)
+            index = self._summary_index[folder] = leading_summaries(folder)
         for leaf, summary in index.items():
             if leaf in transcript.uuids:
                 return summary
@@ -263,10 +278,10 @@ class _MainFile:
 
     __slots__ = (
         "session_id", "older", "transcript", "tasks", "side", "any_sidechain",
-        "main_conversation", "stream", "let_go",
+        "main_conversation", "stream", "let_go", "keep",
     )  # fmt: skip
 
-    def __init__(self, stream: bool = False) -> None:
+    def __init__(self, stream: bool = False, keep: MessageSink | None = None) -> None:
         self.session_id: str | None = None
         self.older: Path | None = None  # a newer copy of this session elsewhere
         self.transcript = TranscriptBuilder()  # of the lines outside sidechains
@@ -276,6 +291,7 @@ class _MainFile:
         self.main_conversation = False  # a user or assistant line outside sidechains
         self.stream = stream  # let each message go once made (counted in let_go)
         self.let_go = 0
+        self.keep = keep  # given each message let go, to keep it instead of reading it again
 
     def add(self, rec: dict[str, Any]) -> None:
         self.tasks.add(rec)
@@ -289,7 +305,10 @@ class _MainFile:
         if self.older is None:  # an older copy is read through (for its problems) only
             self.transcript.add(rec)
             if self.stream:
-                self.let_go += len(self.transcript.closed({}))
+                closed = self.transcript.closed({})
+                self.let_go += len(closed)
+                if self.keep is not None:
+                    self.keep.add(closed)
 
 
 def _transcribe(
@@ -371,28 +390,6 @@ def _records(
                 str(path), f"unknown record type {kind!r} ({count} lines) skipped", source=SOURCE
             )
         )
-
-
-def _leading_summaries(folder: Path) -> dict[str, str]:
-    """leafUuid -> summary from the summary lines that open each file of a project."""
-    index: dict[str, str] = {}
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-        if not entry.name.endswith(".jsonl") or not entry.is_file():
-            continue
-        try:
-            with open(entry.path, "rb") as f:
-                # Summary lines are short: a longer line is cut, fails to parse, ends the file.
-                while raw := f.readline(1 << 20):
-                    if b'"summary"' not in raw[:40] and b'"type":"summary"' not in raw:
-                        break
-                    obj = orjson.loads(raw)
-                    if not isinstance(obj, dict) or obj.get("type") != "summary":
-                        break  # any other line, even a JSON array that names "summary"
-                    if isinstance(obj.get("summary"), str):
-                        index[str(obj.get("leafUuid"))] = obj["summary"]
-        except (OSError, orjson.JSONDecodeError):
-            continue
-    return index
 
 
 def _inline_sidechains(main: _MainFile, main_id: str, path: Path) -> tuple[list[Session], set[str]]:

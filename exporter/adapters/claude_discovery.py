@@ -1,6 +1,7 @@
 """Finding Claude Code sessions on disk (FORMATS.md §1): the project folders' session files,
 their ``subagents/`` folders and the older ``agent-<id>.jsonl`` files beside them, and, when a
-session was copied into several project folders, which copy is the newest.
+session was copied into several project folders, which copy is the newest; and the summary
+lines that open a project's files (a session's title, often written into a later file).
 
 Kept apart from loading (claude_code.py) because it reads only names, sizes and a few
 lines of each file, never a whole transcript.
@@ -192,3 +193,25 @@ def _names_by_folder(projects: Path) -> dict[str, list[str]]:
         for name in names:
             where.setdefault(name, []).append(folder)
     return where
+
+
+def leading_summaries(folder: Path) -> dict[str, str]:
+    """leafUuid -> summary from the summary lines that open each file of a project."""
+    index: dict[str, str] = {}
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if not entry.name.endswith(".jsonl") or not entry.is_file():
+            continue
+        try:
+            with open(entry.path, "rb") as f:
+                # Summary lines are short: a longer line is cut, fails to parse, ends the file.
+                while raw := f.readline(1 << 20):
+                    if b'"summary"' not in raw[:40] and b'"type":"summary"' not in raw:
+                        break
+                    obj = orjson.loads(raw)
+                    if not isinstance(obj, dict) or obj.get("type") != "summary":
+                        break  # any other line, even a JSON array that names "summary"
+                    if isinstance(obj.get("summary"), str):
+                        index[str(obj.get("leafUuid"))] = obj["summary"]
+        except (OSError, orjson.JSONDecodeError):
+            continue
+    return index

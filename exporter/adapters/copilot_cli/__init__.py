@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...errors import Problem, SourceChanged
-from ...model import Message, MessageStream
+from ...model import Message, MessageStream, linked_message
 from .._jsonl import iter_jsonl
 from ..base import STREAM_FROM, FileStamp, LoadResult, SessionRef, SourceContext
 
@@ -104,7 +104,6 @@ def _main_messages(
 ) -> Iterator[Message]:
     """A streamed log's main messages, read again as far as the first reading went."""
     from .events import EventLog
-    from .sessions import linked_message
 
     log = EventLog(session_id, path, [], slim=True, keep_agents=False)
     reached = 0

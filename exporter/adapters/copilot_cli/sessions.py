@@ -7,7 +7,7 @@ import re
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
-from ...model import Message, Session, TextPart, ToolCallPart, Usage
+from ...model import Message, Session, TextPart, Usage, linked_message
 from . import SOURCE
 from .events import EventLog, _str, _Thread
 
@@ -69,19 +69,6 @@ def agent_links(log: EventLog) -> dict[str, str]:
         for call_id, thread in log.agents.items()
         if thread.seen and call_id in log.calls
     }
-
-
-def linked_message(message: Message, links: dict[str, str]) -> Message:
-    """A message of the main thread with its calls that started a sub-agent linked."""
-    if not any(isinstance(p, ToolCallPart) and p.call_id in links for p in message.parts):
-        return message
-    parts = tuple(
-        ToolCallPart(p.name, p.input, p.call_id, p.description, links[p.call_id])
-        if isinstance(p, ToolCallPart) and p.call_id in links
-        else p
-        for p in message.parts
-    )
-    return Message(message.role, parts, message.source_id, message.timestamp, message.model)
 
 
 def _session(thread: _Thread, session_id: str, common: dict[str, Any], **more: Any) -> Session:

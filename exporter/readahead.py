@@ -72,9 +72,6 @@ BATCH_BYTES = 512 * 1024
 # have work while the main process reads. Else they had only its parts to render.
 LONG_UNIT = 8 * 1024 * 1024
 WINDOWS_PAST_LONG = 8
-# A streamed session whose parts come back packed (``packs``) takes a worker seconds per
-# 100 MB: it is handed over as soon as it is the next such unit, however far ahead, one at
-# a time (what comes back is held until its turn: up to ``packed.PACKED_MAX``).
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +156,8 @@ class ReadAhead:
     ) -> None:
         """Hand the units coming after the first ``after`` to the pool to be read (those
         not ``skipped``), if it runs: a few per worker, in jobs of a few units, and never
-        more source at once than ``READ_AHEAD_BYTES`` (a unit may come back whole)."""
+        more source at once than ``READ_AHEAD_BYTES`` (a unit may come back whole); and the
+        next unit whose parts come back packed, wherever it is (``_pack_next``)."""
         if self.renderer.pool is None or self._stopped:
             return
         start = max(self._next, after)
@@ -206,7 +204,10 @@ class ReadAhead:
         start: int,
         skipped: Callable[[str, SessionRef], bool],
     ) -> None:
-        """Hand over the next unit whose parts come back packed, alone, however far ahead."""
+        """Hand over the next unit whose streamed session comes back cut into packed parts,
+        alone, however far ahead: its reading takes a worker about 3 s per 100 MB, so that
+        it is done by its turn. One at a time: what comes back is held until then (up to
+        ``packed.PACKED_MAX``)."""
         for position in packs[bisect_left(packs, start) :]:
             adapter, ref = units[position]
             unit = str(ref.main.path)

@@ -1,6 +1,6 @@
-"""A streamed Claude Code session read once (``exporter/packed.py``): the worker that reads
-it first cuts it into parts as it reads and packs them; the main process never reads its
-messages. The notes, redaction counts and report are those of two readings (one process),
+"""A streamed Claude Code session or Codex rollout read once (``exporter/packed.py``): the
+worker that reads it first cuts it into parts as it reads and packs them; the main process
+never reads its messages. The notes, redaction counts and report are those of two readings (one process),
 and whatever the packer cannot hold or use goes back to two readings."""
 
 from __future__ import annotations
@@ -13,14 +13,22 @@ from pathlib import Path
 import pytest
 from claude_builder import ClaudeSession, tool_use
 from conftest import note_files
-from corpus_home import build_corpus_home
+from corpus_home import build_codex_home, build_corpus_home
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_streamed_sessions import GITHUB, SID, long_session, old_layout_sessions
+from test_streamed_sessions import (
+    GITHUB,
+    SID,
+    TID,
+    codex_home,
+    long_session,
+    old_layout_sessions,
+    rollout,
+)
 from test_sync import write_sessions
 
 from exporter import packed, readahead, workers
-from exporter.adapters import claude_code
+from exporter.adapters import claude_code, codex
 from exporter.export import ExportOptions, run_export
 from exporter.model import (
     Message,
@@ -35,6 +43,7 @@ from exporter.redact import redactor
 from exporter.split import iter_parts
 
 PARENT = "5a5a5a5a-0000-4000-8000-0000000000f1"
+LONG_ROLLOUT = "019a0000-5a5a-7000-8000-000000000005"
 
 
 def streamed_family(folder: Path) -> None:
@@ -61,12 +70,17 @@ def streamed_family(folder: Path) -> None:
 
 
 _READ_AGAIN: list[str] = []  # (module level: a stream read by it is sent between processes)
-_read_messages = claude_code._read_messages
+_read_messages, _stream_messages = claude_code._read_messages, codex._stream_messages
 
 
 def _recording_read(path, *args):
     _READ_AGAIN.append(Path(path).stem)
     return _read_messages(path, *args)
+
+
+def _recording_stream(path, *args):
+    _READ_AGAIN.append(Path(path).stem)
+    return _stream_messages(path, *args)
 
 
 @pytest.fixture
@@ -85,13 +99,16 @@ def seen(monkeypatch) -> dict[str, list[str]]:
 
     monkeypatch.setattr(readahead.ReadAhead, "take", recording_take)
     monkeypatch.setattr(claude_code, "_read_messages", _recording_read)
+    monkeypatch.setattr(codex, "_stream_messages", _recording_stream)
     return got
 
 
 def export_both(home: Path, tmp_path: Path, seen: dict[str, list[str]], monkeypatch):
-    """The home exported every Claude Code file streamed, in one process (two readings) and
-    with two workers (read ahead, packed where it can be): the same vault and report."""
+    """The home exported every Claude Code file and Codex rollout streamed, in one process
+    (read again for their messages) and with two workers (read ahead, packed where it can
+    be): the same vault and report."""
     monkeypatch.setattr(claude_code, "STREAM_FROM", 0)
+    monkeypatch.setattr(codex, "STREAM_FROM", 0)
     monkeypatch.setattr(workers, "PARALLEL_FROM", 4)
     runs = []
     for jobs in (1, 2):
@@ -133,11 +150,28 @@ def test_a_streamed_session_is_read_once_and_makes_the_notes_of_two_readings(
     assert sum(report.redactions.values()) >= 14
 
 
+def test_a_streamed_rollout_is_read_once_too(tmp_path, seen, monkeypatch):
+    """Codex: the reading for the totals keeps the messages, so the last is not needed."""
+    home = codex_home(tmp_path / "home")  # a fork, a damaged line, a compressed rollout
+    long = rollout(LONG_ROLLOUT, turns=30)
+    long.user(f"deploy with {GITHUB} please")
+    long.assistant("done")
+    long.write(home / ".codex")
+    write_sessions(home, 12, turns=2)
+    notes, report = export_both(home, tmp_path, seen, monkeypatch)
+    assert sorted(seen["packed"]) == sorted([TID, LONG_ROLLOUT])  # the rest: one note each
+    assert not any(TID in name or LONG_ROLLOUT in name for name in seen["read again"])
+    assert any(name.endswith("f0f0") for name in seen["read again"])  # the fork, one note
+    assert sum("(part " in name for name in notes) >= 6
+    assert report.redactions and not any(GITHUB.encode() in b for b in notes.values())
+
+
 def test_corpus_sessions_read_once_make_the_notes_of_two_readings(
     corpus, tmp_path, seen, monkeypatch
 ):
     home = tmp_path / "home"
     build_corpus_home(corpus, home)
+    build_codex_home(corpus, home)
     notes, _ = export_both(home, tmp_path, seen, monkeypatch)
     print(f"{len(seen['packed'])} corpus sessions packed, {len(notes)} notes")
     assert len(seen["packed"]) >= 5 and len(notes) > 20

@@ -376,8 +376,8 @@ def test_a_compressed_rollout_is_weighed_as_it_expands(tmp_path, monkeypatch):
 def test_a_streamed_session_is_first_read_ahead_and_its_messages_here(tmp_path, monkeypatch):
     """A session so long that it is streamed is never held: a worker does its first reading
     (totals, where it ends), unredacted; the main process redacts it and reads its messages
-    part by part, unless the adapter kept them as it read (Claude Code: its parts come
-    packed, see test_packed.py). Notes (in parts), redaction counts and report: those of one
+    part by part, unless the adapter kept them as it read (Claude Code and Codex do: their
+    parts come packed, see test_packed.py). Notes (in parts), redaction counts and report: those of one
     process."""
     from exporter.adapters import claude_code, codex
 
@@ -412,9 +412,8 @@ def test_a_streamed_session_is_first_read_ahead_and_its_messages_here(tmp_path, 
     monkeypatch.setattr(readahead.ReadAhead, "take", recording)
     kw = {"note_max_bytes": 30_000}
     one, two = export(tmp_path / "one", home, 1, **kw), export(tmp_path / "two", home, 2, **kw)
-    # Both read ahead: the Claude Code session cut into parts there (``packed``), the
-    # Codex rollout's messages read again here.
-    assert read == [rollout.thread_id] and packed == [long.session_id]
+    # Both read ahead and cut into parts there (``packed``): neither is read again here.
+    assert read == [] and sorted(packed) == sorted([long.session_id, rollout.thread_id])
     notes = note_files(tmp_path / "two", index=True)
     assert notes == note_files(tmp_path / "one", index=True)
     assert one.as_dict() == two.as_dict() and two.redactions == one.redactions

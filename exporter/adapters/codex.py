@@ -22,7 +22,9 @@ origin instead; when it is not, nothing is dropped.
 
 A rollout of ``STREAM_FROM`` bytes or more is never held: its records are scanned for what
 must be known before they are read in order, read again for the session's totals, and its
-messages are a MessageStream that reads them a last time, as far as the scan went.
+messages are a MessageStream that reads them a last time, as far as the scan went. Given a
+``keep`` sink (in a worker reading ahead), the second reading hands it each message, so
+that the last is not needed.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from ..collector import collector_paused
 from ..errors import Problem, SourceChanged
 from ..model import Message, MessageStream, Session
 from ._jsonl import iter_jsonl, parse_timestamp
-from .base import STREAM_FROM, FileStamp, LoadResult, SessionRef, SourceContext
+from .base import STREAM_FROM, FileStamp, LoadResult, MessageSink, SessionRef, SourceContext
 
 if TYPE_CHECKING:
     from .codex_rollout import Rollout, RolloutBuilder, Scan
@@ -62,6 +64,8 @@ class CodexAdapter:
     # looked up under the roots of the run's context: a worker told that context
     # (``use_context``) reads a unit ahead as the main process would (``readahead``).
     reads_alone: ClassVar[bool] = True
+    # ``load`` hands a streamed rollout's messages to a ``keep`` sink as it reads them.
+    keeps_streamed: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self._rollouts: dict[str, Path] | None = None
@@ -87,6 +91,10 @@ class CodexAdapter:
         one's nothing."""
         return sum(0 if _streamed(f) else _expanded(f) for f in ref.files)
 
+    def streams(self, ref: SessionRef) -> bool:
+        """Is the unit's rollout streamed (never held)?"""
+        return _streamed(ref.main)
+
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
         self.use_context(ctx)
         for root in self.roots(ctx):
@@ -97,13 +105,13 @@ class CodexAdapter:
                 extra = (f"title={title}",) if title else ()
                 yield SessionRef(SOURCE, session_id or path.stem, FileStamp.of(path), extra=extra)
 
-    def load(self, ref: SessionRef) -> LoadResult:
+    def load(self, ref: SessionRef, keep: MessageSink | None = None) -> LoadResult:
         # A held rollout is many new containers and no cycle among them: the collector,
         # woken every few hundred, would walk them again and again (as for Claude Code).
         with collector_paused():
-            return self._load(ref)
+            return self._load(ref, keep)
 
-    def _load(self, ref: SessionRef) -> LoadResult:
+    def _load(self, ref: SessionRef, keep: MessageSink | None) -> LoadResult:
         # The parser: imported when a session is read
         from .codex_rollout import RolloutBuilder, build_rollout, scan_rollout
 
@@ -123,8 +131,13 @@ class CodexAdapter:
                 prefix, _iter_records(path, result.problems), self._origin_signatures
             )
             prefix.close()
-            builder = RolloutBuilder(scan)
-            count = sum(1 for _ in _stream_messages(path, scan, builder))
+            builder, count = RolloutBuilder(scan), 0
+            for message in _stream_messages(path, scan, builder):
+                count += 1
+                if keep is not None:  # kept, so that the last reading is not needed
+                    keep.add((message,))
+            if keep is not None:
+                keep.end({})  # (a rollout's calls start no subagent session)
             rollout, kinds = builder.out, scan.kinds
         for number, why in rollout.skipped:
             result.problems.append(

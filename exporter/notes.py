@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from pathlib import PurePosixPath
 from typing import Any
@@ -98,6 +98,15 @@ def session_title(session: Session) -> str:
             if isinstance(part, CommandPart) and command is None:
                 command = part.command
     return _shorten(command) if command else "Untitled session"
+
+
+def titled_stub(session: Session) -> Session | None:
+    """``session`` without its messages, holding the title its note takes from them: what
+    placing its note needs. None when that title does not stand alone ("" from a bare
+    fence: the note is then placed from its text)."""
+    title = session_title(session)
+    stub = replace(session, messages=(), title=title)
+    return stub if session_title(stub) == title else None
 
 
 # A prompt that starts with Markdown structure: its words, not its markup. A line's own

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .model import Message, MessageStream, Session, linked_message
-from .notes import session_title
+from .notes import titled_stub
 from .split import PartCutter, PartFacts, part_properties
 
 if TYPE_CHECKING:
@@ -136,9 +136,8 @@ class PartPacker:
         parts = PackedSession(tuple(self._parts), self._links)
         counts: Counter[str] = Counter()
         redacted = self._rules.session(session, counts) if self._rules else session
-        title = session_title(replace(redacted, messages=MessageStream(parts.every_message)))
-        stub = replace(redacted, messages=(), title=title)
-        if session_title(stub) != title:
-            return None  # no title of its own ("" from a bare fence): planned from its text
+        stub = titled_stub(replace(redacted, messages=MessageStream(parts.every_message)))
+        if stub is None:
+            return None  # planned from its text, which the main process reads
         self.counts.update(counts)
         return stub, parts

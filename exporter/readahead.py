@@ -41,7 +41,7 @@ from typing import Any
 from .adapters.base import Adapter, SessionRef, SourceContext
 from .errors import Problem
 from .model import Session, session_key
-from .notes import Note, default_relpath, has_conversation, linked_keys, session_title
+from .notes import Note, default_relpath, has_conversation, linked_keys, titled_stub
 from .options import ExportOptions
 from .packed import PackedSession, PartPacker
 from .redact import Redactor
@@ -348,9 +348,7 @@ def _one_note(session: Session, max_bytes: int) -> Session | None:
     number, _whole, last = next(iter_parts(session, max_bytes))
     if not (number == 1 and last):
         return None
-    title = session_title(session)
-    stub = replace(session, messages=(), title=title)
-    return stub if session_title(stub) == title else None
+    return titled_stub(session)
 
 
 def _family_paths(

@@ -265,90 +265,43 @@ def _paired(text: str, char: str, keep: bytearray, mark: Any) -> None:
 
 
 def _emphasis(text: str, keep: bytearray, slash: bytearray) -> None:
-    """CommonMark's emphasis pairing over ``*`` and ``_`` runs; the closing run of each
-    pair is escaped, again until nothing pairs (``**/*.ts`` and ``snake_case`` never do)."""
-    while True:
-        runs = []
-        for m in re.finditer(r"\*+|_+", text):
-            chars = [k for k in range(m.start(), m.end()) if not keep[k] and not slash[k]]
-            if len(chars) != m.end() - m.start():
-                continue  # part of the run is already text; treat the rest as text too
-            before = text[m.start() - 1] if m.start() else " "
-            after = text[m.end()] if m.end() < len(text) else " "
-            left = not after.isspace() and (
-                not _is_punct(after) or before.isspace() or _is_punct(before)
-            )
-            right = not before.isspace() and (
-                not _is_punct(before) or after.isspace() or _is_punct(after)
-            )
-            if m.group(0)[0] == "*":
-                can_open, can_close = left, right
-            else:
-                can_open = left and (not right or _is_punct(before))
-                can_close = right and (not left or _is_punct(after))
-            runs.append([m.start(), m.end(), m.group(0)[0], can_open, can_close, len(m.group(0))])
-        closers = _pair_runs(runs)
-        if not closers:
-            return
-        for start, end in closers:
+    """Escape the runs of ``*`` and ``_`` that would close emphasis, in one pass.
+
+    With no pair formed, CommonMark's process_emphasis lets a closer pair with any earlier
+    run that can open, of its character, unless the rule of three forbids it (the lengths
+    are whole then). So a closer is escaped exactly when such an opener is left unescaped
+    before it; what is left then pairs nowhere (``**/*.ts`` and ``snake_case`` never do),
+    and each escape is needed. Openers are counted by the classes that rule reads: linear
+    where escaping and parsing again took a round per closer (``*a* a* a* …``)."""
+    # Openers left so far, per character, per (can also close, length mod 3).
+    openers = {"*": [[0, 0, 0], [0, 0, 0]], "_": [[0, 0, 0], [0, 0, 0]]}
+    for m in re.finditer(r"\*+|_+", text):
+        start, end = m.start(), m.end()
+        if any(keep[start:end]) or any(slash[start:end]):
+            continue  # part of the run is already text; treat the rest as text too
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        left = not after.isspace() and (
+            not _is_punct(after) or before.isspace() or _is_punct(before)
+        )
+        right = not before.isspace() and (
+            not _is_punct(before) or after.isspace() or _is_punct(after)
+        )
+        char = text[start]
+        if char == "*":
+            can_open, can_close = left, right
+        else:
+            can_open = left and (not right or _is_punct(before))
+            can_close = right and (not left or _is_punct(after))
+        mod = (end - start) % 3
+        counts = openers[char]
+        if can_close and any(
+            counts[closes][rest]
+            and not ((closes or can_open) and (rest + mod) % 3 == 0 and (rest or mod))
+            for closes in (0, 1)
+            for rest in (0, 1, 2)
+        ):
             for k in range(start, end):
                 slash[k] = True
-
-
-def _pair_runs(runs: list[list[Any]]) -> list[tuple[int, int]]:
-    """The runs that close emphasis: CommonMark's process_emphasis (without links), its
-    delimiter stack a linked list and the search for an opener bounded below per kind of
-    closer, as the spec's ``openers_bottom``: a naive backward search made a line like
-    ``a*a*a*...`` quadratic (30,000 characters: 5 s).
-
-    A run is [start, end, char, can_open, can_close, length]."""
-    count = len(runs)
-    remaining = [r[5] for r in runs]
-    below = list(range(-1, count - 1))  # the stack's previous and next runs still in it
-    above = list(range(1, count + 1))
-    bottom: dict[tuple[str, bool, int], int] = {}  # no opener at or below, per closer kind
-
-    def unlink(k: int) -> None:
-        if below[k] >= 0:
-            above[below[k]] = above[k]
-        if above[k] < count:
-            below[above[k]] = below[k]
-
-    closers: list[tuple[int, int]] = []
-    c = 0
-    while c < count:
-        closer = runs[c]
-        if not closer[4] or not remaining[c]:
-            c = above[c]
-            continue
-        kind = (closer[2], closer[3], closer[5] % 3)
-        floor = bottom.get(kind, -1)
-        o = below[c]
-        while o > floor:
-            opener = runs[o]
-            if opener[3] and opener[2] == closer[2] and remaining[o]:
-                if not (
-                    (opener[4] or closer[3])
-                    and (opener[5] + closer[5]) % 3 == 0
-                    and (opener[5] % 3 or closer[5] % 3)
-                ):
-                    break
-            o = below[o]
-        if o <= floor:
-            bottom[kind] = below[c]
-            if not closer[3]:
-                unlink(c)
-            c = above[c]
-            continue
-        use = 2 if remaining[o] >= 2 and remaining[c] >= 2 else 1
-        remaining[o] -= use
-        remaining[c] -= use
-        above[o], below[c] = c, o  # the runs between them leave the stack
-        if not closers or closers[-1] != (closer[0], closer[1]):
-            closers.append((closer[0], closer[1]))
-        if not remaining[o]:
-            unlink(o)
-        if not remaining[c]:
-            unlink(c)
-            c = above[c]
-    return closers
+        elif can_open:
+            counts[can_close][mod] += 1

@@ -64,6 +64,31 @@ def test_any_typed_text_is_visible_as_typed(text):
     assert visible(escape_prose(line, literal=True)) == same_text(line)
 
 
+def _emphasis_tokens(markdown: str) -> list[str]:
+    tokens = COMMONMARK.parseInline(markdown)[0].children or []
+    return [t.type for t in tokens if t.type in ("em_open", "strong_open")]
+
+
+# Runs of either marker with words, spaces and punctuation on both sides: every flanking
+# case and the rule of three (runs of 1 to 4).
+_EMPHASIS_PIECES = st.sampled_from(["*", "**", "***", "****", "_", "__", "___", "a", " ", ".", "("])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_EMPHASIS_PIECES, max_size=24).map("".join))
+def test_typed_emphasis_markers_pair_nowhere_and_each_escape_is_needed(text):
+    """A person's ``*`` and ``_`` stay text, and only the runs that would close emphasis
+    are escaped: given the rest of the line, un-escaping any one of them lets CommonMark
+    pair it again (the text holds no backslash of its own, so each one was added)."""
+    line = "x " + text
+    out = escape_prose(line, literal=True)
+    assert _emphasis_tokens(out) == []
+    assert out.replace("\\", "") == line
+    for run in re.finditer(r"(?:\\[*])+|(?:\\_)+", out):
+        unescaped = out[: run.start()] + run.group(0).replace("\\", "") + out[run.end() :]
+        assert _emphasis_tokens(unescaped), (out, run.group(0))
+
+
 def test_code_is_left_untouched():
     text = "use `a<b>` here\n\n```rust\nlet v: Vec<&str> = x; // $y #z [[w]] %%\n```\nafter <x>"
     out = escape_prose(text)

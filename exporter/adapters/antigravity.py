@@ -58,6 +58,9 @@ class AntigravityAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Antigravity"
     env_vars: ClassVar[tuple[str, ...]] = ()
+    # A transcript depends on its file (and the folder discovery found) alone: a worker
+    # reads a unit ahead as the main process would.
+    reads_alone: ClassVar[bool] = True
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         return ctx.configured(SOURCE) or [ctx.home / ".gemini" / "antigravity-cli"]

@@ -53,6 +53,9 @@ class CopilotAdapter:
         "XDG_CONFIG_HOME",
         "VSCODE_PORTABLE",
     )
+    # A session depends on its files (and the title discovery found) alone: a worker reads
+    # a unit ahead as the main process would (``readahead``).
+    reads_alone: ClassVar[bool] = True
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         return ctx.configured(SOURCE, "User") or user_dirs(ctx, PRODUCTS)

@@ -54,6 +54,9 @@ class ClineFamilyAdapter:
     extension_id: ClassVar[str]
     has_sdk: ClassVar[bool] = False  # Cline's own data folder (~/.cline/data)
     env_vars: ClassVar[tuple[str, ...]] = VSCODE_VARIABLES
+    # A task depends on its folder's files, an SDK session on its own files and the facts
+    # discovery found: a worker reads a unit ahead as the main process would.
+    reads_alone: ClassVar[bool] = True
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured = ctx.configured(self.name)

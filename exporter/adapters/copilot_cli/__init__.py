@@ -45,6 +45,9 @@ class CopilotCliAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Copilot CLI"
     env_vars: ClassVar[tuple[str, ...]] = ("COPILOT_HOME",)
+    # A log's sessions depend on its file and its workspace.yaml alone: a worker reads a
+    # unit ahead as the main process would (``readahead``).
+    reads_alone: ClassVar[bool] = True
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured_paths = ctx.configured(SOURCE)

@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import unquote
@@ -57,6 +58,9 @@ class GeminiAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Gemini CLI"
     env_vars: ClassVar[tuple[str, ...]] = ("GEMINI_CLI_HOME",)
+    # A unit's sessions depend on its files and, read only, on its project folder and the
+    # registry beside it: a worker reads a unit ahead as the main process would.
+    reads_alone: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self._registries: dict[Path, dict[str, str]] = {}
@@ -229,6 +233,13 @@ def _agent_names(chat: Chat) -> dict[str, str]:
     return names
 
 
+def _messages_again(chat: Chat, path: Path, links: dict[str, str]) -> Iterator[Message]:
+    """A streamed chat's messages, read again from its index."""
+    from .chat import Built, iter_messages
+
+    return iter_messages(chat, path, [], links, Built())
+
+
 def _session(
     chat: Chat, session_id: str, path: Path, problems: list[Problem], links: dict[str, str]
 ) -> Session:
@@ -238,10 +249,7 @@ def _session(
         # Read for its times, models and tokens; its messages are read again when needed.
         built = Built()
         count = sum(1 for _ in iter_messages(chat, path, problems, links, built))
-
-        def again() -> Iterator[Message]:
-            return iter_messages(chat, path, [], links, Built())
-
+        again = partial(_messages_again, chat, path, links)  # a worker's result is pickled
         messages: tuple[Message, ...] | MessageStream = MessageStream(again) if count else ()
     else:
         built = build_messages(chat, path, problems, links)

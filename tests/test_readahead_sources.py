@@ -29,12 +29,17 @@ READ_ALONE = ["claude-code", "codex", "copilot-cli", "gemini", "copilot", "cline
 
 @pytest.fixture
 def read_ahead(monkeypatch) -> Counter[str]:
-    """Sessions that came from a unit read ahead, by source (counted in the main process)."""
+    """Sessions that came from a unit read ahead, by source, and units whose reading failed
+    there (``"failed there"``: a result that cannot be sent back fails its whole job)
+    (counted in the main process)."""
     seen: Counter[str] = Counter()
     take = readahead.ReadAhead.take
 
     def counting_take(self, unit, wanted=True):
+        handed_over = unit in self._tickets
         read = take(self, unit, wanted)
+        if handed_over and wanted and read is None:
+            seen["failed there"] += 1
         for found in read.sessions if read is not None else ():
             seen[found.session.source] += 1
         return read
@@ -74,6 +79,7 @@ def test_every_source_that_reads_alone_is_read_ahead_into_the_same_vault(
     assert one.as_dict() == two.as_dict()
     assert one.redactions and two.redactions == one.redactions
     assert any("line" in str(p) for p in one.problems)  # the demo's damaged line, reported
+    assert not read_ahead["failed there"], read_ahead
     missing = [source for source in READ_ALONE if not read_ahead[source]]
     assert not missing, read_ahead
     assert read_ahead["copilot-cli"] >= PARALLEL_FROM, read_ahead

@@ -90,9 +90,12 @@ def _escape_text(
 
     offset = 0
     fields, carets = "::" in text, "^" in text  # most paragraphs have neither
+    # Where the last "]:" starts: a line opening with "[" may begin a link reference
+    # definition only if one comes after it (searched once, not once per such line).
+    label_end = text.rfind("]:")
     for number, line in enumerate(text.split("\n")):
         if not inline:
-            _line_start(line, offset, number in (underlines or ()), mark, heading, text)
+            _line_start(line, offset, number in (underlines or ()), mark, heading, label_end)
         if fields:
             _dataview_fields(line, offset, mark, every=inline)
         if carets:
@@ -182,7 +185,7 @@ def _line_start(
     underline: bool,
     mark: Any,
     heading: dict[int, tuple[int, str]],
-    text: str,
+    label_end: int,
 ) -> None:
     """Rules for the start of a block: headings are demoted; HTML blocks, definitions,
     callouts, task boxes, fences and setext underlines become text."""
@@ -201,11 +204,7 @@ def _line_start(
     lead = len(body) - len(body.lstrip())
     if _BLOCK_HTML.match(body[lead:]) or body[lead:].startswith(("[!", "[ ]", "[x]", "[X]")):
         mark(at + lead)
-    elif (
-        body[lead:].startswith("[")
-        and text.find("]:", offset) >= 0
-        and not _LINK_START.match(body[lead:])
-    ):
+    elif body[lead:].startswith("[") and label_end >= offset and not _LINK_START.match(body[lead:]):
         mark(at + lead)  # a link reference definition, its label possibly across lines
     fence = _FENCE_LINE.match(body)
     if fence and fence.group(1)[0] == "~":

@@ -24,7 +24,7 @@ SECRET = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"  # a made-up GitHub tok
 
 # The sources whose adapters declare ``reads_alone``, each found in the demo home.
 READ_ALONE = ["claude-code", "codex", "copilot-cli", "gemini", "copilot", "cline", "roo-code",
-              "kilo-code", "antigravity"]  # fmt: skip
+              "kilo-code", "antigravity", "cursor", "opencode", "kilo"]  # fmt: skip
 
 
 @pytest.fixture

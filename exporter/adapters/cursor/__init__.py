@@ -44,6 +44,10 @@ class CursorAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Cursor"
     env_vars: ClassVar[tuple[str, ...]] = ("CURSOR_CONFIG_DIR",)
+    # A unit's sessions depend on its files alone (a transcript also asks, read only, whether
+    # the database holds its conversation): a worker reads a unit ahead as the main process
+    # would (``readahead``). A database of 8 MB or more is read here, a family at a time.
+    reads_alone: ClassVar[bool] = True
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         return self._user_dirs(ctx) + [root / "projects" for root in self._agent_roots(ctx)]

@@ -41,6 +41,10 @@ class OpenCodeAdapter:
     app: ClassVar[str] = "opencode"  # the data folder's name and the database's stem
     db_variable: ClassVar[str] = "OPENCODE_DB"
     env_vars: ClassVar[tuple[str, ...]] = ("XDG_DATA_HOME", "OPENCODE_DB")
+    # A unit's sessions depend on its files alone (a session's tree, or a database): a
+    # worker reads a unit ahead as the main process would (``readahead``). A database of
+    # 8 MB or more is read here, a family at a time.
+    reads_alone: ClassVar[bool] = True
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured = ctx.configured(self.name)

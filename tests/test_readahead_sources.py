@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES_HOME, note_files
 from copilot_cli_builder import CopilotCliSession
+from vscode_builder import workspace
 
 from exporter import readahead
 from exporter.adapters import copilot_cli, gemini
@@ -24,7 +25,7 @@ SECRET = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"  # a made-up GitHub tok
 
 # The sources whose adapters declare ``reads_alone``, each found in the demo home.
 READ_ALONE = ["claude-code", "codex", "copilot-cli", "gemini", "copilot", "cline", "roo-code",
-              "kilo-code", "antigravity", "cursor", "opencode", "kilo"]  # fmt: skip
+              "kilo-code", "antigravity", "cursor", "opencode", "kilo", "trae"]  # fmt: skip
 
 
 @pytest.fixture
@@ -56,6 +57,14 @@ def _home(tmp_path: Path) -> Path:
         s.user(f"Why does step {n} fail?" + (f" The token is {SECRET}." if n == 5 else ""))
         s.assistant(f"Step {n} reads `a_b` before it is set.")
         s.write(home / ".copilot")
+    # Trae workspaces with nothing in them, and the agent's encrypted store, which each
+    # adapter reports once: a worker's adapter as well as the main process's.
+    trae = home / ".config" / "Trae"
+    for n in range(6):
+        workspace(trae / "User", f"ws-empty-{n}", f"file:///home/dev/work/e{n}", {})
+    encrypted = trae / "ModularData" / "ai-agent" / "database.db"
+    encrypted.parent.mkdir(parents=True)
+    encrypted.write_bytes(bytes(range(256)) * 8)
     return home
 
 
@@ -79,6 +88,7 @@ def test_every_source_that_reads_alone_is_read_ahead_into_the_same_vault(
     assert one.as_dict() == two.as_dict()
     assert one.redactions and two.redactions == one.redactions
     assert any("line" in str(p) for p in one.problems)  # the demo's damaged line, reported
+    assert sum("encrypted" in p.message for p in two.problems) == 1
     assert not read_ahead["failed there"], read_ahead
     missing = [source for source in READ_ALONE if not read_ahead[source]]
     assert not missing, read_ahead

@@ -48,6 +48,10 @@ class TraeAdapter:
         "XDG_CONFIG_HOME",
         "VSCODE_PORTABLE",
     )
+    # A workspace's sessions depend on its database alone: a worker reads a unit ahead as the
+    # main process would (``readahead``). The encrypted store's warning may then come from
+    # each worker's adapter once; the report lists a problem once.
+    reads_alone: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self._warned: set[Path] = set()

@@ -17,15 +17,15 @@ from copilot_cli_builder import CopilotCliSession
 from vscode_builder import workspace
 
 from exporter import readahead
-from exporter.adapters import copilot_cli, gemini
+from exporter.adapters import ADAPTERS, copilot_cli, gemini
 from exporter.export import ExportOptions, run_export
 from exporter.workers import PARALLEL_FROM
 
 SECRET = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"  # a made-up GitHub token
 
-# The sources whose adapters declare ``reads_alone``, each found in the demo home.
-READ_ALONE = ["claude-code", "codex", "copilot-cli", "gemini", "copilot", "cline", "roo-code",
-              "kilo-code", "antigravity", "cursor", "opencode", "kilo", "trae"]  # fmt: skip
+# The sources whose adapters declare ``reads_alone`` (all of them today), each in the demo
+# home: a source added with it is checked here too.
+READ_ALONE = [a.name for a in ADAPTERS if getattr(a, "reads_alone", False)]
 
 
 @pytest.fixture

@@ -88,6 +88,10 @@ class AiderAdapter:
     env_vars: ClassVar[tuple[str, ...]] = (ENV_FILE,)
     # Its roots are the user's code folders, searched: not walked for unreadable folders.
     searched_roots: ClassVar[bool] = True
+    # A run depends on its stretch of the history file and, read only, on the prompt history
+    # beside it; each run is a unit of its own (``<file>#<offset>``): a worker reads a unit
+    # ahead as the main process would (``readahead``).
+    reads_alone: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self._inputs: dict[Path, list[tuple[datetime, str]]] = {}

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .adapters import Adapter, SessionRef
+from .adapters import Adapter, LoadResult, SessionRef
 from .collector import collector_eased
 from .errors import ConfigError, Problem
 from .model import Session
@@ -23,7 +23,8 @@ from .options import ExportOptions
 from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # re-exported
 from .packed import PackedSession
 from .plan import LinkPlan
-from .readahead import ReadAhead, ReadSession, ReadSettings, ReadUnit, placed, wanted
+from .readahead import ReadAhead
+from .readunit import ReadSession, ReadSettings, ReadUnit, placed, wanted
 from .redact import redact_report, redact_state, rename_secret_paths
 from .render import fresh_templates
 from .sources import discover, unreadable_in_sources  # discover: re-exported
@@ -264,40 +265,59 @@ class _Run:
     def _families(self, adapter: Adapter, ref: SessionRef) -> Iterator[ReadUnit]:
         """The unit's families read, filtered and redacted: by a worker ahead of time when
         it could (``readahead``), else here. Database sources hand over one conversation at
-        a time; files, one family."""
-        read = self.ahead.take(str(ref.main.path))
+        a time; files, one family; a large unit its adapter cuts, one part at a time."""
+        parts = self.ahead.cut(adapter, ref)
+        if parts:
+            for part in parts:
+                read = self._read_ahead(str(part.main.path))
+                self.ahead.more()  # its next parts, now that there is room
+                yield read if read is not None else self._read_here(adapter.load(part))
+            return
+        read = self._read_ahead(str(ref.main.path))
         if read is not None:
-            for r in read.sessions:
-                if r.session.is_streamed and self.redactor:  # a worker leaves it unredacted
-                    r.session = self.redactor.session(r.session, read.redactions)
-            self._children_written([r.session for r in read.sessions])
-            predicted = {r.session.key: r.note.relpath for r in read.sessions
-                         if r.links is not None and isinstance(r.note, Note)}  # fmt: skip
-            plan = self.plan
-            if not any(
-                plan.with_known_children(r.session).subagent_ids != r.session.subagent_ids
-                for r in read.sessions
-                if r.note
-            ) and plan.places_as([r.session for r in read.sessions], predicted):
-                yield read
-                return
-        # (A session rendered ahead may have a subagent it did not know, known from a note
-        # written earlier, or a family's note may go elsewhere than a new note would (it
-        # exists under another name, or its name is taken): that unit is read again here.)
+            yield read
+            return
         load_families = getattr(adapter, "load_families", None)
         families = load_families(ref) if load_families else iter([adapter.load(ref)])
-        o, rules = self.options, self.redactor
         for loaded in families:
-            redactions: Counter[str] = Counter()  # counted as a worker counts them
-            sessions = [
-                rules.session(s, redactions) if rules else s  # before anything else sees it
-                for s in loaded.sessions
-                if wanted(s, o.project, o.since)
-            ]
-            conversations = sum(1 for s in loaded.sessions if has_conversation(s))
-            self._children_written(sessions)
-            yield ReadUnit(loaded.problems, [ReadSession(s) for s in sessions],
-                           conversations, redactions)  # fmt: skip
+            yield self._read_here(loaded)
+
+    def _read_ahead(self, unit: str) -> ReadUnit | None:
+        """A unit (or part) as a worker read it, if it did and its notes can be used here.
+        (A session rendered ahead may have a subagent it did not know, known from a note
+        written earlier, or a family's note may go elsewhere than a new note would: it
+        exists under another name, or its name is taken. Then it is read again here.)"""
+        read = self.ahead.take(unit)
+        if read is None:
+            return None
+        for r in read.sessions:
+            if r.session.is_streamed and self.redactor:  # a worker leaves it unredacted
+                r.session = self.redactor.session(r.session, read.redactions)
+        self._children_written([r.session for r in read.sessions])
+        predicted = {r.session.key: r.note.relpath for r in read.sessions
+                     if r.links is not None and isinstance(r.note, Note)}  # fmt: skip
+        plan = self.plan
+        if not any(
+            plan.with_known_children(r.session).subagent_ids != r.session.subagent_ids
+            for r in read.sessions
+            if r.note
+        ) and plan.places_as([r.session for r in read.sessions], predicted):
+            return read
+        return None
+
+    def _read_here(self, loaded: LoadResult) -> ReadUnit:
+        """Sessions loaded here, filtered and redacted as a worker does it."""
+        o, rules = self.options, self.redactor
+        redactions: Counter[str] = Counter()  # counted as a worker counts them
+        sessions = [
+            rules.session(s, redactions) if rules else s  # before anything else sees it
+            for s in loaded.sessions
+            if wanted(s, o.project, o.since)
+        ]
+        conversations = sum(1 for s in loaded.sessions if has_conversation(s))
+        self._children_written(sessions)
+        return ReadUnit(loaded.problems, [ReadSession(s) for s in sessions],
+                        conversations, redactions)  # fmt: skip
 
     def _children_written(self, sessions: list[Session]) -> None:
         """A subagent whose own unit came first (an old-layout agent file in another

@@ -26,29 +26,23 @@ streamed is never held: its first reading (its totals, where it ends) is done ah
 adapter that ``keeps_streamed`` hands its messages to a ``packed.PartPacker`` as it reads
 them, and the session comes back cut into parts, packed, for the main process to place and
 hand on; else (or if the packer let go) the main process reads its messages, part by part.
+A large unit whose adapter cuts it (``parts``: a Cursor user folder's database, a run of
+its conversations per part) is read ahead part by part, as room frees up (``cut``,
+``more``); a part too large is read by the main process in its turn.
+
+What a worker does with a unit is ``readunit``; ``tests/test_readahead_sources.py`` and
+``tests/test_cursor_parts.py`` check every source and a cut unit the same way.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from datetime import datetime
-from pathlib import Path
 from typing import Any
 
-from .adapters.base import Adapter, SessionRef, SourceContext
-from .errors import Problem
-from .model import Session, session_key
-from .notes import Note, default_relpath, has_conversation, linked_keys, titled_stub
-from .options import ExportOptions
-from .packed import PackedSession, PartPacker
-from .redact import Redactor
-from .redact_rules import Rule
-from .split import iter_parts
-from .vaultpaths import safe_relpath
-from .workers import Outcome, Renderer, RenderJob, Ticket, render_job, worker_settings
+from .adapters.base import Adapter, SessionRef
+from .readunit import ReadUnit, read_units
+from .workers import Renderer, Ticket
 
 # Units read ahead of the one being written, per worker: enough that a worker never waits
 # for the main process to hand it the next (the pool's queue is short, and the main
@@ -74,59 +68,6 @@ LONG_UNIT = 8 * 1024 * 1024
 WINDOWS_PAST_LONG = 8
 
 
-@dataclass(frozen=True, slots=True)
-class ReadSettings:
-    """What a worker needs to read a unit as the main process would: where the sources
-    are, the filters, the redaction rules and where a long session is cut into parts."""
-
-    context: SourceContext
-    project: str | None
-    since: datetime | None
-    redact: bool
-    redact_extra: tuple[Rule, ...]
-    redact_allow: tuple[str, ...]
-    note_max_bytes: int
-
-    @classmethod
-    def of(cls, options: ExportOptions) -> ReadSettings:
-        """As the run with these options reads."""
-        return cls(
-            SourceContext.for_home(options.home, options.paths), options.project,
-            options.since, options.redact, tuple(options.redact_extra),
-            tuple(options.redact_allow), options.note_max_bytes,
-        )  # fmt: skip
-
-    def redactor(self) -> Redactor | None:
-        from .redact import redactor  # the same cached rules the main process uses
-
-        return redactor(self.redact_extra, self.redact_allow) if self.redact else None
-
-
-@dataclass(slots=True)
-class ReadSession:
-    """A session of a unit read ahead: whole, or without its messages and with its title,
-    beside its note rendered at no path yet (``note``) or its parts (``packed``)."""
-
-    session: Session
-    note: Outcome | None = None
-    # A session of a family whose links stay inside its unit: its note was rendered at the
-    # path the main process gives a new note, linking to the others there (key -> stem);
-    # the main process checks that before using it. None: a lone session's note.
-    links: dict[str, str | None] | None = None
-    # A streamed session read once: its parts, cut and packed as it was read.
-    packed: PackedSession | None = None
-
-
-@dataclass(slots=True)
-class ReadUnit:
-    """A unit as the main process would have it after reading and redacting it."""
-
-    problems: list[Problem]
-    sessions: list[ReadSession]  # the sessions the filters keep, in order
-    conversations: int  # sessions with a conversation, kept or not
-    redactions: Counter[str]
-
-
 def held_size(adapter: Adapter, ref: SessionRef) -> int:
     """The bytes reading a unit holds at once: its files' size, more for a compressed file
     (it expands), nothing for a file so long that its session is streamed, never held (an
@@ -147,6 +88,12 @@ class ReadAhead:
         self._stopped = False
         self._longs: tuple[list[tuple[Adapter, SessionRef]], list[int], list[int]] | None = None
         self._packing: str | None = None  # the unit read ahead whose parts come back packed
+        # A large unit an adapter cuts into parts (``parts``), read ahead part by part:
+        # unit -> its parts (None: not cut); the unit whose parts are being sent, its type
+        # and the next part to send.
+        self._parts: dict[str, list[SessionRef] | None] = {}
+        self._sending: tuple[str, type, int] | None = None
+        self._asked: tuple[list[tuple[Adapter, SessionRef]], int, Any] | None = None
 
     def ask(
         self,
@@ -160,6 +107,11 @@ class ReadAhead:
         next unit whose parts come back packed, wherever it is (``_pack_next``)."""
         if self.renderer.pool is None or self._stopped:
             return
+        self._asked = (units, after, skipped)
+        batch: list[tuple[str, type, SessionRef, int]] = []  # (unit, adapter, ref, size)
+        if self._sending is not None and not self._send_parts(batch):
+            self._send(batch)
+            return  # the rest of its parts once parts read ahead are taken
         start = max(self._next, after)
         window = READ_AHEAD_PER_WORKER * self.renderer.workers
         end = min(after + window, len(units))
@@ -170,23 +122,78 @@ class ReadAhead:
         if k < len(longs) and longs[k] < end:  # a long unit comes in the window
             end = min(longs[k] + 1 + window * WINDOWS_PAST_LONG, len(units))
         if end - start < BATCH_UNITS and end < len(units):
+            self._send(batch)
             return  # the window is refilled a batch at a time
-        batch: list[tuple[str, type, SessionRef, int]] = []  # (unit, adapter, ref, size)
         for position in range(start, end):
             adapter, ref = units[position]
             size = held_size(adapter, ref)
-            if getattr(adapter, "reads_alone", False) and size < READ_AHEAD_BELOW:
+            alone = getattr(adapter, "reads_alone", False)
+            if alone and size < READ_AHEAD_BELOW:
                 if self._bytes + size > READ_AHEAD_BYTES:
                     break  # looked at again once units read ahead are taken
                 unit = str(ref.main.path)
                 if unit not in self._tickets and not skipped(unit, ref):
                     batch.append((unit, type(adapter), ref, size))
                     self._bytes += size
+            elif (
+                alone and str(ref.main.path) not in self._parts and self.cut(adapter, ref, skipped)
+            ):
+                if not self._send_parts(batch):
+                    self._next = position + 1  # its other parts go first, when there is room
+                    break
             self._next = position + 1
-            if len(batch) == BATCH_UNITS or sum(b[3] for b in batch) >= BATCH_BYTES:
+            if len(batch) >= BATCH_UNITS or sum(b[3] for b in batch) >= BATCH_BYTES:
                 self._send(batch)
                 batch = []
         self._send(batch)
+
+    def more(self) -> None:
+        """Read ahead further, as last asked (a unit's parts were taken meanwhile)."""
+        if self._asked is not None:
+            self.ask(*self._asked)
+
+    def cut(
+        self,
+        adapter: Adapter,
+        ref: SessionRef,
+        skipped: Callable[[str, SessionRef], bool] | None = None,
+    ) -> list[SessionRef] | None:
+        """The parts of a large unit whose adapter cuts it (``parts``), cut once; the first
+        time, they become the parts sent next (``_send_parts``). None: read it whole."""
+        unit = str(ref.main.path)
+        if unit not in self._parts:
+            parts = getattr(adapter, "parts", None)
+            if self.renderer.pool is None or self._stopped or not parts:
+                return None
+            if held_size(adapter, ref) < READ_AHEAD_BELOW or (skipped and skipped(unit, ref)):
+                return None
+            self._parts[unit] = parts(ref)
+            if self._parts[unit]:
+                self._sending = (unit, type(adapter), 0)
+        return self._parts[unit]
+
+    def _send_parts(self, batch: list[tuple[str, type, SessionRef, int]]) -> bool:
+        """Add the parts not sent yet of the unit being cut to ``batch``, as far as
+        ``READ_AHEAD_BYTES`` allows: all sent? A part too large to read ahead is read in
+        the main process in its turn."""
+        assert self._sending is not None
+        unit, adapter_type, next_part = self._sending
+        parts = self._parts[unit] or []
+        while next_part < len(parts):
+            part = parts[next_part]
+            size = part.main.size  # a part's estimated bytes
+            if size < READ_AHEAD_BELOW:
+                if self._bytes + size > READ_AHEAD_BYTES:
+                    self._sending = (unit, adapter_type, next_part)
+                    return False
+                batch.append((str(part.main.path), adapter_type, part, size))
+                self._bytes += size
+            next_part += 1
+            if len(batch) >= BATCH_UNITS or sum(b[3] for b in batch) >= BATCH_BYTES:
+                self._send(batch)
+                batch.clear()
+        self._sending = None
+        return True
 
     def _long_units(self, units: list[tuple[Adapter, SessionRef]]) -> tuple[list[int], list[int]]:
         """Where in ``units`` the units of ``LONG_UNIT`` bytes of source or more are, and
@@ -231,6 +238,11 @@ class ReadAhead:
     def take(self, unit: str, wanted: bool = True) -> ReadUnit | None:
         """The unit as a worker read it, or None (not read ahead, or that failed); not
         ``wanted`` (skipped, or failed before its turn): what was read is let go."""
+        if not wanted and self._parts.get(unit):  # skipped or failed: its parts go too
+            if self._sending is not None and self._sending[0] == unit:
+                self._sending = None
+            for part in self._parts[unit] or ():
+                self.take(str(part.main.path), wanted=False)
         found = self._tickets.pop(unit, None)
         if unit == self._packing:
             self._packing = None
@@ -257,139 +269,3 @@ def _packs(adapter: Adapter, ref: SessionRef) -> bool:
     """Does reading the unit ahead cut its streamed session into packed parts?"""
     streams = getattr(adapter, "streams", None)
     return bool(getattr(adapter, "keeps_streamed", False) and streams and streams(ref))
-
-
-def wanted(session: Session, project: str | None, since: datetime | None) -> bool:
-    """Does the run export this session (a conversation, and the filters keep it)?"""
-    if not has_conversation(session):
-        return False
-    if project and project.lower() not in (session.project or "").lower():
-        return False
-    if since and session.ended_at and session.ended_at < since:
-        return False
-    return True
-
-
-# One adapter of each kind per worker process: adapters cache per run, and a worker lives
-# for one run.
-_adapters: dict[type, Any] = {}
-
-
-def read_units(batch: list[tuple[str, type, SessionRef]]) -> list[ReadUnit | None]:
-    """In a worker: each unit of a job read (None: that one failed, whatever the reason;
-    the main process reads it itself)."""
-    read: list[ReadUnit | None] = []
-    for unit, adapter_type, ref in batch:
-        try:
-            read.append(read_unit(unit, adapter_type, ref))
-        except Exception:  # noqa: BLE001  (the main process reads it and reports what failed)
-            read.append(None)
-    return read
-
-
-def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
-    """In a worker: the unit read, filtered and redacted, its lone sessions rendered."""
-    settings, reading = worker_settings()
-    adapter = _adapters.get(adapter_type)
-    if adapter is None:
-        adapter = _adapters[adapter_type] = adapter_type()
-        use_context = getattr(adapter, "use_context", None)
-        if use_context:  # as discovery told the main process's adapter
-            use_context(reading.context)
-    rules = reading.redactor()
-    packer = None
-    if getattr(adapter, "keeps_streamed", False):  # a streamed session is read once (packed)
-        packer = PartPacker(reading.note_max_bytes, rules)
-        loaded = adapter.load(ref, keep=packer)
-    else:
-        loaded = adapter.load(ref)
-    counts: Counter[str] = Counter()
-    sessions = [
-        # A streamed session the packer let go is redacted by the main process, which reads
-        # its messages: it comes back as loaded, and only it does.
-        rules.session(s, counts) if rules and not s.is_streamed else s
-        for s in loaded.sessions
-        if wanted(s, reading.project, reading.since)
-    ]
-    conversations = sum(1 for s in loaded.sessions if has_conversation(s))
-    family = _family_paths(sessions, settings, reading.note_max_bytes)
-    if family is not None:
-        read = [_rendered_at(unit, s, settings, family) for s in sessions]
-    else:
-        read = [_rendered(unit, s, settings, reading.note_max_bytes) for s in sessions]
-    if packer is not None and any(r.session.is_streamed for r in read):
-        read = [_packed(r, packer, counts) if r.session.is_streamed else r for r in read]
-    return ReadUnit(loaded.problems, read, conversations, counts)
-
-
-def _packed(read: ReadSession, packer: PartPacker, counts: Counter[str]) -> ReadSession:
-    """A streamed session with its parts packed as it was read, redacted; else as loaded."""
-    found = packer.packed(read.session)
-    if found is None:
-        return read
-    counts.update(packer.counts)
-    return ReadSession(found[0], packed=found[1])
-
-
-def _rendered(unit: str, session: Session, settings: Any, max_bytes: int) -> ReadSession:
-    """The session's note, when nothing but its path is left to decide."""
-    if session.is_streamed or linked_keys(session):
-        return ReadSession(session)
-    stub = _one_note(session, max_bytes)
-    if stub is None:
-        return ReadSession(session)
-    return ReadSession(stub, render_job(RenderJob(unit, session, "", {}), settings))
-
-
-def _one_note(session: Session, max_bytes: int) -> Session | None:
-    """What placing the session's note needs (the session without its messages, with its
-    title), if it makes one note; None if it is planned by the main process: in parts, or
-    without a title at all ("" from a bare fence)."""
-    number, _whole, last = next(iter_parts(session, max_bytes))
-    if not (number == 1 and last):
-        return None
-    return titled_stub(session)
-
-
-def _family_paths(
-    sessions: list[Session], settings: Any, max_bytes: int
-) -> dict[str, tuple[str, Session]] | None:
-    """For a unit whose sessions link only to each other (a session and its subagents):
-    each one's path as a new note (key -> (path, stub)), every parent placed before its
-    subagents, as the main process places them. None when a link leaves the unit, or a
-    session is streamed, in parts or untitled (then each linked session goes back whole)."""
-    if any(s.is_streamed for s in sessions):
-        return None  # (its messages are read where its parts are made, not here)
-    keys = {s.key for s in sessions}
-    if not any(linked_keys(s) for s in sessions):
-        return None  # lone sessions: rendered at no path (``_rendered``)
-    family: dict[str, tuple[str, Session]] = {}
-    for session in sessions:
-        parent = session_key(session.source, session.parent_id) if session.parent_id else None
-        if not linked_keys(session) <= keys:
-            return None
-        if parent is not None and parent not in family:
-            return None  # a subagent read before its parent
-        stub = _one_note(session, max_bytes)
-        if stub is None:
-            return None
-        parent_path = family[parent][0] if parent else None
-        family[session.key] = (safe_relpath(default_relpath(stub, settings, parent_path)), stub)
-    if len({path for path, _stub in family.values()}) < len(family):
-        return None  # two notes would want one path: the main process decides
-    return family
-
-
-def _rendered_at(
-    unit: str, session: Session, settings: Any, family: dict[str, tuple[str, Session]]
-) -> ReadSession:
-    """A family's session rendered at its path as a new note, linked to the others."""
-    path, stub = family[session.key]
-    links: dict[str, str | None] = {k: Path(family[k][0]).stem for k in linked_keys(session)}
-    note = render_job(RenderJob(unit, session, path, links), settings)
-    return ReadSession(stub, note, links)
-
-
-def placed(note: Outcome, relpath: str) -> Outcome:
-    """A note rendered ahead, at the path the main process chose for it."""
-    return replace(note, relpath=relpath) if isinstance(note, Note) else note

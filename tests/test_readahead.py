@@ -17,7 +17,7 @@ from codex_builder import CodexRollout
 from conftest import note_files
 from test_sync import write_sessions
 
-from exporter import readahead, workers
+from exporter import readahead, readunit, workers
 from exporter.export import ExportOptions, run_export
 from exporter.notes import Note
 from exporter.plan import LinkPlan
@@ -217,7 +217,7 @@ def test_a_unit_a_worker_could_not_read_is_read_in_the_main_process(tmp_path, ha
     home = tmp_path / "home"
     write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
     one = export(tmp_path / "one", home, 1)
-    monkeypatch.setattr(readahead, "read_unit", failing_read)
+    monkeypatch.setattr(readunit, "read_unit", failing_read)
     two = export(tmp_path / "two", home, 2)
     assert handed["failed there"] > 10 and not handed["read ahead"], handed
     assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)
@@ -232,14 +232,14 @@ def test_a_unit_that_fails_in_a_workers_job_is_read_here_and_the_others_of_the_j
     home = tmp_path / "home"
     write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
     one = export(tmp_path / "one", home, 1)
-    read_unit = readahead.read_unit
+    read_unit = readunit.read_unit
 
     def failing_once(unit, adapter_type, ref):
         if ref.session_id.startswith(f"{40:08x}"):
             raise RuntimeError("a unit a worker cannot read")
         return read_unit(unit, adapter_type, ref)
 
-    monkeypatch.setattr(readahead, "read_unit", failing_once)
+    monkeypatch.setattr(readunit, "read_unit", failing_once)
     two = export(tmp_path / "two", home, 2)
     assert handed["failed there"] == 1 and handed["read ahead"] > 20, handed
     assert note_files(tmp_path / "one", index=True) == note_files(tmp_path / "two", index=True)

@@ -21,10 +21,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..base import LoadResult, SessionRef, SourceContext
+from ..base import FileStamp, LoadResult, SessionRef, SourceContext
 from ..vscode import user_dirs
 from .agent_store import STATE_DB_FACT, discover_transcripts
-from .composer import GLOBAL, count_conversations, discover_user_dir, load_user_dir
+from .composer import (
+    GLOBAL,
+    composer_parts,
+    count_conversations,
+    discover_user_dir,
+    load_part,
+    load_user_dir,
+    workspace_owners,
+)
 
 SOURCE = "cursor"
 
@@ -49,6 +57,10 @@ class CursorAdapter:
     # would (``readahead``). A database of 8 MB or more is read here, a family at a time.
     reads_alone: ClassVar[bool] = True
 
+    def __init__(self) -> None:
+        # (user folder, its files' stamps) -> composer id -> workspace folder, for its parts
+        self._owners: dict[tuple[Path, tuple[FileStamp, ...]], dict[str, str | None]] = {}
+
     def roots(self, ctx: SourceContext) -> list[Path]:
         return self._user_dirs(ctx) + [root / "projects" for root in self._agent_roots(ctx)]
 
@@ -70,7 +82,39 @@ class CursorAdapter:
             return count_conversations(Path(user_dir))
         return 1 + sum(1 for f in ref.related if f.path.parent.name == "subagents")
 
+    def parts(self, ref: SessionRef) -> list[SessionRef] | None:
+        """A user folder cut into parts that workers read side by side (``readahead``), in
+        the order ``load_families`` reads them; None for a transcript, or a folder whose
+        global database cannot be read now (it is read whole)."""
+        user_dir = ref.fact("user_dir")
+        if not user_dir or ref.fact("part") is not None:
+            return None
+        cut = composer_parts(Path(user_dir))
+        if cut is None:
+            return None
+        return [
+            SessionRef(
+                SOURCE,
+                f"{ref.session_id}#{number}",
+                FileStamp(Path(f"{user_dir}#{number}"), size, ref.main.mtime_ns),
+                ref.files,  # the folder's files: what the part's reading depends on
+                (f"user_dir={user_dir}", f"part={composers}"),
+            )
+            for number, (composers, size) in enumerate(cut)
+        ]
+
+    def held_size(self, ref: SessionRef) -> int:
+        """A part holds about its share of the database; a unit, its files."""
+        return ref.main.size if ref.fact("part") is not None else ref.size
+
     def load(self, ref: SessionRef) -> LoadResult:
+        part = ref.fact("part")
+        if part is not None:
+            user_dir = Path(ref.fact("user_dir") or "")
+            key = (user_dir, ref.related)
+            if key not in self._owners:
+                self._owners = {key: workspace_owners(user_dir)}  # one folder's at a time
+            return load_part(user_dir, part, self._owners[key])
         result = LoadResult()
         for family in self.load_families(ref):
             result.sessions += family.sessions

@@ -118,6 +118,118 @@ def exported_composers(global_dbs: list[Path], ids: list[str]) -> set[str]:
     return found
 
 
+# About this much of the global database per part of a user folder that a worker reads:
+# a large folder is read side by side, each worker holding one part at a time.
+PART_BYTES = 4 * 1024 * 1024
+WORKSPACES_PART = "workspaces"  # the last part: the chats kept in workspace databases
+
+
+def composer_parts(user_dir: Path) -> list[tuple[str, int]] | None:
+    """A user folder cut into parts read in this order, as ``load_user_dir`` reads it:
+    runs of the global database's composers (ids joined by commas) of about
+    ``PART_BYTES`` each, weighed by their message rows at the database's mean row size;
+    then ``WORKSPACES_PART``. Each with its estimated bytes. Keys only are read here.
+    None when the global database cannot be read: the folder is read whole, as before."""
+    parts: list[tuple[str, int]] = []
+    global_db = user_dir / GLOBAL
+    keys: list[str] = []
+    rows: dict[str, int] = {}
+    size = 0
+    if global_db.is_file():
+        try:
+            with Database(global_db) as db:
+                keys = db.keys("cursorDiskKV", "composerData:")
+                rows = _bubble_rows(db)
+            size = global_db.stat().st_size
+        except (SourceError, OSError):
+            return None
+    cids = [key.removeprefix("composerData:") for key in keys]
+    mean = size / max(1, sum(rows.values()) + len(cids))
+    run: list[str] = []
+    weight = 0.0
+    for cid in cids:
+        if "," in cid:
+            return None  # not an id a part can name
+        run.append(cid)
+        weight += (rows.get(cid, 0) + 1) * mean
+        if weight >= PART_BYTES:
+            parts.append((",".join(run), int(weight)))
+            run, weight = [], 0.0
+    if run:
+        parts.append((",".join(run), int(weight)))
+    workspaces = sum(db.stat().st_size for _, db in workspace_dbs(user_dir))
+    return [*parts, (WORKSPACES_PART, workspaces)]
+
+
+def _bubble_rows(db: Database) -> dict[str, int]:
+    """composer id -> how many ``bubbleId:<id>:<bubble>`` rows it has, counted by SQLite
+    from the keys (a large database's million keys never come into Python)."""
+    if "cursorDiskKV" not in db.tables:
+        return {}
+    head = len("bubbleId:") + 1
+    sql = (
+        f"SELECT substr(key, {head}, instr(substr(key, {head}), ':') - 1), count(*)"
+        " FROM cursorDiskKV WHERE key >= 'bubbleId:' AND key < 'bubbleId;' GROUP BY 1"
+    )
+    return {cid: rows for cid, rows in db.query(sql) if isinstance(cid, str)}
+
+
+def workspace_owners(user_dir: Path) -> dict[str, str | None]:
+    """composer id -> the folder of the workspace that lists it (unreadable ones left out:
+    the last part reports them)."""
+    return _read_workspaces(user_dir, []).owner
+
+
+def load_part(user_dir: Path, part: str, owners: dict[str, str | None]) -> LoadResult:
+    """One part of ``composer_parts``: the sessions ``load_user_dir`` gives for those
+    composers (``owners``: ``workspace_owners``); for the last part, the chats kept in the
+    workspaces and what could not be read there. A workspace composer the global database
+    holds is exported from there, as there."""
+    sessions: list[Session] = []
+    problems: list[Problem] = []
+    global_db = user_dir / GLOBAL
+    if part != WORKSPACES_PART:
+        try:
+            with Database(global_db) as db:
+                headers = _composer_headers(db)
+                for cid in part.split(","):
+                    data = db.get("cursorDiskKV", f"composerData:{cid}")
+                    if not isinstance(data, dict):
+                        continue
+                    folder = _workspace_folder(data) or headers.get(cid) or owners.get(cid)
+                    session = _composer_session(data, cid, folder, db, global_db)
+                    if session:
+                        sessions.append(session)
+        except SourceError as exc:
+            problems.append(exc.problem(SOURCE))
+        return LoadResult(sessions, problems)
+    found = _read_workspaces(user_dir, problems)
+    seen: set[str] = set()
+    if global_db.is_file() and any(composers for _f, _p, composers, _t in found.chats):
+        try:
+            with Database(global_db) as db:
+                for _folder, _path, composers, _tabs in found.chats:
+                    for data in composers:
+                        cid = str(data.get("composerId"))
+                        if isinstance(db.get("cursorDiskKV", f"composerData:{cid}"), dict):
+                            seen.add(cid)  # exported from the global database
+        except SourceError:
+            pass  # reported by the parts that read it
+    for folder, db_path, composers, tabs in found.chats:
+        for data in composers:
+            cid = str(data.get("composerId"))
+            if cid not in seen:
+                seen.add(cid)
+                session = _composer_session(data, cid, folder, None, db_path)
+                if session:
+                    sessions.append(session)
+        for tab in tabs:
+            session = _tab_session(tab, folder, db_path)
+            if session:
+                sessions.append(session)
+    return LoadResult(sessions, problems)
+
+
 class _Workspaces:
     def __init__(self) -> None:
         self.owner: dict[str, str | None] = {}  # composer id -> workspace folder

@@ -26,12 +26,12 @@ streamed is never held: its first reading (its totals, where it ends) is done ah
 adapter that ``keeps_streamed`` hands its messages to a ``packed.PartPacker`` as it reads
 them, and the session comes back cut into parts, packed, for the main process to place and
 hand on; else (or if the packer let go) the main process reads its messages, part by part.
-A large unit whose adapter cuts it (``parts``: a Cursor user folder's database, a run of
-its conversations per part) is read ahead part by part, as room frees up (``cut``,
-``more``); a part too large is read by the main process in its turn.
+A large unit whose adapter cuts it (``parts``: a Cursor user folder's or an OpenCode
+database, a run of its conversations per part) is read ahead part by part, as room frees
+up (``cut``, ``more``); a part too large is read by the main process in its turn.
 
 What a worker does with a unit is ``readunit``; ``tests/test_readahead_sources.py`` and
-``tests/test_cursor_parts.py`` check every source and a cut unit the same way.
+``tests/test_database_parts.py`` check every source and a cut unit the same way.
 """
 
 from __future__ import annotations

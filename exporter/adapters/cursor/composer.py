@@ -13,7 +13,9 @@ One user folder is one discovery unit (the global database, every workspace data
 ``workspace.json``): a composer's project can only be known by reading the workspaces. The
 unit is re-read when any of those files changes; notes whose session did not change are
 left alone byte for byte. Composers are read one at a time. A composer found in both the
-global database and a workspace is exported once, from the global one.
+global database and a workspace is exported once, from the global one. With workers, a
+large folder is read in parts side by side (``composer_parts``, ``load_part``): runs of
+the global database's composers, then the workspaces' own chats, in the order read here.
 """
 
 from __future__ import annotations

@@ -31,6 +31,10 @@ from .. import _sqlite
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
 from .store import OpenCodeDatabase, session_ids, tree_files, tree_session
 
+# About this much of a database per part that a worker reads (``parts``): a large database
+# is read side by side, each worker holding one part at a time.
+PART_BYTES = 4 * 1024 * 1024
+
 if TYPE_CHECKING:
     from .convert import StoredSession
 
@@ -115,7 +119,40 @@ class OpenCodeAdapter:
         except (SourceError, ValueError):
             return 0
 
+    def parts(self, ref: SessionRef) -> list[SessionRef] | None:
+        """A database cut into parts that workers read side by side (``readahead``): runs
+        of its families of about ``PART_BYTES``, in the order ``load_families`` reads them;
+        None for a tree, or a database that cannot be read now (it is read whole)."""
+        if ref.fact("kind") != "db":
+            return None
+        try:
+            with _sqlite.Database(ref.main.path) as db:
+                cut = OpenCodeDatabase(db, self.name).parts(PART_BYTES)
+        except (SourceError, ValueError, OSError):
+            return None
+        return [
+            SessionRef(
+                self.name,
+                f"{ref.session_id}#{number}",
+                FileStamp(Path(f"{ref.main.path}#{number}"), size, ref.main.mtime_ns),
+                ref.files,  # the database's files: what the part's reading depends on
+                ("kind=db-part", f"db={ref.main.path}", f"part={roots}"),
+            )
+            for number, (roots, size) in enumerate(cut or ())
+        ] or None
+
+    def held_size(self, ref: SessionRef) -> int:
+        """A part holds about its share of the database; a unit, its files."""
+        return ref.main.size if ref.fact("kind") == "db-part" else ref.size
+
     def load(self, ref: SessionRef) -> LoadResult:
+        if ref.fact("kind") == "db-part":
+            path, roots = Path(ref.fact("db") or ""), (ref.fact("part") or "").split(",")
+            result = LoadResult()
+            for family in self._database_families(path, roots):
+                result.sessions += family.sessions
+                result.problems += family.problems
+            return result
         result = LoadResult()
         for family in self.load_families(ref):
             result.sessions += family.sessions
@@ -137,7 +174,10 @@ class OpenCodeAdapter:
                 if _is_session_file(stamp.path, ref):
                     yield self._tree_session(stamp.path, migrated)
 
-    def _database_families(self, path: Path) -> Iterator[LoadResult]:
+    def _database_families(
+        self, path: Path, roots: list[str] | None = None
+    ) -> Iterator[LoadResult]:
+        """Every family of a database, or those of the top-level sessions ``roots``."""
         try:
             with _sqlite.Database(path) as db:
                 try:
@@ -146,7 +186,11 @@ class OpenCodeAdapter:
                     why = Problem(str(path), str(exc), severity="error", source=self.name)
                     yield LoadResult([], [why])
                     return
-                for family in store.families():
+                if roots is None:
+                    chosen = store.families()
+                else:  # (a session deleted since the database was cut is gone)
+                    chosen = (store.family(r) for r in roots if r in store.rows)
+                for family in chosen:
                     result = LoadResult()
                     for ident in family:
                         children = tuple(store.children.get(ident, ()))

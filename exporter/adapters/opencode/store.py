@@ -53,14 +53,44 @@ class OpenCodeDatabase:
     def families(self) -> Iterator[list[str]]:
         """Session ids, a top-level session followed by its subagents (and theirs)."""
         for ident, row in self.rows.items():
-            if row.get("parent_id") in self.rows:
-                continue
-            family, queue = [], [ident]
-            while queue:
-                current = queue.pop(0)
-                family.append(current)
-                queue += self.children.get(current, [])
-            yield family
+            if row.get("parent_id") not in self.rows:
+                yield self.family(ident)
+
+    def family(self, root: str) -> list[str]:
+        """A top-level session's id followed by its subagents' (and theirs)."""
+        family, queue = [], [root]
+        while queue:
+            current = queue.pop(0)
+            family.append(current)
+            queue += self.children.get(current, [])
+        return family
+
+    def parts(self, most_bytes: int) -> list[tuple[str, int]] | None:
+        """The families in the order ``families`` gives them, cut into runs of about
+        ``most_bytes`` each (their top-level ids joined by commas, and the estimated
+        bytes), weighed by their message and part rows at the database's mean row size,
+        which SQLite counts. None if an id holds a comma."""
+        rows: dict[str, int] = {}
+        for table in ("message", "part"):
+            if table in self.db.tables:
+                sql = f"SELECT session_id, count(*) FROM {table} GROUP BY session_id"
+                for ident, count in self.db.query(sql):
+                    rows[ident] = rows.get(ident, 0) + count
+        mean = self.db.path.stat().st_size / max(1, sum(rows.values()) + len(self.rows))
+        parts: list[tuple[str, int]] = []
+        run: list[str] = []
+        weight = 0.0
+        for family in self.families():
+            if "," in family[0]:
+                return None
+            run.append(family[0])
+            weight += sum(rows.get(ident, 0) + 1 for ident in family) * mean
+            if weight >= most_bytes:
+                parts.append((",".join(run), int(weight)))
+                run, weight = [], 0.0
+        if run:
+            parts.append((",".join(run), int(weight)))
+        return parts
 
     def session(self, ident: str) -> StoredSession:
         from .convert import StoredSession

@@ -1,6 +1,6 @@
-"""A large Cursor user folder is cut into parts that workers read side by side
-(``CursorAdapter.parts``, ``ReadAhead.cut``): the parts read in order give the sessions of
-the folder read whole, and the vault is the one a run in one process writes."""
+"""A large Cursor user folder or OpenCode database is cut into parts that workers read side
+by side (``parts``, ``ReadAhead.cut``): the parts read in order give the sessions of the
+unit read whole, and the vault is the one a run in one process writes."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ from datetime import UTC
 from pathlib import Path
 
 import pytest
+from opencode_builder import OpenCodeStore, text, tool
 from vscode_builder import make_db, workspace
 
 from exporter import readahead, workers
+from exporter.adapters import opencode
 from exporter.adapters.cursor import CursorAdapter, composer
+from exporter.adapters.opencode import OpenCodeAdapter
 from exporter.export import ExportOptions, run_export
 from exporter.workers import PARALLEL_FROM
 
@@ -109,13 +112,41 @@ def test_a_folder_whose_global_database_cannot_be_read_is_not_cut(tmp_path):
     assert CursorAdapter().parts(_ref(tmp_path)) is None
 
 
-@pytest.mark.parametrize("room", [1, 1000], ids=["two-parts-in-flight", "all-in-flight"])
-def test_a_large_user_folder_is_read_ahead_in_parts_into_the_same_vault(
-    tmp_path, monkeypatch, room
-):
-    _user_dir(tmp_path, composers=PARALLEL_FROM + 40)
+def _opencode_db(home: Path, families: int = 40) -> Path:
+    """Families of a session and, for every sixth, a subagent's; titles repeated; a secret."""
+    store = OpenCodeStore()
+    for n in range(families):
+        s = store.session(f"Fix the cart {n % 5}", f"/home/dev/work/p{n % 3}")
+        ask = f" The token is {SECRET}." if n == 7 else ""
+        store.user(s, text(f"Why is total {n} wrong? `a_b`{ask}"))
+        store.assistant(
+            s, text("Because `a_b` <T> is read first."), tool("bash", {"command": "ls"}, "a\nb")
+        )
+        if n % 6 == 0:
+            child = store.session(f"List files {n}", s.directory, parent=s)
+            store.user(child, text("List the files."))
+            store.assistant(child, text("a, b"))
+    return store.write_db(home / ".local" / "share" / "opencode" / "opencode.db")
+
+
+def test_the_parts_of_a_database_read_in_order_are_its_families(tmp_path, monkeypatch):
+    monkeypatch.setattr(opencode, "PART_BYTES", 6_000)
+    _opencode_db(tmp_path)
+    adapter = OpenCodeAdapter()
+    ref = next(iter(adapter.discover(_context(tmp_path))))
+    parts = adapter.parts(ref)
+    assert parts is not None and len(parts) >= 4
+    whole = list(adapter.load_families(ref))
+    assert _sessions(adapter.load(part) for part in parts) == _sessions(whole)
+    assert len(_sessions(whole)) == 40 + 7
+
+
+def _export_both(tmp_path: Path, monkeypatch, room: int) -> tuple[Counter[str], dict]:
+    """Export the home with one process and with two workers, the unit counted as large
+    and its parts small; count the parts read ahead (and read here)."""
     monkeypatch.setattr(composer, "PART_BYTES", 6_000)
-    monkeypatch.setattr(readahead, "READ_AHEAD_BELOW", 60_000)  # the folder is large
+    monkeypatch.setattr(opencode, "PART_BYTES", 6_000)
+    monkeypatch.setattr(readahead, "READ_AHEAD_BELOW", 60_000)  # the unit is large
     monkeypatch.setattr(workers, "PARALLEL_FROM_BYTES", 60_000)  # enough to start the pool
     monkeypatch.setattr(readahead, "READ_AHEAD_BYTES", 12_000 * room)  # parts wait for room
     taken: Counter[str] = Counter()
@@ -135,14 +166,35 @@ def test_a_large_user_folder_is_read_ahead_in_parts_into_the_same_vault(
         vault = tmp_path / f"vault{jobs}"
         runs[jobs] = run_export(ExportOptions(vault=vault, home=tmp_path, timezone=UTC,
                                               workers=jobs))  # fmt: skip
-    assert not taken["failed there"], taken
-    assert taken["parts read ahead"] >= 6, taken  # ask again as parts are taken (``more``)
-    one, two = (
+    notes = [
         {p.relative_to(tmp_path / f"vault{j}").as_posix(): p.read_bytes()
          for p in sorted((tmp_path / f"vault{j}").rglob("*.md"))}
         for j in (1, 2)
-    )  # fmt: skip
-    assert one == two and len(one) > PARALLEL_FROM + 40
+    ]  # fmt: skip
+    assert notes[0] == notes[1]
     assert runs[1].as_dict() == runs[2].as_dict()
     assert runs[1].redactions and runs[2].redactions == runs[1].redactions
-    assert sum(" (2)" in name or "2.md" in name for name in one) > 0  # names that collided
+    assert not taken["failed there"], taken
+    return taken, notes[0]
+
+
+@pytest.mark.parametrize("room", [1, 1000], ids=["two-parts-in-flight", "all-in-flight"])
+def test_a_large_user_folder_is_read_ahead_in_parts_into_the_same_vault(
+    tmp_path, monkeypatch, room
+):
+    _user_dir(tmp_path, composers=PARALLEL_FROM + 40)
+    taken, notes = _export_both(tmp_path, monkeypatch, room)
+    assert taken["parts read ahead"] >= 6, taken  # asked again as parts are taken (``more``)
+    assert len(notes) > PARALLEL_FROM + 40
+    assert sum(" (2)" in name or "2.md" in name for name in notes) > 0  # names that collided
+
+
+@pytest.mark.parametrize("room", [1, 1000], ids=["two-parts-in-flight", "all-in-flight"])
+def test_a_large_opencode_database_is_read_ahead_in_parts_into_the_same_vault(
+    tmp_path, monkeypatch, room
+):
+    _opencode_db(tmp_path, families=PARALLEL_FROM + 40)
+    taken, notes = _export_both(tmp_path, monkeypatch, room)
+    assert taken["parts read ahead"] >= 4, taken
+    linked = [b for name, b in notes.items() if "· agent" in name]
+    assert linked and all(b"[[" in b for b in linked)  # subagents' notes link their parents

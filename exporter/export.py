@@ -9,28 +9,29 @@ goes on.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .adapters import Adapter, LoadResult, SessionRef
+from .adapters import Adapter, SessionRef
 from .collector import collector_eased
 from .errors import ConfigError, Problem
 from .model import Session
-from .notes import Note, default_relpath, has_conversation, linked_keys
+from .notes import Note, default_relpath, linked_keys
 from .notewriter import NoteWriter, source_counts
 from .options import ExportOptions
 from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # re-exported
 from .packed import PackedSession
 from .plan import LinkPlan
 from .readahead import ReadAhead
-from .readunit import ReadSession, ReadSettings, ReadUnit, placed, wanted
+from .readunit import ReadSession, ReadSettings, placed
 from .redact import redact_report, redact_state, rename_secret_paths
 from .render import fresh_templates
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .split import Part, iter_parts, part_key, part_relpath
 from .state import VaultLock
 from .unchanged import UnchangedUnits
+from .unitreader import UnitReader
 from .vault import Action, Change, Vault
 from .workers import Outcome, Renderer, RenderJob, failed
 
@@ -80,6 +81,7 @@ class _UnitProgress:
     outstanding: int = 0
     loaded: bool = False
     weighed: bool = False  # its files' size went with its first job
+    errors: set[Problem] = field(default_factory=set)  # counted as failures already
 
 
 class _Run:
@@ -118,6 +120,8 @@ class _Run:
         self._progress: dict[str, _UnitProgress] = {}  # units whose notes are being rendered
         self.renderer = Renderer(self.settings, options.workers, lock, ReadSettings.of(options))
         self.ahead = ReadAhead(self.renderer)  # units read by workers before their turn
+        self.reader = UnitReader(options, self.ahead, self.plan, self.redactor,
+                                 self._children_written)  # fmt: skip
 
     def written(self) -> int:
         """Notes created or updated so far in this run."""
@@ -232,11 +236,14 @@ class _Run:
         if not self._again_pass:  # (a unit redone was weighed the first time)
             self.renderer.expect(ref.size)
         try:
-            for loaded in self._families(adapter, ref):
+            for loaded in self.reader.families(adapter, ref):
                 self.report.problems.extend(
                     p for p in loaded.problems if p not in self.report.problems
                 )
-                errors = sum(1 for p in loaded.problems if p.severity == "error")
+                # (each error once a unit: the parts of a database each meet it)
+                new_errors = {p for p in loaded.problems if p.severity == "error"} - state.errors
+                errors = len(new_errors)
+                state.errors |= new_errors
                 # A database or file that could not be read is a failure of its source.
                 self._counts(adapter.name).failed += errors if not self._again_pass else 0
                 state.complete &= not errors
@@ -261,63 +268,6 @@ class _Run:
             self.report.empty_units.append((adapter.name, unit))
         state.loaded = True
         self._maybe_done(unit)
-
-    def _families(self, adapter: Adapter, ref: SessionRef) -> Iterator[ReadUnit]:
-        """The unit's families read, filtered and redacted: by a worker ahead of time when
-        it could (``readahead``), else here. Database sources hand over one conversation at
-        a time; files, one family; a large unit its adapter cuts, one part at a time."""
-        parts = self.ahead.cut(adapter, ref)
-        if parts:
-            for part in parts:
-                read = self._read_ahead(str(part.main.path))
-                self.ahead.more()  # its next parts, now that there is room
-                yield read if read is not None else self._read_here(adapter.load(part))
-            return
-        read = self._read_ahead(str(ref.main.path))
-        if read is not None:
-            yield read
-            return
-        load_families = getattr(adapter, "load_families", None)
-        families = load_families(ref) if load_families else iter([adapter.load(ref)])
-        for loaded in families:
-            yield self._read_here(loaded)
-
-    def _read_ahead(self, unit: str) -> ReadUnit | None:
-        """A unit (or part) as a worker read it, if it did and its notes can be used here.
-        (A session rendered ahead may have a subagent it did not know, known from a note
-        written earlier, or a family's note may go elsewhere than a new note would: it
-        exists under another name, or its name is taken. Then it is read again here.)"""
-        read = self.ahead.take(unit)
-        if read is None:
-            return None
-        for r in read.sessions:
-            if r.session.is_streamed and self.redactor:  # a worker leaves it unredacted
-                r.session = self.redactor.session(r.session, read.redactions)
-        self._children_written([r.session for r in read.sessions])
-        predicted = {r.session.key: r.note.relpath for r in read.sessions
-                     if r.links is not None and isinstance(r.note, Note)}  # fmt: skip
-        plan = self.plan
-        if not any(
-            plan.with_known_children(r.session).subagent_ids != r.session.subagent_ids
-            for r in read.sessions
-            if r.note
-        ) and plan.places_as([r.session for r in read.sessions], predicted):
-            return read
-        return None
-
-    def _read_here(self, loaded: LoadResult) -> ReadUnit:
-        """Sessions loaded here, filtered and redacted as a worker does it."""
-        o, rules = self.options, self.redactor
-        redactions: Counter[str] = Counter()  # counted as a worker counts them
-        sessions = [
-            rules.session(s, redactions) if rules else s  # before anything else sees it
-            for s in loaded.sessions
-            if wanted(s, o.project, o.since)
-        ]
-        conversations = sum(1 for s in loaded.sessions if has_conversation(s))
-        self._children_written(sessions)
-        return ReadUnit(loaded.problems, [ReadSession(s) for s in sessions],
-                        conversations, redactions)  # fmt: skip
 
     def _children_written(self, sessions: list[Session]) -> None:
         """A subagent whose own unit came first (an old-layout agent file in another

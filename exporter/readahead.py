@@ -167,10 +167,19 @@ class ReadAhead:
                 return None
             if held_size(adapter, ref) < READ_AHEAD_BELOW or (skipped and skipped(unit, ref)):
                 return None
-            self._parts[unit] = parts(ref)
-            if self._parts[unit]:
+            try:
+                self._parts[unit] = parts(ref)
+            except Exception:  # noqa: BLE001  (whatever went wrong, the unit is read whole)
+                self._parts[unit] = None
+            if self._parts[unit] and self._sending is None:
                 self._sending = (unit, type(adapter), 0)
         return self._parts[unit]
+
+    def passed(self, unit: str, number: int) -> None:
+        """The main process has come to part ``number`` of ``unit``: it takes that one
+        and those before it (read ahead or not), so they are sent no more."""
+        if self._sending is not None and self._sending[0] == unit and self._sending[2] <= number:
+            self._sending = (unit, self._sending[1], number + 1)
 
     def _send_parts(self, batch: list[tuple[str, type, SessionRef, int]]) -> bool:
         """Add the parts not sent yet of the unit being cut to ``batch``, as far as

@@ -9,13 +9,17 @@ from datetime import UTC
 from pathlib import Path
 
 import pytest
+from copilot_cli_builder import CopilotCliSession
 from opencode_builder import OpenCodeStore, text, tool
+from test_readahead import _Pool, _Reading, _units
 from vscode_builder import make_db, workspace
 
 from exporter import readahead, workers
 from exporter.adapters import opencode
+from exporter.adapters.base import FileStamp, SessionRef
 from exporter.adapters.cursor import CursorAdapter, composer
 from exporter.adapters.opencode import OpenCodeAdapter
+from exporter.errors import SourceError
 from exporter.export import ExportOptions, run_export
 from exporter.workers import PARALLEL_FROM
 
@@ -158,6 +162,8 @@ def _export_both(tmp_path: Path, monkeypatch, room: int) -> tuple[Counter[str], 
         if "#" in unit:
             taken["parts read ahead" if read is not None else "read here"] += 1
             taken["failed there"] += handed_over and read is None
+        elif "copilot" in unit and read is not None:
+            taken["units after, read ahead"] += 1
         return read
 
     monkeypatch.setattr(readahead.ReadAhead, "take", counting_take)
@@ -174,7 +180,6 @@ def _export_both(tmp_path: Path, monkeypatch, room: int) -> tuple[Counter[str], 
     assert notes[0] == notes[1]
     assert runs[1].as_dict() == runs[2].as_dict()
     assert runs[1].redactions and runs[2].redactions == runs[1].redactions
-    assert not taken["failed there"], taken
     return taken, notes[0]
 
 
@@ -184,6 +189,7 @@ def test_a_large_user_folder_is_read_ahead_in_parts_into_the_same_vault(
 ):
     _user_dir(tmp_path, composers=PARALLEL_FROM + 40)
     taken, notes = _export_both(tmp_path, monkeypatch, room)
+    assert not taken["failed there"], taken
     assert taken["parts read ahead"] >= 6, taken  # asked again as parts are taken (``more``)
     assert len(notes) > PARALLEL_FROM + 40
     assert sum(" (2)" in name or "2.md" in name for name in notes) > 0  # names that collided
@@ -195,6 +201,100 @@ def test_a_large_opencode_database_is_read_ahead_in_parts_into_the_same_vault(
 ):
     _opencode_db(tmp_path, families=PARALLEL_FROM + 40)
     taken, notes = _export_both(tmp_path, monkeypatch, room)
+    assert not taken["failed there"], taken
     assert taken["parts read ahead"] >= 4, taken
     linked = [b for name, b in notes.items() if "· agent" in name]
     assert linked and all(b"[[" in b for b in linked)  # subagents' notes link their parents
+
+
+def test_a_part_that_cannot_be_read_fails_its_unit_as_in_one_process(tmp_path, monkeypatch):
+    """A composer whose reading raises (in a worker, then here): the sessions before it are
+    written and the unit fails at it, as in one process; the parts not taken are let go, so
+    the units after it are still read ahead."""
+    _user_dir(tmp_path, composers=60)
+    for n in range(PARALLEL_FROM + 8):
+        s = CopilotCliSession(f"{n:08x}-0c11-4000-8000-000000000000", "/home/dev/work/cli")
+        s.user(f"Why does step {n} fail?")
+        s.assistant(f"Step {n} reads `a_b` before it is set.")
+        s.write(tmp_path / ".copilot")
+    bad = "0000000c-c0c0-4222-8333-444444444444"  # in the third part or so
+    real = composer._composer_session
+
+    def failing(data, cid, *args):
+        if cid == bad:
+            raise RuntimeError("a composer the parser cannot read")
+        return real(data, cid, *args)
+
+    monkeypatch.setattr(composer, "_composer_session", failing)  # in the workers too (forked)
+    taken, notes = _export_both(tmp_path, monkeypatch, room=1)
+    assert taken["read here"] >= 1, taken  # the failing part, and the parts let go
+    cursor = [name for name in notes if "/cursor/" in name]
+    assert 0 < len(cursor) < 60
+    assert sum("/copilot-cli/" in name for name in notes) == PARALLEL_FROM + 8
+    assert taken["units after, read ahead"] >= PARALLEL_FROM, taken
+
+
+class _Cutting(_Reading):
+    """A unit of many sessions its adapter cuts into parts of 4 MB each."""
+
+    def parts(self, ref):
+        return [
+            SessionRef(
+                "x",
+                f"{ref.session_id}#{n}",
+                FileStamp(Path(f"{ref.main.path}#{n}"), 4 * 1024 * 1024, 0),
+            )  # fmt: skip
+            for n in range(ref.main.size // (4 * 1024 * 1024))
+        ]
+
+
+def _parts_asked(renderer: _Pool) -> list[int]:
+    return [int(u.rpartition("#")[2]) for u in renderer.asked if "#" in u]
+
+
+def test_parts_are_sent_in_order_as_room_frees_up_and_never_after_the_main_process_took_them():
+    units = _units([1000] * 40)
+    units[5] = (_Cutting(), SessionRef("x", "db", FileStamp(Path("/h/db"), 40 * 1024 * 1024, 0)))
+    renderer = _Pool()
+    ahead = readahead.ReadAhead(renderer)
+    ahead.ask(units, 0, lambda unit, ref: False)
+    room = (readahead.READ_AHEAD_BYTES - 5 * 1000) // (4 * 1024 * 1024)  # after units 0-4
+    assert _parts_asked(renderer) == list(range(room))  # then no unit after it, yet
+    assert "/h/s6.jsonl" not in renderer.asked
+    for n in range(3):  # its turn: the main process takes its first parts
+        ahead.passed("/h/db", n)
+        ahead.take(f"/h/db#{n}")
+        ahead.more()
+    assert _parts_asked(renderer) == list(range(room + 3))
+    # A unit cut only in its turn (it looked unchanged when the window passed it): the
+    # parts the main process has come to are not sent any more.
+    late = readahead.ReadAhead(_Pool())
+    late.ask(units, 0, lambda unit, ref: unit == "/h/db")
+    assert not _parts_asked(late.renderer) and "/h/s6.jsonl" in late.renderer.asked
+    parts = late.cut(*units[5])
+    assert parts and len(parts) == 10
+    late.passed("/h/db", 0)
+    late.take("/h/db#0")
+    late.more()
+    assert _parts_asked(late.renderer)[0] == 1
+
+
+def test_an_error_each_part_meets_counts_once_for_its_unit(tmp_path, monkeypatch):
+    """The global database's conversations cannot be listed in the parts' turn (locked, say):
+    each part meets the error, and the unit counts one failure, as in one process."""
+    _user_dir(tmp_path, composers=PARALLEL_FROM + 40)
+
+    def locked(db):
+        raise SourceError(db.path, "database is locked")
+
+    counts = {}
+    for jobs in (1, 2):
+        monkeypatch.setattr(composer, "PART_BYTES", 6_000)
+        monkeypatch.setattr(readahead, "READ_AHEAD_BELOW", 60_000)
+        monkeypatch.setattr(workers, "PARALLEL_FROM_BYTES", 60_000)
+        monkeypatch.setattr(composer, "_composer_headers", locked)  # after the cut
+        report = run_export(ExportOptions(vault=tmp_path / f"v{jobs}", home=tmp_path,
+                                          timezone=UTC, workers=jobs))  # fmt: skip
+        counts[jobs] = report.per_source["cursor"].failed
+        assert sum("locked" in p.message for p in report.problems) == 1
+    assert counts[1] == counts[2] == 1

@@ -159,7 +159,10 @@ def composer_parts(user_dir: Path) -> list[tuple[str, int]] | None:
             run, weight = [], 0.0
     if run:
         parts.append((",".join(run), int(weight)))
-    workspaces = sum(db.stat().st_size for _, db in workspace_dbs(user_dir))
+    try:
+        workspaces = sum(db.stat().st_size for _, db in workspace_dbs(user_dir))
+    except OSError:
+        return None  # changing as it is read: read whole
     return [*parts, (WORKSPACES_PART, workspaces)]
 
 

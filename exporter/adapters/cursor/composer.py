@@ -89,19 +89,26 @@ def load_user_dir(user_dir: Path) -> Iterator[LoadResult]:
                         yield LoadResult([session], [])
         except SourceError as exc:
             problems.append(exc.problem(SOURCE))
-    for folder, db_path, composers, tabs in workspaces.chats:
+    for session in _workspace_sessions(workspaces, seen):
+        yield LoadResult([session], [])
+    yield LoadResult([], problems)
+
+
+def _workspace_sessions(found: _Workspaces, seen: set[str]) -> Iterator[Session]:
+    """The chats kept in workspace databases, but the composers in ``seen`` (exported from
+    the global database; ``seen`` grows with those given here)."""
+    for folder, db_path, composers, tabs in found.chats:
         for data in composers:
             cid = str(data.get("composerId"))
             if cid not in seen:
                 seen.add(cid)
                 session = _composer_session(data, cid, folder, None, db_path)
                 if session:
-                    yield LoadResult([session], [])
+                    yield session
         for tab in tabs:
             session = _tab_session(tab, folder, db_path)
             if session:
-                yield LoadResult([session], [])
-    yield LoadResult([], problems)
+                yield session
 
 
 def exported_composers(global_dbs: list[Path], ids: list[str]) -> set[str]:
@@ -220,18 +227,7 @@ def load_part(user_dir: Path, part: str, owners: dict[str, str | None]) -> LoadR
                             seen.add(cid)  # exported from the global database
         except SourceError:
             pass  # reported by the parts that read it
-    for folder, db_path, composers, tabs in found.chats:
-        for data in composers:
-            cid = str(data.get("composerId"))
-            if cid not in seen:
-                seen.add(cid)
-                session = _composer_session(data, cid, folder, None, db_path)
-                if session:
-                    sessions.append(session)
-        for tab in tabs:
-            session = _tab_session(tab, folder, db_path)
-            if session:
-                sessions.append(session)
+    sessions.extend(_workspace_sessions(found, seen))
     return LoadResult(sessions, problems)
 
 

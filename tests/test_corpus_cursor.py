@@ -48,7 +48,8 @@ def corpus_texts(db) -> tuple[list[str], list[str]]:
     return users, replies
 
 
-def test_both_cursor_databases_export_and_nothing_is_lost(corpus, tmp_path):
+def _both_databases(corpus: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """The real databases as a user folder: one global, one a workspace's."""
     user = tmp_path / "home" / ".config" / "Cursor" / "User"
     (user / "globalStorage").mkdir(parents=True)
     shutil.copyfile(
@@ -59,6 +60,37 @@ def test_both_cursor_databases_export_and_nothing_is_lost(corpus, tmp_path):
     ws.mkdir(parents=True)
     shutil.copyfile(corpus / "cursor" / "slevin48__cursor-history__state.vscdb", ws / "state.vscdb")
     (ws / "workspace.json").write_text(json.dumps({"folder": "file:///c%3A/Users/dev/mobilechat"}))
+    return user, ws
+
+
+def test_the_real_databases_cut_into_parts_read_as_the_folder_read_whole(corpus, tmp_path):
+    """Every global composer a part of its own, then the workspace's chats
+    (``CursorAdapter.parts``, as workers read a large folder): in order, the same sessions
+    as the folder read whole."""
+    from exporter.adapters import SourceContext
+    from exporter.adapters.cursor import CursorAdapter, composer
+
+    _both_databases(corpus, tmp_path)
+    adapter = CursorAdapter()
+    (ref,) = [r for r in adapter.discover(SourceContext.for_home(tmp_path / "home"))
+              if r.fact("user_dir")]  # fmt: skip
+    whole = [s for r in adapter.load_families(ref) for s in r.sessions]
+    real = composer.PART_BYTES
+    try:
+        composer.PART_BYTES = 1  # one composer per part
+        parts = adapter.parts(ref)
+    finally:
+        composer.PART_BYTES = real
+    assert parts and len(parts) >= 2 and parts[-1].fact("part") == composer.WORKSPACES_PART
+    pieces = [s for part in parts for s in adapter.load(part).sessions]
+    assert [(s.session_id, s.title, s.cwd, s.messages) for s in pieces] == [
+        (s.session_id, s.title, s.cwd, s.messages) for s in whole
+    ]
+    assert len(whole) >= 30
+
+
+def test_both_cursor_databases_export_and_nothing_is_lost(corpus, tmp_path):
+    user, ws = _both_databases(corpus, tmp_path)
     report = run_export(
         ExportOptions(
             vault=tmp_path / "v", home=tmp_path / "home", sources=["cursor"], timezone=UTC

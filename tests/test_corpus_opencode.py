@@ -62,6 +62,21 @@ def test_the_real_database(data_dir):
             usage.cache_write_tokens) == row[1:]  # fmt: skip
 
 
+def test_the_real_database_cut_into_parts_reads_as_it_whole(data_dir):
+    """Its rows weighed by SQLite, its one family a part (as workers read a large one)."""
+    adapter = OpenCodeAdapter()
+    (ref,) = adapter.discover(SourceContext(Path("/nonexistent"), {}, False,
+                                            {"opencode": (data_dir,)}))  # fmt: skip
+    parts = adapter.parts(ref)
+    assert parts and len(parts) == 1 and adapter.held_size(parts[0]) > 0
+    whole = adapter.load(ref)
+    piece = adapter.load(parts[0])
+    assert [(s.session_id, s.messages) for s in piece.sessions] == [
+        (s.session_id, s.messages) for s in whole.sessions
+    ]
+    assert piece.sessions and not piece.problems
+
+
 def test_the_real_database_exports_its_prompts_and_replies(data_dir, tmp_path):
     conn = sqlite3.connect(data_dir / "opencode.db")
     spoken = [

@@ -62,3 +62,16 @@ def test_each_copy_of_the_corpus_is_sessions_of_its_own(corpus, tmp_path):
         assert not report.problems, report.problems[:3]  # no copy read as another's
         found.append(report.total("found"))
     assert found[1] == 2 * found[0] > 20
+
+
+def test_the_per_source_benchmark_prints_every_source():
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "bench" / "bench_sources.py"),
+         "--sessions", "30", "--repeat", "1", "--json"],
+        check=True, capture_output=True, text=True, timeout=300,
+    ).stdout  # fmt: skip
+    figures = json.loads(out.splitlines()[-1])["sources"]
+    assert len(figures) == 7 and "cursor" in figures and "opencode" in figures
+    for source, f in figures.items():
+        assert f["megabytes"] > 0.5 and f["wall_s"] > 0 and f["one_process_wall_s"] > 0, source
+        assert 0 < f["main_cpu_s"] and f["all_cpu_s"] >= f["main_cpu_s"] - 0.05, source

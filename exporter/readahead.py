@@ -142,9 +142,7 @@ class ReadAhead:
                     self._next = position + 1  # its other parts go first, when there is room
                     break
             self._next = position + 1
-            if len(batch) >= BATCH_UNITS or sum(b[3] for b in batch) >= BATCH_BYTES:
-                self._send(batch)
-                batch = []
+            self._send_if_full(batch)
         self._send(batch)
 
     def more(self) -> None:
@@ -198,9 +196,7 @@ class ReadAhead:
                 batch.append((str(part.main.path), adapter_type, part, size))
                 self._bytes += size
             next_part += 1
-            if len(batch) >= BATCH_UNITS or sum(b[3] for b in batch) >= BATCH_BYTES:
-                self._send(batch)
-                batch.clear()
+            self._send_if_full(batch)
         self._sending = None
         return True
 
@@ -234,6 +230,12 @@ class ReadAhead:
                 self._tickets[unit] = (ticket, 0, 0)
                 self._packing = unit
             return
+
+    def _send_if_full(self, batch: list[tuple[str, type, SessionRef, int]]) -> None:
+        """Send a job once it holds ``BATCH_UNITS`` units or ``BATCH_BYTES``; start anew."""
+        if len(batch) >= BATCH_UNITS or sum(b[3] for b in batch) >= BATCH_BYTES:
+            self._send(batch)
+            batch.clear()
 
     def _send(self, batch: list[tuple[str, type, SessionRef, int]]) -> None:
         jobs = [(unit, adapter_type, ref) for unit, adapter_type, ref, _size in batch]

@@ -48,9 +48,7 @@ class UnitReader:
         if read is not None:
             yield read
             return
-        load_families = getattr(adapter, "load_families", None)
-        families = load_families(ref) if load_families else iter([adapter.load(ref)])
-        for loaded in families:
+        for loaded in _loaded_families(adapter, ref):
             yield self._read_here(loaded)
 
     def _parts_read(
@@ -76,9 +74,7 @@ class UnitReader:
                 return
         finally:
             self.ahead.take(unit, wanted=False)  # the parts not taken go (if any are left)
-        load_families = getattr(adapter, "load_families", None)
-        families = load_families(ref) if load_families else iter([adapter.load(ref)])
-        for loaded in families:
+        for loaded in _loaded_families(adapter, ref):
             if loaded.sessions and all(s.key in done for s in loaded.sessions):
                 continue
             yield self._read_here(loaded)
@@ -119,3 +115,9 @@ class UnitReader:
         self.children_written(sessions)
         return ReadUnit(loaded.problems, [ReadSession(s) for s in sessions],
                         conversations, redactions)  # fmt: skip
+
+
+def _loaded_families(adapter: Adapter, ref: SessionRef) -> Iterator[LoadResult]:
+    """A unit read here: a family at a time where its adapter can (``load_families``)."""
+    load_families = getattr(adapter, "load_families", None)
+    return load_families(ref) if load_families else iter([adapter.load(ref)])

@@ -101,6 +101,15 @@ class LoadResult:
     sessions: list[Session] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
+    @classmethod
+    def merged(cls, results: Iterable[LoadResult]) -> LoadResult:
+        """Families loaded one at a time, as one result."""
+        merged = cls()
+        for result in results:
+            merged.sessions += result.sessions
+            merged.problems += result.problems
+        return merged
+
 
 class Adapter(Protocol):
     name: ClassVar[str]  # "claude-code": the --source value and the `source` property

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
+from .._parts import held_size, part_refs
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
 from ..vscode import user_dirs
 from .agent_store import STATE_DB_FACT, discover_transcripts
@@ -92,20 +93,10 @@ class CursorAdapter:
         cut = composer_parts(Path(user_dir))
         if cut is None:
             return None
-        return [
-            SessionRef(
-                SOURCE,
-                f"{ref.session_id}#{number}",
-                FileStamp(Path(f"{user_dir}#{number}"), size, ref.main.mtime_ns),
-                ref.files,  # the folder's files: what the part's reading depends on
-                (f"user_dir={user_dir}", f"part={composers}"),
-            )
-            for number, (composers, size) in enumerate(cut)
-        ]
+        return part_refs(ref, Path(user_dir), cut, f"user_dir={user_dir}")
 
     def held_size(self, ref: SessionRef) -> int:
-        """A part holds about its share of the database; a unit, its files."""
-        return ref.main.size if ref.fact("part") is not None else ref.size
+        return held_size(ref)
 
     def load(self, ref: SessionRef) -> LoadResult:
         part = ref.fact("part")
@@ -115,11 +106,7 @@ class CursorAdapter:
             if key not in self._owners:
                 self._owners = {key: workspace_owners(user_dir)}  # one folder's at a time
             return load_part(user_dir, part, self._owners[key])
-        result = LoadResult()
-        for family in self.load_families(ref):
-            result.sessions += family.sessions
-            result.problems += family.problems
-        return result
+        return LoadResult.merged(self.load_families(ref))
 
     def load_families(self, ref: SessionRef) -> Iterator[LoadResult]:
         """A user folder one composer at a time; a transcript with its subagents at once."""

@@ -27,6 +27,7 @@ from typing import Any
 from ...errors import Problem, SourceError
 from ...model import Session
 from .._jsonl import parse_timestamp
+from .._parts import PART_BYTES, runs
 from ..base import FileStamp, LoadResult, SessionRef
 from ..vscode import Database, db_stamps, folder_of_workspace, project_of_path, workspace_dbs
 
@@ -127,9 +128,6 @@ def exported_composers(global_dbs: list[Path], ids: list[str]) -> set[str]:
     return found
 
 
-# About this much of the global database per part of a user folder that a worker reads:
-# a large folder is read side by side, each worker holding one part at a time.
-PART_BYTES = 4 * 1024 * 1024
 WORKSPACES_PART = "workspaces"  # the last part: the chats kept in workspace databases
 
 
@@ -139,7 +137,6 @@ def composer_parts(user_dir: Path) -> list[tuple[str, int]] | None:
     ``PART_BYTES`` each, weighed by their message rows at the database's mean row size;
     then ``WORKSPACES_PART``. Each with its estimated bytes. Keys only are read here.
     None when the global database cannot be read: the folder is read whole, as before."""
-    parts: list[tuple[str, int]] = []
     global_db = user_dir / GLOBAL
     keys: list[str] = []
     rows: dict[str, int] = {}
@@ -154,18 +151,9 @@ def composer_parts(user_dir: Path) -> list[tuple[str, int]] | None:
             return None
     cids = [key.removeprefix("composerData:") for key in keys]
     mean = size / max(1, sum(rows.values()) + len(cids))
-    run: list[str] = []
-    weight = 0.0
-    for cid in cids:
-        if "," in cid:
-            return None  # not an id a part can name
-        run.append(cid)
-        weight += (rows.get(cid, 0) + 1) * mean
-        if weight >= PART_BYTES:
-            parts.append((",".join(run), int(weight)))
-            run, weight = [], 0.0
-    if run:
-        parts.append((",".join(run), int(weight)))
+    parts = runs(((cid, (rows.get(cid, 0) + 1) * mean) for cid in cids), PART_BYTES)
+    if parts is None:
+        return None  # an id a part cannot name
     try:
         workspaces = sum(db.stat().st_size for _, db in workspace_dbs(user_dir))
     except OSError:

@@ -28,12 +28,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ...errors import Problem, SourceError
 from .. import _sqlite
+from .._parts import PART_BYTES, held_size, part_refs
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
 from .store import OpenCodeDatabase, session_ids, tree_files, tree_session
-
-# About this much of a database per part that a worker reads (``parts``): a large database
-# is read side by side, each worker holding one part at a time.
-PART_BYTES = 4 * 1024 * 1024
 
 if TYPE_CHECKING:
     from .convert import StoredSession
@@ -130,34 +127,17 @@ class OpenCodeAdapter:
                 cut = OpenCodeDatabase(db, self.name).parts(PART_BYTES)
         except (SourceError, ValueError, OSError):
             return None
-        return [
-            SessionRef(
-                self.name,
-                f"{ref.session_id}#{number}",
-                FileStamp(Path(f"{ref.main.path}#{number}"), size, ref.main.mtime_ns),
-                ref.files,  # the database's files: what the part's reading depends on
-                ("kind=db-part", f"db={ref.main.path}", f"part={roots}"),
-            )
-            for number, (roots, size) in enumerate(cut or ())
-        ] or None
+        return part_refs(ref, ref.main.path, cut, f"db={ref.main.path}") if cut else None
 
     def held_size(self, ref: SessionRef) -> int:
-        """A part holds about its share of the database; a unit, its files."""
-        return ref.main.size if ref.fact("kind") == "db-part" else ref.size
+        return held_size(ref)
 
     def load(self, ref: SessionRef) -> LoadResult:
-        if ref.fact("kind") == "db-part":
-            path, roots = Path(ref.fact("db") or ""), (ref.fact("part") or "").split(",")
-            result = LoadResult()
-            for family in self._database_families(path, roots):
-                result.sessions += family.sessions
-                result.problems += family.problems
-            return result
-        result = LoadResult()
-        for family in self.load_families(ref):
-            result.sessions += family.sessions
-            result.problems += family.problems
-        return result
+        roots = ref.fact("part")
+        if roots is not None:
+            path = Path(ref.fact("db") or "")
+            return LoadResult.merged(self._database_families(path, roots.split(",")))
+        return LoadResult.merged(self.load_families(ref))
 
     def load_families(self, ref: SessionRef) -> Iterator[LoadResult]:
         """One session family at a time from a database; one session at a time from a tree."""

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from ...errors import Problem
+from .._parts import runs
 from .._sqlite import Database, decode_json
 from ..base import FileStamp
 
@@ -77,20 +78,11 @@ class OpenCodeDatabase:
                 for ident, count in self.db.query(sql):
                     rows[ident] = rows.get(ident, 0) + count
         mean = self.db.path.stat().st_size / max(1, sum(rows.values()) + len(self.rows))
-        parts: list[tuple[str, int]] = []
-        run: list[str] = []
-        weight = 0.0
-        for family in self.families():
-            if "," in family[0]:
-                return None
-            run.append(family[0])
-            weight += sum(rows.get(ident, 0) + 1 for ident in family) * mean
-            if weight >= most_bytes:
-                parts.append((",".join(run), int(weight)))
-                run, weight = [], 0.0
-        if run:
-            parts.append((",".join(run), int(weight)))
-        return parts
+        weighed = (
+            (family[0], sum(rows.get(ident, 0) + 1 for ident in family) * mean)
+            for family in self.families()
+        )
+        return runs(weighed, most_bytes)
 
     def session(self, ident: str) -> StoredSession:
         from .convert import StoredSession

@@ -286,6 +286,8 @@ _FENCE_OPENER = re.compile(rf"^({_CONTAINER.pattern})(`{{3,}}|~{{3,}})(.*)$")
 
 def _plugin_safe_span(code: str) -> str:
     """A code span Dataview would evaluate gets a zero-width space before its ``=``."""
+    if "=" not in code:
+        return code  # most spans: nothing Dataview would evaluate
     ticks = len(code) - len(code.lstrip("`"))
     inner = code[ticks : len(code) - ticks]
     if not _PLUGIN_SPAN.match(inner):

@@ -263,6 +263,10 @@ def _paragraphs(
 
     for i in range(start, end):
         line = lines[i]
+        if line[:1].isalpha():  # no container prefix, not blank: most lines of prose
+            prefixes.append("")
+            bodies.append(line)
+            continue
         cut = _CONTAINER.match(line).end()  # type: ignore[union-attr]
         if (
             not line[cut:].strip(_BLANK)

@@ -84,27 +84,30 @@ def scan(text: str) -> tuple[list[dict[str, Any]], list[str], Fences, Places] | 
     previous: str | None = None  # the line before, unless a fence or nothing came before
     while i < count:
         line = lines[i]
-        opener = _FENCE_OPEN.match(line)
-        if opener:
-            fenced = _fence(lines, i, *opener.groups())
-            if fenced is None:
+        # A line opening with a letter opens no fence, container, HTML, label or indented
+        # code (each of those starts with white space, a marker or a sign): most lines.
+        if not line[:1].isalpha():
+            opener = _FENCE_OPEN.match(line)
+            if opener:
+                fenced = _fence(lines, i, *opener.groups())
+                if fenced is None:
+                    return None
+                block, after = fenced
+                blocks.append(block)
+                fences.append((i, min(after, count), after <= count))
+                i, previous = after, None
+                continue
+            if _CONTAINER_OR_HTML.match(line) or (_LABEL.match(line) and _may_define(line)):
                 return None
-            block, after = fenced
-            blocks.append(block)
-            fences.append((i, min(after, count), after <= count))
-            i, previous = after, None
-            continue
-        if _CONTAINER_OR_HTML.match(line) or (_LABEL.match(line) and _may_define(line)):
-            return None
-        deep = _DEEP.match(line)
-        if deep and (
-            previous is None
-            or not _continues_paragraph(previous)
-            or table
-            or deep.group(0).endswith("\t")
-            or _ITEM_OF_CODE.match(line)
-        ):
-            return None
+            deep = _DEEP.match(line)
+            if deep and (
+                previous is None
+                or not _continues_paragraph(previous)
+                or table
+                or deep.group(0).endswith("\t")
+                or _ITEM_OF_CODE.match(line)
+            ):
+                return None
         if "`" in line or "~" in line or "<" in line or "]" in line:
             found = _line_spans(line, table, places, i)
             if found is None:
@@ -222,7 +225,7 @@ def _line_spans(line: str, table: bool, places: Places, at: int) -> list[str] | 
     when every backtick run on it is paired and nothing outside them can claim one; None
     otherwise."""
     runs = list(_RUN.finditer(line))
-    by_length = runs_by_length(runs)
+    by_length: dict[int, list[int]] | None = None  # made when first needed
     spans: list[str] = []
     outside: list[str] = []
     k = cursor = 0
@@ -230,7 +233,12 @@ def _line_spans(line: str, table: bool, places: Places, at: int) -> list[str] | 
         run = runs[k]
         if run.start() and line[run.start() - 1] == "\\":
             return None  # an escaped backtick: the parser decides
-        close = closing_run(by_length, k, run.end() - run.start())
+        length = run.end() - run.start()
+        if k + 1 < len(runs) and runs[k + 1].end() - runs[k + 1].start() == length:
+            close: int | None = k + 1  # the very next run closes it (most spans)
+        else:
+            by_length = by_length or runs_by_length(runs)
+            close = closing_run(by_length, k, length)
         if close is None:
             return None  # a run left open could pair with one on another line
         code = line[run.end() : runs[close].start()]

@@ -19,7 +19,7 @@ from corpus_home import corpus_texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exporter import markdown, markdown_code
+from exporter import markdown, markdown_code, markdown_scan, markdown_text
 from exporter.markdown_scan import scan
 
 
@@ -94,6 +94,27 @@ _PLAIN = st.sampled_from(
 @given(st.lists(_PLAIN, max_size=30).map("".join))
 def test_plain_markdown_scans_as_the_parser_reads_it(text):
     _check(text)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.characters(categories=("Lu", "Ll", "Lt", "Lm", "Lo")),
+    st.lists(_PIECES, max_size=8).map("".join).map(lambda s: s.split("\n")[0]),
+)
+def test_a_line_opening_with_a_letter_opens_no_block(first, rest):
+    """The scan, the layout and the escaping pass over such a line without their
+    line-start patterns (most lines of prose): none of those patterns can take it."""
+    line = first + rest
+    assert line[:1].isalpha()
+    for pattern in (markdown_scan._FENCE_OPEN, markdown_scan._CONTAINER_OR_HTML,
+                    markdown_scan._LABEL, markdown_scan._DEEP):  # fmt: skip
+        assert pattern.match(line) is None, (pattern.pattern, line)
+    assert markdown_code._CONTAINER.match(line).end() == 0
+    assert line[0] not in markdown_code._BLANK
+    marked: list[int] = []
+    heading: dict = {}
+    markdown_text._line_start(line, 0, False, marked.append, heading, len(line))
+    assert marked == [] and heading == {}
 
 
 def test_the_scan_answers_for_prose_with_spans_and_fences():

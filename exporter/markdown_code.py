@@ -267,9 +267,10 @@ def _paragraphs(
             prefixes.append("")
             bodies.append(line)
             continue
-        cut = _CONTAINER.match(line).end()  # type: ignore[union-attr]
+        cut = _CONTAINER.match(line).end() if line else 0  # type: ignore[union-attr]
         if (
-            not line[cut:].strip(_BLANK)
+            line
+            and not line[cut:].strip(_BLANK)
             and prefixes
             and line[_QUOTES.match(line).end() :].strip(_BLANK)
         ):  # type: ignore[union-attr]
@@ -277,7 +278,7 @@ def _paragraphs(
             # either way the line is the paragraph's text.
             quote = _QUOTES.match(line).end()  # type: ignore[union-attr]
             cut = quote + len(line[quote:]) - len(line[quote:].lstrip(" "))
-        if not line[cut:].strip(_BLANK):
+        if not line or not line[cut:].strip(_BLANK):  # blank: the paragraph ends
             close(i)
             out.append(_Paragraph([line], [""], i, []))
             first = i + 1

@@ -85,8 +85,9 @@ def scan(text: str) -> tuple[list[dict[str, Any]], list[str], Fences, Places] | 
     while i < count:
         line = lines[i]
         # A line opening with a letter opens no fence, container, HTML, label or indented
-        # code (each of those starts with white space, a marker or a sign): most lines.
-        if not line[:1].isalpha():
+        # code (each of those starts with white space, a marker or a sign), nor does an
+        # empty one: most lines.
+        if line and not line[0].isalpha():
             opener = _FENCE_OPEN.match(line)
             if opener:
                 fenced = _fence(lines, i, *opener.groups())

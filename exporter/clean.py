@@ -112,7 +112,9 @@ def strip_control(text: str) -> str:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text.isascii():  # bytes.translate is many times faster than the regex (or str's)
-        return text.encode("ascii").translate(None, _CONTROL_BYTES).decode("ascii")
+        data = text.encode("ascii")
+        kept = data.translate(None, _CONTROL_BYTES)
+        return text if len(kept) == len(data) else kept.decode("ascii")  # most: none
     return _CONTROL.sub("", text)
 
 

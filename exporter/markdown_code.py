@@ -1,9 +1,11 @@
-"""Where the code is in a text: the CommonMark parse (mistune), located in the source.
+"""Where the code is in a text, cut into code blocks and prose paragraphs, so that the code
+is kept byte for byte while the prose around it is escaped (``markdown``).
 
-The parser says which code blocks and code spans a text holds; here they are found line by
-line in the text itself, so that they can be kept byte for byte while the prose around them
-is escaped (``markdown``). When the located code does not match the parse exactly, the
-layout is None and the caller shows the whole text verbatim: unsure means hands off.
+The line scan (``markdown_scan``) finds the code of most texts; for the rest the CommonMark
+parser's code is located in the lines (``markdown_parsed``). When what is found cannot be
+trusted (a table that could take code apart, a tab after a container, code the parse puts
+elsewhere), the layout is None and the caller shows the whole text verbatim: unsure means
+hands off.
 """
 
 from __future__ import annotations
@@ -11,9 +13,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import pairwise
-from typing import Any
 
 from .markdown_scan import (
     _TABLE_RULE,
@@ -52,10 +52,6 @@ _HAS_CODE = re.compile(r"`|~~~|^(?: {4}|\t)|^[ \t>*+\d.)-]*(?: {4}|\t)", re.MULT
 # A line's container prefix: indentation, blockquote markers, list markers.
 _CONTAINER = re.compile(r"(?:[ \t]*>[ ]?|[ \t]*(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)[ \t]?)*[ \t]*")
 _LIST_MARKER = re.compile(r"[-+*]|\d{1,9}[.)]")
-# Where an indented code line's code starts: containers, then four columns of indentation.
-_INDENTED_CODE = re.compile(
-    r"^(?:[ \t]*>[ ]?|[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t])*?(?: {4}|[ ]{0,3}\t)[ \t]*"
-)
 _TAB_AFTER_CONTAINER = re.compile(r"^(?:[ \t]*(?:>|[-+*]|\d{1,9}[.)]))+[ ]*\t")
 _BLANK = " \t\r\n\f\v"  # white space to CommonMark (a no-break space is text)
 _QUOTES = re.compile(r"(?:[ \t]*>[ ]?)*")
@@ -82,51 +78,6 @@ class _Paragraph:
     spans: list[tuple[int, int]]  # in "\n".join(bodies)
 
 
-def _inside(opener: str, line: str) -> bool:
-    """Is ``line`` inside the containers (quotes, list items) an opener's prefix opened?"""
-    if not line.strip(_BLANK):
-        return True
-    quotes = opener.count(">")
-    if quotes and _QUOTES.match(line).group(0).count(">") < quotes:  # type: ignore[union-attr]
-        return False
-    item = re.match(r"^.*(?:[-+*]|\d{1,9}[.)])[ \t]*", opener)
-    if item:
-        column = len(item.group(0).expandtabs(4))
-        return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" >")) >= column
-    return True
-
-
-@lru_cache(maxsize=1)
-def _parser() -> Any:
-    import mistune  # imported lazily: start-up stays small when nothing needs it
-
-    parser = mistune.create_markdown(renderer="ast", plugins=["table", "strikethrough"])
-    # Only code is looked for. Emphasis is resolved after the scan, so it cannot move a code
-    # span; strikethrough stays, because it claims its text before code spans are found.
-    parser.inline.rules.remove("emphasis")
-    return parser
-
-
-def _parser_code(text: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """Code blocks (in document order) and code span contents, as the parser sees them."""
-    blocks: list[dict[str, Any]] = []
-    spans: list[str] = []
-
-    def walk(nodes: list[dict[str, Any]]) -> None:
-        for node in nodes:
-            kind = node.get("type")
-            if kind == "block_code":
-                blocks.append(node)
-            elif kind == "codespan":
-                spans.append(node["raw"])
-            children = node.get("children")
-            if isinstance(children, list):
-                walk(children)
-
-    walk(_parser()(text))
-    return blocks, spans
-
-
 def _layout(text: str) -> list[_Block | _Paragraph] | None:
     """The text cut into code blocks and prose paragraphs; None when the parser's code
     cannot be located exactly (the caller then shows the text verbatim)."""
@@ -138,7 +89,9 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
         # The scan read the code line by line: where it is needs no looking for.
         pieces = _scanned_layout(lines, scanned[2], scanned[3])
     elif has_code:
-        pieces = _located_layout(text, lines)
+        from .markdown_parsed import located_layout  # the parser's path: the rarer one
+
+        pieces = located_layout(text, lines)
         if pieces is None:
             return None
     else:
@@ -151,32 +104,6 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
             return None  # parsers count a tab after "> " or "- " differently: unsure
     if has_code and any(_a_table_may_claim(piece) for piece in pieces):
         return None  # a GFM table may read as live text what the parse calls code
-    return pieces
-
-
-def _located_layout(text: str, lines: list[str]) -> list[_Block | _Paragraph] | None:
-    """The parser's code blocks and spans found in the lines; None where they cannot all be
-    found exactly as parsed."""
-    parsed_blocks, parsed_spans = _parser_code(text)
-    pieces: list[_Block | _Paragraph] = []
-    cursor = 0
-    for node in parsed_blocks:
-        block = _find_block(node, lines, cursor)
-        if block is None:
-            return None
-        pieces.extend(_paragraphs(lines, cursor, block.start))
-        pieces.append(block)
-        cursor = block.start + len(block.lines)
-    pieces.extend(_paragraphs(lines, cursor, len(lines)))
-    found = [
-        _span_norm(joined[a:b])
-        for p in pieces
-        if isinstance(p, _Paragraph) and p.spans
-        for joined in ("\n".join(p.bodies),)
-        for a, b in p.spans
-    ]
-    if found != [" ".join(s.split()) for s in parsed_spans]:
-        return None
     return pieces
 
 
@@ -328,69 +255,6 @@ def _opens_block(previous: str, prefix: str) -> bool:
     return indent <= 3 and (deeper or bool(_LIST_MARKER.search(prefix)))
 
 
-def _find_block(node: dict[str, Any], lines: list[str], cursor: int) -> _Block | None:
-    raw: str = node.get("raw", "")
-    content = raw.split("\n") if raw else []
-    if raw.endswith("\n"):
-        content.pop()
-    info = str((node.get("attrs") or {}).get("info") or "")
-    if node.get("style") == "fenced":
-        marker: str = node.get("marker") or "```"
-        opener, closer = _fence_lines(marker[0], len(marker))
-        for first in range(cursor, len(lines)):
-            m = opener.match(lines[first])
-            if not m or not _lines_end_with(lines, first + 1, content):
-                continue
-            rest = lines[first][m.end() :].lstrip(marker[0])
-            if (marker[0] == "`" and "`" in rest) or info.strip() not in rest:
-                continue  # not an opener: CommonMark forbids backticks in its info
-            if "\t" in lines[first][: len(m.group(0)) - len(marker)].lstrip(" >"):
-                return None  # a tab before a fence: parsers count its columns differently
-            after = first + 1 + len(content)
-            closed = after < len(lines) and closer.match(lines[after])
-            inner = lines[first + 1 : after + 1 if closed else after]
-            prefix = _CONTAINER.match(lines[first]).group(0)  # type: ignore[union-attr]
-            # (A fence in the first column is inside no container: every line is inside.)
-            if prefix and not all(_inside(prefix, line) for line in inner):
-                return None  # the parse disagrees with CommonMark's containers: unsure
-            if closed:
-                return _Block(lines[first : after + 1], first, True, False)
-            return _Block(lines[first:after], first, True, True)
-        return None
-    while content and not content[-1].strip():
-        content.pop()
-    if not content:
-        return None
-    for first in range(cursor, len(lines)):
-        if not lines[first].strip(_BLANK) or not _lines_end_with(lines, first, content):
-            continue
-        indent = _INDENTED_CODE.match(lines[first])
-        if indent and len(indent.group(0)) + len(content[0]) >= len(lines[first].rstrip()):
-            return _Block(lines[first : first + len(content)], first, False, False)
-    return None
-
-
-@lru_cache(maxsize=64)
-def _fence_lines(char: str, length: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """Where a fence of ``length`` or more ``char`` opens a line (after its containers),
-    and a line that closes it."""
-    opener = rf"^{_CONTAINER.pattern}{re.escape(char)}{{{length},}}"
-    return re.compile(opener), re.compile(rf"{opener}[ \t]*$")
-
-
-def _lines_end_with(lines: list[str], start: int, content: list[str]) -> bool:
-    if start + len(content) > len(lines):
-        return False
-    for offset, want in enumerate(content):
-        line = lines[start + offset]
-        if line.endswith(want) or line.rstrip().endswith(want.rstrip()):
-            continue
-        if "\t" in line and line.expandtabs(4).endswith(want):
-            continue
-        return False
-    return True
-
-
 def _span_runs(text: str) -> list[tuple[int, int]]:
     """Code spans by CommonMark's rule: a backtick run (not backslash-escaped) opens a
     span that the next run of the same length closes; an unmatched run is text."""
@@ -413,11 +277,6 @@ def _span_runs(text: str) -> list[tuple[int, int]]:
         spans.append((start, runs[close].end()))
         k = close + 1
     return spans
-
-
-def _span_norm(code: str) -> str:
-    ticks = len(code) - len(code.lstrip("`"))
-    return " ".join(code[ticks : len(code) - ticks].split())
 
 
 def first_code_opener(text: str) -> int:

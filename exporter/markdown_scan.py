@@ -6,7 +6,7 @@ backtick runs that pair up within each line. Anything whose reading depends on m
 that (indentation that does not continue a paragraph, block quotes, HTML, link reference
 definitions, tables, strikethrough, a backtick run left open, unusual line breaks) returns
 None, and the caller asks the parser. The answer has the parser's shape
-(``markdown_code._parser_code``); ``tests/test_code_scan.py`` checks that both agree on
+(``markdown_parsed._parser_code``); ``tests/test_code_scan.py`` checks that both agree on
 random Markdown and on the corpus, and ``CCEXPORT_REFERENCE_RENDER=1`` bypasses this
 module.
 """

@@ -222,7 +222,7 @@ def test_a_tag_in_indented_code_inside_a_list_item_or_quote_is_the_persons_text(
 
 def _in_code_per_parser(text: str, marker: str) -> bool:
     """Does the parser (mistune, as markdown_code uses it) put ``marker`` inside code?"""
-    from exporter.markdown_code import _parser_code
+    from exporter.markdown_parsed import _parser_code
 
     blocks, spans = _parser_code(text)
     return any(marker in b["raw"] for b in blocks) or any(marker in s for s in spans)

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exporter import markdown_code as markdown
+from exporter import markdown_parsed
 
 
 def _full_parser():
@@ -24,29 +25,29 @@ def _full_parser():
 
 def _located(text: str, parser) -> tuple:
     """What the parser says is code (blocks, spans) and the code ranges built from it."""
-    saved = markdown._parser
-    markdown._parser = lambda: parser
+    saved = markdown_parsed._parser
+    markdown_parsed._parser = lambda: parser
     try:
-        blocks, spans = markdown._parser_code(text)
+        blocks, spans = markdown_parsed._parser_code(text)
         return [b["raw"] for b in blocks], spans, markdown.code_ranges(text)
     finally:
-        markdown._parser = saved
+        markdown_parsed._parser = saved
 
 
 def _differences(texts: list[str]) -> list[str]:
-    full, reduced = _full_parser(), markdown._parser()
+    full, reduced = _full_parser(), markdown_parsed._parser()
     return [t for t in texts if _located(t, full) != _located(t, reduced)]
 
 
 def test_the_code_parser_has_no_emphasis_rule_but_keeps_strikethrough():
-    rules = markdown._parser().inline.rules
+    rules = markdown_parsed._parser().inline.rules
     assert "emphasis" not in rules
     assert "strikethrough" in rules and "codespan" in rules
 
 
 def test_strikethrough_is_kept_because_it_claims_text_before_code_spans():
     # Without the strikethrough rule this would parse a code span `b~~ c`: the rule matters.
-    _blocks, spans = markdown._parser_code("~~a `b~~ c` d")
+    _blocks, spans = markdown_parsed._parser_code("~~a `b~~ c` d")
     assert spans == []
 
 

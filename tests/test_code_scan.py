@@ -19,7 +19,7 @@ from corpus_home import corpus_texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exporter import markdown, markdown_code, markdown_scan, markdown_text
+from exporter import markdown, markdown_code, markdown_parsed, markdown_scan, markdown_text
 from exporter.markdown_scan import scan
 
 
@@ -57,10 +57,10 @@ def _check(text: str) -> bool:
     scanned = scanned_code(text)
     if scanned is None:
         return False
-    assert _shape(scanned) == _shape(markdown_code._parser_code(text)), text
+    assert _shape(scanned) == _shape(markdown_parsed._parser_code(text)), text
     _blocks, _spans, fences, places = scan(text)
     lines = text.split("\n")
-    located = markdown_code._located_layout(text, lines)
+    located = markdown_parsed.located_layout(text, lines)
     assert markdown_code._scanned_layout(lines, fences, places) == located, text
     for function in (markdown.escape_prose, markdown.code_ranges):
         assert function(text) == _reference(function, text), text

@@ -79,7 +79,7 @@ def scan(text: str) -> tuple[list[dict[str, Any]], list[str], Fences, Places] | 
     spans: list[str] = []
     fences: Fences = []
     places: Places = []
-    table = "|" in text and _may_hold_table(text)
+    tables = _table_lines(text, lines) if "|" in text else _NO_LINES
     i, count = 0, len(lines)
     previous: str | None = None  # the line before, unless a fence or nothing came before
     while i < count:
@@ -104,13 +104,14 @@ def scan(text: str) -> tuple[list[dict[str, Any]], list[str], Fences, Places] | 
             if deep and (
                 previous is None
                 or not _continues_paragraph(previous)
-                or table
+                or i in tables
+                or i - 1 in tables  # a blank line ending a table: the parser's own reading
                 or deep.group(0).endswith("\t")
                 or _ITEM_OF_CODE.match(line)
             ):
                 return None
         if "`" in line or "~" in line or "<" in line or "]" in line:
-            found = _line_spans(line, table, places, i)
+            found = _line_spans(line, i in tables, places, i)
             if found is None:
                 return None
             spans.extend(found)
@@ -199,13 +200,33 @@ def closing_run(by_length: dict[int, list[int]], k: int, length: int) -> int | N
     return found[at] if at < len(found) else None
 
 
-def _may_hold_table(text: str) -> bool:
-    """Is there a line that could be a delimiter row below one that holds a pipe?"""
+def _table_lines(text: str, lines: list[str]) -> frozenset[int]:
+    """The lines a table could take: every line of each run of non-blank lines that holds a
+    possible delimiter row below a line with a pipe. A table's header is the line right
+    above its delimiter row and its rows the lines below, up to the first blank line (a
+    line of spaces and tabs at most), in every renderer; so no line outside these runs can
+    be a cell, and a code span there is not cut at a pipe."""
+    taken: set[int] = set()
+    at = counted = 0  # the line number of offset ``counted``, counted as the rules come
     for rule in _TABLE_RULE.finditer(text):
         above = text.rfind("\n", 0, rule.start() - 1) + 1
-        if rule.start() and "|" in text[above : rule.start()]:
-            return True
-    return False
+        if not rule.start() or "|" not in text[above : rule.start()]:
+            continue
+        at += text.count("\n", counted, rule.start())
+        counted = rule.start()
+        if at in taken:
+            continue
+        first = at
+        while first and lines[first - 1].strip(" \t"):
+            first -= 1
+        stop = at + 1
+        while stop < len(lines) and lines[stop].strip(" \t"):
+            stop += 1
+        taken.update(range(first, stop))
+    return frozenset(taken)
+
+
+_NO_LINES: frozenset[int] = frozenset()
 
 
 def _may_define(line: str) -> bool:
@@ -224,7 +245,7 @@ def _may_define(line: str) -> bool:
 def _line_spans(line: str, table: bool, places: Places, at: int) -> list[str] | None:
     """The code spans of one line of prose (line ``at``, their places added to ``places``),
     when every backtick run on it is paired and nothing outside them can claim one; None
-    otherwise."""
+    otherwise. ``table``: the line may be a table's row."""
     runs = list(_RUN.finditer(line))
     by_length: dict[int, list[int]] | None = None  # made when first needed
     spans: list[str] = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 
 import pytest
 from conftest import CORPUS
@@ -147,6 +148,64 @@ def test_the_scan_answers_for_nested_lists_task_lists_and_links():
     assert _check("A `a|b` pipe.\n\n---\n\nNo table: the rule is below an empty line.")
 
 
+def test_a_table_makes_only_its_own_lines_unsure():
+    """A table's cells end at pipes, inside code spans too; but a table is the run of
+    non-blank lines around its delimiter row, so a span with a pipe after a blank line, in
+    a paragraph or a list item of the same reply, is read by the scan."""
+    text = (
+        "| option | meaning |\n|---|---|\n| `-v` | more output |\n\n"
+        "Pass `--level=debug|info` to choose.\n\n- or set `LOG=warn|error`\n"
+    )
+    assert _check(text)
+    assert scanned_code(text)[1] == ["-v", "--level=debug|info", "LOG=warn|error"]
+    # Indented lines after a blank line: code, as the table ended there.
+    assert _check("| a |\n|---|\n| b |\n\nText `x|y`\n    more text `z`\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "| a |\n|---|\n| `x|y` |",  # a row below the delimiter row
+        "| a |\n|---|\nrow `x|y` without pipes",  # a row needs no pipe of its own
+        "text above\n| a |\n|---|\n",  # a header interrupting a paragraph...
+        "`x|y` above\n| a |\n|---|\n",  # ...is unsure with the lines above it
+        "| a |\n|---|\n \t \n\u00a0`x|y`",  # a no-break space is no blank line
+    ],
+)
+def test_a_span_with_a_pipe_in_a_tables_run_of_lines_is_left_to_the_parser(text):
+    found = scan(text)
+    assert found is None or not any("|" in s for s in found[1]), text
+
+
+_TABLE_PIECES = st.sampled_from(
+    ["| a |\n|---|", "| b | c |\n|-|-|", "\n| ", " |", "|", "-", ":-", "`x|y`", "`z`",
+     "`p \\| q`", "a", " ", "\n", "\n\n", "\n \n", "\n- ", "\n    ", "\n1. ", "\u00a0"]
+)  # fmt: skip
+
+
+def _gfm_code_spans(text: str) -> list[str]:
+    from obsidian_check import _MD  # markdown-it with GitHub tables, as Obsidian reads
+
+    return [
+        " ".join(child.content.split())
+        for token in _MD.parse(text)
+        if token.type == "inline"
+        for child in token.children or ()
+        if child.type == "code_inline"
+    ]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_TABLE_PIECES, max_size=30).map("".join))
+def test_no_span_the_scan_keeps_whole_is_cut_by_a_table(text):
+    """Wherever the scan answers, each code span holding a pipe that it keeps whole is a
+    code span to a renderer with GitHub tables too: no table cell cuts it."""
+    if not _check(text):
+        return
+    kept = Counter(" ".join(s.split()) for s in scanned_code(text)[1] if "|" in s)
+    assert not kept - Counter(_gfm_code_spans(text)), text
+
+
 def test_the_scan_answers_for_fences_indented_in_list_items():
     """A fence indented by up to three spaces (in a list item or not) whose lines all keep
     its indentation, closed at that indentation: each line loses the indentation."""
@@ -190,6 +249,7 @@ def test_a_long_line_of_dashes_or_markers_is_scanned_in_linear_time():
         "- \n      `indented in an empty item`",
         "a\n\t`after a tab`",
         "| a |\n|---|\n    `x`",
+        "| a |\n|---|\n     ",  # a blank line of spaces after a table: code to the parser
         "| `a|b` |\n|---|",
         "`a|b`\n|",
         "x | y\n`a|b`\n|",

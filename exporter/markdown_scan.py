@@ -47,9 +47,13 @@ _PREFIX = re.compile(rf"(?:[ \t]*{_MARKER}(?=[ \t]|$)[ \t]?)*[ \t]*")
 # setext underline (read widely, as the parser does: any mix of these characters).
 _ENDS_PARAGRAPH = re.compile(r"#{1,6}(?:[ \t]|$)|[-*_=+ \t]+$")
 # Inline constructs that can claim a backtick before a code span does: strikethrough,
-# inline and reference links, and raw HTML or autolinks unless the tag closes on its line
-# without quotes (a code span could only be inside a quoted value or a comment).
-_CLAIMS_BACKTICKS = re.compile(r"~~|\]\(|\]\[|\]:|<(?:[!?]|[A-Za-z/](?![^<>\n\"']*>))")
+# inline links unless the destination closes right there (no space, quote, parenthesis,
+# bracket, backslash or backtick before its ")": no title, nothing to claim), reference
+# links, and raw HTML or autolinks unless the tag closes on its line without quotes (a
+# code span could only be inside a quoted value or a comment).
+_CLAIMS_BACKTICKS = re.compile(
+    r"~~|\]\((?![^\s()<>\\`\"']*\))|\]\[|\]:|<(?:[!?]|[A-Za-z/](?![^<>\n\"']*>))"
+)
 _RUN = re.compile(r"`+")
 # A line that could be a table's delimiter row: the parser takes empty cells too, so "|"
 # alone is one, and any white space (a no-break space too) counts as empty. Below a line

@@ -148,6 +148,18 @@ def test_the_scan_answers_for_nested_lists_task_lists_and_links():
     assert _check("A `a|b` pipe.\n\n---\n\nNo table: the rule is below an empty line.")
 
 
+def test_the_scan_answers_beside_links_that_close_where_they_open():
+    """A link whose destination closes right after it (no title, no space, no backtick in
+    it) claims no backtick, on its line or the next: most links in a reply."""
+    text = (
+        "Set `timeout_ms` as the [docs](https://example.com/a_b#c-d) say.\n\n"
+        "- [Latency guide](https://example.com/latency) for `stream=True`\n"
+        "- [`Session`](https://example.com/api/session) and [empty]()\n"
+    )
+    assert _check(text)
+    assert scanned_code(text)[1] == ["timeout_ms", "stream=True", "Session"]
+
+
 def test_a_table_makes_only_its_own_lines_unsure():
     """A table's cells end at pipes, inside code spans too; but a table is the run of
     non-blank lines around its delimiter row, so a span with a pipe after a blank line, in
@@ -241,6 +253,10 @@ def test_a_long_line_of_dashes_or_markers_is_scanned_in_linear_time():
         "a `open\nclose` b",
         "~~a `b~~ c`",
         "[a `b]: c` d",
+        "[a](`b`)",  # the destination holds the backticks
+        "[a](b(c)`d`)",
+        '[a](b "t\n`c`")',  # a title runs on to the next line
+        "[a](b\n`c`)",
         "[label\nmore]: /url `x`",
         "- [\\]]: /url `x`",
         "a\n\n    `indented after a blank line`",

@@ -133,9 +133,10 @@ def _fence(
     An indented fence may sit in a list item (``1. Step:`` then ``   ```ts``) or not; it
     reads the same either way when every line of it keeps the fence's indentation (which
     each line loses) and its closing fence has exactly that indentation: a line indented
-    less could end a list item, and so the fence, early. Blank lines holding spaces and
-    tabs in the indentation are counted differently inside an item: the parser decides,
-    as it does for an indented fence that is never closed."""
+    less could end a list item, and so the fence, early. A blank line of spaces no wider
+    than that indentation is an empty line of the block either way; one wider, or holding
+    a tab, is counted differently inside an item: the parser decides, as it does for an
+    indented fence that is never closed."""
     if (marker[0] == "`" and "`" in info) or "\\" in info or "&" in info:
         return None  # not a fence, or an info string the parser unescapes
     closer = _closing_fence(marker[0], len(marker))
@@ -148,8 +149,8 @@ def _fence(
                 return None
             break
         if depth:
-            if not line:
-                content.append("")
+            if len(line) <= depth and not line.strip(" "):
+                content.append("")  # blank, within the indentation: empty in or out of a list
             elif line.startswith(indent) and line.strip(" \t") and "\t" not in _lead(line):
                 content.append(line[depth:])
             else:

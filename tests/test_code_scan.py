@@ -229,6 +229,10 @@ def test_the_scan_answers_for_fences_indented_in_list_items():
     blocks, spans = scanned_code(text)
     assert [b["raw"] for b in blocks] == ["let a: `T` = 1;\n  nested\n\n", "{}\n", "x\n"]
     assert [b.get("attrs", {}).get("info") for b in blocks] == ["ts", "json", None]
+    # A blank line of spaces no wider than the fence's indentation: an empty line of it.
+    text = "- [ ] Commit with:\n  ```\n  feat: add `x`\n  \n  body\n \n  ```\nthen `push`"
+    assert _check(text)
+    assert [b["raw"] for b in scanned_code(text)[0]] == ["feat: add `x`\n\nbody\n\n"]
     assert spans == ["b"]
 
 

@@ -219,16 +219,23 @@ def _line_start(
 
 
 def _dataview_fields(line: str, offset: int, mark: Any, *, every: bool = False) -> None:
-    """Dataview reads ``key:: value`` (the first ``::`` of a line) and ``[key:: value]``
-    or ``(key:: value)`` anywhere; a backslash between the colons leaves neither. In a
-    title (``every``) the template's own text comes first, so every ``::`` is broken."""
-    first = True
+    """Dataview reads ``[key:: value]`` and ``(key:: value)`` anywhere, and a line as
+    ``key:: value`` at its first ``::`` when only signs (any character but a letter, a
+    digit or ``_``: colons and backslashes too) and then a key come before it. So every
+    ``::`` after a bracket is broken, and each ``::`` from the start of the line until one
+    broken after the line's first letter or digit has left a colon in the key; in a title
+    (``every``) the template's own text comes first, so every ``::`` is broken."""
+    word = next((i for i, c in enumerate(line) if c.isalpha() or c in _KEY_START), len(line))
+    keyed = False  # a broken ``::`` follows the first letter: no key before a later one
     opener = min((at for at in (line.find("["), line.find("(")) if at >= 0), default=len(line))
     for m in re.finditer(":{2,}", line):
-        if first or every or opener < m.start():
+        if not keyed or every or opener < m.start():
             for k in range(m.start() + 1, m.end()):
                 mark(offset + k)  # no two colons left side by side
-        first = False
+            keyed = keyed or m.start() > word
+
+
+_KEY_START = frozenset("0123456789_")  # with the letters, what starts a Dataview key
 
 
 def _paired(text: str, char: str, keep: bytearray, mark: Any) -> None:

@@ -33,7 +33,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("comment", re.compile(r"%%")),
     ("maths", re.compile(r"\$\$.*?\$\$|\$(?=[^\s$]).*?(?<=[^\s$])\$", re.DOTALL)),
     ("block id", re.compile(r"(?m)(?<!\S)\^[A-Za-z0-9-]+[ \t]*$")),
-    ("dataview field", re.compile(r"(?m)^[^:\n]*::|[\[(][^\n]*::")),
+    ("dataview field", re.compile(r"[\[(][^\n]*::")),
 )
 
 
@@ -87,7 +87,25 @@ def _inline(children: list[Any]) -> tuple[str, str, list[Construct]]:
 
 
 def _obsidian(text: str) -> list[Construct]:
-    return [Construct(kind, m.group(0)) for kind, rule in _RULES for m in rule.finditer(text)]
+    found = [Construct(kind, m.group(0)) for kind, rule in _RULES for m in rule.finditer(text)]
+    return found + [Construct("dataview field", key) for key in _full_line_fields(text)]
+
+
+def _full_line_fields(text: str) -> list[str]:
+    """Dataview's ``key:: value`` lines: at a line's first ``::``, the text before it is
+    signs (any character but a letter, a digit or ``_``: colons, escaped characters and code
+    spans too), then a key. The key is letters, digits, spaces, ``_``, ``/`` and ``-`` to
+    Dataview; here anything but a colon or an escaped character, to be safe."""
+    keys = []
+    for line in text.split("\n"):
+        sep = line.find("::")
+        if sep < 0:
+            continue
+        key = line[:sep].strip()
+        start = next((i for i, c in enumerate(key) if c.isalpha() or c in "0123456789_"), len(key))
+        if not any(c in ":\\" + _ESCAPED for c in key[start:]):
+            keys.append(line[: sep + 2])
+    return keys
 
 
 def parse(note_body: str) -> tuple[list[Construct], str]:

@@ -122,6 +122,21 @@ def test_adversarial_constructs_alone_are_neutral_in_every_filter(text):
     assert constructs("# " + escape_inline(text)) == [Construct("heading", "h1")], text
 
 
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(["::", ":", "\\", "key", "a b", " ", "-", "/", "_", "`k`", "`a::b`",
+                                 "[x]", "(", "é", "1", "\n"]), max_size=12).map("".join))  # fmt: skip
+@example("\\::key:: value")  # the author's escaped colon, then a key: found by CI
+@example("::key:: value")
+@example("- ::x:: y")
+def test_no_line_becomes_a_dataview_field(text):
+    """Dataview reads a line as ``key:: value`` at its first ``::`` when only signs (colons
+    and backslashes too) and a key come before it: breaking the first ``::`` of a line is
+    not enough when nothing but signs precede it."""
+    for rendered in (escape_prose(text), escape_prose(text, literal=True)):
+        fields = [c for c in constructs(rendered) if c.kind == "dataview field"]
+        assert not fields, (text, rendered)
+
+
 LINE_START = st.sampled_from("abcxyzAB")
 
 

@@ -22,6 +22,7 @@ from .markdown_scan import (
     closing_run,
     runs_by_length,
     scan,
+    splits_cells,
 )
 
 # Set to "1", every speed-up of the note builder is bypassed and notes are built the plain
@@ -138,7 +139,7 @@ def _a_table_may_claim(piece: _Block | _Paragraph) -> bool:
     ):
         return False  # no table here (most paragraphs: no pipe at all)
     joined = "\n".join(bodies)
-    return any("\n" in joined[a:b] or _splits_cells(joined[a:b]) for a, b in piece.spans)
+    return any("\n" in joined[a:b] or splits_cells(joined[a:b]) for a, b in piece.spans)
 
 
 def _heads_table(above: str, below: str) -> bool:
@@ -148,20 +149,6 @@ def _heads_table(above: str, below: str) -> bool:
         return False
     rest = below[_CONTAINER.match(below).end() :]  # type: ignore[union-attr]
     return bool(_TABLE_RULE.match(below) or _TABLE_RULE.match(rest))
-
-
-def _splits_cells(code: str) -> bool:
-    """Does ``code`` hold a pipe that would end a table cell (not right after a lone
-    backslash; after two, the backslash itself may be the escaped character)?"""
-    at = code.find("|")
-    while at >= 0:
-        slash = at
-        while slash and code[slash - 1] == "\\":  # the backslashes right before it
-            slash -= 1
-        if at - slash != 1:
-            return True
-        at = code.find("|", at + 1)
-    return False
 
 
 def _paragraphs(

@@ -247,6 +247,20 @@ def _may_define(line: str) -> bool:
     )
 
 
+def splits_cells(code: str) -> bool:
+    """Does ``code`` hold a pipe that would end a table cell (not right after a lone
+    backslash; after two, the backslash itself may be the escaped character)?"""
+    at = code.find("|")
+    while at >= 0:
+        slash = at
+        while slash and code[slash - 1] == "\\":  # the backslashes right before it
+            slash -= 1
+        if at - slash != 1:
+            return True
+        at = code.find("|", at + 1)
+    return False
+
+
 def _line_spans(line: str, table: bool, places: Places, at: int) -> list[str] | None:
     """The code spans of one line of prose (line ``at``, their places added to ``places``),
     when every backtick run on it is paired and nothing outside them can claim one; None
@@ -269,7 +283,7 @@ def _line_spans(line: str, table: bool, places: Places, at: int) -> list[str] | 
         if close is None:
             return None  # a run left open could pair with one on another line
         code = line[run.end() : runs[close].start()]
-        if table and "|" in code:
+        if table and splits_cells(code):
             return None  # a table cell boundary could cut it
         spans.append(code)
         places.append((at, run.start(), runs[close].end()))

@@ -33,6 +33,8 @@ _CONTAINER_OR_HTML = re.compile(
     # CommonMark's block names) with text after it on the line starts a paragraph.
     r"|<(?![A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+>[ \t]*\S))"
 )
+# A block quote's markers before its text: up to three spaces, ">" and one space, nested.
+_QUOTE_MARKERS = re.compile(r"(?: {0,3}>[ ]?)+")
 # Four columns of indentation (after list markers too) or a tab: indented code, unless the
 # line continues a paragraph (indented code cannot interrupt one).
 _DEEP = re.compile(r"^[ >*+\d.)-]*(?: {4}|\t)")
@@ -86,12 +88,18 @@ def scan(text: str) -> tuple[list[dict[str, Any]], list[str], Fences, Places] | 
     tables = _table_lines(text, lines) if "|" in text else _NO_LINES
     i, count = 0, len(lines)
     previous: str | None = None  # the line before, unless a fence or nothing came before
+    line_text: str | None = None  # a quoted line's text, after its markers
     while i < count:
         line = lines[i]
         # A line opening with a letter opens no fence, container, HTML, label or indented
         # code (each of those starts with white space, a marker or a sign), nor does an
         # empty one: most lines.
-        if line and not line[0].isalpha():
+        if line and not line[0].isalpha() and (quote := _quoted_text(line)) is not None:
+            # A block quote's line of plain text: the spans on it are the line's own.
+            if i in tables:
+                return None  # a table's row, perhaps
+            line_text = quote
+        elif line and not line[0].isalpha():
             opener = _FENCE_OPEN.match(line)
             if opener:
                 fenced = _fence(lines, i, *opener.groups())
@@ -119,9 +127,28 @@ def scan(text: str) -> tuple[list[dict[str, Any]], list[str], Fences, Places] | 
             if found is None:
                 return None
             spans.extend(found)
-        previous = line
+        previous = line if line_text is None else line_text
+        line_text = None
         i += 1
     return blocks, spans, fences, places
+
+
+def _quoted_text(line: str) -> str | None:
+    """The text of a block quote's line (after its markers) when it is a paragraph's text
+    or nothing: it opens with a letter, a quotation mark or a code span (not a fence), and
+    holds no pipe (a table in a quote is not looked for). None otherwise, or not a quote."""
+    markers = _QUOTE_MARKERS.match(line)
+    if not markers:
+        return None
+    text = line[markers.end() :]
+    if not text.strip(" "):
+        return ""  # a blank line of the quote: it ends the paragraph in it
+    first = text[0]
+    if not (first.isalpha() or first in "\"'“„«" or first == "`") or "|" in text:
+        return None
+    if first == "`" and _FENCE_OPEN.match(text):
+        return None
+    return text
 
 
 def _fence(

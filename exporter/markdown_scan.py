@@ -1,11 +1,12 @@
 """The code in a plain text, found without the CommonMark parser: the fast path.
 
 Most messages are prose with code spans and top-level fenced blocks. For those, the code
-the parser would find can be read line by line: fences that start in the first column, and
-backtick runs that pair up within each line. Anything whose reading depends on more than
-that (indentation that does not continue a paragraph, block quotes, HTML, link reference
-definitions, tables, strikethrough, a backtick run left open, unusual line breaks) returns
-None, and the caller asks the parser. The answer has the parser's shape
+the parser would find can be read line by line: fences that start in the first column (or
+indented alike in a list item), backtick runs that pair up within each line, quoted lines
+of plain text. Anything whose reading depends on more than that (indentation that does not
+continue a paragraph, quotes holding blocks, HTML, link reference definitions, a span with
+a pipe in a table's lines, strikethrough, a link with a title, a backtick run left open,
+unusual line breaks) returns None, and the caller asks the parser. The answer has the parser's shape
 (``markdown_parsed._parser_code``); ``tests/test_code_scan.py`` checks that both agree on
 random Markdown and on the corpus, and ``CCEXPORT_REFERENCE_RENDER=1`` bypasses this
 module.

@@ -22,6 +22,8 @@ ZERO_WIDTH_SPACE = "\u200b"
 _WEB = re.compile(r"(?:https?|mailto|ftp):", re.IGNORECASE)
 _PLUGIN_LANGS = {"dataview", "dataviewjs", "query", "tasks", "js-engine", "base", "bases"}
 _ESCAPED = "\x00"  # stands for a backslash-escaped character in the text Obsidian reads
+# An escaped "_" is one too, but Dataview reads the raw line, where "_" starts a key.
+_ESCAPED_UNDERSCORE = "\x01"
 
 # Obsidian's syntax inside text (with escaped characters blanked out).
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -57,7 +59,8 @@ def _inline(children: list[Any]) -> tuple[str, str, list[Construct]]:
             if tok.info == "entity":
                 found.append(Construct("entity", tok.markup))
             literal = tok.info == "escape" and tok.content == tok.markup  # "\1" is text
-            seen.append(tok.content if literal else _ESCAPED)
+            escaped = _ESCAPED_UNDERSCORE if tok.content == "_" else _ESCAPED
+            seen.append(tok.content if literal else escaped)
             shown.append(tok.content)
         elif kind in ("softbreak", "hardbreak"):
             seen.append("\n")
@@ -87,7 +90,8 @@ def _inline(children: list[Any]) -> tuple[str, str, list[Construct]]:
 
 
 def _obsidian(text: str) -> list[Construct]:
-    found = [Construct(kind, m.group(0)) for kind, rule in _RULES for m in rule.finditer(text)]
+    plain = text.replace(_ESCAPED_UNDERSCORE, _ESCAPED)
+    found = [Construct(kind, m.group(0)) for kind, rule in _RULES for m in rule.finditer(plain)]
     return found + [Construct("dataview field", key) for key in _full_line_fields(text)]
 
 
@@ -95,15 +99,18 @@ def _full_line_fields(text: str) -> list[str]:
     """Dataview's ``key:: value`` lines: at a line's first ``::``, the text before it is
     signs (any character but a letter, a digit or ``_``: colons, escaped characters and code
     spans too), then a key. The key is letters, digits, spaces, ``_``, ``/`` and ``-`` to
-    Dataview; here anything but a colon or an escaped character, to be safe."""
+    Dataview; here anything but a colon or an escaped character (its backslash), to be
+    safe. An escaped ``_`` may start the key: its backslash is a sign, its ``_`` a letter."""
     keys = []
+    word = "0123456789_" + _ESCAPED_UNDERSCORE
     for line in text.split("\n"):
         sep = line.find("::")
         if sep < 0:
             continue
         key = line[:sep].strip()
-        start = next((i for i, c in enumerate(key) if c.isalpha() or c in "0123456789_"), len(key))
-        if not any(c in ":\\" + _ESCAPED for c in key[start:]):
+        start = next((i for i, c in enumerate(key) if c.isalpha() or c in word), len(key))
+        rest = key[start + 1 :]
+        if not any(c in ":\\" + _ESCAPED + _ESCAPED_UNDERSCORE for c in rest):
             keys.append(line[: sep + 2])
     return keys
 

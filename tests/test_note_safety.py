@@ -128,6 +128,7 @@ def test_adversarial_constructs_alone_are_neutral_in_every_filter(text):
 @example("\\::key:: value")  # the author's escaped colon, then a key: found by CI
 @example("::key:: value")
 @example("- ::x:: y")
+@example("\\_::key::")  # an escaped "_": a sign to Obsidian, a key's first letter to Dataview
 def test_no_line_becomes_a_dataview_field(text):
     """Dataview reads a line as ``key:: value`` at its first ``::`` when only signs (colons
     and backslashes too) and a key come before it: breaking the first ``::`` of a line is

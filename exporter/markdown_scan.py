@@ -6,10 +6,10 @@ indented alike in a list item), backtick runs that pair up within each line, quo
 of plain text. Anything whose reading depends on more than that (indentation that does not
 continue a paragraph, quotes holding blocks, HTML, link reference definitions, a span with
 a pipe in a table's lines, strikethrough, a link with a title, a backtick run left open,
-unusual line breaks) returns None, and the caller asks the parser. The answer has the parser's shape
-(``markdown_parsed._parser_code``); ``tests/test_code_scan.py`` checks that both agree on
-random Markdown and on the corpus, and ``CCEXPORT_REFERENCE_RENDER=1`` bypasses this
-module.
+unusual line breaks) returns None, and the caller asks the parser. The answer has the
+parser's shape (``markdown_parsed._parser_code``); ``tests/test_code_scan.py`` checks
+that both agree on random Markdown and on the corpus, and ``CCEXPORT_REFERENCE_RENDER=1``
+bypasses this module.
 """
 
 from __future__ import annotations

@@ -34,6 +34,12 @@ _CONTAINER_OR_HTML = re.compile(
     # CommonMark's block names) with text after it on the line starts a paragraph.
     r"|<(?![A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+>[ \t]*\S))"
 )
+# A fence opener indented four spaces or more: in a list item, or indented code or text.
+_DEEP_FENCE = re.compile(r"( {4,})(`{3,}|~{3,})(.*)")
+# A list item's first line: its marker's indentation, the marker (a number's digits apart)
+# and the spaces before its text, which starts where the match ends.
+_ITEM_START = re.compile(r"( *)(?:[-+*]|(\d{1,9})[.)])( {1,4})(?=[^ \t])")
+_THEMATIC = re.compile(r" *([-*_])(?: *\1){2,} *")
 # A block quote's markers before its text: up to three spaces, ">" and one space, nested.
 _QUOTE_MARKERS = re.compile(r"(?: {0,3}>[ ]?)+")
 # Four columns of indentation (after list markers too) or a tab: indented code, unless the
@@ -101,7 +107,7 @@ def scan(text: str) -> tuple[list[dict[str, Any]], list[str], Fences, Places] | 
                 return None  # a table's row, perhaps
             line_text = quote
         elif line and not line[0].isalpha():
-            opener = _FENCE_OPEN.match(line)
+            opener = _FENCE_OPEN.match(line) or _item_fence(lines, i, fences)
             if opener:
                 fenced = _fence(lines, i, *opener.groups())
                 if fenced is None:
@@ -172,9 +178,9 @@ def _fence(
     content: list[str] = []
     while end < count:
         line = lines[end]
-        if closer.fullmatch(line):
+        if closer.fullmatch(line) or (depth > 3 and closer.fullmatch(line.lstrip(" "))):
             if depth and not (line.startswith(indent) and line[depth] != " "):
-                return None
+                return None  # closed elsewhere (the item's own indentation, say): unsure
             break
         if depth:
             if len(line) <= depth and not line.strip(" "):
@@ -197,6 +203,42 @@ def _fence(
     if info.strip():
         block["attrs"] = {"info": info.strip()}
     return block, end + 1
+
+
+def _item_fence(lines: list[str], at: int, fences: Fences) -> re.Match[str] | None:
+    """A fence indented four spaces or more (``     ```json``) that opens in a list item: the
+    nearest item above has its text up to three columns left of the fence, every line
+    between is indented at least as far as that text, and each item of the chain, up to
+    one in the first columns, is an item for sure (a bullet, a number 1, or one after a
+    blank line: another number may be a paragraph's text). Anything else, a tab, or an
+    item above the last fenced block, is the parser's to read (None)."""
+    opener = _DEEP_FENCE.fullmatch(lines[at])
+    if opener is None:
+        return None
+    need = least = len(opener.group(1))  # the fence's column; the least indentation since
+    for k in range(at - 1, fences[-1][1] - 1 if fences else -1, -1):
+        line = lines[k]
+        if "\t" in line:
+            return None
+        if not line.strip(" "):
+            continue
+        item = _ITEM_START.match(line)
+        if item is None or _THEMATIC.fullmatch(line):
+            least = min(least, len(line) - len(line.lstrip(" ")))
+            continue
+        marker_at, text_at = len(item.group(1)), item.end()
+        if text_at > need:  # an item deeper than the fence: the fence ends it
+            least = min(least, marker_at)
+            continue
+        if text_at < need - 3 or least < text_at:
+            return None  # too deep for this item, or a line between may have ended it
+        number = item.group(2)
+        if number not in (None, "1") and k and lines[k - 1].strip(" "):
+            return None
+        if marker_at <= 3:
+            return opener
+        need = least = marker_at  # the item itself sits in an item above
+    return None
 
 
 @lru_cache(maxsize=64)

@@ -262,6 +262,32 @@ def test_the_scan_answers_for_fences_indented_in_list_items():
     assert spans == ["b"]
 
 
+def test_the_scan_answers_for_fences_in_nested_list_items():
+    """A fence indented four spaces or more opens in the list item whose text starts up to
+    three columns left of it (a deeper item ends there), as in a reply's nested lists."""
+    text = (
+        "  - `config/voice.json`\n    - Jarvis voice\n     ```json\n     {\n"
+        '       "enabled": true\n     }\n     ```\n  - next `x`\n'
+    )
+    assert _check(text)
+    blocks, spans = scanned_code(text)
+    assert [b["raw"] for b in blocks] == ['{\n  "enabled": true\n}\n']
+    assert spans == ["config/voice.json", "x"]
+
+
+_LIST_PIECES = st.sampled_from(
+    ["- a", "* b", "1. c", "2. d", "-    e", "  - f", "   - g", "    - h", "     - i",
+     "      ```", "     ```", "    ```", "   ```", "  ```", "```", "    ~~~", "     x",
+     "      y", "    z", "  w", "text `t`", "", " ", "     ", "\t```", "> q", "---", "- - -"]
+)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_LIST_PIECES, min_size=1, max_size=14).map("\n".join))
+def test_fences_in_list_items_scan_as_the_parser_reads_them(text):
+    _check(text)
+
+
 def test_a_long_line_of_dashes_or_markers_is_scanned_in_linear_time():
     """A guard against a pattern that backtracks quadratically (one did, on a line of
     dashes: 16,000 took 1.3 s, 200,000 would take minutes); linear, each takes milliseconds."""
@@ -315,6 +341,9 @@ def test_a_long_line_of_dashes_or_markers_is_scanned_in_linear_time():
         "- a\n   ```\n   x\n   \t y\n   ```",  # a tab in the indentation
         "- a\n   ```\n   x\n  y\n   ```",  # a line less indented: the item may end
         "- a\n   ```\n   x",  # never closed
+        "x\n2. a\n     ```\n     x\n     ```",  # "2." in a paragraph: text, not an item
+        "- a\n      ```\n      x\n      ```",  # four past the item's text: the paragraph's
+        "- a\n  - b\n     ```\n     x\n    ```",  # closed at the outer item's own column
         "a\r\n`b`",
         "\\`a`",
         "```c\\+\\+\nx\n```",

@@ -167,10 +167,11 @@ def _fence(
     An indented fence may sit in a list item (``1. Step:`` then ``   ```ts``) or not; it
     reads the same either way when every line of it keeps the fence's indentation (which
     each line loses) and its closing fence has exactly that indentation: a line indented
-    less could end a list item, and so the fence, early. A blank line of spaces no wider
-    than that indentation is an empty line of the block either way; one wider, or holding
-    a tab, is counted differently inside an item: the parser decides, as it does for an
-    indented fence that is never closed."""
+    less could end a list item, and so the fence, early, and a closing fence indented more
+    may close it in an item (up to three columns past the item's text) and not outside. A
+    blank line of spaces no wider than that indentation is an empty line of the block
+    either way; one wider, or holding a tab, is counted differently inside an item: the
+    parser decides, as it does for an indented fence that is never closed."""
     if (marker[0] == "`" and "`" in info) or "\\" in info or "&" in info:
         return None  # not a fence, or an info string the parser unescapes
     closer = _closing_fence(marker[0], len(marker))
@@ -178,7 +179,7 @@ def _fence(
     content: list[str] = []
     while end < count:
         line = lines[end]
-        if closer.fullmatch(line) or (depth > 3 and closer.fullmatch(line.lstrip(" "))):
+        if closer.fullmatch(line) or (depth and closer.fullmatch(line.lstrip(" "))):
             if depth and not (line.startswith(indent) and line[depth] != " "):
                 return None  # closed elsewhere (the item's own indentation, say): unsure
             break

@@ -344,6 +344,7 @@ def test_a_long_line_of_dashes_or_markers_is_scanned_in_linear_time():
         "x\n2. a\n     ```\n     x\n     ```",  # "2." in a paragraph: text, not an item
         "- a\n      ```\n      x\n      ```",  # four past the item's text: the paragraph's
         "- a\n  - b\n     ```\n     x\n    ```",  # closed at the outer item's own column
+        "- a\n   ```\n     ```\n   ```",  # a closer indented more: closes it in the item
         "a\r\n`b`",
         "\\`a`",
         "```c\\+\\+\nx\n```",

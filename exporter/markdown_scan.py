@@ -95,19 +95,23 @@ def scan(text: str) -> tuple[list[dict[str, Any]], list[str], Fences, Places] | 
     tables = _table_lines(text, lines) if "|" in text else _NO_LINES
     i, count = 0, len(lines)
     previous: str | None = None  # the line before, unless a fence or nothing came before
-    line_text: str | None = None  # a quoted line's text, after its markers
     while i < count:
         line = lines[i]
         # A line opening with a letter opens no fence, container, HTML, label or indented
         # code (each of those starts with white space, a marker or a sign), nor does an
         # empty one: most lines.
-        if line and not line[0].isalpha() and (quote := _quoted_text(line)) is not None:
-            # A block quote's line of plain text: the spans on it are the line's own.
-            if i in tables:
-                return None  # a table's row, perhaps
-            line_text = quote
-        elif line and not line[0].isalpha():
-            opener = _FENCE_OPEN.match(line) or _item_fence(lines, i, fences)
+        if line and not line[0].isalpha():
+            if ">" in line[:4] and (quote := _quoted_text(line)) is not None:
+                # A block quote's line of plain text: the spans on it are the line's own.
+                found = _line_spans(line, False, places, i) if i not in tables else None
+                if found is None:
+                    return None  # a table's row perhaps, or spans the parser must pair
+                spans.extend(found)
+                i, previous = i + 1, quote  # what a line after it would continue
+                continue
+            opener = _FENCE_OPEN.match(line)
+            if opener is None and line.startswith("    "):
+                opener = _item_fence(lines, i, fences)  # deeper: only in a list item
             if opener:
                 fenced = _fence(lines, i, *opener.groups())
                 if fenced is None:
@@ -134,8 +138,7 @@ def scan(text: str) -> tuple[list[dict[str, Any]], list[str], Fences, Places] | 
             if found is None:
                 return None
             spans.extend(found)
-        previous = line if line_text is None else line_text
-        line_text = None
+        previous = line
         i += 1
     return blocks, spans, fences, places
 

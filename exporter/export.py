@@ -16,6 +16,7 @@ from pathlib import Path
 from .adapters import Adapter, SessionRef
 from .collector import collector_eased
 from .errors import ConfigError, Problem
+from .interrupts import check_ctrl_c, ctrl_c_noted
 from .model import Session
 from .notes import Note, default_relpath, linked_keys
 from .notewriter import NoteWriter, source_counts
@@ -62,7 +63,8 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
         vault.begin_run()
         run = _Run(options, vault, lock.identity())
         try:
-            report = run.run(units, progress)
+            with ctrl_c_noted():
+                report = run.run(units, progress)
         except KeyboardInterrupt:
             # Ctrl-C: what was written stays (each note is atomic); the next run finishes.
             vault.save_state()
@@ -135,6 +137,7 @@ class _Run:
                 self._export_all(units, progress)
             finally:
                 self.renderer.close()
+        check_ctrl_c()
         self.notes.late_failures(self.vault.land())
         for change in self.notes.changes.values():
             self.notes.count(change)
@@ -170,6 +173,7 @@ class _Run:
         self.renderer.plan(len(to_read), sum(ref.size for ref in to_read))
         self.ahead.ask(units, 0, skipped)
         for done, (adapter, ref, unit) in enumerate(named, start=1):
+            check_ctrl_c()  # one Python dropped (see ``ctrl_c_noted``) stops the run here
             self.ahead.ask(units, done, skipped)
             # Until a unit is read, nothing can change whether one is skipped (only writing
             # notes, or outdating their links, does): a run with nothing new asks once.

@@ -1,8 +1,10 @@
-"""Ctrl-C held back for the few milliseconds where being cut halfway would do harm."""
+"""Ctrl-C held back for the few milliseconds where being cut halfway would do harm, and
+never lost."""
 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,3 +28,41 @@ def ctrl_c_held() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+_pressed = [False]  # a Ctrl-C came during ``ctrl_c_noted``
+
+
+@contextmanager
+def ctrl_c_noted() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt as usual and is noted too: Python drops an exception
+    raised while it runs a weakref callback or a finalizer (it prints "Exception ignored"),
+    so a Ctrl-C that lands there would be lost and the run would go on to the end;
+    ``check_ctrl_c`` raises it again at the next safe point. Main thread only."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        _pressed[0] = True
+        raise KeyboardInterrupt
+
+    def unraisable(info: sys.UnraisableHookArgs) -> None:
+        if not (_pressed[0] and isinstance(info.exc_value, KeyboardInterrupt)):
+            hook(info)  # a dropped Ctrl-C is raised again, not printed as "ignored"
+
+    _pressed[0] = False
+    before, hook = signal.signal(signal.SIGINT, interrupt), sys.unraisablehook
+    sys.unraisablehook = unraisable
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+        sys.unraisablehook = hook
+        _pressed[0] = False
+
+
+def check_ctrl_c() -> None:
+    """Raise KeyboardInterrupt if a Ctrl-C came (under ``ctrl_c_noted``) and was dropped."""
+    if _pressed[0]:
+        raise KeyboardInterrupt

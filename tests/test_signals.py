@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+import weakref
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,40 @@ def test_killing_the_main_process_leaves_no_worker_behind(tmp_path, big_home, si
     assert wait_for(lambda: not related(str(vault)), 10), related(str(vault))
     # and the pipes the caller waits on are closed: reading them ends
     assert process.stdout.read() is not None and process.stderr.read() is not None
+
+
+def test_a_ctrl_c_python_drops_still_stops_the_run(tmp_path):
+    """Python drops an exception raised while it runs a weakref callback or a finalizer
+    (CI saw a Ctrl-C land in one, and the run went on to the end): the run still stops at
+    the next unit, as interrupted, and the next run finishes."""
+    from exporter.export import ExportOptions, Interrupted, run_export
+
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    write_sessions(home, 12)
+
+    printed, refs = [], []
+
+    class Thing:
+        pass
+
+    def ctrl_c(ref: weakref.ref) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)  # the KeyboardInterrupt is raised here, in a weakref callback
+
+    def dropped(done: int, total: int) -> None:
+        if done == 3:
+            thing = Thing()
+            refs.append(weakref.ref(thing, ctrl_c))
+            del thing  # the callback runs, and Python drops what it raises
+
+    hook, sys.unraisablehook = sys.unraisablehook, printed.append
+    try:
+        with pytest.raises(Interrupted):
+            run_export(ExportOptions(vault=vault, home=home, workers=1), progress=dropped)
+    finally:
+        sys.unraisablehook = hook
+    assert 0 < len(note_files(vault)) < 12
+    assert not printed  # not reported as "Exception ignored": it was not ignored
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # as it was
+    report = run_export(ExportOptions(vault=vault, home=home, workers=1))
+    assert not report.failed and len(note_files(vault)) == 12

@@ -103,10 +103,8 @@ def scan(text: str) -> tuple[list[dict[str, Any]], list[str], Fences, Places] | 
         if line and not line[0].isalpha():
             if ">" in line[:4] and (quote := _quoted_text(line)) is not None:
                 # A block quote's line of plain text: the spans on it are the line's own.
-                found = _line_spans(line, False, places, i) if i not in tables else None
-                if found is None:
+                if i in tables or not _line_spans(line, False, spans, places, i):
                     return None  # a table's row perhaps, or spans the parser must pair
-                spans.extend(found)
                 i, previous = i + 1, quote  # what a line after it would continue
                 continue
             opener = _FENCE_OPEN.match(line)
@@ -133,11 +131,10 @@ def scan(text: str) -> tuple[list[dict[str, Any]], list[str], Fences, Places] | 
                 or _ITEM_OF_CODE.match(line)
             ):
                 return None
-        if "`" in line or "~" in line or "<" in line or "]" in line:
-            found = _line_spans(line, i in tables, places, i)
-            if found is None:
-                return None
-            spans.extend(found)
+        if ("`" in line or "~" in line or "<" in line or "]" in line) and not _line_spans(
+            line, i in tables, spans, places, i
+        ):
+            return None
         previous = line
         i += 1
     return blocks, spans, fences, places
@@ -154,7 +151,7 @@ def _quoted_text(line: str) -> str | None:
     if not text.strip(" "):
         return ""  # a blank line of the quote: it ends the paragraph in it
     first = text[0]
-    if not (first.isalpha() or first in "\"'“„«" or first == "`") or "|" in text:
+    if not (first.isalpha() or first in "\"'“„«`") or "|" in text:
         return None
     if first == "`" and _FENCE_OPEN.match(text):
         return None
@@ -228,7 +225,7 @@ def _item_fence(lines: list[str], at: int, fences: Fences) -> re.Match[str] | No
             continue
         item = _ITEM_START.match(line)
         if item is None or _THEMATIC.fullmatch(line):
-            least = min(least, len(line) - len(line.lstrip(" ")))
+            least = min(least, len(_lead(line)))
             continue
         marker_at, text_at = len(item.group(1)), item.end()
         if text_at > need:  # an item deeper than the fence: the fence ends it
@@ -335,19 +332,19 @@ def splits_cells(code: str) -> bool:
     return False
 
 
-def _line_spans(line: str, table: bool, places: Places, at: int) -> list[str] | None:
-    """The code spans of one line of prose (line ``at``, their places added to ``places``),
-    when every backtick run on it is paired and nothing outside them can claim one; None
-    otherwise. ``table``: the line may be a table's row."""
+def _line_spans(line: str, table: bool, spans: list[str], places: Places, at: int) -> bool:
+    """Add the code spans of one line of prose (line ``at``) to ``spans`` and their places
+    to ``places``, when every backtick run on it is paired and nothing outside them can
+    claim one; False otherwise (the scan then steps aside, and what was added is dropped).
+    ``table``: the line may be a table's row."""
     runs = list(_RUN.finditer(line))
     by_length: dict[int, list[int]] | None = None  # made when first needed
-    spans: list[str] = []
     outside: list[str] = []
     k = cursor = 0
     while k < len(runs):
         run = runs[k]
         if run.start() and line[run.start() - 1] == "\\":
-            return None  # an escaped backtick: the parser decides
+            return False  # an escaped backtick: the parser decides
         length = run.end() - run.start()
         if k + 1 < len(runs) and runs[k + 1].end() - runs[k + 1].start() == length:
             close: int | None = k + 1  # the very next run closes it (most spans)
@@ -355,10 +352,10 @@ def _line_spans(line: str, table: bool, places: Places, at: int) -> list[str] | 
             by_length = by_length or runs_by_length(runs)
             close = closing_run(by_length, k, length)
         if close is None:
-            return None  # a run left open could pair with one on another line
+            return False  # a run left open could pair with one on another line
         code = line[run.end() : runs[close].start()]
         if table and splits_cells(code):
-            return None  # a table cell boundary could cut it
+            return False  # a table cell boundary could cut it
         spans.append(code)
         places.append((at, run.start(), runs[close].end()))
         outside.append(line[cursor : run.start()])
@@ -366,6 +363,4 @@ def _line_spans(line: str, table: bool, places: Places, at: int) -> list[str] | 
         k = close + 1
     outside.append(line[cursor:])
     # Text between spans is kept apart, so that no construct is made up across a span.
-    if any(_CLAIMS_BACKTICKS.search(piece) for piece in outside):
-        return None
-    return spans
+    return not any(_CLAIMS_BACKTICKS.search(piece) for piece in outside)

@@ -93,10 +93,11 @@ def _escape_text(
     # Where the last "]:" starts: a line opening with "[" may begin a link reference
     # definition only if one comes after it (searched once, not once per such line).
     label_end = text.rfind("]:")
+    underlined = underlines or ()
     for number, line in enumerate(text.split("\n")):
         # A line opening with a letter starts no block (most lines): unless it underlines.
-        if not inline and not (line[:1].isalpha() and number not in (underlines or ())):
-            _line_start(line, offset, number in (underlines or ()), mark, heading, label_end)
+        if not inline and not (line[:1].isalpha() and number not in underlined):
+            _line_start(line, offset, number in underlined, mark, heading, label_end)
         if fields:
             _dataview_fields(line, offset, mark, every=inline)
         if carets:

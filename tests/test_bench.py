@@ -75,3 +75,18 @@ def test_the_per_source_benchmark_prints_every_source():
     for source, f in figures.items():
         assert f["megabytes"] > 0.5 and f["wall_s"] > 0 and f["one_process_wall_s"] > 0, source
         assert 0 < f["main_cpu_s"] and f["all_cpu_s"] >= f["main_cpu_s"] - 0.05, source
+
+
+def test_a_vault_is_set_aside_not_deleted(tmp_path):
+    sys.path.insert(0, str(ROOT / "tests" / "bench"))
+    from bench_export import set_aside
+
+    for n in range(2):
+        vault = tmp_path / "vault"
+        (vault / "notes").mkdir(parents=True)
+        (vault / "notes" / "a.md").write_text(f"note {n}")
+        set_aside(vault)
+        assert not vault.exists()  # the next export makes a new vault
+    kept = sorted((tmp_path / "set-aside").iterdir())
+    assert [(p / "notes" / "a.md").read_text() for p in kept] == ["note 0", "note 1"]
+    set_aside(tmp_path / "never-made")  # nothing to move: no error

@@ -66,6 +66,18 @@ class AttachmentPart:
     name: str | None = None
     kind: ClassVar[str] = "attachment"
 
+    @property
+    def is_text(self) -> bool:
+        """A text file (source code, a log, JSON): session text, not an image's bytes."""
+        kind = self.media_type.split(";", 1)[0].strip().lower()
+        return kind.startswith("text/") or kind in _TEXT_MEDIA or kind.endswith(("+json", "+xml"))
+
+
+_TEXT_MEDIA = frozenset({
+    "application/json", "application/xml", "application/javascript", "application/x-sh",
+    "application/yaml", "application/x-yaml", "application/toml", "application/sql",
+})  # fmt: skip
+
 
 @dataclass(frozen=True, slots=True)
 class CommandPart:

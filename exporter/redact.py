@@ -9,7 +9,9 @@ every run, so re-runs stay no-ops.
 Fast by design: the rules' keywords say which rules can match at all, and where
 (``redact_keywords.py``); only those run, as RE2 patterns (linear time, no
 catastrophic backtracking) over the UTF-8 bytes around their keywords. Most text meets no
-keyword and is returned as is. Attachments (images, files) are bytes and are not scanned.
+keyword and is returned as is. A text file attached to a message (source code, a log) is
+session text too: its bytes are redacted as UTF-8; an image's or other binary bytes are not
+scanned.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 
 import re2
 
-from .model import Message, MessageStream, Session
+from .model import AttachmentPart, Message, MessageStream, Session
 from .redact_keywords import KeywordIndex
 from .redact_rules import RULES, Rule
 
@@ -36,7 +38,7 @@ _PASSES = 12
 # Tool-input keys remembered as clean (``Redactor._key``): short ones, and a bounded number.
 _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # Bump when the engine's behaviour changes: notes are rendered again with the new result.
-ENGINE_VERSION = "2"  # 2: keywords outside ASCII are found
+ENGINE_VERSION = "3"  # 2: keywords outside ASCII are found; 3: text attachments
 
 # Values of generic assignments that are references or stand-ins, not secrets.
 _STAND_IN = re.compile(
@@ -292,7 +294,21 @@ class Redactor:
             new = self.text(old, counts) if isinstance(old, str) else self.value(old, counts)
             if new is not old and new != old:
                 changes[name] = new
+        if type(part) is AttachmentPart and part.data and part.is_text:
+            data = self._text_bytes(part.data, counts)
+            if data is not part.data:
+                changes["data"] = data
         return replace(part, **changes) if changes else part
+
+    def _text_bytes(self, data: bytes, counts: Counter[str] | None) -> bytes:
+        """A text file's bytes with every secret replaced; bytes that are not UTF-8 are
+        not text after all, and are kept as they are."""
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return data
+        redacted = self.text(text, counts)
+        return data if redacted is text else redacted.encode("utf-8")
 
 
 # Session fields that hold text from the session (ids, paths of sources and times do not).

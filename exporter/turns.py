@@ -229,7 +229,7 @@ def _attachment_item(
     if not part.data:
         return None
     digest = hashlib.sha256(part.data).hexdigest()[:16]
-    ext = _MEDIA_EXT.get(part.media_type, "bin")
+    ext = _MEDIA_EXT.get(part.media_type) or ("txt" if part.is_text else "bin")
     relpath = f"{folder.strip('/')}/{digest}.{ext}"
     if all(a.relpath != relpath for a in attachments):
         attachments.append(Attachment(relpath, part.data))

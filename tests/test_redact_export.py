@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import string
+from collections import Counter
 from datetime import UTC
 from pathlib import Path
 
@@ -315,7 +316,9 @@ def _session_with_a_secret_everywhere(source: str, path: Path) -> Session:
 
     at = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
     parts_user = (TextPart(f"deploy with {GITHUB}"), CommandPart(f"/login {SLACK}"),
-                  AttachmentPart("image/png", b"\x89PNG", name=f"{AWS}.png"))  # fmt: skip
+                  AttachmentPart("image/png", b"\x89PNG", name=f"{AWS}.png"),
+                  AttachmentPart("text/plain", f"GITHUB_TOKEN={GITHUB}\n".encode(), "a.env"),
+                  AttachmentPart("application/json", json.dumps({"key": ANTHROPIC}).encode()))  # fmt: skip
     parts_assistant = (
         ThinkingPart(f"the key is {THINKING}"),
         TextPart(f"Using {ANTHROPIC}"),
@@ -366,3 +369,37 @@ def test_every_source_and_every_field_of_the_model(tmp_path, monkeypatch, source
     assert_no_secret(files)
     assert any(f"/{source}/" in path for path in files)
     assert report.redactions["github-pat"] >= 3  # text, summary, title
+
+
+def test_a_text_file_attached_to_a_message_is_redacted_and_an_image_is_not_touched():
+    """A text file (source code, a log, JSON) is session text: its secrets are replaced as
+    in any prompt. An image's bytes, and bytes that are not UTF-8, are kept as they are."""
+    r = redactor()
+    counts: Counter[str] = Counter()
+    source = f"const token = process.env.T || '{GITHUB}';\n".encode()
+    message = Message("user", (
+        AttachmentPart("text/x-typescript; charset=utf-8", source, "app.ts"),
+        AttachmentPart("application/vnd.api+json", f'{{"k": "{SLACK}"}}'.encode()),
+        AttachmentPart("image/png", b"\x89PNG" + GITHUB.encode()),
+        AttachmentPart("text/plain", b"\xff\xfe" + GITHUB.encode()),
+    ))  # fmt: skip
+    code, api, image, latin = r.message(message, counts).parts
+    assert code.data == b"const token = process.env.T || '[REDACTED:github-pat]';\n"
+    assert code.name == "app.ts" and code.media_type.startswith("text/x-typescript")
+    assert SLACK.encode() not in api.data and b"[REDACTED:" in api.data
+    assert image is message.parts[2]  # an image: not text, not scanned
+    assert latin is message.parts[3]  # not UTF-8: not text after all
+    assert counts["github-pat"] == 1 and sum(counts.values()) == 2
+    clean = Message("user", (AttachmentPart("text/plain", b"no secret here\n"),))
+    assert r.message(clean, counts) is clean
+
+
+def test_a_text_attachment_is_written_as_a_text_file(tmp_path):
+    from exporter.turns import _attachment_item
+
+    written: list = []
+    text = _attachment_item(AttachmentPart("text/plain", b"x = 1\n", "a.py"), "att", written)
+    image = _attachment_item(AttachmentPart("image/png", b"\x89PNG"), "att", written)
+    other = _attachment_item(AttachmentPart("application/zip", b"PK"), "att", written)
+    assert text["path"].endswith(".txt") and image["path"].endswith(".png")
+    assert other["path"].endswith(".bin")

@@ -99,7 +99,10 @@ _TRAILING_INJECTION = re.compile(
 _SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.DOTALL)
 _SHELL_COMMAND = re.compile(r"<command>(.*?)</command>", re.DOTALL)
 _SHELL_RESULT = re.compile(r"<result>(.*?)</result>", re.DOTALL)
-_IMAGE_WRAPPER = re.compile(r"</?image\b[^<>]*>")
+# Codex's wrapper around an image pasted into a prompt: ``<image name=[Image #1]>`` (a
+# ``path="…"`` may follow the name), the image, then ``</image>``, each its own text item.
+_IMAGE_OPENER = re.compile(r"<image name=\[[^\]<>\n]*\][^<>\n]*>")
+_IMAGE_CLOSER = "</image>"
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _CONTROL_BYTES = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
@@ -204,6 +207,38 @@ def _injected_blocks(text: str) -> Iterator[tuple[int, int, str, str]]:
         at = end
 
 
+def _trimmed(text: str) -> str:
+    """The text without the blank lines before it and the white space after it. The first
+    line keeps its indentation: code pasted first in a prompt (four spaces in) stays code."""
+    text = text.rstrip()
+    first = len(text) - len(text.lstrip())
+    return text[text.rfind("\n", 0, first) + 1 :]
+
+
+def _without_image_wrappers(text: str) -> str:
+    """The text without Codex's wrappers around pasted images: an opener, then (after white
+    space only) its ``</image>``. Never from code: ``<image …>`` in a snippet is the person's."""
+    if "<image name=[" not in text:
+        return text
+    code = markdown.code_ranges(text)
+
+    def in_code(at: int) -> bool:
+        within = bisect_right(code, (at, len(text) + 1)) - 1
+        return within >= 0 and at < code[within][1]
+
+    out, pos = [], 0
+    for m in _IMAGE_OPENER.finditer(text):
+        if in_code(m.start()):
+            continue
+        out.append(text[pos : m.start()])
+        pos = m.end()
+        close = text.find(_IMAGE_CLOSER, pos)
+        if close >= 0 and not text[pos:close].strip() and not in_code(close):
+            pos = close + len(_IMAGE_CLOSER)
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def _clean_text(text: str, stripped: str) -> list[Part]:
     """The parts of a prompt: injected wrappers out (never from inside code), the rest kept."""
     if stripped in INTERRUPT_MARKERS:
@@ -211,7 +246,7 @@ def _clean_text(text: str, stripped: str) -> list[Part]:
     if stripped.startswith(COMPACTION_PREFIX):
         return [SummaryPart(stripped)]
     if "<" not in text:
-        return [TextPart(stripped)]
+        return [TextPart(_trimmed(text))]
 
     parts: list[Part] = []
     command = args = None
@@ -255,15 +290,12 @@ def _clean_text(text: str, stripped: str) -> list[Part]:
                 NoticePart("notification", (summary.group(1) if summary else inner).strip())
             )
     kept.append(text[cursor:])
-    rest = "".join(kept)
-    if "<image" in rest or "</image" in rest:
-        rest = _IMAGE_WRAPPER.sub("", rest)
-    rest = rest.strip()
+    rest = _trimmed(_without_image_wrappers("".join(kept)))
     if command:
         if not command.startswith("/"):
             command = "/" + command
         parts.insert(0, CommandPart(f"{command} {args}".strip() if args else command))
-    if rest in INTERRUPT_MARKERS:
+    if rest.lstrip() in INTERRUPT_MARKERS:
         parts.append(NoticePart("interrupted"))
     elif rest:
         parts.append(TextPart(rest))

@@ -240,3 +240,49 @@ def test_a_tag_the_parser_reads_as_code_is_never_cleaned(before, after):
     text = f"{before}<system-reminder>Q1Z</system-reminder>{after}"
     if _in_code_per_parser(text, "Q1Z"):
         assert any("Q1Z" in getattr(p, "text", "") for p in clean_user_text(text)), text
+
+
+def test_codex_image_wrappers_go_and_image_tags_the_person_wrote_stay():
+    """Codex puts ``<image name=[Image #1]>`` and ``</image>`` around a pasted image, each its
+    own text item (joined with blank lines), or on one line; only that pair is the harness's."""
+    assert clean_user_text("<image name=[Image #1]>\n\n</image>\n\nwhat is this?") == [
+        TextPart("what is this?")
+    ]
+    assert clean_user_text('see <image name=[Image #2] path="C:\\t\\a.png">\n</image> here') == [
+        TextPart("see  here")
+    ]
+    for typed in (
+        "use the `<image>` tag",
+        'Why does my SVG <image href="a.png"/> not show?',
+        "```svg\n<svg><image href='a.png'/></svg>\n```",
+        "`<image name=[Image #1]>` is what Codex writes",
+        "close it with </image> and <image> opens it",
+    ):
+        assert clean_user_text(typed) == [TextPart(typed)], typed
+
+
+_PROMPT_PIECES = st.sampled_from(
+    ["word", " ", "  ", "    ", "\t", "\n", "\n\n", "<image>", "</image>", '<image href="x"/>',
+     "`<image name=[Image #1]>`", "`", "def f():", "# h", "- item", "<svg>", "<b>"]
+)  # fmt: skip
+
+
+@given(st.lists(_PROMPT_PIECES, max_size=16).map("".join))
+def test_a_prompt_without_harness_text_loses_only_blank_lines_around_it(text):
+    """What the person typed is kept whole: the first line's indentation too (code pasted
+    first stays code), only the blank lines before it and the white space after it go."""
+    parts = clean_user_text(text)
+    body = text.rstrip()
+    first = len(body) - len(body.lstrip())
+    expected = body[body.rfind("\n", 0, first) + 1 :]
+    assert parts == ([TextPart(expected)] if expected else [])
+
+
+def test_code_pasted_first_in_a_prompt_stays_code():
+    from markdown_it import MarkdownIt
+
+    from exporter.markdown import escape_prose
+
+    (part,) = clean_user_text("\n    def f():\n        return 1\n\nwhy does this fail?")
+    html = MarkdownIt("commonmark").render(escape_prose(part.text, literal=True))
+    assert html.startswith("<pre><code>def f():\n    return 1\n</code></pre>")

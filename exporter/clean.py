@@ -216,8 +216,9 @@ def _trimmed(text: str) -> str:
 
 
 def _without_image_wrappers(text: str) -> str:
-    """The text without Codex's wrappers around pasted images: an opener, then (after white
-    space only) its ``</image>``. Never from code: ``<image …>`` in a snippet is the person's."""
+    """The text without Codex's wrappers around pasted images: an opener and, after white
+    space only, its ``</image>``, both or neither. Never from code: ``<image …>`` in a
+    snippet is the person's."""
     if "<image name=[" not in text:
         return text
     code = markdown.code_ranges(text)
@@ -227,14 +228,14 @@ def _without_image_wrappers(text: str) -> str:
         return within >= 0 and at < code[within][1]
 
     out, pos = [], 0
-    for m in _IMAGE_OPENER.finditer(text):
-        if in_code(m.start()):
+    for m in _IMAGE_OPENER.finditer(text, pos):
+        close = text.find(_IMAGE_CLOSER, m.end())
+        if m.start() < pos or close < 0 or text[m.end() : close].strip():
+            continue  # not Codex's pair
+        if in_code(m.start()) or in_code(close):
             continue
         out.append(text[pos : m.start()])
-        pos = m.end()
-        close = text.find(_IMAGE_CLOSER, pos)
-        if close >= 0 and not text[pos:close].strip() and not in_code(close):
-            pos = close + len(_IMAGE_CLOSER)
+        pos = close + len(_IMAGE_CLOSER)
     out.append(text[pos:])
     return "".join(out)
 

@@ -239,6 +239,7 @@ def _escape_paragraph(paragraph: _Paragraph, literal: bool) -> list[str]:
             bodies[1] = ""
         else:
             underlines.add(k)  # lazy lines make containers unsure: text, to be safe
+    deep = _deep_lines(paragraph.prefixes) if len(bodies) > 1 else set()
     joined = "\n".join(bodies)
     spans = paragraph.spans if bodies == paragraph.bodies else _spans_of(paragraph.prefixes, bodies)
     codes = [joined[a:b] for a, b in spans]
@@ -247,17 +248,22 @@ def _escape_paragraph(paragraph: _Paragraph, literal: bool) -> list[str]:
         parked.append(joined[pos:a] + _CODE_MARK)
         pos = b
     parked.append(joined[pos:])
-    if underlines and any("\n" in c for c in codes):
-        # Lines joined by a code span across them: number the underlines as parked.
+    if (underlines or deep) and any("\n" in c for c in codes):
+        # Lines joined by a code span across them: number the lines as parked. A line that
+        # starts inside a span starts nothing: it is no longer one of the deep lines.
         starts = [0]
         for body in bodies:
             starts.append(starts[-1] + len(body) + 1)
-        underlines = {
-            k - sum(c.count("\n") for (a, _), c in zip(spans, codes, strict=True) if a < at)
-            for k in underlines
-            for at in (starts[k],)
-        }
-    escaped = _escape_text("".join(parked), literal=literal, underlines=underlines)
+        deep = {k for k in deep if not any(a < starts[k] < b for a, b in spans)}
+        underlines, deep = (
+            {
+                k - sum(c.count("\n") for (a, _), c in zip(spans, codes, strict=True) if a < at)
+                for k in lines
+                for at in (starts[k],)
+            }
+            for lines in (underlines, deep)
+        )
+    escaped = _escape_text("".join(parked), literal=literal, underlines=underlines, deep=deep)
     pieces = escaped.split(_CODE_MARK)
     rebuilt = [pieces[0]]
     for code, after in zip(codes, pieces[1:], strict=True):
@@ -265,6 +271,31 @@ def _escape_paragraph(paragraph: _Paragraph, literal: bool) -> list[str]:
         rebuilt.append(after)
     lines = "".join(rebuilt).split("\n")
     return [p + b for p, b in zip(paragraph.prefixes, lines, strict=True)]
+
+
+def _deep_lines(prefixes: list[str]) -> set[int]:
+    """The lines after a paragraph's first on which no block can start, as their prefixes
+    say: no list marker, every line so far in as many quotes, and indented four columns
+    or more past the container. Its column is at most the indentation (inside the quotes)
+    of the first line, or that of the last list item's text above. There ``# x`` is the
+    paragraph's text, not a heading (so it is not demoted)."""
+    quotes = prefixes[0].count(">")
+    column = _inside_quotes(prefixes[0])
+    deep: set[int] = set()
+    for k in range(1, len(prefixes)):
+        prefix = prefixes[k]
+        if prefix.count(">") != quotes or "\t" in prefix or "\t" in prefixes[0]:
+            break  # a quote opened or closed, or tabs: unsure from here on
+        if _LIST_MARKER.search(prefix):
+            column = _inside_quotes(prefix)  # an item (nested, or after the last): its text's
+        elif _inside_quotes(prefix) >= column + 4:
+            deep.add(k)
+    return deep
+
+
+def _inside_quotes(prefix: str) -> int:
+    """The width of a prefix after its quote markers, each with the one space it takes."""
+    return len(prefix) - len(_QUOTES.match(prefix).group(0))  # type: ignore[union-attr]
 
 
 def _continues(previous: str, prefix: str) -> bool:

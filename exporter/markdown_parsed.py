@@ -70,8 +70,11 @@ def located_layout(text: str, lines: list[str]) -> list[_Block | _Paragraph] | N
     parsed_blocks, parsed_spans = _parser_code(text)
     pieces: list[_Block | _Paragraph] = []
     cursor = 0
-    for node in parsed_blocks:
-        block = _find_block(node, lines, cursor)
+    for k, node in enumerate(parsed_blocks):
+        # The same indented code again below: each may be found once, no more (a line of
+        # the same text that the parse read as something else would be taken for one).
+        alike = sum(1 for later in parsed_blocks[k:] if later == node)
+        block = _find_block(node, lines, cursor, alike)
         if block is None:
             return None
         pieces.extend(_paragraphs(lines, cursor, block.start))
@@ -90,7 +93,9 @@ def located_layout(text: str, lines: list[str]) -> list[_Block | _Paragraph] | N
     return pieces
 
 
-def _find_block(node: dict[str, Any], lines: list[str], cursor: int) -> _Block | None:
+def _find_block(
+    node: dict[str, Any], lines: list[str], cursor: int, alike: int = 1
+) -> _Block | None:
     raw: str = node.get("raw", "")
     content = raw.split("\n") if raw else []
     if raw.endswith("\n"):
@@ -123,13 +128,16 @@ def _find_block(node: dict[str, Any], lines: list[str], cursor: int) -> _Block |
         content.pop()
     if not content:
         return None
+    found = []
     for first in range(cursor, len(lines)):
         if not lines[first].strip(_BLANK) or not _lines_end_with(lines, first, content):
             continue
         indent = _INDENTED_CODE.match(lines[first])
         if indent and len(indent.group(0)) + len(content[0]) >= len(lines[first].rstrip()):
-            return _Block(lines[first : first + len(content)], first, False, False)
-    return None
+            found.append(first)
+    if not found or len(found) > alike:
+        return None  # not found, or found where the parse saw something else: unsure
+    return _Block(lines[found[0] : found[0] + len(content)], found[0], False, False)
 
 
 @lru_cache(maxsize=64)

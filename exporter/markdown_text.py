@@ -59,7 +59,12 @@ def _is_punct(c: str) -> bool:
 
 
 def _escape_text(
-    text: str, *, literal: bool, inline: bool = False, underlines: set[int] | None = None
+    text: str,
+    *,
+    literal: bool,
+    inline: bool = False,
+    underlines: set[int] | None = None,
+    deep: set[int] | None = None,
 ) -> str:
     """Backslashes before exactly the characters that would act in their position.
 
@@ -93,11 +98,13 @@ def _escape_text(
     # Where the last "]:" starts: a line opening with "[" may begin a link reference
     # definition only if one comes after it (searched once, not once per such line).
     label_end = text.rfind("]:")
-    underlined = underlines or ()
+    underlined, deeper = underlines or (), deep or ()
     for number, line in enumerate(text.split("\n")):
         # A line opening with a letter starts no block (most lines): unless it underlines.
         if not inline and not (line[:1].isalpha() and number not in underlined):
-            _line_start(line, offset, number in underlined, mark, heading, label_end)
+            _line_start(
+                line, offset, number in underlined, mark, heading, label_end, number in deeper
+            )
         if fields:
             _dataview_fields(line, offset, mark, every=inline)
         if carets:
@@ -188,13 +195,15 @@ def _line_start(
     mark: Any,
     heading: dict[int, tuple[int, str]],
     label_end: int,
+    deep: bool = False,
 ) -> None:
     """Rules for the start of a block: headings are demoted; HTML blocks, definitions,
-    callouts, task boxes, fences and setext underlines become text."""
+    callouts, task boxes, fences and setext underlines become text. On a ``deep`` line
+    (indented four columns past its paragraph) a ``#`` run is already text: kept."""
     body = line.lstrip(" ")
     at = offset + (len(line) - len(body))
     m = _ATX.match(body)
-    if m:
+    if m and not deep:
         level = len(m.group(1))
         heading[at] = (level, "#" * min(6, level + HEADING_FLOOR - 1))
         return

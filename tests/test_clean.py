@@ -257,6 +257,7 @@ def test_codex_image_wrappers_go_and_image_tags_the_person_wrote_stay():
         "```svg\n<svg><image href='a.png'/></svg>\n```",
         "`<image name=[Image #1]>` is what Codex writes",
         "close it with </image> and <image> opens it",
+        "Codex writes <image name=[Image #1]> before an image",  # no </image>: not its pair
     ):
         assert clean_user_text(typed) == [TextPart(typed)], typed
 

@@ -120,8 +120,11 @@ def _escape_text(
             continue
         c = s[0]
         if c == "<":
-            if _INLINE_HTML.match(text, at):
+            tag = _INLINE_HTML.match(text, at)
+            if tag:
                 mark(at)
+                if not literal:  # (literal text escapes all emphasis below)
+                    _no_emphasis_in(text, at + 1, tag.end(), mark)
         elif c == "&":
             e = _ENTITY.match(text, at)
             if e and (e.group(1)[0] == "#" or e.group(1) in _NAMED_ENTITIES):
@@ -143,6 +146,8 @@ def _escape_text(
                         keep[k] = True
                 else:
                     mark(at)
+                    if tail and not literal:  # (literal text escapes all emphasis below)
+                        _no_emphasis_in(text, at + 2, tail.end(), mark)
         elif c == "^" and text[at + 1 : at + 2] == "[":
             mark(at)
         elif c == "%" and len(s) > 1:
@@ -226,6 +231,22 @@ def _line_start(
         # text this line would open one; backslashes in a backtick run would pair with
         # other runs, so the text is shown verbatim instead.
         raise _Unsure
+
+
+def _no_emphasis_in(text: str, start: int, end: int, mark: Any) -> None:
+    """Text that was not inline text before it was made so (a link's destination once the
+    link to a local file is undone, an HTML tag or autolink once its ``<`` is escaped): its
+    ``*`` and ``_`` were never emphasis, and must not become it. Every ``*`` run, and each
+    ``_`` run not inside a word (``my_file`` cannot pair), gets backslashes."""
+    for m in _EMPHASIS_RUN.finditer(text, start, end):
+        a, b = m.span()
+        if text[a] == "_" and text[a - 1 : a].isalnum() and text[b : b + 1].isalnum():
+            continue
+        for k in range(a, b):
+            mark(k)
+
+
+_EMPHASIS_RUN = re.compile(r"\*+|_+")
 
 
 def _dataview_fields(line: str, offset: int, mark: Any, *, every: bool = False) -> None:

@@ -194,6 +194,30 @@ def test_relative_links_are_text_web_links_stay_links():
     assert visible(out) == "see [notes](other-note.md) or docs"
 
 
+_PATH_PIECES = st.sampled_from(["src", "/", "_", "__", "*", "**", "a", "tests", ".", "-", "x_y"])
+_PATH = st.lists(_PATH_PIECES, min_size=1, max_size=8).map("".join)
+
+
+@given(_PATH, st.sampled_from(["[t]({p})", "[t]({p}:12)", '<a href="{p}">', "<http://x/{p}>"]))
+@settings(max_examples=600)
+def test_a_local_link_or_tag_made_text_shows_its_path_as_written(path, shape):
+    """In a model's reply a link to a local file, an HTML tag or an autolink becomes text;
+    what was its destination (never inline text) must not turn into emphasis then."""
+    assume(path.strip(" ") and not path.startswith(("/", ".")) and ">" not in path)
+    text = "see " + shape.format(p=path) + " now"
+    shown = visible(escape_prose(text))
+    assert path in shown.replace("<", " ").replace(">", " ").replace("(", " ").replace(")", " ")
+
+
+def test_a_path_in_a_link_made_text_keeps_its_underscores():
+    for text in ("See [t.ts](src/__tests__/t.ts)", "x <span class=\"__a__\">y</span>",
+                 "<http://x.com/__b__/c>", "[a](/p/_b_/c) with *emphasis* kept"):  # fmt: skip
+        out = escape_prose(text)
+        assert "<strong>" not in COMMONMARK.render(out).replace("<em>emphasis</em>", "")
+        assert "<em>" not in COMMONMARK.render(out).replace("<em>emphasis</em>", "")
+    assert escape_prose("[f](my_file.py)") == "[f\\](my_file.py)"  # no pair: no backslash
+
+
 def test_unclosed_fence_is_closed_so_the_note_continues():
     out = escape_prose("```python\nprint(1)")
     assert out.endswith("\n```")

@@ -32,6 +32,7 @@ from .markdown_code import (  # noqa: F401  (code_ranges, first_code_opener: par
     code_ranges,
     first_code_opener,
 )
+from .markdown_html import block_lines, literal_prefix
 from .markdown_text import _ACTS, _ATX, _CODE_MARK, _FENCE_LINE, _escape_text, _Unsure
 
 # Fenced blocks that a common plugin executes or renders as Markdown, and the language
@@ -228,18 +229,23 @@ def _escape_paragraph(paragraph: _Paragraph, literal: bool) -> list[str]:
         if not any(_SETEXT.match(b) for b in paragraph.bodies[1:]):
             return [p + b for p, b in zip(paragraph.prefixes, paragraph.bodies, strict=True)]
     bodies = list(paragraph.bodies)
+    prefixes = paragraph.prefixes
+    html = block_lines(prefixes, bodies) if bodies[0][:1] == "<" and len(bodies) > 1 else set()
+    if html:  # lines of an HTML block, text once its opener is: their markers are text too
+        quotes = prefixes[0].count(">")
+        prefixes = [literal_prefix(p, quotes) if k in html else p for k, p in enumerate(prefixes)]
     underlines = set()
     for k in range(1, len(bodies)):
         if not _SETEXT.match(bodies[k]):
             continue
-        simple = k == 1 and _continues(paragraph.prefixes[0], paragraph.prefixes[1])
+        simple = k == 1 and k not in html and _continues(prefixes[0], prefixes[1])
         if simple and not _ATX.match(bodies[0]) and not _FENCE_LINE.match(bodies[0]):
             # A one-line setext heading becomes an ATX heading (demoted below).
             bodies[0] = ("#" if "=" in bodies[1] else "##") + " " + bodies[0]
             bodies[1] = ""
         else:
             underlines.add(k)  # lazy lines make containers unsure: text, to be safe
-    deep = _deep_lines(paragraph.prefixes) if len(bodies) > 1 else set()
+    deep = _deep_lines(paragraph.prefixes) - html if len(bodies) > 1 else set()
     joined = "\n".join(bodies)
     spans = paragraph.spans if bodies == paragraph.bodies else _spans_of(paragraph.prefixes, bodies)
     codes = [joined[a:b] for a, b in spans]
@@ -248,29 +254,32 @@ def _escape_paragraph(paragraph: _Paragraph, literal: bool) -> list[str]:
         parked.append(joined[pos:a] + _CODE_MARK)
         pos = b
     parked.append(joined[pos:])
-    if (underlines or deep) and any("\n" in c for c in codes):
+    if (underlines or deep or html) and any("\n" in c for c in codes):
         # Lines joined by a code span across them: number the lines as parked. A line that
         # starts inside a span starts nothing: it is no longer one of the deep lines.
         starts = [0]
         for body in bodies:
             starts.append(starts[-1] + len(body) + 1)
         deep = {k for k in deep if not any(a < starts[k] < b for a, b in spans)}
-        underlines, deep = (
+        html = {k for k in html if not any(a < starts[k] < b for a, b in spans)}
+        underlines, deep, html = (
             {
                 k - sum(c.count("\n") for (a, _), c in zip(spans, codes, strict=True) if a < at)
                 for k in lines
                 for at in (starts[k],)
             }
-            for lines in (underlines, deep)
+            for lines in (underlines, deep, html)
         )
-    escaped = _escape_text("".join(parked), literal=literal, underlines=underlines, deep=deep)
+    escaped = _escape_text(
+        "".join(parked), literal=literal, underlines=underlines, deep=deep, plain=html
+    )
     pieces = escaped.split(_CODE_MARK)
     rebuilt = [pieces[0]]
     for code, after in zip(codes, pieces[1:], strict=True):
         rebuilt.append(_plugin_safe_span(code))
         rebuilt.append(after)
     lines = "".join(rebuilt).split("\n")
-    return [p + b for p, b in zip(paragraph.prefixes, lines, strict=True)]
+    return [p + b for p, b in zip(prefixes, lines, strict=True)]
 
 
 def _deep_lines(prefixes: list[str]) -> set[int]:

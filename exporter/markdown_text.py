@@ -65,6 +65,7 @@ def _escape_text(
     inline: bool = False,
     underlines: set[int] | None = None,
     deep: set[int] | None = None,
+    plain: set[int] | None = None,
 ) -> str:
     """Backslashes before exactly the characters that would act in their position.
 
@@ -98,13 +99,14 @@ def _escape_text(
     # Where the last "]:" starts: a line opening with "[" may begin a link reference
     # definition only if one comes after it (searched once, not once per such line).
     label_end = text.rfind("]:")
-    underlined, deeper = underlines or (), deep or ()
+    underlined, deeper, plainer = underlines or (), deep or (), plain or ()
     for number, line in enumerate(text.split("\n")):
         # A line opening with a letter starts no block (most lines): unless it underlines.
         if not inline and not (line[:1].isalpha() and number not in underlined):
             _line_start(
-                line, offset, number in underlined, mark, heading, label_end, number in deeper
-            )
+                line, offset, number in underlined, mark, heading, label_end,
+                number in deeper, number in plainer,
+            )  # fmt: skip
         if fields:
             _dataview_fields(line, offset, mark, every=inline)
         if carets:
@@ -189,6 +191,7 @@ def _escape_text(
     return "".join(out)
 
 
+_THEMATIC_BREAK = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _SPECIAL = re.compile(r"<|&|#|\[+|\]+|\^|%+|`+")
 _TAG_BODY = re.compile(r"[\w/-]*(?:[^\W\d]|[/-])")
 
@@ -201,13 +204,18 @@ def _line_start(
     heading: dict[int, tuple[int, str]],
     label_end: int,
     deep: bool = False,
+    plain: bool = False,
 ) -> None:
     """Rules for the start of a block: headings are demoted; HTML blocks, definitions,
     callouts, task boxes, fences and setext underlines become text. On a ``deep`` line
-    (indented four columns past its paragraph) a ``#`` run is already text: kept."""
+    (indented four columns past its paragraph) a ``#`` run is already text: kept. On a
+    ``plain`` one (an HTML block's, text now) a heading or a rule becomes text too."""
     body = line.lstrip(" ")
     at = offset + (len(line) - len(body))
     m = _ATX.match(body)
+    if plain and (m or _THEMATIC_BREAK.match(body)):
+        mark(at)
+        return
     if m and not deep:
         level = len(m.group(1))
         heading[at] = (level, "#" * min(6, level + HEADING_FLOOR - 1))

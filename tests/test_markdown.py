@@ -297,3 +297,39 @@ def test_a_fence_the_parse_saw_as_html_is_shown_verbatim():
     out = escape_prose(text)
     assert [t.content for t in COMMONMARK.parse(out) if t.type == "fence"] == [text + "\n"]
     assert constructs(out) == []
+
+
+def test_the_lines_of_an_html_block_stay_text_once_its_opener_is():
+    # To CommonMark these lines are raw HTML up to the blank line: text, not a quote, a
+    # heading, a list or a rule. Escaping the opener alone made them all live.
+    for text, shown in (
+        ("<div>\n> quoted\n# h\n</div>", None),
+        ("<source>\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n</source>", None),
+        ("<details>\n- a\n1. b\n***\n</details>", None),
+        ("> <div>\n> > q\n> - a", "<div> > q - a"),  # inside the quote
+    ):
+        out = escape_prose(text)
+        opened = [t.type for t in COMMONMARK.parse(out) if t.type.endswith("_open")]
+        assert opened in (["paragraph_open"], ["blockquote_open", "paragraph_open"]), out
+        assert visible(out) == (shown or same_text(text))
+    # A comment that ends on its own line leaves the next line a heading (demoted).
+    assert escape_prose("<!-- c -->\n# h") == "\\<!-- c -->\n#### h"
+
+
+_HTML_OPENERS = st.sampled_from(
+    ["<div>", "<source>", "<details open>", "<pre>", "<!-- note", "<?php", "</section>"]
+)
+_HTML_LINES = st.sampled_from(
+    ["> q", ">> q", "# h", "## h", "- a", "+ a", "* a", "1. b", "2) b", "***", "---", "===",
+     "text", "<p>", "</div>", "> # h", "- > x", "[x]: y", "- [ ] t"]
+)  # fmt: skip
+
+
+@given(_HTML_OPENERS, st.lists(_HTML_LINES, min_size=1, max_size=6))
+@settings(max_examples=500)
+def test_an_html_block_made_text_is_one_paragraph_shown_as_written(opener, lines):
+    text = "\n".join([opener, *lines])
+    out = escape_prose(text)
+    opened = [t.type for t in COMMONMARK.parse(out) if t.type.endswith("_open")]
+    assert opened == ["paragraph_open"], out
+    assert visible(out) == same_text(text)

@@ -1,0 +1,93 @@
+"""The lines of an HTML block that the escaper turns into text.
+
+To CommonMark, a line opening an HTML block (``<div>``, ``<source>``, ``<!-- …``) makes it
+and the lines after it raw HTML, up to a blank line (or, for ``<script>``, ``<pre>``,
+comments and the like, up to their end marker): a ``> x``, ``# x`` or ``- x`` there is
+text. The escaper escapes the opener's ``<`` (no raw HTML reaches the vault), so those
+lines would become a quote, a heading or a list. ``block_lines`` says which lines of a
+paragraph were inside such a block; their quote and list markers and ``#`` runs are then
+escaped too (``literal_prefix``, and the escaper's line rules).
+
+Only a block opened on a paragraph's first line, outside any list item, is looked for; a
+block that goes on past a blank line is followed to that line only. Elsewhere the lines
+keep the escaper's usual rules (nothing becomes live that was not: at worst a heading is
+demoted, a quote or list shown as one).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .markdown_code import _LIST_MARKER, _QUOTES
+from .markdown_text import _ATTR
+
+# CommonMark's seven kinds of HTML block start, by what ends each (None: a blank line).
+_ENDS_AT: list[tuple[re.Pattern[str], str | None]] = [
+    (re.compile(r"<(script|pre|style|textarea)(?:[ \t>]|$)", re.IGNORECASE), "</{}>"),
+    (re.compile(r"<!--"), "-->"),
+    (re.compile(r"<\?"), "?>"),
+    (re.compile(r"<![A-Za-z]"), ">"),
+    (re.compile(r"<!\[CDATA\["), "]]>"),
+    (
+        re.compile(
+            r"</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col"
+            r"|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer"
+            r"|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main"
+            r"|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section"
+            r"|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[ \t]|/?>|$)",
+            re.IGNORECASE,
+        ),
+        None,
+    ),
+    (
+        re.compile(rf"(?:<[A-Za-z][A-Za-z0-9-]*{_ATTR}*\s*/?>|</[A-Za-z][A-Za-z0-9-]*\s*>)\s*$"),
+        None,
+    ),
+]
+
+
+def block_lines(prefixes: list[str], bodies: list[str]) -> set[int]:
+    """The lines after the first that were inside an HTML block the first line opens."""
+    first, body = prefixes[0], bodies[0]
+    if _LIST_MARKER.search(first) or "\t" in first or len(first) - _quotes(first) > 3:
+        return set()
+    found = next(((m, end) for start, end in _ENDS_AT if (m := start.match(body))), None)
+    if found is None:
+        return set()
+    opened, end = found
+    if end is not None and "{}" in end:
+        end = end.format(opened.group(1).lower())
+    if end is not None and end in body[opened.end() :].lower():
+        return set()  # ended on its own line
+    quotes = first.count(">")
+    inside: set[int] = set()
+    for k in range(1, len(prefixes)):
+        prefix = prefixes[k]
+        if prefix.count(">") < quotes or "\t" in prefix:
+            break  # out of the quote that holds it (or unsure): the block ends
+        inside.add(k)
+        if end is not None and end in bodies[k].lower():
+            break
+    return inside
+
+
+def literal_prefix(prefix: str, quotes: int) -> str:
+    """A prefix whose markers past the first ``quotes`` quote markers are text: the first
+    of them escaped (``>`` of ``>>>>>>> REPLACE``, ``-`` or ``1.`` of a list item)."""
+    kept = 0
+    for i, char in enumerate(prefix):
+        if char == ">":
+            if kept == quotes:
+                return prefix[:i] + "\\" + prefix[i:]
+            kept += 1
+        elif char not in " \t":
+            marker = _LIST_MARKER.match(prefix, i)
+            if marker:
+                at = marker.end() - 1 if prefix[i].isdigit() else i  # "1\." and "\-"
+                return prefix[:at] + "\\" + prefix[at:]
+            return prefix
+    return prefix
+
+
+def _quotes(prefix: str) -> int:
+    return len(_QUOTES.match(prefix).group(0))  # type: ignore[union-attr]

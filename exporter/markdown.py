@@ -245,7 +245,9 @@ def _escape_paragraph(paragraph: _Paragraph, literal: bool) -> list[str]:
             bodies[1] = ""
         else:
             underlines.add(k)  # lazy lines make containers unsure: text, to be safe
-    deep = _deep_lines(paragraph.prefixes) - html if len(bodies) > 1 else set()
+    # (Deep lines matter only to a "#" run, which is all they keep as it is.)
+    hashes = any(b[:1] == "#" for b in bodies[1:])
+    deep = _deep_lines(paragraph.prefixes) - html if hashes else set()
     joined = "\n".join(bodies)
     spans = paragraph.spans if bodies == paragraph.bodies else _spans_of(paragraph.prefixes, bodies)
     codes = [joined[a:b] for a, b in spans]

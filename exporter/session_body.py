@@ -19,7 +19,7 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import FILTERS
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "89151eeb4b0d9b7b084e8e51e1e6040bd269f7f8c643c01d9e0a70b0f800c87f"
+SHIPPED_TEMPLATE_SHA256 = "52aa5e898e1830785d2e125da62f1429824ab2f1cc014f45ede03f5fae0e5139"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 
@@ -109,11 +109,15 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
         title = "Conversation compacted" + trigger
         return callout("summary", title, escape_prose(item["text"])) + "\n"
     if kind == "attachment":
-        return f"![[{item['path']}]]\n"
+        named = f"Attached {code_span(item['name'])}:\n" if item["name"] else ""
+        return f"{named}![[{item['path']}]]\n"
     if kind == "notice":
         notice = item["notice"]
         if notice == "interrupted":
             return "*Interrupted by the user.*\n"
+        if notice == "attachment":
+            named = f"Attached {code_span(item['text'])}" if item["text"] else "An attachment"
+            return f"*{named}, not stored in the session.*\n"
         if notice == "rewound":
             return (
                 "*The user went back to an earlier point of the conversation and continued "

@@ -226,14 +226,18 @@ def _field(value: Any, key: str) -> str | None:
 def _attachment_item(
     part: AttachmentPart, folder: str, attachments: list[Attachment]
 ) -> dict[str, Any] | None:
+    # Its file name, as the session gives it (a path, for a file a person attached): one line.
+    name = " ".join(clean.strip_control(part.name).split()) or None if part.name else None
     if not part.data:
-        return None
+        # A file the session names but does not hold (kept elsewhere, by path or URL): the
+        # note says it was attached rather than leave no trace of it.
+        return {"kind": "notice", "notice": "attachment", "text": name or ""}
     digest = hashlib.sha256(part.data).hexdigest()[:16]
     ext = _MEDIA_EXT.get(part.media_type) or ("txt" if part.is_text else "bin")
     relpath = f"{folder.strip('/')}/{digest}.{ext}"
     if all(a.relpath != relpath for a in attachments):
         attachments.append(Attachment(relpath, part.data))
-    return {"kind": "attachment", "path": relpath, "media_type": part.media_type}
+    return {"kind": "attachment", "path": relpath, "media_type": part.media_type, "name": name}
 
 
 def _output(text: str) -> str:

@@ -80,9 +80,11 @@ def _item(draw) -> dict:
     elif kind == "command_output":
         item.update(output=draw(_texts), is_error=draw(st.booleans()))
     elif kind == "attachment":
-        item.update(path="attachments/ccexport/0123abcd.png", media_type="image/png")
+        item.update(path="attachments/ccexport/0123abcd.png", media_type="image/png",
+                    name=draw(_maybe_text))  # fmt: skip
     else:
-        item.update(notice=draw(st.sampled_from(["interrupted", "rewound", "error", "other"])),
+        item.update(notice=draw(st.sampled_from(["interrupted", "rewound", "error", "other",
+                                                 "attachment"])),
                     text=draw(_texts))  # fmt: skip
     return item
 
@@ -182,3 +184,23 @@ def test_a_note_is_built_without_jinja_only_when_the_template_is_shipped(tmp_pat
     assert notes._body(other, {}) == "jinja\n"
     assert calls == ["python", "python", TEMPLATE, "other.md.j2"]
     fresh_templates()
+
+
+def test_an_attachment_shows_its_name_and_one_not_stored_is_still_said():
+    """A file a person attached shows its name (a path) above it; one the session names
+    but does not hold (kept elsewhere, by path or URL) is said, not dropped."""
+    from exporter.model import AttachmentPart
+    from exporter.session_body import _item
+    from exporter.turns import _attachment_item
+
+    turn = {"role": "user"}
+    stored = _attachment_item(AttachmentPart("text/plain", b"x\n", "src/a_b.ts"), "att", [])
+    assert _item(stored, turn, "folded", False).startswith("Attached `src/a_b.ts`:\n![[att/")
+    image = _attachment_item(AttachmentPart("image/png", b"\x89PNG"), "att", [])
+    assert _item(image, turn, "folded", False).startswith("![[att/")
+    gone = _attachment_item(AttachmentPart("text/plain", None, "logs/error.log"), "att", [])
+    assert _item(gone, turn, "folded", False) == (
+        "*Attached `logs/error.log`, not stored in the session.*\n"
+    )
+    unnamed = _attachment_item(AttachmentPart("image/png"), "att", [])
+    assert _item(unnamed, turn, "folded", False) == "*An attachment, not stored in the session.*\n"

@@ -32,7 +32,7 @@ from .markdown_code import (  # noqa: F401  (code_ranges, first_code_opener: par
     code_ranges,
     first_code_opener,
 )
-from .markdown_html import block_lines, literal_prefix
+from .markdown_html import Carry, block_lines, carried_lines, literal_prefix
 from .markdown_text import _ACTS, _ATX, _CODE_MARK, _FENCE_LINE, _escape_text, _Unsure
 
 # Fenced blocks that a common plugin executes or renders as Markdown, and the language
@@ -87,15 +87,20 @@ def escape_prose(text: str, *, literal: bool = False) -> str:
 
 def _render(layout: list[_Block | _Paragraph], literal: bool) -> list[str]:
     out: list[str] = []
+    carry: Carry | None = None  # an HTML block (made text) going on past a blank line
     for piece in layout:
         if isinstance(piece, _Block):
+            carry = None  # (the parser sees no code inside an HTML block)
             if not piece.fenced and out and out[-1].strip(" \t>"):
                 # What ended the text before it (an HTML block, an underline) may now be
                 # a paragraph, which an indented code block cannot interrupt.
                 out.append(_QUOTES.match(piece.lines[0]).group(0).rstrip())  # type: ignore[union-attr]
             out.extend(_render_block(piece))
+        elif piece.bodies == [""]:
+            out.extend(piece.prefixes)  # a blank line: a block that ends at a marker goes on
         else:
-            out.extend(_escape_paragraph(piece, literal))
+            lines, carry = _escape_paragraph(piece, literal, carry)
+            out.extend(lines)
     return out
 
 
@@ -219,20 +224,30 @@ def _render_block(block: _Block) -> list[str]:
     return out
 
 
-def _escape_paragraph(paragraph: _Paragraph, literal: bool) -> list[str]:
-    """A prose paragraph's lines: prefixes kept, bodies escaped, code spans kept."""
-    if paragraph.bodies == [""]:
-        return list(paragraph.prefixes)  # a blank line (its quote markers, maybe): as it is
-    if not paragraph.spans and not any(_ACTS[literal].search(b) for b in paragraph.bodies):
+def _escape_paragraph(
+    paragraph: _Paragraph, literal: bool, carry: Carry | None = None
+) -> tuple[list[str], Carry | None]:
+    """A prose paragraph's lines: prefixes kept, bodies escaped, code spans kept; and the
+    HTML block made text that goes on past it (``carry``: one opened above it)."""
+    prefixes = paragraph.prefixes
+    html: set[int] = set()
+    if carry is not None:
+        quotes = carry[1]
+        html, carry = carried_lines(prefixes, paragraph.bodies, carry)
+    elif paragraph.bodies[0][:1] == "<":
+        quotes = prefixes[0].count(">")
+        html, carry = block_lines(prefixes, paragraph.bodies)
+    if (
+        not html
+        and not paragraph.spans
+        and not any(_ACTS[literal].search(b) for b in paragraph.bodies)
+    ):
         # Nothing any rule acts on (most list items): kept as it is, unless
         # a line may underline the text above it (``---``, ``===``), which becomes a heading.
         if not any(_SETEXT.match(b) for b in paragraph.bodies[1:]):
-            return [p + b for p, b in zip(paragraph.prefixes, paragraph.bodies, strict=True)]
+            return [p + b for p, b in zip(prefixes, paragraph.bodies, strict=True)], carry
     bodies = list(paragraph.bodies)
-    prefixes = paragraph.prefixes
-    html = block_lines(prefixes, bodies) if bodies[0][:1] == "<" and len(bodies) > 1 else set()
     if html:  # lines of an HTML block, text once its opener is: their markers are text too
-        quotes = prefixes[0].count(">")
         prefixes = [literal_prefix(p, quotes) if k in html else p for k, p in enumerate(prefixes)]
     underlines = set()
     for k in range(1, len(bodies)):
@@ -281,7 +296,7 @@ def _escape_paragraph(paragraph: _Paragraph, literal: bool) -> list[str]:
         rebuilt.append(_plugin_safe_span(code))
         rebuilt.append(after)
     lines = "".join(rebuilt).split("\n")
-    return [p + b for p, b in zip(prefixes, lines, strict=True)]
+    return [p + b for p, b in zip(prefixes, lines, strict=True)], carry
 
 
 def _deep_lines(prefixes: list[str]) -> set[int]:

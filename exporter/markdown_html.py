@@ -8,10 +8,11 @@ lines would become a quote, a heading or a list. ``block_lines`` says which line
 paragraph were inside such a block; their quote and list markers and ``#`` runs are then
 escaped too (``literal_prefix``, and the escaper's line rules).
 
-Only a block opened on a paragraph's first line, outside any list item, is looked for; a
-block that goes on past a blank line is followed to that line only. Elsewhere the lines
-keep the escaper's usual rules (nothing becomes live that was not: at worst a heading is
-demoted, a quote or list shown as one).
+Only a block opened on a paragraph's first line, outside any list item, is looked for. One
+that goes on past blank lines (``<pre>``, ``<script>``, a comment…) is followed into the
+paragraphs after them (``Carry``) until its end marker or a line out of its quote. Elsewhere
+the lines keep the escaper's usual rules (nothing becomes live that was not: at worst a
+heading is demoted, a quote or list shown as one).
 """
 
 from __future__ import annotations
@@ -46,29 +47,45 @@ _ENDS_AT: list[tuple[re.Pattern[str], str | None]] = [
 ]
 
 
-def block_lines(prefixes: list[str], bodies: list[str]) -> set[int]:
-    """The lines after the first that were inside an HTML block the first line opens."""
+Carry = tuple[str, int]  # an HTML block still open after a paragraph: its end, its quotes
+
+
+def block_lines(prefixes: list[str], bodies: list[str]) -> tuple[set[int], Carry | None]:
+    """The lines after the first that were inside an HTML block the first line opens, and
+    the block if it goes on past the paragraph (only one that ends at a marker does)."""
     first, body = prefixes[0], bodies[0]
     if _LIST_MARKER.search(first) or "\t" in first or len(first) - _quotes(first) > 3:
-        return set()
+        return set(), None
     found = next(((m, end) for start, end in _ENDS_AT if (m := start.match(body))), None)
     if found is None:
-        return set()
+        return set(), None
     opened, end = found
     if end is not None and "{}" in end:
         end = end.format(opened.group(1).lower())
     if end is not None and end in body[opened.end() :].lower():
-        return set()  # ended on its own line
-    quotes = first.count(">")
+        return set(), None  # ended on its own line
+    return _until_end(prefixes, bodies, 1, end, first.count(">"))
+
+
+def carried_lines(
+    prefixes: list[str], bodies: list[str], carry: Carry
+) -> tuple[set[int], Carry | None]:
+    """The lines of a paragraph inside an HTML block opened above it, from its first."""
+    return _until_end(prefixes, bodies, 0, *carry)
+
+
+def _until_end(
+    prefixes: list[str], bodies: list[str], start: int, end: str | None, quotes: int
+) -> tuple[set[int], Carry | None]:
     inside: set[int] = set()
-    for k in range(1, len(prefixes)):
+    for k in range(start, len(prefixes)):
         prefix = prefixes[k]
         if prefix.count(">") < quotes or "\t" in prefix:
-            break  # out of the quote that holds it (or unsure): the block ends
+            return inside, None  # out of the quote that holds it (or unsure): it ends
         inside.add(k)
         if end is not None and end in bodies[k].lower():
-            break
-    return inside
+            return inside, None
+    return inside, (end, quotes) if end is not None else None
 
 
 def literal_prefix(prefix: str, quotes: int) -> str:

@@ -333,3 +333,18 @@ def test_an_html_block_made_text_is_one_paragraph_shown_as_written(opener, lines
     opened = [t.type for t in COMMONMARK.parse(out) if t.type.endswith("_open")]
     assert opened == ["paragraph_open"], out
     assert visible(out) == same_text(text)
+
+
+@given(
+    st.sampled_from(["<pre>", "<script>", "<style>", "<!-- c", "<?php", "<![CDATA[", "<textarea>"]),
+    st.lists(st.one_of(_HTML_LINES, st.just("")), min_size=1, max_size=8),
+)
+@settings(max_examples=500)
+def test_an_html_block_that_goes_on_past_blank_lines_stays_text_to_its_end(opener, lines):
+    """<pre>, <script>, a comment… run to their end marker, blank lines and all: every
+    line up to it is text, in as many paragraphs as the blank lines make."""
+    text = "\n".join([opener, *lines])
+    out = escape_prose(text)
+    opened = {t.type for t in COMMONMARK.parse(out) if t.type.endswith("_open")}
+    assert opened <= {"paragraph_open"}, out
+    assert visible(out) == same_text(text)

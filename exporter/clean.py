@@ -207,6 +207,12 @@ def _injected_blocks(text: str) -> Iterator[tuple[int, int, str, str]]:
         at = end
 
 
+def _in_code(code: list[tuple[int, int]], at: int) -> bool:
+    """Is place ``at`` inside one of the ``code`` ranges (sorted, as ``code_ranges`` gives)?"""
+    within = bisect_right(code, (at, float("inf"))) - 1
+    return within >= 0 and at < code[within][1]
+
+
 def _trimmed(text: str) -> str:
     """The text without the blank lines before it and the white space after it. The first
     line keeps its indentation: code pasted first in a prompt (four spaces in) stays code."""
@@ -222,17 +228,12 @@ def _without_image_wrappers(text: str) -> str:
     if "<image name=[" not in text:
         return text
     code = markdown.code_ranges(text)
-
-    def in_code(at: int) -> bool:
-        within = bisect_right(code, (at, len(text) + 1)) - 1
-        return within >= 0 and at < code[within][1]
-
     out, pos = [], 0
-    for m in _IMAGE_OPENER.finditer(text, pos):
+    for m in _IMAGE_OPENER.finditer(text):
         close = text.find(_IMAGE_CLOSER, m.end())
         if m.start() < pos or close < 0 or text[m.end() : close].strip():
             continue  # not Codex's pair
-        if in_code(m.start()) or in_code(close):
+        if _in_code(code, m.start()) or _in_code(code, close):
             continue
         out.append(text[pos : m.start()])
         pos = close + len(_IMAGE_CLOSER)
@@ -265,8 +266,7 @@ def _clean_text(text: str, stripped: str) -> list[Part]:
         if opener < start:
             if code is None:
                 code = markdown.code_ranges(text)
-            within = bisect_right(code, (start, len(text) + 1)) - 1
-            if within >= 0 and start < code[within][1]:
+            if _in_code(code, start):
                 kept.append(text[start:end])  # a tag the person quoted in code is their text
                 continue
         wrapper = _BY_TAG[tag]

@@ -31,6 +31,7 @@ from .markdown_code import (  # noqa: F401  (code_ranges, first_code_opener: par
     _spans_of,
     code_ranges,
     first_code_opener,
+    inside_quotes,
 )
 from .markdown_html import Carry, block_lines, carried_lines, literal_prefix
 from .markdown_text import _ACTS, _ATX, _CODE_MARK, _FENCE_LINE, _escape_text, _Unsure
@@ -277,8 +278,8 @@ def _escape_paragraph(
         starts = [0]
         for body in bodies:
             starts.append(starts[-1] + len(body) + 1)
-        deep = {k for k in deep if not any(a < starts[k] < b for a, b in spans)}
-        html = {k for k in html if not any(a < starts[k] < b for a, b in spans)}
+        in_span = {k for k in range(len(bodies)) if any(a < starts[k] < b for a, b in spans)}
+        deep, html = deep - in_span, html - in_span
         underlines, deep, html = (
             {
                 k - sum(c.count("\n") for (a, _), c in zip(spans, codes, strict=True) if a < at)
@@ -306,22 +307,17 @@ def _deep_lines(prefixes: list[str]) -> set[int]:
     of the first line, or that of the last list item's text above. There ``# x`` is the
     paragraph's text, not a heading (so it is not demoted)."""
     quotes = prefixes[0].count(">")
-    column = _inside_quotes(prefixes[0])
+    column = inside_quotes(prefixes[0])
     deep: set[int] = set()
     for k in range(1, len(prefixes)):
         prefix = prefixes[k]
         if prefix.count(">") != quotes or "\t" in prefix or "\t" in prefixes[0]:
             break  # a quote opened or closed, or tabs: unsure from here on
         if _LIST_MARKER.search(prefix):
-            column = _inside_quotes(prefix)  # an item (nested, or after the last): its text's
-        elif _inside_quotes(prefix) >= column + 4:
+            column = inside_quotes(prefix)  # an item (nested, or after the last): its text's
+        elif inside_quotes(prefix) >= column + 4:
             deep.add(k)
     return deep
-
-
-def _inside_quotes(prefix: str) -> int:
-    """The width of a prefix after its quote markers, each with the one space it takes."""
-    return len(prefix) - len(_QUOTES.match(prefix).group(0))  # type: ignore[union-attr]
 
 
 def _continues(previous: str, prefix: str) -> bool:

@@ -58,6 +58,11 @@ _BLANK = " \t\r\n\f\v"  # white space to CommonMark (a no-break space is text)
 _QUOTES = re.compile(r"(?:[ \t]*>[ ]?)*")
 
 
+def inside_quotes(prefix: str) -> int:
+    """The width of a prefix after its quote markers, each with the one space it takes."""
+    return len(prefix) - len(_QUOTES.match(prefix).group(0))  # type: ignore[union-attr]
+
+
 @dataclass(slots=True)
 class _Block:
     """A code block as the parser sees it, kept line for line."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .markdown_code import _LIST_MARKER, _QUOTES
+from .markdown_code import _LIST_MARKER, inside_quotes
 from .markdown_text import _ATTR
 
 # CommonMark's seven kinds of HTML block start, by what ends each (None: a blank line).
@@ -54,7 +54,7 @@ def block_lines(prefixes: list[str], bodies: list[str]) -> tuple[set[int], Carry
     """The lines after the first that were inside an HTML block the first line opens, and
     the block if it goes on past the paragraph (only one that ends at a marker does)."""
     first, body = prefixes[0], bodies[0]
-    if _LIST_MARKER.search(first) or "\t" in first or len(first) - _quotes(first) > 3:
+    if _LIST_MARKER.search(first) or "\t" in first or inside_quotes(first) > 3:
         return set(), None
     found = next(((m, end) for start, end in _ENDS_AT if (m := start.match(body))), None)
     if found is None:
@@ -104,7 +104,3 @@ def literal_prefix(prefix: str, quotes: int) -> str:
                 return prefix[:at] + "\\" + prefix[at:]
             return prefix
     return prefix
-
-
-def _quotes(prefix: str) -> int:
-    return len(_QUOTES.match(prefix).group(0))  # type: ignore[union-attr]

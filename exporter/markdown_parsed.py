@@ -8,6 +8,7 @@ parse exactly (the caller then shows the whole text verbatim: unsure means hands
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 from typing import Any
 
@@ -70,11 +71,13 @@ def located_layout(text: str, lines: list[str]) -> list[_Block | _Paragraph] | N
     parsed_blocks, parsed_spans = _parser_code(text)
     pieces: list[_Block | _Paragraph] = []
     cursor = 0
-    for k, node in enumerate(parsed_blocks):
-        # The same indented code again below: each may be found once, no more (a line of
-        # the same text that the parse read as something else would be taken for one).
-        alike = sum(1 for later in parsed_blocks[k:] if later == node)
-        block = _find_block(node, lines, cursor, alike)
+    # Blocks of the same code still to place: an indented one may be found in as many
+    # places, no more (a line of that text the parse read as something else would be
+    # taken for one).
+    left = Counter(_same_code(node) for node in parsed_blocks)
+    for node in parsed_blocks:
+        block = _find_block(node, lines, cursor, left[_same_code(node)])
+        left[_same_code(node)] -= 1
         if block is None:
             return None
         pieces.extend(_paragraphs(lines, cursor, block.start))
@@ -91,6 +94,10 @@ def located_layout(text: str, lines: list[str]) -> list[_Block | _Paragraph] | N
     if found != [" ".join(s.split()) for s in parsed_spans]:
         return None
     return pieces
+
+
+def _same_code(node: dict[str, Any]) -> tuple[Any, ...]:
+    return (node.get("style"), node.get("raw"), str((node.get("attrs") or {}).get("info")))
 
 
 def _find_block(

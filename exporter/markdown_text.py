@@ -321,7 +321,7 @@ def _emphasis(text: str, keep: bytearray, slash: bytearray) -> None:
     where escaping and parsing again took a round per closer (``*a* a* a* …``)."""
     # Openers left so far, per character, per (can also close, length mod 3).
     openers = {"*": [[0, 0, 0], [0, 0, 0]], "_": [[0, 0, 0], [0, 0, 0]]}
-    for m in re.finditer(r"\*+|_+", text):
+    for m in _EMPHASIS_RUN.finditer(text):
         start, end = m.start(), m.end()
         if any(keep[start:end]) or any(slash[start:end]):
             continue  # part of the run is already text; treat the rest as text too

@@ -192,6 +192,7 @@ def _escape_text(
 
 
 _THEMATIC_BREAK = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_TABLE_DELIMITER = re.compile(r"(?=[^-\n]*-)[|:-][ \t|:-]*$")  # "| --- | :-: |", "--|--"
 _SPECIAL = re.compile(r"<|&|#|\[+|\]+|\^|%+|`+")
 _TAG_BODY = re.compile(r"[\w/-]*(?:[^\W\d]|[/-])")
 
@@ -209,12 +210,13 @@ def _line_start(
     """Rules for the start of a block: headings are demoted; HTML blocks, definitions,
     callouts, task boxes, fences and setext underlines become text. On a ``deep`` line
     (indented four columns past its paragraph) a ``#`` run is already text: kept. On a
-    ``plain`` one (an HTML block's, text now) a heading or a rule becomes text too."""
+    ``plain`` one (an HTML block's, text now) a heading, a rule or a table's delimiter row
+    becomes text too."""
     body = line.lstrip(" ")
     at = offset + (len(line) - len(body))
     m = _ATX.match(body)
-    if plain and (m or _THEMATIC_BREAK.match(body)):
-        mark(at)
+    if plain and (m or _THEMATIC_BREAK.match(body) or _TABLE_DELIMITER.match(body)):
+        mark(at)  # (a table's delimiter row would make the lines above it a table)
         return
     if m and not deep:
         level = len(m.group(1))

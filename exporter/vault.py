@@ -3,8 +3,9 @@
 The vault knows a note only as a path, frontmatter and an owned body. Rules:
 
 - A note is found by its identity (``source`` + ``session_id`` in its frontmatter): at the
-  path recorded last time, or anywhere in the vault if the user moved it (or another machine
-  wrote it: the state folder is not needed to find a note).
+  path recorded last time while the file there is still that note, or anywhere in the vault
+  if the user moved it (or another machine wrote it: the state folder is not needed to find
+  a note). Another note, or a file of the person's own, given its name is never written.
 - Only the region between the markers and the exporter's own frontmatter keys are
   rewritten. The user's keys keep their exact text, order and comments; their tags, aliases
   and any text outside the region stay.
@@ -114,9 +115,33 @@ class Vault(NoteSurvey):
         """Where the note for ``key`` is now, if it exists: recorded, or found by identity.
         A recorded path now holding a link or FIFO is returned, so writing it is refused."""
         record = self.state.notes.get(key)
-        if record and inside(record.path) and self._kind(record.path) not in ("missing", "folder"):
-            return record.path  # a link or FIFO there now: writing it is refused and reported
+        if record and inside(record.path):
+            kind = self._kind(record.path)
+            if kind == "file" and not self._still_note_of(key, record):
+                return self._find_by_identity(key)  # another note (or file) took its name
+            if kind not in ("missing", "folder"):
+                return record.path  # a link or FIFO there now: writing it is refused and reported
         return self._find_by_identity(key)
+
+    def _still_note_of(self, key: str, record: NoteRecord) -> bool:
+        """Is the file at a note's recorded path still that note? The person may have
+        deleted it and given its name to another note, or to a file of their own. The file
+        this machine last wrote (same stat) is; another is unless its frontmatter names
+        another session, or it has neither an identity nor the markers (not a note of ours).
+        A file that cannot be read or parsed counts as it: writing it reports why."""
+        try:
+            if stat_key(os.lstat(os.path.join(self.root, record.path))) == record.stat:
+                return True
+            self._batch.settle(record.path)
+            found = vaultio.read_file(self.root, record.path)
+        except OSError:
+            return True
+        if found is None:
+            return False
+        text = found[0].decode("utf-8", "replace")
+        metadata = notefile.read_frontmatter(text)
+        holder = notefile.identity(metadata) if metadata is not None else None
+        return holder == key if holder is not None else notefile.BEGIN in text
 
     def choose_path(self, key: str, proposed: str) -> str:
         """The note's path: where it already is, else ``proposed`` made safe and free."""
@@ -206,6 +231,9 @@ class Vault(NoteSurvey):
             parsed = notefile.parse(current, record.lines if record else None)
         except NoteFormatError as exc:
             return Change(Action.FAILED, key, relpath, f"left unchanged: {exc}")
+        holder = notefile.identity(parsed.metadata)
+        if holder is not None and holder != key:  # (choose_path never gives such a path)
+            return Change(Action.FAILED, key, relpath, "left alone: it is another session's note")
         if parsed.owned is None:
             why = "left unchanged: its ccexport markers are gone (delete the note to re-export it)"
             return Change(Action.FAILED, key, relpath, why)

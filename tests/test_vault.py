@@ -196,6 +196,58 @@ def test_a_moved_note_is_found_by_identity_and_updated_there(tmp_path):
     assert "q2" in moved.read_text()
 
 
+SID2 = "0a1b2c3d-0000-4000-8000-00000000000b"
+
+
+def two_sessions(tmp_path: Path, first: list[str]) -> Path:
+    """``make_home``'s session (its prompts ``first``) and a second one, in one project."""
+    home = make_home(tmp_path, first)
+    other = ClaudeSession(SID2, "/home/dev/work/app", start="2026-03-05T10:00:00Z")
+    other.user("the other session")
+    other.assistant("its reply")
+    other.write(home / ".claude" / "projects" / "-home-dev-work-app" / f"{SID2}.jsonl")
+    return home
+
+
+def note_of(vault: Path, sid: str) -> Path:
+    (path,) = [
+        vault / r for r in note_files(vault) if f"session_id: {sid}" in (vault / r).read_text()
+    ]
+    return path
+
+
+def test_another_sessions_note_put_at_a_notes_old_path_is_not_overwritten(tmp_path):
+    # The person deletes note A and gives note B A's name (B's links follow in Obsidian):
+    # the file at A's recorded path is now B, and A, deleted, stays deleted.
+    vault, home = tmp_path / "v", two_sessions(tmp_path, ["q"])
+    export(vault, home)
+    a, b = note_of(vault, SID), note_of(vault, SID2)
+    a.unlink()
+    b.rename(a)
+    with a.open("a") as f:
+        f.write("my notes about the other session\n")
+    mine = a.read_text()
+    two_sessions(tmp_path, ["q", "q2"])
+    report = export(vault, home)
+    assert a.read_text() == mine and list(note_files(vault)) == [a.relative_to(vault).as_posix()]
+    assert not report.failed and "left deleted" in report.problems[-1].message
+
+
+def test_a_file_of_the_persons_own_at_a_notes_old_path_is_left_and_the_moved_note_updated(
+    tmp_path,
+):
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
+    export(vault, home)
+    old = the_note(vault)
+    moved = vault / "Moved.md"
+    old.rename(moved)
+    old.write_text("My own unrelated note.\n")
+    make_home(tmp_path, ["q", "q2"])
+    report = export(vault, home)
+    assert old.read_text() == "My own unrelated note.\n" and "q2" in moved.read_text()
+    assert not report.failed
+
+
 def test_lost_state_finds_existing_notes_instead_of_duplicating(tmp_path):
     vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
     export(vault, home)

@@ -90,7 +90,8 @@ def test_a_hard_linked_lock_is_refused_and_a_hard_linked_note_is_replaced_not_wr
     note.unlink()
     os.link(outside / "precious.txt", note)  # same file system: a hard link is possible
     write_session(home, ["q", "q2"])
-    assert export(vault, home).failed  # not our note any more: reported, left alone
+    report = export(vault, home)  # not our note any more: as if deleted, left alone
+    assert "left deleted" in report.problems[-1].message
     (vault / ".ccexport" / "lock").unlink()
     os.link(outside / "precious.txt", vault / ".ccexport" / "lock")
     with pytest.raises(ExporterError, match="has other hard links"):

@@ -66,6 +66,9 @@ class Note:
     frontmatter: dict[str, Any]
     body: str
     attachments: list[Attachment] = field(default_factory=list)
+    # Properties of the person's own, configured (``[frontmatter] add``): written into a
+    # note that lacks them, then theirs (never overwritten or removed).
+    seeded: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,8 +266,8 @@ def build_note(
     frontmatter = add_properties(frontmatter, properties)
     if fork_link:
         frontmatter["forked_from"] = fork_link
-    _configured_properties(frontmatter, settings, context)
-    return Note(session.key, relpath, frontmatter, body, attachments)
+    seeded = _configured_properties(frontmatter, settings, context)
+    return Note(session.key, relpath, frontmatter, body, attachments, seeded)
 
 
 def _body(settings: NoteSettings, context: dict[str, Any]) -> str:
@@ -278,17 +281,24 @@ def _body(settings: NoteSettings, context: dict[str, Any]) -> str:
 
 def _configured_properties(
     fm: dict[str, Any], settings: NoteSettings, context: dict[str, Any]
-) -> None:
-    """Properties the user added or dropped in the configuration (``[frontmatter]``)."""
+) -> dict[str, Any]:
+    """Properties the user dropped or added in the configuration (``[frontmatter]``). An
+    added one that the note has among its own replaces its value; the others are returned,
+    to be written into a note that lacks them (a ``status`` the person then changes)."""
     for key in settings.frontmatter_drop:
         fm.pop(key, None)
+    seeded: dict[str, Any] = {}
     if not settings.frontmatter_add:
-        return
+        return seeded
     values = {**context, "created": fm.get("created"), "updated": fm.get("updated")}
     for key, value in settings.frontmatter_add.items():
         if isinstance(value, str) and "{{" in value:
             value = render_expression(value, values, settings.templates, f"frontmatter.add.{key}")
-        fm[key] = value
+        if key in fm:
+            fm[key] = value
+        else:
+            seeded[key] = value
+    return seeded
 
 
 def _frontmatter(

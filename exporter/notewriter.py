@@ -83,7 +83,7 @@ class NoteWriter:
             for attachment in note.attachments:
                 self.vault.write_attachment(attachment.relpath, attachment.data)
             change = self.vault.write_note(
-                note.key, note.relpath, note.frontmatter, note.body, meta
+                note.key, note.relpath, note.frontmatter, note.body, meta, note.seeded
             )
         except OSError as exc:
             change = Change(Action.FAILED, note.key, note.relpath, str(exc))

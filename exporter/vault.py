@@ -186,11 +186,13 @@ class Vault(NoteSurvey):
         metadata: dict[str, Any],
         body: str,
         meta: dict[str, Any] | None = None,
+        seeded: dict[str, Any] | None = None,
     ) -> Change:
-        """Create or update one note in place; see the module rules. Never raises for one
+        """Create or update one note in place; see the module rules. ``seeded``: the
+        person's properties, written only into a note that lacks them. Never raises for one
         note: what the vault refuses or cannot take is a FAILED change naming why."""
         try:
-            return self._write_note(key, relpath, metadata, body, meta)
+            return self._write_note(key, relpath, metadata, body, meta, seeded or {})
         except OSError as exc:  # a full disk, a planted link, a folder that vanished
             return Change(Action.FAILED, key, relpath, f"could not be written: {exc}")
 
@@ -201,6 +203,7 @@ class Vault(NoteSurvey):
         metadata: dict[str, Any],
         body: str,
         meta: dict[str, Any] | None,
+        seeded: dict[str, Any],
     ) -> Change:
         owned = body.strip("\n")
         record = self.state.notes.get(key)
@@ -218,7 +221,9 @@ class Vault(NoteSurvey):
             # It was written and is gone (not moved: choose_path looked for it by identity).
             return self._left_deleted(key, record)
         if found is None or current is None:
-            text = notefile.compose(metadata, "", owned, notefile.NEW_NOTE_TAIL)
+            text = notefile.compose(
+                _seeded(metadata, seeded, {}), "", owned, notefile.NEW_NOTE_TAIL
+            )
             renamed = key in self._renamed
             action = Action.RENAMED if renamed else Action.CREATED
             message = (
@@ -242,7 +247,9 @@ class Vault(NoteSurvey):
             if record is None:
                 self._record(key, relpath, parsed.owned, ours, list(metadata), {}, None)
             return Change(Action.KEPT, key, relpath, shrunk)
-        text = updated_text(parsed, metadata, owned, record, self.scrub)
+        text = updated_text(
+            parsed, _seeded(metadata, seeded, parsed.metadata), owned, record, self.scrub
+        )
         if text == current:
             self._record(key, relpath, owned, ours, list(metadata), meta, found[1])
             return Change(Action.UNCHANGED, key, relpath)
@@ -428,3 +435,16 @@ class Vault(NoteSurvey):
                     rel = Path(dirpath, name).relative_to(self.root).as_posix()
                     removed += vaultio.remove_file(self.root, rel)
         return removed
+
+
+def _seeded(
+    metadata: dict[str, Any], seeded: dict[str, Any], existing: dict[str, Any]
+) -> dict[str, Any]:
+    """Our properties and the person's configured ones the note lacks (a key ccexport owns
+    is always ours: written every time, or it would be dropped as no longer produced)."""
+    extra = {
+        k: v
+        for k, v in seeded.items()
+        if k not in metadata and (k not in existing or k in OWNED_KEYS)
+    }
+    return {**metadata, **extra} if extra else metadata

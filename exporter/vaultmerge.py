@@ -32,20 +32,18 @@ def updated_text(
     scrub: Callable[[str], str],
 ) -> str:
     """The note with our keys and region rewritten and every other byte kept."""
-    previous_keys = record.keys if record else []
     existing = parsed.metadata
     if "aliases" in existing:  # an old title kept as an alias must not keep a secret
         old = _as_list(existing["aliases"])
         aliases = [scrub(a) if isinstance(a, str) else a for a in old]
         existing = {**existing, "aliases": aliases}
     merged = merge_frontmatter(
-        existing,
-        ours,
-        record.tags if record else list(ours.get("tags", [])),
-        previous_keys,
+        existing, ours, record.tags if record else list(ours.get("tags", []))
     )
     values = {k: merged[k] for k in ours}
-    drop = (set(OWNED_KEYS) | set(previous_keys)) - set(values)
+    # Only our own keys are ever dropped: a property the configuration added (``[frontmatter]
+    # add``) stays the person's once written, also after it leaves the configuration.
+    drop = set(OWNED_KEYS) - set(values)
     yaml_text = notefile.splice_frontmatter(parsed.yaml, values, drop, parsed.metadata)
     if yaml_text is None:  # not a block mapping (flow style, odd keys): written anew
         yaml_text = notefile.yaml_of(merged)
@@ -53,18 +51,14 @@ def updated_text(
 
 
 def merge_frontmatter(
-    existing: dict[str, Any],
-    ours: dict[str, Any],
-    our_previous_tags: list[str],
-    our_previous_keys: list[str] | None = None,
+    existing: dict[str, Any], ours: dict[str, Any], our_previous_tags: list[str]
 ) -> dict[str, Any]:
     """The user's keys stay where they are; ours are replaced; tags and aliases merge."""
-    owned = set(OWNED_KEYS) | set(our_previous_keys or ())
     merged: dict[str, Any] = {}
     for key, value in existing.items():
         if key in ours:
             merged[key] = ours[key]
-        elif key not in owned:
+        elif key not in OWNED_KEYS:
             merged[key] = value  # the user's own property
     for key, value in ours.items():
         merged.setdefault(key, value)

@@ -115,7 +115,6 @@ drop = ["tokens_cache_read", "tokens_cache_write", "cwd"]
     fm = frontmatter(rust)
     assert (fm["status"], fm["week"], fm["who"]) == ("inbox", "2026-W47", "Claude Code")
     assert "tokens_cache_read" not in fm and "cwd" not in fm and fm["tokens_in"] == 7300
-    # a property no longer configured leaves the notes it was written into
     config.write_text('[frontmatter]\ndrop = ["cwd"]\n')
     assert (
         run("--vault", str(vault), "--home", str(EXAMPLES_HOME), "--timezone", "UTC").exit_code == 0
@@ -124,7 +123,36 @@ drop = ["tokens_cache_read", "tokens_cache_write", "cwd"]
         b for p, b in note_files(vault).items() if "Returning vectors" in p and "agent" not in p
     )
     fm = frontmatter(rust)
-    assert "status" not in fm and "week" not in fm and fm["tokens_cache_read"] == 300
+    # a property no longer configured stays where it was written: it is the person's now
+    assert (fm["status"], fm["week"]) == ("inbox", "2026-W47") and fm["tokens_cache_read"] == 300
+
+
+def test_an_added_property_is_the_persons_once_written(tmp_path):
+    """``status = "inbox"`` is set on a note that lacks it; the person's ``done`` (with its
+    comment) then survives the session growing, a changed value and the setting's removal;
+    a note that never had it gets it on the next re-render."""
+    vault, home = tmp_path / "v", tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home)
+    args = ("--vault", str(vault), "--home", str(home), "--timezone", "UTC")
+    assert run(*args).exit_code == 0  # exported before the setting: no status anywhere
+    config = write_config(vault / ".ccexport" / "config.toml", """
+[frontmatter]
+add = { status = "inbox", project = "{{ project | upper }}" }
+""")  # fmt: skip
+    assert run(*args).exit_code == 0
+    rust = next(vault.rglob("*Returning vectors*a3359d8f.md"))
+    fm = yaml.safe_load(rust.read_text().split("---\n")[1])
+    assert (fm["status"], fm["project"]) == ("inbox", "RUST-PARSER")  # ours is replaced
+    rust.write_text(rust.read_text().replace("status: inbox", "status: done  # reviewed"))
+    source = next(home.rglob("a3359d8f-*.jsonl"))
+    last = source.read_text().splitlines()[-1]
+    with source.open("a") as f:  # the session grows: the note is updated
+        f.write(last.replace('"uuid": "', '"uuid": "9').replace('"uuid":"', '"uuid":"9') + "\n")
+    for text in ('add = { status = "todo" }', "drop = []"):
+        config.write_text(f"[frontmatter]\n{text}\n")
+        assert run(*args).exit_code == 0
+        assert "status: done  # reviewed\n" in rust.read_text()
+    assert "project: rust-parser" in rust.read_text()  # ours again, once not configured
 
 
 def test_templates_init_copies_the_defaults_once(tmp_path):

@@ -30,6 +30,7 @@ from .vault import Change, Vault
 Notes = dict[str, tuple[str, dict[str, Any]]]  # every note of a vault: key -> (path, meta)
 
 INDEX_PREFIX = "index:"
+_PROJECT_KEY = f"{INDEX_PREFIX}project/"
 INDEX_TAG = "ai-session-index"  # outside the ai-session tree: `FROM #ai-session` lists sessions
 PROJECT_TEMPLATE = "project_index.md.j2"
 PROJECTS_TEMPLATE = "projects_index.md.j2"
@@ -60,7 +61,10 @@ def write_index_notes(
     """Render and write every project's index note and the index of projects (``found``:
     every note of the vault, if the caller surveyed it already)."""
     projects: dict[str, list[dict[str, Any]]] = {}
+    indexed: set[str] = set()  # the projects with an index note in the vault
     for key, (path, meta) in (found if found is not None else vault.notes(note_meta)).items():
+        if key.startswith(_PROJECT_KEY):
+            indexed.add(key.removeprefix(_PROJECT_KEY))
         if key.startswith(INDEX_PREFIX) or not meta or meta.get("parent"):
             continue  # subagents are reached from their parent's note
         if meta.get("part") not in (None, 1):
@@ -74,9 +78,11 @@ def write_index_notes(
         projects.setdefault(str(meta.get("project") or "unknown-project"), []).append(entry)
     changes = []
     summary = []
-    for project in sorted(projects, key=str.lower):
+    # A project whose last note was deleted keeps its index note, listing none: left as it
+    # was, it would link to the deleted note.
+    for project in sorted(projects.keys() | indexed, key=str.lower):
         sessions = sorted(  # the link breaks ties: every machine lists them in one order
-            projects[project],
+            projects.get(project, []),
             key=lambda e: (str(e.get("created") or ""), str(e["link"])),
             reverse=True,
         )
@@ -101,6 +107,8 @@ def write_index_notes(
         changes.append(
             vault.write_note(key, relpath, {k: v for k, v in fm.items() if v is not None}, body)
         )
+        if not sessions:
+            continue  # (not in the list of projects)
         summary.append({
             "project": project,
             "link": markdown.wikilink(relpath.removesuffix(".md"), project),
@@ -108,7 +116,7 @@ def write_index_notes(
             "sources": sorted({str(s["source_label"]) for s in sessions}),
             "latest": (sessions[0].get("created") or "")[:10],
         })  # fmt: skip
-    if projects:
+    if projects or indexed:
         key = f"{INDEX_PREFIX}projects"
         relpath = vault.choose_path(key, f"{settings.folder}/Projects.md")
         context = {"projects": summary, "dataview": dataview, "folder": settings.folder}

@@ -89,6 +89,23 @@ def test_index_notes_are_idempotent_and_keep_the_users_text(tmp_path):
     assert "- 2026-05-01 · [[" in text and text.endswith("Shop roadmap: see [[Roadmap]].\n")
 
 
+def test_deleting_a_projects_only_note_leaves_no_dangling_link_in_the_indexes(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    two_source_home(home)
+    export(vault, home)
+    (blog,) = [vault / p for p in note_files(vault) if "blog question" in p]
+    blog.unlink()
+    report = export(vault, home)
+    assert "left deleted" in report.problems[-1].message
+    index = (vault / "AI Sessions" / "Projects" / "blog.md").read_text()
+    generated = index.split("%% ccexport:begin")[1]
+    assert "[[" not in generated and "\nsessions: 0\n" in index  # listing none
+    assert "blog" not in (vault / "AI Sessions" / "Projects.md").read_text()
+    times = stamps(vault)
+    export(vault, home)  # and it stays so: nothing written again
+    assert stamps(vault) == times
+
+
 def test_dataview_block_is_an_opt_in_extra(tmp_path):
     home, vault = tmp_path / "home", tmp_path / "v"
     two_source_home(home)

@@ -60,7 +60,13 @@ class ExportReport:
     redactions: dict[str, int] = field(default_factory=dict)  # secrets redacted, per rule
 
     def total(self, name: str) -> int:
+        if name == "conflicts":  # an index note's too: its copy was saved aside all the same
+            return len(self.conflicts())
         return sum(getattr(c, name) for c in self.per_source.values())
+
+    def conflicts(self) -> list[Change]:
+        """The notes updated over an edit of the person's, whose version was saved aside."""
+        return [c for c in [*self.changes, *self.indexes] if c.action is Action.CONFLICT]
 
     @property
     def failed(self) -> bool:
@@ -74,11 +80,7 @@ class ExportReport:
             "sources": {s: c.as_dict() for s, c in self.per_source.items()},
             "errors": [p.as_dict() for p in self.problems if p.severity == "error"],
             "warnings": [p.as_dict() for p in self.problems if p.severity == "warning"],
-            "conflicts": [
-                {"path": c.relpath, "message": c.message}
-                for c in self.changes
-                if c.action is Action.CONFLICT
-            ],
+            "conflicts": [{"path": c.relpath, "message": c.message} for c in self.conflicts()],
             "redactions": dict(sorted(self.redactions.items())),
         }
 

@@ -101,9 +101,8 @@ def print_report(
             say(source_line(source, counts))
         if report.redactions:
             say(redaction_line(report))
-    for change in report.changes:
-        if change.action is Action.CONFLICT:
-            typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)
+    for change in report.conflicts():
+        typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)
     # One line per distinct problem: a template mistake hit by 300 notes is one line.
     seen: dict[str, int] = {}
     for problem in report.problems:

@@ -13,6 +13,7 @@ from codex_builder import CodexRollout
 from conftest import note_files, stamps
 
 from exporter.export import ExportOptions, run_export
+from exporter.report import print_report, summary_line
 
 
 def two_source_home(home: Path) -> None:
@@ -104,6 +105,28 @@ def test_deleting_a_projects_only_note_leaves_no_dangling_link_in_the_indexes(tm
     times = stamps(vault)
     export(vault, home)  # and it stays so: nothing written again
     assert stamps(vault) == times
+
+
+def test_an_edit_inside_an_index_notes_generated_part_is_reported_as_a_conflict(tmp_path, capsys):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    two_source_home(home)
+    export(vault, home)
+    index = vault / "AI Sessions" / "Projects" / "shop.md"
+    index.write_text(index.read_text().replace("newest first.", "newest first. MY EDIT"))
+    late = ClaudeSession(
+        "1ndex000-0000-4000-8000-0000000000aa", "/home/dev/work/shop", start="2026-05-01T09:00:00Z"
+    )
+    late.user("a later question")
+    late.assistant("a later answer")
+    late.write(home / ".claude" / "projects" / "-home-dev-work-shop" / f"{late.session_id}.jsonl")
+    report = export(vault, home)
+    saved = list((vault / ".ccexport" / "conflicts").iterdir())
+    assert len(saved) == 1 and "MY EDIT" in saved[0].read_text()
+    assert report.total("conflicts") == 1 and "1 conflicts" in summary_line(report)
+    listed = report.as_dict()["conflicts"]
+    assert [c["path"] for c in listed] == ["AI Sessions/Projects/shop.md"]
+    print_report(report, quiet=True)
+    assert "conflict: AI Sessions/Projects/shop.md: your edit" in capsys.readouterr().err
 
 
 def test_dataview_block_is_an_opt_in_extra(tmp_path):

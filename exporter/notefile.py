@@ -40,7 +40,8 @@ _END_LINE = re.compile(r"^%% ccexport:end(?: ([0-9a-f]{16}))? %%[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # Where PyYAML (and libyaml) break lines, so node marks and our line numbers agree.
 _YAML_LINE = re.compile(r"[^\r\n\x85\u2028\u2029]*(?:\r\n|[\r\n\x85\u2028\u2029]|\Z)")
-_FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?\r?\n)?---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+# A byte order mark may come first (some Windows editors save UTF-8 with one): kept.
+_FRONTMATTER = re.compile(r"\A\ufeff?---[ \t]*\r?\n(.*?\r?\n)?---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 
 
 class NoteFormatError(ValueError):

@@ -248,6 +248,24 @@ def test_a_file_of_the_persons_own_at_a_notes_old_path_is_left_and_the_moved_not
     assert not report.failed
 
 
+@pytest.mark.parametrize("state", ["kept", "lost"])
+def test_a_note_saved_with_a_byte_order_mark_is_still_the_note(tmp_path, state):
+    # Some Windows editors save UTF-8 with a BOM: the frontmatter must still be read (not
+    # a second one written on top, nor a duplicate note made), and the BOM kept.
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
+    export(vault, home)
+    path = the_note(vault)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"title:", b"mine: 1\ntitle:", 1))
+    if state == "lost":
+        (vault / ".ccexport" / "state.json").unlink()
+    make_home(tmp_path, ["q", "q2"])
+    report = export(vault, home)
+    text = path.read_bytes().decode()
+    assert not report.failed and list(note_files(vault)) == [path.relative_to(vault).as_posix()]
+    assert text.startswith("\ufeff---\n") and text.count("---\n") == 2 and "q2" in text
+    assert "\nmine: 1\n" in text
+
+
 def test_lost_state_finds_existing_notes_instead_of_duplicating(tmp_path):
     vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
     export(vault, home)

@@ -103,6 +103,7 @@ class Vault(NoteSurvey):
         self._renamed: set[str] = set()  # keys that could not take their proposed name
         self._unsynced: set[str] = set()  # folders renamed into since they were last fsynced
         self._moved = False  # a record now names where its note was moved to
+        self._noted: set[str] = set()  # keys recorded by this run
         # Notes are written as a batch (their fsyncs overlap): a path is settled before it
         # is read, and the batch committed before the vault is walked or the run recorded.
         self._batch = vaultbatch.WriteBatch(self.root)
@@ -217,8 +218,9 @@ class Vault(NoteSurvey):
             return Change(Action.FAILED, key, relpath, f"left alone: {exc}")
         except (OSError, UnicodeDecodeError) as exc:
             return Change(Action.FAILED, key, relpath, f"cannot read the note: {exc}")
-        if found is None and record is not None and not self.restore:
+        if found is None and record is not None and not self.restore and key not in self._noted:
             # It was written and is gone (not moved: choose_path looked for it by identity).
+            # (A dry run records a note it did not write: no file is there the second time.)
             return self._left_deleted(key, record)
         if found is None or current is None:
             text = notefile.compose(
@@ -240,7 +242,10 @@ class Vault(NoteSurvey):
         if holder is not None and holder != key:  # (choose_path never gives such a path)
             return Change(Action.FAILED, key, relpath, "left alone: it is another session's note")
         if parsed.owned is None:
-            why = "left unchanged: its ccexport markers are gone (delete the note to re-export it)"
+            why = (
+                "left unchanged: its ccexport markers are gone (to export it again, delete "
+                "the note and run `ccexport --restore`)"
+            )
             return Change(Action.FAILED, key, relpath, why)
         shrunk = self._shrunk(parsed.metadata, metadata)
         if shrunk:
@@ -352,6 +357,7 @@ class Vault(NoteSurvey):
         written: os.stat_result | None,
     ) -> None:
         lines = owned.count("\n") + 1
+        self._noted.add(key)
         self.state.notes[key] = NoteRecord(
             relpath, notefile.text_sha256(owned), lines, tags, keys, meta, stat_key(written)
         )

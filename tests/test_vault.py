@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from claude_builder import ClaudeSession
-from conftest import note_files, stamps
+from conftest import EXAMPLES_HOME, note_files, stamps
 
 from exporter.export import ExportOptions, run_export
 from exporter.notefile import BEGIN, END
@@ -266,6 +266,14 @@ def test_a_note_saved_with_a_byte_order_mark_is_still_the_note(tmp_path, state):
     assert "\nmine: 1\n" in text
 
 
+def test_a_dry_run_into_an_empty_vault_reports_no_note_as_deleted(tmp_path):
+    # A note rendered twice in a run (a parent, once its subagent's link is known) found no
+    # file the second time in a dry run, and was reported as deleted by the person.
+    report = export(tmp_path / "v", EXAMPLES_HOME, dry_run=True)
+    assert [p.message for p in report.problems if "deleted" in p.message] == []
+    assert not (tmp_path / "v").exists()
+
+
 def test_lost_state_finds_existing_notes_instead_of_duplicating(tmp_path):
     vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
     export(vault, home)
@@ -285,6 +293,8 @@ def test_removed_markers_leave_the_note_alone_and_report_it(tmp_path):
     report = export(vault, home)
     assert path.read_text() == mine and report.failed
     assert "markers are gone" in report.problems[-1].message
+    path.unlink()  # what the message says to do
+    assert export(vault, home, restore=True).failed is False and "q2" in the_note(vault).read_text()
 
 
 def test_broken_frontmatter_is_reported_not_overwritten(tmp_path):

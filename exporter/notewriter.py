@@ -100,12 +100,14 @@ class NoteWriter:
         return True
 
     def late_failures(self, changes: list[Change]) -> list[Change]:
-        """Notes whose fsync or rename failed when the vault landed them: failed after all."""
+        """Notes whose fsync or rename failed when the vault landed them (failed after all),
+        or which the person saved meanwhile (kept as they saved them: a warning)."""
         for change in changes:
             self.changes[change.key] = change
             source = change.key.partition(":")[0]
+            severity = "error" if change.action is Action.FAILED else "warning"
             self.report.problems.append(
-                Problem(change.relpath, change.message, severity="error", source=source)
+                Problem(change.relpath, change.message, severity=severity, source=source)
             )
         return changes
 

@@ -231,7 +231,7 @@ class Vault(NoteSurvey):
             message = (
                 "another file already had the name, so this note got a new one" if renamed else ""
             )
-            written = self._write(relpath, text)
+            written = self._write(relpath, text, [])
             self._record(key, relpath, owned, ours, list(metadata), meta, written)
             return Change(action, key, relpath, message, self._diff("", owned, relpath))
         try:
@@ -269,7 +269,7 @@ class Vault(NoteSurvey):
             )
         else:
             action, message = Action.UPDATED, ""
-        written = self._write(relpath, text)
+        written = self._write(relpath, text, stat_key(found[1]))
         self._record(key, relpath, owned, ours, list(metadata), meta, written)
         return Change(action, key, relpath, message, self._diff(parsed.owned, owned, relpath))
 
@@ -337,12 +337,13 @@ class Vault(NoteSurvey):
             vaultio.write_file(self.root, relpath, data)
         return True
 
-    def _write(self, relpath: str, text: str) -> os.stat_result | None:
-        """A note: its folder is fsynced once for many notes, before the state records them."""
+    def _write(self, relpath: str, text: str, before: list[int]) -> os.stat_result | None:
+        """A note: its folder is fsynced once for many notes, before the state records them.
+        ``before``: the stat of the file ``text`` was made from (see ``WriteBatch.write``)."""
         if self.dry_run:
             return None
         data = text.encode("utf-8", "replace")
-        written = self._batch.write(relpath, data)
+        written = self._batch.write(relpath, data, before)
         self._unsynced.add(relpath.rpartition("/")[0])
         return written
 
@@ -382,7 +383,8 @@ class Vault(NoteSurvey):
 
     def land(self) -> list[Change]:
         """Rename the notes written so far into place. One that could not land (its fsync or
-        rename failed) is a FAILED change, and its record and its source's are dropped, so
+        rename failed) is a FAILED change, one saved by someone else meanwhile a KEPT one
+        (left as they saved it); either way its record and its source's are dropped, so
         the next run writes it again instead of skipping an unchanged source."""
         if self.dry_run:
             return []
@@ -395,7 +397,11 @@ class Vault(NoteSurvey):
             for unit, record in list(self.state.sources.items()):
                 if key in record.get("notes", ()):
                     del self.state.sources[unit]
-            changes.append(Change(Action.FAILED, key, relpath, f"could not be written: {exc}"))
+            if isinstance(exc, vaultbatch.ChangedMeanwhile):
+                why = f"{exc}: left as saved, updated on the next run"
+                changes.append(Change(Action.KEPT, key, relpath, why))
+            else:
+                changes.append(Change(Action.FAILED, key, relpath, f"could not be written: {exc}"))
         return changes
 
     def save_state(self, changed: bool = True) -> list[Change]:

@@ -23,6 +23,16 @@ class _Pending:
     folder: int | Path  # a descriptor of its own (duplicated), or a checked path
     tmp: str
     name: str
+    before: list[int] | None  # the file's stat when its new text was made ([]: none)
+
+
+class ChangedMeanwhile(OSError):
+    """The file was saved by someone else after its new text was made from it."""
+
+
+def stat_key(st: os.stat_result | None) -> list[int]:
+    """What tells that a file is still the one last written or read ([]: none there)."""
+    return [st.st_mtime_ns, st.st_size, st.st_ino] if st is not None else []
 
 
 FSYNC_LANES = 8  # fsyncs running side by side in a commit
@@ -52,8 +62,11 @@ class WriteBatch:
     def __len__(self) -> int:
         return len(self._pending)
 
-    def write(self, relpath: str, data: bytes) -> os.stat_result:
-        """Write ``data`` for ``relpath`` beside it; returns the stat the file will have."""
+    def write(self, relpath: str, data: bytes, before: list[int] | None = None) -> os.stat_result:
+        """Write ``data`` for ``relpath`` beside it; returns the stat the file will have.
+        ``before``: the ``stat_key`` of the file ``data`` was made from ([] for none); if
+        the file is no longer that when its turn to land comes (Obsidian saved the person's
+        typing meanwhile), it is left as it is and the write fails as ``ChangedMeanwhile``."""
         self.settle(relpath)  # the same file twice: the first lands before the second
         *dirs, name = vaultio._parts(relpath)
         with vaultio._folder(self.root, dirs, create=True) as folder:
@@ -61,7 +74,7 @@ class WriteBatch:
             own: int | Path | None = None
             try:
                 own = os.dup(folder) if isinstance(folder, int) else folder
-                self._pending[relpath] = _Pending(fd, own, tmp, name)
+                self._pending[relpath] = _Pending(fd, own, tmp, name, before)
             except BaseException:  # not pending: nothing else will close or remove these
                 os.close(fd)
                 if isinstance(own, int):
@@ -102,6 +115,8 @@ class WriteBatch:
             os.close(p.fd)
             if error is not None:
                 raise error
+            if p.before is not None and stat_key(vaultio._lstat(p.folder, p.name)) != p.before:
+                raise ChangedMeanwhile("saved by someone else while this run updated it")
             vaultio._rename(p.folder, p.tmp, p.name)
         except OSError as exc:
             vaultio._remove(p.folder, p.tmp)

@@ -18,14 +18,10 @@ from typing import Any
 
 from . import notefile, vaultbatch, vaultio
 from .state import STATE_DIR, NoteRecord, State
+from .vaultbatch import stat_key
 
 _HEAD_BYTES = 65_536  # enough for the frontmatter of almost any note
 _SKIP_DIRS = {".obsidian", ".trash", ".git", STATE_DIR}
-
-
-def stat_key(st: os.stat_result | None) -> list[int]:
-    """What tells that a note is still the file this machine last wrote or read."""
-    return [st.st_mtime_ns, st.st_size, st.st_ino] if st is not None else []
 
 
 class NoteSurvey:

@@ -12,6 +12,7 @@ import yaml
 from claude_builder import ClaudeSession
 from conftest import EXAMPLES_HOME, note_files, stamps
 
+from exporter import vaultbatch
 from exporter.export import ExportOptions, run_export
 from exporter.notefile import BEGIN, END
 from exporter.vault import safe_component, safe_relpath
@@ -272,6 +273,37 @@ def test_a_dry_run_into_an_empty_vault_reports_no_note_as_deleted(tmp_path):
     report = export(tmp_path / "v", EXAMPLES_HOME, dry_run=True)
     assert [p.message for p in report.problems if "deleted" in p.message] == []
     assert not (tmp_path / "v").exists()
+
+
+def test_a_save_made_while_a_run_updates_the_note_is_kept_and_merged_next_run(
+    tmp_path, monkeypatch
+):
+    # Obsidian saves the person's typing after the run read the note and before its new
+    # text lands: the save is kept (not renamed over), and the next run merges both.
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
+    export(vault, home)
+    path = the_note(vault)
+    real_commit = vaultbatch.WriteBatch.commit
+
+    def save_first(batch):
+        if batch._pending and path.exists():
+            with path.open("a") as f:
+                f.write("typed during the run\n")
+        real_commit(batch)
+
+    monkeypatch.setattr(vaultbatch.WriteBatch, "commit", save_first)
+    make_home(tmp_path, ["q", "q2"])
+    report = export(vault, home)
+    assert "typed during the run" in path.read_text() and "q2" not in path.read_text()
+    assert not report.failed and "saved by someone else" in report.problems[-1].message
+    monkeypatch.setattr(vaultbatch.WriteBatch, "commit", real_commit)
+    export(vault, home)
+    text = path.read_text()
+    assert (
+        "typed during the run" in text
+        and "q2" in text
+        and list(note_files(vault)) == [path.relative_to(vault).as_posix()]
+    )
 
 
 def test_lost_state_finds_existing_notes_instead_of_duplicating(tmp_path):

@@ -43,8 +43,9 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
     """Export every session found into the vault; never raises for one bad session."""
     if options.vault.exists() and not options.vault.is_dir():
         raise ConfigError(f"the vault {options.vault} is not a folder")
-    units = discover(options)
-    unreadable = unreadable_in_sources(options)
+    unreadable: list[Problem] = []
+    units = discover(options, unreadable)
+    unreadable += unreadable_in_sources(options)
     if options.dry_run:
         vault = Vault(
             options.vault,

@@ -86,10 +86,12 @@ class ExportReport:
 
 
 def add_unreadable(report: ExportReport, problems: list[Problem]) -> ExportReport:
-    """Folders of the sources that could not be listed: errors of their sources."""
+    """Folders of the sources that could not be listed: errors of their sources (and what
+    was skipped in them, a link that loops, say: warnings)."""
     for problem in problems:
         report.problems.append(problem)
-        report.per_source.setdefault(problem.source or "", SourceCounts()).failed += 1
+        counts = report.per_source.setdefault(problem.source or "", SourceCounts())
+        counts.failed += problem.severity == "error"
     return report
 
 

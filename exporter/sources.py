@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .adapters import Adapter, SessionRef, SourceContext, select_adapters
+from .adapters.base import reachable
 from .errors import Problem
 
 if TYPE_CHECKING:
@@ -18,8 +19,13 @@ WALK_DEPTH = 6  # how deep below a source's folder unreadable folders are looked
 _NOT_SOURCES = {"node_modules", ".git", ".venv", "venv", "__pycache__"}
 
 
-def discover(options: ExportOptions) -> list[tuple[Adapter, SessionRef]]:
-    """Every session unit found for the chosen sources (cheap: no parsing)."""
+def discover(
+    options: ExportOptions, problems: list[Problem] | None = None
+) -> list[tuple[Adapter, SessionRef]]:
+    """Every session unit found for the chosen sources (cheap: no parsing). A source whose
+    folders cannot be gone through to the end keeps what was found before, and the other
+    sources go on: the path is added to ``problems`` (a folder this user cannot list is
+    reported by ``unreadable_in_sources``)."""
     ctx = SourceContext.for_home(options.home, options.paths)
     found: list[tuple[Adapter, SessionRef]] = []
     for adapter in select_adapters(options.sources):
@@ -30,6 +36,11 @@ def discover(options: ExportOptions) -> list[tuple[Adapter, SessionRef]]:
                 found.append((adapter, ref))
         except PermissionError:
             continue  # the folder is reported by unreadable_in_sources; the rest goes on
+        except OSError as exc:
+            if problems is not None:
+                where = str(exc.filename or adapter.label)
+                why = f"cannot be read ({exc.strerror or exc}); the sessions after it are missed"
+                problems.append(Problem(where, why, severity="error", source=adapter.name))
     return found
 
 
@@ -112,13 +123,18 @@ def unreadable_below(root: Path, source: str) -> list[Problem]:
     while stack:
         folder, depth = stack.pop()
         try:
-            with os.scandir(folder) as entries:
-                if depth < WALK_DEPTH:
-                    stack.extend(
-                        (entry.path, depth + 1)
-                        for entry in entries
-                        if entry.name not in _NOT_SOURCES and entry.is_dir(follow_symlinks=False)
-                    )
+            with os.scandir(folder) as listing:
+                entries = list(listing) if depth < WALK_DEPTH else []
+            stack.extend(
+                (entry.path, depth + 1)
+                for entry in entries
+                if entry.name not in _NOT_SOURCES and entry.is_dir(follow_symlinks=False)
+            )
+            problems.extend(
+                Problem(entry.path, _LOOP, severity="warning", source=source)
+                for entry in entries
+                if entry.is_symlink() and not reachable(entry)
+            )
         except OSError as exc:
             problems.append(
                 Problem(
@@ -129,6 +145,9 @@ def unreadable_below(root: Path, source: str) -> list[Problem]:
                 )
             )
     return sorted(problems, key=lambda problem: problem.path)
+
+
+_LOOP = "a link that leads back to itself (a loop): skipped"
 
 
 def _under(path: Path, root: Path) -> bool:
@@ -147,6 +166,10 @@ def unreadable_in_sources(options: ExportOptions) -> list[Problem]:
         if getattr(adapter, "searched_roots", False):
             continue  # the user's code folders, searched for logs: not the source's own
         for root in adapter.roots(ctx):
-            if root.is_dir():
+            try:
+                listable = root.is_dir()
+            except OSError:  # a folder above it cannot be searched: reported below
+                listable = True
+            if listable:
                 problems += unreadable_below(root, adapter.name)
     return problems

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 from pathlib import Path
 
 import pytest
+from conftest import EXAMPLES_HOME, note_files
 
 from exporter.adapters.claude_discovery import subagent_files
+from exporter.export import ExportOptions, run_export
 from exporter.sources import WALK_DEPTH, unreadable_below
 
 
@@ -106,3 +109,66 @@ def test_subagent_files_come_in_the_order_and_with_the_paths_fingerprints_had(tm
     assert [(str(s.path), s.size, s.mtime_ns, s.inode) for s in stamps] == _walked(session)
     assert len(stamps) == 7 and all(type(s.path) is type(session) for s in stamps)
     assert subagent_files(tmp_path / "none") == ()
+
+
+_LOOP_FOLDERS = [
+    ".claude/projects/-home-dev-work-rust-parser",
+    ".codex/sessions/2026/03/10",
+    ".gemini/tmp/notes-app/chats",
+    ".copilot/session-state",
+    ".cline/data/sessions",
+    ".cursor/projects/c-Users-dev-source-win-app/agent-transcripts",
+    ".gemini/antigravity-cli/brain",
+    "src/weather-cli",
+]
+
+
+def test_a_link_to_itself_in_a_source_folder_is_reported_and_costs_nothing_else(tmp_path):
+    """Asking a looping link what it is raises: in discovery it ended the whole run."""
+    home = tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    paths = {"aider": [home / "src"]}
+    clean = run_export(ExportOptions(vault=tmp_path / "clean", home=home, paths=paths))
+    for i, folder in enumerate(_LOOP_FOLDERS):
+        for name in (f"loop{i}.jsonl", f"loop{i}.json", f"loop{i}", ".aider.chat.history.md"):
+            if not (home / folder / name).exists():
+                (home / folder / name).symlink_to(name)
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=home, paths=paths))
+    assert note_files(tmp_path / "v") == note_files(tmp_path / "clean")
+    assert report.total("found") == clean.total("found") and not report.failed
+    looped = {p.path for p in report.problems if "leads back to itself" in p.message}
+    assert {str(Path(p).parent.relative_to(home)) for p in looped} >= set(_LOOP_FOLDERS) - {
+        "src/weather-cli"  # searched for Aider logs, the user's code: not walked
+    }
+
+
+def test_a_source_below_a_folder_this_user_cannot_search_is_reported_and_the_rest_exported(
+    tmp_path, monkeypatch
+):
+    # chmod 000 on ~/.claude (root ignores it, so it is simulated): asking whether
+    # ~/.claude/projects is a folder raises, which stopped the whole run with advice about
+    # the vault.
+    home = tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    hidden = str(home / ".claude")
+    real_stat, real_scandir = os.stat, os.scandir
+
+    def stat(path, *args, **kwargs):
+        if os.fspath(path).startswith(hidden + os.sep):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_stat(path, *args, **kwargs)
+
+    def scandir(path="."):
+        if os.fspath(path).startswith(hidden):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "stat", stat)
+    monkeypatch.setattr(os, "scandir", scandir)
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=home))
+    assert [p.path for p in report.problems if p.severity == "error"] == [
+        str(home / ".claude" / "projects")
+    ]
+    assert report.per_source["codex"].created > 0 and "claude-code" not in {
+        s for s, c in report.per_source.items() if c.created
+    }

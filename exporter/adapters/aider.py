@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from ..errors import Problem
-from .base import FileStamp, LoadResult, SessionRef, SourceContext
+from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed
 
 SOURCE = "aider"  # the log parser (aider_log.py, imported when a log is found) takes it from here
 HISTORY_FILE = ".aider.chat.history.md"
@@ -231,7 +231,7 @@ def session_id_of(repo_name: str, header: str | None) -> str:
 def history_files(root: Path, depth: int = MAX_DEPTH) -> Iterator[Path]:
     """Aider logs in ``root`` and up to ``depth`` folder levels below it (stat only)."""
     try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
+        entries = listed(root)
     except OSError:
         return
     for entry in entries:

@@ -21,7 +21,6 @@ protobuf ``.db`` conversation stores are never read.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -43,7 +42,7 @@ from ..model import (
     ToolResultPart,
 )
 from ._jsonl import iter_jsonl, parse_timestamp
-from .base import FileStamp, LoadResult, SessionRef, SourceContext
+from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed
 
 SOURCE = "antigravity"
 TRANSCRIPT = Path(".system_generated") / "logs" / "transcript.jsonl"
@@ -71,7 +70,7 @@ class AntigravityAdapter:
             if not brain.is_dir():
                 continue
             workspaces = _workspaces(root / "cache" / "last_conversations.json")
-            for entry in sorted(os.scandir(brain), key=lambda e: e.name):
+            for entry in listed(brain):
                 transcript = Path(entry.path) / TRANSCRIPT
                 if entry.is_dir() and transcript.is_file():
                     cwd = workspaces.get(entry.name)

@@ -45,6 +45,25 @@ class SourceContext:
         return [f / inside if inside and (f / inside).is_dir() else f for f in folders]
 
 
+def listed(folder: str | os.PathLike[str]) -> list[os.DirEntry[str]]:
+    """A folder's entries by name, without links that cannot be followed to anything (a
+    link to itself: asking what it is raises, which would end the whole discovery; the
+    walk of ``sources.unreadable_below`` reports each)."""
+    return sorted((e for e in os.scandir(folder) if reachable(e)), key=lambda e: e.name)
+
+
+def reachable(entry: os.DirEntry[str]) -> bool:
+    if not entry.is_symlink():
+        return True
+    try:
+        entry.stat()
+    except FileNotFoundError:
+        return True  # a link to nothing: neither a file nor a folder, skipped as such
+    except OSError:
+        return False
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class FileStamp:
     """A file as seen by ``stat``: enough to tell whether it changed."""

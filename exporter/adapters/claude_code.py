@@ -36,7 +36,6 @@ claude_subagents.py; this module loads a discovered session and builds its sessi
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -48,7 +47,7 @@ from ..collector import collector_paused
 from ..errors import Problem, SourceChanged
 from ..model import Message, MessageStream, Session
 from ._jsonl import iter_jsonl
-from .base import STREAM_FROM, LoadResult, MessageSink, SessionRef, SourceContext
+from .base import STREAM_FROM, LoadResult, MessageSink, SessionRef, SourceContext, listed
 from .claude_discovery import (
     SOURCE,
     NewerCopies,
@@ -112,7 +111,7 @@ class ClaudeCodeAdapter:
         for root in self.roots(ctx):
             if not root.is_dir():
                 continue
-            for project in sorted(os.scandir(root), key=lambda e: e.name):
+            for project in listed(root):
                 if project.is_dir():
                     try:
                         yield from discover_project(Path(project.path))

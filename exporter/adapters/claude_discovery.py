@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from .base import FileStamp, SessionRef
+from .base import FileStamp, SessionRef, listed
 
 SOURCE = "claude-code"
 
@@ -25,7 +25,7 @@ SOURCE = "claude-code"
 def discover_project(folder: Path) -> Iterator[SessionRef]:
     files: dict[str, os.DirEntry[str]] = {}
     dirs: dict[str, os.DirEntry[str]] = {}
-    for entry in os.scandir(folder):
+    for entry in listed(folder):
         if entry.is_dir():
             dirs[entry.name] = entry
         elif entry.name.endswith(".jsonl") and entry.is_file():
@@ -182,7 +182,7 @@ def _names_by_folder(projects: Path) -> dict[str, list[str]]:
     once, so that looking for copies of a session is a lookup, not a look in every folder."""
     where: dict[str, list[str]] = {}
     try:
-        folders = [e.path for e in os.scandir(projects) if e.is_dir()]
+        folders = [e.path for e in listed(projects) if e.is_dir()]
     except OSError:
         folders = []
     for folder in folders:
@@ -198,7 +198,7 @@ def _names_by_folder(projects: Path) -> dict[str, list[str]]:
 def leading_summaries(folder: Path) -> dict[str, str]:
     """leafUuid -> summary from the summary lines that open each file of a project."""
     index: dict[str, str] = {}
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+    for entry in listed(folder):
         if not entry.name.endswith(".jsonl") or not entry.is_file():
             continue
         try:

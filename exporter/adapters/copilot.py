@@ -28,7 +28,7 @@ import orjson
 from ..errors import Problem, SourceError
 from ..model import Session, Usage
 from ._jsonl import parse_timestamp
-from .base import FileStamp, LoadResult, SessionRef, SourceContext
+from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed
 from .vscode import (
     Database,
     db_stamps,
@@ -70,7 +70,7 @@ class CopilotAdapter:
                     "emptyWindowChatSessions" if place.name == "globalStorage" else "chatSessions"
                 )
                 if chats.is_dir():
-                    files = {e.name: Path(e.path) for e in os.scandir(chats) if e.is_file()}
+                    files = {e.name: Path(e.path) for e in listed(chats) if e.is_file()}
                     for name, path in sorted(files.items()):
                         stem, ext = os.path.splitext(name)
                         if ext == ".jsonl" or (ext == ".json" and f"{stem}.jsonl" not in files):
@@ -124,9 +124,7 @@ def _places(user_dir: Path) -> list[Path]:
     places = []
     base = user_dir / "workspaceStorage"
     if base.is_dir():
-        places = [
-            Path(e.path) for e in sorted(os.scandir(base), key=lambda e: e.name) if e.is_dir()
-        ]
+        places = [Path(e.path) for e in listed(base) if e.is_dir()]
     return [*places, user_dir / "globalStorage"]
 
 

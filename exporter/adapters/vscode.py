@@ -8,7 +8,6 @@ index), never the whole table.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -21,7 +20,7 @@ from ..errors import Problem, SourceError
 from . import _sqlite
 from ._sqlite import decode_json as decode
 from ._sqlite import stamps as db_stamps  # noqa: F401 (the editors' adapters use it)
-from .base import SourceContext
+from .base import SourceContext, listed
 
 BUSY_TIMEOUT_MS = 3000  # read when a database is opened (tests shorten it)
 
@@ -52,7 +51,7 @@ def workspace_dbs(user_dir: Path) -> list[tuple[Path, Path]]:
     if not base.is_dir():
         return []
     found = []
-    for entry in sorted(os.scandir(base), key=lambda e: e.name):
+    for entry in listed(base):
         db = Path(entry.path) / "state.vscdb"
         if entry.is_dir() and db.is_file():
             found.append((Path(entry.path), db))

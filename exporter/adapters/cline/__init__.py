@@ -28,14 +28,13 @@ may name ``User`` folders, extension storage folders or Cline data folders.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
 from ...errors import SourceError
 from .._sqlite import Database, decode_json
-from ..base import FileStamp, LoadResult, SessionRef, SourceContext
+from ..base import FileStamp, LoadResult, SessionRef, SourceContext, listed
 from ..vscode import user_dirs
 from .load import API_FILE, METADATA_FILE, UI_FILE, load_sdk, load_task, read_json
 
@@ -149,7 +148,7 @@ def _task_refs(source: str, root: Path) -> Iterator[SessionRef]:
     if not tasks.is_dir():
         return
     index = _history_index(root / "state" / "taskHistory.json")
-    for entry in sorted(os.scandir(tasks), key=lambda e: e.name):
+    for entry in listed(tasks):
         if not entry.is_dir():
             continue
         folder = Path(entry.path)
@@ -183,13 +182,13 @@ def _sdk_refs(source: str, sessions: Path, db: Path) -> Iterator[SessionRef]:
     if not sessions.is_dir():
         return
     rows = _sdk_index(db) if db.is_file() else {}
-    for entry in sorted(os.scandir(sessions), key=lambda e: e.name):
+    for entry in listed(sessions):
         main = Path(entry.path) / f"{entry.name}.messages.json"
         if not entry.is_dir() or not main.is_file():
             continue
         others = sorted(
             Path(e.path)
-            for e in os.scandir(entry.path)
+            for e in listed(entry.path)
             if e.name.endswith(".messages.json") and e.name != main.name and e.is_file()
         )
         manifest = Path(entry.path) / f"{entry.name}.json"

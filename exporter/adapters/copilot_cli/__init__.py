@@ -25,7 +25,6 @@ messages are a MessageStream that reads the log again, as far as the first readi
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import partial
@@ -35,7 +34,7 @@ from typing import Any, ClassVar
 from ...errors import Problem, SourceChanged
 from ...model import Message, MessageStream, linked_message
 from .._jsonl import iter_jsonl
-from ..base import STREAM_FROM, FileStamp, LoadResult, SessionRef, SourceContext
+from ..base import STREAM_FROM, FileStamp, LoadResult, SessionRef, SourceContext, listed
 
 SOURCE = "copilot-cli"  # before the parser (events.py) is imported: it takes the name from here
 STATE_DIRS = ("session-state", "history-session-state")
@@ -121,7 +120,7 @@ def _main_messages(
 
 
 def _discover_state(folder: Path) -> Iterator[SessionRef]:
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+    for entry in listed(folder):
         if entry.is_dir():
             events = Path(entry.path) / "events.jsonl"
             if events.is_file():

@@ -32,7 +32,7 @@ import orjson
 
 from ...errors import Problem, SourceError
 from .._jsonl import parse_timestamp
-from ..base import FileStamp, SessionRef
+from ..base import FileStamp, SessionRef, listed
 from ..vscode import Database, db_stamps
 
 SOURCE = "cursor"
@@ -62,7 +62,7 @@ def discover_transcripts(root: Path, extra: tuple[str, ...]) -> Iterator[Session
         return
     chats = _chat_folders(root)
     titles = read_summaries(root / TRACKING_DB)
-    for project in sorted(os.scandir(projects), key=lambda e: e.name):
+    for project in listed(projects):
         folder = Path(project.path) / TRANSCRIPTS
         if project.is_dir() and folder.is_dir():
             yield from _discover_folder(folder, chats, titles, extra)
@@ -76,7 +76,7 @@ def _discover_folder(
 ) -> Iterator[SessionRef]:
     files: dict[str, Path] = {}
     dirs: dict[str, Path] = {}
-    for entry in os.scandir(folder):
+    for entry in listed(folder):
         if entry.is_dir():
             dirs[entry.name] = Path(entry.path)
         elif entry.is_file() and entry.name.endswith((".jsonl", ".txt")):
@@ -131,10 +131,10 @@ def _chat_folders(root: Path) -> dict[str, Path]:
     for base in bases:
         if not base.is_dir():
             continue
-        for hashed in sorted(os.scandir(base), key=lambda e: e.name):
+        for hashed in listed(base):
             if not hashed.is_dir():
                 continue
-            for chat in os.scandir(hashed.path):
+            for chat in listed(hashed.path):
                 if chat.is_dir():
                     found.setdefault(chat.name, Path(chat.path))
     return found

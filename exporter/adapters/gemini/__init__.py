@@ -40,7 +40,7 @@ import orjson
 from ...errors import Problem
 from ...model import Message, MessageStream, NoticePart, Session, TextPart
 from .._jsonl import parse_timestamp
-from ..base import STREAM_FROM, FileStamp, LoadResult, SessionRef, SourceContext
+from ..base import STREAM_FROM, FileStamp, LoadResult, SessionRef, SourceContext, listed
 
 if TYPE_CHECKING:
     from .chat import Chat
@@ -80,7 +80,7 @@ class GeminiAdapter:
         for root in self.roots(ctx):
             if not root.is_dir():
                 continue
-            for project in sorted(os.scandir(root), key=lambda e: e.name):
+            for project in listed(root):
                 if project.is_dir():
                     yield from _discover_project(Path(project.path))
 
@@ -140,7 +140,7 @@ def _discover_project(folder: Path) -> Iterator[SessionRef]:
     groups: dict[str, list[os.DirEntry[str]]] = {}
     agent_dirs: list[os.DirEntry[str]] = []
     if chats.is_dir():
-        for entry in sorted(os.scandir(chats), key=lambda e: e.name):
+        for entry in listed(chats):
             if entry.is_dir():
                 agent_dirs.append(entry)
             elif (key := chat_key(entry.name)) and entry.is_file():
@@ -154,11 +154,11 @@ def _discover_project(folder: Path) -> Iterator[SessionRef]:
             if agents.name.lower().startswith(key):
                 related += [
                     FileStamp.of(e)
-                    for e in sorted(os.scandir(agents.path), key=lambda e: e.name)
+                    for e in listed(agents.path)
                     if e.name.endswith(".jsonl") and e.is_file()
                 ]
         yield SessionRef(SOURCE, key, FileStamp.of(main), tuple(related), (f"kind={CHAT}",))
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+    for entry in listed(folder):
         if (
             entry.name.startswith("checkpoint-")
             and entry.name.endswith(".json")

@@ -13,7 +13,6 @@ are named by their ids. Early trees kept parts inside the message file, or flat 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,7 +22,7 @@ import orjson
 from ...errors import Problem
 from .._parts import runs
 from .._sqlite import Database, decode_json
-from ..base import FileStamp
+from ..base import FileStamp, listed
 
 if TYPE_CHECKING:  # the converter is imported when a session is read, not by discovery
     from .convert import StoredSession
@@ -213,7 +212,7 @@ def _unique(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _json_files(folder: Path) -> list[Path]:
     """The ``*.json`` files directly in ``folder``, by name (names are time-ordered ids)."""
     try:
-        entries = [e for e in os.scandir(folder) if e.name.endswith(".json") and e.is_file()]
+        entries = [e for e in listed(folder) if e.name.endswith(".json") and e.is_file()]
     except OSError:
         return []
     return [Path(e.path) for e in sorted(entries, key=lambda e: e.name)]

@@ -4,12 +4,14 @@ we build here (generation 4, the Agent transcripts: test_cursor_agent_adapter.py
 from __future__ import annotations
 
 import hashlib
+import shutil
 import sqlite3
+from contextlib import closing
 from datetime import UTC
 from pathlib import Path
 
 import pytest
-from conftest import load_sessions, note_files, texts
+from conftest import EXAMPLES_HOME, load_sessions, note_files, texts
 from vscode_builder import lexical, make_db, workspace
 
 from exporter.adapters import vscode
@@ -200,3 +202,30 @@ def test_locked_and_corrupt_databases_are_reported_and_skipped(tmp_path, monkeyp
     assert "not a readable SQLite database" in messages["broken"]
     assert "locked by another program" in messages["locked"]
     assert len(note_files(tmp_path / "v")) == 1  # the rest was exported
+
+
+@pytest.mark.parametrize(
+    ("db", "update"),
+    [
+        (".config/Code/User/globalStorage/state.vscdb", "UPDATE ItemTable SET value = 0"),
+        (
+            ".config/Cursor/User/globalStorage/state.vscdb",
+            "UPDATE cursorDiskKV SET value = 3.5 WHERE key LIKE 'bubbleId:%b2'",
+        ),
+    ],
+)
+def test_a_number_stored_where_json_belongs_costs_only_that_value(tmp_path, db, update):
+    # SQLite keeps whatever type a row is given: a number where JSON text belongs ended the
+    # whole run (VS Code's index, read at discovery) or lost every chat of the database.
+    home = tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    clean = run_export(ExportOptions(vault=tmp_path / "clean", home=home, timezone=UTC))
+    with closing(sqlite3.connect(home / db)) as conn:
+        conn.execute(update)
+        conn.commit()
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=home, timezone=UTC))
+    # (VS Code's damaged index gave a title: that chat is named from its prompt instead)
+    assert not report.failed and len(note_files(tmp_path / "v")) == len(
+        note_files(tmp_path / "clean")
+    )
+    assert report.total("found") == clean.total("found")

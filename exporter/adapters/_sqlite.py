@@ -85,11 +85,12 @@ def stamps(db: Path) -> list[FileStamp]:
 
 
 def decode_json(value: Any) -> Any:
-    """A stored value (TEXT or BLOB) as JSON; None when it is not JSON."""
-    if value is None:
-        return None
+    """A stored value (TEXT or BLOB) as JSON; None when it is not JSON (a number stored
+    where JSON text belongs too: a damaged row, never a document)."""
     if isinstance(value, bytes):
         value = value.decode("utf-8", errors="replace")
+    elif not isinstance(value, str):
+        return None
     try:
         return orjson.loads(value)
     except orjson.JSONDecodeError:

@@ -229,3 +229,22 @@ def test_a_number_stored_where_json_belongs_costs_only_that_value(tmp_path, db, 
         note_files(tmp_path / "clean")
     )
     assert report.total("found") == clean.total("found")
+
+
+def test_a_workspaces_damaged_chat_panel_costs_only_its_own_chat(tmp_path):
+    # The panel's value replaced by a JSON string: its chat is gone, and only it (the
+    # database's other chats were lost, under the global database's name).
+    home = tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    clean = run_export(ExportOptions(vault=tmp_path / "clean", home=home, timezone=UTC))
+    db = home / ".config/Cursor/User/workspaceStorage/ws-web/state.vscdb"
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute(
+            "UPDATE ItemTable SET value = '\"x\"' WHERE key = ?",
+            ("workbench.panel.aichat.view.aichat.chatdata",),
+        )
+        conn.commit()
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=home, timezone=UTC))
+    lost = set(note_files(tmp_path / "clean")) - set(note_files(tmp_path / "v"))
+    assert not report.failed and report.total("found") == clean.total("found") - 1
+    assert len(lost) == 1 and "cursor" in next(iter(lost))

@@ -10,8 +10,10 @@ of the other records must still reach a note.
 from __future__ import annotations
 
 import json
+import sqlite3
 import tempfile
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,10 +23,17 @@ from claude_builder import ClaudeSession, tool_use
 from codex_builder import CodexRollout
 from copilot_builder import markdown, request
 from copilot_builder import session as copilot_session
+from cursor_agent_builder import AgentChat
+from cursor_agent_builder import slug as agent_slug
+from cursor_agent_builder import tool as agent_tool
 from fuzz_lines import MARKER, scalars
 from fuzz_lines import places as paths_in
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from opencode_builder import OpenCodeStore
+from opencode_builder import patch as oc_patch
+from opencode_builder import reasoning as oc_reasoning
+from opencode_builder import text as oc_text
 from vscode_builder import make_db, workspace
 
 from exporter.adapters import SourceContext
@@ -32,6 +41,7 @@ from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.codex import CodexAdapter
 from exporter.adapters.copilot import CopilotAdapter
 from exporter.adapters.cursor import CursorAdapter
+from exporter.adapters.opencode import OpenCodeAdapter
 from exporter.adapters.trae import TraeAdapter
 from exporter.notes import NoteSettings, build_note
 from exporter.split import part_sessions
@@ -198,6 +208,54 @@ def trae_write(home: Path, records: list[Any]) -> None:
     workspace(user, "ws", "file:///home/dev/work/shop", {"memento/icube-ai-agent-storage": value})
 
 
+AGENT_ID = "a9e9a9e9-1111-4222-8333-4444444444f1"
+
+
+def cursor_agent_records() -> list[Any]:
+    chat = AgentChat(Path("/unused"), "/home/dev/work/app", AGENT_ID)
+    chat.user("mk1x first question").reply("mk2x answer", agent_tool("Shell", command="mk3x"))
+    chat.results("mk4x output").turn_ended()
+    chat.user("mk5x second question").reply("mk6x second answer")
+    return [json.loads(line) for line in chat.lines]
+
+
+def cursor_agent_write(home: Path, records: list[Any]) -> None:
+    folder = home / ".cursor" / "projects" / agent_slug("/home/dev/work/app") / "agent-transcripts"
+    write_lines(folder / AGENT_ID / f"{AGENT_ID}.jsonl", records)
+
+
+def opencode_records() -> list[Any]:
+    """One record per message: its data and its one part, as two rows of the database."""
+    store = OpenCodeStore()
+    session = store.session("Fuzzed", "/home/dev/work/app", ident="ses_fuzzed")
+    store.user(session, oc_text("mk1x first question"))
+    store.assistant(session, oc_text("mk2x answer"))
+    store.assistant(session, oc_patch("mk3x.py"))
+    store.user(session, oc_text("mk4x second question"))
+    store.assistant(session, oc_reasoning("mk5x thought"))
+    store.assistant(session, oc_text("mk6x second answer"))
+    return [{"data": m.data, "part": m.parts[0][1]} for m in session.messages]
+
+
+def opencode_write(home: Path, records: list[Any]) -> None:
+    store = OpenCodeStore()
+    session = store.session("Fuzzed", "/home/dev/work/app", ident="ses_fuzzed")
+    path = store.write_db(home / ".local" / "share" / "opencode" / "opencode.db")
+    with closing(sqlite3.connect(path)) as conn:
+        for i, record in enumerate(records):
+            whole = record if isinstance(record, dict) else {}
+            data, part = whole.get("data", record), whole.get("part", record)
+            conn.execute(
+                "INSERT INTO message VALUES (?, ?, ?, ?, ?)",
+                (f"msg_{i:04}", session.id, i, i, _value(data)),
+            )
+            conn.execute(
+                "INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)",
+                (f"prt_{i:04}", f"msg_{i:04}", session.id, i, i, _value(part)),
+            )
+        conn.commit()
+
+
 SOURCES = [
     Source("claude-code", ClaudeCodeAdapter, claude_records,
            lambda h, r: write_lines(h / ".claude" / "projects" / "-w-app" / "s.jsonl", r),
@@ -209,6 +267,10 @@ SOURCES = [
     Source("cursor", CursorAdapter, cursor_records, cursor_write,
            lambda rs: list(range(1, len(rs))), lines=False),  # the header holds the session
     Source("trae", TraeAdapter, trae_records, trae_write,
+           lambda rs: list(range(len(rs))), lines=False),
+    Source("cursor-agent", CursorAdapter, cursor_agent_records, cursor_agent_write,
+           lambda rs: list(range(len(rs))), lines=True),
+    Source("opencode", OpenCodeAdapter, opencode_records, opencode_write,
            lambda rs: list(range(len(rs))), lines=False),
 ]  # fmt: skip
 

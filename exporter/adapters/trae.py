@@ -118,7 +118,7 @@ def _session(raw: dict[str, Any], folder: str | None, path: Path) -> tuple[Sessi
             i,
             m,
         )
-        for i, m in enumerate(raw.get("messages") or [])
+        for i, m in enumerate(raw.get("messages") if isinstance(raw.get("messages"), list) else [])
         if isinstance(m, dict)
     ]
     messages: list[Message] = []

@@ -235,12 +235,12 @@ def _read_workspaces(user_dir: Path, problems: list[Problem]) -> _Workspaces:
                 composers = db.get("ItemTable", "composer.composerData")
                 inline: list[dict[str, Any]] = []
                 if isinstance(composers, dict):
-                    for c in composers.get("allComposers") or []:
+                    for c in _list(composers.get("allComposers")):
                         if isinstance(c, dict) and isinstance(c.get("composerId"), str):
                             found.owner.setdefault(c["composerId"], folder)
                             if c.get("conversation"):
                                 inline.append(c)
-                    for cid in composers.get("selectedComposerIds") or []:
+                    for cid in _list(composers.get("selectedComposerIds")):
                         if isinstance(cid, str):
                             found.owner.setdefault(cid, folder)
                 for key, value in db.items("ItemTable", _PANE_PREFIX):
@@ -250,11 +250,17 @@ def _read_workspaces(user_dir: Path, problems: list[Problem]) -> _Workspaces:
                         if view.startswith(_VIEW_PREFIX):
                             found.owner.setdefault(view.removeprefix(_VIEW_PREFIX), folder)
                 panel = db.get("ItemTable", _CHAT_PANEL)
-                tabs = [t for t in (panel or {}).get("tabs") or [] if isinstance(t, dict)]
+                held = panel.get("tabs") if isinstance(panel, dict) else None
+                tabs = [t for t in _list(held) if isinstance(t, dict)]
                 found.chats.append((folder, db_path, inline, tabs))
         except SourceError as exc:  # an error: the unit is read again next run
             problems.append(exc.problem(SOURCE))
     return found
+
+
+def _list(value: Any) -> list[Any]:
+    """A stored list, or none when a damaged value holds something else."""
+    return value if isinstance(value, list) else []
 
 
 def _composer_headers(db: Database) -> dict[str, str]:

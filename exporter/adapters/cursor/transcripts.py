@@ -80,6 +80,10 @@ class Transcript:
         ]
 
 
+def _is_control(kind: Any) -> bool:
+    return isinstance(kind, str) and kind in CONTROL_TYPES
+
+
 def prompt_of(call: ToolCallPart) -> str | None:
     value = call.input.get("prompt") if isinstance(call.input, dict) else None
     return value.strip() if isinstance(value, str) and value.strip() else None
@@ -98,15 +102,19 @@ def read_transcript(path: Path, problems: list[Problem]) -> Transcript:
         role = obj.get("role")
         message = obj.get("message")
         content = message.get("content") if isinstance(message, dict) else obj.get("content")
-        if role == "user":
-            reader.user(content, number)
-        elif role == "assistant":
-            reader.assistant(content, number)
-        elif role is None and obj.get("type") in CONTROL_TYPES:
-            continue
-        else:
-            what = f"role {role!r}" if role is not None else f"record type {obj.get('type')!r}"
-            unknown[what] = unknown.get(what, 0) + 1
+        try:
+            if role == "user":
+                reader.user(content, number)
+            elif role == "assistant":
+                reader.assistant(content, number)
+            elif role is None and _is_control(obj.get("type")):
+                continue
+            else:
+                kind = f"role {role!r}" if role is not None else f"record type {obj.get('type')!r}"
+                unknown[kind] = unknown.get(kind, 0) + 1
+        except (TypeError, AttributeError, ValueError) as exc:  # a value of another type
+            why = f"unexpected shape ({type(exc).__name__}: {exc}), line skipped"
+            problems.append(Problem(str(path), why, number, source=SOURCE))
     for what, count in unknown.items():
         problems.append(
             Problem(str(path), f"unknown {what} ({count} lines) skipped", source=SOURCE)

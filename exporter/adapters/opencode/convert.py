@@ -64,9 +64,19 @@ def to_session(
     """The model session and what was skipped (unknown part types, once per session)."""
     info = stored.info
     builder = _Builder()
-    for data, parts in stored.messages:
-        builder.add(data, parts)
     problems = list(stored.problems)
+    for data, parts in stored.messages:
+        try:
+            builder.add(data, parts)
+        except (TypeError, AttributeError, ValueError) as exc:  # a value of another type
+            problems.append(
+                Problem(
+                    str(stored.path),
+                    f"session {info.get('id')}, message {data.get('id')!r}: unexpected shape"
+                    f" ({type(exc).__name__}: {exc}), message skipped",
+                    source=source,
+                )
+            )
     if builder.unknown:
         counted = ", ".join(f"{kind} ×{n}" for kind, n in sorted(builder.unknown.items()))
         problems.append(
@@ -173,7 +183,10 @@ class _Builder:
             elif kind == "tool":
                 out += _tool(part)
             elif kind == "patch":
-                files = [f for f in part.get("files") or [] if isinstance(f, str)]
+                listed = part.get("files")
+                files = (
+                    [f for f in listed if isinstance(f, str)] if isinstance(listed, list) else []
+                )
                 if files:
                     out.append(NoticePart("notification", "Files changed: " + ", ".join(files)))
             elif kind == "compaction":
@@ -203,7 +216,7 @@ class _Builder:
         if kind == "retry":
             error = part.get("error")
             return [_error_notice(error)] if isinstance(error, dict) else []
-        if kind not in _SILENT:
+        if not isinstance(kind, str) or kind not in _SILENT:
             self.unknown[str(kind)] += 1
         return []
 

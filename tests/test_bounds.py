@@ -219,7 +219,9 @@ def test_a_large_session_takes_memory_for_its_longest_line_not_for_its_size(tmp_
     # Issue 12's bound: twice the longest line (40 KB here) plus 200 MB. Usually about
     # 170 MB; holding the session's messages (about its size) would pass it.
     assert peak < 2 * 0.04 + 200, peak
-    assert workers < 100, workers  # forked from a main process holding the session: 200+
+    # Forked from a main process holding the session: 200+. Measured 70-101 MB on 2
+    # December (27 runs; it depends on how many parts are in flight when the peak is read).
+    assert workers < 130, workers
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,8 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -172,3 +174,33 @@ def test_a_source_below_a_folder_this_user_cannot_search_is_reported_and_the_res
     assert report.per_source["codex"].created > 0 and "claude-code" not in {
         s for s, c in report.per_source.items() if c.created
     }
+
+
+_SIDE_FILES = [
+    ".codex/session_index.jsonl",
+    ".gemini/projects.json",
+    ".gemini/antigravity-cli/cache/last_conversations.json",
+    ".config/Cursor/User/workspaceStorage/ws-web/workspace.json",
+    ".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1764059100000/task_metadata.json",
+    ".claude/projects/-home-dev-work-rust-parser/a3359d8f-b7c6-54bc-98db-2ca01fe16890/subagents/agent-a3f9c1e.meta.json",
+    "src/weather-cli/.aider.input.history",
+]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_where_a_source_file_belongs_is_never_opened_for_reading(tmp_path):
+    """Opening a FIFO for reading waits for a writer: the run hung forever, holding the
+    vault's lock, so every later nightly run failed as well."""
+    home = tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    rollout = next((home / ".codex" / "sessions").rglob("rollout-*.jsonl"))
+    for relpath in [*_SIDE_FILES, str(rollout.relative_to(home))]:
+        (home / relpath).unlink()
+        os.mkfifo(home / relpath)
+    result = subprocess.run(
+        [sys.executable, "-m", "exporter", "--vault", str(tmp_path / "v"), "--home", str(home),
+         "--quiet"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert "Traceback" not in result.stderr and len(note_files(tmp_path / "v")) > 30
+    assert f"{rollout}: " in result.stderr and "not a regular file" in result.stderr

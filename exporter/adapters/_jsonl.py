@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from ..errors import Problem
+from .base import open_regular
 
 MAX_LINE_BYTES = 64 * 1024 * 1024  # a longer line is skipped and reported
 _READ_SIZE = 1 << 20  # bytes read from a plain file at a time
@@ -47,7 +48,7 @@ def iter_jsonl(path: Path, problems: list[Problem], source: str) -> Iterator[tup
     if path.suffix == ".zst":
         yield from _parsed(split_lines(_zst_chunks(path)), path, problems, source)
         return
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         yield from _parsed(
             split_lines(iter(lambda: f.read(_READ_SIZE), b"")), path, problems, source
         )
@@ -60,7 +61,7 @@ def _zst_chunks(path: Path) -> Iterator[bytes]:
 
     decompressor = zstandard.ZstdDecompressor()
     frame, started = decompressor.decompressobj(), False
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         while data := f.read(_ZST_INPUT):
             while data:
                 started = True

@@ -47,7 +47,15 @@ from pathlib import Path
 from typing import ClassVar
 
 from ..errors import Problem
-from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed
+from .base import (
+    FileStamp,
+    LoadResult,
+    SessionRef,
+    SourceContext,
+    listed,
+    open_regular,
+    read_regular,
+)
 
 SOURCE = "aider"  # the log parser (aider_log.py, imported when a log is found) takes it from here
 HISTORY_FILE = ".aider.chat.history.md"
@@ -124,7 +132,7 @@ class AiderAdapter:
 
         path = Path(ref.fact("file") or ref.main.path)
         try:
-            with path.open("rb") as f:
+            with open_regular(path) as f:
                 f.seek(int(ref.fact("offset") or 0))
                 chunk = f.read(ref.main.size)
         except OSError as exc:
@@ -157,7 +165,7 @@ def read_input_history(path: Path) -> list[tuple[datetime, str]]:
     """``.aider.input.history`` (prompt_toolkit's history file): per entry ``# <local
     time>`` then the input's lines, each prefixed ``+``. Sorted by time; unreadable → []."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_regular(path).decode("utf-8", errors="replace")
     except OSError:
         return []
     entries: list[tuple[datetime, list[str]]] = []
@@ -197,7 +205,7 @@ def run_refs(path: Path, folder: str | None = None) -> Iterator[SessionRef]:
 
     try:
         stamp = FileStamp.of(path)
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError:
         yield SessionRef(SOURCE, str(path), FileStamp(path, 0, 0))  # load reports it
         return

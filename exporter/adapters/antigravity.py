@@ -42,7 +42,7 @@ from ..model import (
     ToolResultPart,
 )
 from ._jsonl import iter_jsonl, parse_timestamp
-from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed
+from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed, read_regular
 
 SOURCE = "antigravity"
 TRANSCRIPT = Path(".system_generated") / "logs" / "transcript.jsonl"
@@ -110,7 +110,7 @@ class AntigravityAdapter:
 def _workspaces(path: Path) -> dict[str, str]:
     """conversation id -> workspace folder, from ``last_conversations.json``."""
     try:
-        doc = orjson.loads(path.read_bytes())
+        doc = orjson.loads(read_regular(path))
     except (OSError, orjson.JSONDecodeError):
         return {}
     if not isinstance(doc, dict):

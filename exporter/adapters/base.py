@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import BinaryIO, ClassVar, Protocol
 
 from ..errors import Problem
 from ..model import Message, Session
@@ -43,6 +45,29 @@ class SourceContext:
         if not folders:
             return None
         return [f / inside if inside and (f / inside).is_dir() else f for f in folders]
+
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """A source file opened for reading, refused unless it is a regular file: opening a
+    FIFO where a session or index file belongs would wait for a writer forever."""
+    fd = os.open(path, os.O_RDONLY | _NONBLOCK | _BINARY)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a FIFO, socket or device)", str(path))
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a regular source file (see ``open_regular``)."""
+    with open_regular(path) as f:
+        return f.read()
 
 
 def listed(folder: str | os.PathLike[str]) -> list[os.DirEntry[str]]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from .base import FileStamp, SessionRef, listed
+from .base import FileStamp, SessionRef, listed, open_regular
 
 SOURCE = "claude-code"
 
@@ -76,7 +76,7 @@ def _head_records(path: Path, limit: int = 50) -> list[dict[str, Any]]:
     """The first records of a file, enough to find its ``sessionId``."""
     found: list[dict[str, Any]] = []
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             while raw := f.readline(1 << 20):  # bounded: a first line may be gigabytes
                 try:
                     obj = orjson.loads(raw)
@@ -99,7 +99,7 @@ _TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([^"]{10,40})"')
 def _last_timestamp(path: Path) -> str:
     """The newest record time in a file's tail (ISO text compares in time order)."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             f.seek(max(0, path.stat().st_size - (256 << 10)))
             tail = f.read()
     except OSError:
@@ -202,7 +202,7 @@ def leading_summaries(folder: Path) -> dict[str, str]:
         if not entry.name.endswith(".jsonl") or not entry.is_file():
             continue
         try:
-            with open(entry.path, "rb") as f:
+            with open_regular(entry.path) as f:
                 # Summary lines are short: a longer line is cut, fails to parse, ends the file.
                 while raw := f.readline(1 << 20):
                     if b'"summary"' not in raw[:40] and b'"type":"summary"' not in raw:

@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from .base import read_regular
 from .claude_transcript import Transcript, build_transcript
 
 WARMUP_PROMPT = "Warmup"  # the agents Claude Code 2.0 starts to prime its cache
@@ -150,7 +151,7 @@ def _prompt_of(task_input: dict[str, Any]) -> str:
 
 def meta_tool_use_id(path: Path) -> str | None:
     try:
-        data = orjson.loads(path.read_bytes())
+        data = orjson.loads(read_regular(path))
     except (OSError, orjson.JSONDecodeError):
         return None
     value = data.get("toolUseId") if isinstance(data, dict) else None

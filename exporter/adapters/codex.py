@@ -43,7 +43,16 @@ from ..collector import collector_paused
 from ..errors import Problem, SourceChanged
 from ..model import Message, MessageStream, Session
 from ._jsonl import iter_jsonl, parse_timestamp
-from .base import STREAM_FROM, FileStamp, LoadResult, MessageSink, SessionRef, SourceContext
+from .base import (
+    STREAM_FROM,
+    FileStamp,
+    LoadResult,
+    MessageSink,
+    SessionRef,
+    SourceContext,
+    open_regular,
+    read_regular,
+)
 
 if TYPE_CHECKING:
     from .codex_rollout import Rollout, RolloutBuilder, Scan
@@ -200,7 +209,7 @@ def _read_titles(path: Path) -> dict[str, str]:
     """Thread names from ``session_index.jsonl``; the newest line for an id wins."""
     titles: dict[str, tuple[str, str]] = {}
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             for raw in f:
                 try:
                     entry = orjson.loads(raw)
@@ -288,7 +297,7 @@ def _iter_records(
 def _document_records(path: Path, problems: list[Problem]) -> list[Record]:
     """The TypeScript CLI's single JSON document: ``{session, items}``."""
     try:
-        doc = orjson.loads(path.read_bytes())
+        doc = orjson.loads(read_regular(path))
     except (OSError, orjson.JSONDecodeError) as exc:
         problems.append(Problem(str(path), f"not a readable JSON document ({exc})", source=SOURCE))
         return []

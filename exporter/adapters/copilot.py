@@ -28,7 +28,7 @@ import orjson
 from ..errors import Problem, SourceError
 from ..model import Session, Usage
 from ._jsonl import parse_timestamp
-from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed
+from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed, read_regular
 from .vscode import (
     Database,
     db_stamps,
@@ -156,7 +156,7 @@ def _read_session(path: Path, problems: list[Problem]) -> Any:
 
         return replay(path, problems)
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError as exc:
         problems.append(
             Problem(str(path), f"could not be read ({exc})", severity="error", source=SOURCE)

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from ..errors import Problem
 from ..model import Message, Part, Session, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 from ._jsonl import json_text, parse_timestamp
-from .base import FileStamp, LoadResult, SessionRef, SourceContext
+from .base import FileStamp, LoadResult, SessionRef, SourceContext, open_regular
 from .vscode import (
     db_stamps,
     folder_of_workspace,
@@ -95,7 +95,7 @@ class TraeAdapter:
             return
         self._warned.add(path)
         try:
-            with open(path, "rb") as f:
+            with open_regular(path) as f:
                 header = f.read(16)
         except OSError:
             return

@@ -20,7 +20,7 @@ from ..errors import Problem, SourceError
 from . import _sqlite
 from ._sqlite import decode_json as decode
 from ._sqlite import stamps as db_stamps  # noqa: F401 (the editors' adapters use it)
-from .base import SourceContext, listed
+from .base import SourceContext, listed, read_regular
 
 BUSY_TIMEOUT_MS = 3000  # read when a database is opened (tests shorten it)
 
@@ -99,7 +99,7 @@ def read_item(path: Path, key: str, problems: list[Problem], source: str) -> Any
 def folder_of_workspace(workspace_dir: Path) -> str | None:
     """The folder a workspace storage hash stands for, from its ``workspace.json``."""
     try:
-        data = orjson.loads((workspace_dir / "workspace.json").read_bytes())
+        data = orjson.loads(read_regular(workspace_dir / "workspace.json"))
     except (OSError, orjson.JSONDecodeError):
         return None
     uri = data.get("folder") or data.get("workspace") if isinstance(data, dict) else None

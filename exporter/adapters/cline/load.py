@@ -17,7 +17,7 @@ import orjson
 from ...errors import Problem
 from ...model import Session
 from .._jsonl import parse_timestamp
-from ..base import SessionRef
+from ..base import SessionRef, open_regular, read_regular
 from ..vscode import project_of_path
 
 if TYPE_CHECKING:
@@ -165,7 +165,7 @@ def _model_timeline(metadata: Any, fallback: str | None) -> Any:
 def _cwd_from_api(path: Path) -> str | None:
     """The working folder Cline names in its first ``<environment_details>``."""
     try:
-        with path.open("rb") as f:
+        with open_regular(path) as f:
             match = _CWD.search(f.read(1 << 20))
     except OSError:
         return None
@@ -190,7 +190,7 @@ def read_json(path: Path, problems: list[Problem], source: str, required: bool =
     """A whole JSON document; a missing optional file is None, a bad one is reported (the
     file may be half-written: it is read again next run)."""
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except FileNotFoundError:
         if required:
             problems.append(Problem(str(path), "missing", None, "error", source))

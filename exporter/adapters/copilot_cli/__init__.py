@@ -34,7 +34,15 @@ from typing import Any, ClassVar
 from ...errors import Problem, SourceChanged
 from ...model import Message, MessageStream, linked_message
 from .._jsonl import iter_jsonl
-from ..base import STREAM_FROM, FileStamp, LoadResult, SessionRef, SourceContext, listed
+from ..base import (
+    STREAM_FROM,
+    FileStamp,
+    LoadResult,
+    SessionRef,
+    SourceContext,
+    listed,
+    read_regular,
+)
 
 SOURCE = "copilot-cli"  # before the parser (events.py) is imported: it takes the name from here
 STATE_DIRS = ("session-state", "history-session-state")
@@ -136,7 +144,7 @@ def _workspace(path: Path, problems: list[Problem]) -> dict[str, str]:
     import yaml  # only when a session has one
 
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8", errors="replace"))
+        doc = yaml.safe_load(read_regular(path).decode("utf-8", errors="replace"))
     except (OSError, yaml.YAMLError) as exc:
         problems.append(Problem(str(path), f"unreadable workspace file ({exc})", source=SOURCE))
         return {}

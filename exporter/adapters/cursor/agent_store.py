@@ -32,7 +32,7 @@ import orjson
 
 from ...errors import Problem, SourceError
 from .._jsonl import parse_timestamp
-from ..base import FileStamp, SessionRef, listed
+from ..base import FileStamp, SessionRef, listed, read_regular
 from ..vscode import Database, db_stamps
 
 SOURCE = "cursor"
@@ -185,7 +185,7 @@ def read_chat_meta(related: tuple[FileStamp, ...], problems: list[Problem]) -> C
             data.update(_store_meta(stamp.path, problems))
         elif stamp.path.name == "meta.json":
             try:
-                loaded = orjson.loads(stamp.path.read_bytes())
+                loaded = orjson.loads(read_regular(stamp.path))
             except (OSError, orjson.JSONDecodeError) as exc:
                 # Rewritten whole by Cursor: a half-written file is read again next run.
                 problems.append(Problem(str(stamp.path), f"not readable JSON ({exc}); skipped",

@@ -37,6 +37,7 @@ from ...model import (
     ToolResultPart,
 )
 from .._jsonl import iter_jsonl, parse_timestamp
+from ..base import read_regular
 
 SOURCE = "cursor"
 REDACTED = "[REDACTED]"
@@ -131,7 +132,7 @@ def read_text_transcript(path: Path, problems: list[Problem]) -> Transcript:
     ``[Thinking]``, ``[Tool call] <name>`` and ``[Tool result]`` with indented bodies."""
     reader = _Reader(path)
     try:
-        text = path.read_bytes().decode("utf-8", errors="replace")
+        text = read_regular(path).decode("utf-8", errors="replace")
     except OSError as exc:
         problems.append(Problem(str(path), f"could not be read ({exc})", source=SOURCE))
         return reader.transcript

@@ -40,7 +40,15 @@ import orjson
 from ...errors import Problem
 from ...model import Message, MessageStream, NoticePart, Session, TextPart
 from .._jsonl import parse_timestamp
-from ..base import STREAM_FROM, FileStamp, LoadResult, SessionRef, SourceContext, listed
+from ..base import (
+    STREAM_FROM,
+    FileStamp,
+    LoadResult,
+    SessionRef,
+    SourceContext,
+    listed,
+    read_regular,
+)
 
 if TYPE_CHECKING:
     from .chat import Chat
@@ -314,7 +322,7 @@ def _matching_session(folder: Path, prompts: list[str]) -> Chat | None:
     names = sorted((e.name for e in os.scandir(chats) if chat_key(e.name)), reverse=True)
     for name in names:
         try:
-            data = (chats / name).read_bytes()
+            data = read_regular(chats / name)
         except OSError:
             continue
         if all(n in data for n in needles):

@@ -37,6 +37,7 @@ from ...model import (
     Usage,
 )
 from .._jsonl import _lenient, iter_jsonl, json_text, parse_timestamp
+from ..base import read_regular
 from . import SOURCE
 
 ASSISTANT_TYPES = ("gemini", "model")  # "model": the API's own role name, seen in old files
@@ -128,7 +129,7 @@ def load_json(data: bytes) -> Any:
 
 def _read_document(path: Path, chat: Chat, problems: list[Problem]) -> bool:
     try:
-        doc = load_json(path.read_bytes())
+        doc = load_json(read_regular(path))
     except orjson.JSONDecodeError as exc:
         # Rewritten whole on every save: a half-written file is read again next run.
         why = f"not complete JSON, perhaps being saved right now; read again next run ({exc})"

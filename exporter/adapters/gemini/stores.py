@@ -23,6 +23,7 @@ from ...model import (
     ToolResultPart,
 )
 from .._jsonl import json_text, parse_timestamp
+from ..base import read_regular
 from .chat import SOURCE, content_text, inline_data, load_json, strip_references
 
 HASH_DIR = re.compile(r"[0-9a-f]{64}")
@@ -35,7 +36,7 @@ _SETUP_REPLY = "Got it. Thanks for the context!"
 def read_registry(path: Path) -> dict[str, str]:
     """``projects.json``: slug -> absolute project root."""
     try:
-        doc = load_json(path.read_bytes())
+        doc = load_json(read_regular(path))
     except (OSError, orjson.JSONDecodeError):
         return {}
     projects = doc.get("projects") if isinstance(doc, dict) else None
@@ -50,7 +51,7 @@ def project_root(
     """The absolute root of a project folder: its ``.project_root`` marker, the registry, or
     for a folder named by a SHA-256 hash, a candidate path whose hash matches."""
     try:
-        marker = (folder / ".project_root").read_text(encoding="utf-8").strip()
+        marker = read_regular(folder / ".project_root").decode("utf-8").strip()
     except (OSError, UnicodeDecodeError):
         marker = ""
     if marker:
@@ -101,10 +102,9 @@ def _ancestors(paths: Iterable[str]) -> Iterable[str]:
 def read_prompt_log(path: Path, problems: list[Problem]) -> dict[str, list[dict[str, Any]]] | None:
     """``logs.json``: session id -> its prompt entries in order; None if unreadable now."""
     try:
-        doc = load_json(path.read_bytes())
+        doc = load_json(read_regular(path))
     except (OSError, orjson.JSONDecodeError) as exc:
-        why = f"not complete JSON, perhaps being saved right now; read again next run ({exc})"
-        problems.append(Problem(str(path), why, severity="error", source=SOURCE))
+        problems.append(Problem(str(path), _unread(exc), severity="error", source=SOURCE))
         return None
     if not isinstance(doc, list):
         problems.append(Problem(str(path), "not a prompt log (no list); skipped", source=SOURCE))
@@ -144,10 +144,9 @@ def prompt_messages(entries: list[dict[str, Any]]) -> list[Message]:
 def read_checkpoint(path: Path, problems: list[Problem]) -> list[dict[str, Any]] | None:
     """The ``Content[]`` history of a checkpoint (``{history}`` or, in old files, bare)."""
     try:
-        doc = load_json(path.read_bytes())
+        doc = load_json(read_regular(path))
     except (OSError, orjson.JSONDecodeError) as exc:
-        why = f"not complete JSON, perhaps being saved right now; read again next run ({exc})"
-        problems.append(Problem(str(path), why, severity="error", source=SOURCE))
+        problems.append(Problem(str(path), _unread(exc), severity="error", source=SOURCE))
         return None
     history = doc.get("history") if isinstance(doc, dict) else doc
     if not isinstance(history, list):
@@ -219,3 +218,10 @@ def user_texts(messages: list[Message]) -> list[str]:
     return [
         p.text for m in messages if m.role == "user" for p in m.parts if isinstance(p, TextPart)
     ]
+
+
+def _unread(exc: Exception) -> str:
+    """Why a JSON document was not read, and that the next run tries again."""
+    if isinstance(exc, orjson.JSONDecodeError):
+        return f"not complete JSON, perhaps being saved right now; read again next run ({exc})"
+    return f"cannot be read ({getattr(exc, 'strerror', None) or exc}); read again next run"

@@ -22,7 +22,7 @@ import orjson
 from ...errors import Problem
 from .._parts import runs
 from .._sqlite import Database, decode_json
-from ..base import FileStamp, listed
+from ..base import FileStamp, listed, read_regular
 
 if TYPE_CHECKING:  # the converter is imported when a session is read, not by discovery
     from .convert import StoredSession
@@ -220,7 +220,7 @@ def _json_files(folder: Path) -> list[Path]:
 
 def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
     try:
-        data = orjson.loads(path.read_bytes())
+        data = orjson.loads(read_regular(path))
     except OSError as exc:
         return None, f"could not be read ({exc.strerror or exc}); skipped"
     except orjson.JSONDecodeError as exc:

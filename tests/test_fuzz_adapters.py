@@ -10,6 +10,7 @@ of the other records must still reach a note.
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import tempfile
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from typing import Any
 import pytest
 from claude_builder import ClaudeSession, tool_use
 from codex_builder import CodexRollout
+from conftest import EXAMPLES_HOME
 from copilot_builder import markdown, request
 from copilot_builder import session as copilot_session
 from cursor_agent_builder import AgentChat
@@ -43,6 +45,7 @@ from exporter.adapters.copilot import CopilotAdapter
 from exporter.adapters.cursor import CursorAdapter
 from exporter.adapters.opencode import OpenCodeAdapter
 from exporter.adapters.trae import TraeAdapter
+from exporter.export import ExportOptions, run_export
 from exporter.notes import NoteSettings, build_note
 from exporter.split import part_sessions
 
@@ -332,3 +335,27 @@ def test_a_json_array_naming_summary_does_not_fail_the_projects_untitled_session
     loaded = [adapter.load(ref) for ref in adapter.discover(SourceContext(tmp_path, {}, False))]
     sessions = [s for result in loaded for s in result.sessions]
     assert [s.session_id for s in sessions] == ["11111111-2222-4333-8444-555555555555"]
+
+
+@pytest.mark.parametrize(
+    ("relpath", "damage"),
+    [
+        (".gemini/tmp/win-app/chats/session-2026-11-22T07-45-2d4e6f80.json",
+         lambda doc: doc["messages"].__setitem__(1, 42)),
+        (".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1764059100000/ui_messages.json",
+         lambda doc: doc.__setitem__(3, None)),
+        (".cline/data/sessions/1764145500000_demo1/1764145500000_demo1.messages.json",
+         lambda doc: doc["messages"].__setitem__(1, "x")),
+    ],
+)  # fmt: skip
+def test_a_message_of_a_json_document_that_is_not_an_object_is_reported(tmp_path, relpath, damage):
+    """In a JSON lines file such a line is reported; in a whole document it went unsaid."""
+    home = tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    path = home / relpath
+    doc = json.loads(path.read_text())
+    damage(doc)
+    path.write_text(json.dumps(doc))
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=home))
+    said = [p.message for p in report.problems if p.path == str(path)]
+    assert any("not a JSON object" in m for m in said), said

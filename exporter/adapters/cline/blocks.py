@@ -66,7 +66,10 @@ def parse_messages(
     when messages carry no ``modelInfo``."""
     out = Conversation()
     for index, item in enumerate(items):
-        if not isinstance(item, dict) or item.get("role") not in ("user", "assistant"):
+        if not isinstance(item, dict):
+            not_an_object(out, item)
+            continue
+        if item.get("role") not in ("user", "assistant"):
             continue
         role = item["role"]
         parts = _parts(item.get("content"), role, legacy, out.skipped)
@@ -200,3 +203,9 @@ def _json(value: Any) -> str:
 
 def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def not_an_object(out: Conversation, item: Any) -> None:
+    """A message that is not a JSON object (damaged, or a newer shape): counted, reported."""
+    kind = f"message that is not a JSON object ({type(item).__name__})"
+    out.skipped[kind] = out.skipped.get(kind, 0) + 1

@@ -32,7 +32,7 @@ from ...model import (
     Usage,
 )
 from .._jsonl import parse_timestamp
-from .blocks import Conversation, attachment_of
+from .blocks import Conversation, attachment_of, not_an_object
 
 # kind -> what it becomes: prompt, reply, question, thinking, tool, command, output, error…
 _KINDS = {
@@ -70,7 +70,10 @@ def parse_ui(
     times: list[Any] = []
     open_call: str | None = None  # the command or MCP call whose output comes next
     for item in items:
-        if not isinstance(item, dict) or item.get("partial") is True:
+        if not isinstance(item, dict):
+            not_an_object(out, item)
+            continue
+        if item.get("partial") is True:
             continue
         kind = item.get("say") if item.get("type") == "say" else item.get("ask")
         kind = kind if isinstance(kind, str) else str(kind)

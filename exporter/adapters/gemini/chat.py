@@ -146,6 +146,9 @@ def _read_document(path: Path, chat: Chat, problems: list[Problem]) -> bool:
     for i, rec in enumerate(doc["messages"]):
         if isinstance(rec, dict):
             chat.records[str(rec.get("id") or f"{path.name}#{i}")] = rec
+        else:
+            why = f"message {i + 1} is not a JSON object ({type(rec).__name__}); skipped"
+            problems.append(Problem(str(path), why, source=SOURCE))
     return True
 
 

@@ -204,3 +204,27 @@ def test_a_fifo_where_a_source_file_belongs_is_never_opened_for_reading(tmp_path
     )  # fmt: skip
     assert "Traceback" not in result.stderr and len(note_files(tmp_path / "v")) > 30
     assert f"{rollout}: " in result.stderr and "not a regular file" in result.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_subagent_file_that_cannot_be_read_costs_its_own_note_not_its_parents(tmp_path):
+    home = tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    clean = note_files_of(tmp_path / "clean", home)
+    children = [
+        next((home / ".claude" / "projects").rglob("subagents/agent-*.jsonl")),
+        next((home / ".cursor" / "projects").rglob("subagents/*.jsonl")),
+    ]
+    for child in children:
+        child.unlink()
+        os.mkfifo(child)
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=home))
+    errors = sorted(p.path for p in report.problems if p.severity == "error")
+    assert errors == sorted(str(c) for c in children)
+    lost = set(clean) - set(note_files(tmp_path / "v"))
+    assert len(lost) == 2 and all(" · " in p for p in lost), lost  # the subagents' notes
+
+
+def note_files_of(vault: Path, home: Path) -> dict[str, bytes]:
+    run_export(ExportOptions(vault=vault, home=home))
+    return note_files(vault)

@@ -57,7 +57,8 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
     fd = os.open(path, os.O_RDONLY | _NONBLOCK | _BINARY)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file (a FIFO, socket or device)", str(path))
+            why = "not a regular file (a folder, FIFO, socket or device)"
+            raise OSError(errno.EINVAL, why, str(path))
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)

@@ -212,7 +212,12 @@ class ClaudeCodeAdapter:
                 continue
             agent = agent_id(stamp.path.stem)
             description, label = descriptions.get(by_agent.get(agent, ""), (None, None))
-            child = self._load_agent_file(stamp.path, main_id, problems, description, label)
+            try:
+                child = self._load_agent_file(stamp.path, main_id, problems, description, label)
+            except OSError as exc:  # costs this subagent's note, not its parent's
+                why = f"could not be read ({exc.strerror or exc}); this subagent's note is left out"
+                problems.append(Problem(str(stamp.path), why, severity="error", source=SOURCE))
+                continue
             if child:
                 children.append(child)
         return children

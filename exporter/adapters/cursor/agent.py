@@ -54,7 +54,7 @@ def load_conversation(ref: SessionRef) -> LoadResult:
             return result  # exported from state.vscdb, the richer copy
     main = _read(ref.main.path, result.problems)
     children = [
-        (stamp, _read(stamp.path, result.problems))
+        (stamp, _read_child(stamp.path, result.problems))
         for stamp in ref.related
         if stamp.path.parent.name == "subagents"
     ]
@@ -88,6 +88,16 @@ def load_conversation(ref: SessionRef) -> LoadResult:
             )  # fmt: skip
         )
     return result
+
+
+def _read_child(path: Path, problems: list[Problem]) -> Transcript:
+    """A subagent's transcript; one that cannot be read costs its own note, not its parent's."""
+    try:
+        return _read(path, problems)
+    except OSError as exc:
+        why = f"could not be read ({exc.strerror or exc}); this subagent's note is left out"
+        problems.append(Problem(str(path), why, severity="error", source=SOURCE))
+        return Transcript()
 
 
 def _read(path: Path, problems: list[Problem]) -> Transcript:

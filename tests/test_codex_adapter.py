@@ -155,6 +155,31 @@ def test_prompt_from_the_ui_stream_reply_and_reasoning_once(tmp_path):
     assert "SECRET" not in json.dumps([t.text for t in thinking])
 
 
+@pytest.mark.parametrize("early", [False, True], ids=["rollout", "early-rust"])
+def test_an_item_of_a_type_not_read_is_reported_with_its_first_line(tmp_path, early):
+    # A newer Codex's items (tool_search_call, image_generation_call…) went without a word,
+    # in both shapes; an undo checkpoint or encrypted compaction state holds nothing to say.
+    r = CodexRollout(TID)
+    r.user("find a tool")
+    r.item({"type": "tool_search_call", "call_id": "c1", "arguments": {"query": "x"}})
+    r.item({"type": "tool_search_call", "call_id": "c2", "arguments": {"query": "y"}})
+    r.item({"type": "ghost_snapshot", "ghost_commit": {"id": "abc"}})
+    r.assistant("Found it.")
+    path = r.write(tmp_path / ".codex")
+    if early:
+        path.write_text(bare_lines(r), encoding="utf-8")
+    loaded = CodexAdapter().load(
+        next(iter(CodexAdapter().discover(SourceContext(tmp_path, {}, False))))
+    )
+    said = [(p.line, p.message) for p in loaded.problems]
+    first = next(
+        n for n, line in enumerate(path.read_text().splitlines(), 1) if "tool_search_call" in line
+    )
+    assert said == [
+        (first, "unknown item type 'tool_search_call' (2 lines, the first here) skipped")
+    ]
+
+
 def test_tool_calls_paired_and_shell_output_unwrapped(tmp_path):
     r = CodexRollout(TID)
     r.user("run things")

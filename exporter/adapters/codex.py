@@ -157,6 +157,9 @@ class CodexAdapter:
             result.problems.append(
                 Problem(str(path), f"unknown record type {kind!r} skipped", source=SOURCE)
             )
+        for kind, (first, seen) in sorted(rollout.unknown.items()):
+            why = f"unknown item type {kind!r} ({seen} lines, the first here) skipped"
+            result.problems.append(Problem(str(path), why, first, source=SOURCE))
         if count:
             session = _session(rollout, ref, ref.fact("title"))
             if _streamed(ref.main):

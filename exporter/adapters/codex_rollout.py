@@ -39,6 +39,13 @@ OriginLookup = Callable[[str], "list[tuple[str, str]] | None"]
 _INJECTED_KINDS = {"user_instructions", "environment_context"}
 
 
+# Item types that hold nothing of the conversation (FORMATS.md §2.5: an undo checkpoint,
+# encrypted compaction state, the tools offered); any other type not read is reported.
+_IGNORED_ITEMS = frozenset(
+    {"ghost_snapshot", "compaction", "compaction_summary", "context_compaction", "additional_tools"}
+)
+
+
 @dataclass(slots=True)
 class Rollout:
     meta: dict[str, Any] = field(default_factory=dict)
@@ -52,6 +59,8 @@ class Rollout:
     forked_from: str | None = None
     agent_label: str | None = None
     skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, why) of bad lines
+    # Items of a type not read (a newer Codex's): type -> (first line, how many)
+    unknown: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def signatures(records: list[Record]) -> list[tuple[str, str]]:
@@ -261,6 +270,10 @@ class RolloutBuilder:
             self._add("assistant", [tool_call(p)], number, when)
         elif ptype in ("function_call_output", "custom_tool_call_output"):
             self._add("tool", [tool_result(p)], number, when)
+        elif ptype not in _IGNORED_ITEMS:
+            kind = str(ptype)[:80]
+            first, seen = self.out.unknown.get(kind, (number, 0))
+            self.out.unknown[kind] = (first, seen + 1)
 
     def _message(self, number: int, p: dict[str, Any], when: datetime | None) -> None:
         role, content = p.get("role"), p.get("content")

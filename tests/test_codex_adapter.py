@@ -157,12 +157,12 @@ def test_prompt_from_the_ui_stream_reply_and_reasoning_once(tmp_path):
 
 @pytest.mark.parametrize("early", [False, True], ids=["rollout", "early-rust"])
 def test_an_item_of_a_type_not_read_is_reported_with_its_first_line(tmp_path, early):
-    # A newer Codex's items (tool_search_call, image_generation_call…) went without a word,
-    # in both shapes; an undo checkpoint or encrypted compaction state holds nothing to say.
+    # A newer Codex's items went without a word, in both shapes; an undo checkpoint or
+    # encrypted compaction state holds nothing to say.
     r = CodexRollout(TID)
     r.user("find a tool")
-    r.item({"type": "tool_search_call", "call_id": "c1", "arguments": {"query": "x"}})
-    r.item({"type": "tool_search_call", "call_id": "c2", "arguments": {"query": "y"}})
+    r.item({"type": "future_item", "call_id": "c1", "arguments": {"query": "x"}})
+    r.item({"type": "future_item", "call_id": "c2", "arguments": {"query": "y"}})
     r.item({"type": "ghost_snapshot", "ghost_commit": {"id": "abc"}})
     r.assistant("Found it.")
     path = r.write(tmp_path / ".codex")
@@ -173,11 +173,36 @@ def test_an_item_of_a_type_not_read_is_reported_with_its_first_line(tmp_path, ea
     )
     said = [(p.line, p.message) for p in loaded.problems]
     first = next(
-        n for n, line in enumerate(path.read_text().splitlines(), 1) if "tool_search_call" in line
+        n for n, line in enumerate(path.read_text().splitlines(), 1) if "future_item" in line
     )
-    assert said == [
-        (first, "unknown item type 'tool_search_call' (2 lines, the first here) skipped")
+    assert said == [(first, "unknown item type 'future_item' (2 lines, the first here) skipped")]
+
+
+def test_tool_searches_and_generated_images_are_read(tmp_path):
+    """Newer Codex items (FORMATS.md 2.5), rendered generically: a tool search is a tool
+    call with what it found, a generated image the call with its prompt and the image."""
+    png = tiny_png()
+    r = CodexRollout(TID)
+    r.user("draw a cat")
+    r.item({"type": "tool_search_call", "call_id": "ts", "arguments": '{"query": "images"}'})
+    r.item({"type": "tool_search_output", "call_id": "ts", "tools": [
+        {"type": "function_group", "name": "media", "tools": [{"name": "draw"}, {"name": "crop"}]},
+        {"type": "function", "name": "upload"}]})  # fmt: skip
+    r.item({"type": "image_generation_call", "id": "ig", "status": "completed",
+            "revised_prompt": "a cat", "result": base64.b64encode(png).decode()})  # fmt: skip
+    r.item({"type": "image_generation_call", "id": "ig2", "result": "[trimmed]"})
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    calls = parts(session, "tool_call")
+    assert [(c.name, c.input, c.call_id) for c in calls] == [
+        ("tool_search", {"query": "images"}, "ts"),
+        ("image_generation", {"prompt": "a cat"}, "ig"),
+        ("image_generation", {}, "ig2"),
     ]
+    (found,) = parts(session, "tool_result")
+    assert (found.output, found.call_id) == ("media: draw, crop\nupload", "ts")
+    (image,) = parts(session, "attachment")
+    assert (image.media_type, image.data) == ("image/png", png)
 
 
 def test_tool_calls_paired_and_shell_output_unwrapped(tmp_path):

@@ -81,6 +81,60 @@ def tool_call(p: dict[str, Any]) -> ToolCallPart:
     return ToolCallPart(name, args, call_id)
 
 
+def tool_search_call(p: dict[str, Any]) -> ToolCallPart:
+    """A search among the tools the model may load (newer Codex): its query as input."""
+    args: Any = p.get("arguments")
+    if isinstance(args, str):
+        try:
+            args = orjson.loads(args)
+        except orjson.JSONDecodeError:
+            pass
+    return ToolCallPart("tool_search", args, _call_id(p))
+
+
+def tool_search_output(p: dict[str, Any]) -> ToolResultPart:
+    """The tools a search found, one per line (a group as its name, then its tools')."""
+    lines = []
+    for tool in p.get("tools") if isinstance(p.get("tools"), list) else []:
+        if not isinstance(tool, dict):
+            continue
+        name = str(tool.get("name") or tool.get("type") or "tool")
+        inner = tool.get("tools") if isinstance(tool.get("tools"), list) else []
+        names = [str(t.get("name")) for t in inner if isinstance(t, dict) and t.get("name")]
+        lines.append(f"{name}: {', '.join(names)}" if names else name)
+    return ToolResultPart("\n".join(lines), _call_id(p))
+
+
+def image_generation(p: dict[str, Any]) -> list[Part]:
+    """An image the model generated: the call with its prompt, then the image (base64)."""
+    prompt = p.get("revised_prompt")
+    call = ToolCallPart(
+        "image_generation", {"prompt": prompt} if isinstance(prompt, str) else {}, _call_id(p)
+    )
+    image = _image_bytes(p.get("result"))
+    return [call, AttachmentPart(image[0], image[1])] if image else [call]
+
+
+_MAGIC = ((b"\x89PNG", "image/png"), (b"\xff\xd8", "image/jpeg"), (b"GIF8", "image/gif"),
+          (b"RIFF", "image/webp"))  # fmt: skip
+
+
+def _image_bytes(data: Any) -> tuple[str, bytes] | None:
+    """Base64 that decodes to an image (its media type from its first bytes), else None."""
+    if not isinstance(data, str):
+        return None
+    try:
+        raw = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return next(((kind, raw) for magic, kind in _MAGIC if raw.startswith(magic)), None)
+
+
+def _call_id(p: dict[str, Any]) -> str | None:
+    call_id = p.get("call_id") if isinstance(p.get("call_id"), str) else p.get("id")
+    return call_id if isinstance(call_id, str) else None
+
+
 def tool_result(p: dict[str, Any]) -> ToolResultPart:
     call_id = p.get("call_id") if isinstance(p.get("call_id"), str) else None
     output, is_error, exit_code, duration = _unwrap_output(p.get("output"))

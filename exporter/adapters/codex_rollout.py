@@ -26,11 +26,14 @@ from ._jsonl import parse_timestamp, token_count
 from .codex_items import (
     content_text,
     decoded_image,
+    image_generation,
     images,
     reasoning_texts,
     review_text,
     tool_call,
     tool_result,
+    tool_search_call,
+    tool_search_output,
 )
 
 Record = tuple[int, str, dict[str, Any], Any]
@@ -270,6 +273,12 @@ class RolloutBuilder:
             self._add("assistant", [tool_call(p)], number, when)
         elif ptype in ("function_call_output", "custom_tool_call_output"):
             self._add("tool", [tool_result(p)], number, when)
+        elif ptype == "tool_search_call":
+            self._add("assistant", [tool_search_call(p)], number, when)
+        elif ptype == "tool_search_output":
+            self._add("tool", [tool_search_output(p)], number, when)
+        elif ptype == "image_generation_call":
+            self._add("assistant", image_generation(p), number, when)
         elif ptype not in _IGNORED_ITEMS:
             kind = str(ptype)[:80]
             first, seen = self.out.unknown.get(kind, (number, 0))

@@ -392,8 +392,8 @@ def test_unknown_record_types_are_reported_once_and_skipped(tmp_path):
     s.write(projects(tmp_path) / f"{SID}.jsonl")
     sessions, problems = load_all(tmp_path)
     assert texts(only(sessions)) == ["hi", "hello"]
-    assert [p.message for p in problems] == [
-        "unknown record type 'brand-new-type' (2 lines) skipped"
+    assert [(p.line, p.message) for p in problems] == [
+        (2, "unknown record type 'brand-new-type' (2 lines, the first here) skipped")
     ]
 
 

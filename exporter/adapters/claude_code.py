@@ -358,7 +358,7 @@ def _records(
 ) -> Iterator[dict[str, Any]]:
     """The JSON objects of a file, one at a time; titles and summaries go to ``meta``. With
     ``stop``, only the lines up to that number."""
-    unknown: dict[str, int] = {}
+    unknown: dict[str, tuple[int, int]] = {}  # type -> (its first line, how many)
     for number, obj in iter_jsonl(path, problems, SOURCE):
         if stop is not None and number > stop:
             break
@@ -377,7 +377,8 @@ def _records(
         elif kind == "summary" and isinstance(obj.get("summary"), str):
             meta.summaries.append((str(obj.get("leafUuid")), obj["summary"]))
         elif not isinstance(kind, str) or kind not in KNOWN_TYPES:
-            unknown[str(kind)[:80]] = unknown.get(str(kind)[:80], 0) + 1
+            first, seen = unknown.get(str(kind)[:80], (number, 0))
+            unknown[str(kind)[:80]] = (first, seen + 1)
             if not isinstance(kind, str):
                 continue  # a damaged line: nothing below can tell what it is
         if "toolUseResult" in obj:
@@ -388,12 +389,9 @@ def _records(
             obj["toolUseResult"] = {"agentId": agent} if isinstance(agent, str) else None
         meta.lines = number
         yield obj
-    for kind, count in unknown.items():
-        problems.append(
-            Problem(
-                str(path), f"unknown record type {kind!r} ({count} lines) skipped", source=SOURCE
-            )
-        )
+    for kind, (first, count) in unknown.items():
+        why = f"unknown record type {kind!r} ({count} lines, the first here) skipped"
+        problems.append(Problem(str(path), why, first, source=SOURCE))
 
 
 def _inline_sidechains(main: _MainFile, main_id: str, path: Path) -> tuple[list[Session], set[str]]:

@@ -93,7 +93,7 @@ def prompt_of(call: ToolCallPart) -> str | None:
 def read_transcript(path: Path, problems: list[Problem]) -> Transcript:
     """A ``.jsonl`` transcript; bad lines are reported with their number and skipped."""
     reader = _Reader(path)
-    unknown: dict[str, int] = {}
+    unknown: dict[str, tuple[int, int]] = {}  # what -> (its first line, how many)
     for number, obj in iter_jsonl(path, problems, SOURCE):
         if not isinstance(obj, dict):
             problems.append(
@@ -112,14 +112,14 @@ def read_transcript(path: Path, problems: list[Problem]) -> Transcript:
                 continue
             else:
                 kind = f"role {role!r}" if role is not None else f"record type {obj.get('type')!r}"
-                unknown[kind] = unknown.get(kind, 0) + 1
+                first, seen = unknown.get(kind, (number, 0))
+                unknown[kind] = (first, seen + 1)
         except (TypeError, AttributeError, ValueError) as exc:  # a value of another type
             why = f"unexpected shape ({type(exc).__name__}: {exc}), line skipped"
             problems.append(Problem(str(path), why, number, source=SOURCE))
-    for what, count in unknown.items():
-        problems.append(
-            Problem(str(path), f"unknown {what} ({count} lines) skipped", source=SOURCE)
-        )
+    for what, (first, count) in unknown.items():
+        why = f"unknown {what} ({count} lines, the first here) skipped"
+        problems.append(Problem(str(path), why, first, source=SOURCE))
     for what, count in reader.unknown_blocks.items():
         problems.append(
             Problem(str(path), f"unknown {what} ({count}), only its text kept", source=SOURCE)

@@ -52,9 +52,7 @@ def decoded_image(url: Any) -> AttachmentPart | None:
 
 
 def tool_call(p: dict[str, Any]) -> ToolCallPart:
-    ptype = p.get("type")
-    call_id = p.get("call_id") if isinstance(p.get("call_id"), str) else p.get("id")
-    call_id = call_id if isinstance(call_id, str) else None
+    ptype, call_id = p.get("type"), _call_id(p)
     if ptype == "local_shell_call":
         action = p.get("action") if isinstance(p.get("action"), dict) else {}
         args = {
@@ -70,12 +68,7 @@ def tool_call(p: dict[str, Any]) -> ToolCallPart:
     name = str(p.get("name") or "tool")
     if ptype == "custom_tool_call":
         return ToolCallPart(name, p.get("input"), call_id)
-    args: Any = p.get("arguments")
-    if isinstance(args, str):
-        try:
-            args = orjson.loads(args)
-        except orjson.JSONDecodeError:
-            pass
+    args = _arguments(p)
     if isinstance(args, dict) and name in _SHELL_TOOLS and "command" in args:
         args = {**args, "command": command_text(args["command"])}
     return ToolCallPart(name, args, call_id)
@@ -83,13 +76,18 @@ def tool_call(p: dict[str, Any]) -> ToolCallPart:
 
 def tool_search_call(p: dict[str, Any]) -> ToolCallPart:
     """A search among the tools the model may load (newer Codex): its query as input."""
+    return ToolCallPart("tool_search", _arguments(p), _call_id(p))
+
+
+def _arguments(p: dict[str, Any]) -> Any:
+    """A call's arguments: JSON text parsed (kept as text when it is not JSON)."""
     args: Any = p.get("arguments")
     if isinstance(args, str):
         try:
             args = orjson.loads(args)
         except orjson.JSONDecodeError:
             pass
-    return ToolCallPart("tool_search", args, _call_id(p))
+    return args
 
 
 def tool_search_output(p: dict[str, Any]) -> ToolResultPart:

@@ -242,6 +242,9 @@ def _apply(
             s.origin["daily_notes"] = s.origin["daily_folder"] = s.origin["daily_format"] = where
 
 
+_IDENTITY_KEYS = frozenset({"source", "session_id", "part", "ccexport_index"})
+
+
 def _frontmatter(s: Settings, value: Any, fail: Any) -> None:
     if not isinstance(value, dict) or set(value) - {"add", "drop"}:
         raise fail("frontmatter", "takes 'add' (a table of properties) and 'drop' (a list)")
@@ -250,6 +253,12 @@ def _frontmatter(s: Settings, value: Any, fail: Any) -> None:
         isinstance(v, str | int | float | bool | list) for v in add.values()
     ):
         raise fail("frontmatter.add", "must map property names to values or {{ expressions }}")
+    named = sorted(_IDENTITY_KEYS & set(add))
+    if named:
+        raise fail(
+            "frontmatter.add",
+            f"cannot set {', '.join(repr(k) for k in named)}: they say which note a session's is",
+        )
     drop = value.get("drop", [])
     if not isinstance(drop, list) or not all(isinstance(d, str) for d in drop):
         raise fail("frontmatter.drop", "must be a list of property names")

@@ -155,7 +155,8 @@ class _Run:
         # A run that read no source and changed nothing leaves the state as it was read.
         touched = self.rerender or self._read_any or bool(news)
         for change in self.notes.late_failures(self.vault.save_state(touched)):
-            self.notes.count(change)
+            if not change.key.startswith("index:"):  # (index notes are no source's)
+                self.notes.count(change)
         if self.redactor:  # problems and changes can quote a source line or an old note
             redact_report(self.report, self.redactor)
             self.report.redactions = dict(self._redactions)

@@ -103,7 +103,12 @@ class NoteWriter:
         """Notes whose fsync or rename failed when the vault landed them (failed after all),
         or which the person saved meanwhile (kept as they saved them: a warning)."""
         for change in changes:
-            self.changes[change.key] = change
+            if change.key.startswith("index:"):
+                self.report.indexes = [
+                    change if c.key == change.key else c for c in self.report.indexes
+                ]
+            else:
+                self.changes[change.key] = change
             source = change.key.partition(":")[0]
             severity = "error" if change.action is Action.FAILED else "warning"
             self.report.problems.append(

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .adapters import Adapter, SessionRef, SourceContext, select_adapters
-from .adapters.base import reachable
+from .adapters.base import unreachable
 from .errors import Problem
 
 if TYPE_CHECKING:
@@ -130,11 +131,11 @@ def unreadable_below(root: Path, source: str) -> list[Problem]:
                 for entry in entries
                 if entry.name not in _NOT_SOURCES and entry.is_dir(follow_symlinks=False)
             )
-            problems.extend(
-                Problem(entry.path, _LOOP, severity="warning", source=source)
-                for entry in entries
-                if entry.is_symlink() and not reachable(entry)
-            )
+            for entry in entries:
+                failed = unreachable(entry) if entry.is_symlink() else None
+                if failed is not None:
+                    why = _link_problem(failed)
+                    problems.append(Problem(entry.path, why, severity="warning", source=source))
         except OSError as exc:
             problems.append(
                 Problem(
@@ -147,7 +148,10 @@ def unreadable_below(root: Path, source: str) -> list[Problem]:
     return sorted(problems, key=lambda problem: problem.path)
 
 
-_LOOP = "a link that leads back to itself (a loop): skipped"
+def _link_problem(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "a link that leads back to itself (a loop): skipped"
+    return f"a link that cannot be followed ({exc.strerror or exc}): skipped"
 
 
 def _under(path: Path, root: Path) -> bool:

@@ -38,7 +38,7 @@ from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
 from .vaultmerge import OWNED_KEYS, merge_frontmatter, updated_text
 from .vaultpaths import MAX_NAME_BYTES, inside, safe_component, safe_relpath
-from .vaultsurvey import NoteSurvey, stat_key
+from .vaultsurvey import HEAD_BYTES, NoteSurvey, stat_key
 
 __all__ = [  # also imported from here by other modules and tests
     "MAX_NAME_BYTES", "OWNED_KEYS", "SHRUNK", "Action", "Change", "Vault",
@@ -104,6 +104,8 @@ class Vault(NoteSurvey):
         self._unsynced: set[str] = set()  # folders renamed into since they were last fsynced
         self._moved = False  # a record now names where its note was moved to
         self._noted: set[str] = set()  # keys recorded by this run
+        self._writer: dict[str, str] = {}  # relpath -> the key whose note this run wrote there
+        self._still: dict[str, tuple[str, bool]] = {}  # key -> (its path, still its note?)
         # Notes are written as a batch (their fsyncs overlap): a path is settled before it
         # is read, and the batch committed before the vault is walked or the run recorded.
         self._batch = vaultbatch.WriteBatch(self.root)
@@ -130,11 +132,16 @@ class Vault(NoteSurvey):
         this machine last wrote (same stat) is; another is unless its frontmatter names
         another session, or it has neither an identity nor the markers (not a note of ours).
         A file that cannot be read or parsed counts as it: writing it reports why."""
+        known = self._still.get(key)
+        if known is not None and known[0] == record.path:
+            return known[1]  # (asked again for each link to the note, and to write it)
         try:
             if stat_key(os.lstat(os.path.join(self.root, record.path))) == record.stat:
                 return True
             self._batch.settle(record.path)
-            found = vaultio.read_file(self.root, record.path)
+            found = vaultio.read_file(self.root, record.path, HEAD_BYTES)
+            if found and len(found[0]) == HEAD_BYTES:  # a long frontmatter: the whole file
+                found = vaultio.read_file(self.root, record.path)
         except OSError:
             return True
         if found is None:
@@ -142,7 +149,9 @@ class Vault(NoteSurvey):
         text = found[0].decode("utf-8", "replace")
         metadata = notefile.read_frontmatter(text)
         holder = notefile.identity(metadata) if metadata is not None else None
-        return holder == key if holder is not None else notefile.BEGIN in text
+        still = holder == key if holder is not None else notefile.BEGIN in text
+        self._still[key] = (record.path, still)
+        return still
 
     def choose_path(self, key: str, proposed: str) -> str:
         """The note's path: where it already is, else ``proposed`` made safe and free."""
@@ -231,7 +240,7 @@ class Vault(NoteSurvey):
             message = (
                 "another file already had the name, so this note got a new one" if renamed else ""
             )
-            written = self._write(relpath, text, [])
+            written = self._write(key, relpath, text, [])
             self._record(key, relpath, owned, ours, list(metadata), meta, written)
             return Change(action, key, relpath, message, self._diff("", owned, relpath))
         try:
@@ -244,7 +253,8 @@ class Vault(NoteSurvey):
         if parsed.owned is None:
             why = (
                 "left unchanged: its ccexport markers are gone (to export it again, delete "
-                "the note and run `ccexport --restore`)"
+                "the note and run `ccexport --restore`, which writes again every note you "
+                "deleted; `--project` narrows it)"
             )
             return Change(Action.FAILED, key, relpath, why)
         shrunk = self._shrunk(parsed.metadata, metadata)
@@ -269,7 +279,7 @@ class Vault(NoteSurvey):
             )
         else:
             action, message = Action.UPDATED, ""
-        written = self._write(relpath, text, stat_key(found[1]))
+        written = self._write(key, relpath, text, stat_key(found[1]))
         self._record(key, relpath, owned, ours, list(metadata), meta, written)
         return Change(action, key, relpath, message, self._diff(parsed.owned, owned, relpath))
 
@@ -337,12 +347,13 @@ class Vault(NoteSurvey):
             vaultio.write_file(self.root, relpath, data)
         return True
 
-    def _write(self, relpath: str, text: str, before: list[int]) -> os.stat_result | None:
+    def _write(self, key: str, relpath: str, text: str, before: list[int]) -> os.stat_result | None:
         """A note: its folder is fsynced once for many notes, before the state records them.
         ``before``: the stat of the file ``text`` was made from (see ``WriteBatch.write``)."""
         if self.dry_run:
             return None
         data = text.encode("utf-8", "replace")
+        self._writer[relpath] = key
         written = self._batch.write(relpath, data, before)
         self._unsynced.add(relpath.rpartition("/")[0])
         return written
@@ -392,11 +403,15 @@ class Vault(NoteSurvey):
         failed, self._batch.failed = self._batch.failed, []
         changes = []
         for relpath, exc in failed:
-            key = next((k for k, r in self.state.notes.items() if r.path == relpath), relpath)
+            key = self._writer.get(relpath) or next(
+                (k for k, r in self.state.notes.items() if r.path == relpath), relpath
+            )  # (two records may name one path: a note given another's old name)
             self.state.notes.pop(key, None)
             for unit, record in list(self.state.sources.items()):
                 if key in record.get("notes", ()):
                     del self.state.sources[unit]
+            if key.startswith("index:"):
+                self.state.render = ""  # no source redoes an index: the next run rewrites them
             if isinstance(exc, vaultbatch.ChangedMeanwhile):
                 why = f"{exc}: left as saved, updated on the next run"
                 changes.append(Change(Action.KEPT, key, relpath, why))

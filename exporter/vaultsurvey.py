@@ -20,7 +20,7 @@ from . import notefile, vaultbatch, vaultio
 from .state import STATE_DIR, NoteRecord, State
 from .vaultbatch import stat_key
 
-_HEAD_BYTES = 65_536  # enough for the frontmatter of almost any note
+HEAD_BYTES = 65_536  # enough for the frontmatter of almost any note
 _SKIP_DIRS = {".obsidian", ".trash", ".git", STATE_DIR}
 
 
@@ -43,8 +43,8 @@ class NoteSurvey:
         """The frontmatter of a note file, read safely (never a link or FIFO)."""
         self._batch.settle(relpath)
         try:
-            found = vaultio.read_file(self.root, relpath, _HEAD_BYTES)
-            if found and len(found[0]) == _HEAD_BYTES:
+            found = vaultio.read_file(self.root, relpath, HEAD_BYTES)
+            if found and len(found[0]) == HEAD_BYTES:
                 head = found[0].decode("utf-8", "replace")
                 if not notefile.has_frontmatter_end(head):
                     found = vaultio.read_file(self.root, relpath)

@@ -77,6 +77,11 @@ def test_ccexport_vault_variable(monkeypatch, tmp_path):
         ('sources = ["claude-code", "nonesuch"]\n', "'sources' names unknown sources ['nonesuch']"),
         ('layout = "{source}/{weekday}"\n', "'layout' uses unknown fields ['weekday']"),
         ("[frontmatter]\ndrop = ['session_id']\n", "cannot drop 'source' or 'session_id'"),
+        ("[frontmatter]\nadd = { source = '{{ source_label }}' }\n", "cannot set 'source'"),
+        (
+            "[frontmatter]\nadd = { part = 2, session_id = 'x' }\n",
+            "cannot set 'part', 'session_id'",
+        ),
         ("folder = [\n", "not valid TOML"),
         ('vault = "/elsewhere"\n', "'vault' cannot be set inside the vault's own config"),
     ],

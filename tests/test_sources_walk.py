@@ -228,3 +228,15 @@ def test_a_subagent_file_that_cannot_be_read_costs_its_own_note_not_its_parents(
 def note_files_of(vault: Path, home: Path) -> dict[str, bytes]:
     run_export(ExportOptions(vault=vault, home=home))
     return note_files(vault)
+
+
+def test_a_link_that_cannot_be_followed_is_reported_for_what_it_is(tmp_path):
+    (tmp_path / "a-file").write_text("x")
+    (tmp_path / "loop").symlink_to("loop")
+    (tmp_path / "through-a-file").symlink_to(tmp_path / "a-file" / "sub")
+    (tmp_path / "to-nothing").symlink_to(tmp_path / "missing")  # skipped quietly
+    said = {Path(p.path).name: p.message for p in unreadable_below(tmp_path, "claude-code")}
+    assert said == {
+        "loop": "a link that leads back to itself (a loop): skipped",
+        "through-a-file": "a link that cannot be followed (Not a directory): skipped",
+    }

@@ -283,20 +283,12 @@ def test_a_save_made_while_a_run_updates_the_note_is_kept_and_merged_next_run(
     vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
     export(vault, home)
     path = the_note(vault)
-    real_commit = vaultbatch.WriteBatch.commit
-
-    def save_first(batch):
-        if batch._pending and path.exists():
-            with path.open("a") as f:
-                f.write("typed during the run\n")
-        real_commit(batch)
-
-    monkeypatch.setattr(vaultbatch.WriteBatch, "commit", save_first)
+    saving_before_landing(monkeypatch, path, path.relative_to(vault).as_posix())
     make_home(tmp_path, ["q", "q2"])
     report = export(vault, home)
     assert "typed during the run" in path.read_text() and "q2" not in path.read_text()
     assert not report.failed and "saved by someone else" in report.problems[-1].message
-    monkeypatch.setattr(vaultbatch.WriteBatch, "commit", real_commit)
+    monkeypatch.undo()
     export(vault, home)
     text = path.read_text()
     assert (
@@ -304,6 +296,60 @@ def test_a_save_made_while_a_run_updates_the_note_is_kept_and_merged_next_run(
         and "q2" in text
         and list(note_files(vault)) == [path.relative_to(vault).as_posix()]
     )
+
+
+def saving_before_landing(monkeypatch, path: Path, relpath: str) -> None:
+    """The next commits append to ``path`` (as Obsidian saves typing) before the batch holding
+    ``relpath`` lands."""
+    real_commit = vaultbatch.WriteBatch.commit
+
+    def save_first(batch):
+        if relpath in batch._pending and path.exists():
+            with path.open("a") as f:
+                f.write("typed during the run\n")
+        real_commit(batch)
+
+    monkeypatch.setattr(vaultbatch.WriteBatch, "commit", save_first)
+
+
+def test_a_save_during_a_run_to_a_note_given_another_notes_old_name_redoes_that_note(
+    tmp_path, monkeypatch
+):
+    # Two records then name one path (A's, deleted; B's, moved there): the save must drop
+    # B's record, so that B is merged next run, and leave A deleted.
+    vault, home = tmp_path / "v", two_sessions(tmp_path, ["q"])
+    export(vault, home)
+    a, b = note_of(vault, SID), note_of(vault, SID2)
+    a.unlink()
+    b.rename(a)
+    grown = ClaudeSession(SID2, "/home/dev/work/app", start="2026-03-05T10:00:00Z")
+    for prompt in ("the other session", "beta2"):
+        grown.user(prompt)
+        grown.assistant("its reply")
+    grown.write(home / ".claude" / "projects" / "-home-dev-work-app" / f"{SID2}.jsonl")
+    saving_before_landing(monkeypatch, a, a.relative_to(vault).as_posix())
+    report = export(vault, home)
+    assert "saved by someone else" in " ".join(p.message for p in report.problems)
+    monkeypatch.undo()
+    export(vault, home)
+    text = a.read_text()
+    assert "beta2" in text and "typed during the run" in text
+    assert list(note_files(vault)) == [a.relative_to(vault).as_posix()]  # A stays deleted
+
+
+def test_an_index_note_saved_during_a_run_is_rewritten_by_the_next(tmp_path, monkeypatch):
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
+    export(vault, home)
+    index = vault / "AI Sessions" / "Projects" / "app.md"
+    saving_before_landing(monkeypatch, index, "AI Sessions/Projects/app.md")
+    two_sessions(tmp_path, ["q"])  # a second session in the project
+    report = export(vault, home)
+    assert [c.action.value for c in report.indexes if c.relpath.endswith("app.md")] == ["kept"]
+    assert "index" not in report.per_source  # (no source of that name)
+    monkeypatch.undo()
+    export(vault, home)
+    text = index.read_text()
+    assert text.count("[[") == 2 and "typed during the run" in text
 
 
 def test_lost_state_finds_existing_notes_instead_of_duplicating(tmp_path):

@@ -52,7 +52,6 @@ from .base import (
     LoadResult,
     SessionRef,
     SourceContext,
-    listed,
     open_regular,
     read_regular,
 )
@@ -238,12 +237,14 @@ def session_id_of(repo_name: str, header: str | None) -> str:
 
 def history_files(root: Path, depth: int = MAX_DEPTH) -> Iterator[Path]:
     """Aider logs in ``root`` and up to ``depth`` folder levels below it (stat only)."""
+    # The user's own folders: a link there is followed only if it bears a log's name (one
+    # into a mount that is gone could hang the run).
     try:
-        entries = listed(root)
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
     except OSError:
         return
     for entry in entries:
-        if entry.name == HISTORY_FILE and entry.is_file():
+        if entry.name == HISTORY_FILE and _is_file(entry):
             yield Path(entry.path)
     if depth <= 0:
         return
@@ -261,3 +262,10 @@ def _searchable(entry: os.DirEntry[str]) -> bool:
     except OSError:
         return False
     return not os.path.exists(os.path.join(entry.path, "pyvenv.cfg"))  # a virtual environment
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:  # a link to itself
+        return False

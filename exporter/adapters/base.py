@@ -79,15 +79,21 @@ def listed(folder: str | os.PathLike[str]) -> list[os.DirEntry[str]]:
 
 
 def reachable(entry: os.DirEntry[str]) -> bool:
+    return unreachable(entry) is None
+
+
+def unreachable(entry: os.DirEntry[str]) -> OSError | None:
+    """Why a link cannot be followed (a loop, a path through a file, no permission); None
+    for anything else, a link to nothing too (neither a file nor a folder: skipped as such)."""
     if not entry.is_symlink():
-        return True
+        return None
     try:
         entry.stat()
     except FileNotFoundError:
-        return True  # a link to nothing: neither a file nor a folder, skipped as such
-    except OSError:
-        return False
-    return True
+        return None
+    except OSError as exc:
+        return exc
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from conftest import load_sessions, note_files
 
 from exporter.adapters import SourceContext
 from exporter.adapters.codex import CodexAdapter
+from exporter.adapters.codex_items import image_generation
 from exporter.export import ExportOptions, run_export
 from exporter.turns import clean_parts
 
@@ -203,6 +204,18 @@ def test_tool_searches_and_generated_images_are_read(tmp_path):
     assert (found.output, found.call_id) == ("media: draw, crop\nupload", "ts")
     (image,) = parts(session, "attachment")
     assert (image.media_type, image.data) == ("image/png", png)
+
+
+@pytest.mark.parametrize(
+    ("data", "kind"),
+    [(b"RIFF\0\0\0\0WEBPVP8 ", "image/webp"), (b"RIFF\0\0\0\0WAVEfmt ", None),
+     (b"\xff\xd8\xff\xe0", "image/jpeg"), (b"GIF89a", "image/gif"), (b"not an image", None)],
+)  # fmt: skip
+def test_a_generated_image_is_kept_only_when_its_bytes_are_an_image(data, kind):
+    parts = image_generation(
+        {"type": "image_generation_call", "result": base64.b64encode(data).decode()}
+    )
+    assert [p.media_type for p in parts if p.kind == "attachment"] == ([kind] if kind else [])
 
 
 def test_tool_calls_paired_and_shell_output_unwrapped(tmp_path):

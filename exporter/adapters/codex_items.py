@@ -113,8 +113,7 @@ def image_generation(p: dict[str, Any]) -> list[Part]:
     return [call, AttachmentPart(image[0], image[1])] if image else [call]
 
 
-_MAGIC = ((b"\x89PNG", "image/png"), (b"\xff\xd8", "image/jpeg"), (b"GIF8", "image/gif"),
-          (b"RIFF", "image/webp"))  # fmt: skip
+_MAGIC = ((b"\x89PNG", "image/png"), (b"\xff\xd8", "image/jpeg"), (b"GIF8", "image/gif"))
 
 
 def _image_bytes(data: Any) -> tuple[str, bytes] | None:
@@ -125,6 +124,8 @@ def _image_bytes(data: Any) -> tuple[str, bytes] | None:
         raw = base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
         return None
+    if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
+        return "image/webp", raw
     return next(((kind, raw) for magic, kind in _MAGIC if raw.startswith(magic)), None)
 
 

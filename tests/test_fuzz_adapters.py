@@ -346,6 +346,8 @@ def test_a_json_array_naming_summary_does_not_fail_the_projects_untitled_session
          lambda doc: doc.__setitem__(3, None)),
         (".cline/data/sessions/1764145500000_demo1/1764145500000_demo1.messages.json",
          lambda doc: doc["messages"].__setitem__(1, "x")),
+        (".config/Code/User/globalStorage/emptyWindowChatSessions/c0b1107a-5e55-4a0d-9c1e-000000000002.json",
+         lambda doc: doc["requests"].__setitem__(0, False)),
     ],
 )  # fmt: skip
 def test_a_message_of_a_json_document_that_is_not_an_object_is_reported(tmp_path, relpath, damage):

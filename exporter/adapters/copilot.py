@@ -104,6 +104,7 @@ class CopilotAdapter:
         if best is None:
             return result
         title = ref.fact("title")
+        _not_objects(best[1], best[2], result.problems)
         session = _session(best[1], best[2], ref.session_id, title)
         if session:
             result.sessions.append(session)
@@ -113,6 +114,7 @@ class CopilotAdapter:
         stored = read_item(ref.main.path, LEGACY_KEY, result.problems, SOURCE)
         for data in stored if isinstance(stored, list) else []:
             if isinstance(data, dict) and isinstance(data.get("sessionId"), str):
+                _not_objects(data, ref.main.path, result.problems)
                 session = _session(data, ref.main.path, data["sessionId"], None)
                 if session:
                     result.sessions.append(session)
@@ -148,6 +150,17 @@ def _read_workspace_db(db: Path) -> tuple[dict[str, str], bool]:
         ):
             titles[sid] = entry["title"].strip()
     return titles, legacy
+
+
+def _not_objects(data: dict[str, Any], path: Path, problems: list[Problem]) -> None:
+    """Requests that are not JSON objects (damaged, or a newer shape): skipped, reported."""
+    requests = data.get("requests")
+    bad = [i for i, r in enumerate(requests, 1) if not isinstance(r, dict)] if isinstance(
+        requests, list
+    ) else []  # fmt: skip
+    if bad:
+        why = f"request {bad[0]} is not a JSON object ({len(bad)} such); skipped"
+        problems.append(Problem(str(path), why, source=SOURCE))
 
 
 def _read_session(path: Path, problems: list[Problem]) -> Any:

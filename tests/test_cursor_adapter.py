@@ -248,3 +248,20 @@ def test_a_workspaces_damaged_chat_panel_costs_only_its_own_chat(tmp_path):
     lost = set(note_files(tmp_path / "clean")) - set(note_files(tmp_path / "v"))
     assert not report.failed and report.total("found") == clean.total("found") - 1
     assert len(lost) == 1 and "cursor" in next(iter(lost))
+
+
+def test_a_composer_stored_as_json_that_is_not_an_object_is_reported(tmp_path):
+    home = tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    db = home / ".config/Cursor/User/globalStorage/state.vscdb"
+    with closing(sqlite3.connect(db)) as conn:
+        (key,) = conn.execute(
+            "SELECT key FROM cursorDiskKV WHERE key LIKE 'composerData:%' LIMIT 1"
+        ).fetchone()
+        conn.execute("UPDATE cursorDiskKV SET value = '[1]' WHERE key = ?", (key,))
+        conn.commit()
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=home, timezone=UTC))
+    cid = key.removeprefix("composerData:")
+    assert [(p.path, p.message) for p in report.problems if cid in p.message] == [
+        (str(db), f"composer {cid}: not a JSON object (list); skipped")
+    ]

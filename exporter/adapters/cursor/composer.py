@@ -78,9 +78,10 @@ def load_user_dir(user_dir: Path) -> Iterator[LoadResult]:
                 headers = _composer_headers(db)
                 for key in db.keys("cursorDiskKV", "composerData:"):
                     data = db.get("cursorDiskKV", key)
-                    if not isinstance(data, dict):
-                        continue
                     cid = key.removeprefix("composerData:")
+                    if not isinstance(data, dict):
+                        _not_an_object(data, cid, global_db, problems)
+                        continue
                     seen.add(cid)
                     folder = (
                         _workspace_folder(data) or headers.get(cid) or workspaces.owner.get(cid)
@@ -195,6 +196,7 @@ def load_part(user_dir: Path, part: str, owners: dict[str, str | None]) -> LoadR
                 for cid in part.split(","):
                     data = db.get("cursorDiskKV", f"composerData:{cid}")
                     if not isinstance(data, dict):
+                        _not_an_object(data, cid, global_db, problems)
                         continue
                     folder = _workspace_folder(data) or headers.get(cid) or owners.get(cid)
                     session = _composer_session(data, cid, folder, db, global_db)
@@ -256,6 +258,14 @@ def _read_workspaces(user_dir: Path, problems: list[Problem]) -> _Workspaces:
         except SourceError as exc:  # an error: the unit is read again next run
             problems.append(exc.problem(SOURCE))
     return found
+
+
+def _not_an_object(data: Any, cid: str, path: Path, problems: list[Problem]) -> None:
+    """A composer stored as JSON that is not an object (damaged, or a newer shape): reported.
+    (An empty value, or one that is not JSON at all, reads as None: nothing to say.)"""
+    if data is not None:
+        why = f"composer {cid}: not a JSON object ({type(data).__name__}); skipped"
+        problems.append(Problem(str(path), why, source=SOURCE))
 
 
 def _list(value: Any) -> list[Any]:

@@ -361,3 +361,27 @@ def test_a_message_of_a_json_document_that_is_not_an_object_is_reported(tmp_path
     report = run_export(ExportOptions(vault=tmp_path / "v", home=home))
     said = [p.message for p in report.problems if p.path == str(path)]
     assert any("not a JSON object" in m for m in said), said
+
+
+@pytest.mark.parametrize("damage", [None, 7], ids=["null", "number id"])
+def test_a_trae_session_stored_without_an_id_or_as_no_object_is_reported(tmp_path, damage):
+    home = tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    db = home / ".config/Trae/User/workspaceStorage/ws-shop/state.vscdb"
+    with closing(sqlite3.connect(db)) as conn:
+        key = "memento/icube-ai-agent-storage"  # Trae's chat store
+        (value,) = conn.execute("SELECT value FROM ItemTable WHERE key = ?", (key,)).fetchone()
+        store = json.loads(value)
+        if damage is None:
+            store["list"][0] = None
+        else:
+            store["list"][0]["sessionId"] = damage
+        conn.execute("UPDATE ItemTable SET value = ? WHERE key = ?", (json.dumps(store), key))
+        conn.commit()
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=home))
+    said = [p.message for p in report.problems if p.path == str(db)]
+    assert said == [
+        "stored session 1 is "
+        + ("not a JSON object" if damage is None else "without a sessionId")
+        + "; skipped"
+    ]

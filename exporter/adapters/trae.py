@@ -76,12 +76,16 @@ class TraeAdapter:
         folder = folder_of_workspace(workspace)
         store = read_item(ref.main.path, STORE_KEY, result.problems, SOURCE)
         garbled = 0
-        for raw in (store or {}).get("list") or [] if isinstance(store, dict) else []:
-            if isinstance(raw, dict):
-                session, dropped = _session(raw, folder, ref.main.path)
-                garbled += dropped
-                if session:
-                    result.sessions.append(session)
+        for i, raw in enumerate(_sessions_of(store), 1):
+            if not isinstance(raw, dict) or not isinstance(raw.get("sessionId"), str):
+                what = "not a JSON object" if not isinstance(raw, dict) else "without a sessionId"
+                why = f"stored session {i} is {what}; skipped"
+                result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
+                continue
+            session, dropped = _session(raw, folder, ref.main.path)
+            garbled += dropped
+            if session:
+                result.sessions.append(session)
         if garbled:
             result.problems.append(
                 Problem(str(ref.main.path), f"{garbled} strings that were mostly control "
@@ -104,6 +108,11 @@ class TraeAdapter:
                 Problem(str(path), "this Trae agent database is encrypted (SQLCipher) and cannot "
                         "be read; chats stored only there are not exported", source=SOURCE)
             )  # fmt: skip
+
+
+def _sessions_of(store: Any) -> list[Any]:
+    listed = store.get("list") if isinstance(store, dict) else None
+    return listed if isinstance(listed, list) else []
 
 
 def _session(raw: dict[str, Any], folder: str | None, path: Path) -> tuple[Session | None, int]:

@@ -396,7 +396,8 @@ class Vault(NoteSurvey):
         """Rename the notes written so far into place. One that could not land (its fsync or
         rename failed) is a FAILED change, one saved by someone else meanwhile a KEPT one
         (left as they saved it); either way its record and its source's are dropped, so
-        the next run writes it again instead of skipping an unchanged source."""
+        the next run writes it again instead of skipping an unchanged source. One deleted
+        meanwhile stays deleted, as a note deleted between runs does."""
         if self.dry_run:
             return []
         self._batch.commit()
@@ -406,6 +407,10 @@ class Vault(NoteSurvey):
             key = self._writer.get(relpath) or next(
                 (k for k, r in self.state.notes.items() if r.path == relpath), relpath
             )  # (two records may name one path: a note given another's old name)
+            record = self.state.notes.get(key)
+            if isinstance(exc, vaultbatch.ChangedMeanwhile) and exc.gone and record is not None:
+                changes.append(self._left_deleted(key, record))  # deleted while it was written
+                continue
             self.state.notes.pop(key, None)
             for unit, record in list(self.state.sources.items()):
                 if key in record.get("notes", ()):

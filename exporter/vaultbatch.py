@@ -27,7 +27,10 @@ class _Pending:
 
 
 class ChangedMeanwhile(OSError):
-    """The file was saved by someone else after its new text was made from it."""
+    """The file was saved by someone else after its new text was made from it (``gone``:
+    it was deleted)."""
+
+    gone = False
 
 
 def stat_key(st: os.stat_result | None) -> list[int]:
@@ -115,8 +118,11 @@ class WriteBatch:
             os.close(p.fd)
             if error is not None:
                 raise error
-            if p.before is not None and stat_key(vaultio._lstat(p.folder, p.name)) != p.before:
-                raise ChangedMeanwhile("saved by someone else while this run updated it")
+            now = stat_key(vaultio._lstat(p.folder, p.name)) if p.before is not None else None
+            if now is not None and now != p.before:
+                changed = ChangedMeanwhile("saved by someone else while this run updated it")
+                changed.gone = not now
+                raise changed
             vaultio._rename(p.folder, p.tmp, p.name)
         except OSError as exc:
             vaultio._remove(p.folder, p.tmp)

@@ -337,6 +337,28 @@ def test_a_save_during_a_run_to_a_note_given_another_notes_old_name_redoes_that_
     assert list(note_files(vault)) == [a.relative_to(vault).as_posix()]  # A stays deleted
 
 
+def test_a_note_deleted_while_a_run_updates_it_stays_deleted(tmp_path, monkeypatch):
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
+    export(vault, home)
+    path = the_note(vault)
+    relpath = path.relative_to(vault).as_posix()
+    real_commit = vaultbatch.WriteBatch.commit
+
+    def delete_first(batch):
+        if relpath in batch._pending and path.exists():
+            path.unlink()
+        real_commit(batch)
+
+    monkeypatch.setattr(vaultbatch.WriteBatch, "commit", delete_first)
+    make_home(tmp_path, ["q", "q2"])
+    report = export(vault, home)
+    assert not path.exists() and "left deleted" in report.problems[-1].message
+    monkeypatch.undo()
+    make_home(tmp_path, ["q", "q2", "q3"])
+    export(vault, home)
+    assert not path.exists() and note_files(vault) == {}
+
+
 def test_an_index_note_saved_during_a_run_is_rewritten_by_the_next(tmp_path, monkeypatch):
     vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
     export(vault, home)

@@ -38,7 +38,8 @@ from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
 from .vaultmerge import OWNED_KEYS, merge_frontmatter, updated_text
 from .vaultpaths import MAX_NAME_BYTES, inside, safe_component, safe_relpath
-from .vaultsurvey import HEAD_BYTES, NoteSurvey, stat_key
+from .vaultplaces import NotePlaces
+from .vaultsurvey import stat_key
 
 __all__ = [  # also imported from here by other modules and tests
     "MAX_NAME_BYTES", "OWNED_KEYS", "SHRUNK", "Action", "Change", "Vault",
@@ -73,10 +74,11 @@ class Change:
     diff: str = ""
 
 
-class Vault(NoteSurvey):
+class Vault(NotePlaces):
     """A vault folder and the exporter's state in it. ``dry_run`` writes nothing; ``force``
     updates notes even when their source now holds fewer messages. Finding notes (what is
-    at a path, a note by identity, every note) is in ``vaultsurvey.NoteSurvey``."""
+    at a path, a note by identity, every note) is in ``vaultsurvey.NoteSurvey``, choosing a
+    note's path in ``vaultplaces.NotePlaces``."""
 
     def __init__(
         self,
@@ -111,81 +113,6 @@ class Vault(NoteSurvey):
         self._batch = vaultbatch.WriteBatch(self.root)
         # Applied to the old text a conflict copy or a diff quotes (secret redaction).
         self.scrub: Callable[[str], str] = str
-
-    # -- paths -------------------------------------------------------------------------
-
-    def path_of(self, key: str) -> str | None:
-        """Where the note for ``key`` is now, if it exists: recorded, or found by identity.
-        A recorded path now holding a link or FIFO is returned, so writing it is refused."""
-        record = self.state.notes.get(key)
-        if record and inside(record.path):
-            kind = self._kind(record.path)
-            if kind == "file" and not self._still_note_of(key, record):
-                return self._find_by_identity(key)  # another note (or file) took its name
-            if kind not in ("missing", "folder"):
-                return record.path  # a link or FIFO there now: writing it is refused and reported
-        return self._find_by_identity(key)
-
-    def _still_note_of(self, key: str, record: NoteRecord) -> bool:
-        """Is the file at a note's recorded path still that note? The person may have
-        deleted it and given its name to another note, or to a file of their own. The file
-        this machine last wrote (same stat) is; another is unless its frontmatter names
-        another session, or it has neither an identity nor the markers (not a note of ours).
-        A file that cannot be read or parsed counts as it: writing it reports why."""
-        known = self._still.get(key)
-        if known is not None and known[0] == record.path:
-            return known[1]  # (asked again for each link to the note, and to write it)
-        try:
-            if stat_key(os.lstat(os.path.join(self.root, record.path))) == record.stat:
-                return True
-            self._batch.settle(record.path)
-            found = vaultio.read_file(self.root, record.path, HEAD_BYTES)
-            if found and len(found[0]) == HEAD_BYTES:  # a long frontmatter: the whole file
-                found = vaultio.read_file(self.root, record.path)
-        except OSError:
-            return True
-        if found is None:
-            return False
-        text = found[0].decode("utf-8", "replace")
-        metadata = notefile.read_frontmatter(text)
-        holder = notefile.identity(metadata) if metadata is not None else None
-        still = holder == key if holder is not None else notefile.BEGIN in text
-        self._still[key] = (record.path, still)
-        return still
-
-    def choose_path(self, key: str, proposed: str) -> str:
-        """The note's path: where it already is, else ``proposed`` made safe and free."""
-        existing = self.path_of(key)
-        if existing:
-            self._reserved[existing] = key
-            return existing
-        base = safe_relpath(proposed)
-        stem, _, _ = base.rpartition(".md")
-        candidate, n = base, 1
-        while not self._free(candidate, key):
-            n += 1
-            candidate = f"{stem} ({n}).md"
-        if candidate != base:
-            self._renamed.add(key)
-        self._reserved[candidate] = key
-        return candidate
-
-    def chooses(self, key: str, proposed: str) -> bool:
-        """Would ``choose_path`` give the note exactly ``proposed`` (no other path already
-        holds it, and ``proposed`` is safe and free)? Nothing is reserved."""
-        existing = self.path_of(key)
-        if existing:
-            return existing == proposed
-        return safe_relpath(proposed) == proposed and self._free(proposed, key)
-
-    def _free(self, relpath: str, key: str) -> bool:
-        holder = self._reserved.get(relpath)
-        if holder is not None:
-            return holder == key
-        kind = self._kind(relpath)
-        if kind in ("missing", "blocked"):  # blocked: the write is refused and reported
-            return True
-        return kind == "file" and self._identity_of(relpath) == key
 
     # -- notes -------------------------------------------------------------------------
 

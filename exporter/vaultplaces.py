@@ -1,0 +1,98 @@
+"""Where a note goes: where it is now, or a safe name nobody else holds.
+
+A note is where its record says while the file there is still that note (the file this
+machine wrote, or one naming the session): the person may have deleted it and given its
+name to another note or to a file of their own, which is then never written. Otherwise it
+is found by identity anywhere in the vault. A new note gets its proposed path made safe,
+with `` (2)``, `` (3)``… while another file or another note of this run holds it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import notefile, vaultio
+from .state import NoteRecord
+from .vaultpaths import inside, safe_relpath
+from .vaultsurvey import HEAD_BYTES, NoteSurvey, stat_key
+
+
+class NotePlaces(NoteSurvey):
+    """The path-choosing part of ``Vault`` (a base class of it), which sets these."""
+
+    _reserved: dict[str, str]  # relpath -> key, for paths chosen this run
+    _renamed: set[str]  # keys that could not take their proposed name
+    _still: dict[str, tuple[str, bool]]  # key -> (its path, still its note?)
+
+    def path_of(self, key: str) -> str | None:
+        """Where the note for ``key`` is now, if it exists: recorded, or found by identity.
+        A recorded path now holding a link or FIFO is returned, so writing it is refused."""
+        record = self.state.notes.get(key)
+        if record and inside(record.path):
+            kind = self._kind(record.path)
+            if kind == "file" and not self._still_note_of(key, record):
+                return self._find_by_identity(key)  # another note (or file) took its name
+            if kind not in ("missing", "folder"):
+                return record.path  # a link or FIFO there now: writing it is refused and reported
+        return self._find_by_identity(key)
+
+    def _still_note_of(self, key: str, record: NoteRecord) -> bool:
+        """Is the file at a note's recorded path still that note? The person may have
+        deleted it and given its name to another note, or to a file of their own. The file
+        this machine last wrote (same stat) is; another is unless its frontmatter names
+        another session, or it has neither an identity nor the markers (not a note of ours).
+        A file that cannot be read or parsed counts as it: writing it reports why."""
+        known = self._still.get(key)
+        if known is not None and known[0] == record.path:
+            return known[1]  # (asked again for each link to the note, and to write it)
+        try:
+            if stat_key(os.lstat(os.path.join(self.root, record.path))) == record.stat:
+                return True
+            self._batch.settle(record.path)
+            found = vaultio.read_file(self.root, record.path, HEAD_BYTES)
+            if found and len(found[0]) == HEAD_BYTES:  # a long frontmatter: the whole file
+                found = vaultio.read_file(self.root, record.path)
+        except OSError:
+            return True
+        if found is None:
+            return False
+        text = found[0].decode("utf-8", "replace")
+        metadata = notefile.read_frontmatter(text)
+        holder = notefile.identity(metadata) if metadata is not None else None
+        still = holder == key if holder is not None else notefile.BEGIN in text
+        self._still[key] = (record.path, still)
+        return still
+
+    def choose_path(self, key: str, proposed: str) -> str:
+        """The note's path: where it already is, else ``proposed`` made safe and free."""
+        existing = self.path_of(key)
+        if existing:
+            self._reserved[existing] = key
+            return existing
+        base = safe_relpath(proposed)
+        stem, _, _ = base.rpartition(".md")
+        candidate, n = base, 1
+        while not self._free(candidate, key):
+            n += 1
+            candidate = f"{stem} ({n}).md"
+        if candidate != base:
+            self._renamed.add(key)
+        self._reserved[candidate] = key
+        return candidate
+
+    def chooses(self, key: str, proposed: str) -> bool:
+        """Would ``choose_path`` give the note exactly ``proposed`` (no other path already
+        holds it, and ``proposed`` is safe and free)? Nothing is reserved."""
+        existing = self.path_of(key)
+        if existing:
+            return existing == proposed
+        return safe_relpath(proposed) == proposed and self._free(proposed, key)
+
+    def _free(self, relpath: str, key: str) -> bool:
+        holder = self._reserved.get(relpath)
+        if holder is not None:
+            return holder == key
+        kind = self._kind(relpath)
+        if kind in ("missing", "blocked"):  # blocked: the write is refused and reported
+            return True
+        return kind == "file" and self._identity_of(relpath) == key

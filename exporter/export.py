@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import notefile
 from .adapters import Adapter, SessionRef
 from .collector import collector_eased
 from .errors import ConfigError, Problem
@@ -155,7 +156,7 @@ class _Run:
         # A run that read no source and changed nothing leaves the state as it was read.
         touched = self.rerender or self._read_any or bool(news)
         for change in self.notes.late_failures(self.vault.save_state(touched)):
-            if not change.key.startswith("index:"):  # (index notes are no source's)
+            if not change.key.startswith(notefile.INDEX_PREFIX):  # (no source's notes)
                 self.notes.count(change)
         if self.redactor:  # problems and changes can quote a source line or an old note
             redact_report(self.report, self.redactor)

@@ -16,7 +16,7 @@ from datetime import date, datetime
 from pathlib import PurePosixPath
 from typing import Any
 
-from . import markdown
+from . import markdown, notefile
 from .index_body import (
     PROJECT_TEMPLATE_SHA256,
     PROJECTS_TEMPLATE_SHA256,
@@ -29,7 +29,7 @@ from .vault import Change, Vault
 
 Notes = dict[str, tuple[str, dict[str, Any]]]  # every note of a vault: key -> (path, meta)
 
-INDEX_PREFIX = "index:"
+INDEX_PREFIX = notefile.INDEX_PREFIX  # (the keys of index notes, as their identities read)
 _PROJECT_KEY = f"{INDEX_PREFIX}project/"
 INDEX_TAG = "ai-session-index"  # outside the ai-session tree: `FROM #ai-session` lists sessions
 PROJECT_TEMPLATE = "project_index.md.j2"

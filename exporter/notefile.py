@@ -291,11 +291,14 @@ def yaml_of(values: dict[str, Any]) -> str:
     return (m.group(1) or "") if m else ""
 
 
+INDEX_PREFIX = "index:"  # the identities of the exporter's index notes start so
+
+
 def identity(metadata: dict[str, Any]) -> str | None:
     """``source:session_id`` when the frontmatter says which session a note is
     (``index:…`` for the exporter's index notes)."""
     if isinstance(metadata.get("ccexport_index"), str):
-        return f"index:{metadata['ccexport_index']}"
+        return f"{INDEX_PREFIX}{metadata['ccexport_index']}"
     source, session_id = metadata.get("source"), metadata.get("session_id")
     if isinstance(source, str) and isinstance(session_id, str | int):
         part = metadata.get("part")

@@ -7,6 +7,7 @@ counts per source, and a problem for every note that could not be written.
 
 from __future__ import annotations
 
+from . import notefile
 from .bases import write_bases_file
 from .errors import Problem
 from .index import note_meta, write_index_notes
@@ -103,7 +104,7 @@ class NoteWriter:
         """Notes whose fsync or rename failed when the vault landed them (failed after all),
         or which the person saved meanwhile (kept as they saved them: a warning)."""
         for change in changes:
-            if change.key.startswith("index:"):
+            if change.key.startswith(notefile.INDEX_PREFIX):
                 self.report.indexes = [
                     change if c.key == change.key else c for c in self.report.indexes
                 ]

@@ -132,7 +132,7 @@ def unreadable_below(root: Path, source: str) -> list[Problem]:
                 if entry.name not in _NOT_SOURCES and entry.is_dir(follow_symlinks=False)
             )
             for entry in entries:
-                failed = unreachable(entry) if entry.is_symlink() else None
+                failed = unreachable(entry)
                 if failed is not None:
                     why = _link_problem(failed)
                     problems.append(Problem(entry.path, why, severity="warning", source=source))

@@ -36,7 +36,7 @@ from . import notefile, vaultbatch, vaultio
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
-from .vaultmerge import OWNED_KEYS, merge_frontmatter, updated_text
+from .vaultmerge import OWNED, OWNED_KEYS, merge_frontmatter, updated_text
 from .vaultpaths import MAX_NAME_BYTES, inside, safe_component, safe_relpath
 from .vaultplaces import NotePlaces
 from .vaultsurvey import stat_key
@@ -339,10 +339,10 @@ class Vault(NotePlaces):
                 changes.append(self._left_deleted(key, record))  # deleted while it was written
                 continue
             self.state.notes.pop(key, None)
-            for unit, record in list(self.state.sources.items()):
-                if key in record.get("notes", ()):
+            for unit, source in list(self.state.sources.items()):
+                if key in source.get("notes", ()):
                     del self.state.sources[unit]
-            if key.startswith("index:"):
+            if key.startswith(notefile.INDEX_PREFIX):
                 self.state.render = ""  # no source redoes an index: the next run rewrites them
             if isinstance(exc, vaultbatch.ChangedMeanwhile):
                 why = f"{exc}: left as saved, updated on the next run"
@@ -402,8 +402,6 @@ def _seeded(
     """Our properties and the person's configured ones the note lacks (a key ccexport owns
     is always ours: written every time, or it would be dropped as no longer produced)."""
     extra = {
-        k: v
-        for k, v in seeded.items()
-        if k not in metadata and (k not in existing or k in OWNED_KEYS)
+        k: v for k, v in seeded.items() if k not in metadata and (k not in existing or k in OWNED)
     }
     return {**metadata, **extra} if extra else metadata

@@ -22,6 +22,7 @@ OWNED_KEYS = (
     "forked_from", "model", "active", "prompts", "tools", "errors", "files", "tokens",
     "cost_estimated", "resume", "day", "part", "previous_part", "next_part",
 )  # fmt: skip
+OWNED = frozenset(OWNED_KEYS)
 
 
 def updated_text(
@@ -43,7 +44,7 @@ def updated_text(
     values = {k: merged[k] for k in ours}
     # Only our own keys are ever dropped: a property the configuration added (``[frontmatter]
     # add``) stays the person's once written, also after it leaves the configuration.
-    drop = set(OWNED_KEYS) - set(values)
+    drop = OWNED - set(values)
     yaml_text = notefile.splice_frontmatter(parsed.yaml, values, drop, parsed.metadata)
     if yaml_text is None:  # not a block mapping (flow style, odd keys): written anew
         yaml_text = notefile.yaml_of(merged)
@@ -58,7 +59,7 @@ def merge_frontmatter(
     for key, value in existing.items():
         if key in ours:
             merged[key] = ours[key]
-        elif key not in OWNED_KEYS:
+        elif key not in OWNED:
             merged[key] = value  # the user's own property
     for key, value in ours.items():
         merged.setdefault(key, value)

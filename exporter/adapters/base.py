@@ -75,11 +75,7 @@ def listed(folder: str | os.PathLike[str]) -> list[os.DirEntry[str]]:
     """A folder's entries by name, without links that cannot be followed to anything (a
     link to itself: asking what it is raises, which would end the whole discovery; the
     walk of ``sources.unreadable_below`` reports each)."""
-    return sorted((e for e in os.scandir(folder) if reachable(e)), key=lambda e: e.name)
-
-
-def reachable(entry: os.DirEntry[str]) -> bool:
-    return unreachable(entry) is None
+    return sorted((e for e in os.scandir(folder) if unreachable(e) is None), key=lambda e: e.name)
 
 
 def unreachable(entry: os.DirEntry[str]) -> OSError | None:

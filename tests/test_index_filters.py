@@ -40,6 +40,13 @@ def two_source_home(home: Path) -> None:
     other.write(home / ".claude" / "projects" / "-home-dev-work-blog" / f"{other.session_id}.jsonl")
 
 
+def add_later_session(home: Path, session_id: str, start: str) -> None:
+    late = ClaudeSession(session_id, "/home/dev/work/shop", start=start)
+    late.user("a later question")
+    late.assistant("a later answer")
+    late.write(home / ".claude" / "projects" / "-home-dev-work-shop" / f"{session_id}.jsonl")
+
+
 def export(vault: Path, home: Path, **kw):
     return run_export(ExportOptions(vault=vault, home=home, timezone=UTC, **kw))
 
@@ -79,12 +86,7 @@ def test_index_notes_are_idempotent_and_keep_the_users_text(tmp_path):
     times = stamps(vault)
     export(vault, home)  # nothing changed: nothing written, indexes included
     assert stamps(vault) == times
-    late = ClaudeSession(
-        "1ndex000-0000-4000-8000-0000000000aa", "/home/dev/work/shop", start="2026-05-01T09:00:00Z"
-    )
-    late.user("a later question")
-    late.assistant("a later answer")
-    late.write(home / ".claude" / "projects" / "-home-dev-work-shop" / f"{late.session_id}.jsonl")
+    add_later_session(home, "1ndex000-0000-4000-8000-0000000000aa", "2026-05-01T09:00:00Z")
     export(vault, home)
     text = index.read_text()
     assert "- 2026-05-01 · [[" in text and text.endswith("Shop roadmap: see [[Roadmap]].\n")
@@ -113,12 +115,7 @@ def test_an_edit_inside_an_index_notes_generated_part_is_reported_as_a_conflict(
     export(vault, home)
     index = vault / "AI Sessions" / "Projects" / "shop.md"
     index.write_text(index.read_text().replace("newest first.", "newest first. MY EDIT"))
-    late = ClaudeSession(
-        "1ndex000-0000-4000-8000-0000000000aa", "/home/dev/work/shop", start="2026-05-01T09:00:00Z"
-    )
-    late.user("a later question")
-    late.assistant("a later answer")
-    late.write(home / ".claude" / "projects" / "-home-dev-work-shop" / f"{late.session_id}.jsonl")
+    add_later_session(home, "1ndex000-0000-4000-8000-0000000000aa", "2026-05-01T09:00:00Z")
     report = export(vault, home)
     saved = list((vault / ".ccexport" / "conflicts").iterdir())
     assert len(saved) == 1 and "MY EDIT" in saved[0].read_text()
@@ -189,12 +186,7 @@ def test_a_note_whose_created_became_a_date_in_obsidian_is_listed(tmp_path):
     (note,) = [n for n in note_files(vault) if "claude question 1" in n]
     path = vault / note
     path.write_text(re.sub(r"(?m)^created: .*$", "created: 2026-04-09", path.read_text()))
-    late = ClaudeSession(
-        "1ndex000-0000-4000-8000-0000000000bb", "/home/dev/work/shop", start="2026-04-05T09:00:00Z"
-    )
-    late.user("a later question")
-    late.assistant("a later answer")
-    late.write(home / ".claude" / "projects" / "-home-dev-work-shop" / f"{late.session_id}.jsonl")
+    add_later_session(home, "1ndex000-0000-4000-8000-0000000000bb", "2026-04-05T09:00:00Z")
     report = export(vault, home)
     assert not report.problems, report.problems
     index = (vault / "AI Sessions" / "Projects" / "shop.md").read_text()

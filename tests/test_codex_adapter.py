@@ -206,6 +206,34 @@ def test_tool_searches_and_generated_images_are_read(tmp_path):
     assert (image.media_type, image.data) == ("image/png", png)
 
 
+def test_a_message_between_agents_is_a_notification_naming_both(tmp_path):
+    """A multi-agent thread's ``agent_message`` items (FORMATS.md 2.5) were reported and
+    dropped: what one agent told another is part of what happened."""
+    r = CodexRollout(TID)
+    r.user("split the work")
+    r.item({"type": "agent_message", "id": "m1", "author": "/root/worker", "recipient": "/root",
+            "content": [{"type": "input_text", "text": "Tests pass; 3 files changed."},
+                        {"type": "encrypted_content", "encrypted_content": "gAAA"}]})  # fmt: skip
+    r.item({"type": "agent_message", "id": "m2", "content": [{"type": "input_text", "text": "go"}]})
+    r.item({"type": "agent_message", "id": "m3", "author": "/root", "content": []})
+    r.assistant("Merged.")
+    r.write(tmp_path / ".codex")
+    ref = next(iter(CodexAdapter().discover(SourceContext(tmp_path, {}, False))))
+    loaded = CodexAdapter().load(ref)
+    assert loaded.problems == []
+    notices = [(m.role, p.notice, p.text) for m in loaded.sessions[0].messages
+               for p in m.parts if p.kind == "notice"]  # fmt: skip
+    assert notices == [
+        (
+            "system",
+            "notification",
+            "Message from /root/worker to /root:\n\nTests pass; 3 files changed.",
+        ),
+        ("system", "notification", "Message:\n\ngo"),
+    ]
+    assert texts(loaded.sessions[0], "assistant") == ["Merged."]
+
+
 @pytest.mark.parametrize(
     ("data", "kind"),
     [(b"RIFF\0\0\0\0WEBPVP8 ", "image/webp"), (b"RIFF\0\0\0\0WAVEfmt ", None),

@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from ..model import AttachmentPart, Part, ToolCallPart, ToolResultPart
+from ..model import AttachmentPart, NoticePart, Part, ToolCallPart, ToolResultPart
 
 _SHELL_TOOLS = {"shell", "container.exec", "local_shell", "shell_command", "exec_command"}
 
@@ -111,6 +111,24 @@ def image_generation(p: dict[str, Any]) -> list[Part]:
     )
     image = _image_bytes(p.get("result"))
     return [call, AttachmentPart(image[0], image[1])] if image else [call]
+
+
+def agent_message(p: dict[str, Any]) -> list[Part]:
+    """A message one agent of a multi-agent thread sent another: a notification naming
+    both, with its readable text (an ``encrypted_content`` part holds none)."""
+    text = content_text(p.get("content")).strip()
+    if not text:
+        return []
+    author, recipient = (
+        " ".join(p[key].split()) if isinstance(p.get(key), str) else ""
+        for key in ("author", "recipient")
+    )
+    head = (
+        "Message"
+        + (f" from {author}" if author else "")
+        + (f" to {recipient}" if recipient else "")
+    )
+    return [NoticePart("notification", f"{head}:\n\n{text}")]
 
 
 _MAGIC = ((b"\x89PNG", "image/png"), (b"\xff\xd8", "image/jpeg"), (b"GIF8", "image/gif"))

@@ -24,6 +24,7 @@ from ..model import (
 )
 from ._jsonl import parse_timestamp, token_count
 from .codex_items import (
+    agent_message,
     content_text,
     decoded_image,
     image_generation,
@@ -279,6 +280,8 @@ class RolloutBuilder:
             self._add("tool", [tool_search_output(p)], number, when)
         elif ptype == "image_generation_call":
             self._add("assistant", image_generation(p), number, when)
+        elif ptype == "agent_message":
+            self._add("system", agent_message(p), number, when)
         elif ptype not in _IGNORED_ITEMS:
             kind = str(ptype)[:80]
             first, seen = self.out.unknown.get(kind, (number, 0))

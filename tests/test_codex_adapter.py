@@ -380,6 +380,27 @@ def test_fork_drops_the_copied_history_when_the_origin_is_on_disk(tmp_path):
     assert texts(forked, "assistant") == ["Added /metrics."]
 
 
+def test_a_fork_drops_the_newer_items_its_origin_replays_too(tmp_path):
+    """Tool searches, generated images, web searches and messages between agents had no
+    signature: replayed at the end of a fork's copy, they showed again in the fork's note."""
+    origin = conversation()
+    origin.item({"type": "tool_search_call", "call_id": "ts", "arguments": {"query": "x"}})
+    origin.item({"type": "tool_search_output", "call_id": "ts", "tools": [{"name": "draw"}]})
+    origin.item({"type": "image_generation_call", "id": "ig", "revised_prompt": "a cat"})
+    origin.item({"type": "web_search_call", "action": {"type": "search", "query": "probes"}})
+    origin.item({"type": "agent_message", "author": "/root/w", "recipient": "/root",
+                 "content": [{"type": "input_text", "text": "done"}]})  # fmt: skip
+    origin.write(tmp_path / ".codex")
+    fork = CodexRollout("019a0000-0000-7000-8000-00000000f0f0", forked_from=TID)
+    fork.lines += [x for x in origin.lines if x["type"] != "session_meta"]
+    fork.user("Instead, add metrics")
+    fork.write(tmp_path / ".codex")
+    sessions, _ = load_all(tmp_path)
+    forked = next(s for s in sessions if s.session_id.endswith("f0f0"))
+    assert [p.kind for m in forked.messages for p in m.parts] == ["text"]
+    assert texts(forked, "user") == ["Instead, add metrics"]
+
+
 def test_fork_keeps_everything_when_the_origin_is_gone(tmp_path):
     origin = conversation()
     fork = CodexRollout("019a0000-0000-7000-8000-00000000f0f0", forked_from=TID)

@@ -52,7 +52,7 @@ def decoded_image(url: Any) -> AttachmentPart | None:
 
 
 def tool_call(p: dict[str, Any]) -> ToolCallPart:
-    ptype, call_id = p.get("type"), _call_id(p)
+    ptype, call_id = p.get("type"), item_call_id(p)
     if ptype == "local_shell_call":
         action = p.get("action") if isinstance(p.get("action"), dict) else {}
         args = {
@@ -76,7 +76,7 @@ def tool_call(p: dict[str, Any]) -> ToolCallPart:
 
 def tool_search_call(p: dict[str, Any]) -> ToolCallPart:
     """A search among the tools the model may load (newer Codex): its query as input."""
-    return ToolCallPart("tool_search", _arguments(p), _call_id(p))
+    return ToolCallPart("tool_search", _arguments(p), item_call_id(p))
 
 
 def _arguments(p: dict[str, Any]) -> Any:
@@ -100,14 +100,14 @@ def tool_search_output(p: dict[str, Any]) -> ToolResultPart:
         inner = tool.get("tools") if isinstance(tool.get("tools"), list) else []
         names = [str(t.get("name")) for t in inner if isinstance(t, dict) and t.get("name")]
         lines.append(f"{name}: {', '.join(names)}" if names else name)
-    return ToolResultPart("\n".join(lines), _call_id(p))
+    return ToolResultPart("\n".join(lines), item_call_id(p))
 
 
 def image_generation(p: dict[str, Any]) -> list[Part]:
     """An image the model generated: the call with its prompt, then the image (base64)."""
     prompt = p.get("revised_prompt")
     call = ToolCallPart(
-        "image_generation", {"prompt": prompt} if isinstance(prompt, str) else {}, _call_id(p)
+        "image_generation", {"prompt": prompt} if isinstance(prompt, str) else {}, item_call_id(p)
     )
     image = _image_bytes(p.get("result"))
     return [call, AttachmentPart(image[0], image[1])] if image else [call]
@@ -147,7 +147,8 @@ def _image_bytes(data: Any) -> tuple[str, bytes] | None:
     return next(((kind, raw) for magic, kind in _MAGIC if raw.startswith(magic)), None)
 
 
-def _call_id(p: dict[str, Any]) -> str | None:
+def item_call_id(p: dict[str, Any]) -> str | None:
+    """An item's ``call_id``, or its ``id`` (what pairs a call with its output)."""
     call_id = p.get("call_id") if isinstance(p.get("call_id"), str) else p.get("id")
     return call_id if isinstance(call_id, str) else None
 

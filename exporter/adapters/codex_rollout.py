@@ -29,6 +29,7 @@ from .codex_items import (
     decoded_image,
     image_generation,
     images,
+    item_call_id,
     reasoning_texts,
     review_text,
     tool_call,
@@ -82,6 +83,13 @@ def _signature(kind: str, p: dict[str, Any]) -> tuple[str, str] | None:
             return (str(ptype), str(p.get("call_id")))
         if ptype == "reasoning":
             return ("reasoning", "\n".join(reasoning_texts(p)))
+        if ptype in ("tool_search_call", "tool_search_output", "image_generation_call"):
+            return (str(ptype), str(item_call_id(p)))
+        if ptype == "web_search_call":
+            return (str(ptype), str(p.get("action")))  # a replay copies the record as it was
+        if ptype == "agent_message":
+            return ("item:agent_message", f"{p.get('author')}>{p.get('recipient')}:"
+                    + content_text(p.get("content")))  # fmt: skip
     elif kind == "event_msg" and ptype in ("user_message", "agent_message", "agent_reasoning"):
         return (str(ptype), str(p.get("message") or p.get("text") or ""))
     return None

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import builtins
 import json
+import shutil
+from datetime import UTC
 from pathlib import Path
 
 import pytest
 from claude_builder import ClaudeSession, image_block, tiny_png, tool_use
-from conftest import load_sessions, texts
+from conftest import load_sessions, note_files, texts
 
 from exporter.adapters import SourceContext
 from exporter.adapters.claude_code import ClaudeCodeAdapter, project_name
 from exporter.errors import Problem
+from exporter.export import ExportOptions, run_export
 from exporter.model import Session
 
 SID = "11111111-2222-4333-8444-555555555555"
@@ -198,6 +201,36 @@ def test_subagent_new_layout_links_by_meta_sidecar(tmp_path):
     assert parent.subagent_ids == (child.session_id,)
     call = next(p for m in parent.messages for p in m.parts if p.kind == "tool_call")
     assert call.subagent_id == child.session_id
+
+
+def test_a_parent_keeps_its_links_to_a_subagent_whose_file_was_cleaned_up(tmp_path):
+    """Claude Code may delete an old subagent's file before its parent's (the parent was
+    resumed later): the subagent's note stays in the vault, so the parent's next update
+    still links to it, from the Task call and its properties."""
+    folder = projects(tmp_path)
+    s = _task_session(folder)
+    s.tool_result("toolu_1", "Found 3.", rich={"status": "completed", "agentId": "a1b2c3d"})
+    s.write(folder / f"{SID}.jsonl")
+    agent = ClaudeSession(SID, sidechain=True, agent_id="a1b2c3d")
+    agent.user("List tests.", parent=None)
+    agent.assistant("Found 3.")
+    agent.write(folder / SID / "subagents" / "agent-a1b2c3d.jsonl")
+    vault = tmp_path / "vault"
+    options = ExportOptions(vault=vault, home=tmp_path, sources=["claude-code"], timezone=UTC)
+    run_export(options)
+    child = next(Path(k).stem for k in note_files(vault) if "· agent" in k)
+    parent_note = next(k for k in note_files(vault) if "· agent" not in k)
+    before = (vault / parent_note).read_text()
+    assert f"Full transcript: [[{child}]]" in before and f"[[{child}|Survey]]" in before
+    shutil.rmtree(folder / SID / "subagents")
+    s.user("And the slow ones?")
+    s.assistant("Two are slow.")
+    s.write(folder / f"{SID}.jsonl")
+    assert run_export(options).total("updated") == 1
+    after = (vault / parent_note).read_text()
+    assert "Two are slow." in after
+    assert f"Full transcript: [[{child}]]" in after and f"[[{child}|Survey]]" in after
+    assert (vault / Path(parent_note).parent / f"{child}.md").is_file()
 
 
 def test_subagent_old_top_level_file_links_by_task_result(tmp_path):

@@ -153,14 +153,10 @@ class ClaudeCodeAdapter:
         links, descriptions = main.tasks.links, main.tasks.descriptions
         children = self._related_children(ref, main_id, links, descriptions, result.problems)
         inline, warmup = _inline_sidechains(main, main_id, path)
-        # Link only to subagents that will have a note: loaded here, or an agent file beside.
-        exported = {c.session_id for c in children + inline}
-        folder = path.parent
-        child_links = {
-            call: child
-            for call, child in child_session_ids(links, main_id).items()
-            if child in exported or (folder / f"agent-{links[call]}.jsonl").is_file()
-        }
+        # Every subagent a Task result names: the note builder links those that have a note,
+        # this run's or an earlier run's (a subagent's file may be cleaned up before its
+        # parent's, and its note stays in the vault).
+        child_links = child_session_ids(links, main_id)
         every_line = not inline and main.any_sidechain
         if not every_line:
             transcript = main.transcript.finish(child_links)

@@ -66,6 +66,8 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
         when = f", newest {_when(newest / 1e9)}" if newest else ""
         where = ", ".join(str(r) for r in roots)
         checks.append(Check("Sources", "ok", f"{name} {sessions} sessions{when} in {where}"))
+        for problem in dict.fromkeys(r.unread_index for r in refs if r.unread_index):
+            checks.append(Check("Sources", "attention", f"{name} {problem}"))  # an index
         for root in roots if not getattr(adapter, "searched_roots", False) else []:
             if root.is_dir():
                 for problem in unreadable_below(root, adapter.name):

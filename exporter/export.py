@@ -166,6 +166,8 @@ class _Run:
     def _export_all(
         self, units: list[tuple[Adapter, SessionRef]], progress: Progress | None
     ) -> None:
+        # (an index that could not be read: its units take the facts of the last run)
+        units = [(adapter, self.unchanged.with_recorded_facts(ref)) for adapter, ref in units]
         named = [(adapter, ref, str(ref.main.path)) for adapter, ref in units]  # unit's name
         for adapter, ref, unit in named:
             self._counts(adapter.name)

@@ -26,7 +26,8 @@ def discover(
     """Every session unit found for the chosen sources (cheap: no parsing). A source whose
     folders cannot be gone through to the end keeps what was found before, and the other
     sources go on: the path is added to ``problems`` (a folder this user cannot list is
-    reported by ``unreadable_in_sources``)."""
+    reported by ``unreadable_in_sources``). So is, once, an index of titles or folders that
+    could not be read (a warning: its units keep the facts of the last run)."""
     ctx = SourceContext.for_home(options.home, options.paths)
     found: list[tuple[Adapter, SessionRef]] = []
     for adapter in select_adapters(options.sources):
@@ -35,6 +36,9 @@ def discover(
                 if options.since and ref.mtime_ns < options.since.timestamp() * 1e9:
                     continue  # not touched since: cannot hold anything newer
                 found.append((adapter, ref))
+                unread = ref.unread_index
+                if unread and problems is not None and unread not in problems:
+                    problems.append(unread)
         except PermissionError:
             continue  # the folder is reported by unreadable_in_sources; the rest goes on
         except OSError as exc:

@@ -25,6 +25,19 @@ class UnchangedUnits:
         # its turn, once its notes are written); its files' stamps and the run decide it.
         self._fingerprints: dict[str, list[list[object]]] = {}
 
+    def with_recorded_facts(self, ref: SessionRef) -> SessionRef:
+        """A unit whose index could not be read this run, with the facts its notes were
+        last made from: its title does not flip to the first prompt (and back next run, an
+        alias more each time), and if its files did not change it is skipped. A unit not
+        exported before has none to take: its notes get what its own files say."""
+        if ref.unread_index is None:
+            return ref
+        record = self.vault.state.sources.get(str(ref.main.path))
+        fingerprint = record.get("fingerprint") if record else None
+        if not fingerprint:  # never exported, or outdated (its record of facts is gone)
+            return ref
+        return ref.with_facts(SessionRef.facts_in(fingerprint[1:]))  # [0]: the render's
+
     def fingerprint(self, unit: str, ref: SessionRef) -> list[list[object]]:
         """What a unit's notes were made from: its files and the way notes are rendered."""
         found = self._fingerprints.get(unit)

@@ -3,7 +3,9 @@
 An adapter
 
 - ``roots(ctx)``: the folders it would read on this machine (they may not exist);
-- ``discover(ctx)``: lists sessions cheaply (paths, sizes, mtimes; nothing parsed);
+- ``discover(ctx)``: lists sessions cheaply (paths, sizes, mtimes; nothing parsed); facts
+  from an index beside the transcripts (titles, folders) go into each ``SessionRef``, and
+  an index that is there but cannot be read marks the refs it describes (``unread_index``);
 - ``load(ref)``: parses one discovered session (plus any subagent transcripts that belong
   to it) into model ``Session`` values, reporting bad input as ``Problem`` values.
 

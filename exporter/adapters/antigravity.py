@@ -42,7 +42,16 @@ from ..model import (
     ToolResultPart,
 )
 from ._jsonl import iter_jsonl, parse_timestamp
-from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed, read_regular
+from .base import (
+    FileStamp,
+    LoadResult,
+    SessionRef,
+    SourceContext,
+    cannot_read,
+    index_unreadable,
+    listed,
+    read_regular,
+)
 
 SOURCE = "antigravity"
 TRANSCRIPT = Path(".system_generated") / "logs" / "transcript.jsonl"
@@ -51,6 +60,7 @@ _REQUEST = re.compile(r"<USER_REQUEST>\n?(.*?)\n?</USER_REQUEST>", re.S)
 _SETTINGS = re.compile(r"<USER_SETTINGS_CHANGE>\n?(.*?)\n?</USER_SETTINGS_CHANGE>", re.S)
 _MODEL = re.compile(r"`Model Selection` from .+? to (.+?)\.?$", re.M)
 _TRUNCATED = "[cut short in Antigravity's log]"
+WORKSPACES_GIVE = "working folders"  # what last_conversations.json gives its sessions
 
 
 class AntigravityAdapter:
@@ -69,13 +79,14 @@ class AntigravityAdapter:
             brain = root / "brain"
             if not brain.is_dir():
                 continue
-            workspaces = _workspaces(root / "cache" / "last_conversations.json")
+            workspaces, unread = _workspaces(root / "cache" / "last_conversations.json")
             for entry in listed(brain):
                 transcript = Path(entry.path) / TRANSCRIPT
                 if entry.is_dir() and transcript.is_file():
                     cwd = workspaces.get(entry.name)
                     extra = (f"cwd={cwd}",) if cwd else ()
-                    yield SessionRef(SOURCE, entry.name, FileStamp.of(transcript), extra=extra)
+                    stamp = FileStamp.of(transcript)
+                    yield SessionRef(SOURCE, entry.name, stamp, (), extra, unread)
 
     def load(self, ref: SessionRef) -> LoadResult:
         result = LoadResult()
@@ -107,21 +118,26 @@ class AntigravityAdapter:
         return result
 
 
-def _workspaces(path: Path) -> dict[str, str]:
-    """conversation id -> workspace folder, from ``last_conversations.json``."""
+def _workspaces(path: Path) -> tuple[dict[str, str], Problem | None]:
+    """conversation id -> workspace folder, from ``last_conversations.json``; and why the
+    file could not be read, when it is there."""
     try:
         doc = orjson.loads(read_regular(path))
-    except (OSError, orjson.JSONDecodeError):
-        return {}
+    except FileNotFoundError:
+        return {}, None  # no cache: nothing is missing
+    except OSError as exc:
+        return {}, index_unreadable(SOURCE, path, cannot_read(exc), WORKSPACES_GIVE)
+    except orjson.JSONDecodeError:
+        return {}, index_unreadable(SOURCE, path, "not valid JSON", WORKSPACES_GIVE)
     if not isinstance(doc, dict):
-        return {}
+        return {}, None
     out = {}
     for workspace, conversation in doc.items():
         if isinstance(conversation, dict):
             conversation = conversation.get("id") or conversation.get("conversationId")
         if isinstance(conversation, str) and workspace:
             out[conversation] = _folder(workspace)
-    return out
+    return out, None
 
 
 def _folder(workspace: str) -> str:

@@ -6,7 +6,7 @@ import errno
 import os
 import stat
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO, ClassVar, Protocol
 
@@ -118,10 +118,22 @@ class SessionRef:
     # Facts read at discovery that change the note without touching the file (a title
     # from an index): part of the fingerprint, so a change re-exports the session.
     extra: tuple[str, ...] = ()
+    # Why the index that gives some of these facts could not be read this run (a warning
+    # naming it, from ``index_unreadable``). The run then gives the ref the facts it recorded
+    # last time (``with_facts``): a locked index does not flip the note's title and back.
+    unread_index: Problem | None = None
 
     def fact(self, name: str) -> str | None:
         """The value of a ``name=value`` entry of ``extra``."""
         return next((x[len(name) + 1 :] for x in self.extra if x.startswith(name + "=")), None)
+
+    def with_facts(self, recorded: Iterable[str]) -> SessionRef:
+        """This ref with the ``recorded`` facts whose names it lacks, after its own (an
+        index's facts come after the unit's own, so the last run's ``extra`` comes back as
+        it was)."""
+        names = {x.partition("=")[0] for x in self.extra}
+        kept = tuple(x for x in recorded if x.partition("=")[0] not in names)
+        return replace(self, extra=(*self.extra, *kept)) if kept else self
 
     @property
     def files(self) -> tuple[FileStamp, ...]:
@@ -141,6 +153,28 @@ class SessionRef:
             [str(f.path), f.size, f.mtime_ns, f.inode] for f in self.files
         ]
         return stamps + [list(self.extra)] if self.extra else stamps
+
+    @staticmethod
+    def facts_in(fingerprint: list[list[object]]) -> tuple[str, ...]:
+        """The ``extra`` of the ref whose ``fingerprint()`` ends ``fingerprint`` (its last
+        entry when that is all text: a file's entry holds numbers)."""
+        last = fingerprint[-1] if fingerprint else None
+        if isinstance(last, list) and last and all(isinstance(x, str) for x in last):
+            return tuple(last)
+        return ()
+
+
+def index_unreadable(source: str, path: Path, why: str, gives: str) -> Problem:
+    """The warning for an index beside the sessions (titles, folders) that is there but
+    could not be read. An index that is not there at all (the tool's version writes none)
+    is no problem: nothing is missing."""
+    then = f"until it can be read, the {gives} it gives are kept from the last run"
+    return Problem(str(path), f"{why}; {then}", source=source)
+
+
+def cannot_read(exc: OSError) -> str:
+    """Why a file could not be read, in words (``why`` of ``index_unreadable``)."""
+    return f"could not be read ({exc.strerror or exc})"
 
 
 @dataclass(slots=True)

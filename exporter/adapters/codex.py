@@ -50,6 +50,8 @@ from .base import (
     MessageSink,
     SessionRef,
     SourceContext,
+    cannot_read,
+    index_unreadable,
     open_regular,
     read_regular,
 )
@@ -107,12 +109,13 @@ class CodexAdapter:
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
         self.use_context(ctx)
         for root in self.roots(ctx):
-            titles = _read_titles(root / "session_index.jsonl")
+            titles, unread = _read_titles(root / "session_index.jsonl")
             for path in _rollout_files(root):
                 session_id = _id_from_name(path.name)
                 title = titles.get(session_id or "")
                 extra = (f"title={title}",) if title else ()
-                yield SessionRef(SOURCE, session_id or path.stem, FileStamp.of(path), extra=extra)
+                stamp = FileStamp.of(path)
+                yield SessionRef(SOURCE, session_id or path.stem, stamp, (), extra, unread)
 
     def load(self, ref: SessionRef, keep: MessageSink | None = None) -> LoadResult:
         # A held rollout is many new containers and no cycle among them: the collector,
@@ -208,8 +211,10 @@ def _id_from_name(name: str) -> str | None:
     return found[-1].lower() if found else None
 
 
-def _read_titles(path: Path) -> dict[str, str]:
-    """Thread names from ``session_index.jsonl``; the newest line for an id wins."""
+def _read_titles(path: Path) -> tuple[dict[str, str], Problem | None]:
+    """Thread names from ``session_index.jsonl``; the newest line for an id wins. A line
+    that is not JSON (one being appended) is passed over; a file that is there but cannot
+    be read is a warning."""
     titles: dict[str, tuple[str, str]] = {}
     try:
         with open_regular(path) as f:
@@ -225,9 +230,11 @@ def _read_titles(path: Path) -> dict[str, str]:
                     stamp = str(entry.get("updated_at") or "")
                     if sid not in titles or stamp >= titles[sid][0]:
                         titles[sid.lower()] = (stamp, name.strip())
-    except OSError:
-        return {}
-    return {sid: name for sid, (_, name) in titles.items()}
+    except FileNotFoundError:
+        return {}, None  # no index (an older Codex): nothing is missing
+    except OSError as exc:
+        return {}, index_unreadable(SOURCE, path, cannot_read(exc), "titles")
+    return {sid: name for sid, (_, name) in titles.items()}, None
 
 
 Record = tuple[int, str, dict[str, Any], Any]  # (line, kind, payload, timestamp)

@@ -28,7 +28,15 @@ import orjson
 from ..errors import Problem, SourceError
 from ..model import Session, Usage
 from ._jsonl import parse_timestamp
-from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed, read_regular
+from .base import (
+    FileStamp,
+    LoadResult,
+    SessionRef,
+    SourceContext,
+    index_unreadable,
+    listed,
+    read_regular,
+)
 from .vscode import (
     Database,
     db_stamps,
@@ -65,6 +73,7 @@ class CopilotAdapter:
             copies: dict[str, list[Path]] = {}
             titles: dict[str, str] = {}
             legacy: list[Path] = []
+            unread: dict[Path, Problem] = {}  # chat folder -> why its index was not read
             for place in _places(user_dir):
                 chats = place / (
                     "emptyWindowChatSessions" if place.name == "globalStorage" else "chatSessions"
@@ -75,15 +84,18 @@ class CopilotAdapter:
                         stem, ext = os.path.splitext(name)
                         if ext == ".jsonl" or (ext == ".json" and f"{stem}.jsonl" not in files):
                             copies.setdefault(stem, []).append(path)
-                index, has_legacy = _read_workspace_db(place / "state.vscdb")
+                index, has_legacy, problem = _read_workspace_db(place / "state.vscdb")
                 titles.update(index)
+                if problem:
+                    unread[chats] = problem
                 if has_legacy and place.name != "globalStorage":
                     legacy.append(place / "state.vscdb")
             for session_id, paths in sorted(copies.items()):
                 stamps = [FileStamp.of(p) for p in paths]
                 title = titles.get(session_id)
                 extra = (f"title={title}",) if title else ()
-                yield SessionRef(SOURCE, session_id, stamps[0], tuple(stamps[1:]), extra)
+                problem = next((unread[p.parent] for p in paths if p.parent in unread), None)
+                yield SessionRef(SOURCE, session_id, stamps[0], tuple(stamps[1:]), extra, problem)
             for db in legacy:
                 stamps = db_stamps(db)
                 yield SessionRef(SOURCE, f"legacy:{db.parent.name}", stamps[0], tuple(stamps[1:]))
@@ -130,16 +142,17 @@ def _places(user_dir: Path) -> list[Path]:
     return [*places, user_dir / "globalStorage"]
 
 
-def _read_workspace_db(db: Path) -> tuple[dict[str, str], bool]:
-    """Titles from the session index, and whether pre-file sessions are stored there."""
+def _read_workspace_db(db: Path) -> tuple[dict[str, str], bool, Problem | None]:
+    """Titles from the session index, whether pre-file sessions are stored there, and why
+    the database could not be read (VS Code holds it locked at times)."""
     if not db.is_file():
-        return {}, False
+        return {}, False, None
     try:
         with Database(db) as conn:
             index = conn.get("ItemTable", INDEX_KEY)
             legacy = bool(conn.get("ItemTable", LEGACY_KEY))
-    except SourceError:
-        return {}, False  # a damaged database only costs titles here; files are still read
+    except SourceError as exc:  # only costs titles here: the session files are still read
+        return {}, False, index_unreadable(SOURCE, db, exc.message, "chat titles")
     entries = index.get("entries") if isinstance(index, dict) else None
     titles = {}
     for sid, entry in entries.items() if isinstance(entries, dict) else []:
@@ -149,7 +162,7 @@ def _read_workspace_db(db: Path) -> tuple[dict[str, str], bool]:
             and entry["title"].strip()
         ):
             titles[sid] = entry["title"].strip()
-    return titles, legacy
+    return titles, legacy, None
 
 
 def _not_objects(data: dict[str, Any], path: Path, problems: list[Problem]) -> None:

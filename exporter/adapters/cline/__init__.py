@@ -32,17 +32,29 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ...errors import SourceError
+from ...errors import Problem, SourceError
 from .._sqlite import Database, decode_json
-from ..base import FileStamp, LoadResult, SessionRef, SourceContext, listed
+from ..base import (
+    FileStamp,
+    LoadResult,
+    SessionRef,
+    SourceContext,
+    cannot_read,
+    index_unreadable,
+    listed,
+    read_regular,
+)
 from ..vscode import user_dirs
-from .load import API_FILE, METADATA_FILE, UI_FILE, load_sdk, load_task, read_json
+from .load import API_FILE, METADATA_FILE, UI_FILE, load_sdk, load_task
 
 EDITORS = ["Code", "Code - Insiders", "Cursor", "Windsurf", "VSCodium", "Positron", "Antigravity"]
 # What vscode.user_dirs honours on the real home.
 VSCODE_VARIABLES = ("APPDATA", "VSCODE_APPDATA", "XDG_CONFIG_HOME", "VSCODE_PORTABLE")
 REMOTE_USER_DIRS = [".vscode-server/data/User", ".vscode-server-insiders/data/User",
                     ".vscode-remote/data/User"]  # fmt: skip
+# What each index gives its sessions (told when it cannot be read).
+HISTORY_GIVES = "titles, working folders and models"
+SDK_INDEX_GIVES = "titles, working folders, models, times and parent sessions"
 
 
 class ClineFamilyAdapter:
@@ -147,7 +159,7 @@ def _task_refs(source: str, root: Path) -> Iterator[SessionRef]:
     tasks = root / "tasks"
     if not tasks.is_dir():
         return
-    index = _history_index(root / "state" / "taskHistory.json")
+    index, unread = _history_index(source, root / "state" / "taskHistory.json")
     for entry in listed(tasks):
         if not entry.is_dir():
             continue
@@ -157,12 +169,21 @@ def _task_refs(source: str, root: Path) -> Iterator[SessionRef]:
             continue  # no transcript (a task that never ran, or settings only)
         stamps = [FileStamp.of(f) for f in files]
         facts = index.get(entry.name, ())
-        yield SessionRef(source, entry.name, stamps[0], tuple(stamps[1:]), facts)
+        yield SessionRef(source, entry.name, stamps[0], tuple(stamps[1:]), facts, unread)
 
 
-def _history_index(path: Path) -> dict[str, tuple[str, ...]]:
-    """``HistoryItem[]``: title (the first prompt), working folder and model per task id."""
-    items = read_json(path, [], "") if path.is_file() else None
+def _history_index(source: str, path: Path) -> tuple[dict[str, tuple[str, ...]], Problem | None]:
+    """``HistoryItem[]``: title (the first prompt), working folder and model per task id;
+    and why the file could not be read, when it is there (the extension rewrites it whole:
+    caught halfway it is not JSON)."""
+    try:
+        items = decode_json(read_regular(path))
+    except FileNotFoundError:
+        return {}, None  # no index: nothing is missing
+    except OSError as exc:
+        return {}, index_unreadable(source, path, cannot_read(exc), HISTORY_GIVES)
+    if items is None:
+        return {}, index_unreadable(source, path, "not valid JSON", HISTORY_GIVES)
     index = {}
     for item in items if isinstance(items, list) else []:
         if not isinstance(item, dict) or not isinstance(item.get("id"), str):
@@ -174,14 +195,14 @@ def _history_index(path: Path) -> dict[str, tuple[str, ...]]:
             "updated": str(item["ts"]) if isinstance(item.get("ts"), int | float) else None,
         }
         index[item["id"]] = _facts(facts)
-    return index
+    return index, None
 
 
 def _sdk_refs(source: str, sessions: Path, db: Path) -> Iterator[SessionRef]:
     """Cline 4 session folders (generation C), with their ``sessions.db`` row as facts."""
     if not sessions.is_dir():
         return
-    rows = _sdk_index(db) if db.is_file() else {}
+    rows, unread = _sdk_index(source, db) if db.is_file() else ({}, None)
     for entry in listed(sessions):
         main = Path(entry.path) / f"{entry.name}.messages.json"
         if not entry.is_dir() or not main.is_file():
@@ -194,25 +215,25 @@ def _sdk_refs(source: str, sessions: Path, db: Path) -> Iterator[SessionRef]:
         manifest = Path(entry.path) / f"{entry.name}.json"
         related = ([manifest] if manifest.is_file() else []) + others
         facts = ("kind=sdk", *rows.get(entry.name, ()))
-        yield SessionRef(
-            source, entry.name, FileStamp.of(main), tuple(FileStamp.of(p) for p in related), facts
-        )
+        stamps = tuple(FileStamp.of(p) for p in related)
+        yield SessionRef(source, entry.name, FileStamp.of(main), stamps, facts, unread)
 
 
-def _sdk_index(db: Path) -> dict[str, tuple[str, ...]]:
-    """``sessions`` rows by id; an unreadable index only costs these facts (the transcripts
-    hold the conversation), so it is not an error here."""
+def _sdk_index(source: str, db: Path) -> tuple[dict[str, tuple[str, ...]], Problem | None]:
+    """``sessions`` rows by id, and why the database could not be read (locked by the
+    running Cline): that only costs these facts (the transcripts hold the conversation), so
+    it is a warning, not an error."""
     wanted = ["cwd", "workspace_root", "model", "started_at", "ended_at", "parent_session_id",
               "metadata_json"]  # fmt: skip
     try:
         with Database(db) as conn:
             columns = conn.columns("sessions")
             if "session_id" not in columns:
-                return {}
+                return {}, None
             chosen = ", ".join(c for c in wanted if c in columns)
             rows = list(conn.rows(f"SELECT session_id, {chosen} FROM sessions"))
-    except SourceError:
-        return {}
+    except SourceError as exc:
+        return {}, index_unreadable(source, db, exc.message, SDK_INDEX_GIVES)
     index = {}
     for row in rows:
         meta = decode_json(row.get("metadata_json"))
@@ -226,7 +247,7 @@ def _sdk_index(db: Path) -> dict[str, tuple[str, ...]]:
             "title": title,
         }
         index[str(row["session_id"])] = _facts(facts)
-    return index
+    return index, None
 
 
 def _facts(values: dict[str, Any]) -> tuple[str, ...]:

@@ -32,7 +32,8 @@ import orjson
 
 from ...errors import Problem, SourceError
 from .._jsonl import parse_timestamp
-from ..base import FileStamp, SessionRef, listed, read_regular
+from .._sqlite import describe
+from ..base import FileStamp, SessionRef, index_unreadable, listed, read_regular
 from ..vscode import Database, db_stamps
 
 SOURCE = "cursor"
@@ -41,6 +42,7 @@ TRANSCRIPTS = "agent-transcripts"
 TRACKING_DB = Path("ai-tracking") / "ai-code-tracking.db"
 MAX_BRUTE_DASHES = 16  # the MD5 search tries 2^n readings of a slug
 WALK_BUDGET = 4000  # folders the existence-checked walk may look at
+SUMMARIES_GIVE = "titles and models"  # what the summary table gives its conversations
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +63,11 @@ def discover_transcripts(root: Path, extra: tuple[str, ...]) -> Iterator[Session
     if not projects.is_dir():
         return
     chats = _chat_folders(root)
-    titles = read_summaries(root / TRACKING_DB)
+    titles, unread = read_summaries(root / TRACKING_DB)
     for project in listed(projects):
         folder = Path(project.path) / TRANSCRIPTS
         if project.is_dir() and folder.is_dir():
-            yield from _discover_folder(folder, chats, titles, extra)
+            yield from _discover_folder(folder, chats, titles, extra, unread)
 
 
 def _discover_folder(
@@ -73,6 +75,7 @@ def _discover_folder(
     chats: dict[str, Path],
     titles: dict[str, tuple[str, ...]],
     extra: tuple[str, ...],
+    unread: Problem | None,
 ) -> Iterator[SessionRef]:
     files: dict[str, Path] = {}
     dirs: dict[str, Path] = {}
@@ -96,7 +99,7 @@ def _discover_folder(
     for cid, main in mains.items():
         related = _subagent_stamps(dirs.get(cid)) + _meta_stamps(chats.get(cid))
         facts = (*extra, *titles.get(cid, ()))
-        yield SessionRef(SOURCE, cid, FileStamp.of(main), related, facts)
+        yield SessionRef(SOURCE, cid, FileStamp.of(main), related, facts, unread)
     for cid in sorted(set(dirs) - set(mains)):  # the conversation file is gone; agents remain
         for stamp in _subagent_stamps(dirs[cid]):
             yield SessionRef(SOURCE, stamp.path.stem, stamp, (), (*extra, f"parent={cid}"))
@@ -140,31 +143,34 @@ def _chat_folders(root: Path) -> dict[str, Path]:
     return found
 
 
-def read_summaries(path: Path) -> dict[str, tuple[str, ...]]:
+def read_summaries(path: Path) -> tuple[dict[str, tuple[str, ...]], Problem | None]:
     """conversation id -> facts (``title=…``, ``model=…``, ``updated=<epoch ms>``) from
-    ``conversation_summaries``.
+    ``conversation_summaries``; and why the database could not be read, if it is there.
 
-    An unreadable or different database gives nothing: titles fall back to the chat's own."""
+    A different database gives nothing: titles fall back to the chat's own."""
     if not path.is_file():
-        return {}
+        return {}, None
     try:
         with Database(path) as db:
             if "conversation_summaries" not in db.tables:
-                return {}
+                return {}, None
             columns = {r[1] for r in db.conn.execute("PRAGMA table_info(conversation_summaries)")}
             wanted = [c for c in ("title", "model", "updatedAt") if c in columns]
             if "conversationId" not in columns or not wanted:
-                return {}
+                return {}, None
             rows = db.conn.execute(
                 f"SELECT conversationId, {', '.join(wanted)} FROM conversation_summaries"
             )
-            return {
+            found = {
                 cid: facts
                 for cid, *values in rows
                 if isinstance(cid, str) and (facts := _summary_facts(wanted, values))
             }
-    except (SourceError, sqlite3.Error):
-        return {}
+    except SourceError as exc:
+        return {}, index_unreadable(SOURCE, path, exc.message, SUMMARIES_GIVE)
+    except sqlite3.Error as exc:
+        return {}, index_unreadable(SOURCE, path, describe(exc), SUMMARIES_GIVE)
+    return found, None
 
 
 def _summary_facts(columns: list[str], values: list[Any]) -> tuple[str, ...]:

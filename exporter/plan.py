@@ -137,10 +137,11 @@ class LinkPlan:
         return paths.get(key) or self._family_paths.get(key) or self.vault.path_of(key)
 
     def _predicted_child(self, key: str, paths: dict[str, str]) -> str | None:
-        """A subagent exported from its own file later sits beside its parent's note."""
+        """A subagent exported from its own file later sits beside its parent's note: one
+        its parent lists (an agent only named by a Task result may never get a note)."""
         source, _, session_id = key.partition(":")
         parent_id, sep, _agent = session_id.rpartition("/agent-")
-        if not sep:
+        if not sep or session_id not in self._rendered_children.get(f"{source}:{parent_id}", ()):
             return None
         parent_path = self._path_known(f"{source}:{parent_id}", paths)
         if not parent_path:

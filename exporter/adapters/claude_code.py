@@ -153,10 +153,18 @@ class ClaudeCodeAdapter:
         links, descriptions = main.tasks.links, main.tasks.descriptions
         children = self._related_children(ref, main_id, links, descriptions, result.problems)
         inline, warmup = _inline_sidechains(main, main_id, path)
-        # Every subagent a Task result names: the note builder links those that have a note,
-        # this run's or an earlier run's (a subagent's file may be cleaned up before its
-        # parent's, and its note stays in the vault).
+        # Every subagent a Task result names is linked from its call where it has a note, this
+        # run's or an earlier run's (a subagent's file may be cleaned up before its parent's;
+        # its note stays). The session lists those that will have one: loaded here, or an
+        # agent file beside (read later, as a unit of its own).
         child_links = child_session_ids(links, main_id)
+        exported = {c.session_id for c in children + inline}
+        folder = path.parent
+        listed = [
+            child
+            for call, child in child_links.items()
+            if child in exported or (folder / f"agent-{links[call]}.jsonl").is_file()
+        ]
         every_line = not inline and main.any_sidechain
         if not every_line:
             transcript = main.transcript.finish(child_links)
@@ -172,9 +180,7 @@ class ClaudeCodeAdapter:
             transcript, count = _transcribe(records, child_links, stream)
         if not count:
             return result
-        child_ids = list(
-            dict.fromkeys([*(c.session_id for c in children + inline), *child_links.values()])
-        )
+        child_ids = list(dict.fromkeys([*(c.session_id for c in children + inline), *listed]))
         title = meta.title or self._summary_title(path.parent, meta, transcript)
         session = _session(transcript, main_id, path, title, extra_children=child_ids)
         if stream:

@@ -306,6 +306,12 @@ def test_metadata(tmp_path):
     )  # fmt: skip
     (session,) = load_all(tmp_path)[0]
     assert session.title == "Health endpoint"
+    # The newest name wins by its time, not by its line, however the id is written.
+    index.write_text(
+        json.dumps({"id": TID.upper(), "thread_name": "Health endpoint", "updated_at": "2026-03-10T09:00:00Z"}) + "\n"
+        + json.dumps({"id": TID.upper(), "thread_name": "Old name", "updated_at": "2026-03-10T08:00:00Z"}) + "\n"
+    )  # fmt: skip
+    assert load_all(tmp_path)[0][0].title == "Health endpoint"
     assert (session.cwd, session.project) == ("/home/dev/work/api", "api")
     assert (session.git_branch, session.git_commit, session.git_remote) == (
         "feat/health",

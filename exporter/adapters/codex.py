@@ -227,9 +227,9 @@ def _read_titles(path: Path) -> tuple[dict[str, str], Problem | None]:
                     continue
                 sid, name = entry.get("id"), entry.get("thread_name")
                 if isinstance(sid, str) and isinstance(name, str) and name.strip():
-                    stamp = str(entry.get("updated_at") or "")
-                    if sid not in titles or stamp >= titles[sid][0]:
-                        titles[sid.lower()] = (stamp, name.strip())
+                    stamp, key = str(entry.get("updated_at") or ""), sid.lower()
+                    if key not in titles or stamp >= titles[key][0]:
+                        titles[key] = (stamp, name.strip())
     except FileNotFoundError:
         return {}, None  # no index (an older Codex): nothing is missing
     except OSError as exc:

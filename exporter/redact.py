@@ -73,8 +73,8 @@ def plausible_secret(value: str, minimum: float, quoted: bool) -> bool:
         return False  # already redacted; a number is a count or a port, not a secret
     if _STAND_IN.match(value):
         return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
-    if "://" in value or value[0] in "/~." or _DRIVE.match(value):
-        return False  # a URL or a path
+    if "://" in value or value[0] in "/~." or _DRIVE.match(value) or value.startswith("arn:"):
+        return False  # a URL, a path or a cloud resource's name
     has_digit = any(c.isdigit() for c in value)
     if not has_digit and _DOTTED.fullmatch(value):
         return False  # a reference to a setting: settings.SECRET_KEY, process.env.TOKEN

@@ -10,6 +10,7 @@ as their UTF-8 bytes read as Latin-1, so positions are byte offsets.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any
@@ -131,10 +132,22 @@ class KeywordIndex:
 
 
 def _spellings(rule: Rule) -> set[str]:
-    """The keywords as they appear in text: as given, or (``fold``) in three cases."""
+    """The keywords as they appear in text: as given, or (``fold``) also in lower case,
+    UPPER case, Capitalized and with each word capitalized (``X-Api-Key``, ``ApiKey``)."""
     if not rule.fold:
         return set(rule.keywords)
-    return {w for k in rule.keywords for w in (k, k.lower(), k.upper(), k.capitalize())}
+    return {
+        w
+        for k in rule.keywords
+        for w in (k, k.lower(), k.upper(), k.capitalize(), _WORD_HEAD.sub(_upper, k))
+    }
+
+
+_WORD_HEAD = re.compile(r"(?:^|(?<=[-_ ]))[a-z]")  # the first letter of each word
+
+
+def _upper(m: re.Match[str]) -> str:
+    return m.group().upper()
 
 
 def _first_match(regex: Any) -> Callable[[bytes, int, int], int]:

@@ -46,13 +46,33 @@ def _r(
     fold: bool = False,
 ) -> Rule:
     words = (keywords,) if isinstance(keywords, str) else keywords
+    if pattern.startswith(_WORD_START) and "(" not in pattern.replace("(?", ""):
+        pattern = f"{_TOKEN_START}({pattern[len(_WORD_START) :]})"
     return Rule(rule_id, words, pattern, entropy, generic, near, fold)
 
 
+# A token starts where a word does, or right after an escape in JSON or C (``\ntoken``,
+# ``\u003ctoken``: a tool printed JSON) or in a URL (``%3Dtoken``), where ``\b`` sees the
+# escape's last letter before it. The token is then the pattern's group, without the escape.
+_WORD_START = r"\b"
+_TOKEN_START = r"(?:\b|\\[nrt]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})"
 # A token ends where a word character cannot continue it.
 _END = r"(?:\b|$)"
 _B64 = r"[A-Za-z0-9+/]"
 _KEY_KINDS = ("api", "access", "private", "auth", "signing", "client", "encryption", "master")
+# A quote around a name or value, also escaped (``\"password\": \"…\"``: JSON inside a string).
+_QUOTE = r"(?:\\{0,3}[\"'])?"
+
+
+def _value(shortest: int, longest: int) -> str:
+    """The value of an assignment: double-quoted, single-quoted (the quotes escaped or not) or
+    bare; the secret is the group that matched (the last one: bare)."""
+    n = f"{{{shortest},{longest}}}"
+    return (
+        rf"(?:\\{{0,3}}\"([^\"\s]{n}?)\\{{0,3}}\"|\\{{0,3}}'([^'\s]{n}?)\\{{0,3}}'"
+        rf"|([^\s\"'`,;(){{}}\[\]<>$]{n}))"
+    )
+
 
 PRIVATE_KEY_HEAD = r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
 PRIVATE_KEY_TAIL = r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
@@ -92,8 +112,8 @@ RULES: tuple[Rule, ...] = (
     _r("aws-access-key", ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
        r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b"),
     _r("aws-secret-key", ("aws_secret", "aws-secret", "awssecret", "secretaccesskey"),
-       r"(?i)(?:aws_?secret_?(?:access_?)?key|secretaccesskey)[\"']?\s{0,3}(?::|=|=>)\s{0,3}"
-       r"[\"']?([A-Za-z0-9/+]{40})" + _END, fold=True),
+       r"(?i)(?:aws_?secret_?(?:access_?)?key|secretaccesskey)" + _QUOTE
+       + r"\s{0,3}(?::|=|=>)\s{0,3}" + _QUOTE + r"([A-Za-z0-9/+]{40})" + _END, fold=True),
     _r("google-api-key", "AIza", r"\bAIza[\w-]{35}" + _END),
     _r("google-oauth-secret", "GOCSPX-", r"\bGOCSPX-[\w-]{28}" + _END),
     _r("google-oauth-token", "ya29.", r"\bya29\.[\w-]{30,}" + _END),
@@ -201,7 +221,7 @@ RULES: tuple[Rule, ...] = (
        r"([a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})", fold=True),
     # -- credentials in URIs and headers -----------------------------------------------------
     _r("uri-credentials", "://",
-       r"\b[A-Za-z][\w+.-]{1,20}://[^\s:@/'\"<>`]{1,100}:([^\s@/'\"<>`]{1,200})@[\w\[]"),
+       r"\b[A-Za-z][\w+.-]{1,20}://[^\s:@/'\"<>`]{0,100}:([^\s@/'\"<>`]{1,200})@[\w\[]"),
     _r("curl-user-password", ("-u ", "-u\t", "--user"),
        r"(?:\s-u|--user)[\s=]+[\"']?[^\s:\"'@]{1,100}:([^\s\"']{3,200})", entropy=2.0,
        generic=True),
@@ -209,20 +229,29 @@ RULES: tuple[Rule, ...] = (
        r"(?i)authorization[\"']?\s{0,3}[:=]\s{0,3}[\"']?basic\s+(" + _B64 + r"{8,}={0,2})",
        fold=True),
     _r("bearer-token", "bearer", r"(?i)\bbearer\s+([\w.~+/-]{20,}=*)", entropy=3.0, fold=True),
+    # Other schemes (GitHub's "token …", "Bot …") or none: a random-looking credential (a
+    # header or a key, not code: "authorization = base64.decodebytes(…)" stays).
+    _r("authorization-header", "authorization",
+       r"(?i)\bauthorization" + _QUOTE + r"\s{0,3}:\s{0,3}" + _QUOTE
+       + r"(?:[a-z][\w-]{0,20}\s+)?([\w.~+/-]{16,}={0,2})(?:[^\w.~+/=(-]|$)", entropy=3.0,
+       generic=True, fold=True),
+    _r("secret-flag", ("--pass", "--token", "--secret", "--api-key", "--apikey", "--access-token",
+                       "--auth-token", "--client-secret"),
+       r"(?i)(?:^|\s)--(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token"
+       r"|client-secret)(?:=|\s+)[\"']?([^\s\"'`;|&<>$]{6,200})", entropy=3.0, generic=True,
+       fold=True),
     # -- generic assignments: last, on what the specific rules left ----------------------
     _r("generic-password",
        ("password", "passwd", "passphrase", "pwd", *(f"pass{c}" for c in "=:\"'_-")),
-       # "DB_PASSWORD", "userPassword", "pwd", but not "bypass" or "GIT_ASKPASS"
-       r"(?:(?:^|[^A-Za-z])(?i:pass(?:word|wd|phrase)?|pwd)|[a-z](?:Pass(?:word|wd|phrase)?|Pwd))"
-       r"[\w-]{0,20}[\"']?\s{0,3}(?::=|=>|=|:)\s{0,3}"
-       r"(?:\"([^\"\s]{6,200})\"|'([^'\s]{6,200})'|([^\s\"'`,;(){}\[\]<>$]{6,200}))",
+       # "DB_PASSWORD", "PGPASSWORD", "userPassword", "pwd", but not "bypass" or "GIT_ASKPASS"
+       r"(?:(?i:pass(?:word|wd|phrase))|(?:^|[^A-Za-z])(?i:pass|pwd)|[a-z](?:Pass|Pwd))"
+       r"[\w-]{0,20}" + _QUOTE + r"\s{0,3}(?::=|=>|=|:)\s{0,3}" + _value(6, 200),
        entropy=2.5, generic=True, fold=True),
     _r("generic-secret",
-       ("secret", "token", "credential", *(f"{kind}{sep}key" for kind in _KEY_KINDS
-                                            for sep in ("_", "-", ""))),
+       ("secret", "token", "credential", "APIKey",
+        *(f"{kind}{sep}" for kind in _KEY_KINDS for sep in ("_key", "-key", "key", "Key"))),
        r"(?i)(?:secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key"
        r"|credentials?|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key)"
-       r"[\w-]{0,20}[\"']?\s{0,3}(?::=|=>|=|:)\s{0,3}"
-       r"(?:\"([^\"\s]{8,300})\"|'([^'\s]{8,300})'|([^\s\"'`,;(){}\[\]<>$]{8,300}))",
+       r"[\w-]{0,20}" + _QUOTE + r"\s{0,3}(?::=|=>|=|:)\s{0,3}" + _value(8, 300),
        entropy=3.0, generic=True, fold=True),
 )  # fmt: skip

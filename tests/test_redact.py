@@ -166,6 +166,8 @@ SAMPLES: dict[str, Callable[[Gen], tuple[str, str]]] = {
     "basic-auth-header": lambda r: (
         "Authorization: Basic " + (s := base64.b64encode(f"ci:{r(ALNUM, 20)}".encode()).decode()), s),
     "bearer-token": lambda r: ("curl -H 'Authorization: Bearer " + (s := r(ALNUM, 40)) + "' https://api", s),
+    "authorization-header": lambda r: ("Authorization: token " + (s := r(ALNUM, 40)), s),
+    "secret-flag": lambda r: ("docker login -u ci --password " + (s := r(ALNUM, 16)) + " reg", s),
     "generic-password": lambda r: ('DB_PASSWORD="' + (s := r(ALNUM, 10) + "!4x") + '"', s),
     "generic-secret": lambda r: ("SECRET_KEY=" + (s := r(ALNUM, 40)), s),
 }  # fmt: skip

@@ -40,6 +40,9 @@ EXPECTED = {
         "0199e4a5-5b78-78f2-b041-6b876f71fdab.jsonl",
         "uri-credentials",
     ): (2, r"dev_password_\d+"),
+    # The key Cursor encrypts the paths it sends for indexing with ("pathEncryptionKey":
+    # "…"), found since camelCase names are: a key by its name and form.
+    ("cursor/slevin48__cursor-history__state.vscdb", "generic-secret"): (1, r"[\w-]{43}"),
 }
 _KEPT = re.compile(
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # UUIDs

@@ -214,7 +214,7 @@ def test_a_sessions_base_naming_an_unknown_assistant_is_written_by_ruamel(tmp_pa
 
 
 def test_the_redaction_rules_are_compiled_when_a_text_is_first_redacted():
-    # An export that finds nothing builds the redactor for its fingerprint alone: the 105
+    # An export that finds nothing builds the redactor for its fingerprint alone: the 107
     # patterns and the keyword automaton wait until a text is redacted.
     from exporter.redact import RULES, Redactor
 

@@ -68,15 +68,38 @@ class AttachmentPart:
 
     @property
     def is_text(self) -> bool:
-        """A text file (source code, a log, JSON): session text, not an image's bytes."""
+        """A text file (source code, a log, JSON): session text, not an image's bytes. So is
+        a file of another type whose bytes are text: sources that record no type call a
+        ``.env`` file ``application/octet-stream``."""
         kind = self.media_type.split(";", 1)[0].strip().lower()
-        return kind.startswith("text/") or kind in _TEXT_MEDIA or kind.endswith(("+json", "+xml"))
+        if kind.startswith("text/") or kind in _TEXT_MEDIA or kind.endswith(("+json", "+xml")):
+            return True
+        return (
+            not kind.startswith(_MEDIA_FAMILIES)
+            and kind != "application/pdf"
+            and (self.data is not None and reads_as_text(self.data))
+        )
 
 
 _TEXT_MEDIA = frozenset({
     "application/json", "application/xml", "application/javascript", "application/x-sh",
     "application/yaml", "application/x-yaml", "application/toml", "application/sql",
 })  # fmt: skip
+_MEDIA_FAMILIES = ("image/", "audio/", "video/", "font/")
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def reads_as_text(data: bytes) -> bool:
+    """UTF-16 with its byte order mark, or UTF-8 without a NUL (binary formats hold both)."""
+    if data.startswith(UTF16_BOMS):
+        return True
+    if b"\0" in data:
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)

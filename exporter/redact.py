@@ -28,17 +28,22 @@ from typing import Any
 
 import re2
 
-from .model import AttachmentPart, Message, MessageStream, Session
+from .model import UTF16_BOMS, AttachmentPart, Message, MessageStream, Session
 from .redact_keywords import KeywordIndex
 from .redact_rules import RULES, Rule
 
 PLACEHOLDER = "[REDACTED:{}]"
 _PLACEHOLDER_START = b"[REDACTED:"
+# Control characters, ESC (which starts a terminal code) among them: what rendering drops.
+_HIDDEN = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _PASSES = 12
-# Tool-input keys remembered as clean (``Redactor._key``): short ones, and a bounded number.
+# Short recurring texts remembered as clean (``Redactor._recurring``): a bounded number.
 _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # Bump when the engine's behaviour changes: notes are rendered again with the new result.
-ENGINE_VERSION = "3"  # 2: keywords outside ASCII are found; 3: text attachments
+# 2: keywords outside ASCII are found; 3: text attachments; 4: model names, the commit and
+# the compaction trigger, attachments not declared text or not UTF-8, tokens split by
+# control characters.
+ENGINE_VERSION = "4"
 
 # Values of generic assignments that are references or stand-ins, not secrets.
 _STAND_IN = re.compile(
@@ -112,7 +117,7 @@ class Redactor:
         self._placeholders = [PLACEHOLDER.format(r.id).encode() for r in self.rules]
         self._entropy = {r.id: r.entropy for r in self.rules if r.generic}
         self.keywords = KeywordIndex(self.rules)  # where each rule can match
-        self._clean_keys: set[str] = set()  # tool-input keys that hold no secret (``_key``)
+        self._clean_keys: set[str] = set()  # short recurring texts found clean (``_recurring``)
         digest = hashlib.sha256(ENGINE_VERSION.encode())
         for rule in self.rules:
             digest.update(repr(rule).encode())
@@ -133,7 +138,21 @@ class Redactor:
         """``text`` with every secret replaced by its placeholder."""
         if not text:
             return text
-        data = original = text.encode("utf-8", "surrogatepass")
+        data = text.encode("utf-8", "surrogatepass")
+        redacted = self._text(text, data, counts)
+        if len(data.translate(None, _HIDDEN)) == len(data):
+            return redacted
+        # Terminal codes and control characters go when a note is rendered
+        # (``clean.strip_control``): a token they split (grep's colours around its match)
+        # would be whole there. Redacted without them, if that finds more.
+        from .clean import strip_control
+
+        shown = strip_control(redacted)
+        again = self._text(shown, shown.encode("utf-8", "surrogatepass"), counts)
+        return redacted if again is shown else again
+
+    def _text(self, text: str, data: bytes, counts: Counter[str] | None) -> str:
+        original = data
         spots = self.keywords.spots(data)
         if not spots:
             return text
@@ -227,7 +246,7 @@ class Redactor:
     def _mapping(self, value: Mapping[Any, Any], counts: Counter[str] | None) -> Any:
         out: dict[Any, Any] | None = None
         for i, (key, item) in enumerate(value.items()):
-            new_key = self._key(key, counts) if isinstance(key, str) else key
+            new_key = self._recurring(key, counts) if isinstance(key, str) else key
             new_item = self.value(item, counts, str(key))
             if out is None:
                 if new_key is key and new_item is item:
@@ -247,14 +266,14 @@ class Redactor:
             out.append(new_item)
         return value if out is None else type(value)(out)
 
-    def _key(self, key: str, counts: Counter[str] | None) -> str:
-        """A key of a tool's input, redacted: the same few (``command``, ``file_path``) come
-        in every call, so those found clean are remembered."""
-        if key in self._clean_keys:
-            return key
-        new = self.text(key, counts)
-        if new is key and len(key) <= _KEPT_KEY and len(self._clean_keys) < _KEPT_KEYS:
-            self._clean_keys.add(key)
+    def _recurring(self, text: str, counts: Counter[str] | None) -> str:
+        """A short text that comes again and again (a tool input's key such as ``command``,
+        a model's name), redacted: those found clean are remembered."""
+        if text in self._clean_keys:
+            return text
+        new = self.text(text, counts)
+        if new is text and len(text) <= _KEPT_KEY and len(self._clean_keys) < _KEPT_KEYS:
+            self._clean_keys.add(text)
         return new
 
     def session(self, session: Session, counts: Counter[str] | None = None) -> Session:
@@ -273,6 +292,10 @@ class Redactor:
             messages = tuple(self.message(m, counts) for m in session.messages)
             if any(a is not b for a, b in zip(messages, session.messages, strict=True)):
                 changes["messages"] = messages
+        if session.models:
+            models = tuple(self._recurring(m, counts) for m in session.models)
+            if models != session.models:
+                changes["models"] = models
         if session.extra:
             extra = self.value(dict(session.extra), counts)
             if extra != dict(session.extra):
@@ -281,9 +304,12 @@ class Redactor:
 
     def message(self, message: Message, counts: Counter[str] | None) -> Message:
         parts = tuple(self._part(p, counts) for p in message.parts)
-        if all(a is b for a, b in zip(parts, message.parts, strict=True)):
+        model = message.model and self._recurring(message.model, counts)
+        if model is message.model and all(
+            a is b for a, b in zip(parts, message.parts, strict=True)
+        ):
             return message
-        return replace(message, parts=parts)
+        return replace(message, parts=parts, model=model)
 
     def _part(self, part: Any, counts: Counter[str] | None) -> Any:
         changes: dict[str, Any] = {}
@@ -301,21 +327,27 @@ class Redactor:
         return replace(part, **changes) if changes else part
 
     def _text_bytes(self, data: bytes, counts: Counter[str] | None) -> bytes:
-        """A text file's bytes with every secret replaced; bytes that are not UTF-8 are
-        not text after all, and are kept as they are."""
+        """A text file's bytes with every secret replaced. Read as UTF-16 after its byte
+        order mark, else as UTF-8, else as Latin-1 (a Java ``.properties`` file, a legacy
+        log: every byte is a character there, so the file is written back as it was but
+        for the secrets)."""
+        bom = data[:2] if data.startswith(UTF16_BOMS) else b""
+        codec = ("utf-16-le" if bom == UTF16_BOMS[0] else "utf-16-be") if bom else "utf-8"
         try:
-            text = data.decode("utf-8")
+            text = data[len(bom) :].decode(codec, "surrogatepass")
         except UnicodeDecodeError:
-            return data
+            if bom:
+                return data  # an odd number of bytes: not UTF-16 after all
+            codec, text = "latin-1", data.decode("latin-1")
         redacted = self.text(text, counts)
-        return data if redacted is text else redacted.encode("utf-8")
+        return data if redacted is text else bom + redacted.encode(codec, "surrogatepass")
 
 
 # Session fields that hold text from the session (ids, paths of sources and times do not).
-_SESSION_TEXT = ("title", "project", "cwd", "git_branch", "git_remote", "agent_label")
+_SESSION_TEXT = ("title", "project", "cwd", "git_branch", "git_commit", "git_remote", "agent_label")
 # Part fields that are not text a person or tool wrote.
 _NOT_TEXT = {"kind", "call_id", "subagent_id", "media_type", "data", "notice", "is_error",
-             "exit_code", "duration", "redacted", "shell", "trigger"}  # fmt: skip
+             "exit_code", "duration", "redacted", "shell"}  # fmt: skip
 
 
 @lru_cache(maxsize=32)

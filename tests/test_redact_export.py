@@ -326,14 +326,16 @@ def _session_with_a_secret_everywhere(source: str, path: Path) -> Session:
                      description=f"print {AWS}"),
         ToolResultPart(f"{AWS}\n", "c1"),
         CommandOutputPart(f"token {SLACK}"),
-        SummaryPart(f"Earlier: {GITHUB}"),
+        SummaryPart(f"Earlier: {GITHUB}", trigger=f"auto {AWS}"),
         NoticePart("error", f"rate limited for {ANTHROPIC}"),
     )  # fmt: skip
     return Session(
         source, "5ec7e700-0000-4000-8000-0000000000ff",
-        (Message("user", parts_user, timestamp=at), Message("assistant", parts_assistant, timestamp=at)),
+        (Message("user", parts_user, timestamp=at),
+         Message("assistant", parts_assistant, timestamp=at, model=f"gpt-5 {OUTPUT}")),
         path, title=f"fix {GITHUB}", project=f"shop-{AWS}", cwd=f"/w/shop-{AWS}",
         git_branch=f"fix/{SLACK}", git_remote=f"https://ci:{DB_PASSWORD}@git.example/shop.git",
+        git_commit=f"{AWS}", models=(f"claude {SLACK}",),
         agent_label=f"agent {OUTPUT}", started_at=at, ended_at=at, extra={"api_key": THINKING},
     )  # fmt: skip
 
@@ -400,6 +402,6 @@ def test_a_text_attachment_is_written_as_a_text_file(tmp_path):
     written: list = []
     text = _attachment_item(AttachmentPart("text/plain", b"x = 1\n", "a.py"), "att", written)
     image = _attachment_item(AttachmentPart("image/png", b"\x89PNG"), "att", written)
-    other = _attachment_item(AttachmentPart("application/zip", b"PK"), "att", written)
+    other = _attachment_item(AttachmentPart("application/zip", b"PK\x03\x04\0\0"), "att", written)
     assert text["path"].endswith(".txt") and image["path"].endswith(".png")
     assert other["path"].endswith(".bin")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -69,6 +70,19 @@ class Problem:
             "severity": self.severity,
             "source": self.source,
         }
+
+
+def clipped(value: object, limit: int = 80) -> str:
+    """``value`` as text for a problem's message, at most about ``limit`` characters. Cut
+    after a separator, never inside a word: a token cut short is no longer one that redaction
+    knows, and would be printed in part."""
+    text = str(value)
+    if len(text) <= limit:
+        return text
+    return _WORD_TAIL.sub("", text[:limit]) + "…"
+
+
+_WORD_TAIL = re.compile(r"[^\s\"'`,;:()\[\]{}<>=|]*\Z")
 
 
 def os_error_message(exc: OSError) -> tuple[str, int]:

@@ -398,10 +398,12 @@ def redact_state(state: Any, rules: Redactor) -> None:
 
 def redact_report(report: Any, rules: Redactor) -> None:
     """Problems and changes, redacted before they are printed, logged or sent as JSON: a
-    problem can quote a line of a source, a diff or a path an old note."""
+    problem can quote a line of a source, a diff or a path an old note, and a source's
+    path can hold a folder's name."""
     report.problems[:] = [
         replace(p, path=rules.text(p.path), message=rules.text(p.message)) for p in report.problems
     ]
+    report.empty_units[:] = [(source, rules.text(path)) for source, path in report.empty_units]
     for change in (*report.changes, *report.indexes):
         change.relpath = rules.text(change.relpath)
         change.message = rules.text(change.message)

@@ -44,7 +44,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, ClassVar
 
 from ..collector import collector_paused
-from ..errors import Problem, SourceChanged
+from ..errors import Problem, SourceChanged, clipped
 from ..model import Message, MessageStream, Session
 from ._jsonl import iter_jsonl
 from .base import STREAM_FROM, LoadResult, MessageSink, SessionRef, SourceContext, listed
@@ -379,8 +379,9 @@ def _records(
         elif kind == "summary" and isinstance(obj.get("summary"), str):
             meta.summaries.append((str(obj.get("leafUuid")), obj["summary"]))
         elif not isinstance(kind, str) or kind not in KNOWN_TYPES:
-            first, seen = unknown.get(str(kind)[:80], (number, 0))
-            unknown[str(kind)[:80]] = (first, seen + 1)
+            key = clipped(kind)
+            first, seen = unknown.get(key, (number, 0))
+            unknown[key] = (first, seen + 1)
             if not isinstance(kind, str):
                 continue  # a damaged line: nothing below can tell what it is
         if "toolUseResult" in obj:

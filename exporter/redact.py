@@ -24,13 +24,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields, replace
 from functools import cached_property, lru_cache
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import re2
 
 from .model import UTF16_BOMS, AttachmentPart, Message, MessageStream, Session
 from .redact_keywords import KeywordIndex
 from .redact_rules import RULES, Rule
+
+if TYPE_CHECKING:
+    from .adapters import SessionRef
 
 PLACEHOLDER = "[REDACTED:{}]"
 _PLACEHOLDER_START = b"[REDACTED:"
@@ -276,6 +279,24 @@ class Redactor:
             self._clean_keys.add(text)
         return new
 
+    def facts(self, ref: SessionRef) -> SessionRef:
+        """``ref`` with the facts an index gave it (a title, a folder, a model) redacted: a
+        unit's facts are recorded in the state with its fingerprint. The facts that say
+        where its data is read stay as they are."""
+        if not ref.extra:
+            return ref
+        extra = tuple(self._fact(fact) for fact in ref.extra)
+        return ref if extra == ref.extra else replace(ref, extra=extra)
+
+    def _fact(self, fact: str) -> str:
+        name, sep, value = fact.partition("=")
+        if not sep:
+            return self.text(fact)
+        if name in _PATH_FACTS:
+            return fact
+        new = self.text(value)
+        return fact if new is value else f"{name}={new}"
+
     def session(self, session: Session, counts: Counter[str] | None = None) -> Session:
         """The session with every string in it redacted (ids and times are kept)."""
         changes: dict[str, Any] = {}
@@ -345,6 +366,8 @@ class Redactor:
 
 # Session fields that hold text from the session (ids, paths of sources and times do not).
 _SESSION_TEXT = ("title", "project", "cwd", "git_branch", "git_commit", "git_remote", "agent_label")
+# Facts of a unit (``SessionRef.extra``) that name the files or rows its data is read from.
+_PATH_FACTS = frozenset({"file", "db", "user_dir", "part"})
 # Part fields that are not text a person or tool wrote.
 _NOT_TEXT = {"kind", "call_id", "subagent_id", "media_type", "data", "notice", "is_error",
              "exit_code", "duration", "redacted", "shell"}  # fmt: skip

@@ -29,13 +29,14 @@ def discover(
     reported by ``unreadable_in_sources``). So is, once, an index of titles or folders that
     could not be read (a warning: its units keep the facts of the last run)."""
     ctx = SourceContext.for_home(options.home, options.paths)
+    rules = options.redactor()  # an index's titles are recorded in the state: redacted first
     found: list[tuple[Adapter, SessionRef]] = []
     for adapter in select_adapters(options.sources):
         try:
             for ref in adapter.discover(ctx):
                 if options.since and ref.mtime_ns < options.since.timestamp() * 1e9:
                     continue  # not touched since: cannot hold anything newer
-                found.append((adapter, ref))
+                found.append((adapter, rules.facts(ref) if rules else ref))
                 unread = ref.unread_index
                 if unread and problems is not None and unread not in problems:
                     problems.append(unread)

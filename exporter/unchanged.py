@@ -26,11 +26,12 @@ class UnchangedUnits:
         self._fingerprints: dict[str, list[list[object]]] = {}
 
     def with_recorded_facts(self, ref: SessionRef) -> SessionRef:
-        """A unit whose index could not be read this run, with the facts its notes were
-        last made from: its title does not flip to the first prompt (and back next run, an
-        alias more each time), and if its files did not change it is skipped. A unit not
-        exported before has none to take: its notes get what its own files say."""
-        if ref.unread_index is None:
+        """A unit whose index could not be read this run (or no longer names it), with the
+        facts its notes were last made from: its title does not flip to the first prompt
+        (and back next run, an alias more each time), its folder is not lost, and if its
+        files did not change it is skipped. A unit not exported before has none to take:
+        its notes get what its own files say."""
+        if ref.unread_index is None and not ref.recalls_facts:
             return ref
         record = self.vault.state.sources.get(str(ref.main.path))
         fingerprint = record.get("fingerprint") if record else None

@@ -115,6 +115,32 @@ def test_workspace_from_the_cache_names_the_project(tmp_path):
     assert (by_id["win-1"].cwd, by_id["win-1"].project) == ("c:/Users/dev/win-app", "win-app")
 
 
+def test_an_older_conversation_keeps_its_workspace_when_the_cache_names_a_newer_one(tmp_path):
+    """The cache names only each workspace's latest conversation: when a second one starts
+    there, the first lost its folder and project (its note rewritten without them)."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    first = transcript(home, session_steps())
+    cache = home / ROOT / "cache" / "last_conversations.json"
+    cache.parent.mkdir(parents=True)
+    cache.write_text(json.dumps({"/home/dev/work/api": CID}))
+    options = ExportOptions(vault=vault, home=home, sources=["antigravity"], timezone=UTC)
+    run_export(options)
+    (note,) = note_files(vault)
+    before = (vault / note).read_text()
+    assert "cwd: /home/dev/work/api" in before
+    transcript(home, session_steps(), conversation="second-1")
+    cache.write_text(json.dumps({"/home/dev/work/api": "second-1"}))
+    report = run_export(options)
+    assert (report.total("created"), report.total("updated"), report.total("skipped")) == (1, 0, 1)
+    assert (vault / note).read_text() == before
+    first.write_text(
+        first.read_text() + json.dumps(step(20, "PLANNER_RESPONSE", content="More.")) + "\n"
+    )
+    run_export(options)
+    after = (vault / note).read_text()
+    assert "More." in after and "cwd: /home/dev/work/api" in after and "project: api" in after
+
+
 def test_bad_lines_unknown_step_types_and_a_step_being_written(tmp_path):
     steps = session_steps() + [step(9, "BROWSER_NAVIGATE", content="opened https://example.com")]
     path = transcript(tmp_path, steps, tail='{"step_index": 10, "type": "PLAN')

@@ -15,7 +15,8 @@ content?, thinking?, tool_calls?, truncated_fields?}``:
   are injected context and are dropped.
 
 The workspace (cwd) comes from ``cache/last_conversations.json`` (workspace -> conversation
-id), which names only each workspace's latest conversation. The encrypted ``.pb`` and
+id), which names only each workspace's latest conversation: an older conversation keeps
+the folder an earlier run found (``SessionRef.recalls_facts``). The encrypted ``.pb`` and
 protobuf ``.db`` conversation stores are never read.
 """
 
@@ -86,7 +87,9 @@ class AntigravityAdapter:
                     cwd = workspaces.get(entry.name)
                     extra = (f"cwd={cwd}",) if cwd else ()
                     stamp = FileStamp.of(transcript)
-                    yield SessionRef(SOURCE, entry.name, stamp, (), extra, unread)
+                    # The cache names only a workspace's latest conversation: an older one
+                    # keeps the folder the last run found for it.
+                    yield SessionRef(SOURCE, entry.name, stamp, (), extra, unread, not cwd)
 
     def load(self, ref: SessionRef) -> LoadResult:
         result = LoadResult()

@@ -122,6 +122,9 @@ class SessionRef:
     # naming it, from ``index_unreadable``). The run then gives the ref the facts it recorded
     # last time (``with_facts``): a locked index does not flip the note's title and back.
     unread_index: Problem | None = None
+    # Facts the index no longer gives though it gave them once (it names only the latest
+    # of something): the run gives the ref those it recorded last time, without a warning.
+    recalls_facts: bool = False
 
     def fact(self, name: str) -> str | None:
         """The value of a ``name=value`` entry of ``extra``."""

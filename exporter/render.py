@@ -75,10 +75,12 @@ def _sandbox() -> type[jinja2.Environment]:
     are data, never attributes, so ``item.kind`` reads the key without the attribute checks
     (a large share of render time otherwise). Jinja is imported here, when a note is
     rendered: a run with nothing to render starts without it."""
-    from datetime import date, datetime
+    from datetime import date, datetime, time, timedelta, tzinfo
+    from types import ModuleType
 
     from jinja2.runtime import LoopContext
     from jinja2.sandbox import SandboxedEnvironment
+    from jinja2.utils import Cycler, Joiner, Namespace
 
     from .model import Session
 
@@ -86,8 +88,21 @@ def _sandbox() -> type[jinja2.Environment]:
     # for functions, methods, types, code, frames, generators and strings' ``format``):
     # for them its checks always end in plain ``getattr``, so they are skipped.
     plain_types = (LoopContext, Session, datetime, date)
+    # Whose methods a template may call: plain values and Jinja's own helpers. Jinja's
+    # sandbox calls any public method, and a session holds a Path: a template could read
+    # the unredacted transcript (``session.source_path.read_text()``) or write files.
+    callable_owners = (str, bytes, int, float, list, tuple, dict, set, frozenset, date,
+                       time, timedelta, tzinfo, LoopContext, Cycler, Joiner, Namespace)  # fmt: skip
 
     class Sandbox(SandboxedEnvironment):
+        def is_safe_callable(self, obj: Any) -> bool:
+            owner = getattr(obj, "__self__", None)  # a method's object (or class)
+            if owner is not None and not isinstance(owner, ModuleType):
+                kind = owner if isinstance(owner, type) else type(owner)
+                if not issubclass(kind, callable_owners):
+                    return False
+            return super().is_safe_callable(obj)
+
         def getattr(self, obj: Any, attribute: str) -> Any:
             kind = type(obj)
             if kind is dict:

@@ -4,6 +4,7 @@ context holds."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from jinja2 import StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
 from exporter.model import Session
-from exporter.render import TemplateError, environment, render
+from exporter.render import TemplateError, environment, fresh_templates, render
 
 
 def _session() -> Session:
@@ -65,6 +66,47 @@ def test_private_attributes_stay_refused(tmp_path: Path, source: str) -> None:
     (tmp_path / "t.md.j2").write_text(source)
     with pytest.raises(TemplateError):
         render("t.md.j2", CONTEXT, tmp_path)
+
+
+def test_a_template_cannot_reach_the_files_a_session_names(tmp_path: Path) -> None:
+    """The session holds the Path of its transcript: reading it would put the unredacted
+    source in the note, and its methods could write or delete files."""
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    transcript = folder / "s1.jsonl"
+    transcript.write_text('{"token": "ghp_not-redacted"}')
+    context = {**CONTEXT, "session": replace(_session(), source_path=transcript)}
+    for call in ("read_text()", "with_name('planted.txt').write_text('x')", "unlink()",
+                 "parent.iterdir() | list", "stat().st_size", "exists()"):  # fmt: skip
+        (tmp_path / "t.md.j2").write_text(f"{{{{ session.source_path.{call} }}}}")
+        fresh_templates()  # (read once per run otherwise)
+        with pytest.raises(TemplateError, match="not safely callable"):
+            render("t.md.j2", context, tmp_path)
+    assert [p.name for p in folder.iterdir()] == ["s1.jsonl"]
+    (tmp_path / "t.md.j2").write_text("{{ session.source_path.name }}")
+    fresh_templates()
+    assert render("t.md.j2", context, tmp_path) == "s1.jsonl"  # its name is still there
+
+
+HELPERS = (
+    ("{{ started.strftime('%H:%M') }} {{ started.date().isoformat() }} {{ 'a-b'.split('-') }}",
+     "09:05 2026-11-30 ['a', 'b']"),
+    ("{{ {'k': 1}.get('k') }} {{ [3, 1] | sort | join }} {{ started.replace(hour=1).hour }}",
+     "1 13 1"),
+    ("{% for t in turns %}{{ loop.cycle('x', 'y') }}{{ loop.changed(t) }}{% endfor %}",
+     "xTrue"),
+    ("{% set c = cycler('a', 'b') %}{{ c.next() }}{{ c.next() }}{% set j = joiner('+') %}"
+     "{{ j() }}1{{ j() }}2{% set ns = namespace(n=1) %}{% set ns.n = 2 %}{{ ns.n }}",
+     "ab1+22"),
+    ("{% macro m(x) %}<{{ x }}{{ caller() }}>{% endmacro %}{% call m(1) %}!{% endcall %}"
+     "{{ range(3) | list | length }}{{ dict(a=1).a }}", "<1!>31"),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(("source", "expected"), HELPERS)
+def test_methods_of_plain_values_and_jinjas_helpers_stay_callable(tmp_path, source, expected):
+    (tmp_path / "t.md.j2").write_text(source)
+    assert render("t.md.j2", CONTEXT, tmp_path) == expected
 
 
 def test_fast_path_covers_the_objects_notes_hold() -> None:

@@ -177,6 +177,19 @@ def _end_of_region(
     Candidates are marker lines outside code fences (session code may quote a marker; prose
     cannot, it is escaped). The one whose hash matches the text above it wins; else the line
     the state pins; else the first: a marker the user quoted further down is their text."""
+    candidates = _end_candidates(lines, begin)
+    for i, written in candidates:
+        if written and owned_hash("\n".join(lines[begin + 1 : i])) == written:
+            return i, written
+    if owned_lines is not None:
+        for i, written in candidates:
+            if i == begin + 1 + owned_lines:
+                return i, written
+    return candidates[0] if candidates else (None, None)
+
+
+def _end_candidates(lines: list[str], begin: int) -> list[tuple[int, str | None]]:
+    """The lines after ``begin`` that may end the region, with the hash each carries."""
     candidates: list[tuple[int, str | None]] = []
     anywhere: list[tuple[int, str | None]] = []
     fence = ""
@@ -194,15 +207,18 @@ def _end_of_region(
                 fence = mark
             elif mark[0] == fence[0] and len(mark) >= len(fence) and not line.strip(mark[0] + " "):
                 fence = ""
-    candidates = candidates or anywhere  # an unclosed fence typed by the user: be lenient
-    for i, written in candidates:
-        if written and owned_hash("\n".join(lines[begin + 1 : i])) == written:
-            return i, written
-    if owned_lines is not None:
-        for i, written in candidates:
-            if i == begin + 1 + owned_lines:
-                return i, written
-    return candidates[0] if candidates else (None, None)
+    return candidates or anywhere  # an unclosed fence typed by the user: be lenient
+
+
+def stray_end_marker(owned: str) -> str | None:
+    """A line of a generated part that a later read of the note could take for its end
+    marker (a template printed one), or None. The region would end there: the rest of it
+    would become the person's text, kept below by every later run."""
+    if END_PREFIX not in owned:
+        return None
+    lines = [BEGIN, *owned.strip("\n").split("\n"), END]
+    first = _end_candidates(lines, 0)[0][0]
+    return lines[first] if first < len(lines) - 1 else None
 
 
 def splice_frontmatter(

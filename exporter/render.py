@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import markdown
+from . import markdown, notefile
 from .errors import ExporterError
 from .markdown_code import (  # noqa: F401 (REFERENCE_ENV re-exported)
     REFERENCE_ENV,
@@ -179,7 +179,7 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
     env = environment(str(user_dir) if user_dir else None)
     try:
         template = env.get_template(name)
-        return template.render(**context)
+        text = template.render(**context)
     except jinja2.TemplateSyntaxError as exc:
         where = exc.filename or exc.name or name
         raise TemplateError(
@@ -189,6 +189,14 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
         raise TemplateError(name, f"template not found: {exc.name}") from None
     except Exception as exc:  # a runtime error inside a user's template
         raise TemplateError(_template_location(exc, env, name), f"template error: {exc}") from None
+    stray = notefile.stray_end_marker(text)
+    if stray is not None:
+        raise TemplateError(
+            _line_holding(env, template, "ccexport:end"),
+            f"template error: prints {stray!r}, which would end ccexport's part of the note "
+            "there (the rest would be taken for your text); the note is not written",
+        )
+    return text
 
 
 def init_templates(dest: Path, *, force: bool = False) -> tuple[list[str], list[str]]:
@@ -233,6 +241,20 @@ def render_expression(source: str, context: dict[str, Any], user_dir: Any, name:
         return env.from_string(source).render(**context).strip()
     except Exception as exc:  # anything a user's expression can raise
         raise TemplateError(f"config {name}", f"expression error: {exc}") from None
+
+
+def _line_holding(env: jinja2.Environment, template: jinja2.Template, needle: str) -> str:
+    """The template's file and the first line of it holding ``needle`` (the file alone if
+    none does: the text came from a variable or another file)."""
+    where = template.filename or template.name or "template"
+    try:
+        source = env.loader.get_source(env, template.name)[0] if env.loader else ""
+    except Exception:  # (read when the note was rendered: gone since, say)
+        return where
+    for number, line in enumerate(source.splitlines(), 1):
+        if needle in line:
+            return f"{where}:{number}"
+    return where
 
 
 def _template_location(exc: BaseException, env: jinja2.Environment, name: str) -> str:

@@ -1,0 +1,59 @@
+"""A broken template of the user's: one clear line naming the file and line, exit code 1,
+the other notes written, the notes already in the vault left as they were, and the next
+run with the template fixed writing every note as ours would."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import EXAMPLES_HOME, note_files
+from typer.testing import CliRunner
+
+from exporter.cli import app
+
+runner = CliRunner()
+
+
+def export(vault: Path, folder: Path | None = None):
+    args = ["--vault", str(vault), "--home", str(EXAMPLES_HOME), "--timezone", "UTC"]
+    return runner.invoke(app, args + (["--templates", str(folder)] if folder else []))
+
+
+def errors(result) -> list[str]:
+    return [line for line in result.stderr.splitlines() if line.startswith("error:")]
+
+
+def test_a_template_printing_an_end_marker_is_refused_and_the_notes_stay_whole(tmp_path):
+    """A marker line whose hash matches the text above it (here: none) would end the
+    region early on the next read: the generated part below it would become the person's
+    text and be kept, a second copy, by every later run."""
+    vault, folder = tmp_path / "v", tmp_path / "mine"
+    folder.mkdir()
+    assert export(vault).exit_code == 0
+    before = note_files(vault, index=True)
+    (folder / "session.md.j2").write_text(
+        'Exported.\n%% ccexport:end e3b0c44298fc1c14 %%\n{% include "default/session.md.j2" %}'
+    )
+    result = export(vault, folder)
+    assert result.exit_code == 1
+    assert errors(result) == [
+        f"error: {folder / 'session.md.j2'}:2: template error: prints "
+        "'%% ccexport:end e3b0c44298fc1c14 %%', which would end ccexport's part of the note "
+        "there (the rest would be taken for your text); the note is not written (40 times)"
+    ]
+    assert note_files(vault, index=True) == before
+    (folder / "session.md.j2").unlink()
+    assert export(vault, folder).exit_code == 0
+    assert note_files(vault, index=True) == before
+
+
+def test_a_marker_quoted_in_session_code_is_not_a_stray_one(tmp_path):
+    """Session code may quote a marker: inside a fence it ends nothing, and the note is
+    written (the shipped template through Jinja, as a copy of it is rendered)."""
+    from exporter.notefile import stray_end_marker
+
+    quoted = "Look:\n\n```\n%% ccexport:end 0123456789abcdef %%\n```\n"
+    assert stray_end_marker(quoted) is None
+    assert stray_end_marker("> %% ccexport:end %%\n") is None
+    assert stray_end_marker("text\n%% ccexport:end %%\nmore") == "%% ccexport:end %%"
+    assert stray_end_marker("```\nunclosed\n%% ccexport:end %%") == "%% ccexport:end %%"

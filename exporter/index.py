@@ -24,7 +24,7 @@ from .index_body import (
     projects_index_body,
 )
 from .notes import SOURCE_LABELS, NoteSettings
-from .render import render, shipped_template_in_effect
+from .render import TemplateError, render, shipped_template_in_effect
 from .vault import Change, Vault
 
 Notes = dict[str, tuple[str, dict[str, Any]]]  # every note of a vault: key -> (path, meta)
@@ -57,9 +57,10 @@ def note_meta(frontmatter: dict[str, Any]) -> dict[str, Any]:
 
 def write_index_notes(
     vault: Vault, settings: NoteSettings, dataview: bool, found: Notes | None = None
-) -> list[Change]:
+) -> tuple[list[Change], list[TemplateError]]:
     """Render and write every project's index note and the index of projects (``found``:
-    every note of the vault, if the caller surveyed it already)."""
+    every note of the vault, if the caller surveyed it already). A note its template fails
+    on is left as it is and its error returned; the others are written."""
     projects: dict[str, list[dict[str, Any]]] = {}
     indexed: set[str] = set()  # the projects with an index note in the vault
     for key, (path, meta) in (found if found is not None else vault.notes(note_meta)).items():
@@ -76,7 +77,8 @@ def write_index_notes(
         entry["source_label"] = SOURCE_LABELS.get(str(meta.get("source")), meta.get("source"))
         entry["model"] = (meta.get("models") or [""])[0]
         projects.setdefault(str(meta.get("project") or "unknown-project"), []).append(entry)
-    changes = []
+    changes: list[Change] = []
+    failures: list[TemplateError] = []
     summary = []
     # A project whose last note was deleted keeps its index note, listing none: left as it
     # was, it would link to the deleted note.
@@ -95,7 +97,7 @@ def write_index_notes(
             "dataview": dataview,
             "folder": settings.folder,
         }
-        body = _body(PROJECT_TEMPLATE, context, settings)
+        body = _body(PROJECT_TEMPLATE, context, settings, failures)
         fm = {
             "title": f"{project} · AI sessions",
             "ccexport_index": f"project/{project}",
@@ -104,9 +106,9 @@ def write_index_notes(
             "updated": _latest(sessions),
             "tags": [INDEX_TAG],
         }
-        changes.append(
-            vault.write_note(key, relpath, {k: v for k, v in fm.items() if v is not None}, body)
-        )
+        if body is not None:
+            fm = {k: v for k, v in fm.items() if v is not None}
+            changes.append(vault.write_note(key, relpath, fm, body))
         if not sessions:
             continue  # (not in the list of projects)
         summary.append({
@@ -120,25 +122,33 @@ def write_index_notes(
         key = f"{INDEX_PREFIX}projects"
         relpath = vault.choose_path(key, f"{settings.folder}/Projects.md")
         context = {"projects": summary, "dataview": dataview, "folder": settings.folder}
-        body = _body(PROJECTS_TEMPLATE, context, settings)
+        body = _body(PROJECTS_TEMPLATE, context, settings, failures)
         fm = {
             "title": "AI sessions by project",
             "ccexport_index": "projects",
             "tags": [INDEX_TAG],
         }
-        changes.append(vault.write_note(key, relpath, fm, body))
-    return changes
+        if body is not None:
+            changes.append(vault.write_note(key, relpath, fm, body))
+    return changes, failures
 
 
-def _body(name: str, context: dict[str, Any], settings: NoteSettings) -> str:
+def _body(
+    name: str, context: dict[str, Any], settings: NoteSettings, failures: list[TemplateError]
+) -> str | None:
     """An index note's body through its template; the shipped one, when in effect, written
-    by ``index_body`` (the same bytes, without Jinja)."""
+    by ``index_body`` (the same bytes, without Jinja). None, the error added to
+    ``failures``, when the template fails on it."""
     digest, write = _SHIPPED[name]
     if shipped_template_in_effect(name, settings.templates, digest):
         body = write(context)
         if body is not None:
             return body
-    return render(name, context, settings.templates)
+    try:
+        return render(name, context, settings.templates)
+    except TemplateError as exc:
+        failures.append(exc)
+        return None
 
 
 _SHIPPED = {  # each shipped index template: its digest, and its bytes written in Python

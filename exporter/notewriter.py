@@ -13,7 +13,6 @@ from .errors import Problem
 from .index import note_meta, write_index_notes
 from .notes import Note, NoteSettings
 from .outcome import ExportReport, SourceCounts
-from .render import TemplateError
 from .vault import Action, Change, Vault
 from .workers import RenderJob
 
@@ -44,20 +43,18 @@ class NoteWriter:
             self.report.problems.append(Problem(change.relpath, change.message, source=source))
 
     def write_indexes(self, settings: NoteSettings, dataview: bool) -> bool:
-        try:
-            found = self.vault.notes(note_meta)  # every note in the vault, walked once for both
-            changes = write_index_notes(self.vault, settings, dataview, found)
-            changes.append(write_bases_file(self.vault, settings, found))  # Sessions.base
-        except TemplateError as exc:
+        found = self.vault.notes(note_meta)  # every note in the vault, walked once for both
+        changes, failures = write_index_notes(self.vault, settings, dataview, found)
+        changes.append(write_bases_file(self.vault, settings, found))  # Sessions.base
+        for exc in failures:  # (one line each in the report: the same error, counted)
             self.report.problems.append(Problem(exc.where, exc.what, severity="error"))
-            return False
         self.report.indexes = changes
         for change in changes:
             if change.action is Action.FAILED:
                 self.report.problems.append(
                     Problem(change.relpath, change.message, severity="error")
                 )
-        return not any(change.action is Action.FAILED for change in changes)
+        return not failures and not any(change.action is Action.FAILED for change in changes)
 
     def count(self, change: Change) -> None:
         counts = source_counts(self.report, change.key.partition(":")[0])

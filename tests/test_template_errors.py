@@ -57,3 +57,27 @@ def test_a_marker_quoted_in_session_code_is_not_a_stray_one(tmp_path):
     assert stray_end_marker("> %% ccexport:end %%\n") is None
     assert stray_end_marker("text\n%% ccexport:end %%\nmore") == "%% ccexport:end %%"
     assert stray_end_marker("```\nunclosed\n%% ccexport:end %%") == "%% ccexport:end %%"
+
+
+def test_an_index_template_failing_on_one_project_leaves_the_other_index_notes(tmp_path):
+    """The other projects' index notes, the index of projects and Sessions.base are
+    written; the failing note is written by the next run once the template is fixed."""
+    vault, folder = tmp_path / "v", tmp_path / "mine"
+    folder.mkdir()
+    template = folder / "project_index.md.j2"
+    template.write_text(
+        '{% if project == "api" %}\n{{ no_such_thing }}\n{% endif %}'
+        '{% include "default/project_index.md.j2" %}'
+    )
+    result = export(vault, folder)
+    assert result.exit_code == 1
+    assert errors(result) == [f"error: {template}:2: template error: 'no_such_thing' is undefined"]
+    projects = vault / "AI Sessions" / "Projects"
+    assert not (projects / "api.md").exists() and (projects / "fetcher.md").exists()
+    assert (vault / "AI Sessions" / "Projects.md").exists()
+    assert (vault / "AI Sessions" / "Sessions.base").exists()
+    template.unlink()
+    assert export(vault, folder).exit_code == 0
+    reference = tmp_path / "reference"
+    assert export(reference).exit_code == 0
+    assert note_files(vault, index=True) == note_files(reference, index=True)

@@ -222,16 +222,29 @@ def template_fingerprint(user_dir: Path | None, settings: Any) -> str:
     from . import __version__
 
     files: dict[str, bytes] = {}
-    for folder in (default_templates_dir(), user_dir):
-        if folder and Path(folder).is_dir():
-            for path in sorted(Path(folder).glob("*.j2")):
-                if path.is_file():  # never a FIFO or device planted in the vault's folder
-                    files[path.name] = path.read_bytes()
+    for path in sorted(default_templates_dir().glob("*.j2")):
+        files[path.name] = path.read_bytes()
+    if user_dir and Path(user_dir).is_dir():
+        files.update(_user_files(Path(user_dir)))
     digest = hashlib.sha256(__version__.encode())
     for name, data in sorted(files.items()):
         digest.update(name.encode() + b"\0" + data + b"\0")
     digest.update(repr(settings).encode())
     return digest.hexdigest()
+
+
+def _user_files(folder: Path) -> dict[str, bytes]:
+    """Every file a template in ``folder`` can include, by its name there: an edited
+    ``parts/header.md`` re-renders the notes as an edited ``session.md.j2`` does. Hidden
+    files and folders (an editor's swap file, ``.git``) are left out."""
+    found: dict[str, bytes] = {}
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            path = Path(root, name)
+            if not name.startswith(".") and path.is_file():  # never a FIFO or a device
+                found[path.relative_to(folder).as_posix()] = path.read_bytes()
+    return found
 
 
 def render_expression(source: str, context: dict[str, Any], user_dir: Any, name: str) -> str:

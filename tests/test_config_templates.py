@@ -242,3 +242,19 @@ def test_a_template_edited_between_runs_in_one_process_is_read_again(tmp_path):
         assert run(*args).exit_code == 0
         texts = [data.decode() for data in note_files(vault).values()]
         assert texts and all(mark in text for text in texts)
+
+
+def test_an_edited_file_the_template_includes_renders_the_notes_again(tmp_path):
+    """Every file of the folder counts, not only the top-level ``*.j2`` ones."""
+    vault, folder = tmp_path / "v", tmp_path / "my-templates"
+    (folder / "parts").mkdir(parents=True)
+    (folder / "session.md.j2").write_text(
+        '{% extends "default/session.md.j2" %}\n'
+        '{% block header %}{% include "parts/head.md" %}{% endblock %}\n'
+    )
+    args = ("--vault", str(vault), "--home", str(EXAMPLES_HOME), "--templates", str(folder))
+    for mark in ("First version.", "Second version."):
+        (folder / "parts" / "head.md").write_text(mark + "\n")
+        assert run(*args).exit_code == 0
+        texts = [data.decode() for data in note_files(vault).values()]
+        assert texts and all(mark in text for text in texts)

@@ -35,6 +35,16 @@ class TemplateError(ExporterError):
         super().__init__(f"{where}: {what}")
 
 
+# Templates ccexport shipped once and no longer does: a copy of an old session.md.j2 may
+# still extend or import them.
+RETIRED_TEMPLATES = frozenset({"base_session.md.j2", "_parts.md.j2"})
+RETIRED_HINT = (
+    "ccexport no longer ships it: this template is a copy from an older version. Delete it "
+    "to use ours, or copy ours over it with `ccexport templates init --force` (with `--to "
+    "DIR` for a folder outside the vault; your edits are overwritten)"
+)
+
+
 def default_templates_dir() -> Path:
     """The shipped templates: inside the installed package, or beside it in a checkout."""
     packaged = Path(__file__).parent / "templates"
@@ -185,10 +195,15 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
         raise TemplateError(
             f"{where}:{exc.lineno}", f"template syntax error: {exc.message}"
         ) from None
-    except jinja2.TemplateNotFound as exc:
-        raise TemplateError(name, f"template not found: {exc.name}") from None
+    except jinja2.TemplateNotFound as exc:  # by {% extends %}, {% include %} or {% import %}
+        where = _template_location(exc, _user_file(name, user_dir))
+        what = f"template not found: {exc.name}"
+        if exc.name in RETIRED_TEMPLATES:
+            what += f"; {RETIRED_HINT}"
+        raise TemplateError(where, what) from None
     except Exception as exc:  # a runtime error inside a user's template
-        raise TemplateError(_template_location(exc, env, name), f"template error: {exc}") from None
+        where = _template_location(exc, _user_file(name, user_dir))
+        raise TemplateError(where, f"template error: {exc}") from None
     stray = notefile.stray_end_marker(text)
     if stray is not None:
         raise TemplateError(
@@ -270,10 +285,15 @@ def _line_holding(env: jinja2.Environment, template: jinja2.Template, needle: st
     return where
 
 
-def _template_location(exc: BaseException, env: jinja2.Environment, name: str) -> str:
+def _user_file(name: str, user_dir: Path | None) -> str:
+    """Where template ``name`` is read from, for an error with no line (one reading it)."""
+    mine = Path(user_dir, name) if user_dir else None
+    return str(mine) if mine is not None and os.path.lexists(mine) else name
+
+
+def _template_location(exc: BaseException, where: str) -> str:
     """The template file and line a runtime error came from, read off the traceback."""
     tb = exc.__traceback__
-    where = name
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
         if filename.endswith((".j2", ".md", ".jinja")):

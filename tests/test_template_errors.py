@@ -81,3 +81,32 @@ def test_an_index_template_failing_on_one_project_leaves_the_other_index_notes(t
     reference = tmp_path / "reference"
     assert export(reference).exit_code == 0
     assert note_files(vault, index=True) == note_files(reference, index=True)
+
+
+def test_a_missing_template_is_named_with_the_line_asking_for_it(tmp_path):
+    """Included by the user's template: the user's file and line. A file ccexport shipped
+    once (a copy of an older session.md.j2 extends it) says how to refresh the copy."""
+    vault, folder = tmp_path / "v", tmp_path / "mine"
+    folder.mkdir()
+    template = folder / "session.md.j2"
+    template.write_text('# Mine\n\n{% include "parts/footer.md" %}\n')
+    result = export(vault, folder)
+    assert result.exit_code == 1 and not note_files(vault)
+    assert errors(result) == [
+        f"error: {template}:3: template not found: parts/footer.md (40 times)"
+    ]
+    template.write_text('{#- Ours, weeks ago -#}\n{% extends "base_session.md.j2" %}\n')
+    result = export(vault, folder)
+    assert errors(result)[0].startswith(
+        f"error: {template}:2: template not found: base_session.md.j2; ccexport no longer "
+        "ships it: this template is a copy from an older version."
+    )
+
+
+def test_a_template_that_cannot_be_read_is_named_by_its_path(tmp_path):
+    vault, folder = tmp_path / "v", tmp_path / "mine"
+    folder.mkdir()
+    (folder / "session.md.j2").write_bytes(b"caf\xe9 {{ title }}\n")  # Latin-1, not UTF-8
+    result = export(vault, folder)
+    assert result.exit_code == 1
+    assert errors(result)[0].startswith(f"error: {folder / 'session.md.j2'}: template error:")

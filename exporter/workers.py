@@ -19,7 +19,7 @@ from concurrent.futures import BrokenExecutor, Future
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .errors import Problem
+from .errors import Problem, clipped
 from .interrupts import ctrl_c_held
 from .model import Session, session_key
 from .notes import Note, NoteSettings, build_note
@@ -79,7 +79,7 @@ def render_job(job: RenderJob, settings: NoteSettings | None = None) -> Outcome:
 def failed(job: RenderJob, why: str) -> Problem:
     """An error for this job's note, named with the file its session came from (cut short:
     an exception may quote a huge value)."""
-    why = why if len(why) <= 300 else why[:300] + "…"
+    why = clipped(why, 300)  # never inside a word: a token cut short is not redacted
     where = str(job.session.source_path) if job.session.source_path.parts else job.unit
     return Problem(where, f"{job.key} {why}", severity="error", source=job.session.source)
 

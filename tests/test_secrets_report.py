@@ -45,3 +45,29 @@ def test_an_unknown_record_type_is_never_quoted_with_part_of_a_token(tmp_path):
     quoted = f"'{'x' * 50} …'"
     assert problem.message == f"unknown record type {quoted} (1 lines, the first here) skipped"
     assert TOKEN[:6] not in problem.message
+
+
+def test_a_codex_item_type_or_a_failed_line_is_never_quoted_with_part_of_a_token(tmp_path):
+    from codex_builder import CodexRollout
+    from test_codex_adapter import TID
+    from test_codex_adapter import load_all as load_codex
+
+    r = CodexRollout(TID)
+    r.user("hi")
+    r.item({"type": "x" * 60 + " " + TOKEN})  # 80 characters would end inside the token
+    r.write(tmp_path / ".codex")
+    _, problems = load_codex(tmp_path)
+    assert [p.message for p in problems] == [
+        f"unknown item type '{'x' * 60} …' (1 lines, the first here) skipped"
+    ]
+
+
+def test_a_render_failure_quoting_a_long_value_never_holds_part_of_a_token():
+    from pathlib import Path
+
+    from exporter.model import Session
+    from exporter.workers import RenderJob, failed
+
+    session = Session("claude-code", SID, (), Path("/h/a.jsonl"))
+    problem = failed(RenderJob("u", session, "a.md", {}), "KeyError: " + "k" * 280 + " " + TOKEN)
+    assert "ghp_" not in problem.message and problem.message.endswith("…")

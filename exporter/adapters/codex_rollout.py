@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ..errors import clipped
 from ..model import (
     Message,
     NoticePart,
@@ -187,7 +188,7 @@ class RolloutBuilder:
         try:
             self._record(number, kind, p, ts)
         except Exception as exc:  # a line of a shape no one expected costs that line
-            self.out.skipped.append((number, f"{type(exc).__name__}: {exc}"[:200]))
+            self.out.skipped.append((number, clipped(f"{type(exc).__name__}: {exc}", 200)))
 
     def _record(self, number: int, kind: str, p: dict[str, Any], ts: Any) -> None:
         when = parse_timestamp(ts)
@@ -291,7 +292,7 @@ class RolloutBuilder:
         elif ptype == "agent_message":
             self._add("system", agent_message(p), number, when)
         elif ptype not in _IGNORED_ITEMS:
-            kind = str(ptype)[:80]
+            kind = clipped(ptype)
             first, seen = self.out.unknown.get(kind, (number, 0))
             self.out.unknown[kind] = (first, seen + 1)
 

@@ -1,9 +1,9 @@
 """Jinja templates: where they are found and the filters they may use.
 
 Templates are looked up file by file: a user's folder first (``--templates`` or the vault's
-``.ccexport/templates``), then the defaults shipped with the package. Rendering runs in a
-sandbox with ``StrictUndefined``, so a typo is an error naming the template and line,
-never an empty string in a note.
+``.ccexport/templates``), then the defaults shipped with the package. Rendering runs in the
+sandbox of ``sandbox.py`` with ``StrictUndefined``, so a typo is an error naming the template
+and line, never an empty string in a note.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from .markdown_code import (  # noqa: F401 (REFERENCE_ENV re-exported)
     read_reference_switch,
     reference_rendering,
 )
+from .sandbox import rendered, sandbox
 
 if TYPE_CHECKING:
     import jinja2
@@ -79,57 +80,6 @@ FILTERS: dict[str, Any] = {
 }
 
 
-@lru_cache(maxsize=1)
-def _sandbox() -> type[jinja2.Environment]:
-    """The sandbox, with a fast path for the plain dicts notes are built from: their keys
-    are data, never attributes, so ``item.kind`` reads the key without the attribute checks
-    (a large share of render time otherwise). Jinja is imported here, when a note is
-    rendered: a run with nothing to render starts without it."""
-    from datetime import date, datetime, time, timedelta, tzinfo
-    from types import ModuleType
-
-    from jinja2.runtime import LoopContext
-    from jinja2.sandbox import SandboxedEnvironment
-    from jinja2.utils import Cycler, Joiner, Namespace
-
-    from .model import Session
-
-    # Objects none of whose public attributes the sandbox refuses or wraps (it does so only
-    # for functions, methods, types, code, frames, generators and strings' ``format``):
-    # for them its checks always end in plain ``getattr``, so they are skipped.
-    plain_types = (LoopContext, Session, datetime, date)
-    # Whose methods a template may call: plain values and Jinja's own helpers. Jinja's
-    # sandbox calls any public method, and a session holds a Path: a template could read
-    # the unredacted transcript (``session.source_path.read_text()``) or write files.
-    callable_owners = (str, bytes, int, float, list, tuple, dict, set, frozenset, date,
-                       time, timedelta, tzinfo, LoopContext, Cycler, Joiner, Namespace)  # fmt: skip
-
-    class Sandbox(SandboxedEnvironment):
-        def is_safe_callable(self, obj: Any) -> bool:
-            owner = getattr(obj, "__self__", None)  # a method's object (or class)
-            if owner is not None and not isinstance(owner, ModuleType):
-                kind = owner if isinstance(owner, type) else type(owner)
-                if not issubclass(kind, callable_owners):
-                    return False
-            return super().is_safe_callable(obj)
-
-        def getattr(self, obj: Any, attribute: str) -> Any:
-            kind = type(obj)
-            if kind is dict:
-                try:
-                    return obj[attribute]
-                except KeyError:
-                    pass
-            elif kind in plain_types and not attribute.startswith("_"):
-                try:
-                    return getattr(obj, attribute)
-                except AttributeError:
-                    pass
-            return super().getattr(obj, attribute)
-
-    return Sandbox
-
-
 @lru_cache(maxsize=8)
 def environment(user_dir: str | None) -> jinja2.Environment:
     """One sandboxed environment per template folder, cached for the run (``fresh_templates``
@@ -143,7 +93,7 @@ def environment(user_dir: str | None) -> jinja2.Environment:
     if user_dir:
         # A user's file wins; ours stay reachable as "default/<name>" to extend.
         loaders.insert(0, jinja2.FileSystemLoader(user_dir))
-    env = _sandbox()(
+    env = sandbox()(
         loader=jinja2.ChoiceLoader(loaders),
         undefined=jinja2.StrictUndefined,
         autoescape=False,  # Markdown, not HTML: escaping is the filters' job
@@ -189,7 +139,7 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
     env = environment(str(user_dir) if user_dir else None)
     try:
         template = env.get_template(name)
-        text = template.render(**context)
+        text = rendered(template, context)
     except jinja2.TemplateSyntaxError as exc:
         where = exc.filename or exc.name or name
         raise TemplateError(
@@ -266,7 +216,7 @@ def render_expression(source: str, context: dict[str, Any], user_dir: Any, name:
     """A small template from the configuration (a frontmatter value), rendered safely."""
     env = environment(str(user_dir) if user_dir else None)
     try:
-        return env.from_string(source).render(**context).strip()
+        return rendered(env.from_string(source), context).strip()
     except Exception as exc:  # anything a user's expression can raise
         raise TemplateError(f"config {name}", f"expression error: {exc}") from None
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import EXAMPLES_HOME, note_files
 from typer.testing import CliRunner
 
+from exporter import sandbox
 from exporter.cli import app
+from exporter.render import TemplateError, render
 
 runner = CliRunner()
 
@@ -110,3 +113,41 @@ def test_a_template_that_cannot_be_read_is_named_by_its_path(tmp_path):
     result = export(vault, folder)
     assert result.exit_code == 1
     assert errors(result)[0].startswith(f"error: {folder / 'session.md.j2'}: template error:")
+
+
+def test_a_loop_in_a_loop_stops_at_its_line_and_the_notes_stay(tmp_path):
+    vault, folder = tmp_path / "v", tmp_path / "mine"
+    folder.mkdir()
+    assert export(vault).exit_code == 0
+    before = note_files(vault, index=True)
+    (folder / "session.md.j2").write_text(
+        "# {{ title | inline }}\n{% for i in range(100000) %}\n"
+        "{% for j in range(100000) %}{% endfor %}\n{% endfor %}\n"
+    )
+    result = export(vault, folder)
+    assert result.exit_code == 1
+    assert errors(result) == [
+        f"error: {folder / 'session.md.j2'}:3: template error: range() gave more than "
+        "1,000,000 numbers for one note (a loop in a loop?) (40 times)"
+    ]
+    assert note_files(vault, index=True) == before
+
+
+def test_a_template_printing_without_end_stops_at_the_limit(tmp_path, monkeypatch):
+    """Named by the line that printed past the limit (here the include: Jinja runs an
+    included template as a loop over its output). The budget of numbers is the note's own:
+    each render starts with all of it."""
+    monkeypatch.setattr(sandbox, "MAX_NOTE_CHARS", 1000)
+    (tmp_path / "part.md.j2").write_text("{% for i in range(200) %}{{ i }} words\n{% endfor %}")
+    (tmp_path / "t.md.j2").write_text('Head\n\n{% include "part.md.j2" %}\n')
+    with pytest.raises(TemplateError) as caught:
+        render("t.md.j2", {}, tmp_path)
+    assert caught.value.where == f"{tmp_path / 't.md.j2'}:3"
+    assert caught.value.what == (
+        "template error: printed more than 0 MB for one note (a loop gone wrong?)"
+    )
+    (tmp_path / "r.md.j2").write_text(
+        "{% for k in range(6) %}{% for i in range(100000) %}{% endfor %}{% endfor %}done"
+    )
+    assert render("r.md.j2", {}, tmp_path) == "done"
+    assert render("r.md.j2", {}, tmp_path) == "done"

@@ -19,7 +19,7 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import FILTERS
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "52aa5e898e1830785d2e125da62f1429824ab2f1cc014f45ede03f5fae0e5139"
+SHIPPED_TEMPLATE_SHA256 = "bbb1b7f84a0ee87fea26404244a59a4f626885c32ffa1e7858683e582e9809a3"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 
@@ -105,7 +105,7 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
         title = "Error output" if item["is_error"] else "Output"
         return callout("note", title, fence(item["output"], "text")) + "\n"
     if kind == "summary":
-        trigger = f" ({item['trigger']})" if item["trigger"] else ""
+        trigger = f" ({escape_inline(item['trigger'])})" if item["trigger"] else ""
         title = "Conversation compacted" + trigger
         return callout("summary", title, escape_prose(item["text"])) + "\n"
     if kind == "attachment":

@@ -17,7 +17,15 @@ from hypothesis import strategies as st
 from obsidian_check import Construct, constructs, visible
 
 from exporter.markdown import escape_inline, escape_prose, fence
-from exporter.model import Message, Session, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+from exporter.model import (
+    Message,
+    Session,
+    SummaryPart,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+)
 from exporter.notes import NoteSettings, build_note
 
 # Everything Obsidian, its plugins or CommonMark act on, as fragments to combine.
@@ -101,6 +109,23 @@ def test_session_text_never_becomes_a_construct_of_the_note(
     )
     assert not _extra(found), (prompt, reply, thinking, command, output)
     assert Counter(PLAIN) - Counter(found) == Counter()  # the template's own are all there
+
+
+def test_a_compaction_trigger_stays_text_in_the_callout_title():
+    """The trigger is the source's word ("auto", "manual"), read from the transcript: it
+    broke out of the title (a line break ended the callout) and made tags and links."""
+
+    def found(trigger: str) -> list[Construct]:
+        messages = (
+            Message("user", (TextPart("q"),)),
+            Message("system", (SummaryPart("s", trigger),)),
+        )
+        session = Session("claude-code", "s1", messages, Path("s1.jsonl"))
+        return constructs(build_note(session, "n.md", NoteSettings(), lambda key: None).body)
+
+    plain = Counter(found("auto"))
+    for trigger in ADVERSARIAL:
+        assert Counter(found(trigger)) == plain, trigger
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))

@@ -15,7 +15,7 @@ from typing import Any
 from .markdown import escape_inline
 from .render import _short_model
 
-PROJECT_TEMPLATE_SHA256 = "05605d3f8e398f872e7dd3c8f7ca9483579860c962018a3662b2c34e51259452"
+PROJECT_TEMPLATE_SHA256 = "64dbe0e917319feebc37741769a0125b5dad6042b85aef0682a00e7f041dc1b7"
 PROJECTS_TEMPLATE_SHA256 = "5be78707819536a04a8cb3624d70d9e09012c909c6f1ef36d6952fe0daf25bc1"
 
 
@@ -44,7 +44,10 @@ def project_index_body(c: dict[str, Any]) -> str | None:
             line += f" · {messages} messages"
         out.append(line + "\n")
     if c["dataview"]:
-        quoted = project.replace('"', '\\"')
+        # A Dataview string: its escapes, and no line break (a line of backticks in a
+        # project's name would close the block, and the rest of it be live Markdown).
+        quoted = project.replace("\\", "\\\\").replace('"', '\\"')
+        quoted = quoted.replace("\r", " ").replace("\n", " ")
         out.append(
             f'\n```dataview\nTABLE source, created, messages\nFROM "{folder}"\n'
             f'WHERE project = "{quoted}" AND !ccexport_index\nSORT created DESC\n```\n'

@@ -21,7 +21,9 @@ from exporter.index_body import (
 from exporter.render import default_templates_dir, render
 
 # Text as a person or a model names things: Markdown, quotes, backslashes, CJK, emoji.
-TEXT = st.text(st.sampled_from([*'ab _*`#[]|"\\<>&$%=~^:/-.', "é", "字", "🙂", "\n"]), max_size=24)
+TEXT = st.text(
+    st.sampled_from([*'ab _*`#[]|"\\<>&$%=~^:/-.', "é", "字", "🙂", "\n", "\r"]), max_size=24
+)
 DATE = st.one_of(st.none(), st.just(""), st.sampled_from(["2026-04-09", "2026-04-09T10:00:00"]))
 SESSION = st.fixed_dictionaries({
     "created": DATE,
@@ -59,6 +61,21 @@ def test_a_project_index_is_what_jinja_renders(context):
 @given(PROJECTS)
 def test_the_index_of_projects_is_what_jinja_renders(context):
     assert projects_index_body(context) == render(PROJECTS_TEMPLATE, context)
+
+
+def test_a_projects_name_cannot_end_its_dataview_block():
+    """The name comes from the session (its folder's): a line of backticks in it closed the
+    block and made the rest live Markdown; a backslash before the closing quote left the
+    string open. Both ways write the same bytes."""
+    project = 'api\\"\n```\n# Heading [[note]]\r\n'
+    context = {"project": project, "sessions": [], "dataview": True, "folder": "AI"}
+    body = project_index_body(context)
+    assert body == render(PROJECT_TEMPLATE, context)
+    block = body.split("```dataview\n", 1)[1].split("\n")
+    assert (
+        block[2] == 'WHERE project = "api\\\\\\" ``` # Heading [[note]]  " AND !ccexport_index'
+    )
+    assert block[4] == "```" and "```" not in block[:2]
 
 
 def test_values_of_another_kind_are_left_to_jinja():

@@ -19,7 +19,7 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import FILTERS
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "bbb1b7f84a0ee87fea26404244a59a4f626885c32ffa1e7858683e582e9809a3"
+SHIPPED_TEMPLATE_SHA256 = "51a33a611d5f11841da3b1d68c4ab84168070c583a339e1934151d820a16a9f0"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 

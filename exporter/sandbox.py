@@ -34,6 +34,7 @@ def sandbox() -> type[jinja2.Environment]:
     from datetime import date, datetime, time, timedelta, tzinfo
     from types import ModuleType
 
+    from jinja2.exceptions import SecurityError
     from jinja2.runtime import LoopContext
     from jinja2.sandbox import SandboxedEnvironment, safe_range
     from jinja2.utils import Cycler, Joiner, Namespace
@@ -64,6 +65,17 @@ def sandbox() -> type[jinja2.Environment]:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.globals["range"] = counted_range
+
+        def call(self, context: Any, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
+            if not self.is_safe_callable(obj):  # named by its type, not its value: one line
+                owner = getattr(obj, "__self__", None)  # for every note's session path
+                kind = owner if isinstance(owner, type) else type(owner)
+                name = f"{kind.__name__}.{getattr(obj, '__name__', '?')}"
+                raise SecurityError(
+                    f"{name}() cannot be called in a template (only methods of text, "
+                    "numbers, lists, dicts and dates can)"
+                )
+            return super().call(context, obj, *args, **kwargs)
 
         def is_safe_callable(self, obj: Any) -> bool:
             owner = getattr(obj, "__self__", None)  # a method's object (or class)

@@ -80,7 +80,7 @@ def test_a_template_cannot_reach_the_files_a_session_names(tmp_path: Path) -> No
                  "parent.iterdir() | list", "stat().st_size", "exists()"):  # fmt: skip
         (tmp_path / "t.md.j2").write_text(f"{{{{ session.source_path.{call} }}}}")
         fresh_templates()  # (read once per run otherwise)
-        with pytest.raises(TemplateError, match="not safely callable"):
+        with pytest.raises(TemplateError, match=r"PosixPath\.\w+\(\) cannot be called"):
             render("t.md.j2", context, tmp_path)
     assert [p.name for p in folder.iterdir()] == ["s1.jsonl"]
     (tmp_path / "t.md.j2").write_text("{{ session.source_path.name }}")

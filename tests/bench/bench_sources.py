@@ -33,7 +33,7 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from bench_export import REPLY, build_home  # noqa: E402
+from bench_export import REPLY, build_home, cache_bytecode  # noqa: E402
 
 OUTPUT = "running 1 test\ntest result: FAILED. 0 passed; 1 failed\n" * 40
 THINKING = "Let me look at the module first. " * 5
@@ -242,6 +242,7 @@ def main() -> None:
     options = parser.parse_args()
     results: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="ccexport-bench-sources-") as tmp:
+        cache_bytecode(Path(tmp))
         for source in options.only or BUILDERS:
             f = results[source] = measure(source, options.sessions, options.repeat, Path(tmp))
             print(

@@ -16,7 +16,7 @@ from claude_builder import ClaudeSession, tool_use
 from codex_builder import CodexRollout
 from conftest import ROOT, note_files
 
-from exporter.adapters import _jsonl, claude_code, codex, copilot_cli, gemini
+from exporter.adapters import _jsonl, claude_code, claude_mainfile, codex, copilot_cli, gemini
 from exporter.adapters._jsonl import LongLine, iter_jsonl, split_lines
 from exporter.errors import Problem
 from exporter.export import ExportOptions, run_export
@@ -255,6 +255,6 @@ def test_claude_keeps_only_the_agent_id_of_a_structured_tool_result(tmp_path):
     s.assistant([tool_use("Read", {"file_path": "/b.py"}, "c2")])
     s.tool_result("c2", "y" * 1000, rich={"file": {"content": "y" * 1000}})
     path = s.write(tmp_path / "s.jsonl")
-    records = list(claude_code._records(path, [], claude_code._Meta()))
+    records = list(claude_mainfile.read_records(path, [], claude_mainfile.FileMeta()))
     kept = [r["toolUseResult"] for r in records if "toolUseResult" in r]
     assert kept == [{"agentId": "a1"}, None]

@@ -8,7 +8,7 @@ import tracemalloc
 from claude_builder import ClaudeSession, tool_use, with_inline_warmup
 from conftest import load_sessions, texts
 
-from exporter.adapters import SourceContext, claude_code
+from exporter.adapters import SourceContext, claude_mainfile
 from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.claude_transcript import build_transcript
 
@@ -30,7 +30,7 @@ def test_sidechain_lines_that_make_no_subagent_stay_in_the_conversation(tmp_path
     side.assistant("Also ready.")
     path = side.write(tmp_path / ".claude" / "projects" / "-w-proj" / f"{SID}.jsonl")
     (session,), _ = load_sessions(ClaudeCodeAdapter(), tmp_path)
-    records = list(claude_code._records(path, [], claude_code._Meta()))
+    records = list(claude_mainfile.read_records(path, [], claude_mainfile.FileMeta()))
     assert session.messages == tuple(build_transcript(records, {}).messages)
     assert texts(session, "user") == ["Check the cache", "And the index?"]
 
@@ -43,7 +43,7 @@ def test_a_warmup_agents_lines_are_in_no_conversation(tmp_path):
     (session,), _ = load_sessions(ClaudeCodeAdapter(), tmp_path)
     assert texts(session, "user") == ["first question", "second question"]
     assert "Ready." not in texts(session, "assistant")
-    records = claude_code._records(path, [], claude_code._Meta())
+    records = claude_mainfile.read_records(path, [], claude_mainfile.FileMeta())
     records = [r for r in records if not r.get("isSidechain")]  # the Warmup agent's lines
     assert session.messages == tuple(build_transcript(records, {}).messages)
 
@@ -56,7 +56,7 @@ def test_the_second_reading_stops_at_the_line_the_first_reached(tmp_path, monkey
     late._n = 90
     late.user("typed after the first reading")
     readings = []
-    real_iter_jsonl = claude_code.iter_jsonl
+    real_iter_jsonl = claude_mainfile.iter_jsonl
 
     def growing(p, problems, source):
         readings.append(p)
@@ -65,7 +65,7 @@ def test_the_second_reading_stops_at_the_line_the_first_reached(tmp_path, monkey
             with open(p, "a") as f:
                 f.write(late.text())
 
-    monkeypatch.setattr(claude_code, "iter_jsonl", growing)
+    monkeypatch.setattr(claude_mainfile, "iter_jsonl", growing)
     (session,), _ = load_sessions(ClaudeCodeAdapter(), tmp_path)
     assert readings == [path, path]
     assert "typed after the first reading" in path.read_text()

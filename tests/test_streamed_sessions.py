@@ -351,7 +351,7 @@ def test_a_failure_while_a_streamed_session_is_read_fails_the_part_it_was_readin
     home, vault = tmp_path / "home", tmp_path / "v"
     long_session().write(home / ".claude" / "projects" / "-big" / f"{SID}.jsonl")
     monkeypatch.setattr(claude_code, "STREAM_FROM", 0)
-    real = claude_code._read_messages
+    real = claude_code.read_messages
     broken = {"on": True}
 
     def failing_midway(*args):
@@ -360,7 +360,7 @@ def test_a_failure_while_a_streamed_session_is_read_fails_the_part_it_was_readin
                 raise OSError("the disk went away")
             yield message
 
-    monkeypatch.setattr(claude_code, "_read_messages", failing_midway)
+    monkeypatch.setattr(claude_code, "read_messages", failing_midway)
     options = ExportOptions(
         vault=vault, home=home, sources=["claude-code"], timezone=UTC, note_max_bytes=40_000
     )

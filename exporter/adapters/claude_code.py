@@ -30,8 +30,9 @@ each time they are needed (the note builder cuts them into part notes as they co
 a ``keep`` sink (``packed.PartPacker``, in a worker reading ahead), the first reading hands
 it each message as it is closed, so that the file need not be read again.
 
-Finding the files is in claude_discovery.py, linking subagents to their Task calls in
-claude_subagents.py; this module loads a discovered session and builds its sessions.
+Finding the files is in claude_discovery.py, one pass over a file's lines in
+claude_mainfile.py, linking subagents to their Task calls in claude_subagents.py; this module
+loads a discovered session and builds its sessions.
 """
 
 from __future__ import annotations
@@ -41,12 +42,11 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache, partial
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ..collector import collector_paused
-from ..errors import Problem, SourceChanged, clipped
-from ..model import Message, MessageStream, Session
-from ._jsonl import iter_jsonl
+from ..errors import Problem
+from ..model import MessageStream, Session
 from .base import STREAM_FROM, LoadResult, MessageSink, SessionRef, SourceContext, listed
 from .claude_discovery import (
     SOURCE,
@@ -55,23 +55,22 @@ from .claude_discovery import (
     file_session_id,
     leading_summaries,
 )
+from .claude_mainfile import (
+    FileMeta,
+    MainFile,
+    read_messages,
+    read_records,
+    transcribe,
+    without_lines,
+)
 from .claude_subagents import (
     WARMUP_PROMPT,
-    TaskIndex,
     agent_id,
     child_session_ids,
-    known_uuid,
     meta_tool_use_id,
     sidechain_groups,
 )
-from .claude_transcript import CONVERSATIONAL, Transcript, TranscriptBuilder, build_transcript
-
-KNOWN_TYPES = CONVERSATIONAL | {
-    "summary", "custom-title", "ai-title", "tag", "last-prompt", "agent-name",
-    "agent-setting", "mode", "permission-mode", "pr-link", "bridge-session",
-    "file-history-snapshot", "queue-operation", "turn_end", "worktree-state",
-    "frame-link", "relocated", "started", "result", "atis-latch",
-}  # fmt: skip
+from .claude_transcript import Transcript, TranscriptBuilder
 
 
 class ClaudeCodeAdapter:
@@ -136,8 +135,8 @@ class ClaudeCodeAdapter:
         # One pass over the file: each line becomes parts of messages and is let go, so a
         # long session is held as its messages, never as its parsed JSON.
         stream = self.streams(ref)
-        meta, main = _Meta(), _MainFile(stream, keep if stream else None)
-        for rec in _records(path, result.problems, meta):
+        meta, main = FileMeta(), MainFile(stream, keep if stream else None)
+        for rec in read_records(path, result.problems, meta):
             # The session is the sessionId inside, not the file name: two folders may hold
             # files of the same name, and a copied transcript keeps its id.
             if main.session_id is None and (found := file_session_id((rec,))):
@@ -176,8 +175,8 @@ class ClaudeCodeAdapter:
             # Sidechain lines that make no subagent of their own stay in the conversation:
             # read the file once more (as far as the first pass went), every line this time.
             main.transcript = TranscriptBuilder()
-            records = _without(warmup, _records(path, [], _Meta(), meta.lines))
-            transcript, count = _transcribe(records, child_links, stream)
+            records = without_lines(warmup, read_records(path, [], FileMeta(), meta.lines))
+            transcript, count = transcribe(records, child_links, stream)
         if not count:
             return result
         child_ids = list(dict.fromkeys([*(c.session_id for c in children + inline), *listed]))
@@ -185,7 +184,7 @@ class ClaudeCodeAdapter:
         session = _session(transcript, main_id, path, title, extra_children=child_ids)
         if stream:
             skip = warmup if every_line else None
-            read = partial(_read_messages, path, meta.lines, child_links, skip)
+            read = partial(read_messages, path, meta.lines, child_links, skip)
             session = replace(session, messages=MessageStream(read))
         result.sessions.append(session)
         # A subagent works for its parent's project, even from a subfolder of it.
@@ -232,8 +231,8 @@ class ClaudeCodeAdapter:
         description: str | None = None,
         label: str | None = None,
     ) -> Session | None:
-        meta, builder = _Meta(), TranscriptBuilder()
-        for rec in _records(path, problems, meta):
+        meta, builder = FileMeta(), TranscriptBuilder()
+        for rec in read_records(path, problems, meta):
             if parent_id is None and isinstance(rec.get("sessionId"), str):
                 parent_id = rec["sessionId"]
             builder.add(rec)
@@ -247,7 +246,7 @@ class ClaudeCodeAdapter:
             agent_label=label,
         )  # fmt: skip
 
-    def _summary_title(self, folder: Path, meta: _Meta, transcript: Transcript) -> str | None:
+    def _summary_title(self, folder: Path, meta: FileMeta, transcript: Transcript) -> str | None:
         """A ``summary`` line whose leaf lies in this session, here or in a sibling file."""
         for leaf, summary in reversed(meta.summaries):
             if leaf in transcript.uuids:
@@ -261,143 +260,7 @@ class ClaudeCodeAdapter:
         return None
 
 
-class _Meta:
-    """Session metadata lines (titles, summaries) seen while reading a file."""
-
-    __slots__ = ("custom_title", "ai_title", "summaries", "lines")
-
-    def __init__(self) -> None:
-        self.custom_title: str | None = None
-        self.ai_title: str | None = None
-        self.summaries: list[tuple[str, str]] = []
-        self.lines = 0  # the number of the last line read (a second reading stops there)
-
-    @property
-    def title(self) -> str | None:
-        return self.custom_title or self.ai_title
-
-
-class _MainFile:
-    """What one pass over a main session file gathers besides its titles: its session id,
-    the main conversation, the Task calls and, for the sidechain layout, the sidechain
-    lines (short agent conversations, kept to be grouped once the file is read)."""
-
-    __slots__ = (
-        "session_id", "older", "transcript", "tasks", "side", "any_sidechain",
-        "main_conversation", "stream", "let_go", "keep",
-    )  # fmt: skip
-
-    def __init__(self, stream: bool = False, keep: MessageSink | None = None) -> None:
-        self.session_id: str | None = None
-        self.older: Path | None = None  # a newer copy of this session elsewhere
-        self.transcript = TranscriptBuilder()  # of the lines outside sidechains
-        self.tasks = TaskIndex()
-        self.side: list[dict[str, Any]] = []
-        self.any_sidechain = False
-        self.main_conversation = False  # a user or assistant line outside sidechains
-        self.stream = stream  # let each message go once made (counted in let_go)
-        self.let_go = 0
-        self.keep = keep  # given each message let go, to keep it instead of reading it again
-
-    def add(self, rec: dict[str, Any]) -> None:
-        self.tasks.add(rec)
-        if rec.get("isSidechain"):
-            self.any_sidechain = True
-            if isinstance(rec.get("uuid"), str):
-                self.side.append(rec)
-            return
-        if rec.get("type") in ("user", "assistant"):
-            self.main_conversation = True
-        if self.older is None:  # an older copy is read through (for its problems) only
-            self.transcript.add(rec)
-            if self.stream:
-                closed = self.transcript.closed({})
-                self.let_go += len(closed)
-                if self.keep is not None:
-                    self.keep.add(closed)
-
-
-def _transcribe(
-    records: Iterator[dict[str, Any]], links: dict[str, str], stream: bool
-) -> tuple[Transcript, int]:
-    """The transcript of ``records`` and its number of messages; when streaming, only the
-    last messages are kept (the rest are counted and let go)."""
-    if not stream:
-        transcript = build_transcript(records, links)
-        return transcript, len(transcript.messages)
-    builder, let_go = TranscriptBuilder(), 0
-    for rec in records:
-        builder.add(rec)
-        let_go += len(builder.closed(links))
-    transcript = builder.finish(links)
-    return transcript, let_go + len(transcript.messages)
-
-
-def _without(uuids: set[str], records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """The records but those of the given uuids (a Warmup agent's lines)."""
-    return (r for r in records if not known_uuid(r.get("uuid"), uuids)) if uuids else records
-
-
-def _read_messages(
-    path: Path, stop: int, links: dict[str, str], skip: set[str] | None
-) -> Iterator[Message]:
-    """A streamed session's messages, read again as far as the first reading went (lines
-    written since belong to the next run, which also sees them in the session's totals).
-    ``skip``: None to read only the lines outside sidechains, else every line but those."""
-    builder, meta = TranscriptBuilder(), _Meta()
-    for rec in _records(path, [], meta, stop):
-        if rec.get("isSidechain") if skip is None else known_uuid(rec.get("uuid"), skip):
-            continue
-        builder.add(rec)
-        yield from builder.closed(links)
-    if meta.lines < stop:  # cut short or replaced since: its notes would lose turns
-        raise SourceChanged(path, meta.lines, stop)
-    yield from builder.finish(links).messages
-
-
-def _records(
-    path: Path, problems: list[Problem], meta: _Meta, stop: int | None = None
-) -> Iterator[dict[str, Any]]:
-    """The JSON objects of a file, one at a time; titles and summaries go to ``meta``. With
-    ``stop``, only the lines up to that number."""
-    unknown: dict[str, tuple[int, int]] = {}  # type -> (its first line, how many)
-    for number, obj in iter_jsonl(path, problems, SOURCE):
-        if stop is not None and number > stop:
-            break
-        if not isinstance(obj, dict):
-            problems.append(
-                Problem(str(path), "not a JSON object, line skipped", number, source=SOURCE)
-            )
-            continue
-        kind = obj.get("type")
-        if isinstance(kind, str) and kind in CONVERSATIONAL:
-            pass  # most lines: none of the checks below applies
-        elif kind == "custom-title" and isinstance(obj.get("customTitle"), str):
-            meta.custom_title = obj["customTitle"].strip() or meta.custom_title
-        elif kind == "ai-title" and isinstance(obj.get("aiTitle"), str):
-            meta.ai_title = obj["aiTitle"].strip() or meta.ai_title
-        elif kind == "summary" and isinstance(obj.get("summary"), str):
-            meta.summaries.append((str(obj.get("leafUuid")), obj["summary"]))
-        elif not isinstance(kind, str) or kind not in KNOWN_TYPES:
-            key = clipped(kind)
-            first, seen = unknown.get(key, (number, 0))
-            unknown[key] = (first, seen + 1)
-            if not isinstance(kind, str):
-                continue  # a damaged line: nothing below can tell what it is
-        if "toolUseResult" in obj:
-            # Only its agentId is read; the rest repeats the tool's output (about half the
-            # bytes of a real transcript), so it is not kept in memory.
-            rich = obj["toolUseResult"]
-            agent = rich.get("agentId") if isinstance(rich, dict) else None
-            obj["toolUseResult"] = {"agentId": agent} if isinstance(agent, str) else None
-        meta.lines = number
-        yield obj
-    for kind, (first, count) in unknown.items():
-        why = f"unknown record type {kind!r} ({count} lines, the first here) skipped"
-        problems.append(Problem(str(path), why, first, source=SOURCE))
-
-
-def _inline_sidechains(main: _MainFile, main_id: str, path: Path) -> tuple[list[Session], set[str]]:
+def _inline_sidechains(main: MainFile, main_id: str, path: Path) -> tuple[list[Session], set[str]]:
     """Sessions for sidechain lines written into the main file (Claude Code < 2.0.28), and
     the uuids of the lines of Warmup agents (in no conversation, the parent's neither)."""
     sessions = []

@@ -1,0 +1,161 @@
+"""One pass over a Claude Code session file (FORMATS.md §1): its JSON lines one at a time
+(titles and summaries noted, unknown record types counted, a tool result's bulk let go),
+what the pass gathers for the session (``MainFile``), and a streamed session's messages
+read again. claude_code.py builds the sessions from them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..errors import Problem, SourceChanged, clipped
+from ..model import Message
+from ._jsonl import iter_jsonl
+from .base import MessageSink
+from .claude_discovery import SOURCE
+from .claude_subagents import TaskIndex, known_uuid
+from .claude_transcript import CONVERSATIONAL, Transcript, TranscriptBuilder, build_transcript
+
+KNOWN_TYPES = CONVERSATIONAL | {
+    "summary", "custom-title", "ai-title", "tag", "last-prompt", "agent-name",
+    "agent-setting", "mode", "permission-mode", "pr-link", "bridge-session",
+    "file-history-snapshot", "queue-operation", "turn_end", "worktree-state",
+    "frame-link", "relocated", "started", "result", "atis-latch",
+}  # fmt: skip
+
+
+class FileMeta:
+    """Session metadata lines (titles, summaries) seen while reading a file."""
+
+    __slots__ = ("custom_title", "ai_title", "summaries", "lines")
+
+    def __init__(self) -> None:
+        self.custom_title: str | None = None
+        self.ai_title: str | None = None
+        self.summaries: list[tuple[str, str]] = []
+        self.lines = 0  # the number of the last line read (a second reading stops there)
+
+    @property
+    def title(self) -> str | None:
+        return self.custom_title or self.ai_title
+
+
+class MainFile:
+    """What one pass over a main session file gathers besides its titles: its session id,
+    the main conversation, the Task calls and, for the sidechain layout, the sidechain
+    lines (short agent conversations, kept to be grouped once the file is read)."""
+
+    __slots__ = (
+        "session_id", "older", "transcript", "tasks", "side", "any_sidechain",
+        "main_conversation", "stream", "let_go", "keep",
+    )  # fmt: skip
+
+    def __init__(self, stream: bool = False, keep: MessageSink | None = None) -> None:
+        self.session_id: str | None = None
+        self.older: Path | None = None  # a newer copy of this session elsewhere
+        self.transcript = TranscriptBuilder()  # of the lines outside sidechains
+        self.tasks = TaskIndex()
+        self.side: list[dict[str, Any]] = []
+        self.any_sidechain = False
+        self.main_conversation = False  # a user or assistant line outside sidechains
+        self.stream = stream  # let each message go once made (counted in let_go)
+        self.let_go = 0
+        self.keep = keep  # given each message let go, to keep it instead of reading it again
+
+    def add(self, rec: dict[str, Any]) -> None:
+        self.tasks.add(rec)
+        if rec.get("isSidechain"):
+            self.any_sidechain = True
+            if isinstance(rec.get("uuid"), str):
+                self.side.append(rec)
+            return
+        if rec.get("type") in ("user", "assistant"):
+            self.main_conversation = True
+        if self.older is None:  # an older copy is read through (for its problems) only
+            self.transcript.add(rec)
+            if self.stream:
+                closed = self.transcript.closed({})
+                self.let_go += len(closed)
+                if self.keep is not None:
+                    self.keep.add(closed)
+
+
+def transcribe(
+    records: Iterator[dict[str, Any]], links: dict[str, str], stream: bool
+) -> tuple[Transcript, int]:
+    """The transcript of ``records`` and its number of messages; when streaming, only the
+    last messages are kept (the rest are counted and let go)."""
+    if not stream:
+        transcript = build_transcript(records, links)
+        return transcript, len(transcript.messages)
+    builder, let_go = TranscriptBuilder(), 0
+    for rec in records:
+        builder.add(rec)
+        let_go += len(builder.closed(links))
+    transcript = builder.finish(links)
+    return transcript, let_go + len(transcript.messages)
+
+
+def without_lines(uuids: set[str], records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The records but those of the given uuids (a Warmup agent's lines)."""
+    return (r for r in records if not known_uuid(r.get("uuid"), uuids)) if uuids else records
+
+
+def read_messages(
+    path: Path, stop: int, links: dict[str, str], skip: set[str] | None
+) -> Iterator[Message]:
+    """A streamed session's messages, read again as far as the first reading went (lines
+    written since belong to the next run, which also sees them in the session's totals).
+    ``skip``: None to read only the lines outside sidechains, else every line but those."""
+    builder, meta = TranscriptBuilder(), FileMeta()
+    for rec in read_records(path, [], meta, stop):
+        if rec.get("isSidechain") if skip is None else known_uuid(rec.get("uuid"), skip):
+            continue
+        builder.add(rec)
+        yield from builder.closed(links)
+    if meta.lines < stop:  # cut short or replaced since: its notes would lose turns
+        raise SourceChanged(path, meta.lines, stop)
+    yield from builder.finish(links).messages
+
+
+def read_records(
+    path: Path, problems: list[Problem], meta: FileMeta, stop: int | None = None
+) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a file, one at a time; titles and summaries go to ``meta``. With
+    ``stop``, only the lines up to that number."""
+    unknown: dict[str, tuple[int, int]] = {}  # type -> (its first line, how many)
+    for number, obj in iter_jsonl(path, problems, SOURCE):
+        if stop is not None and number > stop:
+            break
+        if not isinstance(obj, dict):
+            problems.append(
+                Problem(str(path), "not a JSON object, line skipped", number, source=SOURCE)
+            )
+            continue
+        kind = obj.get("type")
+        if isinstance(kind, str) and kind in CONVERSATIONAL:
+            pass  # most lines: none of the checks below applies
+        elif kind == "custom-title" and isinstance(obj.get("customTitle"), str):
+            meta.custom_title = obj["customTitle"].strip() or meta.custom_title
+        elif kind == "ai-title" and isinstance(obj.get("aiTitle"), str):
+            meta.ai_title = obj["aiTitle"].strip() or meta.ai_title
+        elif kind == "summary" and isinstance(obj.get("summary"), str):
+            meta.summaries.append((str(obj.get("leafUuid")), obj["summary"]))
+        elif not isinstance(kind, str) or kind not in KNOWN_TYPES:
+            key = clipped(kind)
+            first, seen = unknown.get(key, (number, 0))
+            unknown[key] = (first, seen + 1)
+            if not isinstance(kind, str):
+                continue  # a damaged line: nothing below can tell what it is
+        if "toolUseResult" in obj:
+            # Only its agentId is read; the rest repeats the tool's output (about half the
+            # bytes of a real transcript), so it is not kept in memory.
+            rich = obj["toolUseResult"]
+            agent = rich.get("agentId") if isinstance(rich, dict) else None
+            obj["toolUseResult"] = {"agentId": agent} if isinstance(agent, str) else None
+        meta.lines = number
+        yield obj
+    for kind, (first, count) in unknown.items():
+        why = f"unknown record type {kind!r} ({count} lines, the first here) skipped"
+        problems.append(Problem(str(path), why, first, source=SOURCE))

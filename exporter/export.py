@@ -27,7 +27,7 @@ from .packed import PackedSession
 from .plan import LinkPlan
 from .readahead import ReadAhead
 from .readunit import ReadSession, ReadSettings, placed
-from .redact import redact_report, redact_state, rename_secret_paths
+from .redact_outputs import redact_report, redact_state, rename_secret_paths
 from .render import fresh_templates
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .split import Part, iter_parts, part_key, part_relpath

@@ -40,7 +40,8 @@ from exporter.model import (
     ToolResultPart,
 )
 from exporter.notefile import END_PREFIX
-from exporter.redact import redact_report, redactor
+from exporter.redact import redactor
+from exporter.redact_outputs import redact_report
 from exporter.state import State
 from exporter.vault import Action, Change
 

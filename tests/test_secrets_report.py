@@ -12,7 +12,8 @@ from test_redact import SAMPLES, Gen
 
 from exporter.errors import clipped
 from exporter.outcome import ExportReport
-from exporter.redact import redact_report, redactor
+from exporter.redact import redactor
+from exporter.redact_outputs import redact_report
 
 TOKEN = SAMPLES["github-pat"](Gen(31))[1]
 

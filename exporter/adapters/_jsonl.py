@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from ..errors import Problem
-from .base import open_regular
+from .base import cannot_read, index_unreadable, open_regular, read_regular
 
 MAX_LINE_BYTES = 64 * 1024 * 1024  # a longer line is skipped and reported
 _READ_SIZE = 1 << 20  # bytes read from a plain file at a time
@@ -169,6 +169,25 @@ def _lenient(raw: bytes | bytearray | str) -> Any:
 
 
 lenient_loads = _lenient  # for values read elsewhere (database rows)
+
+
+def read_index_json(source: str, path: Path, gives: str) -> tuple[Any, Problem | None]:
+    """The JSON document of an index beside the sessions (titles, folders), and why it could
+    not be read when it is there (a warning saying it ``gives``: locked, or caught half
+    rewritten). An index that is not there is no problem: the tool's version writes none."""
+    try:
+        data = read_regular(path)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, index_unreadable(source, path, cannot_read(exc), gives)
+    try:
+        return orjson.loads(data), None
+    except orjson.JSONDecodeError:
+        doc = _lenient(data)
+    if doc is None:
+        return None, index_unreadable(source, path, "not valid JSON", gives)
+    return doc, None
 
 
 def _scrub(obj: Any) -> Any:

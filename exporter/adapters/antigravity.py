@@ -42,17 +42,8 @@ from ..model import (
     ToolCallPart,
     ToolResultPart,
 )
-from ._jsonl import iter_jsonl, parse_timestamp
-from .base import (
-    FileStamp,
-    LoadResult,
-    SessionRef,
-    SourceContext,
-    cannot_read,
-    index_unreadable,
-    listed,
-    read_regular,
-)
+from ._jsonl import iter_jsonl, parse_timestamp, read_index_json
+from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed
 
 SOURCE = "antigravity"
 TRANSCRIPT = Path(".system_generated") / "logs" / "transcript.jsonl"
@@ -124,16 +115,9 @@ class AntigravityAdapter:
 def _workspaces(path: Path) -> tuple[dict[str, str], Problem | None]:
     """conversation id -> workspace folder, from ``last_conversations.json``; and why the
     file could not be read, when it is there."""
-    try:
-        doc = orjson.loads(read_regular(path))
-    except FileNotFoundError:
-        return {}, None  # no cache: nothing is missing
-    except OSError as exc:
-        return {}, index_unreadable(SOURCE, path, cannot_read(exc), WORKSPACES_GIVE)
-    except orjson.JSONDecodeError:
-        return {}, index_unreadable(SOURCE, path, "not valid JSON", WORKSPACES_GIVE)
+    doc, unread = read_index_json(SOURCE, path, WORKSPACES_GIVE)
     if not isinstance(doc, dict):
-        return {}, None
+        return {}, unread
     out = {}
     for workspace, conversation in doc.items():
         if isinstance(conversation, dict):

@@ -33,17 +33,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...errors import Problem, SourceError
+from .._jsonl import read_index_json
 from .._sqlite import Database, decode_json
-from ..base import (
-    FileStamp,
-    LoadResult,
-    SessionRef,
-    SourceContext,
-    cannot_read,
-    index_unreadable,
-    listed,
-    read_regular,
-)
+from ..base import FileStamp, LoadResult, SessionRef, SourceContext, index_unreadable, listed
 from ..vscode import user_dirs
 from .load import API_FILE, METADATA_FILE, UI_FILE, load_sdk, load_task
 
@@ -176,14 +168,9 @@ def _history_index(source: str, path: Path) -> tuple[dict[str, tuple[str, ...]],
     """``HistoryItem[]``: title (the first prompt), working folder and model per task id;
     and why the file could not be read, when it is there (the extension rewrites it whole:
     caught halfway it is not JSON)."""
-    try:
-        items = decode_json(read_regular(path))
-    except FileNotFoundError:
-        return {}, None  # no index: nothing is missing
-    except OSError as exc:
-        return {}, index_unreadable(source, path, cannot_read(exc), HISTORY_GIVES)
-    if items is None:
-        return {}, index_unreadable(source, path, "not valid JSON", HISTORY_GIVES)
+    items, unread = read_index_json(source, path, HISTORY_GIVES)
+    if unread:
+        return {}, unread
     index = {}
     for item in items if isinstance(items, list) else []:
         if not isinstance(item, dict) or not isinstance(item.get("id"), str):

@@ -2,13 +2,20 @@
 
 A database is opened through a ``file:…?mode=ro`` URI with a busy timeout, so rows a
 running tool has only written to the write-ahead log (``-wal``) are seen and nothing is
-ever written: never ``immutable=1`` (it ignores the log), never a checkpoint. Every SQLite
-error becomes a ``SourceError`` naming the file, worded for people (locked, not a
-database, unreadable).
+ever written: never a checkpoint, and ``immutable=1`` (which ignores the log) only where
+there is no log to ignore. That case is a database in WAL mode whose tool is closed: the
+last connection to close removed ``-wal`` and ``-shm``, and opening it read-only would
+create both again beside the database and leave them behind, in the editor's storage.
+Opened as immutable it creates nothing; were the tool to start and checkpoint during the
+read, the pages read could mix two states, which SQLite reports as a malformed database
+(that source is then reported and read again next run; the ``-wal`` the tool creates
+changes the stamps either way). Every SQLite error becomes a ``SourceError`` naming the
+file, worded for people (locked, not a database, unreadable).
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +40,8 @@ class Database:
             busy_timeout_ms = BUSY_TIMEOUT_MS  # read now, so tests can shorten it
         try:
             uri = "file:" + quote(str(path.resolve()).replace("\\", "/"), safe="/:") + "?mode=ro"
+            if wal_without_log(path):
+                uri += "&immutable=1"
             self.conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout_ms / 1000)
             self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             self.tables = {
@@ -73,6 +82,19 @@ class Database:
         if table not in self.tables:
             return set()
         return {r[1] for r in self.query(f'PRAGMA table_info("{table}")')}
+
+
+def wal_without_log(path: Path) -> bool:
+    """Whether ``path`` is a database in WAL mode with no ``-wal`` file beside it: all its
+    rows are in the main file, and a read-only open would create ``-wal`` and ``-shm``."""
+    try:
+        with open(path, "rb") as f:
+            header = f.read(20)
+    except OSError:
+        return False  # connect names the error
+    # Bytes 18 and 19 of the header are the write and read format versions: 2 means WAL.
+    wal_mode = header[:16] == b"SQLite format 3\0" and header[18:20] == b"\x02\x02"
+    return wal_mode and not os.path.lexists(path.with_name(path.name + "-wal"))
 
 
 def stamps(db: Path) -> list[FileStamp]:

@@ -159,6 +159,24 @@ def _hash_lines(first: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     )
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        ">     a\n> - a\na\n>     # d",  # found by the property below
+        ">     x\n> - a\nb\n>     ## d",
+        ">     x\n> 1. a\nb\n>      # d",
+        ">     x\n>> - a\nb\n>>     # d",
+        "> ```\n> x\n> ```\n> - a\nb\n>     # d",
+    ],
+)
+def test_a_quote_going_on_after_a_lazy_line_is_not_taken_for_code(text):
+    # mistune closes the quote and its list item at the unquoted (lazy) line and reads the
+    # last line as code in a new quote; to CommonMark it is a heading in the list item.
+    out = escape_prose(text)
+    assert not re.search(r"<h[1-3]>", COMMONMARK.render(out))
+    assert visible(out) == visible(fence(text, "text"))  # the unsure path: verbatim
+
+
 @given(_hash_lines(_PREFIXES))
 @settings(max_examples=400)
 def test_no_hash_line_becomes_a_heading_above_the_turn_headings(text):

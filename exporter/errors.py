@@ -58,6 +58,14 @@ class Problem:
     severity: Literal["warning", "error"] = "warning"
     source: str | None = None
 
+    def __post_init__(self) -> None:
+        # A file name that is not UTF-8 reaches Python holding surrogates, which no output
+        # (terminal, JSON, log) can encode: its bad bytes are shown as \xNN instead.
+        for name in ("path", "message"):
+            text = getattr(self, name)
+            if not text.isascii():
+                object.__setattr__(self, name, shown_text(text))
+
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
         return f"{where}: {self.message}"
@@ -70,6 +78,20 @@ class Problem:
             "severity": self.severity,
             "source": self.source,
         }
+
+
+def shown_text(text: str) -> str:
+    """``text`` with any undecodable bytes of a file name (surrogates) as ``\\xNN``."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that stands for no byte
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
 
 
 def clipped(value: object, limit: int = 80) -> str:

@@ -36,6 +36,12 @@ def discover(
             for ref in adapter.discover(ctx):
                 if options.since and ref.mtime_ns < options.since.timestamp() * 1e9:
                     continue  # not touched since: cannot hold anything newer
+                unnamed = _undecodable_name(ref)
+                if unnamed is not None:
+                    if problems is not None:
+                        problems.append(Problem(unnamed, UNDECODABLE, severity="error",
+                                                source=adapter.name))  # fmt: skip
+                    continue
                 found.append((adapter, rules.facts(ref) if rules else ref))
                 unread = ref.unread_index
                 if unread and problems is not None and unread not in problems:
@@ -48,6 +54,30 @@ def discover(
                 why = f"cannot be read ({exc.strerror or exc}); the sessions after it are missed"
                 problems.append(Problem(where, why, severity="error", source=adapter.name))
     return found
+
+
+UNDECODABLE = (
+    "the name is not valid UTF-8, so its sessions cannot be recorded or linked; skipped. "
+    "Rename it to UTF-8 (for example with convmv) to export them"
+)
+
+
+def _undecodable_name(ref: SessionRef) -> str | None:
+    """The first of a unit's files whose name holds bytes that are not UTF-8 (Python keeps
+    them as surrogates, which neither the state, a note nor the report can hold), or None."""
+    for stamp in (ref.main, *ref.related):
+        text = str(stamp.path)
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                return text
+    if not ref.session_id.isascii():
+        try:
+            ref.session_id.encode("utf-8")
+        except UnicodeEncodeError:
+            return str(ref.main.path)
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,33 +6,34 @@ files that are appended to (Claude Code, Codex), rewritten (Gemini) or SQLite da
 a write-ahead log (Cursor, OpenCode), which file-event APIs report unevenly.
 
 Two kinds of look keep it cheap on a large history:
-- a quick look, every ``interval``: ``stat`` of the files active in the last hour and of
-  the folders that hold sessions (a new session file changes its folder); on a change, a
-  full look follows at once;
+- a quick look, every ``interval``: ``stat`` of the files active in the last hour, of the
+  folders that hold sessions (a new session file changes its folder) and of their parents (a
+  new project's or day's folder changes its parent); on a change, a full look follows at once;
 - a full look (a discovery of every source) at least every ``FULL_EVERY`` seconds, and at
   least ``IDLE_FACTOR`` times its own cost apart, for an old session resumed in place.
 ``tests/bench/bench_watch.py`` measures the idle cost.
 
 A change is exported once it has settled (``debounce``: two full looks that agree), by the
 same incremental pipeline and under the same vault lock as any run: a round that finds the
-vault busy (the nightly run) is skipped and tried again, never waited on.
+vault busy (the nightly run) is skipped and tried again, never waited on. A problem (a
+broken database, a busy vault) is told once, not again every round while it lasts.
 """
 
 from __future__ import annotations
 
 import os
-import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .errors import VaultLockedError
+from .errors import Problem, VaultLockedError
 from .export import ExportReport, discover, run_export
 from .options import ExportOptions
 
 IDLE_FACTOR = 50  # full looks >= 50x their own cost apart: idle CPU stays under ~2%
 FULL_EVERY = 60.0  # seconds between full looks when nothing seems to change
 HOT_WINDOW = 3600.0  # files written within this many seconds are looked at every round
+SETTLE_MAX = 30.0  # a session written without a pause this long is exported as it stands
 
 Stamp = frozenset[tuple[str, str]]
 
@@ -61,9 +62,9 @@ def full_look(options: ExportOptions, now: float) -> Look:
         for f in ref.files:
             if now - f.mtime_ns / 1e9 < HOT_WINDOW:
                 quick[str(f.path)] = (f.size, f.mtime_ns)
-            folder = str(f.path.parent)
-            if folder not in quick:
-                quick[folder] = _stat(folder)
+            for folder in (f.path.parent, f.path.parent.parent):
+                if str(folder) not in quick:
+                    quick[str(folder)] = _stat(str(folder))
     return Look(frozenset(stamp), quick)
 
 
@@ -72,11 +73,13 @@ def quick_look_changed(look: Look) -> bool:
 
 
 def _stat(path: str) -> tuple[int, int]:
+    # As discovery stamps it (a folder too, OpenCode's session tree): a quick look that
+    # read a folder's size differently would see a change every round.
     try:
         st = os.stat(path)
     except OSError:
         return (-1, -1)
-    return (st.st_size if not stat.S_ISDIR(st.st_mode) else 0, st.st_mtime_ns)
+    return (st.st_size, st.st_mtime_ns)
 
 
 def source_stamp(options: ExportOptions) -> Stamp:
@@ -99,28 +102,49 @@ def watch(
     events = events or WatchEvents()
     exported: Stamp | None = None
     look: Look | None = None
+    unsettled = False  # the last look saw a change still being written: look again
+    changing_since: float | None = None  # when the change not yet exported was first seen
+    busy = False
+    told: set[Problem] = set()  # the problems of the last export, already reported
     next_full = 0.0
     polls = 0
     while rounds is None or polls < rounds:
         polls += 1
         now = clock()
-        if look is None or now >= next_full or quick_look_changed(look):
+        if look is None or unsettled or now >= next_full or quick_look_changed(look):
             look = full_look(options, time.time())
             cost = clock() - now
             next_full = clock() + max(FULL_EVERY, cost * IDLE_FACTOR)
-            if look.stamp != exported and exported is not None:
+            unsettled = False
+            if look.stamp == exported:
+                changing_since = None  # whatever was seen changing is back as exported
+            elif exported is not None:
+                changing_since = now if changing_since is None else changing_since
                 sleep(debounce)  # a session being written: wait until two looks agree
                 settled = full_look(options, time.time())
                 if settled.stamp != look.stamp:
                     look = settled
-                    continue
+                    # The quick look compares with this look, so once the writing stops it
+                    # sees nothing new: without a full look next round the change would
+                    # wait for the next full look, a minute or more away. A session that
+                    # never pauses (a long agent run) is exported as it stands meanwhile.
+                    if clock() - changing_since < SETTLE_MAX:
+                        unsettled = True
+                        continue
             if look.stamp != exported:
                 try:
                     report = run_export(options)
                 except VaultLockedError as exc:
-                    events.busy(str(exc))  # the nightly run holds the vault: next round
+                    if not busy:  # told once while the nightly run lasts, not every round
+                        events.busy(str(exc))
+                    busy = True
                     next_full = 0.0
                 else:
+                    busy, changing_since = False, None
                     exported = look.stamp
+                    # Each export reads a broken source again: tell only what is new.
+                    fresh = [p for p in report.problems if p not in told]
+                    told = set(report.problems)
+                    report.problems = fresh
                     events.exported(report)
         sleep(interval)

@@ -7,11 +7,15 @@ non-zero on failure (so the scheduler records it), and appends one entry per run
 which ``status`` reads back. ``install`` replaces what an earlier install made (never a
 second entry); ``remove`` deletes exactly that and nothing else. Each scheduler takes the
 folder it writes to and the program runner as arguments, so tests point them elsewhere.
+
+A scheduler starts the run without the login shell, so the variables that move a source or
+the settings file (``CLAUDE_CONFIG_DIR``, ``XDG_CONFIG_HOME`` …) set at install time are
+installed with the command; otherwise the nightly run would quietly miss those sessions.
 """
 
 from __future__ import annotations
 
-import configparser
+import locale
 import os
 import plistlib
 import re
@@ -21,8 +25,10 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from xml.sax.saxutils import escape
+from xml.parsers.expat import ExpatError
+from xml.sax.saxutils import escape, unescape
 
 from .errors import ConfigError, ExporterError
 
@@ -34,13 +40,35 @@ Runner = Callable[[Sequence[str], str | None], subprocess.CompletedProcess[str]]
 
 
 def run(args: Sequence[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(list(args), input=stdin, capture_output=True, text=True, check=False)
+    # Bytes in and out, decoded without newline translation and with surrogateescape: a
+    # crontab read and written back keeps every byte of the user's lines (a CR, a Latin-1
+    # comment), where text mode would drop the CR or fail on the byte.
+    code = locale.getpreferredencoding(False)
+    done = subprocess.run(
+        list(args),
+        input=None if stdin is None else stdin.encode(code, "surrogateescape"),
+        capture_output=True,
+        check=False,
+    )
+    out, err = (b.decode(code, "surrogateescape") for b in (done.stdout, done.stderr))
+    return subprocess.CompletedProcess(done.args, done.returncode, out, err)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What a scheduler holds of ours: as shown, the command it runs (None when it cannot
+    be read back), and why it would not run (commented out, disabled), if it would not."""
+
+    shown: str
+    command: list[str] | None = None
+    off: str | None = None
 
 
 def nightly_command(vault: Path) -> list[str]:
     log = vault / ".ccexport" / LOG_NAME
     return [
         sys.executable,
+        "-P",  # without the working folder on sys.path: an exporter.py in $HOME is not run
         "-m",
         "exporter",
         "--vault",
@@ -51,6 +79,15 @@ def nightly_command(vault: Path) -> list[str]:
     ]
 
 
+def nightly_environment(env: dict[str, str] | None = None) -> dict[str, str]:
+    """The variables set now that tell a run where sources or settings are."""
+    from .adapters import ADAPTERS
+
+    env = dict(os.environ) if env is None else env
+    names = dict.fromkeys([n for a in ADAPTERS for n in a.env_vars] + ["XDG_CONFIG_HOME"])
+    return {name: env[name] for name in names if env.get(name)}
+
+
 def parse_at(at: str) -> tuple[int, int]:
     m = re.fullmatch(r"(\d{1,2}):(\d{2})", at.strip())
     if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
@@ -58,7 +95,17 @@ def parse_at(at: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-class CronScheduler:
+class _Installed:
+    def entry(self) -> Entry | None:
+        raise NotImplementedError
+
+    def installed(self) -> str | None:
+        """The entry as shown (``doctor`` prints it), or None when nothing is installed."""
+        found = self.entry()
+        return found.shown if found else None
+
+
+class CronScheduler(_Installed):
     kind = "cron"
 
     def __init__(self, crontab: str = "crontab", runner: Runner = run) -> None:
@@ -71,7 +118,12 @@ class CronScheduler:
             if "no crontab" in (done.stderr or "").lower():
                 return []
             raise ExporterError(f"crontab -l failed: {done.stderr.strip()}")
-        return done.stdout.splitlines()
+        # "\n" alone ends a line to cron: a CR or form feed (which splitlines also splits
+        # at) is part of the user's line and is written back as it was.
+        lines = done.stdout.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        return lines
 
     def _write(self, lines: list[str]) -> None:
         done = self.runner([self.crontab, "-"], "".join(line + "\n" for line in lines))
@@ -79,33 +131,53 @@ class CronScheduler:
             raise ExporterError(f"crontab - failed: {done.stderr.strip()}")
 
     @staticmethod
-    def line(command: list[str], hour: int, minute: int) -> str:
+    def line(command: list[str], hour: int, minute: int, env: dict[str, str] | None = None) -> str:
+        # sh assignments first: the value quoted, never the name (a quoted name is a command).
+        assignments = [f"{name}={shlex.quote(value)}" for name, value in (env or {}).items()]
         # cron turns an unescaped % into a newline: a path holding one must escape it.
-        words = shlex.join(command).replace("%", "\\%")
+        words = " ".join([*assignments, shlex.join(command)]).replace("%", "\\%")
         return f"{minute} {hour} * * * {words} {CRON_TAG}"
 
-    def preview(self, command: list[str], hour: int, minute: int) -> str:
-        return f"a line added to your crontab ({self.crontab}):\n{self.line(command, hour, minute)}"
+    def preview(
+        self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
+    ) -> str:
+        line = self.line(command, hour, minute, env)
+        return f"a line added to your crontab ({self.crontab}):\n{line}"
 
-    def install(self, command: list[str], hour: int, minute: int) -> str:
-        lines = [line for line in self._read() if not line.endswith(CRON_TAG)]
-        line = self.line(command, hour, minute)
+    def install(
+        self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
+    ) -> str:
+        lines = [line for line in self._read() if not _ours(line)]
+        line = self.line(command, hour, minute, env)
         self._write([*lines, line])
         return f"crontab: {line}"
 
-    def installed(self) -> str | None:
-        return next((line for line in self._read() if line.endswith(CRON_TAG)), None)
+    def entry(self) -> Entry | None:
+        line = next((line for line in self._read() if _ours(line)), None)
+        if line is None:
+            return None
+        text, off = line.rstrip()[: -len(CRON_TAG)].strip(), None
+        if text.startswith("#"):
+            text, off = text.lstrip("#"), "its crontab line is commented out, so cron skips it"
+        try:
+            words = shlex.split(text.replace("\\%", "%"))
+        except ValueError:
+            return Entry(line, None, off)
+        words = words[1 if words and words[0].startswith("@") else 5 :]  # the time fields
+        while words and re.match(r"[A-Za-z_]\w*=", words[0]):
+            words.pop(0)  # the variables set for the run
+        return Entry(line, words or None, off)
 
     def remove(self) -> bool:
         lines = self._read()
-        kept = [line for line in lines if not line.endswith(CRON_TAG)]
+        kept = [line for line in lines if not _ours(line)]
         if kept == lines:
             return False
         self._write(kept)
         return True
 
 
-class SystemdScheduler:
+class SystemdScheduler(_Installed):
     kind = "systemd user timer"
 
     def __init__(self, unit_dir: Path | None = None, runner: Runner = run) -> None:
@@ -118,12 +190,18 @@ class SystemdScheduler:
             return False
         return runner(["systemctl", "--user", "show-environment"], None).returncode == 0
 
-    def files(self, command: list[str], hour: int, minute: int) -> dict[Path, str]:
+    def files(
+        self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
+    ) -> dict[Path, str]:
+        environment = "".join(
+            f"Environment={_systemd_quote([f'{k}={v}'], dollars=False)}\n"
+            for k, v in (env or {}).items()
+        )
         return {
             self.unit_dir / f"{NAME}.service": (
                 "[Unit]\nDescription=Export AI coding sessions into an Obsidian vault "
                 "(ccexport)\n\n"
-                f"[Service]\nType=oneshot\nExecStart={_systemd_quote(command)}\n"
+                f"[Service]\nType=oneshot\n{environment}ExecStart={_systemd_quote(command)}\n"
             ),
             self.unit_dir / f"{NAME}.timer": (
                 "[Unit]\nDescription=Nightly ccexport run\n\n"
@@ -132,27 +210,61 @@ class SystemdScheduler:
             ),
         }
 
-    def preview(self, command: list[str], hour: int, minute: int) -> str:
-        parts = [f"{path}:\n{text}" for path, text in self.files(command, hour, minute).items()]
+    def preview(
+        self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
+    ) -> str:
+        files = self.files(command, hour, minute, env)
+        parts = [f"{path}:\n{text}" for path, text in files.items()]
         parts.append(f"then: systemctl --user enable --now {NAME}.timer")
         return "\n".join(parts)
 
-    def install(self, command: list[str], hour: int, minute: int) -> str:
+    def install(
+        self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
+    ) -> str:
         self.unit_dir.mkdir(parents=True, exist_ok=True)
-        for path, text in self.files(command, hour, minute).items():
+        for path, text in self.files(command, hour, minute, env).items():
             path.write_text(text, encoding="utf-8")
         timer = self.unit_dir / f"{NAME}.timer"
-        self.runner(["systemctl", "--user", "daemon-reload"], None)
-        self.runner(["systemctl", "--user", "enable", "--now", f"{NAME}.timer"], None)
+        for args in (["daemon-reload"], ["enable", "--now", f"{NAME}.timer"]):
+            done = self.runner(["systemctl", "--user", *args], None)
+            if done.returncode != 0:  # else "Installed" would be said of a timer that never runs
+                why = (done.stderr or done.stdout or f"exit {done.returncode}").strip()
+                raise ExporterError(
+                    f"systemctl --user {' '.join(args)} failed ({why}): the units are in "
+                    f"{self.unit_dir} but the timer is not running; `ccexport schedule "
+                    "remove` takes them away, CCEXPORT_SCHEDULER=cron uses cron instead"
+                )
         return f"systemd user timer: {timer}"
 
-    def installed(self) -> str | None:
+    def entry(self) -> Entry | None:
         service = self.unit_dir / f"{NAME}.service"
         if not service.is_file():
             return None
-        parser = configparser.ConfigParser(interpolation=None)
-        parser.read(service, encoding="utf-8")
-        return parser.get("Service", "ExecStart", fallback=None)
+        try:
+            text = service.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            return Entry(f"{service} (cannot be read: {exc.strerror or exc})")
+        # Read as systemd does (the last ExecStart= of [Service]); configparser would stop
+        # at a key given twice, which systemd allows.
+        section, value = "", None
+        for raw in text.splitlines():
+            line = raw.strip()
+            if line.startswith("["):
+                section = line
+            elif section == "[Service]" and line.startswith("ExecStart="):
+                value = line.removeprefix("ExecStart=")
+        if value is None:
+            return Entry(f"{service} (no ExecStart= line)")
+        try:
+            words = shlex.split(value.replace("%%", "%").replace("$$", "$"))
+        except ValueError:
+            words = []
+        enabled = self.runner(["systemctl", "--user", "is-enabled", f"{NAME}.timer"], None)
+        off = None
+        if enabled.returncode != 0:
+            said = (enabled.stdout or enabled.stderr or "").strip() or "not enabled"
+            off = f"the timer is {said}: systemctl --user enable --now {NAME}.timer"
+        return Entry(value, words or None, off)
 
     def remove(self) -> bool:
         files = [self.unit_dir / f"{NAME}.timer", self.unit_dir / f"{NAME}.service"]
@@ -165,7 +277,7 @@ class SystemdScheduler:
         return True
 
 
-class LaunchdScheduler:
+class LaunchdScheduler(_Installed):
     kind = "launchd agent"
 
     def __init__(self, agents_dir: Path | None = None, runner: Runner = run) -> None:
@@ -177,9 +289,11 @@ class LaunchdScheduler:
         return self.agents_dir / f"{LABEL}.plist"
 
     @staticmethod
-    def agent(command: list[str], hour: int, minute: int) -> bytes:
+    def agent(
+        command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
+    ) -> bytes:
         log = command[command.index("--log-file") + 1]
-        data = {
+        data: dict[str, object] = {
             "Label": LABEL,
             "ProgramArguments": command,
             "StartCalendarInterval": {"Hour": hour, "Minute": minute},
@@ -187,24 +301,49 @@ class LaunchdScheduler:
             "StandardErrorPath": log,
             "RunAtLoad": False,
         }
+        if env:
+            data["EnvironmentVariables"] = dict(env)
         return plistlib.dumps(data)
 
-    def preview(self, command: list[str], hour: int, minute: int) -> str:
-        return f"{self.plist}:\n{self.agent(command, hour, minute).decode()}"
+    def preview(
+        self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
+    ) -> str:
+        return f"{self.plist}:\n{self.agent(command, hour, minute, env).decode()}"
 
-    def install(self, command: list[str], hour: int, minute: int) -> str:
+    def install(
+        self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
+    ) -> str:
         self.agents_dir.mkdir(parents=True, exist_ok=True)
         if self.plist.exists():
             self.runner(["launchctl", "unload", str(self.plist)], None)
-        self.plist.write_bytes(self.agent(command, hour, minute))
-        self.runner(["launchctl", "load", "-w", str(self.plist)], None)
+        self.plist.write_bytes(self.agent(command, hour, minute, env))
+        done = self.runner(["launchctl", "load", "-w", str(self.plist)], None)
+        # launchctl load says "Load failed" on stderr and often still exits 0.
+        if done.returncode != 0 or "failed" in (done.stderr or "").lower():
+            why = (done.stderr or done.stdout or f"exit {done.returncode}").strip()
+            raise ExporterError(
+                f"launchctl load -w {self.plist} failed ({why}): the agent is written but "
+                "not loaded; `ccexport schedule remove` takes it away"
+            )
         return f"launchd agent: {self.plist}"
 
-    def installed(self) -> str | None:
+    def entry(self) -> Entry | None:
         if not self.plist.is_file():
             return None
-        with open(self.plist, "rb") as f:
-            return shlex.join(plistlib.load(f).get("ProgramArguments", []))
+        try:
+            with open(self.plist, "rb") as f:
+                data = plistlib.load(f)
+        except (OSError, ValueError, ExpatError) as exc:
+            return Entry(f"{self.plist} (not a readable property list: {exc})")
+        words = data.get("ProgramArguments") if isinstance(data, dict) else None
+        if not (isinstance(words, list) and all(isinstance(w, str) for w in words)):
+            return Entry(f"{self.plist} (no ProgramArguments)")
+        off = None
+        if data.get("Disabled") is True:
+            off = "the agent is marked Disabled in its property list"
+        elif self.runner(["launchctl", "list", LABEL], None).returncode != 0:
+            off = f"the agent is not loaded: launchctl load -w {self.plist}"
+        return Entry(shlex.join(words), words or None, off)
 
     def remove(self) -> bool:
         if not self.plist.exists():
@@ -214,7 +353,7 @@ class LaunchdScheduler:
         return True
 
 
-class SchtasksScheduler:
+class SchtasksScheduler(_Installed):
     kind = "Windows Task Scheduler"
 
     def __init__(self, runner: Runner = run, work_dir: Path | None = None) -> None:
@@ -240,13 +379,21 @@ class SchtasksScheduler:
             "</Task>\n"
         )
 
-    def preview(self, command: list[str], hour: int, minute: int) -> str:
+    def preview(
+        self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
+    ) -> str:
         return f"a task {NAME} created with:\n{self.task_xml(command, hour, minute)}"
 
-    def install(self, command: list[str], hour: int, minute: int) -> str:
-        folder = Path(self.work_dir or tempfile.mkdtemp(prefix="ccexport-"))
-        folder.mkdir(parents=True, exist_ok=True)
-        xml = folder / f"{NAME}.xml"
+    def install(
+        self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
+    ) -> str:
+        # A task cannot be given variables: Windows keeps a user's in the registry, which
+        # the task's process reads as any other, so ``env`` is not needed here.
+        if self.work_dir is None:  # the task's definition is needed only while it is created
+            with tempfile.TemporaryDirectory(prefix="ccexport-") as folder:
+                return SchtasksScheduler(self.runner, Path(folder)).install(command, hour, minute)
+        self.work_dir.mkdir(parents=True, exist_ok=True)
+        xml = self.work_dir / f"{NAME}.xml"
         xml.write_text(self.task_xml(command, hour, minute), encoding="utf-16")
         done = self.runner(["schtasks", "/Create", "/TN", NAME, "/XML", str(xml), "/F"], None)
         if done.returncode != 0:
@@ -255,14 +402,21 @@ class SchtasksScheduler:
             )
         return f"Task Scheduler task: {NAME}"
 
-    def installed(self) -> str | None:
+    def entry(self) -> Entry | None:
         done = self.runner(["schtasks", "/Query", "/TN", NAME, "/XML"], None)
         if done.returncode != 0:
             return None
         m = re.search(
             r"<Command>(.*?)</Command>\s*<Arguments>(.*?)</Arguments>", done.stdout, re.DOTALL
         )
-        return f"{m.group(1)} {m.group(2)}" if m else NAME
+        off = None
+        if re.search(r"<Settings>.*<Enabled>false</Enabled>", done.stdout, re.DOTALL):
+            off = f"the task is disabled: schtasks /Change /TN {NAME} /ENABLE"
+        if not m:
+            return Entry(NAME, None, off)
+        entities = {"&quot;": '"', "&apos;": "'"}
+        program, args = unescape(m.group(1), entities), unescape(m.group(2), entities)
+        return Entry(f"{program} {args}", [program, *_windows_words(args)], off)
 
     def remove(self) -> bool:
         if self.installed() is None:
@@ -276,6 +430,8 @@ Scheduler = CronScheduler | SystemdScheduler | LaunchdScheduler | SchtasksSchedu
 
 KINDS = {"cron": CronScheduler, "systemd": SystemdScheduler, "launchd": LaunchdScheduler,
          "schtasks": SchtasksScheduler}  # fmt: skip
+PROGRAMS = {"cron": "crontab", "systemd": "systemctl", "launchd": "launchctl",
+            "schtasks": "schtasks"}  # fmt: skip
 NO_SCHEDULER = (
     "no scheduler found here: neither systemd user services nor crontab are available; "
     "install cron (e.g. `apt install cron`) or run `ccexport --vault DIR --quiet` from your "
@@ -291,8 +447,14 @@ def scheduler(env: dict[str, str] | None = None) -> Scheduler:
     if chosen:
         if chosen not in KINDS:
             raise ConfigError(f"CCEXPORT_SCHEDULER={chosen!r} is not one of {', '.join(KINDS)}")
-        if chosen == "cron" and not shutil.which("crontab"):
-            raise ExporterError(NO_SCHEDULER)
+        if not shutil.which(PROGRAMS[chosen]):
+            if chosen == "cron":
+                raise ExporterError(NO_SCHEDULER)
+            # Said before anything is written, not as a missing program halfway through.
+            raise ExporterError(
+                f"CCEXPORT_SCHEDULER={chosen}, but {PROGRAMS[chosen]} is not found on this "
+                "system's PATH"
+            )
         return KINDS[chosen]()
     if sys.platform == "darwin":
         return LaunchdScheduler()
@@ -305,23 +467,48 @@ def scheduler(env: dict[str, str] | None = None) -> Scheduler:
     return CronScheduler()
 
 
-def install(s: Scheduler, vault: Path, at: str, dry_run: bool = False) -> str:
+def install(
+    s: Scheduler,
+    vault: Path,
+    at: str,
+    dry_run: bool = False,
+    env: dict[str, str] | None = None,
+) -> str:
+    """``env``: the variables installed with the command (by default those of
+    ``nightly_environment``, read from this process)."""
     hour, minute = parse_at(at)
+    env = nightly_environment() if env is None else env
+    for text in [str(vault), *env.values()]:
+        if "\n" in text or "\r" in text:  # it would end the crontab line or unit file line
+            raise ConfigError(f"cannot schedule a run for a path with a line break: {text!r}")
     if dry_run:
-        preview = s.preview(nightly_command(vault), hour, minute)
+        preview = s.preview(nightly_command(vault), hour, minute, env)
         return f"Dry run, nothing installed. Would install ({s.kind}) {preview}"
     (vault / ".ccexport").mkdir(parents=True, exist_ok=True)
-    where = s.install(nightly_command(vault), hour, minute)
+    where = s.install(nightly_command(vault), hour, minute, env)
     log = vault / ".ccexport" / LOG_NAME
     return f"Installed the nightly export at {hour:02d}:{minute:02d} ({where}); log: {log}"
 
 
+def checked_entry(s: Scheduler) -> Entry | None:
+    """What ``s`` holds of ours, and why it would not run: also when the Python it names is
+    gone (the virtual environment it was installed from was removed or made anew)."""
+    found = s.entry()
+    program = found.command[0] if found and found.command else ""
+    if found and not found.off and os.path.isabs(program) and not os.path.exists(program):
+        why = f"{program} no longer exists; run `ccexport schedule install` again"
+        return replace(found, off=why)
+    return found
+
+
 def status(s: Scheduler, vault: Path | None) -> str:
-    command = s.installed()
-    if command is None:
+    found = checked_entry(s)
+    if found is None:
         return f"No nightly export is installed ({s.kind})."
-    lines = [f"Installed ({s.kind}): {command}"]
-    log = _log_path(command) or (vault / ".ccexport" / LOG_NAME if vault else None)
+    lines = [f"Installed ({s.kind}): {found.shown}"]
+    if found.off:
+        lines.append(f"Not running: {found.off}")
+    log = log_path(found.command) or (vault / ".ccexport" / LOG_NAME if vault else None)
     last = last_run(log) if log else None
     lines.append(f"Last run: {last}" if last else "Last run: none yet")
     return "\n".join(lines)
@@ -341,16 +528,53 @@ def last_run(log: Path) -> str | None:
     return entries[-1] if entries else None
 
 
-def _log_path(command: str) -> Path | None:
-    try:
-        words = shlex.split(command.replace(CRON_TAG, ""))
-    except ValueError:
+def _ours(line: str) -> bool:
+    return line.rstrip().endswith(CRON_TAG)
+
+
+def log_path(words: list[str] | None) -> Path | None:
+    """The log an installed command writes to, if it names one."""
+    if not words or "--log-file" not in words[:-1]:
         return None
-    return Path(words[words.index("--log-file") + 1]) if "--log-file" in words[:-1] else None
+    return Path(words[words.index("--log-file") + 1])
 
 
-def _systemd_quote(command: list[str]) -> str:
-    """An ExecStart line: each word double-quoted, with backslashes and quotes escaped."""
-    return " ".join(
-        '"' + w.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%") + '"' for w in command
-    )
+def _systemd_quote(words: list[str], dollars: bool = True) -> str:
+    """Each word double-quoted for a unit file, with backslashes and quotes escaped, ``%``
+    (a specifier) doubled and, in a command line (``dollars``), ``$`` (a variable) too."""
+    quoted = []
+    for w in words:
+        w = w.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
+        quoted.append('"' + (w.replace("$", "$$") if dollars else w) + '"')
+    return " ".join(quoted)
+
+
+def _windows_words(line: str) -> list[str]:
+    """The words of a Windows command line, by the rules ``subprocess.list2cmdline`` writes
+    it in: backslashes are literal except before a quote, where each pair is one."""
+    words: list[str] = []
+    word: list[str] = []
+    in_word = quoted = False
+    slashes = 0
+    for ch in line:
+        if ch == "\\":
+            slashes, in_word = slashes + 1, True
+            continue
+        if ch == '"':
+            word.append("\\" * (slashes // 2) + ('"' if slashes % 2 else ""))
+            quoted ^= slashes % 2 == 0
+            slashes, in_word = 0, True
+            continue
+        word.append("\\" * slashes)
+        slashes = 0
+        if ch in " \t" and not quoted:
+            if in_word:
+                words.append("".join(word))
+            word, in_word = [], False
+        else:
+            word.append(ch)
+            in_word = True
+    word.append("\\" * slashes)
+    if in_word:
+        words.append("".join(word))
+    return words

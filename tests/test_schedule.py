@@ -17,6 +17,7 @@ import pytest
 from conftest import EXAMPLES_HOME
 
 from exporter import schedule
+from exporter.errors import ConfigError, ExporterError
 from exporter.schedule import (
     CRON_TAG,
     CronScheduler,
@@ -63,6 +64,7 @@ def test_cron_install_is_idempotent_and_remove_leaves_nothing(no_real_schedulers
     assert timing == ["15", "3", "*", "*", "*"]
     assert command == nightly_command(vault)
     assert command[1:] == [
+        "-P",  # the working folder (cron's is $HOME) is not searched for modules
         "-m",
         "exporter",
         "--vault",
@@ -221,15 +223,13 @@ def test_the_scheduled_command_exports_logs_and_fails_loudly(tmp_path):
     cron_line = f"30 2 * * * {shlex.join(nightly_command(vault))} {CRON_TAG}"
 
     class Installed(CronScheduler):
-        def installed(self):
-            return cron_line
+        def _read(self):
+            return [cron_line]
 
     assert status(Installed(), None).endswith(entries[-1])
 
 
 def test_bad_time_is_a_usage_error(tmp_path):
-    from exporter.errors import ConfigError
-
     with pytest.raises(ConfigError, match="HH:MM"):
         install(CronScheduler("false"), tmp_path, "25:99")
 
@@ -275,3 +275,180 @@ def test_options_before_the_subcommand_are_honoured_not_dropped(
     refused = runner.invoke(app, ["--quiet", "schedule", "install", "--vault", str(vault)])
     assert refused.exit_code == 2 and "--quiet does not apply" in refused.stderr
     assert not no_real_schedulers.exists()
+
+
+# A crontab program that keeps its table as bytes (the conftest's stand-in reads text).
+_BYTES_CRONTAB = """#!{python}
+import os, sys
+store = os.environ["CCEXPORT_TEST_CRONTAB"]
+if sys.argv[1:] == ["-l"]:
+    if not os.path.exists(store):
+        sys.stderr.write("no crontab for tester\\n"); sys.exit(1)
+    sys.stdout.buffer.write(open(store, "rb").read())
+elif sys.argv[1:] == ["-"]:
+    open(store, "wb").write(sys.stdin.buffer.read())
+"""
+
+
+def test_the_users_crontab_lines_are_kept_byte_for_byte(tmp_path, no_real_schedulers):
+    program = tmp_path / "crontab-bytes"
+    program.write_text(_BYTES_CRONTAB.format(python=sys.executable))
+    program.chmod(0o755)
+    # A Latin-1 comment, lines ending in CR LF, a line separator (U+2028) inside a comment.
+    theirs = b"# caf\xe9 backup\r\n0 9 * * 1 /usr/bin/backup --weekly\r\n# a\xe2\x80\xa8b\n"
+    no_real_schedulers.write_bytes(theirs)
+    cron = CronScheduler(str(program))
+    install(cron, tmp_path / "vault", "02:30")
+    install(cron, tmp_path / "vault", "03:30")
+    table = no_real_schedulers.read_bytes()
+    assert table.startswith(theirs) and table.count(b"\n") == theirs.count(b"\n") + 1
+    assert remove(cron) == "Removed the nightly export (cron)."
+    assert no_real_schedulers.read_bytes() == theirs
+
+
+def test_status_reads_the_log_whatever_the_vault_path_holds(tmp_path):
+    vault = tmp_path / "50% off $HOME 'q' \"d\" caf\u00e9" / "vault"
+    (vault / ".ccexport").mkdir(parents=True)
+    (vault / ".ccexport" / "nightly.log").write_text("[2026-12-01T02:30:00+00:00] exit 0: ok\n")
+    cron = CronScheduler()
+    systemd = SystemdScheduler(tmp_path / "units", Recorder())
+    launchd = LaunchdScheduler(tmp_path / "agents", Recorder())
+    for s in (cron, systemd, launchd):
+        install(s, vault, "02:30")
+        assert s.entry().command == nightly_command(vault), s.kind
+        # No vault given: the log is found from the installed command alone.
+        assert status(s, None).endswith("Last run: [2026-12-01T02:30:00+00:00] exit 0: ok")
+
+
+def test_a_windows_task_is_read_back_with_its_backslashes_and_quotes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the Windows path is a relative name here
+    work = tmp_path / "work"
+
+    def runner(args, stdin=None):
+        if args[1] == "/Query":
+            xml = (work / "ccexport-nightly.xml").read_text(encoding="utf-16")
+            return subprocess.CompletedProcess(args, 0, xml, "")
+        return subprocess.CompletedProcess(args, 0, "", "")
+
+    tasks = SchtasksScheduler(runner, work)
+    vault = Path('C:\\Users\\me\\My "Notes" & more\\')
+    install(tasks, vault, "02:30")
+    assert tasks.entry().command == nightly_command(vault)
+    log = Path(nightly_command(vault)[-1])
+    log.write_text("[2026-12-01T02:30:00+00:00] exit 0: ok\n")
+    assert status(tasks, None).endswith("Last run: [2026-12-01T02:30:00+00:00] exit 0: ok")
+    tricky = ["C:\\a b\\", 'x"y', "", 'a\\\\"b', "plain", "tab\there", "\\\\server\\share"]
+    assert schedule._windows_words(subprocess.list2cmdline(tricky)) == tricky
+
+
+def test_a_commented_out_or_disabled_entry_is_not_called_running(tmp_path, no_real_schedulers):
+    cron = CronScheduler()
+    install(cron, tmp_path / "vault", "02:30")
+    (line,) = no_real_schedulers.read_text().splitlines()
+    no_real_schedulers.write_text(f"#{line}\n")  # the user turned it off by hand
+    said = status(cron, None)
+    assert "Not running: its crontab line is commented out" in said
+    install(cron, tmp_path / "vault", "02:30")  # installing again turns it back on, once
+    assert no_real_schedulers.read_text() == f"{line}\n"
+
+    def disabled(args, stdin=None):
+        off = args[2:3] == ["is-enabled"]
+        return subprocess.CompletedProcess(args, int(off), "disabled\n" if off else "", "")
+
+    units = tmp_path / "units"
+    install(SystemdScheduler(units, Recorder()), tmp_path / "vault", "02:30")
+    assert "Not running: the timer is disabled" in status(SystemdScheduler(units, disabled), None)
+    assert "Not running" not in status(SystemdScheduler(units, Recorder()), None)
+    # A second ExecStart= (systemd allows it) is read as systemd does, not refused.
+    service = units / "ccexport-nightly.service"
+    service.write_text(service.read_text() + 'ExecStart="/bin/true"\n')
+    assert 'Installed (systemd user timer): "/bin/true"' in status(
+        SystemdScheduler(units, Recorder()), None
+    )
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "com.ccexport.nightly.plist").write_bytes(b"<plist><dict><key>")
+    assert "not a readable property list" in status(LaunchdScheduler(agents, Recorder()), None)
+
+
+def test_a_timer_systemd_would_not_enable_is_an_error_not_installed(tmp_path):
+    def refusing(args, stdin=None):
+        failed = "enable" in args
+        return subprocess.CompletedProcess(
+            args, int(failed), "", "Failed to connect to bus: No medium found" if failed else ""
+        )
+
+    with pytest.raises(ExporterError, match="enable --now ccexport-nightly.timer failed"):
+        install(SystemdScheduler(tmp_path / "units", refusing), tmp_path / "vault", "02:30")
+
+    def load_failed(args, stdin=None):  # launchctl load reports failure on stderr, exit 0
+        return subprocess.CompletedProcess(args, 0, "", "Load failed: 5: Input/output error")
+
+    with pytest.raises(ExporterError, match="not loaded"):
+        install(LaunchdScheduler(tmp_path / "agents", load_failed), tmp_path / "vault", "02:30")
+
+
+def test_the_variables_that_move_sources_go_with_the_scheduled_run(
+    tmp_path, monkeypatch, no_real_schedulers
+):
+    from claude_builder import ClaudeSession
+
+    config = tmp_path / "claude config"  # Claude Code kept elsewhere, set in the login shell
+    s = ClaudeSession("moved-session", "/home/dev/work/moved")
+    s.user("a question kept under CLAUDE_CONFIG_DIR")
+    s.write(config / "projects" / "-moved" / "moved-session.jsonl")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    vault, home = tmp_path / "vault", tmp_path / "home"
+    install(CronScheduler(), vault, "02:30")
+    (line,) = no_real_schedulers.read_text().splitlines()
+    assert CronScheduler().entry().command == nightly_command(vault)
+    # Run the line as cron would: sh, from $HOME, with none of the shell's variables. An
+    # exporter.py there is not what runs.
+    (home / "exporter.py").write_text("raise SystemExit('the wrong exporter ran')\n")
+    command = line.split(None, 5)[5].removesuffix(CRON_TAG).replace("\\%", "%")
+    cron_env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    done = subprocess.run(["sh", "-c", command], cwd=home, env=cron_env, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert "1 sessions found, 1 created" in (vault / ".ccexport" / "nightly.log").read_text()
+    units = tmp_path / "units"
+    install(SystemdScheduler(units, Recorder()), vault, "02:30")
+    unit = (units / "ccexport-nightly.service").read_text()
+    assert f'Environment="CLAUDE_CONFIG_DIR={config}"\n' in unit
+    install(LaunchdScheduler(tmp_path / "agents", Recorder()), vault, "02:30")
+    with open(tmp_path / "agents" / "com.ccexport.nightly.plist", "rb") as f:
+        assert plistlib.load(f)["EnvironmentVariables"] == {"CLAUDE_CONFIG_DIR": str(config)}
+
+
+def test_a_vault_path_with_a_line_break_is_refused_clearly(tmp_path):
+    with pytest.raises(ConfigError, match="line break"):
+        install(CronScheduler("false"), tmp_path / "two\nlines", "02:30")
+
+
+def test_a_chosen_scheduler_whose_program_is_missing_is_said_before_anything_is_written(
+    monkeypatch,
+):
+    monkeypatch.setattr(schedule.shutil, "which", lambda name: None)
+    for kind, program in (("systemd", "systemctl"), ("launchd", "launchctl")):
+        with pytest.raises(ExporterError, match=f"CCEXPORT_SCHEDULER={kind}, but {program}"):
+            schedule.scheduler({"CCEXPORT_SCHEDULER": kind})
+
+
+def test_a_windows_task_leaves_no_temporary_folder_behind(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the Windows path is a relative name here
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(schedule.tempfile, "tempdir", str(temp))
+    recorder = Recorder()
+    install(SchtasksScheduler(recorder), Path("C:/Users/me/Notes"), "02:30")
+    (create,) = [c for c in recorder.calls if c[1] == "/Create"]
+    assert create[5].startswith(str(temp)) and list(temp.iterdir()) == []
+
+
+def test_status_says_when_the_installed_python_is_gone(tmp_path, no_real_schedulers):
+    vault = tmp_path / "vault"
+    command = [str(tmp_path / "old-venv" / "bin" / "python"), *nightly_command(vault)[1:]]
+    no_real_schedulers.write_text(CronScheduler.line(command, 2, 30) + "\n")
+    said = status(CronScheduler(), vault)
+    assert f"Not running: {command[0]} no longer exists" in said
+    install(CronScheduler(), vault, "02:30")
+    assert "Not running" not in status(CronScheduler(), vault)

@@ -46,7 +46,20 @@ from .cli_options import (
     _Command,
     _Group,
 )
-from .cli_output import _echo_json, _err, _fail, _handled, _paint, _progress, _size
+from .cli_output import (
+    _echo_json,
+    _err,
+    _fail,
+    _handled,
+    _json_error,
+    _paint,
+    _progress,
+    _said,
+    _size,
+    _UsageProblem,
+    json_asked,
+    json_guard,
+)
 from .cli_output import colour_enabled as colour_enabled  # re-exported: tests import it here
 from .errors import ConfigError
 from .quick_exit import exit_status, quick_exit
@@ -94,6 +107,31 @@ class _RootGroup(_Group):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.commands = _Subcommands()
+        self._json_asked = False
+
+    def make_context(self, info_name: Any, args: list[str], *more: Any, **extra: Any) -> Any:
+        _said[:] = [False, ""]  # a new command (tests run many in one process)
+        self._json_asked = json_asked(args)
+        with json_guard(self._json_asked):
+            return super().make_context(info_name, args, *more, **extra)
+
+    def invoke(self, ctx: Any) -> Any:
+        with json_guard(self._json_asked):
+            return super().invoke(ctx)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        try:
+            return super().resolve_command(ctx, args)
+        except _UsageProblem as exc:  # `ccexport ~/Notes`: a folder where a command goes
+            name = args[0] if args else ""
+            if "/" in name or "\\" in name or Path(name).expanduser().is_dir():
+                from shlex import quote
+
+                exc.message = (
+                    f"No such command {name!r}; to export into that folder: "
+                    f"ccexport --vault {quote(name)}"
+                )
+            raise
 
 
 app = typer.Typer(
@@ -157,8 +195,15 @@ def main_callback(
     args = {k: v for k, v in locals().items() if k not in ("ctx", "version")}
     if ctx.invoked_subcommand is None:
         _export(args)
-    # Options given before a subcommand reach it (or are refused by it), never dropped.
-    ctx.obj = {k: v for k, v in args.items() if v not in (None, False, [])}
+    # Options given before a subcommand reach it (or are refused by it), never dropped:
+    # also a false or zero one (--no-todo-as-checklist, --tool-output-lines 0).
+    ctx.obj = {k: v for k, v in args.items() if _given(ctx, k)}
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """The command line set this option (not its default)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT")
 
 
 def _inherit(ctx: typer.Context, own: dict[str, Any], accepts: tuple[str, ...]) -> dict[str, Any]:
@@ -167,11 +212,13 @@ def _inherit(ctx: typer.Context, own: dict[str, Any], accepts: tuple[str, ...]) 
     given = dict(ctx.obj or {})
     stray = [k for k in given if k not in accepts]
     if stray:
-        flags = ", ".join(_FLAG.get(k, "--" + k.replace("_", "-")) for k in stray)
-        _fail(f"{flags} does not apply to `ccexport {ctx.command_path.split(' ', 1)[1]}`", 2)
+        no = {k: "--no-" + k.replace("_", "-") for k in stray if given[k] is False}
+        flags = ", ".join(no.get(k) or _FLAG.get(k, "--" + k.replace("_", "-")) for k in stray)
+        verb = "does" if len(stray) == 1 else "do"
+        _fail(f"{flags} {verb} not apply to `ccexport {ctx.command_path.split(' ', 1)[1]}`", 2)
     merged = dict(own)
     for key, value in given.items():
-        if merged.get(key) in (None, False, []):
+        if not _given(ctx, key):  # given after the command's name too: that one wins
             merged[key] = value
     return merged
 
@@ -323,11 +370,18 @@ def doctor_cmd(
         ("vault", "home", "source", "json_out", "debug"),
     )
     with _handled(a["debug"], a["json_out"]):
+        from .config import vault_path_problem, without_files
         from .doctor import diagnose
 
         _check_home(a["home"])
-        settings = _settings({"vault": a["vault"], "sources": a["source"]})
-        checks = diagnose(settings, a["home"])
+        cli = {"vault": a["vault"], "sources": a["source"]}
+        try:
+            settings, broken = _settings(cli), None
+        except ConfigError as exc:  # a broken file is a finding: say it, check the rest
+            settings, broken = without_files(cli), str(exc)
+            if settings.vault is not None and vault_path_problem(settings.vault):
+                raise  # no config file's fault: a vault that is a file is a usage error (2)
+        checks = diagnose(settings, a["home"], broken)
     attention = any(c.status == "attention" for c in checks)
     if a["json_out"]:
         _echo_json({"attention": attention, "checks": [c.as_dict() for c in checks]})
@@ -417,12 +471,15 @@ def console() -> None:
 def main() -> None:
     """Runs a command: anything that escapes it is still one line, not a traceback
     (``--debug`` shows it). Raises SystemExit as a command line would."""
+    asked = json_asked(sys.argv[1:])  # what escaped the command's own guard: here, too
     try:
         app()
     except KeyboardInterrupt:
+        _json_error(asked, "interrupted", 130)
         _err("interrupted", "yellow")
         sys.exit(130)
     except Exception as exc:
+        _json_error(asked, f"unexpected error: {type(exc).__name__}: {exc}", 1)
         if "--debug" in sys.argv:
             raise
         _err(f"Error: unexpected error: {type(exc).__name__}: {exc} "

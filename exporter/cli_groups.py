@@ -42,6 +42,7 @@ def templates_init_cmd(
 ) -> None:
     """Copy the default templates into <vault>/.ccexport/templates (or --to DIR)."""
     a = _inherit(ctx, {"vault": vault, "debug": debug}, ("vault", "debug"))
+    elsewhere = None  # the templates a configuration names instead of the vault's own
     with _handled(a["debug"]):
         from .render import init_templates
 
@@ -50,12 +51,20 @@ def templates_init_cmd(
             if settings.vault is None:
                 raise ConfigError("no vault given: use --vault DIR or --to DIR")
             to = settings.vault / ".ccexport" / "templates"
+            if settings.templates is not None and settings.templates.resolve() != to.resolve():
+                elsewhere = (settings.templates, settings.origin.get("templates", "the config"))
+        if to.exists() and not to.is_dir():
+            raise ConfigError(f"{to} is a file, not a folder; give --to the folder to copy into")
         copied, kept = init_templates(to, force=force)
     for name in copied:
         typer.echo(f"copied {to / name}")
     for name in kept:
         typer.echo(f"kept {to / name} (already there; --force overwrites it)")
-    typer.echo("Edit them; the next export uses them for every note.")
+    if elsewhere:  # saying "the next export uses them" would not be true
+        typer.echo(f"Edit them; but the export uses {elsewhere[0]} ({elsewhere[1]}) instead: "
+                   "remove `templates` from the config to use these.")  # fmt: skip
+    else:
+        typer.echo("Edit them; the next export uses them for every note.")
 
 
 @config_app.command("show", cls=_Command)

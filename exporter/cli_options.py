@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from .cli_output import _fail
 from .sourcenames import SOURCES
 
 
@@ -83,14 +84,43 @@ else:
         return (low is None or number >= low) and (high is None or number <= high)
 
 
+# The options that name a file or folder. An empty value ("", or spaces) would be read as
+# the current folder: `--vault "$NOTES"` with NOTES unset would export into wherever cron
+# or the shell happens to be, and `--home ""` would search it for sessions.
+_PATH_FLAGS = ("--vault", "--home", "--templates", "--to", "--log-file")
+
+
+def _refuse_empty_paths(args: list[str]) -> None:
+    for n, arg in enumerate(args):
+        if arg == "--":
+            return
+        flag, equals, value = arg.partition("=")
+        if flag not in _PATH_FLAGS:
+            continue
+        if not equals:
+            value = args[n + 1] if n + 1 < len(args) else "-"  # a missing one: click says so
+        if not value.strip():  # one line, as the other errors about these folders
+            _fail(f"{flag} is empty; give a folder (is a variable in the command unset?)", 2)
+
+
 class _Group(TyperGroup):
     def get_params(self, ctx: Any) -> list[Any]:
         return _deferred_validation(_no_flag_placeholders(super().get_params(ctx)))
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:  # shell completion parses half-typed lines
+            _refuse_empty_paths(args)
+        return super().parse_args(ctx, args)
 
 
 class _Command(TyperCommand):
     def get_params(self, ctx: Any) -> list[Any]:
         return _deferred_validation(_no_flag_placeholders(super().get_params(ctx)))
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:  # shell completion parses half-typed lines
+            _refuse_empty_paths(args)
+        return super().parse_args(ctx, args)
 
 
 _NAMES = ", ".join(SOURCES)
@@ -190,7 +220,8 @@ TodoOpt = Annotated[
     bool | None,
     typer.Option(
         "--todo-as-checklist/--no-todo-as-checklist",
-        help="Plan and to-do tool calls as a - [ ] / - [x] checklist.",
+        # No "[x]" here: typer reads help as rich markup, where it is a tag and vanishes.
+        help="Plan and to-do tool calls as a Markdown checklist, done items ticked.",
     ),
 ]
 _VIEW_OPTIONS = ("tool_output", "tool_output_lines", "thinking", "tools", "todo_as_checklist")

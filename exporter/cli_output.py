@@ -17,6 +17,48 @@ import typer
 
 from .errors import ConfigError, ExporterError, VaultLockedError, os_error_message
 
+try:  # typer >= 0.29 has its own click, whose usage errors derive from TyperException
+    from typer import TyperException as _UsageProblem
+except ImportError:  # an older typer uses click's
+    from click import ClickException as _UsageProblem
+
+# This command's JSON document is on stdout (``[0]``), and the last error said (``[1]``).
+_said: list[Any] = [False, ""]
+
+
+def json_asked(args: list[str]) -> bool:
+    """``--json`` among the arguments (before a ``--``): known even when they do not parse."""
+    return "--json" in (args[: args.index("--")] if "--" in args else args)
+
+
+@contextmanager
+def json_guard(asked: bool) -> Iterator[None]:
+    """Under ``--json`` stdout ends with one JSON document whatever stops the command: a
+    usage error click reports (a bad value, an unknown option), an option given before a
+    command that does not take it, a Ctrl-C before the export began. A command that printed
+    its own document (a summary, an error) is left as it is."""
+    try:
+        yield
+    except _UsageProblem as exc:
+        _json_error(asked, exc.format_message(), exc.exit_code)
+        raise
+    except typer.Exit as exc:
+        if exc.exit_code:
+            stopped = "interrupted" if exc.exit_code == 130 else ""
+            _json_error(asked, _said[1] or stopped, exc.exit_code)
+        raise
+    except KeyboardInterrupt:
+        _json_error(asked, "interrupted", 130)
+        raise
+    except Exception as exc:  # a bug that escaped the command: main() says so in one line
+        _json_error(asked, f"unexpected error: {type(exc).__name__}: {exc}", 1)
+        raise
+
+
+def _json_error(asked: bool, message: str, code: int) -> None:
+    if asked and not _said[0]:
+        _echo_json({"error": message or "failed (see the messages above)", "exit_code": code})
+
 
 @contextmanager
 def _handled(debug: bool, json_out: bool = False, log_file: Path | None = None) -> Iterator[None]:
@@ -77,9 +119,12 @@ class _progress:
     def __enter__(self) -> Any:
         if not self.enabled:
             return None
+        from rich.console import Console
         from rich.progress import Progress
 
-        self._bar = Progress(transient=True)
+        # On stderr, the terminal it was checked for: on stdout (rich's default) the bar was
+        # lost when stdout went to a file or a pipe, which got a stray empty line instead.
+        self._bar = Progress(transient=True, console=Console(stderr=True))
         self._bar.start()
         task = self._bar.add_task("Exporting", total=None)
         return lambda done, total: self._bar.update(task, completed=done, total=total)
@@ -117,8 +162,10 @@ def _echo_json(value: Any) -> None:
     import orjson
 
     typer.echo(orjson.dumps(value).decode())
+    _said[0] = True
 
 
 def _fail(message: str, code: int) -> Any:
+    _said[1] = message
     _err(f"Error: {message}", "red")
     raise typer.Exit(code)

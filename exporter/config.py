@@ -24,8 +24,8 @@ LAYOUT_FIELDS = {"source", "project", "year", "month"}
 SHOWN_KEYS = (
     "vault", "folder", "layout", "attachments", "sources", "paths", "since", "project",
     "timezone", "templates", "frontmatter_add", "frontmatter_drop", "index", "index_dataview",
-    "note_max_bytes",
-    "redact", "prices", "daily_notes", "daily_folder", "daily_format",
+    "note_max_bytes", "redact", "redact_extra", "redact_allow",
+    "prices", "daily_notes", "daily_folder", "daily_format",
     "tool_output", "tool_output_lines", "thinking", "tools", "todo_as_checklist",
 )  # fmt: skip
 # "Notes to taste": how much of each turn a note shows (the first value is the default).
@@ -81,6 +81,8 @@ class Settings:
             value = getattr(self, key)
             if isinstance(value, datetime):
                 value = value.isoformat(timespec="seconds")
+            elif key == "redact_extra":  # the rules by their ids, not their reprs
+                value = [rule.id for rule in value]
             elif isinstance(value, dict):
                 value = {
                     k: [str(p) for p in v] if isinstance(v, list) else v for k, v in value.items()
@@ -106,8 +108,9 @@ def resolve(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
     env = dict(os.environ) if env is None else env
     settings = Settings()
     user_file = user_config_path()
-    user = _load(user_file)
-    _apply(settings, user, f"user config ({user_file})", allow_vault=True, base=user_file.parent)
+    user, text = _load(user_file)
+    _apply(settings, user, f"user config ({user_file})", allow_vault=True, base=user_file.parent,
+           file_text=text)  # fmt: skip
     if env.get("CCEXPORT_VAULT"):
         settings.vault = Path(env["CCEXPORT_VAULT"]).expanduser()
         settings.origin["vault"] = "CCEXPORT_VAULT"
@@ -115,17 +118,20 @@ def resolve(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
         settings.vault = Path(cli["vault"]).expanduser()
         settings.origin["vault"] = "--vault"
     if settings.vault is not None:
-        if settings.vault.exists() and not settings.vault.is_dir():
-            raise ConfigError(
-                f"the vault {settings.vault} is a file, not a folder; give a folder to --vault"
-            )
+        problem = vault_path_problem(settings.vault)
+        if problem:
+            raise ConfigError(problem)
         vault_file = settings.vault / VAULT_CONFIG
-        values = _load(vault_file)
+        values, text = _load(vault_file)
         if "vault" in values:
-            raise ConfigError(f"{vault_file}: 'vault' cannot be set inside the vault's own config")
+            raise ConfigError(
+                f"{vault_file}{_at_line(text, 'vault')}: 'vault' cannot be set inside the "
+                "vault's own config"
+            )
         _apply(
-            settings, values, f"vault config ({vault_file})", allow_vault=False, base=settings.vault
-        )
+            settings, values, f"vault config ({vault_file})", allow_vault=False,
+            base=settings.vault, file_text=text,
+        )  # fmt: skip
         if not cli.get("templates") and settings.templates is None:
             own = settings.vault / ".ccexport" / "templates"
             if own.is_dir():
@@ -136,18 +142,52 @@ def resolve(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
     return settings
 
 
-def _load(path: Path) -> dict[str, Any]:
+def vault_path_problem(vault: Path) -> str | None:
+    """Why ``vault`` can never be a folder (it, or a folder above it, is a file), or None."""
+    if vault.exists() and not vault.is_dir():
+        return f"the vault {vault} is a file, not a folder; give a folder to --vault"
+    above = next((p for p in vault.parents if p.exists()), None)
+    if above is not None and not above.is_dir():  # else "config.toml: Not a directory"
+        return f"the vault {vault} cannot be made: {above} is a file, not a folder"
+    return None
+
+
+def without_files(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
+    """The settings when a config file is broken: defaults, the vault from ``--vault`` or
+    ``CCEXPORT_VAULT``, and the flags (checked: a bad flag is still a ConfigError). For
+    ``ccexport doctor``, which names the broken file and checks everything else."""
+    env = dict(os.environ) if env is None else env
+    settings = Settings()
+    vault = cli.get("vault") or env.get("CCEXPORT_VAULT")
+    if vault:
+        settings.vault = Path(vault).expanduser()
+    flags = {k: v for k, v in cli.items() if v not in (None, [], ()) and k != "vault"}
+    _apply(settings, flags, "command line", allow_vault=False, base=Path.cwd(), flags=True)
+    return settings
+
+
+def _load(path: Path) -> tuple[dict[str, Any], str]:
+    """The file's settings and its text (to name the line of a bad value); none if absent."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO planted there would hang us
             raise ConfigError(f"{path}: not a regular file")
         with open(path, "rb") as f:
-            return tomllib.load(f)
+            data = f.read()
     except FileNotFoundError:
-        return {}
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+        return {}, ""
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc})") from None
+    try:  # "-sig": Windows Notepad starts UTF-8 with a byte-order mark that tomllib refuses
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:  # TOML is UTF-8; a file saved as Latin-1 or UTF-16 is not
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(
+            f"{path}, line {line}: not valid TOML (not UTF-8 text: save the file as UTF-8)"
+        ) from None
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
 
 
 def _apply(
@@ -158,8 +198,10 @@ def _apply(
     allow_vault: bool,
     base: Path,
     flags: bool = False,
+    file_text: str = "",
 ) -> None:
-    """Check and copy ``values`` into ``s``; every problem names ``where`` and the key."""
+    """Check and copy ``values`` into ``s``; every problem names ``where``, the key and, when
+    ``file_text`` shows it, its line."""
     from .sourcenames import SOURCES  # the registered names, without importing the adapters
 
     names = list(SOURCES)
@@ -167,7 +209,7 @@ def _apply(
     def fail(key: str, why: str) -> ConfigError:
         flag = "--source" if flags and key == "sources" else f"'{key}'"
         flag = f"--{key.replace('_', '-')}" if flags and key != "sources" else flag
-        return ConfigError(f"{where}: {flag} {why}")
+        return ConfigError(f"{where}{_at_line(file_text, key)}: {flag} {why}")
 
     for key, value in values.items():
         if key == "vault" and allow_vault:
@@ -238,6 +280,9 @@ def _apply(
             s.origin["frontmatter_add"] = s.origin["frontmatter_drop"] = where
         if key == "index":
             s.origin["index_dataview"] = where
+        if key == "redact" and isinstance(value, dict):
+            for sub in {"extra", "allow"} & set(value):
+                s.origin[f"redact_{sub}"] = where
         if key in ("daily", "daily_notes"):
             s.origin["daily_notes"] = s.origin["daily_folder"] = s.origin["daily_format"] = where
 
@@ -379,6 +424,54 @@ def _string(key: str, value: Any, fail: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise fail(key, "must be a non-empty string")
     return value
+
+
+_TOML_NAME = r"""(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')"""
+_TOML_HEADER = re.compile(rf"\s*\[\[?\s*({_TOML_NAME}(?:\s*\.\s*{_TOML_NAME})*)\s*\]")
+_TOML_KEY = re.compile(rf"\s*({_TOML_NAME}(?:\s*\.\s*{_TOML_NAME})*)\s*=")
+
+
+def _at_line(text: str, key: str) -> str:
+    """``", line N"`` for the line that sets ``key`` (``since``, ``index.enabled``,
+    ``redact.extra[0].pattern``) in a config file's text, or ``""`` when it cannot be told:
+    tomllib gives no positions, so the lines are read again, simply."""
+    names = [re.sub(r"\[\d+\]$", "", part) for part in key.split(".")]
+    top, inner = names[0], set(names[1:])
+    nth = re.search(r"^([^\[]*)\[(\d+)\]", key)  # redact.extra[1]: the second [[redact.extra]]
+    table, near, closer, seen = "", None, None, -1
+    for number, line in enumerate(text.splitlines(), 1):
+        header = _TOML_HEADER.match(line)
+        if header:
+            table = _dotted(header.group(1))
+            if nth and table == nth.group(1) and line.lstrip().startswith("[["):
+                seen += 1
+                if seen != int(nth.group(2)):
+                    table = "\0"  # another entry of the array: none of its keys is meant
+                    continue
+            if table == top or table.startswith(top + "."):
+                if not inner:
+                    return f", line {number}"  # [index] itself is wrong
+                near = near or number
+            continue
+        found = _TOML_KEY.match(line)
+        if not found:
+            continue
+        parts = _dotted(found.group(1)).split(".")
+        full = (table.split(".") if table else []) + parts
+        if full[0] != top:
+            continue
+        if not inner or full[-1] == names[-1]:
+            return f", line {number}"
+        if inner & set(full[1:]) or len(full) == 1:  # an inline table or array holding it
+            closer = closer or number
+    near = closer or near  # `extra = [` rather than the `[redact]` above it
+    return f", line {near}" if near else ""
+
+
+def _dotted(name: str) -> str:
+    """A TOML key or table name as plain dotted text: ``"a b" . c`` -> ``a b.c``."""
+    parts = re.findall(r""""([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+)""", name)
+    return ".".join(quoted or single or bare for quoted, single, bare in parts)
 
 
 def _relative(base: Path, text: str) -> Path:

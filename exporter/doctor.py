@@ -30,13 +30,14 @@ class Check:
         return {"area": self.area, "status": self.status, "message": self.message}
 
 
-def diagnose(settings: Any, home: Path | None) -> list[Check]:
-    """Every check, in the order they are shown."""
+def diagnose(settings: Any, home: Path | None, config_error: str | None = None) -> list[Check]:
+    """Every check, in the order they are shown. ``config_error``: why the configuration
+    could not be read (``settings`` are then the defaults and the command line's)."""
     checks = source_checks(settings, home)
     checks += vault_checks(settings.vault)
-    checks += render_checks(settings, home)
+    checks += render_checks(settings, home) if config_error is None else []
     checks += schedule_checks(settings.vault)
-    checks += config_checks(settings)
+    checks += config_checks(settings, config_error)
     checks += template_checks(settings.templates)
     return checks
 
@@ -68,11 +69,35 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
         checks.append(Check("Sources", "ok", f"{name} {sessions} sessions{when} in {where}"))
         for problem in dict.fromkeys(r.unread_index for r in refs if r.unread_index):
             checks.append(Check("Sources", "attention", f"{name} {problem}"))  # an index
+        for path in _not_sqlite(refs):
+            why = f"{name} {path} is not a SQLite database; the export skips it"
+            checks.append(Check("Sources", "attention", why))
         for root in roots if not getattr(adapter, "searched_roots", False) else []:
             if root.is_dir():
                 for problem in unreadable_below(root, adapter.name):
                     checks.append(Check("Sources", "attention", f"{name} {problem}"))
     return checks
+
+
+_SQLITE_FILES = (".vscdb", ".db")
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _not_sqlite(refs: list[Any]) -> list[Path]:
+    """The databases among the sessions' files whose first bytes are not SQLite's: damaged
+    or another kind of file. Discovery does not open them, so without this look doctor said
+    "All good." while the export failed on them. Their first 16 bytes only, never a lock."""
+    paths = {f.path for r in refs for f in (r.main, *r.related) if f.path.suffix in _SQLITE_FILES}
+    bad = []
+    for path in sorted(paths):
+        try:
+            with open(path, "rb") as f:
+                head = f.read(len(_SQLITE_MAGIC))
+        except OSError:
+            continue  # an unreadable file or folder is reported by the checks of folders
+        if head and head != _SQLITE_MAGIC:  # an empty file is an empty database
+            bad.append(path)
+    return bad
 
 
 def vault_checks(vault: Path | None) -> list[Check]:
@@ -166,9 +191,11 @@ def schedule_checks(vault: Path | None) -> list[Check]:
     return checks
 
 
-def config_checks(settings: Any) -> list[Check]:
+def config_checks(settings: Any, error: str | None = None) -> list[Check]:
     from .config import VAULT_CONFIG, user_config_path
 
+    if error is not None:  # the export stops on it (exit 2); the other checks used defaults
+        return [Check("Configuration", "attention", f"{error} (the other checks use the defaults)")]
     files = [user_config_path()]
     if settings.vault is not None:
         files.append(settings.vault.expanduser() / VAULT_CONFIG)

@@ -52,6 +52,16 @@ def test_a_vault_that_is_a_file_is_a_usage_error(tmp_path, home):
     assert vault.read_text() == "mine"
 
 
+def test_a_vault_below_a_file_is_a_usage_error_naming_the_file(tmp_path, home):
+    """It said "<vault>/.ccexport/config.toml: cannot be read (Not a directory)"."""
+    blocker = tmp_path / "notes.md"
+    blocker.write_text("mine")
+    for command in ([], ["doctor"]):
+        result = run(*command, "--vault", blocker / "v", "--home", home)
+        one_line_error(result, 2, f"{blocker / 'v'} cannot be made: {blocker} is a file")
+    assert blocker.read_text() == "mine"
+
+
 def test_an_unwritable_vault_is_named_with_what_to_do(tmp_path, home, monkeypatch):
     vault = tmp_path / "v"
     vault.mkdir()
@@ -197,6 +207,61 @@ def test_json_is_written_when_the_vault_is_locked(tmp_path, home):
     assert "another ccexport run" in doc["error"]
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--jobs", "0"], "Invalid value for '--jobs'"),
+        (["--no-such-flag"], "No such option: --no-such-flag"),
+        (["--since"], "Option '--since' requires an argument"),
+        (["--tool-output", "most"], "--tool-output must be one of full, head, none"),
+        (["--quiet", "sources"], "--vault, --quiet do not apply to `ccexport sources`"),
+        (["sources", "--dry-run"], "No such option: --dry-run"),
+    ],
+)
+def test_json_is_written_for_a_bad_option_too(tmp_path, home, args, message):
+    """The README's promise: under --json an early failure is still one JSON document, also
+    when click itself refuses the command line (it printed nothing on stdout before)."""
+    result = run("--json", "--vault", tmp_path / "v", "--home", home, *args)
+    doc = json.loads(result.stdout)  # the whole of stdout
+    assert result.exit_code == doc["exit_code"] == 2
+    assert message in doc["error"] and message in result.stderr
+    assert not (tmp_path / "v").exists()
+
+
+def test_json_is_written_when_ctrl_c_comes_before_the_export(tmp_path, home, monkeypatch):
+    from exporter import options
+
+    def pressed(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(options, "check_vault", pressed)
+    result = run("--vault", tmp_path / "v", "--home", home, "--json")
+    assert result.exit_code == 130
+    assert json.loads(result.stdout) == {"error": "interrupted", "exit_code": 130}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--vault", "", "--home", "{home}"],
+        ["--vault=", "--home", "{home}"],
+        ["--vault", "  ", "--home", "{home}"],
+        ["--vault", "{vault}", "--home", ""],
+        ["sources", "--home", ""],
+        ["templates", "init", "--to", ""],
+    ],
+)
+def test_an_empty_folder_is_refused_not_read_as_the_current_one(tmp_path, home, monkeypatch, args):
+    """`--vault "$NOTES"` with NOTES unset (a cron line): an empty value was the current
+    folder, so the notes went wherever the command ran, and `--home ""` searched it."""
+    here = tmp_path / "cwd"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    args = [a.format(home=home, vault=tmp_path / "v") for a in args]
+    one_line_error(run(*args), 2, "is empty; give a folder")
+    assert list(here.iterdir()) == [] and not (tmp_path / "v").exists()
+
+
 def test_filters_apply_to_the_counts(tmp_path, home):
     vault = tmp_path / "v"
     assert run("--vault", vault, "--home", home).exit_code == 0
@@ -225,6 +290,15 @@ def test_elapsed_time_and_per_source_counts_in_the_summary(tmp_path, home):
     assert "  claude-code: 6 found, 6 created" in result.stdout
 
 
+def test_a_folder_given_as_the_command_says_to_use_vault(tmp_path):
+    """`ccexport ~/Notes`, the first thing many type: "No such command" alone did not help."""
+    vault = tmp_path / "Notes"
+    result = run(vault, env={"COLUMNS": "400"})  # the error box wraps long lines
+    assert result.exit_code == 2 and f"ccexport --vault {vault}" in result.stderr
+    assert not vault.exists()
+    assert "Did you mean 'sources'" in run("sourcse").stderr  # a typo still gets typer's hint
+
+
 def test_home_given_before_sources_is_used(tmp_path, home):
     result = run("--home", home, "sources")
     assert result.exit_code == 0
@@ -232,6 +306,21 @@ def test_home_given_before_sources_is_used(tmp_path, home):
     assert " 6 " in line and str(home) in line
     refused = run("--dry-run", "sources", "--home", home)
     assert refused.exit_code == 2 and "--dry-run does not apply" in refused.stderr
+
+
+def test_options_before_the_command_are_never_dropped_even_false_or_zero(monkeypatch):
+    """Only options with a true value were passed on: `--no-todo-as-checklist` or
+    `--tool-output-lines 0` before `export` were dropped, and before `sources` not refused."""
+    from exporter import cli
+
+    seen: list[dict] = []
+    monkeypatch.setattr(cli, "_export", seen.append)
+    assert run("--no-todo-as-checklist", "--tool-output-lines", "0", "export").exit_code == 0
+    assert seen[-1]["todo_as_checklist"] is False and seen[-1]["tool_output_lines"] == 0
+    assert run("--todo-as-checklist", "export", "--no-todo-as-checklist").exit_code == 0
+    assert seen[-1]["todo_as_checklist"] is False  # given after the name too: that one wins
+    refused = run("--no-todo-as-checklist", "sources")
+    assert refused.exit_code == 2 and "--no-todo-as-checklist does not apply" in refused.stderr
 
 
 def test_export_subcommand_takes_options_given_before_it(tmp_path, home):
@@ -259,6 +348,16 @@ def test_help_has_no_type_placeholders_and_lists_the_sources():
     assert bad.exit_code == 2 and all(name in bad.stderr for name in SOURCES)
 
 
+def test_every_option_help_is_shown_as_written():
+    """typer reads help as rich markup: "- [x]" in a help text vanished from --help."""
+    from typer.main import get_command
+
+    shown = " ".join(run("--help", env={"COLUMNS": "400"}).stdout.split())
+    for param in get_command(app).params:
+        if getattr(param, "help", None) and not param.hidden:
+            assert " ".join(param.help.split()) in shown, param.help
+
+
 def test_source_names_for_help_are_the_registered_adapters():
     from exporter.adapters import ADAPTERS
 
@@ -274,6 +373,25 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     assert colour_enabled(Tty()) and not colour_enabled(object())
     monkeypatch.setenv("NO_COLOR", "1")
     assert not colour_enabled(Tty())
+
+
+def test_the_progress_bar_is_drawn_on_the_terminal_it_was_checked_for(capsys, monkeypatch):
+    """Enabled because stderr is a terminal, it was drawn on stdout: with stdout in a file
+    (`ccexport --vault X > log`) the bar was lost and the file began with an empty line."""
+    import io
+
+    from exporter.cli_output import _progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    with _progress(enabled=True) as tick:
+        tick(1, 2)
+    assert capsys.readouterr().out == ""
+    assert "Exporting" in terminal.getvalue()
 
 
 def test_doctor_reports_sources_vault_schedule_config_and_exits_1_on_attention(
@@ -293,6 +411,43 @@ def test_doctor_reports_sources_vault_schedule_config_and_exits_1_on_attention(
     (vault / ".ccexport" / "templates" / "sesion.md.j2").write_text("typo in the name")
     bad = run("doctor", "--vault", vault, "--home", home)
     assert bad.exit_code == 1 and "sesion.md.j2 is not a template ccexport uses" in bad.stdout
+
+
+def test_doctor_names_a_broken_config_file_and_checks_the_rest(tmp_path, home):
+    """It stopped at the broken file with exit 2, as the export does, saying nothing about
+    the sources, the vault or the schedule a person asked it about."""
+    vault = tmp_path / "v"
+    config = vault / ".ccexport" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('folder = "Sessions"\ncolour = "blue"\n')
+    result = run("doctor", "--vault", vault, "--home", home)
+    assert result.exit_code == 1, result.output
+    assert "claude-code: 6 sessions" in result.stdout and f"{vault} is writable" in result.stdout
+    assert f"!!  vault config ({config}), line 2: 'colour' is not a setting" in result.stdout
+    doc = json.loads(run("doctor", "--vault", vault, "--home", home, "--json").stdout)
+    assert doc["attention"] is True
+    assert any("'colour'" in c["message"] and c["status"] == "attention" for c in doc["checks"])
+    bad_flag = run("doctor", "--vault", vault, "--home", home, "--source", "nonsense")
+    assert bad_flag.exit_code == 2  # a bad command line is still a usage error
+
+
+def test_doctor_names_a_database_that_is_not_one(tmp_path):
+    """Discovery does not open databases: doctor said "All good." (exit 0) while the export
+    failed on a damaged state.vscdb (exit 1)."""
+    import shutil
+
+    from conftest import EXAMPLES_HOME
+
+    home = tmp_path / "home"
+    shutil.copytree(EXAMPLES_HOME / ".config" / "Cursor", home / ".config" / "Cursor")
+    damaged = home / ".config" / "Cursor" / "User" / "globalStorage" / "state.vscdb"
+    damaged.write_bytes(b"not a database, whatever it was once")
+    args = ("--vault", tmp_path / "v", "--home", home, "--source", "cursor")
+    assert run(*args).exit_code == 1  # the export fails on it
+    result = run("doctor", *args)
+    assert result.exit_code == 1, result.output
+    assert f"!!  cursor: {damaged} is not a SQLite database" in result.stdout
+    assert result.stdout.count("is not a SQLite database") == 1  # the sound ones are not named
 
 
 def test_the_console_script_exit_codes(tmp_path, home):

@@ -61,6 +61,19 @@ def test_precedence_flags_then_vault_then_user(isolated_home, tmp_path):
     assert any(p.startswith("From vault/2026/claude-code/") for p in note_files(vault))
 
 
+def test_config_show_lists_the_redaction_rules_and_allowed_strings(tmp_path):
+    """`[redact] extra` and `allow` are settings too; `config show` left them out."""
+    vault = tmp_path / "v"
+    config = write_config(vault / ".ccexport" / "config.toml", """
+[redact]
+extra = [{ id = "acme-key", pattern = "acme_[0-9a-f]{32}" }]
+allow = ["sk-test-not-a-real-key"]
+""")  # fmt: skip
+    rows = shown(run("config", "show", "--vault", str(vault)))
+    assert rows["redact_extra"] == ("['acme-key']", f"vault config ({config})")
+    assert rows["redact_allow"] == ("['sk-test-not-a-real-key']", f"vault config ({config})")
+
+
 def test_ccexport_vault_variable(monkeypatch, tmp_path):
     monkeypatch.setenv("CCEXPORT_VAULT", str(tmp_path / "env-vault"))
     assert shown(run("config", "show"))["vault"] == (str(tmp_path / "env-vault"), "CCEXPORT_VAULT")
@@ -92,6 +105,43 @@ def test_bad_configuration_is_a_clear_error_with_exit_2(tmp_path, config, messag
     assert result.exit_code == 2
     assert str(path) in result.stderr and message in result.stderr
     assert not note_files(tmp_path / "v")
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ('folder = "x"\n\n# mine\ncolour = "blue"\n', "line 4: 'colour' is not a setting"),
+        ('folder = "x"\n[index]\nenabled = "yes"\n', "line 3: 'index.enabled' must be"),
+        ('folder = "x"\nindex = { enabled = "yes" }\n', "line 2: 'index.enabled' must be"),
+        ("[redact]\nallow = []\n[[redact.extra]]\nid = 'a'\npattern = '('\n",
+         "line 5: 'redact.extra[0].pattern' is not a valid pattern"),
+        ("[[redact.extra]]\nid = 'a'\npattern = 'a+'\n[[redact.extra]]\nid = 'b'\npattern = '('\n",
+         "line 6: 'redact.extra[1].pattern' is not a valid pattern"),
+        ('folder = "x"\nsince = "last tuesday"\n', "line 2: 'since' is not a date"),
+        ('folder = "x"\n\nvault = "/elsewhere"\n', "line 3: 'vault' cannot be set inside"),
+    ],
+)  # fmt: skip
+def test_a_bad_setting_is_named_with_its_file_and_line(tmp_path, config, message):
+    path = write_config(tmp_path / "v" / ".ccexport" / "config.toml", config)
+    result = run("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert str(path) in result.stderr and message in result.stderr, result.stderr
+
+
+def test_a_config_file_that_is_not_utf8_is_a_configuration_error(isolated_home, tmp_path):
+    """Saved as Latin-1 by an editor: exit 2 naming the file and line, not exit 1 with an
+    "unexpected error" (it was a UnicodeDecodeError). Saved by Windows Notepad as UTF-8
+    with a byte-order mark: read (tomllib refused it at line 1, column 1)."""
+    user = isolated_home / ".config" / "ccexport" / "config.toml"
+    user.parent.mkdir(parents=True)
+    user.write_bytes('folder = "x"\n# caf\u00e9\n'.encode("latin-1"))
+    for result in (run("config", "show"), run("--vault", str(tmp_path / "v"))):
+        assert result.exit_code == 2, result.output
+        assert f"{user}, line 2: not valid TOML (not UTF-8 text" in result.stderr
+        assert "unexpected" not in result.stderr
+    assert not (tmp_path / "v").exists()
+    user.write_bytes(b"\xef\xbb\xbf" + 'folder = "Caf\u00e9"\n'.encode())  # Notepad's UTF-8
+    assert shown(run("config", "show"))["folder"][0] == "Caf\u00e9"
 
 
 def test_source_paths_from_the_config(tmp_path):
@@ -176,6 +226,29 @@ def test_templates_init_copies_the_defaults_once(tmp_path):
     assert sorted(p.name for p in (tmp_path / "elsewhere").iterdir()) == sorted(
         p.name for p in (ROOT / "templates").glob("*.j2")
     )
+
+
+def test_templates_init_says_when_the_config_names_other_templates(tmp_path):
+    """`templates init` copies into the vault's .ccexport/templates, but a `templates`
+    setting wins over that folder: it said "the next export uses them" all the same."""
+    vault, mine = tmp_path / "v", tmp_path / "my-templates"
+    mine.mkdir()
+    write_config(vault / ".ccexport" / "config.toml", f'templates = "{mine}"\n')
+    result = run("templates", "init", "--vault", str(vault))
+    assert result.exit_code == 0 and (vault / ".ccexport" / "templates" / "session.md.j2").exists()
+    assert f"the export uses {mine}" in result.stdout and "next export uses them" not in (
+        result.stdout
+    )
+    (vault / ".ccexport" / "config.toml").write_text('templates = ".ccexport/templates"\n')
+    assert "the next export uses them" in run("templates", "init", "--vault", str(vault)).stdout
+
+
+def test_templates_init_into_a_file_is_a_usage_error(tmp_path):
+    target = tmp_path / "notes.md"
+    target.write_text("mine")
+    result = run("templates", "init", "--to", str(target))
+    assert result.exit_code == 2 and "is a file, not a folder" in result.stderr
+    assert target.read_text() == "mine"
 
 
 def test_a_user_template_changes_every_note_on_the_next_run_and_nothing_else(tmp_path):

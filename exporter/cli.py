@@ -336,7 +336,7 @@ def watch_cmd(
             if report.total("written") or report.failed:
                 stamp = time.strftime("%H:%M:%S")
                 if not a["quiet"]:
-                    typer.echo(f"[{stamp}]", nl=False)
+                    typer.echo(f"[{stamp}] ", nl=False)
                 print_report(report, quiet=a["quiet"], verbose=a["verbose"])
 
         def busy(message: str) -> None:

@@ -170,17 +170,19 @@ def render_checks(settings: Any, home: Path | None) -> list[Check]:
 
 
 def schedule_checks(vault: Path | None) -> list[Check]:
-    from .schedule import LOG_NAME, last_run, scheduler
+    from .schedule import LOG_NAME, checked_entry, last_run, log_path, scheduler
 
     try:
         s = scheduler()
-        command = s.installed()
+        found = checked_entry(s)
     except ExporterError as exc:
         return [Check("Schedule", "info", str(exc))]
-    if command is None:
+    if found is None:
         return [Check("Schedule", "info", f"no nightly export installed ({s.kind})")]
-    checks = [Check("Schedule", "ok", f"installed ({s.kind}): {command}")]
-    log = vault.expanduser() / ".ccexport" / LOG_NAME if vault else None
+    checks = [Check("Schedule", "ok", f"installed ({s.kind}): {found.shown}")]
+    if found.off:  # commented out, disabled, or its Python is gone: it never runs
+        checks.append(Check("Schedule", "attention", f"it does not run: {found.off}"))
+    log = log_path(found.command) or (vault.expanduser() / ".ccexport" / LOG_NAME if vault else None)
     last = last_run(log) if log else None
     if last is None:
         checks.append(Check("Schedule", "info", "it has not run yet"))

@@ -452,3 +452,21 @@ def test_status_says_when_the_installed_python_is_gone(tmp_path, no_real_schedul
     assert f"Not running: {command[0]} no longer exists" in said
     install(CronScheduler(), vault, "02:30")
     assert "Not running" not in status(CronScheduler(), vault)
+
+
+def test_doctor_says_when_the_installed_entry_does_not_run(
+    tmp_path, no_real_schedulers, monkeypatch
+):
+    from exporter.doctor import schedule_checks
+
+    monkeypatch.setenv("CCEXPORT_SCHEDULER", "cron")
+    vault = tmp_path / "vault"
+    install(CronScheduler(), vault, "02:30")
+    assert [c.status for c in schedule_checks(vault)] == ["ok", "info"]  # not run yet
+    (line,) = no_real_schedulers.read_text().splitlines()
+    no_real_schedulers.write_text(f"#{line}\n")
+    checks = schedule_checks(vault)
+    assert (
+        "attention",
+        "it does not run: its crontab line is commented out, so cron skips it",
+    ) in [(c.status, c.message) for c in checks]

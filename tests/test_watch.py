@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -218,6 +219,7 @@ def test_watch_as_a_process_picks_up_an_appended_prompt_and_ctrl_c_exits_0(tmp_p
         out, err = process.communicate(timeout=30)
     assert process.returncode == 0, err
     assert "Traceback" not in err and "Stopped." in out
+    assert re.search(r"^\[\d\d:\d\d:\d\d\] 2 sessions found", out, re.MULTILINE), out
 
 
 def test_a_session_written_without_a_pause_is_exported_as_it_stands_meanwhile(tmp_path):

@@ -44,6 +44,9 @@ class SourceCounts:
 
     def as_dict(self) -> dict[str, int]:
         out = {name: getattr(self, name) for name in COUNTS}
+        # As the printed summary counts them: a note not changed, whether its source was
+        # read or not; ``skipped`` says how many of those were not even read.
+        out["unchanged"] = self.unchanged + self.skipped
         out["written"] = self.written
         return out
 
@@ -76,7 +79,10 @@ class ExportReport:
         names = (*COUNTS, "written")
         return {
             "dry_run": self.dry_run,
-            "totals": {n: self.total(n) for n in names},
+            "totals": {
+                n: self.total(n) + (self.total("skipped") if n == "unchanged" else 0)
+                for n in names
+            },
             "sources": {s: c.as_dict() for s, c in self.per_source.items()},
             "errors": [p.as_dict() for p in self.problems if p.severity == "error"],
             "warnings": [p.as_dict() for p in self.problems if p.severity == "warning"],

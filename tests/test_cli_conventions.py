@@ -268,6 +268,8 @@ def test_filters_apply_to_the_counts(tmp_path, home):
     doc = json.loads(run("--vault", vault, "--home", home, "--project", "p1", "--json").stdout)
     assert doc["totals"]["found"] == 2 and doc["totals"]["skipped"] == 2
     assert doc["totals"]["created"] == doc["totals"]["updated"] == 0
+    # "unchanged" counts as the printed summary does: the notes not even read are in it.
+    assert doc["totals"]["unchanged"] == 2 and doc["sources"]["claude-code"]["unchanged"] == 2
 
 
 def test_empty_sources_are_named_and_listed_under_verbose(tmp_path, home):

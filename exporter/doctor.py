@@ -182,7 +182,8 @@ def schedule_checks(vault: Path | None) -> list[Check]:
     checks = [Check("Schedule", "ok", f"installed ({s.kind}): {found.shown}")]
     if found.off:  # commented out, disabled, or its Python is gone: it never runs
         checks.append(Check("Schedule", "attention", f"it does not run: {found.off}"))
-    log = log_path(found.command) or (vault.expanduser() / ".ccexport" / LOG_NAME if vault else None)
+    default = vault.expanduser() / ".ccexport" / LOG_NAME if vault else None
+    log = log_path(found.command) or default
     last = last_run(log) if log else None
     if last is None:
         checks.append(Check("Schedule", "info", "it has not run yet"))

@@ -80,8 +80,7 @@ class ExportReport:
         return {
             "dry_run": self.dry_run,
             "totals": {
-                n: self.total(n) + (self.total("skipped") if n == "unchanged" else 0)
-                for n in names
+                n: self.total(n) + (self.total("skipped") if n == "unchanged" else 0) for n in names
             },
             "sources": {s: c.as_dict() for s, c in self.per_source.items()},
             "errors": [p.as_dict() for p in self.problems if p.severity == "error"],

@@ -126,7 +126,7 @@ class WriteBatch:
             vaultio._rename(p.folder, p.tmp, p.name)
         except OSError as exc:
             vaultio._remove(p.folder, p.tmp)
-            self.failed.append((relpath, exc))
+            self.failed.append((relpath, vaultio.said_of_target(exc, self.root, relpath)))
         finally:
             if isinstance(p.folder, int):
                 os.close(p.folder)

@@ -218,6 +218,9 @@ def write_file(
             finally:
                 os.close(fd)
             _rename(folder, tmp, name)
+        except OSError as exc:
+            _remove(folder, tmp)
+            raise said_of_target(exc, root, relpath) from None
         except BaseException:
             _remove(folder, tmp)
             raise
@@ -235,16 +238,30 @@ def _write_temp(
     if old is not None and not stat.S_ISREG(old.st_mode):
         raise _refusal(root, relpath, old)
     tmp = temp_name()
-    fd = _open(folder, tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)
+    try:
+        fd = _open(folder, tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)
+    except OSError as exc:
+        raise said_of_target(exc, root, relpath) from None
     try:
         if old is not None and hasattr(os, "fchmod"):
             os.fchmod(fd, stat.S_IMODE(old.st_mode))
         _write_all(fd, data)
         return fd, tmp, os.fstat(fd)
-    except BaseException:
+    except BaseException as exc:
         os.close(fd)
         _remove(folder, tmp)
+        if isinstance(exc, OSError):
+            raise said_of_target(exc, root, relpath) from None
         raise
+
+
+def said_of_target(exc: OSError, root: Path, relpath: str) -> OSError:
+    """An error about a temp file, said of the file it was to replace: the person never saw
+    the temp name (``.ccexport-6b5b….tmp: permission denied``), only the note's."""
+    named = os.path.basename(str(exc.filename or ""))
+    if isinstance(exc, UnsafePathError) or not is_temp_name(named):
+        return exc
+    return OSError(exc.errno, exc.strerror, str(root / relpath))
 
 
 def _rename(folder: int | Path, tmp: str, name: str) -> None:

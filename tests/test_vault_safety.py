@@ -390,3 +390,44 @@ def test_a_planted_state_cannot_send_a_note_outside_the_vault(tmp_path, outside)
     write_session(home, ["q", "q2"])
     report = export(vault, home)
     assert not report.failed and "q2" in the_note(vault).read_text() and untouched(outside)
+
+
+@pytest.mark.parametrize("failing", ["open", "rename"])
+def test_a_failed_write_is_said_of_the_file_not_of_its_temp_file(tmp_path, monkeypatch, failing):
+    from typer.testing import CliRunner
+
+    from exporter.cli import app
+
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    real = getattr(os, failing)
+
+    def refuse(name, *args, **kw):  # as an immutable folder answers
+        if vaultio.is_temp_name(os.path.basename(str(name))):
+            raise PermissionError(errno.EACCES, "Permission denied", name)
+        return real(name, *args, **kw)
+
+    monkeypatch.setattr(os, failing, refuse)
+    result = CliRunner().invoke(app, ["--vault", str(vault), "--home", str(home)])
+    monkeypatch.undo()
+    assert result.exit_code == 2 and "permission denied" in result.output.lower()
+    assert f"{vault / '.ccexport' / 'running'}: permission denied" in result.output  # the file
+    assert ".ccexport-" not in result.output and not list(vault.rglob(".ccexport-*.tmp"))
+
+
+def test_a_note_that_cannot_be_renamed_into_place_is_named_not_its_temp_file(tmp_path, monkeypatch):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    real_rename = os.rename
+
+    def rename(src, dst, **kw):
+        if str(dst).endswith(".md") and "Projects" not in str(dst):
+            raise PermissionError(errno.EACCES, "Permission denied", src, dst)
+        return real_rename(src, dst, **kw)
+
+    monkeypatch.setattr(os, "rename", rename)
+    report = export(vault, home)
+    monkeypatch.undo()
+    (problem,) = [p for p in report.problems if p.severity == "error"]
+    assert "Permission denied" in str(problem) and ".ccexport-" not in str(problem)
+    assert str(problem).count(".md") >= 1

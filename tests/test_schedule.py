@@ -10,6 +10,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -437,7 +438,7 @@ def test_a_windows_task_leaves_no_temporary_folder_behind(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)  # the Windows path is a relative name here
     temp = tmp_path / "temp"
     temp.mkdir()
-    monkeypatch.setattr(schedule.tempfile, "tempdir", str(temp))
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
     recorder = Recorder()
     install(SchtasksScheduler(recorder), Path("C:/Users/me/Notes"), "02:30")
     (create,) = [c for c in recorder.calls if c[1] == "/Create"]

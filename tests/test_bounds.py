@@ -258,3 +258,13 @@ def test_claude_keeps_only_the_agent_id_of_a_structured_tool_result(tmp_path):
     records = list(claude_mainfile.read_records(path, [], claude_mainfile.FileMeta()))
     kept = [r["toolUseResult"] for r in records if "toolUseResult" in r]
     assert kept == [{"agentId": "a1"}, None]
+
+
+def test_a_zst_damaged_from_its_first_byte_says_nothing_was_read(tmp_path):
+    thread = "019a0000-0000-7000-8000-0000000000ac"
+    path = zst_path(tmp_path / "home", thread)
+    path.write_bytes(b"(\xb5/\xfd" + b"\xff" * 64)  # a zstd frame's magic, then garbage
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path / "home", timezone=UTC))
+    (error,) = [p for p in report.problems if p.severity == "error"]
+    assert error.path == str(path) and error.line == 1
+    assert "nothing of it was read" in error.message and "after line 0" not in error.message

@@ -149,7 +149,9 @@ def _parsed(
         problems.append(
             Problem(
                 str(path),
-                f"could not be read after line {number} ({exc}); the lines before were kept",
+                f"could not be read after line {number} ({exc}); the lines before were kept"
+                if number
+                else f"could not be read ({exc}); nothing of it was read",
                 number + 1,
                 severity="error",
                 source=source,

@@ -89,6 +89,8 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
     cannot be located exactly (the caller then shows the text verbatim)."""
     lines = text.split("\n")
     has_code = bool(_HAS_CODE.search(text))
+    if has_code and ">" in text and _requoted_after_lazy_line(lines):
+        return None  # containers the parser places unlike CommonMark: unsure, on both paths
     scanned = scan(text) if has_code and not reference_rendering() else None
     pieces: list[_Block | _Paragraph] | None
     if scanned is not None:
@@ -111,6 +113,35 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
     if has_code and any(_a_table_may_claim(piece) for piece in pieces):
         return None  # a GFM table may read as live text what the parse calls code
     return pieces
+
+
+# What starts a block of its own when a quote's ">" is left out: such a line ends the quote.
+# Any other text line continues the quote's paragraph ("lazily") and keeps the quote open.
+_NOT_LAZY = re.compile(r"[ \t]*(?:$|(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|#|```|~~~|<|>)")
+
+
+def _requoted_after_lazy_line(lines: list[str]) -> bool:
+    """Does a quote go on after a lazy line? In ``> - a`` / ``a`` / ``>     # d`` the
+    unquoted line continues the quoted paragraph, so to CommonMark the quote and its list
+    item are still open on the third line (a heading in the item); mistune closes them at
+    the lazy line and reads the third line as code in a new quote. Within one run of
+    non-blank lines: a line of text with fewer ``>`` than one before it, then one with more.
+    """
+    top, dropped = -1, None  # the deepest quote of the run; the lowest lazy line's depth
+    for line in lines:
+        if not line.strip(_BLANK):
+            top, dropped = -1, None
+            continue
+        quotes = _QUOTES.match(line).group(0)  # type: ignore[union-attr]
+        depth = quotes.count(">")
+        if dropped is not None and depth > dropped:
+            return True
+        if depth < top and not _NOT_LAZY.match(line, len(quotes)):
+            dropped = depth if dropped is None else min(dropped, depth)
+        elif depth < top:
+            top = depth  # a block of its own closed the deeper quotes
+        top = max(top, depth)
+    return False
 
 
 def _scanned_layout(lines: list[str], fences: Fences, places: Places) -> list[_Block | _Paragraph]:

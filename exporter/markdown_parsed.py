@@ -68,8 +68,6 @@ def _parser_code(text: str) -> tuple[list[dict[str, Any]], list[str]]:
 def located_layout(text: str, lines: list[str]) -> list[_Block | _Paragraph] | None:
     """The parser's code blocks and spans found in the lines; None where they cannot all be
     found exactly as parsed."""
-    if _requoted_after_lazy_line(lines):
-        return None  # containers the parser is known to place unlike CommonMark: unsure
     parsed_blocks, parsed_spans = _parser_code(text)
     pieces: list[_Block | _Paragraph] = []
     cursor = 0
@@ -96,26 +94,6 @@ def located_layout(text: str, lines: list[str]) -> list[_Block | _Paragraph] | N
     if found != [" ".join(s.split()) for s in parsed_spans]:
         return None
     return pieces
-
-
-def _requoted_after_lazy_line(lines: list[str]) -> bool:
-    """Does a quote go on after a lazy line? In ``> - a`` / ``a`` / ``>     # d`` the
-    unquoted line continues the quoted paragraph, so to CommonMark the quote and its list
-    item are still open on the third line (a heading in the item); mistune closes them at
-    the lazy line and reads the third line as code in a new quote. Within one run of
-    non-blank lines: a line with fewer ``>`` than one before it, then one with more."""
-    top, dropped = -1, None  # the deepest quote of the run; the lowest lazy line's depth
-    for line in lines:
-        if not line.strip(_BLANK):
-            top, dropped = -1, None
-            continue
-        depth = _QUOTES.match(line).group(0).count(">")  # type: ignore[union-attr]
-        if dropped is not None and depth > dropped:
-            return True
-        if depth < top:
-            dropped = depth if dropped is None else min(dropped, depth)
-        top = max(top, depth)
-    return False
 
 
 def _same_code(node: dict[str, Any]) -> tuple[Any, ...]:

@@ -366,3 +366,22 @@ def test_the_corpus_texts_scan_as_the_parser_reads_them(tmp_path, corpus):
     with_code = [t for t in prose if markdown_code._HAS_CODE.search(t)]
     answered = sum(scanned_code(t) is not None for t in with_code)
     assert answered > len(with_code) * 3 / 4, (answered, len(with_code))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "> q\n- a\n> q",  # a list item without ">" closes the quote: no lazy line
+        ">\n- \n> ",
+        "> q\n- a\nb\n> `c`",  # "b" continues the item, not the closed quote
+        "> `q`\n# a\n> q",
+    ],
+)
+def test_a_quote_broken_by_a_block_of_its_own_is_read_alike_on_both_paths(text):
+    # Found by the properties above at ten times their examples: the check for a quote going
+    # on after a lazy line (markdown_code._requoted_after_lazy_line) must see these as no
+    # lazy line, and both paths must give the same layout and escaping.
+    lines = text.split("\n")
+    assert not markdown_code._requoted_after_lazy_line(lines)
+    _check(text)
+    assert markdown.escape_prose(text) == _reference(markdown.escape_prose, text)

@@ -175,7 +175,13 @@ TemplatesOpt = Annotated[
 JobsOpt = Annotated[
     int | None,
     typer.Option(
-        "--jobs", "-j", min=1, metavar="N", help="Processes that render notes (default: cores)."
+        # At most 64: thousands of forked workers took minutes to start and memory each.
+        "--jobs",
+        "-j",
+        min=1,
+        max=64,
+        metavar="N",
+        help="Processes that render notes (default: cores, at most 64).",
     ),
 ]
 ForceOpt = Annotated[

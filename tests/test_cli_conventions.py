@@ -211,6 +211,7 @@ def test_json_is_written_when_the_vault_is_locked(tmp_path, home):
     ("args", "message"),
     [
         (["--jobs", "0"], "Invalid value for '--jobs'"),
+        (["--jobs", "5000"], "Invalid value for '--jobs'"),  # it forked 5,000 workers
         (["--no-such-flag"], "No such option: --no-such-flag"),
         (["--since"], "Option '--since' requires an argument"),
         (["--tool-output", "most"], "--tool-output must be one of full, head, none"),

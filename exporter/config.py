@@ -34,12 +34,13 @@ VIEW_CHOICES = {
     "thinking": ("folded", "shown", "hidden"),
     "tools": ("full", "summary", "hidden"),
 }
-_RELATIVE = re.compile(r"^(\d+)\s*([hdwm])$")
+_RELATIVE = re.compile(r"^(\d+)\s*(min|mo|[hdwm])$")
 _UNITS = {
+    "min": timedelta(minutes=1),
     "h": timedelta(hours=1),
     "d": timedelta(days=1),
     "w": timedelta(weeks=1),
-    "m": timedelta(days=30),
+    "mo": timedelta(days=30),
 }
 
 
@@ -480,15 +481,21 @@ def _relative(base: Path, text: str) -> Path:
 
 
 def parse_since(text: str, fail: Any = None) -> datetime:
-    """``2026-11-01``, ``2026-11-01T08:00`` or ``7d`` / ``12h`` / ``2w`` / ``1m`` ago."""
+    """``2026-11-01``, ``2026-11-01T08:00`` or ``30min`` / ``12h`` / ``7d`` / ``2w`` / ``3mo``
+    ago."""
     text = text.strip()
     m = _RELATIVE.match(text)
+    if m and m.group(2) == "m":  # minutes or months? Both are read from "m" somewhere
+        error = (
+            f"is ambiguous: {text!r} (write {m.group(1)}min for minutes, {m.group(1)}mo for months)"
+        )
+        raise fail("since", error) if fail else ConfigError(f"--since {error}")
     if m:
         return datetime.now(UTC) - int(m.group(1)) * _UNITS[m.group(2)]
     try:
         when = datetime.fromisoformat(text)
     except ValueError:
-        error = f"is not a date: {text!r} (use 2026-11-01 or 7d, 12h, 2w)"
+        error = f"is not a date: {text!r} (use 2026-11-01 or 30min, 12h, 7d, 2w, 3mo)"
         raise (fail("since", error) if fail else ConfigError(f"--since {error}")) from None
     return when if when.tzinfo else when.astimezone()
 

@@ -331,3 +331,18 @@ def test_an_edited_file_the_template_includes_renders_the_notes_again(tmp_path):
         assert run(*args).exit_code == 0
         texts = [data.decode() for data in note_files(vault).values()]
         assert texts and all(mark in text for text in texts)
+
+
+def test_since_takes_minutes_and_months_by_name_and_refuses_a_bare_m():
+    from datetime import UTC, datetime, timedelta
+
+    from exporter.config import parse_since
+    from exporter.errors import ConfigError
+
+    now = datetime.now(UTC)
+    assert abs(now - timedelta(minutes=30) - parse_since("30min")) < timedelta(seconds=5)
+    assert abs(now - timedelta(days=90) - parse_since("3mo")) < timedelta(seconds=5)
+    assert abs(now - timedelta(days=7) - parse_since("7d")) < timedelta(seconds=5)
+    # "30m" was 30 months, where most would read 30 minutes: now said to be ambiguous.
+    with pytest.raises(ConfigError, match="ambiguous.*30min for minutes, 30mo for months"):
+        parse_since("30m")

@@ -133,3 +133,23 @@ def test_a_ctrl_c_python_drops_still_stops_the_run(tmp_path):
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # as it was
     report = run_export(ExportOptions(vault=vault, home=home, workers=1))
     assert not report.failed and len(note_files(vault)) == 12
+
+
+def test_a_ctrl_c_while_the_command_still_imports_is_one_line_and_exit_130(tmp_path):
+    # Timing a real SIGINT into the first tenths of a second is flaky; instead the import of
+    # the command line raises KeyboardInterrupt, as Python does when Ctrl-C lands there.
+    script = tmp_path / "early.py"
+    script.write_text(
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'exporter.cli':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "sys.argv = ['ccexport', '--help']\n"
+        "from exporter.command import console\n"
+        "console()\n"
+    )
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=60)  # fmt: skip
+    assert proc.returncode == 130 and proc.stderr == "interrupted\n", proc.stderr

@@ -91,6 +91,8 @@ def write_bases_file(vault: Vault, settings: NoteSettings, found: Notes | None =
 
 def _write(vault: Vault, relpath: str, ours: dict[str, Any], known: bool) -> Change:
     found = vaultio.read_file(vault.root, relpath)
+    if found is None and vault.in_cloud_only(relpath):  # a new file would be a second one
+        return _left_alone(relpath, "iCloud keeps it in the cloud only (not downloaded here)")
     if found is None:
         text = _first_text(ours) if known else _dump(_yaml(), ours)
         _save(vault, relpath, text, [v["name"] for v in ours["views"]])
@@ -107,9 +109,17 @@ def _write(vault: Vault, relpath: str, ours: dict[str, Any], known: bool) -> Cha
     if not isinstance(views, list):
         return _left_alone(relpath, "it has no list of views")
     present = {v.get("name") for v in views if isinstance(v, dict)}
-    written = set(_record(vault).get(relpath, []))
+    record = _record(vault)
+    written = set(record.get(relpath, []))
+    if relpath not in record:
+        # Written on another machine, whose .ccexport/ is not synced (Obsidian Sync skips
+        # it): its views of ours are taken as written, so one the person deletes later
+        # stays deleted here too instead of coming back from this machine's next run.
+        written = {v["name"] for v in ours["views"] if v["name"] in present}
     new = [v for v in ours["views"] if v["name"] not in present and v["name"] not in written]
     if not new:
+        if relpath not in record and not vault.dry_run:
+            _remember(vault, relpath, sorted(written))
         return Change(Action.UNCHANGED, BASE_KEY, relpath)
     views.extend(new)
     _save(vault, relpath, _dump(yaml, doc), [*sorted(written), *(v["name"] for v in new)])
@@ -125,6 +135,11 @@ def _save(vault: Vault, relpath: str, text: str, names: list[str]) -> None:
     if vault.dry_run:
         return
     vaultio.write_file(vault.root, relpath, text.encode("utf-8"))
+    _remember(vault, relpath, names)
+
+
+def _remember(vault: Vault, relpath: str, names: list[str]) -> None:
+    """Record the view names ccexport has written into the Bases file at ``relpath``."""
     record = _record(vault)
     record[relpath] = list(dict.fromkeys(names))
     data = json.dumps(record, indent=1, ensure_ascii=False, sort_keys=True) + "\n"

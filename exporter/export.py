@@ -149,7 +149,7 @@ class _Run:
         news = [c for c in changes if c.action is not Action.DELETED or c.message]
         changed = any(c.action is not Action.UNCHANGED for c in news)
         indexed = True
-        if self.options.index and (self.rerender or changed):
+        if self.options.index and (self.rerender or changed or self.vault.relist):
             indexed = self.notes.write_indexes(self.settings, self.options.index_dataview)
         if indexed:
             self.vault.state.render = self.fingerprint

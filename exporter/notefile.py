@@ -38,6 +38,10 @@ NEW_NOTE_TAIL = "\n## My notes\n\n"
 _BEGIN_LINE = re.compile(r"^%% ccexport:begin\b.*%%[ \t]*$")
 _END_LINE = re.compile(r"^%% ccexport:end(?: ([0-9a-f]{16}))? %%[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# The lines a merge (git, or a sync tool built on it) leaves where both sides changed.
+_MERGE_OURS = re.compile(r"^<{7}(?: |$)")
+_MERGE_BASE = re.compile(r"^\|{7}(?: |$)")
+_MERGE_THEIRS = re.compile(r"^>{7}(?: |$)")
 # Where PyYAML (and libyaml) break lines, so node marks and our line numbers agree.
 _YAML_LINE = re.compile(r"[^\r\n\x85\u2028\u2029]*(?:\r\n|[\r\n\x85\u2028\u2029]|\Z)")
 # A byte order mark may come first (some Windows editors save UTF-8 with one): kept.
@@ -210,6 +214,56 @@ def _end_candidates(lines: list[str], begin: int) -> list[tuple[int, str | None]
     return candidates or anywhere  # an unclosed fence typed by the user: be lenient
 
 
+def _fence_after(line: str, fence: str) -> str:
+    """The code fence open after ``line`` ("" for none), ``fence`` open before it (as
+    ``_end_candidates`` follows them, inline there: it runs for every line of every note)."""
+    opened = _FENCE.match(line)
+    if opened:
+        mark = opened.group(1)
+        if not fence:
+            return mark
+        if mark[0] == fence[0] and len(mark) >= len(fence) and not line.strip(mark[0] + " "):
+            return ""
+    return fence
+
+
+def merge_conflicted(text: str) -> bool:
+    """Does the note hold a merge's unresolved conflict: ``<<<<<<<``, ``=======`` and
+    ``>>>>>>>`` lines in that order, outside code blocks? Session text cannot make one (its
+    prose escapes a ``=======`` line; its code is fenced)."""
+    if "\n<<<<<<<" not in text and not text.startswith("<<<<<<<"):
+        return False
+    stage, fence = 0, ""
+    for raw in text.split("\n"):
+        line = raw.rstrip("\r")
+        if not fence:
+            if _MERGE_OURS.match(line):
+                stage = 1
+            elif stage == 1 and line == "=======":
+                stage = 2
+            elif stage == 2 and _MERGE_THEIRS.match(line):
+                return True
+        fence = _fence_after(line, fence)
+    return False
+
+
+def _first_side(text: str) -> str:
+    """``text`` with each merge conflict resolved to its first side (``<<<<<<<`` to
+    ``=======``, or to ``|||||||`` in the diff3 style)."""
+    kept, side = [], 0  # 0: outside a conflict, 1: its first side, 2: the others
+    for line in text.splitlines(keepends=True):
+        bare = line.rstrip("\r\n")
+        if _MERGE_OURS.match(bare):
+            side = 1
+        elif side and (bare == "=======" or _MERGE_BASE.match(bare)):
+            side = 2
+        elif side and _MERGE_THEIRS.match(bare):
+            side = 0
+        elif side != 2:
+            kept.append(line)
+    return "".join(kept)
+
+
 def stray_end_marker(owned: str) -> str | None:
     """A line of a generated part that a later read of the note could take for its end
     marker (a template printed one), or None. The region would end there: the rest of it
@@ -331,11 +385,15 @@ def read_frontmatter(head: str) -> dict[str, Any] | None:
         return None
     import yaml
 
-    try:
-        loaded = yaml.load(m.group(1) or "", Loader=_loader())
-    except yaml.YAMLError:
-        return None
-    return loaded if isinstance(loaded, dict) else None
+    text = m.group(1) or ""
+    for attempt in (text, _first_side(text) if "<<<<<<<" in text else None):
+        try:  # a merge left both sides of a changed property: the note is still known
+            loaded = yaml.load(attempt, Loader=_loader()) if attempt is not None else None
+        except yaml.YAMLError:
+            continue
+        if isinstance(loaded, dict):
+            return loaded
+    return None
 
 
 def has_frontmatter_end(head: str) -> bool:

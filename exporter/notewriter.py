@@ -16,6 +16,11 @@ from .outcome import ExportReport, SourceCounts
 from .vault import Action, Change, Vault
 from .workers import RenderJob
 
+COPY = (
+    "a second copy of {chosen} (a sync tool's conflict copy?): left as it is, and only that "
+    "note is updated; keep what you want of this one there, then delete it"
+)
+
 
 def source_counts(report: ExportReport, source: str) -> SourceCounts:
     """The counts of one source in the report, made the first time it is asked for."""
@@ -44,6 +49,9 @@ class NoteWriter:
 
     def write_indexes(self, settings: NoteSettings, dataview: bool) -> bool:
         found = self.vault.notes(note_meta)  # every note in the vault, walked once for both
+        for chosen, others in self.vault.copies.values():
+            for path in others:  # said on every run that walks the vault, until resolved
+                self.report.problems.append(Problem(path, COPY.format(chosen=chosen)))
         changes, failures = write_index_notes(self.vault, settings, dataview, found)
         changes.append(write_bases_file(self.vault, settings, found))  # Sessions.base
         for exc in failures:  # (one line each in the report: the same error, counted)

@@ -39,7 +39,7 @@ from .vaultio import UnsafePathError
 from .vaultmerge import OWNED, OWNED_KEYS, merge_frontmatter, updated_text
 from .vaultpaths import MAX_NAME_BYTES, inside, safe_component, safe_relpath
 from .vaultplaces import NotePlaces
-from .vaultsurvey import stat_key
+from .vaultsurvey import skipped_folder, stat_key
 
 __all__ = [  # also imported from here by other modules and tests
     "MAX_NAME_BYTES", "OWNED_KEYS", "SHRUNK", "Action", "Change", "Vault",
@@ -52,6 +52,14 @@ SHRUNK = "source has fewer turns than the note; kept"
 
 
 DELETED_NOTE = "deleted in the vault; left deleted (`ccexport --restore` writes it again)"
+IN_CLOUD_ONLY = (
+    "left as it is: iCloud keeps it in the cloud only (not downloaded to this Mac); "
+    "the first run after it is downloaded updates it"
+)
+MERGE_CONFLICT = (
+    "left unchanged: it holds a merge's conflict (<<<<<<<, =======, >>>>>>> lines); "
+    "resolve it, and the next run updates the note"
+)
 
 
 class Action(StrEnum):
@@ -105,6 +113,8 @@ class Vault(NotePlaces):
         self._renamed: set[str] = set()  # keys that could not take their proposed name
         self._unsynced: set[str] = set()  # folders renamed into since they were last fsynced
         self._moved = False  # a record now names where its note was moved to
+        self.copies = {}  # sessions found in several files (see ``notes``)
+        self.relist = False  # a note the index notes leave out is back: write them again
         self._noted: set[str] = set()  # keys recorded by this run
         self._writer: dict[str, str] = {}  # relpath -> the key whose note this run wrote there
         self._still: dict[str, tuple[str, bool]] = {}  # key -> (its path, still its note?)
@@ -154,6 +164,8 @@ class Vault(NotePlaces):
             return Change(Action.FAILED, key, relpath, f"left alone: {exc}")
         except (OSError, UnicodeDecodeError) as exc:
             return Change(Action.FAILED, key, relpath, f"cannot read the note: {exc}")
+        if found is None and record is not None and self.in_cloud_only(record.path):
+            return Change(Action.FAILED, key, record.path, IN_CLOUD_ONLY)
         if found is None and record is not None and not self.restore and key not in self._noted:
             # It was written and is gone (not moved: choose_path looked for it by identity).
             # (A dry run records a note it did not write: no file is there the second time.)
@@ -173,10 +185,16 @@ class Vault(NotePlaces):
         try:
             parsed = notefile.parse(current, record.lines if record else None)
         except NoteFormatError as exc:
+            if notefile.merge_conflicted(current):
+                return Change(Action.FAILED, key, relpath, MERGE_CONFLICT)
             return Change(Action.FAILED, key, relpath, f"left unchanged: {exc}")
         holder = notefile.identity(parsed.metadata)
         if holder is not None and holder != key:  # (choose_path never gives such a path)
             return Change(Action.FAILED, key, relpath, "left alone: it is another session's note")
+        if parsed.edited is not False and notefile.merge_conflicted(current):
+            # Both sides of a merge in the generated part: rewriting it would leave half
+            # the conflict's lines in the person's text. (Only in their text: updated.)
+            return Change(Action.FAILED, key, relpath, MERGE_CONFLICT)
         if parsed.owned is None:
             why = (
                 "left unchanged: its ccexport markers are gone (to export it again, delete "
@@ -220,10 +238,15 @@ class Vault(NotePlaces):
         if record is None or self.restore:
             return None
         if record.deleted:
+            if self._listed(record.path) and self._identity_of(record.path) == key:
+                self._back(key, record)
+                return None
             return Change(Action.DELETED, key, record.path)
         self._batch.settle(record.path)
         if self._listed(record.path) or self._kind(record.path) != "missing":
             return None
+        if self.in_cloud_only(record.path):
+            return None  # not deleted: iCloud took it off this disk, for now
         moved = self._find_by_identity(key)
         if moved:
             record.path = moved
@@ -247,6 +270,34 @@ class Vault(NotePlaces):
                 names = frozenset()
             self._listings[folder] = names
         return name in names
+
+    def notes(
+        self, describe: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, tuple[str, dict[str, Any]]]:
+        """``NoteSurvey.notes``, and the notes iCloud keeps in the cloud only, listed as
+        on a machine that holds them (the index notes of both are the same)."""
+        found = super().notes(describe)
+        for key, record in self.state.notes.items():
+            if key not in found and not record.deleted and self.in_cloud_only(record.path):
+                found[key] = (record.path, record.meta)
+        return found
+
+    def _back(self, key: str, record: NoteRecord) -> None:
+        """A note left deleted is in the vault again (taken back from a bin, a sync tool's
+        history or an older commit, or downloaded by iCloud): updated again from the next
+        run, which reads its source (it may have grown meanwhile); listed again at once."""
+        record.deleted, record.stat = False, []
+        for unit, source in self.state.sources.items():
+            if key in source.get("notes", ()):
+                self.state.outdate(unit)
+        self.relist = True  # the index notes left it out
+        self._moved = True
+
+    def in_cloud_only(self, relpath: str) -> bool:
+        """iCloud Drive (macOS before 14, "Optimize Mac Storage") replaces a file it moves
+        off the disk with ``.<name>.icloud`` beside it; the note is not deleted."""
+        folder, slash, name = relpath.rpartition("/")
+        return self._listed(f"{folder}{slash}.{name}.icloud")
 
     def _left_deleted(self, key: str, record: NoteRecord) -> Change:
         """The person's decision stands: reported once, then silently left deleted."""
@@ -385,10 +436,11 @@ class Vault(NotePlaces):
         vaultio.remove_file(self.root, f"{STATE_DIR}/{RUNNING_MARKER}")
 
     def sweep_temp_files(self) -> int:
-        """Remove the temp files a killed run left behind (names start with a dot)."""
+        """Remove the temp files a killed run left behind (names start with a dot): beside
+        notes, and in ``.ccexport``; never in another tool's folder (a sync tool's archive)."""
         removed = 0
         for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = [d for d in dirnames if d not in (".obsidian", ".trash", ".git")]
+            dirnames[:] = [d for d in dirnames if d == STATE_DIR or not skipped_folder(d)]
             for name in filenames:
                 if vaultio.is_temp_name(name):
                     rel = Path(dirpath, name).relative_to(self.root).as_posix()

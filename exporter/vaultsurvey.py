@@ -17,11 +17,51 @@ from pathlib import Path
 from typing import Any
 
 from . import notefile, vaultbatch, vaultio
-from .state import STATE_DIR, NoteRecord, State
+from .state import NoteRecord, State
 from .vaultbatch import stat_key
 
 HEAD_BYTES = 65_536  # enough for the frontmatter of almost any note
-_SKIP_DIRS = {".obsidian", ".trash", ".git", STATE_DIR}
+# Never notes: Obsidian shows no dot folder (``.obsidian``, ``.trash``, ``.git``, ``.ccexport``,
+# and sync tools' archives: ``.stversions``, ``.dropbox.cache``, ``.sync``) and ccexport never
+# names one (``safe_component`` strips a leading dot); nor the recycle bins a NAS or Windows
+# keeps at a share's top. Copies of notes in them would be found as the notes themselves.
+_SKIP_DIRS = {"#recycle", "@eaDir", "$RECYCLE.BIN"}
+
+
+def skipped_folder(name: str) -> bool:
+    return name.startswith(".") or name in _SKIP_DIRS
+
+
+def _rank(relpath: str) -> tuple[int, list[str]]:
+    """An order of files that does not depend on a machine's state: the shortest name first,
+    then the folders compared one by one (a prefix first)."""
+    folders = relpath.split("/")
+    return len(folders[-1]), folders
+
+
+def _copy_of(relpath: str, other: str) -> bool:
+    """Is ``relpath`` a sync tool's conflict copy, or Obsidian's or a file manager's
+    duplicate, of ``other``? Such a copy lengthens the name of the file (``X.sync-conflict-
+    ….md``, ``X (conflicted copy ….md``, ``X 2.md``, ``X-PC.md``) or of a folder above it
+    (``AI Sessions 2/``), and keeps the rest."""
+    mine, theirs = relpath.split("/"), other.split("/")
+    if len(mine) != len(theirs) or mine == theirs:
+        return False
+    return all(
+        a == b or a.removesuffix(".md").startswith(b.removesuffix(".md"))
+        for a, b in zip(mine, theirs, strict=True)
+    )
+
+
+def choose_note(paths: list[str], recorded: str | None) -> str:
+    """Which of several files naming one session is its note, the same on every machine: not
+    a copy of another of them (``_copy_of``); of those, the one this machine's state records,
+    else the first by ``_rank``. A copy the person made under a name of their own is no sync
+    tool's: the note this machine writes stays the one it wrote."""
+    originals = [p for p in paths if not any(_copy_of(p, q) for q in paths if q != p)]
+    if recorded is not None and recorded in originals:
+        return recorded
+    return min(originals or paths, key=_rank)
 
 
 class NoteSurvey:
@@ -31,6 +71,9 @@ class NoteSurvey:
     state: State
     _batch: vaultbatch.WriteBatch
     _identities: dict[str, str] | None
+    _moved: bool
+    # key -> (the note chosen, the other files naming the same session), at the last ``notes``
+    copies: dict[str, tuple[str, list[str]]]
 
     def _kind(self, relpath: str) -> str:
         self._batch.settle(relpath)
@@ -58,9 +101,10 @@ class NoteSurvey:
 
     def _find_by_identity(self, key: str) -> str | None:
         if self._identities is None:
-            self._identities = {}
+            every: dict[str, list[str]] = {}
             for path, k, _, _ in self._survey():
-                self._identities.setdefault(k, path)
+                every.setdefault(k, []).append(path)
+            self._identities = {k: choose_note(paths, None) for k, paths in every.items()}
         found = self._identities.get(key)
         return found if found and self._kind(found) == "file" else None
 
@@ -68,7 +112,7 @@ class NoteSurvey:
         """Every note in the vault that names a session or index: (path, identity, its
         record when the file is still what this machine last wrote, else its frontmatter).
         Notes this machine wrote cost a stat; the others (another machine's) are read.
-        A session found twice (a sync tool's copy) yields the recorded path first."""
+        A session found twice (a sync tool's copy) is yielded twice: see ``_rank``."""
         by_path = {r.path: (k, r) for k, r in self.state.notes.items()}
         later = []
         for relpath, st in self._note_files():
@@ -86,7 +130,7 @@ class NoteSurvey:
         """The regular ``.md`` files of the vault, in a stable order; no link is followed."""
         self._batch.commit()
         for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+            dirnames[:] = sorted(d for d in dirnames if not skipped_folder(d))
             folder = Path(dirpath).relative_to(self.root).as_posix()  # once per folder
             prefix = "" if folder == "." else folder + "/"
             for name in sorted(filenames):
@@ -103,10 +147,30 @@ class NoteSurvey:
     ) -> dict[str, tuple[str, dict[str, Any]]]:
         """Every note in the vault by identity: its path and what ``describe`` makes of its
         frontmatter (from the state for notes unchanged since this machine wrote them). Index
-        notes built from this list every machine's sessions, not only this one's."""
+        notes built from this list every machine's sessions, not only this one's. A session
+        in several files is listed at the one ``choose_note`` chooses, the others in
+        ``copies``."""
         found: dict[str, tuple[str, dict[str, Any]]] = {}
+        every: dict[str, list[str]] = {}  # key -> every file naming it
+        metas: dict[str, dict[str, Any]] = {}
         for relpath, key, record, fm in self._survey():
-            if key not in found:
-                meta = record.meta if record is not None else describe(fm or {})
-                found[key] = (relpath, meta)
+            every.setdefault(key, []).append(relpath)
+            metas[relpath] = record.meta if record is not None else describe(fm or {})
+        self.copies = {}
+        for key, paths in every.items():
+            record = self.state.notes.get(key)
+            chosen = choose_note(paths, record.path if record is not None else None)
+            found[key] = (chosen, metas[chosen])
+            if len(paths) == 1:
+                continue
+            self.copies[key] = (chosen, sorted(p for p in paths if p != chosen))
+            if record is not None and record.path != chosen and record.path in paths:
+                # This machine wrote a copy (its state said so): from the next run it
+                # writes the note every machine chooses, or the two would each grow one;
+                # its source is read again then, so that note gets what the copy got.
+                record.path, record.stat = chosen, []
+                self._moved = True
+                for unit, source in self.state.sources.items():
+                    if key in source.get("notes", ()):
+                        self.state.outdate(unit)
         return found

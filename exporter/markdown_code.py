@@ -89,7 +89,7 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
     cannot be located exactly (the caller then shows the text verbatim)."""
     lines = text.split("\n")
     has_code = bool(_HAS_CODE.search(text))
-    if has_code and ">" in text and _requoted_after_lazy_line(lines):
+    if has_code and "\n" in text and _QUOTE_LINE.search(text) and _requoted_after_lazy_line(lines):
         return None  # containers the parser places unlike CommonMark: unsure, on both paths
     scanned = scan(text) if has_code and not reference_rendering() else None
     pieces: list[_Block | _Paragraph] | None
@@ -117,6 +117,8 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
 
 # What starts a block of its own when a quote's ">" is left out: such a line ends the quote.
 # Any other text line continues the quote's paragraph ("lazily") and keeps the quote open.
+# A quote's line after the first: most texts have none (a literal "\n" first: a fast search).
+_QUOTE_LINE = re.compile(r"\n[ \t]*>")
 _NOT_LAZY = re.compile(r"[ \t]*(?:$|(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|#|```|~~~|<|>)")
 
 

@@ -103,7 +103,11 @@ _SHELL_RESULT = re.compile(r"<result>(.*?)</result>", re.DOTALL)
 # ``path="…"`` may follow the name), the image, then ``</image>``, each its own text item.
 _IMAGE_OPENER = re.compile(r"<image name=\[[^\]<>\n]*\][^<>\n]*>")
 _IMAGE_CLOSER = "</image>"
-_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+# Terminal sequences: CSI (colours, the cursor); the strings OSC, DCS, SOS, PM and APC up to
+# BEL or ST (ESC \); other two-character ones. Not a lone ESC \ (an ST ending no string): only
+# its ESC goes, as a control character, so it cannot take the backslash of a literal "\n"
+# with it and glue the letter after to a token (ESC \ n g ESC [m hp_…: "nghp_…", unredacted).
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\]^_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _CONTROL_BYTES = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 

@@ -64,6 +64,7 @@ class AttachmentPart:
     media_type: str
     data: bytes | None = None
     name: str | None = None
+    withheld: str | None = None  # why its bytes are not copied into the vault (a secret)
     kind: ClassVar[str] = "attachment"
 
     @property
@@ -75,7 +76,7 @@ class AttachmentPart:
         if kind.startswith("text/") or kind in _TEXT_MEDIA or kind.endswith(("+json", "+xml")):
             return True
         return (
-            not kind.startswith(_MEDIA_FAMILIES)
+            not kind.startswith(MEDIA_FAMILIES)
             and kind != "application/pdf"
             and (self.data is not None and reads_as_text(self.data))
         )
@@ -85,7 +86,7 @@ _TEXT_MEDIA = frozenset({
     "application/json", "application/xml", "application/javascript", "application/x-sh",
     "application/yaml", "application/x-yaml", "application/toml", "application/sql",
 })  # fmt: skip
-_MEDIA_FAMILIES = ("image/", "audio/", "video/", "font/")
+MEDIA_FAMILIES = ("image/", "audio/", "video/", "font/")
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 

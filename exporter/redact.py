@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import re2
 
-from .model import UTF16_BOMS, AttachmentPart, Message, MessageStream, Session
+from .model import MEDIA_FAMILIES, UTF16_BOMS, AttachmentPart, Message, MessageStream, Session
 from .redact_keywords import KeywordIndex
 from .redact_rules import RULES, Rule
 
@@ -345,7 +345,20 @@ class Redactor:
             data = self._text_bytes(part.data, counts)
             if data is not part.data:
                 changes["data"] = data
+        elif type(part) is AttachmentPart and part.data and self._binary_secret(part, counts):
+            # Bytes that are not text cannot be redacted without breaking the file: it is
+            # not copied, and the note says why (the session's own copy is untouched).
+            changes["data"], changes["withheld"] = None, WITHHELD
         return replace(part, **changes) if changes else part
+
+    def _binary_secret(self, part: AttachmentPart, counts: Counter[str] | None) -> bool:
+        """Does a file that is not text (an archive, a database, a binary) hold a secret?
+        Images, audio, video and fonts are copied as they are: their bytes are compressed
+        pixels and samples, and scanning each screenshot would cost more than it finds."""
+        if part.media_type.split(";", 1)[0].strip().lower().startswith(MEDIA_FAMILIES):
+            return False
+        text = part.data.decode("latin-1")  # type: ignore[union-attr]  (one character per byte)
+        return self.text(text, counts) is not text
 
     def _text_bytes(self, data: bytes, counts: Counter[str] | None) -> bytes:
         """A text file's bytes with every secret replaced. Read as UTF-16 after its byte
@@ -364,13 +377,14 @@ class Redactor:
         return data if redacted is text else bom + redacted.encode(codec, "surrogatepass")
 
 
+WITHHELD = "it is not text and holds a secret"  # why an attachment is not copied
 # Session fields that hold text from the session (ids, paths of sources and times do not).
 _SESSION_TEXT = ("title", "project", "cwd", "git_branch", "git_commit", "git_remote", "agent_label")
 # Facts of a unit (``SessionRef.extra``) that name the files or rows its data is read from.
 _PATH_FACTS = frozenset({"file", "db", "user_dir", "part"})
 # Part fields that are not text a person or tool wrote.
 _NOT_TEXT = {"kind", "call_id", "subagent_id", "media_type", "data", "notice", "is_error",
-             "exit_code", "duration", "redacted", "shell"}  # fmt: skip
+             "exit_code", "duration", "redacted", "shell", "withheld"}  # fmt: skip
 
 
 @lru_cache(maxsize=32)

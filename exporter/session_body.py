@@ -19,7 +19,7 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import FILTERS
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "51a33a611d5f11841da3b1d68c4ab84168070c583a339e1934151d820a16a9f0"
+SHIPPED_TEMPLATE_SHA256 = "06a80a7c1a3043ac1c98608bb5d0db98b5fa3d5d132a8061ee2048bd1474a217"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 
@@ -117,7 +117,9 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
             return "*Interrupted by the user.*\n"
         if notice == "attachment":
             named = f"Attached {code_span(item['text'])}" if item["text"] else "An attachment"
-            return f"*{named}, not stored in the session.*\n"
+            why = item.get("withheld")
+            where = f"not copied into the vault: {why}" if why else "not stored in the session"
+            return f"*{named}, {where}.*\n"
         if notice == "rewound":
             return (
                 "*The user went back to an earlier point of the conversation and continued "

@@ -231,7 +231,8 @@ def _attachment_item(
     if not part.data:
         # A file the session names but does not hold (kept elsewhere, by path or URL): the
         # note says it was attached rather than leave no trace of it.
-        return {"kind": "notice", "notice": "attachment", "text": name or ""}
+        return {"kind": "notice", "notice": "attachment", "text": name or "",
+                "withheld": part.withheld or ""}  # fmt: skip
     digest = hashlib.sha256(part.data).hexdigest()[:16]
     ext = _MEDIA_EXT.get(part.media_type) or ("txt" if part.is_text else "bin")
     relpath = f"{folder.strip('/')}/{digest}.{ext}"

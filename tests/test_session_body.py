@@ -86,6 +86,8 @@ def _item(draw) -> dict:
         item.update(notice=draw(st.sampled_from(["interrupted", "rewound", "error", "other",
                                                  "attachment"])),
                     text=draw(_texts))  # fmt: skip
+        if item["notice"] == "attachment":  # why it is not in the vault, when it was withheld
+            item["withheld"] = draw(st.sampled_from(["", "it is not text and holds a secret"]))
     return item
 
 

@@ -73,25 +73,13 @@ def test_a_conflict_copy_is_left_alone_and_said_while_the_note_is_updated(tmp_pa
     assert stamps(vault) == before
 
 
-def test_a_copy_the_person_keeps_in_another_folder_does_not_take_over(tmp_path):
-    home, vault, note = exported(tmp_path)
-    copy = vault / "Archive" / note.name
-    copy.parent.mkdir()
-    shutil.copy2(note, copy)
-    kept = copy.read_bytes()
-    for prompts in (["q", "q2"], ["q", "q2", "q3"]):
-        write_session(home, prompts)
-        export(vault, home)
-        assert f"reply to {prompts[-1]}" in note.read_text() and copy.read_bytes() == kept
-
-
-@pytest.mark.parametrize("name", ["x.md", "Cart.md"])
-def test_a_copy_the_person_keeps_under_a_shorter_name_does_not_take_over(tmp_path, name):
-    # A name of the person's own is no sync tool's copy: it sorts before the note (a shorter
-    # name, the folder "A" before "AI Sessions"), yet the note this machine wrote stays
+@pytest.mark.parametrize(("folder", "name"), [("Archive", None), ("A", "x.md"), ("A", "Cart.md")])
+def test_a_copy_the_person_keeps_does_not_take_over(tmp_path, folder, name):
+    # A name of the person's own is no sync tool's copy, also where it sorts before the note
+    # (a shorter name, the folder "A" before "AI Sessions"): the note this machine wrote stays
     # the one it updates and the index lists.
     home, vault, note = exported(tmp_path)
-    copy = vault / "A" / name
+    copy = vault / folder / (name or note.name)
     copy.parent.mkdir()
     shutil.copy2(note, copy)
     kept = copy.read_bytes()

@@ -123,9 +123,10 @@ def vault_checks(vault: Path | None) -> list[Check]:
     state_file = state_dir / STATE_FILE
     if state_file.is_file():
         state = State.load(vault)
-        if not state.notes and state_file.stat().st_size > 20:
+        if state.unreadable or (not state.notes and state_file.stat().st_size > 20):
+            why = state.unreadable or "damaged"
             checks.append(
-                Check("Vault", "attention", f"{state_file} is damaged; the next run rebuilds it")
+                Check("Vault", "attention", f"{state_file} is {why}; the next run rebuilds it")
             )
         else:
             last = _when(state_file.stat().st_mtime)

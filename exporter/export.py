@@ -31,7 +31,7 @@ from .redact_outputs import redact_report, redact_state, rename_secret_paths
 from .render import fresh_templates
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .split import Part, iter_parts, part_key, part_relpath
-from .state import VaultLock
+from .state import STATE_DIR, STATE_FILE, VaultLock
 from .unchanged import UnchangedUnits
 from .unitreader import UnitReader
 from .vault import Action, Change, Vault
@@ -102,6 +102,11 @@ class _Run:
         # A unit records the fingerprint it was rendered with, so a unit whose notes failed
         # is rendered again next time while the units that succeeded stay skipped.
         self.rerender = vault.state.render != self.fingerprint
+        if vault.state.unreadable:
+            why = (f"could not be used: {vault.state.unreadable}; every source is read again "
+                   "and each note found by its session id, so nothing is lost (this run "
+                   "writes it anew)")  # fmt: skip
+            self.report.problems.append(Problem(f"{STATE_DIR}/{STATE_FILE}", why))
         self.redactor = options.redactor()
         self._redactions: Counter[str] = Counter()
         if self.redactor:

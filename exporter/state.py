@@ -45,6 +45,9 @@ class State:
     # changes nothing need not serialise the state at start to know that.
     loaded: bytes | None = field(default=None, repr=False, compare=False)
     version: int = field(default=0, repr=False, compare=False)  # of the file read (0: none)
+    # Why a state file that is there could not be used (damaged, from a newer version): the
+    # run reads every source again and says so, instead of a full re-read without a word.
+    unreadable: str | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def load(cls, vault: Path) -> State:
@@ -56,18 +59,27 @@ class State:
         try:
             found = vaultio.read_file(vault, f"{STATE_DIR}/{STATE_FILE}")
             data = orjson.loads(found[0]) if found else None
-        except (OSError, orjson.JSONDecodeError):
-            # A damaged (or linked) state only costs a full re-read: notes are found by identity.
+        except orjson.JSONDecodeError as exc:
+            # A damaged state (a merge's conflict, a disk error) only costs a full re-read:
+            # notes are found by identity.
+            return cls(unreadable=f"not valid JSON ({exc})")
+        except OSError:
+            return cls()  # a linked state: refused, by name, when the run writes it
+        if data is None:
             return cls()
-        if not isinstance(data, dict) or data.get("version") not in (1, STATE_VERSION):
-            return cls()
+        if not isinstance(data, dict):
+            return cls(unreadable="not a state file")
+        if data.get("version") not in (1, STATE_VERSION):
+            found_version = data.get("version")
+            return cls(unreadable=f"from another version of ccexport (format {found_version!r})")
         try:
             if data["version"] == 1:  # an older vault: read, and written anew by its next run
                 sources, notes = dict(data.get("sources", {})), _notes_v1(data.get("notes", {}))
             else:
                 sources, notes = statefile.decode(data)
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-            return cls()  # damaged (or hand-edited): a full re-read, as for a lost state
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            # Damaged (or hand-edited): a full re-read, as for a lost state.
+            return cls(unreadable=f"damaged ({type(exc).__name__})")
         return cls(
             sources,
             notes,

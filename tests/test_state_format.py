@@ -327,3 +327,32 @@ def test_the_state_file_lists_units_in_one_order_whichever_finished_first(tmp_pa
     other = State(sources=dict(reversed(records.items())))
     assert one.dumps() == other.dumps()
     assert list(orjson.loads(one.dumps())["sources"]["name"]) == ["a.jsonl", "b.jsonl", "c.jsonl"]
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        (b"<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> other\n", "not valid JSON"),  # a merge's conflict
+        (b'{"version": 99, "notes": {}}', "from another version of ccexport (format 99)"),
+        (b'{"version": 2, "notes": 5}', "damaged"),
+    ],
+)
+def test_a_state_file_that_cannot_be_used_is_said_and_costs_only_a_full_read(
+    tmp_path, damage, said
+):
+    from conftest import note_files
+    from vault_builder import export, write_session
+
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    assert not export(vault, home).problems  # a fresh vault: no state yet, nothing to say
+    notes = note_files(vault)
+    (vault / ".ccexport" / "state.json").write_bytes(damage)
+    from exporter.doctor import vault_checks
+
+    assert any(c.status == "attention" and said in c.message for c in vault_checks(vault))
+    report = export(vault, home)
+    (problem,) = [p for p in report.problems if p.path == ".ccexport/state.json"]
+    assert said in problem.message and "nothing is lost" in problem.message
+    assert problem.severity == "warning" and note_files(vault) == notes  # no second note
+    assert not export(vault, home).problems  # written anew: said once

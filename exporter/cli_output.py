@@ -17,10 +17,10 @@ import typer
 
 from .errors import ConfigError, ExporterError, VaultLockedError, os_error_message
 
-try:  # typer >= 0.29 has its own click, whose usage errors derive from TyperException
-    from typer import TyperException as _UsageProblem
-except ImportError:  # an older typer uses click's
-    from click import ClickException as _UsageProblem
+# The usage errors typer reports: typer >= 0.29 has its own click, whose errors derive from
+# TyperException; an older typer raises click's own, reached through typer (click is not a
+# dependency of ours).
+_UsageProblem: Any = getattr(typer, "TyperException", None) or typer.core.click.ClickException  # type: ignore[attr-defined]
 
 # This command's JSON document is on stdout (``[0]``), and the last error said (``[1]``).
 _said: list[Any] = [False, ""]

@@ -1,22 +1,146 @@
-"""The ``templates``, ``config`` and ``schedule`` command groups: the chores around the export
-(copy the templates to edit, show the settings, install the nightly run), kept out of
-``cli`` so that module reads as the commands that look at sessions.
+"""The commands besides ``export`` and ``sources``: ``watch`` and ``doctor``, and the
+``templates``, ``config`` and ``schedule`` groups, the chores around the export (copy the
+templates to edit, show the settings, install the nightly run). Kept out of ``cli`` so that
+module reads as the export itself.
 
-The groups add themselves to ``cli.subcommands``; ``cli`` imports this module when the
+They add themselves to ``cli.subcommands``; ``cli`` imports this module when the
 subcommands are first made into click commands (a plain export never does).
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from .cli import _inherit, _settings, subcommands
-from .cli_options import DebugOpt, VaultOpt, _Command, _Group
-from .cli_output import _handled
+from .cli import _check_home, _inherit, _settings, subcommands
+from .cli_options import (
+    DebugOpt,
+    HomeOpt,
+    JsonOpt,
+    NoRedactOpt,
+    ProjectOpt,
+    QuietOpt,
+    SourceOpt,
+    TemplatesOpt,
+    TzOpt,
+    VaultOpt,
+    VerboseOpt,
+    _Command,
+    _Group,
+)
+from .cli_output import _echo_json, _err, _handled, _paint
 from .errors import ConfigError
+
+
+@subcommands.command("watch", cls=_Command)
+def watch_cmd(
+    ctx: typer.Context,
+    vault: VaultOpt = None,
+    home: HomeOpt = None,
+    source: SourceOpt = None,
+    project: ProjectOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
+    debug: DebugOpt = False,
+    timezone: TzOpt = None,
+    templates: TemplatesOpt = None,
+    no_redact: NoRedactOpt = False,
+    interval: Annotated[
+        float,
+        typer.Option("--interval", metavar="SECONDS", min=0.1, help="Seconds between looks."),
+    ] = 2.0,
+) -> None:
+    """Keep running: export each session within seconds of it changing (Ctrl-C stops)."""
+    own = {k: v for k, v in locals().items() if k not in ("ctx", "interval")}
+    accepts = ("vault", "home", "source", "project", "quiet", "verbose", "debug", "timezone",
+               "templates", "no_redact")  # fmt: skip
+    a = _inherit(ctx, own, accepts)
+    with _handled(a["debug"]):
+        from .export import Interrupted
+        from .options import check_vault, export_options
+        from .report import print_report
+        from .watch import WatchEvents, watch
+
+        cli = {k: a.get(k) for k in ("vault", "project", "timezone", "templates")}
+        cli["sources"] = a.get("source")
+        if a.get("no_redact"):
+            cli["redact"] = False
+        settings = _settings(cli)
+        if settings.vault is None:
+            raise ConfigError("no vault given: use --vault DIR (or CCEXPORT_VAULT)")
+        _check_home(a["home"])
+        check_vault(settings.vault, False)
+        options = export_options(settings, a["home"], workers=1)
+        options.lock_wait = 0.0  # a busy vault (the nightly run) skips a round, never waits
+
+        def exported(report: Any) -> None:
+            if report.total("written") or report.failed:
+                stamp = time.strftime("%H:%M:%S")
+                if not a["quiet"]:
+                    typer.echo(f"[{stamp}] ", nl=False)
+                print_report(report, quiet=a["quiet"], verbose=a["verbose"])
+
+        def busy(message: str) -> None:
+            if not a["quiet"]:
+                _err(f"vault busy, trying again: {message}", "yellow")
+
+        if not a["quiet"]:
+            typer.echo(f"Watching for changes (every {interval:g} s); Ctrl-C stops.")
+        try:
+            watch(options, WatchEvents(exported, busy), interval=interval)
+        except (KeyboardInterrupt, Interrupted):
+            # Each note is written whole; an export cut short is finished by the next run.
+            if not a["quiet"]:
+                typer.echo("Stopped.")
+            raise typer.Exit(0) from None
+
+
+@subcommands.command("doctor", cls=_Command)
+def doctor_cmd(
+    ctx: typer.Context,
+    vault: VaultOpt = None,
+    home: HomeOpt = None,
+    source: SourceOpt = None,
+    json_out: JsonOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Check sources, vault, schedule, configuration and templates; exit 1 if one needs you."""
+    a = _inherit(
+        ctx,
+        {"vault": vault, "home": home, "source": source, "json_out": json_out, "debug": debug},
+        ("vault", "home", "source", "json_out", "debug"),
+    )
+    with _handled(a["debug"], a["json_out"]):
+        from .config import vault_path_problem, without_files
+        from .doctor import diagnose
+
+        _check_home(a["home"])
+        cli = {"vault": a["vault"], "sources": a["source"]}
+        try:
+            settings, broken = _settings(cli), None
+        except ConfigError as exc:  # a broken file is a finding: say it, check the rest
+            settings, broken = without_files(cli), str(exc)
+            if settings.vault is not None and vault_path_problem(settings.vault):
+                raise  # no config file's fault: a vault that is a file is a usage error (2)
+        checks = diagnose(settings, a["home"], broken)
+    attention = any(c.status == "attention" for c in checks)
+    if a["json_out"]:
+        _echo_json({"attention": attention, "checks": [c.as_dict() for c in checks]})
+    else:
+        area = None
+        for check in checks:
+            if check.area != area:
+                area = check.area
+                typer.echo(_paint(area, "bold"))
+            mark = {"ok": "ok", "attention": "!!", "info": "--"}[check.status]
+            colour = {"ok": "green", "attention": "red", "info": None}[check.status]
+            typer.echo(f"  {_paint(mark, colour)}  {check.message}")
+        typer.echo("Something needs your attention (marked !!)." if attention else "All good.")
+    raise typer.Exit(1 if attention else 0)
+
 
 templates_app = typer.Typer(
     cls=_Group, help="Copy the default templates somewhere you can edit them."

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import os
 import re
-import stat
-import tomllib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from .config_file import at_line, load_file
 from .errors import ConfigError
 
 VAULT_CONFIG = Path(".ccexport") / "config.toml"
@@ -109,7 +108,7 @@ def resolve(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
     env = dict(os.environ) if env is None else env
     settings = Settings()
     user_file = user_config_path()
-    user, text = _load(user_file)
+    user, text = load_file(user_file)
     _apply(settings, user, f"user config ({user_file})", allow_vault=True, base=user_file.parent,
            file_text=text)  # fmt: skip
     if env.get("CCEXPORT_VAULT"):
@@ -123,10 +122,10 @@ def resolve(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
         if problem:
             raise ConfigError(problem)
         vault_file = settings.vault / VAULT_CONFIG
-        values, text = _load(vault_file)
+        values, text = load_file(vault_file)
         if "vault" in values:
             raise ConfigError(
-                f"{vault_file}{_at_line(text, 'vault')}: 'vault' cannot be set inside the "
+                f"{vault_file}{at_line(text, 'vault')}: 'vault' cannot be set inside the "
                 "vault's own config"
             )
         _apply(
@@ -167,30 +166,6 @@ def without_files(cli: dict[str, Any], env: dict[str, str] | None = None) -> Set
     return settings
 
 
-def _load(path: Path) -> tuple[dict[str, Any], str]:
-    """The file's settings and its text (to name the line of a bad value); none if absent."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO planted there would hang us
-            raise ConfigError(f"{path}: not a regular file")
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        return {}, ""
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read ({exc})") from None
-    try:  # "-sig": Windows Notepad starts UTF-8 with a byte-order mark that tomllib refuses
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:  # TOML is UTF-8; a file saved as Latin-1 or UTF-16 is not
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise ConfigError(
-            f"{path}, line {line}: not valid TOML (not UTF-8 text: save the file as UTF-8)"
-        ) from None
-    try:
-        return tomllib.loads(text), text
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-
-
 def _apply(
     s: Settings,
     values: dict[str, Any],
@@ -210,7 +185,7 @@ def _apply(
     def fail(key: str, why: str) -> ConfigError:
         flag = "--source" if flags and key == "sources" else f"'{key}'"
         flag = f"--{key.replace('_', '-')}" if flags and key != "sources" else flag
-        return ConfigError(f"{where}{_at_line(file_text, key)}: {flag} {why}")
+        return ConfigError(f"{where}{at_line(file_text, key)}: {flag} {why}")
 
     for key, value in values.items():
         if key == "vault" and allow_vault:
@@ -425,54 +400,6 @@ def _string(key: str, value: Any, fail: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise fail(key, "must be a non-empty string")
     return value
-
-
-_TOML_NAME = r"""(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')"""
-_TOML_HEADER = re.compile(rf"\s*\[\[?\s*({_TOML_NAME}(?:\s*\.\s*{_TOML_NAME})*)\s*\]")
-_TOML_KEY = re.compile(rf"\s*({_TOML_NAME}(?:\s*\.\s*{_TOML_NAME})*)\s*=")
-
-
-def _at_line(text: str, key: str) -> str:
-    """``", line N"`` for the line that sets ``key`` (``since``, ``index.enabled``,
-    ``redact.extra[0].pattern``) in a config file's text, or ``""`` when it cannot be told:
-    tomllib gives no positions, so the lines are read again, simply."""
-    names = [re.sub(r"\[\d+\]$", "", part) for part in key.split(".")]
-    top, inner = names[0], set(names[1:])
-    nth = re.search(r"^([^\[]*)\[(\d+)\]", key)  # redact.extra[1]: the second [[redact.extra]]
-    table, near, closer, seen = "", None, None, -1
-    for number, line in enumerate(text.splitlines(), 1):
-        header = _TOML_HEADER.match(line)
-        if header:
-            table = _dotted(header.group(1))
-            if nth and table == nth.group(1) and line.lstrip().startswith("[["):
-                seen += 1
-                if seen != int(nth.group(2)):
-                    table = "\0"  # another entry of the array: none of its keys is meant
-                    continue
-            if table == top or table.startswith(top + "."):
-                if not inner:
-                    return f", line {number}"  # [index] itself is wrong
-                near = near or number
-            continue
-        found = _TOML_KEY.match(line)
-        if not found:
-            continue
-        parts = _dotted(found.group(1)).split(".")
-        full = (table.split(".") if table else []) + parts
-        if full[0] != top:
-            continue
-        if not inner or full[-1] == names[-1]:
-            return f", line {number}"
-        if inner & set(full[1:]) or len(full) == 1:  # an inline table or array holding it
-            closer = closer or number
-    near = closer or near  # `extra = [` rather than the `[redact]` above it
-    return f", line {near}" if near else ""
-
-
-def _dotted(name: str) -> str:
-    """A TOML key or table name as plain dotted text: ``"a b" . c`` -> ``a b.c``."""
-    parts = re.findall(r""""([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+)""", name)
-    return ".".join(quoted or single or bare for quoted, single, bare in parts)
 
 
 def _relative(base: Path, text: str) -> Path:

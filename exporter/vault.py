@@ -37,7 +37,7 @@ from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
 from .vaultmerge import OWNED, OWNED_KEYS, merge_frontmatter, updated_text
-from .vaultpaths import MAX_NAME_BYTES, inside, safe_component, safe_relpath
+from .vaultpaths import MAX_NAME_BYTES, safe_component, safe_relpath
 from .vaultplaces import NotePlaces
 from .vaultsurvey import skipped_folder, stat_key
 
@@ -254,34 +254,6 @@ class Vault(NotePlaces):
             return None
         return self._left_deleted(key, record)
 
-    def _listed(self, relpath: str) -> bool:
-        """Its name is in its folder's listing, read once a run: a no-op run checks every
-        note, and 20,000 notes in 25 folders cost 25 listings instead of 20,000 ``lstat``.
-        Only names are read, so a link on the way does no harm; a name not listed (or a
-        folder that cannot be listed) is looked at by the safe walk, which decides."""
-        folder, _, name = relpath.rpartition("/")
-        names = self._listings.get(folder)
-        if names is None:
-            if not inside(relpath):  # a damaged or planted state: no folder outside is listed
-                return False
-            try:
-                names = frozenset(os.listdir(os.path.join(self.root, folder)))
-            except (OSError, ValueError):
-                names = frozenset()
-            self._listings[folder] = names
-        return name in names
-
-    def notes(
-        self, describe: Callable[[dict[str, Any]], dict[str, Any]]
-    ) -> dict[str, tuple[str, dict[str, Any]]]:
-        """``NoteSurvey.notes``, and the notes iCloud keeps in the cloud only, listed as
-        on a machine that holds them (the index notes of both are the same)."""
-        found = super().notes(describe)
-        for key, record in self.state.notes.items():
-            if key not in found and not record.deleted and self.in_cloud_only(record.path):
-                found[key] = (record.path, record.meta)
-        return found
-
     def _back(self, key: str, record: NoteRecord) -> None:
         """A note left deleted is in the vault again (taken back from a bin, a sync tool's
         history or an older commit, or downloaded by iCloud): updated again from the next
@@ -292,12 +264,6 @@ class Vault(NotePlaces):
                 self.state.outdate(unit)
         self.relist = True  # the index notes left it out
         self._moved = True
-
-    def in_cloud_only(self, relpath: str) -> bool:
-        """iCloud Drive (macOS before 14, "Optimize Mac Storage") replaces a file it moves
-        off the disk with ``.<name>.icloud`` beside it; the note is not deleted."""
-        folder, slash, name = relpath.rpartition("/")
-        return self._listed(f"{folder}{slash}.{name}.icloud")
 
     def _left_deleted(self, key: str, record: NoteRecord) -> Change:
         """The person's decision stands: reported once, then silently left deleted."""

@@ -80,7 +80,6 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
 
 
 _SQLITE_FILES = (".vscdb", ".db")
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 def _not_sqlite(refs: list[Any]) -> list[Path]:
@@ -88,14 +87,16 @@ def _not_sqlite(refs: list[Any]) -> list[Path]:
     or another kind of file. Discovery does not open them, so without this look doctor said
     "All good." while the export failed on them. Their first 16 bytes only, never a lock."""
     paths = {f.path for r in refs for f in (r.main, *r.related) if f.path.suffix in _SQLITE_FILES}
+    from .adapters._sqlite import MAGIC
+
     bad = []
     for path in sorted(paths):
         try:
             with open(path, "rb") as f:
-                head = f.read(len(_SQLITE_MAGIC))
+                head = f.read(len(MAGIC))
         except OSError:
             continue  # an unreadable file or folder is reported by the checks of folders
-        if head and head != _SQLITE_MAGIC:  # an empty file is an empty database
+        if head and head != MAGIC:  # an empty file is an empty database
             bad.append(path)
     return bad
 

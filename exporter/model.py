@@ -68,15 +68,25 @@ class AttachmentPart:
     kind: ClassVar[str] = "attachment"
 
     @property
+    def kind_of_media(self) -> str:
+        """Its media type without parameters, in lower case (``text/x-typescript``)."""
+        return self.media_type.split(";", 1)[0].strip().lower()
+
+    @property
+    def is_media(self) -> bool:
+        """An image, audio, video or font: compressed samples, never text."""
+        return self.kind_of_media.startswith(_MEDIA_FAMILIES)
+
+    @property
     def is_text(self) -> bool:
         """A text file (source code, a log, JSON): session text, not an image's bytes. So is
         a file of another type whose bytes are text: sources that record no type call a
         ``.env`` file ``application/octet-stream``."""
-        kind = self.media_type.split(";", 1)[0].strip().lower()
+        kind = self.kind_of_media
         if kind.startswith("text/") or kind in _TEXT_MEDIA or kind.endswith(("+json", "+xml")):
             return True
         return (
-            not kind.startswith(MEDIA_FAMILIES)
+            not self.is_media
             and kind != "application/pdf"
             and (self.data is not None and reads_as_text(self.data))
         )
@@ -86,7 +96,7 @@ _TEXT_MEDIA = frozenset({
     "application/json", "application/xml", "application/javascript", "application/x-sh",
     "application/yaml", "application/x-yaml", "application/toml", "application/sql",
 })  # fmt: skip
-MEDIA_FAMILIES = ("image/", "audio/", "video/", "font/")
+_MEDIA_FAMILIES = ("image/", "audio/", "video/", "font/")
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import re2
 
-from .model import MEDIA_FAMILIES, UTF16_BOMS, AttachmentPart, Message, MessageStream, Session
+from .model import UTF16_BOMS, AttachmentPart, Message, MessageStream, Session
 from .redact_keywords import KeywordIndex
 from .redact_rules import RULES, Rule
 
@@ -355,7 +355,7 @@ class Redactor:
         """Does a file that is not text (an archive, a database, a binary) hold a secret?
         Images, audio, video and fonts are copied as they are: their bytes are compressed
         pixels and samples, and scanning each screenshot would cost more than it finds."""
-        if part.media_type.split(";", 1)[0].strip().lower().startswith(MEDIA_FAMILIES):
+        if part.is_media:
             return False
         text = part.data.decode("latin-1")  # type: ignore[union-attr]  (one character per byte)
         return self.text(text, counts) is not text

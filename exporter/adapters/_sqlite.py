@@ -29,6 +29,7 @@ from ._jsonl import lenient_loads
 from .base import FileStamp
 
 BUSY_TIMEOUT_MS = 3000
+MAGIC = b"SQLite format 3\0"  # a database file's first 16 bytes
 
 
 class Database:
@@ -93,7 +94,7 @@ def wal_without_log(path: Path) -> bool:
     except OSError:
         return False  # connect names the error
     # Bytes 18 and 19 of the header are the write and read format versions: 2 means WAL.
-    wal_mode = header[:16] == b"SQLite format 3\0" and header[18:20] == b"\x02\x02"
+    wal_mode = header[:16] == MAGIC and header[18:20] == b"\x02\x02"
     return wal_mode and not os.path.lexists(path.with_name(path.name + "-wal"))
 
 

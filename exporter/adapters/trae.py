@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from ..errors import Problem
 from ..model import Message, Part, Session, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+from . import _sqlite
 from ._jsonl import json_text, parse_timestamp
 from .base import FileStamp, LoadResult, SessionRef, SourceContext, open_regular
 from .vscode import (
@@ -36,7 +37,6 @@ from .vscode import (
 SOURCE = "trae"
 STORE_KEY = "memento/icube-ai-agent-storage"
 ENCRYPTED_DB = Path("ModularData") / "ai-agent" / "database.db"
-SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 class TraeAdapter:
@@ -103,7 +103,7 @@ class TraeAdapter:
                 header = f.read(16)
         except OSError:
             return
-        if header != SQLITE_HEADER:
+        if header != _sqlite.MAGIC:
             problems.append(
                 Problem(str(path), "this Trae agent database is encrypted (SQLCipher) and cannot "
                         "be read; chats stored only there are not exported", source=SOURCE)

@@ -190,6 +190,9 @@ def _apply(
     for key, value in values.items():
         if key == "vault" and allow_vault:
             s.vault = Path(_string(key, value, fail)).expanduser()
+            if not s.vault.is_absolute():  # cron and systemd start in another folder
+                raise fail(key, "must be a full path or start with ~ (a relative one would "
+                                "change with the folder the command runs in)")  # fmt: skip
         elif key in ("folder", "attachments"):
             text = _string(key, value, fail).strip("/")
             if not text or ".." in Path(text).parts:

@@ -346,3 +346,18 @@ def test_since_takes_minutes_and_months_by_name_and_refuses_a_bare_m():
     # "30m" was 30 months, where most would read 30 minutes: now said to be ambiguous.
     with pytest.raises(ConfigError, match="ambiguous.*30min for minutes, 30mo for months"):
         parse_since("30m")
+
+
+def test_a_relative_vault_in_the_user_config_is_refused(isolated_home, tmp_path, monkeypatch):
+    """``vault = "Notes"`` was taken from the current folder, so the nightly run (started in
+    another folder by cron or systemd) wrote a second vault somewhere else. A full path or
+    one starting with ``~`` is taken; a relative one is a clear error naming the line."""
+    user = write_config(isolated_home / ".config" / "ccexport" / "config.toml",
+                        '# mine\nvault = "Notes"\n')  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    result = run("--home", str(EXAMPLES_HOME))
+    assert result.exit_code == 2, result.output
+    assert f"({user}), line 2: 'vault' must be a full path or start with ~" in result.stderr
+    assert not (tmp_path / "Notes").exists()
+    write_config(user, 'vault = "~/Notes"\n')
+    assert shown(run("config", "show"))["vault"][0] == str(isolated_home / "Notes")

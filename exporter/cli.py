@@ -279,15 +279,17 @@ def sources_cmd(
                 "unreadable": [p.as_dict() for p in problems],
             }
         )
-        return
-    typer.echo(f"{'source':<12} {'sessions':>8} {'size':>10}  folder")
-    for row in rows:
-        where = str(row.path) if row.exists else f"{row.path} (not found)"
-        if row.note:
-            where += f" ({row.note})"
-        typer.echo(f"{row.source:<12} {row.sessions:>8} {_size(row.size):>10}  {where}")
-    for problem in problems:
-        _err(f"error: {problem}", "red")
+    else:
+        typer.echo(f"{'source':<12} {'sessions':>8} {'size':>10}  folder")
+        for row in rows:
+            where = str(row.path) if row.exists else f"{row.path} (not found)"
+            if row.note:
+                where += f" ({row.note})"
+            typer.echo(f"{row.source:<12} {row.sessions:>8} {_size(row.size):>10}  {where}")
+        for problem in problems:
+            _err(f"error: {problem}", "red")
+    if problems:  # as doctor: something the export would miss needs attention
+        raise typer.Exit(1)
 
 
 def _settings(cli: dict[str, Any]) -> Any:

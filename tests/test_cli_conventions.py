@@ -159,8 +159,13 @@ def test_an_unreadable_folder_inside_a_source_is_reported(tmp_path, home, monkey
     result = run("--vault", tmp_path / "v", "--home", home)
     assert result.exit_code == 1, result.output
     assert f"{locked}: cannot be read (Permission denied)" in result.stderr
-    listed = json.loads(run("sources", "--home", home, "--json").stdout)
-    assert [p["path"] for p in listed["unreadable"]] == [str(locked)]
+    listed = run("sources", "--home", home, "--json")
+    assert listed.exit_code == 1  # as doctor and the export: this needs attention
+    assert [p["path"] for p in json.loads(listed.stdout)["unreadable"]] == [str(locked)]
+    shown = run("sources", "--home", home)
+    assert shown.exit_code == 1 and f"error: {locked}: cannot be read" in shown.stderr
+    monkeypatch.setattr(os, "scandir", real_scandir)
+    assert run("sources", "--home", home).exit_code == 0
 
 
 def test_an_unexpected_error_is_one_line_with_a_hint_and_debug_shows_it(

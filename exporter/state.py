@@ -143,9 +143,10 @@ class VaultLock:
                 return
             if time.monotonic() >= deadline:
                 holder = self._holder()
+                waited = f"waited for {self.wait:g} s, it is" if self.wait else "it is"
                 raise VaultLockedError(
                     f"another ccexport run{holder} is writing {self.path.parent.parent}; "
-                    "it was waited for and is still running, try again later"
+                    f"{waited} still running, try again later"
                 )
             time.sleep(0.1)
 

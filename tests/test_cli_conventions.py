@@ -209,7 +209,7 @@ def test_json_is_written_when_the_vault_is_locked(tmp_path, home):
         )
     doc = json.loads(result.stdout)
     assert result.returncode == doc["exit_code"] == 1
-    assert "another ccexport run" in doc["error"]
+    assert "another ccexport run" in doc["error"] and "waited for 5 s, it is still" in doc["error"]
 
 
 @pytest.mark.parametrize(

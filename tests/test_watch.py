@@ -80,6 +80,7 @@ def test_a_busy_vault_skips_the_round_and_retries_saying_so_once(tmp_path):
     watch(options(vault, home), seen.events(), interval=0, debounce=0, sleep=sleep, rounds=7)
     # Two busy spells of several rounds each: each told once, not once a round.
     assert len(seen.busy) == 2 and "another ccexport run" in seen.busy[0]
+    assert "waited" not in seen.busy[0]  # watch never waits for the lock: it says so
     assert seen.exports == [2, 1]
 
 

@@ -2,7 +2,8 @@
 
 A unit is skipped when its files and the way its notes are rendered are what the state
 recorded, unless ``--force`` asks for everything or ``--restore`` for a note the person
-deleted. Its notes are then counted from the state alone, each checked with one ``stat``
+deleted, or a note was replaced by another file (an older copy taken back). Its notes are
+then counted from the state alone, each looked up in its folder's listing (read once a run)
 for a deletion in the vault.
 """
 
@@ -52,7 +53,18 @@ class UnchangedUnits:
             not self.options.force
             and not self._to_restore(unit)
             and self.vault.state.unchanged(unit, self.fingerprint(unit, ref))
+            and not self._replaced(unit)
         )
+
+    def _replaced(self, unit: str) -> bool:
+        """Was one of the unit's notes replaced by another file (an older copy taken back)?
+        Its source did not change, but the note must be made again from it."""
+        notes = self.vault.state.notes
+        for key in self.vault.state.sources[unit].get("notes", ()):
+            record = notes.get(key)
+            if record is not None and not record.deleted and self.vault.replaced(record):
+                return True
+        return False
 
     def skip(self, unit: str, source: str, counts: SourceCounts, notes: NoteWriter) -> list[Change]:
         """Count a skipped unit's notes, and record those deleted in the vault since; a

@@ -75,7 +75,7 @@ class NoteSurvey:
     _moved: bool
     # key -> (the note chosen, the other files naming the same session), at the last ``notes``
     copies: dict[str, tuple[str, list[str]]]
-    _listings: dict[str, frozenset[str]]  # folder -> its names (see _listed)
+    _listings: dict[str, dict[str, int]]  # folder -> its names and their inodes (_listing)
 
     def _kind(self, relpath: str) -> str:
         self._batch.settle(relpath)
@@ -188,16 +188,45 @@ class NoteSurvey:
         Only names are read, so a link on the way does no harm; a name not listed (or a
         folder that cannot be listed) is looked at by the safe walk, which decides."""
         folder, _, name = relpath.rpartition("/")
+        return name in self._listing(folder, relpath)
+
+    def _listing(self, folder: str, relpath: str) -> dict[str, int]:
+        """A folder's names, each with its inode where the listing gives it for free (0 on
+        Windows, where it would cost a ``stat``)."""
         names = self._listings.get(folder)
         if names is None:
-            if not inside(relpath):  # a damaged or planted state: no folder outside is listed
-                return False
-            try:
-                names = frozenset(os.listdir(os.path.join(self.root, folder)))
-            except (OSError, ValueError):
-                names = frozenset()
+            names = {}
+            if inside(relpath):  # a damaged or planted state: no folder outside is listed
+                try:
+                    path = os.path.join(self.root, folder)
+                    if os.name == "nt":
+                        names = dict.fromkeys(os.listdir(path), 0)
+                    else:
+                        with os.scandir(path) as entries:
+                            names = {entry.name: entry.inode() for entry in entries}
+                except (OSError, ValueError):
+                    names = {}
             self._listings[folder] = names
-        return name in names
+        return names
+
+    def replaced(self, record: NoteRecord) -> bool:
+        """Is the note another file than the one this machine last wrote or read: an older
+        copy put in its place (taken back from a sync tool's versions or a backup, ``git
+        checkout``)? Its generated part may then be out of date while its source is not.
+        A new inode in the folder's listing, then a different mtime or size, tells it; an
+        edit saved in place keeps the inode, and a file system that numbers inodes anew at
+        each mount (exFAT, some network shares) keeps the mtime and size."""
+        if len(record.stat) < 3:  # never written by this machine, or not known
+            return False
+        folder, _, name = record.path.rpartition("/")
+        inode = self._listing(folder, record.path).get(name)
+        if not inode or inode == record.stat[2]:
+            return False
+        try:
+            now = os.lstat(os.path.join(self.root, record.path))
+        except (OSError, ValueError):
+            return False  # gone meanwhile: the deletion check decides
+        return stat_key(now)[:2] != record.stat[:2]
 
     def in_cloud_only(self, relpath: str) -> bool:
         """iCloud Drive (macOS before 14, "Optimize Mac Storage") replaces a file it moves

@@ -4,6 +4,7 @@ tools' own folders, and merge conflicts inside a note."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -338,3 +339,50 @@ def test_a_base_icloud_keeps_in_the_cloud_only_is_not_written_anew(tmp_path):
     write_session(home, ["q", "q2"])
     report = export(vault, home)
     assert not base.exists() and "iCloud" in report.indexes[-1].message
+
+
+def put_in_place(note: Path, data: bytes, mtime_ns: int) -> None:
+    """What a sync tool's restore, a backup tool or ``git checkout`` does: a new file renamed
+    over the note, with the mtime of the version it brings back."""
+    spare = note.with_name(note.name + ".restoring")
+    spare.write_bytes(data)
+    os.utime(spare, ns=(mtime_ns, mtime_ns))
+    os.replace(spare, note)
+
+
+def test_an_older_copy_put_in_the_notes_place_is_brought_up_to_date(tmp_path):
+    # The note was taken back from Syncthing's versions (or a backup) after the session grew:
+    # its generated part is older than its source, which did not change since the last run.
+    # It was left stale until the session grew again or --force; it is made again now, the
+    # person's own text in it kept, and the run after that reads nothing again.
+    home, vault, note = exported(tmp_path)
+    older, older_mtime = note.read_bytes(), note.stat().st_mtime_ns
+    write_session(home, ["q", "q2"])
+    export(vault, home)
+    assert "reply to q2" in note.read_text()
+    put_in_place(note, older + b"kept from the old copy\n", older_mtime)
+    report = export(vault, home)
+    text = note.read_text()
+    assert "reply to q2" in text and text.endswith("kept from the old copy\n")
+    assert report.total("skipped") == 0
+    before = stamps(vault)
+    assert export(vault, home).total("skipped") == 1 and stamps(vault) == before
+
+
+def test_an_edit_saved_in_place_or_new_inode_numbers_read_no_source_again(tmp_path):
+    # The inode tells a file put in the note's place; an editor saving in place keeps it,
+    # and a file system that numbers inodes anew at each mount (exFAT, some network shares)
+    # keeps the mtime and size: neither costs a read of the unchanged source.
+    home, vault, note = exported(tmp_path)
+    from exporter.state import State
+
+    state = State.load(vault)
+    for record in state.notes.values():
+        record.stat = [*record.stat[:2], record.stat[2] + 1]  # as after a remount
+    (vault / ".ccexport" / "state.json").write_bytes(state.dumps())
+    assert export(vault, home).total("skipped") == 1
+    export(vault, home, force=True)  # the true inode recorded again
+    with note.open("a", encoding="utf-8") as f:
+        f.write("my own words\n")
+    assert export(vault, home).total("skipped") == 1
+    assert note.read_text().endswith("my own words\n")

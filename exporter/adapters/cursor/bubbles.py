@@ -1,6 +1,7 @@
 """Cursor's state.vscdb messages ("bubbles") as model messages (FORMATS.md §3.4).
 
-A bubble is one message: ``type`` 1 is the person, 2 the assistant. The assistant's bubble
+A bubble is one message: ``type`` 1 is the person (with what they attached:
+``context.py``), 2 the assistant. The assistant's bubble
 may hold thinking, its text, a tool call (``toolFormerData``) with its result, and token
 counts. The same shape serves all three database generations (the legacy chat panel's
 bubbles are translated to it first).
@@ -23,6 +24,7 @@ from ...model import (
     Usage,
 )
 from .._jsonl import json_text, parse_timestamp
+from .context import context_parts
 
 
 def bubble_messages(
@@ -41,8 +43,9 @@ def bubble_messages(
         source_id = bubble.get("bubbleId") if isinstance(bubble.get("bubbleId"), str) else None
         if kind in (1, "1", "user"):
             text = _user_text(bubble)
-            if text:
-                messages.append(Message("user", (TextPart(text),), source_id, when))
+            if text:  # a bubble without text is a draft never sent, whatever it holds
+                parts = (TextPart(text), *context_parts(bubble))
+                messages.append(Message("user", parts, source_id, when))
             continue
         parts: list[Part] = []
         thinking = bubble.get("thinking")

@@ -133,7 +133,7 @@ def test_session_parts_and_noise(tmp_path):
         {"command": "make test"},
         "Ran `make test`",
     )
-    assert first[4].input == {"files": ["/w/app/src/a.py"]}
+    assert (first[4].name, first[4].input) == ("edit", {"file_path": "/w/app/src/a.py"})
     assert [(p.notice, p.text) for m in assistant[1:] for p in m.parts if p.kind == "notice"] == [
         ("interrupted", "cancelled"),
         ("error", "Rate limited"),
@@ -235,3 +235,77 @@ def test_vscode_flavours_and_portable_mode(tmp_path, product):
         base(),
     )
     assert len(load(tmp_path / "elsewhere", {"VSCODE_PORTABLE": str(portable)}, True)[0]) == 1
+
+
+def test_the_edits_an_answer_made_are_shown_with_their_new_text(tmp_path):
+    """A textEditGroup holds what the agent wrote into a file (the edit tool itself is a
+    hidden invocation): each file is an edit call with the lines replaced and the new text,
+    after the answer's text, whatever the order its parts came in."""
+    uri = {"$mid": 1, "fsPath": "/w/app/index.ts", "path": "/w/app/index.ts", "scheme": "file"}
+    other = {"path": "/w/app/util.ts", "scheme": "file"}
+    response = [
+        markdown("I'll change it. "),
+        {"kind": "toolInvocationSerialized", "toolId": "copilot_replaceString", "presentation": "hidden"},
+        markdown("\n```\n"),
+        {"kind": "codeblockUri", "uri": uri, "isEdit": True},
+        {"kind": "textEditGroup", "uri": uri, "done": True, "edits": [
+            [{"text": "console.log('hello world');", "range": {"startLineNumber": 10, "startColumn": 1,
+                                                               "endLineNumber": 10, "endColumn": 30}}], []]},
+        {"kind": "textEditGroup", "uri": other, "edits": [
+            [{"text": "a", "range": {"startLineNumber": 1, "endLineNumber": 2}}],
+            [{"text": "", "range": {"startLineNumber": 7, "endLineNumber": 7}}]]},
+        markdown("\n```\n"),
+        markdown("Done!"),
+    ]  # fmt: skip
+    data = session(SID, [request(0, "Change Bonjour World to hello world", response)])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    (answer,) = [m for m in s.messages if m.role == "assistant"]
+    calls = [(p.name, p.input) for p in answer.parts if p.kind == "tool_call"]
+    assert calls == [
+        ("edit", {"file_path": "/w/app/index.ts", "lines": "10",
+                  "new_string": "console.log('hello world');"}),
+        ("edit", {"file_path": "/w/app/util.ts", "edits": [
+            {"lines": "1-2", "new_string": "a"}, {"lines": "7", "new_string": ""}]}),
+    ]  # fmt: skip
+    assert answer.parts[0].kind == "text" and "Done!" in answer.parts[0].text
+
+
+def test_what_was_attached_to_a_prompt_is_kept_with_it(tmp_path):
+    """variableData: the active file and selection VS Code attached, a folder, a symbol, a
+    pasted snippet and a pasted image (its bytes, a serialised Uint8Array) are attachments
+    of the prompt; the tools enabled for the request are not."""
+    index = {"$mid": 1, "fsPath": "/w/app/index.ts", "external": "file:///w/app/index.ts",
+             "path": "/w/app/index.ts", "scheme": "file"}  # fmt: skip
+    png = b"\x89PNG\r\n\x1a\nfake"
+    variables = [
+        {"kind": "file", "id": "vscode.implicit.file", "name": "file:index.ts", "value": index},
+        {"kind": "file", "id": "vscode.implicit.selection", "name": "file:index.ts",
+         "value": {"uri": index, "range": {"startLineNumber": 10, "startColumn": 14,
+                                           "endLineNumber": 12, "endColumn": 27}}},
+        {"kind": "directory", "id": "file:///w/app/src", "name": "src", "value": "file:///w/app/src"},
+        {"kind": "symbol", "id": "sym", "name": "greet", "fullName": "greet",
+         "value": {"uri": index, "range": {"startLineNumber": 3, "endLineNumber": 3}}},
+        {"kind": "paste", "id": "p1", "name": "pasted", "code": "const x = 1;", "language": "ts",
+         "fileName": "snippet.ts", "pastedLines": "1 line"},
+        {"kind": "image", "id": "img", "name": "screenshot.png", "mimeType": "image/png",
+         "value": {str(i): b for i, b in enumerate(png)}},
+        {"kind": "tool", "id": "copilot_readFile", "name": "readFile", "value": None},
+        {"kind": "toolset", "id": "edit", "name": "edit", "value": None},
+    ]  # fmt: skip
+    data = session(SID, [request(0, "Fix #selection", [markdown("Done")],
+                                 variableData={"variables": variables})])  # fmt: skip
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    (prompt,) = [m for m in s.messages if m.role == "user"]
+    assert prompt.parts[0].text == "Fix #selection"
+    assert [(p.name, p.data, p.media_type) for p in prompt.parts[1:]] == [
+        ("/w/app/index.ts", None, "application/octet-stream"),
+        ("/w/app/index.ts:10-12", None, "application/octet-stream"),
+        ("/w/app/src", None, "inode/directory"),
+        ("/w/app/index.ts:3", None, "application/octet-stream"),
+        ("snippet.ts", b"const x = 1;", "text/plain"),
+        ("screenshot.png", png, "image/png"),
+    ]

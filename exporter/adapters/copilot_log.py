@@ -17,6 +17,7 @@ from typing import Any
 from ..errors import Problem
 from ..model import Message, NoticePart, Part, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 from ._jsonl import iter_jsonl, parse_timestamp
+from .copilot_context import edit_calls, variable_parts
 
 SOURCE = "copilot"
 # Response parts that are progress, confirmations or bookkeeping, not conversation.
@@ -169,7 +170,8 @@ def session_messages(data: dict[str, Any]) -> tuple[list[Message], list[str]]:
         message = request.get("message")
         text = message.get("text") if isinstance(message, dict) else message
         if isinstance(text, str) and text.strip():
-            messages.append(Message("user", (TextPart(text),), rid, when))
+            parts_sent = (TextPart(text), *variable_parts(request))
+            messages.append(Message("user", parts_sent, rid, when))
         model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
         if model and model not in models:
             models.append(model)
@@ -191,7 +193,7 @@ def _response(response: Any) -> tuple[list[Part], list[Part]]:
     parts: list[Part] = []
     results: list[Part] = []
     text: list[str] = []
-    edited: list[str] = []
+    edits: list[dict[str, Any]] = []
 
     def flush() -> None:
         joined = "".join(text)
@@ -229,18 +231,13 @@ def _response(response: Any) -> tuple[list[Part], list[Part]]:
             if result:
                 results.append(result)
         elif kind == "textEditGroup":
-            path = _uri_path(part.get("uri"))
-            if path and path not in edited:
-                edited.append(path)
+            edits.append(part)
         elif kind == "warning":
             flush()
             parts.append(NoticePart("error", _string(part.get("content"))))
         # everything else (progress, confirmations, UI bookkeeping) is not conversation
     flush()
-    if edited:
-        parts.append(
-            ToolCallPart("edited files", {"files": edited}, None, f"{len(edited)} file(s)")
-        )
+    parts += edit_calls(edits)  # after the text, whose code fences may surround them
     return parts, results
 
 

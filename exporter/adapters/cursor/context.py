@@ -40,7 +40,7 @@ def context_parts(bubble: dict[str, Any]) -> list[AttachmentPart]:
         for item in _items(context, key):
             path = _path(item)
             if path:
-                found.append(AttachmentPart(media or _media_of(path), None, path))
+                found.append(AttachmentPart(media or UNKNOWN, None, path))
     images = [*_items(context, "selectedImages"), *_items(bubble, "images")]
     if isinstance(bubble.get("image"), dict):
         images.append(bubble["image"])
@@ -112,9 +112,9 @@ def _label(item: dict[str, Any]) -> str | None:
     return None
 
 
-def _media_of(path: str, default: str = UNKNOWN) -> str:
+def _media_of(path: str, default: str) -> str:
     guessed, _ = mimetypes.guess_type(path.replace("\\", "/"), strict=False)
-    return guessed or default
+    return guessed if guessed and guessed.startswith("image/") else default
 
 
 def _str(value: Any) -> str | None:

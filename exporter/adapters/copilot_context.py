@@ -1,0 +1,152 @@
+"""What a prompt to VS Code's chat carried besides its text, and the edits its answer made
+(FORMATS.md §5.3-§5.4).
+
+- ``variableData.variables[]``: the files, folders, selections, symbols, images and pasted
+  text attached to the prompt (by the person, or implicitly: the active file or selection),
+  each as an attachment of the prompt. VS Code keeps an image's bytes and a paste's text;
+  of the rest only the place (path and lines), which names the attachment. Tools and tool
+  sets enabled for the request are not attachments.
+- ``textEditGroup`` parts of the response: each file's edits (the lines replaced and the
+  new text), one ``edit`` call per file.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import mimetypes
+from typing import Any
+
+from ..model import AttachmentPart, ToolCallPart
+from .vscode import path_from_uri
+
+_NOT_CONTEXT = frozenset({"tool", "toolset"})
+EDIT_TOOL = "edit"
+_UNKNOWN = "application/octet-stream"
+
+
+def variable_parts(request: dict[str, Any]) -> list[AttachmentPart]:
+    data = request.get("variableData")
+    variables = data.get("variables") if isinstance(data, dict) else None
+    found: list[AttachmentPart] = []
+    for variable in variables if isinstance(variables, list) else []:
+        if not isinstance(variable, dict) or variable.get("kind") in _NOT_CONTEXT:
+            continue
+        part = _attachment(variable)
+        if part and all((p.name, p.data) != (part.name, part.data) for p in found):
+            found.append(part)
+    return found
+
+
+def _attachment(variable: dict[str, Any]) -> AttachmentPart | None:
+    kind = variable.get("kind")
+    name = _name(variable)
+    if kind == "image":
+        raw = _bytes(variable.get("value"))
+        media = variable.get("mimeType") if isinstance(variable.get("mimeType"), str) else None
+        media = media or _media_of(name or "", "image/png")
+        return AttachmentPart(media, raw, name) if raw or name else None
+    if kind == "paste" and isinstance(variable.get("code"), str) and variable["code"]:
+        copied = variable.get("copiedFrom")
+        where = _place(copied) if isinstance(copied, dict) else None
+        label = where or (
+            variable.get("fileName") if isinstance(variable.get("fileName"), str) else None
+        )
+        return AttachmentPart("text/plain", variable["code"].encode(), label or "pasted text")
+    if not name:
+        return None
+    media = "inode/directory" if kind in ("directory", "folder") else _UNKNOWN
+    return AttachmentPart(media, None, name)  # named only: VS Code keeps no content
+
+
+def _name(variable: dict[str, Any]) -> str | None:
+    """Where the attached thing is (path, with its lines), else the name VS Code shows."""
+    place = _place(variable.get("value"))
+    if place:
+        return place
+    name = variable.get("fullName") or variable.get("name")
+    if isinstance(name, str) and name.strip():
+        return name.strip().removeprefix("file:")
+    return None
+
+
+def _place(value: Any) -> str | None:
+    if isinstance(value, str) and "://" in value:
+        return path_from_uri(value)
+    if not isinstance(value, dict):
+        return None
+    uri = value.get("uri") if isinstance(value.get("uri"), dict | str) else value
+    path = _path(uri)
+    if not path:
+        return None
+    lines = _lines(value.get("range"))
+    return f"{path}:{lines}" if lines else path
+
+
+def _path(uri: Any) -> str | None:
+    if isinstance(uri, str):
+        return path_from_uri(uri) if "://" in uri else None
+    if not isinstance(uri, dict):
+        return None
+    for key in ("fsPath", "path"):
+        if isinstance(uri.get(key), str) and uri[key]:
+            return uri[key]
+    external = uri.get("external")
+    return path_from_uri(external) if isinstance(external, str) and external else None
+
+
+def _lines(span: Any) -> str | None:
+    if not isinstance(span, dict):
+        return None
+    first, last = span.get("startLineNumber"), span.get("endLineNumber")
+    if not isinstance(first, int) or isinstance(first, bool):
+        return None
+    if not isinstance(last, int) or isinstance(last, bool) or last == first:
+        return str(first)
+    return f"{first}-{last}"
+
+
+def _bytes(value: Any) -> bytes | None:
+    """An image's bytes: a JSON-serialised ``Uint8Array`` (an object of index -> byte, or a
+    list), or base64 text."""
+    try:
+        if isinstance(value, dict) and value and all(k.isdigit() for k in value):
+            return bytes(value[str(i)] for i in range(len(value)))
+        if isinstance(value, list) and value:
+            return bytes(value)
+        if isinstance(value, str) and value:
+            return base64.b64decode(value.split(",", 1)[-1], validate=True)
+    except (KeyError, TypeError, ValueError, binascii.Error):
+        return None
+    return None
+
+
+def _media_of(name: str, default: str) -> str:
+    guessed, _ = mimetypes.guess_type(name, strict=False)
+    return guessed if guessed and guessed.startswith("image/") else default
+
+
+def edit_calls(groups: list[dict[str, Any]]) -> list[ToolCallPart]:
+    """The ``textEditGroup`` parts of one response as one ``edit`` call per file, in the
+    order the files were first edited: the lines each edit replaced and its new text."""
+    by_file: dict[str, list[dict[str, Any]]] = {}
+    for group in groups:
+        path = _path(group.get("uri"))
+        if not path:
+            continue
+        edits = by_file.setdefault(path, [])
+        for batch in group.get("edits") if isinstance(group.get("edits"), list) else []:
+            for edit in batch if isinstance(batch, list) else [batch]:
+                if isinstance(edit, dict) and isinstance(edit.get("text"), str):
+                    lines = _lines(edit.get("range"))
+                    edits.append({"lines": lines, "new_string": edit["text"]} if lines
+                                 else {"new_string": edit["text"]})  # fmt: skip
+    calls = []
+    for path, edits in by_file.items():
+        if len(edits) <= 1:  # none: the file is named, its new text was not kept
+            calls.append(
+                ToolCallPart(EDIT_TOOL, {"file_path": path, **(edits[0] if edits else {})})
+            )
+        else:
+            calls.append(ToolCallPart(EDIT_TOOL, {"file_path": path, "edits": edits}))
+    return calls

@@ -309,3 +309,63 @@ def test_what_was_attached_to_a_prompt_is_kept_with_it(tmp_path):
         ("snippet.ts", b"const x = 1;", "text/plain"),
         ("screenshot.png", png, "image/png"),
     ]
+
+
+def _invocation(tool: str, call_id: str, message: str, **extra):
+    return {"kind": "toolInvocationSerialized", "toolId": tool, "toolCallId": call_id,
+            "pastTenseMessage": {"value": message}, "isComplete": True, **extra}  # fmt: skip
+
+
+def _tsx(*chunks: str):
+    """A tool result as Copilot keeps it: prompt-tsx text nodes."""
+    nodes = [{"type": 2, "text": c, "lineBreakBefore": i == 0} for i, c in enumerate(chunks)]
+    return {
+        "$mid": 20,
+        "content": [{"$mid": 23, "value": {"node": {"type": 1, "children": nodes}}}],
+    }
+
+
+def test_tool_calls_get_the_arguments_and_results_the_model_saw(tmp_path):
+    """The invocations in response[] are written for display (no input, a read file's
+    content nowhere, a search's matches only as places); Copilot's result.metadata has the
+    model's calls with their arguments and results under other ids: paired by order (VS
+    Code's own *_internal invocations aside), when every invocation has its call."""
+    response = [
+        markdown("Let me look. "),
+        _invocation("copilot_readFile", "u1", "Read a.py"),
+        _invocation("copilot_findTextInFiles", "u2", "Searched for `retry`, 1 result",
+                    resultDetails=[{"uri": {"path": "/w/a.py", "scheme": "file"}}]),
+        _invocation("copilot_insertEdit", "u3", "Edited", presentation="hidden"),
+        _invocation("vscode_editFile_internal", "u4", "", presentation="hidden"),
+        markdown("Done."),
+    ]  # fmt: skip
+    metadata = {
+        "toolCallRounds": [
+            {"response": "Let me look. ", "toolCalls": [
+                {"name": "read_file", "arguments": '{"filePath": "/w/a.py", "startLine": 1}', "id": "m1"},
+                {"name": "grep_search", "arguments": '{"query": "retry"}', "id": "m2"}]},
+            {"response": "", "toolCalls": [{"name": "insert_edit_into_file", "arguments": "{}", "id": "m3"}]},
+        ],
+        "toolCallResults": {"m1": _tsx("```python\n", "def retry(): ...\n", "```"),
+                            "m2": _tsx("1 match", '<match path="/w/a.py" line=1>\n')},
+    }  # fmt: skip
+    result = {"timings": {"totalElapsed": 5_000}, "metadata": metadata}
+    unpaired = {"timings": {"totalElapsed": 5_000}, "metadata": {**metadata, "toolCallRounds": []}}
+    data = session(SID, [request(0, "Where is retry?", response, result=result),
+                         request(1, "Again", response, result=unpaired)])  # fmt: skip
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    first, second = [m for m in s.messages if m.role == "assistant"]
+    calls = [(p.name, p.input) for p in first.parts if p.kind == "tool_call"]
+    assert calls == [
+        ("copilot_readFile", {"filePath": "/w/a.py", "startLine": 1}),
+        ("copilot_findTextInFiles", {"query": "retry"}),
+    ]
+    results = [m for m in s.messages if m.role == "tool"]
+    outputs = {p.call_id: p.output for p in results[0].parts}
+    assert outputs["u1"] == "```python\ndef retry(): ...\n```"
+    assert outputs["u2"] == '1 match<match path="/w/a.py" line=1>\n'
+    # No calls to pair with: the invocations as they are (the search's places as output).
+    assert [p.input for p in second.parts if p.kind == "tool_call"] == [{}, {}]
+    assert [p.output for p in results[-1].parts] == ["/w/a.py"]

@@ -1,5 +1,5 @@
-"""What a prompt to VS Code's chat carried besides its text, and the edits its answer made
-(FORMATS.md §5.3-§5.4).
+"""What a prompt to VS Code's chat carried besides its text, the edits its answer made, and
+the model's own tool calls (FORMATS.md §5.3-§5.4).
 
 - ``variableData.variables[]``: the files, folders, selections, symbols, images and pasted
   text attached to the prompt (by the person, or implicitly: the active file or selection),
@@ -8,12 +8,15 @@
   sets enabled for the request are not attachments.
 - ``textEditGroup`` parts of the response: each file's edits (the lines replaced and the
   new text), one ``edit`` call per file.
+- ``result.metadata`` (Copilot's own record, ``model_calls``): the model's tool calls with
+  their arguments and the results it read, which the displayed invocations lack.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
 import mimetypes
 from typing import Any
 
@@ -150,3 +153,57 @@ def edit_calls(groups: list[dict[str, Any]]) -> list[ToolCallPart]:
         else:
             calls.append(ToolCallPart(EDIT_TOOL, {"file_path": path, "edits": edits}))
     return calls
+
+
+def model_calls(request: dict[str, Any]) -> list[tuple[Any, str | None]]:
+    """(arguments, result as the model read it) of each tool call the model made, in order,
+    from Copilot's ``result.metadata``: ``toolCallRounds[].toolCalls[]`` (arguments as a JSON
+    string) and ``toolCallResults[<call id>]`` (prompt-tsx text nodes)."""
+    result = request.get("result")
+    metadata = result.get("metadata") if isinstance(result, dict) else None
+    if not isinstance(metadata, dict):
+        return []
+    rounds = metadata.get("toolCallRounds")
+    results = metadata.get("toolCallResults")
+    results = results if isinstance(results, dict) else {}
+    calls: list[tuple[Any, str | None]] = []
+    for round_ in rounds if isinstance(rounds, list) else []:
+        listed = round_.get("toolCalls") if isinstance(round_, dict) else None
+        for call in listed if isinstance(listed, list) else []:
+            if not isinstance(call, dict):
+                continue
+            args: Any = call.get("arguments")
+            if isinstance(args, str):
+                try:
+                    args = json.loads(args)
+                except ValueError:
+                    pass
+            held = results.get(call.get("id")) if isinstance(call.get("id"), str) else None
+            calls.append((args, _result_text(held) if held is not None else None))
+    return calls
+
+
+def _result_text(held: Any) -> str:
+    content = held.get("content") if isinstance(held, dict) else held
+    pieces: list[str] = []
+    for item in content if isinstance(content, list) else [content]:
+        value = item.get("value") if isinstance(item, dict) else item
+        if isinstance(value, str):
+            pieces.append(value)
+        elif isinstance(value, dict):
+            out: list[str] = []
+            _text_nodes(value.get("node", value), out)
+            pieces.append("".join(out))
+    return "\n".join(p for p in pieces if p)
+
+
+def _text_nodes(node: Any, out: list[str]) -> None:
+    """The text chunks of a prompt-tsx tree in order (a chunk may ask for a line break)."""
+    if not isinstance(node, dict):
+        return
+    if isinstance(node.get("text"), str):
+        if node.get("lineBreakBefore") and out and not out[-1].endswith("\n"):
+            out.append("\n")
+        out.append(node["text"])
+    for child in node.get("children") if isinstance(node.get("children"), list) else []:
+        _text_nodes(child, out)

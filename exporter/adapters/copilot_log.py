@@ -17,7 +17,7 @@ from typing import Any
 from ..errors import Problem
 from ..model import Message, NoticePart, Part, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 from ._jsonl import iter_jsonl, parse_timestamp
-from .copilot_context import edit_calls, variable_parts
+from .copilot_context import edit_calls, model_calls, variable_parts
 
 SOURCE = "copilot"
 # Response parts that are progress, confirmations or bookkeeping, not conversation.
@@ -28,6 +28,7 @@ _UI_KINDS = {
     "codeblockUri", "notebookEditGroup", "workspaceEdit", "multiDiffData",
     "clearToPreviousToolInvocation", "markdownVuln",
 }  # fmt: skip
+_TOOL_KINDS = ("toolInvocationSerialized", "toolInvocation")
 _CANCELLED, _FAILED = 2, 3  # modelState values (Pending 0, Complete 1, …)
 
 
@@ -175,7 +176,7 @@ def session_messages(data: dict[str, Any]) -> tuple[list[Message], list[str]]:
         model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
         if model and model not in models:
             models.append(model)
-        parts, results = _response(request.get("response"))
+        parts, results = _response(request.get("response"), model_calls(request))
         parts += _outcome(request)
         answered = _answered_at(request, when)
         if parts:
@@ -189,7 +190,23 @@ def session_messages(data: dict[str, Any]) -> tuple[list[Message], list[str]]:
     return messages, models
 
 
-def _response(response: Any) -> tuple[list[Part], list[Part]]:
+def _paired(response: list[Any], calls: list[tuple[Any, str | None]]) -> dict[int, Any]:
+    """Tool invocation (by position in ``response``) -> the model's call it shows. The ids
+    differ, so they are paired by order, and only when every invocation the model made has
+    its call (VS Code's own ``*_internal`` invocations are not the model's)."""
+    made = [
+        i
+        for i, part in enumerate(response)
+        if isinstance(part, dict)
+        and part.get("kind") in _TOOL_KINDS
+        and not str(part.get("toolId") or "").endswith("_internal")
+    ]
+    return dict(zip(made, calls, strict=True)) if len(made) == len(calls) else {}
+
+
+def _response(response: Any, calls: list[tuple[Any, str | None]]) -> tuple[list[Part], list[Part]]:
+    response = response if isinstance(response, list) else []
+    paired = _paired(response, calls)
     parts: list[Part] = []
     results: list[Part] = []
     text: list[str] = []
@@ -201,7 +218,7 @@ def _response(response: Any) -> tuple[list[Part], list[Part]]:
             parts.append(TextPart(joined))
         text.clear()
 
-    for part in response if isinstance(response, list) else []:
+    for index, part in enumerate(response):
         if isinstance(part, str):
             text.append(part)
             continue
@@ -222,11 +239,11 @@ def _response(response: Any) -> tuple[list[Part], list[Part]]:
             thought = "".join(value) if isinstance(value, list) else value
             if isinstance(thought, str) and thought.strip():
                 parts.append(ThinkingPart(thought))
-        elif kind in ("toolInvocationSerialized", "toolInvocation"):
+        elif kind in _TOOL_KINDS:
             if part.get("presentation") == "hidden":
                 continue
             flush()
-            call, result = _tool(part)
+            call, result = _tool(part, paired.get(index))
             parts.append(call)
             if result:
                 results.append(result)
@@ -241,7 +258,11 @@ def _response(response: Any) -> tuple[list[Part], list[Part]]:
     return parts, results
 
 
-def _tool(part: dict[str, Any]) -> tuple[ToolCallPart, ToolResultPart | None]:
+def _tool(
+    part: dict[str, Any], made: tuple[Any, str | None] | None = None
+) -> tuple[ToolCallPart, ToolResultPart | None]:
+    """A tool invocation; ``made`` (the model's own call: arguments and the result it read)
+    fills in what the invocation, written for display, does not hold."""
     name = str(part.get("toolId") or "tool")
     call_id = part.get("toolCallId") if isinstance(part.get("toolCallId"), str) else None
     description = (
@@ -277,6 +298,11 @@ def _tool(part: dict[str, Any]) -> tuple[ToolCallPart, ToolResultPart | None]:
         is_error = bool(details.get("isError"))
     elif isinstance(details, list):
         output = "\n".join(p for p in (_uri_path(d) for d in details) if p)
+    if made is not None:
+        if tool_input is None and made[0] is not None:
+            tool_input = made[0]
+        if made[1] and (not output or isinstance(details, list)):
+            output = made[1]  # what the tool returned, not the places VS Code listed
     call = ToolCallPart(name, tool_input if tool_input is not None else {}, call_id, description)
     if not output and not is_error:
         return call, None

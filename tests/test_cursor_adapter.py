@@ -4,6 +4,7 @@ we build here (generation 4, the Agent transcripts: test_cursor_agent_adapter.py
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import sqlite3
 from contextlib import closing
@@ -337,3 +338,35 @@ def test_the_legacy_chat_panel_keeps_selections_and_screenshots(tmp_path):
         ("/tmp/paste.png", None),
     ]
     assert [m.role for m in session.messages] == ["user", "assistant"]
+
+
+def _layout(root: str) -> str:
+    return json.dumps({"rootPath": root.rsplit("/", 1)[-1], "content": {},
+                       "listDirV2Result": {"directoryTreeRoot": {"absPath": root, "childrenDirs": []}}})  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "layouts, expected",
+    [
+        (["/Users/dev/projects/git-ai"], ("git-ai", "/Users/dev/projects/git-ai")),
+        (["/w/one", "/w/two"], (None, None)),  # a multi-root workspace: no single folder
+    ],
+)
+def test_a_composer_no_workspace_claims_gets_its_folder_and_branch_from_its_requests(
+    tmp_path, layouts, expected
+):
+    """messageRequestContext rows (what Cursor sent with a request) hold the workspace's
+    layout and `git status`: the folder of a one-folder workspace and the branch, for a
+    composer no workspace lists and without createdOnBranch."""
+    user = tmp_path / CURSOR
+    disk = global_composer(createdOnBranch=None)
+    status = "On branch feat/track-time\nYour branch is up to date.\n"
+    disk[f"messageRequestContext:{COMPOSER}:b1"] = {
+        "gitStatusRaw": status, "projectLayouts": [_layout(r) for r in layouts],
+        "terminalFiles": [], "cursorRules": [],
+    }  # fmt: skip
+    make_db(user / "globalStorage" / "state.vscdb", {}, disk)
+    (session,), problems = load(CursorAdapter(), tmp_path)
+    assert problems == []
+    assert (session.project, session.cwd) == expected
+    assert session.git_branch == "feat/track-time"

@@ -112,3 +112,26 @@ def test_the_older_chat_stores_are_read_too(tmp_path):
     assert [p.message for p in problems if "shape" in p.message] == [
         "memento/icube-ai-chat-storage-1: a chat store of a shape not known here; not exported"
     ]
+
+
+def test_a_workspace_with_only_its_input_history_keeps_the_prompts(tmp_path):
+    """Newer builds keep the chats in the encrypted database: the input history (what the
+    person typed, no answers, no times) is the last resort, one session per workspace; a
+    workspace whose chats are in a store does not get it."""
+    user = tmp_path / ".config" / "Trae" / "User"
+    history = [{"inputText": "add a login page"}, {"inputText": "  "}, {"inputText": "now tests"}]
+    workspace(user, "ws1", "file:///home/dev/work/shop",
+              {"icube-ai-agent-storage-input-history": history})  # fmt: skip
+    workspace(user, "ws2", "file:///home/dev/work/blog", {
+        "memento/icube-ai-agent-storage": trae_store(trae_session()),
+        "memento/icube-ai-agent-storage-input-history": [{"inputText": "add a login page"}],
+    })  # fmt: skip
+    sessions, _ = load(TraeAdapter(), tmp_path)
+    by_project = {s.project: s for s in sessions}
+    assert sorted(by_project) == ["blog", "shop"]
+    shop = by_project["shop"]
+    assert shop.session_id == "ws1-input-history" and shop.started_at is None
+    assert shop.title == "Input history (prompts only)"
+    assert texts(shop, "user") == ["add a login page", "now tests"]
+    assert [m.role for m in shop.messages] == ["user", "user"]
+    assert by_project["blog"].session_id == "s-1"

@@ -6,6 +6,9 @@ unit; its ``workspace.json`` names the project. Sessions live under the ``ItemTa
 ``memento/icube-ai-agent-storage`` (TEXT or BLOB), messages ordered by ``turnIndex``; the
 older chat stores ``memento/icube-ai-chat-storage-<n>`` and ``…-ng-chat-storage-<n>`` are
 read the same way (a session in two stores once; a store of an unknown shape reported).
+A workspace with chats in none of them but prompts in its input history
+(``icube-ai-agent-storage-input-history``) gets one session of those prompts, undated and
+without answers: newer builds keep the answers only in the encrypted store.
 
 An assistant message with an empty ``content`` is rebuilt from ``agentTaskContent``: the
 proposal, its reasoning (as thinking), each plan step as a tool call with its parameters and
@@ -38,6 +41,10 @@ from .vscode import (
 
 SOURCE = "trae"
 STORE_KEY = "memento/icube-ai-agent-storage"
+HISTORY_KEYS = (
+    "memento/icube-ai-agent-storage-input-history",
+    "icube-ai-agent-storage-input-history",
+)
 OLDER_STORES = ("memento/icube-ai-chat-storage", "memento/icube-ai-ng-chat-storage")
 ENCRYPTED_DB = Path("ModularData") / "ai-agent" / "database.db"
 
@@ -79,7 +86,8 @@ class TraeAdapter:
         folder = folder_of_workspace(workspace)
         garbled = 0
         seen: set[str] = set()
-        for key, store in _stores(ref.main.path, result.problems):
+        stores, history = _stores(ref.main.path, result.problems)
+        for key, store in stores:
             for i, raw in enumerate(_sessions_of(store), 1):
                 if isinstance(raw, dict) and not isinstance(raw.get("sessionId"), str):
                     raw = {**raw, "sessionId": raw.get("id")}  # the older chat stores' name
@@ -98,6 +106,8 @@ class TraeAdapter:
             if store is not None and not _sessions_of(store) and not _empty(store):
                 why = f"{key}: a chat store of a shape not known here; not exported"
                 result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
+        if not result.sessions and history:
+            result.sessions.append(_history_session(history, workspace.name, folder, ref.main.path))
         if garbled:
             result.problems.append(
                 Problem(str(ref.main.path), f"{garbled} strings that were mostly control "
@@ -122,18 +132,47 @@ class TraeAdapter:
             )  # fmt: skip
 
 
-def _stores(path: Path, problems: list[Problem]) -> list[tuple[str, Any]]:
-    """The chat stores of a workspace database: the agent store, then the older chat stores
-    (``memento/icube-ai-chat-storage-<n>``, ``memento/icube-ai-ng-chat-storage-<n>``)."""
+def _stores(path: Path, problems: list[Problem]) -> tuple[list[tuple[str, Any]], list[str]]:
+    """The chat stores of a workspace database (the agent store, then the older chat stores
+    ``memento/icube-ai-chat-storage-<n>``, ``memento/icube-ai-ng-chat-storage-<n>``), and the
+    prompts of its input history."""
     try:
         with Database(path) as db:
             found = [(STORE_KEY, db.get("ItemTable", STORE_KEY))]
             for prefix in OLDER_STORES:
                 found += list(db.items("ItemTable", prefix))
+            history = next(
+                (v for k in HISTORY_KEYS if (v := db.get("ItemTable", k)) is not None), None
+            )
     except SourceError as exc:
         problems.append(exc.problem(SOURCE))
-        return []
-    return found
+        return [], []
+    if isinstance(history, dict):
+        history = history.get("list") or history.get("history")
+    prompts = [
+        text
+        for item in (history if isinstance(history, list) else [])
+        if isinstance(text := item.get("inputText") if isinstance(item, dict) else item, str)
+        and text.strip()
+    ]
+    return found, prompts
+
+
+def _history_session(prompts: list[str], name: str, folder: str | None, path: Path) -> Session:
+    """The last resort for a workspace whose chats are in no store here (newer builds keep
+    them in the encrypted database): the prompts its input box remembers, in order, with no
+    answers and no times (Trae keeps none)."""
+    return Session(
+        source=SOURCE,
+        session_id=f"{name}-input-history",
+        messages=tuple(
+            Message("user", (TextPart(text),), f"input {i}") for i, text in enumerate(prompts, 1)
+        ),
+        source_path=path,
+        title="Input history (prompts only)",  # not one conversation: no first prompt's title
+        project=project_of_path(folder),
+        cwd=folder,
+    )
 
 
 def _sessions_of(store: Any) -> list[Any]:

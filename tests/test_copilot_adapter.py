@@ -211,7 +211,7 @@ def test_pre_file_sessions_in_the_workspace_database(tmp_path):
     ]
 
 
-@pytest.mark.parametrize("product", ["Code", "Code - Insiders", "VSCodium"])
+@pytest.mark.parametrize("product", ["Code", "Code - Insiders", "VSCodium", "Code - OSS"])
 def test_vscode_flavours_and_portable_mode(tmp_path, product):
     write(
         tmp_path

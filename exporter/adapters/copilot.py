@@ -1,7 +1,8 @@
 """GitHub Copilot Chat in VS Code: the chat session files VS Code itself writes (FORMATS.md §5).
 
-Where, in the ``User`` folder of ``Code``, ``Code - Insiders`` and ``VSCodium`` (Linux,
-macOS and Windows layouts; ``VSCODE_PORTABLE`` and ``VSCODE_APPDATA`` on the real home):
+Where, in the ``User`` folder of ``Code``, ``Code - Insiders``, ``VSCodium`` and
+``Code - OSS`` (Linux, macOS and Windows layouts; ``VSCODE_PORTABLE`` and ``VSCODE_APPDATA``
+on the real home):
 
 - ``workspaceStorage/<id>/chatSessions/<session>.jsonl`` (a mutation log, VS Code ≥ 1.109)
   or ``.json`` (one document, older); when both exist the ``.jsonl`` wins;
@@ -47,7 +48,7 @@ from .vscode import (
 )
 
 SOURCE = "copilot"
-PRODUCTS = ["Code", "Code - Insiders", "VSCodium"]
+PRODUCTS = ["Code", "Code - Insiders", "VSCodium", "Code - OSS"]
 INDEX_KEY = "chat.ChatSessionStore.index"
 LEGACY_KEY = "interactive.sessions"
 

@@ -269,7 +269,26 @@ def test_the_edits_an_answer_made_are_shown_with_their_new_text(tmp_path):
         ("edit", {"file_path": "/w/app/util.ts", "edits": [
             {"lines": "1-2", "new_string": "a"}, {"lines": "7", "new_string": ""}]}),
     ]  # fmt: skip
-    assert answer.parts[0].kind == "text" and "Done!" in answer.parts[0].text
+    # The empty code block VS Code shows the edited file in is left out; the text is whole.
+    assert [p.text for p in answer.parts if p.kind == "text"] == ["I'll change it. \nDone!"]
+
+
+def test_an_edit_streamed_a_line_at_a_time_reads_as_one(tmp_path):
+    lines = ["id,setup", "1,a joke", "", "2,another"]
+    batches = [[]] + [
+        [{"text": t, "range": {"startLineNumber": n, "startColumn": 1, "endLineNumber": n,
+                               "endColumn": 9}}] for n, t in enumerate(lines, 1)
+    ] + [[{"text": "x", "range": {"startLineNumber": 9, "startColumn": 4, "endLineNumber": 9,
+                                  "endColumn": 4}}]]  # fmt: skip
+    uri = {"path": "/w/jokes.csv", "scheme": "file"}
+    response = [markdown("Added."), {"kind": "textEditGroup", "uri": uri, "edits": batches}]
+    data = session(SID, [request(0, "Add a joke", response)])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), _ = load(tmp_path)
+    (call,) = [p for m in s.messages for p in m.parts if p.kind == "tool_call"]
+    assert call.input == {"file_path": "/w/jokes.csv", "edits": [
+        {"lines": "1-4", "new_string": "id,setup\n1,a joke\n\n2,another"},
+        {"lines": "9", "new_string": "x"}]}  # fmt: skip
 
 
 def test_what_was_attached_to_a_prompt_is_kept_with_it(tmp_path):

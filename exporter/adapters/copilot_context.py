@@ -131,8 +131,9 @@ def _media_of(name: str, default: str) -> str:
 
 def edit_calls(groups: list[dict[str, Any]]) -> list[ToolCallPart]:
     """The ``textEditGroup`` parts of one response as one ``edit`` call per file, in the
-    order the files were first edited: the lines each edit replaced and its new text."""
-    by_file: dict[str, list[dict[str, Any]]] = {}
+    order the files were first edited: the lines each edit replaced and its new text. Edits
+    streamed a line at a time (each at column 1 of the line after the last) read as one."""
+    by_file: dict[str, list[tuple[dict[str, Any], str]]] = {}
     for group in groups:
         path = _path(group.get("uri"))
         if not path:
@@ -141,18 +142,47 @@ def edit_calls(groups: list[dict[str, Any]]) -> list[ToolCallPart]:
         for batch in group.get("edits") if isinstance(group.get("edits"), list) else []:
             for edit in batch if isinstance(batch, list) else [batch]:
                 if isinstance(edit, dict) and isinstance(edit.get("text"), str):
-                    lines = _lines(edit.get("range"))
-                    edits.append({"lines": lines, "new_string": edit["text"]} if lines
-                                 else {"new_string": edit["text"]})  # fmt: skip
+                    span = edit.get("range") if isinstance(edit.get("range"), dict) else {}
+                    edits.append((span, edit["text"]))
     calls = []
     for path, edits in by_file.items():
-        if len(edits) <= 1:  # none: the file is named, its new text was not kept
+        shown = [_edit(span, text) for span, text in _line_runs(edits)]
+        if len(shown) <= 1:  # none: the file is named, its new text was not kept
             calls.append(
-                ToolCallPart(EDIT_TOOL, {"file_path": path, **(edits[0] if edits else {})})
+                ToolCallPart(EDIT_TOOL, {"file_path": path, **(shown[0] if shown else {})})
             )
         else:
-            calls.append(ToolCallPart(EDIT_TOOL, {"file_path": path, "edits": edits}))
+            calls.append(ToolCallPart(EDIT_TOOL, {"file_path": path, "edits": shown}))
     return calls
+
+
+def _edit(span: dict[str, Any], text: str) -> dict[str, Any]:
+    lines = _lines(span)
+    return {"lines": lines, "new_string": text} if lines else {"new_string": text}
+
+
+def _line_runs(edits: list[tuple[dict[str, Any], str]]) -> list[tuple[dict[str, Any], str]]:
+    """Consecutive whole-line edits (column 1, each on the line after the one before) as one
+    edit over their lines, their texts a line each."""
+    runs: list[tuple[dict[str, Any], str]] = []
+    for span, text in edits:
+        if runs and _follows(runs[-1][0], span):
+            first, joined = runs[-1]
+            runs[-1] = ({**first, "endLineNumber": span.get("endLineNumber")}, f"{joined}\n{text}")
+        else:
+            runs.append((span, text))
+    return runs
+
+
+def _follows(before: dict[str, Any], span: dict[str, Any]) -> bool:
+    end, start = before.get("endLineNumber"), span.get("startLineNumber")
+    return (
+        before.get("startColumn") == 1
+        and span.get("startColumn") == 1
+        and isinstance(end, int)
+        and isinstance(start, int)
+        and start == end + 1
+    )
 
 
 def model_calls(request: dict[str, Any]) -> list[tuple[Any, str | None]]:

@@ -28,6 +28,12 @@ _UI_KINDS = {
     "codeblockUri", "notebookEditGroup", "workspaceEdit", "multiDiffData",
     "clearToPreviousToolInvocation", "markdownVuln",
 }  # fmt: skip
+# An edit's code block: VS Code writes an empty fenced block around a codeblockUri part and
+# shows the file edited in it; the block is left out (the edit is its own call).
+_PILL = "\x00edit\x00"
+_EDIT_PILL = re.compile(
+    r"(?m)^[ \t]*(`{3,}|~{3,})[^\n]*\n\s*" + re.escape(_PILL) + r"\s*\1[ \t]*$\n?"
+)
 _TOOL_KINDS = ("toolInvocationSerialized", "toolInvocation")
 _CANCELLED, _FAILED = 2, 3  # modelState values (Pending 0, Complete 1, …)
 
@@ -213,7 +219,7 @@ def _response(response: Any, calls: list[tuple[Any, str | None]]) -> tuple[list[
     edits: list[dict[str, Any]] = []
 
     def flush() -> None:
-        joined = "".join(text)
+        joined = _EDIT_PILL.sub("", "".join(text)).replace(_PILL, "")
         if joined.strip():
             parts.append(TextPart(joined))
         text.clear()
@@ -249,6 +255,8 @@ def _response(response: Any, calls: list[tuple[Any, str | None]]) -> tuple[list[
                 results.append(result)
         elif kind == "textEditGroup":
             edits.append(part)
+        elif kind == "codeblockUri" and part.get("isEdit"):
+            text.append(_PILL)  # where VS Code shows the edited file in an empty code block
         elif kind == "warning":
             flush()
             parts.append(NoticePart("error", _string(part.get("content"))))

@@ -388,3 +388,31 @@ def test_tool_calls_get_the_arguments_and_results_the_model_saw(tmp_path):
     # No calls to pair with: the invocations as they are (the search's places as output).
     assert [p.input for p in second.parts if p.kind == "tool_call"] == [{}, {}]
     assert [p.output for p in results[-1].parts] == ["/w/a.py"]
+
+
+def test_a_denied_or_skipped_tool_call_says_so_and_an_older_terminal_call_keeps_its_command(
+    tmp_path,
+):
+    """isConfirmed: false (before VS Code 1.104) or {type: 0} is a call the person denied,
+    {type: 5} one they skipped: it did not run, and the note says so. The older terminal
+    invocation data is {kind: 'terminal', command, language}."""
+    response = [
+        _invocation("run_in_terminal", "t1", "Run `rm -rf build`", isConfirmed={"type": 0},
+                    toolSpecificData={"kind": "terminal", "commandLine": {"original": "rm -rf build"}}),
+        _invocation("run_in_terminal", "t2", "Run `make`", isConfirmed=False,
+                    toolSpecificData={"kind": "terminal", "command": "make", "language": "sh"}),
+        _invocation("copilot_readFile", "t3", "Read a.py", isConfirmed={"type": 5}),
+        _invocation("copilot_readFile", "t4", "Read b.py", isConfirmed={"type": 1}),
+    ]  # fmt: skip
+    data = session(SID, [request(0, "Clean up", response)])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), _ = load(tmp_path)
+    calls = [p for m in s.messages for p in m.parts if p.kind == "tool_call"]
+    assert [c.input for c in calls[:2]] == [{"command": "rm -rf build"}, {"command": "make"}]
+    results = {p.call_id: (p.output, p.is_error) for m in s.messages for p in m.parts
+               if p.kind == "tool_result"}  # fmt: skip
+    assert results == {
+        "t1": ("denied by the user", True),
+        "t2": ("denied by the user", True),
+        "t3": ("skipped by the user", True),
+    }

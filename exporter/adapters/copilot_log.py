@@ -35,7 +35,11 @@ _EDIT_PILL = re.compile(
     r"(?m)^[ \t]*(`{3,}|~{3,})[^\n]*\n\s*" + re.escape(_PILL) + r"\s*\1[ \t]*$\n?"
 )
 _TOOL_KINDS = ("toolInvocationSerialized", "toolInvocation")
-_CANCELLED, _FAILED = 2, 3  # modelState values (Pending 0, Complete 1, …)
+_CANCELLED, _FAILED = 2, 3
+_DENIED, _SKIPPED = (
+    0,
+    5,
+)  # isConfirmed.type (ToolConfirmKind)  # modelState values (Pending 0, Complete 1, …)
 
 
 class _Missing(Exception):
@@ -284,7 +288,7 @@ def _tool(
     output = ""
     is_error = False
     if specific.get("kind") == "terminal":
-        line = specific.get("commandLine")
+        line = specific.get("commandLine") or specific.get("command")  # the latter: older
         command = (
             (line.get("userEdited") or line.get("toolEdited") or line.get("original"))
             if isinstance(line, dict)
@@ -312,9 +316,23 @@ def _tool(
         if made[1] and (not output or isinstance(details, list)):
             output = made[1]  # what the tool returned, not the places VS Code listed
     call = ToolCallPart(name, tool_input if tool_input is not None else {}, call_id, description)
+    refused = _refused(part.get("isConfirmed"))
+    if refused and not output:
+        return call, ToolResultPart(refused, call_id, True)
     if not output and not is_error:
         return call, None
     return call, ToolResultPart(output, call_id, is_error)
+
+
+def _refused(confirmed: Any) -> str | None:
+    """Why a tool call did not run, from ``isConfirmed``: ``false`` before VS Code 1.104,
+    then ``{type: ToolConfirmKind}`` (0 Denied, 5 Skipped; the others ran)."""
+    kind = confirmed.get("type") if isinstance(confirmed, dict) else None
+    if confirmed is False or kind == _DENIED:
+        return "denied by the user"
+    if kind == _SKIPPED:
+        return "skipped by the user"
+    return None
 
 
 def _outcome(request: dict[str, Any]) -> list[Part]:

@@ -416,3 +416,41 @@ def test_a_denied_or_skipped_tool_call_says_so_and_an_older_terminal_call_keeps_
         "t2": ("denied by the user", True),
         "t3": ("skipped by the user", True),
     }
+
+
+def test_the_answers_the_person_gave_to_the_assistants_questions_are_kept(tmp_path):
+    """A questionCarousel holds the questions the assistant asked and, once submitted, the
+    person's answers (data: question id -> string, {selectedValue}, {selectedValues}, with
+    freeformValue): a call with its result. One never answered has no result. A part of a
+    kind not known here is reported, not passed over in silence."""
+    carousel = {
+        "kind": "questionCarousel", "resolveId": "q-1", "allowSkip": True, "isUsed": True,
+        "message": {"value": "A few questions first"},
+        "questions": [
+            {"id": "fw", "type": "singleSelect", "title": "Which framework?",
+             "options": [{"id": "r", "label": "React", "value": "react"},
+                         {"id": "v", "label": "Vue", "value": "vue"}]},
+            {"id": "name", "type": "text", "title": "Project name"},
+            {"id": "extras", "type": "multiSelect", "title": "Extras?",
+             "options": [{"id": "t", "label": "Tests", "value": "tests"}]},
+        ],
+        "data": {"fw": {"selectedValue": "vue"}, "name": "shop",
+                 "extras": {"selectedValues": ["tests"], "freeformValue": "and CI"}},
+    }  # fmt: skip
+    unanswered = {"kind": "questionCarousel", "questions": [{"id": "x", "title": "Sure?"}],
+                  "allowSkip": True, "isUsed": False}  # fmt: skip
+    response = [markdown("Let me ask."), carousel, unanswered, {"kind": "brandNewKind", "v": 1}]
+    data = session(SID, [request(0, "Start a project", response)])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    calls = [p for m in s.messages for p in m.parts if p.kind == "tool_call"]
+    assert [(c.name, c.description) for c in calls] == [
+        ("questions", "A few questions first"), ("questions", None)]  # fmt: skip
+    assert calls[0].input["questions"][0] == {
+        "question": "Which framework?", "options": ["React", "Vue"]}  # fmt: skip
+    (result,) = [p for m in s.messages for p in m.parts if p.kind == "tool_result"]
+    assert (result.call_id, result.output) == (
+        "q-1", "Which framework?: Vue\nProject name: shop\nExtras?: Tests, and CI")  # fmt: skip
+    assert [p.message for p in problems] == [
+        "response parts of a kind not known here left out: brandNewKind"
+    ]

@@ -118,7 +118,7 @@ class CopilotAdapter:
             return result
         title = ref.fact("title")
         _not_objects(best[1], best[2], result.problems)
-        session = _session(best[1], best[2], ref.session_id, title)
+        session = _session(best[1], best[2], ref.session_id, title, result.problems)
         if session:
             result.sessions.append(session)
         return result
@@ -128,7 +128,7 @@ class CopilotAdapter:
         for data in stored if isinstance(stored, list) else []:
             if isinstance(data, dict) and isinstance(data.get("sessionId"), str):
                 _not_objects(data, ref.main.path, result.problems)
-                session = _session(data, ref.main.path, data["sessionId"], None)
+                session = _session(data, ref.main.path, data["sessionId"], None, result.problems)
                 if session:
                     result.sessions.append(session)
         return result
@@ -207,11 +207,25 @@ def _read_session(path: Path, problems: list[Problem]) -> Any:
 
 
 def _session(
-    data: dict[str, Any], path: Path, session_id: str, index_title: str | None
+    data: dict[str, Any],
+    path: Path,
+    session_id: str,
+    index_title: str | None,
+    problems: list[Problem],
 ) -> Session | None:
     from .copilot_log import last_activity, session_messages
 
-    messages, models = session_messages(data)
+    unknown: set[str] = set()
+    messages, models = session_messages(data, unknown)
+    if unknown:
+        kinds = ", ".join(sorted(unknown))
+        problems.append(
+            Problem(
+                str(path),
+                f"response parts of a kind not known here left out: {kinds}",
+                source=SOURCE,
+            )
+        )
     if not messages:
         return None
     workspace = path.parent.parent if path.parent.name == "chatSessions" else path.parent

@@ -8,6 +8,7 @@ the model's own tool calls (FORMATS.md §5.3-§5.4).
   sets enabled for the request are not attachments.
 - ``textEditGroup`` parts of the response: each file's edits (the lines replaced and the
   new text), one ``edit`` call per file.
+- ``questionCarousel`` parts: the questions the assistant asked and the person's answers.
 - ``result.metadata`` (Copilot's own record, ``model_calls``): the model's tool calls with
   their arguments and the results it read, which the displayed invocations lack.
 """
@@ -20,7 +21,7 @@ import json
 import mimetypes
 from typing import Any
 
-from ..model import AttachmentPart, ToolCallPart
+from ..model import AttachmentPart, ToolCallPart, ToolResultPart
 from .vscode import path_from_uri
 
 _NOT_CONTEXT = frozenset({"tool", "toolset"})
@@ -237,3 +238,65 @@ def _text_nodes(node: Any, out: list[str]) -> None:
         out.append(node["text"])
     for child in node.get("children") if isinstance(node.get("children"), list) else []:
         _text_nodes(child, out)
+
+
+QUESTIONS_TOOL = "questions"
+
+
+def question_parts(part: dict[str, Any]) -> tuple[ToolCallPart, ToolResultPart | None]:
+    """A ``questionCarousel``: the questions the assistant asked, as a call, and the
+    person's answers (``data``: question id -> a string, ``{selectedValue}``,
+    ``{selectedValues}``, with any ``freeformValue``) as its result; none when unanswered."""
+    questions = [q for q in part.get("questions") or [] if isinstance(q, dict)]
+    asked = []
+    for q in questions:
+        entry: dict[str, Any] = {"question": _plain(q.get("title")) or str(q.get("id") or "")}
+        labels = [o.get("label") for o in q.get("options") or [] if isinstance(o, dict)]
+        if labels:
+            entry["options"] = labels
+        asked.append(entry)
+    call_id = part.get("resolveId") if isinstance(part.get("resolveId"), str) else None
+    call = ToolCallPart(QUESTIONS_TOOL, {"questions": asked}, call_id, _plain(part.get("message")))
+    answers = part.get("data")
+    if not isinstance(answers, dict) or not answers:
+        return call, None
+    lines = []
+    for q in questions:
+        if q.get("id") in answers:
+            value = _answer(answers[q["id"]], q)
+            lines.append(f"{_plain(q.get('title')) or q['id']}: {value}")
+    for key, value in answers.items():
+        if all(q.get("id") != key for q in questions):
+            lines.append(f"{key}: {_answer(value, {})}")
+    return call, ToolResultPart("\n".join(lines), call_id)
+
+
+def _answer(value: Any, question: dict[str, Any]) -> str:
+    labels = {
+        o.get("value"): o.get("label")
+        for o in question.get("options") or []
+        if isinstance(o, dict) and isinstance(o.get("label"), str)
+    }
+    if isinstance(value, str):
+        return labels.get(value, value)
+    if not isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False)
+    chosen = value.get("selectedValues")
+    picked = (
+        [labels.get(v, str(v)) for v in chosen]
+        if isinstance(chosen, list)
+        else (
+            [labels.get(value["selectedValue"], str(value["selectedValue"]))]
+            if value.get("selectedValue") is not None
+            else []
+        )  # fmt: skip
+    )
+    if isinstance(value.get("freeformValue"), str) and value["freeformValue"].strip():
+        picked.append(value["freeformValue"])
+    return ", ".join(picked) if picked else json.dumps(value, ensure_ascii=False)
+
+
+def _plain(value: Any) -> str | None:
+    if isinstance(value, dict):
+        value = value.get("value")
+    return value.strip() if isinstance(value, str) and value.strip() else None

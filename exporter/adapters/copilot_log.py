@@ -17,13 +17,13 @@ from typing import Any
 from ..errors import Problem
 from ..model import Message, NoticePart, Part, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 from ._jsonl import iter_jsonl, parse_timestamp
-from .copilot_context import edit_calls, model_calls, variable_parts
+from .copilot_context import edit_calls, model_calls, question_parts, variable_parts
 
 SOURCE = "copilot"
 # Response parts that are progress, confirmations or bookkeeping, not conversation.
 _UI_KINDS = {
     "progressMessage", "progressTaskSerialized", "confirmation", "elicitationSerialized",
-    "questionCarousel", "command", "extensions", "pullRequest", "treeData", "hook",
+    "command", "extensions", "pullRequest", "treeData", "hook",
     "mcpServersStarting", "disabledClaudeHooks", "prepareToolInvocation", "undoStop",
     "codeblockUri", "notebookEditGroup", "workspaceEdit", "multiDiffData",
     "clearToPreviousToolInvocation", "markdownVuln",
@@ -165,8 +165,11 @@ def _assign(parent: Any, key: Any, value: Any) -> None:
         raise _Missing
 
 
-def session_messages(data: dict[str, Any]) -> tuple[list[Message], list[str]]:
-    """The requests of a session object, in order, as messages; plus the models used."""
+def session_messages(
+    data: dict[str, Any], unknown: set[str] | None = None
+) -> tuple[list[Message], list[str]]:
+    """The requests of a session object, in order, as messages; plus the models used.
+    ``unknown`` collects the response part kinds not known here (left out, to report)."""
     messages: list[Message] = []
     models: list[str] = []
     for request in data.get("requests") or []:
@@ -186,7 +189,7 @@ def session_messages(data: dict[str, Any]) -> tuple[list[Message], list[str]]:
         model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
         if model and model not in models:
             models.append(model)
-        parts, results = _response(request.get("response"), model_calls(request))
+        parts, results = _response(request.get("response"), model_calls(request), unknown)
         parts += _outcome(request)
         answered = _answered_at(request, when)
         if parts:
@@ -214,7 +217,9 @@ def _paired(response: list[Any], calls: list[tuple[Any, str | None]]) -> dict[in
     return dict(zip(made, calls, strict=True)) if len(made) == len(calls) else {}
 
 
-def _response(response: Any, calls: list[tuple[Any, str | None]]) -> tuple[list[Part], list[Part]]:
+def _response(
+    response: Any, calls: list[tuple[Any, str | None]], unknown: set[str] | None = None
+) -> tuple[list[Part], list[Part]]:
     response = response if isinstance(response, list) else []
     paired = _paired(response, calls)
     parts: list[Part] = []
@@ -259,11 +264,19 @@ def _response(response: Any, calls: list[tuple[Any, str | None]]) -> tuple[list[
                 results.append(result)
         elif kind == "textEditGroup":
             edits.append(part)
+        elif kind == "questionCarousel":
+            flush()
+            call, result = question_parts(part)
+            parts.append(call)
+            if result:
+                results.append(result)
         elif kind == "codeblockUri" and part.get("isEdit"):
             text.append(_PILL)  # where VS Code shows the edited file in an empty code block
         elif kind == "warning":
             flush()
             parts.append(NoticePart("error", _string(part.get("content"))))
+        elif kind not in _UI_KINDS and unknown is not None:
+            unknown.add(str(kind))  # a newer kind: reported, in case it held conversation
         # everything else (progress, confirmations, UI bookkeeping) is not conversation
     flush()
     parts += edit_calls(edits)  # after the text, whose code fences may surround them

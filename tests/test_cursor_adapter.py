@@ -370,3 +370,21 @@ def test_a_composer_no_workspace_claims_gets_its_folder_and_branch_from_its_requ
     assert problems == []
     assert (session.project, session.cwd) == expected
     assert session.git_branch == "feat/track-time"
+
+
+def test_an_edit_tools_copy_of_the_whole_file_is_not_the_assistants_reply(tmp_path):
+    """An apply_patch bubble holds the edited file whole in codeBlocks (for Cursor's diff
+    view): the note shows the call with its patch, not 2000 lines of the file as if the
+    assistant had written them. A 2024 reply without text is still its code."""
+    user = tmp_path / CURSOR
+    disk = global_composer()
+    disk[f"bubbleId:{COMPOSER}:b3"] = bubble(2, "b3", text="", codeBlocks=[
+        {"uri": {"path": "/w/a.rs"}, "content": "fn whole_file() {}\n", "codeBlockIdx": 0}],
+        toolFormerData={"tool": 7, "name": "apply_patch", "status": "completed",
+                        "userDecision": "accepted", "rawArgs": '{"patch": "-a\\n+b"}',
+                        "result": '{"diff": {}}'})  # fmt: skip
+    make_db(user / "globalStorage" / "state.vscdb", {}, disk)
+    (session,), _ = load(CursorAdapter(), tmp_path)
+    assert "whole_file" not in " ".join(texts(session))
+    calls = [p for m in session.messages for p in m.parts if p.kind == "tool_call"]
+    assert [c.name for c in calls] == ["apply_patch"]

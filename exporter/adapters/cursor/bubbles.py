@@ -56,11 +56,13 @@ def bubble_messages(
         ):
             parts.append(ThinkingPart(thinking["text"]))
         text = bubble.get("text") or bubble.get("rawText")
+        tool = bubble.get("toolFormerData")
         if isinstance(text, str) and text.strip():
             parts.append(TextPart(text))
-        elif bubble.get("codeBlocks"):
+        elif bubble.get("codeBlocks") and not (isinstance(tool, dict) and tool.get("name")):
+            # A tool's bubble keeps the edited file whole in codeBlocks (for Cursor's diff
+            # view): the call shows the change; only a reply without text is its code.
             parts += _code_blocks(bubble["codeBlocks"])
-        tool = bubble.get("toolFormerData")
         result = None
         if isinstance(tool, dict) and tool.get("name"):
             call, result = _tool(tool, source_id)

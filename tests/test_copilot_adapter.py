@@ -454,3 +454,31 @@ def test_the_answers_the_person_gave_to_the_assistants_questions_are_kept(tmp_pa
     assert [p.message for p in problems] == [
         "response parts of a kind not known here left out: brandNewKind"
     ]
+
+
+def test_an_elicitation_keeps_what_the_person_gave_and_markdown_content_its_text(tmp_path):
+    """elicitationSerialized: a request for the person's input and its outcome (accepted
+    with the values given, or rejected). A markdownContent part (the unserialised form)
+    keeps its text under ``content``."""
+    response = [
+        {"kind": "markdownContent", "content": {"value": "Checking the server."}},
+        {"kind": "elicitationSerialized", "title": {"value": "GitHub needs a repository"},
+         "message": "Which repository?", "state": "accepted",
+         "acceptedResult": {"repo": "acme/shop"}, "isHidden": False},
+        {"kind": "elicitationSerialized", "title": "Run outside the sandbox?",
+         "message": "", "state": "rejected", "isHidden": False},
+    ]  # fmt: skip
+    data = session(SID, [request(0, "Open an issue", response)])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    assert texts(s, "assistant") == ["Checking the server."]
+    calls = [p for m in s.messages for p in m.parts if p.kind == "tool_call"]
+    assert [(c.name, c.input) for c in calls] == [
+        ("elicitation", {"title": "GitHub needs a repository", "message": "Which repository?"}),
+        ("elicitation", {"title": "Run outside the sandbox?"}),
+    ]
+    results = [
+        (p.output, p.is_error) for m in s.messages for p in m.parts if p.kind == "tool_result"
+    ]
+    assert results == [('accepted\n{\n  "repo": "acme/shop"\n}', False), ("rejected", True)]

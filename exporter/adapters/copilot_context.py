@@ -8,7 +8,9 @@ the model's own tool calls (FORMATS.md §5.3-§5.4).
   sets enabled for the request are not attachments.
 - ``textEditGroup`` parts of the response: each file's edits (the lines replaced and the
   new text), one ``edit`` call per file.
-- ``questionCarousel`` parts: the questions the assistant asked and the person's answers.
+- ``questionCarousel`` parts: the questions the assistant asked and the person's answers;
+  ``elicitationSerialized``: a request for their input, accepted (with the values given) or
+  rejected.
 - ``result.metadata`` (Copilot's own record, ``model_calls``): the model's tool calls with
   their arguments and the results it read, which the displayed invocations lack.
 """
@@ -243,7 +245,9 @@ def _text_nodes(node: Any, out: list[str]) -> None:
 QUESTIONS_TOOL = "questions"
 
 
-def question_parts(part: dict[str, Any]) -> tuple[ToolCallPart, ToolResultPart | None]:
+def question_parts(
+    part: dict[str, Any], fallback_id: str
+) -> tuple[ToolCallPart, ToolResultPart | None]:
     """A ``questionCarousel``: the questions the assistant asked, as a call, and the
     person's answers (``data``: question id -> a string, ``{selectedValue}``,
     ``{selectedValues}``, with any ``freeformValue``) as its result; none when unanswered."""
@@ -255,7 +259,7 @@ def question_parts(part: dict[str, Any]) -> tuple[ToolCallPart, ToolResultPart |
         if labels:
             entry["options"] = labels
         asked.append(entry)
-    call_id = part.get("resolveId") if isinstance(part.get("resolveId"), str) else None
+    call_id = part.get("resolveId") if isinstance(part.get("resolveId"), str) else fallback_id
     call = ToolCallPart(QUESTIONS_TOOL, {"questions": asked}, call_id, _plain(part.get("message")))
     answers = part.get("data")
     if not isinstance(answers, dict) or not answers:
@@ -300,3 +304,26 @@ def _plain(value: Any) -> str | None:
     if isinstance(value, dict):
         value = value.get("value")
     return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+ELICITATION_TOOL = "elicitation"
+
+
+def elicitation_parts(
+    part: dict[str, Any], call_id: str
+) -> tuple[ToolCallPart, ToolResultPart | None]:
+    """An ``elicitationSerialized`` part: a request for the person's input (an MCP server's
+    form, a confirmation), and what came of it: ``state`` accepted or rejected, with the
+    values they gave (``acceptedResult``)."""
+    asked = {
+        key: text for key in ("title", "subtitle", "message") if (text := _plain(part.get(key)))
+    }
+    call = ToolCallPart(ELICITATION_TOOL, asked, call_id, asked.get("title"))
+    state = part.get("state") if isinstance(part.get("state"), str) else None
+    given = part.get("acceptedResult")
+    if state is None and given is None:
+        return call, None
+    lines = [state] if state else []
+    if given is not None:
+        lines.append(json.dumps(given, ensure_ascii=False, indent=2))
+    return call, ToolResultPart("\n".join(lines), call_id, state == "rejected")

@@ -17,12 +17,18 @@ from typing import Any
 from ..errors import Problem
 from ..model import Message, NoticePart, Part, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 from ._jsonl import iter_jsonl, parse_timestamp
-from .copilot_context import edit_calls, model_calls, question_parts, variable_parts
+from .copilot_context import (
+    edit_calls,
+    elicitation_parts,
+    model_calls,
+    question_parts,
+    variable_parts,
+)
 
 SOURCE = "copilot"
 # Response parts that are progress, confirmations or bookkeeping, not conversation.
 _UI_KINDS = {
-    "progressMessage", "progressTaskSerialized", "confirmation", "elicitationSerialized",
+    "progressMessage", "progressTaskSerialized", "confirmation",
     "command", "extensions", "pullRequest", "treeData", "hook",
     "mcpServersStarting", "disabledClaudeHooks", "prepareToolInvocation", "undoStop",
     "codeblockUri", "notebookEditGroup", "workspaceEdit", "multiDiffData",
@@ -189,7 +195,12 @@ def session_messages(
         model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
         if model and model not in models:
             models.append(model)
-        parts, results = _response(request.get("response"), model_calls(request), unknown)
+        parts, results = _response(
+            request.get("response"),
+            model_calls(request),
+            unknown,
+            rid or f"request {len(messages)}",
+        )
         parts += _outcome(request)
         answered = _answered_at(request, when)
         if parts:
@@ -218,7 +229,10 @@ def _paired(response: list[Any], calls: list[tuple[Any, str | None]]) -> dict[in
 
 
 def _response(
-    response: Any, calls: list[tuple[Any, str | None]], unknown: set[str] | None = None
+    response: Any,
+    calls: list[tuple[Any, str | None]],
+    unknown: set[str] | None = None,
+    request_id: str = "request",
 ) -> tuple[list[Part], list[Part]]:
     response = response if isinstance(response, list) else []
     paired = _paired(response, calls)
@@ -241,7 +255,7 @@ def _response(
             continue
         kind = part.get("kind")
         if kind is None or kind == "markdownContent":
-            value = part.get("value")
+            value = part.get("value") if "value" in part else part.get("content")
             if isinstance(value, dict):
                 value = value.get("value")
             if isinstance(value, str):
@@ -264,9 +278,10 @@ def _response(
                 results.append(result)
         elif kind == "textEditGroup":
             edits.append(part)
-        elif kind == "questionCarousel":
+        elif kind in ("questionCarousel", "elicitationSerialized"):
             flush()
-            call, result = question_parts(part)
+            ask = question_parts if kind == "questionCarousel" else elicitation_parts
+            call, result = ask(part, f"{request_id}:{index}")  # the part's place: its id
             parts.append(call)
             if result:
                 results.append(result)

@@ -92,8 +92,13 @@ class TraeAdapter:
                 if isinstance(raw, dict) and not isinstance(raw.get("sessionId"), str):
                     raw = {**raw, "sessionId": raw.get("id")}  # the older chat stores' name
                 if not isinstance(raw, dict) or not isinstance(raw.get("sessionId"), str):
-                    what = "not a JSON object" if not isinstance(raw, dict) else "without an id"
-                    why = f"{key}: stored session {i} is {what}; skipped"
+                    older = key != STORE_KEY  # named by the key it came from
+                    what = (
+                        "not a JSON object"
+                        if not isinstance(raw, dict)
+                        else ("without an id" if older else "without a sessionId")
+                    )
+                    why = f"{key + ': ' if older else ''}stored session {i} is {what}; skipped"
                     result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
                     continue
                 if raw["sessionId"] in seen:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 from pathlib import Path
@@ -482,3 +483,29 @@ def test_an_elicitation_keeps_what_the_person_gave_and_markdown_content_its_text
         (p.output, p.is_error) for m in s.messages for p in m.parts if p.kind == "tool_result"
     ]
     assert results == [('accepted\n{\n  "repo": "acme/shop"\n}', False), ("rejected", True)]
+
+
+def test_an_image_a_tool_returned_is_an_attachment_not_base64(tmp_path):
+    """resultDetails {output: {type: 'data', mimeType, base64Data}} (a screenshot tool), or
+    an embed output item that is not text: the bytes become an attachment of the result;
+    text items stay its output."""
+    png = b"\x89PNG\r\n\x1a\nscreenshot"
+    encoded = base64.b64encode(png).decode()
+    response = [
+        _invocation("screenshot", "s1", "Took a screenshot", resultDetails={
+            "output": {"type": "data", "mimeType": "image/png", "base64Data": encoded}}),
+        _invocation("mcp_browser", "s2", "Ran browser", resultDetails={"input": "{}", "output": [
+            {"type": "embed", "isText": True, "value": "page loaded"},
+            {"type": "embed", "mimeType": "image/png", "value": encoded}], "isError": False}),
+    ]  # fmt: skip
+    data = session(SID, [request(0, "Show me the page", response)])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), _ = load(tmp_path)
+    (tool,) = [m for m in s.messages if m.role == "tool"]
+    shown = [(p.kind, getattr(p, "output", None), getattr(p, "data", None)) for p in tool.parts]
+    assert shown == [
+        ("attachment", None, png),
+        ("tool_result", "page loaded", None),
+        ("attachment", None, png),
+    ]
+    assert encoded not in json.dumps([p.output for p in tool.parts if p.kind == "tool_result"])

@@ -10,12 +10,23 @@ its line number and skipped; the rest of the log still applies.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from pathlib import Path
 from typing import Any
 
 from ..errors import Problem
-from ..model import Message, NoticePart, Part, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+from ..model import (
+    AttachmentPart,
+    Message,
+    NoticePart,
+    Part,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+)
 from ._jsonl import iter_jsonl, parse_timestamp
 from .copilot_context import (
     edit_calls,
@@ -272,10 +283,9 @@ def _response(
             if part.get("presentation") == "hidden":
                 continue
             flush()
-            call, result = _tool(part, paired.get(index))
+            call, returned = _tool(part, paired.get(index))
             parts.append(call)
-            if result:
-                results.append(result)
+            results += returned
         elif kind == "textEditGroup":
             edits.append(part)
         elif kind in ("questionCarousel", "elicitationSerialized"):
@@ -300,7 +310,7 @@ def _response(
 
 def _tool(
     part: dict[str, Any], made: tuple[Any, str | None] | None = None
-) -> tuple[ToolCallPart, ToolResultPart | None]:
+) -> tuple[ToolCallPart, list[Part]]:
     """A tool invocation; ``made`` (the model's own call: arguments and the result it read)
     fills in what the invocation, written for display, does not hold."""
     name = str(part.get("toolId") or "tool")
@@ -315,6 +325,7 @@ def _tool(
     tool_input: Any = None
     output = ""
     is_error = False
+    media: list[AttachmentPart] = []  # images (or other bytes) the tool returned
     if specific.get("kind") == "terminal":
         line = specific.get("commandLine") or specific.get("command")  # the latter: older
         command = (
@@ -330,9 +341,20 @@ def _tool(
             tool_input = details.get("input")
         out = details.get("output")
         if isinstance(out, list):
-            output = "\n".join(_string(o.get("value") if isinstance(o, dict) else o) for o in out)
+            texts = []
+            for item in out:
+                binary = _binary(item, "value") if isinstance(item, dict) else None
+                if binary:
+                    media.append(binary)
+                else:
+                    texts.append(_string(item.get("value") if isinstance(item, dict) else item))
+            output = "\n".join(t for t in texts if t)
         elif isinstance(out, dict) and out.get("type") == "data":
-            output = f"[{out.get('mimeType', 'binary')} data]"
+            binary = _binary(out, "base64Data")
+            if binary:
+                media.append(binary)
+            else:
+                output = f"[{out.get('mimeType', 'binary')} data]"
         else:
             output = _string(out)
         is_error = bool(details.get("isError"))
@@ -346,10 +368,25 @@ def _tool(
     call = ToolCallPart(name, tool_input if tool_input is not None else {}, call_id, description)
     refused = _refused(part.get("isConfirmed"))
     if refused and not output:
-        return call, ToolResultPart(refused, call_id, True)
+        return call, [ToolResultPart(refused, call_id, True)]
     if not output and not is_error:
-        return call, None
-    return call, ToolResultPart(output, call_id, is_error)
+        return call, [*media]  # an image alone: no empty output beside it
+    return call, [ToolResultPart(output, call_id, is_error), *media]
+
+
+def _binary(item: dict[str, Any], key: str) -> AttachmentPart | None:
+    """Bytes a tool returned as base64 (``{type: 'data', mimeType, base64Data}``, or an
+    ``embed`` output item that is not text): an attachment, never base64 in the note."""
+    mime = item.get("mimeType") if isinstance(item.get("mimeType"), str) else None
+    if item.get("isText") is True or not mime or mime.startswith("text/"):
+        return None
+    value = item.get(key)
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return AttachmentPart(mime, base64.b64decode(value, validate=True))
+    except (binascii.Error, ValueError):
+        return None
 
 
 def _refused(confirmed: Any) -> str | None:

@@ -271,7 +271,7 @@ def test_the_edits_an_answer_made_are_shown_with_their_new_text(tmp_path):
             {"lines": "1-2", "new_string": "a"}, {"lines": "7", "new_string": ""}]}),
     ]  # fmt: skip
     # The empty code block VS Code shows the edited file in is left out; the text is whole.
-    assert [p.text for p in answer.parts if p.kind == "text"] == ["I'll change it. \nDone!"]
+    assert [p.text for p in answer.parts if p.kind == "text"] == ["I'll change it. \n\nDone!"]
 
 
 def test_an_edit_streamed_a_line_at_a_time_reads_as_one(tmp_path):

@@ -253,7 +253,7 @@ def _response(
     edits: list[dict[str, Any]] = []
 
     def flush() -> None:
-        joined = _EDIT_PILL.sub("", "".join(text)).replace(_PILL, "")
+        joined = _EDIT_PILL.sub("\n", "".join(text)).replace(_PILL, "")  # paragraphs apart
         if joined.strip():
             parts.append(TextPart(joined))
         text.clear()

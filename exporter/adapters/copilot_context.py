@@ -230,16 +230,26 @@ def _result_text(held: Any) -> str:
     return "\n".join(p for p in pieces if p)
 
 
-def _text_nodes(node: Any, out: list[str]) -> None:
-    """The text chunks of a prompt-tsx tree in order (a chunk may ask for a line break)."""
+def _text_nodes(node: Any, out: list[str], block: list[bool] | None = None) -> None:
+    """The text chunks of a prompt-tsx tree in order. A chunk may ask for a line break
+    before it, and an element holding such a chunk is a block: what follows it starts on a
+    line of its own."""
+    block = block if block is not None else [False]
     if not isinstance(node, dict):
         return
     if isinstance(node.get("text"), str):
-        if node.get("lineBreakBefore") and out and not out[-1].endswith("\n"):
+        text = node["text"]
+        wants = node.get("lineBreakBefore") or block[0]
+        if wants and out and not out[-1].endswith("\n") and not text.startswith("\n"):
             out.append("\n")
-        out.append(node["text"])
-    for child in node.get("children") if isinstance(node.get("children"), list) else []:
-        _text_nodes(child, out)
+        block[0] = False
+        out.append(text)
+        return
+    children = node.get("children") if isinstance(node.get("children"), list) else []
+    for child in children:
+        _text_nodes(child, out, block)
+    if any(isinstance(c, dict) and c.get("lineBreakBefore") for c in children):
+        block[0] = True
 
 
 QUESTIONS_TOOL = "questions"

@@ -337,8 +337,12 @@ def _invocation(tool: str, call_id: str, message: str, **extra):
 
 
 def _tsx(*chunks: str):
-    """A tool result as Copilot keeps it: prompt-tsx text nodes."""
-    nodes = [{"type": 2, "text": c, "lineBreakBefore": i == 0} for i, c in enumerate(chunks)]
+    """A tool result as Copilot keeps it: prompt-tsx elements holding text chunks (the
+    first a block: a chunk that asks for a line break before it)."""
+    nodes = [
+        {"type": 1, "children": [{"type": 2, "text": c, "lineBreakBefore": i == 0}]}
+        for i, c in enumerate(chunks)
+    ]
     return {
         "$mid": 20,
         "content": [{"$mid": 23, "value": {"node": {"type": 1, "children": nodes}}}],
@@ -385,7 +389,7 @@ def test_tool_calls_get_the_arguments_and_results_the_model_saw(tmp_path):
     results = [m for m in s.messages if m.role == "tool"]
     outputs = {p.call_id: p.output for p in results[0].parts}
     assert outputs["u1"] == "```python\ndef retry(): ...\n```"
-    assert outputs["u2"] == '1 match<match path="/w/a.py" line=1>\n'
+    assert outputs["u2"] == '1 match\n<match path="/w/a.py" line=1>\n'  # after a block
     # No calls to pair with: the invocations as they are (the search's places as output).
     assert [p.input for p in second.parts if p.kind == "tool_call"] == [{}, {}]
     assert [p.output for p in results[-1].parts] == ["/w/a.py"]

@@ -464,7 +464,8 @@ def trae_database(user: Path) -> None:
 def copilot_sessions(user: Path) -> None:
     """Copilot Chat in VS Code: a mutation log whose later entries append a request, stream
     its answer, truncate and replace an edited prompt; a tool run in the terminal; a
-    cancelled request; and an empty-window chat titled only by the index."""
+    cancelled request; the file VS Code attached to a prompt and the edit an answer made;
+    and an empty-window chat titled only by the index."""
     sid = "c0b1107a-5e55-4a0d-9c1e-000000000001"
     first = request(0, "Why does `pytest -k auth` collect 0 tests?", [
         {"kind": "thinking", "value": "Test names must match the -k expression."},
@@ -475,10 +476,25 @@ def copilot_sessions(user: Path) -> None:
         markdown("The tests are named `test_login_*`; use `-k login`."),
     ])  # fmt: skip
     typo = request(1, "rename them to test_auth_* plz", [markdown("Renaming…")], state=0)
+    login = {"path": "/home/dev/work/auth-service/tests/test_login.py", "scheme": "file"}
+    attached = {
+        "variables": [
+            {
+                "kind": "file",
+                "id": "vscode.implicit.file",
+                "name": "file:test_login.py",
+                "value": login,
+            }
+        ]
+    }
+    renamed = {
+        "text": "def test_auth_ok(client):",
+        "range": {"startLineNumber": 12, "startColumn": 1, "endLineNumber": 12, "endColumn": 27},
+    }
     fixed = request(1, "Rename them to test_auth_*, please.", [
-        {"kind": "textEditGroup", "uri": {"path": "/home/dev/work/auth-service/tests/test_login.py", "scheme": "file"}, "edits": [[]]},
+        {"kind": "textEditGroup", "uri": login, "edits": [[renamed], []]},
         markdown("Renamed 4 tests in `tests/test_login.py`."),
-    ])  # fmt: skip
+    ], variableData=attached)  # fmt: skip
     cancelled = request(2, "Also rename the fixtures", [markdown("Looking at")], state=2)
     log = [
         {"kind": 0, "v": session(sid, [first], customTitle="pytest -k collects nothing")},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 from pathlib import Path
@@ -133,7 +134,7 @@ def test_session_parts_and_noise(tmp_path):
         {"command": "make test"},
         "Ran `make test`",
     )
-    assert first[4].input == {"files": ["/w/app/src/a.py"]}
+    assert (first[4].name, first[4].input) == ("edit", {"file_path": "/w/app/src/a.py"})
     assert [(p.notice, p.text) for m in assistant[1:] for p in m.parts if p.kind == "notice"] == [
         ("interrupted", "cancelled"),
         ("error", "Rate limited"),
@@ -211,7 +212,7 @@ def test_pre_file_sessions_in_the_workspace_database(tmp_path):
     ]
 
 
-@pytest.mark.parametrize("product", ["Code", "Code - Insiders", "VSCodium"])
+@pytest.mark.parametrize("product", ["Code", "Code - Insiders", "VSCodium", "Code - OSS"])
 def test_vscode_flavours_and_portable_mode(tmp_path, product):
     write(
         tmp_path
@@ -235,3 +236,280 @@ def test_vscode_flavours_and_portable_mode(tmp_path, product):
         base(),
     )
     assert len(load(tmp_path / "elsewhere", {"VSCODE_PORTABLE": str(portable)}, True)[0]) == 1
+
+
+def test_the_edits_an_answer_made_are_shown_with_their_new_text(tmp_path):
+    """A textEditGroup holds what the agent wrote into a file (the edit tool itself is a
+    hidden invocation): each file is an edit call with the lines replaced and the new text,
+    after the answer's text, whatever the order its parts came in."""
+    uri = {"$mid": 1, "fsPath": "/w/app/index.ts", "path": "/w/app/index.ts", "scheme": "file"}
+    other = {"path": "/w/app/util.ts", "scheme": "file"}
+    response = [
+        markdown("I'll change it. "),
+        {"kind": "toolInvocationSerialized", "toolId": "copilot_replaceString", "presentation": "hidden"},
+        markdown("\n```\n"),
+        {"kind": "codeblockUri", "uri": uri, "isEdit": True},
+        {"kind": "textEditGroup", "uri": uri, "done": True, "edits": [
+            [{"text": "console.log('hello world');", "range": {"startLineNumber": 10, "startColumn": 1,
+                                                               "endLineNumber": 10, "endColumn": 30}}], []]},
+        {"kind": "textEditGroup", "uri": other, "edits": [
+            [{"text": "a", "range": {"startLineNumber": 1, "endLineNumber": 2}}],
+            [{"text": "", "range": {"startLineNumber": 7, "endLineNumber": 7}}]]},
+        markdown("\n```\n"),
+        markdown("Done!"),
+    ]  # fmt: skip
+    data = session(SID, [request(0, "Change Bonjour World to hello world", response)])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    (answer,) = [m for m in s.messages if m.role == "assistant"]
+    calls = [(p.name, p.input) for p in answer.parts if p.kind == "tool_call"]
+    assert calls == [
+        ("edit", {"file_path": "/w/app/index.ts", "lines": "10",
+                  "new_string": "console.log('hello world');"}),
+        ("edit", {"file_path": "/w/app/util.ts", "edits": [
+            {"lines": "1-2", "new_string": "a"}, {"lines": "7", "new_string": ""}]}),
+    ]  # fmt: skip
+    # The empty code block VS Code shows the edited file in is left out; the text is whole.
+    assert [p.text for p in answer.parts if p.kind == "text"] == ["I'll change it. \n\nDone!"]
+
+
+def test_an_edit_streamed_a_line_at_a_time_reads_as_one(tmp_path):
+    lines = ["id,setup", "1,a joke", "", "2,another"]
+    batches = [[]] + [
+        [{"text": t, "range": {"startLineNumber": n, "startColumn": 1, "endLineNumber": n,
+                               "endColumn": 9}}] for n, t in enumerate(lines, 1)
+    ] + [[{"text": "x", "range": {"startLineNumber": 9, "startColumn": 4, "endLineNumber": 9,
+                                  "endColumn": 4}}]]  # fmt: skip
+    uri = {"path": "/w/jokes.csv", "scheme": "file"}
+    response = [markdown("Added."), {"kind": "textEditGroup", "uri": uri, "edits": batches}]
+    data = session(SID, [request(0, "Add a joke", response)])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), _ = load(tmp_path)
+    (call,) = [p for m in s.messages for p in m.parts if p.kind == "tool_call"]
+    assert call.input == {"file_path": "/w/jokes.csv", "edits": [
+        {"lines": "1-4", "new_string": "id,setup\n1,a joke\n\n2,another"},
+        {"lines": "9", "new_string": "x"}]}  # fmt: skip
+
+
+def test_what_was_attached_to_a_prompt_is_kept_with_it(tmp_path):
+    """variableData: the active file and selection VS Code attached, a folder, a symbol, a
+    pasted snippet and a pasted image (its bytes, a serialised Uint8Array) are attachments
+    of the prompt; the tools enabled for the request are not."""
+    index = {"$mid": 1, "fsPath": "/w/app/index.ts", "external": "file:///w/app/index.ts",
+             "path": "/w/app/index.ts", "scheme": "file"}  # fmt: skip
+    png = b"\x89PNG\r\n\x1a\nfake"
+    variables = [
+        {"kind": "file", "id": "vscode.implicit.file", "name": "file:index.ts", "value": index},
+        {"kind": "file", "id": "vscode.implicit.selection", "name": "file:index.ts",
+         "value": {"uri": index, "range": {"startLineNumber": 10, "startColumn": 14,
+                                           "endLineNumber": 12, "endColumn": 27}}},
+        {"kind": "directory", "id": "file:///w/app/src", "name": "src", "value": "file:///w/app/src"},
+        {"kind": "symbol", "id": "sym", "name": "greet", "fullName": "greet",
+         "value": {"uri": index, "range": {"startLineNumber": 3, "endLineNumber": 3}}},
+        {"kind": "paste", "id": "p1", "name": "pasted", "code": "const x = 1;", "language": "ts",
+         "fileName": "snippet.ts", "pastedLines": "1 line"},
+        {"kind": "image", "id": "img", "name": "screenshot.png", "mimeType": "image/png",
+         "value": {str(i): b for i, b in enumerate(png)}},
+        {"kind": "tool", "id": "copilot_readFile", "name": "readFile", "value": None},
+        {"kind": "toolset", "id": "edit", "name": "edit", "value": None},
+    ]  # fmt: skip
+    data = session(SID, [request(0, "Fix #selection", [markdown("Done")],
+                                 variableData={"variables": variables})])  # fmt: skip
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    (prompt,) = [m for m in s.messages if m.role == "user"]
+    assert prompt.parts[0].text == "Fix #selection"
+    assert [(p.name, p.data, p.media_type) for p in prompt.parts[1:]] == [
+        ("/w/app/index.ts", None, "application/octet-stream"),
+        ("/w/app/index.ts:10-12", None, "application/octet-stream"),
+        ("/w/app/src", None, "inode/directory"),
+        ("/w/app/index.ts:3", None, "application/octet-stream"),
+        ("snippet.ts", b"const x = 1;", "text/plain"),
+        ("screenshot.png", png, "image/png"),
+    ]
+
+
+def _invocation(tool: str, call_id: str, message: str, **extra):
+    return {"kind": "toolInvocationSerialized", "toolId": tool, "toolCallId": call_id,
+            "pastTenseMessage": {"value": message}, "isComplete": True, **extra}  # fmt: skip
+
+
+def _tsx(*chunks: str):
+    """A tool result as Copilot keeps it: prompt-tsx elements holding text chunks (the
+    first a block: a chunk that asks for a line break before it)."""
+    nodes = [
+        {"type": 1, "children": [{"type": 2, "text": c, "lineBreakBefore": i == 0}]}
+        for i, c in enumerate(chunks)
+    ]
+    return {
+        "$mid": 20,
+        "content": [{"$mid": 23, "value": {"node": {"type": 1, "children": nodes}}}],
+    }
+
+
+def test_tool_calls_get_the_arguments_and_results_the_model_saw(tmp_path):
+    """The invocations in response[] are written for display (no input, a read file's
+    content nowhere, a search's matches only as places); Copilot's result.metadata has the
+    model's calls with their arguments and results under other ids: paired by order (VS
+    Code's own *_internal invocations aside), when every invocation has its call."""
+    response = [
+        markdown("Let me look. "),
+        _invocation("copilot_readFile", "u1", "Read a.py"),
+        _invocation("copilot_findTextInFiles", "u2", "Searched for `retry`, 1 result",
+                    resultDetails=[{"uri": {"path": "/w/a.py", "scheme": "file"}}]),
+        _invocation("copilot_insertEdit", "u3", "Edited", presentation="hidden"),
+        _invocation("vscode_editFile_internal", "u4", "", presentation="hidden"),
+        markdown("Done."),
+    ]  # fmt: skip
+    metadata = {
+        "toolCallRounds": [
+            {"response": "Let me look. ", "toolCalls": [
+                {"name": "read_file", "arguments": '{"filePath": "/w/a.py", "startLine": 1}', "id": "m1"},
+                {"name": "grep_search", "arguments": '{"query": "retry"}', "id": "m2"}]},
+            {"response": "", "toolCalls": [{"name": "insert_edit_into_file", "arguments": "{}", "id": "m3"}]},
+        ],
+        "toolCallResults": {"m1": _tsx("```python\n", "def retry(): ...\n", "```"),
+                            "m2": _tsx("1 match", '<match path="/w/a.py" line=1>\n')},
+    }  # fmt: skip
+    result = {"timings": {"totalElapsed": 5_000}, "metadata": metadata}
+    unpaired = {"timings": {"totalElapsed": 5_000}, "metadata": {**metadata, "toolCallRounds": []}}
+    data = session(SID, [request(0, "Where is retry?", response, result=result),
+                         request(1, "Again", response, result=unpaired)])  # fmt: skip
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    first, second = [m for m in s.messages if m.role == "assistant"]
+    calls = [(p.name, p.input) for p in first.parts if p.kind == "tool_call"]
+    assert calls == [
+        ("copilot_readFile", {"filePath": "/w/a.py", "startLine": 1}),
+        ("copilot_findTextInFiles", {"query": "retry"}),
+    ]
+    results = [m for m in s.messages if m.role == "tool"]
+    outputs = {p.call_id: p.output for p in results[0].parts}
+    assert outputs["u1"] == "```python\ndef retry(): ...\n```"
+    assert outputs["u2"] == '1 match\n<match path="/w/a.py" line=1>\n'  # after a block
+    # No calls to pair with: the invocations as they are (the search's places as output).
+    assert [p.input for p in second.parts if p.kind == "tool_call"] == [{}, {}]
+    assert [p.output for p in results[-1].parts] == ["/w/a.py"]
+
+
+def test_a_denied_or_skipped_tool_call_says_so_and_an_older_terminal_call_keeps_its_command(
+    tmp_path,
+):
+    """isConfirmed: false (before VS Code 1.104) or {type: 0} is a call the person denied,
+    {type: 5} one they skipped: it did not run, and the note says so. The older terminal
+    invocation data is {kind: 'terminal', command, language}."""
+    response = [
+        _invocation("run_in_terminal", "t1", "Run `rm -rf build`", isConfirmed={"type": 0},
+                    toolSpecificData={"kind": "terminal", "commandLine": {"original": "rm -rf build"}}),
+        _invocation("run_in_terminal", "t2", "Run `make`", isConfirmed=False,
+                    toolSpecificData={"kind": "terminal", "command": "make", "language": "sh"}),
+        _invocation("copilot_readFile", "t3", "Read a.py", isConfirmed={"type": 5}),
+        _invocation("copilot_readFile", "t4", "Read b.py", isConfirmed={"type": 1}),
+    ]  # fmt: skip
+    data = session(SID, [request(0, "Clean up", response)])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), _ = load(tmp_path)
+    calls = [p for m in s.messages for p in m.parts if p.kind == "tool_call"]
+    assert [c.input for c in calls[:2]] == [{"command": "rm -rf build"}, {"command": "make"}]
+    results = {p.call_id: (p.output, p.is_error) for m in s.messages for p in m.parts
+               if p.kind == "tool_result"}  # fmt: skip
+    assert results == {
+        "t1": ("denied by the user", True),
+        "t2": ("denied by the user", True),
+        "t3": ("skipped by the user", True),
+    }
+
+
+def test_the_answers_the_person_gave_to_the_assistants_questions_are_kept(tmp_path):
+    """A questionCarousel holds the questions the assistant asked and, once submitted, the
+    person's answers (data: question id -> string, {selectedValue}, {selectedValues}, with
+    freeformValue): a call with its result. One never answered has no result. A part of a
+    kind not known here is reported, not passed over in silence."""
+    carousel = {
+        "kind": "questionCarousel", "resolveId": "q-1", "allowSkip": True, "isUsed": True,
+        "message": {"value": "A few questions first"},
+        "questions": [
+            {"id": "fw", "type": "singleSelect", "title": "Which framework?",
+             "options": [{"id": "r", "label": "React", "value": "react"},
+                         {"id": "v", "label": "Vue", "value": "vue"}]},
+            {"id": "name", "type": "text", "title": "Project name"},
+            {"id": "extras", "type": "multiSelect", "title": "Extras?",
+             "options": [{"id": "t", "label": "Tests", "value": "tests"}]},
+        ],
+        "data": {"fw": {"selectedValue": "vue"}, "name": "shop",
+                 "extras": {"selectedValues": ["tests"], "freeformValue": "and CI"}},
+    }  # fmt: skip
+    unanswered = {"kind": "questionCarousel", "questions": [{"id": "x", "title": "Sure?"}],
+                  "allowSkip": True, "isUsed": False}  # fmt: skip
+    response = [markdown("Let me ask."), carousel, unanswered, {"kind": "brandNewKind", "v": 1}]
+    data = session(SID, [request(0, "Start a project", response)])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    calls = [p for m in s.messages for p in m.parts if p.kind == "tool_call"]
+    assert [(c.name, c.description) for c in calls] == [
+        ("questions", "A few questions first"), ("questions", None)]  # fmt: skip
+    assert calls[0].input["questions"][0] == {
+        "question": "Which framework?", "options": ["React", "Vue"]}  # fmt: skip
+    (result,) = [p for m in s.messages for p in m.parts if p.kind == "tool_result"]
+    assert (result.call_id, result.output) == (
+        "q-1", "Which framework?: Vue\nProject name: shop\nExtras?: Tests, and CI")  # fmt: skip
+    assert [p.message for p in problems] == [
+        "response parts of a kind not known here left out: brandNewKind"
+    ]
+
+
+def test_an_elicitation_keeps_what_the_person_gave_and_markdown_content_its_text(tmp_path):
+    """elicitationSerialized: a request for the person's input and its outcome (accepted
+    with the values given, or rejected). A markdownContent part (the unserialised form)
+    keeps its text under ``content``."""
+    response = [
+        {"kind": "markdownContent", "content": {"value": "Checking the server."}},
+        {"kind": "elicitationSerialized", "title": {"value": "GitHub needs a repository"},
+         "message": "Which repository?", "state": "accepted",
+         "acceptedResult": {"repo": "acme/shop"}, "isHidden": False},
+        {"kind": "elicitationSerialized", "title": "Run outside the sandbox?",
+         "message": "", "state": "rejected", "isHidden": False},
+    ]  # fmt: skip
+    data = session(SID, [request(0, "Open an issue", response)])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    assert texts(s, "assistant") == ["Checking the server."]
+    calls = [p for m in s.messages for p in m.parts if p.kind == "tool_call"]
+    assert [(c.name, c.input) for c in calls] == [
+        ("elicitation", {"title": "GitHub needs a repository", "message": "Which repository?"}),
+        ("elicitation", {"title": "Run outside the sandbox?"}),
+    ]
+    results = [
+        (p.output, p.is_error) for m in s.messages for p in m.parts if p.kind == "tool_result"
+    ]
+    assert results == [('accepted\n{\n  "repo": "acme/shop"\n}', False), ("rejected", True)]
+
+
+def test_an_image_a_tool_returned_is_an_attachment_not_base64(tmp_path):
+    """resultDetails {output: {type: 'data', mimeType, base64Data}} (a screenshot tool), or
+    an embed output item that is not text: the bytes become an attachment of the result;
+    text items stay its output."""
+    png = b"\x89PNG\r\n\x1a\nscreenshot"
+    encoded = base64.b64encode(png).decode()
+    response = [
+        _invocation("screenshot", "s1", "Took a screenshot", resultDetails={
+            "output": {"type": "data", "mimeType": "image/png", "base64Data": encoded}}),
+        _invocation("mcp_browser", "s2", "Ran browser", resultDetails={"input": "{}", "output": [
+            {"type": "embed", "isText": True, "value": "page loaded"},
+            {"type": "embed", "mimeType": "image/png", "value": encoded}], "isError": False}),
+    ]  # fmt: skip
+    data = session(SID, [request(0, "Show me the page", response)])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), _ = load(tmp_path)
+    (tool,) = [m for m in s.messages if m.role == "tool"]
+    shown = [(p.kind, getattr(p, "output", None), getattr(p, "data", None)) for p in tool.parts]
+    assert shown == [
+        ("attachment", None, png),
+        ("tool_result", "page loaded", None),
+        ("attachment", None, png),
+    ]
+    assert encoded not in json.dumps([p.output for p in tool.parts if p.kind == "tool_result"])

@@ -110,6 +110,29 @@ def test_both_cursor_databases_export_and_nothing_is_lost(corpus, tmp_path):
     assert checked > 100 and missing == []
 
 
+def test_the_real_composer_keeps_its_project_branch_and_the_selected_code(corpus, tmp_path):
+    """The global database's composer: no workspace claims it, so its folder and branch
+    come from the context of its requests; its second prompt ('For the code present…')
+    carries the selection it is about."""
+    from exporter.adapters import SourceContext
+    from exporter.adapters.cursor import CursorAdapter
+
+    _both_databases(corpus, tmp_path)
+    adapter = CursorAdapter()
+    sessions = [
+        s
+        for r in adapter.discover(SourceContext.for_home(tmp_path / "home"))
+        for s in adapter.load(r).sessions
+    ]
+    (real,) = [s for s in sessions if s.session_id.startswith("00812842")]
+    assert (real.project, real.cwd) == ("git-ai", "/Users/svarlamov/projects/git-ai")
+    assert real.git_branch == "feat/track-time-waiting-for-ai"
+    second = [m for m in real.messages if m.role == "user"][1]
+    (selection,) = [p for p in second.parts if p.kind == "attachment" and p.data]
+    assert selection.name.endswith("agent_preset.rs:412-415")
+    assert b"bubble_created_at," in selection.data
+
+
 AGENT = "cursor-agent"
 REAL_TRANSCRIPT = Path("cursor") / "git-ai-project__git-ai__cursor-session-simple.jsonl"
 STORE = "jazzyalex__agent-sessions__Cursor__test-store.db"

@@ -4,6 +4,7 @@ we build here (generation 4, the Agent transcripts: test_cursor_agent_adapter.py
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import sqlite3
 from contextlib import closing
@@ -265,3 +266,125 @@ def test_a_composer_stored_as_json_that_is_not_an_object_is_reported(tmp_path):
     assert [(p.path, p.message) for p in report.problems if cid in p.message] == [
         (str(db), f"composer {cid}: not a JSON object (list); skipped")
     ]
+
+
+def _attachments(session, role="user"):
+    return [
+        (p.name, p.data)
+        for m in session.messages
+        if m.role == role
+        for p in m.parts
+        if p.kind == "attachment"
+    ]
+
+
+def test_what_a_person_attached_to_a_prompt_is_kept_with_it(tmp_path):
+    """A selection (its text), a file, a folder, a screenshot, terminal text and a doc the
+    person attached to a prompt are attachments of that prompt; a draft bubble with context
+    but no text stays out; the composer's own (input box) context is not a prompt's."""
+    user = tmp_path / CURSOR
+    selection = {
+        "text": "```rust\n    created_at,\n```", "rawText": "    created_at,",
+        "range": {"selectionStartLineNumber": 412, "selectionStartColumn": 1,
+                  "positionLineNumber": 415, "positionColumn": 46},
+        "uri": {"$mid": 1, "fsPath": "/w/app/src/lib.rs", "path": "/w/app/src/lib.rs"},
+    }  # fmt: skip
+    context = {
+        "selections": [selection],
+        "fileSelections": [{"uri": {"fsPath": "/w/app/src/lib.rs"}, "addedWithoutMention": True}],
+        "folderSelections": [{"relativePath": "src/bin"}],
+        "selectedImages": [{"uuid": "i1", "path": "C:\\Users\\dev\\shot.jpg"}],
+        "terminalSelections": [{"text": "error[E0382]: use of moved value"}],
+        "selectedDocs": [{"name": "Rust Book", "url": "https://doc.rust-lang.org/book/"}],
+        "cursorRules": [{"name": "always-on"}],
+        "mentions": {"selections": {"x": []}},
+    }
+    disk = global_composer(context={"fileSelections": [{"uri": {"fsPath": "/w/app/draft.rs"}}]})
+    disk[f"bubbleId:{COMPOSER}:b1"]["context"] = context
+    make_db(user / "globalStorage" / "state.vscdb", {}, disk)
+    (session,), problems = load(CursorAdapter(), tmp_path)
+    assert problems == []
+    assert _attachments(session) == [
+        ("/w/app/src/lib.rs:412-415", b"    created_at,"),
+        ("terminal selection", b"error[E0382]: use of moved value"),
+        ("/w/app/src/lib.rs", None),
+        ("src/bin", None),
+        ("C:\\Users\\dev\\shot.jpg", None),
+        ("Rust Book", None),
+    ]
+    (prompt,) = [m for m in session.messages if m.role == "user"]
+    assert prompt.parts[0].kind == "text"  # what they typed first, then what they attached
+    kinds = {p.name: p.media_type for p in prompt.parts if p.kind == "attachment"}
+    assert kinds["C:\\Users\\dev\\shot.jpg"] == "image/jpeg"
+
+
+def test_the_legacy_chat_panel_keeps_selections_and_screenshots(tmp_path):
+    user = tmp_path / CURSOR
+    tabs = {"tabs": [{"tabId": "tab-1", "chatTitle": "Legacy", "lastSendTime": 1731818231743, "bubbles": [
+        {"type": "user", "id": "u1", "text": "why does this fail?",
+         "selections": [{"text": "```ts\nload()\n```", "rawText": "load()",
+                         "uri": {"fsPath": "c:\\app\\routes.ts"},
+                         "range": {"selectionStartLineNumber": 21, "positionLineNumber": 21}}],
+         "selectedImages": [{"uuid": "s", "path": "C:\\shots\\phone.png"}],
+         "image": {"path": "/tmp/paste.png"}},
+        {"type": "ai", "id": "a1", "text": "The import path is wrong.", "modelType": "gpt-4"},
+        {"type": "user", "id": "u2", "text": "", "fileSelections": [{"uri": {"fsPath": "c:\\app\\x.ts"}}]},
+    ]}]}  # fmt: skip
+    workspace(user, "ws", "file:///c%3A/app", {"workbench.panel.aichat.view.aichat.chatdata": tabs})
+    (session,), _ = load(CursorAdapter(), tmp_path)
+    assert _attachments(session) == [
+        ("c:\\app\\routes.ts:21-21", b"load()"),
+        ("C:\\shots\\phone.png", None),
+        ("/tmp/paste.png", None),
+    ]
+    assert [m.role for m in session.messages] == ["user", "assistant"]
+
+
+def _layout(root: str) -> str:
+    return json.dumps({"rootPath": root.rsplit("/", 1)[-1], "content": {},
+                       "listDirV2Result": {"directoryTreeRoot": {"absPath": root, "childrenDirs": []}}})  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "layouts, expected",
+    [
+        (["/Users/dev/projects/git-ai"], ("git-ai", "/Users/dev/projects/git-ai")),
+        (["/w/one", "/w/two"], (None, None)),  # a multi-root workspace: no single folder
+    ],
+)
+def test_a_composer_no_workspace_claims_gets_its_folder_and_branch_from_its_requests(
+    tmp_path, layouts, expected
+):
+    """messageRequestContext rows (what Cursor sent with a request) hold the workspace's
+    layout and `git status`: the folder of a one-folder workspace and the branch, for a
+    composer no workspace lists and without createdOnBranch."""
+    user = tmp_path / CURSOR
+    disk = global_composer(createdOnBranch=None)
+    status = "On branch feat/track-time\nYour branch is up to date.\n"
+    disk[f"messageRequestContext:{COMPOSER}:b1"] = {
+        "gitStatusRaw": status, "projectLayouts": [_layout(r) for r in layouts],
+        "terminalFiles": [], "cursorRules": [],
+    }  # fmt: skip
+    make_db(user / "globalStorage" / "state.vscdb", {}, disk)
+    (session,), problems = load(CursorAdapter(), tmp_path)
+    assert problems == []
+    assert (session.project, session.cwd) == expected
+    assert session.git_branch == "feat/track-time"
+
+
+def test_an_edit_tools_copy_of_the_whole_file_is_not_the_assistants_reply(tmp_path):
+    """An apply_patch bubble holds the edited file whole in codeBlocks (for Cursor's diff
+    view): the note shows the call with its patch, not 2000 lines of the file as if the
+    assistant had written them. A 2024 reply without text is still its code."""
+    user = tmp_path / CURSOR
+    disk = global_composer()
+    disk[f"bubbleId:{COMPOSER}:b3"] = bubble(2, "b3", text="", codeBlocks=[
+        {"uri": {"path": "/w/a.rs"}, "content": "fn whole_file() {}\n", "codeBlockIdx": 0}],
+        toolFormerData={"tool": 7, "name": "apply_patch", "status": "completed",
+                        "userDecision": "accepted", "rawArgs": '{"patch": "-a\\n+b"}',
+                        "result": '{"diff": {}}'})  # fmt: skip
+    make_db(user / "globalStorage" / "state.vscdb", {}, disk)
+    (session,), _ = load(CursorAdapter(), tmp_path)
+    assert "whole_file" not in " ".join(texts(session))
+    calls = [p for m in session.messages for p in m.parts if p.kind == "tool_call"]
+    assert [c.name for c in calls] == ["apply_patch"]

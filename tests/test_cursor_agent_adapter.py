@@ -79,9 +79,11 @@ def test_a_transcript_becomes_prompts_replies_tool_calls_and_times(tmp_path):
     assert texts(session, "user") == ["run the tests", "and the linter?"]
     assert texts(session, "assistant") == ["Running them.", "All 3 tests pass."]
     assert shape(session) == [
-        ("user", ["text"]), ("assistant", ["text", "tool_call"]), ("tool", ["tool_result"]),
-        ("assistant", ["text"]), ("user", ["text"]), ("assistant", ["tool_call"]),
+        ("user", ["text", "attachment"]), ("assistant", ["text", "tool_call"]),
+        ("tool", ["tool_result"]), ("assistant", ["text"]), ("user", ["text"]),
+        ("assistant", ["tool_call"]),
     ]  # fmt: skip
+    assert session.messages[0].parts[1].name == "src/app.py"
     first_call = session.messages[1].parts[1]
     result = session.messages[2].parts[0]
     assert (first_call.name, first_call.input["command"], first_call.description) == (
@@ -111,6 +113,32 @@ def test_wrappers_are_dropped_and_other_tags_kept(tmp_path):
     # line is no prompt, but its time counts
     assert texts(session, "user") == ["Why does <div> not center? a < b", "first part"]
     assert session.started_at == T0
+
+
+def test_the_code_a_person_attached_is_kept_with_their_prompt(tmp_path):
+    """<attached_files> is what the person attached (code selections, files): each
+    <file_contents>/<code_selection> child is a text attachment named by its path and lines
+    (from its attributes or its code fence's path=…, lines=… header); a bare list names
+    files; the text of the prompt is only the <user_query>."""
+    chat = AgentChat(tmp_path, "/w/api", CHAT)
+    attached = (
+        "<file_contents>\n```path=api.py, lines=1-2\nimport vllm\nmodel = vllm.LLM()\n```\n"
+        '</file_contents>\n<code_selection path="/w/api/db.py" lines="7-7">\nconn.close()\n'
+        "</code_selection>"
+    )
+    chat.user("build an api for this", attached=attached).reply("Sure.")
+    chat.user("and these", attached="- uploads/schema.png\nREADME.md").reply("Looking.")
+    chat.write()
+    (session,), problems = load(tmp_path)
+    assert problems == []
+    assert texts(session, "user") == ["build an api for this", "and these"]
+    got = [(p.name, p.data) for m in session.messages for p in m.parts if p.kind == "attachment"]
+    assert got == [
+        ("api.py:1-2", b"import vllm\nmodel = vllm.LLM()"),
+        ("/w/api/db.py:7-7", b"conn.close()"),
+        ("uploads/schema.png", None),
+        ("README.md", None),
+    ]
 
 
 def test_every_user_query_of_a_line_is_kept(tmp_path):

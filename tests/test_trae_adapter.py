@@ -83,3 +83,55 @@ def test_trae_encrypted_agent_database_is_reported_once(tmp_path):
         "this Trae agent database is encrypted (SQLCipher) and cannot be read; chats stored only there are not exported"
     ]
     assert encrypted.read_bytes() == before
+
+
+def test_the_older_chat_stores_are_read_too(tmp_path):
+    """memento/icube-ai-chat-storage-<n> (a list of sessions named by id) and
+    memento/icube-ai-ng-chat-storage-<n> (sessions keyed by id) hold chats the agent store
+    does not: each is a session; one also in the agent store is exported once; a store of a
+    shape not known here is reported, not passed over in silence."""
+    user = tmp_path / ".config" / "Trae" / "User"
+    chat = {"id": "old-1", "createdAt": 1720000000000, "messages": [
+        {"role": "user", "content": "what does this regex match?", "turnIndex": 0},
+        {"role": "assistant", "content": "Dates like 2024-07-03.", "turnIndex": 0}]}  # fmt: skip
+    ng = {"ng-1": {"createdAt": 1721000000000, "messages": [
+        {"role": "user", "content": "rename the module", "turnIndex": 0},
+        {"role": "assistant", "content": "Renamed it.", "turnIndex": 0}]}}  # fmt: skip
+    workspace(user, "ws", "file:///home/dev/work/shop", {
+        "memento/icube-ai-agent-storage": trae_store(trae_session()),
+        "memento/icube-ai-chat-storage-7467774676505887760": {"list": [chat, {**trae_session(), "id": "x"}]},
+        "memento/icube-ai-ng-chat-storage-7467774676505887760": {"sessions": ng},
+        "memento/icube-ai-chat-storage-1": {"threads": {"t": ["?"]}},
+    })  # fmt: skip
+    sessions, problems = load(TraeAdapter(), tmp_path)
+    by_id = {s.session_id: s for s in sessions}
+    assert sorted(by_id) == ["ng-1", "old-1", "s-1"]
+    assert texts(by_id["old-1"], "user") == ["what does this regex match?"]
+    assert texts(by_id["ng-1"], "assistant") == ["Renamed it."]
+    assert by_id["ng-1"].project == "shop"
+    assert [p.message for p in problems if "shape" in p.message] == [
+        "memento/icube-ai-chat-storage-1: a chat store of a shape not known here; not exported"
+    ]
+
+
+def test_a_workspace_with_only_its_input_history_keeps_the_prompts(tmp_path):
+    """Newer builds keep the chats in the encrypted database: the input history (what the
+    person typed, no answers, no times) is the last resort, one session per workspace; a
+    workspace whose chats are in a store does not get it."""
+    user = tmp_path / ".config" / "Trae" / "User"
+    history = [{"inputText": "add a login page"}, {"inputText": "  "}, {"inputText": "now tests"}]
+    workspace(user, "ws1", "file:///home/dev/work/shop",
+              {"icube-ai-agent-storage-input-history": history})  # fmt: skip
+    workspace(user, "ws2", "file:///home/dev/work/blog", {
+        "memento/icube-ai-agent-storage": trae_store(trae_session()),
+        "memento/icube-ai-agent-storage-input-history": [{"inputText": "add a login page"}],
+    })  # fmt: skip
+    sessions, _ = load(TraeAdapter(), tmp_path)
+    by_project = {s.project: s for s in sessions}
+    assert sorted(by_project) == ["blog", "shop"]
+    shop = by_project["shop"]
+    assert shop.session_id == "ws1-input-history" and shop.started_at is None
+    assert shop.title == "Input history (prompts only)"
+    assert texts(shop, "user") == ["add a login page", "now tests"]
+    assert [m.role for m in shop.messages] == ["user", "user"]
+    assert by_project["blog"].session_id == "s-1"

@@ -1,7 +1,8 @@
 """GitHub Copilot Chat in VS Code: the chat session files VS Code itself writes (FORMATS.md §5).
 
-Where, in the ``User`` folder of ``Code``, ``Code - Insiders`` and ``VSCodium`` (Linux,
-macOS and Windows layouts; ``VSCODE_PORTABLE`` and ``VSCODE_APPDATA`` on the real home):
+Where, in the ``User`` folder of ``Code``, ``Code - Insiders``, ``VSCodium`` and
+``Code - OSS`` (Linux, macOS and Windows layouts; ``VSCODE_PORTABLE`` and ``VSCODE_APPDATA``
+on the real home):
 
 - ``workspaceStorage/<id>/chatSessions/<session>.jsonl`` (a mutation log, VS Code ≥ 1.109)
   or ``.json`` (one document, older); when both exist the ``.jsonl`` wins;
@@ -47,7 +48,7 @@ from .vscode import (
 )
 
 SOURCE = "copilot"
-PRODUCTS = ["Code", "Code - Insiders", "VSCodium"]
+PRODUCTS = ["Code", "Code - Insiders", "VSCodium", "Code - OSS"]
 INDEX_KEY = "chat.ChatSessionStore.index"
 LEGACY_KEY = "interactive.sessions"
 
@@ -117,7 +118,7 @@ class CopilotAdapter:
             return result
         title = ref.fact("title")
         _not_objects(best[1], best[2], result.problems)
-        session = _session(best[1], best[2], ref.session_id, title)
+        session = _session(best[1], best[2], ref.session_id, title, result.problems)
         if session:
             result.sessions.append(session)
         return result
@@ -127,7 +128,7 @@ class CopilotAdapter:
         for data in stored if isinstance(stored, list) else []:
             if isinstance(data, dict) and isinstance(data.get("sessionId"), str):
                 _not_objects(data, ref.main.path, result.problems)
-                session = _session(data, ref.main.path, data["sessionId"], None)
+                session = _session(data, ref.main.path, data["sessionId"], None, result.problems)
                 if session:
                     result.sessions.append(session)
         return result
@@ -206,11 +207,25 @@ def _read_session(path: Path, problems: list[Problem]) -> Any:
 
 
 def _session(
-    data: dict[str, Any], path: Path, session_id: str, index_title: str | None
+    data: dict[str, Any],
+    path: Path,
+    session_id: str,
+    index_title: str | None,
+    problems: list[Problem],
 ) -> Session | None:
     from .copilot_log import last_activity, session_messages
 
-    messages, models = session_messages(data)
+    unknown: set[str] = set()
+    messages, models = session_messages(data, unknown)
+    if unknown:
+        kinds = ", ".join(sorted(unknown))
+        problems.append(
+            Problem(
+                str(path),
+                f"response parts of a kind not known here left out: {kinds}",
+                source=SOURCE,
+            )
+        )
     if not messages:
         return None
     workspace = path.parent.parent if path.parent.name == "chatSessions" else path.parent

@@ -10,24 +10,53 @@ its line number and skipped; the rest of the log still applies.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from pathlib import Path
 from typing import Any
 
 from ..errors import Problem
-from ..model import Message, NoticePart, Part, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+from ..model import (
+    AttachmentPart,
+    Message,
+    NoticePart,
+    Part,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+)
 from ._jsonl import iter_jsonl, parse_timestamp
+from .copilot_context import (
+    edit_calls,
+    elicitation_parts,
+    model_calls,
+    question_parts,
+    variable_parts,
+)
 
 SOURCE = "copilot"
 # Response parts that are progress, confirmations or bookkeeping, not conversation.
 _UI_KINDS = {
-    "progressMessage", "progressTaskSerialized", "confirmation", "elicitationSerialized",
-    "questionCarousel", "command", "extensions", "pullRequest", "treeData", "hook",
+    "progressMessage", "progressTaskSerialized", "confirmation",
+    "command", "extensions", "pullRequest", "treeData", "hook",
     "mcpServersStarting", "disabledClaudeHooks", "prepareToolInvocation", "undoStop",
     "codeblockUri", "notebookEditGroup", "workspaceEdit", "multiDiffData",
     "clearToPreviousToolInvocation", "markdownVuln",
 }  # fmt: skip
-_CANCELLED, _FAILED = 2, 3  # modelState values (Pending 0, Complete 1, …)
+# An edit's code block: VS Code writes an empty fenced block around a codeblockUri part and
+# shows the file edited in it; the block is left out (the edit is its own call).
+_PILL = "\x00edit\x00"
+_EDIT_PILL = re.compile(
+    r"(?m)^[ \t]*(`{3,}|~{3,})[^\n]*\n\s*" + re.escape(_PILL) + r"\s*\1[ \t]*$\n?"
+)
+_TOOL_KINDS = ("toolInvocationSerialized", "toolInvocation")
+_CANCELLED, _FAILED = 2, 3
+_DENIED, _SKIPPED = (
+    0,
+    5,
+)  # isConfirmed.type (ToolConfirmKind)  # modelState values (Pending 0, Complete 1, …)
 
 
 class _Missing(Exception):
@@ -153,8 +182,11 @@ def _assign(parent: Any, key: Any, value: Any) -> None:
         raise _Missing
 
 
-def session_messages(data: dict[str, Any]) -> tuple[list[Message], list[str]]:
-    """The requests of a session object, in order, as messages; plus the models used."""
+def session_messages(
+    data: dict[str, Any], unknown: set[str] | None = None
+) -> tuple[list[Message], list[str]]:
+    """The requests of a session object, in order, as messages; plus the models used.
+    ``unknown`` collects the response part kinds not known here (left out, to report)."""
     messages: list[Message] = []
     models: list[str] = []
     for request in data.get("requests") or []:
@@ -169,11 +201,17 @@ def session_messages(data: dict[str, Any]) -> tuple[list[Message], list[str]]:
         message = request.get("message")
         text = message.get("text") if isinstance(message, dict) else message
         if isinstance(text, str) and text.strip():
-            messages.append(Message("user", (TextPart(text),), rid, when))
+            parts_sent = (TextPart(text), *variable_parts(request))
+            messages.append(Message("user", parts_sent, rid, when))
         model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
         if model and model not in models:
             models.append(model)
-        parts, results = _response(request.get("response"))
+        parts, results = _response(
+            request.get("response"),
+            model_calls(request),
+            unknown,
+            rid or f"request {len(messages)}",
+        )
         parts += _outcome(request)
         answered = _answered_at(request, when)
         if parts:
@@ -187,19 +225,40 @@ def session_messages(data: dict[str, Any]) -> tuple[list[Message], list[str]]:
     return messages, models
 
 
-def _response(response: Any) -> tuple[list[Part], list[Part]]:
+def _paired(response: list[Any], calls: list[tuple[Any, str | None]]) -> dict[int, Any]:
+    """Tool invocation (by position in ``response``) -> the model's call it shows. The ids
+    differ, so they are paired by order, and only when every invocation the model made has
+    its call (VS Code's own ``*_internal`` invocations are not the model's)."""
+    made = [
+        i
+        for i, part in enumerate(response)
+        if isinstance(part, dict)
+        and part.get("kind") in _TOOL_KINDS
+        and not str(part.get("toolId") or "").endswith("_internal")
+    ]
+    return dict(zip(made, calls, strict=True)) if len(made) == len(calls) else {}
+
+
+def _response(
+    response: Any,
+    calls: list[tuple[Any, str | None]],
+    unknown: set[str] | None = None,
+    request_id: str = "request",
+) -> tuple[list[Part], list[Part]]:
+    response = response if isinstance(response, list) else []
+    paired = _paired(response, calls)
     parts: list[Part] = []
     results: list[Part] = []
     text: list[str] = []
-    edited: list[str] = []
+    edits: list[dict[str, Any]] = []
 
     def flush() -> None:
-        joined = "".join(text)
+        joined = _EDIT_PILL.sub("\n", "".join(text)).replace(_PILL, "")  # paragraphs apart
         if joined.strip():
             parts.append(TextPart(joined))
         text.clear()
 
-    for part in response if isinstance(response, list) else []:
+    for index, part in enumerate(response):
         if isinstance(part, str):
             text.append(part)
             continue
@@ -207,7 +266,7 @@ def _response(response: Any) -> tuple[list[Part], list[Part]]:
             continue
         kind = part.get("kind")
         if kind is None or kind == "markdownContent":
-            value = part.get("value")
+            value = part.get("value") if "value" in part else part.get("content")
             if isinstance(value, dict):
                 value = value.get("value")
             if isinstance(value, str):
@@ -220,31 +279,40 @@ def _response(response: Any) -> tuple[list[Part], list[Part]]:
             thought = "".join(value) if isinstance(value, list) else value
             if isinstance(thought, str) and thought.strip():
                 parts.append(ThinkingPart(thought))
-        elif kind in ("toolInvocationSerialized", "toolInvocation"):
+        elif kind in _TOOL_KINDS:
             if part.get("presentation") == "hidden":
                 continue
             flush()
-            call, result = _tool(part)
+            call, returned = _tool(part, paired.get(index))
+            parts.append(call)
+            results += returned
+        elif kind == "textEditGroup":
+            edits.append(part)
+        elif kind in ("questionCarousel", "elicitationSerialized"):
+            flush()
+            ask = question_parts if kind == "questionCarousel" else elicitation_parts
+            call, result = ask(part, f"{request_id}:{index}")  # the part's place: its id
             parts.append(call)
             if result:
                 results.append(result)
-        elif kind == "textEditGroup":
-            path = _uri_path(part.get("uri"))
-            if path and path not in edited:
-                edited.append(path)
+        elif kind == "codeblockUri" and part.get("isEdit"):
+            text.append(_PILL)  # where VS Code shows the edited file in an empty code block
         elif kind == "warning":
             flush()
             parts.append(NoticePart("error", _string(part.get("content"))))
+        elif kind not in _UI_KINDS and unknown is not None:
+            unknown.add(str(kind))  # a newer kind: reported, in case it held conversation
         # everything else (progress, confirmations, UI bookkeeping) is not conversation
     flush()
-    if edited:
-        parts.append(
-            ToolCallPart("edited files", {"files": edited}, None, f"{len(edited)} file(s)")
-        )
+    parts += edit_calls(edits)  # after the text, whose code fences may surround them
     return parts, results
 
 
-def _tool(part: dict[str, Any]) -> tuple[ToolCallPart, ToolResultPart | None]:
+def _tool(
+    part: dict[str, Any], made: tuple[Any, str | None] | None = None
+) -> tuple[ToolCallPart, list[Part]]:
+    """A tool invocation; ``made`` (the model's own call: arguments and the result it read)
+    fills in what the invocation, written for display, does not hold."""
     name = str(part.get("toolId") or "tool")
     call_id = part.get("toolCallId") if isinstance(part.get("toolCallId"), str) else None
     description = (
@@ -257,8 +325,9 @@ def _tool(part: dict[str, Any]) -> tuple[ToolCallPart, ToolResultPart | None]:
     tool_input: Any = None
     output = ""
     is_error = False
+    media: list[AttachmentPart] = []  # images (or other bytes) the tool returned
     if specific.get("kind") == "terminal":
-        line = specific.get("commandLine")
+        line = specific.get("commandLine") or specific.get("command")  # the latter: older
         command = (
             (line.get("userEdited") or line.get("toolEdited") or line.get("original"))
             if isinstance(line, dict)
@@ -272,18 +341,63 @@ def _tool(part: dict[str, Any]) -> tuple[ToolCallPart, ToolResultPart | None]:
             tool_input = details.get("input")
         out = details.get("output")
         if isinstance(out, list):
-            output = "\n".join(_string(o.get("value") if isinstance(o, dict) else o) for o in out)
+            texts = []
+            for item in out:
+                binary = _binary(item, "value") if isinstance(item, dict) else None
+                if binary:
+                    media.append(binary)
+                else:
+                    texts.append(_string(item.get("value") if isinstance(item, dict) else item))
+            output = "\n".join(t for t in texts if t)
         elif isinstance(out, dict) and out.get("type") == "data":
-            output = f"[{out.get('mimeType', 'binary')} data]"
+            binary = _binary(out, "base64Data")
+            if binary:
+                media.append(binary)
+            else:
+                output = f"[{out.get('mimeType', 'binary')} data]"
         else:
             output = _string(out)
         is_error = bool(details.get("isError"))
     elif isinstance(details, list):
         output = "\n".join(p for p in (_uri_path(d) for d in details) if p)
+    if made is not None:
+        if tool_input is None and made[0] is not None:
+            tool_input = made[0]
+        if made[1] and (not output or isinstance(details, list)):
+            output = made[1]  # what the tool returned, not the places VS Code listed
     call = ToolCallPart(name, tool_input if tool_input is not None else {}, call_id, description)
+    refused = _refused(part.get("isConfirmed"))
+    if refused and not output:
+        return call, [ToolResultPart(refused, call_id, True)]
     if not output and not is_error:
-        return call, None
-    return call, ToolResultPart(output, call_id, is_error)
+        return call, [*media]  # an image alone: no empty output beside it
+    return call, [ToolResultPart(output, call_id, is_error), *media]
+
+
+def _binary(item: dict[str, Any], key: str) -> AttachmentPart | None:
+    """Bytes a tool returned as base64 (``{type: 'data', mimeType, base64Data}``, or an
+    ``embed`` output item that is not text): an attachment, never base64 in the note."""
+    mime = item.get("mimeType") if isinstance(item.get("mimeType"), str) else None
+    if item.get("isText") is True or not mime or mime.startswith("text/"):
+        return None
+    value = item.get(key)
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return AttachmentPart(mime, base64.b64decode(value, validate=True))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _refused(confirmed: Any) -> str | None:
+    """Why a tool call did not run, from ``isConfirmed``: ``false`` before VS Code 1.104,
+    then ``{type: ToolConfirmKind}`` (0 Denied, 5 Skipped; the others ran)."""
+    kind = confirmed.get("type") if isinstance(confirmed, dict) else None
+    if confirmed is False or kind == _DENIED:
+        return "denied by the user"
+    if kind == _SKIPPED:
+        return "skipped by the user"
+    return None
 
 
 def _outcome(request: dict[str, Any]) -> list[Part]:

@@ -3,7 +3,12 @@
 Where: the ``User`` folder of "Trae" and "Trae CN" (``~/.config``, ``~/Library/Application
 Support``, ``%APPDATA%``). Each ``workspaceStorage/<hash>/state.vscdb`` is one discovery
 unit; its ``workspace.json`` names the project. Sessions live under the ``ItemTable`` key
-``memento/icube-ai-agent-storage`` (TEXT or BLOB), messages ordered by ``turnIndex``.
+``memento/icube-ai-agent-storage`` (TEXT or BLOB), messages ordered by ``turnIndex``; the
+older chat stores ``memento/icube-ai-chat-storage-<n>`` and ``…-ng-chat-storage-<n>`` are
+read the same way (a session in two stores once; a store of an unknown shape reported).
+A workspace with chats in none of them but prompts in its input history
+(``icube-ai-agent-storage-input-history``) gets one session of those prompts, undated and
+without answers: newer builds keep the answers only in the encrypted store.
 
 An assistant message with an empty ``content`` is rebuilt from ``agentTaskContent``: the
 proposal, its reasoning (as thinking), each plan step as a tool call with its parameters and
@@ -20,22 +25,27 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..errors import Problem
+from ..errors import Problem, SourceError
 from ..model import Message, Part, Session, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 from . import _sqlite
 from ._jsonl import json_text, parse_timestamp
 from .base import FileStamp, LoadResult, SessionRef, SourceContext, open_regular
 from .vscode import (
+    Database,
     db_stamps,
     folder_of_workspace,
     project_of_path,
-    read_item,
     user_dirs,
     workspace_dbs,
 )
 
 SOURCE = "trae"
 STORE_KEY = "memento/icube-ai-agent-storage"
+HISTORY_KEYS = (
+    "memento/icube-ai-agent-storage-input-history",
+    "icube-ai-agent-storage-input-history",
+)
+OLDER_STORES = ("memento/icube-ai-chat-storage", "memento/icube-ai-ng-chat-storage")
 ENCRYPTED_DB = Path("ModularData") / "ai-agent" / "database.db"
 
 
@@ -74,18 +84,35 @@ class TraeAdapter:
         self._check_encrypted_store(user_dir, result.problems)
         workspace = ref.main.path.parent
         folder = folder_of_workspace(workspace)
-        store = read_item(ref.main.path, STORE_KEY, result.problems, SOURCE)
         garbled = 0
-        for i, raw in enumerate(_sessions_of(store), 1):
-            if not isinstance(raw, dict) or not isinstance(raw.get("sessionId"), str):
-                what = "not a JSON object" if not isinstance(raw, dict) else "without a sessionId"
-                why = f"stored session {i} is {what}; skipped"
+        seen: set[str] = set()
+        stores, history = _stores(ref.main.path, result.problems)
+        for key, store in stores:
+            for i, raw in enumerate(_sessions_of(store), 1):
+                if isinstance(raw, dict) and not isinstance(raw.get("sessionId"), str):
+                    raw = {**raw, "sessionId": raw.get("id")}  # the older chat stores' name
+                if not isinstance(raw, dict) or not isinstance(raw.get("sessionId"), str):
+                    older = key != STORE_KEY  # named by the key it came from
+                    what = (
+                        "not a JSON object"
+                        if not isinstance(raw, dict)
+                        else ("without an id" if older else "without a sessionId")
+                    )
+                    why = f"{key + ': ' if older else ''}stored session {i} is {what}; skipped"
+                    result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
+                    continue
+                if raw["sessionId"] in seen:
+                    continue  # kept in two stores: the agent store's copy is exported
+                seen.add(raw["sessionId"])
+                session, dropped = _session(raw, folder, ref.main.path)
+                garbled += dropped
+                if session:
+                    result.sessions.append(session)
+            if store is not None and not _sessions_of(store) and not _empty(store):
+                why = f"{key}: a chat store of a shape not known here; not exported"
                 result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
-                continue
-            session, dropped = _session(raw, folder, ref.main.path)
-            garbled += dropped
-            if session:
-                result.sessions.append(session)
+        if not result.sessions and history:
+            result.sessions.append(_history_session(history, workspace.name, folder, ref.main.path))
         if garbled:
             result.problems.append(
                 Problem(str(ref.main.path), f"{garbled} strings that were mostly control "
@@ -110,9 +137,73 @@ class TraeAdapter:
             )  # fmt: skip
 
 
+def _stores(path: Path, problems: list[Problem]) -> tuple[list[tuple[str, Any]], list[str]]:
+    """The chat stores of a workspace database (the agent store, then the older chat stores
+    ``memento/icube-ai-chat-storage-<n>``, ``memento/icube-ai-ng-chat-storage-<n>``), and the
+    prompts of its input history."""
+    try:
+        with Database(path) as db:
+            found = [(STORE_KEY, db.get("ItemTable", STORE_KEY))]
+            for prefix in OLDER_STORES:
+                found += list(db.items("ItemTable", prefix))
+            history = next(
+                (v for k in HISTORY_KEYS if (v := db.get("ItemTable", k)) is not None), None
+            )
+    except SourceError as exc:
+        problems.append(exc.problem(SOURCE))
+        return [], []
+    if isinstance(history, dict):
+        history = history.get("list") or history.get("history")
+    prompts = [
+        text
+        for item in (history if isinstance(history, list) else [])
+        if isinstance(text := item.get("inputText") if isinstance(item, dict) else item, str)
+        and text.strip()
+    ]
+    return found, prompts
+
+
+def _history_session(prompts: list[str], name: str, folder: str | None, path: Path) -> Session:
+    """The last resort for a workspace whose chats are in no store here (newer builds keep
+    them in the encrypted database): the prompts its input box remembers, in order, with no
+    answers and no times (Trae keeps none)."""
+    return Session(
+        source=SOURCE,
+        session_id=f"{name}-input-history",
+        messages=tuple(
+            Message("user", (TextPart(text),), f"input {i}") for i, text in enumerate(prompts, 1)
+        ),
+        source_path=path,
+        title="Input history (prompts only)",  # not one conversation: no first prompt's title
+        project=project_of_path(folder),
+        cwd=folder,
+    )
+
+
 def _sessions_of(store: Any) -> list[Any]:
-    listed = store.get("list") if isinstance(store, dict) else None
-    return listed if isinstance(listed, list) else []
+    """A store's sessions: its ``list``, or (older stores) ``sessions``, ``conversations``
+    or ``entries``, as a list or an object keyed by id."""
+    if not isinstance(store, dict):
+        return []
+    for key in ("list", "sessions", "conversations", "entries"):
+        held = store.get(key)
+        if isinstance(held, list) and held:
+            return held
+        if isinstance(held, dict) and held:
+            return [
+                {**v, "sessionId": v.get("sessionId") or v.get("id") or k}
+                if isinstance(v, dict)
+                else v
+                for k, v in held.items()
+            ]
+    return []
+
+
+def _empty(store: Any) -> bool:
+    """A store with no chat in it (an empty list, or only the current-session pointer)."""
+    if not isinstance(store, dict):
+        return store in (None, [], "")
+    return all(not v or k in ("currentSessionId", "version") for k, v in store.items())
 
 
 def _session(raw: dict[str, Any], folder: str | None, path: Path) -> tuple[Session | None, int]:

@@ -1,6 +1,7 @@
 """Cursor's state.vscdb messages ("bubbles") as model messages (FORMATS.md §3.4).
 
-A bubble is one message: ``type`` 1 is the person, 2 the assistant. The assistant's bubble
+A bubble is one message: ``type`` 1 is the person (with what they attached:
+``context.py``), 2 the assistant. The assistant's bubble
 may hold thinking, its text, a tool call (``toolFormerData``) with its result, and token
 counts. The same shape serves all three database generations (the legacy chat panel's
 bubbles are translated to it first).
@@ -23,6 +24,7 @@ from ...model import (
     Usage,
 )
 from .._jsonl import json_text, parse_timestamp
+from .context import context_parts
 
 
 def bubble_messages(
@@ -41,8 +43,9 @@ def bubble_messages(
         source_id = bubble.get("bubbleId") if isinstance(bubble.get("bubbleId"), str) else None
         if kind in (1, "1", "user"):
             text = _user_text(bubble)
-            if text:
-                messages.append(Message("user", (TextPart(text),), source_id, when))
+            if text:  # a bubble without text is a draft never sent, whatever it holds
+                parts = (TextPart(text), *context_parts(bubble))
+                messages.append(Message("user", parts, source_id, when))
             continue
         parts: list[Part] = []
         thinking = bubble.get("thinking")
@@ -53,11 +56,13 @@ def bubble_messages(
         ):
             parts.append(ThinkingPart(thinking["text"]))
         text = bubble.get("text") or bubble.get("rawText")
+        tool = bubble.get("toolFormerData")
         if isinstance(text, str) and text.strip():
             parts.append(TextPart(text))
-        elif bubble.get("codeBlocks"):
+        elif bubble.get("codeBlocks") and not (isinstance(tool, dict) and tool.get("name")):
+            # A tool's bubble keeps the edited file whole in codeBlocks (for Cursor's diff
+            # view): the call shows the change; only a reply without text is its code.
             parts += _code_blocks(bubble["codeBlocks"])
-        tool = bubble.get("toolFormerData")
         result = None
         if isinstance(tool, dict) and tool.get("name"):
             call, result = _tool(tool, source_id)

@@ -20,9 +20,12 @@ the global database's composers, then the workspaces' own chats, in the order re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from ...errors import Problem, SourceError
 from ...model import Session
@@ -327,6 +330,10 @@ def _composer_session(
     updated = parse_timestamp(data.get("lastUpdatedAt"))
     times = [m.timestamp for m in messages if m.timestamp]
     title = data.get("name") or data.get("subtitle")
+    branch = data.get("createdOnBranch") if isinstance(data.get("createdOnBranch"), str) else None
+    if db is not None and (folder is None or branch is None):
+        found_folder, found_branch = request_context(db, cid)
+        folder, branch = folder or found_folder, branch or found_branch
     return Session(
         source=SOURCE,
         session_id=cid,
@@ -335,14 +342,49 @@ def _composer_session(
         title=title if isinstance(title, str) and title.strip() else None,
         project=project_of_path(folder),
         cwd=folder,
-        git_branch=data.get("createdOnBranch")
-        if isinstance(data.get("createdOnBranch"), str)
-        else None,
+        git_branch=branch,
         models=tuple(models),
         started_at=created or (min(times) if times else None),
         ended_at=max([t for t in (updated, *times) if t], default=created),
         usage=usage,
     )
+
+
+_ON_BRANCH = re.compile(r"^On branch (\S+)", re.MULTILINE)
+
+
+def request_context(db: Database, cid: str) -> tuple[str | None, str | None]:
+    """(workspace folder, git branch) from the context Cursor sent with the composer's
+    requests (``messageRequestContext:<id>:<bubble>``, FORMATS.md §3.5 item 5): the root of
+    ``projectLayouts`` when the workspace had one folder, and ``git status``'s branch. For a
+    composer no workspace claims (and the branch when ``createdOnBranch`` is absent)."""
+    folder = branch = None
+    for _key, value in db.items("cursorDiskKV", f"messageRequestContext:{cid}:"):
+        if not isinstance(value, dict):
+            continue
+        if folder is None:
+            roots = {root for layout in _list(value.get("projectLayouts"))
+                     if (root := _layout_root(layout))}  # fmt: skip
+            folder = roots.pop() if len(roots) == 1 else None
+        status = value.get("gitStatusRaw")
+        found = _ON_BRANCH.search(status) if isinstance(status, str) and branch is None else None
+        branch = branch or (found.group(1) if found else None)
+        if folder and branch:
+            break
+    return folder, branch
+
+
+def _layout_root(layout: Any) -> str | None:
+    """The absolute root folder of one ``projectLayouts`` entry (a JSON string)."""
+    if isinstance(layout, str):
+        try:
+            layout = orjson.loads(layout)
+        except orjson.JSONDecodeError:
+            return None
+    listing = layout.get("listDirV2Result") if isinstance(layout, dict) else None
+    tree = listing.get("directoryTreeRoot") if isinstance(listing, dict) else None
+    root = tree.get("absPath") if isinstance(tree, dict) else None
+    return root if isinstance(root, str) and root.strip() else None
 
 
 def _tab_session(tab: dict[str, Any], folder: str | None, path: Path) -> Session | None:

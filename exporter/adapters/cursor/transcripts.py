@@ -6,7 +6,8 @@ no model, no token counts. ``content`` is a string or Anthropic-style blocks (``
 mark turn ends and are skipped.
 
 What the person typed sits in ``<user_query>``; the other wrappers Cursor adds
-(``WRAPPERS``) are dropped, ``<timestamp>`` is read for the time first. Thinking is not
+(``WRAPPERS``) are dropped from the text, ``<timestamp>`` is read for the time first and
+``<attached_files>`` for what the person attached (``attached_parts``). Thinking is not
 kept by Cursor: a block that is only ``[REDACTED]`` (and that marker at the end of a reply)
 is treated as absent. Tool calls carry no id, so a result (written by some builds only) is
 paired with the oldest call still waiting for one. The older free-text ``.txt`` layout is
@@ -216,6 +217,7 @@ class _Reader:
     def user(self, content: Any, number: int) -> None:
         parts: list[Part] = []
         results: list[Part] = []
+        attached: list[AttachmentPart] = []  # what the person attached: after their words
         when = None
         for block in _blocks(content):
             kind = block.get("type")
@@ -224,6 +226,7 @@ class _Reader:
                 when = when or stamp
                 if prompt:
                     parts.append(TextPart(prompt))
+                attached += attached_parts(block["text"])
             elif kind in _RESULT_TYPES:
                 results.append(self._result(block))
             elif kind == "image":
@@ -236,6 +239,7 @@ class _Reader:
             self.transcript.times.append(when)
         if results:
             self.transcript.messages.append(Message("tool", tuple(results), f"line {number}"))
+        parts += attached
         if parts:
             first = next((p.text for p in parts if isinstance(p, TextPart)), None)
             self.transcript.first_prompt = self.transcript.first_prompt or first
@@ -302,6 +306,45 @@ def _blocks(content: Any) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+_ATTACHED = re.compile(r"<attached_files>(.*?)</attached_files>", re.DOTALL)
+_CHILD = re.compile(r"<(\w+)([^>]*)>(.*?)</\1>", re.DOTALL)
+_ATTRIBUTE = re.compile(r'(\w+)="([^"]*)"')
+_FENCED = re.compile(r"^\s*(`{3,})([^\n]*)\n(.*?)\n?\1\s*$", re.DOTALL)
+
+
+def attached_parts(text: str) -> list[AttachmentPart]:
+    """What ``<attached_files>`` holds: each ``<file_contents>``/``<code_selection>``-like
+    child as a text attachment (named by its ``path``/``lines`` attributes or the
+    ``path=…, lines=…`` header of its code fence), or, with no children, each line as the
+    name of a file attached (Cursor kept only its path)."""
+    found: list[AttachmentPart] = []
+    for block in _ATTACHED.findall(text):
+        children = _CHILD.findall(block)
+        for _tag, attributes, body in children:
+            attrs = dict(_ATTRIBUTE.findall(attributes))
+            fenced = _FENCED.match(body)
+            content = fenced.group(3) if fenced else body.strip("\n")
+            header = {
+                k.strip(): v.strip()
+                for k, _, v in (
+                    p.partition("=") for p in (fenced.group(2) if fenced else "").split(",")
+                )
+                if v
+            }
+            path = attrs.get("path") or header.get("path")
+            lines = attrs.get("lines") or header.get("lines")
+            name = f"{path}:{lines}" if path and lines else path or "attached file"
+            found.append(
+                AttachmentPart("text/plain", content.encode() if content.strip() else None, name)
+            )
+        if not children:
+            for line in block.splitlines():
+                name = line.strip().removeprefix("- ").strip()
+                if name:
+                    found.append(AttachmentPart("application/octet-stream", None, name))
+    return found
 
 
 def clean_user_text(text: str) -> tuple[str, datetime | None]:

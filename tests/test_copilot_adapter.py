@@ -238,6 +238,28 @@ def test_vscode_flavours_and_portable_mode(tmp_path, product):
     assert len(load(tmp_path / "elsewhere", {"VSCODE_PORTABLE": str(portable)}, True)[0]) == 1
 
 
+def test_under_wsl_the_windows_users_editors_are_read_too(tmp_path, monkeypatch):
+    """ccexport runs in WSL beside Claude Code while VS Code runs on Windows: its chats are
+    in each Windows user's AppData, as WSL mounts C:. Only under WSL, only on your own home,
+    and Windows's own profiles (Public, Default) are not people."""
+    from exporter.adapters import vscode
+
+    users = tmp_path / "mnt" / "c" / "Users"
+    for person in ("ana", "Public"):
+        chats = users / person / "AppData" / "Roaming" / "Code" / "User" / "globalStorage"
+        write(chats / "emptyWindowChatSessions" / f"{SID}.json", base())
+    monkeypatch.setattr(vscode, "WSL_USERS", users)
+    linux_home = tmp_path / "home" / "ana"
+    monkeypatch.setattr(vscode, "under_wsl", lambda: False)
+    assert load(linux_home, {}, True)[0] == []
+    monkeypatch.setattr(vscode, "under_wsl", lambda: True)
+    (found,), _ = load(linux_home, {}, True)
+    assert str(found.source_path).startswith(str(users / "ana"))
+    assert load(linux_home, {}, False)[0] == []  # --home: that home alone
+    monkeypatch.setattr(vscode, "WSL_USERS", tmp_path / "not-mounted")
+    assert load(linux_home, {}, True)[0] == []
+
+
 def test_the_edits_an_answer_made_are_shown_with_their_new_text(tmp_path):
     """A textEditGroup holds what the agent wrote into a file (the edit tool itself is a
     hidden invocation): each file is an edit call with the lines replaced and the new text,

@@ -8,6 +8,7 @@ index), never the whole table.
 
 from __future__ import annotations
 
+import platform
 import re
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -23,6 +24,10 @@ from ._sqlite import stamps as db_stamps  # noqa: F401 (the editors' adapters us
 from .base import SourceContext, listed, read_regular
 
 BUSY_TIMEOUT_MS = 3000  # read when a database is opened (tests shorten it)
+# Under WSL the editors usually run on Windows while ccexport runs in Linux beside Claude
+# Code: their data is in each Windows user's AppData, as WSL mounts the C: drive.
+WSL_USERS = Path("/mnt/c/Users")
+_NOT_PEOPLE = {"All Users", "Default", "Default User", "Public", "WDAGUtilityAccount"}
 
 
 def user_dirs(ctx: SourceContext, products: list[str]) -> list[Path]:
@@ -39,10 +44,27 @@ def user_dirs(ctx: SourceContext, products: list[str]) -> list[Path]:
         for var in ("APPDATA", "VSCODE_APPDATA", "XDG_CONFIG_HOME"):
             if ctx.env.get(var):
                 bases.insert(0, Path(ctx.env[var]))
+    if ctx.real_home and under_wsl():
+        bases += _windows_app_data()
     dirs = [base / product / "User" for base in bases for product in products]
     if ctx.real_home and ctx.env.get("VSCODE_PORTABLE"):
         dirs.insert(0, Path(ctx.env["VSCODE_PORTABLE"]) / "user-data" / "User")
     return list(dict.fromkeys(dirs))
+
+
+def under_wsl() -> bool:
+    """Linux in the Windows Subsystem for Linux (its kernel says so; cron keeps no
+    ``WSL_DISTRO_NAME``)."""
+    return "microsoft" in platform.release().lower()
+
+
+def _windows_app_data() -> list[Path]:
+    """Each Windows user's ``AppData/Roaming`` under ``WSL_USERS`` (none if not mounted)."""
+    try:
+        names = [entry.name for entry in listed(WSL_USERS) if entry.is_dir()]
+    except OSError:
+        return []
+    return [WSL_USERS / name / "AppData" / "Roaming" for name in names if name not in _NOT_PEOPLE]
 
 
 def workspace_dbs(user_dir: Path) -> list[tuple[Path, Path]]:

@@ -61,3 +61,28 @@ def test_every_source_has_its_page_its_variables_and_a_row_in_the_readme():
         for variable in adapter.env_vars:
             page = (pages / target).read_text(encoding="utf-8")
             assert variable in page or variable in README, f"{adapter.name}: {variable}"
+
+
+def section(title: str) -> str:
+    """The README's text from the heading ``## title`` to the next second-level heading."""
+    return README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_every_property_a_session_note_can_hold_is_in_the_properties_section():
+    import yaml
+
+    from exporter.notes import Note
+    from exporter.split import Part, link_parts
+    from exporter.stats import PROPERTIES
+
+    keys = set(PROPERTIES)
+    for note in (ROOT / "tests" / "golden").rglob("*.md"):
+        front = yaml.safe_load(note.read_text(encoding="utf-8").split("---\n", 2)[1])
+        if "ccexport_index" not in front:  # index notes have a section of their own
+            keys |= set(front)
+    part = Note("k", "a.md", {}, "body\n")
+    link_parts(part, Part(2, previous="a", following="a (part 3)"))
+    keys |= set(part.frontmatter)
+    text = section("Properties")
+    missing = sorted(key for key in keys if f"`{key}`" not in text)
+    assert not missing, f"properties notes hold that the README's Properties omit: {missing}"

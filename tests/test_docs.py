@@ -86,3 +86,50 @@ def test_every_property_a_session_note_can_hold_is_in_the_properties_section():
     text = section("Properties")
     missing = sorted(key for key in keys if f"`{key}`" not in text)
     assert not missing, f"properties notes hold that the README's Properties omit: {missing}"
+
+
+def long_options(command) -> set[str]:
+    """The options a command takes, as a user types them (not --help or hidden ones)."""
+    return {
+        opt
+        for param in command.params
+        if not getattr(param, "hidden", False)
+        for opt in (*param.opts, *getattr(param, "secondary_opts", ()))
+        if opt.startswith("--") and opt != "--help"
+    }
+
+
+def names(row: str, words: str) -> bool:
+    """The table row is about the command ``words`` (``sources``, ``schedule status``)."""
+    import re
+
+    return re.search(rf"`(ccexport )?{words}[ `]", row) is not None
+
+
+def test_the_commands_table_names_exactly_the_options_each_command_takes():
+    import re
+
+    root = typer.main.get_command(app)
+    rows = [line for line in section("Commands").splitlines() if line.startswith("| `")]
+    flag = re.compile(r"--[a-z][a-z-]*")
+    # The export's options (also the bare command's): a row each, and no row for another.
+    export = long_options(root) | long_options(root.commands["export"])
+    firsts = ("| `--", "| `ccexport --")  # `ccexport --vault DIR` opens the table
+    option_rows = {opt for row in rows if row.startswith(firsts) for opt in flag.findall(row)}
+    assert export - option_rows == set(), "export options without a row"
+    assert option_rows - export - {"--help"} == set(), "rows for options the export does not take"
+    # Every other command: its row names each of its options, and none that the commands
+    # the row is about do not take.
+    for path, command in commands(root):
+        words = path.split(" ", 1)[1]
+        if words == "export" or hasattr(command, "commands"):
+            continue
+        row = next(r for r in rows if names(r, words))
+        about = [c for p, c in commands(root) if names(row, p.split(" ", 1)[1])]
+        takes = set().union(*(long_options(c) for c in about))
+        mentioned = set(flag.findall(row))
+        own = long_options(command) - {"--debug"}  # every command takes --debug
+        assert own - mentioned == set(), f"{path}: options its row leaves out"
+        assert mentioned - takes - {"--help"} == set(), (
+            f"{path}: its row names options it does not take"
+        )

@@ -133,3 +133,11 @@ def test_the_commands_table_names_exactly_the_options_each_command_takes():
         assert mentioned - takes - {"--help"} == set(), (
             f"{path}: its row names options it does not take"
         )
+
+
+def test_the_jobs_row_gives_the_thresholds_below_which_a_run_uses_one_process():
+    from exporter.workers import PARALLEL_FROM, PARALLEL_FROM_BYTES
+
+    row = next(line for line in section("Commands").splitlines() if line.startswith("| `--jobs"))
+    assert f"fewer than {PARALLEL_FROM} sessions" in row
+    assert f"{PARALLEL_FROM_BYTES // 2**20} MB" in row

@@ -141,3 +141,28 @@ def test_the_jobs_row_gives_the_thresholds_below_which_a_run_uses_one_process():
     row = next(line for line in section("Commands").splitlines() if line.startswith("| `--jobs"))
     assert f"fewer than {PARALLEL_FROM} sessions" in row
     assert f"{PARALLEL_FROM_BYTES // 2**20} MB" in row
+
+
+def test_every_toml_example_in_the_readme_is_a_config_ccexport_accepts(tmp_path, monkeypatch):
+    """Each ```toml block, pasted as it stands: the block that names its two files (user
+    config, then the vault's) is cut at those names; the others go into the vault's."""
+    from exporter.config import resolve
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / ".config"))
+    monkeypatch.delenv("CCEXPORT_VAULT", raising=False)
+    user = tmp_path / ".config" / "ccexport" / "config.toml"
+    vault = tmp_path / "Notes"
+    blocks = [b.split("```", 1)[0] for b in README.split("```toml\n")[1:]]
+    assert len(blocks) >= 5
+    for block in blocks:
+        user.parent.mkdir(parents=True, exist_ok=True)
+        (vault / ".ccexport").mkdir(parents=True, exist_ok=True)
+        if "# ~/.config/ccexport/config.toml" in block:
+            mine, ours = block.split("# ~/Notes/.ccexport/config.toml")
+        else:
+            mine, ours = 'vault = "~/Notes"\n', block
+        user.write_text(mine, encoding="utf-8")
+        (vault / ".ccexport" / "config.toml").write_text(ours, encoding="utf-8")
+        settings = resolve({})
+        assert settings.vault == vault

@@ -166,3 +166,15 @@ def test_every_toml_example_in_the_readme_is_a_config_ccexport_accepts(tmp_path,
         (vault / ".ccexport" / "config.toml").write_text(ours, encoding="utf-8")
         settings = resolve({})
         assert settings.vault == vault
+
+
+def test_the_redact_example_allows_a_string_the_rules_would_otherwise_redact():
+    import tomllib
+
+    from exporter.redact import redactor
+
+    block = next(b for b in README.split("```toml\n")[1:] if b.startswith("[redact]"))
+    allow = tomllib.loads(block.split("```", 1)[0])["redact"]["allow"]
+    for text in allow:
+        assert redactor().text(text) != text, f"{text!r} is never redacted: a poor example"
+        assert redactor(allow=tuple(allow)).text(text) == text

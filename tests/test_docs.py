@@ -178,3 +178,21 @@ def test_the_redact_example_allows_a_string_the_rules_would_otherwise_redact():
     for text in allow:
         assert redactor().text(text) != text, f"{text!r} is never redacted: a poor example"
         assert redactor(allow=tuple(allow)).text(text) == text
+
+
+def test_every_variable_the_session_template_sees_is_in_the_readme(monkeypatch):
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    import exporter.notes as notes
+    from exporter.model import Message, Session, TextPart
+
+    seen: dict = {}
+    monkeypatch.setattr(notes, "_body", lambda settings, context: seen.update(context) or "")
+    started = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+    message = Message("user", (TextPart("hi"),), timestamp=started)
+    session = Session("codex", "s1", (message,), Path("/x"), started_at=started)
+    notes.build_note(session, "n.md", notes.NoteSettings(), lambda key: None)
+    text = section("Templates") + section("Notes to taste")
+    missing = sorted(name for name in seen if f"`{name}`" not in text)
+    assert seen and not missing, f"template variables the README does not name: {missing}"

@@ -196,3 +196,27 @@ def test_every_variable_the_session_template_sees_is_in_the_readme(monkeypatch):
     text = section("Templates") + section("Notes to taste")
     missing = sorted(name for name in seen if f"`{name}`" not in text)
     assert seen and not missing, f"template variables the README does not name: {missing}"
+
+
+def test_every_setting_config_show_prints_is_in_the_readme_as_written_in_the_file():
+    import re
+
+    from exporter.config import SHOWN_KEYS
+
+    # config show's names for the keys of a table, and the table each is in
+    written = {
+        "frontmatter_add": ("frontmatter", "add"),
+        "frontmatter_drop": ("frontmatter", "drop"),
+        "index": ("index", "enabled"),
+        "index_dataview": ("index", "dataview"),
+        "redact_extra": ("redact", "extra"),
+        "redact_allow": ("redact", "allow"),
+        "daily_folder": ("daily", "folder"),
+        "daily_format": ("daily", "format"),
+    }
+    for shown in SHOWN_KEYS:
+        table, key = written.get(shown, (None, shown))
+        if table:
+            assert f"[{table}]" in README, f"the README never shows the [{table}] table"
+        pattern = rf"(^|[`\s]){re.escape(key)} = |\[{re.escape(key)}[\].]"
+        assert re.search(pattern, README, re.MULTILINE), f"no example of {key!r} ({shown})"

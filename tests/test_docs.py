@@ -220,3 +220,13 @@ def test_every_setting_config_show_prints_is_in_the_readme_as_written_in_the_fil
             assert f"[{table}]" in README, f"the README never shows the [{table}] table"
         pattern = rf"(^|[`\s]){re.escape(key)} = |\[{re.escape(key)}[\].]"
         assert re.search(pattern, README, re.MULTILINE), f"no example of {key!r} ({shown})"
+
+
+def test_the_note_excerpt_is_the_golden_note_it_names():
+    name = README.split("An excerpt of `tests/golden/demo-vault/…/", 1)[1].split("`", 1)[0]
+    (golden,) = (ROOT / "tests" / "golden" / "demo-vault").rglob(name)
+    note = golden.read_text(encoding="utf-8")
+    excerpt = README.split("````markdown\n", 1)[1].split("\n````\n", 1)[0] + "\n"
+    head, tail = excerpt.split("…\n")
+    assert note.startswith(head), "the excerpt's head is not the golden note's"
+    assert note.rstrip("\n").endswith(tail.rstrip("\n")), "nor its end"

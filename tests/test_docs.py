@@ -230,3 +230,13 @@ def test_the_note_excerpt_is_the_golden_note_it_names():
     head, tail = excerpt.split("…\n")
     assert note.startswith(head), "the excerpt's head is not the golden note's"
     assert note.rstrip("\n").endswith(tail.rstrip("\n")), "nor its end"
+
+
+def test_the_sources_table_names_every_variable_each_source_reads():
+    from exporter.adapters import ADAPTERS
+
+    for adapter in ADAPTERS:
+        row = next(r for r in README.splitlines() if r.startswith(f"| [`{adapter.name}`]"))
+        also = row.split("|")[3]
+        missing = [v for v in adapter.env_vars if f"`{v}`" not in also]
+        assert not missing, f"{adapter.name}: 'also read' leaves out {missing}"

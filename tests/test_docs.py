@@ -240,3 +240,12 @@ def test_the_sources_table_names_every_variable_each_source_reads():
         also = row.split("|")[3]
         missing = [v for v in adapter.env_vars if f"`{v}`" not in also]
         assert not missing, f"{adapter.name}: 'also read' leaves out {missing}"
+
+
+def test_the_verbose_row_names_every_kind_of_line_verbose_prints():
+    from exporter.report import _WRITTEN
+
+    row = next(r for r in section("Commands").splitlines() if r.startswith("| `--verbose`"))
+    words = {"conflict": "in conflict"}  # how the row says it
+    missing = [a.value for a in _WRITTEN if words.get(a.value, a.value) not in row]
+    assert not missing, f"--verbose prints lines the README does not mention: {missing}"

@@ -61,3 +61,191 @@ def test_every_source_has_its_page_its_variables_and_a_row_in_the_readme():
         for variable in adapter.env_vars:
             page = (pages / target).read_text(encoding="utf-8")
             assert variable in page or variable in README, f"{adapter.name}: {variable}"
+
+
+def section(title: str) -> str:
+    """The README's text from the heading ``## title`` to the next second-level heading."""
+    return README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_every_property_a_session_note_can_hold_is_in_the_properties_section():
+    import yaml
+
+    from exporter.notes import Note
+    from exporter.split import Part, link_parts
+    from exporter.stats import PROPERTIES
+
+    keys = set(PROPERTIES)
+    for note in (ROOT / "tests" / "golden").rglob("*.md"):
+        front = yaml.safe_load(note.read_text(encoding="utf-8").split("---\n", 2)[1])
+        if "ccexport_index" not in front:  # index notes have a section of their own
+            keys |= set(front)
+    part = Note("k", "a.md", {}, "body\n")
+    link_parts(part, Part(2, previous="a", following="a (part 3)"))
+    keys |= set(part.frontmatter)
+    text = section("Properties")
+    missing = sorted(key for key in keys if f"`{key}`" not in text)
+    assert not missing, f"properties notes hold that the README's Properties omit: {missing}"
+
+
+def long_options(command) -> set[str]:
+    """The options a command takes, as a user types them (not --help or hidden ones)."""
+    return {
+        opt
+        for param in command.params
+        if not getattr(param, "hidden", False)
+        for opt in (*param.opts, *getattr(param, "secondary_opts", ()))
+        if opt.startswith("--") and opt != "--help"
+    }
+
+
+def names(row: str, words: str) -> bool:
+    """The table row is about the command ``words`` (``sources``, ``schedule status``)."""
+    import re
+
+    return re.search(rf"`(ccexport )?{words}[ `]", row) is not None
+
+
+def test_the_commands_table_names_exactly_the_options_each_command_takes():
+    import re
+
+    root = typer.main.get_command(app)
+    rows = [line for line in section("Commands").splitlines() if line.startswith("| `")]
+    flag = re.compile(r"--[a-z][a-z-]*")
+    # The export's options (also the bare command's): a row each, and no row for another.
+    export = long_options(root) | long_options(root.commands["export"])
+    firsts = ("| `--", "| `ccexport --")  # `ccexport --vault DIR` opens the table
+    option_rows = {opt for row in rows if row.startswith(firsts) for opt in flag.findall(row)}
+    assert export - option_rows == set(), "export options without a row"
+    assert option_rows - export - {"--help"} == set(), "rows for options the export does not take"
+    # Every other command: its row names each of its options, and none that the commands
+    # the row is about do not take.
+    for path, command in commands(root):
+        words = path.split(" ", 1)[1]
+        if words == "export" or hasattr(command, "commands"):
+            continue
+        row = next(r for r in rows if names(r, words))
+        about = [c for p, c in commands(root) if names(row, p.split(" ", 1)[1])]
+        takes = set().union(*(long_options(c) for c in about))
+        mentioned = set(flag.findall(row))
+        own = long_options(command) - {"--debug"}  # every command takes --debug
+        assert own - mentioned == set(), f"{path}: options its row leaves out"
+        assert mentioned - takes - {"--help"} == set(), (
+            f"{path}: its row names options it does not take"
+        )
+
+
+def test_the_jobs_row_gives_the_thresholds_below_which_a_run_uses_one_process():
+    from exporter.workers import PARALLEL_FROM, PARALLEL_FROM_BYTES
+
+    row = next(line for line in section("Commands").splitlines() if line.startswith("| `--jobs"))
+    assert f"fewer than {PARALLEL_FROM} sessions" in row
+    assert f"{PARALLEL_FROM_BYTES // 2**20} MB" in row
+
+
+def test_every_toml_example_in_the_readme_is_a_config_ccexport_accepts(tmp_path, monkeypatch):
+    """Each ```toml block, pasted as it stands: the block that names its two files (user
+    config, then the vault's) is cut at those names; the others go into the vault's."""
+    from exporter.config import resolve
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / ".config"))
+    monkeypatch.delenv("CCEXPORT_VAULT", raising=False)
+    user = tmp_path / ".config" / "ccexport" / "config.toml"
+    vault = tmp_path / "Notes"
+    blocks = [b.split("```", 1)[0] for b in README.split("```toml\n")[1:]]
+    assert len(blocks) >= 5
+    for block in blocks:
+        user.parent.mkdir(parents=True, exist_ok=True)
+        (vault / ".ccexport").mkdir(parents=True, exist_ok=True)
+        if "# ~/.config/ccexport/config.toml" in block:
+            mine, ours = block.split("# ~/Notes/.ccexport/config.toml")
+        else:
+            mine, ours = 'vault = "~/Notes"\n', block
+        user.write_text(mine, encoding="utf-8")
+        (vault / ".ccexport" / "config.toml").write_text(ours, encoding="utf-8")
+        settings = resolve({})
+        assert settings.vault == vault
+
+
+def test_the_redact_example_allows_a_string_the_rules_would_otherwise_redact():
+    import tomllib
+
+    from exporter.redact import redactor
+
+    block = next(b for b in README.split("```toml\n")[1:] if b.startswith("[redact]"))
+    allow = tomllib.loads(block.split("```", 1)[0])["redact"]["allow"]
+    for text in allow:
+        assert redactor().text(text) != text, f"{text!r} is never redacted: a poor example"
+        assert redactor(allow=tuple(allow)).text(text) == text
+
+
+def test_every_variable_the_session_template_sees_is_in_the_readme(monkeypatch):
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    import exporter.notes as notes
+    from exporter.model import Message, Session, TextPart
+
+    seen: dict = {}
+    monkeypatch.setattr(notes, "_body", lambda settings, context: seen.update(context) or "")
+    started = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+    message = Message("user", (TextPart("hi"),), timestamp=started)
+    session = Session("codex", "s1", (message,), Path("/x"), started_at=started)
+    notes.build_note(session, "n.md", notes.NoteSettings(), lambda key: None)
+    text = section("Templates") + section("Notes to taste")
+    missing = sorted(name for name in seen if f"`{name}`" not in text)
+    assert seen and not missing, f"template variables the README does not name: {missing}"
+
+
+def test_every_setting_config_show_prints_is_in_the_readme_as_written_in_the_file():
+    import re
+
+    from exporter.config import SHOWN_KEYS
+
+    # config show's names for the keys of a table, and the table each is in
+    written = {
+        "frontmatter_add": ("frontmatter", "add"),
+        "frontmatter_drop": ("frontmatter", "drop"),
+        "index": ("index", "enabled"),
+        "index_dataview": ("index", "dataview"),
+        "redact_extra": ("redact", "extra"),
+        "redact_allow": ("redact", "allow"),
+        "daily_folder": ("daily", "folder"),
+        "daily_format": ("daily", "format"),
+    }
+    for shown in SHOWN_KEYS:
+        table, key = written.get(shown, (None, shown))
+        if table:
+            assert f"[{table}]" in README, f"the README never shows the [{table}] table"
+        pattern = rf"(^|[`\s]){re.escape(key)} = |\[{re.escape(key)}[\].]"
+        assert re.search(pattern, README, re.MULTILINE), f"no example of {key!r} ({shown})"
+
+
+def test_the_note_excerpt_is_the_golden_note_it_names():
+    name = README.split("An excerpt of `tests/golden/demo-vault/…/", 1)[1].split("`", 1)[0]
+    (golden,) = (ROOT / "tests" / "golden" / "demo-vault").rglob(name)
+    note = golden.read_text(encoding="utf-8")
+    excerpt = README.split("````markdown\n", 1)[1].split("\n````\n", 1)[0] + "\n"
+    head, tail = excerpt.split("…\n")
+    assert note.startswith(head), "the excerpt's head is not the golden note's"
+    assert note.rstrip("\n").endswith(tail.rstrip("\n")), "nor its end"
+
+
+def test_the_sources_table_names_every_variable_each_source_reads():
+    from exporter.adapters import ADAPTERS
+
+    for adapter in ADAPTERS:
+        row = next(r for r in README.splitlines() if r.startswith(f"| [`{adapter.name}`]"))
+        also = row.split("|")[3]
+        missing = [v for v in adapter.env_vars if f"`{v}`" not in also]
+        assert not missing, f"{adapter.name}: 'also read' leaves out {missing}"
+
+
+def test_the_verbose_row_names_every_kind_of_line_verbose_prints():
+    from exporter.report import _WRITTEN
+
+    row = next(r for r in section("Commands").splitlines() if r.startswith("| `--verbose`"))
+    words = {"conflict": "in conflict"}  # how the row says it
+    missing = [a.value for a in _WRITTEN if words.get(a.value, a.value) not in row]
+    assert not missing, f"--verbose prints lines the README does not mention: {missing}"

@@ -8,6 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# The README's `pytest` runs on shared, loaded machines: hypothesis's 200 ms deadline per
+# example failed property tests for the machine's load, not the code's. No deadline; the
+# linear-time tests bound what must stay fast, and tests/bench measures speed.
+hypothesis_settings.register_profile("ccexport", deadline=None)
+hypothesis_settings.load_profile("ccexport")
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent

@@ -77,3 +77,13 @@ def test_wheel_installs_and_exports_the_demo(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "sessions found" in result.stdout
     assert list((tmp_path / "v").rglob("*Returning vectors in Rust*.md"))
+
+
+def test_property_tests_carry_no_deadline_that_a_loaded_machine_would_miss():
+    """The README's `pytest` failed on a busy machine with hypothesis's DeadlineExceeded
+    (271 ms against 200 ms in test_frontmatter_fast); conftest loads a profile without a
+    deadline, which a test's own ``@settings`` keeps."""
+    from hypothesis import settings
+
+    assert settings().deadline is None
+    assert settings(max_examples=5).deadline is None

@@ -175,7 +175,7 @@ TemplatesOpt = Annotated[
 JobsOpt = Annotated[
     int | None,
     typer.Option(
-        # At most 64: thousands of forked workers took minutes to start and memory each.
+        # At most 64 (workers.MAX_JOBS): thousands of forked workers took minutes to start.
         "--jobs",
         "-j",
         min=1,

@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the process pool's module is imported with the first pool: 
 
 # Sessions to render (or units to read, known at the start of a run: ``Renderer.plan``)
 # before a pool is worth its start-up.
+MAX_JOBS = 64  # the most --jobs takes (cli_options), and the default on a bigger machine
 PARALLEL_FROM = 24
 # ... or this much source read for them: a few long sessions (a real history's) render for
 # longer than the pool takes to start, so it starts before the 24th.
@@ -175,7 +176,8 @@ class Renderer:
     ) -> None:
         self.settings = settings
         self.reading = reading  # given to each worker, for units read ahead
-        self.workers = workers if workers is not None else (os.cpu_count() or 1)
+        # One per core, at most as many as --jobs takes (64): forking hundreds takes long.
+        self.workers = workers if workers is not None else min(os.cpu_count() or 1, MAX_JOBS)
         self.lock = lock
         self.pool: ProcessPoolExecutor | None = None
         self.queue: deque[_Pending] = deque()

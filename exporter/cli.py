@@ -214,7 +214,11 @@ def _inherit(ctx: typer.Context, own: dict[str, Any], accepts: tuple[str, ...]) 
         no = {k: "--no-" + k.replace("_", "-") for k in stray if given[k] is False}
         flags = ", ".join(no.get(k) or _FLAG.get(k, "--" + k.replace("_", "-")) for k in stray)
         verb = "does" if len(stray) == 1 else "do"
-        _fail(f"{flags} {verb} not apply to `ccexport {ctx.command_path.split(' ', 1)[1]}`", 2)
+        names, at = [], ctx  # the subcommand's words (the program may be `python -m exporter`)
+        while at.parent is not None:
+            names.insert(0, at.info_name or "")
+            at = at.parent
+        _fail(f"{flags} {verb} not apply to `ccexport {' '.join(names)}`", 2)
     merged = dict(own)
     for key, value in given.items():
         if not _given(ctx, key):  # given after the command's name too: that one wins
@@ -313,6 +317,8 @@ def _export(args: dict[str, Any]) -> None:
         from .options import check_vault, export_options
         from .report import append_log, print_report
 
+        if args.get("diff") and not args["dry_run"]:  # it was ignored, and the run wrote
+            raise ConfigError("--diff shows what a --dry-run would change: add --dry-run")
         cli = {k: args.get(k) for k in ("vault", "since", "project", "timezone", "templates")}
         cli["sources"] = args.get("source")
         if args.get("no_redact"):

@@ -167,6 +167,7 @@ def templates_init_cmd(
     """Copy the default templates into <vault>/.ccexport/templates (or --to DIR)."""
     a = _inherit(ctx, {"vault": vault, "debug": debug}, ("vault", "debug"))
     elsewhere = None  # the templates a configuration names instead of the vault's own
+    chosen = to is not None  # a folder of the person's own: used only where it is named
     with _handled(a["debug"]):
         from .render import init_templates
 
@@ -184,7 +185,10 @@ def templates_init_cmd(
         typer.echo(f"copied {to / name}")
     for name in kept:
         typer.echo(f"kept {to / name} (already there; --force overwrites it)")
-    if elsewhere:  # saying "the next export uses them" would not be true
+    if chosen:
+        typer.echo(f"Edit them; an export uses them with --templates {to} (or `templates` "
+                   "in the config).")  # fmt: skip
+    elif elsewhere:  # saying "the next export uses them" would not be true
         typer.echo(f"Edit them; but the export uses {elsewhere[0]} ({elsewhere[1]}) instead: "
                    "remove `templates` from the config to use these.")  # fmt: skip
     else:

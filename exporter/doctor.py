@@ -66,7 +66,8 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
         newest = max((r.mtime_ns for r in refs), default=0)
         when = f", newest {_when(newest / 1e9)}" if newest else ""
         where = ", ".join(str(r) for r in roots)
-        checks.append(Check("Sources", "ok", f"{name} {sessions} sessions{when} in {where}"))
+        found = f"{sessions} session{'' if sessions == 1 else 's'}"
+        checks.append(Check("Sources", "ok", f"{name} {found}{when} in {where}"))
         for problem in dict.fromkeys(r.unread_index for r in refs if r.unread_index):
             checks.append(Check("Sources", "attention", f"{name} {problem}"))  # an index
         for path in _not_sqlite(refs):

@@ -24,21 +24,26 @@ _VERB = {
 _WRITTEN = (Action.CREATED, Action.RENAMED, Action.UPDATED, Action.CONFLICT)
 
 
+def counted(n: int, one: str, many: str) -> str:
+    """``1 session``, ``2 sessions``."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def summary_line(report: ExportReport, elapsed: float | None = None) -> str:
     parts = [
-        f"{report.total('found')} sessions found",
+        counted(report.total("found"), "session found", "sessions found"),
         f"{report.total('created')} created",
         f"{report.total('updated')} updated",
         f"{report.total('unchanged') + report.total('skipped')} unchanged",
     ]
-    for name, label in (
-        ("conflicts", "conflicts"),
-        ("failed", "failed"),
-        ("empty", "empty files or databases"),
-        ("deleted", "deleted in the vault (left deleted)"),
+    for name, one, many in (
+        ("conflicts", "conflict", "conflicts"),
+        ("failed", "failed", "failed"),
+        ("empty", "empty file or database", "empty files or databases"),
+        ("deleted", "deleted in the vault (left deleted)", "deleted in the vault (left deleted)"),
     ):
         if report.total(name):
-            parts.append(f"{report.total(name)} {label}")
+            parts.append(counted(report.total(name), one, many))
     prefix = "Dry run, nothing written: " if report.dry_run else ""
     suffix = f" in {elapsed:.1f} s" if elapsed is not None else ""
     return prefix + ", ".join(parts) + suffix

@@ -93,7 +93,11 @@ def scheduler(env: dict[str, str] | None = None) -> Scheduler:
             raise ConfigError(f"CCEXPORT_SCHEDULER={chosen!r} is not one of {', '.join(KINDS)}")
         if not shutil.which(PROGRAMS[chosen]):
             if chosen == "cron":
-                raise ExporterError(NO_SCHEDULER)
+                raise ExporterError(
+                    "CCEXPORT_SCHEDULER=cron, but crontab is not found on this system's PATH; "
+                    "install cron (e.g. `apt install cron`) or run `ccexport --vault DIR "
+                    "--quiet` from your own scheduler"
+                )
             # Said before anything is written, not as a missing program halfway through.
             raise ExporterError(
                 f"CCEXPORT_SCHEDULER={chosen}, but {PROGRAMS[chosen]} is not found on this "

@@ -282,7 +282,7 @@ def test_empty_sources_are_named_and_listed_under_verbose(tmp_path, home):
     empty = home / ".claude" / "projects" / "-p0" / "empty.jsonl"
     empty.write_text("")
     result = run("--vault", tmp_path / "v", "--home", home, "--verbose")
-    assert "1 empty files or databases" in result.stdout
+    assert "1 empty file or database" in result.stdout
     assert f"empty (claude-code): {empty}" in result.stdout
     created = [line for line in result.stdout.splitlines() if line.startswith("created: ")]
     sessions = [line for line in created if "/claude-code/" in line]
@@ -558,3 +558,36 @@ def test_doctor_says_redaction_is_on_and_how_many_notes_a_rule_change_renders_ag
     (vault / ".ccexport" / "config.toml").write_text("redact = false\n")
     off = run("doctor", "--vault", vault, "--home", home)
     assert off.exit_code == 0 and "redaction is off: secrets reach the vault" in off.stdout
+
+
+def test_a_stray_option_names_the_command_as_ccexport_under_python_m_too(tmp_path):
+    """The nightly run is `python -P -m exporter …`: its log said "does not apply to
+    `ccexport -m exporter doctor`"."""
+    for words in (["doctor"], ["schedule", "status"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "exporter", "--quiet", *words],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 2
+        assert f"--quiet does not apply to `ccexport {' '.join(words)}`" in done.stderr
+
+
+def test_diff_without_dry_run_is_refused_rather_than_ignored(tmp_path, home):
+    """--diff shows what a dry run would change; given alone it was ignored and the run wrote
+    every note."""
+    result = run("--vault", tmp_path / "v", "--home", home, "--diff")
+    one_line_error(result, 2, "--diff shows what a --dry-run would change: add --dry-run")
+    assert not (tmp_path / "v").exists()
+    shown = run("--vault", tmp_path / "v", "--home", home, "--diff", "--dry-run")
+    assert shown.exit_code == 0 and "+++" in shown.output
+
+
+def test_one_of_a_thing_is_said_in_the_singular(tmp_path):
+    from vault_builder import write_session
+
+    home = tmp_path / "home"
+    write_session(home, ["q"])
+    result = run("--vault", tmp_path / "v", "--home", home)
+    assert "1 session found, 1 created" in result.stderr + result.stdout
+    doctor = run("doctor", "--vault", tmp_path / "v", "--home", home)
+    assert "claude-code: 1 session" in doctor.stdout and "1 sessions" not in doctor.stdout

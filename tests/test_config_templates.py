@@ -222,7 +222,11 @@ def test_templates_init_copies_the_defaults_once(tmp_path):
     (target / "session.md.j2").write_text("mine")
     again = run("templates", "init", "--vault", str(vault))
     assert "kept" in again.output and (target / "session.md.j2").read_text() == "mine"
-    assert run("templates", "init", "--to", str(tmp_path / "elsewhere")).exit_code == 0
+    assert "the next export uses them" in first.output
+    elsewhere = run("templates", "init", "--to", str(tmp_path / "elsewhere"))
+    assert elsewhere.exit_code == 0  # a folder of one's own is used only where it is named
+    assert f"uses them with --templates {tmp_path / 'elsewhere'}" in elsewhere.output
+    assert "the next export uses them" not in elsewhere.output
     assert sorted(p.name for p in (tmp_path / "elsewhere").iterdir()) == sorted(
         p.name for p in (ROOT / "templates").glob("*.j2")
     )

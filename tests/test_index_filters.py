@@ -119,7 +119,7 @@ def test_an_edit_inside_an_index_notes_generated_part_is_reported_as_a_conflict(
     report = export(vault, home)
     saved = list((vault / ".ccexport" / "conflicts").iterdir())
     assert len(saved) == 1 and "MY EDIT" in saved[0].read_text()
-    assert report.total("conflicts") == 1 and "1 conflicts" in summary_line(report)
+    assert report.total("conflicts") == 1 and summary_line(report).endswith(", 1 conflict")
     listed = report.as_dict()["conflicts"]
     assert [c["path"] for c in listed] == ["AI Sessions/Projects/shop.md"]
     print_report(report, quiet=True)

@@ -410,7 +410,7 @@ def test_the_variables_that_move_sources_go_with_the_scheduled_run(
     cron_env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
     done = subprocess.run(["sh", "-c", command], cwd=home, env=cron_env, capture_output=True)
     assert done.returncode == 0, done.stderr
-    assert "1 sessions found, 1 created" in (vault / ".ccexport" / "nightly.log").read_text()
+    assert "1 session found, 1 created" in (vault / ".ccexport" / "nightly.log").read_text()
     units = tmp_path / "units"
     install(SystemdScheduler(units, Recorder()), vault, "02:30")
     unit = (units / "ccexport-nightly.service").read_text()
@@ -429,9 +429,11 @@ def test_a_chosen_scheduler_whose_program_is_missing_is_said_before_anything_is_
     monkeypatch,
 ):
     monkeypatch.setattr(schedule.shutil, "which", lambda name: None)
-    for kind, program in (("systemd", "systemctl"), ("launchd", "launchctl")):
+    for kind, program in (("systemd", "systemctl"), ("launchd", "launchctl"), ("cron", "crontab")):
         with pytest.raises(ExporterError, match=f"CCEXPORT_SCHEDULER={kind}, but {program}"):
             schedule.scheduler({"CCEXPORT_SCHEDULER": kind})
+    with pytest.raises(ExporterError, match="install cron"):  # not "neither systemd nor …"
+        schedule.scheduler({"CCEXPORT_SCHEDULER": "cron"})
 
 
 def test_a_windows_task_leaves_no_temporary_folder_behind(tmp_path, monkeypatch):

@@ -39,6 +39,7 @@ from .base import (
     read_regular,
 )
 from .vscode import (
+    VSCODE_VARIABLES,
     Database,
     db_stamps,
     folder_of_workspace,
@@ -56,12 +57,7 @@ LEGACY_KEY = "interactive.sessions"
 class CopilotAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Copilot Chat (VS Code)"
-    env_vars: ClassVar[tuple[str, ...]] = (
-        "APPDATA",
-        "VSCODE_APPDATA",
-        "XDG_CONFIG_HOME",
-        "VSCODE_PORTABLE",
-    )
+    env_vars: ClassVar[tuple[str, ...]] = VSCODE_VARIABLES
     # A session depends on its files (and the title discovery found) alone: a worker reads
     # a unit ahead as the main process would (``readahead``).
     reads_alone: ClassVar[bool] = True

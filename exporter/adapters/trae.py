@@ -31,6 +31,7 @@ from . import _sqlite
 from ._jsonl import json_text, parse_timestamp
 from .base import FileStamp, LoadResult, SessionRef, SourceContext, open_regular
 from .vscode import (
+    VSCODE_VARIABLES,
     Database,
     db_stamps,
     folder_of_workspace,
@@ -52,12 +53,7 @@ ENCRYPTED_DB = Path("ModularData") / "ai-agent" / "database.db"
 class TraeAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Trae"
-    env_vars: ClassVar[tuple[str, ...]] = (
-        "APPDATA",
-        "VSCODE_APPDATA",
-        "XDG_CONFIG_HOME",
-        "VSCODE_PORTABLE",
-    )
+    env_vars: ClassVar[tuple[str, ...]] = VSCODE_VARIABLES
     # A workspace's sessions depend on its database alone: a worker reads a unit ahead as the
     # main process would (``readahead``). The encrypted store's warning may then come from
     # each worker's adapter once; the report lists a problem once.

@@ -24,6 +24,8 @@ from ._sqlite import stamps as db_stamps  # noqa: F401 (the editors' adapters us
 from .base import SourceContext, listed, read_regular
 
 BUSY_TIMEOUT_MS = 3000  # read when a database is opened (tests shorten it)
+# What moves a User folder (``user_dirs``): every source that reads one declares them.
+VSCODE_VARIABLES = ("APPDATA", "VSCODE_APPDATA", "XDG_CONFIG_HOME", "VSCODE_PORTABLE")
 # Under WSL the editors usually run on Windows while ccexport runs in Linux beside Claude
 # Code: their data is in each Windows user's AppData, as WSL mounts the C: drive.
 WSL_USERS = Path("/mnt/c/Users")

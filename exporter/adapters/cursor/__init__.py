@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from .._parts import held_size, part_refs
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
-from ..vscode import user_dirs
+from ..vscode import VSCODE_VARIABLES, user_dirs
 from .agent_store import STATE_DB_FACT, discover_transcripts
 from .composer import (
     GLOBAL,
@@ -52,7 +52,7 @@ def __getattr__(name: str) -> Any:
 class CursorAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Cursor"
-    env_vars: ClassVar[tuple[str, ...]] = ("CURSOR_CONFIG_DIR",)
+    env_vars: ClassVar[tuple[str, ...]] = ("CURSOR_CONFIG_DIR", *VSCODE_VARIABLES)
     # A unit's sessions depend on its files alone (a transcript also asks, read only, whether
     # the database holds its conversation): a worker reads a unit ahead as the main process
     # would (``readahead``). A database of 8 MB or more is read here, a family at a time.

@@ -424,10 +424,10 @@ def parse_since(text: str, fail: Any = None) -> datetime:
         return datetime.now(UTC) - int(m.group(1)) * _UNITS[m.group(2)]
     try:
         when = datetime.fromisoformat(text)
-    except ValueError:
+        return when if when.tzinfo else when.astimezone()
+    except (ValueError, OverflowError, OSError):  # OverflowError: year 1 in a local time
         error = f"is not a date: {text!r} (use 2026-11-01 or 30min, 12h, 7d, 2w, 3mo)"
         raise (fail("since", error) if fail else ConfigError(f"--since {error}")) from None
-    return when if when.tzinfo else when.astimezone()
 
 
 def zone_or_fail(name: str, error: ConfigError) -> Any:

@@ -436,3 +436,19 @@ def test_empty_or_metadata_only_file_makes_no_session(tmp_path, content):
     path.parent.mkdir(parents=True)
     path.write_text(content)
     assert load_all(tmp_path) == ([], [])
+
+
+@pytest.mark.parametrize("stamp", ["0001-01-01T00:00:00+02:34:48", "9999-12-31T23:59:59-05:00"])
+def test_a_time_that_has_no_utc_equivalent_costs_only_that_time(tmp_path, stamp):
+    """Found by the load-identity property: year 1 east of UTC (or year 9999 west of it) made
+    converting to UTC raise OverflowError, and the whole session failed."""
+    s = ClaudeSession(SID)
+    s.user("before")
+    s.assistant("reply")
+    s.user("at the end of time", timestamp=stamp)
+    s.assistant("reply two")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path, timezone=UTC))
+    assert report.total("created") == 1 and not report.failed
+    (note,) = [tmp_path / "v" / p for p in note_files(tmp_path / "v")]
+    assert "at the end of time" in note.read_text()

@@ -365,3 +365,22 @@ def test_a_relative_vault_in_the_user_config_is_refused(isolated_home, tmp_path,
     assert not (tmp_path / "Notes").exists()
     write_config(user, 'vault = "~/Notes"\n')
     assert shown(run("config", "show"))["vault"][0] == str(isolated_home / "Notes")
+
+
+def test_a_since_date_with_no_local_time_is_a_clear_error(monkeypatch):
+    """--since 0001-01-01 east of UTC has no local time: it raised ValueError out of
+    astimezone, an "unexpected error"; now the usual "is not a date"."""
+    import time
+
+    from exporter.config import parse_since
+    from exporter.errors import ConfigError
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        with pytest.raises(ConfigError, match="--since is not a date: '0001-01-01'"):
+            parse_since("0001-01-01")
+        assert parse_since("2026-11-01").year == 2026
+    finally:
+        monkeypatch.undo()
+        time.tzset()

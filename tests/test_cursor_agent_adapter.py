@@ -57,7 +57,16 @@ def test_timestamp_tags_are_read_with_their_offset(text, expected):
     assert parse_cursor_time(text).isoformat() == expected
 
 
-@pytest.mark.parametrize("text", ["", "yesterday", "Smarch 3, 2026, 1:00 PM (UTC)"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "yesterday",
+        "Smarch 3, 2026, 1:00 PM (UTC)",
+        "Monday, Jan 1, 1, 12:05 AM (UTC+3)",  # no UTC time: it raised OverflowError
+        "Friday, Dec 31, 9999, 11:59 PM (UTC-5)",
+    ],
+)
 def test_unreadable_timestamp_tags_give_no_time(text):
     assert parse_cursor_time(text) is None
 

@@ -269,4 +269,7 @@ def _parse_iso(value: str) -> datetime | None:
         return None
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=UTC)
-    return dt.astimezone(UTC)
+    try:
+        return dt.astimezone(UTC)
+    except OverflowError:  # year 1 east of UTC, year 9999 west of it: no time in UTC
+        return None

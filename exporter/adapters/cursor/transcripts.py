@@ -379,7 +379,10 @@ def parse_cursor_time(text: str) -> datetime | None:
                          tzinfo=timezone(offset))  # fmt: skip
     except ValueError:
         return None
-    return local.astimezone(UTC)
+    try:
+        return local.astimezone(UTC)
+    except OverflowError:  # year 1 east of UTC, year 9999 west of it
+        return None
 
 
 def _without_marker(text: str) -> str:

@@ -119,7 +119,11 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
 # Any other text line continues the quote's paragraph ("lazily") and keeps the quote open.
 # A quote's line after the first: most texts have none (a literal "\n" first: a fast search).
 _QUOTE_LINE = re.compile(r"\n[ \t]*>")
-_NOT_LAZY = re.compile(r"[ \t]*(?:$|(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|#|```|~~~|<|>)")
+# A line that surely ends the paragraph instead of continuing it lazily: blank, or a block
+# that can interrupt a paragraph (a bullet with text, an ordered item numbered 1, an ATX
+# heading, a fence) at most three spaces in. Anything else counts as lazy, the safe side:
+# ``#g``, ``2. x``, an empty ``-`` and ``<x`` cannot interrupt a paragraph.
+_NOT_LAZY = re.compile(r"[ \t]*$| {0,3}(?:[-+*][ \t]+\S|1[.)][ \t]+\S|#{1,6}(?:[ \t]|$)|```|~~~)")
 
 
 def _requoted_after_lazy_line(lines: list[str]) -> bool:
@@ -130,19 +134,21 @@ def _requoted_after_lazy_line(lines: list[str]) -> bool:
     non-blank lines: a line of text with fewer ``>`` than one before it, then one with more.
     """
     top, dropped = -1, None  # the deepest quote of the run; the lowest lazy line's depth
+    text_before = False  # the line before held text after its ">"s (a paragraph may be open)
     for line in lines:
         if not line.strip(_BLANK):
-            top, dropped = -1, None
+            top, dropped, text_before = -1, None, False
             continue
         quotes = _QUOTES.match(line).group(0)  # type: ignore[union-attr]
         depth = quotes.count(">")
         if dropped is not None and depth > dropped:
             return True
-        if depth < top and not _NOT_LAZY.match(line, len(quotes)):
+        if depth < top and text_before and not _NOT_LAZY.match(line, len(quotes)):
             dropped = depth if dropped is None else min(dropped, depth)
         elif depth < top:
             top = depth  # a block of its own closed the deeper quotes
         top = max(top, depth)
+        text_before = bool(line[len(quotes) :].strip(_BLANK))
     return False
 
 

@@ -46,8 +46,9 @@ _QUOTE_MARKERS = re.compile(r"(?: {0,3}>[ ]?)+")
 # line continues a paragraph (indented code cannot interrupt one).
 _DEEP = re.compile(r"^[ >*+\d.)-]*(?: {4}|\t)")
 # A list marker followed by five spaces or more opens an item that starts with indented
-# code, and such an item may interrupt a paragraph.
-_ITEM_OF_CODE = re.compile(rf"{_OPENING}{_MARKER}[ ]{{5}}")
+# code, and such an item may interrupt a paragraph; after four, the item's text starts five
+# columns in, which the parser (the fallback) misreads for a fence below it: both unsure.
+_ITEM_OF_CODE = re.compile(rf"{_OPENING}{_MARKER}[ ]{{4}}")
 # A line that opens with a bracket may define a link reference ("[label]: url").
 _LABEL = re.compile(rf"{_OPENING}\[")
 # List markers and indentation before a line's text.

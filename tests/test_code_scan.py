@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 from conftest import CORPUS
 from corpus_home import corpus_texts
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from exporter import markdown, markdown_code, markdown_parsed, markdown_scan, markdown_text
@@ -284,6 +284,7 @@ _LIST_PIECES = st.sampled_from(
 
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(_LIST_PIECES, min_size=1, max_size=14).map("\n".join))
+@example(text="- a\n-    e\n   ```\n     - i\n   ```")  # found: the parser's reading differs
 def test_fences_in_list_items_scan_as_the_parser_reads_them(text):
     _check(text)
 

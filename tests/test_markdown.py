@@ -163,6 +163,9 @@ def _hash_lines(first: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     "text",
     [
         ">     a\n> - a\na\n>     # d",  # found by the property below
+        ">     a\n> - a\n#g\n>     # d",  # and again: "#g" is no heading, so it is lazy
+        ">     a\n> - a\n2. g\n>     # d",  # nor is an item numbered 2 (cannot interrupt)
+        ">     a\n> - a\n-\n>     # d",  # nor an empty one
         ">     x\n> - a\nb\n>     ## d",
         ">     x\n> 1. a\nb\n>      # d",
         ">     x\n>> - a\nb\n>>     # d",

@@ -428,6 +428,28 @@ def test_images_are_decoded_from_data_urls(tmp_path):
     assert image.data == png and image.media_type == "image/png"
 
 
+@pytest.mark.parametrize("event_first", [False, True])
+def test_an_image_pasted_from_a_file_is_kept(tmp_path, event_first):
+    """Newer Codex names a pasted screenshot in the UI copy of a prompt only by its path
+    (``local_images``); its bytes are in the model's copy, which the UI copy replaces. The
+    screenshot was missing from the note."""
+    png, other = tiny_png(), tiny_png((10, 200, 10))
+    urls = ["data:image/png;base64," + base64.b64encode(b).decode() for b in (png, other)]
+    r = CodexRollout(TID)
+    r.context()
+    r.user_with_local_images("why is this button grey?", urls, event_first=event_first)
+    r.assistant("It is disabled until the form is valid.")
+    r.user("thanks")
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    (first, second) = [m for m in session.messages if m.role == "user"]
+    assert [p.kind for p in first.parts] == ["text", "attachment", "attachment"]
+    assert first.parts[0].text == "why is this button grey?"
+    assert [p.data for p in first.parts[1:]] == [png, other]
+    assert [p.kind for p in second.parts] == ["text"]
+    assert [m.role for m in session.messages] == ["user", "assistant", "user"]
+
+
 def test_bad_lines_unknown_kinds_and_a_live_session(tmp_path):
     r = conversation()
     path = r.write(tmp_path / ".codex")

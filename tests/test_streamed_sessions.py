@@ -6,6 +6,7 @@ redaction counts; and it must read only as far as the first reading went."""
 
 from __future__ import annotations
 
+import base64
 import random
 import string
 from dataclasses import replace
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import zstandard
-from claude_builder import ClaudeSession, tool_use, with_inline_warmup
+from claude_builder import ClaudeSession, tiny_png, tool_use, with_inline_warmup
 from codex_builder import CodexRollout
 from conftest import EXAMPLES_HOME, load_sessions, note_files
 from copilot_cli_builder import CopilotCliSession, request
@@ -319,6 +320,22 @@ def test_a_streamed_rollout_has_the_same_messages_totals_and_problems(tmp_path, 
         "Instead, add metrics"
     ]  # the replay of its origin is dropped
     assert_same_rollouts(EXAMPLES_HOME, monkeypatch)
+
+
+def test_a_prompt_waiting_for_its_images_is_streamed_too(tmp_path, monkeypatch):
+    """A prompt whose images may follow in the model's copy waits for it: a streamed
+    reading makes it as a held one does, also when it is the rollout's last line."""
+    home = tmp_path / "home"
+    url = "data:image/png;base64," + base64.b64encode(tiny_png()).decode()
+    r = rollout(turns=2)
+    r.user_with_local_images("see this", [url], event_first=True)
+    r.assistant("I see a red square.")
+    r.event({"type": "user_message", "message": "last words", "local_images": ["/tmp/a.png"]})
+    r.write(home / ".codex")
+    (session,) = assert_same("codex", home, monkeypatch)
+    users = [m.parts for m in session.messages if m.role == "user"]
+    assert [p.kind for p in users[-2]] == ["text", "attachment"]
+    assert [p.text for p in users[-1]] == ["last words"]
 
 
 def test_corpus_rollouts_streamed_match_held(corpus, tmp_path, monkeypatch):

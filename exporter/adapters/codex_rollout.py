@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import clipped
 from ..model import (
+    AttachmentPart,
     Message,
     NoticePart,
     Part,
@@ -160,7 +161,30 @@ def build_rollout(records: list[Record], origin: OriginLookup) -> Rollout:
     builder = RolloutBuilder(scan_rollout(records, records, origin))
     for record in records[builder.skip :]:
         builder.add(record)
+    builder.flush()
     return builder.out
+
+
+# event_msg types that may make a message (any other is bookkeeping: turn starts, tokens)
+_EVENT_MESSAGES = frozenset(
+    {"user_message", "agent_message", "agent_reasoning", "agent_reasoning_raw_content",
+     "turn_aborted", "context_compacted", "exited_review_mode", "error"}
+)  # fmt: skip
+
+
+def _makes_messages(kind: str, p: dict[str, Any]) -> bool:
+    """May this record make a message, other than the model's copy of a prompt?"""
+    if kind == "response_item":
+        return not (p.get("type") == "message" and p.get("role") == "user")
+    if kind == "event_msg":
+        return p.get("type") in _EVENT_MESSAGES
+    return kind == "compacted"
+
+
+def _with_images(parts: list[Part], found: list[AttachmentPart]) -> list[Part]:
+    """A prompt's parts and the images of its other copy that it lacks (same bytes)."""
+    have = {p.data for p in parts if isinstance(p, AttachmentPart)}
+    return parts + [image for image in found if image.data not in have]
 
 
 class RolloutBuilder:
@@ -178,6 +202,13 @@ class RolloutBuilder:
         # stream cancels one copy from the other, repeats within a stream are kept. Kept
         # as digests: a long rollout's replies are not held for this.
         self.pending: dict[str, Counter[bytes]] = {"item": Counter(), "event": Counter()}
+        # A prompt's images: the UI copy of a prompt names an image the person attached
+        # from a file (a pasted screenshot) only by its path (``local_images``); its bytes
+        # are in the model's copy. The model's copy comes first (its images wait here for
+        # the UI copy) or, in some builds, right after (the UI copy's message waits here,
+        # as (parts, line, time), for the model's).
+        self.model_images: list[AttachmentPart] = []
+        self.held: tuple[list[Part], int, datetime | None] | None = None
         if scan.first_meta is not None:
             self._meta(scan.first_meta)
         if scan.origin_id:
@@ -185,10 +216,21 @@ class RolloutBuilder:
 
     def add(self, record: Record) -> None:
         number, kind, p, ts = record
+        if self.held is not None and _makes_messages(kind, p):
+            self.flush()  # the model's copy did not follow: the prompt goes as the UI had it
+        if self.model_images and _makes_messages(kind, p) and p.get("type") != "user_message":
+            self.model_images = []  # no UI copy came for them (they are the model's prompt's)
         try:
             self._record(number, kind, p, ts)
         except Exception as exc:  # a line of a shape no one expected costs that line
             self.out.skipped.append((number, clipped(f"{type(exc).__name__}: {exc}", 200)))
+
+    def flush(self) -> None:
+        """Make the message still waiting for the rest of it (called at the end, too)."""
+        if self.held is not None:
+            parts, number, when = self.held
+            self.held = None
+            self._add("user", parts, number, when)
 
     def _record(self, number: int, kind: str, p: dict[str, Any], ts: Any) -> None:
         when = parse_timestamp(ts)
@@ -307,6 +349,13 @@ class RolloutBuilder:
             # The model's copy of a prompt carries injected context; the UI copy is used
             # when the file has one, except for shell commands the person ran.
             if self.has_user_events and "<user_shell_command>" not in text:
+                found = [i for i in images(content) if isinstance(i, AttachmentPart)]
+                if self.held is not None:  # the UI copy came first: it gets these images
+                    parts, at, held_when = self.held
+                    self.held = None
+                    self._add("user", _with_images(parts, found), at, held_when)
+                else:
+                    self.model_images = found
                 return
             parts: list[Part] = [TextPart(text)] if text.strip() else []
             parts += images(content)
@@ -326,7 +375,13 @@ class RolloutBuilder:
                 image = decoded_image(url)
                 if image:
                     parts.append(image)
-            self._add("user", parts, number, when)
+            model_images, self.model_images = self.model_images, []
+            if model_images:
+                self._add("user", _with_images(parts, model_images), number, when)
+            elif p.get("local_images"):
+                self.held = (parts, number, when)  # its images may follow in the model's copy
+            else:
+                self._add("user", parts, number, when)
         elif etype == "agent_message":
             text = p.get("message")
             if isinstance(text, str) and text.strip() and self._once("event", "a:" + text):

@@ -450,6 +450,27 @@ def test_an_image_pasted_from_a_file_is_kept(tmp_path, event_first):
     assert [m.role for m in session.messages] == ["user", "assistant", "user"]
 
 
+def test_an_image_a_tool_returned_is_kept(tmp_path):
+    """A tool's output may be a list of text and images (view_image, a screenshot tool): the
+    images were dropped."""
+    png = tiny_png()
+    r = CodexRollout(TID)
+    r.user("look at the chart")
+    r.item({"type": "function_call", "name": "view_image", "call_id": "c1",
+            "arguments": '{"path": "chart.png"}'})  # fmt: skip
+    url = "data:image/png;base64," + base64.b64encode(png).decode()
+    output = [
+        {"type": "input_text", "text": "chart.png"},
+        {"type": "input_image", "image_url": url},
+    ]
+    r.item({"type": "function_call_output", "call_id": "c1", "output": output})
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    (tool,) = [m for m in session.messages if m.role == "tool"]
+    assert [p.kind for p in tool.parts] == ["tool_result", "attachment"]
+    assert tool.parts[0].output == "chart.png" and tool.parts[1].data == png
+
+
 def test_bad_lines_unknown_kinds_and_a_live_session(tmp_path):
     r = conversation()
     path = r.write(tmp_path / ".codex")

@@ -324,7 +324,8 @@ class RolloutBuilder:
         elif ptype in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
             self._add("assistant", [tool_call(p)], number, when)
         elif ptype in ("function_call_output", "custom_tool_call_output"):
-            self._add("tool", [tool_result(p)], number, when)
+            # An output may hold images too (view_image, a screenshot tool's)
+            self._add("tool", [tool_result(p), *images(p.get("output"))], number, when)
         elif ptype == "tool_search_call":
             self._add("assistant", [tool_search_call(p)], number, when)
         elif ptype == "tool_search_output":

@@ -355,6 +355,29 @@ def test_steering_message_typed_mid_turn_is_kept_once(tmp_path):
     assert len(queued) == 1 and texts(session, "user") == ["start", "also do Y"]
 
 
+@pytest.mark.parametrize("queue_first", [False, True])
+def test_a_steering_message_with_a_pasted_image_keeps_the_image(tmp_path, queue_first):
+    """A ``queued_command`` attachment's prompt may be content blocks (text and a pasted
+    image) rather than a string: the whole message was dropped. Its queue-operation copy
+    holds the text alone; the image is kept once, with the text."""
+    png = tiny_png()
+    s = ClaudeSession(SID)
+    s.user("start")
+    if queue_first:
+        s.meta("queue-operation", operation="enqueue", content="like this one", sessionId=SID)
+        s.meta("queue-operation", operation="remove", sessionId=SID)
+    prompt = [{"type": "text", "text": "like this one"}, image_block(png)]
+    s.raw({"type": "attachment", "uuid": "att1", "parentUuid": s.last, "timestamp": s.tick(),
+           "attachment": {"type": "queued_command", "prompt": prompt}})  # fmt: skip
+    s.assistant("matching the screenshot")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    steering = session.messages[1]
+    assert [p.kind for p in steering.parts] == ["notice", "text", "attachment"]
+    assert steering.parts[1].text == "like this one" and steering.parts[2].data == png
+    assert [m.role for m in session.messages] == ["user", "user", "assistant"]
+
+
 def test_rewind_is_marked(tmp_path):
     s = ClaudeSession(SID)
     first = s.user("version one")

@@ -378,6 +378,42 @@ def test_a_steering_message_with_a_pasted_image_keeps_the_image(tmp_path, queue_
     assert [m.role for m in session.messages] == ["user", "user", "assistant"]
 
 
+def test_server_tool_results_tool_references_and_new_blocks_with_text_are_kept(tmp_path):
+    """A server tool's result (in the assistant's own content), a tool search's
+    ``tool_reference`` result and a block of a newer type with text were dropped: the call
+    showed no result, the reply lost words."""
+    s = ClaudeSession(SID)
+    s.user("find the release notes")
+    s.assistant(
+        [
+            {"type": "server_tool_use", "id": "srv1", "name": "web_search",
+             "input": {"query": "release notes"}},
+            {"type": "web_search_tool_result", "tool_use_id": "srv1", "content": [
+                {"type": "web_search_result", "title": "Notes", "url": "https://example.invalid/n"}
+            ]},
+            {"type": "web_fetch_tool_result", "tool_use_id": "srv2",
+             "content": {"type": "web_fetch_tool_error", "error_code": "url_not_accessible"}},
+            {"type": "newer_block", "text": "Words in a block of a newer type."},
+            {"type": "fallback", "from": {"model": "a"}, "to": {"model": "b"}},
+            tool_use("ToolSearch", {"query": "notebook"}, "t1"),
+        ]
+    )  # fmt: skip
+    s.tool_result("t1", [{"type": "tool_reference", "tool_name": "NotebookEdit"}])
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    reply = session.messages[1]
+    assert [p.kind for p in reply.parts] == [
+        "tool_call", "tool_result", "tool_result", "text", "tool_call"
+    ]  # fmt: skip
+    found, failed = reply.parts[1], reply.parts[2]
+    assert (found.call_id, found.output, found.is_error) == (
+        "srv1", "Notes — https://example.invalid/n", False
+    )  # fmt: skip
+    assert (failed.output, failed.is_error) == ("url_not_accessible", True)
+    assert reply.parts[3].text == "Words in a block of a newer type."
+    assert session.messages[2].parts[0].output == "NotebookEdit"
+
+
 def test_rewind_is_marked(tmp_path):
     s = ClaudeSession(SID)
     first = s.user("version one")

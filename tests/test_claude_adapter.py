@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import os
 import shutil
 from datetime import UTC
 from pathlib import Path
@@ -495,3 +496,44 @@ def test_empty_or_metadata_only_file_makes_no_session(tmp_path, content):
     path.parent.mkdir(parents=True)
     path.write_text(content)
     assert load_all(tmp_path) == ([], [])
+
+
+COWORK_SID = "c0c0c0c0-0000-4000-8000-000000000001"
+
+
+def test_claude_desktop_cowork_tasks_and_code_tab_titles(tmp_path):
+    """FORMATS.md §1.1: Cowork tasks run Claude Code homes of their own under the Desktop
+    app's folder, with their title and chosen folder in a sidecar; the Code tab keeps the
+    title it shows in a sidecar per session (the newest wins). Cowork sessions were not
+    found at all, and the app's titles were not used."""
+    desktop = tmp_path / ".config" / "Claude"
+    workspace = desktop / "local-agent-mode-sessions" / "org1" / "ws1"
+    task = ClaudeSession(COWORK_SID, cwd="/sessions/brave-otter")
+    task.user("tidy the photo folder")
+    task.assistant("Sorted 40 photos by date.")
+    task.write(workspace / "local_t1" / ".claude" / "projects" / "-sessions-brave-otter"
+               / f"{COWORK_SID}.jsonl")  # fmt: skip
+    (workspace / "local_t1" / "outputs").mkdir()
+    (workspace / "local_t1.json").write_text(json.dumps({
+        "sessionId": "local_t1", "cliSessionId": COWORK_SID, "title": "Tidy photos",
+        "userSelectedFolders": ["/home/dev/Pictures"], "createdAt": 1, "lastActivityAt": 2,
+    }))  # fmt: skip
+    s = ClaudeSession(SID)
+    s.user("fix the flaky test")
+    s.assistant("Fixed.")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    sidecars = tmp_path / "Library" / "Application Support" / "Claude" / "claude-code-sessions"
+    for name, title, mtime in (("old", "Old title", 1_000), ("new", "Flaky test fix", 2_000)):
+        path = sidecars / "acct" / name / "local_1.json"
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps({"cliSessionId": SID, "title": title, "isArchived": False}))
+        os.utime(path, (mtime, mtime))
+    sessions, problems = load_all(tmp_path)
+    assert not problems
+    by_id = {x.session_id: x for x in sessions}
+    cowork = by_id[COWORK_SID]
+    assert (cowork.title, cowork.project, cowork.cwd) == (
+        "Tidy photos", "Pictures", "/sessions/brave-otter"
+    )  # fmt: skip
+    assert texts(cowork, "user") == ["tidy the photo folder"]
+    assert by_id[SID].title == "Flaky test fix"

@@ -48,6 +48,7 @@ from ..collector import collector_paused
 from ..errors import Problem
 from ..model import MessageStream, Session
 from .base import STREAM_FROM, LoadResult, MessageSink, SessionRef, SourceContext, listed
+from .claude_desktop import CoworkHome, code_tab_titles, cowork_homes
 from .claude_discovery import (
     SOURCE,
     NewerCopies,
@@ -104,16 +105,24 @@ class ClaudeCodeAdapter:
         if configured:
             roots.append(Path(configured).expanduser() / "projects")
         roots.append(ctx.home / ".claude" / "projects")
+        roots += [home.projects for home in cowork_homes(ctx)]  # Claude Desktop's Cowork
         return list(dict.fromkeys(roots))
 
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
+        # The Desktop app's facts (FORMATS.md §1.1): a Cowork task's title and project, a
+        # Code tab session's title; in the fingerprint, so that a rename re-exports it.
+        desktop = not ctx.configured(SOURCE, "projects")
+        titles = code_tab_titles(ctx) if desktop else {}
+        cowork = {home.projects: home for home in cowork_homes(ctx)} if desktop else {}
         for root in self.roots(ctx):
             if not root.is_dir():
                 continue
+            task = cowork.get(root)
             for project in listed(root):
                 if project.is_dir():
                     try:
-                        yield from discover_project(Path(project.path))
+                        for ref in discover_project(Path(project.path)):
+                            yield _with_desktop_facts(ref, titles, task)
                     except PermissionError:
                         continue  # reported by the pipeline as an unreadable folder
 
@@ -126,10 +135,11 @@ class ClaudeCodeAdapter:
 
     def _load(self, ref: SessionRef, keep: MessageSink | None) -> LoadResult:
         result = LoadResult()
+        project = ref.fact("project")  # a Cowork task's (its transcripts' cwd is sandboxed)
         if ref.session_id.startswith("agent-") or "/" in ref.session_id:
             child = self._load_agent_file(ref.main.path, None, result.problems)
             if child:
-                result.sessions.append(child)
+                result.sessions.append(replace(child, project=project or child.project))
             return result
         path = ref.main.path
         # One pass over the file: each line becomes parts of messages and is let go, so a
@@ -180,8 +190,12 @@ class ClaudeCodeAdapter:
         if not count:
             return result
         child_ids = list(dict.fromkeys([*(c.session_id for c in children + inline), *listed]))
-        title = meta.title or self._summary_title(path.parent, meta, transcript)
+        title = (
+            ref.fact("title") or meta.title or self._summary_title(path.parent, meta, transcript)
+        )
         session = _session(transcript, main_id, path, title, extra_children=child_ids)
+        if project:
+            session = replace(session, project=project)
         if stream:
             skip = warmup if every_line else None
             read = partial(read_messages, path, meta.lines, child_links, skip)
@@ -258,6 +272,22 @@ class ClaudeCodeAdapter:
             if leaf in transcript.uuids:
                 return summary
         return None
+
+
+def _with_desktop_facts(
+    ref: SessionRef, titles: dict[str, str], task: CoworkHome | None
+) -> SessionRef:
+    """A session with the Desktop app's title for it and, in a Cowork task, the task's
+    project (its subagents too) and title (its own transcript's)."""
+    extra: list[str] = []
+    title = titles.get(ref.session_id)
+    if task is not None:
+        if task.title and ref.session_id == task.session_id:
+            title = title or task.title
+        extra.append(f"project={task.project}")
+    if title and not ref.session_id.startswith("agent-") and "/" not in ref.session_id:
+        extra.insert(0, f"title={title}")
+    return replace(ref, extra=(*ref.extra, *extra)) if extra else ref
 
 
 def _inline_sidechains(main: MainFile, main_id: str, path: Path) -> tuple[list[Session], set[str]]:

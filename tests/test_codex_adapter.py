@@ -450,6 +450,36 @@ def test_an_image_pasted_from_a_file_is_kept(tmp_path, event_first):
     assert [m.role for m in session.messages] == ["user", "assistant", "user"]
 
 
+def test_exit_codes_in_text_headers_and_calls_that_never_ran_are_errors(tmp_path):
+    """Newer shell tools put ``Exit code: 1`` (or, for unified exec, ``Process exited with
+    code 1``) and the wall time in a text header above the output, and a call the person
+    rejected, or the sandbox refused, returns a plain text: a failed command showed as a
+    success, its header as output, and the note counted no errors."""
+    r = CodexRollout(TID)
+    r.user("run the tests")
+    outputs = {
+        "c1": "Exit code: 1\nWall time: 0.4 seconds\nOutput:\n1 failed, 3 passed\n",
+        "c2": "Chunk ID: 5e1f\nWall time: 2.5000 seconds\nProcess exited with code 0\n"
+              "Original token count: 4\nOutput:\nall green\n",
+        "c3": "exec command rejected by user",
+        "c4": "Chunk ID: 77aa\nWall time: 1.0 seconds\nProcess running with session ID 4\n"
+              "Original token count: 0\nOutput:\n",
+    }  # fmt: skip
+    for cid, out in outputs.items():
+        args = json.dumps({"cmd": "pytest -q"})
+        r.item({"type": "function_call", "name": "exec_command", "arguments": args, "call_id": cid})
+        r.item({"type": "function_call_output", "call_id": cid, "output": out})
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    got = [(p.output, p.is_error, p.exit_code, p.duration) for p in parts(session, "tool_result")]
+    assert got == [
+        ("1 failed, 3 passed\n", True, 1, 0.4),
+        ("all green\n", False, 0, 2.5),
+        ("exec command rejected by user", True, None, None),
+        (outputs["c4"], False, None, 1.0),  # still running: its header says so, and stays
+    ]
+
+
 def test_an_image_a_tool_returned_is_kept(tmp_path):
     """A tool's output may be a list of text and images (view_image, a screenshot tool): the
     images were dropped."""

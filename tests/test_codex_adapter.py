@@ -480,6 +480,33 @@ def test_exit_codes_in_text_headers_and_calls_that_never_ran_are_errors(tmp_path
     ]
 
 
+def test_a_rollback_marks_the_next_prompt_and_an_undo_is_a_notification(tmp_path):
+    """``thread_rolled_back`` (the person went back over their last turns and asked
+    again) and ``undo_completed`` (the person undid the last turn's file changes) left no
+    trace: the note read as if the dropped turns still stood and nothing was undone."""
+    r = CodexRollout(TID)
+    r.user("rename the module to core")
+    r.assistant("Renamed.")
+    r.event({"type": "undo_completed", "success": True, "message": "Restored 3 files."})
+    r.event({"type": "thread_rolled_back", "num_turns": 1})
+    r.aborted()
+    r.user("rename the module to engine instead")
+    r.assistant("Renamed to engine.")
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    got = [(m.role, [(p.kind, getattr(p, "notice", None)) for p in m.parts])
+           for m in session.messages]  # fmt: skip
+    assert got == [
+        ("user", [("text", None)]),
+        ("assistant", [("text", None)]),
+        ("system", [("notice", "notification")]),
+        ("user", [("notice", "interrupted")]),
+        ("user", [("notice", "rewound"), ("text", None)]),
+        ("assistant", [("text", None)]),
+    ]
+    assert session.messages[2].parts[0].text == "Undo completed: Restored 3 files."
+
+
 def test_an_image_a_tool_returned_is_kept(tmp_path):
     """A tool's output may be a list of text and images (view_image, a screenshot tool): the
     images were dropped."""

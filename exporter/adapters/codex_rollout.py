@@ -168,7 +168,7 @@ def build_rollout(records: list[Record], origin: OriginLookup) -> Rollout:
 # event_msg types that may make a message (any other is bookkeeping: turn starts, tokens)
 _EVENT_MESSAGES = frozenset(
     {"user_message", "agent_message", "agent_reasoning", "agent_reasoning_raw_content",
-     "turn_aborted", "context_compacted", "exited_review_mode", "error"}
+     "turn_aborted", "context_compacted", "exited_review_mode", "error", "undo_completed"}
 )  # fmt: skip
 
 
@@ -208,6 +208,7 @@ class RolloutBuilder:
         # the UI copy) or, in some builds, right after (the UI copy's message waits here,
         # as (parts, line, time), for the model's).
         self.model_images: list[AttachmentPart] = []
+        self.rewound = False  # the person went back (thread_rolled_back): mark the next prompt
         self.held: tuple[list[Part], int, datetime | None] | None = None
         if scan.first_meta is not None:
             self._meta(scan.first_meta)
@@ -296,6 +297,9 @@ class RolloutBuilder:
     # -- conversation ----------------------------------------------------------------------
 
     def _add(self, role: Role, parts: list[Part], number: int, when: datetime | None) -> None:
+        if self.rewound and role == "user" and any(p.kind != "notice" for p in parts):
+            self.rewound = False  # the prompt the person typed after going back
+            parts = [NoticePart("rewound"), *parts]
         if parts:
             model = self.model if role == "assistant" else None
             if model and model not in self.out.models:
@@ -412,5 +416,12 @@ class RolloutBuilder:
             review = review_text(p.get("review_output"))
             if review:
                 self._add("assistant", [TextPart(review)], number, when)
+        elif etype == "thread_rolled_back":
+            self.rewound = True
+        elif etype == "undo_completed":
+            message = p.get("message") if isinstance(p.get("message"), str) else ""
+            head = "Undo completed" if p.get("success") is not False else "Undo failed"
+            text = f"{head}: {message}" if message.strip() else head
+            self._add("system", [NoticePart("notification", text)], number, when)
         elif etype == "error" and isinstance(p.get("message"), str):
             self._add("assistant", [NoticePart("error", p["message"])], number, when)

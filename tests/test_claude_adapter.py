@@ -10,7 +10,15 @@ from datetime import UTC
 from pathlib import Path
 
 import pytest
-from claude_builder import ClaudeSession, image_block, tiny_png, tool_use
+from claude_builder import (
+    RESUMED,
+    RESUMED_AGAIN,
+    ClaudeSession,
+    image_block,
+    resumed_sessions,
+    tiny_png,
+    tool_use,
+)
 from conftest import load_sessions, note_files, texts
 
 from exporter.adapters import SourceContext
@@ -537,3 +545,21 @@ def test_claude_desktop_cowork_tasks_and_code_tab_titles(tmp_path):
     )  # fmt: skip
     assert texts(cowork, "user") == ["tidy the photo folder"]
     assert by_id[SID].title == "Flaky test fix"
+
+
+def test_a_resumed_session_leaves_out_the_copy_of_the_one_it_continues(tmp_path):
+    """FORMATS.md §1.7: a resumed or forked session's file starts with a copy of the
+    conversation it continues (same uuids, new session id). Each note repeated every
+    earlier session's conversation (and counted its tokens again)."""
+    resumed_sessions(projects(tmp_path), SID)
+    sessions, _ = load_all(tmp_path)
+    by_id = {s.session_id: s for s in sessions}
+    assert texts(by_id[SID], "user") == ["add a cache"]
+    assert texts(by_id[RESUMED], "user") == ["now make it thread-safe"]
+    assert texts(by_id[RESUMED_AGAIN], "user") == ["and add metrics"]
+    assert [by_id[x].forked_from for x in (SID, RESUMED, RESUMED_AGAIN)] == [
+        None, SID, RESUMED
+    ]  # fmt: skip
+    assert (by_id[RESUMED_AGAIN].usage.input_tokens, by_id[RESUMED_AGAIN].usage.output_tokens) == (
+        300, 30
+    )  # fmt: skip

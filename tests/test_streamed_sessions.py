@@ -15,7 +15,14 @@ from pathlib import Path
 
 import pytest
 import zstandard
-from claude_builder import ClaudeSession, tiny_png, tool_use, with_inline_warmup
+from claude_builder import (
+    RESUMED_AGAIN,
+    ClaudeSession,
+    resumed_sessions,
+    tiny_png,
+    tool_use,
+    with_inline_warmup,
+)
 from codex_builder import CodexRollout
 from conftest import EXAMPLES_HOME, load_sessions, note_files
 from copilot_cli_builder import CopilotCliSession, request
@@ -258,6 +265,17 @@ def test_a_file_gone_before_its_second_reading_fails_that_session_alone(tmp_path
     assert error.path.endswith(f"{SID}.jsonl") and "No such file" in error.message
     notes = note_files(tmp_path / "v")
     assert len(notes) == 1 and b"a small one" in next(iter(notes.values()))
+
+
+def test_a_streamed_resumed_session_leaves_out_its_copy_too(tmp_path, monkeypatch):
+    """A resumed session's copy of the conversation it continues is left out when its
+    messages are read again (streamed) as when they are held."""
+    home = tmp_path / "home"
+    resumed_sessions(home / ".claude" / "projects" / "-w-proj")
+    streamed = assert_same("claude-code", home, monkeypatch)
+    kept = {s.session_id: [p.text for m in s.messages for p in m.parts if p.kind == "text"]
+            for s in streamed}  # fmt: skip
+    assert kept[RESUMED_AGAIN] == ["and add metrics", "Counted hits and misses."]
 
 
 # -- Codex -------------------------------------------------------------------------------

@@ -52,6 +52,7 @@ from .claude_desktop import CoworkHome, code_tab_titles, cowork_homes
 from .claude_discovery import (
     SOURCE,
     NewerCopies,
+    Replays,
     discover_project,
     file_session_id,
     leading_summaries,
@@ -78,8 +79,9 @@ class ClaudeCodeAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Claude Code"
     env_vars: ClassVar[tuple[str, ...]] = ("CLAUDE_CONFIG_DIR",)
-    # A unit's sessions depend on its files alone (and on folder listings, read the same
-    # way anywhere): a worker may read it ahead (``readahead``).
+    # A unit's sessions depend on its files alone (and on folder listings and, for a
+    # resumed session, the files of the sessions it continues, read the same way
+    # anywhere): a worker may read it ahead (``readahead``).
     reads_alone: ClassVar[bool] = True
     # ``load`` hands a streamed session's messages to a ``keep`` sink as it reads them.
     keeps_streamed: ClassVar[bool] = True
@@ -87,6 +89,7 @@ class ClaudeCodeAdapter:
     def __init__(self) -> None:
         self._summary_index: dict[Path, dict[str, str]] = {}
         self._copies = NewerCopies()
+        self._replays = Replays()
 
     def held_size(self, ref: SessionRef) -> int:
         """The bytes reading the unit holds: a main file that is streamed, nothing."""
@@ -145,8 +148,11 @@ class ClaudeCodeAdapter:
         # One pass over the file: each line becomes parts of messages and is let go, so a
         # long session is held as its messages, never as its parsed JSON.
         stream = self.streams(ref)
+        # A resumed or forked session starts with a copy of the one it continues: that copy
+        # is the other session's note; this one links to it (forked_from).
+        copied, origin = self._replays.copied(path)
         meta, main = FileMeta(), MainFile(stream, keep if stream else None)
-        for rec in read_records(path, result.problems, meta):
+        for rec in without_lines(copied, read_records(path, result.problems, meta)):
             # The session is the sessionId inside, not the file name: two folders may hold
             # files of the same name, and a copied transcript keeps its id.
             if main.session_id is None and (found := file_session_id((rec,))):
@@ -185,7 +191,7 @@ class ClaudeCodeAdapter:
             # Sidechain lines that make no subagent of their own stay in the conversation:
             # read the file once more (as far as the first pass went), every line this time.
             main.transcript = TranscriptBuilder()
-            records = without_lines(warmup, read_records(path, [], FileMeta(), meta.lines))
+            records = without_lines(warmup | copied, read_records(path, [], FileMeta(), meta.lines))
             transcript, count = transcribe(records, child_links, stream)
         if not count:
             return result
@@ -194,11 +200,11 @@ class ClaudeCodeAdapter:
             ref.fact("title") or meta.title or self._summary_title(path.parent, meta, transcript)
         )
         session = _session(transcript, main_id, path, title, extra_children=child_ids)
-        if project:
-            session = replace(session, project=project)
+        if project or origin:
+            session = replace(session, project=project or session.project, forked_from=origin)
         if stream:
             skip = warmup if every_line else None
-            read = partial(read_messages, path, meta.lines, child_links, skip)
+            read = partial(read_messages, path, meta.lines, child_links, skip, copied)
             session = replace(session, messages=MessageStream(read))
         result.sessions.append(session)
         # A subagent works for its parent's project, even from a subfolder of it.

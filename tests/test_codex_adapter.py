@@ -507,6 +507,37 @@ def test_a_rollback_marks_the_next_prompt_and_an_undo_is_a_notification(tmp_path
     assert session.messages[2].parts[0].text == "Undo completed: Restored 3 files."
 
 
+@pytest.mark.parametrize("event_first", [False, True])
+def test_a_prompt_typed_while_a_turn_ran_is_kept_though_it_has_no_ui_copy(tmp_path, event_first):
+    """Older Codex (2025) wrote a prompt typed while a turn was running (pending input) as
+    the model's copy alone, with no event_msg/user_message: in a rollout that has UI copies
+    of its other prompts, it was dropped with the injected context. A model copy with no
+    UI copy next to it is now the prompt; injected context still never is."""
+    r = CodexRollout(TID)
+    r.context()
+    text = "Add a health endpoint"
+    ui = {"type": "user_message", "message": text, "kind": "plain", "images": []}
+    model = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+    if event_first:
+        r.event(ui).event({"type": "task_started"}).item(model)
+    else:
+        r.item(model).event(ui)
+    r.turn()
+    r.shell(["ls"], "app.py")
+    r.item({"type": "message", "role": "user",
+            "content": [{"type": "input_text", "text": "also add a test for it"}]})  # fmt: skip
+    r.item({"type": "message", "role": "user", "content": [{"type": "input_text",
+            "text": "<turn_aborted>\nThe user interrupted the previous turn.\n</turn_aborted>"}]})  # fmt: skip
+    r.assistant("Added the endpoint and its test.")
+    r.user("thanks")
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    assert texts(session, "user") == [text, "also add a test for it", "thanks"]
+    assert [m.role for m in session.messages] == [
+        "user", "assistant", "tool", "user", "assistant", "user"
+    ]  # fmt: skip
+
+
 def test_an_image_a_tool_returned_is_kept(tmp_path):
     """A tool's output may be a list of text and images (view_image, a screenshot tool): the
     images were dropped."""

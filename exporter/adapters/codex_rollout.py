@@ -181,6 +181,15 @@ def _makes_messages(kind: str, p: dict[str, Any]) -> bool:
     return kind == "compacted"
 
 
+# A model copy of a prompt that is injected context: the AGENTS.md instructions, or one
+# block wrapped in a tag (<environment_context>, <user_instructions>, <turn_aborted>, …)
+_CONTEXT = re.compile(r"\s*(?:# AGENTS\.md instructions for |<([\w-]+)[^<>\n]*>.*</\1>\s*\Z)", re.S)
+
+
+def _context(text: str) -> bool:
+    return _CONTEXT.match(text) is not None
+
+
 def _with_images(parts: list[Part], found: list[AttachmentPart]) -> list[Part]:
     """A prompt's parts and the images of its other copy that it lacks (same bytes)."""
     have = {p.data for p in parts if isinstance(p, AttachmentPart)}
@@ -202,12 +211,16 @@ class RolloutBuilder:
         # stream cancels one copy from the other, repeats within a stream are kept. Kept
         # as digests: a long rollout's replies are not held for this.
         self.pending: dict[str, Counter[bytes]] = {"item": Counter(), "event": Counter()}
-        # A prompt's images: the UI copy of a prompt names an image the person attached
-        # from a file (a pasted screenshot) only by its path (``local_images``); its bytes
-        # are in the model's copy. The model's copy comes first (its images wait here for
-        # the UI copy) or, in some builds, right after (the UI copy's message waits here,
-        # as (parts, line, time), for the model's).
-        self.model_images: list[AttachmentPart] = []
+        # A prompt's two copies (when the file has UI copies): the UI copy is the prompt,
+        # but the model's copy holds the bytes of an image pasted from a file (the UI copy
+        # names it only by path, ``local_images``), and a prompt typed while a turn ran was
+        # written by older builds as a model copy alone. The model's copy comes just before
+        # its UI copy (it waits in ``model_prompt`` for it: with none, it is the prompt) or,
+        # in some builds, just after (``ui_made``: the UI copy is in the note, this one is
+        # dropped; a UI copy that names local images waits in ``held`` for their bytes).
+        # Each waits as (parts, line, time).
+        self.model_prompt: tuple[list[Part], int, datetime | None] | None = None
+        self.ui_made = False
         self.rewound = False  # the person went back (thread_rolled_back): mark the next prompt
         self.held: tuple[list[Part], int, datetime | None] | None = None
         if scan.first_meta is not None:
@@ -217,21 +230,25 @@ class RolloutBuilder:
 
     def add(self, record: Record) -> None:
         number, kind, p, ts = record
-        if self.held is not None and _makes_messages(kind, p):
-            self.flush()  # the model's copy did not follow: the prompt goes as the UI had it
-        if self.model_images and _makes_messages(kind, p) and p.get("type") != "user_message":
-            self.model_images = []  # no UI copy came for them (they are the model's prompt's)
+        if _makes_messages(kind, p):
+            ui_copy = kind == "event_msg" and p.get("type") == "user_message"
+            self.ui_made = False  # a model copy that comes now is no twin of the last UI copy
+            if self.held is not None:
+                self.flush()  # the model's copy did not follow: the prompt as the UI had it
+            if self.model_prompt is not None and not ui_copy:
+                self._add("user", *self.model_prompt)  # no UI copy came: the model's is it
+                self.model_prompt = None
         try:
             self._record(number, kind, p, ts)
         except Exception as exc:  # a line of a shape no one expected costs that line
             self.out.skipped.append((number, clipped(f"{type(exc).__name__}: {exc}", 200)))
 
     def flush(self) -> None:
-        """Make the message still waiting for the rest of it (called at the end, too)."""
-        if self.held is not None:
-            parts, number, when = self.held
-            self.held = None
-            self._add("user", parts, number, when)
+        """Make the prompt still waiting for its other copy (called at the end, too)."""
+        for waiting in (self.model_prompt, self.held):
+            if waiting is not None:
+                self._add("user", *waiting)
+        self.model_prompt = self.held = None
 
     def _record(self, number: int, kind: str, p: dict[str, Any], ts: Any) -> None:
         when = parse_timestamp(ts)
@@ -353,17 +370,23 @@ class RolloutBuilder:
             self._cwd_from_context(text)
             # The model's copy of a prompt carries injected context; the UI copy is used
             # when the file has one, except for shell commands the person ran.
-            if self.has_user_events and "<user_shell_command>" not in text:
-                found = [i for i in images(content) if isinstance(i, AttachmentPart)]
-                if self.held is not None:  # the UI copy came first: it gets these images
-                    parts, at, held_when = self.held
-                    self.held = None
-                    self._add("user", _with_images(parts, found), at, held_when)
-                else:
-                    self.model_images = found
-                return
             parts: list[Part] = [TextPart(text)] if text.strip() else []
             parts += images(content)
+            if self.has_user_events and "<user_shell_command>" not in text:
+                if _context(text):
+                    return  # injected context (AGENTS.md, environment), never a prompt
+                found = [i for i in parts if isinstance(i, AttachmentPart)]
+                if self.held is not None:  # the UI copy came first: it gets these images
+                    held, at, held_when = self.held
+                    self.held = None
+                    self._add("user", _with_images(held, found), at, held_when)
+                elif self.ui_made:
+                    self.ui_made = False  # the UI copy, just before, is in the note
+                else:
+                    if self.model_prompt is not None:  # one before it got no UI copy
+                        self._add("user", *self.model_prompt)
+                    self.model_prompt = (parts, number, when)
+                return
             self._add("user", parts, number, when)
         # developer and system messages are instructions for the model, not conversation
 
@@ -380,13 +403,15 @@ class RolloutBuilder:
                 image = decoded_image(url)
                 if image:
                     parts.append(image)
-            model_images, self.model_images = self.model_images, []
-            if model_images:
-                self._add("user", _with_images(parts, model_images), number, when)
+            model, self.model_prompt = self.model_prompt, None
+            if model is not None:  # its model copy came just before: it may hold images
+                found = [i for i in model[0] if isinstance(i, AttachmentPart)]
+                self._add("user", _with_images(parts, found), number, when)
             elif p.get("local_images"):
                 self.held = (parts, number, when)  # its images may follow in the model's copy
             else:
                 self._add("user", parts, number, when)
+                self.ui_made = True  # its model copy, if it comes next, is dropped
         elif etype == "agent_message":
             text = p.get("message")
             if isinstance(text, str) and text.strip() and self._once("event", "a:" + text):

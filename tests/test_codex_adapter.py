@@ -639,3 +639,15 @@ def test_a_rollout_is_loaded_with_the_cycle_collector_paused(tmp_path, monkeypat
         assert not gc.isenabled()  # a caller that paused it keeps it paused
     finally:
         gc.enable()
+
+
+def test_an_event_whose_type_is_not_a_string_costs_nothing_else(tmp_path):
+    """A damaged event (its payload's type a list) must not stop the rollout: the check
+    for a prompt waiting for its other copy read its type before the line's own guard."""
+    r = CodexRollout(TID)
+    r.user("first question")
+    r.event({"type": [], "message": "damaged"})
+    r.assistant("first answer")
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    assert texts(session) == ["first question", "first answer"]

@@ -177,7 +177,8 @@ def _makes_messages(kind: str, p: dict[str, Any]) -> bool:
     if kind == "response_item":
         return not (p.get("type") == "message" and p.get("role") == "user")
     if kind == "event_msg":
-        return p.get("type") in _EVENT_MESSAGES
+        etype = p.get("type")  # a damaged line may hold a list here
+        return isinstance(etype, str) and etype in _EVENT_MESSAGES
     return kind == "compacted"
 
 

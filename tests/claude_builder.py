@@ -207,3 +207,29 @@ def image_block(data: bytes, media_type: str = "image/png") -> dict[str, Any]:
             "data": base64.b64encode(data).decode(),
         },
     }
+
+
+RESUMED = "d1d1d1d1-0000-4000-8000-000000000002"
+RESUMED_AGAIN = "d1d1d1d1-0000-4000-8000-000000000003"
+
+
+def resumed_sessions(folder: Path, first_id: str = "5e55e55e-0000-4000-8000-000000000001") -> None:
+    """A session, a resume of it (older Claude Code, or ``--fork-session``: a new file
+    with a new session id that starts with a copy of the conversation), and a resume of
+    the resume."""
+    first = ClaudeSession(first_id)
+    first.user("add a cache")
+    first.assistant("Added an LRU cache.", usage=(100, 10))
+    first.write(folder / f"{first_id}.jsonl")
+    second = ClaudeSession(RESUMED, start="2026-11-21T10:00:00Z")
+    second.lines = [line.replace(first_id, RESUMED) for line in first.lines]
+    second.last = first.last
+    second.user("now make it thread-safe")
+    second.assistant("Wrapped it in a lock.", usage=(200, 20))
+    second.write(folder / f"{RESUMED}.jsonl")
+    third = ClaudeSession(RESUMED_AGAIN, start="2026-11-22T10:00:00Z")
+    third.lines = [line.replace(RESUMED, RESUMED_AGAIN) for line in second.lines]
+    third.last = second.last
+    third.user("and add metrics")
+    third.assistant("Counted hits and misses.", usage=(300, 30))
+    third.write(folder / f"{RESUMED_AGAIN}.jsonl")

@@ -95,6 +95,30 @@ class CodexRollout:
             )
         return self.turn()
 
+    def user_with_local_images(
+        self, text: str, urls: list[str], *, event_first: bool = False
+    ) -> CodexRollout:
+        """A prompt with images attached from files (a pasted screenshot, newer Codex): the
+        model's copy holds each image's bytes, wrapped in ``<image>`` tags; the UI copy
+        names only their paths."""
+        content: list[dict[str, Any]] = [{"type": "input_text", "text": text}]
+        for n, url in enumerate(urls, start=1):
+            content += [
+                {"type": "input_text", "text": f"<image name=[Image #{n}]>"},
+                {"type": "input_image", "image_url": url},
+                {"type": "input_text", "text": "</image>"},
+            ]
+        paths = [f"/tmp/codex-clipboard-{n}.png" for n in range(1, len(urls) + 1)]
+        event = {"type": "user_message", "message": text, "images": [], "local_images": paths,
+                 "text_elements": []}  # fmt: skip
+        if event_first:
+            self.event(event)
+            self.event({"type": "task_started", "turn_id": "t1"})
+        self.item({"type": "message", "role": "user", "content": content})
+        if not event_first:
+            self.event(event)
+        return self.turn()
+
     def developer(self, text: str) -> CodexRollout:
         return self.item(
             {

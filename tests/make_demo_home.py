@@ -9,6 +9,7 @@ that the committed folder is exactly what this script writes.
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
 import sys
@@ -314,8 +315,8 @@ CODEX_FORK = "019a2b3d-0000-7f60-8a1b-0f0f0f0f0f0f"
 def codex_sessions(codex: Path) -> None:
     """Codex: both streams of one conversation, reasoning, a shell call with its JSON-wrapped
     output, apply_patch, a web search, a shell command the person ran, compaction, an
-    interruption, a subagent, a fork, a title from the session index, and an early
-    (mid-2025) bare rollout."""
+    interruption, a pasted screenshot, a failed unified-exec command, a subagent, a fork, a
+    title from the session index, and an early (mid-2025) bare rollout."""
     r = CodexRollout(CODEX_API, "/home/dev/work/api", start="2026-03-10T08:00:00Z",
                      git={"branch": "feat/health", "commit_hash": "9f1c2b7", "repository_url": "git@example.invalid:dev/api.git"})  # fmt: skip
     r.developer(
@@ -363,6 +364,34 @@ def codex_sessions(codex: Path) -> None:
     r.assistant(
         "- Added `GET /health`\n- Wired the API router into the app\n- Switched startup to `lifespan`"
     )
+    # A screenshot pasted into the prompt (newer Codex names it only by path in the UI copy;
+    # its bytes are in the model's copy), and a unified-exec command whose exit code is in
+    # the text header above its output.
+    screenshot = "data:image/png;base64," + base64.b64encode(tiny_png((150, 150, 150))).decode()
+    r.user_with_local_images(
+        "The status badge on the dashboard is still grey, see the screenshot.", [screenshot]
+    )
+    r.item(
+        {
+            "type": "function_call",
+            "name": "exec_command",
+            "call_id": "call_badge",
+            "arguments": json.dumps(
+                {"cmd": "pytest tests/test_badge.py -q", "workdir": "/home/dev/work/api"}
+            ),
+        }
+    )
+    r.item(
+        {
+            "type": "function_call_output",
+            "call_id": "call_badge",
+            "output": (
+                "Chunk ID: 3f2a\nWall time: 0.8 seconds\nProcess exited with code 1\nOriginal token count: 12\n"
+                "Output:\nFAILED tests/test_badge.py::test_colour - AssertionError: 'grey' != 'green'\n"
+            ),
+        }
+    )
+    r.assistant("The badge still reads the old `status` field; it should read `ok` from `/health`.")
     r.tokens(9100, 4096, 820)
     r.write(codex)
 

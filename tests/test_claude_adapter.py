@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import builtins
 import json
+import os
 import shutil
 from datetime import UTC
 from pathlib import Path
 
 import pytest
-from claude_builder import ClaudeSession, image_block, tiny_png, tool_use
+from claude_builder import (
+    RESUMED,
+    RESUMED_AGAIN,
+    ClaudeSession,
+    image_block,
+    resumed_sessions,
+    tiny_png,
+    tool_use,
+)
 from conftest import load_sessions, note_files, texts
 
 from exporter.adapters import SourceContext
@@ -355,6 +364,65 @@ def test_steering_message_typed_mid_turn_is_kept_once(tmp_path):
     assert len(queued) == 1 and texts(session, "user") == ["start", "also do Y"]
 
 
+@pytest.mark.parametrize("queue_first", [False, True])
+def test_a_steering_message_with_a_pasted_image_keeps_the_image(tmp_path, queue_first):
+    """A ``queued_command`` attachment's prompt may be content blocks (text and a pasted
+    image) rather than a string: the whole message was dropped. Its queue-operation copy
+    holds the text alone; the image is kept once, with the text."""
+    png = tiny_png()
+    s = ClaudeSession(SID)
+    s.user("start")
+    if queue_first:
+        s.meta("queue-operation", operation="enqueue", content="like this one", sessionId=SID)
+        s.meta("queue-operation", operation="remove", sessionId=SID)
+    prompt = [{"type": "text", "text": "like this one"}, image_block(png)]
+    s.raw({"type": "attachment", "uuid": "att1", "parentUuid": s.last, "timestamp": s.tick(),
+           "attachment": {"type": "queued_command", "prompt": prompt}})  # fmt: skip
+    s.assistant("matching the screenshot")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    steering = session.messages[1]
+    assert [p.kind for p in steering.parts] == ["notice", "text", "attachment"]
+    assert steering.parts[1].text == "like this one" and steering.parts[2].data == png
+    assert [m.role for m in session.messages] == ["user", "user", "assistant"]
+
+
+def test_server_tool_results_tool_references_and_new_blocks_with_text_are_kept(tmp_path):
+    """A server tool's result (in the assistant's own content), a tool search's
+    ``tool_reference`` result and a block of a newer type with text were dropped: the call
+    showed no result, the reply lost words."""
+    s = ClaudeSession(SID)
+    s.user("find the release notes")
+    s.assistant(
+        [
+            {"type": "server_tool_use", "id": "srv1", "name": "web_search",
+             "input": {"query": "release notes"}},
+            {"type": "web_search_tool_result", "tool_use_id": "srv1", "content": [
+                {"type": "web_search_result", "title": "Notes", "url": "https://example.invalid/n"}
+            ]},
+            {"type": "web_fetch_tool_result", "tool_use_id": "srv2",
+             "content": {"type": "web_fetch_tool_error", "error_code": "url_not_accessible"}},
+            {"type": "newer_block", "text": "Words in a block of a newer type."},
+            {"type": "fallback", "from": {"model": "a"}, "to": {"model": "b"}},
+            tool_use("ToolSearch", {"query": "notebook"}, "t1"),
+        ]
+    )  # fmt: skip
+    s.tool_result("t1", [{"type": "tool_reference", "tool_name": "NotebookEdit"}])
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    reply = session.messages[1]
+    assert [p.kind for p in reply.parts] == [
+        "tool_call", "tool_result", "tool_result", "text", "tool_call"
+    ]  # fmt: skip
+    found, failed = reply.parts[1], reply.parts[2]
+    assert (found.call_id, found.output, found.is_error) == (
+        "srv1", "Notes — https://example.invalid/n", False
+    )  # fmt: skip
+    assert (failed.output, failed.is_error) == ("url_not_accessible", True)
+    assert reply.parts[3].text == "Words in a block of a newer type."
+    assert session.messages[2].parts[0].output == "NotebookEdit"
+
+
 def test_rewind_is_marked(tmp_path):
     s = ClaudeSession(SID)
     first = s.user("version one")
@@ -452,3 +520,62 @@ def test_a_time_that_has_no_utc_equivalent_costs_only_that_time(tmp_path, stamp)
     assert report.total("created") == 1 and not report.failed
     (note,) = [tmp_path / "v" / p for p in note_files(tmp_path / "v")]
     assert "at the end of time" in note.read_text()
+
+
+COWORK_SID = "c0c0c0c0-0000-4000-8000-000000000001"
+
+
+def test_claude_desktop_cowork_tasks_and_code_tab_titles(tmp_path):
+    """FORMATS.md §1.1: Cowork tasks run Claude Code homes of their own under the Desktop
+    app's folder, with their title and chosen folder in a sidecar; the Code tab keeps the
+    title it shows in a sidecar per session (the newest wins). Cowork sessions were not
+    found at all, and the app's titles were not used."""
+    desktop = tmp_path / ".config" / "Claude"
+    workspace = desktop / "local-agent-mode-sessions" / "org1" / "ws1"
+    task = ClaudeSession(COWORK_SID, cwd="/sessions/brave-otter")
+    task.user("tidy the photo folder")
+    task.assistant("Sorted 40 photos by date.")
+    task.write(workspace / "local_t1" / ".claude" / "projects" / "-sessions-brave-otter"
+               / f"{COWORK_SID}.jsonl")  # fmt: skip
+    (workspace / "local_t1" / "outputs").mkdir()
+    (workspace / "local_t1.json").write_text(json.dumps({
+        "sessionId": "local_t1", "cliSessionId": COWORK_SID, "title": "Tidy photos",
+        "userSelectedFolders": ["/home/dev/Pictures"], "createdAt": 1, "lastActivityAt": 2,
+    }))  # fmt: skip
+    s = ClaudeSession(SID)
+    s.user("fix the flaky test")
+    s.assistant("Fixed.")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    sidecars = tmp_path / "Library" / "Application Support" / "Claude" / "claude-code-sessions"
+    for name, title, mtime in (("old", "Old title", 1_000), ("new", "Flaky test fix", 2_000)):
+        path = sidecars / "acct" / name / "local_1.json"
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps({"cliSessionId": SID, "title": title, "isArchived": False}))
+        os.utime(path, (mtime, mtime))
+    sessions, problems = load_all(tmp_path)
+    assert not problems
+    by_id = {x.session_id: x for x in sessions}
+    cowork = by_id[COWORK_SID]
+    assert (cowork.title, cowork.project, cowork.cwd) == (
+        "Tidy photos", "Pictures", "/sessions/brave-otter"
+    )  # fmt: skip
+    assert texts(cowork, "user") == ["tidy the photo folder"]
+    assert by_id[SID].title == "Flaky test fix"
+
+
+def test_a_resumed_session_leaves_out_the_copy_of_the_one_it_continues(tmp_path):
+    """FORMATS.md §1.7: a resumed or forked session's file starts with a copy of the
+    conversation it continues (same uuids, new session id). Each note repeated every
+    earlier session's conversation (and counted its tokens again)."""
+    resumed_sessions(projects(tmp_path), SID)
+    sessions, _ = load_all(tmp_path)
+    by_id = {s.session_id: s for s in sessions}
+    assert texts(by_id[SID], "user") == ["add a cache"]
+    assert texts(by_id[RESUMED], "user") == ["now make it thread-safe"]
+    assert texts(by_id[RESUMED_AGAIN], "user") == ["and add metrics"]
+    assert [by_id[x].forked_from for x in (SID, RESUMED, RESUMED_AGAIN)] == [
+        None, SID, RESUMED
+    ]  # fmt: skip
+    assert (by_id[RESUMED_AGAIN].usage.input_tokens, by_id[RESUMED_AGAIN].usage.output_tokens) == (
+        300, 30
+    )  # fmt: skip

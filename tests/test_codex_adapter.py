@@ -428,6 +428,137 @@ def test_images_are_decoded_from_data_urls(tmp_path):
     assert image.data == png and image.media_type == "image/png"
 
 
+@pytest.mark.parametrize("event_first", [False, True])
+def test_an_image_pasted_from_a_file_is_kept(tmp_path, event_first):
+    """Newer Codex names a pasted screenshot in the UI copy of a prompt only by its path
+    (``local_images``); its bytes are in the model's copy, which the UI copy replaces. The
+    screenshot was missing from the note."""
+    png, other = tiny_png(), tiny_png((10, 200, 10))
+    urls = ["data:image/png;base64," + base64.b64encode(b).decode() for b in (png, other)]
+    r = CodexRollout(TID)
+    r.context()
+    r.user_with_local_images("why is this button grey?", urls, event_first=event_first)
+    r.assistant("It is disabled until the form is valid.")
+    r.user("thanks")
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    (first, second) = [m for m in session.messages if m.role == "user"]
+    assert [p.kind for p in first.parts] == ["text", "attachment", "attachment"]
+    assert first.parts[0].text == "why is this button grey?"
+    assert [p.data for p in first.parts[1:]] == [png, other]
+    assert [p.kind for p in second.parts] == ["text"]
+    assert [m.role for m in session.messages] == ["user", "assistant", "user"]
+
+
+def test_exit_codes_in_text_headers_and_calls_that_never_ran_are_errors(tmp_path):
+    """Newer shell tools put ``Exit code: 1`` (or, for unified exec, ``Process exited with
+    code 1``) and the wall time in a text header above the output, and a call the person
+    rejected, or the sandbox refused, returns a plain text: a failed command showed as a
+    success, its header as output, and the note counted no errors."""
+    r = CodexRollout(TID)
+    r.user("run the tests")
+    outputs = {
+        "c1": "Exit code: 1\nWall time: 0.4 seconds\nOutput:\n1 failed, 3 passed\n",
+        "c2": "Chunk ID: 5e1f\nWall time: 2.5000 seconds\nProcess exited with code 0\n"
+              "Original token count: 4\nOutput:\nall green\n",
+        "c3": "exec command rejected by user",
+        "c4": "Chunk ID: 77aa\nWall time: 1.0 seconds\nProcess running with session ID 4\n"
+              "Original token count: 0\nOutput:\n",
+    }  # fmt: skip
+    for cid, out in outputs.items():
+        args = json.dumps({"cmd": "pytest -q"})
+        r.item({"type": "function_call", "name": "exec_command", "arguments": args, "call_id": cid})
+        r.item({"type": "function_call_output", "call_id": cid, "output": out})
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    got = [(p.output, p.is_error, p.exit_code, p.duration) for p in parts(session, "tool_result")]
+    assert got == [
+        ("1 failed, 3 passed\n", True, 1, 0.4),
+        ("all green\n", False, 0, 2.5),
+        ("exec command rejected by user", True, None, None),
+        (outputs["c4"], False, None, 1.0),  # still running: its header says so, and stays
+    ]
+
+
+def test_a_rollback_marks_the_next_prompt_and_an_undo_is_a_notification(tmp_path):
+    """``thread_rolled_back`` (the person went back over their last turns and asked
+    again) and ``undo_completed`` (the person undid the last turn's file changes) left no
+    trace: the note read as if the dropped turns still stood and nothing was undone."""
+    r = CodexRollout(TID)
+    r.user("rename the module to core")
+    r.assistant("Renamed.")
+    r.event({"type": "undo_completed", "success": True, "message": "Restored 3 files."})
+    r.event({"type": "thread_rolled_back", "num_turns": 1})
+    r.aborted()
+    r.user("rename the module to engine instead")
+    r.assistant("Renamed to engine.")
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    got = [(m.role, [(p.kind, getattr(p, "notice", None)) for p in m.parts])
+           for m in session.messages]  # fmt: skip
+    assert got == [
+        ("user", [("text", None)]),
+        ("assistant", [("text", None)]),
+        ("system", [("notice", "notification")]),
+        ("user", [("notice", "interrupted")]),
+        ("user", [("notice", "rewound"), ("text", None)]),
+        ("assistant", [("text", None)]),
+    ]
+    assert session.messages[2].parts[0].text == "Undo completed: Restored 3 files."
+
+
+@pytest.mark.parametrize("event_first", [False, True])
+def test_a_prompt_typed_while_a_turn_ran_is_kept_though_it_has_no_ui_copy(tmp_path, event_first):
+    """Older Codex (2025) wrote a prompt typed while a turn was running (pending input) as
+    the model's copy alone, with no event_msg/user_message: in a rollout that has UI copies
+    of its other prompts, it was dropped with the injected context. A model copy with no
+    UI copy next to it is now the prompt; injected context still never is."""
+    r = CodexRollout(TID)
+    r.context()
+    text = "Add a health endpoint"
+    ui = {"type": "user_message", "message": text, "kind": "plain", "images": []}
+    model = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+    if event_first:
+        r.event(ui).event({"type": "task_started"}).item(model)
+    else:
+        r.item(model).event(ui)
+    r.turn()
+    r.shell(["ls"], "app.py")
+    r.item({"type": "message", "role": "user",
+            "content": [{"type": "input_text", "text": "also add a test for it"}]})  # fmt: skip
+    r.item({"type": "message", "role": "user", "content": [{"type": "input_text",
+            "text": "<turn_aborted>\nThe user interrupted the previous turn.\n</turn_aborted>"}]})  # fmt: skip
+    r.assistant("Added the endpoint and its test.")
+    r.user("thanks")
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    assert texts(session, "user") == [text, "also add a test for it", "thanks"]
+    assert [m.role for m in session.messages] == [
+        "user", "assistant", "tool", "user", "assistant", "user"
+    ]  # fmt: skip
+
+
+def test_an_image_a_tool_returned_is_kept(tmp_path):
+    """A tool's output may be a list of text and images (view_image, a screenshot tool): the
+    images were dropped."""
+    png = tiny_png()
+    r = CodexRollout(TID)
+    r.user("look at the chart")
+    r.item({"type": "function_call", "name": "view_image", "call_id": "c1",
+            "arguments": '{"path": "chart.png"}'})  # fmt: skip
+    url = "data:image/png;base64," + base64.b64encode(png).decode()
+    output = [
+        {"type": "input_text", "text": "chart.png"},
+        {"type": "input_image", "image_url": url},
+    ]
+    r.item({"type": "function_call_output", "call_id": "c1", "output": output})
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    (tool,) = [m for m in session.messages if m.role == "tool"]
+    assert [p.kind for p in tool.parts] == ["tool_result", "attachment"]
+    assert tool.parts[0].output == "chart.png" and tool.parts[1].data == png
+
+
 def test_bad_lines_unknown_kinds_and_a_live_session(tmp_path):
     r = conversation()
     path = r.write(tmp_path / ".codex")
@@ -508,3 +639,15 @@ def test_a_rollout_is_loaded_with_the_cycle_collector_paused(tmp_path, monkeypat
         assert not gc.isenabled()  # a caller that paused it keeps it paused
     finally:
         gc.enable()
+
+
+def test_an_event_whose_type_is_not_a_string_costs_nothing_else(tmp_path):
+    """A damaged event (its payload's type a list) must not stop the rollout: the check
+    for a prompt waiting for its other copy read its type before the line's own guard."""
+    r = CodexRollout(TID)
+    r.user("first question")
+    r.event({"type": [], "message": "damaged"})
+    r.assistant("first answer")
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    assert texts(session) == ["first question", "first answer"]

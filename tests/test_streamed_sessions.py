@@ -6,6 +6,7 @@ redaction counts; and it must read only as far as the first reading went."""
 
 from __future__ import annotations
 
+import base64
 import random
 import string
 from dataclasses import replace
@@ -14,7 +15,14 @@ from pathlib import Path
 
 import pytest
 import zstandard
-from claude_builder import ClaudeSession, tool_use, with_inline_warmup
+from claude_builder import (
+    RESUMED_AGAIN,
+    ClaudeSession,
+    resumed_sessions,
+    tiny_png,
+    tool_use,
+    with_inline_warmup,
+)
 from codex_builder import CodexRollout
 from conftest import EXAMPLES_HOME, load_sessions, note_files
 from copilot_cli_builder import CopilotCliSession, request
@@ -259,6 +267,17 @@ def test_a_file_gone_before_its_second_reading_fails_that_session_alone(tmp_path
     assert len(notes) == 1 and b"a small one" in next(iter(notes.values()))
 
 
+def test_a_streamed_resumed_session_leaves_out_its_copy_too(tmp_path, monkeypatch):
+    """A resumed session's copy of the conversation it continues is left out when its
+    messages are read again (streamed) as when they are held."""
+    home = tmp_path / "home"
+    resumed_sessions(home / ".claude" / "projects" / "-w-proj")
+    streamed = assert_same("claude-code", home, monkeypatch)
+    kept = {s.session_id: [p.text for m in s.messages for p in m.parts if p.kind == "text"]
+            for s in streamed}  # fmt: skip
+    assert kept[RESUMED_AGAIN] == ["and add metrics", "Counted hits and misses."]
+
+
 # -- Codex -------------------------------------------------------------------------------
 
 TID = "019a0000-5a5a-7000-8000-000000000001"
@@ -319,6 +338,22 @@ def test_a_streamed_rollout_has_the_same_messages_totals_and_problems(tmp_path, 
         "Instead, add metrics"
     ]  # the replay of its origin is dropped
     assert_same_rollouts(EXAMPLES_HOME, monkeypatch)
+
+
+def test_a_prompt_waiting_for_its_images_is_streamed_too(tmp_path, monkeypatch):
+    """A prompt whose images may follow in the model's copy waits for it: a streamed
+    reading makes it as a held one does, also when it is the rollout's last line."""
+    home = tmp_path / "home"
+    url = "data:image/png;base64," + base64.b64encode(tiny_png()).decode()
+    r = rollout(turns=2)
+    r.user_with_local_images("see this", [url], event_first=True)
+    r.assistant("I see a red square.")
+    r.event({"type": "user_message", "message": "last words", "local_images": ["/tmp/a.png"]})
+    r.write(home / ".codex")
+    (session,) = assert_same("codex", home, monkeypatch)
+    users = [m.parts for m in session.messages if m.role == "user"]
+    assert [p.kind for p in users[-2]] == ["text", "attachment"]
+    assert [p.text for p in users[-1]] == ["last words"]
 
 
 def test_corpus_rollouts_streamed_match_held(corpus, tmp_path, monkeypatch):

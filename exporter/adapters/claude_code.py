@@ -48,9 +48,11 @@ from ..collector import collector_paused
 from ..errors import Problem
 from ..model import MessageStream, Session
 from .base import STREAM_FROM, LoadResult, MessageSink, SessionRef, SourceContext, listed
+from .claude_desktop import CoworkHome, code_tab_titles, cowork_homes
 from .claude_discovery import (
     SOURCE,
     NewerCopies,
+    Replays,
     discover_project,
     file_session_id,
     leading_summaries,
@@ -77,8 +79,9 @@ class ClaudeCodeAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Claude Code"
     env_vars: ClassVar[tuple[str, ...]] = ("CLAUDE_CONFIG_DIR",)
-    # A unit's sessions depend on its files alone (and on folder listings, read the same
-    # way anywhere): a worker may read it ahead (``readahead``).
+    # A unit's sessions depend on its files alone (and on folder listings and, for a
+    # resumed session, the files of the sessions it continues, read the same way
+    # anywhere): a worker may read it ahead (``readahead``).
     reads_alone: ClassVar[bool] = True
     # ``load`` hands a streamed session's messages to a ``keep`` sink as it reads them.
     keeps_streamed: ClassVar[bool] = True
@@ -86,6 +89,7 @@ class ClaudeCodeAdapter:
     def __init__(self) -> None:
         self._summary_index: dict[Path, dict[str, str]] = {}
         self._copies = NewerCopies()
+        self._replays = Replays()
 
     def held_size(self, ref: SessionRef) -> int:
         """The bytes reading the unit holds: a main file that is streamed, nothing."""
@@ -104,16 +108,24 @@ class ClaudeCodeAdapter:
         if configured:
             roots.append(Path(configured).expanduser() / "projects")
         roots.append(ctx.home / ".claude" / "projects")
+        roots += [home.projects for home in cowork_homes(ctx)]  # Claude Desktop's Cowork
         return list(dict.fromkeys(roots))
 
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
+        # The Desktop app's facts (FORMATS.md §1.1): a Cowork task's title and project, a
+        # Code tab session's title; in the fingerprint, so that a rename re-exports it.
+        desktop = not ctx.configured(SOURCE, "projects")
+        titles = code_tab_titles(ctx) if desktop else {}
+        cowork = {home.projects: home for home in cowork_homes(ctx)} if desktop else {}
         for root in self.roots(ctx):
             if not root.is_dir():
                 continue
+            task = cowork.get(root)
             for project in listed(root):
                 if project.is_dir():
                     try:
-                        yield from discover_project(Path(project.path))
+                        for ref in discover_project(Path(project.path)):
+                            yield _with_desktop_facts(ref, titles, task)
                     except PermissionError:
                         continue  # reported by the pipeline as an unreadable folder
 
@@ -126,17 +138,21 @@ class ClaudeCodeAdapter:
 
     def _load(self, ref: SessionRef, keep: MessageSink | None) -> LoadResult:
         result = LoadResult()
+        project = ref.fact("project")  # a Cowork task's (its transcripts' cwd is sandboxed)
         if ref.session_id.startswith("agent-") or "/" in ref.session_id:
             child = self._load_agent_file(ref.main.path, None, result.problems)
             if child:
-                result.sessions.append(child)
+                result.sessions.append(replace(child, project=project or child.project))
             return result
         path = ref.main.path
         # One pass over the file: each line becomes parts of messages and is let go, so a
         # long session is held as its messages, never as its parsed JSON.
         stream = self.streams(ref)
+        # A resumed or forked session starts with a copy of the one it continues: that copy
+        # is the other session's note; this one links to it (forked_from).
+        copied, origin = self._replays.copied(path)
         meta, main = FileMeta(), MainFile(stream, keep if stream else None)
-        for rec in read_records(path, result.problems, meta):
+        for rec in without_lines(copied, read_records(path, result.problems, meta)):
             # The session is the sessionId inside, not the file name: two folders may hold
             # files of the same name, and a copied transcript keeps its id.
             if main.session_id is None and (found := file_session_id((rec,))):
@@ -175,16 +191,20 @@ class ClaudeCodeAdapter:
             # Sidechain lines that make no subagent of their own stay in the conversation:
             # read the file once more (as far as the first pass went), every line this time.
             main.transcript = TranscriptBuilder()
-            records = without_lines(warmup, read_records(path, [], FileMeta(), meta.lines))
+            records = without_lines(warmup | copied, read_records(path, [], FileMeta(), meta.lines))
             transcript, count = transcribe(records, child_links, stream)
         if not count:
             return result
         child_ids = list(dict.fromkeys([*(c.session_id for c in children + inline), *listed]))
-        title = meta.title or self._summary_title(path.parent, meta, transcript)
+        title = (
+            ref.fact("title") or meta.title or self._summary_title(path.parent, meta, transcript)
+        )
         session = _session(transcript, main_id, path, title, extra_children=child_ids)
+        if project or origin:
+            session = replace(session, project=project or session.project, forked_from=origin)
         if stream:
             skip = warmup if every_line else None
-            read = partial(read_messages, path, meta.lines, child_links, skip)
+            read = partial(read_messages, path, meta.lines, child_links, skip, copied)
             session = replace(session, messages=MessageStream(read))
         result.sessions.append(session)
         # A subagent works for its parent's project, even from a subfolder of it.
@@ -258,6 +278,22 @@ class ClaudeCodeAdapter:
             if leaf in transcript.uuids:
                 return summary
         return None
+
+
+def _with_desktop_facts(
+    ref: SessionRef, titles: dict[str, str], task: CoworkHome | None
+) -> SessionRef:
+    """A session with the Desktop app's title for it and, in a Cowork task, the task's
+    project (its subagents too) and title (its own transcript's)."""
+    extra: list[str] = []
+    title = titles.get(ref.session_id)
+    if task is not None:
+        if task.title and ref.session_id == task.session_id:
+            title = title or task.title
+        extra.append(f"project={task.project}")
+    if title and not ref.session_id.startswith("agent-") and "/" not in ref.session_id:
+        extra.insert(0, f"title={title}")
+    return replace(ref, extra=(*ref.extra, *extra)) if extra else ref
 
 
 def _inline_sidechains(main: MainFile, main_id: str, path: Path) -> tuple[list[Session], set[str]]:

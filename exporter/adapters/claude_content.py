@@ -1,6 +1,10 @@
 """The parts of one Claude Code message: its ``content`` (a string, or a list of text,
-thinking, tool use, tool result, image and document blocks) as model parts. Blocks of an
-unknown type, or with a field of the wrong type, are left out; empty text is no part.
+thinking, tool use, tool result, image and document blocks) as model parts. A server tool's
+result (``web_search_tool_result`` and the like, in the assistant's own content) is the
+result of its ``server_tool_use`` call; a ``tool_reference`` in a tool's result (a tool
+search's) names the tool found. A block of an unknown type that carries a ``text`` is kept
+as text; other blocks of an unknown type, or with a field of the wrong type, are left out;
+empty text is no part.
 """
 
 from __future__ import annotations
@@ -78,6 +82,8 @@ def _tool_output(content: Any) -> tuple[str, list[Part]]:
             continue
         if block.get("type") == "text" and isinstance(block.get("text"), str):
             texts.append(block["text"])
+        elif block.get("type") == "tool_reference" and isinstance(block.get("tool_name"), str):
+            texts.append(block["tool_name"])
         elif block.get("type") in ("image", "document"):
             attachment = _attachment(block)
             if attachment:
@@ -130,4 +136,34 @@ def assistant_parts(content: Any) -> list[Part]:
                     description if isinstance(description, str) else None,
                 )
             )
+        elif isinstance(kind, str) and kind.endswith("_tool_result"):
+            parts.append(_server_tool_result(block))
+        elif isinstance(text := block.get("text"), str) and _has_text(text):
+            parts.append(TextPart(text))  # a block of a newer kind, with words to keep
     return parts
+
+
+def _server_tool_result(block: dict[str, Any]) -> ToolResultPart:
+    """What a server tool (web search, web fetch, code execution) returned: its text, the
+    title and address of each result found, or its error code."""
+    content = block.get("content")
+    call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
+    lines: list[str] = []
+    error = False
+    for item in content if isinstance(content, list) else [content]:
+        if isinstance(item, str):
+            lines.append(item)
+        elif isinstance(item, dict):
+            if isinstance(item.get("error_code"), str):
+                error = True
+                lines.append(item["error_code"])
+            elif isinstance(item.get("url"), str):
+                title = item.get("title")
+                lines.append(f"{title} — {item['url']}" if isinstance(title, str) else item["url"])
+            elif isinstance(item.get("text"), str):
+                lines.append(item["text"])
+            else:
+                for key in ("stdout", "stderr"):
+                    if isinstance(item.get(key), str) and item[key]:
+                        lines.append(item[key])
+    return ToolResultPart("\n".join(lines), call_id, error)

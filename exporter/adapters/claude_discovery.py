@@ -1,7 +1,8 @@
 """Finding Claude Code sessions on disk (FORMATS.md §1): the project folders' session files,
 their ``subagents/`` folders and the older ``agent-<id>.jsonl`` files beside them, and, when a
-session was copied into several project folders, which copy is the newest; and the summary
-lines that open a project's files (a session's title, often written into a later file).
+session was copied into several project folders, which copy is the newest; the summary
+lines that open a project's files (a session's title, often written into a later file); and
+which earlier sessions a resumed or forked session starts by copying (``Replays``).
 
 Kept apart from loading (claude_code.py) because it reads only names, sizes and a few
 lines of each file, never a whole transcript.
@@ -215,3 +216,109 @@ def leading_summaries(folder: Path) -> dict[str, str]:
         except (OSError, orjson.JSONDecodeError):
             continue
     return index
+
+
+_CONVERSATION = (b'"type":"user"', b'"type":"assistant"', b'"type": "user"', b'"type": "assistant"')
+
+
+def _first_conversation(path: Path, limit: int = 200) -> tuple[str, str] | None:
+    """(uuid, sessionId) of a file's first user or assistant line outside sidechains."""
+    try:
+        with open_regular(path) as f:
+            for _ in range(limit):
+                raw = f.readline(4 << 20)  # bounded: a first line may be gigabytes
+                if not raw:
+                    break
+                if not any(marker in raw for marker in _CONVERSATION):
+                    continue
+                try:
+                    obj = orjson.loads(raw)
+                except orjson.JSONDecodeError:
+                    continue
+                if not isinstance(obj, dict) or obj.get("type") not in ("user", "assistant"):
+                    continue
+                if obj.get("isSidechain") or obj.get("agentId"):
+                    continue
+                uuid, session = obj.get("uuid"), obj.get("sessionId")
+                if isinstance(uuid, str) and _plausible_id(session):
+                    return uuid, str(session)
+                return None
+    except OSError:
+        pass
+    return None
+
+
+def _conversation_uuids(path: Path) -> set[str]:
+    """The uuids of a file's conversational lines."""
+    found: set[str] = set()
+    try:
+        with open_regular(path) as f:
+            for raw in f:
+                try:
+                    obj = orjson.loads(raw)
+                except orjson.JSONDecodeError:
+                    continue
+                if isinstance(obj, dict) and isinstance(uuid := obj.get("uuid"), str):
+                    found.add(uuid)
+    except OSError:
+        pass
+    return found
+
+
+class Replays:
+    """FORMATS.md §1.7: a resumed (older Claude Code) or forked session is a new file, with
+    a new session id, that starts with a copy of the conversation it continues (the same
+    uuids). Which lines of a session file are such a copy, and of which session: a file
+    whose first conversational line opens another session file of the same folder (with
+    another session id) that ended before it. The first lines of a folder's files are read
+    once per run, an origin's whole file only when a copy of it is found."""
+
+    def __init__(self) -> None:
+        self._firsts: dict[Path, dict[str, list[tuple[Path, str]]]] = {}
+
+    def copied(self, path: Path) -> tuple[set[str], str | None]:
+        """The uuids a session file copies from the sessions it continues, and the session
+        it continues (the last to end of them); nothing when it continues none."""
+        mine = _first_conversation(path)
+        if mine is None:
+            return set(), None
+        folder = path.parent
+        firsts = self._firsts.get(folder)
+        if firsts is None:
+            firsts = self._firsts[folder] = _firsts_by_uuid(folder)
+        others = [(p, sid) for p, sid in firsts.get(mine[0], ()) if sid != mine[1] and p != path]
+        if not others:
+            return set(), None
+        try:
+            rank = (_last_timestamp(path), path.stat().st_size)
+            earlier = []
+            for other, sid in others:
+                other_rank = (_last_timestamp(other), other.stat().st_size)
+                if other_rank < rank:
+                    earlier.append((other_rank, sid, other))
+        except OSError:
+            return set(), None
+        if not earlier:
+            return set(), None  # this is the origin (or an unrelated copy that ends later)
+        copied: set[str] = set()
+        for _, _, other in earlier:
+            copied |= _conversation_uuids(other)
+        return copied, max(earlier)[1]
+
+
+def _firsts_by_uuid(folder: Path) -> dict[str, list[tuple[Path, str]]]:
+    """First conversational uuid -> the session files of the folder that open with it."""
+    firsts: dict[str, list[tuple[Path, str]]] = {}
+    for entry in listed(folder):
+        if entry.name.startswith("agent-") or not entry.name.endswith(".jsonl"):
+            continue
+        try:
+            if not entry.is_file():
+                continue
+        except OSError:
+            continue
+        path = Path(entry.path)
+        first = _first_conversation(path)
+        if first is not None:
+            firsts.setdefault(first[0], []).append((path, first[1]))
+    return firsts

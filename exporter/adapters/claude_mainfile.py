@@ -103,13 +103,18 @@ def without_lines(uuids: set[str], records: Iterator[dict[str, Any]]) -> Iterato
 
 
 def read_messages(
-    path: Path, stop: int, links: dict[str, str], skip: set[str] | None
+    path: Path,
+    stop: int,
+    links: dict[str, str],
+    skip: set[str] | None,
+    copied: set[str] | None = None,
 ) -> Iterator[Message]:
     """A streamed session's messages, read again as far as the first reading went (lines
     written since belong to the next run, which also sees them in the session's totals).
-    ``skip``: None to read only the lines outside sidechains, else every line but those."""
+    ``skip``: None to read only the lines outside sidechains, else every line but those;
+    ``copied``: the lines copied from the session this one continues, left out as well."""
     builder, meta = TranscriptBuilder(), FileMeta()
-    for rec in read_records(path, [], meta, stop):
+    for rec in without_lines(copied or set(), read_records(path, [], meta, stop)):
         if rec.get("isSidechain") if skip is None else known_uuid(rec.get("uuid"), skip):
             continue
         builder.add(rec)

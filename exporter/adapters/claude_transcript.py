@@ -29,6 +29,7 @@ from typing import Any
 import orjson
 
 from ..model import (
+    AttachmentPart,
     Message,
     NoticePart,
     Part,
@@ -89,7 +90,9 @@ class TranscriptBuilder:
         # The last line's token counts, per response: summed into one Usage at the end.
         self.usage_by_response: dict[str, tuple[int, int, int, int]] = {}
         self.queued: list[str] = []
-        self.steering_seen: set[str] = set()
+        # Steering text kept, with the draft that holds it (so that the attachment copy of a
+        # queued prompt can add the images the queue's text-only copy lacks)
+        self.steering_seen: dict[str, _Draft] = {}
         self.pending_boundary: _Draft | None = None
         # For every parent uuid, the uuid of its first user/assistant child in file order:
         # known for a record's parent by the time the record is read. Both as _uuid_key (the
@@ -299,11 +302,25 @@ class TranscriptBuilder:
         elif op == "popAll":
             self.queued.clear()  # returned to the input box for editing
 
-    def _steering(self, text: Any, rec: dict[str, Any]) -> None:
-        if not isinstance(text, str) or not text.strip() or text in self.steering_seen:
+    def _steering(self, prompt: Any, rec: dict[str, Any]) -> None:
+        """A prompt typed while the model worked: text, or (a ``queued_command``
+        attachment's) content blocks, a pasted image among them."""
+        parts = user_parts(prompt) if isinstance(prompt, str | list) else []
+        if not parts:
             return
-        self.steering_seen.add(text)
-        self._add("user", [NoticePart("queued"), TextPart(text)], rec)
+        text = plain_text(prompt)
+        images = [p for p in parts if isinstance(p, AttachmentPart)]
+        seen = self.steering_seen.get(text)
+        if seen is not None:
+            have = {p.data for p in seen.parts if isinstance(p, AttachmentPart)}
+            images = [p for p in images if p.data not in have]
+            if not images:
+                return
+            if any(d is seen for d in self.drafts):
+                seen.parts.extend(images)  # its other copy held the text alone
+                return
+            parts = images  # (its message is made already: the images follow it)
+        self.steering_seen[text] = self._add("user", [NoticePart("queued"), *parts], rec)
 
     def _finish(self, links: dict[str, str]) -> None:
         columns = zip(*self.usage_by_response.values(), strict=True)

@@ -263,6 +263,9 @@ def _stream_messages(
         builder.add(record)
         yield from builder.out.messages
         builder.out.messages.clear()
+    builder.flush()
+    yield from builder.out.messages
+    builder.out.messages.clear()
     if last < scan.last_line:  # cut short or replaced since: its notes would lose turns
         raise SourceChanged(path, last, scan.last_line)
 

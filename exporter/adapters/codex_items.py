@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 import shlex
 from typing import Any
 
@@ -185,7 +186,46 @@ def _unwrap_output(output: Any) -> tuple[str, bool, int | None, float | None]:
         return content_text([output]), False, None, None
     if isinstance(output, list):
         return content_text(output), False, None, None
+    if isinstance(output, str):
+        return _text_output(output)
     return ("" if output is None else str(output)), False, None, None
+
+
+# The header newer shell tools put above a command's output (``Exit code: 1`` / ``Wall
+# time: 0.1 seconds`` / ``Output:``; unified exec: ``Chunk ID``, ``Process exited with code``,
+# ``Original token count``), and the texts Codex returns for a call that never ran.
+_HEADER_LINE = re.compile(
+    r"(?:Exit code: (?P<code>-?\d+)|Process exited with code (?P<exited>-?\d+)"
+    r"|Wall time: (?P<wall>\d+(?:\.\d+)?) seconds|Chunk ID: \S+|Original token count: \d+"
+    r"|Total output lines: \d+)"
+)
+_FAILED_TO_RUN = (
+    "exec command rejected by user", "patch rejected by user", "failed in sandbox ",
+    "apply_patch verification failed", "write_stdin failed",
+)  # fmt: skip
+
+
+def _text_output(output: str) -> tuple[str, bool, int | None, float | None]:
+    """A text output, with its exit code and duration read from the header above it (the
+    header goes when every line of it is read; a line not known keeps it whole)."""
+    head, found, body = output.partition("\nOutput:\n")
+    if not found and output.endswith("\nOutput:"):
+        head, found, body = output[: -len("\nOutput:")], "\nOutput:", ""
+    code: int | None = None
+    duration: float | None = None
+    known = bool(found)
+    for line in head.split("\n") if found and len(head) < 1000 else []:
+        match = _HEADER_LINE.fullmatch(line)
+        if match is None:
+            known = False
+            continue
+        if match["code"] or match["exited"]:
+            code = int(match["code"] or match["exited"])
+        elif match["wall"]:
+            duration = float(match["wall"])
+    text = body if known else output
+    failed = output.startswith(_FAILED_TO_RUN)
+    return text, failed or bool(code), code, duration
 
 
 def review_text(review: Any) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import clipped
 from ..model import (
+    AttachmentPart,
     Message,
     NoticePart,
     Part,
@@ -160,7 +161,40 @@ def build_rollout(records: list[Record], origin: OriginLookup) -> Rollout:
     builder = RolloutBuilder(scan_rollout(records, records, origin))
     for record in records[builder.skip :]:
         builder.add(record)
+    builder.flush()
     return builder.out
+
+
+# event_msg types that may make a message (any other is bookkeeping: turn starts, tokens)
+_EVENT_MESSAGES = frozenset(
+    {"user_message", "agent_message", "agent_reasoning", "agent_reasoning_raw_content",
+     "turn_aborted", "context_compacted", "exited_review_mode", "error", "undo_completed"}
+)  # fmt: skip
+
+
+def _makes_messages(kind: str, p: dict[str, Any]) -> bool:
+    """May this record make a message, other than the model's copy of a prompt?"""
+    if kind == "response_item":
+        return not (p.get("type") == "message" and p.get("role") == "user")
+    if kind == "event_msg":
+        etype = p.get("type")  # a damaged line may hold a list here
+        return isinstance(etype, str) and etype in _EVENT_MESSAGES
+    return kind == "compacted"
+
+
+# A model copy of a prompt that is injected context: the AGENTS.md instructions, or one
+# block wrapped in a tag (<environment_context>, <user_instructions>, <turn_aborted>, …)
+_CONTEXT = re.compile(r"\s*(?:# AGENTS\.md instructions for |<([\w-]+)[^<>\n]*>.*</\1>\s*\Z)", re.S)
+
+
+def _context(text: str) -> bool:
+    return _CONTEXT.match(text) is not None
+
+
+def _with_images(parts: list[Part], found: list[AttachmentPart]) -> list[Part]:
+    """A prompt's parts and the images of its other copy that it lacks (same bytes)."""
+    have = {p.data for p in parts if isinstance(p, AttachmentPart)}
+    return parts + [image for image in found if image.data not in have]
 
 
 class RolloutBuilder:
@@ -178,6 +212,18 @@ class RolloutBuilder:
         # stream cancels one copy from the other, repeats within a stream are kept. Kept
         # as digests: a long rollout's replies are not held for this.
         self.pending: dict[str, Counter[bytes]] = {"item": Counter(), "event": Counter()}
+        # A prompt's two copies (when the file has UI copies): the UI copy is the prompt,
+        # but the model's copy holds the bytes of an image pasted from a file (the UI copy
+        # names it only by path, ``local_images``), and a prompt typed while a turn ran was
+        # written by older builds as a model copy alone. The model's copy comes just before
+        # its UI copy (it waits in ``model_prompt`` for it: with none, it is the prompt) or,
+        # in some builds, just after (``ui_made``: the UI copy is in the note, this one is
+        # dropped; a UI copy that names local images waits in ``held`` for their bytes).
+        # Each waits as (parts, line, time).
+        self.model_prompt: tuple[list[Part], int, datetime | None] | None = None
+        self.ui_made = False
+        self.rewound = False  # the person went back (thread_rolled_back): mark the next prompt
+        self.held: tuple[list[Part], int, datetime | None] | None = None
         if scan.first_meta is not None:
             self._meta(scan.first_meta)
         if scan.origin_id:
@@ -185,10 +231,25 @@ class RolloutBuilder:
 
     def add(self, record: Record) -> None:
         number, kind, p, ts = record
+        if _makes_messages(kind, p):
+            ui_copy = kind == "event_msg" and p.get("type") == "user_message"
+            self.ui_made = False  # a model copy that comes now is no twin of the last UI copy
+            if self.held is not None:
+                self.flush()  # the model's copy did not follow: the prompt as the UI had it
+            if self.model_prompt is not None and not ui_copy:
+                self._add("user", *self.model_prompt)  # no UI copy came: the model's is it
+                self.model_prompt = None
         try:
             self._record(number, kind, p, ts)
         except Exception as exc:  # a line of a shape no one expected costs that line
             self.out.skipped.append((number, clipped(f"{type(exc).__name__}: {exc}", 200)))
+
+    def flush(self) -> None:
+        """Make the prompt still waiting for its other copy (called at the end, too)."""
+        for waiting in (self.model_prompt, self.held):
+            if waiting is not None:
+                self._add("user", *waiting)
+        self.model_prompt = self.held = None
 
     def _record(self, number: int, kind: str, p: dict[str, Any], ts: Any) -> None:
         when = parse_timestamp(ts)
@@ -254,6 +315,9 @@ class RolloutBuilder:
     # -- conversation ----------------------------------------------------------------------
 
     def _add(self, role: Role, parts: list[Part], number: int, when: datetime | None) -> None:
+        if self.rewound and role == "user" and any(p.kind != "notice" for p in parts):
+            self.rewound = False  # the prompt the person typed after going back
+            parts = [NoticePart("rewound"), *parts]
         if parts:
             model = self.model if role == "assistant" else None
             if model and model not in self.out.models:
@@ -282,7 +346,8 @@ class RolloutBuilder:
         elif ptype in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
             self._add("assistant", [tool_call(p)], number, when)
         elif ptype in ("function_call_output", "custom_tool_call_output"):
-            self._add("tool", [tool_result(p)], number, when)
+            # An output may hold images too (view_image, a screenshot tool's)
+            self._add("tool", [tool_result(p), *images(p.get("output"))], number, when)
         elif ptype == "tool_search_call":
             self._add("assistant", [tool_search_call(p)], number, when)
         elif ptype == "tool_search_output":
@@ -306,10 +371,23 @@ class RolloutBuilder:
             self._cwd_from_context(text)
             # The model's copy of a prompt carries injected context; the UI copy is used
             # when the file has one, except for shell commands the person ran.
-            if self.has_user_events and "<user_shell_command>" not in text:
-                return
             parts: list[Part] = [TextPart(text)] if text.strip() else []
             parts += images(content)
+            if self.has_user_events and "<user_shell_command>" not in text:
+                if _context(text):
+                    return  # injected context (AGENTS.md, environment), never a prompt
+                found = [i for i in parts if isinstance(i, AttachmentPart)]
+                if self.held is not None:  # the UI copy came first: it gets these images
+                    held, at, held_when = self.held
+                    self.held = None
+                    self._add("user", _with_images(held, found), at, held_when)
+                elif self.ui_made:
+                    self.ui_made = False  # the UI copy, just before, is in the note
+                else:
+                    if self.model_prompt is not None:  # one before it got no UI copy
+                        self._add("user", *self.model_prompt)
+                    self.model_prompt = (parts, number, when)
+                return
             self._add("user", parts, number, when)
         # developer and system messages are instructions for the model, not conversation
 
@@ -326,7 +404,15 @@ class RolloutBuilder:
                 image = decoded_image(url)
                 if image:
                     parts.append(image)
-            self._add("user", parts, number, when)
+            model, self.model_prompt = self.model_prompt, None
+            if model is not None:  # its model copy came just before: it may hold images
+                found = [i for i in model[0] if isinstance(i, AttachmentPart)]
+                self._add("user", _with_images(parts, found), number, when)
+            elif p.get("local_images"):
+                self.held = (parts, number, when)  # its images may follow in the model's copy
+            else:
+                self._add("user", parts, number, when)
+                self.ui_made = True  # its model copy, if it comes next, is dropped
         elif etype == "agent_message":
             text = p.get("message")
             if isinstance(text, str) and text.strip() and self._once("event", "a:" + text):
@@ -356,5 +442,12 @@ class RolloutBuilder:
             review = review_text(p.get("review_output"))
             if review:
                 self._add("assistant", [TextPart(review)], number, when)
+        elif etype == "thread_rolled_back":
+            self.rewound = True
+        elif etype == "undo_completed":
+            message = p.get("message") if isinstance(p.get("message"), str) else ""
+            head = "Undo completed" if p.get("success") is not False else "Undo failed"
+            text = f"{head}: {message}" if message.strip() else head
+            self._add("system", [NoticePart("notification", text)], number, when)
         elif etype == "error" and isinstance(p.get("message"), str):
             self._add("assistant", [NoticePart("error", p["message"])], number, when)

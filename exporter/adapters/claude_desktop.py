@@ -1,0 +1,146 @@
+"""Claude Code sessions the Claude Desktop app keeps (FORMATS.md §1.1).
+
+- Code tab: its sessions are ordinary transcripts under ``~/.claude/projects``; the app keeps
+  a sidecar per session, ``<D>/claude-code-sessions/**/local_*.json``, whose ``title`` (the
+  title shown in the app, renamed or generated) names the transcript ``cliSessionId``. When
+  several sidecars name one session, the newest file wins.
+- Cowork (local agent mode) runs a Claude Code home of its own per task:
+  ``<D>/local-agent-mode-sessions/<org>/<workspace>/local_<uuid>/.claude/projects/``, with
+  the task's ``title`` and ``userSelectedFolders`` in ``local_<uuid>.json`` beside that
+  folder. The project is the last folder of the first folder the person chose, else
+  "cowork" (the transcripts' ``cwd`` is a path inside the app's sandbox).
+
+``<D>`` is ``~/Library/Application Support/Claude`` (macOS), ``~/.config/Claude`` (Linux),
+``%APPDATA%\\Claude`` (Windows; the Microsoft Store install keeps it under
+``%LOCALAPPDATA%\\Packages\\Claude_pzs8sxrjxfjjc\\LocalCache\\Roaming``). Only the ``local_*``
+names are read: a task's uploads, outputs and plugins are never listed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any
+
+import orjson
+
+from .base import SourceContext, open_regular
+
+COWORK_PROJECT = "cowork"
+_STORE_PACKAGE = ("Packages", "Claude_pzs8sxrjxfjjc", "LocalCache", "Roaming", "Claude")
+_SIDECAR_MAX = 1 << 20  # a sidecar is a few hundred bytes; a larger file is not one
+_SIDECAR_DEPTH = 4  # claude-code-sessions/<a>/<b>/local_*.json: how deep the nesting goes
+
+
+@dataclass(frozen=True, slots=True)
+class CoworkHome:
+    """One Cowork task's Claude Code home: its ``projects`` folder and what its sidecar says."""
+
+    projects: Path
+    session_id: str | None  # the task's transcript (``cliSessionId``)
+    title: str | None
+    project: str
+
+
+def desktop_dirs(ctx: SourceContext) -> list[Path]:
+    """Where the Claude Desktop app may keep its data, under the home (and, on the real
+    home, where ``APPDATA``/``LOCALAPPDATA``/``XDG_CONFIG_HOME`` say)."""
+    home = ctx.home
+    dirs = [
+        home / "Library" / "Application Support" / "Claude",
+        home / ".config" / "Claude",
+        home / "AppData" / "Roaming" / "Claude",
+        home.joinpath("AppData", "Local", *_STORE_PACKAGE),
+    ]
+    if ctx.real_home:
+        for var, tail in (("XDG_CONFIG_HOME", ("Claude",)), ("APPDATA", ("Claude",)),
+                          ("LOCALAPPDATA", _STORE_PACKAGE)):  # fmt: skip
+            if value := ctx.env.get(var):
+                dirs.append(Path(value).expanduser().joinpath(*tail))
+    return list(dict.fromkeys(dirs))
+
+
+def _entries(folder: Path) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as listing:
+            return sorted(listing, key=lambda e: e.name)
+    except OSError:
+        return []
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def read_sidecar(path: Path) -> dict[str, Any] | None:
+    """A sidecar's JSON object, or None (missing, too large, damaged, not an object)."""
+    try:
+        with open_regular(path) as f:
+            raw = f.read(_SIDECAR_MAX + 1)
+        obj = orjson.loads(raw) if len(raw) <= _SIDECAR_MAX else None
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
+def _text(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _folder_name(folder: str) -> str | None:
+    windows = "\\" in folder and "/" not in folder or folder[1:3] in (":\\", ":/")
+    name = (PureWindowsPath(folder) if windows else PurePosixPath(folder)).name
+    return name or None
+
+
+def cowork_homes(ctx: SourceContext) -> list[CoworkHome]:
+    """Every Cowork task's Claude Code home, with its sidecar's facts."""
+    homes = []
+    for desktop in desktop_dirs(ctx):
+        base = desktop / "local-agent-mode-sessions"
+        for org in (e for e in _entries(base) if _is_dir(e)):
+            for workspace in (e for e in _entries(Path(org.path)) if _is_dir(e)):
+                for task in _entries(Path(workspace.path)):
+                    if not task.name.startswith("local_") or not _is_dir(task):
+                        continue
+                    projects = Path(task.path) / ".claude" / "projects"
+                    if not projects.is_dir():
+                        continue
+                    meta = read_sidecar(Path(workspace.path) / f"{task.name}.json") or {}
+                    folders = meta.get("userSelectedFolders")
+                    first = folders[0] if isinstance(folders, list) and folders else None
+                    project = (_folder_name(first) if isinstance(first, str) else None) or (
+                        COWORK_PROJECT
+                    )
+                    session = _text(meta.get("cliSessionId"))
+                    homes.append(CoworkHome(projects, session, _text(meta.get("title")), project))
+    return homes
+
+
+def code_tab_titles(ctx: SourceContext) -> dict[str, str]:
+    """Session id -> the title the Desktop app's Code tab shows for it (newest sidecar)."""
+    found: dict[str, tuple[int, str]] = {}
+    for desktop in desktop_dirs(ctx):
+        _sidecars(desktop / "claude-code-sessions", found, _SIDECAR_DEPTH)
+    return {session: title for session, (_, title) in found.items()}
+
+
+def _sidecars(folder: Path, found: dict[str, tuple[int, str]], depth: int) -> None:
+    for entry in _entries(folder):
+        if _is_dir(entry):
+            if depth > 0:
+                _sidecars(Path(entry.path), found, depth - 1)
+        elif entry.name.startswith("local_") and entry.name.endswith(".json"):
+            meta = read_sidecar(Path(entry.path)) or {}
+            session, title = _text(meta.get("cliSessionId")), _text(meta.get("title"))
+            if session and title:
+                try:
+                    mtime = entry.stat().st_mtime_ns
+                except OSError:
+                    continue
+                if session not in found or mtime >= found[session][0]:
+                    found[session] = (mtime, title)

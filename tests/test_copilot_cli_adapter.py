@@ -3,6 +3,7 @@ id, sub-agents as linked notes, session events, token totals, and bad input."""
 
 from __future__ import annotations
 
+import base64
 import builtins
 import json
 import tempfile
@@ -416,3 +417,54 @@ def test_one_damaged_event_costs_at_most_itself(data):
         text = rendered(Path(tmp))  # never raises
     others = markers_of(events[:index] + events[index + 1 :]) - markers_of([events[index]])
     assert not others - set(MARKER.findall(text)), index
+
+
+def test_what_the_person_attached_to_a_prompt_is_in_the_note(tmp_path):
+    """``user.message.attachments``: a file (with a line range) and a folder the CLI read
+    from disk are named; a selection keeps its text, a pasted image its bytes; an issue is
+    named with its link; a prompt of attachments alone is still the person's turn."""
+    s = CopilotCliSession(SID)
+    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 8
+    s.user(
+        "Why does this fail?",
+        attachments=[
+            {"type": "file", "path": "/home/dev/work/api/server.py", "displayName": "server.py",
+             "lineRange": {"start": 10, "end": 24}},
+            {"type": "directory", "path": "/home/dev/work/api/tests", "displayName": "tests"},
+            {"type": "selection", "filePath": "/home/dev/work/api/app.py", "displayName": "app.py",
+             "text": "def handler():\n    raise KeyError",
+             "selection": {"start": {"line": 4, "character": 0},
+                           "end": {"line": 5, "character": 18}}},
+            {"type": "github_reference", "number": 42, "title": "Login loops",
+             "referenceType": "issue", "state": "open",
+             "url": "https://github.com/dev/api/issues/42"},
+        ],
+    )  # fmt: skip
+    s.assistant("Looking.")
+    s.user("", attachments=[{"type": "blob", "data": base64.b64encode(png).decode(),
+                             "mimeType": "image/png", "displayName": "screenshot.png"}])  # fmt: skip
+    s.assistant("That is the login page.")
+    s.write(tmp_path / "home" / ".copilot")
+    (session,), problems = load_all(tmp_path / "home")
+    assert problems == []
+    first, second = [m for m in session.messages if m.role == "user"]
+    attached = [(p.name, p.data) for p in first.parts if p.kind == "attachment"]
+    assert attached == [
+        ("/home/dev/work/api/server.py:10-24", None),
+        ("/home/dev/work/api/tests", None),
+        ("/home/dev/work/api/app.py:5-6", b"def handler():\n    raise KeyError"),
+        ("#42 Login loops (https://github.com/dev/api/issues/42)", None),
+    ]
+    ((image),) = second.parts
+    assert (image.kind, image.media_type, image.data, image.name) == (
+        "attachment",
+        "image/png",
+        png,
+        "screenshot.png",
+    )
+    export(tmp_path / "home", tmp_path / "v")
+    (note,) = [b.decode() for rel, b in note_files(tmp_path / "v").items() if rel.endswith(".md")]
+    assert "*Attached `/home/dev/work/api/server.py:10-24`, not stored in the session.*" in note
+    assert "Attached `/home/dev/work/api/app.py:5-6`:\n![[attachments/ccexport/" in note
+    assert "Attached `screenshot.png`:\n![[attachments/ccexport/" in note
+    assert "prompts: 2\n" in note

@@ -25,6 +25,7 @@ from ...model import (
 )
 from .._jsonl import parse_timestamp
 from . import SOURCE
+from .attachments import attachment_parts
 
 # Known types that carry nothing for a note (system prompt, notices, hooks, bookkeeping).
 DROPPED = {
@@ -202,8 +203,10 @@ class EventLog:
         if _str(data.get("source")) not in (None, "user"):
             return  # injected by a skill or the harness, not typed
         text = data.get("content")
-        if isinstance(text, str) and text.strip():
-            thread.add("user", [TextPart(text)], event.get("id"), when)
+        parts: list[Part] = [TextPart(text)] if isinstance(text, str) and text.strip() else []
+        parts += attachment_parts(data.get("attachments"))  # files, selections, images
+        if parts:
+            thread.add("user", parts, event.get("id"), when)
             thread.reasoning.clear()
 
     def on_reasoning(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:

@@ -415,3 +415,32 @@ _entry = st.dictionaries(_keys, _json | st.sampled_from(["say", "ask", "tool", "
 def test_any_json_in_either_transcript_is_read_without_an_exception(items):
     parse_ui(items, "x:", lambda ts: None)
     parse_messages(items, "x:", legacy=True)
+
+
+def test_sdk_results_stored_as_json_text_show_their_text_and_failures(tmp_path):
+    """The SDK's editor tool stores its result as ``{query, result, success}`` JSON in a
+    string (tests/test_corpus_cline.py's real session): the note shows the result's lines,
+    not one line of escaped JSON; ``success: false`` marks a result failed, either way."""
+    edited = {"query": "edit:/w/app.py", "result": "Edited /w/app.py\n```diff\n-a\n+b\n```",
+              "success": True}  # fmt: skip
+    refused = [{"query": "/w/missing.py", "error": "File not found", "success": False}]
+    data = tmp_path / "home" / ".cline" / "data"
+    cb.sdk_session(data, "s1", [
+        cb.message("user", "edit it", n=0),
+        cb.message("assistant", cb.tool_use("t1", "editor", {"path": "/w/app.py"}), n=1),
+        cb.message("user", cb.tool_result("t1", json.dumps(edited)), n=2),
+        cb.message("assistant", cb.tool_use("t2", "read_files", {"files": []}), n=3),
+        cb.message("user", cb.tool_result("t2", refused), n=4),
+        cb.message("assistant", cb.tool_use("t3", "run_commands", {"commands": []}), n=5),
+        cb.message("user", cb.tool_result("t3", '{"query": "not all", "extra": 1}'), n=6),
+        cb.message("assistant", cb.tool_use("t4", "read_files", {"files": []}), n=7),
+        cb.message("user", cb.tool_result("t4", '{"result": 1}'), n=8),
+    ])  # fmt: skip
+    (session,), _ = load_sessions(ClineAdapter(), tmp_path / "home")
+    results = [p for m in session.messages for p in m.parts if isinstance(p, ToolResultPart)]
+    assert [(r.output, r.is_error) for r in results] == [
+        ("edit:/w/app.py\nEdited /w/app.py\n```diff\n-a\n+b\n```", False),
+        ("/w/missing.py\nFile not found", True),
+        ('{"query": "not all", "extra": 1}', False),  # not the SDK's shape: as stored
+        ('{"result": 1}', False),  # a file's own JSON, named by no query: as stored
+    ]

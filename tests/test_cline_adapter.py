@@ -444,3 +444,25 @@ def test_sdk_results_stored_as_json_text_show_their_text_and_failures(tmp_path):
         ('{"query": "not all", "extra": 1}', False),  # not the SDK's shape: as stored
         ('{"result": 1}', False),  # a file's own JSON, named by no query: as stored
     ]
+
+
+def test_the_persons_own_edits_to_a_proposed_change_are_their_turn(tmp_path):
+    """``user_feedback_diff``: the person changed the model's edit in the diff editor before
+    saving it. It was dropped as bookkeeping, so the note never showed what they changed;
+    it is the person's turn, the diff kept whole (not as a prompt's text)."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    edits = "@@ -1,2 +1,2 @@\n-TIMEOUT = 5\n+TIMEOUT = 30  # the person's value\n"
+    cb.task(root, "1762500000001", ui=[
+        cb.say(0, "task", "Add a timeout"),
+        cb.tool(1, "editedExistingFile", kind="ask", path="net.py", diff="+TIMEOUT = 5"),
+        cb.say(2, "user_feedback_diff",
+               json.dumps({"tool": "editedExistingFile", "path": "net.py", "diff": edits})),
+        cb.say(3, "user_feedback_diff", json.dumps({"tool": "newFileCreated", "path": "x.py"})),
+        cb.say(4, "completion_result", "Added the timeout."),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    assert [m.role for m in session.messages] == ["user", "assistant", "user", "assistant"]
+    (edit,) = session.messages[2].parts
+    assert edit == AttachmentPart("text/x-diff", edits.encode(), "net.py (edited by the user)")

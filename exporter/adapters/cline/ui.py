@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from ...model import (
+    AttachmentPart,
     CommandOutputPart,
     Message,
     NoticePart,
@@ -36,7 +37,7 @@ from .blocks import Conversation, attachment_of, not_an_object
 
 # kind -> what it becomes: prompt, reply, question, thinking, tool, command, output, error…
 _KINDS = {
-    "task": "prompt", "user_feedback": "prompt",
+    "task": "prompt", "user_feedback": "prompt", "user_feedback_diff": "edit",
     "text": "reply", "completion_result": "reply", "subtask_result": "reply",
     "followup": "question", "plan_mode_respond": "question",
     "reasoning": "thinking",
@@ -53,7 +54,7 @@ _IGNORED = frozenset(
     {"api_req_finished", "api_req_retried", "api_req_retry_delayed", "api_req_deleted",
      "checkpoint_created", "checkpoint_saved", "resume_task", "resume_completed_task",
      "shell_integration_warning", "info", "task_progress", "deleted_api_reqs",
-     "load_mcp_documentation", "mcp_server_request_started", "user_feedback_diff",
+     "load_mcp_documentation", "mcp_server_request_started",
      "subagent", "use_subagents", "subagent_usage", "hook_status", "hook_output",
      "auto_approval_max_req_reached", "new_task_started", "new_task", "finishTask",
      "condense_context_error", "codebase_search_result", "api_req_rate_limit_wait",
@@ -95,6 +96,9 @@ def parse_ui(
             images = item.get("images") if isinstance(item.get("images"), list) else []
             parts = [TextPart(text)] if text.strip() else []
             parts += [a for a in map(_image, images) if a]
+        elif what == "edit":
+            role = "user"
+            parts = _user_edit(text)
         elif what == "reply":
             parts = [TextPart(text)] if text.strip() else []
         elif what == "question":
@@ -146,6 +150,19 @@ def _usage(out: Conversation, text: str) -> list[Part]:
         failed = info.get("streamingFailedMessage")
         return [NoticePart("error", failed if isinstance(failed, str) else "streaming failed")]
     return []
+
+
+def _user_edit(text: str) -> list[Part]:
+    """``user_feedback_diff`` ``{tool, path, diff}``: the changes the person made in the diff
+    editor to what the model wrote, before saving (Cline tells the model in the tool's
+    result). The person's doing, so their turn: the diff, as a file named by its path."""
+    info = _object(text)
+    diff = info.get("diff") if info else None
+    if not isinstance(diff, str) or not diff.strip():
+        return []
+    path = info.get("path") if isinstance(info.get("path"), str) else None  # type: ignore[union-attr]
+    name = f"{path} (edited by the user)" if path else "edited by the user"
+    return [AttachmentPart("text/x-diff", diff.encode(), name)]
 
 
 def _question(text: str) -> list[Part]:

@@ -466,3 +466,20 @@ def test_the_persons_own_edits_to_a_proposed_change_are_their_turn(tmp_path):
     assert [m.role for m in session.messages] == ["user", "assistant", "user", "assistant"]
     (edit,) = session.messages[2].parts
     assert edit == AttachmentPart("text/x-diff", edits.encode(), "net.py (edited by the user)")
+
+
+def test_a_command_the_permission_settings_refused_is_an_error_notice(tmp_path):
+    """``command_permission_denied``: Cline refused a command the model wanted to run (its
+    command permission settings). It was dropped as bookkeeping, so the note showed the
+    command as if it had been run."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    denied = 'Command "rm -rf build" was denied by configured command permissions.'
+    cb.task(root, "1762500000002", ui=[
+        cb.say(0, "task", "Clean up"),
+        cb.say(1, "command_permission_denied", denied),
+        cb.say(2, "completion_result", "I could not remove build/."),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    assert NoticePart("error", denied) in [p for m in session.messages for p in m.parts]

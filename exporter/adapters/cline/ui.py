@@ -47,6 +47,7 @@ _KINDS = {
     "command_output": "output", "mcp_server_response": "output", "browser_action_result": "output",
     "error": "error", "api_req_failed": "error", "diff_error": "error",
     "clineignore_error": "error", "rooignore_error": "error", "mistake_limit_reached": "error",
+    "command_permission_denied": "error",
     "condense_context": "summary", "compaction": "summary", "condense": "summary",
     "api_req_started": "usage",
 }  # fmt: skip
@@ -58,7 +59,7 @@ _IGNORED = frozenset(
      "subagent", "use_subagents", "subagent_usage", "hook_status", "hook_output",
      "auto_approval_max_req_reached", "new_task_started", "new_task", "finishTask",
      "condense_context_error", "codebase_search_result", "api_req_rate_limit_wait",
-     "generate_explanation", "tool_approval", "command_permission_denied",
+     "generate_explanation", "tool_approval",
      "mcp_notification", "payment_required_prompt", "request_limit_reached", "report_bug"}
 )  # fmt: skip
 

@@ -483,3 +483,21 @@ def test_a_command_the_permission_settings_refused_is_an_error_notice(tmp_path):
     (session,), problems = load_sessions(ClineAdapter(), home)
     assert problems == []
     assert NoticePart("error", denied) in [p for m in session.messages for p in m.parts]
+
+
+def test_files_attached_to_a_prompt_are_named(tmp_path):
+    """``files`` of a task or feedback entry: paths of files the person attached (Cline
+    read them when sending); they were left out, so the note never said which file the
+    prompt was about."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000003", ui=[
+        cb.say(0, "task", "Why does this fail?", files=["/home/me/tool/cli.py"]),
+        cb.say(1, "text", "Because of the flag."),
+        cb.say(2, "user_feedback", "", files=["/home/me/tool/log.txt"]),
+    ])  # fmt: skip
+    (session,), _ = load_sessions(ClineAdapter(), home)
+    attached = [(m.role, p.name, p.data) for m in session.messages for p in m.parts
+                if isinstance(p, AttachmentPart)]  # fmt: skip
+    assert attached == [("user", "/home/me/tool/cli.py", None),
+                        ("user", "/home/me/tool/log.txt", None)]  # fmt: skip

@@ -1,9 +1,9 @@
 """``ui_messages.json`` of a task folder: the conversation as the person saw it (FORMATS.md
 §6.2, ``ClineMessage[]``; Cline 3.x, Roo Code 3.x and Kilo Code 4.x write the same shape).
 
-Each entry is ``{ts, type: "say"|"ask", say?|ask?, text?, images?, reasoning?, partial?}``;
-``ts`` (epoch ms) is its identity. Streaming leftovers (``partial: true``) are skipped. What
-each kind becomes is one row of ``_KINDS``; ``api_req_started`` carries the JSON
+Each entry is ``{ts, type: "say"|"ask", say?|ask?, text?, images?, files?, reasoning?,
+partial?}``; ``ts`` (epoch ms) is its identity. Streaming leftovers (``partial: true``) are
+skipped. What each kind becomes is one row of ``_KINDS``; ``api_req_started`` carries the JSON
 ``{tokensIn, tokensOut, cacheWrites, cacheReads, cost, cancelReason?}`` of one request,
 summed into the session's tokens and cost (a request the person cancelled leaves an
 "interrupted" notice, one whose stream failed an error). Kinds that are bookkeeping
@@ -13,6 +13,7 @@ reported.
 
 from __future__ import annotations
 
+import mimetypes
 from collections.abc import Callable
 from typing import Any
 
@@ -97,6 +98,8 @@ def parse_ui(
             images = item.get("images") if isinstance(item.get("images"), list) else []
             parts = [TextPart(text)] if text.strip() else []
             parts += [a for a in map(_image, images) if a]
+            files = item.get("files") if isinstance(item.get("files"), list) else []
+            parts += [_file(f) for f in files if isinstance(f, str) and f.strip()]
         elif what == "edit":
             role = "user"
             parts = _user_edit(text)
@@ -219,6 +222,11 @@ def _merge_output(messages: list[Message], call_id: str | None, text: str) -> bo
                                last.timestamp, last.model)  # fmt: skip
         return True
     return False
+
+
+def _file(path: str) -> Part:
+    """A file the person attached: the entry holds its path, Cline read it when sending."""
+    return AttachmentPart(mimetypes.guess_type(path)[0] or "application/octet-stream", None, path)
 
 
 def _image(value: Any) -> Part | None:

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from exporter.adapters import SourceContext
 from exporter.adapters.gemini import GeminiAdapter
+from exporter.adapters.gemini.chat import build_messages, read_chat
 from exporter.export import ExportOptions, run_export
 
 SID = "3f2a9c1e-5b7d-4e2f-8a1c-0d9e8f7a6b5c"
@@ -165,6 +166,35 @@ def test_jsonl_upserts_set_and_rewind(tmp_path):
         chat.messages[0]["id"],
         first_reply["id"],
     ]
+
+
+def test_a_rewind_leaves_a_marker_where_the_conversation_went_on(tmp_path):
+    """``$rewindTo`` drops the messages from that point on; the prompt typed after it says
+    the person went back (as a Claude Code note does), instead of the conversation reading
+    as if it had always gone that way. A rewind to an id no longer there drops every message
+    (FORMATS.md §6.1): the prompt written after it is marked too."""
+    chats = project_folder(tmp_path, ROOT, "api") / "chats"
+    chat = conversation()
+    chat.user("A prompt that was rewound")
+    chat.gemini("An answer that was rewound")
+    after = {"id": "after", "type": "user", "content": "Try it another way",
+             "timestamp": "2026-05-01T11:00:00Z"}  # fmt: skip
+    reply = {"id": "reply", "type": "gemini", "content": "Another way.",
+             "timestamp": "2026-05-01T11:00:05Z"}  # fmt: skip
+    files = chat.write_jsonl(chats, extra_lines=[
+        {"$rewindTo": chat.messages[-2]["id"]}, after, reply, {"$rewindTo": "not-there"}, after,
+    ])  # fmt: skip
+    (session,), _ = load_all(tmp_path)
+    marked = [m for m in session.messages if any(p.kind == "notice" for p in m.parts)]
+    assert [(m.role, m.source_id, [p.kind for p in m.parts]) for m in marked] == [
+        ("user", "after", ["notice", "text"])
+    ]
+    assert marked[0].parts[0].notice == "rewound"
+    assert texts(session, "user") == ["Try it another way"]
+    # a long session is read again from its lines (StreamedRecords): the same marker
+    streamed = read_chat([files], [], index=True)
+    kinds = [[p.kind for p in m.parts] for m in build_messages(streamed, files, []).messages]
+    assert kinds == [["notice", "text"]]
 
 
 def test_notices_errors_and_failed_tools(tmp_path):

@@ -53,6 +53,9 @@ class Chat:
 
     meta: dict[str, Any] = field(default_factory=dict)
     records: Any = field(default_factory=dict)  # id -> record, or StreamedRecords
+    # Messages the conversation went on with after a rewind dropped later ones.
+    rewound: set[str] = field(default_factory=set)
+    after_rewind: bool = False  # a rewind dropped messages; the next new one continues
 
 
 def read_chat(
@@ -164,6 +167,9 @@ def _read_jsonl(path: Path, chat: Chat, problems: list[Problem], file_no: int | 
         elif "$rewindTo" in obj and isinstance(obj["$rewindTo"], str | None):
             _rewind(chat, obj["$rewindTo"])
         elif isinstance(obj.get("id"), str):
+            if chat.after_rewind and obj["id"] not in chat.records:
+                chat.rewound.add(obj["id"])
+                chat.after_rewind = False
             # A known id keeps its place and takes the new value.
             chat.records[obj["id"]] = obj if file_no is None else (file_no, number)
         elif "sessionId" in obj:
@@ -179,6 +185,8 @@ def _rewind(chat: Chat, target: Any) -> None:
     start = ids.index(target) if target in chat.records else 0
     for key in ids[start:]:
         del chat.records[key]
+        chat.rewound.discard(key)
+    chat.after_rewind = chat.after_rewind or start < len(ids)
 
 
 @dataclass(slots=True)
@@ -214,6 +222,13 @@ def iter_messages(
         if when:
             out.first = out.first or when
             out.last = when
+        if key in chat.rewound:
+            # The person went back (/rewind): what followed that point is gone from the log.
+            if kind == "user":
+                parts = [NoticePart("rewound"), *user_parts(rec)]
+                yield Message("user", tuple(parts), key, when)
+                continue
+            yield Message("system", (NoticePart("rewound"),), f"{key}#rewound", when)
         if kind == "user":
             parts = user_parts(rec)
             if parts:

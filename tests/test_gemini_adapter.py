@@ -248,9 +248,13 @@ def test_display_content_is_what_the_person_typed(tmp_path):
     chat = GeminiChat(SID)
     chat.user("expanded for the model", displayContent="/review src/")
     chat.gemini("Reviewing.")
+    # displayContent is a PartListUnion, as content is: a Part list too
+    chat.user([{"text": "Review every file for:\n- naming"}],
+              displayContent=[{"text": "/check naming"}])  # fmt: skip
+    chat.gemini("Checking.")
     chat.write_jsonl(project_folder(tmp_path, ROOT, "api") / "chats")
     (session,), _ = load_all(tmp_path)
-    assert texts(session, "user") == ["/review src/"]
+    assert texts(session, "user") == ["/review src/", "/check naming"]
 
 
 def test_project_from_marker_registry_or_hash(tmp_path):

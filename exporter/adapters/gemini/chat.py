@@ -280,8 +280,11 @@ def strip_references(text: str) -> str:
 
 
 def user_parts(rec: dict[str, Any]) -> list[Part]:
-    shown = rec.get("displayContent")
-    text = shown if isinstance(shown, str) and shown.strip() else content_text(rec.get("content"))
+    """What the person typed: ``displayContent`` when there is one (a string or, like
+    ``content``, a Part list: a custom command as typed, not the prompt it expands to),
+    else ``content``; images from ``content``."""
+    shown = content_text(rec.get("displayContent"))
+    text = shown if shown.strip() else content_text(rec.get("content"))
     parts: list[Part] = []
     text = strip_references(text)
     if text.strip():

@@ -519,3 +519,25 @@ def test_without_a_directory_the_first_assistant_cwd_is_used(tmp_path):
     )
     (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
     assert (session.cwd, session.project) == ("/home/me/src/tool", "tool")
+
+
+def test_a_pending_undo_is_marked_where_it_goes_back_to(tmp_path):
+    """A session's ``revert`` (an /undo not yet settled): OpenCode restored the files and
+    hides the messages from ``messageID`` on. The note showed them as if they stood; a
+    notice now stands before them, in the database and in the legacy tree alike."""
+    store = OpenCodeStore()
+    s = store.session("Rename", "/w/r")
+    store.user(s, text("Rename total to sum"))
+    store.assistant(s, text("Renamed."))
+    undone = store.user(s, text("Now delete the tests"))
+    store.assistant(s, tool("bash", {"command": "rm -r test"}, "", title="Delete the tests"))
+    s.revert = {"messageID": undone.id, "snapshot": "4b825dc6"}
+    store.write_db(tmp_path / "db" / DATA / "opencode.db")
+    store.write_tree(tmp_path / "tree" / DATA / "storage")
+    for home in (tmp_path / "db", tmp_path / "tree"):
+        (session,), _ = load_sessions(OpenCodeAdapter(), home)
+        roles = [(m.role, [p.kind for p in m.parts]) for m in session.messages]
+        assert roles[2] == ("system", ["notice"]), home
+        assert texts(session, "user")[-1] == "Now delete the tests"  # still shown, after it
+        notice = session.messages[2].parts[0]
+        assert notice.notice == "notification" and notice.text.startswith("Undone with /undo")

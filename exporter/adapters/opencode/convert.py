@@ -40,6 +40,13 @@ from ..vscode import project_of_path
 # Part types that carry nothing to show: step boundaries, file-system snapshots, @agent
 # mentions (the prompt's text already names the agent).
 _SILENT = frozenset({"step-start", "snapshot", "agent"})
+# A session's ``revert`` ({messageID, partID?, snapshot?, diff?}) is an /undo not yet
+# settled: OpenCode restored the files, hides the messages from there on, and deletes them
+# when the conversation goes on (or brings them back on /redo).
+_UNDONE = (
+    "Undone with /undo from here: OpenCode restored the files and hides what follows "
+    "(it is deleted if the conversation goes on, restored on /redo)."
+)
 # The title OpenCode gives a session until the model names it: no title at all.
 _DEFAULT_TITLE = re.compile(
     r"(New session - |Child session - )\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z"
@@ -64,6 +71,8 @@ def to_session(
     """The model session and what was skipped (unknown part types, once per session)."""
     info = stored.info
     builder = _Builder()
+    revert = info.get("revert")
+    builder.revert_at = _text(revert.get("messageID")) if isinstance(revert, dict) else None
     problems = list(stored.problems)
     for data, parts in stored.messages:
         try:
@@ -122,6 +131,7 @@ class _Builder:
         self.cwd: str | None = None
         self.first_agent: str | None = None
         self.unknown: Counter[str] = Counter()
+        self.revert_at: str | None = None  # the message a pending /undo goes back to
 
     def add(self, data: dict[str, Any], parts: list[dict[str, Any]]) -> None:
         role = data.get("role")
@@ -129,6 +139,8 @@ class _Builder:
         ident = _text(data.get("id"))
         if self.first_agent is None:
             self.first_agent = _text(data.get("agent"))
+        if ident is not None and ident == self.revert_at:
+            self._emit("system", [NoticePart("notification", _UNDONE)], f"{ident}#revert", when)
         if role == "user":
             self._user(parts, ident, when)
         elif role == "assistant":

@@ -468,3 +468,24 @@ def test_what_the_person_attached_to_a_prompt_is_in_the_note(tmp_path):
     assert "Attached `/home/dev/work/api/app.py:5-6`:\n![[attachments/ccexport/" in note
     assert "Attached `screenshot.png`:\n![[attachments/ccexport/" in note
     assert "prompts: 2\n" in note
+
+
+def test_a_results_exit_code_and_images_are_kept(tmp_path):
+    """``result.contents``: a ``terminal`` item's ``exitCode`` is the command's exit code; an
+    ``image`` item (a screenshot a tool took) is an attachment of the result. Both were
+    dropped."""
+    s = CopilotCliSession(SID)
+    s.user("Run the tests and show me the page")
+    png = b"\x89PNG\r\n\x1a\n" + b"\1" * 8
+    s.tool("call-1", "bash", {"command": "pytest"}, "1 failed", success=False,
+           contents=[{"type": "terminal", "text": "1 failed", "exitCode": 1, "cwd": "/w"}])  # fmt: skip
+    s.tool("call-2", "screenshot", {"url": "http://localhost"}, "Took a screenshot",
+           contents=[{"type": "image", "data": base64.b64encode(png).decode(),
+                      "mimeType": "image/png"}])  # fmt: skip
+    s.write(tmp_path / ".copilot")
+    (session,), problems = load_all(tmp_path)
+    assert problems == []
+    first, second = parts(session, "tool_result")
+    assert (first.exit_code, first.is_error, second.exit_code) == (1, True, None)
+    (image,) = parts(session, "attachment")
+    assert (image.media_type, image.data) == ("image/png", png)

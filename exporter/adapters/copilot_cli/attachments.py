@@ -7,6 +7,9 @@ reads from disk when it sends the prompt, so the log holds only their path; ``se
 whose selected text the log holds; ``github_reference`` ``{number, title, referenceType,
 state, url}``; and ``blob`` ``{data (base64), mimeType, displayName?}``, a pasted image.
 A kind not seen before is named by whatever path or name it carries.
+
+A tool's result can hold such media too: ``result.contents`` items ``image``/``audio``
+``{data, mimeType}``, next to ``terminal`` ``{text, exitCode?}`` (the command's exit code).
 """
 
 from __future__ import annotations
@@ -30,6 +33,23 @@ def attachment_parts(items: Any) -> list[AttachmentPart]:
         if part:
             out.append(part)
     return out
+
+
+def result_extras(contents: Any) -> tuple[int | None, list[AttachmentPart]]:
+    """A tool result's exit code (its ``terminal`` item's) and its images and audio."""
+    exit_code = None
+    media = []
+    for item in contents if isinstance(contents, list) else []:
+        if not isinstance(item, dict):
+            continue
+        code = item.get("exitCode")
+        if item.get("type") == "terminal" and isinstance(code, int | float) and exit_code is None:
+            exit_code = int(code) if not isinstance(code, bool) else None
+        elif item.get("type") in ("image", "audio"):
+            raw = _decoded(item.get("data"))
+            if raw:
+                media.append(AttachmentPart(_str(item.get("mimeType")) or _UNKNOWN_MEDIA, raw))
+    return exit_code, media
 
 
 def _attachment(item: dict[str, Any]) -> AttachmentPart | None:

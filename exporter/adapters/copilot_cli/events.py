@@ -25,7 +25,7 @@ from ...model import (
 )
 from .._jsonl import parse_timestamp
 from . import SOURCE
-from .attachments import attachment_parts
+from .attachments import attachment_parts, result_extras
 
 # Known types that carry nothing for a note (system prompt, notices, hooks, bookkeeping).
 DROPPED = {
@@ -272,8 +272,9 @@ class EventLog:
         metrics = telemetry.get("metrics") if isinstance(telemetry, dict) else None
         millis = metrics.get("durationMs") if isinstance(metrics, dict) else None
         duration = millis / 1000 if isinstance(millis, int | float) and millis > 0 else None
-        part = ToolResultPart(output, call_id, is_error=failed, duration=duration)
-        thread.add("tool", [part], event.get("id"), when)
+        exit_code, media = result_extras(result.get("contents"))
+        part = ToolResultPart(output, call_id, failed, exit_code, duration)
+        thread.add("tool", [part, *media], event.get("id"), when)
 
     def on_subagent(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
         call_id = data.get("toolCallId")

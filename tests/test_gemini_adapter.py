@@ -3,6 +3,7 @@ saved chats, the prompt log, and bad or half-written input (synthetic homes only
 
 from __future__ import annotations
 
+import base64
 import builtins
 import json
 import os
@@ -619,3 +620,21 @@ def test_a_number_past_64_bits_in_a_tool_result_is_shown_not_fatal(tmp_path):
     shown = rendered(tmp_path)
     assert f'{{"output":{big}}}' in shown
     assert {"mk1x", "mk2x", "mk6x", "mk11x"} <= set(MARKER.findall(shown))
+
+
+def test_an_image_a_tool_returned_is_an_attachment(tmp_path):
+    """A tool's ``result`` Part list can hold ``inlineData`` next to its
+    ``functionResponse`` (``read_file`` of an image): it was dropped."""
+    png = b"\x89PNG\r\n\x1a\n" + b"\2" * 8
+    call = tool_call("rf-1", "read_file", {"absolute_path": "/w/logo.png"}, "Read image file")
+    call["result"].append({"inlineData": {"mimeType": "image/png",
+                                          "data": base64.b64encode(png).decode()}})  # fmt: skip
+    chat = GeminiChat(SID)
+    chat.user("What is in logo.png?")
+    chat.gemini("", calls=[call])
+    chat.gemini("A blue square.")
+    chat.write_jsonl(project_folder(tmp_path, ROOT, "api") / "chats")
+    (session,), _ = load_all(tmp_path)
+    (result,) = parts(session, "tool_result")
+    (image,) = parts(session, "attachment")
+    assert (result.output, image.media_type, image.data) == ("Read image file", "image/png", png)

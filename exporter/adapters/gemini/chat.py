@@ -294,7 +294,8 @@ def user_parts(rec: dict[str, Any]) -> list[Part]:
 
 
 def inline_data(content: Any) -> list[Part]:
-    """Images and files pasted into a prompt (``inlineData`` base64 parts)."""
+    """Images and files in a Part list (``inlineData`` base64 parts): pasted into a prompt,
+    or returned by a tool (``read_file`` of an image)."""
     out: list[Part] = []
     for part in content if isinstance(content, list) else []:
         data = part.get("inlineData") if isinstance(part, dict) else None
@@ -330,6 +331,7 @@ def _assistant_parts(rec: dict[str, Any], key: str, children: dict[str, str]) ->
         result = _result(call, call_id)
         if result:
             parts.append(result)
+        parts.extend(inline_data(call.get("result")))  # an image a tool read, for instance
     return parts
 
 

@@ -489,3 +489,24 @@ def test_a_results_exit_code_and_images_are_kept(tmp_path):
     assert (first.exit_code, first.is_error, second.exit_code) == (1, True, None)
     (image,) = parts(session, "attachment")
     assert (image.media_type, image.data) == ("image/png", png)
+
+
+def test_a_tool_the_person_ran_themselves_is_their_turn(tmp_path):
+    """``tool.user_requested``: the person ran ``!git status`` in the CLI. The event was
+    unknown (reported, skipped) and its start and result made it the model's tool call;
+    it is the person's command now, with its output."""
+    s = CopilotCliSession(SID)
+    s.event("tool.user_requested",
+            {"toolCallId": "u-1", "toolName": "bash", "arguments": {"command": "git status"}})  # fmt: skip
+    s.tool("u-1", "bash", {"command": "git status"}, "nothing to commit")
+    s.user("Why is the tree clean?")
+    s.assistant("You committed everything.")
+    s.write(tmp_path / ".copilot")
+    (session,), problems = load_all(tmp_path)
+    assert problems == []
+    assert parts(session, "tool_call") == [] and parts(session, "tool_result") == []
+    (command, output) = [m for m in session.messages if m.role == "user"][:2]
+    assert [(p.kind, p.command, p.shell) for p in command.parts] == [
+        ("command", "git status", True)
+    ]
+    assert [(p.kind, p.output) for p in output.parts] == [("command_output", "nothing to commit")]

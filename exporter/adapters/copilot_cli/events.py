@@ -13,6 +13,8 @@ import orjson
 
 from ...errors import Problem
 from ...model import (
+    CommandOutputPart,
+    CommandPart,
     Message,
     NoticePart,
     Part,
@@ -99,6 +101,7 @@ class EventLog:
         self.agents: dict[str, _Thread] = {}  # delegating toolCallId -> thread
         self.agent_calls: dict[str, str] = {}  # envelope agentId -> delegating toolCallId
         self.calls: dict[str, ToolCallPart] = {}
+        self.user_calls: set[str] = set()  # tools the person ran themselves (``!cmd``)
         self.context: dict[str, Any] = {}
         self.trusted: str | None = None
         self.title: str | None = None
@@ -246,11 +249,28 @@ class EventLog:
                 parts.append(call)
         thread.add("assistant", parts, event.get("id"), when, model)
 
+    def on_user_tool(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        """``tool.user_requested``: the person ran a tool themselves (a ``!`` shell command):
+        their turn, as a command, and its output theirs too (not the model's tool call)."""
+        call_id = data.get("toolCallId")
+        if not isinstance(call_id, str) or call_id in self.calls:
+            return
+        self.user_calls.add(call_id)
+        name = _str(data.get("toolName")) or "tool"
+        arguments = _arguments(data.get("arguments"))
+        command = arguments.get("command") if isinstance(arguments, dict) else None
+        if isinstance(command, str) and command.strip():
+            part = CommandPart(command, shell=True)
+        else:
+            shown = f" {orjson.dumps(arguments).decode()}" if arguments else ""
+            part = CommandPart(f"{name}{shown}")
+        thread.add("user", [part], event.get("id"), when)
+
     def on_tool_start(
         self, thread: _Thread, event: dict, data: dict, when: datetime | None
     ) -> None:
         call_id = data.get("toolCallId")
-        if not isinstance(call_id, str) or call_id in self.calls:
+        if not isinstance(call_id, str) or call_id in self.calls or call_id in self.user_calls:
             return
         call = ToolCallPart(str(data.get("toolName") or "tool"), data.get("arguments"), call_id)
         self._remember(call)
@@ -273,6 +293,9 @@ class EventLog:
         millis = metrics.get("durationMs") if isinstance(metrics, dict) else None
         duration = millis / 1000 if isinstance(millis, int | float) and millis > 0 else None
         exit_code, media = result_extras(result.get("contents"))
+        if call_id in self.user_calls:
+            thread.add("user", [CommandOutputPart(output, failed), *media], event.get("id"), when)
+            return
         part = ToolResultPart(output, call_id, failed, exit_code, duration)
         thread.add("tool", [part, *media], event.get("id"), when)
 
@@ -339,6 +362,7 @@ _HANDLERS = {
     "user.message": EventLog.on_user,
     "assistant.message": EventLog.on_assistant,
     "assistant.reasoning": EventLog.on_reasoning,
+    "tool.user_requested": EventLog.on_user_tool,
     "tool.execution_start": EventLog.on_tool_start,
     "tool.execution_complete": EventLog.on_tool_done,
     "subagent.started": EventLog.on_subagent,

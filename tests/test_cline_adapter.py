@@ -501,3 +501,38 @@ def test_files_attached_to_a_prompt_are_named(tmp_path):
                 if isinstance(p, AttachmentPart)]  # fmt: skip
     assert attached == [("user", "/home/me/tool/cli.py", None),
                         ("user", "/home/me/tool/log.txt", None)]  # fmt: skip
+
+
+def test_subagents_prompts_and_results_are_calls(tmp_path):
+    """``subagent`` entries (Cline 3.x ``use_subagents``): the batch's last status holds what
+    each subagent was asked and what it found or why it failed. They were dropped as
+    bookkeeping; each is now a call with its prompt and result (a failure an error)."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    status = {"status": "completed", "total": 2, "completed": 2, "successes": 1, "failures": 1,
+              "items": [
+                  {"index": 0, "prompt": "Find the config loader", "status": "completed",
+                   "result": "src/config.ts loads it"},
+                  {"index": 1, "prompt": "Find the tests", "status": "failed",
+                   "error": "context window exceeded"}]}  # fmt: skip
+    cb.task(root, "1762500000004", ui=[
+        cb.say(0, "task", "Map the project"),
+        cb.ask(1, "use_subagents", json.dumps({"prompts": ["Find the config loader",
+                                                           "Find the tests"]})),
+        cb.say(2, "subagent", json.dumps(dict(status, status="running")), partial=True),
+        cb.say(3, "subagent", json.dumps(status)),
+        cb.say(4, "completion_result", "Mapped."),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    parts = [p for m in session.messages for p in m.parts]
+    calls = [p for p in parts if isinstance(p, ToolCallPart)]
+    assert [(c.name, c.input) for c in calls] == [
+        ("subagent", {"prompt": "Find the config loader"}),
+        ("subagent", {"prompt": "Find the tests"}),
+    ]
+    results = {p.call_id: (p.output, p.is_error) for p in parts if isinstance(p, ToolResultPart)}
+    assert [results[c.call_id] for c in calls] == [
+        ("src/config.ts loads it", False),
+        ("context window exceeded", True),
+    ]

@@ -50,14 +50,14 @@ _KINDS = {
     "clineignore_error": "error", "rooignore_error": "error", "mistake_limit_reached": "error",
     "command_permission_denied": "error",
     "condense_context": "summary", "compaction": "summary", "condense": "summary",
-    "api_req_started": "usage",
+    "api_req_started": "usage", "subagent": "subagents",
 }  # fmt: skip
 _IGNORED = frozenset(
     {"api_req_finished", "api_req_retried", "api_req_retry_delayed", "api_req_deleted",
      "checkpoint_created", "checkpoint_saved", "resume_task", "resume_completed_task",
      "shell_integration_warning", "info", "task_progress", "deleted_api_reqs",
      "load_mcp_documentation", "mcp_server_request_started",
-     "subagent", "use_subagents", "subagent_usage", "hook_status", "hook_output",
+     "use_subagents", "subagent_usage", "hook_status", "hook_output",
      "auto_approval_max_req_reached", "new_task_started", "new_task", "finishTask",
      "condense_context_error", "codebase_search_result", "api_req_rate_limit_wait",
      "generate_explanation", "tool_approval",
@@ -122,6 +122,8 @@ def parse_ui(
                 continue
             parts = [ToolResultPart(text, open_call)] if open_call else [CommandOutputPart(text)]
             role = "tool"
+        elif what == "subagents":
+            parts = _subagents(text, source_id)
         elif what == "error":
             parts = [NoticePart("error", text)] if text.strip() else []
         elif what == "summary":
@@ -167,6 +169,28 @@ def _user_edit(text: str) -> list[Part]:
     path = info.get("path") if isinstance(info.get("path"), str) else None  # type: ignore[union-attr]
     name = f"{path} (edited by the user)" if path else "edited by the user"
     return [AttachmentPart("text/x-diff", diff.encode(), name)]
+
+
+def _subagents(text: str, call_id: str) -> list[Part]:
+    """``subagent``: the status of a batch of subagents, ``{status, items[{index, prompt,
+    status, result?, error?}]}``, the last (not partial) entry holding what each was asked
+    and found. Each is a call with its prompt and, once it ended, its result or error
+    (``use_subagents``, the request for approval, holds the prompts again and is skipped)."""
+    info = _object(text)
+    items = info.get("items") if info else None
+    parts: list[Part] = []
+    for n, item in enumerate(items if isinstance(items, list) else []):
+        if not isinstance(item, dict) or not isinstance(item.get("prompt"), str):
+            continue
+        ident = f"{call_id}-{item.get('index', n)}"
+        name = item.get("subagentName") if isinstance(item.get("subagentName"), str) else None
+        parts.append(ToolCallPart("subagent", {"prompt": item["prompt"]}, ident, name))
+        status = item.get("status")
+        if status in ("completed", "failed", "timeout", "cancelled"):
+            said = item.get("result") if status == "completed" else item.get("error")
+            output = said if isinstance(said, str) else str(status)
+            parts.append(ToolResultPart(output, ident, status != "completed"))
+    return parts
 
 
 def _question(text: str) -> list[Part]:

@@ -536,3 +536,21 @@ def test_subagents_prompts_and_results_are_calls(tmp_path):
         ("src/config.ts loads it", False),
         ("context window exceeded", True),
     ]
+
+
+def test_the_context_handed_to_a_new_task_is_a_call(tmp_path):
+    """``ask: new_task`` (Cline's new_task tool): the model's summary of the task so far,
+    handed to a fresh task. It was dropped as bookkeeping."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000005", ui=[
+        cb.say(0, "task", "Start over with a clean context"),
+        cb.ask(1, "new_task", "Current work: the parser is done; next, the lexer tests."),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    (call,) = [p for m in session.messages for p in m.parts if isinstance(p, ToolCallPart)]
+    assert (call.name, call.input) == (
+        "new_task",
+        {"context": "Current work: the parser is done; next, the lexer tests."},
+    )

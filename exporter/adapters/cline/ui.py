@@ -50,7 +50,7 @@ _KINDS = {
     "clineignore_error": "error", "rooignore_error": "error", "mistake_limit_reached": "error",
     "command_permission_denied": "error",
     "condense_context": "summary", "compaction": "summary", "condense": "summary",
-    "api_req_started": "usage", "subagent": "subagents",
+    "api_req_started": "usage", "subagent": "subagents", "new_task": "handoff",
 }  # fmt: skip
 _IGNORED = frozenset(
     {"api_req_finished", "api_req_retried", "api_req_retry_delayed", "api_req_deleted",
@@ -58,7 +58,7 @@ _IGNORED = frozenset(
      "shell_integration_warning", "info", "task_progress", "deleted_api_reqs",
      "load_mcp_documentation", "mcp_server_request_started",
      "use_subagents", "subagent_usage", "hook_status", "hook_output",
-     "auto_approval_max_req_reached", "new_task_started", "new_task", "finishTask",
+     "auto_approval_max_req_reached", "new_task_started", "finishTask",
      "condense_context_error", "codebase_search_result", "api_req_rate_limit_wait",
      "generate_explanation", "tool_approval",
      "mcp_notification", "payment_required_prompt", "request_limit_reached", "report_bug"}
@@ -122,6 +122,14 @@ def parse_ui(
                 continue
             parts = [ToolResultPart(text, open_call)] if open_call else [CommandOutputPart(text)]
             role = "tool"
+        elif what == "handoff":  # the new_task tool: the context handed to a new task
+            info = _object(text)
+            context = info.get("context") if info else text
+            parts = (
+                [ToolCallPart("new_task", {"context": context}, source_id)]
+                if isinstance(context, str) and context.strip()
+                else []
+            )
         elif what == "subagents":
             parts = _subagents(text, source_id)
         elif what == "error":

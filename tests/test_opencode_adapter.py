@@ -67,9 +67,12 @@ def test_every_part_kind_from_the_database(tmp_path):
     assert session.started_at == datetime.fromtimestamp(1_780_000_001, UTC)
     assert session.models == ("openai/gpt-5", "anthropic/claude-sonnet-5")
     assert texts(session, "user") == ["Why is the cart total wrong?", "Thanks!"]
-    assert texts(session, "system") == ["<file>cart.ts contents</file>"]  # injected, not typed
+    # injected, not typed: folded output apart from the prompt, not text that reads as typed
+    assert texts(session, "system") == []
+    injected = [p for m in session.messages for p in m.parts if p.kind == "command_output"]
+    assert [(p.output, p.is_error) for p in injected] == [("<file>cart.ts contents</file>", False)]
     kinds = [[p.kind for p in m.parts] for m in session.messages]
-    assert kinds[0] == ["text", "attachment"] and kinds[1] == ["text"]
+    assert kinds[0] == ["text", "attachment"] and kinds[1] == ["command_output"]
     assert kinds[2] == ["thinking", "tool_call", "tool_result", "tool_call", "tool_result",
                         "tool_call", "text", "notice"]  # fmt: skip
     assistant = session.messages[2]

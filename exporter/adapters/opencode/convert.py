@@ -23,6 +23,7 @@ from typing import Any
 from ...errors import Problem
 from ...model import (
     AttachmentPart,
+    CommandOutputPart,
     Message,
     NoticePart,
     Part,
@@ -156,7 +157,13 @@ class _Builder:
             if kind == "text":
                 text = _text(part.get("text"))
                 if text and not part.get("ignored"):
-                    (injected if part.get("synthetic") else typed).append(TextPart(text))
+                    if part.get("synthetic"):
+                        # Not typed: what OpenCode added (an @-mentioned file as read, a
+                        # hint), shown folded as output apart from the prompt, never as text
+                        # that reads as the person's.
+                        injected.append(CommandOutputPart(text))
+                    else:
+                        typed.append(TextPart(text))
             elif kind == "compaction":
                 trigger = "auto" if part.get("auto") else "manual"
                 self._emit("system", [SummaryPart("", trigger)], ident, when)

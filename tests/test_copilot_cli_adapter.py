@@ -13,7 +13,7 @@ from pathlib import Path
 from conftest import load_sessions, normalize, note_files, texts
 from copilot_cli_builder import CopilotCliSession, request
 from fuzz_lines import MARKER, damaged, lines, markers_of
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from exporter.adapters import SourceContext
@@ -510,3 +510,32 @@ def test_a_tool_the_person_ran_themselves_is_their_turn(tmp_path):
         ("command", "git status", True)
     ]
     assert [(p.kind, p.output) for p in output.parts] == [("command_output", "nothing to commit")]
+
+
+@given(st.lists(st.dictionaries(
+    st.sampled_from(["type", "path", "filePath", "displayName", "text", "selection", "lineRange",
+                     "number", "title", "url", "data", "mimeType", "exitCode"]),
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8),
+              st.sampled_from(["file", "directory", "selection", "github_reference", "blob",
+                               "terminal", "image"]),
+              st.dictionaries(st.sampled_from(["start", "end", "line"]),
+                              st.one_of(st.integers(), st.floats(), st.booleans(),
+                                        st.dictionaries(st.just("line"), st.floats())))),
+), max_size=4))  # fmt: skip
+@example(
+    [
+        {"type": "terminal", "exitCode": float("nan")},
+        {"type": "github_reference", "number": True},
+        {"type": "file", "path": "a", "lineRange": {"start": float("inf"), "end": 2}},
+    ]
+)
+@settings(max_examples=200, deadline=None)
+def test_any_attachment_or_result_contents_are_read_without_an_exception(items):
+    """Whatever an attachment or a result item holds, it is read without an exception (a
+    NaN exit code, a flag as a line number, base64 that is not): every part is an attachment
+    and an exit code is a whole number or none."""
+    from exporter.adapters.copilot_cli.attachments import attachment_parts, result_extras
+
+    assert all(p.kind == "attachment" for p in attachment_parts(items))
+    code, media = result_extras(items)
+    assert (code is None or type(code) is int) and all(p.data for p in media)

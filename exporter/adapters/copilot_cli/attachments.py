@@ -43,8 +43,8 @@ def result_extras(contents: Any) -> tuple[int | None, list[AttachmentPart]]:
         if not isinstance(item, dict):
             continue
         code = item.get("exitCode")
-        if item.get("type") == "terminal" and isinstance(code, int | float) and exit_code is None:
-            exit_code = int(code) if not isinstance(code, bool) else None
+        if item.get("type") == "terminal" and exit_code is None and _whole(code):
+            exit_code = int(code)
         elif item.get("type") in ("image", "audio"):
             raw = _decoded(item.get("data"))
             if raw:
@@ -80,7 +80,8 @@ def _attachment(item: dict[str, Any]) -> AttachmentPart | None:
 def _reference(item: dict[str, Any]) -> AttachmentPart | None:
     """An issue or pull request: ``#12 Fix the login (https://…)``."""
     number, title, url = item.get("number"), _str(item.get("title")), _str(item.get("url"))
-    head = f"#{number}" if isinstance(number, int | str) and str(number) else None
+    whole = _whole(number) or (isinstance(number, str) and number.strip())
+    head = f"#{int(number) if _whole(number) else number}" if whole else None
     text = " ".join(p for p in (head, title) if p)
     name = f"{text} ({url})" if text and url else text or url
     return AttachmentPart("text/uri-list", None, name) if name else None
@@ -92,16 +93,23 @@ def _selected_lines(selection: Any) -> tuple[Any, Any] | None:
         return None
     ends = [selection.get(k) for k in ("start", "end")]
     lines = [e.get("line") if isinstance(e, dict) else None for e in ends]
-    if not all(isinstance(n, int | float) and not isinstance(n, bool) for n in lines):
+    if not all(_whole(n) for n in lines):
         return None
     return int(lines[0]) + 1, int(lines[1]) + 1
 
 
 def _with_lines(path: str | None, span: tuple[Any, Any] | None) -> str | None:
-    if not path or not span or not all(isinstance(n, int | float) for n in span):
+    if not path or not span or not all(_whole(n) for n in span):
         return path
     start, end = int(span[0]), int(span[1])
     return f"{path}:{start}" if start == end else f"{path}:{start}-{end}"
+
+
+def _whole(value: Any) -> bool:
+    """A whole number (an exit code written as ``1`` or ``1.0``), not a flag or NaN."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return isinstance(value, int) or value.is_integer()
 
 
 def _decoded(data: Any) -> bytes | None:

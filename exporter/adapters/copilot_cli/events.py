@@ -25,7 +25,7 @@ from ...model import (
     ToolResultPart,
     Usage,
 )
-from .._jsonl import parse_timestamp
+from .._jsonl import json_text, parse_timestamp
 from . import SOURCE
 from .attachments import attachment_parts, result_extras
 
@@ -262,7 +262,7 @@ class EventLog:
         if isinstance(command, str) and command.strip():
             part = CommandPart(command, shell=True)
         else:
-            shown = f" {orjson.dumps(arguments).decode()}" if arguments else ""
+            shown = f" {json_text(arguments)}" if arguments else ""
             part = CommandPart(f"{name}{shown}")
         thread.add("user", [part], event.get("id"), when)
 

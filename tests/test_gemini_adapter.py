@@ -638,3 +638,22 @@ def test_an_image_a_tool_returned_is_an_attachment(tmp_path):
     (result,) = parts(session, "tool_result")
     (image,) = parts(session, "attachment")
     assert (result.output, image.media_type, image.data) == ("Read image file", "image/png", png)
+
+
+def test_an_image_a_tool_returned_in_a_saved_chat_is_not_a_prompt(tmp_path):
+    """In a ``/chat save`` checkpoint a tool's response is a ``user`` Content; an image next
+    to it (``read_file`` of a PNG) made that Content read as the person's prompt."""
+    folder = project_folder(tmp_path, ROOT, "api")
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\n").decode()
+    write_checkpoint(folder, "logo", [
+        {"role": "user", "parts": [{"text": "What is in logo.png?"}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "read_file",
+                                                      "args": {"file_path": "logo.png"}}}]},
+        {"role": "user", "parts": [
+            {"functionResponse": {"name": "read_file", "response": {"output": "Read image"}}},
+            {"inlineData": {"mimeType": "image/png", "data": png}}]},
+        {"role": "model", "parts": [{"text": "A blue square."}]},
+    ])  # fmt: skip
+    (saved,), _ = load_all(tmp_path)
+    assert [m.role for m in saved.messages] == ["user", "assistant", "tool", "assistant"]
+    assert [p.kind for p in saved.messages[2].parts] == ["tool_result", "attachment"]

@@ -170,9 +170,9 @@ def test_jsonl_upserts_set_and_rewind(tmp_path):
 
 
 def test_a_rewind_leaves_a_marker_where_the_conversation_went_on(tmp_path):
-    """``$rewindTo`` drops the messages from that point on; the prompt typed after it says
-    the person went back (as a Claude Code note does), instead of the conversation reading
-    as if it had always gone that way. A rewind to an id no longer there drops every message
+    """``$rewindTo`` drops the messages from that point on; a notice before the prompt typed
+    after it says the person went back (as a Claude Code note does), instead of the
+    conversation reading as if it had always gone that way. A rewind to an id no longer there drops every message
     (FORMATS.md §6.1): the prompt written after it is marked too."""
     chats = project_folder(tmp_path, ROOT, "api") / "chats"
     chat = conversation()
@@ -186,16 +186,14 @@ def test_a_rewind_leaves_a_marker_where_the_conversation_went_on(tmp_path):
         {"$rewindTo": chat.messages[-2]["id"]}, after, reply, {"$rewindTo": "not-there"}, after,
     ])  # fmt: skip
     (session,), _ = load_all(tmp_path)
-    marked = [m for m in session.messages if any(p.kind == "notice" for p in m.parts)]
-    assert [(m.role, m.source_id, [p.kind for p in m.parts]) for m in marked] == [
-        ("user", "after", ["notice", "text"])
-    ]
-    assert marked[0].parts[0].notice == "rewound"
+    roles = [(m.role, m.source_id, [p.kind for p in m.parts]) for m in session.messages]
+    assert roles[:2] == [("system", "after#rewound", ["notice"]), ("user", "after", ["text"])]
+    assert session.messages[0].parts[0].notice == "rewound"
     assert texts(session, "user") == ["Try it another way"]
     # a long session is read again from its lines (StreamedRecords): the same marker
     streamed = read_chat([files], [], index=True)
     kinds = [[p.kind for p in m.parts] for m in build_messages(streamed, files, []).messages]
-    assert kinds == [["notice", "text"]]
+    assert kinds[:2] == [["notice"], ["text"]]
 
 
 def test_notices_errors_and_failed_tools(tmp_path):

@@ -224,10 +224,6 @@ def iter_messages(
             out.last = when
         if key in chat.rewound:
             # The person went back (/rewind): what followed that point is gone from the log.
-            if kind == "user":
-                parts = [NoticePart("rewound"), *user_parts(rec)]
-                yield Message("user", tuple(parts), key, when)
-                continue
             yield Message("system", (NoticePart("rewound"),), f"{key}#rewound", when)
         if kind == "user":
             parts = user_parts(rec)

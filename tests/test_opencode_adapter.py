@@ -544,3 +544,18 @@ def test_a_pending_undo_is_marked_where_it_goes_back_to(tmp_path):
         assert texts(session, "user")[-1] == "Now delete the tests"  # still shown, after it
         notice = session.messages[2].parts[0]
         assert notice.notice == "notification" and notice.text.startswith("Undone with /undo")
+
+
+def test_a_file_part_without_a_filename_is_named_by_its_path(tmp_path):
+    """A ``file`` part (an @-mentioned file) names the file by ``filename``; without one it
+    said only "An attachment", though its ``source.path`` or ``file://`` URL names it."""
+    store = OpenCodeStore()
+    s = store.session("Mentions", "/w/m")
+    store.user(s, text("Compare @src/a.ts and @b.ts"),
+               {"type": "file", "mime": "text/plain", "url": "file:///w/m/src/a.ts",
+                "source": {"type": "file", "path": "src/a.ts"}},
+               {"type": "file", "mime": "text/plain", "url": "file:///w/m/b%20c.ts"})  # fmt: skip
+    store.write_db(tmp_path / DATA / "opencode.db")
+    (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
+    names = [p.name for m in session.messages for p in m.parts if p.kind == "attachment"]
+    assert names == ["src/a.ts", "/w/m/b c.ts"]

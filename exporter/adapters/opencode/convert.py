@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 from ...errors import Problem
 from ...model import (
@@ -309,8 +310,10 @@ def _tool(part: dict[str, Any]) -> list[Part]:
 def _attachment(part: dict[str, Any]) -> AttachmentPart:
     """A file part; a ``data:`` URL is decoded, other URLs name a file kept elsewhere."""
     mime = _text(part.get("mime")) or "application/octet-stream"
-    name = _text(part.get("filename"))
     url = part.get("url")
+    source = part.get("source") if isinstance(part.get("source"), dict) else {}
+    # An @-mentioned file without a filename is named by its path (source, or file:// URL).
+    name = _text(part.get("filename")) or _text(source.get("path")) or _file_path(url)
     data = None
     if isinstance(url, str) and url.startswith("data:") and ";base64," in url[:200]:
         try:
@@ -318,6 +321,12 @@ def _attachment(part: dict[str, Any]) -> AttachmentPart:
         except (binascii.Error, ValueError):
             data = None
     return AttachmentPart(mime, data, name)
+
+
+def _file_path(url: Any) -> str | None:
+    if not isinstance(url, str) or not url.startswith("file://"):
+        return None
+    return _text(unquote(urlparse(url).path))
 
 
 def _error_notice(error: dict[str, Any]) -> NoticePart:

@@ -539,3 +539,20 @@ def test_any_attachment_or_result_contents_are_read_without_an_exception(items):
     assert all(p.kind == "attachment" for p in attachment_parts(items))
     code, media = result_extras(items)
     assert (code is None or type(code) is int) and all(p.data for p in media)
+
+
+def test_a_rewind_is_marked_where_the_conversation_goes_on(tmp_path):
+    """``session.snapshot_rewind`` (the person went back to an earlier point) was an unknown
+    event, reported and skipped, so the note read as one straight conversation."""
+    s = CopilotCliSession(SID)
+    first = s.user("Rename the module")
+    s.assistant("Renamed.")
+    s.event("session.snapshot_rewind", {"upToEventId": first["id"], "eventsRemoved": 2})
+    s.user("Rename it to core instead")
+    s.assistant("Renamed to core.")
+    s.write(tmp_path / ".copilot")
+    (session,), problems = load_all(tmp_path)
+    assert problems == []
+    roles = [(m.role, [p.kind for p in m.parts]) for m in session.messages]
+    assert roles[2] == ("system", ["notice"]) and session.messages[2].parts[0].notice == "rewound"
+    assert texts(session, "user") == ["Rename the module", "Rename it to core instead"]

@@ -334,6 +334,12 @@ class EventLog:
         text = _str(data.get("reason")) or ""
         thread.add("system", [NoticePart("interrupted", text)], event.get("id"), when)
 
+    def on_rewind(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        """``session.snapshot_rewind`` ``{upToEventId, eventsRemoved}``: the person went back
+        to an earlier point; the events it removed stay above (the log keeps them), and the
+        conversation goes on from here."""
+        thread.add("system", [NoticePart("rewound")], event.get("id"), when)
+
     def on_error(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
         text = _str(data.get("message")) or ""
         notice = "error" if event["type"] == "session.error" else "notification"
@@ -359,6 +365,7 @@ _HANDLERS = {
     "session.error": EventLog.on_error,
     "session.warning": EventLog.on_error,
     "abort": EventLog.on_abort,
+    "session.snapshot_rewind": EventLog.on_rewind,
     "user.message": EventLog.on_user,
     "assistant.message": EventLog.on_assistant,
     "assistant.reasoning": EventLog.on_reasoning,

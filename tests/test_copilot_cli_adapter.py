@@ -297,6 +297,8 @@ def test_skill_injected_prompts_ephemeral_and_dropped_events_are_left_out(tmp_pa
     s = CopilotCliSession(SID)
     s.user("Typed by me")
     s.user("Injected by a skill", source="skill")
+    # autopilot's continuation loop: not typed by the person
+    s.user("Continue with the next step.", isAutopilotContinuation=True)
     s.event("assistant.message", {"content": "streaming piece"}, ephemeral=True)
     for kind in (
         "system.notification",

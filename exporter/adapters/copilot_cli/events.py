@@ -203,8 +203,8 @@ class EventLog:
         return thread.model(self.model) if thread is self.main else None
 
     def on_user(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
-        if _str(data.get("source")) not in (None, "user"):
-            return  # injected by a skill or the harness, not typed
+        if _str(data.get("source")) not in (None, "user") or data.get("isAutopilotContinuation"):
+            return  # injected by a skill, autopilot's continuation loop or the harness
         text = data.get("content")
         parts: list[Part] = [TextPart(text)] if isinstance(text, str) and text.strip() else []
         parts += attachment_parts(data.get("attachments"))  # files, selections, images

@@ -473,9 +473,9 @@ def test_what_the_person_attached_to_a_prompt_is_in_the_note(tmp_path):
 
 
 def test_a_results_exit_code_and_images_are_kept(tmp_path):
-    """``result.contents``: a ``terminal`` item's ``exitCode`` is the command's exit code; an
-    ``image`` item (a screenshot a tool took) is an attachment of the result. Both were
-    dropped."""
+    """``result.contents``: a ``terminal`` item's ``exitCode`` is the command's exit code (so
+    is ``shellExecution.exitCode``, 1.0.88+); an ``image`` item (a screenshot a tool took) is
+    an attachment of the result. They were dropped."""
     s = CopilotCliSession(SID)
     s.user("Run the tests and show me the page")
     png = b"\x89PNG\r\n\x1a\n" + b"\1" * 8
@@ -484,11 +484,14 @@ def test_a_results_exit_code_and_images_are_kept(tmp_path):
     s.tool("call-2", "screenshot", {"url": "http://localhost"}, "Took a screenshot",
            contents=[{"type": "image", "data": base64.b64encode(png).decode(),
                       "mimeType": "image/png"}])  # fmt: skip
+    s.tool("call-3", "bash", {"command": "false"}, "", success=False)
+    s.events[-1]["data"]["shellExecution"] = {"exitCode": 2}  # 1.0.88+
     s.write(tmp_path / ".copilot")
     (session,), problems = load_all(tmp_path)
     assert problems == []
-    first, second = parts(session, "tool_result")
+    first, second, third = parts(session, "tool_result")
     assert (first.exit_code, first.is_error, second.exit_code) == (1, True, None)
+    assert third.exit_code == 2
     (image,) = parts(session, "attachment")
     assert (image.media_type, image.data) == ("image/png", png)
 

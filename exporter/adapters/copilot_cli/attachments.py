@@ -9,7 +9,8 @@ state, url}``; and ``blob`` ``{data (base64), mimeType, displayName?}``, a paste
 A kind not seen before is named by whatever path or name it carries.
 
 A tool's result can hold such media too: ``result.contents`` items ``image``/``audio``
-``{data, mimeType}``, next to ``terminal`` ``{text, exitCode?}`` (the command's exit code).
+``{data, mimeType}``, next to ``terminal`` ``{text, exitCode?}`` (the command's exit code,
+also in the event's ``shellExecution`` since 1.0.88).
 """
 
 from __future__ import annotations
@@ -35,9 +36,11 @@ def attachment_parts(items: Any) -> list[AttachmentPart]:
     return out
 
 
-def result_extras(contents: Any) -> tuple[int | None, list[AttachmentPart]]:
-    """A tool result's exit code (its ``terminal`` item's) and its images and audio."""
-    exit_code = None
+def result_extras(contents: Any, shell: Any = None) -> tuple[int | None, list[AttachmentPart]]:
+    """A tool result's exit code (``shellExecution.exitCode``, 1.0.88+, else its ``terminal``
+    item's) and its images and audio."""
+    code = shell.get("exitCode") if isinstance(shell, dict) else None
+    exit_code = int(code) if _whole(code) else None
     media = []
     for item in contents if isinstance(contents, list) else []:
         if not isinstance(item, dict):

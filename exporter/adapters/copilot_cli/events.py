@@ -292,7 +292,7 @@ class EventLog:
         metrics = telemetry.get("metrics") if isinstance(telemetry, dict) else None
         millis = metrics.get("durationMs") if isinstance(metrics, dict) else None
         duration = millis / 1000 if isinstance(millis, int | float) and millis > 0 else None
-        exit_code, media = result_extras(result.get("contents"))
+        exit_code, media = result_extras(result.get("contents"), data.get("shellExecution"))
         if call_id in self.user_calls:
             thread.add("user", [CommandOutputPart(output, failed), *media], event.get("id"), when)
             return

@@ -559,3 +559,22 @@ def test_a_file_part_without_a_filename_is_named_by_its_path(tmp_path):
     (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
     names = [p.name for m in session.messages for p in m.parts if p.kind == "attachment"]
     assert names == ["src/a.ts", "/w/m/b c.ts"]
+
+
+def test_files_a_tool_returned_are_attachments(tmp_path):
+    """``state.attachments`` of a tool part: files the tool returned (``read`` of an image),
+    file parts with a ``data:`` URL. They were dropped."""
+    store = OpenCodeStore()
+    s = store.session("Logo", "/w/l")
+    store.user(s, text("What is in logo.png?"))
+    call = tool("read", {"filePath": "logo.png"}, "Image read successfully", title="logo.png")
+    call["state"]["attachments"] = [
+        {"type": "file", "mime": "image/png", "filename": "logo.png",
+         "url": f"data:image/png;base64,{PNG}"}]  # fmt: skip
+    store.assistant(s, call, text("A blue square."))
+    store.write_db(tmp_path / DATA / "opencode.db")
+    (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
+    kinds = [p.kind for m in session.messages if m.role == "assistant" for p in m.parts]
+    assert kinds == ["tool_call", "tool_result", "attachment", "text"]
+    (image,) = [p for m in session.messages for p in m.parts if p.kind == "attachment"]
+    assert (image.name, image.data) == ("logo.png", base64.b64decode(PNG))

@@ -304,7 +304,14 @@ def _tool(part: dict[str, Any]) -> list[Part]:
         exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None,
         duration,
     )
-    return [call, result]
+    # Files the tool returned (an image it read, a screenshot): file parts of their own.
+    attached = state.get("attachments")
+    files = (
+        [_attachment(a) for a in attached if isinstance(a, dict)]
+        if isinstance(attached, list)
+        else []
+    )
+    return [call, result, *files]
 
 
 def _attachment(part: dict[str, Any]) -> AttachmentPart:

@@ -554,3 +554,21 @@ def test_the_context_handed_to_a_new_task_is_a_call(tmp_path):
         "new_task",
         {"context": "Current work: the parser is done; next, the lexer tests."},
     )
+
+
+def test_act_mode_replies_and_task_summaries_are_kept(tmp_path):
+    """``ask: act_mode_respond`` (the model speaking to the person mid-task, Cline 3.x) and
+    ``ask: summarize_task`` (the summary a context compaction keeps) were unknown kinds,
+    reported and dropped."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000006", ui=[
+        cb.say(0, "task", "Fix the flaky test"),
+        cb.ask(1, "act_mode_respond", json.dumps({"response": "Found it: a shared temp dir."})),
+        cb.ask(2, "summarize_task", "The flaky test shared /tmp/x; now uses tmp_path."),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    assert texts(session, "assistant") == ["Found it: a shared temp dir."]
+    summaries = [p for m in session.messages for p in m.parts if isinstance(p, SummaryPart)]
+    assert [p.text for p in summaries] == ["The flaky test shared /tmp/x; now uses tmp_path."]

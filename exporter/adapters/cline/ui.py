@@ -40,7 +40,7 @@ from .blocks import Conversation, attachment_of, not_an_object
 _KINDS = {
     "task": "prompt", "user_feedback": "prompt", "user_feedback_diff": "edit",
     "text": "reply", "completion_result": "reply", "subtask_result": "reply",
-    "followup": "question", "plan_mode_respond": "question",
+    "followup": "question", "plan_mode_respond": "question", "act_mode_respond": "question",
     "reasoning": "thinking",
     "tool": "tool", "browser_action_launch": "tool", "browser_action": "tool",
     "use_mcp_server": "mcp",
@@ -50,6 +50,7 @@ _KINDS = {
     "clineignore_error": "error", "rooignore_error": "error", "mistake_limit_reached": "error",
     "command_permission_denied": "error",
     "condense_context": "summary", "compaction": "summary", "condense": "summary",
+    "summarize_task": "summary",
     "api_req_started": "usage", "subagent": "subagents", "new_task": "handoff",
 }  # fmt: skip
 _IGNORED = frozenset(

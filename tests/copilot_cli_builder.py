@@ -98,6 +98,7 @@ class CopilotCliSession:
         *,
         success: bool = True,
         detailed: str | None = None,
+        contents: list[dict[str, Any]] | None = None,
         **envelope: Any,
     ) -> None:
         self.event(
@@ -108,6 +109,8 @@ class CopilotCliSession:
         result: dict[str, Any] = {"content": output}
         if detailed is not None:
             result["detailedContent"] = detailed
+        if contents is not None:
+            result["contents"] = contents
         self.event(
             "tool.execution_complete",
             {

@@ -129,12 +129,14 @@ class OcSession:
     updated: int = START_MS
     model: dict[str, str] | None = None
     messages: list[Msg] = field(default_factory=list)
+    revert: dict[str, str] | None = None  # a pending /undo: {messageID, partID?, snapshot?}
 
     def info(self) -> dict[str, Any]:
         """The legacy tree's ``session/<project>/<id>.json``."""
-        return {"id": self.id, "projectID": self.project_id, "directory": self.directory,
+        info = {"id": self.id, "projectID": self.project_id, "directory": self.directory,
                 "parentID": self.parent_id, "title": self.title, "version": "1.1.0",
                 "time": {"created": self.created, "updated": self.updated}}  # fmt: skip
+        return info | ({"revert": self.revert} if self.revert else {})
 
 
 class OpenCodeStore:
@@ -210,9 +212,11 @@ class OpenCodeStore:
         for s in self.sessions if sessions is None else sessions:
             conn.execute(
                 "INSERT INTO session (id, project_id, parent_id, slug, directory, title, version,"
-                " model, time_created, time_updated) VALUES (?, ?, ?, ?, ?, ?, '1.18.5', ?, ?, ?)",
+                " model, revert, time_created, time_updated)"
+                " VALUES (?, ?, ?, ?, ?, ?, '1.18.5', ?, ?, ?, ?)",
                 (s.id, s.project_id, s.parent_id, s.title.lower().replace(" ", "-"), s.directory,
-                 s.title, json.dumps(s.model) if s.model else None, s.created, s.updated),
+                 s.title, json.dumps(s.model) if s.model else None,
+                 json.dumps(s.revert) if s.revert else None, s.created, s.updated),
             )  # fmt: skip
             for m in s.messages:
                 when = m.data["time"]["created"]

@@ -217,3 +217,22 @@ def test_one_damaged_step_costs_at_most_itself(data):
         text = rendered(Path(tmp))  # never raises
     others = markers_of(records[:index] + records[index + 1 :]) - markers_of([records[index]])
     assert not others - set(MARKER.findall(text)), index
+
+
+def test_an_empty_output_still_answers_its_call(tmp_path):
+    """A tool step with no content (an empty folder) was skipped, so the next step's output
+    was paired with the call it answered: the file's contents showed under ``list_dir``."""
+    transcript(tmp_path, [
+        step(0, "USER_INPUT", "USER_EXPLICIT", content="<USER_REQUEST>\nLook\n</USER_REQUEST>"),
+        step(1, "PLANNER_RESPONSE", tool_calls=[
+            {"name": "list_dir", "args": {"DirectoryPath": '"/tmp/empty"'}},
+            {"name": "view_file", "args": {"AbsolutePath": '"/tmp/a.txt"'}},
+        ]),
+        step(2, "LIST_DIRECTORY", content=""),
+        step(3, "VIEW_FILE", content="1: hello\n"),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(AntigravityAdapter(), tmp_path)
+    assert problems == []
+    listing, view = parts(session, "tool_call")
+    results = {r.call_id: r.output for r in parts(session, "tool_result")}
+    assert results == {listing.call_id: "", view.call_id: "1: hello\n"}

@@ -415,3 +415,160 @@ _entry = st.dictionaries(_keys, _json | st.sampled_from(["say", "ask", "tool", "
 def test_any_json_in_either_transcript_is_read_without_an_exception(items):
     parse_ui(items, "x:", lambda ts: None)
     parse_messages(items, "x:", legacy=True)
+
+
+def test_sdk_results_stored_as_json_text_show_their_text_and_failures(tmp_path):
+    """The SDK's editor tool stores its result as ``{query, result, success}`` JSON in a
+    string (tests/test_corpus_cline.py's real session): the note shows the result's lines,
+    not one line of escaped JSON; ``success: false`` marks a result failed, either way."""
+    edited = {"query": "edit:/w/app.py", "result": "Edited /w/app.py\n```diff\n-a\n+b\n```",
+              "success": True}  # fmt: skip
+    refused = [{"query": "/w/missing.py", "error": "File not found", "success": False}]
+    data = tmp_path / "home" / ".cline" / "data"
+    cb.sdk_session(data, "s1", [
+        cb.message("user", "edit it", n=0),
+        cb.message("assistant", cb.tool_use("t1", "editor", {"path": "/w/app.py"}), n=1),
+        cb.message("user", cb.tool_result("t1", json.dumps(edited)), n=2),
+        cb.message("assistant", cb.tool_use("t2", "read_files", {"files": []}), n=3),
+        cb.message("user", cb.tool_result("t2", refused), n=4),
+        cb.message("assistant", cb.tool_use("t3", "run_commands", {"commands": []}), n=5),
+        cb.message("user", cb.tool_result("t3", '{"query": "not all", "extra": 1}'), n=6),
+        cb.message("assistant", cb.tool_use("t4", "read_files", {"files": []}), n=7),
+        cb.message("user", cb.tool_result("t4", '{"result": 1}'), n=8),
+    ])  # fmt: skip
+    (session,), _ = load_sessions(ClineAdapter(), tmp_path / "home")
+    results = [p for m in session.messages for p in m.parts if isinstance(p, ToolResultPart)]
+    assert [(r.output, r.is_error) for r in results] == [
+        ("edit:/w/app.py\nEdited /w/app.py\n```diff\n-a\n+b\n```", False),
+        ("/w/missing.py\nFile not found", True),
+        ('{"query": "not all", "extra": 1}', False),  # not the SDK's shape: as stored
+        ('{"result": 1}', False),  # a file's own JSON, named by no query: as stored
+    ]
+
+
+def test_the_persons_own_edits_to_a_proposed_change_are_their_turn(tmp_path):
+    """``user_feedback_diff``: the person changed the model's edit in the diff editor before
+    saving it. It was dropped as bookkeeping, so the note never showed what they changed;
+    it is the person's turn, the diff kept whole (not as a prompt's text)."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    edits = "@@ -1,2 +1,2 @@\n-TIMEOUT = 5\n+TIMEOUT = 30  # the person's value\n"
+    cb.task(root, "1762500000001", ui=[
+        cb.say(0, "task", "Add a timeout"),
+        cb.tool(1, "editedExistingFile", kind="ask", path="net.py", diff="+TIMEOUT = 5"),
+        cb.say(2, "user_feedback_diff",
+               json.dumps({"tool": "editedExistingFile", "path": "net.py", "diff": edits})),
+        cb.say(3, "user_feedback_diff", json.dumps({"tool": "newFileCreated", "path": "x.py"})),
+        cb.say(4, "completion_result", "Added the timeout."),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    assert [m.role for m in session.messages] == ["user", "assistant", "user", "assistant"]
+    (edit,) = session.messages[2].parts
+    assert edit == AttachmentPart("text/x-diff", edits.encode(), "net.py (edited by the user)")
+
+
+def test_a_command_the_permission_settings_refused_is_an_error_notice(tmp_path):
+    """``command_permission_denied``: Cline refused a command the model wanted to run (its
+    command permission settings). It was dropped as bookkeeping, so the note showed the
+    command as if it had been run."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    denied = 'Command "rm -rf build" was denied by configured command permissions.'
+    cb.task(root, "1762500000002", ui=[
+        cb.say(0, "task", "Clean up"),
+        cb.say(1, "command_permission_denied", denied),
+        cb.say(2, "completion_result", "I could not remove build/."),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    assert NoticePart("error", denied) in [p for m in session.messages for p in m.parts]
+
+
+def test_files_attached_to_a_prompt_are_named(tmp_path):
+    """``files`` of a task or feedback entry: paths of files the person attached (Cline
+    read them when sending); they were left out, so the note never said which file the
+    prompt was about."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000003", ui=[
+        cb.say(0, "task", "Why does this fail?", files=["/home/me/tool/cli.py"]),
+        cb.say(1, "text", "Because of the flag."),
+        cb.say(2, "user_feedback", "", files=["/home/me/tool/log.txt"]),
+    ])  # fmt: skip
+    (session,), _ = load_sessions(ClineAdapter(), home)
+    attached = [(m.role, p.name, p.data) for m in session.messages for p in m.parts
+                if isinstance(p, AttachmentPart)]  # fmt: skip
+    assert attached == [("user", "/home/me/tool/cli.py", None),
+                        ("user", "/home/me/tool/log.txt", None)]  # fmt: skip
+
+
+def test_subagents_prompts_and_results_are_calls(tmp_path):
+    """``subagent`` entries (Cline 3.x ``use_subagents``): the batch's last status holds what
+    each subagent was asked and what it found or why it failed. They were dropped as
+    bookkeeping; each is now a call with its prompt and result (a failure an error)."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    status = {"status": "completed", "total": 2, "completed": 2, "successes": 1, "failures": 1,
+              "items": [
+                  {"index": 0, "prompt": "Find the config loader", "status": "completed",
+                   "result": "src/config.ts loads it"},
+                  {"index": 1, "prompt": "Find the tests", "status": "failed",
+                   "error": "context window exceeded"}]}  # fmt: skip
+    cb.task(root, "1762500000004", ui=[
+        cb.say(0, "task", "Map the project"),
+        cb.ask(1, "use_subagents", json.dumps({"prompts": ["Find the config loader",
+                                                           "Find the tests"]})),
+        cb.say(2, "subagent", json.dumps(dict(status, status="running")), partial=True),
+        cb.say(3, "subagent", json.dumps(status)),
+        cb.say(4, "completion_result", "Mapped."),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    parts = [p for m in session.messages for p in m.parts]
+    calls = [p for p in parts if isinstance(p, ToolCallPart)]
+    assert [(c.name, c.input) for c in calls] == [
+        ("subagent", {"prompt": "Find the config loader"}),
+        ("subagent", {"prompt": "Find the tests"}),
+    ]
+    results = {p.call_id: (p.output, p.is_error) for p in parts if isinstance(p, ToolResultPart)}
+    assert [results[c.call_id] for c in calls] == [
+        ("src/config.ts loads it", False),
+        ("context window exceeded", True),
+    ]
+
+
+def test_the_context_handed_to_a_new_task_is_a_call(tmp_path):
+    """``ask: new_task`` (Cline's new_task tool): the model's summary of the task so far,
+    handed to a fresh task. It was dropped as bookkeeping."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000005", ui=[
+        cb.say(0, "task", "Start over with a clean context"),
+        cb.ask(1, "new_task", "Current work: the parser is done; next, the lexer tests."),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    (call,) = [p for m in session.messages for p in m.parts if isinstance(p, ToolCallPart)]
+    assert (call.name, call.input) == (
+        "new_task",
+        {"context": "Current work: the parser is done; next, the lexer tests."},
+    )
+
+
+def test_act_mode_replies_and_task_summaries_are_kept(tmp_path):
+    """``ask: act_mode_respond`` (the model speaking to the person mid-task, Cline 3.x) and
+    ``ask: summarize_task`` (the summary a context compaction keeps) were unknown kinds,
+    reported and dropped."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000006", ui=[
+        cb.say(0, "task", "Fix the flaky test"),
+        cb.ask(1, "act_mode_respond", json.dumps({"response": "Found it: a shared temp dir."})),
+        cb.ask(2, "summarize_task", "The flaky test shared /tmp/x; now uses tmp_path."),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    assert texts(session, "assistant") == ["Found it: a shared temp dir."]
+    summaries = [p for m in session.messages for p in m.parts if isinstance(p, SummaryPart)]
+    assert [p.text for p in summaries] == ["The flaky test shared /tmp/x; now uses tmp_path."]

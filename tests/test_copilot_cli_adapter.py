@@ -3,6 +3,7 @@ id, sub-agents as linked notes, session events, token totals, and bad input."""
 
 from __future__ import annotations
 
+import base64
 import builtins
 import json
 import tempfile
@@ -12,7 +13,7 @@ from pathlib import Path
 from conftest import load_sessions, normalize, note_files, texts
 from copilot_cli_builder import CopilotCliSession, request
 from fuzz_lines import MARKER, damaged, lines, markers_of
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from exporter.adapters import SourceContext
@@ -296,6 +297,8 @@ def test_skill_injected_prompts_ephemeral_and_dropped_events_are_left_out(tmp_pa
     s = CopilotCliSession(SID)
     s.user("Typed by me")
     s.user("Injected by a skill", source="skill")
+    # autopilot's continuation loop: not typed by the person
+    s.user("Continue with the next step.", isAutopilotContinuation=True)
     s.event("assistant.message", {"content": "streaming piece"}, ephemeral=True)
     for kind in (
         "system.notification",
@@ -416,3 +419,145 @@ def test_one_damaged_event_costs_at_most_itself(data):
         text = rendered(Path(tmp))  # never raises
     others = markers_of(events[:index] + events[index + 1 :]) - markers_of([events[index]])
     assert not others - set(MARKER.findall(text)), index
+
+
+def test_what_the_person_attached_to_a_prompt_is_in_the_note(tmp_path):
+    """``user.message.attachments``: a file (with a line range) and a folder the CLI read
+    from disk are named; a selection keeps its text, a pasted image its bytes; an issue is
+    named with its link; a prompt of attachments alone is still the person's turn."""
+    s = CopilotCliSession(SID)
+    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 8
+    s.user(
+        "Why does this fail?",
+        attachments=[
+            {"type": "file", "path": "/home/dev/work/api/server.py", "displayName": "server.py",
+             "lineRange": {"start": 10, "end": 24}},
+            {"type": "directory", "path": "/home/dev/work/api/tests", "displayName": "tests"},
+            {"type": "selection", "filePath": "/home/dev/work/api/app.py", "displayName": "app.py",
+             "text": "def handler():\n    raise KeyError",
+             "selection": {"start": {"line": 4, "character": 0},
+                           "end": {"line": 5, "character": 18}}},
+            {"type": "github_reference", "number": 42, "title": "Login loops",
+             "referenceType": "issue", "state": "open",
+             "url": "https://github.com/dev/api/issues/42"},
+        ],
+    )  # fmt: skip
+    s.assistant("Looking.")
+    s.user("", attachments=[{"type": "blob", "data": base64.b64encode(png).decode(),
+                             "mimeType": "image/png", "displayName": "screenshot.png"}])  # fmt: skip
+    s.assistant("That is the login page.")
+    s.write(tmp_path / "home" / ".copilot")
+    (session,), problems = load_all(tmp_path / "home")
+    assert problems == []
+    first, second = [m for m in session.messages if m.role == "user"]
+    attached = [(p.name, p.data) for p in first.parts if p.kind == "attachment"]
+    assert attached == [
+        ("/home/dev/work/api/server.py:10-24", None),
+        ("/home/dev/work/api/tests", None),
+        ("/home/dev/work/api/app.py:5-6", b"def handler():\n    raise KeyError"),
+        ("#42 Login loops (https://github.com/dev/api/issues/42)", None),
+    ]
+    ((image),) = second.parts
+    assert (image.kind, image.media_type, image.data, image.name) == (
+        "attachment",
+        "image/png",
+        png,
+        "screenshot.png",
+    )
+    export(tmp_path / "home", tmp_path / "v")
+    (note,) = [b.decode() for rel, b in note_files(tmp_path / "v").items() if rel.endswith(".md")]
+    assert "*Attached `/home/dev/work/api/server.py:10-24`, not stored in the session.*" in note
+    assert "Attached `/home/dev/work/api/app.py:5-6`:\n![[attachments/ccexport/" in note
+    assert "Attached `screenshot.png`:\n![[attachments/ccexport/" in note
+    assert "prompts: 2\n" in note
+
+
+def test_a_results_exit_code_and_images_are_kept(tmp_path):
+    """``result.contents``: a ``terminal`` item's ``exitCode`` is the command's exit code (so
+    is ``shellExecution.exitCode``, 1.0.88+); an ``image`` item (a screenshot a tool took) is
+    an attachment of the result. They were dropped."""
+    s = CopilotCliSession(SID)
+    s.user("Run the tests and show me the page")
+    png = b"\x89PNG\r\n\x1a\n" + b"\1" * 8
+    s.tool("call-1", "bash", {"command": "pytest"}, "1 failed", success=False,
+           contents=[{"type": "terminal", "text": "1 failed", "exitCode": 1, "cwd": "/w"}])  # fmt: skip
+    s.tool("call-2", "screenshot", {"url": "http://localhost"}, "Took a screenshot",
+           contents=[{"type": "image", "data": base64.b64encode(png).decode(),
+                      "mimeType": "image/png"}])  # fmt: skip
+    s.tool("call-3", "bash", {"command": "false"}, "", success=False)
+    s.events[-1]["data"]["shellExecution"] = {"exitCode": 2}  # 1.0.88+
+    s.write(tmp_path / ".copilot")
+    (session,), problems = load_all(tmp_path)
+    assert problems == []
+    first, second, third = parts(session, "tool_result")
+    assert (first.exit_code, first.is_error, second.exit_code) == (1, True, None)
+    assert third.exit_code == 2
+    (image,) = parts(session, "attachment")
+    assert (image.media_type, image.data) == ("image/png", png)
+
+
+def test_a_tool_the_person_ran_themselves_is_their_turn(tmp_path):
+    """``tool.user_requested``: the person ran ``!git status`` in the CLI. The event was
+    unknown (reported, skipped) and its start and result made it the model's tool call;
+    it is the person's command now, with its output."""
+    s = CopilotCliSession(SID)
+    s.event("tool.user_requested",
+            {"toolCallId": "u-1", "toolName": "bash", "arguments": {"command": "git status"}})  # fmt: skip
+    s.tool("u-1", "bash", {"command": "git status"}, "nothing to commit")
+    s.user("Why is the tree clean?")
+    s.assistant("You committed everything.")
+    s.write(tmp_path / ".copilot")
+    (session,), problems = load_all(tmp_path)
+    assert problems == []
+    assert parts(session, "tool_call") == [] and parts(session, "tool_result") == []
+    (command, output) = [m for m in session.messages if m.role == "user"][:2]
+    assert [(p.kind, p.command, p.shell) for p in command.parts] == [
+        ("command", "git status", True)
+    ]
+    assert [(p.kind, p.output) for p in output.parts] == [("command_output", "nothing to commit")]
+
+
+@given(st.lists(st.dictionaries(
+    st.sampled_from(["type", "path", "filePath", "displayName", "text", "selection", "lineRange",
+                     "number", "title", "url", "data", "mimeType", "exitCode"]),
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8),
+              st.sampled_from(["file", "directory", "selection", "github_reference", "blob",
+                               "terminal", "image"]),
+              st.dictionaries(st.sampled_from(["start", "end", "line"]),
+                              st.one_of(st.integers(), st.floats(), st.booleans(),
+                                        st.dictionaries(st.just("line"), st.floats())))),
+), max_size=4))  # fmt: skip
+@example(
+    [
+        {"type": "terminal", "exitCode": float("nan")},
+        {"type": "github_reference", "number": True},
+        {"type": "file", "path": "a", "lineRange": {"start": float("inf"), "end": 2}},
+    ]
+)
+@settings(max_examples=200, deadline=None)
+def test_any_attachment_or_result_contents_are_read_without_an_exception(items):
+    """Whatever an attachment or a result item holds, it is read without an exception (a
+    NaN exit code, a flag as a line number, base64 that is not): every part is an attachment
+    and an exit code is a whole number or none."""
+    from exporter.adapters.copilot_cli.attachments import attachment_parts, result_extras
+
+    assert all(p.kind == "attachment" for p in attachment_parts(items))
+    code, media = result_extras(items)
+    assert (code is None or type(code) is int) and all(p.data for p in media)
+
+
+def test_a_rewind_is_marked_where_the_conversation_goes_on(tmp_path):
+    """``session.snapshot_rewind`` (the person went back to an earlier point) was an unknown
+    event, reported and skipped, so the note read as one straight conversation."""
+    s = CopilotCliSession(SID)
+    first = s.user("Rename the module")
+    s.assistant("Renamed.")
+    s.event("session.snapshot_rewind", {"upToEventId": first["id"], "eventsRemoved": 2})
+    s.user("Rename it to core instead")
+    s.assistant("Renamed to core.")
+    s.write(tmp_path / ".copilot")
+    (session,), problems = load_all(tmp_path)
+    assert problems == []
+    roles = [(m.role, [p.kind for p in m.parts]) for m in session.messages]
+    assert roles[2] == ("system", ["notice"]) and session.messages[2].parts[0].notice == "rewound"
+    assert texts(session, "user") == ["Rename the module", "Rename it to core instead"]

@@ -3,6 +3,7 @@ saved chats, the prompt log, and bad or half-written input (synthetic homes only
 
 from __future__ import annotations
 
+import base64
 import builtins
 import json
 import os
@@ -26,6 +27,7 @@ from hypothesis import strategies as st
 
 from exporter.adapters import SourceContext
 from exporter.adapters.gemini import GeminiAdapter
+from exporter.adapters.gemini.chat import build_messages, read_chat
 from exporter.export import ExportOptions, run_export
 
 SID = "3f2a9c1e-5b7d-4e2f-8a1c-0d9e8f7a6b5c"
@@ -167,6 +169,33 @@ def test_jsonl_upserts_set_and_rewind(tmp_path):
     ]
 
 
+def test_a_rewind_leaves_a_marker_where_the_conversation_went_on(tmp_path):
+    """``$rewindTo`` drops the messages from that point on; a notice before the prompt typed
+    after it says the person went back (as a Claude Code note does), instead of the
+    conversation reading as if it had always gone that way. A rewind to an id no longer there drops every message
+    (FORMATS.md §6.1): the prompt written after it is marked too."""
+    chats = project_folder(tmp_path, ROOT, "api") / "chats"
+    chat = conversation()
+    chat.user("A prompt that was rewound")
+    chat.gemini("An answer that was rewound")
+    after = {"id": "after", "type": "user", "content": "Try it another way",
+             "timestamp": "2026-05-01T11:00:00Z"}  # fmt: skip
+    reply = {"id": "reply", "type": "gemini", "content": "Another way.",
+             "timestamp": "2026-05-01T11:00:05Z"}  # fmt: skip
+    files = chat.write_jsonl(chats, extra_lines=[
+        {"$rewindTo": chat.messages[-2]["id"]}, after, reply, {"$rewindTo": "not-there"}, after,
+    ])  # fmt: skip
+    (session,), _ = load_all(tmp_path)
+    roles = [(m.role, m.source_id, [p.kind for p in m.parts]) for m in session.messages]
+    assert roles[:2] == [("system", "after#rewound", ["notice"]), ("user", "after", ["text"])]
+    assert session.messages[0].parts[0].notice == "rewound"
+    assert texts(session, "user") == ["Try it another way"]
+    # a long session is read again from its lines (StreamedRecords): the same marker
+    streamed = read_chat([files], [], index=True)
+    kinds = [[p.kind for p in m.parts] for m in build_messages(streamed, files, []).messages]
+    assert kinds[:2] == [["notice"], ["text"]]
+
+
 def test_notices_errors_and_failed_tools(tmp_path):
     chat = GeminiChat(SID)
     chat.user([{"text": "Run the tests"}])
@@ -218,9 +247,13 @@ def test_display_content_is_what_the_person_typed(tmp_path):
     chat = GeminiChat(SID)
     chat.user("expanded for the model", displayContent="/review src/")
     chat.gemini("Reviewing.")
+    # displayContent is a PartListUnion, as content is: a Part list too
+    chat.user([{"text": "Review every file for:\n- naming"}],
+              displayContent=[{"text": "/check naming"}])  # fmt: skip
+    chat.gemini("Checking.")
     chat.write_jsonl(project_folder(tmp_path, ROOT, "api") / "chats")
     (session,), _ = load_all(tmp_path)
-    assert texts(session, "user") == ["/review src/"]
+    assert texts(session, "user") == ["/review src/", "/check naming"]
 
 
 def test_project_from_marker_registry_or_hash(tmp_path):
@@ -585,3 +618,40 @@ def test_a_number_past_64_bits_in_a_tool_result_is_shown_not_fatal(tmp_path):
     shown = rendered(tmp_path)
     assert f'{{"output":{big}}}' in shown
     assert {"mk1x", "mk2x", "mk6x", "mk11x"} <= set(MARKER.findall(shown))
+
+
+def test_an_image_a_tool_returned_is_an_attachment(tmp_path):
+    """A tool's ``result`` Part list can hold ``inlineData`` next to its
+    ``functionResponse`` (``read_file`` of an image): it was dropped."""
+    png = b"\x89PNG\r\n\x1a\n" + b"\2" * 8
+    call = tool_call("rf-1", "read_file", {"absolute_path": "/w/logo.png"}, "Read image file")
+    call["result"].append({"inlineData": {"mimeType": "image/png",
+                                          "data": base64.b64encode(png).decode()}})  # fmt: skip
+    chat = GeminiChat(SID)
+    chat.user("What is in logo.png?")
+    chat.gemini("", calls=[call])
+    chat.gemini("A blue square.")
+    chat.write_jsonl(project_folder(tmp_path, ROOT, "api") / "chats")
+    (session,), _ = load_all(tmp_path)
+    (result,) = parts(session, "tool_result")
+    (image,) = parts(session, "attachment")
+    assert (result.output, image.media_type, image.data) == ("Read image file", "image/png", png)
+
+
+def test_an_image_a_tool_returned_in_a_saved_chat_is_not_a_prompt(tmp_path):
+    """In a ``/chat save`` checkpoint a tool's response is a ``user`` Content; an image next
+    to it (``read_file`` of a PNG) made that Content read as the person's prompt."""
+    folder = project_folder(tmp_path, ROOT, "api")
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\n").decode()
+    write_checkpoint(folder, "logo", [
+        {"role": "user", "parts": [{"text": "What is in logo.png?"}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "read_file",
+                                                      "args": {"file_path": "logo.png"}}}]},
+        {"role": "user", "parts": [
+            {"functionResponse": {"name": "read_file", "response": {"output": "Read image"}}},
+            {"inlineData": {"mimeType": "image/png", "data": png}}]},
+        {"role": "model", "parts": [{"text": "A blue square."}]},
+    ])  # fmt: skip
+    (saved,), _ = load_all(tmp_path)
+    assert [m.role for m in saved.messages] == ["user", "assistant", "tool", "assistant"]
+    assert [p.kind for p in saved.messages[2].parts] == ["tool_result", "attachment"]

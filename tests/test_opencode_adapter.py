@@ -67,9 +67,12 @@ def test_every_part_kind_from_the_database(tmp_path):
     assert session.started_at == datetime.fromtimestamp(1_780_000_001, UTC)
     assert session.models == ("openai/gpt-5", "anthropic/claude-sonnet-5")
     assert texts(session, "user") == ["Why is the cart total wrong?", "Thanks!"]
-    assert texts(session, "system") == ["<file>cart.ts contents</file>"]  # injected, not typed
+    # injected, not typed: folded output apart from the prompt, not text that reads as typed
+    assert texts(session, "system") == []
+    injected = [p for m in session.messages for p in m.parts if p.kind == "command_output"]
+    assert [(p.output, p.is_error) for p in injected] == [("<file>cart.ts contents</file>", False)]
     kinds = [[p.kind for p in m.parts] for m in session.messages]
-    assert kinds[0] == ["text", "attachment"] and kinds[1] == ["text"]
+    assert kinds[0] == ["text", "attachment"] and kinds[1] == ["command_output"]
     assert kinds[2] == ["thinking", "tool_call", "tool_result", "tool_call", "tool_result",
                         "tool_call", "text", "notice"]  # fmt: skip
     assistant = session.messages[2]
@@ -519,3 +522,59 @@ def test_without_a_directory_the_first_assistant_cwd_is_used(tmp_path):
     )
     (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
     assert (session.cwd, session.project) == ("/home/me/src/tool", "tool")
+
+
+def test_a_pending_undo_is_marked_where_it_goes_back_to(tmp_path):
+    """A session's ``revert`` (an /undo not yet settled): OpenCode restored the files and
+    hides the messages from ``messageID`` on. The note showed them as if they stood; a
+    notice now stands before them, in the database and in the legacy tree alike."""
+    store = OpenCodeStore()
+    s = store.session("Rename", "/w/r")
+    store.user(s, text("Rename total to sum"))
+    store.assistant(s, text("Renamed."))
+    undone = store.user(s, text("Now delete the tests"))
+    store.assistant(s, tool("bash", {"command": "rm -r test"}, "", title="Delete the tests"))
+    s.revert = {"messageID": undone.id, "snapshot": "4b825dc6"}
+    store.write_db(tmp_path / "db" / DATA / "opencode.db")
+    store.write_tree(tmp_path / "tree" / DATA / "storage")
+    for home in (tmp_path / "db", tmp_path / "tree"):
+        (session,), _ = load_sessions(OpenCodeAdapter(), home)
+        roles = [(m.role, [p.kind for p in m.parts]) for m in session.messages]
+        assert roles[2] == ("system", ["notice"]), home
+        assert texts(session, "user")[-1] == "Now delete the tests"  # still shown, after it
+        notice = session.messages[2].parts[0]
+        assert notice.notice == "notification" and notice.text.startswith("Undone with /undo")
+
+
+def test_a_file_part_without_a_filename_is_named_by_its_path(tmp_path):
+    """A ``file`` part (an @-mentioned file) names the file by ``filename``; without one it
+    said only "An attachment", though its ``source.path`` or ``file://`` URL names it."""
+    store = OpenCodeStore()
+    s = store.session("Mentions", "/w/m")
+    store.user(s, text("Compare @src/a.ts and @b.ts"),
+               {"type": "file", "mime": "text/plain", "url": "file:///w/m/src/a.ts",
+                "source": {"type": "file", "path": "src/a.ts"}},
+               {"type": "file", "mime": "text/plain", "url": "file:///w/m/b%20c.ts"})  # fmt: skip
+    store.write_db(tmp_path / DATA / "opencode.db")
+    (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
+    names = [p.name for m in session.messages for p in m.parts if p.kind == "attachment"]
+    assert names == ["src/a.ts", "/w/m/b c.ts"]
+
+
+def test_files_a_tool_returned_are_attachments(tmp_path):
+    """``state.attachments`` of a tool part: files the tool returned (``read`` of an image),
+    file parts with a ``data:`` URL. They were dropped."""
+    store = OpenCodeStore()
+    s = store.session("Logo", "/w/l")
+    store.user(s, text("What is in logo.png?"))
+    call = tool("read", {"filePath": "logo.png"}, "Image read successfully", title="logo.png")
+    call["state"]["attachments"] = [
+        {"type": "file", "mime": "image/png", "filename": "logo.png",
+         "url": f"data:image/png;base64,{PNG}"}]  # fmt: skip
+    store.assistant(s, call, text("A blue square."))
+    store.write_db(tmp_path / DATA / "opencode.db")
+    (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
+    kinds = [p.kind for m in session.messages if m.role == "assistant" for p in m.parts]
+    assert kinds == ["tool_call", "tool_result", "attachment", "text"]
+    (image,) = [p for m in session.messages for p in m.parts if p.kind == "attachment"]
+    assert (image.name, image.data) == ("logo.png", base64.b64decode(PNG))

@@ -158,7 +158,15 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
         elif kind == "CHECKPOINT":
             if content.strip():
                 messages.append(Message("system", (SummaryPart(content),), sid, when))
-        elif source != "USER_EXPLICIT" and (content.strip() or step.get("status") == "ERROR"):
+        elif source == "USER_EXPLICIT":
+            continue
+        elif not content.strip() and step.get("status") != "ERROR":
+            # An empty output (an empty folder, a command that printed nothing) still
+            # answers its call: the next step's output belongs to the next call.
+            if waiting:
+                result = ToolResultPart("", waiting.pop(0))
+                messages.append(Message("tool", (result,), sid, when))
+        else:
             if _truncated(step):
                 content = f"{content.rstrip()}\n{_TRUNCATED}"
             failed = step.get("status") == "ERROR"

@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from ...model import (
     AttachmentPart,
     Message,
@@ -38,6 +40,7 @@ from .._jsonl import json_text, parse_timestamp
 _WRAPPED = re.compile(r"^\s*<(task|feedback|answer|user_message)>\n?(.*?)\n?</\1>\s*$", re.S)
 _LEGACY_RESULT = re.compile(r"^\[[^\]\n]{1,200}\] Result:")
 _ENVIRONMENT = "<environment_details>"
+_SDK_ITEM_KEYS = frozenset({"query", "result", "error", "success"})
 
 
 @dataclass(slots=True)
@@ -123,9 +126,9 @@ def _parts(content: Any, role: str, legacy: bool, skipped: dict[str, int]) -> li
                 ToolCallPart(str(block.get("name") or "tool"), block.get("input"), call_id)
             )
         elif kind == "tool_result":
-            output, attachments = tool_output(block.get("content"))
+            output, attachments, failed = tool_output(block.get("content"))
             call_id = block.get("tool_use_id")
-            is_error = block.get("is_error") in (True, "true", "True")
+            is_error = failed or block.get("is_error") in (True, "true", "True")
             parts.append(
                 ToolResultPart(output, call_id if isinstance(call_id, str) else None, is_error)
             )
@@ -152,12 +155,19 @@ def _text(text: str, role: str, legacy: bool) -> Part | None:
     return TextPart(text) if text.strip() else None
 
 
-def tool_output(content: Any) -> tuple[str, list[Part]]:
-    """A tool result's text: a string, text blocks, or the SDK's ``{query, result}`` list."""
+def tool_output(content: Any) -> tuple[str, list[Part], bool]:
+    """A tool result's text, its images, and whether it failed: a string, text blocks, or
+    the SDK's ``{query, result, success}`` items. The SDK stores some results (its
+    ``editor`` tool's) as those items JSON-encoded in a string: they are decoded, so the
+    note shows the diff, not a line of escaped JSON."""
     if isinstance(content, str):
-        return content, []
+        decoded = _sdk_items(content)
+        if decoded is None:
+            return content, [], False
+        content = decoded
     texts: list[str] = []
     attachments: list[Part] = []
+    failed = False
     for item in content if isinstance(content, list) else [content]:
         if isinstance(item, str):
             texts.append(item)
@@ -169,14 +179,35 @@ def tool_output(content: Any) -> tuple[str, list[Part]]:
             attachment = attachment_of(item)
             if attachment:
                 attachments.append(attachment)
-        elif "result" in item and set(item) <= {"query", "result", "error", "success"}:
+        elif _is_sdk_item(item):
             head = str(item.get("query") or "")
             body = item.get("result") if item.get("result") is not None else item.get("error")
             body = body if isinstance(body, str) else _json(body)
             texts.append(f"{head}\n{body}" if head else body)
+            failed = failed or item.get("success") is False or item.get("error") is not None
         else:
             texts.append(_json(item))
-    return "\n\n".join(texts), attachments
+    return "\n\n".join(texts), attachments, failed
+
+
+def _is_sdk_item(item: dict[str, Any]) -> bool:
+    return ("result" in item or "error" in item) and set(item) <= _SDK_ITEM_KEYS
+
+
+def _sdk_items(text: str) -> list[Any] | None:
+    """The SDK's result items, when a result string is exactly their JSON."""
+    stripped = text.strip()
+    if not stripped.startswith(("{", "[")):
+        return None
+    try:
+        value = orjson.loads(stripped)
+    except orjson.JSONDecodeError:
+        return None
+    items = value if isinstance(value, list) else [value]
+    # Each names its query: a file's own JSON (``{"result": 1}``) is not taken for them.
+    if items and all(isinstance(i, dict) and _is_sdk_item(i) and "query" in i for i in items):
+        return items
+    return None
 
 
 def attachment_of(block: dict[str, Any]) -> AttachmentPart | None:

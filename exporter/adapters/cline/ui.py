@@ -1,9 +1,9 @@
 """``ui_messages.json`` of a task folder: the conversation as the person saw it (FORMATS.md
 §6.2, ``ClineMessage[]``; Cline 3.x, Roo Code 3.x and Kilo Code 4.x write the same shape).
 
-Each entry is ``{ts, type: "say"|"ask", say?|ask?, text?, images?, reasoning?, partial?}``;
-``ts`` (epoch ms) is its identity. Streaming leftovers (``partial: true``) are skipped. What
-each kind becomes is one row of ``_KINDS``; ``api_req_started`` carries the JSON
+Each entry is ``{ts, type: "say"|"ask", say?|ask?, text?, images?, files?, reasoning?,
+partial?}``; ``ts`` (epoch ms) is its identity. Streaming leftovers (``partial: true``) are
+skipped. What each kind becomes is one row of ``_KINDS``; ``api_req_started`` carries the JSON
 ``{tokensIn, tokensOut, cacheWrites, cacheReads, cost, cancelReason?}`` of one request,
 summed into the session's tokens and cost (a request the person cancelled leaves an
 "interrupted" notice, one whose stream failed an error). Kinds that are bookkeeping
@@ -13,12 +13,14 @@ reported.
 
 from __future__ import annotations
 
+import mimetypes
 from collections.abc import Callable
 from typing import Any
 
 import orjson
 
 from ...model import (
+    AttachmentPart,
     CommandOutputPart,
     Message,
     NoticePart,
@@ -36,9 +38,9 @@ from .blocks import Conversation, attachment_of, not_an_object
 
 # kind -> what it becomes: prompt, reply, question, thinking, tool, command, output, error…
 _KINDS = {
-    "task": "prompt", "user_feedback": "prompt",
+    "task": "prompt", "user_feedback": "prompt", "user_feedback_diff": "edit",
     "text": "reply", "completion_result": "reply", "subtask_result": "reply",
-    "followup": "question", "plan_mode_respond": "question",
+    "followup": "question", "plan_mode_respond": "question", "act_mode_respond": "question",
     "reasoning": "thinking",
     "tool": "tool", "browser_action_launch": "tool", "browser_action": "tool",
     "use_mcp_server": "mcp",
@@ -46,18 +48,20 @@ _KINDS = {
     "command_output": "output", "mcp_server_response": "output", "browser_action_result": "output",
     "error": "error", "api_req_failed": "error", "diff_error": "error",
     "clineignore_error": "error", "rooignore_error": "error", "mistake_limit_reached": "error",
+    "command_permission_denied": "error",
     "condense_context": "summary", "compaction": "summary", "condense": "summary",
-    "api_req_started": "usage",
+    "summarize_task": "summary",
+    "api_req_started": "usage", "subagent": "subagents", "new_task": "handoff",
 }  # fmt: skip
 _IGNORED = frozenset(
     {"api_req_finished", "api_req_retried", "api_req_retry_delayed", "api_req_deleted",
      "checkpoint_created", "checkpoint_saved", "resume_task", "resume_completed_task",
      "shell_integration_warning", "info", "task_progress", "deleted_api_reqs",
-     "load_mcp_documentation", "mcp_server_request_started", "user_feedback_diff",
-     "subagent", "use_subagents", "subagent_usage", "hook_status", "hook_output",
-     "auto_approval_max_req_reached", "new_task_started", "new_task", "finishTask",
+     "load_mcp_documentation", "mcp_server_request_started",
+     "use_subagents", "subagent_usage", "hook_status", "hook_output",
+     "auto_approval_max_req_reached", "new_task_started", "finishTask",
      "condense_context_error", "codebase_search_result", "api_req_rate_limit_wait",
-     "generate_explanation", "tool_approval", "command_permission_denied",
+     "generate_explanation", "tool_approval",
      "mcp_notification", "payment_required_prompt", "request_limit_reached", "report_bug"}
 )  # fmt: skip
 
@@ -95,6 +99,11 @@ def parse_ui(
             images = item.get("images") if isinstance(item.get("images"), list) else []
             parts = [TextPart(text)] if text.strip() else []
             parts += [a for a in map(_image, images) if a]
+            files = item.get("files") if isinstance(item.get("files"), list) else []
+            parts += [_file(f) for f in files if isinstance(f, str) and f.strip()]
+        elif what == "edit":
+            role = "user"
+            parts = _user_edit(text)
         elif what == "reply":
             parts = [TextPart(text)] if text.strip() else []
         elif what == "question":
@@ -114,6 +123,16 @@ def parse_ui(
                 continue
             parts = [ToolResultPart(text, open_call)] if open_call else [CommandOutputPart(text)]
             role = "tool"
+        elif what == "handoff":  # the new_task tool: the context handed to a new task
+            info = _object(text)
+            context = info.get("context") if info else text
+            parts = (
+                [ToolCallPart("new_task", {"context": context}, source_id)]
+                if isinstance(context, str) and context.strip()
+                else []
+            )
+        elif what == "subagents":
+            parts = _subagents(text, source_id)
         elif what == "error":
             parts = [NoticePart("error", text)] if text.strip() else []
         elif what == "summary":
@@ -146,6 +165,41 @@ def _usage(out: Conversation, text: str) -> list[Part]:
         failed = info.get("streamingFailedMessage")
         return [NoticePart("error", failed if isinstance(failed, str) else "streaming failed")]
     return []
+
+
+def _user_edit(text: str) -> list[Part]:
+    """``user_feedback_diff`` ``{tool, path, diff}``: the changes the person made in the diff
+    editor to what the model wrote, before saving (Cline tells the model in the tool's
+    result). The person's doing, so their turn: the diff, as a file named by its path."""
+    info = _object(text)
+    diff = info.get("diff") if info else None
+    if not isinstance(diff, str) or not diff.strip():
+        return []
+    path = info.get("path") if isinstance(info.get("path"), str) else None  # type: ignore[union-attr]
+    name = f"{path} (edited by the user)" if path else "edited by the user"
+    return [AttachmentPart("text/x-diff", diff.encode(), name)]
+
+
+def _subagents(text: str, call_id: str) -> list[Part]:
+    """``subagent``: the status of a batch of subagents, ``{status, items[{index, prompt,
+    status, result?, error?}]}``, the last (not partial) entry holding what each was asked
+    and found. Each is a call with its prompt and, once it ended, its result or error
+    (``use_subagents``, the request for approval, holds the prompts again and is skipped)."""
+    info = _object(text)
+    items = info.get("items") if info else None
+    parts: list[Part] = []
+    for n, item in enumerate(items if isinstance(items, list) else []):
+        if not isinstance(item, dict) or not isinstance(item.get("prompt"), str):
+            continue
+        ident = f"{call_id}-{item.get('index', n)}"
+        name = item.get("subagentName") if isinstance(item.get("subagentName"), str) else None
+        parts.append(ToolCallPart("subagent", {"prompt": item["prompt"]}, ident, name))
+        status = item.get("status")
+        if status in ("completed", "failed", "timeout", "cancelled"):
+            said = item.get("result") if status == "completed" else item.get("error")
+            output = said if isinstance(said, str) else str(status)
+            parts.append(ToolResultPart(output, ident, status != "completed"))
+    return parts
 
 
 def _question(text: str) -> list[Part]:
@@ -201,6 +255,11 @@ def _merge_output(messages: list[Message], call_id: str | None, text: str) -> bo
                                last.timestamp, last.model)  # fmt: skip
         return True
     return False
+
+
+def _file(path: str) -> Part:
+    """A file the person attached: the entry holds its path, Cline read it when sending."""
+    return AttachmentPart(mimetypes.guess_type(path)[0] or "application/octet-stream", None, path)
 
 
 def _image(value: Any) -> Part | None:

@@ -13,6 +13,8 @@ import orjson
 
 from ...errors import Problem
 from ...model import (
+    CommandOutputPart,
+    CommandPart,
     Message,
     NoticePart,
     Part,
@@ -23,8 +25,9 @@ from ...model import (
     ToolResultPart,
     Usage,
 )
-from .._jsonl import parse_timestamp
+from .._jsonl import json_text, parse_timestamp
 from . import SOURCE
+from .attachments import attachment_parts, result_extras
 
 # Known types that carry nothing for a note (system prompt, notices, hooks, bookkeeping).
 DROPPED = {
@@ -98,6 +101,7 @@ class EventLog:
         self.agents: dict[str, _Thread] = {}  # delegating toolCallId -> thread
         self.agent_calls: dict[str, str] = {}  # envelope agentId -> delegating toolCallId
         self.calls: dict[str, ToolCallPart] = {}
+        self.user_calls: set[str] = set()  # tools the person ran themselves (``!cmd``)
         self.context: dict[str, Any] = {}
         self.trusted: str | None = None
         self.title: str | None = None
@@ -199,11 +203,13 @@ class EventLog:
         return thread.model(self.model) if thread is self.main else None
 
     def on_user(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
-        if _str(data.get("source")) not in (None, "user"):
-            return  # injected by a skill or the harness, not typed
+        if _str(data.get("source")) not in (None, "user") or data.get("isAutopilotContinuation"):
+            return  # injected by a skill, autopilot's continuation loop or the harness
         text = data.get("content")
-        if isinstance(text, str) and text.strip():
-            thread.add("user", [TextPart(text)], event.get("id"), when)
+        parts: list[Part] = [TextPart(text)] if isinstance(text, str) and text.strip() else []
+        parts += attachment_parts(data.get("attachments"))  # files, selections, images
+        if parts:
+            thread.add("user", parts, event.get("id"), when)
             thread.reasoning.clear()
 
     def on_reasoning(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
@@ -243,11 +249,28 @@ class EventLog:
                 parts.append(call)
         thread.add("assistant", parts, event.get("id"), when, model)
 
+    def on_user_tool(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        """``tool.user_requested``: the person ran a tool themselves (a ``!`` shell command):
+        their turn, as a command, and its output theirs too (not the model's tool call)."""
+        call_id = data.get("toolCallId")
+        if not isinstance(call_id, str) or call_id in self.calls:
+            return
+        self.user_calls.add(call_id)
+        name = _str(data.get("toolName")) or "tool"
+        arguments = _arguments(data.get("arguments"))
+        command = arguments.get("command") if isinstance(arguments, dict) else None
+        if isinstance(command, str) and command.strip():
+            part = CommandPart(command, shell=True)
+        else:
+            shown = f" {json_text(arguments)}" if arguments else ""
+            part = CommandPart(f"{name}{shown}")
+        thread.add("user", [part], event.get("id"), when)
+
     def on_tool_start(
         self, thread: _Thread, event: dict, data: dict, when: datetime | None
     ) -> None:
         call_id = data.get("toolCallId")
-        if not isinstance(call_id, str) or call_id in self.calls:
+        if not isinstance(call_id, str) or call_id in self.calls or call_id in self.user_calls:
             return
         call = ToolCallPart(str(data.get("toolName") or "tool"), data.get("arguments"), call_id)
         self._remember(call)
@@ -269,8 +292,12 @@ class EventLog:
         metrics = telemetry.get("metrics") if isinstance(telemetry, dict) else None
         millis = metrics.get("durationMs") if isinstance(metrics, dict) else None
         duration = millis / 1000 if isinstance(millis, int | float) and millis > 0 else None
-        part = ToolResultPart(output, call_id, is_error=failed, duration=duration)
-        thread.add("tool", [part], event.get("id"), when)
+        exit_code, media = result_extras(result.get("contents"), data.get("shellExecution"))
+        if call_id in self.user_calls:
+            thread.add("user", [CommandOutputPart(output, failed), *media], event.get("id"), when)
+            return
+        part = ToolResultPart(output, call_id, failed, exit_code, duration)
+        thread.add("tool", [part, *media], event.get("id"), when)
 
     def on_subagent(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
         call_id = data.get("toolCallId")
@@ -307,6 +334,12 @@ class EventLog:
         text = _str(data.get("reason")) or ""
         thread.add("system", [NoticePart("interrupted", text)], event.get("id"), when)
 
+    def on_rewind(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        """``session.snapshot_rewind`` ``{upToEventId, eventsRemoved}``: the person went back
+        to an earlier point; the events it removed stay above (the log keeps them), and the
+        conversation goes on from here."""
+        thread.add("system", [NoticePart("rewound")], event.get("id"), when)
+
     def on_error(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
         text = _str(data.get("message")) or ""
         notice = "error" if event["type"] == "session.error" else "notification"
@@ -332,9 +365,11 @@ _HANDLERS = {
     "session.error": EventLog.on_error,
     "session.warning": EventLog.on_error,
     "abort": EventLog.on_abort,
+    "session.snapshot_rewind": EventLog.on_rewind,
     "user.message": EventLog.on_user,
     "assistant.message": EventLog.on_assistant,
     "assistant.reasoning": EventLog.on_reasoning,
+    "tool.user_requested": EventLog.on_user_tool,
     "tool.execution_start": EventLog.on_tool_start,
     "tool.execution_complete": EventLog.on_tool_done,
     "subagent.started": EventLog.on_subagent,

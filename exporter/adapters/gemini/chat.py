@@ -53,6 +53,9 @@ class Chat:
 
     meta: dict[str, Any] = field(default_factory=dict)
     records: Any = field(default_factory=dict)  # id -> record, or StreamedRecords
+    # Messages the conversation went on with after a rewind dropped later ones.
+    rewound: set[str] = field(default_factory=set)
+    after_rewind: bool = False  # a rewind dropped messages; the next new one continues
 
 
 def read_chat(
@@ -164,6 +167,9 @@ def _read_jsonl(path: Path, chat: Chat, problems: list[Problem], file_no: int | 
         elif "$rewindTo" in obj and isinstance(obj["$rewindTo"], str | None):
             _rewind(chat, obj["$rewindTo"])
         elif isinstance(obj.get("id"), str):
+            if chat.after_rewind and obj["id"] not in chat.records:
+                chat.rewound.add(obj["id"])
+                chat.after_rewind = False
             # A known id keeps its place and takes the new value.
             chat.records[obj["id"]] = obj if file_no is None else (file_no, number)
         elif "sessionId" in obj:
@@ -179,6 +185,8 @@ def _rewind(chat: Chat, target: Any) -> None:
     start = ids.index(target) if target in chat.records else 0
     for key in ids[start:]:
         del chat.records[key]
+        chat.rewound.discard(key)
+    chat.after_rewind = chat.after_rewind or start < len(ids)
 
 
 @dataclass(slots=True)
@@ -214,6 +222,9 @@ def iter_messages(
         if when:
             out.first = out.first or when
             out.last = when
+        if key in chat.rewound:
+            # The person went back (/rewind): what followed that point is gone from the log.
+            yield Message("system", (NoticePart("rewound"),), f"{key}#rewound", when)
         if kind == "user":
             parts = user_parts(rec)
             if parts:
@@ -265,8 +276,11 @@ def strip_references(text: str) -> str:
 
 
 def user_parts(rec: dict[str, Any]) -> list[Part]:
-    shown = rec.get("displayContent")
-    text = shown if isinstance(shown, str) and shown.strip() else content_text(rec.get("content"))
+    """What the person typed: ``displayContent`` when there is one (a string or, like
+    ``content``, a Part list: a custom command as typed, not the prompt it expands to),
+    else ``content``; images from ``content``."""
+    shown = content_text(rec.get("displayContent"))
+    text = shown if shown.strip() else content_text(rec.get("content"))
     parts: list[Part] = []
     text = strip_references(text)
     if text.strip():
@@ -276,7 +290,8 @@ def user_parts(rec: dict[str, Any]) -> list[Part]:
 
 
 def inline_data(content: Any) -> list[Part]:
-    """Images and files pasted into a prompt (``inlineData`` base64 parts)."""
+    """Images and files in a Part list (``inlineData`` base64 parts): pasted into a prompt,
+    or returned by a tool (``read_file`` of an image)."""
     out: list[Part] = []
     for part in content if isinstance(content, list) else []:
         data = part.get("inlineData") if isinstance(part, dict) else None
@@ -312,6 +327,7 @@ def _assistant_parts(rec: dict[str, Any], key: str, children: dict[str, str]) ->
         result = _result(call, call_id)
         if result:
             parts.append(result)
+        parts.extend(inline_data(call.get("result")))  # an image a tool read, for instance
     return parts
 
 

@@ -193,7 +193,10 @@ def checkpoint_messages(history: list[dict[str, Any]]) -> list[Message]:
         if role == "user":
             parts.extend(inline_data(content.get("parts")))
         if parts:
-            typed = any(p.kind in ("text", "attachment") for p in parts)
+            # An image beside a tool's response is what the tool returned, not a paste.
+            answered = any(p.kind == "tool_result" for p in parts)
+            typed = any(p.kind == "text" or (p.kind == "attachment" and not answered)
+                        for p in parts)  # fmt: skip
             speaker = "assistant" if role != "user" else "user" if typed else "tool"
             out.append(Message(speaker, tuple(parts), f"{n}"))
     return out

@@ -19,10 +19,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 from ...errors import Problem
 from ...model import (
     AttachmentPart,
+    CommandOutputPart,
     Message,
     NoticePart,
     Part,
@@ -40,6 +42,13 @@ from ..vscode import project_of_path
 # Part types that carry nothing to show: step boundaries, file-system snapshots, @agent
 # mentions (the prompt's text already names the agent).
 _SILENT = frozenset({"step-start", "snapshot", "agent"})
+# A session's ``revert`` ({messageID, partID?, snapshot?, diff?}) is an /undo not yet
+# settled: OpenCode restored the files, hides the messages from there on, and deletes them
+# when the conversation goes on (or brings them back on /redo).
+_UNDONE = (
+    "Undone with /undo from here: OpenCode restored the files and hides what follows "
+    "(it is deleted if the conversation goes on, restored on /redo)."
+)
 # The title OpenCode gives a session until the model names it: no title at all.
 _DEFAULT_TITLE = re.compile(
     r"(New session - |Child session - )\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z"
@@ -64,6 +73,8 @@ def to_session(
     """The model session and what was skipped (unknown part types, once per session)."""
     info = stored.info
     builder = _Builder()
+    revert = info.get("revert")
+    builder.revert_at = _text(revert.get("messageID")) if isinstance(revert, dict) else None
     problems = list(stored.problems)
     for data, parts in stored.messages:
         try:
@@ -122,6 +133,7 @@ class _Builder:
         self.cwd: str | None = None
         self.first_agent: str | None = None
         self.unknown: Counter[str] = Counter()
+        self.revert_at: str | None = None  # the message a pending /undo goes back to
 
     def add(self, data: dict[str, Any], parts: list[dict[str, Any]]) -> None:
         role = data.get("role")
@@ -129,6 +141,8 @@ class _Builder:
         ident = _text(data.get("id"))
         if self.first_agent is None:
             self.first_agent = _text(data.get("agent"))
+        if ident is not None and ident == self.revert_at:
+            self._emit("system", [NoticePart("notification", _UNDONE)], f"{ident}#revert", when)
         if role == "user":
             self._user(parts, ident, when)
         elif role == "assistant":
@@ -144,7 +158,13 @@ class _Builder:
             if kind == "text":
                 text = _text(part.get("text"))
                 if text and not part.get("ignored"):
-                    (injected if part.get("synthetic") else typed).append(TextPart(text))
+                    if part.get("synthetic"):
+                        # Not typed: what OpenCode added (an @-mentioned file as read, a
+                        # hint), shown folded as output apart from the prompt, never as text
+                        # that reads as the person's.
+                        injected.append(CommandOutputPart(text))
+                    else:
+                        typed.append(TextPart(text))
             elif kind == "compaction":
                 trigger = "auto" if part.get("auto") else "manual"
                 self._emit("system", [SummaryPart("", trigger)], ident, when)
@@ -284,14 +304,23 @@ def _tool(part: dict[str, Any]) -> list[Part]:
         exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None,
         duration,
     )
-    return [call, result]
+    # Files the tool returned (an image it read, a screenshot): file parts of their own.
+    attached = state.get("attachments")
+    files = (
+        [_attachment(a) for a in attached if isinstance(a, dict)]
+        if isinstance(attached, list)
+        else []
+    )
+    return [call, result, *files]
 
 
 def _attachment(part: dict[str, Any]) -> AttachmentPart:
     """A file part; a ``data:`` URL is decoded, other URLs name a file kept elsewhere."""
     mime = _text(part.get("mime")) or "application/octet-stream"
-    name = _text(part.get("filename"))
     url = part.get("url")
+    source = part.get("source") if isinstance(part.get("source"), dict) else {}
+    # An @-mentioned file without a filename is named by its path (source, or file:// URL).
+    name = _text(part.get("filename")) or _text(source.get("path")) or _file_path(url)
     data = None
     if isinstance(url, str) and url.startswith("data:") and ";base64," in url[:200]:
         try:
@@ -299,6 +328,12 @@ def _attachment(part: dict[str, Any]) -> AttachmentPart:
         except (binascii.Error, ValueError):
             data = None
     return AttachmentPart(mime, data, name)
+
+
+def _file_path(url: Any) -> str | None:
+    if not isinstance(url, str) or not url.startswith("file://"):
+        return None
+    return _text(unquote(urlparse(url).path))
 
 
 def _error_notice(error: dict[str, Any]) -> NoticePart:

@@ -27,7 +27,7 @@ from ..base import FileStamp, listed, read_regular
 if TYPE_CHECKING:  # the converter is imported when a session is read, not by discovery
     from .convert import StoredSession
 
-_SESSION_COLUMNS = ("id", "parent_id", "title", "directory", "project_id", "model")
+_SESSION_COLUMNS = ("id", "parent_id", "title", "directory", "project_id", "model", "revert")
 _TIME_COLUMNS = ("time_created", "time_updated")
 
 
@@ -95,6 +95,7 @@ class OpenCodeDatabase:
             "directory": row.get("directory"),
             "time": {"created": row.get("time_created"), "updated": row.get("time_updated")},
             "model": decode_json(row.get("model")),
+            "revert": decode_json(row.get("revert")),
         }
         parts: dict[str, list[dict[str, Any]]] = {}
         if "part" in self.db.tables:

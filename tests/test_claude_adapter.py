@@ -579,3 +579,48 @@ def test_a_resumed_session_leaves_out_the_copy_of_the_one_it_continues(tmp_path)
     assert (by_id[RESUMED_AGAIN].usage.input_tokens, by_id[RESUMED_AGAIN].usage.output_tokens) == (
         300, 30
     )  # fmt: skip
+
+
+@pytest.mark.parametrize("idle_fork", [False, True])
+def test_a_fork_whose_origin_goes_on_loses_no_line_from_either_note(tmp_path, idle_fork):
+    """--fork-session leaves the origin resumable: when it goes on after the fork, which file
+    copies which can no longer be told from the lines, and a rule by which ended first
+    flipped (the origin, read again, left out its own start as "the fork's", while the
+    fork's note, unchanged, had left it out already: the start was in no note). Now only
+    a file holding another one whole, and going further, leaves its lines out; every prompt
+    stays in some note at every step, also beside a fork that never got a prompt."""
+    folder = projects(tmp_path)
+    fork_id, idle_id = RESUMED, RESUMED_AGAIN
+    origin = ClaudeSession(SID)
+    origin.user("add a cache")
+    origin.assistant("Added an LRU cache.")
+    origin.write(folder / f"{SID}.jsonl")
+    if idle_fork:  # forked, never prompted: the same lines as the origin
+        idle = ClaudeSession(idle_id, start="2026-11-21T09:00:00Z")
+        idle.lines = [line.replace(SID, idle_id) for line in origin.lines]
+        idle.write(folder / f"{idle_id}.jsonl")
+    fork = ClaudeSession(fork_id, start="2026-11-21T10:00:00Z")
+    fork.lines = [line.replace(SID, fork_id) for line in origin.lines]
+    fork.last = origin.last
+    fork.user("in the fork")
+    fork.assistant("forked reply")
+    fork.write(folder / f"{fork_id}.jsonl")
+    vault = tmp_path / "v"
+
+    def prompts_in_notes() -> list[str]:
+        run_export(ExportOptions(vault=vault, home=tmp_path, timezone=UTC))
+        text = "\n".join((vault / p).read_text() for p in note_files(vault))
+        return [p for p in ("add a cache", "in the fork", "back in the origin") if p in text]
+
+    assert prompts_in_notes() == ["add a cache", "in the fork"]
+    by_id = {s.session_id: s for s in load_all(tmp_path)[0]}
+    assert texts(by_id[fork_id], "user") == ["in the fork"]
+    assert by_id[fork_id].forked_from in (SID, idle_id)  # these two hold the same lines
+    origin.user("back in the origin", seconds=5 * 86400)  # after the fork's last line
+    origin.assistant("origin reply")
+    origin.write(folder / f"{SID}.jsonl")
+    assert prompts_in_notes() == ["add a cache", "in the fork", "back in the origin"]
+    by_id = {s.session_id: s for s in load_all(tmp_path)[0]}
+    assert "in the fork" in texts(by_id[fork_id], "user")  # read again: the start, too
+    if not idle_fork:
+        assert texts(by_id[SID], "user") == ["add a cache", "back in the origin"]

@@ -235,22 +235,29 @@ def _first_conversation(path: Path, limit: int = 200) -> tuple[str, str] | None:
                     obj = orjson.loads(raw)
                 except orjson.JSONDecodeError:
                     continue
-                if not isinstance(obj, dict) or obj.get("type") not in ("user", "assistant"):
+                if _conversation(obj) is None:
                     continue
-                if obj.get("isSidechain") or obj.get("agentId"):
-                    continue
-                uuid, session = obj.get("uuid"), obj.get("sessionId")
-                if isinstance(uuid, str) and _plausible_id(session):
-                    return uuid, str(session)
-                return None
+                uuid, session = obj["uuid"], obj.get("sessionId")
+                return (uuid, str(session)) if _plausible_id(session) else None
     except OSError:
         pass
     return None
 
 
-def _conversation_uuids(path: Path) -> set[str]:
-    """The uuids of a file's conversational lines."""
+def _conversation(obj: Any) -> str | None:
+    """The uuid of a user or assistant line of the main conversation (not a sidechain's)."""
+    if not isinstance(obj, dict) or obj.get("type") not in ("user", "assistant"):
+        return None
+    if obj.get("isSidechain") or obj.get("agentId"):
+        return None
+    uuid = obj.get("uuid")
+    return uuid if isinstance(uuid, str) else None
+
+
+def _uuids(path: Path) -> tuple[set[str], str | None]:
+    """The uuids of a file's lines, and its last conversational line's."""
     found: set[str] = set()
+    last = None
     try:
         with open_regular(path) as f:
             for raw in f:
@@ -260,18 +267,55 @@ def _conversation_uuids(path: Path) -> set[str]:
                     continue
                 if isinstance(obj, dict) and isinstance(uuid := obj.get("uuid"), str):
                     found.add(uuid)
+                    last = _conversation(obj) or last
     except OSError:
         pass
-    return found
+    return found, last
+
+
+def _last_conversation(path: Path) -> str | None:
+    """The uuid of a file's last conversational line, from its tail (None if the tail holds
+    none whole: then nothing is taken for a copy)."""
+    try:
+        with open_regular(path) as f:
+            size = path.stat().st_size
+            f.seek(max(0, size - (256 << 10)))
+            lines = f.read().split(b"\n")
+    except OSError:
+        return None
+    for raw in reversed(lines[1:] if size > (256 << 10) else lines):  # [0]: maybe cut
+        try:
+            uuid = _conversation(orjson.loads(raw))
+        except orjson.JSONDecodeError:
+            continue
+        if uuid is not None:
+            return uuid
+    return None
+
+
+def _mentions(path: Path, word: str) -> bool:
+    """Does the file hold ``word`` (a uuid) anywhere? One pass at memory speed."""
+    import mmap
+
+    try:
+        with open_regular(path) as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            return m.find(word.encode()) >= 0
+    except (OSError, ValueError):  # ValueError: an empty file
+        return False
 
 
 class Replays:
     """FORMATS.md §1.7: a resumed (older Claude Code) or forked session is a new file, with
     a new session id, that starts with a copy of the conversation it continues (the same
-    uuids). Which lines of a session file are such a copy, and of which session: a file
-    whose first conversational line opens another session file of the same folder (with
-    another session id) that ended before it. The first lines of a folder's files are read
-    once per run, an origin's whole file only when a copy of it is found."""
+    uuids). Which lines of a session file are such a copy, and of which session: the lines
+    of another session file of the same folder (another session id) that opens with the
+    same conversational line and is wholly inside this one (this file holds its last
+    conversational line), while this one goes on past it (its own last line is not that
+    file's). Only a strictly larger file leaves lines out, so whichever is read when, each
+    line is in the note of the smallest file holding it: never in none. A fork whose origin
+    went on afterwards holds neither inside the other, and both notes keep the shared start.
+    The first lines of a folder's files are read once per run, a candidate's whole file
+    only when it opens like this one."""
 
     def __init__(self) -> None:
         self._firsts: dict[Path, dict[str, list[tuple[Path, str]]]] = {}
@@ -289,21 +333,18 @@ class Replays:
         others = [(p, sid) for p, sid in firsts.get(mine[0], ()) if sid != mine[1] and p != path]
         if not others:
             return set(), None
-        try:
-            rank = (_last_timestamp(path), path.stat().st_size)
-            earlier = []
-            for other, sid in others:
-                other_rank = (_last_timestamp(other), other.stat().st_size)
-                if other_rank < rank:
-                    earlier.append((other_rank, sid, other))
-        except OSError:
+        my_last = _last_conversation(path)
+        if my_last is None:
             return set(), None
-        if not earlier:
-            return set(), None  # this is the origin (or an unrelated copy that ends later)
         copied: set[str] = set()
-        for _, _, other in earlier:
-            copied |= _conversation_uuids(other)
-        return copied, max(earlier)[1]
+        origin: tuple[int, str] | None = None  # the largest copy: the session continued
+        for other, sid in others:
+            theirs, their_last = _uuids(other)
+            if their_last is None or my_last in theirs or not _mentions(path, their_last):
+                continue  # not inside this file, or this file goes no further than it
+            copied |= theirs
+            origin = max(origin or (0, ""), (len(theirs), sid))
+        return copied, origin[1] if origin else None
 
 
 def _firsts_by_uuid(folder: Path) -> dict[str, list[tuple[Path, str]]]:

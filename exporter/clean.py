@@ -25,6 +25,7 @@ Becomes = Literal[
     "output",  # what a command printed
     "error_output",  # what a command printed on stderr
     "shell",  # a `!` shell line the person typed
+    "memory",  # a `#` line the person typed: text added to Claude Code's memory
     "notice",  # a harness notice worth one line (its <summary> is kept)
     "shell_block",  # <command> and <result> of a shell command the person ran
 ]
@@ -47,7 +48,7 @@ INJECTED: tuple[Wrapper, ...] = (
     Wrapper("ide_opened_file", "remove"),
     Wrapper("ide_selection", "remove"),
     Wrapper("ide_diagnostics", "remove"),
-    Wrapper("user-memory-input", "remove"),
+    Wrapper("user-memory-input", "memory"),
     Wrapper("teammate-message", "remove"),
     Wrapper("cross-session-message", "remove"),
     Wrapper("command-name", "command"),
@@ -281,6 +282,8 @@ def _clean_text(text: str, stripped: str) -> list[Part]:
             args = inner
         elif wrapper.becomes == "shell" and inner:
             parts.append(CommandPart(inner, shell=True))
+        elif wrapper.becomes == "memory" and inner:
+            parts.append(CommandPart(f"# {inner}"))  # shown as typed
         elif wrapper.becomes in ("output", "error_output") and inner:
             parts.append(CommandOutputPart(inner, is_error=wrapper.becomes == "error_output"))
         elif wrapper.becomes == "shell_block":

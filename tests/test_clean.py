@@ -52,6 +52,10 @@ def test_command_output_and_shell_lines():
         CommandOutputPart("boom", True)
     ]
     assert clean_user_text("<bash-input>ls -la</bash-input>") == [CommandPart("ls -la", shell=True)]
+    # What the person typed after "#" to save to Claude Code's memory: theirs, shown as
+    # typed (it was removed as harness text)
+    memory = "<user-memory-input>use uv, not pip</user-memory-input>"
+    assert clean_user_text(memory) == [CommandPart("# use uv, not pip")]
     assert clean_user_text("<bash-stdout>a\nb</bash-stdout><bash-stderr></bash-stderr>") == [
         CommandOutputPart("a\nb")
     ]

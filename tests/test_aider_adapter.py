@@ -253,13 +253,20 @@ def test_nothing_configured_on_the_real_home_is_reported_not_guessed(tmp_path):
     assert len(sessions) == 2 and sessions[0].cwd == str(home / "src" / "greeter")
 
 
-def test_a_relocated_log_named_by_the_environment_is_read_on_the_real_home(tmp_path):
+def test_a_relocated_log_named_by_the_environment_is_read_on_the_real_home(tmp_path, monkeypatch):
     path = two_runs().write(tmp_path / "elsewhere")
     named = path.rename(tmp_path / "elsewhere" / "chat.md")
     env = {"AIDER_CHAT_HISTORY_FILE": str(named)}
     assert not roots_unset(SourceContext(tmp_path / "home", env, True))
     assert len(load(tmp_path / "home", env=env, real=True)[0]) == 2
     assert load(tmp_path / "home", env=env, real=False)[0] == []  # not under --home
+    # sources and doctor list it where it is: they said "looked in nowhere", 0 sessions
+    from exporter.sources import list_sources
+
+    monkeypatch.setattr(os, "environ", {**os.environ, **env, "HOME": str(tmp_path / "home")})
+    monkeypatch.setattr(Path, "home", lambda: tmp_path / "home")
+    (row,) = [r for r in list_sources(None, ["aider"]) if r.source == "aider"]
+    assert (row.path, row.sessions) == (tmp_path / "elsewhere", 2)
 
 
 def test_each_run_is_a_unit_and_an_append_changes_only_the_last_ones(tmp_path):
@@ -352,3 +359,24 @@ def test_prompts_are_dated_from_the_input_history(tmp_path):
     assert first.ended_at == datetime(2025, 3, 1, 9, 20, tzinfo=UTC)
     assert second.messages[0].timestamp == datetime(2025, 3, 2, 18, 1, tzinfo=UTC)
     assert second.messages[2].timestamp is None  # "!ls docs" was not in the history
+
+
+def test_a_header_or_input_time_with_no_local_time_costs_only_that_time(tmp_path, monkeypatch):
+    """Year 1 on a machine east of UTC has no local time: converting it raised out of the
+    reader (a damaged header or input-history entry stopped the whole log)."""
+    import time
+
+    from exporter.adapters.aider import read_input_history
+    from exporter.adapters.aider_log import parse_header
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        assert parse_header("0001-01-01 00:00:00") is None
+        assert parse_header("2025-03-02 18:00:00").hour == 9
+        history = tmp_path / ".aider.input.history"
+        history.write_text("\n# 0001-01-01 00:00:00.1\n+lost\n\n# 2025-03-02 18:00:00.5\n+kept\n")
+        assert [text for _, text in read_input_history(history)] == ["kept"]
+    finally:
+        monkeypatch.undo()
+        time.tzset()

@@ -107,15 +107,25 @@ class AiderAdapter:
         """What to do before this source can be read (``sources`` and ``doctor`` say it)."""
         return UNSET_HINT if roots_unset(ctx) else None
 
-    def roots(self, ctx: SourceContext) -> list[Path]:
+    def _searched(self, ctx: SourceContext) -> list[Path]:
         configured = ctx.configured(SOURCE)
         if configured:
             return configured
         return [] if ctx.real_home else [ctx.home / HOME_DEFAULT]
 
+    def roots(self, ctx: SourceContext) -> list[Path]:
+        """The folders searched, and the folder of ``$AIDER_CHAT_HISTORY_FILE``: ``sources``
+        and ``doctor`` list what was found under each (they said "looked in nowhere")."""
+        named = (
+            [Path(ctx.env[ENV_FILE]).expanduser().parent]
+            if (ctx.real_home and ctx.env.get(ENV_FILE))
+            else []
+        )
+        return [*self._searched(ctx), *named]
+
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
         seen: set[Path] = set()
-        files = [f for root in self.roots(ctx) for f in history_files(root)]
+        files = [f for root in self._searched(ctx) for f in history_files(root)]
         if ctx.real_home and ctx.env.get(ENV_FILE):
             named = Path(ctx.env[ENV_FILE]).expanduser()
             if named.is_file():
@@ -172,12 +182,12 @@ def read_input_history(path: Path) -> list[tuple[datetime, str]]:
     for line in text.splitlines():
         if line.startswith("# "):
             try:
-                local = datetime.fromisoformat(line[2:].strip())
-            except ValueError:
+                when = datetime.fromisoformat(line[2:].strip()).astimezone().astimezone(UTC)
+            except (ValueError, OverflowError, OSError):  # not a time, or none here
                 current = None
                 continue
             current = []
-            entries.append((local.astimezone().astimezone(UTC), current))
+            entries.append((when, current))
         elif line.startswith("+") and current is not None:
             current.append(line[1:])
     return sorted((when, "\n".join(lines)) for when, lines in entries)

@@ -80,9 +80,9 @@ def parse_header(header: str | None) -> datetime | None:
     """A header's local time as UTC (Aider writes this machine's local time, no zone)."""
     try:
         local = datetime.strptime(header or "", "%Y-%m-%d %H:%M:%S")
-    except ValueError:
+        return local.astimezone().astimezone(UTC)
+    except (ValueError, OverflowError, OSError):  # no such time here (year 1 east of UTC)
         return None
-    return local.astimezone().astimezone(UTC)
 
 
 def header_time(run: Run, path: Path, problems: list[Problem]) -> datetime | None:

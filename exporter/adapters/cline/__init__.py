@@ -36,12 +36,11 @@ from ...errors import Problem, SourceError
 from .._jsonl import read_index_json
 from .._sqlite import Database, decode_json
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext, index_unreadable, listed
-from ..vscode import user_dirs
+from ..vscode import VSCODE_VARIABLES, user_dirs
 from .load import API_FILE, METADATA_FILE, UI_FILE, load_sdk, load_task
 
 EDITORS = ["Code", "Code - Insiders", "Cursor", "Windsurf", "VSCodium", "Positron", "Antigravity"]
 # What vscode.user_dirs honours on the real home.
-VSCODE_VARIABLES = ("APPDATA", "VSCODE_APPDATA", "XDG_CONFIG_HOME", "VSCODE_PORTABLE")
 REMOTE_USER_DIRS = [".vscode-server/data/User", ".vscode-server-insiders/data/User",
                     ".vscode-remote/data/User"]  # fmt: skip
 # What each index gives its sessions (told when it cannot be read).

@@ -37,11 +37,16 @@ def _represent_datetime(dumper: yaml.SafeDumper, value: datetime) -> yaml.Node:
 # package) resolves to something other than a string. PyYAML already quotes what YAML 1.1
 # would read differently (``yes``, ``on``, ``10:30``, ``2026-01-01``); these it does not
 # (``1e5``, ``0o17``), so a session titled ``1e5`` would get the number 100000 as title.
+# Readers take digits with underscores too (ruamel.yaml reads ``08_`` as 8, ``1_0.5`` as
+# 10.5; the JavaScript readers allow ``1_000``): quoted as well.
 _YAML12_NOT_STR = re.compile(
     r"~|null|Null|NULL|true|True|TRUE|false|False|FALSE"
     r"|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
     r"|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
+    r"|[-+]?0b[0-1_]+|[-+]?0o?[0-7_]+|[-+]?0x[0-9a-fA-F_]+|[-+]?[0-9][0-9_]*|[-+][0-9_]+"
+    r"|[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+"
+    r"|[-+]?\.[0-9_]+(?:[eE][-+]?[0-9]+)?"
 )
 
 # The usual characters: \x20-\x7e \xa1-\u167f \u1681-\u1fff \u2010-\u2027 \u2030-\u205e

@@ -20,6 +20,7 @@ TRAPS = [
     "a: b", "#hash", "a #b", "[x]", "{x}", "*alias", "&anchor", "!tag", "%directive", "@at",
     "`tick", "'quoted'", '"dq"', "|", ">", "x\\y", " lead", "trail ", "\u00a0nbsp", "tab\tin",
     "=", "<<", "0.1.2", "1,000", "0b101", "1e5 sessions",
+    "08_", "0_8", "1_", "+1_2", "1__2", "1_0.5", "1.5_", "._5", "0x_1F", "0o1_7", "0b1_0",
 ]  # fmt: skip
 
 
@@ -48,7 +49,10 @@ def test_classic_yaml_traps_stay_strings(value):
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.text(st.characters(exclude_categories=["Cs"]), max_size=40))
+@given(
+    st.text(st.characters(exclude_categories=["Cs"]), max_size=40)
+    | st.text("0123456789_.+-eEbox", max_size=8)  # numbers as lenient readers take them
+)
 def test_any_string_round_trips_in_yaml_1_1_and_1_2(value):
     _round_trips(value)
 

@@ -624,3 +624,18 @@ def test_a_fork_whose_origin_goes_on_loses_no_line_from_either_note(tmp_path, id
     assert "in the fork" in texts(by_id[fork_id], "user")  # read again: the start, too
     if not idle_fork:
         assert texts(by_id[SID], "user") == ["add a cache", "back in the origin"]
+
+
+@pytest.mark.parametrize("odd", [["not", "an", "object"], "text", 7, True])
+def test_an_attachment_line_that_is_no_object_costs_only_that_line(tmp_path, odd):
+    """Found by review: ``attachment`` was taken for an object, and a list lost the session
+    ("'list' object has no attribute 'get'", no line named)."""
+    s = ClaudeSession(SID)
+    s.user("first")
+    s.assistant("reply one")
+    s.raw({"type": "attachment", "uuid": "att1", "parentUuid": s.last, "timestamp": s.tick(),
+           "attachment": odd})  # fmt: skip
+    s.user("second")
+    s.assistant("reply two")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    assert texts(only(load_all(tmp_path)[0]), "user") == ["first", "second"]

@@ -535,3 +535,48 @@ def test_an_image_a_tool_returned_is_an_attachment_not_base64(tmp_path):
         ("attachment", None, png),
     ]
     assert encoded not in json.dumps([p.output for p in tool.parts if p.kind == "tool_result"])
+
+
+_ODD_PARTS = [  # each lost its whole session (a value used as a key, iterated, or a URL)
+    {"kind": ["x"]},
+    {"kind": {}},
+    {"kind": "questionCarousel", "questions": 5},
+    {"kind": "questionCarousel", "questions": [{"id": "a", "options": 3}], "data": {"a": "x"}},
+    {"kind": "questionCarousel", "questions": [{"id": ["a"], "title": "T"}], "data": {"a": 1}},
+    {"kind": "questionCarousel", "data": {"a": {"selectedValues": [[1]]}},
+     "questions": [{"id": "a", "options": [{"label": "L", "value": ["v"]}]}]},
+    {"kind": "questionCarousel", "questions": [{"id": "a"}], "data": {"a": {"selectedValue": {}}}},
+    {"kind": "textEditGroup", "uri": "file://[x", "edits": [[{"text": "t", "range": {}}]]},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("part", _ODD_PARTS, ids=range(len(_ODD_PARTS)))
+def test_a_value_of_an_unexpected_type_in_a_part_costs_nothing_else(tmp_path, part):
+    """Found by a review of today's new shapes: each of these raised out of the reader."""
+    response = [markdown("before the odd part"), part, markdown("after it")]
+    odd_variables = {"variables": [{"kind": ["file"]}, {"kind": "file", "value": "http://[x"}]}
+    model_round = {"metadata": {"toolCallRounds": [{"toolCalls": [{"id": "c", "arguments": "[" * 100_000}]}]}}  # fmt: skip
+    requests = [
+        request(0, "first ask", response, variableData=odd_variables, result=model_round),
+        request(1, "second ask", [markdown("second reply")]),
+    ]
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json",
+          session(SID, requests))  # fmt: skip
+    (s,), _ = load(tmp_path)
+    shown = texts(s)
+    assert shown[0] == "first ask" and "second reply" in shown
+    assert any("after it" in t for t in shown)
+
+
+def test_a_long_line_by_line_edit_is_joined_in_linear_time(tmp_path):
+    """Joining each streamed line onto the text so far was quadratic: 20,000 lines took 3 s."""
+    import time
+
+    from exporter.adapters.copilot_context import _line_runs
+
+    span = {"startColumn": 1, "endColumn": 1}
+    edits = [({**span, "startLineNumber": i, "endLineNumber": i}, f"line {i}") for i in range(1, 100_001)]  # fmt: skip
+    started = time.perf_counter()
+    ((whole, text),) = _line_runs(edits)
+    assert time.perf_counter() - started < 5  # quadratic: minutes
+    assert whole["endLineNumber"] == 100_000 and text.count("\n") == 99_999

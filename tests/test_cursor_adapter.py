@@ -388,3 +388,17 @@ def test_an_edit_tools_copy_of_the_whole_file_is_not_the_assistants_reply(tmp_pa
     assert "whole_file" not in " ".join(texts(session))
     calls = [p for m in session.messages for p in m.parts if p.kind == "tool_call"]
     assert [c.name for c in calls] == ["apply_patch"]
+
+
+def test_a_context_uri_that_is_no_url_costs_only_itself(tmp_path):
+    """Found by review: urlparse raises on "http://[x" (an unclosed IPv6 bracket), and one
+    such selection lost every composer read with it."""
+    user = tmp_path / CURSOR
+    disk = global_composer()
+    disk[f"bubbleId:{COMPOSER}:b1"]["context"] = {
+        "selections": [{"uri": "http://[x", "rawText": "a"}],
+        "fileSelections": [{"uri": "file://[y"}],
+    }
+    make_db(user / "globalStorage" / "state.vscdb", {}, disk)
+    (session,), problems = load(CursorAdapter(), tmp_path)
+    assert problems == [] and session.messages

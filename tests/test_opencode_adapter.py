@@ -578,3 +578,15 @@ def test_files_a_tool_returned_are_attachments(tmp_path):
     assert kinds == ["tool_call", "tool_result", "attachment", "text"]
     (image,) = [p for m in session.messages for p in m.parts if p.kind == "attachment"]
     assert (image.name, image.data) == ("logo.png", base64.b64decode(PNG))
+
+
+def test_a_file_url_that_is_no_url_costs_only_its_name(tmp_path):
+    """Found by review: urlparse raises on "file://[host/…", and the whole prompt around
+    the file part was skipped, what the person typed too."""
+    store = OpenCodeStore()
+    s = store.session("Odd", "/w/o")
+    store.user(s, text("Please compare these two files carefully"),
+               {"type": "file", "mime": "text/plain", "url": "file://[host/a.ts"})  # fmt: skip
+    store.write_db(tmp_path / DATA / "opencode.db")
+    (session,), problems = load_sessions(OpenCodeAdapter(), tmp_path)
+    assert texts(session, "user") == ["Please compare these two files carefully"]

@@ -131,8 +131,8 @@ class TranscriptBuilder:
         elif kind == "system":
             self._system(rec)
         elif kind == "attachment":
-            attachment = rec.get("attachment") or {}
-            if attachment.get("type") == "queued_command":
+            attachment = rec.get("attachment")
+            if isinstance(attachment, dict) and attachment.get("type") == "queued_command":
                 self._steering(attachment.get("prompt"), rec)
         elif kind == "queue-operation":
             self._queue(rec)

@@ -36,7 +36,9 @@ def variable_parts(request: dict[str, Any]) -> list[AttachmentPart]:
     variables = data.get("variables") if isinstance(data, dict) else None
     found: list[AttachmentPart] = []
     for variable in variables if isinstance(variables, list) else []:
-        if not isinstance(variable, dict) or variable.get("kind") in _NOT_CONTEXT:
+        if not isinstance(variable, dict):
+            continue
+        if isinstance(variable.get("kind"), str) and variable["kind"] in _NOT_CONTEXT:
             continue
         part = _attachment(variable)
         if part and all((p.name, p.data) != (part.name, part.data) for p in found):
@@ -167,14 +169,14 @@ def _edit(span: dict[str, Any], text: str) -> dict[str, Any]:
 def _line_runs(edits: list[tuple[dict[str, Any], str]]) -> list[tuple[dict[str, Any], str]]:
     """Consecutive whole-line edits (column 1, each on the line after the one before) as one
     edit over their lines, their texts a line each."""
-    runs: list[tuple[dict[str, Any], str]] = []
+    runs: list[tuple[dict[str, Any], list[str]]] = []
     for span, text in edits:
         if runs and _follows(runs[-1][0], span):
-            first, joined = runs[-1]
-            runs[-1] = ({**first, "endLineNumber": span.get("endLineNumber")}, f"{joined}\n{text}")
+            runs[-1] = ({**runs[-1][0], "endLineNumber": span.get("endLineNumber")}, runs[-1][1])
+            runs[-1][1].append(text)  # joined once at the end: a long run stays linear
         else:
-            runs.append((span, text))
-    return runs
+            runs.append((span, [text]))
+    return [(span, "\n".join(texts)) for span, texts in runs]
 
 
 def _follows(before: dict[str, Any], span: dict[str, Any]) -> bool:
@@ -209,7 +211,7 @@ def model_calls(request: dict[str, Any]) -> list[tuple[Any, str | None]]:
             if isinstance(args, str):
                 try:
                     args = json.loads(args)
-                except ValueError:
+                except (ValueError, RecursionError):  # "[[[…": nested past Python's stack
                     pass
             held = results.get(call.get("id")) if isinstance(call.get("id"), str) else None
             calls.append((args, _result_text(held) if held is not None else None))
@@ -261,11 +263,11 @@ def question_parts(
     """A ``questionCarousel``: the questions the assistant asked, as a call, and the
     person's answers (``data``: question id -> a string, ``{selectedValue}``,
     ``{selectedValues}``, with any ``freeformValue``) as its result; none when unanswered."""
-    questions = [q for q in part.get("questions") or [] if isinstance(q, dict)]
+    questions = [q for q in _list(part.get("questions")) if isinstance(q, dict)]
     asked = []
     for q in questions:
         entry: dict[str, Any] = {"question": _plain(q.get("title")) or str(q.get("id") or "")}
-        labels = [o.get("label") for o in q.get("options") or [] if isinstance(o, dict)]
+        labels = [o.get("label") for o in _list(q.get("options")) if isinstance(o, dict)]
         if labels:
             entry["options"] = labels
         asked.append(entry)
@@ -276,7 +278,7 @@ def question_parts(
         return call, None
     lines = []
     for q in questions:
-        if q.get("id") in answers:
+        if isinstance(q.get("id"), str) and q["id"] in answers:
             value = _answer(answers[q["id"]], q)
             lines.append(f"{_plain(q.get('title')) or q['id']}: {value}")
     for key, value in answers.items():
@@ -285,29 +287,38 @@ def question_parts(
     return call, ToolResultPart("\n".join(lines), call_id)
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _answer(value: Any, question: dict[str, Any]) -> str:
     labels = {
         o.get("value"): o.get("label")
-        for o in question.get("options") or []
-        if isinstance(o, dict) and isinstance(o.get("label"), str)
+        for o in _list(question.get("options"))
+        if isinstance(o, dict) and isinstance(o.get("label"), str) and _key(o.get("value"))
     }
+
+    def label(v: Any) -> str:
+        return labels.get(v, str(v)) if _key(v) else json.dumps(v, ensure_ascii=False)
+
     if isinstance(value, str):
         return labels.get(value, value)
     if not isinstance(value, dict):
         return json.dumps(value, ensure_ascii=False)
     chosen = value.get("selectedValues")
     picked = (
-        [labels.get(v, str(v)) for v in chosen]
+        [label(v) for v in chosen]
         if isinstance(chosen, list)
-        else (
-            [labels.get(value["selectedValue"], str(value["selectedValue"]))]
-            if value.get("selectedValue") is not None
-            else []
-        )  # fmt: skip
+        else ([label(value["selectedValue"])] if value.get("selectedValue") is not None else [])
     )
     if isinstance(value.get("freeformValue"), str) and value["freeformValue"].strip():
         picked.append(value["freeformValue"])
     return ", ".join(picked) if picked else json.dumps(value, ensure_ascii=False)
+
+
+def _key(value: Any) -> bool:
+    """Can a value of the source be a dict key (a choice's value: a string or a number)?"""
+    return value is None or isinstance(value, str | int | float)
 
 
 def _plain(value: Any) -> str | None:

@@ -300,8 +300,8 @@ def _response(
         elif kind == "warning":
             flush()
             parts.append(NoticePart("error", _string(part.get("content"))))
-        elif kind not in _UI_KINDS and unknown is not None:
-            unknown.add(str(kind))  # a newer kind: reported, in case it held conversation
+        elif unknown is not None and not (isinstance(kind, str) and kind in _UI_KINDS):
+            unknown.add(str(kind)[:80])  # a newer kind: reported, in case it held conversation
         # everything else (progress, confirmations, UI bookkeeping) is not conversation
     flush()
     parts += edit_calls(edits)  # after the text, whose code fences may surround them

@@ -131,8 +131,12 @@ def folder_of_workspace(workspace_dir: Path) -> str | None:
 
 
 def path_from_uri(uri: str) -> str:
-    """``file:///c%3A/Users/me/p`` -> ``c:/Users/me/p``; remote URIs give their path."""
-    parsed = urlparse(uri)
+    """``file:///c%3A/Users/me/p`` -> ``c:/Users/me/p``; remote URIs give their path; one
+    that cannot be parsed (``http://[x``) is given as it is."""
+    try:
+        parsed = urlparse(uri)
+    except ValueError:
+        return uri
     path = unquote(parsed.path)
     if re.match(r"^/[A-Za-z]:", path):
         path = path[1:]

@@ -333,7 +333,10 @@ def _attachment(part: dict[str, Any]) -> AttachmentPart:
 def _file_path(url: Any) -> str | None:
     if not isinstance(url, str) or not url.startswith("file://"):
         return None
-    return _text(unquote(urlparse(url).path))
+    try:
+        return _text(unquote(urlparse(url).path))
+    except ValueError:  # "file://[host/…": not a URL; the prompt around it still counts
+        return None
 
 
 def _error_notice(error: dict[str, Any]) -> NoticePart:

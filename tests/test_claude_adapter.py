@@ -639,3 +639,27 @@ def test_an_attachment_line_that_is_no_object_costs_only_that_line(tmp_path, odd
     s.assistant("reply two")
     s.write(projects(tmp_path) / f"{SID}.jsonl")
     assert texts(only(load_all(tmp_path)[0]), "user") == ["first", "second"]
+
+
+def test_a_summary_naming_the_other_files_leaf_does_not_make_it_a_copy(tmp_path):
+    """Found by review: "holds the other's last line" was a search for its uuid anywhere,
+    and a summary line naming it as its leaf (often written into another file) passed for
+    the line itself; with each file naming the other's, the shared start was in no note."""
+    folder = projects(tmp_path)
+    origin = ClaudeSession(SID)
+    origin.user("add a cache")
+    origin.assistant("Added an LRU cache.")
+    fork = ClaudeSession(RESUMED, start="2026-11-21T10:00:00Z")
+    fork.lines = [line.replace(SID, RESUMED) for line in origin.lines]
+    fork.last = origin.last
+    fork.user("in the fork")
+    fork.assistant("forked reply")
+    origin.user("back in the origin", seconds=5 * 86400)
+    origin.assistant("origin reply")
+    origin.lines.insert(0, json.dumps({"type": "summary", "summary": "F", "leafUuid": fork.last}))
+    fork.lines.insert(0, json.dumps({"type": "summary", "summary": "O", "leafUuid": origin.last}))
+    origin.write(folder / f"{SID}.jsonl")
+    fork.write(folder / f"{RESUMED}.jsonl")
+    by_id = {s.session_id: s for s in load_all(tmp_path)[0]}
+    assert texts(by_id[SID], "user") == ["add a cache", "back in the origin"]
+    assert texts(by_id[RESUMED], "user") == ["add a cache", "in the fork"]

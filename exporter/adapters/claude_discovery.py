@@ -254,23 +254,25 @@ def _conversation(obj: Any) -> str | None:
     return uuid if isinstance(uuid, str) else None
 
 
-def _uuids(path: Path) -> tuple[set[str], str | None]:
-    """The uuids of a file's lines, and its last conversational line's."""
+def _uuids(path: Path) -> set[str]:
+    """The uuids of a file's lines (a line past the usual 64 MB limit is read through)."""
+    from ._jsonl import LongLine, split_lines
+
     found: set[str] = set()
-    last = None
     try:
         with open_regular(path) as f:
-            for raw in f:
+            for raw in split_lines(iter(lambda: f.read(1 << 20), b"")):
+                if isinstance(raw, LongLine) or b'"uuid"' not in raw:
+                    continue
                 try:
                     obj = orjson.loads(raw)
                 except orjson.JSONDecodeError:
                     continue
                 if isinstance(obj, dict) and isinstance(uuid := obj.get("uuid"), str):
                     found.add(uuid)
-                    last = _conversation(obj) or last
     except OSError:
         pass
-    return found, last
+    return found
 
 
 def _last_conversation(path: Path) -> str | None:
@@ -293,13 +295,14 @@ def _last_conversation(path: Path) -> str | None:
     return None
 
 
-def _mentions(path: Path, word: str) -> bool:
-    """Does the file hold ``word`` (a uuid) anywhere? One pass at memory speed."""
+def _holds_line(path: Path, uuid: str) -> bool:
+    """Does the file hold the line whose own ``uuid`` this is (not a line naming it as its
+    parent or leaf)? One pass at memory speed."""
     import mmap
 
     try:
         with open_regular(path) as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
-            return m.find(word.encode()) >= 0
+            return any(m.find(f'"uuid":{gap}"{uuid}"'.encode()) >= 0 for gap in ("", " "))
     except (OSError, ValueError):  # ValueError: an empty file
         return False
 
@@ -336,15 +339,23 @@ class Replays:
         my_last = _last_conversation(path)
         if my_last is None:
             return set(), None
-        copied: set[str] = set()
-        origin: tuple[int, str] | None = None  # the largest copy: the session continued
+        inside = []  # (size, last line, id) of each file this one holds whole and goes past
         for other, sid in others:
-            theirs, their_last = _uuids(other)
-            if their_last is None or my_last in theirs or not _mentions(path, their_last):
-                continue  # not inside this file, or this file goes no further than it
-            copied |= theirs
-            origin = max(origin or (0, ""), (len(theirs), sid))
-        return copied, origin[1] if origin else None
+            their_last = _last_conversation(other)  # the cheap looks first: a tail, a search
+            if their_last is None or their_last == my_last or not _holds_line(path, their_last):
+                continue
+            if _holds_line(other, my_last):
+                continue  # it holds this file's end too: this one goes no further than it
+            try:
+                inside.append((other.stat().st_size, their_last, sid, other))
+            except OSError:
+                continue
+        copied: set[str] = set()
+        for _size, their_last, _sid, other in sorted(inside, reverse=True):
+            if their_last not in copied:  # one resumed from another: held in the larger
+                copied |= _uuids(other)
+        # The session continued: the largest of them (a chain of resumes ends in it).
+        return copied, max(inside)[2] if inside else None
 
 
 def _firsts_by_uuid(folder: Path) -> dict[str, list[tuple[Path, str]]]:

@@ -487,3 +487,21 @@ def test_a_nested_transcript_wins_over_a_flat_copy_and_flat_files_keep_their_sub
     assert texts(by_id[CHAT], "user") == ["nested copy"]
     assert by_id[CHILD].parent_id == "flat-2"
     assert by_id["flat-2"].messages[1].parts[0].subagent_id == CHILD
+
+
+def test_attached_files_are_read_in_linear_time_and_never_invented():
+    """Found by review: an unclosed <file_contents> around code full of ``Vec<String>`` took
+    49 s for 264 KB (a scan to the end per "<"), and with no element found every line of
+    the code became a "file attached"; an <attached_files> the person typed inside their
+    question was both their words and an attachment."""
+    import time
+
+    from exporter.adapters.cursor.transcripts import attached_parts
+
+    body = "let v: Vec<String> = Vec::new();\n" * 20_000
+    text = f'<user_query>look</user_query>\n<attached_files>\n<file_contents path="a.rs">\n{body}</attached_files>'  # fmt: skip
+    started = time.perf_counter()
+    assert attached_parts(text) == []  # an element never closed is none
+    assert time.perf_counter() - started < 5  # quadratic: minutes
+    typed = '<user_query>what does <attached_files><file_contents path="a.py">X</file_contents></attached_files> mean?</user_query>'  # fmt: skip
+    assert attached_parts(typed) == []

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import re
 import textwrap
 from dataclasses import dataclass, field
@@ -308,10 +309,42 @@ def _blocks(content: Any) -> list[dict[str, Any]]:
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
-_ATTACHED = re.compile(r"<attached_files>(.*?)</attached_files>", re.DOTALL)
-_CHILD = re.compile(r"<(\w+)([^>]*)>(.*?)</\1>", re.DOTALL)
+_ATTACHED_OPEN, _ATTACHED_CLOSE = "<attached_files>", "</attached_files>"
+_START_TAG = re.compile(r"<(\w+)((?:\s[^<>]*)?)>")
+_END_TAG = re.compile(r"</(\w+)>")
 _ATTRIBUTE = re.compile(r'(\w+)="([^"]*)"')
 _FENCED = re.compile(r"^\s*(`{3,})([^\n]*)\n(.*?)\n?\1\s*$", re.DOTALL)
+
+
+def _attached_blocks(text: str) -> list[str]:
+    """The insides of the ``<attached_files>`` elements, found with ``str.find``: linear."""
+    blocks, at = [], 0
+    while (start := text.find(_ATTACHED_OPEN, at)) >= 0:
+        end = text.find(_ATTACHED_CLOSE, start)
+        if end < 0:
+            break
+        blocks.append(text[start + len(_ATTACHED_OPEN) : end])
+        at = end + len(_ATTACHED_CLOSE)
+    return blocks
+
+
+def _children(block: str) -> list[tuple[str, str]]:
+    """(attributes, body) of each top-level element of ``block``. Each start tag is matched
+    with the first end tag of its name after it, looked up among all the block's end tags
+    (collected in one pass), so code full of ``Vec<String>`` costs no scan per ``<``."""
+    ends: dict[str, list[int]] = {}
+    for m in _END_TAG.finditer(block):
+        ends.setdefault(m.group(1), []).append(m.start())
+    found, at = [], 0
+    while m := _START_TAG.search(block, at):
+        closes = ends.get(m.group(1), [])
+        i = bisect.bisect_left(closes, m.end())
+        if i == len(closes):
+            at = m.end()  # never closed: not an element
+            continue
+        found.append((m.group(2), block[m.end() : closes[i]]))
+        at = closes[i] + len(m.group(1)) + 3
+    return found
 
 
 def attached_parts(text: str) -> list[AttachmentPart]:
@@ -320,9 +353,9 @@ def attached_parts(text: str) -> list[AttachmentPart]:
     ``path=…, lines=…`` header of its code fence), or, with no children, each line as the
     name of a file attached (Cursor kept only its path)."""
     found: list[AttachmentPart] = []
-    for block in _ATTACHED.findall(text):
-        children = _CHILD.findall(block)
-        for _tag, attributes, body in children:
+    for block in _attached_blocks(_PROMPT.sub("", text)):  # the person's words stay theirs
+        children = _children(block)
+        for attributes, body in children:
             attrs = dict(_ATTRIBUTE.findall(attributes))
             fenced = _FENCED.match(body)
             content = fenced.group(3) if fenced else body.strip("\n")
@@ -339,7 +372,7 @@ def attached_parts(text: str) -> list[AttachmentPart]:
             found.append(
                 AttachmentPart("text/plain", content.encode() if content.strip() else None, name)
             )
-        if not children:
+        if not children and "<" not in block:  # a list of paths, not unclosed elements
             for line in block.splitlines():
                 name = line.strip().removeprefix("- ").strip()
                 if name:

@@ -651,3 +651,39 @@ def test_an_event_whose_type_is_not_a_string_costs_nothing_else(tmp_path):
     r.write(tmp_path / ".codex")
     (session,) = load_all(tmp_path)[0]
     assert texts(session) == ["first question", "first answer"]
+
+
+def test_two_copies_of_a_prompt_pair_only_when_their_words_are_the_same():
+    """Found by review: copies were paired by position. In a build writing the model's copy
+    after the UI's, a prompt typed mid-turn (a model copy alone) just before another prompt
+    was taken for its twin and lost, and the other shown twice; a developer message between
+    a model copy and its UI copy showed the prompt twice."""
+    from exporter.adapters.codex_rollout import build_rollout
+
+    def at(n: int) -> str:
+        return f"2026-01-01T00:00:{n:02d}Z"
+
+    def model(n: int, text: str) -> tuple:
+        item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}  # fmt: skip
+        return (n, "response_item", item, at(n))
+
+    def ui(n: int, text: str) -> tuple:
+        return (n, "event_msg", {"type": "user_message", "message": text}, at(n))
+
+    def reply(n: int, text: str) -> tuple:
+        return (n, "event_msg", {"type": "agent_message", "message": text}, at(n))
+
+    developer = {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "<permissions>x</permissions>"}]}  # fmt: skip
+    meta = (1, "session_meta", {"id": TID, "cwd": "/w"}, at(0))
+
+    def shown(records: list[tuple]) -> list[tuple[str, str]]:
+        built = build_rollout([meta, *records], lambda *a: None)
+        return [(m.role, m.parts[0].text) for m in built.messages if m.parts[0].kind == "text"]
+
+    assert shown([model(2, "hello"), (3, "response_item", developer, at(3)), ui(4, "hello"),
+                  reply(5, "hi")]) == [("user", "hello"), ("assistant", "hi")]  # fmt: skip
+    assert shown([ui(2, "first"), model(3, "first"), reply(4, "working"), model(5, "also do X"),
+                  ui(6, "second"), model(7, "second"), reply(8, "ok")]) == [  # fmt: skip
+        ("user", "first"), ("assistant", "working"), ("user", "also do X"),
+        ("user", "second"), ("assistant", "ok"),
+    ]  # fmt: skip

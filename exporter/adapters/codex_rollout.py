@@ -174,8 +174,8 @@ _EVENT_MESSAGES = frozenset(
 
 def _makes_messages(kind: str, p: dict[str, Any]) -> bool:
     """May this record make a message, other than the model's copy of a prompt?"""
-    if kind == "response_item":
-        return not (p.get("type") == "message" and p.get("role") == "user")
+    if kind == "response_item":  # developer and system messages make none either
+        return not (p.get("type") == "message" and p.get("role") in ("user", "developer", "system"))
     if kind == "event_msg":
         etype = p.get("type")  # a damaged line may hold a list here
         return isinstance(etype, str) and etype in _EVENT_MESSAGES
@@ -219,9 +219,10 @@ class RolloutBuilder:
         # its UI copy (it waits in ``model_prompt`` for it: with none, it is the prompt) or,
         # in some builds, just after (``ui_made``: the UI copy is in the note, this one is
         # dropped; a UI copy that names local images waits in ``held`` for their bytes).
-        # Each waits as (parts, line, time).
+        # Each waits as (parts, line, time). Two copies pair only when their text is the
+        # same: a prompt typed mid-turn (a model copy alone) next to another keeps its words.
         self.model_prompt: tuple[list[Part], int, datetime | None] | None = None
-        self.ui_made = False
+        self.ui_made: str | None = None  # the text of the UI copy just made
         self.rewound = False  # the person went back (thread_rolled_back): mark the next prompt
         self.held: tuple[list[Part], int, datetime | None] | None = None
         if scan.first_meta is not None:
@@ -233,7 +234,7 @@ class RolloutBuilder:
         number, kind, p, ts = record
         if _makes_messages(kind, p):
             ui_copy = kind == "event_msg" and p.get("type") == "user_message"
-            self.ui_made = False  # a model copy that comes now is no twin of the last UI copy
+            self.ui_made = None  # a model copy that comes now is no twin of the last UI copy
             if self.held is not None:
                 self.flush()  # the model's copy did not follow: the prompt as the UI had it
             if self.model_prompt is not None and not ui_copy:
@@ -377,13 +378,17 @@ class RolloutBuilder:
                 if _context(text):
                     return  # injected context (AGENTS.md, environment), never a prompt
                 found = [i for i in parts if isinstance(i, AttachmentPart)]
-                if self.held is not None:  # the UI copy came first: it gets these images
-                    held, at, held_when = self.held
+                if self.held is not None and _text_of(self.held[0]) == _text_of(parts):
+                    held, at, held_when = self.held  # the UI copy came first: it gets these
                     self.held = None
                     self._add("user", _with_images(held, found), at, held_when)
-                elif self.ui_made:
-                    self.ui_made = False  # the UI copy, just before, is in the note
+                elif self.ui_made is not None and self.ui_made == _text_of(parts):
+                    self.ui_made = None  # the UI copy, just before, is in the note
                 else:
+                    self.ui_made = None
+                    if self.held is not None:  # a UI copy whose model copy did not follow
+                        self._add("user", *self.held)
+                        self.held = None
                     if self.model_prompt is not None:  # one before it got no UI copy
                         self._add("user", *self.model_prompt)
                     self.model_prompt = (parts, number, when)
@@ -405,6 +410,10 @@ class RolloutBuilder:
                 if image:
                     parts.append(image)
             model, self.model_prompt = self.model_prompt, None
+            said = _text_of(parts)
+            if model is not None and _text_of(model[0]) != said:
+                self._add("user", *model)  # a prompt of its own, with no UI copy
+                model = None
             if model is not None:  # its model copy came just before: it may hold images
                 found = [i for i in model[0] if isinstance(i, AttachmentPart)]
                 self._add("user", _with_images(parts, found), number, when)
@@ -412,7 +421,7 @@ class RolloutBuilder:
                 self.held = (parts, number, when)  # its images may follow in the model's copy
             else:
                 self._add("user", parts, number, when)
-                self.ui_made = True  # its model copy, if it comes next, is dropped
+                self.ui_made = said  # its model copy, if it comes next, is dropped
         elif etype == "agent_message":
             text = p.get("message")
             if isinstance(text, str) and text.strip() and self._once("event", "a:" + text):
@@ -451,3 +460,13 @@ class RolloutBuilder:
             self._add("system", [NoticePart("notification", text)], number, when)
         elif etype == "error" and isinstance(p.get("message"), str):
             self._add("assistant", [NoticePart("error", p["message"])], number, when)
+
+
+_IMAGE_TAG = re.compile(r"</?image\b[^>]*>")
+
+
+def _text_of(parts: list[Part]) -> str:
+    """The words of one copy of a prompt, to tell whether two copies are one prompt (the
+    model's wraps each image in ``<image name=[Image #1]>`` tags; spacing may differ)."""
+    text = "\n".join(p.text for p in parts if isinstance(p, TextPart))
+    return " ".join(_IMAGE_TAG.sub(" ", text).split())

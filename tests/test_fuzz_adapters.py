@@ -126,6 +126,9 @@ def claude_records() -> list[Any]:
     s.assistant([tool_use("Bash", {"command": "echo mk3x", "description": "mk4x"}, "call-1")])
     s.tool_result("call-1", "mk5x output")
     s.assistant("mk6x answer")
+    s.raw({"type": "attachment", "uuid": "att-1", "parentUuid": s.last, "timestamp": s.tick(),
+           "attachment": {"type": "queued_command",
+                          "prompt": [{"type": "text", "text": "mk9x steering"}]}})  # fmt: skip
     s.user("mk7x second question")
     s.assistant("mk8x second answer")
     return [json.loads(line) for line in s.lines]
@@ -153,6 +156,25 @@ def copilot_records() -> list[Any]:
         {"kind": 2, "k": ["requests"], "v": [request(i, f"mk{2 * i}x ask", [markdown(f"mk{2 * i + 1}x reply")])]}
         for i in range(1, 5)
     ]  # fmt: skip
+    # Today's shapes, so that a damage can land in them: what was attached, the assistant's
+    # questions and the answers, an edit, and the model's own calls.
+    uri = {"$mid": 1, "fsPath": "/w/a.py", "path": "/w/a.py", "scheme": "file"}
+    asked = pushes[1]["v"][0]
+    asked["variableData"] = {"variables": [
+        {"kind": "file", "id": "f", "name": "a.py", "value": {"uri": uri, "range": {
+            "startLineNumber": 1, "endLineNumber": 2}}},
+        {"kind": "paste", "code": "pasted", "copiedFrom": {"uri": uri}},
+    ]}  # fmt: skip
+    asked["response"] += [
+        {"kind": "questionCarousel", "resolveId": "q", "questions": [
+            {"id": "fw", "title": "Which?", "options": [{"label": "Vue", "value": "vue"}]}],
+         "data": {"fw": {"selectedValues": ["vue"], "freeformValue": "and more"}}},
+        {"kind": "textEditGroup", "uri": uri, "edits": [[{"text": "x = 1", "range": {
+            "startLineNumber": 1, "startColumn": 1, "endLineNumber": 1, "endColumn": 1}}]]},
+    ]  # fmt: skip
+    asked["result"] = {"metadata": {"toolCallRounds": [{"toolCalls": [
+        {"id": "c1", "name": "read", "arguments": '{"path": "/w/a.py"}'}]}],
+        "toolCallResults": {"c1": {"content": [{"value": "text"}]}}}}  # fmt: skip
     return [first, *pushes]
 
 
@@ -170,6 +192,12 @@ def cursor_records() -> list[Any]:
          "createdAt": f"2025-10-07T18:{10 + i}:00.000Z"}
         for i in range(1, 7)
     ]  # fmt: skip
+    bubbles[1]["context"] = {  # what the person attached: today's shape, to be damaged too
+        "selections": [{"uri": {"fsPath": "/w/a.rs"}, "rawText": "let a = 1;",
+                        "range": {"selectionStartLineNumber": 3, "positionLineNumber": 4}}],
+        "fileSelections": [{"uri": {"fsPath": "/w/b.rs"}}],
+        "selectedImages": [{"path": "/w/shot.png"}],
+    }  # fmt: skip
     header = {
         "_v": 10, "composerId": CURSOR_ID, "name": "Fuzzed", "createdAt": 1759861723898,
         "lastUpdatedAt": 1759863763312,
@@ -216,7 +244,9 @@ AGENT_ID = "a9e9a9e9-1111-4222-8333-4444444444f1"
 
 def cursor_agent_records() -> list[Any]:
     chat = AgentChat(Path("/unused"), "/home/dev/work/app", AGENT_ID)
-    chat.user("mk1x first question").reply("mk2x answer", agent_tool("Shell", command="mk3x"))
+    attached = '<file_contents path="a.py" lines="1-2">\nimport os\n</file_contents>'
+    chat.user("mk1x first question", attached=attached)
+    chat.reply("mk2x answer", agent_tool("Shell", command="mk3x"))
     chat.results("mk4x output").turn_ended()
     chat.user("mk5x second question").reply("mk6x second answer")
     return [json.loads(line) for line in chat.lines]

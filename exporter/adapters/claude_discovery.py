@@ -321,18 +321,19 @@ class Replays:
     only when it opens like this one."""
 
     def __init__(self) -> None:
-        self._firsts: dict[Path, dict[str, list[tuple[Path, str]]]] = {}
+        self._firsts: dict[Path, _Firsts] = {}
 
     def copied(self, path: Path) -> tuple[set[str], str | None]:
         """The uuids a session file copies from the sessions it continues, and the session
         it continues (the last to end of them); nothing when it continues none."""
-        mine = _first_conversation(path)
+        folder = path.parent
+        index = self._firsts.get(folder)
+        if index is None:
+            index = self._firsts[folder] = _Firsts(folder)
+        mine = index.of_file.get(path) or _first_conversation(path)  # (new since: read it)
         if mine is None:
             return set(), None
-        folder = path.parent
-        firsts = self._firsts.get(folder)
-        if firsts is None:
-            firsts = self._firsts[folder] = _firsts_by_uuid(folder)
+        firsts = index.by_uuid
         others = [(p, sid) for p, sid in firsts.get(mine[0], ()) if sid != mine[1] and p != path]
         if not others:
             return set(), None
@@ -358,19 +359,23 @@ class Replays:
         return copied, max(inside)[2] if inside else None
 
 
-def _firsts_by_uuid(folder: Path) -> dict[str, list[tuple[Path, str]]]:
-    """First conversational uuid -> the session files of the folder that open with it."""
-    firsts: dict[str, list[tuple[Path, str]]] = {}
-    for entry in listed(folder):
-        if entry.name.startswith("agent-") or not entry.name.endswith(".jsonl"):
-            continue
-        try:
-            if not entry.is_file():
+class _Firsts:
+    """A folder's session files by their first conversational line (uuid, session id), read
+    once: each file's, and the files that open with each uuid."""
+
+    def __init__(self, folder: Path) -> None:
+        self.of_file: dict[Path, tuple[str, str]] = {}
+        self.by_uuid: dict[str, list[tuple[Path, str]]] = {}
+        for entry in listed(folder):
+            if entry.name.startswith("agent-") or not entry.name.endswith(".jsonl"):
                 continue
-        except OSError:
-            continue
-        path = Path(entry.path)
-        first = _first_conversation(path)
-        if first is not None:
-            firsts.setdefault(first[0], []).append((path, first[1]))
-    return firsts
+            try:
+                if not entry.is_file():
+                    continue
+            except OSError:
+                continue
+            path = Path(entry.path)
+            first = _first_conversation(path)
+            if first is not None:
+                self.of_file[path] = first
+                self.by_uuid.setdefault(first[0], []).append((path, first[1]))

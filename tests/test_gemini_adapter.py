@@ -159,9 +159,13 @@ def test_jsonl_upserts_set_and_rewind(tmp_path):
     )
     (session,), _ = load_all(tmp_path)
     assert session.title == "Health endpoint"
-    assert texts(session, "user") == ["Add a /health endpoint to `server.py`", "After the rewind"]
+    # What the person went back on stays in its place (Gemini drops it; the note keeps it,
+    # as every other source's note does), then the marker, then what came after
+    assert texts(session, "user") == [
+        "Add a /health endpoint to `server.py`", "A prompt that was rewound", "After the rewind"
+    ]  # fmt: skip
     assert texts(session, "assistant")[0] == "I'll read the server first (with its result)."
-    assert rewound["content"] not in texts(session)
+    assert rewound["content"] in texts(session)
     # the upserted reply keeps its place, before the second reply
     assert [m.source_id for m in session.messages][:2] == [
         chat.messages[0]["id"],
@@ -170,10 +174,12 @@ def test_jsonl_upserts_set_and_rewind(tmp_path):
 
 
 def test_a_rewind_leaves_a_marker_where_the_conversation_went_on(tmp_path):
-    """``$rewindTo`` drops the messages from that point on; a notice before the prompt typed
-    after it says the person went back (as a Claude Code note does), instead of the
-    conversation reading as if it had always gone that way. A rewind to an id no longer there drops every message
-    (FORMATS.md §6.1): the prompt written after it is marked too."""
+    """``$rewindTo`` goes back to before a message (Gemini drops it and what follows); the
+    note keeps those messages where they were, as a Claude Code, Codex or Copilot CLI note
+    keeps what the person went back on, and a notice before the prompt typed after it says
+    the person went back. A rewind to an id no longer there goes back to the start
+    (FORMATS.md §6.1): the prompt written after it is marked too, and a message coming
+    again with an id left behind is a new one."""
     chats = project_folder(tmp_path, ROOT, "api") / "chats"
     chat = conversation()
     chat.user("A prompt that was rewound")
@@ -186,14 +192,28 @@ def test_a_rewind_leaves_a_marker_where_the_conversation_went_on(tmp_path):
         {"$rewindTo": chat.messages[-2]["id"]}, after, reply, {"$rewindTo": "not-there"}, after,
     ])  # fmt: skip
     (session,), _ = load_all(tmp_path)
-    roles = [(m.role, m.source_id, [p.kind for p in m.parts]) for m in session.messages]
-    assert roles[:2] == [("system", "after#rewound", ["notice"]), ("user", "after", ["text"])]
-    assert session.messages[0].parts[0].notice == "rewound"
-    assert texts(session, "user") == ["Try it another way"]
-    # a long session is read again from its lines (StreamedRecords): the same marker
+    said = [
+        "notice"
+        if m.parts[0].kind == "notice"
+        else f"{m.role}: {next(p.text for p in m.parts if p.kind == 'text')}"
+        for m in session.messages
+        if any(p.kind in ("notice", "text") for p in m.parts)
+    ]
+    assert said == [
+        "user: Add a /health endpoint to `server.py`", "assistant: I'll read the server first.",
+        "assistant: Done: `GET /health` returns 200.", "user: A prompt that was rewound",
+        "assistant: An answer that was rewound", "notice", "user: Try it another way",
+        "assistant: Another way.", "notice", "user: Try it another way",
+    ]  # fmt: skip
+    assert {p.notice for m in session.messages for p in m.parts if p.kind == "notice"} == {
+        "rewound"
+    }
+    # a long session is read again from its lines (StreamedRecords): the same messages
     streamed = read_chat([files], [], index=True)
-    kinds = [[p.kind for p in m.parts] for m in build_messages(streamed, files, []).messages]
-    assert kinds[:2] == [["notice"], ["text"]]
+    again = build_messages(streamed, files, []).messages
+    assert [[p.kind for p in m.parts] for m in again] == [
+        [p.kind for p in m.parts] for m in session.messages
+    ]
 
 
 def test_notices_errors_and_failed_tools(tmp_path):

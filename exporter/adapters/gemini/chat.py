@@ -56,6 +56,7 @@ class Chat:
     # Messages the conversation went on with after a rewind dropped later ones.
     rewound: set[str] = field(default_factory=set)
     after_rewind: bool = False  # a rewind dropped messages; the next new one continues
+    rewinds: int = 0
 
 
 def read_chat(
@@ -103,7 +104,7 @@ class StreamedRecords:
                 key = wanted.get((file_no, number))
                 if key is None:
                     continue
-                if not isinstance(obj, dict) or obj.get("id") != key:
+                if not isinstance(obj, dict) or obj.get("id") != _message_id(key):
                     why = f"line {number} no longer holds message {key!r}"
                     raise SourceChanged(path, number, number, why)
                 waiting[key] = obj
@@ -179,14 +180,33 @@ def _read_jsonl(path: Path, chat: Chat, problems: list[Problem], file_no: int | 
             problems.append(Problem(str(path), why, number, source=SOURCE))
 
 
+# A message a rewind went back on, kept in its place under a key of its own: "<id>#rewound-1".
+_KEPT = "#rewound-"
+
+
 def _rewind(chat: Chat, target: Any) -> None:
-    """Drop the message ``target`` and everything after it (all of them if it is unknown)."""
-    ids = list(chat.records)
-    start = ids.index(target) if target in chat.records else 0
-    for key in ids[start:]:
-        del chat.records[key]
-        chat.rewound.discard(key)
-    chat.after_rewind = chat.after_rewind or start < len(ids)
+    """``$rewindTo``: the conversation goes on from before ``target`` (from its start if it
+    is unknown). Gemini drops what follows; the note keeps it where it was, as every other
+    source's note keeps what the person went back on, and marks where the conversation went
+    on. A message coming again with an id left behind is a new one."""
+    live = [key for key in chat.records if _KEPT not in key]
+    start = live.index(target) if target in live else 0
+    left = set(live[start:])
+    if not left:
+        return
+    chat.rewinds += 1
+
+    def kept(key: str) -> str:
+        return f"{key}{_KEPT}{chat.rewinds}" if key in left else key
+
+    chat.records = {kept(key): value for key, value in chat.records.items()}
+    chat.rewound = {kept(key) for key in chat.rewound}
+    chat.after_rewind = True
+
+
+def _message_id(key: str) -> str:
+    """The id a record's line holds (a key of a message left behind by a rewind has more)."""
+    return key.partition(_KEPT)[0]
 
 
 @dataclass(slots=True)

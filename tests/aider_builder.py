@@ -21,17 +21,24 @@ class AiderLog:
         model: str = "claude-3-5-sonnet-20240620",
         version: str = "0.86.1",
         weak: str | None = "claude-3-haiku-20240307",
+        command: str = "/home/me/.local/bin/aider --model sonnet",
     ) -> AiderLog:
         models = (f"Models: {model} with diff edit format, weak model {weak}" if weak
                   else f"Model: {model} with diff edit format")  # fmt: skip
-        self.lines += ["", f"# aider chat started at {started}", ""]
+        self.header(started)
         return self.aider(
-            "/home/me/.local/bin/aider --model sonnet",
+            command,
             f"Aider v{version}",
             models,
             "Git repo: .git with 42 files",
             "Repo-map: using 1024 tokens, auto refresh",
         )
+
+    def header(self, started: str) -> AiderLog:
+        """A run's header alone: what an Aider started by ``/run aider …`` writes into the
+        log of the Aider that started it before that one goes on writing there."""
+        self.lines += ["", f"# aider chat started at {started}", ""]
+        return self
 
     def prompt(self, *lines: str) -> AiderLog:
         self.lines += [f"#### {line}" if line else "####" for line in lines]

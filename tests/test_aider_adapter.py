@@ -217,6 +217,115 @@ def test_runs_without_a_prompt_make_no_session(tmp_path):
     assert [s.started_at.minute for s in sessions] == [16]
 
 
+def outputs(session) -> list[str]:
+    return [p.output for m in session.messages if m.role == "tool" for p in m.parts]
+
+
+def nested(command: str = "/run aider main.py other/README.md") -> AiderLog:
+    """A run whose person starts another Aider from inside it: the child's header, then
+    what the child printed and all the parent wrote after it."""
+    log = AiderLog().run("2025-03-01 09:15:00")
+    log.prompt("why does it crash with files from two repos?")
+    log.reply("Run it and show me.")
+    log.tokens("4,000", "20", "0.01", "0.01")
+    log.prompt(command)
+    log.header("2025-03-01 09:17:30")
+    log.aider("Files are in different git repos.")
+    log.aider(
+        "Add the output to the chat? (y/n/instructions): y", "Files are in different git repos."
+    )
+    log.reply("Catch `SuitableRepoNotFound`:\n\nmain.py\n```python\n<<<<<<< SEARCH\n"
+              "    except FileNotFoundError:\n=======\n    except SuitableRepoNotFound:\n"
+              ">>>>>>> REPLACE\n```")  # fmt: skip
+    log.tokens("7,525", "471", "0.03", "0.04")
+    log.aider("Applied edit to main.py", "Commit 9c8baa1 fix: Handle files in different git repos")
+    return log
+
+
+@pytest.mark.parametrize("command", ["/run aider main.py other/README.md", "!aider main.py"])
+def test_a_nested_aider_does_not_cut_the_rest_of_the_run_off(tmp_path, command):
+    log = nested(command)
+    log.run("2025-03-01 10:00:00").prompt("next").reply("ok")
+    log.write(tmp_path / "home" / "src" / "r")
+    sessions, problems = load(tmp_path / "home")
+    assert problems == [] and len(sessions) == 2
+    first, second = sessions
+    assert first.started_at == datetime(2025, 3, 1, 9, 15, tzinfo=UTC)
+    assert texts(second, "user") == ["next"]
+    kinds = [(m.role, type(p).__name__, getattr(p, "command", None) or getattr(p, "text", None)
+              or p.output) for m in first.messages for p in m.parts]  # fmt: skip
+    start = kinds.index(("user", "CommandPart", command.removeprefix("/run ").lstrip("!")))
+    after = kinds[start + 1 :]
+    assert after[0][:2] == ("user", "CommandOutputPart")  # the child's output, then the parent's
+    assert "Files are in different git repos." in after[0][2]
+    assert "Add the output to the chat? (y/n/instructions): y" in after[0][2]
+    assert (
+        after[1][:2] == ("assistant", "TextPart") and "except SuitableRepoNotFound:" in after[1][2]
+    )
+    assert after[2] == ("tool", "ToolResultPart", "Applied edit to main.py\n"
+                        "Commit 9c8baa1 fix: Handle files in different git repos")  # fmt: skip
+    assert len(after) == 3 and "aider chat started" not in str(kinds)  # nothing invented
+    assert first.cost == pytest.approx(0.04) and first.usage.input_tokens == 11_525
+
+
+def test_a_model_request_in_a_run_nobody_typed_in_goes_on_the_run_before(tmp_path):
+    """A second Aider started in the repository while the first was answering: its header
+    lands before the first one's reply (Aider's own corpus log, line 5246)."""
+    log = AiderLog().run("2025-03-01 09:15:00").prompt("include the time zone")
+    log.run("2025-03-01 09:15:40", command="/home/me/.local/bin/aider --show-prompt")
+    log.reply("Here is the edit.").tokens("19,942", "132", "0.06", "0.47")
+    log.aider("Applied edit to app.py", "Commit d009677 feat: time zone")
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    assert texts(session, "user") == ["include the time zone"]
+    assert texts(session, "assistant") == ["Here is the edit."]
+    assert "Commit d009677 feat: time zone" in outputs(session)[-1]
+    assert session.cost == pytest.approx(0.47)
+
+
+def test_a_run_nobody_typed_in_that_changed_the_code_is_reported(tmp_path):
+    """``aider --apply``, ``aider --lint --commit``: no prompt, no reply, so no
+    conversation and no note, but the change is said (which run, what it did)."""
+    log = AiderLog().run("2025-03-01 09:15:00", command="/opt/bin/aider --apply fix.md app.py")
+    log.aider("Added app.py to the chat.", "Applied edit to app.py")
+    log.run("2025-03-01 09:16:00", command="aider --lint --commit")
+    log.aider(*(f"Commit {n}a5b5c3 fix: number {n}" for n in range(1, 6)))
+    log.run("2025-03-01 09:17:00", command="aider --show-repo").aider("app.py:", "│def main")
+    log.run("2025-03-01 09:18:00", command="aider --exit")  # the banner only
+    path = log.write(tmp_path / "home" / "src" / "r")
+    sessions, problems = load(tmp_path / "home")
+    assert sessions == []
+    lines = path.read_text().split("\n")
+    apply, commit = problems  # the repo map and the bare start: nothing to say
+    assert (apply.path, apply.line, apply.severity) == (str(path), 2, "warning")
+    assert lines[apply.line - 1] == "# aider chat started at 2025-03-01 09:15:00"
+    assert apply.message == (
+        "a run with no prompt changed the code (aider --apply fix.md app.py: Applied edit to "
+        "app.py); it holds no conversation, so no note"
+    )
+    assert lines[commit.line - 1] == "# aider chat started at 2025-03-01 09:16:00"
+    assert (
+        "(aider --lint --commit: Commit 1a5b5c3 fix: number 1; Commit 2a5b5c3 fix: number 2; "
+        "Commit 3a5b5c3 fix: number 3; 2 more)"
+    ) in commit.message
+
+
+def test_a_nested_aider_joins_its_run_and_an_append_changes_only_the_last_unit(tmp_path):
+    repo = tmp_path / "home" / "src" / "r"
+    path = nested().write(repo)
+    adapter, ctx = AiderAdapter(), SourceContext(tmp_path / "home", {}, False)
+    (joined,) = adapter.discover(ctx)
+    # the parent's run and the child's: from the parent's header to the end
+    assert int(joined.fact("offset")) + joined.main.size == path.stat().st_size
+    AiderLog().run("2025-03-01 10:00:00").prompt("next").write(repo, append=True)
+    before = list(adapter.discover(ctx))
+    assert [r.session_id for r in before] == [joined.session_id, before[1].session_id]
+    AiderLog().run("2025-03-01 11:00:00").prompt("again").write(repo, append=True)
+    after = list(adapter.discover(ctx))
+    assert len(after) == 3 and after[0].fingerprint() == before[0].fingerprint()
+    assert after[1].session_id == before[1].session_id
+
+
 def test_configured_folders_are_searched_to_a_bounded_depth_skipping_noise(tmp_path):
     code = tmp_path / "code"
     wanted = [code / "top", code / "a" / "b" / "c" / "d"]  # depth 1 and depth MAX_DEPTH

@@ -15,6 +15,7 @@ from conftest import normalize, note_files
 from exporter.adapters import SourceContext
 from exporter.adapters.aider import AiderAdapter
 from exporter.export import ExportOptions, run_export
+from exporter.model import CommandPart
 from exporter.redact import redact_text
 
 pytestmark = pytest.mark.corpus
@@ -49,7 +50,19 @@ def test_every_run_with_a_prompt_is_a_session(home, corpus):
 def test_the_logs_export_with_every_prompt_and_reply_findable(home, corpus, tmp_path):
     vault = tmp_path / "v"
     report = run_export(ExportOptions(vault=vault, home=home, sources=["aider"], timezone=UTC))
-    assert not report.failed and report.problems == []
+    assert not report.failed
+    # runs nobody typed in that changed the code (``aider --lint --commit``, ``--apply``)
+    # and made no model request (those go on the run before): each said once
+    raw = (corpus / "aider" / BIG).read_text(encoding="utf-8")
+    changed = re.compile(r"(?m)^> (Applied edit to |Commit [0-9a-f]{7,40}\b)")
+    one_shots = [
+        r for r in re.split(r"(?m)^# aider chat started at .*$", raw)[1:]
+        if not re.search(r"(?m)^(####|> Tokens: )", r) and changed.search(r)
+    ]  # fmt: skip
+    assert len(one_shots) == 57 and len(report.problems) == 57
+    said = [p.message for p in report.problems if "no prompt changed the code" in p.message]
+    assert len(said) == 57 and {p.severity for p in report.problems} == {"warning"}
+    assert any("(aider --lint --commit: Commit d0ffbf1 fix: Reorder imports" in m for m in said)
     notes = note_files(vault)
     assert len(notes) > 600
     everything = normalize("\n".join(b.decode() for b in notes.values()))
@@ -76,3 +89,34 @@ def _prompts_and_replies(raw: str) -> tuple[list[str], list[str]]:
             if not line.startswith((">", "#", "`", "<", "=")) and len(line) > 20:
                 replies.append(line)
     return prompts, replies
+
+
+def test_a_nested_aider_does_not_cut_the_reply_edit_and_commit_off_the_run(home):
+    """Line 10218 ``#### /run aider ~/tmp/foo.txt README.me``: the child Aider wrote its
+    header (line 10220, 13:27:21) into the log; the parent's question, the model's reply
+    editing ``guessed_wrong_repo`` and ``Commit 9c8baa1`` follow it and belong to the run
+    started at 13:24:55 (line 9930), in order, after the command."""
+    adapter = AiderAdapter()
+    refs = list(adapter.discover(SourceContext(home, {}, False)))
+    assert not [r for r in refs if r.session_id.endswith("-20240807132721")]
+    (ref,) = [r for r in refs if r.session_id.endswith("-20240807132455")]
+    (session,) = adapter.load(ref).sessions
+    parts = [(m.role, p) for m in session.messages for p in m.parts]
+    command = next(
+        i for i, (_, p) in enumerate(parts)
+        if isinstance(p, CommandPart) and p.command == "aider ~/tmp/foo.txt README.me"
+    )  # fmt: skip
+    after = [(role, _text(p)) for role, p in parts[command + 1 :]]
+    output = next(i for i, (_, t) in enumerate(after) if "Files are in different git repos" in t)
+    reply = next(
+        i
+        for i, (r, t) in enumerate(after)
+        if r == "assistant" and "except SuitableRepoNotFound:" in t
+    )
+    commit = next(i for i, (_, t) in enumerate(after) if "Commit 9c8baa1 fix: Handle files" in t)
+    assert output < reply < commit
+    assert session.cost == pytest.approx(0.24)  # Aider's running total, from the last request
+
+
+def _text(part) -> str:
+    return getattr(part, "text", None) or getattr(part, "output", None) or ""

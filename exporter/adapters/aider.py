@@ -28,8 +28,12 @@ time it was typed): the first entry of the run's time span with the same text.
 
 An assistant Markdown heading ``#### …`` cannot be told from a prompt; Aider's own history
 reader treats it as one too. Text before the first header (old logs) is kept as an undated
-session when it holds a prompt. Each run is a unit of its own (its byte range, with a digest
-of its bytes in the fingerprint): a log that grew costs only the runs the append touched.
+session when it holds a prompt. A run without a prompt that is the run before going on (an
+Aider started by ``/run aider …``, or a model request nobody typed in that run) joins that
+run (:func:`join_runs`); one that changed the code on its own (``aider --apply``,
+``--commit``) is reported. Each session is a unit of its own (its byte range, with a
+digest of its bytes in the fingerprint): a log that grew costs only the runs the append
+touched.
 
 Reading a run's lines (the conventions above) is in aider_log.py; this module finds the
 logs, makes the units and dates the prompts.
@@ -44,7 +48,7 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import Problem
 from .base import (
@@ -62,6 +66,9 @@ ENV_FILE = "AIDER_CHAT_HISTORY_FILE"
 INPUT_FILE = ".aider.input.history"  # the prompts again, each with its local time
 MAX_DEPTH = 4  # levels below a configured folder that are searched
 HOME_DEFAULT = "src"  # searched under --home when nothing is configured
+if TYPE_CHECKING:
+    from .aider_log import Run
+
 UNSET_HINT = (
     "Aider keeps one log per repository and no index: set the folders to search with "
     '[paths] aider = ["~/src"] in the configuration file'
@@ -72,6 +79,11 @@ SKIP_DIRS = frozenset(
 )  # fmt: skip
 
 _PROMPT = re.compile(rb"^####", re.M)
+# What a run without a prompt did to the code: an edit applied, a commit made.
+_ACTION = re.compile(rb"^> (?:Applied edit to |Commit [0-9a-f]{7,40}\b)", re.M)
+_REQUEST = re.compile(rb"^> Tokens: ", re.M)  # a request to the model was answered
+# A prompt that starts another Aider in this repository (``/run aider …``, ``!aider …``).
+_NESTED = re.compile(rb"^#### *(?:/run +|!) *(?:\S*/)?aider(?:\.exe|-chat)?(?:\s|$)")
 
 
 def __getattr__(name: str) -> object:
@@ -148,11 +160,14 @@ class AiderAdapter:
             problem = Problem(str(path), f"could not be read ({exc})", None, "error", SOURCE)
             return LoadResult(problems=[problem])
         problems: list[Problem] = []
-        run = next(split_runs(chunk), Run(None, 1))
+        runs = list(split_runs(chunk)) or [Run(None, 1)]
+        run = runs[0]
+        for joined in runs[1:]:  # a run that went on past another Aider's header
+            run.lines += joined.lines
         run.first_line = int(ref.fact("line") or 1)
         started = header_time(run, path, problems)
         typed = self._typed_between(path.parent / INPUT_FILE, started, ref.main.mtime_ns)
-        session = parse_run(run, ref.session_id, path, started, ref.fact("cwd"), typed)
+        session = parse_run(run, ref.session_id, path, started, ref.fact("cwd"), typed, problems)
         return LoadResult([session] if session.messages else [], problems)
 
     def _typed_between(
@@ -219,20 +234,54 @@ def run_refs(path: Path, folder: str | None = None) -> Iterator[SessionRef]:
         yield SessionRef(SOURCE, str(path), FileStamp(path, 0, 0))  # load reports it
         return
     runs = list(split_runs(raw, lines=False))
+    groups = join_runs(raw, runs)
     used: dict[str, int] = {}
-    for i, run in enumerate(runs):
+    for i, group in enumerate(groups):
+        run = group[0]
         base = session_id_of(path.parent.name, run.header)
         used[base] = used.get(base, 0) + 1
         session_id = base if used[base] == 1 else f"{base}-{used[base]}"
-        following = parse_header(runs[i + 1].header) if i + 1 < len(runs) else None
+        following = parse_header(groups[i + 1][0].header) if i + 1 < len(groups) else None
         written = int(following.timestamp() * 1e9) if following else stamp.mtime_ns
-        body = raw[run.start : run.end]
-        if not _PROMPT.search(body):
-            continue  # started and left without a prompt: nothing to export, not even empty
+        body = raw[run.start : group[-1].end]
+        if not _PROMPT.search(body) and not _ACTION.search(body):
+            continue  # started and left without a prompt or a change: nothing to export
         unit = FileStamp(Path(f"{path}#{run.start}"), len(body), written, stamp.inode)
         facts = (f"file={path}", f"cwd={folder or path.parent}", f"offset={run.start}",
                  f"line={run.first_line}", f"sha1={hashlib.sha1(body).hexdigest()}")  # fmt: skip
         yield SessionRef(SOURCE, session_id, unit, (), facts)
+
+
+def join_runs(raw: bytes, runs: list[Run]) -> list[list[Run]]:
+    """The runs grouped into sessions: a run without a prompt that is the run before it
+    going on joins it. That is a run started by a prompt ``/run aider …`` or ``!aider …``
+    (the nested Aider wrote its header into the same log; all the parent wrote after it
+    follows that header), and a run holding a model request (``> Tokens:``) though nobody
+    typed in it (a second Aider started in the repository while the first was answering).
+
+    A group depends only on its own runs and the ones before it, so an append changes the
+    last group and adds new ones, never an earlier group."""
+    groups: list[list[Run]] = []
+    prompted = False  # the last group holds a prompt
+    for run in runs:
+        body = raw[run.start : run.end]
+        if _PROMPT.search(body):
+            groups.append([run])
+            prompted = True
+        elif prompted and _continues(raw[groups[-1][-1].start : groups[-1][-1].end], body):
+            groups[-1].append(run)
+        else:
+            groups.append([run])
+            prompted = False
+    return groups
+
+
+def _continues(before: bytes, body: bytes) -> bool:
+    """``body`` (a run without a prompt) is what the Aider of the run ``before`` wrote."""
+    if _REQUEST.search(body):
+        return True
+    last = before.rstrip().rsplit(b"\n", 1)[-1]
+    return bool(_NESTED.match(last))
 
 
 def session_id_of(repo_name: str, header: str | None) -> str:

@@ -41,6 +41,7 @@ _BANNER = (
     "VSCode terminal detected", "Warning: ", "https://aider.chat/",
 )  # fmt: skip
 _SHELL = ("/run ", "/test ", "!")
+_ACTION = re.compile(r"^(?:Applied edit to |Commit [0-9a-f]{7,40}\b)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 
 
@@ -102,13 +103,17 @@ def parse_run(
     started: datetime | None,
     cwd: str | None = None,
     typed: list[tuple[datetime, str]] | None = None,
+    problems: list[Problem] | None = None,
 ) -> Session:
     """One run's lines as a session: prompts, replies, Aider's output, usage and cost;
-    ``typed`` (from ``.aider.input.history``) dates the prompts."""
+    ``typed`` (from ``.aider.input.history``) dates the prompts. A run nobody typed in has
+    no messages; when it changed the code, ``problems`` is told."""
     builder = _RunBuilder(f"{session_id}:", typed)
     for kind, block in _blocks(run.lines):
         builder.add(kind, block)
     messages = builder.messages if any(m.role == "user" for m in builder.messages) else []
+    if not messages and builder.actions and problems is not None:
+        problems.append(builder.unprompted_change(path, run.first_line))
     return Session(
         source=SOURCE,
         session_id=session_id,
@@ -183,6 +188,8 @@ class _RunBuilder:
         self.session_cost: float | None = None
         self.after_command = False
         self.prompted = False
+        self.launch: str | None = None  # the command line that started Aider
+        self.actions: list[str] = []  # "Applied edit to …", "Commit …" lines
 
     def add(self, kind: str, lines: list[str]) -> None:
         text = "\n".join(lines).strip("\n")
@@ -234,12 +241,14 @@ class _RunBuilder:
             if usage:
                 self._count(usage.group("tokens"), usage.group("cost"))
             elif not self.prompted and (not self.messages and not kept and _is_command(line)):
-                continue  # the command line that started Aider
+                self.launch = line  # the command line that started Aider
             elif not self.prompted and line.startswith(_BANNER):
                 if line.startswith("Aider v"):
                     self.version = line.split()[1].removeprefix("v")
             else:
                 kept.append(line)
+                if _ACTION.match(line):
+                    self.actions.append(line.strip())
         text = "\n".join(kept).strip()
         if not text:
             return
@@ -247,6 +256,22 @@ class _RunBuilder:
             self._message("user", [CommandOutputPart(text)])
         else:
             self._message("tool", [ToolResultPart(text)])
+
+    def unprompted_change(self, path: Path, line: int) -> Problem:
+        """A run nobody typed in that changed the code (``aider --apply …``, ``aider
+        --commit``, ``--lint``): no conversation, so no note, but not left unsaid."""
+        shown = self.actions[:3] + (
+            [f"{len(self.actions) - 3} more"] if len(self.actions) > 3 else []
+        )
+        what = "; ".join(shown)
+        if self.launch:
+            words = self.launch.split(" ", 1)
+            command = " ".join([words[0].replace("\\", "/").rsplit("/", 1)[-1], *words[1:]])
+            what = f"{command}: {what}"
+        message = (
+            f"a run with no prompt changed the code ({what}); it holds no conversation, so no note"
+        )
+        return Problem(str(path), message, line, "warning", SOURCE)
 
     def _use_model(self, model: str) -> None:
         self.model = model

@@ -50,6 +50,7 @@ SOURCE_LABELS = {
     "kilo": "Kilo",
     "cline": "Cline",
     "roo-code": "Roo Code",
+    "zoo-code": "Zoo Code",
     "kilo-code": "Kilo Code",
     "aider": "Aider",
 }

@@ -21,6 +21,7 @@ SOURCES: dict[str, str] = {
     "kilo": "Kilo",
     "cline": "Cline",
     "roo-code": "Roo Code",
+    "zoo-code": "Zoo Code",
     "kilo-code": "Kilo Code (legacy extension)",
     "aider": "Aider",
 }

@@ -2,8 +2,8 @@
 
 No real task folder of the VS Code extensions could be redistributed, so generations A/B
 follow the schema of Cline 3.x (``ClineMessage``, ``HistoryItem``, ``task_metadata.json``)
-as FORMATS.md §6.2 gives it; Roo Code 3.x and Kilo Code 4.x write the same shape. Generation
-C follows the Cline 4 SDK files (``<id>.messages.json`` version 1, the ``sessions`` table).
+as FORMATS.md §6.2 gives it; Roo Code 3.x, its fork Zoo Code and Kilo Code 4.x write the same
+shape. Generation C follows the Cline 4 SDK files (``<id>.messages.json`` version 1, the ``sessions`` table).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 START = 1762500000000  # 2025-11-07T07:20:00Z, in ms
 CLINE = "saoudrizwan.claude-dev"
 ROO = "rooveterinaryinc.roo-cline"
+ZOO = "zoocodeorganization.zoo-code"
 KILO = "kilocode.kilo-code"
 
 

@@ -2,8 +2,8 @@
 
 Invented sessions showing what the reader handles: a Cline task in VS Code (reasoning, file
 tools, a command with its output, an MCP call, a question, cost per request, a model
-switch), a Roo Code task on Windows with a condensed context, a legacy Kilo Code task known
-only from the model's history, and a Cline 4 session with its index, an attached file and a
+switch), a Roo Code task on Windows with a condensed context, a Zoo Code task in VSCodium on
+Linux, a legacy Kilo Code task known only from the model's history, and a Cline 4 session with its index, an attached file and a
 subagent. (A half-written task file is covered by tests/test_cline_adapter.py, not here:
 the demo export exits 0.)
 """
@@ -17,6 +17,7 @@ import cline_builder as cb
 
 CLINE_TASK = "1764059100000"
 ROO_TASK = "5b1e2c4d-6f70-4a8b-9c0d-1e2f3a4b5c6d"
+ZOO_TASK = "9e3f4a5b-6c7d-4e8f-a0b1-c2d3e4f5a6b7"
 KILO_TASK = "7c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"
 SDK_SESSION = "1764145500000_demo1"
 
@@ -24,6 +25,7 @@ SDK_SESSION = "1764145500000_demo1"
 def write(home: Path) -> None:
     _cline_task(home)
     _roo_task(home)
+    _zoo_task(home)
     _kilo_task(home)
     _cline_sdk(home)
 
@@ -79,6 +81,22 @@ def _roo_task(home: Path) -> None:
     cb.task(root, ROO_TASK, ui=ui)
     cb.history(root, [cb.history_item(ROO_TASK, "Why does Build.ps1 fail on a path with spaces?",
                                       workspace="C:\\Users\\dev\\work\\win-build")])  # fmt: skip
+
+
+def _zoo_task(home: Path) -> None:
+    root = cb.storage(home, cb.ZOO, editor="VSCodium")
+    day = 2 * 86_400  # two days after the Roo task, in seconds
+    ui = [
+        cb.say(day, "task", "Why does `export_csv` drop the last row?"),
+        cb.api_request(day + 1, 3100, 180, 0.0121),
+        cb.tool(day + 2, "readFile", path="src/export.py"),
+        cb.say(day + 3, "text", "`rows[:-1]` skips the last row; the header is not in `rows`."),
+        cb.api_request(day + 4, 3600, 90, 0.0063),
+        cb.say(day + 5, "completion_result", "Changed `rows[:-1]` to `rows` in `export_csv`."),
+    ]  # fmt: skip
+    cb.task(root, ZOO_TASK, ui=ui)
+    cb.history(root, [cb.history_item(ZOO_TASK, "Why does export_csv drop the last row?",
+                                      ts=cb.ts(day), workspace="/home/dev/work/csv-report")])  # fmt: skip
 
 
 def _kilo_task(home: Path) -> None:

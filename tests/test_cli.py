@@ -23,16 +23,16 @@ def test_export_prints_a_summary_and_writes_notes(tmp_path):
     result = run("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--timezone", "UTC")
     assert result.exit_code == 0, result.output
     assert (
-        "40 sessions found, 40 created, 0 updated, 0 unchanged, 3 empty files or databases"
+        "41 sessions found, 41 created, 0 updated, 0 unchanged, 3 empty files or databases"
         in result.output
     )
     assert "  codex: 4 found, 4 created" in result.output
-    assert len(note_files(tmp_path / "v")) == 40
+    assert len(note_files(tmp_path / "v")) == 41
 
 
 def test_export_subcommand_is_the_same(tmp_path):
     result = run("export", "--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME))
-    assert result.exit_code == 0 and len(note_files(tmp_path / "v")) == 40
+    assert result.exit_code == 0 and len(note_files(tmp_path / "v")) == 41
 
 
 def test_second_run_changes_nothing(tmp_path):
@@ -40,19 +40,19 @@ def test_second_run_changes_nothing(tmp_path):
     run("--vault", str(vault), "--home", str(EXAMPLES_HOME))
     before, times = note_files(vault), stamps(vault)
     result = run("--vault", str(vault), "--home", str(EXAMPLES_HOME))
-    assert "40 sessions found, 0 created, 0 updated, 40 unchanged" in result.output
+    assert "41 sessions found, 0 created, 0 updated, 41 unchanged" in result.output
     assert note_files(vault) == before and stamps(vault) == times
 
 
 def test_json_summary_ends_stdout(tmp_path):
     result = run("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--json")
     summary = json.loads(result.stdout)  # the whole of stdout
-    assert summary["totals"]["found"] == 40 and summary["totals"]["written"] == 40
+    assert summary["totals"]["found"] == 41 and summary["totals"]["written"] == 41
     created = {source: counts["created"] for source, counts in summary["sources"].items()}
     assert created == {
         "claude-code": 7, "codex": 4, "cursor": 6, "trae": 1, "copilot": 2, "gemini": 5,
         "antigravity": 1, "copilot-cli": 3, "opencode": 3, "kilo": 1, "cline": 3,
-        "roo-code": 1, "kilo-code": 1, "aider": 2,
+        "roo-code": 1, "zoo-code": 1, "kilo-code": 1, "aider": 2,
     }  # fmt: skip
     assert summary["sources"]["claude-code"]["empty"] == 3
     assert summary["errors"] == []
@@ -96,7 +96,7 @@ def test_a_session_that_fails_exits_1_and_the_rest_are_written(tmp_path, monkeyp
     result = run("--vault", str(tmp_path / "v"), "--home", str(home))
     assert result.exit_code == 1
     assert "bad.jsonl: could not be read: [Errno 13] Permission denied" in result.stderr
-    assert len(note_files(tmp_path / "v")) == 40
+    assert len(note_files(tmp_path / "v")) == 41
 
 
 def test_usage_errors_exit_2(tmp_path):
@@ -124,7 +124,7 @@ def test_sources_lists_what_was_found_where(tmp_path):
     assert found == {
         "claude-code": 8, "codex": 4, "cursor": 6, "trae": 1, "copilot": 2, "gemini": 5,
         "antigravity": 1, "copilot-cli": 2, "opencode": 3, "kilo": 1, "cline": 2,
-        "roo-code": 1, "kilo-code": 1, "aider": 2,
+        "roo-code": 1, "zoo-code": 1, "kilo-code": 1, "aider": 2,
     }  # fmt: skip
 
 

@@ -1,9 +1,9 @@
-"""The Cline family: Cline, Roo Code and the legacy Kilo Code extension, in their three
-storage generations (FORMATS.md §6.2).
+"""The Cline family: Cline, Roo Code, Zoo Code and the legacy Kilo Code extension, in their
+three storage generations (FORMATS.md §6.2).
 
 Generation A/B fixtures follow the Cline 3.x schema (``ClineMessage``, ``HistoryItem``,
 ``task_metadata.json``); the Roo Code ones Roo Code 3.x (``HistoryItem.workspace``,
-``condense_context``), the Kilo ones Kilo Code 4.x before its rebuild (task files only, no
+``condense_context``), as do the Zoo Code ones (its fork, same files), the Kilo ones Kilo Code 4.x before its rebuild (task files only, no
 ``model_usage``). No real sample of those could be redistributed. Generation C follows the
 Cline 4 SDK (messages file version 1, the ``sessions`` table), of which the corpus holds a
 real session (tests/test_corpus_cline.py).
@@ -21,11 +21,13 @@ import pytest
 from conftest import load_sessions, note_files, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from exporter.adapters import SourceContext
-from exporter.adapters.cline import ClineAdapter, KiloCodeAdapter, RooCodeAdapter
+from exporter.adapters.cline import ClineAdapter, KiloCodeAdapter, RooCodeAdapter, ZooCodeAdapter
 from exporter.adapters.cline.blocks import parse_messages
 from exporter.adapters.cline.ui import parse_ui
+from exporter.cli import app
 from exporter.export import ExportOptions, run_export
 from exporter.model import (
     AttachmentPart,
@@ -155,6 +157,43 @@ def test_roo_code_on_windows_is_its_own_source_with_its_workspace_and_summaries(
     assert SummaryPart("We renamed a helper.") in [p for m in session.messages for p in m.parts]
     assert load_sessions(ClineAdapter(), home)[0] == []  # another extension's folder
     assert load_sessions(KiloCodeAdapter(), home)[0] == []
+    assert load_sessions(ZooCodeAdapter(), home)[0] == []  # Roo's fork, its own folder
+
+
+@pytest.mark.parametrize("layout", ["linux", "mac", "windows", "remote"])
+def test_zoo_code_tasks_are_their_own_source_on_every_layout(tmp_path, layout):
+    """Zoo Code (``zoocodeorganization.zoo-code``, the Roo Code fork) writes Roo's files."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.ZOO, layout=layout, editor="VSCodium")
+    task_id = "3a7c9e1f-2b4d-4f6a-8c0e-1d3f5a7b9c2e"
+    cb.task(root, task_id, ui=[
+        cb.say(0, "task", "Why is the last CSV row missing?"),
+        cb.api_request(1, 900, 40, 0.004),
+        cb.say(2, "text", "An off-by-one slice."),
+    ])  # fmt: skip
+    cb.history(root, [cb.history_item(task_id, "Why is the last CSV row missing?",
+                                      workspace="/home/me/csv-report")])  # fmt: skip
+    (session,), problems = load_sessions(ZooCodeAdapter(), home)
+    assert problems == []
+    assert session.source == "zoo-code" and session.session_id == task_id
+    assert session.title == "Why is the last CSV row missing?"
+    assert session.cwd == "/home/me/csv-report" and session.project == "csv-report"
+    assert session.cost == 0.004
+    for other in (ClineAdapter(), RooCodeAdapter(), KiloCodeAdapter()):
+        assert load_sessions(other, home)[0] == []  # another extension's folder
+
+
+def test_ccexport_sources_lists_zoo_code_where_it_is(tmp_path):
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.ZOO)
+    cb.task(root, "z1", ui=[cb.say(0, "task", "a"), cb.say(1, "text", "b")])
+    result = CliRunner().invoke(app, ["sources", "--home", str(home), "--json"])
+    assert result.exit_code == 0, result.output
+    rows = {r["source"]: r for r in json.loads(result.stdout)["sources"] if r["sessions"]}
+    assert list(rows) == ["zoo-code"] and rows["zoo-code"]["sessions"] == 1
+    assert str(root) in json.dumps(rows["zoo-code"])
+    listing = CliRunner().invoke(app, ["sources", "--home", str(home)]).output
+    assert any(line.startswith("zoo-code") and str(root) in line for line in listing.splitlines())
 
 
 def test_kilo_code_task_without_ui_file_is_read_from_the_model_history(tmp_path):
@@ -339,15 +378,17 @@ def test_bad_files_are_reported_and_cost_nothing_else(tmp_path):
 
 def test_export_writes_one_note_per_extension_with_cost(tmp_path):
     home, vault = tmp_path / "home", tmp_path / "vault"
-    for extension in (cb.CLINE, cb.ROO, cb.KILO):
+    for extension in (cb.CLINE, cb.ROO, cb.ZOO, cb.KILO):
         root = cb.storage(home, extension)
         cb.task(root, f"task-{extension[:4]}", ui=cline_task_ui())
     report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC,
-                                      sources=["cline", "roo-code", "kilo-code"]))  # fmt: skip
+                                      sources=["cline", "roo-code", "zoo-code", "kilo-code"]))  # fmt: skip
     assert {s: c.created for s, c in report.per_source.items()} == {
-        "cline": 1, "roo-code": 1, "kilo-code": 1}  # fmt: skip
+        "cline": 1, "roo-code": 1, "zoo-code": 1, "kilo-code": 1}  # fmt: skip
     notes = note_files(vault)
-    assert sorted(k.split("/")[1] for k in notes) == ["cline", "kilo-code", "roo-code"]
+    assert sorted(k.split("/")[1] for k in notes) == ["cline", "kilo-code", "roo-code", "zoo-code"]
+    zoo = next(v.decode() for k, v in notes.items() if k.split("/")[1] == "zoo-code")
+    assert "source: zoo-code" in zoo and "[!info] Zoo Code ·" in zoo
     for note in notes.values():
         text = note.decode()
         assert "cost: 0.0333" in text and "tokens_in: 3300" in text

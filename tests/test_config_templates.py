@@ -296,7 +296,7 @@ def test_a_broken_template_is_one_line_and_the_other_notes_are_written(tmp_path)
         f"error: {folder / 'session.md.j2'}:3: template error: 'no_such_variable' is undefined (4 times)"
     ]
     notes = note_files(vault)
-    assert len(notes) == 36 and not any("/codex/" in p for p in notes)
+    assert len(notes) == 37 and not any("/codex/" in p for p in notes)
     (folder / "session.md.j2").write_text("{% if %}")
     syntax = run("--vault", str(vault), "--home", str(EXAMPLES_HOME), "--templates", str(folder))
     assert syntax.exit_code == 1

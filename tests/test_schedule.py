@@ -212,8 +212,8 @@ def test_the_scheduled_command_exports_logs_and_fails_loudly(tmp_path):
     done = subprocess.run(nightly_command(vault), env=env, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout == ""  # --quiet
     log = vault / ".ccexport" / "nightly.log"
-    # 38: on the real home, Aider is read only from configured folders ([paths] aider).
-    assert "exit 0: 38 sessions found, 38 created" in log.read_text()
+    # 39: on the real home, Aider is read only from configured folders ([paths] aider).
+    assert "exit 0: 39 sessions found, 39 created" in log.read_text()
     broken = home / ".config" / "Cursor" / "User" / "workspaceStorage" / "broken"
     broken.mkdir(parents=True)
     (broken / "state.vscdb").write_bytes(b"not a database" * 50)

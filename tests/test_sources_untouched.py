@@ -75,7 +75,7 @@ def test_no_command_writes_into_the_home_of_databases_in_wal_mode(tmp_path, wal_
         result = runner.invoke(app, args)
         assert result.exit_code == 0, (args, result.output)
         assert tree(wal_home) == before, args
-    assert len(note_files(vault)) == 40  # every database's sessions were read
+    assert len(note_files(vault)) == 41  # every database's sessions were read
 
 
 def test_rows_a_running_tool_has_only_in_its_log_are_still_read(tmp_path, wal_home):

@@ -42,7 +42,7 @@ def test_a_template_printing_an_end_marker_is_refused_and_the_notes_stay_whole(t
     assert errors(result) == [
         f"error: {folder / 'session.md.j2'}:2: template error: prints "
         "'%% ccexport:end e3b0c44298fc1c14 %%', which would end ccexport's part of the note "
-        "there (the rest would be taken for your text); the note is not written (40 times)"
+        "there (the rest would be taken for your text); the note is not written (41 times)"
     ]
     assert note_files(vault, index=True) == before
     (folder / "session.md.j2").unlink()
@@ -96,7 +96,7 @@ def test_a_missing_template_is_named_with_the_line_asking_for_it(tmp_path):
     result = export(vault, folder)
     assert result.exit_code == 1 and not note_files(vault)
     assert errors(result) == [
-        f"error: {template}:3: template not found: parts/footer.md (40 times)"
+        f"error: {template}:3: template not found: parts/footer.md (41 times)"
     ]
     template.write_text('{#- Ours, weeks ago -#}\n{% extends "base_session.md.j2" %}\n')
     result = export(vault, folder)
@@ -128,7 +128,7 @@ def test_a_loop_in_a_loop_stops_at_its_line_and_the_notes_stay(tmp_path):
     assert result.exit_code == 1
     assert errors(result) == [
         f"error: {folder / 'session.md.j2'}:3: template error: range() gave more than "
-        "1,000,000 numbers for one note (a loop in a loop?) (40 times)"
+        "1,000,000 numbers for one note (a loop in a loop?) (41 times)"
     ]
     assert note_files(vault, index=True) == before
 

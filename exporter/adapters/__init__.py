@@ -19,7 +19,7 @@ from .aider import AiderAdapter
 from .antigravity import AntigravityAdapter
 from .base import Adapter, FileStamp, LoadResult, SessionRef, SourceContext
 from .claude_code import ClaudeCodeAdapter
-from .cline import ClineAdapter, KiloCodeAdapter, RooCodeAdapter
+from .cline import ClineAdapter, KiloCodeAdapter, RooCodeAdapter, ZooCodeAdapter
 from .codex import CodexAdapter
 from .copilot import CopilotAdapter
 from .copilot_cli import CopilotCliAdapter
@@ -42,6 +42,7 @@ ADAPTERS: list[type[Adapter]] = [
     KiloAdapter,
     ClineAdapter,
     RooCodeAdapter,
+    ZooCodeAdapter,
     KiloCodeAdapter,
     AiderAdapter,
 ]

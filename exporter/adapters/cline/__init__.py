@@ -1,11 +1,11 @@
-"""The Cline family: Cline, Roo Code and Kilo Code's legacy extension (FORMATS.md §6.2).
+"""The Cline family: Cline, Roo Code, Zoo Code, Kilo Code's legacy extension (FORMATS.md §6.2).
 
-Each is its own source (``cline``, ``roo-code``, ``kilo-code``); one reader serves all three.
-Where, for the extension id (``saoudrizwan.claude-dev``, ``rooveterinaryinc.roo-cline``,
-``kilocode.kilo-code``), in the ``User`` folder of every VS Code-family editor (``Code``,
-``Code - Insiders``, ``Cursor``, ``Windsurf``, ``VSCodium``, ``Positron``, ``Antigravity``;
-Linux, macOS and Windows layouts; remote ``~/.vscode-server``, ``~/.vscode-server-insiders``
-and Codespaces ``~/.vscode-remote``):
+Each is its own source (``cline``, ``roo-code``, ``zoo-code``, ``kilo-code``); one reader
+serves all four. Where, for the extension id (``saoudrizwan.claude-dev``,
+``rooveterinaryinc.roo-cline``, ``zoocodeorganization.zoo-code``, ``kilocode.kilo-code``), in
+the ``User`` folder of every VS Code-family editor (``Code``, ``Code - Insiders``, ``Cursor``,
+``Windsurf``, ``VSCodium``, ``Positron``, ``Antigravity``; Linux, macOS and Windows layouts;
+remote ``~/.vscode-server``, ``~/.vscode-server-insiders`` and Codespaces ``~/.vscode-remote``):
 
 - generation A, ``globalStorage/<extension id>/tasks/<task id>/``: ``ui_messages.json``
   (what the person saw: the transcript, with a time on every entry and the tokens and cost
@@ -120,6 +120,14 @@ class RooCodeAdapter(ClineFamilyAdapter):
     name: ClassVar[str] = "roo-code"
     label: ClassVar[str] = "Roo Code"
     extension_id: ClassVar[str] = "rooveterinaryinc.roo-cline"
+
+
+class ZooCodeAdapter(ClineFamilyAdapter):
+    """Zoo Code, the community fork of Roo Code: Roo's files under its own extension id."""
+
+    name: ClassVar[str] = "zoo-code"
+    label: ClassVar[str] = "Zoo Code"
+    extension_id: ClassVar[str] = "zoocodeorganization.zoo-code"
 
 
 class KiloCodeAdapter(ClineFamilyAdapter):
@@ -245,4 +253,4 @@ def _facts(values: dict[str, Any]) -> tuple[str, ...]:
     )
 
 
-__all__ = ["ClineAdapter", "KiloCodeAdapter", "RooCodeAdapter"]
+__all__ = ["ClineAdapter", "KiloCodeAdapter", "RooCodeAdapter", "ZooCodeAdapter"]

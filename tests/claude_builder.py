@@ -70,6 +70,14 @@ class ClaudeSession:
         self.clock += timedelta(seconds=seconds)
         return self.clock.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
+    def continued(self, session_id: str, start: str) -> ClaudeSession:
+        """A resume or fork of this session (older Claude Code, ``--fork-session``): a new
+        file, with a new session id, that starts with a copy of this one's lines."""
+        copy = ClaudeSession(session_id, self.cwd, start=start)
+        copy.lines = [line.replace(self.session_id, session_id) for line in self.lines]
+        copy.last = self.last
+        return copy
+
     def at(self, hhmm: str) -> ClaudeSession:
         """Move the clock to a time of the same day (UTC)."""
         h, m = (int(x) for x in hhmm.split(":"))
@@ -221,15 +229,11 @@ def resumed_sessions(folder: Path, first_id: str = "5e55e55e-0000-4000-8000-0000
     first.user("add a cache")
     first.assistant("Added an LRU cache.", usage=(100, 10))
     first.write(folder / f"{first_id}.jsonl")
-    second = ClaudeSession(RESUMED, start="2026-11-21T10:00:00Z")
-    second.lines = [line.replace(first_id, RESUMED) for line in first.lines]
-    second.last = first.last
+    second = first.continued(RESUMED, "2026-11-21T10:00:00Z")
     second.user("now make it thread-safe")
     second.assistant("Wrapped it in a lock.", usage=(200, 20))
     second.write(folder / f"{RESUMED}.jsonl")
-    third = ClaudeSession(RESUMED_AGAIN, start="2026-11-22T10:00:00Z")
-    third.lines = [line.replace(RESUMED, RESUMED_AGAIN) for line in second.lines]
-    third.last = second.last
+    third = second.continued(RESUMED_AGAIN, "2026-11-22T10:00:00Z")
     third.user("and add metrics")
     third.assistant("Counted hits and misses.", usage=(300, 30))
     third.write(folder / f"{RESUMED_AGAIN}.jsonl")

@@ -596,12 +596,9 @@ def test_a_fork_whose_origin_goes_on_loses_no_line_from_either_note(tmp_path, id
     origin.assistant("Added an LRU cache.")
     origin.write(folder / f"{SID}.jsonl")
     if idle_fork:  # forked, never prompted: the same lines as the origin
-        idle = ClaudeSession(idle_id, start="2026-11-21T09:00:00Z")
-        idle.lines = [line.replace(SID, idle_id) for line in origin.lines]
+        idle = origin.continued(idle_id, "2026-11-21T09:00:00Z")
         idle.write(folder / f"{idle_id}.jsonl")
-    fork = ClaudeSession(fork_id, start="2026-11-21T10:00:00Z")
-    fork.lines = [line.replace(SID, fork_id) for line in origin.lines]
-    fork.last = origin.last
+    fork = origin.continued(fork_id, "2026-11-21T10:00:00Z")
     fork.user("in the fork")
     fork.assistant("forked reply")
     fork.write(folder / f"{fork_id}.jsonl")
@@ -649,9 +646,7 @@ def test_a_summary_naming_the_other_files_leaf_does_not_make_it_a_copy(tmp_path)
     origin = ClaudeSession(SID)
     origin.user("add a cache")
     origin.assistant("Added an LRU cache.")
-    fork = ClaudeSession(RESUMED, start="2026-11-21T10:00:00Z")
-    fork.lines = [line.replace(SID, RESUMED) for line in origin.lines]
-    fork.last = origin.last
+    fork = origin.continued(RESUMED, "2026-11-21T10:00:00Z")
     fork.user("in the fork")
     fork.assistant("forked reply")
     origin.user("back in the origin", seconds=5 * 86400)

@@ -13,7 +13,7 @@ from copilot_builder import log_lines, markdown, request, session, terminal_tool
 from vscode_builder import make_db, workspace
 
 from exporter.adapters.copilot import CopilotAdapter
-from exporter.adapters.copilot_log import replay
+from exporter.adapters.copilot_replay import replay
 
 USER = Path(".config") / "Code" / "User"
 SID = "5e55104d-0000-4000-8000-000000000001"

@@ -12,7 +12,7 @@ from datetime import UTC
 import pytest
 from conftest import normalize, note_files
 
-from exporter.adapters.copilot_log import replay
+from exporter.adapters.copilot_replay import replay
 from exporter.export import ExportOptions, run_export
 
 pytestmark = pytest.mark.corpus

@@ -44,6 +44,7 @@ PARSERS = {
     "exporter.adapters.aider_log",
     "exporter.adapters.codex_rollout",
     "exporter.adapters.copilot_log",
+    "exporter.adapters.copilot_replay",
     "exporter.adapters.copilot_cli.events",
     "exporter.adapters.cline.blocks",
     "exporter.adapters.cline.ui",

@@ -175,7 +175,7 @@ def _not_objects(data: dict[str, Any], path: Path, problems: list[Problem]) -> N
 
 def _read_session(path: Path, problems: list[Problem]) -> Any:
     if path.suffix == ".jsonl":
-        from .copilot_log import replay
+        from .copilot_replay import replay
 
         return replay(path, problems)
     try:

@@ -1,22 +1,13 @@
-"""VS Code's chat session files: the ``.jsonl`` mutation log replayed, and the session
-object (from the log or a flat ``.json``) turned into messages (FORMATS.md §5.2–§5.5).
-
-The log's four entry kinds are replayed in full: 0 replaces the whole state (also when it
-comes again later), 1 sets a value at a path (an empty path replaces the root), 2 truncates
-the array at a path to ``i`` if given and then appends ``v``, 3 deletes a property. An entry
-before the first kind 0, of an unknown kind, or whose path does not exist is reported with
-its line number and skipped; the rest of the log still applies.
-"""
+"""VS Code's chat session object (replayed from its ``.jsonl`` log by ``copilot_replay``,
+or a flat ``.json``) turned into messages (FORMATS.md §5.3–§5.5)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
 import re
-from pathlib import Path
 from typing import Any
 
-from ..errors import Problem
 from ..model import (
     AttachmentPart,
     Message,
@@ -27,7 +18,7 @@ from ..model import (
     ToolCallPart,
     ToolResultPart,
 )
-from ._jsonl import iter_jsonl, parse_timestamp
+from ._jsonl import parse_timestamp
 from .copilot_context import (
     edit_calls,
     elicitation_parts,
@@ -57,129 +48,6 @@ _DENIED, _SKIPPED = (
     0,
     5,
 )  # isConfirmed.type (ToolConfirmKind)  # modelState values (Pending 0, Complete 1, …)
-
-
-class _Missing(Exception):
-    pass
-
-
-def _fits_root(kind: Any, entry: dict[str, Any], state: Any) -> bool:
-    """A change of the whole session keeps its shape: one damaged line cannot replace it
-    with something else."""
-    if kind == 1:
-        return isinstance(entry.get("v"), dict)
-    return kind != 2 or isinstance(state, list)
-
-
-def replay(path: Path, problems: list[Problem]) -> Any:
-    """The session object a ``.jsonl`` mutation log describes (None if it never starts)."""
-    state: Any = None
-    for number, entry in iter_jsonl(path, problems, SOURCE):
-        if not isinstance(entry, dict):
-            problems.append(
-                Problem(str(path), "not a JSON object, line skipped", number, source=SOURCE)
-            )
-            continue
-        kind = entry.get("kind")
-        kind = kind if type(kind) is int else None  # False == 0, but is no kind
-        if kind == 0 and (state is None or isinstance(entry.get("v"), dict)):
-            state = entry.get("v")
-            continue
-        if kind == 0:
-            problems.append(
-                Problem(str(path), "a new session that is not an object, skipped", number,
-                        source=SOURCE)
-            )  # fmt: skip
-            continue
-        if state is None:
-            problems.append(
-                Problem(
-                    str(path),
-                    "log entry before the initial state (kind 0), skipped",
-                    number,
-                    source=SOURCE,
-                )
-            )
-            continue
-        keys = entry.get("k") or []
-        try:
-            if not isinstance(keys, list) or (not keys and not _fits_root(kind, entry, state)):
-                raise TypeError("a path that is not a list, or a root of the wrong type")
-            if kind == 1:
-                if not keys:
-                    state = entry.get("v")
-                else:
-                    parent = _walk(state, keys[:-1])
-                    _assign(parent, keys[-1], entry.get("v"))
-            elif kind == 2:
-                parent = _walk(state, keys[:-1]) if keys else None
-                current = _read(parent, keys[-1]) if keys else state
-                items = list(current) if isinstance(current, list) else []
-                if isinstance(entry.get("i"), int):
-                    del items[entry["i"] :]
-                items.extend(entry.get("v") or [])
-                if keys:
-                    _assign(parent, keys[-1], items)
-                else:
-                    state = items
-            elif kind == 3:
-                parent = _walk(state, keys[:-1])
-                if isinstance(parent, dict):
-                    parent.pop(keys[-1], None)
-                elif (
-                    isinstance(parent, list)
-                    and isinstance(keys[-1], int)
-                    and keys[-1] < len(parent)
-                ):
-                    parent[keys[-1]] = None
-            else:
-                problems.append(
-                    Problem(
-                        str(path),
-                        f"unknown log entry kind {kind!r}, skipped",
-                        number,
-                        source=SOURCE,
-                    )
-                )
-        except (_Missing, IndexError, KeyError, TypeError):
-            where = "/".join(str(k) for k in keys) if isinstance(keys, list) else repr(keys)
-            problems.append(
-                Problem(
-                    str(path),
-                    f"log entry for a path that does not exist ({where}), skipped",
-                    number,
-                    source=SOURCE,
-                )
-            )
-    return state
-
-
-def _walk(node: Any, keys: list[Any]) -> Any:
-    for key in keys:
-        node = _read(node, key)
-        if node is None:
-            raise _Missing
-    return node
-
-
-def _read(node: Any, key: Any) -> Any:
-    if isinstance(node, dict) and isinstance(key, str):
-        return node.get(key)
-    if isinstance(node, list) and isinstance(key, int) and -len(node) <= key < len(node):
-        return node[key]
-    raise _Missing
-
-
-def _assign(parent: Any, key: Any, value: Any) -> None:
-    if isinstance(parent, dict) and isinstance(key, str):
-        parent[key] = value
-    elif isinstance(parent, list) and isinstance(key, int) and key <= len(parent):
-        if key == len(parent):
-            parent.append(value)
-        else:
-            parent[key] = value
-    else:
-        raise _Missing
 
 
 def session_messages(

@@ -135,3 +135,22 @@ def test_a_workspace_with_only_its_input_history_keeps_the_prompts(tmp_path):
     assert texts(shop, "user") == ["add a login page", "now tests"]
     assert [m.role for m in shop.messages] == ["user", "user"]
     assert by_project["blog"].session_id == "s-1"
+
+
+def test_a_damaged_older_store_is_reported_and_an_id_of_another_type_falls_back(tmp_path):
+    """From the review: an older chat store whose value is no JSON (cut short) was passed
+    over in silence; a session keyed by id whose own sessionId was a number lost the key's
+    id and was reported "without an id"."""
+    user = tmp_path / ".config" / "Trae" / "User"
+    ng = {"ng-1": {"sessionId": 7, "createdAt": 1721000000000, "messages": [
+        {"role": "user", "content": "rename the module", "turnIndex": 0}]}}  # fmt: skip
+    workspace(user, "ws", "file:///home/dev/work/shop", {
+        "memento/icube-ai-ng-chat-storage-1": {"sessions": ng},
+        "memento/icube-ai-chat-storage-2": '{"list": [{"id": "cut',
+    })  # fmt: skip
+    sessions, problems = load(TraeAdapter(), tmp_path)
+    assert [s.session_id for s in sessions] == ["ng-1"]
+    assert [p.message for p in problems] == [
+        "memento/icube-ai-chat-storage-2: a chat store that is not JSON (damaged or cut short);"
+        " not exported"
+    ]

@@ -107,6 +107,9 @@ class TraeAdapter:
             if store is not None and not _sessions_of(store) and not _empty(store):
                 why = f"{key}: a chat store of a shape not known here; not exported"
                 result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
+            elif store is None and key != STORE_KEY:  # listed, so there: its value is no JSON
+                why = f"{key}: a chat store that is not JSON (damaged or cut short); not exported"
+                result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
         if not result.sessions and history:
             result.sessions.append(_history_session(history, workspace.name, folder, ref.main.path))
         if garbled:
@@ -187,12 +190,17 @@ def _sessions_of(store: Any) -> list[Any]:
             return held
         if isinstance(held, dict) and held:
             return [
-                {**v, "sessionId": v.get("sessionId") or v.get("id") or k}
+                {**v, "sessionId": _first_text(v.get("sessionId"), v.get("id"), k)}
                 if isinstance(v, dict)
                 else v
                 for k, v in held.items()
             ]
     return []
+
+
+def _first_text(*values: Any) -> str | None:
+    """The first of ``values`` that is a non-empty string (an id of another type is none)."""
+    return next((v for v in values if isinstance(v, str) and v), None)
 
 
 def _empty(store: Any) -> bool:

@@ -580,3 +580,21 @@ def test_a_long_line_by_line_edit_is_joined_in_linear_time(tmp_path):
     ((whole, text),) = _line_runs(edits)
     assert time.perf_counter() - started < 5  # quadratic: minutes
     assert whole["endLineNumber"] == 100_000 and text.count("\n") == 99_999
+
+
+def test_a_log_that_lost_its_start_falls_back_to_the_document_it_came_from(tmp_path):
+    """VS Code 1.109 migrates a session's .json to a .jsonl log and may leave the .json; a
+    log whose first line (the whole state) is lost replays to nothing, and the session was
+    gone though the .json held it. Now the .json is used, the log's damage reported; with a
+    good log, the log wins."""
+    chats = tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions"
+    write(chats / f"{SID}.json", base())
+    later = request(1, "second question", [markdown("second answer")])
+    write(chats / f"{SID}.jsonl", log_lines([{"kind": 2, "k": ["requests"], "v": [later]}]))
+    (s,), problems = load(tmp_path)
+    assert texts(s) == ["first question", "first answer"]
+    assert any("before" in p.message or "start" in p.message for p in problems), problems
+    write(chats / f"{SID}.jsonl", log_lines([
+        {"kind": 0, "v": base()}, {"kind": 2, "k": ["requests"], "v": [later]}]))  # fmt: skip
+    (s,), _ = load(tmp_path)
+    assert texts(s) == ["first question", "first answer", "second question", "second answer"]

@@ -5,7 +5,9 @@ Where, in the ``User`` folder of ``Code``, ``Code - Insiders``, ``VSCodium`` and
 on the real home):
 
 - ``workspaceStorage/<id>/chatSessions/<session>.jsonl`` (a mutation log, VS Code ≥ 1.109)
-  or ``.json`` (one document, older); when both exist the ``.jsonl`` wins;
+  or ``.json`` (one document, older); when both exist the ``.jsonl`` wins, and the
+  ``.json`` it was migrated from is used only when the log cannot be replayed (its first
+  line lost) or holds less;
 - ``globalStorage/emptyWindowChatSessions/`` and the older
   ``workspaceStorage/no-workspace/chatSessions/``: chats in windows without a folder;
 - before session files: the ``interactive.sessions`` key of a workspace ``state.vscdb``.
@@ -77,9 +79,12 @@ class CopilotAdapter:
                 )
                 if chats.is_dir():
                     files = {e.name: Path(e.path) for e in listed(chats) if e.is_file()}
-                    for name, path in sorted(files.items()):
+                    # A session's log first, then the document it was migrated from, if it
+                    # is still there: read only when the log cannot be replayed (its start
+                    # lost), or holds less (``load`` takes the one with the newest activity).
+                    for name, path in sorted(files.items(), key=lambda i: i[0].endswith(".json")):
                         stem, ext = os.path.splitext(name)
-                        if ext == ".jsonl" or (ext == ".json" and f"{stem}.jsonl" not in files):
+                        if ext in (".jsonl", ".json"):
                             copies.setdefault(stem, []).append(path)
                 index, has_legacy, problem = _read_workspace_db(place / "state.vscdb")
                 titles.update(index)

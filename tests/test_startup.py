@@ -43,6 +43,7 @@ HEAVY_FOR_ANY_COMMAND = {
 PARSERS = {
     "exporter.adapters.aider_log",
     "exporter.adapters.codex_rollout",
+    "exporter.adapters.codex_scan",
     "exporter.adapters.copilot_log",
     "exporter.adapters.copilot_replay",
     "exporter.adapters.copilot_cli.events",

@@ -57,7 +57,8 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from .codex_rollout import Rollout, RolloutBuilder, Scan
+    from .codex_rollout import Rollout, RolloutBuilder
+    from .codex_scan import Scan
 
 SOURCE = "codex"
 _ID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", re.I)
@@ -125,7 +126,8 @@ class CodexAdapter:
 
     def _load(self, ref: SessionRef, keep: MessageSink | None) -> LoadResult:
         # The parser: imported when a session is read
-        from .codex_rollout import RolloutBuilder, build_rollout, scan_rollout
+        from .codex_rollout import RolloutBuilder, build_rollout
+        from .codex_scan import scan_rollout
 
         result = LoadResult()
         path = ref.main.path
@@ -184,7 +186,7 @@ class CodexAdapter:
         path = self._rollouts.get(origin_id)
         if path is None:
             return None
-        from .codex_rollout import signatures
+        from .codex_scan import signatures
 
         return signatures(_records(path, []))
 

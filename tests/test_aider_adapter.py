@@ -283,6 +283,23 @@ def test_a_model_request_in_a_run_nobody_typed_in_goes_on_the_run_before(tmp_pat
     assert session.cost == pytest.approx(0.47)
 
 
+def test_a_one_shot_that_asks_the_model_itself_is_not_joined_to_the_run_before(tmp_path):
+    """``aider --lint`` (or ``--test``, ``-m``, ``--commit``) asks the model itself with no
+    ``####`` prompt: its request is its own, not the run before going on, which may be days
+    older: its fix would have been shown in that run's note."""
+    log = AiderLog().run("2025-03-01 09:15:00").prompt("include the time zone").reply("Done.")
+    log.run("2025-03-04 16:00:00", command="/home/me/.local/bin/aider --lint src/app.py")
+    log.reply("Fixed the unused import.").tokens("2,100", "40", "0.01", "0.01")
+    log.aider("Applied edit to src/app.py")
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), problems = load(tmp_path / "home")
+    assert texts(session, "assistant") == ["Done."]  # the lint fix is not put in this note
+    assert [p.message for p in problems] == [
+        "a run with no prompt changed the code (aider --lint src/app.py: Applied edit to "
+        "src/app.py); it holds no conversation, so no note"
+    ]
+
+
 def test_a_run_nobody_typed_in_that_changed_the_code_is_reported(tmp_path):
     """``aider --apply``, ``aider --lint --commit``: no prompt, no reply, so no
     conversation and no note, but the change is said (which run, what it did)."""

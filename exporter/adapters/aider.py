@@ -82,6 +82,13 @@ _PROMPT = re.compile(rb"^####", re.M)
 # What a run without a prompt did to the code: an edit applied, a commit made.
 _ACTION = re.compile(rb"^> (?:Applied edit to |Commit [0-9a-f]{7,40}\b)", re.M)
 _REQUEST = re.compile(rb"^> Tokens: ", re.M)  # a request to the model was answered
+# A one-shot Aider that asks the model itself (lint or test fixes, a --message, a commit
+# message): its requests are its own, never the run before going on.
+_OWN_REQUESTS = re.compile(
+    rb"^> \S*aider(?:\.exe|-chat)?\b[^\n]*\s(?:--lint|--test|--message|--msg|-m|"
+    rb"--message-file|-f|--commit)(?:[\s=]|$)",
+    re.M,
+)
 # A prompt that starts another Aider in this repository (``/run aider …``, ``!aider …``).
 _NESTED = re.compile(rb"^#### *(?:/run +|!) *(?:\S*/)?aider(?:\.exe|-chat)?(?:\s|$)")
 
@@ -279,7 +286,7 @@ def join_runs(raw: bytes, runs: list[Run]) -> list[list[Run]]:
 def _continues(before: bytes, body: bytes) -> bool:
     """``body`` (a run without a prompt) is what the Aider of the run ``before`` wrote."""
     if _REQUEST.search(body):
-        return True
+        return not _OWN_REQUESTS.search(body)
     last = before.rstrip().rsplit(b"\n", 1)[-1]
     return bool(_NESTED.match(last))
 

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from .adapters import SourceContext, select_adapters
 from .errors import ExporterError
+from .report import counted
 from .sources import unreadable_below
 
 Status = Literal["ok", "attention", "info"]
@@ -66,7 +67,7 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
         newest = max((r.mtime_ns for r in refs), default=0)
         when = f", newest {_when(newest / 1e9)}" if newest else ""
         where = ", ".join(str(r) for r in roots)
-        found = f"{sessions} session{'' if sessions == 1 else 's'}"
+        found = counted(sessions, "session", "sessions")
         checks.append(Check("Sources", "ok", f"{name} {found}{when} in {where}"))
         for problem in dict.fromkeys(r.unread_index for r in refs if r.unread_index):
             checks.append(Check("Sources", "attention", f"{name} {problem}"))  # an index

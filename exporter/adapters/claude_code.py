@@ -100,6 +100,9 @@ class ClaudeCodeAdapter:
         return ref.main.size >= STREAM_FROM
 
     def roots(self, ctx: SourceContext) -> list[Path]:
+        return self._roots(ctx, cowork_homes(ctx))
+
+    def _roots(self, ctx: SourceContext, cowork: list[CoworkHome]) -> list[Path]:
         configured_paths = ctx.configured(SOURCE, "projects")
         if configured_paths:
             return configured_paths
@@ -108,7 +111,7 @@ class ClaudeCodeAdapter:
         if configured:
             roots.append(Path(configured).expanduser() / "projects")
         roots.append(ctx.home / ".claude" / "projects")
-        roots += [home.projects for home in cowork_homes(ctx)]  # Claude Desktop's Cowork
+        roots += [home.projects for home in cowork]  # Claude Desktop's Cowork tasks
         return list(dict.fromkeys(roots))
 
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
@@ -116,8 +119,9 @@ class ClaudeCodeAdapter:
         # Code tab session's title; in the fingerprint, so that a rename re-exports it.
         desktop = not ctx.configured(SOURCE, "projects")
         titles = code_tab_titles(ctx) if desktop else {}
-        cowork = {home.projects: home for home in cowork_homes(ctx)} if desktop else {}
-        for root in self.roots(ctx):
+        homes = cowork_homes(ctx) if desktop else []  # their sidecars read once a discovery
+        cowork = {home.projects: home for home in homes}
+        for root in self._roots(ctx, homes):
             if not root.is_dir():
                 continue
             task = cowork.get(root)

@@ -288,11 +288,12 @@ class RolloutBuilder:
                 if _context(text):
                     return  # injected context (AGENTS.md, environment), never a prompt
                 found = [i for i in parts if isinstance(i, AttachmentPart)]
-                if self.held is not None and _text_of(self.held[0]) == _text_of(parts):
+                said = _text_of(parts)
+                if self.held is not None and _text_of(self.held[0]) == said:
                     held, at, held_when = self.held  # the UI copy came first: it gets these
                     self.held = None
                     self._add("user", _with_images(held, found), at, held_when)
-                elif self.ui_made is not None and self.ui_made == _text_of(parts):
+                elif self.ui_made is not None and self.ui_made == said:
                     self.ui_made = None  # the UI copy, just before, is in the note
                 else:
                     self.ui_made = None

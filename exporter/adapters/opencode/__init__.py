@@ -186,7 +186,10 @@ class OpenCodeAdapter:
             try:
                 found |= session_ids(Path(db))
             except SourceError as exc:  # the tree is exported; both are read again next run
-                problems.append(exc.problem(self.name))
+                # The database's own unit reports the error; here it is a warning, or one
+                # locked database would count as two failures.
+                why = f"{exc.message}; the legacy tree beside it is exported as it stands"
+                problems.append(Problem(exc.path, why, severity="warning", source=self.name))
         return frozenset(found)
 
     def _tree_session(self, path: Path, migrated: frozenset[str] = frozenset()) -> LoadResult:

@@ -17,7 +17,7 @@ from codex_builder import CodexRollout
 from conftest import ROOT, note_files
 
 from exporter.adapters import _jsonl, claude_code, claude_mainfile, codex, copilot_cli, gemini
-from exporter.adapters._jsonl import LongLine, iter_jsonl, split_lines
+from exporter.adapters._jsonl import LongLine, iter_json_objects, iter_jsonl, split_lines
 from exporter.errors import Problem
 from exporter.export import ExportOptions, run_export
 from exporter.workers import PARALLEL_FROM
@@ -35,6 +35,22 @@ def test_lines_are_split_across_chunks_and_a_long_line_is_read_through_not_kept(
     lines = list(split_lines(chunks, limit=50))
     assert lines == [b'{"a":1}', b'{"b":2}', LongLine(81), b'{"c":3}', b'{"d"']
     assert isinstance(lines[2], LongLine) and type(lines[-1]).__name__ == "LastLine"
+
+
+def test_lines_holding_other_json_values_are_reported_and_skipped_up_to_stop(tmp_path):
+    """The readers of Claude Code, Codex, Gemini, Copilot Chat and Cursor transcripts share
+    this: an array, a string or a number where a record belongs costs only its line."""
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"n":1}\n[1, 2]\n"text"\n{"n":4}\n7\n{"n":6}\nnull\n')
+    problems: list[Problem] = []
+    found = list(iter_json_objects(path, problems, "test"))
+    assert found == [(1, {"n": 1}), (4, {"n": 4}), (6, {"n": 6})]
+    assert [(p.line, p.message) for p in problems] == [
+        (n, "not a JSON object, line skipped") for n in (2, 3, 5, 7)
+    ]
+    problems.clear()  # with stop, nothing past that line is read or reported
+    assert list(iter_json_objects(path, problems, "test", stop=4)) == found[:2]
+    assert [p.line for p in problems] == [2, 3]
 
 
 def test_a_line_over_the_limit_is_skipped_and_reported_with_its_number(tmp_path, monkeypatch):

@@ -56,16 +56,16 @@ def test_the_second_reading_stops_at_the_line_the_first_reached(tmp_path, monkey
     late._n = 90
     late.user("typed after the first reading")
     readings = []
-    real_iter_jsonl = claude_mainfile.iter_jsonl
+    real_iter = claude_mainfile.iter_json_objects
 
-    def growing(p, problems, source):
+    def growing(p, problems, source, stop=None):
         readings.append(p)
-        yield from real_iter_jsonl(p, problems, source)
+        yield from real_iter(p, problems, source, stop)
         if len(readings) == 1:
             with open(p, "a") as f:
                 f.write(late.text())
 
-    monkeypatch.setattr(claude_mainfile, "iter_jsonl", growing)
+    monkeypatch.setattr(claude_mainfile, "iter_json_objects", growing)
     (session,), _ = load_sessions(ClaudeCodeAdapter(), tmp_path)
     assert readings == [path, path]
     assert "typed after the first reading" in path.read_text()

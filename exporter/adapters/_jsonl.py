@@ -54,6 +54,21 @@ def iter_jsonl(path: Path, problems: list[Problem], source: str) -> Iterator[tup
         )
 
 
+def iter_json_objects(
+    path: Path, problems: list[Problem], source: str, stop: int | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``iter_jsonl``'s lines that hold a JSON object (with ``stop``, up to that line); a
+    line holding any other value is reported and skipped."""
+    for number, obj in iter_jsonl(path, problems, source):
+        if stop is not None and number > stop:
+            return
+        if type(obj) is dict:
+            yield number, obj
+        else:
+            why = "not a JSON object, line skipped"
+            problems.append(Problem(str(path), why, number, source=source))
+
+
 def _zst_chunks(path: Path) -> Iterator[bytes]:
     """The decompressed bytes of every frame in turn, in bounded pieces. A file that ends
     inside a frame raises EOFError, damage raises ZstdError: after what came before."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import Problem, SourceChanged, clipped
 from ..model import Message
-from ._jsonl import iter_jsonl
+from ._jsonl import iter_json_objects
 from .base import MessageSink
 from .claude_discovery import SOURCE
 from .claude_subagents import TaskIndex, known_uuid
@@ -130,14 +130,7 @@ def read_records(
     """The JSON objects of a file, one at a time; titles and summaries go to ``meta``. With
     ``stop``, only the lines up to that number."""
     unknown: dict[str, tuple[int, int]] = {}  # type -> (its first line, how many)
-    for number, obj in iter_jsonl(path, problems, SOURCE):
-        if stop is not None and number > stop:
-            break
-        if not isinstance(obj, dict):
-            problems.append(
-                Problem(str(path), "not a JSON object, line skipped", number, source=SOURCE)
-            )
-            continue
+    for number, obj in iter_json_objects(path, problems, SOURCE, stop):
         kind = obj.get("type")
         if isinstance(kind, str) and kind in CONVERSATIONAL:
             pass  # most lines: none of the checks below applies

@@ -42,7 +42,7 @@ import orjson
 from ..collector import collector_paused
 from ..errors import Problem, SourceChanged
 from ..model import Message, MessageStream, Session
-from ._jsonl import iter_jsonl, parse_timestamp
+from ._jsonl import iter_json_objects, parse_timestamp
 from .base import (
     STREAM_FROM,
     FileStamp,
@@ -285,14 +285,7 @@ def _iter_records(
     """The records of a JSONL rollout one at a time: from the ``skip``-th on, and with
     ``stop``, only up to that line."""
     index = 0
-    for number, obj in iter_jsonl(path, problems, SOURCE):
-        if stop is not None and number > stop:
-            return
-        if not isinstance(obj, dict):
-            problems.append(
-                Problem(str(path), "not a JSON object, line skipped", number, source=SOURCE)
-            )
-            continue
+    for number, obj in iter_json_objects(path, problems, SOURCE, stop):
         if "payload" in obj and isinstance(obj.get("type"), str):
             payload = obj["payload"] if isinstance(obj["payload"], dict) else {}
             record: Record = (number, obj["type"], payload, obj.get("timestamp"))

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem
-from ._jsonl import iter_jsonl
+from ._jsonl import iter_json_objects
 
 SOURCE = "copilot"
 
@@ -34,12 +34,7 @@ def _fits_root(kind: Any, entry: dict[str, Any], state: Any) -> bool:
 def replay(path: Path, problems: list[Problem]) -> Any:
     """The session object a ``.jsonl`` mutation log describes (None if it never starts)."""
     state: Any = None
-    for number, entry in iter_jsonl(path, problems, SOURCE):
-        if not isinstance(entry, dict):
-            problems.append(
-                Problem(str(path), "not a JSON object, line skipped", number, source=SOURCE)
-            )
-            continue
+    for number, entry in iter_json_objects(path, problems, SOURCE):
         kind = entry.get("kind")
         kind = kind if type(kind) is int else None  # False == 0, but is no kind
         if kind == 0 and (state is None or isinstance(entry.get("v"), dict)):

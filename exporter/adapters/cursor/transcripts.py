@@ -38,7 +38,7 @@ from ...model import (
     ToolCallPart,
     ToolResultPart,
 )
-from .._jsonl import iter_jsonl, parse_timestamp
+from .._jsonl import iter_json_objects, parse_timestamp
 from ..base import read_regular
 
 SOURCE = "cursor"
@@ -96,12 +96,7 @@ def read_transcript(path: Path, problems: list[Problem]) -> Transcript:
     """A ``.jsonl`` transcript; bad lines are reported with their number and skipped."""
     reader = _Reader(path)
     unknown: dict[str, tuple[int, int]] = {}  # what -> (its first line, how many)
-    for number, obj in iter_jsonl(path, problems, SOURCE):
-        if not isinstance(obj, dict):
-            problems.append(
-                Problem(str(path), "not a JSON object, line skipped", number, source=SOURCE)
-            )
-            continue
+    for number, obj in iter_json_objects(path, problems, SOURCE):
         role = obj.get("role")
         message = obj.get("message")
         content = message.get("content") if isinstance(message, dict) else obj.get("content")

@@ -36,7 +36,7 @@ from ...model import (
     ToolResultPart,
     Usage,
 )
-from .._jsonl import _lenient, iter_jsonl, json_text, parse_timestamp
+from .._jsonl import _lenient, iter_json_objects, iter_jsonl, json_text, parse_timestamp
 from ..base import read_regular
 from . import SOURCE
 
@@ -158,12 +158,8 @@ def _read_document(path: Path, chat: Chat, problems: list[Problem]) -> bool:
 
 def _read_jsonl(path: Path, chat: Chat, problems: list[Problem], file_no: int | None) -> None:
     """A JSONL file into ``chat``; with ``file_no``, records as where they are, not values."""
-    for number, obj in iter_jsonl(path, problems, SOURCE):
-        if not isinstance(obj, dict):
-            problems.append(
-                Problem(str(path), "not a JSON object, line skipped", number, source=SOURCE)
-            )
-        elif isinstance(obj.get("$set"), dict):
+    for number, obj in iter_json_objects(path, problems, SOURCE):
+        if isinstance(obj.get("$set"), dict):
             chat.meta.update(obj["$set"])
         elif "$rewindTo" in obj and isinstance(obj["$rewindTo"], str | None):
             _rewind(chat, obj["$rewindTo"])

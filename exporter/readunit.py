@@ -43,7 +43,7 @@ class ReadSettings:
     def of(cls, options: ExportOptions) -> ReadSettings:
         """As the run with these options reads."""
         return cls(
-            SourceContext.for_home(options.home, options.paths), options.project,
+            SourceContext.for_home(options.home, options.paths, options.since), options.project,
             options.since, options.redact, tuple(options.redact_extra),
             tuple(options.redact_allow), options.note_max_bytes,
         )  # fmt: skip

@@ -6,7 +6,7 @@ import builtins
 import json
 import os
 import shutil
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -579,6 +579,30 @@ def test_a_resumed_session_leaves_out_the_copy_of_the_one_it_continues(tmp_path)
     assert (by_id[RESUMED_AGAIN].usage.input_tokens, by_id[RESUMED_AGAIN].usage.output_tokens) == (
         300, 30
     )  # fmt: skip
+
+
+@pytest.mark.parametrize("origin_file_old", [False, True])
+def test_a_resumed_session_keeps_the_copy_of_one_since_leaves_out(tmp_path, origin_file_old):
+    """With --since, a session that ended before it gets no note; the session resuming it
+    left out its copy all the same, and the start of the conversation was in no note. Now
+    the copy stays in the first note the run writes; a resume of that resume still leaves
+    it out (the resume's note holds it). Whether discovery skips the old file (its time)
+    or the export's filter does (the session's end), the notes are the same."""
+    folder = projects(tmp_path)
+    resumed_sessions(folder, SID)
+    if origin_file_old:  # as on disk: written when the session ended
+        os.utime(folder / f"{SID}.jsonl", (1_763_600_000, 1_763_600_000))  # 2025-11-20
+    vault = tmp_path / "v"
+    since = datetime(2026, 11, 21, tzinfo=UTC)
+    run_export(ExportOptions(vault=vault, home=tmp_path, timezone=UTC, since=since))
+    notes = {p: (vault / p).read_text() for p in note_files(vault)}
+    assert not any(f"session_id: {SID}" in t for t in notes.values())
+    resumed = next(t for t in notes.values() if f"session_id: {RESUMED}\n" in t)
+    again = next(t for t in notes.values() if f"session_id: {RESUMED_AGAIN}" in t)
+    assert "\nadd a cache\n" in resumed and "\nnow make it thread-safe\n" in resumed
+    assert "forked_from" not in resumed  # no note to link to
+    assert "\nadd a cache\n" not in again and "\nand add metrics\n" in again
+    assert "forked_from" in again
 
 
 @pytest.mark.parametrize("idle_fork", [False, True])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -405,6 +405,29 @@ def test_a_fork_drops_the_newer_items_its_origin_replays_too(tmp_path):
     forked = next(s for s in sessions if s.session_id.endswith("f0f0"))
     assert [p.kind for m in forked.messages for p in m.parts] == ["text"]
     assert texts(forked, "user") == ["Instead, add metrics"]
+
+
+def test_a_fork_keeps_the_replay_of_an_origin_since_leaves_out(tmp_path):
+    """With --since, an origin that ended before it gets no note, yet its fork left out the
+    replay of it: the start of the conversation was in no note. Now the fork keeps it."""
+    origin = conversation()
+    origin.write(tmp_path / ".codex")
+    fork = CodexRollout(
+        "019a0000-0000-7000-8000-00000000f0f0", forked_from=TID, start="2026-03-10T09:00:00Z"
+    )
+    fork.lines += [x for x in origin.lines if x["type"] != "session_meta"]
+    fork.user("Instead, add metrics")
+    fork.assistant("Added /metrics.")
+    fork.write(tmp_path / ".codex")
+    vault = tmp_path / "v"
+    since = datetime(2026, 3, 10, 8, 30, tzinfo=UTC)  # the origin ended at about 08:00
+    run_export(ExportOptions(vault=vault, home=tmp_path, timezone=UTC, since=since))
+    (note,) = [t.decode() for t in note_files(vault).values()]
+    assert "f0f0" in note and "\nAdd a health endpoint\n" in note
+    assert "\nInstead, add metrics\n" in note
+    run_export(ExportOptions(vault=tmp_path / "all", home=tmp_path, timezone=UTC))
+    fork_note = next(t.decode() for t in note_files(tmp_path / "all").values() if b"f0f0" in t)
+    assert "\nAdd a health endpoint\n" not in fork_note  # its origin's note holds it
 
 
 def test_fork_keeps_everything_when_the_origin_is_gone(tmp_path):

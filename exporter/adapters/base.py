@@ -7,6 +7,7 @@ import os
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 from typing import BinaryIO, ClassVar, Protocol
 
@@ -29,15 +30,34 @@ class SourceContext:
     real_home: bool = True
     # Folders configured per source (config `[paths]`): used instead of the usual places.
     paths: Mapping[str, tuple[Path, ...]] = field(default_factory=dict)
+    # The run's --since: a session that ended before it is not exported, so a session that
+    # continues it keeps the copy of its conversation (it is in no other note).
+    since: datetime | None = None
 
     @classmethod
     def for_home(
-        cls, home: Path | None, paths: Mapping[str, list[Path]] | None = None
+        cls,
+        home: Path | None,
+        paths: Mapping[str, list[Path]] | None = None,
+        since: datetime | None = None,
     ) -> SourceContext:
         configured = {k: tuple(v) for k, v in (paths or {}).items()}
         if home is None:
-            return cls(Path.home(), dict(os.environ), True, configured)
-        return cls(home.expanduser().resolve(), dict(os.environ), False, configured)
+            return cls(Path.home(), dict(os.environ), True, configured, since)
+        return cls(home.expanduser().resolve(), dict(os.environ), False, configured, since)
+
+    def left_out(self, path: Path, ended: datetime | None) -> bool:
+        """Does the run leave out the session of the file ``path``, which ended at ``ended``
+        (None: not known), as older than --since? As discovery (the file's time) and the
+        export's filter (the session's end) decide it."""
+        if self.since is None:
+            return False
+        try:
+            if path.stat().st_mtime_ns < self.since.timestamp() * 1e9:
+                return True
+        except OSError:
+            return True
+        return ended is not None and ended < self.since
 
     def configured(self, source: str, inside: str = "") -> list[Path] | None:
         """The folders configured for ``source``; ``inside`` is the usual subfolder."""

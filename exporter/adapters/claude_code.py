@@ -90,6 +90,7 @@ class ClaudeCodeAdapter:
         self._summary_index: dict[Path, dict[str, str]] = {}
         self._copies = NewerCopies()
         self._replays = Replays()
+        self._ctx: SourceContext | None = None  # the run's, for --since
 
     def held_size(self, ref: SessionRef) -> int:
         """The bytes reading the unit holds: a main file that is streamed, nothing."""
@@ -114,7 +115,12 @@ class ClaudeCodeAdapter:
         roots += [home.projects for home in cowork]  # Claude Desktop's Cowork tasks
         return list(dict.fromkeys(roots))
 
+    def use_context(self, ctx: SourceContext) -> None:
+        """The run's context: a session --since leaves out is no copy to leave out."""
+        self._ctx = ctx
+
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
+        self.use_context(ctx)
         # The Desktop app's facts (FORMATS.md §1.1): a Cowork task's title and project, a
         # Code tab session's title; in the fingerprint, so that a rename re-exports it.
         desktop = not ctx.configured(SOURCE, "projects")
@@ -154,7 +160,7 @@ class ClaudeCodeAdapter:
         stream = self.streams(ref)
         # A resumed or forked session starts with a copy of the one it continues: that copy
         # is the other session's note; this one links to it (forked_from).
-        copied, origin = self._replays.copied(path)
+        copied, origin = self._replays.copied(path, self._ctx)
         meta, main = FileMeta(), MainFile(stream, keep if stream else None)
         for rec in without_lines(copied, read_records(path, result.problems, meta)):
             # The session is the sessionId inside, not the file name: two folders may hold

@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from .base import FileStamp, SessionRef, listed, open_regular
+from .base import FileStamp, SessionRef, SourceContext, listed, open_regular
 
 SOURCE = "claude-code"
 
@@ -275,9 +275,9 @@ def _uuids(path: Path) -> set[str]:
     return found
 
 
-def _last_conversation(path: Path) -> str | None:
-    """The uuid of a file's last conversational line, from its tail (None if the tail holds
-    none whole: then nothing is taken for a copy)."""
+def _last_conversation(path: Path) -> tuple[str, Any] | None:
+    """The uuid and timestamp of a file's last conversational line, from its tail (None if
+    the tail holds none whole: then nothing is taken for a copy)."""
     try:
         with open_regular(path) as f:
             size = path.stat().st_size
@@ -287,12 +287,22 @@ def _last_conversation(path: Path) -> str | None:
         return None
     for raw in reversed(lines[1:] if size > (256 << 10) else lines):  # [0]: maybe cut
         try:
-            uuid = _conversation(orjson.loads(raw))
+            obj = orjson.loads(raw)
         except orjson.JSONDecodeError:
             continue
+        uuid = _conversation(obj)
         if uuid is not None:
-            return uuid
+            return uuid, obj.get("timestamp")
     return None
+
+
+def _left_out(ctx: SourceContext, path: Path, last_time: Any) -> bool:
+    """Is the session of ``path`` older than the run's --since? Told by its last line's
+    time, which is no later than its end: a doubt (or no time) keeps the copy."""
+    from ._jsonl import parse_timestamp
+
+    when = parse_timestamp(last_time)
+    return when is None or ctx.left_out(path, when)
 
 
 def _holds_line(path: Path, uuid: str) -> bool:
@@ -323,9 +333,10 @@ class Replays:
     def __init__(self) -> None:
         self._firsts: dict[Path, _Firsts] = {}
 
-    def copied(self, path: Path) -> tuple[set[str], str | None]:
+    def copied(self, path: Path, ctx: SourceContext | None = None) -> tuple[set[str], str | None]:
         """The uuids a session file copies from the sessions it continues, and the session
-        it continues (the last to end of them); nothing when it continues none."""
+        it continues (the last to end of them); nothing when it continues none. A session
+        the run leaves out (``ctx.since``) has no note to hold what it copies."""
         folder = path.parent
         index = self._firsts.get(folder)
         if index is None:
@@ -337,16 +348,21 @@ class Replays:
         others = [(p, sid) for p, sid in firsts.get(mine[0], ()) if sid != mine[1] and p != path]
         if not others:
             return set(), None
-        my_last = _last_conversation(path)
-        if my_last is None:
+        mine_last = _last_conversation(path)
+        if mine_last is None:
             return set(), None
+        my_last = mine_last[0]
         inside = []  # (size, last line, id) of each file this one holds whole and goes past
         for other, sid in others:
-            their_last = _last_conversation(other)  # the cheap looks first: a tail, a search
-            if their_last is None or their_last == my_last or not _holds_line(path, their_last):
+            theirs = _last_conversation(other)  # the cheap looks first: a tail, a search
+            if theirs is None or theirs[0] == my_last or not _holds_line(path, theirs[0]):
                 continue
+            their_last = theirs[0]
             if _holds_line(other, my_last):
                 continue  # it holds this file's end too: this one goes no further than it
+            # (its last line's time is no later than its end: a doubt keeps the copy)
+            if ctx is not None and ctx.since is not None and _left_out(ctx, other, theirs[1]):
+                continue
             try:
                 inside.append((other.stat().st_size, their_last, sid, other))
             except OSError:

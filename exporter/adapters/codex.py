@@ -188,7 +188,14 @@ class CodexAdapter:
             return None
         from .codex_scan import signatures
 
-        return signatures(_records(path, []))
+        records = _records(path, [])
+        if self._ctx is not None and self._ctx.since is not None:
+            # An origin --since leaves out has no note: the fork's keeps the replay. Its end
+            # is its last time (as the rollout's); a doubt (no time) keeps it too.
+            ended = next((t for r in reversed(records) if (t := parse_timestamp(r[3]))), None)
+            if ended is None or self._ctx.left_out(path, ended):
+                return None
+        return signatures(records)
 
 
 def _rollout_files(root: Path) -> list[Path]:

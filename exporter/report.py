@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from .errors import Problem
 from .outcome import ExportReport, SourceCounts
 from .vault import Action
 from .vaultio import append_path
@@ -22,6 +23,10 @@ _VERB = {
     Action.DELETED: "leave deleted",
 }
 _WRITTEN = (Action.CREATED, Action.RENAMED, Action.UPDATED, Action.CONFLICT)
+# Warnings shown per file in the summary for people; the rest of that file's are counted
+# in one line (a first export of a long Aider log warned 57 times). --verbose and --json
+# give every one; errors are always listed.
+WARNINGS_PER_FILE = 5
 
 
 def counted(n: int, one: str, many: str) -> str:
@@ -108,11 +113,37 @@ def print_report(
             say(redaction_line(report))
     for change in report.conflicts():
         typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)
-    # One line per distinct problem: a template mistake hit by 300 notes is one line.
+    for line in problem_lines(report.problems, quiet, verbose):
+        typer.echo(line, err=True)
+
+
+def problem_lines(problems: list[Problem], quiet: bool, verbose: bool) -> list[str]:
+    """One line per distinct problem (a template mistake hit by 300 notes is one line), and
+    past ``WARNINGS_PER_FILE`` warnings of one file, one line counting the rest of them."""
     seen: dict[str, int] = {}
-    for problem in report.problems:
-        if problem.severity == "error" or not quiet:
-            line = f"{problem.severity}: {problem}"
-            seen[line] = seen.get(line, 0) + 1
+    shown: dict[str, int] = {}  # warnings of a file listed so far
+    folded: dict[str, int] = {}  # warnings of a file not listed
+    for problem in problems:
+        if problem.severity != "error" and quiet:
+            continue
+        line = f"{problem.severity}: {problem}"
+        if line in seen:
+            seen[line] += 1
+            continue
+        if problem.severity != "error" and not verbose:
+            shown[problem.path] = shown.get(problem.path, 0) + 1
+            if shown[problem.path] > WARNINGS_PER_FILE:
+                if problem.path not in folded:
+                    seen[f"\0{problem.path}"] = 0  # (its line goes where the first would)
+                folded[problem.path] = folded.get(problem.path, 0) + 1
+                continue
+        seen[line] = 1
+    lines = []
     for line, count in seen.items():
-        typer.echo(line if count == 1 else f"{line} ({count} times)", err=True)
+        if line.startswith("\0"):
+            n = folded[line[1:]]
+            more = counted(n, "more warning", "more warnings")
+            lines.append(f"warning: {line[1:]}: {more} (--verbose lists every one)")
+        else:
+            lines.append(line if count == 1 else f"{line} ({count} times)")
+    return lines

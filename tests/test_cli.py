@@ -137,3 +137,29 @@ def test_default_home_is_the_users_home(isolated_home: Path, tmp_path):
     shutil.copytree(EXAMPLES_HOME / ".claude", isolated_home / ".claude")
     result = run("--vault", str(tmp_path / "v"))
     assert result.exit_code == 0 and "7 created" in result.output  # Claude Code only here
+
+
+def test_many_warnings_of_one_file_are_counted_past_the_first_five():
+    """A first export of a long Aider log printed 57 warnings of one file. Past five
+    warnings of a file, one line counts the rest, where the sixth would have been; every
+    error is listed, repeats are counted, and --verbose (like --json) lists every one."""
+    from exporter.errors import Problem
+    from exporter.report import problem_lines
+
+    problems = [Problem("a.md", f"odd run {n}", n, severity="warning") for n in range(1, 9)]
+    problems.insert(6, Problem("b.md", "bad line", 3, severity="warning"))
+    problems += [Problem("a.md", "unreadable", 99, severity="error")] * 2
+    problems.append(Problem("b.md", "bad line", 3, severity="warning"))
+    assert problem_lines(problems, quiet=False, verbose=False) == [
+        *(f"warning: a.md:{n}: odd run {n}" for n in range(1, 6)),
+        "warning: a.md: 3 more warnings (--verbose lists every one)",
+        "warning: b.md:3: bad line (2 times)",
+        "error: a.md:99: unreadable (2 times)",
+    ]
+    every = problem_lines(problems, quiet=False, verbose=True)
+    assert [x for x in every if "odd run" in x] == [
+        f"warning: a.md:{n}: odd run {n}" for n in range(1, 9)
+    ]
+    assert problem_lines(problems, quiet=True, verbose=False) == [
+        "error: a.md:99: unreadable (2 times)"
+    ]

@@ -146,6 +146,88 @@ def test_cost_is_the_sum_of_messages_when_no_session_total_is_printed(tmp_path):
     assert session.cost == 0.75 and session.usage.input_tokens == 1_500_100
 
 
+def old_output_log(answer: str) -> AiderLog:
+    """Older Aider (0.4x–0.5x) marks only the first line of a message of its own with ``>``
+    and ends it with two spaces: a command's output runs on, blank lines and pytest's own
+    ``>`` lines included, and the usage line is split in two."""
+    log = AiderLog().run("2024-08-09 10:00:00", version="0.49.1")
+    log.prompt("/run pytest -q")
+    log.lines += [
+        "> ============================= test session starts ==============================",
+        "platform linux -- Python 3.12.4, pytest-8.3.2",
+        "collected 2 items",
+        "",
+        "tests/test_calc.py F.",
+        ">       assert add(1, 2) == 4",
+        "E       assert 3 == 4",
+        "========================= 1 failed, 1 passed in 0.05s ==========================  ",
+        "> Add the output to the chat?",
+        f"(y/n/instructions) {answer}  ",
+        "",
+    ]
+    log.reply("The test expects the wrong sum; `add` is right.")
+    log.lines += ["> Tokens: 1.2k sent, 80 received.", "Cost: $0.01 message, $0.02 session.  "]
+    return log
+
+
+@pytest.mark.parametrize("answer", ["y", "the fixture is wrong, fix the test"])
+def test_older_aiders_multi_line_output_and_split_usage_line_stay_aiders(tmp_path, answer):
+    """Found in the corpus's long log: the rest of such an output (pytest's, 31 times)
+    showed as the model's reply, as did the usage line's second half (122 times), whose
+    tokens and cost were not counted; and instructions typed at "Add the output to the
+    chat?" were the model's words too."""
+    old_output_log(answer).write(tmp_path / "home" / "src" / "calc")
+    (session,), _ = load(tmp_path / "home")
+    replies = texts(session, "assistant")
+    assert replies == ["The test expects the wrong sum; `add` is right."]
+    (output,) = [
+        p.output for m in session.messages for p in m.parts if isinstance(p, CommandOutputPart)
+    ]
+    assert output.startswith("============================= test session starts")
+    assert "collected 2 items\n\ntests/test_calc.py F.\n>       assert add(1, 2) == 4" in output
+    assert "E       assert 3 == 4" in output and "(y/n/instructions)" in output
+    assert (session.usage.input_tokens, session.usage.output_tokens, session.cost) == (
+        1200, 80, 0.02
+    )  # fmt: skip
+    typed = [p.text for m in session.messages if m.role == "user" for p in m.parts
+             if isinstance(p, TextPart)]  # fmt: skip
+    if answer == "y":
+        assert typed == [] and output.endswith("(y/n/instructions) y")
+    else:  # the person's words, as a prompt of their own
+        assert typed == [answer] and output.endswith("(y/n/instructions)")
+
+
+def test_aiders_own_line_left_open_ends_at_the_next_prompt(tmp_path):
+    """A ``>`` line without its two closing spaces (a log edited by hand) runs on at most
+    to the next prompt: that prompt and its reply are read as always."""
+    log = AiderLog().run("2024-08-09 10:00:00")
+    log.prompt("first")
+    log.lines += ["> Added a.py to the chat.", "still Aider's", ""]
+    log.prompt("second question")
+    log.reply("second answer")
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    assert texts(session, "user") == ["first", "second question"]
+    assert texts(session, "assistant") == ["second answer"]
+    assert outputs(session) == ["Added a.py to the chat.\nstill Aider's"]
+
+
+def test_a_reply_that_leaves_a_code_fence_open_ends_at_the_usage_line(tmp_path):
+    """Inside a reply's code fence ``>`` lines are the reply's; a reply that never closed
+    its fence took Aider's usage line and everything after it (19,537 tokens uncounted in
+    one corpus run)."""
+    log = AiderLog().run("2024-08-09 10:00:00").prompt("which shells?")
+    log.reply("Use one of:\n\n1. Bash:\n   ```bash\n\n2. PowerShell:\n   ```ps1")
+    log.aider("Tokens: 7.3k sent, 523 received. Cost: $0.03 message, $0.06 session.")
+    log.aider("Applied edit to aider/coders/editblock_coder.py")
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    (reply,) = texts(session, "assistant")
+    assert "Tokens" not in reply and "Applied edit" not in reply
+    assert session.usage.input_tokens == 7300 and session.cost == 0.06
+    assert outputs(session) == ["Applied edit to aider/coders/editblock_coder.py"]
+
+
 def test_session_ids_are_stable_distinct_and_survive_appends(tmp_path):
     home = tmp_path / "home"
     repo = home / "src" / "greeter"

@@ -43,6 +43,10 @@ _BANNER = (
 _SHELL = ("/run ", "/test ", "!")
 _ACTION = re.compile(r"^(?:Applied edit to |Commit [0-9a-f]{7,40}\b)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+# Older Aider's question to add a command's output to the chat, and what was typed after
+# it on the same line: yes, no, or instructions (the person's words, a prompt).
+_ANSWER = re.compile(r"^([\[(]y/n/instructions[\])]) ?(.*)$", re.I)
+_YES_NO = {"", "y", "n", "yes", "no"}
 
 
 @dataclass(slots=True)
@@ -135,13 +139,26 @@ def _blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
 
     A blank line ends a prompt (each input is its own run of ``####`` lines). Inside a
     code fence the reply opened, ``>`` lines are the reply's (quoted text, the
-    ``>>>>>>> REPLACE`` of an edit block); a prompt closes any fence left open."""
-    kind, block, fence = "", [], ""
+    ``>>>>>>> REPLACE`` of an edit block); a prompt, or Aider's usage line after the reply,
+    closes any fence left open. Aider ends
+    each message of its own with two spaces and marks only its first line with ``>``: a
+    ``>`` line without them goes on, blank lines included, to the line that has them (a
+    command's output, a usage line split in two), or to the next prompt."""
+    kind, block, fence, going_on = "", [], "", False
     for line in lines:
+        if going_on and not line.startswith("####"):
+            block.append(line.rstrip())
+            going_on = not line.endswith("  ")
+            continue
+        going_on = False
         if line.startswith("#### ") or line.rstrip() == "####":
             this, text, fence = "user", line[5:], ""
+        elif line.startswith("> Tokens: ") and fence:  # a reply that left a fence open
+            this, text, fence = "aider", line[2:], ""
+            going_on = not line.endswith("  ")
         elif line.startswith(">") and not fence and not line.startswith(">>>>>>>"):
             this, text = "aider", line[2:] if line.startswith("> ") else line[1:]
+            going_on = not line.endswith("  ")
         elif not line.strip():
             if kind == "user":
                 yield kind, block
@@ -232,8 +249,22 @@ class _RunBuilder:
         return None
 
     def _aider(self, lines: list[str]) -> None:
-        kept = []
-        for line in lines:
+        kept: list[str] = []
+        joined = False
+        for n, line in enumerate(lines):
+            if joined:  # the second half of the usage line before
+                joined = False
+                continue
+            if line.startswith("Tokens: ") and lines[n + 1 : n + 2] != []:
+                if lines[n + 1].startswith("Cost: "):  # older Aider split it in two
+                    line, joined = f"{line} {lines[n + 1]}", True
+            answer = _ANSWER.match(line)
+            if answer and answer.group(2).strip().lower() not in _YES_NO:
+                kept.append(answer.group(1))  # what Aider asked; what was typed is a prompt
+                self._output("\n".join(kept).strip())
+                kept = []
+                self._prompt(answer.group(2).strip())
+                continue
             model = _MODEL.match(line)
             if model:
                 self._use_model(model.group(1))
@@ -249,7 +280,10 @@ class _RunBuilder:
                 kept.append(line)
                 if _ACTION.match(line):
                     self.actions.append(line.strip())
-        text = "\n".join(kept).strip()
+        self._output("\n".join(kept).strip())
+
+    def _output(self, text: str) -> None:
+        """Aider's own output: a command's (the person's, after it) or a tool's."""
         if not text:
             return
         if self.after_command:

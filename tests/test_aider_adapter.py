@@ -158,6 +158,8 @@ def old_output_log(answer: str) -> AiderLog:
         "collected 2 items",
         "",
         "tests/test_calc.py F.",
+        "    def test_add():",
+        "    ",  # (pytest's blank line of code: spaces alone end nothing)
         ">       assert add(1, 2) == 4",
         "E       assert 3 == 4",
         "========================= 1 failed, 1 passed in 0.05s ==========================  ",
@@ -184,7 +186,8 @@ def test_older_aiders_multi_line_output_and_split_usage_line_stay_aiders(tmp_pat
         p.output for m in session.messages for p in m.parts if isinstance(p, CommandOutputPart)
     ]
     assert output.startswith("============================= test session starts")
-    assert "collected 2 items\n\ntests/test_calc.py F.\n>       assert add(1, 2) == 4" in output
+    assert "collected 2 items\n\ntests/test_calc.py F.\n    def test_add():" in output
+    assert "\n\n>       assert add(1, 2) == 4" in output
     assert "E       assert 3 == 4" in output and "(y/n/instructions)" in output
     assert (session.usage.input_tokens, session.usage.output_tokens, session.cost) == (
         1200, 80, 0.02
@@ -210,6 +213,25 @@ def test_aiders_own_line_left_open_ends_at_the_next_prompt(tmp_path):
     assert texts(session, "user") == ["first", "second question"]
     assert texts(session, "assistant") == ["second answer"]
     assert outputs(session) == ["Added a.py to the chat.\nstill Aider's"]
+
+
+def test_a_quote_in_a_reply_takes_no_more_than_its_paragraph(tmp_path):
+    """Right after a reply, a ``>`` line without Aider's two spaces may be the reply's own
+    quote: it goes on no further than a blank line, so the rest of the reply stays the
+    model's. A message Aider wrote a line at a time (``>   `` for an empty line) ends on
+    each line."""
+    log = AiderLog().run("2024-08-09 10:00:00").prompt("summarise the RFC")
+    log.lines += ["It says:", "", "> MUST reject a request", "without a body", "",
+                  "So the handler returns 400.", ""]  # fmt: skip
+    log.lines += ["> # 1 SEARCH/REPLACE block failed to match!  ", ">   ",
+                  "> ## SearchReplaceNoExactMatch: a.py  ", ""]  # fmt: skip
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    assert texts(session, "assistant")[-1] == "So the handler returns 400."
+    assert not any("returns 400" in o for o in outputs(session))
+    assert outputs(session)[-1] == (
+        "# 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: a.py"
+    )
 
 
 def test_a_reply_that_leaves_a_code_fence_open_ends_at_the_usage_line(tmp_path):

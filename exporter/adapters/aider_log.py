@@ -142,23 +142,25 @@ def _blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
     ``>>>>>>> REPLACE`` of an edit block); a prompt, or Aider's usage line after the reply,
     closes any fence left open. Aider ends
     each message of its own with two spaces and marks only its first line with ``>``: a
-    ``>`` line without them goes on, blank lines included, to the line that has them (a
-    command's output, a usage line split in two), or to the next prompt."""
-    kind, block, fence, going_on = "", [], "", False
+    ``>`` line without them goes on to the line that has them (a command's output, a usage
+    line split in two), or to the next prompt; right after a reply, where it may be the
+    reply's own quote, only as far as a blank line."""
+    kind, block, fence, going_on, to_blank = "", [], "", False, False
     for line in lines:
-        if going_on and not line.startswith("####"):
+        if going_on and not line.startswith("####") and (line.strip() or not to_blank):
             block.append(line.rstrip())
-            going_on = not line.endswith("  ")
+            going_on = not _ends_message(line)
             continue
         going_on = False
         if line.startswith("#### ") or line.rstrip() == "####":
             this, text, fence = "user", line[5:], ""
         elif line.startswith("> Tokens: ") and fence:  # a reply that left a fence open
             this, text, fence = "aider", line[2:], ""
-            going_on = not line.endswith("  ")
+            going_on, to_blank = not line.endswith("  "), False
         elif line.startswith(">") and not fence and not line.startswith(">>>>>>>"):
             this, text = "aider", line[2:] if line.startswith("> ") else line[1:]
             going_on = not line.endswith("  ")
+            to_blank = kind == "reply" and not line.startswith("> Tokens: ")
         elif not line.strip():
             if kind == "user":
                 yield kind, block
@@ -176,6 +178,12 @@ def _blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
         block.append(text.rstrip() if this != "reply" else text)
     if block:
         yield kind, block
+
+
+def _ends_message(line: str) -> bool:
+    """Does the message a ``>`` line began end on this line: text, then the two spaces
+    Aider adds (a line of spaces alone, or with more of them, is output going on)?"""
+    return line.endswith("  ") and not line.endswith("   ") and bool(line.strip())
 
 
 def _fence_after(line: str, fence: str) -> str:

@@ -111,17 +111,25 @@ def test_session_parts_and_noise(tmp_path):
     data = session(SID, [
         request(0, "Run the tests #file:Makefile", response),
         request(1, "Stop that", [markdown("Stopping")], state=2),
-        request(2, "Try again", [], state=3, result={"errorDetails": {"message": "Rate limited"}}),
+        request(2, "Summarise", [{"kind": "warning", "content": markdown("Context was trimmed")},
+                                 markdown("Summary.")]),  # fmt: skip
+        request(3, "Try again", [], state=3, result={"errorDetails": {"message": "Rate limited"}}),
     ])  # fmt: skip
     write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
     (s,), problems = load(tmp_path)
     assert problems == []
-    assert texts(s, "user") == ["Run the tests #file:Makefile", "Stop that", "Try again"]
+    assert texts(s, "user") == [
+        "Run the tests #file:Makefile",
+        "Stop that",
+        "Summarise",
+        "Try again",
+    ]
     assistant = [m for m in s.messages if m.role == "assistant"]
     kinds = [[p.kind for p in m.parts] for m in assistant]
     assert kinds == [
         ["thinking", "text", "tool_call", "text", "tool_call"],
         ["text", "notice"],
+        ["notice", "text"],
         ["notice"],
     ]
     first = assistant[0].parts
@@ -137,6 +145,8 @@ def test_session_parts_and_noise(tmp_path):
     assert (first[4].name, first[4].input) == ("edit", {"file_path": "/w/app/src/a.py"})
     assert [(p.notice, p.text) for m in assistant[1:] for p in m.parts if p.kind == "notice"] == [
         ("interrupted", "cancelled"),
+        # a warning is no error: a notification, as Gemini CLI's and Copilot CLI's warnings
+        ("notification", "Context was trimmed"),
         ("error", "Rate limited"),
     ]
     result = next(p for m in s.messages if m.role == "tool" for p in m.parts)

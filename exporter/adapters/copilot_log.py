@@ -165,9 +165,9 @@ def _response(
                 results.append(result)
         elif kind == "codeblockUri" and part.get("isEdit"):
             text.append(_PILL)  # where VS Code shows the edited file in an empty code block
-        elif kind == "warning":
+        elif kind == "warning":  # (not an error: shown as Gemini's and Copilot CLI's are)
             flush()
-            parts.append(NoticePart("error", _string(part.get("content"))))
+            parts.append(NoticePart("notification", _string(part.get("content"))))
         elif unknown is not None and not (isinstance(kind, str) and kind in _UI_KINDS):
             unknown.add(str(kind)[:80])  # a newer kind: reported, in case it held conversation
         # everything else (progress, confirmations, UI bookkeeping) is not conversation

@@ -236,3 +236,27 @@ def test_an_empty_output_still_answers_its_call(tmp_path):
     listing, view = parts(session, "tool_call")
     results = {r.call_id: r.output for r in parts(session, "tool_result")}
     assert results == {listing.call_id: "", view.call_id: "1: hello\n"}
+
+
+def test_a_system_step_of_an_unknown_type_answers_no_call(tmp_path):
+    """Any step but the known ones answered the oldest waiting call, whatever its source:
+    an empty or a new kind of SYSTEM step took the answer of the model's call, and every
+    later output moved to the wrong call."""
+    transcript(tmp_path, [
+        step(0, "USER_INPUT", "USER_EXPLICIT", content="<USER_REQUEST>\nLook\n</USER_REQUEST>"),
+        step(1, "PLANNER_RESPONSE", tool_calls=[
+            {"name": "list_dir", "args": {"DirectoryPath": '"/tmp/w"'}},
+            {"name": "view_file", "args": {"AbsolutePath": '"/tmp/w/a.txt"'}},
+        ]),
+        step(2, "EPHEMERAL_MESSAGE", "SYSTEM"),
+        step(3, "USER_MEMORY", "SYSTEM", content="Remember: tabs, not spaces."),
+        step(4, "LIST_DIRECTORY", content="a.txt\n"),
+        step(5, "VIEW_FILE", content="1: hello\n"),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(AntigravityAdapter(), tmp_path)
+    listing, view = parts(session, "tool_call")
+    results = {r.call_id: r.output for r in parts(session, "tool_result")}
+    assert results == {listing.call_id: "a.txt\n", view.call_id: "1: hello\n"}
+    assert [(n.notice, n.text) for n in parts(session, "notice")] == [
+        ("notification", "Remember: tabs, not spaces.")
+    ]

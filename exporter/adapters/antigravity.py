@@ -10,7 +10,8 @@ content?, thinking?, tool_calls?, truncated_fields?}``:
   JSON-encoded strings);
 - any other step the model took (``VIEW_FILE``, ``RUN_COMMAND``, ``CODE_ACTION``, and types
   not seen yet) is a tool's output: it answers the oldest call still waiting, or stands as a
-  call of its own named by the step type;
+  call of its own named by the step type; a ``SYSTEM`` step of a type not known here is the
+  harness's: a notification, never a call's answer;
 - ``CHECKPOINT`` is a compaction summary; ``SYSTEM_MESSAGE`` and ``CONVERSATION_HISTORY``
   are injected context and are dropped.
 
@@ -160,6 +161,10 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
                 messages.append(Message("system", (SummaryPart(content),), sid, when))
         elif source == "USER_EXPLICIT":
             continue
+        elif source == "SYSTEM":  # the harness's own step, of a type not known here:
+            if content.strip():  # shown as what it is, and it answers no call of the model's
+                notice = NoticePart("notification", content.strip())
+                messages.append(Message("system", (notice,), sid, when))
         elif not content.strip() and step.get("status") != "ERROR":
             # An empty output (an empty folder, a command that printed nothing) still
             # answers its call: the next step's output belongs to the next call.

@@ -52,6 +52,7 @@ def storage(home: Path, extension: str, layout: str = "linux", editor: str = "Co
         "mac": home / "Library" / "Application Support" / editor / "User",
         "windows": home / "AppData" / "Roaming" / editor / "User",
         "remote": home / ".vscode-server" / "data" / "User",
+        "cursor-remote": home / ".cursor-server" / "data" / "User",  # Cursor's Remote-SSH host
     }[layout]
     return user / "globalStorage" / extension
 

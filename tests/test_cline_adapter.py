@@ -315,8 +315,11 @@ def test_every_editor_and_remote_server_is_searched_and_a_task_is_exported_once(
     cb.task(cb.storage(home, cb.CLINE, "linux", "Windsurf"), "t1", ui=ui)
     cb.task(cb.storage(home, cb.CLINE, "remote"), "t2", ui=ui)
     cb.task(cb.storage(home, cb.CLINE, "linux", "Code"), "t2", ui=ui)  # the same task twice
+    cb.task(
+        cb.storage(home, cb.CLINE, "cursor-remote"), "t3", ui=ui
+    )  # Cline in a Cursor SSH window
     sessions, _ = load_sessions(ClineAdapter(), home)
-    assert sorted(s.session_id for s in sessions) == ["t1", "t2"]
+    assert sorted(s.session_id for s in sessions) == ["t1", "t2", "t3"]
 
 
 def test_configured_folders_may_be_user_folders_or_storage_folders(tmp_path):

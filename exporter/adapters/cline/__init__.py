@@ -5,7 +5,8 @@ serves all four. Where, for the extension id (``saoudrizwan.claude-dev``,
 ``rooveterinaryinc.roo-cline``, ``zoocodeorganization.zoo-code``, ``kilocode.kilo-code``), in
 the ``User`` folder of every VS Code-family editor (``Code``, ``Code - Insiders``, ``Cursor``,
 ``Windsurf``, ``VSCodium``, ``Positron``, ``Antigravity``; Linux, macOS and Windows layouts;
-remote ``~/.vscode-server``, ``~/.vscode-server-insiders`` and Codespaces ``~/.vscode-remote``):
+remote ``~/.vscode-server``, ``~/.vscode-server-insiders``, Cursor's ``~/.cursor-server`` and
+Codespaces ``~/.vscode-remote``):
 
 - generation A, ``globalStorage/<extension id>/tasks/<task id>/``: ``ui_messages.json``
   (what the person saw: the transcript, with a time on every entry and the tokens and cost
@@ -42,7 +43,7 @@ from .load import API_FILE, METADATA_FILE, UI_FILE, load_sdk, load_task
 EDITORS = ["Code", "Code - Insiders", "Cursor", "Windsurf", "VSCodium", "Positron", "Antigravity"]
 # What vscode.user_dirs honours on the real home.
 REMOTE_USER_DIRS = [".vscode-server/data/User", ".vscode-server-insiders/data/User",
-                    ".vscode-remote/data/User"]  # fmt: skip
+                    ".vscode-remote/data/User", ".cursor-server/data/User"]  # fmt: skip
 # What each index gives its sessions (told when it cannot be read).
 HISTORY_GIVES = "titles, working folders and models"
 SDK_INDEX_GIVES = "titles, working folders, models, times and parent sessions"

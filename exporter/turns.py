@@ -129,6 +129,11 @@ def build_turns(
         if not items:
             continue
         role = "assistant" if message.role == "tool" else message.role
+        if role == "user" and all(i["kind"] == "notice" and i["notice"] == "notification"
+                                  for i in items):  # fmt: skip
+            # Only what the harness told the model (a background task ended): no person's
+            # turn, though delivered as a user line or queued like a steering message.
+            role = "system"
         queued = any(isinstance(p, NoticePart) and p.notice == "queued" for p in parts)
         # A command's output arrives as its own message; it belongs to the command's turn.
         output_only = all(i["kind"] == "command_output" for i in items)

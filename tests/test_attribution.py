@@ -1,0 +1,79 @@
+"""Who said what: the turn builder shows each part as what it is and under whom it was said
+(the person, the model, the harness), whatever the source."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from exporter.model import Message, NoticePart, Session, TextPart
+from exporter.notes import NoteSettings, build_note
+from exporter.stats import prompt_count
+from exporter.turns import build_turns
+
+T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+
+
+def session(*messages: Message) -> Session:
+    return Session(
+        source="claude-code",
+        session_id="7d1e0c2a-4b5f-4c6d-8e9f-0a1b2c3d4e5f",
+        messages=tuple(messages),
+        source_path=Path("/x.jsonl"),
+        started_at=T0,
+        ended_at=T0 + timedelta(minutes=9),
+    )
+
+
+def msg(role: str, *parts, minute: int = 0) -> Message:
+    return Message(role, parts, source_id=f"m{minute}", timestamp=T0 + timedelta(minutes=minute))
+
+
+def turns(s: Session) -> list[dict]:
+    return build_turns(s, "attachments", UTC, [], lambda key: None)
+
+
+def body(s: Session) -> str:
+    return build_note(s, "n.md", NoteSettings(), lambda key: None).body
+
+
+NOTIFICATION = (
+    "<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n"
+    '<summary>Background command "npm test" completed</summary>\n</task-notification>'
+)
+
+
+def test_a_harness_notification_delivered_as_a_user_line_is_not_the_persons_turn():
+    """Claude Code delivers a background task's end to the model as a user line (or, while
+    the model works, as a queued command): only a notification, which no person wrote. It
+    showed under a "User" heading, queued ones as "sent while the assistant was working"."""
+    s = session(
+        msg("user", TextPart("run the tests in the background"), minute=0),
+        msg("assistant", TextPart("Started."), minute=1),
+        msg("user", NoticePart("queued"), TextPart(NOTIFICATION), minute=2),
+        msg("assistant", TextPart("They passed."), minute=3),
+        msg("user", TextPart(NOTIFICATION), minute=4),
+        msg("assistant", TextPart("Still passing."), minute=5),
+    )
+    built = turns(s)
+    assert [t["role"] for t in built] == [
+        "user", "assistant", "system", "assistant", "system", "assistant"
+    ]  # fmt: skip
+    assert built[2]["items"][0]["text"] == 'Background command "npm test" completed'
+    text = body(s)
+    assert text.count("### User") == 1 and "sent while the assistant was working" not in text
+    assert text.count("[!info] Notification") == 2
+    assert prompt_count(s) == 1
+
+
+def test_the_person_s_own_turn_keeps_its_heading_with_a_notification_in_it():
+    """A prompt that also carries a harness notice, an interruption and a steering message
+    stay the person's."""
+    s = session(
+        msg("user", TextPart(NOTIFICATION + "\nand now fix the failing one"), minute=0),
+        msg("assistant", TextPart("On it."), minute=1),
+        msg("user", TextPart("[Request interrupted by user]"), minute=2),
+        msg("user", NoticePart("queued"), TextPart("also the docs"), minute=3),
+    )
+    assert [t["role"] for t in turns(s)] == ["user", "assistant", "user", "user"]
+    assert "sent while the assistant was working" in body(s)

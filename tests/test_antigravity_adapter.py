@@ -260,3 +260,38 @@ def test_a_system_step_of_an_unknown_type_answers_no_call(tmp_path):
     assert [(n.notice, n.text) for n in parts(session, "notice")] == [
         ("notification", "Remember: tabs, not spaces.")
     ]
+
+
+def _switch(old: str, new: str) -> str:
+    return (
+        "<USER_SETTINGS_CHANGE>\nThe user changed setting `Model Selection` from "
+        f"{old} to {new}.\n</USER_SETTINGS_CHANGE>"
+    )
+
+
+def test_each_reply_is_the_model_s_selected_when_it_was_written(tmp_path):
+    """A switch names the model that writes the replies after it (and the one before it):
+    each reply carried no model, so the note's ``model`` was the first one the session
+    named, whichever wrote most of it."""
+    from exporter.stats import main_model
+
+    transcript(
+        tmp_path,
+        [
+            step(0, "USER_INPUT", "USER_EXPLICIT", content="<USER_REQUEST>\nHi\n</USER_REQUEST>"),
+            step(1, "PLANNER_RESPONSE", content="Hello."),
+            step(2, "USER_INPUT", "USER_EXPLICIT",
+                 content="<USER_REQUEST>\nPlan it\n</USER_REQUEST>\n" + _switch("Flash", "Pro")),
+            step(3, "PLANNER_RESPONSE", content="Step one."),
+            step(4, "PLANNER_RESPONSE", content="Step two."),
+            step(5, "USER_INPUT", "USER_EXPLICIT", content="<USER_REQUEST>\nGo\n</USER_REQUEST>"),
+            step(6, "PLANNER_RESPONSE", content="Done."),
+        ],
+    )  # fmt: skip
+    (session,), _ = load_sessions(AntigravityAdapter(), tmp_path)
+    replies = [(m.model, m.parts[0].text) for m in session.messages if m.role == "assistant"]
+    assert replies == [
+        ("Flash", "Hello."), ("Pro", "Step one."), ("Pro", "Step two."), ("Pro", "Done.")
+    ]  # fmt: skip
+    assert session.models == ("Flash", "Pro")
+    assert main_model(session) == "Pro"

@@ -5,7 +5,8 @@ transcript.jsonl``. Each line is a step ``{step_index, source, type, status, cre
 content?, thinking?, tool_calls?, truncated_fields?}``:
 
 - ``USER_INPUT``: the prompt inside ``<USER_REQUEST>``; a ``<USER_SETTINGS_CHANGE>`` block
-  (a model switch) becomes a notice, and its new model is listed;
+  (a model switch) becomes a notice, and its new model is listed and is the model of the
+  replies after it;
 - ``PLANNER_RESPONSE``: a model turn (thinking, reply, tool calls whose argument values are
   JSON-encoded strings);
 - any other step the model took (``VIEW_FILE``, ``RUN_COMMAND``, ``CODE_ACTION``, and types
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, ClassVar
 from urllib.parse import unquote, urlparse
@@ -51,7 +53,8 @@ TRANSCRIPT = Path(".system_generated") / "logs" / "transcript.jsonl"
 INJECTED = {"SYSTEM_MESSAGE", "CONVERSATION_HISTORY"}
 _REQUEST = re.compile(r"<USER_REQUEST>\n?(.*?)\n?</USER_REQUEST>", re.S)
 _SETTINGS = re.compile(r"<USER_SETTINGS_CHANGE>\n?(.*?)\n?</USER_SETTINGS_CHANGE>", re.S)
-_MODEL = re.compile(r"`Model Selection` from .+? to (.+?)\.?$", re.M)
+_MODEL = re.compile(r"`Model Selection` from (.+?) to (.+?)\.?$", re.M)
+_NO_MODEL = "None"  # the "from" of the first selection
 _TRUNCATED = "[cut short in Antigravity's log]"
 WORKSPACES_GIVE = "working folders"  # what last_conversations.json gives its sessions
 
@@ -140,6 +143,10 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
     messages: list[Message] = []
     models: list[str] = []
     waiting: list[str] = []  # ids of calls not answered yet, oldest first
+    # The model selected when each reply was written: the last switch's new model; before
+    # the first switch, the model it switched from (replies up to it are given it then).
+    model: str | None = None
+    before_first_switch: list[int] = []  # indexes of the replies written before any switch
     for n, step in enumerate(steps):
         kind, source = step["type"], step.get("source")
         when = parse_timestamp(step.get("created_at"))
@@ -149,13 +156,22 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
             continue
         if kind == "USER_INPUT":
             parts, switched = _user_parts(content)
-            models += [m for m in switched if m not in models]
+            if switched and before_first_switch and switched[0][0] != _NO_MODEL:
+                for i in before_first_switch:
+                    messages[i] = replace(messages[i], model=switched[0][0])
+                models.append(switched[0][0])
+            if switched:
+                model = switched[-1][1]
+                before_first_switch = []
+            models += [new for _, new in switched if new not in models]
             if parts:
                 messages.append(Message("user", tuple(parts), sid, when))
         elif kind == "PLANNER_RESPONSE":
             parts = _planner_parts(step, sid, waiting)
             if parts:
-                messages.append(Message("assistant", tuple(parts), sid, when))
+                if model is None:
+                    before_first_switch.append(len(messages))
+                messages.append(Message("assistant", tuple(parts), sid, when, model))
         elif kind == "CHECKPOINT":
             if content.strip():
                 messages.append(Message("system", (SummaryPart(content),), sid, when))
@@ -185,13 +201,15 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
     return messages, models
 
 
-def _user_parts(content: str) -> tuple[list[Part], list[str]]:
+def _user_parts(content: str) -> tuple[list[Part], list[tuple[str, str]]]:
     requests = _REQUEST.findall(content)
     settings = _SETTINGS.findall(content)
     text = "\n\n".join(r.strip() for r in requests) if requests or settings else content.strip()
     parts: list[Part] = [TextPart(text)] if text else []
     parts += [NoticePart("notification", s.strip()) for s in settings if s.strip()]
-    models = [m.group(1).strip() for s in settings for m in _MODEL.finditer(s)]
+    models = [
+        (m.group(1).strip(), m.group(2).strip()) for s in settings for m in _MODEL.finditer(s)
+    ]  # (from, to) of each model switch
     return parts, models
 
 

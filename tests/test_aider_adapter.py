@@ -610,3 +610,21 @@ def test_a_header_or_input_time_with_no_local_time_costs_only_that_time(tmp_path
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+def test_an_empty_input_is_no_prompt(tmp_path):
+    """Aider logs an Enter pressed on an empty line as ``#### <blank>``: its placeholder,
+    sent to no model. It was the person's prompt, the title of a note of nothing."""
+    log = AiderLog().run("2025-03-01 09:15:00").prompt("<blank>")
+    log.aider("", "^C again to exit", "", "^C KeyboardInterrupt")
+    log.run("2025-03-01 09:16:00").prompt("<blank>").prompt("/diff").prompt("fix it")
+    log.reply("Fixed.")
+    log.write(tmp_path / "home" / "src" / "r")
+    sessions, _ = load(tmp_path / "home")
+    assert all("<blank>" not in texts(s) for s in sessions)
+    (second,) = [s for s in sessions if s.started_at.minute == 16]
+    assert texts(second, "user") == ["fix it"]
+    vault = tmp_path / "v"
+    run_export(ExportOptions(vault=vault, home=tmp_path / "home", sources=["aider"]))
+    notes = note_files(vault)
+    assert len(notes) == 1 and "blank" not in " ".join(notes)

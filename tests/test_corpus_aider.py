@@ -38,7 +38,8 @@ def test_every_run_with_a_prompt_is_a_session(home, corpus):
     sessions = [s for ref in refs for s in adapter.load(ref).sessions]
     raw = (corpus / "aider" / BIG).read_text(encoding="utf-8")
     runs = re.split(r"(?m)^# aider chat started at .*$", raw)
-    with_prompt = [r for r in runs[1:] if re.search(r"(?m)^####", r)]
+    # (an empty input, "#### <blank>", is no prompt: two runs have nothing else)
+    with_prompt = [r for r in runs[1:] if re.search(r"(?m)^####(?! <blank>[ \t]*$)", r)]
     big = [s for s in sessions if s.project == "aider"]
     assert len(big) == len(with_prompt) + 1  # + the prompt before the first header
     assert len({s.session_id for s in sessions}) == len(sessions)
@@ -91,7 +92,7 @@ def _prompts_and_replies(raw: str) -> tuple[list[str], list[str]]:
     prompts, replies, lines = [], [], raw.splitlines()
     for i, line in enumerate(lines):
         if line.startswith("#### ") and not line[5:].lstrip().startswith(("/", "!")):
-            if line[5:].strip() and not lines[i - 1].startswith("#### "):
+            if line[5:].strip() not in ("", "<blank>") and not lines[i - 1].startswith("#### "):
                 prompts.append(line[5:].rstrip())
         elif line and lines[i - 1] == "" and i > 1 and lines[i - 2].startswith("#### "):
             if not line.startswith((">", "#", "`", "<", "=")) and len(line) > 20:

@@ -47,6 +47,8 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 # it on the same line: yes, no, or instructions (the person's words, a prompt).
 _ANSWER = re.compile(r"^([\[(]y/n/instructions[\])]) ?(.*)$", re.I)
 _YES_NO = {"", "y", "n", "yes", "no"}
+# What Aider logs for an Enter pressed on an empty line: nothing was typed or sent.
+_BLANK = "<blank>"
 
 
 @dataclass(slots=True)
@@ -234,7 +236,7 @@ class _RunBuilder:
     def _prompt(self, text: str) -> None:
         self.prompted = True
         stripped = text.strip()
-        if not stripped:
+        if not stripped or stripped == _BLANK:
             return
         if stripped.startswith(_SHELL):
             command = stripped[1:] if stripped.startswith("!") else stripped.split(" ", 1)[1]

@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any
@@ -105,13 +106,7 @@ def build_turns(
     resolve: LinkResolver,
 ) -> list[dict[str, Any]]:
     """Messages grouped into turns: a user's message, then everything until the next one."""
-    results = {
-        p.call_id: p
-        for m in session.messages
-        for p in m.parts
-        if isinstance(p, ToolResultPart) and p.call_id
-    }
-    paired: set[str] = set()
+    pairs = _Pairs(session.messages)
     turns: list[dict[str, Any]] = []
     start = local(session.started_at, tz)
     first_day = start.date() if start else None
@@ -120,11 +115,7 @@ def build_turns(
         items = [
             item
             for part in parts
-            if (
-                item := _item(
-                    part, session, attachments_folder, results, paired, attachments, resolve
-                )
-            )
+            if (item := _item(part, session, attachments_folder, pairs, attachments, resolve))
         ]
         if not items:
             continue
@@ -153,6 +144,59 @@ def build_turns(
     return turns
 
 
+class _Pairs:
+    """Each tool call's result, paired by id and by order: a call takes the first result
+    with its id after it, so an id used again (models that number their calls afresh each
+    turn: ``call_0``) pairs each call with its own result; a result that came before its
+    call waits for it, and one more result for an answered call (a repeat) replaces the
+    answer. Calls and results are counted in message order (cleaning keeps them all), so
+    the pass that builds the turns asks for them by that count."""
+
+    __slots__ = ("answers", "answered", "calls", "results")
+
+    def __init__(self, messages: Any) -> None:
+        self.answers: dict[int, ToolResultPart] = {}  # call number -> its result
+        self.answered: set[int] = set()  # numbers of the results shown with their call
+        waiting: dict[str, deque[int]] = {}  # id -> numbers of calls still unanswered
+        early: dict[str, deque[tuple[int, ToolResultPart]]] = {}  # results before a call
+        last: dict[str, int] = {}  # id -> number of its latest call
+        calls = results = 0
+        for message in messages:
+            for part in message.parts:
+                if isinstance(part, ToolCallPart):
+                    if part.call_id:
+                        last[part.call_id] = calls
+                        found = early.get(part.call_id)
+                        if found:
+                            number, result = found.popleft()
+                            self.answers[calls] = result
+                            self.answered.add(number)
+                        else:
+                            waiting.setdefault(part.call_id, deque()).append(calls)
+                    calls += 1
+                elif isinstance(part, ToolResultPart):
+                    if part.call_id:
+                        queue = waiting.get(part.call_id)
+                        if queue:
+                            self.answers[queue.popleft()] = part
+                            self.answered.add(results)
+                        elif part.call_id in last:
+                            self.answers[last[part.call_id]] = part  # a repeat: the latest
+                            self.answered.add(results)
+                        else:
+                            early.setdefault(part.call_id, deque()).append((results, part))
+                    results += 1
+        self.calls = self.results = 0
+
+    def result_of_next_call(self) -> ToolResultPart | None:
+        self.calls += 1
+        return self.answers.get(self.calls - 1)
+
+    def next_result_is_paired(self) -> bool:
+        self.results += 1
+        return self.results - 1 in self.answered
+
+
 def _when(when: datetime | None, first_day: Any) -> str:
     """A turn's time; the date too once the session has run past its first day."""
     if when is None:
@@ -166,8 +210,7 @@ def _item(
     part: Part,
     session: Session,
     attachments_folder: str,
-    results: Mapping[str, ToolResultPart],
-    paired: set[str],
+    pairs: _Pairs,
     attachments: list[Attachment],
     resolve: LinkResolver,
 ) -> dict[str, Any] | None:
@@ -180,9 +223,7 @@ def _item(
             "redacted": part.redacted,
         }
     if isinstance(part, ToolCallPart):
-        result = results.get(part.call_id) if part.call_id else None
-        if result is not None and part.call_id:
-            paired.add(part.call_id)
+        result = pairs.result_of_next_call()
         todos = todo_items(part)
         return {
             "kind": "tool_call",
@@ -203,7 +244,7 @@ def _item(
             "output_more": 0,  # lines left out by tool_output = "head" (see shape_turns)
         }
     if isinstance(part, ToolResultPart):
-        if part.call_id and part.call_id in paired:
+        if pairs.next_result_is_paired():
             return None
         return {"kind": "tool_result", "output": _output(part.output), "is_error": part.is_error,
                 "output_more": 0}  # fmt: skip

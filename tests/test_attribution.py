@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from exporter.model import Message, NoticePart, Session, TextPart
+from exporter.model import Message, NoticePart, Session, TextPart, ToolCallPart, ToolResultPart
 from exporter.notes import NoteSettings, build_note
 from exporter.stats import prompt_count
 from exporter.turns import build_turns
@@ -77,3 +77,18 @@ def test_the_person_s_own_turn_keeps_its_heading_with_a_notification_in_it():
     )
     assert [t["role"] for t in turns(s)] == ["user", "assistant", "user", "user"]
     assert "sent while the assistant was working" in body(s)
+
+
+def test_a_call_id_used_again_pairs_each_call_with_its_own_result():
+    """Some models number their calls afresh each turn (``call_0``): each call shows the
+    result that answered it, and no result is lost."""
+    s = session(
+        msg("user", TextPart("look twice"), minute=0),
+        msg("assistant", ToolCallPart("Bash", {"command": "ls a"}, "call_0"), minute=1),
+        msg("tool", ToolResultPart("first output", "call_0"), minute=2),
+        msg("assistant", ToolCallPart("Bash", {"command": "ls b"}, "call_0"), minute=3),
+        msg("tool", ToolResultPart("second output", "call_0"), minute=4),
+    )
+    calls = [i for t in turns(s) for i in t["items"] if i["kind"] == "tool_call"]
+    assert [c["output"] for c in calls] == ["first output", "second output"]
+    assert not [i for t in turns(s) for i in t["items"] if i["kind"] == "tool_result"]

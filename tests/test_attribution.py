@@ -6,6 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from exporter.model import Message, NoticePart, Session, TextPart, ToolCallPart, ToolResultPart
 from exporter.notes import NoteSettings, build_note
 from exporter.stats import prompt_count
@@ -92,3 +95,38 @@ def test_a_call_id_used_again_pairs_each_call_with_its_own_result():
     calls = [i for t in turns(s) for i in t["items"] if i["kind"] == "tool_call"]
     assert [c["output"] for c in calls] == ["first output", "second output"]
     assert not [i for t in turns(s) for i in t["items"] if i["kind"] == "tool_result"]
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from(["call_0", "call_1", "t:0"]), st.booleans()), max_size=12)
+)
+def test_each_call_shows_the_result_that_answered_it(calls):
+    """Calls answered in turn, their ids drawn from a few: each call shows the result that
+    came right after it (or none, the person having interrupted it), and every result is
+    shown exactly once."""
+    messages = [msg("user", TextPart("go"))]
+    for n, (call_id, answered) in enumerate(calls):
+        messages.append(msg("assistant", ToolCallPart("Bash", {"command": f"c{n}"}, call_id)))
+        if answered:
+            messages.append(msg("tool", ToolResultPart(f"out {n}", call_id)))
+        else:
+            messages.append(msg("user", TextPart("[Request interrupted by user for tool use]")))
+    items = [i for t in turns(session(*messages)) for i in t["items"]]
+    shown = [i["output"] for i in items if i["kind"] in ("tool_call", "tool_result")]
+    assert shown == [f"out {n}" if answered else None for n, (_, answered) in enumerate(calls)]
+
+
+def test_calls_of_one_id_in_one_reply_take_their_results_in_order():
+    """A model that gave two calls of one batch the same id: the results come in order."""
+    s = session(
+        msg("user", TextPart("read both"), minute=0),
+        msg(
+            "assistant",
+            ToolCallPart("Read", {"file_path": "a.py"}, "call_0"),
+            ToolCallPart("Read", {"file_path": "b.py"}, "call_0"),
+            minute=1,
+        ),
+        msg("tool", ToolResultPart("a", "call_0"), ToolResultPart("b", "call_0"), minute=2),
+    )
+    calls = [i for t in turns(s) for i in t["items"] if i["kind"] == "tool_call"]
+    assert [c["output"] for c in calls] == ["a", "b"]

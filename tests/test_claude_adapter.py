@@ -365,6 +365,47 @@ def test_steering_message_typed_mid_turn_is_kept_once(tmp_path):
 
 
 @pytest.mark.parametrize("queue_first", [False, True])
+def test_a_queued_command_the_person_did_not_type_is_not_their_steering(tmp_path, queue_first):
+    """The attachment that carries a steering message also delivers, mid-turn, a background
+    task's notification (``commandMode: task-notification``) and another agent's message
+    (``origin.kind: peer``, meta): both showed as the person's words, sent while the
+    assistant was working. The notification is delivered like its user line (the note
+    shows it as a notification); the peer's message is left out like its (meta) user line."""
+    notification = "<task-notification><task-id>b1</task-id><summary>tests passed</summary></task-notification>"
+    s = ClaudeSession(SID)
+    s.user("start")
+    for text in (notification, "from another agent"):
+        if queue_first:
+            s.meta("queue-operation", operation="enqueue", content=text, sessionId=SID)
+            s.meta("queue-operation", operation="remove", sessionId=SID)
+    s.raw({"type": "attachment", "uuid": "att1", "parentUuid": s.last, "timestamp": s.tick(),
+           "attachment": {"type": "queued_command", "prompt": notification,
+                          "commandMode": "task-notification"}})  # fmt: skip
+    s.raw({"type": "attachment", "uuid": "att2", "parentUuid": "att1", "timestamp": s.tick(),
+           "attachment": {"type": "queued_command", "prompt": "from another agent",
+                          "commandMode": "prompt", "isMeta": True,
+                          "origin": {"kind": "peer", "from": "uds:/tmp/x.sock"}}})  # fmt: skip
+    s.raw({"type": "attachment", "uuid": "att3", "parentUuid": "att2", "timestamp": s.tick(),
+           "attachment": {"type": "queued_command", "prompt": "and the docs",
+                          "commandMode": "prompt", "origin": {"kind": "human"}}})  # fmt: skip
+    s.assistant("done")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    queued = [
+        [p.text for p in m.parts if p.kind == "text"]
+        for m in session.messages
+        if any(p.kind == "notice" and p.notice == "queued" for p in m.parts)
+    ]
+    assert queued == [["and the docs"]]
+    assert texts(session, "user") == ["start", notification, "and the docs"]
+    vault = tmp_path / "v"
+    run_export(ExportOptions(vault=vault, home=tmp_path, sources=["claude-code"]))
+    (note,) = note_files(vault).values()
+    assert note.count(b"### User") == 2 and b"tests passed" in note
+    assert b"from another agent" not in note
+
+
+@pytest.mark.parametrize("queue_first", [False, True])
 def test_a_steering_message_with_a_pasted_image_keeps_the_image(tmp_path, queue_first):
     """A ``queued_command`` attachment's prompt may be content blocks (text and a pasted
     image) rather than a string: the whole message was dropped. Its queue-operation copy

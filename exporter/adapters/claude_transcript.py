@@ -12,7 +12,9 @@ Rules from FORMATS.md §1, in the order they apply:
 - a prompt whose parent already had a reply is a rewind (the person went back), and is
   marked so;
 - a steering message typed while the model worked (a ``queue-operation`` enqueue that was
-  consumed mid-turn, or a ``queued_command`` attachment) is kept once, marked as queued.
+  consumed mid-turn, or a ``queued_command`` attachment) is kept once, marked as queued;
+  a background task's notification or another agent's message delivered the same way is
+  not the person's (the first is kept as its user line would be, the second left out).
 
 User text is kept raw: removing injected wrappers is the note builder's job (clean.py).
 """
@@ -93,6 +95,7 @@ class TranscriptBuilder:
         # Steering text kept, with the draft that holds it (so that the attachment copy of a
         # queued prompt can add the images the queue's text-only copy lacks)
         self.steering_seen: dict[str, _Draft] = {}
+        self.not_typed: set[str] = set()  # queued text the person did not type
         self.pending_boundary: _Draft | None = None
         # For every parent uuid, the uuid of its first user/assistant child in file order:
         # known for a record's parent by the time the record is read. Both as _uuid_key (the
@@ -133,7 +136,7 @@ class TranscriptBuilder:
         elif kind == "attachment":
             attachment = rec.get("attachment")
             if isinstance(attachment, dict) and attachment.get("type") == "queued_command":
-                self._steering(attachment.get("prompt"), rec)
+                self._queued_command(attachment, rec)
         elif kind == "queue-operation":
             self._queue(rec)
 
@@ -302,6 +305,28 @@ class TranscriptBuilder:
         elif op == "popAll":
             self.queued.clear()  # returned to the input box for editing
 
+    def _queued_command(self, attachment: dict[str, Any], rec: dict[str, Any]) -> None:
+        """A ``queued_command`` attachment: what the model was given mid-turn. The person's
+        steering message, unless it is a background task's notification (delivered like
+        its user line, which the note shows as a notification) or another agent's message
+        (``origin.kind`` peer, or meta: left out, like its meta user line)."""
+        prompt = attachment.get("prompt")
+        origin = attachment.get("origin")
+        kind = origin.get("kind") if isinstance(origin, dict) else None
+        notification = "task-notification" in (attachment.get("commandMode"), kind)
+        if not notification and kind != "peer" and attachment.get("isMeta") is not True:
+            self._steering(prompt, rec)
+            return
+        text = plain_text(prompt)
+        self.not_typed.add(text)
+        seen = self.steering_seen.pop(text, None)  # its queue copy, taken for steering
+        held = seen is not None and any(d is seen for d in self.drafts)
+        if held:
+            self.drafts.remove(seen)  # (one already handed on stays: it is its only copy)
+        parts = user_parts(prompt) if isinstance(prompt, str | list) else []
+        if notification and parts and (seen is None or held):
+            self._add("user", parts, rec)
+
     def _steering(self, prompt: Any, rec: dict[str, Any]) -> None:
         """A prompt typed while the model worked: text, or (a ``queued_command``
         attachment's) content blocks, a pasted image among them."""
@@ -309,6 +334,8 @@ class TranscriptBuilder:
         if not parts:
             return
         text = plain_text(prompt)
+        if text in self.not_typed:
+            return  # the queue's copy of a notification or another agent's message
         images = [p for p in parts if isinstance(p, AttachmentPart)]
         seen = self.steering_seen.get(text)
         if seen is not None:

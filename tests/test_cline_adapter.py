@@ -616,3 +616,26 @@ def test_act_mode_replies_and_task_summaries_are_kept(tmp_path):
     assert texts(session, "assistant") == ["Found it: a shared temp dir."]
     summaries = [p for m in session.messages for p in m.parts if isinstance(p, SummaryPart)]
     assert [p.text for p in summaries] == ["The flaky test shared /tmp/x; now uses tmp_path."]
+
+
+def test_a_subtask_s_result_is_the_result_of_the_call_that_started_it(tmp_path):
+    """Roo Code's ``say: subtask_result`` is what a subtask (another agent) answered, shown
+    in the parent task when it resumes: it was the parent model's own reply."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.ROO)
+    cb.task(root, "1762500000007", ui=[
+        cb.say(0, "task", "Split the parser work"),
+        cb.tool(1, "newTask", kind="ask", mode="code", content="Write the lexer tests"),
+        cb.say(2, "subtask_result", "Added 14 lexer tests; all pass."),
+        cb.say(3, "subtask_result", "A second subtask's answer, its call not seen."),
+        cb.say(4, "text", "Both parts are done."),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(RooCodeAdapter(), home)
+    assert problems == []
+    assert texts(session, "assistant") == ["Both parts are done."]
+    (call,) = [p for m in session.messages for p in m.parts if isinstance(p, ToolCallPart)]
+    results = [p for m in session.messages for p in m.parts if p.kind == "tool_result"]
+    assert [(r.output, r.call_id) for r in results] == [
+        ("Added 14 lexer tests; all pass.", call.call_id),
+        ("A second subtask's answer, its call not seen.", None),
+    ]

@@ -39,7 +39,7 @@ from .blocks import Conversation, attachment_of, not_an_object
 # kind -> what it becomes: prompt, reply, question, thinking, tool, command, output, error…
 _KINDS = {
     "task": "prompt", "user_feedback": "prompt", "user_feedback_diff": "edit",
-    "text": "reply", "completion_result": "reply", "subtask_result": "reply",
+    "text": "reply", "completion_result": "reply", "subtask_result": "subtask",
     "followup": "question", "plan_mode_respond": "question", "act_mode_respond": "question",
     "reasoning": "thinking",
     "tool": "tool", "browser_action_launch": "tool", "browser_action": "tool",
@@ -73,6 +73,7 @@ def parse_ui(
     out = Conversation()
     times: list[Any] = []
     open_call: str | None = None  # the command or MCP call whose output comes next
+    open_task: str | None = None  # the newTask call whose subtask has not answered yet
     for item in items:
         if not isinstance(item, dict):
             not_an_object(out, item)
@@ -118,6 +119,13 @@ def parse_ui(
         elif what in ("tool", "command", "mcp"):
             open_call = source_id
             parts = _call(what, text, source_id)
+            if any(isinstance(p, ToolCallPart) and p.name == "newTask" for p in parts):
+                open_task = source_id
+        elif what == "subtask":
+            # What the subtask (another agent) answered, shown in this task as it resumes
+            # (Roo Code): the result of the newTask call that started it, not this model's.
+            parts = [ToolResultPart(text, open_task)] if text.strip() else []
+            open_task, role = None, "tool"
         elif what == "output":
             if _merge_output(out.messages, open_call, text):
                 continue

@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from exporter.adapters import SourceContext
+from exporter.adapters import gemini as gemini_adapter
 from exporter.adapters.gemini import GeminiAdapter
 from exporter.adapters.gemini.chat import build_messages, read_chat
 from exporter.export import ExportOptions, run_export
@@ -675,3 +676,35 @@ def test_an_image_a_tool_returned_in_a_saved_chat_is_not_a_prompt(tmp_path):
     (saved,), _ = load_all(tmp_path)
     assert [m.role for m in saved.messages] == ["user", "assistant", "tool", "assistant"]
     assert [p.kind for p in saved.messages[2].parts] == ["tool_result", "attachment"]
+
+
+def test_the_cli_s_own_please_continue_is_not_the_person_s_prompt(tmp_path, monkeypatch):
+    """When its next-speaker check finds the model should go on, Gemini CLI sends "Please
+    continue." itself, recorded as a user message: it was the person's prompt. The prompt
+    log (logs.json) holds what the person typed; a "Please continue." it does not hold (at
+    that time) is the CLI's. Without a log nothing is taken for the CLI's."""
+    folder = project_folder(tmp_path, ROOT, "api")
+    chat = GeminiChat(SID)
+    first = chat.user("Summarise the API")
+    chat.gemini("It has three endpoints, and")
+    chat.user("Please continue.")  # the CLI's, two seconds later
+    chat.gemini("one of them is /health.")
+    typed = chat.user("Please continue.", timestamp=chat.stamp(30))  # the person's
+    chat.gemini("That is all.")
+    chat.write_jsonl(folder / "chats")
+    (session,), _ = load_all(tmp_path)
+    assert texts(session, "user") == ["Summarise the API", "Please continue.", "Please continue."]
+    write_prompt_log(folder, [(SID, first["timestamp"], "Summarise the API"),
+                              (SID, typed["timestamp"], "Please continue.")])  # fmt: skip
+    (session,), _ = load_all(tmp_path)
+    assert texts(session, "user") == ["Summarise the API", "Please continue."]
+    (said,) = [m for m in session.messages if texts_of(m) == ["Please continue."]]
+    assert said.source_id == typed["id"]
+    monkeypatch.setattr(gemini_adapter, "STREAM_FROM", 0)  # read again when iterated
+    (session,), _ = load_all(tmp_path)
+    assert session.is_streamed
+    assert texts(session, "user") == ["Summarise the API", "Please continue."]
+
+
+def texts_of(message) -> list[str]:
+    return [p.text for p in message.parts if p.kind == "text"]

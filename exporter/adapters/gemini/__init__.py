@@ -11,9 +11,10 @@ SHA-256 of the project root) holds:
   ``toolCalls[].agentId``);
 - ``checkpoint-<tag>.json`` (``/chat save <tag>``): a note of its own titled by the tag,
   linked (``forked_from``) to the session whose prompts it holds, when one is on disk;
-- ``logs.json``: every prompt of every session. Used only for sessions with no chat file
-  left (pruned by the CLI's 30-day retention, or never written): their notes hold the
-  prompts alone. A session with a chat file takes its prompts from that file.
+- ``logs.json``: every prompt of every session. Gives notes only to sessions with no chat
+  file left (pruned by the CLI's 30-day retention, or never written): their notes hold the
+  prompts alone. A session with a chat file takes its prompts from that file; the log only
+  tells a "Please continue." the person typed from the one the CLI sends itself.
 
 The project root comes from the folder's ``.project_root`` marker, else ``projects.json``,
 else (hashed folders) a path whose SHA-256 equals the folder name. Restore checkpoints
@@ -194,6 +195,8 @@ def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: 
     chat = read_chat([*own, ref.main.path], result.problems, index=size >= STREAM_FROM)
     if chat is None:
         return
+    log = folder / "logs.json"
+    chat.prompt_log = log if log.is_file() else None  # tells the CLI's prompts from typed ones
     session_id = _str(chat.meta.get("sessionId")) or ref.session_id
     children: list[Session] = []
     links: dict[str, str] = {}

@@ -45,6 +45,10 @@ NOTICE_TYPES = {"info": "notification", "warning": "notification", "error": "err
 # The CLI appends the files a prompt @-mentions between these markers (model-facing only).
 REFERENCES_START = "--- Content from referenced files ---"
 REFERENCES_END = "--- End of content ---"
+# What the CLI sends, recorded as a user message, when its next-speaker check finds that the
+# model should go on; typed by a person too, at times (the prompt log tells which).
+AUTO_CONTINUE = "Please continue."
+TYPED_WITHIN = 5.0  # seconds between a prompt's log entry and its chat record
 
 
 @dataclass(slots=True)
@@ -57,6 +61,11 @@ class Chat:
     rewound: set[str] = field(default_factory=set)
     after_rewind: bool = False  # a rewind dropped messages; the next new one continues
     rewinds: int = 0
+    # The project's prompt log (logs.json), and when this session's person typed the CLI's
+    # own continuation prompt there: read when the chat first holds that prompt.
+    prompt_log: Path | None = None
+    typed_continues: tuple[datetime, ...] | None = None  # None: the log cannot tell
+    log_read: bool = False
 
 
 def read_chat(
@@ -243,7 +252,7 @@ def iter_messages(
             yield Message("system", (NoticePart("rewound"),), f"{key}#rewound", when)
         if kind == "user":
             parts = user_parts(rec)
-            if parts:
+            if parts and not _auto_continue(chat, parts, when):
                 yield Message("user", tuple(parts), key, when)
         elif kind in ASSISTANT_TYPES:
             model = rec["model"] if isinstance(rec.get("model"), str) and rec["model"] else None
@@ -263,6 +272,39 @@ def iter_messages(
     for kind, count in unknown.items():
         why = f"unknown message type {kind!r} ({count} messages) skipped"
         problems.append(Problem(str(path), why, source=SOURCE))
+
+
+def _auto_continue(chat: Chat, parts: list[Part], when: datetime | None) -> bool:
+    """Is this user message the CLI's own "Please continue." (its next-speaker check), not
+    the person's? Only when the prompt log holds this session's prompts and none typed
+    then: with no log to tell, it is kept as the person's."""
+    if len(parts) != 1 or not isinstance(parts[0], TextPart) or parts[0].text != AUTO_CONTINUE:
+        return False
+    if not chat.log_read:
+        chat.log_read = True
+        chat.typed_continues = _typed_continues(chat)
+    typed = chat.typed_continues
+    if typed is None or when is None:
+        return False
+    return all(abs((when - at).total_seconds()) > TYPED_WITHIN for at in typed)
+
+
+def _typed_continues(chat: Chat) -> tuple[datetime, ...] | None:
+    """When this session's person typed "Please continue.", by the prompt log; None when
+    the log is missing or unreadable or holds no prompt of this session."""
+    from .stores import read_prompt_log
+
+    session = chat.meta.get("sessionId")
+    if chat.prompt_log is None or not isinstance(session, str):
+        return None
+    try:
+        entries = (read_prompt_log(chat.prompt_log, []) or {}).get(session)
+    except OSError:
+        return None
+    if not entries:
+        return None
+    times = (parse_timestamp(e.get("timestamp")) for e in entries if e["message"] == AUTO_CONTINUE)
+    return tuple(t for t in times if t is not None)
 
 
 def content_text(content: Any) -> str:

@@ -617,13 +617,19 @@ def test_an_empty_input_is_no_prompt(tmp_path):
     sent to no model. It was the person's prompt, the title of a note of nothing."""
     log = AiderLog().run("2025-03-01 09:15:00").prompt("<blank>")
     log.aider("", "^C again to exit", "", "^C KeyboardInterrupt")
-    log.run("2025-03-01 09:16:00").prompt("<blank>").prompt("/diff").prompt("fix it")
+    log.run("2025-03-01 09:16:00").prompt("<blank>").prompt("/diff").aider("Diff since 62fc417...")
+    log.prompt("<blank>").aider("^C again to exit").prompt("fix it")
     log.reply("Fixed.")
     log.write(tmp_path / "home" / "src" / "r")
     sessions, _ = load(tmp_path / "home")
     assert all("<blank>" not in texts(s) for s in sessions)
     (second,) = [s for s in sessions if s.started_at.minute == 16]
     assert texts(second, "user") == ["fix it"]
+    # Aider's answer to a Ctrl-C after an empty input is its own, not the command's output
+    assert [p.output for m in second.messages for p in m.parts if p.kind == "command_output"] == [
+        "Diff since 62fc417..."
+    ]
+    assert outputs(second) == ["^C again to exit"]
     vault = tmp_path / "v"
     run_export(ExportOptions(vault=vault, home=tmp_path / "home", sources=["aider"]))
     notes = note_files(vault)

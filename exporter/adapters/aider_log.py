@@ -236,7 +236,10 @@ class _RunBuilder:
     def _prompt(self, text: str) -> None:
         self.prompted = True
         stripped = text.strip()
-        if not stripped or stripped == _BLANK:
+        if stripped == _BLANK:
+            self.after_command = False  # what Aider prints next is not a command's output
+            return
+        if not stripped:
             return
         if stripped.startswith(_SHELL):
             command = stripped[1:] if stripped.startswith("!") else stripped.split(" ", 1)[1]

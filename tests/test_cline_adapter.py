@@ -639,3 +639,31 @@ def test_a_subtask_s_result_is_the_result_of_the_call_that_started_it(tmp_path):
         ("Added 14 lexer tests; all pass.", call.call_id),
         ("A second subtask's answer, its call not seen.", None),
     ]
+
+
+def test_a_resumed_task_read_from_the_model_history_keeps_only_what_the_person_wrote(tmp_path):
+    """With no UI file, a task is read from what the model saw, where Cline resumes a task
+    with its own '[TASK RESUMPTION] This task was interrupted …' text (the person's new
+    words, if any, inside <user_message>) and answers a reply without a tool with
+    '[ERROR] You did not use a tool …': both were the person's prompts."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    resumed = (
+        "[TASK RESUMPTION] This task was interrupted 20 minutes ago. It may or may not be "
+        "complete, so please reassess the task context.\n\nNew instructions for task "
+        "continuation:\n<user_message>\nalso handle the empty file\n</user_message>"
+    )
+    cb.task(root, "1762500000008", api=[
+        cb.message("user", cb.text("<task>\nParse the config\n</task>")),
+        cb.message("assistant", "I will read it."),
+        cb.message("user", cb.text("[ERROR] You did not use a tool in your previous response! "
+                                   "Please retry with a tool use.")),
+        cb.message("assistant", "Reading."),
+        cb.message("user", cb.text("[TASK RESUMPTION] This task was interrupted just now.")),
+        cb.message("assistant", "Resuming."),
+        cb.message("user", cb.text(resumed)),
+        cb.message("assistant", "Done."),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    assert texts(session, "user") == ["Parse the config", "also handle the empty file"]

@@ -11,7 +11,9 @@ Blocks: ``text``, ``image``, ``document``, ``file``, ``tool_use``, ``tool_result
 own: ``<environment_details>`` (the editor state Cline appends to every request). The legacy
 task files also wrap prompts in ``<task>``/``<feedback>``/``<answer>`` and send tool results
 as user text (``[read_file for 'x'] Result: …``): with ``legacy`` those are unwrapped and
-turned into tool output, so they do not read as prompts.
+turned into tool output, so they do not read as prompts; what Cline sends in the person's
+name (``[TASK RESUMPTION] …``, ``[ERROR] You did not use a tool …``) is left out, but for
+the person's words in its ``<user_message>``.
 """
 
 from __future__ import annotations
@@ -39,6 +41,13 @@ from .._jsonl import json_text, parse_timestamp
 
 _WRAPPED = re.compile(r"^\s*<(task|feedback|answer|user_message)>\n?(.*?)\n?</\1>\s*$", re.S)
 _LEGACY_RESULT = re.compile(r"^\[[^\]\n]{1,200}\] Result:")
+# What Cline itself sends as the person's turn: resuming a task (with the person's new
+# words, if any, in <user_message>), and its answer to a reply that used no tool.
+_HARNESS_TURNS = (
+    "[TASK RESUMPTION]", "New message to respond to:", "New instructions for task continuation:",
+    "[ERROR] You did not use a tool",
+)  # fmt: skip
+_USER_MESSAGE = re.compile(r"<user_message>\n?(.*?)\n?</user_message>", re.S)
 _ENVIRONMENT = "<environment_details>"
 _SDK_ITEM_KEYS = frozenset({"query", "result", "error", "success"})
 
@@ -149,6 +158,9 @@ def _text(text: str, role: str, legacy: bool) -> Part | None:
     if legacy and role == "user":
         if _LEGACY_RESULT.match(text):
             return ToolResultPart(text)
+        if text.lstrip().startswith(_HARNESS_TURNS):
+            said = _USER_MESSAGE.search(text)
+            return TextPart(said.group(1)) if said and said.group(1).strip() else None
         wrapped = _WRAPPED.match(text)
         if wrapped:
             text = wrapped.group(2)

@@ -710,3 +710,24 @@ def test_two_copies_of_a_prompt_pair_only_when_their_words_are_the_same():
         ("user", "first"), ("assistant", "working"), ("user", "also do X"),
         ("user", "second"), ("assistant", "ok"),
     ]  # fmt: skip
+
+
+def test_a_turn_the_person_did_not_stop_is_not_their_interruption(tmp_path):
+    """``turn_aborted`` also ends a review thread (``review_ended``: Codex shows no
+    interruption) and a turn its budget stopped (``budget_limited``): both were the
+    person's interruption. A new request that replaced the turn (``replaced``) is the
+    person's doing and stays one."""
+    r = CodexRollout(TID)
+    r.user("first")
+    for reason in ("interrupted", "replaced", "review_ended", "budget_limited"):
+        r.event({"type": "turn_aborted", "reason": reason})
+    r.user("second")
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    notices = [(m.role, p.notice, p.text) for m in session.messages for p in m.parts
+               if p.kind == "notice"]  # fmt: skip
+    assert notices == [
+        ("user", "interrupted", ""),
+        ("user", "interrupted", "replaced"),
+        ("system", "notification", "Turn ended: budget_limited"),
+    ]

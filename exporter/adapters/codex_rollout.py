@@ -353,9 +353,16 @@ class RolloutBuilder:
                     0,
                 )
         elif etype == "turn_aborted":
+            # The person stopped the turn, or sent a request that replaced it: their
+            # interruption. A review thread's end is none (Codex shows none); any other
+            # reason (its budget ran out) is the harness's.
             reason = p.get("reason")
-            text = "" if reason in (None, "interrupted") else str(reason)
-            self._add("user", [NoticePart("interrupted", text)], number, when)
+            if reason in (None, "interrupted", "replaced"):
+                text = "" if reason in (None, "interrupted") else str(reason)
+                self._add("user", [NoticePart("interrupted", text)], number, when)
+            elif reason != "review_ended":
+                notice = NoticePart("notification", f"Turn ended: {clipped(str(reason), 200)}")
+                self._add("system", [notice], number, when)
         elif etype == "context_compacted" and not self.has_compacted:
             self._add("system", [SummaryPart("")], number, when)
         elif etype == "exited_review_mode":

@@ -561,3 +561,18 @@ def test_a_rewind_is_marked_where_the_conversation_goes_on(tmp_path):
     roles = [(m.role, [p.kind for p in m.parts]) for m in session.messages]
     assert roles[2] == ("system", ["notice"]) and session.messages[2].parts[0].notice == "rewound"
     assert texts(session, "user") == ["Rename the module", "Rename it to core instead"]
+
+
+def test_an_abort_the_cli_caused_is_not_the_person_s_interruption(tmp_path):
+    """``abort`` ends a turn the person stopped (``user_initiated``, ``user initiated``,
+    ``user_cancelled``) and one the CLI itself gave up on (``tool_failure``): the second was
+    shown as interrupted by the user."""
+    s = conversation()
+    s.event("abort", {"reason": "user_initiated"})
+    s.event("abort", {"reason": "tool_failure"})
+    s.write(tmp_path / ".copilot")
+    (session,), _ = load_all(tmp_path)
+    assert [(p.notice, p.text) for p in parts(session, "notice")] == [
+        ("interrupted", "user_initiated"),
+        ("notification", "Turn aborted: tool_failure"),
+    ]

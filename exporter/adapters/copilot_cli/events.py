@@ -332,6 +332,10 @@ class EventLog:
 
     def on_abort(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
         text = _str(data.get("reason")) or ""
+        if text and "user" not in text.lower():  # the CLI gave up (tool_failure): not the person
+            notice = NoticePart("notification", f"Turn aborted: {text}")
+            thread.add("system", [notice], event.get("id"), when)
+            return
         thread.add("system", [NoticePart("interrupted", text)], event.get("id"), when)
 
     def on_rewind(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:

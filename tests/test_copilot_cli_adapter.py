@@ -570,9 +570,11 @@ def test_an_abort_the_cli_caused_is_not_the_person_s_interruption(tmp_path):
     s = conversation()
     s.event("abort", {"reason": "user_initiated"})
     s.event("abort", {"reason": "tool_failure"})
+    s.event("abort", {"reason": "cancelled"})  # not known to be the CLI's: the person's
     s.write(tmp_path / ".copilot")
     (session,), _ = load_all(tmp_path)
     assert [(p.notice, p.text) for p in parts(session, "notice")] == [
         ("interrupted", "user_initiated"),
         ("notification", "Turn aborted: tool_failure"),
+        ("interrupted", "cancelled"),
     ]

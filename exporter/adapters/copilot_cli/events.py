@@ -38,6 +38,8 @@ DROPPED = {
 }  # fmt: skip
 DROPPED_PREFIXES = ("hook.", "permission.", "skill.", "session.mcp_")
 _TRUSTED = re.compile(r"^Folder (.+) has been added to trusted folders\.?$")
+# Abort reasons that name the CLI's own failure (tool_failure), not the person stopping it.
+_CLI_ABORT = re.compile(r"fail|error|timeout|limit", re.I)
 
 
 @dataclass(slots=True)
@@ -332,7 +334,7 @@ class EventLog:
 
     def on_abort(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
         text = _str(data.get("reason")) or ""
-        if text and "user" not in text.lower():  # the CLI gave up (tool_failure): not the person
+        if _CLI_ABORT.search(text) and "user" not in text.lower():  # not the person's doing
             notice = NoticePart("notification", f"Turn aborted: {text}")
             thread.add("system", [notice], event.get("id"), when)
             return

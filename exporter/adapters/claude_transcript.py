@@ -321,8 +321,8 @@ class TranscriptBuilder:
         self.not_typed.add(text)
         seen = self.steering_seen.pop(text, None)  # its queue copy, taken for steering
         held = seen is not None and any(d is seen for d in self.drafts)
-        if held:
-            self.drafts.remove(seen)  # (one already handed on stays: it is its only copy)
+        if held:  # (one already handed on stays: it is its only copy)
+            self.drafts = [d for d in self.drafts if d is not seen]  # drafts compare by value
         parts = user_parts(prompt) if isinstance(prompt, str | list) else []
         if notification and parts and (seen is None or held):
             self._add("user", parts, rec)

@@ -13,7 +13,11 @@ import re
 import unicodedata
 
 MAX_NAME_BYTES = 200  # below the 255-byte limit of common file systems, room for " (2)"
-_RESERVED = re.compile(r"^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$", re.IGNORECASE)
+# Device names Windows reserves with any extension (COM and LPT with ¹ ² ³ too, which it
+# reads as digits there, and the console's CONIN$ and CONOUT$)
+_RESERVED = re.compile(
+    r"^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$", re.IGNORECASE
+)
 _FORBIDDEN = re.compile(r'[<>"/\\|?*#^\[\]\x00-\x1f\x7f]')
 
 

@@ -25,6 +25,10 @@ SID = "0a1b2c3d-0000-4000-8000-00000000000a"
     [
         ("CON.md", "_CON.md"),
         ("nul", "_nul"),
+        ("COM¹.md", "_COM¹.md"),  # Windows reads superscript 1-3 as digits here
+        ("lpt³.notes.md", "_lpt³.notes.md"),
+        ("COM10.md", "COM10.md"),
+        ("conout$.md", "_conout$.md"),
         ("a:b?c*d.md", "a -b-c-d.md"),
         ("  trailing dots...  ", "trailing dots"),
         ("..", "_"),

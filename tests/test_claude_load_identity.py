@@ -48,6 +48,8 @@ def plain_parse_timestamp(value: object) -> datetime | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
+        if value <= 0 or value != value:  # a placeholder (or NaN): no time
+            return None
         try:
             return datetime.fromtimestamp(value / 1000 if value > 1e11 else value, UTC)
         except (OverflowError, OSError, ValueError):

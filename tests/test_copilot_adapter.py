@@ -608,3 +608,26 @@ def test_a_log_that_lost_its_start_falls_back_to_the_document_it_came_from(tmp_p
         {"kind": 0, "v": base()}, {"kind": 2, "k": ["requests"], "v": [later]}]))  # fmt: skip
     (s,), _ = load(tmp_path)
     assert texts(s) == ["first question", "first answer", "second question", "second answer"]
+
+
+@pytest.mark.parametrize("placeholder", [0, -1, 0.0])
+def test_a_zero_time_is_no_time_not_1970(tmp_path, placeholder):
+    """JavaScript writes 0 where no date was set: a session must not start on 1 January
+    1970 (its note filed and named by that day) because one request or the session's
+    creationDate holds it. The first time known is the start."""
+    data = session(
+        SID,
+        [
+            request(0, "First", [markdown("One")], timestamp=placeholder),
+            request(1, "Second", [markdown("Two")]),
+        ],
+        creationDate=placeholder,
+    )
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    first_prompt = s.messages[0]
+    assert first_prompt.role == "user" and first_prompt.timestamp is None
+    known = [m.timestamp for m in s.messages if m.timestamp]
+    assert min(known).year == 2025 and s.started_at == min(known)
+    assert s.ended_at is not None and s.ended_at.year == 2025

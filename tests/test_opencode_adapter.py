@@ -595,3 +595,18 @@ def test_a_file_url_that_is_no_url_costs_only_its_name(tmp_path):
     store.write_db(tmp_path / DATA / "opencode.db")
     (session,), problems = load_sessions(OpenCodeAdapter(), tmp_path)
     assert texts(session, "user") == ["Please compare these two files carefully"]
+
+
+def test_a_zero_time_is_no_time_not_1970(tmp_path):
+    """A session row or message whose time is 0 (no date set) does not date the session
+    1 January 1970: the times that are known date it."""
+    store = OpenCodeStore()
+    s = store.session("Zero time", "/w/zero")
+    s.created = 0
+    first = store.user(s, text("hi"))
+    first.data["time"]["created"] = 0
+    store.assistant(s, text("hello"))
+    store.write_db(tmp_path / DATA / "opencode.db")
+    (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
+    assert session.messages[0].timestamp is None
+    assert session.started_at is not None and session.started_at.year > 2000

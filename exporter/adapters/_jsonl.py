@@ -267,6 +267,8 @@ def parse_timestamp(value: object) -> datetime | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
+        if not value > 0:  # 0 (or less, or NaN) is a placeholder, never 1970: no time known
+            return None
         try:
             seconds = value / 1000 if value > 1e11 else value
             return datetime.fromtimestamp(seconds, UTC)

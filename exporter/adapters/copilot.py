@@ -233,7 +233,9 @@ def _session(
     folder = folder_of_workspace(workspace) if workspace.name != "no-workspace" else None
     title = data.get("customTitle") if isinstance(data.get("customTitle"), str) else None
     sid = data.get("sessionId") if isinstance(data.get("sessionId"), str) else session_id
-    created = parse_timestamp(data.get("creationDate")) or messages[0].timestamp
+    created = parse_timestamp(data.get("creationDate")) or next(
+        (m.timestamp for m in messages if m.timestamp), None
+    )  # (the first request's time may be missing too)
     return Session(
         source=SOURCE,
         session_id=sid,

@@ -102,6 +102,10 @@ def to_session(
     models = builder.models or [m for m in [_model_name(info.get("model"), "id")] if m]
     parent = _text(info.get("parentID"))
     title = _text(info.get("title"))
+    # The session's own times, else (missing, or 0) its messages' first and last
+    known = [m.timestamp for m in builder.messages if m.timestamp]
+    started = _time(times.get("created")) or (min(known) if known else None)
+    ended = _time(times.get("updated")) or (max(known) if known else started)
     session = Session(
         source=source,
         session_id=str(info.get("id")),
@@ -111,8 +115,8 @@ def to_session(
         project=project_of_path(cwd),
         cwd=cwd,
         models=tuple(dict.fromkeys(models)),
-        started_at=_time(times.get("created")),
-        ended_at=_time(times.get("updated")),
+        started_at=started,
+        ended_at=ended,
         usage=builder.usage,
         cost=builder.cost,
         parent_id=parent,
@@ -360,8 +364,8 @@ def _model_name(value: Any, key: str = "modelID") -> str | None:
 
 
 def _time(value: Any) -> datetime | None:
-    """Epoch milliseconds -> UTC."""
-    if not _number(value):
+    """Epoch milliseconds -> UTC (0 is a placeholder, not 1970: no time known)."""
+    if not _number(value) or not value > 0:
         return None
     try:
         return datetime.fromtimestamp(value / 1000, UTC)

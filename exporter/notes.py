@@ -221,13 +221,15 @@ def build_note(
     relpath: str,
     settings: NoteSettings,
     resolve: LinkResolver,
+    first_part: bool = True,
 ) -> Note:
-    """Render ``session`` into a Note at ``relpath`` (chosen by the vault)."""
+    """Render ``session`` into a Note at ``relpath`` (chosen by the vault); ``first_part``
+    is false for a later part of a session in parts."""
     read_reference_switch()  # once per note: its texts then ask without a lookup
     tz = settings.timezone
     title = session_title(session)
     attachments: list[Attachment] = []
-    turns = build_turns(session, settings.attachments_folder, tz, attachments, resolve)
+    turns = build_turns(session, settings.attachments_folder, tz, attachments, resolve, first_part)
     parent_link = link(resolve, session.source, session.parent_id)
     fork_link = link(resolve, session.source, session.forked_from)
     labels = {
@@ -241,7 +243,7 @@ def build_note(
         for sid in session.subagent_ids
         if (found := link(resolve, session.source, sid, labels.get(sid))) is not None
     ]
-    properties = session_properties(session, settings.properties, tz)
+    properties = session_properties(session, settings.properties, tz, first_part)
     context = {
         "properties": properties,  # model, active, files, resume, day, … (stats.py)
         "session": session,

@@ -19,7 +19,7 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import FILTERS
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "06a80a7c1a3043ac1c98608bb5d0db98b5fa3d5d132a8061ee2048bd1474a217"
+SHIPPED_TEMPLATE_SHA256 = "6dc1d9457fe8319f02fecd4037e9292f86bf8d9151806902c705ad12fc7b0fd2"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 
@@ -72,7 +72,8 @@ def _header(c: dict[str, Any]) -> str:
 
 
 def _turn_heading(turn: dict[str, Any]) -> str:
-    who = "User" if turn["role"] == "user" else "Assistant"
+    # A subagent's task is written by the agent that started it, not by the person
+    who = "Parent agent" if turn["task"] else "User" if turn["role"] == "user" else "Assistant"
     when = f" · {turn['when']}" if turn["when"] else ""
     queued = " · sent while the assistant was working" if turn["queued"] else ""
     return f"### {who}{when}{queued}\n\n"

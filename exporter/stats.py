@@ -19,7 +19,7 @@ from . import prices
 from .daily import DailyNotes
 from .model import Session, ToolCallPart, ToolResultPart
 from .resume import resume_command
-from .turns import clean_parts
+from .turns import holds_parent_task, is_prompt
 
 ACTIVE_GAP = timedelta(minutes=5)  # a longer pause between two messages is time away
 # The order the properties take in a note (after ccexport's older ones, before tags).
@@ -59,9 +59,13 @@ class PropertySettings:
 
 
 def session_properties(
-    session: Session, settings: PropertySettings | None = None, tz: tzinfo | None = None
+    session: Session,
+    settings: PropertySettings | None = None,
+    tz: tzinfo | None = None,
+    first_part: bool = True,
 ) -> dict[str, Any]:
-    """The properties of ``session`` in note order; those that do not apply are absent."""
+    """The properties of ``session`` in note order; those that do not apply are absent
+    (``first_part``: false for the note of a later part of a session in parts)."""
     settings = settings or PropertySettings()
     model = main_model(session)
     usage = session.usage
@@ -74,7 +78,7 @@ def session_properties(
     props: dict[str, Any] = {
         "model": model,
         "active": active_minutes(session),
-        "prompts": prompt_count(session),
+        "prompts": prompt_count(session, first_part),
         "tools": tool_names(session) or None,
         "errors": error_count(session),
         "files": edited_files(session) or None,
@@ -124,15 +128,12 @@ def active_minutes(session: Session) -> int | None:
     return round(active.total_seconds() / 60)
 
 
-def prompt_count(session: Session) -> int:
+def prompt_count(session: Session, first_part: bool = True) -> int:
     """Messages the person wrote: text, an attachment or a command they typed (the
-    wrappers tools inject into the user's turn do not count)."""
-    return sum(
-        1
-        for m in session.messages
-        if m.role == "user"
-        and any(p.kind in ("text", "attachment", "command") for p in clean_parts(m))
-    )
+    wrappers tools inject into the user's turn do not count, nor a subagent's task, which
+    the agent that started it wrote)."""
+    count = sum(1 for m in session.messages if is_prompt(m))
+    return count - 1 if count and holds_parent_task(session, first_part) else count
 
 
 def tool_names(session: Session) -> list[str]:

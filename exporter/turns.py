@@ -98,15 +98,35 @@ def link(
     return markdown.wikilink(stem, label) if stem else None
 
 
+PROMPT_KINDS = ("text", "attachment", "command")  # what makes a user message a prompt
+
+
+def is_prompt(message: Message, parts: list[Part] | tuple[Part, ...] | None = None) -> bool:
+    """Did someone write this message (text, an attachment or a command), once the
+    wrappers tools inject into a user's turn are taken out? (``parts``: its cleaned parts.)"""
+    if message.role != "user":
+        return False
+    return any(p.kind in PROMPT_KINDS for p in (clean_parts(message) if parts is None else parts))
+
+
+def holds_parent_task(session: Session, first_part: bool) -> bool:
+    """Does this note hold a subagent's task? A subagent's first prompt is written by the
+    agent that started it, not by the person: only the note of its first part holds it."""
+    return bool(session.parent_id) and first_part
+
+
 def build_turns(
     session: Session,
     attachments_folder: str,
     tz: tzinfo | None,
     attachments: list[Attachment],
     resolve: LinkResolver,
+    first_part: bool = True,
 ) -> list[dict[str, Any]]:
-    """Messages grouped into turns: a user's message, then everything until the next one."""
+    """Messages grouped into turns: a user's message, then everything until the next one.
+    A subagent's first prompt is its parent agent's task (``task``), not the person's."""
     pairs = _Pairs(session.messages)
+    task_pending = holds_parent_task(session, first_part)
     turns: list[dict[str, Any]] = []
     start = local(session.started_at, tz)
     first_day = start.date() if start else None
@@ -126,13 +146,15 @@ def build_turns(
             # turn, though delivered as a user line or queued like a steering message.
             role = "system"
         queued = any(isinstance(p, NoticePart) and p.notice == "queued" for p in parts)
+        task = task_pending and is_prompt(message, parts)
+        task_pending = task_pending and not task
         # A command's output arrives as its own message; it belongs to the command's turn.
         output_only = all(i["kind"] == "command_output" for i in items)
         continues = turns and turns[-1]["role"] == role and (role != "user" or output_only)
-        if not continues:
+        if not continues or task:
             when = local(message.timestamp, tz)
             turns.append({"role": role, "time": when, "when": _when(when, first_day),
-                          "queued": queued, "items": [], "messages": []})  # fmt: skip
+                          "queued": queued, "task": task, "items": [], "messages": []})  # fmt: skip
         for item in items:
             last = turns[-1]["items"][-1] if turns[-1]["items"] else None
             if last and item["kind"] == last["kind"] == "thinking" and not item["redacted"]:

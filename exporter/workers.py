@@ -67,7 +67,8 @@ def render_job(job: RenderJob, settings: NoteSettings | None = None) -> Outcome:
     try:
         if job.packed is not None:
             session = replace(session, messages=job.packed.messages())
-        note = build_note(session, job.relpath, settings, job.links.get)
+        first = job.part is None or job.part.number == 1
+        note = build_note(session, job.relpath, settings, job.links.get, first)
         if job.part:
             link_parts(note, job.part)
         return note

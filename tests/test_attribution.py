@@ -130,3 +130,44 @@ def test_calls_of_one_id_in_one_reply_take_their_results_in_order():
     )
     calls = [i for t in turns(s) for i in t["items"] if i["kind"] == "tool_call"]
     assert [c["output"] for c in calls] == ["a", "b"]
+
+
+def subagent(*messages: Message) -> Session:
+    s = session(*messages)
+    return Session(**{**{f: getattr(s, f) for f in s.__dataclass_fields__},
+                      "session_id": f"{s.session_id}/agent-a1", "parent_id": s.session_id})  # fmt: skip
+
+
+def test_a_subagent_s_task_is_the_parent_agent_s_not_the_person_s():
+    """A subagent's first prompt is the task the agent that started it wrote: it showed
+    under "User" and counted among the prompts the person wrote. A later prompt of the
+    same subagent (Cline and Roo let the person answer a subtask) stays the person's."""
+    s = subagent(
+        msg("user", TextPart("<environment_context>cwd</environment_context>"), minute=0),
+        msg("user", TextPart("Find every caller of retry()."), minute=1),
+        msg("assistant", TextPart("Three callers."), minute=2),
+        msg("user", TextPart("And the tests?"), minute=3),
+        msg("assistant", TextPart("Two tests."), minute=4),
+    )
+    shown = [(t["role"], t["task"]) for t in turns(s)]
+    assert shown == [("user", True), ("assistant", False), ("user", False), ("assistant", False)]
+    text = body(s)
+    assert "### Parent agent · 09:01\n\nFind every caller of retry()." in text
+    assert "### User · 09:03\n\nAnd the tests?" in text
+    assert prompt_count(s) == 1
+    assert build_note(s, "n.md", NoteSettings(), lambda key: None).frontmatter["prompts"] == 1
+    # The session the person started keeps its first prompt as theirs
+    parent = session(*s.messages)
+    assert not any(t["task"] for t in turns(parent)) and prompt_count(parent) == 2
+    assert "### Parent agent" not in body(parent)
+
+
+def test_a_later_part_of_a_subagent_holds_no_task():
+    """Only the note of a subagent's first part holds its task: a later part opens with
+    whatever prompt came next, which stays the person's."""
+    s = subagent(
+        msg("user", TextPart("And the tests?"), minute=3), msg("assistant", TextPart("Two."))
+    )
+    note = build_note(s, "n.md", NoteSettings(), lambda key: None, first_part=False)
+    assert "### User · 09:03" in note.body and note.frontmatter["prompts"] == 1
+    assert build_note(s, "n.md", NoteSettings(), lambda key: None).frontmatter["prompts"] == 0

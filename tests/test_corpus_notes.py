@@ -188,7 +188,7 @@ def test_no_construct_in_any_note_comes_from_session_text(exported):
             if owned is None:
                 continue
             checked += 1
-            turn_headings = len(re.findall(r"(?m)^### (?:User|Assistant)\b", owned))
+            turn_headings = len(re.findall(r"(?m)^### (?:User|Assistant|Parent agent)\b", owned))
             heads = Counter()
             for c in constructs(owned):
                 if c.kind == "heading":

@@ -250,3 +250,32 @@ def test_a_texts_estimated_size_is_its_utf8_bytes_and_its_quote_marks(text):
     from exporter.split import _text_bytes
 
     assert _text_bytes(text) == len(text.encode("utf-8", "replace")) + 2 * text.count("\n")
+
+
+def test_only_the_first_part_of_a_subagent_holds_its_task(tmp_path):
+    """A subagent's first prompt is its parent agent's task; the parts after the first
+    open with later prompts, which stay "User" (serial and parallel runs alike)."""
+    home = tmp_path / "home"
+    folder = home / ".claude" / "projects" / "-w-big"
+    parent = ClaudeSession(SID, "/home/dev/work/big")
+    parent.user("Survey the sources.")
+    parent.assistant("Started a subagent.")
+    write(home, parent)
+    agent = ClaudeSession(SID, "/home/dev/work/big", sidechain=True, agent_id="a1b2c3d")
+    grow(agent, 0, 40)
+    agent.write(folder / SID / "subagents" / "agent-a1b2c3d.jsonl")
+    for jobs in (1, 2):
+        vault = tmp_path / f"v{jobs}"
+        assert not export(vault, home, workers=jobs).failed
+        notes = {p: t for p, t in parts(vault).items() if "· agent" in p}
+        first = next(t for p, t in notes.items() if "(part" not in p)
+        later = [t for p, t in notes.items() if "(part" in p]
+        assert len(later) >= 2
+        assert (
+            first.count("### Parent agent") == 1
+            and "### Parent agent" in first.split("question q1q")[0]
+        )
+        for text in [first, *later]:  # a part's prompts are its "User" turns: the person's
+            prompts = int(re.search(r"^prompts: (\d+)$", text, re.M).group(1))
+            assert prompts == text.count("\n### User")
+        assert all("### Parent agent" not in t and "### User" in t for t in later)

@@ -117,6 +117,7 @@ def _context(draw) -> dict:
         "role": st.sampled_from(["user", "assistant", "system"]),
         "when": st.sampled_from(["", "09:05", "2026-01-02 10:00"]),
         "queued": st.booleans(),
+        "task": st.booleans(),
         "items": st.lists(_item(), max_size=4),
     }), max_size=4))  # fmt: skip
     return {

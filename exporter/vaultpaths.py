@@ -44,6 +44,13 @@ def safe_relpath(relpath: str) -> str:
 
 
 def inside(relpath: str) -> bool:
-    """A recorded path that stays in the vault (a damaged or planted state may say else)."""
+    """A recorded path that stays in the vault (a damaged or planted state may say else).
+    On Windows a component with a colon names a drive (``C:`` joined to the vault is ``C:``,
+    elsewhere) or a file's hidden stream, and one of dots and spaces alone (``.. ``) is
+    ``..``: never names ``safe_component`` makes."""
     parts = relpath.replace("\\", "/").split("/")
-    return bool(relpath) and not relpath.startswith("/") and ".." not in parts and "" not in parts
+    return (
+        bool(relpath)
+        and not relpath.startswith("/")
+        and all(part.strip(" .") and ":" not in part for part in parts)
+    )

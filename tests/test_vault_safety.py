@@ -431,3 +431,31 @@ def test_a_note_that_cannot_be_renamed_into_place_is_named_not_its_temp_file(tmp
     (problem,) = [p for p in report.problems if p.severity == "error"]
     assert "Permission denied" in str(problem) and ".ccexport-" not in str(problem)
     assert str(problem).count(".md") >= 1
+
+
+@pytest.mark.parametrize(
+    "planted",
+    ["C:/Users/me/outside.md", "C:outside.md", "notes/D:x.md", "a/.. /b.md", "a/.../b.md"],
+)
+def test_a_planted_windows_path_is_not_a_path_inside_the_vault(tmp_path, planted):
+    """On Windows ``C:`` joined to the vault's path replaces it (the write would land on
+    drive C:), and ``.. `` is ``..``; a state naming one is not followed."""
+    from pathlib import PureWindowsPath
+
+    from exporter.vaultpaths import inside
+
+    if planted[1:2] == ":":  # (the escape itself, as Windows would join it)
+        assert not str(PureWindowsPath("D:/vault") / planted).startswith("D:")
+    assert not inside(planted)
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    export(vault, home)
+    state = State.load(vault)
+    (key,) = [k for k in state.notes if not k.startswith("index:")]
+    state.notes[key].path = planted
+    state.sources = {}
+    (vault / ".ccexport" / "state.json").write_bytes(state.dumps())
+    write_session(home, ["q", "q2"])
+    report = export(vault, home)
+    assert not report.failed and "q2" in the_note(vault).read_text()
+    assert not (vault / planted.split("/")[0]).exists()  # nothing written where it says

@@ -10,6 +10,7 @@ with `` (2)``, `` (3)``… while another file or another note of this run holds 
 from __future__ import annotations
 
 import os
+import unicodedata
 
 from . import notefile, vaultio
 from .state import NoteRecord
@@ -17,10 +18,17 @@ from .vaultpaths import inside, safe_relpath
 from .vaultsurvey import HEAD_BYTES, NoteSurvey, stat_key
 
 
+def fold(relpath: str) -> str:
+    """A path as a case-insensitive file system (macOS, Windows, and a vault synced to
+    one) tells paths apart: ``Projects/MyApp.md`` and ``Projects/myapp.md`` are one file
+    there, so two notes of a run never take both."""
+    return unicodedata.normalize("NFC", relpath).casefold()
+
+
 class NotePlaces(NoteSurvey):
     """The path-choosing part of ``Vault`` (a base class of it), which sets these."""
 
-    _reserved: dict[str, str]  # relpath -> key, for paths chosen this run
+    _reserved: dict[str, str]  # folded relpath (``fold``) -> key, for paths chosen this run
     _renamed: set[str]  # keys that could not take their proposed name
     _still: dict[str, tuple[str, bool]]  # key -> (its path, still its note?)
 
@@ -67,7 +75,7 @@ class NotePlaces(NoteSurvey):
         """The note's path: where it already is, else ``proposed`` made safe and free."""
         existing = self.path_of(key)
         if existing:
-            self._reserved[existing] = key
+            self._reserved[fold(existing)] = key
             return existing
         base = safe_relpath(proposed)
         stem, _, _ = base.rpartition(".md")
@@ -77,7 +85,7 @@ class NotePlaces(NoteSurvey):
             candidate = f"{stem} ({n}).md"
         if candidate != base:
             self._renamed.add(key)
-        self._reserved[candidate] = key
+        self._reserved[fold(candidate)] = key
         return candidate
 
     def chooses(self, key: str, proposed: str) -> bool:
@@ -89,7 +97,7 @@ class NotePlaces(NoteSurvey):
         return safe_relpath(proposed) == proposed and self._free(proposed, key)
 
     def _free(self, relpath: str, key: str) -> bool:
-        holder = self._reserved.get(relpath)
+        holder = self._reserved.get(fold(relpath))
         if holder is not None:
             return holder == key
         kind = self._kind(relpath)

@@ -36,6 +36,7 @@ from .turns import (
     local,
     shape_turns,
 )
+from .vaultpaths import MAX_NAME_BYTES, safe_component
 
 SOURCE_LABELS = {
     "claude-code": "Claude Code",
@@ -159,11 +160,11 @@ def default_relpath(session: Session, settings: NoteSettings, parent_path: str |
     if parent_path and session.parent_id:
         parent = PurePosixPath(parent_path)
         agent = session.session_id.rsplit("/agent-", 1)[-1]
-        return str(parent.with_name(f"{parent.stem} · agent {_short(agent)}.md"))
+        return str(parent.with_name(fitted_name(parent.stem, f" · agent {_short(agent)}")))
     when = session.started_at.astimezone(settings.timezone) if session.started_at else None
     day = when.strftime("%Y-%m-%d") if when else "undated"
     title = _shorten_to(session_title(session), 60)
-    name = f"{day} {title} {_short(session.session_id)}.md"
+    name = fitted_name(f"{day} {title}", f" {_short(session.session_id)}")
     folders = settings.layout.format(
         source=session.source,
         project=_component(project_of(session)),
@@ -176,6 +177,18 @@ def default_relpath(session: Session, settings: NoteSettings, parent_path: str |
 def _component(text: str) -> str:
     """A path component from session text: separators never split it."""
     return text.lstrip("/").replace("/", "-").replace("\\", "-")
+
+
+def fitted_name(head: str, tail: str) -> str:
+    """``head + tail + ".md"`` as one file name, cut in ``head`` when too long for one: a
+    title of multibyte text (60 characters, up to 240 bytes) lost the id at its end, and a
+    subagent's or later part's note, named after the first, then took its name and a (2)."""
+    name = f"{head}{tail}.md"
+    if safe_component(_component(name)).endswith(f"{tail}.md"):
+        return name
+    budget = MAX_NAME_BYTES - len(f"…{tail}.md".encode())
+    cut = safe_component(_component(head)).encode()[:budget].decode("utf-8", "ignore")
+    return f"{cut.rstrip(' ,.;:…')}…{tail}.md"
 
 
 def _shorten_to(text: str, length: int) -> str:

@@ -27,7 +27,7 @@ from typing import Any
 
 from .markdown import wikilink
 from .model import Message, Session, ToolCallPart, Usage
-from .notes import Note, session_title
+from .notes import Note, fitted_name, session_title
 from .turns import MAX_TOOL_OUTPUT
 
 NOTE_MAX_BYTES = 4 * 1024 * 1024  # Obsidian opens a note of a few megabytes comfortably
@@ -49,7 +49,7 @@ def is_later_part(key: str) -> bool:
 def part_relpath(first: str, number: int) -> str:
     """Part ``number`` sits beside the first part's note and takes its name."""
     path = PurePosixPath(first)
-    return str(path.with_name(f"{path.stem} (part {number}).md"))
+    return str(path.with_name(fitted_name(path.stem, f" (part {number})")))
 
 
 @dataclass(frozen=True, slots=True)

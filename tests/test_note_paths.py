@@ -4,10 +4,19 @@ them apart."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 from conftest import note_files
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from vault_builder import export, write_session
+
+from exporter.model import Session
+from exporter.notes import NoteSettings, default_relpath
+from exporter.split import part_relpath
+from exporter.vaultpaths import safe_relpath
 
 SID2 = "0a1b2c3d-0000-4000-8000-00000000000b"
 
@@ -29,3 +38,30 @@ def test_notes_whose_paths_differ_by_case_alone_get_two_names(tmp_path: Path):
     assert len(projects) == 2
     texts = [(vault / p).read_text() for p in projects]
     assert any("project: MyApp" in t for t in texts) and any("project: myapp" in t for t in texts)
+
+
+@settings(max_examples=200, deadline=None)
+@given(title=st.text(min_size=1, max_size=120), char=st.sampled_from(["a", "é", "旅", "🎉", ":"]))
+def test_a_long_title_is_cut_and_the_ids_stay_whole(title, char):
+    """A title of 60 CJK characters or emoji is 180-240 bytes: cut to the file name limit
+    as a whole name, it lost the session id at its end, and a subagent's note (its parent's
+    name and `` · agent <id>``) became its parent's name, told apart only by a (2)."""
+    session = Session(
+        "claude-code", "0123abcd-0000-4000-8000-000000000000", (), Path(),
+        title=title + char * 80, project="p", started_at=datetime(2025, 1, 1, tzinfo=UTC),
+    )  # fmt: skip
+    path = safe_relpath(default_relpath(session, NoteSettings(), None))
+    assert path.endswith(" 0123abcd.md") and len(path.rpartition("/")[2].encode()) <= 200
+    agent = replace(session, session_id=f"{session.session_id}/agent-a1b2c3d4", parent_id="x")
+    child = safe_relpath(default_relpath(agent, NoteSettings(), path))
+    assert child.endswith(" · agent a1b2c3d4.md") and child.startswith(
+        path.rpartition("/")[0] + "/2025-01-01 "
+    )
+    assert len(child.rpartition("/")[2].encode()) <= 200
+
+
+def test_a_later_part_of_a_long_named_note_keeps_its_part_number():
+    first = "AI Sessions/claude-code/p/2025-01-01 " + "旅" * 60 + "… 0123abcd.md"
+    second = part_relpath(safe_relpath(first), 2)
+    assert second.endswith("… (part 2).md") and safe_relpath(second) == second
+    assert part_relpath("a/b c.md", 2) == "a/b c (part 2).md"

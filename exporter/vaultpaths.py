@@ -13,10 +13,10 @@ import re
 import unicodedata
 
 MAX_NAME_BYTES = 200  # below the 255-byte limit of common file systems, room for " (2)"
-# Device names Windows reserves with any extension (COM and LPT with ¹ ² ³ too, which it
-# reads as digits there, and the console's CONIN$ and CONOUT$)
+# Windows's device names, also with an extension and with spaces before it ("nul .txt"),
+# and with a superscript digit ("COM¹"); the console's CONIN$ and CONOUT$ too.
 _RESERVED = re.compile(
-    r"^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$", re.IGNORECASE
+    r"^(con|prn|aux|nul|conin\$|conout\$|com[\d¹²³]|lpt[\d¹²³]) *(\..*)?$", re.IGNORECASE
 )
 _FORBIDDEN = re.compile(r'[<>"/\\|?*#^\[\]\x00-\x1f\x7f]')
 

@@ -25,15 +25,21 @@ SID = "0a1b2c3d-0000-4000-8000-00000000000a"
     [
         ("CON.md", "_CON.md"),
         ("nul", "_nul"),
-        ("COM¹.md", "_COM¹.md"),  # Windows reads superscript 1-3 as digits here
-        ("lpt³.notes.md", "_lpt³.notes.md"),
+        ("lpt³.notes.md", "_lpt³.notes.md"),  # Windows reads superscript 1-3 as digits here
         ("COM10.md", "COM10.md"),
-        ("conout$.md", "_conout$.md"),
         ("a:b?c*d.md", "a -b-c-d.md"),
         ("  trailing dots...  ", "trailing dots"),
         ("..", "_"),
         ("[[link]] #tag ^id|x.md", "--link-- -tag -id-x.md"),
         (".hidden.md", "hidden.md"),
+        ("COM¹", "_COM¹"),
+        ("lpt³.md", "_lpt³.md"),
+        ("CONIN$", "_CONIN$"),
+        ("conout$.md", "_conout$.md"),
+        ("nul .txt", "_nul .txt"),
+        ("aux  .md", "_aux.md"),
+        ("auxiliary.md", "auxiliary.md"),
+        ("com10", "com10"),
     ],
 )
 def test_safe_component(name, expected):

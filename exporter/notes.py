@@ -7,6 +7,7 @@ as data, and renders the body from the turns (turns.py) through the Jinja templa
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
@@ -152,7 +153,19 @@ def _is_reply(message: Message) -> bool:
 
 
 def project_of(session: Session) -> str:
-    return session.project or UNKNOWN_PROJECT
+    """The project's name as one text: macOS may give a folder's name decomposed (NFD)
+    where another source gives it composed, and they must be one project, index and tag."""
+    return unicodedata.normalize("NFC", session.project) if session.project else UNKNOWN_PROJECT
+
+
+def project_matches(wanted: str, project: str | None) -> bool:
+    """Does ``--project`` select this project? Its name holds what the person typed, in
+    any case, composed or decomposed (macOS)."""
+    return _folded(wanted) in _folded(project or "")
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFC", text).casefold()
 
 
 def default_relpath(session: Session, settings: NoteSettings, parent_path: str | None) -> str:

@@ -16,7 +16,14 @@ from typing import Any
 from .adapters.base import SessionRef, SourceContext
 from .errors import Problem
 from .model import Session, session_key
-from .notes import Note, default_relpath, has_conversation, linked_keys, titled_stub
+from .notes import (
+    Note,
+    default_relpath,
+    has_conversation,
+    linked_keys,
+    project_matches,
+    titled_stub,
+)
 from .options import ExportOptions
 from .packed import PackedSession, PartPacker
 from .redact import Redactor
@@ -83,7 +90,7 @@ def wanted(session: Session, project: str | None, since: datetime | None) -> boo
     """Does the run export this session (a conversation, and the filters keep it)?"""
     if not has_conversation(session):
         return False
-    if project and project.lower() not in (session.project or "").lower():
+    if project and not project_matches(project, session.project):
         return False
     if since and session.ended_at and session.ended_at < since:
         return False

@@ -10,6 +10,7 @@ for a deletion in the vault.
 from __future__ import annotations
 
 from .adapters import SessionRef
+from .notes import project_matches
 from .notewriter import NoteWriter
 from .options import ExportOptions
 from .outcome import SourceCounts
@@ -96,14 +97,14 @@ class UnchangedUnits:
         counts web's sessions, not every session as unchanged). Discovery already left
         out units not touched since ``--since``."""
         keys = self.vault.state.sources[unit].get("notes", [])
-        wanted = (self.options.project or "").lower()
+        wanted = self.options.project
         if not wanted:
             return list(keys)
         notes = self.vault.state.notes
         return [
             key
             for key in keys
-            if key in notes and wanted in str(notes[key].meta.get("project") or "").lower()
+            if key in notes and project_matches(wanted, str(notes[key].meta.get("project") or ""))
         ]
 
     def _listed(self, unit: str) -> list[Change]:

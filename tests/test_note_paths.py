@@ -65,3 +65,18 @@ def test_a_later_part_of_a_long_named_note_keeps_its_part_number():
     second = part_relpath(safe_relpath(first), 2)
     assert second.endswith("… (part 2).md") and safe_relpath(second) == second
     assert part_relpath("a/b c.md", 2) == "a/b c (part 2).md"
+
+
+def test_a_project_named_decomposed_is_one_project_and_found_as_typed(tmp_path: Path):
+    """macOS may give a folder's name decomposed (``Cafe`` and U+0301); typed, or from
+    another source, it is composed. Both are one project (one index note, one tag), and
+    ``--project café`` or ``CAFÉ`` finds it."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"], cwd="/Users/me/Cafe\u0301")
+    write_session(home, ["q2"], sid=SID2, cwd="/Users/me/Caf\u00e9")
+    export(vault, home, project="CAF\u00c9")
+    notes = note_files(vault, index=True)
+    assert sorted(p for p in notes if "/Projects/" in p) == ["AI Sessions/Projects/Caf\u00e9.md"]
+    sessions = [t.decode() for p, t in notes.items() if "/claude-code/" in p]
+    assert len(sessions) == 2
+    assert all("project: Caf\u00e9\n" in t and "project/caf\u00e9" in t for t in sessions)

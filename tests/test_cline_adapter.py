@@ -667,3 +667,18 @@ def test_a_resumed_task_read_from_the_model_history_keeps_only_what_the_person_w
     (session,), problems = load_sessions(ClineAdapter(), home)
     assert problems == []
     assert texts(session, "user") == ["Parse the config", "also handle the empty file"]
+
+
+@pytest.mark.parametrize("unset", [0, -1, 0.0])
+def test_an_epoch_time_of_zero_or_less_is_not_shown_as_1970(tmp_path, unset):
+    """A ``ts`` of 0 (or below) marks a time not set: it neither starts the task in 1970 nor
+    times its message there; the rest of the task keeps its times."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    unset_line = {"ts": unset, "type": "say", "say": "text", "text": "in between"}
+    ui = [cb.say(0, "task", "hi"), unset_line, cb.say(5, "completion_result", "done")]
+    cb.task(root, "1762500000000", ui=ui)
+    (session,), _ = load_sessions(ClineAdapter(), home)
+    assert session.started_at == datetime(2025, 11, 7, 7, 20, tzinfo=UTC)
+    assert session.ended_at == datetime(2025, 11, 7, 7, 20, 5, tzinfo=UTC)
+    assert [m.timestamp for m in session.messages if "in between" in str(m.parts)] == [None]

@@ -610,3 +610,12 @@ def test_a_zero_time_is_no_time_not_1970(tmp_path):
     (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
     assert session.messages[0].timestamp is None
     assert session.started_at is not None and session.started_at.year > 2000
+
+
+@pytest.mark.parametrize("unset", [0, -1, -1.5])
+def test_an_opencode_time_of_zero_or_less_is_no_time(unset):
+    """``time.created`` 0 (or below) is a time not set, not 1970-01-01."""
+    from exporter.adapters.opencode.convert import _time
+
+    assert _time(unset) is None
+    assert _time(1762500000000) == datetime(2025, 11, 7, 7, 20, tzinfo=UTC)

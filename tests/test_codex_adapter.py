@@ -731,3 +731,11 @@ def test_a_turn_the_person_did_not_stop_is_not_their_interruption(tmp_path):
         ("user", "interrupted", "replaced"),
         ("system", "notification", "Turn ended: budget_limited"),
     ]
+
+
+@pytest.mark.parametrize(("given", "shown"), [(-3, None), (True, None), (0, 0.0), (2.5, 2.5)])
+def test_a_shell_duration_below_zero_or_a_flag_is_no_duration(given, shown):
+    from exporter.adapters.codex_items import _unwrap_output
+
+    wrapped = json.dumps({"output": "ok", "metadata": {"exit_code": 0, "duration_seconds": given}})
+    assert _unwrap_output(wrapped)[3] == shown

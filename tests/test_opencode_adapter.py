@@ -619,3 +619,13 @@ def test_an_opencode_time_of_zero_or_less_is_no_time(unset):
 
     assert _time(unset) is None
     assert _time(1762500000000) == datetime(2025, 11, 7, 7, 20, tzinfo=UTC)
+
+
+def test_a_tool_that_ends_before_it_starts_has_no_duration_not_a_negative_one():
+    from opencode_builder import tool
+
+    from exporter.adapters.opencode.convert import _tool
+
+    backwards = _tool(tool("bash", {"command": "ls"}, "a\n", seconds=-2))
+    assert backwards[1].duration is None
+    assert _tool(tool("bash", {"command": "ls"}, "a\n", seconds=1.5))[1].duration == 1.5

@@ -160,6 +160,12 @@ def tool_result(p: dict[str, Any]) -> ToolResultPart:
     return ToolResultPart(output, call_id, is_error, exit_code, duration)
 
 
+def _seconds(value: Any) -> float | None:
+    """A duration in seconds; a negative one, or a flag, is no duration (never shown as one)."""
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+    return float(value) if ok else None
+
+
 def _unwrap_output(output: Any) -> tuple[str, bool, int | None, float | None]:
     """A tool's output as text, with the exit code and duration the shell tool wraps in."""
     if isinstance(output, str) and output.startswith("{"):
@@ -179,7 +185,7 @@ def _unwrap_output(output: Any) -> tuple[str, bool, int | None, float | None]:
                 str(output.get("output") or ""),
                 bool(code),
                 code,
-                float(duration) if isinstance(duration, int | float) else None,
+                _seconds(duration),
             )
         if "content" in output:
             return str(output.get("content") or ""), output.get("success") is False, None, None

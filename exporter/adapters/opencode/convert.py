@@ -299,7 +299,10 @@ def _tool(part: dict[str, Any]) -> list[Part]:
     output = state.get("error") if failed else state.get("output")
     times = state.get("time") if isinstance(state.get("time"), dict) else {}
     start, end = times.get("start"), times.get("end")
-    duration = (end - start) / 1000 if _number(start) and _number(end) else None
+    # An end before the start (a clock set back, a damaged part) gives no duration, not a
+    # negative one.
+    timed = _number(start) and _number(end) and end >= start
+    duration = (end - start) / 1000 if timed else None
     exit_code = metadata.get("exit")
     result = ToolResultPart(
         output if isinstance(output, str) else "" if output is None else str(output),

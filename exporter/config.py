@@ -424,7 +424,11 @@ def parse_since(text: str, fail: Any = None) -> datetime:
         return datetime.now(UTC) - int(m.group(1)) * _UNITS[m.group(2)]
     try:
         when = datetime.fromisoformat(text)
-        return when if when.tzinfo else when.astimezone()
+        if when.tzinfo is None:
+            # A wall-clock date stays naive: options.py reads it in --timezone (else the
+            # machine's), the zone the notes' days are in. This only checks it has a time.
+            when.astimezone()
+        return when
     except (ValueError, OverflowError, OSError):  # OverflowError: year 1 in a local time
         error = f"is not a date: {text!r} (use 2026-11-01 or 30min, 12h, 7d, 2w, 3mo)"
         raise (fail("since", error) if fail else ConfigError(f"--since {error}")) from None

@@ -171,7 +171,7 @@ def export_options(
         attachments_folder=settings.attachments,
         templates=settings.templates,
         timezone=zone,
-        since=settings.since,
+        since=_since(settings.since, zone),
         project=settings.project,
         paths=settings.paths,
         frontmatter_add=settings.frontmatter_add,
@@ -197,3 +197,11 @@ def export_options(
             settings.todo_as_checklist,
         ),
     )
+
+
+def _since(since: datetime | None, zone: tzinfo | None) -> datetime | None:
+    """--since as an aware time: a wall-clock date (``2026-11-01``) is midnight in the zone the
+    notes are dated in, so a note filed under that day is never left out as older."""
+    if since is None or since.tzinfo is not None:
+        return since
+    return since.replace(tzinfo=zone) if zone else since.astimezone()

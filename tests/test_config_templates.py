@@ -384,3 +384,41 @@ def test_a_since_date_with_no_local_time_is_a_clear_error(monkeypatch):
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+@pytest.mark.parametrize(("zone", "kept"), [("Asia/Tokyo", True), ("UTC", False)])
+def test_a_since_date_is_midnight_in_the_zone_the_notes_are_dated_in(
+    tmp_path, monkeypatch, zone, kept
+):
+    """A session from 05:00 to 06:00 on 1 November in Tokyo (20:00-21:00 UTC on 31 October)
+    has its note filed under 2026-11-01 with --timezone Asia/Tokyo. --since 2026-11-01 read
+    the date in the machine's zone (UTC here) and left it out; it is midnight in Tokyo now."""
+    import json
+    import time
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    try:
+        folder = tmp_path / "home" / ".claude" / "projects" / "-w-proj"
+        folder.mkdir(parents=True)
+        sid = "5e0c1a77-0000-4000-8000-000000000001"
+        base = {"sessionId": sid, "cwd": "/w/proj", "version": "2.0.0"}
+        lines = [
+            {**base, "type": "user", "uuid": "u1", "parentUuid": None,
+             "timestamp": "2026-10-31T20:00:00.000Z",
+             "message": {"role": "user", "content": "hello"}},
+            {**base, "type": "assistant", "uuid": "a1", "parentUuid": "u1",
+             "timestamp": "2026-10-31T21:00:00.000Z",
+             "message": {"role": "assistant", "model": "claude-sonnet-4-5", "id": "m1",
+                         "content": [{"type": "text", "text": "hi"}]}},
+        ]  # fmt: skip
+        (folder / f"{sid}.jsonl").write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+        vault = tmp_path / "vault"
+        result = run("--vault", str(vault), "--home", str(tmp_path / "home"),
+                     "--since", "2026-11-01", "--timezone", zone, "--quiet")  # fmt: skip
+        assert result.exit_code == 0, result.output
+        names = [Path(p).name for p in note_files(vault)]
+        assert any(n.startswith("2026-11-01 ") for n in names) is kept, names
+    finally:
+        monkeypatch.undo()
+        time.tzset()

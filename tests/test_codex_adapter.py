@@ -739,3 +739,21 @@ def test_a_shell_duration_below_zero_or_a_flag_is_no_duration(given, shown):
 
     wrapped = json.dumps({"output": "ok", "metadata": {"exit_code": 0, "duration_seconds": given}})
     assert _unwrap_output(wrapped)[3] == shown
+
+
+def test_a_rollout_line_out_of_order_moves_neither_the_start_nor_the_end():
+    """The end was the last line's time: a last line stamped before the ones above it
+    (a clock set back) ended the session before it started."""
+    from exporter.adapters.codex_rollout import build_rollout
+
+    def at(n: int) -> str:
+        return f"2026-01-01T00:00:{n:02d}Z"
+
+    built = build_rollout([
+        (1, "session_meta", {"id": TID, "cwd": "/w"}, at(5)),
+        (2, "event_msg", {"type": "user_message", "message": "hello"}, at(6)),
+        (3, "event_msg", {"type": "agent_message", "message": "hi"}, at(9)),
+        (4, "event_msg", {"type": "agent_message", "message": "late"}, at(1)),
+    ], lambda *a: None)  # fmt: skip
+    assert built.started == datetime(2026, 1, 1, 0, 0, 1, tzinfo=UTC)
+    assert built.ended == datetime(2026, 1, 1, 0, 0, 9, tzinfo=UTC)

@@ -7,7 +7,7 @@ import base64
 import builtins
 import json
 import tempfile
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 from conftest import load_sessions, normalize, note_files, texts
@@ -578,3 +578,15 @@ def test_an_abort_the_cli_caused_is_not_the_person_s_interruption(tmp_path):
         ("notification", "Turn aborted: tool_failure"),
         ("interrupted", "cancelled"),
     ]
+
+
+def test_an_event_out_of_order_moves_neither_the_start_nor_the_end(tmp_path):
+    """The end was the last event's time: a last event stamped before the ones above it
+    (a clock set back) ended the session before it started."""
+    s = conversation()
+    latest = max(e["timestamp"] for e in s.events[:-1])
+    s.events[-1]["timestamp"] = "2026-06-01T08:59:00.000Z"  # before session.start
+    s.write(tmp_path / ".copilot")
+    (session,), _ = load_all(tmp_path)
+    assert session.started_at == datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
+    assert session.ended_at == datetime.fromisoformat(latest)

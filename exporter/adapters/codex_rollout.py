@@ -164,9 +164,9 @@ class RolloutBuilder:
 
     def _record(self, number: int, kind: str, p: dict[str, Any], ts: Any) -> None:
         when = parse_timestamp(ts)
-        if when:
-            self.out.started = self.out.started or when
-            self.out.ended = when
+        if when:  # the earliest and latest: a line out of order (a clock set back) moves neither
+            self.out.started = min(self.out.started or when, when)
+            self.out.ended = max(self.out.ended or when, when)
         if kind == "session_meta":
             self._meta(p)
         elif kind == "turn_context":

@@ -143,9 +143,9 @@ class EventLog:
         if event.get("ephemeral") is True:
             return
         thread = self.thread(event, data)
-        if when:
-            thread.first = thread.first or when
-            thread.last = when
+        if when:  # the earliest and latest: an event out of order moves neither
+            thread.first = min(thread.first or when, when)
+            thread.last = max(thread.last or when, when)
         handler = _HANDLERS.get(kind)
         if handler:
             handler(self, thread, event, data, when)

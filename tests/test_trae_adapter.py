@@ -154,3 +154,20 @@ def test_a_damaged_older_store_is_reported_and_an_id_of_another_type_falls_back(
         "memento/icube-ai-chat-storage-2: a chat store that is not JSON (damaged or cut short);"
         " not exported"
     ]
+
+
+def test_a_chat_with_no_updated_time_ends_at_its_last_message(tmp_path):
+    """The older chat stores keep ``createdAt`` only: the session ended when it was created
+    (09:00 -> 09:00) though its messages went on until 09:10."""
+    from datetime import UTC, datetime
+
+    user = tmp_path / ".config" / "Trae" / "User"
+    chat = {"id": "old-1", "createdAt": 1720000800000, "messages": [
+        {"role": "user", "content": "what does this regex match?", "turnIndex": 0,
+         "timestamp": 1720000800000},
+        {"role": "assistant", "content": "Dates.", "turnIndex": 0, "timestamp": 1720001400000}]}  # fmt: skip
+    workspace(user, "ws", "file:///home/dev/work/shop",
+              {"memento/icube-ai-chat-storage-1": {"list": [chat]}})  # fmt: skip
+    (session,), _ = load(TraeAdapter(), tmp_path)
+    assert session.started_at == datetime(2024, 7, 3, 10, 0, tzinfo=UTC)
+    assert session.ended_at == datetime(2024, 7, 3, 10, 10, tzinfo=UTC)

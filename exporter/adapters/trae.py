@@ -256,6 +256,9 @@ def _session(raw: dict[str, Any], folder: str | None, path: Path) -> tuple[Sessi
     created = parse_timestamp(raw.get("createdAt"))
     updated = parse_timestamp(raw.get("updatedAt"))
     title = raw.get("title") or raw.get("name")
+    # The older stores keep no updatedAt: the last message's time ends the session, not its
+    # creation.
+    times = [t for t in (updated, *(m.timestamp for m in messages)) if t]
     return Session(
         source=SOURCE,
         session_id=sid,
@@ -265,8 +268,8 @@ def _session(raw: dict[str, Any], folder: str | None, path: Path) -> tuple[Sessi
         project=project_of_path(folder),
         cwd=folder,
         models=tuple(models),
-        started_at=created or next((m.timestamp for m in messages if m.timestamp), None),
-        ended_at=updated or created,
+        started_at=created or min(times, default=None),
+        ended_at=max(times, default=created),
     ), garbled
 
 

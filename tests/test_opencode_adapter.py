@@ -629,3 +629,17 @@ def test_a_tool_that_ends_before_it_starts_has_no_duration_not_a_negative_one():
     backwards = _tool(tool("bash", {"command": "ls"}, "a\n", seconds=-2))
     assert backwards[1].duration is None
     assert _tool(tool("bash", {"command": "ls"}, "a\n", seconds=1.5))[1].duration == 1.5
+
+
+def test_a_session_with_its_times_unset_is_dated_by_its_messages(tmp_path):
+    """time_created and time_updated 0 (not set): the note was undated though every
+    message had its time."""
+    store = OpenCodeStore()
+    s = store.session("Unset times", "/w/app")
+    first = store.user(s, text("hi")).data["time"]["created"]
+    last = store.assistant(s, text("hello")).data["time"]["created"]
+    s.created = s.updated = 0
+    store.write_db(tmp_path / DATA / "opencode.db")
+    (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
+    assert session.started_at == datetime.fromtimestamp(first / 1000, UTC)
+    assert session.ended_at == datetime.fromtimestamp(last / 1000, UTC)

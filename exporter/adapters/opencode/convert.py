@@ -102,10 +102,7 @@ def to_session(
     models = builder.models or [m for m in [_model_name(info.get("model"), "id")] if m]
     parent = _text(info.get("parentID"))
     title = _text(info.get("title"))
-    # The session's own times, else (missing, or 0) its messages' first and last
-    known = [m.timestamp for m in builder.messages if m.timestamp]
-    started = _time(times.get("created")) or (min(known) if known else None)
-    ended = _time(times.get("updated")) or (max(known) if known else started)
+    dated = [m.timestamp for m in builder.messages if m.timestamp]
     session = Session(
         source=source,
         session_id=str(info.get("id")),
@@ -115,8 +112,9 @@ def to_session(
         project=project_of_path(cwd),
         cwd=cwd,
         models=tuple(dict.fromkeys(models)),
-        started_at=started,
-        ended_at=ended,
+        # The session's own times, else (0 or missing: not set) its messages' first and last.
+        started_at=_time(times.get("created")) or min(dated, default=None),
+        ended_at=max([t for t in (_time(times.get("updated")), *dated) if t], default=None),
         usage=builder.usage,
         cost=builder.cost,
         parent_id=parent,
@@ -367,7 +365,7 @@ def _model_name(value: Any, key: str = "modelID") -> str | None:
 
 
 def _time(value: Any) -> datetime | None:
-    """Epoch milliseconds -> UTC (0 is a placeholder, not 1970: no time known)."""
+    """Epoch milliseconds -> UTC (0 or less: a time not set, not 1970)."""
     if not _number(value) or not value > 0:
         return None
     try:

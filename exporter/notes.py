@@ -37,7 +37,7 @@ from .turns import (
     local,
     shape_turns,
 )
-from .vaultpaths import MAX_NAME_BYTES, safe_component
+from .vaultpaths import MAX_NAME_BYTES, fold, safe_component
 
 SOURCE_LABELS = {
     "claude-code": "Claude Code",
@@ -161,11 +161,7 @@ def project_of(session: Session) -> str:
 def project_matches(wanted: str, project: str | None) -> bool:
     """Does ``--project`` select this project? Its name holds what the person typed, in
     any case, composed or decomposed (macOS)."""
-    return _folded(wanted) in _folded(project or "")
-
-
-def _folded(text: str) -> str:
-    return unicodedata.normalize("NFC", text).casefold()
+    return fold(wanted) in fold(project or "")
 
 
 def default_relpath(session: Session, settings: NoteSettings, parent_path: str | None) -> str:

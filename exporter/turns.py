@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
@@ -32,6 +31,7 @@ from .model import (
     ToolResultPart,
 )
 from .render import reference_rendering
+from .toolpairs import ToolPairs
 
 MAX_TOOL_OUTPUT = 100_000  # characters kept of one tool output (head and tail)
 _MEDIA_EXT = {
@@ -125,7 +125,7 @@ def build_turns(
 ) -> list[dict[str, Any]]:
     """Messages grouped into turns: a user's message, then everything until the next one.
     A subagent's first prompt is its parent agent's task (``task``), not the person's."""
-    pairs = _Pairs(session.messages)
+    pairs = ToolPairs(session.messages)
     task_pending = holds_parent_task(session, first_part)
     turns: list[dict[str, Any]] = []
     start = local(session.started_at, tz)
@@ -166,68 +166,6 @@ def build_turns(
     return turns
 
 
-class _Pairs:
-    """Each tool call's result, paired by id and by order: a call takes the first result
-    with its id after it, so an id used again (models that number their calls afresh each
-    turn: ``call_0``) pairs each call with its own result. Calls of one id in one run of
-    the model's messages are answered in order; one left unanswered when another message
-    came (an interruption, other results) is passed over by a later call of its id. A
-    result that came before its call waits for it, and one more result for an answered
-    call (a repeat) replaces the answer. Calls and results are counted in message order
-    (cleaning keeps them all), so the pass that builds the turns asks for them by that
-    count."""
-
-    __slots__ = ("answers", "answered", "calls", "results")
-
-    def __init__(self, messages: Any) -> None:
-        self.answers: dict[int, ToolResultPart] = {}  # call number -> its result
-        self.answered: set[int] = set()  # numbers of the results shown with their call
-        # id -> (number, run of model messages) of its calls still unanswered
-        waiting: dict[str, deque[tuple[int, int]]] = {}
-        early: dict[str, deque[tuple[int, ToolResultPart]]] = {}  # results before a call
-        last: dict[str, int] = {}  # id -> number of its latest call
-        calls = results = run = 0
-        for message in messages:
-            if message.role != "assistant":
-                run += 1
-            for part in message.parts:
-                if isinstance(part, ToolCallPart):
-                    if part.call_id:
-                        last[part.call_id] = calls
-                        found = early.get(part.call_id)
-                        queue = waiting.setdefault(part.call_id, deque())
-                        if queue and queue[-1][1] != run:
-                            queue.clear()  # left unanswered: its turn went on without it
-                        if found:
-                            number, result = found.popleft()
-                            self.answers[calls] = result
-                            self.answered.add(number)
-                        else:
-                            queue.append((calls, run))
-                    calls += 1
-                elif isinstance(part, ToolResultPart):
-                    if part.call_id:
-                        queue = waiting.get(part.call_id)
-                        if queue:
-                            self.answers[queue.popleft()[0]] = part
-                            self.answered.add(results)
-                        elif part.call_id in last:
-                            self.answers[last[part.call_id]] = part  # a repeat: the latest
-                            self.answered.add(results)
-                        else:
-                            early.setdefault(part.call_id, deque()).append((results, part))
-                    results += 1
-        self.calls = self.results = 0
-
-    def result_of_next_call(self) -> ToolResultPart | None:
-        self.calls += 1
-        return self.answers.get(self.calls - 1)
-
-    def next_result_is_paired(self) -> bool:
-        self.results += 1
-        return self.results - 1 in self.answered
-
-
 def _when(when: datetime | None, first_day: Any) -> str:
     """A turn's time; the date too once the session has run past its first day."""
     if when is None:
@@ -241,7 +179,7 @@ def _item(
     part: Part,
     session: Session,
     attachments_folder: str,
-    pairs: _Pairs,
+    pairs: ToolPairs,
     attachments: list[Attachment],
     resolve: LinkResolver,
 ) -> dict[str, Any] | None:

@@ -37,6 +37,13 @@ def safe_component(name: str) -> str:
     return stem + ext
 
 
+def fold(text: str) -> str:
+    """A name as a case-insensitive file system (macOS, Windows, and a vault synced to one)
+    tells names apart: ``Projects/MyApp.md`` and ``Projects/myapp.md`` are one file there,
+    and a name macOS gives decomposed (NFD) is the composed one."""
+    return unicodedata.normalize("NFC", text).casefold()
+
+
 def safe_relpath(relpath: str) -> str:
     """A vault-relative path made of safe components; never absolute, never ``..``."""
     parts = [safe_component(p) for p in relpath.replace("\\", "/").split("/") if p.strip()]

@@ -10,19 +10,11 @@ with `` (2)``, `` (3)``… while another file or another note of this run holds 
 from __future__ import annotations
 
 import os
-import unicodedata
 
 from . import notefile, vaultio
 from .state import NoteRecord
-from .vaultpaths import inside, safe_relpath
+from .vaultpaths import fold, inside, safe_relpath
 from .vaultsurvey import HEAD_BYTES, NoteSurvey, stat_key
-
-
-def fold(relpath: str) -> str:
-    """A path as a case-insensitive file system (macOS, Windows, and a vault synced to
-    one) tells paths apart: ``Projects/MyApp.md`` and ``Projects/myapp.md`` are one file
-    there, so two notes of a run never take both."""
-    return unicodedata.normalize("NFC", relpath).casefold()
 
 
 class NotePlaces(NoteSurvey):

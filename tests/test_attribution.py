@@ -3,33 +3,23 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from datetime import UTC
 
 from hypothesis import given
 from hypothesis import strategies as st
+from message_builder import msg
+from message_builder import session as build_session
 
 from exporter.model import Message, NoticePart, Session, TextPart, ToolCallPart, ToolResultPart
 from exporter.notes import NoteSettings, build_note
 from exporter.stats import prompt_count
 from exporter.turns import build_turns
 
-T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+SID = "7d1e0c2a-4b5f-4c6d-8e9f-0a1b2c3d4e5f"
 
 
-def session(*messages: Message) -> Session:
-    return Session(
-        source="claude-code",
-        session_id="7d1e0c2a-4b5f-4c6d-8e9f-0a1b2c3d4e5f",
-        messages=tuple(messages),
-        source_path=Path("/x.jsonl"),
-        started_at=T0,
-        ended_at=T0 + timedelta(minutes=9),
-    )
-
-
-def msg(role: str, *parts, minute: int = 0) -> Message:
-    return Message(role, parts, source_id=f"m{minute}", timestamp=T0 + timedelta(minutes=minute))
+def session(*messages: Message, **fields) -> Session:
+    return build_session(*messages, session_id=SID, **fields)
 
 
 def turns(s: Session) -> list[dict]:
@@ -133,9 +123,7 @@ def test_calls_of_one_id_in_one_reply_take_their_results_in_order():
 
 
 def subagent(*messages: Message) -> Session:
-    s = session(*messages)
-    return Session(**{**{f: getattr(s, f) for f in s.__dataclass_fields__},
-                      "session_id": f"{s.session_id}/agent-a1", "parent_id": s.session_id})  # fmt: skip
+    return build_session(*messages, session_id=f"{SID}/agent-a1", parent_id=SID)
 
 
 def test_a_subagent_s_task_is_the_parent_agent_s_not_the_person_s():

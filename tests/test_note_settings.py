@@ -5,7 +5,7 @@ value is a configuration error naming the key."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC
 from pathlib import Path
 
 import frontmatter
@@ -14,6 +14,7 @@ from claude_builder import ClaudeSession, tool_use
 from conftest import load_sessions, note_files
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from message_builder import msg, session
 from obsidian_check import constructs
 from typer.testing import CliRunner
 
@@ -22,28 +23,12 @@ from exporter.cli import app
 from exporter.config import resolve
 from exporter.errors import ConfigError
 from exporter.export import ExportOptions, run_export
-from exporter.model import Message, Session, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+from exporter.model import Session, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 from exporter.notes import NoteSettings, build_note
 from exporter.options import export_options
 from exporter.turns import TurnView
 
-T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 OUTPUT = "\n".join(f"output line {n}" for n in range(1, 31))  # 30 lines
-
-
-def session(*messages: Message) -> Session:
-    return Session(
-        source="claude-code",
-        session_id="5e0c1a77-3f0e-4c52-9a0b-0d1f6b2c7a10",
-        messages=tuple(messages),
-        source_path=Path("/x.jsonl"),
-        started_at=T0,
-        ended_at=T0 + timedelta(minutes=9),
-    )
-
-
-def msg(role: str, *parts, minute: int = 0) -> Message:
-    return Message(role, parts, source_id=f"m{minute}", timestamp=T0 + timedelta(minutes=minute))
 
 
 def call(name: str, value, call_id: str = "c1", output: str | None = None, **result) -> list:

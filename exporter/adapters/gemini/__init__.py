@@ -195,8 +195,8 @@ def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: 
     chat = read_chat([*own, ref.main.path], result.problems, index=size >= STREAM_FROM)
     if chat is None:
         return
-    log = folder / "logs.json"
-    chat.prompt_log = log if log.is_file() else None  # tells the CLI's prompts from typed ones
+    # Tells the CLI's prompts from typed ones; read (if there) only when a chat needs it
+    chat.prompt_log = folder / "logs.json"
     session_id = _str(chat.meta.get("sessionId")) or ref.session_id
     children: list[Session] = []
     links: dict[str, str] = {}

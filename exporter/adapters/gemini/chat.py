@@ -297,10 +297,7 @@ def _typed_continues(chat: Chat) -> tuple[datetime, ...] | None:
     session = chat.meta.get("sessionId")
     if chat.prompt_log is None or not isinstance(session, str):
         return None
-    try:
-        entries = (read_prompt_log(chat.prompt_log, []) or {}).get(session)
-    except OSError:
-        return None
+    entries = (read_prompt_log(chat.prompt_log, []) or {}).get(session)  # (None: no log)
     if not entries:
         return None
     times = (parse_timestamp(e.get("timestamp")) for e in entries if e["message"] == AUTO_CONTINUE)

@@ -166,5 +166,8 @@ def _latest(sessions: list[dict[str, Any]]) -> datetime | None:
 
 
 def _component(text: str) -> str:
-    """A project name as one file name (``vault.safe_component`` makes ``..`` safe)."""
+    """A project name as one file name (``vault.safe_component`` makes ``..`` safe). The
+    zero-width space that keeps a ``[[`` in the name from being a link is left out: the
+    brackets become ``-`` in a file name, and it would be an invisible character there."""
+    text = text.replace(markdown.ZERO_WIDTH_SPACE, "")
     return text.lstrip("/").replace("/", "-").replace("\\", "-")

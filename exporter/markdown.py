@@ -18,6 +18,7 @@ in a fenced block: never an escape inside code, never live text.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .markdown_code import (  # noqa: F401  (code_ranges, first_code_opener: part of this module's API)
     _BACKTICKS,
@@ -201,9 +202,25 @@ def _tabs_to_spaces_outside_fences(lines: list[str]) -> list[str]:
 def wikilink(target: str, label: str | None = None) -> str:
     """``[[target|label]]``; the target is a vault file name without ``.md``."""
     if label and label != target:
-        clean = re.sub(r"[\[\]|#^]", " ", label)
+        clean = re.sub(r"[\[\]|#^\u200b]", " ", label)
         return f"[[{target}|{' '.join(clean.split())}]]"
     return f"[[{target}]]"
+
+
+_LINK_OPENER = re.compile(r"\[(?=\[)")
+
+
+def unlinked(value: Any) -> Any:
+    """A property value taken from a session (a title, a project, a path…), which Obsidian
+    must not read as a link: a text or list property holding ``[[x]]`` is a live link,
+    listed among the backlinks of ``x`` and in the graph. A zero-width space parts each
+    ``[[`` (``![[`` too); every other character stays, so the words stay searchable. A
+    list is done item by item; anything but text is returned as it is."""
+    if isinstance(value, str):
+        return _LINK_OPENER.sub("[" + ZERO_WIDTH_SPACE, value) if "[[" in value else value
+    if isinstance(value, list):
+        return [unlinked(item) for item in value]
+    return value
 
 
 # ---------------------------------------------------------------------------------------

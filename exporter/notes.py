@@ -14,6 +14,7 @@ from datetime import datetime, tzinfo
 from pathlib import PurePosixPath
 from typing import Any
 
+from .markdown import unlinked
 from .markdown_code import read_reference_switch
 from .model import (
     CommandPart,
@@ -315,10 +316,19 @@ def _configured_properties(
     seeded: dict[str, Any] = {}
     if not settings.frontmatter_add:
         return seeded
-    values = {**context, "created": fm.get("created"), "updated": fm.get("updated")}
+    values = {
+        **context,
+        "title": unlinked(context["title"]),
+        "project": unlinked(context["project"]),
+        "created": fm.get("created"),
+        "updated": fm.get("updated"),
+    }
     for key, value in settings.frontmatter_add.items():
         if isinstance(value, str) and "{{" in value:
-            value = render_expression(value, values, settings.templates, f"frontmatter.add.{key}")
+            shown = render_expression(value, values, settings.templates, f"frontmatter.add.{key}")
+            # A session's text cannot make a link; an expression that writes one itself
+            # ("[[{{ project }}]]") keeps it.
+            value = shown if "[[" in value else unlinked(shown)
         if key in fm:
             fm[key] = value
         else:
@@ -334,20 +344,21 @@ def _frontmatter(
     subagent_links: list[str],
     turns: list[dict[str, Any]],
 ) -> dict[str, Any]:
-    """The exporter's properties, in a fixed order; absent values are left out."""
+    """The exporter's properties, in a fixed order; absent values are left out. What a
+    session wrote cannot become a link (``unlinked``); the links are ccexport's own."""
     project = project_of(session)
     spoken = sum(1 for t in turns for _ in t["messages"])
     fm: dict[str, Any] = {
-        "title": title,
-        "aliases": [title],
+        "title": unlinked(title),
+        "aliases": [unlinked(title)],
         "source": session.source,
         "session_id": session.session_id,
-        "project": project,
-        "cwd": session.cwd,
-        "git_branch": session.git_branch,
-        "git_commit": session.git_commit,
-        "git_remote": session.git_remote,
-        "models": list(session.models) or None,
+        "project": unlinked(project),
+        "cwd": unlinked(session.cwd),
+        "git_branch": unlinked(session.git_branch),
+        "git_commit": unlinked(session.git_commit),
+        "git_remote": unlinked(session.git_remote),
+        "models": unlinked(list(session.models)) or None,
         "created": _naive(session.started_at, tz),
         "updated": _naive(session.ended_at, tz),
         "messages": spoken,

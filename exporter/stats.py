@@ -17,6 +17,7 @@ from typing import Any
 
 from . import prices
 from .daily import DailyNotes
+from .markdown import unlinked
 from .model import Session, ToolCallPart, ToolResultPart
 from .resume import resume_command
 from .turns import holds_parent_task, is_prompt
@@ -76,12 +77,12 @@ def session_properties(
         + usage.cache_write_tokens
     )
     props: dict[str, Any] = {
-        "model": model,
+        "model": unlinked(model),
         "active": active_minutes(session),
         "prompts": prompt_count(session, first_part),
-        "tools": tool_names(session) or None,
+        "tools": unlinked(tool_names(session)) or None,
         "errors": error_count(session),
-        "files": edited_files(session) or None,
+        "files": unlinked(edited_files(session)) or None,
         "tokens": tokens or None,
     }
     if session.cost is None:
@@ -90,7 +91,7 @@ def session_properties(
         if estimate is not None:
             props["cost"] = estimate
             props["cost_estimated"] = True
-    props["resume"] = resume_command(session)
+    props["resume"] = unlinked(resume_command(session))
     if settings.daily and session.started_at:
         props["day"] = settings.daily.link(session.started_at.astimezone(tz).date())
     return {k: v for k, v in props.items() if v is not None}

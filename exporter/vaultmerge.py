@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import notefile
+from .markdown import unlinked
 from .state import NoteRecord
 
 # Frontmatter keys the exporter owns: rewritten on update, removed when no longer produced.
@@ -34,9 +35,9 @@ def updated_text(
 ) -> str:
     """The note with our keys and region rewritten and every other byte kept."""
     existing = parsed.metadata
-    if "aliases" in existing:  # an old title kept as an alias must not keep a secret
-        old = _as_list(existing["aliases"])
-        aliases = [scrub(a) if isinstance(a, str) else a for a in old]
+    if "aliases" in existing:  # an old title kept as an alias must not keep a secret,
+        old = _as_list(existing["aliases"])  # nor a link (an alias is a name, never a link)
+        aliases = [unlinked(scrub(a)) if isinstance(a, str) else a for a in old]
         existing = {**existing, "aliases": aliases}
     merged = merge_frontmatter(
         existing, ours, record.tags if record else list(ours.get("tags", []))

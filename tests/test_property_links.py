@@ -149,3 +149,26 @@ def test_a_project_named_with_brackets_gets_an_index_note_without_links_or_hidde
     assert "[[2026-11-20 --Project plan-- summarise it 5e0c1a77|Project plan summarise it]]" in (
         project_note
     )
+
+
+def test_an_old_title_kept_as_an_alias_is_unlinked_when_the_note_is_updated(tmp_path):
+    """A note written before this (its title and alias a live ``[[…]]``) loses the link on
+    its next update; the person's own aliases stay as they were."""
+    home = tmp_path / "home"
+    sid = "5e0c1a77-3f0e-4c52-9a0b-0d1f6b2c7a10"
+    transcript = ClaudeSession(sid)
+    transcript.user("[[Project plan]] summarise it")
+    transcript.assistant("Done.")
+    transcript.write(home / ".claude" / "projects" / "-w-app" / f"{sid}.jsonl")
+    vault = tmp_path / "vault"
+    options = ExportOptions(vault=vault, home=home, timezone=UTC, workers=1)
+    run_export(options)
+    [note] = (vault / "AI Sessions" / "claude-code").rglob("*.md")
+    text = note.read_text()
+    ours = '- "[\u200b[Project plan]] summarise it"\n'
+    assert ours in text
+    note.write_text(text.replace(ours, "- '[[Project plan]] summarise it'\n- My own name\n"))
+
+    run_export(ExportOptions(vault=vault, home=home, timezone=UTC, workers=1, force=True))
+    aliases = _read(note.read_text())["aliases"]
+    assert aliases == ["[\u200b[Project plan]] summarise it", "My own name"]

@@ -1,0 +1,103 @@
+"""A time that is there but cannot be read (not ISO 8601, a number past any date, a word,
+an object) is reported: one warning per file, naming it (and the line, where there is
+one), saying how many and quoting the first. The message keeps everything else and has
+no time, as before; no time at all (absent, empty, the 0 a JavaScript tool writes for "no
+date") is no problem. One synthetic session per source, each with one unreadable time."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from pathlib import Path
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from exporter.adapters._jsonl import parse_timestamp
+from exporter.adapters._times import Times, no_time
+from exporter.errors import Problem
+
+
+def time_warnings(problems: list[Problem]) -> list[Problem]:
+    return [p for p in problems if "could not be read and w" in p.message]
+
+
+def one_warning(problems: list[Problem], path: Path, line: int | None, quoted: str) -> Problem:
+    """The one time warning of ``problems``: for ``path`` (at ``line``), quoting ``quoted``."""
+    found = time_warnings(problems)
+    assert len(found) == 1, problems
+    warning = found[0]
+    assert (Path(warning.path), warning.line, warning.severity) == (path, line, "warning")
+    assert quoted in warning.message, warning.message
+    return warning
+
+
+# -- the collector ---------------------------------------------------------------------------
+
+
+def test_one_warning_per_file_counts_them_and_quotes_the_first():
+    times, problems = Times(), []
+    for line, value in enumerate(["yesterday", None, "", "  ", 0, -1, 0.0, 10**30, {"t": 1}], 1):
+        assert (parse_timestamp(value) or times.unread(value, line)) is None
+    times.report(problems, "s.jsonl", "codex")
+    times.report(problems, "s.jsonl", "codex")  # counted once: nothing more to say
+    assert [str(p) for p in problems] == [
+        "s.jsonl:1: 3 times could not be read and were left out (the first here: 'yesterday')"
+    ]
+
+
+def test_a_value_without_a_line_is_found_by_words_or_not_at_all():
+    problems: list[Problem] = []
+    times = Times()
+    times.unread("soon", "message 'm1'")
+    times.report(problems, "chat.json", "gemini")
+    times.unread(["2026"])
+    times.report(problems, "chat.json", "gemini")
+    assert [(p.line, p.message) for p in problems] == [
+        (None, "a time could not be read and was left out (message 'm1': 'soon')"),
+        (None, "a time could not be read and was left out (['2026'])"),
+    ]
+
+
+def test_the_same_value_of_a_line_asked_about_twice_is_counted_once():
+    times, value, problems = Times(lambda: 7), 10**30, []
+    times.unread(value)
+    times.unread(value)
+    times.report(problems, "s.jsonl", "claude-code")
+    assert [(p.line, p.message) for p in problems] == [
+        (7, "a time could not be read and was left out (1000000000000000000000000000000)")
+    ]
+
+
+def test_a_long_value_is_quoted_short_and_never_in_part():
+    times, problems = Times(), []
+    times.unread("sk-" + "a" * 5000, 3)
+    times.report(problems, "s.jsonl", "codex")
+    assert problems[0].message == (
+        "a time could not be read and was left out (a text of 5,003 characters)"
+    )
+
+
+numbers = st.one_of(st.integers(), st.floats(), st.integers(-(2**80), 2**80))
+values = st.one_of(st.none(), st.text(), st.booleans(), numbers, st.lists(st.integers()))
+
+
+@given(values)
+@example("2026-01-02T03:04:05Z")
+@example("  ")
+@example(float("nan"))
+@example(-(10**30))
+@example(1e400)
+def test_a_value_is_a_time_or_reported_once_or_no_time(value):
+    times, problems = Times(), []
+    when = parse_timestamp(value) or times.unread(value, 1)
+    times.report(problems, "s.jsonl", "codex")
+    if isinstance(when, datetime):
+        assert not problems and not no_time(value)
+    elif no_time(value):
+        assert when is None and not problems
+    else:
+        assert when is None and len(problems) == 1
+        assert problems[0].line == 1 and len(problems[0].message) < 120
+    if isinstance(value, float) and math.isnan(value):
+        assert problems  # a number that is no number: reported, not taken for "no date"

@@ -91,7 +91,9 @@ def plain_formulas():
         stack.enter_context(mock.patch.object(claude_content, "_has_text", has_text))
         stack.enter_context(
             mock.patch.object(
-                TranscriptBuilder, "_time", lambda self, value: plain_parse_timestamp(value)
+                TranscriptBuilder,
+                "_time",
+                lambda self, value: plain_parse_timestamp(value) or self._unread(value),
             )
         )
         yield

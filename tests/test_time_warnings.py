@@ -10,12 +10,17 @@ import math
 from datetime import datetime
 from pathlib import Path
 
+from claude_builder import ClaudeSession
+from conftest import load_sessions, texts
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from exporter.adapters._jsonl import parse_timestamp
 from exporter.adapters._times import Times, no_time
+from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.errors import Problem
+
+SID = "11111111-2222-4333-8444-555555555555"
 
 
 def time_warnings(problems: list[Problem]) -> list[Problem]:
@@ -101,3 +106,39 @@ def test_a_value_is_a_time_or_reported_once_or_no_time(value):
         assert problems[0].line == 1 and len(problems[0].message) < 120
     if isinstance(value, float) and math.isnan(value):
         assert problems  # a number that is no number: reported, not taken for "no date"
+
+
+# -- Claude Code -----------------------------------------------------------------------------
+
+
+def claude_projects(home: Path) -> Path:
+    return home / ".claude" / "projects" / "-w-proj"
+
+
+def test_claude_code_reports_an_unreadable_time_with_its_line(tmp_path):
+    s = ClaudeSession(SID)
+    s.user("first question")
+    s.assistant("first answer")
+    s.user("second question", timestamp="yesterday")
+    s.assistant("second answer")
+    path = s.write(claude_projects(tmp_path) / f"{SID}.jsonl")
+    sessions, problems = load_sessions(ClaudeCodeAdapter(), tmp_path)
+    one_warning(problems, path, 3, "'yesterday'")
+    (session,) = sessions
+    assert texts(session) == ["first question", "first answer", "second question", "second answer"]
+    assert [m.timestamp is None for m in session.messages] == [False, False, True, False]
+
+
+def test_claude_code_reports_a_subagent_file_on_its_own(tmp_path):
+    s = ClaudeSession(SID)
+    s.user("question")
+    s.assistant("answer")
+    s.write(claude_projects(tmp_path) / f"{SID}.jsonl")
+    agent = ClaudeSession(SID, sidechain=True, agent_id="abc")
+    agent.user("look into it")
+    agent.assistant("looked", timestamp=1e300)
+    agent_path = agent.write(claude_projects(tmp_path) / SID / "subagents" / "agent-abc.jsonl")
+    sessions, problems = load_sessions(ClaudeCodeAdapter(), tmp_path)
+    one_warning(problems, agent_path, 2, "1e+300")
+    child = next(s for s in sessions if s.parent_id)
+    assert texts(child) == ["look into it", "looked"]

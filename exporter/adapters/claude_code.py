@@ -47,6 +47,7 @@ from typing import ClassVar
 from ..collector import collector_paused
 from ..errors import Problem
 from ..model import MessageStream, Session
+from ._times import Times
 from .base import STREAM_FROM, LoadResult, MessageSink, SessionRef, SourceContext, listed
 from .claude_desktop import CoworkHome, code_tab_titles, cowork_homes
 from .claude_discovery import (
@@ -161,7 +162,9 @@ class ClaudeCodeAdapter:
         # A resumed or forked session starts with a copy of the one it continues: that copy
         # is the other session's note; this one links to it (forked_from).
         copied, origin = self._replays.copied(path, self._ctx)
-        meta, main = FileMeta(), MainFile(stream, keep if stream else None)
+        meta = FileMeta()
+        times = Times(lambda: meta.lines)
+        main = MainFile(stream, keep if stream else None, times)
         for rec in without_lines(copied, read_records(path, result.problems, meta)):
             # The session is the sessionId inside, not the file name: two folders may hold
             # files of the same name, and a copied transcript keeps its id.
@@ -175,6 +178,7 @@ class ClaudeCodeAdapter:
             why = f"an older copy of session {main_id}; the newest copy, {newer}, is exported"
             result.problems.append(Problem(str(path), why, source=SOURCE))
             return result
+        times.report(result.problems, path, SOURCE)
         links, descriptions = main.tasks.links, main.tasks.descriptions
         children = self._related_children(ref, main_id, links, descriptions, result.problems)
         inline, warmup = _inline_sidechains(main, main_id, path)
@@ -261,11 +265,14 @@ class ClaudeCodeAdapter:
         description: str | None = None,
         label: str | None = None,
     ) -> Session | None:
-        meta, builder = FileMeta(), TranscriptBuilder()
+        meta = FileMeta()
+        times = Times(lambda: meta.lines)
+        builder = TranscriptBuilder(times)
         for rec in read_records(path, problems, meta):
             if parent_id is None and isinstance(rec.get("sessionId"), str):
                 parent_id = rec["sessionId"]
             builder.add(rec)
+        times.report(problems, path, SOURCE)
         transcript = builder.finish({})
         if not transcript.messages or transcript.first_prompt == WARMUP_PROMPT:
             return None

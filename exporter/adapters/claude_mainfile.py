@@ -11,7 +11,8 @@ from typing import Any
 
 from ..errors import Problem, SourceChanged, clipped
 from ..model import Message
-from ._jsonl import iter_json_objects
+from ._jsonl import iter_json_objects, parse_timestamp
+from ._times import Times
 from .base import MessageSink
 from .claude_discovery import SOURCE
 from .claude_subagents import TaskIndex, known_uuid
@@ -44,17 +45,21 @@ class FileMeta:
 class MainFile:
     """What one pass over a main session file gathers besides its titles: its session id,
     the main conversation, the Task calls and, for the sidechain layout, the sidechain
-    lines (short agent conversations, kept to be grouped once the file is read)."""
+    lines (short agent conversations, kept to be grouped once the file is read). ``times``
+    counts the times of the file that cannot be read."""
 
     __slots__ = (
         "session_id", "older", "transcript", "tasks", "side", "any_sidechain",
-        "main_conversation", "stream", "let_go", "keep",
+        "main_conversation", "stream", "let_go", "keep", "times",
     )  # fmt: skip
 
-    def __init__(self, stream: bool = False, keep: MessageSink | None = None) -> None:
+    def __init__(
+        self, stream: bool = False, keep: MessageSink | None = None, times: Times | None = None
+    ) -> None:
         self.session_id: str | None = None
         self.older: Path | None = None  # a newer copy of this session elsewhere
-        self.transcript = TranscriptBuilder()  # of the lines outside sidechains
+        self.times = times
+        self.transcript = TranscriptBuilder(times)  # of the lines outside sidechains
         self.tasks = TaskIndex()
         self.side: list[dict[str, Any]] = []
         self.any_sidechain = False
@@ -69,6 +74,9 @@ class MainFile:
             self.any_sidechain = True
             if isinstance(rec.get("uuid"), str):
                 self.side.append(rec)
+                if self.times is not None and self.older is None:  # (read later, unreported)
+                    time = rec.get("timestamp")
+                    parse_timestamp(time) or self.times.unread(time)
             return
         if rec.get("type") in ("user", "assistant"):
             self.main_conversation = True

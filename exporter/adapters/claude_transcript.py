@@ -42,6 +42,7 @@ from ..model import (
     Usage,
 )
 from ._jsonl import parse_timestamp, token_count
+from ._times import Times
 from .claude_content import assistant_parts, plain_text, user_parts
 
 SYNTHETIC_MODEL = "<synthetic>"
@@ -84,10 +85,12 @@ def build_transcript(records: Iterable[dict[str, Any]], links: dict[str, str]) -
 class TranscriptBuilder:
     """Builds a transcript one record at a time, so a caller can read a file line by line
     and let each parsed line go once it is turned into parts: a long session is held as
-    its messages, never as its JSON."""
+    its messages, never as its JSON. ``times``, when given, counts the times that are there
+    but cannot be read (the first reading of a file gives one; a second reading does not)."""
 
-    def __init__(self) -> None:
+    def __init__(self, times: Times | None = None) -> None:
         self.out = Transcript()
+        self.times = times
         self.drafts: list[_Draft] = []
         # The last line's token counts, per response: summed into one Usage at the end.
         self.usage_by_response: dict[str, tuple[int, int, int, int]] = {}
@@ -184,10 +187,14 @@ class TranscriptBuilder:
         its message): the last string read is kept with its time (not a damaged line's
         megabytes, though)."""
         if type(value) is not str or len(value) > 100:
-            return parse_timestamp(value)
+            return parse_timestamp(value) or self._unread(value)
         if value is not self.last_time[0]:
-            self.last_time = (value, parse_timestamp(value))
+            self.last_time = (value, parse_timestamp(value) or self._unread(value))
         return self.last_time[1]
+
+    def _unread(self, value: Any) -> None:
+        if self.times is not None:
+            self.times.unread(value)
 
     def _add(
         self,

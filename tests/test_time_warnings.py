@@ -11,6 +11,7 @@ from datetime import datetime
 from pathlib import Path
 
 from claude_builder import ClaudeSession
+from codex_builder import CodexRollout
 from conftest import load_sessions, texts
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from exporter.adapters._jsonl import parse_timestamp
 from exporter.adapters._times import Times, no_time
 from exporter.adapters.claude_code import ClaudeCodeAdapter
+from exporter.adapters.codex import CodexAdapter
 from exporter.errors import Problem
 
 SID = "11111111-2222-4333-8444-555555555555"
@@ -142,3 +144,32 @@ def test_claude_code_reports_a_subagent_file_on_its_own(tmp_path):
     one_warning(problems, agent_path, 2, "1e+300")
     child = next(s for s in sessions if s.parent_id)
     assert texts(child) == ["look into it", "looked"]
+
+
+# -- Codex -----------------------------------------------------------------------------------
+
+THREAD = "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"
+
+
+def test_codex_reports_an_unreadable_time_with_its_line(tmp_path):
+    r = CodexRollout(THREAD)
+    r.user("first question").assistant("first answer")
+    r.user("second question").assistant("second answer", events=False)
+    r.lines[-1]["timestamp"] = "10/03/2026 08:00"  # the reply's line
+    path = r.write(tmp_path / ".codex")
+    sessions, problems = load_sessions(CodexAdapter(), tmp_path)
+    one_warning(problems, path, len(r.lines), "'10/03/2026 08:00'")
+    (session,) = sessions
+    assert texts(session) == ["first question", "first answer", "second question", "second answer"]
+    assert session.messages[-1].timestamp is None and session.messages[-2].timestamp
+
+
+def test_codex_reports_an_unreadable_session_start(tmp_path):
+    r = CodexRollout(THREAD)
+    r.lines[0]["payload"]["timestamp"] = {"seconds": 1773129600}
+    r.user("question").assistant("answer")
+    path = r.write(tmp_path / ".codex")
+    sessions, problems = load_sessions(CodexAdapter(), tmp_path)
+    one_warning(problems, path, 1, "{'seconds': 1773129600}")
+    (session,) = sessions
+    assert texts(session) == ["question", "answer"] and session.started_at is not None

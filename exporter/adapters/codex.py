@@ -165,6 +165,7 @@ class CodexAdapter:
         for kind, (first, seen) in sorted(rollout.unknown.items()):
             why = f"unknown item type {kind!r} ({seen} lines, the first here) skipped"
             result.problems.append(Problem(str(path), why, first, source=SOURCE))
+        rollout.times.report(result.problems, path, SOURCE)
         if count:
             session = _session(rollout, ref, ref.fact("title"))
             if _streamed(ref.main):

@@ -24,6 +24,7 @@ from ..model import (
     Usage,
 )
 from ._jsonl import parse_timestamp, token_count
+from ._times import Times
 from .codex_items import (
     agent_message,
     content_text,
@@ -65,6 +66,7 @@ class Rollout:
     skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, why) of bad lines
     # Items of a type not read (a newer Codex's): type -> (first line, how many)
     unknown: dict[str, tuple[int, int]] = field(default_factory=dict)
+    times: Times = field(default_factory=Times)  # the times that could not be read
 
 
 def build_rollout(records: list[Record], origin: OriginLookup) -> Rollout:
@@ -137,6 +139,8 @@ class RolloutBuilder:
         self.held: tuple[list[Part], int, datetime | None] | None = None
         if scan.first_meta is not None:
             self._meta(scan.first_meta)
+            stamp = scan.first_meta.get("timestamp")  # the session's start
+            parse_timestamp(stamp) or self.out.times.unread(stamp, scan.meta_line)
         if scan.origin_id:
             self.out.forked_from = scan.origin_id
 
@@ -163,7 +167,7 @@ class RolloutBuilder:
         self.model_prompt = self.held = None
 
     def _record(self, number: int, kind: str, p: dict[str, Any], ts: Any) -> None:
-        when = parse_timestamp(ts)
+        when = parse_timestamp(ts) or self.out.times.unread(ts, number)
         if when:  # the earliest and latest: a line out of order (a clock set back) moves neither
             self.out.started = min(self.out.started or when, when)
             self.out.ended = max(self.out.ended or when, when)

@@ -49,6 +49,7 @@ class Scan:
     has_user_events: bool = False  # prompts come from the UI's copies, not the model's
     has_compacted: bool = False
     first_meta: dict[str, Any] | None = None  # the first session_meta owns identity
+    meta_line: int | None = None  # and its line
     origin_id: str | None = None  # the thread a fork copied
     skip: int = 0  # records at the start that replay the origin (dropped)
     kinds: set[str] = field(default_factory=set)
@@ -60,10 +61,11 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
     ``records`` (the same records, from the start) through."""
     scan = Scan()
     first_at = origin_at = own = None
-    for i, (_, kind, p, _) in enumerate(prefix):
+    for i, (number, kind, p, _) in enumerate(prefix):
         if first_at is None:
             if kind == "session_meta":
                 first_at, scan.first_meta, own = i, p, p.get("id")
+                scan.meta_line = number
             continue
         if kind == "session_meta" and p.get("id") not in (None, own):
             origin_at, scan.origin_id = i, str(p["id"]).lower()

@@ -13,6 +13,7 @@ from pathlib import Path
 from claude_builder import ClaudeSession
 from codex_builder import CodexRollout
 from conftest import load_sessions, texts
+from gemini_builder import GeminiChat, project_folder, write_prompt_log
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -20,6 +21,7 @@ from exporter.adapters._jsonl import parse_timestamp
 from exporter.adapters._times import Times, no_time
 from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.codex import CodexAdapter
+from exporter.adapters.gemini import GeminiAdapter
 from exporter.errors import Problem
 
 SID = "11111111-2222-4333-8444-555555555555"
@@ -173,3 +175,54 @@ def test_codex_reports_an_unreadable_session_start(tmp_path):
     one_warning(problems, path, 1, "{'seconds': 1773129600}")
     (session,) = sessions
     assert texts(session) == ["question", "answer"] and session.started_at is not None
+
+
+# -- Gemini CLI ------------------------------------------------------------------------------
+
+GEMINI_SID = "3f2a9c1e-5b7d-4e2f-8a1c-0d9e8f7a6b5c"
+
+
+def gemini_chat() -> GeminiChat:
+    chat = GeminiChat(GEMINI_SID)
+    chat.user("first question")
+    chat.gemini("first answer")
+    chat.user("second question", timestamp="2026-05-01 at ten")
+    chat.gemini("second answer")
+    return chat
+
+
+def test_gemini_reports_an_unreadable_time_by_its_message(tmp_path):
+    folder = project_folder(tmp_path, "/home/dev/work/api", "api")
+    path = gemini_chat().write_json(folder / "chats")
+    sessions, problems = load_sessions(GeminiAdapter(), tmp_path)
+    warning = one_warning(problems, path, None, "'2026-05-01 at ten'")
+    assert "message '3f2a9c1e-m3'" in warning.message
+    (session,) = sessions
+    assert texts(session) == ["first question", "first answer", "second question", "second answer"]
+    assert [m.timestamp is None for m in session.messages] == [False, False, True, False]
+
+
+def test_gemini_reports_an_unreadable_session_start(tmp_path):
+    folder = project_folder(tmp_path, "/home/dev/work/api", "api")
+    chat = gemini_chat()
+    chat.messages[2]["timestamp"] = chat.stamp()
+    chat.start = "Fri May 1 10:00:00 2026"
+    path = chat.write_jsonl(folder / "chats")
+    sessions, problems = load_sessions(GeminiAdapter(), tmp_path)
+    one_warning(problems, path, None, "(startTime: 'Fri May 1 10:00:00 2026')")
+    (session,) = sessions
+    assert len(texts(session)) == 4 and session.started_at == session.messages[0].timestamp
+
+
+def test_gemini_prompt_log_reports_an_unreadable_time(tmp_path):
+    folder = project_folder(tmp_path, "/home/dev/work/api", "api")
+    gone = "dddddddd-0000-4000-8000-000000000004"
+    path = write_prompt_log(
+        folder,
+        [(gone, "2026-04-01T09:00:00Z", "Why does the build fail?"), (gone, "later", "And now?")],
+    )
+    sessions, problems = load_sessions(GeminiAdapter(), tmp_path)
+    warning = one_warning(problems, path, None, "'later'")
+    assert f"session '{gone}', message 1" in warning.message
+    (session,) = sessions
+    assert texts(session, "user") == ["Why does the build fail?", "And now?"]

@@ -41,6 +41,7 @@ import orjson
 from ...errors import Problem
 from ...model import Message, MessageStream, NoticePart, Session, TextPart
 from .._jsonl import parse_timestamp
+from .._times import Times
 from ..base import (
     STREAM_FROM,
     FileStamp,
@@ -265,8 +266,11 @@ def _session(
     else:
         built = build_messages(chat, path, problems, links)
         messages = tuple(built.messages)
-    started = _time(chat.meta.get("startTime")) or built.first
-    ended = _time(chat.meta.get("lastUpdated")) or built.last or started
+    start, update = chat.meta.get("startTime"), chat.meta.get("lastUpdated")
+    started = parse_timestamp(start) or built.times.unread(start, "startTime") or built.first
+    ended = parse_timestamp(update) or built.times.unread(update, "lastUpdated")
+    ended = ended or built.last or started
+    built.times.report(problems, path, SOURCE)
     return Session(
         source=SOURCE,
         session_id=session_id,
@@ -381,6 +385,7 @@ def _load_prompt_log(
     sessions = read_prompt_log(ref.main.path, result.problems)
     if not sessions:
         return
+    unread = Times()
     on_disk = _chat_keys(folder)
     cwd = project_root(folder, registry, None, [])
     project = _project(folder, cwd)
@@ -392,7 +397,7 @@ def _load_prompt_log(
     for session_id, entries in sessions.items():
         if session_id[:8].lower() in on_disk:
             continue  # the chat file is richer
-        messages = prompt_messages(entries)
+        messages = prompt_messages(entries, unread)
         if not messages:
             continue
         times = [m.timestamp for m in messages if m.timestamp]
@@ -408,6 +413,7 @@ def _load_prompt_log(
                 ended_at=max(times, default=None),
             )
         )
+    unread.report(result.problems, ref.main.path, SOURCE)
 
 
 def _chat_keys(folder: Path) -> set[str | None]:
@@ -431,10 +437,6 @@ def project_name(cwd: str | None) -> str | None:
 
 def _with(session: Session, **changes: Any) -> Session:
     return replace(session, **changes)
-
-
-def _time(value: Any) -> datetime | None:
-    return parse_timestamp(value)
 
 
 def _str(value: Any) -> str | None:

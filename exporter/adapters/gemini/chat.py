@@ -37,6 +37,7 @@ from ...model import (
     Usage,
 )
 from .._jsonl import _lenient, iter_json_objects, iter_jsonl, json_text, parse_timestamp
+from .._times import Times
 from ..base import read_regular
 from . import SOURCE
 
@@ -221,6 +222,7 @@ class Built:
     usage: Usage = Usage()
     first: datetime | None = None
     last: datetime | None = None
+    times: Times = field(default_factory=Times)  # the times that could not be read
 
 
 def build_messages(
@@ -243,7 +245,8 @@ def iter_messages(
     unknown: dict[str, int] = {}
     for key, rec in chat.records.items():
         kind = str(rec.get("type"))  # whatever it holds, never a key that cannot be looked up
-        when = parse_timestamp(rec.get("timestamp"))
+        stamp = rec.get("timestamp")
+        when = parse_timestamp(stamp) or out.times.unread(stamp, f"message {_message_id(key)!r}")
         if when:
             out.first = out.first or when
             out.last = when

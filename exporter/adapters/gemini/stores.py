@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from ...errors import Problem
+from ...errors import Problem, clipped
 from ...model import (
     CommandPart,
     Message,
@@ -23,6 +23,7 @@ from ...model import (
     ToolResultPart,
 )
 from .._jsonl import json_text, parse_timestamp
+from .._times import Times
 from ..base import read_regular
 from .chat import SOURCE, content_text, inline_data, load_json, strip_references
 
@@ -119,8 +120,9 @@ def read_prompt_log(path: Path, problems: list[Problem]) -> dict[str, list[dict[
     return sessions
 
 
-def prompt_messages(entries: list[dict[str, Any]]) -> list[Message]:
-    """Prompts recovered from the log: ``/…`` and ``!…`` lines are commands as typed."""
+def prompt_messages(entries: list[dict[str, Any]], times: Times | None = None) -> list[Message]:
+    """Prompts recovered from the log: ``/…`` and ``!…`` lines are commands as typed.
+    ``times`` counts the times that cannot be read."""
     out = []
     for entry in entries:
         text: str = entry["message"]
@@ -133,8 +135,11 @@ def prompt_messages(entries: list[dict[str, Any]]) -> list[Message]:
             part = TextPart(text)
         else:
             continue
-        when = parse_timestamp(entry.get("timestamp"))
-        out.append(Message("user", (part,), str(entry.get("messageId", "")), when))
+        stamp, number = entry.get("timestamp"), entry.get("messageId", "")
+        when = parse_timestamp(stamp)
+        if when is None and times is not None:
+            times.unread(stamp, f"session {entry['sessionId']!r}, message {clipped(number, 20)}")
+        out.append(Message("user", (part,), str(number), when))
     return out
 
 

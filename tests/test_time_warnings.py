@@ -13,6 +13,7 @@ from pathlib import Path
 from claude_builder import ClaudeSession
 from codex_builder import CodexRollout
 from conftest import load_sessions, texts
+from copilot_cli_builder import CopilotCliSession
 from gemini_builder import GeminiChat, project_folder, write_prompt_log
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -21,6 +22,7 @@ from exporter.adapters._jsonl import parse_timestamp
 from exporter.adapters._times import Times, no_time
 from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.codex import CodexAdapter
+from exporter.adapters.copilot_cli import CopilotCliAdapter
 from exporter.adapters.gemini import GeminiAdapter
 from exporter.errors import Problem
 
@@ -226,3 +228,22 @@ def test_gemini_prompt_log_reports_an_unreadable_time(tmp_path):
     assert f"session '{gone}', message 1" in warning.message
     (session,) = sessions
     assert texts(session, "user") == ["Why does the build fail?", "And now?"]
+
+
+# -- Copilot CLI -----------------------------------------------------------------------------
+
+
+def test_copilot_cli_reports_an_unreadable_time_with_its_line(tmp_path):
+    s = CopilotCliSession("a1b2c3d4-0000-4000-8000-000000000001")
+    s.events[0]["data"]["startTime"] = True  # (line 1)
+    s.user("first question")
+    s.assistant("first answer")
+    s.user("second question")["timestamp"] = "noon"  # line 4
+    s.assistant("second answer")
+    path = s.write(tmp_path / ".copilot")
+    sessions, problems = load_sessions(CopilotCliAdapter(), tmp_path)
+    warning = one_warning(problems, path, 1, "(the first here: True)")
+    assert warning.message.startswith("2 times could not be read")
+    (session,) = sessions
+    assert texts(session) == ["first question", "first answer", "second question", "second answer"]
+    assert [m.timestamp is None for m in session.messages] == [False, False, True, False]

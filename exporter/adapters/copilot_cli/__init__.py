@@ -83,10 +83,11 @@ class CopilotCliAdapter:
         reached = 0
         for number, obj in _events(path, result.problems):
             reached = number
-            log.event(obj)
+            log.event(obj, number)
             if stream:  # let the main thread's messages go: they are read again when needed
                 log.main.messages.clear()
         log.report_unknown()
+        log.times.report(result.problems, path, SOURCE)
         sessions = log_sessions(log, facts)
         if stream and log.main.seen:
             read = partial(_main_messages, ref.session_id, path, reached, agent_links(log))

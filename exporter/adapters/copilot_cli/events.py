@@ -26,6 +26,7 @@ from ...model import (
     Usage,
 )
 from .._jsonl import json_text, parse_timestamp
+from .._times import Times
 from . import SOURCE
 from .attachments import attachment_parts, result_extras
 
@@ -112,6 +113,8 @@ class EventLog:
         self.usage = Usage()
         self.metrics = False
         self.unknown: dict[str, int] = {}
+        self.line: int | None = None  # of the event being read
+        self.times = Times(lambda: self.line)  # the times that could not be read
 
     def thread(self, event: dict[str, Any], data: dict[str, Any]) -> _Thread:
         agent = event.get("agentId")
@@ -136,10 +139,12 @@ class EventLog:
             call = ToolCallPart(call.name, kept, call.call_id, call.description)
         self.calls[str(call.call_id)] = call
 
-    def event(self, event: dict[str, Any]) -> None:
+    def event(self, event: dict[str, Any], line: int | None = None) -> None:
         kind: str = event["type"]
         data = event.get("data") if isinstance(event.get("data"), dict) else {}
-        when = parse_timestamp(event.get("timestamp"))
+        self.line = line
+        stamp = event.get("timestamp")
+        when = parse_timestamp(stamp) or self.times.unread(stamp)
         if event.get("ephemeral") is True:
             return
         thread = self.thread(event, data)
@@ -155,7 +160,8 @@ class EventLog:
     # -- session bookkeeping -------------------------------------------------------------
 
     def on_start(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
-        self.started = self.started or parse_timestamp(data.get("startTime")) or when
+        start = data.get("startTime")
+        self.started = self.started or parse_timestamp(start) or self.times.unread(start) or when
         self.on_resume(thread, event, data, when)
 
     def on_resume(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:

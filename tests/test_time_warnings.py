@@ -6,6 +6,7 @@ date") is no problem. One synthetic session per source, each with one unreadable
 
 from __future__ import annotations
 
+import json
 import math
 from datetime import datetime
 from pathlib import Path
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 
 from exporter.adapters._jsonl import parse_timestamp
 from exporter.adapters._times import Times, no_time
+from exporter.adapters.antigravity import AntigravityAdapter
 from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.codex import CodexAdapter
 from exporter.adapters.copilot_cli import CopilotCliAdapter
@@ -244,6 +246,30 @@ def test_copilot_cli_reports_an_unreadable_time_with_its_line(tmp_path):
     sessions, problems = load_sessions(CopilotCliAdapter(), tmp_path)
     warning = one_warning(problems, path, 1, "(the first here: True)")
     assert warning.message.startswith("2 times could not be read")
+    (session,) = sessions
+    assert texts(session) == ["first question", "first answer", "second question", "second answer"]
+    assert [m.timestamp is None for m in session.messages] == [False, False, True, False]
+
+
+# -- Antigravity -----------------------------------------------------------------------------
+
+
+def test_antigravity_reports_an_unreadable_time_with_its_line(tmp_path):
+    def step(index: int, kind: str, content: str, when: object) -> str:
+        source = "USER_EXPLICIT" if kind == "USER_INPUT" else "MODEL"
+        return json.dumps({"step_index": index, "source": source, "type": kind,
+                           "status": "DONE", "created_at": when, "content": content})  # fmt: skip
+
+    path = tmp_path / ".gemini/antigravity-cli/brain/c1/.system_generated/logs/transcript.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        step(0, "USER_INPUT", "<USER_REQUEST>\nfirst question\n</USER_REQUEST>", "2026-07-01T10:00:00Z")
+        + "\n" + step(1, "PLANNER_RESPONSE", "first answer", "2026-07-01T10:00:01Z")
+        + "\n" + step(2, "USER_INPUT", "<USER_REQUEST>\nsecond question\n</USER_REQUEST>", [2026])
+        + "\n" + step(3, "PLANNER_RESPONSE", "second answer", "2026-07-01T10:00:03Z") + "\n"
+    )  # fmt: skip
+    sessions, problems = load_sessions(AntigravityAdapter(), tmp_path)
+    one_warning(problems, path, 3, "([2026])")
     (session,) = sessions
     assert texts(session) == ["first question", "first answer", "second question", "second answer"]
     assert [m.timestamp is None for m in session.messages] == [False, False, True, False]

@@ -46,6 +46,7 @@ from ..model import (
     ToolResultPart,
 )
 from ._jsonl import iter_jsonl, parse_timestamp, read_index_json
+from ._times import Times
 from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed
 
 SOURCE = "antigravity"
@@ -88,17 +89,20 @@ class AntigravityAdapter:
 
     def load(self, ref: SessionRef) -> LoadResult:
         result = LoadResult()
-        steps = []
+        steps, times, unread = [], [], Times()
         for number, obj in iter_jsonl(ref.main.path, result.problems, SOURCE):
             if isinstance(obj, dict) and isinstance(obj.get("type"), str):
                 steps.append(obj)
+                stamp = obj.get("created_at")
+                if when := parse_timestamp(stamp) or unread.unread(stamp, number):
+                    times.append(when)
             else:
                 why = "not a step (no type), line skipped"
                 result.problems.append(Problem(str(ref.main.path), why, number, source=SOURCE))
+        unread.report(result.problems, ref.main.path, SOURCE)
         messages, models = _messages(steps)
         if not messages:
             return result
-        times = [t for s in steps if (t := parse_timestamp(s.get("created_at")))]
         cwd = ref.fact("cwd")
         result.sessions.append(
             Session(

@@ -14,6 +14,9 @@ from pathlib import Path
 from claude_builder import ClaudeSession
 from codex_builder import CodexRollout
 from conftest import load_sessions, texts
+from copilot_builder import log_lines, markdown, write
+from copilot_builder import request as copilot_request
+from copilot_builder import session as copilot_session
 from copilot_cli_builder import CopilotCliSession
 from gemini_builder import GeminiChat, project_folder, write_prompt_log
 from hypothesis import example, given
@@ -24,6 +27,7 @@ from exporter.adapters._times import Times, no_time
 from exporter.adapters.antigravity import AntigravityAdapter
 from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.codex import CodexAdapter
+from exporter.adapters.copilot import CopilotAdapter
 from exporter.adapters.copilot_cli import CopilotCliAdapter
 from exporter.adapters.gemini import GeminiAdapter
 from exporter.errors import Problem
@@ -273,3 +277,40 @@ def test_antigravity_reports_an_unreadable_time_with_its_line(tmp_path):
     (session,) = sessions
     assert texts(session) == ["first question", "first answer", "second question", "second answer"]
     assert [m.timestamp is None for m in session.messages] == [False, False, True, False]
+
+
+# -- Copilot Chat (VS Code) ------------------------------------------------------------------
+
+VSCODE_USER = Path(".config") / "Code" / "User"
+
+
+def copilot_chat(bad: bool = True, **extra) -> dict:
+    requests = [
+        copilot_request(0, "first question", [markdown("first answer")]),
+        copilot_request(1, "second question", [markdown("second answer")]),
+    ]
+    if bad:
+        requests[1]["timestamp"] = 8.64e15 * 1000  # past the last date Python knows
+    return copilot_session("0a1b2c3d-0000-4000-8000-000000000001", requests, **extra)
+
+
+def test_copilot_chat_reports_an_unreadable_time_by_its_request(tmp_path):
+    chats = tmp_path / VSCODE_USER / "workspaceStorage" / "ws" / "chatSessions"
+    path = write(chats / "0a1b2c3d-0000-4000-8000-000000000001.json", copilot_chat())
+    sessions, problems = load_sessions(CopilotAdapter(), tmp_path)
+    one_warning(problems, path, None, "(request 2: 8.64e+18)")
+    (session,) = sessions
+    assert texts(session) == ["first question", "first answer", "second question", "second answer"]
+    assert [m.timestamp is None for m in session.messages] == [False, False, True, False]
+
+
+def test_copilot_chat_log_reports_an_unreadable_creation_date(tmp_path):
+    chats = tmp_path / VSCODE_USER / "workspaceStorage" / "ws" / "chatSessions"
+    data = copilot_chat(False, creationDate="7 Nov 2025")
+    path = write(
+        chats / "0a1b2c3d-0000-4000-8000-000000000001.jsonl", log_lines([{"kind": 0, "v": data}])
+    )
+    sessions, problems = load_sessions(CopilotAdapter(), tmp_path)
+    one_warning(problems, path, None, "(creationDate: '7 Nov 2025')")
+    (session,) = sessions
+    assert len(texts(session)) == 4 and session.started_at == session.messages[0].timestamp

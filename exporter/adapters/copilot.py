@@ -31,6 +31,7 @@ import orjson
 from ..errors import Problem, SourceError
 from ..model import Session, Usage
 from ._jsonl import parse_timestamp
+from ._times import Times
 from .base import (
     FileStamp,
     LoadResult,
@@ -217,7 +218,8 @@ def _session(
     from .copilot_log import last_activity, session_messages
 
     unknown: set[str] = set()
-    messages, models = session_messages(data, unknown)
+    times = Times()
+    messages, models = session_messages(data, unknown, times)
     if unknown:
         kinds = ", ".join(sorted(unknown))
         problems.append(
@@ -233,7 +235,11 @@ def _session(
     folder = folder_of_workspace(workspace) if workspace.name != "no-workspace" else None
     title = data.get("customTitle") if isinstance(data.get("customTitle"), str) else None
     sid = data.get("sessionId") if isinstance(data.get("sessionId"), str) else session_id
-    created = parse_timestamp(data.get("creationDate")) or next(
+    stamp, last = data.get("creationDate"), data.get("lastMessageDate")
+    created = parse_timestamp(stamp) or times.unread(stamp, "creationDate")
+    parse_timestamp(last) or times.unread(last, "lastMessageDate")  # (read by last_activity)
+    times.report(problems, path, SOURCE)
+    created = created or next(
         (m.timestamp for m in messages if m.timestamp), None
     )  # (the first request's time may be missing too)
     return Session(

@@ -19,6 +19,7 @@ from ..model import (
     ToolResultPart,
 )
 from ._jsonl import parse_timestamp
+from ._times import Times
 from .copilot_context import (
     edit_calls,
     elicitation_parts,
@@ -51,20 +52,23 @@ _DENIED, _SKIPPED = (
 
 
 def session_messages(
-    data: dict[str, Any], unknown: set[str] | None = None
+    data: dict[str, Any], unknown: set[str] | None = None, times: Times | None = None
 ) -> tuple[list[Message], list[str]]:
     """The requests of a session object, in order, as messages; plus the models used.
-    ``unknown`` collects the response part kinds not known here (left out, to report)."""
+    ``unknown`` collects the response part kinds not known here (left out, to report),
+    ``times`` the times that cannot be read."""
     messages: list[Message] = []
     models: list[str] = []
-    for request in data.get("requests") or []:
+    times = times or Times()
+    for number, request in enumerate(data.get("requests") or [], start=1):
         if (
             not isinstance(request, dict)
             or request.get("isHidden")
             or request.get("shouldBeRemovedOnSend")
         ):
             continue
-        when = parse_timestamp(request.get("timestamp"))
+        stamp = request.get("timestamp")
+        when = parse_timestamp(stamp) or times.unread(stamp, f"request {number}")
         rid = request.get("requestId") if isinstance(request.get("requestId"), str) else None
         message = request.get("message")
         text = message.get("text") if isinstance(message, dict) else message
@@ -81,7 +85,7 @@ def session_messages(
             rid or f"request {len(messages)}",
         )
         parts += _outcome(request)
-        answered = _answered_at(request, when)
+        answered = _answered_at(request, when, times, f"request {number}")
         if parts:
             messages.append(
                 Message(
@@ -280,9 +284,12 @@ def _outcome(request: dict[str, Any]) -> list[Part]:
     return []
 
 
-def _answered_at(request: dict[str, Any], sent: Any) -> Any:
+def _answered_at(
+    request: dict[str, Any], sent: Any, times: Times | None = None, where: str | None = None
+) -> Any:
     state = request.get("modelState")
-    done = parse_timestamp(state.get("completedAt")) if isinstance(state, dict) else None
+    stamp = state.get("completedAt") if isinstance(state, dict) else None
+    done = parse_timestamp(stamp) or (times.unread(stamp, where) if times else None)
     if done:
         return done
     result = request.get("result") if isinstance(request.get("result"), dict) else {}

@@ -11,6 +11,7 @@ import math
 from datetime import datetime
 from pathlib import Path
 
+import cline_builder as cb
 from claude_builder import ClaudeSession
 from codex_builder import CodexRollout
 from conftest import load_sessions, texts
@@ -26,6 +27,7 @@ from exporter.adapters._jsonl import parse_timestamp
 from exporter.adapters._times import Times, no_time
 from exporter.adapters.antigravity import AntigravityAdapter
 from exporter.adapters.claude_code import ClaudeCodeAdapter
+from exporter.adapters.cline import ClineAdapter
 from exporter.adapters.codex import CodexAdapter
 from exporter.adapters.copilot import CopilotAdapter
 from exporter.adapters.copilot_cli import CopilotCliAdapter
@@ -314,3 +316,34 @@ def test_copilot_chat_log_reports_an_unreadable_creation_date(tmp_path):
     one_warning(problems, path, None, "(creationDate: '7 Nov 2025')")
     (session,) = sessions
     assert len(texts(session)) == 4 and session.started_at == session.messages[0].timestamp
+
+
+# -- Cline family ----------------------------------------------------------------------------
+
+
+def test_cline_task_reports_an_unreadable_time_by_its_message(tmp_path):
+    root = cb.storage(tmp_path, cb.CLINE)
+    ui = [cb.say(0, "task", "first question"), cb.say(1, "text", "first answer"),
+          cb.say(2, "user_feedback", "second question"), cb.say(3, "text", "second answer")]  # fmt: skip
+    ui[2]["ts"] = {"ms": 1762500002000}
+    folder = cb.task(root, "1762500000000", ui=ui)
+    sessions, problems = load_sessions(ClineAdapter(), tmp_path)
+    one_warning(problems, folder / "ui_messages.json", None, "(message 3: {'ms': 1762500002000})")
+    (session,) = sessions
+    assert texts(session) == ["first question", "first answer", "second question", "second answer"]
+    assert [m.timestamp is None for m in session.messages] == [False, False, True, False]
+
+
+def test_cline_sdk_session_reports_an_unreadable_time(tmp_path):
+    data = tmp_path / ".cline" / "data"
+    messages = [cb.message("user", "first question", n=0),
+                cb.message("assistant", cb.text("first answer"), n=1),
+                cb.message("user", "second question", n=2),
+                cb.message("assistant", cb.text("second answer"), n=3)]  # fmt: skip
+    messages[3]["ts"] = -1.5  # no time: not reported
+    folder = cb.sdk_session(data, "s2", messages, manifest={"started_at": "Nov 7"})
+    sessions, problems = load_sessions(ClineAdapter(), tmp_path)
+    one_warning(problems, folder / "s2.messages.json", None, "(started_at: 'Nov 7')")
+    (session,) = sessions
+    assert texts(session) == ["first question", "first answer", "second question", "second answer"]
+    assert session.ended_at == session.messages[2].timestamp  # (the last is no time)

@@ -38,6 +38,7 @@ from ...model import (
     Usage,
 )
 from .._jsonl import json_text, parse_timestamp
+from .._times import Times
 
 _WRAPPED = re.compile(r"^\s*<(task|feedback|answer|user_message)>\n?(.*?)\n?</\1>\s*$", re.S)
 _LEGACY_RESULT = re.compile(r"^\[[^\]\n]{1,200}\] Result:")
@@ -61,6 +62,7 @@ class Conversation:
     cost: float | None = None
     models: list[str] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)  # unknown block types, counted
+    times: Times = field(default_factory=Times)  # the times that could not be read
 
     def add_model(self, model: str | None) -> None:
         if model and model not in self.models:
@@ -102,7 +104,8 @@ def parse_messages(
             out.add_model(model)
         if parts:
             source_id = item.get("id") if isinstance(item.get("id"), str) else f"{id_prefix}{index}"
-            when = parse_timestamp(item.get("ts"))
+            ts = item.get("ts")
+            when = parse_timestamp(ts) or out.times.unread(ts, f"message {index + 1}")
             if role == "user" and all(isinstance(p, ToolResultPart) for p in parts):
                 role = "tool"  # results sent back to the model: part of the model's turn
             model = model if role == "assistant" else None

@@ -42,6 +42,7 @@ def load_task(source: str, ref: SessionRef, problems: list[Problem]) -> Session 
     prefix = f"{ref.session_id}:"
     conversation, times = None, []
     ui = _read_list(folder / UI_FILE, problems, source)
+    read = folder / UI_FILE
     if ui is not None:
         conversation, times = parse_ui(ui, prefix, model_at)
     if conversation is None or not conversation.messages:
@@ -49,9 +50,11 @@ def load_task(source: str, ref: SessionRef, problems: list[Problem]) -> Session 
         if api is not None:
             conversation = parse_messages(api, prefix, legacy=True, model_at=model_at)
             times = [m.timestamp for m in conversation.messages]
+            read = folder / API_FILE
     if conversation is None:
         return None
     _report_skipped(conversation, ref.main.path, problems, source)
+    conversation.times.report(problems, read, source)
     cwd = ref.fact("cwd") or _cwd_from_api(folder / API_FILE)
     stamps = [t for t in (parse_timestamp(t) for t in times) if t]
     if not stamps:  # the model's history of old builds has no times: the id and the index do
@@ -119,8 +122,15 @@ def _sdk_session(
     _report_skipped(conversation, path, problems, source)
     cwd = fact("cwd") or _str(manifest.get("cwd")) or _str(manifest.get("workspace_root"))
     stamps = [m.timestamp for m in conversation.messages if m.timestamp]
-    started = None if parent else parse_timestamp(fact("started") or manifest.get("started_at"))
-    ended = max(stamps, default=None) or parse_timestamp(fact("ended") or data.get("updated_at"))
+    start, end = (
+        fact("started") or manifest.get("started_at"),
+        fact("ended") or data.get("updated_at"),
+    )
+    times = conversation.times
+    started = None if parent else parse_timestamp(start) or times.unread(start, "started_at")
+    ended = parse_timestamp(end) or times.unread(end, "updated_at")
+    ended = max(stamps, default=None) or ended
+    times.report(problems, path, source)
     model = fact("model") or _str(manifest.get("model"))
     return Session(
         source=source,

@@ -74,7 +74,7 @@ def parse_ui(
     times: list[Any] = []
     open_call: str | None = None  # the command or MCP call whose output comes next
     open_task: str | None = None  # the newTask call whose subtask has not answered yet
-    for item in items:
+    for number, item in enumerate(items, start=1):
         if not isinstance(item, dict):
             not_an_object(out, item)
             continue
@@ -85,6 +85,7 @@ def parse_ui(
         what = _KINDS.get(kind)
         ts = item.get("ts")
         times.append(ts)
+        when = parse_timestamp(ts) or out.times.unread(ts, f"message {number}")
         text = item.get("text") if isinstance(item.get("text"), str) else ""
         source_id = f"{id_prefix}{ts}"
         if what is None:
@@ -150,7 +151,7 @@ def parse_ui(
         if parts:
             model = model_at(ts) if role == "assistant" else None
             out.add_model(model)
-            out.messages.append(Message(role, tuple(parts), source_id, parse_timestamp(ts), model))
+            out.messages.append(Message(role, tuple(parts), source_id, when, model))
     return out, times
 
 

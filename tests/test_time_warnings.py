@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import cline_builder as cb
@@ -19,9 +19,11 @@ from copilot_builder import log_lines, markdown, write
 from copilot_builder import request as copilot_request
 from copilot_builder import session as copilot_session
 from copilot_cli_builder import CopilotCliSession
+from cursor_agent_builder import AgentChat, store_db
 from gemini_builder import GeminiChat, project_folder, write_prompt_log
 from hypothesis import example, given
 from hypothesis import strategies as st
+from vscode_builder import make_db
 
 from exporter.adapters._jsonl import parse_timestamp
 from exporter.adapters._times import Times, no_time
@@ -31,6 +33,7 @@ from exporter.adapters.cline import ClineAdapter
 from exporter.adapters.codex import CodexAdapter
 from exporter.adapters.copilot import CopilotAdapter
 from exporter.adapters.copilot_cli import CopilotCliAdapter
+from exporter.adapters.cursor import CursorAdapter
 from exporter.adapters.gemini import GeminiAdapter
 from exporter.errors import Problem
 
@@ -347,3 +350,51 @@ def test_cline_sdk_session_reports_an_unreadable_time(tmp_path):
     (session,) = sessions
     assert texts(session) == ["first question", "first answer", "second question", "second answer"]
     assert session.ended_at == session.messages[2].timestamp  # (the last is no time)
+
+
+# -- Cursor ----------------------------------------------------------------------------------
+
+CURSOR_USER = Path(".config") / "Cursor" / "User"
+COMPOSER = "c0c0c0c0-1111-4222-8333-444444444444"
+
+
+def test_cursor_composer_reports_an_unreadable_time_by_its_bubble(tmp_path):
+    texts_ = ["first question", "first answer", "second question", "second answer"]
+    headers = [{"bubbleId": f"b{n}", "type": 1 + n % 2} for n in range(4)]
+    disk = {
+        f"bubbleId:{COMPOSER}:b{n}": {"_v": 3, "type": 1 + n % 2, "bubbleId": f"b{n}",
+                                      "text": text, "createdAt": f"2025-10-07T18:28:5{n}.000Z"}
+        for n, text in enumerate(texts_)
+    }  # fmt: skip
+    disk[f"bubbleId:{COMPOSER}:b2"]["createdAt"] = "Tuesday"
+    disk[f"composerData:{COMPOSER}"] = {"_v": 10, "composerId": COMPOSER, "name": "Retry",
+                                        "createdAt": 1759861723898, "lastUpdatedAt": 1759863763312,
+                                        "fullConversationHeadersOnly": headers}  # fmt: skip
+    path = make_db(tmp_path / CURSOR_USER / "globalStorage" / "state.vscdb", {}, disk)
+    sessions, problems = load_sessions(CursorAdapter(), tmp_path)
+    one_warning(problems, path, None, f"(composer {COMPOSER}, bubble b2: 'Tuesday')")
+    (session,) = sessions
+    assert texts(session) == texts_
+    assert [m.timestamp is None for m in session.messages] == [False, False, True, False]
+
+
+def test_cursor_agent_transcript_reports_an_unreadable_timestamp_tag(tmp_path):
+    chat = AgentChat(tmp_path, "/home/dev/work/api", "a0a0a0a0-1111-4222-8333-444444444444")
+    chat.user("first question", datetime(2026, 4, 28, 7, 15, tzinfo=UTC)).reply("first answer")
+    chat.user("second question").reply("second answer")
+    chat.lines[2] = chat.lines[2].replace('"text": "', '"text": "<timestamp>someday</timestamp>\\n')
+    path = chat.write()
+    sessions, problems = load_sessions(CursorAdapter(), tmp_path)
+    one_warning(problems, path, 3, "('someday')")
+    (session,) = sessions
+    assert texts(session) == ["first question", "first answer", "second question", "second answer"]
+
+
+def test_cursor_agent_store_reports_an_unreadable_creation_time(tmp_path):
+    chat = AgentChat(tmp_path, "/home/dev/work/api", "a0a0a0a0-1111-4222-8333-444444444444")
+    chat.user("question", datetime(2026, 4, 28, 7, 15, tzinfo=UTC)).reply("answer").write()
+    store = store_db(chat.chat_folder(), {"agentId": chat.id, "createdAt": "2026-13-45"})
+    sessions, problems = load_sessions(CursorAdapter(), tmp_path)
+    one_warning(problems, store, None, "(createdAt: '2026-13-45')")
+    (session,) = sessions
+    assert texts(session) == ["question", "answer"] and session.started_at is not None

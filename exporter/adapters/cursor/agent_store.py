@@ -33,6 +33,7 @@ import orjson
 from ...errors import Problem, SourceError
 from .._jsonl import parse_timestamp
 from .._sqlite import describe
+from .._times import Times
 from ..base import FileStamp, SessionRef, index_unreadable, listed, read_regular
 from ..vscode import Database, db_stamps
 
@@ -186,9 +187,11 @@ def _summary_facts(columns: list[str], values: list[Any]) -> tuple[str, ...]:
 def read_chat_meta(related: tuple[FileStamp, ...], problems: list[Problem]) -> ChatMeta:
     """The metadata of a conversation from its ``store.db`` and ``meta.json``, if any."""
     data: dict[str, Any] = {}
+    came_from: dict[str, Path] = {}  # the file each value was read from, for a warning
     for stamp in related:
         if stamp.path.name == "store.db":
-            data.update(_store_meta(stamp.path, problems))
+            data.update(found := _store_meta(stamp.path, problems))
+            came_from.update(dict.fromkeys(found, stamp.path))
         elif stamp.path.name == "meta.json":
             try:
                 loaded = orjson.loads(read_regular(stamp.path))
@@ -198,14 +201,22 @@ def read_chat_meta(related: tuple[FileStamp, ...], problems: list[Problem]) -> C
                                         source=SOURCE))  # fmt: skip
                 continue
             if isinstance(loaded, dict):
-                data.update({k: v for k, v in loaded.items() if v is not None})
+                data.update(found := {k: v for k, v in loaded.items() if v is not None})
+                came_from.update(dict.fromkeys(found, stamp.path))
     title = data.get("name") or data.get("title")
     model = data.get("lastUsedModel") or data.get("model")
+    times: dict[str, datetime | None] = {}
+    unread = Times()
+    for name in ("createdAt", "updatedAt"):
+        key = name + "Ms" if data.get(name + "Ms") else name
+        times[name] = parse_timestamp(data.get(key)) or unread.unread(data.get(key), key)
+    if unread.count:  # (in the file the first was read from)
+        unread.report(problems, came_from[str(unread.where)], SOURCE)
     return ChatMeta(
         title=title.strip() if isinstance(title, str) and title.strip() else None,
         model=model if isinstance(model, str) and model and model != "default" else None,
-        created=parse_timestamp(data.get("createdAtMs") or data.get("createdAt")),
-        updated=parse_timestamp(data.get("updatedAtMs") or data.get("updatedAt")),
+        created=times["createdAt"],
+        updated=times["updatedAt"],
     )
 
 

@@ -24,23 +24,31 @@ from ...model import (
     Usage,
 )
 from .._jsonl import json_text, parse_timestamp
+from .._times import Times
 from .context import context_parts
 
 
 def bubble_messages(
-    bubbles: list[dict[str, Any]], default_model: Any
+    bubbles: list[dict[str, Any]], default_model: Any, times: Times | None = None, chat: str = ""
 ) -> tuple[list[Message], list[str], Usage]:
+    """The messages of a chat's bubbles; ``times`` counts the times that cannot be read
+    (each found as ``chat``'s bubble)."""
     messages: list[Message] = []
     models: list[str] = []
     usage = Usage()
-    for bubble in bubbles:
+    times = times or Times()
+    for number, bubble in enumerate(bubbles, start=1):
         kind = bubble.get("type")
-        when = parse_timestamp(bubble.get("createdAt")) or parse_timestamp(
-            (bubble.get("timingInfo") or {}).get("clientRpcSendTime")
-            if isinstance(bubble.get("timingInfo"), dict)
-            else None
-        )
         source_id = bubble.get("bubbleId") if isinstance(bubble.get("bubbleId"), str) else None
+        timing = bubble.get("timingInfo")
+        created = bubble.get("createdAt")
+        sent = timing.get("clientRpcSendTime") if isinstance(timing, dict) else None
+        when = (
+            parse_timestamp(created)
+            or times.unread(created, f"{chat}, bubble {source_id or number}")
+            or parse_timestamp(sent)
+            or times.unread(sent, f"{chat}, bubble {source_id or number}")
+        )
         if kind in (1, "1", "user"):
             text = _user_text(bubble)
             if text:  # a bubble without text is a draft never sent, whatever it holds

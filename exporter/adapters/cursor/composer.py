@@ -31,6 +31,7 @@ from ...errors import Problem, SourceError
 from ...model import Session
 from .._jsonl import parse_timestamp
 from .._parts import PART_BYTES, runs
+from .._times import Times
 from ..base import FileStamp, LoadResult, SessionRef
 from ..vscode import Database, db_stamps, folder_of_workspace, project_of_path, workspace_dbs
 
@@ -75,6 +76,7 @@ def load_user_dir(user_dir: Path) -> Iterator[LoadResult]:
     workspaces = _read_workspaces(user_dir, problems)
     seen: set[str] = set()
     global_db = user_dir / GLOBAL
+    times = Times()  # of the global database
     if global_db.is_file():
         try:
             with Database(global_db) as db:
@@ -89,31 +91,36 @@ def load_user_dir(user_dir: Path) -> Iterator[LoadResult]:
                     folder = (
                         _workspace_folder(data) or headers.get(cid) or workspaces.owner.get(cid)
                     )
-                    session = _composer_session(data, cid, folder, db, global_db)
+                    session = _composer_session(data, cid, folder, db, global_db, times)
                     if session:
                         yield LoadResult([session], [])
         except SourceError as exc:
             problems.append(exc.problem(SOURCE))
-    for session in _workspace_sessions(workspaces, seen):
+        times.report(problems, global_db, SOURCE)
+    for session in _workspace_sessions(workspaces, seen, problems):
         yield LoadResult([session], [])
     yield LoadResult([], problems)
 
 
-def _workspace_sessions(found: _Workspaces, seen: set[str]) -> Iterator[Session]:
+def _workspace_sessions(
+    found: _Workspaces, seen: set[str], problems: list[Problem]
+) -> Iterator[Session]:
     """The chats kept in workspace databases, but the composers in ``seen`` (exported from
     the global database; ``seen`` grows with those given here)."""
     for folder, db_path, composers, tabs in found.chats:
+        times = Times()
         for data in composers:
             cid = str(data.get("composerId"))
             if cid not in seen:
                 seen.add(cid)
-                session = _composer_session(data, cid, folder, None, db_path)
+                session = _composer_session(data, cid, folder, None, db_path, times)
                 if session:
                     yield session
         for tab in tabs:
-            session = _tab_session(tab, folder, db_path)
+            session = _tab_session(tab, folder, db_path, times)
             if session:
                 yield session
+        times.report(problems, db_path, SOURCE)
 
 
 def exported_composers(global_dbs: list[Path], ids: list[str]) -> set[str]:
@@ -193,6 +200,7 @@ def load_part(user_dir: Path, part: str, owners: dict[str, str | None]) -> LoadR
     problems: list[Problem] = []
     global_db = user_dir / GLOBAL
     if part != WORKSPACES_PART:
+        times = Times()  # of the global database's composers in this part
         try:
             with Database(global_db) as db:
                 headers = _composer_headers(db)
@@ -202,11 +210,12 @@ def load_part(user_dir: Path, part: str, owners: dict[str, str | None]) -> LoadR
                         _not_an_object(data, cid, global_db, problems)
                         continue
                     folder = _workspace_folder(data) or headers.get(cid) or owners.get(cid)
-                    session = _composer_session(data, cid, folder, db, global_db)
+                    session = _composer_session(data, cid, folder, db, global_db, times)
                     if session:
                         sessions.append(session)
         except SourceError as exc:
             problems.append(exc.problem(SOURCE))
+        times.report(problems, global_db, SOURCE)
         return LoadResult(sessions, problems)
     found = _read_workspaces(user_dir, problems)
     seen: set[str] = set()
@@ -220,7 +229,7 @@ def load_part(user_dir: Path, part: str, owners: dict[str, str | None]) -> LoadR
                             seen.add(cid)  # exported from the global database
         except SourceError:
             pass  # reported by the parts that read it
-    sessions.extend(_workspace_sessions(found, seen))
+    sessions.extend(_workspace_sessions(found, seen, problems))
     return LoadResult(sessions, problems)
 
 
@@ -297,7 +306,12 @@ def _workspace_folder(data: dict[str, Any]) -> str | None:
 
 
 def _composer_session(
-    data: dict[str, Any], cid: str, folder: str | None, db: Database | None, path: Path
+    data: dict[str, Any],
+    cid: str,
+    folder: str | None,
+    db: Database | None,
+    path: Path,
+    times: Times | None = None,
 ) -> Session | None:
     headers = data.get("fullConversationHeadersOnly")
     bubbles: list[dict[str, Any]] = []
@@ -323,11 +337,13 @@ def _composer_session(
     )
     from .bubbles import bubble_messages  # the parser: imported when a chat is read
 
-    messages, models, usage = bubble_messages(bubbles, default_model)
+    times = times or Times()
+    messages, models, usage = bubble_messages(bubbles, default_model, times, f"composer {cid}")
     if not messages:
         return None  # a composer opened but never used
-    created = parse_timestamp(data.get("createdAt"))
-    updated = parse_timestamp(data.get("lastUpdatedAt"))
+    created, updated = data.get("createdAt"), data.get("lastUpdatedAt")
+    created = parse_timestamp(created) or times.unread(created, f"composer {cid}")
+    updated = parse_timestamp(updated) or times.unread(updated, f"composer {cid}")
     times = [m.timestamp for m in messages if m.timestamp]
     title = data.get("name") or data.get("subtitle")
     branch = data.get("createdOnBranch") if isinstance(data.get("createdOnBranch"), str) else None
@@ -387,7 +403,9 @@ def _layout_root(layout: Any) -> str | None:
     return root if isinstance(root, str) and root.strip() else None
 
 
-def _tab_session(tab: dict[str, Any], folder: str | None, path: Path) -> Session | None:
+def _tab_session(
+    tab: dict[str, Any], folder: str | None, path: Path, times: Times | None = None
+) -> Session | None:
     """A chat of the legacy AI-chat panel."""
     bubbles = []
     for b in tab.get("bubbles") or []:
@@ -396,10 +414,11 @@ def _tab_session(tab: dict[str, Any], folder: str | None, path: Path) -> Session
                             "modelInfo": {"modelName": b.get("modelType")}})  # fmt: skip
     from .bubbles import bubble_messages
 
-    messages, models, usage = bubble_messages(bubbles, None)
+    times, chat = times or Times(), f"chat tab {tab.get('tabId')}"
+    messages, models, usage = bubble_messages(bubbles, None, times, chat)
     if not messages or not isinstance(tab.get("tabId"), str):
         return None
-    when = parse_timestamp(tab.get("lastSendTime"))
+    when = parse_timestamp(tab.get("lastSendTime")) or times.unread(tab.get("lastSendTime"), chat)
     title = tab.get("chatTitle")
     return Session(
         source=SOURCE,

@@ -39,6 +39,7 @@ from ...model import (
     ToolResultPart,
 )
 from .._jsonl import iter_json_objects, parse_timestamp
+from .._times import Times
 from ..base import read_regular
 
 SOURCE = "cursor"
@@ -121,6 +122,7 @@ def read_transcript(path: Path, problems: list[Problem]) -> Transcript:
         problems.append(
             Problem(str(path), f"unknown {what} ({count}), only its text kept", source=SOURCE)
         )
+    reader.times.report(problems, path, SOURCE)
     return reader.transcript
 
 
@@ -148,6 +150,7 @@ def read_text_transcript(path: Path, problems: list[Problem]) -> Transcript:
             reader.user("\n".join(body), number)
         else:
             reader.assistant(_text_blocks(body), number)
+    reader.times.report(problems, path, SOURCE)
     return reader.transcript
 
 
@@ -209,6 +212,7 @@ class _Reader:
         self.transcript = Transcript()
         self.waiting: list[str] = []  # ids of calls still without a result, oldest first
         self.unknown_blocks: dict[str, int] = {}
+        self.times = Times()  # <timestamp> tags that could not be read
 
     def user(self, content: Any, number: int) -> None:
         parts: list[Part] = []
@@ -218,7 +222,7 @@ class _Reader:
         for block in _blocks(content):
             kind = block.get("type")
             if kind == "text" and isinstance(block.get("text"), str):
-                prompt, stamp = clean_user_text(block["text"])
+                prompt, stamp = clean_user_text(block["text"], self.times, number)
                 when = when or stamp
                 if prompt:
                     parts.append(TextPart(prompt))
@@ -375,10 +379,15 @@ def attached_parts(text: str) -> list[AttachmentPart]:
     return found
 
 
-def clean_user_text(text: str) -> tuple[str, datetime | None]:
-    """The prompt inside Cursor's wrappers, and the time its ``<timestamp>`` tag gives."""
+def clean_user_text(
+    text: str, times: Times | None = None, line: int | None = None
+) -> tuple[str, datetime | None]:
+    """The prompt inside Cursor's wrappers, and the time its ``<timestamp>`` tag gives (a tag
+    that cannot be read is counted in ``times``, found at ``line``)."""
     stamp = _TIME.search(text)
     when = parse_cursor_time(stamp.group(1)) if stamp else None
+    if stamp and when is None and times is not None:
+        times.unread(stamp.group(1).strip(), line)
     queries = _PROMPT.findall(text)
     prompt = "\n\n".join(q.strip() for q in queries) if queries else _WRAPPER.sub("", text)
     return prompt.strip(), when

@@ -23,7 +23,7 @@ from cursor_agent_builder import AgentChat, store_db
 from gemini_builder import GeminiChat, project_folder, write_prompt_log
 from hypothesis import example, given
 from hypothesis import strategies as st
-from vscode_builder import make_db
+from vscode_builder import make_db, workspace
 
 from exporter.adapters._jsonl import parse_timestamp
 from exporter.adapters._times import Times, no_time
@@ -35,6 +35,7 @@ from exporter.adapters.copilot import CopilotAdapter
 from exporter.adapters.copilot_cli import CopilotCliAdapter
 from exporter.adapters.cursor import CursorAdapter
 from exporter.adapters.gemini import GeminiAdapter
+from exporter.adapters.trae import TraeAdapter
 from exporter.errors import Problem
 
 SID = "11111111-2222-4333-8444-555555555555"
@@ -398,3 +399,24 @@ def test_cursor_agent_store_reports_an_unreadable_creation_time(tmp_path):
     one_warning(problems, store, None, "(createdAt: '2026-13-45')")
     (session,) = sessions
     assert texts(session) == ["question", "answer"] and session.started_at is not None
+
+
+# -- Trae ------------------------------------------------------------------------------------
+
+
+def test_trae_reports_an_unreadable_time_by_its_session_and_message(tmp_path):
+    chat = {"sessionId": "s-1", "createdAt": 1730000000000, "updatedAt": 1730000500000,
+            "messages": [
+                {"role": "user", "content": "first question", "turnIndex": 0, "timestamp": 1730000000100},
+                {"role": "assistant", "content": "first answer", "turnIndex": 0, "timestamp": 1730000000200},
+                {"role": "user", "content": "second question", "turnIndex": 1, "timestamp": "1730000000300ms"},
+                {"role": "assistant", "content": "second answer", "turnIndex": 1, "timestamp": 1730000000400},
+            ]}  # fmt: skip
+    store = {"list": [chat], "currentSessionId": "s-1"}
+    user = tmp_path / ".config" / "Trae" / "User"
+    path = workspace(user, "ws", "file:///w/shop", {"memento/icube-ai-agent-storage": store})
+    sessions, problems = load_sessions(TraeAdapter(), tmp_path)
+    one_warning(problems, path, None, "(session s-1, message 3: '1730000000300ms')")
+    (session,) = sessions
+    assert texts(session) == ["first question", "first answer", "second question", "second answer"]
+    assert [m.timestamp is None for m in session.messages] == [False, False, True, False]

@@ -29,6 +29,7 @@ from ..errors import Problem, SourceError
 from ..model import Message, Part, Session, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 from . import _sqlite
 from ._jsonl import json_text, parse_timestamp
+from ._times import Times
 from .base import FileStamp, LoadResult, SessionRef, SourceContext, open_regular
 from .vscode import (
     VSCODE_VARIABLES,
@@ -82,6 +83,7 @@ class TraeAdapter:
         folder = folder_of_workspace(workspace)
         garbled = 0
         seen: set[str] = set()
+        times = Times()  # of the workspace database
         stores, history = _stores(ref.main.path, result.problems)
         for key, store in stores:
             for i, raw in enumerate(_sessions_of(store), 1):
@@ -100,7 +102,7 @@ class TraeAdapter:
                 if raw["sessionId"] in seen:
                     continue  # kept in two stores: the agent store's copy is exported
                 seen.add(raw["sessionId"])
-                session, dropped = _session(raw, folder, ref.main.path)
+                session, dropped = _session(raw, folder, ref.main.path, times)
                 garbled += dropped
                 if session:
                     result.sessions.append(session)
@@ -112,6 +114,7 @@ class TraeAdapter:
                 result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
         if not result.sessions and history:
             result.sessions.append(_history_session(history, workspace.name, folder, ref.main.path))
+        times.report(result.problems, ref.main.path, SOURCE)
         if garbled:
             result.problems.append(
                 Problem(str(ref.main.path), f"{garbled} strings that were mostly control "
@@ -210,7 +213,9 @@ def _empty(store: Any) -> bool:
     return all(not v or k in ("currentSessionId", "version") for k, v in store.items())
 
 
-def _session(raw: dict[str, Any], folder: str | None, path: Path) -> tuple[Session | None, int]:
+def _session(
+    raw: dict[str, Any], folder: str | None, path: Path, times: Times | None = None
+) -> tuple[Session | None, int]:
     sid = raw.get("sessionId")
     if not isinstance(sid, str):
         return None, 0
@@ -227,9 +232,11 @@ def _session(raw: dict[str, Any], folder: str | None, path: Path) -> tuple[Sessi
     ]
     messages: list[Message] = []
     models: list[str] = []
-    for _, _, _, m in sorted(indexed, key=lambda x: x[:3]):
+    times = times or Times()
+    for _, _, i, m in sorted(indexed, key=lambda x: x[:3]):
         role = m.get("role")
-        when = parse_timestamp(m.get("timestamp"))
+        stamp = m.get("timestamp")
+        when = parse_timestamp(stamp) or times.unread(stamp, f"session {sid}, message {i + 1}")
         source_id = m.get("agentMessageId") or m.get("turnId")
         source_id = source_id if isinstance(source_id, str) else None
         if role == "user":
@@ -253,8 +260,9 @@ def _session(raw: dict[str, Any], folder: str | None, path: Path) -> tuple[Sessi
         # system messages are noise
     if not messages:
         return None, garbled
-    created = parse_timestamp(raw.get("createdAt"))
-    updated = parse_timestamp(raw.get("updatedAt"))
+    created, updated = raw.get("createdAt"), raw.get("updatedAt")
+    created = parse_timestamp(created) or times.unread(created, f"session {sid}")
+    updated = parse_timestamp(updated) or times.unread(updated, f"session {sid}")
     title = raw.get("title") or raw.get("name")
     # The older stores keep no updatedAt: the last message's time ends the session, not its
     # creation.

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import cline_builder as cb
+import opencode_builder as oc
 from claude_builder import ClaudeSession
 from codex_builder import CodexRollout
 from conftest import load_sessions, texts
@@ -23,6 +24,7 @@ from cursor_agent_builder import AgentChat, store_db
 from gemini_builder import GeminiChat, project_folder, write_prompt_log
 from hypothesis import example, given
 from hypothesis import strategies as st
+from opencode_builder import OcSession, OpenCodeStore
 from vscode_builder import make_db, workspace
 
 from exporter.adapters._jsonl import parse_timestamp
@@ -35,6 +37,7 @@ from exporter.adapters.copilot import CopilotAdapter
 from exporter.adapters.copilot_cli import CopilotCliAdapter
 from exporter.adapters.cursor import CursorAdapter
 from exporter.adapters.gemini import GeminiAdapter
+from exporter.adapters.opencode import OpenCodeAdapter
 from exporter.adapters.trae import TraeAdapter
 from exporter.errors import Problem
 
@@ -420,3 +423,48 @@ def test_trae_reports_an_unreadable_time_by_its_session_and_message(tmp_path):
     (session,) = sessions
     assert texts(session) == ["first question", "first answer", "second question", "second answer"]
     assert [m.timestamp is None for m in session.messages] == [False, False, True, False]
+
+
+# -- OpenCode, Kilo --------------------------------------------------------------------------
+
+OPENCODE_DATA = Path(".local") / "share" / "opencode"
+
+
+def opencode_store() -> tuple[OpenCodeStore, OcSession]:
+    store = OpenCodeStore()
+    s = store.session("Fix the cart", "/home/me/src/shop")
+    store.user(s, oc.text("first question"))
+    store.assistant(s, oc.text("first answer"))
+    store.user(s, oc.text("second question"))
+    store.assistant(s, oc.text("second answer")).data["time"]["created"] = "last week"
+    return store, s  # (the last: a database orders messages by their time)
+
+
+def test_opencode_database_reports_an_unreadable_time_once_for_the_database(tmp_path):
+    store, s = opencode_store()
+    other = store.session("Another", "/home/me/src/shop")
+    store.user(other, oc.text("a question")).data["time"]["created"] = True
+    store.assistant(other, oc.text("an answer"))
+    path = store.write_db(tmp_path / OPENCODE_DATA / "opencode.db")
+    sessions, problems = load_sessions(OpenCodeAdapter(), tmp_path)
+    message = s.messages[3].id
+    warning = one_warning(problems, path, None, f"(the first in session {s.id}, message {message}")
+    assert warning.message.startswith("2 times could not be read")
+    session = next(x for x in sessions if x.session_id == s.id)
+    assert texts(session) == ["first question", "first answer", "second question", "second answer"]
+    assert [m.timestamp is None for m in session.messages] == [False, False, False, True]
+
+
+def test_opencode_tree_reports_an_unreadable_time_with_its_session_file(tmp_path):
+    store, s = opencode_store()
+    s.updated = [1780000000000]  # type: ignore[assignment]
+    store.write_tree(tmp_path / OPENCODE_DATA / "storage")
+    sessions, problems = load_sessions(OpenCodeAdapter(), tmp_path)
+    (warning,) = time_warnings(problems)
+    assert Path(warning.path).name == f"{s.id}.json"
+    assert warning.message.startswith("2 times") and "'last week'" in warning.message
+    (session,) = sessions
+    assert sorted(texts(session)) == sorted(
+        ["first question", "first answer", "second question", "second answer"]
+    )  # (the tree orders a message without a time first)
+    assert session.ended_at == max(m.timestamp for m in session.messages if m.timestamp)

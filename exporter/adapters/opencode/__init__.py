@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ...errors import Problem, SourceError
 from .. import _sqlite
 from .._parts import PART_BYTES, held_size, part_refs
+from .._times import Times
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
 from .store import OpenCodeDatabase, session_ids, tree_files, tree_session
 
@@ -170,12 +171,17 @@ class OpenCodeAdapter:
                     chosen = store.families()
                 else:  # (a session deleted since the database was cut is gone)
                     chosen = (store.family(r) for r in roots if r in store.rows)
+                times = Times()  # of the whole database (or this part of it)
                 for family in chosen:
                     result = LoadResult()
                     for ident in family:
                         children = tuple(store.children.get(ident, ()))
-                        self._convert(store.session(ident), children, result)
+                        self._convert(store.session(ident), children, result, times)
                     yield result
+                if times.count:
+                    unread: list[Problem] = []
+                    times.report(unread, path, self.name)
+                    yield LoadResult([], unread)
         except SourceError as exc:
             yield LoadResult([], [exc.problem(self.name)])
 
@@ -201,10 +207,16 @@ class OpenCodeAdapter:
             self._convert(stored, (), result)
         return result
 
-    def _convert(self, stored: StoredSession, children: tuple[str, ...], out: LoadResult) -> None:
+    def _convert(
+        self,
+        stored: StoredSession,
+        children: tuple[str, ...],
+        out: LoadResult,
+        times: Times | None = None,
+    ) -> None:
         from .convert import to_session  # the converter: imported when a session is read
 
-        session, problems = to_session(self.name, stored, children)
+        session, problems = to_session(self.name, stored, children, times)
         out.sessions.append(session)
         out.problems += problems
 

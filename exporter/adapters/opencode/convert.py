@@ -37,6 +37,7 @@ from ...model import (
     ToolResultPart,
     Usage,
 )
+from .._times import Times
 from ..vscode import project_of_path
 
 # Part types that carry nothing to show: step boundaries, file-system snapshots, @agent
@@ -68,11 +69,14 @@ class StoredSession:
 
 
 def to_session(
-    source: str, stored: StoredSession, children: tuple[str, ...] = ()
+    source: str, stored: StoredSession, children: tuple[str, ...] = (), times: Times | None = None
 ) -> tuple[Session, list[Problem]]:
-    """The model session and what was skipped (unknown part types, once per session)."""
+    """The model session and what was skipped (unknown part types, once per session).
+    ``times`` counts the times that cannot be read, to be reported for the whole database;
+    without it, they are reported with the session."""
     info = stored.info
-    builder = _Builder()
+    own = times is None
+    builder = _Builder(times or Times(), f"session {info.get('id')}")
     revert = info.get("revert")
     builder.revert_at = _text(revert.get("messageID")) if isinstance(revert, dict) else None
     problems = list(stored.problems)
@@ -97,7 +101,11 @@ def to_session(
                 source=source,
             )
         )
-    times = info.get("time") if isinstance(info.get("time"), dict) else {}
+    stamps = info.get("time") if isinstance(info.get("time"), dict) else {}
+    created = builder.time(stamps.get("created"), builder.session)
+    updated = builder.time(stamps.get("updated"), builder.session)
+    if own:
+        builder.times.report(problems, stored.path, source)
     cwd = _text(info.get("directory")) or builder.cwd or stored.worktree
     models = builder.models or [m for m in [_model_name(info.get("model"), "id")] if m]
     parent = _text(info.get("parentID"))
@@ -113,8 +121,8 @@ def to_session(
         cwd=cwd,
         models=tuple(dict.fromkeys(models)),
         # The session's own times, else (0 or missing: not set) its messages' first and last.
-        started_at=_time(times.get("created")) or min(dated, default=None),
-        ended_at=max([t for t in (_time(times.get("updated")), *dated) if t], default=None),
+        started_at=created or min(dated, default=None),
+        ended_at=max([t for t in (updated, *dated) if t], default=None),
         usage=builder.usage,
         cost=builder.cost,
         parent_id=parent,
@@ -127,7 +135,9 @@ def to_session(
 class _Builder:
     """Messages and totals, built message by message."""
 
-    def __init__(self) -> None:
+    def __init__(self, times: Times, session: str) -> None:
+        self.times = times  # the times that could not be read
+        self.session = session  # where they are: this session
         self.messages: list[Message] = []
         self.models: list[str] = []
         self.usage = Usage()
@@ -137,10 +147,14 @@ class _Builder:
         self.unknown: Counter[str] = Counter()
         self.revert_at: str | None = None  # the message a pending /undo goes back to
 
+    def time(self, value: Any, where: str) -> datetime | None:
+        """A time in epoch ms; one there that cannot be read is counted, found at ``where``."""
+        return _time(value) or self.times.unread(value, where)
+
     def add(self, data: dict[str, Any], parts: list[dict[str, Any]]) -> None:
         role = data.get("role")
-        when = _time(_get(data, "time", "created"))
         ident = _text(data.get("id"))
+        when = self.time(_get(data, "time", "created"), f"{self.session}, message {ident}")
         if self.first_agent is None:
             self.first_agent = _text(data.get("agent"))
         if ident is not None and ident == self.revert_at:

@@ -239,6 +239,24 @@ def test_kilo_code_task_without_ui_file_is_read_from_the_model_history(tmp_path)
     assert session.started_at == datetime(2025, 11, 7, 7, 20, tzinfo=UTC)
 
 
+def test_a_task_read_from_the_model_history_is_dated_by_its_messages_times(tmp_path):
+    """Newer builds stamp each message of the model's history (``ts``): those times, not
+    the task id's or the index's, give the session its start and end."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000000", api=[cb.message("user", "hi", n=60),
+                                        cb.message("assistant", "hello", n=95)])  # fmt: skip
+    cb.history(root, [cb.history_item("1762500000000", "hi", ts=cb.ts(400))])
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    assert [m.timestamp for m in session.messages] == [
+        datetime(2025, 11, 7, 7, 21, tzinfo=UTC),
+        datetime(2025, 11, 7, 7, 21, 35, tzinfo=UTC),
+    ]
+    assert session.started_at == datetime(2025, 11, 7, 7, 21, tzinfo=UTC)
+    assert session.ended_at == datetime(2025, 11, 7, 7, 21, 35, tzinfo=UTC)
+
+
 def test_cline_cli_tasks_and_sdk_sessions_with_index_manifest_and_subagents(tmp_path):
     home = tmp_path / "home"
     data = home / ".cline" / "data"

@@ -9,6 +9,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,14 +50,14 @@ def load_task(source: str, ref: SessionRef, problems: list[Problem]) -> Session 
         api = _read_list(folder / API_FILE, problems, source)
         if api is not None:
             conversation = parse_messages(api, prefix, legacy=True, model_at=model_at)
-            times = [m.timestamp for m in conversation.messages]
+            times = [m.timestamp for m in conversation.messages]  # (read already)
             read = folder / API_FILE
     if conversation is None:
         return None
     _report_skipped(conversation, ref.main.path, problems, source)
     conversation.times.report(problems, read, source)
     cwd = ref.fact("cwd") or _cwd_from_api(folder / API_FILE)
-    stamps = [t for t in (parse_timestamp(t) for t in times) if t]
+    stamps = [t for t in (_read_time(t) for t in times) if t]
     if not stamps:  # the model's history of old builds has no times: the id and the index do
         created = ref.session_id if re.fullmatch(r"\d{13}", ref.session_id) else None
         known = [float(v) for v in (created, ref.fact("updated")) if v]
@@ -234,3 +235,9 @@ def _read_list(path: Path, problems: list[Problem], source: str) -> list[Any] | 
 
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
+
+
+def _read_time(value: object) -> datetime | None:
+    """A time of the UI transcript (as stored), or of a message of the model's history
+    (read into a datetime already, which ``parse_timestamp`` would not take)."""
+    return value if isinstance(value, datetime) else parse_timestamp(value)

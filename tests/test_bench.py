@@ -59,7 +59,15 @@ def test_each_copy_of_the_corpus_is_sessions_of_its_own(corpus, tmp_path):
         home = tmp_path / f"home{copies}"
         build_corpus_copies(corpus, home, copies)
         report = run_export(ExportOptions(vault=tmp_path / f"vault{copies}", home=home))
-        assert not report.problems, report.problems[:3]  # no copy read as another's
+        # No copy read as another's. The trimmed fixture's times are text (its uuids too,
+        # which the copies renew): one warning for each copy of it, nothing else.
+        trimmed = [
+            p for p in report.problems
+            if "jazzyalex-agent-sessions" in p.path and "could not be read and was left out" in p.message
+        ]  # fmt: skip
+        assert len(trimmed) == copies
+        others = [p for p in report.problems if p not in trimmed]
+        assert not others, others[:3]
         found.append(report.total("found"))
     assert found[1] == 2 * found[0] > 20
 

@@ -22,7 +22,7 @@ from test_cursor_adapter import CURSOR, global_composer
 from vscode_builder import make_db
 
 from exporter.adapters.cursor import CursorAdapter
-from exporter.adapters.cursor.transcripts import parse_cursor_time
+from exporter.adapters.cursor.wrappers import parse_cursor_time
 from exporter.export import ExportOptions, run_export
 
 CHAT = "3f2a9c1e-7b4d-4e8f-9a6b-0c1d2e3f4a5b"
@@ -496,7 +496,7 @@ def test_attached_files_are_read_in_linear_time_and_never_invented():
     question was both their words and an attachment."""
     import time
 
-    from exporter.adapters.cursor.transcripts import attached_parts
+    from exporter.adapters.cursor.wrappers import attached_parts
 
     body = "let v: Vec<String> = Vec::new();\n" * 20_000
     text = f'<user_query>look</user_query>\n<attached_files>\n<file_contents path="a.rs">\n{body}</attached_files>'  # fmt: skip

@@ -52,6 +52,7 @@ PARSERS = {
     "exporter.adapters.cursor.agent",
     "exporter.adapters.cursor.bubbles",
     "exporter.adapters.cursor.transcripts",
+    "exporter.adapters.cursor.wrappers",
     "exporter.adapters.gemini.chat",
     "exporter.adapters.gemini.stores",
     "exporter.adapters.opencode.convert",

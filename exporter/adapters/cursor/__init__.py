@@ -8,8 +8,8 @@ Where:
   workspace composer and the global split storage (``composerData`` + ``bubbleId`` rows).
 - ``~/.cursor`` (``%USERPROFILE%\\.cursor``; on the real home also ``$CURSOR_CONFIG_DIR``):
   generation 4, the Agent transcripts Cursor ≥ 3 and ``cursor-agent`` write
-  (``agent_store.py`` finds them, ``transcripts.py`` reads them, ``agent.py`` builds the
-  sessions), with subagents as their own linked notes.
+  (``agent_store.py`` finds them, ``transcripts.py`` reads them with ``wrappers.py``,
+  ``agent.py`` builds the sessions), with subagents as their own linked notes.
 
 A conversation found in both places (same id) is exported once, from ``state.vscdb``.
 Details and quirks: ``docs/sources/cursor.md``.

@@ -348,9 +348,10 @@ def _frontmatter(
     session wrote cannot become a link (``unlinked``); the links are ccexport's own."""
     project = project_of(session)
     spoken = sum(1 for t in turns for _ in t["messages"])
+    title = unlinked(title)
     fm: dict[str, Any] = {
-        "title": unlinked(title),
-        "aliases": [unlinked(title)],
+        "title": title,
+        "aliases": [title],
         "source": session.source,
         "session_id": session.session_id,
         "project": unlinked(project),

@@ -66,7 +66,9 @@ from .quick_exit import exit_status, quick_exit
 # The subcommands, made into click commands only when the command line names one (or they
 # are listed, for --help, completion or a typo's suggestion): typer reading eleven functions'
 # signatures into options took 8-10 ms of the start of every export, which names none.
-subcommands = typer.Typer(pretty_exceptions_enable=False, add_completion=False)
+subcommands = typer.Typer(
+    pretty_exceptions_enable=False, add_completion=False, rich_markup_mode=None
+)
 
 
 class _Subcommands(MutableMapping[str, Any]):
@@ -142,6 +144,9 @@ app = typer.Typer(
     no_args_is_help=False,
     add_completion=True,
     pretty_exceptions_enable=False,
+    # Help and usage errors as click prints them: rich (with markdown-it and pygments) took
+    # 0.1 s of every --help, and its boxes squeezed each option's text into a narrow column.
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 

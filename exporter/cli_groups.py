@@ -143,11 +143,17 @@ def doctor_cmd(
 
 
 templates_app = typer.Typer(
-    cls=_Group, help="Copy the default templates somewhere you can edit them."
+    cls=_Group,
+    help="Copy the default templates somewhere you can edit them.",
+    rich_markup_mode=None,  # plain help, as the command's own (see cli.app)
 )
-config_app = typer.Typer(cls=_Group, help="Show the effective configuration.")
+config_app = typer.Typer(
+    cls=_Group, help="Show the effective configuration.", rich_markup_mode=None
+)
 schedule_app = typer.Typer(
-    cls=_Group, help="Run the export every night (cron, systemd, launchd, schtasks)."
+    cls=_Group,
+    help="Run the export every night (cron, systemd, launchd, schtasks).",
+    rich_markup_mode=None,
 )
 subcommands.add_typer(templates_app, name="templates")
 subcommands.add_typer(config_app, name="config")

@@ -226,7 +226,6 @@ TodoOpt = Annotated[
     bool | None,
     typer.Option(
         "--todo-as-checklist/--no-todo-as-checklist",
-        # No "[x]" here: typer reads help as rich markup, where it is a tag and vanishes.
         help="Plan and to-do tool calls as a Markdown checklist, done items ticked.",
     ),
 ]

@@ -39,6 +39,11 @@ HEAVY_FOR_ANY_COMMAND = {
     "jinja2",  # templates: only when a note or an index note is rendered
     "mistune",  # code spans: only when a note is built
     "zstandard",  # compressed Codex rollouts: only when one is read
+    # rich (with markdown-it and pygments: 0.1 s) formatted typer's help; help is plain
+    # now, and rich draws the progress bar only, on a terminal.
+    "rich",
+    "markdown_it",
+    "pygments",
 }
 PARSERS = {
     "exporter.adapters.aider_log",

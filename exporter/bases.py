@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import vaultio
 from .index import INDEX_PREFIX, Notes, note_meta
-from .notes import SOURCE_LABELS, NoteSettings
+from .notespec import SOURCE_LABELS, NoteSettings
 from .vault import Action, Change, Vault
 
 if TYPE_CHECKING:

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import notefile
 from .adapters import Adapter, SessionRef
@@ -19,23 +20,27 @@ from .collector import collector_eased
 from .errors import ConfigError, Problem
 from .interrupts import check_ctrl_c, ctrl_c_noted
 from .model import Session
-from .notes import Note, default_relpath, linked_keys
+from .notespec import part_key
 from .notewriter import NoteWriter, source_counts
 from .options import ExportOptions
 from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # re-exported
-from .packed import PackedSession
-from .plan import LinkPlan
+from .plan import LinkPlan, default_relpath
 from .readahead import ReadAhead
 from .readunit import ReadSession, ReadSettings, placed
 from .redact_outputs import redact_report, redact_state, rename_secret_paths
 from .render import fresh_templates
 from .sources import discover, unreadable_in_sources  # discover: re-exported
-from .split import Part, iter_parts, part_key, part_relpath
 from .state import STATE_DIR, STATE_FILE, VaultLock
 from .unchanged import UnchangedUnits
 from .unitreader import UnitReader
 from .vault import Action, Change, Vault
-from .workers import Outcome, Renderer, RenderJob, failed
+from .workers import Renderer, RenderJob, failed
+
+# The note builder (notes, split, packed) is imported where a note is planned, with the
+# first one: a run with nothing new to write never imports it.
+if TYPE_CHECKING:
+    from .packed import PackedSession
+    from .workers import Outcome
 
 Progress = Callable[[int, int], None]  # (done, total)
 
@@ -335,6 +340,8 @@ class _Run:
     ) -> None:  # fmt: skip
         """A note rendered ahead, written in its turn. One of a family was rendered at the
         path and with the links its unit's check (``_families``) promised: checked again."""
+        from .notes import Note
+
         if read.links is not None:
             links = {key: resolve(key) for key in read.links}
             at = read.note.relpath if isinstance(read.note, Note) else relpath
@@ -350,6 +357,9 @@ class _Run:
         """Hand a session's note over for rendering; a long session, part by part, each as
         soon as its messages are read: the whole session is never one text in memory, and a
         streamed session is never held whole (``packed``: its parts, cut where it was read)."""
+        from .notes import linked_keys
+        from .split import Part, iter_parts, part_relpath
+
         tally = None if self._again_pass else self._redactions  # a unit redone counts once
         max_bytes = self.options.note_max_bytes
         paths = [relpath]

@@ -16,14 +16,8 @@ from datetime import date, datetime
 from pathlib import PurePosixPath
 from typing import Any
 
-from . import markdown, notefile
-from .index_body import (
-    PROJECT_TEMPLATE_SHA256,
-    PROJECTS_TEMPLATE_SHA256,
-    project_index_body,
-    projects_index_body,
-)
-from .notes import SOURCE_LABELS, NoteSettings
+from . import notefile
+from .notespec import SOURCE_LABELS, NoteSettings
 from .render import TemplateError, render, shipped_template_in_effect
 from .vault import Change, Vault
 
@@ -61,9 +55,14 @@ def write_index_notes(
     """Render and write every project's index note and the index of projects (``found``:
     every note of the vault, if the caller surveyed it already). A note its template fails
     on is left as it is and its error returned; the others are written."""
+    notes = found if found is not None else vault.notes(note_meta)
+    if not notes:
+        return [], []  # a vault without notes has no index to write
+    from . import markdown  # (with the first index note: an empty export never needs it)
+
     projects: dict[str, list[dict[str, Any]]] = {}
     indexed: set[str] = set()  # the projects with an index note in the vault
-    for key, (path, meta) in (found if found is not None else vault.notes(note_meta)).items():
+    for key, (path, meta) in notes.items():
         if key.startswith(_PROJECT_KEY):
             indexed.add(key.removeprefix(_PROJECT_KEY))
         if key.startswith(INDEX_PREFIX) or not meta or meta.get("parent"):
@@ -139,7 +138,12 @@ def _body(
     """An index note's body through its template; the shipped one, when in effect, written
     by ``index_body`` (the same bytes, without Jinja). None, the error added to
     ``failures``, when the template fails on it."""
-    digest, write = _SHIPPED[name]
+    from . import index_body  # each shipped template's digest, and its bytes in Python
+
+    digest, write = {
+        PROJECT_TEMPLATE: (index_body.PROJECT_TEMPLATE_SHA256, index_body.project_index_body),
+        PROJECTS_TEMPLATE: (index_body.PROJECTS_TEMPLATE_SHA256, index_body.projects_index_body),
+    }[name]
     if shipped_template_in_effect(name, settings.templates, digest):
         body = write(context)
         if body is not None:
@@ -149,12 +153,6 @@ def _body(
     except TemplateError as exc:
         failures.append(exc)
         return None
-
-
-_SHIPPED = {  # each shipped index template: its digest, and its bytes written in Python
-    PROJECT_TEMPLATE: (PROJECT_TEMPLATE_SHA256, project_index_body),
-    PROJECTS_TEMPLATE: (PROJECTS_TEMPLATE_SHA256, projects_index_body),
-}
 
 
 def _latest(sessions: list[dict[str, Any]]) -> datetime | None:
@@ -169,5 +167,7 @@ def _component(text: str) -> str:
     """A project name as one file name (``vault.safe_component`` makes ``..`` safe). The
     zero-width space that keeps a ``[[`` in the name from being a link is left out: the
     brackets become ``-`` in a file name, and it would be an invisible character there."""
-    text = text.replace(markdown.ZERO_WIDTH_SPACE, "")
+    from .markdown import ZERO_WIDTH_SPACE
+
+    text = text.replace(ZERO_WIDTH_SPACE, "")
     return text.lstrip("/").replace("/", "-").replace("\\", "-")

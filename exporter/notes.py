@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from pathlib import PurePosixPath
 from typing import Any
 
 from .markdown import unlinked
-from .markdown_code import read_reference_switch
 from .model import (
     CommandPart,
     Message,
@@ -24,6 +22,10 @@ from .model import (
     TextPart,
     ToolCallPart,
 )
+from .notespec import SOURCE_LABELS as SOURCE_LABELS  # (re-exported)
+from .notespec import NoteSettings as NoteSettings
+from .notespec import project_matches as project_matches
+from .reference import read_reference_switch
 from .render import render, render_expression, shipped_template_in_effect
 from .session_body import SHIPPED_TEMPLATE_SHA256 as SHIPPED_SHA256
 from .session_body import session_body
@@ -31,32 +33,14 @@ from .stats import add_properties, session_properties
 from .turns import (
     Attachment,
     LinkResolver,
-    TurnView,
     build_turns,
     clean_parts,
     link,
     local,
     shape_turns,
 )
-from .vaultpaths import MAX_NAME_BYTES, fold, safe_component
+from .vaultpaths import MAX_NAME_BYTES, safe_component
 
-SOURCE_LABELS = {
-    "claude-code": "Claude Code",
-    "codex": "Codex",
-    "cursor": "Cursor",
-    "trae": "Trae",
-    "copilot": "Copilot",
-    "copilot-cli": "Copilot CLI",
-    "gemini": "Gemini CLI",
-    "antigravity": "Antigravity",
-    "opencode": "OpenCode",
-    "kilo": "Kilo",
-    "cline": "Cline",
-    "roo-code": "Roo Code",
-    "zoo-code": "Zoo Code",
-    "kilo-code": "Kilo Code",
-    "aider": "Aider",
-}
 UNKNOWN_PROJECT = "unknown-project"
 TITLE_LENGTH = 80
 
@@ -73,20 +57,6 @@ class Note:
     # Properties of the person's own, configured (``[frontmatter] add``): written into a
     # note that lacks them, then theirs (never overwritten or removed).
     seeded: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class NoteSettings:
-    folder: str = "AI Sessions"
-    layout: str = "{source}/{project}"  # folders below `folder`
-    attachments_folder: str = "attachments/ccexport"
-    timezone: tzinfo | None = None  # None: the machine's local time
-    templates: Any = None  # a user template folder (Path) or None
-    session_template: str = "session.md.j2"
-    frontmatter_add: Mapping[str, Any] = field(default_factory=dict)  # value or {{ expression }}
-    frontmatter_drop: tuple[str, ...] = ()
-    properties: Any = None  # stats.PropertySettings: prices and daily notes (None: defaults)
-    view: TurnView = TurnView()  # how much of each turn is shown ("Notes to taste")
 
 
 def session_title(session: Session) -> str:
@@ -157,12 +127,6 @@ def project_of(session: Session) -> str:
     """The project's name as one text: macOS may give a folder's name decomposed (NFD)
     where another source gives it composed, and they must be one project, index and tag."""
     return unicodedata.normalize("NFC", session.project) if session.project else UNKNOWN_PROJECT
-
-
-def project_matches(wanted: str, project: str | None) -> bool:
-    """Does ``--project`` select this project? Its name holds what the person typed, in
-    any case, composed or decomposed (macOS)."""
-    return fold(wanted) in fold(project or "")
 
 
 def default_relpath(session: Session, settings: NoteSettings, parent_path: str | None) -> str:

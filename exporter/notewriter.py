@@ -7,14 +7,19 @@ counts per source, and a problem for every note that could not be written.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import notefile
 from .bases import write_bases_file
 from .errors import Problem
 from .index import note_meta, write_index_notes
-from .notes import Note, NoteSettings
 from .outcome import ExportReport, SourceCounts
 from .vault import Action, Change, Vault
-from .workers import RenderJob
+
+if TYPE_CHECKING:
+    from .notes import Note
+    from .notespec import NoteSettings
+    from .workers import RenderJob
 
 COPY = (
     "a second copy of {chosen} (a sync tool's conflict copy?): left as it is, and only that "

@@ -6,19 +6,17 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .config import Settings
 from .daily import daily_notes
 from .errors import ConfigError
-from .notes import NoteSettings
+from .notespec import NOTE_MAX_BYTES, NoteSettings, PropertySettings, TurnView
 from .prices import shipped_table
 from .redact import Redactor, redactor
-from .redact_rules import Rule
-from .render import template_fingerprint
-from .split import NOTE_MAX_BYTES
-from .stats import PropertySettings
-from .turns import TurnView
+
+if TYPE_CHECKING:
+    from .config import Settings
+    from .redact_rules import Rule
 
 
 @dataclass(slots=True)
@@ -81,6 +79,8 @@ class ExportOptions:
 
     def render_fingerprint(self) -> str:
         """What notes are rendered with: a change re-renders every note on the next run."""
+        from .render import template_fingerprint  # (the templates, without the note builder)
+
         return template_fingerprint(
             self.templates,
             [self.folder, self.layout, self.attachments_folder, str(self.timezone),

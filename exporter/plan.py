@@ -12,11 +12,19 @@ from dataclasses import replace
 from pathlib import Path
 
 from .model import Session
-from .notes import NoteSettings, default_relpath
+from .notespec import NoteSettings
 from .vault import Vault
 from .vaultpaths import safe_relpath
 
 RelPath = Callable[..., str]  # default_relpath, or a stand-in given by the run
+
+
+def default_relpath(session: Session, settings: NoteSettings, parent_path: str | None) -> str:
+    """Where a new note goes (``notes.default_relpath``; the note builder is imported with
+    the first note placed, not by a run that places none)."""
+    from .notes import default_relpath as relpath
+
+    return relpath(session, settings, parent_path)
 
 
 class LinkPlan:

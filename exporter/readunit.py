@@ -11,26 +11,23 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .adapters.base import SessionRef, SourceContext
 from .errors import Problem
 from .model import Session, session_key
-from .notes import (
-    Note,
-    default_relpath,
-    has_conversation,
-    linked_keys,
-    project_matches,
-    titled_stub,
-)
-from .options import ExportOptions
-from .packed import PackedSession, PartPacker
-from .redact import Redactor
-from .redact_rules import Rule
-from .split import iter_parts
+from .notespec import project_matches
 from .vaultpaths import safe_relpath
-from .workers import Outcome, RenderJob, render_job, worker_settings
+from .workers import RenderJob, render_job, worker_settings
+
+# The note builder (notes, split, packed) is imported by the functions below that use it,
+# with the first unit read: a run that reads none (nothing new) never imports it.
+if TYPE_CHECKING:
+    from .options import ExportOptions
+    from .packed import PackedSession, PartPacker
+    from .redact import Redactor
+    from .redact_rules import Rule
+    from .workers import Outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +85,8 @@ class ReadUnit:
 
 def wanted(session: Session, project: str | None, since: datetime | None) -> bool:
     """Does the run export this session (a conversation, and the filters keep it)?"""
+    from .notes import has_conversation
+
     if not has_conversation(session):
         return False
     if project and not project_matches(project, session.project):
@@ -116,6 +115,9 @@ def read_units(batch: list[tuple[str, type, SessionRef]]) -> list[ReadUnit | Non
 
 def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
     """In a worker: the unit read, filtered and redacted, its lone sessions rendered."""
+    from .notes import has_conversation
+    from .packed import PartPacker
+
     settings, reading = worker_settings()
     adapter = _adapters.get(adapter_type)
     if adapter is None:
@@ -160,6 +162,8 @@ def _packed(read: ReadSession, packer: PartPacker, counts: Counter[str]) -> Read
 
 def _rendered(unit: str, session: Session, settings: Any, max_bytes: int) -> ReadSession:
     """The session's note, when nothing but its path is left to decide."""
+    from .notes import linked_keys
+
     if session.is_streamed or linked_keys(session):
         return ReadSession(session)
     stub = _one_note(session, max_bytes)
@@ -172,6 +176,9 @@ def _one_note(session: Session, max_bytes: int) -> Session | None:
     """What placing the session's note needs (the session without its messages, with its
     title), if it makes one note; None if it is planned by the main process: in parts, or
     without a title at all ("" from a bare fence)."""
+    from .notes import titled_stub
+    from .split import iter_parts
+
     number, _whole, last = next(iter_parts(session, max_bytes))
     if not (number == 1 and last):
         return None
@@ -185,6 +192,8 @@ def _family_paths(
     each one's path as a new note (key -> (path, stub)), every parent placed before its
     subagents, as the main process places them. None when a link leaves the unit, or a
     session is streamed, in parts or untitled (then each linked session goes back whole)."""
+    from .notes import default_relpath, linked_keys
+
     if any(s.is_streamed for s in sessions):
         return None  # (its messages are read where its parts are made, not here)
     keys = {s.key for s in sessions}
@@ -211,6 +220,8 @@ def _rendered_at(
     unit: str, session: Session, settings: Any, family: dict[str, tuple[str, Session]]
 ) -> ReadSession:
     """A family's session rendered at its path as a new note, linked to the others."""
+    from .notes import linked_keys
+
     path, stub = family[session.key]
     links: dict[str, str | None] = {k: Path(family[k][0]).stem for k in linked_keys(session)}
     note = render_job(RenderJob(unit, session, path, links), settings)
@@ -219,4 +230,6 @@ def _rendered_at(
 
 def placed(note: Outcome, relpath: str) -> Outcome:
     """A note rendered ahead, at the path the main process chose for it."""
+    from .notes import Note
+
     return replace(note, relpath=relpath) if isinstance(note, Note) else note

@@ -15,13 +15,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import markdown, notefile
+from . import notefile
 from .errors import ExporterError
-from .markdown_code import (  # noqa: F401 (REFERENCE_ENV re-exported)
-    REFERENCE_ENV,
-    read_reference_switch,
-    reference_rendering,
-)
+from .reference import REFERENCE_ENV as REFERENCE_ENV
+from .reference import read_reference_switch, reference_rendering
 from .sandbox import rendered, sandbox
 
 if TYPE_CHECKING:
@@ -55,7 +52,9 @@ def default_templates_dir() -> Path:
 
 
 def _callout(body: str, kind: str = "note", title: str = "", folded: bool = True) -> str:
-    return markdown.callout(kind, title, body, folded=folded)
+    from .markdown import callout
+
+    return callout(kind, title, body, folded=folded)
 
 
 def _to_json(value: Any) -> str:
@@ -67,17 +66,23 @@ def _short_model(name: str) -> str:
     return re.sub(r"-\d{8}$", "", name)
 
 
-FILTERS: dict[str, Any] = {
-    "short_model": _short_model,
-    "prose": markdown.escape_prose,
-    "literal": lambda text: markdown.escape_prose(text, literal=True),
-    "inline": markdown.escape_inline,
-    "fence": markdown.fence,
-    "code": markdown.code_span,
-    "callout": _callout,
-    "wikilink": markdown.wikilink,
-    "to_json": _to_json,
-}
+@lru_cache(maxsize=1)
+def filters() -> dict[str, Any]:
+    """The filters a template may use. The Markdown modules come with the first template
+    (a run that renders nothing, or only the shipped templates, never needs Jinja's)."""
+    from . import markdown
+
+    return {
+        "short_model": _short_model,
+        "prose": markdown.escape_prose,
+        "literal": lambda text: markdown.escape_prose(text, literal=True),
+        "inline": markdown.escape_inline,
+        "fence": markdown.fence,
+        "code": markdown.code_span,
+        "callout": _callout,
+        "wikilink": markdown.wikilink,
+        "to_json": _to_json,
+    }
 
 
 @lru_cache(maxsize=8)
@@ -102,7 +107,7 @@ def environment(user_dir: str | None) -> jinja2.Environment:
         lstrip_blocks=True,
         auto_reload=False,
     )
-    env.filters.update(FILTERS)
+    env.filters.update(filters())
     return env
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .markdown import callout, code_span, escape_inline, escape_prose, fence
-from .render import FILTERS
+from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
 SHIPPED_TEMPLATE_SHA256 = "6dc1d9457fe8319f02fecd4037e9292f86bf8d9151806902c705ad12fc7b0fd2"
@@ -55,7 +55,7 @@ def _header(c: dict[str, Any]) -> str:
     elif ended:
         line += f" → {ended.strftime('%Y-%m-%d %H:%M')}"
     if session.models:
-        line += " · " + escape_inline(", ".join(map(FILTERS["short_model"], session.models)))
+        line += " · " + escape_inline(", ".join(map(_short_model, session.models)))
     properties = c["properties"]
     if properties and "resume" in properties:
         line += f" · reopen: {code_span(properties['resume'])}"

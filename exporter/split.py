@@ -28,22 +28,14 @@ from typing import Any
 from .markdown import wikilink
 from .model import Message, Session, ToolCallPart, Usage
 from .notes import Note, fitted_name, session_title
+from .notespec import NOTE_MAX_BYTES as NOTE_MAX_BYTES  # (re-exported)
+from .notespec import is_later_part as is_later_part
+from .notespec import part_key as part_key
 from .turns import MAX_TOOL_OUTPUT
 
-NOTE_MAX_BYTES = 4 * 1024 * 1024  # Obsidian opens a note of a few megabytes comfortably
 _MESSAGE_OVERHEAD = 120  # a turn heading and blank lines, estimated
 _PART_OVERHEAD = 80  # a callout or fence around one part of a message, estimated
 _TURN_SLACK = 1.25  # how far past the limit a part may grow to end at a turn
-
-
-def part_key(key: str, number: int) -> str:
-    """The identity of one part: the session's own key for the first."""
-    return key if number == 1 else f"{key}#part{number}"
-
-
-def is_later_part(key: str) -> bool:
-    """A key of part 2 or later (the first part has the session's own key)."""
-    return "#part" in key
 
 
 def part_relpath(first: str, number: int) -> str:

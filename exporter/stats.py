@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 from datetime import timedelta, tzinfo
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from . import prices
-from .daily import DailyNotes
 from .markdown import unlinked
 from .model import Session, ToolCallPart, ToolResultPart
+from .notespec import PropertySettings as PropertySettings  # (re-exported)
 from .resume import resume_command
 from .turns import holds_parent_task, is_prompt
 
@@ -49,14 +48,6 @@ _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "target_file", "
 _PATCH_FILE = re.compile(
     r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$", re.MULTILINE
 )
-
-
-@dataclass(frozen=True, slots=True)
-class PropertySettings:
-    """What the properties depend on beyond the session (part of the render fingerprint)."""
-
-    prices: prices.PriceTable | None = None  # None: the table shipped with the package
-    daily: DailyNotes | None = None  # None: no ``day`` property
 
 
 def session_properties(

@@ -30,6 +30,7 @@ from .model import (
     ToolCallPart,
     ToolResultPart,
 )
+from .notespec import TurnView as TurnView  # (re-exported)
 from .render import reference_rendering
 from .toolpairs import ToolPairs
 
@@ -367,17 +368,6 @@ def todo_items(part: ToolCallPart) -> list[dict[str, Any]] | None:
             done = status in _DONE or entry.get("completed") is True or entry.get("done") is True
             items.append({"text": text, "done": done, "status": "completed" if done else status})
     return items or None
-
-
-@dataclass(frozen=True, slots=True)
-class TurnView:
-    """How much of each turn a note shows (the settings of "Notes to taste")."""
-
-    tool_output: str = "full"  # full | head | none
-    tool_output_lines: int = 20
-    thinking: str = "folded"  # folded | shown | hidden
-    tools: str = "full"  # full | summary | hidden
-    todo_as_checklist: bool = False
 
 
 def shape_turns(turns: list[dict[str, Any]], view: TurnView) -> list[dict[str, Any]]:

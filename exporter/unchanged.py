@@ -10,11 +10,10 @@ for a deletion in the vault.
 from __future__ import annotations
 
 from .adapters import SessionRef
-from .notes import project_matches
+from .notespec import is_later_part, project_matches
 from .notewriter import NoteWriter
 from .options import ExportOptions
 from .outcome import SourceCounts
-from .split import is_later_part
 from .vault import Action, Change, Vault
 
 

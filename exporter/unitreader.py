@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator
 
 from .adapters import Adapter, LoadResult, SessionRef
 from .model import Session
-from .notes import Note, has_conversation
 from .options import ExportOptions
 from .plan import LinkPlan
 from .readahead import ReadAhead
@@ -84,6 +83,8 @@ class UnitReader:
         (A session rendered ahead may have a subagent it did not know, known from a note
         written earlier, or a family's note may go elsewhere than a new note would: it
         exists under another name, or its name is taken. Then it is read again here.)"""
+        from .notes import Note  # (the note builder: with the first unit read)
+
         read = self.ahead.take(unit)
         if read is None:
             return None
@@ -104,6 +105,8 @@ class UnitReader:
 
     def _read_here(self, loaded: LoadResult) -> ReadUnit:
         """Sessions loaded here, filtered and redacted as a worker does it."""
+        from .notes import has_conversation  # (the note builder: with the first unit read)
+
         o, rules = self.options, self.redactor
         redactions: Counter[str] = Counter()  # counted as a worker counts them
         sessions = [

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 from . import notefile
-from .markdown import unlinked
 from .state import NoteRecord
 
 # Frontmatter keys the exporter owns: rewritten on update, removed when no longer produced.
@@ -34,6 +33,8 @@ def updated_text(
     scrub: Callable[[str], str],
 ) -> str:
     """The note with our keys and region rewritten and every other byte kept."""
+    from .markdown import unlinked  # (with the first note updated, as the note builder)
+
     existing = parsed.metadata
     if "aliases" in existing:  # an old title kept as an alias must not keep a secret,
         old = _as_list(existing["aliases"])  # nor a link (an alias is a name, never a link)

@@ -22,14 +22,19 @@ from typing import TYPE_CHECKING, Any
 from .errors import Problem, clipped
 from .interrupts import ctrl_c_held
 from .model import Session, session_key
-from .notes import Note, NoteSettings, build_note
-from .packed import PackedMessages
+from .notespec import NoteSettings, part_key
 from .render import TemplateError
-from .split import Part, link_parts, part_key
 
 if TYPE_CHECKING:  # the process pool's module is imported with the first pool: 30-40 ms of
     # a start-up that most nightly runs (nothing to render) and --jobs 1 never need
     from concurrent.futures import ProcessPoolExecutor
+
+    # The note builder, imported with the first note (``render_job``, ``Renderer._new_pool``)
+    from .notes import Note
+    from .packed import PackedMessages
+    from .split import Part
+
+    Outcome = Note | Problem  # the note, or why there is none
 
 # Sessions to render (or units to read, known at the start of a run: ``Renderer.plan``)
 # before a pool is worth its start-up.
@@ -55,13 +60,15 @@ class RenderJob:
         return part_key(self.session.key, self.part.number) if self.part else self.session.key
 
 
-Outcome = Note | Problem  # the note, or why there is none
 Ticket = tuple[Future[Any], "ProcessPoolExecutor"]  # a job read ahead, and where it went
 
 
 def render_job(job: RenderJob, settings: NoteSettings | None = None) -> Outcome:
     """Never raises: the outcome crosses a process boundary as a plain value. In a worker
     the settings are the run's, given once when the worker started."""
+    from .notes import build_note
+    from .split import link_parts
+
     settings = settings or _worker_settings[0][0]
     session = job.session
     try:
@@ -280,6 +287,8 @@ class Renderer:
 
     def _new_pool(self, workers: int) -> ProcessPoolExecutor:
         from concurrent.futures import ProcessPoolExecutor
+
+        from . import notes, packed, split  # noqa: F401  (before the fork: workers inherit them)
 
         return ProcessPoolExecutor(
             workers,

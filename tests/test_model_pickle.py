@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from exporter import model, workers
-from exporter.notes import NoteSettings
+from exporter.notes import Note, NoteSettings
 from exporter.workers import Renderer, RenderJob
 
 WHEN = datetime(2026, 11, 30, 9, 5, tzinfo=UTC)
@@ -66,4 +66,4 @@ def test_a_job_goes_to_the_pool_without_the_settings(monkeypatch):
     workers._start_worker(None, 1, renderer.settings)
     assert workers._worker_settings == [(renderer.settings, None)]
     note = workers.render_job(job)
-    assert isinstance(note, workers.Note) and note.relpath == "AI Sessions/s1.md"
+    assert isinstance(note, Note) and note.relpath == "AI Sessions/s1.md"

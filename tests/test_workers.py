@@ -18,7 +18,7 @@ from corpus_home import build_codex_home, build_corpus_home
 from test_sync import write_sessions
 
 from exporter import export as export_module
-from exporter import workers
+from exporter import notes, split, workers
 from exporter.export import ExportOptions, run_export
 from exporter.vault import Vault
 
@@ -138,15 +138,15 @@ def test_a_template_error_in_a_worker_is_reported_and_the_rest_written(tmp_path,
 # its worker process dying (killed, out of memory), which breaks the whole pool.
 FAILING = """
 import os, sys
-from exporter import workers
-real = workers.build_note
+from exporter import notes
+real = notes.build_note
 def build_note(session, *args):
     if session.session_id.startswith(os.environ["FAIL_FOR"]):
         if os.environ["HOW"] == "exit":
             os._exit(3)
         raise RuntimeError("a value no one expected")
     return real(session, *args)
-workers.build_note = build_note
+notes.build_note = build_note  # (each note asks notes for it)
 from exporter.cli import main
 sys.argv = ["ccexport", *sys.argv[1:]]
 main()
@@ -213,17 +213,17 @@ def test_one_failure_on_the_first_run_does_not_re_render_everything_later(tmp_pa
     """The render fingerprint is kept per unit: the units that succeeded stay skipped."""
     home, vault = tmp_path / "home", tmp_path / "v"
     write_sessions(home, 6)
-    real = workers.build_note
+    real = notes.build_note
 
     def build_note(session, *args):
         if session.session_id.startswith("00000003"):
             raise RuntimeError("fails this time")
         return real(session, *args)
 
-    monkeypatch.setattr(workers, "build_note", build_note)
+    monkeypatch.setattr(notes, "build_note", build_note)
     first = export(vault, home, 1)
     assert first.failed and first.total("created") == 5
-    monkeypatch.setattr(workers, "build_note", real)
+    monkeypatch.setattr(notes, "build_note", real)
     second = export(vault, home, 1)
     assert second.total("skipped") == 5 and second.total("created") == 1
     # A template change still re-renders every note.
@@ -234,8 +234,12 @@ def test_one_failure_on_the_first_run_does_not_re_render_everything_later(tmp_pa
     assert third.total("skipped") == 0 and third.total("unchanged") == 6
 
 
-@pytest.mark.parametrize("step", ["default_relpath", "iter_parts"])
-def test_a_session_that_cannot_be_planned_fails_alone_in_its_family(tmp_path, monkeypatch, step):
+# Where the run looks each step up: the path on the pipeline's module (given to the plan as
+# the run starts), the parts on split's (imported with the first note planned).
+@pytest.mark.parametrize("where, step", [(export_module, "default_relpath"), (split, "iter_parts")])
+def test_a_session_that_cannot_be_planned_fails_alone_in_its_family(
+    tmp_path, monkeypatch, where, step
+):
     """A parent and its subagent come from one unit: the subagent failing keeps the parent."""
     sid = "11111111-2222-4333-8444-555555555555"
     folder = tmp_path / "home" / ".claude" / "projects" / "-w-proj"
@@ -248,14 +252,14 @@ def test_a_session_that_cannot_be_planned_fails_alone_in_its_family(tmp_path, mo
     agent.user("List tests.", parent=None)
     agent.assistant("Found 3.")
     agent.write(folder / sid / "subagents" / "agent-a1b2c3d.jsonl")
-    real = getattr(export_module, step)
+    real = getattr(where, step)
 
     def failing(session, *args):
         if session.parent_id and session.messages:  # the subagent (not a link's stand-in)
             raise RuntimeError("cannot place this one")
         return real(session, *args)
 
-    monkeypatch.setattr(export_module, step, failing)
+    monkeypatch.setattr(where, step, failing)
     report = export(tmp_path / "v", tmp_path / "home", 1)
     (error,) = [p for p in report.problems if p.severity == "error"]
     assert f"{sid}/agent-a1b2c3d could not be exported (RuntimeError" in error.message

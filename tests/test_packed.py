@@ -28,7 +28,7 @@ from test_streamed_sessions import (
 from test_sync import write_sessions
 
 from exporter import packed, readahead, workers
-from exporter.adapters import claude_code, codex
+from exporter.adapters import claude_code, claude_load, codex
 from exporter.export import ExportOptions, run_export
 from exporter.model import (
     Message,
@@ -70,7 +70,7 @@ def streamed_family(folder: Path) -> None:
 
 
 _READ_AGAIN: list[str] = []  # (module level: a stream read by it is sent between processes)
-_read_messages, _stream_messages = claude_code.read_messages, codex._stream_messages
+_read_messages, _stream_messages = claude_load.read_messages, codex._stream_messages
 
 
 def _recording_read(path, *args):
@@ -98,7 +98,7 @@ def seen(monkeypatch) -> dict[str, list[str]]:
         return read
 
     monkeypatch.setattr(readahead.ReadAhead, "take", recording_take)
-    monkeypatch.setattr(claude_code, "read_messages", _recording_read)
+    monkeypatch.setattr(claude_load, "read_messages", _recording_read)
     monkeypatch.setattr(codex, "_stream_messages", _recording_stream)
     return got
 

@@ -47,6 +47,11 @@ HEAVY_FOR_ANY_COMMAND = {
 }
 PARSERS = {
     "exporter.adapters.aider_log",
+    "exporter.adapters.claude_content",
+    "exporter.adapters.claude_load",
+    "exporter.adapters.claude_mainfile",
+    "exporter.adapters.claude_subagents",
+    "exporter.adapters.claude_transcript",
     "exporter.adapters.codex_rollout",
     "exporter.adapters.codex_scan",
     "exporter.adapters.copilot_log",

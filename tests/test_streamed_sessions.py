@@ -36,7 +36,7 @@ from gemini_builder import GeminiChat, project_folder, tool_call
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from exporter.adapters import claude_code, codex, copilot_cli, gemini
+from exporter.adapters import claude_code, claude_load, codex, copilot_cli, gemini
 from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.claude_transcript import TranscriptBuilder, build_transcript
 from exporter.adapters.codex import CodexAdapter
@@ -386,7 +386,7 @@ def test_a_failure_while_a_streamed_session_is_read_fails_the_part_it_was_readin
     home, vault = tmp_path / "home", tmp_path / "v"
     long_session().write(home / ".claude" / "projects" / "-big" / f"{SID}.jsonl")
     monkeypatch.setattr(claude_code, "STREAM_FROM", 0)
-    real = claude_code.read_messages
+    real = claude_load.read_messages
     broken = {"on": True}
 
     def failing_midway(*args):
@@ -395,7 +395,7 @@ def test_a_failure_while_a_streamed_session_is_read_fails_the_part_it_was_readin
                 raise OSError("the disk went away")
             yield message
 
-    monkeypatch.setattr(claude_code, "read_messages", failing_midway)
+    monkeypatch.setattr(claude_load, "read_messages", failing_midway)
     options = ExportOptions(
         vault=vault, home=home, sources=["claude-code"], timezone=UTC, note_max_bytes=40_000
     )

@@ -1,0 +1,241 @@
+"""Claude Code: a discovered unit loaded (``ClaudeCodeAdapter.load``), imported with the
+first session read so that a run that reads none (nothing new) never imports the parser.
+
+One pass over a main file's lines (claude_mainfile.py) turns each line into parts of
+messages; subagents are linked to their Task calls (claude_subagents.py); a file of
+``STREAM_FROM`` bytes or more is streamed, its messages read again when needed. The
+module docstring of claude_code.py tells the layouts and the titles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import Problem
+from ..model import MessageStream, Session
+from ._times import Times
+from .base import LoadResult, MessageSink, SessionRef
+from .claude_code import project_name
+from .claude_discovery import SOURCE, file_session_id, leading_summaries
+from .claude_mainfile import (
+    FileMeta,
+    MainFile,
+    read_messages,
+    read_records,
+    transcribe,
+    without_lines,
+)
+from .claude_subagents import (
+    WARMUP_PROMPT,
+    agent_id,
+    child_session_ids,
+    meta_tool_use_id,
+    sidechain_groups,
+)
+from .claude_transcript import Transcript, TranscriptBuilder
+
+if TYPE_CHECKING:
+    from .claude_code import ClaudeCodeAdapter
+
+
+def load_unit(adapter: ClaudeCodeAdapter, ref: SessionRef, keep: MessageSink | None) -> LoadResult:
+    """A discovered unit's sessions (``ClaudeCodeAdapter.load``): its main file read once,
+    its subagents linked to their Task calls, a long file streamed."""
+    result = LoadResult()
+    project = ref.fact("project")  # a Cowork task's (its transcripts' cwd is sandboxed)
+    if ref.session_id.startswith("agent-") or "/" in ref.session_id:
+        child = _load_agent_file(ref.main.path, None, result.problems)
+        if child:
+            result.sessions.append(replace(child, project=project or child.project))
+        return result
+    path = ref.main.path
+    # One pass over the file: each line becomes parts of messages and is let go, so a
+    # long session is held as its messages, never as its parsed JSON.
+    stream = adapter.streams(ref)
+    # A resumed or forked session starts with a copy of the one it continues: that copy
+    # is the other session's note; this one links to it (forked_from).
+    copied, origin = adapter.replays.copied(path, adapter.context)
+    meta = FileMeta()
+    times = Times(lambda: meta.lines)
+    main = MainFile(stream, keep if stream else None, times)
+    for rec in without_lines(copied, read_records(path, result.problems, meta)):
+        # The session is the sessionId inside, not the file name: two folders may hold
+        # files of the same name, and a copied transcript keeps its id.
+        if main.session_id is None and (found := file_session_id((rec,))):
+            main.session_id = found
+            main.older = adapter.copies.newer(path, found)
+        main.add(rec)
+    main_id = main.session_id or path.stem
+    newer = main.older if main.session_id else adapter.copies.newer(path, main_id)
+    if newer is not None:
+        why = f"an older copy of session {main_id}; the newest copy, {newer}, is exported"
+        result.problems.append(Problem(str(path), why, source=SOURCE))
+        return result
+    times.report(result.problems, path, SOURCE)
+    links, descriptions = main.tasks.links, main.tasks.descriptions
+    children = _related_children(ref, main_id, links, descriptions, result.problems)
+    inline, warmup = _inline_sidechains(main, main_id, path)
+    # Every subagent a Task result names is linked from its call where it has a note, this
+    # run's or an earlier run's (a subagent's file may be cleaned up before its parent's;
+    # its note stays). The session lists those that will have one: loaded here, or an
+    # agent file beside (read later, as a unit of its own).
+    child_links = child_session_ids(links, main_id)
+    exported = {c.session_id for c in children + inline}
+    folder = path.parent
+    listed = [
+        child
+        for call, child in child_links.items()
+        if child in exported or (folder / f"agent-{links[call]}.jsonl").is_file()
+    ]
+    every_line = not inline and main.any_sidechain
+    if not every_line:
+        transcript = main.transcript.finish(child_links)
+        count = main.let_go + len(transcript.messages)
+        if main.keep is not None:  # (not ended otherwise: its messages are read again)
+            main.keep.add(transcript.messages)
+            main.keep.end(child_links)
+    else:
+        # Sidechain lines that make no subagent of their own stay in the conversation:
+        # read the file once more (as far as the first pass went), every line this time.
+        main.transcript = TranscriptBuilder()
+        records = without_lines(warmup | copied, read_records(path, [], FileMeta(), meta.lines))
+        transcript, count = transcribe(records, child_links, stream)
+    if not count:
+        return result
+    child_ids = list(dict.fromkeys([*(c.session_id for c in children + inline), *listed]))
+    title = (
+        ref.fact("title") or meta.title or _summary_title(adapter, path.parent, meta, transcript)
+    )
+    session = _session(transcript, main_id, path, title, extra_children=child_ids)
+    if project or origin:
+        session = replace(session, project=project or session.project, forked_from=origin)
+    if stream:
+        skip = warmup if every_line else None
+        read = partial(read_messages, path, meta.lines, child_links, skip, copied)
+        session = replace(session, messages=MessageStream(read))
+    result.sessions.append(session)
+    # A subagent works for its parent's project, even from a subfolder of it.
+    result.sessions.extend(replace(c, project=session.project) for c in children + inline)
+    return result
+
+
+def _related_children(
+    ref: SessionRef,
+    main_id: str,
+    links: dict[str, str],
+    descriptions: dict[str, tuple[str | None, str | None]],
+    problems: list[Problem],
+) -> list[Session]:
+    meta_links: dict[str, str] = {}
+    for stamp in ref.related:
+        if stamp.path.name.endswith(".meta.json"):
+            call_id = meta_tool_use_id(stamp.path)
+            if call_id:
+                meta_links[call_id] = agent_id(stamp.path.name.removesuffix(".meta.json"))
+    links.update(meta_links)
+    by_agent = {agent: call for call, agent in links.items()}
+    children = []
+    for stamp in ref.related:
+        if stamp.path.suffix != ".jsonl":
+            continue
+        agent = agent_id(stamp.path.stem)
+        description, label = descriptions.get(by_agent.get(agent, ""), (None, None))
+        try:
+            child = _load_agent_file(stamp.path, main_id, problems, description, label)
+        except OSError as exc:  # costs this subagent's note, not its parent's
+            why = f"could not be read ({exc.strerror or exc}); this subagent's note is left out"
+            problems.append(Problem(str(stamp.path), why, severity="error", source=SOURCE))
+            continue
+        if child:
+            children.append(child)
+    return children
+
+
+def _load_agent_file(
+    path: Path,
+    parent_id: str | None,
+    problems: list[Problem],
+    description: str | None = None,
+    label: str | None = None,
+) -> Session | None:
+    meta = FileMeta()
+    times = Times(lambda: meta.lines)
+    builder = TranscriptBuilder(times)
+    for rec in read_records(path, problems, meta):
+        if parent_id is None and isinstance(rec.get("sessionId"), str):
+            parent_id = rec["sessionId"]
+        builder.add(rec)
+    times.report(problems, path, SOURCE)
+    transcript = builder.finish({})
+    if not transcript.messages or transcript.first_prompt == WARMUP_PROMPT:
+        return None
+    agent = agent_id(path.stem)
+    session_id = f"{parent_id}/agent-{agent}" if parent_id else f"agent-{agent}"
+    return _session(
+        transcript, session_id, path, meta.title or description, parent_id=parent_id,
+        agent_label=label,
+    )  # fmt: skip
+
+
+def _summary_title(
+    adapter: ClaudeCodeAdapter, folder: Path, meta: FileMeta, transcript: Transcript
+) -> str | None:
+    """A ``summary`` line whose leaf lies in this session, here or in a sibling file."""
+    for leaf, summary in reversed(meta.summaries):
+        if leaf in transcript.uuids:
+            return summary
+    index = adapter.summary_index.get(folder)
+    if index is None:
+        index = adapter.summary_index[folder] = leading_summaries(folder)
+    for leaf, summary in index.items():
+        if leaf in transcript.uuids:
+            return summary
+    return None
+
+
+def _inline_sidechains(main: MainFile, main_id: str, path: Path) -> tuple[list[Session], set[str]]:
+    """Sessions for sidechain lines written into the main file (Claude Code < 2.0.28), and
+    the uuids of the lines of Warmup agents (in no conversation, the parent's neither)."""
+    sessions = []
+    groups, warmup = sidechain_groups(main.side, main.tasks, main.main_conversation)
+    for agent, call, transcript in groups:
+        description, label = main.tasks.descriptions.get(call or "", (None, None))
+        sessions.append(
+            _session(
+                transcript, f"{main_id}/agent-{agent}", path, description,
+                parent_id=main_id, agent_label=label,
+            )
+        )  # fmt: skip
+    return sessions, warmup
+
+
+def _session(
+    transcript: Transcript,
+    session_id: str,
+    path: Path,
+    title: str | None,
+    *,
+    parent_id: str | None = None,
+    agent_label: str | None = None,
+    extra_children: list[str] | None = None,
+) -> Session:
+    return Session(
+        source=SOURCE,
+        session_id=session_id,
+        messages=tuple(transcript.messages),
+        source_path=path,
+        title=title,
+        project=project_name(transcript.cwd),
+        cwd=transcript.cwd,
+        git_branch=transcript.git_branch,
+        models=tuple(transcript.models),
+        started_at=transcript.started,
+        ended_at=transcript.ended,
+        usage=transcript.usage,
+        parent_id=parent_id,
+        subagent_ids=tuple(extra_children or ()),
+        agent_label=agent_label,
+    )

@@ -236,8 +236,9 @@ def test_a_large_session_takes_memory_for_its_longest_line_not_for_its_size(tmp_
     # 170 MB; holding the session's messages (about its size) would pass it.
     assert peak < 2 * 0.04 + 200, peak
     # Forked from a main process holding the session: 200+. Measured 70-101 MB on 2
-    # December (27 runs; it depends on how many parts are in flight when the peak is read).
-    assert workers < 130, workers
+    # December (27 runs; it depends on how many parts are in flight when the peak is read),
+    # once 143 MB on a machine under load: the bound sits between that and the 200+.
+    assert workers < 170, workers
 
 
 @pytest.mark.parametrize(

@@ -578,7 +578,11 @@ def test_prompts_are_dated_from_the_input_history(tmp_path):
         "\n# not a time\n+ignored\n"
         "\n# 2025-03-02 18:01:00.000000\n+/add docs/usage.md\n"
     )
-    first, second = load(tmp_path / "home")[0]
+    (first, second), problems = load(tmp_path / "home")
+    # The entry whose time cannot be read costs its own time, and says so, once.
+    (problem,) = problems
+    assert problem.path == str(repo / ".aider.input.history") and problem.line == 19
+    assert problem.severity == "warning" and "'not a time'" in problem.message
     times = [m.timestamp for m in first.messages if m.role == "user"]
     assert times == [
         datetime(2025, 3, 1, 9, 16, 10, 500000, tzinfo=UTC),
@@ -610,6 +614,18 @@ def test_a_header_or_input_time_with_no_local_time_costs_only_that_time(tmp_path
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+def test_an_input_history_that_cannot_be_read_is_reported_and_the_prompts_kept(tmp_path):
+    repo = tmp_path / "home" / "src" / "greeter"
+    two_runs().write(repo)
+    (repo / ".aider.input.history").mkdir()  # (a folder: reading it fails on any system)
+    (first, second), problems = load(tmp_path / "home")
+    (problem,) = problems
+    assert problem.path == str(repo / ".aider.input.history")
+    assert "could not be read" in problem.message and problem.severity == "warning"
+    assert any(m.role == "user" for m in first.messages)  # the log's prompts, undated
+    assert all(m.timestamp is None for m in first.messages if m.role == "user")
 
 
 def test_an_empty_input_is_no_prompt(tmp_path):

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import Problem
+from ._times import Times
 from .base import (
     FileStamp,
     LoadResult,
@@ -173,45 +174,60 @@ class AiderAdapter:
             run.lines += joined.lines
         run.first_line = int(ref.fact("line") or 1)
         started = header_time(run, path, problems)
-        typed = self._typed_between(path.parent / INPUT_FILE, started, ref.main.mtime_ns)
+        history = path.parent / INPUT_FILE
+        typed = self._typed_between(history, started, ref.main.mtime_ns, problems)
         session = parse_run(run, ref.session_id, path, started, ref.fact("cwd"), typed, problems)
         return LoadResult([session] if session.messages else [], problems)
 
     def _typed_between(
-        self, path: Path, start: datetime | None, end_ns: int
+        self, path: Path, start: datetime | None, end_ns: int, problems: list[Problem]
     ) -> list[tuple[datetime, str]]:
         """Inputs typed from ``start`` until the run's last write, from the prompt history
-        (read once per export: every run of a repository uses it)."""
+        (read once per export: every run of a repository uses it; what is wrong with it is
+        reported with the first run read)."""
         if start is None:
             return []
         if path not in self._inputs:
-            self._inputs[path] = read_input_history(path)
+            self._inputs[path] = read_input_history(path, problems)
         entries = self._inputs[path]
         first = bisect.bisect_left(entries, (start, ""))
         end = datetime.fromtimestamp(end_ns / 1e9, UTC)
         return [e for e in entries[first:] if e[0] <= end]
 
 
-def read_input_history(path: Path) -> list[tuple[datetime, str]]:
+def read_input_history(
+    path: Path, problems: list[Problem] | None = None
+) -> list[tuple[datetime, str]]:
     """``.aider.input.history`` (prompt_toolkit's history file): per entry ``# <local
-    time>`` then the input's lines, each prefixed ``+``. Sorted by time; unreadable → []."""
+    time>`` then the input's lines, each prefixed ``+``. Sorted by time. It only dates the
+    prompts the log holds: a file that cannot be read, or an entry whose time cannot be,
+    costs those times, reported in ``problems`` (a missing file is no problem)."""
     try:
         text = read_regular(path).decode("utf-8", errors="replace")
-    except OSError:
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        why = f"could not be read ({exc.strerror or exc}); prompts are not dated from it"
+        if problems is not None:
+            problems.append(Problem(str(path), why, severity="warning", source=SOURCE))
         return []
     entries: list[tuple[datetime, list[str]]] = []
     current: list[str] | None = None  # the lines of the entry being read (None: undated)
-    for line in text.splitlines():
+    times = Times()
+    for number, line in enumerate(text.splitlines(), start=1):
         if line.startswith("# "):
             try:
                 when = datetime.fromisoformat(line[2:].strip()).astimezone().astimezone(UTC)
             except (ValueError, OverflowError, OSError):  # not a time, or none here
+                times.unread(line[2:].strip(), number)
                 current = None
                 continue
             current = []
             entries.append((when, current))
         elif line.startswith("+") and current is not None:
             current.append(line[1:])
+    if problems is not None:
+        times.report(problems, path, SOURCE)
     return sorted((when, "\n".join(lines)) for when, lines in entries)
 
 

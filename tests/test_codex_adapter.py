@@ -757,3 +757,22 @@ def test_a_rollout_line_out_of_order_moves_neither_the_start_nor_the_end():
     ], lambda *a: None)  # fmt: skip
     assert built.started == datetime(2026, 1, 1, 0, 0, 1, tzinfo=UTC)
     assert built.ended == datetime(2026, 1, 1, 0, 0, 9, tzinfo=UTC)
+
+
+def test_a_problem_in_a_typescript_document_is_placed_by_item_not_by_line(tmp_path):
+    """The TypeScript CLI's session is one JSON document (often one line): a problem names
+    the item it is in (``items[1]``), never a line number that points elsewhere."""
+    r = conversation("0a0b0c0d-0000-4000-8000-000000000007")
+    doc = json.loads(ts_document(r))
+    doc["session"]["timestamp"] = "the day before yesterday"
+    doc["items"].insert(1, {"type": "mystery_item", "text": "?"})
+    folder = tmp_path / ".codex" / "sessions"
+    folder.mkdir(parents=True)
+    path = folder / "rollout-2025-04-20-0a0b0c0d-0000-4000-8000-000000000007.json"
+    path.write_text(json.dumps(doc))
+    (session,), problems = load_all(tmp_path)
+    assert session.messages  # the rest of the document is read
+    by_message = {p.message: p for p in problems}
+    assert all(p.line is None and p.path == str(path) for p in problems), problems
+    assert any("'mystery_item' (1 items, the first at items[1])" in m for m in by_message)
+    assert any("time could not be read" in m and "(at the session)" in m for m in by_message)

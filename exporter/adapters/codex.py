@@ -166,6 +166,8 @@ class CodexAdapter:
             why = f"unknown item type {kind!r} ({seen} lines, the first here) skipped"
             result.problems.append(Problem(str(path), why, first, source=SOURCE))
         rollout.times.report(result.problems, path, SOURCE)
+        if path.suffix == ".json":  # the TypeScript CLI's document: its records are items
+            result.problems = [_placed_in_document(p, str(path)) for p in result.problems]
         if count:
             session = _session(rollout, ref, ref.fact("title"))
             if _streamed(ref.main):
@@ -328,6 +330,22 @@ def _document_records(path: Path, problems: list[Problem]) -> list[Record]:
         if isinstance(item, dict):
             out.append((i, "response_item", item, None))
     return out
+
+
+def _placed_in_document(problem: Problem, path: str) -> Problem:
+    """A problem of the TypeScript CLI's document, placed by its record: 1 is the
+    ``session``, 2 on are ``items[0]`` on (``_document_records``). As a line number it would
+    point at the wrong line of the document (often one line), so the place goes into the
+    message instead."""
+    if problem.path != path or problem.line is None:
+        return problem
+    place = "the session" if problem.line == 1 else f"items[{problem.line - 2}]"
+    message = problem.message.replace("line skipped", "item skipped")
+    if "lines, the first here" in message:
+        message = message.replace("lines, the first here", f"items, the first at {place}")
+    else:
+        message = f"{message} (at {place})"
+    return replace(problem, message=message, line=None)
 
 
 def project_name(cwd: str | None) -> str | None:

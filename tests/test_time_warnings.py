@@ -13,6 +13,7 @@ from pathlib import Path
 
 import cline_builder as cb
 import opencode_builder as oc
+import pytest
 from claude_builder import ClaudeSession
 from codex_builder import CodexRollout
 from conftest import load_sessions, texts
@@ -28,7 +29,7 @@ from opencode_builder import OcSession, OpenCodeStore
 from vscode_builder import make_db, workspace
 
 from exporter.adapters._jsonl import parse_timestamp
-from exporter.adapters._times import Times, no_time
+from exporter.adapters._times import Times, no_time, shown
 from exporter.adapters.antigravity import AntigravityAdapter
 from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.cline import ClineAdapter
@@ -468,3 +469,20 @@ def test_opencode_tree_reports_an_unreadable_time_with_its_session_file(tmp_path
         ["first question", "first answer", "second question", "second answer"]
     )  # (the tree orders a message without a time first)
     assert session.ended_at == max(m.timestamp for m in session.messages if m.timestamp)
+
+
+@pytest.mark.parametrize(
+    ("value", "quoted"),
+    [
+        ("x", "'x'"),
+        ("ab", "'ab'"),
+        ([1], "[1]"),
+        ({}, "{}"),
+        (1.5, "1.5"),
+        ("a" * 200, "a text of 200 characters"),
+    ],
+)
+def test_a_short_value_is_quoted_whole_and_only_a_long_word_is_not(value, quoted):
+    """A one-character time was reported as "a text of 1 characters": only a value cut
+    inside its one long word is left unquoted (a token cut short could leak in part)."""
+    assert shown(value) == quoted

@@ -98,8 +98,9 @@ def shown(value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         digits = str(value) if value.bit_length() < 4 * SHOWN else ""
         return digits if 0 < len(digits) <= SHOWN else "a number too long to show"
-    text = clipped(_REPR.repr(value[: 2 * SHOWN] if isinstance(value, str) else value), SHOWN)
-    if len(text) > 3:
+    whole = _REPR.repr(value[: 2 * SHOWN] if isinstance(value, str) else value)
+    text = clipped(whole, SHOWN)
+    if text == whole or len(text) > 3:  # whole (however short), or cut between words
         return text
     if isinstance(value, str):  # one long word: none of it is shown
         return f"a text of {len(value):,} characters"

@@ -38,7 +38,10 @@ def ctrl_c_noted() -> Iterator[None]:
     """Ctrl-C raises KeyboardInterrupt as usual and is noted too: Python drops an exception
     raised while it runs a weakref callback or a finalizer (it prints "Exception ignored"),
     so a Ctrl-C that lands there would be lost and the run would go on to the end;
-    ``check_ctrl_c`` raises it again at the next safe point. Main thread only."""
+    ``check_ctrl_c`` raises it again at the next safe point, and the block's end does if
+    none came after it (a block that ended normally though a Ctrl-C came: a ``watch`` kept
+    running after one that landed late in an export). Main thread only; a block inside
+    another hands its Ctrl-C on by raising it."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -51,7 +54,7 @@ def ctrl_c_noted() -> Iterator[None]:
         if not (_pressed[0] and isinstance(info.exc_value, KeyboardInterrupt)):
             hook(info)  # a dropped Ctrl-C is raised again, not printed as "ignored"
 
-    _pressed[0] = False
+    check_ctrl_c()  # (in a block, one dropped before this one began)
     before, hook = signal.signal(signal.SIGINT, interrupt), sys.unraisablehook
     sys.unraisablehook = unraisable
     try:
@@ -59,7 +62,9 @@ def ctrl_c_noted() -> Iterator[None]:
     finally:
         signal.signal(signal.SIGINT, before)
         sys.unraisablehook = hook
-        _pressed[0] = False
+        dropped, _pressed[0] = _pressed[0], False
+    if dropped:
+        raise KeyboardInterrupt
 
 
 def check_ctrl_c() -> None:

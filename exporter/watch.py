@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from .errors import Problem, VaultLockedError
 from .export import ExportReport, discover, run_export
+from .interrupts import check_ctrl_c, ctrl_c_noted
 from .options import ExportOptions
 
 IDLE_FACTOR = 50  # full looks >= 50x their own cost apart: idle CPU stays under ~2%
@@ -108,43 +109,46 @@ def watch(
     told: set[Problem] = set()  # the problems of the last export, already reported
     next_full = 0.0
     polls = 0
-    while rounds is None or polls < rounds:
-        polls += 1
-        now = clock()
-        if look is None or unsettled or now >= next_full or quick_look_changed(look):
-            look = full_look(options, time.time())
-            cost = clock() - now
-            next_full = clock() + max(FULL_EVERY, cost * IDLE_FACTOR)
-            unsettled = False
-            if look.stamp == exported:
-                changing_since = None  # whatever was seen changing is back as exported
-            elif exported is not None:
-                changing_since = now if changing_since is None else changing_since
-                sleep(debounce)  # a session being written: wait until two looks agree
-                settled = full_look(options, time.time())
-                if settled.stamp != look.stamp:
-                    look = settled
-                    # The quick look compares with this look, so once the writing stops it
-                    # sees nothing new: without a full look next round the change would
-                    # wait for the next full look, a minute or more away. A session that
-                    # never pauses (a long agent run) is exported as it stands meanwhile.
-                    if clock() - changing_since < SETTLE_MAX:
-                        unsettled = True
-                        continue
-            if look.stamp != exported:
-                try:
-                    report = run_export(options)
-                except VaultLockedError as exc:
-                    if not busy:  # told once while the nightly run lasts, not every round
-                        events.busy(str(exc))
-                    busy = True
-                    next_full = 0.0
-                else:
-                    busy, changing_since = False, None
-                    exported = look.stamp
-                    # Each export reads a broken source again: tell only what is new.
-                    fresh = [p for p in report.problems if p not in told]
-                    told = set(report.problems)
-                    report.problems = fresh
-                    events.exported(report)
-        sleep(interval)
+    # Ctrl-C stops it wherever it lands, even where Python drops it (``ctrl_c_noted``).
+    with ctrl_c_noted():
+        while rounds is None or polls < rounds:
+            polls += 1
+            now = clock()
+            if look is None or unsettled or now >= next_full or quick_look_changed(look):
+                look = full_look(options, time.time())
+                cost = clock() - now
+                next_full = clock() + max(FULL_EVERY, cost * IDLE_FACTOR)
+                unsettled = False
+                if look.stamp == exported:
+                    changing_since = None  # whatever was seen changing is back as exported
+                elif exported is not None:
+                    changing_since = now if changing_since is None else changing_since
+                    sleep(debounce)  # a session being written: wait until two looks agree
+                    settled = full_look(options, time.time())
+                    if settled.stamp != look.stamp:
+                        look = settled
+                        # The quick look compares with this look, so once the writing stops it
+                        # sees nothing new: without a full look next round the change would
+                        # wait for the next full look, a minute or more away. A session that
+                        # never pauses (a long agent run) is exported as it stands meanwhile.
+                        if clock() - changing_since < SETTLE_MAX:
+                            unsettled = True
+                            continue
+                if look.stamp != exported:
+                    try:
+                        report = run_export(options)
+                    except VaultLockedError as exc:
+                        if not busy:  # told once while the nightly run lasts, not every round
+                            events.busy(str(exc))
+                        busy = True
+                        next_full = 0.0
+                    else:
+                        busy, changing_since = False, None
+                        exported = look.stamp
+                        # Each export reads a broken source again: tell only what is new.
+                        fresh = [p for p in report.problems if p not in told]
+                        told = set(report.problems)
+                        report.problems = fresh
+                        events.exported(report)
+            check_ctrl_c()  # one Python dropped (in a finalizer) stops it here
+            sleep(interval)

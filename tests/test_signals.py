@@ -153,3 +153,60 @@ def test_a_ctrl_c_while_the_command_still_imports_is_one_line_and_exit_130(tmp_p
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           timeout=60)  # fmt: skip
     assert proc.returncode == 130 and proc.stderr == "interrupted\n", proc.stderr
+
+
+def _drop_a_ctrl_c() -> None:
+    """A Ctrl-C that lands in a weakref callback, where Python drops what it raises."""
+
+    class Thing:
+        pass
+
+    def ctrl_c(ref: weakref.ref) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)  # the KeyboardInterrupt is raised here, and dropped
+
+    thing = Thing()
+    ref = weakref.ref(thing, ctrl_c)
+    del thing
+    assert ref() is None
+
+
+def test_a_ctrl_c_dropped_after_the_last_check_is_raised_as_the_block_ends():
+    """Past the run's last check (its index notes, its state), a dropped Ctrl-C was lost:
+    a ``watch`` went on running after it. It is raised as the block ends."""
+    from exporter.interrupts import ctrl_c_noted
+
+    with pytest.raises(KeyboardInterrupt):
+        with ctrl_c_noted():
+            _drop_a_ctrl_c()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # as it was
+    with ctrl_c_noted():  # and it is not raised again by the next block
+        pass
+
+
+def test_a_ctrl_c_dropped_before_an_inner_block_is_raised_as_it_begins():
+    from exporter.interrupts import ctrl_c_noted
+
+    with pytest.raises(KeyboardInterrupt):
+        with ctrl_c_noted():
+            _drop_a_ctrl_c()
+            with ctrl_c_noted():  # (run_export's, inside watch's): never reached
+                raise AssertionError("the Ctrl-C was lost")
+
+
+def test_a_ctrl_c_dropped_while_watch_waits_stops_it(tmp_path):
+    from exporter.export import ExportOptions
+    from exporter.watch import watch
+
+    write_sessions(tmp_path / "home", 1)
+    options = ExportOptions(vault=tmp_path / "v", home=tmp_path / "home", workers=1)
+    waits = []
+
+    def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        if len(waits) == 2:
+            _drop_a_ctrl_c()
+
+    with pytest.raises(KeyboardInterrupt):
+        watch(options, interval=0.01, sleep=sleep, rounds=10)
+    assert len(waits) == 2  # stopped at the round after it, not after ten

@@ -643,3 +643,19 @@ def test_a_session_with_its_times_unset_is_dated_by_its_messages(tmp_path):
     (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
     assert session.started_at == datetime.fromtimestamp(first / 1000, UTC)
     assert session.ended_at == datetime.fromtimestamp(last / 1000, UTC)
+
+
+def test_a_legacy_message_whose_time_cannot_be_read_keeps_its_place(tmp_path):
+    """In the file tree, messages were ordered by their time: one whose time could not be
+    read (0) went first, ahead of the question it answers. Its id (time-ordered) keeps it
+    in its place."""
+    store = OpenCodeStore()
+    s = store.session("Tree", "/w/tree")
+    store.user(s, text("first question"))
+    answer = store.assistant(s, text("first answer"))
+    store.user(s, text("second question"))
+    answer.data["time"] = {"created": "yesterday"}
+    store.write_tree(tmp_path / DATA / "storage")
+    (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
+    said = [p.text for m in session.messages for p in m.parts if p.kind == "text"]
+    assert said == ["first question", "first answer", "second question"]

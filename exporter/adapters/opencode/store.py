@@ -185,7 +185,10 @@ def tree_session(session_file: Path, source: str) -> tuple[StoredSession | None,
                         parts.append(part)
             parts += loose.get(mid, [])
             messages.append((data, _unique(parts)))
-    messages.sort(key=lambda m: (_created(m[0]), str(m[0].get("id"))))
+    if all(_created(data) for data, _parts in messages):
+        messages.sort(key=lambda m: (_created(m[0]), str(m[0].get("id"))))
+    else:  # a time that cannot be read sorted first; the ids, time-ordered, keep its place
+        messages.sort(key=lambda m: str(m[0].get("id")))
     return StoredSession(info, messages, session_file, None, problems), None
 
 

@@ -26,7 +26,7 @@ from .options import ExportOptions
 from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # re-exported
 from .plan import LinkPlan, default_relpath
 from .readahead import ReadAhead
-from .readunit import ReadSession, ReadSettings, placed
+from .readvalues import ReadSession, ReadSettings, placed
 from .redact_outputs import redact_report, redact_state, rename_secret_paths
 from .render import fresh_templates
 from .sources import discover, unreadable_in_sources  # discover: re-exported

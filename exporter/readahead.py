@@ -41,7 +41,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .adapters.base import Adapter, SessionRef
-from .readunit import ReadUnit, read_units
+from .readvalues import ReadUnit
 from .workers import Renderer, Ticket
 
 # Units read ahead of the one being written, per worker: enough that a worker never waits
@@ -225,7 +225,7 @@ class ReadAhead:
             unit = str(ref.main.path)
             if unit in self._tickets or skipped(unit, ref):
                 continue
-            ticket = self.renderer.read_ahead(read_units, [(unit, type(adapter), ref)])
+            ticket = self._read_ahead([(unit, type(adapter), ref)])
             if ticket is not None:
                 self._tickets[unit] = (ticket, 0, 0)
                 self._packing = unit
@@ -237,9 +237,16 @@ class ReadAhead:
             self._send(batch)
             batch.clear()
 
+    def _read_ahead(self, jobs: list[tuple[str, type, SessionRef]]) -> Ticket | None:
+        """A job of units sent to a worker (``readunit``: the reading, with the note builder,
+        imported with the first job, so a run that reads nothing never imports them)."""
+        from .readunit import read_units
+
+        return self.renderer.read_ahead(read_units, jobs)
+
     def _send(self, batch: list[tuple[str, type, SessionRef, int]]) -> None:
         jobs = [(unit, adapter_type, ref) for unit, adapter_type, ref, _size in batch]
-        ticket = self.renderer.read_ahead(read_units, jobs) if batch else None
+        ticket = self._read_ahead(jobs) if batch else None
         for index, (unit, _type, _ref, size) in enumerate(batch):
             if ticket is None:
                 self._bytes -= size

@@ -3,98 +3,23 @@ the way the main process would (the same adapter code, filters and redaction), r
 each session that stands alone, and a family whose links stay inside its unit at the
 paths new notes get; a streamed session's parts come back packed (``packed``). The
 main process places those notes, or reads the unit again itself when anything is in
-doubt (``export``)."""
+doubt (``export``). Imported with the first unit sent to a worker (``readahead``), with
+the note builder: the values it hands back are in ``readvalues``."""
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .adapters.base import SessionRef, SourceContext
-from .errors import Problem
+from .adapters.base import SessionRef
 from .model import Session, session_key
-from .notespec import project_matches
+from .notes import default_relpath, has_conversation, linked_keys, titled_stub
+from .packed import PartPacker
+from .readvalues import ReadSession, ReadUnit, wanted
+from .split import iter_parts
 from .vaultpaths import safe_relpath
 from .workers import RenderJob, render_job, worker_settings
-
-# The note builder (notes, split, packed) is imported by the functions below that use it,
-# with the first unit read: a run that reads none (nothing new) never imports it.
-if TYPE_CHECKING:
-    from .options import ExportOptions
-    from .packed import PackedSession, PartPacker
-    from .redact import Redactor
-    from .redact_rules import Rule
-    from .workers import Outcome
-
-
-@dataclass(frozen=True, slots=True)
-class ReadSettings:
-    """What a worker needs to read a unit as the main process would: where the sources
-    are, the filters, the redaction rules and where a long session is cut into parts."""
-
-    context: SourceContext
-    project: str | None
-    since: datetime | None
-    redact: bool
-    redact_extra: tuple[Rule, ...]
-    redact_allow: tuple[str, ...]
-    note_max_bytes: int
-
-    @classmethod
-    def of(cls, options: ExportOptions) -> ReadSettings:
-        """As the run with these options reads."""
-        return cls(
-            SourceContext.for_home(options.home, options.paths, options.since), options.project,
-            options.since, options.redact, tuple(options.redact_extra),
-            tuple(options.redact_allow), options.note_max_bytes,
-        )  # fmt: skip
-
-    def redactor(self) -> Redactor | None:
-        from .redact import redactor  # the same cached rules the main process uses
-
-        return redactor(self.redact_extra, self.redact_allow) if self.redact else None
-
-
-@dataclass(slots=True)
-class ReadSession:
-    """A session of a unit read ahead: whole, or without its messages and with its title,
-    beside its note rendered at no path yet (``note``) or its parts (``packed``)."""
-
-    session: Session
-    note: Outcome | None = None
-    # A session of a family whose links stay inside its unit: its note was rendered at the
-    # path the main process gives a new note, linking to the others there (key -> stem);
-    # the main process checks that before using it. None: a lone session's note.
-    links: dict[str, str | None] | None = None
-    # A streamed session read once: its parts, cut and packed as it was read.
-    packed: PackedSession | None = None
-
-
-@dataclass(slots=True)
-class ReadUnit:
-    """A unit as the main process would have it after reading and redacting it."""
-
-    problems: list[Problem]
-    sessions: list[ReadSession]  # the sessions the filters keep, in order
-    conversations: int  # sessions with a conversation, kept or not
-    redactions: Counter[str]
-
-
-def wanted(session: Session, project: str | None, since: datetime | None) -> bool:
-    """Does the run export this session (a conversation, and the filters keep it)?"""
-    from .notes import has_conversation
-
-    if not has_conversation(session):
-        return False
-    if project and not project_matches(project, session.project):
-        return False
-    if since and session.ended_at and session.ended_at < since:
-        return False
-    return True
-
 
 # One adapter of each kind per worker process: adapters cache per run, and a worker lives
 # for one run.
@@ -115,9 +40,6 @@ def read_units(batch: list[tuple[str, type, SessionRef]]) -> list[ReadUnit | Non
 
 def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
     """In a worker: the unit read, filtered and redacted, its lone sessions rendered."""
-    from .notes import has_conversation
-    from .packed import PartPacker
-
     settings, reading = worker_settings()
     adapter = _adapters.get(adapter_type)
     if adapter is None:
@@ -162,8 +84,6 @@ def _packed(read: ReadSession, packer: PartPacker, counts: Counter[str]) -> Read
 
 def _rendered(unit: str, session: Session, settings: Any, max_bytes: int) -> ReadSession:
     """The session's note, when nothing but its path is left to decide."""
-    from .notes import linked_keys
-
     if session.is_streamed or linked_keys(session):
         return ReadSession(session)
     stub = _one_note(session, max_bytes)
@@ -176,9 +96,6 @@ def _one_note(session: Session, max_bytes: int) -> Session | None:
     """What placing the session's note needs (the session without its messages, with its
     title), if it makes one note; None if it is planned by the main process: in parts, or
     without a title at all ("" from a bare fence)."""
-    from .notes import titled_stub
-    from .split import iter_parts
-
     number, _whole, last = next(iter_parts(session, max_bytes))
     if not (number == 1 and last):
         return None
@@ -192,8 +109,6 @@ def _family_paths(
     each one's path as a new note (key -> (path, stub)), every parent placed before its
     subagents, as the main process places them. None when a link leaves the unit, or a
     session is streamed, in parts or untitled (then each linked session goes back whole)."""
-    from .notes import default_relpath, linked_keys
-
     if any(s.is_streamed for s in sessions):
         return None  # (its messages are read where its parts are made, not here)
     keys = {s.key for s in sessions}
@@ -220,16 +135,7 @@ def _rendered_at(
     unit: str, session: Session, settings: Any, family: dict[str, tuple[str, Session]]
 ) -> ReadSession:
     """A family's session rendered at its path as a new note, linked to the others."""
-    from .notes import linked_keys
-
     path, stub = family[session.key]
     links: dict[str, str | None] = {k: Path(family[k][0]).stem for k in linked_keys(session)}
     note = render_job(RenderJob(unit, session, path, links), settings)
     return ReadSession(stub, note, links)
-
-
-def placed(note: Outcome, relpath: str) -> Outcome:
-    """A note rendered ahead, at the path the main process chose for it."""
-    from .notes import Note
-
-    return replace(note, relpath=relpath) if isinstance(note, Note) else note

@@ -12,7 +12,7 @@ from .model import Session
 from .options import ExportOptions
 from .plan import LinkPlan
 from .readahead import ReadAhead
-from .readunit import ReadSession, ReadUnit, wanted
+from .readvalues import ReadSession, ReadUnit, wanted
 from .redact import Redactor
 
 

@@ -1,0 +1,95 @@
+"""What a unit read ahead hands back to the main process (``readunit`` reads it, in a
+worker), and the filter both apply: light, as every run makes its reading settings, while
+the reading itself, with the note builder, waits for the first unit read."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from .adapters.base import SourceContext
+from .errors import Problem
+from .model import Session
+from .notespec import project_matches
+
+if TYPE_CHECKING:
+    from .options import ExportOptions
+    from .packed import PackedSession
+    from .redact import Redactor
+    from .redact_rules import Rule
+    from .workers import Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class ReadSettings:
+    """What a worker needs to read a unit as the main process would: where the sources
+    are, the filters, the redaction rules and where a long session is cut into parts."""
+
+    context: SourceContext
+    project: str | None
+    since: datetime | None
+    redact: bool
+    redact_extra: tuple[Rule, ...]
+    redact_allow: tuple[str, ...]
+    note_max_bytes: int
+
+    @classmethod
+    def of(cls, options: ExportOptions) -> ReadSettings:
+        """As the run with these options reads."""
+        return cls(
+            SourceContext.for_home(options.home, options.paths, options.since), options.project,
+            options.since, options.redact, tuple(options.redact_extra),
+            tuple(options.redact_allow), options.note_max_bytes,
+        )  # fmt: skip
+
+    def redactor(self) -> Redactor | None:
+        from .redact import redactor  # the same cached rules the main process uses
+
+        return redactor(self.redact_extra, self.redact_allow) if self.redact else None
+
+
+@dataclass(slots=True)
+class ReadSession:
+    """A session of a unit read ahead: whole, or without its messages and with its title,
+    beside its note rendered at no path yet (``note``) or its parts (``packed``)."""
+
+    session: Session
+    note: Outcome | None = None
+    # A session of a family whose links stay inside its unit: its note was rendered at the
+    # path the main process gives a new note, linking to the others there (key -> stem);
+    # the main process checks that before using it. None: a lone session's note.
+    links: dict[str, str | None] | None = None
+    # A streamed session read once: its parts, cut and packed as it was read.
+    packed: PackedSession | None = None
+
+
+@dataclass(slots=True)
+class ReadUnit:
+    """A unit as the main process would have it after reading and redacting it."""
+
+    problems: list[Problem]
+    sessions: list[ReadSession]  # the sessions the filters keep, in order
+    conversations: int  # sessions with a conversation, kept or not
+    redactions: Counter[str]
+
+
+def wanted(session: Session, project: str | None, since: datetime | None) -> bool:
+    """Does the run export this session (a conversation, and the filters keep it)?"""
+    from .notes import has_conversation
+
+    if not has_conversation(session):
+        return False
+    if project and not project_matches(project, session.project):
+        return False
+    if since and session.ended_at and session.ended_at < since:
+        return False
+    return True
+
+
+def placed(note: Outcome, relpath: str) -> Outcome:
+    """A note rendered ahead, at the path the main process chose for it."""
+    from .notes import Note
+
+    return replace(note, relpath=relpath) if isinstance(note, Note) else note

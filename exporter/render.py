@@ -51,12 +51,6 @@ def default_templates_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "templates"
 
 
-def _callout(body: str, kind: str = "note", title: str = "", folded: bool = True) -> str:
-    from .markdown import callout
-
-    return callout(kind, title, body, folded=folded)
-
-
 def _to_json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
@@ -79,7 +73,9 @@ def filters() -> dict[str, Any]:
         "inline": markdown.escape_inline,
         "fence": markdown.fence,
         "code": markdown.code_span,
-        "callout": _callout,
+        "callout": lambda body, kind="note", title="", folded=True: markdown.callout(
+            kind, title, body, folded=folded
+        ),
         "wikilink": markdown.wikilink,
         "to_json": _to_json,
     }

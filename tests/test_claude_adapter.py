@@ -22,7 +22,8 @@ from claude_builder import (
 from conftest import load_sessions, note_files, texts
 
 from exporter.adapters import SourceContext
-from exporter.adapters.claude_code import ClaudeCodeAdapter, project_name
+from exporter.adapters.base import project_name
+from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.errors import Problem
 from exporter.export import ExportOptions, run_export
 from exporter.model import Session

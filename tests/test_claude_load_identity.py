@@ -24,7 +24,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from exporter.adapters import _jsonl, claude_content, claude_subagents, claude_transcript
-from exporter.adapters.claude_code import ClaudeCodeAdapter, project_name
+from exporter.adapters.base import project_name
+from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.claude_subagents import TaskIndex, known_uuid, sidechain_roots
 from exporter.adapters.claude_transcript import TranscriptBuilder, _replay_keys, _uuid_key
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import unquote, urlparse
 
@@ -47,7 +47,7 @@ from ..model import (
 )
 from ._jsonl import iter_jsonl, parse_timestamp, read_index_json
 from ._times import Times
-from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed
+from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed, project_name
 
 SOURCE = "antigravity"
 TRANSCRIPT = Path(".system_generated") / "logs" / "transcript.jsonl"
@@ -259,10 +259,3 @@ def _arguments(args: Any) -> Any:
                 pass
         out[key] = value
     return out
-
-
-def project_name(cwd: str | None) -> str | None:
-    if not cwd:
-        return None
-    windows = re.match(r"^[A-Za-z]:[\\/]", cwd) or ("\\" in cwd and "/" not in cwd)
-    return (PureWindowsPath(cwd) if windows else PurePosixPath(cwd)).name or None

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from pathlib import Path
+from functools import lru_cache
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import BinaryIO, ClassVar, Protocol
 
 from ..errors import Problem
@@ -110,6 +112,16 @@ def unreachable(entry: os.DirEntry[str]) -> OSError | None:
     except OSError as exc:
         return exc
     return None
+
+
+@lru_cache(maxsize=256)  # the sessions of a project share their cwd
+def project_name(cwd: str | None) -> str | None:
+    """A session's project: the last folder of its working directory, POSIX or Windows
+    shaped (a session recorded on Windows is read the same on Linux)."""
+    if not cwd:
+        return None
+    windows = re.match(r"^[A-Za-z]:[\\/]", cwd) or ("\\" in cwd and "/" not in cwd)
+    return (PureWindowsPath(cwd) if windows else PurePosixPath(cwd)).name or None
 
 
 @dataclass(frozen=True, slots=True)

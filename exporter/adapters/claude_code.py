@@ -38,15 +38,20 @@ read: a run with nothing new never imports the parser); this module is the adapt
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import replace
-from functools import lru_cache
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path
 from typing import ClassVar
 
 from ..collector import collector_paused
-from .base import STREAM_FROM, LoadResult, MessageSink, SessionRef, SourceContext, listed
+from .base import (
+    STREAM_FROM,
+    LoadResult,
+    MessageSink,
+    SessionRef,
+    SourceContext,
+    listed,
+)
 from .claude_desktop import CoworkHome, code_tab_titles, cowork_homes
 from .claude_discovery import (
     SOURCE,
@@ -145,13 +150,3 @@ def _with_desktop_facts(
     if title and not ref.session_id.startswith("agent-") and "/" not in ref.session_id:
         extra.insert(0, f"title={title}")
     return replace(ref, extra=(*ref.extra, *extra)) if extra else ref
-
-
-@lru_cache(maxsize=256)  # the sessions of a project share their cwd
-def project_name(cwd: str | None) -> str | None:
-    """The last folder of a working directory, POSIX or Windows shaped."""
-    if not cwd:
-        return None
-    windows = re.match(r"^[A-Za-z]:[\\/]", cwd) or ("\\" in cwd and "/" not in cwd)
-    name = (PureWindowsPath(cwd) if windows else PurePosixPath(cwd)).name
-    return name or None

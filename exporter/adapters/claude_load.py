@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 from ..errors import Problem
 from ..model import MessageStream, Session
 from ._times import Times
-from .base import LoadResult, MessageSink, SessionRef
-from .claude_code import project_name
+from .base import LoadResult, MessageSink, SessionRef, project_name
 from .claude_discovery import SOURCE, file_session_id, leading_summaries
 from .claude_mainfile import (
     FileMeta,

@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import partial
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
@@ -53,6 +53,7 @@ from .base import (
     cannot_read,
     index_unreadable,
     open_regular,
+    project_name,
     read_regular,
 )
 
@@ -346,13 +347,6 @@ def _placed_in_document(problem: Problem, path: str) -> Problem:
     else:
         message = f"{message} (at {place})"
     return replace(problem, message=message, line=None)
-
-
-def project_name(cwd: str | None) -> str | None:
-    if not cwd:
-        return None
-    windows = re.match(r"^[A-Za-z]:[\\/]", cwd) or ("\\" in cwd and "/" not in cwd)
-    return (PureWindowsPath(cwd) if windows else PurePosixPath(cwd)).name or None
 
 
 def _session(rollout: Rollout, ref: SessionRef, title: str | None) -> Session:

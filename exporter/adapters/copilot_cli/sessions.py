@@ -3,11 +3,10 @@ linked both ways with the call that delegated to it."""
 
 from __future__ import annotations
 
-import re
-from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from ...model import Message, Session, TextPart, Usage, linked_message
+from ..base import project_name
 from . import SOURCE
 from .events import EventLog, _str, _Thread
 
@@ -84,10 +83,3 @@ def _session(thread: _Thread, session_id: str, common: dict[str, Any], **more: A
         **common,
         **more,
     )
-
-
-def project_name(cwd: str | None) -> str | None:
-    if not cwd:
-        return None
-    windows = re.match(r"^[A-Za-z]:[\\/]", cwd) or ("\\" in cwd and "/" not in cwd)
-    return (PureWindowsPath(cwd) if windows else PurePosixPath(cwd)).name or None

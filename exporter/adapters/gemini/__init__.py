@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import unquote
 
@@ -49,6 +49,7 @@ from ..base import (
     SessionRef,
     SourceContext,
     listed,
+    project_name,
     read_regular,
 )
 
@@ -426,13 +427,6 @@ def _project(folder: Path, cwd: str | None) -> str | None:
     from .stores import HASH_DIR
 
     return project_name(cwd) or (None if HASH_DIR.fullmatch(folder.name) else folder.name)
-
-
-def project_name(cwd: str | None) -> str | None:
-    if not cwd:
-        return None
-    windows = re.match(r"^[A-Za-z]:[\\/]", cwd) or ("\\" in cwd and "/" not in cwd)
-    return (PureWindowsPath(cwd) if windows else PurePosixPath(cwd)).name or None
 
 
 def _with(session: Session, **changes: Any) -> Session:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from . import notefile
 from .adapters import Adapter, SessionRef
-from .collector import collector_eased
+from .collector import collector_eased, collector_lasting
 from .errors import ConfigError, Problem
 from .interrupts import check_ctrl_c, ctrl_c_noted
 from .model import Session
@@ -49,24 +49,32 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
     """Export every session found into the vault; never raises for one bad session."""
     if options.vault.exists() and not options.vault.is_dir():
         raise ConfigError(f"the vault {options.vault} is not a folder")
+    with collector_eased():
+        return _export(options, progress)
+
+
+def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
     unreadable: list[Problem] = []
-    units = discover(options, unreadable)
-    unreadable += unreadable_in_sources(options)
+    with collector_lasting():
+        units = discover(options, unreadable)
+        unreadable += unreadable_in_sources(options)
     if options.dry_run:
-        vault = Vault(
-            options.vault,
-            dry_run=True,
-            diff=options.diff,
-            force=options.force,
-            restore=options.restore,
-        )
+        with collector_lasting():
+            vault = Vault(
+                options.vault,
+                dry_run=True,
+                diff=options.diff,
+                force=options.force,
+                restore=options.restore,
+            )
         report = _Run(options, vault).run(units, progress)
         return add_unreadable(report, unreadable)
     options.vault.mkdir(parents=True, exist_ok=True)
     with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait) as lock:
-        vault = Vault(
-            options.vault, diff=options.diff, force=options.force, restore=options.restore
-        )
+        with collector_lasting():
+            vault = Vault(
+                options.vault, diff=options.diff, force=options.force, restore=options.restore
+            )
         vault.begin_run()
         run = _Run(options, vault, lock.identity())
         try:
@@ -144,11 +152,10 @@ class _Run:
     def run(
         self, units: list[tuple[Adapter, SessionRef]], progress: Progress | None
     ) -> ExportReport:
-        with collector_eased():
-            try:
-                self._export_all(units, progress)
-            finally:
-                self.renderer.close()
+        try:
+            self._export_all(units, progress)
+        finally:
+            self.renderer.close()
         check_ctrl_c()
         self.notes.late_failures(self.vault.land())
         for change in self.notes.changes.values():

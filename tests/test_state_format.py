@@ -235,6 +235,29 @@ def test_one_grown_session_touches_its_note_and_the_index_notes_alone(tmp_path, 
     assert not [p for p in spy.opened if p.endswith(".jsonl") and "shop" in p]
 
 
+def test_a_grown_session_without_a_parent_is_placed_without_searching_the_vault(
+    tmp_path, monkeypatch
+):
+    # Each of its notes is where the state says: nothing needs looking for by identity, a
+    # walk through every note of the vault (0.5 s of a run over 20,000 sessions).
+    from exporter.vaultsurvey import NoteSurvey
+
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    grown_home(home, 4)
+    export(vault, home)
+    write_session(home, ["question 0 of 1", "question 1 of 1", "and one more"], sid(1),
+                  cwd=PROJECTS[1], start="2026-03-02T10:00:00Z")  # fmt: skip
+    searched = []
+    real = NoteSurvey._find_by_identity
+    monkeypatch.setattr(NoteSurvey, "_find_by_identity",
+                        lambda self, key: searched.append(key) or real(self, key))  # fmt: skip
+    report = export(vault, home)
+    assert report.total("updated") == 1 and not report.failed
+    assert searched == []
+    note = vault / State.load(vault).notes[f"claude-code:{sid(1)}"].path
+    assert "and one more" in note.read_text()
+
+
 def test_the_state_is_read_and_written_with_the_cycle_collector_paused(tmp_path, monkeypatch):
     home, vault = tmp_path / "home", tmp_path / "vault"
     grown_home(home, 1)

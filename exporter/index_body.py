@@ -26,6 +26,7 @@ def project_index_body(c: dict[str, Any]) -> str | None:
         return None
     out = [f"# {escape_inline(project)}\n\nSessions of this project from every assistant, "
            "newest first.\n\n"]  # fmt: skip
+    models: dict[str, str] = {}  # each model's label escaped once: a project has few
     for s in c["sessions"]:
         created, link, label = s["created"], s["link"], s["source_label"]
         model, messages = s["model"], s["messages"]
@@ -39,7 +40,10 @@ def project_index_body(c: dict[str, Any]) -> str | None:
             return None
         line = f"- {(created or 'undated')[:10]} · {link} · {label}"
         if model:
-            line += " · " + escape_inline(_short_model(model))
+            shown = models.get(model)
+            if shown is None:
+                shown = models[model] = escape_inline(_short_model(model))
+            line += " · " + shown
         if messages:
             line += f" · {messages} messages"
         out.append(line + "\n")

@@ -71,8 +71,8 @@ def _escape_text(
 
     ``text`` is one paragraph (lines start where a block could start) with each code span
     replaced by ``_CODE_MARK``; ``inline`` text is one line inside a heading or title."""
-    if not underlines and not plain and not inline and not _ACTS[literal].search(text):
-        return text  # no character any rule below acts on
+    if not underlines and not plain and not _ACTS[literal or inline].search(text):
+        return text  # no character any rule below acts on (inline: emphasis too)
     n = len(text)
     slash = bytearray(n)  # 1: a backslash goes before this character
     keep = bytearray(n)  # 1: escaped by the author, or part of a web link's address

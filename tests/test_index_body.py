@@ -109,3 +109,22 @@ report = run_export(ExportOptions(vault=Path({str(tmp_path / "v")!r}),
 assert len(report.indexes) > 3, report.indexes
 """
     assert "jinja2" not in _imported_after(code)  # (it runs in a process of its own)
+
+
+def test_each_model_is_escaped_once_per_index(monkeypatch):
+    # A project of 800 sessions names two or three models: escaping each on every line was
+    # a fifth of the index notes' time.
+    from exporter import index_body
+
+    escaped = []
+    real = index_body.escape_inline
+    monkeypatch.setattr(index_body, "escape_inline", lambda t: escaped.append(t) or real(t))
+    sessions = [
+        {"created": "2026-04-09", "link": f"[[n{i}]]", "source_label": "Claude Code",
+         "model": ("claude-sonnet-4-5-20250929", "gpt-5-codex")[i % 2], "messages": i}
+        for i in range(40)
+    ]  # fmt: skip
+    context = {"project": "shop", "sessions": sessions, "dataview": False, "folder": "AI"}
+    body = project_index_body(context)
+    assert body == render(PROJECT_TEMPLATE, context)
+    assert sorted(escaped) == ["claude-sonnet-4-5", "gpt-5-codex", "shop"]

@@ -371,3 +371,30 @@ def test_an_html_block_that_goes_on_past_blank_lines_stays_text_to_its_end(opene
     opened = {t.type for t in GFM.parse(out) if t.type.endswith("_open")}
     assert opened <= {"paragraph_open"}, out
     assert visible(out, GFM) == same_text(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab -.,:;!?()'\"/@+ü世*_#`[]<&\\", min_size=1, max_size=30))
+def test_a_title_nothing_acts_on_is_returned_unread_and_as_the_full_escape_gives_it(text):
+    from exporter import markdown_text
+
+    # ``plain`` (rules for the start of lines, which a title does not have) only turns the
+    # shortcut off: every rule then runs.
+    full = markdown_text._escape_text(text, literal=True, inline=True, plain={-1})
+    assert markdown_text._escape_text(text, literal=True, inline=True) == full
+    if not re.search(r"[*_#`\[\]<&\\]|::", text):
+        assert full == text
+
+
+def test_a_plain_title_is_not_walked_for_emphasis_or_markers(monkeypatch):
+    from exporter import markdown_text
+
+    def walked(*args):
+        raise AssertionError("walked")
+
+    monkeypatch.setattr(markdown_text, "_emphasis", walked)
+    assert escape_inline("Fix the  login flow (v2.1): tests pass") == (
+        "Fix the login flow (v2.1): tests pass"
+    )
+    with pytest.raises(AssertionError):
+        escape_inline("a *starred* word")

@@ -128,3 +128,13 @@ def test_each_model_is_escaped_once_per_index(monkeypatch):
     body = project_index_body(context)
     assert body == render(PROJECT_TEMPLATE, context)
     assert sorted(escaped) == ["claude-sonnet-4-5", "gpt-5-codex", "shop"]
+
+
+@settings(max_examples=500)
+@given(st.lists(st.sampled_from(["/", ".", "md", "a", " ", "é"]), max_size=12).map("".join))
+def test_a_notes_link_target_is_its_paths_stem(path):
+    from pathlib import PurePosixPath
+
+    from exporter.index import note_stem
+
+    assert note_stem(path) == PurePosixPath(path).stem

@@ -38,6 +38,14 @@ def stat_key(st: os.stat_result | None) -> list[int]:
     return [st.st_mtime_ns, st.st_size, st.st_ino] if st is not None else []
 
 
+def same_file(recorded: list[int], st: os.stat_result) -> bool:
+    """Is the file with ``st`` the one whose ``stat_key`` was ``recorded``: its time to the
+    nanosecond and its size? Its inode may be another: a vault copied or restored with its
+    files' times (``cp -a``, rsync, a backup, a sync tool to a new machine), or on a file
+    system that numbers inodes anew at each mount. An edit changes the time."""
+    return len(recorded) == 3 and recorded[0] == st.st_mtime_ns and recorded[1] == st.st_size
+
+
 FSYNC_LANES = 8  # fsyncs running side by side in a commit
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from . import notefile, vaultbatch, vaultio
 from .state import NoteRecord, State
-from .vaultbatch import stat_key
+from .vaultbatch import same_file, stat_key
 from .vaultpaths import inside
 
 HEAD_BYTES = 65_536  # enough for the frontmatter of almost any note
@@ -73,6 +73,7 @@ class NoteSurvey:
     _batch: vaultbatch.WriteBatch
     _identities: dict[str, str] | None
     _moved: bool
+    _restamped: bool  # a record took the new inode of its unchanged note (see ``_restamp``)
     # key -> (the note chosen, the other files naming the same session), at the last ``notes``
     copies: dict[str, tuple[str, list[str]]]
     _listings: dict[str, dict[str, int]]  # folder -> its names and their inodes (_listing)
@@ -119,7 +120,8 @@ class NoteSurvey:
         later = []
         for relpath, st in self._note_files():
             known = by_path.get(relpath)
-            if known and known[1].stat and known[1].stat == stat_key(st):
+            if known and same_file(known[1].stat, st):
+                self._restamp(known[1], st)
                 yield relpath, known[0], known[1], None
                 continue
             fm = self._frontmatter(relpath)
@@ -226,7 +228,19 @@ class NoteSurvey:
             now = os.lstat(os.path.join(self.root, record.path))
         except (OSError, ValueError):
             return False  # gone meanwhile: the deletion check decides
-        return stat_key(now)[:2] != record.stat[:2]
+        if not same_file(record.stat, now):
+            return True
+        self._restamp(record, now)
+        return False
+
+    def _restamp(self, record: NoteRecord, st: os.stat_result) -> None:
+        """The note is the one last written, under another inode (``same_file``): the
+        record takes it, so the next run knows the note by one ``stat`` again, not one more
+        ``lstat`` for each note of a copied vault, or a read of each when the index notes
+        are written (20,000 notes: 10 s)."""
+        if record.stat[2] != st.st_ino:
+            record.stat = stat_key(st)  # a new list: lists read from the file are shared
+            self._restamped = True
 
     def in_cloud_only(self, relpath: str) -> bool:
         """iCloud Drive (macOS before 14, "Optimize Mac Storage") replaces a file it moves

@@ -113,7 +113,7 @@ class Vault(NotePlaces):
         self._renamed: set[str] = set()  # keys that could not take their proposed name
         self._unsynced: set[str] = set()  # folders renamed into since they were last fsynced
         self._moved = False  # a record now names where its note was moved to
-        self._restamped = False  # a record took its unchanged note's new inode
+        self._note_inodes: set[int] | None = None  # the inodes notes were written with
         self.copies = {}  # sessions found in several files (see ``notes``)
         self.relist = False  # a note the index notes leave out is back: write them again
         self._noted: set[str] = set()  # keys recorded by this run
@@ -380,7 +380,6 @@ class Vault(NotePlaces):
             not changed
             and not late
             and not self._moved
-            and not self._restamped
             and self.state.version == STATE_VERSION
             and self._state_bytes is self.state.loaded
         )

@@ -14,7 +14,7 @@ import os
 from . import notefile, vaultio
 from .state import NoteRecord
 from .vaultpaths import fold, inside, safe_relpath
-from .vaultsurvey import HEAD_BYTES, NoteSurvey, same_file
+from .vaultsurvey import HEAD_BYTES, NoteSurvey
 
 
 class NotePlaces(NoteSurvey):
@@ -39,7 +39,7 @@ class NotePlaces(NoteSurvey):
     def _still_note_of(self, key: str, record: NoteRecord) -> bool:
         """Is the file at a note's recorded path still that note? The person may have
         deleted it and given its name to another note, or to a file of their own. The file
-        this machine last wrote (its time and size: ``same_file``) is; another is unless its
+        this machine last wrote (``same_note``) is; another is unless its
         frontmatter names another session, or it has neither an identity nor the markers
         (not a note of ours). A file that cannot be read or parsed counts as it: writing it
         reports why."""
@@ -47,7 +47,7 @@ class NotePlaces(NoteSurvey):
         if known is not None and known[0] == record.path:
             return known[1]  # (asked again for each link to the note, and to write it)
         try:
-            if same_file(record.stat, os.lstat(os.path.join(self.root, record.path))):
+            if self.same_note(record, os.lstat(os.path.join(self.root, record.path))):
                 return True
             self._batch.settle(record.path)
             found = vaultio.read_file(self.root, record.path, HEAD_BYTES)

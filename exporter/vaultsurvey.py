@@ -73,7 +73,7 @@ class NoteSurvey:
     _batch: vaultbatch.WriteBatch
     _identities: dict[str, str] | None
     _moved: bool
-    _restamped: bool  # a record took the new inode of its unchanged note (see ``_restamp``)
+    _note_inodes: set[int] | None  # the inodes the notes were written with (``same_note``)
     # key -> (the note chosen, the other files naming the same session), at the last ``notes``
     copies: dict[str, tuple[str, list[str]]]
     _listings: dict[str, dict[str, int]]  # folder -> its names and their inodes (_listing)
@@ -120,7 +120,7 @@ class NoteSurvey:
         later = []
         for relpath, st in self._note_files():
             known = by_path.get(relpath)
-            if known and same_file(known[1].stat, st):
+            if known and self.same_note(known[1], st):
                 self._restamp(known[1], st)
                 yield relpath, known[0], known[1], None
                 continue
@@ -230,17 +230,33 @@ class NoteSurvey:
             return False  # gone meanwhile: the deletion check decides
         if not same_file(record.stat, now):
             return True
-        self._restamp(record, now)
-        return False
+        if self.same_note(record, now):
+            self._restamp(record, now)
+        return False  # (another note's file renamed onto its path: the writes decide)
+
+    def same_note(self, record: NoteRecord, st: os.stat_result) -> bool:
+        """Is the file ``st`` the note ``record`` was written as? Its time and size say so
+        (``same_file``); under another inode, only if no note was written with that inode:
+        two notes written in one tick of a coarse clock (FAT, HFS+, older Linux) can share
+        a time and a size, and one renamed onto the other's path keeps its own inode."""
+        if not same_file(record.stat, st):
+            return False
+        if st.st_ino == record.stat[2]:
+            return True
+        if self._note_inodes is None:
+            notes = self.state.notes.values()
+            self._note_inodes = {r.stat[2] for r in notes if len(r.stat) == 3}
+        return st.st_ino not in self._note_inodes
 
     def _restamp(self, record: NoteRecord, st: os.stat_result) -> None:
-        """The note is the one last written, under another inode (``same_file``): the
-        record takes it, so the next run knows the note by one ``stat`` again, not one more
-        ``lstat`` for each note of a copied vault, or a read of each when the index notes
-        are written (20,000 notes: 10 s)."""
+        """The note is the one last written, under another inode (``same_note``): the
+        record takes it, so that once the state is next written, a run knows the note by
+        one ``stat`` again. Not written for this alone: with ``.ccexport/`` synced, two
+        machines would each write the state on every run, their own inodes in it."""
         if record.stat[2] != st.st_ino:
             record.stat = stat_key(st)  # a new list: lists read from the file are shared
-            self._restamped = True
+            if self._note_inodes is not None:
+                self._note_inodes.add(st.st_ino)
 
     def in_cloud_only(self, relpath: str) -> bool:
         """iCloud Drive (macOS before 14, "Optimize Mac Storage") replaces a file it moves

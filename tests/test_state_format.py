@@ -286,6 +286,51 @@ def test_a_note_edited_in_a_copied_vault_is_not_taken_for_the_one_last_written(t
     ]
 
 
+def test_a_no_op_run_over_a_copied_vault_leaves_the_state_file_as_it_was(tmp_path):
+    # The new inodes are taken when the state is next written, not written for themselves:
+    # with .ccexport/ synced, two machines would each rewrite it on every run.
+    import shutil
+
+    home, vault, copy = tmp_path / "home", tmp_path / "vault", tmp_path / "copy"
+    grown_home(home, 3)
+    export(vault, home)
+    shutil.copytree(vault, copy)
+    state_file = copy / STATE_DIR / STATE_FILE
+    before = (state_file.read_bytes(), state_file.stat().st_mtime_ns, state_file.stat().st_ino)
+    assert export(copy, home).total("written") == 0
+    after = (state_file.read_bytes(), state_file.stat().st_mtime_ns, state_file.stat().st_ino)
+    assert after == before
+
+
+def test_a_note_renamed_onto_another_notes_path_is_told_by_its_inode(tmp_path):
+    # Two notes written in one tick of a coarse clock share a time, and these a size too;
+    # the person deletes one and gives its name to the other, which keeps its inode.
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    for n in (0, 2):
+        write_session(home, [f"question {t} of {n}" for t in range(2)], sid(n),
+                      cwd=PROJECTS[0], start=f"2026-03-0{1 + n}T10:00:00Z")  # fmt: skip
+    export(vault, home)
+    state = State.load(vault)
+    a, b = state.notes[f"claude-code:{sid(0)}"], state.notes[f"claude-code:{sid(2)}"]
+    note_a, note_b = vault / a.path, vault / b.path
+    assert note_a.stat().st_size == note_b.stat().st_size
+    tick = note_a.stat().st_mtime_ns
+    os.utime(note_b, ns=(tick, tick))
+    for record, note in ((a, note_a), (b, note_b)):
+        st = note.stat()
+        record.stat = [st.st_mtime_ns, st.st_size, st.st_ino]
+    (vault / STATE_DIR / STATE_FILE).write_bytes(state.dumps())
+    inode_b = note_b.stat().st_ino
+    note_a.unlink()
+    note_b.rename(note_a)
+    report = export(vault, home)
+    assert not report.failed
+    after = State.load(vault)
+    moved = after.notes[f"claude-code:{sid(2)}"]
+    assert moved.path == a.path and not moved.deleted  # found where the person put it
+    assert after.notes[f"claude-code:{sid(0)}"].stat[2:] != [inode_b]
+
+
 def test_a_grown_session_without_a_parent_is_placed_without_searching_the_vault(
     tmp_path, monkeypatch
 ):

@@ -59,22 +59,11 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         units = discover(options, unreadable)
         unreadable += unreadable_in_sources(options)
     if options.dry_run:
-        with collector_lasting():
-            vault = Vault(
-                options.vault,
-                dry_run=True,
-                diff=options.diff,
-                force=options.force,
-                restore=options.restore,
-            )
-        report = _Run(options, vault).run(units, progress)
+        report = _Run(options, _open_vault(options)).run(units, progress)
         return add_unreadable(report, unreadable)
     options.vault.mkdir(parents=True, exist_ok=True)
     with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait) as lock:
-        with collector_lasting():
-            vault = Vault(
-                options.vault, diff=options.diff, force=options.force, restore=options.restore
-            )
+        vault = _open_vault(options)
         vault.begin_run()
         run = _Run(options, vault, lock.identity())
         try:
@@ -86,6 +75,13 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
             raise Interrupted(run.written()) from None
         vault.end_run()
         return add_unreadable(report, unreadable)
+
+
+def _open_vault(options: ExportOptions) -> Vault:
+    """The vault with its state, which lives all run (``collector_lasting``)."""
+    with collector_lasting():
+        return Vault(options.vault, dry_run=options.dry_run, diff=options.diff,
+                     force=options.force, restore=options.restore)  # fmt: skip
 
 
 @dataclass(slots=True)

@@ -39,10 +39,9 @@ class NotePlaces(NoteSurvey):
     def _still_note_of(self, key: str, record: NoteRecord) -> bool:
         """Is the file at a note's recorded path still that note? The person may have
         deleted it and given its name to another note, or to a file of their own. The file
-        this machine last wrote (``same_note``) is; another is unless its
-        frontmatter names another session, or it has neither an identity nor the markers
-        (not a note of ours). A file that cannot be read or parsed counts as it: writing it
-        reports why."""
+        this machine last wrote (``same_note``) is; another is unless its frontmatter names
+        another session, or it has neither an identity nor the markers (not a note of ours).
+        A file that cannot be read or parsed counts as it: writing it reports why."""
         known = self._still.get(key)
         if known is not None and known[0] == record.path:
             return known[1]  # (asked again for each link to the note, and to write it)

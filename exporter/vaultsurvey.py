@@ -230,17 +230,19 @@ class NoteSurvey:
             return False  # gone meanwhile: the deletion check decides
         if not same_file(record.stat, now):
             return True
-        if self.same_note(record, now):
+        if self._own_inode(record, now):
             self._restamp(record, now)
         return False  # (another note's file renamed onto its path: the writes decide)
 
     def same_note(self, record: NoteRecord, st: os.stat_result) -> bool:
         """Is the file ``st`` the note ``record`` was written as? Its time and size say so
-        (``same_file``); under another inode, only if no note was written with that inode:
-        two notes written in one tick of a coarse clock (FAT, HFS+, older Linux) can share
-        a time and a size, and one renamed onto the other's path keeps its own inode."""
-        if not same_file(record.stat, st):
-            return False
+        (``same_file``), under an inode of its own."""
+        return same_file(record.stat, st) and self._own_inode(record, st)
+
+    def _own_inode(self, record: NoteRecord, st: os.stat_result) -> bool:
+        """The inode it was written with, or one no note was written with: two notes
+        written in one tick of a coarse clock (FAT, HFS+, older Linux) can share a time
+        and a size, and one renamed onto the other's path keeps its own inode."""
         if st.st_ino == record.stat[2]:
             return True
         if self._note_inodes is None:

@@ -7,6 +7,7 @@ import builtins
 import gc
 import io
 import os
+import shutil
 from pathlib import Path, PurePosixPath
 
 import orjson
@@ -235,18 +236,28 @@ def test_one_grown_session_touches_its_note_and_the_index_notes_alone(tmp_path, 
     assert not [p for p in spy.opened if p.endswith(".jsonl") and "shop" in p]
 
 
+def copied_vault(tmp_path: Path, sessions: int) -> tuple[Path, Path]:
+    """A home of ``sessions`` exported, and a copy of its vault made with the files' times
+    (``copy2``: to the nanosecond) and so new inodes: (home, copy)."""
+    home, vault, copy = tmp_path / "home", tmp_path / "vault", tmp_path / "copy"
+    grown_home(home, sessions)
+    export(vault, home)
+    shutil.copytree(vault, copy)
+    return home, copy
+
+
+def stamp(path: Path) -> list[int]:
+    st = path.stat()
+    return [st.st_mtime_ns, st.st_size, st.st_ino]
+
+
 def test_a_vault_copied_with_its_times_is_known_by_a_stat_and_takes_the_new_inodes(
     tmp_path, monkeypatch
 ):
     # A vault copied or restored with its files' times (cp -a, rsync, a backup, a sync tool
     # on a new machine) has new inodes: its notes are still the ones this machine wrote,
     # and are not each read when the index notes are written (20,000 notes: 10 s a run).
-    import shutil
-
-    home, vault, copy = tmp_path / "home", tmp_path / "vault", tmp_path / "copy"
-    grown_home(home, 10)
-    export(vault, home)
-    shutil.copytree(vault, copy)  # (copy2: the times to the nanosecond)
+    home, copy = copied_vault(tmp_path, 10)
     write_session(home, ["question 0 of 3", "question 1 of 3", "and one more"], sid(3),
                   cwd=PROJECTS[1], start="2026-03-04T10:00:00Z")  # fmt: skip
     spy = _Spy(monkeypatch)
@@ -259,42 +270,26 @@ def test_a_vault_copied_with_its_times_is_known_by_a_stat_and_takes_the_new_inod
     assert {Path(p).name for p in spy.opened if p.endswith(".md")} <= {note.name} | indexes
     # Each record took its note's new inode: the next run needs no second look.
     for record in state.notes.values():
-        st = (copy / record.path).stat()
-        assert record.stat == [st.st_mtime_ns, st.st_size, st.st_ino]
+        assert record.stat == stamp(copy / record.path)
     assert export(copy, home).total("written") == 0
 
 
 def test_a_note_edited_in_a_copied_vault_is_not_taken_for_the_one_last_written(tmp_path):
     # Only the inode may differ: a note whose time or size changed is another file (an
     # older copy taken back, say), made again from its source; the person's text stays.
-    import shutil
-
-    home, vault, copy = tmp_path / "home", tmp_path / "vault", tmp_path / "copy"
-    grown_home(home, 2)
-    export(vault, home)
-    shutil.copytree(vault, copy)
+    home, copy = copied_vault(tmp_path, 2)
     note = copy / State.load(copy).notes[f"claude-code:{sid(1)}"].path
     note.write_text(note.read_text() + "\nMy own words.\n")
     report = export(copy, home)
     assert report.total("skipped") == 1 and not report.failed  # the other note: a stat
     assert "My own words." in note.read_text()
-    st = note.stat()
-    assert State.load(copy).notes[f"claude-code:{sid(1)}"].stat == [
-        st.st_mtime_ns,
-        st.st_size,
-        st.st_ino,
-    ]
+    assert State.load(copy).notes[f"claude-code:{sid(1)}"].stat == stamp(note)
 
 
 def test_a_no_op_run_over_a_copied_vault_leaves_the_state_file_as_it_was(tmp_path):
     # The new inodes are taken when the state is next written, not written for themselves:
     # with .ccexport/ synced, two machines would each rewrite it on every run.
-    import shutil
-
-    home, vault, copy = tmp_path / "home", tmp_path / "vault", tmp_path / "copy"
-    grown_home(home, 3)
-    export(vault, home)
-    shutil.copytree(vault, copy)
+    home, copy = copied_vault(tmp_path, 3)
     state_file = copy / STATE_DIR / STATE_FILE
     before = (state_file.read_bytes(), state_file.stat().st_mtime_ns, state_file.stat().st_ino)
     assert export(copy, home).total("written") == 0
@@ -317,8 +312,7 @@ def test_a_note_renamed_onto_another_notes_path_is_told_by_its_inode(tmp_path):
     tick = note_a.stat().st_mtime_ns
     os.utime(note_b, ns=(tick, tick))
     for record, note in ((a, note_a), (b, note_b)):
-        st = note.stat()
-        record.stat = [st.st_mtime_ns, st.st_size, st.st_ino]
+        record.stat = stamp(note)
     (vault / STATE_DIR / STATE_FILE).write_bytes(state.dumps())
     inode_b = note_b.stat().st_ino
     note_a.unlink()

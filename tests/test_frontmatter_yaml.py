@@ -21,15 +21,22 @@ TRAPS = [
     "`tick", "'quoted'", '"dq"', "|", ">", "x\\y", " lead", "trail ", "\u00a0nbsp", "tab\tin",
     "=", "<<", "0.1.2", "1,000", "0b101", "1e5 sessions",
     "08_", "0_8", "1_", "+1_2", "1__2", "1_0.5", "1.5_", "._5", "0x_1F", "0o1_7", "0b1_0",
+    "0---", "---", "a\n---",
 ]  # fmt: skip
 
 
+def _yaml_of(text: str) -> str:
+    """The YAML between the frontmatter's delimiter lines (a value may end in ``---``)."""
+    assert text.startswith("---\n") and text.endswith("\n---\n"), text
+    return text[len("---\n") : -len("---\n")]
+
+
 def _read_12(text: str) -> dict:
-    return YAML(typ="safe", pure=True).load(io.StringIO(text.split("---\n")[1]))
+    return YAML(typ="safe", pure=True).load(io.StringIO(_yaml_of(text)))
 
 
 def _read_11(text: str) -> dict:
-    return yaml.safe_load(text.split("---\n")[1])
+    return yaml.safe_load(_yaml_of(text))
 
 
 def _round_trips(value: str) -> None:

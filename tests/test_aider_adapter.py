@@ -13,6 +13,7 @@ from aider_builder import AiderLog
 from conftest import note_files, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 from typer.testing import CliRunner
 
 from exporter.adapters import SourceContext
@@ -248,6 +249,85 @@ def test_a_reply_that_leaves_a_code_fence_open_ends_at_the_usage_line(tmp_path):
     assert "Tokens" not in reply and "Applied edit" not in reply
     assert session.usage.input_tokens == 7300 and session.cost == 0.06
     assert outputs(session) == ["Applied edit to aider/coders/editblock_coder.py"]
+
+
+EDIT_IN_TAGS = [
+    "src/app.py",
+    "<source>python",
+    "<<<<<<< SEARCH",
+    "def greet():",
+    "        ",  # a line of spaces: part of what the search must match
+    '    return "hi"',
+    "=======",
+    "def greet():",
+    '    return os.environ.get("GREETING", "hi")',
+    "> not Aider's: a line of the code",
+    ">>>>>>> REPLACE",
+    "</source>",
+]
+
+
+def test_an_edit_fenced_with_aiders_tags_is_code_with_every_byte_kept(tmp_path):
+    """Where a file in the chat holds ``` lines, Aider asks the model to fence its edits
+    with a tag (``<source>python`` … ``</source>``): the edit is code, its ``>`` lines
+    the model's, not Aider's output, and it reaches the note as a fenced block (it was
+    prose: the indentation lost, ``>>>>>>> REPLACE`` seven nested quotes)."""
+    log = AiderLog().run("2024-08-12 14:26:01").prompt("make the greeting configurable")
+    log.reply("\n".join(["Here is the change:", "", *EDIT_IN_TAGS, "", "Done."]))
+    log.aider("Applied edit to src/app.py")
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    (reply,) = texts(session, "assistant")
+    code = EDIT_IN_TAGS[2:-1]
+    assert reply == "\n".join(["Here is the change:", "", "src/app.py", "```python", *code, "```", "", "Done."])  # fmt: skip
+    assert outputs(session) == ["Applied edit to src/app.py"]
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path / "home", sources=["aider"]))
+    (note,) = note_files(vault).values()
+    blocks = [t for t in MarkdownIt("commonmark").parse(note.decode()) if t.type == "fence"]
+    # (the other block: Aider's output, "Applied edit to src/app.py")
+    assert [b.content for b in blocks if b.info == "python"] == ["\n".join(code) + "\n"]
+
+
+def test_a_tag_fence_around_code_holding_backticks_gets_a_longer_fence(tmp_path):
+    """Aider chose the tag because the code holds ``` lines: the Markdown fence made of it
+    is longer than any of them, so none ends it early."""
+    code = ["Run it:", "````bash", "make", "````", "```"]
+    log = AiderLog().run("2024-08-12 14:26:01").prompt("document the build")
+    log.reply("\n".join(["README.md", "<source>markdown", *code, "</source>"]))
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    (reply,) = texts(session, "assistant")
+    assert reply == "\n".join(["README.md", "`````markdown", *code, "`````"])
+    blocks = [t for t in MarkdownIt("commonmark").parse(reply) if t.type == "fence"]
+    assert [b.content for b in blocks] == ["\n".join(code) + "\n"]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Write it as:\n\n```html\n<pre>\nkept\n</pre>\n```",  # inside a Markdown fence: code
+        "Open one with\n<code>\nand never close it.",  # a tag never closed: the text as written
+    ],
+)
+def test_a_tag_inside_a_markdown_fence_or_never_closed_is_left_as_written(tmp_path, reply):
+    log = AiderLog().run("2024-08-12 14:26:01").prompt("show me")
+    log.reply(reply)
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    assert texts(session, "assistant") == [reply]
+
+
+def test_a_line_of_spaces_in_a_replys_code_keeps_its_spaces(tmp_path):
+    """Code is byte-exact: a line of spaces in a fence stayed an empty line (83 in the
+    corpus log), where a search block must match it. Outside code it is a blank line."""
+    log = AiderLog().run("2024-08-06 09:44:24").prompt("portable?")
+    log.reply("Yes:\n   \n```python\ndef f():\n        \n    return 1\n```\n  \nThat is all.")
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    assert texts(session, "assistant") == [
+        "Yes:\n\n```python\ndef f():\n        \n    return 1\n```\n\nThat is all."
+    ]
 
 
 def test_session_ids_are_stable_distinct_and_survive_appends(tmp_path):

@@ -43,6 +43,11 @@ _BANNER = (
 _SHELL = ("/run ", "/test ", "!")
 _ACTION = re.compile(r"^(?:Applied edit to |Commit [0-9a-f]{7,40}\b)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+# Aider's other code fences, asked of the model when a file in the chat holds ``` lines:
+# a tag alone on its line, with the language after it (``<source>python``), opens one, and
+# its end tag (``</source>``) closes it.
+_TAG_FENCE = re.compile(r"^<(source|code|pre|codeblock|sourcecode)>([\w+#.-]*)[ \t]*$")
+_BACKTICKS = re.compile(r" *(`+)")
 # Older Aider's question to add a command's output to the chat, and what was typed after
 # it on the same line: yes, no, or instructions (the person's words, a prompt).
 _ANSWER = re.compile(r"^([\[(]y/n/instructions[\])]) ?(.*)$", re.I)
@@ -167,6 +172,8 @@ def _blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
             if kind == "user":
                 yield kind, block
                 kind, block = "", []
+            elif kind == "reply" and fence:
+                block.append(line)  # code keeps its bytes, a line of spaces too
             elif kind:
                 block.append("")  # a blank line stays with what it follows
             continue
@@ -190,10 +197,14 @@ def _ends_message(line: str) -> bool:
 
 def _fence_after(line: str, fence: str) -> str:
     """The code fence open after ``line`` ("" when none): opened by ``` or ~~~, closed by
-    a line of at least as many of the same character."""
+    a line of at least as many of the same character; or opened by one of Aider's tags,
+    closed by its end tag (which ``fence`` then holds)."""
+    if fence.startswith("</"):
+        return "" if line.strip() == fence else fence
     match = _FENCE.match(line)
     if not match:
-        return fence
+        tag = None if fence else _TAG_FENCE.match(line)
+        return f"</{tag.group(1)}>" if tag else fence
     marks = match.group(1)
     if not fence:
         return marks
@@ -225,6 +236,7 @@ class _RunBuilder:
         elif kind == "aider":
             self._aider(lines)
         elif text.strip():
+            text = "\n".join(_tag_fences_as_markdown(lines)).strip("\n")
             self._message("assistant", [TextPart(text)], self.model)
             self.after_command = False
 
@@ -345,6 +357,29 @@ class _RunBuilder:
     ) -> None:
         source_id = f"{self.id_prefix}{len(self.messages) + 1}"
         self.messages.append(Message(role, tuple(parts), source_id, when, model))
+
+
+def _tag_fences_as_markdown(lines: list[str]) -> list[str]:
+    """A reply's lines with each closed tag fence (``<source>python`` … ``</source>``) made
+    the Markdown fence it stands for, long enough that no line of its code closes it; the
+    lines between are kept as they are. A tag inside a Markdown fence is that fence's code."""
+    out, fence, k = list(lines), "", 0
+    while k < len(out):
+        tag = None if fence else _TAG_FENCE.match(out[k])
+        end = _closing_tag(out, k + 1, f"</{tag.group(1)}>") if tag else None
+        if tag and end is not None:
+            runs = (_BACKTICKS.match(line) for line in out[k + 1 : end])
+            ticks = "`" * max([3, *(len(m.group(1)) + 1 for m in runs if m)])
+            out[k], out[end] = ticks + tag.group(2), ticks
+            k = end + 1
+            continue
+        fence = _fence_after(out[k], fence)
+        k += 1
+    return out
+
+
+def _closing_tag(lines: list[str], start: int, closer: str) -> int | None:
+    return next((e for e in range(start, len(lines)) if lines[e].strip() == closer), None)
 
 
 def _comparable(text: str) -> str:

@@ -12,6 +12,7 @@ import zstandard
 from claude_builder import tiny_png
 from codex_builder import CodexRollout, bare_lines, ts_document
 from conftest import load_sessions, note_files
+from markdown_it import MarkdownIt
 
 from exporter.adapters import SourceContext
 from exporter.adapters.codex import CodexAdapter
@@ -275,6 +276,37 @@ def test_tool_calls_paired_and_shell_output_unwrapped(tmp_path):
         results[calls[1].call_id].output == "M a.py"
         and results[calls[2].call_id].output == "total 0"
     )
+
+
+PATCH_IN_ARGV = (
+    "*** Begin Patch\n*** Update File: app.py\n@@\n"
+    "-print(s['error'])\n+print(f\"errors={s['error']}\")\n*** End Patch\n"
+)
+
+
+def test_a_patch_given_to_shell_as_argv_is_shown_as_the_patch_itself(tmp_path):
+    """Older Codex ran ``shell {"command": ["apply_patch", patch]}``; joined as a shell
+    command, the patch took quotes around it and ``'"'"'`` for each quote inside it
+    (``s['error']`` became ``s['"'"'error'"'"']``). It is Codex's apply_patch, shown as the
+    freeform call is: the patch byte for byte, its file among the note's files."""
+    r = CodexRollout(TID)
+    r.user("fix the summary")
+    argv = {"command": ["apply_patch", PATCH_IN_ARGV]}
+    r.item({"type": "function_call", "name": "shell", "arguments": json.dumps(argv), "call_id": "c1"})  # fmt: skip
+    r.item({"type": "function_call_output", "call_id": "c1", "output": "Done!"})
+    with_workdir = {"command": ["apply_patch", PATCH_IN_ARGV], "workdir": "/srv"}
+    r.item({"type": "function_call", "name": "shell", "arguments": json.dumps(with_workdir), "call_id": "c2"})  # fmt: skip
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    first, second = parts(session, "tool_call")
+    assert (first.name, first.input, first.call_id) == ("apply_patch", PATCH_IN_ARGV, "c1")
+    assert second.name == "shell" and second.input["workdir"] == "/srv"  # nothing dropped
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path, sources=["codex"]))
+    (note,) = note_files(vault).values()
+    tokens = MarkdownIt("commonmark").parse(note.decode())
+    assert [t.content for t in tokens if t.type == "fence" and t.info == "diff"] == [PATCH_IN_ARGV]
+    assert "files:\n- app.py\n" in note.decode()
 
 
 def test_compaction_interruption_and_user_shell_command(tmp_path):

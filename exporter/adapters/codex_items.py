@@ -71,6 +71,9 @@ def tool_call(p: dict[str, Any]) -> ToolCallPart:
         return ToolCallPart(name, p.get("input"), call_id)
     args = _arguments(p)
     if isinstance(args, dict) and name in _SHELL_TOOLS and "command" in args:
+        patch = _patch_argv(args)
+        if patch is not None:  # Codex applies it as its apply_patch tool: shown as that
+            return ToolCallPart("apply_patch", patch, call_id)
         args = {**args, "command": command_text(args["command"])}
     return ToolCallPart(name, args, call_id)
 
@@ -261,6 +264,18 @@ def command_text(command: Any) -> str:
             return command[2]
         return shlex.join(command)
     return str(command)
+
+
+def _patch_argv(args: dict[str, Any]) -> str | None:
+    """The patch of a shell call that is ``["apply_patch", patch]`` and nothing else (older
+    Codex): joined as a shell command, the patch took quotes (``'"'"'``) inside and around."""
+    command = args["command"]
+    if len(args) != 1 or not isinstance(command, list) or len(command) != 2:
+        return None
+    program, patch = command
+    if program not in ("apply_patch", "applypatch") or not isinstance(patch, str):
+        return None
+    return patch
 
 
 def decode_data_url(url: Any) -> tuple[str, bytes] | None:

@@ -347,6 +347,33 @@ def test_noise_is_not_conversation(tmp_path):
     ]
 
 
+def test_a_skills_launch_marker_is_not_a_prompt(tmp_path):
+    """When the model calls ``Skill``, Claude Code writes the skill's command tags as a
+    user line tied to the call by ``sourceToolUseID`` (its body follows as an ``isMeta``
+    line). No one typed it: it showed as the person's ``/Art`` (a User turn splitting the
+    reply, a prompt counted, a subagent titled ``/CORE``). A command the person typed,
+    with the same tags and no ``sourceToolUseID``, stays theirs."""
+    s = ClaudeSession(SID)
+    s.user("<command-name>/review</command-name>\n<command-message>review</command-message>")
+    s.user("draw the logo")
+    s.assistant([tool_use("Skill", {"skill": "Art"}, "toolu_skill1")])
+    marker = '<command-message>The "Art" skill is running</command-message>\n<command-name>Art</command-name>'  # fmt: skip
+    s.user(marker, sourceToolUseID="toolu_skill1")
+    s.user([{"type": "text", "text": "Base directory for this skill: /skills/Art"}],
+           isMeta=True, sourceToolUseID="toolu_skill1")  # fmt: skip
+    s.tool_result("toolu_skill1", "Launching skill: Art")
+    s.assistant("Here is the logo.")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    users = [m for m in session.messages if m.role == "user"]
+    assert [[p.kind for p in m.parts] for m in users] == [["text"], ["text"]]
+    assert "/review" in users[0].parts[0].text and users[1].parts[0].text == "draw the logo"
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path, sources=["claude-code"]))
+    (note,) = note_files(vault).values()
+    assert note.decode().count("### User") == 2 and "prompts: 2\n" in note.decode()
+
+
 def test_steering_message_typed_mid_turn_is_kept_once(tmp_path):
     s = ClaudeSession(SID)
     s.user("start")

@@ -6,8 +6,9 @@ Rules from FORMATS.md §1, in the order they apply:
   replay (same parent, timestamp, type and content under a new uuid) is dropped;
 - the lines of one streamed API response (same ``message.id``) become one message, and its
   usage is counted once, from its last line;
-- ``<synthetic>`` placeholder replies, ``isMeta`` lines, progress, snapshots and hook
-  summaries are not conversation;
+- ``<synthetic>`` placeholder replies, ``isMeta`` lines, a skill's launch marker (the
+  command tags Claude Code writes after the model's own ``Skill`` call, under its
+  ``sourceToolUseID``), progress, snapshots and hook summaries are not conversation;
 - ``compact_boundary`` plus the ``isCompactSummary`` line become one marked summary;
 - a prompt whose parent already had a reply is a rewind (the person went back), and is
   marked so;
@@ -22,6 +23,7 @@ User text is kept raw: removing injected wrappers is the note builder's job (cle
 from __future__ import annotations
 
 import hashlib
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -114,7 +116,7 @@ class TranscriptBuilder:
         kind = rec.get("type")
         uuid = rec.get("uuid")
         talk = kind in ("user", "assistant")
-        if talk and not rec.get("isMeta"):
+        if talk and not _harness_line(rec):
             parent = rec.get("parentUuid")
             if isinstance(parent, str) and isinstance(uuid, str):
                 self.first_child.setdefault(_uuid_key(parent), _uuid_key(uuid))
@@ -214,7 +216,7 @@ class TranscriptBuilder:
         return draft
 
     def _user(self, rec: dict[str, Any]) -> None:
-        if rec.get("isMeta"):
+        if _harness_line(rec):
             return
         message = rec.get("message") or {}
         content = message.get("content") if isinstance(message, dict) else None
@@ -393,6 +395,24 @@ def _linked(parts: list[Part], links: dict[str, str]) -> list[Part]:
         else p
         for p in parts
     ]
+
+
+def _harness_line(rec: dict[str, Any]) -> bool:
+    """A user line no person wrote: ``isMeta``, or a skill's launch marker. When the model
+    calls ``Skill``, Claude Code writes ``<command-message>…</command-message>`` and
+    ``<command-name>X</command-name>`` as a user line tied to that call by
+    ``sourceToolUseID`` (the skill's body follows as an ``isMeta`` line): no one typed it."""
+    if rec.get("isMeta"):
+        return True
+    if rec.get("type") != "user" or not isinstance(rec.get("sourceToolUseID"), str):
+        return False
+    message = rec.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    text = plain_text(content) if isinstance(content, str | list) else ""
+    return "<command-name>" in text and not _COMMAND_TAGS.sub("", text).strip()
+
+
+_COMMAND_TAGS = re.compile(r"<(command-message|command-name|command-args)>.*?</\1>", re.DOTALL)
 
 
 def _uuid_key(uuid: str) -> str | bytes:

@@ -143,13 +143,21 @@ def error_count(session: Session) -> int:
 
 def edited_files(session: Session) -> list[str]:
     """Paths the session wrote, edited or deleted through its tools, in order of first
-    change; relative to the session's folder when inside it."""
-    found: dict[str, None] = {}
+    change; relative to the session's folder when inside it. A call whose result is an
+    error changed nothing (a write refused by the person or not permitted, a patch that
+    did not apply). One pass: a long session's messages are read from its file."""
+    changes: list[tuple[str, str | None]] = []  # (path, the call's id), in order
+    failed: set[str] = set()
     for message in session.messages:
         for part in message.parts:
             if isinstance(part, ToolCallPart):
-                for path in _paths_of(part):
-                    found.setdefault(_relative(path.strip(), session.cwd), None)
+                changes += ((path, part.call_id) for path in _paths_of(part))
+            elif isinstance(part, ToolResultPart) and part.is_error and part.call_id:
+                failed.add(part.call_id)
+    found: dict[str, None] = {}
+    for path, call_id in changes:
+        if call_id is None or call_id not in failed:
+            found.setdefault(_relative(path.strip(), session.cwd), None)
     return [p for p in found if p]
 
 

@@ -126,6 +126,27 @@ def test_files_from_every_source_s_edit_tools_relative_to_the_session_folder():
     ]  # fmt: skip
 
 
+def test_files_leave_out_a_change_whose_result_is_an_error():
+    """A Write the person refused, or was never permitted, changed nothing: ``files`` is
+    what a query for "sessions that changed CLAUDE.md" reads (two corpus notes listed a
+    file never written). A call with no result (interrupted) may have run: kept."""
+
+    def edit(path: str, cid: str) -> Message:
+        return Message("assistant", (ToolCallPart("Write", {"file_path": path}, cid),))
+
+    def result(cid: str, error: bool) -> Message:
+        return Message("user", (ToolResultPart("…", cid, is_error=error),))
+
+    s = session(
+        edit("/w/CLAUDE.md", "t1"), result("t1", True),  # refused
+        edit("/w/a.py", "t2"), result("t2", False),
+        edit("/w/b.py", "t3"),  # interrupted: no result
+        edit("/w/c.py", "t4"), result("t4", True), edit("/w/c.py", "t5"), result("t5", False),
+        cwd="/w",
+    )  # fmt: skip
+    assert edited_files(s) == ["a.py", "b.py", "c.py"]
+
+
 def test_windows_paths_are_made_relative_to_a_windows_folder():
     s = session(call("write_file", {"file_path": "C:\\dev\\app\\src\\m.py"}), cwd="C:\\dev\\app")
     assert edited_files(s) == ["src/m.py"]
@@ -133,8 +154,10 @@ def test_windows_paths_are_made_relative_to_a_windows_folder():
 
 def test_properties_keep_one_type_and_leave_out_what_does_not_apply():
     busy = session(
-        user("go", 0), reply(1, "claude-sonnet-4-5", ToolCallPart("Edit", {"file_path": "a"}, "1")),
-        Message("user", (ToolResultPart("boom", "1", is_error=True),), timestamp=at(2)),
+        user("go", 0), reply(1, "claude-sonnet-4-5", ToolCallPart("Edit", {"file_path": "a"}, "1"),
+                             ToolCallPart("Edit", {"file_path": "b"}, "2")),
+        Message("user", (ToolResultPart("ok", "1"), ToolResultPart("boom", "2", is_error=True)),
+                timestamp=at(2)),
         usage=Usage(1000, 200), models=("claude-sonnet-4-5",),
     )  # fmt: skip
     quiet = session(user("hi"), source="cursor", session_id="c1")

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from typer.testing import CliRunner
 
+from exporter import notes
 from exporter.adapters import SourceContext
 from exporter.adapters.aider import (
     MAX_DEPTH,
@@ -509,6 +510,25 @@ def test_a_run_nobody_typed_in_that_changed_the_code_is_reported(tmp_path):
         "(aider --lint --commit: Commit 1a5b5c3 fix: number 1; Commit 2a5b5c3 fix: number 2; "
         "Commit 3a5b5c3 fix: number 3; 2 more)"
     ) in commit.message
+
+
+def test_a_run_of_commands_alone_that_changed_the_code_is_reported(tmp_path):
+    """``/undo`` takes commits back: a run where the person typed only that holds no
+    conversation (no note), and was counted among the empty ones, unsaid (three such runs
+    in the corpus log). A run of commands that changed nothing stays unsaid."""
+    log = AiderLog().run("2025-03-01 09:15:00").prompt("/undo")
+    log.aider("Removed: 4e7204e fix: retry the request", "Now at:  1a2b3c4 feat: retries")
+    log.prompt("/undo").aider("Removed: cb1efad style: format")
+    log.run("2025-03-01 09:20:00").prompt("/help what is this tool?").aider("Use /help …")
+    path = log.write(tmp_path / "home" / "src" / "r")
+    sessions, problems = load(tmp_path / "home")
+    assert [s for s in sessions if notes.has_conversation(s)] == []
+    (undo,) = problems
+    assert (undo.path, undo.line, undo.severity) == (str(path), 2, "warning")
+    assert undo.message == (
+        "a run of commands alone (/undo; /undo) changed the code (Removed: 4e7204e fix: retry "
+        "the request; Removed: cb1efad style: format); it holds no conversation, so no note"
+    )
 
 
 def test_a_nested_aider_joins_its_run_and_an_append_changes_only_the_last_unit(tmp_path):

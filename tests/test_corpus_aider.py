@@ -60,9 +60,21 @@ def test_the_logs_export_with_every_prompt_and_reply_findable(home, corpus, tmp_
         r for r in re.split(r"(?m)^# aider chat started at .*$", raw)[1:]
         if not re.search(r"(?m)^(####|> Tokens: )", r) and changed.search(r)
     ]  # fmt: skip
-    assert len(one_shots) == 57 and len(report.problems) == 57
+    # and runs of commands alone that did (/undo took commits back): said as well
+    undone = re.compile(
+        r"(?m)^> (Applied edit to |Commit [0-9a-f]{7,40}\b|Removed: [0-9a-f]{7,40}\b)"
+    )
+    commands_alone = [
+        r for r in re.split(r"(?m)^# aider chat started at .*$", raw)[1:]
+        if (typed := [t[4:].strip() for t in re.findall(r"(?m)^####.*$", r)])
+        and all(t.startswith(("/", "!")) or t in ("", "<blank>") for t in typed)
+        and not re.search(r"(?m)^> Tokens: ", r) and undone.search(r)
+    ]  # fmt: skip
+    assert len(one_shots) == 57 and len(commands_alone) == 6 and len(report.problems) == 63
     said = [p.message for p in report.problems if "no prompt changed the code" in p.message]
     assert len(said) == 57 and {p.severity for p in report.problems} == {"warning"}
+    alone = [p.message for p in report.problems if "commands alone" in p.message]
+    assert len(alone) == 6 and any("(/undo) changed the code (Removed: 04c3260" in m for m in alone)
     assert any("(aider --lint --commit: Commit d0ffbf1 fix: Reorder imports" in m for m in said)
     notes = note_files(vault)
     # (18 runs of commands alone, /tokens, !ls, had notes only because their output was

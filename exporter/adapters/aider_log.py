@@ -41,7 +41,8 @@ _BANNER = (
     "VSCode terminal detected", "Warning: ", "https://aider.chat/",
 )  # fmt: skip
 _SHELL = ("/run ", "/test ", "!")
-_ACTION = re.compile(r"^(?:Applied edit to |Commit [0-9a-f]{7,40}\b)")
+# What changed the repository: an edit, a commit, a commit /undo took back.
+_ACTION = re.compile(r"^(?:Applied edit to |Commit [0-9a-f]{7,40}\b|Removed: [0-9a-f]{7,40}\b)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 # Aider's other code fences, asked of the model when a file in the chat holds ``` lines:
 # a tag alone on its line, with the language after it (``<source>python``), opens one, and
@@ -123,7 +124,7 @@ def parse_run(
     for kind, block in _blocks(run.lines):
         builder.add(kind, block)
     messages = builder.messages if any(m.role == "user" for m in builder.messages) else []
-    if not messages and builder.actions and problems is not None:
+    if not _conversation(messages) and builder.actions and problems is not None:
         problems.append(builder.unprompted_change(path, run.first_line))
     return Session(
         source=SOURCE,
@@ -138,6 +139,16 @@ def parse_run(
         usage=builder.usage,
         cost=builder.cost(),
         extra={"aider_version": builder.version} if builder.version else {},
+    )
+
+
+def _conversation(messages: list[Message]) -> bool:
+    """Did anyone talk: a prompt, or a reply? A run of commands alone (``/undo``, ``/run
+    pytest``) holds none, and makes no note."""
+    return any(
+        m.role == "assistant" or any(isinstance(p, TextPart) for p in m.parts)
+        for m in messages
+        if m.role in ("user", "assistant")
     )
 
 
@@ -318,18 +329,19 @@ class _RunBuilder:
 
     def unprompted_change(self, path: Path, line: int) -> Problem:
         """A run nobody typed in that changed the code (``aider --apply …``, ``aider
-        --commit``, ``--lint``): no conversation, so no note, but not left unsaid."""
-        shown = self.actions[:3] + (
-            [f"{len(self.actions) - 3} more"] if len(self.actions) > 3 else []
-        )
-        what = "; ".join(shown)
-        if self.launch:
-            words = self.launch.split(" ", 1)
-            command = " ".join([words[0].replace("\\", "/").rsplit("/", 1)[-1], *words[1:]])
-            what = f"{command}: {what}"
-        message = (
-            f"a run with no prompt changed the code ({what}); it holds no conversation, so no note"
-        )
+        --commit``, ``--lint``), or one of commands alone that did (``/undo``): no
+        conversation, so no note, but not left unsaid."""
+        what = _first_three(self.actions)
+        typed = [p.command for m in self.messages for p in m.parts if isinstance(p, CommandPart)]
+        if typed:  # the person typed commands (/undo took commits back), nothing else
+            message = f"a run of commands alone ({_first_three(typed)}) changed the code ({what})"
+        else:
+            if self.launch:
+                words = self.launch.split(" ", 1)
+                command = " ".join([words[0].replace("\\", "/").rsplit("/", 1)[-1], *words[1:]])
+                what = f"{command}: {what}"
+            message = f"a run with no prompt changed the code ({what})"
+        message += "; it holds no conversation, so no note"
         return Problem(str(path), message, line, "warning", SOURCE)
 
     def _use_model(self, model: str) -> None:
@@ -380,6 +392,10 @@ def _tag_fences_as_markdown(lines: list[str]) -> list[str]:
 
 def _closing_tag(lines: list[str], start: int, closer: str) -> int | None:
     return next((e for e in range(start, len(lines)) if lines[e].strip() == closer), None)
+
+
+def _first_three(items: list[str]) -> str:
+    return "; ".join(items[:3] + ([f"{len(items) - 3} more"] if len(items) > 3 else []))
 
 
 def _comparable(text: str) -> str:

@@ -44,7 +44,7 @@ def summary_line(report: ExportReport, elapsed: float | None = None) -> str:
     for name, one, many in (
         ("conflicts", "conflict", "conflicts"),
         ("failed", "failed", "failed"),
-        ("empty", "empty file or database", "empty files or databases"),
+        ("empty", "without a conversation", "without a conversation"),
         ("deleted", "deleted in the vault (left deleted)", "deleted in the vault (left deleted)"),
     ):
         if report.total(name):
@@ -104,7 +104,7 @@ def print_report(
                 say(f"{change.action.value}: {change.relpath}")
     if verbose and not quiet:
         for source, path in report.empty_units:
-            say(f"empty ({source}): {path}")
+            say(f"no conversation ({source}): {path}")
     if not quiet:
         say(summary_line(report, elapsed))
         for source, counts in report.per_source.items():

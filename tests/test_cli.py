@@ -23,7 +23,7 @@ def test_export_prints_a_summary_and_writes_notes(tmp_path):
     result = run("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--timezone", "UTC")
     assert result.exit_code == 0, result.output
     assert (
-        "41 sessions found, 41 created, 0 updated, 0 unchanged, 3 empty files or databases"
+        "41 sessions found, 41 created, 0 updated, 0 unchanged, 3 without a conversation"
         in result.output
     )
     assert "  codex: 4 found, 4 created" in result.output

@@ -282,14 +282,14 @@ def test_empty_sources_are_named_and_listed_under_verbose(tmp_path, home):
     empty = home / ".claude" / "projects" / "-p0" / "empty.jsonl"
     empty.write_text("")
     result = run("--vault", tmp_path / "v", "--home", home, "--verbose")
-    assert "1 empty file or database" in result.stdout
-    assert f"empty (claude-code): {empty}" in result.stdout
+    assert "1 without a conversation" in result.stdout
+    assert f"no conversation (claude-code): {empty}" in result.stdout
     created = [line for line in result.stdout.splitlines() if line.startswith("created: ")]
     sessions = [line for line in created if "/claude-code/" in line]
     assert len(sessions) == 6 and all(line.endswith(".md") for line in sessions)
     assert sum("/Projects/" in line for line in created) == 3  # an index note per project
     quiet = run("--vault", tmp_path / "v2", "--home", home)
-    assert "empty (claude-code)" not in quiet.stdout
+    assert "no conversation (claude-code)" not in quiet.stdout
 
 
 def test_elapsed_time_and_per_source_counts_in_the_summary(tmp_path, home):

@@ -313,12 +313,49 @@ def _input_blocks(value: Any, tool: str = "") -> list[dict[str, str]]:
             blocks.append({"label": "", "text": item, "lang": "sh"})
         elif isinstance(item, str) and ("\n" in item or len(item) > 200 or key in _CODE_KEYS):
             blocks.append({"label": key, "text": item, "lang": _LANG_BY_EXT.get(ext, "text")})
+        elif _holds_code(item):
+            # A list of edits (MultiEdit): each one's code on its own, as an Edit's is (as
+            # JSON its lines were one escaped string, which search does not find).
+            others = _code_of_each(key, item, _LANG_BY_EXT.get(ext, "text"), blocks)
+            if any(others):
+                rest[key] = others
         else:
             rest[key] = item
     if rest and set(rest) - {_primary_key(value)}:
         blocks.insert(0 if not blocks or blocks[0]["lang"] != "sh" else 1,
                       {"label": "", "text": _json(rest), "lang": "json"})  # fmt: skip
     return blocks
+
+
+def _holds_code(item: Any) -> bool:
+    """A list of edits, each holding the text it replaces and the new text (``[{old_string,
+    new_string}, …]``; not a to-do list's items, whose ``content`` is prose)."""
+    return (
+        isinstance(item, list)
+        and bool(item)
+        and all(isinstance(e, dict) and _EDIT_KEYS <= e.keys() for e in item)
+        and all(isinstance(e[k], str) for e in item for k in _EDIT_KEYS)
+    )
+
+
+_EDIT_KEYS = {"old_string", "new_string"}
+
+
+def _code_of_each(
+    key: str, entries: list[dict[str, Any]], lang: str, blocks: list[dict[str, str]]
+) -> list[dict[str, Any]]:
+    """Add each entry's code to ``blocks`` (labelled ``edits[0].old_string``); return the
+    entries' other fields."""
+    others = []
+    for n, entry in enumerate(entries):
+        other = {}
+        for field, text in entry.items():
+            if field in _CODE_KEYS and isinstance(text, str):
+                blocks.append({"label": f"{key}[{n}].{field}", "text": text, "lang": lang})
+            else:
+                other[field] = text
+        others.append(other)
+    return others
 
 
 def _primary_key(value: dict[str, Any]) -> str | None:

@@ -20,6 +20,7 @@ from claude_builder import (
     tool_use,
 )
 from conftest import load_sessions, note_files, texts
+from markdown_it import MarkdownIt
 
 from exporter.adapters import SourceContext
 from exporter.adapters.base import project_name
@@ -372,6 +373,29 @@ def test_a_skills_launch_marker_is_not_a_prompt(tmp_path):
     run_export(ExportOptions(vault=vault, home=tmp_path, sources=["claude-code"]))
     (note,) = note_files(vault).values()
     assert note.decode().count("### User") == 2 and "prompts: 2\n" in note.decode()
+
+
+def test_each_edit_of_a_multiedit_is_code_as_an_edits_is(tmp_path):
+    """A MultiEdit's edits were one JSON blob: every line of code an escaped string
+    (``\\n``, ``\\"``), which search does not find (137 corpus lines). Each edit's strings
+    are now code blocks of their own, byte for byte; its other fields stay JSON."""
+    old = 'color: "red";\n  border: 1px solid;'
+    new = 'color: "green";\n  border: none;'
+    edits = [{"old_string": old, "new_string": new}, {"old_string": "a", "new_string": "b", "replace_all": True}]  # fmt: skip
+    s = ClaudeSession(SID)
+    s.user("make it green")
+    s.assistant([tool_use("MultiEdit", {"file_path": "/w/app.css", "edits": edits}, "toolu_m1")])
+    s.tool_result("toolu_m1", "Applied 2 edits")
+    s.assistant("Done.")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path, sources=["claude-code"]))
+    (note,) = note_files(vault).values()
+    fences = [t for t in MarkdownIt("commonmark").parse(note.decode()) if t.type == "fence"]
+    assert [t.content for t in fences if t.info == "css"] == [f"{old}\n", f"{new}\n", "a\n", "b\n"]
+    (rest,) = [json.loads(t.content) for t in fences if t.info == "json"]
+    assert rest == {"file_path": "/w/app.css", "edits": [{}, {"replace_all": True}]}
+    assert "`edits[0].old_string`:" in note.decode() and "`edits[1].new_string`:" in note.decode()
 
 
 def test_steering_message_typed_mid_turn_is_kept_once(tmp_path):

@@ -309,6 +309,23 @@ def test_a_patch_given_to_shell_as_argv_is_shown_as_the_patch_itself(tmp_path):
     assert "files:\n- app.py\n" in note.decode()
 
 
+def test_a_tool_in_a_namespace_is_named_with_it(tmp_path):
+    """Newer Codex gives an MCP server's tool its namespace apart (``"name": "js",
+    "namespace": "mcp__node_repl__"``): the call and ``tools`` said ``js`` alone."""
+    r = CodexRollout(TID)
+    r.user("open the page")
+    call = {"type": "function_call", "name": "js", "namespace": "mcp__node_repl__",
+            "arguments": json.dumps({"code": "await page.goto(url)"}), "call_id": "c1"}  # fmt: skip
+    r.item(call)
+    r.item({"type": "function_call_output", "call_id": "c1", "output": "ok"})
+    r.item({**call, "name": "automation_update", "namespace": "codex_app", "call_id": "c2"})
+    r.item({**call, "name": "mcp__node_repl__js", "call_id": "c3"})  # named in full already
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    names = [c.name for c in parts(session, "tool_call")]
+    assert names == ["mcp__node_repl__js", "codex_app.automation_update", "mcp__node_repl__js"]
+
+
 def test_compaction_interruption_and_user_shell_command(tmp_path):
     r = CodexRollout(TID)
     r.user("first")

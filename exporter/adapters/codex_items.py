@@ -66,7 +66,7 @@ def tool_call(p: dict[str, Any]) -> ToolCallPart:
         return ToolCallPart(
             "web_search", {k: v for k, v in action.items() if k != "type" and v}, call_id
         )
-    name = str(p.get("name") or "tool")
+    name = _qualified(str(p.get("name") or "tool"), p.get("namespace"))
     if ptype == "custom_tool_call":
         return ToolCallPart(name, p.get("input"), call_id)
     args = _arguments(p)
@@ -76,6 +76,17 @@ def tool_call(p: dict[str, Any]) -> ToolCallPart:
             return ToolCallPart("apply_patch", patch, call_id)
         args = {**args, "command": command_text(args["command"])}
     return ToolCallPart(name, args, call_id)
+
+
+def _qualified(name: str, namespace: Any) -> str:
+    """A tool's name with the namespace newer Codex gives it apart (an MCP server's:
+    ``js`` in ``mcp__node_repl__`` is ``mcp__node_repl__js``, as Claude Code names one):
+    the name alone does not say whose tool it was."""
+    if not isinstance(namespace, str) or not namespace.strip() or name.startswith(namespace):
+        return name
+    return (
+        f"{namespace}{name}" if namespace.endswith(("_", ".", "/", ":")) else f"{namespace}.{name}"
+    )
 
 
 def tool_search_call(p: dict[str, Any]) -> ToolCallPart:

@@ -19,7 +19,7 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "6dc1d9457fe8319f02fecd4037e9292f86bf8d9151806902c705ad12fc7b0fd2"
+SHIPPED_TEMPLATE_SHA256 = "6513f6c59b38f089dbbb9480578ee2216dadadd057fb293fe1effbbff43019dc"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 
@@ -206,4 +206,6 @@ def _subagent_call(item: dict[str, Any]) -> str:
         name = escape_inline(item["summary"])
     else:
         name = code_span(item["summary"] or item["name"])
+    if item["is_error"]:  # the call failed (a rejected input): no agent ran
+        return callout("failure", "Subagent — " + agent + name + " (error)", body) + "\n"
     return callout("abstract", "Subagent — " + agent + name, body) + "\n"

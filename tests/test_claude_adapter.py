@@ -398,6 +398,23 @@ def test_each_edit_of_a_multiedit_is_code_as_an_edits_is(tmp_path):
     assert "`edits[0].old_string`:" in note.decode() and "`edits[1].new_string`:" in note.decode()
 
 
+def test_a_task_call_that_failed_is_shown_as_a_failure(tmp_path):
+    """A Task call Claude Code refused (a missing prompt) started no agent: it showed as an
+    ordinary subagent while ``errors`` counted it; now a failure, as any failed call is."""
+    s = ClaudeSession(SID)
+    s.user("analyse the project")
+    s.assistant([tool_use("Task", {"description": "Analyze project structure", "subagent_type": "general-purpose"}, "toolu_t1")])  # fmt: skip
+    s.tool_result("toolu_t1", "<tool_use_error>InputValidationError: prompt is missing</tool_use_error>", is_error=True)  # fmt: skip
+    s.assistant("Retrying with a prompt.")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path, sources=["claude-code"]))
+    (note,) = note_files(vault).values()
+    text = note.decode()
+    assert "> [!failure]- Subagent — `general-purpose`: Analyze project structure (error)" in text
+    assert "[!abstract]" not in text and "errors: 1\n" in text
+
+
 def test_steering_message_typed_mid_turn_is_kept_once(tmp_path):
     s = ClaudeSession(SID)
     s.user("start")

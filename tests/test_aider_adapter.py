@@ -309,14 +309,22 @@ def test_a_tag_fence_around_code_holding_backticks_gets_a_longer_fence(tmp_path)
     [
         "Write it as:\n\n```html\n<pre>\nkept\n</pre>\n```",  # inside a Markdown fence: code
         "Open one with\n<code>\nand never close it.",  # a tag never closed: the text as written
+        "README.md\n<source>\n<<<<<<< SEARCH\n# Aider",  # a reply cut short by Ctrl-C
+        "Here:\n```python\nx = 1",  # a Markdown fence cut short: Ctrl-C's lines end it too
     ],
 )
 def test_a_tag_inside_a_markdown_fence_or_never_closed_is_left_as_written(tmp_path, reply):
+    """And what Aider printed after a tag never closed stays Aider's output: a fence
+    opened there took its ``>`` lines (``^C KeyboardInterrupt``, ``Applied edit``) into the
+    reply as quotes (a corpus run cut by Ctrl-C)."""
     log = AiderLog().run("2024-08-12 14:26:01").prompt("show me")
     log.reply(reply)
+    log.aider("", "^C KeyboardInterrupt")
+    log.prompt("go on").reply("Done.").aider("Applied edit to index.html")
     log.write(tmp_path / "home" / "src" / "r")
     (session,), _ = load(tmp_path / "home")
-    assert texts(session, "assistant") == [reply]
+    assert texts(session, "assistant") == [reply, "Done."]
+    assert outputs(session) == ["^C KeyboardInterrupt", "Applied edit to index.html"]
 
 
 def test_a_line_of_spaces_in_a_replys_code_keeps_its_spaces(tmp_path):

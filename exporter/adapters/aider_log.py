@@ -9,6 +9,7 @@ prompts from ``.aider.input.history``; this module reads text it is given, never
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -157,14 +158,15 @@ def _blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
 
     A blank line ends a prompt (each input is its own run of ``####`` lines). Inside a
     code fence the reply opened, ``>`` lines are the reply's (quoted text, the
-    ``>>>>>>> REPLACE`` of an edit block); a prompt, or Aider's usage line after the reply,
-    closes any fence left open. Aider ends
+    ``>>>>>>> REPLACE`` of an edit block); a prompt, Aider's usage line after the reply or
+    its report of a Ctrl-C closes any fence left open. Aider ends
     each message of its own with two spaces and marks only its first line with ``>``: a
     ``>`` line without them goes on to the line that has them (a command's output, a usage
     line split in two), or to the next prompt; right after a reply, where it may be the
     reply's own quote, only as far as a blank line."""
     kind, block, fence, going_on, to_blank = "", [], "", False, False
-    for line in lines:
+    ahead = _TagCloser(lines)
+    for at, line in enumerate(lines):
         if going_on and not line.startswith("####") and (line.strip() or not to_blank):
             block.append(line.rstrip())
             going_on = not _ends_message(line)
@@ -172,7 +174,9 @@ def _blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
         going_on = False
         if line.startswith("#### ") or line.rstrip() == "####":
             this, text, fence = "user", line[5:], ""
-        elif line.startswith("> Tokens: ") and fence:  # a reply that left a fence open
+        elif fence and (line.startswith("> Tokens: ") or _interrupt_at(lines, at)):
+            # A reply that left a fence open: Aider's usage line, or its Ctrl-C (the empty
+            # ">" lines it prints first, then "^C KeyboardInterrupt"), ends it.
             this, text, fence = "aider", line[2:], ""
             going_on, to_blank = not line.endswith("  "), False
         elif line.startswith(">") and not fence and not line.startswith(">>>>>>>"):
@@ -190,7 +194,11 @@ def _blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
             continue
         else:
             this, text = "reply", line
-            fence = _fence_after(line, fence)
+            tag = None if fence else _TAG_FENCE.match(line)
+            if tag:  # a fence only if its end tag comes in this reply (see _TagCloser)
+                fence = f"</{tag.group(1)}>" if ahead.closes(at, f"</{tag.group(1)}>") else ""
+            else:
+                fence = _fence_after(line, fence)
         if this != kind and block:
             yield kind, block
             block = []
@@ -198,6 +206,41 @@ def _blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
         block.append(text.rstrip() if this != "reply" else text)
     if block:
         yield kind, block
+
+
+def _interrupt_at(lines: list[str], at: int) -> bool:
+    """Does Aider's report of a Ctrl-C start on this line: empty ``>`` lines, then ``> ^C``?"""
+    k = at
+    while k < len(lines) and _EMPTY_QUOTE.fullmatch(lines[k]):
+        k += 1
+    return k < len(lines) and lines[k].startswith("> ^C")
+
+
+_EMPTY_QUOTE = re.compile(r">[ \t]*")
+
+
+class _TagCloser:
+    """Where each of Aider's end tags is, found once: a tag opens a fence only when its end
+    tag comes before the next prompt or usage line (a reply cut by Ctrl-C never closes it,
+    and Aider's own ``>`` lines after it must stay Aider's, not become the reply's)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.ends: dict[str, list[int]] | None = None  # end tag -> its lines, in order
+        self.stops: list[int] = []  # the prompts' and usage lines' numbers
+
+    def closes(self, at: int, closer: str) -> bool:
+        if self.ends is None:
+            self.ends = {}
+            for k, line in enumerate(self.lines):
+                if line.startswith("####") or line.startswith("> Tokens: "):
+                    self.stops.append(k)
+                elif line.startswith("</"):
+                    self.ends.setdefault(line.strip(), []).append(k)
+        ends = self.ends.get(closer, [])
+        end = bisect_right(ends, at)
+        stop = bisect_right(self.stops, at)
+        return end < len(ends) and (stop == len(self.stops) or ends[end] < self.stops[stop])
 
 
 def _ends_message(line: str) -> bool:

@@ -320,10 +320,17 @@ def test_a_tool_in_a_namespace_is_named_with_it(tmp_path):
     r.item({"type": "function_call_output", "call_id": "c1", "output": "ok"})
     r.item({**call, "name": "automation_update", "namespace": "codex_app", "call_id": "c2"})
     r.item({**call, "name": "mcp__node_repl__js", "call_id": "c3"})  # named in full already
+    r.item({**call, "name": "codex_app_status", "namespace": "codex_app", "call_id": "c4"})
+    shell = json.dumps({"command": ["bash", "-lc", "ls"]})  # a shell tool stays the shell
+    r.item({**call, "name": "shell", "namespace": "functions", "arguments": shell, "call_id": "c5"})
     r.write(tmp_path / ".codex")
     (session,) = load_all(tmp_path)[0]
-    names = [c.name for c in parts(session, "tool_call")]
-    assert names == ["mcp__node_repl__js", "codex_app.automation_update", "mcp__node_repl__js"]
+    calls = parts(session, "tool_call")
+    assert [c.name for c in calls] == [
+        "mcp__node_repl__js", "codex_app.automation_update", "mcp__node_repl__js",
+        "codex_app.codex_app_status", "shell",
+    ]  # fmt: skip
+    assert calls[-1].input == {"command": "ls"}
 
 
 def test_compaction_interruption_and_user_shell_command(tmp_path):

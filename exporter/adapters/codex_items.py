@@ -66,27 +66,26 @@ def tool_call(p: dict[str, Any]) -> ToolCallPart:
         return ToolCallPart(
             "web_search", {k: v for k, v in action.items() if k != "type" and v}, call_id
         )
-    name = _qualified(str(p.get("name") or "tool"), p.get("namespace"))
+    name = str(p.get("name") or "tool")
     if ptype == "custom_tool_call":
-        return ToolCallPart(name, p.get("input"), call_id)
+        return ToolCallPart(_qualified(name, p.get("namespace")), p.get("input"), call_id)
     args = _arguments(p)
     if isinstance(args, dict) and name in _SHELL_TOOLS and "command" in args:
         patch = _patch_argv(args)
         if patch is not None:  # Codex applies it as its apply_patch tool: shown as that
             return ToolCallPart("apply_patch", patch, call_id)
-        args = {**args, "command": command_text(args["command"])}
-    return ToolCallPart(name, args, call_id)
+        return ToolCallPart(name, {**args, "command": command_text(args["command"])}, call_id)
+    return ToolCallPart(_qualified(name, p.get("namespace")), args, call_id)
 
 
 def _qualified(name: str, namespace: Any) -> str:
     """A tool's name with the namespace newer Codex gives it apart (an MCP server's:
     ``js`` in ``mcp__node_repl__`` is ``mcp__node_repl__js``, as Claude Code names one):
     the name alone does not say whose tool it was."""
-    if not isinstance(namespace, str) or not namespace.strip() or name.startswith(namespace):
+    if not isinstance(namespace, str) or not namespace.strip():
         return name
-    return (
-        f"{namespace}{name}" if namespace.endswith(("_", ".", "/", ":")) else f"{namespace}.{name}"
-    )
+    joined = namespace if namespace.endswith(("_", ".", "/", ":")) else f"{namespace}."
+    return name if name.startswith(joined) else joined + name  # (or given in full already)
 
 
 def tool_search_call(p: dict[str, Any]) -> ToolCallPart:

@@ -68,7 +68,7 @@ def source_line(source: str, counts: SourceCounts) -> str:
         f"{counts.updated} updated, {counts.unchanged + counts.skipped} unchanged, "
         f"{counts.failed} failed"
     )
-    return line + (f", {counts.empty} empty" if counts.empty else "")
+    return line + (f", {counts.empty} without a conversation" if counts.empty else "")
 
 
 def append_log(path: Path, report: ExportReport | None, code: int, error: str = "") -> None:

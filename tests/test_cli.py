@@ -27,6 +27,7 @@ def test_export_prints_a_summary_and_writes_notes(tmp_path):
         in result.output
     )
     assert "  codex: 4 found, 4 created" in result.output
+    assert "0 failed, 3 without a conversation\n" in result.output  # claude-code's line too
     assert len(note_files(tmp_path / "v")) == 41
 
 

@@ -708,3 +708,51 @@ def test_the_cli_s_own_please_continue_is_not_the_person_s_prompt(tmp_path, monk
 
 def texts_of(message) -> list[str]:
     return [p.text for p in message.parts if p.kind == "text"]
+
+
+def test_an_image_sent_alone_as_one_part_is_the_prompt(tmp_path):
+    """``content`` may be one Part, not a list (FORMATS.md §6.1): an image sent alone was
+    lost with the whole prompt, and the note opened on the reply."""
+    png = b"\x89PNG\r\n\x1a\n" + b"\3" * 8
+    chat = GeminiChat(SID)
+    chat.user({"inlineData": {"mimeType": "image/png", "data": base64.b64encode(png).decode()}})
+    chat.gemini("A red square.")
+    chat.write_jsonl(project_folder(tmp_path, ROOT, "api") / "chats")
+    (session,), _ = load_all(tmp_path)
+    assert [m.role for m in session.messages] == ["user", "assistant"]
+    (image,) = parts(session, "attachment")
+    assert (image.media_type, image.data) == ("image/png", png)
+
+
+def test_the_tool_use_prompts_tokens_are_counted_as_input(tmp_path):
+    """``tokens.tool`` (the tool-use prompt) is part of ``total`` and not of ``input``: the
+    note's totals fell short of the file's own by it."""
+    chat = GeminiChat(SID)
+    chat.user("list the files")
+    tokens = {"input": 100, "output": 10, "cached": 20, "thoughts": 5, "tool": 50, "total": 165}
+    chat.gemini("Three files.", tokens=tokens)
+    chat.write_jsonl(project_folder(tmp_path, ROOT, "api") / "chats")
+    (session,), _ = load_all(tmp_path)
+    usage = session.usage
+    assert (usage.input_tokens, usage.cache_read_tokens, usage.output_tokens) == (130, 20, 15)
+    assert usage.input_tokens + usage.cache_read_tokens + usage.output_tokens == tokens["total"]
+
+
+def test_a_session_in_several_files_starts_with_its_first(tmp_path):
+    """Several files can hold one session, each with its own ``startTime``: the last file
+    read gave the note its date (two days after its first prompt)."""
+    chats = project_folder(tmp_path, ROOT, "api") / "chats"
+    first = GeminiChat(SID, start="2026-05-01T10:00:00Z")
+    first.user("day one")
+    first.gemini("ok")
+    first.write_jsonl(chats)
+    later = GeminiChat(SID, start="2026-05-03T09:00:00Z")
+    later.user("day three")
+    later.gemini("ok again")
+    for n, message in enumerate(later.messages):
+        message["id"] = f"later-{n}"  # (the builder numbers each file's messages from 1)
+    later.write_jsonl(chats)
+    (session,), _ = load_all(tmp_path)
+    assert texts(session, "user") == ["day one", "day three"]
+    assert session.started_at.isoformat() == "2026-05-01T10:00:01+00:00"
+    assert session.ended_at >= session.messages[-1].timestamp

@@ -269,6 +269,8 @@ def _session(
         messages = tuple(built.messages)
     start, update = chat.meta.get("startTime"), chat.meta.get("lastUpdated")
     started = parse_timestamp(start) or built.times.unread(start, "startTime") or built.first
+    if started and built.first and built.first < started:
+        started = built.first  # a session in several files: each gives its own startTime
     ended = parse_timestamp(update) or built.times.unread(update, "lastUpdated")
     ended = ended or built.last or started
     built.times.report(problems, path, SOURCE)

@@ -351,7 +351,8 @@ def inline_data(content: Any) -> list[Part]:
     """Images and files in a Part list (``inlineData`` base64 parts): pasted into a prompt,
     or returned by a tool (``read_file`` of an image)."""
     out: list[Part] = []
-    for part in content if isinstance(content, list) else []:
+    # A Part list, or a single Part (FORMATS.md §6.1: an image sent alone was lost)
+    for part in content if isinstance(content, list) else [content]:
         data = part.get("inlineData") if isinstance(part, dict) else None
         if not isinstance(data, dict) or not isinstance(data.get("data"), str):
             continue
@@ -433,8 +434,9 @@ def _usage(tokens: Any) -> Usage:
     if not isinstance(tokens, dict):
         return Usage()
     cached = _int(tokens.get("cached"))
+    # The tool-use prompt's tokens (``tool``) are counted apart from ``input``, in ``total``
     return Usage(
-        max(0, _int(tokens.get("input")) - cached),
+        max(0, _int(tokens.get("input")) + _int(tokens.get("tool")) - cached),
         _int(tokens.get("output")) + _int(tokens.get("thoughts")),
         cached,
     )

@@ -505,3 +505,24 @@ def test_attached_files_are_read_in_linear_time_and_never_invented():
     assert time.perf_counter() - started < 5  # quadratic: minutes
     typed = '<user_query>what does <attached_files><file_contents path="a.py">X</file_contents></attached_files> mean?</user_query>'  # fmt: skip
     assert attached_parts(typed) == []
+
+
+def test_a_result_goes_to_a_call_of_its_own_turn_not_to_an_older_one_left_without(tmp_path):
+    """Results are paired by position (FORMATS.md §3.7: most files hold none). A call
+    left without one (the turn ended, the person asked again) kept waiting, and every
+    later result went to it: ``git status``'s output showed under ``pytest -q``."""
+    chat = AgentChat(tmp_path, "/home/dev/work/api", CHAT)
+    chat.user("run the tests", T0).reply(tool("Shell", command="pytest -q")).turn_ended()
+    chat.user("now show git status", T0).reply(tool("Shell", command="git status"))
+    chat.results("On branch main, nothing to commit")
+    chat.user("and the log", T0).reply(tool("Shell", command="git log -1"), tool("Shell", command="git log -2"))  # fmt: skip
+    chat.results("commit 1", "commit 2")
+    chat.write()
+    (session,), _ = load(tmp_path)
+    commands = {p.call_id: p.input["command"] for m in session.messages for p in m.parts if p.kind == "tool_call"}  # fmt: skip
+    paired = [(commands[p.call_id], p.output) for m in session.messages for p in m.parts if p.kind == "tool_result"]  # fmt: skip
+    assert paired == [
+        ("git status", "On branch main, nothing to commit"),
+        ("git log -1", "commit 1"),
+        ("git log -2", "commit 2"),
+    ]

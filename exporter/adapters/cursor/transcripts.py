@@ -92,6 +92,7 @@ def read_transcript(path: Path, problems: list[Problem]) -> Transcript:
             elif role == "assistant":
                 reader.assistant(content, number)
             elif role is None and _is_control(obj.get("type")):
+                reader.waiting.clear()  # the turn ended: its calls without a result keep none
                 continue
             else:
                 kind = f"role {role!r}" if role is not None else f"record type {obj.get('type')!r}"
@@ -224,6 +225,10 @@ class _Reader:
             self.transcript.times.append(when)
         if results:
             self.transcript.messages.append(Message("tool", tuple(results), f"line {number}"))
+        if any(isinstance(p, TextPart) for p in parts):
+            # A new prompt: the calls before it that got no result never will (most files
+            # hold none), and a later result is not theirs (it went to the oldest waiting).
+            self.waiting.clear()
         parts += attached
         if parts:
             first = next((p.text for p in parts if isinstance(p, TextPart)), None)

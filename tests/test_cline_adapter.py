@@ -700,3 +700,28 @@ def test_an_epoch_time_of_zero_or_less_is_not_shown_as_1970(tmp_path, unset):
     assert session.started_at == datetime(2025, 11, 7, 7, 20, tzinfo=UTC)
     assert session.ended_at == datetime(2025, 11, 7, 7, 20, 5, tzinfo=UTC)
     assert [m.timestamp for m in session.messages if "in between" in str(m.parts)] == [None]
+
+
+def test_the_model_and_tokens_cline_writes_on_each_message_are_read(tmp_path):
+    """Cline names the model on each message (``modelInfo.modelId``, in the UI file and in
+    the model's history) and counts its tokens as ``metrics.tokens`` (``prompt``,
+    ``completion``, ``cached``): a task with no metadata file had no model, and one read
+    from the model's history no tokens, where only the SDK's spelling was known."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    info = {"modelId": "claude-sonnet-4-5", "providerId": "anthropic", "mode": "act"}
+    cb.task(root, "1762500000000", ui=[
+        cb.say(0, "task", "Why does app.py crash?"),
+        cb.say(1, "text", "It needs an argument.", modelInfo=info),
+    ])  # fmt: skip
+    cb.task(root, "1762500100000", api=[
+        cb.message("user", cb.text("<task>\nfix it\n</task>")),
+        cb.message("assistant", cb.text("Fixed."), modelInfo=info,
+                   metrics={"tokens": {"prompt": 1000, "completion": 200, "cached": 50}, "cost": 0.05}),
+    ])  # fmt: skip
+    sessions, _ = load_sessions(ClineAdapter(), home)
+    ui_task, api_task = sorted(sessions, key=lambda s: s.session_id)
+    assert ui_task.models == ("claude-sonnet-4-5",) and api_task.models == ("claude-sonnet-4-5",)
+    usage = api_task.usage
+    assert (usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) == (1000, 200, 50)
+    assert api_task.cost == 0.05

@@ -87,17 +87,11 @@ def parse_messages(
             continue
         role = item["role"]
         parts = _parts(item.get("content"), role, legacy, out.skipped)
-        info = item.get("modelInfo")
-        model = info.get("id") if isinstance(info, dict) else None
-        model = model if isinstance(model, str) else model_at(item.get("ts")) if model_at else None
+        model = model_of(item.get("modelInfo"))
+        model = model if model else model_at(item.get("ts")) if model_at else None
         metrics = item.get("metrics")
         if isinstance(metrics, dict):
-            out.usage += Usage(
-                _int(metrics.get("inputTokens")),
-                _int(metrics.get("outputTokens")),
-                _int(metrics.get("cacheReadTokens")),
-                _int(metrics.get("cacheWriteTokens")),
-            )
+            out.usage += _metrics_usage(metrics)
             if isinstance(metrics.get("cost"), int | float):
                 out.cost = (out.cost or 0.0) + metrics["cost"]
         if role == "assistant":
@@ -249,6 +243,31 @@ def _json(value: Any) -> str:
 
 def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def model_of(info: Any) -> str | None:
+    """The model a message names: ``modelInfo.id`` (the SDK), or ``modelInfo.modelId``
+    (Cline's own messages, in ``ui_messages.json`` and its API history)."""
+    if not isinstance(info, dict):
+        return None
+    model = info.get("id") if isinstance(info.get("id"), str) else info.get("modelId")
+    return model if isinstance(model, str) and model.strip() else None
+
+
+def _metrics_usage(metrics: dict[str, Any]) -> Usage:
+    """A message's tokens: the SDK's ``inputTokens``…, or Cline's own ``tokens`` object
+    (``prompt``, ``completion``, ``cached``)."""
+    tokens = metrics.get("tokens")
+    if isinstance(tokens, dict):
+        return Usage(
+            _int(tokens.get("prompt")), _int(tokens.get("completion")), _int(tokens.get("cached"))
+        )
+    return Usage(
+        _int(metrics.get("inputTokens")),
+        _int(metrics.get("outputTokens")),
+        _int(metrics.get("cacheReadTokens")),
+        _int(metrics.get("cacheWriteTokens")),
+    )
 
 
 def not_an_object(out: Conversation, item: Any) -> None:

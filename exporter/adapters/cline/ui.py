@@ -34,7 +34,7 @@ from ...model import (
     Usage,
 )
 from .._jsonl import parse_timestamp
-from .blocks import Conversation, attachment_of, not_an_object
+from .blocks import Conversation, attachment_of, model_of, not_an_object
 
 # kind -> what it becomes: prompt, reply, question, thinking, tool, command, output, error…
 _KINDS = {
@@ -149,7 +149,9 @@ def parse_ui(
             summary = condensed.get("summary") if isinstance(condensed, dict) else text
             parts = [SummaryPart(summary)] if isinstance(summary, str) and summary else []
         if parts:
-            model = model_at(ts) if role == "assistant" else None
+            model = (
+                (model_of(item.get("modelInfo")) or model_at(ts)) if role == "assistant" else None
+            )
             out.add_model(model)
             out.messages.append(Message(role, tuple(parts), source_id, when, model))
     return out, times

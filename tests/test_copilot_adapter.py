@@ -631,3 +631,18 @@ def test_a_zero_time_is_no_time_not_1970(tmp_path, placeholder):
     known = [m.timestamp for m in s.messages if m.timestamp]
     assert min(known).year == 2025 and s.started_at == min(known)
     assert s.ended_at is not None and s.ended_at.year == 2025
+
+
+def test_a_damaged_workspace_json_is_reported_and_costs_only_the_project(tmp_path):
+    """A ``workspace.json`` cut short (a sync tool, a crash) left its sessions without a
+    project and said nothing; one that is not there (an empty window) says nothing."""
+    user = tmp_path / USER
+    write(user / "workspaceStorage" / "ws1" / "chatSessions" / f"{SID}.json", base())
+    (user / "workspaceStorage" / "ws1" / "workspace.json").write_text('{"folder": "file:///w/o')
+    (s,), problems = load(tmp_path)
+    assert texts(s, "user") and s.project is None
+    (problem,) = problems
+    assert problem.path == str(user / "workspaceStorage" / "ws1" / "workspace.json")
+    assert problem.severity == "warning" and "project of its sessions is unknown" in problem.message
+    (user / "workspaceStorage" / "ws1" / "workspace.json").unlink()
+    assert load(tmp_path)[1] == []

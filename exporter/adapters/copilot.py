@@ -232,7 +232,11 @@ def _session(
     if not messages:
         return None
     workspace = path.parent.parent if path.parent.name == "chatSessions" else path.parent
-    folder = folder_of_workspace(workspace) if workspace.name != "no-workspace" else None
+    folder = (
+        folder_of_workspace(workspace, problems, SOURCE)
+        if workspace.name != "no-workspace"
+        else None
+    )
     title = data.get("customTitle") if isinstance(data.get("customTitle"), str) else None
     sid = data.get("sessionId") if isinstance(data.get("sessionId"), str) else session_id
     stamp, last = data.get("creationDate"), data.get("lastMessageDate")

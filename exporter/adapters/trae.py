@@ -80,7 +80,7 @@ class TraeAdapter:
         user_dir = Path(ref.fact("user_dir") or "")
         self._check_encrypted_store(user_dir, result.problems)
         workspace = ref.main.path.parent
-        folder = folder_of_workspace(workspace)
+        folder = folder_of_workspace(workspace, result.problems, SOURCE)
         garbled = 0
         seen: set[str] = set()
         times = Times()  # of the workspace database

@@ -120,11 +120,21 @@ def read_item(path: Path, key: str, problems: list[Problem], source: str) -> Any
         return None
 
 
-def folder_of_workspace(workspace_dir: Path) -> str | None:
-    """The folder a workspace storage hash stands for, from its ``workspace.json``."""
+def folder_of_workspace(
+    workspace_dir: Path, problems: list[Problem] | None = None, source: str = ""
+) -> str | None:
+    """The folder a workspace storage hash stands for, from its ``workspace.json``. One
+    that is there but cannot be read is reported (its sessions' project is then unknown);
+    none is usual (an empty window)."""
+    path = workspace_dir / "workspace.json"
     try:
-        data = orjson.loads(read_regular(workspace_dir / "workspace.json"))
-    except (OSError, orjson.JSONDecodeError):
+        data = orjson.loads(read_regular(path))
+    except FileNotFoundError:
+        return None
+    except (OSError, orjson.JSONDecodeError) as exc:
+        if problems is not None:
+            why = f"could not be read ({exc}); the project of its sessions is unknown this run"
+            problems.append(Problem(str(path), why, severity="warning", source=source))
         return None
     uri = data.get("folder") or data.get("workspace") if isinstance(data, dict) else None
     return path_from_uri(uri) if isinstance(uri, str) else None

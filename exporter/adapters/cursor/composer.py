@@ -243,7 +243,8 @@ def _read_workspaces(user_dir: Path, problems: list[Problem]) -> _Workspaces:
     """Which workspace each composer belongs to, and the chats stored in workspaces."""
     found = _Workspaces()
     for workspace, db_path in workspace_dbs(user_dir):
-        folder = folder_of_workspace(workspace)
+        said: list[Problem] = []  # a damaged workspace.json: said if the workspace has chats
+        folder = folder_of_workspace(workspace, said, SOURCE)
         try:
             with Database(db_path) as db:
                 composers = db.get("ItemTable", "composer.composerData")
@@ -267,6 +268,8 @@ def _read_workspaces(user_dir: Path, problems: list[Problem]) -> _Workspaces:
                 held = panel.get("tabs") if isinstance(panel, dict) else None
                 tabs = [t for t in _list(held) if isinstance(t, dict)]
                 found.chats.append((folder, db_path, inline, tabs))
+                if tabs or (isinstance(composers, dict) and composers.get("allComposers")):
+                    problems.extend(said)
         except SourceError as exc:  # an error: the unit is read again next run
             problems.append(exc.problem(SOURCE))
     return found

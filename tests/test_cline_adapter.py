@@ -725,3 +725,20 @@ def test_the_model_and_tokens_cline_writes_on_each_message_are_read(tmp_path):
     usage = api_task.usage
     assert (usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) == (1000, 200, 50)
     assert api_task.cost == 0.05
+
+
+def test_cline_s_changes_flag_is_not_the_reply_and_a_request_out_of_retries_is_an_error(tmp_path):
+    """Cline appends ``HAS_CHANGES`` to a ``completion_result`` when the task changed files
+    (its UI strips it): the note said "All done.HAS_CHANGES". A request cancelled because
+    its retries ran out (``cancelReason: retries_exhausted``) left no trace."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000000", ui=[
+        cb.say(0, "task", "Fix app.py"),
+        cb.api_request(1, 100, 0, 0.0, cancelReason="retries_exhausted"),
+        cb.say(2, "completion_result", "All done.HAS_CHANGES"),
+    ])  # fmt: skip
+    (session,), _ = load_sessions(ClineAdapter(), home)
+    assert texts(session, "assistant") == ["All done."]
+    (notice,) = [p for m in session.messages for p in m.parts if p.kind == "notice"]
+    assert notice.notice == "error" and "retries ran out" in notice.text

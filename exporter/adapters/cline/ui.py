@@ -107,6 +107,8 @@ def parse_ui(
             role = "user"
             parts = _user_edit(text)
         elif what == "reply":
+            if kind == "completion_result":  # the flag Cline adds when the task changed files
+                text = text.removesuffix(_CHANGES_FLAG)
             parts = [TextPart(text)] if text.strip() else []
         elif what == "question":
             parts = _question(text)
@@ -157,6 +159,11 @@ def parse_ui(
     return out, times
 
 
+# Appended by Cline to a completion_result's text when the task changed files (its UI
+# shows a button for them and strips it): not the model's words.
+_CHANGES_FLAG = "HAS_CHANGES"
+
+
 def _usage(out: Conversation, text: str) -> list[Part]:
     """One request's tokens and cost, summed; a cancelled request leaves a notice."""
     info = _object(text)
@@ -175,6 +182,8 @@ def _usage(out: Conversation, text: str) -> list[Part]:
     if info.get("cancelReason") == "streaming_failed":
         failed = info.get("streamingFailedMessage")
         return [NoticePart("error", failed if isinstance(failed, str) else "streaming failed")]
+    if info.get("cancelReason") == "retries_exhausted":  # the request failed, retried, gave up
+        return [NoticePart("error", "the request failed and its retries ran out")]
     return []
 
 

@@ -152,7 +152,8 @@ def parse_ui(
             parts = [SummaryPart(summary)] if isinstance(summary, str) and summary else []
         if parts:
             model = (
-                (model_of(item.get("modelInfo")) or model_at(ts)) if role == "assistant" else None
+                # FORMATS.md §6.2's order: the timeline, the index, then the entry's own
+                (model_at(ts) or model_of(item.get("modelInfo"))) if role == "assistant" else None
             )
             out.add_model(model)
             out.messages.append(Message(role, tuple(parts), source_id, when, model))

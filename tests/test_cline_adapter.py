@@ -722,23 +722,29 @@ def test_the_model_and_tokens_cline_writes_on_each_message_are_read(tmp_path):
     sessions, _ = load_sessions(ClineAdapter(), home)
     ui_task, api_task = sorted(sessions, key=lambda s: s.session_id)
     assert ui_task.models == ("claude-sonnet-4-5",) and api_task.models == ("claude-sonnet-4-5",)
-    usage = api_task.usage
+    usage = api_task.usage  # (``cached``: writes and reads together, counted as reads)
     assert (usage.input_tokens, usage.output_tokens, usage.cache_read_tokens) == (1000, 200, 50)
     assert api_task.cost == 0.05
+    # FORMATS.md §6.2's order on both paths: the model_usage timeline before the entry's own
+    for task_id in ("1762500000000", "1762500100000"):
+        usage_at = {"model_usage": [{"ts": cb.ts(0), "model_id": "model-a", "mode": "act"}]}
+        (root / "tasks" / task_id / "task_metadata.json").write_text(json.dumps(usage_at))
+    sessions, _ = load_sessions(ClineAdapter(), home)
+    assert [s.models for s in sessions] == [("model-a",), ("model-a",)]
 
 
-def test_cline_s_changes_flag_is_not_the_reply_and_a_request_out_of_retries_is_an_error(tmp_path):
+def test_cline_s_changes_flag_is_not_the_reply_and_a_retry_is_bookkeeping(tmp_path):
     """Cline appends ``HAS_CHANGES`` to a ``completion_result`` when the task changed files
-    (its UI strips it): the note said "All done.HAS_CHANGES". A request cancelled because
-    its retries ran out (``cancelReason: retries_exhausted``) left no trace."""
+    (its UI strips it): the note said "All done.HAS_CHANGES". A retried request
+    (``error_retry``) is bookkeeping: it was warned about as an unknown kind in every such
+    task; a request that failed for good is its ``api_req_failed``, an error."""
     home = tmp_path / "home"
     root = cb.storage(home, cb.CLINE)
     cb.task(root, "1762500000000", ui=[
         cb.say(0, "task", "Fix app.py"),
-        cb.api_request(1, 100, 0, 0.0, cancelReason="retries_exhausted"),
+        cb.say(1, "error_retry", json.dumps({"attempt": 1, "maxAttempts": 3, "delaySec": 2})),
         cb.say(2, "completion_result", "All done.HAS_CHANGES"),
     ])  # fmt: skip
-    (session,), _ = load_sessions(ClineAdapter(), home)
+    (session,), problems = load_sessions(ClineAdapter(), home)
     assert texts(session, "assistant") == ["All done."]
-    (notice,) = [p for m in session.messages for p in m.parts if p.kind == "notice"]
-    assert notice.notice == "error" and "retries ran out" in notice.text
+    assert problems == []

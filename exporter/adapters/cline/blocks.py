@@ -87,8 +87,11 @@ def parse_messages(
             continue
         role = item["role"]
         parts = _parts(item.get("content"), role, legacy, out.skipped)
-        model = model_of(item.get("modelInfo"))
-        model = model if model else model_at(item.get("ts")) if model_at else None
+        own = model_of(item.get("modelInfo"))
+        timeline = model_at(item.get("ts")) if model_at else None
+        # The SDK's messages name their model; Cline's own history takes FORMATS.md §6.2's
+        # order, as its UI file does: the timeline, the index, then the message's own.
+        model = (timeline or own) if legacy else (own or timeline)
         metrics = item.get("metrics")
         if isinstance(metrics, dict):
             out.usage += _metrics_usage(metrics)
@@ -256,7 +259,8 @@ def model_of(info: Any) -> str | None:
 
 def _metrics_usage(metrics: dict[str, Any]) -> Usage:
     """A message's tokens: the SDK's ``inputTokens``…, or Cline's own ``tokens`` object
-    (``prompt``, ``completion``, ``cached``)."""
+    (``prompt``, ``completion``, ``cached``: cache writes and reads together, which cannot
+    be told apart, counted as reads)."""
     tokens = metrics.get("tokens")
     if isinstance(tokens, dict):
         return Usage(

@@ -62,6 +62,7 @@ _IGNORED = frozenset(
      "auto_approval_max_req_reached", "new_task_started", "finishTask",
      "condense_context_error", "codebase_search_result", "api_req_rate_limit_wait",
      "generate_explanation", "tool_approval",
+     "error_retry",  # a request retried (its failure, if final, is an api_req_failed)
      "mcp_notification", "payment_required_prompt", "request_limit_reached", "report_bug"}
 )  # fmt: skip
 
@@ -183,8 +184,6 @@ def _usage(out: Conversation, text: str) -> list[Part]:
     if info.get("cancelReason") == "streaming_failed":
         failed = info.get("streamingFailedMessage")
         return [NoticePart("error", failed if isinstance(failed, str) else "streaming failed")]
-    if info.get("cancelReason") == "retries_exhausted":  # the request failed, retried, gave up
-        return [NoticePart("error", "the request failed and its retries ran out")]
     return []
 
 

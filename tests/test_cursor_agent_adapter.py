@@ -517,6 +517,8 @@ def test_a_result_goes_to_a_call_of_its_own_turn_not_to_an_older_one_left_withou
     chat.results("On branch main, nothing to commit")
     chat.user("and the log", T0).reply(tool("Shell", command="git log -1"), tool("Shell", command="git log -2"))  # fmt: skip
     chat.results("commit 1", "commit 2")
+    chat.reply(tool("Shell", command="make")).turn_ended()  # a turn's end, with no prompt after
+    chat.reply(tool("Shell", command="make test")).results("ok")
     chat.write()
     (session,), _ = load(tmp_path)
     commands = {p.call_id: p.input["command"] for m in session.messages for p in m.parts if p.kind == "tool_call"}  # fmt: skip
@@ -525,4 +527,5 @@ def test_a_result_goes_to_a_call_of_its_own_turn_not_to_an_older_one_left_withou
         ("git status", "On branch main, nothing to commit"),
         ("git log -1", "commit 1"),
         ("git log -2", "commit 2"),
+        ("make test", "ok"),
     ]

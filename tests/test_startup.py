@@ -46,6 +46,7 @@ HEAVY_FOR_ANY_COMMAND = {
     "pygments",
 }
 PARSERS = {
+    "exporter.adapters.aider_blocks",
     "exporter.adapters.aider_log",
     "exporter.adapters.claude_content",
     "exporter.adapters.claude_load",

@@ -35,8 +35,8 @@ run (:func:`join_runs`); one that changed the code on its own (``aider --apply``
 digest of its bytes in the fingerprint): a log that grew costs only the runs the append
 touched.
 
-Reading a run's lines (the conventions above) is in aider_log.py; this module finds the
-logs, makes the units and dates the prompts.
+Reading a run's lines (the conventions above) is in aider_log.py, its blocks and code
+fences in aider_blocks.py; this module finds the logs, makes the units and dates the prompts.
 """
 
 from __future__ import annotations

@@ -9,7 +9,6 @@ prompts from ``.aider.input.history``; this module reads text it is given, never
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -28,6 +27,7 @@ from ..model import (
     Usage,
 )
 from .aider import SOURCE
+from .aider_blocks import blocks, tag_fences_as_markdown
 
 _HEADER = re.compile(rb"^# aider chat started at (.*?)[ \t]*\r?$", re.M)
 _USAGE = re.compile(r"^Tokens: (?P<tokens>.*?)\.\s*Cost: (?P<cost>.*?)\.?$")
@@ -44,12 +44,6 @@ _BANNER = (
 _SHELL = ("/run ", "/test ", "!")
 # What changed the repository: an edit, a commit, a commit /undo took back.
 _ACTION = re.compile(r"^(?:Applied edit to |Commit [0-9a-f]{7,40}\b|Removed: [0-9a-f]{7,40}\b)")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
-# Aider's other code fences, asked of the model when a file in the chat holds ``` lines:
-# a tag alone on its line, with the language after it (``<source>python``), opens one, and
-# its end tag (``</source>``) closes it.
-_TAG_FENCE = re.compile(r"^<(source|code|pre|codeblock|sourcecode)>([\w+#.-]*)[ \t]*$")
-_BACKTICKS = re.compile(r" *(`+)")
 # Older Aider's question to add a command's output to the chat, and what was typed after
 # it on the same line: yes, no, or instructions (the person's words, a prompt).
 _ANSWER = re.compile(r"^([\[(]y/n/instructions[\])]) ?(.*)$", re.I)
@@ -122,7 +116,7 @@ def parse_run(
     ``typed`` (from ``.aider.input.history``) dates the prompts. A run nobody typed in has
     no messages; when it changed the code, ``problems`` is told."""
     builder = _RunBuilder(f"{session_id}:", typed)
-    for kind, block in _blocks(run.lines):
+    for kind, block in blocks(run.lines):
         builder.add(kind, block)
     messages = builder.messages if any(m.role == "user" for m in builder.messages) else []
     if not _conversation(messages) and builder.actions and problems is not None:
@@ -153,119 +147,6 @@ def _conversation(messages: list[Message]) -> bool:
     )
 
 
-def _blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
-    """Runs of lines of one kind: ``user`` (####), ``aider`` (>) or ``reply`` (the rest).
-
-    A blank line ends a prompt (each input is its own run of ``####`` lines). Inside a
-    code fence the reply opened, ``>`` lines are the reply's (quoted text, the
-    ``>>>>>>> REPLACE`` of an edit block); a prompt, Aider's usage line after the reply or
-    its report of a Ctrl-C closes any fence left open. Aider ends
-    each message of its own with two spaces and marks only its first line with ``>``: a
-    ``>`` line without them goes on to the line that has them (a command's output, a usage
-    line split in two), or to the next prompt; right after a reply, where it may be the
-    reply's own quote, only as far as a blank line."""
-    kind, block, fence, going_on, to_blank = "", [], "", False, False
-    ahead = _TagCloser(lines)
-    for at, line in enumerate(lines):
-        if going_on and not line.startswith("####") and (line.strip() or not to_blank):
-            block.append(line.rstrip())
-            going_on = not _ends_message(line)
-            continue
-        going_on = False
-        if line.startswith("#### ") or line.rstrip() == "####":
-            this, text, fence = "user", line[5:], ""
-        elif fence and (line.startswith("> Tokens: ") or _interrupt_at(lines, at)):
-            # A reply that left a fence open: Aider's usage line, or its Ctrl-C (the empty
-            # ">" lines it prints first, then "^C KeyboardInterrupt"), ends it.
-            this, text, fence = "aider", line[2:], ""
-            going_on, to_blank = not line.endswith("  "), False
-        elif line.startswith(">") and not fence and not line.startswith(">>>>>>>"):
-            this, text = "aider", line[2:] if line.startswith("> ") else line[1:]
-            going_on = not line.endswith("  ")
-            to_blank = kind == "reply" and not line.startswith("> Tokens: ")
-        elif not line.strip():
-            if kind == "user":
-                yield kind, block
-                kind, block = "", []
-            elif kind == "reply" and fence:
-                block.append(line)  # code keeps its bytes, a line of spaces too
-            elif kind:
-                block.append("")  # a blank line stays with what it follows
-            continue
-        else:
-            this, text = "reply", line
-            tag = None if fence else _TAG_FENCE.match(line)
-            if tag:  # a fence only if its end tag comes in this reply (see _TagCloser)
-                fence = f"</{tag.group(1)}>" if ahead.closes(at, f"</{tag.group(1)}>") else ""
-            else:
-                fence = _fence_after(line, fence)
-        if this != kind and block:
-            yield kind, block
-            block = []
-        kind = this
-        block.append(text.rstrip() if this != "reply" else text)
-    if block:
-        yield kind, block
-
-
-def _interrupt_at(lines: list[str], at: int) -> bool:
-    """Does Aider's report of a Ctrl-C start on this line: empty ``>`` lines, then ``> ^C``?"""
-    k = at
-    while k < len(lines) and _EMPTY_QUOTE.fullmatch(lines[k]):
-        k += 1
-    return k < len(lines) and lines[k].startswith("> ^C")
-
-
-_EMPTY_QUOTE = re.compile(r">[ \t]*")
-
-
-class _TagCloser:
-    """Where each of Aider's end tags is, found once: a tag opens a fence only when its end
-    tag comes before the next prompt or usage line (a reply cut by Ctrl-C never closes it,
-    and Aider's own ``>`` lines after it must stay Aider's, not become the reply's)."""
-
-    def __init__(self, lines: list[str]) -> None:
-        self.lines = lines
-        self.ends: dict[str, list[int]] | None = None  # end tag -> its lines, in order
-        self.stops: list[int] = []  # the prompts' and usage lines' numbers
-
-    def closes(self, at: int, closer: str) -> bool:
-        if self.ends is None:
-            self.ends = {}
-            for k, line in enumerate(self.lines):
-                if line.startswith("####") or line.startswith("> Tokens: "):
-                    self.stops.append(k)
-                elif line.startswith("</"):
-                    self.ends.setdefault(line.strip(), []).append(k)
-        ends = self.ends.get(closer, [])
-        end = bisect_right(ends, at)
-        stop = bisect_right(self.stops, at)
-        return end < len(ends) and (stop == len(self.stops) or ends[end] < self.stops[stop])
-
-
-def _ends_message(line: str) -> bool:
-    """Does the message a ``>`` line began end on this line: text, then the two spaces
-    Aider adds (a line of spaces alone, or with more of them, is output going on)?"""
-    return line.endswith("  ") and not line.endswith("   ") and bool(line.strip())
-
-
-def _fence_after(line: str, fence: str) -> str:
-    """The code fence open after ``line`` ("" when none): opened by ``` or ~~~, closed by
-    a line of at least as many of the same character; or opened by one of Aider's tags,
-    closed by its end tag (which ``fence`` then holds)."""
-    if fence.startswith("</"):
-        return "" if line.strip() == fence else fence
-    match = _FENCE.match(line)
-    if not match:
-        tag = None if fence else _TAG_FENCE.match(line)
-        return f"</{tag.group(1)}>" if tag else fence
-    marks = match.group(1)
-    if not fence:
-        return marks
-    closes = marks[0] == fence[0] and len(marks) >= len(fence) and not match.group(2).strip()
-    return "" if closes else fence
-
-
 class _RunBuilder:
     def __init__(self, id_prefix: str, typed: list[tuple[datetime, str]] | None = None) -> None:
         self.id_prefix = id_prefix
@@ -290,7 +171,7 @@ class _RunBuilder:
         elif kind == "aider":
             self._aider(lines)
         elif text.strip():
-            text = "\n".join(_tag_fences_as_markdown(lines)).strip("\n")
+            text = "\n".join(tag_fences_as_markdown(lines)).strip("\n")
             self._message("assistant", [TextPart(text)], self.model)
             self.after_command = False
 
@@ -412,29 +293,6 @@ class _RunBuilder:
     ) -> None:
         source_id = f"{self.id_prefix}{len(self.messages) + 1}"
         self.messages.append(Message(role, tuple(parts), source_id, when, model))
-
-
-def _tag_fences_as_markdown(lines: list[str]) -> list[str]:
-    """A reply's lines with each closed tag fence (``<source>python`` … ``</source>``) made
-    the Markdown fence it stands for, long enough that no line of its code closes it; the
-    lines between are kept as they are. A tag inside a Markdown fence is that fence's code."""
-    out, fence, k = list(lines), "", 0
-    while k < len(out):
-        tag = None if fence else _TAG_FENCE.match(out[k])
-        end = _closing_tag(out, k + 1, f"</{tag.group(1)}>") if tag else None
-        if tag and end is not None:
-            runs = (_BACKTICKS.match(line) for line in out[k + 1 : end])
-            ticks = "`" * max([3, *(len(m.group(1)) + 1 for m in runs if m)])
-            out[k], out[end] = ticks + tag.group(2), ticks
-            k = end + 1
-            continue
-        fence = _fence_after(out[k], fence)
-        k += 1
-    return out
-
-
-def _closing_tag(lines: list[str], start: int, closer: str) -> int | None:
-    return next((e for e in range(start, len(lines)) if lines[e].strip() == closer), None)
 
 
 def _first_three(items: list[str]) -> str:

@@ -26,8 +26,9 @@ from hypothesis import strategies as st
 from exporter.adapters import _jsonl, claude_content, claude_subagents, claude_transcript
 from exporter.adapters.base import project_name
 from exporter.adapters.claude_code import ClaudeCodeAdapter
+from exporter.adapters.claude_lines import replay_keys, uuid_key
 from exporter.adapters.claude_subagents import TaskIndex, known_uuid, sidechain_roots
-from exporter.adapters.claude_transcript import TranscriptBuilder, _replay_keys, _uuid_key
+from exporter.adapters.claude_transcript import TranscriptBuilder
 
 
 # The plain formulas, as loading computed them before the shortcuts.
@@ -78,8 +79,8 @@ def plain_formulas():
     module = claude_transcript
     with contextlib.ExitStack() as stack:
         for name, plain in {
-            "_uuid_key": plain_digest,
-            "_replay_keys": plain_replay_keys,
+            "uuid_key": plain_digest,
+            "replay_keys": plain_replay_keys,
             "parse_timestamp": plain_parse_timestamp,
             "token_count": plain_token_count,
             "_tool_output_only": lambda parts: (
@@ -190,8 +191,8 @@ def test_a_compaction_replay_is_dropped_and_a_changed_message_kept():
     st.sampled_from(MESSAGES),
 )  # fmt: skip
 def test_replay_keys_match_exactly_when_the_plain_digests_do(a, b, message_a, message_b):
-    sig_a, content_a = _replay_keys(*a, message_a)
-    sig_b, content_b = _replay_keys(*b, message_b)
+    sig_a, content_a = replay_keys(*a, message_a)
+    sig_b, content_b = replay_keys(*b, message_b)
     plain_a, plain_b = plain_replay_keys(*a, message_a), plain_replay_keys(*b, message_b)
     assert (sig_a == sig_b) == (plain_a[0] == plain_b[0])
     if sig_a == sig_b:  # the content digests are compared only under one signature
@@ -208,11 +209,11 @@ def test_signatures_differ_exactly_when_the_plain_ones_do():
     """Every pair of (parent, time, kind) triples from pieces that read alike when joined
     (``"a" + "user:" + "xuser:y"`` is ``"auser:x" + "user:" + "y"``)."""
     triples = [(p, t, k) for p in PIECES for t in PIECES for k in ("user", "assistant")]
-    ours = [_replay_keys(*triple, None)[0] for triple in triples]
+    ours = [replay_keys(*triple, None)[0] for triple in triples]
     plain = [plain_replay_keys(*triple, None)[0] for triple in triples]
     distinct = {(repr(p), repr(t), k) for p, t, k in triples}
     assert len(set(ours)) == len(set(plain)) == len(distinct)
-    assert _replay_keys("a", "xuser:y", "user", None) != _replay_keys("auser:x", "y", "user", None)
+    assert replay_keys("a", "xuser:y", "user", None) != replay_keys("auser:x", "y", "user", None)
 
 
 def test_a_uuid_key_equals_another_only_for_the_same_uuid():
@@ -221,8 +222,8 @@ def test_a_uuid_key_equals_another_only_for_the_same_uuid():
             LONG + "x\ud800", LONG + "x\ud801", "a1", "", LONG[:62] + "é", "x" + LONG]  # fmt: skip
     for a in near:
         for b in near:
-            assert (_uuid_key(a) == _uuid_key(b)) == (a == b), (a, b)
-        assert _uuid_key(a) == _uuid_key(_fresh(a))
+            assert (uuid_key(a) == uuid_key(b)) == (a == b), (a, b)
+        assert uuid_key(a) == uuid_key(_fresh(a))
 
 
 class Stamp(str):

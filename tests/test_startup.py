@@ -49,6 +49,7 @@ PARSERS = {
     "exporter.adapters.aider_blocks",
     "exporter.adapters.aider_log",
     "exporter.adapters.claude_content",
+    "exporter.adapters.claude_lines",
     "exporter.adapters.claude_load",
     "exporter.adapters.claude_mainfile",
     "exporter.adapters.claude_subagents",

@@ -22,15 +22,11 @@ User text is kept raw: removing injected wrappers is the note builder's job (cle
 
 from __future__ import annotations
 
-import hashlib
-import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
-
-import orjson
 
 from ..model import (
     AttachmentPart,
@@ -46,6 +42,7 @@ from ..model import (
 from ._jsonl import parse_timestamp, token_count
 from ._times import Times
 from .claude_content import assistant_parts, plain_text, user_parts
+from .claude_lines import harness_line, replay_keys, uuid_key
 
 SYNTHETIC_MODEL = "<synthetic>"
 CONVERSATIONAL = {"user", "assistant", "system", "attachment", "progress"}
@@ -103,9 +100,9 @@ class TranscriptBuilder:
         self.not_typed: set[str] = set()  # queued text the person did not type
         self.pending_boundary: _Draft | None = None
         # For every parent uuid, the uuid of its first user/assistant child in file order:
-        # known for a record's parent by the time the record is read. Both as _uuid_key (the
+        # known for a record's parent by the time the record is read. Both as uuid_key (the
         # child's is mostly the very string kept in ``out.uuids``). Per signature (parent,
-        # time, type), a digest of the first message seen (see _replay_keys): these hold an
+        # time, type), a digest of the first message seen (see replay_keys): these hold an
         # entry per line of a long session, and the message itself would keep every line's
         # content alive.
         self.first_child: dict[str | bytes, str | bytes] = {}
@@ -116,15 +113,15 @@ class TranscriptBuilder:
         kind = rec.get("type")
         uuid = rec.get("uuid")
         talk = kind in ("user", "assistant")
-        if talk and not _harness_line(rec):
+        if talk and not harness_line(rec):
             parent = rec.get("parentUuid")
             if isinstance(parent, str) and isinstance(uuid, str):
-                self.first_child.setdefault(_uuid_key(parent), _uuid_key(uuid))
+                self.first_child.setdefault(uuid_key(parent), uuid_key(uuid))
         if kind in CONVERSATIONAL and isinstance(uuid, str):
             if uuid in self.out.uuids:
                 return
             if talk and (timestamp := rec.get("timestamp")):
-                sig, digest = _replay_keys(
+                sig, digest = replay_keys(
                     rec.get("parentUuid"), timestamp, kind, rec.get("message")
                 )
                 if self.seen_sig.get(sig) == digest:
@@ -216,7 +213,7 @@ class TranscriptBuilder:
         return draft
 
     def _user(self, rec: dict[str, Any]) -> None:
-        if _harness_line(rec):
+        if harness_line(rec):
             return
         message = rec.get("message") or {}
         content = message.get("content") if isinstance(message, dict) else None
@@ -237,8 +234,8 @@ class TranscriptBuilder:
             self._add("tool", parts, rec)
             return
         parent, uuid = rec.get("parentUuid"), rec.get("uuid")
-        first = self.first_child.get(_uuid_key(parent)) if isinstance(parent, str) else None
-        if first is not None and (not isinstance(uuid, str) or first != _uuid_key(uuid)):
+        first = self.first_child.get(uuid_key(parent)) if isinstance(parent, str) else None
+        if first is not None and (not isinstance(uuid, str) or first != uuid_key(uuid)):
             parts.insert(0, NoticePart("rewound"))
         if self.out.first_prompt is None:
             text = next((p.text for p in parts if isinstance(p, TextPart)), None)
@@ -395,64 +392,3 @@ def _linked(parts: list[Part], links: dict[str, str]) -> list[Part]:
         else p
         for p in parts
     ]
-
-
-def _harness_line(rec: dict[str, Any]) -> bool:
-    """A user line no person wrote: ``isMeta``, or a skill's launch marker. When the model
-    calls ``Skill``, Claude Code writes ``<command-message>…</command-message>`` and
-    ``<command-name>X</command-name>`` as a user line tied to that call by
-    ``sourceToolUseID`` (the skill's body follows as an ``isMeta`` line): no one typed it."""
-    if rec.get("isMeta"):
-        return True
-    if rec.get("type") != "user" or not isinstance(rec.get("sourceToolUseID"), str):
-        return False
-    message = rec.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    text = plain_text(content) if isinstance(content, str | list) else ""
-    return "<command-name>" in text and not _COMMAND_TAGS.sub("", text).strip()
-
-
-_COMMAND_TAGS = re.compile(r"<(command-message|command-name|command-args)>.*?</\1>", re.DOTALL)
-
-
-def _uuid_key(uuid: str) -> str | bytes:
-    """A uuid as a key that equals another only for the same uuid: the string itself, as
-    a real uuid is short, or a digest of a long one (a damaged line's) so as not to hold it."""
-    if len(uuid) <= _LONGEST_KEPT_UUID:
-        return uuid
-    return hashlib.blake2b(uuid.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-
-
-_LONGEST_KEPT_UUID = 64
-
-
-def _replay_keys(
-    parent: Any, timestamp: Any, kind: str, message: Any
-) -> tuple[bytes, bytes | None]:
-    """A line's signature, a digest of what a compaction replay shares with its original
-    (parent, time, type), and a digest of that and its message: two lines of one signature
-    have the same second digest exactly when their messages are equal JSON. One hash does
-    both. None for a line without a message: it matches any other (and an unseen signature,
-    which reads as None too)."""
-    # Two different triples never give the same text: the parent's length marks where it
-    # ends and ``kind`` (a fixed word without ":") where the time begins.
-    if type(parent) is str and type(timestamp) is str:  # the usual case
-        text = f"{len(parent)}:{parent}{kind}:{timestamp}"
-    else:  # a line without parent, or a damaged one (a list where a string belongs)
-        text = f"r{parent!r}\0{timestamp!r}\0{kind}"  # no repr holds a NUL
-    # SHA-256 (cut to 16 bytes): most processors hash it in hardware, over twice the pace
-    # of BLAKE2b, and a line's message is most of the bytes read.
-    hasher = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
-    signature = hasher.digest()[:16]
-    if message is None:
-        return signature, None
-    hasher.update(_json_bytes(message))
-    return signature, hasher.digest()[:16]
-
-
-def _json_bytes(value: Any) -> bytes:
-    """A JSON value as bytes, equal for equal values (keys sorted, as dicts compare)."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    except (TypeError, orjson.JSONEncodeError):  # a number past 64 bits (lenient parse)
-        return repr(value).encode("utf-8", "replace")

@@ -1,0 +1,75 @@
+"""Which lines of a Claude Code transcript are which (FORMATS.md §1.6, §1.7): a line no
+person wrote, a uuid as a key that does not hold a damaged line's megabytes, and the
+digests that tell a compaction's replay of a line from a new one.
+
+Kept apart from claude_transcript.py, which builds the messages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+import orjson
+
+from .claude_content import plain_text
+
+
+def harness_line(rec: dict[str, Any]) -> bool:
+    """A user line no person wrote: ``isMeta``, or a skill's launch marker. When the model
+    calls ``Skill``, Claude Code writes ``<command-message>…</command-message>`` and
+    ``<command-name>X</command-name>`` as a user line tied to that call by
+    ``sourceToolUseID`` (the skill's body follows as an ``isMeta`` line): no one typed it."""
+    if rec.get("isMeta"):
+        return True
+    if rec.get("type") != "user" or not isinstance(rec.get("sourceToolUseID"), str):
+        return False
+    message = rec.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    text = plain_text(content) if isinstance(content, str | list) else ""
+    return "<command-name>" in text and not _COMMAND_TAGS.sub("", text).strip()
+
+
+_COMMAND_TAGS = re.compile(r"<(command-message|command-name|command-args)>.*?</\1>", re.DOTALL)
+
+
+def uuid_key(uuid: str) -> str | bytes:
+    """A uuid as a key that equals another only for the same uuid: the string itself, as
+    a real uuid is short, or a digest of a long one (a damaged line's) so as not to hold it."""
+    if len(uuid) <= _LONGEST_KEPT_UUID:
+        return uuid
+    return hashlib.blake2b(uuid.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+_LONGEST_KEPT_UUID = 64
+
+
+def replay_keys(parent: Any, timestamp: Any, kind: str, message: Any) -> tuple[bytes, bytes | None]:
+    """A line's signature, a digest of what a compaction replay shares with its original
+    (parent, time, type), and a digest of that and its message: two lines of one signature
+    have the same second digest exactly when their messages are equal JSON. One hash does
+    both. None for a line without a message: it matches any other (and an unseen signature,
+    which reads as None too)."""
+    # Two different triples never give the same text: the parent's length marks where it
+    # ends and ``kind`` (a fixed word without ":") where the time begins.
+    if type(parent) is str and type(timestamp) is str:  # the usual case
+        text = f"{len(parent)}:{parent}{kind}:{timestamp}"
+    else:  # a line without parent, or a damaged one (a list where a string belongs)
+        text = f"r{parent!r}\0{timestamp!r}\0{kind}"  # no repr holds a NUL
+    # SHA-256 (cut to 16 bytes): most processors hash it in hardware, over twice the pace
+    # of BLAKE2b, and a line's message is most of the bytes read.
+    hasher = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+    signature = hasher.digest()[:16]
+    if message is None:
+        return signature, None
+    hasher.update(_json_bytes(message))
+    return signature, hasher.digest()[:16]
+
+
+def _json_bytes(value: Any) -> bytes:
+    """A JSON value as bytes, equal for equal values (keys sorted, as dicts compare)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError):  # a number past 64 bits (lenient parse)
+        return repr(value).encode("utf-8", "replace")

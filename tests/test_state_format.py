@@ -33,6 +33,14 @@ def grown_home(home: Path, sessions: int, turns: int = 2) -> None:
                       cwd=PROJECTS[n % 2], start=f"2026-03-{1 + n % 28:02d}T10:00:00Z")  # fmt: skip
 
 
+def exported(tmp_path: Path, sessions: int) -> tuple[Path, Path]:
+    """A home of ``sessions`` grown sessions, and a vault it was exported into once."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    grown_home(home, sessions)
+    export(vault, home)
+    return home, vault
+
+
 def version_1(state: State) -> bytes:
     """The same state as version 1 wrote it: one object per note, every key spelled out."""
     notes = {
@@ -46,9 +54,7 @@ def version_1(state: State) -> bytes:
 
 
 def test_a_version_1_state_is_read_and_written_anew_by_a_run_that_changes_nothing(tmp_path):
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    grown_home(home, 4)
-    export(vault, home)
+    home, vault = exported(tmp_path, 4)
     state_file = vault / STATE_DIR / STATE_FILE
     current = State.load(vault)
     state_file.write_bytes(version_1(current))
@@ -112,9 +118,7 @@ def test_every_field_of_a_state_survives_the_compact_layout(tmp_path):
 
 
 def test_the_state_holds_each_repeated_value_once(tmp_path):
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    grown_home(home, 40)
-    export(vault, home)
+    home, vault = exported(tmp_path, 40)
     state = State.load(vault)
     size = (vault / STATE_DIR / STATE_FILE).stat().st_size
     # Version 1 wrote about 1,300 bytes a note (keys, tags and fingerprints spelled out).
@@ -134,9 +138,7 @@ def test_the_state_holds_each_repeated_value_once(tmp_path):
     ],
 )
 def test_a_damaged_compact_state_costs_a_full_read_not_the_run(tmp_path, damage):
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    grown_home(home, 2)
-    export(vault, home)
+    home, vault = exported(tmp_path, 2)
     state_file = vault / STATE_DIR / STATE_FILE
     data = orjson.loads(state_file.read_bytes())
     damage(data)
@@ -171,9 +173,7 @@ class _Spy:
 
 
 def test_a_no_op_run_opens_no_note_and_no_session_file(tmp_path, monkeypatch):
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    grown_home(home, 12)
-    export(vault, home)
+    home, vault = exported(tmp_path, 12)
     spy = _Spy(monkeypatch)
     report = export(vault, home)
     monkeypatch.undo()
@@ -186,9 +186,7 @@ def test_a_no_op_run_opens_no_note_and_no_session_file(tmp_path, monkeypatch):
 
 
 def test_a_note_deleted_since_is_still_noticed_by_the_listing(tmp_path):
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    grown_home(home, 3)
-    export(vault, home)
+    home, vault = exported(tmp_path, 3)
     key = f"claude-code:{sid(1)}"
     (vault / State.load(vault).notes[key].path).unlink()
     report = export(vault, home)
@@ -196,9 +194,7 @@ def test_a_note_deleted_since_is_still_noticed_by_the_listing(tmp_path):
 
 
 def test_a_planted_path_outside_the_vault_is_not_listed(tmp_path, monkeypatch):
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    grown_home(home, 1)
-    export(vault, home)
+    home, vault = exported(tmp_path, 1)
     state = State.load(vault)
     key = f"claude-code:{sid(0)}"
     state.notes[key].path = "../outside/precious.md"  # sources kept: the unit is skipped
@@ -212,9 +208,7 @@ def test_a_planted_path_outside_the_vault_is_not_listed(tmp_path, monkeypatch):
 
 
 def test_one_grown_session_touches_its_note_and_the_index_notes_alone(tmp_path, monkeypatch):
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    grown_home(home, 10)
-    export(vault, home)
+    home, vault = exported(tmp_path, 10)
     before = {p: (p.stat().st_mtime_ns, p.stat().st_ino) for p in vault.rglob("*.md")}
     write_session(home, ["question 0 of 3", "question 1 of 3", "and one more"], sid(3),
                   cwd=PROJECTS[1], start="2026-03-04T10:00:00Z")  # fmt: skip
@@ -332,9 +326,7 @@ def test_a_grown_session_without_a_parent_is_placed_without_searching_the_vault(
     # walk through every note of the vault (0.5 s of a run over 20,000 sessions).
     from exporter.vaultsurvey import NoteSurvey
 
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    grown_home(home, 4)
-    export(vault, home)
+    home, vault = exported(tmp_path, 4)
     write_session(home, ["question 0 of 1", "question 1 of 1", "and one more"], sid(1),
                   cwd=PROJECTS[1], start="2026-03-02T10:00:00Z")  # fmt: skip
     searched = []
@@ -349,9 +341,7 @@ def test_a_grown_session_without_a_parent_is_placed_without_searching_the_vault(
 
 
 def test_the_state_is_read_and_written_with_the_cycle_collector_paused(tmp_path, monkeypatch):
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    grown_home(home, 1)
-    export(vault, home)
+    home, vault = exported(tmp_path, 1)
     seen = []
     real = orjson.loads
     monkeypatch.setattr(orjson, "loads", lambda raw: seen.append(gc.isenabled()) or real(raw))
@@ -378,9 +368,7 @@ def _noting(real, seen):
 def test_a_run_with_nothing_new_asks_once_per_unit_whether_it_changed(tmp_path, monkeypatch):
     from exporter import unchanged
 
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    grown_home(home, 3)
-    export(vault, home)
+    home, vault = exported(tmp_path, 3)
     asked = []
     real = unchanged.UnchangedUnits.skipped
 
@@ -398,9 +386,7 @@ def test_units_are_skipped_with_the_state_kept_out_of_collections_and_the_collec
 ):
     from exporter import export as export_module
 
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    grown_home(home, 2)
-    export(vault, home)
+    home, vault = exported(tmp_path, 2)
     frozen, thresholds = [], []
     real = export_module._Run._export_or_skip
 
@@ -426,9 +412,7 @@ def test_what_lives_all_run_is_built_with_the_collector_off_and_frozen_before_th
     # they are built (20,000 of them: 0.08 s of a no-op run) finds nothing to free.
     from exporter import export as export_module
 
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    grown_home(home, 3)
-    export(vault, home)
+    home, vault = exported(tmp_path, 3)
     enabled, young = [], []
     real_discover, real_vault = export_module.discover, export_module.Vault
     real_skip = export_module._Run._export_or_skip

@@ -173,6 +173,32 @@ def tool_result(p: dict[str, Any]) -> ToolResultPart:
     return ToolResultPart(output, call_id, is_error, exit_code, duration)
 
 
+def exec_end(p: dict[str, Any]) -> tuple[int | None, float | None]:
+    """An ``exec_command_end`` event's exit code and duration (``{secs, nanos}`` as Rust
+    writes a duration; a plain number of seconds is read too)."""
+    code = p.get("exit_code")
+    code = code if isinstance(code, int) and not isinstance(code, bool) else None
+    duration = p.get("duration")
+    if isinstance(duration, dict):
+        secs, nanos = _seconds(duration.get("secs")), _seconds(duration.get("nanos") or 0)
+        seconds = secs + nanos / 1e9 if secs is not None and nanos is not None else None
+    else:
+        seconds = _seconds(duration)
+    return code, seconds
+
+
+def ended(result: ToolResultPart, end: tuple[int | None, float | None]) -> ToolResultPart:
+    """A unified-exec command's result with its own exit code and duration (from its end
+    event) in place of those of the first chunk of output (which may say it still ran).
+    Its output stays what the model saw, and so does whether it failed: a failure is marked
+    where its output is, on the poll that reported it (``write_stdin``), and a command is
+    not counted twice in the note's errors."""
+    code, seconds = end
+    exit_code = code if code is not None else result.exit_code
+    duration = seconds if seconds is not None else result.duration
+    return ToolResultPart(result.output, result.call_id, result.is_error, exit_code, duration)
+
+
 def _seconds(value: Any) -> float | None:
     """A duration in seconds; a negative one, or a flag, is no duration (never shown as one)."""
     ok = isinstance(value, int | float) and not isinstance(value, bool) and value >= 0

@@ -29,6 +29,7 @@ from .codex_items import (
     agent_message,
     content_text,
     decoded_image,
+    ended,
     image_generation,
     images,
     reasoning_texts,
@@ -119,6 +120,7 @@ class RolloutBuilder:
         self.skip = scan.skip
         self.has_user_events = scan.has_user_events
         self.has_compacted = scan.has_compacted
+        self.exec_ends = scan.exec_ends  # (read, never changed: a stream is read again)
         self.model: str | None = None
         # Replies and reasoning arrive twice (model and UI streams): a text seen in one
         # stream cancels one copy from the other, repeats within a stream are kept. Kept
@@ -261,8 +263,12 @@ class RolloutBuilder:
         elif ptype in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
             self._add("assistant", [tool_call(p)], number, when)
         elif ptype in ("function_call_output", "custom_tool_call_output"):
+            result = tool_result(p)
+            end = self.exec_ends.get(result.call_id) if self.exec_ends else None
+            if end is not None:  # a unified-exec command: its own exit code and duration
+                result = ended(result, end)
             # An output may hold images too (view_image, a screenshot tool's)
-            self._add("tool", [tool_result(p), *images(p.get("output"))], number, when)
+            self._add("tool", [result, *images(p.get("output"))], number, when)
         elif ptype == "tool_search_call":
             self._add("assistant", [tool_search_call(p)], number, when)
         elif ptype == "tool_search_output":

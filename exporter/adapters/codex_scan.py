@@ -1,7 +1,8 @@
 """What must be known of a whole Codex rollout before its records are read in order
 (FORMATS.md §2.5–§2.9): whether prompts come from the UI's copies, which session_meta owns
-the identity, and which records at the start replay a fork's origin (dropped); and the
-signatures by which a fork's replay is matched against its origin."""
+the identity, which records at the start replay a fork's origin (dropped), and each
+unified-exec command's own exit code and duration (its end event comes after its output);
+and the signatures by which a fork's replay is matched against its origin."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .codex_items import content_text, item_call_id, reasoning_texts
+from .codex_items import content_text, exec_end, item_call_id, reasoning_texts
 
 Record = tuple[int, str, dict[str, Any], Any]
 OriginLookup = Callable[[str], "list[tuple[str, str]] | None"]
@@ -52,8 +53,13 @@ class Scan:
     meta_line: int | None = None  # and its line
     origin_id: str | None = None  # the thread a fork copied
     skip: int = 0  # records at the start that replay the origin (dropped)
-    kinds: set[str] = field(default_factory=set)
+    kinds: dict[str, int] = field(default_factory=dict)  # kind -> the line it is first on
     last_line: int = 0  # later readings stop here (lines written since wait for next run)
+    # Unified exec: an ``exec_command`` whose output came back while it ran (the model then
+    # polls it with ``write_stdin``) has its own exit code and duration only in its
+    # ``exec_command_end`` event, which may come after the output's message is made:
+    # call_id -> (exit code, seconds), a few numbers per command.
+    exec_ends: dict[str, tuple[int | None, float | None]] = field(default_factory=dict)
 
 
 def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: OriginLookup) -> Scan:
@@ -84,11 +90,24 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
     j, replaying = 0, bool(history)
     if replaying:
         scan.skip = start  # the session_meta lines of the copy, at least
+    execs: set[str] = set()  # exec_command calls whose end event has not come (yet)
     for i, (number, kind, p, _) in enumerate(records):
-        scan.kinds.add(kind)
+        if kind not in scan.kinds:
+            scan.kinds[kind] = number
         scan.last_line = number
-        if kind == "event_msg" and p.get("type") == "user_message":
-            scan.has_user_events = True
+        if kind == "event_msg":
+            etype = p.get("type")
+            if etype == "user_message":
+                scan.has_user_events = True
+            elif etype == "exec_command_end" and execs:
+                call_id = p.get("call_id")  # (a damaged line may hold a list here)
+                if isinstance(call_id, str) and call_id in execs:
+                    execs.discard(call_id)
+                    scan.exec_ends[call_id] = exec_end(p)
+        elif kind == "response_item":
+            if p.get("name") == "exec_command" and p.get("type") == "function_call":
+                if isinstance(p.get("call_id"), str):
+                    execs.add(p["call_id"])
         elif kind == "compacted":
             scan.has_compacted = True
         if replaying and i >= start and history:

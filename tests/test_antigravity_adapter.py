@@ -13,6 +13,7 @@ from fuzz_lines import MARKER, damaged, lines, markers_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from exporter.adapters._jsonl import UNFINISHED_LAST_LINE
 from exporter.adapters.antigravity import AntigravityAdapter
 from exporter.export import ExportOptions, run_export
 
@@ -152,6 +153,7 @@ def test_bad_lines_unknown_step_types_and_a_step_being_written(tmp_path):
     assert [(p.line, p.message[:14]) for p in problems] == [
         (2, "not valid JSON"),
         (3, "not a step (no"),
+        (len(lines), UNFINISHED_LAST_LINE[:14]),  # the step being written: left for now
     ]
     assert parts(session, "tool_call")[-1].name == "browser_navigate"
 

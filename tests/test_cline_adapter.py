@@ -748,3 +748,37 @@ def test_cline_s_changes_flag_is_not_the_reply_and_a_retry_is_bookkeeping(tmp_pa
     (session,), problems = load_sessions(ClineAdapter(), home)
     assert texts(session, "assistant") == ["All done."]
     assert problems == []
+
+
+def test_entries_of_an_unknown_kind_are_reported_with_the_message_they_are_in(tmp_path):
+    """The warning names the file the entries were read from and the first message of each
+    kind (its place in the file's list, from 1), so a person can find them."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000000", ui=[
+        cb.say(0, "task", "Fix app.py"),
+        cb.say(1, "hologram", "?"),
+        cb.say(2, "text", "Looking."),
+        cb.say(3, "hologram", "?"),
+        "not an object",
+        cb.say(5, "completion_result", "Done."),
+    ])  # fmt: skip
+    history = [
+        {"role": "user", "content": [{"type": "text", "text": "<task>Fix it</task>"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "Fixed."},
+                                          {"type": "sparkle", "x": 1}]},
+    ]  # fmt: skip
+    cb.task(root, "1762500000001", api=history)
+    sessions, problems = load_sessions(ClineAdapter(), home)
+    assert len(sessions) == 2
+    assert sorted((Path(p.path).relative_to(root).as_posix(), p.message) for p in problems) == [
+        (
+            "tasks/1762500000000/ui_messages.json",
+            "skipped entries of unknown kind: hologram ×2 (first: message 2), "
+            "message that is not a JSON object (str) ×1 (message 5)",
+        ),
+        (
+            "tasks/1762500000001/api_conversation_history.json",
+            "skipped entries of unknown kind: sparkle ×1 (message 2)",
+        ),
+    ]

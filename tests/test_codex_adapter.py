@@ -15,6 +15,7 @@ from conftest import load_sessions, note_files
 from markdown_it import MarkdownIt
 
 from exporter.adapters import SourceContext
+from exporter.adapters._jsonl import UNFINISHED_LAST_LINE
 from exporter.adapters.codex import CodexAdapter
 from exporter.adapters.codex_items import image_generation
 from exporter.export import ExportOptions, run_export
@@ -654,10 +655,12 @@ def test_bad_lines_unknown_kinds_and_a_live_session(tmp_path):
     )
     (session,), problems = load_all(tmp_path)
     assert texts(session, "user") == ["Add a health endpoint"]
-    assert [(p.line, p.message.split(",")[0]) for p in problems] == [
-        (4, "not valid JSON"),
-        (None, "unknown record type 'brand_new_kind' skipped"),
+    assert [(p.line, p.message) for p in problems] == [
+        (4, problems[0].message),
+        (len(lines) + 1, UNFINISHED_LAST_LINE),  # the live session's line being written
+        (6, "unknown record type 'brand_new_kind' skipped (the first here)"),
     ]
+    assert problems[0].message.startswith("not valid JSON")
 
 
 def test_injected_context_never_reaches_a_note(tmp_path):

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from exporter.adapters import SourceContext
+from exporter.adapters._jsonl import UNFINISHED_LAST_LINE
 from exporter.adapters.copilot_cli import CopilotCliAdapter
 from exporter.export import ExportOptions, run_export
 
@@ -341,13 +342,13 @@ def test_bad_lines_unknown_types_and_a_line_being_written(tmp_path):
     path.write_text("".join(lines) + '{"type":"user.message","data":{"content":"half')
     (session,), problems = load_all(tmp_path)
     assert texts(session, "user") == ["Add a /health endpoint"]
-    got = sorted((p.line, p.message[:40]) for p in problems if p.line) + [
-        (None, p.message) for p in problems if not p.line
+    assert [(p.line, p.message) for p in problems] == [
+        (3, problems[0].message),
+        (4, "not an event (no type), line skipped"),
+        (len(lines) + 1, UNFINISHED_LAST_LINE),  # the event being written: left for now
+        (5, "unknown event type 'brand.new_event' (1 event) skipped"),
     ]
-    assert got[0][0] == 3 and got[0][1].startswith("not valid JSON")
-    assert got[1] == (4, "not an event (no type), line skipped")
-    assert got[2] == (None, "unknown event type 'brand.new_event' (1 events) skipped")
-    assert len(problems) == 3
+    assert problems[0].message.startswith("not valid JSON")
 
 
 def test_export_finds_the_text_and_an_unchanged_rerun_reads_nothing(tmp_path, monkeypatch):

@@ -21,6 +21,7 @@ from cursor_agent_builder import (
 from test_cursor_adapter import CURSOR, global_composer
 from vscode_builder import make_db
 
+from exporter.adapters._jsonl import UNFINISHED_LAST_LINE
 from exporter.adapters.cursor import CursorAdapter
 from exporter.adapters.cursor.wrappers import parse_cursor_time
 from exporter.export import ExportOptions, run_export
@@ -345,11 +346,14 @@ def test_incremental_runs_and_a_line_being_written(tmp_path):
     chat.write(unterminated='{"role":"assistant","message":{"content":[{"type":"text","text":"half')
     vault = tmp_path / "v"
     first = export(tmp_path, vault)
-    assert first.total("created") == 1 and first.problems == []
+    assert first.total("created") == 1
+    assert [(p.line, p.severity, p.message) for p in first.problems] == [
+        (3, "warning", UNFINISHED_LAST_LINE)
+    ]
     (body,) = note_files(vault).values()
     assert b"first answer" in body and b"half" not in body
     again = export(tmp_path, vault)
-    assert again.total("skipped") == 1 and again.total("written") == 0
+    assert again.total("skipped") == 1 and again.total("written") == 0 and again.problems == []
     chat.reply("second answer").write()
     grown = export(tmp_path, vault)
     assert grown.total("updated") == 1

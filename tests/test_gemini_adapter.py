@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from exporter.adapters import SourceContext
 from exporter.adapters import gemini as gemini_adapter
+from exporter.adapters._jsonl import UNFINISHED_LAST_LINE
 from exporter.adapters.gemini import GeminiAdapter
 from exporter.adapters.gemini.chat import build_messages, read_chat
 from exporter.export import ExportOptions, run_export
@@ -484,7 +485,8 @@ def test_half_written_document_is_retried_and_bad_lines_are_reported(tmp_path):
         (legacy.name, None, "error", "not complete JSON, perhaps being saved right now"),
         (live.name, 3, "warning", "not valid JSON"),
         (live.name, 4, "warning", "not a JSON object, line skipped"),
-        (live.name, None, "warning", "unknown message type 'brand_new'"),
+        (live.name, 5, "warning", "unknown message type 'brand_new' skipped"),
+        (live.name, len(lines), "warning", UNFINISHED_LAST_LINE),
     ]
     assert len(found) == len(expected)
     for (name, line, severity, message), want in zip(
@@ -756,3 +758,23 @@ def test_a_session_in_several_files_starts_with_its_first(tmp_path):
     assert texts(session, "user") == ["day one", "day three"]
     assert session.started_at.isoformat() == "2026-05-01T10:00:01+00:00"
     assert session.ended_at >= session.messages[-1].timestamp
+
+
+def test_an_unknown_message_type_is_reported_where_it_first_appears(tmp_path):
+    """The warning gives the line of a JSONL chat, or the message number of a document,
+    where the type first appears, and how many there were."""
+    chats = project_folder(tmp_path, ROOT, "api") / "chats"
+    live = conversation().write_jsonl(chats)
+    lines = live.read_text().splitlines()
+    hologram = {"type": "hologram", "content": "?", "timestamp": "2026-05-01T10:00:09Z"}
+    lines[2:2] = [json.dumps({**hologram, "id": f"h{i}"}) for i in range(3)]
+    live.write_text("\n".join(lines) + "\n")
+    legacy = conversation("eeeeeeee-0000-4000-8000-000000000005").write_json(chats)
+    doc = json.loads(legacy.read_text())
+    doc["messages"].insert(1, {**hologram, "id": "d1"})
+    legacy.write_text(json.dumps(doc))
+    _, problems = load_all(tmp_path)
+    assert sorted((Path(p.path).name, p.line, p.message) for p in problems) == [
+        (live.name, 3, "unknown message type 'hologram' (3 messages, the first here) skipped"),
+        (legacy.name, None, "unknown message type 'hologram' (message 2) skipped"),
+    ]

@@ -1,8 +1,8 @@
 """Reading JSON Lines files that may be written to while we read them.
 
 A line counts only once it ends with a newline: the unterminated last line of a session
-still being written is left for the next run. A line that is not valid JSON in the middle of
-a file is reported with its number and skipped; the rest of the file is read.
+still being written is left for the next run, and said so. A line that is not valid JSON
+in the middle of a file is reported with its number and skipped; the rest is read.
 
 Memory stays bounded whatever a file holds: it is read in chunks, a line longer than
 ``MAX_LINE_BYTES`` is read through without being kept (reported and skipped), and a
@@ -24,6 +24,10 @@ from ..errors import Problem
 from .base import cannot_read, index_unreadable, open_regular, read_regular
 
 MAX_LINE_BYTES = 64 * 1024 * 1024  # a longer line is skipped and reported
+UNFINISHED_LAST_LINE = (
+    "the last line is unfinished (no newline, not valid JSON): a session still being "
+    "written, or cut off; left out for now, read again when the file changes"
+)
 _READ_SIZE = 1 << 20  # bytes read from a plain file at a time
 # Compressed bytes fed to the decompressor at a time. zstd expands at most about 32,000
 # times (a run-length block), so one step never yields more than about 32 MB.
@@ -150,9 +154,12 @@ def _parsed(
                 continue
             elif isinstance(raw, LastLine):
                 # The last line without its newline: complete only if it parses; otherwise
-                # a session being written right now, read next time.
+                # a session being written right now (or cut off by a crash): said, not
+                # counted as damage, and read again once the file changes.
                 if (obj := _lenient(raw)) is not None:
                     yield number, obj
+                else:
+                    skip(UNFINISHED_LAST_LINE)
             elif (obj := _lenient(raw)) is not None:
                 yield number, obj
             else:

@@ -135,7 +135,7 @@ class CodexAdapter:
         if not _streamed(ref.main):
             records = _records(path, result.problems)
             rollout = build_rollout(records, self._origin_signatures)
-            kinds = {r[1] for r in records}
+            kinds = {r[1]: r[0] for r in reversed(records)}  # kind -> its first line
             count = len(rollout.messages)
         else:
             # Read three times, never held: for what must be known before the records are
@@ -159,10 +159,9 @@ class CodexAdapter:
                 Problem(str(path), f"unexpected shape ({why}), line skipped", number,
                         source=SOURCE)
             )  # fmt: skip
-        for kind in sorted(kinds - KNOWN_KINDS - {"skip"}):
-            result.problems.append(
-                Problem(str(path), f"unknown record type {kind!r} skipped", source=SOURCE)
-            )
+        for kind in sorted(kinds.keys() - KNOWN_KINDS - {"skip"}):
+            why = f"unknown record type {kind!r} skipped (the first here)"
+            result.problems.append(Problem(str(path), why, kinds[kind], source=SOURCE))
         for kind, (first, seen) in sorted(rollout.unknown.items()):
             why = f"unknown item type {kind!r} ({seen} lines, the first here) skipped"
             result.problems.append(Problem(str(path), why, first, source=SOURCE))

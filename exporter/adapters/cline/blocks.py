@@ -62,7 +62,13 @@ class Conversation:
     cost: float | None = None
     models: list[str] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)  # unknown block types, counted
+    first_skipped: dict[str, int] = field(default_factory=dict)  # kind -> its first message
     times: Times = field(default_factory=Times)  # the times that could not be read
+
+    def skip(self, kind: str, number: int) -> None:
+        """An entry of a kind not known, in message ``number`` (from 1) of its file."""
+        self.skipped[kind] = self.skipped.get(kind, 0) + 1
+        self.first_skipped.setdefault(kind, number)
 
     def add_model(self, model: str | None) -> None:
         if model and model not in self.models:
@@ -81,12 +87,12 @@ def parse_messages(
     out = Conversation()
     for index, item in enumerate(items):
         if not isinstance(item, dict):
-            not_an_object(out, item)
+            not_an_object(out, item, index + 1)
             continue
         if item.get("role") not in ("user", "assistant"):
             continue
         role = item["role"]
-        parts = _parts(item.get("content"), role, legacy, out.skipped)
+        parts = _parts(item.get("content"), role, legacy, out, index + 1)
         own = model_of(item.get("modelInfo"))
         timeline = model_at(item.get("ts")) if model_at else None
         # The SDK's messages name their model; Cline's own history takes FORMATS.md §6.2's
@@ -110,7 +116,7 @@ def parse_messages(
     return out
 
 
-def _parts(content: Any, role: str, legacy: bool, skipped: dict[str, int]) -> list[Part]:
+def _parts(content: Any, role: str, legacy: bool, out: Conversation, number: int) -> list[Part]:
     if isinstance(content, str):
         content = [{"type": "text", "text": content}]
     parts: list[Part] = []
@@ -148,7 +154,7 @@ def _parts(content: Any, role: str, legacy: bool, skipped: dict[str, int]) -> li
         elif kind == "redacted_thinking":
             parts.append(ThinkingPart("", redacted=True))
         else:
-            skipped[str(kind)] = skipped.get(str(kind), 0) + 1
+            out.skip(str(kind), number)
     return parts
 
 
@@ -274,7 +280,6 @@ def _metrics_usage(metrics: dict[str, Any]) -> Usage:
     )
 
 
-def not_an_object(out: Conversation, item: Any) -> None:
+def not_an_object(out: Conversation, item: Any, number: int) -> None:
     """A message that is not a JSON object (damaged, or a newer shape): counted, reported."""
-    kind = f"message that is not a JSON object ({type(item).__name__})"
-    out.skipped[kind] = out.skipped.get(kind, 0) + 1
+    out.skip(f"message that is not a JSON object ({type(item).__name__})", number)

@@ -54,7 +54,7 @@ def load_task(source: str, ref: SessionRef, problems: list[Problem]) -> Session 
             read = folder / API_FILE
     if conversation is None:
         return None
-    _report_skipped(conversation, ref.main.path, problems, source)
+    _report_skipped(conversation, read, problems, source)
     conversation.times.report(problems, read, source)
     cwd = ref.fact("cwd") or _cwd_from_api(folder / API_FILE)
     stamps = [t for t in (_read_time(t) for t in times) if t]
@@ -192,7 +192,11 @@ def _report_skipped(
     conversation: Conversation, path: Path, problems: list[Problem], source: str
 ) -> None:
     if conversation.skipped:
-        kinds = ", ".join(f"{k} ×{n}" for k, n in sorted(conversation.skipped.items()))
+        first = conversation.first_skipped
+        kinds = ", ".join(
+            f"{k} ×{n} (message {first[k]})" if n == 1 else f"{k} ×{n} (first: message {first[k]})"
+            for k, n in sorted(conversation.skipped.items())
+        )
         problems.append(Problem(str(path), f"skipped entries of unknown kind: {kinds}", None,
                                 "warning", source))  # fmt: skip
 

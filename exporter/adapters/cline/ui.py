@@ -77,7 +77,7 @@ def parse_ui(
     open_task: str | None = None  # the newTask call whose subtask has not answered yet
     for number, item in enumerate(items, start=1):
         if not isinstance(item, dict):
-            not_an_object(out, item)
+            not_an_object(out, item, number)
             continue
         if item.get("partial") is True:
             continue
@@ -91,7 +91,7 @@ def parse_ui(
         source_id = f"{id_prefix}{ts}"
         if what is None:
             if kind not in _IGNORED:
-                out.skipped[kind] = out.skipped.get(kind, 0) + 1
+                out.skip(kind, number)
             continue
         role: Role = "assistant"
         parts: list[Part] = []

@@ -112,7 +112,7 @@ class EventLog:
         self.started: datetime | None = None
         self.usage = Usage()
         self.metrics = False
-        self.unknown: dict[str, int] = {}
+        self.unknown: dict[str, tuple[int | None, int]] = {}  # type -> its first line, count
         self.line: int | None = None  # of the event being read
         self.times = Times(lambda: self.line)  # the times that could not be read
 
@@ -155,7 +155,8 @@ class EventLog:
         if handler:
             handler(self, thread, event, data, when)
         elif kind not in DROPPED and not kind.startswith(DROPPED_PREFIXES):
-            self.unknown[kind] = self.unknown.get(kind, 0) + 1
+            first, seen = self.unknown.get(kind, (line, 0))
+            self.unknown[kind] = (first, seen + 1)
 
     # -- session bookkeeping -------------------------------------------------------------
 
@@ -360,9 +361,10 @@ class EventLog:
     # -- results -------------------------------------------------------------------------
 
     def report_unknown(self) -> None:
-        for kind, count in self.unknown.items():
-            why = f"unknown event type {kind!r} ({count} events) skipped"
-            self.problems.append(Problem(str(self.path), why, source=SOURCE))
+        for kind, (first, count) in self.unknown.items():
+            counted = "1 event" if count == 1 else f"{count} events, the first here"
+            why = f"unknown event type {kind!r} ({counted}) skipped"
+            self.problems.append(Problem(str(self.path), why, first, source=SOURCE))
 
 
 _HANDLERS = {

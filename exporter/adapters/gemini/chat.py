@@ -67,6 +67,9 @@ class Chat:
     prompt_log: Path | None = None
     typed_continues: tuple[datetime, ...] | None = None  # None: the log cannot tell
     log_read: bool = False
+    # Where each message type was first seen, for a warning that can be followed up: a
+    # JSONL file's line, or a document's message number (from 1).
+    first_seen: dict[str, tuple[Path, int | None, int | None]] = field(default_factory=dict)
 
 
 def read_chat(
@@ -160,6 +163,7 @@ def _read_document(path: Path, chat: Chat, problems: list[Problem]) -> bool:
     for i, rec in enumerate(doc["messages"]):
         if isinstance(rec, dict):
             chat.records[str(rec.get("id") or f"{path.name}#{i}")] = rec
+            chat.first_seen.setdefault(str(rec.get("type")), (path, None, i + 1))
         else:
             why = f"message {i + 1} is not a JSON object ({type(rec).__name__}); skipped"
             problems.append(Problem(str(path), why, source=SOURCE))
@@ -179,6 +183,7 @@ def _read_jsonl(path: Path, chat: Chat, problems: list[Problem], file_no: int | 
                 chat.after_rewind = False
             # A known id keeps its place and takes the new value.
             chat.records[obj["id"]] = obj if file_no is None else (file_no, number)
+            chat.first_seen.setdefault(str(obj.get("type")), (path, number, None))
         elif "sessionId" in obj:
             chat.meta.update(obj)
         else:
@@ -273,8 +278,14 @@ def iter_messages(
         else:
             unknown[kind] = unknown.get(kind, 0) + 1
     for kind, count in unknown.items():
-        why = f"unknown message type {kind!r} ({count} messages) skipped"
-        problems.append(Problem(str(path), why, source=SOURCE))
+        where, line, number = chat.first_seen.get(kind, (path, None, None))
+        if count == 1:  # the problem's line says where; a document's message, the text
+            at = f" (message {number})" if number else ""
+        else:
+            first = ", the first here" if line else f", the first is message {number}"
+            at = f" ({count} messages{first if line or number else ''})"
+        why = f"unknown message type {kind!r}{at} skipped"
+        problems.append(Problem(str(where), why, line, source=SOURCE))
 
 
 def _auto_continue(chat: Chat, parts: list[Part], when: datetime | None) -> bool:

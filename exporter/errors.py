@@ -44,6 +44,12 @@ class SourceChanged(SourceError):
         super().__init__(path, f"changed while it was read ({why})")
 
 
+def how_many(count: int, unit: str) -> str:
+    """For a problem reported at the first of ``count`` lines (or messages, events) alike:
+    " (3 lines, the first here)", and nothing for one, whose line says it all."""
+    return "" if count == 1 else f" ({count} {unit}s, the first here)"
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """Something wrong with the input, reported without stopping the run.

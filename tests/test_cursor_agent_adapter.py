@@ -377,7 +377,7 @@ def test_malformed_lines_and_files_are_reported_and_the_rest_is_kept(tmp_path):
         p.path == str(path) and p.line == 2 and "not valid JSON" in p.message for p in problems
     )
     assert (str(path), 3, "not a JSON object, line skipped") in found
-    assert (str(path), 4, "unknown record type 'mystery'") in found  # its line
+    assert (str(path), 4, "unknown record type 'mystery' skipped") in found  # its line
     assert (str(path), None, "unknown block type 'hologram'") in found
     assert any(p.path == str(bad_meta) for p in problems)
     assert any(

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import Problem, SourceChanged, clipped
+from ..errors import Problem, SourceChanged, clipped, how_many
 from ..model import Message
 from ._jsonl import iter_json_objects, parse_timestamp
 from ._times import Times
@@ -163,5 +163,5 @@ def read_records(
         meta.lines = number
         yield obj
     for kind, (first, count) in unknown.items():
-        why = f"unknown record type {kind!r} ({count} lines, the first here) skipped"
+        why = f"unknown record type {kind!r}{how_many(count, 'line')} skipped"
         problems.append(Problem(str(path), why, first, source=SOURCE))

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import orjson
 
 from ..collector import collector_paused
-from ..errors import Problem, SourceChanged
+from ..errors import Problem, SourceChanged, how_many
 from ..model import Message, MessageStream, Session
 from ._jsonl import iter_json_objects, parse_timestamp
 from .base import (
@@ -163,7 +163,7 @@ class CodexAdapter:
             why = f"unknown record type {kind!r} skipped (the first here)"
             result.problems.append(Problem(str(path), why, kinds[kind], source=SOURCE))
         for kind, (first, seen) in sorted(rollout.unknown.items()):
-            why = f"unknown item type {kind!r} ({seen} lines, the first here) skipped"
+            why = f"unknown item type {kind!r}{how_many(seen, 'line')} skipped"
             result.problems.append(Problem(str(path), why, first, source=SOURCE))
         rollout.times.report(result.problems, path, SOURCE)
         if path.suffix == ".json":  # the TypeScript CLI's document: its records are items

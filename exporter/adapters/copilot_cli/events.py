@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from ...errors import Problem
+from ...errors import Problem, how_many
 from ...model import (
     CommandOutputPart,
     CommandPart,
@@ -362,8 +362,7 @@ class EventLog:
 
     def report_unknown(self) -> None:
         for kind, (first, count) in self.unknown.items():
-            counted = "1 event" if count == 1 else f"{count} events, the first here"
-            why = f"unknown event type {kind!r} ({counted}) skipped"
+            why = f"unknown event type {kind!r}{how_many(count, 'event')} skipped"
             self.problems.append(Problem(str(self.path), why, first, source=SOURCE))
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from ...errors import Problem
+from ...errors import Problem, how_many
 from ...model import (
     AttachmentPart,
     Message,
@@ -102,7 +102,7 @@ def read_transcript(path: Path, problems: list[Problem]) -> Transcript:
             why = f"unexpected shape ({type(exc).__name__}: {exc}), line skipped"
             problems.append(Problem(str(path), why, number, source=SOURCE))
     for what, (first, count) in unknown.items():
-        why = f"unknown {what} ({count} lines, the first here) skipped"
+        why = f"unknown {what}{how_many(count, 'line')} skipped"
         problems.append(Problem(str(path), why, first, source=SOURCE))
     for what, count in reader.unknown_blocks.items():
         problems.append(

@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from ...errors import Problem, SourceChanged
+from ...errors import Problem, SourceChanged, how_many
 from ...model import (
     AttachmentPart,
     Message,
@@ -279,11 +279,11 @@ def iter_messages(
             unknown[kind] = unknown.get(kind, 0) + 1
     for kind, count in unknown.items():
         where, line, number = chat.first_seen.get(kind, (path, None, None))
-        if count == 1:  # the problem's line says where; a document's message, the text
-            at = f" (message {number})" if number else ""
-        else:
-            first = ", the first here" if line else f", the first is message {number}"
-            at = f" ({count} messages{first if line or number else ''})"
+        if number:  # in a document: its message number
+            first = "message" if count == 1 else f"{count} messages, the first is message"
+            at = f" ({first} {number})"
+        else:  # in a JSONL file: the problem's line
+            at = how_many(count, "message")
         why = f"unknown message type {kind!r}{at} skipped"
         problems.append(Problem(str(where), why, line, source=SOURCE))
 

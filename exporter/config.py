@@ -27,6 +27,18 @@ SHOWN_KEYS = (
     "prices", "daily_notes", "daily_folder", "daily_format",
     "tool_output", "tool_output_lines", "thinking", "tools", "todo_as_checklist",
 )  # fmt: skip
+# A setting kept in a table of config.toml, as the file spells it: ``config show`` prints
+# that spelling, so a key copied from it into the file is one the file takes.
+WRITTEN_AS = {
+    "frontmatter_add": "frontmatter.add",
+    "frontmatter_drop": "frontmatter.drop",
+    "index": "index.enabled",
+    "index_dataview": "index.dataview",
+    "redact_extra": "redact.extra",
+    "redact_allow": "redact.allow",
+    "daily_folder": "daily.folder",
+    "daily_format": "daily.format",
+}
 # "Notes to taste": how much of each turn a note shows (the first value is the default).
 VIEW_CHOICES = {
     "tool_output": ("full", "head", "none"),
@@ -75,12 +87,14 @@ class Settings:
     origin: dict[str, str] = field(default_factory=dict)
 
     def shown(self) -> list[tuple[str, str, str]]:
-        """(key, value, where it came from) for ``ccexport config show``."""
+        """(key as config.toml spells it, value, where it came from) for ``config show``."""
         rows = []
         for key in SHOWN_KEYS:
             value = getattr(self, key)
             if isinstance(value, datetime):
                 value = value.isoformat(timespec="seconds")
+            elif isinstance(value, bool):  # as config.toml writes it
+                value = "true" if value else "false"
             elif key == "redact_extra":  # the rules by their ids, not their reprs
                 value = [rule.id for rule in value]
             elif isinstance(value, dict):
@@ -89,7 +103,7 @@ class Settings:
                 }
             rows.append(
                 (
-                    key,
+                    WRITTEN_AS.get(key, key),
                     "" if value in (None, [], {}) else str(value),
                     self.origin.get(key, "default"),
                 )
@@ -252,6 +266,9 @@ def _apply(
             s.note_max_bytes = _byte_size(key, value, fail)
         elif key in VIEW_CHOICES or key in ("tool_output_lines", "todo_as_checklist"):
             setattr(s, key, _view_setting(key, value, fail))
+        elif key in WRITTEN_AS:  # config show's name before it spelled the file's
+            table, sub = WRITTEN_AS[key].split(".")
+            raise fail(key, f"goes in the [{table}] table, as `{sub} = …`")
         else:
             raise fail(key, "is not a setting ccexport knows (see `ccexport config show`)")
         s.origin[key if key not in ("frontmatter", "index") else key] = where

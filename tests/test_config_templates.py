@@ -70,8 +70,8 @@ extra = [{ id = "acme-key", pattern = "acme_[0-9a-f]{32}" }]
 allow = ["sk-test-not-a-real-key"]
 """)  # fmt: skip
     rows = shown(run("config", "show", "--vault", str(vault)))
-    assert rows["redact_extra"] == ("['acme-key']", f"vault config ({config})")
-    assert rows["redact_allow"] == ("['sk-test-not-a-real-key']", f"vault config ({config})")
+    assert rows["redact.extra"] == ("['acme-key']", f"vault config ({config})")
+    assert rows["redact.allow"] == ("['sk-test-not-a-real-key']", f"vault config ({config})")
 
 
 def test_ccexport_vault_variable(monkeypatch, tmp_path):
@@ -422,3 +422,41 @@ def test_a_since_date_is_midnight_in_the_zone_the_notes_are_dated_in(
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+# A value each table setting takes, as config.toml writes it.
+TABLE_VALUES = {
+    "frontmatter.add": '{ team = "x" }',
+    "frontmatter.drop": '["cost"]',
+    "index.enabled": "true",
+    "index.dataview": "true",
+    "redact.extra": "[]",
+    "redact.allow": '["not-a-secret"]',
+    "daily.folder": '"Daily"',
+    "daily.format": '"YYYY-MM-DD"',
+}
+
+
+def test_every_name_config_show_prints_is_one_the_config_file_takes(tmp_path):
+    """`config show` printed index_dataview, frontmatter_add…, and the file refused those
+    names (pointing to `config show`): it prints each as the file spells it."""
+    vault = tmp_path / "v"
+    names = shown(run("config", "show", "--vault", str(vault)))
+    assert {n for n in names if "." in n} == set(TABLE_VALUES)
+    for name, value in TABLE_VALUES.items():
+        table, key = name.split(".")
+        config = write_config(vault / ".ccexport" / "config.toml", f"[{table}]\n{key} = {value}\n")
+        result = run("config", "show", "--vault", str(vault))
+        assert result.exit_code == 0, result.output
+        assert shown(result)[name][1] == f"vault config ({config})"
+
+
+def test_a_table_setting_written_as_a_plain_key_is_refused_saying_how_to_write_it(tmp_path):
+    vault = tmp_path / "v"
+    write_config(vault / ".ccexport" / "config.toml", "index_dataview = true\n")
+    result = run("config", "show", "--vault", str(vault))
+    assert result.exit_code == 2
+    assert (
+        "index_dataview" in result.output
+        and "goes in the [index] table, as `dataview = …`" in result.output
+    )

@@ -201,21 +201,10 @@ def test_every_variable_the_session_template_sees_is_in_the_readme(monkeypatch):
 def test_every_setting_config_show_prints_is_in_the_readme_as_written_in_the_file():
     import re
 
-    from exporter.config import SHOWN_KEYS
+    from exporter.config import SHOWN_KEYS, WRITTEN_AS
 
-    # config show's names for the keys of a table, and the table each is in
-    written = {
-        "frontmatter_add": ("frontmatter", "add"),
-        "frontmatter_drop": ("frontmatter", "drop"),
-        "index": ("index", "enabled"),
-        "index_dataview": ("index", "dataview"),
-        "redact_extra": ("redact", "extra"),
-        "redact_allow": ("redact", "allow"),
-        "daily_folder": ("daily", "folder"),
-        "daily_format": ("daily", "format"),
-    }
     for shown in SHOWN_KEYS:
-        table, key = written.get(shown, (None, shown))
+        table, key = WRITTEN_AS[shown].split(".") if shown in WRITTEN_AS else (None, shown)
         if table:
             assert f"[{table}]" in README, f"the README never shows the [{table}] table"
         pattern = rf"(^|[`\s]){re.escape(key)} = |\[{re.escape(key)}[\].]"

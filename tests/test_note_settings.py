@@ -429,7 +429,7 @@ def test_config_show_lists_each_setting_and_where_it_came_from(tmp_path):
     assert rows["thinking"][0] == "shown" and "config.toml" in rows["thinking"][1]
     assert rows["tool_output"] == ("full", "default")
     assert rows["tool_output_lines"] == ("20", "default")
-    assert rows["tools"] == ("full", "default") and rows["todo_as_checklist"][0] == "False"
+    assert rows["tools"] == ("full", "default") and rows["todo_as_checklist"][0] == "false"
 
 
 # Pieces Obsidian, its plugins or CommonMark act on (see test_note_safety.py for the full set).

@@ -226,8 +226,12 @@ def _inherit(ctx: typer.Context, own: dict[str, Any], accepts: tuple[str, ...]) 
         _fail(f"{flags} {verb} not apply to `ccexport {' '.join(names)}`", 2)
     merged = dict(own)
     for key, value in given.items():
-        if not _given(ctx, key):  # given after the command's name too: that one wins
+        if not _given(ctx, key):
             merged[key] = value
+        elif isinstance(value, list) and isinstance(own.get(key), list):
+            # A repeatable option (--source) given on both sides: all of them, in order.
+            merged[key] = list(dict.fromkeys([*value, *own[key]]))
+        # (a single value given after the command's name too: that one wins)
     return merged
 
 

@@ -171,7 +171,8 @@ def templates_init_cmd(
     debug: DebugOpt = False,
 ) -> None:
     """Copy the default templates into <vault>/.ccexport/templates (or --to DIR)."""
-    a = _inherit(ctx, {"vault": vault, "debug": debug}, ("vault", "debug"))
+    # --force before `templates` (the export's re-render) means overwrite here, as after it
+    a = _inherit(ctx, {"vault": vault, "debug": debug, "force": force}, ("vault", "debug", "force"))
     elsewhere = None  # the templates a configuration names instead of the vault's own
     chosen = to is not None  # a folder of the person's own: used only where it is named
     with _handled(a["debug"]):
@@ -186,7 +187,7 @@ def templates_init_cmd(
                 elsewhere = (settings.templates, settings.origin.get("templates", "the config"))
         if to.exists() and not to.is_dir():
             raise ConfigError(f"{to} is a file, not a folder; give --to the folder to copy into")
-        copied, kept = init_templates(to, force=force)
+        copied, kept = init_templates(to, force=a["force"])
     for name in copied:
         typer.echo(f"copied {to / name}")
     for name in kept:

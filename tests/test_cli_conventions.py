@@ -331,6 +331,30 @@ def test_options_before_the_command_are_never_dropped_even_false_or_zero(monkeyp
     assert refused.exit_code == 2 and "--no-todo-as-checklist does not apply" in refused.stderr
 
 
+def test_a_repeatable_option_given_on_both_sides_of_the_command_keeps_every_value(monkeypatch):
+    """`ccexport --source codex export --source aider` exported aider alone: the --source
+    before the command's name was dropped without a word."""
+    from exporter import cli
+
+    seen: list[dict] = []
+    monkeypatch.setattr(cli, "_export", seen.append)
+    args = ("--source", "codex", "--source", "aider", "export", "--source", "gemini")
+    assert run(*args, "--source", "codex").exit_code == 0
+    assert seen[-1]["source"] == ["codex", "aider", "gemini"]
+
+
+def test_force_before_templates_init_overwrites_as_after_it(tmp_path):
+    """`ccexport --force templates init` was refused: '--force does not apply'."""
+    to = tmp_path / "t"
+    assert run("templates", "init", "--to", to).exit_code == 0
+    (to / "session.md.j2").write_text("mine", encoding="utf-8")
+    kept = run("templates", "init", "--to", to)
+    assert kept.exit_code == 0 and (to / "session.md.j2").read_text() == "mine"
+    forced = run("--force", "templates", "init", "--to", to)
+    assert forced.exit_code == 0, forced.stderr
+    assert (to / "session.md.j2").read_text() != "mine"
+
+
 def test_export_subcommand_takes_options_given_before_it(tmp_path, home):
     result = run("--vault", tmp_path / "v", "--dry-run", "export", "--home", home)
     assert result.exit_code == 0 and "Dry run, nothing written" in result.stdout

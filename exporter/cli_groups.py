@@ -50,7 +50,10 @@ def watch_cmd(
     no_redact: NoRedactOpt = False,
     interval: Annotated[
         float,
-        typer.Option("--interval", metavar="SECONDS", min=0.1, help="Seconds between looks."),
+        # (at most a day: `inf` or 1e30 passed, then stopped the run with an OverflowError)
+        typer.Option(
+            "--interval", metavar="SECONDS", min=0.1, max=86400, help="Seconds between looks."
+        ),
     ] = 2.0,
 ) -> None:
     """Keep running: export each session within seconds of it changing (Ctrl-C stops)."""

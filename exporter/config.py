@@ -438,7 +438,11 @@ def parse_since(text: str, fail: Any = None) -> datetime:
         )
         raise fail("since", error) if fail else ConfigError(f"--since {error}")
     if m:
-        return datetime.now(UTC) - int(m.group(1)) * _UNITS[m.group(2)]
+        try:
+            return datetime.now(UTC) - int(m.group(1)) * _UNITS[m.group(2)]
+        except OverflowError:  # before the year 1
+            error = f"is too far back: {text!r} (to export everything, leave `since` out)"
+            raise (fail("since", error) if fail else ConfigError(f"--since {error}")) from None
     try:
         when = datetime.fromisoformat(text)
         if when.tzinfo is None:

@@ -352,6 +352,24 @@ def test_since_takes_minutes_and_months_by_name_and_refuses_a_bare_m():
         parse_since("30m")
 
 
+def test_a_since_or_interval_past_what_a_clock_holds_is_refused_as_bad_usage(tmp_path):
+    """`--since 1000000d` (or in config.toml) and `watch --interval inf` stopped the run
+    with "unexpected error: OverflowError" (exit 1): they are bad values (exit 2)."""
+    vault = tmp_path / "v"
+    for args in (("--since", "1000000d"), ("--since", "9" * 30 + "w")):
+        result = run("--vault", str(vault), "--home", str(tmp_path), *args)
+        assert result.exit_code == 2 and "--since is too far back" in result.output, args
+    write_config(vault / ".ccexport" / "config.toml", 'since = "1000000d"\n')
+    result = run("--vault", str(vault), "--home", str(tmp_path))
+    assert result.exit_code == 2 and "line 1: 'since' is too far back" in result.output
+    for interval in ("inf", "1e30", "nan"):
+        result = run(
+            "watch", "--vault", str(vault), "--home", str(tmp_path), "--interval", interval
+        )
+        assert result.exit_code == 2 and "--interval" in result.output, interval
+    assert not list(vault.glob("AI Sessions"))
+
+
 def test_a_relative_vault_in_the_user_config_is_refused(isolated_home, tmp_path, monkeypatch):
     """``vault = "Notes"`` was taken from the current folder, so the nightly run (started in
     another folder by cron or systemd) wrote a second vault somewhere else. A full path or

@@ -208,8 +208,12 @@ def _apply(
                 raise fail(key, "must be a full path or start with ~ (a relative one would "
                                 "change with the folder the command runs in)")  # fmt: skip
         elif key in ("folder", "attachments"):
-            text = _string(key, value, fail).strip("/")
-            if not text or ".." in Path(text).parts:
+            text = _string(key, value, fail)
+            if re.match(r"\s*([/\\~]|[A-Za-z]:)", text):  # was moved into the vault unsaid
+                raise fail(key, f"must be a folder inside the vault, given relative to it, "
+                                f"not a full path: {text!r}")  # fmt: skip
+            text = text.strip("/")
+            if not text or ".." in Path(text.replace("\\", "/")).parts:
                 raise fail(key, "must be a folder inside the vault")
             setattr(s, key, text)
         elif key == "layout":

@@ -370,6 +370,21 @@ def test_a_since_or_interval_past_what_a_clock_holds_is_refused_as_bad_usage(tmp
     assert not list(vault.glob("AI Sessions"))
 
 
+@pytest.mark.parametrize("key", ["folder", "attachments"])
+@pytest.mark.parametrize("value", ["/tmp/elsewhere", "~/Notes/AI", "C:\\\\Notes", "../out"])
+def test_a_notes_or_attachments_folder_outside_the_vault_is_refused(tmp_path, key, value):
+    """`folder = "/tmp/x"` was taken as `<vault>/tmp/x` without a word (and `../x` refused):
+    a full path is refused too, naming the key and the line. A trailing slash is kept out."""
+    vault = tmp_path / "v"
+    write_config(vault / ".ccexport" / "config.toml", f'# mine\n{key} = "{value}"\n')
+    result = run("--vault", str(vault), "--home", str(tmp_path))
+    assert result.exit_code == 2, result.output
+    assert f"line 2: '{key}' must be a folder inside the vault" in result.output
+    assert not (vault / "AI Sessions").exists() and not (vault / "tmp").exists()
+    write_config(vault / ".ccexport" / "config.toml", f'{key} = "Mine/AI/"\n')
+    assert shown(run("config", "show", "--vault", str(vault)))[key][0] == "Mine/AI"
+
+
 def test_a_relative_vault_in_the_user_config_is_refused(isolated_home, tmp_path, monkeypatch):
     """``vault = "Notes"`` was taken from the current folder, so the nightly run (started in
     another folder by cron or systemd) wrote a second vault somewhere else. A full path or

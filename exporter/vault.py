@@ -46,7 +46,7 @@ __all__ = [  # also imported from here by other modules and tests
     "merge_frontmatter", "safe_component", "safe_relpath",
 ]  # fmt: skip
 
-RUNNING_MARKER = "running"  # present while a run writes; left behind by a killed run
+RUNNING_MARKER = "running"  # present while a run writes; left by a killed run (or one leaving temps)
 SIZE_KEY = "messages"  # a note whose count would go down is kept (the source shrank)
 SHRUNK = "source has fewer turns than the note; kept"
 
@@ -397,9 +397,12 @@ class Vault(NotePlaces):
         marker = f"{STATE_DIR}/{RUNNING_MARKER}"
         removed = self.sweep_temp_files() if self._kind(marker) != "missing" else 0
         vaultio.write_file(self.root, marker, b"")
+        vaultio.left_behind.clear()
         return removed
 
     def end_run(self) -> None:
+        if vaultio.left_behind:  # temp files a failure could not remove: the next run sweeps
+            return
         vaultio.remove_file(self.root, f"{STATE_DIR}/{RUNNING_MARKER}")
 
     def sweep_temp_files(self) -> int:

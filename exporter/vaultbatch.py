@@ -90,7 +90,7 @@ class WriteBatch:
                 os.close(fd)
                 if isinstance(own, int):
                     os.close(own)
-                vaultio._remove(folder, tmp)
+                vaultio._discard(folder, tmp)
                 raise
         if len(self._pending) >= self.limit:
             self.commit()
@@ -133,7 +133,7 @@ class WriteBatch:
                 raise changed
             vaultio._rename(p.folder, p.tmp, p.name)
         except OSError as exc:
-            vaultio._remove(p.folder, p.tmp)
+            vaultio._discard(p.folder, p.tmp)
             self.failed.append((relpath, vaultio.said_of_target(exc, self.root, relpath)))
         finally:
             if isinstance(p.folder, int):

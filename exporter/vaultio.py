@@ -219,10 +219,10 @@ def write_file(
                 os.close(fd)
             _rename(folder, tmp, name)
         except OSError as exc:
-            _remove(folder, tmp)
+            _discard(folder, tmp)
             raise said_of_target(exc, root, relpath) from None
         except BaseException:
-            _remove(folder, tmp)
+            _discard(folder, tmp)
             raise
         if sync_folder:
             _sync_folder(folder)
@@ -249,7 +249,7 @@ def _write_temp(
         return fd, tmp, os.fstat(fd)
     except BaseException as exc:
         os.close(fd)
-        _remove(folder, tmp)
+        _discard(folder, tmp)
         if isinstance(exc, OSError):
             raise said_of_target(exc, root, relpath) from None
         raise
@@ -316,6 +316,20 @@ def remove_file(root: Path, relpath: str) -> bool:
             return _remove(folder, name)
     except (FileNotFoundError, NotADirectoryError):
         return False
+
+
+# Temp files a failure left in place (their folder made read-only meanwhile), this run.
+left_behind: list[str] = []
+
+
+def _discard(folder: int | Path, tmp: str) -> None:
+    """Remove a temp file of ours after a failure, never raising in its place (the failure
+    that brought us here is the one reported, for its note alone): one that stays, a dot
+    file, is counted in ``left_behind`` and swept by the next run."""
+    try:
+        _remove(folder, tmp)
+    except OSError:
+        left_behind.append(tmp)
 
 
 def _remove(folder: int | Path, name: str) -> bool:

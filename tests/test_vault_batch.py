@@ -152,3 +152,42 @@ def test_each_late_fsync_failure_fails_its_own_note_whichever_lane_ran_it(tmp_pa
     landed = sorted(p.name for p in (tmp_path / "a").iterdir())
     assert landed == [n for n in names if n not in failing]
     assert all((tmp_path / "a" / n).read_bytes() == n.encode() for n in landed)
+
+
+def test_a_folder_turned_read_only_before_a_rename_fails_that_note_alone(tmp_path, monkeypatch):
+    """The rename fails and so does removing the temp file (a folder made read-only
+    mid-run): the removal's error escaped, stopping the whole run (exit 2, naming a temp
+    file) with the rest of the batch unwritten. Now that note fails, named; its temp file,
+    a dot file, is removed by the next run, which writes the note."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    _sessions(home, 4)
+    real_rename, real_remove = vaultio._rename, vaultio._remove
+    denied = errno.EACCES, "injected: the folder is read-only now"
+
+    def rename(folder, tmp, name):
+        if _is_of_question_1(folder, tmp):
+            raise PermissionError(*denied)
+        return real_rename(folder, tmp, name)
+
+    def remove(folder, name):
+        if name.startswith(".ccexport-") and _is_of_question_1(folder, name):
+            raise PermissionError(*denied)
+        return real_remove(folder, name)
+
+    monkeypatch.setattr(vaultio, "_rename", rename)
+    monkeypatch.setattr(vaultio, "_remove", remove)
+    report = export(vault, home)
+    monkeypatch.undo()
+    assert report.total("failed") == 1 and report.total("created") == 3
+    (problem,) = [p for p in report.problems if p.severity == "error"]
+    assert "injected" in problem.message and problem.path.endswith(".md")
+    assert ".ccexport-" not in problem.path
+    assert len(list(vault.rglob(".ccexport-*.tmp"))) == 1  # left by the failure
+    again = export(vault, home)
+    assert not again.failed and again.total("created") == 1
+    assert not list(vault.rglob(".ccexport-*.tmp"))
+
+
+def _is_of_question_1(folder, name: str) -> bool:
+    path = (Path(f"/proc/self/fd/{folder}").resolve() if isinstance(folder, int) else folder) / name
+    return path.is_file() and b"question 1" in path.read_bytes()

@@ -46,7 +46,7 @@ __all__ = [  # also imported from here by other modules and tests
     "merge_frontmatter", "safe_component", "safe_relpath",
 ]  # fmt: skip
 
-RUNNING_MARKER = "running"  # present while a run writes; left by a killed run (or one leaving temps)
+RUNNING_MARKER = "running"  # while a run writes; left by a killed run, or one leaving temps
 SIZE_KEY = "messages"  # a note whose count would go down is kept (the source shrank)
 SHRUNK = "source has fewer turns than the note; kept"
 
@@ -211,7 +211,7 @@ class Vault(NotePlaces):
         text = updated_text(
             parsed, _seeded(metadata, seeded, parsed.metadata), owned, record, self.scrub
         )
-        if text == current:
+        if text == current or _same_but_line_ends(text, current):
             self._record(key, relpath, owned, ours, list(metadata), meta, found[1])
             return Change(Action.UNCHANGED, key, relpath)
         edited = parsed.edited
@@ -416,6 +416,13 @@ class Vault(NotePlaces):
                     rel = Path(dirpath, name).relative_to(self.root).as_posix()
                     removed += vaultio.remove_file(self.root, rel)
         return removed
+
+
+def _same_but_line_ends(text: str, current: str) -> bool:
+    """The note as it is differs from what would be written only in its line ends: a sync
+    tool or git (autocrlf) turned it to CRLF, as a new file. Rewriting it would mix the
+    two, the tool would turn it again, and every run would rewrite it: it is left as is."""
+    return "\r\n" in current and text.replace("\r\n", "\n") == current.replace("\r\n", "\n")
 
 
 def _seeded(

@@ -176,3 +176,28 @@ def test_a_note_a_sync_tool_turned_to_crlf_is_not_an_edit(tmp_path):
     report = export(vault, home)
     assert report.total("updated") == 1 and report.total("conflicts") == 0
     assert "q2" in note.read_text()
+
+
+def test_a_note_turned_to_crlf_as_a_new_file_is_left_as_it_is(tmp_path):
+    """A sync tool (or git with autocrlf) writes the CRLF note as a new file: the run took
+    it for an older copy put back, rewrote it with its own parts in LF (mixed line ends),
+    the tool turned it again, and so every run rewrote it."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    export(vault, home)
+    note = the_note(vault)
+    with note.open("a") as f:
+        f.write("my own line\n")
+    crlf = note.read_bytes().replace(b"\n", b"\r\n")
+    copy = note.with_name(".synced.tmp")
+    copy.write_bytes(crlf)
+    copy.replace(note)  # a new inode, as a sync tool delivers a file
+    report = export(vault, home)  # read again (another file in the note's place): left
+    assert report.total("updated") == 0 and report.total("unchanged") == 1
+    report = export(vault, home)  # and known since: not even read
+    assert report.total("skipped") == 1 and report.total("written") == 0
+    assert note.read_bytes() == crlf
+    write_session(home, ["q", "q2"])  # the session grows: the note is updated, text kept
+    report = export(vault, home)
+    assert report.total("updated") == 1 and report.total("conflicts") == 0
+    assert "q2" in note.read_text() and "my own line" in note.read_text()

@@ -62,6 +62,15 @@ class ClineFamilyAdapter:
     reads_alone: ClassVar[bool] = True
 
     def roots(self, ctx: SourceContext) -> list[Path]:
+        """The storage folders, then the sessions folder ``$CLINE_SESSION_DATA_DIR`` names
+        when it is outside them: discovery reads it, so ``sources`` and ``doctor`` list it
+        there (they said "not found" and "nothing found" for sessions the export read)."""
+        folders = self._folders(ctx)
+        moved = [self._sdk_places(ctx, folder)[0] for folder in folders]
+        outside = [m for m in moved if not any(m.is_relative_to(f) for f in folders)]
+        return list(dict.fromkeys([*folders, *outside]))
+
+    def _folders(self, ctx: SourceContext) -> list[Path]:
         configured = ctx.configured(self.name)
         if configured:
             return [self._storage(folder) for folder in configured]
@@ -69,15 +78,19 @@ class ClineFamilyAdapter:
         roots = [u / "globalStorage" / self.extension_id for u in users]
         return roots + ([_cline_data(ctx)] if self.has_sdk else [])
 
+    def _sdk_places(self, ctx: SourceContext, root: Path) -> tuple[Path, Path]:
+        """The SDK sessions folder and index folder of the storage folder ``root``."""
+        sessions, db = root / "sessions", root / "db"
+        if self.has_sdk and root == _cline_data(ctx):  # the variables move Cline's own
+            sessions = _env_dir(ctx, "CLINE_SESSION_DATA_DIR") or sessions  # folders, not
+            db = _env_dir(ctx, "CLINE_DB_DATA_DIR") or db  # an editor's
+        return sessions, db
+
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
         seen: set[str] = set()
-        roots = self.roots(ctx)
-        data = _cline_data(ctx) if self.has_sdk else None
+        roots = self._folders(ctx)
         for root in roots:
-            sessions, db = root / "sessions", root / "db"
-            if root == data:  # the variables move Cline's own folders, not an editor's
-                sessions = _env_dir(ctx, "CLINE_SESSION_DATA_DIR") or sessions
-                db = _env_dir(ctx, "CLINE_DB_DATA_DIR") or db
+            sessions, db = self._sdk_places(ctx, root)
             for ref in _sdk_refs(self.name, sessions, db / "sessions.db"):
                 if ref.session_id not in seen:
                     seen.add(ref.session_id)

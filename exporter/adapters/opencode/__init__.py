@@ -49,6 +49,15 @@ class OpenCodeAdapter:
     reads_alone: ClassVar[bool] = True
 
     def roots(self, ctx: SourceContext) -> list[Path]:
+        """The data folders, then the file ``$OPENCODE_DB`` (``$KILO_DB``) names when it is
+        outside them: discovery reads it, so ``sources`` and ``doctor`` list it there (they
+        said "not found" and "nothing found" for a database the export read)."""
+        folders = self._data_dirs(ctx)
+        named = [db for d in folders if (db := self._named_database(ctx, d)) is not None]
+        outside = [db for db in named if not any(db.is_relative_to(d) for d in folders)]
+        return list(dict.fromkeys([*folders, *outside]))
+
+    def _data_dirs(self, ctx: SourceContext) -> list[Path]:
         configured = ctx.configured(self.name)
         if configured:
             return configured
@@ -58,18 +67,25 @@ class OpenCodeAdapter:
             folders.insert(0, Path(ctx.env["XDG_DATA_HOME"]) / self.app)
         return list(dict.fromkeys(folders))
 
+    def _named_database(self, ctx: SourceContext, data_dir: Path) -> Path | None:
+        """The file ``$OPENCODE_DB`` (``$KILO_DB``) names on the real home (absolute, or
+        relative to ``data_dir``), when it is one."""
+        override = ctx.env.get(self.db_variable) if ctx.real_home else None
+        if not override or override == ":memory:":
+            return None
+        path = Path(override).expanduser()
+        path = path if path.is_absolute() else data_dir / path
+        return path if path.is_file() else None
+
     def databases(self, ctx: SourceContext, data_dir: Path) -> list[Path]:
         """``<app>.db`` and channel databases in ``data_dir``, plus the override's file (a
-        configured path may also name a database file itself)."""
+        configured path, or the override's file among the roots, is a database itself)."""
         if data_dir.is_file():
             return [data_dir]
         found = sorted(data_dir.glob(f"{self.app}*.db")) if data_dir.is_dir() else []
-        override = ctx.env.get(self.db_variable) if ctx.real_home else None
-        if override and override != ":memory:":
-            path = Path(override).expanduser()
-            path = path if path.is_absolute() else data_dir / path
-            if path.is_file() and path not in found:
-                found.append(path)
+        named = self._named_database(ctx, data_dir)
+        if named is not None and named not in found:
+            found.append(named)
         return [p for p in found if p.is_file()]
 
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:

@@ -43,6 +43,10 @@ if TYPE_CHECKING:
     from .workers import Outcome
 
 Progress = Callable[[int, int], None]  # (done, total)
+RENAMED_SECRET = "renamed: its file name held a secret (update links to the old name)"
+# (a dry run moves nothing: it lists the note's change at its old name, redacted)
+RENAMED_SECRET_DRY = "would be renamed: its file name holds a secret (update links to the old name)"
+STATE_ANEW, STATE_ANEW_DRY = "this run writes it anew", "a run without --dry-run writes it anew"
 
 
 def run_export(options: ExportOptions, progress: Progress | None = None) -> ExportReport:
@@ -112,9 +116,10 @@ class _Run:
         # is rendered again next time while the units that succeeded stay skipped.
         self.rerender = vault.state.render != self.fingerprint
         if vault.state.unreadable:
+            anew = STATE_ANEW_DRY if vault.dry_run else STATE_ANEW
             why = (f"could not be used: {vault.state.unreadable}; every source is read again "
-                   "and each note found by its session id, so nothing is lost (this run "
-                   "writes it anew)")  # fmt: skip
+                   "and each note found by its session id, so nothing is lost "
+                   f"({anew})")  # fmt: skip
             self.report.problems.append(Problem(f"{STATE_DIR}/{STATE_FILE}", why))
         self.redactor = options.redactor()
         self._redactions: Counter[str] = Counter()
@@ -122,8 +127,8 @@ class _Run:
             vault.scrub = self.redactor.text  # conflict copies and diffs quote old notes
             if self.rerender:  # notes written before redaction, or with other rules
                 redact_state(vault.state, self.redactor)
-                for path in [] if vault.dry_run else rename_secret_paths(vault, self.redactor):
-                    why = "renamed: its file name held a secret (update links to the old name)"
+                for path in rename_secret_paths(vault, self.redactor):
+                    why = RENAMED_SECRET_DRY if vault.dry_run else RENAMED_SECRET
                     self.report.problems.append(Problem(path, why))
         # default_relpath is looked up here, so a test can stand in for it on this module
         self.plan = LinkPlan(vault, self.settings, default_relpath)
@@ -255,20 +260,29 @@ class _Run:
         self._read_any = True
         state = self._progress[unit] = _UnitProgress(ref)
         any_session = False
+        # Whether the unit is one of the run's (--project, --since): some session of it is
+        # kept by the filters, or none was read at all (its project is not known: none of
+        # a --project's; --since took it in by its time at discovery).
+        held = selected = False
         if not self._again_pass:  # (a unit redone was weighed the first time)
             self.renderer.expect(ref.size)
         try:
             for loaded in self.reader.families(adapter, ref):
-                self.report.problems.extend(
-                    p for p in loaded.problems if p not in self.report.problems
-                )
+                held |= loaded.held > 0
+                selected |= loaded.selected > 0
+                # Every session of the family left out by the filters: what was wrong in it is
+                # not this run's to report (nor a failure of it). The unit is read again by
+                # the next run, which reports it (it would skip an unchanged unit).
+                problems = [] if loaded.left_out else loaded.problems
+                state.complete &= not (loaded.left_out and loaded.problems)
+                self.report.problems.extend(p for p in problems if p not in self.report.problems)
                 # (each error once a unit: the parts of a database each meet it)
-                new_errors = {p for p in loaded.problems if p.severity == "error"} - state.errors
+                new_errors = {p for p in problems if p.severity == "error"} - state.errors
                 errors = len(new_errors)
                 state.errors |= new_errors
                 # A database or file that could not be read is a failure of its source.
                 self._counts(adapter.name).failed += errors if not self._again_pass else 0
-                state.complete &= not errors
+                state.complete &= not any(p.severity == "error" for p in loaded.problems)
                 sessions = [r.session for r in loaded.sessions]
                 any_session |= bool(sessions)
                 # A session a filter left out is not done: the unit must be read next time.
@@ -285,7 +299,8 @@ class _Run:
                 Problem(unit, f"could not be read: {exc}", severity="error", source=adapter.name)
             )
             state.complete = False
-        if not any_session and not self._again_pass and state.complete:
+        ours = selected or not (held or self.options.project)
+        if not any_session and not self._again_pass and state.complete and ours:
             self._counts(adapter.name).empty += 1
             self.report.empty_units.append((adapter.name, unit))
         state.loaded = True

@@ -16,7 +16,7 @@ from .adapters.base import SessionRef
 from .model import Session, session_key
 from .notes import default_relpath, has_conversation, linked_keys, titled_stub
 from .packed import PartPacker
-from .readvalues import ReadSession, ReadUnit, wanted
+from .readvalues import ReadSession, ReadUnit, selected, wanted
 from .split import iter_parts
 from .vaultpaths import safe_relpath
 from .workers import RenderJob, render_job, worker_settings
@@ -63,6 +63,7 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
         if wanted(s, reading.project, reading.since)
     ]
     conversations = sum(1 for s in loaded.sessions if has_conversation(s))
+    kept = sum(1 for s in loaded.sessions if selected(s, reading.project, reading.since))
     family = _family_paths(sessions, settings, reading.note_max_bytes)
     if family is not None:
         read = [_rendered_at(unit, s, settings, family) for s in sessions]
@@ -70,7 +71,7 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
         read = [_rendered(unit, s, settings, reading.note_max_bytes) for s in sessions]
     if packer is not None and any(r.session.is_streamed for r in read):
         read = [_packed(r, packer, counts) if r.session.is_streamed else r for r in read]
-    return ReadUnit(loaded.problems, read, conversations, counts)
+    return ReadUnit(loaded.problems, read, conversations, counts, len(loaded.sessions), kept)
 
 
 def _packed(read: ReadSession, packer: PartPacker, counts: Counter[str]) -> ReadSession:

@@ -73,14 +73,30 @@ class ReadUnit:
     sessions: list[ReadSession]  # the sessions the filters keep, in order
     conversations: int  # sessions with a conversation, kept or not
     redactions: Counter[str]
+    # Sessions read, and of them those --project and --since keep (with a conversation or
+    # not): a family whose every session they leave out is none of the run's business (its
+    # problems, or having no conversation, are not reported); see ``left_out``.
+    held: int = 0
+    selected: int = 0
+
+    @property
+    def left_out(self) -> bool:
+        """Do the filters leave out every session of this family? (Not one without any
+        session: what it held is not known.)"""
+        return self.selected < self.held and self.selected == 0
 
 
 def wanted(session: Session, project: str | None, since: datetime | None) -> bool:
     """Does the run export this session (a conversation, and the filters keep it)?"""
     from .notes import has_conversation
 
-    if not has_conversation(session):
-        return False
+    return has_conversation(session) and selected(session, project, since)
+
+
+def selected(session: Session, project: str | None, since: datetime | None) -> bool:
+    """Do --project and --since keep this session (a conversation or not)? A project that
+    is not known matches no --project; an end that is not known is kept by --since (the
+    file was touched since, or discovery would have left it out)."""
     if project and not project_matches(project, session.project):
         return False
     if since and session.ended_at and session.ended_at < since:

@@ -35,7 +35,8 @@ def redact_report(report: Any, rules: Redactor) -> None:
 def rename_secret_paths(vault: Any, rules: Redactor) -> list[str]:
     """Notes whose path holds a secret (written before redaction, or with other rules)
     move to the redacted name, text and all: a file name is listed and synced everywhere.
-    The same run then rewrites their content. Returns the new paths."""
+    The same run then rewrites their content. Returns the new paths (a dry run's vault:
+    those they would move to, and nothing is moved)."""
     from . import vaultio
     from .vault import safe_relpath
 
@@ -46,6 +47,9 @@ def rename_secret_paths(vault: Any, rules: Redactor) -> list[str]:
             continue
         if vaultio.kind(vault.root, record.path) != "file":
             continue  # gone, or a link: found again by identity, or left alone
+        if vault.dry_run:
+            moved.append(clean)
+            continue
         found = vaultio.read_file(vault.root, record.path)
         if found is None:
             continue

@@ -94,7 +94,7 @@ def print_report(
         typer.echo(text, err=to_stderr)
 
     if report.dry_run and not quiet:
-        for change in report.changes:
+        for change in [*report.changes, *report.indexes]:  # the index notes' too
             say(f"would {_VERB[change.action]}: {change.relpath}")
             if change.diff:
                 say(change.diff)

@@ -12,7 +12,7 @@ from .model import Session
 from .options import ExportOptions
 from .plan import LinkPlan
 from .readahead import ReadAhead
-from .readvalues import ReadSession, ReadUnit, wanted
+from .readvalues import ReadSession, ReadUnit, selected, wanted
 from .redact import Redactor
 
 
@@ -115,9 +115,10 @@ class UnitReader:
             if wanted(s, o.project, o.since)
         ]
         conversations = sum(1 for s in loaded.sessions if has_conversation(s))
+        kept = sum(1 for s in loaded.sessions if selected(s, o.project, o.since))
         self.children_written(sessions)
         return ReadUnit(loaded.problems, [ReadSession(s) for s in sessions],
-                        conversations, redactions)  # fmt: skip
+                        conversations, redactions, len(loaded.sessions), kept)  # fmt: skip
 
 
 def _loaded_families(adapter: Adapter, ref: SessionRef) -> Iterator[LoadResult]:

@@ -219,10 +219,10 @@ class Vault(NotePlaces):
             edited = record is not None and notefile.text_sha256(parsed.owned) != record.hash
         if edited and parsed.owned.strip("\n") != owned:
             saved = self._save_conflict(relpath, current)
-            action, message = (
-                Action.CONFLICT,
-                f"your edit inside the generated part was saved to {saved}",
-            )
+            # A dry run saves nothing (the copy is named by the time of the run that does).
+            where = f"would be saved in {saved.rpartition('/')[0]}/" if self.dry_run else (
+                f"was saved to {saved}")  # fmt: skip
+            action, message = Action.CONFLICT, f"your edit inside the generated part {where}"
         else:
             action, message = Action.UPDATED, ""
         written = self._write(key, relpath, text, stat_key(found[1]))

@@ -81,10 +81,11 @@ class NoteText:
 
     @property
     def edited(self) -> bool | None:
-        """Whether the owned region differs from what was written; None if unknown."""
+        """Whether the owned region differs from what was written; None if unknown. (A
+        marker written before link targets were left out of the hash is matched too.)"""
         if self.owned is None or self.written_hash is None:
             return None
-        return owned_hash(self.owned) != self.written_hash
+        return self.written_hash not in (owned_hash(self.owned), owned_hash(self.owned, False))
 
 
 def dump_frontmatter(metadata: dict[str, Any]) -> str:
@@ -99,12 +100,21 @@ def dump_frontmatter(metadata: dict[str, Any]) -> str:
     return frontmatter_yaml.reference_block(metadata)
 
 
-def owned_hash(owned: str) -> str:
+def owned_hash(owned: str, links: bool = True) -> str:
     """What the end marker records: 64 bits of SHA-256 of the region, line ends normalized
-    (a sync tool that turns LF into CRLF is not an edit)."""
+    (a sync tool that turns LF into CRLF is not an edit) and, with ``links``, wikilink
+    targets left out: Obsidian rewrites the links to a note the person renames, in the
+    generated part too ("Automatically update internal links", on by default), and that
+    is not their edit (a target they change by hand is not kept either: the run writes
+    the note's path as it is)."""
     if "\r" in owned:
         owned = "\n".join(line.rstrip("\r") for line in owned.split("\n"))
+    if links and "[[" in owned:
+        owned = _LINK_TARGET.sub("[[", owned)
     return text_sha256(owned.strip("\n"))[:16]
+
+
+_LINK_TARGET = re.compile(r"\[\[[^|\]\n]*")  # [[target#heading|alias]]: up to the | or ]]
 
 
 # The last text hashed (kept alive, so its identity cannot be reused) and its digest.

@@ -49,6 +49,7 @@ __all__ = [  # also imported from here by other modules and tests
 RUNNING_MARKER = "running"  # while a run writes; left by a killed run, or one leaving temps
 SIZE_KEY = "messages"  # a note whose count would go down is kept (the source shrank)
 SHRUNK = "source has fewer turns than the note; kept"
+EMPTIED = "it was empty: written again"
 
 
 DELETED_NOTE = "deleted in the vault; left deleted (`ccexport --restore` writes it again)"
@@ -171,6 +172,15 @@ class Vault(NotePlaces):
             # It was written and is gone (not moved: choose_path looked for it by identity).
             # (A dry run records a note it did not write: no file is there the second time.)
             return self._left_deleted(key, record)
+        if found is not None and current is not None and not current.strip():
+            # Emptied (by an app, or a crash while it was saved): nothing of the person's in
+            # it to keep, and links lead to it. Written whole again, in its place.
+            text = notefile.compose(
+                _seeded(metadata, seeded, {}), "", owned, notefile.NEW_NOTE_TAIL
+            )
+            written = self._write(key, relpath, text, stat_key(found[1]))
+            self._record(key, relpath, owned, ours, list(metadata), meta, written)
+            return Change(Action.UPDATED, key, relpath, EMPTIED, self._diff("", owned, relpath))
         if found is None or current is None:
             text = notefile.compose(
                 _seeded(metadata, seeded, {}), "", owned, notefile.NEW_NOTE_TAIL

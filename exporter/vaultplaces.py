@@ -40,7 +40,8 @@ class NotePlaces(NoteSurvey):
         """Is the file at a note's recorded path still that note? The person may have
         deleted it and given its name to another note, or to a file of their own. The file
         this machine last wrote (``same_note``) is; another is unless its frontmatter names
-        another session, or it has neither an identity nor the markers (not a note of ours).
+        another session, or it has neither an identity nor the markers (not a note of ours),
+        and is not empty.
         A file that cannot be read or parsed counts as it: writing it reports why."""
         known = self._still.get(key)
         if known is not None and known[0] == record.path:
@@ -59,7 +60,8 @@ class NotePlaces(NoteSurvey):
         text = found[0].decode("utf-8", "replace")
         metadata = notefile.read_frontmatter(text)
         holder = notefile.identity(metadata) if metadata is not None else None
-        still = holder == key if holder is not None else notefile.BEGIN in text
+        # (an empty file is the note emptied: by an app, or a crash while it was saved)
+        still = holder == key if holder is not None else notefile.BEGIN in text or not text.strip()
         self._still[key] = (record.path, still)
         return still
 

@@ -18,3 +18,21 @@ def test_a_text_hashed_twice_is_hashed_once_and_a_new_text_afresh(monkeypatch):
     assert notefile.owned_hash(region) == first[:16] and len(calls) == 1
     other = region[:-1] + "y"  # equal length, other text: hashed
     assert notefile.text_sha256(other) == real(other.encode()).hexdigest() and len(calls) == 2
+
+
+def test_link_targets_are_left_out_of_the_marker_s_hash_and_older_markers_still_match():
+    """A renamed note's links, rewritten by Obsidian, leave the hash as it was; any other
+    change does not; a marker written before (over the whole text) is still matched."""
+    region = "- 2026-03-04 · [[2026-03-04 q 0a1b2c3d|q]] · 2 messages\n![[a.png]]"
+    renamed = region.replace("[[2026-03-04 q 0a1b2c3d|", "[[My name|").replace("a.png", "b.png")
+    assert notefile.owned_hash(renamed) == notefile.owned_hash(region)
+    assert notefile.owned_hash(region.replace("· 2", "· 3")) != notefile.owned_hash(region)
+    assert notefile.owned_hash(region.replace("|q]]", "|my q]]")) != notefile.owned_hash(region)
+
+    def note(owned: str, written: str) -> notefile.NoteText:
+        return notefile.NoteText({}, "", owned, "", written_hash=written)
+
+    older = notefile.owned_hash(region, links=False)
+    assert older != notefile.owned_hash(region)
+    assert note(region, older).edited is False and note(renamed, older).edited is True
+    assert note(renamed, notefile.owned_hash(region)).edited is False

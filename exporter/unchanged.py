@@ -73,14 +73,17 @@ class UnchangedUnits:
         sessions = sum(1 for key in keys if not is_later_part(key))  # a part is no session
         counts.found += sessions
         counts.skipped += sessions
-        listed = self._listed(unit) if self.options.dry_run else []
+        deleted = set()
         for key in keys:
             change = self.vault.note_deleted(key)  # one stat: deleted in Obsidian?
             if change:
                 counts.skipped -= 0 if is_later_part(key) else 1
                 notes.record(change)
                 notes.report_deleted(change, source)
-        return listed
+                deleted.add(key)
+        if not self.options.dry_run:
+            return []
+        return [change for change in self._listed(unit) if change.key not in deleted]
 
     def _to_restore(self, unit: str) -> bool:
         """With ``--restore``, a unit with a note the person deleted is read again."""

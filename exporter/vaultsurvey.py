@@ -77,6 +77,8 @@ class NoteSurvey:
     # key -> (the note chosen, the other files naming the same session), at the last ``notes``
     copies: dict[str, tuple[str, list[str]]]
     _listings: dict[str, dict[str, int]]  # folder -> its names and their inodes (_listing)
+    dry_run: bool
+    _noted: set[str]  # the notes this run wrote (a dry run: would write) and recorded
 
     def _kind(self, relpath: str) -> str:
         self._batch.settle(relpath)
@@ -182,6 +184,15 @@ class NoteSurvey:
         for key, record in self.state.notes.items():
             if key not in found and not record.deleted and self.in_cloud_only(record.path):
                 found[key] = (record.path, record.meta)
+        if self.dry_run:  # what it would write is in the state, not on disk: listed as it
+            for key in self._noted:
+                record = self.state.notes.get(key)
+                if (
+                    record is not None
+                    and not record.deleted
+                    and not key.startswith(notefile.INDEX_PREFIX)
+                ):
+                    found[key] = (record.path, record.meta)
         return found
 
     def _listed(self, relpath: str) -> bool:

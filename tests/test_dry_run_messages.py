@@ -124,3 +124,35 @@ def test_a_dry_run_says_a_note_named_with_a_secret_would_be_renamed_and_moves_no
     assert moved["message"].startswith("renamed: its file name held a secret")
     assert moved["path"] == warning["path"]  # where the dry run said it would go
     assert not old.exists() and (vault / moved["path"]).is_file()
+
+
+def test_a_dry_run_lists_what_the_run_does_to_index_notes_and_a_deleted_note_once(tmp_path):
+    """A dry run built the index notes from the notes on disk, which it does not write: a
+    grown session's index update and a new project's index note were missing from its
+    list. A note deleted in the vault was listed both as left deleted and as left alone."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    claude_home(home, turns=1)
+    project(home, "d1a7e000-0000-4000-8000-000000000002", "cart", "hello")
+    export(vault, home)
+    next(vault.rglob("*hello*.md")).unlink()
+    claude_home(home, turns=2)  # grows: its note and the shop index change
+    project(home, "d1a7e000-0000-4000-8000-000000000003", "newproj", "new project")
+    dry = cli(vault, home, "--dry-run", "--verbose")
+    real = cli(vault, home, "--verbose")
+    assert dry.exit_code == real.exit_code == 0, dry.output
+    said = [line for line in dry.output.splitlines() if line.startswith("would ")]
+    done = [
+        line for line in real.output.splitlines() if line.split(":")[0] in ("created", "updated")
+    ]
+    for line in done:  # every note the run writes, index notes included
+        assert f"would {line.replace('created:', 'create:').replace('updated:', 'update:')}" in said
+    assert any("Projects/newproj.md" in line for line in done)
+    deleted = [line for line in said if "hello" in line]
+    assert len(deleted) == 1 and deleted[0].startswith("would leave deleted"), deleted
+
+
+def project(home: Path, sid: str, name: str, prompt: str) -> None:
+    s = ClaudeSession(sid, f"/home/dev/work/{name}")
+    s.user(prompt)
+    s.assistant("ok")
+    s.write(home / ".claude" / "projects" / f"-home-dev-work-{name}" / f"{sid}.jsonl")

@@ -38,12 +38,22 @@ def discover_project(folder: Path) -> Iterator[SessionRef]:
         yield SessionRef(SOURCE, stem, _stamp(folder, files[name]), related)
     for stem in sorted(dirs):
         if f"{stem}.jsonl" not in files:  # the session file was pruned; its agents remain
-            for stamp in subagent_files(folder / stem):
-                if stamp.path.suffix == ".jsonl":
-                    yield SessionRef(SOURCE, f"{stem}/{stamp.path.stem}", stamp)
+            yield from _orphan_agents(stem, subagent_files(folder / stem))
     for name in sorted(n for n in files if n.startswith("agent-")):
         stem = name.removesuffix(".jsonl")
         yield SessionRef(SOURCE, stem, _stamp(folder, files[name]))
+
+
+def _orphan_agents(stem: str, stamps: tuple[FileStamp, ...]) -> Iterator[SessionRef]:
+    """The agents of a session whose file is gone, each a unit of its own with its
+    ``.meta.json`` sidecar: what the parent's Task call said of the agent (its type, its
+    description: the note's title) is read from there, and a changed sidecar is a change."""
+    sidecars = {s.path: s for s in stamps if s.path.name.endswith(".meta.json")}
+    for stamp in stamps:
+        if stamp.path.suffix == ".jsonl":
+            sidecar = sidecars.get(stamp.path.with_name(f"{stamp.path.stem}.meta.json"))
+            related = (sidecar,) if sidecar is not None else ()
+            yield SessionRef(SOURCE, f"{stem}/{stamp.path.stem}", stamp, related)
 
 
 def _stamp(folder: Path, entry: os.DirEntry[str]) -> FileStamp:

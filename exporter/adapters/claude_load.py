@@ -9,9 +9,10 @@ module docstring of claude_code.py tells the layouts and the titles.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING
 
 from ..errors import Problem
@@ -29,9 +30,10 @@ from .claude_mainfile import (
 )
 from .claude_subagents import (
     WARMUP_PROMPT,
+    AgentMeta,
     agent_id,
     child_session_ids,
-    meta_tool_use_id,
+    read_agent_meta,
     sidechain_groups,
 )
 from .claude_transcript import Transcript, TranscriptBuilder
@@ -46,10 +48,7 @@ def load_unit(adapter: ClaudeCodeAdapter, ref: SessionRef, keep: MessageSink | N
     result = LoadResult()
     project = ref.fact("project")  # a Cowork task's (its transcripts' cwd is sandboxed)
     if ref.session_id.startswith("agent-") or "/" in ref.session_id:
-        child = _load_agent_file(ref.main.path, None, result.problems)
-        if child:
-            result.sessions.append(replace(child, project=project or child.project))
-        return result
+        return _lone_agent(ref, project, result)
     path = ref.main.path
     # One pass over the file: each line becomes parts of messages and is let go, so a
     # long session is held as its messages, never as its parsed JSON.
@@ -128,13 +127,8 @@ def _related_children(
     descriptions: dict[str, tuple[str | None, str | None]],
     problems: list[Problem],
 ) -> list[Session]:
-    meta_links: dict[str, str] = {}
-    for stamp in ref.related:
-        if stamp.path.name.endswith(".meta.json"):
-            call_id = meta_tool_use_id(stamp.path)
-            if call_id:
-                meta_links[call_id] = agent_id(stamp.path.name.removesuffix(".meta.json"))
-    links.update(meta_links)
+    metas = _sidecars(ref)
+    links.update({m.tool_use_id: agent for agent, m in metas.items() if m.tool_use_id})
     by_agent = {agent: call for call, agent in links.items()}
     children = []
     for stamp in ref.related:
@@ -142,6 +136,10 @@ def _related_children(
             continue
         agent = agent_id(stamp.path.stem)
         description, label = descriptions.get(by_agent.get(agent, ""), (None, None))
+        # The sidecar repeats what the Task call said: it says it for a call not found
+        # (cut from the transcript), and says it alike once the transcript is gone.
+        sidecar = metas.get(agent, AgentMeta())
+        description, label = description or sidecar.description, label or sidecar.agent_type
         try:
             child = _load_agent_file(stamp.path, main_id, problems, description, label)
         except OSError as exc:  # costs this subagent's note, not its parent's
@@ -151,6 +149,56 @@ def _related_children(
         if child:
             children.append(child)
     return children
+
+
+def _sidecars(ref: SessionRef) -> dict[str, AgentMeta]:
+    """Agent id -> what its ``agent-<id>.meta.json`` among the unit's files says."""
+    return {
+        agent_id(stamp.path.name.removesuffix(".meta.json")): read_agent_meta(stamp.path)
+        for stamp in ref.related
+        if stamp.path.name.endswith(".meta.json")
+    }
+
+
+def _lone_agent(ref: SessionRef, project: str | None, result: LoadResult) -> LoadResult:
+    """An agent file that is a unit of its own: an older ``agent-<id>.jsonl`` beside the
+    sessions, or a ``<session>/subagents/`` agent whose session file is gone (Claude Code's
+    cleanup, or the person, deleted it). The second's note keeps what the session gave it:
+    its title and type from its sidecar (they are the Task call's), and the session's
+    project (the project folder's, which the session's start folder is named after)."""
+    sidecar = next(iter(_sidecars(ref).values()), AgentMeta())
+    child = _load_agent_file(
+        ref.main.path, None, result.problems, sidecar.description, sidecar.agent_type
+    )
+    if child:
+        if project is None and "/" in ref.session_id:
+            project = _session_project(child.cwd, ref.main.path, ref.session_id.split("/")[0])
+        result.sessions.append(replace(child, project=project or child.project))
+    return result
+
+
+def _session_project(cwd: str | None, path: Path, session: str) -> str | None:
+    """The project of the session whose ``subagents/`` folder holds ``path``, told without
+    its transcript: the folder of the agent's ``cwd`` (or of one above it: an agent may work
+    in a subfolder) whose encoded path (FORMATS.md §1: every character but an ASCII letter
+    or digit becomes ``-``) is the project folder's name. None when none is (a name cut to
+    200 characters and hashed, say): the agent's own ``cwd`` then names it."""
+    folder = next(
+        (
+            p.parent.parent
+            for p in path.parents
+            if p.name == "subagents" and p.parent.name == session
+        ),
+        None,
+    )
+    if not cwd or folder is None:
+        return None
+    windows = re.match(r"^[A-Za-z]:[\\/]", cwd) or ("\\" in cwd and "/" not in cwd)
+    where = PureWindowsPath(cwd) if windows else PurePosixPath(cwd)
+    for above in (where, *where.parents):
+        if re.sub(r"[^A-Za-z0-9]", "-", str(above)) == folder.name:
+            return project_name(str(above))
+    return None
 
 
 def _load_agent_file(

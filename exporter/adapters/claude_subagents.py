@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -149,13 +150,34 @@ def _prompt_of(task_input: dict[str, Any]) -> str:
     return prompt.strip() if isinstance(prompt, str) else ""
 
 
-def meta_tool_use_id(path: Path) -> str | None:
+@dataclass(frozen=True, slots=True)
+class AgentMeta:
+    """What an ``agent-<id>.meta.json`` sidecar says of its agent: the Task call that started
+    it (``toolUseId``), and the call's ``subagent_type`` and ``description`` (``agentType``,
+    ``description``), all three when Claude Code wrote them. The sidecar outlives the parent's
+    transcript (Claude Code's cleanup, or the person, may delete the session file and keep
+    its ``subagents/`` folder): then it alone still says what the Task call said."""
+
+    tool_use_id: str | None = None
+    agent_type: str | None = None
+    description: str | None = None
+
+
+def read_agent_meta(path: Path) -> AgentMeta:
+    """The sidecar's facts; none from one that cannot be read or parsed (a value that is
+    not a string, or is blank, is no fact)."""
     try:
         data = orjson.loads(read_regular(path))
     except (OSError, orjson.JSONDecodeError):
-        return None
-    value = data.get("toolUseId") if isinstance(data, dict) else None
-    return value if isinstance(value, str) else None
+        return AgentMeta()
+    if not isinstance(data, dict):
+        return AgentMeta()
+
+    def text(key: str) -> str | None:
+        value = data.get(key)
+        return value if isinstance(value, str) and value.strip() else None
+
+    return AgentMeta(text("toolUseId"), text("agentType"), text("description"))
 
 
 def agent_id(stem: str) -> str:

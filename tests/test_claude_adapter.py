@@ -698,6 +698,32 @@ def test_a_resumed_session_leaves_out_the_copy_of_the_one_it_continues(tmp_path)
     )  # fmt: skip
 
 
+def test_each_file_s_tail_is_read_once_however_many_sessions_resume_one(tmp_path, monkeypatch):
+    """Every session that opens like another is compared with it, and each comparison read
+    both files' tails: 300 sessions resumed from one read 90,000 tails, and a first export
+    grew with the square of their number (3,000: about 290 s)."""
+    from exporter.adapters import claude_discovery
+
+    folder = projects(tmp_path)
+    base = ClaudeSession(SID)
+    base.user("add a cache")
+    base.assistant("Added an LRU cache.")
+    base.write(folder / f"{SID}.jsonl")
+    for i in range(40):
+        resumed = base.continued(f"5e55e55e-0000-4000-8000-{i + 100:012d}", "2026-11-21T10:00:00Z")
+        resumed.user(f"then step {i}")
+        resumed.assistant("Done.")
+        resumed.write(folder / f"{resumed.session_id}.jsonl")
+    reads: list[Path] = []
+    real = claude_discovery._last_conversation
+    monkeypatch.setattr(
+        claude_discovery, "_last_conversation", lambda path: reads.append(path) or real(path)
+    )
+    sessions, _ = load_all(tmp_path)
+    assert len(sessions) == 41 and len(reads) == len(set(reads)) <= 41
+    assert all(s.forked_from == SID for s in sessions if s.session_id != SID)
+
+
 @pytest.mark.parametrize("origin_file_old", [False, True])
 def test_a_resumed_session_keeps_the_copy_of_one_since_leaves_out(tmp_path, origin_file_old):
     """With --since, a session that ended before it gets no note; the session resuming it

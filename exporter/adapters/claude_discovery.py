@@ -358,13 +358,13 @@ class Replays:
         others = [(p, sid) for p, sid in firsts.get(mine[0], ()) if sid != mine[1] and p != path]
         if not others:
             return set(), None
-        mine_last = _last_conversation(path)
+        mine_last = index.last(path)
         if mine_last is None:
             return set(), None
         my_last = mine_last[0]
         inside = []  # (size, last line, id) of each file this one holds whole and goes past
         for other, sid in others:
-            theirs = _last_conversation(other)  # the cheap looks first: a tail, a search
+            theirs = index.last(other)  # the cheap looks first: a tail, a search
             if theirs is None or theirs[0] == my_last or not _holds_line(path, theirs[0]):
                 continue
             their_last = theirs[0]
@@ -387,11 +387,14 @@ class Replays:
 
 class _Firsts:
     """A folder's session files by their first conversational line (uuid, session id), read
-    once: each file's, and the files that open with each uuid."""
+    once: each file's, and the files that open with each uuid; and, once asked for, each
+    file's last conversational line (many sessions resumed from one: each is compared with
+    every other, and a tail read for each pair made a first export grow with their square)."""
 
     def __init__(self, folder: Path) -> None:
         self.of_file: dict[Path, tuple[str, str]] = {}
         self.by_uuid: dict[str, list[tuple[Path, str]]] = {}
+        self._lasts: dict[Path, tuple[str, Any] | None] = {}
         for entry in listed(folder):
             if entry.name.startswith("agent-") or not entry.name.endswith(".jsonl"):
                 continue
@@ -405,3 +408,9 @@ class _Firsts:
             if first is not None:
                 self.of_file[path] = first
                 self.by_uuid.setdefault(first[0], []).append((path, first[1]))
+
+    def last(self, path: Path) -> tuple[str, Any] | None:
+        """``_last_conversation`` of a file, read once a run."""
+        if path not in self._lasts:
+            self._lasts[path] = _last_conversation(path)
+        return self._lasts[path]

@@ -295,9 +295,11 @@ def sources_cmd(
     else:
         typer.echo(f"{'source':<12} {'sessions':>8} {'size':>10}  folder")
         for row in rows:
-            where = str(row.path) if row.exists else f"{row.path} (not found)"
-            if row.note:
-                where += f" ({row.note})"
+            if row.path is None:  # nowhere to look until it is set up: the note says how
+                where = row.note or "-"
+            else:
+                where = str(row.path) if row.exists else f"{row.path} (not found)"
+                where += f" ({row.note})" if row.note else ""
             typer.echo(f"{row.source:<12} {row.sessions:>8} {_size(row.size):>10}  {where}")
         for problem in problems:
             _err(f"error: {problem}", "red")

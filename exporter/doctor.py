@@ -46,6 +46,7 @@ def diagnose(settings: Any, home: Path | None, config_error: str | None = None) 
 def source_checks(settings: Any, home: Path | None) -> list[Check]:
     ctx = SourceContext.for_home(home, settings.paths)
     checks: list[Check] = []
+    any_found = False
     for adapter in select_adapters(settings.sources):
         name = f"{adapter.name}:"
         setup_note = getattr(adapter, "setup_note", None)
@@ -54,8 +55,12 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
             checks.append(Check("Sources", "info", f"{name} {note}"))
         roots = [r for r in adapter.roots(ctx) if r.exists()]
         if not roots:
-            looked = ", ".join(str(r) for r in adapter.roots(ctx)[:2]) or "nowhere"
-            checks.append(Check("Sources", "info", f"{name} nothing found (looked in {looked})"))
+            places = adapter.roots(ctx)[:2]
+            if places or not note:  # (with nowhere to look, its note said why)
+                looked = ", ".join(str(r) for r in places) or "nowhere"
+                checks.append(
+                    Check("Sources", "info", f"{name} nothing found (looked in {looked})")
+                )
             continue
         try:
             refs = list(adapter.discover(ctx))
@@ -68,6 +73,7 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
         when = f", newest {_when(newest / 1e9)}" if newest else ""
         where = ", ".join(str(r) for r in roots)
         found = counted(sessions, "session", "sessions")
+        any_found = any_found or sessions > 0
         checks.append(Check("Sources", "ok", f"{name} {found}{when} in {where}"))
         for problem in dict.fromkeys(r.unread_index for r in refs if r.unread_index):
             checks.append(Check("Sources", "attention", f"{name} {problem}"))  # an index
@@ -78,6 +84,10 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
             if root.is_dir():
                 for problem in unreadable_below(root, adapter.name):
                     checks.append(Check("Sources", "attention", f"{name} {problem}"))
+    if not any_found:  # ("All good." below would read as if there were something to export)
+        where = f"under {home}" if home is not None else "in this home folder"
+        why = f"no sessions found {where}: an export writes nothing (is --home right?)"
+        checks.append(Check("Sources", "info", why))
     return checks
 
 

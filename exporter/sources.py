@@ -84,7 +84,7 @@ def _undecodable_name(ref: SessionRef) -> str | None:
 class SourceRow:
     source: str
     label: str
-    path: Path
+    path: Path | None  # None: the source has no folder to look in (Aider without [paths])
     exists: bool
     sessions: int
     size: int
@@ -95,7 +95,7 @@ class SourceRow:
         return {
             "source": self.source,
             "label": self.label,
-            "path": str(self.path),
+            "path": str(self.path) if self.path is not None else None,
             "exists": self.exists,
             "sessions": self.sessions,
             "size": self.size,
@@ -120,7 +120,7 @@ def list_sources(
         setup_note = getattr(adapter, "setup_note", None)
         note = (setup_note(ctx) or "") if setup_note else ""
         if not roots:
-            rows.append(SourceRow(adapter.name, adapter.label, Path(), False, 0, 0, note))
+            rows.append(SourceRow(adapter.name, adapter.label, None, False, 0, 0, note))
         for root in roots:
             mine = [r for r in refs if _under(r.main.path, root)]
             sessions = sum(count(r) for r in mine) if count else len(mine)
@@ -144,7 +144,7 @@ def unreadable_folders(rows: list[SourceRow]) -> list[Problem]:
     silently, so each is reported (as an error of its source)."""
     problems: list[Problem] = []
     for row in rows:
-        if row.exists and row.path.is_dir() and not row.searched:
+        if row.exists and row.path is not None and row.path.is_dir() and not row.searched:
             problems += unreadable_below(row.path, row.source)
     return problems
 

@@ -134,6 +134,23 @@ def test_sources_on_an_empty_home_says_not_found(tmp_path):
     assert "(not found)" in result.output
 
 
+def test_a_source_with_nowhere_to_look_and_a_home_with_nothing_say_so(isolated_home, tmp_path):
+    """On a home of its own (no --home), Aider has no folder to search until [paths] aider
+    names one: `sources` printed its folder as "." "(not found)", doctor "nothing found
+    (looked in nowhere)" after its hint, and then "All good." with nothing to export."""
+    shown = run("sources", "--source", "aider", "--source", "codex")
+    aider = next(line for line in shown.output.splitlines() if line.startswith("aider"))
+    assert "[paths] aider" in aider and " . " not in aider and "(not found)" not in aider
+    rows = json.loads(run("sources", "--source", "aider", "--json").stdout)["sources"]
+    assert [(r["path"], r["exists"]) for r in rows] == [(None, False)]
+    doctor = run("doctor", "--vault", str(tmp_path / "v"), "--json")
+    said = [c["message"] for c in json.loads(doctor.stdout)["checks"]]
+    assert not any("looked in nowhere" in m for m in said)
+    assert any(m.startswith("no sessions found in this home folder") for m in said)
+    with_sessions = run("doctor", "--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME))
+    assert "no sessions found" not in with_sessions.output
+
+
 def test_default_home_is_the_users_home(isolated_home: Path, tmp_path):
     shutil.copytree(EXAMPLES_HOME / ".claude", isolated_home / ".claude")
     result = run("--vault", str(tmp_path / "v"))

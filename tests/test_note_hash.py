@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
+
 from exporter import notefile
 
 
@@ -36,3 +38,22 @@ def test_link_targets_are_left_out_of_the_marker_s_hash_and_older_markers_still_
     assert older != notefile.owned_hash(region)
     assert note(region, older).edited is False and note(renamed, older).edited is True
     assert note(renamed, notefile.owned_hash(region)).edited is False
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "```sh\nif [[ -f a.txt ]]; then echo yes; fi\n```",
+        '> [!example]- Tool output\n> ```toml\n> [[bin]]\n> name = "a"\n> ```',
+        'Use `df[["a"]]` here.',
+    ],
+)
+def test_an_edit_in_code_that_holds_double_brackets_changes_the_hash(code):
+    """Code is not a link: leaving out everything after a "[[" in it (up to a | or ]) let an
+    edit of a shell test or a TOML table go unseen, and the next update overwrite it."""
+    region = f"### Reply\n\n{code}\n\nSee [[2026-03-04 q 0a1b2c3d|q]]."
+    edited = region.replace("a.txt", "b.txt").replace('"a"', '"b"').replace("[[bin]]", "[[lib]]")
+    assert edited != region
+    assert notefile.owned_hash(edited) != notefile.owned_hash(region)
+    renamed = region.replace("[[2026-03-04 q 0a1b2c3d|", "[[My name|")
+    assert notefile.owned_hash(renamed) == notefile.owned_hash(region)

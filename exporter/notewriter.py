@@ -101,7 +101,8 @@ class NoteWriter:
         self.record(change)
         if change.action is Action.DELETED:
             self.report_deleted(change, source)
-        if change.action is Action.KEPT:
+        if change.action is Action.KEPT or (change.action is Action.UPDATED and change.message):
+            # (kept: the source shrank; updated with a word: the note was found empty)
             self.report.problems.append(Problem(change.relpath, change.message, source=source))
         if change.action is Action.FAILED:
             self.report.problems.append(

@@ -60,8 +60,13 @@ class NotePlaces(NoteSurvey):
         text = found[0].decode("utf-8", "replace")
         metadata = notefile.read_frontmatter(text)
         holder = notefile.identity(metadata) if metadata is not None else None
-        # (an empty file is the note emptied: by an app, or a crash while it was saved)
-        still = holder == key if holder is not None else notefile.BEGIN in text or not text.strip()
+        # An empty file is the note emptied (by an app, or a crash while it was saved),
+        # unless the person deleted the note: then it is theirs (Obsidian makes one when a
+        # link to a missing note is clicked). A note moved elsewhere is found first.
+        emptied = not text.strip() and not record.deleted
+        if emptied and self._find_by_identity(key) is not None:
+            emptied = False  # moved, and an empty file took its old name: not the note
+        still = holder == key if holder is not None else notefile.BEGIN in text or emptied
         self._still[key] = (record.path, still)
         return still
 

@@ -250,5 +250,32 @@ def test_a_note_emptied_is_written_again_in_its_place(tmp_path, emptied):
     assert report.total("updated") == 1 and report.total("deleted") == 0
     assert the_note(vault) == note and "q2" in note.read_text()
     assert "Projects" in "".join(note_files(vault, index=True))
-    (change,) = [c for c in report.changes if c.relpath == note.relative_to(vault).as_posix()]
-    assert change.message == "it was empty: written again"
+    (said,) = [p for p in report.problems if p.path == note.relative_to(vault).as_posix()]
+    assert (said.severity, said.message) == ("warning", "it was empty: written again")
+
+
+def test_an_empty_file_is_not_taken_for_a_note_moved_or_deleted_before(tmp_path):
+    """An empty file at a note's old path is the person's when the note was moved away (it
+    is updated where it is) or deleted (Obsidian makes an empty note when a link to a
+    missing one is clicked): filled, it made a second note of the session, or brought a
+    deleted note back without --restore."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    other = "0b0b0b0b-0000-4000-8000-000000000000"
+    write_session(home, ["q"])
+    write_session(home, ["gone"], sid=other)
+    export(vault, home)
+    moved = next(p for p in vault.rglob("*.md") if "reply to q" in p.read_text())
+    deleted = next(p for p in vault.rglob("*.md") if "reply to gone" in p.read_text())
+    elsewhere = vault / "Kept" / moved.name
+    elsewhere.parent.mkdir()
+    moved.rename(elsewhere)
+    moved.write_bytes(b"")
+    deleted.unlink()
+    export(vault, home)  # notices the deletion
+    deleted.write_bytes(b"")
+    write_session(home, ["q", "q2"])
+    write_session(home, ["gone", "more"], sid=other)
+    report = export(vault, home)
+    assert moved.read_bytes() == b"" and deleted.read_bytes() == b""
+    assert "q2" in elsewhere.read_text() and report.total("updated") == 1
+    assert not any("empty" in p.message for p in report.problems)

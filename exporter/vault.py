@@ -405,9 +405,9 @@ class Vault(NotePlaces):
     def begin_run(self) -> int:
         """Mark a run as started; if the last one never finished, sweep what it left."""
         marker = f"{STATE_DIR}/{RUNNING_MARKER}"
+        vaultio.left_behind.clear()
         removed = self.sweep_temp_files() if self._kind(marker) != "missing" else 0
         vaultio.write_file(self.root, marker, b"")
-        vaultio.left_behind.clear()
         return removed
 
     def end_run(self) -> None:
@@ -424,7 +424,10 @@ class Vault(NotePlaces):
             for name in filenames:
                 if vaultio.is_temp_name(name):
                     rel = Path(dirpath, name).relative_to(self.root).as_posix()
-                    removed += vaultio.remove_file(self.root, rel)
+                    try:
+                        removed += vaultio.remove_file(self.root, rel)
+                    except OSError:  # its folder still read-only: a later run sweeps it
+                        vaultio.left_behind.append(rel)
         return removed
 
 

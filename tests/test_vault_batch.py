@@ -183,9 +183,14 @@ def test_a_folder_turned_read_only_before_a_rename_fails_that_note_alone(tmp_pat
     assert "injected" in problem.message and problem.path.endswith(".md")
     assert ".ccexport-" not in problem.path
     assert len(list(vault.rglob(".ccexport-*.tmp"))) == 1  # left by the failure
+    # The folder is still read-only at the next run: the sweep of that temp file fails, and
+    # the run goes on (it stopped every later run), and leaves the sweep to the one after.
+    monkeypatch.setattr(vaultio, "_remove", remove)
+    still = export(vault, home)
+    monkeypatch.undo()
+    assert still.total("created") == 1 and len(list(vault.rglob(".ccexport-*.tmp"))) == 1
     again = export(vault, home)
-    assert not again.failed and again.total("created") == 1
-    assert not list(vault.rglob(".ccexport-*.tmp"))
+    assert not again.failed and not list(vault.rglob(".ccexport-*.tmp"))
 
 
 def _is_of_question_1(folder, name: str) -> bool:

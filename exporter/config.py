@@ -209,7 +209,7 @@ def _apply(
                                 "change with the folder the command runs in)")  # fmt: skip
         elif key in ("folder", "attachments"):
             text = _string(key, value, fail)
-            if re.match(r"\s*([/\\~]|[A-Za-z]:)", text):  # was moved into the vault unsaid
+            if _full_path(text):  # it was moved into the vault without a word
                 raise fail(key, f"must be a folder inside the vault, given relative to it, "
                                 f"not a full path: {text!r}")  # fmt: skip
             text = text.strip("/")
@@ -429,6 +429,17 @@ def _string(key: str, value: Any, fail: Any) -> str:
 def _relative(base: Path, text: str) -> Path:
     path = Path(text).expanduser()
     return path if path.is_absolute() else base / path
+
+
+def _full_path(text: str) -> bool:
+    """Does a ``folder`` or ``attachments`` setting name a folder outside the vault? ``~``,
+    a drive, or a path from ``/`` whose first folder is there (``/tmp/x``, ``/home/me``):
+    ``/AI Sessions`` reads as the vault's own, as it always did."""
+    text = text.strip()
+    if re.match(r"(~|[A-Za-z]:|\\\\)", text):
+        return True
+    first = text.lstrip("/\\").replace("\\", "/").split("/")[0]
+    return text[:1] in "/\\" and bool(first) and os.path.isdir(os.path.join(os.sep, first))
 
 
 def parse_since(text: str, fail: Any = None) -> datetime:

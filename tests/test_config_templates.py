@@ -381,8 +381,9 @@ def test_a_notes_or_attachments_folder_outside_the_vault_is_refused(tmp_path, ke
     assert result.exit_code == 2, result.output
     assert f"line 2: '{key}' must be a folder inside the vault" in result.output
     assert not (vault / "AI Sessions").exists() and not (vault / "tmp").exists()
-    write_config(vault / ".ccexport" / "config.toml", f'{key} = "Mine/AI/"\n')
-    assert shown(run("config", "show", "--vault", str(vault)))[key][0] == "Mine/AI"
+    for kept in ("Mine/AI/", "/Mine/AI"):  # a leading / that names no folder: the vault's
+        write_config(vault / ".ccexport" / "config.toml", f'{key} = "{kept}"\n')
+        assert shown(run("config", "show", "--vault", str(vault)))[key][0] == "Mine/AI"
 
 
 def test_a_relative_vault_in_the_user_config_is_refused(isolated_home, tmp_path, monkeypatch):

@@ -86,7 +86,9 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
                     checks.append(Check("Sources", "attention", f"{name} {problem}"))
     if not any_found:  # ("All good." below would read as if there were something to export)
         where = f"under {home}" if home is not None else "in this home folder"
-        why = f"no sessions found {where}: an export writes nothing (is --home right?)"
+        which = f" of {', '.join(settings.sources)}" if settings.sources else ""
+        why = f"no sessions{which} found {where}: an export writes nothing"
+        why += " (is --home right?)" if not settings.sources else ""
         checks.append(Check("Sources", "info", why))
     return checks
 

@@ -149,6 +149,11 @@ def test_a_source_with_nowhere_to_look_and_a_home_with_nothing_say_so(isolated_h
     assert any(m.startswith("no sessions found in this home folder") for m in said)
     with_sessions = run("doctor", "--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME))
     assert "no sessions found" not in with_sessions.output
+    (tmp_path / "h" / ".codex").mkdir(parents=True)
+    asked = run("doctor", "--vault", str(tmp_path / "v"), "--home", str(tmp_path / "h"),
+                "--source", "codex", "--source", "aider")  # fmt: skip
+    assert f"no sessions of codex, aider found under {tmp_path / 'h'}" in asked.output
+    assert "is --home right" not in asked.output
 
 
 def test_default_home_is_the_users_home(isolated_home: Path, tmp_path):

@@ -60,7 +60,7 @@ def long_command(r: CodexRollout, n: int, code: int = 0, polls: int = 1) -> None
     cid, sid = f"call_exec_{n}", 4000 + n
     _call(r, "exec_command", {"cmd": f"make target{n}", "yield_time_ms": 1000}, cid)
     _output(r, cid, _running(sid))
-    _end(r, cid, code, 6, 400_000_000)
+    _end(r, cid, code, 6, 400_000_000, process_id=str(sid))
     for k in range(polls):
         pid = f"call_poll_{n}_{k}"
         _call(r, "write_stdin", {"session_id": sid, "chars": "", "yield_time_ms": 1000}, pid)
@@ -73,6 +73,7 @@ def rollout() -> CodexRollout:
     r.user("build it")
     long_command(r, 1, polls=2)
     long_command(r, 2, code=3)
+    long_command(r, 3, code=2, polls=0)  # never polled again: its end alone says it failed
     # A short command: its end event comes before its output, which says it exited.
     _call(r, "exec_command", {"cmd": "true"}, "call_short")
     _end(r, "call_short", 0, 0, 300_000_000)
@@ -103,6 +104,7 @@ def test_an_exec_command_shows_its_own_exit_code_and_duration(tmp_path):
     # The command failed: its exit code shows on it, and the failure is marked on the poll
     # that reported it, with the output (the note's errors count it once).
     assert got["call_exec_2"] == (3, 6.4, False)
+    assert got["call_exec_3"] == (2, 6.4, True)  # no poll reported it: the command failed
     assert got["call_short"] == (0, 0.3, False)
     assert got["call_noend"] == (None, 1.0021, False)
     # A poll shows what it reported itself: how long it waited, and the exit code only

@@ -187,16 +187,30 @@ def exec_end(p: dict[str, Any]) -> tuple[int | None, float | None]:
     return code, seconds
 
 
-def ended(result: ToolResultPart, end: tuple[int | None, float | None]) -> ToolResultPart:
+def ended(result: ToolResultPart, end: tuple[int | None, float | None, bool]) -> ToolResultPart:
     """A unified-exec command's result with its own exit code and duration (from its end
     event) in place of those of the first chunk of output (which may say it still ran).
-    Its output stays what the model saw, and so does whether it failed: a failure is marked
-    where its output is, on the poll that reported it (``write_stdin``), and a command is
-    not counted twice in the note's errors."""
-    code, seconds = end
+    Its output stays what the model saw. A failure is marked where it was reported: on the
+    poll (``write_stdin``) whose output says the process exited, beside that output, so a
+    command is not counted twice in the note's errors; on the command itself when no poll
+    reported its exit (the model never polled it again)."""
+    code, seconds, unreported = end
     exit_code = code if code is not None else result.exit_code
     duration = seconds if seconds is not None else result.duration
-    return ToolResultPart(result.output, result.call_id, result.is_error, exit_code, duration)
+    failed = result.is_error or (unreported and bool(code))
+    return ToolResultPart(result.output, result.call_id, failed, exit_code, duration)
+
+
+def polled_process(p: dict[str, Any]) -> str | None:
+    """The process a ``write_stdin`` call polls (its ``session_id``), if it says."""
+    args = p.get("arguments")
+    if isinstance(args, str) and "session_id" in args:
+        try:
+            args = orjson.loads(args)
+        except orjson.JSONDecodeError:
+            return None
+    found = args.get("session_id") if isinstance(args, dict) else None
+    return str(found) if isinstance(found, int | str) and not isinstance(found, bool) else None
 
 
 def _seconds(value: Any) -> float | None:

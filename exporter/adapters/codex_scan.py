@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .codex_items import content_text, exec_end, item_call_id, reasoning_texts
+from .codex_items import content_text, exec_end, item_call_id, polled_process, reasoning_texts
 
 Record = tuple[int, str, dict[str, Any], Any]
 OriginLookup = Callable[[str], "list[tuple[str, str]] | None"]
@@ -59,7 +59,8 @@ class Scan:
     # polls it with ``write_stdin``) has its own exit code and duration only in its
     # ``exec_command_end`` event, which may come after the output's message is made:
     # call_id -> (exit code, seconds), a few numbers per command.
-    exec_ends: dict[str, tuple[int | None, float | None]] = field(default_factory=dict)
+    # A third value: no poll reported the command's exit (its failure is then its own).
+    exec_ends: dict[str, tuple[int | None, float | None, bool]] = field(default_factory=dict)
 
 
 def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: OriginLookup) -> Scan:
@@ -91,6 +92,9 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
     if replaying:
         scan.skip = start  # the session_meta lines of the copy, at least
     execs: set[str] = set()  # exec_command calls whose end event has not come (yet)
+    processes: dict[str, str] = {}  # exec_command call -> its process, from its end event
+    polls: dict[str, str] = {}  # write_stdin call -> the process it polled
+    exits_polled: set[str] = set()  # processes whose exit a poll's output reported
     for i, (number, kind, p, _) in enumerate(records):
         if kind not in scan.kinds:
             scan.kinds[kind] = number
@@ -103,11 +107,20 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
                 call_id = p.get("call_id")  # (a damaged line may hold a list here)
                 if isinstance(call_id, str) and call_id in execs:
                     execs.discard(call_id)
-                    scan.exec_ends[call_id] = exec_end(p)
+                    scan.exec_ends[call_id] = (*exec_end(p), True)
+                    if p.get("process_id") is not None:
+                        processes[call_id] = str(p["process_id"])
         elif kind == "response_item":
-            if p.get("name") == "exec_command" and p.get("type") == "function_call":
+            ptype, name = p.get("type"), p.get("name")
+            if ptype == "function_call" and name in ("exec_command", "write_stdin"):
                 if isinstance(p.get("call_id"), str):
-                    execs.add(p["call_id"])
+                    if name == "exec_command":
+                        execs.add(p["call_id"])
+                    elif (polled := polled_process(p)) is not None:
+                        polls[p["call_id"]] = polled
+            elif ptype == "function_call_output" and polls and p.get("call_id") in polls:
+                if "Process exited with code" in str(p.get("output")):
+                    exits_polled.add(polls[p["call_id"]])
         elif kind == "compacted":
             scan.has_compacted = True
         if replaying and i >= start and history:
@@ -120,4 +133,8 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
                 replaying = False
                 continue
             scan.skip = i + 1
+    for call_id, process in processes.items():
+        if process in exits_polled:
+            code, seconds, _ = scan.exec_ends[call_id]
+            scan.exec_ends[call_id] = (code, seconds, False)
     return scan

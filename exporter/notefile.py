@@ -81,11 +81,10 @@ class NoteText:
 
     @property
     def edited(self) -> bool | None:
-        """Whether the owned region differs from what was written; None if unknown. (A
-        marker written before link targets were left out of the hash is matched too.)"""
+        """Whether the owned region differs from what was written; None if unknown."""
         if self.owned is None or self.written_hash is None:
             return None
-        return self.written_hash not in (owned_hash(self.owned), owned_hash(self.owned, False))
+        return owned_hash(self.owned) != self.written_hash
 
 
 def dump_frontmatter(metadata: dict[str, Any]) -> str:
@@ -100,63 +99,12 @@ def dump_frontmatter(metadata: dict[str, Any]) -> str:
     return frontmatter_yaml.reference_block(metadata)
 
 
-def owned_hash(owned: str, links: bool = True) -> str:
+def owned_hash(owned: str) -> str:
     """What the end marker records: 64 bits of SHA-256 of the region, line ends normalized
-    (a sync tool that turns LF into CRLF is not an edit) and, with ``links``, wikilink
-    targets left out: Obsidian rewrites the links to a note the person renames, in the
-    generated part too ("Automatically update internal links", on by default), and that
-    is not their edit (a target they change by hand is not kept either: the run writes
-    the note's path as it is)."""
+    (a sync tool that turns LF into CRLF is not an edit)."""
     if "\r" in owned:
         owned = "\n".join(line.rstrip("\r") for line in owned.split("\n"))
-    if links and "[[" in owned:
-        owned = _without_link_targets(owned)
     return text_sha256(owned.strip("\n"))[:16]
-
-
-# A whole live wikilink's "[[target" (session prose escapes "[[" as "\[\["; code is found
-# apart), and the fence lines and code spans its code may stand in (callouts quote them).
-_LIVE_LINK = re.compile(r"(?<!\\)\[\[[^\[\]|\n]*(?=\||\]\])")
-_ANY_FENCE = re.compile(r"^(?: {0,3}> ?)* {0,3}(`{3,}|~{3,})(.*)$", re.MULTILINE)
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")
-
-
-def _without_link_targets(text: str) -> str:
-    """``text`` with the target of each wikilink outside code left out (``[[|alias]]``):
-    the part Obsidian rewrites when the note it names is renamed. Code (a shell's
-    ``[[ -f x ]]``, TOML's ``[[bin]]``) is kept whole, so an edit there is still one."""
-    links = list(_LIVE_LINK.finditer(text))
-    if not links:
-        return text
-    fenced: list[tuple[int, int]] = []  # code blocks: (start, end) in text
-    opened: tuple[str, int] | None = None
-    for fence in _ANY_FENCE.finditer(text):
-        mark = fence.group(1)
-        if opened is None:
-            opened = (mark, fence.start())
-        elif mark[0] == opened[0][0] and len(mark) >= len(opened[0]) and not fence.group(2).strip():
-            fenced.append((opened[1], fence.end()))
-            opened = None
-    if opened is not None:
-        fenced.append((opened[1], len(text)))
-    pieces, at = [], 0
-    for link in links:
-        start = link.start()
-        if any(a <= start < b for a, b in fenced) or _in_code_span(text, start):
-            continue
-        pieces += (text[at:start], "[[")
-        at = link.end()
-    return "".join(pieces) + text[at:] if pieces else text
-
-
-def _in_code_span(text: str, pos: int) -> bool:
-    """Is ``pos`` inside a code span of its line?"""
-    begin = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    line = text[begin : end if end >= 0 else len(text)]
-    if "`" not in line:
-        return False
-    return any(m.start() <= pos - begin < m.end() for m in _CODE_SPAN.finditer(line))
 
 
 # The last text hashed (kept alive, so its identity cannot be reused) and its digest.
@@ -236,10 +184,8 @@ def _end_of_region(
     the state pins; else the first: a marker the user quoted further down is their text."""
     candidates = _end_candidates(lines, begin)
     for i, written in candidates:
-        if written:
-            above = "\n".join(lines[begin + 1 : i])
-            if written in (owned_hash(above), owned_hash(above, False)):  # either style
-                return i, written
+        if written and owned_hash("\n".join(lines[begin + 1 : i])) == written:
+            return i, written
     if owned_lines is not None:
         for i, written in candidates:
             if i == begin + 1 + owned_lines:

@@ -203,38 +203,6 @@ def test_a_note_turned_to_crlf_as_a_new_file_is_left_as_it_is(tmp_path):
     assert "q2" in note.read_text() and "my own line" in note.read_text()
 
 
-def test_links_obsidian_updates_when_a_note_is_renamed_are_not_an_edit(tmp_path):
-    """Obsidian rewrites every link to a note the person renames, in the generated parts of
-    the index note too ("Automatically update internal links", on by default): the next
-    change to the project's index saved a conflict copy of it, for an edit nobody made."""
-    home, vault = tmp_path / "home", tmp_path / "v"
-    other = "0b0b0b0b-0000-4000-8000-000000000000"
-    write_session(home, ["q"])
-    write_session(home, ["first of another"], sid=other)
-    export(vault, home)
-    note = next(p for p in vault.rglob("*.md") if "reply to q" in p.read_text())
-    index = next(vault.rglob("Projects/app.md"))
-    old, new = note.stem, "My name for it"  # (links name a note alone when it is unique)
-    assert f"[[{old}|" in index.read_text()
-    note.rename(note.with_name(f"{new}.md"))  # as Obsidian does: the file, then its links
-    for path in vault.rglob("*.md"):
-        text = path.read_text()
-        if f"[[{old}" in text:
-            path.write_text(text.replace(f"[[{old}", f"[[{new}"))
-    write_session(home, ["first of another", "and more"], sid=other)  # the index changes
-    report = export(vault, home)
-    assert report.total("conflicts") == 0 and not (vault / ".ccexport" / "conflicts").exists()
-    assert f"[[{new}|" in index.read_text() and "and more" in "".join(
-        p.read_text() for p in vault.rglob("*.md")
-    )
-    # A real edit inside the generated part is still one.
-    index.write_text(index.read_text().replace("- 2026", "- my words 2026", 1))
-    write_session(home, ["first of another", "and more", "still more"], sid=other)
-    export(vault, home)
-    (copy,) = (vault / ".ccexport" / "conflicts").iterdir()
-    assert "my words" in copy.read_text() and "my words" not in index.read_text()
-
-
 @pytest.mark.parametrize("emptied", [b"", b"\n\n"])
 def test_a_note_emptied_is_written_again_in_its_place(tmp_path, emptied):
     """An app, or a crash while it was saved, left the note empty: it was counted as

@@ -14,7 +14,7 @@ import os
 from . import notefile, vaultio
 from .state import NoteRecord
 from .vaultpaths import fold, inside, safe_relpath
-from .vaultsurvey import HEAD_BYTES, NoteSurvey
+from .vaultsurvey import HEAD_BYTES, NoteSurvey, _copy_of
 
 
 class NotePlaces(NoteSurvey):
@@ -62,9 +62,11 @@ class NotePlaces(NoteSurvey):
         holder = notefile.identity(metadata) if metadata is not None else None
         # An empty file is the note emptied (by an app, or a crash while it was saved),
         # unless the person deleted the note: then it is theirs (Obsidian makes one when a
-        # link to a missing note is clicked). A note moved elsewhere is found first.
-        emptied = not text.strip() and not record.deleted
-        if emptied and self._find_by_identity(key) is not None:
+        # link to a missing note is clicked), filled only by --restore. A note moved
+        # elsewhere is found first (a sync tool's copy of it beside it is no move).
+        emptied = not text.strip() and (not record.deleted or self.restore)
+        elsewhere = self._find_by_identity(key) if emptied else None
+        if elsewhere is not None and not _copy_of(elsewhere, record.path):
             emptied = False  # moved, and an empty file took its old name: not the note
         still = holder == key if holder is not None else notefile.BEGIN in text or emptied
         self._still[key] = (record.path, still)

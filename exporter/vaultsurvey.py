@@ -77,6 +77,7 @@ class NoteSurvey:
     # key -> (the note chosen, the other files naming the same session), at the last ``notes``
     copies: dict[str, tuple[str, list[str]]]
     _listings: dict[str, dict[str, int]]  # folder -> its names and their inodes (_listing)
+    restore: bool  # --restore: a note the person deleted is written again
     dry_run: bool
     _noted: set[str]  # the notes this run wrote (a dry run: would write) and recorded
 

@@ -247,3 +247,29 @@ def test_an_empty_file_is_not_taken_for_a_note_moved_or_deleted_before(tmp_path)
     assert moved.read_bytes() == b"" and deleted.read_bytes() == b""
     assert "q2" in elsewhere.read_text() and report.total("updated") == 1
     assert not any("empty" in p.message for p in report.problems)
+
+
+def test_restore_fills_the_empty_file_at_a_deleted_note_s_name_and_a_sync_copy_is_no_move(
+    tmp_path,
+):
+    """--restore wrote a second note beside the empty file Obsidian made at a deleted note's
+    name; and an emptied note with a sync tool's copy of it beside it was taken for moved
+    to the copy, which got the updates while the note itself stayed empty."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    other = "0b0b0b0b-0000-4000-8000-000000000000"
+    write_session(home, ["q"])
+    write_session(home, ["gone"], sid=other)
+    export(vault, home)
+    emptied = next(p for p in vault.rglob("*.md") if "reply to q" in p.read_text())
+    deleted = next(p for p in vault.rglob("*.md") if "reply to gone" in p.read_text())
+    copy = emptied.with_name(emptied.stem + ".sync-conflict-20261204-101500-ABCDEF.md")
+    copy.write_bytes(emptied.read_bytes())
+    emptied.write_bytes(b"")
+    deleted.unlink()
+    export(vault, home)  # notices the deletion
+    deleted.write_bytes(b"")
+    write_session(home, ["q", "q2"])
+    report = export(vault, home, restore=True)
+    assert "q2" in emptied.read_text() and "q2" not in copy.read_text()
+    assert "reply to gone" in deleted.read_text()
+    assert not list(vault.rglob("* (2).md")) and report.total("failed") == 0

@@ -167,3 +167,30 @@ def test_a_fork_replaying_its_origin_keeps_its_own_ends(tmp_path):
     assert set(results(forked)) == {"call_exec_50", "call_poll_50_0"}
     assert results(forked)["call_exec_50"].exit_code == 0
     assert results(forked)["call_exec_50"].duration == 6.4
+
+
+def test_a_failure_is_counted_once_when_the_end_names_no_process_or_the_output_quotes_one(
+    tmp_path,
+):
+    """An end event without a process id cannot be matched to its polls: the failure stays
+    where a poll reported it (it was marked on the command as well: counted twice). A
+    program printing "Process exited with code 1" is not a poll reporting the exit."""
+    r = CodexRollout(TID)
+    r.user("build it")
+    _call(r, "exec_command", {"cmd": "make a"}, "call_a")
+    _output(r, "call_a", _running(11))
+    r.event({"type": "exec_command_end", "call_id": "call_a", "exit_code": 1,
+             "duration": {"secs": 3, "nanos": 0}})  # fmt: skip
+    _call(r, "write_stdin", {"session_id": 11, "chars": ""}, "call_a_poll")
+    _output(r, "call_a_poll", _exited(1, "0.0000", "failed\n"))
+    _call(r, "exec_command", {"cmd": "make b"}, "call_b")
+    _output(r, "call_b", _running(12))
+    _end(r, "call_b", 2, 4, process_id="12")
+    _call(r, "write_stdin", {"session_id": 12, "chars": ""}, "call_b_poll")
+    _output(r, "call_b_poll", _running(12) + "log: Process exited with code 1\n")
+    r.assistant("Both failed.")
+    r.write(tmp_path / ".codex")
+    (session,), _ = load_sessions(CodexAdapter(), tmp_path)
+    got = {cid: (p.exit_code, p.is_error) for cid, p in results(session).items()}
+    assert got["call_a"] == (1, False) and got["call_a_poll"] == (1, True)
+    assert got["call_b"] == (2, True) and got["call_b_poll"] == (None, False)

@@ -201,6 +201,13 @@ def ended(result: ToolResultPart, end: tuple[int | None, float | None, bool]) ->
     return ToolResultPart(result.output, result.call_id, failed, exit_code, duration)
 
 
+def polled_exit(output: Any) -> bool:
+    """Does a poll's output say, in its header (before ``Output:``), that the process
+    exited? (The program's own output may hold the words.)"""
+    text = output if isinstance(output, str) else str(output)
+    return "Process exited with code" in text.partition("\nOutput:")[0]
+
+
 def polled_process(p: dict[str, Any]) -> str | None:
     """The process a ``write_stdin`` call polls (its ``session_id``), if it says."""
     args = p.get("arguments")

@@ -10,7 +10,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .codex_items import content_text, exec_end, item_call_id, polled_process, reasoning_texts
+from .codex_items import (
+    content_text,
+    exec_end,
+    item_call_id,
+    polled_exit,
+    polled_process,
+    reasoning_texts,
+)
 
 Record = tuple[int, str, dict[str, Any], Any]
 OriginLookup = Callable[[str], "list[tuple[str, str]] | None"]
@@ -107,8 +114,11 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
                 call_id = p.get("call_id")  # (a damaged line may hold a list here)
                 if isinstance(call_id, str) and call_id in execs:
                     execs.discard(call_id)
-                    scan.exec_ends[call_id] = (*exec_end(p), True)
-                    if p.get("process_id") is not None:
+                    # (without a process id no poll can be told to be its: its failure
+                    # stays where a poll reports it, as before end events were read)
+                    known = p.get("process_id") is not None
+                    scan.exec_ends[call_id] = (*exec_end(p), known)
+                    if known:
                         processes[call_id] = str(p["process_id"])
         elif kind == "response_item":
             ptype, name = p.get("type"), p.get("name")
@@ -119,7 +129,7 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
                     elif (polled := polled_process(p)) is not None:
                         polls[p["call_id"]] = polled
             elif ptype == "function_call_output" and polls and p.get("call_id") in polls:
-                if "Process exited with code" in str(p.get("output")):
+                if polled_exit(p.get("output")):
                     exits_polled.add(polls[p["call_id"]])
         elif kind == "compacted":
             scan.has_compacted = True

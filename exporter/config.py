@@ -431,15 +431,23 @@ def _relative(base: Path, text: str) -> Path:
     return path if path.is_absolute() else base / path
 
 
+# The folders a full path starts with on Linux, macOS, BSD and Cygwin: the same answer on
+# every machine (a vault's config may be synced to several).
+_SYSTEM_ROOTS = frozenset(
+    "Applications bin boot cygdrive dev etc home lib media mnt net opt private proc root "
+    "run sbin srv sys System tmp Users usr var Volumes".split()
+)
+
+
 def _full_path(text: str) -> bool:
     """Does a ``folder`` or ``attachments`` setting name a folder outside the vault? ``~``,
-    a drive, or a path from ``/`` whose first folder is there (``/tmp/x``, ``/home/me``):
-    ``/AI Sessions`` reads as the vault's own, as it always did."""
+    a drive, a share, or a path from ``/`` into a system's own folders (``/tmp/x``,
+    ``/home/me``): ``/AI Sessions`` reads as the vault's own, as it always did."""
     text = text.strip()
-    if re.match(r"(~|[A-Za-z]:|\\\\)", text):
+    if re.match(r"(~|[A-Za-z]:|\\\\|//)", text):
         return True
     first = text.lstrip("/\\").replace("\\", "/").split("/")[0]
-    return text[:1] in "/\\" and bool(first) and os.path.isdir(os.path.join(os.sep, first))
+    return text[:1] in "/\\" and first in _SYSTEM_ROOTS
 
 
 def parse_since(text: str, fail: Any = None) -> datetime:

@@ -371,7 +371,11 @@ def test_a_since_or_interval_past_what_a_clock_holds_is_refused_as_bad_usage(tmp
 
 
 @pytest.mark.parametrize("key", ["folder", "attachments"])
-@pytest.mark.parametrize("value", ["/tmp/elsewhere", "~/Notes/AI", "C:\\\\Notes", "../out"])
+@pytest.mark.parametrize(
+    "value",
+    # (/Users: refused on every machine, whether it has such a folder or not)
+    ["/tmp/elsewhere", "/Users/me/AI", "//server/share", "~/Notes/AI", "C:\\\\Notes", "../out"],
+)
 def test_a_notes_or_attachments_folder_outside_the_vault_is_refused(tmp_path, key, value):
     """`folder = "/tmp/x"` was taken as `<vault>/tmp/x` without a word (and `../x` refused):
     a full path is refused too, naming the key and the line. A trailing slash is kept out."""

@@ -11,11 +11,21 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from .config_file import at_line, load_file
+from .config_values import (
+    VIEW_CHOICES,
+    byte_size,
+    full_path,
+    parse_since,
+    relative_path,
+    string_value,
+    view_setting,
+    zone_or_fail,
+)
 from .errors import ConfigError
 
 VAULT_CONFIG = Path(".ccexport") / "config.toml"
@@ -38,20 +48,6 @@ WRITTEN_AS = {
     "redact_allow": "redact.allow",
     "daily_folder": "daily.folder",
     "daily_format": "daily.format",
-}
-# "Notes to taste": how much of each turn a note shows (the first value is the default).
-VIEW_CHOICES = {
-    "tool_output": ("full", "head", "none"),
-    "thinking": ("folded", "shown", "hidden"),
-    "tools": ("full", "summary", "hidden"),
-}
-_RELATIVE = re.compile(r"^(\d+)\s*(min|mo|[hdwm])$")
-_UNITS = {
-    "min": timedelta(minutes=1),
-    "h": timedelta(hours=1),
-    "d": timedelta(days=1),
-    "w": timedelta(weeks=1),
-    "mo": timedelta(days=30),
 }
 
 
@@ -203,13 +199,13 @@ def _apply(
 
     for key, value in values.items():
         if key == "vault" and allow_vault:
-            s.vault = Path(_string(key, value, fail)).expanduser()
+            s.vault = Path(string_value(key, value, fail)).expanduser()
             if not s.vault.is_absolute():  # cron and systemd start in another folder
                 raise fail(key, "must be a full path or start with ~ (a relative one would "
                                 "change with the folder the command runs in)")  # fmt: skip
         elif key in ("folder", "attachments"):
-            text = _string(key, value, fail)
-            if _full_path(text):  # it was moved into the vault without a word
+            text = string_value(key, value, fail)
+            if full_path(text):  # it was moved into the vault without a word
                 raise fail(key, f"must be a folder inside the vault, given relative to it, "
                                 f"not a full path: {text!r}")  # fmt: skip
             text = text.strip("/")
@@ -217,7 +213,7 @@ def _apply(
                 raise fail(key, "must be a folder inside the vault")
             setattr(s, key, text)
         elif key == "layout":
-            text = _string(key, value, fail)
+            text = string_value(key, value, fail)
             used = set(re.findall(r"{(\w*)}", text))
             if used - LAYOUT_FIELDS:
                 raise fail(key, f"uses unknown fields {sorted(used - LAYOUT_FIELDS)}; "
@@ -238,17 +234,17 @@ def _apply(
                 folders = [folders] if isinstance(folders, str) else folders
                 if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
                     raise fail(key, f"for {name} must be a folder or a list of folders")
-                s.paths[name] = [_relative(base, f) for f in folders]
+                s.paths[name] = [relative_path(base, f) for f in folders]
         elif key == "since":
             s.since = parse_since(value if isinstance(value, str) else str(value), fail)
         elif key == "project":
-            s.project = _string(key, value, fail)
+            s.project = string_value(key, value, fail)
         elif key == "timezone":
-            text = _string(key, value, fail)
+            text = string_value(key, value, fail)
             zone_or_fail(text, fail(key, f"is not a known time zone: {text!r}"))
             s.timezone = text
         elif key == "templates":
-            path = _relative(base, _string(key, value, fail))
+            path = relative_path(base, string_value(key, value, fail))
             if not path.is_dir():
                 raise fail(key, f"is not a folder: {path}")
             s.templates = path
@@ -267,9 +263,9 @@ def _apply(
         elif key in ("prices", "daily_notes", "daily"):
             _properties(s, key, value, fail)
         elif key == "note_max_bytes":
-            s.note_max_bytes = _byte_size(key, value, fail)
+            s.note_max_bytes = byte_size(key, value, fail)
         elif key in VIEW_CHOICES or key in ("tool_output_lines", "todo_as_checklist"):
-            setattr(s, key, _view_setting(key, value, fail))
+            setattr(s, key, view_setting(key, value, fail))
         elif key in WRITTEN_AS:  # config show's name before it spelled the file's
             table, sub = WRITTEN_AS[key].split(".")
             raise fail(key, f"goes in the [{table}] table, as `{sub} = …`")
@@ -390,98 +386,3 @@ def _redact(s: Settings, value: Any, fail: Any) -> None:
             raise fail(f"{key}.pattern", f"is not a valid pattern: {exc}") from None
         rules[rule_id] = rule
     s.redact_extra = list(rules.values())
-
-
-def _view_setting(key: str, value: Any, fail: Any) -> Any:
-    """One of the settings of "Notes to taste", checked."""
-    if key == "todo_as_checklist":
-        if not isinstance(value, bool):
-            raise fail(key, "must be true or false")
-        return value
-    if key == "tool_output_lines":
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise fail(key, "must be a number of lines, 1 or more")
-        return value
-    if value not in VIEW_CHOICES[key]:
-        raise fail(key, f"must be one of {', '.join(VIEW_CHOICES[key])}, not {value!r}")
-    return value
-
-
-def _byte_size(key: str, value: Any, fail: Any) -> int:
-    """A size in bytes: ``4194304``, ``"4 MB"`` or ``"500 KB"`` (powers of 1024)."""
-    m = re.fullmatch(r"\s*(\d+)\s*([KMG]?)B?\s*", str(value), re.IGNORECASE)
-    if isinstance(value, bool) or not isinstance(value, int | str) or not m:
-        raise fail(key, 'must be a size such as 4194304, "4 MB" or "500 KB"')
-    size = int(m.group(1)) * 1024 ** " KMG".index(m.group(2).upper() or " ")
-    if size < 64 * 1024:
-        raise fail(key, "must be at least 64 KB")
-    return size
-
-
-def _string(key: str, value: Any, fail: Any) -> str:
-    if isinstance(value, os.PathLike):
-        value = os.fspath(value)
-    if not isinstance(value, str) or not value.strip():
-        raise fail(key, "must be a non-empty string")
-    return value
-
-
-def _relative(base: Path, text: str) -> Path:
-    path = Path(text).expanduser()
-    return path if path.is_absolute() else base / path
-
-
-# The folders a full path starts with on Linux, macOS, BSD and Cygwin: the same answer on
-# every machine (a vault's config may be synced to several).
-_SYSTEM_ROOTS = frozenset(
-    "Applications bin boot cygdrive dev etc home lib media mnt net opt private proc root "
-    "run sbin srv sys System tmp Users usr var Volumes".split()
-)
-
-
-def _full_path(text: str) -> bool:
-    """Does a ``folder`` or ``attachments`` setting name a folder outside the vault? ``~``,
-    a drive, a share, or a path from ``/`` into a system's own folders (``/tmp/x``,
-    ``/home/me``): ``/AI Sessions`` reads as the vault's own, as it always did."""
-    text = text.strip()
-    if re.match(r"(~|[A-Za-z]:|\\\\|//)", text):
-        return True
-    first = text.lstrip("/\\").replace("\\", "/").split("/")[0]
-    return text[:1] in "/\\" and first in _SYSTEM_ROOTS
-
-
-def parse_since(text: str, fail: Any = None) -> datetime:
-    """``2026-11-01``, ``2026-11-01T08:00`` or ``30min`` / ``12h`` / ``7d`` / ``2w`` / ``3mo``
-    ago."""
-    text = text.strip()
-    m = _RELATIVE.match(text)
-    if m and m.group(2) == "m":  # minutes or months? Both are read from "m" somewhere
-        error = (
-            f"is ambiguous: {text!r} (write {m.group(1)}min for minutes, {m.group(1)}mo for months)"
-        )
-        raise fail("since", error) if fail else ConfigError(f"--since {error}")
-    if m:
-        try:
-            return datetime.now(UTC) - int(m.group(1)) * _UNITS[m.group(2)]
-        except OverflowError:  # before the year 1
-            error = f"is too far back: {text!r} (to export everything, leave `since` out)"
-            raise (fail("since", error) if fail else ConfigError(f"--since {error}")) from None
-    try:
-        when = datetime.fromisoformat(text)
-        if when.tzinfo is None:
-            # A wall-clock date stays naive: options.py reads it in --timezone (else the
-            # machine's), the zone the notes' days are in. This only checks it has a time.
-            when.astimezone()
-        return when
-    except (ValueError, OverflowError, OSError):  # OverflowError: year 1 in a local time
-        error = f"is not a date: {text!r} (use 2026-11-01 or 30min, 12h, 7d, 2w, 3mo)"
-        raise (fail("since", error) if fail else ConfigError(f"--since {error}")) from None
-
-
-def zone_or_fail(name: str, error: ConfigError) -> Any:
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise error from None

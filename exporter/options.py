@@ -151,7 +151,7 @@ def export_options(
     restore: bool = False,
 ) -> ExportOptions:
     """The options of one run, from the effective settings (config files and flags)."""
-    from .config import zone_or_fail
+    from .config_values import zone_or_fail
 
     if settings.vault is None:
         raise ConfigError("no vault given")

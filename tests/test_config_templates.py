@@ -340,7 +340,7 @@ def test_an_edited_file_the_template_includes_renders_the_notes_again(tmp_path):
 def test_since_takes_minutes_and_months_by_name_and_refuses_a_bare_m():
     from datetime import UTC, datetime, timedelta
 
-    from exporter.config import parse_since
+    from exporter.config_values import parse_since
     from exporter.errors import ConfigError
 
     now = datetime.now(UTC)
@@ -410,7 +410,7 @@ def test_a_since_date_with_no_local_time_is_a_clear_error(monkeypatch):
     astimezone, an "unexpected error"; now the usual "is not a date"."""
     import time
 
-    from exporter.config import parse_since
+    from exporter.config_values import parse_since
     from exporter.errors import ConfigError
 
     monkeypatch.setenv("TZ", "Asia/Tokyo")

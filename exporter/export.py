@@ -27,10 +27,11 @@ from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # 
 from .plan import LinkPlan, default_relpath
 from .readahead import ReadAhead
 from .readvalues import ReadSession, ReadSettings, placed
-from .redact_outputs import redact_report, redact_state, rename_secret_paths
+from .redact_outputs import redact_report
 from .render import fresh_templates
+from .runstart import vault_notices
 from .sources import discover, unreadable_in_sources  # discover: re-exported
-from .state import STATE_DIR, STATE_FILE, VaultLock
+from .state import VaultLock
 from .unchanged import UnchangedUnits
 from .unitreader import UnitReader
 from .vault import Action, Change, Vault
@@ -43,10 +44,6 @@ if TYPE_CHECKING:
     from .workers import Outcome
 
 Progress = Callable[[int, int], None]  # (done, total)
-RENAMED_SECRET = "renamed: its file name held a secret (update links to the old name)"
-# (a dry run moves nothing: it lists the note's change at its old name, redacted)
-RENAMED_SECRET_DRY = "would be renamed: its file name holds a secret (update links to the old name)"
-STATE_ANEW, STATE_ANEW_DRY = "this run writes it anew", "a run without --dry-run writes it anew"
 
 
 def run_export(options: ExportOptions, progress: Progress | None = None) -> ExportReport:
@@ -115,21 +112,11 @@ class _Run:
         # A unit records the fingerprint it was rendered with, so a unit whose notes failed
         # is rendered again next time while the units that succeeded stay skipped.
         self.rerender = vault.state.render != self.fingerprint
-        if vault.state.unreadable:
-            anew = STATE_ANEW_DRY if vault.dry_run else STATE_ANEW
-            why = (f"could not be used: {vault.state.unreadable}; every source is read again "
-                   "and each note found by its session id, so nothing is lost "
-                   f"({anew})")  # fmt: skip
-            self.report.problems.append(Problem(f"{STATE_DIR}/{STATE_FILE}", why))
         self.redactor = options.redactor()
         self._redactions: Counter[str] = Counter()
         if self.redactor:
             vault.scrub = self.redactor.text  # conflict copies and diffs quote old notes
-            if self.rerender:  # notes written before redaction, or with other rules
-                redact_state(vault.state, self.redactor)
-                for path in rename_secret_paths(vault, self.redactor):
-                    why = RENAMED_SECRET_DRY if vault.dry_run else RENAMED_SECRET
-                    self.report.problems.append(Problem(path, why))
+        self.report.problems += vault_notices(vault, self.redactor, self.rerender)
         # default_relpath is looked up here, so a test can stand in for it on this module
         self.plan = LinkPlan(vault, self.settings, default_relpath)
         self._units: dict[str, tuple[Adapter, SessionRef]] = {}

@@ -29,7 +29,8 @@ from exporter.adapters import SourceContext
 from exporter.adapters import gemini as gemini_adapter
 from exporter.adapters._jsonl import UNFINISHED_LAST_LINE
 from exporter.adapters.gemini import GeminiAdapter
-from exporter.adapters.gemini.chat import build_messages, read_chat
+from exporter.adapters.gemini.chat import build_messages
+from exporter.adapters.gemini.chatfiles import read_chat
 from exporter.export import ExportOptions, run_export
 
 SID = "3f2a9c1e-5b7d-4e2f-8a1c-0d9e8f7a6b5c"

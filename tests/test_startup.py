@@ -66,6 +66,7 @@ PARSERS = {
     "exporter.adapters.cursor.transcripts",
     "exporter.adapters.cursor.wrappers",
     "exporter.adapters.gemini.chat",
+    "exporter.adapters.gemini.chatfiles",
     "exporter.adapters.gemini.stores",
     "exporter.adapters.opencode.convert",
 }

@@ -20,7 +20,7 @@ The project root comes from the folder's ``.project_root`` marker, else ``projec
 else (hashed folders) a path whose SHA-256 equals the folder name. Restore checkpoints
 (``checkpoints/``) repeat the session up to a tool call and are not read.
 
-A chat of JSONL files of ``STREAM_FROM`` bytes or more is indexed, not held (chat.py's
+A chat of JSONL files of ``STREAM_FROM`` bytes or more is indexed, not held (chatfiles.py's
 ``StreamedRecords``): its messages are a MessageStream read again when needed.
 """
 
@@ -54,10 +54,10 @@ from ..base import (
 )
 
 if TYPE_CHECKING:
-    from .chat import Chat
+    from .chatfiles import Chat
 
-# The parsers (chat.py, stores.py) are imported by the functions that read a session, so
-# that finding none costs nothing; they take the source's name from here.
+# The parsers (chatfiles.py, chat.py, stores.py) are imported by the functions that read a
+# session, so that finding none costs nothing; they take the source's name from here.
 SOURCE = "gemini"
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 CHAT = "chat"
@@ -189,7 +189,7 @@ def _discover_project(folder: Path) -> Iterator[SessionRef]:
 
 
 def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: LoadResult) -> None:
-    from .chat import read_chat
+    from .chatfiles import read_chat
     from .stores import path_candidates, project_root
 
     own = [s.path for s in ref.related if s.path.parent.name == "chats"]
@@ -256,7 +256,8 @@ def _messages_again(chat: Chat, path: Path, links: dict[str, str]) -> Iterator[M
 def _session(
     chat: Chat, session_id: str, path: Path, problems: list[Problem], links: dict[str, str]
 ) -> Session:
-    from .chat import Built, StreamedRecords, build_messages, iter_messages
+    from .chat import Built, build_messages, iter_messages
+    from .chatfiles import StreamedRecords
 
     if isinstance(chat.records, StreamedRecords):
         # Read for its times, models and tokens; its messages are read again when needed.
@@ -323,7 +324,7 @@ def _load_checkpoint(
 
 def _matching_session(folder: Path, prompts: list[str]) -> Chat | None:
     """The session whose chat file holds every prompt of a saved chat (the newest such)."""
-    from .chat import read_chat
+    from .chatfiles import read_chat
 
     needles = [orjson.dumps(p.strip())[1:-1] for p in prompts if p.strip()]
     chats = folder / "chats"

@@ -25,7 +25,8 @@ from ...model import (
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
 from ..base import read_regular
-from .chat import SOURCE, content_text, inline_data, load_json, strip_references
+from .chat import SOURCE, content_text, inline_data, strip_references
+from .chatfiles import load_json
 
 HASH_DIR = re.compile(r"[0-9a-f]{64}")
 _ABSOLUTE = re.compile(r"(?:[A-Za-z]:\\|/)[^\s\"'`<>|*?]+")

@@ -227,13 +227,7 @@ def test_an_empty_file_is_not_taken_for_a_note_moved_or_deleted_before(tmp_path)
     is updated where it is) or deleted (Obsidian makes an empty note when a link to a
     missing one is clicked): filled, it made a second note of the session, or brought a
     deleted note back without --restore."""
-    home, vault = tmp_path / "home", tmp_path / "v"
-    other = "0b0b0b0b-0000-4000-8000-000000000000"
-    write_session(home, ["q"])
-    write_session(home, ["gone"], sid=other)
-    export(vault, home)
-    moved = next(p for p in vault.rglob("*.md") if "reply to q" in p.read_text())
-    deleted = next(p for p in vault.rglob("*.md") if "reply to gone" in p.read_text())
+    home, vault, moved, deleted = two_notes(tmp_path)
     elsewhere = vault / "Kept" / moved.name
     elsewhere.parent.mkdir()
     moved.rename(elsewhere)
@@ -242,7 +236,7 @@ def test_an_empty_file_is_not_taken_for_a_note_moved_or_deleted_before(tmp_path)
     export(vault, home)  # notices the deletion
     deleted.write_bytes(b"")
     write_session(home, ["q", "q2"])
-    write_session(home, ["gone", "more"], sid=other)
+    write_session(home, ["gone", "more"], sid=OTHER)
     report = export(vault, home)
     assert moved.read_bytes() == b"" and deleted.read_bytes() == b""
     assert "q2" in elsewhere.read_text() and report.total("updated") == 1
@@ -255,13 +249,7 @@ def test_restore_fills_the_empty_file_at_a_deleted_note_s_name_and_a_sync_copy_i
     """--restore wrote a second note beside the empty file Obsidian made at a deleted note's
     name; and an emptied note with a sync tool's copy of it beside it was taken for moved
     to the copy, which got the updates while the note itself stayed empty."""
-    home, vault = tmp_path / "home", tmp_path / "v"
-    other = "0b0b0b0b-0000-4000-8000-000000000000"
-    write_session(home, ["q"])
-    write_session(home, ["gone"], sid=other)
-    export(vault, home)
-    emptied = next(p for p in vault.rglob("*.md") if "reply to q" in p.read_text())
-    deleted = next(p for p in vault.rglob("*.md") if "reply to gone" in p.read_text())
+    home, vault, emptied, deleted = two_notes(tmp_path)
     copy = emptied.with_name(emptied.stem + ".sync-conflict-20261204-101500-ABCDEF.md")
     copy.write_bytes(emptied.read_bytes())
     emptied.write_bytes(b"")
@@ -273,3 +261,19 @@ def test_restore_fills_the_empty_file_at_a_deleted_note_s_name_and_a_sync_copy_i
     assert "q2" in emptied.read_text() and "q2" not in copy.read_text()
     assert "reply to gone" in deleted.read_text()
     assert not list(vault.rglob("* (2).md")) and report.total("failed") == 0
+
+
+OTHER = "0b0b0b0b-0000-4000-8000-000000000000"
+
+
+def two_notes(tmp_path: Path) -> tuple[Path, Path, Path, Path]:
+    """A home of two sessions ("q" and "gone", ``OTHER``) exported: (home, vault, the note
+    of "q", the note of "gone")."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    write_session(home, ["gone"], sid=OTHER)
+    export(vault, home)
+    notes = {p: p.read_text() for p in vault.rglob("*.md")}
+    first = next(p for p, text in notes.items() if "reply to q" in text)
+    second = next(p for p, text in notes.items() if "reply to gone" in text)
+    return home, vault, first, second

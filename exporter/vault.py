@@ -50,6 +50,7 @@ RUNNING_MARKER = "running"  # while a run writes; left by a killed run, or one l
 SIZE_KEY = "messages"  # a note whose count would go down is kept (the source shrank)
 SHRUNK = "source has fewer turns than the note; kept"
 EMPTIED = "it was empty: written again"
+RENAMED_NEW = "another file already had the name, so this note got a new one"
 
 
 DELETED_NOTE = "deleted in the vault; left deleted (`ccexport --restore` writes it again)"
@@ -172,25 +173,20 @@ class Vault(NotePlaces):
             # It was written and is gone (not moved: choose_path looked for it by identity).
             # (A dry run records a note it did not write: no file is there the second time.)
             return self._left_deleted(key, record)
-        if found is not None and current is not None and not current.strip():
-            # Emptied (by an app, or a crash while it was saved): nothing of the person's in
-            # it to keep, and links lead to it. Written whole again, in its place.
+        # Emptied (by an app, or a crash while it was saved): nothing of the person's in it
+        # to keep, and links lead to it. Written whole again, in its place, as a new note is.
+        emptied = found is not None and current is not None and not current.strip()
+        if found is None or current is None or emptied:
             text = notefile.compose(
                 _seeded(metadata, seeded, {}), "", owned, notefile.NEW_NOTE_TAIL
             )
-            written = self._write(key, relpath, text, stat_key(found[1]))
-            self._record(key, relpath, owned, ours, list(metadata), meta, written)
-            return Change(Action.UPDATED, key, relpath, EMPTIED, self._diff("", owned, relpath))
-        if found is None or current is None:
-            text = notefile.compose(
-                _seeded(metadata, seeded, {}), "", owned, notefile.NEW_NOTE_TAIL
-            )
-            renamed = key in self._renamed
-            action = Action.RENAMED if renamed else Action.CREATED
-            message = (
-                "another file already had the name, so this note got a new one" if renamed else ""
-            )
-            written = self._write(key, relpath, text, [])
+            if emptied:
+                action, message, before = Action.UPDATED, EMPTIED, stat_key(found[1])
+            elif key in self._renamed:
+                action, message, before = Action.RENAMED, RENAMED_NEW, []
+            else:
+                action, message, before = Action.CREATED, "", []
+            written = self._write(key, relpath, text, before)
             self._record(key, relpath, owned, ours, list(metadata), meta, written)
             return Change(action, key, relpath, message, self._diff("", owned, relpath))
         try:

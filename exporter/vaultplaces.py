@@ -14,7 +14,7 @@ import os
 from . import notefile, vaultio
 from .state import NoteRecord
 from .vaultpaths import fold, inside, safe_relpath
-from .vaultsurvey import HEAD_BYTES, NoteSurvey, _copy_of
+from .vaultsurvey import HEAD_BYTES, NoteSurvey, copy_of
 
 
 class NotePlaces(NoteSurvey):
@@ -66,7 +66,7 @@ class NotePlaces(NoteSurvey):
         # elsewhere is found first (a sync tool's copy of it beside it is no move).
         emptied = not text.strip() and (not record.deleted or self.restore)
         elsewhere = self._find_by_identity(key) if emptied else None
-        if elsewhere is not None and not _copy_of(elsewhere, record.path):
+        if elsewhere is not None and not copy_of(elsewhere, record.path):
             emptied = False  # moved, and an empty file took its old name: not the note
         still = holder == key if holder is not None else notefile.BEGIN in text or emptied
         self._still[key] = (record.path, still)

@@ -40,7 +40,7 @@ def _rank(relpath: str) -> tuple[int, list[str]]:
     return len(folders[-1]), folders
 
 
-def _copy_of(relpath: str, other: str) -> bool:
+def copy_of(relpath: str, other: str) -> bool:
     """Is ``relpath`` a sync tool's conflict copy, or Obsidian's or a file manager's
     duplicate, of ``other``? Such a copy lengthens the name of the file (``X.sync-conflict-
     ….md``, ``X (conflicted copy ….md``, ``X 2.md``, ``X-PC.md``) or of a folder above it
@@ -56,10 +56,10 @@ def _copy_of(relpath: str, other: str) -> bool:
 
 def choose_note(paths: list[str], recorded: str | None) -> str:
     """Which of several files naming one session is its note, the same on every machine: not
-    a copy of another of them (``_copy_of``); of those, the one this machine's state records,
+    a copy of another of them (``copy_of``); of those, the one this machine's state records,
     else the first by ``_rank``. A copy the person made under a name of their own is no sync
     tool's: the note this machine writes stays the one it wrote."""
-    originals = [p for p in paths if not any(_copy_of(p, q) for q in paths if q != p)]
+    originals = [p for p in paths if not any(copy_of(p, q) for q in paths if q != p)]
     if recorded is not None and recorded in originals:
         return recorded
     return min(originals or paths, key=_rank)

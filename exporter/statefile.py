@@ -33,6 +33,9 @@ class NoteRecord:
     meta: dict[str, Any] = field(default_factory=dict)  # what index notes list about it
     stat: list[int] = field(default_factory=list)  # mtime_ns, size, inode as last written
     deleted: bool = False  # the person deleted the note in the vault: it stays deleted
+    # The names (stems) it had before the person renamed or moved it: links to it written
+    # before then still said them, until Obsidian rewrote them (see ``vaultlinks``).
+    was: list[str] = field(default_factory=list)
 
 
 def _split(path: str, sep: str) -> tuple[str, str]:
@@ -81,6 +84,7 @@ def encode(sources: dict[str, dict[str, Any]], notes: dict[str, NoteRecord]) -> 
         ],
         "stat": [r.stat for r in records],
         "deleted": [n for n, r in enumerate(records) if r.deleted],
+        "was": {str(n): r.was for n, r in enumerate(records) if r.was},
     }
     position = {key: n for n, key in enumerate(notes)}
     units = [_split(unit, os.sep) for unit in sources]
@@ -166,6 +170,10 @@ def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, N
         raise TypeError("a note's path or line count is not what it should be")
     for n in columns["deleted"]:
         notes[keys[n]].deleted = True
+    for n, names in columns.get("was", {}).items():  # (not in files before 4 December)
+        if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+            raise TypeError("a note's earlier names are not what they should be")
+        notes[keys[int(n)]].was = names
     sources = {}
     for folder, name, fingerprint, unit_notes in zip(
         units["dir"], units["name"], units["fingerprint"], units["notes"], strict=True

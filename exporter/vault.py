@@ -32,7 +32,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from . import notefile, vaultbatch, vaultio
+from . import notefile, vaultbatch, vaultio, vaultlinks
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
@@ -223,6 +223,13 @@ class Vault(NotePlaces):
         edited = parsed.edited
         if edited is None:  # a note written before markers carried a hash
             edited = record is not None and notefile.text_sha256(parsed.owned) != record.hash
+        written_hash = parsed.written_hash
+        if (
+            edited
+            and written_hash
+            and self._only_links_followed(parsed.owned, written_hash, relpath)
+        ):
+            edited = False  # the person renamed a note, and Obsidian rewrote links to it
         if edited and parsed.owned.strip("\n") != owned:
             saved = self._save_conflict(relpath, current)
             # A dry run saves nothing (the copy is named by the time of the run that does).
@@ -256,7 +263,7 @@ class Vault(NotePlaces):
             return None  # not deleted: iCloud took it off this disk, for now
         moved = self._find_by_identity(key)
         if moved:
-            record.path = moved
+            record.was, record.path = vaultlinks.remembered(record, moved), moved
             self._moved = True
             return None
         return self._left_deleted(key, record)
@@ -321,9 +328,16 @@ class Vault(NotePlaces):
     ) -> None:
         lines = owned.count("\n") + 1
         self._noted.add(key)
+        before = self.state.notes.get(key)
         self.state.notes[key] = NoteRecord(
-            relpath, notefile.text_sha256(owned), lines, tags, keys, meta, stat_key(written)
-        )
+            relpath, notefile.text_sha256(owned), lines, tags, keys, meta, stat_key(written),
+            was=vaultlinks.remembered(before, relpath) if before else [],
+        )  # fmt: skip
+
+    def _only_links_followed(self, owned: str, written_hash: str, relpath: str) -> bool:
+        """Does the generated part differ from what was written only where Obsidian
+        rewrote links to notes the person renamed or moved (``vaultlinks``)?"""
+        return vaultlinks.links_followed(owned, written_hash, relpath, self.state.notes)
 
     def _save_conflict(self, relpath: str, text: str) -> str:
         stamp = datetime.now().strftime("%Y-%m-%d %H%M%S")

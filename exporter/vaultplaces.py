@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from . import notefile, vaultio
+from . import notefile, vaultio, vaultlinks
 from .state import NoteRecord
 from .vaultpaths import fold, inside, safe_relpath
 from .vaultsurvey import HEAD_BYTES, NoteSurvey, copy_of
@@ -31,10 +31,19 @@ class NotePlaces(NoteSurvey):
         if record and inside(record.path):
             kind = self._kind(record.path)
             if kind == "file" and not self._still_note_of(key, record):
-                return self._find_by_identity(key)  # another note (or file) took its name
+                return self._moved_to(record, key)  # another note (or file) took its name
             if kind not in ("missing", "folder"):
                 return record.path  # a link or FIFO there now: writing it is refused and reported
-        return self._find_by_identity(key)
+        return self._moved_to(record, key)
+
+    def _moved_to(self, record: NoteRecord | None, key: str) -> str | None:
+        """Where the note is found by identity; a record follows it there at once, with the
+        name it had (links other notes hold to it may say that name: ``vaultlinks``)."""
+        found = self._find_by_identity(key)
+        if found and record and record.path != found:
+            record.was, record.path = vaultlinks.remembered(record, found), found
+            self._moved = True
+        return found
 
     def _still_note_of(self, key: str, record: NoteRecord) -> bool:
         """Is the file at a note's recorded path still that note? The person may have

@@ -1,0 +1,204 @@
+"""A note renamed or moved in Obsidian: Obsidian rewrites the links to it inside other
+notes' generated parts (a project's index, a parent's link to its subagent). That is not
+the person's edit: the next update of those notes makes no conflict copy."""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+from claude_builder import ClaudeSession, tool_use
+from conftest import note_files
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from vault_builder import export, write_session
+
+from exporter.export import ExportOptions, run_export
+from exporter.notefile import owned_hash
+from exporter.state import State
+from exporter.statefile import NoteRecord
+from exporter.vaultlinks import links_followed
+
+OTHER = "bbbbbbbb-0000-4000-8000-000000000000"
+THIRD = "cccccccc-0000-4000-8000-000000000000"
+
+
+def obsidian_rename(vault: Path, note: Path, new_path: Path, form: str = "name") -> None:
+    """What Obsidian does when a note is renamed or moved: the file moves, and every link
+    to it in the vault is rewritten in the form its "New link format" setting names."""
+    old = note.stem
+    new_path.parent.mkdir(parents=True, exist_ok=True)
+    note.rename(new_path)
+    for other in vault.rglob("*.md"):
+        if ".ccexport" in other.parts:
+            continue
+        full = new_path.relative_to(vault).with_suffix("").as_posix()
+        folder = other.parent.relative_to(vault).as_posix()
+        target = {
+            "name": new_path.stem,
+            "vault path": full,
+            "relative": posixpath.relpath(full, folder),
+        }[form]
+        text = other.read_text()
+        changed = re.sub(rf"\[\[{re.escape(old)}(?=[|\]#])", f"[[{target}", text)
+        if changed != text:
+            other.write_text(changed)
+
+
+def conflict_copies(vault: Path) -> list[Path]:
+    folder = vault / ".ccexport" / "conflicts"
+    return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
+def two_sessions(tmp_path: Path) -> tuple[Path, Path, Path, Path]:
+    """(home, vault, the note of "q", the project's index note), exported."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    write_session(home, ["gone"], sid=OTHER)
+    export(vault, home)
+    index = next(vault.rglob("Projects/*.md"))
+    note = next(p for p in vault.rglob("*.md") if p != index and "reply to q" in p.read_text())
+    return home, vault, note, index
+
+
+@pytest.mark.parametrize("form", ["name", "vault path", "relative"])
+@pytest.mark.parametrize("run_between", [False, True])
+def test_renaming_a_note_makes_no_conflict_copy_of_its_index(tmp_path, form, run_between):
+    home, vault, note, index = two_sessions(tmp_path)
+    renamed = note.parent / "Sub" / "My own name.md" if form != "name" else (
+        note.with_name("My own name.md"))  # fmt: skip
+    obsidian_rename(vault, note, renamed, form)
+    assert "My own name" in index.read_text()
+    if run_between:  # the rename is found by a run with nothing else to do
+        assert export(vault, home).total("conflicts") == 0
+    write_session(home, ["third"], sid=THIRD)  # the index changes
+    report = export(vault, home)
+    assert report.total("conflicts") == 0 and conflict_copies(vault) == []
+    text = index.read_text()
+    assert "[[My own name|q]]" in text and "third" in text
+    assert "reply to q" in renamed.read_text()
+
+
+def test_an_edit_of_the_index_beside_a_rename_is_still_kept_as_a_conflict_copy(tmp_path):
+    home, vault, note, index = two_sessions(tmp_path)
+    obsidian_rename(vault, note, note.with_name("My own name.md"))
+    edited = index.read_text().replace("Sessions of this project", "Sessions, my words,")
+    index.write_text(edited)
+    write_session(home, ["third"], sid=THIRD)
+    report = export(vault, home)
+    assert report.total("conflicts") == 1
+    (copy,) = conflict_copies(vault)
+    assert copy.read_text() == edited
+
+
+def test_a_link_retargeted_to_a_note_that_did_not_move_is_an_edit(tmp_path):
+    """Only a link to a note that moved, and only back to a name it had, is undone."""
+    home, vault, note, index = two_sessions(tmp_path)
+    gone = next(p for p in vault.rglob("*.md") if "reply to gone" in p.read_text())
+    obsidian_rename(vault, note, note.with_name("My own name.md"))
+    text = index.read_text()
+    edited = text.replace("[[My own name|q]]", f"[[{gone.stem}|q]]")
+    assert edited != text
+    index.write_text(edited)
+    write_session(home, ["third"], sid=THIRD)
+    assert export(vault, home).total("conflicts") == 1
+
+
+def _parent_and_subagent(home: Path) -> tuple[ClaudeSession, Path]:
+    folder = home / ".claude" / "projects" / "-home-dev-work-app"
+    sid = "5e0c1a77-0000-4000-8000-000000000001"
+    s = ClaudeSession(sid, "/home/dev/work/app")
+    s.user("survey the tests")
+    task = {"description": "Survey", "prompt": "List tests.", "subagent_type": "Explore"}
+    s.assistant([tool_use("Task", task, "toolu_1")])
+    s.tool_result("toolu_1", "Found 3.")
+    s.write(folder / f"{sid}.jsonl")
+    agent = ClaudeSession(sid, "/home/dev/work/app", sidechain=True, agent_id="a1b2c3d")
+    agent.user("List tests.", parent=None)
+    agent.assistant("Found 3.")
+    sub = folder / sid / "subagents"
+    agent.write(sub / "agent-a1b2c3d.jsonl")
+    (sub / "agent-a1b2c3d.meta.json").write_text(json.dumps({"toolUseId": "toolu_1"}))
+    return s, folder / f"{sid}.jsonl"
+
+
+def test_renaming_a_subagent_s_note_makes_no_conflict_copy_of_its_parent(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    session, path = _parent_and_subagent(home)
+    options = ExportOptions(vault=vault, home=home, timezone=UTC)
+    run_export(options)
+    child = next(vault / k for k in note_files(vault) if "· agent" in k)
+    parent = next(vault / k for k in note_files(vault) if "· agent" not in k and "Proj" not in k)
+    obsidian_rename(vault, child, child.with_name("Test survey.md"))
+    assert "Full transcript: [[Test survey]]" in parent.read_text()
+    session.user("And the slow ones?")
+    session.assistant("Two are slow.")
+    session.write(path)
+    report = run_export(options)
+    assert report.total("conflicts") == 0 and conflict_copies(vault) == []
+    text = parent.read_text()
+    assert "Two are slow." in text and "Full transcript: [[Test survey]]" in text
+
+
+def test_the_names_a_note_had_are_kept_in_the_state(tmp_path):
+    home, vault, note, _index = two_sessions(tmp_path)
+    obsidian_rename(vault, note, note.with_name("Second name.md"))
+    export(vault, home)
+    obsidian_rename(vault, note.with_name("Second name.md"), note.with_name("Third name.md"))
+    export(vault, home)
+    state = State.load(vault)
+    (record,) = [r for r in state.notes.values() if r.was]
+    assert record.path.endswith("Third name.md")
+    assert record.was == [note.stem, "Second name"]
+
+
+def test_a_state_file_without_earlier_names_still_loads(tmp_path):
+    home, vault, _note, _index = two_sessions(tmp_path)
+    path = vault / ".ccexport" / "state.json"
+    data = json.loads(path.read_text())
+    data["notes"].pop("was", None)  # as written before 4 December
+    path.write_text(json.dumps(data))
+    os.utime(path)
+    state = State.load(vault)
+    assert state.notes and all(r.was == [] for r in state.notes.values())
+
+
+# --- the undoing itself, for any text and any rename ---------------------------------
+
+_NAME = st.text(st.sampled_from("abcXYZ 0-·é"), min_size=1, max_size=8).map(str.strip).filter(bool)
+_PROSE = st.text(st.sampled_from("abc [] |#\n`*"), max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    old=_NAME,
+    new=_NAME,
+    others=st.lists(_NAME, max_size=3),
+    pieces=st.lists(st.tuples(_PROSE, st.sampled_from(["moved", "other", "alias"])), max_size=6),
+    edit=st.one_of(st.none(), st.tuples(st.integers(0, 200), st.sampled_from("qZ!"))),
+)
+def test_only_obsidian_s_rewrite_of_links_to_a_moved_note_is_undone(old, new, others, pieces, edit):
+    """A part whose only difference is Obsidian's rewrite of links to the moved note is
+    recognised; any other change to it (a character added anywhere) is not."""
+    assume(old != new)
+    other = others[0] if others and others[0] not in (old, new) else "elsewhere"
+    link = {"moved": f"[[{old}]]", "other": f"[[{other}]]", "alias": f"[[{old}|title]]"}
+    written = "".join(prose + link[kind] for prose, kind in pieces)
+    assume(f"[[{new}" not in written)  # (a link to the new name before the rename: ambiguous)
+    rewritten = re.sub(rf"\[\[{re.escape(old)}(?=[|\]])", f"[[{new}", written)
+    notes = {
+        "claude-code:x": NoteRecord(f"AI Sessions/p/{new}.md", "", 1, was=[old]),
+        "claude-code:y": NoteRecord(f"AI Sessions/p/{other}.md", "", 1),
+    }
+    where = "AI Sessions/Projects/p.md"
+    if edit is not None:
+        at = min(edit[0], len(rewritten))
+        rewritten = rewritten[:at] + edit[1] + rewritten[at:]
+    expected = edit is None and rewritten != written
+    assume(rewritten != written)  # nothing rewritten: the hash matches, nothing is asked
+    assert links_followed(rewritten, owned_hash(written), where, notes) is expected

@@ -189,6 +189,9 @@ def test_a_folder_turned_read_only_before_a_rename_fails_that_note_alone(tmp_pat
     still = export(vault, home)
     monkeypatch.undo()
     assert still.total("created") == 1 and len(list(vault.rglob(".ccexport-*.tmp"))) == 1
+    (left,) = [p for p in still.problems if ".ccexport-" in p.path]  # said, not silent
+    assert left.severity == "warning" and "could not be removed" in left.message
+    assert (vault / left.path).is_file()
     again = export(vault, home)
     assert not again.failed and not list(vault.rglob(".ccexport-*.tmp"))
 

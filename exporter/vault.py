@@ -263,8 +263,7 @@ class Vault(NotePlaces):
             return None  # not deleted: iCloud took it off this disk, for now
         moved = self._find_by_identity(key)
         if moved:
-            record.was, record.path = vaultlinks.remembered(record, moved), moved
-            self._moved = True
+            self._follow(record, moved)
             return None
         return self._left_deleted(key, record)
 

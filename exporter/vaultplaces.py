@@ -23,6 +23,7 @@ class NotePlaces(NoteSurvey):
     _reserved: dict[str, str]  # folded relpath (``fold``) -> key, for paths chosen this run
     _renamed: set[str]  # keys that could not take their proposed name
     _still: dict[str, tuple[str, bool]]  # key -> (its path, still its note?)
+    relist: bool  # the index notes are to be written again this run
 
     def path_of(self, key: str) -> str | None:
         """Where the note for ``key`` is now, if it exists: recorded, or found by identity.
@@ -40,10 +41,20 @@ class NotePlaces(NoteSurvey):
         """Where the note is found by identity; a record follows it there at once, with the
         name it had (links other notes hold to it may say that name: ``vaultlinks``)."""
         found = self._find_by_identity(key)
-        if found and record and record.path != found:
-            record.was, record.path = vaultlinks.remembered(record, found), found
-            self._moved = True
+        if found and record:
+            self._follow(record, found)
         return found
+
+    def _follow(self, record: NoteRecord, path: str) -> None:
+        """The note was moved to ``path``. If its name changed, the index notes are written
+        again this run: their links to it would lead nowhere (a move outside Obsidian), or
+        be Obsidian's, which the next change of the index would otherwise first undo."""
+        if path == record.path:
+            return
+        renamed = vaultlinks.stem(path) != vaultlinks.stem(record.path)
+        record.was, record.path = vaultlinks.remembered(record, path), path
+        self._moved = True
+        self.relist = self.relist or renamed
 
     def _still_note_of(self, key: str, record: NoteRecord) -> bool:
         """Is the file at a note's recorded path still that note? The person may have

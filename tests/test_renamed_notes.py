@@ -202,3 +202,15 @@ def test_only_obsidian_s_rewrite_of_links_to_a_moved_note_is_undone(old, new, ot
     expected = edit is None and rewritten != written
     assume(rewritten != written)  # nothing rewritten: the hash matches, nothing is asked
     assert links_followed(rewritten, owned_hash(written), where, notes) is expected
+
+
+def test_a_note_renamed_outside_obsidian_is_linked_by_its_new_name_at_once(tmp_path):
+    """A plain ``mv`` rewrites no link: the index notes are written again by the next
+    run, though nothing else changed, so their links do not lead nowhere."""
+    home, vault, note, index = two_sessions(tmp_path)
+    note.rename(note.with_name("Moved by hand.md"))
+    report = export(vault, home)
+    assert report.total("conflicts") == 0
+    assert "[[Moved by hand|q]]" in index.read_text()
+    again = export(vault, home)  # and then it is quiet again
+    assert again.total("updated") == 0 and again.total("skipped") == 2

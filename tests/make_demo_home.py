@@ -479,8 +479,12 @@ def trae_database(user: Path) -> None:
                  {"toolName": "finish", "thought": "Done: the login page is at `/login`."}]}}  # fmt: skip
     store = {"list": [{"sessionId": "trae-7d1c", "createdAt": 1730000000000, "updatedAt": 1730000500000, "messages": [
         {"role": "user", "content": "add a login page", "turnId": "t1", "turnIndex": 0, "timestamp": 1730000000100},
-        {"role": "assistant", "content": "", "turnId": "t1", "turnIndex": 0, "agentMessageId": "m1",
-         "modelInfo": {"display_model_name": "Doubao-Seed-1.6"}, "agentTaskContent": agent}]}]}  # fmt: skip
+        {"role": "assistant", "content": "", "turnId": "t1", "turnIndex": 0, "agentMessageId": "m1", "status": "success",
+         "modelInfo": {"display_model_name": "Doubao-Seed-1.6"}, "agentTaskContent": agent},
+        {"role": "user", "content": "and a logout button", "turnId": "t2", "turnIndex": 1, "timestamp": 1730000300000},
+        {"role": "assistant", "content": "I'll put a **Log out** button in the header that clears the", "turnId": "t2",
+         "turnIndex": 1, "agentMessageId": "m2", "status": "canceled",
+         "modelInfo": {"display_model_name": "Doubao-Seed-1.6"}}]}]}  # fmt: skip
     workspace(
         user,
         "ws-shop",

@@ -97,13 +97,13 @@ def test_each_run_is_a_session_with_its_prompts_replies_and_output(tmp_path):
     assert replies[1] == "Done: the README explains `GREETING`."
     parts = [p for m in first.messages for p in m.parts]
     outputs = [p.output for p in parts if isinstance(p, ToolResultPart)]
-    assert outputs == [
-        "Added src/app.py to the chat.",
-        "Applied edit to src/app.py\nCommit 1a2b3c4 feat: configurable greeting",
-    ]
+    assert outputs == ["Applied edit to src/app.py\nCommit 1a2b3c4 feat: configurable greeting"]
+    # what ``aider`` printed as it started is its own output, not a reply's tool output
+    assert first.messages[0].role == "system"
+    assert first.messages[0].parts == (CommandOutputPart("Added src/app.py to the chat."),)
     assert CommandPart("pytest -q", shell=True) in parts
     command_output = [p.output for p in parts if isinstance(p, CommandOutputPart)]
-    assert command_output[0].startswith("3 passed")
+    assert command_output[1].startswith("3 passed")
     # the banner is not conversation; its facts are kept
     assert not any("Aider v" in str(p) or "Repo-map" in str(p) for p in parts)
     assert first.models == ("claude-3-5-sonnet-20240620",) and second.models == ("gpt-4o",)
@@ -380,6 +380,56 @@ def test_text_before_the_first_header_is_kept_only_when_it_holds_a_prompt(tmp_pa
     assert texts(sessions[0], "user") == ["fix the lint"]
     (repo / ".aider.chat.history.md").write_text("-*- mode: fundamental -*-\n" + log.text())
     assert len(load(tmp_path / "home")[0]) == 1
+
+
+def test_what_aider_prints_as_it_starts_is_its_own_output_not_a_reply(tmp_path):
+    """Before the first prompt and the first reply, Aider's lines are what the ``aider``
+    command printed as it started (files added to the chat, a model warning, a ``--lint``
+    run's output): the harness's, shown whole as its output, under no "Assistant" heading.
+    Once the model has answered (a one-shot ``--lint`` fix before any prompt), Aider's lines
+    are what that reply did. The Emacs mode line heading an old log is no one's."""
+    repo = tmp_path / "home" / "src" / "app"
+    log = AiderLog().run("2025-03-01 09:15:00", command="/opt/bin/aider src/app.py")
+    log.aider("Added src/app.py to the chat.", "Model gpt-x: Unknown context window size.")
+    log.prompt("use pathlib").reply("Done.")
+    log.run("2025-03-02 10:00:00", command="/opt/bin/aider --lint")
+    log.aider("Attempt to fix lint errors? y")
+    log.reply("Removed the unused import.").aider("Applied edit to src/app.py")
+    log.prompt("thanks").reply("You're welcome.")
+    (repo / "x").parent.mkdir(parents=True)
+    (repo / ".aider.chat.history.md").write_text(
+        "-*- mode: fundamental -*-\n> isort....Passed  \n> flake8...Failed  \n\n"
+        "#### fix the lint  \n\nFixed.\n" + log.text()
+    )
+    (old, started, lint), problems = load(tmp_path / "home")
+    assert problems == []
+
+    def shape(session):
+        return [(m.role, p.kind, getattr(p, "output", getattr(p, "text", "")))
+                for m in session.messages for p in m.parts]  # fmt: skip
+
+    assert shape(old) == [
+        ("system", "command_output", "isort....Passed\nflake8...Failed"),
+        ("user", "text", "fix the lint"),
+        ("assistant", "text", "Fixed."),
+    ]
+    assert shape(started)[:2] == [
+        ("system", "command_output",
+         "Added src/app.py to the chat.\nModel gpt-x: Unknown context window size."),
+        ("user", "text", "use pathlib"),
+    ]  # fmt: skip
+    assert shape(lint)[:4] == [
+        ("system", "command_output", "Attempt to fix lint errors? y"),
+        ("assistant", "text", "Removed the unused import."),
+        ("tool", "tool_result", "Applied edit to src/app.py"),
+        ("user", "text", "thanks"),
+    ]
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path / "home", timezone=UTC))
+    note = next(t for t in map(bytes.decode, note_files(vault).values()) if "pathlib" in t)
+    body = note.split("\n# ", 1)[1]
+    assert "\n> [!note]- Output\n> ```text\n> Added src/app.py to the chat.\n" in body
+    assert body.index("### User") < body.index("### Assistant")
 
 
 def test_bad_input_is_reported_and_loses_nothing_else(tmp_path):

@@ -750,6 +750,156 @@ def test_cline_s_changes_flag_is_not_the_reply_and_a_retry_is_bookkeeping(tmp_pa
     assert problems == []
 
 
+def test_a_request_whose_retries_ran_out_shows_its_error_once(tmp_path):
+    """Cline 3.16-3.18 (May to July 2025) marked a request whose automatic retries ran out
+    ``cancelReason: "retries_exhausted"`` on its ``api_req_started``, with the error as
+    ``streamingFailedMessage``, then asked ``api_req_failed`` with the same error (later
+    builds leave the reason out). The error is shown once, from the ``api_req_failed``."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    failure = "429 Too Many Requests"
+    cb.task(root, "1762500000000", ui=[
+        cb.say(0, "task", "Fix app.py"),
+        cb.api_request(1, 0, 0, 0, cancelReason="retries_exhausted",
+                       streamingFailedMessage=failure),
+        cb.ask(2, "api_req_failed", failure),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    notices = [p for m in session.messages for p in m.parts if isinstance(p, NoticePart)]
+    assert notices == [NoticePart("error", failure)]
+    assert problems == []
+
+
+def _ui_entry(entry: dict, last: int, left_out: list | None = None) -> dict:
+    """A UI entry as Cline 3.x writes it: the last message of the model's history when it
+    was made and, once the context was truncated, the range left out of requests."""
+    entry = {**entry, "conversationHistoryIndex": last}
+    return {**entry, "conversationHistoryDeletedRange": left_out} if left_out else entry
+
+
+def _notes_of(session) -> list[tuple[str, str]]:
+    return [(m.role, p.text) for m in session.messages for p in m.parts
+            if isinstance(p, NoticePart) and p.notice == "notification"]  # fmt: skip
+
+
+def test_a_context_truncation_is_marked_where_it_happened(tmp_path):
+    """Cline truncates a long task's context: from then on it leaves a range of the model's
+    history (``conversationHistoryDeletedRange``, indices from 0, both included) out of every
+    request, and gives each UI entry made after it that range. A marker stands before the
+    first entry with a larger range, saying which messages (numbered from 1) the model no
+    longer saw; the messages themselves stay in the note. A range that leaves out less is a
+    checkpoint restored (no marker); one that is not a pair is reported."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000000", ui=[
+        _ui_entry(cb.say(0, "task", "Port the parser"), -1),
+        _ui_entry(cb.api_request(1, 100, 10, 0.01), 0),
+        _ui_entry(cb.say(2, "text", "Reading the grammar."), 0),
+        _ui_entry(cb.api_request(3, 90000, 10, 0.01), 2),
+        _ui_entry(cb.say(4, "text", "Porting the lexer."), 2),
+        _ui_entry(cb.api_request(5, 180000, 10, 0.01), 6),
+        _ui_entry(cb.say(6, "text", "Porting the parser."), 6, [2, 5]),
+        _ui_entry(cb.say(7, "checkpoint_created"), 6, [2, 5]),
+        _ui_entry(cb.say(8, "text", "Porting the tests."), 8, [2, 3]),
+        _ui_entry(cb.say(9, "text", "Running them."), 8, "bad"),
+        _ui_entry(cb.say(10, "completion_result", "Done."), 10, [2, 7]),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    first = ("Context truncated: from here on, messages 3–6 of the model's history were left "
+             "out of what the model saw (only 1–2 and 7 were sent). They stay in this note, "
+             "above.")  # fmt: skip
+    second = ("Context truncated: from here on, messages 3–8 of the model's history were left "
+              "out of what the model saw (only 1–2 and 9–11 were sent). They stay in this "
+              "note, above.")  # fmt: skip
+    assert _notes_of(session) == [("system", first), ("system", second)]
+    shown = [p.text if p.kind == "text" else p.kind for m in session.messages for p in m.parts]
+    assert shown == [
+        "Port the parser", "Reading the grammar.", "Porting the lexer.", "notice",
+        "Porting the parser.", "Porting the tests.", "Running them.", "notice", "Done.",
+    ]  # fmt: skip
+    marker = session.messages[4]
+    assert marker.timestamp == datetime.fromtimestamp(cb.ts(6) / 1000, UTC)
+    ui_file = root / "tasks" / "1762500000000" / "ui_messages.json"
+    assert [(p.path, p.message) for p in problems] == [
+        (str(ui_file), "a conversationHistoryDeletedRange that is not a pair of message indices "
+         "[start, end] (message 10); the note has no marker of that context truncation"),
+    ]  # fmt: skip
+
+
+def test_a_truncation_only_the_index_records_is_marked_without_a_place(tmp_path):
+    """Older builds record the truncation in the task's index entry only
+    (``HistoryItem.conversationHistoryDeletedRange``). Read from the UI file, the note says
+    which messages were left out, at its end (where it happened is not recorded); read from
+    the model's history, whose messages are the ones the range counts, the marker follows
+    the last message left out. A range that is not a pair is reported with the index."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000000", ui=[
+        cb.say(0, "task", "Port the parser"),
+        cb.say(1, "text", "Reading the grammar."),
+        cb.say(2, "completion_result", "Done."),
+    ])  # fmt: skip
+    model_history = [
+        cb.message("user", "<task>Port the lexer</task>"),
+        cb.message("assistant", "Reading the grammar."),
+        cb.message("user", "[read_file for 'g.txt'] Result: expr := term"),
+        cb.message("assistant", "Porting the lexer."),
+        cb.message("user", "[write_to_file for 'lex.py'] Result: written"),
+        cb.message("assistant", "Porting the tests."),
+        cb.message("user", "[execute_command for 'pytest'] Result: 3 passed"),
+        cb.message("assistant", "Done."),
+    ]
+    cb.task(root, "1762500000001", api=model_history)
+    cb.task(root, "1762500000002", ui=[cb.say(0, "task", "Port the docs")])
+    cb.history(root, [
+        cb.history_item("1762500000000", "Port the parser", conversationHistoryDeletedRange=[2, 9]),
+        cb.history_item("1762500000001", "Port the lexer", conversationHistoryDeletedRange=[2, 3]),
+        cb.history_item("1762500000002", "Port the docs", conversationHistoryDeletedRange=[5, 2]),
+    ])  # fmt: skip
+    (from_ui, from_api, docs), problems = load_sessions(ClineAdapter(), home)
+    assert _notes_of(from_ui) == [("system", (
+        "Context truncated (when is not recorded): from then on, messages 3–10 of the model's "
+        "history were left out of what the model saw (only 1–2 and those after 10 were sent). "
+        "They stay in this note, above."))]  # fmt: skip
+    assert from_ui.messages[-1].role == "system"
+    assert _notes_of(from_api) == [("system", (
+        "Context truncated: later requests left messages 3–4 of the model's history, up to "
+        "here, out of what the model saw (only 1–2 and those after 4 were sent). They stay in "
+        "this note."))]  # fmt: skip
+    shown = [p.text if p.kind == "text" else p.kind for m in from_api.messages for p in m.parts]
+    assert shown == ["Port the lexer", "Reading the grammar.", "tool_result",
+                     "Porting the lexer.", "notice", "tool_result", "Porting the tests.",
+                     "tool_result", "Done."]  # fmt: skip
+    assert _notes_of(docs) == []
+    index = root / "state" / "taskHistory.json"
+    assert [(p.path, p.message) for p in problems] == [
+        (str(index), "task 1762500000002: conversationHistoryDeletedRange [5, 2] is not a pair "
+         "of message indices [start, end]; the note has no marker of that context truncation"),
+    ]  # fmt: skip
+
+
+def test_a_truncation_marker_in_the_note(tmp_path):
+    """The marker is Cline's doing, not the model's: no "Assistant" heading of its own, the
+    reply after it under a new one."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000000", ui=[
+        _ui_entry(cb.say(0, "task", "Port the parser"), -1),
+        _ui_entry(cb.say(2, "text", "Reading the grammar."), 0),
+        _ui_entry(cb.say(6, "text", "Porting the parser."), 6, [2, 5]),
+    ])  # fmt: skip
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
+    (note,) = note_files(vault).values()
+    body = note.decode()
+    assert (
+        "Reading the grammar.\n\n> [!info] Notification\n>\n> Context truncated: from here on, "
+        "messages 3–6 of the model's history were left out of what the model saw (only 1–2 "
+        "and 7 were sent). They stay in this note, above.\n\n### Assistant · 07:20\n\n"
+        "Porting the parser.\n"
+    ) in body
+
+
 def test_entries_of_an_unknown_kind_are_reported_with_the_message_they_are_in(tmp_path):
     """The warning names the file the entries were read from and the first message of each
     kind (its place in the file's list, from 1), so a person can find them."""

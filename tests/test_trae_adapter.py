@@ -171,3 +171,50 @@ def test_a_chat_with_no_updated_time_ends_at_its_last_message(tmp_path):
     (session,), _ = load(TraeAdapter(), tmp_path)
     assert session.started_at == datetime(2024, 7, 3, 10, 0, tzinfo=UTC)
     assert session.ended_at == datetime(2024, 7, 3, 10, 10, tzinfo=UTC)
+
+
+def test_a_reply_that_failed_or_was_cancelled_says_so(tmp_path):
+    """An assistant message's ``status`` (FORMATS.md §4.3): "success" is a reply; "failed"
+    ends it with an error notice and "canceled" with an interruption, after what it said
+    and what its tools returned (a failed reply that said nothing is the notice alone). A
+    status not known here is reported, once per database, with its count and the first
+    message holding it; the message is read as a plain reply."""
+    agent = {"proposal": "Renaming it.", "guideline": {"planItems": [
+        {"toolName": "rename_file", "params": {"from": "a.py", "to": "b.py"}, "result": "renamed"}]}}  # fmt: skip
+    messages = [
+        {"role": "user", "content": "rename a.py", "turnIndex": 0},
+        {"role": "assistant", "content": "", "turnIndex": 0, "status": "canceled",
+         "agentMessageId": "m1", "agentTaskContent": agent},
+        {"role": "user", "content": "again", "turnIndex": 1},
+        {"role": "assistant", "content": "", "turnIndex": 1, "status": "failed"},
+        {"role": "user", "content": "and once more", "turnIndex": 2},
+        {"role": "assistant", "content": "Half of it", "turnIndex": 2, "status": "failed"},
+        {"role": "user", "content": "go on", "turnIndex": 3},
+        {"role": "assistant", "content": "Still at it", "turnIndex": 3, "status": "thinking"},
+        {"role": "user", "content": "and?", "turnIndex": 4},
+        {"role": "assistant", "content": "Done.", "turnIndex": 4, "status": "success"},
+        {"role": "user", "content": "thanks", "turnIndex": 5},
+        {"role": "assistant", "content": "You're welcome", "turnIndex": 5, "status": "thinking"},
+    ]  # fmt: skip
+    chat = {"sessionId": "s-2", "createdAt": 1730000000000, "messages": messages}
+    user = tmp_path / ".config" / "Trae" / "User"
+    db = workspace(user, "ws", "file:///home/dev/work/shop",
+                   {"memento/icube-ai-agent-storage": trae_store(chat)})  # fmt: skip
+    (session,), problems = load(TraeAdapter(), tmp_path)
+    shape = [(m.role, [p.kind if p.kind != "notice" else p.notice for p in m.parts])
+             for m in session.messages if m.role != "user"]  # fmt: skip
+    assert shape == [
+        ("assistant", ["text", "tool_call"]),
+        ("tool", ["tool_result", "interrupted"]),
+        ("assistant", ["error"]),
+        ("assistant", ["text", "error"]),
+        ("assistant", ["text"]),
+        ("assistant", ["text"]),
+        ("assistant", ["text"]),
+    ]
+    errors = [p.text for m in session.messages for p in m.parts if p.kind == "notice"]
+    assert errors == ["", "The reply failed.", "The reply failed."]
+    assert [(p.path, p.message) for p in problems] == [
+        (str(db), 'assistant messages with a status not known here, read as plain replies: '
+         '"thinking" ×2 (first: session s-2, message 8)'),
+    ]  # fmt: skip

@@ -20,7 +20,9 @@ Aider's own line conventions decide who wrote what:
 - ``> `` lines are Aider's output: the start-up banner (model, version, repository; left out
   of the note, the model kept), ``> Tokens: … Cost: …`` usage lines (summed into the
   session's tokens and cost, left out of the text), a command's output, and notices such
-  as ``> Applied edit to …`` and ``> Commit …`` (kept, as tool output);
+  as ``> Applied edit to …`` and ``> Commit …`` (kept, as tool output); what it printed
+  before the first prompt and reply (``Added … to the chat.``, ``--lint`` output) is the
+  start-up's own output, not a reply's;
 - every other line is the model's reply, Markdown as written.
 
 Prompts are dated from ``.aider.input.history`` beside the log (each entry has the local

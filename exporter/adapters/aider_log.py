@@ -50,6 +50,8 @@ _ANSWER = re.compile(r"^([\[(]y/n/instructions[\])]) ?(.*)$", re.I)
 _YES_NO = {"", "y", "n", "yes", "no"}
 # What Aider logs for an Enter pressed on an empty line: nothing was typed or sent.
 _BLANK = "<blank>"
+# An Emacs mode line (``-*- mode: fundamental -*-``), the first line of some old logs.
+_MODE_LINE = re.compile(r"^-\*-.*-\*-\s*$")
 
 
 @dataclass(slots=True)
@@ -116,7 +118,10 @@ def parse_run(
     ``typed`` (from ``.aider.input.history``) dates the prompts. A run nobody typed in has
     no messages; when it changed the code, ``problems`` is told."""
     builder = _RunBuilder(f"{session_id}:", typed)
-    for kind, block in blocks(run.lines):
+    lines = run.lines
+    if run.header is None and lines and _MODE_LINE.match(lines[0]):
+        lines = lines[1:]  # an Emacs mode line heading an old log: the file's, no session's
+    for kind, block in blocks(lines):
         builder.add(kind, block)
     messages = builder.messages if any(m.role == "user" for m in builder.messages) else []
     if not _conversation(messages) and builder.actions and problems is not None:
@@ -161,6 +166,7 @@ class _RunBuilder:
         self.session_cost: float | None = None
         self.after_command = False
         self.prompted = False
+        self.replied = False  # the model has answered (a prompt, or a --lint or --message)
         self.launch: str | None = None  # the command line that started Aider
         self.actions: list[str] = []  # "Applied edit to …", "Commit …" lines
 
@@ -174,6 +180,7 @@ class _RunBuilder:
             text = "\n".join(tag_fences_as_markdown(lines)).strip("\n")
             self._message("assistant", [TextPart(text)], self.model)
             self.after_command = False
+            self.replied = True
 
     def cost(self) -> float | None:
         if self.session_cost is not None:
@@ -243,11 +250,16 @@ class _RunBuilder:
         self._output("\n".join(kept).strip())
 
     def _output(self, text: str) -> None:
-        """Aider's own output: a command's (the person's, after it) or a tool's."""
+        """Aider's own output: a command's (the person's, after it) or a tool's (what the
+        model's reply did: an edit applied, a commit). Before any prompt or reply it is what
+        the ``aider`` command printed as it started (files added to the chat, warnings, a
+        ``--lint`` run's output): Aider's, the harness's, not the model's."""
         if not text:
             return
         if self.after_command:
             self._message("user", [CommandOutputPart(text)])
+        elif not self.prompted and not self.replied:
+            self._message("system", [CommandOutputPart(text)])
         else:
             self._message("tool", [ToolResultPart(text)])
 

@@ -12,8 +12,11 @@ without answers: newer builds keep the answers only in the encrypted store.
 
 An assistant message with an empty ``content`` is rebuilt from ``agentTaskContent``: the
 proposal, its reasoning (as thinking), each plan step as a tool call with its parameters and
-result, and the ``finish`` step as the answer. System and empty messages are dropped, and so
-are strings that are mostly control characters (reported once per database).
+result, and the ``finish`` step as the answer. An assistant message whose ``status`` is
+"failed" or "canceled" ends with an error or an interruption notice; a status other than
+these and "success" is reported (the message is shown as a reply). System and empty
+messages are dropped, and so are strings that are mostly control characters (reported once
+per database).
 
 Newer builds keep conversations in ``ModularData/ai-agent/database.db``, encrypted with
 SQLCipher: it is detected and reported once as unreadable, never opened.
@@ -26,7 +29,16 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ..errors import Problem, SourceError
-from ..model import Message, Part, Session, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+from ..model import (
+    Message,
+    NoticePart,
+    Part,
+    Session,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    ToolResultPart,
+)
 from . import _sqlite
 from ._jsonl import json_text, parse_timestamp
 from ._times import Times
@@ -84,6 +96,7 @@ class TraeAdapter:
         garbled = 0
         seen: set[str] = set()
         times = Times()  # of the workspace database
+        statuses = _Statuses()  # assistant statuses not known here
         stores, history = _stores(ref.main.path, result.problems)
         for key, store in stores:
             for i, raw in enumerate(_sessions_of(store), 1):
@@ -102,7 +115,7 @@ class TraeAdapter:
                 if raw["sessionId"] in seen:
                     continue  # kept in two stores: the agent store's copy is exported
                 seen.add(raw["sessionId"])
-                session, dropped = _session(raw, folder, ref.main.path, times)
+                session, dropped = _session(raw, folder, ref.main.path, times, statuses)
                 garbled += dropped
                 if session:
                     result.sessions.append(session)
@@ -115,6 +128,7 @@ class TraeAdapter:
         if not result.sessions and history:
             result.sessions.append(_history_session(history, workspace.name, folder, ref.main.path))
         times.report(result.problems, ref.main.path, SOURCE)
+        statuses.report(result.problems, ref.main.path)
         if garbled:
             result.problems.append(
                 Problem(str(ref.main.path), f"{garbled} strings that were mostly control "
@@ -213,8 +227,45 @@ def _empty(store: Any) -> bool:
     return all(not v or k in ("currentSessionId", "version") for k, v in store.items())
 
 
+# An assistant message's ``status`` (FORMATS.md §4.3): "success" is a reply; "failed" and
+# "canceled" ended it short: an error, an interruption, after what it said. Other values are
+# not established: such a message is shown as a reply and the value reported.
+_STATUS_NOTICES = {
+    "failed": NoticePart("error", "The reply failed."),
+    "canceled": NoticePart("interrupted"),
+    "cancelled": NoticePart("interrupted"),
+}
+_STATUS_REPLY = "success"
+
+
+class _Statuses:
+    """Assistant statuses not known here, counted by value with the first message holding
+    each, for one warning per database."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, list[Any]] = {}  # value -> [count, first place]
+
+    def add(self, status: Any, where: str) -> None:
+        shown = repr(status) if not isinstance(status, str) else f'"{status}"'
+        self.seen.setdefault(shown, [0, where])[0] += 1
+
+    def report(self, problems: list[Problem], path: Path) -> None:
+        if not self.seen:
+            return
+        values = ", ".join(
+            f"{value} ×{n} ({'' if n == 1 else 'first: '}{where})"
+            for value, (n, where) in sorted(self.seen.items())
+        )
+        why = f"assistant messages with a status not known here, read as plain replies: {values}"
+        problems.append(Problem(str(path), why, source=SOURCE))
+
+
 def _session(
-    raw: dict[str, Any], folder: str | None, path: Path, times: Times | None = None
+    raw: dict[str, Any],
+    folder: str | None,
+    path: Path,
+    times: Times | None = None,
+    statuses: _Statuses | None = None,
 ) -> tuple[Session | None, int]:
     sid = raw.get("sessionId")
     if not isinstance(sid, str):
@@ -249,12 +300,19 @@ def _session(
         elif role == "assistant":
             parts, results, bad = _assistant_parts(m)
             garbled += bad
-            if not parts:
+            status = m.get("status")
+            notice = _STATUS_NOTICES.get(status) if isinstance(status, str) else None
+            if notice:  # after what the reply said and its tools returned
+                (results if results else parts).append(notice)
+            elif status is not None and status != _STATUS_REPLY and statuses is not None:
+                statuses.add(status, f"session {sid}, message {i + 1}")
+            if not parts and not results:
                 continue
             model = _model(m)
             if model and model not in models:
                 models.append(model)
-            messages.append(Message("assistant", tuple(parts), source_id, when, model))
+            if parts:
+                messages.append(Message("assistant", tuple(parts), source_id, when, model))
             if results:
                 messages.append(Message("tool", tuple(results), source_id, when))
         # system messages are noise

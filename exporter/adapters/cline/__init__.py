@@ -29,6 +29,7 @@ may name ``User`` folders, extension storage folders or Cline data folders.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -45,7 +46,7 @@ EDITORS = ["Code", "Code - Insiders", "Cursor", "Windsurf", "VSCodium", "Positro
 REMOTE_USER_DIRS = [".vscode-server/data/User", ".vscode-server-insiders/data/User",
                     ".vscode-remote/data/User", ".cursor-server/data/User"]  # fmt: skip
 # What each index gives its sessions (told when it cannot be read).
-HISTORY_GIVES = "titles, working folders and models"
+HISTORY_GIVES = "titles, working folders, models and context truncations"
 SDK_INDEX_GIVES = "titles, working folders, models, times and parent sessions"
 
 
@@ -186,7 +187,8 @@ def _task_refs(source: str, root: Path) -> Iterator[SessionRef]:
 
 
 def _history_index(source: str, path: Path) -> tuple[dict[str, tuple[str, ...]], Problem | None]:
-    """``HistoryItem[]``: title (the first prompt), working folder and model per task id;
+    """``HistoryItem[]``: title (the first prompt), working folder, model and context
+    truncation (``conversationHistoryDeletedRange``) per task id;
     and why the file could not be read, when it is there (the extension rewrites it whole:
     caught halfway it is not JSON)."""
     items, unread = read_index_json(source, path, HISTORY_GIVES)
@@ -196,11 +198,15 @@ def _history_index(source: str, path: Path) -> tuple[dict[str, tuple[str, ...]],
     for item in items if isinstance(items, list) else []:
         if not isinstance(item, dict) or not isinstance(item.get("id"), str):
             continue
+        deleted = item.get("conversationHistoryDeletedRange")
         facts = {
             "title": item.get("task"),
             "cwd": item.get("cwdOnTaskInitialization") or item.get("workspace"),
             "model": item.get("modelId"),
             "updated": str(item["ts"]) if isinstance(item.get("ts"), int | float) else None,
+            # The context truncation in force (a marker in the note, when the transcript
+            # does not say where it happened): as written, checked when the task is read.
+            "deleted": json.dumps(deleted) if deleted is not None else None,
         }
         index[item["id"]] = _facts(facts)
     return index, None

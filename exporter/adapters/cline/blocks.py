@@ -30,6 +30,7 @@ import orjson
 from ...model import (
     AttachmentPart,
     Message,
+    NoticePart,
     Part,
     TextPart,
     ThinkingPart,
@@ -64,6 +65,10 @@ class Conversation:
     skipped: dict[str, int] = field(default_factory=dict)  # unknown block types, counted
     first_skipped: dict[str, int] = field(default_factory=dict)  # kind -> its first message
     times: Times = field(default_factory=Times)  # the times that could not be read
+    # Context truncation (``conversationHistoryDeletedRange``): whether an entry held one,
+    # and the messages (numbers from 1) whose value was not a pair of message indices.
+    ranges_seen: bool = False
+    bad_ranges: list[int] = field(default_factory=list)
 
     def skip(self, kind: str, number: int) -> None:
         """An entry of a kind not known, in message ``number`` (from 1) of its file."""
@@ -81,11 +86,19 @@ def parse_messages(
     *,
     legacy: bool = False,
     model_at: Callable[[Any], str | None] | None = None,
+    left_out: tuple[int, int] | None = None,
 ) -> Conversation:
     """Model messages of an Anthropic-style list; ``model_at(ts)`` names the model in use
-    when messages carry no ``modelInfo``."""
+    when messages carry no ``modelInfo``. ``left_out``: the index range the task's context
+    truncation left out of later requests (its index entry's ``conversationHistoryDeletedRange``):
+    a marker follows the last message of that range, as the truncation came after it."""
     out = Conversation()
     for index, item in enumerate(items):
+        if left_out and index > left_out[1] and out.messages:
+            out.messages.append(
+                truncation_marker(left_out, f"{id_prefix}{index}:context", None, where="after")
+            )
+            left_out = None
         if not isinstance(item, dict):
             not_an_object(out, item, index + 1)
             continue
@@ -113,7 +126,58 @@ def parse_messages(
                 role = "tool"  # results sent back to the model: part of the model's turn
             model = model if role == "assistant" else None
             out.messages.append(Message(role, tuple(parts), source_id, when, model))
+    if left_out and out.messages:  # the range reaches the last message
+        out.messages.append(truncation_marker(left_out, f"{id_prefix}context", None, where="after"))
     return out
+
+
+def deleted_range(value: Any) -> tuple[int, int] | None:
+    """``conversationHistoryDeletedRange``, ``[start, end]``: the indices (from 0, both
+    included) of the model's history that Cline left out of every request after it truncated
+    the context; None when it is not such a pair."""
+    if not isinstance(value, list) or len(value) != 2:
+        return None
+    start, end = value
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end)):
+        return None
+    return (start, end) if 0 <= start <= end else None
+
+
+def truncation_marker(
+    left_out: tuple[int, int],
+    source_id: str,
+    when: Any,
+    sent: int | None = None,
+    where: str = "here",
+) -> Message:
+    """The marker of a context truncation: which messages of the model's history (numbered
+    from 1, as a person counts; the file counts from 0) the model no longer saw. ``where``
+    it stands: ``here``, where it happened (``sent``: how many messages the history held
+    then, when known); ``after`` the messages left out (the model's history read, which
+    does not record when); ``unknown`` (only the index says it happened). The messages stay
+    in the note: it shows what happened, not only what the model saw."""
+    first, last = left_out[0] + 1, left_out[1] + 1
+    kept = [_numbers(1, first - 1)] if first > 1 else []
+    if sent is None:
+        kept.append(f"those after {last}")
+    elif sent > last:
+        kept.append(_numbers(last + 1, sent))
+    only = f" (only {' and '.join(kept)} were sent)" if kept else ""
+    dropped = f"messages {_numbers(first, last)} of the model's history"
+    if where == "here":
+        said = f"from here on, {dropped} were left out of what the model saw{only}"
+        text = f"Context truncated: {said}. They stay in this note, above."
+    elif where == "after":
+        said = f"later requests left {dropped}, up to here, out of what the model saw{only}"
+        text = f"Context truncated: {said}. They stay in this note."
+    else:
+        said = f"from then on, {dropped} were left out of what the model saw{only}"
+        text = f"Context truncated (when is not recorded): {said}. They stay in this note, above."
+    return Message("system", (NoticePart("notification", text),), source_id, when)
+
+
+def _numbers(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first}–{last}"
 
 
 def _parts(content: Any, role: str, legacy: bool, out: Conversation, number: int) -> list[Part]:

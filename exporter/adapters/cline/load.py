@@ -34,22 +34,29 @@ def load_task(source: str, ref: SessionRef, problems: list[Problem]) -> Session 
     """A task folder: the UI transcript, else the model's history when the UI file is
     missing, unreadable or empty (each bad file reported)."""
     # The message parsers are imported when a task is read: discovery uses this module too.
-    from .blocks import parse_messages
+    from .blocks import parse_messages, truncation_marker
     from .ui import parse_ui
 
     folder = ref.main.path.parent
     metadata = read_json(folder / METADATA_FILE, problems, source, required=False)
     model_at = _model_timeline(metadata, ref.fact("model"))
     prefix = f"{ref.session_id}:"
+    left_out = _index_range(ref, problems, source)
     conversation, times = None, []
     ui = _read_list(folder / UI_FILE, problems, source)
     read = folder / UI_FILE
     if ui is not None:
         conversation, times = parse_ui(ui, prefix, model_at)
+        if left_out and conversation.messages and not conversation.ranges_seen:
+            # An older build records the truncation in its index only: not where it happened.
+            marker = truncation_marker(left_out, f"{prefix}context", None, where="unknown")
+            conversation.messages.append(marker)
     if conversation is None or not conversation.messages:
         api = _read_list(folder / API_FILE, problems, source)
         if api is not None:
-            conversation = parse_messages(api, prefix, legacy=True, model_at=model_at)
+            conversation = parse_messages(
+                api, prefix, legacy=True, model_at=model_at, left_out=left_out
+            )
             times = [m.timestamp for m in conversation.messages]  # (read already)
             read = folder / API_FILE
     if conversation is None:
@@ -151,6 +158,29 @@ def _sdk_session(
     )
 
 
+def _index_range(ref: SessionRef, problems: list[Problem], source: str) -> tuple[int, int] | None:
+    """The task's context truncation as its index entry gives it
+    (``conversationHistoryDeletedRange``, a discovery fact); one that is not a pair of
+    message indices is reported, naming the index and the task."""
+    from .blocks import deleted_range
+
+    value = ref.fact("deleted")
+    if value is None:
+        return None
+    try:
+        left_out = deleted_range(json.loads(value))
+    except ValueError:
+        left_out = None
+    if left_out is None:
+        index = ref.main.path.parent.parent.parent / "state" / "taskHistory.json"
+        problems.append(
+            Problem(str(index), f"task {ref.session_id}: conversationHistoryDeletedRange "
+                    f"{value} is not a pair of message indices [start, end]; the note has no "
+                    "marker of that context truncation", None, "warning", source)
+        )  # fmt: skip
+    return left_out
+
+
 def _model_timeline(metadata: Any, fallback: str | None) -> Any:
     """``model_at(ts)``: the ``task_metadata.json`` ``model_usage`` entry in force at a
     time, else the index's model."""
@@ -199,6 +229,14 @@ def _report_skipped(
         )
         problems.append(Problem(str(path), f"skipped entries of unknown kind: {kinds}", None,
                                 "warning", source))  # fmt: skip
+    bad = conversation.bad_ranges
+    if bad:
+        where = f"message {bad[0]}" if len(bad) == 1 else f"{len(bad)} messages, the first {bad[0]}"
+        problems.append(
+            Problem(str(path), f"a conversationHistoryDeletedRange that is not a pair of message "
+                    f"indices [start, end] ({where}); the note has no marker of that context "
+                    "truncation", None, "warning", source)
+        )  # fmt: skip
 
 
 def read_json(path: Path, problems: list[Problem], source: str, required: bool = True) -> Any:

@@ -6,7 +6,9 @@ partial?}``; ``ts`` (epoch ms) is its identity. Streaming leftovers (``partial: 
 skipped. What each kind becomes is one row of ``_KINDS``; ``api_req_started`` carries the JSON
 ``{tokensIn, tokensOut, cacheWrites, cacheReads, cost, cancelReason?}`` of one request,
 summed into the session's tokens and cost (a request the person cancelled leaves an
-"interrupted" notice, one whose stream failed an error). Kinds that are bookkeeping
+"interrupted" notice, one whose stream failed an error). Each entry also carries the context
+truncation in force when it was made (``conversationHistoryDeletedRange``): where it grows, a
+marker says which messages of its history the model no longer saw. Kinds that are bookkeeping
 (checkpoints, retries, resume prompts) are in ``_IGNORED``; any other kind is counted and
 reported.
 """
@@ -34,7 +36,14 @@ from ...model import (
     Usage,
 )
 from .._jsonl import parse_timestamp
-from .blocks import Conversation, attachment_of, model_of, not_an_object
+from .blocks import (
+    Conversation,
+    attachment_of,
+    deleted_range,
+    model_of,
+    not_an_object,
+    truncation_marker,
+)
 
 # kind -> what it becomes: prompt, reply, question, thinking, tool, command, output, error…
 _KINDS = {
@@ -75,10 +84,12 @@ def parse_ui(
     times: list[Any] = []
     open_call: str | None = None  # the command or MCP call whose output comes next
     open_task: str | None = None  # the newTask call whose subtask has not answered yet
+    left_out: tuple[int, int] | None = None  # the truncation in force (its deleted range)
     for number, item in enumerate(items, start=1):
         if not isinstance(item, dict):
             not_an_object(out, item, number)
             continue
+        left_out = _truncation(out, item, number, left_out, id_prefix)
         if item.get("partial") is True:
             continue
         kind = item.get("say") if item.get("type") == "say" else item.get("ask")
@@ -166,6 +177,38 @@ def parse_ui(
 _CHANGES_FLAG = "HAS_CHANGES"
 
 
+def _truncation(
+    out: Conversation,
+    item: dict[str, Any],
+    number: int,
+    before: tuple[int, int] | None,
+    id_prefix: str,
+) -> tuple[int, int] | None:
+    """The deleted range in force from this entry on. Cline gives every entry the range in
+    force when it was made (``conversationHistoryDeletedRange``), so the first entry with a
+    range that leaves out more than the one before is where the context was truncated: a
+    marker goes there, before it. An entry without one (made before any truncation, or by
+    a build that did not record it) changes nothing, nor does a range that leaves out less
+    (a checkpoint restored); an entry's ``conversationHistoryIndex`` (the last message of
+    the model's history when it was made) says how many messages were sent."""
+    value = item.get("conversationHistoryDeletedRange")
+    if value is None:
+        return before
+    out.ranges_seen = True
+    left_out = deleted_range(value)
+    if left_out is None:
+        out.bad_ranges.append(number)
+        return before
+    if before is None or left_out[1] > before[1]:
+        last = item.get("conversationHistoryIndex")
+        counted = isinstance(last, int) and not isinstance(last, bool)
+        sent = last + 1 if counted and last > left_out[1] else None
+        ts = item.get("ts")
+        where = f"{id_prefix}{ts}:context"
+        out.messages.append(truncation_marker(left_out, where, parse_timestamp(ts), sent))
+    return left_out
+
+
 def _usage(out: Conversation, text: str) -> list[Part]:
     """One request's tokens and cost, summed; a cancelled request leaves a notice."""
     info = _object(text)
@@ -184,6 +227,8 @@ def _usage(out: Conversation, text: str) -> list[Part]:
     if info.get("cancelReason") == "streaming_failed":
         failed = info.get("streamingFailedMessage")
         return [NoticePart("error", failed if isinstance(failed, str) else "streaming failed")]
+    # "retries_exhausted" (Cline 3.16-3.18, May to July 2025: the automatic retries failed)
+    # leaves none: Cline then asks api_req_failed with the same error, which shows it.
     return []
 
 

@@ -45,15 +45,24 @@ class ToolCallPart:
     kind: ClassVar[str] = "tool_call"
 
 
+NotRun = Literal["rejected", "denied", "cancelled"]
+
+
 @dataclass(frozen=True, slots=True)
 class ToolResultPart:
-    """What a tool returned, paired with its call by ``call_id``."""
+    """What a tool returned, paired with its call by ``call_id``. ``not_run`` says why a
+    call did not run, or did not run to its end, when the source says so: ``rejected``
+    (the person said no to it), ``denied`` (not permitted: the source does not say by
+    whom), ``cancelled`` (stopped before it ran or finished). Such a call did not fail:
+    adapters leave ``is_error`` false (the note builder reads it so whatever it says), and
+    ``output`` holds whatever text the harness returned."""
 
     output: str
     call_id: str | None = None
     is_error: bool = False
     exit_code: int | None = None
     duration: float | None = None  # seconds
+    not_run: NotRun | None = None
     kind: ClassVar[str] = "tool_result"
 
 

@@ -19,9 +19,13 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "6513f6c59b38f089dbbb9480578ee2216dadadd057fb293fe1effbbff43019dc"
+SHIPPED_TEMPLATE_SHA256 = "0f0186f5b388b229ba04c72b10a301d6cb5fa57aa2257cab2d7c054b5dc948a2"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
+# A tool call that did not run (``not_run``): what its title says, in a callout of its own
+# (not a failure: the person, or a permission, decided it).
+_NOT_RUN = {"rejected": "rejected by the user", "denied": "not permitted"}  # else its word
+_NOT_RUN_CALLOUT = "note"
 
 
 def session_body(context: dict[str, Any]) -> str:
@@ -97,6 +101,9 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
         if more:
             # printf-style, as the template's ``format`` filter: the same text for any number
             body += "\n*… %d more line%s*" % (more, "s" if more != 1 else "")  # noqa: UP031
+        if item["not_run"]:
+            title = f"Tool output ({_not_run(item)})"
+            return callout(_NOT_RUN_CALLOUT, title, body) + "\n"
         return callout("failure" if item["is_error"] else "example", "Tool output", body) + "\n"
     if kind == "command" and item["shell"]:
         return fence(item["command"], "sh") + "\n"
@@ -143,6 +150,8 @@ def _tool_call(item: dict[str, Any], checklist: bool) -> str:
             status += f" · exit {item['exit_code']}"
         if item["is_error"] and item["exit_code"] is None:
             status += " (error)"
+        if item["not_run"]:
+            status += f" ({_not_run(item)})"
         summary = ""
         if item["summary"]:
             summary = " — " + _summary(item)
@@ -170,9 +179,21 @@ def _tool_call(item: dict[str, Any], checklist: bool) -> str:
         status += " · %.1f s" % item["duration"]  # noqa: UP031 (the template's ``format``)
     if item["is_error"] and item["exit_code"] is None:
         status += " (error)"
+    if item["not_run"]:
+        status += f" ({_not_run(item)})"
     summary = f" — {_summary(item)}" if item["summary"] else ""
     title = code_span(item["name"]) + summary + status
-    return callout("failure" if item["is_error"] else "example", title, body) + "\n"
+    return callout(_call_callout(item), title, body) + "\n"
+
+
+def _not_run(item: dict[str, Any]) -> str:
+    return _NOT_RUN.get(item["not_run"], item["not_run"])
+
+
+def _call_callout(item: dict[str, Any]) -> str:
+    if item["not_run"]:
+        return _NOT_RUN_CALLOUT
+    return "failure" if item["is_error"] else "example"
 
 
 def _summary(item: dict[str, Any]) -> str:
@@ -206,6 +227,9 @@ def _subagent_call(item: dict[str, Any]) -> str:
         name = escape_inline(item["summary"])
     else:
         name = code_span(item["summary"] or item["name"])
+    if item["not_run"]:  # rejected, not permitted or cancelled: no agent ran, or it stopped
+        title = f"Subagent — {agent}{name} ({_not_run(item)})"
+        return callout(_NOT_RUN_CALLOUT, title, body) + "\n"
     if item["is_error"]:  # the call failed (a rejected input): no agent ran
         return callout("failure", "Subagent — " + agent + name + " (error)", body) + "\n"
     return callout("abstract", "Subagent — " + agent + name, body) + "\n"

@@ -135,25 +135,31 @@ def tool_names(session: Session) -> list[str]:
 
 
 def error_count(session: Session) -> int:
-    """Tool calls that failed (their result says so)."""
+    """Tool calls that failed (their result says so). A call that did not run (rejected,
+    denied or cancelled) did not fail."""
     return sum(
-        1 for m in session.messages for p in m.parts if isinstance(p, ToolResultPart) and p.is_error
+        1
+        for m in session.messages
+        for p in m.parts
+        if isinstance(p, ToolResultPart) and p.is_error and not p.not_run
     )
 
 
 def edited_files(session: Session) -> list[str]:
     """Paths the session wrote, edited or deleted through its tools, in order of first
     change; relative to the session's folder when inside it. A call whose result is an
-    error changed nothing (a write refused by the person or not permitted, a patch that
-    did not apply). One pass: a long session's messages are read from its file."""
+    error, or that did not run, changed nothing (a write the person rejected or that was
+    not permitted, a patch that did not apply). One pass: a long session's messages are
+    read from its file."""
     changes: list[tuple[str, str | None]] = []  # (path, the call's id), in order
     failed: set[str] = set()
     for message in session.messages:
         for part in message.parts:
             if isinstance(part, ToolCallPart):
                 changes += ((path, part.call_id) for path in _paths_of(part))
-            elif isinstance(part, ToolResultPart) and part.is_error and part.call_id:
-                failed.add(part.call_id)
+            elif isinstance(part, ToolResultPart) and part.call_id:
+                if part.is_error or part.not_run:
+                    failed.add(part.call_id)
     found: dict[str, None] = {}
     for path, call_id in changes:
         if call_id is None or call_id not in failed:

@@ -1,7 +1,7 @@
 """Demo data for Gemini CLI and the Antigravity CLI: ``write(home)`` adds them to a demo home.
 
 Invented sessions showing what the readers handle: thoughts, tool calls with results, a
-subagent, a ``/chat save`` checkpoint, a rewound answer, unicode, a Windows project, a
+cancelled call, a subagent, a ``/chat save`` checkpoint, a rewound answer, unicode, a Windows project, a
 session known only from ``logs.json``, and an Antigravity transcript.
 """
 
@@ -77,6 +77,18 @@ def _notes_app(home: Path) -> None:
     chat.gemini(
         "Die Suche durchsucht jede Notiz linear. Ein Wortindex in `store.ts` macht "
         "daraus einen Nachschlag: **2 s → 4 ms**."
+    )
+    # A full benchmark run the person cancelled while it ran: no error, shown as cancelled.
+    chat.gemini(
+        "",
+        calls=[
+            tool_call(
+                "run_shell_command-2",
+                "run_shell_command",
+                {"command": "npm run bench -- --all", "description": "Benchmark everything"},
+                status="cancelled",
+            )
+        ],
     )
     chat.notice("info", "Request cancelled.")
     first_try = chat.user("Und mit Umlauten? `Straße` soll `strasse` finden.")

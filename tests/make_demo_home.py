@@ -282,7 +282,9 @@ def legacy_tool(projects: Path) -> None:
 
 
 def windows_app(projects: Path) -> None:
-    """A session copied from a Windows machine: a backslash cwd and a Chinese prompt."""
+    """A session copied from a Windows machine: a backslash cwd and a Chinese prompt; a
+    Write the person rejected at the permission prompt (it did not run: no error, and its
+    file is not in ``files``)."""
     s = ClaudeSession(
         WIN_ID,
         "C:\\Users\\dev\\projects\\win-app",
@@ -300,6 +302,14 @@ def windows_app(projects: Path) -> None:
     ]  # fmt: skip
     s.assistant([tool_use("TodoWrite", {"todos": todos}, "toolu_todo1")], model="glm-4.7")
     s.tool_result("toolu_todo1", "Todos have been modified successfully.")
+    code = "import csv\n\ndef read(path):\n    with open(path, newline='') as f:\n        return list(csv.reader(f, delimiter=';'))\n"
+    s.assistant([tool_use("Write", {"file_path": "C:\\Users\\dev\\projects\\win-app\\csv_reader.py",
+                                    "content": code}, "toolu_write1")], model="glm-4.7")  # fmt: skip
+    s.tool_result(
+        "toolu_write1",
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n只要代码, 不要写文件",
+        is_error=True,
+    )
     s.assistant(
         "```python\nimport csv\n\ndef read(path):\n    with open(path, newline='') as f:\n        return list(csv.reader(f, delimiter=';'))\n```",
         model="glm-4.7",
@@ -470,7 +480,8 @@ def cursor_databases(user: Path) -> None:
 
 
 def trae_database(user: Path) -> None:
-    """Trae: an agent session whose answer is rebuilt from its plan (stored as a BLOB)."""
+    """Trae: an agent session whose answer is rebuilt from its plan (stored as a BLOB), then
+    a reply the person stopped (``status: "canceled"``)."""
     agent = {"proposal": "Add a `/login` page with a form.", "proposalReasoningContent": "There is no auth yet.",
              "guideline": {"planItems": [
                  {"thought": "I will create the page", "toolName": "write_to_file",

@@ -825,3 +825,58 @@ def test_a_summary_naming_the_other_files_leaf_does_not_make_it_a_copy(tmp_path)
     by_id = {s.session_id: s for s in load_all(tmp_path)[0]}
     assert texts(by_id[SID], "user") == ["add a cache", "back in the origin"]
     assert texts(by_id[RESUMED], "user") == ["add a cache", "in the fork"]
+
+
+def test_a_call_the_person_rejected_or_that_was_stopped_did_not_run(tmp_path):
+    """Claude Code returns a call that did not run as an error whose text says so: "The
+    user doesn't want to proceed with this tool use…" (rejected at the permission prompt,
+    what the person said to do instead may follow) and "The user doesn't want to take this
+    action right now…" (stopped before it ran: beside a rejected call, or interrupted). It
+    was shown as a failed call and counted in ``errors``, and a rejected Write's path was
+    in ``files``. Other errors stay errors."""
+    rejected = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. "
+        "if it was a file edit, the new_string was NOT written to the file). To tell you how "
+        "to proceed, the user said:\nput it in docs/ instead"
+    )
+    stopped = (
+        "The user doesn't want to take this action right now. STOP what you are doing and "
+        "wait for the user to tell you how to proceed."
+    )
+    s = ClaudeSession(SID, "/w/proj")
+    s.user("Write the notes and run the tests")
+    s.assistant(
+        [
+            tool_use("Write", {"file_path": "/w/proj/NOTES.md", "content": "# Notes"}, "t1"),
+            tool_use("Bash", {"command": "pytest -q"}, "t2"),
+            tool_use(
+                "Edit", {"file_path": "/w/proj/a.py", "old_string": "a", "new_string": "b"}, "t3"
+            ),  # fmt: skip
+        ]
+    )
+    s.tool_result("t1", rejected, is_error=True)
+    s.tool_result("t2", stopped, is_error=True)
+    s.tool_result("t3", "<tool_use_error>String to replace not found</tool_use_error>",
+                  is_error=True)  # fmt: skip
+    s.user([{"type": "text", "text": "[Request interrupted by user for tool use]"}])
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    results = [p for m in session.messages for p in m.parts if p.kind == "tool_result"]
+    assert [(r.call_id, r.is_error, r.not_run) for r in results] == [
+        ("t1", False, "rejected"),
+        ("t2", False, "cancelled"),
+        ("t3", True, None),
+    ]
+    assert results[0].output == rejected  # what the person said is kept
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path, sources=["claude-code"], timezone=UTC))
+    (note,) = note_files(vault).values()
+    text = note.decode()
+    assert "> [!note]- `Write` — `/w/proj/NOTES.md` (rejected by the user)\n" in text
+    assert "> [!note]- `Bash` — `pytest -q` (cancelled)\n" in text
+    assert "> put it in docs/ instead\n" in text
+    assert [line for line in text.splitlines() if "[!failure]" in line] == [
+        "> [!failure]- `Edit` — `/w/proj/a.py` (error)"
+    ]
+    assert "\nerrors: 1\n" in text  # the Edit only
+    assert "\nfiles:" not in text  # nothing was written

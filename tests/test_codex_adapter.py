@@ -530,11 +530,11 @@ def test_an_image_pasted_from_a_file_is_kept(tmp_path, event_first):
     assert [m.role for m in session.messages] == ["user", "assistant", "user"]
 
 
-def test_exit_codes_in_text_headers_and_calls_that_never_ran_are_errors(tmp_path):
+def test_exit_codes_in_text_headers_and_calls_the_person_rejected(tmp_path):
     """Newer shell tools put ``Exit code: 1`` (or, for unified exec, ``Process exited with
-    code 1``) and the wall time in a text header above the output, and a call the person
-    rejected, or the sandbox refused, returns a plain text: a failed command showed as a
-    success, its header as output, and the note counted no errors."""
+    code 1``) and the wall time in a text header above the output: a failed command showed
+    as a success, its header as output, and the note counted no errors. A call the person
+    rejected returns a plain text: it did not run (``not_run``), and is no error."""
     r = CodexRollout(TID)
     r.user("run the tests")
     outputs = {
@@ -551,12 +551,14 @@ def test_exit_codes_in_text_headers_and_calls_that_never_ran_are_errors(tmp_path
         r.item({"type": "function_call_output", "call_id": cid, "output": out})
     r.write(tmp_path / ".codex")
     (session,) = load_all(tmp_path)[0]
-    got = [(p.output, p.is_error, p.exit_code, p.duration) for p in parts(session, "tool_result")]
+    got = [(p.output, p.is_error, p.exit_code, p.duration, p.not_run)
+           for p in parts(session, "tool_result")]  # fmt: skip
     assert got == [
-        ("1 failed, 3 passed\n", True, 1, 0.4),
-        ("all green\n", False, 0, 2.5),
-        ("exec command rejected by user", True, None, None),
-        (outputs["c4"], False, None, 1.0),  # still running: its header says so, and stays
+        ("1 failed, 3 passed\n", True, 1, 0.4, None),
+        ("all green\n", False, 0, 2.5, None),
+        # The person rejected it: it did not run, and did not fail
+        ("exec command rejected by user", False, None, None, "rejected"),
+        (outputs["c4"], False, None, 1.0, None),  # still running: its header says so, and stays
     ]
 
 

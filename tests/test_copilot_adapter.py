@@ -446,12 +446,12 @@ def test_a_denied_or_skipped_tool_call_says_so_and_an_older_terminal_call_keeps_
     (s,), _ = load(tmp_path)
     calls = [p for m in s.messages for p in m.parts if p.kind == "tool_call"]
     assert [c.input for c in calls[:2]] == [{"command": "rm -rf build"}, {"command": "make"}]
-    results = {p.call_id: (p.output, p.is_error) for m in s.messages for p in m.parts
-               if p.kind == "tool_result"}  # fmt: skip
-    assert results == {
-        "t1": ("denied by the user", True),
-        "t2": ("denied by the user", True),
-        "t3": ("skipped by the user", True),
+    results = {p.call_id: (p.output, p.is_error, p.not_run) for m in s.messages
+               for p in m.parts if p.kind == "tool_result"}  # fmt: skip
+    assert results == {  # they did not run: no error
+        "t1": ("denied by the user", False, "rejected"),
+        "t2": ("denied by the user", False, "rejected"),
+        "t3": ("skipped by the user", False, "rejected"),
     }
 
 
@@ -515,10 +515,12 @@ def test_an_elicitation_keeps_what_the_person_gave_and_markdown_content_its_text
         ("elicitation", {"title": "GitHub needs a repository", "message": "Which repository?"}),
         ("elicitation", {"title": "Run outside the sandbox?"}),
     ]
-    results = [
-        (p.output, p.is_error) for m in s.messages for p in m.parts if p.kind == "tool_result"
+    results = [(p.output, p.is_error, p.not_run) for m in s.messages for p in m.parts
+               if p.kind == "tool_result"]  # fmt: skip
+    assert results == [
+        ('accepted\n{\n  "repo": "acme/shop"\n}', False, None),
+        ("rejected", False, "rejected"),  # the person said no: not an error
     ]
-    assert results == [('accepted\n{\n  "repo": "acme/shop"\n}', False), ("rejected", True)]
 
 
 def test_an_image_a_tool_returned_is_an_attachment_not_base64(tmp_path):

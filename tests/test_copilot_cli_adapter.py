@@ -232,6 +232,38 @@ def test_request_arguments_as_object_and_start_before_request(tmp_path):
     assert results["c10"].output == "-old\n+new"  # the full diff, not the model's summary
 
 
+def test_an_older_result_rejected_or_denied_did_not_run(tmp_path):
+    """An older result's ``result_type`` ``rejected`` or ``denied`` is a call that did not
+    run (``success`` false all the same): no error, and the write's path is not in
+    ``files``. It was a failed call. ``failure`` stays an error."""
+    s = CopilotCliSession(SID)
+    s.user("Tidy up")
+    outcomes = {
+        "c1": ("rejected", "create", {"path": "/w/NOTES.md", "file_text": "# Notes"}),
+        "c2": ("denied", "bash", {"command": "rm -r build"}),
+        "c3": ("failure", "bash", {"command": "make"}),
+    }
+    for call_id, (kind, name, arguments) in outcomes.items():
+        s.assistant("", [request(call_id, name, arguments)])
+        s.event(
+            "tool.execution_complete",
+            {"toolCallId": call_id, "success": False,
+             "result": {"result_type": kind, "text_result_for_llm": f"{kind} by the CLI"}},
+        )  # fmt: skip
+    s.write(tmp_path / ".copilot")
+    (session,), _ = load_all(tmp_path)
+    got = [(r.call_id, r.is_error, r.not_run) for r in parts(session, "tool_result")]
+    assert got == [("c1", False, "rejected"), ("c2", False, "denied"), ("c3", True, None)]
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path, sources=["copilot-cli"], timezone=UTC))
+    (note,) = note_files(vault).values()
+    text = note.decode()
+    assert "> [!note]- `create` — `/w/NOTES.md` (rejected by the user)\n" in text
+    assert "> [!note]- `bash` — `rm -r build` (not permitted)\n" in text
+    assert "> [!failure]- `bash` — `make` (error)\n" in text
+    assert "\nerrors: 1\n" in text and "\nfiles:" not in text
+
+
 def test_subagent_events_become_a_linked_session(tmp_path):
     s = conversation()
     s.assistant(
@@ -420,6 +452,23 @@ def test_one_damaged_event_costs_at_most_itself(data):
         text = rendered(Path(tmp))  # never raises
     others = markers_of(events[:index] + events[index + 1 :]) - markers_of([events[index]])
     assert not others - set(MARKER.findall(text)), index
+
+
+def test_a_duration_too_large_for_a_float_is_no_duration(tmp_path):
+    """Found by the test above: ``durationMs`` of 10**400 (a damaged line, read by the
+    lenient JSON reader) raised OverflowError and lost the session."""
+    s = CopilotCliSession(SID)
+    s.user("Run it")
+    s.assistant("", [request("c1", "bash", {"command": "make"})])
+    s.event(
+        "tool.execution_complete",
+        {"toolCallId": "c1", "success": True, "result": {"content": "ok"},
+         "toolTelemetry": {"metrics": {"durationMs": 10**400}}},
+    )  # fmt: skip
+    s.write(tmp_path / ".copilot")
+    (session,), _ = load_all(tmp_path)
+    (result,) = parts(session, "tool_result")
+    assert (result.output, result.duration) == ("ok", None)
 
 
 def test_what_the_person_attached_to_a_prompt_is_in_the_note(tmp_path):

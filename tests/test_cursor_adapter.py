@@ -402,3 +402,31 @@ def test_a_context_uri_that_is_no_url_costs_only_itself(tmp_path):
     make_db(user / "globalStorage" / "state.vscdb", {}, disk)
     (session,), problems = load(CursorAdapter(), tmp_path)
     assert problems == [] and session.messages
+
+
+def test_a_cancelled_tool_call_did_not_run_and_is_no_error(tmp_path):
+    """``toolFormerData.status`` ``cancelled``: the call was stopped before it ran or
+    finished. It was a failed call, counted in ``errors``, and a cancelled edit put its
+    file into ``files``. ``error`` stays a failure."""
+    user = tmp_path / CURSOR
+    disk = global_composer()
+    disk[f"bubbleId:{COMPOSER}:b3"] = bubble(2, "b3", toolFormerData={
+        "tool": 7, "toolCallId": "call_7", "name": "edit_file", "status": "cancelled",
+        "rawArgs": '{"target_file": "/w/client.py", "code_edit": "retry()"}'})  # fmt: skip
+    disk[f"bubbleId:{COMPOSER}:b4"] = bubble(2, "b4", toolFormerData={
+        "tool": 1, "toolCallId": "call_8", "name": "run_terminal_cmd", "status": "error",
+        "rawArgs": '{"command": "make"}', "error": "make: *** Error 2"})  # fmt: skip
+    make_db(user / "globalStorage" / "state.vscdb", {}, disk)
+    (session,), _ = load(CursorAdapter(), tmp_path)
+    results = [p for m in session.messages for p in m.parts if p.kind == "tool_result"]
+    assert [(r.call_id, r.is_error, r.not_run) for r in results] == [
+        ("call_7", False, "cancelled"),
+        ("call_8", True, None),
+    ]
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path, sources=["cursor"], timezone=UTC))
+    (note,) = note_files(vault).values()
+    text = note.decode()
+    assert "> [!note]- `edit_file` (cancelled)\n" in text
+    assert "> [!failure]- `run_terminal_cmd` — `make` (error)\n" in text
+    assert "\nerrors: 1\n" in text and "\nfiles:" not in text

@@ -245,6 +245,40 @@ def test_notices_errors_and_failed_tools(tmp_path):
     ]
 
 
+def test_a_cancelled_call_is_shown_as_cancelled_not_as_a_failure(tmp_path):
+    """A call of status ``cancelled`` did not run, or not to its end: with no result, or
+    with the text the CLI returned to the model in place of one. It was a failed call,
+    "(error)", counted in ``errors``, and a cancelled write put its path into ``files``."""
+    chat = GeminiChat(SID, ROOT)
+    chat.user("Wait a bit, then write the notes")
+    declined = tool_call(
+        "w-1", "write_file", {"file_path": f"{ROOT}/NOTES.md", "content": "# Notes"},
+        error="[Operation Cancelled] Reason: User did not allow tool call",
+    )  # fmt: skip
+    declined["status"] = "cancelled"
+    chat.gemini(
+        "",
+        calls=[
+            tool_call("sh-1", "run_shell_command", {"command": "sleep 100"}, status="cancelled"),
+            declined,
+        ],
+    )
+    chat.write_jsonl(project_folder(tmp_path, ROOT, "api") / "chats")
+    (session,), _ = load_all(tmp_path)
+    got = [(p.call_id, p.output, p.is_error, p.not_run) for p in parts(session, "tool_result")]
+    assert got == [
+        ("sh-1", "", False, "cancelled"),
+        ("w-1", "[Operation Cancelled] Reason: User did not allow tool call", False, "cancelled"),
+    ]
+    export(tmp_path, tmp_path / "vault")
+    (note,) = note_files(tmp_path / "vault").values()
+    text = note.decode()
+    assert "> [!note]- `run_shell_command` — `sleep 100` (cancelled)\n" in text
+    assert "> [!note]- `write_file` — `/home/dev/work/api/NOTES.md` (cancelled)\n" in text
+    assert "[!failure]" not in text and "(error)" not in text
+    assert "\nerrors: 0\n" in text and "\nfiles:" not in text
+
+
 def test_referenced_file_contents_are_not_the_prompt_and_images_are_kept(tmp_path):
     chat = GeminiChat(SID)
     typed = "Explain @notes.md — ünïcödé and 日本語"

@@ -29,6 +29,7 @@ _texts = st.lists(st.sampled_from(list("ab_*`#[]|<>=$%:^\\-\n\t ~!.1é") + ["```
                   max_size=20).map("".join)  # fmt: skip
 _maybe_text = st.one_of(st.none(), st.just(""), _texts)
 _counts = st.one_of(st.none(), st.integers(-2, 300))
+_not_run = st.sampled_from([None, "rejected", "denied", "cancelled"])
 
 
 @st.composite
@@ -64,6 +65,7 @@ def _item(draw) -> dict:
             output=draw(_maybe_text),
             output_more=draw(st.sampled_from([0, 1, 2, 57])),
             is_error=draw(st.booleans()),
+            not_run=draw(_not_run),
             exit_code=draw(_counts),
             duration=draw(st.one_of(st.none(), st.floats(0, 1e4, allow_nan=False))),
             subagent=draw(st.one_of(st.none(), st.just("[[2026-01-02 agent a1b2]]"))),
@@ -73,7 +75,7 @@ def _item(draw) -> dict:
             explanation=draw(_maybe_text),
         )
     elif kind == "tool_result":
-        item.update(output=draw(_texts), is_error=draw(st.booleans()),
+        item.update(output=draw(_texts), is_error=draw(st.booleans()), not_run=draw(_not_run),
                     output_more=draw(st.sampled_from([0, 1, 3])))  # fmt: skip
     elif kind == "command":
         item.update(command=draw(_texts), shell=draw(st.booleans()))

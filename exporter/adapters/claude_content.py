@@ -15,6 +15,7 @@ from typing import Any
 
 from ..model import (
     AttachmentPart,
+    NotRun,
     Part,
     TextPart,
     ThinkingPart,
@@ -61,15 +62,30 @@ def user_parts(content: Any) -> list[Part]:
             if not output and isinstance(block.get("text"), str):
                 output = block["text"]
             call_id = block.get("tool_use_id")
-            parts.append(
-                ToolResultPart(
-                    output,
-                    call_id if isinstance(call_id, str) else None,
-                    bool(block.get("is_error")),
-                )
-            )
+            call_id = call_id if isinstance(call_id, str) else None
+            is_error = bool(block.get("is_error"))
+            not_run = _not_run(output) if is_error else None
+            if not_run:
+                parts.append(ToolResultPart(output, call_id, not_run=not_run))
+            else:
+                parts.append(ToolResultPart(output, call_id, is_error))
             parts.extend(attachments)
     return parts
+
+
+# What Claude Code returns, as an error, for a call that did not run: the person rejected
+# it at the permission prompt (what they said to do instead may follow), or the turn was
+# stopped before it ran (a call beside a rejected one, an interruption).
+_REJECTED = "The user doesn't want to proceed with this tool use."
+_CANCELLED = "The user doesn't want to take this action right now."
+
+
+def _not_run(output: str) -> NotRun | None:
+    if output.startswith(_REJECTED):
+        return "rejected"
+    if output.startswith(_CANCELLED):
+        return "cancelled"
+    return None
 
 
 def _tool_output(content: Any) -> tuple[str, list[Part]]:

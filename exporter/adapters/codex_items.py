@@ -170,6 +170,8 @@ def item_call_id(p: dict[str, Any]) -> str | None:
 def tool_result(p: dict[str, Any]) -> ToolResultPart:
     call_id = p.get("call_id") if isinstance(p.get("call_id"), str) else None
     output, is_error, exit_code, duration = _unwrap_output(p.get("output"))
+    if is_error and output.startswith(_REJECTED):  # the person said no: it did not run
+        return ToolResultPart(output, call_id, False, exit_code, duration, "rejected")
     return ToolResultPart(output, call_id, is_error, exit_code, duration)
 
 
@@ -197,8 +199,10 @@ def ended(result: ToolResultPart, end: tuple[int | None, float | None, bool]) ->
     code, seconds, unreported = end
     exit_code = code if code is not None else result.exit_code
     duration = seconds if seconds is not None else result.duration
-    failed = result.is_error or (unreported and bool(code))
-    return ToolResultPart(result.output, result.call_id, failed, exit_code, duration)
+    failed = result.is_error or (unreported and bool(code) and not result.not_run)
+    return ToolResultPart(
+        result.output, result.call_id, failed, exit_code, duration, result.not_run
+    )
 
 
 def polled_exit(output: Any) -> bool:
@@ -259,15 +263,16 @@ def _unwrap_output(output: Any) -> tuple[str, bool, int | None, float | None]:
 
 # The header newer shell tools put above a command's output (``Exit code: 1`` / ``Wall
 # time: 0.1 seconds`` / ``Output:``; unified exec: ``Chunk ID``, ``Process exited with code``,
-# ``Original token count``), and the texts Codex returns for a call that never ran.
+# ``Original token count``), and the texts Codex returns for a call that never ran (the
+# first two: the person rejected it when asked to approve it).
 _HEADER_LINE = re.compile(
     r"(?:Exit code: (?P<code>-?\d+)|Process exited with code (?P<exited>-?\d+)"
     r"|Wall time: (?P<wall>\d+(?:\.\d+)?) seconds|Chunk ID: \S+|Original token count: \d+"
     r"|Total output lines: \d+)"
 )
+_REJECTED = ("exec command rejected by user", "patch rejected by user")
 _FAILED_TO_RUN = (
-    "exec command rejected by user", "patch rejected by user", "failed in sandbox ",
-    "apply_patch verification failed", "write_stdin failed",
+    *_REJECTED, "failed in sandbox ", "apply_patch verification failed", "write_stdin failed",
 )  # fmt: skip
 
 

@@ -347,4 +347,6 @@ def elicitation_parts(
     lines = [state] if state else []
     if given is not None:
         lines.append(json.dumps(given, ensure_ascii=False, indent=2))
-    return call, ToolResultPart("\n".join(lines), call_id, state == "rejected")
+    if state == "rejected":  # the person said no: not an error
+        return call, ToolResultPart("\n".join(lines), call_id, not_run="rejected")
+    return call, ToolResultPart("\n".join(lines), call_id)

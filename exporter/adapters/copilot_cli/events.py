@@ -17,6 +17,7 @@ from ...model import (
     CommandPart,
     Message,
     NoticePart,
+    NotRun,
     Part,
     SummaryPart,
     TextPart,
@@ -292,20 +293,24 @@ class EventLog:
         result = data.get("result") if isinstance(data.get("result"), dict) else {}
         error = data.get("error") if isinstance(data.get("error"), dict) else {}
         output = _result_text(result) or _str(error.get("message")) or ""
-        failed = (
-            data.get("success") is False
-            or bool(error)
-            or result.get("result_type") in ("failure", "error", "rejected", "denied")
+        # An older result's ``result_type`` says when a call did not run at all: rejected
+        # (by the person) or denied (not permitted). Such a call did not fail.
+        kind = result.get("result_type")
+        not_run: NotRun | None = (
+            "rejected" if kind == "rejected" else "denied" if kind == "denied" else None
+        )
+        failed = not not_run and (
+            data.get("success") is False or bool(error) or kind in ("failure", "error")
         )
         telemetry = data.get("toolTelemetry")
         metrics = telemetry.get("metrics") if isinstance(telemetry, dict) else None
         millis = metrics.get("durationMs") if isinstance(metrics, dict) else None
-        duration = millis / 1000 if isinstance(millis, int | float) and millis > 0 else None
+        duration = _seconds(millis)
         exit_code, media = result_extras(result.get("contents"), data.get("shellExecution"))
         if call_id in self.user_calls:
             thread.add("user", [CommandOutputPart(output, failed), *media], event.get("id"), when)
             return
-        part = ToolResultPart(output, call_id, failed, exit_code, duration)
+        part = ToolResultPart(output, call_id, failed, exit_code, duration, not_run)
         thread.add("tool", [part, *media], event.get("id"), when)
 
     def on_subagent(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
@@ -389,6 +394,17 @@ _HANDLERS = {
     "subagent.completed": EventLog.on_subagent,
     "subagent.failed": EventLog.on_subagent,
 }
+
+
+def _seconds(millis: Any) -> float | None:
+    """Milliseconds as seconds; none for what is no length of time (not a positive number,
+    or one too large for a float: a damaged line's)."""
+    if not isinstance(millis, int | float) or not millis > 0:
+        return None
+    try:
+        return millis / 1000
+    except OverflowError:
+        return None
 
 
 def _arguments(value: Any) -> Any:

@@ -147,7 +147,9 @@ def _tool(
     output = _result_text(_json_or_text(raw))
     if isinstance(tool.get("error"), str | dict) and not output:
         output = str(tool["error"])
-    return call, ToolResultPart(output, call_id, status in ("error", "cancelled"))
+    if status == "cancelled":  # stopped before it ran or finished: not an error
+        return call, ToolResultPart(output, call_id, not_run="cancelled")
+    return call, ToolResultPart(output, call_id, status == "error")
 
 
 def _result_text(value: Any) -> str:

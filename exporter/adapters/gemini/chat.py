@@ -237,7 +237,10 @@ def _thoughts(value: Any) -> list[str]:
 
 def _result(call: dict[str, Any], call_id: str) -> ToolResultPart | None:
     outputs: list[str] = []
-    failed = call.get("status") in ("error", "cancelled")
+    # A cancelled call did not run, or not to its end: no error, whatever text the CLI
+    # returned to the model.
+    cancelled = call.get("status") == "cancelled"
+    failed = call.get("status") == "error"
     for part in call.get("result") if isinstance(call.get("result"), list) else []:
         if not isinstance(part, dict):
             continue
@@ -256,8 +259,10 @@ def _result(call: dict[str, Any], call_id: str) -> ToolResultPart | None:
             outputs.append(part["text"])
     if not outputs and isinstance(call.get("resultDisplay"), str) and call["resultDisplay"]:
         outputs.append(call["resultDisplay"])
-    if not outputs and not failed:
+    if not outputs and not failed and not cancelled:
         return None
+    if cancelled:
+        return ToolResultPart("\n".join(outputs), call_id, not_run="cancelled")
     return ToolResultPart("\n".join(outputs), call_id, is_error=failed)
 
 

@@ -11,11 +11,14 @@ from .redact import Redactor
 
 
 def redact_state(state: Any, rules: Redactor) -> None:
-    """What the state remembers about each note for the index notes, redacted: notes
-    written before redaction (or with other rules) may have left a secret there."""
+    """What the state remembers about each note, redacted: for the index notes, and where
+    it was before it moved (``vaultlinks``). Notes written before redaction (or with other
+    rules) may have left a secret there; an earlier path holding one is forgotten."""
     for record in state.notes.values():
         if record.meta:
             record.meta = rules.value(record.meta)
+        if record.was and any(rules.text(path) != path for path, _run in record.was):
+            record.was = [move for move in record.was if rules.text(move[0]) == move[0]]
 
 
 def redact_report(report: Any, rules: Redactor) -> None:

@@ -41,6 +41,9 @@ class State:
     children: dict[str, list[str]] = field(default_factory=dict)
     # What the notes were rendered with (templates, settings, version): a change re-renders all.
     render: str = ""
+    # Runs that wrote a note or found one moved, counted: what ``NoteRecord.run`` and
+    # ``NoteRecord.was`` stamp (``vaultlinks``). A run that stamps nothing leaves it.
+    run: int = 0
     # The file's bytes when they were read back whole: what it holds on disk, so a run that
     # changes nothing need not serialise the state at start to know that.
     loaded: bytes | None = field(default=None, repr=False, compare=False)
@@ -77,6 +80,7 @@ class State:
                 sources, notes = dict(data.get("sources", {})), _notes_v1(data.get("notes", {}))
             else:
                 sources, notes = statefile.decode(data)
+            run = _count(data.get("run", 0))
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             # Damaged (or hand-edited): a full re-read, as for a lost state.
             return cls(unreadable=f"damaged ({type(exc).__name__})")
@@ -86,6 +90,7 @@ class State:
             dict(data.get("links", {})),
             dict(data.get("children", {})),
             str(data.get("render", "")),
+            run,
             found[0],
             data["version"],
         )
@@ -97,6 +102,7 @@ class State:
                 "links": self.links,
                 "children": self.children,
                 "render": self.render,
+                "run": self.run,
                 # Units in one order, not the order they finished in (with the pool, a
                 # family's unit finishes later than in one process): the same file either way.
                 **statefile.encode(dict(sorted(self.sources.items())), self.notes),
@@ -201,6 +207,12 @@ class VaultLock:
                 os.ftruncate(fd, 0)
             finally:
                 os.close(fd)  # closing releases the OS lock
+
+
+def _count(value: object) -> int:
+    if type(value) is not int or value < 0:
+        raise TypeError("the count of runs is not a number")
+    return value
 
 
 def _notes_v1(notes: dict[str, Any]) -> dict[str, NoteRecord]:

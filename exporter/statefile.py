@@ -33,9 +33,10 @@ class NoteRecord:
     meta: dict[str, Any] = field(default_factory=dict)  # what index notes list about it
     stat: list[int] = field(default_factory=list)  # mtime_ns, size, inode as last written
     deleted: bool = False  # the person deleted the note in the vault: it stays deleted
-    # The names (stems) it had before the person renamed or moved it: links to it written
-    # before then still said them, until Obsidian rewrote them (see ``vaultlinks``).
-    was: list[str] = field(default_factory=list)
+    # Where it was before the person renamed or moved it, each with the run that found it
+    # moved: links to it written before then said that name (see ``vaultlinks``).
+    was: list[list[Any]] = field(default_factory=list)
+    run: int = 0  # the run that last wrote it (``State.run``; 0: before runs were counted)
 
 
 def _split(path: str, sep: str) -> tuple[str, str]:
@@ -85,6 +86,7 @@ def encode(sources: dict[str, dict[str, Any]], notes: dict[str, NoteRecord]) -> 
         "stat": [r.stat for r in records],
         "deleted": [n for n, r in enumerate(records) if r.deleted],
         "was": {str(n): r.was for n, r in enumerate(records) if r.was},
+        "run": [r.run for r in records],
     }
     position = {key: n for n, key in enumerate(notes)}
     units = [_split(unit, os.sep) for unit in sources]
@@ -170,10 +172,16 @@ def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, N
         raise TypeError("a note's path or line count is not what it should be")
     for n in columns["deleted"]:
         notes[keys[n]].deleted = True
-    for n, names in columns.get("was", {}).items():  # (not in files before 4 December)
-        if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
-            raise TypeError("a note's earlier names are not what they should be")
-        notes[keys[int(n)]].was = names
+    # (neither column in files written before 4 December)
+    for n, was in columns.get("was", {}).items():
+        if not isinstance(was, list) or not all(_is_move(x) for x in was):
+            raise TypeError("a note's earlier paths are not what they should be")
+        notes[keys[int(n)]].was = was
+    runs = columns.get("run", [0] * len(keys))
+    if len(runs) != len(keys) or not all(type(run) is int for run in runs):
+        raise TypeError("the runs that wrote the notes are not what they should be")
+    for key, run in zip(keys, runs, strict=True):
+        notes[key].run = run
     sources = {}
     for folder, name, fingerprint, unit_notes in zip(
         units["dir"], units["name"], units["fingerprint"], units["notes"], strict=True
@@ -187,3 +195,13 @@ def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, N
             "notes": [keys[k] if type(k) is int else k for k in unit_notes],
         }
     return sources, notes
+
+
+def _is_move(entry: Any) -> bool:
+    """``[path, run]``: where a note was, and the run that found it moved."""
+    return (
+        isinstance(entry, list)
+        and len(entry) == 2
+        and isinstance(entry[0], str)
+        and type(entry[1]) is int
+    )

@@ -118,6 +118,8 @@ class Vault(NotePlaces):
         self._note_inodes: set[int] | None = None  # the inodes notes were written with
         self.copies = {}  # sessions found in several files (see ``notes``)
         self.relist = False  # a note the index notes leave out is back: write them again
+        self.run = self.state.run + 1  # this run's stamp on the notes it writes or finds moved
+        self._targets: vaultlinks.LinkTargets | None = None  # (built when first needed)
         self._noted: set[str] = set()  # keys recorded by this run
         self._writer: dict[str, str] = {}  # relpath -> the key whose note this run wrote there
         self._still: dict[str, tuple[str, bool]] = {}  # key -> (its path, still its note?)
@@ -212,23 +214,19 @@ class Vault(NotePlaces):
         shrunk = self._shrunk(parsed.metadata, metadata)
         if shrunk:
             if record is None:
-                self._record(key, relpath, parsed.owned, ours, list(metadata), {}, None)
+                self._record(key, relpath, parsed.owned, ours, list(metadata), {}, None, False)
             return Change(Action.KEPT, key, relpath, shrunk)
         text = updated_text(
             parsed, _seeded(metadata, seeded, parsed.metadata), owned, record, self.scrub
         )
         if text == current or _same_but_line_ends(text, current):
-            self._record(key, relpath, owned, ours, list(metadata), meta, found[1])
+            self._record(key, relpath, owned, ours, list(metadata), meta, found[1], False)
             return Change(Action.UNCHANGED, key, relpath)
         edited = parsed.edited
         if edited is None:  # a note written before markers carried a hash
             edited = record is not None and notefile.text_sha256(parsed.owned) != record.hash
         written_hash = parsed.written_hash
-        if (
-            edited
-            and written_hash
-            and self._only_links_followed(parsed.owned, written_hash, relpath)
-        ):
+        if edited and written_hash and record and self._links_followed(parsed, record):
             edited = False  # the person renamed a note, and Obsidian rewrote links to it
         if edited and parsed.owned.strip("\n") != owned:
             saved = self._save_conflict(relpath, current)
@@ -263,7 +261,7 @@ class Vault(NotePlaces):
             return None  # not deleted: iCloud took it off this disk, for now
         moved = self._find_by_identity(key)
         if moved:
-            self._follow(record, moved)
+            self._follow(key, record, moved)
             return None
         return self._left_deleted(key, record)
 
@@ -324,19 +322,33 @@ class Vault(NotePlaces):
         keys: list[str],
         meta: dict[str, Any],
         written: os.stat_result | None,
+        wrote: bool = True,
     ) -> None:
+        """``wrote``: the note was written (or would be, in a dry run) with these links, in
+        this run; else it is as an earlier run wrote it."""
         lines = owned.count("\n") + 1
         self._noted.add(key)
         before = self.state.notes.get(key)
+        was = before.was if before else []
+        if before and before.path != relpath:  # (moved, found where it now is)
+            was = vaultlinks.remembered(key, before, relpath, self.run, self.scrub)
+            self._targets = None
+        run = self.run if wrote or before is None else before.run
+        if run == self.run or (before and was is not before.was):
+            self.state.run = self.run
         self.state.notes[key] = NoteRecord(
             relpath, notefile.text_sha256(owned), lines, tags, keys, meta, stat_key(written),
-            was=vaultlinks.remembered(before, relpath) if before else [],
+            was=was, run=run,
         )  # fmt: skip
 
-    def _only_links_followed(self, owned: str, written_hash: str, relpath: str) -> bool:
+    def _links_followed(self, parsed: notefile.NoteText, record: NoteRecord) -> bool:
         """Does the generated part differ from what was written only where Obsidian
         rewrote links to notes the person renamed or moved (``vaultlinks``)?"""
-        return vaultlinks.links_followed(owned, written_hash, relpath, self.state.notes)
+        if parsed.owned is None or parsed.written_hash is None:
+            return False
+        if self._targets is None:
+            self._targets = vaultlinks.LinkTargets(self.state.notes)
+        return vaultlinks.links_followed(parsed.owned, parsed.written_hash, record, self._targets)
 
     def _save_conflict(self, relpath: str, text: str) -> str:
         stamp = datetime.now().strftime("%Y-%m-%d %H%M%S")

@@ -2,32 +2,37 @@
 
 When the person renames or moves a note in Obsidian, Obsidian rewrites every link to it,
 the links inside other notes' generated parts too (a project's index lists the note; a
-parent links its subagent). Their hash then no longer matches the end marker. That part
-differs from what ccexport wrote only in those link targets: undoing them gives the text
-the marker's hash was made from, and the note is updated without a conflict copy.
+parent links its subagent; the list of projects links each index). Their hash then no
+longer matches the end marker. Such a part differs from what ccexport wrote only in those
+links: put back as they were written, they give the text the marker's hash was made from,
+and the note is updated without a conflict copy.
 
-Only links to notes known to have moved are undone (``NoteRecord.was``: the names each
-had before), and only to a name the note really had, so an edit of anything else in the
-part is still an edit. Obsidian writes a link's target in one of three forms (its "New
-link format" setting): the name alone, the path in the vault, or the path relative to the
-linking note.
+Each link is put back exactly as it was written: to the note its target now leads to, in
+the form ccexport writes (a session by its name, an index note by its path in the vault),
+under the name that note had when the linking note was written. A note's earlier paths
+are kept with the run that found it moved (``NoteRecord.was``), and each note with the run
+that last wrote it (``NoteRecord.run``). So only Obsidian's rewrite is undone: a link the
+person pointed elsewhere, or any other change, is still their edit.
+
+Obsidian writes a new target in one of three forms (its "New link format"): the name, the
+path in the vault, or the path relative to the linking note; an alias that was the old name
+follows the rename (Obsidian 1.2.1 and later).
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator, Mapping
-from itertools import islice, product
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from .notefile import owned_hash
+from .notefile import INDEX_PREFIX, owned_hash
 from .statefile import NoteRecord
 
-NAMES_KEPT = 8  # earlier names remembered per note
-TRIES = 256  # combinations of earlier names tried per part (several renamed notes linked)
+PATHS_KEPT = 8  # earlier paths remembered per note
 
-# A wikilink's target: up to the alias, heading, block or end ("[[a/b|c]]" -> "a/b").
-_TARGET = re.compile(r"(?<=\[\[)[^\[\]|#^\n]+(?=[|#^]|\]\])")
+# A wikilink: its target, then its alias if it has one ("[[a/b|c]]": "a/b", "c").
+_LINK = re.compile(r"\[\[([^\[\]|#^\n]+)((?:[#^][^\[\]|\n]*)?)(?:\|([^\[\]\n]*))?\]\]")
 
 
 def stem(path: str) -> str:
@@ -36,44 +41,91 @@ def stem(path: str) -> str:
     return name[:-3] if name.endswith(".md") else name
 
 
-def remembered(record: NoteRecord, path: str) -> list[str]:
-    """``record.was`` once the note moved from ``record.path`` to ``path`` (a new list:
-    records share theirs with the state file's table)."""
-    if path == record.path:
+def _bare(path: str) -> str:
+    return path[:-3] if path.endswith(".md") else path
+
+
+def written_target(key: str, path: str) -> str:
+    """How ccexport links the note ``key`` at ``path``: an index note by its path in the
+    vault (the list of projects), a session by its name."""
+    return _bare(path) if key.startswith(INDEX_PREFIX) else stem(path)
+
+
+def remembered(
+    key: str, record: NoteRecord, path: str, run: int, scrub: Callable[[str], str] = str
+) -> list[list[Any]]:
+    """``record.was`` once the note ``key`` moved from ``record.path`` to ``path``, found in
+    ``run`` (a new list: records share theirs with the state file's table). Only a move
+    that changes how the note is linked is remembered (not a session moved to a folder),
+    and never a path holding a secret (``scrub`` changes it): the state keeps none."""
+    old = record.path
+    if written_target(key, path) == written_target(key, old) or scrub(old) != old:
         return record.was
-    old = stem(record.path)
-    return [*(name for name in record.was if name != old), old][-NAMES_KEPT:]
+    return [*record.was, [old, run]][-PATHS_KEPT:]
 
 
-def forms(path: str, folder: str) -> Iterator[str]:
-    """The targets Obsidian may write for a link to the note at ``path`` from a note in
-    ``folder``: its name, its path in the vault, its path relative to ``folder``."""
-    full = path[:-3] if path.endswith(".md") else path
-    relative = posixpath.relpath(full, folder or ".")
-    yield from (stem(path), full, relative, f"./{relative}")
-    yield from (f"{stem(path)}.md", f"{full}.md", f"{relative}.md")
+class LinkTargets:
+    """Which note a link target leads to, as Obsidian resolves it, for the notes ccexport
+    wrote: by path in the vault, by path relative to the linking note, or by name when
+    only one of them has it. Built once a run, when a part first needs it."""
+
+    def __init__(self, notes: Mapping[str, NoteRecord]) -> None:
+        self.notes = notes
+        self.by_path: dict[str, str] = {}
+        by_name: dict[str, str | None] = {}
+        for key, record in notes.items():
+            if record.deleted:
+                continue
+            self.by_path[_bare(record.path)] = key
+            name = stem(record.path)
+            by_name[name] = None if name in by_name else key  # (two notes: a path is written)
+        self.by_name = {name: key for name, key in by_name.items() if key is not None}
+
+    def key_of(self, target: str, folder: str) -> str | None:
+        target = _bare(target.strip())
+        found = self.by_path.get(target)
+        if found is None and "/" in target:
+            joined = posixpath.normpath(posixpath.join(folder, target))
+            found = self.by_path.get(joined)
+        if found is None:
+            found = self.by_name.get(target)
+        return found
+
+    def path_then(self, key: str, run: int) -> str:
+        """Where the note ``key`` was when a note last written in ``run`` linked to it."""
+        record = self.notes[key]
+        for path, moved_in in record.was:
+            if moved_in > run:
+                return path
+        return record.path
 
 
-def links_followed(
-    owned: str, written_hash: str, note_path: str, notes: Mapping[str, NoteRecord]
-) -> bool:
+def links_followed(owned: str, written_hash: str, note: NoteRecord, targets: LinkTargets) -> bool:
     """Is ``owned`` (a generated part whose hash is not ``written_hash``) what ccexport
-    wrote, but for the targets of links to moved notes, which Obsidian rewrote?"""
-    folder = note_path.rpartition("/")[0]
-    names: dict[str, list[str]] = {}  # a target Obsidian may have written -> names before
-    for record in notes.values():
-        if record.was:
-            earlier = list(dict.fromkeys([stem(record.path), *record.was]))
-            for form in forms(record.path, folder):
-                names.setdefault(form, earlier)
-    targets = sorted({m.group(0) for m in _TARGET.finditer(owned) if m.group(0) in names})
-    if not targets:
-        return False
-    return any(
-        owned_hash(_retargeted(owned, dict(zip(targets, choice, strict=True)))) == written_hash
-        for choice in islice(product(*(names[t] for t in targets)), TRIES)
-    )
+    wrote into ``note``, but for links to notes moved since, which Obsidian rewrote?"""
+    folder = note.path.rpartition("/")[0]
+    changed = False
 
+    def put_back(match: re.Match[str], aliases: bool) -> str:
+        nonlocal changed
+        target, rest, alias = match.group(1), match.group(2), match.group(3)
+        key = targets.key_of(target, folder)
+        if key is None:
+            return match.group(0)
+        then = targets.path_then(key, note.run)
+        written = written_target(key, then)
+        if written == target:
+            return match.group(0)
+        changed = True
+        now = targets.notes[key].path
+        if aliases and alias is not None and alias == stem(now):
+            alias = stem(then)  # (Obsidian renamed an alias that was the note's name)
+        return f"[[{written}{rest}{'' if alias is None else '|' + alias}]]"
 
-def _retargeted(owned: str, targets: Mapping[str, str]) -> str:
-    return _TARGET.sub(lambda m: targets.get(m.group(0), m.group(0)), owned)
+    for aliases in (False, True):
+        text = _LINK.sub(lambda m, a=aliases: put_back(m, a), owned)
+        if not changed:
+            return False
+        if owned_hash(text) == written_hash:
+            return True
+    return False

@@ -10,6 +10,7 @@ with `` (2)``, `` (3)``… while another file or another note of this run holds 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from . import notefile, vaultio, vaultlinks
 from .state import NoteRecord
@@ -24,6 +25,9 @@ class NotePlaces(NoteSurvey):
     _renamed: set[str]  # keys that could not take their proposed name
     _still: dict[str, tuple[str, bool]]  # key -> (its path, still its note?)
     relist: bool  # the index notes are to be written again this run
+    run: int  # this run's stamp (``State.run``)
+    scrub: Callable[[str], str]  # redaction of what the vault quotes and the state keeps
+    _targets: vaultlinks.LinkTargets | None  # which note a link leads to, once built
 
     def path_of(self, key: str) -> str | None:
         """Where the note for ``key`` is now, if it exists: recorded, or found by identity.
@@ -42,19 +46,23 @@ class NotePlaces(NoteSurvey):
         name it had (links other notes hold to it may say that name: ``vaultlinks``)."""
         found = self._find_by_identity(key)
         if found and record:
-            self._follow(record, found)
+            self._follow(key, record, found)
         return found
 
-    def _follow(self, record: NoteRecord, path: str) -> None:
-        """The note was moved to ``path``. If its name changed, the index notes are written
-        again this run: their links to it would lead nowhere (a move outside Obsidian), or
-        be Obsidian's, which the next change of the index would otherwise first undo."""
+    def _follow(self, key: str, record: NoteRecord, path: str) -> None:
+        """The note was moved to ``path``. If that changes how it is linked, the index
+        notes are written again this run: their links to it would lead nowhere (a move
+        outside Obsidian), or be Obsidian's, which the next change of an index would
+        otherwise first have to undo."""
         if path == record.path:
             return
-        renamed = vaultlinks.stem(path) != vaultlinks.stem(record.path)
-        record.was, record.path = vaultlinks.remembered(record, path), path
+        was = vaultlinks.remembered(key, record, path, self.run, self.scrub)
+        if was is not record.was:
+            self.state.run = self.run
+            self.relist = True
+        record.was, record.path = was, path
         self._moved = True
-        self.relist = self.relist or renamed
+        self._targets = None
 
     def _still_note_of(self, key: str, record: NoteRecord) -> bool:
         """Is the file at a note's recorded path still that note? The person may have

@@ -19,7 +19,7 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "0f0186f5b388b229ba04c72b10a301d6cb5fa57aa2257cab2d7c054b5dc948a2"
+SHIPPED_TEMPLATE_SHA256 = "cc62cf4b226a4a28560a427d9a3d76d86fbf49955630c8d85828647ef4047f25"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A tool call that did not run (``not_run``): what its title says, in a callout of its own
@@ -148,7 +148,7 @@ def _tool_call(item: dict[str, Any], checklist: bool) -> str:
         status = ""
         if item["exit_code"] is not None:
             status += f" · exit {item['exit_code']}"
-        if item["is_error"] and item["exit_code"] is None:
+        if item["is_error"] and item["exit_code"] is None and not item["not_run"]:
             status += " (error)"
         if item["not_run"]:
             status += f" ({_not_run(item)})"
@@ -177,7 +177,7 @@ def _tool_call(item: dict[str, Any], checklist: bool) -> str:
         status += f" · exit {item['exit_code']}"
     if item["duration"] is not None:
         status += " · %.1f s" % item["duration"]  # noqa: UP031 (the template's ``format``)
-    if item["is_error"] and item["exit_code"] is None:
+    if item["is_error"] and item["exit_code"] is None and not item["not_run"]:
         status += " (error)"
     if item["not_run"]:
         status += f" ({_not_run(item)})"
@@ -211,6 +211,10 @@ def _checklist(item: dict[str, Any]) -> str:
             status = f" *({todo['status'].replace('_', ' ')})*"
         body += f"- [{box}] {escape_inline(todo['text'])}{status}\n"
     title = "Plan — " + code_span(item["name"])
+    if item["not_run"]:  # a plan the person turned down is still shown, but said so
+        title += f" ({_not_run(item)})"
+    elif item["is_error"]:
+        title += " (error)"
     return callout("todo", title, body, folded=False) + "\n"
 
 

@@ -203,8 +203,9 @@ def _item(
             "summary_code": not part.description and _call_summary(part) is not None,
             "inputs": _input_blocks(part.input, part.name),
             "output": _output(result.output) if result else None,
-            # A call that did not run did not fail: why it did not is its ``not_run``.
-            "is_error": bool(result and result.is_error and not result.not_run),
+            # A call that did not run is no failure, but a template written before
+            # ``not_run`` knew only ``is_error``: it marks such a call as it always did.
+            "is_error": bool(result and (result.is_error or result.not_run)),
             "not_run": result.not_run if result else None,
             "exit_code": result.exit_code if result else None,
             "duration": result.duration if result else None,
@@ -219,7 +220,7 @@ def _item(
         if pairs.next_result_is_paired():
             return None
         return {"kind": "tool_result", "output": _output(part.output),
-                "is_error": part.is_error and not part.not_run, "not_run": part.not_run,
+                "is_error": part.is_error or bool(part.not_run), "not_run": part.not_run,
                 "output_more": 0}  # fmt: skip
     if isinstance(part, AttachmentPart):
         return _attachment_item(part, attachments_folder, attachments)

@@ -154,3 +154,36 @@ def test_the_corpus_sessions_with_a_rejected_call(corpus, tmp_path):
     assert sum(line.endswith("(rejected by the user)") for line in said) == 1
     assert sum(line.endswith("(cancelled)") for line in said) == 1
     assert not any("[!failure]" in line and "doesn't want" in line for line in said)
+
+
+def test_a_template_written_before_not_run_still_marks_such_a_call(tmp_path):
+    """A person's template from before ``not_run`` knows only ``is_error``: a call that
+    did not run is one to it, as before, never a call that ran and succeeded."""
+    folder = tmp_path / "my-templates"
+    folder.mkdir()
+    (folder / "session.md.j2").write_text(
+        '{% extends "default/session.md.j2" %}\n{% block tool_call %}\n'
+        '{{ "did not succeed" if item.is_error else "succeeded" }}: {{ item.name }}\n'
+        "{% endblock %}\n"
+    )
+    settings = NoteSettings(timezone=UTC, templates=folder)
+    body = build_note(_mixed(), "n.md", settings, lambda key: None).body
+    said = [line for line in body.splitlines() if line.endswith(("Write", "Bash", "Edit"))]
+    assert said == [
+        "did not succeed: Write", "did not succeed: Bash", "did not succeed: Edit",
+        "did not succeed: Edit",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "jinja"])
+def test_a_plan_turned_down_says_so_as_a_checklist_too(monkeypatch, reference):
+    todos = {"todos": [{"content": "Tidy", "status": "pending", "activeForm": "Tidying"}]}
+    s = _session(
+        (ToolCallPart("TodoWrite", todos, "t1"),),
+        (ToolResultPart(REJECTION, "t1", not_run="rejected"),),
+        (ToolCallPart("TodoWrite", todos, "t2"),),
+        (ToolResultPart("InputValidationError", "t2", is_error=True),),
+    )
+    body = _note(s, monkeypatch, reference, TurnView(todo_as_checklist=True)).body
+    assert "> [!todo] Plan — `TodoWrite` (rejected by the user)\n" in body
+    assert "> [!todo] Plan — `TodoWrite` (error)\n" in body

@@ -120,6 +120,7 @@ class Vault(NotePlaces):
         self.relist = False  # a note the index notes leave out is back: write them again
         self.run = self.state.run + 1  # this run's stamp on the notes it writes or finds moved
         self._targets: vaultlinks.LinkTargets | None = None  # (built when first needed)
+        self._last_move: int | None = None  # the last run that found a note moved
         self._noted: set[str] = set()  # keys recorded by this run
         self._writer: dict[str, str] = {}  # relpath -> the key whose note this run wrote there
         self._still: dict[str, tuple[str, bool]] = {}  # key -> (its path, still its note?)
@@ -332,14 +333,26 @@ class Vault(NotePlaces):
         was = before.was if before else []
         if before and before.path != relpath:  # (moved, found where it now is)
             was = vaultlinks.remembered(key, before, relpath, self.run, self.scrub)
-            self._targets = None
-        run = self.run if wrote or before is None else before.run
+            if was is not before.was:
+                self._last_move = self.run
+            if self._targets is not None:
+                self._targets.move(key, before.path, relpath)
+        # A note left as it was says the names of now: stamped now if a note moved since.
+        stamp = wrote or before is None or self._moved_since(before.run)
+        run = self.run if stamp else before.run
         if run == self.run or (before and was is not before.was):
             self.state.run = self.run
         self.state.notes[key] = NoteRecord(
             relpath, notefile.text_sha256(owned), lines, tags, keys, meta, stat_key(written),
             was=was, run=run,
         )  # fmt: skip
+
+    def _moved_since(self, run: int) -> bool:
+        """Was a note found moved after ``run`` (the last run that found one, once a run)?"""
+        if self._last_move is None:
+            moves = (move[1] for record in self.state.notes.values() for move in record.was)
+            self._last_move = max(moves, default=0)
+        return self._last_move > run
 
     def _links_followed(self, parsed: notefile.NoteText, record: NoteRecord) -> bool:
         """Does the generated part differ from what was written only where Obsidian

@@ -72,14 +72,22 @@ class LinkTargets:
     def __init__(self, notes: Mapping[str, NoteRecord]) -> None:
         self.notes = notes
         self.by_path: dict[str, str] = {}
-        by_name: dict[str, str | None] = {}
+        self.by_name: dict[str, set[str]] = {}  # (two notes of one name: a path is written)
         for key, record in notes.items():
-            if record.deleted:
-                continue
-            self.by_path[_bare(record.path)] = key
-            name = stem(record.path)
-            by_name[name] = None if name in by_name else key  # (two notes: a path is written)
-        self.by_name = {name: key for name, key in by_name.items() if key is not None}
+            if not record.deleted:
+                self._add(key, record.path)
+
+    def _add(self, key: str, path: str) -> None:
+        self.by_path[_bare(path)] = key
+        self.by_name.setdefault(stem(path), set()).add(key)
+
+    def move(self, key: str, old: str, new: str) -> None:
+        """The note ``key`` moved from ``old`` to ``new`` (kept up to date in place: a
+        run that finds many notes moved does not build this again for each)."""
+        if self.by_path.get(_bare(old)) == key:
+            del self.by_path[_bare(old)]
+        self.by_name.get(stem(old), set()).discard(key)
+        self._add(key, new)
 
     def key_of(self, target: str, folder: str) -> str | None:
         target = _bare(target.strip())
@@ -88,7 +96,8 @@ class LinkTargets:
             joined = posixpath.normpath(posixpath.join(folder, target))
             found = self.by_path.get(joined)
         if found is None:
-            found = self.by_name.get(target)
+            named = self.by_name.get(target, ())
+            found = next(iter(named)) if len(named) == 1 else None
         return found
 
     def path_then(self, key: str, run: int) -> str:

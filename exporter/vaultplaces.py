@@ -10,9 +10,8 @@ with `` (2)``, `` (3)``… while another file or another note of this run holds 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 
-from . import notefile, vaultio, vaultlinks
+from . import notefile, vaultio
 from .state import NoteRecord
 from .vaultpaths import fold, inside, safe_relpath
 from .vaultsurvey import HEAD_BYTES, NoteSurvey, copy_of
@@ -24,10 +23,6 @@ class NotePlaces(NoteSurvey):
     _reserved: dict[str, str]  # folded relpath (``fold``) -> key, for paths chosen this run
     _renamed: set[str]  # keys that could not take their proposed name
     _still: dict[str, tuple[str, bool]]  # key -> (its path, still its note?)
-    relist: bool  # the index notes are to be written again this run
-    run: int  # this run's stamp (``State.run``)
-    scrub: Callable[[str], str]  # redaction of what the vault quotes and the state keeps
-    _targets: vaultlinks.LinkTargets | None  # which note a link leads to, once built
 
     def path_of(self, key: str) -> str | None:
         """Where the note for ``key`` is now, if it exists: recorded, or found by identity.
@@ -48,21 +43,6 @@ class NotePlaces(NoteSurvey):
         if found and record:
             self._follow(key, record, found)
         return found
-
-    def _follow(self, key: str, record: NoteRecord, path: str) -> None:
-        """The note was moved to ``path``. If that changes how it is linked, the index
-        notes are written again this run: their links to it would lead nowhere (a move
-        outside Obsidian), or be Obsidian's, which the next change of an index would
-        otherwise first have to undo."""
-        if path == record.path:
-            return
-        was = vaultlinks.remembered(key, record, path, self.run, self.scrub)
-        if was is not record.was:
-            self.state.run = self.run
-            self.relist = True
-        record.was, record.path = was, path
-        self._moved = True
-        self._targets = None
 
     def _still_note_of(self, key: str, record: NoteRecord) -> bool:
         """Is the file at a note's recorded path still that note? The person may have

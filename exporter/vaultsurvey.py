@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from . import notefile, vaultbatch, vaultio
+from . import notefile, vaultbatch, vaultio, vaultlinks
 from .state import NoteRecord, State
 from .vaultbatch import same_file, stat_key
 from .vaultpaths import inside
@@ -73,6 +73,11 @@ class NoteSurvey:
     _batch: vaultbatch.WriteBatch
     _identities: dict[str, str] | None
     _moved: bool
+    relist: bool  # the index notes are to be written again this run
+    run: int  # this run's stamp (``State.run``)
+    scrub: Callable[[str], str]  # redaction of what the vault quotes and the state keeps
+    _targets: vaultlinks.LinkTargets | None  # which note a link leads to, once built
+    _last_move: int | None  # the last run that found a note moved (None: not looked yet)
     _note_inodes: set[int] | None  # the inodes the notes were written with (``same_note``)
     # key -> (the note chosen, the other files naming the same session), at the last ``notes``
     copies: dict[str, tuple[str, list[str]]]
@@ -104,6 +109,22 @@ class NoteSurvey:
     def _identity_of(self, relpath: str) -> str | None:
         fm = self._frontmatter(relpath)
         return notefile.identity(fm) if fm is not None else None
+
+    def _follow(self, key: str, record: NoteRecord, path: str) -> None:
+        """The note was moved to ``path``. If that changes how it is linked, the index
+        notes are written again this run: their links to it would lead nowhere (a move
+        outside Obsidian), or be Obsidian's, which the next change of an index would
+        otherwise first have to undo."""
+        if path == record.path:
+            return
+        was = vaultlinks.remembered(key, record, path, self.run, self.scrub)
+        if was is not record.was:
+            self.state.run = self._last_move = self.run
+            self.relist = True
+        if self._targets is not None:
+            self._targets.move(key, record.path, path)
+        record.was, record.path = was, path
+        self._moved = True
 
     def _find_by_identity(self, key: str) -> str | None:
         if self._identities is None:
@@ -168,6 +189,11 @@ class NoteSurvey:
             record = self.state.notes.get(key)
             chosen = choose_note(paths, record.path if record is not None else None)
             found[key] = (chosen, metas[chosen])
+            if record is not None and record.path not in paths and not record.deleted:
+                # Moved where no unit of this run looked (its transcript is gone, or the
+                # run was narrowed): the record follows it, as ``path_of`` would have.
+                if self._kind(record.path) == "missing" and not copy_of(chosen, record.path):
+                    self._follow(key, record, chosen)
             if len(paths) == 1:
                 continue
             self.copies[key] = (chosen, sorted(p for p in paths if p != chosen))

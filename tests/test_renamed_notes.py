@@ -16,7 +16,7 @@ from claude_builder import ClaudeSession, tool_use
 from conftest import note_files
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from vault_builder import export, write_session
+from vault_builder import SID, export, write_session
 
 from exporter.export import ExportOptions, run_export
 from exporter.notefile import owned_hash
@@ -111,11 +111,11 @@ def test_a_link_retargeted_to_a_note_that_did_not_move_is_an_edit(tmp_path):
     assert export(vault, home).total("conflicts") == 1
 
 
-def _parent_and_subagent(home: Path) -> tuple[ClaudeSession, Path]:
+def _parent_and_subagent(home: Path, n: int = 1) -> tuple[ClaudeSession, Path]:
     folder = home / ".claude" / "projects" / "-home-dev-work-app"
-    sid = "5e0c1a77-0000-4000-8000-000000000001"
+    sid = f"5e0c1a77-0000-4000-8000-{n:012d}"
     s = ClaudeSession(sid, "/home/dev/work/app")
-    s.user("survey the tests")
+    s.user(f"survey the tests {n}")
     task = {"description": "Survey", "prompt": "List tests.", "subagent_type": "Explore"}
     s.assistant([tool_use("Task", task, "toolu_1")])
     s.tool_result("toolu_1", "Found 3.")
@@ -256,6 +256,73 @@ def test_an_earlier_path_holding_a_secret_is_not_kept(tmp_path):
     obsidian_rename(vault, note, note.with_name(f"moved {token}.md"))
     export(vault, home, redact=False)
     assert token in (vault / ".ccexport" / "state.json").read_text()  # (as before redaction)
+    export(vault, home)
+    assert token not in (vault / ".ccexport" / "state.json").read_text()
+
+
+def test_a_note_whose_transcript_is_gone_is_followed_when_renamed(tmp_path):
+    """Claude Code deletes old transcripts; their notes stay. No unit of a run looks at
+    such a note, but the index notes list it: its record follows it there."""
+    home, vault, note, index = two_sessions(tmp_path)
+    (home / ".claude" / "projects" / "-home-dev-work-app" / f"{SID}.jsonl").unlink()
+    obsidian_rename(vault, note, note.with_name("Kept after cleanup.md"))
+    write_session(home, ["third"], sid=THIRD)
+    report = export(vault, home)
+    assert report.total("conflicts") == 0 and conflict_copies(vault) == []
+    assert "[[Kept after cleanup|q]]" in index.read_text()
+
+
+def test_a_note_left_as_it_was_after_a_move_is_stamped_with_the_names_it_says(tmp_path):
+    """The index was written (by another machine, or a run killed before it saved the
+    state) with a moved note's new name: a run that finds it as it would write it stamps
+    it now, so a second rename is put back to the name it says, not the first one."""
+    home, vault, note, index = two_sessions(tmp_path)
+    obsidian_rename(vault, note, note.with_name("Second.md"))
+    export(vault, home)  # found moved; the index written again with the name "Second"
+    path = vault / ".ccexport" / "state.json"
+    data = json.loads(path.read_text())
+    at = data["notes"]["key"].index("index:project/app")
+    data["notes"]["run"][at] = 1  # as if this state never saw that write
+    path.write_text(json.dumps(data))
+    other = "eeeeeeee-0000-4000-8000-000000000000"
+    write_session(home, ["elsewhere"], sid=other, cwd="/home/dev/work/other")
+    export(vault, home)  # the index notes written again: this one as it is
+    assert json.loads(path.read_text())["notes"]["run"][at] == 3
+    obsidian_rename(vault, note.with_name("Second.md"), note.with_name("Third.md"))
+    write_session(home, ["third"], sid=THIRD)
+    report = export(vault, home)
+    assert report.total("conflicts") == 0 and conflict_copies(vault) == []
+
+
+def test_many_parents_of_renamed_subagents_build_the_link_map_once(tmp_path, monkeypatch):
+    from exporter import vaultlinks
+
+    home, vault = tmp_path / "home", tmp_path / "v"
+    sessions = [_parent_and_subagent(home, n) for n in range(1, 5)]
+    options = ExportOptions(vault=vault, home=home, timezone=UTC)
+    run_export(options)
+    for n, child in enumerate(sorted(k for k in note_files(vault) if "· agent" in k)):
+        obsidian_rename(vault, vault / child, (vault / child).with_name(f"Survey {n}.md"))
+    for session, path in sessions:
+        session.user("And the slow ones?")
+        session.assistant("Two are slow.")
+        session.write(path)
+    built = []
+    real = vaultlinks.LinkTargets.__init__
+    monkeypatch.setattr(
+        vaultlinks.LinkTargets, "__init__", lambda self, notes: built.append(1) or real(self, notes)
+    )
+    report = run_export(options)
+    assert report.total("conflicts") == 0 and report.total("updated") >= 4
+    assert len(built) == 1
+
+
+def test_a_name_with_a_secret_the_person_gave_a_note_is_not_kept_once_it_moves_on(tmp_path):
+    token = "ghp_" + "Zy3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kQ7"
+    home, vault, note, _index = two_sessions(tmp_path)
+    obsidian_rename(vault, note, note.with_name(f"token {token}.md"))
+    export(vault, home)
+    obsidian_rename(vault, note.with_name(f"token {token}.md"), note.with_name("Tidy.md"))
     export(vault, home)
     assert token not in (vault / ".ccexport" / "state.json").read_text()
 

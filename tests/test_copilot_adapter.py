@@ -14,6 +14,7 @@ from vscode_builder import make_db, workspace
 
 from exporter.adapters.copilot import CopilotAdapter
 from exporter.adapters.copilot_replay import replay
+from exporter.stats import edited_files, error_count
 
 USER = Path(".config") / "Code" / "User"
 SID = "5e55104d-0000-4000-8000-000000000001"
@@ -648,3 +649,24 @@ def test_a_damaged_workspace_json_is_reported_and_costs_only_the_project(tmp_pat
     assert problem.severity == "warning" and "project of its sessions is unknown" in problem.message
     (user / "workspaceStorage" / "ws1" / "workspace.json").unlink()
     assert load(tmp_path)[1] == []
+
+
+def test_a_skipped_call_with_what_vs_code_told_the_model_still_did_not_run(tmp_path):
+    """Skipped ({type: 5}), VS Code runs nothing and tells the model so; Copilot keeps that
+    text as the call's result. It is kept, and the call still did not run: no error, and
+    the file it would have created is not in ``files``."""
+    skip = "The user chose to skip the tool call, they want to proceed without running it"
+    response = [_invocation("copilot_createFile", "u1", "Create a.py", isConfirmed={"type": 5})]
+    metadata = {
+        "toolCallRounds": [{"response": "", "toolCalls": [
+            {"name": "create_file", "arguments": '{"filePath": "/w/a.py", "content": "x"}',
+             "id": "m1"}]}],
+        "toolCallResults": {"m1": _tsx(skip)},
+    }  # fmt: skip
+    result = {"timings": {"totalElapsed": 1_000}, "metadata": metadata}
+    data = session(SID, [request(0, "Make a.py", response, result=result)])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), _ = load(tmp_path)
+    (res,) = [p for m in s.messages for p in m.parts if p.kind == "tool_result"]
+    assert (res.output.strip(), res.is_error, res.not_run) == (skip, False, "rejected")
+    assert edited_files(s) == [] and error_count(s) == 0

@@ -233,9 +233,10 @@ def test_request_arguments_as_object_and_start_before_request(tmp_path):
 
 
 def test_an_older_result_rejected_or_denied_did_not_run(tmp_path):
-    """An older result's ``result_type`` ``rejected`` or ``denied`` is a call that did not
-    run (``success`` false all the same): no error, and the write's path is not in
-    ``files``. It was a failed call. ``failure`` stays an error."""
+    """An older result's ``result_type`` ``rejected`` (before it ran, the SDK says, not by
+    whom) or ``denied`` (by a permission policy) is a call that did not run (``success``
+    false all the same): "not permitted", naming no one; no error, and the write's path
+    is not in ``files``. It was a failed call. ``failure`` stays an error."""
     s = CopilotCliSession(SID)
     s.user("Tidy up")
     outcomes = {
@@ -253,12 +254,12 @@ def test_an_older_result_rejected_or_denied_did_not_run(tmp_path):
     s.write(tmp_path / ".copilot")
     (session,), _ = load_all(tmp_path)
     got = [(r.call_id, r.is_error, r.not_run) for r in parts(session, "tool_result")]
-    assert got == [("c1", False, "rejected"), ("c2", False, "denied"), ("c3", True, None)]
+    assert got == [("c1", False, "denied"), ("c2", False, "denied"), ("c3", True, None)]
     vault = tmp_path / "vault"
     run_export(ExportOptions(vault=vault, home=tmp_path, sources=["copilot-cli"], timezone=UTC))
     (note,) = note_files(vault).values()
     text = note.decode()
-    assert "> [!note]- `create` — `/w/NOTES.md` (rejected by the user)\n" in text
+    assert "> [!note]- `create` — `/w/NOTES.md` (not permitted)\n" in text
     assert "> [!note]- `bash` — `rm -r build` (not permitted)\n" in text
     assert "> [!failure]- `bash` — `make` (error)\n" in text
     assert "\nerrors: 1\n" in text and "\nfiles:" not in text

@@ -239,8 +239,9 @@ def _tool(
             output = made[1]  # what the tool returned, not the places VS Code listed
     call = ToolCallPart(name, tool_input if tool_input is not None else {}, call_id, description)
     refused = _refused(part.get("isConfirmed"))
-    if refused and not output:  # the person said no: it did not run, and did not fail
-        return call, [ToolResultPart(refused, call_id, not_run="rejected")]
+    if refused:  # the person said no: it did not run, and did not fail (what VS Code
+        # told the model instead, "The user chose to skip the tool call…", is kept)
+        return call, [ToolResultPart(output or refused, call_id, not_run="rejected")]
     if not output and not is_error:
         return call, [*media]  # an image alone: no empty output beside it
     return call, [ToolResultPart(output, call_id, is_error), *media]

@@ -293,12 +293,11 @@ class EventLog:
         result = data.get("result") if isinstance(data.get("result"), dict) else {}
         error = data.get("error") if isinstance(data.get("error"), dict) else {}
         output = _result_text(result) or _str(error.get("message")) or ""
-        # An older result's ``result_type`` says when a call did not run at all: rejected
-        # (by the person) or denied (not permitted). Such a call did not fail.
+        # An older result's ``result_type`` says when a call did not run: "rejected"
+        # (before it ran; the SDK does not say by whom) or "denied" (by a permission
+        # policy). Both read "not permitted", naming no one; such a call did not fail.
         kind = result.get("result_type")
-        not_run: NotRun | None = (
-            "rejected" if kind == "rejected" else "denied" if kind == "denied" else None
-        )
+        not_run: NotRun | None = "denied" if kind in ("rejected", "denied") else None
         failed = not not_run and (
             data.get("success") is False or bool(error) or kind in ("failure", "error")
         )

@@ -114,7 +114,12 @@ _CONTROL_BYTES = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 
 
 def strip_control(text: str) -> str:
-    """Drop terminal colour codes and control characters; normalise line endings."""
+    """Drop terminal colour codes and control characters; normalise line endings.
+
+    A lone ``\\r`` (a progress bar drawing over its line) becomes a line break: CommonMark
+    reads it as a line ending anyway, so the note shows what any Markdown reader would, and
+    every state the bar went through stays, in order, as the model got it. A terminal
+    showed only the last; keeping that one alone would drop text the model read."""
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     if "\r" in text:

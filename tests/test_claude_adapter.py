@@ -113,6 +113,92 @@ def test_repeated_uuids_are_kept_once(tmp_path):
     assert texts(only(load_all(tmp_path)[0]), "user") == ["only once please"]
 
 
+def test_a_line_written_again_with_other_metadata_is_kept_once(tmp_path):
+    """Claude Code writes some lines a second time under their uuid, with another parent,
+    branch, version or flags (a newer build, a reopened editor): the same line, once, and
+    no warning."""
+    s = ClaudeSession(SID)
+    s.user("only once please")
+    again = json.loads(s.lines[-1])
+    again.update(parentUuid=None, gitBranch="other", version="2.2.0", isMeta=False, slug="x-y")
+    again["message"] = {"content": "only once please", "role": "user"}  # keys reordered
+    s.assistant("ok")
+    s.raw(again)
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    sessions, problems = load_all(tmp_path)
+    assert texts(only(sessions), "user") == ["only once please"]
+    assert problems == []
+
+
+def test_a_line_reusing_a_uuid_with_other_content_is_kept_and_reported(tmp_path):
+    """Found in the corpus (a fixture trimmed by hand gave every line one uuid): lines that
+    share a uuid but say something else were merged into the first, and the prompts after
+    it were lost without a word. Each is kept, a line written again (the same content) is
+    still kept once, and one warning names the file and the first line kept."""
+    s = ClaudeSession(SID)
+    s.user("first prompt")
+    first = json.loads(s.lines[-1])
+    s.assistant("first answer")
+    s.user("second prompt")
+    second = json.loads(s.lines[-1])
+    second["uuid"] = first["uuid"]
+    s.lines[-1] = json.dumps(second)
+    s.assistant("second answer")
+    s.raw(dict(second, parentUuid=None))  # the second prompt written again
+    attachment = {"type": "attachment", "uuid": first["uuid"], "parentUuid": s.last,
+                  "timestamp": s.tick(), "attachment": {"type": "date_change"}}  # fmt: skip
+    s.raw(attachment)  # shows nothing: no new line
+    s.user("third prompt", uuid=first["uuid"])
+    path = s.write(projects(tmp_path) / f"{SID}.jsonl")
+    sessions, problems = load_all(tmp_path)
+    session = only(sessions)
+    assert texts(session, "user") == ["first prompt", "second prompt", "third prompt"]
+    assert texts(session, "assistant") == ["first answer", "second answer"]
+    assert [(p.path, p.line, p.severity) for p in problems] == [(str(path), 3, "warning")]
+    assert problems[0].message.startswith("2 lines have the uuid of an earlier line")
+
+
+def test_a_subagent_line_reusing_a_uuid_with_other_content_is_reported(tmp_path):
+    folder = projects(tmp_path)
+    main = ClaudeSession(SID)
+    main.user("hello")
+    main.write(folder / f"{SID}.jsonl")
+    agent = ClaudeSession(SID, sidechain=True, agent_id="abc")
+    uuid = agent.user("look around", parent=None)
+    agent.assistant("Looked.")
+    agent.user("and again", uuid=uuid)
+    path = agent.write(folder / SID / "subagents" / "agent-abc.jsonl")
+    sessions, problems = load_all(tmp_path)
+    child = only(sessions, f"{SID}/agent-abc")
+    assert texts(child, "user") == ["look around", "and again"]
+    assert [(p.path, p.line) for p in problems] == [(str(path), 3)]
+
+
+def test_a_session_of_nothing_but_notifications_has_no_conversation(tmp_path):
+    """Claude Code's notification of a background shell (``<bash-notification>``) is shown
+    as a notification under no heading; a session holding nothing else has no note: no
+    one said anything in it. Nothing is dropped silently: the run counts it without a
+    conversation and names its file (--verbose)."""
+    notice = ("<bash-notification><shell-id>b1</shell-id><status>completed</status>"
+              "<summary>Background command \"npm run dev\" completed</summary>"
+              "</bash-notification>")  # fmt: skip
+    alone = ClaudeSession(SID)
+    alone.user(notice)
+    path = alone.write(projects(tmp_path) / f"{SID}.jsonl")
+    vault = tmp_path / "v"
+    report = run_export(ExportOptions(vault=vault, home=tmp_path, timezone=UTC))
+    assert note_files(vault) == {}
+    assert report.empty_units == [("claude-code", str(path))]
+    answered = ClaudeSession(SID)
+    answered.user(notice)
+    answered.assistant("The dev server stopped.")
+    answered.write(path)
+    run_export(ExportOptions(vault=vault, home=tmp_path, timezone=UTC))
+    (note,) = note_files(vault).values()
+    assert b'> Background command "npm run dev" completed\n' in note
+    assert b"### User" not in note
+
+
 @pytest.mark.parametrize(
     ("extra", "expected"),
     [

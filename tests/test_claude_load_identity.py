@@ -1,5 +1,5 @@
 """Loading Claude Code sessions takes shortcuts for speed (issue 17): a uuid kept as itself
-rather than as a digest, one hash for a line's replay signature and its message, a line's
+rather than as a digest, SHA-256 for a line's replay signature and its content, a line's
 time parsed once, ``str.isspace`` instead of stripping a copy, fast paths for the usual
 types. Each must give exactly what the plain formula it replaces gives: these tests run
 the same input both ways (the plain formulas are written out below) and compare. The last
@@ -43,7 +43,9 @@ def plain_digest(value: Any) -> bytes | None:
 
 
 def plain_replay_keys(parent: Any, timestamp: Any, kind: str, message: Any) -> tuple:
-    return plain_digest((repr(parent), repr(timestamp), kind)), plain_digest(message)
+    said = message.get("content") if isinstance(message, dict) else message
+    content = None if message is None else plain_digest([kind, said])
+    return plain_digest((repr(parent), repr(timestamp), kind)), content
 
 
 def plain_parse_timestamp(value: object) -> datetime | None:
@@ -169,15 +171,18 @@ def test_every_corpus_session_loads_as_with_the_plain_formulas(corpus, tmp_path)
 
 
 def test_a_compaction_replay_is_dropped_and_a_changed_message_kept():
-    """The one-hash replay check at work: the same parent, time and message under a new
-    uuid is a replay; the same with another message, or at another time, is not."""
+    """The replay check at work: the same parent, time and content under a new uuid is a
+    replay; the same with another message, or at another time, is not."""
     original = {"type": "user", "uuid": "b1", "parentUuid": "a0",
                 "timestamp": "2026-01-02T03:04:05.000Z",
                 "message": {"role": "user", "content": "Fix the build"}}  # fmt: skip
     replay = dict(original, uuid="b2", message={"content": "Fix the build", "role": "user"})
     changed = dict(original, uuid="b3", message={"role": "user", "content": "Fix it all"})
     later = dict(original, uuid="b4", timestamp="2026-01-02T03:04:06.000Z")
-    out = claude_transcript.build_transcript([original, replay, changed, later], {})
+    # What it says is its message's content: a key beside it does not make it another line.
+    beside = dict(original, uuid="b5", message={"role": "user", "content": "Fix the build",
+                                                 "id": "m5"})  # fmt: skip
+    out = claude_transcript.build_transcript([original, replay, changed, later, beside], {})
     assert [m.source_id for m in out.messages] == ["b1", "b3", "b4"]
 
 

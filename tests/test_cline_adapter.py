@@ -530,21 +530,136 @@ def test_the_persons_own_edits_to_a_proposed_change_are_their_turn(tmp_path):
     assert edit == AttachmentPart("text/x-diff", edits.encode(), "net.py (edited by the user)")
 
 
-def test_a_command_the_permission_settings_refused_is_an_error_notice(tmp_path):
-    """``command_permission_denied``: Cline refused a command the model wanted to run (its
-    command permission settings). It was dropped as bookkeeping, so the note showed the
-    command as if it had been run."""
+def test_a_command_the_permission_settings_refused_did_not_run(tmp_path):
+    """``command_permission_denied``: Cline's command permissions (``CLINE_COMMAND_PERMISSIONS``)
+    refused a command the model wanted to run; it never ran. It was an error notice (and,
+    before, dropped as bookkeeping): the note counted a failure and showed no call. Cline
+    checks before it asks or says the command, so the entry alone names it: the model's
+    call, not permitted (``not_run``), no error. A build that asked first has the command
+    entry before it: that call is the one refused. A text naming no command is a result of
+    no call, not permitted all the same."""
     home = tmp_path / "home"
     root = cb.storage(home, cb.CLINE)
-    denied = 'Command "rm -rf build" was denied by configured command permissions.'
+    denied = ('Command "rm -rf "build dir"" was denied by CLINE_COMMAND_PERMISSIONS. '
+              "Reason: denied (matched pattern: rm *)")  # fmt: skip
+    asked = 'Command "git push" was denied by configured command permissions.'
     cb.task(root, "1762500000002", ui=[
         cb.say(0, "task", "Clean up"),
         cb.say(1, "command_permission_denied", denied),
-        cb.say(2, "completion_result", "I could not remove build/."),
+        cb.ask(2, "command", "git push"),
+        cb.say(3, "command_permission_denied", asked),
+        cb.say(4, "command_permission_denied", "Sandbox preflight refused the command."),
+        cb.say(5, "completion_result", "I could not remove build/."),
     ])  # fmt: skip
     (session,), problems = load_sessions(ClineAdapter(), home)
     assert problems == []
-    assert NoticePart("error", denied) in [p for m in session.messages for p in m.parts]
+    got = [(m.role, m.parts) for m in session.messages[1:-1]]
+    first, second = cb.ts(1), cb.ts(2)
+    first_id, second_id = f"1762500000002:{first}", f"1762500000002:{second}"
+    assert [(role, [type(p).__name__ for p in parts]) for role, parts in got] == [
+        ("assistant", ["ToolCallPart", "ToolResultPart"]),
+        ("assistant", ["ToolCallPart"]),
+        ("tool", ["ToolResultPart"]),
+        ("tool", ["ToolResultPart"]),
+    ]
+    assert got[0][1] == (
+        ToolCallPart("execute_command", {"command": 'rm -rf "build dir"'}, first_id),
+        ToolResultPart(denied, first_id, not_run="denied"),
+    )
+    assert got[2][1] == (ToolResultPart(asked, second_id, not_run="denied"),)
+    assert got[3][1] == (
+        ToolResultPart("Sandbox preflight refused the command.", None, not_run="denied"),
+    )
+    assert not any(isinstance(p, NoticePart) for m in session.messages for p in m.parts)
+    assert not any(getattr(p, "is_error", False) for m in session.messages for p in m.parts)
+
+
+def test_a_call_the_person_rejected_did_not_run(tmp_path):
+    """The person clicked Reject at Cline's approval prompt: the UI file keeps the question
+    (an ``ask``) but not the answer, and the note showed the call as if it had run with no
+    output. The request Cline sent next holds the call's result as the model got it
+    (``[execute_command for 'npm test'] Result:`` / ``The user denied this operation.``):
+    that call was rejected (``not_run``), with what the person wrote instead. Only the call
+    the header names is taken (not a read whose result never shows in the UI file)."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    feedback = ("The user denied this operation and provided the following feedback:\n"
+                "<feedback>\nrun the unit tests only\n</feedback>")  # fmt: skip
+    cb.task(root, "1762500000004", ui=[
+        cb.say(0, "task", "Run the tests"),
+        cb.ask(1, "command", "npm testREQ_APP"),
+        cb.say(2, "user_feedback", "run the unit tests only"),
+        cb.api_request(3, 10, 5, 0.01, request=(
+            f"[execute_command for 'npm test'] Result:\n\n{feedback}\n\n"
+            "<environment_details>\n# Current Time\n</environment_details>")),
+        cb.tool(4, "readFile", path="src/a.ts", content="/abs/src/a.ts"),
+        cb.api_request(5, 10, 5, 0.01, request=(
+            "[read_file for 'src/a.ts'] Result:\n\nThe user denied this operation is "
+            "a line of this file")),
+        cb.tool(6, "editedExistingFile", kind="ask", path="src/b.ts", diff="+x"),
+        cb.api_request(7, 10, 5, 0.01, request=(
+            "[replace_in_file for 'src/b.ts'] Result:\n\nThe user denied this operation.")),
+        cb.ask(8, "command", "ls"),
+        cb.api_request(9, 10, 5, 0.01, request=(
+            "[execute_command for 'npm test'] Result:\n\nThe user denied this operation.")),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    calls = {p.call_id: p for m in session.messages for p in m.parts
+             if isinstance(p, ToolCallPart)}  # fmt: skip
+    results = {p.call_id: p for m in session.messages for p in m.parts
+               if isinstance(p, ToolResultPart)}  # fmt: skip
+    call_id = lambda n: f"1762500000004:{cb.ts(n)}"  # noqa: E731
+    assert calls[call_id(1)].input == {"command": "npm test"}  # REQ_APP is Cline's marker
+    assert results[call_id(1)] == ToolResultPart(feedback, call_id(1), not_run="rejected")
+    assert call_id(4) not in results  # a line of the file read, not the person's no
+    assert results[call_id(6)] == ToolResultPart(
+        "The user denied this operation.", call_id(6), not_run="rejected"
+    )
+    assert call_id(8) not in results  # the header names another command
+
+
+def test_the_model_history_s_results_and_calls_that_did_not_run(tmp_path):
+    """Read from the model's history (no UI file): Cline sends a result as two text blocks,
+    ``[execute_command for 'x'] Result:`` then what the tool gave (``pushToolResult``). The
+    header was a result and the text a prompt of the person's, ``The user denied this
+    operation.`` too, and Cline's ``Skipping tool … due to user rejecting a previous tool.``
+    for the next call. Now the two blocks are one result; the person's no is a call
+    rejected (with their feedback), a call Cline skipped is cancelled, in Cline's words,
+    and neither is a prompt or an error (a native ``tool_result`` with those words too)."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    env = "<environment_details>\n# Current Time\n</environment_details>"
+    denied = ("The user denied this operation and provided the following feedback:\n"
+              "<feedback>\nnot in production\n</feedback>")  # fmt: skip
+    skipped = "Skipping tool [attempt_completion] due to user rejecting a previous tool."
+    cb.task(root, "1762500000005", api=[
+        cb.message("user", cb.text("<task>\nDeploy it\n</task>"), cb.text(env)),
+        cb.message("assistant", cb.text("<read_file><path>a.txt</path></read_file>")),
+        cb.message("user", cb.text("[read_file for 'a.txt'] Result:"), cb.text("alpha"),
+                   cb.text(env)),
+        cb.message("assistant", cb.text("<execute_command><command>make deploy</command>"
+                                        "</execute_command><attempt_completion/>")),
+        cb.message("user", cb.text("[execute_command for 'make deploy'] Result:"),
+                   cb.text(denied), cb.text(skipped), cb.text(env)),
+        cb.message("assistant", cb.tool_use("toolu_2", "execute_command", {"command": "ls"})),
+        cb.message("user", cb.tool_result("toolu_2", "The user denied this operation.")),
+        cb.message("assistant", cb.text("Understood.")),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    assert texts(session, "user") == ["Deploy it"]
+    results = [p for m in session.messages for p in m.parts if isinstance(p, ToolResultPart)]
+    assert results == [
+        ToolResultPart("[read_file for 'a.txt'] Result:\nalpha"),
+        ToolResultPart(f"[execute_command for 'make deploy'] Result:\n{denied}",
+                       not_run="rejected"),
+        ToolResultPart(skipped, not_run="cancelled"),
+        ToolResultPart("The user denied this operation.", "toolu_2", not_run="rejected"),
+    ]  # fmt: skip
+    assert [m.role for m in session.messages] == [
+        "user", "assistant", "tool", "assistant", "tool", "assistant", "tool", "assistant"
+    ]  # fmt: skip
 
 
 def test_files_attached_to_a_prompt_are_named(tmp_path):

@@ -562,6 +562,38 @@ def test_exit_codes_in_text_headers_and_calls_the_person_rejected(tmp_path):
     ]
 
 
+def test_the_length_of_a_shortened_output_stays_above_it(tmp_path):
+    """Found in the corpus (Shannon, lines 192-193): when Codex shortens a shell command's
+    output for the model, its header says how long the real output was (``Total output
+    lines: 40657``), the one statement of it; the header went, that line with it. It stays
+    above the output, as unified exec writes it (in its output, then a blank line); the
+    exit code and the wall time still go to the call's title."""
+    r = CodexRollout(TID)
+    r.user("list the files")
+    outputs = {
+        "s1": "Exit code: 0\nWall time: 1.6 seconds\nTotal output lines: 40657\nOutput:\n"
+              "a.txt\n…705009 tokens truncated…z.txt\n",
+        "s2": "Exit code: 0\nWall time: 0.2 seconds\nOutput:\na.txt\n",
+        "u1": "Chunk ID: e213c4\nWall time: 0.1799 seconds\nProcess exited with code 0\n"
+              "Original token count: 10768\nOutput:\nTotal output lines: 460\n\n"
+              "a.txt\n…768 tokens truncated…z.txt\n",
+    }  # fmt: skip
+    for cid, out in outputs.items():
+        name, args = ("exec_command", {"cmd": "rg --files"}) if cid == "u1" else (
+            "shell_command", {"command": "rg --files"})  # fmt: skip
+        r.item({"type": "function_call", "name": name, "arguments": json.dumps(args),
+                "call_id": cid})  # fmt: skip
+        r.item({"type": "function_call_output", "call_id": cid, "output": out})
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    got = [(p.output, p.exit_code, p.duration) for p in parts(session, "tool_result")]
+    assert got == [
+        ("Total output lines: 40657\n\na.txt\n…705009 tokens truncated…z.txt\n", 0, 1.6),
+        ("a.txt\n", 0, 0.2),
+        ("Total output lines: 460\n\na.txt\n…768 tokens truncated…z.txt\n", 0, 0.1799),
+    ]
+
+
 def test_a_rollback_marks_the_next_prompt_and_an_undo_is_a_notification(tmp_path):
     """``thread_rolled_back`` (the person went back over their last turns and asked
     again) and ``undo_completed`` (the person undid the last turn's file changes) left no

@@ -180,3 +180,24 @@ def test_a_second_run_over_the_corpus_writes_nothing(corpus, tmp_path):
     report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
     assert report.total("written") == 0 and report.total("skipped") == report.total("found")
     assert note_files(vault) == before and stamps(vault) == times
+
+
+def test_lines_that_share_one_uuid_keep_their_prompts(corpus, tmp_path):
+    """The agent-sessions fixture was trimmed by hand: lines 42-89 all carry the uuid
+    "[trimmed for fixture]". They were merged into line 42 (an attachment), and the prompts
+    of lines 49, 60 and 62 were lost without a word; lines 63 and 87 repeat 60's and 62's
+    message (only their parent and flags differ, as when Claude Code writes a line again)."""
+    from conftest import load_sessions
+
+    from exporter.adapters.claude_code import ClaudeCodeAdapter
+
+    name = "jazzyalex__agent-sessions__stage0-claude-small.jsonl"
+    folder = tmp_path / "home" / ".claude" / "projects" / "-tmp-repo"
+    folder.mkdir(parents=True)
+    path = folder / "ses_stage0_small.jsonl"
+    path.write_bytes((corpus / "claude-code" / name).read_bytes())
+    sessions, problems = load_sessions(ClaudeCodeAdapter(), tmp_path / "home")
+    main = next(s for s in sessions if s.session_id == "ses_stage0_small")
+    prompts = [m for m in main.messages if m.role == "user" and m.parts[0].kind == "text"]
+    assert len(prompts) == 3
+    assert [(p.path, p.line) for p in problems if "uuid" in p.message] == [(str(path), 43)]

@@ -1,6 +1,7 @@
 """Which lines of a Claude Code transcript are which (FORMATS.md §1.6, §1.7): a line no
 person wrote, a uuid as a key that does not hold a damaged line's megabytes, and the
-digests that tell a compaction's replay of a line from a new one.
+digests that tell a compaction's replay of a line from a new line, and a line written again
+(same uuid, same content) from another line given the same uuid.
 
 Kept apart from claude_transcript.py, which builds the messages.
 """
@@ -46,11 +47,12 @@ _LONGEST_KEPT_UUID = 64
 
 
 def replay_keys(parent: Any, timestamp: Any, kind: str, message: Any) -> tuple[bytes, bytes | None]:
-    """A line's signature, a digest of what a compaction replay shares with its original
-    (parent, time, type), and a digest of that and its message: two lines of one signature
-    have the same second digest exactly when their messages are equal JSON. One hash does
-    both. None for a line without a message: it matches any other (and an unseen signature,
-    which reads as None too)."""
+    """A prompt's or reply's signature, a digest of what a compaction replay shares with its
+    original (parent, time, type), and a digest of what it says (its type and its message's
+    ``content``; a message that is no object, whole): equal exactly when both are equal
+    JSON. The second also tells a line that reuses an earlier line's uuid from that line
+    written again (see ``TranscriptBuilder.add``). None for a line without a message: it
+    matches any other (and an unseen signature, which reads as None too)."""
     # Two different triples never give the same text: the parent's length marks where it
     # ends and ``kind`` (a fixed word without ":") where the time begins.
     if type(parent) is str and type(timestamp) is str:  # the usual case
@@ -59,12 +61,40 @@ def replay_keys(parent: Any, timestamp: Any, kind: str, message: Any) -> tuple[b
         text = f"r{parent!r}\0{timestamp!r}\0{kind}"  # no repr holds a NUL
     # SHA-256 (cut to 16 bytes): most processors hash it in hardware, over twice the pace
     # of BLAKE2b, and a line's message is most of the bytes read.
-    hasher = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
-    signature = hasher.digest()[:16]
+    signature = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:16]
     if message is None:
         return signature, None
-    hasher.update(_json_bytes(message))
-    return signature, hasher.digest()[:16]
+    said = message.get("content") if isinstance(message, dict) else message
+    return signature, _digest(kind, said)
+
+
+def shown_key(rec: dict[str, Any], kind: str) -> bytes | None:
+    """For a conversational line that is no prompt or reply, what ``replay_keys`` gives a
+    prompt's message: a digest of what a note shows of it (a ``queued_command``
+    attachment, a ``compact_boundary`` or ``local_command`` system line), equal exactly
+    for equal JSON; None for a line a note shows nothing of (most: progress, hook and
+    reminder attachments, other system lines), asked about nothing more."""
+    if kind == "attachment":
+        shown = rec.get("attachment")
+        if not isinstance(shown, dict) or shown.get("type") != "queued_command":
+            return None
+    elif kind == "system" and (subtype := rec.get("subtype")) in _SHOWN_SYSTEM:
+        meta = rec.get("compactMetadata")
+        trigger = meta.get("trigger") if isinstance(meta, dict) else None
+        shown = [subtype, rec.get("content"), trigger]
+    else:
+        return None
+    return _digest(kind, shown)
+
+
+_SHOWN_SYSTEM = ("compact_boundary", "local_command")
+
+
+def _digest(kind: str, value: Any) -> bytes:
+    hasher = hashlib.sha256(kind.encode("utf-8", "surrogatepass"))
+    hasher.update(b"\0")  # (no type holds a NUL: a type's name ends here)
+    hasher.update(_json_bytes(value))
+    return hasher.digest()[:16]
 
 
 def _json_bytes(value: Any) -> bytes:

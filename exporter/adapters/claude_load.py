@@ -73,6 +73,7 @@ def load_unit(adapter: ClaudeCodeAdapter, ref: SessionRef, keep: MessageSink | N
         result.problems.append(Problem(str(path), why, source=SOURCE))
         return result
     times.report(result.problems, path, SOURCE)
+    main.transcript.report_reused(result.problems, path, SOURCE)
     links, descriptions = main.tasks.links, main.tasks.descriptions
     children = _related_children(ref, main_id, links, descriptions, result.problems)
     inline, warmup = _inline_sidechains(main, main_id, path)
@@ -216,6 +217,7 @@ def _load_agent_file(
             parent_id = rec["sessionId"]
         builder.add(rec)
     times.report(problems, path, SOURCE)
+    builder.report_reused(problems, path, SOURCE)
     transcript = builder.finish({})
     if not transcript.messages or transcript.first_prompt == WARMUP_PROMPT:
         return None

@@ -2,7 +2,10 @@
 
 Rules from FORMATS.md §1, in the order they apply:
 
-- records are read in file order; a ``uuid`` seen twice is kept once, and a compaction
+- records are read in file order; a line whose ``uuid`` was seen is that line written
+  again, and dropped, when it shows nothing or what an earlier line of the uuid showed
+  (its parent, branch, version or flags may differ); one that shows something else is
+  another line, kept, and the lines kept so are reported (``report_reused``); a compaction
   replay (same parent, timestamp, type and content under a new uuid) is dropped;
 - the lines of one streamed API response (same ``message.id``) become one message, and its
   usage is counted once, from its last line;
@@ -24,10 +27,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
+from ..errors import Problem
 from ..model import (
     AttachmentPart,
     Message,
@@ -42,9 +48,10 @@ from ..model import (
 from ._jsonl import parse_timestamp, token_count
 from ._times import Times
 from .claude_content import assistant_parts, plain_text, user_parts
-from .claude_lines import harness_line, replay_keys, uuid_key
+from .claude_lines import harness_line, replay_keys, shown_key, uuid_key
 
 SYNTHETIC_MODEL = "<synthetic>"
+_UNSEEN = object()
 CONVERSATIONAL = {"user", "assistant", "system", "attachment", "progress"}
 
 
@@ -63,7 +70,7 @@ class Transcript:
     """What one transcript yields: messages plus the metadata read along the way."""
 
     messages: list[Message] = field(default_factory=list)
-    uuids: set[str] = field(default_factory=set)
+    uuids: AbstractSet[str] = field(default_factory=set)  # of the lines read
     started: datetime | None = None
     ended: datetime | None = None
     cwd: str | None = None
@@ -88,7 +95,10 @@ class TranscriptBuilder:
     but cannot be read (the first reading of a file gives one; a second reading does not)."""
 
     def __init__(self, times: Times | None = None) -> None:
-        self.out = Transcript()
+        # Each line's uuid, with a digest of what a note shows of the first line of that uuid
+        # (None for nothing; see add): ``out.uuids`` is a view of its keys.
+        self.keys: dict[str, bytes | None] = {}
+        self.out = Transcript(uuids=self.keys.keys())
         self.times = times
         self.drafts: list[_Draft] = []
         # The last line's token counts, per response: summed into one Usage at the end.
@@ -108,26 +118,42 @@ class TranscriptBuilder:
         self.first_child: dict[str | bytes, str | bytes] = {}
         self.seen_sig: dict[bytes, bytes | None] = {}
         self.last_time: tuple[str | None, datetime | None] = (None, None)
+        # Lines kept although their uuid was an earlier line's: the keys (see add) of those
+        # seen per such uuid, how many, and where the first is (when ``times`` can tell).
+        self.reused_keys: dict[str, set[bytes]] = {}
+        self.reused = 0
+        self.reused_at: int | None = None
 
     def add(self, rec: dict[str, Any]) -> None:
         kind = rec.get("type")
         uuid = rec.get("uuid")
         talk = kind in ("user", "assistant")
-        if talk and not harness_line(rec):
+        said = talk and not harness_line(rec)
+        if said:
             parent = rec.get("parentUuid")
             if isinstance(parent, str) and isinstance(uuid, str):
                 self.first_child.setdefault(uuid_key(parent), uuid_key(uuid))
         if kind in CONVERSATIONAL and isinstance(uuid, str):
-            if uuid in self.out.uuids:
-                return
-            if talk and (timestamp := rec.get("timestamp")):
+            if talk:
+                timestamp = rec.get("timestamp")
                 sig, digest = replay_keys(
                     rec.get("parentUuid"), timestamp, kind, rec.get("message")
                 )
+                key = digest if said else None
+            else:
+                timestamp, key = None, None if kind == "progress" else shown_key(rec, kind)
+            first = self.keys.get(uuid, _UNSEEN)
+            seen = first is not _UNSEEN
+            if seen and not self._another_line(uuid, first, key):
+                return  # the same line written again
+            if timestamp:
                 if self.seen_sig.get(sig) == digest:
                     return  # a compaction replay under a new uuid
                 self.seen_sig.setdefault(sig, digest)
-            self.out.uuids.add(uuid)
+            if seen:
+                self._reused()
+            else:
+                self.keys[uuid] = key
             self._note_metadata(rec)
         if kind == "user":
             self._user(rec)
@@ -141,6 +167,44 @@ class TranscriptBuilder:
                 self._queued_command(attachment, rec)
         elif kind == "queue-operation":
             self._queue(rec)
+
+    def _another_line(self, uuid: str, first: bytes | None, key: bytes | None) -> bool:
+        """Is a line whose uuid was seen another line? It is the same line written again
+        (Claude Code writes some lines twice, the second time perhaps with another parent,
+        branch, version or flags; a resumed session's copy of the first lines is read apart,
+        by claude_discovery.Replays) when a note would show nothing of it, or what an
+        earlier line of its uuid showed; another line, to keep, when it shows something else
+        (a file damaged or trimmed by hand can give many lines one uuid). Only a uuid seen
+        again costs more than a look-up: a line's key is a digest made anyway (replay_keys)."""
+        if key is None or key == first:
+            return False
+        others = self.reused_keys.setdefault(uuid, set())
+        if key in others:
+            return False
+        others.add(key)
+        return True
+
+    def _reused(self) -> None:
+        """Count a line kept although its uuid was an earlier line's (and where it is)."""
+        self.reused += 1
+        if self.reused == 1 and self.times is not None and self.times.locate is not None:
+            where = self.times.locate()
+            self.reused_at = where if isinstance(where, int) else None
+
+    def report_reused(self, problems: list[Problem], path: Path, source: str) -> None:
+        """One warning for the lines kept although their uuid was an earlier line's."""
+        if not self.reused:
+            return
+        if self.reused == 1:
+            why = "this line has the uuid of an earlier line but other content: kept as a line"
+            why += " of its own"
+        else:
+            why = (
+                f"{self.reused} lines have the uuid of an earlier line but other content: each "
+                "kept as a line of its own (the first here)"
+            )
+        problems.append(Problem(str(path), why, self.reused_at, source=source))
+        self.reused, self.reused_at = 0, None
 
     def closed(self, links: dict[str, str]) -> list[Message]:
         """The messages no later record can change, taken out of the builder: a caller

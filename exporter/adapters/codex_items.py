@@ -262,13 +262,14 @@ def _unwrap_output(output: Any) -> tuple[str, bool, int | None, float | None]:
 
 
 # The header newer shell tools put above a command's output (``Exit code: 1`` / ``Wall
-# time: 0.1 seconds`` / ``Output:``; unified exec: ``Chunk ID``, ``Process exited with code``,
-# ``Original token count``), and the texts Codex returns for a call that never ran (the
-# first two: the person rejected it when asked to approve it).
+# time: 0.1 seconds`` / ``Output:``, and ``Total output lines: 40657`` above a shortened
+# output; unified exec: ``Chunk ID``, ``Process exited with code``, ``Original token
+# count``), and the texts Codex returns for a call that never ran (the first two: the
+# person rejected it when asked to approve it).
 _HEADER_LINE = re.compile(
     r"(?:Exit code: (?P<code>-?\d+)|Process exited with code (?P<exited>-?\d+)"
     r"|Wall time: (?P<wall>\d+(?:\.\d+)?) seconds|Chunk ID: \S+|Original token count: \d+"
-    r"|Total output lines: \d+)"
+    r"|(?P<total>Total output lines: \d+))"
 )
 _REJECTED = ("exec command rejected by user", "patch rejected by user")
 _FAILED_TO_RUN = (
@@ -278,12 +279,16 @@ _FAILED_TO_RUN = (
 
 def _text_output(output: str) -> tuple[str, bool, int | None, float | None]:
     """A text output, with its exit code and duration read from the header above it (the
-    header goes when every line of it is read; a line not known keeps it whole)."""
+    header goes when every line of it is read; a line not known keeps it whole). Codex
+    writes ``Total output lines: N`` there when it shortened the output the model saw: the
+    one statement of how long the command's output was, it stays, above the output, as
+    unified exec writes it (in the output itself: ``Total output lines: N``, a blank line)."""
     head, found, body = output.partition("\nOutput:\n")
     if not found and output.endswith("\nOutput:"):
         head, found, body = output[: -len("\nOutput:")], "\nOutput:", ""
     code: int | None = None
     duration: float | None = None
+    total = None
     known = bool(found)
     for line in head.split("\n") if found and len(head) < 1000 else []:
         match = _HEADER_LINE.fullmatch(line)
@@ -294,7 +299,9 @@ def _text_output(output: str) -> tuple[str, bool, int | None, float | None]:
             code = int(match["code"] or match["exited"])
         elif match["wall"]:
             duration = float(match["wall"])
-    text = body if known else output
+        elif match["total"]:
+            total = match["total"]
+    text = (f"{total}\n\n{body}" if total else body) if known else output
     failed = output.startswith(_FAILED_TO_RUN)
     return text, failed or bool(code), code, duration
 

@@ -31,6 +31,7 @@ from ...model import (
     AttachmentPart,
     Message,
     NoticePart,
+    NotRun,
     Part,
     TextPart,
     ThinkingPart,
@@ -184,12 +185,19 @@ def _parts(content: Any, role: str, legacy: bool, out: Conversation, number: int
     if isinstance(content, str):
         content = [{"type": "text", "text": content}]
     parts: list[Part] = []
-    for block in content if isinstance(content, list) else []:
+    blocks = content if isinstance(content, list) else []
+    for at, block in enumerate(blocks):
         if not isinstance(block, dict):
             continue
         kind = block.get("type")
         if kind == "text" and isinstance(block.get("text"), str):
-            part = _text(block["text"], role, legacy)
+            text = block["text"]
+            if legacy and role == "user" and parts and _bare_header(parts[-1]):
+                # Cline sends a result as its header block, then its text: one result
+                if _result_body(blocks, at):
+                    parts[-1] = _legacy_result(f"{parts[-1].output}\n{text}")  # type: ignore[union-attr]
+                    continue
+            part = _text(text, role, legacy)
             if part:
                 parts.append(part)
         elif kind in ("image", "document"):
@@ -207,10 +215,10 @@ def _parts(content: Any, role: str, legacy: bool, out: Conversation, number: int
         elif kind == "tool_result":
             output, attachments, failed = tool_output(block.get("content"))
             call_id = block.get("tool_use_id")
-            is_error = failed or block.get("is_error") in (True, "true", "True")
-            parts.append(
-                ToolResultPart(output, call_id if isinstance(call_id, str) else None, is_error)
-            )
+            call_id = call_id if isinstance(call_id, str) else None
+            not_run = did_not_run(output)
+            is_error = not not_run and (failed or block.get("is_error") in (True, "true", "True"))
+            parts.append(ToolResultPart(output, call_id, is_error, not_run=not_run))
             parts.extend(attachments)
         elif kind == "thinking" and isinstance(block.get("thinking"), str):
             if block["thinking"].strip():
@@ -227,7 +235,9 @@ def _text(text: str, role: str, legacy: bool) -> Part | None:
         return None
     if legacy and role == "user":
         if _LEGACY_RESULT.match(text):
-            return ToolResultPart(text)
+            return _legacy_result(text)
+        if _SKIPPED.match(text):  # a call Cline did not run: no one's prompt
+            return ToolResultPart(text, not_run="cancelled")
         if text.lstrip().startswith(_HARNESS_TURNS):
             said = _USER_MESSAGE.search(text)
             return TextPart(said.group(1)) if said and said.group(1).strip() else None
@@ -235,6 +245,55 @@ def _text(text: str, role: str, legacy: bool) -> Part | None:
         if wrapped:
             text = wrapped.group(2)
     return TextPart(text) if text.strip() else None
+
+
+def _legacy_result(text: str) -> ToolResultPart:
+    """A result sent as text, ``[execute_command for 'x'] Result:`` and what the tool gave."""
+    return ToolResultPart(text, not_run=did_not_run(_LEGACY_RESULT.sub("", text, 1).lstrip()))
+
+
+def _bare_header(part: Part) -> bool:
+    """A result's header alone (``[read_file for 'x'] Result:``), its text still to come."""
+    return (
+        isinstance(part, ToolResultPart)
+        and part.call_id is None
+        and _LEGACY_RESULT.fullmatch(part.output.strip()) is not None
+    )
+
+
+def _result_body(blocks: list[Any], at: int) -> bool:
+    """Is text block ``at`` what the result header before it introduces? Cline pushes a
+    result as two blocks, its header then its text (``pushToolResult``); the editor state,
+    another result or what Cline says of a call it did not run are not that text."""
+    text = blocks[at]["text"]
+    return not (
+        text.lstrip().startswith((_ENVIRONMENT, *_HARNESS_TURNS))
+        or _LEGACY_RESULT.match(text)
+        or _SKIPPED.match(text)
+    )
+
+
+# What Cline returns for a call that did not run: the person said no at its approval prompt
+# (toolDenied, with their feedback or not); a call after a rejected one, in the same reply,
+# skipped or cut off; a second call in a reply of a build that ran one a reply.
+_REJECTED = "The user denied this operation"
+_SKIPPED = re.compile(
+    r"(?:Skipping (?:MCP )?tool .{0,500}? due to user rejecting a previous tool\."
+    r"|(?:MCP )?[Tt]ool .{0,500}? was interrupted and not executed due to user rejecting a "
+    r"previous tool\."
+    r"|Tool \[[^\]\n]{1,200}\] was not executed because a tool has already been used in this "
+    r"message\.)",
+    re.S,
+)
+
+
+def did_not_run(output: str) -> NotRun | None:
+    """Why a call whose result is ``output`` did not run, when Cline's words for it say so."""
+    if output.startswith(_REJECTED) and (
+        output[len(_REJECTED) :].startswith((".", " and provided the following feedback:"))
+    ):
+        return "rejected"
+    return "cancelled" if _SKIPPED.match(output) else None
 
 
 def tool_output(content: Any) -> tuple[str, list[Part], bool]:

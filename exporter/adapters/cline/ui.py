@@ -16,6 +16,7 @@ reported.
 from __future__ import annotations
 
 import mimetypes
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -57,7 +58,7 @@ _KINDS = {
     "command_output": "output", "mcp_server_response": "output", "browser_action_result": "output",
     "error": "error", "api_req_failed": "error", "diff_error": "error",
     "clineignore_error": "error", "rooignore_error": "error", "mistake_limit_reached": "error",
-    "command_permission_denied": "error",
+    "command_permission_denied": "denied",
     "condense_context": "summary", "compaction": "summary", "condense": "summary",
     "summarize_task": "summary",
     "api_req_started": "usage", "subagent": "subagents", "new_task": "handoff",
@@ -108,6 +109,8 @@ def parse_ui(
         parts: list[Part] = []
         if what == "usage":
             parts = _usage(out, text)
+            if open_call and (rejected := _rejected(out.messages, open_call, text)):
+                out.messages.append(Message("tool", (rejected,), f"{source_id}:rejected", when))
         elif what == "prompt":
             role = "user"
             images = item.get("images") if isinstance(item.get("images"), list) else []
@@ -158,6 +161,8 @@ def parse_ui(
             parts = _subagents(text, source_id)
         elif what == "error":
             parts = [NoticePart("error", text)] if text.strip() else []
+        elif what == "denied":
+            parts, role = _denied(out.messages, open_call, text, source_id)
         elif what == "summary":
             condensed = item.get("contextCondense")
             summary = condensed.get("summary") if isinstance(condensed, dict) else text
@@ -232,6 +237,91 @@ def _usage(out: Conversation, text: str) -> list[Part]:
     return []
 
 
+def _denied(
+    messages: list[Message], open_call: str | None, text: str, source_id: str
+) -> tuple[list[Part], Role]:
+    """``command_permission_denied``: Cline's command permissions (``CLINE_COMMAND_PERMISSIONS``)
+    refused a command the model asked to run, so it never ran. Cline checks them before it
+    asks the person or says the command, so the entry alone names it (``Command "…" was
+    denied by …``): the model's call, not permitted (``not_run``, no error). A command entry
+    just before it, without a result (a build that asked first), is that call; a text that
+    names no command is the result of no call."""
+    if not text.strip():
+        return [], "assistant"
+    named = _DENIED_COMMAND.match(text)
+    if named is None:
+        return [ToolResultPart(text, None, not_run="denied")], "tool"
+    command = named["command"]
+    asked = _last_call(messages, open_call)
+    if (
+        asked is not None
+        and asked.name == "execute_command"
+        and isinstance(asked.input, dict)
+        and asked.input.get("command") == command
+        and not _answered(messages, open_call)
+    ):
+        return [ToolResultPart(text, open_call, not_run="denied")], "tool"
+    call = ToolCallPart("execute_command", {"command": command}, source_id)
+    return [call, ToolResultPart(text, source_id, not_run="denied")], "assistant"
+
+
+_DENIED_COMMAND = re.compile(r'Command "(?P<command>.*)" was denied by ', re.S)
+
+
+def _rejected(messages: list[Message], open_call: str, text: str) -> ToolResultPart | None:
+    """The open call's result when the person rejected it at Cline's approval prompt. The
+    UI file keeps the question and not the answer; the request Cline sent next
+    (``api_req_started``'s ``request``) holds the call's result as the model got it,
+    ``[execute_command for 'npm test'] Result:`` then ``The user denied this operation.``
+    (and what the person wrote instead, if anything). Only a call with no result yet whose
+    command, path or server the header names is taken for it."""
+    if "The user denied this operation" not in text:
+        return None
+    info = _object(text)
+    request = info.get("request") if info else None
+    call = _last_call(messages, open_call)
+    if not isinstance(request, str) or call is None or _answered(messages, open_call):
+        return None
+    for found in _DENIAL.finditer(request):
+        if _names(found["what"], call):
+            return ToolResultPart(found["result"].strip(), open_call, not_run="rejected")
+    return None
+
+
+# Cline's toolDenied (and its text with the person's feedback), the whole of a result: the
+# request joins its blocks with a blank line.
+_DENIAL = re.compile(
+    r"\[(?P<what>[^\]\n]{1,500})\] Result:\s*"
+    r"(?P<result>The user denied this operation(?:\.| and provided the following feedback:"
+    r"\s*<feedback>.*?</feedback>))(?=\s*\n\n|\s*\Z)",
+    re.S,
+)
+
+
+def _names(what: str, call: ToolCallPart) -> bool:
+    """Does a result header (``execute_command for 'npm test'``) name this call?"""
+    subject = call.input if isinstance(call.input, dict) else {}
+    named = [subject.get("command"), subject.get("path"), call.name.split("/", 1)[0]]
+    return any(isinstance(n, str) and n and what.endswith(f" for '{n}'") for n in named)
+
+
+def _last_call(messages: list[Message], call_id: str | None) -> ToolCallPart | None:
+    """The call of this id in the last message that holds calls (None if it is not there)."""
+    for message in reversed(messages[-3:]):
+        calls = [p for p in message.parts if isinstance(p, ToolCallPart)]
+        if calls:
+            return next((c for c in calls if c.call_id == call_id), None)
+    return None
+
+
+def _answered(messages: list[Message], call_id: str | None) -> bool:
+    return any(
+        isinstance(p, ToolResultPart) and p.call_id == call_id
+        for m in messages[-3:]
+        for p in m.parts
+    )
+
+
 def _user_edit(text: str) -> list[Part]:
     """``user_feedback_diff`` ``{tool, path, diff}``: the changes the person made in the diff
     editor to what the model wrote, before saving (Cline tells the model in the tool's
@@ -284,7 +374,10 @@ def _call(what: str, text: str, call_id: str) -> list[Part]:
     """A tool the model used: ``{tool, path, diff, content, …}`` (the ``content`` of a
     listing or search is its result), a command line, or an MCP call."""
     if what == "command":
-        return [ToolCallPart("execute_command", {"command": text}, call_id)]
+        # Cline adds REQ_APP to the command it asks about when the model said it needs
+        # approval (its UI strips it): not part of the command.
+        command = text.removesuffix(_REQUIRES_APPROVAL)
+        return [ToolCallPart("execute_command", {"command": command}, call_id)]
     info = _object(text)
     if info is None:
         return [ToolCallPart(what, text, call_id)] if text.strip() else []
@@ -303,6 +396,8 @@ def _call(what: str, text: str, call_id: str) -> list[Part]:
         parts.append(ToolResultPart(result, call_id))
     return parts
 
+
+_REQUIRES_APPROVAL = "REQ_APP"  # Cline's COMMAND_REQ_APP_STRING
 
 # Tools whose ``content`` is what the model wrote (an input), not what it got back.
 _CONTENT_IS_INPUT = frozenset({"newFileCreated", "editedExistingFile", "appliedDiff", "newTask"})

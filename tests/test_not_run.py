@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import note_files
 
 from exporter.markdown_code import REFERENCE_ENV
@@ -187,3 +188,23 @@ def test_a_plan_turned_down_says_so_as_a_checklist_too(monkeypatch, reference):
     body = _note(s, monkeypatch, reference, TurnView(todo_as_checklist=True)).body
     assert "> [!todo] Plan — `TodoWrite` (rejected by the user)\n" in body
     assert "> [!todo] Plan — `TodoWrite` (error)\n" in body
+
+
+@pytest.mark.corpus
+def test_a_corpus_write_whose_permission_was_never_granted_did_not_run(corpus, tmp_path):
+    """claude-code-viewer 1af7fc5e, line 26: "Claude requested permissions to write to …,
+    but you haven't granted it yet." The Write did not run: not permitted, no error."""
+    from exporter.export import ExportOptions, run_export
+
+    name = "d-kimuson__claude-code-viewer__1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl"
+    projects = tmp_path / "home" / ".claude" / "projects" / "-w-corpus"
+    projects.mkdir(parents=True)
+    source = corpus / "claude-code" / name
+    (projects / "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl").write_bytes(source.read_bytes())
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path / "home", timezone=UTC))
+    (text,) = [t.decode() for p, t in note_files(vault).items() if "1af7fc5e" in p]
+    assert "> [!note]- `Write` — `/path/to/Demo/CLAUDE.md` (not permitted)\n" in text
+    properties = yaml.safe_load(text.split("---\n")[1])
+    assert properties["errors"] == 0
+    assert not any("CLAUDE.md" in path for path in properties.get("files", []))

@@ -74,10 +74,13 @@ def user_parts(content: Any) -> list[Part]:
 
 
 # What Claude Code returns, as an error, for a call that did not run: the person rejected
-# it at the permission prompt (what they said to do instead may follow), or the turn was
-# stopped before it ran (a call beside a rejected one, an interruption).
+# it at the permission prompt (what they said to do instead may follow), the turn was
+# stopped before it ran (a call beside a rejected one, an interruption), or it needed a
+# permission not granted (a non-interactive run: "Claude requested permissions to write
+# to <path>, but you haven't granted it yet.").
 _REJECTED = "The user doesn't want to proceed with this tool use."
 _CANCELLED = "The user doesn't want to take this action right now."
+_NOT_GRANTED = ("Claude requested permissions to ", "but you haven't granted it yet.")
 
 
 def _not_run(output: str) -> NotRun | None:
@@ -85,6 +88,8 @@ def _not_run(output: str) -> NotRun | None:
         return "rejected"
     if output.startswith(_CANCELLED):
         return "cancelled"
+    if output.startswith(_NOT_GRANTED[0]) and output.rstrip().endswith(_NOT_GRANTED[1]):
+        return "denied"
     return None
 
 

@@ -1047,3 +1047,31 @@ def test_entries_of_an_unknown_kind_are_reported_with_the_message_they_are_in(tm
             "skipped entries of unknown kind: sparkle ×1 (message 2)",
         ),
     ]
+
+
+def test_an_empty_deleted_range_is_no_truncation_and_nothing_wrong(tmp_path):
+    """Cline's own arithmetic can give ``[n, n - 1]`` (a truncation that removes nothing):
+    no marker, and no warning that the range is not a pair, in the UI file or the index."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000000", ui=[
+        _ui_entry(cb.say(0, "task", "Port the parser"), -1),
+        _ui_entry(cb.api_request(1, 100, 10, 0.01), 0),
+        _ui_entry(cb.say(2, "text", "Reading the grammar."), 0, [2, 1]),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert _notes_of(session) == [] and problems == []
+
+
+def test_an_empty_deleted_range_in_the_index_is_no_truncation_either(tmp_path):
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000000", ui=[
+        cb.say(0, "task", "Port the parser"),
+        cb.say(1, "text", "Reading the grammar."),
+    ])  # fmt: skip
+    cb.history(root, [
+        cb.history_item("1762500000000", "Port the parser", conversationHistoryDeletedRange=[2, 1]),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert _notes_of(session) == [] and problems == []

@@ -144,6 +144,18 @@ def deleted_range(value: Any) -> tuple[int, int] | None:
     return (start, end) if 0 <= start <= end else None
 
 
+def nothing_deleted(value: Any) -> bool:
+    """``[n, n - 1]``: Cline's range when a truncation would remove nothing (its own
+    arithmetic gives one): no truncation, and nothing wrong with it."""
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        and value[0] == value[1] + 1
+        and value[1] >= 0
+    )
+
+
 def truncation_marker(
     left_out: tuple[int, int],
     source_id: str,

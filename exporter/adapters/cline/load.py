@@ -162,15 +162,18 @@ def _index_range(ref: SessionRef, problems: list[Problem], source: str) -> tuple
     """The task's context truncation as its index entry gives it
     (``conversationHistoryDeletedRange``, a discovery fact); one that is not a pair of
     message indices is reported, naming the index and the task."""
-    from .blocks import deleted_range
+    from .blocks import deleted_range, nothing_deleted
 
     value = ref.fact("deleted")
     if value is None:
         return None
     try:
-        left_out = deleted_range(json.loads(value))
+        parsed = json.loads(value)
     except ValueError:
-        left_out = None
+        parsed = None
+    if nothing_deleted(parsed):
+        return None
+    left_out = deleted_range(parsed)
     if left_out is None:
         index = ref.main.path.parent.parent.parent / "state" / "taskHistory.json"
         problems.append(

@@ -43,6 +43,7 @@ from .blocks import (
     deleted_range,
     model_of,
     not_an_object,
+    nothing_deleted,
     truncation_marker,
 )
 
@@ -197,7 +198,7 @@ def _truncation(
     (a checkpoint restored); an entry's ``conversationHistoryIndex`` (the last message of
     the model's history when it was made) says how many messages were sent."""
     value = item.get("conversationHistoryDeletedRange")
-    if value is None:
+    if value is None or nothing_deleted(value):
         return before
     out.ranges_seen = True
     left_out = deleted_range(value)

@@ -192,7 +192,10 @@ class NoteSurvey:
             if record is not None and record.path not in paths and not record.deleted:
                 # Moved where no unit of this run looked (its transcript is gone, or the
                 # run was narrowed): the record follows it, as ``path_of`` would have.
-                if self._kind(record.path) == "missing" and not copy_of(chosen, record.path):
+                # (A renamed "X (done).md" reads as a sync tool's copy of X: a copy only
+                # when another file names the session too.)
+                copied = len(paths) > 1 and copy_of(chosen, record.path)
+                if self._kind(record.path) == "missing" and not copied:
                     self._follow(key, record, chosen)
             if len(paths) == 1:
                 continue

@@ -1075,3 +1075,28 @@ def test_an_empty_deleted_range_in_the_index_is_no_truncation_either(tmp_path):
     ])  # fmt: skip
     (session,), problems = load_sessions(ClineAdapter(), home)
     assert _notes_of(session) == [] and problems == []
+
+
+def test_the_person_s_answer_or_feedback_after_a_result_header_stays_a_prompt(tmp_path):
+    """The two blocks of a result are one result, but the text after an
+    ``ask_followup_question`` or ``attempt_completion`` header is the person's: their
+    ``<answer>`` or ``<feedback>``, a prompt as before, not a tool's output."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    feedback = ("The user has provided feedback on the results. Consider their input to "
+                "continue the task, and then attempt completion again.\n"
+                "<feedback>\nalso the docs\n</feedback>")  # fmt: skip
+    cb.task(root, "1762500000006", api=[
+        cb.message("user", cb.text("<task>\nPick a database\n</task>")),
+        cb.message("assistant", cb.text("<ask_followup_question><question>Which one?"
+                                        "</question></ask_followup_question>")),
+        cb.message("user", cb.text("[ask_followup_question for 'Which one?'] Result:"),
+                   cb.text("<answer>\nPostgres\n</answer>")),
+        cb.message("assistant", cb.text("<attempt_completion><result>Done."
+                                        "</result></attempt_completion>")),
+        cb.message("user", cb.text("[attempt_completion] Result:"), cb.text(feedback)),
+        cb.message("assistant", cb.text("Adding the docs.")),
+    ])  # fmt: skip
+    (session,), _ = load_sessions(ClineAdapter(), home)
+    said = texts(session, "user")
+    assert said[:2] == ["Pick a database", "Postgres"] and "also the docs" in said[2]

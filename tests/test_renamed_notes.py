@@ -272,6 +272,18 @@ def test_a_note_whose_transcript_is_gone_is_followed_when_renamed(tmp_path):
     assert "[[Kept after cleanup|q]]" in index.read_text()
 
 
+def test_a_note_whose_transcript_is_gone_renamed_by_adding_to_its_name_is_followed(tmp_path):
+    """ "X (done).md" looks like a sync tool's copy of X, but no other file names the
+    session: it is the note, renamed."""
+    home, vault, note, index = two_sessions(tmp_path)
+    (home / ".claude" / "projects" / "-home-dev-work-app" / f"{SID}.jsonl").unlink()
+    obsidian_rename(vault, note, note.with_name(f"{note.stem} (done).md"))
+    write_session(home, ["third"], sid=THIRD)
+    report = export(vault, home)
+    assert report.total("conflicts") == 0 and conflict_copies(vault) == []
+    assert f"[[{note.stem} (done)|q]]" in index.read_text()
+
+
 def test_a_note_left_as_it_was_after_a_move_is_stamped_with_the_names_it_says(tmp_path):
     """The index was written (by another machine, or a run killed before it saved the
     state) with a moved note's new name: a run that finds it as it would write it stamps

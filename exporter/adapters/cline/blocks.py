@@ -276,13 +276,19 @@ def _bare_header(part: Part) -> bool:
 def _result_body(blocks: list[Any], at: int) -> bool:
     """Is text block ``at`` what the result header before it introduces? Cline pushes a
     result as two blocks, its header then its text (``pushToolResult``); the editor state,
-    another result or what Cline says of a call it did not run are not that text."""
+    another result, what Cline says of a call it did not run, and the person's own words
+    (an ``<answer>`` to the model's question, ``<feedback>`` on a completion: prompts) are
+    not that text."""
     text = blocks[at]["text"]
     return not (
-        text.lstrip().startswith((_ENVIRONMENT, *_HARNESS_TURNS))
+        text.lstrip().startswith((_ENVIRONMENT, *_HARNESS_TURNS, _FEEDBACK))
         or _LEGACY_RESULT.match(text)
         or _SKIPPED.match(text)
+        or _WRAPPED.match(text)
     )
+
+
+_FEEDBACK = "The user has provided feedback on the results"  # (of attempt_completion)
 
 
 # What Cline returns for a call that did not run: the person said no at its approval prompt

@@ -130,6 +130,22 @@ def test_a_line_written_again_with_other_metadata_is_kept_once(tmp_path):
     assert problems == []
 
 
+def test_a_harness_line_written_again_without_its_flag_is_still_no_prompt(tmp_path):
+    """An ``isMeta`` line (what the harness injected) written again under its uuid without
+    the flag, with another parent and time: the same line, not the person's prompt."""
+    s = ClaudeSession(SID)
+    s.user("use the skill")
+    s.user("injected skill body text", isMeta=True)
+    again = json.loads(s.lines[-1])
+    again.pop("isMeta")
+    again.update(parentUuid=None, timestamp="2026-01-01T00:00:00Z")
+    s.assistant("ok")
+    s.raw(again)
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    sessions, _ = load_all(tmp_path)
+    assert texts(only(sessions), "user") == ["use the skill"]
+
+
 def test_a_line_reusing_a_uuid_with_other_content_is_kept_and_reported(tmp_path):
     """Found in the corpus (a fixture trimmed by hand gave every line one uuid): lines that
     share a uuid but say something else were merged into the first, and the prompts after

@@ -140,8 +140,12 @@ class TranscriptBuilder:
                     rec.get("parentUuid"), timestamp, kind, rec.get("message")
                 )
                 key = digest if said else None
+                # (a harness line is known by what it says too: written again without its
+                # flag, it is the same line, not a prompt)
+                kept = digest
             else:
                 timestamp, key = None, None if kind == "progress" else shown_key(rec, kind)
+                kept = key
             first = self.keys.get(uuid, _UNSEEN)
             seen = first is not _UNSEEN
             if seen and not self._another_line(uuid, first, key):
@@ -153,7 +157,7 @@ class TranscriptBuilder:
             if seen:
                 self._reused()
             else:
-                self.keys[uuid] = key
+                self.keys[uuid] = kept
             self._note_metadata(rec)
         if kind == "user":
             self._user(rec)

@@ -49,9 +49,9 @@ from ._jsonl import parse_timestamp, token_count
 from ._times import Times
 from .claude_content import assistant_parts, plain_text, user_parts
 from .claude_lines import harness_line, replay_keys, shown_key, uuid_key
+from .claude_uuids import LineUuids
 
 SYNTHETIC_MODEL = "<synthetic>"
-_UNSEEN = object()
 CONVERSATIONAL = {"user", "assistant", "system", "attachment", "progress"}
 
 
@@ -95,10 +95,8 @@ class TranscriptBuilder:
     but cannot be read (the first reading of a file gives one; a second reading does not)."""
 
     def __init__(self, times: Times | None = None) -> None:
-        # Each line's uuid, with a digest of what a note shows of the first line of that uuid
-        # (None for nothing; see add): ``out.uuids`` is a view of its keys.
-        self.keys: dict[str, bytes | None] = {}
-        self.out = Transcript(uuids=self.keys.keys())
+        self.lines = LineUuids(times)  # (``out.uuids`` is a view of the uuids it holds)
+        self.out = Transcript(uuids=self.lines.first.keys())
         self.times = times
         self.drafts: list[_Draft] = []
         # The last line's token counts, per response: summed into one Usage at the end.
@@ -118,11 +116,6 @@ class TranscriptBuilder:
         self.first_child: dict[str | bytes, str | bytes] = {}
         self.seen_sig: dict[bytes, bytes | None] = {}
         self.last_time: tuple[str | None, datetime | None] = (None, None)
-        # Lines kept although their uuid was an earlier line's: the keys (see add) of those
-        # seen per such uuid, how many, and where the first is (when ``times`` can tell).
-        self.reused_keys: dict[str, set[bytes]] = {}
-        self.reused = 0
-        self.reused_at: int | None = None
 
     def add(self, rec: dict[str, Any]) -> None:
         kind = rec.get("type")
@@ -146,18 +139,17 @@ class TranscriptBuilder:
             else:
                 timestamp, key = None, None if kind == "progress" else shown_key(rec, kind)
                 kept = key
-            first = self.keys.get(uuid, _UNSEEN)
-            seen = first is not _UNSEEN
-            if seen and not self._another_line(uuid, first, key):
+            seen = uuid in self.lines.first
+            if seen and not self.lines.another_line(uuid, key):
                 return  # the same line written again
             if timestamp:
                 if self.seen_sig.get(sig) == digest:
                     return  # a compaction replay under a new uuid
                 self.seen_sig.setdefault(sig, digest)
             if seen:
-                self._reused()
+                self.lines.kept_again()
             else:
-                self.keys[uuid] = kept
+                self.lines.first[uuid] = kept
             self._note_metadata(rec)
         if kind == "user":
             self._user(rec)
@@ -172,43 +164,8 @@ class TranscriptBuilder:
         elif kind == "queue-operation":
             self._queue(rec)
 
-    def _another_line(self, uuid: str, first: bytes | None, key: bytes | None) -> bool:
-        """Is a line whose uuid was seen another line? It is the same line written again
-        (Claude Code writes some lines twice, the second time perhaps with another parent,
-        branch, version or flags; a resumed session's copy of the first lines is read apart,
-        by claude_discovery.Replays) when a note would show nothing of it, or what an
-        earlier line of its uuid showed; another line, to keep, when it shows something else
-        (a file damaged or trimmed by hand can give many lines one uuid). Only a uuid seen
-        again costs more than a look-up: a line's key is a digest made anyway (replay_keys)."""
-        if key is None or key == first:
-            return False
-        others = self.reused_keys.setdefault(uuid, set())
-        if key in others:
-            return False
-        others.add(key)
-        return True
-
-    def _reused(self) -> None:
-        """Count a line kept although its uuid was an earlier line's (and where it is)."""
-        self.reused += 1
-        if self.reused == 1 and self.times is not None and self.times.locate is not None:
-            where = self.times.locate()
-            self.reused_at = where if isinstance(where, int) else None
-
     def report_reused(self, problems: list[Problem], path: Path, source: str) -> None:
-        """One warning for the lines kept although their uuid was an earlier line's."""
-        if not self.reused:
-            return
-        if self.reused == 1:
-            why = "this line has the uuid of an earlier line but other content: kept as a line"
-            why += " of its own"
-        else:
-            why = (
-                f"{self.reused} lines have the uuid of an earlier line but other content: each "
-                "kept as a line of its own (the first here)"
-            )
-        problems.append(Problem(str(path), why, self.reused_at, source=source))
-        self.reused, self.reused_at = 0, None
+        self.lines.report(problems, path, source)
 
     def closed(self, links: dict[str, str]) -> list[Message]:
         """The messages no later record can change, taken out of the builder: a caller

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import notefile
+from . import notefile, vaultrun
 from .adapters import Adapter, SessionRef
 from .collector import collector_eased, collector_lasting
 from .errors import ConfigError, Problem
@@ -65,7 +65,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
     options.vault.mkdir(parents=True, exist_ok=True)
     with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait) as lock:
         vault = _open_vault(options)
-        vault.begin_run()
+        vaultrun.begin_run(vault)
         run = _Run(options, vault, lock.identity())
         try:
             with ctrl_c_noted():
@@ -74,7 +74,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
             # Ctrl-C: what was written stays (each note is atomic); the next run finishes.
             vault.save_state()
             raise Interrupted(run.written()) from None
-        vault.end_run()
+        vaultrun.end_run(vault)
         return add_unreadable(report, unreadable)
 
 

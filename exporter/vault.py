@@ -36,17 +36,16 @@ from . import notefile, vaultbatch, vaultio, vaultlinks
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
-from .vaultmerge import OWNED, OWNED_KEYS, merge_frontmatter, updated_text
+from .vaultmerge import OWNED_KEYS, merge_frontmatter, seeded_metadata, updated_text
 from .vaultpaths import MAX_NAME_BYTES, safe_component, safe_relpath
 from .vaultplaces import NotePlaces
-from .vaultsurvey import skipped_folder, stat_key
+from .vaultsurvey import stat_key
 
 __all__ = [  # also imported from here by other modules and tests
     "MAX_NAME_BYTES", "OWNED_KEYS", "SHRUNK", "Action", "Change", "Vault",
     "merge_frontmatter", "safe_component", "safe_relpath",
 ]  # fmt: skip
 
-RUNNING_MARKER = "running"  # while a run writes; left by a killed run, or one leaving temps
 SIZE_KEY = "messages"  # a note whose count would go down is kept (the source shrank)
 SHRUNK = "source has fewer turns than the note; kept"
 EMPTIED = "it was empty: written again"
@@ -181,7 +180,7 @@ class Vault(NotePlaces):
         emptied = found is not None and current is not None and not current.strip()
         if found is None or current is None or emptied:
             text = notefile.compose(
-                _seeded(metadata, seeded, {}), "", owned, notefile.NEW_NOTE_TAIL
+                seeded_metadata(metadata, seeded, {}), "", owned, notefile.NEW_NOTE_TAIL
             )
             if emptied:
                 action, message, before = Action.UPDATED, EMPTIED, stat_key(found[1])
@@ -218,7 +217,7 @@ class Vault(NotePlaces):
                 self._record(key, relpath, parsed.owned, ours, list(metadata), {}, None, False)
             return Change(Action.KEPT, key, relpath, shrunk)
         text = updated_text(
-            parsed, _seeded(metadata, seeded, parsed.metadata), owned, record, self.scrub
+            parsed, seeded_metadata(metadata, seeded, parsed.metadata), owned, record, self.scrub
         )
         if text == current or _same_but_line_ends(text, current):
             self._record(key, relpath, owned, ours, list(metadata), meta, found[1], False)
@@ -436,48 +435,9 @@ class Vault(NotePlaces):
             self._state_bytes = data
         return late
 
-    def begin_run(self) -> int:
-        """Mark a run as started; if the last one never finished, sweep what it left."""
-        marker = f"{STATE_DIR}/{RUNNING_MARKER}"
-        vaultio.left_behind.clear()
-        removed = self.sweep_temp_files() if self._kind(marker) != "missing" else 0
-        vaultio.write_file(self.root, marker, b"")
-        return removed
-
-    def end_run(self) -> None:
-        if vaultio.left_behind:  # temp files a failure could not remove: the next run sweeps
-            return
-        vaultio.remove_file(self.root, f"{STATE_DIR}/{RUNNING_MARKER}")
-
-    def sweep_temp_files(self) -> int:
-        """Remove the temp files a killed run left behind (names start with a dot): beside
-        notes, and in ``.ccexport``; never in another tool's folder (a sync tool's archive)."""
-        removed = 0
-        for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = [d for d in dirnames if d == STATE_DIR or not skipped_folder(d)]
-            for name in filenames:
-                if vaultio.is_temp_name(name):
-                    rel = Path(dirpath, name).relative_to(self.root).as_posix()
-                    try:
-                        removed += vaultio.remove_file(self.root, rel)
-                    except OSError:  # its folder still read-only: a later run sweeps it
-                        vaultio.left_behind.append(rel)
-        return removed
-
 
 def _same_but_line_ends(text: str, current: str) -> bool:
     """The note as it is differs from what would be written only in its line ends: a sync
     tool or git (autocrlf) turned it to CRLF, as a new file. Rewriting it would mix the
     two, the tool would turn it again, and every run would rewrite it: it is left as is."""
     return "\r\n" in current and text.replace("\r\n", "\n") == current.replace("\r\n", "\n")
-
-
-def _seeded(
-    metadata: dict[str, Any], seeded: dict[str, Any], existing: dict[str, Any]
-) -> dict[str, Any]:
-    """Our properties and the person's configured ones the note lacks (a key ccexport owns
-    is always ours: written every time, or it would be dropped as no longer produced)."""
-    extra = {
-        k: v for k, v in seeded.items() if k not in metadata and (k not in existing or k in OWNED)
-    }
-    return {**metadata, **extra} if extra else metadata

@@ -83,3 +83,14 @@ def _as_list(value: Any) -> list[Any]:
     if isinstance(value, str):
         return [v.strip() for v in value.split(",") if v.strip()]
     return [value]
+
+
+def seeded_metadata(
+    metadata: dict[str, Any], seeded: dict[str, Any], existing: dict[str, Any]
+) -> dict[str, Any]:
+    """Our properties and the person's configured ones the note lacks (a key ccexport owns
+    is always ours: written every time, or it would be dropped as no longer produced)."""
+    extra = {
+        k: v for k, v in seeded.items() if k not in metadata and (k not in existing or k in OWNED)
+    }
+    return {**metadata, **extra} if extra else metadata

@@ -1,0 +1,49 @@
+"""A run's mark in the vault: ``.ccexport/running`` while it writes. A run that finds the
+mark left (killed, or leaving temp files a failure could not remove) first sweeps the temp
+files of ours it left behind."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import vaultio
+from .state import STATE_DIR
+from .vaultsurvey import skipped_folder
+
+if TYPE_CHECKING:
+    from .vault import Vault
+
+RUNNING_MARKER = "running"  # while a run writes; left by a killed run, or one leaving temps
+
+
+def begin_run(vault: Vault) -> int:
+    """Mark a run as started; if the last one never finished, sweep what it left."""
+    marker = f"{STATE_DIR}/{RUNNING_MARKER}"
+    vaultio.left_behind.clear()
+    removed = 0 if vault.is_missing(marker) else sweep_temp_files(vault.root)
+    vaultio.write_file(vault.root, marker, b"")
+    return removed
+
+
+def end_run(vault: Vault) -> None:
+    if vaultio.left_behind:  # temp files a failure could not remove: the next run sweeps
+        return
+    vaultio.remove_file(vault.root, f"{STATE_DIR}/{RUNNING_MARKER}")
+
+
+def sweep_temp_files(root: Path) -> int:
+    """Remove the temp files a killed run left behind (names start with a dot): beside
+    notes, and in ``.ccexport``; never in another tool's folder (a sync tool's archive)."""
+    removed = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d == STATE_DIR or not skipped_folder(d)]
+        for name in filenames:
+            if vaultio.is_temp_name(name):
+                rel = Path(dirpath, name).relative_to(root).as_posix()
+                try:
+                    removed += vaultio.remove_file(root, rel)
+                except OSError:  # its folder still read-only: a later run sweeps it
+                    vaultio.left_behind.append(rel)
+    return removed

@@ -222,3 +222,16 @@ def normalize(text: str, *, escaped: bool = True) -> str:
 
 
 os.environ.setdefault("COLUMNS", "200")
+
+
+def the_exported_note(home: Path, source: str) -> str:
+    """Export ``home``'s one session of ``source`` into ``home/vault`` (UTC) and return its
+    note's text."""
+    from datetime import UTC
+
+    from exporter.export import ExportOptions, run_export
+
+    vault = home / "vault"
+    run_export(ExportOptions(vault=vault, home=home, sources=[source], timezone=UTC))
+    (note,) = note_files(vault).values()
+    return note.decode()

@@ -19,7 +19,7 @@ from claude_builder import (
     tiny_png,
     tool_use,
 )
-from conftest import load_sessions, note_files, texts
+from conftest import load_sessions, note_files, texts, the_exported_note
 from markdown_it import MarkdownIt
 
 from exporter.adapters import SourceContext
@@ -970,10 +970,7 @@ def test_a_call_the_person_rejected_or_that_was_stopped_did_not_run(tmp_path):
         ("t3", True, None),
     ]
     assert results[0].output == rejected  # what the person said is kept
-    vault = tmp_path / "vault"
-    run_export(ExportOptions(vault=vault, home=tmp_path, sources=["claude-code"], timezone=UTC))
-    (note,) = note_files(vault).values()
-    text = note.decode()
+    text = the_exported_note(tmp_path, "claude-code")
     assert "> [!note]- `Write` — `/w/proj/NOTES.md` (rejected by the user)\n" in text
     assert "> [!note]- `Bash` — `pytest -q` (cancelled)\n" in text
     assert "> put it in docs/ instead\n" in text

@@ -10,7 +10,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from conftest import load_sessions, normalize, note_files, texts
+from conftest import load_sessions, normalize, note_files, texts, the_exported_note
 from copilot_cli_builder import CopilotCliSession, request
 from fuzz_lines import MARKER, damaged, lines, markers_of
 from hypothesis import HealthCheck, example, given, settings
@@ -255,10 +255,7 @@ def test_an_older_result_rejected_or_denied_did_not_run(tmp_path):
     (session,), _ = load_all(tmp_path)
     got = [(r.call_id, r.is_error, r.not_run) for r in parts(session, "tool_result")]
     assert got == [("c1", False, "denied"), ("c2", False, "denied"), ("c3", True, None)]
-    vault = tmp_path / "vault"
-    run_export(ExportOptions(vault=vault, home=tmp_path, sources=["copilot-cli"], timezone=UTC))
-    (note,) = note_files(vault).values()
-    text = note.decode()
+    text = the_exported_note(tmp_path, "copilot-cli")
     assert "> [!note]- `create` — `/w/NOTES.md` (not permitted)\n" in text
     assert "> [!note]- `bash` — `rm -r build` (not permitted)\n" in text
     assert "> [!failure]- `bash` — `make` (error)\n" in text

@@ -12,7 +12,7 @@ from datetime import UTC
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES_HOME, load_sessions, note_files, texts
+from conftest import EXAMPLES_HOME, load_sessions, note_files, texts, the_exported_note
 from vscode_builder import lexical, make_db, workspace
 
 from exporter.adapters import vscode
@@ -423,10 +423,7 @@ def test_a_cancelled_tool_call_did_not_run_and_is_no_error(tmp_path):
         ("call_7", False, "cancelled"),
         ("call_8", True, None),
     ]
-    vault = tmp_path / "vault"
-    run_export(ExportOptions(vault=vault, home=tmp_path, sources=["cursor"], timezone=UTC))
-    (note,) = note_files(vault).values()
-    text = note.decode()
+    text = the_exported_note(tmp_path, "cursor")
     assert "> [!note]- `edit_file` (cancelled)\n" in text
     assert "> [!failure]- `run_terminal_cmd` — `make` (error)\n" in text
     assert "\nerrors: 1\n" in text and "\nfiles:" not in text

@@ -1,9 +1,9 @@
 """Loading Claude Code sessions takes shortcuts for speed (issue 17): a uuid kept as itself
-rather than as a digest, SHA-256 for a line's replay signature and its content, a line's
-time parsed once, ``str.isspace`` instead of stripping a copy, fast paths for the usual
-types. Each must give exactly what the plain formula it replaces gives: these tests run
-the same input both ways (the plain formulas are written out below) and compare. The last
-test checks that a session is loaded with the cycle collector paused."""
+rather than as a digest, Python's hash for a line's replay signature and SHA-256 for its
+content, a line's time parsed once, ``str.isspace`` instead of stripping a copy, fast paths
+for the usual types. Each must give exactly what the plain formula it replaces gives: these
+tests run the same input both ways (the plain formulas are written out below) and compare.
+The last test checks that a session is loaded with the cycle collector paused."""
 
 from __future__ import annotations
 

@@ -37,6 +37,7 @@ from .claude_subagents import (
     sidechain_groups,
 )
 from .claude_transcript import Transcript, TranscriptBuilder
+from .claude_uuids import LineUuids, report_reused
 
 if TYPE_CHECKING:
     from .claude_code import ClaudeCodeAdapter
@@ -73,10 +74,9 @@ def load_unit(adapter: ClaudeCodeAdapter, ref: SessionRef, keep: MessageSink | N
         result.problems.append(Problem(str(path), why, source=SOURCE))
         return result
     times.report(result.problems, path, SOURCE)
-    main.transcript.report_reused(result.problems, path, SOURCE)
     links, descriptions = main.tasks.links, main.tasks.descriptions
     children = _related_children(ref, main_id, links, descriptions, result.problems)
-    inline, warmup = _inline_sidechains(main, main_id, path)
+    inline, warmup, inline_lines = _inline_sidechains(main, main_id, path)
     # Every subagent a Task result names is linked from its call where it has a note, this
     # run's or an earlier run's (a subagent's file may be cleaned up before its parent's;
     # its note stays). The session lists those that will have one: loaded here, or an
@@ -100,8 +100,14 @@ def load_unit(adapter: ClaudeCodeAdapter, ref: SessionRef, keep: MessageSink | N
         # Sidechain lines that make no subagent of their own stay in the conversation:
         # read the file once more (as far as the first pass went), every line this time.
         main.transcript = TranscriptBuilder()
-        records = without_lines(warmup | copied, read_records(path, [], FileMeta(), meta.lines))
-        transcript, count = transcribe(records, child_links, stream)
+        again = FileMeta()
+        records = without_lines(warmup | copied, read_records(path, [], again, meta.lines))
+        transcript, count = transcribe(records, child_links, stream, lambda: again.lines)
+    # One warning for the file's lines kept although their uuid was an earlier line's: in
+    # its conversation (the second reading's when there is one: it holds every line the
+    # first held) and in its sidechain agents.
+    readings = [r for r in (transcript.lines, *inline_lines) if r is not None]
+    report_reused(result.problems, path, SOURCE, readings, main.side_line)
     if not count:
         return result
     child_ids = list(dict.fromkeys([*(c.session_id for c in children + inline), *listed]))
@@ -245,9 +251,12 @@ def _summary_title(
     return None
 
 
-def _inline_sidechains(main: MainFile, main_id: str, path: Path) -> tuple[list[Session], set[str]]:
-    """Sessions for sidechain lines written into the main file (Claude Code < 2.0.28), and
-    the uuids of the lines of Warmup agents (in no conversation, the parent's neither)."""
+def _inline_sidechains(
+    main: MainFile, main_id: str, path: Path
+) -> tuple[list[Session], set[str], list[LineUuids | None]]:
+    """Sessions for sidechain lines written into the main file (Claude Code < 2.0.28), the
+    uuids of the lines of Warmup agents (in no conversation, the parent's neither), and
+    the lines each agent read, by uuid (to report those that reuse one)."""
     sessions = []
     groups, warmup = sidechain_groups(main.side, main.tasks, main.main_conversation)
     for agent, call, transcript in groups:
@@ -258,7 +267,7 @@ def _inline_sidechains(main: MainFile, main_id: str, path: Path) -> tuple[list[S
                 parent_id=main_id, agent_label=label,
             )
         )  # fmt: skip
-    return sessions, warmup
+    return sessions, warmup, [transcript.lines for _, _, transcript in groups]
 
 
 def _session(

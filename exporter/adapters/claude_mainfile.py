@@ -5,7 +5,7 @@ read again. claude_code.py builds the sessions from them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,7 @@ class MainFile:
     counts the times of the file that cannot be read."""
 
     __slots__ = (
-        "session_id", "older", "transcript", "tasks", "side", "any_sidechain",
+        "session_id", "older", "transcript", "tasks", "side", "side_lines", "any_sidechain",
         "main_conversation", "stream", "let_go", "keep", "times",
     )  # fmt: skip
 
@@ -62,6 +62,7 @@ class MainFile:
         self.transcript = TranscriptBuilder(times)  # of the lines outside sidechains
         self.tasks = TaskIndex()
         self.side: list[dict[str, Any]] = []
+        self.side_lines: list[object] = []  # the line number of each (when times tell it)
         self.any_sidechain = False
         self.main_conversation = False  # a user or assistant line outside sidechains
         self.stream = stream  # let each message go once made (counted in let_go)
@@ -74,6 +75,8 @@ class MainFile:
             self.any_sidechain = True
             if isinstance(rec.get("uuid"), str):
                 self.side.append(rec)
+                if self.times is not None and self.times.locate is not None:
+                    self.side_lines.append(self.times.locate())
                 if self.times is not None and self.older is None:  # (read later, unreported)
                     time = rec.get("timestamp")
                     parse_timestamp(time) or self.times.unread(time)
@@ -88,16 +91,27 @@ class MainFile:
                 if self.keep is not None:
                     self.keep.add(closed)
 
+    def side_line(self, rec: dict[str, Any]) -> int | None:
+        """The number of a sidechain line held (found by identity: a rare question)."""
+        for held, where in zip(self.side, self.side_lines, strict=False):
+            if held is rec:
+                return where if isinstance(where, int) else None
+        return None
+
 
 def transcribe(
-    records: Iterator[dict[str, Any]], links: dict[str, str], stream: bool
+    records: Iterator[dict[str, Any]],
+    links: dict[str, str],
+    stream: bool,
+    locate: Callable[[], object] | None = None,
 ) -> tuple[Transcript, int]:
     """The transcript of ``records`` and its number of messages; when streaming, only the
-    last messages are kept (the rest are counted and let go)."""
+    last messages are kept (the rest are counted and let go). ``locate`` tells the number
+    of the line being read."""
     if not stream:
-        transcript = build_transcript(records, links)
+        transcript = build_transcript(records, links, locate)
         return transcript, len(transcript.messages)
-    builder, let_go = TranscriptBuilder(), 0
+    builder, let_go = TranscriptBuilder(locate=locate), 0
     for rec in records:
         builder.add(rec)
         let_go += len(builder.closed(links))

@@ -26,7 +26,7 @@ User text is kept raw: removing injected wrappers is the note builder's job (cle
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -49,7 +49,7 @@ from ._jsonl import parse_timestamp, token_count
 from ._times import Times
 from .claude_content import assistant_parts, plain_text, user_parts
 from .claude_lines import harness_line, replay_keys, shown_key, uuid_key
-from .claude_uuids import LineUuids
+from .claude_uuids import LineUuids, report_reused
 
 SYNTHETIC_MODEL = "<synthetic>"
 CONVERSATIONAL = {"user", "assistant", "system", "attachment", "progress"}
@@ -78,11 +78,19 @@ class Transcript:
     models: list[str] = field(default_factory=list)
     usage: Usage = Usage()
     first_prompt: str | None = None
+    # The lines read, by uuid (the reused ones counted): how they were read, not what
+    # they say, so no part of comparing two transcripts.
+    lines: LineUuids | None = field(default=None, compare=False, repr=False)
 
 
-def build_transcript(records: Iterable[dict[str, Any]], links: dict[str, str]) -> Transcript:
-    """Messages of one conversation. ``links`` maps a Task call id to its subagent id."""
-    builder = TranscriptBuilder()
+def build_transcript(
+    records: Iterable[dict[str, Any]],
+    links: dict[str, str],
+    locate: Callable[[], object] | None = None,
+) -> Transcript:
+    """Messages of one conversation. ``links`` maps a Task call id to its subagent id;
+    ``locate``, when given, tells the number of the line being read."""
+    builder = TranscriptBuilder(locate=locate)
     for rec in records:
         builder.add(rec)
     return builder.finish(links)
@@ -92,11 +100,16 @@ class TranscriptBuilder:
     """Builds a transcript one record at a time, so a caller can read a file line by line
     and let each parsed line go once it is turned into parts: a long session is held as
     its messages, never as its JSON. ``times``, when given, counts the times that are there
-    but cannot be read (the first reading of a file gives one; a second reading does not)."""
+    but cannot be read (the first reading of a file gives one; a second reading does not);
+    ``locate`` (else ``times.locate``) tells the number of the line being read."""
 
-    def __init__(self, times: Times | None = None) -> None:
-        self.lines = LineUuids(times)  # (``out.uuids`` is a view of the uuids it holds)
-        self.out = Transcript(uuids=self.lines.first.keys())
+    def __init__(
+        self, times: Times | None = None, locate: Callable[[], object] | None = None
+    ) -> None:
+        if locate is None and times is not None:
+            locate = times.locate
+        self.lines = LineUuids(locate)  # (``out.uuids`` is a view of the uuids it holds)
+        self.out = Transcript(uuids=self.lines.first.keys(), lines=self.lines)
         self.times = times
         self.drafts: list[_Draft] = []
         # The last line's token counts, per response: summed into one Usage at the end.
@@ -112,9 +125,10 @@ class TranscriptBuilder:
         # child's is mostly the very string kept in ``out.uuids``). Per signature (parent,
         # time, type), a digest of the first message seen (see replay_keys): these hold an
         # entry per line of a long session, and the message itself would keep every line's
-        # content alive.
+        # content alive. The same digest is the first line's key in ``lines``: a prompt or
+        # reply pays for one digest, which the replay check needs anyway.
         self.first_child: dict[str | bytes, str | bytes] = {}
-        self.seen_sig: dict[bytes, bytes | None] = {}
+        self.seen_sig: dict[int, bytes | None] = {}
         self.last_time: tuple[str | None, datetime | None] = (None, None)
 
     def add(self, rec: dict[str, Any]) -> None:
@@ -147,12 +161,13 @@ class TranscriptBuilder:
                     return  # a compaction replay under a new uuid
                 self.seen_sig.setdefault(sig, digest)
             if seen:
-                self.lines.kept_again()
+                self.lines.kept_again(rec)
             else:
                 self.lines.first[uuid] = kept
             self._note_metadata(rec)
         if kind == "user":
-            self._user(rec)
+            if said:  # (a line no person wrote shows nothing)
+                self._user(rec)
         elif kind == "assistant":
             self._assistant(rec)
         elif kind == "system":
@@ -165,7 +180,7 @@ class TranscriptBuilder:
             self._queue(rec)
 
     def report_reused(self, problems: list[Problem], path: Path, source: str) -> None:
-        self.lines.report(problems, path, source)
+        report_reused(problems, path, source, [self.lines])
 
     def closed(self, links: dict[str, str]) -> list[Message]:
         """The messages no later record can change, taken out of the builder: a caller
@@ -238,8 +253,6 @@ class TranscriptBuilder:
         return draft
 
     def _user(self, rec: dict[str, Any]) -> None:
-        if harness_line(rec):
-            return
         message = rec.get("message") or {}
         content = message.get("content") if isinstance(message, dict) else None
         if rec.get("isCompactSummary"):

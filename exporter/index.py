@@ -12,7 +12,7 @@ rewritten.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -32,21 +32,25 @@ PROJECTS_TEMPLATE = "projects_index.md.j2"
 
 def note_meta(frontmatter: dict[str, Any]) -> dict[str, Any]:
     """What an index lists about a session note (kept in the state between runs)."""
-    created = frontmatter.get("created")
-    if isinstance(created, date):  # a date too: Obsidian's Date type writes ``2026-04-09``
-        created = created.isoformat()
-    elif created is not None and not isinstance(created, str):
-        created = str(created)  # a number, say, typed by hand: listed as it reads
     return {
         "title": frontmatter.get("title"),
         "source": frontmatter.get("source"),
         "project": frontmatter.get("project"),
-        "created": created,
+        "created": _time(frontmatter.get("created")),
+        "updated": _time(frontmatter.get("updated")),  # its last message
         "models": list(frontmatter.get("models") or []),
         "messages": frontmatter.get("messages"),
         "parent": bool(frontmatter.get("parent")),
         "part": frontmatter.get("part"),
     }
+
+
+def _time(value: Any) -> str | None:
+    """A time property as text: a date too (Obsidian's Date type writes ``2026-04-09``), and
+    anything else typed by hand (a number, say) as it reads."""
+    if isinstance(value, date):
+        return value.isoformat()
+    return value if value is None or isinstance(value, str) else str(value)
 
 
 def note_stem(path: str) -> str:
@@ -71,13 +75,17 @@ def write_index_notes(
 
     projects: dict[str, list[dict[str, Any]]] = {}
     indexed: set[str] = set()  # the projects with an index note in the vault
+    later: dict[str, list[dict[str, Any]]] = {}  # per project, its sessions' later parts
     for key, (path, meta) in notes.items():
         if key.startswith(_PROJECT_KEY):
             indexed.add(key.removeprefix(_PROJECT_KEY))
         if key.startswith(INDEX_PREFIX) or not meta or meta.get("parent"):
             continue  # subagents are reached from their parent's note
         if meta.get("part") not in (None, 1):
-            continue  # a later part of a long session: reached from its first part
+            # A later part of a long session, reached from its first part: its last message
+            # is the session's (for the project's ``updated``).
+            later.setdefault(str(meta.get("project") or "unknown-project"), []).append(meta)
+            continue
         entry = {
             **meta,
             "link": markdown.wikilink(note_stem(path), meta.get("title")),
@@ -111,7 +119,7 @@ def write_index_notes(
             "ccexport_index": f"project/{project}",
             "project": project,
             "sessions": len(sessions),
-            "updated": _latest(sessions),
+            "updated": _latest([*sessions, *later.get(project, [])]),
             "tags": [INDEX_TAG],
         }
         if body is not None:
@@ -165,11 +173,25 @@ def _body(
 
 
 def _latest(sessions: list[dict[str, Any]]) -> datetime | None:
-    created = sessions[0].get("created") if sessions else None
-    try:
-        return datetime.fromisoformat(created) if isinstance(created, str) else None
-    except ValueError:
-        return None
+    """The project's latest activity: the last message of any of its sessions (a session
+    resumed days after it began is later than one begun since), else the newest start."""
+    latest = None
+    for session in sessions:
+        for value in (session.get("updated"), session.get("created")):
+            try:
+                when = datetime.fromisoformat(value) if isinstance(value, str) else None
+            except ValueError:
+                when = None
+            if when is not None:
+                if latest is None or _comparable(when) > _comparable(latest):
+                    latest = when
+                break
+    return latest
+
+
+def _comparable(when: datetime) -> datetime:
+    """Times with a zone compared as instants; one without (typed by hand) as if in UTC."""
+    return when.astimezone(UTC) if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def _component(text: str) -> str:

@@ -181,9 +181,16 @@ class NoteSurvey:
         found: dict[str, tuple[str, dict[str, Any]]] = {}
         every: dict[str, list[str]] = {}  # key -> every file naming it
         metas: dict[str, dict[str, Any]] = {}
+        shape = describe({}).keys()  # what is listed about a note
         for relpath, key, record, fm in self._survey():
             every.setdefault(key, []).append(relpath)
-            metas[relpath] = record.meta if record is not None else describe(fm or {})
+            if record is None:
+                metas[relpath] = describe(fm or {})
+            elif record.meta.keys() == shape or key.startswith(notefile.INDEX_PREFIX):
+                metas[relpath] = record.meta
+            else:  # kept by an older version, without something now listed: read once
+                metas[relpath] = record.meta = describe(self._frontmatter(relpath) or {})
+                self._moved = True  # (the state is written with it)
         self.copies = {}
         for key, paths in every.items():
             record = self.state.notes.get(key)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import lru_cache
@@ -53,6 +53,10 @@ class NoteFormatError(ValueError):
 
 if TYPE_CHECKING:
     import yaml
+
+    # (key, its node, its value's node, the lines of its text (the key's line first), its
+    # new text) -> the text to write, or None for the new text
+    Keep = Callable[[str, yaml.Node, yaml.Node, list[str], str], str | None]
 
 
 @lru_cache(maxsize=1)
@@ -281,11 +285,14 @@ def splice_frontmatter(
     values: dict[str, Any],
     drop: Collection[str],
     existing: dict[str, Any] | None = None,
+    keep: Keep | None = None,
 ) -> str | None:
     """``yaml_text`` with each key of ``values`` rewritten where it stands (new ones appended
     in order) and each key in ``drop`` removed; every other line kept byte for byte, comments
-    too. ``existing``: the text already loaded. None when the text is not a block mapping
-    that can be spliced safely."""
+    too. ``existing``: the text already loaded. ``keep``: asked for a key of ``values`` whose
+    text is not the new one, it may return that key's new text with the person's own text
+    in it kept (``vaultmerge.Keeper``). None when the text is not a block mapping that
+    can be spliced safely."""
     import yaml
 
     node = _block_mapping(yaml_text)
@@ -308,7 +315,11 @@ def splice_frontmatter(
             last -= 1  # comments and blank lines after a value stay with the next key
         out.append("".join(lines[position:first]))
         if name in ours:
-            out.append(ours.pop(name))  # a key twice: the later copy goes
+            fresh = ours.pop(name)  # a key twice: the later copy goes
+            segment = lines[first : last + 1]
+            if keep is not None and "".join(segment) != fresh:
+                fresh = keep(name, key, value, segment, fresh) or fresh
+            out.append(fresh)
         elif name not in values and name not in drop:
             out.append("".join(lines[first : last + 1]))
             constructed = constructor.construct_object(key, deep=True)
@@ -326,6 +337,12 @@ def splice_frontmatter(
     except yaml.YAMLError:
         ok = False
     return result if ok else None
+
+
+def yaml_lines(text: str) -> list[str]:
+    """The lines of ``text`` as YAML (and the marks of its nodes) count them, with their
+    line breaks (the last one empty when the text ends with a break)."""
+    return _YAML_LINE.findall(text)
 
 
 def _block_mapping(text: str) -> yaml.MappingNode | None | bool:

@@ -120,3 +120,57 @@ def test_a_file_read_twice_reports_its_lines_once(tmp_path):
     assert texts(sessions[0], "user") == ["hello", "hello again"]
     assert [(p.path, p.line) for p in problems] == [(str(path), 3)]
     assert problems[0].message.startswith("this line has the uuid")
+
+
+def test_a_narrow_hash_signs_lines_by_digest_and_drops_the_same_replays(monkeypatch):
+    # A 32-bit Python's hash would make two triples share a signature in some 10**5 lines:
+    # there the signature is a digest, and a replay is told from a new line as before.
+    from exporter.adapters import claude_lines, claude_transcript
+
+    monkeypatch.setattr(claude_lines, "_NARROW_HASH", True)
+    original = {"type": "user", "uuid": "b1", "parentUuid": "a0",
+                "timestamp": "2026-01-02T03:04:05.000Z",
+                "message": {"role": "user", "content": "Fix the build"}}  # fmt: skip
+    replay = dict(original, uuid="b2")
+    changed = dict(original, uuid="b3", message={"role": "user", "content": "Fix it all"})
+    later = dict(original, uuid="b4", timestamp="2026-01-02T03:04:06.000Z")
+    sig, _ = claude_lines.replay_keys("a0", original["timestamp"], "user", original["message"])
+    assert isinstance(sig, bytes) and len(sig) == 16
+    out = claude_transcript.build_transcript([original, replay, changed, later], {})
+    assert [m.source_id for m in out.messages] == ["b1", "b3", "b4"]
+
+
+def test_a_long_message_is_digested_without_a_second_copy_of_it(monkeypatch):
+    # A tool's output of megabytes: joined to its type before hashing, it was held twice
+    # (the review: a 50 MB result raised the peak by 98 MB instead of 49). The JSON made
+    # of it must be what is hashed, not a copy. (tracemalloc cannot tell: orjson reserves
+    # several times its output while it writes.)
+    import hashlib
+
+    from exporter.adapters import claude_lines
+
+    made, hashed = [], []
+    json_bytes, sha256 = claude_lines._json_bytes, hashlib.sha256
+
+    class Hasher:
+        def __init__(self, data=b""):
+            hashed.append(data)
+            self._real = sha256(data)
+
+        def update(self, data):
+            hashed.append(data)
+            self._real.update(data)
+
+        def digest(self):
+            return self._real.digest()
+
+    monkeypatch.setattr(
+        claude_lines, "_json_bytes", lambda v: made.append(json_bytes(v)) or made[-1]
+    )
+    monkeypatch.setattr(claude_lines.hashlib, "sha256", Hasher)
+    content = [{"type": "tool_result", "content": "x" * 1_000_000}]
+    _, digest = claude_lines.replay_keys("p", "t", "user", {"content": content})
+    big = [data for data in hashed if len(data) > 500_000]
+    assert len(big) == 1 and big[0] is made[-1]
+    monkeypatch.undo()
+    assert digest == sha256(b"user\0" + json_bytes(content)).digest()[:16]  # (the same)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 from typing import Any
 
 import orjson
@@ -46,7 +47,9 @@ def uuid_key(uuid: str) -> str | bytes:
 _LONGEST_KEPT_UUID = 64
 
 
-def replay_keys(parent: Any, timestamp: Any, kind: str, message: Any) -> tuple[int, bytes | None]:
+def replay_keys(
+    parent: Any, timestamp: Any, kind: str, message: Any
+) -> tuple[int | bytes, bytes | None]:
     """A prompt's or reply's signature, a hash of what a compaction replay shares with its
     original (parent, time, type), and a digest of what it says (its type and its message's
     ``content``; a message that is no object, whole): equal exactly when both are equal
@@ -58,14 +61,22 @@ def replay_keys(parent: Any, timestamp: Any, kind: str, message: Any) -> tuple[i
     # few bytes hashed). Two triples share one once in 2**64, and even then a line is taken
     # for the other's replay only if it says exactly the same. (The signature lives in one
     # process: the hash's per-process seed changes nothing.)
-    if type(parent) is str and type(timestamp) is str:  # the usual case
+    if _NARROW_HASH:  # a 32-bit Python, whose hash would collide in some 10**5 lines
+        signature: int | bytes = _digest("sig", [repr(parent), repr(timestamp), kind])
+    elif type(parent) is str and type(timestamp) is str:  # the usual case
         signature = hash((parent, timestamp, kind))
     else:  # a line without parent, or a damaged one (a list where a string belongs)
         signature = hash(("r", repr(parent), repr(timestamp), kind))  # (4 items: apart)
     if message is None:
         return signature, None
-    said = message.get("content") if isinstance(message, dict) else message
-    return signature, _digest(kind, said)
+    return signature, _digest(kind, _content(message))
+
+
+def _content(message: Any) -> Any:
+    return message.get("content") if isinstance(message, dict) else message
+
+
+_NARROW_HASH = sys.hash_info.width < 64
 
 
 def shown_key(rec: dict[str, Any], kind: str) -> bytes | None:
@@ -94,8 +105,18 @@ def _digest(kind: str, value: Any) -> bytes:
     # SHA-256 (cut to 16 bytes): most processors hash it in hardware, over twice the pace
     # of BLAKE2b, and a line's message is most of the bytes read. One call: the type, a
     # NUL (no type holds one: the type's name ends there), then the JSON.
-    data = b"%b\0%b" % (kind.encode("utf-8", "surrogatepass"), _json_bytes(value))
-    return hashlib.sha256(data).digest()[:16]
+    # (A long value, a tool's output of megabytes, is hashed where it is: joined to the
+    # type it would be copied, twice the longest line in memory.)
+    said = _json_bytes(value)
+    head = b"%b\0" % kind.encode("utf-8", "surrogatepass")
+    if len(said) > _JOINED_UP_TO:
+        hasher = hashlib.sha256(head)
+        hasher.update(said)
+        return hasher.digest()[:16]
+    return hashlib.sha256(head + said).digest()[:16]
+
+
+_JOINED_UP_TO = 64 * 1024
 
 
 def _json_bytes(value: Any) -> bytes:

@@ -128,7 +128,7 @@ class TranscriptBuilder:
         # content alive. The same digest is the first line's key in ``lines``: a prompt or
         # reply pays for one digest, which the replay check needs anyway.
         self.first_child: dict[str | bytes, str | bytes] = {}
-        self.seen_sig: dict[int, bytes | None] = {}
+        self.seen_sig: dict[int | bytes, bytes | None] = {}
         self.last_time: tuple[str | None, datetime | None] = (None, None)
 
     def add(self, rec: dict[str, Any]) -> None:

@@ -362,6 +362,9 @@ def joined_copies(
         known = [*ours[name], *(previous if name == "tags" else [])]
         values = [_as_list(constructor.construct_object(v, deep=True)) for _, v in found]
         holder = next((i for i, vs in enumerate(values) if any(t in known for t in vs)), 0)
+        for i, (_k, v) in enumerate(found):
+            if i != holder:  # (its items are written anew: as Obsidian read them)
+                values[i] = _as_read_in_obsidian(v, values[i])
         joined[name] = [t for vs in values for t in vs]
         for i, (k, v) in enumerate(found):
             if i != holder:
@@ -372,6 +375,35 @@ def joined_copies(
         out += kept
         row = last + 1
     return "".join(out), joined
+
+
+# What YAML 1.2, Obsidian's, reads as true, false, a number (of 1.1's forms, PyYAML's, only
+# these): ``yes``, ``on``, ``1:30`` or ``0b1`` are text to it.
+_YAML12_KEPT = re.compile(
+    r"(?:true|True|TRUE|false|False|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
+    r"|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))"
+)
+
+
+def _as_read_in_obsidian(value: yaml.Node, items: list[Any]) -> list[Any]:
+    """The items of a list written anew, each a plain word that YAML 1.1 (PyYAML) reads as
+    true, false or a number but YAML 1.2 (Obsidian) as text kept as that text: the tag
+    ``yes`` stays the tag ``yes``, not ``true``; ``1:30`` is no 90."""
+    import yaml
+
+    nodes = value.value if isinstance(value, yaml.SequenceNode) else [value]
+    if len(nodes) != len(items):
+        return items
+    return [
+        node.value
+        if isinstance(node, yaml.ScalarNode)
+        and not node.style  # (plain: None, or "" from the C loader)
+        and isinstance(item, bool | int | float)
+        and not _YAML12_KEPT.fullmatch(node.value)
+        else item
+        for node, item in zip(nodes, items, strict=True)
+    ]
 
 
 def _comments_of(key: yaml.Node, value: yaml.Node, lines: list[str]) -> tuple[int, list[str]]:

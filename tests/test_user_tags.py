@@ -295,3 +295,18 @@ def test_thousands_of_tags_in_two_copies_merge_in_about_linear_time():
     took = time.perf_counter() - start
     tags = read_back(text)["tags"]
     assert len(tags) == 2 * many + 3 and took < 20, took
+
+
+@pytest.mark.parametrize(
+    ("typed", "tags"),
+    [
+        ("[yes, no, 1:30, on]", ["yes", "no", "1:30", "on"]),  # text to Obsidian (YAML 1.2)
+        ("[true, 7, 0x1F, 2.5]", [True, 7, 31, 2.5]),  # the same in both: kept as values
+    ],
+)
+def test_tags_joined_from_a_second_key_are_what_obsidian_read_there(typed, tags):
+    # YAML 1.1 (PyYAML) reads ``yes`` as true and ``1:30`` as 90; Obsidian reads both as
+    # text. A tag moved in from a second ``tags:`` is written anew: as Obsidian read it.
+    fm = rendered(f"tags:\n  - mine\n  - ai-session\nagenda: x\ntags: {typed}\n")
+    strict = YAML(typ="safe", pure=True).load(io.StringIO(fm))  # YAML 1.2, as Obsidian
+    assert list(strict["tags"]) == ["mine", *OUR_TAGS, *tags]

@@ -377,20 +377,13 @@ def joined_copies(
     return "".join(out), joined
 
 
-# What YAML 1.2, Obsidian's, reads as true, false, a number (of 1.1's forms, PyYAML's, only
-# these): ``yes``, ``on``, ``1:30`` or ``0b1`` are text to it.
-_YAML12_KEPT = re.compile(
-    r"(?:true|True|TRUE|false|False|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
-    r"|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))"
-)
-
-
 def _as_read_in_obsidian(value: yaml.Node, items: list[Any]) -> list[Any]:
     """The items of a list written anew, each a plain word that YAML 1.1 (PyYAML) reads as
     true, false or a number but YAML 1.2 (Obsidian) as text kept as that text: the tag
     ``yes`` stays the tag ``yes``, not ``true``; ``1:30`` is no 90."""
     import yaml
+
+    from .frontmatter_yaml import yaml12_not_text
 
     nodes = value.value if isinstance(value, yaml.SequenceNode) else [value]
     if len(nodes) != len(items):
@@ -400,7 +393,7 @@ def _as_read_in_obsidian(value: yaml.Node, items: list[Any]) -> list[Any]:
         if isinstance(node, yaml.ScalarNode)
         and not node.style  # (plain: None, or "" from the C loader)
         and isinstance(item, bool | int | float)
-        and not _YAML12_KEPT.fullmatch(node.value)
+        and not yaml12_not_text(node.value)
         else item
         for node, item in zip(nodes, items, strict=True)
     ]

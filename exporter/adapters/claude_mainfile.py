@@ -49,8 +49,8 @@ class MainFile:
     counts the times of the file that cannot be read."""
 
     __slots__ = (
-        "session_id", "older", "transcript", "tasks", "side", "side_lines", "_side_at",
-        "any_sidechain", "main_conversation", "stream", "let_go", "keep", "times",
+        "session_id", "older", "transcript", "tasks", "side", "side_at", "any_sidechain",
+        "main_conversation", "stream", "let_go", "keep", "times",
     )  # fmt: skip
 
     def __init__(
@@ -62,9 +62,7 @@ class MainFile:
         self.transcript = TranscriptBuilder(times)  # of the lines outside sidechains
         self.tasks = TaskIndex()
         self.side: list[dict[str, Any]] = []
-        self.side_lines: list[object] = []  # the line number of each (when times tell it:
-        # then of every one, else of none)
-        self._side_at: dict[int, object] | None = None  # id of a line held -> its number
+        self.side_at: dict[int, int] = {}  # id of a line held -> its number (times tell it)
         self.any_sidechain = False
         self.main_conversation = False  # a user or assistant line outside sidechains
         self.stream = stream  # let each message go once made (counted in let_go)
@@ -77,8 +75,10 @@ class MainFile:
             self.any_sidechain = True
             if isinstance(rec.get("uuid"), str):
                 self.side.append(rec)
-                if self.times is not None and self.times.locate is not None:
-                    self.side_lines.append(self.times.locate())
+                locate = self.times.locate if self.times is not None else None
+                where = locate() if locate is not None else None
+                if isinstance(where, int):
+                    self.side_at[id(rec)] = where
                 if self.times is not None and self.older is None:  # (read later, unreported)
                     time = rec.get("timestamp")
                     parse_timestamp(time) or self.times.unread(time)
@@ -94,14 +94,8 @@ class MainFile:
                     self.keep.add(closed)
 
     def side_line(self, rec: dict[str, Any]) -> int | None:
-        """The number of a sidechain line held (found by identity: a rare question, asked
-        once per agent that reuses a uuid, so the look-up is built at the first)."""
-        if self._side_at is None:
-            self._side_at = {
-                id(held): n for held, n in zip(self.side, self.side_lines, strict=False)
-            }
-        where = self._side_at.get(id(rec))
-        return where if isinstance(where, int) else None
+        """The number of a sidechain line held (known by identity: it is held)."""
+        return self.side_at.get(id(rec))
 
 
 def transcribe(

@@ -104,6 +104,7 @@ def write_index_notes(
             key=lambda e: (str(e.get("created") or ""), str(e["link"])),
             reverse=True,
         )
+        updated = _latest([*sessions, *later.get(project, [])])
         key = f"{INDEX_PREFIX}project/{project}"
         proposed = f"{settings.folder}/Projects/{_component(project)}.md"
         relpath = vault.choose_path(key, proposed)
@@ -119,7 +120,7 @@ def write_index_notes(
             "ccexport_index": f"project/{project}",
             "project": project,
             "sessions": len(sessions),
-            "updated": _latest([*sessions, *later.get(project, [])]),
+            "updated": updated,
             "tags": [INDEX_TAG],
         }
         if body is not None:
@@ -132,7 +133,7 @@ def write_index_notes(
             "link": markdown.wikilink(relpath.removesuffix(".md"), project),
             "sessions": len(sessions),
             "sources": sorted({str(s["source_label"]) for s in sessions}),
-            "latest": (sessions[0].get("created") or "")[:10],
+            "latest": _day(updated, sessions[0].get("created")),
         })  # fmt: skip
     if projects or indexed:
         key = f"{INDEX_PREFIX}projects"
@@ -187,6 +188,14 @@ def _latest(sessions: list[dict[str, Any]]) -> datetime | None:
                     latest = when
                 break
     return latest
+
+
+def _day(updated: datetime | None, created: Any) -> str:
+    """The day of the project's last activity, as its index note's ``updated`` reads (the
+    export's wall time); the newest start as it was written where nothing is dated."""
+    if updated is not None:
+        return updated.isoformat()[:10]
+    return (created or "")[:10]
 
 
 def _comparable(when: datetime) -> datetime:

@@ -16,7 +16,10 @@ from .markdown import escape_inline
 from .render import _short_model
 
 PROJECT_TEMPLATE_SHA256 = "64dbe0e917319feebc37741769a0125b5dad6042b85aef0682a00e7f041dc1b7"
-PROJECTS_TEMPLATE_SHA256 = "5be78707819536a04a8cb3624d70d9e09012c909c6f1ef36d6952fe0daf25bc1"
+PROJECTS_TEMPLATE_SHA256 = "8ea7657d72e292fcf5a8ecc187f1a9ef505a93cd59dcfbeb6043f8d814e23370"
+# A project's last activity in Dataview, as ``index._latest`` reads it: each note's last
+# message, else its start (``max`` passes over a note with neither).
+_LATEST = "max(map(rows, (r) => default(r.updated, r.created)))"
 
 
 def project_index_body(c: dict[str, Any]) -> str | None:
@@ -82,8 +85,8 @@ def projects_index_body(c: dict[str, Any]) -> str | None:
         )
     if c["dataview"]:
         out.append(
-            "\n```dataview\nTABLE length(rows) AS sessions, max(rows.created) AS latest\n"
+            f"\n```dataview\nTABLE length(rows) AS sessions, {_LATEST} AS latest\n"
             f'FROM "{folder}"\nWHERE project AND !ccexport_index\nGROUP BY project\n'
-            "SORT max(rows.created) DESC\n```\n"
+            f"SORT {_LATEST} DESC\n```\n"
         )
     return "".join(out)

@@ -194,4 +194,5 @@ def test_a_note_whose_created_became_a_date_in_obsidian_is_listed(tmp_path):
     lines = [line for line in body.splitlines() if line.startswith("- ")]
     assert [line.split(" · ")[0] for line in lines][:2] == ["- 2026-04-09", "- 2026-04-05"]
     top = (vault / "AI Sessions" / "Projects.md").read_text()
-    assert "· 4 sessions · Claude Code, Codex · latest 2026-04-09" in top
+    # (dated by the project's last message, as its index's updated: the session of the 5th)
+    assert "· 4 sessions · Claude Code, Codex · latest 2026-04-05" in top

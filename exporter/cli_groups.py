@@ -64,7 +64,7 @@ def watch_cmd(
     with _handled(a["debug"]):
         from .export import Interrupted
         from .options import check_vault, export_options
-        from .report import print_report
+        from .report import print_report, worth_a_watch_line
         from .watch import WatchEvents, watch
 
         cli = {k: a.get(k) for k in ("vault", "project", "timezone", "templates")}
@@ -80,7 +80,7 @@ def watch_cmd(
         options.lock_wait = 0.0  # a busy vault (the nightly run) skips a round, never waits
 
         def exported(report: Any) -> None:
-            if report.total("written") or report.failed:
+            if worth_a_watch_line(report):
                 stamp = time.strftime("%H:%M:%S")
                 if not a["quiet"]:
                     typer.echo(f"[{stamp}] ", nl=False)

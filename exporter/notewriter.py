@@ -81,6 +81,8 @@ class NoteWriter:
             counts.conflicts += 1
         elif change.action is Action.DELETED:
             counts.deleted += 1
+        elif change.action is Action.SAVED_MEANWHILE:
+            counts.saved += 1  # not "unchanged": the person's version, not the run's, is there
         else:
             counts.unchanged += 1
 

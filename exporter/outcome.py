@@ -23,6 +23,7 @@ COUNTS = (
     "failed",
     "empty",
     "deleted",
+    "saved",
 )
 
 
@@ -37,6 +38,7 @@ class SourceCounts:
     failed: int = 0
     empty: int = 0  # source files (or databases) read that hold nothing worth a note
     deleted: int = 0  # notes the person deleted in the vault, left deleted
+    saved: int = 0  # notes the person saved while the run updated them: kept as saved
 
     @property
     def written(self) -> int:

@@ -21,17 +21,27 @@ _VERB = {
     Action.KEPT: "keep (source shrank)",
     Action.FAILED: "fail",
     Action.DELETED: "leave deleted",
+    Action.SAVED_MEANWHILE: "keep (saved meanwhile)",  # (never in a dry run: nothing lands)
 }
 _WRITTEN = (Action.CREATED, Action.RENAMED, Action.UPDATED, Action.CONFLICT)
 # Warnings shown per file in the summary for people; the rest of that file's are counted
 # in one line (a first export of a long Aider log warned 57 times). --verbose and --json
 # give every one; errors are always listed.
 WARNINGS_PER_FILE = 5
+# Notes the person saved while the run updated them: not "unchanged" (the run did not
+# leave them be, it gave way), and each is named in a warning.
+SAVED = "saved during the run (kept as you saved it)"
 
 
 def counted(n: int, one: str, many: str) -> str:
     """``1 session``, ``2 sessions``."""
     return f"{n} {one if n == 1 else many}"
+
+
+def worth_a_watch_line(report: ExportReport) -> bool:
+    """Whether a ``watch`` round is printed: it wrote, failed, or gave way to a note the
+    person saved meanwhile (whose warning would otherwise go unseen while they type)."""
+    return bool(report.total("written") or report.total("saved") or report.failed)
 
 
 def summary_line(report: ExportReport, elapsed: float | None = None) -> str:
@@ -43,6 +53,7 @@ def summary_line(report: ExportReport, elapsed: float | None = None) -> str:
     ]
     for name, one, many in (
         ("conflicts", "conflict", "conflicts"),
+        ("saved", SAVED, SAVED),
         ("failed", "failed", "failed"),
         ("empty", "without a conversation", "without a conversation"),
         ("deleted", "deleted in the vault (left deleted)", "deleted in the vault (left deleted)"),
@@ -68,6 +79,7 @@ def source_line(source: str, counts: SourceCounts) -> str:
         f"{counts.updated} updated, {counts.unchanged + counts.skipped} unchanged, "
         f"{counts.failed} failed"
     )
+    line += f", {counts.saved} {SAVED}" if counts.saved else ""
     return line + (f", {counts.empty} without a conversation" if counts.empty else "")
 
 

@@ -71,6 +71,9 @@ class Action(StrEnum):
     RENAMED = "renamed"  # created under another name: a foreign file held the path
     KEPT = "kept"  # not updated: the source now holds less than the note (see ``force``)
     DELETED = "deleted"  # the person deleted the note: left deleted (see ``restore``)
+    # Not updated: the person saved the note while this run updated it (``land``); kept
+    # as they saved it, and updated by the next run.
+    SAVED_MEANWHILE = "saved meanwhile"
     FAILED = "failed"
 
 
@@ -382,8 +385,9 @@ class Vault(NotePlaces):
 
     def land(self) -> list[Change]:
         """Rename the notes written so far into place. One that could not land (its fsync or
-        rename failed) is a FAILED change, one saved by someone else meanwhile a KEPT one
-        (left as they saved it); either way its record and its source's are dropped, so
+        rename failed) is a FAILED change, one saved by someone else meanwhile a
+        SAVED_MEANWHILE one (left as they saved it); either way its record and its source's
+        are dropped, so
         the next run writes it again instead of skipping an unchanged source. One deleted
         meanwhile stays deleted, as a note deleted between runs does."""
         if self.dry_run:
@@ -407,7 +411,7 @@ class Vault(NotePlaces):
                 self.state.render = ""  # no source redoes an index: the next run rewrites them
             if isinstance(exc, vaultbatch.ChangedMeanwhile):
                 why = f"{exc}: left as saved, updated on the next run"
-                changes.append(Change(Action.KEPT, key, relpath, why))
+                changes.append(Change(Action.SAVED_MEANWHILE, key, relpath, why))
             else:
                 changes.append(Change(Action.FAILED, key, relpath, f"could not be written: {exc}"))
         return changes

@@ -376,7 +376,9 @@ def test_an_index_note_saved_during_a_run_is_rewritten_by_the_next(tmp_path, mon
     saving_before_landing(monkeypatch, index, "AI Sessions/Projects/app.md")
     two_sessions(tmp_path, ["q"])  # a second session in the project
     report = export(vault, home)
-    assert [c.action.value for c in report.indexes if c.relpath.endswith("app.md")] == ["kept"]
+    assert [c.action.value for c in report.indexes if c.relpath.endswith("app.md")] == [
+        "saved meanwhile"
+    ]
     assert "index" not in report.per_source  # (no source of that name)
     monkeypatch.undo()
     export(vault, home)

@@ -389,10 +389,11 @@ def test_bad_files_are_reported_and_cost_nothing_else(tmp_path):
     truncated = next(s for s in sessions if s.session_id == "truncated-ui")
     assert texts(truncated) == ["from the model history", "still readable"]
     where = sorted((p.path.rsplit("/", 2)[-2:][0], p.severity) for p in problems)
-    assert where == [("both-bad", "error"), ("both-bad", "error"), ("sdk-bad", "error"),
-                     ("truncated-ui", "error"), ("wrong-shape", "error")]  # fmt: skip
+    # Cut off mid-write (a file rewritten whole): a warning, read again once it changes.
+    assert where == [("both-bad", "error"), ("both-bad", "warning"), ("sdk-bad", "warning"),
+                     ("truncated-ui", "warning"), ("wrong-shape", "error")]  # fmt: skip
     messages = {p.path.rsplit("/", 1)[-1]: p.message for p in problems}
-    assert "not a readable JSON document" in messages["sdk-bad.messages.json"]
+    assert "ends in the middle of a JSON value" in messages["sdk-bad.messages.json"]
     assert messages["ui_messages.json"] == "not a list of messages; skipped"  # wrong-shape
     assert all(p.path.endswith(".json") for p in problems)  # each names the bad file
 

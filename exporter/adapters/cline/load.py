@@ -13,13 +13,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from ...errors import Problem
 from ...model import Session
 from .._jsonl import parse_timestamp
-from ..base import SessionRef, open_regular, read_regular
+from ..base import SessionRef, open_regular
 from ..vscode import project_of_path
+from .document import read_document
 
 if TYPE_CHECKING:
     from .blocks import Conversation
@@ -38,7 +37,7 @@ def load_task(source: str, ref: SessionRef, problems: list[Problem]) -> Session 
     from .ui import parse_ui
 
     folder = ref.main.path.parent
-    metadata = read_json(folder / METADATA_FILE, problems, source, required=False)
+    metadata = read_document(folder / METADATA_FILE, problems, source, required=False)
     model_at = _model_timeline(metadata, ref.fact("model"))
     prefix = f"{ref.session_id}:"
     left_out = _index_range(ref, problems, source)
@@ -87,7 +86,7 @@ def load_task(source: str, ref: SessionRef, problems: list[Problem]) -> Session 
 
 def load_sdk(source: str, ref: SessionRef, problems: list[Problem]) -> list[Session]:
     folder = ref.main.path.parent
-    manifest = read_json(folder / f"{ref.session_id}.json", problems, source, required=False)
+    manifest = read_document(folder / f"{ref.session_id}.json", problems, source, required=False)
     manifest = manifest if isinstance(manifest, dict) else {}
     root = _sdk_session(source, ref.main.path, ref.session_id, manifest, problems, ref.fact)
     if root is None:
@@ -120,7 +119,7 @@ def _sdk_session(
     (a subagent shares its session's manifest: same folder, same workspace)."""
     from .blocks import parse_messages
 
-    data = read_json(path, problems, source)
+    data = read_document(path, problems, source)
     if not isinstance(data, dict) or not isinstance(data.get("messages"), list):
         if data is not None:
             problems.append(Problem(str(path), "not a Cline session file (no messages list)",
@@ -242,34 +241,9 @@ def _report_skipped(
         )  # fmt: skip
 
 
-def read_json(path: Path, problems: list[Problem], source: str, required: bool = True) -> Any:
-    """A whole JSON document; a missing optional file is None, a bad one is reported (the
-    file may be half-written: it is read again next run)."""
-    try:
-        raw = read_regular(path)
-    except FileNotFoundError:
-        if required:
-            problems.append(Problem(str(path), "missing", None, "error", source))
-        return None
-    except OSError as exc:
-        problems.append(Problem(str(path), f"could not be read ({exc})", None, "error", source))
-        return None
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        try:  # lone surrogates or bad UTF-8, which orjson refuses
-            return json.loads(raw.decode("utf-8", "replace"))
-        except ValueError as exc:
-            problems.append(
-                Problem(str(path), f"not a readable JSON document ({exc}); skipped, it is read "
-                        "again next run", None, "error", source)
-            )  # fmt: skip
-            return None
-
-
 def _read_list(path: Path, problems: list[Problem], source: str) -> list[Any] | None:
     """A task file that holds a list of messages; None, reported, when it does not."""
-    value = read_json(path, problems, source, required=False)
+    value = read_document(path, problems, source, required=False)
     if value is not None and not isinstance(value, list):
         problems.append(
             Problem(str(path), "not a list of messages; skipped", None, "error", source)

@@ -38,6 +38,8 @@ REFERENCES_END = "--- End of content ---"
 # model should go on; typed by a person too, at times (the prompt log tells which).
 AUTO_CONTINUE = "Please continue."
 TYPED_WITHIN = 5.0  # seconds between a prompt's log entry and its chat record
+# The first line of the result of a call cancelled while it ran, above what it returned.
+CANCELLED_WHILE_RUNNING = "Cancelled while it ran; its output until then:"
 
 
 @dataclass(slots=True)
@@ -236,12 +238,22 @@ def _thoughts(value: Any) -> list[str]:
 
 
 def _result(call: dict[str, Any], call_id: str) -> ToolResultPart | None:
-    outputs: list[str] = []
-    # A cancelled call did not run, or not to its end: no error, whatever text the CLI
-    # returned to the model.
-    cancelled = call.get("status") == "cancelled"
-    failed = call.get("status") == "error"
-    for part in call.get("result") if isinstance(call.get("result"), list) else []:
+    returned = list(_returned(call.get("result")))
+    if call.get("status") == "cancelled":
+        return _cancelled(call, returned, call_id)
+    failed = call.get("status") == "error" or any(error for _, error in returned)
+    outputs = [text for text, _ in returned]
+    if not outputs and isinstance(call.get("resultDisplay"), str) and call["resultDisplay"]:
+        outputs.append(call["resultDisplay"])
+    if not outputs and not failed:
+        return None
+    return ToolResultPart("\n".join(outputs), call_id, is_error=failed)
+
+
+def _returned(result: Any) -> Iterator[tuple[str, bool]]:
+    """The texts a call's result parts hold, each with whether it is an error: a
+    ``functionResponse`` gives its ``output``, else its ``error``, else the whole response."""
+    for part in result if isinstance(result, list) else []:
         if not isinstance(part, dict):
             continue
         response = part.get("functionResponse")
@@ -249,21 +261,57 @@ def _result(call: dict[str, Any], call_id: str) -> ToolResultPart | None:
             body = response.get("response")
             if isinstance(body, dict):
                 if isinstance(body.get("output"), str):
-                    outputs.append(body["output"])
+                    yield body["output"], False
                 elif isinstance(body.get("error"), str):
-                    outputs.append(body["error"])
-                    failed = True
+                    yield body["error"], True
                 elif body:
-                    outputs.append(json_text(body))
+                    yield json_text(body), False
         elif isinstance(part.get("text"), str):
-            outputs.append(part["text"])
-    if not outputs and isinstance(call.get("resultDisplay"), str) and call["resultDisplay"]:
-        outputs.append(call["resultDisplay"])
-    if not outputs and not failed and not cancelled:
-        return None
-    if cancelled:
-        return ToolResultPart("\n".join(outputs), call_id, not_run="cancelled")
-    return ToolResultPart("\n".join(outputs), call_id, is_error=failed)
+            yield part["text"], False
+
+
+def _cancelled(
+    call: dict[str, Any], returned: list[tuple[str, bool]], call_id: str
+) -> ToolResultPart:
+    """A call of status ``cancelled``. Stopped before it ran, the CLI records only an error
+    (``[Operation Cancelled] …``): it did not run, and that text is kept. Stopped while it
+    ran, the CLI keeps what the tool returned (``output`` beside that error), or the output
+    shown live (``resultDisplay``, when it cancelled the call itself): such a call ran, so it
+    is no "did not run"; the model has no value for "ran, then cancelled", so it is an error
+    whose text says what happened, as the CLI told the model (its ``error``)."""
+    ran = [text for text, error in returned if not error and text.strip()]
+    if not ran:
+        live = _display_text(call.get("resultDisplay"))
+        ran = [live] if live.strip() else []
+    if ran:
+        return ToolResultPart("\n".join([CANCELLED_WHILE_RUNNING, *ran]), call_id, is_error=True)
+    said = [text for text, _ in returned if text.strip()] or _errors(call.get("result"))
+    return ToolResultPart("\n".join(said), call_id, not_run="cancelled")
+
+
+def _errors(result: Any) -> list[str]:
+    """The ``error`` texts of a call's responses (also where a blank ``output`` hid one)."""
+    return [
+        body["error"]
+        for part in (result if isinstance(result, list) else [])
+        if isinstance(part, dict) and isinstance(part.get("functionResponse"), dict)
+        for body in [part["functionResponse"].get("response")]
+        if isinstance(body, dict) and isinstance(body.get("error"), str)
+    ]
+
+
+def _display_text(value: Any) -> str:
+    """A ``resultDisplay`` as text: a string, or terminal output (lines of ``{text, …}``
+    tokens); anything else (a proposed edit's diff) is no output."""
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, list) or not all(isinstance(line, list) for line in value):
+        return ""
+    lines = [
+        "".join(t["text"] for t in line if isinstance(t, dict) and isinstance(t.get("text"), str))
+        for line in value
+    ]
+    return "\n".join(lines).rstrip()
 
 
 def _usage(tokens: Any) -> Usage:

@@ -71,7 +71,9 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
             with ctrl_c_noted():
                 report = run.run(units, progress)
         except KeyboardInterrupt:
-            # Ctrl-C: what was written stays (each note is atomic); the next run finishes.
+            # Ctrl-C: what was written stays (each note is atomic); the next run finishes,
+            # and redoes a parent whose note links a child not written yet.
+            run.plan.unmet()
             vault.save_state()
             raise Interrupted(run.written()) from None
         vaultrun.end_run(vault)
@@ -179,7 +181,9 @@ class _Run:
             self._units[unit] = (adapter, ref)
         skipped = self.unchanged.skipped
         at_start = [skipped(unit, ref) for _adapter, ref, unit in named]
-        to_read = [ref for (_a, ref, _u), skip in zip(named, at_start, strict=True) if not skip]
+        reading = [(a, ref) for (a, ref, _u), skip in zip(named, at_start, strict=True) if not skip]
+        self.plan.expect_children(reading)  # (subagents in units of their own: Codex)
+        to_read = [ref for _a, ref in reading]
         self.renderer.plan(len(to_read), sum(ref.size for ref in to_read))
         self.ahead.ask(units, 0, skipped)
         for done, (adapter, ref, unit) in enumerate(named, start=1):
@@ -196,6 +200,7 @@ class _Run:
             if progress:
                 progress(done, len(units))
         self._write_finished(wait=True)
+        self.plan.unmet()
         # A note written above may be the missing end of a link in another note (a child
         # found after its parent, an origin after its fork): those notes are redone once,
         # read again here.

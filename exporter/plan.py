@@ -3,18 +3,24 @@
 Every path of a family is chosen before any note is rendered, so a parent and its
 subagents can link to each other. A link whose other end is not written yet is
 remembered; when that note is written, the units waiting for it are exported once more.
+A subagent in a unit of its own that names its parent (a Codex rollout) is asked before
+the first unit: its parent's note links it where it will go, and is written once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .model import Session
+from .model import Session, session_key
 from .notespec import NoteSettings
 from .vault import Vault
 from .vaultpaths import safe_relpath
+
+if TYPE_CHECKING:
+    from .adapters.base import Adapter, SessionRef
 
 RelPath = Callable[..., str]  # default_relpath, or a stand-in given by the run
 
@@ -46,6 +52,11 @@ class LinkPlan:
         # later, and links it where it landed, is not redone for it.
         self._rendered_children: dict[str, frozenset[str]] = {}
         self._linked_to: dict[tuple[str, str], str] = {}
+        # Subagents whose own units this run reads (``expect_children``): child -> parent,
+        # parent -> children (in the order of their units), and those written under it.
+        self._expected: dict[str, str] = {}
+        self._coming: dict[str, list[str]] = {}
+        self._arrived: set[str] = set()
 
     def place(
         self, sessions: list[Session], unit: str, failed: Callable[[Session, Exception], None]
@@ -92,8 +103,43 @@ class LinkPlan:
 
         return resolve
 
+    def expect_children(self, units: Sequence[tuple[Adapter, SessionRef]]) -> None:
+        """Ask the units to be read whose adapter tells it cheaply (``spawned_by``: one
+        line read) which are subagents, and of which parent."""
+        for adapter, ref in units:
+            spawned_by = getattr(adapter, "spawned_by", None)
+            found = spawned_by(ref) if spawned_by else None
+            if found:
+                child, parent = (session_key(adapter.name, i) for i in found)
+                known = self.vault.state.children.get(parent, ())
+                if child != parent and child not in self._expected and child not in known:
+                    self._expected[child] = parent  # (one known already links as it did)
+                    self._coming.setdefault(parent, []).append(child)
+
+    def unmet(self) -> None:
+        """Expected children no note came of (their unit failed or held no conversation, a
+        filter left them out, or they named another parent when read): each parent whose
+        note lists one is exported again without it."""
+        for child, parent in list(self._expected.items()):
+            if child in self._arrived:
+                continue
+            del self._expected[child]
+            self._coming[parent].remove(child)
+            unit = self._unit_of.get(parent)
+            if unit and child.partition(":")[2] in self._rendered_children.get(parent, ()):
+                self._again(unit)
+            # Any other note linked where the child was to land (a grandchild's parent
+            # link): redone too, so that it waits for the child as without the prediction.
+            if child not in self._family_paths and self.vault.path_of(child) is None:
+                for unit_key in [uk for uk in self._linked_to if uk[1] == child]:
+                    del self._linked_to[unit_key]
+                    self._again(unit_key[0])
+
     def with_known_children(self, session: Session) -> Session:
-        known = self.vault.state.children.get(session.key)
+        known = [
+            *self.vault.state.children.get(session.key, ()),
+            *self._coming.get(session.key, ()),
+        ]
         if not known:
             return session
         ids = [k.partition(":")[2] for k in known]
@@ -110,6 +156,8 @@ class LinkPlan:
                 self._again(unit)
         if session.parent_id:
             parent = f"{session.source}:{session.parent_id}"
+            if self._expected.get(session.key) == parent:
+                self._arrived.add(session.key)
             known = self.vault.state.children.setdefault(parent, [])
             if session.key not in known:
                 known.append(session.key)
@@ -154,9 +202,12 @@ class LinkPlan:
 
     def _predicted_child(self, key: str, paths: dict[str, str]) -> str | None:
         """A subagent exported from its own file later sits beside its parent's note: one
-        its parent lists (an agent only named by a Task result may never get a note)."""
+        its parent lists (an agent only named by a Task result may never get a note), or
+        one whose unit named its parent (``expect_children``; ``unmet`` if it never came)."""
         source, _, session_id = key.partition(":")
         parent_id, sep, _agent = session_id.rpartition("/agent-")
+        if not sep and key in self._expected:
+            parent_id, sep = self._expected[key].partition(":")[2], ":"
         if not sep or session_id not in self._rendered_children.get(f"{source}:{parent_id}", ()):
             return None
         parent_path = self._path_known(f"{source}:{parent_id}", paths)

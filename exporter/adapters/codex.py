@@ -42,7 +42,7 @@ import orjson
 from ..collector import collector_paused
 from ..errors import Problem, SourceChanged, how_many
 from ..model import Message, MessageStream, Session
-from ._jsonl import iter_json_objects, parse_timestamp
+from ._jsonl import MAX_LINE_BYTES, iter_json_objects, parse_timestamp
 from .base import (
     STREAM_FROM,
     FileStamp,
@@ -118,6 +118,37 @@ class CodexAdapter:
                 extra = (f"title={title}",) if title else ()
                 stamp = FileStamp.of(path)
                 yield SessionRef(SOURCE, session_id or path.stem, stamp, (), extra, unread)
+
+    def spawned_by(self, ref: SessionRef) -> tuple[str, str] | None:
+        """``(thread, parent thread)`` of a subagent's rollout, from its first record alone:
+        a rollout is a unit of its own, and only the child's names its parent, so the run
+        asks before the parent's note is written (else written again to link the child).
+        None for any other rollout; a first line that cannot be read is the load's to say."""
+        from .codex_rollout import spawning_thread
+
+        path = ref.main.path
+        if path.suffix == ".json":  # the TypeScript CLI's: it spawned no subagents
+            return None
+        try:
+            if path.suffix == ".zst":
+                records = _iter_records(path, [], 0, 1)
+                try:
+                    first = next(records, None)
+                finally:
+                    records.close()
+            else:
+                line = _first_line(path)  # (not a whole read-ahead chunk of every rollout)
+                if b'"subagent"' not in line:
+                    return None  # most rollouts: no parse
+                obj = orjson.loads(line)
+                first = (1, obj.get("type"), obj.get("payload")) if type(obj) is dict else None
+        except Exception:  # noqa: BLE001  (read in its turn, which reports what is wrong)
+            return None
+        if first is None or first[1] != "session_meta" or not isinstance(first[2], dict):
+            return None
+        meta, parent = first[2], spawning_thread(first[2])
+        thread = meta.get("id") if isinstance(meta.get("id"), str) else ref.session_id
+        return (str(thread).lower(), parent) if parent else None
 
     def load(self, ref: SessionRef, keep: MessageSink | None = None) -> LoadResult:
         # A held rollout is many new containers and no cycle among them: the collector,
@@ -287,6 +318,18 @@ def _records(path: Path, problems: list[Problem]) -> list[Record]:
     if path.suffix == ".json":
         return _document_records(path, problems)
     return list(_iter_records(path, problems))
+
+
+def _first_line(path: Path, step: int = 64 * 1024) -> bytes:
+    """A rollout's first line, read in small steps (a session_meta is some tens of kB)."""
+    pieces: list[bytes] = []
+    with open_regular(path) as f:
+        while (piece := f.read(step)) and b"\n" not in piece:
+            pieces.append(piece)
+            if len(pieces) * step > MAX_LINE_BYTES:
+                return b""
+        pieces.append(piece.split(b"\n", 1)[0])
+    return b"".join(pieces)
 
 
 def _iter_records(

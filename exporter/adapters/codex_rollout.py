@@ -78,6 +78,18 @@ def build_rollout(records: list[Record], origin: OriginLookup) -> Rollout:
     return builder.out
 
 
+def spawning_thread(meta: dict[str, Any]) -> str | None:
+    """The thread that spawned a subagent's, from its ``session_meta`` (None: not one)."""
+    source = meta.get("source")
+    sub = source.get("subagent") if isinstance(source, dict) else None
+    if sub is None:
+        return None
+    spawn = sub.get("thread_spawn") if isinstance(sub, dict) else None
+    parent = (spawn if isinstance(spawn, dict) else {}).get("parent_thread_id")
+    parent = parent or meta.get("parent_thread_id")
+    return parent.lower() if isinstance(parent, str) else None
+
+
 # event_msg types that may make a message (any other is bookkeeping: turn starts, tokens)
 _EVENT_MESSAGES = frozenset(
     {"user_message", "agent_message", "agent_reasoning", "agent_reasoning_raw_content",
@@ -196,8 +208,7 @@ class RolloutBuilder:
         sub = source.get("subagent") if isinstance(source, dict) else None
         if sub is not None:
             spawn = sub.get("thread_spawn") if isinstance(sub, dict) else None
-            parent = (spawn or {}).get("parent_thread_id") or p.get("parent_thread_id")
-            self.out.parent_id = str(parent).lower() if isinstance(parent, str) else None
+            self.out.parent_id = spawning_thread(p)
             label = (
                 p.get("agent_nickname")
                 or p.get("agent_role")

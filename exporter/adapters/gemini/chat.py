@@ -38,8 +38,8 @@ REFERENCES_END = "--- End of content ---"
 # model should go on; typed by a person too, at times (the prompt log tells which).
 AUTO_CONTINUE = "Please continue."
 TYPED_WITHIN = 5.0  # seconds between a prompt's log entry and its chat record
-# The first line of the result of a call cancelled while it ran, above what it returned.
-CANCELLED_WHILE_RUNNING = "Cancelled while it ran; its output until then:"
+# The first line of the result of a cancelled call that returned something, above it.
+CANCELLED_WHILE_RUNNING = "Cancelled; what it returned until then:"
 
 
 @dataclass(slots=True)
@@ -273,18 +273,20 @@ def _returned(result: Any) -> Iterator[tuple[str, bool]]:
 def _cancelled(
     call: dict[str, Any], returned: list[tuple[str, bool]], call_id: str
 ) -> ToolResultPart:
-    """A call of status ``cancelled``. Stopped before it ran, the CLI records only an error
-    (``[Operation Cancelled] …``): it did not run, and that text is kept. Stopped while it
-    ran, the CLI keeps what the tool returned (``output`` beside that error), or the output
-    shown live (``resultDisplay``, when it cancelled the call itself): such a call ran, so it
-    is no "did not run"; the model has no value for "ran, then cancelled", so it is an error
-    whose text says what happened, as the CLI told the model (its ``error``)."""
+    """A call of status ``cancelled``: shown as cancelled, never as a failure (one Esc
+    cancels every active call). Stopped before it ran, the CLI records only an error
+    (``[Operation Cancelled] …``), kept as its text. Stopped while it ran, the CLI keeps
+    what the tool returned beside that error (``output``: an interrupted shell command's
+    output, or its word that it never started), or the output shown live so far
+    (``resultDisplay``, when the CLI cancelled the call itself): that is kept under a first
+    line saying it was cancelled."""
     ran = [text for text, error in returned if not error and text.strip()]
     if not ran:
         live = _display_text(call.get("resultDisplay"))
         ran = [live] if live.strip() else []
     if ran:
-        return ToolResultPart("\n".join([CANCELLED_WHILE_RUNNING, *ran]), call_id, is_error=True)
+        text = "\n".join([CANCELLED_WHILE_RUNNING, *ran])
+        return ToolResultPart(text, call_id, not_run="cancelled")
     said = [text for text, _ in returned if text.strip()] or _errors(call.get("result"))
     return ToolResultPart("\n".join(said), call_id, not_run="cancelled")
 

@@ -89,9 +89,30 @@ def test_every_cut_of_a_ui_file_is_half_written_and_keeps_its_whole_entries(
         got = read_document(path, problems, "cline")
     (problem,) = problems
     assert problem.severity == "warning" and problem.path == str(path)
-    assert "ends in the middle of a JSON value" in problem.message
+    said = "is empty" if not raw[:cut].strip() else "ends in the middle of a JSON value"
+    assert said in problem.message
     assert "read again when it changes" in problem.message
     assert got is None or (0 < len(got) and got == entries[: len(got)])
+
+
+@pytest.mark.parametrize("text", ["", "  \n"])
+def test_an_emptied_file_is_said_to_be_empty_not_cut(tmp_path, text):
+    """The editor empties a task file before writing it again: the likeliest catch."""
+    path = tmp_path / UI
+    path.write_text(text)
+    problems: list = []
+    assert read_document(path, problems, "cline") is None
+    (problem,) = problems
+    assert problem.severity == "warning" and problem.message.startswith("is empty")
+
+
+def test_a_cut_file_says_on_which_line_its_unfinished_value_starts(tmp_path):
+    path = tmp_path / UI
+    path.write_text('[\n  {"ts": 1, "type": "say"},\n  {"ts": 2, "text": "half')
+    problems: list = []
+    assert read_document(path, problems, "cline") == [{"ts": 1, "type": "say"}]
+    (problem,) = problems
+    assert problem.line == 3 and "line 3" in problem.message
 
 
 @settings(max_examples=150, deadline=None)

@@ -29,7 +29,9 @@ from ..base import read_regular
 # or nothing. Any other stop (a control character in a string, a bad escape, more after a
 # whole value) is a file written wrong.
 _CUT_AT = {
-    "Unterminated string": re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*\\?\Z', re.DOTALL),
+    # (the scanner says "Unterminated string" only once it has reached the end of the text
+    # with no control character or bad escape in it: those have messages of their own)
+    "Unterminated string": re.compile(r".*", re.DOTALL),
     "Invalid \\uXXXX escape": re.compile(r"u[0-9a-fA-F]{0,4}\Z"),  # (it stops at the u)
     "Expecting value": re.compile(r"(?:-|t(?:ru?)?|f(?:a(?:ls?)?)?|n(?:ul?)?)?\Z"),
     "Expecting ',' delimiter": re.compile(r"(?:[.eE][-+0-9eE]*)?\Z"),  # 1. or 1e+ cut off
@@ -66,6 +68,12 @@ def read_document(path: Path, problems: list[Problem], source: str, required: bo
     except json.JSONDecodeError as exc:
         error = exc
     where = f"line {error.lineno}, column {error.colno}"
+    if not text.strip():
+        problems.append(
+            Problem(str(path), "is empty (the editor empties it before writing it again); "
+                    "read again when it changes", None, "warning", source)
+        )  # fmt: skip
+        return None
     if not cut_short(text, error):
         problems.append(
             Problem(str(path), f"not valid JSON at {where} ({error.msg}), before the end of the "
@@ -84,7 +92,7 @@ def read_document(path: Path, problems: list[Problem], source: str, required: bo
     problems.append(
         Problem(str(path), f"ends in the middle of a JSON value (the unfinished one starts at "
                 f"{where}): the editor was writing it, or it was cut off; {kept}, the whole "
-                "file is read again when it changes", None, "warning", source)
+                "file is read again when it changes", error.lineno, "warning", source)
     )  # fmt: skip
     return items or None  # (none complete: nothing was read, as for a file not there)
 

@@ -57,6 +57,7 @@ class LinkPlan:
         self._expected: dict[str, str] = {}
         self._coming: dict[str, list[str]] = {}
         self._arrived: set[str] = set()
+        self._written: set[str] = set()  # notes written this run (``linked``)
 
     def place(
         self, sessions: list[Session], unit: str, failed: Callable[[Session, Exception], None]
@@ -126,7 +127,8 @@ class LinkPlan:
             del self._expected[child]
             self._coming[parent].remove(child)
             unit = self._unit_of.get(parent)
-            if unit and child.partition(":")[2] in self._rendered_children.get(parent, ()):
+            listed = child.partition(":")[2] in self._rendered_children.get(parent, ())
+            if unit and listed and parent in self._written:  # (a failed one is retried anyway)
                 self._again(unit)
             # Any other note linked where the child was to land (a grandchild's parent
             # link): redone too, so that it waits for the child as without the prediction.
@@ -151,6 +153,7 @@ class LinkPlan:
 
     def linked(self, session: Session, own_unit: str) -> None:
         """This note now exists: notes waiting to link to it, and its parent, are redone."""
+        self._written.add(session.key)
         for unit in self.vault.state.links.pop(session.key, []):
             if unit != own_unit:
                 self._again(unit)

@@ -56,6 +56,58 @@ def yaml12_not_text(plain: str) -> bool:
     return _YAML12_NOT_STR.fullmatch(plain) is not None
 
 
+# Of those, the ones YAML 1.2's core schema reads, one group per kind of value.
+_YAML12_CORE = re.compile(
+    r"(?P<null>~|null|Null|NULL)|(?P<true>true|True|TRUE)|(?P<false>false|False|FALSE)"
+    r"|(?P<int>[-+]?[0-9]+)|0o(?P<oct>[0-7]+)|0x(?P<hex>[0-9a-fA-F]+)"
+    r"|(?P<float>[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)"
+    r"|(?P<inf>[-+]?\.(?:inf|Inf|INF))|(?P<nan>\.(?:nan|NaN|NAN))"
+)
+
+
+def yaml12_value(plain: str, read: Any) -> Any:
+    """The value a YAML 1.2 reader (Obsidian's) gives a plain scalar that PyYAML (YAML 1.1)
+    read as ``read``: ``yes``, ``on``, ``1:30`` and ``2026-01-01`` are text; ``017`` is
+    17, ``0o17`` 15. A form only some readers take for a number (``1_000``) is left as
+    PyYAML read it."""
+    if not plain:
+        return None
+    if not yaml12_not_text(plain):
+        return plain
+    found = _YAML12_CORE.fullmatch(plain)
+    kind = next((k for k, v in found.groupdict().items() if v is not None), "") if found else ""
+    if kind in ("null", "true", "false"):
+        return {"null": None, "true": True, "false": False}[kind]
+    if kind in ("int", "oct", "hex"):
+        return int(found[kind], {"int": 10, "oct": 8, "hex": 16}[kind])
+    if kind:  # (Python spells infinity and not-a-number without the dot)
+        return float(plain.replace(".", "", 1) if kind in ("inf", "nan") else plain)
+    return read
+
+
+def read_in_obsidian(node: yaml.Node, value: Any) -> Any:
+    """``value``, which PyYAML constructed from ``node``, as a YAML 1.2 reader reads that
+    text: each plain scalar (a list's items too) with the tag PyYAML's own resolver gives
+    it (not one the person wrote, ``!!int``) is read by ``yaml12_value``."""
+    import yaml
+
+    if isinstance(node, yaml.SequenceNode) and type(value) is list:
+        if len(node.value) == len(value):
+            return [read_in_obsidian(n, v) for n, v in zip(node.value, value, strict=True)]
+    elif isinstance(node, yaml.ScalarNode) and not node.style:  # (plain: None, "" in C)
+        if _implicit_tag(node.value) == node.tag:
+            return yaml12_value(node.value, value)
+    return value
+
+
+@lru_cache(maxsize=4096)
+def _implicit_tag(plain: str) -> str:
+    """The tag PyYAML's resolver gives a plain scalar."""
+    import yaml
+
+    return yaml.resolver.Resolver().resolve(yaml.ScalarNode, plain, (True, False))
+
+
 # The usual characters: \x20-\x7e \xa1-\u167f \u1681-\u1fff \u2010-\u2027 \u2030-\u205e
 # \u2070-\u2fff \u3001-\ud7ff \ue000-\ufdcf \ufdf0-\ufefe \uff00-\ufff8. Written as their
 # complement (below the last of them), a class compiles in a tenth of the time: 1.6 instead

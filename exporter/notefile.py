@@ -55,8 +55,9 @@ if TYPE_CHECKING:
     import yaml
 
     # (key, its node, its value's node, the lines of its text (the key's line first), its
-    # new text) -> the text to write, or None for the new text
-    Keep = Callable[[str, yaml.Node, yaml.Node, list[str], str], str | None]
+    # new text) -> the text to write and the value PyYAML reads there, or None for the new
+    # text (that value may differ from the new one where YAML 1.1 and 1.2 disagree: ``yes``)
+    Keep = Callable[[str, yaml.Node, yaml.Node, list[str], str], tuple[str, Any] | None]
 
 
 @lru_cache(maxsize=1)
@@ -291,7 +292,7 @@ def splice_frontmatter(
     in order) and each key in ``drop`` removed; every other line kept byte for byte, comments
     too. ``existing``: the text already loaded. ``keep``: asked for a key of ``values`` whose
     text is not the new one, it may return that key's new text with the person's own text
-    in it kept (``vaultmerge.Keeper``). None when the text is not a block mapping that
+    in it kept (``keytext.Keeper``). None when the text is not a block mapping that
     can be spliced safely."""
     import yaml
 
@@ -310,7 +311,8 @@ def splice_frontmatter(
     for key, value in node.value if node else []:
         name = key.value if isinstance(key, yaml.ScalarNode) and key.tag.endswith(":str") else None
         first = key.start_mark.line
-        last = value.end_mark.line - (value.end_mark.column == 0)
+        # (an alias's marks are those of the anchor it names, maybe lines above)
+        last = max(first, value.end_mark.line - (value.end_mark.column == 0))
         while last > first and _is_gap(lines[last]):
             last -= 1  # comments and blank lines after a value stay with the next key
         out.append("".join(lines[position:first]))
@@ -318,7 +320,9 @@ def splice_frontmatter(
             fresh = ours.pop(name)  # a key twice: the later copy goes
             segment = lines[first : last + 1]
             if keep is not None and "".join(segment) != fresh:
-                fresh = keep(name, key, value, segment, fresh) or fresh
+                kept = keep(name, key, value, segment, fresh)
+                if kept is not None:
+                    fresh, expected[name] = kept
             out.append(fresh)
         elif name not in values and name not in drop:
             out.append("".join(lines[first : last + 1]))

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from vault_builder import export, the_note, write_session
 
-from exporter import frontmatter_yaml, notefile, vaultmerge
+from exporter import frontmatter_yaml, keytext, notefile, vaultmerge
 
 OUR_TAGS = ["ai-session", "ai-session/claude-code", "project/app"]
 WRITTEN_TAGS = "tags:\n- ai-session\n- ai-session/claude-code\n- project/app\n"
@@ -176,9 +176,10 @@ def test_aliases_written_twice_are_joined_with_their_comments():
 
 def test_a_list_that_cannot_be_kept_in_place_keeps_every_tag():
     fm = rendered("tags: [\n  mine,  # inside\n  ai-session]\n")  # a flow list on two lines
-    assert yaml.safe_load(fm)["tags"] == ["mine", *OUR_TAGS]  # written plainly: the
-    # comment inside it is the one thing lost; a second copy's comments are kept (and stay
-    # on the next update: ``rendered`` updates twice)
+    assert yaml.safe_load(fm)["tags"] == ["mine", *OUR_TAGS]  # written plainly, the
+    assert "- project/app\n# inside\ntitle: q\n" in fm  # comment inside it below it; a
+    # second copy's comments are kept (and stay on the next update: ``rendered`` updates
+    # twice)
     fm = rendered("tags: [\n  mine,\n  ai-session]\ntags:\n  - x  # on x\n  # below\n")
     assert fm.startswith("tags:\n- mine\n- ai-session\n- ai-session/claude-code\n")
     assert "- project/app\n- x\n# on x\n# below\ntitle: q\n" in fm
@@ -215,8 +216,10 @@ def test_a_note_as_ccexport_wrote_it_takes_the_plain_path(monkeypatch):
     def refuse(*args):
         raise AssertionError("the slow path")
 
-    for name in ("_edited_list", "_with_comment", "_comments_of"):
-        monkeypatch.setattr(vaultmerge, name, refuse)
+    for name in ("_edited_list", "_with_comment", "_plain_list"):
+        monkeypatch.setattr(keytext, name, refuse)
+    monkeypatch.setattr(vaultmerge, "_comments_of", refuse)
+    monkeypatch.setattr(vaultmerge, "_as_read_in_obsidian", refuse)
     written = notefile.yaml_of({"title": "q", "aliases": ["q"], "messages": 2, "tags": ["x"]})
     fm = rendered(written, previous=["x"])  # every key of ours changes, tags too
     assert fm == notefile.yaml_of(

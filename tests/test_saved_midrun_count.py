@@ -49,9 +49,9 @@ def note_of(vault: Path, n: int) -> Path:
     return vault / rel
 
 
-def saving_before_landing(monkeypatch, notes: list[Path]) -> None:
-    """Each of ``notes`` is saved by the person (a line appended) after the run made its new
-    text and before the batch holding it lands: the race, forced at the batch's commit."""
+def saving_commit(notes: list[Path]):
+    """A batch commit at which each of ``notes`` is saved by the person (a line appended)
+    after the run made its new text and before the batch holding it lands: the race."""
     real_commit = vaultbatch.WriteBatch.commit
 
     def save_first(batch):
@@ -61,7 +61,11 @@ def saving_before_landing(monkeypatch, notes: list[Path]) -> None:
                     f.write(TYPED)
         real_commit(batch)
 
-    monkeypatch.setattr(vaultbatch.WriteBatch, "commit", save_first)
+    return save_first
+
+
+def saving_before_landing(monkeypatch, notes: list[Path]) -> None:
+    monkeypatch.setattr(vaultbatch.WriteBatch, "commit", saving_commit(notes))
 
 
 def test_a_note_saved_during_the_run_is_counted_apart_and_updated_next_run(tmp_path, monkeypatch):
@@ -149,16 +153,7 @@ def test_every_note_is_counted_once_whatever_is_saved_meanwhile(tmp_path_factory
     export(vault, home)
     write_sessions(home, count, 2)
     real_commit = vaultbatch.WriteBatch.commit
-    notes = [note_of(vault, n) for n in sorted(saved)]
-
-    def save_first(batch):
-        for path in notes:
-            if path.relative_to(batch.root).as_posix() in batch._pending:
-                with path.open("a") as f:
-                    f.write(TYPED)
-        real_commit(batch)
-
-    vaultbatch.WriteBatch.commit = save_first
+    vaultbatch.WriteBatch.commit = saving_commit([note_of(vault, n) for n in sorted(saved)])
     try:
         report = export(vault, home)
     finally:

@@ -15,11 +15,14 @@ from typing import Any
 from .markdown import escape_inline
 from .render import _short_model
 
-PROJECT_TEMPLATE_SHA256 = "64dbe0e917319feebc37741769a0125b5dad6042b85aef0682a00e7f041dc1b7"
-PROJECTS_TEMPLATE_SHA256 = "8ea7657d72e292fcf5a8ecc187f1a9ef505a93cd59dcfbeb6043f8d814e23370"
+PROJECT_TEMPLATE_SHA256 = "e7fc349b04f99a884ea07b315195265a300fb3052d2d9f42e5b381d162702268"
+PROJECTS_TEMPLATE_SHA256 = "4605f89c6e6b9a4ce10f065b7045f6d6059dd09722323867974f83692996510d"
 # A project's last activity in Dataview, as ``index._latest`` reads it: each note's last
 # message, else its start (``max`` passes over a note with neither).
 _LATEST = "max(map(rows, (r) => default(r.updated, r.created)))"
+# What the lists count as a session: not a subagent's note, nor a long session's later part.
+_SESSION_NOTE = "!parent AND (!part OR part = 1)"
+_SESSIONS = "length(filter(rows, (r) => !r.parent AND (!r.part OR r.part = 1)))"
 
 
 def project_index_body(c: dict[str, Any]) -> str | None:
@@ -57,7 +60,8 @@ def project_index_body(c: dict[str, Any]) -> str | None:
         quoted = quoted.replace("\r", " ").replace("\n", " ")
         out.append(
             f'\n```dataview\nTABLE source, created, messages\nFROM "{folder}"\n'
-            f'WHERE project = "{quoted}" AND !ccexport_index\nSORT created DESC\n```\n'
+            f'WHERE project = "{quoted}" AND !ccexport_index AND {_SESSION_NOTE}\n'
+            "SORT created DESC\n```\n"
         )
     return "".join(out)
 
@@ -85,7 +89,7 @@ def projects_index_body(c: dict[str, Any]) -> str | None:
         )
     if c["dataview"]:
         out.append(
-            f"\n```dataview\nTABLE length(rows) AS sessions, {_LATEST} AS latest\n"
+            f"\n```dataview\nTABLE {_SESSIONS} AS sessions, {_LATEST} AS latest\n"
             f'FROM "{folder}"\nWHERE project AND !ccexport_index\nGROUP BY project\n'
             f"SORT {_LATEST} DESC\n```\n"
         )

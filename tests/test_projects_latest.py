@@ -79,7 +79,8 @@ def test_the_dataview_block_dates_a_project_by_its_notes_updated(tmp_path):
     _export(vault, home, index_dataview=True)
     text = (vault / "AI Sessions" / "Projects.md").read_text()
     latest = "max(map(rows, (r) => default(r.updated, r.created)))"
-    assert f"TABLE length(rows) AS sessions, {latest} AS latest\n" in text
+    sessions = "length(filter(rows, (r) => !r.parent AND (!r.part OR r.part = 1)))"
+    assert f"TABLE {sessions} AS sessions, {latest} AS latest\n" in text
     assert f"SORT {latest} DESC\n" in text
     assert "rows.created" not in text
 

@@ -80,6 +80,8 @@ def yaml12_value(plain: str, read: Any) -> Any:
         return {"null": None, "true": True, "false": False}[kind]
     if kind in ("int", "oct", "hex"):
         return int(found[kind], {"int": 10, "oct": 8, "hex": 16}[kind])
+    if kind == "nan" and isinstance(read, float):
+        return read  # (PyYAML's one not-a-number: equal to itself as a list item)
     if kind:  # (Python spells infinity and not-a-number without the dot)
         return float(plain.replace(".", "", 1) if kind in ("inf", "nan") else plain)
     return read

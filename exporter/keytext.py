@@ -29,6 +29,8 @@ _DASH = re.compile(r"[ \t]*-[ \t]+")  # what stands before an item of a block li
 # (After a block scalar's ``|`` or ``>``, its indicators: ``|-``, ``>2``.)
 _COMMENT = re.compile(r"[ \t,:\[\]{}|>+0-9-]*?(?P<comment>[ \t]+#.*)\Z|(?P<alone>#.*)\Z")
 _ANCHOR = re.compile(r"&[^ \t\r\n,\[\]{}]+")
+_BLOCK_ITEM = re.compile(r"[-?](?:[ \t]|\Z)|[^'\"\[{][^#]*?:(?:[ \t]|\Z)")
+_LONE_DASHES = re.compile(r"[ \t]*(?:-[ \t]+)*-?[ \t]*(?P<comment>#.*)")  # "- # c" (nested below)
 
 
 class Keeper:
@@ -39,6 +41,7 @@ class Keeper:
 
     def __init__(self, values: dict[str, Any], metadata: dict[str, Any], text: str) -> None:
         self.values, self.metadata, self.text = values, metadata, text
+        self._aliases: set[str] | None = None
 
     def __call__(
         self, name: str, key: yaml.Node, value: yaml.Node, segment: list[str], fresh: str
@@ -70,7 +73,20 @@ class Keeper:
 
     def referred(self, anchor: str) -> bool:
         """Is the anchor ``&name`` referred to (``*name``) in the frontmatter?"""
-        return re.search(rf"\*{re.escape(anchor[1:])}(?![^ \t\r\n,\]}}])", self.text) is not None
+        if f"*{anchor[1:]}" not in self.text:
+            return False
+        import yaml
+
+        if self._aliases is None:
+            try:
+                self._aliases = {
+                    e.anchor
+                    for e in yaml.parse(self.text, Loader=notefile._loader())
+                    if isinstance(e, yaml.AliasEvent)
+                }
+            except yaml.YAMLError:
+                self._aliases = set()
+        return anchor[1:] in self._aliases
 
 
 class _Pinned(str):
@@ -150,7 +166,8 @@ def _edited_list(
     texts: list[str | None] = []  # each item as ccexport writes it (None: over lines)
     for line in written:
         if line.startswith("- "):
-            texts.append(line[2:].rstrip("\r\n"))
+            item = line[2:].rstrip("\r\n")  # (a block list or mapping in it: as over lines,
+            texts.append(None if _BLOCK_ITEM.match(item) else item)  # not kept so next time)
         elif line:
             texts[-1] = None
     if len(texts) != len(wanted):
@@ -262,6 +279,8 @@ def comment_lines(
             kept[row] = line
         elif row in ends and (comment := comment_after(line, ends[row])):
             kept[row] = f"{comment.lstrip()}{eol}"
+        elif row not in inside and (lone := _LONE_DASHES.fullmatch(line.rstrip("\r\n"))):
+            kept[row] = f"{lone['comment']}{eol}"  # (an item's dash, its value below)
     return kept
 
 
@@ -327,7 +346,7 @@ def _same(a: Any, b: Any) -> bool:
         return False
     if type(a) is list:
         return len(a) == len(b) and all(map(_same, a, b))
-    return bool(a == b)
+    return a is b or bool(a == b)
 
 
 def _edited_flow(

@@ -63,10 +63,35 @@ def updated_text(
     # add``) stays the person's once written, also after it leaves the configuration.
     drop = OWNED - set(values)
     keep = Keeper(values, {**parsed.metadata, **lists}, yaml_text)
-    yaml_text = notefile.splice_frontmatter(yaml_text, values, drop, parsed.metadata, keep)
-    if yaml_text is None:  # not a block mapping (flow style, odd keys): written anew
-        yaml_text = notefile.yaml_of(merged)
-    return notefile.recompose(parsed, yaml_text, owned)
+    spliced = notefile.splice_frontmatter(yaml_text, values, drop, parsed.metadata, keep)
+    if spliced is None:  # not a block mapping (flow style, odd keys): written anew
+        spliced = notefile.yaml_of(_person_read_in_obsidian(yaml_text, merged, ours))
+    return notefile.recompose(parsed, spliced, owned)
+
+
+def _person_read_in_obsidian(
+    yaml_text: str, merged: dict[str, Any], ours: dict[str, Any]
+) -> dict[str, Any]:
+    """``merged`` with the person's own values as Obsidian reads their text, for a
+    frontmatter written anew: PyYAML's YAML 1.1 reading would turn ``reviewed: yes`` (a
+    text in Obsidian) into a checkbox and ``version: 0o10`` (a number) into a text."""
+    import yaml
+
+    from .frontmatter_yaml import read_in_obsidian
+
+    try:
+        node = yaml.compose(yaml_text, Loader=notefile._loader())
+    except yaml.YAMLError:
+        return merged
+    if not isinstance(node, yaml.MappingNode):
+        return merged
+    found = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
+    return {
+        key: read_in_obsidian(found[key], value)
+        if key not in ours and key in found and isinstance(key, str)
+        else value
+        for key, value in merged.items()
+    }
 
 
 def merge_frontmatter(

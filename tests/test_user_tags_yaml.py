@@ -305,3 +305,46 @@ def test_a_dropped_tag_the_persons_key_refers_to_stays_with_its_anchor(typed, ke
     assert yaml12(fm)["other"] == "project/old" == yaml.safe_load(fm)["other"]
     unreferred = rendered(typed.replace("&o ", "&q "), previous)
     assert "project/old" not in unreferred  # an anchor nothing names: dropped as before
+
+
+def test_a_nested_item_joined_from_a_second_copy_stays_so_on_the_next_update():
+    # A second ``aliases:`` copy holding a nested list was joined in as a one-line block
+    # item, which the next update could not keep: it wrote the list plainly then, and the
+    # person's ``0o17  # c`` became ``15`` (``rendered`` updates twice and compares).
+    for nested in ("- - deep\n", "- {a: 1}\n"):
+        fm = rendered(f"aliases:\n- 0o17  # c\naliases:\n{nested}")
+        assert "# c" in fm
+
+
+def test_a_not_a_number_tag_keeps_its_list_as_typed():
+    fm = rendered("# top\ntags: [.NaN, ai-session]  # c\nmine: x  # m\n")
+    assert "tags: [.NaN, ai-session, ai-session/claude-code, project/app]  # c\n" in fm
+    assert "- .nan  # c\n" in rendered("tags:\n- .nan  # c\n- ai-session\n")
+
+
+def test_a_comment_after_a_lone_dash_opening_a_nested_item_stays():
+    assert "# c\n" in rendered("tags:\n- # c\n  - deep\n- ai-session\n")
+
+
+@pytest.mark.parametrize("mention", ["# was *o before\n", "mine: a *o b\n"])
+def test_an_anchor_named_only_in_a_comment_or_a_value_is_not_referred_to(mention):
+    # ``*o`` in a comment or inside a plain value is text, not an alias: the stale
+    # project tag is dropped as ccexport drops any tag it no longer writes.
+    fm = rendered(
+        f"tags:\n- &o project/old\n- ai-session\n{mention}", ["ai-session", "project/old"]
+    )
+    assert "project/old" not in fm
+
+
+def test_a_frontmatter_written_anew_keeps_the_persons_values_as_obsidian_reads_them():
+    # An anchor on a value of ours that changes (title ``old`` becomes ``q``) still makes
+    # the frontmatter be written anew; the person's values stay what Obsidian showed: a
+    # text ``yes`` (not a checkbox), the number 8 (not the text "0o10"), the number 1000.
+    typed = "# my notes\nreviewed: yes  # checked\nversion: 0o10\ncount: 1_000\n"
+    typed += "levels: [on, 0x1F]\ntitle: &t old\nold_title: *t\n"
+    before = yaml12(typed)
+    fm = rendered(typed)
+    after = yaml12(fm)
+    for key in ("reviewed", "version", "count", "levels"):
+        assert after[key] == before[key], key
+    assert after["old_title"] == "old" and after["title"] == "q"

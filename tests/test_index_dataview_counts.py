@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from datetime import UTC
 from pathlib import Path
 from typing import Any
@@ -48,21 +49,18 @@ def evaluate(expression: str, page: dict[str, Any], prefix: str = "") -> Any:
         at += 1
         return tokens[at - 1]
 
-    def either() -> Any:
-        value = both()
-        while peek() in ("OR", "or"):
+    def joined(word: str, operand: Callable[[], Any]) -> Any:
+        """``operand (word operand)*``: OR over ANDs over comparisons."""
+        value = operand()
+        while peek() in (word, word.lower()):
             take()
-            right = both()
-            value = _truthy(value) or _truthy(right)
+            right = operand()
+            value = (_truthy(value) or _truthy(right)) if word == "OR" else (
+                _truthy(value) and _truthy(right))  # fmt: skip
         return value
 
-    def both() -> Any:
-        value = equal()
-        while peek() in ("AND", "and"):
-            take()
-            right = equal()
-            value = _truthy(value) and _truthy(right)
-        return value
+    def either() -> Any:
+        return joined("OR", lambda: joined("AND", equal))
 
     def equal() -> Any:
         value = unary()

@@ -24,6 +24,7 @@ The vault knows a note only as a path, frontmatter and an owned body. Rules:
 from __future__ import annotations
 
 import difflib
+import itertools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -366,9 +367,14 @@ class Vault(NotePlaces):
         return vaultlinks.links_followed(parsed.owned, parsed.written_hash, record, self._targets)
 
     def _save_conflict(self, relpath: str, text: str) -> str:
-        stamp = datetime.now().strftime("%Y-%m-%d %H%M%S")
-        name = safe_component(self.scrub(f"{stamp} {Path(relpath).name}"))  # short, too
-        target = f"{STATE_DIR}/conflicts/{name}"
+        """The copy is named by the second it is saved; another in that second (``watch``
+        while the person types, two notes of one name) takes (2), (3)…: never replaced."""
+        stamp, note = datetime.now().strftime("%Y-%m-%d %H%M%S"), self.scrub(Path(relpath).name)
+        for n in itertools.count(1):
+            name = safe_component(f"{stamp} ({n}) {note}" if n > 1 else f"{stamp} {note}")
+            target = f"{STATE_DIR}/conflicts/{name}"  # (short, too)
+            if vaultio.kind(self.root, target) in ("missing", "blocked"):
+                break  # (blocked: the write says why)
         if not self.dry_run:
             vaultio.write_file(self.root, target, self.scrub(text).encode("utf-8", "replace"))
         return target

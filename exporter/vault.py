@@ -37,7 +37,13 @@ from . import notefile, vaultbatch, vaultio, vaultlinks
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
-from .vaultmerge import OWNED_KEYS, merge_frontmatter, seeded_metadata, updated_text
+from .vaultmerge import (
+    OWNED_KEYS,
+    merge_frontmatter,
+    same_but_line_ends,
+    seeded_metadata,
+    updated_text,
+)
 from .vaultpaths import MAX_NAME_BYTES, safe_component, safe_relpath
 from .vaultplaces import NotePlaces
 from .vaultsurvey import stat_key
@@ -223,7 +229,7 @@ class Vault(NotePlaces):
         text = updated_text(
             parsed, seeded_metadata(metadata, seeded, parsed.metadata), owned, record, self.scrub
         )
-        if text == current or _same_but_line_ends(text, current):
+        if text == current or same_but_line_ends(text, current):
             self._record(key, relpath, owned, ours, list(metadata), meta, found[1], False)
             return Change(Action.UNCHANGED, key, relpath)
         edited = parsed.edited
@@ -444,10 +450,3 @@ class Vault(NotePlaces):
             vaultio.write_file(self.root, f"{STATE_DIR}/{STATE_FILE}", data)
             self._state_bytes = data
         return late
-
-
-def _same_but_line_ends(text: str, current: str) -> bool:
-    """The note as it is differs from what would be written only in its line ends: a sync
-    tool or git (autocrlf) turned it to CRLF, as a new file. Rewriting it would mix the
-    two, the tool would turn it again, and every run would rewrite it: it is left as is."""
-    return "\r\n" in current and text.replace("\r\n", "\n") == current.replace("\r\n", "\n")

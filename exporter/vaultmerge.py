@@ -276,3 +276,10 @@ def _comments_of(key: yaml.Node, value: yaml.Node, lines: list[str]) -> tuple[in
     found = comment_lines(key, value, lines[first : last + 1]).values()
     return last, [line.lstrip() for line in found]  # (left indented, the key before would
     # take them in, and a plain rewrite of it would move them again)
+
+
+def same_but_line_ends(text: str, current: str) -> bool:
+    """The note as it is differs from what would be written only in its line ends: a sync
+    tool or git (autocrlf) turned it to CRLF, as a new file. Rewriting it would mix the
+    two, the tool would turn it again, and every run would rewrite it: it is left as is."""
+    return "\r\n" in current and text.replace("\r\n", "\n") == current.replace("\r\n", "\n")

@@ -62,7 +62,7 @@ class UnchangedUnits:
         notes = self.vault.state.notes
         for key in self.vault.state.sources[unit].get("notes", ()):
             record = notes.get(key)
-            if record is not None and not record.deleted and self.vault.replaced(record):
+            if record is not None and not record.deleted and self.vault.replaced(record, key):
                 return True
         return False
 

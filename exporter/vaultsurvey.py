@@ -259,15 +259,22 @@ class NoteSurvey:
             self._listings[folder] = names
         return names
 
-    def replaced(self, record: NoteRecord) -> bool:
+    def replaced(self, record: NoteRecord, key: str) -> bool:
         """Is the note another file than the one this machine last wrote or read: an older
         copy put in its place (taken back from a sync tool's versions or a backup, ``git
         checkout``)? Its generated part may then be out of date while its source is not.
         A new inode in the folder's listing, then a different mtime or size, tells it; an
         edit saved in place keeps the inode, and a file system that numbers inodes anew at
-        each mount (exFAT, some network shares) keeps the mtime and size."""
+        each mount (exFAT, some network shares) keeps the mtime and size. A note gone from
+        its place is looked for by identity first: moved, the file there is compared (else
+        this run would follow the move and leave the comparison to the next, which would
+        then read the unit and write the state again)."""
         if len(record.stat) < 3:  # never written by this machine, or not known
             return False
+        if not self._listed(record.path) and not self.in_cloud_only(record.path):
+            moved = self._find_by_identity(key)  # (None: deleted, the deletion check says so)
+            if moved:
+                self._follow(key, record, moved)
         folder, _, name = record.path.rpartition("/")
         inode = self._listing(folder, record.path).get(name)
         if not inode or inode == record.stat[2]:

@@ -562,6 +562,26 @@ def test_exit_codes_in_text_headers_and_calls_the_person_rejected(tmp_path):
     ]
 
 
+def test_a_patch_older_codex_could_not_apply_is_a_failure(tmp_path):
+    """Found in the corpus (OpenPrintKit, 11 calls): Codex 0.3x's apply_patch, run through
+    its shell tool, answered a patch it could not apply with a bare text, no exit code; the
+    note showed the edit as done and ``errors`` left it out. "Success" stays a success."""
+    r = CodexRollout(TID)
+    r.user("fix the schema")
+    outputs = {
+        "p1": 'error: Failed to find expected lines in /w/app/schema.json:\n  "type": 1',
+        "p2": "error: invalid hunk at line 2, Update file hunk for path 'app/ui.py' is empty",
+        "p3": "Success. Updated the following files:\nM app/ui.py\n",
+    }
+    for cid, out in outputs.items():
+        args = json.dumps({"command": ["bash", "-lc", "apply_patch << 'PATCH'\n...\nPATCH"]})
+        r.item({"type": "function_call", "name": "shell", "arguments": args, "call_id": cid})
+        r.item({"type": "function_call_output", "call_id": cid, "output": out})
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    assert [p.is_error for p in parts(session, "tool_result")] == [True, True, False]
+
+
 def test_the_length_of_a_shortened_output_stays_above_it(tmp_path):
     """Found in the corpus (Shannon, lines 192-193): when Codex shortens a shell command's
     output for the model, its header says how long the real output was (``Total output
@@ -868,4 +888,4 @@ def test_a_problem_in_a_typescript_document_is_placed_by_item_not_by_line(tmp_pa
     by_message = {p.message: p for p in problems}
     assert all(p.line is None and p.path == str(path) for p in problems), problems
     assert any("'mystery_item' skipped (at items[1])" in m for m in by_message)
-    assert any("time could not be read" in m and "(at the session)" in m for m in by_message)
+    assert any("timestamp could not be read" in m and "(at the session)" in m for m in by_message)

@@ -99,7 +99,7 @@ def test_every_antigravity_transcript_exports_with_its_prompts_and_replies(corpu
     assert not report.failed
     # The trimmed fixture's times were replaced by '[trimmed for fixture]': reported, once.
     assert [p.message for p in report.problems] == [
-        "7 times could not be read and were left out (the first here: '[trimmed for fixture]')"
+        "7 timestamps could not be read and were left out (the first here: '[trimmed for fixture]')"
     ]
     notes = note_files(vault)
     assert len(files) == len(notes) == 2

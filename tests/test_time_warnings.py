@@ -69,7 +69,7 @@ def test_one_warning_per_file_counts_them_and_quotes_the_first():
     times.report(problems, "s.jsonl", "codex")
     times.report(problems, "s.jsonl", "codex")  # counted once: nothing more to say
     assert [str(p) for p in problems] == [
-        "s.jsonl:1: 3 times could not be read and were left out (the first here: 'yesterday')"
+        "s.jsonl:1: 3 timestamps could not be read and were left out (the first here: 'yesterday')"
     ]
 
 
@@ -81,8 +81,8 @@ def test_a_value_without_a_line_is_found_by_words_or_not_at_all():
     times.unread(["2026"])
     times.report(problems, "chat.json", "gemini")
     assert [(p.line, p.message) for p in problems] == [
-        (None, "a time could not be read and was left out (message 'm1': 'soon')"),
-        (None, "a time could not be read and was left out (['2026'])"),
+        (None, "a timestamp could not be read and was left out (message 'm1': 'soon')"),
+        (None, "a timestamp could not be read and was left out (['2026'])"),
     ]
 
 
@@ -92,7 +92,7 @@ def test_the_same_value_of_a_line_asked_about_twice_is_counted_once():
     times.unread(value)
     times.report(problems, "s.jsonl", "claude-code")
     assert [(p.line, p.message) for p in problems] == [
-        (7, "a time could not be read and was left out (1000000000000000000000000000000)")
+        (7, "a timestamp could not be read and was left out (1000000000000000000000000000000)")
     ]
 
 
@@ -101,7 +101,7 @@ def test_a_long_value_is_quoted_short_and_never_in_part():
     times.unread("sk-" + "a" * 5000, 3)
     times.report(problems, "s.jsonl", "codex")
     assert problems[0].message == (
-        "a time could not be read and was left out (a text of 5,003 characters)"
+        "a timestamp could not be read and was left out (a text of 5,003 characters)"
     )
 
 
@@ -259,7 +259,7 @@ def test_copilot_cli_reports_an_unreadable_time_with_its_line(tmp_path):
     path = s.write(tmp_path / ".copilot")
     sessions, problems = load_sessions(CopilotCliAdapter(), tmp_path)
     warning = one_warning(problems, path, 1, "(the first here: True)")
-    assert warning.message.startswith("2 times could not be read")
+    assert warning.message.startswith("2 timestamps could not be read")
     (session,) = sessions
     assert texts(session) == ["first question", "first answer", "second question", "second answer"]
     assert [m.timestamp is None for m in session.messages] == [False, False, True, False]
@@ -450,7 +450,7 @@ def test_opencode_database_reports_an_unreadable_time_once_for_the_database(tmp_
     sessions, problems = load_sessions(OpenCodeAdapter(), tmp_path)
     message = s.messages[3].id
     warning = one_warning(problems, path, None, f"(the first in session {s.id}, message {message}")
-    assert warning.message.startswith("2 times could not be read")
+    assert warning.message.startswith("2 timestamps could not be read")
     session = next(x for x in sessions if x.session_id == s.id)
     assert texts(session) == ["first question", "first answer", "second question", "second answer"]
     assert [m.timestamp is None for m in session.messages] == [False, False, False, True]

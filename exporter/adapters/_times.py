@@ -77,11 +77,11 @@ class Times:
         line = where if isinstance(where, int) else None
         if self.count == 1:
             place = f"{where}: " if isinstance(where, str) else ""
-            why = f"a time could not be read and was left out ({place}{self.first})"
+            why = f"a timestamp could not be read and was left out ({place}{self.first})"
         else:
             place = f" in {where}" if isinstance(where, str) else " here" if line else ""
             why = (
-                f"{self.count} times could not be read and were left out "
+                f"{self.count} timestamps could not be read and were left out "
                 f"(the first{place}: {self.first})"
             )
         problems.append(Problem(str(path), why, line, severity="warning", source=source))

@@ -272,8 +272,11 @@ _HEADER_LINE = re.compile(
     r"|(?P<total>Total output lines: \d+))"
 )
 _REJECTED = ("exec command rejected by user", "patch rejected by user")
+# (Codex 0.3x's apply_patch answered a patch it could not apply with a bare text, no exit
+# code: "error: Failed to find expected lines in …", "error: invalid hunk at line 2, …".)
 _FAILED_TO_RUN = (
     *_REJECTED, "failed in sandbox ", "apply_patch verification failed", "write_stdin failed",
+    "error: Failed to find expected lines in ", "error: invalid hunk at line ",
 )  # fmt: skip
 
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import yaml
 from claude_builder import ClaudeSession
-from hypothesis import HealthCheck, Phase, event, settings
+from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 from test_vault_stateful import (
@@ -43,6 +43,7 @@ from test_vault_stateful import (
     PROJECTS,
     frontmatter_of,
     identity,
+    machine_settings,
     person_text,
     session_text,
     sid_of,
@@ -425,11 +426,5 @@ class TwoMachines(RuleBasedStateMachine):
             self.lines[m].pop(line, None)
 
 
-TwoMachines.TestCase.settings = settings(
-    max_examples=int(os.environ.get("CCEXPORT_TWO_MACHINES_EXAMPLES", "15")),
-    stateful_step_count=int(os.environ.get("CCEXPORT_TWO_MACHINES_STEPS", "12")),
-    deadline=None,
-    phases=[p for p in Phase if p is not Phase.shrink or not os.environ.get("CCEXPORT_NO_SHRINK")],
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+TwoMachines.TestCase.settings = machine_settings("CCEXPORT_TWO_MACHINES", 15)
 TestTwoMachines = TwoMachines.TestCase

@@ -391,11 +391,19 @@ class PersonsMonths(RuleBasedStateMachine):
         self.inside[line] = sid
 
 
-PersonsMonths.TestCase.settings = settings(
-    max_examples=int(os.environ.get("CCEXPORT_STATEFUL_EXAMPLES", "25")),
-    stateful_step_count=int(os.environ.get("CCEXPORT_STATEFUL_STEPS", "12")),
-    deadline=None,
-    phases=[p for p in Phase if p is not Phase.shrink or not os.environ.get("CCEXPORT_NO_SHRINK")],
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+def machine_settings(prefix: str, examples: int, steps: int = 12) -> settings:
+    """A state machine's settings: CI's counts, more through ``<prefix>_EXAMPLES`` and
+    ``<prefix>_STEPS``, no shrinking with ``CCEXPORT_NO_SHRINK``."""
+    return settings(
+        max_examples=int(os.environ.get(f"{prefix}_EXAMPLES", str(examples))),
+        stateful_step_count=int(os.environ.get(f"{prefix}_STEPS", str(steps))),
+        deadline=None,
+        phases=[
+            p for p in Phase if p is not Phase.shrink or not os.environ.get("CCEXPORT_NO_SHRINK")
+        ],
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+
+
+PersonsMonths.TestCase.settings = machine_settings("CCEXPORT_STATEFUL", 25)
 TestPersonsMonths = PersonsMonths.TestCase

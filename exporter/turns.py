@@ -150,8 +150,11 @@ def build_turns(
         task = task_pending and is_prompt(message, parts)
         task_pending = task_pending and not task
         # A command's output arrives as its own message; it belongs to the command's turn.
+        # So does the person's interruption: it ends the turn they stopped, as no prompt.
         output_only = all(i["kind"] == "command_output" for i in items)
-        continues = turns and turns[-1]["role"] == role and (role != "user" or output_only)
+        stopped = role == "user" and all(i.get("notice") == "interrupted" for i in items)
+        continues = turns and (stopped or turns[-1]["role"] == role and (
+            role != "user" or output_only))  # fmt: skip
         if not continues or task:
             when = local(message.timestamp, tz)
             turns.append({"role": role, "time": when, "when": _when(when, first_day),

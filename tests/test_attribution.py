@@ -60,15 +60,16 @@ def test_a_harness_notification_delivered_as_a_user_line_is_not_the_persons_turn
 
 
 def test_the_person_s_own_turn_keeps_its_heading_with_a_notification_in_it():
-    """A prompt that also carries a harness notice, an interruption and a steering message
-    stay the person's."""
+    """A prompt that also carries a harness notice, and a steering message, stay the
+    person's; an interruption stays theirs too, ending the reply they stopped."""
     s = session(
         msg("user", TextPart(NOTIFICATION + "\nand now fix the failing one"), minute=0),
         msg("assistant", TextPart("On it."), minute=1),
         msg("user", TextPart("[Request interrupted by user]"), minute=2),
         msg("user", NoticePart("queued"), TextPart("also the docs"), minute=3),
     )
-    assert [t["role"] for t in turns(s)] == ["user", "assistant", "user", "user"]
+    assert [t["role"] for t in turns(s)] == ["user", "assistant", "user"]
+    assert turns(s)[1]["items"][-1] == {"kind": "notice", "notice": "interrupted", "text": ""}
     assert "sent while the assistant was working" in body(s)
 
 
@@ -159,3 +160,25 @@ def test_a_later_part_of_a_subagent_holds_no_task():
     note = build_note(s, "n.md", NoteSettings(), lambda key: None, first_part=False)
     assert "### User · 09:03" in note.body and note.frontmatter["prompts"] == 1
     assert build_note(s, "n.md", NoteSettings(), lambda key: None).frontmatter["prompts"] == 0
+
+
+def test_the_persons_interruption_ends_the_turn_they_stopped():
+    """NOTE-EXAMPLE's bar: "*Interrupted by the user.*" closes the reply it cut short (or
+    the prompt, when nothing came yet). It was a "### User" turn of its own, which the
+    person never wrote (Claude Code's ``[Request interrupted by user]`` line, Codex's
+    ``turn_aborted``); a prompt after it still opens a turn."""
+    s = session(
+        msg("user", TextPart("fix the lexer"), minute=0),
+        msg("assistant", TextPart("I'll update the lexer"), minute=1),
+        msg("user", NoticePart("interrupted"), minute=2),
+        msg("user", TextPart("stop, do the parser first"), minute=3),
+        msg("user", NoticePart("interrupted", "replaced"), minute=4),
+    )
+    got = [(t["role"], [i["kind"] for i in t["items"]]) for t in turns(s)]
+    assert got == [
+        ("user", ["text"]),
+        ("assistant", ["text", "notice"]),
+        ("user", ["text", "notice"]),
+    ]
+    text = body(s)
+    assert text.count("### User") == 2 and text.count("*Interrupted by the user.*") == 2

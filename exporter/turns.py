@@ -8,8 +8,6 @@ piece of text through a Markdown-safety filter.
 from __future__ import annotations
 
 import hashlib
-import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
@@ -32,6 +30,8 @@ from .model import (
 )
 from .notespec import TurnView as TurnView  # (re-exported)
 from .render import reference_rendering
+from .toolinput import TODO_TOOLS as TODO_TOOLS  # (re-exported)
+from .toolinput import call_summary, input_blocks, todo_items
 from .toolpairs import ToolPairs
 
 MAX_TOOL_OUTPUT = 100_000  # characters kept of one tool output (head and tail)
@@ -202,9 +202,9 @@ def _item(
             "kind": "tool_call",
             "name": part.name,
             "description": part.description,
-            "summary": _call_summary(part),
-            "summary_code": not part.description and _call_summary(part) is not None,
-            "inputs": _input_blocks(part.input, part.name),
+            "summary": call_summary(part),
+            "summary_code": not part.description and call_summary(part) is not None,
+            "inputs": input_blocks(part.input, part.name),
             "output": _output(result.output) if result else None,
             # A call that did not run is no failure, but a template written before
             # ``not_run`` knew only ``is_error``: it marks such a call as it always did.
@@ -271,147 +271,6 @@ def _output(text: str) -> str:
     half = MAX_TOOL_OUTPUT // 2
     omitted = len(text) - 2 * half
     return f"{text[:half]}\n[… {omitted} characters omitted by ccexport …]\n{text[-half:]}"
-
-
-_SUMMARY_KEYS = ("command", "cmd", "file_path", "path", "pattern", "url", "query", "notebook_path")
-
-
-def _call_summary(part: ToolCallPart) -> str | None:
-    """One line saying what the call did: its description (prose), else its main argument
-    (machine text: a command, path or pattern, shown as code so search finds it)."""
-    if part.description:
-        return part.description
-    if isinstance(part.input, dict):
-        for key in _SUMMARY_KEYS:
-            value = part.input.get(key)
-            if isinstance(value, str) and value.strip():
-                return value.strip().split("\n", 1)[0][:120]
-    return None
-
-
-_LANG_BY_EXT = {
-    "py": "python", "js": "javascript", "ts": "typescript", "tsx": "tsx", "jsx": "jsx",
-    "rs": "rust", "go": "go", "md": "markdown", "json": "json", "yaml": "yaml", "yml": "yaml",
-    "toml": "toml", "sh": "sh", "html": "html", "css": "css", "java": "java", "rb": "ruby",
-    "c": "c", "h": "c", "cpp": "cpp", "sql": "sql",
-}  # fmt: skip
-
-
-_CODE_KEYS = {"content", "contents", "new_string", "old_string", "code", "patch", "new_source"}
-
-
-def _input_blocks(value: Any, tool: str = "") -> list[dict[str, str]]:
-    """A tool's input as code blocks: long text fields on their own, the rest as JSON."""
-    if isinstance(value, str):
-        return [{"label": "", "text": value, "lang": "diff" if "patch" in tool else "text"}]
-    if not isinstance(value, dict):
-        return [{"label": "", "text": _json(value), "lang": "json"}] if value is not None else []
-    path = next(
-        (value[k] for k in ("file_path", "path", "notebook_path") if isinstance(value.get(k), str)),
-        "",
-    )
-    ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
-    rest = {}
-    blocks = []
-    for key, item in value.items():
-        if key == "description":
-            continue  # shown in the call's title
-        if key in ("command", "cmd") and isinstance(item, str):
-            blocks.append({"label": "", "text": item, "lang": "sh"})
-        elif isinstance(item, str) and ("\n" in item or len(item) > 200 or key in _CODE_KEYS):
-            blocks.append({"label": key, "text": item, "lang": _LANG_BY_EXT.get(ext, "text")})
-        elif _holds_code(item):
-            # A list of edits (MultiEdit): each one's code on its own, as an Edit's is (as
-            # JSON its lines were one escaped string, which search does not find).
-            others = _code_of_each(key, item, _LANG_BY_EXT.get(ext, "text"), blocks)
-            if any(others):
-                rest[key] = others
-        else:
-            rest[key] = item
-    if rest and set(rest) - {_primary_key(value)}:
-        blocks.insert(0 if not blocks or blocks[0]["lang"] != "sh" else 1,
-                      {"label": "", "text": _json(rest), "lang": "json"})  # fmt: skip
-    return blocks
-
-
-def _holds_code(item: Any) -> bool:
-    """A list of edits, each holding the text it replaces and the new text (``[{old_string,
-    new_string}, …]``; not a to-do list's items, whose ``content`` is prose)."""
-    return (
-        isinstance(item, list)
-        and bool(item)
-        and all(isinstance(e, dict) and _EDIT_KEYS <= e.keys() for e in item)
-        and all(isinstance(e[k], str) for e in item for k in _EDIT_KEYS)
-    )
-
-
-_EDIT_KEYS = {"old_string", "new_string"}
-
-
-def _code_of_each(
-    key: str, entries: list[dict[str, Any]], lang: str, blocks: list[dict[str, str]]
-) -> list[dict[str, Any]]:
-    """Add each entry's code to ``blocks`` (labelled ``edits[0].old_string``); return the
-    entries' other fields."""
-    others = []
-    for n, entry in enumerate(entries):
-        other = {}
-        for field, text in entry.items():
-            if field in _CODE_KEYS and isinstance(text, str):
-                blocks.append({"label": f"{key}[{n}].{field}", "text": text, "lang": lang})
-            else:
-                other[field] = text
-        others.append(other)
-    return others
-
-
-def _primary_key(value: dict[str, Any]) -> str | None:
-    """The argument already shown in a call's title (when it has no description)."""
-    if isinstance(value.get("description"), str):
-        return None
-    return next((k for k in _SUMMARY_KEYS if isinstance(value.get(k), str)), None)
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
-
-
-# Tools that write the assistant's plan or to-do list (Claude Code, Codex, Cursor, Gemini CLI,
-# OpenCode, Copilot CLI, VS Code Copilot), and where each keeps the list and an item's text.
-TODO_TOOLS = {"todowrite", "todo_write", "update_plan", "write_todos", "update_todo",
-              "manage_todo_list"}  # fmt: skip
-_TODO_LISTS = ("todos", "plan", "todoList")
-_TODO_TEXTS = ("content", "step", "title", "description", "text")
-_DONE = {"completed", "complete", "done", "todo_status_completed"}
-_CHECKBOX = re.compile(r"^\s*[-*+]\s+\[([ xX])\]\s+(.*\S)")
-
-
-def todo_items(part: ToolCallPart) -> list[dict[str, Any]] | None:
-    """The to-do list a plan tool wrote: [{text, done, status}], or None for other calls
-    (and for a list with no readable item, which is then shown as an ordinary call)."""
-    if part.name.lower() not in TODO_TOOLS or not isinstance(part.input, dict):
-        return None
-    found = next((part.input[k] for k in _TODO_LISTS if k in part.input), None)
-    items: list[dict[str, Any]] = []
-    if isinstance(found, str):  # a Markdown checklist already (Copilot CLI)
-        for line in found.splitlines():
-            if m := _CHECKBOX.match(line):
-                done = m.group(1) != " "
-                items.append({"text": m.group(2), "done": done,
-                              "status": "completed" if done else "pending"})  # fmt: skip
-    elif isinstance(found, list):
-        for entry in found:
-            if not isinstance(entry, dict):
-                continue
-            text = next((entry[k] for k in _TODO_TEXTS if isinstance(entry.get(k), str)), "")
-            if not text.strip():
-                continue
-            status = entry.get("status")
-            status = status if isinstance(status, str) else ""
-            status = status.lower().removeprefix("todo_status_").replace("-", "_")
-            done = status in _DONE or entry.get("completed") is True or entry.get("done") is True
-            items.append({"text": text, "done": done, "status": "completed" if done else status})
-    return items or None
 
 
 def shape_turns(turns: list[dict[str, Any]], view: TurnView) -> list[dict[str, Any]]:

@@ -27,13 +27,12 @@ import difflib
 import itertools
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from . import notefile, vaultbatch, vaultio, vaultlinks
+from .change import Action, Change
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
@@ -68,29 +67,6 @@ MERGE_CONFLICT = (
     "left unchanged: it holds a merge's conflict (<<<<<<<, =======, >>>>>>> lines); "
     "resolve it, and the next run updates the note"
 )
-
-
-class Action(StrEnum):
-    CREATED = "created"
-    UPDATED = "updated"
-    UNCHANGED = "unchanged"
-    CONFLICT = "conflict"  # updated, the user's edit inside the owned region saved aside
-    RENAMED = "renamed"  # created under another name: a foreign file held the path
-    KEPT = "kept"  # not updated: the source now holds less than the note (see ``force``)
-    DELETED = "deleted"  # the person deleted the note: left deleted (see ``restore``)
-    # Not updated: the person saved the note while this run updated it (``land``); kept
-    # as they saved it, and updated by the next run.
-    SAVED_MEANWHILE = "saved meanwhile"
-    FAILED = "failed"
-
-
-@dataclass(slots=True)
-class Change:
-    action: Action
-    key: str
-    relpath: str
-    message: str = ""
-    diff: str = ""
 
 
 class Vault(NotePlaces):

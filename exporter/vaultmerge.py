@@ -75,21 +75,11 @@ def _person_read_in_obsidian(
     """``merged`` with the person's own values as Obsidian reads their text, for a
     frontmatter written anew: PyYAML's YAML 1.1 reading would turn ``reviewed: yes`` (a
     text in Obsidian) into a checkbox and ``version: 0o10`` (a number) into a text."""
-    import yaml
-
     from .frontmatter_yaml import read_in_obsidian
 
-    try:
-        node = yaml.compose(yaml_text, Loader=notefile._loader())
-    except yaml.YAMLError:
-        return merged
-    if not isinstance(node, yaml.MappingNode):
-        return merged
-    found = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
+    found = _value_nodes(yaml_text)
     return {
-        key: read_in_obsidian(found[key], value)
-        if key not in ours and key in found and isinstance(key, str)
-        else value
+        key: read_in_obsidian(found[key], value) if key in found and key not in ours else value
         for key, value in merged.items()
     }
 
@@ -250,6 +240,13 @@ def _as_obsidian_reads(
     ]
     if not names:
         return {}
+    found = _value_nodes(yaml_text)
+    return {n: _as_read_in_obsidian(found[n], _as_list(metadata[n])) for n in names if n in found}
+
+
+def _value_nodes(yaml_text: str) -> dict[str, yaml.Node]:
+    """Each top-level key's value node (the last of a key written twice, as PyYAML's value
+    is); none for a frontmatter that is not a mapping PyYAML can compose."""
     import yaml
 
     try:
@@ -258,10 +255,7 @@ def _as_obsidian_reads(
         return {}
     if not isinstance(node, yaml.MappingNode):
         return {}
-    found = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}  # (the
-    return {  # last of a key written twice, as PyYAML's value)
-        n: _as_read_in_obsidian(found[n], _as_list(metadata[n])) for n in names if n in found
-    }
+    return {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
 
 
 def _comments_of(key: yaml.Node, value: yaml.Node, lines: list[str]) -> tuple[int, list[str]]:

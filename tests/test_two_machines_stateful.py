@@ -370,24 +370,25 @@ class TwoMachines(RuleBasedStateMachine):
         sid = data.draw(st.sampled_from(sorted(notes)))
         return sid, data.draw(st.sampled_from(notes[sid]))
 
+    def pick_text(self, m: str, data: st.DataObject) -> tuple[str, Path, str] | None:
+        """A note of machine ``m`` (if it has one) and its text."""
+        picked = self.pick(m, data)
+        return picked and (*picked, picked[1].read_text(encoding="utf-8"))
+
     @rule(m=machine, data=st.data(), words=person_text)
     def write_below_end_marker(self, m: str, data: st.DataObject, words: str) -> None:
-        picked = self.pick(m, data)
-        if picked is None:
+        if not (picked := self.pick_text(m, data)):
             return
-        sid, path = picked
+        sid, path, text = picked
         line = f"my note {self.unique()} {words}".rstrip()
-        text = path.read_text(encoding="utf-8")
         path.write_text(text + ("" if text.endswith("\n") else "\n") + line + "\n")
         self.lines[m][line] = sid
 
     @rule(m=machine, data=st.data())
     def add_tag(self, m: str, data: st.DataObject) -> None:
-        picked = self.pick(m, data)
-        if picked is None:
+        if not (picked := self.pick_text(m, data)):
             return
-        _sid, path = picked
-        text = path.read_text(encoding="utf-8")
+        _sid, path, text = picked
         fm, close = frontmatter_of(text)
         lines = fm.split("\n")[:-1]
         start = lines.index("tags:")
@@ -415,11 +416,9 @@ class TwoMachines(RuleBasedStateMachine):
 
     @rule(m=machine, data=st.data())
     def delete_note(self, m: str, data: st.DataObject) -> None:
-        picked = self.pick(m, data)
-        if picked is None:
+        if not (picked := self.pick_text(m, data)):
             return
-        sid, path = picked
-        text = path.read_text(encoding="utf-8")
+        sid, path, text = picked
         path.unlink()
         self.deleted.add(sid)
         for line in [x for x in below_end(text) if MINE.match(x)]:

@@ -109,6 +109,18 @@ _MEDIA_FAMILIES = ("image/", "audio/", "video/", "font/")
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
+def decode_text(data: bytes) -> tuple[str, str, bytes]:
+    """A text file's characters, the codec they were read with and the byte order mark
+    before them: UTF-16 after its mark, else UTF-8, else Latin-1 (a Java ``.properties``
+    file, a legacy log: every byte is a character there, so nothing is lost either way)."""
+    bom = data[:2] if data.startswith(UTF16_BOMS) else b""
+    codec = ("utf-16-le" if bom == UTF16_BOMS[0] else "utf-16-be") if bom else "utf-8"
+    try:
+        return data[len(bom) :].decode(codec, "surrogatepass"), codec, bom
+    except UnicodeDecodeError:  # (after a mark: an odd number of bytes, not UTF-16 after all)
+        return data.decode("latin-1"), "latin-1", b""
+
+
 def reads_as_text(data: bytes) -> bool:
     """UTF-16 with its byte order mark, or UTF-8 without a NUL (binary formats hold both)."""
     if data.startswith(UTF16_BOMS):

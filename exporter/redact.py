@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import re2
 
-from .model import UTF16_BOMS, AttachmentPart, Message, MessageStream, Session
+from .model import AttachmentPart, Message, MessageStream, Session, decode_text
 from .redact_keywords import KeywordIndex
 from .redact_rules import RULES, Rule
 
@@ -361,18 +361,9 @@ class Redactor:
         return self.text(text, counts) is not text
 
     def _text_bytes(self, data: bytes, counts: Counter[str] | None) -> bytes:
-        """A text file's bytes with every secret replaced. Read as UTF-16 after its byte
-        order mark, else as UTF-8, else as Latin-1 (a Java ``.properties`` file, a legacy
-        log: every byte is a character there, so the file is written back as it was but
-        for the secrets)."""
-        bom = data[:2] if data.startswith(UTF16_BOMS) else b""
-        codec = ("utf-16-le" if bom == UTF16_BOMS[0] else "utf-16-be") if bom else "utf-8"
-        try:
-            text = data[len(bom) :].decode(codec, "surrogatepass")
-        except UnicodeDecodeError:
-            if bom:
-                return data  # an odd number of bytes: not UTF-16 after all
-            codec, text = "latin-1", data.decode("latin-1")
+        """A text file's bytes with every secret replaced, written back in the codec it was
+        read with (``decode_text``), so the file is as it was but for the secrets."""
+        text, codec, bom = decode_text(data)
         redacted = self.text(text, counts)
         return data if redacted is text else bom + redacted.encode(codec, "surrogatepass")
 

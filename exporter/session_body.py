@@ -19,7 +19,7 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "cc62cf4b226a4a28560a427d9a3d76d86fbf49955630c8d85828647ef4047f25"
+SHIPPED_TEMPLATE_SHA256 = "9d92f97d59b2ba671131c3ffde5d28fb9faf66e67fac2bc272125b32fca556ce"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A tool call that did not run (``not_run``): what its title says, in a callout of its own
@@ -116,6 +116,12 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
         trigger = f" ({escape_inline(item['trigger'])})" if item["trigger"] else ""
         title = "Conversation compacted" + trigger
         return callout("summary", title, escape_prose(item["text"])) + "\n"
+    if kind == "attachment" and item["text"] is not None:
+        body = fence(item["text"], item["lang"])
+        if item["cut"]:
+            body += f"\n\n*Its first and last lines; the whole file is {code_span(item['path'])}.*"
+        title = f"Attached {code_span(item['name'])}" if item["name"] else "Attached text"
+        return callout("cite", title, body, folded=item["lines"] > 20) + "\n"
     if kind == "attachment":
         named = f"Attached {code_span(item['name'])}:\n" if item["name"] else ""
         return f"{named}![[{item['path']}]]\n"

@@ -34,6 +34,25 @@ _LANG_BY_EXT = {
 }  # fmt: skip
 
 
+_LANG_BY_MEDIA = {
+    "text/x-diff": "diff", "text/x-patch": "diff", "application/json": "json",
+    "application/xml": "xml", "text/xml": "xml", "application/yaml": "yaml",
+    "application/x-yaml": "yaml", "application/toml": "toml", "application/sql": "sql",
+    "application/x-sh": "sh", "text/markdown": "markdown", "text/html": "html",
+}  # fmt: skip
+# A line span after a file's name, as selections carry it: "app.py:12-20", "app.py#L3-L9".
+_SPAN = re.compile(r"(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)$")
+
+
+def lang_of_file(name: str, media_type: str = "") -> str:
+    """The code block language for a file's text: from its name's extension, else from its
+    media type, else plain ``text``."""
+    base = _SPAN.sub("", name.strip()).rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
+    ext = base.rsplit(".", 1)[-1].lower() if "." in base else ""
+    media = media_type.split(";", 1)[0].strip().lower()
+    return _LANG_BY_EXT.get(ext) or _LANG_BY_MEDIA.get(media) or "text"
+
+
 _CODE_KEYS = {"content", "contents", "new_string", "old_string", "code", "patch", "new_source"}
 
 

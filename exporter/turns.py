@@ -27,11 +27,12 @@ from .model import (
     ThinkingPart,
     ToolCallPart,
     ToolResultPart,
+    decode_text,
 )
 from .notespec import TurnView as TurnView  # (re-exported)
 from .render import reference_rendering
 from .toolinput import TODO_TOOLS as TODO_TOOLS  # (re-exported)
-from .toolinput import call_summary, input_blocks, todo_items
+from .toolinput import call_summary, input_blocks, lang_of_file, todo_items
 from .toolpairs import ToolPairs
 
 MAX_TOOL_OUTPUT = 100_000  # characters kept of one tool output (head and tail)
@@ -260,17 +261,32 @@ def _attachment_item(
     ext = _MEDIA_EXT.get(part.media_type) or ("txt" if part.is_text else "bin")
     relpath = f"{folder.strip('/')}/{digest}.{ext}"
     if all(a.relpath != relpath for a in attachments):
+        # Copied for a text file too: a template written before text was shown in the note
+        # embeds it, and the note points to it when it shows a cut.
         attachments.append(Attachment(relpath, part.data))
-    return {"kind": "attachment", "path": relpath, "media_type": part.media_type, "name": name}
+    item = {"kind": "attachment", "path": relpath, "media_type": part.media_type, "name": name,
+            "text": None, "lang": None, "lines": 0, "cut": False}  # fmt: skip
+    if part.is_text and not part.is_media:
+        # A selection, a pasted or attached file: session text, shown where it was asked
+        # about (an embed of a .txt file shows nothing in Obsidian, and search skips it).
+        whole = clean.strip_control(decode_text(part.data)[0]).strip("\n")
+        text = _cut(whole)
+        item.update(text=text, lang=lang_of_file(name or "", part.media_type),
+                    lines=text.count("\n") + 1, cut=text is not whole)  # fmt: skip
+    return item
 
 
-def _output(text: str) -> str:
-    text = clean.strip_control(clean.strip_injected(text)).strip("\n")
+def _cut(text: str) -> str:
+    """The text, or its head and tail when it is longer than a note should hold."""
     if len(text) <= MAX_TOOL_OUTPUT:
         return text
     half = MAX_TOOL_OUTPUT // 2
     omitted = len(text) - 2 * half
     return f"{text[:half]}\n[… {omitted} characters omitted by ccexport …]\n{text[-half:]}"
+
+
+def _output(text: str) -> str:
+    return _cut(clean.strip_control(clean.strip_injected(text)).strip("\n"))
 
 
 def shape_turns(turns: list[dict[str, Any]], view: TurnView) -> list[dict[str, Any]]:

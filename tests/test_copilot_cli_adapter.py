@@ -515,7 +515,10 @@ def test_what_the_person_attached_to_a_prompt_is_in_the_note(tmp_path):
     export(tmp_path / "home", tmp_path / "v")
     (note,) = [b.decode() for rel, b in note_files(tmp_path / "v").items() if rel.endswith(".md")]
     assert "*Attached `/home/dev/work/api/server.py:10-24`, not stored in the session.*" in note
-    assert "Attached `/home/dev/work/api/app.py:5-6`:\n![[attachments/ccexport/" in note
+    assert (
+        "> [!cite] Attached `/home/dev/work/api/app.py:5-6`\n> ```python\n"
+        "> def handler():\n>     raise KeyError\n> ```\n"
+    ) in note
     assert "Attached `screenshot.png`:\n![[attachments/ccexport/" in note
     assert "prompts: 2\n" in note
 

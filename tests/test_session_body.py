@@ -81,9 +81,14 @@ def _item(draw) -> dict:
         item.update(command=draw(_texts), shell=draw(st.booleans()))
     elif kind == "command_output":
         item.update(output=draw(_texts), is_error=draw(st.booleans()))
+    elif kind == "attachment" and draw(st.booleans()):  # a text file, shown as code
+        item.update(path="attachments/ccexport/0123abcd.txt", media_type="text/plain",
+                    name=draw(_maybe_text), text=draw(_texts), cut=draw(st.booleans()),
+                    lang=draw(st.sampled_from(["text", "rust", "dataview"])),
+                    lines=draw(st.integers(1, 40)))  # fmt: skip
     elif kind == "attachment":
         item.update(path="attachments/ccexport/0123abcd.png", media_type="image/png",
-                    name=draw(_maybe_text))  # fmt: skip
+                    name=draw(_maybe_text), text=None, lang=None, lines=0, cut=False)  # fmt: skip
     else:
         item.update(notice=draw(st.sampled_from(["interrupted", "rewound", "error", "other",
                                                  "attachment"])),
@@ -200,7 +205,11 @@ def test_an_attachment_shows_its_name_and_one_not_stored_is_still_said():
 
     turn = {"role": "user"}
     stored = _attachment_item(AttachmentPart("text/plain", b"x\n", "src/a_b.ts"), "att", [])
-    assert _item(stored, turn, "folded", False).startswith("Attached `src/a_b.ts`:\n![[att/")
+    assert _item(stored, turn, "folded", False) == (
+        "> [!cite] Attached `src/a_b.ts`\n> ```typescript\n> x\n> ```\n"
+    )
+    pdf = _attachment_item(AttachmentPart("application/pdf", b"%PDF", "a_b.pdf"), "att", [])
+    assert _item(pdf, turn, "folded", False).startswith("Attached `a_b.pdf`:\n![[att/")
     image = _attachment_item(AttachmentPart("image/png", b"\x89PNG"), "att", [])
     assert _item(image, turn, "folded", False).startswith("![[att/")
     gone = _attachment_item(AttachmentPart("text/plain", None, "logs/error.log"), "att", [])

@@ -173,6 +173,20 @@ def test_a_text_file_of_no_declared_type_or_not_in_utf8_is_redacted():
     assert redactor().message(Message("user", (kept,)), Counter()).parts[0] is kept
 
 
+def test_a_file_that_only_looks_like_utf16_is_still_redacted():
+    """A byte order mark, then an odd number of bytes: not UTF-16 after all. It was copied
+    as it was, secret and all; it is read as Latin-1 (every byte a character) instead."""
+    token = TOKENS[2]
+    line = f"key={token}\n" if len(token) % 2 == 0 else f"key={token} \n"
+    odd = codecs.BOM_UTF16_LE + line.encode()
+    assert len(odd) % 2 == 1
+    part = AttachmentPart("text/plain", odd)
+    (out,) = redactor().message(Message("user", (part,)), Counter()).parts
+    assert (
+        out.data == codecs.BOM_UTF16_LE + line.replace(token, "[REDACTED:aws-access-key]").encode()
+    )
+
+
 def test_a_redacted_session_renders_like_one_written_without_the_secret():
     """Redaction replaces the token and nothing else: the note is the note of a session
     whose field held the placeholder from the start."""

@@ -205,6 +205,9 @@ def test_model_names_are_matched_across_sources_spellings():
     assert table.price_of("gpt-5-mini").input == 0.25  # the longest pattern wins over gpt-5
     assert table.price_of("copilot/gpt-5").input == 1.25
     assert table.price_of("gpt-5.5") is None  # not in the table: never priced as gpt-5
+    # Codex's gpt-5.1-codex-max (14 turns in the corpus's code_butler rollout) had no estimate
+    assert table.price_of("gpt-5.1-codex-max").input == 1.25
+    assert table.price_of("gpt-5.1-codex-mini") is None  # a mini's price is not 5.1's
 
 
 def test_the_user_s_prices_come_first():

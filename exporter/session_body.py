@@ -19,7 +19,7 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "9d92f97d59b2ba671131c3ffde5d28fb9faf66e67fac2bc272125b32fca556ce"
+SHIPPED_TEMPLATE_SHA256 = "2b8349b1fec88b9edea0cc8ac570c3620e255df22129303e90784c2b192efd0b"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A tool call that did not run (``not_run``): what its title says, in a callout of its own

@@ -176,6 +176,22 @@ def test_a_template_written_before_not_run_still_marks_such_a_call(tmp_path):
     ]  # fmt: skip
 
 
+def test_a_block_that_overrides_ours_has_the_words_for_a_call_that_did_not_run(tmp_path):
+    folder = tmp_path / "my-templates"
+    folder.mkdir()
+    (folder / "session.md.j2").write_text(
+        '{% extends "default/session.md.j2" %}\n{% block tool_call %}\n'
+        "{{ item.name }}: [{{ not_run_words }}]\n{% endblock %}\n"
+    )
+    settings = NoteSettings(timezone=UTC, templates=folder)
+    body = build_note(_mixed(), "n.md", settings, lambda key: None).body
+    said = [line for line in body.splitlines() if line.endswith("]")]
+    assert said == [
+        "Write: [rejected by the user]", "Bash: [cancelled]", "Edit: [not permitted]",
+        "Task: [rejected by the user]", "Edit: []",
+    ]  # fmt: skip
+
+
 @pytest.mark.parametrize("reference", [False, True], ids=["fast", "jinja"])
 def test_a_plan_turned_down_says_so_as_a_checklist_too(monkeypatch, reference):
     todos = {"todos": [{"content": "Tidy", "status": "pending", "activeForm": "Tidying"}]}

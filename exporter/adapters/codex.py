@@ -409,7 +409,9 @@ def _session(rollout: Rollout, ref: SessionRef, title: str | None) -> Session:
         git_remote=_str(git.get("repository_url")),
         models=tuple(rollout.models),
         started_at=started,
-        ended_at=rollout.ended or started,
+        # The last line's time; none in the early formats (FORMATS.md §2.10: only their
+        # header has a time, the start), where the end is not known.
+        ended_at=rollout.ended,
         usage=rollout.usage,
         parent_id=rollout.parent_id,
         forked_from=rollout.forked_from,

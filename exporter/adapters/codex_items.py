@@ -304,9 +304,38 @@ def _text_output(output: str) -> tuple[str, bool, int | None, float | None]:
             duration = float(match["wall"])
         elif match["total"]:
             total = match["total"]
-    text = (f"{total}\n\n{body}" if total else body) if known else output
+    if known:
+        # (A shell command's output, under its exit code, is what it printed: kept as is.)
+        body = _text_items(body) if code is None else body
+        text = f"{total}\n\n{body}" if total else body
+    else:
+        text = _text_items(output)
     failed = output.startswith(_FAILED_TO_RUN)
     return text, failed or bool(code), code, duration
+
+
+def _text_items(text: str) -> str:
+    """The text of an MCP tool's result, which Codex writes as its content items in JSON
+    (``[{"type":"text","text":"{\\n  \\"tabs\\": …"}]``, on one line with escapes): each
+    item's text, a blank line between two, as a list output's items are joined
+    (``content_text``), so where one item ends stays visible. Anything else stays as written:
+    an image or another kind of item among them, a key with a value besides type and text,
+    text that is not such JSON."""
+    if not text.startswith("[{"):
+        return text
+    try:
+        items = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return text
+    texts = []
+    for item in items if isinstance(items, list) else ():
+        if not (isinstance(item, dict) and item.get("type") == "text"
+                and isinstance(item.get("text"), str)):  # fmt: skip
+            return text
+        if any(value is not None for key, value in item.items() if key not in ("type", "text")):
+            return text  # (annotations, say: what the note would not show)
+        texts.append(item["text"])
+    return "\n\n".join(texts) if texts else text
 
 
 def review_text(review: Any) -> str:

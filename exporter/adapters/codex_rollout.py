@@ -184,7 +184,8 @@ class RolloutBuilder:
         when = parse_timestamp(ts) or self.out.times.unread(ts, number)
         if when:  # the earliest and latest: a line out of order (a clock set back) moves neither
             self.out.started = min(self.out.started or when, when)
-            self.out.ended = max(self.out.ended or when, when)
+            if kind != "session_meta":  # (when a session began: no sign of how long it went on)
+                self.out.ended = max(self.out.ended or when, when)
         if kind == "session_meta":
             self._meta(p)
         elif kind == "turn_context":

@@ -364,7 +364,9 @@ def _composer_session(
         git_branch=branch,
         models=tuple(models),
         started_at=created or (min(times) if times else None),
-        ended_at=max([t for t in (updated, *times) if t], default=created),
+        # (A composer of one prompt and its reply often holds its creation time alone: when
+        # the reply came is not known, so neither is the end.)
+        ended_at=max([t for t in (updated, *times) if t], default=None),
         usage=usage,
     )
 
@@ -421,7 +423,11 @@ def _tab_session(
     messages, models, usage = bubble_messages(bubbles, None, times, chat)
     if not messages or not isinstance(tab.get("tabId"), str):
         return None
-    when = parse_timestamp(tab.get("lastSendTime")) or times.unread(tab.get("lastSendTime"), chat)
+    # A tab holds one time, when its last prompt was sent (no bubble has one): not when it
+    # began, nor when the last reply came. The note's date, file name and place in the
+    # index need a start, so that time stands for it (docs/sources/cursor.md says so); it is
+    # not the end too, which read as a chat of no length ("04:37 → 04:37").
+    last = parse_timestamp(tab.get("lastSendTime")) or times.unread(tab.get("lastSendTime"), chat)
     title = tab.get("chatTitle")
     return Session(
         source=SOURCE,
@@ -432,7 +438,7 @@ def _tab_session(
         project=project_of_path(folder),
         cwd=folder,
         models=tuple(models),
-        started_at=when,
-        ended_at=when,
+        started_at=last,
+        ended_at=None,
         usage=usage,
     )

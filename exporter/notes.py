@@ -13,6 +13,7 @@ from datetime import datetime, tzinfo
 from pathlib import PurePosixPath
 from typing import Any
 
+from .errors import Problem
 from .markdown import unlinked
 from .model import (
     CommandPart,
@@ -26,7 +27,7 @@ from .notespec import SOURCE_LABELS as SOURCE_LABELS  # (re-exported)
 from .notespec import NoteSettings as NoteSettings
 from .notespec import project_matches as project_matches
 from .reference import read_reference_switch
-from .render import render, render_expression, shipped_template_in_effect
+from .render import TemplateError, render, render_expression, shipped_template_in_effect
 from .session_body import SHIPPED_TEMPLATE_SHA256 as SHIPPED_SHA256
 from .session_body import session_body
 from .stats import add_properties, session_properties
@@ -57,6 +58,9 @@ class Note:
     # Properties of the person's own, configured (``[frontmatter] add``): written into a
     # note that lacks them, then theirs (never overwritten or removed).
     seeded: dict[str, Any] = field(default_factory=dict)
+    # What the run should say about this note, which was still written (a configured
+    # property left out of it).
+    problems: list[Problem] = field(default_factory=list)
 
 
 def session_title(session: Session) -> str:
@@ -256,8 +260,9 @@ def build_note(
     frontmatter = add_properties(frontmatter, properties)
     if fork_link:
         frontmatter["forked_from"] = fork_link
-    seeded = _configured_properties(frontmatter, settings, context)
-    return Note(session.key, relpath, frontmatter, body, attachments, seeded)
+    problems: list[Problem] = []
+    seeded = _configured_properties(frontmatter, settings, context, problems)
+    return Note(session.key, relpath, frontmatter, body, attachments, seeded, problems)
 
 
 def _body(settings: NoteSettings, context: dict[str, Any]) -> str:
@@ -270,11 +275,19 @@ def _body(settings: NoteSettings, context: dict[str, Any]) -> str:
 
 
 def _configured_properties(
-    fm: dict[str, Any], settings: NoteSettings, context: dict[str, Any]
+    fm: dict[str, Any],
+    settings: NoteSettings,
+    context: dict[str, Any],
+    problems: list[Problem],
 ) -> dict[str, Any]:
     """Properties the user dropped or added in the configuration (``[frontmatter]``). An
     added one that the note has among its own replaces its value; the others are returned,
-    to be written into a note that lacks them (a ``status`` the person then changes)."""
+    to be written into a note that lacks them (a ``status`` the person then changes).
+
+    An expression that fails where the session has no start or end time (``{{
+    created.strftime(...) }}`` on a session whose source records none) leaves its property
+    out of that note, with a warning: the note itself is written. One that fails with both
+    times known is wrong for every note, and fails the note, naming the setting."""
     for key in settings.frontmatter_drop:
         fm.pop(key, None)
     seeded: dict[str, Any] = {}
@@ -289,7 +302,17 @@ def _configured_properties(
     }
     for key, value in settings.frontmatter_add.items():
         if isinstance(value, str) and "{{" in value:
-            shown = render_expression(value, values, settings.templates, f"frontmatter.add.{key}")
+            name = f"frontmatter.add.{key}"
+            try:
+                shown = render_expression(value, values, settings.templates, name)
+            except TemplateError as exc:
+                if values["created"] is not None and values["updated"] is not None:
+                    raise
+                unknown = "start" if values["created"] is None else "end"
+                # (One line for every such note: the report counts them.)
+                why = f"{exc.what}: left out of a note whose session's {unknown} is not known"
+                problems.append(Problem(exc.where, why))
+                continue
             # A session's text cannot make a link; an expression that writes one itself
             # ("[[{{ project }}]]") keeps it.
             value = shown if "[[" in value else unlinked(shown)

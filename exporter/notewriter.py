@@ -7,6 +7,7 @@ counts per source, and a problem for every note that could not be written.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import notefile
@@ -91,6 +92,7 @@ class NoteWriter:
         self.record(Change(Action.FAILED, job.key, job.relpath, str(problem)))
 
     def write_note(self, note: Note, source: str) -> bool:
+        self.report.problems.extend(replace(p, source=source) for p in note.problems)
         meta = note_meta(note.frontmatter)  # index notes list a session's first part alone
         try:
             for attachment in note.attachments:

@@ -182,6 +182,36 @@ drop = ["tokens_cache_read", "tokens_cache_write", "cwd"]
     assert (fm["status"], fm["week"]) == ("inbox", "2026-W47") and fm["tokens_cache_read"] == 300
 
 
+def test_an_added_property_on_a_time_the_session_lacks_is_left_out_of_that_note_alone(tmp_path):
+    """``{{ updated.strftime(...) }}`` where the source records no end (an Aider log, an
+    early Codex rollout): that note was not written at all. Now it is, without the
+    property, and the run says why; the other notes have it. An expression wrong for every
+    note (both times known) still fails, naming the setting."""
+    vault = tmp_path / "v"
+    config = write_config(vault / ".ccexport" / "config.toml", """
+[frontmatter]
+add = { week = "{{ created.strftime('%G-W%V') }}", last = "{{ updated.strftime('%Y-%m-%d') }}" }
+""")  # fmt: skip
+    args = ("--vault", str(vault), "--home", str(EXAMPLES_HOME), "--timezone", "UTC")
+    result = run(*args, "--verbose")
+    assert result.exit_code == 0, result.output
+    notes = {p: frontmatter(b) for p, b in note_files(vault).items() if "/Projects/" not in p}
+    endless = [p for p, fm in notes.items() if "session_id" in fm and "updated" not in fm]
+    assert endless and any("/aider/" in p for p in endless)
+    for path, fm in notes.items():
+        if "session_id" not in fm:
+            continue
+        assert fm["week"] == fm["created"].strftime("%G-W%V"), path
+        assert ("last" in fm) == ("updated" in fm), path
+    said = result.output + (result.stderr if result.stderr_bytes is not None else "")
+    assert "config frontmatter.add.last: expression error" in said
+    assert f"left out of a note whose session's end is not known ({len(endless)} times)" in said
+    config.write_text('[frontmatter]\nadd = { oops = "{{ created.nope() }}" }\n')
+    broken = run(*args, "--force")
+    assert broken.exit_code != 0
+    assert "config frontmatter.add.oops: expression error" in broken.output + broken.stderr
+
+
 def test_an_added_property_is_the_persons_once_written(tmp_path):
     """``status = "inbox"`` is set on a note that lacks it; the person's ``done`` (with its
     comment) then survives the session growing, a changed value and the setting's removal;

@@ -55,14 +55,19 @@ def summary_line(report: ExportReport, elapsed: float | None = None) -> str:
         ("conflicts", "conflict", "conflicts"),
         ("saved", SAVED, SAVED),
         ("failed", "failed", "failed"),
-        ("empty", "without a conversation", "without a conversation"),
         ("deleted", "deleted in the vault (left deleted)", "deleted in the vault (left deleted)"),
     ):
         if report.total(name):
             parts.append(counted(report.total(name), one, many))
     prefix = "Dry run, nothing written: " if report.dry_run else ""
     suffix = f" in {elapsed:.1f} s" if elapsed is not None else ""
-    return prefix + ", ".join(parts) + suffix
+    return prefix + ", ".join(parts) + _empty(report.total("empty")) + suffix
+
+
+def _empty(n: int) -> str:
+    """Files, databases or runs read that hold no conversation: no note, and not among the
+    sessions counted before (as "3 without a conversation" read: 3 empty notes)."""
+    return f"; {n} more without a conversation (no note)" if n else ""
 
 
 def redaction_line(report: ExportReport) -> str:
@@ -80,7 +85,7 @@ def source_line(source: str, counts: SourceCounts) -> str:
         f"{counts.failed} failed"
     )
     line += f", {counts.saved} {SAVED}" if counts.saved else ""
-    return line + (f", {counts.empty} without a conversation" if counts.empty else "")
+    return line + _empty(counts.empty)
 
 
 def append_log(path: Path, report: ExportReport | None, code: int, error: str = "") -> None:

@@ -23,11 +23,12 @@ def test_export_prints_a_summary_and_writes_notes(tmp_path):
     result = run("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--timezone", "UTC")
     assert result.exit_code == 0, result.output
     assert (
-        "41 sessions found, 41 created, 0 updated, 0 unchanged, 3 without a conversation"
-        in result.output
+        "41 sessions found, 41 created, 0 updated, 0 unchanged; "
+        "3 more without a conversation (no note)" in result.output
     )
     assert "  codex: 4 found, 4 created" in result.output
-    assert "0 failed, 3 without a conversation\n" in result.output  # claude-code's line too
+    # claude-code's line too: not among the sessions it counts (they read as empty notes)
+    assert "0 failed; 3 more without a conversation (no note)\n" in result.output
     assert len(note_files(tmp_path / "v")) == 41
 
 

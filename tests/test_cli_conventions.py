@@ -282,7 +282,7 @@ def test_empty_sources_are_named_and_listed_under_verbose(tmp_path, home):
     empty = home / ".claude" / "projects" / "-p0" / "empty.jsonl"
     empty.write_text("")
     result = run("--vault", tmp_path / "v", "--home", home, "--verbose")
-    assert "1 without a conversation" in result.stdout
+    assert "; 1 more without a conversation (no note)" in result.stdout
     assert f"no conversation (claude-code): {empty}" in result.stdout
     created = [line for line in result.stdout.splitlines() if line.startswith("created: ")]
     sessions = [line for line in created if "/claude-code/" in line]

@@ -10,7 +10,8 @@ from typing import Any
 
 from .model import ToolCallPart
 
-_SUMMARY_KEYS = ("command", "cmd", "file_path", "path", "pattern", "url", "query", "notebook_path")
+_SUMMARY_KEYS = ("command", "cmd", "file_path", "filePath", "path", "pattern", "url", "query",
+                 "notebook_path")  # fmt: skip
 
 
 def call_summary(part: ToolCallPart) -> str | None:
@@ -53,7 +54,13 @@ def lang_of_file(name: str, media_type: str = "") -> str:
     return _LANG_BY_EXT.get(ext) or _LANG_BY_MEDIA.get(media) or "text"
 
 
-_CODE_KEYS = {"content", "contents", "new_string", "old_string", "code", "patch", "new_source"}
+# Arguments that hold code or file text, shown as code even on one line (as JSON a line of
+# code is an escaped string, which search does not find): Claude Code's and Gemini's
+# old_string, OpenCode's and Copilot's oldString, Cline's old_text, an editor's file_text.
+_CODE_KEYS = {
+    "content", "contents", "new_string", "old_string", "code", "patch", "new_source",
+    "oldString", "newString", "old_text", "new_text", "old_str", "new_str", "file_text",
+}  # fmt: skip
 
 
 def input_blocks(value: Any, tool: str = "") -> list[dict[str, str]]:
@@ -63,7 +70,11 @@ def input_blocks(value: Any, tool: str = "") -> list[dict[str, str]]:
     if not isinstance(value, dict):
         return [{"label": "", "text": _json(value), "lang": "json"}] if value is not None else []
     path = next(
-        (value[k] for k in ("file_path", "path", "notebook_path") if isinstance(value.get(k), str)),
+        (
+            value[k]
+            for k in ("file_path", "filePath", "path", "notebook_path")
+            if isinstance(value.get(k), str)
+        ),
         "",
     )
     ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""

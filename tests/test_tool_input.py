@@ -1,0 +1,51 @@
+"""A tool call's code arguments are shown as code, in the file's language, whatever the
+source calls them: OpenCode's and Copilot's ``oldString``/``newString`` (beside a
+``filePath``), Cline's ``old_text``/``new_text``. A one-line edit was an escaped string in
+a JSON block (``"<Filter className=\\"size-4\\" />"``), which search does not find as typed."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from message_builder import msg, session
+
+from exporter.model import TextPart, ToolCallPart
+from exporter.notes import NoteSettings, build_note
+from exporter.toolinput import call_summary, input_blocks
+
+_MD = MarkdownIt("commonmark")
+
+
+@pytest.mark.parametrize(
+    ("path_key", "old", "new"),
+    [
+        ("filePath", "oldString", "newString"),  # OpenCode, Copilot
+        ("path", "old_text", "new_text"),  # Cline's editor
+        ("path", "old_str", "new_str"),  # an editor tool's str_replace
+        ("file_path", "old_string", "new_string"),  # Claude Code, Gemini
+    ],
+)
+def test_a_one_line_edit_is_code_in_the_files_language(path_key, old, new):
+    line = '<Filter className="size-4 stroke-2" />'
+    blocks = input_blocks({path_key: "src/ui/Filter.tsx", old: line, new: line + " "})
+    assert blocks == [
+        {"label": old, "text": line, "lang": "tsx"},
+        {"label": new, "text": line + " ", "lang": "tsx"},
+    ]  # and no JSON block: the path is in the call's title
+
+
+def test_a_file_path_is_the_calls_title_when_it_has_no_description():
+    assert call_summary(ToolCallPart("edit", {"filePath": "src/cart.ts"}, "c1")) == "src/cart.ts"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=60))
+def test_the_note_shows_a_one_line_edit_as_typed(line):
+    """Read by a CommonMark parser, the note holds the line, unescaped, in a code block."""
+    call = ToolCallPart("edit", {"filePath": "src/a_b.py", "oldString": line}, "c1")
+    s = session(msg("user", TextPart("fix it")), msg("assistant", call))
+    body = build_note(s, "n.md", NoteSettings(), lambda key: None).body
+    fences = [(t.info, t.content) for t in _MD.parse(body) if t.type == "fence"]
+    assert ("python", line + "\n") in fences

@@ -5,11 +5,14 @@ from __future__ import annotations
 import base64
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
 from conftest import load_sessions, texts
 from copilot_builder import log_lines, markdown, request, session, terminal_tool, write
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from vscode_builder import make_db, workspace
 
 from exporter.adapters.copilot import CopilotAdapter
@@ -128,7 +131,7 @@ def test_session_parts_and_noise(tmp_path):
     assistant = [m for m in s.messages if m.role == "assistant"]
     kinds = [[p.kind for p in m.parts] for m in assistant]
     assert kinds == [
-        ["thinking", "text", "tool_call", "text", "tool_call"],
+        ["thinking", "text", "tool_call", "tool_call", "text"],  # the edit where it was made
         ["text", "notice"],
         ["notice", "text"],
         ["notice"],
@@ -143,7 +146,7 @@ def test_session_parts_and_noise(tmp_path):
         {"command": "make test"},
         "Ran `make test`",
     )
-    assert (first[4].name, first[4].input) == ("edit", {"file_path": "/w/app/src/a.py"})
+    assert (first[3].name, first[3].input) == ("edit", {"file_path": "/w/app/src/a.py"})
     assert [(p.notice, p.text) for m in assistant[1:] for p in m.parts if p.kind == "notice"] == [
         ("interrupted", "cancelled"),
         # a warning is no error: a notification, as Gemini CLI's and Copilot CLI's warnings
@@ -274,7 +277,8 @@ def test_under_wsl_the_windows_users_editors_are_read_too(tmp_path, monkeypatch)
 def test_the_edits_an_answer_made_are_shown_with_their_new_text(tmp_path):
     """A textEditGroup holds what the agent wrote into a file (the edit tool itself is a
     hidden invocation): each file is an edit call with the lines replaced and the new text,
-    after the answer's text, whatever the order its parts came in."""
+    where VS Code shows it (the empty code block around its codeblockUri), so the text after
+    it ("Done!") comes after the edit; a file edited with no such block, where it was made."""
     uri = {"$mid": 1, "fsPath": "/w/app/index.ts", "path": "/w/app/index.ts", "scheme": "file"}
     other = {"path": "/w/app/util.ts", "scheme": "file"}
     response = [
@@ -303,8 +307,12 @@ def test_the_edits_an_answer_made_are_shown_with_their_new_text(tmp_path):
         ("edit", {"file_path": "/w/app/util.ts", "edits": [
             {"lines": "1-2", "new_string": "a"}, {"lines": "7", "new_string": ""}]}),
     ]  # fmt: skip
-    # The empty code block VS Code shows the edited file in is left out; the text is whole.
-    assert [p.text for p in answer.parts if p.kind == "text"] == ["I'll change it. \n\nDone!"]
+    # The empty code block VS Code shows the edited file in is left out, the edits in its place.
+    assert [(p.kind, p.text.strip() if p.kind == "text" else p.input["file_path"])
+            for p in answer.parts] == [
+        ("text", "I'll change it."), ("tool_call", "/w/app/index.ts"),
+        ("tool_call", "/w/app/util.ts"), ("text", "Done!")]  # fmt: skip
+    assert "```" not in "".join(p.text for p in answer.parts if p.kind == "text")
 
 
 def test_an_edit_streamed_a_line_at_a_time_reads_as_one(tmp_path):
@@ -362,6 +370,102 @@ def test_what_was_attached_to_a_prompt_is_kept_with_it(tmp_path):
         ("snippet.ts", b"const x = 1;", "text/plain"),
         ("screenshot.png", png, "image/png"),
     ]
+
+
+def _sent(*elements: str) -> dict:
+    """A request's result as Copilot records it: the prompt it rendered, attachments first."""
+    text = (
+        "<attachments>\n"
+        + "\n".join(elements)
+        + "\n\n</attachments>\n<userRequest>\nx\n</userRequest>\n"
+    )
+    return {"metadata": {"renderedUserMessage": [{"type": 1, "text": text}, {"type": 3, "cacheType": "ephemeral"}]}}  # fmt: skip
+
+
+def test_the_text_copilot_sent_for_an_attached_file_or_selection_is_shown(tmp_path):
+    """VS Code keeps only where an attached file or selection is; Copilot's record of the
+    prompt it sent (result.metadata.renderedUserMessage) holds each one's text in an
+    <attachment> element, paired by id (the variable's name) or, for a whole file, by its
+    filePath. That text is the attachment's (its description and the excerpt's heading,
+    fence and path comment are Copilot's); a file Copilot shortened, a selection it did not
+    send, a folder and a file with no element stay named only."""
+
+    def uri(path):
+        return {
+            "$mid": 1,
+            "fsPath": path,
+            "external": f"file://{path}",
+            "path": path,
+            "scheme": "file",
+        }
+
+    def span(first, last):
+        return {"startLineNumber": first, "startColumn": 1, "endLineNumber": last, "endColumn": 9}
+
+    variables = [
+        {"kind": "file", "id": "file:///w/app/index.ts", "name": "index.ts", "value": uri("/w/app/index.ts")},
+        {"kind": "file", "id": "vscode.implicit.selection", "name": "file:main.py",
+         "value": {"uri": uri("/w/app/main.py"), "range": span(10, 11)},
+         "modelDescription": "User's active selection"},
+        {"kind": "file", "id": "vscode.implicit.file", "name": "file:a&b.rs", "value": uri("/w/a&b.rs"),
+         "modelDescription": "User's active file"},
+        {"kind": "file", "id": "sel2", "name": "file:notes.md",
+         "value": {"uri": uri("/w/notes.md"), "range": span(1, 2)}},
+        {"kind": "file", "id": "file:///w/big.ts", "name": "big.ts", "value": uri("/w/big.ts")},
+        {"kind": "file", "id": "file:///w/gone.ts", "name": "gone.ts", "value": uri("/w/gone.ts")},
+        {"kind": "directory", "id": "file:///w/app/src", "name": "src", "value": "file:///w/app/src"},
+    ]  # fmt: skip
+    result = _sent(
+        '<attachment id="index.ts" filePath="/w/app/index.ts">\n// filepath: /w/app/index.ts\nconsole.log(1);\n</attachment>',
+        '<attachment id="file:main.py">\nUser\'s active selection, this should be the main focus:\n'
+        'Excerpt from main.py, lines 10 to 11:\n````python\nprint("```")\nx = 1\n````\n</attachment>',
+        '<attachment filePath="/w/app/main.py">\nUser\'s active file for additional context:\nTHE WHOLE FILE\n</attachment>',
+        '<attachment id="file:a&amp;b.rs" filePath="/w/a&amp;b.rs">\nUser\'s active file:\nfn main() {}\n</attachment>',
+        '<attachment id="file:notes.md">\nExcerpt from notes.md, lines 1 to 2:\n```markdown\n'
+        '<!-- filepath: /w/notes.md -->\n# Notes\n- one\n```\n</attachment>',
+        '<attachment id="big.ts" isSummarized="true" filePath="/w/big.ts">\nclass A {\n\t…\n}\n</attachment>',
+    )  # fmt: skip
+    data = session(SID, [request(0, "Explain", [markdown("Done")], result=result,
+                                 variableData={"variables": variables})])  # fmt: skip
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    (prompt,) = [m for m in s.messages if m.role == "user"]
+    assert [(p.name, p.data, p.media_type) for p in prompt.parts[1:]] == [
+        # the whole file (the path comment was the file's own line: filePath says where it is)
+        ("/w/app/index.ts", b"// filepath: /w/app/index.ts\nconsole.log(1);", "text/plain"),
+        ("/w/app/main.py:10-11", b'print("```")\nx = 1', "text/plain"),  # not the whole file
+        ("/w/a&b.rs", b"fn main() {}", "text/plain"),
+        ("/w/notes.md:1-2", b"# Notes\n- one", "text/plain"),  # Copilot's path comment left out
+        ("/w/big.ts", None, "application/octet-stream"),  # shortened by Copilot: not its text
+        ("/w/gone.ts", None, "application/octet-stream"),
+        ("/w/app/src", None, "inode/directory"),
+    ]
+
+
+def test_an_attachment_copilot_did_not_send_as_its_text_is_named_only(tmp_path):
+    """An element whose body is not the shape Copilot writes (an excerpt heading with no
+    fenced block after it; a selection that is not an excerpt) and a file sent without its
+    contents (a self-closing element) are not guessed at: the attachment is named only."""
+    index = {"path": "/w/index.ts", "scheme": "file"}
+    variables = [
+        {"kind": "file", "id": "a", "name": "file:index.ts",
+         "value": {"uri": index, "range": {"startLineNumber": 2, "endLineNumber": 2}}},
+        {"kind": "file", "id": "b", "name": "other.ts", "value": {"path": "/w/other.ts", "scheme": "file"}},
+        {"kind": "file", "id": "c", "name": "third.ts", "value": {"path": "/w/third.ts", "scheme": "file"}},
+    ]  # fmt: skip
+    result = _sent(
+        '<attachment id="file:index.ts">\nsome text that is no excerpt\n</attachment>',
+        '<attachment id="other.ts" filePath="/w/other.ts" />',
+        '<attachment id="third.ts">\nExcerpt from third.ts:\nno fence\n</attachment>',
+    )
+    data = session(SID, [request(0, "Explain", [markdown("Done")], result=result,
+                                 variableData={"variables": variables})])  # fmt: skip
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), _ = load(tmp_path)
+    (prompt,) = [m for m in s.messages if m.role == "user"]
+    assert [(p.name, p.data) for p in prompt.parts[1:]] == [
+        ("/w/index.ts:2", None), ("/w/other.ts", None), ("/w/third.ts", None)]  # fmt: skip
 
 
 def _invocation(tool: str, call_id: str, message: str, **extra):
@@ -670,3 +774,83 @@ def test_a_skipped_call_with_what_vs_code_told_the_model_still_did_not_run(tmp_p
     (res,) = [p for m in s.messages for p in m.parts if p.kind == "tool_result"]
     assert (res.output.strip(), res.is_error, res.not_run) == (skip, False, "rejected")
     assert edited_files(s) == [] and error_count(s) == 0
+
+
+_LINE_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"), max_size=40)  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_LINE_TEXT, min_size=1, max_size=6))
+def test_an_attachment_text_reads_back_whatever_it_holds(lines):
+    """Whatever the file or selection holds (fences, backticks, tags, colons), the text
+    read from Copilot's element is that text: a selection in a fence longer than any run of
+    backticks in it (as Copilot writes it), a whole file as it is."""
+    from exporter.adapters.copilot_context import variable_parts
+
+    text = "\n".join(lines)
+    assume(text.strip() and not any(line.startswith("</attachment>") for line in lines))
+    run = max((len(r) for r in re.findall("`+", text)), default=0)
+    fence = "`" * max(3, run + 1)
+    index = {"path": "/w/a.py", "scheme": "file"}
+    selection = {
+        "kind": "file",
+        "id": "vscode.implicit.selection",
+        "name": "file:a.py",
+        "modelDescription": "User's active selection",
+        "value": {"uri": index, "range": {"startLineNumber": 1, "endLineNumber": 2}},
+    }
+    whole = {"kind": "file", "id": "file:///w/b.py", "name": "b.py",
+             "value": {"path": "/w/b.py", "scheme": "file"}}  # fmt: skip
+    sent = _sent(
+        f'<attachment id="file:a.py">\nUser\'s active selection:\nExcerpt from a.py, lines 1 to 2:\n'
+        f"{fence}python\n{text}\n{fence}\n</attachment>",
+        f'<attachment id="b.py" filePath="/w/b.py">\n{text}\n</attachment>',
+    )  # fmt: skip
+    parts = variable_parts({"variableData": {"variables": [selection, whole]}, "result": sent})
+    assert [p.data.decode().strip("\n") for p in parts] == [text.strip("\n")] * 2
+
+
+_ITEMS = st.lists(
+    st.one_of(
+        st.tuples(st.just("md"), st.text("ab .", min_size=1, max_size=5)),
+        st.tuples(st.just("edit"), st.sampled_from(["/w/x.py", "/w/y.py"]), st.booleans()),
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_ITEMS)
+def test_each_edit_sits_where_its_file_was_first_edited(items):
+    """Whatever the order of text and edits (each shown in VS Code's empty code block or
+    not): one edit call per file, where its file was first edited, the text before it in
+    the answer before it and every character of the text kept, in order, with no fence."""
+    from exporter.adapters.copilot_log import _response
+
+    response, expected, before, seen = [], [], "", []
+    for item in items:
+        if item[0] == "md":
+            response.append(markdown(item[1]))
+            before += item[1].replace(" ", "")  # (a blank text between two edits is no text)
+            continue
+        _, path, block = item
+        uri = {"path": path, "scheme": "file"}
+        group = {"kind": "textEditGroup", "uri": uri,
+                 "edits": [[{"text": "t", "range": {"startLineNumber": 1, "endLineNumber": 1}}]]}  # fmt: skip
+        if block:
+            response += [markdown("\n```\n"), {"kind": "codeblockUri", "uri": uri, "isEdit": True},
+                         group, markdown("\n```\n")]  # fmt: skip
+        else:
+            response.append(group)
+        if path not in seen:
+            seen.append(path)
+            expected.append((path, before))
+    parts, _ = _response(response, [])
+    text_so_far, got = "", []
+    for part in parts:
+        if part.kind == "text":
+            text_so_far += part.text.replace("\n", "").replace(" ", "")
+        else:
+            got.append((part.input["file_path"], text_so_far))
+    assert got == expected
+    assert text_so_far == before and "`" not in text_so_far

@@ -190,8 +190,81 @@ def test_token_totals_from_shutdown_metrics_else_reply_tokens(tmp_path):
         usage.output_tokens,
         usage.cache_read_tokens,
         usage.cache_write_tokens,
-    ) == (1200, 100, 600, 10)
+    ) == (1000 - 600 - 10 + 200, 100, 600, 10)  # inputTokens counts the cached tokens too
     assert by_id["crashed"].usage.output_tokens == 40 and by_id["crashed"].usage.input_tokens == 0
+
+
+def _shutdown(s: CopilotCliSession, **data) -> None:
+    s.event("session.shutdown", {"shutdownType": "routine", **data})
+
+
+def test_input_tokens_are_the_uncached_part_of_the_prompt(tmp_path):
+    """modelMetrics.usage.inputTokens is the whole prompt: in a real CLI 1.0.75 log,
+    inputTokens 24210 = tokenDetails.input 2 + cache_write 24208. The input counted is the
+    rest, so the cached tokens are not counted twice (in ``tokens`` and in the estimated
+    cost); a model's own tokenDetails give it as written."""
+    s = conversation()
+    _shutdown(s, modelMetrics={
+        "claude-sonnet-5": {"requests": {"count": 1, "cost": 1},
+                            "usage": {"inputTokens": 24210, "outputTokens": 4, "cacheReadTokens": 0,
+                                      "cacheWriteTokens": 24208, "reasoningTokens": 0}},
+        "gpt-5": {"requests": {"count": 1},
+                  "usage": {"inputTokens": 393500, "outputTokens": 3546,
+                            "cacheReadTokens": 311321, "cacheWriteTokens": 82162},
+                  "tokenDetails": {"input": {"tokenCount": 17}, "cache_read": {"tokenCount": 311321},
+                                   "cache_write": {"tokenCount": 82162}, "output": {"tokenCount": 3546}}},
+    })  # fmt: skip
+    s.write(tmp_path / ".copilot")
+    (session,), _ = load_all(tmp_path)
+    u = session.usage
+    assert (u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens) == (
+        2 + 17, 4 + 3546, 311321, 24208 + 82162)  # fmt: skip
+
+
+def test_an_input_count_smaller_than_the_cached_tokens_is_taken_as_it_is(tmp_path):
+    s = conversation()
+    _shutdown(s, modelMetrics={"gpt-5": {"usage": {"inputTokens": 50, "outputTokens": 5,
+                                                   "cacheReadTokens": 900}}})  # fmt: skip
+    s.write(tmp_path / ".copilot")
+    (session,), _ = load_all(tmp_path)
+    assert (session.usage.input_tokens, session.usage.cache_read_tokens) == (50, 900)
+
+
+def test_session_token_details_when_no_model_has_usage(tmp_path):
+    """CLI 1.0.77: modelMetrics {model: {requests: 2}} with no usage, and the session's
+    totals in tokenDetails. They are read (no input count at all, and an estimated cost of
+    the output alone, before); a model's entry with neither is not a count of zero."""
+    s = conversation()
+    _shutdown(s, modelMetrics={"claude-sonnet-4.5": {"requests": 2}},
+              tokenDetails={"input": {"tokenCount": 100}, "output": {"tokenCount": 15},
+                            "cache_read": {"tokenCount": 5}, "cache_write": {"tokenCount": 0}})  # fmt: skip
+    s.write(tmp_path / ".copilot")
+    by_id = {x.session_id: x for x in load_all(tmp_path)[0]}
+    u = by_id[SID].usage
+    assert (u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens) == (
+        100, 15, 5, 0)  # fmt: skip
+    other = CopilotCliSession("only-reasoning")
+    other.user("hi")
+    other.assistant("hello", model="gpt-5")
+    _shutdown(other, modelMetrics={"gpt-5": {"usage": {"reasoningTokens": 2}}})
+    other.write(tmp_path / ".copilot")
+    by_id = {x.session_id: x for x in load_all(tmp_path)[0]}
+    assert by_id["only-reasoning"].usage.output_tokens > 0  # the replies' own count, kept
+
+
+def test_a_github_remote_is_named_with_its_host_when_the_cli_leaves_it_out(tmp_path):
+    """CLI 1.0.11 writes hostType 'github' and no repositoryHost; later builds write
+    'github.com'. One remote is spelled one way, so its sessions group together."""
+    s = conversation()
+    s.events[0]["data"]["context"].pop("repositoryHost")
+    s.write(tmp_path / ".copilot")
+    ado = conversation("ado")
+    ado.events[0]["data"]["context"].update(hostType="ado", repository="org/proj/repo")
+    ado.events[0]["data"]["context"].pop("repositoryHost")
+    ado.write(tmp_path / ".copilot")
+    by_id = {x.session_id: x for x in load_all(tmp_path)[0]}
+    assert by_id[SID].git_remote == "github.com/dev/api"
+    assert by_id["ado"].git_remote == "org/proj/repo"  # no host guessed for another kind
 
 
 def test_request_arguments_as_object_and_start_before_request(tmp_path):

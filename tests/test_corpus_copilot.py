@@ -79,3 +79,54 @@ def test_token_counts_recorded_in_results_are_read(corpus, tmp_path):
     (session,), _ = load_sessions(CopilotAdapter(), tmp_path)
     # the two requests whose results record usage: 9723 + 9948 prompt, 33 + 40 completion
     assert (session.usage.input_tokens, session.usage.output_tokens) == (19_671, 73)
+
+
+def _export_one(corpus, tmp_path, name: str) -> str:
+    data = replay(corpus / "copilot" / name, []) if name.endswith(".jsonl") else None
+    data = data or json.loads((corpus / "copilot" / name).read_text())
+    chats = tmp_path / "home" / ".config" / "Code" / "User" / "workspaceStorage" / "ws"
+    (chats / "chatSessions").mkdir(parents=True)
+    ext = ".jsonl" if name.endswith(".jsonl") else ".json"
+    shutil.copyfile(corpus / "copilot" / name, chats / "chatSessions" / f"{data['sessionId']}{ext}")
+    options = ExportOptions(
+        vault=tmp_path / "v", home=tmp_path / "home", sources=["copilot"], timezone=UTC
+    )
+    assert not run_export(options).failed
+    (note,) = note_files(tmp_path / "v").values()
+    return note.decode()
+
+
+def test_the_attached_selection_and_files_are_shown_with_their_text(corpus, tmp_path):
+    """The text of each attachment (5 in these two sessions: an attached file, the selection
+    'Bonjour World' twice, two files open in the editor) is in Copilot's record of the prompt
+    it sent; the note shows it where it was asked about, not 'not stored in the session'."""
+    note = _export_one(
+        corpus, tmp_path / "a", "git-ai-project__git-ai__copilot_session_simple.json"
+    )
+    assert "not stored in the session" not in note
+    selection = "> [!cite] Attached `/Users/svarlamov/projects/testing-git/index.ts:10`\n"
+    assert note.count(selection) == 2
+    assert selection + "> ```typescript\n> Bonjour World\n> ```\n" in note
+    assert selection + "> ```typescript\n> hello world\n> ```\n" in note
+    assert "User's active" not in note  # Copilot's words around the text, not the person's
+    splitrail = _export_one(corpus, tmp_path / "b", "Piebald-AI__splitrail__copilot.json")
+    assert "not stored in the session" not in splitrail
+    assert "Attached `/home/sample/workspace/splitrail/src/analyzers/kilo_code.rs`" in splitrail
+    assert "pub struct KiloCodeAnalyzer;" in splitrail
+
+
+def test_an_edit_comes_before_the_text_that_follows_it(corpus, tmp_path):
+    """VS Code shows an edit where its (empty) code block is in the answer: the edit comes
+    before 'Done! I've changed…', not after it."""
+    note = _export_one(
+        corpus, tmp_path / "a", "git-ai-project__git-ai__copilot_session_simple.json"
+    )
+    edit = note.index("> [!example]- `edit` — `/Users/svarlamov/projects/testing-git/index.ts`")
+    assert note.index('I\'ll change "Bonjour World"') < edit < note.index("Done! I've changed")
+    jokes = _export_one(
+        corpus, tmp_path / "b", "git-ai-project__git-ai__copilot_session_multiline.jsonl"
+    )
+    assert jokes.index("`edit` — `/Users/svarlamov/projects/testing-git/jokes.csv`") < jokes.index(
+        "I added a joke about"
+    )
+    assert "\n\n\n" not in jokes.split("%% ccexport:begin")[1]  # no blank lines where it was

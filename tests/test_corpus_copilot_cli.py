@@ -57,3 +57,25 @@ def test_every_copilot_cli_sample_exports_with_its_prompts_and_replies(corpus, t
     assert sum("parent: '[[" in t for t in notes.values()) == 1
     again = run_export(options)
     assert again.total("skipped") == report.total("found") and again.total("written") == 0
+
+
+def test_token_counts_and_remotes_as_the_cli_recorded_them(corpus, tmp_path):
+    """The 1.0.77 sample keeps its totals in session.shutdown.tokenDetails (its modelMetrics
+    hold request counts alone): 100 in, 15 out, 5 cache read. The drift sample's
+    modelMetrics inputTokens (1000) holds its 800 cache reads: 200 are input. The 1.0.11
+    sample names no host for its GitHub remote: github.com, as the others write it."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    copilot_home(corpus, home)
+    options = ExportOptions(vault=vault, home=home, sources=["copilot-cli"], timezone=UTC)
+    assert not run_export(options).failed
+    notes = {Path(rel).name: b.decode() for rel, b in note_files(vault).items()}
+    small = notes["2025-12-18 List the files stage0co.md"]
+    assert "tokens_in: 100\n" in small and "tokens_out: 15\n" in small
+    assert "tokens_cache_read: 5\n" in small
+    drift = notes["2025-12-18 Untitled session stage0co.md"]
+    assert "tokens_in: 200\n" in drift and "tokens_cache_read: 800\n" in drift
+    assert "tokens: 1050\n" in drift
+    remotes = {
+        line for t in notes.values() for line in t.splitlines() if line.startswith("git_remote:")
+    }
+    assert remotes == {"git_remote: github.com/example/repo", "git_remote: github.com/test/repo"}

@@ -4,8 +4,10 @@ the model's own tool calls (FORMATS.md §5.3-§5.4).
 - ``variableData.variables[]``: the files, folders, selections, symbols, images and pasted
   text attached to the prompt (by the person, or implicitly: the active file or selection),
   each as an attachment of the prompt. VS Code keeps an image's bytes and a paste's text;
-  of the rest only the place (path and lines), which names the attachment. Tools and tool
-  sets enabled for the request are not attachments.
+  of the rest only the place (path and lines), which names the attachment. The text of a
+  file or selection is in Copilot's record of the prompt it sent
+  (``result.metadata.renderedUserMessage``), where there is one. Tools and tool sets
+  enabled for the request are not attachments.
 - ``textEditGroup`` parts of the response: each file's edits (the lines replaced and the
   new text), one ``edit`` call per file.
 - ``questionCarousel`` parts: the questions the assistant asked and the person's answers;
@@ -19,8 +21,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import html
 import json
 import mimetypes
+import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..model import AttachmentPart, ToolCallPart, ToolResultPart
@@ -34,6 +39,7 @@ _UNKNOWN = "application/octet-stream"
 def variable_parts(request: dict[str, Any]) -> list[AttachmentPart]:
     data = request.get("variableData")
     variables = data.get("variables") if isinstance(data, dict) else None
+    rendered = rendered_attachments(request)
     found: list[AttachmentPart] = []
     for variable in variables if isinstance(variables, list) else []:
         if not isinstance(variable, dict):
@@ -41,9 +47,107 @@ def variable_parts(request: dict[str, Any]) -> list[AttachmentPart]:
         if isinstance(variable.get("kind"), str) and variable["kind"] in _NOT_CONTEXT:
             continue
         part = _attachment(variable)
+        if part and part.data is None and part.media_type == _UNKNOWN:
+            text = _sent_text(variable, rendered)
+            if text is not None:  # the text Copilot sent with the prompt: shown
+                part = AttachmentPart("text/plain", text.encode(), part.name)
         if part and all((p.name, p.data) != (part.name, part.data) for p in found):
             found.append(part)
     return found
+
+
+# -- what Copilot sent of an attachment (``result.metadata.renderedUserMessage``) ----------
+#
+# VS Code keeps only the place of an attached file or selection; Copilot's own record of the
+# prompt it sent holds each one's text, in an ``<attachment>`` element: its ``id`` the
+# variable's name, ``filePath`` the file's path. Its body is the file's text (Copilot's
+# ``CodeSummary``), or a line ``Excerpt from <name>, lines a to b:`` and a fenced block
+# (``CodeSelection``), after the variable's ``modelDescription`` and a colon when it has one.
+# ``isSummarized`` marks a file Copilot shortened to fit (not its text); a self-closing
+# element was sent without its contents.
+
+_ELEMENT = re.compile(
+    r"(?ms)^<attachment\b(?P<attrs>[^>\n]*?)(?:/>|>\n(?P<body>.*?)\n?</attachment>)[ \t]*$"
+)
+_ATTR = re.compile(r'([A-Za-z_][\w.-]*)="([^"]*)"')
+_EXCERPT = re.compile(r"\AExcerpt from [^\n]*:\n")
+_FENCED = re.compile(
+    r"\A(?P<fence>`{3,}|~{3,})[^\n`]*\n(?P<code>.*?)\n?(?P=fence)[ \t]*\n?\Z", re.S
+)
+_PATH_COMMENT = re.compile(r"\A[ \t]*(?://|#|--|<!--|/\*)[ \t]*filepath:[ \t]*(?P<path>[^\n]*?)"
+                           r"[ \t]*(?:-->|\*/)?[ \t]*(?:\n|\Z)")  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """One ``<attachment>`` element of the prompt Copilot sent."""
+
+    attrs: dict[str, str]
+    body: str | None
+
+
+def rendered_attachments(request: dict[str, Any]) -> list[Rendered]:
+    """The ``<attachment>`` elements of the prompt Copilot recorded sending for a request
+    (read only for these: the rest is instructions and context Copilot added)."""
+    result = request.get("result")
+    metadata = result.get("metadata") if isinstance(result, dict) else None
+    sent = metadata.get("renderedUserMessage") if isinstance(metadata, dict) else None
+    pieces = sent if isinstance(sent, list) else [sent]
+    text = "\n".join(
+        p.get("text") if isinstance(p, dict) and isinstance(p.get("text"), str) else p
+        for p in pieces
+        if isinstance(p, str) or (isinstance(p, dict) and isinstance(p.get("text"), str))
+    )
+    if "<attachment" not in text:
+        return []
+    return [
+        Rendered({k: html.unescape(v) for k, v in _ATTR.findall(m["attrs"])}, m["body"])
+        for m in _ELEMENT.finditer(text)
+    ]
+
+
+def _sent_text(variable: dict[str, Any], rendered: list[Rendered]) -> str | None:
+    """The text Copilot sent for an attached file or selection, when its record of the
+    prompt holds it whole: by the element's ``id`` (the variable's name), else, for a whole
+    file, by its ``filePath``."""
+    names = {v for v in (variable.get("name"), variable.get("id")) if isinstance(v, str) and v}
+    value = variable.get("value")
+    has_range = isinstance(value, dict) and isinstance(value.get("range"), dict)
+    uri = value.get("uri") if isinstance(value, dict) and "uri" in value else value
+    path = _path(uri)
+    element = next(
+        (
+            r
+            for r in rendered
+            if r.attrs.get("id") in names and r.attrs.get("filePath") in (None, path)
+        ),
+        None,
+    )
+    if element is None and path and not has_range:
+        element = next((r for r in rendered if r.attrs.get("filePath") == path), None)
+    if element is None or element.body is None or element.attrs.get("isSummarized") == "true":
+        return None
+    body = element.body
+    first, _, rest = body.partition("\n")
+    described = variable.get("modelDescription")
+    if first.endswith(":") and (
+        _EXCERPT.match(rest)  # a selection's description, then the excerpt
+        or (isinstance(described, str) and described and first.startswith(described))
+    ):
+        body = rest  # "User's active selection, this should be the main focus:"
+    excerpt = _EXCERPT.match(body)
+    if excerpt:
+        fenced = _FENCED.match(body[excerpt.end() :])
+        if not fenced:
+            return None  # not the shape Copilot writes: not guessed at
+        body = fenced["code"]
+    elif has_range:
+        return None  # a selection is always an excerpt
+    if "filePath" not in element.attrs:  # the path was written as the code's first line
+        comment = _PATH_COMMENT.match(body)
+        if comment and path and path.endswith(comment["path"].rsplit("/", 1)[-1]):
+            body = body[comment.end() :]
+    return body if body.strip() else None
 
 
 def _attachment(variable: dict[str, Any]) -> AttachmentPart | None:
@@ -134,13 +238,19 @@ def _media_of(name: str, default: str) -> str:
     return guessed if guessed and guessed.startswith("image/") else default
 
 
-def edit_calls(groups: list[dict[str, Any]]) -> list[ToolCallPart]:
-    """The ``textEditGroup`` parts of one response as one ``edit`` call per file, in the
-    order the files were first edited: the lines each edit replaced and its new text. Edits
-    streamed a line at a time (each at column 1 of the line after the last) read as one."""
+def edit_path(part: dict[str, Any]) -> str | None:
+    """The file a ``textEditGroup`` or ``codeblockUri`` part is about."""
+    return _path(part.get("uri"))
+
+
+def edit_calls(groups: list[dict[str, Any]]) -> dict[str, ToolCallPart]:
+    """The ``textEditGroup`` parts of one response as one ``edit`` call per file (by its
+    path), in the order the files were first edited: the lines each edit replaced and its
+    new text. Edits streamed a line at a time (each at column 1 of the line after the last)
+    read as one."""
     by_file: dict[str, list[tuple[dict[str, Any], str]]] = {}
     for group in groups:
-        path = _path(group.get("uri"))
+        path = edit_path(group)
         if not path:
             continue
         edits = by_file.setdefault(path, [])
@@ -149,15 +259,15 @@ def edit_calls(groups: list[dict[str, Any]]) -> list[ToolCallPart]:
                 if isinstance(edit, dict) and isinstance(edit.get("text"), str):
                     span = edit.get("range") if isinstance(edit.get("range"), dict) else {}
                     edits.append((span, edit["text"]))
-    calls = []
+    calls = {}
     for path, edits in by_file.items():
         shown = [_edit(span, text) for span, text in _line_runs(edits)]
         if len(shown) <= 1:  # none: the file is named, its new text was not kept
-            calls.append(
-                ToolCallPart(EDIT_TOOL, {"file_path": path, **(shown[0] if shown else {})})
+            calls[path] = ToolCallPart(
+                EDIT_TOOL, {"file_path": path, **(shown[0] if shown else {})}
             )
         else:
-            calls.append(ToolCallPart(EDIT_TOOL, {"file_path": path, "edits": shown}))
+            calls[path] = ToolCallPart(EDIT_TOOL, {"file_path": path, "edits": shown})
     return calls
 
 

@@ -22,6 +22,7 @@ from ._jsonl import parse_timestamp
 from ._times import Times
 from .copilot_context import (
     edit_calls,
+    edit_path,
     elicitation_parts,
     model_calls,
     question_parts,
@@ -38,10 +39,11 @@ _UI_KINDS = {
     "clearToPreviousToolInvocation", "markdownVuln",
 }  # fmt: skip
 # An edit's code block: VS Code writes an empty fenced block around a codeblockUri part and
-# shows the file edited in it; the block is left out (the edit is its own call).
+# shows the file edited in it. The edit (its own call) goes where that block was, and the
+# block is left out. A file edited with no such block: its edit goes where it was made.
 _PILL = "\x00edit\x00"
 _EDIT_PILL = re.compile(
-    r"(?m)^[ \t]*(`{3,}|~{3,})[^\n]*\n\s*" + re.escape(_PILL) + r"\s*\1[ \t]*$\n?"
+    r"(?m)^[ \t]*(`{3,}|~{3,})[^\n]*\n((?:\s*" + re.escape(_PILL) + r")+)\s*\1[ \t]*$\n?"
 )
 _TOOL_KINDS = ("toolInvocationSerialized", "toolInvocation")
 _CANCELLED, _FAILED = 2, 3
@@ -123,11 +125,31 @@ def _response(
     results: list[Part] = []
     text: list[str] = []
     edits: list[dict[str, Any]] = []
+    pills: list[str | None] = []  # the file of each edit's place in the text, in order
+    placed: dict[str, int] = {}  # file -> where in ``parts`` its edit call goes
+    pilled: set[str] = set()  # the files whose edit has its place
+
+    def place(path: str | None) -> None:
+        """Mark the place of a file's edit in the text (its first one; a later one of the
+        same file, merged into that call, only has its code block left out)."""
+        text.append(_PILL)
+        pills.append(path if path and path not in pilled else None)
+        if path:
+            pilled.add(path)
 
     def flush() -> None:
-        joined = _EDIT_PILL.sub("\n", "".join(text)).replace(_PILL, "")  # paragraphs apart
-        if joined.strip():
-            parts.append(TextPart(joined))
+        joined = _EDIT_PILL.sub(lambda m: "\n" + m[2].strip() + "\n", "".join(text))
+        pieces = joined.split(_PILL)  # (paragraphs apart where a code block was)
+        for number, piece in enumerate(pieces):
+            if number:
+                path = pills.pop(0)
+                if path:
+                    placed[path] = len(parts)
+                piece = piece.lstrip("\n")  # the lines around the code block, not text
+            if number < len(pieces) - 1:
+                piece = piece.rstrip("\n")
+            if piece.strip():
+                parts.append(TextPart(piece))
         text.clear()
 
     for index, part in enumerate(response):
@@ -160,6 +182,9 @@ def _response(
             results += returned
         elif kind == "textEditGroup":
             edits.append(part)
+            path = edit_path(part)
+            if path and path not in pilled:
+                place(path)  # no code block shown for it: the edit is where it was made
         elif kind in ("questionCarousel", "elicitationSerialized"):
             flush()
             ask = question_parts if kind == "questionCarousel" else elicitation_parts
@@ -168,7 +193,7 @@ def _response(
             if result:
                 results.append(result)
         elif kind == "codeblockUri" and part.get("isEdit"):
-            text.append(_PILL)  # where VS Code shows the edited file in an empty code block
+            place(edit_path(part))  # where VS Code shows the edited file, in a code block
         elif kind == "warning":  # (not an error: shown as Gemini's and Copilot CLI's are)
             flush()
             parts.append(NoticePart("notification", _string(part.get("content"))))
@@ -176,7 +201,12 @@ def _response(
             unknown.add(str(kind)[:80])  # a newer kind: reported, in case it held conversation
         # everything else (progress, confirmations, UI bookkeeping) is not conversation
     flush()
-    parts += edit_calls(edits)  # after the text, whose code fences may surround them
+    # Each file's edit where it was first shown or made; inserted from the last place back,
+    # so the places found before stay right (two at one place keep their order).
+    calls = list(edit_calls(edits).items())
+    at = [(placed.get(path, len(parts)), order) for order, (path, _) in enumerate(calls)]
+    for where, order in sorted(at, reverse=True):
+        parts.insert(where, calls[order][1])
     return parts, results
 
 

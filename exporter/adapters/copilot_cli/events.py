@@ -192,18 +192,23 @@ class EventLog:
             self.trusted = self.trusted or found.group(1)
 
     def on_shutdown(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+        """The process's token totals: per model (``modelMetrics``), else, when no model
+        has them (CLI 1.0.77 writes ``{requests: 2}`` alone), the session's
+        ``tokenDetails``."""
         metrics = data.get("modelMetrics")
+        counted = False
         for model, entry in metrics.items() if isinstance(metrics, dict) else []:
-            usage = entry.get("usage") if isinstance(entry, dict) else None
             self.main.model(model)
-            if isinstance(usage, dict):
-                self.metrics = True
-                self.usage = self.usage + Usage(
-                    _int(usage.get("inputTokens")),
-                    _int(usage.get("outputTokens")),
-                    _int(usage.get("cacheReadTokens")),
-                    _int(usage.get("cacheWriteTokens")),
-                )
+            usage = _model_usage(entry) if isinstance(entry, dict) else None
+            if usage is not None:
+                counted = True
+                self.usage = self.usage + usage
+        if not counted:
+            usage = _token_details(data.get("tokenDetails"))
+            if usage is not None:
+                counted = True
+                self.usage = self.usage + usage
+        self.metrics = self.metrics or counted
 
     # -- conversation --------------------------------------------------------------------
 
@@ -437,3 +442,41 @@ def _str(value: Any) -> str | None:
 
 def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def _model_usage(entry: dict) -> Usage | None:
+    """A model's tokens: its ``tokenDetails`` (input without the cached part), else its
+    ``usage``, whose ``inputTokens`` counts the whole prompt, the cache reads and writes in
+    it (``inputTokens`` = ``tokenDetails.input`` + cache read + cache write, in the CLI's
+    own logs): the uncached rest is the input. An ``inputTokens`` below the cached tokens
+    cannot hold them, and is taken as it is."""
+    details = _token_details(entry.get("tokenDetails"))
+    if details is not None:
+        return details
+    usage = entry.get("usage")
+    if not isinstance(usage, dict):
+        return None
+    known = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
+    if not any(key in usage for key in known):
+        return None  # (e.g. reasoningTokens alone)
+    read, write = _int(usage.get("cacheReadTokens")), _int(usage.get("cacheWriteTokens"))
+    prompt = _int(usage.get("inputTokens"))
+    uncached = prompt - read - write if prompt >= read + write else prompt
+    return Usage(uncached, _int(usage.get("outputTokens")), read, write)
+
+
+def _token_details(details: Any) -> Usage | None:
+    """``tokenDetails``: ``{input, output, cache_read, cache_write: {tokenCount}}``, the
+    input without the cached tokens."""
+    if not isinstance(details, dict):
+        return None
+
+    def count(key: str) -> int:
+        entry = details.get(key)
+        return _int(entry.get("tokenCount")) if isinstance(entry, dict) else 0
+
+    if not any(
+        isinstance(details.get(k), dict) for k in ("input", "output", "cache_read", "cache_write")
+    ):
+        return None
+    return Usage(count("input"), count("output"), count("cache_read"), count("cache_write"))

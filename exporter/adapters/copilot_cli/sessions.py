@@ -18,6 +18,8 @@ def log_sessions(log: EventLog, facts: dict[str, str]) -> list[Session]:
     cwd = _str(context.get("cwd")) or _str(context.get("gitRoot")) or facts.get("cwd")
     cwd = cwd or log.trusted
     host, repo = _str(context.get("repositoryHost")), _str(context.get("repository"))
+    if not host and _str(context.get("hostType")) == "github":
+        host = "github.com"  # (CLI 1.0.11 names no host; later ones write it for GitHub)
     common: dict[str, Any] = {
         "source": SOURCE,
         "source_path": log.path,

@@ -93,6 +93,7 @@ def sdk_session(
     *,
     manifest: dict[str, Any] | None = None,
     agents: dict[str, list[dict[str, Any]]] | None = None,
+    system_prompt: str | None = None,
 ) -> Path:
     """``<data>/sessions/<id>/<id>.messages.json`` (Cline 4 SDK), its manifest and any
     subagent transcripts beside it."""
@@ -100,6 +101,8 @@ def sdk_session(
     folder.mkdir(parents=True, exist_ok=True)
     doc = {"version": 1, "updated_at": "2025-11-07T08:00:00.000Z", "agent": "lead",
            "sessionId": session_id, "messages": messages}  # fmt: skip
+    if system_prompt is not None:
+        doc["system_prompt"] = system_prompt
     (folder / f"{session_id}.messages.json").write_text(json.dumps(doc), encoding="utf-8")
     if manifest is not None:
         full = {"version": 1, "session_id": session_id, "source": "cli", **manifest}

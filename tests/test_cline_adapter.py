@@ -290,7 +290,8 @@ def test_cline_cli_tasks_and_sdk_sessions_with_index_manifest_and_subagents(tmp_
     assert sdk.title == "README summary" and sdk.cwd == "/w/project" and sdk.project == "project"
     assert sdk.started_at == datetime(2025, 11, 7, 7, 18, tzinfo=UTC)  # the index wins
     assert sdk.models == ("anthropic/claude-sonnet-4.5", "openai/gpt-5")
-    assert (sdk.usage.input_tokens, sdk.usage.output_tokens) == (2100, 70)
+    # The SDK's inputTokens holds the cache reads and writes: 1000 - 10 - 5, then 1100
+    assert (sdk.usage.input_tokens, sdk.usage.output_tokens) == (2085, 70)
     assert (sdk.usage.cache_read_tokens, sdk.usage.cache_write_tokens) == (10, 5)
     assert abs(sdk.cost - 0.03) < 1e-9
     parts = [p for m in sdk.messages for p in m.parts]
@@ -313,6 +314,34 @@ def test_sdk_session_without_index_uses_its_manifest(tmp_path):
     assert session.cwd == "D:\\work\\app" and session.project == "app"
     assert session.models == ("claude-haiku-4-5",)
     assert session.started_at == datetime(2025, 11, 7, 7, 19, tzinfo=UTC)
+
+
+SDK_PROMPT = (
+    "You are Cline.\n\nEnvironment you are running in:\n<env>\n1. Platform: darwin\n"
+    "2. Date: 7/15/2026\n3. IDE: Terminal Shell\n4. Working Directory: /Users/dev/src/cline\n"
+    "</env>\n\nA Working Directory: /not/this/one outside the block is not it."
+)
+
+
+def test_sdk_session_without_index_or_manifest_takes_its_folder_from_the_system_prompt(
+    tmp_path,
+):
+    """The SDK's system prompt names the working folder in its ``<env>`` block (the real
+    corpus session's only record of it): used when neither the index nor a manifest says."""
+    data = tmp_path / "home" / ".cline" / "data"
+    chat = [cb.message("user", "hi", n=0), cb.message("assistant", cb.text("hello"), n=1)]
+    cb.sdk_session(data, "s4", chat, system_prompt=SDK_PROMPT, agents={"agent_1": chat})
+    cb.sdk_session(data, "s5", chat, system_prompt=SDK_PROMPT, manifest={"cwd": "/manifest"})
+    cb.sdk_session(data, "s6", chat, system_prompt="Working Directory: /no/env/block")
+    sessions, problems = load_sessions(ClineAdapter(), tmp_path / "home")
+    assert problems == []
+    by_id = {s.session_id: (s.cwd, s.project) for s in sessions}
+    assert by_id == {
+        "s4": ("/Users/dev/src/cline", "cline"),
+        "s4/agent-agent_1": ("/Users/dev/src/cline", "cline"),  # its session's folder
+        "s5": ("/manifest", "manifest"),  # the manifest (and the index) first
+        "s6": (None, None),  # (the note calls it unknown-project)
+    }
 
 
 def test_environment_variables_move_cline_folders_on_the_real_home_only(tmp_path):
@@ -1101,3 +1130,26 @@ def test_the_person_s_answer_or_feedback_after_a_result_header_stays_a_prompt(tm
     (session,), _ = load_sessions(ClineAdapter(), home)
     said = texts(session, "user")
     assert said[:2] == ["Pick a database", "Postgres"] and "also the docs" in said[2]
+
+
+_TOKENS = st.integers(0, 10**7)
+
+
+@given(st.lists(st.tuples(_TOKENS, _TOKENS, _TOKENS, _TOKENS), max_size=6))
+def test_sdk_tokens_count_each_input_token_once(replies):
+    """The SDK's ``inputTokens`` holds the reply's cache reads and writes: the note's input,
+    cache reads and cache writes add up to it (each token once), never below 0 (a provider
+    that reports its input apart from the cache, as some handlers do, gives 0 then)."""
+    items = []
+    for uncached, read, write, out in replies:
+        items.append(cb.message("user", "go"))
+        items.append(cb.message("assistant", cb.text("ok"),
+                                **cb.metrics(uncached + read + write, out, 0.0, read, write)))  # fmt: skip
+    usage = parse_messages(items, "s:").usage
+    assert usage.input_tokens == sum(r[0] for r in replies)
+    assert usage.cache_read_tokens == sum(r[1] for r in replies)
+    assert usage.cache_write_tokens == sum(r[2] for r in replies)
+    assert usage.output_tokens == sum(r[3] for r in replies)
+    lone = parse_messages([cb.message("assistant", cb.text("ok"), **cb.metrics(5, 1, 0.0, 9, 2))],
+                          "s:").usage  # fmt: skip
+    assert (lone.input_tokens, lone.cache_read_tokens, lone.cache_write_tokens) == (0, 9, 2)

@@ -47,6 +47,18 @@ def test_real_sdk_session_exports_with_every_prompt_and_reply(corpus, tmp_path):
     assert main.count("[!example]") >= 11  # every tool call, with its result
     assert "anthropic/claude-opus-4.8-fast" in main and "mistralai/voxtral-small-24b-2507" in main
     metrics = [m["metrics"] for m in data["messages"] if "metrics" in m]
-    assert f"tokens_in: {sum(m['inputTokens'] for m in metrics)}" in main
+    # inputTokens is the whole prompt, cache reads included (the prompt grows from 34,334
+    # to 35,912 while 34,332 of it is read from the cache, and every opus reply's cost fits
+    # one price only so): the input apart from the cache is 630,254 - 534,435. (This test
+    # asserted the plain sum, which counted the cache reads twice.)
+    uncached = sum(m["inputTokens"] - m["cacheReadTokens"] - m["cacheWriteTokens"] for m in metrics)
+    assert uncached == 95_819
+    assert f"tokens_in: {uncached}\n" in main
+    assert f"tokens_cache_read: {sum(m['cacheReadTokens'] for m in metrics)}\n" in main
+    assert "tokens: 634649\n" in main  # input + output + cache reads, each counted once
     assert f"cost: {round(sum(m['cost'] for m in metrics), 6)}" in main
     assert "[[" in main  # linked to its subagent's note
+    # No index row, no manifest: the folder is the one the SDK's system prompt names
+    # (``<env>`` … ``4. Working Directory: /Users/example/dev/cline``); the subagent's too
+    for note in notes.values():
+        assert "\nproject: cline\ncwd: /Users/example/dev/cline\n" in note.decode()

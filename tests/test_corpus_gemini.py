@@ -119,3 +119,34 @@ def test_every_antigravity_transcript_exports_with_its_prompts_and_replies(corpu
             elif s["type"] in ("SYSTEM_MESSAGE",) and "<SYSTEM_MESSAGE>" in content:
                 assert "not actually sent by the user" not in everything
     assert checked == 3
+
+
+def test_shell_output_and_subagent_report_read_as_text(corpus, tmp_path):
+    """The real v0.40 session's ``ls -F`` shows what it printed, not the lines the CLI
+    wrote around it for the model (``Output:``, ``Process Group PGID: 12345``); the
+    codemie session's subagent report shows its Markdown findings line by line, not as
+    one JSON string of ``\\n`` escapes."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    gemini_home(corpus, home)
+    run_export(ExportOptions(vault=vault, home=home, sources=["gemini"], timezone=UTC))
+    notes = {rel: b.decode() for rel, b in note_files(vault).items()}
+    listed = next(t for t in notes.values() if "session_id: gemini_stage0_jsonl\n" in t)
+    assert "> ```text\n> AgentSessions/\n> README.md\n> ```\n" in listed
+    assert "PGID" not in listed and "Output:" not in listed and "errors: 0\n" in listed
+    report = next(t for k, t in notes.items() if "37b7abef" in k)
+    assert "> SummaryOfFindings:\n> My investigation was interrupted" in report
+    assert "> **Potential Security Weaknesses:**\n" in report
+    assert '"SummaryOfFindings":' not in report and "\\n\\n**Adaptability**" not in report
+
+
+def test_a_referenced_file_is_shown_as_the_cli_read_it(corpus, tmp_path):
+    """``add another hello bob console log to @index.ts``: the file the CLI appended for
+    the model is an attachment of the prompt, named by its path; the prompt is as typed."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    gemini_home(corpus, home)
+    run_export(ExportOptions(vault=vault, home=home, sources=["gemini"], timezone=UTC))
+    note = next(b.decode() for k, b in note_files(vault).items() if "18f475c0" in k)
+    prompt = "### User · 18:25\n\nadd another hello bob console log to @index.ts\n\n"
+    attached = "> [!cite] Attached `index.ts`\n> ```typescript\n> console.log('Bonjour');\n"
+    assert prompt + attached in note
+    assert REFERENCES not in note

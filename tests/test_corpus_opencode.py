@@ -111,6 +111,11 @@ def test_the_json_trees(corpus):
         "bash", "ls", "a.txt\nb.txt\n", 0
     )  # fmt: skip
     large = sessions["s_stage0_large"]
+    # ``ls /non-existent-directory``: ``completed``, ``metadata.exit`` 1: a failed command
+    failed = large.messages[1].parts[1]
+    assert (failed.output, failed.exit_code, failed.is_error) == (
+        "ls: /non-existent-directory: No such file or directory\n", 1, True
+    )  # fmt: skip
     kinds = [p.kind for p in large.messages[1].parts]
     assert kinds == ["tool_call", "tool_result", "text", "attachment", "thinking", "summary",
                      "notice", "notice"]  # fmt: skip
@@ -139,4 +144,6 @@ def test_the_json_trees_export_without_a_change(corpus, tmp_path):
     assert report.total("created") == 3 and not report.problems
     body = b"".join(note_files(tmp_path / "v").values()).decode()
     assert "Found 2 files." in body and "Read README and extracted the title." in body
+    large = next(v.decode() for k, v in note_files(tmp_path / "v").items() if "Large" in k)
+    assert "errors: 1\n" in large  # the command that exited 1
     assert before == {p: p.stat().st_mtime_ns for t in trees for p in t.rglob("*")}

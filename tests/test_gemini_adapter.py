@@ -296,7 +296,12 @@ def test_referenced_file_contents_are_not_the_prompt_and_images_are_kept(tmp_pat
     chat.write_jsonl(project_folder(tmp_path, ROOT, "api") / "chats")
     (session,), _ = load_all(tmp_path)
     assert texts(session, "user") == [typed]
-    (image,) = parts(session, "attachment")
+    # the file as the CLI read it is the prompt's attachment, named by its path (as a Cline
+    # prompt's attached file): the note showed neither it nor that it was sent
+    attached, image = parts(session, "attachment")
+    assert (attached.media_type, attached.name, attached.data) == (
+        "text/plain", "notes.md", b"secret plan"
+    )  # fmt: skip
     assert (image.media_type, image.data) == ("image/png", b"\x89PNG\r\n\x1a\n")
 
 

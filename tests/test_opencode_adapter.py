@@ -119,6 +119,34 @@ def test_a_message_without_steps_counts_its_own_tokens(tmp_path):
     assert (session.usage.input_tokens, session.usage.output_tokens, session.cost) == (7, 3, 0.5)
 
 
+def test_a_command_that_exits_non_zero_failed(tmp_path):
+    """OpenCode marks a command that ran ``completed`` whatever its exit code (in
+    ``metadata.exit``): one that exited non-zero failed, as in Codex; 0 or no exit code
+    (a tool that is no command) is no failure."""
+    store = OpenCodeStore()
+    s = store.session("Exit codes", "/w/app")
+    store.user(s, text("list it"))
+    store.assistant(
+        s, tool("bash", {"command": "ls /nope"}, "ls: /nope: No such file or directory\n",
+                metadata={"exit": 2}, call_id="c1"),
+        tool("bash", {"command": "ls"}, "a.txt\n", metadata={"exit": 0}, call_id="c2"),
+        tool("read", {"filePath": "a.txt"}, "text", call_id="c3"),
+        tool("bash", {"command": "true"}, "", metadata={"exit": True}, call_id="c4"),
+    )  # fmt: skip
+    store.write_db(tmp_path / DATA / "opencode.db")
+    (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
+    results = [p for m in session.messages for p in m.parts if p.kind == "tool_result"]
+    assert [(r.call_id, r.output, r.is_error, r.exit_code) for r in results] == [
+        ("c1", "ls: /nope: No such file or directory\n", True, 2),
+        ("c2", "a.txt\n", False, 0),
+        ("c3", "text", False, None),
+        ("c4", "", False, None),  # (a flag is no exit code)
+    ]
+    run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path, timezone=UTC))
+    (note,) = note_files(tmp_path / "v").values()
+    assert "errors: 1\n" in note.decode() and " · exit 2" in note.decode()
+
+
 def test_the_note_shows_cost_tokens_and_parts(tmp_path):
     store = OpenCodeStore()
     full_session(store)

@@ -407,17 +407,24 @@ def model_of(info: Any) -> str | None:
 def _metrics_usage(metrics: dict[str, Any]) -> Usage:
     """A message's tokens: the SDK's ``inputTokens``…, or Cline's own ``tokens`` object
     (``prompt``, ``completion``, ``cached``: cache writes and reads together, which cannot
-    be told apart, counted as reads)."""
+    be told apart, counted as reads).
+
+    The SDK's ``inputTokens`` is the whole request's input, its cache reads and writes
+    included (the AI SDK's convention); the note's ``tokens_in`` is the input not read from
+    or written to the cache, as Cline itself shows it (its webview and ``task.tokens``
+    subtract both, never below 0). Cline's own ``tokens.prompt`` is that part already: its
+    providers report uncached input apart from the cache."""
     tokens = metrics.get("tokens")
     if isinstance(tokens, dict):
         return Usage(
             _int(tokens.get("prompt")), _int(tokens.get("completion")), _int(tokens.get("cached"))
         )
+    read, written = _int(metrics.get("cacheReadTokens")), _int(metrics.get("cacheWriteTokens"))
     return Usage(
-        _int(metrics.get("inputTokens")),
+        max(0, _int(metrics.get("inputTokens")) - read - written),
         _int(metrics.get("outputTokens")),
-        _int(metrics.get("cacheReadTokens")),
-        _int(metrics.get("cacheWriteTokens")),
+        read,
+        written,
     )
 
 

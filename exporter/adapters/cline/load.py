@@ -27,6 +27,11 @@ UI_FILE = "ui_messages.json"
 API_FILE = "api_conversation_history.json"
 METADATA_FILE = "task_metadata.json"
 _CWD = re.compile(rb"Current (?:Working|Workspace) Directory \(([^)\n]{1,1000})\)")
+# The environment block of the Cline 4 SDK's system prompt (its own template, kept in the
+# messages file as ``system_prompt``): ``<env>`` … ``4. Working Directory: /path`` … ``</env>``.
+_ENV_CWD = re.compile(
+    r"<env>(?:(?!</env>).)*?^\d+\. Working Directory: ([^\n]{1,1000})$", re.S | re.M
+)
 
 
 def load_task(source: str, ref: SessionRef, problems: list[Problem]) -> Session | None:
@@ -97,8 +102,9 @@ def load_sdk(source: str, ref: SessionRef, problems: list[Problem]) -> list[Sess
             agent = stamp.path.name.removesuffix(".messages.json")
             child_id = f"{ref.session_id}/agent-{agent}"
             child = _sdk_session(
-                source, stamp.path, child_id, manifest, problems, parent=ref.session_id
-            )
+                source, stamp.path, child_id, manifest, problems, parent=ref.session_id,
+                parent_cwd=root.cwd,
+            )  # fmt: skip
             if child:
                 children.append(child)
     if children:
@@ -114,9 +120,11 @@ def _sdk_session(
     problems: list[Problem],
     fact: Callable[[str], str | None] = lambda name: None,
     parent: str | None = None,
+    parent_cwd: str | None = None,
 ) -> Session | None:
     """One messages file; ``fact`` reads the session's index row, the manifest fills gaps
-    (a subagent shares its session's manifest: same folder, same workspace)."""
+    (a subagent shares its session's manifest: same folder, same workspace; without one,
+    and without a folder in its own system prompt, its session's folder is its own)."""
     from .blocks import parse_messages
 
     data = read_document(path, problems, source)
@@ -127,7 +135,13 @@ def _sdk_session(
         return None
     conversation = parse_messages(data["messages"], f"{session_id}:")
     _report_skipped(conversation, path, problems, source)
-    cwd = fact("cwd") or _str(manifest.get("cwd")) or _str(manifest.get("workspace_root"))
+    cwd = (
+        fact("cwd")
+        or _str(manifest.get("cwd"))
+        or _str(manifest.get("workspace_root"))
+        or _cwd_from_prompt(data.get("system_prompt"))
+        or parent_cwd
+    )
     stamps = [m.timestamp for m in conversation.messages if m.timestamp]
     start, end = (
         fact("started") or manifest.get("started_at"),
@@ -218,6 +232,13 @@ def _cwd_from_api(path: Path) -> str | None:
         return json.loads(b'"' + match.group(1) + b'"')  # the path is JSON-escaped here
     except ValueError:
         return match.group(1).decode("utf-8", "replace")
+
+
+def _cwd_from_prompt(prompt: Any) -> str | None:
+    """The working folder the SDK's system prompt names (``Working Directory:`` in its
+    ``<env>`` block), for a session with neither an index row nor a manifest."""
+    match = _ENV_CWD.search(prompt) if isinstance(prompt, str) else None
+    return _str(match.group(1).strip()) if match else None
 
 
 def _report_skipped(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -28,6 +29,7 @@ from .._jsonl import json_text, parse_timestamp
 from .._times import Times
 from . import SOURCE
 from .chatfiles import Chat, message_id
+from .results import SHELL_TOOL, shell_result, subagent_report
 
 ASSISTANT_TYPES = ("gemini", "model")  # "model": the API's own role name, seen in old files
 NOTICE_TYPES = {"info": "notification", "warning": "notification", "error": "error"}
@@ -169,15 +171,46 @@ def strip_references(text: str) -> str:
 def user_parts(rec: dict[str, Any]) -> list[Part]:
     """What the person typed: ``displayContent`` when there is one (a string or, like
     ``content``, a Part list: a custom command as typed, not the prompt it expands to),
-    else ``content``; images from ``content``."""
+    else ``content``; the files it @-mentions, as the CLI read them, and images from
+    ``content``."""
+    sent = content_text(rec.get("content"))
     shown = content_text(rec.get("displayContent"))
-    text = shown if shown.strip() else content_text(rec.get("content"))
+    text = shown if shown.strip() else sent
     parts: list[Part] = []
     text = strip_references(text)
     if text.strip():
         parts.append(TextPart(text))
+    parts.extend(referenced_files(sent))
     parts.extend(inline_data(rec.get("content")))
     return parts
+
+
+# The line above each file's text in the referenced-files block (the path as the person
+# wrote it, or relative to the workspace).
+_REFERENCED = re.compile(r"\nContent from @([^\n]{1,1000}):\n")
+
+
+def referenced_files(text: str) -> list[Part]:
+    """The text of each file a prompt @-mentions, which the CLI appends to it for the model
+    (``--- Content from referenced files ---``, then ``Content from @<path>:`` and the
+    file, … ``--- End of content ---``): text attachments named by their paths, as a Cline
+    prompt's attached files are. Text in the block under no such line is an attachment
+    without a name."""
+    start = text.find(REFERENCES_START)
+    if start < 0:
+        return []
+    end = text.find(REFERENCES_END, start)
+    block = text[start + len(REFERENCES_START) : end if end >= 0 else len(text)]
+    pieces = _REFERENCED.split(block)
+    found: list[tuple[str | None, str]] = [(None, pieces[0])]
+    found += zip(pieces[1::2], pieces[2::2], strict=True)
+    files: list[Part] = []
+    for n, (name, body) in enumerate(found):
+        if n == len(found) - 1 and body.endswith("\n"):
+            body = body[:-1]  # (the line break before the block's end)
+        if body.strip() or name is not None:
+            files.append(AttachmentPart("text/plain", body.encode(), name))
+    return files
 
 
 def inline_data(content: Any) -> list[Part]:
@@ -243,11 +276,20 @@ def _result(call: dict[str, Any], call_id: str) -> ToolResultPart | None:
         return _cancelled(call, returned, call_id)
     failed = call.get("status") == "error" or any(error for _, error in returned)
     outputs = [text for text, _ in returned]
+    exit_code = None
+    if call.get("name") == SHELL_TOOL and len(returned) == 1 and not failed:
+        args = call.get("args")
+        command = args.get("command") if isinstance(args, dict) else None
+        shell = shell_result(outputs[0], command if isinstance(command, str) else None)
+        if shell:  # the command's own output, its exit code apart (a success, for the CLI)
+            outputs[0], exit_code, failed = shell
+    elif len(returned) == 1 and not failed:
+        outputs[0] = subagent_report(outputs[0])
     if not outputs and isinstance(call.get("resultDisplay"), str) and call["resultDisplay"]:
         outputs.append(call["resultDisplay"])
     if not outputs and not failed:
         return None
-    return ToolResultPart("\n".join(outputs), call_id, is_error=failed)
+    return ToolResultPart("\n".join(outputs), call_id, is_error=failed, exit_code=exit_code)
 
 
 def _returned(result: Any) -> Iterator[tuple[str, bool]]:

@@ -307,20 +307,24 @@ def _tool(part: dict[str, Any]) -> list[Part]:
     status = state.get("status")
     if status not in ("completed", "error", "success"):  # pending or running: no result yet
         return [call]
-    failed = status == "error"
-    output = state.get("error") if failed else state.get("output")
+    exit_code = metadata.get("exit")
+    if not isinstance(exit_code, int) or isinstance(exit_code, bool):
+        exit_code = None
+    output = state.get("error") if status == "error" else state.get("output")
+    # A command that ran and exited non-zero is ``completed`` too, its exit code beside its
+    # output: it failed, as a Codex command with that exit code does.
+    failed = status == "error" or bool(exit_code)
     times = state.get("time") if isinstance(state.get("time"), dict) else {}
     start, end = times.get("start"), times.get("end")
     # An end before the start (a clock set back, a damaged part) gives no duration, not a
     # negative one.
     timed = _number(start) and _number(end) and end >= start
     duration = (end - start) / 1000 if timed else None
-    exit_code = metadata.get("exit")
     result = ToolResultPart(
         output if isinstance(output, str) else "" if output is None else str(output),
         call_id,
         failed,
-        exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None,
+        exit_code,
         duration,
     )
     # Files the tool returned (an image it read, a screenshot): file parts of their own.

@@ -141,6 +141,7 @@ def _dumper() -> Any:
     dumper = type("FrontmatterDumper", (base,), {})
     dumper.add_representer(datetime, _represent_datetime)
     dumper.add_representer(str, _represent_str)
+    dumper.add_representer(float, _represent_float)
     return dumper
 
 
@@ -235,7 +236,7 @@ def _scalar(value: Any, seen: set[int]) -> str | None:
     if value is None:
         return "null"
     if kind is float:
-        return _plain_as(_float_text(value), _FLOAT)
+        return _plain_as(float_text(value), _FLOAT)
     if kind is datetime or kind is date:
         if id(value) in seen:
             return None
@@ -246,16 +247,26 @@ def _scalar(value: Any, seen: set[int]) -> str | None:
     return None  # tuples, sets, bytes, subclasses, ...: PyYAML decides (or refuses)
 
 
-def _float_text(value: float) -> str:
-    """SafeRepresenter.represent_float's text."""
+def float_text(value: float) -> str:
+    """A number's text: SafeRepresenter's, but with every digit written out where Python
+    writes an exponent (a cost of ``3e-05`` reads ``0.00003``, as the Properties view shows
+    it), and always with a point, so that YAML 1.1 and 1.2 read it as the same number."""
     if value != value:
         return ".nan"
     if value == _INF:
         return ".inf"
     if value == -_INF:
         return "-.inf"
-    text = repr(value).lower()
-    return text.replace("e", ".0e", 1) if "." not in text and "e" in text else text
+    text = repr(value)
+    if "e" in text:
+        from decimal import Decimal  # (rare: only for such a number)
+
+        text = format(Decimal(text), "f")
+    return text if "." in text else text + ".0"
+
+
+def _represent_float(dumper: yaml.SafeDumper, value: float) -> yaml.Node:
+    return dumper.represent_scalar(_FLOAT, float_text(value))
 
 
 def _plain_as(text: str, tag: str) -> str | None:

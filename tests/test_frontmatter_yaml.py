@@ -77,3 +77,19 @@ def test_number_shaped_titles_stay_strings(value):
 def test_a_title_that_yaml_1_2_reads_as_a_number_is_quoted():
     assert 'title: "1e5"' in dump_frontmatter({"title": "1e5"})
     assert "title: plain words" in dump_frontmatter({"title": "plain words"})
+
+
+def test_a_small_cost_is_written_with_its_digits_not_an_exponent():
+    """``cost: 3.0e-05`` (23 corpus notes) read oddly beside ``cost: 0.2145``."""
+    assert "cost: 0.00003\n" in dump_frontmatter({"title": "t", "cost": 3e-05})
+    assert "cost: 0.000015\n" in dump_frontmatter({"title": "t", "cost": 1.5e-05})
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.floats(allow_nan=False) | st.floats(min_value=0, max_value=1e-3))
+def test_any_number_is_written_without_an_exponent_and_reads_back_the_same(value):
+    written = dump_frontmatter({"title": "t", "cost": value})
+    line = next(x for x in written.splitlines() if x.startswith("cost: "))
+    assert "e" not in line.lower() or "inf" in line.lower(), line
+    for read in (_read_11, _read_12):
+        assert read(written)["cost"] == value, (read.__name__, line)

@@ -2,9 +2,10 @@
 
 A unit is skipped when its files and the way its notes are rendered are what the state
 recorded, unless ``--force`` asks for everything or ``--restore`` for a note the person
-deleted, or a note was replaced by another file (an older copy taken back). Its notes are
-then counted from the state alone, each looked up in its folder's listing (read once a run)
-for a deletion in the vault.
+deleted, or a note was replaced by another file (an older copy taken back), or one left
+deleted is back in its place (another machine wrote it, a sync tool brought it back). Its
+notes are then counted from the state alone, each looked up in its folder's listing (read
+once a run) for a deletion in the vault.
 """
 
 from __future__ import annotations
@@ -57,12 +58,18 @@ class UnchangedUnits:
         )
 
     def _replaced(self, unit: str) -> bool:
-        """Was one of the unit's notes replaced by another file (an older copy taken back)?
-        Its source did not change, but the note must be made again from it."""
+        """Was one of the unit's notes replaced by another file (an older copy taken back),
+        or is one the person deleted back in its place? Its source did not change, but the
+        note must be made again from it (in this run: the next would otherwise do it)."""
         notes = self.vault.state.notes
         for key in self.vault.state.sources[unit].get("notes", ()):
             record = notes.get(key)
-            if record is not None and not record.deleted and self.vault.replaced(record, key):
+            if record is None:
+                continue
+            if record.deleted:
+                if self.vault.is_back(key, record):
+                    return True
+            elif self.vault.replaced(record, key):
                 return True
         return False
 

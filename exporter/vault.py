@@ -236,7 +236,7 @@ class Vault(NotePlaces):
         if record is None or self.restore:
             return None
         if record.deleted:
-            if self._listed(record.path) and self._identity_of(record.path) == key:
+            if self.is_back(key, record):
                 self._back(key, record)
                 return None
             return Change(Action.DELETED, key, record.path)
@@ -251,10 +251,19 @@ class Vault(NotePlaces):
             return None
         return self._left_deleted(key, record)
 
+    def is_back(self, key: str, record: NoteRecord) -> bool:
+        """Is a note left deleted in its place again (taken back from a bin, a sync tool's
+        history or an older commit, written by another machine, downloaded by iCloud)?
+        Its unit is then read again in the same run (``UnchangedUnits``): a run that only
+        noted it would leave the reading to the next, which would write the state again."""
+        return (
+            record.deleted and self._listed(record.path) and self._identity_of(record.path) == key
+        )
+
     def _back(self, key: str, record: NoteRecord) -> None:
-        """A note left deleted is in the vault again (taken back from a bin, a sync tool's
-        history or an older commit, or downloaded by iCloud): updated again from the next
-        run, which reads its source (it may have grown meanwhile); listed again at once."""
+        """A note left deleted came back after its unit's skip was decided (``is_back``
+        reads the unit of one found back then): updated again from the next run, which
+        reads its source (it may have grown meanwhile); listed again at once."""
         record.deleted, record.stat = False, []
         for unit, source in self.state.sources.items():
             if key in source.get("notes", ()):
@@ -315,6 +324,8 @@ class Vault(NotePlaces):
         lines = owned.count("\n") + 1
         self._noted.add(key)
         before = self.state.notes.get(key)
+        if before and before.deleted:
+            self.relist = True  # back in the vault: the index notes left it out
         was = before.was if before else []
         if before and before.path != relpath:  # (moved, found where it now is)
             was = vaultlinks.remembered(key, before, relpath, self.run, self.scrub)

@@ -20,7 +20,10 @@ choice dropped the version holding it (counted, not blamed on ccexport). ``settl
 A, B, A, B with syncs between and then requires neither machine to write anything.
 
 ``CCEXPORT_TWO_MACHINES_EXAMPLES`` / ``CCEXPORT_TWO_MACHINES_STEPS`` run more than CI;
-``CCEXPORT_NO_SHRINK=1`` reports a failure unshrunk.
+``CCEXPORT_NO_SHRINK=1`` reports a failure unshrunk. It found that a note moved as a new
+file (``tests/test_moved_copy.py``), or one the person deleted and the other machine or
+the sync tool put back (``tests/test_two_machines_cases.py``), was compared or read by the
+run after the one that found it, which then wrote the state again.
 """
 
 from __future__ import annotations
@@ -53,12 +56,6 @@ from exporter.export import ExportOptions, ExportReport, run_export
 
 MACHINES = ("A", "B")
 RUN_FILES = {".ccexport/lock", ".ccexport/running"}  # one machine's run: never synced
-# KNOWN FAULTS (report-two-machines-dec4f.md), out of the CI run; ``..._STRICT=1`` checks
-# them: (1) a run right after a run can rewrite ``.ccexport/state.json`` (restamping a note
-# whose file is not the one the state recorded: another machine's state synced in, or a
-# note the sync tool wrote as a new file), with or without ``.ccexport/`` synced; (2) with
-# ``.ccexport/`` synced, a run right after a run can update a note again.
-STRICT = bool(os.environ.get("CCEXPORT_TWO_MACHINES_STRICT"))
 MINE = re.compile(r"^my note \d+\b")
 TAG = re.compile(r"^mine_\d+$")
 
@@ -151,11 +148,10 @@ class TwoMachines(RuleBasedStateMachine):
 
     def snapshot(self, m: str) -> dict[str, tuple[bytes, int]]:
         vault = self.vaults[m]
-        left_out = RUN_FILES if STRICT else {*RUN_FILES, ".ccexport/state.json"}  # (1)
         return {
             p.relative_to(vault).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
             for p in sorted(vault.rglob("*"))
-            if p.is_file() and p.relative_to(vault).as_posix() not in left_out
+            if p.is_file() and p.relative_to(vault).as_posix() not in RUN_FILES
         }
 
     # -- sessions ------------------------------------------------------------------------
@@ -277,9 +273,6 @@ class TwoMachines(RuleBasedStateMachine):
         before = self.snapshot(m)
         again = self.export(m)
         assert not again.failed, again.problems
-        if self.sync_state and not STRICT and again.total("written"):  # (2)
-            event("KNOWN FAULT 2: a second run wrote a note (state synced)")
-            return
         assert again.total("written") == 0 and not again.conflicts(), (m, again.changes)
         after = self.snapshot(m)
         changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
@@ -301,9 +294,6 @@ class TwoMachines(RuleBasedStateMachine):
             changed = sorted(
                 k for k in before.keys() | after.keys() if before.get(k) != after.get(k)
             )
-            if changed and self.sync_state and not STRICT:  # (2)
-                event("KNOWN FAULT 2: a settled machine wrote again (state synced)")
-                continue
             assert not changed, f"{m} after settling still changed {changed}: {report.changes}"
 
     # -- the sync tool -------------------------------------------------------------------

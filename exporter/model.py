@@ -68,12 +68,16 @@ class ToolResultPart:
 
 @dataclass(frozen=True, slots=True)
 class AttachmentPart:
-    """An image or file. ``data`` holds the decoded bytes; notes never inline them."""
+    """An image or file. ``data`` holds the decoded bytes: a note shows a text file's text,
+    and copies every file into the vault (never base64 in the note)."""
 
     media_type: str
     data: bytes | None = None
     name: str | None = None
     withheld: str | None = None  # why its bytes are not copied into the vault (a secret)
+    # Who attached it, when not the person: the editor sent its open file ("editor-file")
+    # or selection ("editor-selection") with the prompt on its own.
+    origin: str | None = None
     kind: ClassVar[str] = "attachment"
 
     @property

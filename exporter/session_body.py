@@ -19,13 +19,15 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "2b8349b1fec88b9edea0cc8ac570c3620e255df22129303e90784c2b192efd0b"
+SHIPPED_TEMPLATE_SHA256 = "a01b67756156bb96bcd4a7cd5da4dadcce2e6ff335680db716306b1d51484cb8"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A tool call that did not run (``not_run``): what its title says, in a callout of its own
 # (not a failure: the person, or a permission, decided it).
 _NOT_RUN = {"rejected": "rejected by the user", "denied": "not permitted"}  # else its word
 _NOT_RUN_CALLOUT = "note"
+# What the editor sent with a prompt on its own (``origin``): said so, not "Attached".
+_ATTACHED = {"editor-file": "Open in the editor", "editor-selection": "Selected in the editor"}
 
 
 def session_body(context: dict[str, Any]) -> str:
@@ -120,17 +122,21 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
         body = fence(item["text"], item["lang"])
         if item["cut"]:
             body += f"\n\n*Its first and last lines; the whole file is {code_span(item['path'])}.*"
-        title = f"Attached {code_span(item['name'])}" if item["name"] else "Attached text"
+        attached = _ATTACHED.get(item["origin"], "Attached")
+        title = f"{attached} {code_span(item['name'])}" if item["name"] else None
+        title = title or ("Attached text" if attached == "Attached" else attached)
         return callout("cite", title, body, folded=item["lines"] > 20) + "\n"
     if kind == "attachment":
-        named = f"Attached {code_span(item['name'])}:\n" if item["name"] else ""
+        attached = _ATTACHED.get(item["origin"], "Attached")
+        named = f"{attached} {code_span(item['name'])}:\n" if item["name"] else ""
         return f"{named}![[{item['path']}]]\n"
     if kind == "notice":
         notice = item["notice"]
         if notice == "interrupted":
             return "*Interrupted by the user.*\n"
         if notice == "attachment":
-            named = f"Attached {code_span(item['text'])}" if item["text"] else "An attachment"
+            attached = _ATTACHED.get(item.get("origin"), "Attached")
+            named = f"{attached} {code_span(item['text'])}" if item["text"] else "An attachment"
             why = item.get("withheld")
             where = f"not copied into the vault: {why}" if why else "not stored in the session"
             return f"*{named}, {where}.*\n"

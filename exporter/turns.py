@@ -256,7 +256,7 @@ def _attachment_item(
         # A file the session names but does not hold (kept elsewhere, by path or URL): the
         # note says it was attached rather than leave no trace of it.
         return {"kind": "notice", "notice": "attachment", "text": name or "",
-                "withheld": part.withheld or ""}  # fmt: skip
+                "withheld": part.withheld or "", "origin": part.origin}  # fmt: skip
     digest = hashlib.sha256(part.data).hexdigest()[:16]
     ext = _MEDIA_EXT.get(part.media_type) or ("txt" if part.is_text else "bin")
     relpath = f"{folder.strip('/')}/{digest}.{ext}"
@@ -265,7 +265,8 @@ def _attachment_item(
         # embeds it, and the note points to it when it shows a cut.
         attachments.append(Attachment(relpath, part.data))
     item = {"kind": "attachment", "path": relpath, "media_type": part.media_type, "name": name,
-            "text": None, "lang": None, "lines": 0, "cut": False}  # fmt: skip
+            "origin": part.origin, "text": None, "lang": None, "lines": 0,
+            "cut": False}  # fmt: skip
     if part.is_text and not part.is_media:
         # A selection, a pasted or attached file: session text, shown where it was asked
         # about (an embed of a .txt file shows nothing in Obsidian, and search skips it).

@@ -104,14 +104,20 @@ def test_the_attached_selection_and_files_are_shown_with_their_text(corpus, tmp_
         corpus, tmp_path / "a", "git-ai-project__git-ai__copilot_session_simple.json"
     )
     assert "not stored in the session" not in note
-    selection = "> [!cite] Attached `/Users/svarlamov/projects/testing-git/index.ts:10`\n"
+    # VS Code sent the selection on its own: said so, not "Attached" (the person did not)
+    selection = (
+        "> [!cite] Selected in the editor `/Users/svarlamov/projects/testing-git/index.ts:10`\n"
+    )
     assert note.count(selection) == 2
     assert selection + "> ```typescript\n> Bonjour World\n> ```\n" in note
     assert selection + "> ```typescript\n> hello world\n> ```\n" in note
     assert "User's active" not in note  # Copilot's words around the text, not the person's
     splitrail = _export_one(corpus, tmp_path / "b", "Piebald-AI__splitrail__copilot.json")
     assert "not stored in the session" not in splitrail
-    assert "Attached `/home/sample/workspace/splitrail/src/analyzers/kilo_code.rs`" in splitrail
+    assert (
+        "Open in the editor `/home/sample/workspace/splitrail/src/analyzers/kilo_code.rs`"
+        in splitrail
+    )
     assert "pub struct KiloCodeAnalyzer;" in splitrail
 
 

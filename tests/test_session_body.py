@@ -32,6 +32,9 @@ _counts = st.one_of(st.none(), st.integers(-2, 300))
 _not_run = st.sampled_from([None, "rejected", "denied", "cancelled"])
 
 
+_origins = st.sampled_from([None, "editor-file", "editor-selection"])
+
+
 @st.composite
 def _item(draw) -> dict:
     kind = draw(st.sampled_from(["text", "thinking", "tool_call", "tool_result", "command",
@@ -84,17 +87,20 @@ def _item(draw) -> dict:
     elif kind == "attachment" and draw(st.booleans()):  # a text file, shown as code
         item.update(path="attachments/ccexport/0123abcd.txt", media_type="text/plain",
                     name=draw(_maybe_text), text=draw(_texts), cut=draw(st.booleans()),
+                    origin=draw(_origins),
                     lang=draw(st.sampled_from(["text", "rust", "dataview"])),
                     lines=draw(st.integers(1, 40)))  # fmt: skip
     elif kind == "attachment":
         item.update(path="attachments/ccexport/0123abcd.png", media_type="image/png",
-                    name=draw(_maybe_text), text=None, lang=None, lines=0, cut=False)  # fmt: skip
+                    name=draw(_maybe_text), text=None, lang=None, lines=0, cut=False,
+                    origin=draw(_origins))  # fmt: skip
     else:
         item.update(notice=draw(st.sampled_from(["interrupted", "rewound", "error", "other",
                                                  "attachment"])),
                     text=draw(_texts))  # fmt: skip
         if item["notice"] == "attachment":  # why it is not in the vault, when it was withheld
             item["withheld"] = draw(st.sampled_from(["", "it is not text and holds a secret"]))
+            item["origin"] = draw(_origins)
     return item
 
 

@@ -25,7 +25,7 @@ import html
 import json
 import mimetypes
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..model import AttachmentPart, ToolCallPart, ToolResultPart
@@ -51,9 +51,15 @@ def variable_parts(request: dict[str, Any]) -> list[AttachmentPart]:
             text = _sent_text(variable, rendered)
             if text is not None:  # the text Copilot sent with the prompt: shown
                 part = AttachmentPart("text/plain", text.encode(), part.name)
+        if part and variable.get("id") in _IMPLICIT:
+            part = replace(part, origin=_IMPLICIT[variable["id"]])
         if part and all((p.name, p.data) != (part.name, part.data) for p in found):
             found.append(part)
     return found
+
+
+# What VS Code sends with a prompt on its own (the person did not attach it).
+_IMPLICIT = {"vscode.implicit.file": "editor-file", "vscode.implicit.selection": "editor-selection"}
 
 
 # -- what Copilot sent of an attachment (``result.metadata.renderedUserMessage``) ----------

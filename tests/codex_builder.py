@@ -267,3 +267,25 @@ def ts_document(rollout: CodexRollout) -> str:
         "items": items,
     }
     return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def write_generation(rollout: CodexRollout, folder: Path, generation: str) -> Path:
+    """Write ``rollout`` into ``folder`` as one of Codex's file generations: ``envelope``
+    (today's JSONL), ``bare`` (the early JSONL), ``document`` (the TypeScript CLI's JSON),
+    or ``zst`` (today's, compressed)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if generation == "envelope":
+        path = folder / rollout.filename()
+        path.write_text(rollout.text())
+    elif generation == "bare":
+        path = folder / rollout.filename()
+        path.write_text(bare_lines(rollout))
+    elif generation == "document":
+        path = folder / rollout.filename("json")
+        path.write_text(ts_document(rollout))
+    else:
+        import zstandard
+
+        path = folder / (rollout.filename() + ".zst")
+        path.write_bytes(zstandard.ZstdCompressor().compress(rollout.text().encode()))
+    return path

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import zstandard
 from claude_builder import tiny_png
-from codex_builder import CodexRollout, bare_lines, ts_document
+from codex_builder import CodexRollout, bare_lines, ts_document, write_generation
 from conftest import load_sessions, note_files
 from markdown_it import MarkdownIt
 
@@ -107,18 +107,7 @@ def test_codex_home_variable_on_the_real_home(tmp_path):
 @pytest.mark.parametrize("generation", ["envelope", "bare", "document", "zst"])
 def test_every_generation_gives_the_same_conversation(tmp_path, generation):
     r = conversation()
-    folder = tmp_path / ".codex" / "sessions" / "2026" / "03" / "10"
-    folder.mkdir(parents=True)
-    if generation == "envelope":
-        (folder / r.filename()).write_text(r.text())
-    elif generation == "bare":
-        (folder / r.filename()).write_text(bare_lines(r))
-    elif generation == "document":
-        (folder / r.filename("json")).write_text(ts_document(r))
-    else:
-        (folder / (r.filename() + ".zst")).write_bytes(
-            zstandard.ZstdCompressor().compress(r.text().encode())
-        )
+    write_generation(r, tmp_path / ".codex" / "sessions" / "2026" / "03" / "10", generation)
     (session,) = load_all(tmp_path)[0]
     assert session.session_id == TID
     # As the note builder sees it: injected context (only in the model's copy) cleaned away.

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from codex_builder import CodexRollout, bare_lines, ts_document
+from codex_builder import CodexRollout, write_generation
 from conftest import load_sessions, the_exported_note
 from hypothesis import given
 from hypothesis import strategies as st
@@ -51,14 +51,7 @@ def _rollout() -> CodexRollout:
 
 def _write(home: Path, generation: str) -> None:
     r = _rollout()
-    folder = home / ".codex" / "sessions" / "2026" / "03" / "10"
-    folder.mkdir(parents=True)
-    if generation == "envelope":
-        (folder / r.filename()).write_text(r.text())
-    elif generation == "bare":
-        (folder / r.filename()).write_text(bare_lines(r))
-    else:
-        (folder / r.filename("json")).write_text(ts_document(r))
+    write_generation(r, home / ".codex" / "sessions" / "2026" / "03" / "10", generation)
 
 
 @pytest.mark.parametrize("generation", ["bare", "document"])

@@ -1,8 +1,9 @@
 """Builds synthetic ``.aider.chat.history.md`` logs the way Aider writes them (FORMATS.md §6.4).
 
 Aider appends one run per launch: a blank line, ``# aider chat started at <local time>``,
-its banner as ``> `` lines, then prompts (``#### ``), replies (plain Markdown) and its own
-output (``> ``), every line it writes itself ending in two spaces.
+its banner as ``> `` lines, then prompts (``#### ``), replies (plain Markdown, as the model
+wrote them) and its own output (``> ``), every line it writes itself, a prompt's too, ending
+in two spaces.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ class AiderLog:
         return self
 
     def prompt(self, *lines: str) -> AiderLog:
-        self.lines += [f"#### {line}" if line else "####" for line in lines]
+        """An input, each line ``#### <line>`` and two spaces, as Aider logs it."""
+        self.lines += [f"#### {line}  " for line in lines]
         self.lines.append("")
         return self
 

@@ -29,7 +29,8 @@ from exporter.adapters.aider import (
 from exporter.cli import app
 from exporter.config import resolve
 from exporter.export import ExportOptions, run_export
-from exporter.model import CommandOutputPart, CommandPart, TextPart, ToolResultPart
+from exporter.model import CommandOutputPart, CommandPart, TextPart, ToolCallPart, ToolResultPart
+from exporter.stats import edited_files
 
 
 @pytest.fixture(autouse=True)
@@ -98,6 +99,10 @@ def test_each_run_is_a_session_with_its_prompts_replies_and_output(tmp_path):
     parts = [p for m in first.messages for p in m.parts]
     outputs = [p.output for p in parts if isinstance(p, ToolResultPart)]
     assert outputs == ["Applied edit to src/app.py\nCommit 1a2b3c4 feat: configurable greeting"]
+    # the edit Aider applied is an ``edit`` of that file, what it printed the result
+    (edit,) = [p for p in parts if isinstance(p, ToolCallPart)]
+    assert (edit.name, edit.input) == ("edit", {"path": "src/app.py"})
+    assert [p.call_id for p in parts if isinstance(p, ToolResultPart)] == [edit.call_id]
     # what ``aider`` printed as it started is its own output, not a reply's tool output
     assert first.messages[0].role == "system"
     assert first.messages[0].parts == (CommandOutputPart("Added src/app.py to the chat."),)
@@ -418,9 +423,10 @@ def test_what_aider_prints_as_it_starts_is_its_own_output_not_a_reply(tmp_path):
          "Added src/app.py to the chat.\nModel gpt-x: Unknown context window size."),
         ("user", "text", "use pathlib"),
     ]  # fmt: skip
-    assert shape(lint)[:4] == [
+    assert shape(lint)[:5] == [
         ("system", "command_output", "Attempt to fix lint errors? y"),
         ("assistant", "text", "Removed the unused import."),
+        ("tool", "tool_call", ""),  # the edit Aider applied: src/app.py
         ("tool", "tool_result", "Applied edit to src/app.py"),
         ("user", "text", "thanks"),
     ]
@@ -461,7 +467,9 @@ def test_runs_without_a_prompt_make_no_session(tmp_path):
 
 
 def outputs(session) -> list[str]:
-    return [p.output for m in session.messages if m.role == "tool" for p in m.parts]
+    """Aider's output after the replies (each applied edit's line its edit's result)."""
+    return [p.output for m in session.messages if m.role == "tool" for p in m.parts
+            if isinstance(p, ToolResultPart)]  # fmt: skip
 
 
 def nested(command: str = "/run aider main.py other/README.md") -> AiderLog:
@@ -496,7 +504,8 @@ def test_a_nested_aider_does_not_cut_the_rest_of_the_run_off(tmp_path, command):
     assert first.started_at == datetime(2025, 3, 1, 9, 15, tzinfo=UTC)
     assert texts(second, "user") == ["next"]
     kinds = [(m.role, type(p).__name__, getattr(p, "command", None) or getattr(p, "text", None)
-              or p.output) for m in first.messages for p in m.parts]  # fmt: skip
+              or getattr(p, "output", None) or p.name)
+             for m in first.messages for p in m.parts]  # fmt: skip
     start = kinds.index(("user", "CommandPart", command.removeprefix("/run ").lstrip("!")))
     after = kinds[start + 1 :]
     assert after[0][:2] == ("user", "CommandOutputPart")  # the child's output, then the parent's
@@ -505,9 +514,12 @@ def test_a_nested_aider_does_not_cut_the_rest_of_the_run_off(tmp_path, command):
     assert (
         after[1][:2] == ("assistant", "TextPart") and "except SuitableRepoNotFound:" in after[1][2]
     )
-    assert after[2] == ("tool", "ToolResultPart", "Applied edit to main.py\n"
-                        "Commit 9c8baa1 fix: Handle files in different git repos")  # fmt: skip
-    assert len(after) == 3 and "aider chat started" not in str(kinds)  # nothing invented
+    assert after[2:] == [
+        ("tool", "ToolCallPart", "edit"),
+        ("tool", "ToolResultPart", "Applied edit to main.py\n"
+                                   "Commit 9c8baa1 fix: Handle files in different git repos"),
+    ]  # fmt: skip
+    assert "aider chat started" not in str(kinds)  # nothing invented
     assert first.cost == pytest.approx(0.04) and first.usage.input_tokens == 11_525
 
 
@@ -808,3 +820,188 @@ def test_an_empty_input_is_no_prompt(tmp_path):
     run_export(ExportOptions(vault=vault, home=tmp_path / "home", sources=["aider"]))
     notes = note_files(vault)
     assert len(notes) == 1 and "blank" not in " ".join(notes)
+
+
+def _note(vault: Path, words: str) -> str:
+    return next(t for t in map(bytes.decode, note_files(vault).values()) if words in t)
+
+
+def test_a_questions_echo_is_no_second_prompt_and_helps_documents_are_aiders(tmp_path):
+    """``/ask hi`` then `` hi``: Aider logs the question it sends for a mode command as a
+    prompt of its own. The command says it once; the echo is no second prompt. ``/help``'s
+    message (the question with the documents found for it) is Aider's, shown folded under
+    the command, never as what the person typed (FORMATS.md §6.4; corpus line 37532)."""
+    log = AiderLog().run("2025-03-01 09:15:00")
+    log.prompt("/ask hi").prompt(" hi").reply("Hello!").tokens("63", "9", "0.01", "0.01")
+    log.prompt("/help hi").prompt(
+        "# Question:  hi", "", "# Relevant docs:", "", "<doc>", "Use /help <question>.", "</doc>"
+    )
+    log.reply("Type `/help <question>` to ask about aider.")
+    log.prompt("hi").reply("Hello again.")  # typed after a reply: a prompt, though the same
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    user = [(type(p).__name__, getattr(p, "command", None) or getattr(p, "text", None)
+             or p.output) for m in session.messages if m.role == "user" for p in m.parts]  # fmt: skip
+    assert user == [
+        ("CommandPart", "/ask hi"),
+        ("CommandPart", "/help hi"),
+        ("CommandOutputPart", "# Question:  hi\n\n# Relevant docs:\n\n<doc>\n"
+                              "Use /help <question>.\n</doc>"),
+        ("TextPart", "hi"),
+    ]  # fmt: skip
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path / "home", timezone=UTC))
+    note = _note(vault, "Hello again.")
+    assert "\nprompts: 3\n" in note and "title: /ask hi\n" in note
+    assert "\n> [!note]- Output\n> ```text\n> # Question:  hi\n" in note
+    turns = note.split("\n### ")
+    assert not any(t.startswith("User") and "Relevant docs" in t.split("> [!note]")[0]
+                   for t in turns)  # fmt: skip
+
+
+def test_a_lint_report_aider_sent_is_aiders_and_names_the_run(tmp_path):
+    """``aider --lint``: Aider prints its linter's report, asks "Fix lint errors in …?", and
+    sends the model the report, which it logs as a prompt headed "# Fix any errors below, if
+    possible." Nobody typed it: it is Aider's output (before any prompt, under no heading;
+    after ``/lint``, under that command), the run has no prompt, and its title is what
+    Aider asked, not the report's first words. With no reply there is no conversation."""
+    report = ["# Fix any errors below, if possible.", "", "## Running: flake8 app/main.py", "",
+              "app/main.py:3:1: F401 'os' imported but unused", "", "",
+              "## See relevant line below marked with █.", "", "app/main.py:", "  1│import sys",
+              "  3█import os"]  # fmt: skip
+    log = AiderLog().run("2025-03-01 09:15:00", command="/opt/bin/aider --lint --commit")
+    log.aider(*report, "Fix lint errors in /home/me/src/r/app/main.py? y")
+    log.prompt(*report).reply("Remove the unused import:\n\napp/main.py\n```python\n"
+                              "<<<<<<< SEARCH\nimport os\n=======\n>>>>>>> REPLACE\n```")  # fmt: skip
+    log.tokens("1,200", "40", "0.01", "0.01").aider("Applied edit to app/main.py")
+    log.run("2025-03-01 10:00:00").prompt("/lint").aider(*report, "Fix lint errors in x? y")
+    log.prompt(*report).reply("Fixed.")
+    log.run("2025-03-01 11:00:00", command="/opt/bin/aider --lint")  # answered by no one
+    log.aider(*report, "Fix lint errors in x? y").prompt(*report)
+    log.write(tmp_path / "home" / "src" / "r")
+    sessions, problems = load(tmp_path / "home")
+    assert problems == [] and len(sessions) == 2
+    started, typed = sessions
+    sent = "\n".join(report)
+    assert [(m.role, m.parts) for m in started.messages][:2] == [
+        ("system", (CommandOutputPart(sent + "\nFix lint errors in /home/me/src/r/app/main.py? y"),)),
+        ("system", (CommandOutputPart(sent),)),
+    ]  # fmt: skip
+    assert not [m for m in started.messages if m.role == "user"]
+    assert notes.session_title(started) == "Fix lint errors in `app/main.py`"
+    assert [m.role for m in typed.messages][:3] == [
+        "user",
+        "user",
+        "user",
+    ]  # /lint, its output, the report
+    assert typed.messages[2].parts == (CommandOutputPart(sent),)
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path / "home", timezone=UTC))
+    note = _note(vault, "Remove the unused import")
+    assert "\nprompts: 0\n" in note and "title: Fix lint errors in `app/main.py`\n" in note
+    assert "### User" not in note and note.count("> # Fix any errors below, if possible.") == 2
+
+
+@pytest.mark.parametrize("marked", [True, False])
+def test_a_heading_in_a_reply_is_the_replys_where_aider_marks_its_prompts(tmp_path, marked):
+    """Aider ends every line of an input it logs with two spaces and writes the model's
+    reply as it came: in such a log a ``####`` line without them is the reply's (a heading,
+    a line of a file in an edit block; corpus lines 10709, 42880, 99942), and a prompt with
+    them still is one, even right after a reply with no usage line between. A log without
+    the spaces anywhere (trimmed by an editor, hand-made) reads every ``####`` line as a
+    prompt, as Aider's own history reader does."""
+    log = AiderLog().run("2025-03-01 09:15:00")
+    log.prompt("how should the classes change?")
+    log.reply("Two changes.\n\n#### `InputOutput` Class\n\nMake `confirm_ask` async.\n\n"
+              "#### `Coder` Class\n\nAwait it.")  # fmt: skip
+    log.prompt("and the docs?")  # right after the reply: no usage line between
+    log.reply("docs/modes.md\n<source>markdown\n<<<<<<< SEARCH\n#### /help How do I use ollama?\n"
+              "=======\n#### /code Add a factorial function\n>>>>>>> REPLACE\n</source>")  # fmt: skip
+    log.tokens("2,000", "80", "0.01", "0.02")
+    text = log.text() if marked else log.text().replace("  \n", "\n")
+    (tmp_path / "home" / "src" / "r").mkdir(parents=True)
+    (tmp_path / "home" / "src" / "r" / ".aider.chat.history.md").write_text(text)
+    (session,), _ = load(tmp_path / "home")
+    if not marked:
+        assert "`InputOutput` Class" in texts(session, "user")
+        return
+    assert texts(session, "user") == ["how should the classes change?", "and the docs?"]
+    first, second = texts(session, "assistant")
+    assert "\n\n#### `InputOutput` Class\n\n" in first and first.endswith("Await it.")
+    assert second == (
+        "docs/modes.md\n```markdown\n<<<<<<< SEARCH\n#### /help How do I use "
+        "ollama?\n=======\n#### /code Add a factorial function\n>>>>>>> REPLACE\n```"
+    )
+
+
+def test_every_applied_edit_is_an_edit_of_that_file_so_the_note_lists_it(tmp_path):
+    """``> Applied edit to <path>`` is Aider's word that the model's edit block changed the
+    file: an ``edit`` of that path, so the note's ``files`` (and a Dataview query on it)
+    find the session. A failed edit says no such thing and adds nothing."""
+    log = AiderLog().run("2025-03-01 09:15:00").prompt("rename it")
+    log.reply("app.py\n```python\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n```")
+    log.tokens("900", "30", "0.01", "0.01")
+    log.aider("Committing app.py before applying edits.", "Applied edit to app.py")
+    log.aider("Applied edit to docs/usage.md", "Commit 1a2b3c4 rename")
+    log.prompt("and the test").reply("tests/t.py\n```python\n<<<<<<< SEARCH\nx\n=======\ny\n"
+                                      ">>>>>>> REPLACE\n```")  # fmt: skip
+    log.aider("The LLM did not conform to the edit format.")
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    assert edited_files(session) == ["app.py", "docs/usage.md"]
+    assert session.tool_call_count == 2
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path / "home", timezone=UTC))
+    note = _note(vault, "rename it")
+    assert "\nfiles:\n- app.py\n- docs/usage.md\n" in note
+    assert note.index("> Committing app.py before applying edits.") < note.index(
+        "`edit` — `app.py`"
+    )
+    assert "> [!example]- `edit` — `app.py`\n> ```text\n> Applied edit to app.py\n> ```" in note
+    assert "`docs/usage.md`\n> ```text\n> Applied edit to docs/usage.md\n> Commit 1a2b3c4" in note
+
+
+@pytest.mark.parametrize(
+    ("typed", "title"),
+    [
+        (["/add aider/io.py", "move the imports to the top"], "move the imports to the top"),
+        (["/model gpt-4o", "/web https://aider.chat", "/ask what is it?"], "/ask what is it?"),
+        (["/drop a.py", "/run pytest -q"], "pytest -q"),
+        (["/add aider/io.py", "/tokens"], "/add aider/io.py"),  # no request: as before
+        (["why?", "/add b.py", "and now?"], "why?"),
+    ],
+)
+def test_a_note_is_titled_by_what_was_asked_not_by_the_chat_set_up(tmp_path, typed, title):
+    """``/add``, ``/drop``, ``/model``, ``/web`` set the chat up: the note is titled by the
+    first request after them (a prompt, or ``/ask``, ``/run`` … with its words), and by
+    the first command only when nothing was asked."""
+    log = AiderLog().run("2025-03-01 09:15:00")
+    for line in typed:
+        log.prompt(line)
+    log.reply("Done.").write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    assert notes.session_title(session) == title
+
+
+_WORDS = st.text(st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp")),
+                 min_size=1, max_size=30).map(str.strip).filter(bool)  # fmt: skip
+_REPLY_LINE = st.one_of(
+    _WORDS.filter(lambda w: not w.startswith((">", "#", "<", "`", "~", "-", "*", "+"))),
+    _WORDS.map(lambda w: f"#### {w}"),  # a heading, or a line of a file in an edit block
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(_WORDS.filter(lambda w: not w.startswith(("/", "!", "#", "<"))),
+                          st.lists(_REPLY_LINE, min_size=1, max_size=6)),
+                min_size=1, max_size=4))  # fmt: skip
+def test_in_a_marked_log_the_prompts_are_exactly_what_was_typed(exchanges):
+    """Whatever the replies hold (``####`` lines among them), a log in which Aider marked its
+    prompts reads back with exactly the prompts typed and every reply line the reply's."""
+    log = AiderLog().run("2025-03-01 09:15:00")
+    for prompt, reply in exchanges:
+        log.prompt(prompt).reply("\n\n".join(reply))
+    (run,) = split_runs(log.text().encode())
+    session = parse_run(run, "x", Path("log.md"), None)
+    assert texts(session, "user") == [p for p, _ in exchanges]
+    assert texts(session, "assistant") == ["\n\n".join(r) for _, r in exchanges]

@@ -41,7 +41,9 @@ def test_every_run_with_a_prompt_is_a_session(home, corpus):
     # (an empty input, "#### <blank>", is no prompt: two runs have nothing else)
     with_prompt = [r for r in runs[1:] if re.search(r"(?m)^####(?! <blank>[ \t]*$)", r)]
     big = [s for s in sessions if s.project == "aider"]
-    assert len(big) == len(with_prompt) + 1  # + the prompt before the first header
+    # The text before the first header (the log starts in the middle of a run) holds only
+    # the lint report Aider sent the model, which never answered: no one talked there.
+    assert len(big) == len(with_prompt)
     assert len({s.session_id for s in sessions}) == len(sessions)
     assert sum(1 for s in big if s.cost) > 300  # from the "> Tokens: … Cost: …" lines
     small = [s for s in sessions if s.project == "myrepo"]
@@ -78,8 +80,9 @@ def test_the_logs_export_with_every_prompt_and_reply_findable(home, corpus, tmp_
     assert any("(aider --lint --commit: Commit d0ffbf1 fix: Reorder imports" in m for m in said)
     notes = note_files(vault)
     # (18 runs of commands alone, /tokens, !ls, had notes only because their output was
-    # taken for replies: below)
-    assert len(notes) > 575
+    # taken for replies: below; so had 12 runs of "/help …" and one of "/ask …" that the
+    # model never answered, because Aider's message for the command looked like a prompt)
+    assert len(notes) == 565
     text = "\n".join(b.decode() for b in notes.values())
     # Older Aider marked only the first line of its own output with ">": the rest of a
     # command's output (pytest's, 31 times) and the second half of a usage line (122
@@ -92,7 +95,7 @@ def test_the_logs_export_with_every_prompt_and_reply_findable(home, corpus, tmp_
     missing = [
         p[:80] for p in prompts if normalize(redact_text(p), escaped=False) not in everything
     ]
-    assert len(prompts) > 800 and missing == []
+    assert len(prompts) > 750 and missing == []
     missing = [r[:80] for r in replies if normalize(redact_text(r)) not in everything]
     assert len(replies) > 600 and missing == []
     small = next(v.decode() for k, v in notes.items() if "/myrepo/" in k and "retry" in k)
@@ -100,12 +103,20 @@ def test_the_logs_export_with_every_prompt_and_reply_findable(home, corpus, tmp_
 
 
 def _prompts_and_replies(raw: str) -> tuple[list[str], list[str]]:
-    """Plain prompts (not /commands) and the first paragraph of each reply, in the log."""
+    """Plain prompts (not /commands, nor the messages Aider logs as prompts: a mode
+    command's question again, /help's documents, a lint report) and the first paragraph of
+    each reply, in the log. (A reply's own "#### " lines, without Aider's two spaces, are
+    the reply's.)"""
     prompts, replies, lines = [], [], raw.splitlines()
+    mode = re.compile(r"#### /(?:ask|code|architect|context|help)\s+(\S.*?)\s*$")
+    asked = None  # the question of the last mode command
     for i, line in enumerate(lines):
-        if line.startswith("#### ") and not line[5:].lstrip().startswith(("/", "!")):
-            if line[5:].strip() not in ("", "<blank>") and not lines[i - 1].startswith("#### "):
-                prompts.append(line[5:].rstrip())
+        if line.startswith("#### ") and line.endswith("  "):
+            first = not lines[i - 1].startswith("#### ")
+            if first and (typed := line[5:].strip()) and typed != asked:
+                asked = m.group(1) if (m := mode.match(line)) else None
+                if not typed.startswith(("/", "!", "<blank>", "# Question:", "# Fix any errors")):
+                    prompts.append(line[5:].rstrip())
         elif line and lines[i - 1] == "" and i > 1 and lines[i - 2].startswith("#### "):
             if not line.startswith((">", "#", "`", "<", "=")) and len(line) > 20:
                 replies.append(line)
@@ -141,3 +152,38 @@ def test_a_nested_aider_does_not_cut_the_reply_edit_and_commit_off_the_run(home)
 
 def _text(part) -> str:
     return getattr(part, "text", None) or getattr(part, "output", None) or ""
+
+
+def test_aiders_own_messages_headings_and_edits_read_as_what_they_were(home, tmp_path):
+    """The corpus cases of the dec4g audit (F2, F3, F4, F8, F9), by their lines in the log."""
+    vault = tmp_path / "v"
+    run_export(ExportOptions(vault=vault, home=home, sources=["aider"], timezone=UTC))
+    notes = {k.rsplit(" ", 1)[-1][:8]: v.decode() for k, v in note_files(vault).items()}
+    # F2, run 37523: "/ask hi" and its echo " hi", "/help hi" and Aider's 230 lines of
+    # documents: two prompts, the documents folded as Aider's output, in no User turn
+    ask = notes["bc944c9c"]
+    assert "\nprompts: 2\n" in ask and "\n### User\n\n hi\n" not in ask
+    assert "\n> [!note]- Output\n> ```text\n> # Question:  hi\n" in ask
+    assert not any("# Relevant docs" in n.split("\n### User\n\n```", 1)[-1][:200]
+                   for n in notes.values() if "\n### User\n\n```" in n)  # fmt: skip
+    # F3, run 29352 (aider --lint --commit): the report is Aider's; titled by its question
+    lint = notes["1c2383e5"]
+    assert "title: Fix lint errors in `aider/coders/base_coder.py`\n" in lint
+    assert "\nprompts: 0\n" in lint and "### User" not in lint
+    assert sum("title: Fix lint errors in `" in n for n in notes.values()) == 11
+    assert not any("title: Fix any errors" in n for n in notes.values())
+    # F4: the reply's headings (lines 10709, 10736) and the edit block holding "#### /help
+    # How do I use ollama?" (42880, 42889, 42894) are the reply's, the block whole
+    headings = notes["34bdfb20"]
+    assert "\n###### `InputOutput` Class\n" in headings and "\nprompts: 9\n" in headings
+    edit = notes["2ba24f6f"]
+    assert "\n````markdown\n<<<<<<< SEARCH\n#### /help How do I use ollama?\n" in edit
+    assert "\n### User\n\n`/code Add a function" not in edit and "\\</source>" not in edit
+    # F8: every applied edit is in the note's files (197 notes applied edits)
+    with_files = [n for n in notes.values() if "\nfiles:\n" in n]
+    assert len(with_files) == 197 == sum("Applied edit to" in n for n in notes.values())
+    assert "\nfiles:\n- aider/coders/base_coder.py\n" in notes["4bdd5651"]
+    # F9: titled by the question asked, not by "/add aider/io.py" before it
+    assert "title: move the `prompt_toolkit` imports to the top\n" in notes["38d1ce5d"]
+    titles = [re.search(r"(?m)^title: (.*)$", n).group(1) for n in notes.values()]
+    assert not [t for t in titles if t.startswith(("/add ", "/model "))]

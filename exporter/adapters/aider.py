@@ -16,11 +16,17 @@ session, with a stable id from the repository's name and the header. Inside a ru
 Aider's own line conventions decide who wrote what:
 
 - ``#### `` lines are the person's input, one prompt per run of such lines; ``/cmd`` is a
-  slash command, ``/run``, ``/test`` and ``!`` a shell command;
+  slash command, ``/run``, ``/test`` and ``!`` a shell command. Aider ends each such line
+  with two spaces: where it did, a ``####`` line without them is the model's (a heading, a
+  line of a file in an edit block). Aider also logs some messages it sends the model as
+  prompts: a mode command's question again (``/ask hi``, then ``hi``: left out, the command
+  says it), ``/help``'s question with the documents found for it and its linter's report
+  (``# Fix any errors below, if possible.``), both Aider's output, not the person's;
 - ``> `` lines are Aider's output: the start-up banner (model, version, repository; left out
   of the note, the model kept), ``> Tokens: … Cost: …`` usage lines (summed into the
   session's tokens and cost, left out of the text), a command's output, and notices such
-  as ``> Applied edit to …`` and ``> Commit …`` (kept, as tool output); what it printed
+  as ``> Applied edit to …`` (an ``edit`` of that file, for the note's ``files``) and
+  ``> Commit …`` (kept, as tool output); what it printed
   before the first prompt and reply (``Added … to the chat.``, ``--lint`` output) is the
   start-up's own output, not a reply's;
 - every other line is the model's reply, Markdown as written.
@@ -28,8 +34,9 @@ Aider's own line conventions decide who wrote what:
 Prompts are dated from ``.aider.input.history`` beside the log (each entry has the local
 time it was typed): the first entry of the run's time span with the same text.
 
-An assistant Markdown heading ``#### …`` cannot be told from a prompt; Aider's own history
-reader treats it as one too. Text before the first header (old logs) is kept as an undated
+In a log without the two spaces (trimmed by an editor) an assistant Markdown heading
+``#### …`` cannot be told from a prompt, and reads as one, as in Aider's own history reader.
+Text before the first header (old logs) is kept as an undated
 session when it holds a prompt. A run without a prompt that is the run before going on (an
 Aider started by ``/run aider …``, or a model request nobody typed in that run) joins that
 run (:func:`join_runs`); one that changed the code on its own (``aider --apply``,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 # Aider's other code fences, asked of the model when a file in the chat holds ``` lines:
@@ -19,10 +19,31 @@ _TAG_FENCE = re.compile(r"^<(source|code|pre|codeblock|sourcecode)>([\w+#.-]*)[ 
 _BACKTICKS = re.compile(r" *(`+)")
 
 
+def prompt_marker(lines: list[str]) -> Callable[[str, int], bool]:
+    """Which ``####`` lines of a run are prompts. Aider logs every line of an input as
+    ``#### <line>`` followed by two spaces (a Markdown hard break), and writes the model's
+    reply as it came, so in a run where its prompts carry those spaces a ``####`` line
+    without them is the reply's (a heading ``#### Details``, or a line of a file in an edit
+    block) and a prompt never is. A run where no ``####`` line carries them (a log whose
+    spaces an editor trimmed, an old or hand-made log) reads every ``####`` line as a
+    prompt, as Aider's own history reader does. The log's last line, being written, may not
+    have its spaces yet: it is what it starts as."""
+    marked = any(line.startswith("####") and line.endswith("  ") for line in lines)
+    last = len(lines) - 1
+
+    def is_prompt(line: str, at: int = -1) -> bool:
+        if not (line.startswith("#### ") or line.rstrip() == "####"):
+            return False
+        return not marked or line.endswith("  ") or at == last
+
+    return is_prompt
+
+
 def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
     """Runs of lines of one kind: ``user`` (####), ``aider`` (>) or ``reply`` (the rest).
 
-    A blank line ends a prompt (each input is its own run of ``####`` lines). Inside a
+    A ``####`` line is a prompt as :func:`prompt_marker` says; one that is not is a line of
+    the reply. A blank line ends a prompt (each input is its own run of ``####`` lines). Inside a
     code fence the reply opened, ``>`` lines are the reply's (quoted text, the
     ``>>>>>>> REPLACE`` of an edit block); a prompt, Aider's usage line after the reply or
     its report of a Ctrl-C closes any fence left open. Aider ends
@@ -31,14 +52,15 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
     line split in two), or to the next prompt; right after a reply, where it may be the
     reply's own quote, only as far as a blank line."""
     kind, block, fence, going_on, to_blank = "", [], "", False, False
-    ahead = _TagCloser(lines)
+    is_prompt = prompt_marker(lines)
+    ahead = _TagCloser(lines, is_prompt)
     for at, line in enumerate(lines):
-        if going_on and not line.startswith("####") and (line.strip() or not to_blank):
+        if going_on and not is_prompt(line, at) and (line.strip() or not to_blank):
             block.append(line.rstrip())
             going_on = not _ends_message(line)
             continue
         going_on = False
-        if line.startswith("#### ") or line.rstrip() == "####":
+        if is_prompt(line, at):
             this, text, fence = "user", line[5:], ""
         elif fence and (line.startswith("> Tokens: ") or _interrupt_at(lines, at)):
             # A reply that left a fence open: Aider's usage line, or its Ctrl-C (the empty
@@ -90,8 +112,11 @@ class _TagCloser:
     tag comes before the next prompt or usage line (a reply cut by Ctrl-C never closes it,
     and Aider's own ``>`` lines after it must stay Aider's, not become the reply's)."""
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(
+        self, lines: list[str], is_prompt: Callable[[str, int], bool] | None = None
+    ) -> None:
         self.lines = lines
+        self.is_prompt = is_prompt or _never  # (a reply's own lines hold no prompt)
         self.ends: dict[str, list[int]] | None = None  # end tag -> its lines, in order
         self.stops: list[int] = []  # the prompts' and usage lines' numbers
 
@@ -103,7 +128,7 @@ class _TagCloser:
         if self.ends is None:
             self.ends = {}
             for k, line in enumerate(self.lines):
-                if line.startswith("####") or line.startswith("> Tokens: "):
+                if self.is_prompt(line, k) or line.startswith("> Tokens: "):
                     self.stops.append(k)
                 elif line.startswith("</"):
                     self.ends.setdefault(line.strip(), []).append(k)
@@ -113,6 +138,10 @@ class _TagCloser:
         if end < len(ends) and (stop == len(self.stops) or ends[end] < self.stops[stop]):
             return ends[end]
         return None
+
+
+def _never(line: str, at: int) -> bool:
+    return False
 
 
 def _ends_message(line: str) -> bool:

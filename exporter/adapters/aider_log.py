@@ -23,6 +23,7 @@ from ..model import (
     Role,
     Session,
     TextPart,
+    ToolCallPart,
     ToolResultPart,
     Usage,
 )
@@ -44,12 +45,27 @@ _BANNER = (
 _SHELL = ("/run ", "/test ", "!")
 # What changed the repository: an edit, a commit, a commit /undo took back.
 _ACTION = re.compile(r"^(?:Applied edit to |Commit [0-9a-f]{7,40}\b|Removed: [0-9a-f]{7,40}\b)")
+_APPLIED = re.compile(r"^Applied edit to (\S.*?)\s*$")
 # Older Aider's question to add a command's output to the chat, and what was typed after
 # it on the same line: yes, no, or instructions (the person's words, a prompt).
 _ANSWER = re.compile(r"^([\[(]y/n/instructions[\])]) ?(.*)$", re.I)
 _YES_NO = {"", "y", "n", "yes", "no"}
 # What Aider logs for an Enter pressed on an empty line: nothing was typed or sent.
 _BLANK = "<blank>"
+# Commands that send a question to the model in a mode of their own (``/ask why?``): Aider
+# logs the message it sends as a prompt of its own right after the command: the question
+# again (``/ask hi`` then `` hi``), or for ``/help`` the question with the documents found
+# for it (``# Question: hi``, ``# Relevant docs:`` …).
+_MODE_COMMAND = re.compile(r"^/(ask|code|architect|context|help)\s+(\S.*)$", re.S)
+_HELP_MESSAGE = re.compile(r"# Question:.*?^# Relevant docs:", re.S | re.M)
+# The message Aider sends the model to fix what its linter found (``--lint``, ``/lint``,
+# or after an edit): its linter's report, headed by this line, logged as a prompt.
+_LINT_MESSAGE = "# Fix any errors below, if possible."
+# The file the report is about: the line after "## See relevant line(s) below marked …".
+_LINTED = re.compile(r"^## See relevant lines? below marked with .*\n+(\S[^\n]*?):[ \t]*$", re.M)
+# Commands that ask the model or run something: a request, as a typed prompt is. The other
+# commands (``/add``, ``/drop``, ``/model``, ``/web`` …) set the chat up for one.
+_REQUESTS = ("/ask", "/code", "/architect", "/context", "/help", "/run", "/test", "/lint")
 # An Emacs mode line (``-*- mode: fundamental -*-``), the first line of some old logs.
 _MODE_LINE = re.compile(r"^-\*-.*-\*-\s*$")
 
@@ -123,7 +139,11 @@ def parse_run(
         lines = lines[1:]  # an Emacs mode line heading an old log: the file's, no session's
     for kind, block in blocks(lines):
         builder.add(kind, block)
-    messages = builder.messages if any(m.role == "user" for m in builder.messages) else []
+    # (a run nobody typed in is a conversation when Aider asked the model and it answered)
+    talked = any(m.role == "user" for m in builder.messages) or (
+        builder.sent and _conversation(builder.messages)
+    )
+    messages = builder.messages if talked else []
     if not _conversation(messages) and builder.actions and problems is not None:
         problems.append(builder.unprompted_change(path, run.first_line))
     return Session(
@@ -134,12 +154,52 @@ def parse_run(
         project=path.parent.name or None,
         cwd=cwd or str(path.parent),
         models=tuple(builder.models),
+        title=_title(messages, builder.linted) if messages else None,
         started_at=started,
         ended_at=builder.last_typed,
         usage=builder.usage,
         cost=builder.cost(),
         extra={"aider_version": builder.version} if builder.version else {},
     )
+
+
+def _title(messages: list[Message], linted: str | None) -> str | None:
+    """The note's title when the first thing typed does not say what was asked: the first
+    request (a prompt, or a command that asks the model or runs something) after commands
+    that only set the chat up (``/add app.py``, ``/model opus``); and for a run in which
+    nobody typed and Aider asked the model to fix what its linter found, that. None leaves
+    the title to the note builder (the first prompt, or the first command)."""
+    from ..notes import session_title  # (the note builder's own cleaning and shortening)
+
+    typed = [m for m in messages if m.role == "user" and any(_typed(p) for p in m.parts)]
+    request = next((m for m in typed if any(_asks(p) for p in m.parts)), None)
+    if request is None:  # commands alone (``/lint``), or nothing typed
+        return _lint_title(linted) if linted else None
+    if request is typed[0]:
+        return None
+    first = session_title(Session(SOURCE, "", tuple(typed), Path()))
+    asked = session_title(Session(SOURCE, "", (request,), Path()))
+    return asked if asked != first else None
+
+
+def _lint_title(linted: str) -> str:
+    """Aider's question before it sent the report ("Fix lint errors in <file>?"), the file
+    as the report names it, as code (a path in a title is machine text)."""
+    return f"Fix lint errors in {linted}" if "`" in linted else f"Fix lint errors in `{linted}`"
+
+
+def _typed(part: Part) -> bool:
+    return isinstance(part, (TextPart, CommandPart))
+
+
+def _asks(part: Part) -> bool:
+    """A prompt, a shell command, or a command with a request in it (``/ask why?``)."""
+    if isinstance(part, TextPart) or (isinstance(part, CommandPart) and part.shell):
+        return True
+    if not isinstance(part, CommandPart):
+        return False
+    name, _, rest = part.command.strip().partition(" ")
+    return name in _REQUESTS and bool(rest.strip())
 
 
 def _conversation(messages: list[Message]) -> bool:
@@ -169,18 +229,24 @@ class _RunBuilder:
         self.replied = False  # the model has answered (a prompt, or a --lint or --message)
         self.launch: str | None = None  # the command line that started Aider
         self.actions: list[str] = []  # "Applied edit to …", "Commit …" lines
+        self.echo: str | None = None  # a mode command's question, which Aider sends next
+        self.sent = False  # Aider sent the model a message of its own (a lint report)
+        self.linted: str | None = None  # the file of the first lint report it sent
+        self.edits = 0  # edits applied (each an ``edit`` call, for the note's files)
 
     def add(self, kind: str, lines: list[str]) -> None:
         text = "\n".join(lines).strip("\n")
         if kind == "user":
             self._prompt(text)
         elif kind == "aider":
+            self.echo = None
             self._aider(lines)
         elif text.strip():
             text = "\n".join(tag_fences_as_markdown(lines)).strip("\n")
             self._message("assistant", [TextPart(text)], self.model)
             self.after_command = False
             self.replied = True
+            self.echo = None
 
     def cost(self) -> float | None:
         if self.session_cost is not None:
@@ -190,20 +256,39 @@ class _RunBuilder:
     def _prompt(self, text: str) -> None:
         self.prompted = True
         stripped = text.strip()
+        echo, self.echo = self.echo, None
         if stripped == _BLANK:
             self.after_command = False  # what Aider prints next is not a command's output
             return
         if not stripped:
+            return
+        if echo is not None and stripped == echo:
+            return  # the words of the command just shown, sent on by Aider: no new prompt
+        if stripped.startswith(_LINT_MESSAGE) or _HELP_MESSAGE.match(stripped):
+            self._sent(text)
             return
         if stripped.startswith(_SHELL):
             command = stripped[1:] if stripped.startswith("!") else stripped.split(" ", 1)[1]
             part: Part = CommandPart(command.strip(), shell=True)
         elif stripped.startswith("/"):
             part = CommandPart(stripped)
+            mode = _MODE_COMMAND.match(stripped)
+            self.echo = mode.group(2).strip() if mode else None
         else:
             part = TextPart(text)
         self.after_command = not isinstance(part, TextPart)
         self._message("user", [part], when=self._typed_at(stripped))
+
+    def _sent(self, text: str) -> None:
+        """A message Aider wrote and sent the model, logged as a prompt: ``/help``'s question
+        with the documents found for it, or its linter's report (``--lint``, ``/lint``).
+        Aider's output, not the person's words: under the command that made it, or, when
+        nobody typed one, Aider's own."""
+        self.sent = True
+        if text.strip().startswith(_LINT_MESSAGE) and self.linted is None:
+            found = _LINTED.search(text)
+            self.linted = found.group(1).strip() if found else None
+        self._message("user" if self.after_command else "system", [CommandOutputPart(text)])
 
     def _typed_at(self, text: str) -> datetime | None:
         """When this prompt was typed: the next input-history entry with the same text."""
@@ -261,7 +346,32 @@ class _RunBuilder:
         elif not self.prompted and not self.replied:
             self._message("system", [CommandOutputPart(text)])
         else:
-            self._message("tool", [ToolResultPart(text)])
+            self._tool_output(text)
+
+    def _tool_output(self, text: str) -> None:
+        """What the reply did, in order: each ``Applied edit to <path>`` an ``edit`` of that
+        path (the file the model's edit block changed, for the note's ``files``), its result
+        that line and the lines after it up to the next edit (``Commit …``); lines before
+        the first edit (``Committing … before applying edits``) as they were. Aider made
+        the edits: calls and results are its output (no message of the model's more)."""
+        call: ToolCallPart | None = None
+        lines: list[str] = []
+        for line in text.split("\n"):
+            applied = _APPLIED.match(line)
+            if applied:
+                self._tool_result(call, lines)
+                self.edits += 1
+                call_id = f"{self.id_prefix}edit{self.edits}"
+                call, lines = ToolCallPart("edit", {"path": applied.group(1)}, call_id), []
+            lines.append(line)
+        self._tool_result(call, lines)
+
+    def _tool_result(self, call: ToolCallPart | None, lines: list[str]) -> None:
+        output = "\n".join(lines).strip("\n")
+        if call is not None:
+            self._message("tool", [call, ToolResultPart(output, call.call_id)])
+        elif output.strip():
+            self._message("tool", [ToolResultPart(output)])
 
     def unprompted_change(self, path: Path, line: int) -> Problem:
         """A run nobody typed in that changed the code (``aider --apply …``, ``aider

@@ -286,7 +286,10 @@ class Vault(NotePlaces):
             return ""
         if existing.get("part") != ours.get("part"):
             return ""  # a long session now cut into part notes: counts of different spans
-        return f"{SHRUNK} (the note holds {had} messages, the source {has}; --force overwrites)"
+        return (
+            f"{SHRUNK} (the note holds {had} messages, the source now gives {has}: it shrank, or "
+            "this version of ccexport no longer counts some of them; --force overwrites)"
+        )
 
     def write_attachment(self, relpath: str, data: bytes) -> bool:
         """Write a content-addressed file once; True if it was new."""

@@ -144,6 +144,9 @@ class CommandPart:
 
     command: str
     shell: bool = False
+    # It puts a question or request to the model (Aider's ``/ask why?``): the person's
+    # words, worth a note even when no reply came.
+    asks: bool = False
     kind: ClassVar[str] = "command"
 
 

@@ -114,7 +114,8 @@ def has_conversation(session: Session) -> bool:
         return True
     for message in session.messages:
         if message.role == "user":
-            if any(p.kind in ("text", "attachment") for p in clean_parts(message)):
+            parts = clean_parts(message)
+            if any(p.kind in ("text", "attachment") or getattr(p, "asks", False) for p in parts):
                 return True
         elif not held and _is_reply(message):
             return True

@@ -375,7 +375,8 @@ _SESSION_TEXT = ("title", "project", "cwd", "git_branch", "git_commit", "git_rem
 _PATH_FACTS = frozenset({"file", "db", "user_dir", "part"})
 # Part fields that are not text a person or tool wrote.
 _NOT_TEXT = {"kind", "call_id", "subagent_id", "media_type", "data", "notice", "is_error",
-             "exit_code", "duration", "redacted", "shell", "withheld", "origin"}  # fmt: skip
+             "exit_code", "duration", "redacted", "shell", "withheld", "origin",
+             "asks"}  # fmt: skip
 
 
 @lru_cache(maxsize=32)

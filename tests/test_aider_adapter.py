@@ -859,6 +859,23 @@ def test_a_questions_echo_is_no_second_prompt_and_helps_documents_are_aiders(tmp
                    for t in turns)  # fmt: skip
 
 
+def test_a_question_no_reply_came_to_keeps_its_note(tmp_path):
+    """``/ask why is the cache stale?`` and Ctrl-C before the answer: the person's question,
+    worth a note as a prompt with no reply is. Its echo made it one before the echo was
+    read as the echo. A ``/help`` question (about Aider) and ``/run pytest`` alone make none."""
+    log = AiderLog().run("2025-03-01 09:15:00")
+    log.prompt("/ask why is the cache stale?").prompt(" why is the cache stale?")
+    log.run("2025-03-01 10:00:00").prompt("/help how do I undo?")
+    log.run("2025-03-01 11:00:00").prompt("/run pytest").aider("1 passed")
+    log.write(tmp_path / "home" / "src" / "r")
+    vault = tmp_path / "vault"
+    report = run_export(ExportOptions(vault=vault, home=tmp_path / "home", timezone=UTC))
+    assert not report.failed, report.problems
+    notes = [p for p in note_files(vault) if "/aider/" in p]
+    assert len(notes) == 1 and "why is the cache stale" in notes[0]
+    assert "\nprompts: 1\n" in _note(vault, "/ask why is the cache stale?")
+
+
 def test_a_lint_report_aider_sent_is_aiders_and_names_the_run(tmp_path):
     """``aider --lint``: Aider prints its linter's report, asks "Fix lint errors in …?", and
     sends the model the report, which it logs as a prompt headed "# Fix any errors below, if

@@ -203,10 +203,12 @@ def _asks(part: Part) -> bool:
 
 
 def _conversation(messages: list[Message]) -> bool:
-    """Did anyone talk: a prompt, or a reply? A run of commands alone (``/undo``, ``/run
+    """Did anyone talk: a prompt, a question put with a mode command (``/ask why?``), or a
+    reply? A run of commands alone (``/undo``, ``/run
     pytest``) holds none, and makes no note."""
     return any(
-        m.role == "assistant" or any(isinstance(p, TextPart) for p in m.parts)
+        m.role == "assistant"
+        or any(isinstance(p, TextPart) or (isinstance(p, CommandPart) and p.asks) for p in m.parts)
         for m in messages
         if m.role in ("user", "assistant")
     )
@@ -271,8 +273,9 @@ class _RunBuilder:
             command = stripped[1:] if stripped.startswith("!") else stripped.split(" ", 1)[1]
             part: Part = CommandPart(command.strip(), shell=True)
         elif stripped.startswith("/"):
-            part = CommandPart(stripped)
             mode = _MODE_COMMAND.match(stripped)
+            # (A question about the code, not about Aider: /help's is Aider's to answer.)
+            part = CommandPart(stripped, asks=mode is not None and mode.group(1) != "help")
             self.echo = mode.group(2).strip() if mode else None
         else:
             part = TextPart(text)

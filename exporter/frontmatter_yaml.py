@@ -172,6 +172,7 @@ _CACHED_TEXT = 200  # texts up to this length are remembered (keys, sources, mod
 # What makes libyaml's emitter refuse a plain scalar in block context (yaml_emitter_analyze_
 # scalar's "block indicators"), for simple texts, which hold no tab or line break.
 _BLOCK_INDICATOR = re.compile(r"\A(?:---|\.\.\.|[#,\[\]{}&*!|>'\"%@`]|[-?:](?: |\Z))|:(?: |\Z)| #")
+BLOCK_INDICATOR = _BLOCK_INDICATOR  # (a plain scalar read back must not hold one either)
 _STR = "tag:yaml.org,2002:str"
 _FLOAT = "tag:yaml.org,2002:float"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
@@ -338,3 +339,6 @@ def _resolved(text: str) -> str:
         return _NULL  # its patterns by the first character, and none starts with a newline
     found = _resolver().match(text)
     return _TAGS[found.lastgroup] if found else _STR
+
+
+resolved_tag = _resolved  # (for frontmatter_read)

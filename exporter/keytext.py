@@ -71,6 +71,14 @@ class Keeper:
                 return str(kept), read[0]
         return None
 
+    def without_nodes(self, name: str, text: str, is_list: bool) -> bool:
+        """Would this return None for the key ``name`` whose text is ``text`` (its value a
+        list: ``is_list``), whatever its nodes? (``frontmatter_splice`` splices the plain
+        shape without composing it, and asks the nodes only where this says no.)"""
+        if type(self.values[name]) is not list or not is_list:
+            return "&" not in text and "#" not in text
+        return name in self.metadata and notefile.yaml_of({name: self.metadata[name]}) == text
+
     def referred(self, anchor: str) -> bool:
         """Is the anchor ``&name`` referred to (``*name``) in the frontmatter?"""
         if f"*{anchor[1:]}" not in self.text:

@@ -112,18 +112,19 @@ def owned_hash(owned: str) -> str:
     return text_sha256(owned.strip("\n"))[:16]
 
 
-# The last text hashed (kept alive, so its identity cannot be reused) and its digest.
-_last_digest: list[tuple[str | None, str]] = [(None, "")]
+# The last two texts hashed (kept alive, so their identity cannot be reused), their digests.
+_last_digest: list[tuple[str | None, str]] = [(None, ""), (None, "")]
 
 
 def text_sha256(text: str) -> str:
     """SHA-256 of the text's UTF-8 bytes, hex. A note's region is hashed for its end marker
-    and again for the state's record: the same string object, hashed once."""
-    last, digest = _last_digest[0]
-    if last is text:
-        return digest
+    and again for the state's record: the same string object, hashed once. (Two are kept:
+    an update hashes the region read, to find its end, and the one written.)"""
+    for last, digest in _last_digest:
+        if last is text:
+            return digest
     digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
-    _last_digest[0] = (text, digest)
+    _last_digest[:] = [_last_digest[1], (text, digest)]
     return digest
 
 
@@ -152,13 +153,15 @@ def parse(text: str, owned_lines: int | None = None) -> NoteText:
     end marker for notes written before markers carried a hash."""
     import yaml
 
+    from . import frontmatter_read  # (as PyYAML: with the first note read)
+
     metadata: dict[str, Any] = {}
     rest, yaml_text, fences = text, "", ("---\n", "---\n")
     m = _FRONTMATTER.match(text)
     if m:
         yaml_text = m.group(1) or ""
-        try:
-            loaded = yaml.load(yaml_text, Loader=_loader())
+        try:  # (without PyYAML where it has the plain shape ccexport writes)
+            loaded = frontmatter_read.load(yaml_text) or yaml.load(yaml_text, Loader=_loader())
         except yaml.YAMLError as exc:
             raise NoteFormatError(f"frontmatter is not valid YAML ({_first_line(exc)})") from None
         if loaded is not None and not isinstance(loaded, dict):
@@ -170,40 +173,60 @@ def parse(text: str, owned_lines: int | None = None) -> NoteText:
         fences = (text[:opening], closing if closing.endswith("\n") else closing + "\n")
     lines = rest.split("\n")
     begin = next((i for i, line in enumerate(lines) if _BEGIN_LINE.match(line.rstrip("\r"))), None)
-    end, written = _end_of_region(lines, begin, owned_lines) if begin is not None else (None, None)
+    end, written, owned = None, None, ""
+    if begin is not None:
+        start = sum(len(line) for line in lines[: begin + 1]) + begin + 1  # (of line begin + 1)
+        end, written, owned = _end_of_region(lines, begin, owned_lines, rest, start)
     if begin is None or end is None:
         return NoteText(metadata, rest, None, "", yaml_text, fences)
     before = "\n".join(lines[:begin]) + ("\n" if begin else "")
-    owned = "\n".join(lines[begin + 1 : end])
     after = "\n".join(lines[end + 1 :])
     return NoteText(metadata, before, owned, after, yaml_text, fences, written)
 
 
 def _end_of_region(
-    lines: list[str], begin: int, owned_lines: int | None
-) -> tuple[int | None, str | None]:
-    """The end marker of the region opened at ``begin``, and the hash it carries.
+    lines: list[str], begin: int, owned_lines: int | None, text: str = "", start: int = 0
+) -> tuple[int | None, str | None, str]:
+    """The end marker of the region opened at ``begin``, the hash it carries and the
+    region's text (the very string hashed to find it: ``edited`` then finds its hash known).
 
     Candidates are marker lines outside code fences (session code may quote a marker; prose
     cannot, it is escaped). The one whose hash matches the text above it wins; else the line
     the state pins; else the first: a marker the user quoted further down is their text."""
-    candidates = _end_candidates(lines, begin)
+    candidates = _end_candidates(lines, begin, text, start)
     for i, written in candidates:
-        if written and owned_hash("\n".join(lines[begin + 1 : i])) == written:
-            return i, written
+        if written:
+            owned = "\n".join(lines[begin + 1 : i])
+            if owned_hash(owned) == written:
+                return i, written, owned
+    found = candidates[0] if candidates else (None, None)
     if owned_lines is not None:
-        for i, written in candidates:
-            if i == begin + 1 + owned_lines:
-                return i, written
-    return candidates[0] if candidates else (None, None)
+        found = next((c for c in candidates if c[0] == begin + 1 + owned_lines), found)
+    end = found[0]
+    return end, found[1], "\n".join(lines[begin + 1 : end]) if end is not None else ""
 
 
-def _end_candidates(lines: list[str], begin: int) -> list[tuple[int, str | None]]:
-    """The lines after ``begin`` that may end the region, with the hash each carries."""
+# A line break and what may start a line that ends the region or opens or closes a code
+# fence: the lines ``_end_candidates`` looks at (the others, nearly all, are passed over in
+# C, which looks for a pattern's first character first: a line break).
+_MAY_COUNT = re.compile(r"\n(?:%% ccexport:end| {0,3}(?:```|~~~))")
+
+
+def _end_candidates(
+    lines: list[str], begin: int, text: str = "", start: int = 0
+) -> list[tuple[int, str | None]]:
+    """The lines after ``begin`` that may end the region, with the hash each carries.
+    ``text``: the lines joined, ``start`` where line ``begin + 1`` starts in it (a line
+    break before it); else they are joined here."""
     candidates: list[tuple[int, str | None]] = []
     anywhere: list[tuple[int, str | None]] = []
     fence = ""
-    for i in range(begin + 1, len(lines)):
+    if not start:
+        text, start = "\n" + "\n".join(lines[begin + 1 :]), 1
+    i, at = begin, start - 1
+    for may in _MAY_COUNT.finditer(text, start - 1):
+        i += text.count("\n", at, may.start() + 1)
+        at = may.start() + 1
         line = lines[i].rstrip("\r")
         found = _END_LINE.match(line)
         if found:
@@ -293,86 +316,17 @@ def splice_frontmatter(
     too. ``existing``: the text already loaded. ``keep``: asked for a key of ``values`` whose
     text is not the new one, it may return that key's new text with the person's own text
     in it kept (``keytext.Keeper``). None when the text is not a block mapping that
-    can be spliced safely."""
-    import yaml
+    can be spliced safely. (In ``frontmatter_splice``: without PyYAML where the text has
+    the plain shape ccexport writes.)"""
+    from .frontmatter_splice import splice
 
-    node = _block_mapping(yaml_text)
-    ours_text = yaml_of(values)
-    ours_node = _block_mapping(ours_text)
-    if node is False or not ours_node:
-        return None
-    constructor = yaml.SafeLoader("")
-    ours = _segments(ours_node, _YAML_LINE.findall(ours_text))
-    expected: dict[Any, Any] = constructor.construct_document(ours_node)
-    old = existing if existing is not None else yaml.load(yaml_text, Loader=_loader()) or {}
-    lines = _YAML_LINE.findall(yaml_text)
-    out: list[str] = []
-    position = 0
-    for key, value in node.value if node else []:
-        name = key.value if isinstance(key, yaml.ScalarNode) and key.tag.endswith(":str") else None
-        first = key.start_mark.line
-        # (an alias's marks are those of the anchor it names, maybe lines above)
-        last = max(first, value.end_mark.line - (value.end_mark.column == 0))
-        while last > first and _is_gap(lines[last]):
-            last -= 1  # comments and blank lines after a value stay with the next key
-        out.append("".join(lines[position:first]))
-        if name in ours:
-            fresh = ours.pop(name)  # a key twice: the later copy goes
-            segment = lines[first : last + 1]
-            if keep is not None and "".join(segment) != fresh:
-                kept = keep(name, key, value, segment, fresh)
-                if kept is not None:
-                    fresh, expected[name] = kept
-            out.append(fresh)
-        elif name not in values and name not in drop:
-            out.append("".join(lines[first : last + 1]))
-            constructed = constructor.construct_object(key, deep=True)
-            expected.setdefault(constructed, old.get(constructed))
-        position = last + 1
-    out.append("".join(lines[position:]))
-    if ours:
-        if out[-1] and not out[-1].endswith(("\n", "\r")):
-            out.append("\n")
-        out.extend(ours.values())
-    result = "".join(out)
-    # Whatever the text held, the result must read back as exactly the intended properties.
-    try:
-        ok = (yaml.load(result, Loader=_loader()) or {}) == expected
-    except yaml.YAMLError:
-        ok = False
-    return result if ok else None
+    return splice(yaml_text, values, drop, existing, keep)
 
 
 def yaml_lines(text: str) -> list[str]:
     """The lines of ``text`` as YAML (and the marks of its nodes) count them, with their
     line breaks (the last one empty when the text ends with a break)."""
     return _YAML_LINE.findall(text)
-
-
-def _block_mapping(text: str) -> yaml.MappingNode | None | bool:
-    """The composed block mapping of ``text``; None if empty; False if it is anything else."""
-    import yaml
-
-    try:
-        node = yaml.compose(text, Loader=_loader())
-    except yaml.YAMLError:
-        return False
-    if node is not None and (not isinstance(node, yaml.MappingNode) or node.flow_style):
-        return False
-    return node
-
-
-def _segments(node: yaml.MappingNode, lines: list[str]) -> dict[str, str]:
-    """The text of each top-level key of a dump (no comments, no blank lines in it)."""
-    starts = [key.start_mark.line for key, _ in node.value] + [len(lines)]
-    return {
-        key.value: "".join(lines[starts[i] : starts[i + 1]])
-        for i, (key, _) in enumerate(node.value)
-    }
-
-
-def _is_gap(line: str) -> bool:
-    return not line.strip() or line.startswith("#")
 
 
 def yaml_of(values: dict[str, Any]) -> str:
@@ -405,9 +359,14 @@ def read_frontmatter(head: str) -> dict[str, Any] | None:
     m = _FRONTMATTER.match(head)
     if not m:
         return None
-    import yaml
+    from . import frontmatter_read
 
     text = m.group(1) or ""
+    fast = frontmatter_read.load(text)
+    if fast:  # (an empty one is not a mapping: None, as PyYAML reads it)
+        return fast
+    import yaml
+
     for attempt in (text, _first_side(text) if "<<<<<<<" in text else None):
         try:  # a merge left both sides of a changed property: the note is still known
             loaded = yaml.load(attempt, Loader=_loader()) if attempt is not None else None

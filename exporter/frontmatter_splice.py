@@ -80,12 +80,7 @@ def _plain_splice(
             out.append("".join(lines[first : last + 1]))
             expected.setdefault(name, old.get(name))
         position = last + 1
-    out.append("".join(lines[position:]))
-    if ours:
-        if out[-1] and not out[-1].endswith(("\n", "\r")):
-            out.append("\n")
-        out.extend(ours.values())
-    result = "".join(out)
+    result = _joined(out, lines[position:], ours)
     if result == yaml_text:  # (what it reads is known)
         return result if {e.name: e.value for e in found} == expected else None
     return result if _reads_as(result, expected) else None
@@ -136,13 +131,19 @@ def _composed_splice(
             constructed = constructor.construct_object(key, deep=True)
             expected.setdefault(constructed, old.get(constructed))
         position = last + 1
-    out.append("".join(lines[position:]))
+    result = _joined(out, lines[position:], ours)
+    return result if _reads_as(result, expected) else None
+
+
+def _joined(out: list[str], rest: list[str], ours: dict[str, str]) -> str:
+    """The frontmatter's text: what was written so far, the person's lines after the last
+    key of ours, then our keys it did not hold yet (on a line of their own)."""
+    out.append("".join(rest))
     if ours:
         if out[-1] and not out[-1].endswith(("\n", "\r")):
             out.append("\n")
         out.extend(ours.values())
-    result = "".join(out)
-    return result if _reads_as(result, expected) else None
+    return "".join(out)
 
 
 def _reads_as(result: str, expected: dict[Any, Any]) -> bool:

@@ -21,14 +21,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import html
 import json
 import mimetypes
-import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ..model import AttachmentPart, ToolCallPart, ToolResultPart
+from .copilot_rendered import rendered_attachments, sent_text
 from .vscode import path_from_uri
 
 _NOT_CONTEXT = frozenset({"tool", "toolset"})
@@ -48,7 +47,7 @@ def variable_parts(request: dict[str, Any]) -> list[AttachmentPart]:
             continue
         part = _attachment(variable)
         if part and part.data is None and part.media_type == _UNKNOWN:
-            text = _sent_text(variable, rendered)
+            text = sent_text(variable, rendered, _path(_uri_of(variable.get("value"))))
             if text is not None:  # the text Copilot sent with the prompt: shown
                 part = AttachmentPart("text/plain", text.encode(), part.name)
         if part and variable.get("id") in _IMPLICIT:
@@ -60,100 +59,6 @@ def variable_parts(request: dict[str, Any]) -> list[AttachmentPart]:
 
 # What VS Code sends with a prompt on its own (the person did not attach it).
 _IMPLICIT = {"vscode.implicit.file": "editor-file", "vscode.implicit.selection": "editor-selection"}
-
-
-# -- what Copilot sent of an attachment (``result.metadata.renderedUserMessage``) ----------
-#
-# VS Code keeps only the place of an attached file or selection; Copilot's own record of the
-# prompt it sent holds each one's text, in an ``<attachment>`` element: its ``id`` the
-# variable's name, ``filePath`` the file's path. Its body is the file's text (Copilot's
-# ``CodeSummary``), or a line ``Excerpt from <name>, lines a to b:`` and a fenced block
-# (``CodeSelection``), after the variable's ``modelDescription`` and a colon when it has one.
-# ``isSummarized`` marks a file Copilot shortened to fit (not its text); a self-closing
-# element was sent without its contents.
-
-_ELEMENT = re.compile(
-    r"(?ms)^<attachment\b(?P<attrs>[^>\n]*?)(?:/>|>\n(?P<body>.*?)\n?</attachment>)[ \t]*$"
-)
-_ATTR = re.compile(r'([A-Za-z_][\w.-]*)="([^"]*)"')
-_EXCERPT = re.compile(r"\AExcerpt from [^\n]*:\n")
-_FENCED = re.compile(
-    r"\A(?P<fence>`{3,}|~{3,})[^\n`]*\n(?P<code>.*?)\n?(?P=fence)[ \t]*\n?\Z", re.S
-)
-_PATH_COMMENT = re.compile(r"\A[ \t]*(?://|#|--|<!--|/\*)[ \t]*filepath:[ \t]*(?P<path>[^\n]*?)"
-                           r"[ \t]*(?:-->|\*/)?[ \t]*(?:\n|\Z)")  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class Rendered:
-    """One ``<attachment>`` element of the prompt Copilot sent."""
-
-    attrs: dict[str, str]
-    body: str | None
-
-
-def rendered_attachments(request: dict[str, Any]) -> list[Rendered]:
-    """The ``<attachment>`` elements of the prompt Copilot recorded sending for a request
-    (read only for these: the rest is instructions and context Copilot added)."""
-    result = request.get("result")
-    metadata = result.get("metadata") if isinstance(result, dict) else None
-    sent = metadata.get("renderedUserMessage") if isinstance(metadata, dict) else None
-    pieces = sent if isinstance(sent, list) else [sent]
-    text = "\n".join(
-        p.get("text") if isinstance(p, dict) and isinstance(p.get("text"), str) else p
-        for p in pieces
-        if isinstance(p, str) or (isinstance(p, dict) and isinstance(p.get("text"), str))
-    )
-    if "<attachment" not in text:
-        return []
-    return [
-        Rendered({k: html.unescape(v) for k, v in _ATTR.findall(m["attrs"])}, m["body"])
-        for m in _ELEMENT.finditer(text)
-    ]
-
-
-def _sent_text(variable: dict[str, Any], rendered: list[Rendered]) -> str | None:
-    """The text Copilot sent for an attached file or selection, when its record of the
-    prompt holds it whole: by the element's ``id`` (the variable's name), else, for a whole
-    file, by its ``filePath``."""
-    names = {v for v in (variable.get("name"), variable.get("id")) if isinstance(v, str) and v}
-    value = variable.get("value")
-    has_range = isinstance(value, dict) and isinstance(value.get("range"), dict)
-    uri = value.get("uri") if isinstance(value, dict) and "uri" in value else value
-    path = _path(uri)
-    element = next(
-        (
-            r
-            for r in rendered
-            if r.attrs.get("id") in names and r.attrs.get("filePath") in (None, path)
-        ),
-        None,
-    )
-    if element is None and path and not has_range:
-        element = next((r for r in rendered if r.attrs.get("filePath") == path), None)
-    if element is None or element.body is None or element.attrs.get("isSummarized") == "true":
-        return None
-    body = element.body
-    first, _, rest = body.partition("\n")
-    described = variable.get("modelDescription")
-    if first.endswith(":") and (
-        _EXCERPT.match(rest)  # a selection's description, then the excerpt
-        or (isinstance(described, str) and described and first.startswith(described))
-    ):
-        body = rest  # "User's active selection, this should be the main focus:"
-    excerpt = _EXCERPT.match(body)
-    if excerpt:
-        fenced = _FENCED.match(body[excerpt.end() :])
-        if not fenced:
-            return None  # not the shape Copilot writes: not guessed at
-        body = fenced["code"]
-    elif has_range:
-        return None  # a selection is always an excerpt
-    if "filePath" not in element.attrs:  # the path was written as the code's first line
-        comment = _PATH_COMMENT.match(body)
-        if comment and path and path.endswith(comment["path"].rsplit("/", 1)[-1]):
-            body = body[comment.end() :]
-    return body if body.strip() else None
 
 
 def _attachment(variable: dict[str, Any]) -> AttachmentPart | None:
@@ -199,6 +104,11 @@ def _place(value: Any) -> str | None:
         return None
     lines = _lines(value.get("range"))
     return f"{path}:{lines}" if lines else path
+
+
+def _uri_of(value: Any) -> Any:
+    """A variable's value's place: a URI, or a location holding one."""
+    return value.get("uri") if isinstance(value, dict) and "uri" in value else value
 
 
 def _path(uri: Any) -> str | None:

@@ -44,6 +44,17 @@ def build(home: Path, sessions: int) -> None:
 ZONE: tzinfo | None = UTC  # --timezone local: None, as the command's default
 
 
+def prepared_home(home: Path, sessions: int, keep: bool) -> None:
+    """The home of ``sessions`` sessions, built anew unless ``keep`` and it is there; says
+    the machine's load first (the figures depend on it)."""
+    print(f"load average before: {load_average()}")
+    if not (keep and home.is_dir()):
+        shutil.rmtree(home, ignore_errors=True)
+        start = time.perf_counter()
+        build(home, sessions)
+        print(f"home of {sessions} sessions built in {time.perf_counter() - start:.1f} s")
+
+
 def noop_in_process(vault: Path, home: Path) -> float:
     start = time.perf_counter()
     report = run_export(ExportOptions(vault=vault, home=home, timezone=ZONE))
@@ -125,12 +136,7 @@ def main() -> None:
     work = args.work or Path(tempfile.mkdtemp(prefix="ccexport-noop-"))
     home, vault = work / "home", work / "vault"
     try:
-        print(f"load average before: {load_average()}")
-        if not (args.keep and home.is_dir()):
-            shutil.rmtree(home, ignore_errors=True)
-            start = time.perf_counter()
-            build(home, args.sessions)
-            print(f"home of {args.sessions} sessions built in {time.perf_counter() - start:.1f} s")
+        prepared_home(home, args.sessions, args.keep)
         if not (args.keep and vault.is_dir()):
             shutil.rmtree(vault, ignore_errors=True)
             start = time.perf_counter()

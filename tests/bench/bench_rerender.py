@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_export import load_average  # noqa: E402
-from bench_noop import build  # noqa: E402
+from bench_noop import prepared_home  # noqa: E402
 
 from exporter.export import ExportOptions, run_export  # noqa: E402
 
@@ -73,12 +73,7 @@ def main() -> None:
     work = args.work or Path(tempfile.mkdtemp(prefix="ccexport-rerender-"))
     home, vault = work / "home", work / "vault"
     try:
-        print(f"load average before: {load_average()}")
-        if not (args.keep and home.is_dir()):
-            shutil.rmtree(home, ignore_errors=True)
-            start = time.perf_counter()
-            build(home, args.sessions)
-            print(f"home of {args.sessions} sessions built in {time.perf_counter() - start:.1f} s")
+        prepared_home(home, args.sessions, args.keep)
         firsts, rerenders, notes = [], [], 0
         for _ in range(args.repeat):
             if vault.exists():  # a new vault each time, the last one moved aside

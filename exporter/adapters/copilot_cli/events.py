@@ -30,6 +30,7 @@ from .._jsonl import json_text, parse_timestamp
 from .._times import Times
 from . import SOURCE
 from .attachments import attachment_parts, result_extras
+from .usage import model_usage, positive, token_details
 
 # Known types that carry nothing for a note (system prompt, notices, hooks, bookkeeping).
 DROPPED = {
@@ -199,12 +200,12 @@ class EventLog:
         counted = False
         for model, entry in metrics.items() if isinstance(metrics, dict) else []:
             self.main.model(model)
-            usage = _model_usage(entry) if isinstance(entry, dict) else None
+            usage = model_usage(entry) if isinstance(entry, dict) else None
             if usage is not None:
                 counted = True
                 self.usage = self.usage + usage
         if not counted:
-            usage = _token_details(data.get("tokenDetails"))
+            usage = token_details(data.get("tokenDetails"))
             if usage is not None:
                 counted = True
                 self.usage = self.usage + usage
@@ -236,7 +237,7 @@ class EventLog:
 
     def on_assistant(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
         model = thread.model(data.get("model")) or self._current_model(thread)
-        thread.output_tokens += _int(data.get("outputTokens"))
+        thread.output_tokens += positive(data.get("outputTokens"))
         parts: list[Part] = []
         reasoning = data.get("reasoningText")
         if isinstance(reasoning, str) and reasoning.strip() and reasoning not in thread.reasoning:
@@ -344,7 +345,7 @@ class EventLog:
     def on_truncation(
         self, thread: _Thread, event: dict, data: dict, when: datetime | None
     ) -> None:
-        removed = _int(data.get("messagesRemovedDuringTruncation"))
+        removed = positive(data.get("messagesRemovedDuringTruncation"))
         text = "Context truncated" + (f": {removed} messages removed" if removed else "")
         thread.add("system", [NoticePart("notification", text)], event.get("id"), when)
 
@@ -438,45 +439,3 @@ def _result_text(result: dict[str, Any]) -> str | None:
 
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
-
-
-def _model_usage(entry: dict) -> Usage | None:
-    """A model's tokens: its ``tokenDetails`` (input without the cached part), else its
-    ``usage``, whose ``inputTokens`` counts the whole prompt, the cache reads and writes in
-    it (``inputTokens`` = ``tokenDetails.input`` + cache read + cache write, in the CLI's
-    own logs): the uncached rest is the input. An ``inputTokens`` below the cached tokens
-    cannot hold them, and is taken as it is."""
-    details = _token_details(entry.get("tokenDetails"))
-    if details is not None:
-        return details
-    usage = entry.get("usage")
-    if not isinstance(usage, dict):
-        return None
-    known = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
-    if not any(key in usage for key in known):
-        return None  # (e.g. reasoningTokens alone)
-    read, write = _int(usage.get("cacheReadTokens")), _int(usage.get("cacheWriteTokens"))
-    prompt = _int(usage.get("inputTokens"))
-    uncached = prompt - read - write if prompt >= read + write else prompt
-    return Usage(uncached, _int(usage.get("outputTokens")), read, write)
-
-
-def _token_details(details: Any) -> Usage | None:
-    """``tokenDetails``: ``{input, output, cache_read, cache_write: {tokenCount}}``, the
-    input without the cached tokens."""
-    if not isinstance(details, dict):
-        return None
-
-    def count(key: str) -> int:
-        entry = details.get(key)
-        return _int(entry.get("tokenCount")) if isinstance(entry, dict) else 0
-
-    if not any(
-        isinstance(details.get(k), dict) for k in ("input", "output", "cache_read", "cache_write")
-    ):
-        return None
-    return Usage(count("input"), count("output"), count("cache_read"), count("cache_write"))

@@ -1,0 +1,51 @@
+"""A Copilot CLI model's token counts, from its ``session.shutdown`` metrics: the cached
+tokens apart from the input they are part of (FORMATS.md §6.6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import Usage
+
+
+def positive(value: Any) -> int:
+    """A count of tokens or messages: a positive whole number, else 0."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def model_usage(entry: dict) -> Usage | None:
+    """A model's tokens: its ``tokenDetails`` (input without the cached part), else its
+    ``usage``, whose ``inputTokens`` counts the whole prompt, the cache reads and writes in
+    it (``inputTokens`` = ``tokenDetails.input`` + cache read + cache write, in the CLI's
+    own logs): the uncached rest is the input. An ``inputTokens`` below the cached tokens
+    cannot hold them, and is taken as it is."""
+    details = token_details(entry.get("tokenDetails"))
+    if details is not None:
+        return details
+    usage = entry.get("usage")
+    if not isinstance(usage, dict):
+        return None
+    known = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
+    if not any(key in usage for key in known):
+        return None  # (e.g. reasoningTokens alone)
+    read, write = positive(usage.get("cacheReadTokens")), positive(usage.get("cacheWriteTokens"))
+    prompt = positive(usage.get("inputTokens"))
+    uncached = prompt - read - write if prompt >= read + write else prompt
+    return Usage(uncached, positive(usage.get("outputTokens")), read, write)
+
+
+def token_details(details: Any) -> Usage | None:
+    """``tokenDetails``: ``{input, output, cache_read, cache_write: {tokenCount}}``, the
+    input without the cached tokens."""
+    if not isinstance(details, dict):
+        return None
+
+    def tokens(key: str) -> int:
+        entry = details.get(key)
+        return positive(entry.get("tokenCount")) if isinstance(entry, dict) else 0
+
+    if not any(
+        isinstance(details.get(k), dict) for k in ("input", "output", "cache_read", "cache_write")
+    ):
+        return None
+    return Usage(tokens("input"), tokens("output"), tokens("cache_read"), tokens("cache_write"))

@@ -1,0 +1,98 @@
+"""What Copilot sent of an attachment (``result.metadata.renderedUserMessage``).
+
+VS Code keeps only the place of an attached file or selection; Copilot's own record of the
+prompt it sent holds each one's text, in an ``<attachment>`` element: its ``id`` the
+variable's name, ``filePath`` the file's path. Its body is the file's text (Copilot's
+``CodeSummary``), or a line ``Excerpt from <name>, lines a to b:`` and a fenced block
+(``CodeSelection``), after the variable's ``modelDescription`` and a colon when it has one.
+``isSummarized`` marks a file Copilot shortened to fit (not its text); a self-closing
+element was sent without its contents.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_ELEMENT = re.compile(
+    r"(?ms)^<attachment\b(?P<attrs>[^>\n]*?)(?:/>|>\n(?P<body>.*?)\n?</attachment>)[ \t]*$"
+)
+_ATTR = re.compile(r'([A-Za-z_][\w.-]*)="([^"]*)"')
+_EXCERPT = re.compile(r"\AExcerpt from [^\n]*:\n")
+_FENCED = re.compile(
+    r"\A(?P<fence>`{3,}|~{3,})[^\n`]*\n(?P<code>.*?)\n?(?P=fence)[ \t]*\n?\Z", re.S
+)
+_PATH_COMMENT = re.compile(r"\A[ \t]*(?://|#|--|<!--|/\*)[ \t]*filepath:[ \t]*(?P<path>[^\n]*?)"
+                           r"[ \t]*(?:-->|\*/)?[ \t]*(?:\n|\Z)")  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """One ``<attachment>`` element of the prompt Copilot sent."""
+
+    attrs: dict[str, str]
+    body: str | None
+
+
+def rendered_attachments(request: dict[str, Any]) -> list[Rendered]:
+    """The ``<attachment>`` elements of the prompt Copilot recorded sending for a request
+    (read only for these: the rest is instructions and context Copilot added)."""
+    result = request.get("result")
+    metadata = result.get("metadata") if isinstance(result, dict) else None
+    sent = metadata.get("renderedUserMessage") if isinstance(metadata, dict) else None
+    pieces = sent if isinstance(sent, list) else [sent]
+    text = "\n".join(
+        p.get("text") if isinstance(p, dict) and isinstance(p.get("text"), str) else p
+        for p in pieces
+        if isinstance(p, str) or (isinstance(p, dict) and isinstance(p.get("text"), str))
+    )
+    if "<attachment" not in text:
+        return []
+    return [
+        Rendered({k: html.unescape(v) for k, v in _ATTR.findall(m["attrs"])}, m["body"])
+        for m in _ELEMENT.finditer(text)
+    ]
+
+
+def sent_text(variable: dict[str, Any], rendered: list[Rendered], path: str | None) -> str | None:
+    """The text Copilot sent for an attached file or selection, when its record of the
+    prompt holds it whole: by the element's ``id`` (the variable's name), else, for a whole
+    file, by its ``filePath`` (``path``, the variable's file)."""
+    names = {v for v in (variable.get("name"), variable.get("id")) if isinstance(v, str) and v}
+    value = variable.get("value")
+    has_range = isinstance(value, dict) and isinstance(value.get("range"), dict)
+    element = next(
+        (
+            r
+            for r in rendered
+            if r.attrs.get("id") in names and r.attrs.get("filePath") in (None, path)
+        ),
+        None,
+    )
+    if element is None and path and not has_range:
+        element = next((r for r in rendered if r.attrs.get("filePath") == path), None)
+    if element is None or element.body is None or element.attrs.get("isSummarized") == "true":
+        return None
+    body = element.body
+    first, _, rest = body.partition("\n")
+    described = variable.get("modelDescription")
+    if first.endswith(":") and (
+        _EXCERPT.match(rest)  # a selection's description, then the excerpt
+        or (isinstance(described, str) and described and first.startswith(described))
+    ):
+        body = rest  # "User's active selection, this should be the main focus:"
+    excerpt = _EXCERPT.match(body)
+    if excerpt:
+        fenced = _FENCED.match(body[excerpt.end() :])
+        if not fenced:
+            return None  # not the shape Copilot writes: not guessed at
+        body = fenced["code"]
+    elif has_range:
+        return None  # a selection is always an excerpt
+    if "filePath" not in element.attrs:  # the path was written as the code's first line
+        comment = _PATH_COMMENT.match(body)
+        if comment and path and path.endswith(comment["path"].rsplit("/", 1)[-1]):
+            body = body[comment.end() :]
+    return body if body.strip() else None

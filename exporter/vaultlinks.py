@@ -98,7 +98,9 @@ class LinkTargets:
         if found is None:
             named = self.by_name.get(target, ())
             found = next(iter(named)) if len(named) == 1 else None
-        return found
+        # (A note whose record this run dropped, one saved while the run wrote it, is no
+        # longer known: the next run writes it again.)
+        return found if found in self.notes else None
 
     def path_then(self, key: str, run: int) -> str:
         """Where the note ``key`` was when a note last written in ``run`` linked to it."""

@@ -93,12 +93,15 @@ class UnchangedUnits:
         return [change for change in self._listed(unit) if change.key not in deleted]
 
     def _to_restore(self, unit: str) -> bool:
-        """With ``--restore``, a unit with a note the person deleted is read again."""
+        """With ``--restore``, a unit with a note the person deleted is read again: one the
+        state says is deleted, or one not where the state says (its path may hold another
+        note by now: one restored earlier in this run, given its freed name)."""
         if not self.options.restore:
             return False
         notes = self.vault.state.notes
         keys = self.vault.state.sources.get(unit, {}).get("notes", [])
-        return any(k in notes and (notes[k].deleted or self.vault.is_missing(notes[k].path))
+        return any(k in notes and (notes[k].deleted or self.vault.is_missing(notes[k].path)
+                                   or self.vault.holds_another(notes[k].path, k))
                    for k in keys)  # fmt: skip
 
     def _matching_notes(self, unit: str) -> list[str]:

@@ -106,6 +106,10 @@ class NoteSurvey:
             return None
         return notefile.read_frontmatter(found[0].decode("utf-8", "replace")) if found else None
 
+    def holds_another(self, relpath: str, key: str) -> bool:
+        """Is another session's note at ``relpath`` (given the freed name of ``key``'s)?"""
+        return self._identity_of(relpath) not in (None, key)
+
     def _identity_of(self, relpath: str) -> str | None:
         fm = self._frontmatter(relpath)
         return notefile.identity(fm) if fm is not None else None

@@ -115,7 +115,8 @@ def has_conversation(session: Session) -> bool:
     for message in session.messages:
         if message.role == "user":
             parts = clean_parts(message)
-            if any(p.kind in ("text", "attachment") or getattr(p, "asks", False) for p in parts):
+            if any(p.kind in ("text", "attachment") or type(p) is CommandPart and p.asks
+                   for p in parts):  # fmt: skip
                 return True
         elif not held and _is_reply(message):
             return True

@@ -10,6 +10,7 @@ from typing import Any
 
 from .model import ToolCallPart
 
+_PATH_KEYS = ("file_path", "filePath", "path", "notebook_path")  # the file a call is about
 _SUMMARY_KEYS = ("command", "cmd", "file_path", "filePath", "path", "pattern", "url", "query",
                  "notebook_path")  # fmt: skip
 
@@ -69,14 +70,7 @@ def input_blocks(value: Any, tool: str = "") -> list[dict[str, str]]:
         return [{"label": "", "text": value, "lang": "diff" if "patch" in tool else "text"}]
     if not isinstance(value, dict):
         return [{"label": "", "text": _json(value), "lang": "json"}] if value is not None else []
-    path = next(
-        (
-            value[k]
-            for k in ("file_path", "filePath", "path", "notebook_path")
-            if isinstance(value.get(k), str)
-        ),
-        "",
-    )
+    path = next((value[k] for k in _PATH_KEYS if isinstance(value.get(k), str)), "")
     ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     rest = {}
     blocks = []

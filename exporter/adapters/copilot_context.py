@@ -98,8 +98,7 @@ def _place(value: Any) -> str | None:
         return path_from_uri(value)
     if not isinstance(value, dict):
         return None
-    uri = value.get("uri") if isinstance(value.get("uri"), dict | str) else value
-    path = _path(uri)
+    path = _path(_uri_of(value))
     if not path:
         return None
     lines = _lines(value.get("range"))
@@ -108,7 +107,9 @@ def _place(value: Any) -> str | None:
 
 def _uri_of(value: Any) -> Any:
     """A variable's value's place: a URI, or a location holding one."""
-    return value.get("uri") if isinstance(value, dict) and "uri" in value else value
+    if isinstance(value, dict) and isinstance(value.get("uri"), dict | str):
+        return value["uri"]
+    return value
 
 
 def _path(uri: Any) -> str | None:

@@ -35,6 +35,7 @@ from .state import VaultLock
 from .unchanged import UnchangedUnits
 from .unitreader import UnitReader
 from .vault import Action, Change, Vault
+from .vaultattach import AttachmentNames
 from .workers import Renderer, RenderJob, failed
 
 # The note builder (notes, split, packed) is imported where a note is planned, with the
@@ -83,8 +84,10 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
 def _open_vault(options: ExportOptions) -> Vault:
     """The vault with its state, which lives all run (``collector_lasting``)."""
     with collector_lasting():
-        return Vault(options.vault, dry_run=options.dry_run, diff=options.diff,
-                     force=options.force, restore=options.restore)  # fmt: skip
+        vault = Vault(options.vault, dry_run=options.dry_run, diff=options.diff,
+                      force=options.force, restore=options.restore)  # fmt: skip
+    vault.attachment_names = AttachmentNames(str(vault.root), options.attachments_folder)
+    return vault
 
 
 @dataclass(slots=True)

@@ -16,6 +16,7 @@ from .errors import Problem
 from .index import note_meta, write_index_notes
 from .outcome import ExportReport, SourceCounts
 from .vault import Action, Change, Vault
+from .vaultattach import embed_renamed
 
 if TYPE_CHECKING:
     from .notes import Note
@@ -95,10 +96,17 @@ class NoteWriter:
         self.report.problems.extend(replace(p, source=source) for p in note.problems)
         meta = note_meta(note.frontmatter)  # index notes list a session's first part alone
         try:
+            body = note.body
             for attachment in note.attachments:
+                # (A file the person renamed is embedded under their name, not copied again.)
+                renamed = self._renamed(attachment.relpath)
+                kept = renamed and embed_renamed(body, attachment.relpath, renamed)
+                if kept is not None:
+                    body = kept
+                    continue
                 self.vault.write_attachment(attachment.relpath, attachment.data)
             change = self.vault.write_note(
-                note.key, note.relpath, note.frontmatter, note.body, meta, note.seeded
+                note.key, note.relpath, note.frontmatter, body, meta, note.seeded
             )
         except OSError as exc:
             change = Change(Action.FAILED, note.key, note.relpath, str(exc))
@@ -114,6 +122,12 @@ class NoteWriter:
             )
             return False
         return True
+
+    def _renamed(self, relpath: str) -> str | None:
+        names = self.vault.attachment_names
+        if names is None or not self.vault.is_missing(relpath):
+            return None
+        return names.renamed(relpath)
 
     def late_failures(self, changes: list[Change]) -> list[Change]:
         """Notes whose fsync or rename failed when the vault landed them (failed after all),

@@ -31,7 +31,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from . import notefile, vaultbatch, vaultio, vaultlinks
+from . import notefile, vaultattach, vaultbatch, vaultio, vaultlinks
 from .change import Action, Change
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
@@ -114,6 +114,8 @@ class Vault(NotePlaces):
         self._batch = vaultbatch.WriteBatch(self.root)
         # Applied to the old text a conflict copy or a diff quotes (secret redaction).
         self.scrub: Callable[[str], str] = str
+        # The attachments folder's files the person renamed (``vaultattach``), once known.
+        self.attachment_names: vaultattach.AttachmentNames | None = None
 
     # -- notes -------------------------------------------------------------------------
 
@@ -360,7 +362,9 @@ class Vault(NotePlaces):
             return False
         if self._targets is None:
             self._targets = vaultlinks.LinkTargets(self.state.notes)
-        return vaultlinks.links_followed(parsed.owned, parsed.written_hash, record, self._targets)
+        names = self.attachment_names
+        return vaultlinks.links_followed(parsed.owned, parsed.written_hash, record,
+                                         self._targets, names and names.written_name)  # fmt: skip
 
     def _save_conflict(self, relpath: str, text: str) -> str:
         """The copy is named by the second it is saved; another in that second (``watch``

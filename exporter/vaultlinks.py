@@ -111,18 +111,32 @@ class LinkTargets:
         return record.path
 
 
-def links_followed(owned: str, written_hash: str, note: NoteRecord, targets: LinkTargets) -> bool:
+def links_followed(
+    owned: str,
+    written_hash: str,
+    note: NoteRecord,
+    targets: LinkTargets,
+    attachment: Callable[[str, str], str | None] | None = None,
+) -> bool:
     """Is ``owned`` (a generated part whose hash is not ``written_hash``) what ccexport
-    wrote into ``note``, but for links to notes moved since, which Obsidian rewrote?"""
+    wrote into ``note``, but for links to notes moved since, which Obsidian rewrote? And,
+    given ``attachment`` (a link target and the note's folder -> the path ccexport named
+    the file it leads to by, ``vaultattach``), but for embeds of attachments the person
+    renamed (tried after the notes alone: an attachment embedded under a name the person
+    gave it before is written so)."""
     folder = note.path.rpartition("/")[0]
     changed = False
 
-    def put_back(match: re.Match[str], aliases: bool) -> str:
+    def put_back(match: re.Match[str], aliases: bool, files: bool) -> str:
         nonlocal changed
         target, rest, alias = match.group(1), match.group(2), match.group(3)
         key = targets.key_of(target, folder)
         if key is None:
-            return match.group(0)
+            written = attachment(target, folder) if files and attachment else None
+            if written is None or written == target:
+                return match.group(0)
+            changed = True
+            return f"[[{written}{rest}{'' if alias is None else '|' + alias}]]"
         then = targets.path_then(key, note.run)
         written = written_target(key, then)
         if written == target:
@@ -133,10 +147,10 @@ def links_followed(owned: str, written_hash: str, note: NoteRecord, targets: Lin
             alias = stem(then)  # (Obsidian renamed an alias that was the note's name)
         return f"[[{written}{rest}{'' if alias is None else '|' + alias}]]"
 
-    for aliases in (False, True):
-        text = _LINK.sub(lambda m, a=aliases: put_back(m, a), owned)
-        if not changed:
-            return False
-        if owned_hash(text) == written_hash:
-            return True
+    for files in (False, True) if attachment else (False,):
+        for aliases in (False, True):
+            changed = False
+            text = _LINK.sub(lambda m, a=aliases, f=files: put_back(m, a, f), owned)
+            if changed and owned_hash(text) == written_hash:
+                return True
     return False

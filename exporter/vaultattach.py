@@ -1,0 +1,117 @@
+"""Attachments the person renamed: followed, not copied again.
+
+ccexport names each attached file by the hash of its content (``<16 hex>.<ext>`` in the
+attachments folder) and embeds it by that path. A person who renames such a file in
+Obsidian (``shot.png`` for ``7f99182cd4231406.png``) has Obsidian rewrite every embed of
+it, the ones in generated parts too. Two things then follow from the content alone, with
+no record kept:
+
+- the embed Obsidian rewrote is not the person's edit of the generated part: the file it
+  leads to holds the content the written name was made from (``written_name``);
+- the next time the note is written, it embeds the file under the person's name, and no
+  second copy is written under the hash name (``AttachmentNames.renamed``).
+
+Only a file in the attachments folder is looked for by name (a file moved elsewhere is
+found through a path in the link, else copied again, which loses nothing). A file renamed
+twice between two updates of its note is not recognised: the note gets a conflict copy, as
+for any edit of its generated part.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import posixpath
+import re
+
+_HASH_NAME = re.compile(r"[0-9a-f]{16}")
+# What a link target may not hold (Obsidian refuses these in a name, or a link breaks).
+_UNLINKABLE = re.compile(r"[\[\]|#^\n\r]")
+_READ_AT_MOST = 64 << 20  # a larger file in the folder is not one ccexport wrote
+
+
+def content_name(data: bytes) -> str:
+    """The stem ccexport gives an attachment holding ``data``."""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+class AttachmentNames:
+    """The attachments folder's files under names of the person's choosing, by content."""
+
+    def __init__(self, root: str, folder: str) -> None:
+        self.root = root
+        self.folder = folder.strip("/")
+        self._by_content: dict[str, str] | None = None  # hash stem -> path in the vault
+
+    def _scan(self) -> dict[str, str]:
+        """Each file in the folder whose stem is not a hash, by the hash of its content
+        (read once a run, the first time a hash-named file is missing)."""
+        found: dict[str, str] = {}
+        try:
+            entries = list(os.scandir(os.path.join(self.root, self.folder)))
+        except OSError:
+            return found
+        for entry in sorted(entries, key=lambda e: e.name):
+            stem = entry.name.rpartition(".")[0] or entry.name
+            if _HASH_NAME.fullmatch(stem) or _UNLINKABLE.search(entry.name):
+                continue
+            try:
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                if entry.stat(follow_symlinks=False).st_size > _READ_AT_MOST:
+                    continue
+                with open(entry.path, "rb") as f:
+                    data = f.read()
+            except OSError:
+                continue
+            found.setdefault(content_name(data), f"{self.folder}/{entry.name}")
+        return found
+
+    def renamed(self, relpath: str) -> str | None:
+        """Where the person keeps the file ccexport names ``relpath`` (a hash name in the
+        attachments folder), renamed; None when it is not there under another name."""
+        folder, _, name = relpath.rpartition("/")
+        stem = name.rpartition(".")[0]
+        if folder != self.folder or not _HASH_NAME.fullmatch(stem):
+            return None
+        if self._by_content is None:
+            self._by_content = self._scan()
+        return self._by_content.get(stem)
+
+    def written_name(self, target: str, note_folder: str) -> str | None:
+        """The path ccexport embedded a file by, when the link ``target`` (as Obsidian
+        wrote it: a path in the vault, a path relative to the linking note, or a name in
+        the attachments folder) leads to a file in the vault: the hash name of what it
+        holds. None when it leads to no such file."""
+        target = target.strip()
+        candidates = [target, posixpath.join(note_folder, target)]
+        if "/" not in target:
+            candidates.append(f"{self.folder}/{target}")
+        for path in map(posixpath.normpath, candidates):
+            if path.startswith(("../", "/")) or path == ".." or path.endswith(".md"):
+                continue
+            full = os.path.join(self.root, path)
+            try:
+                if os.path.islink(full) or not os.path.isfile(full):
+                    continue
+                if os.stat(full).st_size > _READ_AT_MOST:
+                    continue
+                with open(full, "rb") as f:
+                    data = f.read()
+            except (OSError, ValueError):
+                continue
+            name, dot, ext = path.rpartition("/")[2].rpartition(".")
+            return f"{self.folder}/{content_name(data)}.{ext}" if dot and name else None
+        return None
+
+
+def embed_renamed(body: str, relpath: str, renamed: str) -> str | None:
+    """``body`` with every link to ``relpath`` leading to ``renamed`` instead; None when
+    ``relpath`` is also named where a link is not (a template's own use of the path), so
+    that the file keeps its hash name there too."""
+    links = body.count(f"[[{relpath}]]") + body.count(f"[[{relpath}|")
+    if links != body.count(relpath):
+        return None
+    return body.replace(f"[[{relpath}]]", f"[[{renamed}]]").replace(
+        f"[[{relpath}|", f"[[{renamed}|"
+    )

@@ -340,6 +340,11 @@ def yaml_of(values: dict[str, Any]) -> str:
 INDEX_PREFIX = "index:"  # the identities of the exporter's index notes start so
 
 
+# Keys without one of which ``identity`` names nothing (as bytes: a file's text is looked
+# for them before its frontmatter is parsed).
+IDENTITY_KEYS = (b"session_id", b"ccexport_index")
+
+
 def identity(metadata: dict[str, Any]) -> str | None:
     """``source:session_id`` when the frontmatter says which session a note is
     (``index:…`` for the exporter's index notes)."""

@@ -87,6 +87,16 @@ def test_the_per_source_benchmark_prints_every_source():
         assert 0 < f["main_cpu_s"] and f["all_cpu_s"] >= f["main_cpu_s"] - 0.05, source
 
 
+def test_the_personal_vault_benchmark_prints_its_figures():
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "bench" / "bench_personal.py"),
+         "--notes", "50", "--repeat", "1"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "50 notes of the person's: a run after one session grew" in result.stdout
+
+
 def test_a_vault_is_set_aside_not_deleted(tmp_path):
     sys.path.insert(0, str(ROOT / "tests" / "bench"))
     from bench_export import set_aside

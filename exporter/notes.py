@@ -193,7 +193,8 @@ def _short(session_id: str) -> str:
 
 def tag_slug(text: str) -> str:
     """An Obsidian tag segment: letters, digits, - and _ only, not all digits."""
-    slug = re.sub(r"[^\w-]+", "-", text, flags=re.UNICODE).strip("-_").lower()
+    # (A run of separators is one hyphen: "PAI - TPOS" is project/pai-tpos.)
+    slug = re.sub(r"(?:[^\w-]|-)+", "-", text, flags=re.UNICODE).strip("-_").lower()
     if not slug:
         return "unknown"
     return slug if not slug.isdigit() else f"p{slug}"

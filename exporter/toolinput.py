@@ -11,8 +11,10 @@ from typing import Any
 from .model import ToolCallPart
 
 _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path")  # the file a call is about
-_SUMMARY_KEYS = ("command", "cmd", "file_path", "filePath", "path", "pattern", "url", "query",
-                 "notebook_path")  # fmt: skip
+# What a search looked for says more than where (Glob and Grep take a pattern and a folder);
+# a Skill call is named by its skill.
+_SUMMARY_KEYS = ("command", "cmd", "file_path", "filePath", "pattern", "query", "path", "url",
+                 "notebook_path", "skill")  # fmt: skip
 
 
 def call_summary(part: ToolCallPart) -> str | None:
@@ -64,6 +66,10 @@ _CODE_KEYS = {
 }  # fmt: skip
 
 
+# Arguments written in Markdown: a plan the assistant presents (Claude Code's ExitPlanMode).
+_PROSE_KEYS = {"plan"}
+
+
 def input_blocks(value: Any, tool: str = "") -> list[dict[str, str]]:
     """A tool's input as code blocks: long text fields on their own, the rest as JSON."""
     if isinstance(value, str):
@@ -79,6 +85,8 @@ def input_blocks(value: Any, tool: str = "") -> list[dict[str, str]]:
             continue  # shown in the call's title
         if key in ("command", "cmd") and isinstance(item, str):
             blocks.append({"label": "", "text": item, "lang": "sh"})
+        elif isinstance(item, str) and key in _PROSE_KEYS and "\n" in item:
+            blocks.append({"label": key, "text": item, "lang": "markdown"})
         elif isinstance(item, str) and ("\n" in item or len(item) > 200 or key in _CODE_KEYS):
             blocks.append({"label": key, "text": item, "lang": _LANG_BY_EXT.get(ext, "text")})
         elif _holds_code(item):

@@ -8,13 +8,14 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from conftest import note_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from vault_builder import export, write_session
 
 from exporter.model import Session
-from exporter.notes import NoteSettings, default_relpath
+from exporter.notes import NoteSettings, default_relpath, tag_slug
 from exporter.split import part_relpath
 from exporter.vaultpaths import safe_relpath
 
@@ -80,3 +81,20 @@ def test_a_project_named_decomposed_is_one_project_and_found_as_typed(tmp_path: 
     sessions = [t.decode() for p, t in notes.items() if "/claude-code/" in p]
     assert len(sessions) == 2
     assert all("project: Caf\u00e9\n" in t and "project/caf\u00e9" in t for t in sessions)
+
+
+@pytest.mark.parametrize(
+    ("project", "tag"),
+    [
+        ("PAI - TPOS", "pai-tpos"),
+        ("my  app", "my-app"),
+        ("a--b", "a-b"),
+        ("snake_case", "snake_case"),
+        ("Café au lait", "café-au-lait"),
+        ("2024", "p2024"),
+        ("- -", "unknown"),
+    ],
+)
+def test_a_projects_tag_has_one_hyphen_for_a_run_of_separators(project, tag):
+    """ "PAI - TPOS" was tagged project/pai---tpos: each of space, hyphen, space became one."""
+    assert tag_slug(project) == tag

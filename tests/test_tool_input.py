@@ -49,3 +49,28 @@ def test_the_note_shows_a_one_line_edit_as_typed(line):
     body = build_note(s, "n.md", NoteSettings(), lambda key: None).body
     fences = [(t.info, t.content) for t in _MD.parse(body) if t.type == "fence"]
     assert ("python", line + "\n") in fences
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "title"),
+    [
+        ("Grep", {"pattern": "#\\[test\\]", "path": "src/lexer"}, "#\\[test\\]"),
+        ("Glob", {"path": "/home/dev/app", "pattern": "**/*.md"}, "**/*.md"),
+        ("WebSearch", {"query": "rust borrow", "path": "x"}, "rust borrow"),
+        ("Skill", {"skill": "bmad:core:party-mode"}, "bmad:core:party-mode"),
+        ("Read", {"file_path": "src/a.py", "pattern": "x"}, "src/a.py"),
+    ],
+)
+def test_a_call_is_titled_by_what_it_looked_for_or_the_skill_it_ran(tool, arguments, title):
+    """A search's pattern or query says more than the folder it searched (which the title
+    showed); a Skill call is named by its skill (only in the folded JSON before)."""
+    assert call_summary(ToolCallPart(tool, arguments, "c1")) == title
+
+
+def test_a_plan_is_markdown():
+    """Claude Code's ExitPlanMode presents a plan written in Markdown: highlighted so."""
+    plan = "# Plan\n\n1. Read the lexer\n2. Fix `next_token`"
+    (block,) = input_blocks({"plan": plan}, "ExitPlanMode")
+    assert block == {"label": "plan", "text": plan, "lang": "markdown"}
+    (listed,) = input_blocks({"plan": [{"step": "a", "status": "done"}]}, "update_plan")
+    assert listed["lang"] == "json"  # Codex's plan is a to-do list, not Markdown

@@ -107,6 +107,7 @@ class Vault(NotePlaces):
         self._targets: vaultlinks.LinkTargets | None = None  # (built when first needed)
         self._last_move: int | None = None  # the last run that found a note moved
         self._noted: set[str] = set()  # keys recorded by this run
+        self._unnamed: dict[str, tuple[int, int, int]] = {}  # (``NoteSurvey._survey``)
         self._writer: dict[str, str] = {}  # relpath -> the key whose note this run wrote there
         self._still: dict[str, tuple[str, bool]] = {}  # key -> (its path, still its note?)
         # Notes are written as a batch (their fsyncs overlap): a path is settled before it

@@ -85,6 +85,9 @@ class NoteSurvey:
     restore: bool  # --restore: a note the person deleted is written again
     dry_run: bool
     _noted: set[str]  # the notes this run wrote (a dry run: would write) and recorded
+    # The notes that name no session or index, as this run's surveys found them (a first
+    # export surveys twice: for notes another machine wrote, then for the index notes).
+    _unnamed: dict[str, tuple[int, int, int]]
 
     def _kind(self, relpath: str) -> str:
         self._batch.settle(relpath)
@@ -157,10 +160,15 @@ class NoteSurvey:
                 self._restamp(known[1], st)
                 yield relpath, known[0], known[1], None
                 continue
+            seen = (st.st_ino, st.st_mtime_ns, st.st_size)
+            if self._unnamed.get(relpath) == seen:
+                continue  # the person's own note, read by a survey earlier this run
             fm = self._frontmatter(relpath, named=True)
             key = notefile.identity(fm) if fm is not None else None
             if key:
                 later.append((relpath, key, None, fm))
+            else:
+                self._unnamed[relpath] = seen
         yield from later
 
     def _note_files(self) -> Iterator[tuple[str, os.stat_result]]:

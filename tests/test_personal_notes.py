@@ -75,3 +75,24 @@ def test_a_note_that_names_a_session_holds_a_key_the_scan_looks_for(
     found = notefile.read_frontmatter(head)
     if found is not None and notefile.identity(found):
         assert any(k in head.encode() for k in notefile.IDENTITY_KEYS)
+
+
+def test_a_first_export_reads_each_of_the_persons_notes_once(tmp_path, monkeypatch):
+    """A first export surveys the vault twice (notes another machine wrote for these
+    sessions, then every session note for the index notes): a note found to name nothing
+    is not read again while it stays as it was."""
+    from exporter import vaultio
+
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    (vault / "Journal").mkdir(parents=True)
+    for i in range(5):
+        (vault / "Journal" / f"day {i}.md").write_text(f"---\ntitle: day {i}\n---\ntext\n")
+    reads: list[str] = []
+    real = vaultio.read_file
+    monkeypatch.setattr(
+        vaultio, "read_file", lambda r, p, *a, **k: reads.append(p) or real(r, p, *a, **k)
+    )
+    assert export(vault, home).total("created") == 1
+    journal = [p for p in reads if p.startswith("Journal/")]
+    assert sorted(journal) == [f"Journal/day {i}.md" for i in range(5)]

@@ -94,7 +94,7 @@ def test_the_personal_vault_benchmark_prints_its_figures():
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "50 notes of the person's: a run after one session grew" in result.stdout
+    assert "50 notes of the person's: a first export" in result.stdout
 
 
 def test_a_vault_is_set_aside_not_deleted(tmp_path):

@@ -45,7 +45,7 @@ from .vaultmerge import (
 )
 from .vaultpaths import MAX_NAME_BYTES, safe_component, safe_relpath
 from .vaultplaces import NotePlaces
-from .vaultsurvey import stat_key
+from .vaultsurvey import stat_key, unnamed_notes
 
 __all__ = [  # also imported from here by other modules and tests
     "MAX_NAME_BYTES", "OWNED_KEYS", "SHRUNK", "Action", "Change", "Vault",
@@ -107,7 +107,7 @@ class Vault(NotePlaces):
         self._targets: vaultlinks.LinkTargets | None = None  # (built when first needed)
         self._last_move: int | None = None  # the last run that found a note moved
         self._noted: set[str] = set()  # keys recorded by this run
-        self._unnamed: dict[str, tuple[int, int, int]] = {}  # (``NoteSurvey._survey``)
+        self._unnamed = unnamed_notes(self.root)  # (``NoteSurvey._survey``)
         self._writer: dict[str, str] = {}  # relpath -> the key whose note this run wrote there
         self._still: dict[str, tuple[str, bool]] = {}  # key -> (its path, still its note?)
         # Notes are written as a batch (their fsyncs overlap): a path is settled before it

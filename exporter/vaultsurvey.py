@@ -65,6 +65,16 @@ def choose_note(paths: list[str], recorded: str | None) -> str:
     return min(originals or paths, key=_rank)
 
 
+_UNNAMED: dict[Path, dict[str, tuple[int, int, int]]] = {}
+
+
+def unnamed_notes(root: Path) -> dict[str, tuple[int, int, int]]:
+    """The notes of the vault at ``root`` that name no session, by path: the inode, time
+    and size each had when it was read. Kept for the life of the process, so that
+    ``watch``'s rounds in a vault of the person's thousands of notes read them once."""
+    return _UNNAMED.setdefault(root, {})
+
+
 class NoteSurvey:
     """The reading half of ``Vault`` (a base class of it), which sets these attributes."""
 
@@ -85,8 +95,9 @@ class NoteSurvey:
     restore: bool  # --restore: a note the person deleted is written again
     dry_run: bool
     _noted: set[str]  # the notes this run wrote (a dry run: would write) and recorded
-    # The notes that name no session or index, as this run's surveys found them (a first
-    # export surveys twice: for notes another machine wrote, then for the index notes).
+    # The notes that name no session or index, as the last survey found them: a first export
+    # surveys twice (notes another machine wrote, then the index notes' list), and ``watch``
+    # once a round; a note that stays as it was is not read again (``unnamed_notes``).
     _unnamed: dict[str, tuple[int, int, int]]
 
     def _kind(self, relpath: str) -> str:
@@ -154,6 +165,7 @@ class NoteSurvey:
         A session found twice (a sync tool's copy) is yielded twice: see ``_rank``."""
         by_path = {r.path: (k, r) for k, r in self.state.notes.items()}
         later = []
+        unnamed: dict[str, tuple[int, int, int]] = {}
         for relpath, st in self._note_files():
             known = by_path.get(relpath)
             if known and self.same_note(known[1], st):
@@ -162,13 +174,16 @@ class NoteSurvey:
                 continue
             seen = (st.st_ino, st.st_mtime_ns, st.st_size)
             if self._unnamed.get(relpath) == seen:
-                continue  # the person's own note, read by a survey earlier this run
+                unnamed[relpath] = seen
+                continue  # the person's own note, read by an earlier survey
             fm = self._frontmatter(relpath, named=True)
             key = notefile.identity(fm) if fm is not None else None
             if key:
                 later.append((relpath, key, None, fm))
             else:
-                self._unnamed[relpath] = seen
+                unnamed[relpath] = seen
+        self._unnamed.clear()  # (only the notes still there)
+        self._unnamed.update(unnamed)
         yield from later
 
     def _note_files(self) -> Iterator[tuple[str, os.stat_result]]:

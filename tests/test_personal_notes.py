@@ -96,3 +96,33 @@ def test_a_first_export_reads_each_of_the_persons_notes_once(tmp_path, monkeypat
     assert export(vault, home).total("created") == 1
     journal = [p for p in reads if p.startswith("Journal/")]
     assert sorted(journal) == [f"Journal/day {i}.md" for i in range(5)]
+
+
+def test_a_later_run_in_the_process_reads_only_the_notes_that_changed(tmp_path, monkeypatch):
+    """``watch`` exports again in the same process each round: a note of the person's read
+    in an earlier round is read again only once changed (a session id written into it makes
+    it a session note, listed)."""
+    from exporter import vaultio
+
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    (vault / "Journal").mkdir(parents=True)
+    for i in range(3):
+        (vault / "Journal" / f"day {i}.md").write_text(f"---\ntitle: day {i}\n---\ntext\n")
+    export(vault, home)
+    reads: list[str] = []
+    real = vaultio.read_file
+    monkeypatch.setattr(
+        vaultio, "read_file", lambda r, p, *a, **k: reads.append(p) or real(r, p, *a, **k)
+    )
+    (vault / "Journal" / "day 1.md").unlink()
+    laptop = tmp_path / "laptop"
+    write_session(tmp_path / "other", ["from the laptop"], sid=OTHER)
+    export(laptop, tmp_path / "other")
+    other_note = next((laptop / "AI Sessions" / "claude-code").rglob("*.md"))
+    (vault / "Journal" / "day 2.md").write_text(other_note.read_text())  # now names a session
+    write_session(home, ["q", "more"])
+    export(vault, home)
+    assert [p for p in reads if p.startswith("Journal/")] == ["Journal/day 2.md"]
+    index = (vault / "AI Sessions" / "Projects" / "app.md").read_text()
+    assert "day 2" in index

@@ -397,8 +397,11 @@ def test_a_session_is_loaded_with_the_cycle_collector_paused(tmp_path, monkeypat
 
 
 def plain_roots(side: list[dict[str, Any]]) -> list[str]:
-    """Each sidechain line walked up to its root, as before (a step per ancestor)."""
-    parent_of = {r["uuid"]: r.get("parentUuid") for r in side}
+    """Each sidechain line walked up to its root, a step per ancestor (the parent a uuid
+    has is its first line's: a later line reusing it does not move the chain)."""
+    parent_of: dict[str, Any] = {}
+    for r in side:
+        parent_of.setdefault(r["uuid"], r.get("parentUuid"))
     roots = []
     for rec in side:
         root, hops = rec["uuid"], 0

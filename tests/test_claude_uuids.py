@@ -62,8 +62,9 @@ def test_an_inline_agent_line_reusing_a_uuid_is_reported(tmp_path):
     s, at = _with_inline_agent(_asks_again)
     path = s.write(_folder(tmp_path) / f"{SID}.jsonl")
     sessions, problems = load_sessions(ClaudeCodeAdapter(), tmp_path)
-    child = next(x for x in sessions if x.parent_id == SID)
+    (child,) = [x for x in sessions if x.parent_id == SID]  # one agent, not split in two
     assert texts(child, "user") == ["List tests.", "and the slow ones?"]
+    assert texts(child, "assistant") == ["Found 3."] and child.title == "Survey"
     assert [(p.path, p.line, p.severity) for p in problems] == [(str(path), at[0], "warning")]
     assert problems[0].message.startswith("this line has the uuid of an earlier line")
 
@@ -83,8 +84,9 @@ def test_an_inline_agent_line_written_again_is_no_line_of_its_own(tmp_path):
     s, _ = _with_inline_agent(_writes_again)
     s.write(_folder(tmp_path) / f"{SID}.jsonl")
     sessions, problems = load_sessions(ClaudeCodeAdapter(), tmp_path)
-    child = next(x for x in sessions if x.parent_id == SID)
+    (child,) = [x for x in sessions if x.parent_id == SID]  # one agent, not split in two
     assert texts(child, "user") == ["List tests."]
+    assert texts(child, "assistant") == ["Found 3."] and child.title == "Survey"
     assert problems == []
 
 

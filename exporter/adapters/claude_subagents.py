@@ -111,7 +111,11 @@ def sidechain_roots(side: list[dict[str, Any]]) -> list[str]:
     walked once: every line on it gets the root found (walking each line up to its root
     costs the square of a long agent's length). A chain that loops has no oldest ancestor:
     its lines walk as many steps as there are lines, and end where that leaves them."""
-    parent_of = {r["uuid"]: r.get("parentUuid") for r in side}
+    # The first line under a uuid says where its chain goes: a later line reusing it (the
+    # agent's prompt written again under its answer) would make a loop, and the agent two.
+    parent_of: dict[str, Any] = {}
+    for r in side:
+        parent_of.setdefault(r["uuid"], r.get("parentUuid"))
     roots: dict[str, str] = {}  # lines whose chain ends, by a root
 
     def walked(start: str) -> str:

@@ -668,6 +668,28 @@ def test_images_are_decoded_and_tool_results_kept(tmp_path):
     assert all(m.source_id for m in session.messages)  # traceable to the line's uuid
 
 
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ({"type": "base64", "media_type": "image/png", "data": "=="},
+         "An attachment, not copied into the vault: the session holds it, but its data could "
+         "not be decoded."),
+        ({"type": "url", "url": "https://example.com/shot.png"},
+         "Attached `https://example.com/shot.png`, not stored in the session."),
+    ],
+)  # fmt: skip
+def test_an_image_the_note_cannot_copy_is_still_said(tmp_path, source, shown):
+    """An image block whose data does not decode, or that points to a URL, vanished from
+    the note: the reader did not know the person had shown one."""
+    s = ClaudeSession(SID)
+    s.user([{"type": "image", "source": source}, {"type": "text", "text": "what is this?"}])
+    s.assistant("a chart")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    (image, _) = only(load_all(tmp_path)[0]).messages[0].parts
+    assert image.kind == "attachment" and image.data is None
+    assert shown in the_exported_note(tmp_path, "claude-code")
+
+
 def test_malformed_line_is_reported_and_the_rest_read(tmp_path):
     s = ClaudeSession(SID)
     s.user("before the damage")

@@ -120,13 +120,21 @@ def _attachment(block: dict[str, Any]) -> Part | None:
     data = source.get("data")
     if source.get("type") == "text" and isinstance(data, str):
         return TextPart(data)
+    url = source.get("url")
+    if source.get("type") == "url" and isinstance(url, str) and url.strip():
+        return AttachmentPart(media_type, None, name=url.strip())  # named, not held
     if source.get("type") != "base64" or not isinstance(data, str):
         return None
     try:
         raw = base64.b64decode(data, validate=False)
     except (binascii.Error, ValueError):
-        return None
+        raw = b""
+    if not raw:  # the note says there was one rather than leave no trace of it
+        return AttachmentPart(media_type, None, withheld=_UNREADABLE)
     return AttachmentPart(media_type, raw)
+
+
+_UNREADABLE = "the session holds it, but its data could not be decoded"
 
 
 def assistant_parts(content: Any) -> list[Part]:

@@ -85,7 +85,7 @@ def plain_formulas():
             "replay_keys": plain_replay_keys,
             "parse_timestamp": plain_parse_timestamp,
             "token_count": plain_token_count,
-            "_tool_output_only": lambda parts: (
+            "tool_output_only": lambda parts: (
                 all(p.kind in ("tool_result", "attachment") for p in parts)
                 and any(p.kind == "tool_result" for p in parts)
             ),

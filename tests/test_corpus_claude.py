@@ -199,9 +199,10 @@ def test_lines_that_share_one_uuid_keep_their_prompts(corpus, tmp_path):
     sessions, problems = load_sessions(ClaudeCodeAdapter(), tmp_path / "home")
     main = next(s for s in sessions if s.session_id == "ses_stage0_small")
     # (One of them follows the image the fixture trimmed to "[trimmed for fixture]", which
-    # the note names as undecodable.)
-    prompts = [m for m in main.messages if m.role == "user" and m.parts[-1].kind == "text"]
-    assert len(prompts) == 3
-    assert sum(p.kind == "attachment" and p.withheld is not None
-               for m in prompts for p in m.parts) == 1  # fmt: skip
+    # the note names as undecodable; a steering message, marked queued, is no prompt here.)
+    prompts = [m for m in main.messages if m.role == "user" and m.parts[0].kind != "notice"]
+    assert len(prompts) == 3 and all(m.parts[-1].kind == "text" for m in prompts)
+    assert [p.withheld is not None for m in prompts for p in m.parts if p.kind == "attachment"] == [
+        True
+    ]
     assert [(p.path, p.line) for p in problems if "uuid" in p.message] == [(str(path), 43)]

@@ -156,7 +156,7 @@ def test_corpus_sessions_streamed_match_held(corpus, tmp_path, monkeypatch):
 # Records a TranscriptBuilder may meet, in any order: streaming must emit exactly the
 # messages building the whole transcript does.
 _KINDS = ("prompt", "reply", "reply_same", "tool", "boundary", "summary", "rewind", "queue",
-          "dup", "error", "local")  # fmt: skip
+          "dup", "error", "local", "compact", "stdout")  # fmt: skip
 
 
 def _records(ops: list[tuple[str, int]]) -> list[dict]:
@@ -186,6 +186,10 @@ def _records(ops: list[tuple[str, int]]) -> list[dict]:
             s.assistant(f"API Error {n}", isApiErrorMessage=True)
         elif kind == "local":
             s.system("local_command", content=f"<local-command-stdout>{n}</local-command-stdout>")
+        elif kind == "compact":  # (after its manual summary, as Claude Code writes it)
+            s.user(f"<command-name>/compact</command-name>\n<command-args>{n}</command-args>")
+        elif kind == "stdout":
+            s.user(f"<local-command-stdout>Compacted {n}</local-command-stdout>")
     import json
 
     return [json.loads(line) for line in s.lines]

@@ -28,7 +28,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -42,27 +42,23 @@ from ..model import (
     Role,
     SummaryPart,
     TextPart,
-    ToolCallPart,
     Usage,
 )
 from ._jsonl import parse_timestamp, token_count
 from ._times import Times
 from .claude_content import assistant_parts, plain_text, user_parts
+from .claude_drafts import (
+    COMMAND_OUTPUT,
+    COMPACT_COMMAND,
+    Draft,
+    message_of,
+    tool_output_only,
+)
 from .claude_lines import harness_line, replay_keys, shown_key, uuid_key
 from .claude_uuids import LineUuids, report_reused
 
 SYNTHETIC_MODEL = "<synthetic>"
 CONVERSATIONAL = {"user", "assistant", "system", "attachment", "progress"}
-
-
-@dataclass(slots=True)
-class _Draft:
-    role: Role
-    parts: list[Part]
-    source_id: str | None
-    timestamp: datetime | None
-    model: str | None = None
-    response_id: str | None = None
 
 
 @dataclass(slots=True)
@@ -111,15 +107,19 @@ class TranscriptBuilder:
         self.lines = LineUuids(locate)  # (``out.uuids`` is a view of the uuids it holds)
         self.out = Transcript(uuids=self.lines.first.keys(), lines=self.lines)
         self.times = times
-        self.drafts: list[_Draft] = []
+        self.drafts: list[Draft] = []
         # The last line's token counts, per response: summed into one Usage at the end.
         self.usage_by_response: dict[str, tuple[int, int, int, int]] = {}
         self.queued: list[str] = []
         # Steering text kept, with the draft that holds it (so that the attachment copy of a
         # queued prompt can add the images the queue's text-only copy lacks)
-        self.steering_seen: dict[str, _Draft] = {}
+        self.steering_seen: dict[str, Draft] = {}
         self.not_typed: set[str] = set()  # queued text the person did not type
-        self.pending_boundary: _Draft | None = None
+        self.pending_boundary: Draft | None = None
+        # A manual compaction's summary, written before the /compact that asked for it: the
+        # command and its output, if they come next, go before it (``_before_summary``).
+        self.compact_summary: Draft | None = None
+        self.compact_moved = False
         # For every parent uuid, the uuid of its first user/assistant child in file order:
         # known for a record's parent by the time the record is read. Both as uuid_key (the
         # child's is mostly the very string kept in ``out.uuids``). Per signature (parent,
@@ -191,15 +191,17 @@ class TranscriptBuilder:
                 if self.drafts[i].role == "assistant":
                     end = i  # it may still gain the rest of its API response
                 break
-        if self.pending_boundary is not None:
+        for waiting in (self.pending_boundary, self.compact_summary):
+            if waiting is None:
+                continue
             for i in range(end):  # from the front: once left waiting, it is soon first
-                if self.drafts[i] is self.pending_boundary:
-                    end = i  # its summary is still to come
+                if self.drafts[i] is waiting:
+                    end = i  # its summary, or the command that asked for it, is to come
                     break
         if end == 0:
             return []
         done, self.drafts = self.drafts[:end], self.drafts[end:]
-        return [_message(d, links) for d in done if d.parts]
+        return [message_of(d, links) for d in done if d.parts]
 
     def finish(self, links: dict[str, str]) -> Transcript:
         """The transcript; ``links`` (Task call id -> subagent id) is known only once the
@@ -242,15 +244,35 @@ class TranscriptBuilder:
         rec: dict[str, Any],
         model: str | None = None,
         response_id: str | None = None,
-    ) -> _Draft:
+    ) -> Draft:
         # A compaction's summary is the line right after its boundary, or there is none: a
         # boundary waits for it only until the next message (a long session streamed past
         # a boundary without one is not held from there on).
         self.pending_boundary = None
+        self.compact_summary, self.compact_moved = None, False
         time = self._time(rec.get("timestamp"))
-        draft = _Draft(role, parts, rec.get("uuid"), time, model, response_id)
+        draft = Draft(role, parts, rec.get("uuid"), time, model, response_id)
         self.drafts.append(draft)
         return draft
+
+    def _before_summary(self, parts: list[Part], rec: dict[str, Any]) -> bool:
+        """Claude Code writes a manual compaction's boundary and summary, then the
+        ``/compact`` command that asked for it (with the person's instructions) and what it
+        printed: the note shows the command first, as it happened."""
+        summary = self.compact_summary
+        text = next((p.text.lstrip() for p in parts if isinstance(p, TextPart)), None)
+        if summary is None or text is None:
+            return False
+        if not (
+            COMPACT_COMMAND.search(text)
+            if not self.compact_moved
+            else text.startswith(COMMAND_OUTPUT)
+        ):
+            return False
+        draft = Draft("user", parts, rec.get("uuid"), self._time(rec.get("timestamp")))
+        self.drafts.insert(self.drafts.index(summary), draft)
+        self.compact_moved = True
+        return True
 
     def _user(self, rec: dict[str, Any]) -> None:
         message = rec.get("message") or {}
@@ -261,6 +283,8 @@ class TranscriptBuilder:
                 old = self.pending_boundary.parts[0]
                 trigger = old.trigger if isinstance(old, SummaryPart) else None
                 self.pending_boundary.parts[0] = SummaryPart(text, trigger)
+                if trigger == "manual":
+                    self.compact_summary = self.pending_boundary
                 self.pending_boundary = None
             else:
                 self._add("system", [SummaryPart(text)], rec)
@@ -268,13 +292,15 @@ class TranscriptBuilder:
         parts = user_parts(content)
         if not parts:
             return
-        if _tool_output_only(parts):
+        if tool_output_only(parts):
             self._add("tool", parts, rec)
             return
         parent, uuid = rec.get("parentUuid"), rec.get("uuid")
         first = self.first_child.get(uuid_key(parent)) if isinstance(parent, str) else None
         if first is not None and (not isinstance(uuid, str) or first != uuid_key(uuid)):
             parts.insert(0, NoticePart("rewound"))
+        if self._before_summary(parts, rec):
+            return
         if self.out.first_prompt is None:
             text = next((p.text for p in parts if isinstance(p, TextPart)), None)
             self.out.first_prompt = text
@@ -313,7 +339,7 @@ class TranscriptBuilder:
         else:
             self._add("assistant", parts, rec, model=model, response_id=response)
 
-    def _open_response(self, response: Any) -> _Draft | None:
+    def _open_response(self, response: Any) -> Draft | None:
         """The draft of the same API response, if only tool results came since."""
         for draft in reversed(self.drafts):
             if draft.role == "assistant":
@@ -384,7 +410,8 @@ class TranscriptBuilder:
         seen = self.steering_seen.get(text)
         if seen is not None:
             have = {p.data for p in seen.parts if isinstance(p, AttachmentPart)}
-            images = [p for p in images if p.data not in have]
+            # (an image whose data could not be read adds nothing worth a second message)
+            images = [p for p in images if p.data is not None and p.data not in have]
             if not images:
                 return
             if any(d is seen for d in self.drafts):
@@ -402,31 +429,4 @@ class TranscriptBuilder:
         while drafts:
             d = drafts.pop()
             if d.parts:
-                self.out.messages.append(_message(d, links))
-
-
-def _tool_output_only(parts: list[Part]) -> bool:
-    """Tool results, with perhaps the attachments they returned: a tool's turn."""
-    result = False
-    for p in parts:
-        if p.kind == "tool_result":
-            result = True
-        elif p.kind != "attachment":
-            return False
-    return result
-
-
-def _message(d: _Draft, links: dict[str, str]) -> Message:
-    return Message(d.role, tuple(_linked(d.parts, links)), d.source_id, d.timestamp, d.model)
-
-
-def _linked(parts: list[Part], links: dict[str, str]) -> list[Part]:
-    """Tool calls that started a subagent, given its session id."""
-    if not links:
-        return parts
-    return [
-        replace(p, subagent_id=links[p.call_id])
-        if isinstance(p, ToolCallPart) and p.call_id in links
-        else p
-        for p in parts
-    ]
+                self.out.messages.append(message_of(d, links))

@@ -269,8 +269,11 @@ class TranscriptBuilder:
             else text.startswith(COMMAND_OUTPUT)
         ):
             return False
+        at = next((i for i, d in enumerate(self.drafts) if d is summary), None)
+        if at is None:  # (handed on already: not while it waits, but never an error)
+            return False
         draft = Draft("user", parts, rec.get("uuid"), self._time(rec.get("timestamp")))
-        self.drafts.insert(self.drafts.index(summary), draft)
+        self.drafts.insert(at, draft)
         self.compact_moved = True
         return True
 

@@ -78,6 +78,14 @@ def file_session_id(records: list[dict[str, Any]]) -> str | None:
     return None
 
 
+def agent_session_id(path: Path) -> str | None:
+    """The session an agent file names (its lines carry the session's ``sessionId``)."""
+    return next(
+        (str(r["sessionId"]) for r in _head_records(path) if _plausible_id(r.get("sessionId"))),
+        None,
+    )
+
+
 def _plausible_id(value: Any) -> bool:
     """An id that can name a file: a damaged line may hold megabytes or a path."""
     return isinstance(value, str) and 0 < len(value) <= 200 and not re.search(r"[/\\\0]", value)

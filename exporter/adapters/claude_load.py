@@ -19,7 +19,7 @@ from ..errors import Problem
 from ..model import MessageStream, Session
 from ._times import Times
 from .base import LoadResult, MessageSink, SessionRef, project_name
-from .claude_discovery import SOURCE, file_session_id, leading_summaries
+from .claude_discovery import SOURCE, agent_session_id, file_session_id, leading_summaries
 from .claude_mainfile import (
     FileMeta,
     MainFile,
@@ -35,6 +35,7 @@ from .claude_subagents import (
     child_session_ids,
     read_agent_meta,
     sidechain_groups,
+    task_of_agent_file,
 )
 from .claude_transcript import Transcript, TranscriptBuilder
 from .claude_uuids import LineUuids, report_reused
@@ -174,9 +175,12 @@ def _lone_agent(ref: SessionRef, project: str | None, result: LoadResult) -> Loa
     its title and type from its sidecar (they are the Task call's), and the session's
     project (the project folder's, which the session's start folder is named after)."""
     sidecar = next(iter(_sidecars(ref).values()), AgentMeta())
-    child = _load_agent_file(
-        ref.main.path, None, result.problems, sidecar.description, sidecar.agent_type
-    )
+    description, label = sidecar.description, sidecar.agent_type
+    if description is None and label is None and ref.main.path.parent.name != "subagents":
+        # An older agent file beside its session: the Task call it answered is there.
+        parent = agent_session_id(ref.main.path)
+        description, label = task_of_agent_file(ref.main.path, parent)
+    child = _load_agent_file(ref.main.path, None, result.problems, description, label)
     if child:
         if project is None and "/" in ref.session_id:
             project = _session_project(child.cwd, ref.main.path, ref.session_id.split("/")[0])

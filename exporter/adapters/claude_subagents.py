@@ -186,3 +186,38 @@ def read_agent_meta(path: Path) -> AgentMeta:
 
 def agent_id(stem: str) -> str:
     return stem.removeprefix("agent-")
+
+
+# The Task calls of a session file an older agent file names, by the file's path, size and
+# time: its agents, read one by one, read the session once (a few per process).
+_TASKS_OF: dict[tuple[str, int, int], TaskIndex] = {}
+
+
+def task_of_agent_file(path: Path, session_id: str | None) -> tuple[str | None, str | None]:
+    """The description and agent type of the Task call an older ``agent-<id>.jsonl``
+    (beside its session, with no sidecar) answered, from the session's file beside it:
+    (None, None) when it is gone or names no such call."""
+    if not session_id or not re.fullmatch(r"[\w.-]{1,200}", session_id):
+        return None, None
+    session = path.with_name(f"{session_id}.jsonl")
+    try:
+        st = session.stat()
+        key = (str(session), st.st_size, st.st_mtime_ns)
+        index = _TASKS_OF.get(key)
+        if index is None:
+            index = TaskIndex()
+            for line in read_regular(session).splitlines():
+                try:
+                    rec = orjson.loads(line)
+                except orjson.JSONDecodeError:
+                    continue  # (the session's own reading reports it)
+                if isinstance(rec, dict):
+                    index.add(rec)
+            if len(_TASKS_OF) >= 8:
+                _TASKS_OF.clear()
+            _TASKS_OF[key] = index
+    except OSError:
+        return None, None
+    agent = agent_id(path.stem)
+    call = next((c for c, a in index.links.items() if a == agent), None)
+    return index.descriptions.get(call, (None, None)) if call else (None, None)

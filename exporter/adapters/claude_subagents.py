@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from .base import read_regular
+from .base import open_regular, read_regular
 from .claude_transcript import Transcript, build_transcript
 
 WARMUP_PROMPT = "Warmup"  # the agents Claude Code 2.0 starts to prime its cache
@@ -206,13 +206,16 @@ def task_of_agent_file(path: Path, session_id: str | None) -> tuple[str | None, 
         index = _TASKS_OF.get(key)
         if index is None:
             index = TaskIndex()
-            for line in read_regular(session).splitlines():
-                try:
-                    rec = orjson.loads(line)
-                except orjson.JSONDecodeError:
-                    continue  # (the session's own reading reports it)
-                if isinstance(rec, dict):
-                    index.add(rec)
+            with open_regular(session) as f:
+                for line in f:  # (line by line: a session file may be hundreds of MB)
+                    if b'"Task' not in line and b'"Agent' not in line and b"agentId" not in line:
+                        continue
+                    try:
+                        rec = orjson.loads(line)
+                    except orjson.JSONDecodeError:
+                        continue  # (the session's own reading reports it)
+                    if isinstance(rec, dict):
+                        index.add(rec)
             if len(_TASKS_OF) >= 8:
                 _TASKS_OF.clear()
             _TASKS_OF[key] = index

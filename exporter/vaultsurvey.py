@@ -294,13 +294,15 @@ class NoteSurvey:
     def replaced(self, record: NoteRecord, key: str) -> bool:
         """Is the note another file than the one this machine last wrote or read: an older
         copy put in its place (taken back from a sync tool's versions or a backup, ``git
-        checkout``)? Its generated part may then be out of date while its source is not.
-        A new inode in the folder's listing, then a different mtime or size, tells it; an
-        edit saved in place keeps the inode, and a file system that numbers inodes anew at
-        each mount (exFAT, some network shares) keeps the mtime and size. A note gone from
-        its place is looked for by identity first: moved, the file there is compared (else
-        this run would follow the move and leave the comparison to the next, which would
-        then read the unit and write the state again)."""
+        checkout``, ``cp -p`` into the note)? Its generated part may then be out of date
+        while its source is not. A file with the time and size it was written with is the
+        note (under a new inode: a vault copied with its times, or a file system that numbers
+        inodes anew at each mount); any other is read, and its generated part decides
+        (``_what_is_generated``): a note the person edited in place, or another machine's
+        copy of the same note, costs no re-read of its session. A note gone from its place
+        is looked for by identity first: moved, the file there is compared (else this run
+        would follow the move and leave the comparison to the next, which would then read
+        the unit and write the state again)."""
         if len(record.stat) < 3:  # never written by this machine, or not known
             return False
         if not self._listed(record.path) and not self.in_cloud_only(record.path):
@@ -308,18 +310,44 @@ class NoteSurvey:
             if moved:
                 self._follow(key, record, moved)
         folder, _, name = record.path.rpartition("/")
-        inode = self._listing(folder, record.path).get(name)
-        if not inode or inode == record.stat[2]:
-            return False
+        if not self._listing(folder, record.path).get(name):
+            return False  # gone (the deletion check decides), or in the cloud only
         try:
             now = os.lstat(os.path.join(self.root, record.path))
         except (OSError, ValueError):
             return False  # gone meanwhile: the deletion check decides
-        if not same_file(record.stat, now):
-            return True
-        if self._own_inode(record, now):
-            self._restamp(record, now)
-        return False  # (another note's file renamed onto its path: the writes decide)
+        if same_file(record.stat, now):
+            if self._own_inode(record, now):
+                self._restamp(record, now)
+            return False  # (another note's file renamed onto its path: the writes decide)
+        generated = self._what_is_generated(record)
+        if generated == "recorded":
+            if now.st_ino != record.stat[2]:  # another machine's copy, or the vault's
+                self._restamp(record, now, times=True)
+            return False
+        if generated == "unknown":  # (a note written before end markers held a hash)
+            return now.st_ino != record.stat[2]
+        return generated == "other"
+
+    def _what_is_generated(self, record: NoteRecord) -> str:
+        """What the note's generated part is: "recorded", the one the state records (the
+        person wrote outside it, or a sync tool changed its line ends); "other", another
+        intact one (an older copy); "edited", the person's edit inside it (or its markers
+        are gone: the writes report it); "unknown", a note unread or without a hash."""
+        try:
+            found = vaultio.read_file(self.root, record.path)
+            parsed = (
+                notefile.parse(found[0].decode("utf-8", "replace"), record.lines) if found else None
+            )
+        except (OSError, notefile.NoteFormatError):
+            return "unknown"
+        if parsed is None:
+            return "unknown"
+        if parsed.owned is None:
+            return "edited"
+        if notefile.owned_hash(parsed.owned) == record.hash[:16]:
+            return "recorded"
+        return {False: "other", True: "edited", None: "unknown"}[parsed.edited]
 
     def same_note(self, record: NoteRecord, st: os.stat_result) -> bool:
         """Is the file ``st`` the note ``record`` was written as? Its time and size say so
@@ -337,12 +365,13 @@ class NoteSurvey:
             self._note_inodes = {r.stat[2] for r in notes if len(r.stat) == 3}
         return st.st_ino not in self._note_inodes
 
-    def _restamp(self, record: NoteRecord, st: os.stat_result) -> None:
-        """The note is the one last written, under another inode (``same_note``): the
-        record takes it, so that once the state is next written, a run knows the note by
-        one ``stat`` again. Not written for this alone: with ``.ccexport/`` synced, two
-        machines would each write the state on every run, their own inodes in it."""
-        if record.stat[2] != st.st_ino:
+    def _restamp(self, record: NoteRecord, st: os.stat_result, times: bool = False) -> None:
+        """The note is the one last written, under another inode (``same_note``; ``times``:
+        with other times too, its generated part read): the record takes it, so that once
+        the state is next written, a run knows the note by one ``stat`` again. Not written
+        for this alone: with ``.ccexport/`` synced, two machines would each write the state
+        on every run, their own files in it."""
+        if record.stat[2] != st.st_ino or times:
             record.stat = stat_key(st)  # a new list: lists read from the file are shared
             if self._note_inodes is not None:
                 self._note_inodes.add(st.st_ino)

@@ -37,6 +37,9 @@ class NoteRecord:
     # moved: links to it written before then said that name (see ``vaultlinks``).
     was: list[list[Any]] = field(default_factory=list)
     run: int = 0  # the run that last wrote it (``State.run``; 0: before runs were counted)
+    # The file as last read and found to be no older copy (``NoteSurvey.replaced``): the
+    # person wrote in it, or it is another machine's file of the note. Not read again.
+    read: list[int] = field(default_factory=list)
 
 
 def _split(path: str, sep: str) -> tuple[str, str]:
@@ -87,6 +90,7 @@ def encode(sources: dict[str, dict[str, Any]], notes: dict[str, NoteRecord]) -> 
         "deleted": [n for n, r in enumerate(records) if r.deleted],
         "was": {str(n): r.was for n, r in enumerate(records) if r.was},
         "run": [r.run for r in records],
+        "read": {str(n): r.read for n, r in enumerate(records) if r.read},
     }
     position = {key: n for n, key in enumerate(notes)}
     units = [_split(unit, os.sep) for unit in sources]
@@ -182,6 +186,10 @@ def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, N
         raise TypeError("the runs that wrote the notes are not what they should be")
     for key, run in zip(keys, runs, strict=True):
         notes[key].run = run
+    for n, read in columns.get("read", {}).items():  # (not in files before 5 December)
+        if not isinstance(read, list) or len(read) != 3 or not all(type(x) is int for x in read):
+            raise TypeError("a note's file as last read is not what it should be")
+        notes[keys[int(n)]].read = read
     sources = {}
     for folder, name, fingerprint, unit_notes in zip(
         units["dir"], units["name"], units["fingerprint"], units["notes"], strict=True

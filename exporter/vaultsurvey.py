@@ -320,14 +320,19 @@ class NoteSurvey:
             if self._own_inode(record, now):
                 self._restamp(record, now)
             return False  # (another note's file renamed onto its path: the writes decide)
+        seen = stat_key(now)
+        if record.read == seen:
+            return False  # read by an earlier run, and no older copy
         generated = self._what_is_generated(record)
-        if generated == "recorded":
-            if now.st_ino != record.stat[2]:  # another machine's copy, or the vault's
-                self._restamp(record, now, times=True)
-            return False
         if generated == "unknown":  # (a note written before end markers held a hash)
             return now.st_ino != record.stat[2]
-        return generated == "other"
+        if generated == "other":
+            return True
+        # Kept when the state is next written, not written for this alone (with .ccexport/
+        # synced, two machines would each rewrite it), so a note the person wrote in is read
+        # once. ``stat`` stays as written: it tells the survey that the frontmatter is.
+        record.read = seen
+        return False
 
     def _what_is_generated(self, record: NoteRecord) -> str:
         """What the note's generated part is: "recorded", the one the state records (the
@@ -365,13 +370,12 @@ class NoteSurvey:
             self._note_inodes = {r.stat[2] for r in notes if len(r.stat) == 3}
         return st.st_ino not in self._note_inodes
 
-    def _restamp(self, record: NoteRecord, st: os.stat_result, times: bool = False) -> None:
-        """The note is the one last written, under another inode (``same_note``; ``times``:
-        with other times too, its generated part read): the record takes it, so that once
-        the state is next written, a run knows the note by one ``stat`` again. Not written
-        for this alone: with ``.ccexport/`` synced, two machines would each write the state
-        on every run, their own files in it."""
-        if record.stat[2] != st.st_ino or times:
+    def _restamp(self, record: NoteRecord, st: os.stat_result) -> None:
+        """The note is the one last written, under another inode (``same_note``): the
+        record takes it, so that once the state is next written, a run knows the note by
+        one ``stat`` again. Not written for this alone: with ``.ccexport/`` synced, two
+        machines would each write the state on every run, their own inodes in it."""
+        if record.stat[2] != st.st_ino:
             record.stat = stat_key(st)  # a new list: lists read from the file are shared
             if self._note_inodes is not None:
                 self._note_inodes.add(st.st_ino)

@@ -163,3 +163,40 @@ def test_an_edit_inside_the_generated_part_of_a_copied_vault_waits(tmp_path: Pat
     s.write(source(home))
     report = export(copy, home)  # the session changed: the edit is saved, the note updated
     assert [c.action for c in report.changes if c.key.endswith(SID)] == ["conflict"]
+
+
+def test_a_note_the_person_wrote_in_is_read_until_the_state_is_next_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A note whose time or size changed is read to tell an older copy; the file found to
+    be none is kept in the state when it is next written, so it is not read on every run
+    (nor is the state written for that alone)."""
+    from exporter.vaultsurvey import NoteSurvey
+
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    session().write(source(home))
+    export(vault, home)
+    note = the_note(vault)
+    note.write_text(note.read_text() + "my line\n")
+    reads: list[str] = []
+    real = NoteSurvey._what_is_generated
+
+    def counted(self, record):
+        reads.append(record.path)
+        return real(self, record)
+
+    monkeypatch.setattr(NoteSurvey, "_what_is_generated", counted)
+    state = vault / ".ccexport/state.json"
+    for _ in range(2):
+        before = state.read_bytes()
+        export(vault, home)
+        assert len(reads) == 1 and state.read_bytes() == before
+        reads.clear()
+    other = ClaudeSession(SID[:-1] + "1", "/home/dev/work/app", start="2026-03-02T10:00:00Z")
+    other.user("another question")
+    other.write(source(home).with_name(f"{SID[:-1]}1.jsonl"))
+    export(vault, home)  # the state is written (a new note): with the file as read
+    reads.clear()
+    export(vault, home)
+    assert reads == []
+    assert note.read_text().endswith("my line\n")

@@ -37,9 +37,10 @@ class NoteRecord:
     # moved: links to it written before then said that name (see ``vaultlinks``).
     was: list[list[Any]] = field(default_factory=list)
     run: int = 0  # the run that last wrote it (``State.run``; 0: before runs were counted)
-    # The file as last read and found to be no older copy (``NoteSurvey.replaced``): the
-    # person wrote in it, or it is another machine's file of the note. Not read again.
-    read: list[int] = field(default_factory=list)
+    # The files last read and found to be no older copy (``NoteSurvey.replaced``), newest
+    # first: the person wrote in the note, or each of two machines that share the state
+    # holds its own file of it. Such a file is not read again.
+    read: list[list[int]] = field(default_factory=list)
 
 
 def _split(path: str, sep: str) -> tuple[str, str]:
@@ -187,8 +188,8 @@ def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, N
     for key, run in zip(keys, runs, strict=True):
         notes[key].run = run
     for n, read in columns.get("read", {}).items():  # (not in files before 5 December)
-        if not isinstance(read, list) or len(read) != 3 or not all(type(x) is int for x in read):
-            raise TypeError("a note's file as last read is not what it should be")
+        if not isinstance(read, list) or not all(_is_stat(x) for x in read):
+            raise TypeError("a note's files as last read are not what they should be")
         notes[keys[int(n)]].read = read
     sources = {}
     for folder, name, fingerprint, unit_notes in zip(
@@ -203,6 +204,11 @@ def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, N
             "notes": [keys[k] if type(k) is int else k for k in unit_notes],
         }
     return sources, notes
+
+
+def _is_stat(entry: Any) -> bool:
+    """``[mtime_ns, size, inode]``: a file as ``stat_key`` knows it."""
+    return isinstance(entry, list) and len(entry) == 3 and all(type(x) is int for x in entry)
 
 
 def _is_move(entry: Any) -> bool:

@@ -22,6 +22,7 @@ from .vaultbatch import same_file, stat_key
 from .vaultpaths import inside
 
 HEAD_BYTES = 65_536  # enough for the frontmatter of almost any note
+READ_KEPT = 4  # files of a note remembered as read (``replaced``): a few machines' each
 # Never notes: Obsidian shows no dot folder (``.obsidian``, ``.trash``, ``.git``, ``.ccexport``,
 # and sync tools' archives: ``.stversions``, ``.dropbox.cache``, ``.sync``) and ccexport never
 # names one (``safe_component`` strips a leading dot); nor the recycle bins a NAS or Windows
@@ -321,7 +322,7 @@ class NoteSurvey:
                 self._restamp(record, now)
             return False  # (another note's file renamed onto its path: the writes decide)
         seen = stat_key(now)
-        if record.read == seen:
+        if seen in record.read:
             return False  # read by an earlier run, and no older copy
         generated = self._what_is_generated(record)
         if generated == "unknown":  # (a note written before end markers held a hash)
@@ -331,7 +332,7 @@ class NoteSurvey:
         # Kept when the state is next written, not written for this alone (with .ccexport/
         # synced, two machines would each rewrite it), so a note the person wrote in is read
         # once. ``stat`` stays as written: it tells the survey that the frontmatter is.
-        record.read = seen
+        record.read = [seen, *record.read[: READ_KEPT - 1]]  # (a new list: see NoteRecord)
         return False
 
     def _what_is_generated(self, record: NoteRecord) -> str:

@@ -198,5 +198,49 @@ def test_a_note_the_person_wrote_in_is_read_until_the_state_is_next_written(
     export(vault, home)  # the state is written (a new note): with the file as read
     reads.clear()
     export(vault, home)
-    assert reads == []
+    assert reads == [], reads
     assert note.read_text().endswith("my line\n")
+
+
+def test_two_machines_sharing_the_state_each_read_a_note_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``.ccexport/`` synced, each machine holds its own file of a note the person
+    wrote in: each run reads it, and the state each writes remembers both files (not only
+    the last machine's, which the other would then read again, on every run after)."""
+    from exporter.vaultsurvey import NoteSurvey
+
+    s = session()
+    home = {m: tmp_path / f"home-{m}" for m in "AB"}
+    vault = {m: tmp_path / f"vault-{m}" for m in "AB"}
+    for m in "AB":
+        s.write(source(home[m]))
+        vault[m].mkdir()
+    for m in "ABAB":  # each run, then the sync carries what it wrote to the other
+        export(vault[m], home[m])
+        sync(vault[m], vault["B" if m == "A" else "A"])
+    note = the_note(vault["A"])
+    note.write_text(note.read_text() + "my line\n")  # on A; the sync brings it to B
+    sync(vault["A"], vault["B"])
+    reads: list[str] = []
+    real = NoteSurvey._what_is_generated
+
+    def counted(self, record):
+        reads.append(str(self.root))
+        return real(self, record)
+
+    monkeypatch.setattr(NoteSurvey, "_what_is_generated", counted)
+    for n, m in enumerate("AB"):  # a new session on each, so each writes the state once
+        other = ClaudeSession(
+            f"{SID[:-1]}{n + 1}", "/home/dev/work/app", start="2026-03-02T10:00:00Z"
+        )
+        other.user(f"another question on {m}")
+        other.write(source(home[m]).with_name(f"{SID[:-1]}{n + 1}.jsonl"))
+        export(vault[m], home[m])
+        sync(vault[m], vault["B" if m == "A" else "A"])
+    reads.clear()
+    for m in "ABAB":
+        before = snapshot(vault[m])
+        export(vault[m], home[m])
+        assert not changed(before, snapshot(vault[m])), m
+    assert reads == [], reads

@@ -104,7 +104,7 @@ def test_every_field_of_a_state_survives_the_compact_layout(tmp_path):
                 ["title"],
                 {"created": "2026", "title": "B"},
                 [4, 5, 6],
-                read=[7, 8, 9],  # the file as last read: no older copy
+                read=[[7, 8, 9], [10, 11, 12]],  # files as last read: no older copy
             ),
         },  # fmt: skip
         links={"claude-code:x": [unit]},
@@ -138,7 +138,7 @@ def test_the_state_holds_each_repeated_value_once(tmp_path):
         lambda d: d["tables"].pop("dirs"),
         lambda d: d["notes"]["dir"].__setitem__(0, 99),  # a table index out of range
         lambda d: d["notes"]["lines"].__setitem__(0, "many"),
-        lambda d: d["notes"]["read"].__setitem__("0", [1, "2"]),
+        lambda d: d["notes"]["read"].__setitem__("0", [[1, "2", 3]]),
     ],
 )
 def test_a_damaged_compact_state_costs_a_full_read_not_the_run(tmp_path, damage):

@@ -575,6 +575,31 @@ def test_steering_message_typed_mid_turn_is_kept_once(tmp_path):
     assert len(queued) == 1 and texts(session, "user") == ["start", "also do Y"]
 
 
+def test_a_steering_message_shows_when_it_was_typed(tmp_path):
+    """Typed at 10:00:40 while the model worked, handed to it at 10:01:30: the note placed
+    it where the model saw it, with the time it was handed on (the audit's 21:09 for a
+    message typed at 21:08:38). It keeps the place, with the time the person typed it."""
+    s = ClaudeSession(SID, start="2026-03-01T10:00:00Z")
+    s.user("start")
+    s.assistant([tool_use("Bash", {"command": "make"}, "toolu_make")])
+    typed = s.tick(35)
+    s.meta("queue-operation", operation="enqueue", content="also do Y", sessionId=SID,
+           timestamp=typed)  # fmt: skip
+    s.tick(50)
+    s.tool_result("toolu_make", "ok")
+    s.meta("queue-operation", operation="remove", sessionId=SID, timestamp=s.tick())
+    s.assistant("doing X and Y")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    session = only(load_all(tmp_path)[0])
+    (queued,) = [
+        m
+        for m in session.messages
+        if any(p.kind == "notice" and p.notice == "queued" for p in m.parts)
+    ]
+    assert queued.timestamp == datetime.fromisoformat(typed)
+    assert texts(session, "user")[-1] == "also do Y"
+
+
 @pytest.mark.parametrize("queue_first", [False, True])
 def test_a_queued_command_the_person_did_not_type_is_not_their_steering(tmp_path, queue_first):
     """The attachment that carries a steering message also delivers, mid-turn, a background

@@ -110,7 +110,7 @@ class TranscriptBuilder:
         self.drafts: list[Draft] = []
         # The last line's token counts, per response: summed into one Usage at the end.
         self.usage_by_response: dict[str, tuple[int, int, int, int]] = {}
-        self.queued: list[str] = []
+        self.queued: list[tuple[str, Any]] = []  # typed ahead: its text, when it was typed
         # Steering text kept, with the draft that holds it (so that the attachment copy of a
         # queued prompt can add the images the queue's text-only copy lacks)
         self.steering_seen: dict[str, Draft] = {}
@@ -365,13 +365,15 @@ class TranscriptBuilder:
     def _queue(self, rec: dict[str, Any]) -> None:
         op, content = rec.get("operation"), rec.get("content")
         if op == "enqueue" and isinstance(content, str):
-            self.queued.append(content)
+            self.queued.append((content, rec.get("timestamp")))
         elif op == "remove":
-            # Consumed mid-turn: the model saw it, no user line will carry it.
+            # Consumed mid-turn: the model saw it, no user line will carry it. It stands
+            # where the model saw it, at the time the person typed it.
             text = content if isinstance(content, str) else None
             if self.queued:
-                queued = self.queued.pop(0)
+                queued, typed = self.queued.pop(0)
                 text = text or queued
+                rec = {**rec, "timestamp": typed or rec.get("timestamp")}
             self._steering(text, rec)
         elif op == "dequeue" and self.queued:
             self.queued.pop(0)  # it arrives as an ordinary user line

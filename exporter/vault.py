@@ -365,7 +365,8 @@ class Vault(NotePlaces):
             self._targets = vaultlinks.LinkTargets(self.state.notes)
         names = self.attachment_names
         return vaultlinks.links_followed(parsed.owned, parsed.written_hash, record,
-                                         self._targets, names and names.written_name)  # fmt: skip
+                                         self._targets, names and names.written_name,
+                                         self.leads_nowhere)  # fmt: skip
 
     def _save_conflict(self, relpath: str, text: str) -> str:
         """The copy is named by the second it is saved; another in that second (``watch``

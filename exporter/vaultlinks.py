@@ -45,6 +45,10 @@ def _bare(path: str) -> str:
     return path[:-3] if path.endswith(".md") else path
 
 
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text if ch.isalnum())
+
+
 def written_target(key: str, path: str) -> str:
     """How ccexport links the note ``key`` at ``path``: an index note by its path in the
     vault (the list of projects), a session by its name."""
@@ -73,6 +77,7 @@ class LinkTargets:
         self.notes = notes
         self.by_path: dict[str, str] = {}
         self.by_name: dict[str, set[str]] = {}  # (two notes of one name: a path is written)
+        self._by_title: dict[str, set[str]] | None = None  # built when first asked
         for key, record in notes.items():
             if not record.deleted:
                 self._add(key, record.path)
@@ -102,6 +107,21 @@ class LinkTargets:
         # longer known: the next run writes it again.)
         return found if found in self.notes else None
 
+    def key_by_title(self, alias: str) -> str | None:
+        """The one session note whose title the alias of a link to it shows (deleted ones
+        too): a link Obsidian rewrote to a name no record holds (the note renamed in
+        Obsidian, then deleted or moved before a run) still says whose it was. Compared by
+        letters and digits alone (a link's alias has no brackets, ``|``, ``#`` or ``^``)."""
+        if self._by_title is None:
+            self._by_title = {}
+            for key, record in self.notes.items():
+                title = record.meta.get("title")
+                if isinstance(title, str) and not key.startswith(INDEX_PREFIX):
+                    self._by_title.setdefault(_letters(title), set()).add(key)
+        found = self._by_title.get(_letters(alias), set())
+        key = next(iter(found)) if len(found) == 1 and _letters(alias) else None
+        return key if key in self.notes else None  # (dropped this run: see ``key_of``)
+
     def path_then(self, key: str, run: int) -> str:
         """Where the note ``key`` was when a note last written in ``run`` linked to it."""
         record = self.notes[key]
@@ -117,13 +137,16 @@ def links_followed(
     note: NoteRecord,
     targets: LinkTargets,
     attachment: Callable[[str, str], str | None] | None = None,
+    leads_nowhere: Callable[[str, str], bool] | None = None,
 ) -> bool:
     """Is ``owned`` (a generated part whose hash is not ``written_hash``) what ccexport
     wrote into ``note``, but for links to notes moved since, which Obsidian rewrote? And,
     given ``attachment`` (a link target and the note's folder -> the path ccexport named
     the file it leads to by, ``vaultattach``), but for embeds of attachments the person
     renamed (tried after the notes alone: an attachment embedded under a name the person
-    gave it before is written so)."""
+    gave it before is written so). Given ``leads_nowhere`` (a link target and the note's
+    folder -> no note there), a link to a name no note has is known by its alias, the
+    title of the note it was (renamed in Obsidian, then deleted or moved)."""
     folder = note.path.rpartition("/")[0]
     changed = False
 
@@ -131,6 +154,9 @@ def links_followed(
         nonlocal changed
         target, rest, alias = match.group(1), match.group(2), match.group(3)
         key = targets.key_of(target, folder)
+        if key is None and alias and not files and leads_nowhere:
+            key = targets.key_by_title(alias)  # (the hash, put back, decides)
+            key = key if key is not None and leads_nowhere(target, folder) else None
         if key is None:
             written = attachment(target, folder) if files and attachment else None
             if written is None or written == target:

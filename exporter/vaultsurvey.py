@@ -11,6 +11,7 @@ is seen as it will be on disk.
 from __future__ import annotations
 
 import os
+import posixpath
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -202,6 +203,18 @@ class NoteSurvey:
                         continue
                     if stat.S_ISREG(st.st_mode):
                         yield prefix + name, st
+
+    def leads_nowhere(self, target: str, folder: str) -> bool:
+        """Does a link target lead to no note in the vault, as Obsidian resolves one: by
+        its path in the vault, from the linking note's ``folder``, or by name anywhere?
+        (A walk of the vault: asked only of a link no note ccexport wrote is known by.)"""
+        target = target.strip().removesuffix(".md")
+        paths = {target, posixpath.normpath(posixpath.join(folder, target))}
+        for relpath, _ in self._note_files():
+            bare = relpath[:-3]
+            if bare in paths or ("/" not in target and bare.rpartition("/")[2] == target):
+                return False
+        return True
 
     def notes(
         self, describe: Callable[[dict[str, Any]], dict[str, Any]]

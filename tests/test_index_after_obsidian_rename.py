@@ -1,0 +1,104 @@
+"""A note renamed in Obsidian (which rewrites the index's link to it), then deleted or moved
+before a run: the index's rewritten link leads to a name no record holds, and the index was
+taken for the person's edit (a needless conflict copy). The link's alias, the note's title,
+still says whose it was. Found by the state-machine hunt (fault 5 of its report)."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+from claude_builder import ClaudeSession
+
+from exporter.export import ExportOptions, run_export
+
+PROJECT = "/home/dev/work/app"
+
+
+def session(home: Path, n: int, question: str | None = None) -> str:
+    sid = f"{n + 0xA0:08x}-1111-4111-8111-{n:012x}"
+    s = ClaudeSession(sid, PROJECT, start=f"2026-03-0{n + 1}T10:00:00Z")
+    s.user(question or f"question {n}")
+    s.assistant("an answer")
+    s.write(home / ".claude/projects/-home-dev-work-app" / f"{sid}.jsonl")
+    return sid
+
+
+def export(vault: Path, home: Path):
+    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, workers=1))
+    assert not report.failed, report.problems
+    return report
+
+
+def conflicts(report, vault: Path) -> list:
+    found = [c for c in [*report.changes, *report.indexes] if c.action.value == "conflict"]
+    return found + list((vault / ".ccexport").glob("conflicts/*"))
+
+
+def rename_in_obsidian(vault: Path, sid: str, new: str) -> tuple[Path, Path]:
+    """The note renamed, and the index's link to it rewritten, as Obsidian does."""
+    (note,) = [p for p in vault.rglob("*.md") if sid[:8] in p.name]
+    renamed = note.parent / f"{new}.md"
+    os.rename(note, renamed)
+    index = vault / "AI Sessions/Projects/app.md"
+    text = index.read_text(encoding="utf-8")
+    assert f"[[{note.stem}|" in text
+    index.write_text(text.replace(f"[[{note.stem}|", f"[[{new}|"), encoding="utf-8")
+    return note, renamed
+
+
+@pytest.mark.parametrize(
+    "then", ["deleted", "moved outside Obsidian", "source pruned, a run, then deleted"]
+)
+def test_an_index_is_no_edit_after_a_rename_then_a_delete_or_move(
+    tmp_path: Path, then: str
+) -> None:
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    sid = session(home, 0)
+    session(home, 1)
+    export(vault, home)
+    note, renamed = rename_in_obsidian(vault, sid, "Parser question")
+    if then == "deleted":
+        renamed.unlink()
+    elif then == "moved outside Obsidian":
+        os.rename(renamed, note.parent / "Archive me.md")
+    else:  # Claude Code pruned the transcript; a run; then the note deleted
+        (source,) = (home / ".claude/projects").rglob(f"{sid}.jsonl")
+        source.unlink()
+        export(vault, home)
+        renamed.unlink()
+        session(home, 2)  # a new session of the project: its index is written again
+    report = export(vault, home)
+    assert not conflicts(report, vault)
+
+
+def test_two_notes_of_one_title_leave_the_link_the_persons(tmp_path: Path) -> None:
+    """Which of two notes of one title the link was is not known: as before, the index is
+    taken for the person's edit (its copy saved), never guessed."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    sid = session(home, 0, "why does it fail")
+    session(home, 1, "why does it fail")
+    export(vault, home)
+    _, renamed = rename_in_obsidian(vault, sid, "Parser question")
+    renamed.unlink()
+    report = export(vault, home)
+    assert conflicts(report, vault)
+
+
+def test_a_link_the_person_pointed_at_their_own_note_stays_their_edit(tmp_path: Path) -> None:
+    """A link the person pointed at a note of their own (that exists) is their edit, its
+    alias the session's title or not."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    sid = session(home, 0)
+    session(home, 1)
+    export(vault, home)
+    (note,) = [p for p in vault.rglob("*.md") if sid[:8] in p.name]
+    (vault / "My parser notes.md").write_text("mine\n", encoding="utf-8")
+    index = vault / "AI Sessions/Projects/app.md"
+    text = index.read_text(encoding="utf-8")
+    index.write_text(text.replace(f"[[{note.stem}|", "[[My parser notes|"), encoding="utf-8")
+    note.unlink()  # (the note gone too: the index is written again)
+    report = export(vault, home)
+    assert conflicts(report, vault)

@@ -45,6 +45,16 @@ def _bare(path: str) -> str:
     return path[:-3] if path.endswith(".md") else path
 
 
+def link_paths(target: str, folder: str) -> tuple[str, list[str]]:
+    """A link target without ``.md``, and the paths in the vault it may lead to, as
+    Obsidian resolves one: its path in the vault, then (a path) from the linking note's
+    ``folder``. A plain name also leads to any note of that name (``stem``)."""
+    target = _bare(target.strip())
+    if "/" not in target:
+        return target, [target]
+    return target, [target, posixpath.normpath(posixpath.join(folder, target))]
+
+
 def _letters(text: str) -> str:
     return "".join(ch for ch in text if ch.isalnum())
 
@@ -95,11 +105,8 @@ class LinkTargets:
         self._add(key, new)
 
     def key_of(self, target: str, folder: str) -> str | None:
-        target = _bare(target.strip())
-        found = self.by_path.get(target)
-        if found is None and "/" in target:
-            joined = posixpath.normpath(posixpath.join(folder, target))
-            found = self.by_path.get(joined)
+        target, paths = link_paths(target, folder)
+        found = next((self.by_path[p] for p in paths if p in self.by_path), None)
         if found is None:
             named = self.by_name.get(target, ())
             found = next(iter(named)) if len(named) == 1 else None
@@ -118,8 +125,9 @@ class LinkTargets:
                 title = record.meta.get("title")
                 if isinstance(title, str) and not key.startswith(INDEX_PREFIX):
                     self._by_title.setdefault(_letters(title), set()).add(key)
-        found = self._by_title.get(_letters(alias), set())
-        key = next(iter(found)) if len(found) == 1 and _letters(alias) else None
+        letters = _letters(alias)
+        found = self._by_title.get(letters, set()) if letters else set()
+        key = next(iter(found)) if len(found) == 1 else None
         return key if key in self.notes else None  # (dropped this run: see ``key_of``)
 
     def path_then(self, key: str, run: int) -> str:

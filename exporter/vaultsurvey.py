@@ -11,7 +11,6 @@ is seen as it will be on disk.
 from __future__ import annotations
 
 import os
-import posixpath
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -208,11 +207,10 @@ class NoteSurvey:
         """Does a link target lead to no note in the vault, as Obsidian resolves one: by
         its path in the vault, from the linking note's ``folder``, or by name anywhere?
         (A walk of the vault: asked only of a link no note ccexport wrote is known by.)"""
-        target = target.strip().removesuffix(".md")
-        paths = {target, posixpath.normpath(posixpath.join(folder, target))}
+        target, paths = vaultlinks.link_paths(target, folder)
         for relpath, _ in self._note_files():
             bare = relpath[:-3]
-            if bare in paths or ("/" not in target and bare.rpartition("/")[2] == target):
+            if bare in paths or ("/" not in target and vaultlinks.stem(relpath) == target):
                 return False
         return True
 
@@ -312,7 +310,7 @@ class NoteSurvey:
         while its source is not. A file with the time and size it was written with is the
         note (under a new inode: a vault copied with its times, or a file system that numbers
         inodes anew at each mount); any other is read, and its generated part decides
-        (``_what_is_generated``): a note the person edited in place, or another machine's
+        (``_older_copy``): a note the person edited in place, or another machine's
         copy of the same note, costs no re-read of its session. A note gone from its place
         is looked for by identity first: moved, the file there is compared (else this run
         would follow the move and leave the comparison to the next, which would then read
@@ -337,10 +335,10 @@ class NoteSurvey:
         seen = stat_key(now)
         if seen in record.read:
             return False  # read by an earlier run, and no older copy
-        generated = self._what_is_generated(record)
-        if generated == "unknown":  # (a note written before end markers held a hash)
+        older = self._older_copy(record)
+        if older is None:  # (a note written before end markers held a hash)
             return now.st_ino != record.stat[2]
-        if generated == "other":
+        if older:
             return True
         # Kept when the state is next written, not written for this alone (with .ccexport/
         # synced, two machines would each rewrite it), so a note the person wrote in is read
@@ -348,25 +346,24 @@ class NoteSurvey:
         record.read = [seen, *record.read[: READ_KEPT - 1]]  # (a new list: see NoteRecord)
         return False
 
-    def _what_is_generated(self, record: NoteRecord) -> str:
-        """What the note's generated part is: "recorded", the one the state records (the
-        person wrote outside it, or a sync tool changed its line ends); "other", another
-        intact one (an older copy); "edited", the person's edit inside it (or its markers
-        are gone: the writes report it); "unknown", a note unread or without a hash."""
+    def _older_copy(self, record: NoteRecord) -> bool | None:
+        """Is the note's generated part another intact one than the state records (an
+        older copy)? False: the one recorded (the person wrote outside it, or a sync tool
+        changed its line ends), or the person's edit inside it (its markers gone too: the
+        writes report that); None: not known (unread, or written before markers held a
+        hash)."""
         try:
             found = vaultio.read_file(self.root, record.path)
             parsed = (
                 notefile.parse(found[0].decode("utf-8", "replace"), record.lines) if found else None
             )
         except (OSError, notefile.NoteFormatError):
-            return "unknown"
+            return None
         if parsed is None:
-            return "unknown"
-        if parsed.owned is None:
-            return "edited"
-        if notefile.owned_hash(parsed.owned) == record.hash[:16]:
-            return "recorded"
-        return {False: "other", True: "edited", None: "unknown"}[parsed.edited]
+            return None
+        if parsed.owned is None or notefile.owned_hash(parsed.owned) == record.hash[:16]:
+            return False
+        return None if parsed.edited is None else not parsed.edited
 
     def same_note(self, record: NoteRecord, st: os.stat_result) -> bool:
         """Is the file ``st`` the note ``record`` was written as? Its time and size say so

@@ -19,7 +19,7 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "a01b67756156bb96bcd4a7cd5da4dadcce2e6ff335680db716306b1d51484cb8"
+SHIPPED_TEMPLATE_SHA256 = "d72ca9bdcfd6e3c36d53f2ae8d6f7e87958a819f9ed52560ba7444ecf12ed5fa"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A tool call that did not run (``not_run``): what its title says, in a callout of its own
@@ -66,9 +66,11 @@ def _header(c: dict[str, Any]) -> str:
     if properties and "resume" in properties:
         line += f" · reopen: {code_span(properties['resume'])}"
     line += "\n"
+    label = f" ({escape_inline(session.agent_label)})" if session.agent_label else ""
     if c["parent_link"]:
-        label = f" ({escape_inline(session.agent_label)})" if session.agent_label else ""
         line += f"> Subagent{label} of {c['parent_link']}\n"
+    elif session.parent_id:  # its session was never exported (deleted first, or filtered)
+        line += f"> Subagent{label} of session {code_span(session.parent_id)}, which has no note\n"
     if c["fork_link"]:
         line += f"> Forked from {c['fork_link']}: "
         line += "the conversation before the fork is in that note.\n"

@@ -7,9 +7,11 @@ transcripts only."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC
 from pathlib import Path
 
+import pytest
 from claude_builder import ClaudeSession, tool_use
 from conftest import load_sessions, note_files
 
@@ -181,3 +183,23 @@ def test_a_damaged_sidecar_gives_nothing(tmp_path):
     for text in ("[1, 2", "[1]", '{"agentType": " ", "description": ""}'):
         sidecar.write_text(text, encoding="utf-8")
         assert (_child(tmp_path).agent_label, _child(tmp_path).title) == (None, None)
+
+
+def test_an_agent_whose_session_never_had_a_note_still_says_it_is_a_subagent(tmp_path):
+    """The session file was deleted before the first export (Claude Code's cleanup): the
+    agent's note has no parent to link, and says whose agent it is by the session's id, in
+    both ways of rendering a note (the fast body and the shipped template)."""
+    folder = _folder(tmp_path)
+    _parent(folder).unlink()
+    _agent(folder)
+    for reference in ("", "1"):
+        options = replace(_options(tmp_path), vault=tmp_path / f"vault{reference}")
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("CCEXPORT_REFERENCE_RENDER", reference)
+            run_export(options)
+        (name,) = [k for k in note_files(options.vault) if "Survey lexer tests" in k]
+        text = (options.vault / name).read_text(encoding="utf-8")
+        assert f"> Subagent (Explore) of session `{SID}`, which has no note\n" in text
+        assert "parent:" not in text  # no link to a note that is not there
+        index = (options.vault / "AI Sessions" / "Projects" / "proj.md").read_text("utf-8")
+        assert f"[[{name[:-3].rsplit('/', 1)[-1]}|Survey lexer tests]]" in index  # found there

@@ -95,7 +95,7 @@ class Vault(NotePlaces):
         loaded = self.state.loaded
         self._state_bytes = loaded if loaded is not None else self.state.dumps()
         self._identities: dict[str, str] | None = None
-        self._listings: dict[str, dict[str, int]] = {}  # folder -> names, inodes (_listing)
+        self._listings: dict[str, dict[str, os.stat_result | None]] = {}  # (_listing)
         self._reserved: dict[str, str] = {}  # folded relpath -> key, for paths chosen this run
         self._renamed: set[str] = set()  # keys that could not take their proposed name
         self._unsynced: set[str] = set()  # folders renamed into since they were last fsynced

@@ -22,6 +22,8 @@ from .vaultbatch import same_file, stat_key
 from .vaultpaths import inside
 
 HEAD_BYTES = 65_536  # enough for the frontmatter of almost any note
+# Windows' folder listings give each file's time and size for free; elsewhere each costs a stat.
+LISTING_GIVES_STAT = os.name == "nt"
 READ_KEPT = 4  # files of a note remembered as read (``replaced``): a few machines' each
 # Never notes: Obsidian shows no dot folder (``.obsidian``, ``.trash``, ``.git``, ``.ccexport``,
 # and sync tools' archives: ``.stversions``, ``.dropbox.cache``, ``.sync``) and ccexport never
@@ -92,7 +94,7 @@ class NoteSurvey:
     _note_inodes: set[int] | None  # the inodes the notes were written with (``same_note``)
     # key -> (the note chosen, the other files naming the same session), at the last ``notes``
     copies: dict[str, tuple[str, list[str]]]
-    _listings: dict[str, dict[str, int]]  # folder -> its names and their inodes (_listing)
+    _listings: dict[str, dict[str, os.stat_result | None]]  # folder -> names (_listing)
     restore: bool  # --restore: a note the person deleted is written again
     dry_run: bool
     _noted: set[str]  # the notes this run wrote (a dry run: would write) and recorded
@@ -284,20 +286,20 @@ class NoteSurvey:
         folder, _, name = relpath.rpartition("/")
         return name in self._listing(folder, relpath)
 
-    def _listing(self, folder: str, relpath: str) -> dict[str, int]:
-        """A folder's names, each with its inode where the listing gives it for free (0 on
-        Windows, where it would cost a ``stat``)."""
+    def _listing(self, folder: str, relpath: str) -> dict[str, os.stat_result | None]:
+        """A folder's names, each with its time and size where the listing gives them for
+        free (Windows: ``replaced`` then needs no ``stat`` for a note as written; else None)."""
         names = self._listings.get(folder)
         if names is None:
             names = {}
             if inside(relpath):  # a damaged or planted state: no folder outside is listed
                 try:
                     path = os.path.join(self.root, folder)
-                    if os.name == "nt":
-                        names = dict.fromkeys(os.listdir(path), 0)
-                    else:
+                    if LISTING_GIVES_STAT:
                         with os.scandir(path) as entries:
-                            names = {entry.name: entry.inode() for entry in entries}
+                            names = {e.name: e.stat(follow_symlinks=False) for e in entries}
+                    else:
+                        names = dict.fromkeys(os.listdir(path))
                 except (OSError, ValueError):
                     names = {}
             self._listings[folder] = names
@@ -322,8 +324,12 @@ class NoteSurvey:
             if moved:
                 self._follow(key, record, moved)
         folder, _, name = record.path.rpartition("/")
-        if not self._listing(folder, record.path).get(name):
+        listing = self._listing(folder, record.path)
+        if name not in listing:
             return False  # gone (the deletion check decides), or in the cloud only
+        listed = listing[name]
+        if listed is not None and same_file(record.stat, listed):
+            return False  # as written (Windows: its listing has no inode to restamp)
         try:
             now = os.lstat(os.path.join(self.root, record.path))
         except (OSError, ValueError):

@@ -14,6 +14,7 @@ import pytest
 import yaml
 from claude_builder import ClaudeSession
 
+from exporter import vaultsurvey
 from exporter.export import ExportOptions, run_export
 
 SID = "000000a0-1111-4111-8111-000000000000"
@@ -96,7 +97,17 @@ def test_a_synced_state_settles_between_two_machines(tmp_path: Path) -> None:
         assert not report.changes, m  # and its session was not read again
 
 
-def test_an_older_copy_written_into_the_note_itself_is_made_again(tmp_path: Path) -> None:
+@pytest.fixture(params=["unix", "windows"])
+def listing(request, monkeypatch) -> str:
+    """Folder listings as each system gives them: Windows' give each file's time and size
+    (and no inode: every older copy went unseen there)."""
+    monkeypatch.setattr(vaultsurvey, "LISTING_GIVES_STAT", request.param == "windows")
+    return request.param
+
+
+def test_an_older_copy_written_into_the_note_itself_is_made_again(
+    tmp_path: Path, listing: str
+) -> None:
     """``cp -p backup.md note.md`` writes into the note's own file (its inode kept): that
     was taken for the person's edit in place, and the note stayed behind its session."""
     home, vault = tmp_path / "home", tmp_path / "vault"
@@ -244,3 +255,26 @@ def test_two_machines_sharing_the_state_each_read_a_note_once(
         export(vault[m], home[m])
         assert not changed(before, snapshot(vault[m])), m
     assert reads == [], reads
+
+
+def test_an_older_copy_put_back_as_a_new_file_is_made_again(tmp_path: Path, listing: str) -> None:
+    """A backup restored by a sync tool or a file manager: a new file, the backup's times."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    s = session()
+    s.write(source(home))
+    export(vault, home)
+    note = the_note(vault)
+    backup = tmp_path / "backup.md"
+    shutil.copy2(note, backup)
+    s.user("and the fix")
+    s.assistant("a bound on the loop")
+    s.write(source(home))
+    export(vault, home)
+    note.unlink()
+    shutil.copy2(backup, note)
+    assert messages(note) == 2
+    report = export(vault, home)
+    assert messages(note) == 4
+    assert [c.action for c in report.changes if c.key.endswith(SID)] == ["updated"]
+    before = snapshot(vault)
+    assert not export(vault, home).changes and not changed(before, snapshot(vault))

@@ -191,6 +191,19 @@ def test_a_no_op_run_opens_no_note_and_no_session_file(tmp_path, monkeypatch):
     assert sorted(p for p in spy.listed if p in notes_folders) == sorted(notes_folders)
 
 
+def test_on_windows_the_listing_gives_each_notes_time_and_size(tmp_path, monkeypatch):
+    """Windows' folder listing holds each file's time and size: a no-op run there looks at
+    no note by a stat of its own (each costs a file opened there)."""
+    from exporter import vaultsurvey
+
+    home, vault = exported(tmp_path, 12)
+    monkeypatch.setattr(vaultsurvey, "LISTING_GIVES_STAT", True)
+    spy = _Spy(monkeypatch)
+    report = export(vault, home)
+    assert report.total("skipped") == 12 and report.total("written") == 0
+    assert not [p for p in spy.stated + spy.opened if p.endswith((".md", ".jsonl"))]
+
+
 def test_a_note_deleted_since_is_still_noticed_by_the_listing(tmp_path):
     home, vault = exported(tmp_path, 3)
     key = f"claude-code:{sid(1)}"

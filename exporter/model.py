@@ -274,6 +274,9 @@ class Session:
     subagent_ids: tuple[str, ...] = ()
     agent_label: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # A copy the person saved of ``forked_from``'s conversation so far (Gemini's /chat save),
+    # not a fork that goes its own way: that session's note holds these messages too.
+    saved_copy: bool = False
 
     @property
     def key(self) -> str:

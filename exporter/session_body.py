@@ -19,7 +19,7 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "d72ca9bdcfd6e3c36d53f2ae8d6f7e87958a819f9ed52560ba7444ecf12ed5fa"
+SHIPPED_TEMPLATE_SHA256 = "c6d21866d7ae25f316ed7997cb8535173c4706a38c7c4aed9b7a39429a053971"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A tool call that did not run (``not_run``): what its title says, in a callout of its own
@@ -71,7 +71,10 @@ def _header(c: dict[str, Any]) -> str:
         line += f"> Subagent{label} of {c['parent_link']}\n"
     elif session.parent_id:  # its session was never exported (deleted first, or filtered)
         line += f"> Subagent{label} of session {code_span(session.parent_id)}, which has no note\n"
-    if c["fork_link"]:
+    if c["fork_link"] and session.saved_copy:
+        line += f"> Saved from {c['fork_link']}: a copy of its conversation as it was then, "
+        line += "which that note holds too.\n"
+    elif c["fork_link"]:
         line += f"> Forked from {c['fork_link']}: "
         line += "the conversation before the fork is in that note.\n"
     if c["subagent_links"]:

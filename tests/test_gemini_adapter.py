@@ -445,6 +445,8 @@ def test_saved_chat_is_a_note_titled_by_its_tag_linked_to_its_session(tmp_path):
     export(tmp_path, vault)
     note = next(t.decode() for r, t in note_files(vault).items() if "health v1" in r)
     assert "forked_from:" in note
+    # a copy of the session's start, not a fork that leaves that start to the session's note
+    assert saved.saved_copy and "\n> Saved from [[" in note and "Forked from" not in note
 
 
 def test_a_saved_chat_matching_no_session_stands_alone(tmp_path):

@@ -318,6 +318,7 @@ def _load_checkpoint(
             ended_at=ended,
             forked_from=_str(origin.meta.get("sessionId")) if origin else None,
             agent_label="saved chat",
+            saved_copy=True,
         )
     )
 

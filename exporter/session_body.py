@@ -19,9 +19,11 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "c6d21866d7ae25f316ed7997cb8535173c4706a38c7c4aed9b7a39429a053971"
+SHIPPED_TEMPLATE_SHA256 = "6128047930601a2f1297cd771c7114ec9e587e56b4be1ba5c34062e51d07ad71"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
+# A compaction the session records without its summary (its fold would open on nothing).
+NO_SUMMARY = "*The session holds no summary of it.*"
 # A tool call that did not run (``not_run``): what its title says, in a callout of its own
 # (not a failure: the person, or a permission, decided it).
 _NOT_RUN = {"rejected": "rejected by the user", "denied": "not permitted"}  # else its word
@@ -122,7 +124,8 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
     if kind == "summary":
         trigger = f" ({escape_inline(item['trigger'])})" if item["trigger"] else ""
         title = "Conversation compacted" + trigger
-        return callout("summary", title, escape_prose(item["text"])) + "\n"
+        body = escape_prose(item["text"]) if item["text"] else NO_SUMMARY
+        return callout("summary", title, body) + "\n"
     if kind == "attachment" and item["text"] is not None:
         body = fence(item["text"], item["lang"])
         if item["cut"]:

@@ -338,6 +338,23 @@ def test_compaction_interruption_and_user_shell_command(tmp_path):
     assert any("<user_shell_command>" in t for t in texts(session, "user"))  # cleaned by notes
 
 
+@pytest.mark.parametrize("reference", ["", "1"], ids=["fast", "template"])
+def test_a_compaction_without_its_summary_says_so(tmp_path, monkeypatch, reference):
+    """Codex records the compaction (context_compacted) but not the summary: the fold says
+    there is none instead of opening on nothing (fast body and shipped template alike)."""
+    monkeypatch.setenv("CCEXPORT_REFERENCE_RENDER", reference)
+    r = CodexRollout(TID)
+    r.user("first")
+    r.assistant("done")
+    r.event({"type": "context_compacted"})
+    r.user("second")
+    r.write(tmp_path / ".codex")
+    export(tmp_path, tmp_path / "vault")
+    (text,) = [t.decode() for t in note_files(tmp_path / "vault").values() if b"first" in t]
+    fold = "> [!summary]- Conversation compacted\n>\n> *The session holds no summary of it.*\n"
+    assert fold in text
+
+
 def test_metadata(tmp_path):
     r = conversation(
         git={"branch": "feat/health", "commit_hash": "abc123", "repository_url": "git@x:y.git"}

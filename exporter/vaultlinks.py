@@ -21,6 +21,7 @@ follows the rename (Obsidian 1.2.1 and later).
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 from collections.abc import Callable, Mapping
@@ -30,6 +31,7 @@ from .notefile import INDEX_PREFIX, owned_hash
 from .statefile import NoteRecord
 
 PATHS_KEPT = 8  # earlier paths remembered per note
+CHOICES_TRIED = 64  # ways to read links to notes gone that share titles (each a substitution)
 
 # A wikilink: its target, then its alias if it has one ("[[a/b|c]]": "a/b", "c").
 _LINK = re.compile(r"\[\[([^\[\]|#^\n]+)((?:[#^][^\[\]|\n]*)?)(?:\|([^\[\]\n]*))?\]\]")
@@ -55,8 +57,13 @@ def link_paths(target: str, folder: str) -> tuple[str, list[str]]:
     return target, [target, posixpath.normpath(posixpath.join(folder, target))]
 
 
-def _letters(text: str) -> str:
-    return "".join(ch for ch in text if ch.isalnum())
+_NOT_IN_ALIAS = str.maketrans("", "", "[]|#^\u200b")  # (a link's alias cannot hold them)
+
+
+def _title_key(text: str) -> str:
+    """A title as a link's alias to its note shows it, for comparing the two: without the
+    characters an alias cannot hold (ccexport writes a space for each) and without spaces."""
+    return "".join(text.translate(_NOT_IN_ALIAS).split())
 
 
 def written_target(key: str, path: str) -> str:
@@ -114,21 +121,21 @@ class LinkTargets:
         # longer known: the next run writes it again.)
         return found if found in self.notes else None
 
-    def key_by_title(self, alias: str) -> str | None:
-        """The one session note whose title the alias of a link to it shows (deleted ones
-        too): a link Obsidian rewrote to a name no record holds (the note renamed in
-        Obsidian, then deleted or moved before a run) still says whose it was. Compared by
-        letters and digits alone (a link's alias has no brackets, ``|``, ``#`` or ``^``)."""
+    def keys_by_title(self, alias: str) -> list[str]:
+        """The session notes whose title the alias of a link to it shows (deleted ones too):
+        a link Obsidian rewrote to a name no record holds (the note renamed in Obsidian,
+        then deleted or moved before a run) still says whose it was, or whose it may have
+        been when notes share a title (the hash decides). Compared as ``_title_key`` gives
+        them: "%%" or an emoji is a title too."""
         if self._by_title is None:
             self._by_title = {}
             for key, record in self.notes.items():
                 title = record.meta.get("title")
                 if isinstance(title, str) and not key.startswith(INDEX_PREFIX):
-                    self._by_title.setdefault(_letters(title), set()).add(key)
-        letters = _letters(alias)
-        found = self._by_title.get(letters, set()) if letters else set()
-        key = next(iter(found)) if len(found) == 1 else None
-        return key if key in self.notes else None  # (dropped this run: see ``key_of``)
+                    self._by_title.setdefault(_title_key(title), set()).add(key)
+        wanted = _title_key(alias)
+        found = self._by_title.get(wanted, set()) if wanted else set()
+        return sorted(k for k in found if k in self.notes)  # (dropped this run: ``key_of``)
 
     def path_then(self, key: str, run: int) -> str:
         """Where the note ``key`` was when a note last written in ``run`` linked to it."""
@@ -157,14 +164,25 @@ def links_followed(
     title of the note it was (renamed in Obsidian, then deleted or moved)."""
     folder = note.path.rpartition("/")[0]
     changed = False
+    # Links to a name no note has, by their place in the text: the notes each may have been
+    # (by its alias, a title). Two notes of one title: each is tried, and the hash decides.
+    by_title: dict[int, list[str]] = {}
+    if leads_nowhere:
+        for match in _LINK.finditer(owned):
+            target, alias = match.group(1), match.group(3)
+            if alias and targets.key_of(target, folder) is None:
+                keys = targets.keys_by_title(alias)
+                if keys and leads_nowhere(target, folder):
+                    by_title[match.start()] = keys
+    places = list(by_title)
+    choices = list(itertools.islice(itertools.product(*by_title.values()), CHOICES_TRIED))
 
-    def put_back(match: re.Match[str], aliases: bool, files: bool) -> str:
+    def put_back(match: re.Match[str], aliases: bool, files: bool, chosen: dict[int, str]) -> str:
         nonlocal changed
         target, rest, alias = match.group(1), match.group(2), match.group(3)
         key = targets.key_of(target, folder)
-        if key is None and alias and not files and leads_nowhere:
-            key = targets.key_by_title(alias)  # (the hash, put back, decides)
-            key = key if key is not None and leads_nowhere(target, folder) else None
+        if key is None and not files:
+            key = chosen.get(match.start())
         if key is None:
             written = attachment(target, folder) if files and attachment else None
             if written is None or written == target:
@@ -181,10 +199,14 @@ def links_followed(
             alias = stem(then)  # (Obsidian renamed an alias that was the note's name)
         return f"[[{written}{rest}{'' if alias is None else '|' + alias}]]"
 
-    for files in (False, True) if attachment else (False,):
-        for aliases in (False, True):
-            changed = False
-            text = _LINK.sub(lambda m, a=aliases, f=files: put_back(m, a, f), owned)
-            if changed and owned_hash(text) == written_hash:
-                return True
+    for choice in choices:
+        chosen = dict(zip(places, choice, strict=True))
+        for files in (False, True) if attachment else (False,):
+            for aliases in (False, True):
+                changed = False
+                text = _LINK.sub(
+                    lambda m, a=aliases, f=files, c=chosen: put_back(m, a, f, c), owned
+                )
+                if changed and owned_hash(text) == written_hash:
+                    return True
     return False

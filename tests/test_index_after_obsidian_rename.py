@@ -74,17 +74,42 @@ def test_an_index_is_no_edit_after_a_rename_then_a_delete_or_move(
     assert not conflicts(report, vault)
 
 
-def test_two_notes_of_one_title_leave_the_link_the_persons(tmp_path: Path) -> None:
-    """Which of two notes of one title the link was is not known: as before, the index is
-    taken for the person's edit (its copy saved), never guessed."""
+@pytest.mark.parametrize("title", ["%%", "🚀", "[[x]] | #tag ^b"])
+def test_a_title_of_no_letters_still_names_the_note(tmp_path: Path, title: str) -> None:
+    """The alias is the title less what an alias cannot hold (``[ ] | # ^``): a title of
+    signs or emoji alone was compared by its letters and digits, none, and the index saved
+    as the person's edit (found by the state machine with Obsidian's renames)."""
     home, vault = tmp_path / "home", tmp_path / "vault"
-    sid = session(home, 0, "why does it fail")
-    session(home, 1, "why does it fail")
+    sid = session(home, 0, title)
+    session(home, 1)
     export(vault, home)
     _, renamed = rename_in_obsidian(vault, sid, "Parser question")
     renamed.unlink()
+    assert not conflicts(export(vault, home), vault)
+
+
+@pytest.mark.parametrize("other", ["listed beside it", "new since"])
+def test_two_notes_of_one_title_the_hash_tells_which_the_link_was(
+    tmp_path: Path, other: str
+) -> None:
+    """The link's alias is the title two notes share: another note of it listed in the index
+    as well, or one new since the index was written (found by the state machine with
+    Obsidian's renames). Each is tried: the one whose link, put back, gives the text the
+    end marker's hash was made from is the one (a conflict copy was saved before)."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    sid = session(home, 0, "why does it fail")
+    if other == "listed beside it":
+        session(home, 1, "why does it fail")
+    export(vault, home)
+    _, renamed = rename_in_obsidian(vault, sid, "Parser question")
+    renamed.unlink()
+    if other == "new since":
+        session(home, 1, "why does it fail")
     report = export(vault, home)
-    assert conflicts(report, vault)
+    assert not conflicts(report, vault)
+    index = (vault / "AI Sessions/Projects/app.md").read_text(encoding="utf-8")
+    (kept,) = [p for p in vault.rglob("*.md") if "000000a1" in p.name]
+    assert f"[[{kept.stem}|why does it fail]]" in index and "Parser question" not in index
 
 
 def test_a_link_the_person_pointed_at_their_own_note_stays_their_edit(tmp_path: Path) -> None:

@@ -125,6 +125,7 @@ class PersonsMonths(RuleBasedStateMachine):
         self.copies: set[str] = set()  # conflict copies the runs named
         self.counter = 0
         self.freed: set[Path] = set()  # where notes were before the person moved or deleted them
+        self.edited: set[str] = set()  # keys of the notes edited inside their generated part
 
     def teardown(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
@@ -207,6 +208,9 @@ class PersonsMonths(RuleBasedStateMachine):
             if report.total(name):
                 event(f"a run with notes {name}")
         for change in report.conflicts():
+            # Only a note the person edited inside its generated part has a copy to keep:
+            # never an index note, whose links Obsidian rewrites when a note is renamed.
+            assert change.key in self.edited, f"a conflict copy of {change.key}, never edited"
             match = SAVED_TO.search(change.message)
             assert match, change.message
             assert match.group(1) not in self.copies, f"a copy replaced: {match.group(1)}"
@@ -389,6 +393,27 @@ class PersonsMonths(RuleBasedStateMachine):
             lines.insert(at + 1, line)
         path.write_text("\n".join(lines))
         self.inside[line] = sid
+        self.edited.add(f"claude-code:{sid}")
+
+    @precondition(lambda self: self.noted)
+    @rule(data=st.data(), folder=st.none() | st.sampled_from(FOLDERS))
+    def rename_in_obsidian(self, data: st.DataObject, folder: str | None) -> None:
+        """Obsidian renames (or moves) a note and, with "Automatically update internal
+        links" (on by default), rewrites every link to it in the vault's notes: the index
+        notes' among them, inside their generated part."""
+        _sid, path = self.pick(data)
+        new = f"Renamed {self.unique()}"
+        target = (self.vault / folder if folder else path.parent) / f"{new}.md"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(path, target)
+        self.freed.add(path)
+        link = re.compile(r"\[\[" + re.escape(path.stem) + r"(?=[|#\]])")
+        for note in self.vault.rglob("*.md"):
+            if ".ccexport" not in note.relative_to(self.vault).parts:
+                text = note.read_text(encoding="utf-8")
+                if link.search(text):
+                    note.write_text(link.sub("[[" + new, text), encoding="utf-8")
+                    event("Obsidian rewrote a link")
 
 
 def machine_settings(prefix: str, examples: int, steps: int = 12) -> settings:

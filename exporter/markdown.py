@@ -201,9 +201,9 @@ def _tabs_to_spaces_outside_fences(lines: list[str]) -> list[str]:
 
 def wikilink(target: str, label: str | None = None) -> str:
     """``[[target|label]]``; the target is a vault file name without ``.md``."""
-    if label and label != target:
-        clean = re.sub(r"[\[\]|#^\u200b]", " ", label)
-        return f"[[{target}|{' '.join(clean.split())}]]"
+    shown = " ".join(re.sub(r"[\[\]|#^\u200b]", " ", label).split()) if label else ""
+    if shown and shown != target:  # (a label of "[[" alone: none, not an empty one)
+        return f"[[{target}|{shown}]]"
     return f"[[{target}]]"
 
 

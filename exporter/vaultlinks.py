@@ -126,15 +126,15 @@ class LinkTargets:
         a link Obsidian rewrote to a name no record holds (the note renamed in Obsidian,
         then deleted or moved before a run) still says whose it was, or whose it may have
         been when notes share a title (the hash decides). Compared as ``_title_key`` gives
-        them: "%%" or an emoji is a title too."""
+        them: "%%" or an emoji is a title too, and a title of ``[ ] | # ^`` alone is linked
+        without an alias (asked for by "")."""
         if self._by_title is None:
             self._by_title = {}
             for key, record in self.notes.items():
                 title = record.meta.get("title")
                 if isinstance(title, str) and not key.startswith(INDEX_PREFIX):
                     self._by_title.setdefault(_title_key(title), set()).add(key)
-        wanted = _title_key(alias)
-        found = self._by_title.get(wanted, set()) if wanted else set()
+        found = self._by_title.get(_title_key(alias), set())
         return sorted(k for k in found if k in self.notes)  # (dropped this run: ``key_of``)
 
     def path_then(self, key: str, run: int) -> str:
@@ -170,8 +170,8 @@ def links_followed(
     if leads_nowhere:
         for match in _LINK.finditer(owned):
             target, alias = match.group(1), match.group(3)
-            if alias and targets.key_of(target, folder) is None:
-                keys = targets.keys_by_title(alias)
+            if targets.key_of(target, folder) is None:
+                keys = targets.keys_by_title(alias or "")  # (none: a title of "[[" alone)
                 if keys and leads_nowhere(target, folder):
                     by_title[match.start()] = keys
     places = list(by_title)

@@ -6,6 +6,7 @@ still says whose it was. Found by the state-machine hunt (fault 5 of its report)
 from __future__ import annotations
 
 import os
+import re
 from datetime import UTC
 from pathlib import Path
 
@@ -44,8 +45,9 @@ def rename_in_obsidian(vault: Path, sid: str, new: str) -> tuple[Path, Path]:
     os.rename(note, renamed)
     index = vault / "AI Sessions/Projects/app.md"
     text = index.read_text(encoding="utf-8")
-    assert f"[[{note.stem}|" in text
-    index.write_text(text.replace(f"[[{note.stem}|", f"[[{new}|"), encoding="utf-8")
+    link = re.compile(r"\[\[" + re.escape(note.stem) + r"(?=[|\]])")
+    assert link.search(text)
+    index.write_text(link.sub("[[" + new, text), encoding="utf-8")
     return note, renamed
 
 
@@ -74,15 +76,20 @@ def test_an_index_is_no_edit_after_a_rename_then_a_delete_or_move(
     assert not conflicts(report, vault)
 
 
-@pytest.mark.parametrize("title", ["%%", "🚀", "[[x]] | #tag ^b"])
+@pytest.mark.parametrize("title", ["%%", "🚀", "[[x]] | #tag ^b", "[[", "] ^"])
 def test_a_title_of_no_letters_still_names_the_note(tmp_path: Path, title: str) -> None:
     """The alias is the title less what an alias cannot hold (``[ ] | # ^``): a title of
     signs or emoji alone was compared by its letters and digits, none, and the index saved
-    as the person's edit (found by the state machine with Obsidian's renames)."""
+    as the person's edit (found by the state machine with Obsidian's renames). A title of
+    those characters alone is linked without an alias (it was an empty one, ``[[x|]]``,
+    which Obsidian shows as nothing)."""
     home, vault = tmp_path / "home", tmp_path / "vault"
     sid = session(home, 0, title)
     session(home, 1)
     export(vault, home)
+    (note,) = [p for p in vault.rglob("*.md") if sid[:8] in p.name]
+    index = (vault / "AI Sessions/Projects/app.md").read_text(encoding="utf-8")
+    assert "|]]" not in index and (f"[[{note.stem}]]" in index) == (title in ("[[", "] ^"))
     _, renamed = rename_in_obsidian(vault, sid, "Parser question")
     renamed.unlink()
     assert not conflicts(export(vault, home), vault)

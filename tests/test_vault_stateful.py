@@ -3,10 +3,12 @@
 Sessions are added and grow (Claude Code appends lines), nightly runs export them, and in
 between the person works in the vault: text below a note's end marker, properties and tags
 typed as Obsidian's Properties UI writes them, a note renamed or moved to another folder (or
-onto the name a moved or deleted note had), a note deleted, a line edited inside the
-generated part, line ends turned into CRLF by a sync tool. After every run: nothing the person
-wrote is lost (their text in the note, or an edit of the generated part in the conflict copy
-the run named), their keys and tags are there, no session has two notes, a deleted note
+onto the name a moved or deleted note had), a note renamed in Obsidian (which rewrites every
+link to it, the index notes' too), a note deleted, a line edited inside the generated part,
+line ends turned into CRLF by a sync tool. After every run: nothing the person wrote is lost
+(their text in the note, or an edit of the generated part in the conflict copy the run
+named), a conflict copy is only made of a note the person edited inside, their keys and
+tags are there, no session has two notes, a deleted note
 stays deleted (unless ``--restore``), every other session's note is up to date, the run
 reported no error, and a second run right after changes no byte and no modification time.
 

@@ -199,9 +199,18 @@ def _tabs_to_spaces_outside_fences(lines: list[str]) -> list[str]:
     return out
 
 
+# What a link's alias cannot hold (it would end or split the link): each becomes a space.
+_NOT_IN_ALIAS = str.maketrans("[]|#^\u200b", "      ")
+
+
+def link_alias(label: str) -> str:
+    """``label`` as the alias of a link shows it (``vaultlinks`` compares titles so)."""
+    return " ".join(label.translate(_NOT_IN_ALIAS).split())
+
+
 def wikilink(target: str, label: str | None = None) -> str:
     """``[[target|label]]``; the target is a vault file name without ``.md``."""
-    shown = " ".join(re.sub(r"[\[\]|#^\u200b]", " ", label).split()) if label else ""
+    shown = link_alias(label) if label else ""
     if shown and shown != target:  # (a label of "[[" alone: none, not an empty one)
         return f"[[{target}|{shown}]]"
     return f"[[{target}]]"

@@ -19,7 +19,7 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "6128047930601a2f1297cd771c7114ec9e587e56b4be1ba5c34062e51d07ad71"
+SHIPPED_TEMPLATE_SHA256 = "03c42be20f1cf9e8f35735dba99acb679546c39e36f3dcf299effe27f096983b"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).

@@ -57,13 +57,13 @@ def link_paths(target: str, folder: str) -> tuple[str, list[str]]:
     return target, [target, posixpath.normpath(posixpath.join(folder, target))]
 
 
-_NOT_IN_ALIAS = str.maketrans("", "", "[]|#^\u200b")  # (a link's alias cannot hold them)
-
-
 def _title_key(text: str) -> str:
-    """A title as a link's alias to its note shows it, for comparing the two: without the
-    characters an alias cannot hold (ccexport writes a space for each) and without spaces."""
-    return "".join(text.translate(_NOT_IN_ALIAS).split())
+    """A title as a link's alias to its note shows it (``markdown.link_alias``), without
+    its spaces, for comparing the two. (Imported here: a run that reads no link's alias,
+    most of them, never loads the Markdown modules.)"""
+    from .markdown import link_alias
+
+    return link_alias(text).replace(" ", "")
 
 
 def written_target(key: str, path: str) -> str:

@@ -78,6 +78,9 @@ class AttachmentPart:
     # Who attached it, when not the person: the editor sent its open file ("editor-file")
     # or selection ("editor-selection") with the prompt on its own.
     origin: str | None = None
+    # The session holds only a copy its assistant shortened to fit a prompt (parts of the
+    # file left out), not the file as it was (Copilot's ``isSummarized``).
+    shortened: bool = False
     kind: ClassVar[str] = "attachment"
 
     @property

@@ -376,7 +376,7 @@ _PATH_FACTS = frozenset({"file", "db", "user_dir", "part"})
 # Part fields that are not text a person or tool wrote.
 _NOT_TEXT = {"kind", "call_id", "subagent_id", "media_type", "data", "notice", "is_error",
              "exit_code", "duration", "redacted", "shell", "withheld", "origin",
-             "asks"}  # fmt: skip
+             "asks", "shortened"}  # fmt: skip
 
 
 @lru_cache(maxsize=32)

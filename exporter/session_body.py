@@ -19,11 +19,16 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "03c42be20f1cf9e8f35735dba99acb679546c39e36f3dcf299effe27f096983b"
+SHIPPED_TEMPLATE_SHA256 = "de7fd8fd2fa20453aa256fec67817eea401ee889913777e06165f004d8ba96c7"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
 NO_SUMMARY = "*The session holds no summary of it.*"
+# A file the assistant shortened to fit its prompt (Copilot's ``isSummarized``).
+SHORTENED = (
+    "*Only a shortened copy is in the session: the assistant left parts of it out to fit its"
+    " prompt.*"
+)
 # A tool call that did not run (``not_run``): what its title says, in a callout of its own
 # (not a failure: the person, or a permission, decided it).
 _NOT_RUN = {"rejected": "rejected by the user", "denied": "not permitted"}  # else its word
@@ -128,6 +133,8 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
         return callout("summary", title, body) + "\n"
     if kind == "attachment" and item["text"] is not None:
         body = fence(item["text"], item["lang"])
+        if item["shortened"]:
+            body += f"\n\n{SHORTENED}"
         if item["cut"]:
             body += f"\n\n*Its first and last lines; the whole file is {code_span(item['path'])}.*"
         attached = _ATTACHED.get(item["origin"], "Attached")

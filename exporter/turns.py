@@ -266,7 +266,7 @@ def _attachment_item(
         attachments.append(Attachment(relpath, part.data))
     item = {"kind": "attachment", "path": relpath, "media_type": part.media_type, "name": name,
             "origin": part.origin, "text": None, "lang": None, "lines": 0,
-            "cut": False}  # fmt: skip
+            "cut": False, "shortened": part.shortened}  # fmt: skip
     if part.is_text and not part.is_media:
         # A selection, a pasted or attached file: session text, shown where it was asked
         # about (an embed of a .txt file shows nothing in Obsidian, and search skips it).

@@ -431,13 +431,14 @@ def test_the_text_copilot_sent_for_an_attached_file_or_selection_is_shown(tmp_pa
     (s,), problems = load(tmp_path)
     assert problems == []
     (prompt,) = [m for m in s.messages if m.role == "user"]
+    assert [p.name for p in prompt.parts[1:] if p.shortened] == ["/w/big.ts"]
     assert [(p.name, p.data, p.media_type) for p in prompt.parts[1:]] == [
         # the whole file (the path comment was the file's own line: filePath says where it is)
         ("/w/app/index.ts", b"// filepath: /w/app/index.ts\nconsole.log(1);", "text/plain"),
         ("/w/app/main.py:10-11", b'print("```")\nx = 1', "text/plain"),  # not the whole file
         ("/w/a&b.rs", b"fn main() {}", "text/plain"),
         ("/w/notes.md:1-2", b"# Notes\n- one", "text/plain"),  # Copilot's path comment left out
-        ("/w/big.ts", None, "application/octet-stream"),  # shortened by Copilot: not its text
+        ("/w/big.ts", "class A {\n\t…\n}".encode(), "text/plain"),  # as Copilot shortened it
         ("/w/gone.ts", None, "application/octet-stream"),
         ("/w/app/src", None, "inode/directory"),
     ]

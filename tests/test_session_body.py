@@ -87,13 +87,13 @@ def _item(draw) -> dict:
     elif kind == "attachment" and draw(st.booleans()):  # a text file, shown as code
         item.update(path="attachments/ccexport/0123abcd.txt", media_type="text/plain",
                     name=draw(_maybe_text), text=draw(_texts), cut=draw(st.booleans()),
-                    origin=draw(_origins),
+                    shortened=draw(st.booleans()), origin=draw(_origins),
                     lang=draw(st.sampled_from(["text", "rust", "dataview"])),
                     lines=draw(st.integers(1, 40)))  # fmt: skip
     elif kind == "attachment":
         item.update(path="attachments/ccexport/0123abcd.png", media_type="image/png",
                     name=draw(_maybe_text), text=None, lang=None, lines=0, cut=False,
-                    origin=draw(_origins))  # fmt: skip
+                    shortened=False, origin=draw(_origins))  # fmt: skip
     else:
         item.update(notice=draw(st.sampled_from(["interrupted", "rewound", "error", "other",
                                                  "attachment"])),

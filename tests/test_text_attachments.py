@@ -83,6 +83,22 @@ def test_a_file_too_long_for_a_note_shows_head_and_tail_and_names_the_whole_copy
     assert f"the whole file is `{copy.relpath}`" in note.body
 
 
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "template"])
+def test_a_copy_the_assistant_shortened_is_shown_and_says_so(monkeypatch, reference):
+    """Copilot sends a file too long for its prompt shortened (``isSummarized``): the session
+    holds that copy, not the file. It is shown, and the note says parts of it are left out
+    (fast body and shipped template alike)."""
+    short = "class A {\n\t…\n}"
+    part = AttachmentPart("text/plain", short.encode(), "/w/big.ts", shortened=True)
+    note = _note(part, reference=reference, monkeypatch=monkeypatch)
+    assert ("typescript", short + "\n") in _fences(note.body)
+    said = "> *Only a shortened copy is in the session: the assistant left parts of it out"
+    assert said in note.body
+    whole = _note(AttachmentPart("text/plain", short.encode(), "/w/big.ts"),
+                  reference=reference, monkeypatch=monkeypatch)  # fmt: skip
+    assert "shortened" not in whole.body
+
+
 @pytest.mark.parametrize(
     "data",
     [

@@ -47,9 +47,10 @@ def variable_parts(request: dict[str, Any]) -> list[AttachmentPart]:
             continue
         part = _attachment(variable)
         if part and part.data is None and part.media_type == _UNKNOWN:
-            text = sent_text(variable, rendered, _path(_uri_of(variable.get("value"))))
-            if text is not None:  # the text Copilot sent with the prompt: shown
-                part = AttachmentPart("text/plain", text.encode(), part.name)
+            sent = sent_text(variable, rendered, _path(_uri_of(variable.get("value"))))
+            if sent is not None:  # the text Copilot sent with the prompt: shown
+                text, shortened = sent
+                part = AttachmentPart("text/plain", text.encode(), part.name, shortened=shortened)
         if part and variable.get("id") in _IMPLICIT:
             part = replace(part, origin=_IMPLICIT[variable["id"]])
         if part and all((p.name, p.data) != (part.name, part.data) for p in found):

@@ -5,8 +5,8 @@ prompt it sent holds each one's text, in an ``<attachment>`` element: its ``id``
 variable's name, ``filePath`` the file's path. Its body is the file's text (Copilot's
 ``CodeSummary``), or a line ``Excerpt from <name>, lines a to b:`` and a fenced block
 (``CodeSelection``), after the variable's ``modelDescription`` and a colon when it has one.
-``isSummarized`` marks a file Copilot shortened to fit (not its text); a self-closing
-element was sent without its contents.
+``isSummarized`` marks a file Copilot shortened to fit: its body is what was left (parts
+of the file left out); a self-closing element was sent without its contents.
 """
 
 from __future__ import annotations
@@ -56,10 +56,13 @@ def rendered_attachments(request: dict[str, Any]) -> list[Rendered]:
     ]
 
 
-def sent_text(variable: dict[str, Any], rendered: list[Rendered], path: str | None) -> str | None:
-    """The text Copilot sent for an attached file or selection, when its record of the
-    prompt holds it whole: by the element's ``id`` (the variable's name), else, for a whole
-    file, by its ``filePath`` (``path``, the variable's file)."""
+def sent_text(
+    variable: dict[str, Any], rendered: list[Rendered], path: str | None
+) -> tuple[str, bool] | None:
+    """The text Copilot sent for an attached file or selection, and whether Copilot
+    shortened it to fit, when its record of the prompt holds it: by the element's ``id``
+    (the variable's name), else, for a whole file, by its ``filePath`` (``path``, the
+    variable's file)."""
     names = {v for v in (variable.get("name"), variable.get("id")) if isinstance(v, str) and v}
     value = variable.get("value")
     has_range = isinstance(value, dict) and isinstance(value.get("range"), dict)
@@ -73,7 +76,7 @@ def sent_text(variable: dict[str, Any], rendered: list[Rendered], path: str | No
     )
     if element is None and path and not has_range:
         element = next((r for r in rendered if r.attrs.get("filePath") == path), None)
-    if element is None or element.body is None or element.attrs.get("isSummarized") == "true":
+    if element is None or element.body is None:
         return None
     body = element.body
     first, _, rest = body.partition("\n")
@@ -95,4 +98,4 @@ def sent_text(variable: dict[str, Any], rendered: list[Rendered], path: str | No
         comment = _PATH_COMMENT.match(body)
         if comment and path and path.endswith(comment["path"].rsplit("/", 1)[-1]):
             body = body[comment.end() :]
-    return body if body.strip() else None
+    return (body, element.attrs.get("isSummarized") == "true") if body.strip() else None

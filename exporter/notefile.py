@@ -148,6 +148,14 @@ def recompose(note: NoteText, yaml_text: str, owned: str) -> str:
     )
 
 
+def with_frontmatter(text: str, note: NoteText, yaml_text: str) -> str | None:
+    """The note ``text`` (parsed as ``note``) with new frontmatter text and every byte after
+    it as it is; None where its frontmatter is not where the parse found it."""
+    opening, closing = note.fences
+    head = f"{opening}{note.yaml}{closing}"
+    return f"{opening}{yaml_text}{closing}{text[len(head) :]}" if text.startswith(head) else None
+
+
 def parse(text: str, owned_lines: int | None = None) -> NoteText:
     """Split a note file. ``owned_lines`` (from the last write, if known) is a hint to the
     end marker for notes written before markers carried a hash."""

@@ -38,10 +38,11 @@ from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
 from .vaultmerge import (
     OWNED_KEYS,
+    edit_kept,
     merge_frontmatter,
     same_but_line_ends,
     seeded_metadata,
-    updated_text,
+    updated_yaml,
 )
 from .vaultpaths import MAX_NAME_BYTES, safe_component, safe_relpath
 from .vaultplaces import NotePlaces
@@ -205,9 +206,12 @@ class Vault(NotePlaces):
             if record is None:
                 self._record(key, relpath, parsed.owned, ours, list(metadata), {}, None, False)
             return Change(Action.KEPT, key, relpath, shrunk)
-        text = updated_text(
-            parsed, seeded_metadata(metadata, seeded, parsed.metadata), owned, record, self.scrub
-        )
+        ours_merged = seeded_metadata(metadata, seeded, parsed.metadata)
+        yaml_text = updated_yaml(parsed, ours_merged, record, self.scrub)
+        text = notefile.recompose(parsed, yaml_text, owned)
+        # Nothing new for a generated part the person edited: their edit stays in place.
+        kept = parsed.edited and edit_kept(current, parsed, yaml_text, owned)
+        text = kept or text
         if text == current or same_but_line_ends(text, current):
             self._record(key, relpath, owned, ours, list(metadata), meta, found[1], False)
             return Change(Action.UNCHANGED, key, relpath)
@@ -217,7 +221,7 @@ class Vault(NotePlaces):
         written_hash = parsed.written_hash
         if edited and written_hash and record and self._links_followed(parsed, record):
             edited = False  # the person renamed a note, and Obsidian rewrote links to it
-        if edited and parsed.owned.strip("\n") != owned:
+        if edited and not kept and parsed.owned.strip("\n") != owned:
             saved = self._save_conflict(relpath, current)
             # A dry run saves nothing (the copy is named by the time of the run that does).
             where = f"would be saved in {saved.rpartition('/')[0]}/" if self.dry_run else (
@@ -226,8 +230,9 @@ class Vault(NotePlaces):
         else:
             action, message = Action.UPDATED, ""
         written = self._write(key, relpath, text, stat_key(found[1]))
-        self._record(key, relpath, owned, ours, list(metadata), meta, written)
-        return Change(action, key, relpath, message, self._diff(parsed.owned, owned, relpath))
+        self._record(key, relpath, owned, ours, list(metadata), meta, written, not kept)
+        diff = "" if kept else self._diff(parsed.owned, owned, relpath)
+        return Change(action, key, relpath, message, diff)
 
     def is_missing(self, relpath: str) -> bool:
         return self._kind(relpath) == "missing"

@@ -44,6 +44,16 @@ def updated_text(
     scrub: Callable[[str], str],
 ) -> str:
     """The note with our keys and region rewritten and every other byte kept."""
+    return notefile.recompose(parsed, updated_yaml(parsed, ours, record, scrub), owned)
+
+
+def updated_yaml(
+    parsed: notefile.NoteText,
+    ours: dict[str, Any],
+    record: NoteRecord | None,
+    scrub: Callable[[str], str],
+) -> str:
+    """The note's frontmatter text with our keys rewritten and every other byte kept."""
     from .keytext import Keeper  # (with the first note updated, as the note builder:
     from .markdown import unlinked  # neither is imported by a run that updates none)
 
@@ -66,7 +76,7 @@ def updated_text(
     spliced = notefile.splice_frontmatter(yaml_text, values, drop, parsed.metadata, keep)
     if spliced is None:  # not a block mapping (flow style, odd keys): written anew
         spliced = notefile.yaml_of(_person_read_in_obsidian(yaml_text, merged, ours))
-    return notefile.recompose(parsed, spliced, owned)
+    return spliced
 
 
 def _person_read_in_obsidian(
@@ -270,6 +280,17 @@ def _comments_of(key: yaml.Node, value: yaml.Node, lines: list[str]) -> tuple[in
     found = comment_lines(key, value, lines[first : last + 1]).values()
     return last, [line.lstrip() for line in found]  # (left indented, the key before would
     # take them in, and a plain rewrite of it would move them again)
+
+
+def edit_kept(current: str, parsed: notefile.NoteText, yaml_text: str, owned: str) -> str | None:
+    """The note as the person has it, only its frontmatter text ``yaml_text``, when the run
+    would write the generated part exactly as it was last written (its session unchanged,
+    read again): their edit of that part stays where they made it, with the end marker's
+    hash of what was written, so it is still their edit once there is something new to
+    write (then it is copied to a conflict copy). None when there is something new."""
+    if parsed.written_hash is None or notefile.owned_hash(owned) != parsed.written_hash:
+        return None
+    return notefile.with_frontmatter(current, parsed, yaml_text)
 
 
 def same_but_line_ends(text: str, current: str) -> bool:

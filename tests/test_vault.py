@@ -172,6 +172,42 @@ def test_edit_inside_the_owned_region_is_saved_as_a_conflict(tmp_path):
     assert report.as_dict()["conflicts"][0]["path"] == path.relative_to(vault).as_posix()
 
 
+@pytest.mark.parametrize("read_again", ["touched", "force", "new property"])
+def test_an_edit_inside_waits_while_its_session_is_read_again_unchanged(tmp_path, read_again):
+    """A session read again with nothing new (its file touched, ``--force``, a setting that
+    changes only the properties) has nothing new for the generated part: the person's edit
+    of it stays where they made it, no conflict copy, until the session changes."""
+    vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
+    export(vault, home)
+    path = the_note(vault)
+    edited = path.read_text().replace("reply to q", "reply to q — corrected by me")
+    path.write_text(edited)
+    (source,) = home.rglob("*.jsonl")
+    options = {}
+    if read_again == "touched":
+        os.utime(source, ns=(source.stat().st_atime_ns, source.stat().st_mtime_ns + 10**9))
+    elif read_again == "force":
+        options = {"force": True}
+    else:
+        options = {"frontmatter_add": {"reviewed": "no"}}
+    report = export(vault, home, **options)
+    assert not report.failed and not report.conflicts(), report.changes
+    now = path.read_text()
+    if read_again == "new property":
+        assert now.replace("reviewed: 'no'\n", "") == edited and "reviewed: 'no'\n" in now
+    else:
+        assert now == edited
+        assert [c.action.value for c in report.changes] in ([], ["unchanged"])
+    again = export(vault, home, **options)
+    assert not again.conflicts() and path.read_text() == now
+    make_home(tmp_path, ["q", "q2"])
+    report = export(vault, home, **options)  # something new: the edit is saved aside
+    assert report.total("conflicts") == 1
+    (copy,) = (vault / ".ccexport" / "conflicts").iterdir()
+    assert copy.read_text() == now
+    assert "corrected by me" not in path.read_text() and "q2" in path.read_text()
+
+
 def test_foreign_file_at_the_target_path_is_never_overwritten(tmp_path):
     vault, home = tmp_path / "v", make_home(tmp_path, ["q"])
     export(vault, tmp_path / "nothing", dry_run=False)

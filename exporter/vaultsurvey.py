@@ -341,6 +341,15 @@ class NoteSurvey:
         seen = stat_key(now)
         if seen in record.read:
             return False  # read by an earlier run, and no older copy
+        if self.holds_another(record.path, key):
+            # Another session's note was moved onto this one's name: this one moved too (it
+            # is followed, and compared where it is), or is gone (its unit is read again,
+            # and the writes decide: the state must not take the other note for it).
+            moved = self._find_by_identity(key)
+            if moved is None or moved == record.path:
+                return True
+            self._follow(key, record, moved)
+            return self.replaced(record, key)
         older = self._older_copy(record)
         if older is None:  # (a note written before end markers held a hash)
             return now.st_ino != record.stat[2]

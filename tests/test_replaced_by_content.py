@@ -16,6 +16,7 @@ from claude_builder import ClaudeSession
 
 from exporter import vaultsurvey
 from exporter.export import ExportOptions, run_export
+from exporter.state import State
 
 SID = "000000a0-1111-4111-8111-000000000000"
 RUN_FILES = {".ccexport/lock", ".ccexport/running"}
@@ -264,3 +265,38 @@ def test_two_machines_sharing_the_state_each_read_a_note_once(
         export(vault[m], home[m])
         assert not changed(before, snapshot(vault[m])), m
     assert reads == [], reads
+
+
+@pytest.mark.parametrize("second", ["moved", "deleted"])
+def test_a_note_moved_onto_another_notes_name_is_not_taken_for_it(tmp_path: Path, second) -> None:
+    """The person moves B's note away (or deletes it) and A's note, edited inside, onto B's
+    old name. B's file there is now A's: B is followed to where it went (or written again:
+    its unit is read), never recorded at A's file, so the run after changes nothing."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    sids = [SID, SID.replace("a0", "b0", 1)]
+    for n, sid in enumerate(sids):
+        s = ClaudeSession(sid, "/home/dev/work/app", start=f"2026-03-0{n + 1}T10:00:00Z")
+        s.user(f"question {n}")
+        s.assistant(f"answer {n}")
+        s.write(home / ".claude/projects/-home-dev-work-app" / f"{sid}.jsonl")
+    export(vault, home)
+    a, b = (next(p for p in vault.rglob("*.md") if sid[:8] in p.name) for sid in sids)
+    a.write_text(a.read_text().replace("answer 0", "answer 0, as I read it"))
+    if second == "moved":
+        b.rename(b.with_name("B moved.md"))
+    else:
+        b.unlink()
+    b_name = b.relative_to(vault).as_posix()
+    a.rename(b)
+    export(vault, home)
+    records = State.load(vault).notes
+    assert records[f"claude-code:{sids[0]}"].path == b_name  # A's note, where it now is
+    b_now = records[f"claude-code:{sids[1]}"]
+    if second == "moved":
+        assert (b_now.path, b_now.deleted) == ("AI Sessions/claude-code/app/B moved.md", False)
+    else:
+        assert b_now.deleted  # left deleted, not taken for A's note at its name
+    before = snapshot(vault)
+    export(vault, home)
+    assert not changed(before, snapshot(vault))
+    assert "answer 0, as I read it" in b.read_text()

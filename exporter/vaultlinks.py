@@ -12,7 +12,10 @@ the form ccexport writes (a session by its name, an index note by its path in th
 under the name that note had when the linking note was written. A note's earlier paths
 are kept with the run that found it moved (``NoteRecord.was``), and each note with the run
 that last wrote it (``NoteRecord.run``). So only Obsidian's rewrite is undone: a link the
-person pointed elsewhere, or any other change, is still their edit.
+person pointed elsewhere, or any other change, is still their edit. A link to a note
+moved by hand onto its name since has more readings (Obsidian's link to that note, the
+link as written to the note that had the name, Obsidian's link to a note of its alias's
+title); each is tried, and the hash decides.
 
 Obsidian writes a new target in one of three forms (its "New link format"): the name, the
 path in the vault, or the path relative to the linking note; an alias that was the old name
@@ -32,6 +35,7 @@ from .statefile import NoteRecord
 
 PATHS_KEPT = 8  # earlier paths remembered per note
 CHOICES_TRIED = 64  # ways to read links to notes gone that share titles (each a substitution)
+AS_WRITTEN = ""  # a choice for a link: left as it is
 
 # A wikilink: its target, then its alias if it has one ("[[a/b|c]]": "a/b", "c").
 _LINK = re.compile(r"\[\[([^\[\]|#^\n]+)((?:[#^][^\[\]|\n]*)?)(?:\|([^\[\]\n]*))?\]\]")
@@ -95,6 +99,7 @@ class LinkTargets:
         self.by_path: dict[str, str] = {}
         self.by_name: dict[str, set[str]] = {}  # (two notes of one name: a path is written)
         self._by_title: dict[str, set[str]] | None = None  # built when first asked
+        self._then: tuple[int, set[str]] | None = None  # (run, targets_then(run))
         for key, record in notes.items():
             if not record.deleted:
                 self._add(key, record.path)
@@ -137,6 +142,14 @@ class LinkTargets:
         found = self._by_title.get(_title_key(alias), set())
         return sorted(k for k in found if k in self.notes)  # (dropped this run: ``key_of``)
 
+    def targets_then(self, run: int) -> set[str]:
+        """How ccexport linked each note when a note last written in ``run`` linked to it:
+        a link still so written may be one Obsidian never rewrote, its name taken since by
+        another note (moved onto it by hand)."""
+        if self._then is None or self._then[0] != run:
+            self._then = (run, {written_target(k, self.path_then(k, run)) for k in self.notes})
+        return self._then[1]
+
     def path_then(self, key: str, run: int) -> str:
         """Where the note ``key`` was when a note last written in ``run`` linked to it."""
         record = self.notes[key]
@@ -166,23 +179,39 @@ def links_followed(
     changed = False
     # Links to a name no note has, by their place in the text: the notes each may have been
     # (by its alias, a title). Two notes of one title: each is tried, and the hash decides.
-    by_title: dict[int, list[str]] = {}
+    options: dict[int, list[str]] = {}
     if leads_nowhere:
         for match in _LINK.finditer(owned):
             target, alias = match.group(1), match.group(3)
             if targets.key_of(target, folder) is None:
                 keys = targets.keys_by_title(alias or "")  # (none: a title of "[[" alone)
                 if keys and leads_nowhere(target, folder):
-                    by_title[match.start()] = keys
-    places = list(by_title)
-    choices = list(itertools.islice(itertools.product(*by_title.values()), CHOICES_TRIED))
+                    options[match.start()] = keys
+    # Links to a note not there when this one was written (moved onto that name by hand
+    # since): Obsidian's link to it, put back; or the link as written, where its target is
+    # how another note was linked then; or Obsidian's link to a note of the alias's title
+    # that was there (renamed in Obsidian, then deleted or moved). The hash decides.
+    for match in _LINK.finditer(owned):
+        target, alias = match.group(1), match.group(3)
+        key = targets.key_of(target, folder)
+        if key is None or written_target(key, targets.path_then(key, note.run)) == target:
+            continue
+        readings = [key, AS_WRITTEN] if target in targets.targets_then(note.run) else [key]
+        readings += [k for k in targets.keys_by_title(alias or "") if k != key]
+        if len(readings) > 1:
+            options[match.start()] = readings
+    places = list(options)
+    choices = list(itertools.islice(itertools.product(*options.values()), CHOICES_TRIED))
 
     def put_back(match: re.Match[str], aliases: bool, files: bool, chosen: dict[int, str]) -> str:
         nonlocal changed
         target, rest, alias = match.group(1), match.group(2), match.group(3)
         key = targets.key_of(target, folder)
-        if key is None and not files:
-            key = chosen.get(match.start())
+        pick = chosen.get(match.start())
+        if pick == AS_WRITTEN:
+            return match.group(0)
+        if pick is not None and (key is not None or not files):
+            key = pick
         if key is None:
             written = attachment(target, folder) if files and attachment else None
             if written is None or written == target:

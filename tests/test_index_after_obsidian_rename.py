@@ -18,11 +18,14 @@ from exporter.export import ExportOptions, run_export
 PROJECT = "/home/dev/work/app"
 
 
-def session(home: Path, n: int, question: str | None = None) -> str:
+def session(home: Path, n: int, question: str | None = None, more: bool = False) -> str:
     sid = f"{n + 0xA0:08x}-1111-4111-8111-{n:012x}"
     s = ClaudeSession(sid, PROJECT, start=f"2026-03-0{n + 1}T10:00:00Z")
     s.user(question or f"question {n}")
     s.assistant("an answer")
+    if more:
+        s.user("and then?")
+        s.assistant("another answer")
     s.write(home / ".claude/projects/-home-dev-work-app" / f"{sid}.jsonl")
     return sid
 
@@ -134,3 +137,41 @@ def test_a_link_the_person_pointed_at_their_own_note_stays_their_edit(tmp_path: 
     note.unlink()  # (the note gone too: the index is written again)
     report = export(vault, home)
     assert conflicts(report, vault)
+
+
+def test_a_link_whose_name_another_note_took_by_hand_is_read_as_written(tmp_path: Path) -> None:
+    """One note renamed in Obsidian (the index rewritten), another moved away by hand and a
+    third moved by hand onto its old name: the index's link to that name still reads as
+    written (it was the second note's then), not as Obsidian's link to the third, which
+    took it for the person's edit (a needless conflict copy). Found by the state machine."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    sids = [session(home, n) for n in range(3)]
+    export(vault, home)
+    rename_in_obsidian(vault, sids[0], "Renamed zero")
+    one, two = ([p for p in vault.rglob("*.md") if sid[:8] in p.name][0] for sid in sids[1:])
+    os.rename(one, one.parent / "One moved.md")
+    os.rename(two, one)
+    session(home, 1, "question 1", more=True)  # it grew: its note is followed, then updated
+    report = export(vault, home)
+    assert not conflicts(report, vault)
+    index = (vault / "AI Sessions/Projects/app.md").read_text(encoding="utf-8")
+    assert "[[One moved|question 1]]" in index and f"[[{one.stem}|question 2]]" in index
+
+
+def test_a_renamed_notes_name_taken_by_hand_after_it_was_deleted(tmp_path: Path) -> None:
+    """A note renamed in Obsidian (the index's link rewritten to its new name), deleted,
+    and another note moved by hand onto that name: the index's link leads to the other
+    note, but its alias still names the deleted one, whose link Obsidian rewrote. Found by
+    the state machine."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    sids = [session(home, n) for n in range(3)]
+    export(vault, home)
+    _, renamed = rename_in_obsidian(vault, sids[0], "Renamed zero")
+    renamed.unlink()
+    (one,) = [p for p in vault.rglob("*.md") if sids[1][:8] in p.name]
+    os.rename(one, renamed)
+    session(home, 2, "question 2", more=True)  # the index is written again
+    report = export(vault, home)
+    assert not conflicts(report, vault)
+    index = (vault / "AI Sessions/Projects/app.md").read_text(encoding="utf-8")
+    assert "question 0" not in index and "[[Renamed zero|question 1]]" in index

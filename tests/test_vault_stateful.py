@@ -128,7 +128,6 @@ class PersonsMonths(RuleBasedStateMachine):
         self.counter = 0
         self.freed: set[Path] = set()  # where notes were before the person moved or deleted them
         self.edited: set[str] = set()  # keys of the notes edited inside their generated part
-        self.name_given = False  # a note was moved by hand onto the name another note had
 
     def teardown(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
@@ -213,11 +212,7 @@ class PersonsMonths(RuleBasedStateMachine):
         for change in report.conflicts():
             # Only a note the person edited inside its generated part has a copy to keep:
             # never an index note, whose links Obsidian rewrites when a note is renamed.
-            # Known and left (noise, nothing lost): once a note was moved by hand onto the
-            # name another note had, an index's link Obsidian rewrote may still be read as
-            # the person's edit (links are resolved by where notes are now).
-            known = change.key.startswith("index:") and self.name_given
-            assert change.key in self.edited or known, f"a conflict copy of {change.key}"
+            assert change.key in self.edited, f"a conflict copy of {change.key}"
             match = SAVED_TO.search(change.message)
             assert match, change.message
             assert match.group(1) not in self.copies, f"a copy replaced: {match.group(1)}"
@@ -358,7 +353,6 @@ class PersonsMonths(RuleBasedStateMachine):
         target.parent.mkdir(parents=True, exist_ok=True)
         os.rename(path, target)
         self.freed.add(path)
-        self.name_given = True
         event("a note took a freed name")
 
     @precondition(lambda self: self.noted)

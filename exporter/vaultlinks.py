@@ -197,7 +197,8 @@ def links_followed(
         if key is None or written_target(key, targets.path_then(key, note.run)) == target:
             continue
         readings = [key, AS_WRITTEN] if target in targets.targets_then(note.run) else [key]
-        readings += [k for k in targets.keys_by_title(alias or "") if k != key]
+        titled = targets.keys_by_title(alias or "")
+        readings += [] if key in titled else titled  # (its alias names another note)
         if len(readings) > 1:
             options[match.start()] = readings
     places = list(options)

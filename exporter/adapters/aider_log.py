@@ -19,6 +19,7 @@ from ..model import (
     CommandOutputPart,
     CommandPart,
     Message,
+    NoticePart,
     Part,
     Role,
     Session,
@@ -48,6 +49,8 @@ _ACTION = re.compile(r"^(?:Applied edit to |Commit [0-9a-f]{7,40}\b|Removed: [0-
 _APPLIED = re.compile(r"^Applied edit to (\S.*?)\s*$")
 # Older Aider's question to add a command's output to the chat, and what was typed after
 # it on the same line: yes, no, or instructions (the person's words, a prompt).
+# Aider's report of a Ctrl-C: the first stops the reply, a second within two seconds Aider.
+_CTRL_C = re.compile(r"^\^C(?: again to exit| KeyboardInterrupt)?\s*$")
 _ANSWER = re.compile(r"^([\[(]y/n/instructions[\])]) ?(.*)$", re.I)
 _YES_NO = {"", "y", "n", "yes", "no"}
 # What Aider logs for an Enter pressed on an empty line: nothing was typed or sent.
@@ -313,6 +316,11 @@ class _RunBuilder:
             if line.startswith("Tokens: ") and lines[n + 1 : n + 2] != []:
                 if lines[n + 1].startswith("Cost: "):  # older Aider split it in two
                     line, joined = f"{line} {lines[n + 1]}", True
+            if _CTRL_C.match(line):
+                self._output("\n".join(kept).strip())
+                kept = []
+                self._interrupted()
+                continue
             answer = _ANSWER.match(line)
             if answer and answer.group(2).strip().lower() not in _YES_NO:
                 kept.append(answer.group(1))  # what Aider asked; what was typed is a prompt
@@ -336,6 +344,14 @@ class _RunBuilder:
                 if _ACTION.match(line):
                     self.actions.append(line.strip())
         self._output("\n".join(kept).strip())
+
+    def _interrupted(self) -> None:
+        """The person pressed Ctrl-C: said once, however many times Aider reports it, and
+        only in a conversation (one to leave Aider before any prompt stops nothing)."""
+        last = self.messages[-1].parts if self.messages else ()
+        said = len(last) == 1 and isinstance(last[0], NoticePart)
+        if not said and _conversation(self.messages):
+            self._message("user", [NoticePart("interrupted")])
 
     def _output(self, text: str) -> None:
         """Aider's own output: a command's (the person's, after it) or a tool's (what the

@@ -59,7 +59,6 @@ EMPTIED = "it was empty: written again"
 RENAMED_NEW = "another file already had the name, so this note got a new one"
 
 
-DELETED_NOTE = "deleted in the vault; left deleted (`ccexport --restore` writes it again)"
 IN_CLOUD_ONLY = (
     "left as it is: iCloud keeps it in the cloud only (not downloaded to this Mac); "
     "the first run after it is downloaded updates it"
@@ -233,59 +232,6 @@ class Vault(NotePlaces):
         self._record(key, relpath, owned, ours, list(metadata), meta, written, not kept)
         diff = "" if kept else self._diff(parsed.owned, owned, relpath)
         return Change(action, key, relpath, message, diff)
-
-    def is_missing(self, relpath: str) -> bool:
-        return self._kind(relpath) == "missing"
-
-    def note_deleted(self, key: str) -> Change | None:
-        """For a note whose source is unchanged: was it deleted in the vault since? Checked
-        with one ``stat`` (and, if it is gone, one search by identity: it may have moved)."""
-        record = self.state.notes.get(key)
-        if record is None or self.restore:
-            return None
-        if record.deleted:
-            if self.is_back(key, record):
-                self._back(key, record)
-                return None
-            return Change(Action.DELETED, key, record.path)
-        self._batch.settle(record.path)
-        if self._listed(record.path) or self._kind(record.path) != "missing":
-            return None
-        if self.in_cloud_only(record.path):
-            return None  # not deleted: iCloud took it off this disk, for now
-        moved = self._find_by_identity(key)
-        if moved:
-            self._follow(key, record, moved)
-            return None
-        return self._left_deleted(key, record)
-
-    def is_back(self, key: str, record: NoteRecord) -> bool:
-        """Is a note left deleted in its place again (taken back from a bin, a sync tool's
-        history or an older commit, written by another machine, downloaded by iCloud)?
-        Its unit is then read again in the same run (``UnchangedUnits``): a run that only
-        noted it would leave the reading to the next, which would write the state again."""
-        return (
-            record.deleted and self._listed(record.path) and self._identity_of(record.path) == key
-        )
-
-    def _back(self, key: str, record: NoteRecord) -> None:
-        """A note left deleted came back after its unit's skip was decided (``is_back``
-        reads the unit of one found back then): updated again from the next run, which
-        reads its source (it may have grown meanwhile); listed again at once."""
-        record.deleted, record.stat = False, []
-        for unit, source in self.state.sources.items():
-            if key in source.get("notes", ()):
-                self.state.outdate(unit)
-        self.relist = True  # the index notes left it out
-        self._moved = True
-
-    def _left_deleted(self, key: str, record: NoteRecord) -> Change:
-        """The person's decision stands: reported once, then silently left deleted."""
-        first = not record.deleted
-        if not self.dry_run:
-            record.deleted = True
-        why = DELETED_NOTE if first else ""
-        return Change(Action.DELETED, key, record.path, why)
 
     def _shrunk(self, existing: dict[str, Any], ours: dict[str, Any]) -> str:
         """Why the note must be kept: its source now holds fewer messages than it does."""

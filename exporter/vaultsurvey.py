@@ -341,7 +341,8 @@ class NoteSurvey:
         seen = stat_key(now)
         if seen in record.read:
             return False  # read by an earlier run, and no older copy
-        if self.holds_another(record.path, key):
+        parsed = self._read_note(record)
+        if parsed and notefile.identity(parsed.metadata) not in (None, key):
             # Another session's note was moved onto this one's name: this one moved too (it
             # is followed, and compared where it is), or is gone (its unit is read again,
             # and the writes decide: the state must not take the other note for it).
@@ -350,7 +351,7 @@ class NoteSurvey:
                 return True
             self._follow(key, record, moved)
             return self.replaced(record, key)
-        older = self._older_copy(record)
+        older = _older_copy(parsed, record)
         if older is None:  # (a note written before end markers held a hash)
             return now.st_ino != record.stat[2]
         if older:
@@ -361,24 +362,15 @@ class NoteSurvey:
         record.read = [seen, *record.read[: READ_KEPT - 1]]  # (a new list: see NoteRecord)
         return False
 
-    def _older_copy(self, record: NoteRecord) -> bool | None:
-        """Is the note's generated part another intact one than the state records (an
-        older copy)? False: the one recorded (the person wrote outside it, or a sync tool
-        changed its line ends), or the person's edit inside it (its markers gone too: the
-        writes report that); None: not known (unread, or written before markers held a
-        hash)."""
+    def _read_note(self, record: NoteRecord) -> notefile.NoteText | None:
+        """The note file at the record's path, parsed; None if it cannot be read or parsed."""
         try:
             found = vaultio.read_file(self.root, record.path)
-            parsed = (
+            return (
                 notefile.parse(found[0].decode("utf-8", "replace"), record.lines) if found else None
             )
         except (OSError, notefile.NoteFormatError):
             return None
-        if parsed is None:
-            return None
-        if parsed.owned is None or notefile.owned_hash(parsed.owned) == record.hash[:16]:
-            return False
-        return None if parsed.edited is None else not parsed.edited
 
     def same_note(self, record: NoteRecord, st: os.stat_result) -> bool:
         """Is the file ``st`` the note ``record`` was written as? Its time and size say so
@@ -411,3 +403,15 @@ class NoteSurvey:
         off the disk with ``.<name>.icloud`` beside it; the note is not deleted."""
         folder, slash, name = relpath.rpartition("/")
         return self._listed(f"{folder}{slash}.{name}.icloud")
+
+
+def _older_copy(parsed: notefile.NoteText | None, record: NoteRecord) -> bool | None:
+    """Is the note's generated part another intact one than the state records (an older
+    copy)? False: the one recorded (the person wrote outside it, or a sync tool changed its
+    line ends), or the person's edit inside it (its markers gone too: the writes report
+    that); None: not known (unread, or written before markers held a hash)."""
+    if parsed is None:
+        return None
+    if parsed.owned is None or notefile.owned_hash(parsed.owned) == record.hash[:16]:
+        return False
+    return None if parsed.edited is None else not parsed.edited

@@ -775,7 +775,7 @@ def test_a_header_or_input_time_with_no_local_time_costs_only_that_time(tmp_path
     import time
 
     from exporter.adapters.aider import read_input_history
-    from exporter.adapters.aider_log import parse_header
+    from exporter.adapters.aider_runs import parse_header
 
     monkeypatch.setenv("TZ", "Asia/Tokyo")
     time.tzset()

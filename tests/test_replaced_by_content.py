@@ -200,13 +200,13 @@ def test_a_note_the_person_wrote_in_is_read_until_the_state_is_next_written(
     note = the_note(vault)
     note.write_text(note.read_text() + "my line\n")
     reads: list[str] = []
-    real = NoteSurvey._older_copy
+    real = NoteSurvey._read_note
 
     def counted(self, record):
         reads.append(record.path)
         return real(self, record)
 
-    monkeypatch.setattr(NoteSurvey, "_older_copy", counted)
+    monkeypatch.setattr(NoteSurvey, "_read_note", counted)
     state = vault / ".ccexport/state.json"
     for _ in range(2):
         before = state.read_bytes()
@@ -244,13 +244,13 @@ def test_two_machines_sharing_the_state_each_read_a_note_once(
     note.write_text(note.read_text() + "my line\n")  # on A; the sync brings it to B
     sync(vault["A"], vault["B"])
     reads: list[str] = []
-    real = NoteSurvey._older_copy
+    real = NoteSurvey._read_note
 
     def counted(self, record):
         reads.append(str(self.root))
         return real(self, record)
 
-    monkeypatch.setattr(NoteSurvey, "_older_copy", counted)
+    monkeypatch.setattr(NoteSurvey, "_read_note", counted)
     for n, m in enumerate("AB"):  # a new session on each, so each writes the state once
         other = ClaudeSession(
             f"{SID[:-1]}{n + 1}", "/home/dev/work/app", start="2026-03-02T10:00:00Z"

@@ -44,8 +44,9 @@ run (:func:`join_runs`); one that changed the code on its own (``aider --apply``
 digest of its bytes in the fingerprint): a log that grew costs only the runs the append
 touched.
 
-Reading a run's lines (the conventions above) is in aider_log.py, its blocks and code
-fences in aider_blocks.py; this module finds the logs, makes the units and dates the prompts.
+Cutting a log into runs is in aider_runs.py, reading a run's lines (the conventions above)
+in aider_log.py, its blocks and code fences in aider_blocks.py; this module finds the logs,
+makes the units and dates the prompts.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ INPUT_FILE = ".aider.input.history"  # the prompts again, each with its local ti
 MAX_DEPTH = 4  # levels below a configured folder that are searched
 HOME_DEFAULT = "src"  # searched under --home when nothing is configured
 if TYPE_CHECKING:
-    from .aider_log import Run
+    from .aider_runs import Run
 
 UNSET_HINT = (
     "Aider keeps one log per repository and no index: set the folders to search with "
@@ -105,10 +106,14 @@ _NESTED = re.compile(rb"^#### *(?:/run +|!) *(?:\S*/)?aider(?:\.exe|-chat)?(?:\s
 
 def __getattr__(name: str) -> object:
     """The log parser's names, importable from here as before, imported when asked for."""
-    if name in ("Run", "header_time", "parse_header", "parse_run", "split_runs"):
+    if name in ("Run", "header_time", "parse_header", "split_runs"):
+        from . import aider_runs
+
+        return getattr(aider_runs, name)
+    if name == "parse_run":
         from . import aider_log
 
-        return getattr(aider_log, name)
+        return aider_log.parse_run
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -166,7 +171,8 @@ class AiderAdapter:
                 yield from run_refs(path, _shown_folder(ctx, path.parent))
 
     def load(self, ref: SessionRef) -> LoadResult:
-        from .aider_log import Run, header_time, parse_run, split_runs
+        from .aider_log import parse_run
+        from .aider_runs import Run, header_time, split_runs
 
         path = Path(ref.fact("file") or ref.main.path)
         try:
@@ -257,7 +263,7 @@ def run_refs(path: Path, folder: str | None = None) -> Iterator[SessionRef]:
     The log is only appended to, so a finished run never changes: its unit is the run's
     byte range, fingerprinted by a digest of its bytes, and an append re-exports only the
     runs it touched. Its time is when the next run started (the last run's, the file's)."""
-    from .aider_log import parse_header, split_runs
+    from .aider_runs import parse_header, split_runs
 
     try:
         stamp = FileStamp.of(path)

@@ -3,15 +3,14 @@ started at`` headers, and one run's lines turned into a session: prompts, slash 
 commands, replies, Aider's own output, and the usage and cost lines summed.
 
 Kept apart from aider.py, which finds the logs, makes one unit per run and dates the
-prompts from ``.aider.input.history``; this module reads text it is given, never a folder.
+prompts from ``.aider.input.history``, and from aider_runs.py, which cuts a log into runs;
+this module reads text it is given, never a folder.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 from ..errors import Problem
@@ -30,8 +29,8 @@ from ..model import (
 )
 from .aider import SOURCE
 from .aider_blocks import blocks, tag_fences_as_markdown
+from .aider_runs import Run
 
-_HEADER = re.compile(rb"^# aider chat started at (.*?)[ \t]*\r?$", re.M)
 _USAGE = re.compile(r"^Tokens: (?P<tokens>.*?)\.\s*Cost: (?P<cost>.*?)\.?$")
 _COUNT = re.compile(r"([\d.,]+)\s*([kKmM]?) (sent|received|cache write|cache hit)")
 _COST = re.compile(r"\$([\d.,]+) (request|message|session)")
@@ -47,10 +46,10 @@ _SHELL = ("/run ", "/test ", "!")
 # What changed the repository: an edit, a commit, a commit /undo took back.
 _ACTION = re.compile(r"^(?:Applied edit to |Commit [0-9a-f]{7,40}\b|Removed: [0-9a-f]{7,40}\b)")
 _APPLIED = re.compile(r"^Applied edit to (\S.*?)\s*$")
-# Older Aider's question to add a command's output to the chat, and what was typed after
-# it on the same line: yes, no, or instructions (the person's words, a prompt).
 # Aider's report of a Ctrl-C: the first stops the reply, a second within two seconds Aider.
 _CTRL_C = re.compile(r"^\^C(?: again to exit| KeyboardInterrupt)?\s*$")
+# Older Aider's question to add a command's output to the chat, and what was typed after
+# it on the same line: yes, no, or instructions (the person's words, a prompt).
 _ANSWER = re.compile(r"^([\[(]y/n/instructions[\])]) ?(.*)$", re.I)
 _YES_NO = {"", "y", "n", "yes", "no"}
 # What Aider logs for an Enter pressed on an empty line: nothing was typed or sent.
@@ -71,57 +70,6 @@ _LINTED = re.compile(r"^## See relevant lines? below marked with .*\n+(\S[^\n]*?
 _REQUESTS = ("/ask", "/code", "/architect", "/context", "/help", "/run", "/test", "/lint")
 # An Emacs mode line (``-*- mode: fundamental -*-``), the first line of some old logs.
 _MODE_LINE = re.compile(r"^-\*-.*-\*-\s*$")
-
-
-@dataclass(slots=True)
-class Run:
-    """One ``aider`` launch: its header's time text, where it is, and its lines."""
-
-    header: str | None
-    first_line: int  # 1-based line number of the header (or 1 for text before any header)
-    start: int = 0  # byte offsets in the log
-    end: int = 0
-    lines: list[str] = field(default_factory=list)
-
-
-def split_runs(raw: bytes, lines: bool = True) -> Iterator[Run]:
-    """The log cut at its headers; text before the first header is a run without one.
-    ``lines``: decode each run's lines (discovery only needs where runs are)."""
-    starts = list(_HEADER.finditer(raw))
-    if not starts or raw[: starts[0].start()].strip():
-        end = starts[0].start() if starts else len(raw)
-        yield Run(None, 1, 0, end, _lines(raw[:end]) if lines else [])
-    line_no, counted = 1, 0
-    for i, match in enumerate(starts):
-        end = starts[i + 1].start() if i + 1 < len(starts) else len(raw)
-        line_no += raw.count(b"\n", counted, match.start())
-        counted = match.start()
-        header = match.group(1).decode("utf-8", "replace")
-        body = _lines(raw[match.end() : end]) if lines else []
-        yield Run(header, line_no, match.start(), end, body)
-
-
-def _lines(chunk: bytes) -> list[str]:
-    return chunk.decode("utf-8", "replace").splitlines()
-
-
-def parse_header(header: str | None) -> datetime | None:
-    """A header's local time as UTC (Aider writes this machine's local time, no zone)."""
-    try:
-        local = datetime.strptime(header or "", "%Y-%m-%d %H:%M:%S")
-        return local.astimezone().astimezone(UTC)
-    except (ValueError, OverflowError, OSError):  # no such time here (year 1 east of UTC)
-        return None
-
-
-def header_time(run: Run, path: Path, problems: list[Problem]) -> datetime | None:
-    started = parse_header(run.header)
-    if run.header is not None and started is None:
-        problems.append(
-            Problem(str(path), f"unreadable session start {run.header!r}; the session is undated",
-                    run.first_line, "warning", SOURCE)
-        )  # fmt: skip
-    return started
 
 
 def parse_run(

@@ -6,6 +6,7 @@ import builtins
 import hashlib
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from conftest import load_sessions, note_files, texts
@@ -256,7 +257,8 @@ def test_title_model_and_times_from_the_chat_metadata(tmp_path):
     (session,), problems = load(tmp_path)
     assert problems == []
     assert (session.title, session.models) == ("Store title", ("claude-4-sonnet",))
-    assert session.started_at == session.ended_at == datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+    # one time known is the start; the end is not known (no span of no length)
+    assert (session.started_at, session.ended_at) == (datetime(2026, 3, 1, 9, 0, tzinfo=UTC), None)
     meta_json(
         chat.chat_folder(), name="Meta title", createdAtMs=created, updatedAtMs=created + 3_600_000
     )
@@ -276,10 +278,46 @@ def test_auto_model_is_no_model_and_the_summary_model_stands_in(tmp_path):
     assert session.models == ("gpt-5",) and session.title is None
 
 
-def test_without_any_time_the_file_time_is_used(tmp_path):
+def test_without_any_time_the_file_time_is_used_as_the_start_alone(tmp_path):
     path = AgentChat(tmp_path, "/w/a", CHAT).user("hi").reply("hello").write()
+    if hasattr(path.stat(), "st_birthtime"):
+        pytest.skip("this system keeps a creation time; the next test covers it")
     (session,), _ = load(tmp_path)
+    # when it was last written is all that is known: the start for its date and place, and
+    # no end (a note saying '13:33 → 13:33' would claim a session of no length)
     assert session.started_at.timestamp() == pytest.approx(path.stat().st_mtime, abs=1)
+    assert session.ended_at is None
+
+
+class _StatWithBirth:
+    def __init__(self, real, born: float):
+        self._real, self.st_birthtime = real, born
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+
+@pytest.mark.parametrize("hours_before", [2, -1])
+def test_without_any_time_the_file_creation_time_is_the_start(tmp_path, monkeypatch, hours_before):
+    """Where the system keeps a file's creation time (macOS, Windows), the transcript was
+    made when the conversation began; a creation time after the last write is a copy's."""
+    path = AgentChat(tmp_path, "/w/a", CHAT).user("hi").reply("hello").write()
+    written = path.stat().st_mtime
+    born = written - hours_before * 3600
+    real_stat = Path.stat
+
+    def stat(self, *args, **kwargs):
+        result = real_stat(self, *args, **kwargs)
+        return _StatWithBirth(result, born) if self == path else result
+
+    monkeypatch.setattr(Path, "stat", stat)
+    (session,), _ = load(tmp_path)
+    if hours_before > 0:
+        assert session.started_at.timestamp() == pytest.approx(born, abs=1)
+        assert session.ended_at.timestamp() == pytest.approx(written, abs=1)
+    else:
+        assert session.started_at.timestamp() == pytest.approx(written, abs=1)
+        assert session.ended_at is None
 
 
 def test_the_project_comes_from_tool_paths_even_for_windows_folders(tmp_path):
@@ -459,7 +497,8 @@ def test_the_demo_history_exports_as_described(tmp_path):
         ("gpt-5",),
         "api",
     )
-    assert all(s.started_at and s.ended_at for s in sessions)
+    assert all(s.started_at and s.ended_at for s in (ide, cli))
+    assert (child.started_at, child.ended_at) == (datetime(2026, 4, 28, 7, 16, tzinfo=UTC), None)
     # the summary's updatedAt extends the end past the last prompt
     assert (ide.ended_at - ide.started_at).total_seconds() == 600
     report = export(tmp_path, tmp_path / "v")

@@ -9,7 +9,9 @@ Metadata, in order of trust (FORMATS.md §3.7 "Metadata recipe"):
   walking the slug → none;
 - times: the ``<timestamp>`` tags of the prompts, widened by ``meta.json``'s
   ``createdAtMs``…``updatedAtMs`` or ``store.db``'s ``createdAt``; with none of them, the
-  file's modification time;
+  file's creation time (where the system keeps one: macOS, Windows) to its modification
+  time, else the modification time alone as the start, the end not known; one time known
+  is the start alone, never a span of no length;
 - model: ``lastUsedModel`` (not ``default``) → ``conversation_summaries.model``.
 
 A conversation the IDE also keeps in ``state.vscdb`` (same id, with messages there) is
@@ -162,7 +164,7 @@ def _session(
 ) -> Session:
     known = [*transcript.times, *(t for t in (meta.created, meta.updated, updated) if t)]
     if not known:
-        known = [datetime.fromtimestamp(stamp.mtime_ns / 1e9, UTC)]
+        known = _file_times(stamp)
     models = meta.model or model
     return Session(
         source=SOURCE,
@@ -174,6 +176,21 @@ def _session(
         cwd=cwd,
         models=(models,) if models else (),
         started_at=min(known),
-        ended_at=max(known),
+        # One time is when it began (or, from the file alone, was last written): its end is
+        # not known, and a span of no length would say it was.
+        ended_at=max(known) if max(known) > min(known) else None,
         parent_id=parent_id,
     )
+
+
+def _file_times(stamp: FileStamp) -> list[datetime]:
+    """The transcript file's creation and modification times, or the latter alone where
+    the system keeps no creation time (Linux) or a copy made it later than the last write."""
+    modified = datetime.fromtimestamp(stamp.mtime_ns / 1e9, UTC)
+    try:
+        born = getattr(stamp.path.stat(), "st_birthtime", None)
+    except OSError:
+        born = None
+    if not born or born >= stamp.mtime_ns / 1e9:
+        return [modified]
+    return [datetime.fromtimestamp(born, UTC), modified]

@@ -23,10 +23,11 @@ Aider's own line conventions decide who wrote what:
   says it), ``/help``'s question with the documents found for it and its linter's report
   (``# Fix any errors below, if possible.``), both Aider's output, not the person's;
 - ``> `` lines are Aider's output: the start-up banner (model, version, repository; left out
-  of the note, the model kept), ``> Tokens: … Cost: …`` usage lines (summed into the
+  of the note, the model kept), ``> Tokens: … [Cost: …]`` usage lines (summed into the
   session's tokens and cost, left out of the text), a command's output, and notices such
   as ``> Applied edit to …`` (an ``edit`` of that file, for the note's ``files``) and
-  ``> Commit …`` (kept, as tool output); what it printed
+  ``> Commit …`` (kept, as tool output), an edit block it could not apply (a failed
+  ``edit``) and a failed request to the model (an API error notice); what it printed
   before the first prompt and reply (``Added … to the chat.``, ``--lint`` output) is the
   start-up's own output, not a reply's;
 - every other line is the model's reply, Markdown as written.
@@ -171,7 +172,7 @@ class AiderAdapter:
                 yield from run_refs(path, _shown_folder(ctx, path.parent))
 
     def load(self, ref: SessionRef) -> LoadResult:
-        from .aider_log import parse_run
+        from .aider_log import parse_run, without_banner
         from .aider_runs import Run, header_time, split_runs
 
         path = Path(ref.fact("file") or ref.main.path)
@@ -186,7 +187,10 @@ class AiderAdapter:
         runs = list(split_runs(chunk)) or [Run(None, 1)]
         run = runs[0]
         for joined in runs[1:]:  # a run that went on past another Aider's header
-            run.lines += joined.lines
+            before = next((x for x in reversed(run.lines) if x.strip()), "")
+            nested = _NESTED.match(before.encode("utf-8", "replace"))
+            # Another Aider started beside this one (not by its /run): its banner is its own
+            run.lines += joined.lines if nested else without_banner(joined.lines)
         run.first_line = int(ref.fact("line") or 1)
         started = header_time(run, path, problems)
         history = path.parent / INPUT_FILE

@@ -46,7 +46,8 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
     the reply. A blank line ends a prompt (each input is its own run of ``####`` lines). Inside a
     code fence the reply opened, ``>`` lines are the reply's (quoted text, the
     ``>>>>>>> REPLACE`` of an edit block); a prompt, Aider's usage line after the reply or
-    its report of a Ctrl-C closes any fence left open. Aider ends
+    its report of a Ctrl-C closes any fence left open, as does a message of Aider's after
+    which the run holds nothing of the reply (see :class:`_AiderTail`). Aider ends
     each message of its own with two spaces and marks only its first line with ``>``: a
     ``>`` line without them goes on to the line that has them (a command's output, a usage
     line split in two), or to the next prompt; right after a reply, where it may be the
@@ -54,6 +55,7 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
     kind, block, fence, going_on, to_blank = "", [], "", False, False
     is_prompt = prompt_marker(lines)
     ahead = _TagCloser(lines, is_prompt)
+    tail = _AiderTail(lines, is_prompt)
     for at, line in enumerate(lines):
         if going_on and not is_prompt(line, at) and (line.strip() or not to_blank):
             block.append(line.rstrip())
@@ -62,9 +64,13 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
         going_on = False
         if is_prompt(line, at):
             this, text, fence = "user", line[5:], ""
-        elif fence and (line.startswith("> Tokens: ") or _interrupt_at(lines, at)):
-            # A reply that left a fence open: Aider's usage line, or its Ctrl-C (the empty
-            # ">" lines it prints first, then "^C KeyboardInterrupt"), ends it.
+        elif fence and (
+            line.startswith("> Tokens: ") or _interrupt_at(lines, at) or tail.only_aider(at)
+        ):
+            # A reply that left a fence open: Aider's usage line, its Ctrl-C (the empty ">"
+            # lines it prints first, then "^C KeyboardInterrupt"), or a message of its own
+            # with nothing of the reply after it (an API error that cut the reply short, a
+            # token limit hit) ends it.
             this, text, fence = "aider", line[2:], ""
             going_on, to_blank = not line.endswith("  "), False
         elif line.startswith(">") and not fence and not line.startswith(">>>>>>>"):
@@ -105,6 +111,35 @@ def _interrupt_at(lines: list[str], at: int) -> bool:
 
 
 _EMPTY_QUOTE = re.compile(r">[ \t]*")
+
+
+class _AiderTail:
+    """Where the rest of a reply is Aider's alone: from a ``>`` line to the next prompt (or
+    the run's end) nothing but ``>`` lines and blank ones, one of them ending a message of
+    Aider's (its two spaces). A reply cut short (an API error, a token limit hit) leaves its
+    code fence open, and what follows is Aider's report; a ``>`` line in a reply's code is
+    followed by more of the reply. Worked out once, from the end, when first asked."""
+
+    def __init__(self, lines: list[str], is_prompt: Callable[[str, int], bool]) -> None:
+        self.lines, self.is_prompt = lines, is_prompt
+        self.tail: list[int] | None = None  # 0: reply lines follow; 1: Aider's; 2: and one ends
+
+    def only_aider(self, at: int) -> bool:
+        if not self.lines[at].startswith(">") or self.lines[at].startswith(">>>>>>>"):
+            return False
+        if self.tail is None:
+            tail, after = [0] * len(self.lines), 1  # (a prompt, or the end: nothing after)
+            for k in range(len(self.lines) - 1, -1, -1):
+                line = self.lines[k]
+                if self.is_prompt(line, k):
+                    after = 1
+                elif line.startswith(">") and not line.startswith(">>>>>>>"):
+                    after = 2 if after and _ends_message(line) else after
+                elif line.strip():
+                    after = 0
+                tail[k] = after
+            self.tail = tail
+        return self.tail[at] == 2
 
 
 class _TagCloser:

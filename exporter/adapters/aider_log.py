@@ -31,7 +31,8 @@ from .aider import SOURCE
 from .aider_blocks import blocks, tag_fences_as_markdown
 from .aider_runs import Run
 
-_USAGE = re.compile(r"^Tokens: (?P<tokens>.*?)\.\s*Cost: (?P<cost>.*?)\.?$")
+# (without "Cost: …" for a model whose prices Aider does not know)
+_USAGE = re.compile(r"^Tokens: (?P<tokens>.*?)\.(?:\s*Cost: (?P<cost>.*?)\.?)?\s*$")
 _COUNT = re.compile(r"([\d.,]+)\s*([kKmM]?) (sent|received|cache write|cache hit)")
 _COST = re.compile(r"\$([\d.,]+) (request|message|session)")
 _MODEL = re.compile(r"^(?:Models?|Main model): (\S+)")
@@ -46,6 +47,20 @@ _SHELL = ("/run ", "/test ", "!")
 # What changed the repository: an edit, a commit, a commit /undo took back.
 _ACTION = re.compile(r"^(?:Applied edit to |Commit [0-9a-f]{7,40}\b|Removed: [0-9a-f]{7,40}\b)")
 _APPLIED = re.compile(r"^Applied edit to (\S.*?)\s*$")
+# Aider's report of an edit block it could not apply, and the file a block was for.
+_FAILED_EDIT = re.compile(
+    r"^(?:The LLM did not conform to the edit format\."
+    r"|# \d+ SEARCH/REPLACE blocks? failed to match!)"
+)
+_UNMATCHED = re.compile(r"^## SearchReplaceNoExactMatch: .*? in (\S.*?)\s*$")
+# Aider's report of a request to the model that failed (litellm's errors, as Aider prints
+# them in its versions 0.4x–0.5x), or that the reply was cut at the model's token limit;
+# when Aider tries again, it says so last.
+_API_ERROR = re.compile(
+    r"^(?:Unexpected error: |Error during API call|BadRequestError: "
+    r"|litellm\.[\w.]*(?:Error|Exception)\b|Model \S+ has hit a token limit!)"
+)
+_RETRY = re.compile(r"^Retrying in [\d.]+ seconds?\.\.\.\s*$")
 # Aider's report of a Ctrl-C: the first stops the reply, a second within two seconds Aider.
 _CTRL_C = re.compile(r"^\^C(?: again to exit| KeyboardInterrupt)?\s*$")
 # Older Aider's question to add a command's output to the chat, and what was typed after
@@ -112,6 +127,20 @@ def parse_run(
         cost=builder.cost(),
         extra={"aider_version": builder.version} if builder.version else {},
     )
+
+
+def without_banner(lines: list[str]) -> list[str]:
+    """A run's lines without the start-up banner it opens with (the command line, version,
+    models, repository, repo map): for a run joined to the one before that another Aider
+    wrote, whose banner says nothing of this session."""
+    at = 0
+    while at < len(lines) and (
+        not lines[at].strip()
+        or lines[at].startswith("> ")
+        and (lines[at][2:].startswith(_BANNER) or _is_command(lines[at][2:]))
+    ):
+        at += 1
+    return lines[at:]
 
 
 def _title(messages: list[Message], linted: str | None) -> str | None:
@@ -186,6 +215,7 @@ class _RunBuilder:
         self.sent = False  # Aider sent the model a message of its own (a lint report)
         self.linted: str | None = None  # the file of the first lint report it sent
         self.edits = 0  # edits applied (each an ``edit`` call, for the note's files)
+        self.failed_edits = 0  # edit blocks Aider could not apply (each a failed ``edit``)
 
     def add(self, kind: str, lines: list[str]) -> None:
         text = "\n".join(lines).strip("\n")
@@ -281,7 +311,7 @@ class _RunBuilder:
                 self._use_model(model.group(1))
             usage = _USAGE.match(line)
             if usage:
-                self._count(usage.group("tokens"), usage.group("cost"))
+                self._count(usage.group("tokens"), usage.group("cost") or "")
             elif not self.prompted and (not self.messages and not kept and _is_command(line)):
                 self.launch = line  # the command line that started Aider
             elif not self.prompted and line.startswith(_BANNER):
@@ -297,7 +327,9 @@ class _RunBuilder:
         """The person pressed Ctrl-C: said once, however many times Aider reports it, and
         only in a conversation (one to leave Aider before any prompt stops nothing)."""
         last = self.messages[-1].parts if self.messages else ()
-        said = len(last) == 1 and isinstance(last[0], NoticePart)
+        said = (
+            len(last) == 1 and isinstance(last[0], NoticePart) and last[0].notice == "interrupted"
+        )
         if not said and _conversation(self.messages):
             self._message("user", [NoticePart("interrupted")])
 
@@ -318,24 +350,46 @@ class _RunBuilder:
     def _tool_output(self, text: str) -> None:
         """What the reply did, in order: each ``Applied edit to <path>`` an ``edit`` of that
         path (the file the model's edit block changed, for the note's ``files``), its result
-        that line and the lines after it up to the next edit (``Commit …``); lines before
-        the first edit (``Committing … before applying edits``) as they were. Aider made
-        the edits: calls and results are its output (no message of the model's more)."""
-        call: ToolCallPart | None = None
-        lines: list[str] = []
+        that line and the lines after it up to the next edit (``Commit …``); an edit block
+        Aider could not apply (``The LLM did not conform to the edit format``, ``# 2
+        SEARCH/REPLACE blocks failed to match!``) a failed ``edit``, of the first file it
+        names; an API error (``Unexpected error: litellm…``, a token limit hit) a notice,
+        up to its ``Retrying in …`` line; lines before all these (``Committing … before
+        applying edits``) as they were. Aider made the edits: calls and results are its
+        output (no message of the model's more)."""
+        what, call, lines = "output", None, []
         for line in text.split("\n"):
             applied = _APPLIED.match(line)
-            if applied:
-                self._tool_result(call, lines)
-                self.edits += 1
-                call_id = f"{self.id_prefix}edit{self.edits}"
-                call, lines = ToolCallPart("edit", {"path": applied.group(1)}, call_id), []
+            starts = (
+                "edit" if applied
+                else "failed" if what != "failed" and _FAILED_EDIT.match(line)
+                else "api" if what != "api" and _API_ERROR.match(line)
+                else None
+            )  # fmt: skip
+            if starts:
+                self._tool_result(what, call, lines)
+                what, call, lines = starts, None, []
+                if applied:
+                    self.edits += 1
+                    call_id = f"{self.id_prefix}edit{self.edits}"
+                    call = ToolCallPart("edit", {"path": applied.group(1)}, call_id)
             lines.append(line)
-        self._tool_result(call, lines)
+            if what == "api" and _RETRY.match(line):  # the error ends: what follows is not it
+                self._tool_result(what, call, lines)
+                what, call, lines = "output", None, []
+        self._tool_result(what, call, lines)
 
-    def _tool_result(self, call: ToolCallPart | None, lines: list[str]) -> None:
+    def _tool_result(self, what: str, call: ToolCallPart | None, lines: list[str]) -> None:
         output = "\n".join(lines).strip("\n")
-        if call is not None:
+        if what == "failed":
+            self.failed_edits += 1
+            named = next(filter(None, map(_UNMATCHED.match, lines)), None)
+            call_id = f"{self.id_prefix}failed-edit{self.failed_edits}"
+            call = ToolCallPart("edit", {"path": named.group(1)} if named else {}, call_id)
+            self._message("tool", [call, ToolResultPart(output, call_id, is_error=True)])
+        elif what == "api" and output.strip():
+            self._message("system", [NoticePart("error", output.strip())])
+        elif call is not None:
             self._message("tool", [call, ToolResultPart(output, call.call_id)])
         elif output.strip():
             self._message("tool", [ToolResultPart(output)])

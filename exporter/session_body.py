@@ -19,7 +19,7 @@ from .markdown import callout, code_span, escape_inline, escape_prose, fence
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "de7fd8fd2fa20453aa256fec67817eea401ee889913777e06165f004d8ba96c7"
+SHIPPED_TEMPLATE_SHA256 = "285374908c89fc45ce247a171d9be41454ff42d4e513b03d67690bb203691ee0"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -167,6 +167,14 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
     return ""
 
 
+def _duration(seconds: float) -> str:
+    """A call's time: tenths of a second, or milliseconds under a tenth (a 4 ms call read
+    '0.0 s'); a recorded 0 stays as recorded. Printf-style, as the template's ``format``."""
+    if 0 < seconds < 0.1:
+        return "%.0f ms" % (seconds * 1000)  # noqa: UP031
+    return "%.1f s" % seconds  # noqa: UP031
+
+
 def _tool_call(item: dict[str, Any], checklist: bool) -> str:
     if checklist and item["todos"]:
         return _checklist(item)
@@ -203,7 +211,7 @@ def _tool_call(item: dict[str, Any], checklist: bool) -> str:
     if item["exit_code"] is not None:
         status += f" · exit {item['exit_code']}"
     if item["duration"] is not None:
-        status += " · %.1f s" % item["duration"]  # noqa: UP031 (the template's ``format``)
+        status += f" · {_duration(item['duration'])}"
     if item["is_error"] and item["exit_code"] is None and not item["not_run"]:
         status += " (error)"
     if item["not_run"]:

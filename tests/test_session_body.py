@@ -8,6 +8,7 @@ import hashlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -224,3 +225,27 @@ def test_an_attachment_shows_its_name_and_one_not_stored_is_still_said():
     )
     unnamed = _attachment_item(AttachmentPart("image/png"), "att", [])
     assert _item(unnamed, turn, "folded", False) == "*An attachment, not stored in the session.*\n"
+
+
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "template"])
+def test_a_call_under_a_tenth_of_a_second_reads_in_milliseconds(monkeypatch, reference):
+    """A 4 ms call read '0.0 s' (Copilot CLI's durationMs); a recorded 0 stays as recorded
+    (Codex writes tenths), and longer calls keep their tenths. Both render paths."""
+    from message_builder import msg, session
+
+    from exporter.model import TextPart, ToolCallPart, ToolResultPart
+    from exporter.notes import NoteSettings, build_note
+
+    if reference:
+        monkeypatch.setenv(REFERENCE_ENV, "1")
+    fresh_templates()
+    shown = []
+    for seconds in (0.004, 0.0996, 0.0, 0.1, 1.5):
+        call = ToolCallPart("shell", {"command": "ls"}, "c1")
+        s = session(msg("user", TextPart("list it")), msg("assistant", call),
+                    msg("tool", ToolResultPart("a.txt", "c1", duration=seconds)))  # fmt: skip
+        body = build_note(s, "n.md", NoteSettings(), lambda key: None).body
+        shown.append(body.split("`shell`", 1)[1].split("\n", 1)[0])
+    fresh_templates()
+    assert shown == [" — `ls` · 4 ms", " — `ls` · 100 ms", " — `ls` · 0.0 s", " — `ls` · 0.1 s",
+                     " — `ls` · 1.5 s"]  # fmt: skip

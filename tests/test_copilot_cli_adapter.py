@@ -138,8 +138,13 @@ def test_model_change_compaction_truncation_abort_and_errors(tmp_path):
         {"success": True, "summaryContent": "We added /health.", "preCompactionTokens": 90000},
     )
     s.event("session.truncation", {"messagesRemovedDuringTruncation": 4})
+    s.event("session.truncation", {"messagesRemovedDuringTruncation": 1,
+                                   "tokensRemovedDuringTruncation": 52310})  # fmt: skip
+    s.event("session.truncation", {"reason": "context_limit", "droppedTokens": 1234})
     s.event("abort", {"reason": "user interrupted"})
     s.event("session.error", {"errorType": "query", "message": "rate limited"})
+    s.event("session.error", {"message": "Bad request", "statusCode": 400})
+    s.event("session.error", {"message": "Error 429: too many requests", "statusCode": 429})
     s.event("session.warning", {"message": "slow network"})
     s.assistant("On gpt-5 now.", model="gpt-5")
     s.write(tmp_path / ".copilot")
@@ -149,8 +154,12 @@ def test_model_change_compaction_truncation_abort_and_errors(tmp_path):
     assert [(p.notice, p.text) for p in parts(session, "notice")] == [
         ("notification", "Model changed to gpt-5 (reasoning effort high)"),
         ("notification", "Context truncated: 4 messages removed"),
+        ("notification", "Context truncated: 1 message and 52,310 tokens removed"),
+        ("notification", "Context truncated: 1,234 tokens removed"),
         ("interrupted", "user interrupted"),
         ("error", "rate limited"),
+        ("error", "Bad request (status 400)"),
+        ("error", "Error 429: too many requests"),  # the message says it already
         ("notification", "slow network"),
     ]
     assert session.messages[-1].model == "gpt-5"

@@ -345,8 +345,16 @@ class EventLog:
     def on_truncation(
         self, thread: _Thread, event: dict, data: dict, when: datetime | None
     ) -> None:
-        removed = positive(data.get("messagesRemovedDuringTruncation"))
-        text = "Context truncated" + (f": {removed} messages removed" if removed else "")
+        messages = positive(data.get("messagesRemovedDuringTruncation"))
+        # (newer builds count tokens too; an early one only "droppedTokens")
+        tokens = positive(data.get("tokensRemovedDuringTruncation")) or positive(
+            data.get("droppedTokens")
+        )
+        removed = [
+            *([f"{messages:,} message{'s' if messages != 1 else ''}"] if messages else []),
+            *([f"{tokens:,} token{'s' if tokens != 1 else ''}"] if tokens else []),
+        ]
+        text = "Context truncated" + (f": {' and '.join(removed)} removed" if removed else "")
         thread.add("system", [NoticePart("notification", text)], event.get("id"), when)
 
     def on_abort(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
@@ -366,6 +374,9 @@ class EventLog:
     def on_error(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
         text = _str(data.get("message")) or ""
         notice = "error" if event["type"] == "session.error" else "notification"
+        status = data.get("statusCode")
+        if isinstance(status, int) and not isinstance(status, bool) and str(status) not in text:
+            text = f"{text} (status {status})" if text else f"status {status}"
         thread.add("system", [NoticePart(notice, text)], event.get("id"), when)  # type: ignore[arg-type]
 
     # -- results -------------------------------------------------------------------------

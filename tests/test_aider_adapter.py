@@ -106,7 +106,7 @@ def test_each_run_is_a_session_with_its_prompts_replies_and_output(tmp_path):
     # what ``aider`` printed as it started is its own output, not a reply's tool output
     assert first.messages[0].role == "system"
     assert first.messages[0].parts == (CommandOutputPart("Added src/app.py to the chat."),)
-    assert CommandPart("pytest -q", shell=True) in parts
+    assert CommandPart("/run pytest -q") in parts  # as typed (PRODUCT.md)
     command_output = [p.output for p in parts if isinstance(p, CommandOutputPart)]
     assert command_output[1].startswith("3 passed")
     # the banner is not conversation; its facts are kept
@@ -510,7 +510,7 @@ def test_a_nested_aider_does_not_cut_the_rest_of_the_run_off(tmp_path, command):
     kinds = [(m.role, type(p).__name__, getattr(p, "command", None) or getattr(p, "text", None)
               or getattr(p, "output", None) or p.name)
              for m in first.messages for p in m.parts]  # fmt: skip
-    start = kinds.index(("user", "CommandPart", command.removeprefix("/run ").lstrip("!")))
+    start = kinds.index(("user", "CommandPart", command.removeprefix("!")))
     after = kinds[start + 1 :]
     assert after[0][:2] == ("user", "CommandOutputPart")  # the child's output, then the parent's
     assert "Files are in different git repos." in after[0][2]
@@ -602,6 +602,30 @@ def test_a_run_of_commands_alone_that_changed_the_code_is_reported(tmp_path):
     assert undo.message == (
         "a run of commands alone (/undo; /undo) changed the code (Removed: 4e7204e fix: retry "
         "the request; Removed: cb1efad style: format); it holds no conversation, so no note"
+    )
+
+
+def test_a_change_made_as_aider_started_is_not_laid_at_a_command_typed_after_it(tmp_path):
+    """``aider --lint --commit`` commits, then the person types ``/ex``: the warning named
+    ``/ex`` as what changed the code (corpus log, line 90223). A change after a command is
+    the command's, and one of each says both."""
+    log = AiderLog().run("2025-03-01 09:15:00", command="aider --lint --commit")
+    log.aider("Commit fc055a1 fix: Remove unused attribute").prompt("/ex")
+    log.run("2025-03-01 09:20:00", command="aider --commit")
+    log.aider("Commit 1a2b3c4 style: format").prompt("/undo")
+    log.aider("Removed: 1a2b3c4 style: format")
+    path = log.write(tmp_path / "home" / "src" / "r")
+    sessions, (lint, both) = load(tmp_path / "home")
+    assert not any(notes.has_conversation(s) for s in sessions)
+    assert (lint.line, lint.path) == (2, str(path))
+    assert lint.message == (
+        "a run with no prompt changed the code (aider --lint --commit: Commit fc055a1 fix: "
+        "Remove unused attribute); it holds no conversation, so no note"
+    )
+    assert both.message == (
+        "a run with no prompt changed the code (aider --commit: Commit 1a2b3c4 style: "
+        "format), and commands typed in it (/undo) changed the code (Removed: 1a2b3c4 style: "
+        "format); it holds no conversation, so no note"
     )
 
 
@@ -989,7 +1013,7 @@ def test_every_applied_edit_is_an_edit_of_that_file_so_the_note_lists_it(tmp_pat
     [
         (["/add aider/io.py", "move the imports to the top"], "move the imports to the top"),
         (["/model gpt-4o", "/web https://aider.chat", "/ask what is it?"], "/ask what is it?"),
-        (["/drop a.py", "/run pytest -q"], "pytest -q"),
+        (["/drop a.py", "/run pytest -q"], "/run pytest -q"),
         (["/add aider/io.py", "/tokens"], "/add aider/io.py"),  # no request: as before
         (["why?", "/add b.py", "and now?"], "why?"),
     ],

@@ -43,7 +43,6 @@ _BANNER = (
     "Newer aider version", "Run pip install", "Update git name", "Update git email",
     "VSCode terminal detected", "Warning: ", "https://aider.chat/",
 )  # fmt: skip
-_SHELL = ("/run ", "/test ", "!")
 # What changed the repository: an edit, a commit, a commit /undo took back.
 _ACTION = re.compile(r"^(?:Applied edit to |Commit [0-9a-f]{7,40}\b|Removed: [0-9a-f]{7,40}\b)")
 _APPLIED = re.compile(r"^Applied edit to (\S.*?)\s*$")
@@ -110,7 +109,8 @@ def parse_run(
         builder.sent and _conversation(builder.messages)
     )
     messages = builder.messages if talked else []
-    if not _conversation(messages) and builder.actions and problems is not None:
+    changed = builder.actions or builder.command_actions
+    if not _conversation(messages) and changed and problems is not None:
         problems.append(builder.unprompted_change(path, run.first_line))
     return Session(
         source=SOURCE,
@@ -210,7 +210,11 @@ class _RunBuilder:
         self.prompted = False
         self.replied = False  # the model has answered (a prompt, or a --lint or --message)
         self.launch: str | None = None  # the command line that started Aider
-        self.actions: list[str] = []  # "Applied edit to …", "Commit …" lines
+        # "Applied edit to …", "Commit …" lines: before anything was typed (the aider
+        # command's own: --apply, --lint --commit), and after a command (/undo, /commit)
+        self.actions: list[str] = []
+        self.command_actions: list[str] = []
+        self.command_typed = False
         self.echo: str | None = None  # a mode command's question, which Aider sends next
         self.sent = False  # Aider sent the model a message of its own (a lint report)
         self.linted: str | None = None  # the file of the first lint report it sent
@@ -250,9 +254,8 @@ class _RunBuilder:
         if stripped.startswith(_LINT_MESSAGE) or _HELP_MESSAGE.match(stripped):
             self._sent(text)
             return
-        if stripped.startswith(_SHELL):
-            command = stripped[1:] if stripped.startswith("!") else stripped.split(" ", 1)[1]
-            part: Part = CommandPart(command.strip(), shell=True)
+        if stripped.startswith("!"):  # Aider's shell escape, as a shell's own ``!``
+            part: Part = CommandPart(stripped[1:].strip(), shell=True)
         elif stripped.startswith("/"):
             mode = _MODE_COMMAND.match(stripped)
             # (A question about the code, not about Aider: /help's is Aider's to answer.)
@@ -261,6 +264,7 @@ class _RunBuilder:
         else:
             part = TextPart(text)
         self.after_command = not isinstance(part, TextPart)
+        self.command_typed = self.command_typed or self.after_command
         self._message("user", [part], when=self._typed_at(stripped))
 
     def _sent(self, text: str) -> None:
@@ -320,7 +324,9 @@ class _RunBuilder:
             else:
                 kept.append(line)
                 if _ACTION.match(line):
-                    self.actions.append(line.strip())
+                    (self.command_actions if self.command_typed else self.actions).append(
+                        line.strip()
+                    )
         self._output("\n".join(kept).strip())
 
     def _interrupted(self) -> None:
@@ -397,18 +403,24 @@ class _RunBuilder:
     def unprompted_change(self, path: Path, line: int) -> Problem:
         """A run nobody typed in that changed the code (``aider --apply …``, ``aider
         --commit``, ``--lint``), or one of commands alone that did (``/undo``): no
-        conversation, so no note, but not left unsaid."""
-        what = _first_three(self.actions)
-        typed = [p.command for m in self.messages for p in m.parts if isinstance(p, CommandPart)]
-        if typed:  # the person typed commands (/undo took commits back), nothing else
-            message = f"a run of commands alone ({_first_three(typed)}) changed the code ({what})"
-        else:
+        conversation, so no note, but not left unsaid. What changed before anything was
+        typed is the ``aider`` command's doing, not a command typed after it."""
+        said = []
+        if self.actions:
+            what = _first_three(self.actions)
             if self.launch:
                 words = self.launch.split(" ", 1)
                 command = " ".join([words[0].replace("\\", "/").rsplit("/", 1)[-1], *words[1:]])
                 what = f"{command}: {what}"
-            message = f"a run with no prompt changed the code ({what})"
-        message += "; it holds no conversation, so no note"
+            said.append(f"a run with no prompt changed the code ({what})")
+        if self.command_actions:
+            typed = [
+                p.command for m in self.messages for p in m.parts if isinstance(p, CommandPart)
+            ]
+            what = _first_three(self.command_actions)
+            lead = "commands typed in it" if said else "a run of commands alone"
+            said.append(f"{lead} ({_first_three(typed)}) changed the code ({what})")
+        message = ", and ".join(said) + "; it holds no conversation, so no note"
         return Problem(str(path), message, line, "warning", SOURCE)
 
     def _use_model(self, model: str) -> None:

@@ -17,11 +17,24 @@ _SUMMARY_KEYS = ("command", "cmd", "file_path", "filePath", "pattern", "query", 
                  "notebook_path", "skill")  # fmt: skip
 
 
-def call_summary(part: ToolCallPart) -> str | None:
-    """One line saying what the call did: its description (prose), else its main argument
-    (machine text: a command, path or pattern, shown as code so search finds it)."""
+def call_description(part: ToolCallPart) -> str | None:
+    """What the call is for, in words: the one its source gives, else its input's
+    ``description`` when that is one line (Claude Code's, Gemini CLI's and Copilot CLI's
+    shell tools carry one; a longer one stays among the inputs)."""
     if part.description:
         return part.description
+    given = part.input.get("description") if isinstance(part.input, dict) else None
+    if isinstance(given, str) and given.strip() and "\n" not in given and len(given) <= 200:
+        return given
+    return None
+
+
+def call_summary(part: ToolCallPart, description: str | None = None) -> str | None:
+    """One line saying what the call did: its description (prose, ``call_description``),
+    else its main argument (machine text: a command, path or pattern, shown as code so
+    search finds it)."""
+    if description or (description := call_description(part)):
+        return description
     if isinstance(part.input, dict):
         for key in _SUMMARY_KEYS:
             value = part.input.get(key)
@@ -70,8 +83,11 @@ _CODE_KEYS = {
 _PROSE_KEYS = {"plan"}
 
 
-def input_blocks(value: Any, tool: str = "") -> list[dict[str, str]]:
-    """A tool's input as code blocks: long text fields on their own, the rest as JSON."""
+def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[dict[str, str]]:
+    """A tool's input as code blocks: long text fields on their own, the rest as JSON; an
+    argument left out only when the call's title shows it whole (``shown``, the title's
+    summary): a ``description`` other than the title's is kept, as is a path the title
+    cuts short."""
     if isinstance(value, str):
         return [{"label": "", "text": value, "lang": "diff" if "patch" in tool else "text"}]
     if not isinstance(value, dict):
@@ -81,7 +97,7 @@ def input_blocks(value: Any, tool: str = "") -> list[dict[str, str]]:
     rest = {}
     blocks = []
     for key, item in value.items():
-        if key == "description":
+        if key == "description" and shown is not None and item == shown:
             continue  # shown in the call's title
         if key in ("command", "cmd") and isinstance(item, str):
             blocks.append({"label": "", "text": item, "lang": "sh"})
@@ -97,7 +113,7 @@ def input_blocks(value: Any, tool: str = "") -> list[dict[str, str]]:
                 rest[key] = others
         else:
             rest[key] = item
-    if rest and set(rest) - {_primary_key(value)}:
+    if rest and set(rest) - {_primary_key(value, shown)}:
         blocks.insert(0 if not blocks or blocks[0]["lang"] != "sh" else 1,
                       {"label": "", "text": _json(rest), "lang": "json"})  # fmt: skip
     return blocks
@@ -134,11 +150,13 @@ def _code_of_each(
     return others
 
 
-def _primary_key(value: dict[str, Any]) -> str | None:
-    """The argument already shown in a call's title (when it has no description)."""
-    if isinstance(value.get("description"), str):
+def _primary_key(value: dict[str, Any], shown: str | None) -> str | None:
+    """The argument the call's title already shows whole (``shown``: its description, or
+    its main argument when short enough to be shown whole; OpenCode titles a call by its
+    path): left out of the JSON. One the title shows cut short stays."""
+    if not shown:
         return None
-    return next((k for k in _SUMMARY_KEYS if isinstance(value.get(k), str)), None)
+    return next((k for k, v in value.items() if v == shown), None)
 
 
 def _json(value: Any) -> str:

@@ -32,7 +32,7 @@ from .model import (
 from .notespec import TurnView as TurnView  # (re-exported)
 from .render import reference_rendering
 from .toolinput import TODO_TOOLS as TODO_TOOLS  # (re-exported)
-from .toolinput import call_summary, input_blocks, lang_of_file, todo_items
+from .toolinput import call_description, call_summary, input_blocks, lang_of_file, todo_items
 from .toolpairs import ToolPairs
 
 MAX_TOOL_OUTPUT = 100_000  # characters kept of one tool output (head and tail)
@@ -199,13 +199,15 @@ def _item(
     if isinstance(part, ToolCallPart):
         result = pairs.result_of_next_call()
         todos = todo_items(part)
+        description = call_description(part)
+        summary = call_summary(part, description)
         return {
             "kind": "tool_call",
             "name": part.name,
-            "description": part.description,
-            "summary": call_summary(part),
-            "summary_code": not part.description and call_summary(part) is not None,
-            "inputs": input_blocks(part.input, part.name),
+            "description": description,
+            "summary": summary,
+            "summary_code": not description and summary is not None,
+            "inputs": input_blocks(part.input, part.name, summary),
             "output": _output(result.output) if result else None,
             # A call that did not run is no failure, but a template written before
             # ``not_run`` knew only ``is_error``: it marks such a call as it always did.

@@ -13,7 +13,7 @@ from message_builder import msg, session
 
 from exporter.model import TextPart, ToolCallPart
 from exporter.notes import NoteSettings, build_note
-from exporter.toolinput import call_summary, input_blocks
+from exporter.toolinput import call_description, call_summary, input_blocks
 
 _MD = MarkdownIt("commonmark")
 
@@ -29,7 +29,9 @@ _MD = MarkdownIt("commonmark")
 )
 def test_a_one_line_edit_is_code_in_the_files_language(path_key, old, new):
     line = '<Filter className="size-4 stroke-2" />'
-    blocks = input_blocks({path_key: "src/ui/Filter.tsx", old: line, new: line + " "})
+    arguments = {path_key: "src/ui/Filter.tsx", old: line, new: line + " "}
+    title = call_summary(ToolCallPart("edit", arguments))
+    blocks = input_blocks(arguments, "edit", title)
     assert blocks == [
         {"label": old, "text": line, "lang": "tsx"},
         {"label": new, "text": line + " ", "lang": "tsx"},
@@ -74,3 +76,44 @@ def test_a_plan_is_markdown():
     assert block == {"label": "plan", "text": plan, "lang": "markdown"}
     (listed,) = input_blocks({"plan": [{"step": "a", "status": "done"}]}, "update_plan")
     assert listed["lang"] == "json"  # Codex's plan is a to-do list, not Markdown
+
+
+def _shown(part: ToolCallPart) -> list[str]:
+    """What the note shows of a call's input: its title's summary and each input block."""
+    description = call_description(part)
+    summary = call_summary(part, description)
+    return [summary or "", *(b["text"] for b in input_blocks(part.input, part.name, summary))]
+
+
+_KEYS = st.sampled_from(["description", "command", "file_path", "path", "filePath", "pattern",
+                         "query", "timeout", "mode", "content", "oldString", "url"])  # fmt: skip
+_VALUES = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=260)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.dictionaries(_KEYS, _VALUES, max_size=5), st.one_of(st.none(), _VALUES))
+def test_no_argument_of_a_call_is_lost(arguments, description):
+    """Every argument is in the note, whole: in the title only where the title shows it
+    whole, else among the inputs (a description other than the title's, an argument the
+    title cuts short). A Copilot CLI edit titled by its intent lost the file it edited;
+    Gemini's run_shell_command lost its description."""
+    import json
+
+    part = ToolCallPart("tool", arguments, "c1", description)
+    shown = _shown(part)
+    for key, value in arguments.items():
+        as_json = json.dumps(value, ensure_ascii=False)[1:-1]
+        assert any(value == s or value in s or as_json in s for s in shown), (key, shown)
+
+
+def test_an_inputs_one_line_description_titles_a_call_its_source_gave_none():
+    shell = ToolCallPart(
+        "run_shell_command", {"command": "npm run bench", "description": "Benchmark"}
+    )
+    assert (call_description(shell), _shown(shell)) == ("Benchmark", ["Benchmark", "npm run bench"])
+    long = "Run the benchmark\nand compare it with yesterday's"
+    body = ToolCallPart("create_issue", {"title": "Slow", "description": long})
+    assert call_description(body) is None and any(long in s for s in _shown(body))
+    # the source's own description wins; the input's other one is kept among the inputs
+    edit = ToolCallPart("edit", {"path": "src/routes.ts"}, "c1", "Add the limiter")
+    assert _shown(edit)[0] == "Add the limiter" and "src/routes.ts" in _shown(edit)[1]

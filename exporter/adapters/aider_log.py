@@ -29,6 +29,7 @@ from ..model import (
 )
 from .aider import SOURCE
 from .aider_blocks import blocks, tag_fences_as_markdown
+from .aider_output import segments
 from .aider_runs import Run
 
 # (without "Cost: …" for a model whose prices Aider does not know)
@@ -45,21 +46,6 @@ _BANNER = (
 )  # fmt: skip
 # What changed the repository: an edit, a commit, a commit /undo took back.
 _ACTION = re.compile(r"^(?:Applied edit to |Commit [0-9a-f]{7,40}\b|Removed: [0-9a-f]{7,40}\b)")
-_APPLIED = re.compile(r"^Applied edit to (\S.*?)\s*$")
-# Aider's report of an edit block it could not apply, and the file a block was for.
-_FAILED_EDIT = re.compile(
-    r"^(?:The LLM did not conform to the edit format\."
-    r"|# \d+ SEARCH/REPLACE blocks? failed to match!)"
-)
-_UNMATCHED = re.compile(r"^## SearchReplaceNoExactMatch: .*? in (\S.*?)\s*$")
-# Aider's report of a request to the model that failed (litellm's errors, as Aider prints
-# them in its versions 0.4x–0.5x), or that the reply was cut at the model's token limit;
-# when Aider tries again, it says so last.
-_API_ERROR = re.compile(
-    r"^(?:Unexpected error: |Error during API call|BadRequestError: "
-    r"|litellm\.[\w.]*(?:Error|Exception)\b|Model \S+ has hit a token limit!)"
-)
-_RETRY = re.compile(r"^Retrying in [\d.]+ seconds?\.\.\.\s*$")
 # Aider's report of a Ctrl-C: the first stops the reply, a second within two seconds Aider.
 _CTRL_C = re.compile(r"^\^C(?: again to exit| KeyboardInterrupt)?\s*$")
 # Older Aider's question to add a command's output to the chat, and what was typed after
@@ -354,51 +340,28 @@ class _RunBuilder:
             self._tool_output(text)
 
     def _tool_output(self, text: str) -> None:
-        """What the reply did, in order: each ``Applied edit to <path>`` an ``edit`` of that
-        path (the file the model's edit block changed, for the note's ``files``), its result
-        that line and the lines after it up to the next edit (``Commit …``); an edit block
-        Aider could not apply (``The LLM did not conform to the edit format``, ``# 2
-        SEARCH/REPLACE blocks failed to match!``) a failed ``edit``, of the first file it
-        names; an API error (``Unexpected error: litellm…``, a token limit hit) a notice,
-        up to its ``Retrying in …`` line; lines before all these (``Committing … before
-        applying edits``) as they were. Aider made the edits: calls and results are its
-        output (no message of the model's more)."""
-        what, call, lines = "output", None, []
-        for line in text.split("\n"):
-            applied = _APPLIED.match(line)
-            starts = (
-                "edit" if applied
-                else "failed" if what != "failed" and _FAILED_EDIT.match(line)
-                else "api" if what != "api" and _API_ERROR.match(line)
-                else None
-            )  # fmt: skip
-            if starts:
-                self._tool_result(what, call, lines)
-                what, call, lines = starts, None, []
-                if applied:
+        """What the reply did, in order (aider_output.segments): each applied edit an
+        ``edit`` of its file (for the note's ``files``), its result that line and the lines
+        after it (``Commit …``); an edit block Aider could not apply a failed ``edit`` of
+        the file it names; a failed request to the model an API error notice; other lines
+        (``Committing … before applying edits``) as they were. Aider made the edits: calls
+        and results are its output (no message of the model's more)."""
+        for part in segments(text):
+            output = part.text
+            if part.what in ("edit", "failed"):
+                failed = part.what == "failed"
+                if failed:
+                    self.failed_edits += 1
+                else:
                     self.edits += 1
-                    call_id = f"{self.id_prefix}edit{self.edits}"
-                    call = ToolCallPart("edit", {"path": applied.group(1)}, call_id)
-            lines.append(line)
-            if what == "api" and _RETRY.match(line):  # the error ends: what follows is not it
-                self._tool_result(what, call, lines)
-                what, call, lines = "output", None, []
-        self._tool_result(what, call, lines)
-
-    def _tool_result(self, what: str, call: ToolCallPart | None, lines: list[str]) -> None:
-        output = "\n".join(lines).strip("\n")
-        if what == "failed":
-            self.failed_edits += 1
-            named = next(filter(None, map(_UNMATCHED.match, lines)), None)
-            call_id = f"{self.id_prefix}failed-edit{self.failed_edits}"
-            call = ToolCallPart("edit", {"path": named.group(1)} if named else {}, call_id)
-            self._message("tool", [call, ToolResultPart(output, call_id, is_error=True)])
-        elif what == "api" and output.strip():
-            self._message("system", [NoticePart("error", output.strip())])
-        elif call is not None:
-            self._message("tool", [call, ToolResultPart(output, call.call_id)])
-        elif output.strip():
-            self._message("tool", [ToolResultPart(output)])
+                number = self.failed_edits if failed else self.edits
+                call_id = f"{self.id_prefix}{'failed-edit' if failed else 'edit'}{number}"
+                call = ToolCallPart("edit", {"path": part.path} if part.path else {}, call_id)
+                self._message("tool", [call, ToolResultPart(output, call_id, is_error=failed)])
+            elif part.what == "api" and output.strip():
+                self._message("system", [NoticePart("error", output.strip())])
+            elif output.strip():
+                self._message("tool", [ToolResultPart(output)])
 
     def unprompted_change(self, path: Path, line: int) -> Problem:
         """A run nobody typed in that changed the code (``aider --apply …``, ``aider

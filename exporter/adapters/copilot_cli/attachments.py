@@ -21,6 +21,7 @@ import mimetypes
 from typing import Any
 
 from ...model import AttachmentPart
+from .values import text_of
 
 _UNKNOWN_MEDIA = "application/octet-stream"
 
@@ -51,25 +52,25 @@ def result_extras(contents: Any, shell: Any = None) -> tuple[int | None, list[At
         elif item.get("type") in ("image", "audio"):
             raw = _decoded(item.get("data"))
             if raw:
-                media.append(AttachmentPart(_str(item.get("mimeType")) or _UNKNOWN_MEDIA, raw))
+                media.append(AttachmentPart(text_of(item.get("mimeType")) or _UNKNOWN_MEDIA, raw))
     return exit_code, media
 
 
 def _attachment(item: dict[str, Any]) -> AttachmentPart | None:
     kind = item.get("type")
-    label = _str(item.get("displayName"))
+    label = text_of(item.get("displayName"))
     if kind == "blob":
         raw = _decoded(item.get("data"))
-        media = _str(item.get("mimeType")) or _UNKNOWN_MEDIA
+        media = text_of(item.get("mimeType")) or _UNKNOWN_MEDIA
         return AttachmentPart(media, raw, label) if raw or label else None
     if kind == "selection":
-        path = _str(item.get("filePath")) or label
+        path = text_of(item.get("filePath")) or label
         text = item.get("text") if isinstance(item.get("text"), str) else ""
         name = _with_lines(path, _selected_lines(item.get("selection")))
         return AttachmentPart("text/plain", text.encode() or None, name) if name or text else None
     if kind == "github_reference":
         return _reference(item)
-    path = _str(item.get("path")) or label
+    path = text_of(item.get("path")) or label
     if not path:
         return None
     if kind == "directory":
@@ -82,7 +83,7 @@ def _attachment(item: dict[str, Any]) -> AttachmentPart | None:
 
 def _reference(item: dict[str, Any]) -> AttachmentPart | None:
     """An issue or pull request: ``#12 Fix the login (https://…)``."""
-    number, title, url = item.get("number"), _str(item.get("title")), _str(item.get("url"))
+    number, title, url = item.get("number"), text_of(item.get("title")), text_of(item.get("url"))
     whole = _whole(number) or (isinstance(number, str) and number.strip())
     head = f"#{int(number) if _whole(number) else number}" if whole else None
     text = " ".join(p for p in (head, title) if p)
@@ -122,7 +123,3 @@ def _decoded(data: Any) -> bytes | None:
         return base64.b64decode(data, validate=False) or None
     except (binascii.Error, ValueError):
         return None
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value.strip() else None

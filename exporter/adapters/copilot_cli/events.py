@@ -9,8 +9,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from ...errors import Problem, how_many
 from ...model import (
     CommandOutputPart,
@@ -31,6 +29,7 @@ from .._times import Times
 from . import SOURCE
 from .attachments import attachment_parts, result_extras
 from .usage import model_usage, positive, token_details
+from .values import arguments_of, error_text, result_text, seconds, text_of, truncation_text
 
 # Known types that carry nothing for a note (system prompt, notices, hooks, bookkeeping).
 DROPPED = {
@@ -171,17 +170,17 @@ class EventLog:
         context = data.get("context")
         if isinstance(context, dict) and not self.context:
             self.context = context
-        self.model = _str(data.get("selectedModel")) or self.model
+        self.model = text_of(data.get("selectedModel")) or self.model
 
     def on_title(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
-        self.title = _str(data.get("title")) or self.title
+        self.title = text_of(data.get("title")) or self.title
 
     def on_model(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
-        new = _str(data.get("newModel"))
+        new = text_of(data.get("newModel"))
         if not new:
             return
         if thread.seen:  # the model picked at start-up is no news
-            effort = _str(data.get("reasoningEffort"))
+            effort = text_of(data.get("reasoningEffort"))
             text = f"Model changed to {new}" + (f" (reasoning effort {effort})" if effort else "")
             thread.add("system", [NoticePart("notification", text)], event.get("id"), when)
         self.model = new
@@ -219,7 +218,7 @@ class EventLog:
         return thread.model(self.model) if thread is self.main else None
 
     def on_user(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
-        if _str(data.get("source")) not in (None, "user") or data.get("isAutopilotContinuation"):
+        if text_of(data.get("source")) not in (None, "user") or data.get("isAutopilotContinuation"):
             return  # injected by a skill, autopilot's continuation loop or the harness
         text = data.get("content")
         parts: list[Part] = [TextPart(text)] if isinstance(text, str) and text.strip() else []
@@ -252,12 +251,12 @@ class EventLog:
                 call_id = request["toolCallId"]
                 if call_id in self.calls:
                     continue  # announced by an earlier execution_start
-                description = _str(request.get("intentionSummary")) or _str(
+                description = text_of(request.get("intentionSummary")) or text_of(
                     request.get("toolTitle")
                 )
                 call = ToolCallPart(
                     str(request.get("name") or "tool"),
-                    _arguments(request.get("arguments")),
+                    arguments_of(request.get("arguments")),
                     call_id,
                     description,
                 )
@@ -272,8 +271,8 @@ class EventLog:
         if not isinstance(call_id, str) or call_id in self.calls:
             return
         self.user_calls.add(call_id)
-        name = _str(data.get("toolName")) or "tool"
-        arguments = _arguments(data.get("arguments"))
+        name = text_of(data.get("toolName")) or "tool"
+        arguments = arguments_of(data.get("arguments"))
         command = arguments.get("command") if isinstance(arguments, dict) else None
         if isinstance(command, str) and command.strip():
             part = CommandPart(command, shell=True)
@@ -298,7 +297,7 @@ class EventLog:
             return
         result = data.get("result") if isinstance(data.get("result"), dict) else {}
         error = data.get("error") if isinstance(data.get("error"), dict) else {}
-        output = _result_text(result) or _str(error.get("message")) or ""
+        output = result_text(result) or text_of(error.get("message")) or ""
         # An older result's ``result_type`` says when a call did not run: "rejected"
         # (before it ran; the SDK does not say by whom) or "denied" (by a permission
         # policy). Both read "not permitted", naming no one; such a call did not fail.
@@ -310,7 +309,7 @@ class EventLog:
         telemetry = data.get("toolTelemetry")
         metrics = telemetry.get("metrics") if isinstance(telemetry, dict) else None
         millis = metrics.get("durationMs") if isinstance(metrics, dict) else None
-        duration = _seconds(millis)
+        duration = seconds(millis)
         exit_code, media = result_extras(result.get("contents"), data.get("shellExecution"))
         if call_id in self.user_calls:
             thread.add("user", [CommandOutputPart(output, failed), *media], event.get("id"), when)
@@ -328,11 +327,11 @@ class EventLog:
         child = self._agent(call_id)
         # The display name wins, whichever event carries it; the bare name stands in.
         child.label = (
-            _str(data.get("agentDisplayName")) or child.label or _str(data.get("agentName"))
+            text_of(data.get("agentDisplayName")) or child.label or text_of(data.get("agentName"))
         )
         child.model(data.get("model"))
         if event["type"] == "subagent.failed":
-            text = _str(data.get("error")) or "the sub-agent failed"
+            text = text_of(data.get("error")) or "the sub-agent failed"
             child.add("system", [NoticePart("error", text)], event.get("id"), when)
 
     def on_compaction(
@@ -345,20 +344,11 @@ class EventLog:
     def on_truncation(
         self, thread: _Thread, event: dict, data: dict, when: datetime | None
     ) -> None:
-        messages = positive(data.get("messagesRemovedDuringTruncation"))
-        # (newer builds count tokens too; an early one only "droppedTokens")
-        tokens = positive(data.get("tokensRemovedDuringTruncation")) or positive(
-            data.get("droppedTokens")
-        )
-        removed = [
-            *([f"{messages:,} message{'s' if messages != 1 else ''}"] if messages else []),
-            *([f"{tokens:,} token{'s' if tokens != 1 else ''}"] if tokens else []),
-        ]
-        text = "Context truncated" + (f": {' and '.join(removed)} removed" if removed else "")
+        text = truncation_text(data)
         thread.add("system", [NoticePart("notification", text)], event.get("id"), when)
 
     def on_abort(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
-        text = _str(data.get("reason")) or ""
+        text = text_of(data.get("reason")) or ""
         if _CLI_ABORT.search(text) and "user" not in text.lower():  # not the person's doing
             notice = NoticePart("notification", f"Turn aborted: {text}")
             thread.add("system", [notice], event.get("id"), when)
@@ -372,11 +362,8 @@ class EventLog:
         thread.add("system", [NoticePart("rewound")], event.get("id"), when)
 
     def on_error(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
-        text = _str(data.get("message")) or ""
+        text = error_text(data)
         notice = "error" if event["type"] == "session.error" else "notification"
-        status = data.get("statusCode")
-        if isinstance(status, int) and not isinstance(status, bool) and str(status) not in text:
-            text = f"{text} (status {status})" if text else f"status {status}"
         thread.add("system", [NoticePart(notice, text)], event.get("id"), when)  # type: ignore[arg-type]
 
     # -- results -------------------------------------------------------------------------
@@ -410,43 +397,3 @@ _HANDLERS = {
     "subagent.completed": EventLog.on_subagent,
     "subagent.failed": EventLog.on_subagent,
 }
-
-
-def _seconds(millis: Any) -> float | None:
-    """Milliseconds as seconds; none for what is no length of time (not a positive number,
-    or one too large for a float: a damaged line's)."""
-    if not isinstance(millis, int | float) or not millis > 0:
-        return None
-    try:
-        return millis / 1000
-    except OverflowError:
-        return None
-
-
-def _arguments(value: Any) -> Any:
-    """Request arguments: a JSON string in some versions, an object in others."""
-    if isinstance(value, str):
-        try:
-            return orjson.loads(value)
-        except orjson.JSONDecodeError:
-            return value
-    return value
-
-
-def _result_text(result: dict[str, Any]) -> str | None:
-    """The fullest text of a result: ``detailedContent`` (diffs), else ``content``, else the
-    1.0.45-era ``text_result_for_llm``, else the text items of ``contents``."""
-    for key in ("detailedContent", "content", "text_result_for_llm"):
-        if _str(result.get(key)):
-            return result[key]
-    items = result.get("contents")
-    texts = (
-        [i["text"] for i in items if isinstance(i, dict) and isinstance(i.get("text"), str)]
-        if isinstance(items, list)
-        else []
-    )
-    return "\n".join(texts) or None
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value.strip() else None

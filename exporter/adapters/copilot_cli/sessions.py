@@ -8,25 +8,26 @@ from typing import Any
 from ...model import Message, Session, TextPart, Usage, linked_message
 from ..base import project_name
 from . import SOURCE
-from .events import EventLog, _str, _Thread
+from .events import EventLog, _Thread
+from .values import text_of
 
 
 def log_sessions(log: EventLog, facts: dict[str, str]) -> list[Session]:
     """The main session first, then the sub-agents that said something. ``facts``: the
     top-level strings of ``workspace.yaml`` (title ``name``, ``cwd``, ``branch``)."""
     context = log.context
-    cwd = _str(context.get("cwd")) or _str(context.get("gitRoot")) or facts.get("cwd")
+    cwd = text_of(context.get("cwd")) or text_of(context.get("gitRoot")) or facts.get("cwd")
     cwd = cwd or log.trusted
-    host, repo = _str(context.get("repositoryHost")), _str(context.get("repository"))
-    if not host and _str(context.get("hostType")) == "github":
+    host, repo = text_of(context.get("repositoryHost")), text_of(context.get("repository"))
+    if not host and text_of(context.get("hostType")) == "github":
         host = "github.com"  # (CLI 1.0.11 names no host; later ones write it for GitHub)
     common: dict[str, Any] = {
         "source": SOURCE,
         "source_path": log.path,
         "cwd": cwd,
         "project": project_name(cwd),
-        "git_branch": _str(context.get("branch")) or facts.get("branch"),
-        "git_commit": _str(context.get("headCommit")),
+        "git_branch": text_of(context.get("branch")) or facts.get("branch"),
+        "git_commit": text_of(context.get("headCommit")),
         "git_remote": f"{host}/{repo}" if host and repo else repo,
     }
     links = agent_links(log)

@@ -5,13 +5,12 @@ the banner of another Aider whose run is joined to this one."""
 
 from __future__ import annotations
 
-import time
 from datetime import UTC
 
 import pytest
 from aider_builder import AiderLog
 from conftest import texts
-from test_aider_adapter import load, outputs
+from test_aider_adapter import load, outputs, utc_clock  # noqa: F401 (Aider writes local time: tests pin the zone)
 
 from exporter.export import ExportOptions, run_export
 from exporter.model import NoticePart, ToolCallPart, ToolResultPart
@@ -21,15 +20,6 @@ OVERLOADED = (
     "Unexpected error: litellm.InternalServerError: AnthropicException - Overloaded. "
     "Handle with `litellm.InternalServerError`."
 )
-
-
-@pytest.fixture(autouse=True)
-def utc_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
 
 
 def notices(session) -> list[tuple[str, str]]:

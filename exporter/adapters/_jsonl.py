@@ -242,6 +242,17 @@ def _scrub(obj: Any) -> Any:
     return root[0]
 
 
+def json_or_text(value: Any) -> Any:
+    """A value some versions of a format write as a JSON string and others as the object
+    itself (tool arguments): decoded when it is JSON, else as it is."""
+    if isinstance(value, str):
+        try:
+            return orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return value
+    return value
+
+
 def json_text(value: Any, *, indent: bool = False) -> str:
     """A parsed JSON value written back as JSON text (a tool's input or result shown as it
     was), as orjson writes it. The lenient parse can give what orjson cannot write (an

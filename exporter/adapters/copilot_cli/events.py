@@ -24,12 +24,12 @@ from ...model import (
     ToolResultPart,
     Usage,
 )
-from .._jsonl import json_text, parse_timestamp
+from .._jsonl import json_or_text, json_text, parse_timestamp
 from .._times import Times
 from . import SOURCE
 from .attachments import attachment_parts, result_extras
 from .usage import model_usage, positive, token_details
-from .values import arguments_of, error_text, result_text, seconds, text_of, truncation_text
+from .values import error_text, result_text, seconds, text_of, truncation_text
 
 # Known types that carry nothing for a note (system prompt, notices, hooks, bookkeeping).
 DROPPED = {
@@ -256,7 +256,7 @@ class EventLog:
                 )
                 call = ToolCallPart(
                     str(request.get("name") or "tool"),
-                    arguments_of(request.get("arguments")),
+                    json_or_text(request.get("arguments")),
                     call_id,
                     description,
                 )
@@ -272,7 +272,7 @@ class EventLog:
             return
         self.user_calls.add(call_id)
         name = text_of(data.get("toolName")) or "tool"
-        arguments = arguments_of(data.get("arguments"))
+        arguments = json_or_text(data.get("arguments"))
         command = arguments.get("command") if isinstance(arguments, dict) else None
         if isinstance(command, str) and command.strip():
             part = CommandPart(command, shell=True)

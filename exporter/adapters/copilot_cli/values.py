@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from .usage import positive
 
 
@@ -20,16 +18,6 @@ def seconds(millis: Any) -> float | None:
         return millis / 1000
     except OverflowError:
         return None
-
-
-def arguments_of(value: Any) -> Any:
-    """Request arguments: a JSON string in some versions, an object in others."""
-    if isinstance(value, str):
-        try:
-            return orjson.loads(value)
-        except orjson.JSONDecodeError:
-            return value
-    return value
 
 
 def result_text(result: dict[str, Any]) -> str | None:

@@ -23,7 +23,7 @@ from ...model import (
     ToolResultPart,
     Usage,
 )
-from .._jsonl import json_text, parse_timestamp
+from .._jsonl import json_or_text, json_text, parse_timestamp
 from .._times import Times
 from .context import context_parts
 
@@ -138,13 +138,13 @@ def _tool(
 ) -> tuple[ToolCallPart, ToolResultPart | None]:
     call_id = tool.get("toolCallId") if isinstance(tool.get("toolCallId"), str) else bubble_id
     call_id = call_id.split("\n", 1)[0] if call_id else None
-    args = _json_or_text(tool.get("rawArgs")) or _json_or_text(tool.get("params"))
+    args = json_or_text(tool.get("rawArgs")) or json_or_text(tool.get("params"))
     call = ToolCallPart(str(tool["name"]), args, call_id)
     status = tool.get("status")
     raw = tool.get("result")
     if raw is None and status not in ("error", "cancelled"):
         return call, None
-    output = _result_text(_json_or_text(raw))
+    output = _result_text(json_or_text(raw))
     if isinstance(tool.get("error"), str | dict) and not output:
         output = str(tool["error"])
     if status == "cancelled":  # stopped before it ran or finished: not an error
@@ -162,15 +162,6 @@ def _result_text(value: Any) -> str:
     if value is None:
         return ""
     return json_text(value, indent=True)
-
-
-def _json_or_text(value: Any) -> Any:
-    if isinstance(value, str):
-        try:
-            return orjson.loads(value)
-        except orjson.JSONDecodeError:
-            return value
-    return value
 
 
 def _code_blocks(blocks: Any) -> list[Part]:

@@ -13,6 +13,9 @@ import re
 import unicodedata
 from typing import Any
 
+# A reply's headings sit below the note's turn headings (h3): its "##", the level replies
+# use for their sections, becomes h4 (NOTE-EXAMPLE.md: "## Steps" became "####"), each
+# level below it one more, to h6; a "#" is h4 too.
 HEADING_FLOOR = 4
 
 _ATX = re.compile(r"(#{1,6})(?=[ \t]|$)")
@@ -220,7 +223,7 @@ def _line_start(
         return
     if m and not deep:
         level = len(m.group(1))
-        heading[at] = (level, "#" * min(6, level + HEADING_FLOOR - 1))
+        heading[at] = (level, "#" * min(6, max(HEADING_FLOOR, level + HEADING_FLOOR - 2)))
         return
     if underline:
         for k in range(len(body.rstrip())):

@@ -115,9 +115,13 @@ def test_list_continuation_is_prose_not_code():
 
 
 def test_headings_are_demoted_below_the_turn_headings():
-    out = escape_prose("# Title\n\n## Steps\n\n###### Deep\n\nSetext\n===\n\ntext")
+    """A reply's "## Steps" becomes "####" (NOTE-EXAMPLE.md), its "###" h5: a reply's own
+    outline kept below the turn headings (h3), where "###" and deeper were all h6."""
+    text = "# Title\n\n## Steps\n\n### One\n\n#### Detail\n\n###### Deep\n\nSetext\n===\n\ntext"
+    out = escape_prose(text)
     levels = [t.tag for t in COMMONMARK.parse(out) if t.type == "heading_open"]
-    assert levels == ["h4", "h5", "h6", "h4"]
+    assert levels == ["h4", "h4", "h5", "h6", "h6", "h4"]
+    assert "\n#### Steps\n" in out
 
 
 def test_a_hash_line_indented_past_its_paragraph_stays_text_as_written():
@@ -127,7 +131,7 @@ def test_a_hash_line_indented_past_its_paragraph_stays_text_as_written():
         assert escape_prose(text) == text
     # Three columns or fewer inside its container, it is a heading: demoted.
     for text, demoted in (
-        (">a\n>    # b", ">a\n>    #### b"),  # the quote's marker takes one space
+        (">a\n>    ## b", ">a\n>    #### b"),  # the quote's marker takes one space
         ("1. a\n    # h", "1. a\n    #### h"),  # three columns into the item
         ("- a\n     # x", "- a\n     #### x"),
     ):

@@ -36,6 +36,7 @@ EDIT_TOOLS = frozenset({
     "patch",  # OpenCode
     "write_to_file", "replace_in_file", "apply_diff", "insert_content", "search_and_replace",
     "editedexistingfile", "newfilecreated",  # the Cline family (API and UI names)
+    "editor",  # the Cline SDK (Cline 4)
     "create", "str_replace_editor",  # Copilot CLI
     "edited files", "copilot_createfile", "copilot_replacestring", "copilot_multireplacestring",
     "copilot_inserteditintofile", "copilot_applypatch",  # Copilot Chat
@@ -174,6 +175,8 @@ def _paths_of(call: ToolCallPart) -> list[str]:
         return named
     if call.name.lower() not in EDIT_TOOLS or not isinstance(call.input, dict):
         return []
+    if call.input.get("command") == "view":
+        return []  # an editor tool's command that only reads (str_replace_editor's "view")
     for key in _PATH_KEYS:
         value = call.input.get(key)
         if isinstance(value, str) and value.strip():

@@ -58,6 +58,8 @@ def test_real_sdk_session_exports_with_every_prompt_and_reply(corpus, tmp_path):
     assert "tokens: 634649\n" in main  # input + output + cache reads, each counted once
     assert f"cost: {round(sum(m['cost'] for m in metrics), 6)}" in main
     assert "[[" in main  # linked to its subagent's note
+    # the SDK's editor tool changed one file four times: the note lists it (it listed none)
+    assert "\nfiles:\n- apps/examples/desktop-app/webview/components/agent-sidebar.tsx\n" in main
     # No index row, no manifest: the folder is the one the SDK's system prompt names
     # (``<env>`` … ``4. Working Directory: /Users/example/dev/cline``); the subagent's too
     for note in notes.values():

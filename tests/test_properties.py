@@ -114,6 +114,9 @@ def test_files_from_every_source_s_edit_tools_relative_to_the_session_folder():
         call("edit", {"filePath": "/work/app/x.ts"}),  # OpenCode
         call("replace", {"file_path": "/work/app/g.py"}),  # Gemini CLI
         call("replace_in_file", {"path": "h.py"}),  # Cline
+        call("editor", {"path": "/work/app/k.tsx", "old_text": "a", "new_text": "b"}),  # Cline 4
+        call("str_replace_editor", {"command": "view", "path": "/work/app/seen.md"}),  # a read
+        call("str_replace_editor", {"command": "str_replace", "path": "/work/app/l.md"}),
         call("edited files", {"files": ["/work/app/i.cs"]}),  # Copilot Chat
         call("apply_patch", {"file_path": "/work/app/j.rs", "patch": "@@ -1 +1 @@"}),  # Cursor
         call("Read", {"file_path": "/work/app/not-written.md"}),
@@ -122,7 +125,7 @@ def test_files_from_every_source_s_edit_tools_relative_to_the_session_folder():
     )
     assert edited_files(s) == [
         "README.md", "src/a.rs", "nb.ipynb", "src/b.rs", "src/c.rs", "x.ts", "g.py", "h.py",
-        "i.cs", "j.rs",
+        "k.tsx", "l.md", "i.cs", "j.rs",
     ]  # fmt: skip
 
 

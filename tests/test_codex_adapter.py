@@ -19,6 +19,7 @@ from exporter.adapters._jsonl import UNFINISHED_LAST_LINE
 from exporter.adapters.codex import CodexAdapter
 from exporter.adapters.codex_items import image_generation
 from exporter.export import ExportOptions, run_export
+from exporter.model import Usage
 from exporter.turns import clean_parts
 
 TID = "019a0000-1111-7222-8333-444455556666"
@@ -895,3 +896,18 @@ def test_a_problem_in_a_typescript_document_is_placed_by_item_not_by_line(tmp_pa
     assert all(p.line is None and p.path == str(path) for p in problems), problems
     assert any("'mystery_item' skipped (at items[1])" in m for m in by_message)
     assert any("timestamp could not be read" in m and "(at the session)" in m for m in by_message)
+
+
+def test_an_all_zero_token_report_does_not_undo_the_totals_before_it(tmp_path):
+    """Totals are cumulative; a report of all zeros after them (seen in a trimmed corpus
+    rollout, after an ``info: null`` one) counts nothing: the note lost every token count."""
+    r = conversation()
+    r.tokens(0, 0, 0)
+    r.write(tmp_path / ".codex")
+    ((session,), _) = load_all(tmp_path)
+    assert (session.usage.input_tokens, session.usage.output_tokens) == (1600, 300)
+    fresh = CodexRollout("0199a213-81c0-7800-8aa1-bbab2a035a54")
+    fresh.user("hi").assistant("hello").tokens(0, 0, 0)
+    fresh.write(tmp_path / "other" / ".codex")
+    ((quiet,), _) = load_all(tmp_path / "other")
+    assert quiet.usage == Usage()

@@ -368,12 +368,15 @@ class RolloutBuilder:
             total = info.get("total_token_usage") if isinstance(info, dict) else None
             if isinstance(total, dict):  # cumulative: the last one is the session's total
                 cached = token_count(total.get("cached_input_tokens"))
-                self.out.usage = Usage(
+                usage = Usage(
                     max(0, token_count(total.get("input_tokens")) - cached),
                     token_count(total.get("output_tokens")),
                     cached,
                     0,
                 )
+                # (an all-zero report counts nothing: it never undoes the totals before it)
+                if usage != Usage() or self.out.usage == Usage():
+                    self.out.usage = usage
         elif etype == "turn_aborted":
             # The person stopped the turn, or sent a request that replaced it: their
             # interruption. A review thread's end is none (Codex shows none); any other

@@ -19,6 +19,7 @@ from .markdown import unlinked
 from .model import Session, ToolCallPart, ToolResultPart
 from .notespec import PropertySettings as PropertySettings  # (re-exported)
 from .resume import resume_command
+from .toolinput import patch_files
 from .turns import holds_parent_task, is_prompt
 
 ACTIVE_GAP = timedelta(minutes=5)  # a longer pause between two messages is time away
@@ -45,10 +46,6 @@ EDIT_TOOLS = frozenset({
 })  # fmt: skip
 _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "target_file", "targetFile",
               "TargetFile", "absolutePath", "filepath", "file")  # fmt: skip
-# Codex's apply_patch (a tool of its own, or a shell command): one header per file.
-_PATCH_FILE = re.compile(
-    r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$", re.MULTILINE
-)
 
 
 def session_properties(
@@ -169,8 +166,7 @@ def edited_files(session: Session) -> list[str]:
 
 
 def _paths_of(call: ToolCallPart) -> list[str]:
-    patch = _patch_text(call.input)
-    named = [a or b for a, b in _PATCH_FILE.findall(patch)] if patch else []
+    named = patch_files(call.input)
     if named:
         return named
     if call.name.lower() not in EDIT_TOOLS or not isinstance(call.input, dict):
@@ -185,17 +181,6 @@ def _paths_of(call: ToolCallPart) -> list[str]:
     if isinstance(files, list):
         return [f for f in files if isinstance(f, str)]
     return []
-
-
-def _patch_text(value: Any) -> str | None:
-    """The text of a Codex patch in a tool input (a string, or a shell command's words)."""
-    if isinstance(value, dict):
-        value = value.get("command", value.get("input", value.get("patch")))
-    if isinstance(value, list):
-        value = "\n".join(v for v in value if isinstance(v, str))
-    if isinstance(value, str) and "*** Begin Patch" in value:
-        return value
-    return None
 
 
 def _relative(path: str, cwd: str | None) -> str:

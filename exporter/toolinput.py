@@ -32,7 +32,7 @@ def call_description(part: ToolCallPart) -> str | None:
 def call_summary(part: ToolCallPart, description: str | None = None) -> str | None:
     """One line saying what the call did: its description (prose, ``call_description``),
     else its main argument (machine text: a command, path or pattern, shown as code so
-    search finds it)."""
+    search finds it), else the files a patch changes (Codex's ``apply_patch``)."""
     if description or (description := call_description(part)):
         return description
     if isinstance(part.input, dict):
@@ -40,7 +40,26 @@ def call_summary(part: ToolCallPart, description: str | None = None) -> str | No
             value = part.input.get(key)
             if isinstance(value, str) and value.strip():
                 return value.strip().split("\n", 1)[0][:120]
-    return None
+    files = patch_files(part.input)
+    return ", ".join(files)[:120] if files else None
+
+
+# Codex's apply_patch (a tool of its own, or a shell command): one header per file.
+_PATCH_FILE = re.compile(
+    r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$", re.MULTILINE
+)
+
+
+def patch_files(value: Any) -> list[str]:
+    """The files a Codex patch in a tool input changes (the input a patch, or a shell
+    command's words holding one), in order; none for any other input."""
+    if isinstance(value, dict):
+        value = value.get("command", value.get("input", value.get("patch")))
+    if isinstance(value, list):
+        value = "\n".join(v for v in value if isinstance(v, str))
+    if not isinstance(value, str) or "*** Begin Patch" not in value:
+        return []
+    return [a or b for a, b in _PATCH_FILE.findall(value)]
 
 
 _LANG_BY_EXT = {

@@ -117,3 +117,15 @@ def test_an_inputs_one_line_description_titles_a_call_its_source_gave_none():
     # the source's own description wins; the input's other one is kept among the inputs
     edit = ToolCallPart("edit", {"path": "src/routes.ts"}, "c1", "Add the limiter")
     assert _shown(edit)[0] == "Add the limiter" and "src/routes.ts" in _shown(edit)[1]
+
+
+def test_a_patch_is_titled_by_the_files_it_changes():
+    """Codex's apply_patch named no file in its title (the file was in the patch only)."""
+    patch = (
+        "*** Begin Patch\n*** Update File: src/a.rs\n@@\n*** Add File: src/b.rs\n+x\n*** End Patch"
+    )
+    assert call_summary(ToolCallPart("apply_patch", patch)) == "src/a.rs, src/b.rs"
+    older = ToolCallPart("shell", {"command": ["apply_patch", patch]})
+    assert call_summary(older) == "src/a.rs, src/b.rs"
+    assert call_summary(ToolCallPart("apply_patch", "not a patch")) is None
+    assert patch in _shown(ToolCallPart("apply_patch", patch))  # the patch itself still shown

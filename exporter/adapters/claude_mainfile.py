@@ -15,6 +15,7 @@ from ._jsonl import iter_json_objects, parse_timestamp
 from ._times import Times
 from .base import MessageSink
 from .claude_discovery import SOURCE
+from .claude_persisted import restore_persisted
 from .claude_subagents import TaskIndex, known_uuid
 from .claude_transcript import CONVERSATIONAL, Transcript, TranscriptBuilder, build_transcript
 
@@ -167,6 +168,8 @@ def read_records(
             unknown[key] = (first, seen + 1)
             if not isinstance(kind, str):
                 continue  # a damaged line: nothing below can tell what it is
+        if kind == "user":  # (an output too large for the transcript: made whole)
+            restore_persisted(obj, path)
         if "toolUseResult" in obj:
             # Only its agentId is read; the rest repeats the tool's output (about half the
             # bytes of a real transcript), so it is not kept in memory.

@@ -11,7 +11,9 @@ Rules from FORMATS.md §1, in the order they apply:
   usage is counted once, from its last line;
 - ``<synthetic>`` placeholder replies, ``isMeta`` lines, a skill's launch marker (the
   command tags Claude Code writes after the model's own ``Skill`` call, under its
-  ``sourceToolUseID``), progress, snapshots and hook summaries are not conversation;
+  ``sourceToolUseID``), progress and snapshots are not conversation; what Claude Code's own
+  ``system`` lines report (a hook that failed, an API error, once for a request's retries,
+  a refusal) is a notice (claude_notices.py);
 - ``compact_boundary`` plus the ``isCompactSummary`` line become one marked summary;
 - a prompt whose parent already had a reply is a rewind (the person went back), and is
   marked so;
@@ -55,6 +57,7 @@ from .claude_drafts import (
     tool_output_only,
 )
 from .claude_lines import harness_line, replay_keys, shown_key, uuid_key
+from .claude_notices import RETRY_SUBTYPES, system_notice
 from .claude_uuids import LineUuids, report_reused
 
 SYNTHETIC_MODEL = "<synthetic>"
@@ -130,6 +133,7 @@ class TranscriptBuilder:
         self.first_child: dict[str | bytes, str | bytes] = {}
         self.seen_sig: dict[int | bytes, bytes | None] = {}
         self.last_time: tuple[str | None, datetime | None] = (None, None)
+        self.retrying: Draft | None = None  # a failed request's notice, while it is retried
 
     def add(self, rec: dict[str, Any]) -> None:
         kind = rec.get("type")
@@ -191,7 +195,7 @@ class TranscriptBuilder:
                 if self.drafts[i].role == "assistant":
                     end = i  # it may still gain the rest of its API response
                 break
-        for waiting in (self.pending_boundary, self.compact_summary):
+        for waiting in (self.pending_boundary, self.compact_summary, self.retrying):
             if waiting is None:
                 continue
             for i in range(end):  # from the front: once left waiting, it is soon first
@@ -250,6 +254,7 @@ class TranscriptBuilder:
         # a boundary without one is not held from there on).
         self.pending_boundary = None
         self.compact_summary, self.compact_moved = None, False
+        self.retrying = None
         time = self._time(rec.get("timestamp"))
         draft = Draft(role, parts, rec.get("uuid"), time, model, response_id)
         self.drafts.append(draft)
@@ -361,6 +366,19 @@ class TranscriptBuilder:
             )
         elif subtype == "local_command" and isinstance(rec.get("content"), str):
             self._add("user", [TextPart(rec["content"])], rec)
+        elif notice := system_notice(rec):
+            self._notice(notice, rec, retry=subtype in RETRY_SUBTYPES)
+
+    def _notice(self, notice: NoticePart, rec: dict[str, Any], retry: bool) -> None:
+        """Claude Code's own notice (no message: a compaction still waits for its summary);
+        a request's retries, one after another, one notice, saying the last."""
+        if retry and self.drafts and self.drafts[-1] is self.retrying:
+            self.drafts[-1].parts[0] = notice
+            return
+        time = self._time(rec.get("timestamp"))
+        draft = Draft("system", [notice], rec.get("uuid"), time)
+        self.drafts.append(draft)
+        self.retrying = draft if retry else None
 
     def _queue(self, rec: dict[str, Any]) -> None:
         op, content = rec.get("operation"), rec.get("content")

@@ -61,6 +61,7 @@ def test_the_note_shows_a_one_line_edit_as_typed(line):
         ("WebSearch", {"query": "rust borrow", "path": "x"}, "rust borrow"),
         ("Skill", {"skill": "bmad:core:party-mode"}, "bmad:core:party-mode"),
         ("Read", {"file_path": "src/a.py", "pattern": "x"}, "src/a.py"),
+        ("read_file", {"target_file": "src/db.rs", "should_read_entire_file": True}, "src/db.rs"),
     ],
 )
 def test_a_call_is_titled_by_what_it_looked_for_or_the_skill_it_ran(tool, arguments, title):

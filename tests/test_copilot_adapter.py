@@ -274,6 +274,42 @@ def test_under_wsl_the_windows_users_editors_are_read_too(tmp_path, monkeypatch)
     assert load(linux_home, {}, True)[0] == []
 
 
+def test_an_edit_the_model_asked_for_shows_what_it_replaced(tmp_path):
+    """The edit tool's invocation is hidden and the textEditGroup holds only the new lines;
+    the model's own call in toolCallRounds (paired by order) says what was replaced: the
+    note showed only the new text, so a reader could not see what changed (corpus
+    copilot_session_simple, "Change Bonjour World to hello world")."""
+    uri = {"$mid": 1, "fsPath": "/w/app/index.ts", "path": "/w/app/index.ts", "scheme": "file"}
+    other = {"path": "/w/app/util.ts", "scheme": "file"}
+    response = [
+        markdown("I'll change it. "),
+        {"kind": "toolInvocationSerialized", "toolId": "copilot_replaceString", "presentation": "hidden"},
+        {"kind": "textEditGroup", "uri": uri, "done": True, "edits": [
+            [{"text": "console.log('hello world');", "range": {"startLineNumber": 10, "startColumn": 1,
+                                                               "endLineNumber": 10, "endColumn": 30}}]]},
+        {"kind": "textEditGroup", "uri": other, "edits": [
+            [{"text": "a", "range": {"startLineNumber": 1, "endLineNumber": 2}}]]},
+        markdown("Done!"),
+    ]  # fmt: skip
+    asked = {"filePath": "/w/app/index.ts", "oldString": "console.log('Bonjour World');",
+             "newString": "console.log('hello world');", "explanation": "Say hello"}  # fmt: skip
+    result = {"metadata": {"toolCallRounds": [{"response": "", "toolCalls": [
+        {"name": "replace_string_in_file", "arguments": json.dumps(asked), "id": "m1"}]}]}}  # fmt: skip
+    data = session(
+        SID, [request(0, "Change Bonjour World to hello world", response, result=result)]
+    )
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    (answer,) = [m for m in s.messages if m.role == "assistant"]
+    calls = [(p.name, p.input) for p in answer.parts if p.kind == "tool_call"]
+    assert calls == [
+        ("edit", {"file_path": "/w/app/index.ts", "oldString": "console.log('Bonjour World');",
+                  "newString": "console.log('hello world');", "explanation": "Say hello"}),
+        ("edit", {"file_path": "/w/app/util.ts", "lines": "1-2", "new_string": "a"}),
+    ]  # fmt: skip
+
+
 def test_the_edits_an_answer_made_are_shown_with_their_new_text(tmp_path):
     """A textEditGroup holds what the agent wrote into a file (the edit tool itself is a
     hidden invocation): each file is an edit call with the lines replaced and the new text,

@@ -161,11 +161,20 @@ def edit_path(part: dict[str, Any]) -> str | None:
     return _path(part.get("uri"))
 
 
-def edit_calls(groups: list[dict[str, Any]]) -> dict[str, ToolCallPart]:
+def edit_calls(
+    groups: list[dict[str, Any]], asked: list[dict[str, Any]] | None = None
+) -> dict[str, ToolCallPart]:
     """The ``textEditGroup`` parts of one response as one ``edit`` call per file (by its
     path), in the order the files were first edited: the lines each edit replaced and its
     new text. Edits streamed a line at a time (each at column 1 of the line after the last)
-    read as one."""
+    read as one. ``asked``: the arguments of the model's own edit calls (VS Code's hidden
+    invocations of its edit tools), which say what was replaced (``oldString``) where the
+    group holds only the new lines: a file they name is shown by them instead."""
+    by_call: dict[str, list[dict[str, Any]]] = {}
+    for args in asked or ():
+        if isinstance(args.get("filePath"), str):
+            rest = {k: v for k, v in args.items() if k != "filePath"}
+            by_call.setdefault(args["filePath"], []).append(rest)
     by_file: dict[str, list[tuple[dict[str, Any], str]]] = {}
     for group in groups:
         path = edit_path(group)
@@ -179,6 +188,11 @@ def edit_calls(groups: list[dict[str, Any]]) -> dict[str, ToolCallPart]:
                     edits.append((span, edit["text"]))
     calls = {}
     for path, edits in by_file.items():
+        made = by_call.get(path)
+        if made:
+            more = {"edits": made} if len(made) > 1 else made[0]
+            calls[path] = ToolCallPart(EDIT_TOOL, {"file_path": path, **more})
+            continue
         shown = [_edit(span, text) for span, text in _line_runs(edits)]
         if len(shown) <= 1:  # none: the file is named, its new text was not kept
             calls[path] = ToolCallPart(

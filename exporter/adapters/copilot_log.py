@@ -125,6 +125,7 @@ def _response(
     results: list[Part] = []
     text: list[str] = []
     edits: list[dict[str, Any]] = []
+    asked: list[dict[str, Any]] = []  # the model's own calls behind hidden invocations
     pills: list[str | None] = []  # the file of each edit's place in the text, in order
     placed: dict[str, int] = {}  # file -> where in ``parts`` its edit call goes
     pilled: set[str] = set()  # the files whose edit has its place
@@ -174,7 +175,10 @@ def _response(
             if isinstance(thought, str) and thought.strip():
                 parts.append(ThinkingPart(thought))
         elif kind in _TOOL_KINDS:
-            if part.get("presentation") == "hidden":
+            if part.get("presentation") == "hidden":  # (an edit tool's: its edit is shown)
+                made = paired.get(index)
+                if made is not None and isinstance(made[0], dict):
+                    asked.append(made[0])
                 continue
             flush()
             call, returned = _tool(part, paired.get(index))
@@ -203,7 +207,7 @@ def _response(
     flush()
     # Each file's edit where it was first shown or made; inserted from the last place back,
     # so the places found before stay right (two at one place keep their order).
-    calls = list(edit_calls(edits).items())
+    calls = list(edit_calls(edits, asked).items())
     at = [(placed.get(path, len(parts)), order) for order, (path, _) in enumerate(calls)]
     for where, order in sorted(at, reverse=True):
         parts.insert(where, calls[order][1])

@@ -129,6 +129,9 @@ def test_an_edit_comes_before_the_text_that_follows_it(corpus, tmp_path):
     )
     edit = note.index("> [!example]- `edit` — `/Users/svarlamov/projects/testing-git/index.ts`")
     assert note.index('I\'ll change "Bonjour World"') < edit < note.index("Done! I've changed")
+    # what the edit replaced, from the model's own call: "Bonjour World" gone, "hello world" in
+    shown = note[edit : note.index("Done! I've changed")]
+    assert "console.log('Bonjour World');" in shown and "console.log('hello world');" in shown
     jokes = _export_one(
         corpus, tmp_path / "b", "git-ai-project__git-ai__copilot_session_multiline.jsonl"
     )

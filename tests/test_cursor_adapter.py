@@ -424,6 +424,45 @@ def test_a_cancelled_tool_call_did_not_run_and_is_no_error(tmp_path):
         ("call_8", True, None),
     ]
     text = the_exported_note(tmp_path, "cursor")
-    assert "> [!note]- `edit_file` (cancelled)\n" in text
+    assert "> [!note]- `edit_file` — `/w/client.py` (cancelled)\n" in text
     assert "> [!failure]- `run_terminal_cmd` — `make` (error)\n" in text
     assert "\nerrors: 1\n" in text and "\nfiles:" not in text
+
+
+def test_a_tools_result_reads_as_its_text_not_as_nested_json(tmp_path):
+    """Cursor keeps a tool's result as JSON: a grep's matches were about fifty lines of
+    nested objects per search, an apply_patch's result its diff object beside what the
+    model was told (corpus cursor_test.vscdb)."""
+    from exporter.adapters.cursor.tool_results import result_text
+
+    disk = global_composer()
+    found = {"success": {"workspaceResults": {"/w": {"content": {"matches": [
+        {"file": "a.py", "matches": [{"lineNumber": 3, "content": "import sqlite3"}]}]}}}}}  # fmt: skip
+    disk[f"bubbleId:{COMPOSER}:b3"] = bubble(2, "b3", toolFormerData={
+        "tool": 41, "toolCallId": "call_9", "name": "grep", "status": "completed",
+        "rawArgs": '{"pattern": "sqlite"}', "result": json.dumps(found)})  # fmt: skip
+    make_db(tmp_path / CURSOR / "globalStorage" / "state.vscdb", {}, disk)
+    (session,), _ = load(CursorAdapter(), tmp_path)
+    (shown,) = [p.output for m in session.messages for p in m.parts if p.kind == "tool_result"]
+    assert shown == "a.py:3:import sqlite3"
+
+    grep = {"success": {"pattern": "sqlite", "workspaceResults": {"/w/git-ai": {"content": {
+        "matches": [{"file": "src/ext.ts", "matches": [
+            {"lineNumber": 287, "content": "  if (saved) {", "isContextLine": True},
+            {"lineNumber": 288, "content": "    await db.run(sql);"}]}],
+        "totalLines": 2, "totalMatchedLines": 1}}}}}  # fmt: skip
+    assert (
+        result_text(grep) == "src/ext.ts-287-  if (saved) {\nsrc/ext.ts:288:    await db.run(sql);"
+    )
+    patch = {
+        "diff": {"chunks": [{"diffString": "-a\n+b"}]},
+        "resultForModel": "Success. Updated a.rs",
+    }
+    assert result_text(patch) == "Success. Updated a.rs"
+    lints = {"path": "/w/a.rs", "linterErrorsByFile": [{"relativeWorkspacePath": "src/a.rs", "errors": [
+        {"message": "unused variable `x`", "range": {"startPosition": {"line": 12, "column": 9}},
+         "severity": "DIAGNOSTIC_SEVERITY_WARNING"}]}]}  # fmt: skip
+    assert result_text(lints) == "src/a.rs:12:9: warning: unused variable `x`"
+    # an empty or unknown shape stays JSON: nothing is made up
+    assert result_text({"linterErrorsByFile": []}).startswith("{")
+    assert result_text({"success": {"workspaceResults": {"/w": {"files": ["a"]}}}}).startswith("{")

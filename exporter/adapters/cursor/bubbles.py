@@ -23,9 +23,10 @@ from ...model import (
     ToolResultPart,
     Usage,
 )
-from .._jsonl import json_or_text, json_text, parse_timestamp
+from .._jsonl import json_or_text, parse_timestamp
 from .._times import Times
 from .context import context_parts
+from .tool_results import result_text
 
 
 def bubble_messages(
@@ -144,24 +145,12 @@ def _tool(
     raw = tool.get("result")
     if raw is None and status not in ("error", "cancelled"):
         return call, None
-    output = _result_text(json_or_text(raw))
+    output = result_text(json_or_text(raw))
     if isinstance(tool.get("error"), str | dict) and not output:
         output = str(tool["error"])
     if status == "cancelled":  # stopped before it ran or finished: not an error
         return call, ToolResultPart(output, call_id, not_run="cancelled")
     return call, ToolResultPart(output, call_id, status == "error")
-
-
-def _result_text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict):
-        for key in ("output", "contents", "content"):
-            if isinstance(value.get(key), str):
-                return value[key]
-    if value is None:
-        return ""
-    return json_text(value, indent=True)
 
 
 def _code_blocks(blocks: Any) -> list[Part]:

@@ -1,0 +1,71 @@
+"""A Cursor tool's result (``toolFormerData.result``, JSON) as the text a reader wants: what
+the model was told (``resultForModel``), a file's contents, a search's matches as lines
+(``file:line:text``, grep's own form), lint errors a line each; any other shape as JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._jsonl import json_text
+
+
+def result_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        for key in ("resultForModel", "output", "contents", "content"):
+            if isinstance(value.get(key), str):
+                return value[key]
+        shown = _grep(value.get("success")) or _lints(value.get("linterErrorsByFile"))
+        if shown is not None:
+            return shown
+    return json_text(value, indent=True)
+
+
+def _grep(found: Any) -> str | None:
+    """grep's ``{success: {workspaceResults: {<root>: {content: {matches: [{file, matches:
+    [{lineNumber, content, isContextLine}]}]}}}}}``: each line as ``file:line:text`` (a
+    context line ``file-line-text``, as grep writes it); none for another shape."""
+    roots = found.get("workspaceResults") if isinstance(found, dict) else None
+    if not isinstance(roots, dict):
+        return None
+    lines: list[str] = []
+    for root in roots.values():
+        content = root.get("content") if isinstance(root, dict) else None
+        files = content.get("matches") if isinstance(content, dict) else None
+        if not isinstance(files, list):
+            return None
+        for entry in files:
+            if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+                return None
+            for match in entry.get("matches") or []:
+                if not isinstance(match, dict):
+                    return None
+                mark = "-" if match.get("isContextLine") else ":"
+                text = match.get("content") if isinstance(match.get("content"), str) else ""
+                lines.append(f"{entry['file']}{mark}{match.get('lineNumber')}{mark}{text}")
+    return "\n".join(lines) if lines else None
+
+
+def _lints(by_file: Any) -> str | None:
+    """read_lints' ``linterErrorsByFile``: each error as ``path:line:column: severity:
+    message`` (lines and columns as Cursor counts them); none for another shape."""
+    if not isinstance(by_file, list):
+        return None
+    lines: list[str] = []
+    for entry in by_file:
+        errors = entry.get("errors") if isinstance(entry, dict) else None
+        if not isinstance(errors, list):
+            return None
+        path = entry.get("relativeWorkspacePath") or ""
+        for error in errors:
+            if not isinstance(error, dict):
+                return None
+            span = error.get("range") if isinstance(error.get("range"), dict) else {}
+            start = span.get("startPosition") if isinstance(span.get("startPosition"), dict) else {}
+            severity = str(error.get("severity") or "").removeprefix("DIAGNOSTIC_SEVERITY_")
+            where = f"{path}:{start.get('line', '?')}:{start.get('column', '?')}"
+            lines.append(f"{where}: {severity.lower() or 'problem'}: {error.get('message', '')}")
+    return "\n".join(lines) if lines else None

@@ -58,6 +58,7 @@ from .base import (
 )
 
 if TYPE_CHECKING:
+    from .codex_prompts import CustomPrompt
     from .codex_rollout import Rollout, RolloutBuilder
     from .codex_scan import Scan
 
@@ -83,6 +84,7 @@ class CodexAdapter:
     def __init__(self) -> None:
         self._rollouts: dict[str, Path] | None = None
         self._ctx: SourceContext | None = None
+        self._prompts: list[CustomPrompt] | None = None  # the custom prompts, read once
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured_paths = ctx.configured(SOURCE)
@@ -96,8 +98,16 @@ class CodexAdapter:
         return list(dict.fromkeys(roots))
 
     def use_context(self, ctx: SourceContext) -> None:
-        """Where forked threads' origins are looked up: the run's sources."""
-        self._ctx = ctx
+        """Where forked threads' origins and the custom prompts are looked up."""
+        self._ctx, self._prompts = ctx, None
+
+    def _custom_prompts(self) -> list[CustomPrompt]:
+        from .codex_prompts import read_prompts  # (read when a session is: re2 with it)
+
+        if self._prompts is None:
+            roots = self.roots(self._ctx) if self._ctx is not None else []
+            self._prompts = read_prompts([root / "prompts" for root in roots])
+        return self._prompts
 
     def held_size(self, ref: SessionRef) -> int:
         """The bytes reading the unit holds: a compressed rollout's expanded, a streamed
@@ -158,11 +168,12 @@ class CodexAdapter:
 
     def _load(self, ref: SessionRef, keep: MessageSink | None) -> LoadResult:
         # The parser: imported when a session is read
+        from .codex_prompts import typed_command, typed_step
         from .codex_rollout import RolloutBuilder, build_rollout
         from .codex_scan import scan_rollout
 
         result = LoadResult()
-        path = ref.main.path
+        path, prompts = ref.main.path, self._custom_prompts()
         if not _streamed(ref.main):
             records = _records(path, result.problems)
             rollout = build_rollout(records, self._origin_signatures)
@@ -181,7 +192,7 @@ class CodexAdapter:
             for message in _stream_messages(path, scan, builder):
                 count += 1
                 if keep is not None:  # kept, so that the last reading is not needed
-                    keep.add((message,))
+                    keep.add((typed_command(message, prompts),))
             if keep is not None:
                 keep.end({})  # (a rollout's calls start no subagent session)
             rollout, kinds = builder.out, scan.kinds
@@ -202,8 +213,13 @@ class CodexAdapter:
         if count:
             session = _session(rollout, ref, ref.fact("title"))
             if _streamed(ref.main):
-                read = partial(_stream_messages, path, scan)
-                session = replace(session, messages=MessageStream(read))
+                stream = MessageStream(partial(_stream_messages, path, scan))
+                session = replace(
+                    session, messages=stream.mapped(typed_step(prompts)) if prompts else stream
+                )
+            elif prompts:  # a prompt that is a custom prompt filled in: the command typed
+                typed = tuple(typed_command(m, prompts) for m in session.messages)
+                session = replace(session, messages=typed)
             result.sessions.append(session)
         return result
 

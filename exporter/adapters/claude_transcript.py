@@ -38,6 +38,7 @@ from typing import Any
 from ..errors import Problem
 from ..model import (
     AttachmentPart,
+    CommandOutputPart,
     Message,
     NoticePart,
     Part,
@@ -170,8 +171,10 @@ class TranscriptBuilder:
                 self.lines.first[uuid] = kept
             self._note_metadata(rec)
         if kind == "user":
-            if said:  # (a line no person wrote shows nothing)
+            if said:  # (a line no person wrote shows nothing, but what a command sent)
                 self._user(rec)
+            elif rec.get("isMeta"):
+                self._command_prompt(rec)
         elif kind == "assistant":
             self._assistant(rec)
         elif kind == "system":
@@ -313,6 +316,19 @@ class TranscriptBuilder:
             text = next((p.text for p in parts if isinstance(p, TextPart)), None)
             self.out.first_prompt = text
         self._add("user", parts, rec)
+
+    def _command_prompt(self, rec: dict[str, Any]) -> None:
+        """The prompt a slash command sent (a custom command's file, ``/init``'s): an
+        ``isMeta`` line right after the command's own, folded under it as its output."""
+        last = self.drafts[-1] if self.drafts else None
+        if last is None or last.role != "user" or last.source_id != rec.get("parentUuid"):
+            return
+        if not any(isinstance(p, TextPart) and "<command-name>" in p.text for p in last.parts):
+            return
+        message = rec.get("message")
+        text = plain_text(message.get("content")) if isinstance(message, dict) else ""
+        if text.strip():
+            last.parts.append(CommandOutputPart(text))
 
     def _assistant(self, rec: dict[str, Any]) -> None:
         message = rec.get("message")

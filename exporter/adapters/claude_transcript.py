@@ -37,7 +37,6 @@ from typing import Any
 
 from ..errors import Problem
 from ..model import (
-    AttachmentPart,
     CommandOutputPart,
     Message,
     NoticePart,
@@ -59,6 +58,7 @@ from .claude_drafts import (
 )
 from .claude_lines import harness_line, replay_keys, shown_key, uuid_key
 from .claude_notices import RETRY_SUBTYPES, system_notice
+from .claude_queued import QueuedPrompts
 from .claude_uuids import LineUuids, report_reused
 
 SYNTHETIC_MODEL = "<synthetic>"
@@ -96,7 +96,7 @@ def build_transcript(
     return builder.finish(links)
 
 
-class TranscriptBuilder:
+class TranscriptBuilder(QueuedPrompts):
     """Builds a transcript one record at a time, so a caller can read a file line by line
     and let each parsed line go once it is turned into parts: a long session is held as
     its messages, never as its JSON. ``times``, when given, counts the times that are there
@@ -135,6 +135,7 @@ class TranscriptBuilder:
         self.seen_sig: dict[int | bytes, bytes | None] = {}
         self.last_time: tuple[str | None, datetime | None] = (None, None)
         self.retrying: Draft | None = None  # a failed request's notice, while it is retried
+        self.command: Draft | None = None  # a slash command's, until its prompt may come
 
     def add(self, rec: dict[str, Any]) -> None:
         kind = rec.get("type")
@@ -198,7 +199,7 @@ class TranscriptBuilder:
                 if self.drafts[i].role == "assistant":
                     end = i  # it may still gain the rest of its API response
                 break
-        for waiting in (self.pending_boundary, self.compact_summary, self.retrying):
+        for waiting in (self.pending_boundary, self.compact_summary, self.retrying, self.command):
             if waiting is None:
                 continue
             for i in range(end):  # from the front: once left waiting, it is soon first
@@ -257,7 +258,7 @@ class TranscriptBuilder:
         # a boundary without one is not held from there on).
         self.pending_boundary = None
         self.compact_summary, self.compact_moved = None, False
-        self.retrying = None
+        self.retrying = self.command = None
         time = self._time(rec.get("timestamp"))
         draft = Draft(role, parts, rec.get("uuid"), time, model, response_id)
         self.drafts.append(draft)
@@ -315,20 +316,20 @@ class TranscriptBuilder:
         if self.out.first_prompt is None:
             text = next((p.text for p in parts if isinstance(p, TextPart)), None)
             self.out.first_prompt = text
-        self._add("user", parts, rec)
+        draft = self._add("user", parts, rec)
+        if any(isinstance(p, TextPart) and "<command-name>" in p.text for p in parts):
+            self.command = draft  # the prompt it sent may come next (``_command_prompt``)
 
     def _command_prompt(self, rec: dict[str, Any]) -> None:
         """The prompt a slash command sent (a custom command's file, ``/init``'s): an
         ``isMeta`` line right after the command's own, folded under it as its output."""
-        last = self.drafts[-1] if self.drafts else None
-        if last is None or last.role != "user" or last.source_id != rec.get("parentUuid"):
-            return
-        if not any(isinstance(p, TextPart) and "<command-name>" in p.text for p in last.parts):
+        command, self.command = self.command, None
+        if command is None or command.source_id != rec.get("parentUuid"):
             return
         message = rec.get("message")
         text = plain_text(message.get("content")) if isinstance(message, dict) else ""
-        if text.strip():
-            last.parts.append(CommandOutputPart(text))
+        if text.strip() and not text.startswith("Caveat: "):  # (the next command's caveat)
+            command.parts.append(CommandOutputPart(text))
 
     def _assistant(self, rec: dict[str, Any]) -> None:
         message = rec.get("message")
@@ -395,69 +396,6 @@ class TranscriptBuilder:
         draft = Draft("system", [notice], rec.get("uuid"), time)
         self.drafts.append(draft)
         self.retrying = draft if retry else None
-
-    def _queue(self, rec: dict[str, Any]) -> None:
-        op, content = rec.get("operation"), rec.get("content")
-        if op == "enqueue" and isinstance(content, str):
-            self.queued.append((content, rec.get("timestamp")))
-        elif op == "remove":
-            # Consumed mid-turn: the model saw it, no user line will carry it. It stands
-            # where the model saw it, at the time the person typed it.
-            text = content if isinstance(content, str) else None
-            if self.queued:
-                queued, typed = self.queued.pop(0)
-                text = text or queued
-                rec = {**rec, "timestamp": typed or rec.get("timestamp")}
-            self._steering(text, rec)
-        elif op == "dequeue" and self.queued:
-            self.queued.pop(0)  # it arrives as an ordinary user line
-        elif op == "popAll":
-            self.queued.clear()  # returned to the input box for editing
-
-    def _queued_command(self, attachment: dict[str, Any], rec: dict[str, Any]) -> None:
-        """A ``queued_command`` attachment: what the model was given mid-turn. The person's
-        steering message, unless it is a background task's notification (delivered like
-        its user line, which the note shows as a notification) or another agent's message
-        (``origin.kind`` peer, or meta: left out, like its meta user line)."""
-        prompt = attachment.get("prompt")
-        origin = attachment.get("origin")
-        kind = origin.get("kind") if isinstance(origin, dict) else None
-        notification = "task-notification" in (attachment.get("commandMode"), kind)
-        if not notification and kind != "peer" and attachment.get("isMeta") is not True:
-            self._steering(prompt, rec)
-            return
-        text = plain_text(prompt)
-        self.not_typed.add(text)
-        seen = self.steering_seen.pop(text, None)  # its queue copy, taken for steering
-        held = seen is not None and any(d is seen for d in self.drafts)
-        if held:  # (one already handed on stays: it is its only copy)
-            self.drafts = [d for d in self.drafts if d is not seen]  # drafts compare by value
-        parts = user_parts(prompt) if isinstance(prompt, str | list) else []
-        if notification and parts and (seen is None or held):
-            self._add("user", parts, rec)
-
-    def _steering(self, prompt: Any, rec: dict[str, Any]) -> None:
-        """A prompt typed while the model worked: text, or (a ``queued_command``
-        attachment's) content blocks, a pasted image among them."""
-        parts = user_parts(prompt) if isinstance(prompt, str | list) else []
-        if not parts:
-            return
-        text = plain_text(prompt)
-        if text in self.not_typed:
-            return  # the queue's copy of a notification or another agent's message
-        images = [p for p in parts if isinstance(p, AttachmentPart)]
-        seen = self.steering_seen.get(text)
-        if seen is not None:
-            have = {p.data for p in seen.parts if isinstance(p, AttachmentPart)}
-            # (an image whose data could not be read adds nothing worth a second message)
-            images = [p for p in images if p.data is not None and p.data not in have]
-            if not images:
-                return
-            if any(d is seen for d in self.drafts):
-                seen.parts.extend(images)  # its other copy held the text alone
-                return
-            parts = images  # (its message is made already: the images follow it)
-        self.steering_seen[text] = self._add("user", [NoticePart("queued"), *parts], rec)
 
     def _finish(self, links: dict[str, str]) -> None:
         columns = zip(*self.usage_by_response.values(), strict=True)

@@ -237,3 +237,18 @@ def resumed_sessions(folder: Path, first_id: str = "5e55e55e-0000-4000-8000-0000
     third.user("and add metrics")
     third.assistant("Counted hits and misses.", usage=(300, 30))
     third.write(folder / f"{RESUMED_AGAIN}.jsonl")
+
+
+def both_readings(path: Path) -> tuple[list, list]:
+    """A transcript's messages read line by line, each closed message let go as a long
+    session's are, and read whole: the two must be equal."""
+    from exporter.adapters import claude_mainfile
+    from exporter.adapters.claude_transcript import TranscriptBuilder, build_transcript
+
+    records = list(claude_mainfile.read_records(path, [], claude_mainfile.FileMeta()))
+    builder, streamed = TranscriptBuilder(), []
+    for rec in records:
+        builder.add(rec)
+        streamed += builder.closed({})
+    streamed += builder.finish({}).messages
+    return streamed, list(build_transcript(records, {}).messages)

@@ -6,11 +6,9 @@ caveat before a command, a skill's body after the model's own Skill call) stay o
 
 from __future__ import annotations
 
-from claude_builder import ClaudeSession, tool_use
+from claude_builder import ClaudeSession, both_readings, tool_use
 from test_claude_adapter import SID, load_all, only, projects
 
-from exporter.adapters import claude_mainfile
-from exporter.adapters.claude_transcript import TranscriptBuilder, build_transcript
 from exporter.export import ExportOptions, run_export
 from exporter.model import CommandOutputPart, TextPart
 
@@ -44,14 +42,8 @@ def test_what_a_command_sent_is_folded_under_it(tmp_path):
     everything = repr(only(sessions).messages)
     assert "Caveat" not in everything and "SKILL BODY" not in everything
     # read line by line, its closed messages let go: the same (the command waits for it)
-    path = projects(tmp_path) / f"{SID}.jsonl"
-    records = list(claude_mainfile.read_records(path, [], claude_mainfile.FileMeta()))
-    builder, streamed = TranscriptBuilder(), []
-    for rec in records:
-        builder.add(rec)
-        streamed += builder.closed({})
-    streamed += builder.finish({}).messages
-    assert streamed == list(build_transcript(records, {}).messages)
+    streamed, held = both_readings(projects(tmp_path) / f"{SID}.jsonl")
+    assert streamed == held
     run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path))
     (note,) = [p.read_text() for p in (tmp_path / "v").rglob("*.md") if SID[:8] in p.name]
     assert "`/recover`\n\n> [!note]- Output\n" in note and "> # Recover from a checkpoint" in note

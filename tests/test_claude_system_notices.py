@@ -8,12 +8,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from claude_builder import ClaudeSession
+from claude_builder import ClaudeSession, both_readings
 from conftest import CORPUS
 from test_claude_adapter import SID, load_all, only, projects
 
-from exporter.adapters import claude_mainfile
-from exporter.adapters.claude_transcript import TranscriptBuilder, build_transcript
 from exporter.model import NoticePart
 
 MISSING = "Failed with non-blocking status code: /bin/sh: ~/.claude/hooks/stop-hook.ts: not found"
@@ -77,14 +75,8 @@ def test_what_claude_codes_own_lines_report_is_a_notice(tmp_path):
 def test_a_streamed_reading_says_the_same(tmp_path):
     """A long session is read line by line and its closed messages let go: the retry notice
     waits until the next message, so it is one notice there too."""
-    path = session().write(projects(tmp_path) / f"{SID}.jsonl")
-    records = list(claude_mainfile.read_records(path, [], claude_mainfile.FileMeta()))
-    builder, streamed = TranscriptBuilder(), []
-    for rec in records:
-        builder.add(rec)
-        streamed += builder.closed({})
-    streamed += builder.finish({}).messages
-    assert streamed == list(build_transcript(records, {}).messages)
+    streamed, held = both_readings(session().write(projects(tmp_path) / f"{SID}.jsonl"))
+    assert streamed == held
 
 
 def test_the_corpus_sessions_hook_failures_are_in_its_note(tmp_path):

@@ -274,6 +274,20 @@ def test_under_wsl_the_windows_users_editors_are_read_too(tmp_path, monkeypatch)
     assert load(linux_home, {}, True)[0] == []
 
 
+def the_answer(tmp_path, response: list, **result: dict):
+    """The one answer to "Change Bonjour World to hello world" (``result``: its result)."""
+    data = session(SID, [request(0, "Change Bonjour World to hello world", response, **result)])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    (answer,) = [m for m in s.messages if m.role == "assistant"]
+    return answer
+
+
+def calls_in(message) -> list:
+    return [(p.name, p.input) for p in message.parts if p.kind == "tool_call"]
+
+
 def test_an_edit_the_model_asked_for_shows_what_it_replaced(tmp_path):
     """The edit tool's invocation is hidden and the textEditGroup holds only the new lines;
     the model's own call in toolCallRounds (paired by order) says what was replaced: the
@@ -295,15 +309,7 @@ def test_an_edit_the_model_asked_for_shows_what_it_replaced(tmp_path):
              "newString": "console.log('hello world');", "explanation": "Say hello"}  # fmt: skip
     result = {"metadata": {"toolCallRounds": [{"response": "", "toolCalls": [
         {"name": "replace_string_in_file", "arguments": json.dumps(asked), "id": "m1"}]}]}}  # fmt: skip
-    data = session(
-        SID, [request(0, "Change Bonjour World to hello world", response, result=result)]
-    )
-    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
-    (s,), problems = load(tmp_path)
-    assert problems == []
-    (answer,) = [m for m in s.messages if m.role == "assistant"]
-    calls = [(p.name, p.input) for p in answer.parts if p.kind == "tool_call"]
-    assert calls == [
+    assert calls_in(the_answer(tmp_path, response, result=result)) == [
         ("edit", {"file_path": "/w/app/index.ts", "oldString": "console.log('Bonjour World');",
                   "newString": "console.log('hello world');", "explanation": "Say hello"}),
         ("edit", {"file_path": "/w/app/util.ts", "lines": "1-2", "new_string": "a"}),
@@ -331,13 +337,8 @@ def test_the_edits_an_answer_made_are_shown_with_their_new_text(tmp_path):
         markdown("\n```\n"),
         markdown("Done!"),
     ]  # fmt: skip
-    data = session(SID, [request(0, "Change Bonjour World to hello world", response)])
-    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
-    (s,), problems = load(tmp_path)
-    assert problems == []
-    (answer,) = [m for m in s.messages if m.role == "assistant"]
-    calls = [(p.name, p.input) for p in answer.parts if p.kind == "tool_call"]
-    assert calls == [
+    answer = the_answer(tmp_path, response)
+    assert calls_in(answer) == [
         ("edit", {"file_path": "/w/app/index.ts", "lines": "10",
                   "new_string": "console.log('hello world');"}),
         ("edit", {"file_path": "/w/app/util.ts", "edits": [

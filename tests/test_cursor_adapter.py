@@ -8,7 +8,7 @@ import json
 import shutil
 import sqlite3
 from contextlib import closing
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -338,6 +338,30 @@ def test_the_legacy_chat_panel_keeps_selections_and_screenshots(tmp_path):
         ("/tmp/paste.png", None),
     ]
     assert [m.role for m in session.messages] == ["user", "assistant"]
+
+
+def test_a_legacy_tab_begins_no_later_than_an_image_pasted_into_it(tmp_path):
+    """A tab holds one time, when its last prompt was sent; an image pasted into an earlier
+    prompt was loaded before that (corpus tab 2aa483d1: the evening before, so the note was
+    dated the wrong day). That is its start, and the last send its end; with no such image,
+    the last send is the start alone, as before."""
+    user = tmp_path / CURSOR
+    tabs = {"tabs": [
+        {"tabId": "tab-1", "chatTitle": "Ionic sidebar", "lastSendTime": 1731818231743, "bubbles": [
+            {"type": "user", "id": "u1", "text": "make it look like this",
+             "selectedImages": [{"path": "C:\\shots\\a.jpg", "loadedAt": 1731784617890},
+                                {"path": "C:\\shots\\b.jpg", "loadedAt": 1731797684894}]},
+            {"type": "ai", "id": "a1", "text": "Done.", "modelType": "gpt-4"}]},
+        {"tabId": "tab-2", "chatTitle": "Plain", "lastSendTime": 1731816792178, "bubbles": [
+            {"type": "user", "id": "u1", "text": "hi"}, {"type": "ai", "id": "a1", "text": "hello"}]},
+    ]}  # fmt: skip
+    workspace(user, "ws", "file:///c%3A/app", {"workbench.panel.aichat.view.aichat.chatdata": tabs})
+    sessions, _ = load(CursorAdapter(), tmp_path)
+    by_title = {s.title: s for s in sessions}
+    pasted, plain = by_title["Ionic sidebar"], by_title["Plain"]
+    assert pasted.started_at == datetime(2024, 11, 16, 19, 16, 57, 890000, tzinfo=UTC)
+    assert pasted.ended_at == datetime(2024, 11, 17, 4, 37, 11, 743000, tzinfo=UTC)
+    assert plain.ended_at is None and plain.started_at.day == 17
 
 
 def _layout(root: str) -> str:

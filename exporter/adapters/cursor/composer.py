@@ -34,6 +34,7 @@ from .._parts import PART_BYTES, runs
 from .._times import Times
 from ..base import FileStamp, LoadResult, SessionRef
 from ..vscode import Database, db_stamps, folder_of_workspace, project_of_path, workspace_dbs
+from .context import images_loaded
 
 SOURCE = "cursor"
 GLOBAL = "globalStorage/state.vscdb"
@@ -425,9 +426,11 @@ def _tab_session(
         return None
     # A tab holds one time, when its last prompt was sent (no bubble has one): not when it
     # began, nor when the last reply came. The note's date, file name and place in the
-    # index need a start, so that time stands for it (docs/sources/cursor.md says so); it is
+    # index need a start: an image pasted into a prompt earlier tells one (when it was
+    # loaded), else that time stands for it (docs/sources/cursor.md says so), and is then
     # not the end too, which read as a chat of no length ("04:37 → 04:37").
     last = parse_timestamp(tab.get("lastSendTime")) or times.unread(tab.get("lastSendTime"), chat)
+    first = min((t for b in bubbles for t in images_loaded(b) if last and t < last), default=last)
     title = tab.get("chatTitle")
     return Session(
         source=SOURCE,
@@ -438,7 +441,7 @@ def _tab_session(
         project=project_of_path(folder),
         cwd=folder,
         models=tuple(models),
-        started_at=last,
-        ended_at=None,
+        started_at=first,
+        ended_at=last if first != last else None,
         usage=usage,
     )

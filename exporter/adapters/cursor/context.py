@@ -11,9 +11,11 @@ by itself (``cursorRules``) and the ``mentions`` bookkeeping are not attachments
 from __future__ import annotations
 
 import mimetypes
+from datetime import datetime
 from typing import Any
 
 from ...model import AttachmentPart
+from .._jsonl import parse_timestamp
 from ..vscode import path_from_uri
 
 TEXT = "text/plain"
@@ -57,6 +59,18 @@ def context_parts(bubble: dict[str, Any]) -> list[AttachmentPart]:
     for part in found:
         unique.setdefault((part.name, part.data), part)
     return list(unique.values())
+
+
+def images_loaded(bubble: dict[str, Any]) -> list[datetime]:
+    """When each image of a prompt was put into Cursor's input box (``loadedAt``, epoch
+    ms): a time the person was writing that prompt, before it was sent."""
+    context = bubble.get("context") if isinstance(bubble.get("context"), dict) else {}
+    images = [*_items(bubble, "selectedImages"), *_items(context, "selectedImages"),
+              *_items(bubble, "images")]  # fmt: skip
+    if isinstance(bubble.get("image"), dict):
+        images.append(bubble["image"])
+    found = (parse_timestamp(item.get("loadedAt")) for item in images)
+    return [when for when in found if when is not None]
 
 
 def _items(context: dict[str, Any], key: str) -> list[dict[str, Any]]:

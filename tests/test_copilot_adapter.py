@@ -297,6 +297,7 @@ def test_an_edit_the_model_asked_for_shows_what_it_replaced(tmp_path):
     other = {"path": "/w/app/util.ts", "scheme": "file"}
     response = [
         markdown("I'll change it. "),
+        {"kind": "toolInvocationSerialized", "toolId": "copilot_readFile", "presentation": "hidden"},
         {"kind": "toolInvocationSerialized", "toolId": "copilot_replaceString", "presentation": "hidden"},
         {"kind": "textEditGroup", "uri": uri, "done": True, "edits": [
             [{"text": "console.log('hello world');", "range": {"startLineNumber": 10, "startColumn": 1,
@@ -307,7 +308,9 @@ def test_an_edit_the_model_asked_for_shows_what_it_replaced(tmp_path):
     ]  # fmt: skip
     asked = {"filePath": "/w/app/index.ts", "oldString": "console.log('Bonjour World');",
              "newString": "console.log('hello world');", "explanation": "Say hello"}  # fmt: skip
+    read = {"filePath": "/w/app/index.ts", "startLine": 1, "endLine": 20}  # the same file, read
     result = {"metadata": {"toolCallRounds": [{"response": "", "toolCalls": [
+        {"name": "read_file", "arguments": json.dumps(read), "id": "m0"},
         {"name": "replace_string_in_file", "arguments": json.dumps(asked), "id": "m1"}]}]}}  # fmt: skip
     assert calls_in(the_answer(tmp_path, response, result=result)) == [
         ("edit", {"file_path": "/w/app/index.ts", "oldString": "console.log('Bonjour World');",

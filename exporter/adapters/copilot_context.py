@@ -161,6 +161,9 @@ def edit_path(part: dict[str, Any]) -> str | None:
     return _path(part.get("uri"))
 
 
+_EDIT_ARGUMENTS = {"oldString", "newString", "code", "replacements", "content", "newContent"}
+
+
 def edit_calls(
     groups: list[dict[str, Any]], asked: list[dict[str, Any]] | None = None
 ) -> dict[str, ToolCallPart]:
@@ -172,7 +175,9 @@ def edit_calls(
     group holds only the new lines: a file they name is shown by them instead."""
     by_call: dict[str, list[dict[str, Any]]] = {}
     for args in asked or ():
-        if isinstance(args.get("filePath"), str):
+        # (an edit's arguments: what it replaced or wrote; a hidden call of another tool
+        # that names the same file says nothing of the edit)
+        if isinstance(args.get("filePath"), str) and _EDIT_ARGUMENTS & args.keys():
             rest = {k: v for k, v in args.items() if k != "filePath"}
             by_call.setdefault(args["filePath"], []).append(rest)
     by_file: dict[str, list[tuple[dict[str, Any], str]]] = {}

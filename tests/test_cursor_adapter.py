@@ -483,6 +483,8 @@ def test_a_tools_result_reads_as_its_text_not_as_nested_json(tmp_path):
         "resultForModel": "Success. Updated a.rs",
     }
     assert result_text(patch) == "Success. Updated a.rs"
+    # a command's own output is the evidence, not the model's summary of it
+    assert result_text({"output": "3 passed", "resultForModel": "Exit code 0"}) == "3 passed"
     lints = {"path": "/w/a.rs", "linterErrorsByFile": [{"relativeWorkspacePath": "src/a.rs", "errors": [
         {"message": "unused variable `x`", "range": {"startPosition": {"line": 12, "column": 9}},
          "severity": "DIAGNOSTIC_SEVERITY_WARNING"}]}]}  # fmt: skip

@@ -1,6 +1,7 @@
-"""A Cursor tool's result (``toolFormerData.result``, JSON) as the text a reader wants: what
-the model was told (``resultForModel``), a file's contents, a search's matches as lines
-(``file:line:text``, grep's own form), lint errors a line each; any other shape as JSON."""
+"""A Cursor tool's result (``toolFormerData.result``, JSON) as the text a reader wants: its
+output or a file's contents, else what the model was told (``resultForModel``, beside an
+apply_patch's diff object); a search's matches as lines (``file:line:text``, grep's own
+form); lint errors a line each; any other shape as JSON."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ def result_text(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, dict):
-        for key in ("resultForModel", "output", "contents", "content"):
+        for key in ("output", "contents", "content", "resultForModel"):
             if isinstance(value.get(key), str):
                 return value[key]
         shown = _grep(value.get("success")) or _lints(value.get("linterErrorsByFile"))

@@ -30,11 +30,14 @@ def call_description(part: ToolCallPart) -> str | None:
 
 
 def call_summary(part: ToolCallPart, description: str | None = None) -> str | None:
-    """One line saying what the call did: its description (prose, ``call_description``),
-    else its main argument (machine text: a command, path or pattern, shown as code so
+    """One line saying what the call did: its description (prose, ``call_description``;
+    given, when the caller has it), else ``argument_summary``."""
+    return description or call_description(part) or argument_summary(part)
+
+
+def argument_summary(part: ToolCallPart) -> str | None:
+    """A call's main argument (machine text: a command, path or pattern, shown as code so
     search finds it), else the files a patch changes (Codex's ``apply_patch``)."""
-    if description or (description := call_description(part)):
-        return description
     if isinstance(part.input, dict):
         for key in _SUMMARY_KEYS:
             value = part.input.get(key)

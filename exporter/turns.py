@@ -32,7 +32,7 @@ from .model import (
 from .notespec import TurnView as TurnView  # (re-exported)
 from .render import reference_rendering
 from .toolinput import TODO_TOOLS as TODO_TOOLS  # (re-exported)
-from .toolinput import call_description, call_summary, input_blocks, lang_of_file, todo_items
+from .toolinput import argument_summary, call_description, input_blocks, lang_of_file, todo_items
 from .toolpairs import ToolPairs
 
 MAX_TOOL_OUTPUT = 100_000  # characters kept of one tool output (head and tail)
@@ -200,7 +200,7 @@ def _item(
         result = pairs.result_of_next_call()
         todos = todo_items(part)
         description = call_description(part)
-        summary = call_summary(part, description)
+        summary = description or argument_summary(part)  # (the description read once)
         return {
             "kind": "tool_call",
             "name": part.name,

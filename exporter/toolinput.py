@@ -29,10 +29,12 @@ def call_description(part: ToolCallPart) -> str | None:
     return None
 
 
-def call_summary(part: ToolCallPart, description: str | None = None) -> str | None:
-    """One line saying what the call did: its description (prose, ``call_description``;
-    given, when the caller has it), else ``argument_summary``."""
-    return description or call_description(part) or argument_summary(part)
+def call_title(part: ToolCallPart) -> tuple[str | None, str | None]:
+    """What a call's title says: its description (prose, ``call_description``) and its
+    summary, one line saying what the call did (the description, else
+    ``argument_summary``). The description is read once: this runs for every call."""
+    description = call_description(part)
+    return description, description or argument_summary(part)
 
 
 def argument_summary(part: ToolCallPart) -> str | None:

@@ -32,7 +32,7 @@ from .model import (
 from .notespec import TurnView as TurnView  # (re-exported)
 from .render import reference_rendering
 from .toolinput import TODO_TOOLS as TODO_TOOLS  # (re-exported)
-from .toolinput import argument_summary, call_description, input_blocks, lang_of_file, todo_items
+from .toolinput import call_title, input_blocks, lang_of_file, todo_items
 from .toolpairs import ToolPairs
 
 MAX_TOOL_OUTPUT = 100_000  # characters kept of one tool output (head and tail)
@@ -199,8 +199,7 @@ def _item(
     if isinstance(part, ToolCallPart):
         result = pairs.result_of_next_call()
         todos = todo_items(part)
-        description = call_description(part)
-        summary = description or argument_summary(part)  # (the description read once)
+        description, summary = call_title(part)
         return {
             "kind": "tool_call",
             "name": part.name,

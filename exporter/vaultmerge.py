@@ -36,17 +36,6 @@ OWNED_KEYS = (
 OWNED = frozenset(OWNED_KEYS)
 
 
-def updated_text(
-    parsed: notefile.NoteText,
-    ours: dict[str, Any],
-    owned: str,
-    record: NoteRecord | None,
-    scrub: Callable[[str], str],
-) -> str:
-    """The note with our keys and region rewritten and every other byte kept."""
-    return notefile.recompose(parsed, updated_yaml(parsed, ours, record, scrub), owned)
-
-
 def updated_yaml(
     parsed: notefile.NoteText,
     ours: dict[str, Any],

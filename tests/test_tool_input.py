@@ -13,9 +13,13 @@ from message_builder import msg, session
 
 from exporter.model import TextPart, ToolCallPart
 from exporter.notes import NoteSettings, build_note
-from exporter.toolinput import call_description, call_summary, input_blocks
+from exporter.toolinput import call_description, call_title, input_blocks
 
 _MD = MarkdownIt("commonmark")
+
+
+def summary_of(part: ToolCallPart) -> str | None:
+    return call_title(part)[1]
 
 
 @pytest.mark.parametrize(
@@ -30,7 +34,7 @@ _MD = MarkdownIt("commonmark")
 def test_a_one_line_edit_is_code_in_the_files_language(path_key, old, new):
     line = '<Filter className="size-4 stroke-2" />'
     arguments = {path_key: "src/ui/Filter.tsx", old: line, new: line + " "}
-    title = call_summary(ToolCallPart("edit", arguments))
+    title = summary_of(ToolCallPart("edit", arguments))
     blocks = input_blocks(arguments, "edit", title)
     assert blocks == [
         {"label": old, "text": line, "lang": "tsx"},
@@ -39,7 +43,7 @@ def test_a_one_line_edit_is_code_in_the_files_language(path_key, old, new):
 
 
 def test_a_file_path_is_the_calls_title_when_it_has_no_description():
-    assert call_summary(ToolCallPart("edit", {"filePath": "src/cart.ts"}, "c1")) == "src/cart.ts"
+    assert summary_of(ToolCallPart("edit", {"filePath": "src/cart.ts"}, "c1")) == "src/cart.ts"
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
@@ -67,7 +71,7 @@ def test_the_note_shows_a_one_line_edit_as_typed(line):
 def test_a_call_is_titled_by_what_it_looked_for_or_the_skill_it_ran(tool, arguments, title):
     """A search's pattern or query says more than the folder it searched (which the title
     showed); a Skill call is named by its skill (only in the folded JSON before)."""
-    assert call_summary(ToolCallPart(tool, arguments, "c1")) == title
+    assert summary_of(ToolCallPart(tool, arguments, "c1")) == title
 
 
 def test_a_plan_is_markdown():
@@ -81,8 +85,7 @@ def test_a_plan_is_markdown():
 
 def _shown(part: ToolCallPart) -> list[str]:
     """What the note shows of a call's input: its title's summary and each input block."""
-    description = call_description(part)
-    summary = call_summary(part, description)
+    _, summary = call_title(part)
     return [summary or "", *(b["text"] for b in input_blocks(part.input, part.name, summary))]
 
 
@@ -125,8 +128,8 @@ def test_a_patch_is_titled_by_the_files_it_changes():
     patch = (
         "*** Begin Patch\n*** Update File: src/a.rs\n@@\n*** Add File: src/b.rs\n+x\n*** End Patch"
     )
-    assert call_summary(ToolCallPart("apply_patch", patch)) == "src/a.rs, src/b.rs"
+    assert summary_of(ToolCallPart("apply_patch", patch)) == "src/a.rs, src/b.rs"
     older = ToolCallPart("shell", {"command": ["apply_patch", patch]})
-    assert call_summary(older) == "src/a.rs, src/b.rs"
-    assert call_summary(ToolCallPart("apply_patch", "not a patch")) is None
+    assert summary_of(older) == "src/a.rs, src/b.rs"
+    assert summary_of(ToolCallPart("apply_patch", "not a patch")) is None
     assert patch in _shown(ToolCallPart("apply_patch", patch))  # the patch itself still shown

@@ -14,7 +14,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
-from vault_builder import export, the_note, write_session
+from vault_builder import export, the_note, updated_note, write_session
 
 from exporter import frontmatter_yaml, keytext, notefile, vaultmerge
 
@@ -123,7 +123,7 @@ def test_a_rerun_over_the_persons_edits_changes_no_byte(tmp_path):
     assert note.read_text() == text and note.stat().st_mtime_ns == stamp
 
 
-# The same, through the merge alone (``updated_text``): the cases a session rarely makes.
+# The same, through the merge alone (``updated_note``): the cases a session rarely makes.
 
 OURS = {"title": "q", "aliases": ["q"], "project": "app", "messages": 4, "tags": OUR_TAGS}
 BODY = "body"
@@ -139,8 +139,8 @@ def rendered(yaml_text: str, previous: list[str] | None = None, ours=OURS) -> st
     back right and to stay as it is when updated again."""
     note = f"---\n{yaml_text}---\n{notefile.BEGIN}\n{BODY}\n{notefile.end_marker(BODY)}\n"
     record = Record(previous) if previous is not None else None
-    text = vaultmerge.updated_text(notefile.parse(note), ours, BODY, record, lambda s: s)
-    assert vaultmerge.updated_text(notefile.parse(text), ours, BODY, record, str) == text
+    text = updated_note(notefile.parse(note), ours, BODY, record, lambda s: s)
+    assert updated_note(notefile.parse(text), ours, BODY, record, str) == text
     loaded = read_back(text)
     assert loaded["messages"] == 4 and all(t in loaded["tags"] for t in ours["tags"])
     return frontmatter_of(text)
@@ -190,7 +190,7 @@ def test_comments_keep_the_notes_line_ends():
     fm = rendered(typed).replace("\r\n", "\n")
     assert "project: app  # p\nmessages: 4  # m\ntags:\n" in fm and "  - mine  # c\n" in fm
     note = f"---\r\n{typed}---\r\n{notefile.BEGIN}\r\n{BODY}\r\n{notefile.end_marker(BODY)}\r\n"
-    text = vaultmerge.updated_text(notefile.parse(note), OURS, BODY, None, str)
+    text = updated_note(notefile.parse(note), OURS, BODY, None, str)
     assert "messages: 4  # m\r\n" in text and "  - mine  # c\r\n" in text
 
 
@@ -294,7 +294,7 @@ def test_thousands_of_tags_in_two_copies_merge_in_about_linear_time():
     typed = f"tags:\n{theirs}agenda: x\n{ours}# c\n{mine}"
     note = f"---\n{typed}---\n{notefile.BEGIN}\n{BODY}\n{notefile.end_marker(BODY)}\n"
     start = time.perf_counter()
-    text = vaultmerge.updated_text(notefile.parse(note), OURS, BODY, None, str)
+    text = updated_note(notefile.parse(note), OURS, BODY, None, str)
     took = time.perf_counter() - start
     tags = read_back(text)["tags"]
     assert len(tags) == 2 * many + 3 and took < 20, took

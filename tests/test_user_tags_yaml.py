@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
-from vault_builder import export, the_note, write_session
+from vault_builder import export, the_note, updated_note, write_session
 
 from exporter import notefile, vaultmerge
 
@@ -145,8 +145,8 @@ def rendered(yaml_text: str, previous: list[str] | None = None) -> str:
     once, and to stay byte for byte as it is when updated again."""
     note = f"---\n{yaml_text}---\n{notefile.BEGIN}\n{BODY}\n{notefile.end_marker(BODY)}\n"
     record = Record(previous) if previous is not None else None
-    text = vaultmerge.updated_text(notefile.parse(note), OURS, BODY, record, str)
-    assert vaultmerge.updated_text(notefile.parse(text), OURS, BODY, record, str) == text
+    text = updated_note(notefile.parse(note), OURS, BODY, record, str)
+    assert updated_note(notefile.parse(text), OURS, BODY, record, str) == text
     loaded, tags = read_back(text)
     assert loaded["messages"] == 4 and all(tags.count(t) == 1 for t in OUR_TAGS)
     return notefile.parse(text).yaml

@@ -11,6 +11,7 @@ from pathlib import Path
 from claude_builder import ClaudeSession
 from conftest import ROOT, note_files
 
+from exporter import notefile, vaultmerge
 from exporter.export import ExportOptions, ExportReport, run_export
 
 SID = "0a1b2c3d-0000-4000-8000-00000000000a"
@@ -47,3 +48,10 @@ def run_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]
         [sys.executable, "-m", "exporter", *args, "--timezone", "UTC"],
         capture_output=True, text=True, timeout=timeout, cwd=ROOT,
     )  # fmt: skip
+
+
+def updated_note(parsed: notefile.NoteText, ours: dict, owned: str, record, scrub) -> str:
+    """A note as an update writes it, through the merge alone (no export): our keys and
+    region rewritten, every other byte kept, as ``vault.py`` composes it."""
+    yaml_text = vaultmerge.updated_yaml(parsed, ours, record, scrub)
+    return notefile.recompose(parsed, yaml_text, owned)

@@ -83,11 +83,6 @@ def _stat(path: str) -> tuple[int, int]:
     return (st.st_size, st.st_mtime_ns)
 
 
-def source_stamp(options: ExportOptions) -> Stamp:
-    """Everything that would make an export do work, from stat calls alone."""
-    return full_look(options, time.time()).stamp
-
-
 def watch(
     options: ExportOptions,
     events: WatchEvents | None = None,

@@ -280,7 +280,9 @@ def _clean_text(text: str, stripped: str) -> list[Part]:
                 kept.append(text[start:end])  # a tag the person quoted in code is their text
                 continue
         wrapper = _BY_TAG[tag]
-        inner = inner.strip()
+        # An output keeps its first line's indentation (` M file` in `git status --short`
+        # is not `M file`); a command, an argument or a notice is stripped whole.
+        output, inner = _trimmed(inner), inner.strip()
         if wrapper.becomes == "command":
             command = inner
         elif wrapper.becomes == "command_args":
@@ -290,13 +292,13 @@ def _clean_text(text: str, stripped: str) -> list[Part]:
         elif wrapper.becomes == "memory" and inner:
             parts.append(CommandPart(f"# {inner}"))  # shown as typed
         elif wrapper.becomes in ("output", "error_output") and inner:
-            parts.append(CommandOutputPart(inner, is_error=wrapper.becomes == "error_output"))
+            parts.append(CommandOutputPart(output, is_error=wrapper.becomes == "error_output"))
         elif wrapper.becomes == "shell_block":
             ran, result = _SHELL_COMMAND.search(inner), _SHELL_RESULT.search(inner)
             if ran and ran.group(1).strip():
                 parts.append(CommandPart(ran.group(1).strip(), shell=True))
             if result and result.group(1).strip():
-                parts.append(CommandOutputPart(result.group(1).strip()))
+                parts.append(CommandOutputPart(_trimmed(result.group(1))))
         elif wrapper.becomes == "notice":
             summary = _SUMMARY.search(inner)
             parts.append(

@@ -61,6 +61,24 @@ def test_command_output_and_shell_lines():
     ]
 
 
+def test_a_commands_output_keeps_its_first_lines_indentation():
+    """In `git status --short`, ` M file` (modified, not staged) is not `M file` (staged):
+    only the blank lines around an output go, in Claude Code's and Codex's wrappers alike."""
+    status = " M src/api/routes.py\n?? notes.txt"
+    claude = f"<bash-input>git status --short</bash-input><bash-stdout>\n{status}\n</bash-stdout>"
+    assert clean_user_text(claude)[-1] == CommandOutputPart(status)
+    codex = (
+        "<user_shell_command>\n<command>git status --short</command>\n<result>\n"
+        f"{status}\n</result>\n</user_shell_command>"
+    )
+    assert clean_user_text(codex) == [
+        CommandPart("git status --short", shell=True),
+        CommandOutputPart(status),
+    ]
+    stderr = "<local-command-stderr>\n   at main (a.js:1)\n</local-command-stderr>"
+    assert clean_user_text(stderr) == [CommandOutputPart("   at main (a.js:1)", True)]
+
+
 @pytest.mark.parametrize(
     "marker", ["[Request interrupted by user]", "[Request interrupted by user for tool use]"]
 )

@@ -235,7 +235,8 @@ def _item(
         text = clean.strip_control(part.output).strip("\n")
         return {"kind": "command_output", "output": text, "is_error": part.is_error}
     if isinstance(part, SummaryPart):
-        return {"kind": "summary", "text": clean.strip_control(part.text), "trigger": part.trigger}
+        text = clean.compaction_summary(clean.strip_control(part.text))
+        return {"kind": "summary", "text": text, "trigger": part.trigger}
     if isinstance(part, NoticePart):
         if part.notice == "queued":
             return None

@@ -12,6 +12,7 @@ from exporter.clean import (
     INJECTED,
     _tail_start,
     clean_user_text,
+    compaction_summary,
     strip_control,
     strip_injected,
 )
@@ -309,3 +310,23 @@ def test_code_pasted_first_in_a_prompt_stays_code():
     (part,) = clean_user_text("\n    def f():\n        return 1\n\nwhy does this fail?")
     html = MarkdownIt("commonmark").render(escape_prose(part.text, literal=True))
     assert html.startswith("<pre><code>def f():\n    return 1\n</code></pre>")
+
+
+def test_a_compaction_summary_loses_only_the_sentences_claude_code_wraps_it_in():
+    """The lead-in (its title is the callout's) and the request to the model to go on are
+    Claude Code's; the summary between them is kept whole, also where it quotes them."""
+    lead = (
+        "This session is being continued from a previous conversation that ran out of "
+        "context. The conversation is summarized below:"
+    )
+    ask = (
+        "Please continue the conversation from where we left it off without asking the user "
+        "any further questions. Continue with the last task that you were asked to work on."
+    )
+    summary = "Analysis:\n1. The user asked for an offline-first design.\n   - SQLite chosen."
+    assert compaction_summary(f"{lead}\n{summary}\n{ask}") == summary
+    assert compaction_summary(f"{lead}\n{summary}.{ask}") == summary + "."
+    assert compaction_summary(lead) == lead  # nothing else: the lead-in is all there is
+    assert compaction_summary(ask) == ask
+    quoted = f"The user pasted: {ask}\nand asked why."
+    assert compaction_summary(quoted) == quoted

@@ -215,8 +215,11 @@ def _item(
             "exit_code": result.exit_code if result else None,
             "duration": result.duration if result else None,
             "subagent": link(resolve, session.source, part.subagent_id),
-            "prompt": _field(part.input, "prompt"),
-            "agent_type": _field(part.input, "subagent_type"),
+            # A subagent's task and kind, as each source names them: Claude Code's and
+            # OpenCode's prompt and subagent_type, Gemini's objective, Copilot CLI's
+            # agent_type.
+            "prompt": _field(part.input, "prompt") or _field(part.input, "objective"),
+            "agent_type": _field(part.input, "subagent_type") or _field(part.input, "agent_type"),
             "todos": todos,  # a plan or to-do list the call wrote, else None
             "explanation": _field(part.input, "explanation") if todos else None,
             "output_more": 0,  # lines left out by tool_output = "head" (see shape_turns)

@@ -133,3 +133,24 @@ def test_a_patch_is_titled_by_the_files_it_changes():
     assert summary_of(older) == "src/a.rs, src/b.rs"
     assert summary_of(ToolCallPart("apply_patch", "not a patch")) is None
     assert patch in _shown(ToolCallPart("apply_patch", patch))  # the patch itself still shown
+
+
+@pytest.mark.parametrize(
+    ("arguments", "title"),
+    [
+        ({"objective": "Where is the note list loaded?"}, "Subagent — `investigator`"),
+        (
+            {"agent_type": "explore", "prompt": "Find the POST /notes tests"},
+            "Subagent — `explore`: `investigator`",
+        ),
+    ],
+)
+def test_a_subagent_calls_task_and_kind_are_read_as_each_source_names_them(arguments, title):
+    """Gemini's subagent task is its ``objective`` (the demo's parent note held it nowhere);
+    Copilot CLI names the agent's kind ``agent_type``."""
+    call = ToolCallPart("investigator", arguments, "c1", None, "kid")
+    s = session(msg("user", TextPart("look")), msg("assistant", call))
+    body = build_note(s, "n.md", NoteSettings(), lambda key: "[[kid note]]").body
+    prompt = arguments.get("objective") or arguments["prompt"]
+    assert f"> [!abstract]- {title}\n" in body
+    assert f"> Prompt:\n> ```text\n> {prompt}\n> ```" in body

@@ -82,8 +82,9 @@ def test_every_part_kind_from_the_database(tmp_path):
         "image/png", "cart.png", base64.b64decode(PNG)
     )  # fmt: skip
     read_call, read_result, bash_call, bash_result, edit_call = assistant.parts[1:6]
+    # titled by its path, an argument (machine text, the call's summary), not a description
     assert (read_call.name, read_call.input, read_call.description) == (
-        "read", {"filePath": "src/cart.ts"}, "src/cart.ts"
+        "read", {"filePath": "src/cart.ts"}, None
     )  # fmt: skip
     assert (read_result.output, read_result.is_error, read_result.duration) == (
         "export function total() {}", False, 1.5

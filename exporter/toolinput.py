@@ -37,6 +37,23 @@ def call_title(part: ToolCallPart) -> tuple[str | None, str | None]:
     return description, description or argument_summary(part)
 
 
+def subagent_task(part: ToolCallPart) -> str | None:
+    """What a subagent call asked its agent to do, as each source names it: Claude Code's
+    and OpenCode's ``prompt``, Gemini's ``objective``."""
+    return _text_field(part.input, "prompt") or _text_field(part.input, "objective")
+
+
+def subagent_kind(part: ToolCallPart) -> str | None:
+    """The kind of agent a subagent call started: ``subagent_type`` (Claude Code, OpenCode),
+    ``agent_type`` (Copilot CLI)."""
+    return _text_field(part.input, "subagent_type") or _text_field(part.input, "agent_type")
+
+
+def _text_field(value: Any, key: str) -> str | None:
+    found = value.get(key) if isinstance(value, dict) else None
+    return found if isinstance(found, str) else None
+
+
 def argument_summary(part: ToolCallPart) -> str | None:
     """A call's main argument (machine text: a command, path or pattern, shown as code so
     search finds it), else the files a patch changes (Codex's ``apply_patch``)."""

@@ -32,7 +32,14 @@ from .model import (
 from .notespec import TurnView as TurnView  # (re-exported)
 from .render import reference_rendering
 from .toolinput import TODO_TOOLS as TODO_TOOLS  # (re-exported)
-from .toolinput import call_title, input_blocks, lang_of_file, todo_items
+from .toolinput import (
+    call_title,
+    input_blocks,
+    lang_of_file,
+    subagent_kind,
+    subagent_task,
+    todo_items,
+)
 from .toolpairs import ToolPairs
 
 MAX_TOOL_OUTPUT = 100_000  # characters kept of one tool output (head and tail)
@@ -215,11 +222,8 @@ def _item(
             "exit_code": result.exit_code if result else None,
             "duration": result.duration if result else None,
             "subagent": link(resolve, session.source, part.subagent_id),
-            # A subagent's task and kind, as each source names them: Claude Code's and
-            # OpenCode's prompt and subagent_type, Gemini's objective, Copilot CLI's
-            # agent_type.
-            "prompt": _field(part.input, "prompt") or _field(part.input, "objective"),
-            "agent_type": _field(part.input, "subagent_type") or _field(part.input, "agent_type"),
+            "prompt": subagent_task(part),
+            "agent_type": subagent_kind(part),
             "todos": todos,  # a plan or to-do list the call wrote, else None
             "explanation": _field(part.input, "explanation") if todos else None,
             "output_more": 0,  # lines left out by tool_output = "head" (see shape_turns)

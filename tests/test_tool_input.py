@@ -154,3 +154,21 @@ def test_a_subagent_calls_task_and_kind_are_read_as_each_source_names_them(argum
     prompt = arguments.get("objective") or arguments["prompt"]
     assert f"> [!abstract]- {title}\n" in body
     assert f"> Prompt:\n> ```text\n> {prompt}\n> ```" in body
+
+
+def test_a_subagents_link_reads_as_its_task_where_its_call_has_no_description():
+    """Gemini's subagent call carries no description: the header's link to its note read
+    as a cut agent id (``… · agent investig``); it reads as the task, shortened as a title
+    is. A description, where there is one, still wins."""
+    task = "Where is the note list loaded? " + "Look in every store module and the app. " * 3
+    asked = ToolCallPart("investigator", {"objective": task}, "c1", None, "kid")
+    described = ToolCallPart("Task", {"prompt": task}, "c2", "Find the store", "kid2")
+    s = session(
+        msg("user", TextPart("look")),
+        msg("assistant", asked, described),
+        subagent_ids=("kid", "kid2"),
+    )
+    body = build_note(s, "n.md", NoteSettings(), lambda key: key.split(":")[1] + " note").body
+    (header,) = [line for line in body.splitlines() if line.startswith("> Subagents:")]
+    label = "Where is the note list loaded? Look in every store module and the app. Look in…"
+    assert header == f"> Subagents: [[kid note|{label}]], [[kid2 note|Find the store]]"

@@ -120,6 +120,11 @@ _CODE_KEYS = {
 }  # fmt: skip
 
 
+# A unified diff given as an argument (Cline's replace_in_file ``diff``, a hunk or a file
+# header first): highlighted as a diff, not in the language of the file it changes.
+_UNIFIED_DIFF = re.compile(r"@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|--- \S.*\n\+\+\+ \S")
+
+
 # Arguments written in Markdown: a plan the assistant presents (Claude Code's ExitPlanMode).
 _PROSE_KEYS = {"plan"}
 
@@ -141,7 +146,10 @@ def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[d
         if key == "description" and shown is not None and item == shown:
             continue  # shown in the call's title
         if key in ("command", "cmd") and isinstance(item, str):
-            blocks.append({"label": "", "text": item, "lang": "sh"})
+            lang = "powershell" if tool.lower() in ("powershell", "pwsh") else "sh"
+            blocks.append({"label": "", "text": item, "lang": lang})
+        elif isinstance(item, str) and _UNIFIED_DIFF.match(item.lstrip()):
+            blocks.append({"label": key, "text": item, "lang": "diff"})
         elif isinstance(item, str) and key in _PROSE_KEYS and "\n" in item:
             blocks.append({"label": key, "text": item, "lang": "markdown"})
         elif isinstance(item, str) and ("\n" in item or len(item) > 200 or key in _CODE_KEYS):
@@ -155,7 +163,7 @@ def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[d
         else:
             rest[key] = item
     if rest and set(rest) - {_primary_key(value, shown)}:
-        blocks.insert(0 if not blocks or blocks[0]["lang"] != "sh" else 1,
+        blocks.insert(0 if not blocks or blocks[0]["lang"] not in ("sh", "powershell") else 1,
                       {"label": "", "text": _json(rest), "lang": "json"})  # fmt: skip
     return blocks
 

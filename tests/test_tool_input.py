@@ -172,3 +172,20 @@ def test_a_subagents_link_reads_as_its_task_where_its_call_has_no_description():
     (header,) = [line for line in body.splitlines() if line.startswith("> Subagents:")]
     label = "Where is the note list loaded? Look in every store module and the app. Look in…"
     assert header == f"> Subagents: [[kid note|{label}]], [[kid2 note|Find the store]]"
+
+
+def test_a_unified_diff_argument_is_a_diff_and_a_powershell_command_is_powershell():
+    """Cline's edit gives a unified diff of a Python file: it was fenced as Python; Copilot
+    CLI's ``powershell`` tool's command was fenced as ``sh``."""
+    diff = "@@ -85,3 +85,6 @@\n     args = parse()\n+    if args.dry_run:\n+        return"
+    assert input_blocks({"path": "sync.py", "diff": diff}, "editedExistingFile", "sync.py") == [
+        {"label": "diff", "text": diff, "lang": "diff"}
+    ]
+    header = "--- a/sync.py\n+++ b/sync.py\n@@ -1 +1 @@\n-a\n+b"
+    assert input_blocks({"path": "x.py", "content": header}, "write", "x.py")[0]["lang"] == "diff"
+    # code that merely holds "@@" or "---" is the file's language
+    code = "x = 1\n--- not a header\n@@ here @@"
+    assert input_blocks({"path": "x.py", "content": code}, "write", "x.py")[0]["lang"] == "python"
+    blocks = input_blocks({"command": "cargo test", "timeout": 60}, "powershell", "cargo test")
+    assert [b["lang"] for b in blocks] == ["powershell", "json"]
+    assert input_blocks({"command": "ls"}, "bash", "ls")[0]["lang"] == "sh"

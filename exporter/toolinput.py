@@ -122,7 +122,7 @@ _CODE_KEYS = {
 
 # A unified diff given as an argument (Cline's replace_in_file ``diff``, a hunk or a file
 # header first): highlighted as a diff, not in the language of the file it changes.
-_UNIFIED_DIFF = re.compile(r"@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|--- \S.*\n\+\+\+ \S")
+_UNIFIED_DIFF = re.compile(r"\s*(?:@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|--- \S.*\n\+\+\+ \S)")
 
 
 # Arguments written in Markdown: a plan the assistant presents (Claude Code's ExitPlanMode).
@@ -148,7 +148,7 @@ def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[d
         if key in ("command", "cmd") and isinstance(item, str):
             lang = "powershell" if tool.lower() in ("powershell", "pwsh") else "sh"
             blocks.append({"label": "", "text": item, "lang": lang})
-        elif isinstance(item, str) and _UNIFIED_DIFF.match(item.lstrip()):
+        elif isinstance(item, str) and _UNIFIED_DIFF.match(item):
             blocks.append({"label": key, "text": item, "lang": "diff"})
         elif isinstance(item, str) and key in _PROSE_KEYS and "\n" in item:
             blocks.append({"label": key, "text": item, "lang": "markdown"})

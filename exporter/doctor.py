@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .adapters import SourceContext, select_adapters
-from .errors import ExporterError
+from .errors import ConfigError, ExporterError
 from .report import counted
 from .sources import unreadable_below
 
@@ -117,12 +117,17 @@ def _not_sqlite(refs: list[Any]) -> list[Path]:
 
 def vault_checks(vault: Path | None) -> list[Check]:
     from .index import INDEX_PREFIX
+    from .options import check_vault
     from .state import LOCK_FILE, STATE_DIR, STATE_FILE, State
 
     if vault is None:
         return [Check("Vault", "attention", "no vault given: --vault DIR or CCEXPORT_VAULT")]
     vault = vault.expanduser()
     if not vault.exists():
+        try:  # the first export makes it: only where this user can write
+            check_vault(vault, dry_run=False)
+        except ConfigError as exc:
+            return [Check("Vault", "attention", str(exc))]
         return [Check("Vault", "info", f"{vault} does not exist yet; the first export makes it")]
     if not vault.is_dir():
         return [Check("Vault", "attention", f"{vault} is a file, not a folder")]
@@ -138,7 +143,9 @@ def vault_checks(vault: Path | None) -> list[Check]:
     state_file = state_dir / STATE_FILE
     if state_file.is_file():
         state = State.load(vault)
-        if state.unreadable or (not state.notes and state_file.stat().st_size > 20):
+        # (a state with no notes is a good one of a run that found no conversation; one never
+        # read, a link say, holds nothing: ``loaded`` is None)
+        if state.unreadable or state.loaded is None:
             why = state.unreadable or "damaged"
             checks.append(
                 Check("Vault", "attention", f"{state_file} is {why}; the next run rebuilds it")

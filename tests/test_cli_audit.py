@@ -1,0 +1,78 @@
+"""What a first-time user met setting ccexport up for nightly use, and was told wrong or not
+at all (from a helper's audit of the command line, 2026-12): each test fails without its fix."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from test_sync import write_sessions
+from typer.testing import CliRunner
+
+from exporter.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: object, **kw):
+    return runner.invoke(app, [str(a) for a in args], **kw)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    home = tmp_path / "src-home"
+    write_sessions(home, 3)
+    return home
+
+
+def vault_lines(result) -> list[str]:
+    lines = result.stdout.splitlines()
+    start = lines.index("Vault") + 1
+    return [line for line in lines[start:] if line.startswith("  ")][:4]
+
+
+# -- doctor ----------------------------------------------------------------------------------
+
+
+def test_doctor_after_a_run_that_found_nothing_says_the_state_is_fine(tmp_path):
+    """A run over a home with no sessions writes a good state with no notes; doctor said
+    "!!  …/state.json is damaged; the next run rebuilds it" and exited 1."""
+    empty, vault = tmp_path / "empty-home", tmp_path / "v"
+    empty.mkdir()
+    assert run("--vault", vault, "--home", empty).exit_code == 0
+    result = run("doctor", "--vault", vault, "--home", empty)
+    assert "damaged" not in result.stdout, result.stdout
+    assert "0 session notes recorded" in result.stdout
+    assert not any("!!" in line for line in vault_lines(result))
+
+
+def test_doctor_still_names_a_damaged_state(tmp_path, home):
+    vault = tmp_path / "v"
+    assert run("--vault", vault, "--home", home).exit_code == 0
+    (vault / ".ccexport" / "state.json").write_text('{"version": 2, "notes": ')
+    result = run("doctor", "--vault", vault, "--home", home)
+    assert result.exit_code == 1
+    assert "state.json is not valid JSON" in result.stdout
+
+
+def test_doctor_says_a_vault_that_cannot_be_made_cannot_be(tmp_path, home, monkeypatch):
+    """A vault not made yet inside a folder this user cannot write: doctor said "does not
+    exist yet; the first export makes it" (All good, exit 0), and the export then stopped
+    with "cannot be written" (exit 2)."""
+    parent = tmp_path / "read-only"
+    parent.mkdir()
+    vault = parent / "v"
+    real_access = os.access
+    monkeypatch.setattr(
+        os,
+        "access",
+        lambda p, mode: False if Path(p) == parent and mode & os.W_OK else real_access(p, mode),
+    )
+    result = run("doctor", "--vault", vault, "--home", home)
+    assert result.exit_code == 1, result.output
+    assert f"!!  the vault {vault} cannot be written ({parent} is read-only" in result.stdout
+    assert run("--vault", vault, "--home", home).exit_code == 2  # as the export says
+    monkeypatch.undo()
+    fine = run("doctor", "--vault", tmp_path / "new", "--home", home)
+    assert "does not exist yet; the first export makes it" in fine.stdout

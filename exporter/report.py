@@ -92,8 +92,8 @@ def append_log(path: Path, report: ExportReport | None, code: int, error: str = 
     """One entry per run in the nightly log: when, how it ended, and what went wrong."""
     stamp = datetime.now().astimezone().isoformat(timespec="seconds")
     lines = [f"[{stamp}] exit {code}: {summary_line(report) if report else error}"]
-    if report:
-        lines += [f"  {p.severity}: {p}" for p in report.problems if p.severity == "error"]
+    if report:  # its errors as --quiet printed them: one template mistake is one line
+        lines += [f"  {line}" for line in problem_lines(report.problems, True, False)]
     append_path(path, ("\n".join(lines) + "\n").encode())  # never through a planted link
 
 

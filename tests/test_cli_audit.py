@@ -76,3 +76,24 @@ def test_doctor_says_a_vault_that_cannot_be_made_cannot_be(tmp_path, home, monke
     monkeypatch.undo()
     fine = run("doctor", "--vault", tmp_path / "new", "--home", home)
     assert "does not exist yet; the first export makes it" in fine.stdout
+
+
+# -- the nightly log ---------------------------------------------------------------------------
+
+
+def test_the_nightly_log_says_a_repeated_error_once(tmp_path, home):
+    """A template mistake hit by every note was one line on the terminal, "(3 times)", but
+    the nightly log (what `schedule status` and doctor read back) had it once per note: a
+    line per session every night."""
+    templates, vault, log = tmp_path / "t", tmp_path / "v", tmp_path / "nightly.log"
+    templates.mkdir()
+    (templates / "session.md.j2").write_text("{{ session.nope }}\n")
+    args = ("--vault", vault, "--home", home, "--templates", templates, "--quiet")
+    result = run(*args, "--log-file", log)
+    assert result.exit_code == 1
+    entry = log.read_text().splitlines()
+    assert entry[0].endswith(
+        "exit 1: 3 sessions found, 0 created, 0 updated, 0 unchanged, 3 failed"
+    )
+    assert len(entry) == 2 and entry[1].startswith("  error: ") and entry[1].endswith("(3 times)")
+    assert entry[1].strip() == result.stderr.strip()  # as the terminal said it

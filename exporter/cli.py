@@ -324,6 +324,7 @@ def _export(args: dict[str, Any]) -> None:
     log_file = args["log_file"]
     started = time.monotonic()
     with _handled(debug, json_out, log_file):
+        from .config import no_vault_message
         from .export import Interrupted, run_export
         from .options import check_vault, export_options
         from .report import append_log, print_report
@@ -337,9 +338,7 @@ def _export(args: dict[str, Any]) -> None:
         cli.update({k: args.get(k) for k in _VIEW_OPTIONS})  # "Notes to taste"
         settings = _settings(cli)
         if settings.vault is None:
-            raise ConfigError(
-                "no vault given: use --vault DIR, CCEXPORT_VAULT, or `vault` in the config"
-            )
+            raise ConfigError(no_vault_message())
         _check_home(args["home"])
         check_vault(settings.vault, args["dry_run"])
         options = export_options(

@@ -32,6 +32,7 @@ from .cli_options import (
     _Group,
 )
 from .cli_output import _echo_json, _err, _handled, _paint
+from .config import no_vault_message
 from .errors import ConfigError
 
 
@@ -73,7 +74,7 @@ def watch_cmd(
             cli["redact"] = False
         settings = _settings(cli)
         if settings.vault is None:
-            raise ConfigError("no vault given: use --vault DIR (or CCEXPORT_VAULT)")
+            raise ConfigError(no_vault_message())
         _check_home(a["home"])
         check_vault(settings.vault, False)
         options = export_options(settings, a["home"], workers=1)
@@ -184,7 +185,7 @@ def templates_init_cmd(
         if to is None:
             settings = _settings({"vault": a["vault"]})
             if settings.vault is None:
-                raise ConfigError("no vault given: use --vault DIR or --to DIR")
+                raise ConfigError(no_vault_message("--vault DIR", "--to DIR"))
             to = settings.vault / ".ccexport" / "templates"
             if settings.templates is not None and settings.templates.resolve() != to.resolve():
                 elsewhere = (settings.templates, settings.origin.get("templates", "the config"))
@@ -236,7 +237,7 @@ def schedule_install_cmd(
 
         settings = _settings({"vault": a["vault"]})
         if settings.vault is None:
-            raise ConfigError("no vault given: use --vault DIR (or CCEXPORT_VAULT)")
+            raise ConfigError(no_vault_message())
         done = install(scheduler(), settings.vault.expanduser().resolve(), at, a["dry_run"])
     typer.echo(done)
 

@@ -113,6 +113,15 @@ def user_config_path() -> Path:
     return Path(platformdirs.user_config_dir("ccexport")) / "config.toml"
 
 
+def no_vault_message(*ways: str) -> str:
+    """What every command says when it has no vault: each way to give one, the user's config
+    file by its path (a newcomer does not know where "the config" is)."""
+    ways = (*(ways or ("--vault DIR",)), "set CCEXPORT_VAULT")
+    return (
+        f'no vault given: use {", ".join(ways)}, or put vault = "~/Notes" in {user_config_path()}'
+    )
+
+
 def resolve(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
     """The effective settings. ``cli`` holds the flags given (None for those not given)."""
     env = dict(os.environ) if env is None else env

@@ -121,7 +121,9 @@ def vault_checks(vault: Path | None) -> list[Check]:
     from .state import LOCK_FILE, STATE_DIR, STATE_FILE, State
 
     if vault is None:
-        return [Check("Vault", "attention", "no vault given: --vault DIR or CCEXPORT_VAULT")]
+        from .config import no_vault_message
+
+        return [Check("Vault", "attention", no_vault_message())]
     vault = vault.expanduser()
     if not vault.exists():
         try:  # the first export makes it: only where this user can write

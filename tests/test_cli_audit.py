@@ -97,3 +97,28 @@ def test_the_nightly_log_says_a_repeated_error_once(tmp_path, home):
     )
     assert len(entry) == 2 and entry[1].startswith("  error: ") and entry[1].endswith("(3 times)")
     assert entry[1].strip() == result.stderr.strip()  # as the terminal said it
+
+
+# -- no vault --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [[], ["export"], ["watch"], ["doctor"], ["schedule", "install"], ["templates", "init"]],
+)
+def test_no_vault_is_said_alike_by_every_command_naming_the_config_file(
+    command, home, no_real_schedulers
+):
+    """A newcomer's first `ccexport` read "use --vault DIR, CCEXPORT_VAULT, or `vault` in
+    the config" (which file?), watch and schedule install "use --vault DIR (or
+    CCEXPORT_VAULT)", doctor "--vault DIR or CCEXPORT_VAULT": three answers, none saying
+    where the config file is."""
+    from exporter.config import user_config_path
+
+    with_home = ["--home", home] if command in ([], ["export"], ["watch"], ["doctor"]) else []
+    result = run(*command, *with_home)
+    assert result.exit_code == (1 if command == ["doctor"] else 2), result.output
+    said = result.stdout if command == ["doctor"] else result.stderr
+    assert "no vault given: use --vault DIR, " in said
+    assert f'set CCEXPORT_VAULT, or put vault = "~/Notes" in {user_config_path()}' in said
+    assert not no_real_schedulers.exists()

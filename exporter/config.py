@@ -234,7 +234,7 @@ def _apply(
                 raise fail(key, "must be a list of source names")
             unknown = [v for v in chosen if v not in names]
             if unknown:
-                raise fail(key, f"names unknown sources {unknown}; choose from {', '.join(names)}")
+                raise fail(key, _unknown_sources(unknown, names, flags))
             s.sources = list(chosen)
         elif key == "paths":
             if not isinstance(value, dict) or set(value) - set(names):
@@ -290,6 +290,31 @@ def _apply(
                 s.origin[f"redact_{sub}"] = where
         if key in ("daily", "daily_notes"):
             s.origin["daily_notes"] = s.origin["daily_folder"] = s.origin["daily_format"] = where
+
+
+def _unknown_sources(unknown: list[str], names: list[str], flags: bool) -> str:
+    """``names 'claude', not a source (did you mean claude-code?); choose from …``: the
+    names as typed, the nearest source's name, and two names given as one."""
+    from difflib import get_close_matches
+
+    hints = []
+    for name in unknown:
+        parts = [p.strip() for p in name.split(",") if p.strip()]
+        if len(parts) > 1 and all(p in names for p in parts):
+            hints.append(
+                "one name per --source: " + " ".join(f"--source {p}" for p in parts)
+                if flags
+                else "a list: sources = [" + ", ".join(f'"{p}"' for p in parts) + "]"
+            )
+            continue
+        near = get_close_matches(name.strip().lower().replace("_", "-"), names, n=1, cutoff=0.6)
+        if near:
+            which = f"{name!r}: " if len(unknown) > 1 else ""
+            hints.append(f"{which}did you mean {near[0]}?")
+    quoted = ", ".join(repr(name) for name in unknown)
+    what = "not a source" if len(unknown) == 1 else "not sources"
+    hint = f" ({'; '.join(hints)})" if hints else ""
+    return f"names {quoted}, {what}{hint}; choose from {', '.join(names)}"
 
 
 _IDENTITY_KEYS = frozenset({"source", "session_id", "part", "ccexport_index"})

@@ -105,9 +105,7 @@ def test_usage_errors_exit_2(tmp_path):
     assert run("--home", str(EXAMPLES_HOME)).exit_code == 2  # no vault
     bad = run("--vault", str(tmp_path / "v"), "--source", "nonsense")
     assert bad.exit_code == 2
-    assert (
-        "--source names unknown sources ['nonsense']; choose from claude-code, codex" in bad.stderr
-    )
+    assert "--source names 'nonsense', not a source; choose from claude-code, codex" in bad.stderr
     assert run("--vault", str(tmp_path / "v"), "--timezone", "Mars/Olympus").exit_code == 2
     assert run("--no-such-flag").exit_code == 2
 

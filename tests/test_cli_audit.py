@@ -122,3 +122,41 @@ def test_no_vault_is_said_alike_by_every_command_naming_the_config_file(
     assert "no vault given: use --vault DIR, " in said
     assert f'set CCEXPORT_VAULT, or put vault = "~/Notes" in {user_config_path()}' in said
     assert not no_real_schedulers.exists()
+
+
+# -- a misspelt source -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "hint"),
+    [
+        (["claude"], "names 'claude', not a source (did you mean claude-code?); choose from "),
+        (["Codex"], "(did you mean codex?)"),
+        (["claude_code"], "(did you mean claude-code?)"),
+        (["codex,gemini"], "(one name per --source: --source codex --source gemini)"),
+        (["claude", "xyz"], "names 'claude', 'xyz', not sources ('claude': did you mean claude-"),
+    ],
+)
+def test_a_misspelt_source_is_answered_with_the_name_meant(typed, hint, tmp_path):
+    """It read "--source names unknown sources ['claude']; choose from …": a Python list,
+    and the name meant left to find among fifteen."""
+    given = [a for name in typed for a in ("--source", name)]
+    for command in ([], ["sources"]):
+        result = run(*command, "--vault" if not command else "--home", tmp_path, *given)
+        assert result.exit_code == 2
+        assert hint in result.stderr and "['" not in result.stderr, result.stderr
+
+
+def test_a_misspelt_source_in_the_config_file_too(tmp_path):
+    vault = tmp_path / "v"
+    config = vault / ".ccexport" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('sources = ["claude-cod"]\n')
+    result = run("--vault", vault, "--home", tmp_path)
+    assert result.exit_code == 2
+    assert "line 1: 'sources' names 'claude-cod', not a source (did you mean claude-code?)" in (
+        result.stderr
+    )
+    config.write_text('sources = "codex,gemini"\n')
+    result = run("--vault", vault, "--home", tmp_path)
+    assert '(a list: sources = ["codex", "gemini"])' in result.stderr

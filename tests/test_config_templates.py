@@ -87,7 +87,7 @@ def test_ccexport_vault_variable(monkeypatch, tmp_path):
         ('colour = "blue"\n', "'colour' is not a setting ccexport knows"),
         ('timezone = "Mars/Olympus"\n', "'timezone' is not a known time zone"),
         ('since = "last tuesday"\n', "'since' is not a date"),
-        ('sources = ["claude-code", "nonesuch"]\n', "'sources' names unknown sources ['nonesuch']"),
+        ('sources = ["claude-code", "nonesuch"]\n', "'sources' names 'nonesuch', not a source"),
         ('layout = "{source}/{weekday}"\n', "'layout' uses unknown fields ['weekday']"),
         ("[frontmatter]\ndrop = ['session_id']\n", "cannot drop 'source' or 'session_id'"),
         ("[frontmatter]\nadd = { source = '{{ source_label }}' }\n", "cannot set 'source'"),

@@ -4,7 +4,8 @@ The table ships with the package (``data/prices.toml``, read once, never fetched
 user's ``[prices]`` entries in config.toml come first. An estimate is made only when every
 kind of token the session used has a price: a missing price gives no cost, never a low one.
 A session that used several models is priced per model, where its source says which model
-used which tokens.
+used which tokens; one whose input tokens are unknown (only its output is counted) gets no
+estimate either.
 """
 
 from __future__ import annotations
@@ -141,6 +142,8 @@ def _cost(usage: Usage, model: str | None, table: PriceTable) -> float | None:
         return None
     if any(count > MAX_TOKENS or count < 0 for count in counts.values()):
         return None  # a damaged count: no estimate (and no float overflow)
+    if counts["output"] and not (counts["input"] or counts["cache_read"] or counts["cache_write"]):
+        return None  # output with no input counted: the input is unknown, not free
     total = 0.0
     for kind, count in counts.items():
         if not count:

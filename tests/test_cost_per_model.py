@@ -1,5 +1,5 @@
 """A session that used several models is priced at each model's rate, where its source says
-which model used which tokens."""
+which model used which tokens; a session whose input tokens are unknown gets no estimate."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from copilot_cli_builder import CopilotCliSession
 from gemini_builder import GeminiChat, project_folder
 from opencode_builder import OpenCodeStore, step_finish, text
 
+from exporter import prices
 from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.codex import CodexAdapter
 from exporter.adapters.copilot_cli import CopilotCliAdapter
@@ -71,6 +72,18 @@ def test_one_model_without_a_price_leaves_the_session_without_an_estimate():
                 model_usage=((SONNET, sonnet), ("gpt-9-ultra", unknown)))  # fmt: skip
     assert "cost" not in session_properties(s)  # never the low estimate of Sonnet's alone
     assert "cost_estimated" not in session_properties(s)
+
+
+def test_output_tokens_alone_give_no_estimate():
+    """The input a reply needed is unknown (Copilot CLI without a clean shutdown counts the
+    replies' output alone): its price is not the session's cost."""
+    assert cost(session(SONNET, usage=Usage(output_tokens=40))) is None
+    assert prices.estimate(Usage(output_tokens=40), SONNET, prices.shipped_table()) is None
+    alone = Usage(output_tokens=40)
+    s = session(SONNET, usage=Usage(1000, 10) + alone,
+                model_usage=((SONNET, Usage(1000, 10)), (OPUS, alone)))  # fmt: skip
+    assert cost(s) is None
+    assert cost(session(SONNET, usage=Usage(0, 40, 500))) is not None  # cached input counts
 
 
 def test_a_recorded_cost_still_wins():
@@ -136,6 +149,17 @@ def test_copilot_cli_counts_tokens_per_model_from_model_metrics(tmp_path):
     assert found.model_usage == (("claude-sonnet-4.5", sonnet), ("gpt-5", gpt))
     # Sonnet's 0.0915 and GPT-5's 0.01525 (before: all at Sonnet's rate, 0.1245)
     assert cost(found) == pytest.approx(0.0915 + 0.01525)
+
+
+def test_copilot_cli_without_a_shutdown_counts_output_alone_and_gets_no_estimate(tmp_path):
+    s = CopilotCliSession(SID)
+    s.user("Why does the build fail?")
+    s.assistant("Looking.", outputTokens=40)
+    s.write(tmp_path / ".copilot")
+    (found,), _ = load_sessions(CopilotCliAdapter(), tmp_path)
+    assert found.usage == Usage(output_tokens=40) and found.model_usage == ()
+    props = session_properties(found)
+    assert props["tokens"] == 40 and "cost" not in props and "cost_estimated" not in props
 
 
 def test_codex_counts_what_each_total_adds_to_the_model_of_its_turn(tmp_path):

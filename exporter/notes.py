@@ -31,6 +31,7 @@ from .render import TemplateError, render, render_expression, shipped_template_i
 from .session_body import SHIPPED_TEMPLATE_SHA256 as SHIPPED_SHA256
 from .session_body import session_body
 from .stats import add_properties, session_properties
+from .toolinput import subagent_task
 from .turns import (
     Attachment,
     LinkResolver,
@@ -104,6 +105,10 @@ def _shorten(text: str) -> str:
         return line
     cut = line[:TITLE_LENGTH].rsplit(" ", 1)[0]
     return cut.rstrip(" ,.;:") + "…"
+
+
+def _shortened(text: str | None) -> str | None:
+    return _shorten(text) or None if text else None
 
 
 def has_conversation(session: Session) -> bool:
@@ -226,8 +231,10 @@ def build_note(
     turns = build_turns(session, settings.attachments_folder, tz, attachments, resolve, first_part)
     parent_link = link(resolve, session.source, session.parent_id)
     fork_link = link(resolve, session.source, session.forked_from)
+    # A subagent's link reads as what it was asked: its call's description, else its task
+    # shortened as a title is (Gemini's and Cline's calls carry no description).
     labels = {
-        p.subagent_id: p.description
+        p.subagent_id: p.description or _shortened(subagent_task(p))
         for m in session.messages
         for p in m.parts
         if isinstance(p, ToolCallPart) and p.subagent_id

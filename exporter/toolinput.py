@@ -37,6 +37,23 @@ def call_title(part: ToolCallPart) -> tuple[str | None, str | None]:
     return description, description or argument_summary(part)
 
 
+def subagent_task(part: ToolCallPart) -> str | None:
+    """What a subagent call asked its agent to do, as each source names it: Claude Code's
+    and OpenCode's ``prompt``, Gemini's ``objective``."""
+    return _text_field(part.input, "prompt") or _text_field(part.input, "objective")
+
+
+def subagent_kind(part: ToolCallPart) -> str | None:
+    """The kind of agent a subagent call started: ``subagent_type`` (Claude Code, OpenCode),
+    ``agent_type`` (Copilot CLI)."""
+    return _text_field(part.input, "subagent_type") or _text_field(part.input, "agent_type")
+
+
+def _text_field(value: Any, key: str) -> str | None:
+    found = value.get(key) if isinstance(value, dict) else None
+    return found if isinstance(found, str) else None
+
+
 def argument_summary(part: ToolCallPart) -> str | None:
     """A call's main argument (machine text: a command, path or pattern, shown as code so
     search finds it), else the files a patch changes (Codex's ``apply_patch``)."""
@@ -103,6 +120,11 @@ _CODE_KEYS = {
 }  # fmt: skip
 
 
+# A unified diff given as an argument (Cline's replace_in_file ``diff``, a hunk or a file
+# header first): highlighted as a diff, not in the language of the file it changes.
+_UNIFIED_DIFF = re.compile(r"\s*(?:@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|--- \S.*\n\+\+\+ \S)")
+
+
 # Arguments written in Markdown: a plan the assistant presents (Claude Code's ExitPlanMode).
 _PROSE_KEYS = {"plan"}
 
@@ -124,7 +146,10 @@ def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[d
         if key == "description" and shown is not None and item == shown:
             continue  # shown in the call's title
         if key in ("command", "cmd") and isinstance(item, str):
-            blocks.append({"label": "", "text": item, "lang": "sh"})
+            lang = "powershell" if tool.lower() in ("powershell", "pwsh") else "sh"
+            blocks.append({"label": "", "text": item, "lang": lang})
+        elif isinstance(item, str) and _UNIFIED_DIFF.match(item):
+            blocks.append({"label": key, "text": item, "lang": "diff"})
         elif isinstance(item, str) and key in _PROSE_KEYS and "\n" in item:
             blocks.append({"label": key, "text": item, "lang": "markdown"})
         elif isinstance(item, str) and ("\n" in item or len(item) > 200 or key in _CODE_KEYS):
@@ -138,7 +163,7 @@ def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[d
         else:
             rest[key] = item
     if rest and set(rest) - {_primary_key(value, shown)}:
-        blocks.insert(0 if not blocks or blocks[0]["lang"] != "sh" else 1,
+        blocks.insert(0 if not blocks or blocks[0]["lang"] not in ("sh", "powershell") else 1,
                       {"label": "", "text": _json(rest), "lang": "json"})  # fmt: skip
     return blocks
 

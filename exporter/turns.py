@@ -32,7 +32,14 @@ from .model import (
 from .notespec import TurnView as TurnView  # (re-exported)
 from .render import reference_rendering
 from .toolinput import TODO_TOOLS as TODO_TOOLS  # (re-exported)
-from .toolinput import call_title, input_blocks, lang_of_file, todo_items
+from .toolinput import (
+    call_title,
+    input_blocks,
+    lang_of_file,
+    subagent_kind,
+    subagent_task,
+    todo_items,
+)
 from .toolpairs import ToolPairs
 
 MAX_TOOL_OUTPUT = 100_000  # characters kept of one tool output (head and tail)
@@ -215,8 +222,8 @@ def _item(
             "exit_code": result.exit_code if result else None,
             "duration": result.duration if result else None,
             "subagent": link(resolve, session.source, part.subagent_id),
-            "prompt": _field(part.input, "prompt"),
-            "agent_type": _field(part.input, "subagent_type"),
+            "prompt": subagent_task(part),
+            "agent_type": subagent_kind(part),
             "todos": todos,  # a plan or to-do list the call wrote, else None
             "explanation": _field(part.input, "explanation") if todos else None,
             "output_more": 0,  # lines left out by tool_output = "head" (see shape_turns)
@@ -235,7 +242,8 @@ def _item(
         text = clean.strip_control(part.output).strip("\n")
         return {"kind": "command_output", "output": text, "is_error": part.is_error}
     if isinstance(part, SummaryPart):
-        return {"kind": "summary", "text": clean.strip_control(part.text), "trigger": part.trigger}
+        text = clean.compaction_summary(clean.strip_control(part.text))
+        return {"kind": "summary", "text": text, "trigger": part.trigger}
     if isinstance(part, NoticePart):
         if part.notice == "queued":
             return None

@@ -135,7 +135,9 @@ def test_tokens_and_cost_are_summed_in_both_wordings(tmp_path):
     home = tmp_path / "home"
     two_runs().write(home / "src" / "greeter")
     first, second = load(home)[0]
-    assert first.usage.input_tokens == 5244 + 12300
+    # "12.3k sent, 2.0k cache write, 8.1k cache hit": Aider's "sent" holds both (the
+    # prompt tokens, cache hits among them, plus the writes); input is the rest
+    assert first.usage.input_tokens == 5244 + (12300 - 2000 - 8100)
     assert first.usage.output_tokens == 604 + 1000
     assert first.usage.cache_write_tokens == 2000
     assert first.usage.cache_read_tokens == 8100
@@ -726,7 +728,7 @@ def test_export_writes_a_note_per_run_and_only_new_runs_after_an_append(tmp_path
     assert not report.failed and report.per_source["aider"].created == 2
     notes = note_files(vault)
     first = next(v.decode() for k, v in notes.items() if "configurable" in k)
-    assert "source: aider" in first and "cost: 0.07" in first and "tokens_in: 17544" in first
+    assert "source: aider" in first and "cost: 0.07" in first and "tokens_in: 7444" in first
     assert "project: greeter" in first and "make the greeting configurable" in first
     assert run_export(options).per_source["aider"].skipped == 2  # unchanged: not even read
     AiderLog().run("2025-03-03 07:00:00").prompt("one more thing").reply("sure").write(

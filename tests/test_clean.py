@@ -12,6 +12,7 @@ from exporter.clean import (
     INJECTED,
     _tail_start,
     clean_user_text,
+    compaction_summary,
     strip_control,
     strip_injected,
 )
@@ -59,6 +60,24 @@ def test_command_output_and_shell_lines():
     assert clean_user_text("<bash-stdout>a\nb</bash-stdout><bash-stderr></bash-stderr>") == [
         CommandOutputPart("a\nb")
     ]
+
+
+def test_a_commands_output_keeps_its_first_lines_indentation():
+    """In `git status --short`, ` M file` (modified, not staged) is not `M file` (staged):
+    only the blank lines around an output go, in Claude Code's and Codex's wrappers alike."""
+    status = " M src/api/routes.py\n?? notes.txt"
+    claude = f"<bash-input>git status --short</bash-input><bash-stdout>\n{status}\n</bash-stdout>"
+    assert clean_user_text(claude)[-1] == CommandOutputPart(status)
+    codex = (
+        "<user_shell_command>\n<command>git status --short</command>\n<result>\n"
+        f"{status}\n</result>\n</user_shell_command>"
+    )
+    assert clean_user_text(codex) == [
+        CommandPart("git status --short", shell=True),
+        CommandOutputPart(status),
+    ]
+    stderr = "<local-command-stderr>\n   at main (a.js:1)\n</local-command-stderr>"
+    assert clean_user_text(stderr) == [CommandOutputPart("   at main (a.js:1)", True)]
 
 
 @pytest.mark.parametrize(
@@ -291,3 +310,23 @@ def test_code_pasted_first_in_a_prompt_stays_code():
     (part,) = clean_user_text("\n    def f():\n        return 1\n\nwhy does this fail?")
     html = MarkdownIt("commonmark").render(escape_prose(part.text, literal=True))
     assert html.startswith("<pre><code>def f():\n    return 1\n</code></pre>")
+
+
+def test_a_compaction_summary_loses_only_the_sentences_claude_code_wraps_it_in():
+    """The lead-in (its title is the callout's) and the request to the model to go on are
+    Claude Code's; the summary between them is kept whole, also where it quotes them."""
+    lead = (
+        "This session is being continued from a previous conversation that ran out of "
+        "context. The conversation is summarized below:"
+    )
+    ask = (
+        "Please continue the conversation from where we left it off without asking the user "
+        "any further questions. Continue with the last task that you were asked to work on."
+    )
+    summary = "Analysis:\n1. The user asked for an offline-first design.\n   - SQLite chosen."
+    assert compaction_summary(f"{lead}\n{summary}\n{ask}") == summary
+    assert compaction_summary(f"{lead}\n{summary}.{ask}") == summary + "."
+    assert compaction_summary(lead) == lead  # nothing else: the lead-in is all there is
+    assert compaction_summary(ask) == ask
+    quoted = f"The user pasted: {ask}\nand asked why."
+    assert compaction_summary(quoted) == quoted

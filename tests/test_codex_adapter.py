@@ -429,6 +429,32 @@ def test_subagent_rollout_links_to_its_parent_both_ways(tmp_path):
     assert f"parent: '[[{parent_stem}]]'" in kid
 
 
+@pytest.mark.parametrize(
+    ("subagent", "label"),
+    [
+        ({"thread_spawn": {"parent_thread_id": TID, "depth": 1}}, None),  # how, not who
+        ({"thread_spawn": {"parent_thread_id": TID, "agent_nickname": "Ada"}}, "Ada"),
+        ("review", "review"),
+        ({"other": "triage"}, "triage"),
+    ],
+)
+def test_a_subagent_is_labelled_by_its_kind_never_by_how_it_was_started(tmp_path, subagent, label):
+    """The demo's subagent note read "Subagent (thread_spawn) of …": the key of the
+    spawn, not a name or a role."""
+    conversation().write(tmp_path / ".codex")
+    child = CodexRollout(
+        "019a0000-0000-7000-8000-00000000c41d",
+        source={"subagent": subagent},
+        start="2026-03-10T08:00:30Z",
+    )
+    child.user("Check the tests for /health", events=False)
+    child.assistant("Two tests cover it.")
+    child.write(tmp_path / ".codex")
+    sessions, _ = load_all(tmp_path)
+    kid = next(s for s in sessions if s.session_id.endswith("c41d"))
+    assert kid.agent_label == label
+
+
 def test_fork_drops_the_copied_history_when_the_origin_is_on_disk(tmp_path):
     origin = conversation()
     origin.user("And a readiness probe?")

@@ -449,6 +449,28 @@ def test_saved_chat_is_a_note_titled_by_its_tag_linked_to_its_session(tmp_path):
     assert saved.saved_copy and "\n> Saved from [[" in note and "Forked from" not in note
 
 
+def test_a_saved_chat_ends_where_its_own_last_prompts_turn_ended(tmp_path):
+    """Saved after the first prompt, in a session that went on: the saved chat ends with
+    that prompt's turn, not with the session's last (the demo's checkpoint read 14:05 →
+    14:09, the end of a turn it does not hold)."""
+    folder = project_folder(tmp_path, ROOT, "api")
+    chat = conversation()
+    chat.user("Now add a test for it")
+    chat.gemini("Added `test_health`.")
+    chat.write_jsonl(folder / "chats")
+    history = setup_turns(ROOT) + [
+        {"role": "user", "parts": [{"text": "Add a /health endpoint to `server.py`"}]},
+        {"role": "model", "parts": [{"text": "Done: `GET /health` returns 200."}]},
+    ]
+    write_checkpoint(folder, "first", history)
+    sessions, _ = load_all(tmp_path)
+    whole = next(s for s in sessions if "/checkpoint/" not in s.session_id)
+    saved = next(s for s in sessions if "/checkpoint/" in s.session_id)
+    assert saved.started_at.isoformat() == "2026-05-01T10:00:01+00:00"
+    assert saved.ended_at.isoformat() == "2026-05-01T10:00:03+00:00"
+    assert whole.ended_at > saved.ended_at
+
+
 def test_a_saved_chat_matching_no_session_stands_alone(tmp_path):
     folder = project_folder(tmp_path, ROOT, "api")
     history = [

@@ -82,8 +82,9 @@ def test_every_part_kind_from_the_database(tmp_path):
         "image/png", "cart.png", base64.b64decode(PNG)
     )  # fmt: skip
     read_call, read_result, bash_call, bash_result, edit_call = assistant.parts[1:6]
+    # titled by its path, an argument (machine text, the call's summary), not a description
     assert (read_call.name, read_call.input, read_call.description) == (
-        "read", {"filePath": "src/cart.ts"}, "src/cart.ts"
+        "read", {"filePath": "src/cart.ts"}, None
     )  # fmt: skip
     assert (read_result.output, read_result.is_error, read_result.duration) == (
         "export function total() {}", False, 1.5
@@ -158,6 +159,34 @@ def test_the_note_shows_cost_tokens_and_parts(tmp_path):
     assert "source: opencode" in body and "Conversation compacted (auto)" in body
     assert "Summary: cart totals now round once." in body and "1 test failed" in body
     assert [w["message"] for w in report.as_dict()["warnings"]] and not report.failed
+
+
+def test_a_title_that_is_an_argument_is_code_and_words_are_a_description(tmp_path):
+    """OpenCode titles a read or an edit by its path (made relative), a grep by its pattern:
+    machine text, shown as code as in every other source (it was escaped prose, so a path
+    such as src/__init__.py lost its underscores to search). A shell command's or a task's
+    title is words: its description."""
+    store = OpenCodeStore()
+    s = store.session("Fix the cart total", "/home/me/src/shop")
+    store.user(s, text("Fix it"))
+    store.assistant(
+        s,
+        tool(
+            "edit", {"filePath": "/home/me/src/shop/src/__init__.py"}, "ok", title="src/__init__.py"
+        ),
+        tool("grep", {"pattern": "total", "path": "src"}, "src/cart.ts:3", title="total"),
+        tool("bash", {"command": "npm test", "description": "Run tests"}, "ok", title="Run tests"),
+        tool("webfetch", {"url": "https://example.com/a_b"}, "ok", title="Read the docs"),
+    )
+    store.write_db(tmp_path / DATA / "opencode.db")
+    (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
+    calls = [p for m in session.messages for p in m.parts if p.kind == "tool_call"]
+    assert [c.description for c in calls] == [None, None, "Run tests", "Read the docs"]
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path, sources=["opencode"], timezone=UTC))
+    (note,) = [b.decode() for b in note_files(vault).values() if b"session_id" in b]
+    assert "`edit` — `/home/me/src/shop/src/__init__.py`" in note
+    assert "`grep` — `total`" in note and "`bash` — Run tests" in note
 
 
 def test_a_default_title_gives_way_to_the_first_prompt(tmp_path):

@@ -133,3 +133,59 @@ def test_a_patch_is_titled_by_the_files_it_changes():
     assert summary_of(older) == "src/a.rs, src/b.rs"
     assert summary_of(ToolCallPart("apply_patch", "not a patch")) is None
     assert patch in _shown(ToolCallPart("apply_patch", patch))  # the patch itself still shown
+
+
+@pytest.mark.parametrize(
+    ("arguments", "title"),
+    [
+        ({"objective": "Where is the note list loaded?"}, "Subagent — `investigator`"),
+        (
+            {"agent_type": "explore", "prompt": "Find the POST /notes tests"},
+            "Subagent — `explore`: `investigator`",
+        ),
+    ],
+)
+def test_a_subagent_calls_task_and_kind_are_read_as_each_source_names_them(arguments, title):
+    """Gemini's subagent task is its ``objective`` (the demo's parent note held it nowhere);
+    Copilot CLI names the agent's kind ``agent_type``."""
+    call = ToolCallPart("investigator", arguments, "c1", None, "kid")
+    s = session(msg("user", TextPart("look")), msg("assistant", call))
+    body = build_note(s, "n.md", NoteSettings(), lambda key: "[[kid note]]").body
+    prompt = arguments.get("objective") or arguments["prompt"]
+    assert f"> [!abstract]- {title}\n" in body
+    assert f"> Prompt:\n> ```text\n> {prompt}\n> ```" in body
+
+
+def test_a_subagents_link_reads_as_its_task_where_its_call_has_no_description():
+    """Gemini's subagent call carries no description: the header's link to its note read
+    as a cut agent id (``… · agent investig``); it reads as the task, shortened as a title
+    is. A description, where there is one, still wins."""
+    task = "Where is the note list loaded? " + "Look in every store module and the app. " * 3
+    asked = ToolCallPart("investigator", {"objective": task}, "c1", None, "kid")
+    described = ToolCallPart("Task", {"prompt": task}, "c2", "Find the store", "kid2")
+    s = session(
+        msg("user", TextPart("look")),
+        msg("assistant", asked, described),
+        subagent_ids=("kid", "kid2"),
+    )
+    body = build_note(s, "n.md", NoteSettings(), lambda key: key.split(":")[1] + " note").body
+    (header,) = [line for line in body.splitlines() if line.startswith("> Subagents:")]
+    label = "Where is the note list loaded? Look in every store module and the app. Look in…"
+    assert header == f"> Subagents: [[kid note|{label}]], [[kid2 note|Find the store]]"
+
+
+def test_a_unified_diff_argument_is_a_diff_and_a_powershell_command_is_powershell():
+    """Cline's edit gives a unified diff of a Python file: it was fenced as Python; Copilot
+    CLI's ``powershell`` tool's command was fenced as ``sh``."""
+    diff = "@@ -85,3 +85,6 @@\n     args = parse()\n+    if args.dry_run:\n+        return"
+    assert input_blocks({"path": "sync.py", "diff": diff}, "editedExistingFile", "sync.py") == [
+        {"label": "diff", "text": diff, "lang": "diff"}
+    ]
+    header = "--- a/sync.py\n+++ b/sync.py\n@@ -1 +1 @@\n-a\n+b"
+    assert input_blocks({"path": "x.py", "content": header}, "write", "x.py")[0]["lang"] == "diff"
+    # code that merely holds "@@" or "---" is the file's language
+    code = "x = 1\n--- not a header\n@@ here @@"
+    assert input_blocks({"path": "x.py", "content": code}, "write", "x.py")[0]["lang"] == "python"
+    blocks = input_blocks({"command": "cargo test", "timeout": 60}, "powershell", "cargo test")
+    assert [b["lang"] for b in blocks] == ["powershell", "json"]
+    assert input_blocks({"command": "ls"}, "bash", "ls")[0]["lang"] == "sh"

@@ -393,11 +393,12 @@ class _RunBuilder:
 
     def _count(self, tokens: str, cost: str) -> None:
         counts = {what: _number(n, unit) for n, unit, what in _COUNT.findall(tokens)}
+        hit, write = counts.get("cache hit", 0), counts.get("cache write", 0)
+        # Aider's "sent" is the request's prompt tokens, cache hits among them, plus the
+        # cache writes it adds: input here is what was neither read from nor written to
+        # the cache, as every other source counts it.
         self.usage += Usage(
-            counts.get("sent", 0),
-            counts.get("received", 0),
-            counts.get("cache hit", 0),
-            counts.get("cache write", 0),
+            max(0, counts.get("sent", 0) - hit - write), counts.get("received", 0), hit, write
         )
         for amount, what in _COST.findall(cost):
             value = float(amount.replace(",", ""))

@@ -218,15 +218,12 @@ class RolloutBuilder:
                 or p.get("agent_role")
                 or (spawn or {}).get("agent_nickname")
             )
-            if not label:
-                label = (
-                    sub
-                    if isinstance(sub, str)
-                    else next(iter(sub), None)
-                    if isinstance(sub, dict)
-                    else None
-                )
-            self.out.agent_label = str(label) if label else "subagent"
+            if not label:  # a kind of helper ("review", {"other": name}), never the way
+                # it was started ("thread_spawn" says how, not who: no label)
+                label = sub if isinstance(sub, str) else None
+                if isinstance(sub, dict) and isinstance(sub.get("other"), str):
+                    label = sub["other"]
+            self.out.agent_label = str(label) if label else None
         if isinstance(p.get("forked_from_id"), str):
             self.out.forked_from = p["forked_from_id"].lower()
 

@@ -353,9 +353,13 @@ def _dated(
     from .chat import user_parts
     from .stores import user_texts
 
+    def first_text(m: Message) -> str:
+        return next((p.text.strip() for p in m.parts if isinstance(p, TextPart)), "")
+
+    held = {first_text(m) for m in messages if m.role == "user"}  # the saved chat's prompts
     when: dict[str, datetime] = {}
     records = list(origin.records.values())
-    last = -1
+    last = -1  # the session's record of the saved chat's last prompt
     for i, rec in enumerate(records):
         texts = (
             user_texts([Message("user", tuple(user_parts(rec)))])
@@ -366,10 +370,11 @@ def _dated(
         for text in texts:
             if stamp and text.strip() not in when:
                 when[text.strip()] = stamp
-                last = i
+                if text.strip() in held:
+                    last = i
     dated = []
     for m in messages:
-        text = next((p.text.strip() for p in m.parts if isinstance(p, TextPart)), "")
+        text = first_text(m)
         dated.append(
             replace(m, timestamp=when.get(text)) if m.role == "user" and text in when else m
         )

@@ -302,13 +302,28 @@ class _Builder:
         self.messages.append(Message(role, tuple(parts), ident, when, model))
 
 
+def _names_an_argument(title: str | None, arguments: Any) -> bool:
+    """OpenCode titles a call in words (a shell command's description, a task's) or by an
+    argument: a pattern, a URL, a path (made relative to the project). Only words are a
+    description; an argument is machine text, shown as code."""
+    if not title or not isinstance(arguments, dict):
+        return False
+    values = [v for k, v in arguments.items() if isinstance(v, str) and k != "description"]
+    return any(
+        v == title or v.endswith(("/" + title, "\\" + title.replace("/", "\\"))) for v in values
+    )
+
+
 def _tool(part: dict[str, Any]) -> list[Part]:
     state = part.get("state") if isinstance(part.get("state"), dict) else {}
     name = _text(part.get("tool")) or "tool"
     call_id = _text(part.get("callID")) or _text(part.get("id"))
     metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
     child = _text(metadata.get("sessionId")) if name == "task" else None
-    call = ToolCallPart(name, state.get("input"), call_id, _text(state.get("title")), child)
+    title = _text(state.get("title"))
+    if _names_an_argument(title, state.get("input")):
+        title = None  # machine text (a path, a pattern): the call is titled by that argument
+    call = ToolCallPart(name, state.get("input"), call_id, title, child)
     status = state.get("status")
     if status not in ("completed", "error", "success"):  # pending or running: no result yet
         return [call]

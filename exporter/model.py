@@ -213,6 +213,18 @@ class Usage:
         )
 
 
+_NO_TOKENS = Usage()
+# Tokens per model, where the source says which model used them: (model, its tokens), in
+# the order the models were first used.
+ModelUsage = tuple[tuple[str, Usage], ...]
+
+
+def usage_per_model(counts: Mapping[str | None, Usage]) -> ModelUsage:
+    """``counts`` (model -> tokens) as a Session holds them: tokens of no named model, and
+    models with none, left out."""
+    return tuple((m, u) for m, u in counts.items() if m and u != _NO_TOKENS)
+
+
 @dataclass(frozen=True, slots=True)
 class Message:
     """One turn of one speaker. ``source_id`` is the source's own id for traceability."""
@@ -280,6 +292,11 @@ class Session:
     # A copy the person saved of ``forked_from``'s conversation so far (Gemini's /chat save),
     # not a fork that goes its own way: that session's note holds these messages too.
     saved_copy: bool = False
+    # ``usage`` per model, where the source says which model used which tokens (empty when
+    # it does not): a session that changed models is priced at each one's rate. Their sum
+    # is at most ``usage``; the rest is tokens the source names no model for. (Last, so that
+    # a Session built from its fields in the older order is still one.)
+    model_usage: ModelUsage = ()
 
     @property
     def key(self) -> str:

@@ -3,6 +3,9 @@
 The table ships with the package (``data/prices.toml``, read once, never fetched); the
 user's ``[prices]`` entries in config.toml come first. An estimate is made only when every
 kind of token the session used has a price: a missing price gives no cost, never a low one.
+A session that used several models is priced per model, where its source says which model
+used which tokens; one whose input tokens are unknown (only its output is counted) gets no
+estimate either.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .model import Usage
+from .model import ModelUsage, Usage
 
 KINDS = ("input", "output", "cache_read", "cache_write")
 
@@ -85,19 +88,62 @@ MAX_TOKENS = 10**15  # beyond any real session: a count this large is a damaged 
 
 def estimate(usage: Usage, model: str | None, table: PriceTable) -> float | None:
     """USD for ``usage`` at ``model``'s list price, or None when it cannot be priced."""
+    cost = _cost(usage, model, table)
+    return None if cost is None else round(cost, 6)
+
+
+def session_estimate(
+    usage: Usage, per_model: ModelUsage, model: str | None, table: PriceTable
+) -> float | None:
+    """USD for a session's ``usage``: the tokens of each model in ``per_model`` at that
+    model's price, any rest (tokens the source names no model for) at ``model``'s, the
+    session's main model. None when any of them cannot be priced: an estimate of part of
+    the tokens would be a low one."""
+    if not per_model:
+        return estimate(usage, model, table)
+    total = 0.0
+    named = [0, 0, 0, 0]
+    for name, counts in per_model:
+        if counts == _NONE:
+            continue
+        cost = _cost(counts, name, table)
+        if cost is None:
+            return None
+        total += cost
+        for i, count in enumerate(_counts(counts)):
+            named[i] += count
+    rest = Usage(*(max(0, a - b) for a, b in zip(_counts(usage), named, strict=True)))
+    if rest != _NONE:
+        cost = _cost(rest, model, table)
+        if cost is None:
+            return None
+        total += cost
+    return round(total, 6)
+
+
+_NONE = Usage()
+
+
+def _counts(usage: Usage) -> tuple[int, int, int, int]:
+    return (
+        usage.input_tokens,
+        usage.output_tokens,
+        usage.cache_read_tokens,
+        usage.cache_write_tokens,
+    )
+
+
+def _cost(usage: Usage, model: str | None, table: PriceTable) -> float | None:
     if not model:
         return None
     price = table.price_of(model)
-    counts = {
-        "input": usage.input_tokens,
-        "output": usage.output_tokens,
-        "cache_read": usage.cache_read_tokens,
-        "cache_write": usage.cache_write_tokens,
-    }
+    counts = dict(zip(KINDS, _counts(usage), strict=True))
     if price is None or not any(counts.values()):
         return None
     if any(count > MAX_TOKENS or count < 0 for count in counts.values()):
         return None  # a damaged count: no estimate (and no float overflow)
+    if counts["output"] and not (counts["input"] or counts["cache_read"] or counts["cache_write"]):
+        return None  # output with no input counted: the input is unknown, not free
     total = 0.0
     for kind, count in counts.items():
         if not count:
@@ -106,7 +152,7 @@ def estimate(usage: Usage, model: str | None, table: PriceTable) -> float | None
         if per_million is None:
             return None  # this kind has no price: no estimate rather than a low one
         total += count * per_million / 1_000_000
-    return round(total, 6)
+    return total
 
 
 @cache

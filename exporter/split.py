@@ -251,6 +251,7 @@ def part_properties(
         ended_at=session.ended_at if last else facts.last_time,
         models=facts.models or session.models,
         usage=session.usage if last else Usage(),
+        model_usage=session.model_usage if last else (),
         cost=session.cost if last else None,
         subagent_ids=spawned,
     )

@@ -76,7 +76,7 @@ def session_properties(
     }
     if session.cost is None:
         table = settings.prices or prices.shipped_table()
-        estimate = prices.estimate(usage, model, table)
+        estimate = prices.session_estimate(usage, session.model_usage, model, table)
         if estimate is not None:
             props["cost"] = estimate
             props["cost_estimated"] = True

@@ -33,7 +33,7 @@ def session() -> model.Session:
     return model.Session(
         "claude-code", "s1", (message, model.Message("user", (PARTS[0],))), Path("/s/s1.jsonl"),
         title="T", started_at=WHEN, models=("m",), subagent_ids=("ag",), extra={"k": [1]},
-        usage=model.Usage(1, 2, 3, 4),
+        usage=model.Usage(1, 2, 3, 4), model_usage=(("m", model.Usage(1, 2, 3, 4)),),
     )  # fmt: skip
 
 

@@ -297,6 +297,7 @@ def _session(
         started_at=transcript.started,
         ended_at=transcript.ended,
         usage=transcript.usage,
+        model_usage=transcript.model_usage,
         parent_id=parent_id,
         subagent_ids=tuple(extra_children or ()),
         agent_label=agent_label,

@@ -39,12 +39,14 @@ from ..errors import Problem
 from ..model import (
     CommandOutputPart,
     Message,
+    ModelUsage,
     NoticePart,
     Part,
     Role,
     SummaryPart,
     TextPart,
     Usage,
+    usage_per_model,
 )
 from ._jsonl import parse_timestamp, token_count
 from ._times import Times
@@ -77,6 +79,7 @@ class Transcript:
     git_branch: str | None = None
     models: list[str] = field(default_factory=list)
     usage: Usage = Usage()
+    model_usage: ModelUsage = ()  # ``usage`` per model (of the responses that name theirs)
     first_prompt: str | None = None
     # The lines read, by uuid (the reused ones counted): how they were read, not what
     # they say, so no part of comparing two transcripts.
@@ -112,8 +115,8 @@ class TranscriptBuilder(QueuedPrompts):
         self.out = Transcript(uuids=self.lines.first.keys(), lines=self.lines)
         self.times = times
         self.drafts: list[Draft] = []
-        # The last line's token counts, per response: summed into one Usage at the end.
-        self.usage_by_response: dict[str, tuple[int, int, int, int]] = {}
+        # The last line's model and token counts, per response: summed at the end.
+        self.usage_by_response: dict[str, tuple[str | None, int, int, int, int]] = {}
         self.queued: list[tuple[str, Any]] = []  # typed ahead: its text, when it was typed
         # Steering text kept, with the draft that holds it (so that the attachment copy of a
         # queued prompt can add the images the queue's text-only copy lacks)
@@ -348,6 +351,7 @@ class TranscriptBuilder(QueuedPrompts):
         usage = message.get("usage")
         if isinstance(usage, dict) and response:
             self.usage_by_response[str(response)] = (
+                model,
                 token_count(usage.get("input_tokens")),
                 token_count(usage.get("output_tokens")),
                 token_count(usage.get("cache_read_input_tokens")),
@@ -398,8 +402,12 @@ class TranscriptBuilder(QueuedPrompts):
         self.retrying = draft if retry else None
 
     def _finish(self, links: dict[str, str]) -> None:
-        columns = zip(*self.usage_by_response.values(), strict=True)
-        self.out.usage = Usage(*(sum(column) for column in columns))  # Usage() if none
+        rows: dict[str | None, list[tuple[str | None, int, int, int, int]]] = {}
+        for row in self.usage_by_response.values():
+            rows.setdefault(row[0], []).append(row)
+        per_model = {m: Usage(*map(sum, list(zip(*r, strict=True))[1:])) for m, r in rows.items()}
+        self.out.usage = sum(per_model.values(), Usage())  # Usage() if none
+        self.out.model_usage = usage_per_model(per_model)
         # Each draft goes as its message is made: a long session is never held twice.
         drafts, self.drafts = self.drafts, []
         drafts.reverse()

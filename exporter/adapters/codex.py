@@ -41,7 +41,7 @@ import orjson
 
 from ..collector import collector_paused
 from ..errors import Problem, SourceChanged, how_many
-from ..model import Message, MessageStream, Session
+from ..model import Message, MessageStream, Session, usage_per_model
 from ._jsonl import MAX_LINE_BYTES, iter_json_objects, parse_timestamp
 from .base import (
     STREAM_FROM,
@@ -429,6 +429,7 @@ def _session(rollout: Rollout, ref: SessionRef, title: str | None) -> Session:
         # header has a time, the start), where the end is not known.
         ended_at=rollout.ended,
         usage=rollout.usage,
+        model_usage=usage_per_model(rollout.per_model) if rollout.per_model else (),
         parent_id=rollout.parent_id,
         forked_from=rollout.forked_from,
         agent_label=rollout.agent_label,

@@ -61,6 +61,9 @@ class Rollout:
     started: datetime | None = None
     ended: datetime | None = None
     usage: Usage = Usage()
+    # ``usage`` per turn_context model: what each total added to the last, counted to the
+    # model of its turn (None once a total went down: which model used what is not known).
+    per_model: dict[str | None, Usage] | None = field(default_factory=dict)
     parent_id: str | None = None
     forked_from: str | None = None
     agent_label: str | None = None
@@ -231,6 +234,22 @@ class RolloutBuilder:
             if found and found.group(1).strip():
                 self.out.cwd = found.group(1).strip()
 
+    def _count(self, total: Usage) -> None:
+        """A new cumulative total: what it adds to the last is the current turn's model's."""
+        last, per_model = self.out.usage, self.out.per_model
+        self.out.usage = total
+        if per_model is None:
+            return
+        added = (
+            total.input_tokens - last.input_tokens,
+            total.output_tokens - last.output_tokens,
+            total.cache_read_tokens - last.cache_read_tokens,
+        )
+        if min(added) < 0:
+            self.out.per_model = None
+        elif any(added):
+            per_model[self.model] = per_model.get(self.model, Usage()) + Usage(*added)
+
     def _turn_context(self, p: dict[str, Any]) -> None:
         model = p.get("model")
         if isinstance(model, str) and model:
@@ -373,7 +392,7 @@ class RolloutBuilder:
                 )
                 # (an all-zero report counts nothing: it never undoes the totals before it)
                 if usage != Usage() or self.out.usage == Usage():
-                    self.out.usage = usage
+                    self._count(usage)
         elif etype == "turn_aborted":
             # The person stopped the turn, or sent a request that replaced it: their
             # interruption. A review thread's end is none (Codex shows none); any other

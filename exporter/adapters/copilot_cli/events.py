@@ -112,6 +112,7 @@ class EventLog:
         self.model: str | None = None
         self.started: datetime | None = None
         self.usage = Usage()
+        self.per_model: dict[str | None, Usage] = {}  # ``usage`` per model, from modelMetrics
         self.metrics = False
         self.unknown: dict[str, tuple[int | None, int]] = {}  # type -> its first line, count
         self.line: int | None = None  # of the event being read
@@ -203,6 +204,7 @@ class EventLog:
             if usage is not None:
                 counted = True
                 self.usage = self.usage + usage
+                self.per_model[model] = self.per_model.get(model, Usage()) + usage
         if not counted:
             usage = token_details(data.get("tokenDetails"))
             if usage is not None:

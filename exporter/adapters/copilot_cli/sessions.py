@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model import Message, Session, TextPart, Usage, linked_message
+from ...model import Message, Session, TextPart, Usage, linked_message, usage_per_model
 from ..base import project_name
 from . import SOURCE
 from .events import EventLog, _Thread
@@ -51,12 +51,14 @@ def log_sessions(log: EventLog, facts: dict[str, str]) -> list[Session]:
         )
     log.main.messages = [linked_message(m, links) for m in log.main.messages]
     usage = log.usage if log.metrics else Usage(output_tokens=log.main.output_tokens)
+    per_model = usage_per_model(log.per_model) if log.metrics else ()
     main = _session(
         log.main,
         log.session_id,
         common,
         title=facts.get("name") or log.title,
         usage=usage,
+        model_usage=per_model,
         subagent_ids=tuple(c.session_id for c in children),
         started_at=log.started,
     )

@@ -39,7 +39,7 @@ from urllib.parse import unquote
 import orjson
 
 from ...errors import Problem
-from ...model import Message, MessageStream, NoticePart, Session, TextPart
+from ...model import Message, MessageStream, NoticePart, Session, TextPart, usage_per_model
 from .._jsonl import parse_timestamp
 from .._times import Times
 from ..base import (
@@ -285,6 +285,7 @@ def _session(
         started_at=started,
         ended_at=max(ended, built.last) if ended and built.last else ended,
         usage=built.usage,
+        model_usage=usage_per_model(built.per_model),
     )
 
 

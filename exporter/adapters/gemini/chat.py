@@ -49,6 +49,7 @@ class Built:
     messages: list[Message] = field(default_factory=list)
     models: list[str] = field(default_factory=list)
     usage: Usage = Usage()
+    per_model: dict[str | None, Usage] = field(default_factory=dict)  # ``usage`` per model
     first: datetime | None = None
     last: datetime | None = None
     times: Times = field(default_factory=Times)  # the times that could not be read
@@ -90,7 +91,11 @@ def iter_messages(
             model = rec["model"] if isinstance(rec.get("model"), str) and rec["model"] else None
             if model and model not in out.models:
                 out.models.append(model)
-            out.usage = out.usage + _usage(rec.get("tokens"))
+            tokens = rec.get("tokens")
+            if tokens:
+                usage = _usage(tokens)
+                out.usage = out.usage + usage
+                out.per_model[model] = out.per_model.get(model, Usage()) + usage
             parts = _assistant_parts(rec, key, children or {})
             if parts:
                 yield Message("assistant", tuple(parts), key, when, model)

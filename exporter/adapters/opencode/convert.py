@@ -36,6 +36,7 @@ from ...model import (
     ToolCallPart,
     ToolResultPart,
     Usage,
+    usage_per_model,
 )
 from .._times import Times
 from ..vscode import project_of_path
@@ -124,6 +125,7 @@ def to_session(
         started_at=created or min(dated, default=None),
         ended_at=max([t for t in (updated, *dated) if t], default=None),
         usage=builder.usage,
+        model_usage=usage_per_model(builder.per_model),
         cost=builder.cost,
         parent_id=parent,
         subagent_ids=children,
@@ -141,6 +143,7 @@ class _Builder:
         self.messages: list[Message] = []
         self.models: list[str] = []
         self.usage = Usage()
+        self.per_model: dict[str | None, Usage] = {}  # ``usage`` per model
         self.cost: float | None = None
         self.cwd: str | None = None
         self.first_agent: str | None = None
@@ -205,7 +208,7 @@ class _Builder:
         out: list[Part] = []
         steps = [p for p in parts if p.get("type") == "step-finish"]
         for step in steps or [data]:  # a message without steps counts its own totals
-            self._count(step)
+            self._count(step, model)
         for part in parts:
             kind = part.get("type")
             if kind == "text":
@@ -256,16 +259,18 @@ class _Builder:
             self.unknown[str(kind)] += 1
         return []
 
-    def _count(self, record: dict[str, Any]) -> None:
+    def _count(self, record: dict[str, Any], model: str | None) -> None:
         tokens = record.get("tokens")
         if isinstance(tokens, dict):
             cache = tokens.get("cache") if isinstance(tokens.get("cache"), dict) else {}
-            self.usage += Usage(  # reasoning is billed as output; OpenCode counts it apart
+            usage = Usage(  # reasoning is billed as output; OpenCode counts it apart
                 _int(tokens.get("input")),
                 _int(tokens.get("output")) + _int(tokens.get("reasoning")),
                 _int(cache.get("read")),
                 _int(cache.get("write")),
             )
+            self.usage += usage
+            self.per_model[model] = self.per_model.get(model, Usage()) + usage
         cost = record.get("cost")
         if isinstance(cost, int | float) and not isinstance(cost, bool):
             self.cost = (self.cost or 0.0) + float(cost)

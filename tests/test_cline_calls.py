@@ -1,7 +1,8 @@
-"""How the Cline family's tool calls read in a note: the older builds' calls written as XML
-in the model's text (read from ``api_conversation_history.json``) as calls with their
-results, and a search titled by what it looked for. Fixtures follow the schemas of
-tests/cline_builder.py (no real sample of the XML era could be redistributed)."""
+"""How the Cline family's tool calls read in a note: Cline 4's ``use_subagents`` as subagent
+calls linked to their transcripts, the older builds' calls written as XML in the model's
+text (read from ``api_conversation_history.json``) as calls with their results, and a
+search titled by what it looked for. Fixtures follow the schemas of tests/cline_builder.py
+(no real sample of the XML era could be redistributed)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,69 @@ def _note(home, vault, source: str = "cline") -> str:
 
 def _parts(session, kind):
     return [p for m in session.messages for p in m.parts if isinstance(p, kind)]
+
+
+# --- Cline 4: use_subagents -----------------------------------------------------------------
+
+
+def _subagent(prompt: str, reply: str) -> list[dict]:
+    return [cb.message("user", prompt, n=1), cb.message("assistant", cb.text(reply), n=2)]
+
+
+def test_a_use_subagents_call_is_a_subagent_linked_where_it_was_called(tmp_path):
+    """The call showed as a plain ``use_subagents`` call with its JSON (``{"tasks":
+    [{"prompt": …}]}``), the subagent's note linked only in the header. Now it is a Subagent
+    callout with its prompt, its result and the link to the transcript."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    data = home / ".cline" / "data"
+    cb.sdk_session(data, "s1", [
+        cb.message("user", "Who calls retry()?", n=0),
+        cb.message("assistant", cb.tool_use("t1", "use_subagents",
+                                            {"tasks": [{"prompt": "find every caller"}]}), n=1),
+        cb.message("user", cb.tool_result("t1", "2 callers: api.ts:14, sync.ts:52"), n=2),
+        cb.message("assistant", cb.text("Two places."), n=3),
+    ], agents={"agent_x": _subagent("find every caller", "2 callers: api.ts:14, sync.ts:52")})  # fmt: skip
+    sessions, problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    main = next(s for s in sessions if s.session_id == "s1")
+    assert _parts(main, ToolCallPart) == [ToolCallPart(
+        "use_subagents", {"prompt": "find every caller"}, "t1", None, "s1/agent-agent_x")]  # fmt: skip
+    note = _note(home, vault)
+    assert (
+        "> [!abstract]- Subagent — `use_subagents`\n>\n> Prompt:\n> ```text\n"
+        "> find every caller\n> ```\n>\n> Result:\n>\n> 2 callers: api.ts:14, sync.ts:52\n>\n"
+        "> Full transcript: [[" in note
+    )
+    assert '"tasks"' not in note
+
+
+def test_several_tasks_are_one_subagent_each_paired_by_prompt(tmp_path):
+    """A call of several tasks: one subagent call per task, paired with the transcript whose
+    first prompt is the task's (not by file order); each has its subagent's last reply as
+    result, the batch's own result stays after them, and a task without a transcript is a
+    call without a link."""
+    home = tmp_path / "home"
+    data = home / ".cline" / "data"
+    tasks = [{"prompt": "find the tests"}, {"prompt": "find the docs"}, {"prompt": "lost one"}]
+    cb.sdk_session(data, "s2", [
+        cb.message("user", "Survey the repo", n=0),
+        cb.message("assistant", cb.tool_use("t1", "use_subagents", {"tasks": tasks}), n=1),
+        cb.message("user", cb.tool_result("t1", "tests: 3 files\n\ndocs: README"), n=2),
+    ], agents={"agent_a": _subagent("find the docs", "docs: README"),
+               "agent_b": _subagent("find the tests", "tests: 3 files")})  # fmt: skip
+    sessions, problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    main = next(s for s in sessions if s.session_id == "s2")
+    assert _parts(main, ToolCallPart) == [
+        ToolCallPart("use_subagents", tasks[0], "t1#1", None, "s2/agent-agent_b"),
+        ToolCallPart("use_subagents", tasks[1], "t1#2", None, "s2/agent-agent_a"),
+        ToolCallPart("use_subagents", tasks[2], "t1#3", None, None),
+    ]
+    assert _parts(main, ToolResultPart) == [
+        ToolResultPart("tests: 3 files", "t1#1"),
+        ToolResultPart("docs: README", "t1#2"),
+        ToolResultPart("tests: 3 files\n\ndocs: README", "t1"),  # what the model got
+    ]
 
 
 # --- XML tool calls in the model's history --------------------------------------------------

@@ -221,7 +221,9 @@ def test_kilo_code_task_without_ui_file_is_read_from_the_model_history(tmp_path)
     assert session.cwd == "/Users/me/kilo-app" and session.project == "kilo-app"
     assert texts(session, "user") == ["Why does app.py crash?", "fix it"]
     parts = [p for m in session.messages for p in m.parts]
-    assert ToolResultPart("[read_file for 'app.py'] Result:\nimport sys") in parts
+    # the call written as XML in the reply, its result paired with it
+    assert ToolCallPart("read_file", {"path": "app.py"}, "6f1c3a52-kilo:1#1") in parts
+    assert ToolResultPart("import sys", "6f1c3a52-kilo:1#1") in parts
     # results sent back to the model belong to its turn, not to the person's
     roles = [m.role for m in session.messages]
     assert roles == ["user", "assistant", "tool", "assistant", "tool", "assistant", "user"]
@@ -680,11 +682,10 @@ def test_the_model_history_s_results_and_calls_that_did_not_run(tmp_path):
     assert problems == []
     assert texts(session, "user") == ["Deploy it"]
     results = [p for m in session.messages for p in m.parts if isinstance(p, ToolResultPart)]
-    assert results == [
-        ToolResultPart("[read_file for 'a.txt'] Result:\nalpha"),
-        ToolResultPart(f"[execute_command for 'make deploy'] Result:\n{denied}",
-                       not_run="rejected"),
-        ToolResultPart(skipped, not_run="cancelled"),
+    assert results == [  # (the calls written as XML are paired with their results)
+        ToolResultPart("alpha", "1762500000005:1#1"),
+        ToolResultPart(denied, "1762500000005:3#1", not_run="rejected"),
+        ToolResultPart(skipped, not_run="cancelled"),  # (<attempt_completion/> is no call)
         ToolResultPart("The user denied this operation.", "toolu_2", not_run="rejected"),
     ]  # fmt: skip
     assert [m.role for m in session.messages] == [

@@ -11,7 +11,8 @@ Blocks: ``text``, ``image``, ``document``, ``file``, ``tool_use``, ``tool_result
 own: ``<environment_details>`` (the editor state Cline appends to every request). The legacy
 task files also wrap prompts in ``<task>``/``<feedback>``/``<answer>`` and send tool results
 as user text (``[read_file for 'x'] Result: …``): with ``legacy`` those are unwrapped and
-turned into tool output, so they do not read as prompts; what Cline sends in the person's
+turned into tool output, so they do not read as prompts (and paired with the calls the
+model wrote as XML in its text, ``xmlcalls.py``); what Cline sends in the person's
 name (``[TASK RESUMPTION] …``, ``[ERROR] You did not use a tool …``) is left out, but for
 the person's words in its ``<user_message>``.
 """
@@ -41,6 +42,7 @@ from ...model import (
 )
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
+from .xmlcalls import LegacyCalls
 
 _WRAPPED = re.compile(r"^\s*<(task|feedback|answer|user_message)>\n?(.*?)\n?</\1>\s*$", re.S)
 _LEGACY_RESULT = re.compile(r"^\[[^\]\n]{1,200}\] Result:")
@@ -94,6 +96,7 @@ def parse_messages(
     truncation left out of later requests (its index entry's ``conversationHistoryDeletedRange``):
     a marker follows the last message of that range, as the truncation came after it."""
     out = Conversation()
+    calls = LegacyCalls()  # tool calls written as XML in the model's text (legacy only)
     for index, item in enumerate(items):
         if left_out and index > left_out[1] and out.messages:
             out.messages.append(
@@ -107,6 +110,9 @@ def parse_messages(
             continue
         role = item["role"]
         parts = _parts(item.get("content"), role, legacy, out, index + 1)
+        source_id = item.get("id") if isinstance(item.get("id"), str) else f"{id_prefix}{index}"
+        if legacy:
+            parts = calls.reply(parts, source_id) if role == "assistant" else calls.results(parts)
         own = model_of(item.get("modelInfo"))
         timeline = model_at(item.get("ts")) if model_at else None
         # The SDK's messages name their model; Cline's own history takes FORMATS.md §6.2's
@@ -120,7 +126,6 @@ def parse_messages(
         if role == "assistant":
             out.add_model(model)
         if parts:
-            source_id = item.get("id") if isinstance(item.get("id"), str) else f"{id_prefix}{index}"
             ts = item.get("ts")
             when = parse_timestamp(ts) or out.times.unread(ts, f"message {index + 1}")
             if role == "user" and all(isinstance(p, ToolResultPart) for p in parts):

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import Problem
-from ...model import Session
+from ...model import Message, Part, Session, TextPart, ToolCallPart, ToolResultPart
 from .._jsonl import parse_timestamp
 from ..base import SessionRef, open_regular
 from ..vscode import project_of_path
@@ -109,7 +109,70 @@ def load_sdk(source: str, ref: SessionRef, problems: list[Problem]) -> list[Sess
                 children.append(child)
     if children:
         root = replace(root, subagent_ids=tuple(c.session_id for c in children))
+        root = replace(root, messages=tuple(linked_subagents(root.messages, children)))
     return [root, *children]
+
+
+def linked_subagents(messages: Any, children: list[Session]) -> list[Message]:
+    """The session's messages with each ``use_subagents`` call split into one call per task
+    (``{tasks: [{prompt}, …]}``), each linked to the transcript whose first prompt is its
+    prompt (each transcript taken once, in order). A call of one task keeps its result; the
+    calls of several take each its subagent's last reply as their result, the batch's own
+    result (what the model got, all of them together) staying on its own after them."""
+    unclaimed = [(c.session_id, *_first_and_last(c)) for c in children]
+
+    def claim(prompt: str) -> tuple[str, str | None] | None:
+        for at, (child, first, last) in enumerate(unclaimed):
+            if first == prompt.strip():
+                del unclaimed[at]
+                return child, last
+        return None
+
+    out = []
+    for message in messages:
+        if not any(isinstance(p, ToolCallPart) and _tasks(p) for p in message.parts):
+            out.append(message)
+            continue
+        parts: list[Part] = []
+        for part in message.parts:
+            tasks = _tasks(part) if isinstance(part, ToolCallPart) else []
+            if not isinstance(part, ToolCallPart) or not tasks:
+                parts.append(part)
+                continue
+            for n, task in enumerate(tasks, 1):
+                found = claim(task["prompt"])
+                one = len(tasks) == 1
+                call_id = part.call_id if one or not part.call_id else f"{part.call_id}#{n}"
+                child = found[0] if found else None
+                parts.append(ToolCallPart(part.name, task, call_id, part.description, child))
+                if not one and found and found[1] and call_id:
+                    parts.append(ToolResultPart(found[1], call_id))
+        out.append(replace(message, parts=tuple(parts)))
+    return out
+
+
+def _tasks(call: ToolCallPart) -> list[dict[str, Any]]:
+    """The tasks of a ``use_subagents`` call, each with its prompt; none for another call,
+    or for one whose tasks are not all such (it stays as it was written)."""
+    given = call.input.get("tasks") if isinstance(call.input, dict) else None
+    if call.name != "use_subagents" or not isinstance(given, list):
+        return []
+    tasks = [{"prompt": t} if isinstance(t, str) else t for t in given]
+    if all(isinstance(t, dict) and isinstance(t.get("prompt"), str) for t in tasks):
+        return tasks
+    return []
+
+
+def _first_and_last(child: Session) -> tuple[str | None, str | None]:
+    """A subagent transcript's first prompt and its last reply."""
+    first = last = None
+    for message in child.messages:
+        said = "\n".join(p.text for p in message.parts if isinstance(p, TextPart)).strip()
+        if message.role == "user" and first is None and said:
+            first = said
+        elif message.role == "assistant" and said:
+            last = said
+    return first, last
 
 
 def _sdk_session(

@@ -302,7 +302,9 @@ def test_cline_cli_tasks_and_sdk_sessions_with_index_manifest_and_subagents(tmp_
     assert attached[1].media_type == "image/png" and attached[1].data.startswith(b"\x89PNG")
     assert ToolResultPart("/w/README.md\n# Project", "t1") in parts
     assert sdk.subagent_ids == ("sdk-1/agent-agent_7",)
-    assert agent.parent_id == "sdk-1" and agent.agent_label == "subagent"
+    # "subagent", the role every Cline 4 subagent file gives, is no name ("Subagent
+    # (subagent) of …" said nothing)
+    assert agent.parent_id == "sdk-1" and agent.agent_label is None
     assert agent.cwd == "/manifest/cwd" and texts(agent, "assistant") == ["Found 3 tests."]
 
 

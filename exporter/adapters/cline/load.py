@@ -163,6 +163,13 @@ def _tasks(call: ToolCallPart) -> list[dict[str, Any]]:
     return []
 
 
+def _agent_label(data: dict[str, Any]) -> str | None:
+    """A subagent's name as its file gives it; Cline 4's bare role ("subagent", what every
+    subagent file says) is no name: "Subagent (subagent) of …" said nothing."""
+    agent = _str(data.get("agent"))
+    return agent if agent and agent.lower() != "subagent" else None
+
+
 def _first_and_last(child: Session) -> tuple[str | None, str | None]:
     """A subagent transcript's first prompt and its last reply."""
     first = last = None
@@ -230,7 +237,7 @@ def _sdk_session(
         usage=conversation.usage,
         cost=conversation.cost,
         parent_id=parent or fact("parent"),
-        agent_label=_str(data.get("agent")) if parent else None,
+        agent_label=_agent_label(data) if parent else None,
     )
 
 

@@ -31,6 +31,7 @@ from .cli_options import (
     NoRedactOpt,
     ProjectOpt,
     QuietOpt,
+    ReadVaultOpt,
     RestoreOpt,
     SinceOpt,
     SourceOpt,
@@ -270,19 +271,21 @@ def export_cmd(
 @subcommands.command("sources", cls=_Command)
 def sources_cmd(
     ctx: typer.Context,
+    vault: ReadVaultOpt = None,
     home: HomeOpt = None,
     source: SourceOpt = None,
     json_out: JsonOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """List what was found where: source, folder, sessions, size."""
-    a = _inherit(ctx, {"home": home, "source": source, "json_out": json_out, "debug": debug},
-                 ("home", "source", "json_out", "debug"))  # fmt: skip
+    own = {"vault": vault, "home": home, "source": source, "json_out": json_out, "debug": debug}
+    a = _inherit(ctx, own, tuple(own))
     with _handled(a["debug"], a["json_out"]):
         from .sources import list_sources, unreadable_folders
 
         _check_home(a["home"])
-        settings = _settings({"sources": a["source"]})
+        # With --vault, its config's [paths] and sources too: the places an export reads.
+        settings = _settings({"vault": a["vault"], "sources": a["source"]})
         rows = list_sources(a["home"], settings.sources, settings.paths)
         problems = unreadable_folders(rows)
     if a["json_out"]:

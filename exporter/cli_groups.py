@@ -23,6 +23,7 @@ from .cli_options import (
     NoRedactOpt,
     ProjectOpt,
     QuietOpt,
+    ReadVaultOpt,
     SourceOpt,
     TemplatesOpt,
     TzOpt,
@@ -105,7 +106,7 @@ def watch_cmd(
 @subcommands.command("doctor", cls=_Command)
 def doctor_cmd(
     ctx: typer.Context,
-    vault: VaultOpt = None,
+    vault: ReadVaultOpt = None,
     home: HomeOpt = None,
     source: SourceOpt = None,
     json_out: JsonOpt = False,
@@ -207,7 +208,9 @@ def templates_init_cmd(
 
 
 @config_app.command("show", cls=_Command)
-def config_show_cmd(ctx: typer.Context, vault: VaultOpt = None, debug: DebugOpt = False) -> None:
+def config_show_cmd(
+    ctx: typer.Context, vault: ReadVaultOpt = None, debug: DebugOpt = False
+) -> None:
     """Print each setting, its value, and where it came from."""
     a = _inherit(ctx, {"vault": vault, "debug": debug}, ("vault", "debug"))
     with _handled(a["debug"]):
@@ -244,7 +247,7 @@ def schedule_install_cmd(
 
 @schedule_app.command("status", cls=_Command)
 def schedule_status_cmd(
-    ctx: typer.Context, vault: VaultOpt = None, debug: DebugOpt = False
+    ctx: typer.Context, vault: ReadVaultOpt = None, debug: DebugOpt = False
 ) -> None:
     """Say what is installed and how the last run went."""
     a = _inherit(ctx, {"vault": vault, "debug": debug}, ("vault", "debug"))

@@ -128,6 +128,14 @@ _NAMES = ", ".join(SOURCES)
 VaultOpt = Annotated[
     Path | None, typer.Option("--vault", metavar="DIR", help="The vault folder to write into.")
 ]
+# A command that reads the vault and its config but writes nothing there (sources, doctor,
+# config show, schedule status): "the folder to write into" was not what it does.
+ReadVaultOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--vault", metavar="DIR", help="The vault (its .ccexport/config.toml is read too)."
+    ),
+]
 HomeOpt = Annotated[
     Path | None,
     typer.Option("--home", metavar="DIR", help="Look for sources under this folder, not ~."),

@@ -3,6 +3,7 @@ at all (from a helper's audit of the command line, 2026-12): each test fails wit
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -160,3 +161,41 @@ def test_a_misspelt_source_in_the_config_file_too(tmp_path):
     config.write_text('sources = "codex,gemini"\n')
     result = run("--vault", vault, "--home", tmp_path)
     assert '(a list: sources = ["codex", "gemini"])' in result.stderr
+
+
+# -- sources with the vault's config ---------------------------------------------------------
+
+
+def test_sources_reads_the_places_the_vaults_config_names(tmp_path, home):
+    """`[paths]` and `sources` in <vault>/.ccexport/config.toml are read by the export
+    (`ccexport --vault v`) and by `doctor --vault v`, but `ccexport sources` took no --vault
+    ("No such option: --vault"), and `ccexport --vault v sources` was refused: it listed
+    other places than the export read, and Aider as "set the folders to search with
+    [paths] aider" when the vault's config had just done so."""
+    repo = tmp_path / "repos" / "tool"
+    repo.mkdir(parents=True)
+    (repo / ".aider.chat.history.md").write_text(
+        "\n# aider chat started at 2026-05-01 10:00:00\n\n#### hello\n\nhi\n"
+    )
+    vault = tmp_path / "v"
+    (vault / ".ccexport").mkdir(parents=True)
+    (vault / ".ccexport" / "config.toml").write_text(
+        f'sources = ["aider"]\n[paths]\naider = ["{tmp_path / "repos"}"]\n'
+    )
+    for args in (["sources", "--vault", vault], ["--vault", vault, "sources"]):
+        result = run(*args, "--home", home)
+        assert result.exit_code == 0, result.output
+        rows = result.stdout.splitlines()[1:]
+        assert len(rows) == 1 and rows[0].split()[:2] == ["aider", "1"], result.stdout
+        assert str(tmp_path / "repos") in rows[0]
+    listed = json.loads(run("sources", "--vault", vault, "--home", home, "--json").stdout)
+    assert [row["source"] for row in listed["sources"]] == ["aider"]
+    assert run("sources", "--vault", tmp_path / "v" / ".ccexport" / "config.toml").exit_code == 2
+
+
+def test_commands_that_only_read_the_vault_do_not_say_they_write_into_it():
+    for command in (["sources"], ["doctor"], ["config", "show"], ["schedule", "status"]):
+        shown = run(*command, "--help").stdout
+        assert "The vault (its .ccexport/config.toml is read too)." in shown, command
+        assert "write into" not in shown, command
+    assert "The vault folder to write into." in run("--help").stdout

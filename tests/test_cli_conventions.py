@@ -220,7 +220,7 @@ def test_json_is_written_when_the_vault_is_locked(tmp_path, home):
         (["--no-such-flag"], "No such option: --no-such-flag"),
         (["--since"], "Option '--since' requires an argument"),
         (["--tool-output", "most"], "--tool-output must be one of full, head, none"),
-        (["--quiet", "sources"], "--vault, --quiet do not apply to `ccexport sources`"),
+        (["--quiet", "sources"], "--quiet does not apply to `ccexport sources`"),
         (["sources", "--dry-run"], "No such option: --dry-run"),
     ],
 )

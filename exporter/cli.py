@@ -362,7 +362,14 @@ def _export(args: dict[str, Any]) -> None:
                 _echo_json({"error": "interrupted", "exit_code": 130, "written": stop.written})
             raise typer.Exit(130) from None
     elapsed = time.monotonic() - started
-    print_report(report, quiet=quiet, verbose=args["verbose"], to_stderr=json_out, elapsed=elapsed)
+    print_report(
+        report,
+        quiet=quiet,
+        verbose=args["verbose"],
+        to_stderr=json_out,
+        elapsed=elapsed,
+        looked=options,
+    )
     if json_out:
         _echo_json({**report.as_dict(), "elapsed_seconds": round(elapsed, 3)})
     code = 1 if report.failed else 0

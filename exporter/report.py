@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -88,6 +89,31 @@ def source_line(source: str, counts: SourceCounts) -> str:
     return line + _empty(counts.empty)
 
 
+def nothing_found_line(report: ExportReport, options: Any) -> str | None:
+    """Where a run that found no session looked, and what to try: "0 sessions found" and
+    exit 0 alone left a newcomer with a wrong --home, or a filter matching nothing, to guess."""
+    if report.total("found") or report.total("empty") or report.problems:
+        return None
+    chosen = []  # (from the command line or the config: named as both spell them)
+    if options.project:
+        chosen.append(f"project {options.project!r}")
+    if options.since:
+        chosen.append(f"since {options.since:%Y-%m-%d %H:%M}")
+    if options.sources:
+        chosen.append(f"sources {', '.join(options.sources)}")
+    if chosen:
+        return (
+            f"No session matched the filters ({'; '.join(chosen)}); `ccexport sources` "
+            "lists what there is."
+        )
+    home = options.home if options.home is not None else Path.home()
+    check = " (is --home right?)" if options.home is not None else ""
+    return (
+        f"No sessions found under {home}{check}: `ccexport sources` lists where each "
+        "assistant's history was looked for."
+    )
+
+
 def append_log(path: Path, report: ExportReport | None, code: int, error: str = "") -> None:
     """One entry per run in the nightly log: when, how it ended, and what went wrong."""
     stamp = datetime.now().astimezone().isoformat(timespec="seconds")
@@ -104,8 +130,10 @@ def print_report(
     verbose: bool = False,
     to_stderr: bool = False,
     elapsed: float | None = None,
+    looked: Any = None,
 ) -> None:
-    """The summary for people. ``to_stderr``: stdout is kept for one JSON document."""
+    """The summary for people. ``to_stderr``: stdout is kept for one JSON document.
+    ``looked``: the run's ExportOptions, to say where a run that found nothing looked."""
 
     def say(text: str) -> None:
         typer.echo(text, err=to_stderr)
@@ -125,9 +153,13 @@ def print_report(
     if not quiet:
         say(summary_line(report, elapsed))
         for source, counts in report.per_source.items():
-            say(source_line(source, counts))
+            if any(counts.as_dict().values()):  # (--project web: not 14 lines of zeros)
+                say(source_line(source, counts))
         if report.redactions:
             say(redaction_line(report))
+        hint = nothing_found_line(report, looked) if looked is not None else None
+        if hint:
+            say(hint)
     for change in report.conflicts():
         typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)
     for line in problem_lines(report.problems, quiet, verbose):

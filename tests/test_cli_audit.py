@@ -199,3 +199,46 @@ def test_commands_that_only_read_the_vault_do_not_say_they_write_into_it():
         assert "The vault (its .ccexport/config.toml is read too)." in shown, command
         assert "write into" not in shown, command
     assert "The vault folder to write into." in run("--help").stdout
+
+
+# -- a run that finds nothing ----------------------------------------------------------------
+
+
+def test_a_run_that_finds_nothing_says_where_it_looked(tmp_path):
+    """A wrong --home (or a home whose assistants keep their history elsewhere) gave
+    "0 sessions found, 0 created, 0 updated, 0 unchanged" and exit 0, nothing more; only
+    doctor said "is --home right?"."""
+    empty = tmp_path / "empty-home"
+    empty.mkdir()
+    result = run("--vault", tmp_path / "v", "--home", empty)
+    assert result.exit_code == 0
+    assert (
+        f"No sessions found under {empty} (is --home right?): `ccexport sources` lists where"
+        in result.stdout
+    )
+    assert run("--vault", tmp_path / "v", "--home", empty, "--quiet").output == ""
+    as_json = run("--vault", tmp_path / "v", "--home", empty, "--json")
+    assert json.loads(as_json.stdout)["totals"]["found"] == 0  # stdout: the document alone
+    assert "No sessions found under" in as_json.stderr
+
+
+def test_a_filter_that_matches_nothing_says_so_and_no_line_of_zeros_per_source(tmp_path, home):
+    """--project nonexistent printed the summary and one line of zeros per source, and
+    nothing saying that the filter was why; --project p1 a line of zeros for each source
+    with no session of p1."""
+    codex_home = home / ".codex" / "sessions" / "2026" / "05" / "01"
+    codex_home.mkdir(parents=True)
+    (codex_home / "rollout-2026-05-01T10-00-00-0000.jsonl").write_text("")
+    vault = tmp_path / "v"
+    none = run("--vault", vault, "--home", home, "--project", "nonexistent")
+    assert none.exit_code == 0
+    assert "No session matched the filters (project 'nonexistent'); `ccexport sources`" in (
+        none.stdout
+    )
+    assert "0 found" not in none.stdout
+    some = run("--vault", vault, "--home", home, "--project", "p1")
+    assert "  claude-code: 1 found, 1 created" in some.stdout
+    assert "No session" not in some.stdout
+    assert [line for line in some.stdout.splitlines() if line.startswith("  ")] == [
+        "  claude-code: 1 found, 1 created, 0 updated, 0 unchanged, 0 failed"
+    ]

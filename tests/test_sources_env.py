@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from claude_builder import ClaudeSession
 from conftest import EXAMPLES_HOME
 from typer.testing import CliRunner
 
@@ -52,8 +53,18 @@ def run(*args: str):
     return runner.invoke(app, list(args))
 
 
+# Claude Desktop's folder (Cowork tasks, the Code tab's titles) where each variable puts it;
+# the demo home has no Desktop app, so a Cowork task is made there.
+DESKTOP_MOVED = [
+    ("XDG_CONFIG_HOME", ("Claude",)),
+    ("APPDATA", ("Claude",)),
+    ("LOCALAPPDATA", ("Packages", "Claude_pzs8sxrjxfjjc", "LocalCache", "Roaming", "Claude")),
+]
+
+
 def test_every_variable_of_every_source_is_tried_here():
     tried = {name for _source, _count, variables in MOVED for name in variables}
+    tried |= {name for name, _tail in DESKTOP_MOVED}
     declared = {name for adapter in ADAPTERS for name in adapter.env_vars}
     assert declared <= tried
 
@@ -110,3 +121,26 @@ def test_under_home_the_variables_do_not_apply_to_sources_either(tmp_path, monke
     listed = json.loads(run("sources", "--home", str(tmp_path), "--source", "opencode",
                             "--source", "cline", "--json").stdout)["sources"]  # fmt: skip
     assert not any(row["sessions"] for row in listed)
+
+
+@pytest.mark.parametrize(("variable", "tail"), DESKTOP_MOVED, ids=[v for v, _ in DESKTOP_MOVED])
+def test_a_cowork_task_is_found_where_a_variable_puts_claude_desktops_folder(
+    tmp_path, isolated_home, monkeypatch, variable, tail
+):
+    """``LOCALAPPDATA`` (the Microsoft Store install), ``APPDATA`` and ``XDG_CONFIG_HOME``
+    move Claude Desktop's folder; the adapter read them but did not declare them, so the
+    tests did not clear them and the schedule did not carry them."""
+    sid = "c0c0c0c0-0000-4000-8000-000000000002"
+    desktop = tmp_path.joinpath("elsewhere", *tail)
+    workspace = desktop / "local-agent-mode-sessions" / "org1" / "ws1"
+    task = ClaudeSession(sid, cwd="/sessions/brave-otter")
+    task.user("tidy the photo folder")
+    task.assistant("Sorted 40 photos by date.")
+    task.write(workspace / "local_t1" / ".claude" / "projects" / "-sessions-brave-otter"
+               / f"{sid}.jsonl")  # fmt: skip
+    (workspace / "local_t1.json").write_text(json.dumps({"cliSessionId": sid, "title": "Tidy"}))
+    monkeypatch.setenv(variable, str(tmp_path / "elsewhere"))
+    export = run("--vault", str(tmp_path / "v"), "--source", "claude-code", "--dry-run", "--json")
+    assert json.loads(export.stdout)["totals"]["found"] == 1
+    (claude,) = [a for a in ADAPTERS if a.name == "claude-code"]
+    assert variable in claude.env_vars

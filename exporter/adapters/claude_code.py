@@ -64,7 +64,11 @@ from .claude_discovery import (
 class ClaudeCodeAdapter:
     name: ClassVar[str] = SOURCE
     label: ClassVar[str] = "Claude Code"
-    env_vars: ClassVar[tuple[str, ...]] = ("CLAUDE_CONFIG_DIR",)
+    # (The last three on the real home only, for Claude Desktop's folder: Cowork tasks and
+    # the Code tab's titles, ``claude_desktop.desktop_dirs``.)
+    env_vars: ClassVar[tuple[str, ...]] = (
+        "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "APPDATA", "LOCALAPPDATA",
+    )  # fmt: skip
     # A unit's sessions depend on its files alone (and on folder listings and, for a
     # resumed session, the files of the sessions it continues, read the same way
     # anywhere): a worker may read it ahead (``readahead``).

@@ -37,7 +37,9 @@ from .config import no_vault_message
 from .errors import ConfigError
 
 
-@subcommands.command("watch", cls=_Command)
+@subcommands.command(
+    "watch", cls=_Command, short_help="Keep running: export each session as it changes."
+)
 def watch_cmd(
     ctx: typer.Context,
     vault: VaultOpt = None,
@@ -103,7 +105,9 @@ def watch_cmd(
             raise typer.Exit(0) from None
 
 
-@subcommands.command("doctor", cls=_Command)
+@subcommands.command(
+    "doctor", cls=_Command, short_help="Check sources, vault, schedule, config and templates."
+)
 def doctor_cmd(
     ctx: typer.Context,
     vault: ReadVaultOpt = None,
@@ -165,7 +169,9 @@ subcommands.add_typer(config_app, name="config")
 subcommands.add_typer(schedule_app, name="schedule")
 
 
-@templates_app.command("init", cls=_Command)
+@templates_app.command(
+    "init", cls=_Command, short_help="Copy the default templates where you can edit them."
+)
 def templates_init_cmd(
     ctx: typer.Context,
     vault: VaultOpt = None,

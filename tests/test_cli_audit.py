@@ -242,3 +242,17 @@ def test_a_filter_that_matches_nothing_says_so_and_no_line_of_zeros_per_source(t
     assert [line for line in some.stdout.splitlines() if line.startswith("  ")] == [
         "  claude-code: 1 found, 1 created, 0 updated, 0 unchanged, 0 failed"
     ]
+
+
+# -- help ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("group", [[], ["templates"], ["config"], ["schedule"]])
+def test_the_list_of_commands_in_help_cuts_no_sentence(group):
+    """`ccexport --help` listed "watch  Keep running: export each session within seconds of
+    it..." and "doctor  Check sources, vault, schedule, configuration and templates;...",
+    `templates --help` "init  Copy the default templates into <vault>/.ccexport/templates
+    (or...": sentences cut at the width of a terminal."""
+    shown = run(*group, "--help", env={"COLUMNS": "80"}).stdout
+    listed = shown[shown.index("Commands:") :].splitlines()[1:]
+    assert listed and not [line for line in listed if line.rstrip().endswith("...")], listed

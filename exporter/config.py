@@ -255,7 +255,8 @@ def _apply(
         elif key == "templates":
             path = relative_path(base, string_value(key, value, fail))
             if not path.is_dir():
-                raise fail(key, f"is not a folder: {path}")
+                what = "is a file, not a folder" if path.exists() else "does not exist"
+                raise fail(key, f"{what}: {path}")
             s.templates = path
         elif key == "frontmatter":
             _frontmatter(s, value, fail)

@@ -256,3 +256,15 @@ def test_the_list_of_commands_in_help_cuts_no_sentence(group):
     shown = run(*group, "--help", env={"COLUMNS": "80"}).stdout
     listed = shown[shown.index("Commands:") :].splitlines()[1:]
     assert listed and not [line for line in listed if line.rstrip().endswith("...")], listed
+
+
+def test_a_templates_folder_that_is_not_there_is_said_to_be_missing(tmp_path):
+    """A typo in --templates read "--templates is not a folder: /home/me/tempaltes", which
+    sent a person to check what kind of thing it was rather than its name."""
+    missing = run("--vault", tmp_path / "v", "--home", tmp_path, "--templates", tmp_path / "nope")
+    assert missing.exit_code == 2
+    assert f"--templates does not exist: {tmp_path / 'nope'}" in missing.stderr
+    (tmp_path / "file.j2").write_text("")
+    a_file = run("--vault", tmp_path / "v", "--home", tmp_path, "--templates", tmp_path / "file.j2")
+    assert a_file.exit_code == 2
+    assert f"--templates is a file, not a folder: {tmp_path / 'file.j2'}" in a_file.stderr

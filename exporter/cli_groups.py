@@ -88,7 +88,8 @@ def watch_cmd(
                 stamp = time.strftime("%H:%M:%S")
                 if not a["quiet"]:
                     typer.echo(f"[{stamp}] ", nl=False)
-                print_report(report, quiet=a["quiet"], verbose=a["verbose"])
+                # one line per source that changed, not fifteen for one session written
+                print_report(report, quiet=a["quiet"], verbose=a["verbose"], changed_only=True)
 
         def busy(message: str) -> None:
             if not a["quiet"]:

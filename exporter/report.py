@@ -131,9 +131,11 @@ def print_report(
     to_stderr: bool = False,
     elapsed: float | None = None,
     looked: Any = None,
+    changed_only: bool = False,
 ) -> None:
     """The summary for people. ``to_stderr``: stdout is kept for one JSON document.
-    ``looked``: the run's ExportOptions, to say where a run that found nothing looked."""
+    ``looked``: the run's ExportOptions, to say where a run that found nothing looked.
+    ``changed_only`` (a ``watch`` round): a line only for the sources that changed a note."""
 
     def say(text: str) -> None:
         typer.echo(text, err=to_stderr)
@@ -154,7 +156,8 @@ def print_report(
         say(summary_line(report, elapsed))
         for source, counts in report.per_source.items():
             if any(counts.as_dict().values()):  # (--project web: not 14 lines of zeros)
-                say(source_line(source, counts))
+                if not changed_only or _changed(counts):
+                    say(source_line(source, counts))
         if report.redactions:
             say(redaction_line(report))
         hint = nothing_found_line(report, looked) if looked is not None else None
@@ -164,6 +167,10 @@ def print_report(
         typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)
     for line in problem_lines(report.problems, quiet, verbose):
         typer.echo(line, err=True)
+
+
+def _changed(counts: SourceCounts) -> bool:
+    return bool(counts.written or counts.failed or counts.saved or counts.deleted)
 
 
 def problem_lines(problems: list[Problem], quiet: bool, verbose: bool) -> list[str]:

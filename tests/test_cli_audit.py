@@ -268,3 +268,32 @@ def test_a_templates_folder_that_is_not_there_is_said_to_be_missing(tmp_path):
     a_file = run("--vault", tmp_path / "v", "--home", tmp_path, "--templates", tmp_path / "file.j2")
     assert a_file.exit_code == 2
     assert f"--templates is a file, not a folder: {tmp_path / 'file.j2'}" in a_file.stderr
+
+
+# -- watch -----------------------------------------------------------------------------------
+
+
+def test_a_watch_round_names_only_the_sources_that_changed(tmp_path, monkeypatch):
+    """One session written while `watch` ran printed the summary and a line for every
+    source (fifteen on the demo home, fourteen of them "0 created, 0 updated, … unchanged")
+    at every change, for as long as it ran."""
+    from exporter import watch as watch_module
+    from exporter.outcome import ExportReport, SourceCounts
+
+    def one_round(options, events, interval):
+        report = ExportReport()
+        report.per_source["claude-code"] = SourceCounts(found=3, skipped=3)
+        report.per_source["codex"] = SourceCounts(found=2, updated=1, unchanged=1)
+        report.per_source["cursor"] = SourceCounts(found=1, skipped=1)
+        events.exported(report)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(watch_module, "watch", one_round)
+    result = run("watch", "--vault", tmp_path / "v", "--home", tmp_path)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1].endswith("] 6 sessions found, 0 created, 1 updated, 5 unchanged")
+    assert lines[2:] == [
+        "  codex: 2 found, 0 created, 1 updated, 1 unchanged, 0 failed",
+        "Stopped.",
+    ]

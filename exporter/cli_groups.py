@@ -243,11 +243,13 @@ def schedule_install_cmd(
         ctx, {"vault": vault, "dry_run": dry_run, "debug": debug}, ("vault", "dry_run", "debug")
     )
     with _handled(a["debug"]):
+        from .options import check_vault
         from .schedule import install, scheduler
 
         settings = _settings({"vault": a["vault"]})
         if settings.vault is None:
             raise ConfigError(no_vault_message())
+        check_vault(settings.vault, dry_run=False)  # else it would fail every night, unseen
         done = install(scheduler(), settings.vault.expanduser().resolve(), at, a["dry_run"])
     typer.echo(done)
 

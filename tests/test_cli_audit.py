@@ -297,3 +297,33 @@ def test_a_watch_round_names_only_the_sources_that_changed(tmp_path, monkeypatch
         "  codex: 2 found, 0 created, 1 updated, 1 unchanged, 0 failed",
         "Stopped.",
     ]
+
+
+# -- schedule --------------------------------------------------------------------------------
+
+
+def test_a_nightly_run_that_could_never_write_is_not_installed(
+    tmp_path, monkeypatch, no_real_schedulers
+):
+    """`schedule install --vault` a vault inside a folder this user cannot write was
+    installed ("Installed …", exit 0), and every night's run then stopped with "cannot be
+    written", seen only by a later `schedule status`. Now it is refused as the export
+    refuses it (exit 2), dry run or not."""
+    monkeypatch.setenv("CCEXPORT_SCHEDULER", "cron")
+    parent = tmp_path / "read-only"
+    parent.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(
+        os,
+        "access",
+        lambda p, mode: False if Path(p) == parent and mode & os.W_OK else real_access(p, mode),
+    )
+    for dry in ([], ["--dry-run"]):
+        result = run("schedule", "install", "--vault", parent / "v", *dry)
+        assert result.exit_code == 2, result.output
+        assert f"the vault {parent / 'v'} cannot be written ({parent} is read-only" in (
+            result.stderr
+        )
+    assert not no_real_schedulers.exists()
+    fine = run("schedule", "install", "--vault", tmp_path / "v", "--dry-run")
+    assert fine.exit_code == 0 and "Dry run, nothing installed" in fine.stdout

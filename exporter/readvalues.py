@@ -95,11 +95,14 @@ def wanted(session: Session, project: str | None, since: datetime | None) -> boo
 
 def selected(session: Session, project: str | None, since: datetime | None) -> bool:
     """Do --project and --since keep this session (a conversation or not)? A project that
-    is not known matches no --project; an end that is not known is kept by --since (the
-    file was touched since, or discovery would have left it out)."""
+    is not known matches no --project. --since keeps what ran since: a session whose end is
+    not known is judged by its start (a database or a log file is touched by every session
+    in it, so that its file was touched since says nothing of this one); one with neither
+    is kept (the file was touched since, or discovery would have left it out)."""
     if project and not project_matches(project, session.project):
         return False
-    if since and session.ended_at and session.ended_at < since:
+    last = session.ended_at or session.started_at
+    if since and last and last < since:
         return False
     return True
 

@@ -158,3 +158,23 @@ def test_workers_reading_ahead_count_and_report_as_the_main_process(tmp_path, mo
         assert len(one.problems) == 7  # the bad lines of this project's files alone
         assert json.dumps(one.as_dict()) == json.dumps(two.as_dict())
     assert read_ahead["units"] > 10
+
+
+def test_since_judges_a_session_with_no_known_end_by_its_start():
+    """``--since 7d`` exported Cursor tabs of 2024 and a Codex session of 2025: their
+    database or file was touched since (by other sessions), and with no end known each was
+    kept, however old its start."""
+    from dataclasses import replace
+
+    from message_builder import T0, msg, session
+
+    from exporter.model import TextPart
+    from exporter.readvalues import selected
+
+    base = session(msg("user", TextPart("hi")))
+    since = T0 + timedelta(days=1)
+    started_before = replace(base, ended_at=None)
+    assert not selected(started_before, None, since)
+    assert selected(replace(base, ended_at=None, started_at=since), None, since)
+    assert selected(replace(base, ended_at=None, started_at=None), None, since)  # nothing known
+    assert not selected(base, None, since) and selected(base, None, T0)  # an end, as before

@@ -90,7 +90,7 @@ class UnchangedUnits:
                 deleted.add(key)
         if not self.options.dry_run:
             return []
-        return [change for change in self._listed(unit) if change.key not in deleted]
+        return [change for change in self._listed(keys) if change.key not in deleted]
 
     def _to_restore(self, unit: str) -> bool:
         """With ``--restore``, a unit with a note the person deleted is read again: one the
@@ -119,10 +119,11 @@ class UnchangedUnits:
             if key in notes and project_matches(wanted, str(notes[key].meta.get("project") or ""))
         ]
 
-    def _listed(self, unit: str) -> list[Change]:
-        """The notes a dry run leaves alone, read from the state."""
+    def _listed(self, keys: list[str]) -> list[Change]:
+        """The notes a dry run leaves alone (those the filters select), read from the
+        state."""
         found = []
-        for key in self.vault.state.sources.get(unit, {}).get("notes", []):
+        for key in keys:
             record = self.vault.state.notes.get(key)
             if record:
                 found.append(Change(Action.UNCHANGED, key, record.path))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from claude_builder import ClaudeSession
-from conftest import ROOT, note_files, stamps
+from conftest import EXAMPLES_HOME, ROOT, note_files, stamps
 from typer.testing import CliRunner
 
 from exporter.cli import app
@@ -100,6 +100,22 @@ def test_dry_run_lists_every_note_and_diffs_updates(tmp_path):
     assert "would leave alone: AI Sessions/claude-code/p1/" in out
     assert "+question 2 of session 0" in out and out.count("@@") >= 1
     assert (stamps(vault), (vault / ".ccexport" / "state.json").read_bytes()) == before
+
+
+def test_a_dry_run_with_project_lists_only_that_projects_notes(tmp_path):
+    """``--dry-run --project web`` on the demo listed "would leave alone" for all 41 notes
+    (a database holds every project's sessions, so its unit is every project's) while its
+    summary counted web's three sessions."""
+    vault = tmp_path / "v"
+    home = str(EXAMPLES_HOME)
+    assert CliRunner().invoke(app, ["--vault", str(vault), "--home", home]).exit_code == 0
+    result = CliRunner().invoke(
+        app, ["--vault", str(vault), "--home", home, "--dry-run", "--project", "web"]
+    )
+    assert result.exit_code == 0, result.output
+    alone = [line.split(": ", 1)[1] for line in result.output.splitlines()
+             if line.startswith("would leave alone: AI Sessions/") and "/Projects" not in line]  # fmt: skip
+    assert len(alone) == 3 and all(path.split("/")[2] == "web" for path in alone), alone
 
 
 def test_dry_run_reports_a_conflict_without_saving_it(tmp_path):

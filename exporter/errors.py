@@ -17,7 +17,12 @@ class ConfigError(ExporterError):
 
 
 class VaultLockedError(ExporterError):
-    """Another run holds the vault lock."""
+    """Another run holds the vault lock. ``busy`` says who and where, without the advice to
+    try again later (``watch`` tries again itself)."""
+
+    def __init__(self, busy: str) -> None:
+        super().__init__(f"{busy}, try again later")
+        self.busy = busy
 
 
 class SourceError(ExporterError):

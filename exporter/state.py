@@ -152,7 +152,7 @@ class VaultLock:
                 waited = f"waited for {self.wait:g} s, it is" if self.wait else "it is"
                 raise VaultLockedError(
                     f"another ccexport run{holder} is writing {self.path.parent.parent}; "
-                    f"{waited} still running, try again later"
+                    f"{waited} still running"
                 )
             time.sleep(0.1)
 

@@ -134,7 +134,7 @@ def watch(
                         report = run_export(options)
                     except VaultLockedError as exc:
                         if not busy:  # told once while the nightly run lasts, not every round
-                            events.busy(str(exc))
+                            events.busy(exc.busy)
                         busy = True
                         next_full = 0.0
                     else:

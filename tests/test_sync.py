@@ -149,8 +149,9 @@ def test_a_second_run_waits_for_the_lock_then_says_so(tmp_path):
         started = time.monotonic()
         with pytest.raises(
             VaultLockedError, match=rf"another ccexport run \(pid {holder.pid}\) is writing"
-        ):
+        ) as busy:
             export(vault, tmp_path / "home", lock_wait=0.5)
+        assert str(busy.value).endswith("still running, try again later")  # (watch: not)
         assert time.monotonic() - started >= 0.5
     finally:
         holder.kill()

@@ -81,6 +81,7 @@ def test_a_busy_vault_skips_the_round_and_retries_saying_so_once(tmp_path):
     # Two busy spells of several rounds each: each told once, not once a round.
     assert len(seen.busy) == 2 and "another ccexport run" in seen.busy[0]
     assert "waited" not in seen.busy[0]  # watch never waits for the lock: it says so
+    assert "try again" not in seen.busy[0]  # nor tells the person to: it tries again itself
     assert seen.exports == [2, 1]
 
 

@@ -22,7 +22,7 @@ from .interrupts import check_ctrl_c, ctrl_c_noted
 from .model import Session
 from .notespec import part_key
 from .notewriter import NoteWriter, source_counts
-from .options import ExportOptions
+from .options import ExportOptions, unwritable
 from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # re-exported
 from .plan import LinkPlan, default_relpath
 from .readahead import ReadAhead
@@ -62,6 +62,9 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         unreadable += unreadable_in_sources(options)
     if options.dry_run:
         report = _Run(options, _open_vault(options)).run(units, progress)
+        if why := unwritable(options.vault):  # what it would write, the real run could not
+            stops = "a run without --dry-run stops here; make it writable or choose another --vault"
+            report.problems.append(Problem(str(options.vault), f"{why}: {stops}"))
         return add_unreadable(report, unreadable)
     options.vault.mkdir(parents=True, exist_ok=True)
     with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait) as lock:

@@ -127,18 +127,23 @@ def source_folder_names() -> set[str]:
 
 def check_vault(vault: Path, dry_run: bool) -> None:
     """A vault that is a file, or that this user cannot write, stops the run before it starts
-    (a dry run only reads it)."""
+    (a dry run only reads it: it says so in a warning, ``unwritable``)."""
     path = vault.expanduser()
     if path.exists() and not path.is_dir():
         raise ConfigError(f"the vault {vault} is a file, not a folder; give a folder to --vault")
     if dry_run:
         return
+    if why := unwritable(vault):
+        raise ConfigError(f"the vault {vault} {why}; make it writable or choose another --vault")
+
+
+def unwritable(vault: Path) -> str | None:
+    """Why this user cannot write ``vault`` (or make it), or None."""
+    path = vault.expanduser()
     existing = next((p for p in (path, *path.parents) if p.exists()), None)
     if existing is not None and not os.access(existing, os.W_OK | os.X_OK):
-        raise ConfigError(
-            f"the vault {vault} cannot be written ({existing} is read-only or not yours); "
-            "make it writable or choose another --vault"
-        )
+        return f"cannot be written ({existing} is read-only or not yours)"
+    return None
 
 
 def export_options(

@@ -57,6 +57,30 @@ def test_doctor_still_names_a_damaged_state(tmp_path, home):
     assert "state.json is not valid JSON" in result.stdout
 
 
+def test_a_dry_run_warns_that_the_vault_cannot_be_written(tmp_path, home, monkeypatch):
+    """A dry run into a vault this user cannot write said "would create" for every note
+    (exit 0), while the same run without --dry-run stops with "cannot be written" (exit 2)."""
+    parent = tmp_path / "read-only"
+    parent.mkdir()
+    vault = parent / "v"
+    real_access = os.access
+    monkeypatch.setattr(
+        os,
+        "access",
+        lambda p, mode: False if Path(p) == parent and mode & os.W_OK else real_access(p, mode),
+    )
+    result = run("--vault", vault, "--home", home, "--dry-run")
+    assert result.exit_code == 0, result.output  # a warning: the dry run itself went fine
+    assert (
+        f"{vault}: cannot be written ({parent} is read-only or not yours): a run without "
+        "--dry-run stops here" in result.output
+    )
+    assert run("--vault", vault, "--home", home).exit_code == 2
+    monkeypatch.undo()
+    assert "cannot be written" not in run("--vault", tmp_path / "v", "--home", home,
+                                          "--dry-run").output  # fmt: skip
+
+
 def test_doctor_says_a_vault_that_cannot_be_made_cannot_be(tmp_path, home, monkeypatch):
     """A vault not made yet inside a folder this user cannot write: doctor said "does not
     exist yet; the first export makes it" (All good, exit 0), and the export then stopped

@@ -131,7 +131,7 @@ def install(
             raise ConfigError(f"cannot schedule a run for a path with a line break: {text!r}")
     if dry_run:
         preview = s.preview(nightly_command(vault), hour, minute, env)
-        return f"Dry run, nothing installed. Would install ({s.kind}) {preview}"
+        return f"Dry run, nothing installed. Would {preview}"
     (vault / ".ccexport").mkdir(parents=True, exist_ok=True)
     where = s.install(nightly_command(vault), hour, minute, env)
     log = vault / ".ccexport" / LOG_NAME

@@ -99,7 +99,7 @@ class CronScheduler(_Installed):
         self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
     ) -> str:
         line = self.line(command, hour, minute, env)
-        return f"a line added to your crontab ({self.crontab}):\n{line}"
+        return f"add this line to your crontab:\n{line}"
 
     def install(
         self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
@@ -171,8 +171,9 @@ class SystemdScheduler(_Installed):
         self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
     ) -> str:
         files = self.files(command, hour, minute, env)
-        parts = [f"{path}:\n{text}" for path, text in files.items()]
-        parts.append(f"then: systemctl --user enable --now {NAME}.timer")
+        parts = ["write these systemd user units,"]
+        parts += [f"{path}:\n{text}" for path, text in files.items()]
+        parts.append(f"then run: systemctl --user enable --now {NAME}.timer")
         return "\n".join(parts)
 
     def install(
@@ -265,7 +266,8 @@ class LaunchdScheduler(_Installed):
     def preview(
         self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
     ) -> str:
-        return f"{self.plist}:\n{self.agent(command, hour, minute, env).decode()}"
+        agent = self.agent(command, hour, minute, env).decode()
+        return f"write this launchd agent, {self.plist}:\n{agent}"
 
     def install(
         self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
@@ -339,7 +341,7 @@ class SchtasksScheduler(_Installed):
     def preview(
         self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None
     ) -> str:
-        return f"a task {NAME} created with:\n{self.task_xml(command, hour, minute)}"
+        return f"create the task {NAME} from:\n{self.task_xml(command, hour, minute)}"
 
     def install(
         self, command: list[str], hour: int, minute: int, env: dict[str, str] | None = None

@@ -114,6 +114,11 @@ def test_install_dry_run_prints_exactly_what_would_be_installed_and_installs_not
     units = tmp_path / "units"
     said = install(SystemdScheduler(units, Recorder()), tmp_path / "vault", "03:15", dry_run=True)
     assert "OnCalendar=*-*-* 03:15:00" in said and not units.exists()
+    # each scheduler's preview reads on from "Would" (it read "Would install (cron) a line
+    # added to your crontab (crontab):")
+    assert said.startswith("Dry run, nothing installed. Would write these systemd user units")
+    cron = install(CronScheduler(), tmp_path / "vault", "03:15", dry_run=True)
+    assert cron.startswith("Dry run, nothing installed. Would add this line to your crontab:\n")
 
 
 def test_no_scheduler_here_is_one_clear_line(monkeypatch):

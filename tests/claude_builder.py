@@ -252,3 +252,17 @@ def both_readings(path: Path) -> tuple[list, list]:
         streamed += builder.closed({})
     streamed += builder.finish({}).messages
     return streamed, list(build_transcript(records, {}).messages)
+
+
+def cowork_task(desktop: Path, session_id: str, sidecar: dict[str, Any]) -> Path:
+    """A Claude Desktop Cowork task under the app's folder ``desktop``: its own Claude Code
+    home holding one short session, and its sidecar (``cliSessionId`` added); the task's
+    folder is returned."""
+    workspace = desktop / "local-agent-mode-sessions" / "org1" / "ws1"
+    task = ClaudeSession(session_id, cwd="/sessions/brave-otter")
+    task.user("tidy the photo folder")
+    task.assistant("Sorted 40 photos by date.")
+    task.write(workspace / "local_t1" / ".claude" / "projects" / "-sessions-brave-otter"
+               / f"{session_id}.jsonl")  # fmt: skip
+    (workspace / "local_t1.json").write_text(json.dumps({"cliSessionId": session_id, **sidecar}))
+    return workspace / "local_t1"

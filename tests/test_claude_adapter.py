@@ -14,6 +14,7 @@ from claude_builder import (
     RESUMED,
     RESUMED_AGAIN,
     ClaudeSession,
+    cowork_task,
     image_block,
     resumed_sessions,
     tiny_png,
@@ -835,18 +836,11 @@ def test_claude_desktop_cowork_tasks_and_code_tab_titles(tmp_path):
     app's folder, with their title and chosen folder in a sidecar; the Code tab keeps the
     title it shows in a sidecar per session (the newest wins). Cowork sessions were not
     found at all, and the app's titles were not used."""
-    desktop = tmp_path / ".config" / "Claude"
-    workspace = desktop / "local-agent-mode-sessions" / "org1" / "ws1"
-    task = ClaudeSession(COWORK_SID, cwd="/sessions/brave-otter")
-    task.user("tidy the photo folder")
-    task.assistant("Sorted 40 photos by date.")
-    task.write(workspace / "local_t1" / ".claude" / "projects" / "-sessions-brave-otter"
-               / f"{COWORK_SID}.jsonl")  # fmt: skip
-    (workspace / "local_t1" / "outputs").mkdir()
-    (workspace / "local_t1.json").write_text(json.dumps({
-        "sessionId": "local_t1", "cliSessionId": COWORK_SID, "title": "Tidy photos",
+    task = cowork_task(tmp_path / ".config" / "Claude", COWORK_SID, {
+        "sessionId": "local_t1", "title": "Tidy photos",
         "userSelectedFolders": ["/home/dev/Pictures"], "createdAt": 1, "lastActivityAt": 2,
-    }))  # fmt: skip
+    })  # fmt: skip
+    (task / "outputs").mkdir()
     s = ClaudeSession(SID)
     s.user("fix the flaky test")
     s.assistant("Fixed.")

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from claude_builder import ClaudeSession
+from claude_builder import cowork_task
 from conftest import EXAMPLES_HOME
 from typer.testing import CliRunner
 
@@ -131,14 +131,7 @@ def test_a_cowork_task_is_found_where_a_variable_puts_claude_desktops_folder(
     move Claude Desktop's folder; the adapter read them but did not declare them, so the
     tests did not clear them and the schedule did not carry them."""
     sid = "c0c0c0c0-0000-4000-8000-000000000002"
-    desktop = tmp_path.joinpath("elsewhere", *tail)
-    workspace = desktop / "local-agent-mode-sessions" / "org1" / "ws1"
-    task = ClaudeSession(sid, cwd="/sessions/brave-otter")
-    task.user("tidy the photo folder")
-    task.assistant("Sorted 40 photos by date.")
-    task.write(workspace / "local_t1" / ".claude" / "projects" / "-sessions-brave-otter"
-               / f"{sid}.jsonl")  # fmt: skip
-    (workspace / "local_t1.json").write_text(json.dumps({"cliSessionId": sid, "title": "Tidy"}))
+    cowork_task(tmp_path.joinpath("elsewhere", *tail), sid, {"title": "Tidy"})
     monkeypatch.setenv(variable, str(tmp_path / "elsewhere"))
     export = run("--vault", str(tmp_path / "v"), "--source", "claude-code", "--dry-run", "--json")
     assert json.loads(export.stdout)["totals"]["found"] == 1

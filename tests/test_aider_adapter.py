@@ -145,6 +145,23 @@ def test_tokens_and_cost_are_summed_in_both_wordings(tmp_path):
     assert second.cost is None and second.usage.input_tokens == 0
 
 
+def test_a_sent_count_below_the_cached_tokens_is_the_input_alone(tmp_path):
+    """Aider 0.50's builds logged "sent" without the cache writes ("194 sent, 9,474 cache
+    write", the same request later "2,930 sent, 2,728 cache write"): taking the cached
+    tokens off it left no input at all."""
+    log = AiderLog().run("2025-03-01 09:15:00").prompt("hi").reply("hello")
+    log.aider(
+        "Tokens: 194 sent, 9,474 cache write, 7 received. Cost: $0.01 message, $0.01 session."
+    )
+    log.prompt("again").reply("hello again")
+    log.aider(
+        "Tokens: 2,930 sent, 2,728 cache write, 18 received. Cost: $0.01 message, $0.02 session."
+    )
+    log.write(tmp_path / "home" / "src" / "r")
+    (run,), _ = load(tmp_path / "home")
+    assert (run.usage.input_tokens, run.usage.cache_write_tokens) == (194 + 202, 9474 + 2728)
+
+
 def test_cost_is_the_sum_of_messages_when_no_session_total_is_printed(tmp_path):
     log = AiderLog().run("2025-03-01 09:15:00").prompt("hi").reply("hello")
     log.aider("Tokens: 1.5M sent, 20 received. Cost: $0.50 message.")

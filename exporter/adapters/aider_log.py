@@ -393,12 +393,14 @@ class _RunBuilder:
 
     def _count(self, tokens: str, cost: str) -> None:
         counts = {what: _number(n, unit) for n, unit, what in _COUNT.findall(tokens)}
-        hit, write = counts.get("cache hit", 0), counts.get("cache write", 0)
+        sent, hit, write = (counts.get(k, 0) for k in ("sent", "cache hit", "cache write"))
         # Aider's "sent" is the request's prompt tokens, cache hits among them, plus the
         # cache writes it adds: input here is what was neither read from nor written to
-        # the cache, as every other source counts it.
+        # the cache, as every other source counts it. Its 0.50 builds also logged "sent"
+        # without either ("194 sent, 9,474 cache write"): less than was cached, it is input.
+        cached = hit + write
         self.usage += Usage(
-            max(0, counts.get("sent", 0) - hit - write), counts.get("received", 0), hit, write
+            sent - cached if sent >= cached else sent, counts.get("received", 0), hit, write
         )
         for amount, what in _COST.findall(cost):
             value = float(amount.replace(",", ""))

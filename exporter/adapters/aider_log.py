@@ -392,15 +392,19 @@ class _RunBuilder:
             self.models.append(model)
 
     def _count(self, tokens: str, cost: str) -> None:
-        counts = {what: _number(n, unit) for n, unit, what in _COUNT.findall(tokens)}
+        found = _COUNT.findall(tokens)
+        counts = {what: _number(n, unit) for n, unit, what in found}
         sent, hit, write = (counts.get(k, 0) for k in ("sent", "cache hit", "cache write"))
         # Aider's "sent" is the request's prompt tokens, cache hits among them, plus the
         # cache writes it adds: input here is what was neither read from nor written to
         # the cache, as every other source counts it. Its 0.50 builds also logged "sent"
-        # without either ("194 sent, 9,474 cache write"): less than was cached, it is input.
+        # without either ("194 sent, 9,474 cache write"): exact counts (later ones are
+        # rounded, "20k sent, 215 cache write, 20k cache hit") with "sent" below what was
+        # cached, it is the input.
         cached = hit + write
+        older = sent < cached and not any(unit for _, unit, _ in found)
         self.usage += Usage(
-            sent - cached if sent >= cached else sent, counts.get("received", 0), hit, write
+            sent if older else max(0, sent - cached), counts.get("received", 0), hit, write
         )
         for amount, what in _COST.findall(cost):
             value = float(amount.replace(",", ""))

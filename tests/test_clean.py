@@ -330,3 +330,36 @@ def test_a_compaction_summary_loses_only_the_sentences_claude_code_wraps_it_in()
     assert compaction_summary(ask) == ask
     quoted = f"The user pasted: {ask}\nand asked why."
     assert compaction_summary(quoted) == quoted
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "Please continue the conversation from where we left off without asking the user any "
+        "further questions. Continue with the last task that you were asked to work on.",
+        "Continue the conversation from where it left off without asking the user any further "
+        "questions. Resume directly — do not acknowledge the summary, do not recap what was "
+        "happening. Pick up the last task as if the break never happened.",
+    ],
+)
+def test_a_compaction_summary_loses_the_lines_newer_claude_code_puts_after_it(ending):
+    """Newer builds end a summary with where the whole transcript is, that recent messages
+    are kept, and their own wording of the request to go on, each on its line: all of it
+    the model's instructions, none of it the summary."""
+    lead = (
+        "This session is being continued from a previous conversation that ran out of "
+        "context. The summary below covers the earlier portion of the conversation."
+    )
+    summary = "Summary:\n1. Primary Request: fix the login.\n9. Optional Next Step: none."
+    where = (
+        "If you need specific details from before compaction (like exact code snippets, error "
+        "messages, or content you generated), read the full transcript at: "
+        "C:\\Users\\dev\\.claude\\projects\\p\\3fb0e8c5.jsonl"
+    )
+    kept = "Recent messages are preserved verbatim."
+    text = f"{lead}\n\n{summary}\n\n{where}\n\n{kept}\n\n{ending}"
+    assert compaction_summary(text) == summary
+    assert compaction_summary(f"{lead}\n\n{summary}\n\n{where}\n{ending}\n") == summary
+    # a summary that quotes such a line before its own last one keeps it
+    quoted = f"Summary:\n{kept}\nThe user then asked for tests."
+    assert compaction_summary(quoted) == quoted

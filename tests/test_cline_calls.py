@@ -126,6 +126,43 @@ def test_a_call_written_as_xml_is_a_call_with_its_result(tmp_path):
     assert "I'll read it first." in note and "tool_calls: 1" in note
 
 
+def test_a_result_whose_header_repeats_a_long_or_bracketed_argument_finds_its_call(tmp_path):
+    """Cline's header repeats the call's argument as written: a command of several lines, a
+    glob or regex holding brackets, a long question. Such a header was not read as one: the
+    call stood without its result, and the result as a prompt of the person's beginning
+    ``[execute_command for '…'] Result:``."""
+    home = tmp_path / "home"
+    heredoc = "cat > a.txt <<'EOF'\nhello\nEOF"
+    question = "Should I keep the old endpoint for the mobile app " + "and its clients " * 12 + "?"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000001", api=[
+        cb.message("user", cb.text("<task>\nMake a.txt\n</task>")),
+        cb.message("assistant", cb.text(
+            f"Writing it.\n\n<execute_command>\n<command>{heredoc}</command>\n</execute_command>")),
+        cb.message("user", cb.text(f"[execute_command for '{heredoc}'] Result:"),
+                   cb.text("Command executed.")),
+        cb.message("assistant", cb.text("<search_files>\n<path>.</path>\n<regex>def [a-z_]+_v1\\(</regex>\n</search_files>")),
+        cb.message("user", cb.text("[search_files for 'def [a-z_]+_v1\\('] Result:\nFound 2 results.")),
+        cb.message("assistant", cb.text("<execute_command>\n<command>ls [ab]*.txt</command>\n</execute_command>")),
+        cb.message("user", cb.text("[execute_command for 'ls [ab]*.txt'] Result:\na.txt")),
+        cb.message("assistant", cb.text(f"<ask_followup_question>\n<question>{question}</question>\n</ask_followup_question>")),
+        cb.message("user", cb.text(f"[ask_followup_question for '{question}'] Result:\n<answer>\nkeep both\n</answer>")),
+        cb.message("assistant", cb.text("Done.")),
+    ])  # fmt: skip
+    (session,), problems = load_sessions(ClineAdapter(), home)
+    assert problems == []
+    calls = [p for m in session.messages for p in m.parts if isinstance(p, ToolCallPart)]
+    results = {p.call_id: p.output for m in session.messages for p in m.parts
+               if isinstance(p, ToolResultPart)}  # fmt: skip
+    assert [c.name for c in calls] == ["execute_command", "search_files", "execute_command"]
+    assert [results.get(c.call_id) for c in calls] == [
+        "Command executed.", "Found 2 results.", "a.txt"
+    ]  # fmt: skip
+    prompts = [p.text for m in session.messages if m.role == "user" for p in m.parts
+               if isinstance(p, TextPart)]  # fmt: skip
+    assert prompts == ["Make a.txt", "keep both"]  # the answer is theirs; no header is
+
+
 def test_only_whole_calls_of_the_family_s_tools_outside_code_are_calls():
     """XML in a code block, a tag named in prose, a tool the family does not define, a call
     cut off or holding anything but parameters: the model's text, as written."""

@@ -42,10 +42,10 @@ from ...model import (
 )
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
-from .xmlcalls import LegacyCalls
+from .xmlcalls import RESULT_HEADER, LegacyCalls
 
 _WRAPPED = re.compile(r"^\s*<(task|feedback|answer|user_message)>\n?(.*?)\n?</\1>\s*$", re.S)
-_LEGACY_RESULT = re.compile(r"^\[[^\]\n]{1,200}\] Result:")
+_LEGACY_RESULT = RESULT_HEADER
 # What Cline itself sends as the person's turn: resuming a task (with the person's new
 # words, if any, in <user_message>), and its answer to a reply that used no tool.
 _HARNESS_TURNS = (

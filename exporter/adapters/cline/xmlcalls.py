@@ -57,7 +57,9 @@ _OPEN = re.compile(r" {0,3}<([a-z_]+)>")  # (indented four spaces: a code block)
 _PARAM = re.compile(r"<([a-z_]+)>")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 _NAMED = re.compile(r"\[([a-z_]+)[\] ]")  # the tool a result or Cline's notice names
-_HEADER = re.compile(r"^\[[^\]\n]{1,200}\] Result:")
+# A result's header: ``[tool for '<its argument>'] Result:`` (the argument as the model wrote
+# it: a command of several lines, a regex holding brackets, a long question) or a short one.
+RESULT_HEADER = re.compile(r"^\[(?:[a-z_]+ for '[\s\S]{0,4000}?'|[^\]\n]{1,200})\] Result:")
 _WRAPPED = re.compile(r"^\s*<(answer|feedback)>\n?(.*?)\n?</\1>\s*$", re.S)
 _MAX_TRIES = 50  # closing tags tried per element (a file holding the tool's own tag)
 
@@ -99,7 +101,7 @@ class LegacyCalls:
             if not isinstance(part, ToolResultPart) or part.call_id is not None:
                 out.append(part)
                 continue
-            header = _HEADER.match(part.output)
+            header = RESULT_HEADER.match(part.output)
             named = _NAMED.match(part.output) if header else None
             if not header and part.not_run:  # Cline's words for a call it did not run
                 named = _NAMED.search(part.output[:300])

@@ -92,7 +92,9 @@ def source_line(source: str, counts: SourceCounts) -> str:
 def nothing_found_line(report: ExportReport, options: Any) -> str | None:
     """Where a run that found no session looked, and what to try: "0 sessions found" and
     exit 0 alone left a newcomer with a wrong --home, or a filter matching nothing, to guess."""
-    if report.total("found") or report.total("empty") or report.problems:
+    # (a warning, of a file that holds no session the run wanted, says nothing of where it
+    # looked; an error is its own explanation)
+    if report.total("found") or report.total("empty") or report.failed:
         return None
     chosen = []  # (from the command line or the config: named as both spell them)
     if options.project:

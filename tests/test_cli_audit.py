@@ -266,6 +266,10 @@ def test_a_filter_that_matches_nothing_says_so_and_no_line_of_zeros_per_source(t
     assert [line for line in some.stdout.splitlines() if line.startswith("  ")] == [
         "  claude-code: 1 found, 1 created, 0 updated, 0 unchanged, 0 failed"
     ]
+    # a warning about some file (real homes nearly always have one) hid the hint
+    (home / ".claude" / "projects" / "-p1" / "broken.jsonl").write_text("{not json\n")
+    warned = run("--vault", tmp_path / "v2", "--home", home, "--project", "nonexistent")
+    assert "No session matched the filters (project 'nonexistent')" in warned.stdout
 
 
 # -- help ------------------------------------------------------------------------------------

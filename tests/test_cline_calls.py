@@ -10,9 +10,11 @@ from datetime import UTC
 
 import cline_builder as cb
 from conftest import load_sessions, note_files, texts
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exporter.adapters.cline import ClineAdapter, KiloCodeAdapter, RooCodeAdapter
-from exporter.adapters.cline.xmlcalls import split_calls
+from exporter.adapters.cline.xmlcalls import _element, split_calls
 from exporter.export import ExportOptions, run_export
 from exporter.model import TextPart, ToolCallPart, ToolResultPart
 
@@ -290,3 +292,25 @@ def test_a_search_is_titled_by_what_it_looked_for(tmp_path):
     note = _note(home, vault)
     assert "> [!example]- `searchFiles` — `apply_changes`\n" in note
     assert '>   "path": ".",\n' in note  # (its input still shows the folder searched)
+
+
+_PIECES = st.sampled_from([
+    "<read_file>\n", "</read_file>\n", "<path>a.md</path>\n", "prose\n", "<read_file> is how\n",
+    "<execute_command>\n", "<command>ls</command>\n", "</execute_command>\n", "x",
+])  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=30).map("".join))
+def test_remembering_where_a_closing_tag_is_never_changes_what_is_read(text):
+    """Each line that opens with a tool's tag looked for its closing tag to the end of the
+    text (quadratic in prose that opens many lines so); the search is now remembered from
+    one line to the next. Whatever the text, each line reads as it did searched afresh."""
+    shared: dict = {}
+    starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+    for start in starts:
+        for name in ("read_file", "execute_command"):
+            tag = f"<{name}>"
+            if text.startswith(tag, start):
+                at = start + len(tag)
+                assert _element(text, at, name, shared) == _element(text, at, name, {})

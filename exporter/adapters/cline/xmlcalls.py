@@ -137,6 +137,7 @@ def split_calls(text: str) -> list[str | tuple[str, dict[str, Any]]]:
     pieces: list[str | tuple[str, dict[str, Any]]] = []
     at = pos = 0
     fence: str | None = None
+    closes: dict[str, tuple[int, int]] = {}  # a tool's name -> (from, its next closing tag)
     while pos < len(text):
         end = text.find("\n", pos)
         end = len(text) if end < 0 else end
@@ -149,7 +150,7 @@ def split_calls(text: str) -> list[str | tuple[str, dict[str, Any]]]:
             fence = marker.group(1)
         else:
             tag = _OPEN.match(line)
-            found = _element(text, pos + tag.end(), tag.group(1)) if tag else None
+            found = _element(text, pos + tag.end(), tag.group(1), closes) if tag else None
             if tag and found:
                 _text(pieces, text[at:pos])
                 pieces.append((tag.group(1), found[0]))
@@ -166,40 +167,50 @@ def _text(pieces: list[Any], text: str) -> None:
         pieces.append(text)
 
 
-def _element(text: str, start: int, name: str) -> tuple[dict[str, Any], int] | None:
+def _element(
+    text: str, start: int, name: str, closes: dict[str, tuple[int, int]]
+) -> tuple[dict[str, Any], int] | None:
     """The parameters of the tool element whose body starts at ``start``, and where the
-    element ends; None when it is not one."""
+    element ends; None when it is not one. ``closes`` remembers where the search for each
+    tool's closing tag began and what it found (-1: none): prose that opens many lines with
+    a tool's tag is not searched again for each (that was quadratic in the text)."""
     if name not in TOOL_NAMES:
         return None
     close = f"</{name}>"
-    end = text.find(close, start)
+    since, end = closes.get(name, (len(text) + 1, -1))
+    if not (since <= start and (end < 0 or start <= end)):  # (else: the same answer)
+        end = text.find(close, start)
+        closes[name] = (start, end)
     for _ in range(_MAX_TRIES):
         if end < 0:
             return None
-        params = _params(text[start:end])
+        params = _params(text, start=start, stop=end)  # (read in place: no copy of the body)
         if params is not None:
             return _shaped(name, params), end + len(close)
         end = text.find(close, end + 1)
     return None
 
 
-def _params(body: str, nested: bool = False) -> dict[str, Any] | None:
-    """``<name>value</name>`` elements and white space only, as a dict; None otherwise. A
-    name given twice (Roo's ``<file>`` in ``<args>``) collects its values in a list."""
+def _params(
+    body: str, nested: bool = False, start: int = 0, stop: int | None = None
+) -> dict[str, Any] | None:
+    """``<name>value</name>`` elements and white space only (of ``body[start:stop]``), as a
+    dict; None otherwise. A name given twice (Roo's ``<file>`` in ``<args>``) collects its
+    values in a list."""
     params: dict[str, Any] = {}
-    pos = 0
+    pos, stop = start, len(body) if stop is None else stop
     while True:
-        while pos < len(body) and body[pos].isspace():
+        while pos < stop and body[pos].isspace():
             pos += 1
-        if pos == len(body):
+        if pos == stop:
             return params
-        tag = _PARAM.match(body, pos)
+        tag = _PARAM.match(body, pos, stop)
         if not tag:
             return None
         name, close = tag.group(1), f"</{tag.group(1)}>"
         # (within <args> a file's diffs may follow one another: each ends at its own tag)
         free = name in _FREE_TEXT and not nested
-        end = body.rfind(close, tag.end()) if free else body.find(close, tag.end())
+        end = body.rfind(close, tag.end(), stop) if free else body.find(close, tag.end(), stop)
         if end < 0:
             return None
         value: Any = body[tag.end() : end]

@@ -10,6 +10,8 @@ once a run) for a deletion in the vault.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from .adapters import SessionRef
 from .notespec import is_later_part, project_matches
 from .notewriter import NoteWriter
@@ -106,18 +108,36 @@ class UnchangedUnits:
 
     def _matching_notes(self, unit: str) -> list[str]:
         """The notes of an unchanged unit that the filters select (so ``--project web``
-        counts web's sessions, not every session as unchanged). Discovery already left
-        out units not touched since ``--since``."""
+        counts web's sessions, not every session as unchanged). Discovery left out units
+        not touched since ``--since``; a unit touched since (a log or database holds many
+        sessions) has each note's session judged as reading it would (``selected``)."""
         keys = self.vault.state.sources[unit].get("notes", [])
-        wanted = self.options.project
-        if not wanted:
+        wanted, since = self.options.project, self.options.since
+        if not wanted and not since:
             return list(keys)
         notes = self.vault.state.notes
         return [
             key
             for key in keys
-            if key in notes and project_matches(wanted, str(notes[key].meta.get("project") or ""))
+            if key in notes
+            and (not wanted or project_matches(wanted, str(notes[key].meta.get("project") or "")))
+            and (not since or not self._before(notes[key].meta, since))
         ]
+
+    def _before(self, meta: dict, since: datetime) -> bool:
+        """Did the note's session end (else begin) before ``since``, as its properties say
+        (local times of the note's zone, this run's)?"""
+        value = meta.get("updated") or meta.get("created")
+        try:
+            when = datetime.fromisoformat(value) if isinstance(value, str) else None
+        except ValueError:
+            return False
+        if when is None:
+            return False
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=self.options.timezone) if self.options.timezone else (
+                when.astimezone())  # fmt: skip
+        return when < since
 
     def _listed(self, keys: list[str]) -> list[Change]:
         """The notes a dry run leaves alone (those the filters select), read from the

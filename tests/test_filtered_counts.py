@@ -178,3 +178,25 @@ def test_since_judges_a_session_with_no_known_end_by_its_start():
     assert selected(replace(base, ended_at=None, started_at=since), None, since)
     assert selected(replace(base, ended_at=None, started_at=None), None, since)  # nothing known
     assert not selected(base, None, since) and selected(base, None, T0)  # an end, as before
+
+
+def test_since_counts_an_unchanged_log_of_many_sessions_as_reading_it_would(tmp_path):
+    """One Aider log holds every run in its folder, and it was touched since --since (by
+    today's run): left unread as unchanged, it counted, and a dry run listed as "would
+    leave alone", runs of 2024 that reading it leaves out."""
+    from aider_builder import AiderLog
+
+    home, vault = tmp_path / "home", tmp_path / "v"
+    now = datetime.now(UTC)
+    log = AiderLog()
+    for started, asked in (("2024-03-01 10:00:00", "old one"), ("2024-03-02 10:00:00", "old two")):
+        log.run(started).prompt(asked).reply("old answer")
+    log.run((now - timedelta(hours=1)).strftime("%Y-%m-%d %H:%M:%S")).prompt("new").reply("ok")
+    log.write(home / "src" / "proj")
+    assert export(vault, home, sources=["aider"]).total("created") == 3
+    since = now - timedelta(days=7)
+    read = export(tmp_path / "fresh", home, sources=["aider"], since=since, dry_run=True)
+    left = export(vault, home, sources=["aider"], since=since, dry_run=True)
+    assert read.total("found") == left.total("found") == 1
+    alone = [c.relpath for c in left.changes if c.action.name == "UNCHANGED"]
+    assert len(alone) == 1 and "new" in alone[0], alone

@@ -314,3 +314,23 @@ def test_remembering_where_a_closing_tag_is_never_changes_what_is_read(text):
             if text.startswith(tag, start):
                 at = start + len(tag)
                 assert _element(text, at, name, shared) == _element(text, at, name, {})
+
+
+def test_feedback_on_a_completion_is_the_persons_words_alone(tmp_path):
+    """Cline sends the person's feedback on a completion inside its own sentence: the note
+    showed "The user has provided feedback on the results. Consider …" and escaped
+    ``\\<feedback>`` tags as the person's prompt."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    cb.task(root, "1762500000001", api=[
+        cb.message("user", cb.text("<task>\nTidy notes.md\n</task>")),
+        cb.message("assistant", cb.text(
+            "<attempt_completion>\n<result>\nTidied notes.md.\n</result>\n</attempt_completion>")),
+        cb.message("user", cb.text("[attempt_completion] Result:"), cb.text(
+            "The user has provided feedback on the results. Consider their input to continue "
+            "the task, and then attempt completion again.\n<feedback>\nalso sort the list\n"
+            "</feedback>")),
+        cb.message("assistant", cb.text("Sorted.")),
+    ])  # fmt: skip
+    (session,), _ = load_sessions(ClineAdapter(), home)
+    assert texts(session, "user") == ["Tidy notes.md", "also sort the list"]

@@ -258,6 +258,9 @@ def _text(text: str, role: str, legacy: bool) -> Part | None:
         if text.lstrip().startswith(_HARNESS_TURNS):
             said = _USER_MESSAGE.search(text)
             return TextPart(said.group(1)) if said and said.group(1).strip() else None
+        if text.lstrip().startswith(_FEEDBACK):  # Cline's sentence, then the person's words
+            said = _FEEDBACK_TEXT.search(text)
+            return TextPart(said.group(1)) if said and said.group(1).strip() else None
         wrapped = _WRAPPED.match(text)
         if wrapped:
             text = wrapped.group(2)
@@ -294,6 +297,7 @@ def _result_body(blocks: list[Any], at: int) -> bool:
 
 
 _FEEDBACK = "The user has provided feedback on the results"  # (of attempt_completion)
+_FEEDBACK_TEXT = re.compile(r"<feedback>\n?(.*?)\n?</feedback>", re.S)
 
 
 # What Cline returns for a call that did not run: the person said no at its approval prompt

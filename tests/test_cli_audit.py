@@ -20,6 +20,19 @@ def run(*args: object, **kw):
     return runner.invoke(app, [str(a) for a in args], **kw)
 
 
+def read_only(tmp_path: Path, monkeypatch) -> Path:
+    """A folder this user cannot write (as os.access says: the tests may run as root)."""
+    parent = tmp_path / "read-only"
+    parent.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(
+        os,
+        "access",
+        lambda p, mode: False if Path(p) == parent and mode & os.W_OK else real_access(p, mode),
+    )
+    return parent
+
+
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
     home = tmp_path / "src-home"
@@ -60,15 +73,8 @@ def test_doctor_still_names_a_damaged_state(tmp_path, home):
 def test_a_dry_run_warns_that_the_vault_cannot_be_written(tmp_path, home, monkeypatch):
     """A dry run into a vault this user cannot write said "would create" for every note
     (exit 0), while the same run without --dry-run stops with "cannot be written" (exit 2)."""
-    parent = tmp_path / "read-only"
-    parent.mkdir()
+    parent = read_only(tmp_path, monkeypatch)
     vault = parent / "v"
-    real_access = os.access
-    monkeypatch.setattr(
-        os,
-        "access",
-        lambda p, mode: False if Path(p) == parent and mode & os.W_OK else real_access(p, mode),
-    )
     result = run("--vault", vault, "--home", home, "--dry-run")
     assert result.exit_code == 0, result.output  # a warning: the dry run itself went fine
     assert (
@@ -85,15 +91,8 @@ def test_doctor_says_a_vault_that_cannot_be_made_cannot_be(tmp_path, home, monke
     """A vault not made yet inside a folder this user cannot write: doctor said "does not
     exist yet; the first export makes it" (All good, exit 0), and the export then stopped
     with "cannot be written" (exit 2)."""
-    parent = tmp_path / "read-only"
-    parent.mkdir()
+    parent = read_only(tmp_path, monkeypatch)
     vault = parent / "v"
-    real_access = os.access
-    monkeypatch.setattr(
-        os,
-        "access",
-        lambda p, mode: False if Path(p) == parent and mode & os.W_OK else real_access(p, mode),
-    )
     result = run("doctor", "--vault", vault, "--home", home)
     assert result.exit_code == 1, result.output
     assert f"!!  the vault {vault} cannot be written ({parent} is read-only" in result.stdout
@@ -338,14 +337,7 @@ def test_a_nightly_run_that_could_never_write_is_not_installed(
     written", seen only by a later `schedule status`. Now it is refused as the export
     refuses it (exit 2), dry run or not."""
     monkeypatch.setenv("CCEXPORT_SCHEDULER", "cron")
-    parent = tmp_path / "read-only"
-    parent.mkdir()
-    real_access = os.access
-    monkeypatch.setattr(
-        os,
-        "access",
-        lambda p, mode: False if Path(p) == parent and mode & os.W_OK else real_access(p, mode),
-    )
+    parent = read_only(tmp_path, monkeypatch)
     for dry in ([], ["--dry-run"]):
         result = run("schedule", "install", "--vault", parent / "v", *dry)
         assert result.exit_code == 2, result.output

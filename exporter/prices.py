@@ -101,27 +101,11 @@ def session_estimate(
     the tokens would be a low one."""
     if not per_model:
         return estimate(usage, model, table)
-    total = 0.0
-    named = [0, 0, 0, 0]
-    for name, counts in per_model:
-        if counts == _NONE:
-            continue
-        cost = _cost(counts, name, table)
-        if cost is None:
-            return None
-        total += cost
-        for i, count in enumerate(_counts(counts)):
-            named[i] += count
-    rest = Usage(*(max(0, a - b) for a, b in zip(_counts(usage), named, strict=True)))
-    if rest != _NONE:
-        cost = _cost(rest, model, table)
-        if cost is None:
-            return None
-        total += cost
-    return round(total, 6)
-
-
-_NONE = Usage()
+    named = sum((counts for _, counts in per_model), Usage())
+    rest = Usage(*(max(0, a - b) for a, b in zip(_counts(usage), _counts(named), strict=True)))
+    priced = [(name, counts) for name, counts in (*per_model, (model, rest)) if counts != Usage()]
+    costs = [_cost(counts, name, table) for name, counts in priced]
+    return None if None in costs else round(sum(c for c in costs if c is not None), 6)
 
 
 def _counts(usage: Usage) -> tuple[int, int, int, int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -12,6 +12,9 @@ from .errors import Problem
 from .outcome import ExportReport, SourceCounts
 from .vault import Action
 from .vaultio import append_path
+
+if TYPE_CHECKING:
+    from .options import ExportOptions
 
 _VERB = {
     Action.CREATED: "create",
@@ -89,7 +92,7 @@ def source_line(source: str, counts: SourceCounts) -> str:
     return line + _empty(counts.empty)
 
 
-def nothing_found_line(report: ExportReport, options: Any) -> str | None:
+def nothing_found_line(report: ExportReport, options: ExportOptions) -> str | None:
     """Where a run that found no session looked, and what to try: "0 sessions found" and
     exit 0 alone left a newcomer with a wrong --home, or a filter matching nothing, to guess."""
     # (a warning, of a file that holds no session the run wanted, says nothing of where it
@@ -132,7 +135,7 @@ def print_report(
     verbose: bool = False,
     to_stderr: bool = False,
     elapsed: float | None = None,
-    looked: Any = None,
+    looked: ExportOptions | None = None,
     changed_only: bool = False,
 ) -> None:
     """The summary for people. ``to_stderr``: stdout is kept for one JSON document.

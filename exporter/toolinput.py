@@ -41,16 +41,17 @@ def call_title(part: ToolCallPart) -> tuple[str | None, str | None]:
 def subagent_task(part: ToolCallPart) -> str | None:
     """What a subagent call asked its agent to do, as each source names it: Claude Code's
     and OpenCode's ``prompt``, Gemini's ``objective``."""
-    return _text_field(part.input, "prompt") or _text_field(part.input, "objective")
+    return text_field(part.input, "prompt") or text_field(part.input, "objective")
 
 
 def subagent_kind(part: ToolCallPart) -> str | None:
     """The kind of agent a subagent call started: ``subagent_type`` (Claude Code, OpenCode),
     ``agent_type`` (Copilot CLI)."""
-    return _text_field(part.input, "subagent_type") or _text_field(part.input, "agent_type")
+    return text_field(part.input, "subagent_type") or text_field(part.input, "agent_type")
 
 
-def _text_field(value: Any, key: str) -> str | None:
+def text_field(value: Any, key: str) -> str | None:
+    """A tool input's text argument ``key``, or None."""
     found = value.get(key) if isinstance(value, dict) else None
     return found if isinstance(found, str) else None
 

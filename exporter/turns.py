@@ -38,6 +38,7 @@ from .toolinput import (
     lang_of_file,
     subagent_kind,
     subagent_task,
+    text_field,
     todo_items,
 )
 from .toolpairs import ToolPairs
@@ -225,7 +226,7 @@ def _item(
             "prompt": subagent_task(part),
             "agent_type": subagent_kind(part),
             "todos": todos,  # a plan or to-do list the call wrote, else None
-            "explanation": _field(part.input, "explanation") if todos else None,
+            "explanation": text_field(part.input, "explanation") if todos else None,
             "output_more": 0,  # lines left out by tool_output = "head" (see shape_turns)
         }
     if isinstance(part, ToolResultPart):
@@ -249,11 +250,6 @@ def _item(
             return None
         return {"kind": "notice", "notice": part.notice, "text": part.text}
     return None
-
-
-def _field(value: Any, key: str) -> str | None:
-    found = value.get(key) if isinstance(value, dict) else None
-    return found if isinstance(found, str) else None
 
 
 def _attachment_item(

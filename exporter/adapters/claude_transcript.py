@@ -402,10 +402,9 @@ class TranscriptBuilder(QueuedPrompts):
         self.retrying = draft if retry else None
 
     def _finish(self, links: dict[str, str]) -> None:
-        rows: dict[str | None, list[tuple[str | None, int, int, int, int]]] = {}
-        for row in self.usage_by_response.values():
-            rows.setdefault(row[0], []).append(row)
-        per_model = {m: Usage(*map(sum, list(zip(*r, strict=True))[1:])) for m, r in rows.items()}
+        per_model: dict[str | None, Usage] = {}
+        for model, *counts in self.usage_by_response.values():
+            per_model[model] = per_model.get(model, Usage()) + Usage(*counts)
         self.out.usage = sum(per_model.values(), Usage())  # Usage() if none
         self.out.model_usage = usage_per_model(per_model)
         # Each draft goes as its message is made: a long session is never held twice.

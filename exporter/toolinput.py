@@ -1,13 +1,13 @@
 """What a tool call's input shows in a note: a one-line summary, its arguments as code
-blocks (long text and edits on their own, the rest as JSON), and the to-do list a plan
+blocks (long text and edits on their own, the rest as YAML), and the to-do list a plan
 tool wrote. Plain data for the turn builder (``turns.py``); no Markdown here."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
+from .inputyaml import arguments_yaml
 from .model import ToolCallPart
 
 _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path")  # the file a call is about
@@ -113,8 +113,8 @@ def lang_of_file(name: str, media_type: str = "") -> str:
     return _LANG_BY_EXT.get(ext) or _LANG_BY_MEDIA.get(media) or "text"
 
 
-# Arguments that hold code or file text, shown as code even on one line (as JSON a line of
-# code is an escaped string, which search does not find): Claude Code's and Gemini's
+# Arguments that hold code or file text, shown as code in the file's language even on one
+# line (among the other arguments it would be a quoted value, not code): Claude Code's and Gemini's
 # old_string, OpenCode's and Copilot's oldString, Cline's old_text, an editor's file_text.
 _CODE_KEYS = {
     "content", "contents", "new_string", "old_string", "code", "patch", "new_source",
@@ -132,14 +132,18 @@ _PROSE_KEYS = {"plan"}
 
 
 def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[dict[str, str]]:
-    """A tool's input as code blocks: long text fields on their own, the rest as JSON; an
+    """A tool's input as code blocks: long text fields on their own, the rest as YAML; an
     argument left out only when the call's title shows it whole (``shown``, the title's
     summary): a ``description`` other than the title's is kept, as is a path the title
     cuts short."""
     if isinstance(value, str):
         return [{"label": "", "text": value, "lang": "diff" if "patch" in tool else "text"}]
     if not isinstance(value, dict):
-        return [{"label": "", "text": _json(value), "lang": "json"}] if value is not None else []
+        return (
+            [{"label": "", "text": arguments_yaml(value), "lang": "yaml"}]
+            if value is not None
+            else []
+        )
     path = next((value[k] for k in _PATH_KEYS if isinstance(value.get(k), str)), "")
     ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     rest = {}
@@ -157,8 +161,7 @@ def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[d
         elif isinstance(item, str) and ("\n" in item or len(item) > 200 or key in _CODE_KEYS):
             blocks.append({"label": key, "text": item, "lang": _LANG_BY_EXT.get(ext, "text")})
         elif _holds_code(item):
-            # A list of edits (MultiEdit): each one's code on its own, as an Edit's is (as
-            # JSON its lines were one escaped string, which search does not find).
+            # A list of edits (MultiEdit): each one's code on its own, as an Edit's is.
             others = _code_of_each(key, item, _LANG_BY_EXT.get(ext, "text"), blocks)
             if any(others):
                 rest[key] = others
@@ -166,7 +169,7 @@ def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[d
             rest[key] = item
     if rest and set(rest) - {_primary_key(value, shown)}:
         blocks.insert(0 if not blocks or blocks[0]["lang"] not in ("sh", "powershell") else 1,
-                      {"label": "", "text": _json(rest), "lang": "json"})  # fmt: skip
+                      {"label": "", "text": arguments_yaml(rest), "lang": "yaml"})  # fmt: skip
     return blocks
 
 
@@ -204,14 +207,10 @@ def _code_of_each(
 def _primary_key(value: dict[str, Any], shown: str | None) -> str | None:
     """The argument the call's title already shows whole (``shown``: its description, or
     its main argument when short enough to be shown whole; OpenCode titles a call by its
-    path): left out of the JSON. One the title shows cut short stays."""
+    path): left out of the YAML. One the title shows cut short stays."""
     if not shown:
         return None
     return next((k for k, v in value.items() if v == shown), None)
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
 # Tools that write the assistant's plan or to-do list (Claude Code, Codex, Cursor, Gemini CLI,

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+import yaml
 from claude_builder import (
     RESUMED,
     RESUMED_AGAIN,
@@ -521,7 +522,7 @@ def test_a_skills_launch_marker_is_not_a_prompt(tmp_path):
 def test_each_edit_of_a_multiedit_is_code_as_an_edits_is(tmp_path):
     """A MultiEdit's edits were one JSON blob: every line of code an escaped string
     (``\\n``, ``\\"``), which search does not find (137 corpus lines). Each edit's strings
-    are now code blocks of their own, byte for byte; its other fields stay JSON."""
+    are now code blocks of their own, byte for byte; its other fields stay with the arguments."""
     old = 'color: "red";\n  border: 1px solid;'
     new = 'color: "green";\n  border: none;'
     edits = [{"old_string": old, "new_string": new}, {"old_string": "a", "new_string": "b", "replace_all": True}]  # fmt: skip
@@ -536,7 +537,7 @@ def test_each_edit_of_a_multiedit_is_code_as_an_edits_is(tmp_path):
     (note,) = note_files(vault).values()
     fences = [t for t in MarkdownIt("commonmark").parse(note.decode()) if t.type == "fence"]
     assert [t.content for t in fences if t.info == "css"] == [f"{old}\n", f"{new}\n", "a\n", "b\n"]
-    (rest,) = [json.loads(t.content) for t in fences if t.info == "json"]
+    (rest,) = [yaml.safe_load(t.content) for t in fences if t.info == "yaml"]
     assert rest == {"file_path": "/w/app.css", "edits": [{}, {"replace_all": True}]}
     assert "`edits[0].old_string`:" in note.decode() and "`edits[1].new_string`:" in note.decode()
 

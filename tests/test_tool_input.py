@@ -6,6 +6,7 @@ a JSON block (``"<Filter className=\\"size-4\\" />"``), which search does not fi
 from __future__ import annotations
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
@@ -80,7 +81,7 @@ def test_a_plan_is_markdown():
     (block,) = input_blocks({"plan": plan}, "ExitPlanMode")
     assert block == {"label": "plan", "text": plan, "lang": "markdown"}
     (listed,) = input_blocks({"plan": [{"step": "a", "status": "done"}]}, "update_plan")
-    assert listed["lang"] == "json"  # Codex's plan is a to-do list, not Markdown
+    assert listed["lang"] == "yaml"  # Codex's plan is a to-do list, not Markdown
 
 
 def _shown(part: ToolCallPart) -> list[str]:
@@ -101,13 +102,13 @@ def test_no_argument_of_a_call_is_lost(arguments, description):
     whole, else among the inputs (a description other than the title's, an argument the
     title cuts short). A Copilot CLI edit titled by its intent lost the file it edited;
     Gemini's run_shell_command lost its description."""
-    import json
-
     part = ToolCallPart("tool", arguments, "c1", description)
     shown = _shown(part)
+    _, summary = call_title(part)
+    listed = [b for b in input_blocks(part.input, part.name, summary) if b["lang"] == "yaml"]
+    read = yaml.safe_load(listed[0]["text"]) if listed else {}
     for key, value in arguments.items():
-        as_json = json.dumps(value, ensure_ascii=False)[1:-1]
-        assert any(value == s or value in s or as_json in s for s in shown), (key, shown)
+        assert any(value == s or value in s for s in shown) or read.get(key) == value, (key, shown)
 
 
 def test_an_inputs_one_line_description_titles_a_call_its_source_gave_none():
@@ -187,5 +188,5 @@ def test_a_unified_diff_argument_is_a_diff_and_a_powershell_command_is_powershel
     code = "x = 1\n--- not a header\n@@ here @@"
     assert input_blocks({"path": "x.py", "content": code}, "write", "x.py")[0]["lang"] == "python"
     blocks = input_blocks({"command": "cargo test", "timeout": 60}, "powershell", "cargo test")
-    assert [b["lang"] for b in blocks] == ["powershell", "json"]
+    assert [b["lang"] for b in blocks] == ["powershell", "yaml"]
     assert input_blocks({"command": "ls"}, "bash", "ls")[0]["lang"] == "sh"

@@ -291,7 +291,7 @@ def test_a_search_is_titled_by_what_it_looked_for(tmp_path):
     ])  # fmt: skip
     note = _note(home, vault)
     assert "> [!example]- `searchFiles` — `apply_changes`\n" in note
-    assert '> path: .\n' in note  # (its input still shows the folder searched)
+    assert "> path: .\n" in note  # (its input still shows the folder searched)
 
 
 _PIECES = st.sampled_from([

@@ -170,6 +170,19 @@ def test_a_sent_count_below_the_cached_tokens_is_the_input_alone(tmp_path):
     )  # fmt: skip
 
 
+def test_cache_hits_called_cached_are_counted_as_hits(tmp_path):
+    """Aider's development builds logged its cache hits as "cached" ("492 sent, 1,278
+    cached", 20 lines of the corpus log): they were not counted at all."""
+    log = AiderLog().run("2025-03-01 09:15:00").prompt("hi").reply("hello")
+    log.aider(
+        "Tokens: 492 sent, 1,278 cached, 72 received. Cost: $0.0026 message, $0.0026 session."
+    )
+    log.write(tmp_path / "home" / "src" / "r")
+    (run,), _ = load(tmp_path / "home")
+    assert (run.usage.input_tokens, run.usage.cache_read_tokens) == (492, 1278)
+    assert run.usage.output_tokens == 72
+
+
 def test_cost_is_the_sum_of_messages_when_no_session_total_is_printed(tmp_path):
     log = AiderLog().run("2025-03-01 09:15:00").prompt("hi").reply("hello")
     log.aider("Tokens: 1.5M sent, 20 received. Cost: $0.50 message.")

@@ -34,7 +34,9 @@ from .aider_runs import Run
 
 # (without "Cost: …" for a model whose prices Aider does not know)
 _USAGE = re.compile(r"^Tokens: (?P<tokens>.*?)\.(?:\s*Cost: (?P<cost>.*?)\.?)?\s*$")
-_COUNT = re.compile(r"([\d.,]+)\s*([kKmM]?) (sent|received|cache write|cache hit)")
+# (a development build of 0.50 called the cache hits "cached": "492 sent, 1,278 cached")
+_COUNT = re.compile(r"([\d.,]+)\s*([kKmM]?) (sent|received|cache write|cache hit|cached)\b")
+_SAME = {"cached": "cache hit"}
 _COST = re.compile(r"\$([\d.,]+) (request|message|session)")
 _MODEL = re.compile(r"^(?:Models?|Main model): (\S+)")
 # Start-up lines Aider prints before the first prompt: facts, not conversation.
@@ -393,7 +395,7 @@ class _RunBuilder:
 
     def _count(self, tokens: str, cost: str) -> None:
         found = _COUNT.findall(tokens)
-        counts = {what: _number(n, unit) for n, unit, what in found}
+        counts = {_SAME.get(what, what): _number(n, unit) for n, unit, what in found}
         sent, hit, write = (counts.get(k, 0) for k in ("sent", "cache hit", "cache write"))
         # Aider's "sent" is the request's prompt tokens, cache hits among them, plus the
         # cache writes it adds: input here is what was neither read from nor written to

@@ -6,8 +6,9 @@ PyYAML writes it: a plain value where YAML allows one, else single quotes, which
 nothing but a single quote; text with a line break, or a quoted one holding a single quote,
 as a literal block, whose lines are the text itself. A YAML reader gives back exactly the
 arguments (tests/test_input_yaml.py). libyaml writes it five times faster but escapes every
-character beyond the first 65,536 (an emoji read ``"\\U0001F680"``): its text is kept only
-where it escaped nothing."""
+character beyond the first 65,536 (an emoji read ``"\\U0001F680"``) and writes an empty
+key as PyYAML does not: its text is kept only where it did neither, so that a note is the
+same on a machine without libyaml."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import yaml
 _WIDTH = 1_000_000_000  # never fold a long value: a folded line is not found as typed
 
 
+_EMPTY_KEY = re.compile(r"^[ -]*'':", re.MULTILINE)
 _LONE_BREAKS = re.compile("[\r\x85\u2028\u2029]")
 
 
@@ -69,6 +71,6 @@ def arguments_yaml(value: Any) -> str:
             value, Dumper=dumper, allow_unicode=True, sort_keys=False,
             default_flow_style=False, width=_WIDTH,
         )  # fmt: skip
-        if '"' not in text:  # no double-quoted value, where libyaml escapes
-            break
+        if '"' not in text and not _EMPTY_KEY.search(text):
+            break  # libyaml escapes in double quotes, and writes an empty key its own way
     return text.removesuffix("\n...\n").removesuffix("\n")  # a lone value ends its document

@@ -17,7 +17,8 @@ from vscode_builder import make_db, workspace
 
 from exporter.adapters.copilot import CopilotAdapter
 from exporter.adapters.copilot_replay import replay
-from exporter.stats import edited_files, error_count
+from exporter.model import Usage
+from exporter.stats import edited_files, error_count, session_properties
 
 USER = Path(".config") / "Code" / "User"
 SID = "5e55104d-0000-4000-8000-000000000001"
@@ -172,6 +173,25 @@ def test_tokens_from_the_results_that_record_them(tmp_path):
     (s,), problems = load(tmp_path)
     assert problems == []
     assert (s.usage.input_tokens, s.usage.output_tokens) == (10_000, 33)
+
+
+def test_a_chat_that_changed_models_keeps_each_models_tokens(tmp_path):
+    """Each request names its model: a chat that went from GPT-5 to Claude was priced whole
+    at the first one's rate."""
+    sonnet = "copilot/claude-sonnet-4.5"
+    data = session(SID, [
+        request(0, "one", [markdown("a")], result={"usage": {"promptTokens": 900, "completionTokens": 30}}),
+        request(1, "two", [markdown("b")], model=sonnet,
+                result={"usage": {"promptTokens": 2000, "completionTokens": 100}}),
+        request(2, "three", [markdown("c")], result={"usage": {"promptTokens": 100, "completionTokens": 5}}),
+    ])  # fmt: skip
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), _ = load(tmp_path)
+    assert s.usage == Usage(3000, 135)
+    assert s.model_usage == (("copilot/gpt-5", Usage(1000, 35)), (sonnet, Usage(2000, 100)))
+    # GPT-5: 1.25 and 10 USD per million tokens in and out; Sonnet 4.5: 3 and 15
+    expected = (1000 * 1.25 + 35 * 10 + 2000 * 3 + 100 * 15) / 1_000_000
+    assert session_properties(s)["cost"] == pytest.approx(expected)
 
 
 def test_jsonl_wins_over_json_and_copies_keep_the_newest(tmp_path):

@@ -492,3 +492,25 @@ def test_a_tools_result_reads_as_its_text_not_as_nested_json(tmp_path):
     # an empty or unknown shape stays JSON: nothing is made up
     assert result_text({"linterErrorsByFile": []}).startswith("{")
     assert result_text({"success": {"workspaceResults": {"/w": {"files": ["a"]}}}}).startswith("{")
+
+
+def test_a_chat_that_changed_models_keeps_each_models_tokens(tmp_path):
+    """Each bubble names its model and counts its tokens: a chat that went from GPT-5 to
+    Claude was priced whole at GPT-5's rate."""
+    from exporter.model import Usage
+    from exporter.stats import session_properties
+
+    sonnet = "claude-sonnet-4-5-20250929"
+    disk = global_composer()
+    cid = COMPOSER
+    disk[f"bubbleId:{cid}:b2"]["tokenCount"] = {"inputTokens": 1200, "outputTokens": 80}
+    disk[f"bubbleId:{cid}:b4"].update(
+        modelInfo={"modelName": sonnet}, tokenCount={"inputTokens": 3000, "outputTokens": 400}
+    )
+    make_db(tmp_path / CURSOR / "globalStorage" / "state.vscdb", {}, disk)
+    (session,), _ = load(CursorAdapter(), tmp_path)
+    assert session.usage == Usage(4200, 480)
+    assert session.model_usage == (("gpt-5", Usage(1200, 80)), (sonnet, Usage(3000, 400)))
+    # GPT-5: 1.25 and 10 USD per million tokens in and out; Sonnet 4.5: 3 and 15
+    expected = (1200 * 1.25 + 80 * 10 + 3000 * 3 + 400 * 15) / 1_000_000
+    assert session_properties(session)["cost"] == pytest.approx(expected)

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import orjson
 
 from ..errors import Problem, SourceError
-from ..model import Session, Usage
+from ..model import Session, Usage, usage_per_model
 from ._jsonl import parse_timestamp
 from ._times import Times
 from .base import (
@@ -246,6 +246,7 @@ def _session(
     created = created or next(
         (m.timestamp for m in messages if m.timestamp), None
     )  # (the first request's time may be missing too)
+    per_model = _usage(data)
     return Session(
         source=SOURCE,
         session_id=sid,
@@ -257,20 +258,24 @@ def _session(
         models=tuple(models),
         started_at=created,
         ended_at=last_activity(data) or created,
-        usage=_usage(data),
+        usage=sum(per_model.values(), Usage()),
+        model_usage=usage_per_model(per_model),
     )
 
 
-def _usage(data: dict[str, Any]) -> Usage:
-    """Tokens where a request's result records them (``result.usage``: not in the persisted
-    schema, but some builds write it; FORMATS.md §5.5)."""
-    total = Usage()
+def _usage(data: dict[str, Any]) -> dict[str | None, Usage]:
+    """Tokens per model (the request's ``modelId``) where a request's result records them
+    (``result.usage``: not in the persisted schema, but some builds write it; FORMATS.md
+    §5.5): a chat can change models, each priced at its own rate."""
+    per_model: dict[str | None, Usage] = {}
     for request in data.get("requests") or []:
         result = request.get("result") if isinstance(request, dict) else None
         usage = result.get("usage") if isinstance(result, dict) else None
         if isinstance(usage, dict):
-            total += Usage(_count(usage.get("promptTokens")), _count(usage.get("completionTokens")))
-    return total
+            model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
+            used = Usage(_count(usage.get("promptTokens")), _count(usage.get("completionTokens")))
+            per_model[model] = per_model.get(model, Usage()) + used
+    return per_model
 
 
 def _count(value: Any) -> int:

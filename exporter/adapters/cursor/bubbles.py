@@ -16,12 +16,14 @@ import orjson
 from ...markdown import fence
 from ...model import (
     Message,
+    ModelUsage,
     Part,
     TextPart,
     ThinkingPart,
     ToolCallPart,
     ToolResultPart,
     Usage,
+    usage_per_model,
 )
 from .._jsonl import json_or_text, parse_timestamp
 from .._times import Times
@@ -31,12 +33,13 @@ from .tool_results import result_text
 
 def bubble_messages(
     bubbles: list[dict[str, Any]], default_model: Any, times: Times | None = None, chat: str = ""
-) -> tuple[list[Message], list[str], Usage]:
-    """The messages of a chat's bubbles; ``times`` counts the times that cannot be read
-    (each found as ``chat``'s bubble)."""
+) -> tuple[list[Message], list[str], Usage, ModelUsage]:
+    """The messages of a chat's bubbles, its models and its tokens (in all, and per model);
+    ``times`` counts the times that cannot be read (each found as ``chat``'s bubble)."""
     messages: list[Message] = []
     models: list[str] = []
     usage = Usage()
+    per_model: dict[str | None, Usage] = {}  # a chat can change models: each priced at its rate
     times = times or Times()
     for number, bubble in enumerate(bubbles, start=1):
         kind = bubble.get("type")
@@ -88,8 +91,10 @@ def bubble_messages(
             messages.append(Message("tool", (result,), source_id, when))
         tokens = bubble.get("tokenCount")
         if isinstance(tokens, dict):
-            usage = usage + Usage(_int(tokens.get("inputTokens")), _int(tokens.get("outputTokens")))
-    return messages, models, usage
+            used = Usage(_int(tokens.get("inputTokens")), _int(tokens.get("outputTokens")))
+            usage = usage + used
+            per_model[model] = per_model.get(model, Usage()) + used
+    return messages, models, usage, usage_per_model(per_model)
 
 
 def _user_text(bubble: dict[str, Any]) -> str:

@@ -342,7 +342,9 @@ def _composer_session(
     from .bubbles import bubble_messages  # the parser: imported when a chat is read
 
     times = times or Times()
-    messages, models, usage = bubble_messages(bubbles, default_model, times, f"composer {cid}")
+    messages, models, usage, per_model = bubble_messages(
+        bubbles, default_model, times, f"composer {cid}"
+    )
     if not messages:
         return None  # a composer opened but never used
     created, updated = data.get("createdAt"), data.get("lastUpdatedAt")
@@ -369,6 +371,7 @@ def _composer_session(
         # the reply came is not known, so neither is the end.)
         ended_at=max([t for t in (updated, *times) if t], default=None),
         usage=usage,
+        model_usage=per_model,
     )
 
 
@@ -421,7 +424,7 @@ def _tab_session(
     from .bubbles import bubble_messages
 
     times, chat = times or Times(), f"chat tab {tab.get('tabId')}"
-    messages, models, usage = bubble_messages(bubbles, None, times, chat)
+    messages, models, usage, per_model = bubble_messages(bubbles, None, times, chat)
     if not messages or not isinstance(tab.get("tabId"), str):
         return None
     # A tab holds one time, when its last prompt was sent (no bubble has one): not when it
@@ -444,4 +447,5 @@ def _tab_session(
         started_at=first,
         ended_at=last if first != last else None,
         usage=usage,
+        model_usage=per_model,
     )

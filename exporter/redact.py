@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import re2
 
-from .model import AttachmentPart, Message, MessageStream, Session, decode_text
+from .model import AttachmentPart, Message, MessageStream, Session, TextPart, decode_text
 from .redact_keywords import KeywordIndex
 from .redact_rules import RULES, Rule
 
@@ -39,14 +39,18 @@ PLACEHOLDER = "[REDACTED:{}]"
 _PLACEHOLDER_START = b"[REDACTED:"
 # Control characters, ESC (which starts a terminal code) among them: what rendering drops.
 _HIDDEN = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+# Characters that show nothing (format characters: zero-width spaces and joiners, the soft
+# hyphen, direction marks and embeddings, the word joiner, a byte order mark).
+_INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _PASSES = 12
 # Short recurring texts remembered as clean (``Redactor._recurring``): a bounded number.
 _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # Bump when the engine's behaviour changes: notes are rendered again with the new result.
 # 2: keywords outside ASCII are found; 3: text attachments; 4: model names, the commit and
 # the compaction trigger, attachments not declared text or not UTF-8, tokens split by
-# control characters.
-ENGINE_VERSION = "4"
+# control characters; 5: tokens split by invisible characters, joined by cleaning a prompt,
+# named by the argument before them or by a name/value pair.
+ENGINE_VERSION = "5"
 
 # Values of generic assignments that are references or stand-ins, not secrets.
 _STAND_IN = re.compile(
@@ -63,8 +67,12 @@ _NAMED_SECRETS = (
         r"(?i)password|passwd|passphrase|(?:^|[^a-z])(?:pass|pwd)(?:$|[^a-z])")),
     ("generic-secret", re.compile(
         r"(?i)secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?"
-        r"|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key")),
+        r"|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key"
+        r"|authori[sz]ation|cookie|bearer|(?:^|[^a-z])auth(?:$|[^a-z])")),
 )  # fmt: skip
+# An argument that names the one after it (``["--password", "…"]``, ``["Authorization",
+# "Bearer …"]``): one word, a flag or a header's name.
+_NAMING_ITEM = re.compile(r"-{0,2}[A-Za-z][\w.-]{0,40}")
 
 
 def shannon_entropy(text: str) -> float:
@@ -143,16 +151,22 @@ class Redactor:
             return text
         data = text.encode("utf-8", "surrogatepass")
         redacted = self._text(text, data, counts)
-        if len(data.translate(None, _HIDDEN)) == len(data):
-            return redacted
-        # Terminal codes and control characters go when a note is rendered
-        # (``clean.strip_control``): a token they split (grep's colours around its match)
-        # would be whole there. Redacted without them, if that finds more.
-        from .clean import strip_control
+        if len(data.translate(None, _HIDDEN)) != len(data):
+            # Terminal codes and control characters go when a note is rendered
+            # (``clean.strip_control``): a token they split (grep's colours around its
+            # match) would be whole there. Redacted without them, if that finds more.
+            from .clean import strip_control
 
-        shown = strip_control(redacted)
-        again = self._text(shown, shown.encode("utf-8", "surrogatepass"), counts)
-        return redacted if again is shown else again
+            shown = strip_control(redacted)
+            again = self._text(shown, shown.encode("utf-8", "surrogatepass"), counts)
+            redacted = redacted if again is shown else again
+        if not redacted.isascii() and _INVISIBLE.search(redacted):
+            # A zero-width space, soft hyphen or direction mark inside a token is not seen:
+            # the note would show it whole. Redacted without them, if that finds more.
+            shown = _INVISIBLE.sub("", redacted)
+            again = self._text(shown, shown.encode("utf-8", "surrogatepass"), counts)
+            redacted = redacted if again is shown else again
+        return redacted
 
     def _text(self, text: str, data: bytes, counts: Counter[str] | None) -> str:
         original = data
@@ -248,9 +262,12 @@ class Redactor:
 
     def _mapping(self, value: Mapping[Any, Any], counts: Counter[str] | None) -> Any:
         out: dict[Any, Any] | None = None
+        # A name/value pair (``{"name": "DB_PASSWORD", "value": "…"}``): the value is named so.
+        named = value.get("name", value.get("key")) if "value" in value else None
         for i, (key, item) in enumerate(value.items()):
             new_key = self._recurring(key, counts) if isinstance(key, str) else key
-            new_item = self.value(item, counts, str(key))
+            name = named if key == "value" and isinstance(named, str) else str(key)
+            new_item = self.value(item, counts, name)
             if out is None:
                 if new_key is key and new_item is item:
                     continue
@@ -260,8 +277,13 @@ class Redactor:
 
     def _sequence(self, value: Any, counts: Counter[str] | None, name: str) -> Any:
         out: list[Any] | None = None
+        before: Any = None
         for i, item in enumerate(value):
-            new_item = self.value(item, counts, name)
+            naming = isinstance(before, str) and _NAMING_ITEM.fullmatch(before) is not None
+            new_item = self.value(
+                item, counts, before if naming and _named_secret(before) else name
+            )
+            before = item
             if out is None:
                 if new_item is item:
                     continue
@@ -325,12 +347,34 @@ class Redactor:
 
     def message(self, message: Message, counts: Counter[str] | None) -> Message:
         parts = tuple(self._part(p, counts) for p in message.parts)
+        if message.role == "user" and any(type(p) is TextPart and "</" in p.text for p in parts):
+            parts = self._prompt_parts(parts, counts)
         model = message.model and self._recurring(message.model, counts)
         if model is message.model and all(
             a is b for a, b in zip(parts, message.parts, strict=True)
         ):
             return message
         return replace(message, parts=parts, model=model)
+
+    def _prompt_parts(self, parts: tuple[Any, ...], counts: Counter[str] | None) -> tuple:
+        """A prompt's parts, where taking out what its harness injected (as the note does,
+        ``clean.clean_user_text``) joins the two halves of a secret around it
+        (``ghp_…<system-reminder>…</system-reminder>…``): that prompt cleaned here, and
+        redacted as the note will show it. Any other prompt stays as it was."""
+        from .clean import clean_user_text
+
+        out: list[Any] = []
+        for part in parts:
+            if type(part) is not TextPart or "</" not in part.text:
+                out.append(part)
+                continue
+            cleaned = clean_user_text(part.text)
+            texts = [p.text for p in cleaned if type(p) is TextPart]
+            if all(self.text(t) is t for t in texts):
+                out.append(part)
+                continue
+            out += (self._part(p, counts) for p in cleaned)
+        return tuple(out)
 
     def _part(self, part: Any, counts: Counter[str] | None) -> Any:
         changes: dict[str, Any] = {}

@@ -463,3 +463,54 @@ def test_the_keyword_search_gives_the_same_stretches_through_either_binding(piec
     keywords.__dict__["any_keyword"] = PublicOnly()
     del keywords.__dict__["first_keyword"]  # chosen again, for the public search alone
     assert keywords.stretches(data) == native
+
+
+_INVISIBLE = ["\u200b", "\u00ad", "\u2060", "\u202c", "\u200e", "\ufeff"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(SAMPLES)), st.integers(1, 30), st.sampled_from(_INVISIBLE))
+def test_a_token_split_by_a_character_that_shows_nothing_is_redacted(rule_id, at, mark):
+    """A zero-width space, soft hyphen, word joiner or direction mark inside a token shows
+    nothing: the note showed the token whole, unredacted (from the safety audit)."""
+    text, secret = SAMPLES[rule_id](Gen(11))
+    at = min(at, len(secret) - 1)
+    split = text.replace(secret, secret[:at] + mark + secret[at:])
+    out = redactor().text(f"here: {split} (end)")
+    assert secret[:at] + mark + secret[at:] not in out and secret not in out
+    assert "[REDACTED:" in out
+
+
+@pytest.mark.parametrize(
+    ("value", "where"),
+    [
+        ({"argv": ["mysql", "-u", "root", "--password", "{pw}", "-h", "db"]}, ("argv", 4)),
+        ({"url": "https://db", "auth": ["admin", "{pw}"]}, ("auth", 1)),
+        ({"headers": {"authorization": "{pw}"}}, ("headers", "authorization")),
+        ({"headers": {"Cookie": "session={pw}"}}, ("headers", "Cookie")),
+        ({"headers": [["Authorization", "Bearer {pw}"]]}, ("headers", 0, 1)),
+        ({"env": [{"name": "DB_PASSWORD", "value": "{pw}"}]}, ("env", 0, "value")),
+    ],
+)
+def test_a_secret_named_by_the_arguments_shape_is_redacted(value, where):
+    """A tool's arguments name a secret by their shape, not only by a key: the flag before
+    it, a header's name in a pair, a name/value entry. Each reached the note (from the
+    safety audit)."""
+    import json
+
+    pw = Gen(3)(ALNUM, 16)
+    value = json.loads(json.dumps(value).replace("{pw}", pw))
+    out = redactor().value(value)
+    for step in where:
+        out = out[step]
+    assert out.startswith("[REDACTED:generic-")
+
+
+def test_arguments_that_only_look_named_stay():
+    value = {
+        "args": ["--token-file", "/etc/app/token", "--author", "Jane Doe", "--auth-mode", "oauth"],
+        "files": ["password_reset.py", "tests/test_password_reset.py"],
+        "cmd": ["git", "commit", "-m", "fix token refresh"],
+        "env": [{"name": "PASSWORD_MIN_LENGTH", "value": "12"}],
+    }
+    assert redactor().value(value) is value

@@ -406,3 +406,35 @@ def test_a_text_attachment_is_written_as_a_text_file(tmp_path):
     other = _attachment_item(AttachmentPart("application/zip", b"PK\x03\x04\0\0"), "att", written)
     assert text["path"].endswith(".txt") and image["path"].endswith(".png")
     assert other["path"].endswith(".bin")
+
+
+@pytest.mark.parametrize(
+    "wrapper",
+    ["<system-reminder>Keep going.</system-reminder>", "<ide_selection>a = 1</ide_selection>",
+     "<command-message>deploy</command-message>"],
+)  # fmt: skip
+def test_a_secret_the_harness_split_is_redacted_where_the_note_joins_it(tmp_path, wrapper):
+    """The note takes what the harness injected out of a prompt, joining the text around
+    it: a token split by a reminder was whole in the title, the file name, the index and
+    the state, though each half alone was no secret (from the safety audit)."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    s = ClaudeSession(SID, "/home/dev/work/shop")
+    s.user(f"token {GITHUB[:19]}{wrapper}{GITHUB[19:]} end")
+    s.assistant("Pushed.")
+    s.write(home / ".claude" / "projects" / "-home-dev-work-shop" / f"{SID}.jsonl")
+    report = export(vault, home, workers=1)
+    files = every_file(vault)
+    assert_no_secret(files, [GITHUB])
+    (name,) = [p for p in files if p.startswith("AI Sessions/claude-code/")]
+    assert "title: token [REDACTED:github-pat] end" in files[name]
+    assert report.redactions == {"github-pat": 1}
+
+
+def test_a_prompt_the_harness_did_not_split_a_secret_in_keeps_its_injected_parts(tmp_path):
+    """Only a prompt whose cleaning joins a secret is cleaned before the note: any other
+    keeps its wrappers for the note to read (a slash command stays a command)."""
+    from exporter.model import Message, TextPart
+
+    text = "<command-name>/deploy</command-name>\n<command-args>prod</command-args>"
+    prompt = Message("user", (TextPart(text),))
+    assert redactor().message(prompt, None) is prompt

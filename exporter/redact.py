@@ -39,9 +39,11 @@ PLACEHOLDER = "[REDACTED:{}]"
 _PLACEHOLDER_START = b"[REDACTED:"
 # Control characters, ESC (which starts a terminal code) among them: what rendering drops.
 _HIDDEN = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
-# Characters that show nothing (format characters: zero-width spaces and joiners, the soft
-# hyphen, direction marks and embeddings, the word joiner, a byte order mark).
-_INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+# Characters that show nothing (C1 controls; format characters: zero-width spaces and
+# joiners, the soft hyphen, direction marks and embeddings, the word joiner, a byte order mark).
+_INVISIBLE = re.compile(
+    "[\x80-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]"
+)
 _PASSES = 12
 # Short recurring texts remembered as clean (``Redactor._recurring``): a bounded number.
 _KEPT_KEY, _KEPT_KEYS = 64, 4096

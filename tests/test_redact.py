@@ -465,7 +465,7 @@ def test_the_keyword_search_gives_the_same_stretches_through_either_binding(piec
     assert keywords.stretches(data) == native
 
 
-_INVISIBLE = ["\u200b", "\u00ad", "\u2060", "\u202c", "\u200e", "\ufeff"]
+_INVISIBLE = ["\u200b", "\u00ad", "\u2060", "\u202c", "\u200e", "\ufeff", "\x85"]
 
 
 @settings(max_examples=200, deadline=None)

@@ -56,11 +56,14 @@ def updated_yaml(
         old = _as_list(existing["aliases"])  # nor a link (an alias is a name, never a link)
         aliases = [unlinked(scrub(a)) if isinstance(a, str) else a for a in old]
         existing = {**existing, "aliases": aliases}
-    merged = merge_frontmatter(existing, ours, previous)
+    # Only our own keys are ever dropped, and only those this note's last writing had: a
+    # property the configuration added (``[frontmatter] add``) stays the person's once
+    # written, and so does one the person added under a name of ours that this note lacked
+    # (a ``day`` or ``parent`` of their own). Without a record (a state lost, another
+    # machine), none is dropped: a stale key of ours left costs less than a person's lost.
+    drop = OWNED.intersection(record.keys) - set(ours) if record else frozenset()
+    merged = merge_frontmatter(existing, ours, previous, drop)
     values = {k: merged[k] for k in ours}
-    # Only our own keys are ever dropped: a property the configuration added (``[frontmatter]
-    # add``) stays the person's once written, also after it leaves the configuration.
-    drop = OWNED - set(values)
     keep = Keeper(values, {**parsed.metadata, **lists}, yaml_text)
     spliced = notefile.splice_frontmatter(yaml_text, values, drop, parsed.metadata, keep)
     if spliced is None:  # not a block mapping (flow style, odd keys): written anew
@@ -84,14 +87,18 @@ def _person_read_in_obsidian(
 
 
 def merge_frontmatter(
-    existing: dict[str, Any], ours: dict[str, Any], our_previous_tags: list[str]
+    existing: dict[str, Any],
+    ours: dict[str, Any],
+    our_previous_tags: list[str],
+    drop: frozenset[str] | set[str] = OWNED,
 ) -> dict[str, Any]:
-    """The user's keys stay where they are; ours are replaced; tags and aliases merge."""
+    """The user's keys stay where they are; ours are replaced, ``drop`` left out; tags and
+    aliases merge."""
     merged: dict[str, Any] = {}
     for key, value in existing.items():
         if key in ours:
             merged[key] = ours[key]
-        elif key not in OWNED:
+        elif key not in drop:
             merged[key] = value  # the user's own property
     for key, value in ours.items():
         merged.setdefault(key, value)

@@ -14,7 +14,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
-from vault_builder import export, the_note, updated_note, write_session
+from vault_builder import LastWrite, export, the_note, updated_note, write_session
 
 from exporter import frontmatter_yaml, keytext, notefile, vaultmerge
 
@@ -129,16 +129,11 @@ OURS = {"title": "q", "aliases": ["q"], "project": "app", "messages": 4, "tags":
 BODY = "body"
 
 
-class Record:
-    def __init__(self, tags: list[str]) -> None:
-        self.tags = tags
-
-
 def rendered(yaml_text: str, previous: list[str] | None = None, ours=OURS) -> str:
     """The frontmatter of a note holding ``yaml_text`` after an update; checked to read
     back right and to stay as it is when updated again."""
     note = f"---\n{yaml_text}---\n{notefile.BEGIN}\n{BODY}\n{notefile.end_marker(BODY)}\n"
-    record = Record(previous) if previous is not None else None
+    record = LastWrite(previous) if previous is not None else None
     text = updated_note(notefile.parse(note), ours, BODY, record, lambda s: s)
     assert updated_note(notefile.parse(text), ours, BODY, record, str) == text
     loaded = read_back(text)

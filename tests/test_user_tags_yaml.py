@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
-from vault_builder import export, the_note, updated_note, write_session
+from vault_builder import LastWrite, export, the_note, updated_note, write_session
 
 from exporter import notefile, vaultmerge
 
@@ -134,17 +134,12 @@ OURS = {"title": "q", "aliases": ["q"], "project": "app", "messages": 4, "tags":
 BODY = "body"
 
 
-class Record:
-    def __init__(self, tags: list[str]) -> None:
-        self.tags = tags
-
-
 def rendered(yaml_text: str, previous: list[str] | None = None) -> str:
     """The frontmatter of a note holding ``yaml_text`` after an update, checked to read the
     same in PyYAML and python-frontmatter, to be valid YAML 1.2, to hold each tag of ours
     once, and to stay byte for byte as it is when updated again."""
     note = f"---\n{yaml_text}---\n{notefile.BEGIN}\n{BODY}\n{notefile.end_marker(BODY)}\n"
-    record = Record(previous) if previous is not None else None
+    record = LastWrite(previous) if previous is not None else None
     text = updated_note(notefile.parse(note), OURS, BODY, record, str)
     assert updated_note(notefile.parse(text), OURS, BODY, record, str) == text
     loaded, tags = read_back(text)

@@ -55,3 +55,12 @@ def updated_note(parsed: notefile.NoteText, ours: dict, owned: str, record, scru
     region rewritten, every other byte kept, as ``vault.py`` composes it."""
     yaml_text = vaultmerge.updated_yaml(parsed, ours, record, scrub)
     return notefile.recompose(parsed, yaml_text, owned)
+
+
+class LastWrite:
+    """What the state recorded of a note's last writing, as ``updated_note`` reads it: the
+    tags ccexport wrote, and its properties (by default every name it owns)."""
+
+    def __init__(self, tags: list[str], keys: tuple[str, ...] = vaultmerge.OWNED_KEYS) -> None:
+        self.tags = tags
+        self.keys = list(keys)

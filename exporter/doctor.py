@@ -158,9 +158,24 @@ def vault_checks(vault: Path | None) -> list[Check]:
             checks.append(
                 Check("Vault", "ok", f"{sessions} session notes recorded; last run {last}")
             )
+            if gone := _notes_gone(vault):
+                checks.append(Check("Vault", "attention", gone))
     else:
         checks.append(Check("Vault", "info", "no export has run into this vault yet"))
     return checks
+
+
+def _notes_gone(vault: Path) -> str | None:
+    """Why the next export would stop: every note recorded is gone (``runstart``)."""
+    from .errors import ExporterError
+    from .runstart import stop_if_notes_gone
+    from .vault import Vault
+
+    try:
+        stop_if_notes_gone(Vault(vault, dry_run=True), restore=False)
+    except ExporterError as exc:
+        return str(exc)
+    return None
 
 
 def render_checks(settings: Any, home: Path | None) -> list[Check]:

@@ -29,7 +29,7 @@ from .readahead import ReadAhead
 from .readvalues import ReadSession, ReadSettings, placed
 from .redact_outputs import redact_report
 from .render import fresh_templates
-from .runstart import vault_notices
+from .runstart import stop_if_notes_gone, vault_notices
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .state import VaultLock
 from .unchanged import UnchangedUnits
@@ -61,7 +61,9 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         units = discover(options, unreadable)
         unreadable += unreadable_in_sources(options)
     if options.dry_run:
-        report = _Run(options, _open_vault(options)).run(units, progress)
+        vault = _open_vault(options)
+        stop_if_notes_gone(vault, options.restore)
+        report = _Run(options, vault).run(units, progress)
         if why := unwritable(options.vault):  # what it would write, the real run could not
             stops = "a run without --dry-run stops here; make it writable or choose another --vault"
             report.problems.append(Problem(str(options.vault), f"{why}: {stops}"))
@@ -69,6 +71,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
     options.vault.mkdir(parents=True, exist_ok=True)
     with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait) as lock:
         vault = _open_vault(options)
+        stop_if_notes_gone(vault, options.restore)
         vaultrun.begin_run(vault)
         run = _Run(options, vault, lock.identity())
         try:

@@ -1,14 +1,15 @@
 """What a run says about the vault before it reads a session: a state file it cannot use,
 temporary files an earlier run left that it could not remove, and, when the redaction
 rules are new to the vault's notes, the notes whose very names held a secret (renamed; a
-dry run says they would be)."""
+dry run says they would be). And where every note it recorded is gone, that it stops."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from . import vaultio
-from .errors import Problem
+from .errors import ExporterError, Problem
+from .notefile import INDEX_PREFIX
 from .redact_outputs import redact_state, rename_secret_paths
 from .state import STATE_DIR, STATE_FILE
 
@@ -42,3 +43,39 @@ def vault_notices(vault: Vault, redactor: Redactor | None, rerender: bool) -> li
         why = RENAMED_SECRET_DRY if vault.dry_run else RENAMED_SECRET
         notices += [Problem(path, why) for path in rename_secret_paths(vault, redactor)]
     return notices
+
+
+# Fewer recorded notes than this all gone is a person's deletion as likely as a lost folder.
+NOTES_GONE_MIN = 3
+NOTES_GONE = (
+    "the {n} session notes ccexport recorded in this vault are all gone ({where} not there), "
+    "so this run stops without recording them as deleted by you or writing anything. If a "
+    "sync tool is still bringing them back, run again later; to write them again, run "
+    "ccexport --restore"
+)
+
+
+def stop_if_notes_gone(vault: Vault, restore: bool) -> None:
+    """Stop a run that would record every note of the vault as deleted by the person: the
+    folder that held them is gone (a sync tool's bad day, a vault restored without it, a
+    folder moved out of the vault), which is no decision taken note by note. Each would be
+    left deleted for good, and the sessions' sources are pruned after a month. ``--restore``
+    writes them again. One stat per top folder; a search by identity only when all are gone
+    (the person may have renamed the folder)."""
+    if restore:
+        return
+    notes = vault.state.notes.items()
+    kept = [(k, r.path) for k, r in notes if not r.deleted and not k.startswith(INDEX_PREFIX)]
+    if len(kept) < NOTES_GONE_MIN:
+        return
+    tops = sorted({path.split("/", 1)[0] for _, path in kept})
+    if any((vault.root / top).exists() for top in tops):
+        return
+    if any(vault.path_of(key) for key, _ in kept[:NOTES_GONE_MIN]):
+        return  # moved or renamed: found where the person put them
+    where = ", ".join(
+        f"{t}/" if any(p.startswith(f"{t}/") for _, p in kept) else t for t in tops[:3]
+    )
+    raise ExporterError(
+        NOTES_GONE.format(n=len(kept), where=where + (", …" if len(tops) > 3 else ""))
+    )

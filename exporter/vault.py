@@ -67,6 +67,18 @@ MERGE_CONFLICT = (
     "left unchanged: it holds a merge's conflict (<<<<<<<, =======, >>>>>>> lines); "
     "resolve it, and the next run updates the note"
 )
+# A note whose begin or end marker line is missing or changed (deleted, or text typed on
+# it): where the generated part ends is unknown, so nothing is written. Deleting the note
+# would lose the person's text in it: the advice says to move that out first.
+MARKERS_GONE = (
+    "left unchanged: its ccexport markers are missing or changed (the `%% ccexport:begin "
+    "… %%` and `%% ccexport:end … %%` lines must each stand alone, as written); put them "
+    "back as they were and the next run updates it"
+)
+RESTORE_ONE = (
+    ", or move your own text out of the note, delete it and run `ccexport --restore`, "
+    "which writes it again (`--project` narrows it)"
+)
 
 
 class Vault(NotePlaces):
@@ -194,11 +206,7 @@ class Vault(NotePlaces):
             # the conflict's lines in the person's text. (Only in their text: updated.)
             return Change(Action.FAILED, key, relpath, MERGE_CONFLICT)
         if parsed.owned is None:
-            why = (
-                "left unchanged: its ccexport markers are gone (to export it again, delete "
-                "the note and run `ccexport --restore`, which writes again every note you "
-                "deleted; `--project` narrows it)"
-            )
+            why = MARKERS_GONE + ("" if key.startswith(notefile.INDEX_PREFIX) else RESTORE_ONE)
             return Change(Action.FAILED, key, relpath, why)
         shrunk = self._shrunk(parsed.metadata, metadata)
         if shrunk:

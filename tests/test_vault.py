@@ -440,7 +440,9 @@ def test_removed_markers_leave_the_note_alone_and_report_it(tmp_path):
     make_home(tmp_path, ["q", "q2"])
     report = export(vault, home)
     assert path.read_text() == mine and report.failed
-    assert "markers are gone" in report.problems[-1].message
+    said = report.problems[-1].message
+    assert "markers are missing or changed" in said and "put them back" in said
+    assert "move your own text out of the note, delete it" in said  # before deleting it
     path.unlink()  # what the message says to do
     assert export(vault, home, restore=True).failed is False and "q2" in the_note(vault).read_text()
 

@@ -93,7 +93,38 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
             return None  # parsers count a tab after "> " or "- " differently: unsure
     if has_code and any(_a_table_may_claim(piece) for piece in pieces):
         return None  # a GFM table may read as live text what the parse calls code
+    if has_code and any(_left_of_its_fence(piece, lines) for piece in pieces):
+        return None  # CommonMark may end the list item there, and read the line as text
     return pieces
+
+
+def _quoted(line: str) -> bool:
+    return ">" in _QUOTES.match(line).group(0)  # type: ignore[union-attr]
+
+
+# A code line's own lead: quote markers and spaces (a "- " in code is no list marker).
+_LEAD = re.compile(r"(?:[ ]*>[ ]?)*[ ]*")
+
+
+def _left_of_its_fence(piece: _Block | _Paragraph, lines: list[str]) -> bool:
+    """Does a line of a fenced block start left of its fence? In a list item such a line
+    ends the item to CommonMark (and to Obsidian), so the fence is never closed there and
+    the line is prose, where live links and tags work; mistune keeps it in the block, so it
+    would not be escaped. (At the top level the line is code either way: unsure all the
+    same, shown verbatim.) Or does the fence follow a quote's line without a ``>`` of its
+    own? To CommonMark it may continue the quote's paragraph lazily, text and not code."""
+    if not isinstance(piece, _Block) or not piece.fenced or len(piece.lines) < 2:
+        return False
+    before = lines[piece.start - 1] if piece.start else ""
+    if _quoted(before) and not _quoted(piece.lines[0]):
+        return True
+    column = len(_CONTAINER.match(piece.lines[0]).group(0))  # type: ignore[union-attr]
+    if not column:
+        return False
+    return any(
+        line.strip(_BLANK) and len(_LEAD.match(line).group(0)) < column  # type: ignore[union-attr]
+        for line in piece.lines[1:]
+    )
 
 
 # What starts a block of its own when a quote's ">" is left out: such a line ends the quote.

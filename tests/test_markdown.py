@@ -402,3 +402,25 @@ def test_a_plain_title_is_not_walked_for_emphasis_or_markers(monkeypatch):
     )
     with pytest.raises(AssertionError):
         escape_inline("a *starred* word")
+
+
+_ITEMS = st.sampled_from(["- ", "* ", "1. ", "10. ", "> - ", "- > ", "1. - ", "> 1. "])
+_FENCES = st.sampled_from(["```", "~~~", "````"])
+_LIVE = st.sampled_from(["[[PWN note]]", "#PWNtag", "![[PWN.png]]", "%%", "==PWN==", "$PWN$",
+                         '<span style="display:none">PWN</span>', "PWN:: v"])  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ITEMS, _FENCES, st.lists(_LIVE, min_size=1, max_size=3), st.integers(0, 6), st.booleans())
+def test_a_code_line_left_of_its_fence_in_a_list_item_never_becomes_live(
+    item, fence, live, indent, opener_on_item
+):
+    """Models write a list item's fence with its code lines unindented. CommonMark ends the
+    item at such a line, which is then text, where links, tags and a lone %% act; mistune
+    kept it as code, unescaped (the safety audit found 2,000 such shapes). After a quote's
+    line, a fence without its own ``>`` may continue the quote's paragraph: text too."""
+    inner = " " * len(item) if not opener_on_item else ""
+    head = f"{item}{fence}sh" if opener_on_item else f"{item}Run this:\n{inner}{fence}sh"
+    code = "\n".join(" " * indent + token for token in live)
+    text = f"Steps:\n\n{head}\n{code}\n{inner}{fence}\n\n2. Done."
+    assert constructs(escape_prose(text)) == []

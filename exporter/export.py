@@ -165,7 +165,9 @@ class _Run:
         news = [c for c in changes if c.action is not Action.DELETED or c.message]
         changed = any(c.action is not Action.UNCHANGED for c in news)
         indexed = True
-        if self.options.index and (self.rerender or changed or self.vault.relist):
+        # (--restore writes again an index note the person deleted, also when nothing changed)
+        relist = self.rerender or changed or self.vault.relist or self.options.restore
+        if self.options.index and relist:
             indexed = self.notes.write_indexes(self.settings, self.options.index_dataview)
         if indexed:
             self.vault.state.render = self.fingerprint

@@ -19,7 +19,7 @@ from typing import Any
 from . import notefile
 from .notespec import SOURCE_LABELS, NoteSettings
 from .render import TemplateError, render, shipped_template_in_effect
-from .vault import Change, Vault
+from .vault import Action, Change, Vault
 
 Notes = dict[str, tuple[str, dict[str, Any]]]  # every note of a vault: key -> (path, meta)
 
@@ -123,14 +123,18 @@ def write_index_notes(
             "updated": updated,
             "tags": [INDEX_TAG],
         }
+        deleted = False  # the person deleted this project's index: listed, not linked
         if body is not None:
             fm = {k: v for k, v in fm.items() if v is not None}
             changes.append(vault.write_note(key, relpath, fm, body))
+            deleted = changes[-1].action is Action.DELETED
         if not sessions:
             continue  # (not in the list of projects)
         summary.append({
             "project": project,
-            "link": markdown.wikilink(relpath.removesuffix(".md"), project),
+            "link": markdown.escape_inline(project)
+            if deleted
+            else markdown.wikilink(relpath.removesuffix(".md"), project),
             "sessions": len(sessions),
             "sources": sorted({str(s["source_label"]) for s in sessions}),
             "latest": _day(updated, sessions[0].get("created")),

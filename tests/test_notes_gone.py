@@ -69,3 +69,19 @@ def test_a_person_deleting_some_notes_is_their_decision(tmp_path):
     grow(home)
     export(vault, home)
     assert sum(r.deleted for r in State.load(vault).notes.values()) == 3
+
+
+def test_a_deleted_project_index_is_listed_unlinked_and_restore_writes_it_again(tmp_path):
+    """The list of projects linked to a project index the person deleted (a dangling link),
+    and --restore never wrote it again (from the sync audit)."""
+    home, vault = exported(tmp_path)
+    index = vault / "AI Sessions" / "Projects" / "app.md"
+    index.unlink()
+    grow(home)
+    export(vault, home)
+    projects = (vault / "AI Sessions" / "Projects.md").read_text()
+    assert not index.exists() and "[[AI Sessions/Projects/app" not in projects
+    assert "- app · 4 sessions" in projects
+    export(vault, home, restore=True)  # nothing else changed: the index is written all the same
+    assert index.exists()
+    assert "[[AI Sessions/Projects/app|app]]" in (vault / "AI Sessions/Projects.md").read_text()

@@ -59,9 +59,9 @@ def updated_yaml(
     # Only our own keys are ever dropped, and only those this note's last writing had: a
     # property the configuration added (``[frontmatter] add``) stays the person's once
     # written, and so does one the person added under a name of ours that this note lacked
-    # (a ``day`` or ``parent`` of their own). Without a record (a state lost, another
-    # machine), none is dropped: a stale key of ours left costs less than a person's lost.
-    drop = OWNED.intersection(record.keys) - set(ours) if record else frozenset()
+    # (a ``day`` or ``parent`` of their own). Without a record (the state lost) every key
+    # of ours not written now goes: a ``part`` or ``next_part`` left would be wrong.
+    drop = (OWNED.intersection(record.keys) if record else OWNED) - set(ours)
     merged = merge_frontmatter(existing, ours, previous, drop)
     values = {k: merged[k] for k in ours}
     keep = Keeper(values, {**parsed.metadata, **lists}, yaml_text)

@@ -98,6 +98,9 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
     return pieces
 
 
+_ITEM_LINE = re.compile(r"(?:[ ]*>[ ]?)*[ ]{0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+
+
 def _quoted(line: str) -> bool:
     return ">" in _QUOTES.match(line).group(0)  # type: ignore[union-attr]
 
@@ -113,7 +116,15 @@ def _left_of_its_fence(piece: _Block | _Paragraph, lines: list[str]) -> bool:
     would not be escaped. (At the top level the line is code either way: unsure all the
     same, shown verbatim.) Or does the fence follow a quote's line without a ``>`` of its
     own? To CommonMark it may continue the quote's paragraph lazily, text and not code."""
-    if not isinstance(piece, _Block) or not piece.fenced or len(piece.lines) < 2:
+    if not isinstance(piece, _Block):
+        return False
+    if not piece.fenced:
+        # A tab-indented line below a list item: to CommonMark the tab may reach only the
+        # item's text (a paragraph of the item, live), not code; parsers count tabs apart.
+        return piece.lines[0].startswith("\t") and any(
+            _ITEM_LINE.match(line) for line in lines[: piece.start]
+        )
+    if len(piece.lines) < 2:
         return False
     before = lines[piece.start - 1] if piece.start else ""
     if _quoted(before) and not _quoted(piece.lines[0]):

@@ -424,3 +424,17 @@ def test_a_code_line_left_of_its_fence_in_a_list_item_never_becomes_live(
     code = "\n".join(" " * indent + token for token in live)
     text = f"Steps:\n\n{head}\n{code}\n{inner}{fence}\n\n2. Done."
     assert constructs(escape_prose(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. </div>\n  <?x\n- ?>^Qid\n\n\t===#Qtag <b>Q</b>",  # the safety audit's fuzz
+        "1. First\n2. Second\n\n\tfunc main() { #tag [[x]] }",
+        "- a\n\n\t\t%%\n\t[[x]] #tag",
+    ],
+)
+def test_a_tab_indented_line_below_a_list_item_never_becomes_live(text):
+    """A tab below a list item may reach only the item's text to CommonMark (a paragraph
+    of the item, where tags and links act), while the parser took the line for code."""
+    assert constructs(escape_prose(text)) == []

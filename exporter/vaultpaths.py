@@ -19,6 +19,9 @@ _RESERVED = re.compile(
     r"^(con|prn|aux|nul|conin\$|conout\$|com[\d¹²³]|lpt[\d¹²³]) *(\..*)?$", re.IGNORECASE
 )
 _FORBIDDEN = re.compile(r'[<>"/\\|?*#^\[\]\x00-\x1f\x7f]')
+# Marks that change the direction text is shown in: a name holding U+202E shows its end
+# first ("PWN ‮txt.exe" reads as "PWN exe.txt"). Taken out, as the name shows nothing of them.
+_DIRECTION_MARKS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def safe_component(name: str) -> str:
@@ -26,6 +29,8 @@ def safe_component(name: str) -> str:
     name = unicodedata.normalize("NFC", name)
     stem, ext = (name[:-3], ".md") if name.endswith(".md") else (name, "")
     stem = _FORBIDDEN.sub("-", stem.replace(":", " -"))
+    if not stem.isascii():
+        stem = _DIRECTION_MARKS.sub("", stem)
     stem = " ".join(stem.split()).strip(" .")
     if not stem:  # "", ".", "..", "..." : a name made of nothing safe
         stem = "_"

@@ -98,3 +98,16 @@ def test_a_project_named_decomposed_is_one_project_and_found_as_typed(tmp_path: 
 def test_a_projects_tag_has_one_hyphen_for_a_run_of_separators(project, tag):
     """ "PAI - TPOS" was tagged project/pai---tpos: each of space, hyphen, space became one."""
     assert tag_slug(project) == tag
+
+
+_DIRECTION = ["\u202e", "\u202d", "\u2066", "\u2067", "\u2069", "\u200f", "\u061c"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(min_size=1, max_size=60), st.lists(st.sampled_from(_DIRECTION), min_size=1))
+def test_a_note_name_holds_no_mark_that_turns_the_text_around(title, marks):
+    """A title holding U+202E made a file name shown back to front ("PWN ‮txt.exe" reads
+    as "PWN exe.txt": the safety audit's Trojan-source name); the marks are taken out."""
+    name = safe_relpath(f"AI Sessions/{marks[0]}{title}{''.join(marks)} ab12cd34.md")
+    assert not any(mark in name for mark in _DIRECTION)
+    assert name.endswith(" ab12cd34.md")

@@ -199,7 +199,7 @@ class Vault(NotePlaces):
                 return Change(Action.FAILED, key, relpath, MERGE_CONFLICT)
             return Change(Action.FAILED, key, relpath, f"left unchanged: {exc}")
         holder = notefile.identity(parsed.metadata)
-        if holder is not None and holder != key:  # (choose_path never gives such a path)
+        if holder is not None and not notefile.names_note(holder, key):  # (never chosen)
             return Change(Action.FAILED, key, relpath, "left alone: it is another session's note")
         if parsed.edited is not False and notefile.merge_conflicted(current):
             # Both sides of a merge in the generated part: rewriting it would leave half

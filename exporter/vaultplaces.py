@@ -81,7 +81,11 @@ class NotePlaces(NoteSurvey):
         elsewhere = self._find_by_identity(key) if emptied else None
         if elsewhere is not None and not copy_of(elsewhere, record.path):
             emptied = False  # moved, and an empty file took its old name: not the note
-        still = holder == key if holder is not None else notefile.BEGIN in text or emptied
+        still = (
+            notefile.names_note(holder, key)
+            if holder is not None
+            else notefile.BEGIN in text or emptied
+        )
         self._still[key] = (record.path, still)
         return still
 

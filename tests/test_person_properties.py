@@ -36,3 +36,20 @@ def test_a_property_ccexport_wrote_and_no_longer_writes_still_goes(tmp_path):
     assert re.search(r"^day: ", the_note(vault).read_text(), re.M)
     export(vault, home, daily_notes=False)
     assert not re.search(r"^day: ", the_note(vault).read_text(), re.M)
+
+
+def test_a_note_whose_source_the_person_edited_is_still_its_sessions_note(tmp_path):
+    """Editing ``source`` made the note read as another session's: it was reported deleted
+    in the vault and left so, and --restore wrote a duplicate beside it (the sync audit's
+    M4). At its place, with its session id, it is the note: updated, ``source`` written
+    back, the person's text kept."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    write_session(home, ["first"])
+    export(vault, home)
+    note = the_note(vault)
+    note.write_text(note.read_text().replace("source: claude-code", "source: claude") + "mine\n")
+    write_session(home, ["first", "second"])
+    report = export(vault, home)
+    text = the_note(vault).read_text()  # (one note: no duplicate)
+    assert not report.problems and "reply to second" in text and text.endswith("mine\n")
+    assert "\nsource: claude-code\n" in text

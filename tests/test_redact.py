@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import random
+import re
 import string
 import uuid
 from collections import Counter
@@ -21,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exporter import redact_keywords
-from exporter.redact import Redactor, redact_text, redactor
+from exporter.redact import Redactor, _named_secret, redact_text, redactor
 from exporter.redact_rules import RULES, Rule
 
 UPPER, LOWER, DIGITS = string.ascii_uppercase, string.ascii_lowercase, string.digits
@@ -333,15 +334,26 @@ def test_a_tool_input_is_copied_only_where_a_secret_was_found():
 
 
 def _rebuilt(rules: Redactor, value, counts, name: str = ""):
-    """What ``Redactor.value`` gives, as it was first written: every container rebuilt."""
+    """What ``Redactor.value`` gives, as it was first written: every container rebuilt. A
+    ``{name, value}`` entry names its value; an argument that sounds like a secret's name
+    (``--password``) names the one after it."""
     if isinstance(value, dict):
+        named = value.get("name", value.get("key")) if "value" in value else None
         out = {
-            rules.text(k, counts) if isinstance(k, str) else k: _rebuilt(rules, v, counts, str(k))
+            rules.text(k, counts) if isinstance(k, str) else k: _rebuilt(
+                rules, v, counts, named if k == "value" and isinstance(named, str) else str(k)
+            )
             for k, v in value.items()
         }
         return value if out == value else out
     if isinstance(value, list | tuple):
-        items = [_rebuilt(rules, v, counts, name) for v in value]
+        items, before = [], None
+        for v in value:
+            naming = isinstance(before, str) and re.fullmatch(r"-{0,2}[A-Za-z][\w.-]{0,40}", before)
+            items.append(
+                _rebuilt(rules, v, counts, before if naming and _named_secret(before) else name)
+            )
+            before = v
         return value if items == list(value) else type(value)(items)
     return rules.value(value, counts, name) if isinstance(value, str) else value
 

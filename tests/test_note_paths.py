@@ -110,4 +110,4 @@ def test_a_note_name_holds_no_mark_that_turns_the_text_around(title, marks):
     as "PWN exe.txt": the safety audit's Trojan-source name); the marks are taken out."""
     name = safe_relpath(f"AI Sessions/{marks[0]}{title}{''.join(marks)} ab12cd34.md")
     assert not any(mark in name for mark in _DIRECTION)
-    assert name.endswith(" ab12cd34.md")
+    assert name.endswith("ab12cd34.md")

@@ -66,7 +66,11 @@ _PLAIN_WORDS = re.compile(r"[a-z_.-]+")  # get_password, bert-base-uncased
 # Keys of a JSON value (a tool's input) whose string value is judged like an assignment.
 _NAMED_SECRETS = (
     ("generic-password", re.compile(
-        r"(?i)password|passwd|passphrase|(?:^|[^a-z])(?:pass|pwd)(?:$|[^a-z])")),
+        r"(?i)password|passwd|passphrase|(?:^|[^a-z])(?:pass|pwd)(?:$|[^a-z])"
+        # the word in other languages: German, French, Spanish, Portuguese, Dutch,
+        # Russian, Chinese, Japanese, Korean
+        r"|passwort|mot_?de_?passe|contrase(?:ñ|n)a|senha|wachtwoord|пароль"
+        r"|密码|密碼|パスワード|비밀번호")),
     ("generic-secret", re.compile(
         r"(?i)secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?"
         r"|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key"

@@ -502,6 +502,10 @@ def test_a_token_split_by_a_character_that_shows_nothing_is_redacted(rule_id, at
         ({"headers": {"Cookie": "session={pw}"}}, ("headers", "Cookie")),
         ({"headers": [["Authorization", "Bearer {pw}"]]}, ("headers", 0, 1)),
         ({"env": [{"name": "DB_PASSWORD", "value": "{pw}"}]}, ("env", 0, "value")),
+        ({"пароль": "{pw}"}, ("пароль",)),
+        ({"Passwort": "{pw}"}, ("Passwort",)),
+        ({"mot_de_passe": "{pw}"}, ("mot_de_passe",)),
+        ({"密码": "{pw}"}, ("密码",)),
     ],
 )
 def test_a_secret_named_by_the_arguments_shape_is_redacted(value, where):

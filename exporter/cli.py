@@ -20,6 +20,7 @@ from .cli_options import (
     _EXPORT_OPTIONS,
     _FLAG,
     _VIEW_OPTIONS,
+    AcceptDeletedOpt,
     DebugOpt,
     DiffOpt,
     DryRunOpt,
@@ -183,6 +184,7 @@ def main_callback(
     force: ForceOpt = False,
     no_redact: NoRedactOpt = False,
     restore: RestoreOpt = False,
+    accept_deleted: AcceptDeletedOpt = False,
     tool_output: ToolOutputOpt = None,
     tool_output_lines: ToolOutputLinesOpt = None,
     thinking: ThinkingOpt = None,
@@ -256,6 +258,7 @@ def export_cmd(
     force: ForceOpt = False,
     no_redact: NoRedactOpt = False,
     restore: RestoreOpt = False,
+    accept_deleted: AcceptDeletedOpt = False,
     tool_output: ToolOutputOpt = None,
     tool_output_lines: ToolOutputLinesOpt = None,
     thinking: ThinkingOpt = None,
@@ -352,6 +355,7 @@ def _export(args: dict[str, Any]) -> None:
             workers=args["jobs"],
             force=args["force"],
             restore=args["restore"],
+            accept_deleted=args["accept_deleted"],
         )
         try:
             with _progress(enabled=not quiet and not json_out) as progress:

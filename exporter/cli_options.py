@@ -210,6 +210,14 @@ RestoreOpt = Annotated[
     bool,
     typer.Option("--restore", metavar="", help="Write again the notes you deleted in the vault."),
 ]
+AcceptDeletedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--accept-deleted",
+        metavar="",
+        help="Take every note gone from the vault as deleted by you, even when all are gone.",
+    ),
+]
 ToolOutputOpt = Annotated[
     str | None,
     typer.Option(
@@ -249,5 +257,5 @@ _FLAG = {"json_out": "--json", "source": "--source", "no_redact": "--no-redact"}
 _EXPORT_OPTIONS = (
     "vault", "home", "source", "since", "project", "dry_run", "diff", "json_out", "quiet",
     "verbose", "debug", "timezone", "templates", "jobs", "force", "no_redact", "restore",
-    "log_file", *_VIEW_OPTIONS,
+    "accept_deleted", "log_file", *_VIEW_OPTIONS,
 )  # fmt: skip

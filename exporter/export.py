@@ -62,7 +62,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         unreadable += unreadable_in_sources(options)
     if options.dry_run:
         vault = _open_vault(options)
-        stop_if_notes_gone(vault, options.restore)
+        stop_if_notes_gone(vault, options.restore or options.accept_deleted)
         report = _Run(options, vault).run(units, progress)
         if why := unwritable(options.vault):  # what it would write, the real run could not
             stops = "a run without --dry-run stops here; make it writable or choose another --vault"
@@ -71,7 +71,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
     options.vault.mkdir(parents=True, exist_ok=True)
     with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait) as lock:
         vault = _open_vault(options)
-        stop_if_notes_gone(vault, options.restore)
+        stop_if_notes_gone(vault, options.restore or options.accept_deleted)
         vaultrun.begin_run(vault)
         run = _Run(options, vault, lock.identity())
         try:

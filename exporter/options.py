@@ -42,6 +42,8 @@ class ExportOptions:
     workers: int | None = None  # processes that render notes (None: one per core)
     force: bool = False  # re-read every source; update notes even if their source shrank
     restore: bool = False  # write again the notes the person deleted in the vault
+    # take notes gone from the vault as deleted by the person, also when all are gone
+    accept_deleted: bool = False
     note_max_bytes: int = NOTE_MAX_BYTES  # a longer session continues in part notes
     redact: bool = True  # secrets become [REDACTED:<rule>] before anything is written
     redact_extra: tuple[Rule, ...] = ()  # the user's own rules, run before ours
@@ -154,6 +156,7 @@ def export_options(
     workers: int | None = None,
     force: bool = False,
     restore: bool = False,
+    accept_deleted: bool = False,
 ) -> ExportOptions:
     """The options of one run, from the effective settings (config files and flags)."""
     from .config_values import zone_or_fail
@@ -186,6 +189,7 @@ def export_options(
         workers=workers,
         force=force,
         restore=restore,
+        accept_deleted=accept_deleted,
         note_max_bytes=settings.note_max_bytes,
         redact=settings.redact,
         redact_extra=tuple(settings.redact_extra),

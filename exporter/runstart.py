@@ -51,7 +51,7 @@ NOTES_GONE = (
     "the {n} session notes ccexport recorded in this vault are all gone ({where} not there), "
     "so this run stops without recording them as deleted by you or writing anything. If a "
     "sync tool is still bringing them back, run again later; to write them again, run "
-    "ccexport --restore"
+    "ccexport --restore; if you deleted them on purpose, run ccexport --accept-deleted once"
 )
 
 
@@ -60,8 +60,9 @@ def stop_if_notes_gone(vault: Vault, restore: bool) -> None:
     folder that held them is gone (a sync tool's bad day, a vault restored without it, a
     folder moved out of the vault), which is no decision taken note by note. Each would be
     left deleted for good, and the sessions' sources are pruned after a month. ``--restore``
-    writes them again. One stat per top folder; a search by identity only when all are gone
-    (the person may have renamed the folder)."""
+    writes them again; ``--accept-deleted`` (``restore`` here too) takes them as deleted.
+    One stat per top folder; a search by identity only when all are gone (the person may
+    have renamed the folder)."""
     if restore:
         return
     notes = vault.state.notes.items()

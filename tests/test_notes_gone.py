@@ -51,6 +51,21 @@ def test_a_vanished_session_folder_stops_the_run_and_restore_brings_the_notes_ba
     assert sum("second" in text.decode() for text in notes.values()) == len(SIDS)
 
 
+def test_accept_deleted_takes_a_folder_deleted_on_purpose_and_new_sessions_go_on(tmp_path):
+    """The person deleted the folder on purpose: --accept-deleted once records the notes as
+    deleted by them, and later runs export new sessions again (the review: every run
+    stopped, and --restore brought back what they deleted)."""
+    home, vault = exported(tmp_path)
+    shutil.rmtree(vault / "AI Sessions")
+    quiet = run_cli("--vault", str(vault), "--home", str(home), "--quiet", "--accept-deleted")
+    assert quiet.returncode == 0, quiet.stderr
+    assert all(r.deleted for k, r in State.load(vault).notes.items() if not k.startswith("index"))
+    write_session(home, ["brand new"], sid="90e00000-0000-4000-8000-0000000000ff")
+    export(vault, home)
+    texts = [t.decode() for t in note_files(vault).values()]
+    assert any("brand new" in t for t in texts) and not any("first 0" in t for t in texts)
+
+
 def test_a_renamed_session_folder_is_followed_not_stopped_at(tmp_path):
     home, vault = exported(tmp_path)
     (vault / "AI Sessions").rename(vault / "Sessions AI")

@@ -39,11 +39,17 @@ PLACEHOLDER = "[REDACTED:{}]"
 _PLACEHOLDER_START = b"[REDACTED:"
 # Control characters, ESC (which starts a terminal code) among them: what rendering drops.
 _HIDDEN = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
-# Characters that show nothing (C1 controls; format characters: zero-width spaces and
-# joiners, the soft hyphen, direction marks and embeddings, the word joiner, a byte order mark).
-_INVISIBLE = re.compile(
-    "[\x80-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]"
+# Characters that show nothing: C1 controls; format characters (zero-width spaces and
+# joiners, the soft hyphen, direction marks, embeddings and isolates, the word joiner, a
+# byte order mark, tag characters); the combining grapheme joiner, variation selectors and
+# Mongolian ones; Hangul fillers. One inside a token (between two of a token's characters)
+# hides it from the rules while the note shows it whole.
+_INVISIBLE = (
+    "\x80-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0000-\U000e007f"
 )
+_TOKEN_CHAR = "A-Za-z0-9_\\-+/=.:@$"
+_INSIDE_TOKEN = re.compile(f"(?<=[{_TOKEN_CHAR}])[{_INVISIBLE}]+(?=[{_TOKEN_CHAR}])")
 _PASSES = 12
 # Short recurring texts remembered as clean (``Redactor._recurring``): a bounded number.
 _KEPT_KEY, _KEPT_KEYS = 64, 4096
@@ -166,10 +172,11 @@ class Redactor:
             shown = strip_control(redacted)
             again = self._text(shown, shown.encode("utf-8", "surrogatepass"), counts)
             redacted = redacted if again is shown else again
-        if not redacted.isascii() and _INVISIBLE.search(redacted):
+        if not redacted.isascii() and _INSIDE_TOKEN.search(redacted):
             # A zero-width space, soft hyphen or direction mark inside a token is not seen:
-            # the note would show it whole. Redacted without them, if that finds more.
-            shown = _INVISIBLE.sub("", redacted)
+            # the note would show it whole. Redacted without those (only those: an emoji's
+            # joiner or a Persian word's stays), if that finds more.
+            shown = _INSIDE_TOKEN.sub("", redacted)
             again = self._text(shown, shown.encode("utf-8", "surrogatepass"), counts)
             redacted = redacted if again is shown else again
         return redacted

@@ -477,7 +477,8 @@ def test_the_keyword_search_gives_the_same_stretches_through_either_binding(piec
     assert keywords.stretches(data) == native
 
 
-_INVISIBLE = ["\u200b", "\u00ad", "\u2060", "\u202c", "\u200e", "\ufeff", "\x85"]
+_INVISIBLE = ["\u200b", "\u00ad", "\u2060", "\u202c", "\u200e", "\ufeff", "\x85", "\u2066",
+              "\u2069", "\u034f", "\ufe0f", "\U000e0041", "\u180b", "\u3164"]  # fmt: skip
 
 
 @settings(max_examples=200, deadline=None)
@@ -491,6 +492,15 @@ def test_a_token_split_by_a_character_that_shows_nothing_is_redacted(rule_id, at
     out = redactor().text(f"here: {split} (end)")
     assert secret[:at] + mark + secret[at:] not in out and secret not in out
     assert "[REDACTED:" in out
+
+
+def test_only_the_marks_inside_a_token_go_with_it():
+    """Found by looking through the marks inside a token, a secret is redacted; the text's
+    other invisible characters stay: an emoji's joiners, a Persian word's non-joiner."""
+    family, persian = "👨\u200d👩\u200d👧", "می\u200cخواهم"
+    token = "ghp_" + Gen(4)(ALNUM, 36)
+    out = redactor().text(f"{family} {token[:9]}\u200b{token[9:]} {persian}")
+    assert out == f"{family} [REDACTED:github-pat] {persian}"
 
 
 @pytest.mark.parametrize(

@@ -45,8 +45,10 @@ def rename_secret_paths(vault: Any, rules: Redactor) -> list[str]:
 
     moved = []
     for record in vault.state.notes.values():
+        # (against the path as names are made now: a name made under older rules, a mark
+        # that turns the text around say, is no secret, and the note is not moved for it)
         clean = safe_relpath(rules.text(record.path))
-        if clean == record.path or vaultio.kind(vault.root, clean) != "missing":
+        if clean == safe_relpath(record.path) or vaultio.kind(vault.root, clean) != "missing":
             continue
         if vaultio.kind(vault.root, record.path) != "file":
             continue  # gone, or a link: found again by identity, or left alone

@@ -111,3 +111,26 @@ def test_a_note_name_holds_no_mark_that_turns_the_text_around(title, marks):
     name = safe_relpath(f"AI Sessions/{marks[0]}{title}{''.join(marks)} ab12cd34.md")
     assert not any(mark in name for mark in _DIRECTION)
     assert name.endswith("ab12cd34.md")
+
+
+def test_a_name_made_under_older_rules_is_not_moved_as_if_it_held_a_secret(tmp_path):
+    """New redaction rules move a note whose name holds a secret; a name that only differs
+    from today's naming (a direction mark, taken out of new names since) is no secret: it
+    was moved and reported as "its file name held a secret" (the review)."""
+    from types import SimpleNamespace
+
+    from exporter.redact import redactor
+    from exporter.redact_outputs import rename_secret_paths
+    from exporter.state import NoteRecord
+
+    token = "ghp_" + "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5"
+    names = {"a": "AI Sessions/app/fix the \u202etxt.exe bug 0a1b2c3d.md",
+             "b": f"AI Sessions/app/push {token} 0a1b2c3e.md"}  # fmt: skip
+    for name in names.values():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("note\n")
+    notes = {key: NoteRecord(path, "", 1) for key, path in names.items()}
+    vault = SimpleNamespace(root=tmp_path, dry_run=False, state=SimpleNamespace(notes=notes))
+    moved = rename_secret_paths(vault, redactor())
+    assert moved == ["AI Sessions/app/push -REDACTED -github-pat- 0a1b2c3e.md"]
+    assert (tmp_path / names["a"]).is_file() and notes["a"].path == names["a"]

@@ -121,9 +121,10 @@ def _left_of_its_fence(piece: _Block | _Paragraph, lines: list[str]) -> bool:
     if not piece.fenced:
         # A tab-indented line below a list item: to CommonMark the tab may reach only the
         # item's text (a paragraph of the item, live), not code; parsers count tabs apart.
-        return piece.lines[0].startswith("\t") and any(
-            _ITEM_LINE.match(line) for line in lines[: piece.start]
-        )
+        if not piece.lines[0].startswith("\t"):
+            return False
+        above = next((line for line in reversed(lines[: piece.start]) if line.strip()), "")
+        return bool(_ITEM_LINE.match(above)) or above[:1] in (" ", "\t")  # (an item's text)
     if len(piece.lines) < 2:
         return False
     before = lines[piece.start - 1] if piece.start else ""

@@ -438,3 +438,12 @@ def test_a_tab_indented_line_below_a_list_item_never_becomes_live(text):
     """A tab below a list item may reach only the item's text to CommonMark (a paragraph
     of the item, where tags and links act), while the parser took the line for code."""
     assert constructs(escape_prose(text)) == []
+
+
+def test_a_tab_indented_block_after_a_list_has_ended_stays_code():
+    """Only a list item just above makes a tab-indented block unsure: a paragraph at the
+    left margin between ends the list, and the block is code (it was shown verbatim)."""
+    text = "- item one\n\nSome text.\n\n\tcode line #x\n\nA [[wikilink]] and #tag after."
+    out = escape_prose(text)
+    assert "\n\tcode line #x\n" in out and not out.startswith("```")
+    assert constructs(out) == []

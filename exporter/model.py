@@ -219,10 +219,17 @@ _NO_TOKENS = Usage()
 ModelUsage = tuple[tuple[str, Usage], ...]
 
 
-def usage_per_model(counts: Mapping[str | None, Usage]) -> ModelUsage:
+def usage_per_model(
+    counts: Mapping[str | None, Usage], *, each_with_input: bool = False
+) -> ModelUsage:
     """``counts`` (model -> tokens) as a Session holds them: tokens of no named model, and
-    models with none, left out."""
-    return tuple((m, u) for m, u in counts.items() if m and u != _NO_TOKENS)
+    models with none, left out. ``each_with_input``: none at all when a model's tokens are
+    output alone (a source whose counts may sit on a message apart from its model's: that
+    share could not be priced, and the session is then priced whole at its main model)."""
+    per_model = tuple((m, u) for m, u in counts.items() if m and u != _NO_TOKENS)
+    if each_with_input and any(u.output_tokens and not u.input_tokens for _, u in per_model):
+        return ()
+    return per_model
 
 
 @dataclass(frozen=True, slots=True)

@@ -514,3 +514,23 @@ def test_a_chat_that_changed_models_keeps_each_models_tokens(tmp_path):
     # GPT-5: 1.25 and 10 USD per million tokens in and out; Sonnet 4.5: 3 and 15
     expected = (1200 * 1.25 + 80 * 10 + 3000 * 3 + 400 * 15) / 1_000_000
     assert session_properties(session)["cost"] == pytest.approx(expected)
+
+
+def test_a_models_output_counted_apart_from_its_input_leaves_the_chat_priced_whole(tmp_path):
+    """Where a model's share would be output alone (its input counted on a bubble naming
+    no model), the chat is priced whole at its main model, as before: that share alone
+    could not be priced, and the estimate would vanish (the review)."""
+    from exporter.model import Usage
+    from exporter.stats import session_properties
+
+    disk = global_composer()
+    cid = COMPOSER
+    disk[f"bubbleId:{cid}:b2"]["tokenCount"] = {"inputTokens": 1200, "outputTokens": 0}
+    disk[f"bubbleId:{cid}:b4"].update(
+        modelInfo={"modelName": "claude-sonnet-4-5-20250929"},
+        tokenCount={"inputTokens": 0, "outputTokens": 400},
+    )
+    make_db(tmp_path / CURSOR / "globalStorage" / "state.vscdb", {}, disk)
+    (session,), _ = load(CursorAdapter(), tmp_path)
+    assert session.usage == Usage(1200, 400) and session.model_usage == ()
+    assert session_properties(session)["cost"] == pytest.approx((1200 * 1.25 + 400 * 10) / 1e6)

@@ -259,7 +259,7 @@ def _session(
         started_at=created,
         ended_at=last_activity(data) or created,
         usage=sum(per_model.values(), Usage()),
-        model_usage=usage_per_model(per_model),
+        model_usage=usage_per_model(per_model, each_with_input=True),
     )
 
 

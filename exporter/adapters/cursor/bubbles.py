@@ -94,7 +94,7 @@ def bubble_messages(
             used = Usage(_int(tokens.get("inputTokens")), _int(tokens.get("outputTokens")))
             usage = usage + used
             per_model[model] = per_model.get(model, Usage()) + used
-    return messages, models, usage, usage_per_model(per_model)
+    return messages, models, usage, usage_per_model(per_model, each_with_input=True)
 
 
 def _user_text(bubble: dict[str, Any]) -> str:

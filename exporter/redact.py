@@ -48,7 +48,7 @@ _INVISIBLE = (
     "\x80-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
     "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0000-\U000e007f"
 )
-_TOKEN_CHAR = "A-Za-z0-9_\\-+/=.:@$"
+_TOKEN_CHAR = "!-~"  # printable ASCII but the space: what tokens are made of
 _INSIDE_TOKEN = re.compile(f"(?<=[{_TOKEN_CHAR}])[{_INVISIBLE}]+(?=[{_TOKEN_CHAR}])")
 _PASSES = 12
 # Short recurring texts remembered as clean (``Redactor._recurring``): a bounded number.
@@ -85,6 +85,27 @@ _NAMED_SECRETS = (
 # An argument that names the one after it (``["--password", "…"]``, ``["Authorization",
 # "Bearer …"]``): one word, a flag or a header's name.
 _NAMING_ITEM = re.compile(r"-{0,2}[A-Za-z][\w.-]{0,40}")
+_VALUE_KEYS, _NAME_KEYS = ("value", "Value"), ("name", "Name", "key", "Key")
+
+
+def entry_name(value: Mapping[Any, Any]) -> str | None:
+    """The name a name/value entry gives its value (``{"name": "DB_PASSWORD", "value": …}``,
+    AWS's ``{"Name": …, "Value": …}``), if it is one."""
+    if not any(k in value for k in _VALUE_KEYS):
+        return None
+    return next((value[k] for k in _NAME_KEYS if isinstance(value.get(k), str)), None)
+
+
+def item_name(items: Any, i: int) -> str | None:
+    """The secret's name the argument before item ``i`` gives it: a flag (``["--password",
+    …]``) or the first of a pair (``["Authorization", "Bearer …"]``). A word in a command
+    line is no name (``kubectl get secret NAME``: NAME is a resource's)."""
+    before = items[i - 1] if i else None
+    if not isinstance(before, str) or not _NAMING_ITEM.fullmatch(before):
+        return None
+    if not before.startswith("-") and len(items) != 2:
+        return None
+    return before if _named_secret(before) else None
 
 
 def shannon_entropy(text: str) -> float:
@@ -276,10 +297,10 @@ class Redactor:
     def _mapping(self, value: Mapping[Any, Any], counts: Counter[str] | None) -> Any:
         out: dict[Any, Any] | None = None
         # A name/value pair (``{"name": "DB_PASSWORD", "value": "…"}``): the value is named so.
-        named = value.get("name", value.get("key")) if "value" in value else None
+        named = entry_name(value)
         for i, (key, item) in enumerate(value.items()):
             new_key = self._recurring(key, counts) if isinstance(key, str) else key
-            name = named if key == "value" and isinstance(named, str) else str(key)
+            name = named if named and key in _VALUE_KEYS else str(key)
             new_item = self.value(item, counts, name)
             if out is None:
                 if new_key is key and new_item is item:
@@ -290,13 +311,8 @@ class Redactor:
 
     def _sequence(self, value: Any, counts: Counter[str] | None, name: str) -> Any:
         out: list[Any] | None = None
-        before: Any = None
         for i, item in enumerate(value):
-            naming = isinstance(before, str) and _NAMING_ITEM.fullmatch(before) is not None
-            new_item = self.value(
-                item, counts, before if naming and _named_secret(before) else name
-            )
-            before = item
+            new_item = self.value(item, counts, item_name(value, i) or name)
             if out is None:
                 if new_item is item:
                     continue

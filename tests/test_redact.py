@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import random
-import re
 import string
 import uuid
 from collections import Counter
@@ -22,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exporter import redact_keywords
-from exporter.redact import Redactor, _named_secret, redact_text, redactor
+from exporter.redact import Redactor, entry_name, item_name, redact_text, redactor
 from exporter.redact_rules import RULES, Rule
 
 UPPER, LOWER, DIGITS = string.ascii_uppercase, string.ascii_lowercase, string.digits
@@ -335,25 +334,21 @@ def test_a_tool_input_is_copied_only_where_a_secret_was_found():
 
 def _rebuilt(rules: Redactor, value, counts, name: str = ""):
     """What ``Redactor.value`` gives, as it was first written: every container rebuilt. A
-    ``{name, value}`` entry names its value; an argument that sounds like a secret's name
-    (``--password``) names the one after it."""
+    ``{name, value}`` entry names its value; a flag (``--password``), or the first of a
+    pair, names the argument after it."""
     if isinstance(value, dict):
-        named = value.get("name", value.get("key")) if "value" in value else None
+        named = entry_name(value)
         out = {
             rules.text(k, counts) if isinstance(k, str) else k: _rebuilt(
-                rules, v, counts, named if k == "value" and isinstance(named, str) else str(k)
+                rules, v, counts, named if named and k in ("value", "Value") else str(k)
             )
             for k, v in value.items()
         }
         return value if out == value else out
     if isinstance(value, list | tuple):
-        items, before = [], None
-        for v in value:
-            naming = isinstance(before, str) and re.fullmatch(r"-{0,2}[A-Za-z][\w.-]{0,40}", before)
-            items.append(
-                _rebuilt(rules, v, counts, before if naming and _named_secret(before) else name)
-            )
-            before = v
+        items = [
+            _rebuilt(rules, v, counts, item_name(value, i) or name) for i, v in enumerate(value)
+        ]
         return value if items == list(value) else type(value)(items)
     return rules.value(value, counts, name) if isinstance(value, str) else value
 
@@ -512,6 +507,7 @@ def test_only_the_marks_inside_a_token_go_with_it():
         ({"headers": {"Cookie": "session={pw}"}}, ("headers", "Cookie")),
         ({"headers": [["Authorization", "Bearer {pw}"]]}, ("headers", 0, 1)),
         ({"env": [{"name": "DB_PASSWORD", "value": "{pw}"}]}, ("env", 0, "value")),
+        ({"Parameters": [{"Name": "DB_PASSWORD", "Value": "{pw}"}]}, ("Parameters", 0, "Value")),
         ({"пароль": "{pw}"}, ("пароль",)),
         ({"Passwort": "{pw}"}, ("Passwort",)),
         ({"mot_de_passe": "{pw}"}, ("mot_de_passe",)),
@@ -538,5 +534,6 @@ def test_arguments_that_only_look_named_stay():
         "files": ["password_reset.py", "tests/test_password_reset.py"],
         "cmd": ["git", "commit", "-m", "fix token refresh"],
         "env": [{"name": "PASSWORD_MIN_LENGTH", "value": "12"}],
+        "argv": ["kubectl", "get", "secret", "app-tls-7f9c2b", "-o", "yaml"],
     }
     assert redactor().value(value) is value

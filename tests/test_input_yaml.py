@@ -19,6 +19,7 @@ from exporter.toolinput import input_blocks
 _MD = MarkdownIt("commonmark")
 # Any text but surrogates (which no source's JSON can hold).
 _TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=80)
+_TEXT = _TEXT | _TEXT.map(lambda text: text + "\n") | _TEXT.map(lambda text: text + "\n\n")
 # One line, no controls, short enough to stay among the arguments: what a person searches for.
 _LINE = st.text(
     st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=120
@@ -37,7 +38,9 @@ _QUICK = settings(max_examples=400, deadline=None, suppress_health_check=list(He
 @_QUICK
 @given(st.dictionaries(_TEXT, _VALUES, min_size=1, max_size=6))
 def test_a_yaml_reader_gives_back_the_arguments(arguments):
+    """Also as the note's code block holds it, with a line break after the last line."""
     assert yaml.safe_load(arguments_yaml(arguments)) == arguments
+    assert yaml.safe_load(arguments_yaml(arguments) + "\n") == arguments
 
 
 @_QUICK

@@ -206,8 +206,7 @@ class Vault(NotePlaces):
             # the conflict's lines in the person's text. (Only in their text: updated.)
             return Change(Action.FAILED, key, relpath, MERGE_CONFLICT)
         if parsed.owned is None:
-            why = MARKERS_GONE + ("" if key.startswith(notefile.INDEX_PREFIX) else RESTORE_ONE)
-            return Change(Action.FAILED, key, relpath, why)
+            return Change(Action.FAILED, key, relpath, MARKERS_GONE + RESTORE_ONE)
         shrunk = self._shrunk(parsed.metadata, metadata)
         if shrunk:
             if record is None:

@@ -17,7 +17,6 @@ scanned.
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -30,6 +29,15 @@ import re2
 
 from .model import AttachmentPart, Message, MessageStream, Session, TextPart, decode_text
 from .redact_keywords import KeywordIndex
+from .redact_names import (
+    STAND_IN,
+    VALUE_KEYS,
+    entry_name,
+    item_name,
+    named_secret,
+    plausible_secret,
+    shannon_entropy,
+)
 from .redact_rules import RULES, Rule
 
 if TYPE_CHECKING:
@@ -59,78 +67,6 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # control characters; 5: tokens split by invisible characters, joined by cleaning a prompt,
 # named by the argument before them or by a name/value pair.
 ENGINE_VERSION = "5"
-
-# Values of generic assignments that are references or stand-ins, not secrets.
-_STAND_IN = re.compile(
-    r"""(?ix) ^(?: \$\{?\w+\}? | \{\{.*\}\} | <[^>]*> | %\(?\w+\)?s? | \*+ | x{3,} | \.{3,}
-    | (?:your|my|the)[_-].* | .*(?:example|placeholder|changeme|redacted|dummy).*
-    | null | none | nil | true | false | undefined )$"""
-)
-_DRIVE = re.compile(r"[A-Za-z]:[\\/]")  # a Windows path
-_DOTTED = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")  # settings.SECRET_KEY
-_PLAIN_WORDS = re.compile(r"[a-z_.-]+")  # get_password, bert-base-uncased
-# Keys of a JSON value (a tool's input) whose string value is judged like an assignment.
-_NAMED_SECRETS = (
-    ("generic-password", re.compile(
-        r"(?i)password|passwd|passphrase|(?:^|[^a-z])(?:pass|pwd)(?:$|[^a-z])"
-        # the word in other languages: German, French, Spanish, Portuguese, Dutch,
-        # Russian, Chinese, Japanese, Korean
-        r"|passwort|mot_?de_?passe|contrase(?:ñ|n)a|senha|wachtwoord|пароль"
-        r"|密码|密碼|パスワード|비밀번호")),
-    ("generic-secret", re.compile(
-        r"(?i)secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?"
-        r"|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key"
-        r"|authori[sz]ation|cookie|bearer|(?:^|[^a-z])auth(?:$|[^a-z])")),
-)  # fmt: skip
-# An argument that names the one after it (``["--password", "…"]``, ``["Authorization",
-# "Bearer …"]``): one word, a flag or a header's name.
-_NAMING_ITEM = re.compile(r"-{0,2}[A-Za-z][\w.-]{0,40}")
-_VALUE_KEYS, _NAME_KEYS = ("value", "Value"), ("name", "Name", "key", "Key")
-
-
-def entry_name(value: Mapping[Any, Any]) -> str | None:
-    """The name a name/value entry gives its value (``{"name": "DB_PASSWORD", "value": …}``,
-    AWS's ``{"Name": …, "Value": …}``), if it is one."""
-    if not any(k in value for k in _VALUE_KEYS):
-        return None
-    return next((value[k] for k in _NAME_KEYS if isinstance(value.get(k), str)), None)
-
-
-def item_name(items: Any, i: int) -> str | None:
-    """The secret's name the argument before item ``i`` gives it: a flag (``["--password",
-    …]``) or the first of a pair (``["Authorization", "Bearer …"]``). A word in a command
-    line is no name (``kubectl get secret NAME``: NAME is a resource's)."""
-    before = items[i - 1] if i else None
-    if not isinstance(before, str) or not _NAMING_ITEM.fullmatch(before):
-        return None
-    if not before.startswith("-") and len(items) != 2:
-        return None
-    return before if _named_secret(before) else None
-
-
-def shannon_entropy(text: str) -> float:
-    """Bits per character: about 4 to 6 for random tokens, under 3.5 for most words."""
-    if not text:
-        return 0.0
-    n = len(text)
-    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
-
-
-def plausible_secret(value: str, minimum: float, quoted: bool) -> bool:
-    """Whether a value assigned to a secret-sounding name looks like a secret itself."""
-    if value.startswith("[REDACTED:") or not any(c.isalpha() for c in value):
-        return False  # already redacted; a number is a count or a port, not a secret
-    if _STAND_IN.match(value):
-        return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
-    if "://" in value or value[0] in "/~." or _DRIVE.match(value) or value.startswith("arn:"):
-        return False  # a URL, a path or a cloud resource's name
-    has_digit = any(c.isdigit() for c in value)
-    if not has_digit and _DOTTED.fullmatch(value):
-        return False  # a reference to a setting: settings.SECRET_KEY, process.env.TOKEN
-    if not quoted and not has_digit and _PLAIN_WORDS.fullmatch(value):
-        return False  # an identifier in code, not a literal
-    # Without digits, only a long random-looking string is a secret (not "AutoTokenizer").
-    return shannon_entropy(value) >= (minimum if has_digit else max(minimum, 4.0))
 
 
 class RuleError(ValueError):
@@ -262,7 +198,7 @@ class Redactor:
         if secret in self._allow_bytes or m.group(0) in self._allow_bytes:
             return False
         value = secret.decode("utf-8", "replace")
-        if _STAND_IN.match(value):
+        if STAND_IN.match(value):
             return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
         if rule.entropy is None and not rule.generic:
             return True
@@ -277,7 +213,7 @@ class Redactor:
         secret-sounding key (``{"password": "…"}``) is judged like an assignment."""
         if isinstance(value, str):
             redacted = self.text(value, counts)
-            rule_id = _named_secret(name) if name and redacted == value else None
+            rule_id = named_secret(name) if name and redacted == value else None
             if rule_id in self._entropy and value not in self.allow:
                 if plausible_secret(value, self._entropy[rule_id] or 0.0, quoted=True):
                     if counts is not None:
@@ -300,7 +236,7 @@ class Redactor:
         named = entry_name(value)
         for i, (key, item) in enumerate(value.items()):
             new_key = self._recurring(key, counts) if isinstance(key, str) else key
-            name = named if named and key in _VALUE_KEYS else str(key)
+            name = named if named and key in VALUE_KEYS else str(key)
             new_item = self.value(item, counts, name)
             if out is None:
                 if new_key is key and new_item is item:
@@ -455,15 +391,6 @@ _NOT_TEXT = {"kind", "call_id", "subagent_id", "media_type", "data", "notice", "
 @lru_cache(maxsize=32)
 def _part_fields(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls) if f.name not in _NOT_TEXT)
-
-
-@lru_cache(maxsize=4096)  # the same few keys (command, file_path, …) in every tool call
-def _named_secret(name: str) -> str | None:
-    """The generic rule a JSON key calls for (``"password"``, ``"api_key"``), if any."""
-    for rule_id, pattern in _NAMED_SECRETS:
-        if pattern.search(name):
-            return rule_id
-    return None
 
 
 def _secret_group(m: Any) -> int:

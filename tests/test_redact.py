@@ -21,7 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exporter import redact_keywords
-from exporter.redact import Redactor, entry_name, item_name, redact_text, redactor
+from exporter.redact import Redactor, redact_text, redactor
+from exporter.redact_names import entry_name, item_name
 from exporter.redact_rules import RULES, Rule
 
 UPPER, LOWER, DIGITS = string.ascii_uppercase, string.ascii_lowercase, string.digits

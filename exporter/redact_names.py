@@ -1,0 +1,95 @@
+"""What a value's name and shape say about it: whether a tool argument is a secret by the
+key it is under (``password``, ``api_key``), the flag before it or the name/value entry it
+is in, and whether the value itself looks like a secret (random enough, not a reference, a
+path or a stand-in). Used by the redaction engine (``redact.py``) on tool inputs and on the
+generic assignment rules' matches."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+# Values of generic assignments that are references or stand-ins, not secrets.
+STAND_IN = re.compile(
+    r"""(?ix) ^(?: \$\{?\w+\}? | \{\{.*\}\} | <[^>]*> | %\(?\w+\)?s? | \*+ | x{3,} | \.{3,}
+    | (?:your|my|the)[_-].* | .*(?:example|placeholder|changeme|redacted|dummy).*
+    | null | none | nil | true | false | undefined )$"""
+)
+_DRIVE = re.compile(r"[A-Za-z]:[\\/]")  # a Windows path
+_DOTTED = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")  # settings.SECRET_KEY
+_PLAIN_WORDS = re.compile(r"[a-z_.-]+")  # get_password, bert-base-uncased
+# Keys of a JSON value (a tool's input) whose string value is judged like an assignment.
+_NAMED_SECRETS = (
+    ("generic-password", re.compile(
+        r"(?i)password|passwd|passphrase|(?:^|[^a-z])(?:pass|pwd)(?:$|[^a-z])"
+        # the word in other languages: German, French, Spanish, Portuguese, Dutch,
+        # Russian, Chinese, Japanese, Korean
+        r"|passwort|mot_?de_?passe|contrase(?:ñ|n)a|senha|wachtwoord|пароль"
+        r"|密码|密碼|パスワード|비밀번호")),
+    ("generic-secret", re.compile(
+        r"(?i)secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?"
+        r"|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key"
+        r"|authori[sz]ation|cookie|bearer|(?:^|[^a-z])auth(?:$|[^a-z])")),
+)  # fmt: skip
+# An argument that names the one after it (``["--password", "…"]``, ``["Authorization",
+# "Bearer …"]``): one word, a flag or a header's name.
+_NAMING_ITEM = re.compile(r"-{0,2}[A-Za-z][\w.-]{0,40}")
+VALUE_KEYS, _NAME_KEYS = ("value", "Value"), ("name", "Name", "key", "Key")
+
+
+def entry_name(value: Mapping[Any, Any]) -> str | None:
+    """The name a name/value entry gives its value (``{"name": "DB_PASSWORD", "value": …}``,
+    AWS's ``{"Name": …, "Value": …}``), if it is one."""
+    if not any(k in value for k in VALUE_KEYS):
+        return None
+    return next((value[k] for k in _NAME_KEYS if isinstance(value.get(k), str)), None)
+
+
+def item_name(items: Any, i: int) -> str | None:
+    """The secret's name the argument before item ``i`` gives it: a flag (``["--password",
+    …]``) or the first of a pair (``["Authorization", "Bearer …"]``). A word in a command
+    line is no name (``kubectl get secret NAME``: NAME is a resource's)."""
+    before = items[i - 1] if i else None
+    if not isinstance(before, str) or not _NAMING_ITEM.fullmatch(before):
+        return None
+    if not before.startswith("-") and len(items) != 2:
+        return None
+    return before if named_secret(before) else None
+
+
+def shannon_entropy(text: str) -> float:
+    """Bits per character: about 4 to 6 for random tokens, under 3.5 for most words."""
+    if not text:
+        return 0.0
+    n = len(text)
+    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
+
+
+def plausible_secret(value: str, minimum: float, quoted: bool) -> bool:
+    """Whether a value assigned to a secret-sounding name looks like a secret itself."""
+    if value.startswith("[REDACTED:") or not any(c.isalpha() for c in value):
+        return False  # already redacted; a number is a count or a port, not a secret
+    if STAND_IN.match(value):
+        return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
+    if "://" in value or value[0] in "/~." or _DRIVE.match(value) or value.startswith("arn:"):
+        return False  # a URL, a path or a cloud resource's name
+    has_digit = any(c.isdigit() for c in value)
+    if not has_digit and _DOTTED.fullmatch(value):
+        return False  # a reference to a setting: settings.SECRET_KEY, process.env.TOKEN
+    if not quoted and not has_digit and _PLAIN_WORDS.fullmatch(value):
+        return False  # an identifier in code, not a literal
+    # Without digits, only a long random-looking string is a secret (not "AutoTokenizer").
+    return shannon_entropy(value) >= (minimum if has_digit else max(minimum, 4.0))
+
+
+@lru_cache(maxsize=4096)  # the same few keys (command, file_path, …) in every tool call
+def named_secret(name: str) -> str | None:
+    """The generic rule a JSON key calls for (``"password"``, ``"api_key"``), if any."""
+    for rule_id, pattern in _NAMED_SECRETS:
+        if pattern.search(name):
+            return rule_id
+    return None

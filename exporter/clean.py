@@ -248,6 +248,16 @@ def _injected_blocks(text: str) -> Iterator[tuple[int, int, str, str]]:
         at = end
 
 
+def joins_text(text: str) -> bool:
+    """May cleaning this prompt join two runs of text a wrapper parts (a character other
+    than white space right before it and right after it, the white space it ends with
+    included)? Codex's image wrappers are left to the cleaning itself to tell."""
+    for start, end, _, _ in _injected_blocks(text):
+        if start and end < len(text) and not text[start - 1].isspace() and not text[end].isspace():
+            return True
+    return "<image name=[" in text
+
+
 def _in_code(code: list[tuple[int, int]], at: int) -> bool:
     """Is place ``at`` inside one of the ``code`` ranges (sorted, as ``code_ranges`` gives)?"""
     within = bisect_right(code, (at, float("inf"))) - 1

@@ -172,7 +172,7 @@ def _notes_gone(vault: Path) -> str | None:
     from .vault import Vault
 
     try:
-        stop_if_notes_gone(Vault(vault, dry_run=True), restore=False)
+        stop_if_notes_gone(Vault(vault, dry_run=True), allowed=False)
     except ExporterError as exc:
         return str(exc)
     return None

@@ -93,8 +93,8 @@ def _layout(text: str) -> list[_Block | _Paragraph] | None:
             return None  # parsers count a tab after "> " or "- " differently: unsure
     if has_code and any(_a_table_may_claim(piece) for piece in pieces):
         return None  # a GFM table may read as live text what the parse calls code
-    if has_code and any(_left_of_its_fence(piece, lines) for piece in pieces):
-        return None  # CommonMark may end the list item there, and read the line as text
+    if has_code and any(_container_may_end(piece, lines) for piece in pieces):
+        return None  # CommonMark may end the item or quote there, and read code as text
     return pieces
 
 
@@ -109,18 +109,18 @@ def _quoted(line: str) -> bool:
 _LEAD = re.compile(r"(?:[ ]*>[ ]?)*[ ]*")
 
 
-def _left_of_its_fence(piece: _Block | _Paragraph, lines: list[str]) -> bool:
-    """Does a line of a fenced block start left of its fence? In a list item such a line
-    ends the item to CommonMark (and to Obsidian), so the fence is never closed there and
-    the line is prose, where live links and tags work; mistune keeps it in the block, so it
-    would not be escaped. (At the top level the line is code either way: unsure all the
-    same, shown verbatim.) Or does the fence follow a quote's line without a ``>`` of its
-    own? To CommonMark it may continue the quote's paragraph lazily, text and not code."""
+def _container_may_end(piece: _Block | _Paragraph, lines: list[str]) -> bool:
+    """May CommonMark (and Obsidian) read as text what mistune calls this block's code?
+    - a line of a fenced block starts left of its fence: in a list item that line ends the
+      item, so the fence is never closed there and the line is prose, where links and tags
+      act (at the top level the line is code either way: unsure all the same);
+    - a fence follows a quote's line without a ``>`` of its own: it may continue the
+      quote's paragraph lazily;
+    - a tab-indented block sits right below a list item: the tab may reach only the item's
+      text, a paragraph of the item (parsers count tabs apart)."""
     if not isinstance(piece, _Block):
         return False
     if not piece.fenced:
-        # A tab-indented line below a list item: to CommonMark the tab may reach only the
-        # item's text (a paragraph of the item, live), not code; parsers count tabs apart.
         if not piece.lines[0].startswith("\t"):
             return False
         above = next((line for line in reversed(lines[: piece.start]) if line.strip()), "")

@@ -55,15 +55,15 @@ NOTES_GONE = (
 )
 
 
-def stop_if_notes_gone(vault: Vault, restore: bool) -> None:
+def stop_if_notes_gone(vault: Vault, allowed: bool) -> None:
     """Stop a run that would record every note of the vault as deleted by the person: the
     folder that held them is gone (a sync tool's bad day, a vault restored without it, a
     folder moved out of the vault), which is no decision taken note by note. Each would be
     left deleted for good, and the sessions' sources are pruned after a month. ``--restore``
-    writes them again; ``--accept-deleted`` (``restore`` here too) takes them as deleted.
+    writes them again, ``--accept-deleted`` takes them as deleted: either is ``allowed``.
     One stat per top folder; a search by identity only when all are gone (the person may
     have renamed the folder)."""
-    if restore:
+    if allowed:
         return
     notes = vault.state.notes.items()
     kept = [(k, r.path) for k, r in notes if not r.deleted and not k.startswith(INDEX_PREFIX)]
@@ -74,9 +74,5 @@ def stop_if_notes_gone(vault: Vault, restore: bool) -> None:
         return
     if any(vault.path_of(key) for key, _ in kept[:NOTES_GONE_MIN]):
         return  # moved or renamed: found where the person put them
-    where = ", ".join(
-        f"{t}/" if any(p.startswith(f"{t}/") for _, p in kept) else t for t in tops[:3]
-    )
-    raise ExporterError(
-        NOTES_GONE.format(n=len(kept), where=where + (", …" if len(tops) > 3 else ""))
-    )
+    where = ", ".join(tops[:3]) + (", …" if len(tops) > 3 else "")
+    raise ExporterError(NOTES_GONE.format(n=len(kept), where=where))

@@ -73,11 +73,8 @@ MERGE_CONFLICT = (
 MARKERS_GONE = (
     "left unchanged: its ccexport markers are missing or changed (the `%% ccexport:begin "
     "… %%` and `%% ccexport:end … %%` lines must each stand alone, as written); put them "
-    "back as they were and the next run updates it"
-)
-RESTORE_ONE = (
-    ", or move your own text out of the note, delete it and run `ccexport --restore`, "
-    "which writes it again (`--project` narrows it)"
+    "back as they were and the next run updates it, or move your own text out of the note, "
+    "delete it and run `ccexport --restore`, which writes it again (`--project` narrows it)"
 )
 
 
@@ -206,7 +203,7 @@ class Vault(NotePlaces):
             # the conflict's lines in the person's text. (Only in their text: updated.)
             return Change(Action.FAILED, key, relpath, MERGE_CONFLICT)
         if parsed.owned is None:
-            return Change(Action.FAILED, key, relpath, MARKERS_GONE + RESTORE_ONE)
+            return Change(Action.FAILED, key, relpath, MARKERS_GONE)
         shrunk = self._shrunk(parsed.metadata, metadata)
         if shrunk:
             if record is None:

@@ -17,7 +17,6 @@ scanned.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields, replace
@@ -28,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import re2
 
 from .model import AttachmentPart, Message, MessageStream, Session, TextPart, decode_text
+from .redact_hidden import split_tokens, without
 from .redact_keywords import KeywordIndex
 from .redact_names import (
     STAND_IN,
@@ -47,43 +47,6 @@ PLACEHOLDER = "[REDACTED:{}]"
 _PLACEHOLDER_START = b"[REDACTED:"
 # Control characters, ESC (which starts a terminal code) among them: what rendering drops.
 _HIDDEN = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
-# Characters that show nothing: C1 controls; format characters (zero-width spaces and
-# joiners, the soft hyphen, direction marks, embeddings and isolates, the word joiner, a
-# byte order mark, tag characters); the combining grapheme joiner, variation selectors and
-# Mongolian ones; Hangul fillers. One inside a token (between two of a token's characters)
-# hides it from the rules while the note shows it whole.
-_INVISIBLE = (
-    "\x80-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
-    "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0000-\U000e007f"
-)
-_INVISIBLE_RUN = re.compile(f"[{_INVISIBLE}]+")
-# The same, in a token, over the UTF-8 bytes: RE2 looks through a long text six times as fast
-# as ``_inside_tokens`` (compiled when first used, as the rules are).
-_INSIDE_TOKEN_UTF8 = f"[!-~][{_INVISIBLE}]+[!-~]".encode()
-
-
-def _inside_tokens(text: str) -> list[tuple[int, int]]:
-    """The runs of invisible characters between two characters a token is made of
-    (printable ASCII but the space). Found run by run: a pattern looking around every
-    position of a long text cost 40% of redacting it."""
-    return [
-        m.span()
-        for m in _INVISIBLE_RUN.finditer(text)
-        if 0 < m.start() and m.end() < len(text)
-        and "!" <= text[m.start() - 1] <= "~" and "!" <= text[m.end()] <= "~"
-    ]  # fmt: skip
-
-
-def _without(text: str, spans: list[tuple[int, int]]) -> str:
-    """``text`` without the (sorted, separate) ``spans``."""
-    kept, at = [], 0
-    for start, end in spans:
-        kept.append(text[at:start])
-        at = end
-    kept.append(text[at:])
-    return "".join(kept)
-
-
 _PASSES = 12
 # Short recurring texts remembered as clean (``Redactor._recurring``): a bounded number.
 _KEPT_KEY, _KEPT_KEYS = 64, 4096
@@ -155,27 +118,15 @@ class Redactor:
             shown = strip_control(redacted)
             again = self._text(shown, shown.encode("utf-8", "surrogatepass"), counts)
             redacted = redacted if again is shown else again
-        inside = [] if data.isascii() else self._split_tokens(redacted, data)
+        inside = [] if data.isascii() else split_tokens(redacted, data)
         if inside:
             # A zero-width space, soft hyphen or direction mark inside a token is not seen:
             # the note would show it whole. Redacted without those (only those: an emoji's
             # joiner or a Persian word's stays), if that finds more.
-            shown = _without(redacted, inside)
+            shown = without(redacted, inside)
             again = self._text(shown, shown.encode("utf-8", "surrogatepass"), counts)
             redacted = redacted if again is shown else again
         return redacted
-
-    def _split_tokens(self, text: str, data: bytes) -> list[tuple[int, int]]:
-        """Where invisible characters sit inside a token of ``text`` (``_inside_tokens``),
-        looked for only where RE2 finds any in ``data``, the UTF-8 bytes of the text before
-        it was redacted (a placeholder, ASCII, makes no such place)."""
-        if self._inside_token_utf8.search(data) is None:
-            return []
-        return _inside_tokens(text)
-
-    @cached_property
-    def _inside_token_utf8(self) -> Any:
-        return re2.compile(_INSIDE_TOKEN_UTF8)
 
     def _text(self, text: str, data: bytes, counts: Counter[str] | None) -> str:
         original = data

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +32,7 @@ from .runstart import stop_if_notes_gone, vault_notices
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .state import VaultLock
 from .unchanged import UnchangedUnits
+from .unitprogress import UnitProgress
 from .unitreader import UnitReader
 from .vault import Action, Change, Vault
 from .vaultattach import AttachmentNames
@@ -96,19 +96,6 @@ def _open_vault(options: ExportOptions) -> Vault:
     return vault
 
 
-@dataclass(slots=True)
-class _UnitProgress:
-    """A unit being exported: its notes are written as their rendering finishes."""
-
-    ref: SessionRef
-    written: list[str] = field(default_factory=list)
-    complete: bool = True
-    outstanding: int = 0
-    loaded: bool = False
-    weighed: bool = False  # its files' size went with its first job
-    errors: set[Problem] = field(default_factory=set)  # counted as failures already
-
-
 class _Run:
     def __init__(
         self, options: ExportOptions, vault: Vault, lock: tuple[int, int, int] | None = None
@@ -138,7 +125,7 @@ class _Run:
         self._written_by: dict[str, str] = {}  # note key -> the unit that wrote it this run
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
         self.unchanged = UnchangedUnits(options, vault, self.fingerprint)
-        self._progress: dict[str, _UnitProgress] = {}  # units whose notes are being rendered
+        self._progress: dict[str, UnitProgress] = {}  # units whose notes are being rendered
         self.renderer = Renderer(self.settings, options.workers, lock, ReadSettings.of(options))
         self.ahead = ReadAhead(self.renderer)  # units read by workers before their turn
         self.reader = UnitReader(options, self.ahead, self.plan, self.redactor,
@@ -261,35 +248,15 @@ class _Run:
         """Load a unit and plan its notes; they are written as their rendering finishes."""
         self._unit = unit = str(ref.main.path)
         self._read_any = True
-        state = self._progress[unit] = _UnitProgress(ref)
-        any_session = False
-        # Whether the unit is one of the run's (--project, --since): some session of it is
-        # kept by the filters, or none was read at all (its project is not known: none of
-        # a --project's; --since took it in by its time at discovery).
-        held = selected = False
+        state = self._progress[unit] = UnitProgress(ref)
         if not self._again_pass:  # (a unit redone was weighed the first time)
             self.renderer.expect(ref.size)
         try:
             for loaded in self.reader.families(adapter, ref):
-                held |= loaded.held > 0
-                selected |= loaded.selected > 0
-                # Every session of the family left out by the filters: what was wrong in it is
-                # not this run's to report (nor a failure of it). The unit is read again by
-                # the next run, which reports it (it would skip an unchanged unit).
-                problems = [] if loaded.left_out else loaded.problems
-                state.complete &= not (loaded.left_out and loaded.problems)
+                problems, errors = state.took(loaded)
                 self.report.problems.extend(p for p in problems if p not in self.report.problems)
-                # (each error once a unit: the parts of a database each meet it)
-                new_errors = {p for p in problems if p.severity == "error"} - state.errors
-                errors = len(new_errors)
-                state.errors |= new_errors
-                # A database or file that could not be read is a failure of its source.
                 self._counts(adapter.name).failed += errors if not self._again_pass else 0
-                state.complete &= not any(p.severity == "error" for p in loaded.problems)
                 sessions = [r.session for r in loaded.sessions]
-                any_session |= bool(sessions)
-                # A session a filter left out is not done: the unit must be read next time.
-                state.complete &= len(sessions) == loaded.conversations
                 if not self._again_pass:  # a unit redone counts once
                     self._counts(adapter.name).found += len(sessions)
                     self._redactions.update(loaded.redactions)
@@ -302,8 +269,7 @@ class _Run:
                 Problem(unit, f"could not be read: {exc}", severity="error", source=adapter.name)
             )
             state.complete = False
-        ours = selected or not (held or self.options.project)
-        if not any_session and not self._again_pass and state.complete and ours:
+        if not self._again_pass and state.empty(bool(self.options.project)):
             self._counts(adapter.name).empty += 1
             self.report.empty_units.append((adapter.name, unit))
         state.loaded = True
@@ -326,7 +292,7 @@ class _Run:
                 self.vault.state.remember(unit, fingerprint, state.written)
 
     def _plan_family(
-        self, sessions: list[Session], state: _UnitProgress, ahead: dict[str, ReadSession]
+        self, sessions: list[Session], state: UnitProgress, ahead: dict[str, ReadSession]
     ) -> None:
         """Choose every path first, so parent and subagent notes can link to each other;
         then decide each link and hand the rendering over (``ahead``: the sessions whose
@@ -357,7 +323,7 @@ class _Run:
 
     def _done_ahead(
         self, read: ReadSession, session: Session, relpath: str,
-        resolve: Callable[[str], str | None], state: _UnitProgress,
+        resolve: Callable[[str], str | None], state: UnitProgress,
     ) -> None:  # fmt: skip
         """A note rendered ahead, written in its turn. One of a family was rendered at the
         path and with the links its unit's check (``_families``) promised: checked again."""
@@ -373,7 +339,7 @@ class _Run:
 
     def _submit(
         self, session: Session, relpath: str, resolve: Callable[[str], str | None],
-        state: _UnitProgress, packed: PackedSession | None = None,
+        state: UnitProgress, packed: PackedSession | None = None,
     ) -> None:  # fmt: skip
         """Hand a session's note over for rendering; a long session, part by part, each as
         soon as its messages are read: the whole session is never one text in memory, and a
@@ -418,7 +384,7 @@ class _Run:
             self._write_finished()
 
     def _session_failed(
-        self, session: Session, exc: Exception, state: _UnitProgress, key: str | None = None
+        self, session: Session, exc: Exception, state: UnitProgress, key: str | None = None
     ) -> None:
         """The session (or, with ``key``, one of its parts) could not be exported."""
         key = key or session.key

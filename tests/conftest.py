@@ -235,3 +235,15 @@ def the_exported_note(home: Path, source: str) -> str:
     run_export(ExportOptions(vault=vault, home=home, sources=[source], timezone=UTC))
     (note,) = note_files(vault).values()
     return note.decode()
+
+
+def deny_writes(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``folder`` as one this user cannot write, as ``os.access`` says (the tests may run as
+    root, who can write anywhere)."""
+    real_access = os.access
+    monkeypatch.setattr(
+        os,
+        "access",
+        lambda p, mode: False if Path(p) == folder and mode & os.W_OK else real_access(p, mode),
+    )
+    return folder

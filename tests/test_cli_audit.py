@@ -4,10 +4,10 @@ at all (from a helper's audit of the command line, 2026-12): each test fails wit
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
+from conftest import deny_writes
 from test_sync import write_sessions
 from typer.testing import CliRunner
 
@@ -24,13 +24,7 @@ def read_only(tmp_path: Path, monkeypatch) -> Path:
     """A folder this user cannot write (as os.access says: the tests may run as root)."""
     parent = tmp_path / "read-only"
     parent.mkdir()
-    real_access = os.access
-    monkeypatch.setattr(
-        os,
-        "access",
-        lambda p, mode: False if Path(p) == parent and mode & os.W_OK else real_access(p, mode),
-    )
-    return parent
+    return deny_writes(parent, monkeypatch)
 
 
 @pytest.fixture

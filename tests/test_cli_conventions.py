@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import deny_writes
 from test_sync import write_sessions
 from typer.testing import CliRunner
 
@@ -65,12 +66,7 @@ def test_a_vault_below_a_file_is_a_usage_error_naming_the_file(tmp_path, home):
 def test_an_unwritable_vault_is_named_with_what_to_do(tmp_path, home, monkeypatch):
     vault = tmp_path / "v"
     vault.mkdir()
-    real_access = os.access
-    monkeypatch.setattr(
-        os,
-        "access",
-        lambda p, mode: False if Path(p) == vault and mode & os.W_OK else real_access(p, mode),
-    )
+    deny_writes(vault, monkeypatch)
     one_line_error(run("--vault", vault, "--home", home), 2, str(vault), "cannot be written")
     assert list(vault.iterdir()) == []
 

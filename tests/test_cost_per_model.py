@@ -162,30 +162,31 @@ def test_copilot_cli_without_a_shutdown_counts_output_alone_and_gets_no_estimate
     assert props["tokens"] == 40 and "cost" not in props and "cost_estimated" not in props
 
 
-def test_codex_counts_what_each_total_adds_to_the_model_of_its_turn(tmp_path):
+def codex_two_models(tmp_path, first: tuple[int, ...], *later: tuple[int, ...]) -> Session:
+    """A rollout whose first turn (gpt-5-codex) reports the running total ``first`` and
+    whose next turn, after /model, reports each of ``later``."""
     r = CodexRollout(SID)
     r.user("Add a health endpoint").assistant("Added.")  # (its turn: gpt-5-codex)
-    r.tokens(1000, 400, 120)
+    r.tokens(*first)
     r.model = "gpt-5-mini"  # (the next turns' model, as /model sets it)
     r.user("And a test").assistant("Added a test.")
-    r.tokens(2500, 900, 300)
-    r.tokens(2500, 900, 300)  # the same total again adds nothing
+    for total in later:
+        r.tokens(*total)
     r.write(tmp_path / ".codex")
     (found,), _ = load_sessions(CodexAdapter(), tmp_path)
+    return found
+
+
+def test_codex_counts_what_each_total_adds_to_the_model_of_its_turn(tmp_path):
+    # the same total again adds nothing
+    found = codex_two_models(tmp_path, (1000, 400, 120), (2500, 900, 300), (2500, 900, 300))
     assert found.usage == Usage(1600, 300, 900)
     assert found.model_usage == (("gpt-5-codex", Usage(600, 120, 400)),
                                  ("gpt-5-mini", Usage(1000, 180, 500)))  # fmt: skip
 
 
 def test_codex_totals_that_go_down_say_nothing_per_model(tmp_path):
-    r = CodexRollout(SID)
-    r.user("Add a health endpoint").assistant("Added.")  # (its turn: gpt-5-codex)
-    r.tokens(2500, 900, 300)
-    r.model = "gpt-5-mini"  # (the next turns' model, as /model sets it)
-    r.user("And a test").assistant("Added a test.")
-    r.tokens(1000, 400, 120)
-    r.write(tmp_path / ".codex")
-    (found,), _ = load_sessions(CodexAdapter(), tmp_path)
+    found = codex_two_models(tmp_path, (2500, 900, 300), (1000, 400, 120))
     assert found.usage == Usage(600, 120, 400) and found.model_usage == ()
 
 

@@ -330,7 +330,7 @@ def _export(args: dict[str, Any]) -> None:
     log_file = args["log_file"]
     started = time.monotonic()
     with _handled(debug, json_out, log_file):
-        from .config import no_vault_message
+        from .config import required_vault
         from .export import Interrupted, run_export
         from .options import check_vault, export_options
         from .report import append_log, print_report
@@ -343,8 +343,7 @@ def _export(args: dict[str, Any]) -> None:
             cli["redact"] = False
         cli.update({k: args.get(k) for k in _VIEW_OPTIONS})  # "Notes to taste"
         settings = _settings(cli)
-        if settings.vault is None:
-            raise ConfigError(no_vault_message())
+        required_vault(settings)
         _check_home(args["home"])
         check_vault(settings.vault, args["dry_run"])
         options = export_options(

@@ -33,7 +33,7 @@ from .cli_options import (
     _Group,
 )
 from .cli_output import _echo_json, _err, _handled, _paint
-from .config import no_vault_message
+from .config import required_vault
 from .errors import ConfigError
 
 
@@ -76,8 +76,7 @@ def watch_cmd(
         if a.get("no_redact"):
             cli["redact"] = False
         settings = _settings(cli)
-        if settings.vault is None:
-            raise ConfigError(no_vault_message())
+        required_vault(settings)
         _check_home(a["home"])
         check_vault(settings.vault, False)
         options = export_options(settings, a["home"], workers=1)
@@ -192,9 +191,7 @@ def templates_init_cmd(
 
         if to is None:
             settings = _settings({"vault": a["vault"]})
-            if settings.vault is None:
-                raise ConfigError(no_vault_message("--vault DIR", "--to DIR"))
-            to = settings.vault / ".ccexport" / "templates"
+            to = required_vault(settings, "--vault DIR", "--to DIR") / ".ccexport" / "templates"
             if settings.templates is not None and settings.templates.resolve() != to.resolve():
                 elsewhere = (settings.templates, settings.origin.get("templates", "the config"))
         if to.exists() and not to.is_dir():
@@ -247,9 +244,9 @@ def schedule_install_cmd(
         from .schedule import install, scheduler
 
         settings = _settings({"vault": a["vault"]})
-        if settings.vault is None:
-            raise ConfigError(no_vault_message())
-        check_vault(settings.vault, dry_run=False)  # else it would fail every night, unseen
+        check_vault(
+            required_vault(settings), dry_run=False
+        )  # else it would fail every night, unseen
         done = install(scheduler(), settings.vault.expanduser().resolve(), at, a["dry_run"])
     typer.echo(done)
 

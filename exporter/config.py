@@ -122,6 +122,13 @@ def no_vault_message(*ways: str) -> str:
     )
 
 
+def required_vault(settings: Settings, *ways: str) -> Path:
+    """The vault the settings name; without one, a ConfigError saying how to give it."""
+    if settings.vault is None:
+        raise ConfigError(no_vault_message(*ways))
+    return settings.vault
+
+
 def resolve(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
     """The effective settings. ``cli`` holds the flags given (None for those not given)."""
     env = dict(os.environ) if env is None else env

@@ -167,7 +167,6 @@ def vault_checks(vault: Path | None) -> list[Check]:
 
 def _notes_gone(vault: Path) -> str | None:
     """Why the next export would stop: every note recorded is gone (``runstart``)."""
-    from .errors import ExporterError
     from .runstart import stop_if_notes_gone
     from .vault import Vault
 

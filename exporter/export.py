@@ -61,9 +61,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         units = discover(options, unreadable)
         unreadable += unreadable_in_sources(options)
     if options.dry_run:
-        vault = _open_vault(options)
-        stop_if_notes_gone(vault, options.restore or options.accept_deleted)
-        report = _Run(options, vault).run(units, progress)
+        report = _Run(options, _open_vault(options)).run(units, progress)
         if why := unwritable(options.vault):  # what it would write, the real run could not
             stops = "a run without --dry-run stops here; make it writable or choose another --vault"
             report.problems.append(Problem(str(options.vault), f"{why}: {stops}"))
@@ -71,7 +69,6 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
     options.vault.mkdir(parents=True, exist_ok=True)
     with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait) as lock:
         vault = _open_vault(options)
-        stop_if_notes_gone(vault, options.restore or options.accept_deleted)
         vaultrun.begin_run(vault)
         run = _Run(options, vault, lock.identity())
         try:
@@ -88,10 +85,12 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
 
 
 def _open_vault(options: ExportOptions) -> Vault:
-    """The vault with its state, which lives all run (``collector_lasting``)."""
+    """The vault with its state, which lives all run (``collector_lasting``); a run stops
+    here where every note the state records is gone (``stop_if_notes_gone``)."""
     with collector_lasting():
         vault = Vault(options.vault, dry_run=options.dry_run, diff=options.diff,
                       force=options.force, restore=options.restore)  # fmt: skip
+    stop_if_notes_gone(vault, options.restore or options.accept_deleted)
     vault.attachment_names = AttachmentNames(str(vault.root), options.attachments_folder)
     return vault
 

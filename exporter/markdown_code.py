@@ -123,7 +123,7 @@ def _container_may_end(piece: _Block | _Paragraph, lines: list[str]) -> bool:
     if not piece.fenced:
         if not piece.lines[0].startswith("\t"):
             return False
-        above = next((line for line in reversed(lines[: piece.start]) if line.strip()), "")
+        above = next((lines[i] for i in range(piece.start - 1, -1, -1) if lines[i].strip()), "")
         return bool(_ITEM_LINE.match(above)) or above[:1] in (" ", "\t")  # (an item's text)
     if len(piece.lines) < 2:
         return False

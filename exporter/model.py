@@ -219,6 +219,12 @@ _NO_TOKENS = Usage()
 ModelUsage = tuple[tuple[str, Usage], ...]
 
 
+def add_usage(counts: dict[str | None, Usage], model: str | None, usage: Usage) -> None:
+    """Count ``usage`` to ``model`` in ``counts`` (model -> tokens, as ``usage_per_model``
+    takes them)."""
+    counts[model] = counts.get(model, _NO_TOKENS) + usage
+
+
 def usage_per_model(
     counts: Mapping[str | None, Usage], *, each_with_input: bool = False
 ) -> ModelUsage:

@@ -367,12 +367,12 @@ def identity(metadata: dict[str, Any]) -> str | None:
     return None
 
 
-def names_note(holder: str | None, key: str) -> bool:
+def names_note(holder: str, key: str) -> bool:
     """Does a file whose frontmatter names ``holder``, found where ``key``'s note was
     written, stand for that note? Its identity, or its session id with another ``source``:
     the person edited that property of ours (the update writes it back)."""
-    if holder is None or holder == key:
-        return holder is not None
+    if holder == key:
+        return True
     if holder.startswith(INDEX_PREFIX) or key.startswith(INDEX_PREFIX):
         return False
     return holder.partition(":")[2] == key.partition(":")[2]

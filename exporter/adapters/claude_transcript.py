@@ -46,6 +46,7 @@ from ..model import (
     SummaryPart,
     TextPart,
     Usage,
+    add_usage,
     usage_per_model,
 )
 from ._jsonl import parse_timestamp, token_count
@@ -404,7 +405,7 @@ class TranscriptBuilder(QueuedPrompts):
     def _finish(self, links: dict[str, str]) -> None:
         per_model: dict[str | None, Usage] = {}
         for model, *counts in self.usage_by_response.values():
-            per_model[model] = per_model.get(model, Usage()) + Usage(*counts)
+            add_usage(per_model, model, Usage(*counts))
         self.out.usage = sum(per_model.values(), Usage())  # Usage() if none
         self.out.model_usage = usage_per_model(per_model)
         # Each draft goes as its message is made: a long session is never held twice.

@@ -22,6 +22,7 @@ from ..model import (
     TextPart,
     ThinkingPart,
     Usage,
+    add_usage,
 )
 from ._jsonl import parse_timestamp, token_count
 from ._times import Times
@@ -248,7 +249,7 @@ class RolloutBuilder:
         if min(added) < 0:
             self.out.per_model = None
         elif any(added):
-            per_model[self.model] = per_model.get(self.model, Usage()) + Usage(*added)
+            add_usage(per_model, self.model, Usage(*added))
 
     def _turn_context(self, p: dict[str, Any]) -> None:
         model = p.get("model")

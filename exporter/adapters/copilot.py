@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import orjson
 
 from ..errors import Problem, SourceError
-from ..model import Session, Usage, usage_per_model
+from ..model import Session, Usage, add_usage, usage_per_model
 from ._jsonl import parse_timestamp
 from ._times import Times
 from .base import (
@@ -274,7 +274,7 @@ def _usage(data: dict[str, Any]) -> dict[str | None, Usage]:
         if isinstance(usage, dict):
             model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
             used = Usage(_count(usage.get("promptTokens")), _count(usage.get("completionTokens")))
-            per_model[model] = per_model.get(model, Usage()) + used
+            add_usage(per_model, model, used)
     return per_model
 
 

@@ -23,6 +23,7 @@ from ...model import (
     ToolCallPart,
     ToolResultPart,
     Usage,
+    add_usage,
 )
 from .._jsonl import json_or_text, json_text, parse_timestamp
 from .._times import Times
@@ -204,7 +205,7 @@ class EventLog:
             if usage is not None:
                 counted = True
                 self.usage = self.usage + usage
-                self.per_model[model] = self.per_model.get(model, Usage()) + usage
+                add_usage(self.per_model, model, usage)
         if not counted:
             usage = token_details(data.get("tokenDetails"))
             if usage is not None:

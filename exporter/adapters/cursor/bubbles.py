@@ -23,6 +23,7 @@ from ...model import (
     ToolCallPart,
     ToolResultPart,
     Usage,
+    add_usage,
     usage_per_model,
 )
 from .._jsonl import json_or_text, parse_timestamp
@@ -93,7 +94,7 @@ def bubble_messages(
         if isinstance(tokens, dict):
             used = Usage(_int(tokens.get("inputTokens")), _int(tokens.get("outputTokens")))
             usage = usage + used
-            per_model[model] = per_model.get(model, Usage()) + used
+            add_usage(per_model, model, used)
     return messages, models, usage, usage_per_model(per_model, each_with_input=True)
 
 

@@ -24,6 +24,7 @@ from ...model import (
     ToolCallPart,
     ToolResultPart,
     Usage,
+    add_usage,
 )
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
@@ -95,7 +96,7 @@ def iter_messages(
             if tokens:
                 usage = _usage(tokens)
                 out.usage = out.usage + usage
-                out.per_model[model] = out.per_model.get(model, Usage()) + usage
+                add_usage(out.per_model, model, usage)
             parts = _assistant_parts(rec, key, children or {})
             if parts:
                 yield Message("assistant", tuple(parts), key, when, model)

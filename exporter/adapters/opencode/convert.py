@@ -36,6 +36,7 @@ from ...model import (
     ToolCallPart,
     ToolResultPart,
     Usage,
+    add_usage,
     usage_per_model,
 )
 from .._times import Times
@@ -270,7 +271,7 @@ class _Builder:
                 _int(cache.get("write")),
             )
             self.usage += usage
-            self.per_model[model] = self.per_model.get(model, Usage()) + usage
+            add_usage(self.per_model, model, usage)
         cost = record.get("cost")
         if isinstance(cost, int | float) and not isinstance(cost, bool):
             self.cost = (self.cost or 0.0) + float(cost)

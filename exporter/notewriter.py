@@ -64,12 +64,11 @@ class NoteWriter:
         for exc in failures:  # (one line each in the report: the same error, counted)
             self.report.problems.append(Problem(exc.where, exc.what, severity="error"))
         self.report.indexes = changes
-        for change in changes:
-            if change.action is Action.FAILED:
-                self.report.problems.append(
-                    Problem(change.relpath, change.message, severity="error")
-                )
-        return not failures and not any(change.action is Action.FAILED for change in changes)
+        failed = [change for change in changes if change.action is Action.FAILED]
+        for change in failed:
+            self.report.problems.append(Problem(change.relpath, change.message, severity="error"))
+        self.report.index_failed = len(failures) + len(failed)
+        return not self.report.index_failed
 
     def count(self, change: Change) -> None:
         counts = source_counts(self.report, change.key.partition(":")[0])

@@ -63,6 +63,9 @@ class ExportReport:
     # (source, path) of each file or database read that held nothing worth a note.
     empty_units: list[tuple[str, str]] = field(default_factory=list)
     redactions: dict[str, int] = field(default_factory=dict)  # secrets redacted, per rule
+    # Index notes (a project's, Projects.md, Sessions.base) that could not be written: no
+    # source's count holds them, yet they make the run exit 1.
+    index_failed: int = 0
 
     def total(self, name: str) -> int:
         if name == "conflicts":  # an index note's too: its copy was saved aside all the same
@@ -83,7 +86,8 @@ class ExportReport:
             "dry_run": self.dry_run,
             "totals": {
                 n: self.total(n) + (self.total("skipped") if n == "unchanged" else 0) for n in names
-            },
+            }
+            | {"index_failed": self.index_failed},
             "sources": {s: c.as_dict() for s, c in self.per_source.items()},
             "errors": [p.as_dict() for p in self.problems if p.severity == "error"],
             "warnings": [p.as_dict() for p in self.problems if p.severity == "warning"],

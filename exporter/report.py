@@ -63,6 +63,8 @@ def summary_line(report: ExportReport, elapsed: float | None = None) -> str:
     ):
         if report.total(name):
             parts.append(counted(report.total(name), one, many))
+    if report.index_failed:  # else a run that exits 1 for an index note would say no failure
+        parts.append(counted(report.index_failed, "index note failed", "index notes failed"))
     prefix = "Dry run, nothing written: " if report.dry_run else ""
     suffix = f" in {elapsed:.1f} s" if elapsed is not None else ""
     return prefix + ", ".join(parts) + _empty(report.total("empty")) + suffix

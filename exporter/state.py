@@ -134,6 +134,7 @@ class VaultLock:
         self.path = vault / STATE_DIR / LOCK_FILE
         self.wait = wait
         self._fd: int | None = None
+        self._times: tuple[int, int] | None = None
 
     def __enter__(self) -> VaultLock:
         self.acquire()
@@ -170,6 +171,8 @@ class VaultLock:
             except OSError:
                 os.close(fd)
                 return False
+        st = os.fstat(fd)  # left empty, as found, its time put back: see ``release``
+        self._times = (st.st_atime_ns, st.st_mtime_ns) if st.st_size == 0 else None
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()} {_host()} {int(time.time())}\n".encode())
         self._fd = fd
@@ -205,6 +208,10 @@ class VaultLock:
         if fd is not None:
             try:
                 os.ftruncate(fd, 0)
+                if self._times and os.utime in os.supports_fd:
+                    # The file is as the run found it: so is its time (a re-run over
+                    # unchanged sources changes no file, not even the lock's time).
+                    os.utime(fd, ns=self._times)
             finally:
                 os.close(fd)  # closing releases the OS lock
 

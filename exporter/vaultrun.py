@@ -4,12 +4,13 @@ files of ours it left behind."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import vaultio
-from .state import STATE_DIR
+from .state import LOCK_FILE, STATE_DIR
 from .vaultsurvey import skipped_folder
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ def begin_run(vault: Vault) -> int:
     marker = f"{STATE_DIR}/{RUNNING_MARKER}"
     vaultio.left_behind.clear()
     removed = 0 if vault.is_missing(marker) else sweep_temp_files(vault.root)
+    _began[:] = [_state_folder(vault.root)]
     vaultio.write_file(vault.root, marker, b"")
     return removed
 
@@ -31,6 +33,31 @@ def end_run(vault: Vault) -> None:
     if vaultio.left_behind:  # temp files a failure could not remove: the next run sweeps
         return
     vaultio.remove_file(vault.root, f"{STATE_DIR}/{RUNNING_MARKER}")
+    began, now = _began.pop() if _began else None, _state_folder(vault.root)
+    if began is not None and now is not None and began[1] == now[1]:
+        # Nothing in .ccexport changed but the marker, which came and went: its time is put
+        # back, so that a re-run over unchanged sources changes nothing at all.
+        with contextlib.suppress(OSError, NotImplementedError):
+            os.utime(vault.root / STATE_DIR, ns=began[0], follow_symlinks=False)
+
+
+_Folder = tuple[tuple[int, int], dict[str, tuple[int, int, int]]]
+_began: list[_Folder | None] = []
+
+
+def _state_folder(root: Path) -> _Folder | None:
+    """.ccexport's (atime, mtime), and each entry's inode, time and size but the marker's
+    and the lock's (a file written or replaced, a folder made: the folder's time is true)."""
+    folder = root / STATE_DIR
+    try:
+        st = os.stat(folder, follow_symlinks=False)
+        names = [n for n in os.listdir(folder) if n not in (RUNNING_MARKER, LOCK_FILE)]
+        entries = {n: os.stat(folder / n, follow_symlinks=False) for n in names}
+    except OSError:
+        return None  # unknown: its time is never put back
+    return (st.st_atime_ns, st.st_mtime_ns), {
+        n: (e.st_ino, e.st_mtime_ns, e.st_size) for n, e in entries.items()
+    }
 
 
 def sweep_temp_files(root: Path) -> int:

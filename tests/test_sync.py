@@ -54,6 +54,43 @@ def test_unchanged_sources_are_not_read(tmp_path, load_calls):
     assert state.stat().st_mtime_ns == state_time  # nothing to remember: not rewritten
 
 
+OLD = (1_600_000_000_000_000_000, 1_600_000_000_000_000_000)  # (atime, mtime) in ns
+
+
+def everything(vault: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file and folder of the vault, the lock and .ccexport included: bytes, mtime."""
+    paths = [vault, *sorted(vault.rglob("*"))]
+    return {
+        p.relative_to(vault).as_posix(): (p.read_bytes() if p.is_file() else b"",
+                                          p.stat().st_mtime_ns)
+        for p in paths
+    }  # fmt: skip
+
+
+def test_a_rerun_over_unchanged_sources_changes_nothing_in_the_vault(tmp_path):
+    """Not even the lock's time, nor that of .ccexport, where a run's marker comes and goes
+    (a sync tool watching the whole vault would see them change every night)."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_sessions(home, 3)
+    export(vault, home)
+    for path in (vault / ".ccexport", vault / ".ccexport" / "lock"):
+        os.utime(path, ns=OLD)  # (an older time: a change cannot hide in the clock's tick)
+    before = everything(vault)
+    export(vault, home)
+    assert everything(vault) == before
+    assert (vault / ".ccexport" / "lock").stat().st_mtime_ns == OLD[1]
+
+
+def test_a_run_that_records_a_change_leaves_the_state_folder_its_new_time(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_sessions(home, 3)
+    export(vault, home)
+    os.utime(vault / ".ccexport", ns=OLD)
+    write_sessions(home, 3, turns=3)  # they grew: the state file is written again
+    assert export(vault, home).total("updated") == 3
+    assert (vault / ".ccexport").stat().st_mtime_ns != OLD[1]
+
+
 def test_grown_shrunk_or_replaced_sources_are_read_again_whole(tmp_path, load_calls):
     home, vault = tmp_path / "home", tmp_path / "v"
     grown, shrunk, replaced, same = write_sessions(home, 4)

@@ -65,10 +65,15 @@ def _parts(relpath: str) -> list[str]:
     return parts
 
 
-def _refusal(root: Path, rel: str, st: os.stat_result | None) -> UnsafePathError:
+def _refusal(
+    root: Path, rel: str, st: os.stat_result | None, folder: bool = False
+) -> UnsafePathError:
+    """Why ``rel`` is refused; ``folder``: it stands where the path needs a folder."""
     where = root / rel
     if st is not None and stat.S_ISLNK(st.st_mode):
         why = "is a symbolic link; ccexport never writes through a link, so it left it alone"
+    elif st is not None and stat.S_ISREG(st.st_mode) and folder:
+        why = "is a file, not a folder; ccexport does not replace it: move it away"
     elif st is not None and stat.S_ISREG(st.st_mode):
         why = "has other hard links; ccexport never writes into a file shared with another path"
     elif st is not None and stat.S_ISDIR(st.st_mode):
@@ -95,7 +100,7 @@ def _folder(root: Path, parts: list[str], create: bool) -> Iterator[int | Path]:
                     pass
             st = os.lstat(path)
             if not stat.S_ISDIR(st.st_mode) or _is_link(path, st):
-                raise _refusal(root, "/".join(parts[: i + 1]), st)
+                raise _refusal(root, "/".join(parts[: i + 1]), st, folder=True)
         yield path
         return
     fd = os.open(root, os.O_RDONLY | _DIRECTORY)
@@ -116,7 +121,7 @@ def _folder(root: Path, parts: list[str], create: bool) -> Iterator[int | Path]:
                 if exc.errno not in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
                     raise
                 st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-                raise _refusal(root, "/".join(parts[: i + 1]), st) from None
+                raise _refusal(root, "/".join(parts[: i + 1]), st, folder=True) from None
             # Swapped before the close: a Ctrl-C right after it must not close it twice
             # (the number may already be another file's, and EBADF would hide the Ctrl-C).
             parent, fd = fd, child

@@ -459,3 +459,22 @@ def test_a_planted_windows_path_is_not_a_path_inside_the_vault(tmp_path, planted
     report = export(vault, home)
     assert not report.failed and "q2" in the_note(vault).read_text()
     assert not (vault / planted.split("/")[0]).exists()  # nothing written where it says
+
+
+def test_a_file_where_a_folder_goes_is_named_as_such(tmp_path):
+    """A file named like the conflicts folder (or a project's) is refused as what it is;
+    the message said "has other hard links", which sent the person looking for links."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["one"])
+    export(vault, home)
+    note = the_note(vault)
+    note.write_text(note.read_text().replace("reply to one", "reply to one, edited"))
+    (vault / ".ccexport" / "conflicts").write_text("mine")
+    write_session(home, ["one", "two"])  # grown: the edit goes to a conflict copy
+    (problem,) = export(vault, home).problems
+    assert problem.severity == "error"
+    assert problem.message.endswith(
+        f"{vault / '.ccexport' / 'conflicts'} is a file, not a folder; ccexport does not "
+        "replace it: move it away"
+    )
+    assert (vault / ".ccexport" / "conflicts").read_text() == "mine"

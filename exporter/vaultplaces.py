@@ -121,7 +121,31 @@ class NotePlaces(NoteSurvey):
         kind = self._kind(relpath)
         if kind in ("missing", "blocked"):  # blocked: the write is refused and reported
             return True
-        return kind == "file" and self._identity_of(relpath) == key
+        if kind != "file":
+            return False
+        holder = self._identity_of(relpath)
+        return holder == key or holder is None and self._lost_identity(relpath, key)
+
+    def _lost_identity(self, relpath: str, key: str) -> bool:
+        """Is the file at the name proposed for ``key``'s note (whose short id it holds) that
+        note, with ``session_id`` or ``source`` taken out of its properties (one click in
+        Obsidian's panel)? A machine without the state would otherwise write a duplicate
+        beside it, and never update the person's note again. It is when it holds our
+        markers and what is left of its identity agrees; the update writes the key back."""
+        try:
+            self._batch.settle(relpath)
+            found = vaultio.read_file(self.root, relpath, HEAD_BYTES)
+            if found and len(found[0]) == HEAD_BYTES:  # a long frontmatter: the whole file
+                found = vaultio.read_file(self.root, relpath)
+        except OSError:
+            return False
+        text = found[0].decode("utf-8", "replace") if found else ""
+        metadata = notefile.read_frontmatter(text) if notefile.BEGIN in text else None
+        if metadata is None or notefile.identity(metadata) is not None:
+            return False
+        source, _, session_id = key.partition("#")[0].partition(":")
+        kept = {"source": source, "session_id": session_id}
+        return all(str(metadata[k]) == v for k, v in kept.items() if metadata.get(k) is not None)
 
     def is_missing(self, relpath: str) -> bool:
         return self._kind(relpath) == "missing"

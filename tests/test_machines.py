@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import note_files, stamps
-from vault_builder import export, the_note, write_session
+from vault_builder import SID, export, the_note, write_session
 
 from exporter.notefile import BEGIN, END, read_identity
 
@@ -277,3 +277,43 @@ def two_notes(tmp_path: Path) -> tuple[Path, Path, Path, Path]:
     first = next(p for p, text in notes.items() if "reply to q" in text)
     second = next(p for p, text in notes.items() if "reply to gone" in text)
     return home, vault, first, second
+
+
+@pytest.mark.parametrize("removed", ["session_id", "source", "session_id and source"])
+def test_a_note_whose_identity_was_taken_out_is_updated_not_duplicated(tmp_path, removed):
+    """One click in Obsidian's property panel removes ``session_id``; a machine without the
+    state then found no note of the session and wrote a second one beside it, ` (2)`."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    export(vault, home)
+    note = the_note(vault)
+    keys = removed.split(" and ")
+    lines = note.read_text().splitlines(keepends=True)
+    kept = [line for line in lines if line.partition(":")[0] not in keys]
+    note.write_text("".join(kept) + "\nmy own notes\n")
+    forget_state(vault)
+    write_session(home, ["q", "q2"])
+    report = export(vault, home)
+    assert (report.total("created"), report.total("updated")) == (0, 1)
+    assert the_note(vault) == note  # the only note: no duplicate
+    text = note.read_text()
+    assert "reply to q2" in text and text.endswith("\nmy own notes\n")
+    assert read_identity(text) == f"claude-code:{SID}"  # written back
+
+
+def test_a_note_at_the_name_that_names_another_source_is_not_taken(tmp_path):
+    """What is left of the identity must agree: a note there whose ``source`` is another
+    tool's, its ``session_id`` gone, is not this session's."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    export(vault, home)
+    note = the_note(vault)
+    lines = note.read_text().splitlines(keepends=True)
+    kept = [line.replace("source: claude-code", "source: codex") for line in lines
+            if not line.startswith("session_id:")]  # fmt: skip
+    note.write_text("".join(kept))
+    forget_state(vault)
+    write_session(home, ["q", "q2"])
+    report = export(vault, home)
+    assert report.total("created") == 1
+    assert "source: codex" in note.read_text() and len(note_files(vault)) == 2

@@ -226,8 +226,10 @@ def schedule_checks(vault: Path | None) -> list[Check]:
     last = last_run(log) if log else None
     if last is None:
         checks.append(Check("Schedule", "info", "it has not run yet"))
-    elif "exit 0" in last:
+    elif "exit 0" in last.partition("\n")[0] and "\n  conflict: " not in last:
         checks.append(Check("Schedule", "ok", f"last run: {last}"))
+    elif "exit 0" in last.partition("\n")[0]:  # an edit of the person's was saved aside
+        checks.append(Check("Schedule", "attention", f"last run saved edits aside: {last}"))
     else:
         checks.append(Check("Schedule", "attention", f"last run failed: {last}"))
     return checks

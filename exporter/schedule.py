@@ -166,14 +166,24 @@ def remove(s: Scheduler) -> str:
     return f"Removed the nightly export ({s.kind})." if s.remove() else "Nothing was installed."
 
 
+SHOWN_LINES = 10  # of the last run's errors and conflicts; the log holds them all
+
+
 def last_run(log: Path) -> str | None:
-    """The last entry of the nightly log (written by ``--log-file``)."""
+    """The last entry of the nightly log (written by ``--log-file``), with the lines under
+    it (its errors, the edits it saved aside as conflict copies)."""
     try:
         lines = log.read_text(encoding="utf-8").splitlines()
     except OSError:
         return None
-    entries = [line for line in lines if line.startswith("[")]
-    return entries[-1] if entries else None
+    starts = [i for i, line in enumerate(lines) if line.startswith("[")]
+    if not starts:
+        return None
+    below = lines[starts[-1] + 1 :]
+    shown = below[:SHOWN_LINES]
+    if len(below) > SHOWN_LINES:
+        shown.append(f"  … {len(below) - SHOWN_LINES} more in {log}")
+    return "\n".join([lines[starts[-1]], *shown])
 
 
 def log_path(words: list[str] | None) -> Path | None:

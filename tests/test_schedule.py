@@ -232,7 +232,10 @@ def test_the_scheduled_command_exports_logs_and_fails_loudly(tmp_path):
         def _read(self):
             return [cron_line]
 
-    assert status(Installed(), None).endswith(entries[-1])
+    said = status(Installed(), None)  # the last entry, with the errors under it
+    written = log.read_text().rstrip("\n")
+    assert said.endswith(written[written.index(entries[-1]) :])
+    assert "\n  error: " in said.partition(entries[-1])[2]
 
 
 def test_bad_time_is_a_usage_error(tmp_path):
@@ -478,3 +481,43 @@ def test_doctor_says_when_the_installed_entry_does_not_run(
         "attention",
         "it does not run: its crontab line is commented out, so cron skips it",
     ) in [(c.status, c.message) for c in checks]
+
+
+def test_the_nightly_log_and_status_name_an_edit_saved_aside(
+    tmp_path, no_real_schedulers, monkeypatch
+):
+    """A conflict copy goes to a hidden folder, and a nightly run prints nothing: its log
+    entry, `schedule status` and `doctor` name the note and where the edit went."""
+    from vault_builder import run_cli, the_note, write_session
+
+    from exporter.doctor import schedule_checks
+
+    monkeypatch.setenv("CCEXPORT_SCHEDULER", "cron")
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    write_session(home, ["q"])
+    log = vault / ".ccexport" / "nightly.log"
+    nightly = ["--vault", str(vault), "--home", str(home), "--quiet", "--log-file", str(log)]
+    assert run_cli(*nightly).returncode == 0
+    note = the_note(vault)
+    note.write_text(note.read_text().replace("reply to q", "reply to q, fixed by me"))
+    write_session(home, ["q", "q2"])
+    assert run_cli(*nightly).returncode == 0
+    relpath = note.relative_to(vault).as_posix()
+    entry = log.read_text().splitlines()[-2:]
+    assert "1 conflict" in entry[0]
+    assert entry[1].startswith(f"  conflict: {relpath}: your edit inside the generated part ")
+    install(CronScheduler(), vault, "02:30")
+    said = status(CronScheduler(), vault)
+    assert said.endswith("\n".join(entry))
+    (check,) = [c for c in schedule_checks(vault) if "last run" in c.message]
+    assert check.status == "attention" and entry[1] in check.message
+
+
+def test_status_shows_at_most_ten_lines_of_the_last_run(tmp_path):
+    log = tmp_path / "nightly.log"
+    lines = [f"  error: file{i}.jsonl: could not be read" for i in range(14)]
+    log.write_text("[2026-12-01T02:30:00] exit 0: fine\n[2026-12-02T02:30:00] exit 1: bad\n"
+                   + "\n".join(lines) + "\n")  # fmt: skip
+    shown = schedule.last_run(log).splitlines()
+    assert shown[0] == "[2026-12-02T02:30:00] exit 1: bad"
+    assert shown[1:11] == lines[:10] and shown[11] == f"  … 4 more in {log}"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from . import frontmatter_read, notefile
+from . import frontmatter_read, lineends, notefile
 
 if TYPE_CHECKING:
     import yaml
@@ -28,11 +28,14 @@ def splice(
     drop: Collection[str],
     existing: dict[str, Any] | None = None,
     keep: notefile.Keep | None = None,
+    eol: str = lineends.LF,
 ) -> str | None:
-    """``notefile.splice_frontmatter``: without PyYAML where sure, through it otherwise."""
-    spliced = _plain_splice(yaml_text, values, drop, existing, keep)
+    """``notefile.splice_frontmatter``: without PyYAML where sure, through it otherwise.
+    Our keys are made in LF, compared with the note's text as LF where ``eol`` is CRLF,
+    and written with ``eol``; the person's lines are kept with their own line ends."""
+    spliced = _plain_splice(yaml_text, values, drop, existing, keep, eol)
     if spliced is _UNSURE:
-        return _composed_splice(yaml_text, values, drop, existing, keep)
+        return _composed_splice(yaml_text, values, drop, existing, keep, eol)
     return spliced  # type: ignore[return-value]
 
 
@@ -42,6 +45,7 @@ def _plain_splice(
     drop: Collection[str],
     existing: dict[str, Any] | None,
     keep: notefile.Keep | None,
+    eol: str = lineends.LF,
 ) -> str | None | object:
     """``_composed_splice`` for texts ``frontmatter_read`` reads, line for line; _UNSURE
     for the others, and where ``keep`` would need the nodes."""
@@ -75,12 +79,12 @@ def _plain_splice(
                 plain = getattr(keep, "without_nodes", None)
                 if plain is None or not plain(name, text, entry.is_list):
                     return _UNSURE
-            out.append(fresh)
+            out.append(lineends.written(fresh, eol))
         elif name not in values and name not in drop:
             out.append("".join(lines[first : last + 1]))
             expected.setdefault(name, old.get(name))
         position = last + 1
-    result = _joined(out, lines[position:], ours)
+    result = _joined(out, lines[position:], ours, eol)
     if result == yaml_text:  # (what it reads is known)
         return result if {e.name: e.value for e in found} == expected else None
     return result if _reads_as(result, expected) else None
@@ -92,6 +96,7 @@ def _composed_splice(
     drop: Collection[str],
     existing: dict[str, Any] | None = None,
     keep: notefile.Keep | None = None,
+    eol: str = lineends.LF,
 ) -> str | None:
     """``splice`` through PyYAML's nodes: any block mapping."""
     import yaml
@@ -121,29 +126,39 @@ def _composed_splice(
         if name in ours:
             fresh = ours.pop(name)  # a key twice: the later copy goes
             segment = lines[first : last + 1]
-            if keep is not None and "".join(segment) != fresh:
+            kept = None
+            if keep is not None and _differs("".join(segment), fresh, eol):
                 kept = keep(name, key, value, segment, fresh)
-                if kept is not None:
-                    fresh, expected[name] = kept
-            out.append(fresh)
+            if kept is None:
+                out.append(lineends.written(fresh, eol))
+            else:  # (the person's lines in it as they were, those made anew LF: in a
+                # CRLF note, all CRLF: a lone LF of theirs inside a key of ours too)
+                out.append(kept[0] if eol == lineends.LF else lineends.bare_to_crlf(kept[0]))
+                expected[name] = kept[1]
         elif name not in values and name not in drop:
             out.append("".join(lines[first : last + 1]))
             constructed = constructor.construct_object(key, deep=True)
             expected.setdefault(constructed, old.get(constructed))
         position = last + 1
-    result = _joined(out, lines[position:], ours)
+    result = _joined(out, lines[position:], ours, eol)
     return result if _reads_as(result, expected) else None
 
 
-def _joined(out: list[str], rest: list[str], ours: dict[str, str]) -> str:
+def _joined(out: list[str], rest: list[str], ours: dict[str, str], eol: str) -> str:
     """The frontmatter's text: what was written so far, the person's lines after the last
-    key of ours, then our keys it did not hold yet (on a line of their own)."""
+    key of ours, then our keys it did not hold yet (on a line of their own), with ``eol``."""
     out.append("".join(rest))
     if ours:
         if out[-1] and not out[-1].endswith(("\n", "\r")):
-            out.append("\n")
-        out.extend(ours.values())
+            out.append(eol)
+        out.extend(lineends.written(text, eol) for text in ours.values())
     return "".join(out)
+
+
+def _differs(text: str, fresh: str, eol: str) -> bool:
+    """Is a key's ``text`` in the note not ``fresh`` (ccexport's, LF)? Compared as LF in a
+    note whose line ends are CRLF: a key as ccexport writes it is then not the person's."""
+    return (text if eol == lineends.LF else lineends.without_cr(text)) != fresh
 
 
 def _reads_as(result: str, expected: dict[Any, Any]) -> bool:

@@ -17,7 +17,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from . import notefile
+from . import lineends, notefile
 from .frontmatter_yaml import read_in_obsidian
 
 if TYPE_CHECKING:
@@ -37,10 +37,13 @@ class Keeper:
     """``splice_frontmatter``'s ``keep``: the new text of a key of ours with the person's
     own text in it kept and what PyYAML reads there, or None for ccexport's plain text.
     ``metadata``: the note's values as Obsidian reads them (its lists of tags, aliases);
-    ``text``: the frontmatter's text (where an anchor may be referred to)."""
+    ``text``: the frontmatter's text (where an anchor may be referred to); ``eol``: the
+    note's line ends (a list as ccexport writes it but in CRLF is not the person's)."""
 
-    def __init__(self, values: dict[str, Any], metadata: dict[str, Any], text: str) -> None:
-        self.values, self.metadata, self.text = values, metadata, text
+    def __init__(
+        self, values: dict[str, Any], metadata: dict[str, Any], text: str, eol: str = lineends.LF
+    ) -> None:
+        self.values, self.metadata, self.text, self.eol = values, metadata, text, eol
         self._aliases: set[str] | None = None
 
     def __call__(
@@ -55,7 +58,7 @@ class Keeper:
             anchored = "&" in text and _anchor_at(segment, key, value)
             tries = [text] if anchored else []
             tries += [_with_comment(key, value, segment, fresh)] if "#" in text else []
-        elif name in self.metadata and notefile.yaml_of({name: self.metadata[name]}) == text:
+        elif self._as_written(name, text):
             return None  # as ccexport writes it: nothing of the person's in it
         else:
             tries = [_edited_list(key, value, segment, wanted, fresh, self.referred)]
@@ -77,7 +80,15 @@ class Keeper:
         shape without composing it, and asks the nodes only where this says no.)"""
         if type(self.values[name]) is not list or not is_list:
             return "&" not in text and "#" not in text
-        return name in self.metadata and notefile.yaml_of({name: self.metadata[name]}) == text
+        return self._as_written(name, text)
+
+    def _as_written(self, name: str, text: str) -> bool:
+        """Is ``text`` the list ``name`` as ccexport writes it (in the note's line ends)?"""
+        if name not in self.metadata:
+            return False
+        return notefile.yaml_of({name: self.metadata[name]}) == (
+            text if self.eol == lineends.LF else lineends.without_cr(text)
+        )
 
     def referred(self, anchor: str) -> bool:
         """Is the anchor ``&name`` referred to (``*name``) in the frontmatter?"""

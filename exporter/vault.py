@@ -31,7 +31,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from . import notefile, vaultattach, vaultbatch, vaultio, vaultlinks
+from . import lineends, notefile, vaultattach, vaultbatch, vaultio, vaultlinks
 from .change import Action, Change
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
@@ -219,12 +219,13 @@ class Vault(NotePlaces):
             self._record(key, relpath, owned, ours, list(metadata), meta, found[1], False)
             return Change(Action.UNCHANGED, key, relpath)
         edited = parsed.edited
-        if edited is None:  # a note written before markers carried a hash
-            edited = record is not None and notefile.text_sha256(parsed.owned) != record.hash
+        if edited is None:  # a note written before markers carried a hash (read as LF)
+            read = lineends.without_cr(parsed.owned)
+            edited = record is not None and notefile.text_sha256(read) != record.hash
         written_hash = parsed.written_hash
         if edited and written_hash and record and self._links_followed(parsed, record):
             edited = False  # the person renamed a note, and Obsidian rewrote links to it
-        if edited and not kept and parsed.owned.strip("\n") != owned:
+        if edited and not kept and lineends.without_cr(parsed.owned).strip("\n") != owned:
             saved = self._save_conflict(relpath, current)
             # A dry run saves nothing (the copy is named by the time of the run that does).
             where = f"would be saved in {saved.rpartition('/')[0]}/" if self.dry_run else (

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import notefile
+from . import lineends, notefile
 from .state import NoteRecord
 
 if TYPE_CHECKING:
@@ -64,10 +64,13 @@ def updated_yaml(
     drop = (OWNED.intersection(record.keys) if record else OWNED) - set(ours)
     merged = merge_frontmatter(existing, ours, previous, drop)
     values = {k: merged[k] for k in ours}
-    keep = Keeper(values, {**parsed.metadata, **lists}, yaml_text)
-    spliced = notefile.splice_frontmatter(yaml_text, values, drop, parsed.metadata, keep)
+    keep = Keeper(values, {**parsed.metadata, **lists}, yaml_text, parsed.eol)
+    spliced = notefile.splice_frontmatter(
+        yaml_text, values, drop, parsed.metadata, keep, parsed.eol
+    )
     if spliced is None:  # not a block mapping (flow style, odd keys): written anew
-        spliced = notefile.yaml_of(_person_read_in_obsidian(yaml_text, merged, ours))
+        anew = notefile.yaml_of(_person_read_in_obsidian(yaml_text, merged, ours))
+        spliced = lineends.written(anew, parsed.eol)
     return spliced
 
 

@@ -5,10 +5,11 @@ between the person works in the vault: text below a note's end marker, propertie
 typed as Obsidian's Properties UI writes them, a note renamed or moved to another folder (or
 onto the name a moved or deleted note had), a note renamed in Obsidian (which rewrites every
 link to it, the index notes' too), a note deleted, a line edited inside the generated part,
-line ends turned into CRLF by a sync tool. After every run: nothing the person wrote is lost
-(their text in the note, or an edit of the generated part in the conflict copy the run
-named), a conflict copy is only made of a note the person edited inside, their keys and
-tags are there, no session has two notes, a deleted note
+line ends turned into CRLF by a sync tool (an index note's too). After every run: nothing the
+person wrote is lost (their text in the note, or an edit of the generated part in the
+conflict copy the run named), a conflict copy is only made of a note the person edited
+inside, their keys and tags are there, no note mixes LF and CRLF line ends (the person's
+edits here write LF, a sync tool CRLF), no session has two notes, a deleted note
 stays deleted (unless ``--restore``), every other session's note is up to date, the run
 reported no error, and a second run right after changes no byte and no modification time.
 
@@ -273,6 +274,10 @@ class PersonsMonths(RuleBasedStateMachine):
             path = self.vault / rel
             assert path.is_file(), f"the conflict copy {rel} the run named is gone"
             copies[rel] = path.read_text(encoding="utf-8")
+        for path in self.vault.rglob("*.md"):
+            if not any(part.startswith(".") for part in path.relative_to(self.vault).parts):
+                data = path.read_bytes()  # (CRLF throughout, or none)
+                assert b"\r\n" not in data or data.count(b"\n") == data.count(b"\r\n"), path
         for line, sid in self.below.items():
             lines = texts[sid].split("\n")
             assert line in lines[end_line(lines) + 1 :], (line, texts[sid])
@@ -356,10 +361,13 @@ class PersonsMonths(RuleBasedStateMachine):
         event("a note took a freed name")
 
     @precondition(lambda self: self.noted)
-    @rule(data=st.data())
-    def sync_tool_writes_crlf(self, data: st.DataObject) -> None:
-        """A sync tool (or git's autocrlf) turns the note's line ends into CRLF."""
-        _sid, path = self.pick(data)
+    @rule(data=st.data(), index=st.booleans())
+    def sync_tool_writes_crlf(self, data: st.DataObject, index: bool) -> None:
+        """A sync tool (or git's autocrlf) turns a note's line ends into CRLF, or an index
+        note's."""
+        indexes = sorted((self.vault / "AI Sessions").glob("Projects*.md"))
+        indexes += sorted((self.vault / "AI Sessions" / "Projects").glob("*.md"))
+        path = data.draw(st.sampled_from(indexes)) if index and indexes else self.pick(data)[1]
         path.write_bytes(path.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
 
     @precondition(lambda self: self.noted)

@@ -1,0 +1,49 @@
+"""The line ends of a note: LF as ccexport writes it, or CRLF as a sync tool, git
+(``core.autocrlf``) or an editor on Windows left it.
+
+An update writes ccexport's parts (the generated part, its markers, the properties it
+rewrites) with the note's line ends, and the person's text as it is, byte for byte: a
+CRLF note stays CRLF throughout instead of mixing the two (editors and git complain about
+a mix, and a sync tool that normalises would rewrite the note). A new note is LF.
+"""
+
+from __future__ import annotations
+
+import re
+
+CRLF = "\r\n"
+LF = "\n"
+
+_BARE_LF = re.compile(r"(?<!\r)\n")
+
+
+def of_note(text: str) -> str:
+    """The line end an update writes in the note ``text``: that of its first line break.
+
+    The first, not the most: a sync tool, git and an editor each turn every line of the
+    file, so its first line (the frontmatter's opening ``---``, which ccexport wrote and
+    the person leaves alone) says what the file was turned to; a note an earlier version
+    left mixed (the person's lines and the fences CRLF, ccexport's parts LF, often most of
+    them) starts CRLF too, and its next update makes it CRLF throughout. And it costs one
+    look at the first line, not a count over the whole note, on every note updated."""
+    first = text.find("\n")
+    return CRLF if first > 0 and text[first - 1] == "\r" else LF
+
+
+def written(text: str, eol: str) -> str:
+    """``text`` that ccexport wrote with LF line ends (none of the person's lines in it),
+    with ``eol`` instead."""
+    return text if eol == LF else text.replace(LF, eol)
+
+
+def bare_to_crlf(text: str) -> str:
+    """``text`` with each line break that is a lone LF made CRLF (a CRLF kept as it is)."""
+    return _BARE_LF.sub(CRLF, text) if LF in text else text
+
+
+def without_cr(text: str) -> str:
+    """``text`` with the CRs that end its lines removed (the last line's too: a region read
+    from a CRLF note ends with one), as ccexport wrote it, for comparing and hashing."""
+    if "\r" not in text:
+        return text
+    return LF.join(line.rstrip("\r") for line in text.split(LF))

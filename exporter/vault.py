@@ -40,6 +40,7 @@ from .vaultmerge import (
     OWNED_KEYS,
     edit_kept,
     merge_frontmatter,
+    persons_title,
     same_but_line_ends,
     seeded_metadata,
     updated_yaml,
@@ -209,8 +210,13 @@ class Vault(NotePlaces):
             if record is None:
                 self._record(key, relpath, parsed.owned, ours, list(metadata), {}, None, False)
             return Change(Action.KEPT, key, relpath, shrunk)
+        theirs = persons_title(parsed.metadata, metadata)
+        if theirs is not None:  # the person retitled the note: ours goes to its aliases
+            metadata = {k: v for k, v in metadata.items() if k != "title"}
+            meta = {**meta, "title": theirs}  # (as the index lists it, on every machine)
         ours_merged = seeded_metadata(metadata, seeded, parsed.metadata)
-        yaml_text = updated_yaml(parsed, ours_merged, record, self.scrub)
+        kept_keys = frozenset() if theirs is None else frozenset({"title"})
+        yaml_text = updated_yaml(parsed, ours_merged, record, self.scrub, kept_keys)
         text = notefile.recompose(parsed, yaml_text, owned)
         # Nothing new for a generated part the person edited: their edit stays in place.
         kept = parsed.edited and edit_kept(current, parsed, yaml_text, owned)

@@ -41,8 +41,10 @@ def updated_yaml(
     ours: dict[str, Any],
     record: NoteRecord | None,
     scrub: Callable[[str], str],
+    theirs: frozenset[str] = frozenset(),
 ) -> str:
-    """The note's frontmatter text with our keys rewritten and every other byte kept."""
+    """The note's frontmatter text with our keys rewritten and every other byte kept;
+    ``theirs``: keys of ours the person's value of stays (``persons_title``)."""
     from .keytext import Keeper  # (with the first note updated, as the note builder:
     from .markdown import unlinked  # neither is imported by a run that updates none)
 
@@ -61,7 +63,7 @@ def updated_yaml(
     # written, and so does one the person added under a name of ours that this note lacked
     # (a ``day`` or ``parent`` of their own). Without a record (the state lost) every key
     # of ours not written now goes: a ``part`` or ``next_part`` left would be wrong.
-    drop = (OWNED.intersection(record.keys) if record else OWNED) - set(ours)
+    drop = (OWNED.intersection(record.keys) if record else OWNED) - set(ours) - theirs
     merged = merge_frontmatter(existing, ours, previous, drop)
     values = {k: merged[k] for k in ours}
     keep = Keeper(values, {**parsed.metadata, **lists}, yaml_text, parsed.eol)
@@ -72,6 +74,20 @@ def updated_yaml(
         anew = notefile.yaml_of(_person_read_in_obsidian(yaml_text, merged, ours))
         spliced = lineends.written(anew, parsed.eol)
     return spliced
+
+
+def persons_title(existing: dict[str, Any], ours: dict[str, Any]) -> str | None:
+    """The title the person typed in the note's properties, which stays theirs: one that
+    is neither ccexport's now nor one it wrote before (each of those is among the note's
+    aliases, where the update puts every title it writes). None when the title is
+    ccexport's, or when that cannot be told: the note has no aliases (the configuration
+    or the person dropped them), or they hold the title."""
+    title = existing.get("title")
+    if "title" not in ours or type(title) is not str or not title.strip():
+        return None
+    if title == ours["title"] or "aliases" not in existing:
+        return None
+    return None if title in _as_list(existing["aliases"]) else title
 
 
 def _person_read_in_obsidian(

@@ -1,0 +1,87 @@
+"""A title the person types in a note's properties stays theirs; ccexport's own title goes
+to the note's aliases. A title ccexport wrote before is among those aliases, so a session
+retitled by its tool still gets its new title: the note alone tells the two apart, on
+every machine, with or without the state."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from claude_builder import ClaudeSession
+from vault_builder import SID, export, the_note
+
+from exporter.notefile import read_frontmatter
+
+MINE = 'title: "Flaky login test: root cause"  # my name for it\n'
+
+
+def _session(home: Path, prompts: list[str], ai_title: str | None = None) -> None:
+    s = ClaudeSession(SID, "/home/dev/work/app", start="2026-03-04T10:00:00Z")
+    for prompt in prompts:
+        s.user(prompt)
+        s.assistant(f"reply to {prompt}")
+    if ai_title:
+        s.meta("ai-title", sessionId=SID, aiTitle=ai_title)
+    s.write(home / ".claude" / "projects" / "-home-dev-work-app" / f"{SID}.jsonl")
+
+
+def _retitled(note: Path, line: str = MINE) -> None:
+    lines = note.read_text().splitlines(keepends=True)
+    note.write_text("".join(line if x.startswith("title:") else x for x in lines))
+
+
+def _index_titles(vault: Path) -> str:
+    return (vault / "AI Sessions" / "Projects" / "app.md").read_text()
+
+
+@pytest.mark.parametrize("state", ["kept", "lost"])
+def test_the_persons_title_stays_and_ccexports_goes_to_the_aliases(tmp_path, state):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    _session(home, ["why does login fail"])
+    export(vault, home)
+    note = the_note(vault)
+    _retitled(note)
+    if state == "lost":
+        shutil.rmtree(vault / ".ccexport")
+    _session(home, ["why does login fail", "and now?"])
+    assert export(vault, home).total("updated") == 1
+    text = note.read_text()
+    assert MINE in text and "reply to and now?" in text  # their line, byte for byte
+    fm = read_frontmatter(text)
+    assert fm["title"] == "Flaky login test: root cause"
+    assert fm["aliases"] == ["why does login fail"]
+    assert "Flaky login test: root cause" in _index_titles(vault)
+    before = text
+    report = export(vault, home, force=True)  # read again: still theirs, nothing to write
+    assert report.total("updated") == 0 and note.read_text() == before
+
+
+def test_a_session_retitled_by_its_tool_gets_the_new_title(tmp_path):
+    """Guard: the title ccexport wrote is among the aliases, so it is not the person's."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    _session(home, ["why does login fail"])
+    export(vault, home)
+    _session(home, ["why does login fail", "and now?"], ai_title="Login test fix")
+    export(vault, home)
+    fm = read_frontmatter(the_note(vault).read_text())
+    assert fm["title"] == "Login test fix"
+    assert fm["aliases"] == ["why does login fail", "Login test fix"]
+
+
+def test_without_aliases_the_title_cannot_be_told_and_is_ccexports(tmp_path):
+    """The person (or the configuration) removed the aliases: a title that differs from
+    ccexport's may be one it wrote before, so it is rewritten, as it always was."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    _session(home, ["why does login fail"])
+    export(vault, home)
+    note = the_note(vault)
+    _retitled(note)
+    text = note.read_text()
+    start = text.index("aliases:")
+    note.write_text(text[:start] + text[text.index("source:") :])
+    _session(home, ["why does login fail", "and now?"])
+    export(vault, home)
+    assert yaml.safe_load(note.read_text().split("---")[1])["title"] == "why does login fail"

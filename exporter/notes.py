@@ -328,6 +328,10 @@ def _configured_properties(
             value = shown if "[[" in value else unlinked(shown)
         if key in fm:
             fm[key] = value
+            if key == "title" and isinstance(fm.get("aliases"), list):
+                # Every title ccexport writes is an alias too: a later one of the person's
+                # is told from it so (``vaultmerge.persons_title``).
+                fm["aliases"] = list(dict.fromkeys([*fm["aliases"], value]))
         else:
             seeded[key] = value
     return seeded

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 from claude_builder import ClaudeSession
-from vault_builder import SID, export, the_note
+from vault_builder import SID, export, run_cli, the_note
 
 from exporter.notefile import read_frontmatter
 
@@ -85,3 +85,22 @@ def test_without_aliases_the_title_cannot_be_told_and_is_ccexports(tmp_path):
     _session(home, ["why does login fail", "and now?"])
     export(vault, home)
     assert yaml.safe_load(note.read_text().split("---")[1])["title"] == "why does login fail"
+
+
+def test_a_configured_title_is_an_alias_too_and_a_new_setting_rewrites_it(tmp_path):
+    """``[frontmatter] add = { title = … }``: the title written is ccexport's, so it goes
+    to the aliases as well, and a later setting's title replaces it (it was not taken for
+    one the person typed)."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    _session(home, ["why does login fail"])
+    config = vault / ".ccexport" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[frontmatter]\nadd = { title = 'App: {{ title }}' }\n")
+    assert run_cli("--vault", str(vault), "--home", str(home)).returncode == 0
+    note = the_note(vault)
+    fm = read_frontmatter(note.read_text())
+    assert fm["title"] == "App: why does login fail"
+    assert fm["aliases"] == ["why does login fail", "App: why does login fail"]
+    config.write_text("[frontmatter]\nadd = { title = 'Login: {{ title }}' }\n")
+    assert run_cli("--vault", str(vault), "--home", str(home)).returncode == 0
+    assert read_frontmatter(note.read_text())["title"] == "Login: why does login fail"

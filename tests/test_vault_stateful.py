@@ -337,6 +337,24 @@ class PersonsMonths(RuleBasedStateMachine):
         path.write_text("---\n" + "".join(line + "\n" for line in lines) + text[close:])
 
     @precondition(lambda self: self.noted)
+    @rule(data=st.data(), quoted=st.booleans())
+    def retitle_in_properties(self, data: st.DataObject, quoted: bool) -> None:
+        """The person types a title of their own: it stays theirs, byte for byte."""
+        sid, path = self.pick(data)
+        text = path.read_text(encoding="utf-8")
+        fm, close = frontmatter_of(text)
+        lines = fm.split("\n")[:-1]
+        start = next(i for i, line in enumerate(lines) if line.startswith("title:"))
+        end = start + 1
+        while end < len(lines) and lines[end].startswith(" "):
+            end += 1  # (a long title folded over lines)
+        title = f"My title {self.unique()}"
+        line = f'title: "{title}"  # mine' if quoted else f"title: {title}"
+        lines[start:end] = [line]
+        path.write_text("---\n" + "".join(x + "\n" for x in lines) + text[close:])
+        self.keys.setdefault(sid, {})["title"] = line
+
+    @precondition(lambda self: self.noted)
     @rule(data=st.data(), rename=st.booleans(), folder=st.none() | st.sampled_from(FOLDERS))
     def rename_or_move(self, data: st.DataObject, rename: bool, folder: str | None) -> None:
         sid, path = self.pick(data)

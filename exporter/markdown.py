@@ -36,6 +36,7 @@ from .markdown_code import (  # noqa: F401  (code_ranges, first_code_opener: par
 )
 from .markdown_html import Carry, block_lines, carried_lines, literal_prefix
 from .markdown_text import _ACTS, _ATX, _CODE_MARK, _FENCE_LINE, _escape_text, _Unsure
+from .markdown_verbatim import as_code, verbatim_words
 
 # Fenced blocks that a common plugin executes or renders as Markdown, and the language
 # they are highlighted as instead (the original info string stays visible after it).
@@ -314,9 +315,16 @@ def _escape_paragraph(
             }
             for lines in (underlines, deep, html)
         )
+    text = "".join(parked)
+    emphasis: list[int] | None = [] if literal else None
     escaped = _escape_text(
-        "".join(parked), literal=literal, underlines=underlines, deep=deep, plain=html
-    )
+        text, literal=literal, underlines=underlines, deep=deep, plain=html,
+        escaped_emphasis=emphasis,
+    )  # fmt: skip
+    if emphasis and (words := verbatim_words(text, emphasis)):
+        # A typed word that would hold a backslash (``src/__init\_\_.py``) is code instead.
+        text, codes = as_code(text, codes, words)
+        escaped = _escape_text(text, literal=literal, underlines=underlines, deep=deep, plain=html)
     pieces = escaped.split(_CODE_MARK)
     rebuilt = [pieces[0]]
     for code, after in zip(codes, pieces[1:], strict=True):

@@ -69,11 +69,13 @@ def _escape_text(
     underlines: set[int] | None = None,
     deep: set[int] | None = None,
     plain: set[int] | None = None,
+    escaped_emphasis: list[int] | None = None,
 ) -> str:
     """Backslashes before exactly the characters that would act in their position.
 
     ``text`` is one paragraph (lines start where a block could start) with each code span
-    replaced by ``_CODE_MARK``; ``inline`` text is one line inside a heading or title."""
+    replaced by ``_CODE_MARK``; ``inline`` text is one line inside a heading or title.
+    ``escaped_emphasis`` is given the positions of the ``*`` and ``_`` escaped."""
     if not underlines and not plain and not _ACTS[literal or inline].search(text):
         return text  # no character any rule below acts on (inline: emphasis too)
     n = len(text)
@@ -169,6 +171,10 @@ def _escape_text(
         _paired(text, char, keep, mark)
     if literal or inline:
         _emphasis(text, keep, slash)
+        if escaped_emphasis is not None:
+            escaped_emphasis.extend(
+                m.start() for m in _EMPHASIS_CHAR.finditer(text) if slash[m.start()]
+            )
 
     # The text with a backslash before each marked character and demoted headings, cut
     # at those points rather than walked character by character.
@@ -260,6 +266,7 @@ def _no_emphasis_in(text: str, start: int, end: int, mark: Any) -> None:
 
 
 _EMPHASIS_RUN = re.compile(r"\*+|_+")
+_EMPHASIS_CHAR = re.compile(r"[*_]")
 
 
 def _dataview_fields(line: str, offset: int, mark: Any, *, every: bool = False) -> None:

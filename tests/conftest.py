@@ -208,7 +208,8 @@ def stamps(vault: Path) -> dict[str, int]:
 
 
 def normalize(text: str, *, escaped: bool = True) -> str:
-    """Compare what is visible: no escapes, callout prefixes, heading marks or fences.
+    """Compare what is visible: no escapes, callout prefixes, heading marks, fences or
+    backticks.
 
     ``escaped``: the text is Markdown written by ccexport (a note), so backslash escapes are
     undone; session text as it was typed is compared with ``escaped=False``."""
@@ -218,6 +219,9 @@ def normalize(text: str, *, escaped: bool = True) -> str:
     text = re.sub(r"(?m)^\s*#{1,6}\s+", "", text)
     text = re.sub(r"(?m)^\s*([=-]{3,}|`{3,}\w*|~{3,}\w*)\s*$", "", text)
     text = text.replace("![", "[")
+    # A typed word that would need an escape is a code span (``src/__init__.py``): the
+    # backticks of code spans are no text either side (a source's own are dropped too).
+    text = text.replace("`", "")
     return " ".join(text.split())
 
 

@@ -20,7 +20,7 @@ GFM = MarkdownIt("commonmark").enable(["table", "strikethrough"])  # as Obsidian
 
 def visible(markdown: str, parser: MarkdownIt = COMMONMARK) -> str:
     """What a reader sees: rendered HTML without tags, entities decoded, spaces collapsed."""
-    rendered = parser.render(markdown)
+    rendered = re.sub(r"</?code>", "", parser.render(markdown))  # (inline: no space)
     text = html.unescape(re.sub(r"<[^>]+>", " ", rendered))
     return " ".join(text.split())
 
@@ -72,7 +72,9 @@ def _emphasis_tokens(markdown: str) -> list[str]:
 
 # Runs of either marker with words, spaces and punctuation on both sides: every flanking
 # case and the rule of three (runs of 1 to 4).
-_EMPHASIS_PIECES = st.sampled_from(["*", "**", "***", "****", "_", "__", "___", "a", " ", ".", "("])
+_EMPHASIS_PIECES = st.sampled_from(
+    ["*", "**", "***", "****", "_", "__", "___", "a", " ", ".", "(", "/"]
+)
 
 
 @settings(max_examples=1500, deadline=None)
@@ -80,14 +82,47 @@ _EMPHASIS_PIECES = st.sampled_from(["*", "**", "***", "****", "_", "__", "___", 
 def test_typed_emphasis_markers_pair_nowhere_and_each_escape_is_needed(text):
     """A person's ``*`` and ``_`` stay text, and only the runs that would close emphasis
     are escaped: given the rest of the line, un-escaping any one of them lets CommonMark
-    pair it again (the text holds no backslash of its own, so each one was added)."""
+    pair it again (the text holds no backslash of its own, so each one was added). A word
+    that reads as code (``src/__init__.py``) is a code span instead, its text as typed."""
     line = "x " + text
     out = escape_prose(line, literal=True)
     assert _emphasis_tokens(out) == []
-    assert out.replace("\\", "") == line
+    assert out.replace("\\", "").replace("`", "") == line
     for run in re.finditer(r"(?:\\[*])+|(?:\\_)+", out):
         unescaped = out[: run.start()] + run.group(0).replace("\\", "") + out[run.end() :]
         assert _emphasis_tokens(unescaped), (out, run.group(0))
+    codes = [t.content for t in COMMONMARK.parseInline(out)[0].children or []
+             if t.type == "code_inline"]  # fmt: skip
+    for code in codes:  # a word as typed, with a run that would have needed its escape
+        assert code in line, (out, code)
+        assert re.search(r"[*_]", code) and any(c.isalnum() for c in code), (out, code)
+
+
+# PRODUCT.md: what a person remembers is found as typed (Obsidian searches the raw text).
+_FINDABLE = ["src/__init__.py", "**/*.ts", "mcp__server__tool", "snake_case", "__main__",
+             "tests/**/test_*.py", "a*b*c", "v1.2_beta_", "__init__.py"]  # fmt: skip
+_AROUND_WORDS = st.sampled_from(["see", "and", "(", ")", ",", ".", "**bold**", "_x_", "*", "__"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_FINDABLE) | _AROUND_WORDS, min_size=1, max_size=10))
+def test_typed_paths_and_identifiers_are_found_as_typed(words):
+    """Each path or identifier typed in a prompt is in the note's text as typed, whatever
+    stands around it, and shows as typed; nothing in the line becomes emphasis."""
+    line = "x " + " ".join(words)
+    out = escape_prose(line, literal=True)
+    for word in words:
+        if word in _FINDABLE:
+            assert word in out, (line, out)
+    assert visible(out) == same_text(line)
+    assert _emphasis_tokens(out) == []
+
+
+def test_a_typed_dunder_path_is_code_and_typed_emphasis_keeps_its_look():
+    out = escape_prose("edit (src/__init__.py). You **MUST** keep _this_", literal=True)
+    assert out == "edit (`src/__init__.py`). You **MUST\\*\\* keep _this\\_"
+    out = escape_prose("4. **Generate tasks.md**: from __init__", literal=True)
+    assert out == "4. **Generate tasks.md\\*\\*: from `__init__`"
 
 
 def test_code_is_left_untouched():

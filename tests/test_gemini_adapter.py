@@ -595,7 +595,7 @@ def test_export_then_unchanged_rerun_reads_nothing(tmp_path, monkeypatch):
         "Saved prompt",
         "Lost prompt",
     ):
-        assert text in body
+        assert normalize(text, escaped=False) in body
     loads = []
     real_load = GeminiAdapter.load
     monkeypatch.setattr(

@@ -10,8 +10,10 @@ Fast by design: the rules' keywords say which rules can match at all, and where
 (``redact_keywords.py``); only those run, as RE2 patterns (linear time, no
 catastrophic backtracking) over the UTF-8 bytes around their keywords. Most text meets no
 keyword and is returned as is. A text file attached to a message (source code, a log) is
-session text too: its bytes are redacted as UTF-8; an image's or other binary bytes are not
-scanned.
+session text too: its bytes are redacted as UTF-8. So is an image's text metadata (a
+PNG's text chunks, a JPEG's comment and EXIF, ``redact_media.py``): a chunk that holds a
+secret is left out, the pixels are not scanned. Other binary bytes that hold one are not
+copied.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import re2
 from .model import AttachmentPart, Message, MessageStream, Session, TextPart, decode_text
 from .redact_hidden import split_tokens, without
 from .redact_keywords import KeywordIndex
+from .redact_media import without_secrets
 from .redact_names import (
     STAND_IN,
     VALUE_KEYS,
@@ -344,6 +347,12 @@ class Redactor:
             data = self._text_bytes(part.data, counts)
             if data is not part.data:
                 changes["data"] = data
+        elif type(part) is AttachmentPart and part.data and part.is_media:
+            # An image without the text metadata that holds a secret (``redact_media``): the
+            # same picture. Pixels, audio, video and fonts are compressed samples, not text.
+            data = without_secrets(part.data, lambda text: self.text(text, counts) is not text)
+            if data is not part.data:
+                changes["data"] = data
         elif type(part) is AttachmentPart and part.data and self._binary_secret(part, counts):
             # Bytes that are not text cannot be redacted without breaking the file: it is
             # not copied, and the note says why (the session's own copy is untouched).
@@ -351,11 +360,7 @@ class Redactor:
         return replace(part, **changes) if changes else part
 
     def _binary_secret(self, part: AttachmentPart, counts: Counter[str] | None) -> bool:
-        """Does a file that is not text (an archive, a database, a binary) hold a secret?
-        Images, audio, video and fonts are copied as they are: their bytes are compressed
-        pixels and samples, and scanning each screenshot would cost more than it finds."""
-        if part.is_media:
-            return False
+        """Does a file that is not text (an archive, a database, a binary) hold a secret?"""
         text = part.data.decode("latin-1")  # type: ignore[union-attr]  (one character per byte)
         return self.text(text, counts) is not text
 

@@ -37,7 +37,8 @@ from .redact_names import (
     VALUE_KEYS,
     entry_name,
     item_name,
-    named_secret,
+    named_value,
+    numeric_password,
     plausible_secret,
     shannon_entropy,
 )
@@ -195,6 +196,8 @@ class Redactor:
             return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
         if rule.entropy is None and not rule.generic:
             return True
+        if rule.generic and value.isdigit():  # a password of digits, by its name alone
+            return numeric_password(m.group(0).rpartition(secret)[0].decode("utf-8"), value)
         if rule.generic:  # the last group of a generic rule is the unquoted value
             return plausible_secret(value, rule.entropy or 0.0, quoted=not last_group)
         return shannon_entropy(value) >= (rule.entropy or 0.0)
@@ -203,21 +206,26 @@ class Redactor:
 
     def value(self, value: Any, counts: Counter[str] | None = None, name: str = "") -> Any:
         """Strings inside a JSON-like value (a tool's input), redacted; a string under a
-        secret-sounding key (``{"password": "…"}``) is judged like an assignment."""
+        secret-sounding key (``{"password": "…"}``) is judged like an assignment. A
+        password may be a number."""
         if isinstance(value, str):
             redacted = self.text(value, counts)
-            rule_id = named_secret(name) if name and redacted == value else None
-            if rule_id in self._entropy and value not in self.allow:
-                if plausible_secret(value, self._entropy[rule_id] or 0.0, quoted=True):
-                    if counts is not None:
-                        counts[rule_id] += 1
-                    return PLACEHOLDER.format(rule_id)
-            return redacted
-        if isinstance(value, Mapping):
+            if redacted != value or value in self.allow:
+                return redacted
+            rule_id = named_value(name, value, self._entropy)
+        elif isinstance(value, Mapping):
             return self._mapping(value, counts)
-        if isinstance(value, list | tuple):
+        elif isinstance(value, list | tuple):
             return self._sequence(value, counts, name)
-        return value
+        elif type(value) is int and value >= 100_000 and name and str(value) not in self.allow:
+            rule_id = named_value(name, str(value), self._entropy)  # a password of digits
+        else:
+            return value
+        if rule_id is None:
+            return value
+        if counts is not None:
+            counts[rule_id] += 1
+        return PLACEHOLDER.format(rule_id)
 
     # A value comes back as the very object given when nothing in it changed (``text`` and
     # ``value`` both do so): a tool's input is copied only when it held a secret, not

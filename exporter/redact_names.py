@@ -1,8 +1,8 @@
 """What a value's name and shape say about it: whether a tool argument is a secret by the
 key it is under (``password``, ``api_key``), the flag before it or the name/value entry it
 is in, and whether the value itself looks like a secret (random enough, not a reference, a
-path or a stand-in). Used by the redaction engine (``redact.py``) on tool inputs and on the
-generic assignment rules' matches."""
+path or a stand-in; a number only as a password). Used by the redaction engine
+(``redact.py``) on tool inputs and on the generic assignment rules' matches."""
 
 from __future__ import annotations
 
@@ -35,6 +35,19 @@ _NAMED_SECRETS = (
         r"|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key"
         r"|authori[sz]ation|cookie|bearer|(?:^|[^a-z])auth(?:$|[^a-z])")),
 )  # fmt: skip
+# A name that ends with the word for a password (``DB_PASSWORD``, ``pwd``, ``userPass``),
+# as the ``generic-password`` rule spells it, or in another language.
+_PASSWORD_LAST = re.compile(
+    r"(?:(?i:pass(?:word|wd|phrase|wort))|(?:^|[^A-Za-z])(?i:pass|pwd)|[a-z](?:Pass|Pwd)"
+    r"|(?i:mot_?de_?passe|contrase(?:ñ|n)a|senha|wachtwoord|пароль)|密码|密碼|パスワード|비밀번호)$"
+)
+# A number is a password's value (``DB_PASSWORD=93847561``, ``{"password": 20240101}``)
+# when it has six digits or more, the shortest value the ``generic-password`` rule takes
+# as text, and its name ends with the word: a name that only starts with it is a setting
+# about passwords (``password_min_length: 12``, ``password_max_age: 7776000``). A shorter
+# number under such a name is as often a count (``n_pass = 1000``) or a year.
+_PASSWORD_DIGITS = re.compile(r"[0-9]{6,}")
+_NAME_TAIL = " \t\r\n\"'\\:=>"  # what stands between a name and its value in text
 # An argument that names the one after it (``["--password", "…"]``, ``["Authorization",
 # "Bearer …"]``): one word, a flag or a header's name.
 _NAMING_ITEM = re.compile(r"-{0,2}[A-Za-z][\w.-]{0,40}")
@@ -86,6 +99,17 @@ def plausible_secret(value: str, minimum: float, quoted: bool) -> bool:
     return shannon_entropy(value) >= (minimum if has_digit else max(minimum, 4.0))
 
 
+def named_value(name: str, value: str, entropy: Mapping[str, float | None]) -> str | None:
+    """The generic rule (one of ``entropy``'s, with its minimum) a value of a tool's input
+    is a secret by, as the value of the key ``name`` (``{"password": "…"}``), if any."""
+    rule_id = named_secret(name) if name else None
+    if rule_id is None or rule_id not in entropy:
+        return None
+    if value.isdigit():
+        return rule_id if numeric_password(name, value) else None
+    return rule_id if plausible_secret(value, entropy[rule_id] or 0.0, quoted=True) else None
+
+
 @lru_cache(maxsize=4096)  # the same few keys (command, file_path, …) in every tool call
 def named_secret(name: str) -> str | None:
     """The generic rule a JSON key calls for (``"password"``, ``"api_key"``), if any."""
@@ -93,3 +117,12 @@ def named_secret(name: str) -> str | None:
         if pattern.search(name):
             return rule_id
     return None
+
+
+def numeric_password(name: str, value: str) -> bool:
+    """Whether ``value``, all digits, is a password by the name before it (a key, or a
+    name in text with the quotes and ``:``/``=`` after it)."""
+    return (
+        _PASSWORD_DIGITS.fullmatch(value) is not None
+        and _PASSWORD_LAST.search(name.rstrip(_NAME_TAIL)) is not None
+    )

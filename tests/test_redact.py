@@ -351,16 +351,16 @@ def _rebuilt(rules: Redactor, value, counts, name: str = ""):
             _rebuilt(rules, v, counts, item_name(value, i) or name) for i, v in enumerate(value)
         ]
         return value if items == list(value) else type(value)(items)
-    return rules.value(value, counts, name) if isinstance(value, str) else value
+    return rules.value(value, counts, name)
 
 
 _TOKEN = "ghp_" + Gen(9)(ALNUM, 36)
 _STRINGS = st.sampled_from(
     ["", "ok", "command", "password", "api_key", "Tr0ub4dor&3x", "q8Xr2LmZ7vKd0PsTn4Wb",
-     _TOKEN, f"Bearer {_TOKEN}", "token_file", "/run/secrets/token"]
+     _TOKEN, f"Bearer {_TOKEN}", "token_file", "/run/secrets/token", "20240101"]
 ) | st.text(max_size=12)  # fmt: skip
 _JSON_LIKE = st.recursive(
-    st.none() | st.integers() | st.booleans() | _STRINGS,
+    st.none() | st.integers() | st.sampled_from([93847561, 4096]) | st.booleans() | _STRINGS,
     lambda inner: (
         st.lists(inner, max_size=4)
         | st.lists(inner, max_size=3).map(tuple)

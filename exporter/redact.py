@@ -22,7 +22,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields, replace
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
@@ -30,25 +30,30 @@ import re2
 
 from .model import AttachmentPart, Message, MessageStream, Session, TextPart, decode_text
 from .redact_hidden import split_tokens, without
-from .redact_keywords import KeywordIndex
+from .redact_keywords import KeywordIndex, Spots
 from .redact_media import without_secrets
 from .redact_names import (
+    HOLDER_WORDS,
+    PLACEHOLDER,
     STAND_IN,
     VALUE_KEYS,
     entry_name,
+    held_secret,
+    holder_rule,
     item_name,
     named_value,
     numeric_password,
     plausible_secret,
     shannon_entropy,
 )
+from .redact_nested import redact_held
 from .redact_rules import RULES, Rule
 
 if TYPE_CHECKING:
     from .adapters import SessionRef
 
-PLACEHOLDER = "[REDACTED:{}]"
 _PLACEHOLDER_START = b"[REDACTED:"
+_Counts = Counter[str] | None  # what a redaction adds its rules' ids to, if anything
 # Control characters, ESC (which starts a terminal code) among them: what rendering drops.
 _HIDDEN = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _PASSES = 12
@@ -89,7 +94,11 @@ class Redactor:
         self._allow_bytes = frozenset(a.encode("utf-8", "surrogatepass") for a in self.allow)
         self._placeholders = [PLACEHOLDER.format(r.id).encode() for r in self.rules]
         self._entropy = {r.id: r.entropy for r in self.rules if r.generic}
-        self.keywords = KeywordIndex(self.rules)  # where each rule can match
+        self._judge = partial(held_secret, entropy=self._entropy, allow=self.allow)
+        # Where each rule can match, and (its last entry) whether a text holds a key that
+        # holds secrets (``credentials:``): only such a text is read for one.
+        self.keywords = KeywordIndex((*self.rules, _HOLDER_WORDS))
+        self._holder = len(self.rules)
         self._clean_keys: set[str] = set()  # short recurring texts found clean (``_recurring``)
         digest = hashlib.sha256(ENGINE_VERSION.encode())
         for rule in self.rules:
@@ -134,8 +143,8 @@ class Redactor:
 
     def _text(self, text: str, data: bytes, counts: Counter[str] | None) -> str:
         original = data
-        spots = self.keywords.spots(data)
-        if not spots:
+        spots, held = self._spots(data)
+        if not spots and held is False:
             return text
         # A placeholder can give the token glued after it a word boundary: run to a fixpoint
         # (each pass that changes something replaces a secret; glued tokens need one each).
@@ -146,12 +155,19 @@ class Redactor:
                 i = order.pop(0)
                 changed = self._apply(i, data, spots[i], counts)
                 if changed is not data:  # positions moved: find the keywords again
-                    data, spots = changed, self.keywords.spots(changed)
+                    data, (spots, held) = changed, self._spots(changed)
                     order = [j for j in sorted(spots) if j > i]
             if data is before:
                 break
-            spots = self.keywords.spots(data)
+            spots, held = self._spots(data)
+        if held is not False:  # a value named by a key above it (``redact_nested``)
+            data = redact_held(data, self._judge, counts, held)
         return text if data is original else data.decode("utf-8", "surrogatepass")
+
+    def _spots(self, data: bytes) -> tuple[Spots, list[tuple[int, int]] | None | bool]:
+        """Where each rule can match, and where the words of holders are (False: nowhere)."""
+        spots = self.keywords.spots(data)
+        return spots, spots.pop(self._holder, False)
 
     def _apply(
         self,
@@ -204,19 +220,28 @@ class Redactor:
 
     # -- values and sessions ---------------------------------------------------------------
 
-    def value(self, value: Any, counts: Counter[str] | None = None, name: str = "") -> Any:
+    def value(
+        self,
+        value: Any,
+        counts: Counter[str] | None = None,
+        name: str = "",
+        under: str | None = None,
+    ) -> Any:
         """Strings inside a JSON-like value (a tool's input), redacted; a string under a
-        secret-sounding key (``{"password": "…"}``) is judged like an assignment. A
-        password may be a number."""
+        secret-sounding key (``{"password": "…"}``) is judged like an assignment, and so is
+        one below a key that holds secrets (``{"credentials": {"prod": {"db": "…"}}}``:
+        ``under`` is the rule that key calls for). A password may be a number."""
         if isinstance(value, str):
             redacted = self.text(value, counts)
             if redacted != value or value in self.allow:
                 return redacted
             rule_id = named_value(name, value, self._entropy)
+            if rule_id is None and under is not None and self._judge(name, value, under):
+                rule_id = under
         elif isinstance(value, Mapping):
-            return self._mapping(value, counts)
+            return self._mapping(value, counts, under)
         elif isinstance(value, list | tuple):
-            return self._sequence(value, counts, name)
+            return self._sequence(value, counts, name, under)
         elif type(value) is int and value >= 100_000 and name and str(value) not in self.allow:
             rule_id = named_value(name, str(value), self._entropy)  # a password of digits
         else:
@@ -231,14 +256,15 @@ class Redactor:
     # ``value`` both do so): a tool's input is copied only when it held a secret, not
     # rebuilt and compared at every level of it.
 
-    def _mapping(self, value: Mapping[Any, Any], counts: Counter[str] | None) -> Any:
+    def _mapping(self, value: Mapping[Any, Any], counts: _Counts, under: str | None) -> Any:
         out: dict[Any, Any] | None = None
         # A name/value pair (``{"name": "DB_PASSWORD", "value": "…"}``): the value is named so.
         named = entry_name(value)
         for i, (key, item) in enumerate(value.items()):
             new_key = self._recurring(key, counts) if isinstance(key, str) else key
             name = named if named and key in VALUE_KEYS else str(key)
-            new_item = self.value(item, counts, name)
+            holds = holder_rule(key) if isinstance(key, str) and type(item) is not str else None
+            new_item = self.value(item, counts, name, holds or under)
             if out is None:
                 if new_key is key and new_item is item:
                     continue
@@ -246,10 +272,10 @@ class Redactor:
             out[new_key] = new_item
         return value if out is None else out
 
-    def _sequence(self, value: Any, counts: Counter[str] | None, name: str) -> Any:
+    def _sequence(self, value: Any, counts: _Counts, name: str, under: str | None) -> Any:
         out: list[Any] | None = None
         for i, item in enumerate(value):
-            new_item = self.value(item, counts, item_name(value, i) or name)
+            new_item = self.value(item, counts, item_name(value, i) or name, under)
             if out is None:
                 if new_item is item:
                     continue
@@ -380,6 +406,8 @@ class Redactor:
         return data if redacted is text else bom + redacted.encode(codec, "surrogatepass")
 
 
+# Not a rule: its keywords say a text may hold a key that holds secrets.
+_HOLDER_WORDS = Rule("holder", HOLDER_WORDS, "", fold=True)
 WITHHELD = "it is not text and holds a secret"  # why an attachment is not copied
 # Session fields that hold text from the session (ids, paths of sources and times do not).
 _SESSION_TEXT = ("title", "project", "cwd", "git_branch", "git_commit", "git_remote", "agent_label")

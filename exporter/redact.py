@@ -63,8 +63,9 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # 2: keywords outside ASCII are found; 3: text attachments; 4: model names, the commit and
 # the compaction trigger, attachments not declared text or not UTF-8, tokens split by
 # control characters; 5: tokens split by invisible characters, joined by cleaning a prompt,
-# named by the argument before them or by a name/value pair.
-ENGINE_VERSION = "5"
+# named by the argument before them or by a name/value pair; 6: images' text metadata,
+# passwords of digits, values named by a key above them (``credentials:``).
+ENGINE_VERSION = "6"
 
 
 class RuleError(ValueError):

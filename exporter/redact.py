@@ -10,10 +10,9 @@ Fast by design: the rules' keywords say which rules can match at all, and where
 (``redact_keywords.py``); only those run, as RE2 patterns (linear time, no
 catastrophic backtracking) over the UTF-8 bytes around their keywords. Most text meets no
 keyword and is returned as is. A text file attached to a message (source code, a log) is
-session text too: its bytes are redacted as UTF-8. So is an image's text metadata (a
-PNG's text chunks, a JPEG's comment and EXIF, ``redact_media.py``): a chunk that holds a
-secret is left out, the pixels are not scanned. Other binary bytes that hold one are not
-copied.
+session text too: its bytes are redacted as UTF-8, and so is an image's text metadata
+(``redact_media.py``: a chunk with a secret is left out; pixels are not scanned). Other
+binary bytes that hold a secret are not copied.
 """
 
 from __future__ import annotations
@@ -31,7 +30,6 @@ import re2
 from .model import AttachmentPart, Message, MessageStream, Session, TextPart, decode_text
 from .redact_hidden import split_tokens, without
 from .redact_keywords import KeywordIndex, Spots
-from .redact_media import without_secrets
 from .redact_names import (
     HOLDER_WORDS,
     PLACEHOLDER,
@@ -46,7 +44,6 @@ from .redact_names import (
     plausible_secret,
     shannon_entropy,
 )
-from .redact_nested import redact_held
 from .redact_rules import RULES, Rule
 
 if TYPE_CHECKING:
@@ -161,7 +158,9 @@ class Redactor:
             if data is before:
                 break
             spots, held = self._spots(data)
-        if held is not False:  # a value named by a key above it (``redact_nested``)
+        if held is not False:  # a value named by a key above it
+            from .redact_nested import redact_held  # (few texts hold one: imported then)
+
             data = redact_held(data, self._judge, counts, held)
         return text if data is original else data.decode("utf-8", "surrogatepass")
 
@@ -383,8 +382,9 @@ class Redactor:
             if data is not part.data:
                 changes["data"] = data
         elif type(part) is AttachmentPart and part.data and part.is_media:
-            # An image without the text metadata that holds a secret (``redact_media``): the
-            # same picture. Pixels, audio, video and fonts are compressed samples, not text.
+            # An image without the metadata that holds a secret; pixels, audio, fonts: not text
+            from .redact_media import without_secrets  # (imported by a run that meets one)
+
             data = without_secrets(part.data, lambda text: self.text(text, counts) is not text)
             if data is not part.data:
                 changes["data"] = data

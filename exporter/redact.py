@@ -10,8 +10,9 @@ Fast by design: the rules' keywords say which rules can match at all, and where
 (``redact_keywords.py``); only those run, as RE2 patterns (linear time, no
 catastrophic backtracking) over the UTF-8 bytes around their keywords. Most text meets no
 keyword and is returned as is. A text file attached to a message (source code, a log) is
-session text too: its bytes are redacted as UTF-8; an image's or other binary bytes are not
-scanned.
+session text too: its bytes are redacted as UTF-8, and so is an image's text metadata
+(``redact_media.py``: a chunk with a secret is left out; pixels are not scanned). Other
+binary bytes that hold a secret are not copied.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields, replace
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
@@ -28,13 +29,18 @@ import re2
 
 from .model import AttachmentPart, Message, MessageStream, Session, TextPart, decode_text
 from .redact_hidden import split_tokens, without
-from .redact_keywords import KeywordIndex
+from .redact_keywords import KeywordIndex, Spots
 from .redact_names import (
+    HOLDER_WORDS,
+    PLACEHOLDER,
     STAND_IN,
     VALUE_KEYS,
     entry_name,
+    held_secret,
+    holder_rule,
     item_name,
-    named_secret,
+    named_value,
+    numeric_password,
     plausible_secret,
     shannon_entropy,
 )
@@ -43,8 +49,8 @@ from .redact_rules import RULES, Rule
 if TYPE_CHECKING:
     from .adapters import SessionRef
 
-PLACEHOLDER = "[REDACTED:{}]"
 _PLACEHOLDER_START = b"[REDACTED:"
+_Counts = Counter[str] | None  # what a redaction adds its rules' ids to, if anything
 # Control characters, ESC (which starts a terminal code) among them: what rendering drops.
 _HIDDEN = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _PASSES = 12
@@ -54,8 +60,9 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # 2: keywords outside ASCII are found; 3: text attachments; 4: model names, the commit and
 # the compaction trigger, attachments not declared text or not UTF-8, tokens split by
 # control characters; 5: tokens split by invisible characters, joined by cleaning a prompt,
-# named by the argument before them or by a name/value pair.
-ENGINE_VERSION = "5"
+# named by the argument before them or by a name/value pair; 6: images' text metadata,
+# passwords of digits, values named by a key above them (``credentials:``).
+ENGINE_VERSION = "6"
 
 
 class RuleError(ValueError):
@@ -85,7 +92,11 @@ class Redactor:
         self._allow_bytes = frozenset(a.encode("utf-8", "surrogatepass") for a in self.allow)
         self._placeholders = [PLACEHOLDER.format(r.id).encode() for r in self.rules]
         self._entropy = {r.id: r.entropy for r in self.rules if r.generic}
-        self.keywords = KeywordIndex(self.rules)  # where each rule can match
+        self._judge = partial(held_secret, entropy=self._entropy, allow=self.allow)
+        # Where each rule can match, and (its last entry) whether a text holds a key that
+        # holds secrets (``credentials:``): only such a text is read for one.
+        self.keywords = KeywordIndex((*self.rules, _HOLDER_WORDS))
+        self._holder = len(self.rules)
         self._clean_keys: set[str] = set()  # short recurring texts found clean (``_recurring``)
         digest = hashlib.sha256(ENGINE_VERSION.encode())
         for rule in self.rules:
@@ -130,8 +141,8 @@ class Redactor:
 
     def _text(self, text: str, data: bytes, counts: Counter[str] | None) -> str:
         original = data
-        spots = self.keywords.spots(data)
-        if not spots:
+        spots, held = self._spots(data)
+        if not spots and held is False:
             return text
         # A placeholder can give the token glued after it a word boundary: run to a fixpoint
         # (each pass that changes something replaces a secret; glued tokens need one each).
@@ -142,12 +153,21 @@ class Redactor:
                 i = order.pop(0)
                 changed = self._apply(i, data, spots[i], counts)
                 if changed is not data:  # positions moved: find the keywords again
-                    data, spots = changed, self.keywords.spots(changed)
+                    data, (spots, held) = changed, self._spots(changed)
                     order = [j for j in sorted(spots) if j > i]
             if data is before:
                 break
-            spots = self.keywords.spots(data)
+            spots, held = self._spots(data)
+        if held is not False:  # a value named by a key above it
+            from .redact_nested import redact_held  # (few texts hold one: imported then)
+
+            data = redact_held(data, self._judge, counts, held)
         return text if data is original else data.decode("utf-8", "surrogatepass")
+
+    def _spots(self, data: bytes) -> tuple[Spots, list[tuple[int, int]] | None | bool]:
+        """Where each rule can match, and where the words of holders are (False: nowhere)."""
+        spots = self.keywords.spots(data)
+        return spots, spots.pop(self._holder, False)
 
     def _apply(
         self,
@@ -192,42 +212,59 @@ class Redactor:
             return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
         if rule.entropy is None and not rule.generic:
             return True
+        if rule.generic and value.isdigit():  # a password of digits, by its name alone
+            return numeric_password(m.group(0).rpartition(secret)[0].decode("utf-8"), value)
         if rule.generic:  # the last group of a generic rule is the unquoted value
             return plausible_secret(value, rule.entropy or 0.0, quoted=not last_group)
         return shannon_entropy(value) >= (rule.entropy or 0.0)
 
     # -- values and sessions ---------------------------------------------------------------
 
-    def value(self, value: Any, counts: Counter[str] | None = None, name: str = "") -> Any:
+    def value(
+        self,
+        value: Any,
+        counts: Counter[str] | None = None,
+        name: str = "",
+        under: str | None = None,
+    ) -> Any:
         """Strings inside a JSON-like value (a tool's input), redacted; a string under a
-        secret-sounding key (``{"password": "…"}``) is judged like an assignment."""
+        secret-sounding key (``{"password": "…"}``) is judged like an assignment, and so is
+        one below a key that holds secrets (``{"credentials": {"prod": {"db": "…"}}}``:
+        ``under`` is the rule that key calls for). A password may be a number."""
         if isinstance(value, str):
             redacted = self.text(value, counts)
-            rule_id = named_secret(name) if name and redacted == value else None
-            if rule_id in self._entropy and value not in self.allow:
-                if plausible_secret(value, self._entropy[rule_id] or 0.0, quoted=True):
-                    if counts is not None:
-                        counts[rule_id] += 1
-                    return PLACEHOLDER.format(rule_id)
-            return redacted
-        if isinstance(value, Mapping):
-            return self._mapping(value, counts)
-        if isinstance(value, list | tuple):
-            return self._sequence(value, counts, name)
-        return value
+            if redacted != value or value in self.allow:
+                return redacted
+            rule_id = named_value(name, value, self._entropy)
+            if rule_id is None and under is not None and self._judge(name, value, under):
+                rule_id = under
+        elif isinstance(value, Mapping):
+            return self._mapping(value, counts, under)
+        elif isinstance(value, list | tuple):
+            return self._sequence(value, counts, name, under)
+        elif type(value) is int and value >= 100_000 and name and str(value) not in self.allow:
+            rule_id = named_value(name, str(value), self._entropy)  # a password of digits
+        else:
+            return value
+        if rule_id is None:
+            return value
+        if counts is not None:
+            counts[rule_id] += 1
+        return PLACEHOLDER.format(rule_id)
 
     # A value comes back as the very object given when nothing in it changed (``text`` and
     # ``value`` both do so): a tool's input is copied only when it held a secret, not
     # rebuilt and compared at every level of it.
 
-    def _mapping(self, value: Mapping[Any, Any], counts: Counter[str] | None) -> Any:
+    def _mapping(self, value: Mapping[Any, Any], counts: _Counts, under: str | None) -> Any:
         out: dict[Any, Any] | None = None
         # A name/value pair (``{"name": "DB_PASSWORD", "value": "…"}``): the value is named so.
         named = entry_name(value)
         for i, (key, item) in enumerate(value.items()):
             new_key = self._recurring(key, counts) if isinstance(key, str) else key
             name = named if named and key in VALUE_KEYS else str(key)
-            new_item = self.value(item, counts, name)
+            holds = holder_rule(key) if isinstance(key, str) and type(item) is not str else None
+            new_item = self.value(item, counts, name, holds or under)
             if out is None:
                 if new_key is key and new_item is item:
                     continue
@@ -235,10 +272,10 @@ class Redactor:
             out[new_key] = new_item
         return value if out is None else out
 
-    def _sequence(self, value: Any, counts: Counter[str] | None, name: str) -> Any:
+    def _sequence(self, value: Any, counts: _Counts, name: str, under: str | None) -> Any:
         out: list[Any] | None = None
         for i, item in enumerate(value):
-            new_item = self.value(item, counts, item_name(value, i) or name)
+            new_item = self.value(item, counts, item_name(value, i) or name, under)
             if out is None:
                 if new_item is item:
                     continue
@@ -344,6 +381,13 @@ class Redactor:
             data = self._text_bytes(part.data, counts)
             if data is not part.data:
                 changes["data"] = data
+        elif type(part) is AttachmentPart and part.data and part.is_media:
+            # An image without the metadata that holds a secret; pixels, audio, fonts: not text
+            from .redact_media import without_secrets  # (imported by a run that meets one)
+
+            data = without_secrets(part.data, lambda text: self.text(text, counts) is not text)
+            if data is not part.data:
+                changes["data"] = data
         elif type(part) is AttachmentPart and part.data and self._binary_secret(part, counts):
             # Bytes that are not text cannot be redacted without breaking the file: it is
             # not copied, and the note says why (the session's own copy is untouched).
@@ -351,11 +395,7 @@ class Redactor:
         return replace(part, **changes) if changes else part
 
     def _binary_secret(self, part: AttachmentPart, counts: Counter[str] | None) -> bool:
-        """Does a file that is not text (an archive, a database, a binary) hold a secret?
-        Images, audio, video and fonts are copied as they are: their bytes are compressed
-        pixels and samples, and scanning each screenshot would cost more than it finds."""
-        if part.is_media:
-            return False
+        """Does a file that is not text (an archive, a database, a binary) hold a secret?"""
         text = part.data.decode("latin-1")  # type: ignore[union-attr]  (one character per byte)
         return self.text(text, counts) is not text
 
@@ -367,6 +407,8 @@ class Redactor:
         return data if redacted is text else bom + redacted.encode(codec, "surrogatepass")
 
 
+# Not a rule: its keywords say a text may hold a key that holds secrets.
+_HOLDER_WORDS = Rule("holder", HOLDER_WORDS, "", fold=True)
 WITHHELD = "it is not text and holds a secret"  # why an attachment is not copied
 # Session fields that hold text from the session (ids, paths of sources and times do not).
 _SESSION_TEXT = ("title", "project", "cwd", "git_branch", "git_commit", "git_remote", "agent_label")

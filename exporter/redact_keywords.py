@@ -70,7 +70,7 @@ class KeywordIndex:
 
     @cached_property
     def first_keyword(self) -> Callable[[bytes, int, int], int]:
-        return _first_match(self.any_keyword)
+        return first_match(self.any_keyword)
 
     @cached_property
     def longest_keyword(self) -> int:
@@ -150,7 +150,7 @@ def _upper(m: re.Match[str]) -> str:
     return m.group().upper()
 
 
-def _first_match(regex: Any) -> Callable[[bytes, int, int], int]:
+def first_match(regex: Any) -> Callable[[bytes, int, int], int]:
     """Where ``regex`` first matches in ``data[pos:endpos]`` (-1: nowhere). Through the
     binding's own search when this version of google-re2 has it where it had it (about half
     the cost per call of the wrapper's, which builds a match object), else the wrapper's."""

@@ -1,8 +1,10 @@
 """What a value's name and shape say about it: whether a tool argument is a secret by the
-key it is under (``password``, ``api_key``), the flag before it or the name/value entry it
-is in, and whether the value itself looks like a secret (random enough, not a reference, a
-path or a stand-in). Used by the redaction engine (``redact.py``) on tool inputs and on the
-generic assignment rules' matches."""
+key it is under (``password``, ``api_key``), a key above it (``credentials:`` over
+``prod:`` over ``db: …``), the flag before it or the name/value entry it is in, and whether
+the value itself looks like a secret (random enough, not a reference, a path or a
+stand-in; a number only as a password). Used by the redaction engine (``redact.py``) on
+tool inputs, on the generic assignment rules' matches and on nested keys in text
+(``redact_nested.py``)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
+PLACEHOLDER = "[REDACTED:{}]"  # what a secret becomes, by its rule's id
 # Values of generic assignments that are references or stand-ins, not secrets.
 STAND_IN = re.compile(
     r"""(?ix) ^(?: \$\{?\w+\}? | \{\{.*\}\} | <[^>]*> | %\(?\w+\)?s? | \*+ | x{3,} | \.{3,}
@@ -35,6 +39,54 @@ _NAMED_SECRETS = (
         r"|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key"
         r"|authori[sz]ation|cookie|bearer|(?:^|[^a-z])auth(?:$|[^a-z])")),
 )  # fmt: skip
+# A name that ends with the word for a password (``DB_PASSWORD``, ``pwd``, ``userPass``),
+# as the ``generic-password`` rule spells it, or in another language.
+_PASSWORD_LAST = re.compile(
+    r"(?:(?i:pass(?:word|wd|phrase|wort))|(?:^|[^A-Za-z])(?i:pass|pwd)|[a-z](?:Pass|Pwd)"
+    r"|(?i:mot_?de_?passe|contrase(?:ñ|n)a|senha|wachtwoord|пароль)|密码|密碼|パスワード|비밀번호)$"
+)
+# A number is a password's value (``DB_PASSWORD=93847561``, ``{"password": 20240101}``)
+# when it has six digits or more, the shortest value the ``generic-password`` rule takes
+# as text, and its name ends with the word: a name that only starts with it is a setting
+# about passwords (``password_min_length: 12``, ``password_max_age: 7776000``). A shorter
+# number under such a name is as often a count (``n_pass = 1000``) or a year.
+_PASSWORD_DIGITS = re.compile(r"[0-9]{6,}")
+_NAME_TAIL = " \t\r\n\"'\\:=>"  # what stands between a name and its value in text
+# A key that holds secrets under names of their own (``credentials: {prod: {db: …}}``,
+# ``secrets: {github: …}``): the plural of a secret's name, alone or after a qualifier
+# (``db_credentials``, ``apiKeys``), in snake case. Credentials and passwords are judged
+# as passwords, the others as keys. Not ``tokens`` alone (a model's token counts, a
+# lexer's, a design system's colours), ``keys`` (a keyboard's) or ``auth``.
+_PASSWORD_HOLDERS = ("credentials", "passwords", "passwds", "passphrases")
+_KEY_KINDS = ("api", "access", "private", "secret", "signing", "client", "encryption", "master")
+_TOKEN_KINDS = ("api", "access", "auth", "refresh", "bearer")
+_HOLDERS = re.compile(
+    rf"(?:^|_)(?:({'|'.join(_PASSWORD_HOLDERS)})|(secrets|(?:{'|'.join(_KEY_KINDS)})_?keys"
+    rf"|(?:{'|'.join(_TOKEN_KINDS)})_?tokens))$"
+)
+# Words one of which every such key holds, as it may be written (a rule's keywords, found
+# in any case): a text without one holds no such key and is not read for one.
+HOLDER_WORDS = (
+    *_PASSWORD_HOLDERS, "secrets",
+    *(f"{kind}{sep}{plural}" for kind in _KEY_KINDS for plural in ("keys", "Keys")
+      for sep in ("_", "-", "")),
+    *(f"{kind}{sep}{plural}" for kind in _TOKEN_KINDS for plural in ("tokens", "Tokens")
+      for sep in ("_", "-", "")),
+    "APIKeys", "APITokens",
+)  # fmt: skip
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[-. ]")
+# Under such a key, these keys name or describe a secret rather than hold it (docker
+# compose's ``file:``, a login's ``username:``, Kubernetes' ``secretName:``), in lower case
+# without separators.
+_DESCRIBING = frozenset({
+    "name", "id", "type", "kind", "file", "filename", "path", "mountpath", "url", "uri",
+    "endpoint", "host", "hostname", "server", "port", "user", "username", "login", "email",
+    "account", "region", "zone", "project", "description", "comment", "note", "title",
+    "label", "provider", "scope", "scopes", "env", "environment", "external", "format",
+    "algorithm", "source", "version", "created", "updated", "expires", "expiry",
+    "secretname", "keyid", "fingerprint",
+})  # fmt: skip
+_SPACE_OR_REFERENCE = re.compile(r"\s|^\$|\{\{")
 # An argument that names the one after it (``["--password", "…"]``, ``["Authorization",
 # "Bearer …"]``): one word, a flag or a header's name.
 _NAMING_ITEM = re.compile(r"-{0,2}[A-Za-z][\w.-]{0,40}")
@@ -86,6 +138,17 @@ def plausible_secret(value: str, minimum: float, quoted: bool) -> bool:
     return shannon_entropy(value) >= (minimum if has_digit else max(minimum, 4.0))
 
 
+def named_value(name: str, value: str, entropy: Mapping[str, float | None]) -> str | None:
+    """The generic rule (one of ``entropy``'s, with its minimum) a value of a tool's input
+    is a secret by, as the value of the key ``name`` (``{"password": "…"}``), if any."""
+    rule_id = named_secret(name) if name else None
+    if rule_id is None or rule_id not in entropy:
+        return None
+    if value.isdigit():
+        return rule_id if numeric_password(name, value) else None
+    return rule_id if plausible_secret(value, entropy[rule_id] or 0.0, quoted=True) else None
+
+
 @lru_cache(maxsize=4096)  # the same few keys (command, file_path, …) in every tool call
 def named_secret(name: str) -> str | None:
     """The generic rule a JSON key calls for (``"password"``, ``"api_key"``), if any."""
@@ -93,3 +156,44 @@ def named_secret(name: str) -> str | None:
         if pattern.search(name):
             return rule_id
     return None
+
+
+def numeric_password(name: str, value: str) -> bool:
+    """Whether ``value``, all digits, is a password by the name before it (a key, or a
+    name in text with the quotes and ``:``/``=`` after it)."""
+    return (
+        _PASSWORD_DIGITS.fullmatch(value) is not None
+        and _PASSWORD_LAST.search(name.rstrip(_NAME_TAIL)) is not None
+    )
+
+
+@lru_cache(maxsize=4096)
+def holder_rule(name: str) -> str | None:
+    """The generic rule a key calls for in every value below it (``credentials``,
+    ``apiKeys``), if it holds secrets by names of their own."""
+    m = _HOLDERS.search(_CAMEL.sub("_", name).lower())
+    return None if m is None else "generic-password" if m.group(1) else "generic-secret"
+
+
+def held_secret(
+    name: str,
+    value: str,
+    rule_id: str,
+    *,
+    entropy: Mapping[str, float | None],
+    allow: AbstractSet[str] = frozenset(),
+) -> bool:
+    """Whether ``value``, under ``name`` somewhere below a holder of secrets (``holder_rule``
+    gave ``rule_id``), is a secret: one word as long as the rule's shortest value (6
+    characters for a password, 8 for a key), random as one (the rule's minimum in
+    ``entropy``), not allowed, and not under a name that only describes it. So ``enabled``,
+    ``true``, ``./db_password.txt``, ``${{ secrets.X }}`` and a ``name:`` stay."""
+    if rule_id not in entropy or value in allow:
+        return False
+    if len(value) < (6 if rule_id == "generic-password" else 8):
+        return False
+    if _CAMEL.sub("", name).replace("_", "").lower() in _DESCRIBING:
+        return False
+    if _SPACE_OR_REFERENCE.search(value):
+        return False
+    return plausible_secret(value, entropy[rule_id] or 0.0, quoted=True)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from exporter import redact_keywords
 from exporter.redact import Redactor, redact_text, redactor
-from exporter.redact_names import entry_name, item_name
+from exporter.redact_names import entry_name, holder_rule, item_name
 from exporter.redact_rules import RULES, Rule
 
 UPPER, LOWER, DIGITS = string.ascii_uppercase, string.ascii_lowercase, string.digits
@@ -333,34 +333,38 @@ def test_a_tool_input_is_copied_only_where_a_secret_was_found():
     assert value["auth"]["header"] == f"token {token}"  # the input itself left as it was
 
 
-def _rebuilt(rules: Redactor, value, counts, name: str = ""):
+def _rebuilt(rules: Redactor, value, counts, name: str = "", under: str | None = None):
     """What ``Redactor.value`` gives, as it was first written: every container rebuilt. A
     ``{name, value}`` entry names its value; a flag (``--password``), or the first of a
-    pair, names the argument after it."""
+    pair, names the argument after it; a key that holds secrets (``credentials``) passes
+    its rule to every value below it."""
     if isinstance(value, dict):
         named = entry_name(value)
         out = {
             rules.text(k, counts) if isinstance(k, str) else k: _rebuilt(
-                rules, v, counts, named if named and k in ("value", "Value") else str(k)
+                rules, v, counts, named if named and k in ("value", "Value") else str(k),
+                (isinstance(k, str) and not isinstance(v, str) and holder_rule(k)) or under,
             )
             for k, v in value.items()
-        }
+        }  # fmt: skip
         return value if out == value else out
     if isinstance(value, list | tuple):
         items = [
-            _rebuilt(rules, v, counts, item_name(value, i) or name) for i, v in enumerate(value)
+            _rebuilt(rules, v, counts, item_name(value, i) or name, under)
+            for i, v in enumerate(value)
         ]
         return value if items == list(value) else type(value)(items)
-    return rules.value(value, counts, name) if isinstance(value, str) else value
+    return rules.value(value, counts, name, under)
 
 
 _TOKEN = "ghp_" + Gen(9)(ALNUM, 36)
 _STRINGS = st.sampled_from(
     ["", "ok", "command", "password", "api_key", "Tr0ub4dor&3x", "q8Xr2LmZ7vKd0PsTn4Wb",
-     _TOKEN, f"Bearer {_TOKEN}", "token_file", "/run/secrets/token"]
+     _TOKEN, f"Bearer {_TOKEN}", "token_file", "/run/secrets/token", "credentials",
+     "secrets", "name", "20240101"]
 ) | st.text(max_size=12)  # fmt: skip
 _JSON_LIKE = st.recursive(
-    st.none() | st.integers() | st.booleans() | _STRINGS,
+    st.none() | st.integers() | st.sampled_from([93847561, 4096]) | st.booleans() | _STRINGS,
     lambda inner: (
         st.lists(inner, max_size=4)
         | st.lists(inner, max_size=3).map(tuple)

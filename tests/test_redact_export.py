@@ -376,7 +376,8 @@ def test_every_source_and_every_field_of_the_model(tmp_path, monkeypatch, source
 
 def test_a_text_file_attached_to_a_message_is_redacted_and_an_image_is_not_touched():
     """A text file (source code, a log, JSON) is session text: its secrets are replaced as
-    in any prompt. An image's bytes, and bytes that are not UTF-8, are kept as they are."""
+    in any prompt. An image's pixels (bytes that are no PNG's chunks here: only its text
+    metadata is read, test_redact_media), and bytes that are not UTF-8, are kept as they are."""
     r = redactor()
     counts: Counter[str] = Counter()
     source = f"const token = process.env.T || '{GITHUB}';\n".encode()
@@ -390,7 +391,7 @@ def test_a_text_file_attached_to_a_message_is_redacted_and_an_image_is_not_touch
     assert code.data == b"const token = process.env.T || '[REDACTED:github-pat]';\n"
     assert code.name == "app.ts" and code.media_type.startswith("text/x-typescript")
     assert SLACK.encode() not in api.data and b"[REDACTED:" in api.data
-    assert image is message.parts[2]  # an image: not text, not scanned
+    assert image is message.parts[2]  # an image's pixels: not text, not scanned
     assert latin is message.parts[3]  # not UTF-8: not text after all
     assert counts["github-pat"] == 1 and sum(counts.values()) == 2
     clean = Message("user", (AttachmentPart("text/plain", b"no secret here\n"),))

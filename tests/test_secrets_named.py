@@ -1,0 +1,224 @@
+"""Secrets named by what is around them rather than by their form: a password that is a
+number (``DB_PASSWORD=93847561``, ``{"password": 12345678}``), and a value named only by a
+key above it (``credentials:`` over ``prod:`` over ``db: …``). Both reached notes as they
+were; what must stay (``port: 5432``, ``password_min_length: 12``, a ``secrets:`` mapping
+of switches and paths) is listed here too.
+
+Every value is generated at test time or obviously made up; none is real.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from datetime import UTC
+
+import pytest
+from claude_builder import ClaudeSession, tool_use
+from test_redact import ALNUM, Gen
+
+from exporter.export import ExportOptions, run_export
+from exporter.redact import redact_text, redactor
+
+DIGITS = "93847561"
+KEY = Gen(77)(ALNUM, 24)
+
+# -- a password of digits ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"password: {DIGITS}",
+        f'{{"password": {DIGITS}}}',
+        f'"password": "{DIGITS}",',
+        f"DB_PASSWORD={DIGITS} ./migrate",
+        f"export PGPASSWORD='{DIGITS}'",
+        f"userPassword = {DIGITS};",
+        f"mysql_pwd: {DIGITS}",
+        f"--password {DIGITS}",
+        "password: 123456",  # six digits: the shortest a password value is taken as text
+    ],
+)
+def test_a_password_of_digits_is_redacted(text):
+    counts: Counter[str] = Counter()
+    out = redact_text(text, counts)
+    assert "[REDACTED:" in out and DIGITS not in out and "123456" not in out
+    assert sum(counts.values()) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "port: 5432",
+        "max_tokens: 4096, timeout: 30",
+        "password_min_length: 12",
+        "password_max_age: 7776000",  # a setting about passwords, not one: the name goes on
+        "password_reset_timeout = 86400",
+        "PASSWORD_HISTORY=24",
+        "password: 2024",  # under six digits: a year, a count (n_pass = 1000) as often
+        "n_pass = 1000",
+        "bypass: 12345678",  # not the word: the rule never read it as a name
+        "api_token: 12345678",  # a key of digits alone is a count or an id: only passwords
+        "input_tokens: 15234567",
+    ],
+)
+def test_numbers_that_are_not_passwords_stay(text):
+    assert redact_text(text) == text
+
+
+def test_a_password_of_digits_in_a_tool_input_is_redacted():
+    value = {
+        "password": 12345678,
+        "db": {"DB_PASSWORD": "20240101"},
+        "env": [{"name": "MYSQL_PWD", "value": 93847561}],
+        "argv": ["mysqladmin", "--password", "55512345"],
+        "port": 5432,
+        "max_tokens": 4096,
+        "password_min_length": 12,
+        "password_max_age": 7776000,
+        "ok": True,
+    }
+    counts: Counter[str] = Counter()
+    out = redactor().value(value, counts)
+    placeholder = "[REDACTED:generic-password]"
+    assert out["password"] == out["db"]["DB_PASSWORD"] == placeholder
+    assert out["env"][0]["value"] == out["argv"][2] == placeholder
+    assert {k: out[k] for k in ("port", "max_tokens", "password_min_length", "ok")} == {
+        "port": 5432, "max_tokens": 4096, "password_min_length": 12, "ok": True
+    }  # fmt: skip
+    assert out["password_max_age"] == 7776000 and counts == {"generic-password": 4}
+    assert redactor((), ("12345678",)).value({"password": 12345678}) == {"password": 12345678}
+
+
+# -- a secret named by a key above it -------------------------------------------------------------
+
+
+def test_a_value_below_a_key_that_holds_secrets_is_redacted_in_a_tool_input():
+    value = {
+        "secrets": {"prod": {"db": "s3cr3t-value-9", "name": "app-secrets-2"}},
+        "credentials": {"prod": {"db": "hunter2hunter2", "username": "deploy-bot2"}},
+        "apiKeys": [{"github": KEY}],
+        "db_credentials": {"replica": {"pw": "Zq8vR2kL"}},
+    }
+    counts: Counter[str] = Counter()
+    out = redactor().value(value, counts)
+    assert out["secrets"]["prod"] == {"db": "[REDACTED:generic-secret]", "name": "app-secrets-2"}
+    assert out["credentials"]["prod"] == {
+        "db": "[REDACTED:generic-password]", "username": "deploy-bot2"
+    }  # fmt: skip
+    assert out["apiKeys"] == [{"github": "[REDACTED:generic-secret]"}]
+    assert out["db_credentials"]["replica"]["pw"] == "[REDACTED:generic-password]"
+    assert counts == {"generic-secret": 2, "generic-password": 2}
+
+
+YAML = """\
+deploy:
+  credentials:
+    prod:
+      db: hunter2hunter2   # the one for the primary
+      user: deploy-bot2
+    staging:
+      - "Zq8vR2kL7m"
+  replicas: 3
+other: hunter2hunter2
+region: eu-west-1
+"""
+
+
+def test_a_value_below_a_key_that_holds_secrets_is_redacted_in_yaml_and_json_text():
+    counts: Counter[str] = Counter()
+    out = redact_text(YAML, counts)
+    assert out == (
+        YAML.replace("hunter2hunter2", "[REDACTED:generic-password]").replace(
+            "Zq8vR2kL7m", "[REDACTED:generic-password]"
+        )
+    )  # the same secret on a line of its own (``other:``) goes too
+    assert counts == {"generic-password": 3}
+    text = json.dumps({"secrets": {"prod": {"db": "s3cr3t-value-9", "name": "app-secrets-2"}}})
+    for shown in (text, json.dumps(json.loads(text), indent=2)):
+        assert redact_text(shown) == shown.replace("s3cr3t-value-9", "[REDACTED:generic-secret]")
+
+
+# What a key that holds secrets may hold that is no secret: switches, short words, paths,
+# references, names and descriptions (``name:``, ``file:``, ``username:``), counts. A value
+# below such a key is a secret only as one word, as long and as random as a value the key's
+# rule takes when named outright (a key: 8 characters and 3 bits each; credentials and
+# passwords: 6 and 2.5), and not under a key that names or describes it. ``tokens:`` alone
+# holds no secrets (a model's token counts, a lexer's tokens, a design system's colours),
+# nor ``keys:`` (a keyboard's).
+HOLDING_NO_SECRET = [
+    {"secrets": {"enabled": True, "mode": "enabled", "rotate": "true", "count": 3}},
+    {"secrets": {"db_password": {"file": "./db_password.txt"}, "api": {"external": True}}},
+    {
+        "secrets": {
+            "github": "${{ secrets.GITHUB_TOKEN }}",
+            "npm": "${NPM_TOKEN}",
+            "path": "/run/secrets/db",
+        }
+    },
+    {"secrets": {"tls": {"name": "app-tls-7f9c2b", "description": "the TLS pair v2"}}},
+    {"credentials": {"prod": {"username": "deploy-bot2", "host": "db-1.internal"}}},
+    {"credentials": {"source": "env", "profile": "default"}},
+    {"tokens": {"primary": "#3b82f6", "spacing": "16px", "eos": "</s>"}},
+    {"keys": {"save": "Ctrl+S", "quit": "Ctrl+Q"}},
+    {"tokens": {"input": 1234, "output": 5678, "model": "claude-3-5-sonnet-20241022"}},
+]
+
+
+@pytest.mark.parametrize("value", HOLDING_NO_SECRET)
+def test_what_a_key_that_holds_secrets_holds_that_is_no_secret_stays(value):
+    assert redactor().value(value) is value
+    for text in (json.dumps(value), json.dumps(value, indent=2), _yaml(value)):
+        assert redact_text(text) == text
+
+
+def _yaml(value, indent: str = "") -> str:
+    lines = []
+    for key, item in value.items():
+        if isinstance(item, dict):
+            lines.append(f"{indent}{key}:\n{_yaml(item, indent + '  ')}")
+        else:
+            lines.append(f"{indent}{key}: {json.dumps(item)}")
+    return "\n".join(lines)
+
+
+def test_an_export_redacts_both_in_tool_inputs_and_outputs(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    s = ClaudeSession("5ec7e700-0000-4000-8000-0000000000d1")
+    s.user("set up the database")
+    s.assistant([tool_use("mcp__db__connect", {"host": "db", "password": 93847561}, "t1")])
+    s.tool_result("t1", "connected")
+    s.assistant([tool_use("Read", {"file_path": "/srv/app/config.yml"}, "t2")])
+    s.tool_result("t2", YAML)
+    s.write(home / ".claude" / "projects" / "-home-dev-work-shop" / f"{s.session_id}.jsonl")
+    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
+    assert report.redactions == {"generic-password": 4}
+    files = [p.read_text() for p in vault.rglob("*") if p.is_file() and p.name != "lock"]
+    assert all(s not in text for text in files for s in ("93847561", "hunter2", "Zq8vR2kL7m"))
+
+
+def test_redacting_nested_secrets_again_changes_nothing_and_crlf_lines_are_read():
+    once = redact_text(YAML.replace("\n", "\r\n"))
+    assert once == redact_text(YAML).replace("\n", "\r\n")
+    assert redact_text(once) is once
+
+
+def test_texts_full_of_holders_are_read_in_linear_time():
+    """Each holder's lines are read once, whatever follows: a holder inside another is read
+    with it, a JSON object that does not parse is read only up to where it fails (a parse
+    error counts the lines before it: parsed from a slice), one nested too deep is left,
+    and the same secrets elsewhere are found in one walk. Each text would take minutes if
+    any of these were quadratic."""
+    cases = {
+        "holders": "secrets:\n" * 40_000,
+        "nested holders": "".join("  " * (i % 200) + "secrets:\n" for i in range(20_000)),
+        "secrets": "".join(f"credentials:\n  db: hunter{i:06d}x\n" for i in range(40_000)),
+        "unclosed": '"secrets": {"a": ' * 100_000,
+        "too deep": '{"secrets": ' * 100_000,
+    }
+    for name, text in cases.items():
+        began = time.perf_counter()
+        redact_text(text)
+        assert time.perf_counter() - began < 10, name

@@ -104,6 +104,7 @@ class Vault(NotePlaces):
         # tenth of a second here. Only an empty state (none on disk, or unreadable) is dumped.
         loaded = self.state.loaded
         self._state_bytes = loaded if loaded is not None else self.state.dumps()
+        self.titles_before: dict[str, Any] = {}  # key -> its title before this run retitled it
         self._identities: dict[str, str] | None = None
         self._listings: dict[str, dict[str, os.stat_result | None]] = {}  # (_listing)
         self._reserved: dict[str, str] = {}  # folded relpath -> key, for paths chosen this run
@@ -295,6 +296,10 @@ class Vault(NotePlaces):
         if before and before.deleted:
             self.relist = True  # back in the vault: the index notes left it out
         was = before.was if before else []
+        if before and before.meta.get("title") != meta.get("title"):
+            # Retitled this run (by its tool, or the person): links written before say the
+            # title it had (``vaultlinks.LinkTargets.keys_by_title``).
+            self.titles_before.setdefault(key, before.meta.get("title"))
         if before and before.path != relpath:  # (moved, found where it now is)
             was = vaultlinks.remembered(key, before, relpath, self.run, self.scrub)
             if was is not before.was:
@@ -324,7 +329,7 @@ class Vault(NotePlaces):
         if parsed.owned is None or parsed.written_hash is None:
             return False
         if self._targets is None:
-            self._targets = vaultlinks.LinkTargets(self.state.notes)
+            self._targets = vaultlinks.LinkTargets(self.state.notes, self.titles_before)
         names = self.attachment_names
         return vaultlinks.links_followed(parsed.owned, parsed.written_hash, record,
                                          self._targets, names and names.written_name,

@@ -94,8 +94,11 @@ class LinkTargets:
     wrote: by path in the vault, by path relative to the linking note, or by name when
     only one of them has it. Built once a run, when a part first needs it."""
 
-    def __init__(self, notes: Mapping[str, NoteRecord]) -> None:
+    def __init__(
+        self, notes: Mapping[str, NoteRecord], titles_before: Mapping[str, Any] | None = None
+    ) -> None:
         self.notes = notes
+        self.titles_before = titles_before or {}  # the notes retitled this run: their titles
         self.by_path: dict[str, str] = {}
         self.by_name: dict[str, set[str]] = {}  # (two notes of one name: a path is written)
         self._by_title: dict[str, set[str]] | None = None  # built when first asked
@@ -132,13 +135,14 @@ class LinkTargets:
         then deleted or moved before a run) still says whose it was, or whose it may have
         been when notes share a title (the hash decides). Compared as ``_title_key`` gives
         them: "%%" or an emoji is a title too, and a title of ``[ ] | # ^`` alone is linked
-        without an alias (asked for by "")."""
+        without an alias (asked for by ""). A note retitled this run is known by the title
+        it had too: the links were written with that one."""
         if self._by_title is None:
             self._by_title = {}
             for key, record in self.notes.items():
-                title = record.meta.get("title")
-                if isinstance(title, str) and not key.startswith(INDEX_PREFIX):
-                    self._by_title.setdefault(_title_key(title), set()).add(key)
+                for title in (record.meta.get("title"), self.titles_before.get(key)):
+                    if isinstance(title, str) and not key.startswith(INDEX_PREFIX):
+                        self._by_title.setdefault(_title_key(title), set()).add(key)
         found = self._by_title.get(_title_key(alias), set())
         return sorted(k for k in found if k in self.notes)  # (dropped this run: ``key_of``)
 

@@ -104,3 +104,32 @@ def test_a_configured_title_is_an_alias_too_and_a_new_setting_rewrites_it(tmp_pa
     config.write_text("[frontmatter]\nadd = { title = 'Login: {{ title }}' }\n")
     assert run_cli("--vault", str(vault), "--home", str(home)).returncode == 0
     assert read_frontmatter(note.read_text())["title"] == "Login: why does login fail"
+
+
+@pytest.mark.parametrize("by", ["person", "tool"])
+def test_a_retitled_note_renamed_in_obsidian_and_moved_is_no_edit_of_the_index(tmp_path, by):
+    """The index links the note by its title: a link Obsidian rewrote to a name the note
+    no longer has (renamed in Obsidian, then moved by hand) is told by that title, which the
+    run changes before it reads the index. (Found by the state machine.)"""
+    import os
+    import re
+
+    home, vault = tmp_path / "home", tmp_path / "v"
+    _session(home, ["parser"])
+    export(vault, home)
+    note = the_note(vault)
+    renamed = note.with_name("Renamed 1.md")  # in Obsidian: every link to it follows
+    os.rename(note, renamed)
+    link = re.compile(r"\[\[" + re.escape(note.stem) + r"(?=[|#\]])")
+    for path in vault.rglob("*.md"):
+        if ".ccexport" not in path.parts and link.search(path.read_text()):
+            path.write_text(link.sub("[[Renamed 1", path.read_text()))
+    moved = note.with_name("Renamed 2.md")  # by hand: no link follows
+    os.rename(renamed, moved)
+    _session(home, ["parser", "more"], ai_title="Parser work" if by == "tool" else None)
+    if by == "person":
+        _retitled(moved)
+    report = export(vault, home)
+    assert report.total("conflicts") == 0, report.conflicts()
+    assert not (vault / ".ccexport" / "conflicts").exists()
+    assert "Renamed 2" in _index_titles(vault)

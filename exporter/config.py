@@ -387,8 +387,7 @@ def _properties(s: Settings, key: str, value: Any, fail: Any) -> None:
 
 def _redact(s: Settings, value: Any, fail: Any) -> None:
     """``redact = false``, or a ``[redact]`` table: ``enabled``, ``extra`` rules, ``allow``."""
-    from .redact import RuleError, compile_rule
-    from .redact_rules import Rule
+    from .redact_rules import Rule, RuleError, compile_rule
 
     if isinstance(value, bool):
         s.redact = value

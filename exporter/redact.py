@@ -25,8 +25,6 @@ from functools import cached_property, lru_cache, partial
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-import re2
-
 from .model import AttachmentPart, Message, MessageStream, Session, TextPart, decode_text
 from .redact_hidden import split_tokens, without
 from .redact_keywords import KeywordIndex, Spots
@@ -36,15 +34,14 @@ from .redact_names import (
     STAND_IN,
     VALUE_KEYS,
     entry_name,
+    generic_value,
     held_secret,
     holder_rule,
     item_name,
     named_value,
-    numeric_password,
-    plausible_secret,
     shannon_entropy,
 )
-from .redact_rules import RULES, Rule
+from .redact_rules import RULES, Rule, compile_rule
 
 if TYPE_CHECKING:
     from .adapters import SessionRef
@@ -61,25 +58,10 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # the compaction trigger, attachments not declared text or not UTF-8, tokens split by
 # control characters; 5: tokens split by invisible characters, joined by cleaning a prompt,
 # named by the argument before them or by a name/value pair; 6: images' text metadata,
-# passwords of digits, values named by a key above them (``credentials:``).
+# passwords of digits, values named by a key above them (``credentials:``); a key on the
+# line below a secret's name, a name that says which secret (``secretName``) or where it
+# is (``token_file``) and a workflow's ``${{ … }}`` are no secrets.
 ENGINE_VERSION = "6"
-
-
-class RuleError(ValueError):
-    """A rule's pattern is not valid RE2 syntax."""
-
-
-def compile_rule(rule: Rule) -> Any:
-    """The rule's pattern, compiled; a RuleError says what is wrong with it."""
-    options = re2.Options()
-    options.log_errors = False  # the error is raised, not printed by the C++ library
-    try:
-        return re2.compile(rule.pattern, options)
-    except re2.error as exc:
-        reason = exc.args[0] if exc.args else "invalid"
-        if isinstance(reason, bytes):
-            reason = reason.decode("utf-8", "replace")
-        raise RuleError(f"{reason} (RE2 syntax: no look-around, no back-references)") from None
 
 
 class Redactor:
@@ -190,7 +172,7 @@ class Redactor:
             group = _secret_group(m)
             start, end = m.span(group)
             if start < last or not self._is_secret(
-                rule, data[start:end], m, group == self._groups[i]
+                rule, data[start:end], m, group == self._groups[i], data[end : end + 2]
             ):
                 continue
             pieces += (data[last:start], self._placeholders[i])
@@ -202,7 +184,9 @@ class Redactor:
         pieces.append(data[last:])
         return b"".join(pieces)
 
-    def _is_secret(self, rule: Rule, secret: bytes, m: Any, last_group: bool) -> bool:
+    def _is_secret(
+        self, rule: Rule, secret: bytes, m: Any, last_group: bool, after: bytes = b""
+    ) -> bool:
         if not secret or secret.startswith(_PLACEHOLDER_START):
             return False
         if secret in self._allow_bytes or m.group(0) in self._allow_bytes:
@@ -210,13 +194,10 @@ class Redactor:
         value = secret.decode("utf-8", "replace")
         if STAND_IN.match(value):
             return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
-        if rule.entropy is None and not rule.generic:
-            return True
-        if rule.generic and value.isdigit():  # a password of digits, by its name alone
-            return numeric_password(m.group(0).rpartition(secret)[0].decode("utf-8"), value)
-        if rule.generic:  # the last group of a generic rule is the unquoted value
-            return plausible_secret(value, rule.entropy or 0.0, quoted=not last_group)
-        return shannon_entropy(value) >= (rule.entropy or 0.0)
+        if rule.generic:  # (the last group of a generic rule is the unquoted value)
+            named = m.group(0).rpartition(secret)[0].decode("utf-8", "replace")
+            return generic_value(value, named, after, rule.entropy or 0.0, not last_group)
+        return rule.entropy is None or shannon_entropy(value) >= rule.entropy
 
     # -- values and sessions ---------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from typing import Any
 PLACEHOLDER = "[REDACTED:{}]"  # what a secret becomes, by its rule's id
 # Values of generic assignments that are references or stand-ins, not secrets.
 STAND_IN = re.compile(
-    r"""(?ix) ^(?: \$\{?\w+\}? | \{\{.*\}\} | <[^>]*> | %\(?\w+\)?s? | \*+ | x{3,} | \.{3,}
+    r"""(?ix) ^(?: \$\{?\w+\}? | \$?\{\{.*\}\} | <[^>]*> | %\(?\w+\)?s? | \*+ | x{3,} | \.{3,}
     | (?:your|my|the)[_-].* | .*(?:example|placeholder|changeme|redacted|dummy).*
     | null | none | nil | true | false | undefined )$"""
 )
@@ -142,7 +142,7 @@ def named_value(name: str, value: str, entropy: Mapping[str, float | None]) -> s
     """The generic rule (one of ``entropy``'s, with its minimum) a value of a tool's input
     is a secret by, as the value of the key ``name`` (``{"password": "…"}``), if any."""
     rule_id = named_secret(name) if name else None
-    if rule_id is None or rule_id not in entropy:
+    if rule_id is None or rule_id not in entropy or describes_secret(name):
         return None
     if value.isdigit():
         return rule_id if numeric_password(name, value) else None
@@ -156,6 +156,36 @@ def named_secret(name: str) -> str | None:
         if pattern.search(name):
             return rule_id
     return None
+
+
+# A name that only says which secret, or where it is (``secretName: app-tls``, ``token_file:
+# …``, ``api_key_env: OPENAI_API_KEY``): its value is no secret. Not ``id``: Vault's
+# ``secret_id`` is one.
+_DESCRIBES = re.compile(
+    r"(?:name|ref|path|file|filename|url|uri|type|kind|env|var|header|length|count)$"
+)
+_LAST_NAME = re.compile(r"[\w-]+$")
+
+
+def describes_secret(name: str) -> bool:
+    """Is ``name`` (a key, or the text before a value ending with its name) a secret's
+    name or place rather than the secret?"""
+    m = _LAST_NAME.search(name.rstrip(_NAME_TAIL))
+    return m is not None and _DESCRIBES.search(_CAMEL.sub("", m.group()).lower()) is not None
+
+
+def generic_value(value: str, named: str, after: bytes, minimum: float, quoted: bool) -> bool:
+    """Is ``value``, which a generic rule matched after ``named`` (its name and what stands
+    between them) and before ``after``, a secret? Not the key of a mapping on the lines
+    below the name (``max_tokens:`` over a model's name), nor a value whose name says
+    which secret or where it is (``describes_secret``); a number only as a password."""
+    if ":" in (after.lstrip(b"\"'")[:1].decode("latin-1"), value[-1:]) and "\n" in named:
+        return False
+    if describes_secret(named):
+        return False
+    if value.isdigit():
+        return numeric_password(named, value)
+    return plausible_secret(value, minimum, quoted=quoted)
 
 
 def numeric_password(name: str, value: str) -> bool:

@@ -22,6 +22,7 @@ not a code identifier) before it is redacted, so prose and code are left alone.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,25 @@ class Rule:
     # Every match contains one of the keywords: only the text around them is scanned.
     near: bool = True
     fold: bool = False  # keywords match in any case (names such as PASSWORD, Bearer)
+
+
+class RuleError(ValueError):
+    """A rule's pattern is not valid RE2 syntax."""
+
+
+def compile_rule(rule: Rule) -> Any:
+    """The rule's pattern, compiled; a RuleError says what is wrong with it."""
+    import re2  # (the table itself is read without it: by config, by --help)
+
+    options = re2.Options()
+    options.log_errors = False  # the error is raised, not printed by the C++ library
+    try:
+        return re2.compile(rule.pattern, options)
+    except re2.error as exc:
+        reason = exc.args[0] if exc.args else "invalid"
+        if isinstance(reason, bytes):
+            reason = reason.decode("utf-8", "replace")
+        raise RuleError(f"{reason} (RE2 syntax: no look-around, no back-references)") from None
 
 
 def _r(

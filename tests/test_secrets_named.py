@@ -222,3 +222,42 @@ def test_texts_full_of_holders_are_read_in_linear_time():
         began = time.perf_counter()
         redact_text(text)
         assert time.perf_counter() - began < 10, name
+
+
+# -- what names a secret without being one: kept, as evidence ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a mapping on the lines below a key that sounds secret: its keys, not values
+        "max_tokens:\n  claude-3-5-sonnet-20241022: 8192\n  gpt-4o-2024-08-06: 4096\n",
+        '"max_output_tokens":\n  "claude35sonnetXk": 8192',
+        # which secret, or where it is
+        "secret_name: app-tls-7f9c2b",
+        'secretName: "db-creds-9d8e7f6a"',
+        "api_key_env = OPENAI_KEY_PROD_29x",
+        "TOKEN_FILE=tok3n-Store-8f7e6d",
+        "token_type: Bearer",
+    ],
+)
+def test_names_and_places_of_secrets_stay(text):
+    assert redact_text(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"password:\n  {KEY}\n",  # a value on the next line is still a value
+        f"SECRET_ID={KEY}",  # (Vault's AppRole secret id is a credential)
+        f'api_key = "{KEY}"',
+        f"secret_name_value: {KEY}",
+    ],
+)
+def test_secrets_beside_those_names_are_still_redacted(text):
+    assert KEY not in redact_text(text)
+
+
+def test_a_workflow_expression_in_a_tool_input_is_no_secret():
+    value = {"with": {"token": "${{ secrets.GITHUB_TOKEN }}", "secretName": "app-tls-7f9c2b"}}
+    assert redactor().value(value) == value

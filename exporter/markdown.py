@@ -321,8 +321,9 @@ def _escape_paragraph(
         text, literal=literal, underlines=underlines, deep=deep, plain=html,
         escaped_emphasis=emphasis,
     )  # fmt: skip
-    if emphasis and (words := verbatim_words(text, emphasis)):
+    if emphasis and "`" not in text and (words := verbatim_words(text, emphasis)):
         # A typed word that would hold a backslash (``src/__init\_\_.py``) is code instead.
+        # (Not beside a lone backtick of the person's: it would pair with a new span's.)
         text, codes = as_code(text, codes, words)
         escaped = _escape_text(text, literal=literal, underlines=underlines, deep=deep, plain=html)
     pieces = escaped.split(_CODE_MARK)

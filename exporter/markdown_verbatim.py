@@ -13,7 +13,8 @@ does not close emphasis the person meant (``_meant_as_emphasis``): ``**Read task
 ``**v1.2**``, ``*really*`` and ``_this_`` keep their backslash and their look, as do a lone
 ``**``, a ``***`` rule, and a word that cannot be a code span as it is (a backtick in it,
 a code span of its own beside it, a table's ``|``, or a start Dataview would run: ``=``,
-``$=``).
+``$=``). A paragraph that holds a backtick of the person's outside code gets no code span
+this way: that backtick would pair with the span's.
 """
 
 from __future__ import annotations

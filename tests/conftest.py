@@ -207,9 +207,12 @@ def stamps(vault: Path) -> dict[str, int]:
     }
 
 
+_ONE_WORD_SPAN = re.compile(r"`([^`\s]+)`")
+
+
 def normalize(text: str, *, escaped: bool = True) -> str:
-    """Compare what is visible: no escapes, callout prefixes, heading marks, fences or
-    backticks.
+    """Compare what is visible: no escapes, callout prefixes, heading marks, fences, or
+    backticks around one word.
 
     ``escaped``: the text is Markdown written by ccexport (a note), so backslash escapes are
     undone; session text as it was typed is compared with ``escaped=False``."""
@@ -220,8 +223,8 @@ def normalize(text: str, *, escaped: bool = True) -> str:
     text = re.sub(r"(?m)^\s*([=-]{3,}|`{3,}\w*|~{3,}\w*)\s*$", "", text)
     text = text.replace("![", "[")
     # A typed word that would need an escape is a code span (``src/__init__.py``): the
-    # backticks of code spans are no text either side (a source's own are dropped too).
-    text = text.replace("`", "")
+    # backticks around one word are no text, either side (a source's own too).
+    text = _ONE_WORD_SPAN.sub(r"\1", text)
     return " ".join(text.split())
 
 

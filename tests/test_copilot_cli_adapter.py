@@ -471,7 +471,7 @@ def test_export_finds_the_text_and_an_unchanged_rerun_reads_nothing(tmp_path, mo
     (note,) = [b.decode() for b in note_files(vault).values()]
     assert "title: Health endpoint" in note
     body = normalize(note)
-    assert "Add a /health endpoint" in body and "Added GET /health." in body  # (no backticks)
+    assert "Add a /health endpoint" in body and "Added `GET /health`." in body
     loads = []
     real = CopilotCliAdapter.load
     monkeypatch.setattr(

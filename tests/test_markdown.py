@@ -118,11 +118,29 @@ def test_typed_paths_and_identifiers_are_found_as_typed(words):
     assert _emphasis_tokens(out) == []
 
 
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.sampled_from(_FINDABLE) | _AROUND_WORDS, min_size=1, max_size=10),
+    st.integers(0, 10),
+    st.sampled_from(["`", "it`s", "`x"]),
+)
+def test_a_persons_lone_backtick_never_pairs_with_a_code_span_made_for_a_word(words, at, tick):
+    """A backtick of the person's (``it`s``) left unpaired is text: a code span made for
+    ``src/__init__.py`` beside it would pair with it and swallow the text between."""
+    words.insert(min(at, len(words)), tick)
+    line = "x " + " ".join(words)
+    out = escape_prose(line, literal=True)
+    assert visible(out) == same_text(line)
+    assert _emphasis_tokens(out) == []
+
+
 def test_a_typed_dunder_path_is_code_and_typed_emphasis_keeps_its_look():
     out = escape_prose("edit (src/__init__.py). You **MUST** keep _this_", literal=True)
     assert out == "edit (`src/__init__.py`). You **MUST\\*\\* keep _this\\_"
     out = escape_prose("4. **Generate tasks.md**: from __init__", literal=True)
     assert out == "4. **Generate tasks.md\\*\\*: from `__init__`"
+    out = escape_prose("it`s failing in src/__init__.py now", literal=True)
+    assert out == "it`s failing in src/__init\\_\\_.py now"  # (a lone backtick: escaped)
 
 
 def test_code_is_left_untouched():

@@ -87,6 +87,14 @@ _DESCRIBING = frozenset({
     "secretname", "keyid", "fingerprint",
 })  # fmt: skip
 _SPACE_OR_REFERENCE = re.compile(r"\s|^\$|\{\{")
+# Under a holder of secrets, what names a thing rather than being a secret: words of two
+# letters or more, each with a short number at most, joined by ``-``, ``_`` or ``.``
+# (``orders_db2``, ``gke-prod-01``, ``production2``; not ``hunter2hunter2``), and the ids
+# and hashes redaction never touches (a UUID, a git SHA).
+_NAME_LIKE = re.compile(r"(?i)[a-z]{2,}[0-9]{0,3}(?:[-_.](?:[a-z]{2,}[0-9]{0,3}|[0-9]{1,4}))*$")
+_HEX_OR_UUID = re.compile(
+    r"(?i)(?:[0-9a-f]{7,64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$"
+)
 # An argument that names the one after it (``["--password", "…"]``, ``["Authorization",
 # "Bearer …"]``): one word, a flag or a header's name.
 _NAMING_ITEM = re.compile(r"-{0,2}[A-Za-z][\w.-]{0,40}")
@@ -159,11 +167,9 @@ def named_secret(name: str) -> str | None:
 
 
 # A name that only says which secret, or where it is (``secretName: app-tls``, ``token_file:
-# …``, ``api_key_env: OPENAI_API_KEY``): its value is no secret. Not ``id``: Vault's
-# ``secret_id`` is one.
-_DESCRIBES = re.compile(
-    r"(?:name|ref|path|file|filename|url|uri|type|kind|env|var|header|length|count)$"
-)
+# …``, ``token_type: Bearer``): its value is no secret. Not ``id`` (Vault's ``secret_id`` is
+# one), nor ``header``, ``ref``, ``env`` or ``var``, which may hold the secret itself.
+_DESCRIBES = re.compile(r"(?:name|path|file|filename|url|uri|type|kind|length|count)$")
 _LAST_NAME = re.compile(r"[\w-]+$")
 
 
@@ -224,6 +230,6 @@ def held_secret(
         return False
     if _CAMEL.sub("", name).replace("_", "").lower() in _DESCRIBING:
         return False
-    if _SPACE_OR_REFERENCE.search(value):
+    if _SPACE_OR_REFERENCE.search(value) or _NAME_LIKE.match(value) or _HEX_OR_UUID.match(value):
         return False
     return plausible_secret(value, entropy[rule_id] or 0.0, quoted=True)

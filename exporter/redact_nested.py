@@ -42,16 +42,30 @@ _HOLDER = (
     rf"(?m)^([ \t]*)(?:-[ \t]+)?[\"']?([\w.-]*{_TAILS})[\"']?[ \t]*:[ \t]*(?:#[^\n]*)?\r?$"
     rf"|\"([\w.-]*{_TAILS})\"\s*:\s*\{{"
 )
-# A line under it: ``key: value`` (the value quoted or bare) or a list's ``- value``.
-_LEAF = re.compile(
-    rb"""[ \t]*(?:-[ \t]+)?(?:(["']?)([^\s"'#:][^"'#:\n]*?)\1[ \t]*:[ \t]+|-[ \t]+)"""
-    rb"""(?:"([^"\\\n]*)"|'([^'\n]*)'|([^\s#"'|>&*!{\[\]},]\S*))[ \t]*(?:\#.*)?$"""
+# A line under it: ``key: value`` (the key and the value quoted or bare) or a list's
+# ``- value``. RE2: linear in the line, however long (a backreference made it quadratic).
+_LEAF = (
+    rb"""\A[ \t]*(?:-[ \t]+)?(?:(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'#:][^"'#:\n]*?))"""
+    rb"""[ \t]*:[ \t]+|-[ \t]+)"""
+    rb"""(?:"([^"\\\n]*)"|'([^'\n]*)'|([^\s#"'|>&*!{\[\]},]\S*))[ \t]*(?:\#.*)?\z"""
 )
+_KEY_GROUPS, _VALUE_GROUPS = (1, 2, 3), (4, 5, 6)
+# A JSON string as written, escapes and all (each read again to compare with a secret).
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+# What may not touch a secret found again elsewhere in the text: it is a whole token there.
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _YAML_LINES = 5000  # lines read under one key at most
 _INDENT = 4096  # how far before its word a holder's line may start, at most
 Near = list[tuple[int, int]] | None  # stretches of a text (``redact_keywords.Spots``)
 _DECODER = json.JSONDecoder()
 _JSON_WINDOWS = (4 << 10, 64 << 10, 1 << 20)  # characters read of one object, at most
+
+
+@cache
+def _leaf() -> Any:
+    options = re2.Options()
+    options.log_errors = False
+    return re2.compile(_LEAF, options)
 
 
 @cache
@@ -110,7 +124,12 @@ def held_spans(data: bytes, judge: Judge, near: Near = None) -> list[tuple[int, 
             found.add_word(data[start:end].decode("latin-1"), (end - start, rule_id))
         found.make_automaton()
         for last, (length, rule_id) in found.iter(data.decode("latin-1")):
-            spans.append((last + 1 - length, last + 1, rule_id))
+            start, end = last + 1 - length, last + 1
+            if data[start - 1 : start] and data[start - 1] in _WORD_BYTES:
+                continue  # inside a longer word: not this secret (``default01-backup``)
+            if data[end : end + 1] and data[end] in _WORD_BYTES:
+                continue
+            spans.append((start, end, rule_id))
     spans.sort()
     kept: list[tuple[int, int, str]] = []
     for span in spans:
@@ -153,11 +172,12 @@ def _yaml(data: bytes, pos: int, indent: int, rule_id: str, judge: Judge, spans:
         if body.strip() and not body.startswith(b"#"):
             if len(line) - len(body) <= indent:
                 return pos
-            leaf = _LEAF.fullmatch(line)
+            leaf = _leaf().search(line)
             if leaf:
-                group = next(g for g in (3, 4, 5) if leaf.group(g) is not None)
+                group = next(g for g in _VALUE_GROUPS if leaf.group(g) is not None)
                 value = leaf.group(group).decode("utf-8", "replace")
-                name = (leaf.group(2) or b"").decode("utf-8", "replace")
+                key = next((leaf.group(g) for g in _KEY_GROUPS if leaf.group(g) is not None), b"")
+                name = key.decode("utf-8", "replace")
                 if judge(name, value, rule_id):
                     spans.append((pos + leaf.start(group), pos + leaf.end(group), rule_id))
         pos = end + 1
@@ -188,12 +208,14 @@ def _json(text: str, brace: int, rule_id: str, judge: Judge, spans: list) -> int
         secret = {v for name, v in _strings(value, "") if judge(name, _utf8(v), rule_id)}
     except RecursionError:  # as deep as Python reads, just: not read
         return brace + end
-    for v in secret:
-        quoted = json.dumps(v, ensure_ascii=False)
-        at = window.find(quoted, 0, end)
-        while at >= 0:  # the string between its quotes, as written (escapes and all)
-            spans.append((brace + at + 1, brace + at + len(quoted) - 1, rule_id))
-            at = window.find(quoted, at + len(quoted), end)
+    if secret:  # each string between its quotes, as written (escapes and all: ``\\u0026``)
+        for m in _JSON_STRING.finditer(window, 0, end):
+            try:
+                read = json.loads(m.group())
+            except ValueError:
+                continue
+            if read in secret:
+                spans.append((brace + m.start() + 1, brace + m.end() - 1, rule_id))
     return brace + end
 
 

@@ -217,6 +217,9 @@ def test_texts_full_of_holders_are_read_in_linear_time():
         "secrets": "".join(f"credentials:\n  db: hunter{i:06d}x\n" for i in range(40_000)),
         "unclosed": '"secrets": {"a": ' * 100_000,
         "too deep": '{"secrets": ' * 100_000,
+        # one long line under a holder (the leaf's pattern was quadratic in it)
+        "long leaf": "secrets:\n  " + "a" * 400_000 + " x\n",
+        "long key": "secrets:\n  " + "k" * 400_000 + ": v\n",
     }
     for name, text in cases.items():
         began = time.perf_counter()
@@ -236,8 +239,8 @@ def test_texts_full_of_holders_are_read_in_linear_time():
         # which secret, or where it is
         "secret_name: app-tls-7f9c2b",
         'secretName: "db-creds-9d8e7f6a"',
-        "api_key_env = OPENAI_KEY_PROD_29x",
-        "TOKEN_FILE=tok3n-Store-8f7e6d",
+        "TOKEN_FILE=tokens-prod.json",
+        "tls_secret_name: tls-cert-prod-2024",
         "token_type: Bearer",
     ],
 )
@@ -261,3 +264,44 @@ def test_secrets_beside_those_names_are_still_redacted(text):
 def test_a_workflow_expression_in_a_tool_input_is_no_secret():
     value = {"with": {"token": "${{ secrets.GITHUB_TOKEN }}", "secretName": "app-tls-7f9c2b"}}
     assert redactor().value(value) == value
+
+
+@pytest.mark.parametrize(
+    "text", [f"password_ref: {KEY}", f"SMTP_PASSWORD_HEADER={KEY}", f"api_key_env = {KEY}"]
+)
+def test_a_name_that_may_hold_the_secret_itself_is_no_description(text):
+    """``header``, ``ref``, ``env``: such a key holds the secret as often as it names it
+    (a review found these redacted before the describing names and not after)."""
+    assert KEY not in redact_text(text)
+
+
+@pytest.mark.parametrize("key", ["auth_header", "authorization_header", "cookie_header"])
+def test_a_tool_input_under_such_a_name_is_redacted(key):
+    assert redactor().value({key: KEY}) == {key: "[REDACTED:generic-secret]"}
+
+
+def test_a_held_secret_written_with_json_escapes_is_redacted():
+    """Go writes ``&`` as ``\\u0026``, PHP ``/`` as ``\\/``: the string as written is found."""
+    secret = KEY[:10] + "&" + KEY[10:] + "/x"
+    written = secret.replace("&", "\\u0026").replace("/", "\\/")
+    text = f'{{"credentials": {{"prod": {{"db": "{written}"}}}}}}'
+    out = redact_text(text)
+    assert written not in out and "[REDACTED:generic-password]" in out
+
+
+@pytest.mark.parametrize(
+    "value", ["orders_db2", "gke-prod-01", "production2", "f47ac10b-58cc-4372-a567-0e02b2c3d479",
+              "3f2a9c1e7b4d", "default01"],
+)  # fmt: skip
+def test_names_and_ids_under_a_holder_stay(value):
+    """Under ``credentials:`` a database's name, a cluster's, a UUID or a git SHA names a
+    thing; redacting them took evidence away, and each was then replaced inside longer
+    words anywhere in the text too."""
+    text = f"credentials:\n  prod:\n    db: {value}\nbackup to {value}-backup\n"
+    assert redact_text(text) == text
+
+
+def test_a_held_secret_found_again_is_replaced_only_as_a_whole_word():
+    text = f"credentials:\n  db: {KEY}\nuse {KEY} here, not in x{KEY}y\n"
+    out = redact_text(text)
+    assert out.count("[REDACTED:generic-password]") == 2 and f"x{KEY}y" in out

@@ -331,7 +331,7 @@ def _configured_properties(
             if key == "title" and isinstance(fm.get("aliases"), list):
                 # Every title ccexport writes is an alias too: a later one of the person's
                 # is told from it so (``vaultmerge.persons_title``).
-                fm["aliases"] = list(dict.fromkeys([*fm["aliases"], value]))
+                fm["aliases"] = list(dict.fromkeys([*fm["aliases"], unlinked(value)]))
         else:
             seeded[key] = value
     return seeded

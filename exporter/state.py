@@ -12,6 +12,7 @@ The file's layout, in columns with shared tables, is in ``statefile``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from dataclasses import dataclass, field
@@ -210,8 +211,10 @@ class VaultLock:
                 os.ftruncate(fd, 0)
                 if self._times and os.utime in os.supports_fd:
                     # The file is as the run found it: so is its time (a re-run over
-                    # unchanged sources changes no file, not even the lock's time).
-                    os.utime(fd, ns=self._times)
+                    # unchanged sources changes no file, not even the lock's time). A file
+                    # system that refuses (a FUSE or CIFS mount) leaves it: no failure.
+                    with contextlib.suppress(OSError):
+                        os.utime(fd, ns=self._times)
             finally:
                 os.close(fd)  # closing releases the OS lock
 

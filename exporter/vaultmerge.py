@@ -85,9 +85,14 @@ def persons_title(existing: dict[str, Any], ours: dict[str, Any]) -> str | None:
     title = existing.get("title")
     if "title" not in ours or type(title) is not str or not title.strip():
         return None
-    if title == ours["title"] or "aliases" not in existing:
+    aliases = _as_list(existing.get("aliases"))
+    if title == ours["title"] or not aliases:
+        return None  # (``aliases: []``: the titles it wrote are not there to tell by)
+    if title in aliases:
         return None
-    return None if title in _as_list(existing["aliases"]) else title
+    from .markdown import unlinked  # (an alias is never a link: one written as ``[[x]]``)
+
+    return None if unlinked(title) in aliases else title
 
 
 def _person_read_in_obsidian(

@@ -133,3 +133,36 @@ def test_a_retitled_note_renamed_in_obsidian_and_moved_is_no_edit_of_the_index(t
     assert report.total("conflicts") == 0, report.conflicts()
     assert not (vault / ".ccexport" / "conflicts").exists()
     assert "Renamed 2" in _index_titles(vault)
+
+
+@pytest.mark.parametrize("emptied", ["aliases: []\n", "aliases:\n"])
+def test_with_empty_aliases_a_tool_retitle_still_takes_the_title(tmp_path, emptied):
+    """No alias to tell by: the title is ccexport's (a review found an old title kept)."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    _session(home, ["why does login fail"])
+    export(vault, home)
+    note = the_note(vault)
+    text = note.read_text()
+    start = text.index("aliases:")
+    note.write_text(text[:start] + emptied + text[text.index("source:") :])
+    _session(home, ["why does login fail", "and now?"], ai_title="Login test fix")
+    export(vault, home)
+    assert read_frontmatter(note.read_text())["title"] == "Login test fix"
+
+
+def test_a_configured_title_that_links_adds_its_alias_unlinked_and_once(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    _session(home, ["why does login fail"])
+    config = vault / ".ccexport" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[frontmatter]\nadd = { title = '[[{{ project }}]] {{ title }}' }\n")
+    assert run_cli("--vault", str(vault), "--home", str(home)).returncode == 0
+    note = the_note(vault)
+    aliases = read_frontmatter(note.read_text())["aliases"]
+    assert len(aliases) == 2 and not any("[[" in a for a in aliases)  # (an alias: no link)
+    _session(home, ["why does login fail", "and now?"])
+    assert run_cli("--vault", str(vault), "--home", str(home)).returncode == 0
+    assert read_frontmatter(note.read_text())["aliases"] == aliases  # no near-copy added
+    config.write_text("[frontmatter]\nadd = { title = 'Login: {{ title }}' }\n")
+    assert run_cli("--vault", str(vault), "--home", str(home)).returncode == 0
+    assert read_frontmatter(note.read_text())["title"] == "Login: why does login fail"

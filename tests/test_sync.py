@@ -281,3 +281,21 @@ def test_sigkill_mid_write_leaves_no_partial_note_and_the_next_run_finishes(tmp_
     fresh = tmp_path / "fresh"
     export(fresh, home)
     assert note_files(fresh) == notes
+
+
+def test_a_file_system_that_refuses_to_set_the_lock_s_time_fails_nothing(tmp_path, monkeypatch):
+    """A FUSE or CIFS mount may refuse an explicit time: the run still ends well."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_sessions(home, 2)
+    export(vault, home)
+    real = os.utime
+
+    def refuse(path, *args, **kw):
+        if isinstance(path, int):
+            raise PermissionError(1, "Operation not permitted")
+        return real(path, *args, **kw)
+
+    monkeypatch.setattr(os, "utime", refuse)
+    monkeypatch.setattr(os, "supports_fd", os.supports_fd | {refuse})
+    report = export(vault, home)
+    assert not report.failed and report.total("skipped") == 2

@@ -178,13 +178,15 @@ def parse(text: str, owned_lines: int | None = None) -> NoteText:
         opening = m.start(1) if m.group(1) is not None else text.index("\n") + 1
         closing = text[opening + len(yaml_text) : m.end()]
         fences = (text[:opening], closing if closing.endswith("\n") else closing + "\n")
+    eol = lineends.of_note(text)
+    if not m:  # (written back in the note's line ends: its properties were deleted)
+        fences = (f"---{eol}", f"---{eol}")
     lines = rest.split("\n")
     begin = next((i for i, line in enumerate(lines) if _BEGIN_LINE.match(line.rstrip("\r"))), None)
     end, written, owned = None, None, ""
     if begin is not None:
         start = sum(len(line) for line in lines[: begin + 1]) + begin + 1  # (of line begin + 1)
         end, written, owned = _end_of_region(lines, begin, owned_lines, rest, start)
-    eol = lineends.of_note(text)
     if begin is None or end is None:
         return NoteText(metadata, rest, None, "", yaml_text, fences, eol=eol)
     before = "\n".join(lines[:begin]) + ("\n" if begin else "")

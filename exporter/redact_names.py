@@ -39,10 +39,10 @@ _NAMED_SECRETS = (
         r"|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key"
         r"|authori[sz]ation|cookie|bearer|(?:^|[^a-z])auth(?:$|[^a-z])")),
 )  # fmt: skip
-# A name that ends with the word for a password (``DB_PASSWORD``, ``pwd``, ``userPass``),
-# as the ``generic-password`` rule spells it, or in another language.
+# A name that ends with the word for a password (``DB_PASSWORD``, ``pwd``, ``userPwd``),
+# or in another language. Not ``pass`` alone: ``first_pass``, ``n_pass`` count passes.
 _PASSWORD_LAST = re.compile(
-    r"(?:(?i:pass(?:word|wd|phrase|wort))|(?:^|[^A-Za-z])(?i:pass|pwd)|[a-z](?:Pass|Pwd)"
+    r"(?:(?i:pass(?:word|wd|phrase|wort))|(?:^|[^A-Za-z])(?i:pwd)|[a-z]Pwd"
     r"|(?i:mot_?de_?passe|contrase(?:ñ|n)a|senha|wachtwoord|пароль)|密码|密碼|パスワード|비밀번호)$"
 )
 # A number is a password's value (``DB_PASSWORD=93847561``, ``{"password": 20240101}``)
@@ -64,6 +64,8 @@ _HOLDERS = re.compile(
     rf"(?:^|_)(?:({'|'.join(_PASSWORD_HOLDERS)})|(secrets|(?:{'|'.join(_KEY_KINDS)})_?keys"
     rf"|(?:{'|'.join(_TOKEN_KINDS)})_?tokens))$"
 )
+# How every such key ends (``redact_nested`` finds holders in text by it).
+HOLDER_TAILS = (*_PASSWORD_HOLDERS, "secrets", "keys", "tokens")
 # Words one of which every such key holds, as it may be written (a rule's keywords, found
 # in any case): a text without one holds no such key and is not read for one.
 HOLDER_WORDS = (

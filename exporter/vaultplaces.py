@@ -15,6 +15,7 @@ import os
 
 from . import notefile, vaultio
 from .change import Action, Change
+from .notefile import NoteFormatError
 from .state import NoteRecord
 from .vaultpaths import fold, inside, safe_relpath
 from .vaultsurvey import HEAD_BYTES, NoteSurvey, copy_of
@@ -62,15 +63,11 @@ class NotePlaces(NoteSurvey):
         try:
             if self.same_note(record, os.lstat(os.path.join(self.root, record.path))):
                 return True
-            self._batch.settle(record.path)
-            found = vaultio.read_file(self.root, record.path, HEAD_BYTES)
-            if found and len(found[0]) == HEAD_BYTES:  # a long frontmatter: the whole file
-                found = vaultio.read_file(self.root, record.path)
+            text = self._head_of(record.path)
         except OSError:
             return True
-        if found is None:
+        if text is None:
             return False
-        text = found[0].decode("utf-8", "replace")
         metadata = notefile.read_frontmatter(text)
         holder = notefile.identity(metadata) if metadata is not None else None
         # An empty file is the note emptied (by an app, or a crash while it was saved),
@@ -132,20 +129,33 @@ class NotePlaces(NoteSurvey):
         Obsidian's panel)? A machine without the state would otherwise write a duplicate
         beside it, and never update the person's note again. It is when it holds our
         markers and what is left of its identity agrees; the update writes the key back."""
+        if key.startswith(notefile.INDEX_PREFIX):
+            return False  # (an index note is found by its name, written anew where gone)
         try:
-            self._batch.settle(relpath)
-            found = vaultio.read_file(self.root, relpath, HEAD_BYTES)
-            if found and len(found[0]) == HEAD_BYTES:  # a long frontmatter: the whole file
-                found = vaultio.read_file(self.root, relpath)
+            text = self._head_of(relpath, whole=True)
         except OSError:
             return False
-        text = found[0].decode("utf-8", "replace") if found else ""
-        metadata = notefile.read_frontmatter(text) if notefile.BEGIN in text else None
-        if metadata is None or notefile.identity(metadata) is not None:
+        if text is None or notefile.BEGIN not in text:
+            return False
+        try:  # the markers as ccexport writes them, each on its line: not a quoted one
+            parsed = notefile.parse(text)
+        except NoteFormatError:
+            return False
+        metadata = parsed.metadata
+        if parsed.owned is None or not metadata or notefile.identity(metadata) is not None:
             return False
         source, _, session_id = key.partition("#")[0].partition(":")
         kept = {"source": source, "session_id": session_id}
         return all(str(metadata[k]) == v for k, v in kept.items() if metadata.get(k) is not None)
+
+    def _head_of(self, relpath: str, whole: bool = False) -> str | None:
+        """A note's text, enough of it for its frontmatter (``whole``: all of it); None when
+        there is no file. Read safely (never through a link)."""
+        self._batch.settle(relpath)
+        found = vaultio.read_file(self.root, relpath, -1 if whole else HEAD_BYTES)
+        if found and not whole and len(found[0]) == HEAD_BYTES:  # a long frontmatter
+            found = vaultio.read_file(self.root, relpath)
+        return found[0].decode("utf-8", "replace") if found else None
 
     def is_missing(self, relpath: str) -> bool:
         return self._kind(relpath) == "missing"

@@ -201,3 +201,17 @@ def test_a_crlf_frontmatter_is_spliced_as_its_lf_twin(yaml_text, ours, drop, kee
     keep = Keeper(ours, existing, twin, lineends.CRLF) if keeper else None
     spliced = frontmatter_splice.splice(twin, ours, drop, existing, keep, lineends.CRLF)
     assert spliced == (lf and lf.replace("\n", "\r\n"))
+
+
+def test_a_crlf_note_whose_properties_were_deleted_gets_them_back_in_crlf(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    export(vault, home)
+    note = the_note(vault)
+    text = note.read_text()
+    body = text[text.index("---\n", 4) + 4 :]  # the properties deleted, the rest kept
+    note.write_bytes(body.replace("\n", "\r\n").encode())
+    write_session(home, ["q", "q2"])
+    export(vault, home)
+    data = note.read_bytes()
+    assert data.startswith(b"---\r\n") and data.count(b"\n") == data.count(b"\r\n")

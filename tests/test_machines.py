@@ -317,3 +317,18 @@ def test_a_note_at_the_name_that_names_another_source_is_not_taken(tmp_path):
     report = export(vault, home)
     assert report.total("created") == 1
     assert "source: codex" in note.read_text() and len(note_files(vault)) == 2
+
+
+def test_the_persons_note_at_the_name_quoting_the_marker_is_not_taken(tmp_path):
+    """A note of the person's own at the proposed name, which quotes ccexport's marker in a
+    code block, has no region of ours: it is left alone and the session's note goes beside."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    export(vault, home)
+    note = the_note(vault)
+    mine = f"---\nsource: claude-code\n---\nMy own note.\n\n```\n{BEGIN}\n```\n"
+    note.write_text(mine)
+    forget_state(vault)
+    write_session(home, ["q", "q2"])
+    report = export(vault, home)
+    assert report.total("created") == 1 and note.read_text() == mine

@@ -59,6 +59,8 @@ def test_a_password_of_digits_is_redacted(text):
         "PASSWORD_HISTORY=24",
         "password: 2024",  # under six digits: a year, a count (n_pass = 1000) as often
         "n_pass = 1000",
+        "first_pass: 123456",  # a count of passes, however long
+        '{"n_pass": 250000}',
         "bypass: 12345678",  # not the word: the rule never read it as a name
         "api_token: 12345678",  # a key of digits alone is a count or an id: only passwords
         "input_tokens: 15234567",
@@ -305,3 +307,8 @@ def test_a_held_secret_found_again_is_replaced_only_as_a_whole_word():
     text = f"credentials:\n  db: {KEY}\nuse {KEY} here, not in x{KEY}y\n"
     out = redact_text(text)
     assert out.count("[REDACTED:generic-password]") == 2 and f"x{KEY}y" in out
+
+
+def test_a_count_of_passes_in_a_tool_input_stays():
+    assert redactor().value({"n_pass": 250000, "firstPass": 123456}) == {
+        "n_pass": 250000, "firstPass": 123456}  # fmt: skip

@@ -209,6 +209,7 @@ def render_checks(settings: Any, home: Path | None) -> list[Check]:
 
 
 def schedule_checks(vault: Path | None) -> list[Check]:
+    from .report import CONFLICT_LINE
     from .schedule import LOG_NAME, checked_entry, last_run, log_path, scheduler
 
     try:
@@ -226,7 +227,7 @@ def schedule_checks(vault: Path | None) -> list[Check]:
     last = last_run(log) if log else None
     if last is None:
         checks.append(Check("Schedule", "info", "it has not run yet"))
-    elif "exit 0" in last.partition("\n")[0] and "\n  conflict: " not in last:
+    elif "exit 0" in last.partition("\n")[0] and f"\n{CONFLICT_LINE}" not in last:
         checks.append(Check("Schedule", "ok", f"last run: {last}"))
     elif "exit 0" in last.partition("\n")[0]:  # an edit of the person's was saved aside
         checks.append(Check("Schedule", "attention", f"last run saved edits aside: {last}"))

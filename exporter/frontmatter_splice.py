@@ -158,7 +158,7 @@ def _joined(out: list[str], rest: list[str], ours: dict[str, str], eol: str) -> 
 def _differs(text: str, fresh: str, eol: str) -> bool:
     """Is a key's ``text`` in the note not ``fresh`` (ccexport's, LF)? Compared as LF in a
     note whose line ends are CRLF: a key as ccexport writes it is then not the person's."""
-    return (text if eol == lineends.LF else lineends.without_cr(text)) != fresh
+    return lineends.as_lf(text, eol) != fresh
 
 
 def _reads_as(result: str, expected: dict[Any, Any]) -> bool:

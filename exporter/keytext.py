@@ -86,9 +86,7 @@ class Keeper:
         """Is ``text`` the list ``name`` as ccexport writes it (in the note's line ends)?"""
         if name not in self.metadata:
             return False
-        return notefile.yaml_of({name: self.metadata[name]}) == (
-            text if self.eol == lineends.LF else lineends.without_cr(text)
-        )
+        return notefile.yaml_of({name: self.metadata[name]}) == lineends.as_lf(text, self.eol)
 
     def referred(self, anchor: str) -> bool:
         """Is the anchor ``&name`` referred to (``*name``) in the frontmatter?"""

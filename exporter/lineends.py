@@ -47,3 +47,9 @@ def without_cr(text: str) -> str:
     if "\r" not in text:
         return text
     return LF.join(line.rstrip("\r") for line in text.split(LF))
+
+
+def as_lf(text: str, eol: str) -> str:
+    """``text`` from a note whose line ends are ``eol``, as ccexport writes it (LF), to be
+    compared with what it would write."""
+    return text if eol == LF else without_cr(text)

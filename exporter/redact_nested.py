@@ -30,12 +30,12 @@ import ahocorasick
 import re2
 
 from .redact_keywords import first_match
-from .redact_names import PLACEHOLDER, holder_rule
+from .redact_names import HOLDER_TAILS, PLACEHOLDER, holder_rule
 
 # Judge(name, value, rule id): is this value, under a holder of that rule, a secret?
 Judge = Callable[[str, str, str], bool]
 
-_TAILS = r"(?i:secrets|credentials|passwords|passwds|passphrases|keys|tokens)"
+_TAILS = rf"(?i:{'|'.join(HOLDER_TAILS)})"
 # A YAML key with nothing after it on its line (what it holds is indented below), or a
 # JSON key before ``{``. ``holder_rule`` then says whether its name holds secrets.
 _HOLDER = (

@@ -121,13 +121,16 @@ def nothing_found_line(report: ExportReport, options: ExportOptions) -> str | No
     )
 
 
+CONFLICT_LINE = "  conflict: "  # how the nightly log names an edit saved aside (``doctor``)
+
+
 def append_log(path: Path, report: ExportReport | None, code: int, error: str = "") -> None:
     """One entry per run in the nightly log: when, how it ended, and what went wrong."""
     stamp = datetime.now().astimezone().isoformat(timespec="seconds")
     lines = [f"[{stamp}] exit {code}: {summary_line(report) if report else error}"]
     if report:  # its errors as --quiet printed them: one template mistake is one line
         # and each edit saved aside (the copy is in a hidden folder Obsidian does not show)
-        lines += [f"  conflict: {c.relpath}: {c.message}" for c in report.conflicts()]
+        lines += [f"{CONFLICT_LINE}{c.relpath}: {c.message}" for c in report.conflicts()]
         lines += [f"  {line}" for line in problem_lines(report.problems, True, False)]
     append_path(path, ("\n".join(lines) + "\n").encode())  # never through a planted link
 

@@ -105,6 +105,7 @@ class Vault(NotePlaces):
         loaded = self.state.loaded
         self._state_bytes = loaded if loaded is not None else self.state.dumps()
         self.titles_before: dict[str, Any] = {}  # key -> its title before this run retitled it
+        self.state_folder_at_start: Any = None  # .ccexport as the run began (``vaultrun``)
         self._identities: dict[str, str] | None = None
         self._listings: dict[str, dict[str, os.stat_result | None]] = {}  # (_listing)
         self._reserved: dict[str, str] = {}  # folded relpath -> key, for paths chosen this run

@@ -24,7 +24,7 @@ def begin_run(vault: Vault) -> int:
     marker = f"{STATE_DIR}/{RUNNING_MARKER}"
     vaultio.left_behind.clear()
     removed = 0 if vault.is_missing(marker) else sweep_temp_files(vault.root)
-    _began[:] = [_state_folder(vault.root)]
+    vault.state_folder_at_start = _state_folder(vault.root)
     vaultio.write_file(vault.root, marker, b"")
     return removed
 
@@ -33,7 +33,7 @@ def end_run(vault: Vault) -> None:
     if vaultio.left_behind:  # temp files a failure could not remove: the next run sweeps
         return
     vaultio.remove_file(vault.root, f"{STATE_DIR}/{RUNNING_MARKER}")
-    began, now = _began.pop() if _began else None, _state_folder(vault.root)
+    began, now = vault.state_folder_at_start, _state_folder(vault.root)
     if began is not None and now is not None and began[1] == now[1]:
         # Nothing in .ccexport changed but the marker, which came and went: its time is put
         # back, so that a re-run over unchanged sources changes nothing at all.
@@ -42,7 +42,6 @@ def end_run(vault: Vault) -> None:
 
 
 _Folder = tuple[tuple[int, int], dict[str, tuple[int, int, int]]]
-_began: list[_Folder | None] = []
 
 
 def _state_folder(root: Path) -> _Folder | None:

@@ -8,18 +8,20 @@ from vault_builder import export, run_cli, write_session
 from exporter.report import summary_line
 
 
-def _markers_removed(vault) -> None:
-    index = vault / "AI Sessions" / "Projects" / "app.md"
-    lines = index.read_text().splitlines(keepends=True)
-    index.write_text("".join(line for line in lines if "ccexport:end" not in line))
-
-
-def test_an_index_note_left_unchanged_is_counted_as_failed(tmp_path):
+def _index_broken_and_session_grown(tmp_path):
+    """A vault whose project index lost its end marker, and a session that grew since."""
     home, vault = tmp_path / "home", tmp_path / "v"
     write_session(home, ["one"])
     export(vault, home)
-    _markers_removed(vault)
+    index = vault / "AI Sessions" / "Projects" / "app.md"
+    lines = index.read_text().splitlines(keepends=True)
+    index.write_text("".join(line for line in lines if "ccexport:end" not in line))
     write_session(home, ["one", "two"])
+    return home, vault
+
+
+def test_an_index_note_left_unchanged_is_counted_as_failed(tmp_path):
+    home, vault = _index_broken_and_session_grown(tmp_path)
     report = export(vault, home)
     assert report.failed and report.index_failed == 1
     assert summary_line(report).endswith("0 unchanged, 1 index note failed")
@@ -28,11 +30,7 @@ def test_an_index_note_left_unchanged_is_counted_as_failed(tmp_path):
 
 
 def test_the_command_prints_the_failed_index_note_in_its_summary(tmp_path):
-    home, vault = tmp_path / "home", tmp_path / "v"
-    write_session(home, ["one"])
-    export(vault, home)
-    _markers_removed(vault)
-    write_session(home, ["one", "two"])
+    home, vault = _index_broken_and_session_grown(tmp_path)
     result = run_cli("--vault", str(vault), "--home", str(home))
     assert result.returncode == 1
     assert ", 1 index note failed in " in result.stdout.splitlines()[0]

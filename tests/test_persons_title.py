@@ -10,27 +10,40 @@ from pathlib import Path
 
 import pytest
 import yaml
-from claude_builder import ClaudeSession
-from vault_builder import SID, export, run_cli, the_note
+from vault_builder import export, run_cli, the_note, write_session
 
 from exporter.notefile import read_frontmatter
 
 MINE = 'title: "Flaky login test: root cause"  # my name for it\n'
 
 
-def _session(home: Path, prompts: list[str], ai_title: str | None = None) -> None:
-    s = ClaudeSession(SID, "/home/dev/work/app", start="2026-03-04T10:00:00Z")
-    for prompt in prompts:
-        s.user(prompt)
-        s.assistant(f"reply to {prompt}")
-    if ai_title:
-        s.meta("ai-title", sessionId=SID, aiTitle=ai_title)
-    s.write(home / ".claude" / "projects" / "-home-dev-work-app" / f"{SID}.jsonl")
-
-
 def _retitled(note: Path, line: str = MINE) -> None:
     lines = note.read_text().splitlines(keepends=True)
     note.write_text("".join(line if x.startswith("title:") else x for x in lines))
+
+
+def _exported_with_title(tmp_path: Path, title: str) -> tuple[Path, Path, Path]:
+    """A session exported by the command with ``[frontmatter] add = { title = … }``."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["why does login fail"])
+    config = vault / ".ccexport" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(f"[frontmatter]\nadd = {{ title = '{title}' }}\n")
+    assert run_cli("--vault", str(vault), "--home", str(home)).returncode == 0
+    return home, vault, config
+
+
+def _exported(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A session exported into a vault: its home, the vault and the note."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["why does login fail"])
+    export(vault, home)
+    return home, vault, the_note(vault)
+
+
+def _aliases_replaced(note: Path, lines: str) -> None:
+    text = note.read_text()
+    note.write_text(text[: text.index("aliases:")] + lines + text[text.index("source:") :])
 
 
 def _index_titles(vault: Path) -> str:
@@ -39,14 +52,11 @@ def _index_titles(vault: Path) -> str:
 
 @pytest.mark.parametrize("state", ["kept", "lost"])
 def test_the_persons_title_stays_and_ccexports_goes_to_the_aliases(tmp_path, state):
-    home, vault = tmp_path / "home", tmp_path / "v"
-    _session(home, ["why does login fail"])
-    export(vault, home)
-    note = the_note(vault)
+    home, vault, note = _exported(tmp_path)
     _retitled(note)
     if state == "lost":
         shutil.rmtree(vault / ".ccexport")
-    _session(home, ["why does login fail", "and now?"])
+    write_session(home, ["why does login fail", "and now?"])
     assert export(vault, home).total("updated") == 1
     text = note.read_text()
     assert MINE in text and "reply to and now?" in text  # their line, byte for byte
@@ -62,9 +72,9 @@ def test_the_persons_title_stays_and_ccexports_goes_to_the_aliases(tmp_path, sta
 def test_a_session_retitled_by_its_tool_gets_the_new_title(tmp_path):
     """Guard: the title ccexport wrote is among the aliases, so it is not the person's."""
     home, vault = tmp_path / "home", tmp_path / "v"
-    _session(home, ["why does login fail"])
+    write_session(home, ["why does login fail"])
     export(vault, home)
-    _session(home, ["why does login fail", "and now?"], ai_title="Login test fix")
+    write_session(home, ["why does login fail", "and now?"], ai_title="Login test fix")
     export(vault, home)
     fm = read_frontmatter(the_note(vault).read_text())
     assert fm["title"] == "Login test fix"
@@ -74,15 +84,10 @@ def test_a_session_retitled_by_its_tool_gets_the_new_title(tmp_path):
 def test_without_aliases_the_title_cannot_be_told_and_is_ccexports(tmp_path):
     """The person (or the configuration) removed the aliases: a title that differs from
     ccexport's may be one it wrote before, so it is rewritten, as it always was."""
-    home, vault = tmp_path / "home", tmp_path / "v"
-    _session(home, ["why does login fail"])
-    export(vault, home)
-    note = the_note(vault)
+    home, vault, note = _exported(tmp_path)
     _retitled(note)
-    text = note.read_text()
-    start = text.index("aliases:")
-    note.write_text(text[:start] + text[text.index("source:") :])
-    _session(home, ["why does login fail", "and now?"])
+    _aliases_replaced(note, "")
+    write_session(home, ["why does login fail", "and now?"])
     export(vault, home)
     assert yaml.safe_load(note.read_text().split("---")[1])["title"] == "why does login fail"
 
@@ -91,12 +96,7 @@ def test_a_configured_title_is_an_alias_too_and_a_new_setting_rewrites_it(tmp_pa
     """``[frontmatter] add = { title = … }``: the title written is ccexport's, so it goes
     to the aliases as well, and a later setting's title replaces it (it was not taken for
     one the person typed)."""
-    home, vault = tmp_path / "home", tmp_path / "v"
-    _session(home, ["why does login fail"])
-    config = vault / ".ccexport" / "config.toml"
-    config.parent.mkdir(parents=True)
-    config.write_text("[frontmatter]\nadd = { title = 'App: {{ title }}' }\n")
-    assert run_cli("--vault", str(vault), "--home", str(home)).returncode == 0
+    home, vault, config = _exported_with_title(tmp_path, "App: {{ title }}")
     note = the_note(vault)
     fm = read_frontmatter(note.read_text())
     assert fm["title"] == "App: why does login fail"
@@ -115,7 +115,7 @@ def test_a_retitled_note_renamed_in_obsidian_and_moved_is_no_edit_of_the_index(t
     import re
 
     home, vault = tmp_path / "home", tmp_path / "v"
-    _session(home, ["parser"])
+    write_session(home, ["parser"])
     export(vault, home)
     note = the_note(vault)
     renamed = note.with_name("Renamed 1.md")  # in Obsidian: every link to it follows
@@ -126,7 +126,7 @@ def test_a_retitled_note_renamed_in_obsidian_and_moved_is_no_edit_of_the_index(t
             path.write_text(link.sub("[[Renamed 1", path.read_text()))
     moved = note.with_name("Renamed 2.md")  # by hand: no link follows
     os.rename(renamed, moved)
-    _session(home, ["parser", "more"], ai_title="Parser work" if by == "tool" else None)
+    write_session(home, ["parser", "more"], ai_title="Parser work" if by == "tool" else None)
     if by == "person":
         _retitled(moved)
     report = export(vault, home)
@@ -138,29 +138,19 @@ def test_a_retitled_note_renamed_in_obsidian_and_moved_is_no_edit_of_the_index(t
 @pytest.mark.parametrize("emptied", ["aliases: []\n", "aliases:\n"])
 def test_with_empty_aliases_a_tool_retitle_still_takes_the_title(tmp_path, emptied):
     """No alias to tell by: the title is ccexport's (a review found an old title kept)."""
-    home, vault = tmp_path / "home", tmp_path / "v"
-    _session(home, ["why does login fail"])
-    export(vault, home)
-    note = the_note(vault)
-    text = note.read_text()
-    start = text.index("aliases:")
-    note.write_text(text[:start] + emptied + text[text.index("source:") :])
-    _session(home, ["why does login fail", "and now?"], ai_title="Login test fix")
+    home, vault, note = _exported(tmp_path)
+    _aliases_replaced(note, emptied)
+    write_session(home, ["why does login fail", "and now?"], ai_title="Login test fix")
     export(vault, home)
     assert read_frontmatter(note.read_text())["title"] == "Login test fix"
 
 
 def test_a_configured_title_that_links_adds_its_alias_unlinked_and_once(tmp_path):
-    home, vault = tmp_path / "home", tmp_path / "v"
-    _session(home, ["why does login fail"])
-    config = vault / ".ccexport" / "config.toml"
-    config.parent.mkdir(parents=True)
-    config.write_text("[frontmatter]\nadd = { title = '[[{{ project }}]] {{ title }}' }\n")
-    assert run_cli("--vault", str(vault), "--home", str(home)).returncode == 0
+    home, vault, config = _exported_with_title(tmp_path, "[[{{ project }}]] {{ title }}")
     note = the_note(vault)
     aliases = read_frontmatter(note.read_text())["aliases"]
     assert len(aliases) == 2 and not any("[[" in a for a in aliases)  # (an alias: no link)
-    _session(home, ["why does login fail", "and now?"])
+    write_session(home, ["why does login fail", "and now?"])
     assert run_cli("--vault", str(vault), "--home", str(home)).returncode == 0
     assert read_frontmatter(note.read_text())["aliases"] == aliases  # no near-copy added
     config.write_text("[frontmatter]\nadd = { title = 'Login: {{ title }}' }\n")

@@ -23,12 +23,16 @@ def write_session(
     sid: str = SID,
     cwd: str = "/home/dev/work/app",
     start: str = "2026-03-04T10:00:00Z",
+    ai_title: str | None = None,
 ) -> Path:
-    """``home`` holds one session with a reply to each prompt (rewritten, never appended)."""
+    """``home`` holds one session with a reply to each prompt (rewritten, never appended),
+    titled by Claude Code's ``ai-title`` line where given."""
     s = ClaudeSession(sid, cwd, start=start)
     for prompt in prompts:
         s.user(prompt)
         s.assistant(f"reply to {prompt}")
+    if ai_title:
+        s.meta("ai-title", sessionId=sid, aiTitle=ai_title)
     folder = "-" + cwd.strip("/").replace("/", "-").replace(".", "-")
     return s.write(home / ".claude" / "projects" / folder / f"{sid}.jsonl")
 

@@ -39,10 +39,12 @@ _NAMED_SECRETS = (
         r"|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key"
         r"|authori[sz]ation|cookie|bearer|(?:^|[^a-z])auth(?:$|[^a-z])")),
 )  # fmt: skip
-# A name that ends with the word for a password (``DB_PASSWORD``, ``pwd``, ``userPwd``),
-# or in another language. Not ``pass`` alone: ``first_pass``, ``n_pass`` count passes.
+# A name that ends with the word for a password (``DB_PASSWORD``, ``pwd``, ``userPwd``,
+# ``DB_PASS``, ``userPass``, ``pass``), or in another language. Not ``pass`` in lower case
+# after another word: ``first_pass``, ``n_pass`` count passes.
 _PASSWORD_LAST = re.compile(
-    r"(?:(?i:pass(?:word|wd|phrase|wort))|(?:^|[^A-Za-z])(?i:pwd)|[a-z]Pwd"
+    r"(?:(?i:pass(?:word|wd|phrase|wort))|(?:^|[^A-Za-z])(?i:pwd)|[a-z](?:Pwd|Pass)"
+    r"|(?:^|[^A-Za-z])PASS|^(?i:pass)"
     r"|(?i:mot_?de_?passe|contrase(?:ñ|n)a|senha|wachtwoord|пароль)|密码|密碼|パスワード|비밀번호)$"
 )
 # A number is a password's value (``DB_PASSWORD=93847561``, ``{"password": 20240101}``)
@@ -89,14 +91,6 @@ _DESCRIBING = frozenset({
     "secretname", "keyid", "fingerprint",
 })  # fmt: skip
 _SPACE_OR_REFERENCE = re.compile(r"\s|^\$|\{\{")
-# Under a holder of secrets, what names a thing rather than being a secret: words of two
-# letters or more, each with a short number at most, joined by ``-``, ``_`` or ``.``
-# (``orders_db2``, ``gke-prod-01``, ``production2``; not ``hunter2hunter2``), and the ids
-# and hashes redaction never touches (a UUID, a git SHA).
-_NAME_LIKE = re.compile(r"(?i)[a-z]{2,}[0-9]{0,3}(?:[-_.](?:[a-z]{2,}[0-9]{0,3}|[0-9]{1,4}))*$")
-_HEX_OR_UUID = re.compile(
-    r"(?i)(?:[0-9a-f]{7,64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$"
-)
 # An argument that names the one after it (``["--password", "…"]``, ``["Authorization",
 # "Bearer …"]``): one word, a flag or a header's name.
 _NAMING_ITEM = re.compile(r"-{0,2}[A-Za-z][\w.-]{0,40}")
@@ -152,7 +146,7 @@ def named_value(name: str, value: str, entropy: Mapping[str, float | None]) -> s
     """The generic rule (one of ``entropy``'s, with its minimum) a value of a tool's input
     is a secret by, as the value of the key ``name`` (``{"password": "…"}``), if any."""
     rule_id = named_secret(name) if name else None
-    if rule_id is None or rule_id not in entropy or describes_secret(name):
+    if rule_id is None or rule_id not in entropy or describes_secret(name, value):
         return None
     if value.isdigit():
         return rule_id if numeric_password(name, value) else None
@@ -168,18 +162,29 @@ def named_secret(name: str) -> str | None:
     return None
 
 
-# A name that only says which secret, or where it is (``secretName: app-tls``, ``token_file:
-# …``, ``token_type: Bearer``): its value is no secret. Not ``id`` (Vault's ``secret_id`` is
-# one), nor ``header``, ``ref``, ``env`` or ``var``, which may hold the secret itself.
-_DESCRIBES = re.compile(r"(?:name|path|file|filename|url|uri|type|kind|length|count)$")
+# A name that may only say which secret, or where it is (``secretName: app-tls``,
+# ``token_file: …``, ``api_key_env: OPENAI_API_KEY``, ``token_type: Bearer``): its value
+# is no secret when it names a thing (``_NAMES_A_THING``). ``auth_header: <a token>`` is
+# one. Not ``id``: Vault's ``secret_id`` is a credential.
+_DESCRIBES = re.compile(
+    r"(?:name|path|file|filename|url|uri|type|kind|length|count|env|var|header|ref)$"
+)
+# Words of letters (a short number at each end at most, or a short run of letters and
+# digits) joined by ``-``, ``_`` or ``.``, or a path: ``OPENAI_API_KEY_2``, ``X-API-KEY-V2``,
+# ``app-tls-7f9c2b``, ``Bearer``, ``/run/secrets/db``; not ``a8Fk2mQ9zX7pL3vB``.
+_NAMES_A_THING = re.compile(
+    r"(?i)(?:[a-z]+[0-9]{0,3}(?:[-_.](?:[a-z]+[0-9]{0,3}|[0-9]{1,4}|[a-z0-9]{1,8}))*|.*/.*)$"
+)
 _LAST_NAME = re.compile(r"[\w-]+$")
 
 
-def describes_secret(name: str) -> bool:
-    """Is ``name`` (a key, or the text before a value ending with its name) a secret's
-    name or place rather than the secret?"""
+def describes_secret(name: str, value: str) -> bool:
+    """Is ``value`` under ``name`` (a key, or the text before a value ending with its name)
+    a secret's name or place rather than the secret?"""
     m = _LAST_NAME.search(name.rstrip(_NAME_TAIL))
-    return m is not None and _DESCRIBES.search(_CAMEL.sub("", m.group()).lower()) is not None
+    if m is None or _DESCRIBES.search(_CAMEL.sub("", m.group()).lower()) is None:
+        return False
+    return _NAMES_A_THING.match(value) is not None
 
 
 def generic_value(value: str, named: str, after: bytes, minimum: float, quoted: bool) -> bool:
@@ -189,7 +194,7 @@ def generic_value(value: str, named: str, after: bytes, minimum: float, quoted: 
     which secret or where it is (``describes_secret``); a number only as a password."""
     if ":" in (after.lstrip(b"\"'")[:1].decode("latin-1"), value[-1:]) and "\n" in named:
         return False
-    if describes_secret(named):
+    if describes_secret(named, value):
         return False
     if value.isdigit():
         return numeric_password(named, value)
@@ -232,6 +237,6 @@ def held_secret(
         return False
     if _CAMEL.sub("", name).replace("_", "").lower() in _DESCRIBING:
         return False
-    if _SPACE_OR_REFERENCE.search(value) or _NAME_LIKE.match(value) or _HEX_OR_UUID.match(value):
+    if _SPACE_OR_REFERENCE.search(value):
         return False
     return plausible_secret(value, entropy[rule_id] or 0.0, quoted=True)

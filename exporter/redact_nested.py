@@ -52,8 +52,7 @@ _LEAF = (
 _KEY_GROUPS, _VALUE_GROUPS = (1, 2, 3), (4, 5, 6)
 # A JSON string as written, escapes and all (each read again to compare with a secret).
 _JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
-# What may not touch a secret found again elsewhere in the text: it is a whole token there.
-_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
 _YAML_LINES = 5000  # lines read under one key at most
 _INDENT = 4096  # how far before its word a holder's line may start, at most
 Near = list[tuple[int, int]] | None  # stretches of a text (``redact_keywords.Spots``)
@@ -100,6 +99,7 @@ def held_spans(data: bytes, judge: Judge, near: Near = None) -> list[tuple[int, 
     ``data``, in order, not overlapping (the bytes of a YAML value, a JSON string between
     its quotes), and of the same secret anywhere else in it."""
     spans: list[tuple[int, int, str]] = []
+    decoded: list[tuple[str, str]] = []  # JSON strings' values (as Latin-1), by their rule
     done = 0  # what a holder before covered: a holder inside it is read with it
     latin: str | None = None
     regex, first = _holders()
@@ -117,19 +117,16 @@ def held_spans(data: bytes, judge: Judge, near: Near = None) -> list[tuple[int, 
                 done = _yaml(data, m.end(), len(m.group(1)), rule_id, judge, spans)
             else:
                 latin = data.decode("latin-1") if latin is None else latin
-                done = _json(latin, m.end() - 1, rule_id, judge, spans)
+                done = _json(latin, m.end() - 1, rule_id, judge, spans, decoded)
     if spans:  # the same secrets elsewhere in the text (a line that uses one), in one walk
         found = ahocorasick.Automaton()
         for start, end, rule_id in spans:
             found.add_word(data[start:end].decode("latin-1"), (end - start, rule_id))
+        for secret, rule_id in decoded:  # (a JSON string's value, as written elsewhere)
+            found.add_word(secret, (len(secret), rule_id))
         found.make_automaton()
         for last, (length, rule_id) in found.iter(data.decode("latin-1")):
-            start, end = last + 1 - length, last + 1
-            if data[start - 1 : start] and data[start - 1] in _WORD_BYTES:
-                continue  # inside a longer word: not this secret (``default01-backup``)
-            if data[end : end + 1] and data[end] in _WORD_BYTES:
-                continue
-            spans.append((start, end, rule_id))
+            spans.append((last + 1 - length, last + 1, rule_id))  # (inside a word too)
     spans.sort()
     kept: list[tuple[int, int, str]] = []
     for span in spans:
@@ -184,9 +181,10 @@ def _yaml(data: bytes, pos: int, indent: int, rule_id: str, judge: Judge, spans:
     return pos
 
 
-def _json(text: str, brace: int, rule_id: str, judge: Judge, spans: list) -> int:
-    """The string values of the JSON object at ``brace``; where it ends (or where reading
-    it stopped: a holder before that is not read again)."""
+def _json(text: str, brace: int, rule_id: str, judge: Judge, spans: list, decoded: list) -> int:
+    """The string values of the JSON object at ``brace`` (``decoded``: each secret's value,
+    found again elsewhere as it reads); where it ends (or where reading it stopped: a
+    holder before that is not read again)."""
     for size in _JSON_WINDOWS:
         # Parsed from a slice of the text: a parse error counts the lines before it, so
         # the cost of one stays that of what it read, not of where it sits in the text.
@@ -216,6 +214,7 @@ def _json(text: str, brace: int, rule_id: str, judge: Judge, spans: list) -> int
                 continue
             if read in secret:
                 spans.append((brace + m.start() + 1, brace + m.end() - 1, rule_id))
+        decoded.extend((v, rule_id) for v in secret if v)
     return brace + end
 
 

@@ -129,8 +129,6 @@ class NotePlaces(NoteSurvey):
         Obsidian's panel)? A machine without the state would otherwise write a duplicate
         beside it, and never update the person's note again. It is when it holds our
         markers and what is left of its identity agrees; the update writes the key back."""
-        if key.startswith(notefile.INDEX_PREFIX):
-            return False  # (an index note is found by its name, written anew where gone)
         try:
             text = self._head_of(relpath, whole=True)
         except OSError:

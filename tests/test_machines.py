@@ -332,3 +332,19 @@ def test_the_persons_note_at_the_name_quoting_the_marker_is_not_taken(tmp_path):
     write_session(home, ["q", "q2"])
     report = export(vault, home)
     assert report.total("created") == 1 and note.read_text() == mine
+
+
+def test_an_index_note_whose_key_was_taken_out_is_updated_not_doubled(tmp_path):
+    """``ccexport_index`` removed in the property panel, on a machine without the state:
+    the index note at its name (with our region) is still the project's index."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    export(vault, home)
+    index = vault / "AI Sessions" / "Projects" / "app.md"
+    lines = index.read_text().splitlines(keepends=True)
+    index.write_text("".join(x for x in lines if not x.startswith("ccexport_index:")))
+    forget_state(vault)
+    write_session(home, ["q", "q2"])
+    export(vault, home)
+    assert "ccexport_index: project/app" in index.read_text()
+    assert not (index.parent / "app (2).md").exists()

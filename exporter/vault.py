@@ -212,7 +212,7 @@ class Vault(NotePlaces):
             if record is None:
                 self._record(key, relpath, parsed.owned, ours, list(metadata), {}, None, False)
             return Change(Action.KEPT, key, relpath, shrunk)
-        theirs = persons_title(parsed.metadata, metadata)
+        theirs = persons_title(parsed.metadata, metadata, record)
         if theirs is not None:  # the person retitled the note: ours goes to its aliases
             metadata = {k: v for k, v in metadata.items() if k != "title"}
             meta = {**meta, "title": theirs}  # (as the index lists it, on every machine)

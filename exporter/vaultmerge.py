@@ -76,15 +76,20 @@ def updated_yaml(
     return spliced
 
 
-def persons_title(existing: dict[str, Any], ours: dict[str, Any]) -> str | None:
+def persons_title(
+    existing: dict[str, Any], ours: dict[str, Any], record: NoteRecord | None = None
+) -> str | None:
     """The title the person typed in the note's properties, which stays theirs: one that
     is neither ccexport's now nor one it wrote before (each of those is among the note's
     aliases, where the update puts every title it writes). None when the title is
     ccexport's, or when that cannot be told: the note has no aliases (the configuration
-    or the person dropped them), or they hold the title."""
+    or the person dropped them), or they hold the title. Where the state's ``record``
+    says ccexport wrote this title, it is ccexport's whatever the aliases say."""
     title = existing.get("title")
     if "title" not in ours or type(title) is not str or not title.strip():
         return None
+    if record is not None and "title" in record.keys and record.meta.get("title") == title:
+        return None  # the title ccexport last wrote, as the state says (an alias edited)
     aliases = _as_list(existing.get("aliases"))
     if title == ours["title"] or not aliases:
         return None  # (``aliases: []``: the titles it wrote are not there to tell by)

@@ -156,3 +156,13 @@ def test_a_configured_title_that_links_adds_its_alias_unlinked_and_once(tmp_path
     config.write_text("[frontmatter]\nadd = { title = 'Login: {{ title }}' }\n")
     assert run_cli("--vault", str(vault), "--home", str(home)).returncode == 0
     assert read_frontmatter(note.read_text())["title"] == "Login: why does login fail"
+
+
+def test_an_alias_the_person_edited_leaves_the_title_ccexports(tmp_path):
+    """A typo fixed in the alias takes ccexport's title out of the aliases: the state says
+    that title is the one ccexport wrote, so a tool's retitle still takes it."""
+    home, vault, note = _exported(tmp_path)
+    _aliases_replaced(note, "aliases:\n- why does login fail?\n")
+    write_session(home, ["why does login fail", "and now?"], ai_title="Login test fix")
+    export(vault, home)
+    assert read_frontmatter(note.read_text())["title"] == "Login test fix"

@@ -44,10 +44,7 @@ def verbatim_words(text: str, escaped: list[int]) -> list[tuple[int, int]]:
 
 
 def _word_at(text: str, at: int) -> tuple[int, int] | None:
-    m = _WORD.match(text, _start_of_word(text, at))
-    if m is None or m.end() <= at:
-        return None
-    start, end = m.start(), m.end()
+    start, end = _start_of_word(text, at), _WORD.match(text, at).end()  # type: ignore[union-attr]
     while start < at and text[start] in _AROUND:
         start += 1
     while end - 1 > at and text[end - 1] in _AROUND:
@@ -92,12 +89,12 @@ def as_code(text: str, codes: list[str], words: list[tuple[int, int]]) -> tuple[
     spans: list[str] = []
     taken = iter(codes)
     pos = 0
-    for start, end in [*words, (len(text), len(text))]:
+    for start, end in words:
         piece = text[pos:start]
         spans.extend(next(taken) for _ in range(piece.count(_CODE_MARK)))
-        out.append(piece)
-        if start < len(text) or end > start:
-            out.append(_CODE_MARK)
-            spans.append(f"`{text[start:end]}`")
+        out += (piece, _CODE_MARK)
+        spans.append(f"`{text[start:end]}`")
         pos = end
+    spans.extend(taken)  # (those after the last word)
+    out.append(text[pos:])
     return "".join(out), spans

@@ -148,7 +148,7 @@ def _escape_text(
                 mark(at)
             elif c == "]" and text[at + 1 : at + 2] == "(":
                 tail = _LINK_TAIL.match(text, at)
-                if tail and _WEB.match(tail.group(1).strip()):
+                if tail and _WEB.match(tail.group(1).strip()) and _opened(text, at, slash, keep):
                     for k in range(at + 1, tail.end()):
                         keep[k] = True
                 else:
@@ -198,6 +198,15 @@ def _escape_text(
             pos = at
     out.append(text[pos:])
     return "".join(out)
+
+
+def _opened(text: str, at: int, slash: bytearray, keep: bytearray) -> bool:
+    """Does the web link closing at ``at`` (its ``](``) open where its author opened it? Only
+    if the nearest ``[`` before it stays live with no ``]`` between: else the ``]`` would
+    pair with another bracket (an image's ``[`` is escaped, so a local link's ``[`` before
+    it would take the image's address) and make a link the session never had."""
+    opener = text.rfind("[", 0, at)
+    return opener > text.rfind("]", 0, at) and not (slash[opener] or keep[opener])
 
 
 _THEMATIC_BREAK = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")

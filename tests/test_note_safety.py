@@ -202,3 +202,57 @@ def test_identifiers_are_written_without_escapes():
     assert escape_prose(text, literal=True) == text
     assert escape_prose(text) == text
     assert escape_inline(text) == text
+
+
+LINKISH = st.lists(
+    st.sampled_from(
+        [
+            "[notes](docs/setup.md)",
+            "![shot](https://e.x/a.png)",
+            "[web](https://e.x/b)",
+            "[^1](https://e.x/f)",
+            "\\[esc](https://e.x/e)",
+            "[[",
+            "]]",
+            "[",
+            "]",
+            "!",
+            "(",
+            ")",
+            "[a [b] c](https://e.x/n)",
+            "`[`",
+            " and ",
+            "x",
+            "\n",
+        ]
+    ),
+    max_size=8,
+).map("".join)
+
+
+def _web_links(rendered: str) -> list[tuple[str, str]]:
+    from markdown_it import MarkdownIt
+
+    found = []
+    for token in MarkdownIt("commonmark").parse(rendered):
+        children = token.children or []
+        for k, child in enumerate(children):
+            if child.type == "link_open":
+                end = next(j for j in range(k, len(children)) if children[j].type == "link_close")
+                shown = "".join(c.content for c in children[k + 1 : end])
+                found.append((shown, str(child.attrs.get("href", ""))))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(LINE_START, LINKISH)
+@example("a", "[notes](docs/setup.md) and ![shot](https://e.x/a.png)")
+@example("a", "[^1](https://e.x/f)[notes](docs/setup.md)")
+def test_every_live_link_is_one_the_session_wrote_whole(first, rest):
+    # A web link stays live, but only as written: an escaped bracket (an image's, a
+    # footnote's, a local link's) must not let a "](https://…)" pair with another "[",
+    # which would make a link the session never had (its text garbled, its address another's).
+    text = first + rest
+    for literal in (False, True):
+        for shown, href in _web_links(escape_prose(text, literal=literal)):
+            assert f"[{shown}]({href})" in text, (text, shown, href)

@@ -204,9 +204,18 @@ def _tabs_to_spaces_outside_fences(lines: list[str]) -> list[str]:
 _NOT_IN_ALIAS = str.maketrans("[]|#^\u200b", "      ")
 
 
+# Read in a link's alias too, by Dataview (``[[a|std::vector]]`` holds a field: it scans
+# from each "[" for a key before "::") and by Obsidian's comments ("%%" there may hide the
+# rest of an index note): a zero-width space parts each pair, the words stay as they read.
+_PAIRED_IN_ALIAS = re.compile(r"(?<=:)(?=:)|(?<=%)(?=%)")
+
+
 def link_alias(label: str) -> str:
     """``label`` as the alias of a link shows it (``vaultlinks`` compares titles so)."""
-    return " ".join(label.translate(_NOT_IN_ALIAS).split())
+    shown = " ".join(label.translate(_NOT_IN_ALIAS).split())
+    return (
+        _PAIRED_IN_ALIAS.sub(ZERO_WIDTH_SPACE, shown) if "::" in shown or "%%" in shown else shown
+    )
 
 
 def wikilink(target: str, label: str | None = None) -> str:

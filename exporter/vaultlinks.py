@@ -67,7 +67,9 @@ def _title_key(text: str) -> str:
     most of them, never loads the Markdown modules.)"""
     from .markdown import link_alias
 
-    return link_alias(text).replace(" ", "")
+    return (
+        link_alias(text).replace(" ", "").replace("\u200b", "")
+    )  # (aliases before "::" was parted)
 
 
 def written_target(key: str, path: str) -> str:

@@ -18,6 +18,7 @@ MAX_NAME_BYTES = 200  # below the 255-byte limit of common file systems, room fo
 _RESERVED = re.compile(
     r"^(con|prn|aux|nul|conin\$|conout\$|com[\d¹²³]|lpt[\d¹²³]) *(\..*)?$", re.IGNORECASE
 )
+_COMMENT_MARK = re.compile("%{2,}")
 _FORBIDDEN = re.compile(r'[<>"/\\|?*#^\[\]\x00-\x1f\x7f]')
 # Marks that change the direction text is shown in: a name holding U+202E shows its end
 # first ("PWN ‮txt.exe" reads as "PWN exe.txt"). Taken out, as the name shows nothing of them.
@@ -29,6 +30,8 @@ def safe_component(name: str) -> str:
     name = unicodedata.normalize("NFC", name)
     stem, ext = (name[:-3], ".md") if name.endswith(".md") else (name, "")
     stem = _FORBIDDEN.sub("-", stem.replace(":", " -"))
+    if "%%" in stem:  # Obsidian's comment mark: a link to a name holding it may not work
+        stem = _COMMENT_MARK.sub("%", stem)
     if not stem.isascii():
         stem = _DIRECTION_MARKS.sub("", stem)
     stem = " ".join(stem.split()).strip(" .")

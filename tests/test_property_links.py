@@ -172,3 +172,41 @@ def test_an_old_title_kept_as_an_alias_is_unlinked_when_the_note_is_updated(tmp_
     run_export(ExportOptions(vault=vault, home=home, timezone=UTC, workers=1, force=True))
     aliases = _read(note.read_text())["aliases"]
     assert aliases == ["[\u200b[Project plan]] summarise it", "My own name"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab :%[]|#^\u200b=$", max_size=30))
+@example("Why does std::vector crash (owner:: bob) %% here")
+def test_a_links_alias_holds_no_dataview_field_or_comment_and_reads_as_the_title(label):
+    # A title goes into the alias of every link to its note (index notes, a parent's
+    # subagents): Dataview reads a field in "[[a|std::vector]]" (from the second "[", a
+    # key before "::") and "%%" may start a comment hiding the rest of the note.
+    from obsidian_check import constructs
+
+    from exporter.markdown import link_alias, wikilink
+
+    link = wikilink("2026-11-20 target", label)
+    assert "::" not in link and "%%" not in link
+    kinds = {c.kind for c in constructs(f"- {link} · 2 messages\n")}
+    assert not kinds & {"dataview field", "comment"}, (label, link)
+    shown = link_alias(label).replace(ZERO_WIDTH_SPACE, "")
+    assert shown == " ".join(re.sub(r"[\[\]|#^\u200b]", " ", label).split())
+
+
+def test_a_title_with_a_field_and_a_comment_mark_is_listed_in_its_index_as_text(tmp_path):
+    home = tmp_path / "home"
+    sid = "5e0c1a77-3f0e-4c52-9a0b-0d1f6b2c7a11"
+    transcript = ClaudeSession(sid, cwd="/w/app")
+    transcript.user("Why does std::vector crash %% here")
+    transcript.assistant("Bounds.")
+    transcript.write(home / ".claude" / "projects" / "-w-app" / f"{sid}.jsonl")
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=home, timezone=UTC, workers=1))
+
+    index = (vault / "AI Sessions" / "Projects" / "app.md").read_text()
+    line = next(ln for ln in index.splitlines() if sid[:8] in ln)
+    assert "::" not in line and "%%" not in line, line
+    # The note's name keeps one "%" (Obsidian may not resolve a link to a name with "%%").
+    (note,) = (vault / "AI Sessions" / "claude-code" / "app").glob("*.md")
+    assert "%%" not in note.name and "%" in note.name, note.name
+    assert f"[[{note.stem}|" in line

@@ -63,9 +63,22 @@ def argument_summary(part: ToolCallPart) -> str | None:
         for key in _SUMMARY_KEYS:
             value = part.input.get(key)
             if isinstance(value, str) and value.strip():
-                return value.strip().split("\n", 1)[0][:120]
+                first, *more = value.strip().split("\n", 1)
+                return _clipped(first, bool(more))
     files = patch_files(part.input)
-    return ", ".join(files)[:120] if files else None
+    return _clipped(", ".join(files)) if files else None
+
+
+SUMMARY_LENGTH = 120
+
+
+def _clipped(line: str, more: bool = False) -> str:
+    """A title's argument, ending in "…" where it was cut (at its length, or a command's
+    first line of several): a path or command cut short must not read as whole, another
+    file or a command that does less (``rm -rf /srv/app`` of ``rm -rf /srv/app/build``)."""
+    if len(line) > SUMMARY_LENGTH:
+        return line[: SUMMARY_LENGTH - 1].rstrip() + "…"
+    return line.rstrip() + " …" if more else line
 
 
 # Codex's apply_patch (a tool of its own, or a shell command): one header per file.

@@ -190,3 +190,19 @@ def test_a_unified_diff_argument_is_a_diff_and_a_powershell_command_is_powershel
     blocks = input_blocks({"command": "cargo test", "timeout": 60}, "powershell", "cargo test")
     assert [b["lang"] for b in blocks] == ["powershell", "yaml"]
     assert input_blocks({"command": "ls"}, "bash", "ls")[0]["lang"] == "sh"
+
+
+@pytest.mark.parametrize(
+    ("tool_input", "title"),
+    [
+        ({"command": "rm -rf /srv/app/" + "b" * 130}, "rm -rf /srv/app/" + "b" * 103 + "…"),
+        ({"file_path": "/home/dev/" + "x" * 200 + ".py"}, "/home/dev/" + "x" * 109 + "…"),
+        ({"command": "cat > notes.txt <<'EOF'\nline one\nEOF"}, "cat > notes.txt <<'EOF' …"),
+        ({"command": "pytest -q"}, "pytest -q"),
+        ({"command": "a" * 120}, "a" * 120),
+    ],
+)
+def test_a_title_cut_short_says_so(tool_input, title):
+    # A path or command cut at the title's length (or a command's first line of several)
+    # must not read as whole: "rm -rf /srv/app" of "rm -rf /srv/app/build" runs another.
+    assert call_title(ToolCallPart("Bash", tool_input, "c1"))[1] == title

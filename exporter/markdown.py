@@ -111,15 +111,21 @@ def escape_inline(text: str) -> str:
     """One line of text (a title, a label) safe anywhere inline, shown as typed."""
     text = " ".join(text.replace(_CODE_MARK, "").split())
     spans = _span_runs(text) if "`" in text else []
-    if not spans:
-        return _escape_text(text, literal=True, inline=True)
     # Code spans in a title stay code (``Ran `pytest -k auth` ``); the rest is text.
     codes = [text[a:b] for a, b in spans]
     parked = "".join(
         text[(spans[k - 1][1] if k else 0) : a] + _CODE_MARK for k, (a, _b) in enumerate(spans)
     )
-    parked += text[spans[-1][1] :]
-    pieces = _escape_text(parked, literal=True, inline=True).split(_CODE_MARK)
+    parked += text[spans[-1][1] :] if spans else text
+    emphasis: list[int] = []
+    escaped = _escape_text(parked, literal=True, inline=True, escaped_emphasis=emphasis)
+    if emphasis and "`" not in parked and (words := verbatim_words(parked, emphasis)):
+        # As in a prompt: a word that would hold a backslash (``__init\_\_``) is code.
+        parked, codes = as_code(parked, codes, words)
+        escaped = _escape_text(parked, literal=True, inline=True)
+    if not codes:
+        return escaped
+    pieces = escaped.split(_CODE_MARK)
     return pieces[0] + "".join(
         _plugin_safe_span(code) + after for code, after in zip(codes, pieces[1:], strict=True)
     )

@@ -134,6 +134,20 @@ def test_a_persons_lone_backtick_never_pairs_with_a_code_span_made_for_a_word(wo
     assert _emphasis_tokens(out) == []
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_FINDABLE) | _AROUND_WORDS, min_size=1, max_size=10))
+def test_identifiers_in_a_title_are_found_as_typed_in_its_heading(words):
+    """A title (the note's heading, a call's title) holds its paths and identifiers as typed,
+    as the prompt below it does: ``# in __init__, check`` was ``# in __init\\_\\_, check``."""
+    title = "x " + " ".join(words)
+    out = escape_inline(title)
+    for word in words:
+        if word in _FINDABLE:
+            assert word in out, (title, out)
+    assert visible("# " + out) == same_text(title)
+    assert _emphasis_tokens("# " + out) == []
+
+
 def test_a_typed_dunder_path_is_code_and_typed_emphasis_keeps_its_look():
     out = escape_prose("edit (src/__init__.py). You **MUST** keep _this_", literal=True)
     assert out == "edit (`src/__init__.py`). You **MUST\\*\\* keep _this\\_"

@@ -101,10 +101,37 @@ def _render(layout: list[_Block | _Paragraph], literal: bool) -> list[str]:
             out.extend(_render_block(piece))
         elif piece.bodies == [""]:
             out.extend(piece.prefixes)  # a blank line: a block that ends at a marker goes on
+        elif literal and carry is None and (pasted := _pasted(piece)) is not None:
+            out.extend(pasted)
         else:
             lines, carry = _escape_paragraph(piece, literal, carry)
             out.extend(lines)
     return out
+
+
+def _pasted(paragraph: _Paragraph) -> list[str] | None:
+    """A typed paragraph laid out by its spaces (a line after its first indented two columns
+    or a tab past its container: a pasted traceback, a compiler's diagnostics) as a fenced
+    ``text`` block, its lines as typed: as prose CommonMark drops each line's indentation,
+    and the ``^^^^`` under an expression points at nothing. None for any other paragraph."""
+    prefixes, bodies = paragraph.prefixes, paragraph.bodies
+    if len(bodies) < 2 or "\t" in prefixes[0] or bodies[0][:1] == "<":
+        return None
+    inside = re.sub(r"[^>]", " ", prefixes[0])  # the container's prefix for a later line
+    lines, laid_out = [bodies[0]], False
+    for prefix, body in zip(prefixes[1:], bodies[1:], strict=True):
+        if prefix.startswith(inside) and not prefix[len(inside) :].strip(" \t"):
+            extra = prefix[len(inside) :]
+            laid_out = laid_out or extra.startswith(("  ", "\t"))
+        elif not prefix.strip():
+            extra = ""  # a lazy line (its container's prefix left out)
+        else:
+            return None  # a container opened or closed: prose, as before
+        lines.append(extra + body)
+    if not laid_out:
+        return None
+    block = fence("\n".join(lines), "text").split("\n")
+    return [prefixes[0] + block[0]] + [inside + line for line in block[1:]]
 
 
 def escape_inline(text: str) -> str:

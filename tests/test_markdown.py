@@ -514,3 +514,36 @@ def test_a_tab_indented_block_after_a_list_has_ended_stays_code():
     out = escape_prose(text)
     assert "\n\tcode line #x\n" in out and not out.startswith("```")
     assert constructs(out) == []
+
+
+_PASTED_LINE = st.tuples(
+    st.sampled_from(["", "", "  ", "    ", "\t", "                  "]),
+    st.sampled_from("abXY"),  # (a line starting with a letter starts no block of its own)
+    st.text(alphabet="ab_#*[]<>:=~^|$%`-.() ", max_size=12).map(str.rstrip),
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["Traceback:", "error[E0425]: x", "It fails"]),
+    st.lists(_PASTED_LINE, min_size=1, max_size=6),
+)
+def test_a_pasted_block_laid_out_by_spaces_keeps_every_line_as_typed(first, rest):
+    """A prompt paragraph whose later lines are indented (a traceback, a compiler's
+    diagnostics) is a fenced text block holding each line exactly, indentation included:
+    as prose CommonMark drops it, and the ``^^^^`` under an expression points at nothing."""
+    assume(any(line.startswith(("  ", "\t")) for line in rest))
+    text = "\n".join([first, *rest])
+    out = escape_prose(f"{text}\n\nAfter that, #tag?", literal=True)
+    tokens = COMMONMARK.parse(out)
+    assert [t.content for t in tokens if t.type == "fence"] == [text + "\n"], out
+    assert visible(out).endswith("After that, #tag?")
+
+
+def test_typed_prose_without_indented_lines_stays_prose():
+    text = "first line\nsecond line with snake_case\n- a list\n  continued"
+    tokens = COMMONMARK.parse(escape_prose(text, literal=True))
+    assert not [t for t in tokens if t.type in ("fence", "code_block")]
+    # A reply's indented lines are the model's layout, not a paste: left to Markdown.
+    tokens = COMMONMARK.parse(escape_prose("It fails:\n  File x.py\n    y = 1"))
+    assert not [t for t in tokens if t.type in ("fence", "code_block")]

@@ -104,6 +104,7 @@ class LinkTargets:
         self.by_path: dict[str, str] = {}
         self.by_name: dict[str, set[str]] = {}  # (two notes of one name: a path is written)
         self._by_title: dict[str, set[str]] | None = None  # built when first asked
+        self.titles_listed: Mapping[str, Any] = {}  # (``listed``)
         self._then: tuple[int, set[str]] | None = None  # (run, targets_then(run))
         for key, record in notes.items():
             if not record.deleted:
@@ -131,6 +132,13 @@ class LinkTargets:
         # longer known: the next run writes it again.)
         return found if found in self.notes else None
 
+    def listed(self, titles: Mapping[str, Any]) -> None:
+        """The titles the index notes list the notes by, as the vault's survey read them:
+        a title the person typed in a note's properties is the alias of the links to it,
+        though the state keeps ccexport's (a note left unchanged since is not read)."""
+        self.titles_listed = titles
+        self._by_title = None
+
     def keys_by_title(self, alias: str) -> list[str]:
         """The session notes whose title the alias of a link to it shows (deleted ones too):
         a link Obsidian rewrote to a name no record holds (the note renamed in Obsidian,
@@ -142,7 +150,8 @@ class LinkTargets:
         if self._by_title is None:
             self._by_title = {}
             for key, record in self.notes.items():
-                for title in (record.meta.get("title"), self.titles_before.get(key)):
+                titles = (record.meta.get("title"), self.titles_before.get(key))
+                for title in (*titles, self.titles_listed.get(key)):
                     if isinstance(title, str) and not key.startswith(INDEX_PREFIX):
                         self._by_title.setdefault(_title_key(title), set()).add(key)
         found = self._by_title.get(_title_key(alias), set())

@@ -102,6 +102,7 @@ class NoteSurvey:
     # surveys twice (notes another machine wrote, then the index notes' list), and ``watch``
     # once a round; a note that stays as it was is not read again (``unnamed_notes``).
     _unnamed: dict[str, tuple[int, int, int]]
+    titles_listed: dict[str, Any]  # key -> the title the last ``notes`` listed it by
 
     def _kind(self, relpath: str) -> str:
         self._batch.settle(relpath)
@@ -267,6 +268,11 @@ class NoteSurvey:
         for key, record in self.state.notes.items():
             if key not in found and not record.deleted and self.in_cloud_only(record.path):
                 found[key] = (record.path, record.meta)
+        # The titles an index note lists (the person's, where they retitled a note in its
+        # properties, which the state does not hold): a link Obsidian rewrote is known by them.
+        self.titles_listed = {key: meta.get("title") for key, (_, meta) in found.items() if meta}
+        if self._targets is not None:
+            self._targets.listed(self.titles_listed)
         if self.dry_run:  # what it would write is in the state, not on disk: listed as it
             for key in self._noted:
                 record = self.state.notes.get(key)

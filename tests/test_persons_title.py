@@ -166,3 +166,38 @@ def test_an_alias_the_person_edited_leaves_the_title_ccexports(tmp_path):
     write_session(home, ["why does login fail", "and now?"], ai_title="Login test fix")
     export(vault, home)
     assert read_frontmatter(note.read_text())["title"] == "Login test fix"
+
+
+def test_a_title_the_person_typed_is_how_a_rewritten_link_in_the_index_is_known(tmp_path):
+    """The person retitles a note, renames it twice in Obsidian (a run between: the index
+    lists it by their title, the state keeps ccexport's: the session was not read again)
+    and once by hand. The index's link to the second name leads nowhere, and its alias is
+    the person's title: by it the link is known, and the index is no edit of theirs.
+    (Found by the state machine.)"""
+    import os
+    import re
+
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["parser"])
+    export(vault, home)
+    _retitled(the_note(vault))
+    export(vault, home)
+
+    def rename_in_obsidian(name: str) -> None:
+        note = the_note(vault)
+        os.rename(note, note.with_name(f"{name}.md"))
+        link = re.compile(r"\[\[" + re.escape(note.stem) + r"(?=[|#\]])")
+        for path in vault.rglob("*.md"):
+            if ".ccexport" not in path.parts and link.search(path.read_text()):
+                path.write_text(link.sub("[[" + name, path.read_text()))
+
+    rename_in_obsidian("Renamed 1")
+    export(vault, home)
+    assert "[[Renamed 1|Flaky login test: root cause]]" in _index_titles(vault)
+    rename_in_obsidian("Renamed 2")
+    note = the_note(vault)
+    os.rename(note, note.with_name("Renamed 3.md"))  # by hand: no link follows
+    report = export(vault, home)
+    assert report.total("conflicts") == 0, report.conflicts()
+    assert not (vault / ".ccexport" / "conflicts").exists()
+    assert "[[Renamed 3|Flaky login test: root cause]]" in _index_titles(vault)

@@ -210,6 +210,27 @@ def stamps(vault: Path) -> dict[str, int]:
 _ONE_WORD_SPAN = re.compile(r"`([^`\s]+)`")
 
 
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_FENCE = re.compile(r"^(?:> ?)*[ \t]*(`{3,}|~{3,})")
+
+
+def _unescaped_outside_fences(text: str) -> str:
+    """Backslash escapes undone, but not in fenced blocks, whose text is as it was (a
+    pasted Windows path keeps its ``\\@``)."""
+    out, fence = [], None
+    for line in text.split("\n"):
+        m = _FENCE.match(line)
+        if fence is None:
+            if m:
+                fence = m.group(1)
+            out.append(_ESCAPE.sub(r"\1", line) if fence is None else line)
+        else:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            out.append(line)
+    return "\n".join(out)
+
+
 def normalize(text: str, *, escaped: bool = True) -> str:
     """Compare what is visible: no escapes, callout prefixes, heading marks, fences, or
     backticks around one word.
@@ -217,7 +238,7 @@ def normalize(text: str, *, escaped: bool = True) -> str:
     ``escaped``: the text is Markdown written by ccexport (a note), so backslash escapes are
     undone; session text as it was typed is compared with ``escaped=False``."""
     if escaped:
-        text = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
+        text = _unescaped_outside_fences(text)
     text = re.sub(r"(?m)^(> ?)+", "", text)
     text = re.sub(r"(?m)^\s*#{1,6}\s+", "", text)
     text = re.sub(r"(?m)^\s*([=-]{3,}|`{3,}\w*|~{3,}\w*)\s*$", "", text)

@@ -66,6 +66,7 @@ ZERO_WIDTH_SPACE = "\u200b"
 
 _LEADING_TABS = re.compile(r"^[ \t]*\t")
 _NEEDS_WORK = re.compile(r"[<&$%\[\]#\\^`~=*_:-]|^ {4}|\t", re.MULTILINE)
+_INDENTED_LATER = re.compile(r"\n[ >]*  ")  # a typed paragraph may be laid out (``_pasted``)
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 
 
@@ -76,7 +77,7 @@ def escape_prose(text: str, *, literal: bool = False) -> str:
     too, so ``*args`` stays ``*args``. A model's reply keeps its formatting (emphasis,
     lists, tables, links to the web).
     """
-    if not _NEEDS_WORK.search(text):
+    if not _NEEDS_WORK.search(text) and not (literal and _INDENTED_LATER.search(text)):
         return text
     text = text.replace(_CODE_MARK, "")
     layout = _layout(text)

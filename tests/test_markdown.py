@@ -540,6 +540,14 @@ def test_a_pasted_block_laid_out_by_spaces_keeps_every_line_as_typed(first, rest
     assert visible(out).endswith("After that, #tag?")
 
 
+def test_a_pasted_block_with_nothing_to_escape_is_laid_out_too():
+    text = "It fails\n  at line 3\n    in main"
+    assert escape_prose(text, literal=True) == f"```text\n{text}\n```"
+    assert escape_prose("> quote\n>   indented", literal=True) == (
+        "> ```text\n> quote\n>   indented\n> ```"
+    )
+
+
 def test_typed_prose_without_indented_lines_stays_prose():
     text = "first line\nsecond line with snake_case\n- a list\n  continued"
     tokens = COMMONMARK.parse(escape_prose(text, literal=True))

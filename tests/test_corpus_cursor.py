@@ -133,6 +133,31 @@ def test_the_real_composer_keeps_its_project_branch_and_the_selected_code(corpus
     assert b"bubble_created_at," in selection.data
 
 
+def test_the_real_pasted_screenshot_is_embedded_where_cursor_keeps_its_copy(corpus, tmp_path):
+    """Composer 484448da and legacy tab 2aa483d1 name a pasted image by its Windows path in
+    Cursor's User folder (``c:\\Users\\ydebray\\…\\workspaceStorage\\images\\0.74…-image.png``):
+    with a (synthetic) copy there under --home, both notes embed it and the vault holds its
+    bytes (the composer's two prompts both carry it); the screenshots picked from OneDrive
+    stay named only."""
+    from claude_builder import tiny_png
+
+    user, _ws = _both_databases(corpus, tmp_path)
+    shot = tiny_png((30, 60, 90))
+    images = user / "workspaceStorage" / "images"
+    images.mkdir()
+    (images / "0.7449537880301038-image.png").write_bytes(shot)
+    run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path / "home", sources=["cursor"],
+                             timezone=UTC))  # fmt: skip
+    notes = note_files(tmp_path / "v")
+    pasted = [n.decode() for n in notes.values() if b"0.7449537880301038-image.png" in n]
+    assert len(pasted) == 2
+    for note in pasted:
+        embeds = [line[3:-2] for line in note.splitlines() if line.startswith("![[")]
+        assert embeds and {(tmp_path / "v" / e).read_bytes() for e in embeds} == {shot}
+        assert "-image.png`, not stored" not in note
+    assert any(b"matlabmobile.jpg`, not stored in the session" in n for n in notes.values())
+
+
 AGENT = "cursor-agent"
 REAL_TRANSCRIPT = Path("cursor") / "git-ai-project__git-ai__cursor-session-simple.jsonl"
 STORE = "jazzyalex__agent-sessions__Cursor__test-store.db"

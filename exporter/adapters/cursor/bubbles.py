@@ -9,6 +9,7 @@ bubbles are translated to it first).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -33,10 +34,15 @@ from .tool_results import result_text
 
 
 def bubble_messages(
-    bubbles: list[dict[str, Any]], default_model: Any, times: Times | None = None, chat: str = ""
+    bubbles: list[dict[str, Any]],
+    default_model: Any,
+    times: Times | None = None,
+    chat: str = "",
+    user_dir: Path | None = None,
 ) -> tuple[list[Message], list[str], Usage, ModelUsage]:
     """The messages of a chat's bubbles, its models and its tokens (in all, and per model);
-    ``times`` counts the times that cannot be read (each found as ``chat``'s bubble)."""
+    ``times`` counts the times that cannot be read (each found as ``chat``'s bubble);
+    ``user_dir``, the ``User`` folder read, holds the images pasted into its prompts."""
     messages: list[Message] = []
     models: list[str] = []
     usage = Usage()
@@ -57,7 +63,7 @@ def bubble_messages(
         if kind in (1, "1", "user"):
             text = _user_text(bubble)
             if text:  # a bubble without text is a draft never sent, whatever it holds
-                parts = (TextPart(text), *context_parts(bubble))
+                parts = (TextPart(text), *context_parts(bubble, user_dir))
                 messages.append(Message("user", parts, source_id, when))
             continue
         parts: list[Part] = []

@@ -33,7 +33,10 @@ def composer_session(
     db: Database | None,
     path: Path,
     times: Times | None = None,
+    user_dir: Path | None = None,
 ) -> Session | None:
+    """A composer as a session; ``user_dir``, the ``User`` folder ``path`` is in, holds the
+    images pasted into its prompts (None: they are named only)."""
     headers = data.get("fullConversationHeadersOnly")
     bubbles: list[dict[str, Any]] = []
     if isinstance(headers, list) and headers and db is not None:
@@ -60,7 +63,7 @@ def composer_session(
 
     times = times or Times()
     messages, models, usage, per_model = bubble_messages(
-        bubbles, default_model, times, f"composer {cid}"
+        bubbles, default_model, times, f"composer {cid}", user_dir
     )
     if not messages:
         return None  # a composer opened but never used
@@ -130,9 +133,13 @@ def _layout_root(layout: Any) -> str | None:
 
 
 def tab_session(
-    tab: dict[str, Any], folder: str | None, path: Path, times: Times | None = None
+    tab: dict[str, Any],
+    folder: str | None,
+    path: Path,
+    times: Times | None = None,
+    user_dir: Path | None = None,
 ) -> Session | None:
-    """A chat of the legacy AI-chat panel."""
+    """A chat of the legacy AI-chat panel (``user_dir``: as for ``composer_session``)."""
     bubbles = []
     for b in tab.get("bubbles") or []:
         if isinstance(b, dict):
@@ -141,7 +148,7 @@ def tab_session(
     from .bubbles import bubble_messages
 
     times, chat = times or Times(), f"chat tab {tab.get('tabId')}"
-    messages, models, usage, per_model = bubble_messages(bubbles, None, times, chat)
+    messages, models, usage, per_model = bubble_messages(bubbles, None, times, chat, user_dir)
     if not messages or not isinstance(tab.get("tabId"), str):
         return None
     # A tab holds one time, when its last prompt was sent (no bubble has one): not when it

@@ -90,33 +90,33 @@ def load_user_dir(user_dir: Path) -> Iterator[LoadResult]:
                     folder = (
                         _workspace_folder(data) or headers.get(cid) or workspaces.owner.get(cid)
                     )
-                    session = _composer_session(data, cid, folder, db, global_db, times)
+                    session = _composer_session(data, cid, folder, db, global_db, times, user_dir)
                     if session:
                         yield LoadResult([session], [])
         except SourceError as exc:
             problems.append(exc.problem(SOURCE))
         times.report(problems, global_db, SOURCE)
-    for session in _workspace_sessions(workspaces, seen, problems):
+    for session in _workspace_sessions(workspaces, seen, problems, user_dir):
         yield LoadResult([session], [])
     yield LoadResult([], problems)
 
 
 def _workspace_sessions(
-    found: _Workspaces, seen: set[str], problems: list[Problem]
+    found: _Workspaces, seen: set[str], problems: list[Problem], user_dir: Path
 ) -> Iterator[Session]:
-    """The chats kept in workspace databases, but the composers in ``seen`` (exported from
-    the global database; ``seen`` grows with those given here)."""
+    """The chats kept in workspace databases of ``user_dir``, but the composers in ``seen``
+    (exported from the global database; ``seen`` grows with those given here)."""
     for folder, db_path, composers, tabs in found.chats:
         times = Times()
         for data in composers:
             cid = str(data.get("composerId"))
             if cid not in seen:
                 seen.add(cid)
-                session = _composer_session(data, cid, folder, None, db_path, times)
+                session = _composer_session(data, cid, folder, None, db_path, times, user_dir)
                 if session:
                     yield session
         for tab in tabs:
-            session = _tab_session(tab, folder, db_path, times)
+            session = _tab_session(tab, folder, db_path, times, user_dir)
             if session:
                 yield session
         times.report(problems, db_path, SOURCE)
@@ -209,7 +209,7 @@ def load_part(user_dir: Path, part: str, owners: dict[str, str | None]) -> LoadR
                         _not_an_object(data, cid, global_db, problems)
                         continue
                     folder = _workspace_folder(data) or headers.get(cid) or owners.get(cid)
-                    session = _composer_session(data, cid, folder, db, global_db, times)
+                    session = _composer_session(data, cid, folder, db, global_db, times, user_dir)
                     if session:
                         sessions.append(session)
         except SourceError as exc:
@@ -228,7 +228,7 @@ def load_part(user_dir: Path, part: str, owners: dict[str, str | None]) -> LoadR
                             seen.add(cid)  # exported from the global database
         except SourceError:
             pass  # reported by the parts that read it
-    sessions.extend(_workspace_sessions(found, seen, problems))
+    sessions.extend(_workspace_sessions(found, seen, problems, user_dir))
     return LoadResult(sessions, problems)
 
 

@@ -4,7 +4,9 @@ folders, screenshots, terminal text, docs, commits and links, as attachments of 
 A bubble of the current storage keeps them in its ``context`` object; a bubble of the legacy
 AI-chat panel at its top level (and a screenshot as ``image: {path}``). A selection keeps
 the text that was selected (its bytes go into the vault); a file, folder or image is only
-named by its path (Cursor does not store its content with the chat). Rules Cursor applies
+named by its path (Cursor does not store its content with the chat), but for an image
+pasted from the clipboard, whose copy Cursor keeps in its ``User`` folder
+(``pasted_images.py``): its bytes go into the vault while that copy is there. Rules Cursor applies
 by itself (``cursorRules``) and the ``mentions`` bookkeeping are not attachments.
 """
 
@@ -12,19 +14,22 @@ from __future__ import annotations
 
 import mimetypes
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from ...model import AttachmentPart
 from .._jsonl import parse_timestamp
 from ..vscode import path_from_uri
+from .pasted_images import pasted_image
 
 TEXT = "text/plain"
 UNKNOWN = "application/octet-stream"
 FOLDER = "inode/directory"
 
 
-def context_parts(bubble: dict[str, Any]) -> list[AttachmentPart]:
-    """The attachments of one user bubble, in a stable order, each once."""
+def context_parts(bubble: dict[str, Any], user_dir: Path | None = None) -> list[AttachmentPart]:
+    """The attachments of one user bubble, in a stable order, each once; ``user_dir``, the
+    ``User`` folder the bubble was read from, holds the images pasted into it."""
     held = bubble.get("context")
     context = held if isinstance(held, dict) else bubble
     found: list[AttachmentPart] = []
@@ -49,7 +54,8 @@ def context_parts(bubble: dict[str, Any]) -> list[AttachmentPart]:
     for item in images:
         path = _path(item)
         if path:
-            found.append(AttachmentPart(_media_of(path, "image/png"), None, path))
+            data, withheld = pasted_image(path, user_dir)
+            found.append(AttachmentPart(_media_of(path, "image/png"), data, path, withheld))
     for key in ("selectedDocs", "selectedCommits", "selectedPullRequests", "externalLinks"):
         for item in _items(context, key):
             name = _label(item)

@@ -192,3 +192,16 @@ def test_aiders_own_messages_headings_and_edits_read_as_what_they_were(home, tmp
     assert "title: move the `prompt_toolkit` imports to the top\n" in notes["38d1ce5d"]
     titles = [re.search(r"(?m)^title: (.*)$", n).group(1) for n in notes.values()]
     assert not [t for t in titles if t.startswith(("/add ", "/model "))]
+
+
+def test_models_are_the_banners_bare_ids(home, tmp_path):
+    """The corpus cases of the third audit, by their lines in the log."""
+    vault = tmp_path / "v"
+    run_export(ExportOptions(vault=vault, home=home, sources=["aider"], timezone=UTC))
+    notes = {k.rsplit(" ", 1)[-1][:8]: v.decode() for k, v in note_files(vault).items()}
+    models = {m for n in notes.values() for m in re.findall(r"(?m)^model: (.*)$", n)}
+    # line 66094, a /run's debug print "Models: ['claude-3-opus-20240229', …]": no model
+    assert "\nmodel: claude-3-5-sonnet-20240620\n" in notes["29d72383"]
+    assert not [m for m in models if not re.fullmatch(r"[\w./:@-]+", m)]
+    # line 82128, "anthropic/claude-3-haiku-20240307⚡": the badge is no part of the id
+    assert "anthropic/claude-3-haiku-20240307" in models

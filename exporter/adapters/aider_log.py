@@ -38,7 +38,12 @@ _USAGE = re.compile(r"^Tokens: (?P<tokens>.*?)\.(?:\s*Cost: (?P<cost>.*?)\.?)?\s
 _COUNT = re.compile(r"([\d.,]+)\s*([kKmM]?) (sent|received|cache write|cache hit|cached)\b")
 _SAME = {"cached": "cache hit"}
 _COST = re.compile(r"\$([\d.,]+) (request|message|session)")
-_MODEL = re.compile(r"^(?:Models?|Main model): (\S+)")
+# The model a banner names, without Aider's badges after it (``claude-3-haiku⚡``: prompt
+# caching on; ``♾️``: infinite output): the id alone.
+_MODEL = re.compile(r"^(?:Models?|Main model): ([A-Za-z0-9_./:@+-]+)")
+# Commands after which Aider prints its banner again, with the model now in use (Aider
+# takes a command's first letters for it: ``/chat`` is ``/chat-mode``).
+_SWITCHES = ("/model", "/chat-mode", "/weak-model", "/editor-model")
 # Start-up lines Aider prints before the first prompt: facts, not conversation.
 _BANNER = (
     "Aider v", "Model:", "Models:", "Main model:", "Weak model:", "Editor model:",
@@ -195,6 +200,7 @@ class _RunBuilder:
         self.request_costs: list[float] = []
         self.session_cost: float | None = None
         self.after_command = False
+        self.after_switch = False  # the command was a model or chat-mode switch (/model)
         self.prompted = False
         self.replied = False  # the model has answered (a prompt, or a --lint or --message)
         self.launch: str | None = None  # the command line that started Aider
@@ -252,6 +258,7 @@ class _RunBuilder:
         else:
             part = TextPart(text)
         self.after_command = not isinstance(part, TextPart)
+        self.after_switch = isinstance(part, CommandPart) and _switches(stripped)
         self.command_typed = self.command_typed or self.after_command
         self._message("user", [part], when=self._typed_at(stripped))
 
@@ -298,15 +305,19 @@ class _RunBuilder:
                 kept = []
                 self._prompt(answer.group(2).strip())
                 continue
+            # Aider's banner: what it printed as it started, before anything was typed or
+            # answered, or again after a /model switch; a "Models: …" line anywhere else is
+            # a command's or a tool's output (a script's debug print), no banner's.
+            banner = not self.prompted and not self.replied
             model = _MODEL.match(line)
-            if model:
+            if model and (banner or self.after_command and self.after_switch):
                 self._use_model(model.group(1))
             usage = _USAGE.match(line)
             if usage:
                 self._count(usage.group("tokens"), usage.group("cost") or "")
-            elif not self.prompted and (not self.messages and not kept and _is_command(line)):
+            elif banner and (not self.messages and not kept and _is_command(line)):
                 self.launch = line  # the command line that started Aider
-            elif not self.prompted and line.startswith(_BANNER):
+            elif banner and line.startswith(_BANNER):
                 if line.startswith("Aider v"):
                     self.version = line.split()[1].removeprefix("v")
             else:
@@ -428,6 +439,13 @@ def _first_three(items: list[str]) -> str:
 
 def _comparable(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.strip().splitlines())
+
+
+def _switches(typed: str) -> bool:
+    """A command that switches the model or the chat mode (``/model gpt-4o``, ``/chat ask``),
+    after which Aider prints its banner again."""
+    name = typed.split(None, 1)[0].lower()
+    return len(name) > 2 and any(switch.startswith(name) for switch in _SWITCHES)
 
 
 def _is_command(line: str) -> bool:

@@ -27,3 +27,48 @@ def test_banner_words_after_a_reply_before_any_prompt_are_its_output(tmp_path):
     log.write(tmp_path / "home" / "src" / "r")
     (session,), _ = load(tmp_path / "home")
     assert outputs(session) == ["\n".join(FAILED) + "\nWarning: stale"]
+
+
+def notices_and_replies(session) -> list[str]:
+    return [
+        getattr(p, "text", None) or getattr(p, "notice", "")
+        for m in session.messages
+        if m.role in ("user", "assistant")
+        for p in m.parts
+        if p.kind in ("text", "notice")
+    ]
+
+
+def test_a_ctrl_c_that_cut_a_reply_off_is_said_after_that_reply(tmp_path):
+    """Aider reports the Ctrl-C as it comes and logs the reply it cut off afterwards
+    (corpus line 2267): the note said the prompt was interrupted, then showed a reply."""
+    log = AiderLog().run("2024-08-06 10:00:00").prompt("use GitTemporaryDirectory")
+    log.aider("", "", "^C again to exit")
+    log.reply("Certainly! I'll make the changes:\n\n<<<<<<< SEARCH\n    with Ignorant")
+    log.prompt("try again").reply("Done.").tokens("1,000", "10", "0.01", "0.01")
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    assert notices_and_replies(session) == [
+        "use GitTemporaryDirectory",
+        "Certainly! I'll make the changes:\n\n<<<<<<< SEARCH\n    with Ignorant",
+        "interrupted",
+        "try again",
+        "Done.",
+    ]
+
+
+def test_a_ctrl_c_at_aiders_prompt_after_a_finished_turn_quits_and_is_no_interruption(tmp_path):
+    """Corpus lines 81862-81871: usage line, edit applied, commit, then Ctrl-C twice to
+    leave Aider; 173 of 564 notes ended "Interrupted by the user". A prompt left without
+    an answer, and a reply cut off before its usage line, were interrupted."""
+    log = AiderLog().run("2024-08-19 10:00:00").prompt("catch the error").reply("Done.")
+    log.tokens("8,023", "191", "0.03", "0.03")
+    log.aider("Applied edit to main.py", "Commit 69e471f fix: catch it", "^C again to exit")
+    log.aider("^C KeyboardInterrupt")
+    log.run("2024-08-19 11:00:00").prompt("explain it").reply("It is").aider("^C KeyboardInterrupt")
+    log.run("2024-08-19 12:00:00").prompt("and this?").aider("^C again to exit")
+    log.write(tmp_path / "home" / "src" / "r")
+    (quit_, cut, unanswered), _ = load(tmp_path / "home")
+    assert notices_and_replies(quit_) == ["catch the error", "Done."]
+    assert notices_and_replies(cut) == ["explain it", "It is", "interrupted"]
+    assert notices_and_replies(unanswered) == ["and this?", "interrupted"]

@@ -92,6 +92,7 @@ def parse_run(
         lines = lines[1:]  # an Emacs mode line heading an old log: the file's, no session's
     for kind, block in blocks(lines):
         builder.add(kind, block)
+    builder.flush_interrupt()
     if builder.run_usage.started_before:
         builder.forget_banner_model()
     # (a run nobody typed in is a conversation when Aider asked the model and it answered)
@@ -198,6 +199,10 @@ class _RunBuilder:
         self.switched_at: int | None = None  # the message count at the first /model switch
         self.after_command = False
         self.after_switch = False  # the command was a model or chat-mode switch (/model)
+        # Ctrl-C: a reply it cut off is logged after Aider's report of it, so the notice
+        # waits for that reply; one after a finished turn (its usage line) quit Aider.
+        self.interrupt_waits = False
+        self.turn_done = False
         self.prompted = False
         self.replied = False  # the model has answered (a prompt, or a --lint or --message)
         self.launch: str | None = None  # the command line that started Aider
@@ -222,11 +227,14 @@ class _RunBuilder:
         elif text.strip():
             text = "\n".join(tag_fences_as_markdown(lines)).strip("\n")
             self._message("assistant", [TextPart(text)], self.model)
+            self.flush_interrupt()
             self.after_command = False
             self.replied = True
+            self.turn_done = False
             self.echo = None
 
     def _prompt(self, text: str) -> None:
+        self.flush_interrupt()
         self.prompted = True
         stripped = text.strip()
         echo, self.echo = self.echo, None
@@ -235,6 +243,7 @@ class _RunBuilder:
             return
         if not stripped:
             return
+        self.turn_done = False  # something was typed: a Ctrl-C now stops what it asked
         if echo is not None and stripped == echo:
             return  # the words of the command just shown, sent on by Aider: no new prompt
         if stripped.startswith(_LINT_MESSAGE) or _HELP_MESSAGE.match(stripped):
@@ -311,6 +320,7 @@ class _RunBuilder:
                     self.switched_at = len(self.messages)
             usage = USAGE_LINE.match(line)
             if usage:
+                self.turn_done = self.replied
                 self.run_usage.count(usage.group("tokens"), usage.group("cost") or "")
             elif banner and (not self.messages and not kept and _is_command(line)):
                 self.launch = line  # the command line that started Aider
@@ -327,12 +337,28 @@ class _RunBuilder:
 
     def _interrupted(self) -> None:
         """The person pressed Ctrl-C: said once, however many times Aider reports it, and
-        only in a conversation (one to leave Aider before any prompt stops nothing)."""
-        last = self.messages[-1].parts if self.messages else ()
-        said = (
-            len(last) == 1 and isinstance(last[0], NoticePart) and last[0].notice == "interrupted"
+        only in a conversation (one to leave Aider before any prompt stops nothing, nor
+        does one at Aider's prompt after a finished turn: a reply, its usage line). Right
+        after a prompt it cut off the reply logged next: said after that reply."""
+        last = self.messages[-1] if self.messages else None
+        said = self.interrupt_waits or (
+            last is not None
+            and len(last.parts) == 1
+            and isinstance(last.parts[0], NoticePart)
+            and last.parts[0].notice == "interrupted"
         )
-        if not said and _conversation(self.messages):
+        if said or self.turn_done or not _conversation(self.messages):
+            return
+        if last is not None and last.role == "user" and any(_asks(p) for p in last.parts):
+            self.interrupt_waits = True
+        else:
+            self._message("user", [NoticePart("interrupted")])
+
+    def flush_interrupt(self) -> None:
+        """The Ctrl-C waiting for the reply it cut off, said where that reply ends (or, with
+        no reply after it, where Aider's next line or prompt is)."""
+        if self.interrupt_waits:
+            self.interrupt_waits = False
             self._message("user", [NoticePart("interrupted")])
 
     def _output(self, text: str) -> None:
@@ -342,6 +368,7 @@ class _RunBuilder:
         ``--lint`` run's output): Aider's, the harness's, not the model's."""
         if not text:
             return
+        self.flush_interrupt()
         if self.after_command:
             self._message("user", [CommandOutputPart(text)])
         elif not self.prompted and not self.replied:

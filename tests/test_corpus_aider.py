@@ -226,3 +226,17 @@ def test_models_are_the_banners_bare_ids_and_costs_are_counted_once(home, corpus
         float(c.replace(",", "")) for c in re.findall(r"\$([\d.,]+) (?:request|message)\b", raw)
     )
     assert asked == pytest.approx(25.59, abs=0.01) and abs(noted - asked) < 0.3
+
+
+def test_ctrl_c_is_said_after_the_reply_it_cut_and_not_when_aider_was_quit(home, tmp_path):
+    vault = tmp_path / "v"
+    run_export(ExportOptions(vault=vault, home=home, sources=["aider"], timezone=UTC))
+    notes = {k.rsplit(" ", 1)[-1][:8]: v.decode() for k, v in note_files(vault).items()}
+    # line 2267: the prompt, "^C again to exit", then the reply it cut off, logged after
+    cut = notes["3314c2bd"].split("use GitTemporaryDirectory\n", 1)[1]
+    assert cut.startswith("\n### Assistant\n\nCertainly! I'll make the necessary changes")
+    assert "=======\n```\n\n*Interrupted by the user.*" in cut
+    # lines 81862-81871: a finished turn (usage, edit, commit), then Ctrl-C twice to quit
+    ending = [n.split("%% ccexport:end", 1)[0].rstrip() for n in notes.values()]
+    assert not notes["92d022b8"].split("%% ccexport:end", 1)[0].rstrip().endswith("*")
+    assert sum(e.endswith("*Interrupted by the user.*") for e in ending) == 97  # 173 before

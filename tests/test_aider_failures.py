@@ -155,10 +155,10 @@ def test_a_joined_run_shows_no_banner_of_the_other_aider(tmp_path):
     line 5246): its header and banner land inside the first one's output; the banner is
     that other Aider's, nothing of this session."""
     log = AiderLog().run("2024-08-06 09:52:26").prompt("include the time zone")
-    log.reply("Here.").tokens("19,537", "217", "0.06", "0.41")
+    log.reply("Here.").tokens("19,537", "217", "0.06", "0.06")
     log.aider("The LLM did not conform to the edit format.")
     log.run("2024-08-06 09:52:50", model="gpt-4o", command="/home/me/.venv/bin/aider --show-prompt")
-    log.reply("I apologize: here is the edit.").tokens("19,942", "132", "0.06", "0.47")
+    log.reply("I apologize: here is the edit.").tokens("19,942", "132", "0.06", "0.12")
     log.aider("Applied edit to app.py")
     log.write(tmp_path / "home" / "src" / "r")
     (session,), _ = load(tmp_path / "home")

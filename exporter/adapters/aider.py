@@ -101,6 +101,17 @@ _OWN_REQUESTS = re.compile(
     rb"--message-file|-f|--commit)(?:[\s=]|$)",
     re.M,
 )
+# A usage line's cost: the request's, and Aider's running total for its process so far.
+_COSTS = re.compile(rb"Cost: \$([\d.,]+) (?:request|message), \$([\d.,]+) session")
+_TOTAL = re.compile(rb"\$([\d.,]+) session")
+_ROUNDING = 0.015  # Aider prints both to the cent: the sum of two may be off by this
+# A one-shot Aider that changes the code itself; another one that printed a commit
+# (``--show-prompt``, ``--exit``) printed the one of the Aider that was running.
+_CHANGES_ITSELF = re.compile(
+    rb"^> \S*aider(?:\.exe|-chat)?\b[^\n]*\s(?:--lint|--test|--message|--msg|-m|"
+    rb"--message-file|-f|--commit|--apply)(?:[\s=]|$)",
+    re.M,
+)
 # A prompt that starts another Aider in this repository (``/run aider …``, ``!aider …``).
 _NESTED = re.compile(rb"^#### *(?:/run +|!) *(?:\S*/)?aider(?:\.exe|-chat)?(?:\s|$)")
 
@@ -308,7 +319,11 @@ def join_runs(raw: bytes, runs: list[Run]) -> list[list[Run]]:
     for run in runs:
         body = raw[run.start : run.end]
         if _PROMPT.search(body):
-            groups.append([run])
+            at = _went_on_from(raw, groups, body)
+            if at is not None:  # the prompts went to an Aider started before this header
+                groups[at:] = [[r for group in groups[at:] for r in group] + [run]]
+            else:
+                groups.append([run])
             prompted = True
         elif prompted and _continues(raw[groups[-1][-1].start : groups[-1][-1].end], body):
             groups[-1].append(run)
@@ -316,6 +331,32 @@ def join_runs(raw: bytes, runs: list[Run]) -> list[list[Run]]:
             groups.append([run])
             prompted = False
     return groups
+
+
+def _went_on_from(raw: bytes, groups: list[list[Run]], body: bytes) -> int | None:
+    """The group whose Aider the prompts of ``body`` went to, when another Aider (``--exit``,
+    ``--show-prompt``, ``--msg``, a test run) wrote its banner into the log while that one
+    was running: the run's first usage line reports a running total above its request
+    (``$0.04 request, $0.78 session``: the process had spent $0.74 before), and the last
+    group with a prompt ended at that total, only banners written since. Joining them
+    keeps the cost counted once and the model the process's."""
+    first = _COSTS.search(body)
+    if not first or _money(first.group(2)) <= _money(first.group(1)):
+        return None
+    spent_before = _money(first.group(2)) - _money(first.group(1))
+    for at in range(len(groups) - 1, -1, -1):
+        group = raw[groups[at][0].start : groups[at][-1].end]
+        if _REQUEST.search(group):
+            totals = _TOTAL.findall(group)
+            total = _money(totals[-1]) if totals else 0.0
+            return at if abs(total - spent_before) <= _ROUNDING else None
+        if _PROMPT.search(group) or (_ACTION.search(group) and _CHANGES_ITSELF.search(group)):
+            return None  # a run of its own in between: the prompts are not joined across it
+    return None
+
+
+def _money(amount: bytes) -> float:
+    return float(amount.replace(b",", b""))
 
 
 def _continues(before: bytes, body: bytes) -> bool:

@@ -10,6 +10,7 @@ this module reads text it is given, never a folder.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -25,20 +26,19 @@ from ..model import (
     TextPart,
     ToolCallPart,
     ToolResultPart,
-    Usage,
 )
 from .aider import SOURCE
 from .aider_blocks import blocks, tag_fences_as_markdown
 from .aider_output import segments
 from .aider_runs import Run
+from .aider_usage import USAGE_LINE, RunUsage
 
-# (without "Cost: …" for a model whose prices Aider does not know)
-_USAGE = re.compile(r"^Tokens: (?P<tokens>.*?)\.(?:\s*Cost: (?P<cost>.*?)\.?)?\s*$")
-# (a development build of 0.50 called the cache hits "cached": "492 sent, 1,278 cached")
-_COUNT = re.compile(r"([\d.,]+)\s*([kKmM]?) (sent|received|cache write|cache hit|cached)\b")
-_SAME = {"cached": "cache hit"}
-_COST = re.compile(r"\$([\d.,]+) (request|message|session)")
-_MODEL = re.compile(r"^(?:Models?|Main model): (\S+)")
+# The model a banner names, without Aider's badges after it (``claude-3-haiku⚡``: prompt
+# caching on; ``♾️``: infinite output): the id alone.
+_MODEL = re.compile(r"^(?:Models?|Main model): ([A-Za-z0-9_./:@+-]+)")
+# Commands after which Aider prints its banner again, with the model now in use (Aider
+# takes a command's first letters for it: ``/chat`` is ``/chat-mode``).
+_SWITCHES = ("/model", "/chat-mode", "/weak-model", "/editor-model")
 # Start-up lines Aider prints before the first prompt: facts, not conversation.
 _BANNER = (
     "Aider v", "Model:", "Models:", "Main model:", "Weak model:", "Editor model:",
@@ -92,6 +92,9 @@ def parse_run(
         lines = lines[1:]  # an Emacs mode line heading an old log: the file's, no session's
     for kind, block in blocks(lines):
         builder.add(kind, block)
+    builder.flush_interrupt()
+    if builder.run_usage.started_before:
+        builder.forget_banner_model()
     # (a run nobody typed in is a conversation when Aider asked the model and it answered)
     talked = any(m.role == "user" for m in builder.messages) or (
         builder.sent and _conversation(builder.messages)
@@ -111,8 +114,8 @@ def parse_run(
         title=_title(messages, builder.linted) if messages else None,
         started_at=started,
         ended_at=builder.last_typed,
-        usage=builder.usage,
-        cost=builder.cost(),
+        usage=builder.run_usage.usage,
+        cost=builder.run_usage.cost(),
         extra={"aider_version": builder.version} if builder.version else {},
     )
 
@@ -191,10 +194,15 @@ class _RunBuilder:
         self.models: list[str] = []
         self.model: str | None = None
         self.version: str | None = None
-        self.usage = Usage()
-        self.request_costs: list[float] = []
-        self.session_cost: float | None = None
+        self.run_usage = RunUsage()
+        self.banner_models: list[str] = []  # the models the start-up banner named
+        self.switched_at: int | None = None  # the message count at the first /model switch
         self.after_command = False
+        self.after_switch = False  # the command was a model or chat-mode switch (/model)
+        # Ctrl-C: a reply it cut off is logged after Aider's report of it, so the notice
+        # waits for that reply; one after a finished turn (its usage line) quit Aider.
+        self.interrupt_waits = False
+        self.turn_done = False
         self.prompted = False
         self.replied = False  # the model has answered (a prompt, or a --lint or --message)
         self.launch: str | None = None  # the command line that started Aider
@@ -219,16 +227,14 @@ class _RunBuilder:
         elif text.strip():
             text = "\n".join(tag_fences_as_markdown(lines)).strip("\n")
             self._message("assistant", [TextPart(text)], self.model)
+            self.flush_interrupt()
             self.after_command = False
             self.replied = True
+            self.turn_done = False
             self.echo = None
 
-    def cost(self) -> float | None:
-        if self.session_cost is not None:
-            return self.session_cost  # Aider's own running total for the run
-        return sum(self.request_costs) if self.request_costs else None
-
     def _prompt(self, text: str) -> None:
+        self.flush_interrupt()
         self.prompted = True
         stripped = text.strip()
         echo, self.echo = self.echo, None
@@ -237,6 +243,7 @@ class _RunBuilder:
             return
         if not stripped:
             return
+        self.turn_done = False  # something was typed: a Ctrl-C now stops what it asked
         if echo is not None and stripped == echo:
             return  # the words of the command just shown, sent on by Aider: no new prompt
         if stripped.startswith(_LINT_MESSAGE) or _HELP_MESSAGE.match(stripped):
@@ -252,6 +259,7 @@ class _RunBuilder:
         else:
             part = TextPart(text)
         self.after_command = not isinstance(part, TextPart)
+        self.after_switch = isinstance(part, CommandPart) and _switches(stripped)
         self.command_typed = self.command_typed or self.after_command
         self._message("user", [part], when=self._typed_at(stripped))
 
@@ -298,15 +306,25 @@ class _RunBuilder:
                 kept = []
                 self._prompt(answer.group(2).strip())
                 continue
+            # Aider's banner: what it printed as it started, before anything was typed or
+            # answered, or again after a /model switch; a "Models: …" line anywhere else is
+            # a command's or a tool's output (a script's debug print), no banner's.
+            banner = not self.prompted and not self.replied
             model = _MODEL.match(line)
-            if model:
+            if model and banner:
                 self._use_model(model.group(1))
-            usage = _USAGE.match(line)
+                self.banner_models.append(model.group(1))
+            elif model and self.after_command and self.after_switch:
+                self._use_model(model.group(1))
+                if self.switched_at is None:
+                    self.switched_at = len(self.messages)
+            usage = USAGE_LINE.match(line)
             if usage:
-                self._count(usage.group("tokens"), usage.group("cost") or "")
-            elif not self.prompted and (not self.messages and not kept and _is_command(line)):
+                self.turn_done = self.replied
+                self.run_usage.count(usage.group("tokens"), usage.group("cost") or "")
+            elif banner and (not self.messages and not kept and _is_command(line)):
                 self.launch = line  # the command line that started Aider
-            elif not self.prompted and line.startswith(_BANNER):
+            elif banner and line.startswith(_BANNER):
                 if line.startswith("Aider v"):
                     self.version = line.split()[1].removeprefix("v")
             else:
@@ -319,12 +337,28 @@ class _RunBuilder:
 
     def _interrupted(self) -> None:
         """The person pressed Ctrl-C: said once, however many times Aider reports it, and
-        only in a conversation (one to leave Aider before any prompt stops nothing)."""
-        last = self.messages[-1].parts if self.messages else ()
-        said = (
-            len(last) == 1 and isinstance(last[0], NoticePart) and last[0].notice == "interrupted"
+        only in a conversation (one to leave Aider before any prompt stops nothing, nor
+        does one at Aider's prompt after a finished turn: a reply, its usage line). Right
+        after a prompt it cut off the reply logged next: said after that reply."""
+        last = self.messages[-1] if self.messages else None
+        said = self.interrupt_waits or (
+            last is not None
+            and len(last.parts) == 1
+            and isinstance(last.parts[0], NoticePart)
+            and last.parts[0].notice == "interrupted"
         )
-        if not said and _conversation(self.messages):
+        if said or self.turn_done or not _conversation(self.messages):
+            return
+        if last is not None and last.role == "user" and any(_asks(p) for p in last.parts):
+            self.interrupt_waits = True
+        else:
+            self._message("user", [NoticePart("interrupted")])
+
+    def flush_interrupt(self) -> None:
+        """The Ctrl-C waiting for the reply it cut off, said where that reply ends (or, with
+        no reply after it, where Aider's next line or prompt is)."""
+        if self.interrupt_waits:
+            self.interrupt_waits = False
             self._message("user", [NoticePart("interrupted")])
 
     def _output(self, text: str) -> None:
@@ -334,6 +368,7 @@ class _RunBuilder:
         ``--lint`` run's output): Aider's, the harness's, not the model's."""
         if not text:
             return
+        self.flush_interrupt()
         if self.after_command:
             self._message("user", [CommandOutputPart(text)])
         elif not self.prompted and not self.replied:
@@ -388,32 +423,21 @@ class _RunBuilder:
         message = ", and ".join(said) + "; it holds no conversation, so no note"
         return Problem(str(path), message, line, "warning", SOURCE)
 
+    def forget_banner_model(self) -> None:
+        """The banner is another Aider's (``started_before``): its model is not the one that
+        answered, up to a ``/model`` switch that names it."""
+        end = len(self.messages) if self.switched_at is None else self.switched_at
+        self.messages[:end] = [
+            replace(m, model=None) if m.model in self.banner_models else m
+            for m in self.messages[:end]
+        ]
+        named = {m.model for m in self.messages if m.model}
+        self.models = [m for m in self.models if m not in self.banner_models or m in named]
+
     def _use_model(self, model: str) -> None:
         self.model = model
         if model not in self.models:
             self.models.append(model)
-
-    def _count(self, tokens: str, cost: str) -> None:
-        found = _COUNT.findall(tokens)
-        counts = {_SAME.get(what, what): _number(n, unit) for n, unit, what in found}
-        sent, hit, write = (counts.get(k, 0) for k in ("sent", "cache hit", "cache write"))
-        # Aider's "sent" is the request's prompt tokens, cache hits among them, plus the
-        # cache writes it adds: input here is what was neither read from nor written to
-        # the cache, as every other source counts it. Its 0.50 builds also logged "sent"
-        # without either ("194 sent, 9,474 cache write"): exact counts (later ones are
-        # rounded, "20k sent, 215 cache write, 20k cache hit") with "sent" below what was
-        # cached, it is the input.
-        cached = hit + write
-        older = sent < cached and not any(unit for _, unit, _ in found)
-        self.usage += Usage(
-            sent if older else max(0, sent - cached), counts.get("received", 0), hit, write
-        )
-        for amount, what in _COST.findall(cost):
-            value = float(amount.replace(",", ""))
-            if what == "session":
-                self.session_cost = value
-            else:
-                self.request_costs.append(value)
 
     def _message(
         self, role: Role, parts: list[Part], model: str | None = None, when: datetime | None = None
@@ -430,12 +454,14 @@ def _comparable(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.strip().splitlines())
 
 
+def _switches(typed: str) -> bool:
+    """A command that switches the model or the chat mode (``/model gpt-4o``, ``/chat ask``),
+    after which Aider prints its banner again."""
+    name = typed.split(None, 1)[0].lower()
+    return len(name) > 2 and any(switch.startswith(name) for switch in _SWITCHES)
+
+
 def _is_command(line: str) -> bool:
     """The command line Aider echoes first: a path or a word ending in ``aider``."""
     first = line.split(" ", 1)[0]
     return first.endswith(("aider", "aider.exe")) or first.endswith("aider-chat")
-
-
-def _number(digits: str, unit: str) -> int:
-    value = float(digits.replace(",", ""))
-    return round(value * {"k": 1_000, "m": 1_000_000}.get(unit.lower(), 1))

@@ -1,0 +1,69 @@
+"""Aider's usage lines (``Tokens: 5,244 sent, 604 received. Cost: $0.02 request, $0.07
+session.``) summed into a run's tokens and cost.
+
+Kept apart from aider_log.py, which finds the lines and hands them here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model import Usage
+
+# (without "Cost: …" for a model whose prices Aider does not know)
+USAGE_LINE = re.compile(r"^Tokens: (?P<tokens>.*?)\.(?:\s*Cost: (?P<cost>.*?)\.?)?\s*$")
+# (a development build of 0.50 called the cache hits "cached": "492 sent, 1,278 cached")
+_COUNT = re.compile(r"([\d.,]+)\s*([kKmM]?) (sent|received|cache write|cache hit|cached)\b")
+_SAME = {"cached": "cache hit"}
+_COST = re.compile(r"\$([\d.,]+) (request|message|session)")
+
+
+class RunUsage:
+    """A run's tokens and cost, one usage line at a time."""
+
+    def __init__(self) -> None:
+        self.usage = Usage()
+        self.request_costs: list[float] = []
+        self.session_cost: float | None = None
+        # The first request already had a running total above its cost: the run's prompts
+        # went to an Aider started before its header, whose banner is another Aider's.
+        self.started_before = False
+
+    def cost(self) -> float | None:
+        if self.started_before:  # Aider's total holds what the process spent before the run
+            return sum(self.request_costs)
+        if self.session_cost is not None:
+            return self.session_cost  # Aider's own running total for the run
+        return sum(self.request_costs) if self.request_costs else None
+
+    def count(self, tokens: str, cost: str) -> None:
+        found = _COUNT.findall(tokens)
+        counts = {_SAME.get(what, what): _number(n, unit) for n, unit, what in found}
+        sent, hit, write = (counts.get(k, 0) for k in ("sent", "cache hit", "cache write"))
+        # Aider's "sent" is the request's prompt tokens, cache hits among them, plus the
+        # cache writes it adds: input here is what was neither read from nor written to
+        # the cache, as every other source counts it. Its 0.50 builds also logged "sent"
+        # without either ("194 sent, 9,474 cache write"): exact counts (later ones are
+        # rounded, "20k sent, 215 cache write, 20k cache hit") with "sent" below what was
+        # cached, it is the input.
+        cached = hit + write
+        older = sent < cached and not any(unit for _, unit, _ in found)
+        self.usage += Usage(
+            sent if older else max(0, sent - cached), counts.get("received", 0), hit, write
+        )
+        costs = {what: float(amount.replace(",", "")) for amount, what in _COST.findall(cost)}
+        first = not self.request_costs and self.session_cost is None
+        request = costs.get("request", costs.get("message"))
+        if first and request is not None and costs.get("session", request) > request:
+            self.started_before = True
+        for amount, what in _COST.findall(cost):
+            value = float(amount.replace(",", ""))
+            if what == "session":
+                self.session_cost = value
+            else:
+                self.request_costs.append(value)
+
+
+def _number(digits: str, unit: str) -> int:
+    value = float(digits.replace(",", ""))
+    return round(value * {"k": 1_000, "m": 1_000_000}.get(unit.lower(), 1))

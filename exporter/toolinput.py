@@ -137,7 +137,10 @@ _CODE_KEYS = {
 
 # A unified diff given as an argument (Cline's replace_in_file ``diff``, a hunk or a file
 # header first): highlighted as a diff, not in the language of the file it changes.
-_UNIFIED_DIFF = re.compile(r"\s*(?:@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|--- \S.*\n\+\+\+ \S)")
+# Codex's patch format (``*** Begin Patch``, as Cursor's apply_patch takes it too) is one.
+_UNIFIED_DIFF = re.compile(
+    r"\s*(?:@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|--- \S.*\n\+\+\+ \S|\*\*\* Begin Patch)"
+)
 
 
 # Arguments written in Markdown: a plan the assistant presents (Claude Code's ExitPlanMode).

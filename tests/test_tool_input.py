@@ -206,3 +206,12 @@ def test_a_title_cut_short_says_so(tool_input, title):
     # A path or command cut at the title's length (or a command's first line of several)
     # must not read as whole: "rm -rf /srv/app" of "rm -rf /srv/app/build" runs another.
     assert call_title(ToolCallPart("Bash", tool_input, "c1"))[1] == title
+
+
+def test_a_patch_in_codexs_format_is_a_diff_not_the_files_language():
+    # Cursor's apply_patch takes Codex's format; it was highlighted as the file's language.
+    patch = (
+        "*** Begin Patch\n*** Update File: src/main.rs\n@@\n-let a = 1;\n+let a = 2;\n*** End Patch"
+    )
+    blocks = input_blocks({"path": "src/main.rs", "patch": patch}, "apply_patch")
+    assert [(b["text"], b["lang"]) for b in blocks if b["text"] == patch] == [(patch, "diff")]

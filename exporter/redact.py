@@ -252,9 +252,9 @@ class Redactor(ValueRedaction):
             self._found = None
         secrets: dict[str, str] = {}
         for secret, rule_id in found:
-            latin = secret.decode("latin-1")
-            if latin not in secrets and spreadable(secret.decode("utf-8", "replace")):
-                secrets[latin] = rule_id
+            value = secret.decode("utf-8", "replace")  # (a rule matches whole characters)
+            if value not in secrets and spreadable(value):
+                secrets[value] = rule_id
         if not secrets:
             return redacted
         self._spread = Spread(secrets.items())
@@ -290,7 +290,11 @@ class Redactor(ValueRedaction):
 
     def message(self, message: Message, counts: Counter[str] | None) -> Message:
         parts = tuple(self._part(p, counts) for p in message.parts)
-        if message.role == "user" and any(type(p) is TextPart and "</" in p.text for p in parts):
+        if (
+            self._spread is None
+            and message.role == "user"
+            and any(type(p) is TextPart and "</" in p.text for p in parts)
+        ):
             parts = self._prompt_parts(parts, counts)
         model = message.model and self._recurring(message.model, counts)
         if model is message.model and all(

@@ -7,7 +7,9 @@ occurrence of the secrets found so far in one walk of a keyword automaton (pyaho
 inside other words too. Used within one text (``redact_nested``: a value below a holder
 and the line that uses it) and across a whole session (``redact.Redactor.session``).
 
-Texts are searched as their UTF-8 bytes read as Latin-1, so positions are byte offsets.
+A secret is looked for as the texts it is looked for in are written: a session's strings
+as they are, the bytes ``redact_nested`` reads as Latin-1 (positions there are byte
+offsets) as bytes read so.
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ def spreadable(value: str) -> bool:
 
 
 class Spread:
-    """Secrets (each as UTF-8 bytes read as Latin-1, with its rule's id), found again."""
+    """Secrets, each with its rule's id, found again. Each is given as the texts it is
+    looked for in are written: ``str`` for texts, UTF-8 bytes read as Latin-1 for bytes
+    (``redact_nested``)."""
 
     def __init__(self, secrets: Iterable[tuple[str, str]]) -> None:
         self._automaton = ahocorasick.Automaton()
@@ -46,38 +50,30 @@ class Spread:
         if not self.empty:
             self._automaton.make_automaton()
 
-    def spans(self, latin: str) -> list[tuple[int, int, str]]:
-        """``(start, end, rule id)`` of every occurrence in ``latin``, in any order."""
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        """``(start, end, rule id)`` of every occurrence in ``text``, in any order."""
         if self.empty:
             return []
         return [
             (last + 1 - length, last + 1, rule_id)
-            for last, (length, rule_id) in self._automaton.iter(latin)
+            for last, (length, rule_id) in self._automaton.iter(text)
         ]
 
-    def data(self, data: bytes, counts: Counter[str] | None = None) -> bytes:
-        """``data`` with every occurrence replaced by its placeholder (``counts`` gains one
-        each); ``data`` itself when there is none."""
-        spans = without_overlaps(self.spans(data.decode("latin-1")))
+    def text(self, text: str, counts: Counter[str] | None = None) -> str:
+        """``text`` with every occurrence replaced by its placeholder (``counts`` gains one
+        each); ``text`` itself when there is none."""
+        spans = without_overlaps(self.spans(text)) if text else []
         if not spans:
-            return data
-        pieces: list[bytes] = []
+            return text
+        pieces: list[str] = []
         last = 0
         for start, end, rule_id in spans:
-            pieces += (data[last:start], PLACEHOLDER.format(rule_id).encode())
+            pieces += (text[last:start], PLACEHOLDER.format(rule_id))
             last = end
             if counts is not None:
                 counts[rule_id] += 1
-        pieces.append(data[last:])
-        return b"".join(pieces)
-
-    def text(self, text: str, counts: Counter[str] | None = None) -> str:
-        """``text`` with every occurrence replaced; ``text`` itself when there is none."""
-        if self.empty or not text:
-            return text
-        data = text.encode("utf-8", "surrogatepass")
-        new = self.data(data, counts)
-        return text if new is data else new.decode("utf-8", "surrogatepass")
+        pieces.append(text[last:])
+        return "".join(pieces)
 
 
 def without_overlaps(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import fields, replace
 from functools import cached_property, lru_cache, partial
-from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from .model import AttachmentPart, Message, MessageStream, Session, TextPart, decode_text
@@ -32,22 +31,18 @@ from .redact_names import (
     HOLDER_WORDS,
     PLACEHOLDER,
     STAND_IN,
-    VALUE_KEYS,
-    entry_name,
     generic_value,
     held_secret,
-    holder_rule,
-    item_name,
-    named_value,
     shannon_entropy,
 )
 from .redact_rules import RULES, Rule, compile_rule
+from .redact_spread import Spread, spreadable
+from .redact_values import ValueRedaction
 
 if TYPE_CHECKING:
     from .adapters import SessionRef
 
 _PLACEHOLDER_START = b"[REDACTED:"
-_Counts = Counter[str] | None  # what a redaction adds its rules' ids to, if anything
 # Control characters, ESC (which starts a terminal code) among them: what rendering drops.
 _HIDDEN = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _PASSES = 12
@@ -60,11 +55,13 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # named by the argument before them or by a name/value pair; 6: images' text metadata,
 # passwords of digits, values named by a key above them (``credentials:``); a key on the
 # line below a secret's name, a name that says which secret (``secretName``) or where it
-# is (``token_file``) and a workflow's ``${{ … }}`` are no secrets.
-ENGINE_VERSION = "6"
+# is (``token_file``) and a workflow's ``${{ … }}`` are no secrets; 7: a secret found
+# anywhere in a session is redacted everywhere in it, passwords glued to ``mysql -p`` and
+# after ``sshpass -p``.
+ENGINE_VERSION = "7"
 
 
-class Redactor:
+class Redactor(ValueRedaction):
     """A rule set, compiled once when first used (a run with nothing to read compiles
     nothing): redacts texts, values and whole sessions."""
 
@@ -80,6 +77,11 @@ class Redactor:
         self.keywords = KeywordIndex((*self.rules, _HOLDER_WORDS))
         self._holder = len(self.rules)
         self._clean_keys: set[str] = set()  # short recurring texts found clean (``_recurring``)
+        # While a session is redacted (``session``): the secrets found so far, then (its
+        # second pass) those of them looked for everywhere in it instead of the rules. Held
+        # here rather than passed down every call that reaches a text: one session at a time.
+        self._found: list[tuple[bytes, str]] | None = None
+        self._spread: Spread | None = None
         digest = hashlib.sha256(ENGINE_VERSION.encode())
         for rule in self.rules:
             digest.update(repr(rule).encode())
@@ -100,6 +102,8 @@ class Redactor:
         """``text`` with every secret replaced by its placeholder."""
         if not text:
             return text
+        if self._spread is not None:  # a session's second pass: its secrets, found again
+            return self._spread.text(text, counts)
         data = text.encode("utf-8", "surrogatepass")
         redacted = self._text(text, data, counts)
         if len(data.translate(None, _HIDDEN)) != len(data):
@@ -143,7 +147,7 @@ class Redactor:
         if held is not False:  # a value named by a key above it
             from .redact_nested import redact_held  # (few texts hold one: imported then)
 
-            data = redact_held(data, self._judge, counts, held)
+            data = redact_held(data, self._judge, counts, held, self._found)
         return text if data is original else data.decode("utf-8", "surrogatepass")
 
     def _spots(self, data: bytes) -> tuple[Spots, list[tuple[int, int]] | None | bool]:
@@ -179,6 +183,8 @@ class Redactor:
             last = end
             if counts is not None:
                 counts[rule.id] += 1
+            if self._found is not None:
+                self._found.append((data[start:end], rule.id))
         if not pieces:
             return data
         pieces.append(data[last:])
@@ -201,76 +207,14 @@ class Redactor:
 
     # -- values and sessions ---------------------------------------------------------------
 
-    def value(
-        self,
-        value: Any,
-        counts: Counter[str] | None = None,
-        name: str = "",
-        under: str | None = None,
-    ) -> Any:
-        """Strings inside a JSON-like value (a tool's input), redacted; a string under a
-        secret-sounding key (``{"password": "…"}``) is judged like an assignment, and so is
-        one below a key that holds secrets (``{"credentials": {"prod": {"db": "…"}}}``:
-        ``under`` is the rule that key calls for). A password may be a number."""
-        if isinstance(value, str):
-            redacted = self.text(value, counts)
-            if redacted != value or value in self.allow:
-                return redacted
-            rule_id = named_value(name, value, self._entropy)
-            if rule_id is None and under is not None and self._judge(name, value, under):
-                rule_id = under
-        elif isinstance(value, Mapping):
-            return self._mapping(value, counts, under)
-        elif isinstance(value, list | tuple):
-            return self._sequence(value, counts, name, under)
-        elif type(value) is int and value >= 100_000 and name and str(value) not in self.allow:
-            rule_id = named_value(name, str(value), self._entropy)  # a password of digits
-        else:
-            return value
-        if rule_id is None:
-            return value
-        if counts is not None:
-            counts[rule_id] += 1
-        return PLACEHOLDER.format(rule_id)
-
-    # A value comes back as the very object given when nothing in it changed (``text`` and
-    # ``value`` both do so): a tool's input is copied only when it held a secret, not
-    # rebuilt and compared at every level of it.
-
-    def _mapping(self, value: Mapping[Any, Any], counts: _Counts, under: str | None) -> Any:
-        out: dict[Any, Any] | None = None
-        # A name/value pair (``{"name": "DB_PASSWORD", "value": "…"}``): the value is named so.
-        named = entry_name(value)
-        for i, (key, item) in enumerate(value.items()):
-            new_key = self._recurring(key, counts) if isinstance(key, str) else key
-            name = named if named and key in VALUE_KEYS else str(key)
-            holds = holder_rule(key) if isinstance(key, str) and type(item) is not str else None
-            new_item = self.value(item, counts, name, holds or under)
-            if out is None:
-                if new_key is key and new_item is item:
-                    continue
-                out = dict(islice(value.items(), i))  # what came before, as it was
-            out[new_key] = new_item
-        return value if out is None else out
-
-    def _sequence(self, value: Any, counts: _Counts, name: str, under: str | None) -> Any:
-        out: list[Any] | None = None
-        for i, item in enumerate(value):
-            new_item = self.value(item, counts, item_name(value, i) or name, under)
-            if out is None:
-                if new_item is item:
-                    continue
-                out = list(value[:i])
-            out.append(new_item)
-        return value if out is None else type(value)(out)
-
     def _recurring(self, text: str, counts: Counter[str] | None) -> str:
         """A short text that comes again and again (a tool input's key such as ``command``,
         a model's name), redacted: those found clean are remembered."""
-        if text in self._clean_keys:
+        if text in self._clean_keys and self._spread is None:
             return text
         new = self.text(text, counts)
-        if new is text and len(text) <= _KEPT_KEY and len(self._clean_keys) < _KEPT_KEYS:
+        kept = len(self._clean_keys) < _KEPT_KEYS and self._spread is None
+        if new is text and len(text) <= _KEPT_KEY and kept:
             self._clean_keys.add(text)
         return new
 
@@ -293,7 +237,33 @@ class Redactor:
         return fact if new is value else f"{name}={new}"
 
     def session(self, session: Session, counts: Counter[str] | None = None) -> Session:
-        """The session with every string in it redacted (ids and times are kept)."""
+        """The session with every string in it redacted (ids and times are kept), and each
+        secret a rule found anywhere in it (by what stood around it: ``token="…"``) redacted
+        wherever else the session holds it too, in a message before it as well: a second
+        pass, only for a session with such a secret. Per session: one session's secrets do
+        not redact another's text. A streamed session (``MessageStream``) is redacted as its
+        messages are read, each on its own."""
+        if self._found is not None or self._spread is not None or session.is_streamed:
+            return self._session(session, counts)
+        self._found = found = []
+        try:
+            redacted = self._session(session, counts)
+        finally:
+            self._found = None
+        secrets: dict[str, str] = {}
+        for secret, rule_id in found:
+            value = secret.decode("utf-8", "replace")  # (a rule matches whole characters)
+            if value not in secrets and spreadable(value):
+                secrets[value] = rule_id
+        if not secrets:
+            return redacted
+        self._spread = Spread(secrets.items())
+        try:
+            return self._session(redacted, counts)
+        finally:
+            self._spread = None
+
+    def _session(self, session: Session, counts: Counter[str] | None) -> Session:
         changes: dict[str, Any] = {}
         for name in _SESSION_TEXT:
             old = getattr(session, name)
@@ -320,7 +290,11 @@ class Redactor:
 
     def message(self, message: Message, counts: Counter[str] | None) -> Message:
         parts = tuple(self._part(p, counts) for p in message.parts)
-        if message.role == "user" and any(type(p) is TextPart and "</" in p.text for p in parts):
+        if (
+            self._spread is None
+            and message.role == "user"
+            and any(type(p) is TextPart and "</" in p.text for p in parts)
+        ):
             parts = self._prompt_parts(parts, counts)
         model = message.model and self._recurring(message.model, counts)
         if model is message.model and all(

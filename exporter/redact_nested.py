@@ -26,14 +26,15 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-import ahocorasick
 import re2
 
 from .redact_keywords import first_match
 from .redact_names import HOLDER_TAILS, PLACEHOLDER, holder_rule
+from .redact_spread import Spread, without_overlaps
 
 # Judge(name, value, rule id): is this value, under a holder of that rule, a secret?
 Judge = Callable[[str, str, str], bool]
+Found = list[tuple[bytes, str]]  # secrets redacted (their bytes, their rule's id)
 
 _TAILS = rf"(?i:{'|'.join(HOLDER_TAILS)})"
 # A YAML key with nothing after it on its line (what it holds is indented below), or a
@@ -77,10 +78,17 @@ def _holders() -> tuple[Any, Callable[[bytes, int, int], int]]:
     return regex, first_match(regex)
 
 
-def redact_held(data: bytes, judge: Judge, counts: Counter[str] | None, near: Near = None) -> bytes:
+def redact_held(
+    data: bytes,
+    judge: Judge,
+    counts: Counter[str] | None,
+    near: Near = None,
+    found: Found | None = None,
+) -> bytes:
     """``data`` with each secret below a holder of secrets replaced by its placeholder
-    (``counts`` gains one each); ``data`` itself when there is none. Holders are looked
-    for on the lines of the stretches ``near`` (where a holder's word is), else anywhere."""
+    (``counts`` gains one each, ``found`` each secret's bytes); ``data`` itself when there
+    is none. Holders are looked for on the lines of the stretches ``near`` (where a
+    holder's word is), else anywhere."""
     pieces: list[bytes] = []
     last = 0
     for start, end, rule_id in held_spans(data, judge, near):
@@ -88,6 +96,8 @@ def redact_held(data: bytes, judge: Judge, counts: Counter[str] | None, near: Ne
         last = end
         if counts is not None:
             counts[rule_id] += 1
+        if found is not None:
+            found.append((data[start:end], rule_id))
     if not pieces:
         return data
     pieces.append(data[last:])
@@ -119,20 +129,12 @@ def held_spans(data: bytes, judge: Judge, near: Near = None) -> list[tuple[int, 
                 latin = data.decode("latin-1") if latin is None else latin
                 done = _json(latin, m.end() - 1, rule_id, judge, spans, decoded)
     if spans:  # the same secrets elsewhere in the text (a line that uses one), in one walk
-        found = ahocorasick.Automaton()
-        for start, end, rule_id in spans:
-            found.add_word(data[start:end].decode("latin-1"), (end - start, rule_id))
-        for secret, rule_id in decoded:  # (a JSON string's value, as written elsewhere)
-            found.add_word(secret, (len(secret), rule_id))
-        found.make_automaton()
-        for last, (length, rule_id) in found.iter(data.decode("latin-1")):
-            spans.append((last + 1 - length, last + 1, rule_id))  # (inside a word too)
-    spans.sort()
-    kept: list[tuple[int, int, str]] = []
-    for span in spans:
-        if not kept or span[0] >= kept[-1][1]:
-            kept.append(span)
-    return kept
+        found = Spread(
+            [(data[start:end].decode("latin-1"), rule_id) for start, end, rule_id in spans]
+            + decoded  # (a JSON string's value, as written elsewhere)
+        )
+        spans += found.spans(data.decode("latin-1"))  # (inside a word too)
+    return without_overlaps(spans)
 
 
 def _lines(data: bytes, near: Near) -> list[tuple[int, int]]:

@@ -260,6 +260,16 @@ RULES: tuple[Rule, ...] = (
        r"(?i)(?:^|\s)--(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token"
        r"|client-secret)(?:=|\s+)[\"']?([^\s\"'`;|&<>$]{6,200})", entropy=3.0, generic=True,
        fold=True),
+    # The short forms: MySQL's and MariaDB's clients take the password glued to ``-p``
+    # (``-p`` alone asks for it; ``-P 3306`` is the port), sshpass the word after ``-p``.
+    # Only in their own command line: ``-p 8080`` and ``-pthread`` of other tools stay.
+    _r("password-flag", ("mysql", "mariadb", "sshpass"),
+       r"\b(?:(?:mysql(?:dump|admin|import|check|show|slap|pump)?|mariadb(?:-?(?:dump|admin|import"
+       r"|check|show|slap))?)(?:[ \t]+[^\s|;&<>()]+){0,30}?[ \t]+-p"
+       r"|sshpass(?:[ \t]+-[A-Za-oq-z]\S*){0,5}?[ \t]+-p[ \t]*)"
+       # A bare value ends the word; a docker port map (``-p3306:3306``) is no password.
+       r"(?:\"([^\"\n]{1,200})\"|'([^'\n]{1,200})'|([0-9.:]*[^\s\"'`;|&<>$()0-9.:]"
+       r"[^\s\"'`;|&<>$()]{0,199}|[0-9]{1,200})(?:[\s;|&<>)]|$))"),
     # -- generic assignments: last, on what the specific rules left ----------------------
     _r("generic-password",
        ("password", "passwd", "passphrase", "pwd", *(f"pass{c}" for c in "=:\"'_-")),

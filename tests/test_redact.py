@@ -169,6 +169,7 @@ SAMPLES: dict[str, Callable[[Gen], tuple[str, str]]] = {
     "bearer-token": lambda r: ("curl -H 'Authorization: Bearer " + (s := r(ALNUM, 40)) + "' https://api", s),
     "authorization-header": lambda r: ("Authorization: token " + (s := r(ALNUM, 40)), s),
     "secret-flag": lambda r: ("docker login -u ci --password " + (s := r(ALNUM, 16)) + " reg", s),
+    "password-flag": lambda r: ("mysql -u root -p" + (s := r(ALNUM, 14)) + " app", s),
     "generic-password": lambda r: ('DB_PASSWORD="' + (s := r(ALNUM, 10) + "!4x") + '"', s),
     "generic-secret": lambda r: ("SECRET_KEY=" + (s := r(ALNUM, 40)), s),
 }  # fmt: skip

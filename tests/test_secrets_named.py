@@ -313,7 +313,7 @@ def test_under_a_holder_a_weak_password_or_a_hex_key_is_redacted(holder, value):
 
 
 def test_a_held_secret_is_replaced_wherever_else_the_text_holds_it():
-    text = f"credentials:\n  db: {KEY}\nrun mysql -p{KEY} and keep {KEY}_old\n"
+    text = f"credentials:\n  db: {KEY}\nrun deploy -k{KEY} and keep {KEY}_old\n"
     out = redact_text(text)
     assert KEY not in out and out.count("[REDACTED:generic-password]") == 3
 

@@ -52,6 +52,9 @@ class State:
     # Why a state file that is there could not be used (damaged, from a newer version): the
     # run reads every source again and says so, instead of a full re-read without a word.
     unreadable: str | None = field(default=None, repr=False, compare=False)
+    # Titles the index notes listed a session note by other than its record's (the person's,
+    # typed in its properties), the latest last: a link Obsidian rewrote is known by them.
+    titles: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, vault: Path) -> State:
@@ -94,6 +97,7 @@ class State:
             run,
             found[0],
             data["version"],
+            titles=_titles(data.get("titles")),
         )
 
     def dumps(self) -> bytes:
@@ -104,6 +108,7 @@ class State:
                 "children": self.children,
                 "render": self.render,
                 "run": self.run,
+                **({"titles": self.titles} if self.titles else {}),
                 # Units in one order, not the order they finished in (with the pool, a
                 # family's unit finishes later than in one process): the same file either way.
                 **statefile.encode(dict(sorted(self.sources.items())), self.notes),
@@ -123,6 +128,18 @@ class State:
         record = self.sources.get(unit)
         if record is not None:
             record["fingerprint"] = []  # matches no unit's fingerprint
+
+
+def _titles(value: Any) -> dict[str, list[str]]:
+    """The listed titles as read: anything but text under a text key is left out (a damaged
+    or hand-edited entry only costs a link's recognition)."""
+    if not isinstance(value, dict):
+        return {}
+    return {
+        key: [t for t in titles if isinstance(t, str)]
+        for key, titles in value.items()
+        if isinstance(key, str) and isinstance(titles, list)
+    }
 
 
 class VaultLock:

@@ -105,7 +105,6 @@ class Vault(NotePlaces):
         loaded = self.state.loaded
         self._state_bytes = loaded if loaded is not None else self.state.dumps()
         self.titles_before: dict[str, Any] = {}  # key -> its title before this run retitled it
-        self.titles_listed: dict[str, Any] = {}  # key -> its title as the index notes list it
         self.state_folder_at_start: Any = None  # .ccexport as the run began (``vaultrun``)
         self._identities: dict[str, str] | None = None
         self._listings: dict[str, dict[str, os.stat_result | None]] = {}  # (_listing)
@@ -332,7 +331,7 @@ class Vault(NotePlaces):
             return False
         if self._targets is None:
             self._targets = vaultlinks.LinkTargets(self.state.notes, self.titles_before)
-            self._targets.listed(self.titles_listed)
+            self._targets.listed(self.state.titles)
         names = self.attachment_names
         return vaultlinks.links_followed(parsed.owned, parsed.written_hash, record,
                                          self._targets, names and names.written_name,

@@ -104,7 +104,7 @@ class LinkTargets:
         self.by_path: dict[str, str] = {}
         self.by_name: dict[str, set[str]] = {}  # (two notes of one name: a path is written)
         self._by_title: dict[str, set[str]] | None = None  # built when first asked
-        self.titles_listed: Mapping[str, Any] = {}  # (``listed``)
+        self.titles_listed: Mapping[str, list[str]] = {}  # (``listed``)
         self._then: tuple[int, set[str]] | None = None  # (run, targets_then(run))
         for key, record in notes.items():
             if not record.deleted:
@@ -132,10 +132,10 @@ class LinkTargets:
         # longer known: the next run writes it again.)
         return found if found in self.notes else None
 
-    def listed(self, titles: Mapping[str, Any]) -> None:
-        """The titles the index notes list the notes by, as the vault's survey read them:
-        a title the person typed in a note's properties is the alias of the links to it,
-        though the state keeps ccexport's (a note left unchanged since is not read)."""
+    def listed(self, titles: Mapping[str, list[str]]) -> None:
+        """The titles the index notes listed the notes by other than their records' (the
+        person's, typed in a note's properties: the alias of the links to it, though the
+        state's record keeps ccexport's until the note is written again)."""
         self.titles_listed = titles
         self._by_title = None
 
@@ -151,7 +151,7 @@ class LinkTargets:
             self._by_title = {}
             for key, record in self.notes.items():
                 titles = (record.meta.get("title"), self.titles_before.get(key))
-                for title in (*titles, self.titles_listed.get(key)):
+                for title in (*titles, *self.titles_listed.get(key, ())):
                     if isinstance(title, str) and not key.startswith(INDEX_PREFIX):
                         self._by_title.setdefault(_title_key(title), set()).add(key)
         found = self._by_title.get(_title_key(alias), set())

@@ -78,6 +78,9 @@ def unnamed_notes(root: Path) -> dict[str, tuple[int, int, int]]:
     return _UNNAMED.setdefault(root, {})
 
 
+LISTED_TITLES = 4  # the titles of the person's kept per note for their links (the latest)
+
+
 class NoteSurvey:
     """The reading half of ``Vault`` (a base class of it), which sets these attributes."""
 
@@ -102,7 +105,6 @@ class NoteSurvey:
     # surveys twice (notes another machine wrote, then the index notes' list), and ``watch``
     # once a round; a note that stays as it was is not read again (``unnamed_notes``).
     _unnamed: dict[str, tuple[int, int, int]]
-    titles_listed: dict[str, Any]  # key -> the title the last ``notes`` listed it by
 
     def _kind(self, relpath: str) -> str:
         self._batch.settle(relpath)
@@ -268,11 +270,7 @@ class NoteSurvey:
         for key, record in self.state.notes.items():
             if key not in found and not record.deleted and self.in_cloud_only(record.path):
                 found[key] = (record.path, record.meta)
-        # The titles an index note lists (the person's, where they retitled a note in its
-        # properties, which the state does not hold): a link Obsidian rewrote is known by them.
-        self.titles_listed = {key: meta.get("title") for key, (_, meta) in found.items() if meta}
-        if self._targets is not None:
-            self._targets.listed(self.titles_listed)
+        self._remember_titles(found)
         if self.dry_run:  # what it would write is in the state, not on disk: listed as it
             for key in self._noted:
                 record = self.state.notes.get(key)
@@ -283,6 +281,27 @@ class NoteSurvey:
                 ):
                     found[key] = (record.path, record.meta)
         return found
+
+    def _remember_titles(self, found: dict[str, tuple[str, dict[str, Any]]]) -> None:
+        """The titles the index notes list: a note's own, as its properties hold it (the
+        person's, where they retitled it; the state's record keeps ccexport's until the note
+        is written again). The links of an index note say the title it was written with,
+        which a later retitle does not change: each is kept (the last few), so that a link
+        Obsidian rewrote to a name no note has is still known by it (``vaultlinks``)."""
+        titles = self.state.titles
+        for key, (_path, meta) in found.items():
+            title = meta.get("title") if meta else None
+            record = self.state.notes.get(key)
+            if type(title) is not str or record is None or title == record.meta.get("title"):
+                continue
+            known = titles.get(key, [])
+            if title not in known:
+                titles[key] = [*known, title][-LISTED_TITLES:]
+                self._moved = True  # (the state is written with it)
+        for key in [k for k in titles if k not in self.state.notes]:
+            del titles[key]  # (a note dropped from the state)
+        if self._targets is not None:
+            self._targets.listed(titles)
 
     def _listed(self, relpath: str) -> bool:
         """Its name is in its folder's listing, read once a run: a no-op run checks every

@@ -201,3 +201,33 @@ def test_a_title_the_person_typed_is_how_a_rewritten_link_in_the_index_is_known(
     assert report.total("conflicts") == 0, report.conflicts()
     assert not (vault / ".ccexport" / "conflicts").exists()
     assert "[[Renamed 3|Flaky login test: root cause]]" in _index_titles(vault)
+
+
+def test_a_link_is_known_by_the_persons_title_it_was_written_with_after_a_second_retitle(
+    tmp_path,
+):
+    """The index listed the note by the person's first title; they rename it in Obsidian,
+    retitle it again and move it by hand before the next run: the index's link, leading
+    nowhere, still says the first title, which the state keeps. (Found by the state
+    machine.)"""
+    import os
+    import re
+
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["parser"])
+    export(vault, home)
+    _retitled(the_note(vault))
+    note = the_note(vault)
+    os.rename(note, note.with_name("Moved 1.md"))  # the index lists it again, by their title
+    export(vault, home)
+    assert "[[Moved 1|Flaky login test: root cause]]" in _index_titles(vault)
+    note = the_note(vault)
+    os.rename(note, note.with_name("Renamed 2.md"))  # in Obsidian: its links follow
+    index = vault / "AI Sessions" / "Projects" / "app.md"
+    index.write_text(re.sub(r"\[\[Moved 1(?=\|)", "[[Renamed 2", index.read_text()))
+    _retitled(the_note(vault), 'title: "Second thoughts"\n')
+    note = the_note(vault)
+    os.rename(note, note.with_name("Renamed 3.md"))  # by hand: no link follows
+    report = export(vault, home)
+    assert report.total("conflicts") == 0, report.conflicts()
+    assert "[[Renamed 3|Second thoughts]]" in _index_titles(vault)

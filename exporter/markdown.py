@@ -111,25 +111,28 @@ def _render(layout: list[_Block | _Paragraph], literal: bool) -> list[str]:
 
 
 def _pasted(paragraph: _Paragraph) -> list[str] | None:
-    """A typed paragraph laid out by its spaces (a line after its first indented two columns
-    or a tab past its container: a pasted traceback, a compiler's diagnostics) as a fenced
-    ``text`` block, its lines as typed: as prose CommonMark drops each line's indentation,
-    and the ``^^^^`` under an expression points at nothing. None for any other paragraph."""
+    """A typed paragraph laid out by its spaces (a pasted traceback, a compiler's
+    diagnostics) as a fenced ``text`` block, its lines as typed: as prose CommonMark drops
+    each line's indentation, and the ``^^^^`` under an expression points at nothing. Laid
+    out: a later line indented four columns or a tab past its container, or two lines
+    indented two (one such line is how prose wrapped by a terminal reads). None for any
+    other paragraph."""
     prefixes, bodies = paragraph.prefixes, paragraph.bodies
     if len(bodies) < 2 or "\t" in prefixes[0] or bodies[0][:1] == "<":
         return None
     inside = re.sub(r"[^>]", " ", prefixes[0])  # the container's prefix for a later line
-    lines, laid_out = [bodies[0]], False
+    lines, indented, deep = [bodies[0]], 0, False
     for prefix, body in zip(prefixes[1:], bodies[1:], strict=True):
         if prefix.startswith(inside) and not prefix[len(inside) :].strip(" \t"):
             extra = prefix[len(inside) :]
-            laid_out = laid_out or extra.startswith(("  ", "\t"))
         elif not prefix.strip():
-            extra = ""  # a lazy line (its container's prefix left out)
+            extra = prefix  # a lazy line (its container's prefix left out): as typed
         else:
             return None  # a container opened or closed: prose, as before
+        indented += extra.startswith("  ")
+        deep = deep or extra.startswith(("    ", "\t"))
         lines.append(extra + body)
-    if not laid_out:
+    if not (deep or indented >= 2):
         return None
     block = fence("\n".join(lines), "text").split("\n")
     return [prefixes[0] + block[0]] + [inside + line for line in block[1:]]

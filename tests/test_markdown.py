@@ -532,7 +532,8 @@ def test_a_pasted_block_laid_out_by_spaces_keeps_every_line_as_typed(first, rest
     """A prompt paragraph whose later lines are indented (a traceback, a compiler's
     diagnostics) is a fenced text block holding each line exactly, indentation included:
     as prose CommonMark drops it, and the ``^^^^`` under an expression points at nothing."""
-    assume(any(line.startswith(("  ", "\t")) for line in rest))
+    deep = any(line.startswith(("    ", "\t")) for line in rest)
+    assume(deep or sum(line.startswith("  ") for line in rest) >= 2)
     text = "\n".join([first, *rest])
     out = escape_prose(f"{text}\n\nAfter that, #tag?", literal=True)
     tokens = COMMONMARK.parse(out)
@@ -543,15 +544,21 @@ def test_a_pasted_block_laid_out_by_spaces_keeps_every_line_as_typed(first, rest
 def test_a_pasted_block_with_nothing_to_escape_is_laid_out_too():
     text = "It fails\n  at line 3\n    in main"
     assert escape_prose(text, literal=True) == f"```text\n{text}\n```"
-    assert escape_prose("> quote\n>   indented", literal=True) == (
-        "> ```text\n> quote\n>   indented\n> ```"
+    assert escape_prose("> quote\n>     indented", literal=True) == (
+        "> ```text\n> quote\n>     indented\n> ```"
     )
+    # A line going on without its quote's ">" keeps its spaces too.
+    out = escape_prose("> Traceback:\n>   File x.py\n      y = 1/0", literal=True)
+    assert out == "> ```text\n> Traceback:\n>   File x.py\n>       y = 1/0\n> ```"
 
 
 def test_typed_prose_without_indented_lines_stays_prose():
     text = "first line\nsecond line with snake_case\n- a list\n  continued"
     tokens = COMMONMARK.parse(escape_prose(text, literal=True))
     assert not [t for t in tokens if t.type in ("fence", "code_block")]
+    # One line indented two columns is how prose a terminal wrapped reads: prose still.
+    text = "why would jobs go there, when it just pulled\n  jobs from a central queue: see x"
+    assert "```" not in escape_prose(text, literal=True)
     # A reply's indented lines are the model's layout, not a paste: left to Markdown.
     tokens = COMMONMARK.parse(escape_prose("It fails:\n  File x.py\n    y = 1"))
     assert not [t for t in tokens if t.type in ("fence", "code_block")]

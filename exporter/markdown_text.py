@@ -201,12 +201,31 @@ def _escape_text(
 
 
 def _opened(text: str, at: int, slash: bytearray, keep: bytearray) -> bool:
-    """Does the web link closing at ``at`` (its ``](``) open where its author opened it? Only
-    if the nearest ``[`` before it stays live with no ``]`` between: else the ``]`` would
-    pair with another bracket (an image's ``[`` is escaped, so a local link's ``[`` before
-    it would take the image's address) and make a link the session never had."""
-    opener = text.rfind("[", 0, at)
-    return opener > text.rfind("]", 0, at) and not (slash[opener] or keep[opener])
+    """Does the web link closing at ``at`` (its ``](``) open where its author opened it?
+    Walking back over balanced brackets (``[a [b] c](…)``) and the author's escaped ones to
+    the ``[`` that opens it, only if no bracket on the way was escaped here: else the ``]``
+    would pair with another (an image's ``[`` is escaped, so a local link's ``[`` before it
+    took the image's address) and make a link the session never had. Link text is short:
+    one that goes on for ``_LINK_TEXT`` characters is made text, so the walk stays short."""
+    depth = 0
+    for k in range(at - 1, max(-1, at - 1 - _LINK_TEXT), -1):
+        c = text[k]
+        if c != "[" and c != "]":
+            continue
+        if slash[k]:
+            return False  # a bracket escaped here: the pairs would not be the author's
+        if keep[k]:
+            continue  # escaped by the author (or in a web address): text either way
+        if c == "]":
+            depth += 1
+        elif depth:
+            depth -= 1
+        else:
+            return True
+    return False
+
+
+_LINK_TEXT = 1000
 
 
 _THEMATIC_BREAK = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")

@@ -84,9 +84,10 @@ def test_a_screenshot_pasted_on_windows_is_embedded_from_the_user_folder(tmp_pat
     assert "not stored in the session" not in note
 
 
-def test_a_screenshot_pasted_on_a_posix_machine_or_kept_where_recorded_is_read(tmp_path):
-    """A POSIX path of another machine maps onto the User folder read; a path in another
-    Cursor images folder that exists as recorded is read there."""
+def test_a_screenshot_pasted_on_a_posix_machine_is_read_but_never_where_recorded(tmp_path):
+    """A POSIX path of another machine maps onto the User folder read; another Cursor
+    images folder that exists as recorded is not read (a copied home is exported, not
+    this machine's files): that image is named only."""
     user = tmp_path / CURSOR
     mapped = tiny_png((1, 2, 3))
     put_image(user, "0.25-image.png", mapped)
@@ -94,7 +95,7 @@ def test_a_screenshot_pasted_on_a_posix_machine_or_kept_where_recorded_is_read(t
     composer_with_images(user, POSIX_SHOT, str(elsewhere))
     assert attachments(tmp_path) == [
         (POSIX_SHOT, mapped, None),
-        (str(elsewhere), tiny_png((4, 5, 6)), None),
+        (str(elsewhere), None, None),
     ]
 
 
@@ -156,7 +157,7 @@ def test_a_file_too_large_for_a_screenshot_is_named_with_the_reason(tmp_path, mo
     assert withheld and withheld.startswith("larger than")
 
 
-@pytest.mark.parametrize("name", ["..", ".", ""])
+@pytest.mark.parametrize("name", ["..", ".", "", "C:shot.png", "x.png:hidden"])
 def test_a_name_that_is_no_file_name_is_not_looked_up(tmp_path, name):
     recorded = f"C:\\x\\workspaceStorage\\images\\{name}"
     assert pasted_images.pasted_image(recorded, tmp_path / CURSOR) == (None, None)

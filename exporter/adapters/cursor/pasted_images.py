@@ -7,9 +7,8 @@ note shows the screenshot the prompt was about.
 Only Cursor's images folder is read, never another file a prompt names (an image picked from
 disk may have changed since, or name anything): first the one of the ``User`` folder being
 read (found by the path's last three parts, so a path recorded on Windows is found under
-``--home`` on Linux), then the folder at the recorded path itself when that path is absolute
-here. A file that is not there (the person or Cursor deleted it) is no error: the prompt then
-names the image only, as before.
+``--home`` on Linux), never the path as recorded. A file that is not there (the person
+or Cursor deleted it) is no error: the prompt then names the image only, as before.
 """
 
 from __future__ import annotations
@@ -46,17 +45,14 @@ def pasted_image(recorded: str, user_dir: Path | None) -> tuple[bytes | None, st
 
 
 def _candidates(recorded: str, user_dir: Path | None) -> list[Path]:
-    """Where Cursor's copy can be: in the images folder of ``user_dir``, then as recorded.
-    A path whose last parts are not ``workspaceStorage/images/<name>`` (``..`` included)
-    is none of Cursor's copies."""
+    """Where Cursor's copy can be: in the images folder of ``user_dir``, the folder read
+    (never at the path as recorded: exporting a copied home must not read this machine's
+    files, nor a network path). A path whose last parts are not
+    ``workspaceStorage/images/<name>`` (``..`` included) is none of Cursor's copies."""
     parts = re.split(r"[\\/]", recorded)
     if len(parts) < 3 or not _is_copy(parts[-3:]):
         return []
-    found = [user_dir.joinpath(*FOLDER, parts[-1])] if user_dir is not None else []
-    as_is = Path(recorded)
-    if as_is.is_absolute() and ".." not in as_is.parts and _is_copy(list(as_is.parts[-3:])):
-        found.append(as_is)
-    return found
+    return [user_dir.joinpath(*FOLDER, parts[-1])] if user_dir is not None else []
 
 
 def _is_copy(last: list[str]) -> bool:
@@ -66,6 +62,7 @@ def _is_copy(last: list[str]) -> bool:
         folder.casefold() == FOLDER[0].casefold()
         and images.casefold() == FOLDER[1]
         and name not in ("", ".", "..")
+        and ":" not in name  # (Windows: a drive-relative name, or a file's hidden stream)
     )
 
 

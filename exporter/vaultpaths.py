@@ -30,10 +30,10 @@ def safe_component(name: str) -> str:
     name = unicodedata.normalize("NFC", name)
     stem, ext = (name[:-3], ".md") if name.endswith(".md") else (name, "")
     stem = _FORBIDDEN.sub("-", stem.replace(":", " -"))
-    if "%%" in stem:  # Obsidian's comment mark: a link to a name holding it may not work
-        stem = _COMMENT_MARK.sub("%", stem)
     if not stem.isascii():
         stem = _DIRECTION_MARKS.sub("", stem)
+    if "%%" in stem:  # Obsidian's comment mark: a link to a name holding it may not work
+        stem = _COMMENT_MARK.sub("%", stem)
     stem = " ".join(stem.split()).strip(" .")
     if not stem:  # "", ".", "..", "..." : a name made of nothing safe
         stem = "_"

@@ -134,3 +134,11 @@ def test_a_name_made_under_older_rules_is_not_moved_as_if_it_held_a_secret(tmp_p
     moved = rename_secret_paths(vault, redactor())
     assert moved == ["AI Sessions/app/push -REDACTED -github-pat- 0a1b2c3e.md"]
     assert (tmp_path / names["a"]).is_file() and notes["a"].path == names["a"]
+
+
+@pytest.mark.parametrize("title", ["a %% b", "a %%% b", "a %\u200e% b", "a %\u202e%% b"])
+def test_a_name_never_holds_obsidians_comment_mark(title):
+    # (A direction mark between the two signs is taken out too: the "%%" must not come back.)
+    from exporter.vaultpaths import safe_component
+
+    assert "%%" not in safe_component(title + ".md")

@@ -88,3 +88,17 @@ def test_a_run_gone_on_from_an_unknown_aider_counts_its_requests_and_names_no_mo
     assert second.cost == pytest.approx(0.06)
     assert second.models == ("gpt-4o",)
     assert [m.model for m in second.messages if m.role == "assistant"] == [None, "gpt-4o"]
+
+
+def test_a_usage_line_quoted_in_a_prompt_joins_nothing(tmp_path):
+    """Only Aider's own usage line says how much its process had spent: a prompt quoting
+    one (here before the run's first request) is no evidence of an earlier process."""
+    log = AiderLog().run("2024-08-06 08:55:14").prompt("add the tests").reply("Added.")
+    log.tokens("9,359", "416", "0.74", "0.74")
+    log.run("2024-08-06 09:06:27")
+    log.prompt("it said Cost: $0.04 request, $0.78 session. why?").reply("Caching.")
+    log.tokens("1,000", "20", "0.01", "0.01")
+    log.write(tmp_path / "home" / "src" / "r")
+    first, second = load(tmp_path / "home")[0]
+    assert texts(second, "user") == ["it said Cost: $0.04 request, $0.78 session. why?"]
+    assert second.cost == pytest.approx(0.01)

@@ -102,8 +102,11 @@ _OWN_REQUESTS = re.compile(
     re.M,
 )
 # A usage line's cost: the request's, and Aider's running total for its process so far.
-_COSTS = re.compile(rb"Cost: \$([\d.,]+) (?:request|message), \$([\d.,]+) session")
-_TOTAL = re.compile(rb"\$([\d.,]+) session")
+# On Aider's own usage line, its cost maybe on the next line (a prompt or reply quoting one
+# is no cost of this process).
+_USAGE = rb"^> Tokens: [^\n]*?(?:\n(?:> ?)?)?"
+_COSTS = re.compile(_USAGE + rb"Cost: \$([\d.,]+) (?:request|message), \$([\d.,]+) session", re.M)
+_TOTAL = re.compile(_USAGE + rb"Cost: [^\n]*?\$([\d.,]+) session", re.M)
 _ROUNDING = 0.015  # Aider prints both to the cent: the sum of two may be off by this
 # A one-shot Aider that changes the code itself; another one that printed a commit
 # (``--show-prompt``, ``--exit``) printed the one of the Aider that was running.

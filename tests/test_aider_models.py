@@ -102,3 +102,10 @@ def test_a_usage_line_quoted_in_a_prompt_joins_nothing(tmp_path):
     first, second = load(tmp_path / "home")[0]
     assert texts(second, "user") == ["it said Cost: $0.04 request, $0.78 session. why?"]
     assert second.cost == pytest.approx(0.01)
+
+
+def test_the_editor_command_is_no_model_switch(tmp_path):
+    from exporter.adapters.aider_log import _switches
+
+    assert _switches("/model gpt-4o") and _switches("/chat ask") and _switches("/editor-model x")
+    assert not _switches("/edit") and not _switches("/editor") and not _switches("/ed")

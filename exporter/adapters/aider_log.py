@@ -30,6 +30,7 @@ from ..model import (
 from .aider import SOURCE
 from .aider_blocks import blocks, tag_fences_as_markdown
 from .aider_output import segments
+from .aider_requests import asks, conversation, run_title
 from .aider_runs import Run
 from .aider_usage import USAGE_LINE, RunUsage
 
@@ -67,9 +68,6 @@ _HELP_MESSAGE = re.compile(r"# Question:.*?^# Relevant docs:", re.S | re.M)
 _LINT_MESSAGE = "# Fix any errors below, if possible."
 # The file the report is about: the line after "## See relevant line(s) below marked …".
 _LINTED = re.compile(r"^## See relevant lines? below marked with .*\n+(\S[^\n]*?):[ \t]*$", re.M)
-# Commands that ask the model or run something: a request, as a typed prompt is. The other
-# commands (``/add``, ``/drop``, ``/model``, ``/web`` …) set the chat up for one.
-_REQUESTS = ("/ask", "/code", "/architect", "/context", "/help", "/run", "/test", "/lint")
 # An Emacs mode line (``-*- mode: fundamental -*-``), the first line of some old logs.
 _MODE_LINE = re.compile(r"^-\*-.*-\*-\s*$")
 
@@ -97,11 +95,11 @@ def parse_run(
         builder.forget_banner_model()
     # (a run nobody typed in is a conversation when Aider asked the model and it answered)
     talked = any(m.role == "user" for m in builder.messages) or (
-        builder.sent and _conversation(builder.messages)
+        builder.sent and conversation(builder.messages)
     )
     messages = builder.messages if talked else []
     changed = builder.actions or builder.command_actions
-    if not _conversation(messages) and changed and problems is not None:
+    if not conversation(messages) and changed and problems is not None:
         problems.append(builder.unprompted_change(path, run.first_line))
     return Session(
         source=SOURCE,
@@ -111,7 +109,7 @@ def parse_run(
         project=path.parent.name or None,
         cwd=cwd or str(path.parent),
         models=tuple(builder.models),
-        title=_title(messages, builder.linted) if messages else None,
+        title=run_title(messages, builder.linted) if messages else None,
         started_at=started,
         ended_at=builder.last_typed,
         usage=builder.run_usage.usage,
@@ -132,57 +130,6 @@ def without_banner(lines: list[str]) -> list[str]:
     ):
         at += 1
     return lines[at:]
-
-
-def _title(messages: list[Message], linted: str | None) -> str | None:
-    """The note's title when the first thing typed does not say what was asked: the first
-    request (a prompt, or a command that asks the model or runs something) after commands
-    that only set the chat up (``/add app.py``, ``/model opus``); and for a run in which
-    nobody typed and Aider asked the model to fix what its linter found, that. None leaves
-    the title to the note builder (the first prompt, or the first command)."""
-    from ..notes import session_title  # (the note builder's own cleaning and shortening)
-
-    typed = [m for m in messages if m.role == "user" and any(_typed(p) for p in m.parts)]
-    request = next((m for m in typed if any(_asks(p) for p in m.parts)), None)
-    if request is None:  # commands alone (``/lint``), or nothing typed
-        return _lint_title(linted) if linted else None
-    if request is typed[0]:
-        return None
-    first = session_title(Session(SOURCE, "", tuple(typed), Path()))
-    asked = session_title(Session(SOURCE, "", (request,), Path()))
-    return asked if asked != first else None
-
-
-def _lint_title(linted: str) -> str:
-    """Aider's question before it sent the report ("Fix lint errors in <file>?"), the file
-    as the report names it, as code (a path in a title is machine text)."""
-    return f"Fix lint errors in {linted}" if "`" in linted else f"Fix lint errors in `{linted}`"
-
-
-def _typed(part: Part) -> bool:
-    return isinstance(part, (TextPart, CommandPart))
-
-
-def _asks(part: Part) -> bool:
-    """A prompt, a shell command, or a command with a request in it (``/ask why?``)."""
-    if isinstance(part, TextPart) or (isinstance(part, CommandPart) and part.shell):
-        return True
-    if not isinstance(part, CommandPart):
-        return False
-    name, _, rest = part.command.strip().partition(" ")
-    return name in _REQUESTS and bool(rest.strip())
-
-
-def _conversation(messages: list[Message]) -> bool:
-    """Did anyone talk: a prompt, a question put with a mode command (``/ask why?``), or a
-    reply? A run of commands alone (``/undo``, ``/run
-    pytest``) holds none, and makes no note."""
-    return any(
-        m.role == "assistant"
-        or any(isinstance(p, TextPart) or (isinstance(p, CommandPart) and p.asks) for p in m.parts)
-        for m in messages
-        if m.role in ("user", "assistant")
-    )
 
 
 class _RunBuilder:
@@ -347,9 +294,9 @@ class _RunBuilder:
             and isinstance(last.parts[0], NoticePart)
             and last.parts[0].notice == "interrupted"
         )
-        if said or self.turn_done or not _conversation(self.messages):
+        if said or self.turn_done or not conversation(self.messages):
             return
-        if last is not None and last.role == "user" and any(_asks(p) for p in last.parts):
+        if last is not None and last.role == "user" and any(asks(p) for p in last.parts):
             self.interrupt_waits = True
         else:
             self._message("user", [NoticePart("interrupted")])
@@ -458,6 +405,8 @@ def _switches(typed: str) -> bool:
     """A command that switches the model or the chat mode (``/model gpt-4o``, ``/chat ask``),
     after which Aider prints its banner again."""
     name = typed.split(None, 1)[0].lower()
+    if "/editor".startswith(name):
+        return False  # (``/edit``, ``/editor``: Aider's command that opens an editor)
     return len(name) > 2 and any(switch.startswith(name) for switch in _SWITCHES)
 
 

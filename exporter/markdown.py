@@ -283,6 +283,23 @@ def unlinked(value: Any) -> Any:
 # The located code and prose, written back: code as it was, prose escaped.
 
 
+# Cursor's code citations, which its replies put where a fence's language goes: the file
+# the code is from (``typescript:src/app.ts``), or the lines it is (``12:20:src/app.rs``).
+_CITATION = re.compile(r"(?:([A-Za-z][\w+#-]*)|\d+:\d+):(\S*[/\\.]\S*)")
+
+
+def _cited(info: str) -> str:
+    """A citation as an info string Obsidian reads: the language first, as a word of its
+    own (it takes the first word for the language: ``typescript:src/app.ts`` highlighted
+    nothing), then the citation as written."""
+    m = _CITATION.fullmatch(info.split(" ", 1)[0]) if ":" in info else None
+    if m is None:
+        return info
+    from .toolinput import lang_of_file  # (a citation is rare: imported then)
+
+    return f"{m.group(1) or lang_of_file(m.group(2))} {info}"
+
+
 def _render_block(block: _Block) -> list[str]:
     """A code block's lines as they were; a plugin's info string is neutralised and an unclosed
     fence is closed, so it cannot swallow what follows."""
@@ -291,7 +308,7 @@ def _render_block(block: _Block) -> list[str]:
     out = list(block.lines)
     m = _FENCE_OPENER.match(out[0])
     if m:
-        out[0] = m.group(1) + m.group(2) + safe_info(m.group(3))
+        out[0] = m.group(1) + m.group(2) + safe_info(_cited(m.group(3)))
         if block.unclosed:
             prefix = re.sub(r"[^>\t]", " ", m.group(1))
             out.append(prefix + m.group(2))

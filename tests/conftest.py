@@ -241,7 +241,7 @@ def normalize(text: str, *, escaped: bool = True) -> str:
         text = _unescaped_outside_fences(text)
     text = re.sub(r"(?m)^(> ?)+", "", text)
     text = re.sub(r"(?m)^\s*#{1,6}\s+", "", text)
-    text = re.sub(r"(?m)^\s*([=-]{3,}|`{3,}\w*|~{3,}\w*)\s*$", "", text)
+    text = re.sub(r"(?m)^\s*([=-]{3,}|`{3,}[^`\n]*|~{3,}.*)\s*$", "", text)  # (info strings too)
     text = text.replace("![", "[")
     # A typed word that would need an escape is a code span (``src/__init__.py``): the
     # backticks around one word are no text, either side (a source's own too).

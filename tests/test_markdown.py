@@ -562,3 +562,25 @@ def test_typed_prose_without_indented_lines_stays_prose():
     # A reply's indented lines are the model's layout, not a paste: left to Markdown.
     tokens = COMMONMARK.parse(escape_prose("It fails:\n  File x.py\n    y = 1"))
     assert not [t for t in tokens if t.type in ("fence", "code_block")]
+
+
+@pytest.mark.parametrize(
+    ("info", "shown"),
+    [
+        ("typescript:src/app/app.routes.ts", "typescript typescript:src/app/app.routes.ts"),
+        (
+            "327:333:/Users/dev/git-ai/src/agent_preset.rs",
+            "rust 327:333:/Users/dev/git-ai/src/agent_preset.rs",
+        ),
+        ("dataview:notes/x.md", "sql dataview dataview:notes/x.md"),  # (still no plugin's)
+        ("python", "python"),
+        ("js title=app.js", "js title=app.js"),
+    ],
+)
+def test_a_cursor_citation_in_a_fence_keeps_its_language_first(info, shown):
+    """Cursor's replies cite the file a block is from where its language goes: Obsidian
+    takes the first word for the language, so the language goes first, the citation after."""
+    out = escape_prose(f"Here:\n\n```{info}\nconst a = 1;\n```")
+    tokens = COMMONMARK.parse(out)
+    assert [t.info for t in tokens if t.type == "fence"] == [shown]
+    assert [t.content for t in tokens if t.type == "fence"] == ["const a = 1;\n"]

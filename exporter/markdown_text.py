@@ -260,6 +260,9 @@ def _line_start(
         heading[at] = (level, "#" * min(6, max(HEADING_FLOOR, level + HEADING_FLOOR - 2)))
         return
     if underline:
+        if not body.strip(" -"):
+            mark(at)  # one is enough: a run of hyphens pairs into nothing
+            return
         for k in range(len(body.rstrip())):
             mark(at + k)  # every character: what is left of a run would still pair
         return

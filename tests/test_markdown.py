@@ -584,3 +584,13 @@ def test_a_cursor_citation_in_a_fence_keeps_its_language_first(info, shown):
     tokens = COMMONMARK.parse(out)
     assert [t.info for t in tokens if t.type == "fence"] == [shown]
     assert [t.content for t in tokens if t.type == "fence"] == ["const a = 1;\n"]
+
+
+def test_a_run_of_hyphens_under_a_line_needs_one_backslash():
+    """A ``----`` line that would underline the text above (or, lazily, a list item) is
+    text with one backslash: ``\\-\\-\\-\\-`` doubled the line and hid it from a search."""
+    out = escape_prose("add the following:\n- User name\n----\n- list of", literal=True)
+    assert "\n\\----\n" in out
+    assert visible(out) == same_text("add the following: User name ---- list of")
+    # "=" runs still take one each: what is left of a run could pair into a highlight.
+    assert "\n\\=\\=\\=\n" in escape_prose("a ==x\nb\n===\nmore==", literal=True)

@@ -18,7 +18,6 @@ in a fenced block: never an escape inside code, never live text.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from .markdown_code import (  # noqa: F401  (code_ranges, first_code_opener: part of this module's API)
     _BACKTICKS,
@@ -35,6 +34,7 @@ from .markdown_code import (  # noqa: F401  (code_ranges, first_code_opener: par
     inside_quotes,
 )
 from .markdown_html import Carry, block_lines, carried_lines, literal_prefix
+from .markdown_links import ZERO_WIDTH_SPACE, link_alias, unlinked, wikilink  # noqa: F401  (this module's API)
 from .markdown_text import _ACTS, _ATX, _CODE_MARK, _FENCE_LINE, _escape_text, _Unsure
 from .markdown_verbatim import as_code, verbatim_words
 
@@ -62,7 +62,6 @@ PLUGIN_FENCES: dict[str, str] = {
 PLUGIN_FENCE_PREFIXES = ("ad-", "run-", "dataview", "datacore")
 # Inline code Dataview evaluates: queries (``= …``) and JavaScript (``$= …``).
 _PLUGIN_SPAN = re.compile(r"^\s*\$?=")
-ZERO_WIDTH_SPACE = "\u200b"
 
 _LEADING_TABS = re.compile(r"^[ \t]*\t")
 _NEEDS_WORK = re.compile(r"[<&$%\[\]#\\^`~=*_:-]|^ {4}|\t", re.MULTILINE)
@@ -235,48 +234,6 @@ def _tabs_to_spaces_outside_fences(lines: list[str]) -> list[str]:
             closing = re.compile(rf"^ {{0,3}}{re.escape(run[0])}{{{len(run)},}}[ \t]*$")
         out.append(_LEADING_TABS.sub(lambda m: m.group(0).expandtabs(4), line))
     return out
-
-
-# What a link's alias cannot hold (it would end or split the link): each becomes a space.
-_NOT_IN_ALIAS = str.maketrans("[]|#^\u200b", "      ")
-
-
-# Read in a link's alias too, by Dataview (``[[a|std::vector]]`` holds a field: it scans
-# from each "[" for a key before "::") and by Obsidian's comments ("%%" there may hide the
-# rest of an index note): a zero-width space parts each pair, the words stay as they read.
-_PAIRED_IN_ALIAS = re.compile(r"(?<=:)(?=:)|(?<=%)(?=%)")
-
-
-def link_alias(label: str) -> str:
-    """``label`` as the alias of a link shows it (``vaultlinks`` compares titles so)."""
-    shown = " ".join(label.translate(_NOT_IN_ALIAS).split())
-    return (
-        _PAIRED_IN_ALIAS.sub(ZERO_WIDTH_SPACE, shown) if "::" in shown or "%%" in shown else shown
-    )
-
-
-def wikilink(target: str, label: str | None = None) -> str:
-    """``[[target|label]]``; the target is a vault file name without ``.md``."""
-    shown = link_alias(label) if label else ""
-    if shown and shown != target:  # (a label of "[[" alone: none, not an empty one)
-        return f"[[{target}|{shown}]]"
-    return f"[[{target}]]"
-
-
-_LINK_OPENER = re.compile(r"\[(?=\[)")
-
-
-def unlinked(value: Any) -> Any:
-    """A property value taken from a session (a title, a project, a path…), which Obsidian
-    must not read as a link: a text or list property holding ``[[x]]`` is a live link,
-    listed among the backlinks of ``x`` and in the graph. A zero-width space parts each
-    ``[[`` (``![[`` too); every other character stays, so the words stay searchable. A
-    list is done item by item; anything but text is returned as it is."""
-    if isinstance(value, str):
-        return _LINK_OPENER.sub("[" + ZERO_WIDTH_SPACE, value) if "[[" in value else value
-    if isinstance(value, list):
-        return [unlinked(item) for item in value]
-    return value
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,0 +1,54 @@
+"""Links ccexport writes (``[[target|alias]]``) and property values from a session that
+must not become links: the alias shows a title, and nothing of the session in it or in a
+property acts as Obsidian or a plugin syntax.
+
+Part of ``markdown``'s API (imported there); kept apart to keep that module one read.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+ZERO_WIDTH_SPACE = "\u200b"
+
+# What a link's alias cannot hold (it would end or split the link): each becomes a space.
+_NOT_IN_ALIAS = str.maketrans("[]|#^\u200b", "      ")
+
+
+# Read in a link's alias too, by Dataview (``[[a|std::vector]]`` holds a field: it scans
+# from each "[" for a key before "::") and by Obsidian's comments ("%%" there may hide the
+# rest of an index note): a zero-width space parts each pair, the words stay as they read.
+_PAIRED_IN_ALIAS = re.compile(r"(?<=:)(?=:)|(?<=%)(?=%)")
+
+
+def link_alias(label: str) -> str:
+    """``label`` as the alias of a link shows it (``vaultlinks`` compares titles so)."""
+    shown = " ".join(label.translate(_NOT_IN_ALIAS).split())
+    return (
+        _PAIRED_IN_ALIAS.sub(ZERO_WIDTH_SPACE, shown) if "::" in shown or "%%" in shown else shown
+    )
+
+
+def wikilink(target: str, label: str | None = None) -> str:
+    """``[[target|label]]``; the target is a vault file name without ``.md``."""
+    shown = link_alias(label) if label else ""
+    if shown and shown != target:  # (a label of "[[" alone: none, not an empty one)
+        return f"[[{target}|{shown}]]"
+    return f"[[{target}]]"
+
+
+_LINK_OPENER = re.compile(r"\[(?=\[)")
+
+
+def unlinked(value: Any) -> Any:
+    """A property value taken from a session (a title, a project, a path…), which Obsidian
+    must not read as a link: a text or list property holding ``[[x]]`` is a live link,
+    listed among the backlinks of ``x`` and in the graph. A zero-width space parts each
+    ``[[`` (``![[`` too); every other character stays, so the words stay searchable. A
+    list is done item by item; anything but text is returned as it is."""
+    if isinstance(value, str):
+        return _LINK_OPENER.sub("[" + ZERO_WIDTH_SPACE, value) if "[[" in value else value
+    if isinstance(value, list):
+        return [unlinked(item) for item in value]
+    return value

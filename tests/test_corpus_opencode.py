@@ -117,8 +117,10 @@ def test_the_json_trees(corpus):
         "ls: /non-existent-directory: No such file or directory\n", 1, True
     )  # fmt: skip
     kinds = [p.kind for p in large.messages[1].parts]
-    assert kinds == ["tool_call", "tool_result", "text", "attachment", "thinking", "summary",
+    assert kinds == ["tool_call", "tool_result", "notice", "attachment", "thinking", "summary",
                      "notice", "notice"]  # fmt: skip
+    # OpenCode's own "Command failed with exit code 1." (synthetic): no words of the model's
+    assert large.messages[1].parts[2].text == "Command failed with exit code 1."
     assert large.messages[1].parts[-1].notice == "interrupted"  # MessageAbortedError
     # ``cost`` as an object is not the schema: no cost rather than a guess; tokens are counted
     assert (large.cost, large.usage.input_tokens, large.usage.output_tokens) == (None, 120, 16)

@@ -716,3 +716,21 @@ def test_a_legacy_message_whose_time_cannot_be_read_keeps_its_place(tmp_path):
     (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
     said = [p.text for m in session.messages for p in m.parts if p.kind == "text"]
     assert said == ["first question", "first answer", "second question"]
+
+
+def test_opencodes_own_words_in_a_reply_are_a_notification_not_the_models(tmp_path):
+    """A ``synthetic`` text part in an assistant message is OpenCode's (a failed command's
+    note), as on the person's side: shown apart, never as what the model said."""
+    store = OpenCodeStore()
+    s = store.session("Run it", "/home/me/src/shop")
+    store.user(s, text("run the tests"))
+    store.assistant(
+        s, text("Running them."), text("Command failed with exit code 1.", synthetic=True)
+    )
+    store.write_db(tmp_path / DATA / "opencode.db")
+    (session,), _ = load_sessions(OpenCodeAdapter(), tmp_path)
+    (reply,) = [m for m in session.messages if m.role == "assistant"]
+    assert [(p.kind, getattr(p, "text", None)) for p in reply.parts] == [
+        ("text", "Running them."),
+        ("notice", "Command failed with exit code 1."),
+    ]

@@ -215,7 +215,10 @@ class _Builder:
             if kind == "text":
                 text = _text(part.get("text"))
                 if text and not part.get("ignored"):
-                    out.append(TextPart(text))
+                    # OpenCode's own words in the reply (a failed command's note): shown
+                    # as a notification, never as the model's.
+                    synthetic = part.get("synthetic")
+                    out.append(NoticePart("notification", text) if synthetic else TextPart(text))
             elif kind == "reasoning":
                 text = _text(part.get("text"))
                 if text:

@@ -191,7 +191,7 @@ class Vault(NotePlaces):
                 action, message, before = Action.CREATED, "", []
             written = self._write(key, relpath, text, before)
             self._record(key, relpath, owned, ours, list(metadata), meta, written)
-            return Change(action, key, relpath, message, self._diff("", owned, relpath))
+            return Change(action, key, relpath, message, self._diff("", text, relpath))
         try:
             parsed = notefile.parse(current, record.lines if record else None)
         except NoteFormatError as exc:
@@ -243,8 +243,8 @@ class Vault(NotePlaces):
             action, message = Action.UPDATED, ""
         written = self._write(key, relpath, text, stat_key(found[1]))
         self._record(key, relpath, owned, ours, list(metadata), meta, written, not kept)
-        diff = "" if kept else self._diff(parsed.owned, owned, relpath)
-        return Change(action, key, relpath, message, diff)
+        # The whole file, properties too (``updated``, ``messages``): what the run changes.
+        return Change(action, key, relpath, message, self._diff(current, text, relpath))
 
     def _shrunk(self, existing: dict[str, Any], ours: dict[str, Any]) -> str:
         """Why the note must be kept: its source now holds fewer messages than it does."""

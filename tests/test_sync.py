@@ -136,6 +136,9 @@ def test_dry_run_lists_every_note_and_diffs_updates(tmp_path):
     )
     assert "would leave alone: AI Sessions/claude-code/p1/" in out
     assert "+question 2 of session 0" in out and out.count("@@") >= 1
+    # The properties the run changes too, and hunks numbered as the file's lines.
+    assert all(line in out.split("\n") for line in ("-messages: 4", "+messages: 6", "+prompts: 3"))
+    assert "@@ -10,19 +10,19 @@" in out  # (the file's line numbers)
     assert (stamps(vault), (vault / ".ccexport" / "state.json").read_bytes()) == before
 
 

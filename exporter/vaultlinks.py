@@ -212,8 +212,9 @@ def links_followed(
         if key is None or written_target(key, targets.path_then(key, note.run)) == target:
             continue
         readings = [key, AS_WRITTEN] if target in targets.targets_then(note.run) else [key]
-        titled = targets.keys_by_title(alias or "")
-        readings += [] if key in titled else titled  # (its alias names another note)
+        # Another note its alias names (of another title, or of the same: a note that took
+        # the name of one deleted, then renamed in Obsidian, took that one's links along).
+        readings += [k for k in targets.keys_by_title(alias or "") if k != key]
         if len(readings) > 1:
             options[match.start()] = readings
     places = list(options)

@@ -175,3 +175,27 @@ def test_a_renamed_notes_name_taken_by_hand_after_it_was_deleted(tmp_path: Path)
     assert not conflicts(report, vault)
     index = (vault / "AI Sessions/Projects/app.md").read_text(encoding="utf-8")
     assert "question 0" not in index and "[[Renamed zero|question 1]]" in index
+
+
+def test_a_note_of_the_same_title_that_took_a_deleted_notes_name_then_was_renamed(
+    tmp_path: Path,
+) -> None:
+    """Two notes of one title: the first renamed in Obsidian, then deleted; the second moved
+    by hand onto its name, then renamed in Obsidian, which rewrote the first one's link in
+    the index to the second's new name. That link leads to the second note, and its alias
+    is both notes' title: the first is tried too, and the hash says the link was its.
+    Found by the state machine."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    sids = [session(home, n, "__init__") for n in range(2)]
+    export(vault, home)
+    _, renamed = rename_in_obsidian(vault, sids[0], "Renamed zero")
+    export(vault, home)
+    renamed.unlink()
+    (one,) = [p for p in vault.rglob("*.md") if sids[1][:8] in p.name]
+    os.rename(one, renamed)  # by hand onto the deleted note's name
+    index = vault / "AI Sessions/Projects/app.md"
+    os.rename(renamed, renamed.with_name("Renamed one.md"))  # in Obsidian: every link follows
+    index.write_text(index.read_text().replace("[[Renamed zero|", "[[Renamed one|"))
+    report = export(vault, home)
+    assert not conflicts(report, vault)
+    assert "[[Renamed one|__init__]]" in index.read_text()

@@ -23,6 +23,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from . import vaultio
+from .errors import os_reason
 from .index import INDEX_PREFIX, Notes, note_meta
 from .notespec import SOURCE_LABELS, NoteSettings
 from .vault import Action, Change, Vault
@@ -86,7 +87,7 @@ def write_bases_file(vault: Vault, settings: NoteSettings, found: Notes | None =
     try:
         return _write(vault, relpath, ours, all(s in SOURCE_LABELS for s in sources))
     except (OSError, UnicodeDecodeError) as exc:
-        return Change(Action.FAILED, BASE_KEY, relpath, f"could not be written: {exc}")
+        return Change(Action.FAILED, BASE_KEY, relpath, f"could not be written ({os_reason(exc)})")
 
 
 def _write(vault: Vault, relpath: str, ours: dict[str, Any], known: bool) -> Change:

@@ -118,6 +118,15 @@ def clipped(value: object, limit: int = 80) -> str:
 _WORD_TAIL = re.compile(r"[^\s\"'`,;:()\[\]{}<>=|]*\Z")
 
 
+def os_reason(exc: BaseException) -> str:
+    """Why a file could not be used, for a message that names the file already: an OS
+    error's reason alone (``permission denied``, not ``[Errno 13] Permission denied:
+    '/the/path'`` again), anything else as it reads."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror[:1].lower() + exc.strerror[1:]
+    return str(exc)
+
+
 def os_error_message(exc: OSError) -> tuple[str, int]:
     """One line a person can act on for an OS error that stopped a run, and its exit code:
     2 when the vault cannot be used at all (fix the setup), 1 when the run failed midway."""

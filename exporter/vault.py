@@ -33,6 +33,7 @@ from typing import Any
 
 from . import lineends, notefile, vaultattach, vaultbatch, vaultio, vaultlinks
 from .change import Action, Change
+from .errors import os_reason
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
@@ -147,7 +148,7 @@ class Vault(NotePlaces):
         try:
             return self._write_note(key, relpath, metadata, body, meta, seeded or {})
         except OSError as exc:  # a full disk, a planted link, a folder that vanished
-            return Change(Action.FAILED, key, relpath, f"could not be written: {exc}")
+            return Change(Action.FAILED, key, relpath, f"could not be written ({os_reason(exc)})")
 
     def _write_note(
         self,
@@ -169,7 +170,7 @@ class Vault(NotePlaces):
         except UnsafePathError as exc:
             return Change(Action.FAILED, key, relpath, f"left alone: {exc}")
         except (OSError, UnicodeDecodeError) as exc:
-            return Change(Action.FAILED, key, relpath, f"cannot read the note: {exc}")
+            return Change(Action.FAILED, key, relpath, f"cannot read the note ({os_reason(exc)})")
         if found is None and record is not None and self.in_cloud_only(record.path):
             return Change(Action.FAILED, key, record.path, IN_CLOUD_ONLY)
         if found is None and record is not None and not self.restore and key not in self._noted:
@@ -390,7 +391,9 @@ class Vault(NotePlaces):
                 why = f"{exc}: left as saved, updated on the next run"
                 changes.append(Change(Action.SAVED_MEANWHILE, key, relpath, why))
             else:
-                changes.append(Change(Action.FAILED, key, relpath, f"could not be written: {exc}"))
+                changes.append(
+                    Change(Action.FAILED, key, relpath, f"could not be written ({os_reason(exc)})")
+                )
         return changes
 
     def save_state(self, changed: bool = True) -> list[Change]:

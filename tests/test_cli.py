@@ -97,7 +97,11 @@ def test_a_session_that_fails_exits_1_and_the_rest_are_written(tmp_path, monkeyp
     monkeypatch.setattr(claude_code.ClaudeCodeAdapter, "load", load)
     result = run("--vault", str(tmp_path / "v"), "--home", str(home))
     assert result.exit_code == 1
-    assert "bad.jsonl: could not be read: [Errno 13] Permission denied" in result.stderr
+    # The reason once, without Python's errno or the path again (the line names the file).
+    line = next(ln for ln in result.stderr.splitlines() if "bad.jsonl" in ln)
+    assert line.endswith(
+        "bad.jsonl: could not be read (permission denied); its sessions are read again next run"
+    )
     assert len(note_files(tmp_path / "v")) == 41
 
 
@@ -185,3 +189,17 @@ def test_many_warnings_of_one_file_are_counted_past_the_first_five():
     assert problem_lines(problems, quiet=True, verbose=False) == [
         "error: a.md:99: unreadable (2 times)"
     ]
+
+
+def test_a_note_that_cannot_be_written_says_why_once(tmp_path, monkeypatch):
+    from exporter.vault import Vault
+
+    def refuse(self, key, relpath, *args):
+        raise PermissionError(13, "Permission denied", str(tmp_path / "v" / relpath))
+
+    monkeypatch.setattr(Vault, "_write_note", refuse)
+    result = run("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME))
+    assert result.exit_code == 1
+    failed = [ln for ln in result.stderr.splitlines() if "could not be written" in ln]
+    assert failed and all(ln.endswith("could not be written (permission denied)") for ln in failed)
+    assert "Errno" not in result.stderr

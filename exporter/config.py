@@ -287,7 +287,7 @@ def _apply(
             table, sub = WRITTEN_AS[key].split(".")
             raise fail(key, f"goes in the [{table}] table, as `{sub} = …`")
         else:
-            raise fail(key, "is not a setting ccexport knows (see `ccexport config show`)")
+            raise fail(key, _unknown_setting(key))
         s.origin[key if key not in ("frontmatter", "index") else key] = where
         if key == "frontmatter":
             s.origin["frontmatter_add"] = s.origin["frontmatter_drop"] = where
@@ -298,6 +298,18 @@ def _apply(
                 s.origin[f"redact_{sub}"] = where
         if key in ("daily", "daily_notes"):
             s.origin["daily_notes"] = s.origin["daily_folder"] = s.origin["daily_format"] = where
+
+
+def _unknown_setting(key: str) -> str:
+    """``is not a setting ccexport knows (did you mean folder?); the settings: …``: every
+    key the file takes, named here (``config show`` reads the same file, and would stop
+    at the same key)."""
+    from difflib import get_close_matches
+
+    keys = list(dict.fromkeys(WRITTEN_AS.get(k, k).split(".")[0] for k in SHOWN_KEYS))
+    near = get_close_matches(str(key).lower(), keys, n=1, cutoff=0.6)
+    hint = f" (did you mean {near[0]}?)" if near else ""
+    return f"is not a setting ccexport knows{hint}; the settings: {', '.join(keys)}"
 
 
 def _unknown_sources(unknown: list[str], names: list[str], flags: bool) -> str:

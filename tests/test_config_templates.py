@@ -528,3 +528,15 @@ def test_a_table_setting_written_as_a_plain_key_is_refused_saying_how_to_write_i
         "index_dataview" in result.output
         and "goes in the [index] table, as `dataview = …`" in result.output
     )
+
+
+def test_an_unknown_setting_names_the_settings_the_file_takes(tmp_path):
+    """``config show`` reads the same file and stops at the same key: the message itself
+    says what the key may have meant and lists every setting, as the file spells them."""
+    write_config(tmp_path / "v" / ".ccexport" / "config.toml", 'folderr = "x"\n')
+    result = run("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME))
+    assert result.exit_code == 2
+    assert "'folderr' is not a setting ccexport knows (did you mean folder?)" in result.stderr
+    assert "the settings: vault, folder, layout," in result.stderr
+    assert "frontmatter" in result.stderr and "frontmatter_add" not in result.stderr
+    assert "config show" not in result.stderr

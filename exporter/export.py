@@ -424,5 +424,5 @@ def _unread(exc: Exception) -> str:
     """A unit that could not be read: an OS error's reason (the message names the file),
     else what went wrong, as it reads."""
     if isinstance(exc, OSError):
-        return f"could not be read ({os_reason(exc)}); its sessions are read again next run"
+        return f"could not be read: {os_reason(exc)}; its sessions are read again next run"
     return f"could not be read: {exc}"

@@ -100,7 +100,7 @@ def test_a_session_that_fails_exits_1_and_the_rest_are_written(tmp_path, monkeyp
     # The reason once, without Python's errno or the path again (the line names the file).
     line = next(ln for ln in result.stderr.splitlines() if "bad.jsonl" in ln)
     assert line.endswith(
-        "bad.jsonl: could not be read (permission denied); its sessions are read again next run"
+        "bad.jsonl: could not be read: permission denied; its sessions are read again next run"
     )
     assert len(note_files(tmp_path / "v")) == 41
 

@@ -240,3 +240,22 @@ def test_a_link_that_cannot_be_followed_is_reported_for_what_it_is(tmp_path):
         "loop": "a link that leads back to itself (a loop): skipped",
         "through-a-file": "a link that cannot be followed (Not a directory): skipped",
     }
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_named_as_a_claude_code_transcript_is_reported_not_opened(tmp_path):
+    """A FIFO where a transcript belongs was skipped without a word (a Codex rollout's was
+    reported): it is named, never opened; a link to nothing stays skipped as nothing."""
+    home = tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    project = next((home / ".claude" / "projects").iterdir())
+    fifo = project / "dddddddd-0000-4000-8000-000000000001.jsonl"
+    os.mkfifo(fifo)
+    (project / "dddddddd-0000-4000-8000-000000000004.jsonl").symlink_to(project / "gone.jsonl")
+    result = subprocess.run(
+        [sys.executable, "-m", "exporter", "--vault", str(tmp_path / "v"), "--home", str(home),
+         "--quiet"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert f"{fifo}: could not be read: not a regular file" in result.stderr
+    assert "000000000004" not in result.stderr and "Traceback" not in result.stderr

@@ -29,8 +29,8 @@ def discover_project(folder: Path) -> Iterator[SessionRef]:
     for entry in listed(folder):
         if entry.is_dir():
             dirs[entry.name] = entry
-        elif entry.name.endswith(".jsonl") and entry.is_file():
-            files[entry.name] = entry
+        elif entry.name.endswith(".jsonl") and (entry.is_file() or _special(entry)):
+            files[entry.name] = entry  # (a FIFO too: its reading says it is none, unopened)
     mains = sorted(n for n in files if not n.startswith("agent-"))
     for name in mains:
         stem = name.removesuffix(".jsonl")
@@ -42,6 +42,12 @@ def discover_project(folder: Path) -> Iterator[SessionRef]:
     for name in sorted(n for n in files if n.startswith("agent-")):
         stem = name.removesuffix(".jsonl")
         yield SessionRef(SOURCE, stem, _stamp(folder, files[name]))
+
+
+def _special(entry: os.DirEntry[str]) -> bool:
+    """A FIFO, socket or device (the listing says so: no ``stat``); not a link to nothing,
+    which is skipped as the nothing it is."""
+    return not (entry.is_dir() or entry.is_symlink())
 
 
 def _orphan_agents(stem: str, stamps: tuple[FileStamp, ...]) -> Iterator[SessionRef]:

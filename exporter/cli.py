@@ -356,6 +356,8 @@ def _export(args: dict[str, Any]) -> None:
             restore=args["restore"],
             accept_deleted=args["accept_deleted"],
         )
+        if not quiet:  # (a pause of seconds while another run finishes, explained)
+            options.waiting = lambda message: _err(message, "yellow")
         try:
             with _progress(enabled=not quiet and not json_out) as progress:
                 report = run_export(options, progress)

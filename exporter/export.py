@@ -67,7 +67,8 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
             report.problems.append(Problem(str(options.vault), f"{why}: {stops}"))
         return add_unreadable(report, unreadable)
     options.vault.mkdir(parents=True, exist_ok=True)
-    with VaultLock(options.vault.expanduser().resolve(), wait=options.lock_wait) as lock:
+    vault_path = options.vault.expanduser().resolve()
+    with VaultLock(vault_path, wait=options.lock_wait, waiting=options.waiting) as lock:
         vault = _open_vault(options)
         vaultrun.begin_run(vault)
         run = _Run(options, vault, lock.identity())

@@ -15,6 +15,8 @@ from .prices import shipped_table
 from .redact import Redactor, redactor
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .config import Settings
     from .redact_rules import Rule
 
@@ -39,6 +41,9 @@ class ExportOptions:
     index: bool = True
     index_dataview: bool = False
     lock_wait: float = 5.0
+    # Told once when another run holds the vault and this one waits for it (the command
+    # says so on a terminal; a library caller may pass its own).
+    waiting: Callable[[str], None] | None = None
     workers: int | None = None  # processes that render notes (None: one per core)
     force: bool = False  # re-read every source; update notes even if their source shrank
     restore: bool = False  # write again the notes the person deleted in the vault

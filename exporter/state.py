@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -147,10 +148,13 @@ class VaultLock:
     kernel if the process dies); elsewhere a pid file, taken over when its process is gone.
     """
 
-    def __init__(self, vault: Path, wait: float = 5.0) -> None:
+    def __init__(
+        self, vault: Path, wait: float = 5.0, waiting: Callable[[str], None] | None = None
+    ) -> None:
         self.vault = vault
         self.path = vault / STATE_DIR / LOCK_FILE
         self.wait = wait
+        self.waiting = waiting  # told once, when the lock is held and this run waits for it
         self._fd: int | None = None
         self._times: tuple[int, int] | None = None
 
@@ -163,9 +167,16 @@ class VaultLock:
 
     def acquire(self) -> None:
         deadline = time.monotonic() + self.wait
+        told = False
         while True:
             if self._try_lock():
                 return
+            if self.waiting is not None and self.wait and not told:
+                told = True  # (a pause of seconds, explained)
+                self.waiting(
+                    f"another ccexport run{self._holder()} is writing {self.path.parent.parent}; "
+                    f"waiting up to {self.wait:g} s for it to finish"
+                )
             if time.monotonic() >= deadline:
                 holder = self._holder()
                 waited = f"waited for {self.wait:g} s, it is" if self.wait else "it is"

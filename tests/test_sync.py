@@ -186,13 +186,15 @@ def test_a_second_run_waits_for_the_lock_then_says_so(tmp_path):
     )  # fmt: skip
     try:
         assert holder.stdout.readline().strip() == "locked"
-        started = time.monotonic()
+        started, told = time.monotonic(), []
         with pytest.raises(
             VaultLockedError, match=rf"another ccexport run \(pid {holder.pid}\) is writing"
         ) as busy:
-            export(vault, tmp_path / "home", lock_wait=0.5)
+            export(vault, tmp_path / "home", lock_wait=0.5, waiting=told.append)
         assert str(busy.value).endswith("still running, try again later")  # (watch: not)
         assert time.monotonic() - started >= 0.5
+        # The pause is explained as it begins, once.
+        assert [m.split("; ")[1] for m in told] == ["waiting up to 0.5 s for it to finish"]
     finally:
         holder.kill()
         holder.wait()

@@ -87,7 +87,7 @@ def write_bases_file(vault: Vault, settings: NoteSettings, found: Notes | None =
     try:
         return _write(vault, relpath, ours, all(s in SOURCE_LABELS for s in sources))
     except (OSError, UnicodeDecodeError) as exc:
-        return Change(Action.FAILED, BASE_KEY, relpath, f"could not be written ({os_reason(exc)})")
+        return Change(Action.FAILED, BASE_KEY, relpath, f"could not be written: {os_reason(exc)}")
 
 
 def _write(vault: Vault, relpath: str, ours: dict[str, Any], known: bool) -> Change:

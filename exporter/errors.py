@@ -120,10 +120,10 @@ _WORD_TAIL = re.compile(r"[^\s\"'`,;:()\[\]{}<>=|]*\Z")
 
 def os_reason(exc: BaseException) -> str:
     """Why a file could not be used, for a message that names the file already: an OS
-    error's reason alone (``permission denied``, not ``[Errno 13] Permission denied:
+    error's reason alone (``Permission denied``, not ``[Errno 13] Permission denied:
     '/the/path'`` again), anything else as it reads."""
     if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror[:1].lower() + exc.strerror[1:]
+        return exc.strerror
     return str(exc)
 
 

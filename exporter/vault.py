@@ -148,7 +148,7 @@ class Vault(NotePlaces):
         try:
             return self._write_note(key, relpath, metadata, body, meta, seeded or {})
         except OSError as exc:  # a full disk, a planted link, a folder that vanished
-            return Change(Action.FAILED, key, relpath, f"could not be written ({os_reason(exc)})")
+            return Change(Action.FAILED, key, relpath, f"could not be written: {os_reason(exc)}")
 
     def _write_note(
         self,
@@ -170,7 +170,7 @@ class Vault(NotePlaces):
         except UnsafePathError as exc:
             return Change(Action.FAILED, key, relpath, f"left alone: {exc}")
         except (OSError, UnicodeDecodeError) as exc:
-            return Change(Action.FAILED, key, relpath, f"cannot read the note ({os_reason(exc)})")
+            return Change(Action.FAILED, key, relpath, f"cannot read the note: {os_reason(exc)}")
         if found is None and record is not None and self.in_cloud_only(record.path):
             return Change(Action.FAILED, key, record.path, IN_CLOUD_ONLY)
         if found is None and record is not None and not self.restore and key not in self._noted:
@@ -392,7 +392,7 @@ class Vault(NotePlaces):
                 changes.append(Change(Action.SAVED_MEANWHILE, key, relpath, why))
             else:
                 changes.append(
-                    Change(Action.FAILED, key, relpath, f"could not be written ({os_reason(exc)})")
+                    Change(Action.FAILED, key, relpath, f"could not be written: {os_reason(exc)}")
                 )
         return changes
 

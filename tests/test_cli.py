@@ -100,7 +100,7 @@ def test_a_session_that_fails_exits_1_and_the_rest_are_written(tmp_path, monkeyp
     # The reason once, without Python's errno or the path again (the line names the file).
     line = next(ln for ln in result.stderr.splitlines() if "bad.jsonl" in ln)
     assert line.endswith(
-        "bad.jsonl: could not be read: permission denied; its sessions are read again next run"
+        "bad.jsonl: could not be read: Permission denied; its sessions are read again next run"
     )
     assert len(note_files(tmp_path / "v")) == 41
 
@@ -201,5 +201,5 @@ def test_a_note_that_cannot_be_written_says_why_once(tmp_path, monkeypatch):
     result = run("--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME))
     assert result.exit_code == 1
     failed = [ln for ln in result.stderr.splitlines() if "could not be written" in ln]
-    assert failed and all(ln.endswith("could not be written (permission denied)") for ln in failed)
+    assert failed and all(ln.endswith("could not be written: Permission denied") for ln in failed)
     assert "Errno" not in result.stderr

@@ -100,10 +100,13 @@ class LinkTargets:
         self, notes: Mapping[str, NoteRecord], titles_before: Mapping[str, Any] | None = None
     ) -> None:
         self.notes = notes
-        self.titles_before = titles_before or {}  # the notes retitled this run: their titles
+        # The notes retitled this run, their titles before: the vault's own map, which grows
+        # as the run writes notes (an empty one given is that map too, not a copy).
+        self.titles_before = titles_before if titles_before is not None else {}
         self.by_path: dict[str, str] = {}
         self.by_name: dict[str, set[str]] = {}  # (two notes of one name: a path is written)
         self._by_title: dict[str, set[str]] | None = None  # built when first asked
+        self._retitled = 0  # how many retitled notes ``_by_title`` was built with
         self.titles_listed: Mapping[str, list[str]] = {}  # (``listed``)
         self._then: tuple[int, set[str]] | None = None  # (run, targets_then(run))
         for key, record in notes.items():
@@ -147,8 +150,8 @@ class LinkTargets:
         them: "%%" or an emoji is a title too, and a title of ``[ ] | # ^`` alone is linked
         without an alias (asked for by ""). A note retitled this run is known by the title
         it had too: the links were written with that one."""
-        if self._by_title is None:
-            self._by_title = {}
+        if self._by_title is None or self._retitled != len(self.titles_before):
+            self._by_title, self._retitled = {}, len(self.titles_before)
             for key, record in self.notes.items():
                 titles = (record.meta.get("title"), self.titles_before.get(key))
                 for title in (*titles, *self.titles_listed.get(key, ())):

@@ -294,6 +294,8 @@ class NoteSurvey:
             record = self.state.notes.get(key)
             if type(title) is not str or record is None or title == record.meta.get("title"):
                 continue
+            if key.startswith(notefile.INDEX_PREFIX):
+                continue  # (an index note is linked by its path, never by its title)
             known = titles.get(key, [])
             if title not in known:
                 titles[key] = [*known, title][-LISTED_TITLES:]

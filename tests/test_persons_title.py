@@ -231,3 +231,36 @@ def test_a_link_is_known_by_the_persons_title_it_was_written_with_after_a_second
     report = export(vault, home)
     assert report.total("conflicts") == 0, report.conflicts()
     assert "[[Renamed 3|Second thoughts]]" in _index_titles(vault)
+
+
+def test_a_note_retitled_in_the_run_that_first_reads_a_link_is_still_known_by_its_title(
+    tmp_path,
+):
+    """The session grew and the person edited inside its note, renamed it in Obsidian,
+    retitled it and moved it back by hand: the run reads the note's links first (its edit),
+    then retitles it, then reads the index, whose link leads nowhere and says the title
+    before. The link targets kept a copy of the run's (then empty) map of earlier titles,
+    so the index was copied aside. (Found by the state machine.)"""
+    import os
+    import re
+
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["parser"])
+    export(vault, home)
+    write_session(home, ["parser", "parser again"])
+    note = the_note(vault)
+    lines = note.read_text().split("\n")
+    begin = next(i for i, line in enumerate(lines) if line.startswith("%% ccexport:begin"))
+    lines.insert(begin + 2, "my edit")
+    note.write_text("\n".join(lines))
+    renamed = note.with_name("Renamed 1.md")  # in Obsidian: its links follow
+    os.rename(note, renamed)
+    index = vault / "AI Sessions" / "Projects" / "app.md"
+    index.write_text(
+        re.sub(r"\[\[" + re.escape(note.stem) + r"(?=\|)", "[[Renamed 1", index.read_text())
+    )
+    _retitled(renamed)
+    os.rename(renamed, note)  # by hand, back to its name
+    report = export(vault, home)
+    keys = [c.key for c in report.conflicts()]
+    assert len(keys) == 1 and keys[0].startswith("claude-code:"), keys  # its own edit, only

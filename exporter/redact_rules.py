@@ -264,11 +264,13 @@ RULES: tuple[Rule, ...] = (
     # (``-p`` alone asks for it; ``-P 3306`` is the port), sshpass the word after ``-p``.
     # Only in their own command line: ``-p 8080`` and ``-pthread`` of other tools stay.
     _r("password-flag", ("mysql", "mariadb", "sshpass"),
-       r"\b(?:(?:mysql(?:dump|admin|import|check|show|slap|pump)?|mariadb(?:-?(?:dump|admin|import"
+       # The client as the command typed (not a path's last folder: ``/var/lib/mysql -perm``).
+       r"(?:^|[\s;&|(`])(?:(?:mysql(?:dump|admin|import|check|show|slap|pump)?|mariadb(?:-?(?:dump|admin|import"
        r"|check|show|slap))?)(?:[ \t]+[^\s|;&<>()]+){0,30}?[ \t]+-p"
        r"|sshpass(?:[ \t]+-[A-Za-oq-z]\S*){0,5}?[ \t]+-p[ \t]*)"
        # A bare value ends the word; a docker port map (``-p3306:3306``) is no password.
-       r"(?:\"([^\"\n]{1,200})\"|'([^'\n]{1,200})'|([0-9.:]*[^\s\"'`;|&<>$()0-9.:]"
+       # (Nor ``-p3306:3306/tcp``: a port map's protocol.)
+       r"(?:\"([^\"\n]{1,200})\"|'([^'\n]{1,200})'|([0-9.:]*[^\s\"'`;|&<>$()0-9.:/]"
        r"[^\s\"'`;|&<>$()]{0,199}|[0-9]{1,200})(?:[\s;|&<>)]|$))"),
     # -- generic assignments: last, on what the specific rules left ----------------------
     _r("generic-password",

@@ -178,6 +178,10 @@ def test_a_password_after_mysqls_or_sshpasss_short_flag_is_redacted(command):
         "find . -name '*.py' -print",
         "sshpass -e ssh -p 2222 deploy@host",  # ssh's port, the password from the environment
         "ssh -p 2222 deploy@host",
+        # "mysql" as a folder of a path, not the command (the review's cases)
+        "find /var/lib/mysql -perm 644 -print",
+        "gcc -I/usr/include/mysql -pthread x.c",
+        "docker run --name mysql -p3306:3306/tcp mysql:8",  # a port map with its protocol
     ],
 )
 def test_other_short_p_flags_stay(command):

@@ -14,6 +14,7 @@ offsets) as bytes read so.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 
@@ -28,12 +29,26 @@ _SPREAD_ENTROPY = 3.0  # bits per character (4.0 without digits: ``plausible_sec
 
 
 def spreadable(value: str) -> bool:
-    """Is ``value``, which a rule redacted, safe to redact wherever else it occurs?"""
+    """Is ``value``, which a rule redacted, safe to redact wherever else it occurs? Not a
+    shape that is evidence elsewhere, whatever a name beside it once said: a UUID, a git
+    SHA or a SHA-256, a path or an address (``oauth2/v1/token``); there it was redacted,
+    elsewhere it stays searchable."""
     return (
         len(value) >= SPREAD_SHORTEST
         and not any(c.isspace() for c in value)
+        and not _EVIDENCE.fullmatch(value)
+        and not ("/" in value and any(_WORD.fullmatch(part) for part in value.split("/")))
         and plausible_secret(value, _SPREAD_ENTROPY, quoted=True)
     )
+
+
+_EVIDENCE = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"  # a UUID
+    r"|[0-9a-f]{40}|[0-9a-f]{64}|[0-9A-F]{40}|[0-9A-F]{64}"  # a git SHA, a SHA-256 (an
+    # API key of 32 hex digits is spread: as a file's MD5 it would rarely stand by a name)
+    r"|[A-Za-z][\w+.-]*://\S*"  # an address
+)
+_WORD = re.compile(r"[a-z]{3,}")  # a path's folder named in words (not a key's random run)
 
 
 class Spread:

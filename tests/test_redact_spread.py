@@ -121,6 +121,16 @@ def test_one_sessions_secret_does_not_redact_another_session():
         ('password = "Summer24"', "It is Summer24 again"),  # shorter than 12 characters
         ('password = "aaaaaaaaaaaa1"', "row aaaaaaaaaaaa1 stays"),  # not random
         ('SECRET_KEY = "production_database"', "the production_database"),  # words
+        # Evidence by its shape, whatever a name beside it once said (the review's cases)
+        ('token_endpoint = "oauth2/v1/token"', "GET https://id.example.com/oauth2/v1/token"),
+        (
+            'secret_id = "a3359d8f-b7c6-44bc-98db-2ca01fe16890"',
+            "ls a3359d8f-b7c6-44bc-98db-2ca01fe16890/",
+        ),
+        (
+            'tokenizer_sha = "e206570a1b2c3d4e5f60718293a4b5c6d7e8f901"',
+            "git show e206570a1b2c3d4e5f60718293a4b5c6d7e8f901",
+        ),
     ],
 )
 def test_a_short_or_plain_value_is_redacted_only_where_it_was_named(named, plain):

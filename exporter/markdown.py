@@ -119,7 +119,7 @@ def _pasted(paragraph: _Paragraph) -> list[str] | None:
     prefixes, bodies = paragraph.prefixes, paragraph.bodies
     if len(bodies) < 2 or "\t" in prefixes[0] or bodies[0][:1] == "<":
         return None
-    inside = re.sub(r"[^>]", " ", prefixes[0])  # the container's prefix for a later line
+    inside = _later_prefix(prefixes[0])
     lines, indented, deep = [bodies[0]], 0, False
     for prefix, body in zip(prefixes[1:], bodies[1:], strict=True):
         if prefix.startswith(inside) and not prefix[len(inside) :].strip(" \t"):
@@ -257,6 +257,12 @@ def _cited(info: str) -> str:
     return f"{m.group(1) or lang_of_file(m.group(2))} {info}"
 
 
+def _later_prefix(prefix: str) -> str:
+    """The prefix a later line of a block needs to stay in the first line's containers:
+    its quotes (and tabs) kept, a list marker's columns as spaces."""
+    return re.sub(r"[^>\t]", " ", prefix)
+
+
 def _render_block(block: _Block) -> list[str]:
     """A code block's lines as they were; a plugin's info string is neutralised and an unclosed
     fence is closed, so it cannot swallow what follows."""
@@ -267,7 +273,7 @@ def _render_block(block: _Block) -> list[str]:
     if m:
         out[0] = m.group(1) + m.group(2) + safe_info(_cited(m.group(3)))
         if block.unclosed:
-            prefix = re.sub(r"[^>\t]", " ", m.group(1))
+            prefix = _later_prefix(m.group(1))
             out.append(prefix + m.group(2))
     return out
 

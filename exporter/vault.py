@@ -331,8 +331,9 @@ class Vault(NotePlaces):
         if parsed.owned is None or parsed.written_hash is None:
             return False
         if self._targets is None:
-            self._targets = vaultlinks.LinkTargets(self.state.notes, self.titles_before)
-            self._targets.listed(self.state.titles)
+            self._targets = vaultlinks.LinkTargets(
+                self.state.notes, self.titles_before, self.state.titles
+            )
         names = self.attachment_names
         return vaultlinks.links_followed(parsed.owned, parsed.written_hash, record,
                                          self._targets, names and names.written_name,

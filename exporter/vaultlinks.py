@@ -97,7 +97,10 @@ class LinkTargets:
     only one of them has it. Built once a run, when a part first needs it."""
 
     def __init__(
-        self, notes: Mapping[str, NoteRecord], titles_before: Mapping[str, Any] | None = None
+        self,
+        notes: Mapping[str, NoteRecord],
+        titles_before: Mapping[str, Any] | None = None,
+        titles_listed: Mapping[str, list[str]] | None = None,
     ) -> None:
         self.notes = notes
         # The notes retitled this run, their titles before: the vault's own map, which grows
@@ -107,7 +110,7 @@ class LinkTargets:
         self.by_name: dict[str, set[str]] = {}  # (two notes of one name: a path is written)
         self._by_title: dict[str, set[str]] | None = None  # built when first asked
         self._retitled = 0  # how many retitled notes ``_by_title`` was built with
-        self.titles_listed: Mapping[str, list[str]] = {}  # (``listed``)
+        self.titles_listed: Mapping[str, list[str]] = titles_listed or {}  # (``listed``)
         self._then: tuple[int, set[str]] | None = None  # (run, targets_then(run))
         for key, record in notes.items():
             if not record.deleted:

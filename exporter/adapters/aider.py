@@ -94,13 +94,19 @@ _PROMPT = re.compile(rb"^####", re.M)
 # What a run without a prompt did to the code: an edit applied, a commit made.
 _ACTION = re.compile(rb"^> (?:Applied edit to |Commit [0-9a-f]{7,40}\b)", re.M)
 _REQUEST = re.compile(rb"^> Tokens: ", re.M)  # a request to the model was answered
+
+
+def _one_shot(options: bytes) -> re.Pattern[bytes]:
+    """An Aider started with one of ``options`` (``a|b``) on its command line."""
+    return re.compile(
+        rb"^> \S*aider(?:\.exe|-chat)?\b[^\n]*\s(?:" + options + rb")(?:[\s=]|$)", re.M
+    )
+
+
 # A one-shot Aider that asks the model itself (lint or test fixes, a --message, a commit
 # message): its requests are its own, never the run before going on.
-_OWN_REQUESTS = re.compile(
-    rb"^> \S*aider(?:\.exe|-chat)?\b[^\n]*\s(?:--lint|--test|--message|--msg|-m|"
-    rb"--message-file|-f|--commit)(?:[\s=]|$)",
-    re.M,
-)
+_ASKS_ITSELF = rb"--lint|--test|--message|--msg|-m|--message-file|-f|--commit"
+_OWN_REQUESTS = _one_shot(_ASKS_ITSELF)
 # A usage line's cost: the request's, and Aider's running total for its process so far.
 # On Aider's own usage line, its cost maybe on the next line (a prompt or reply quoting one
 # is no cost of this process).
@@ -110,11 +116,7 @@ _TOTAL = re.compile(_USAGE + rb"Cost: [^\n]*?\$([\d.,]+) session", re.M)
 _ROUNDING = 0.015  # Aider prints both to the cent: the sum of two may be off by this
 # A one-shot Aider that changes the code itself; another one that printed a commit
 # (``--show-prompt``, ``--exit``) printed the one of the Aider that was running.
-_CHANGES_ITSELF = re.compile(
-    rb"^> \S*aider(?:\.exe|-chat)?\b[^\n]*\s(?:--lint|--test|--message|--msg|-m|"
-    rb"--message-file|-f|--commit|--apply)(?:[\s=]|$)",
-    re.M,
-)
+_CHANGES_ITSELF = _one_shot(_ASKS_ITSELF + rb"|--apply")
 # A prompt that starts another Aider in this repository (``/run aider …``, ``!aider …``).
 _NESTED = re.compile(rb"^#### *(?:/run +|!) *(?:\S*/)?aider(?:\.exe|-chat)?(?:\s|$)")
 

@@ -154,6 +154,8 @@ def print_report(
 
     if report.dry_run and not quiet:
         for change in [*report.changes, *report.indexes]:  # the index notes' too
+            if change.action is Action.UNCHANGED and not verbose:
+                continue  # (a vault of thousands: the summary counts them; --verbose names them)
             say(f"would {_VERB[change.action]}: {change.relpath}")
             if change.diff:
                 say(change.diff)

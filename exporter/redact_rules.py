@@ -264,9 +264,12 @@ RULES: tuple[Rule, ...] = (
     # (``-p`` alone asks for it; ``-P 3306`` is the port), sshpass the word after ``-p``.
     # Only in their own command line: ``-p 8080`` and ``-pthread`` of other tools stay.
     _r("password-flag", ("mysql", "mariadb", "sshpass"),
-       # The client as the command typed (not a path's last folder: ``/var/lib/mysql -perm``).
-       r"(?:^|[\s;&|(`])(?:(?:mysql(?:dump|admin|import|check|show|slap|pump)?|mariadb(?:-?(?:dump|admin|import"
-       r"|check|show|slap))?)(?:[ \t]+[^\s|;&<>()]+){0,30}?[ \t]+-p"
+       # The client as the command typed (not a path's last folder: ``/var/lib/mysql -perm``),
+       # by name or by its path in a ``bin`` folder (``/usr/local/mysql/bin/mysql``,
+       # ``C:\xampp\mysql\bin\mysql.exe``).
+       r"(?:^|[\s;&|(`])(?:(?:(?:[^\s;&|(`\"']*[/\\])?s?bin[/\\])?"
+       r"(?:mysql(?:dump|admin|import|check|show|slap|pump)?|mariadb(?:-?(?:dump|admin|import"
+       r"|check|show|slap))?)(?:\.exe)?(?:[ \t]+[^\s|;&<>()]+){0,30}?[ \t]+-p"
        r"|sshpass(?:[ \t]+-[A-Za-oq-z]\S*){0,5}?[ \t]+-p[ \t]*)"
        # A bare value ends the word; a docker port map (``-p3306:3306``) is no password.
        # (Nor ``-p3306:3306/tcp``: a port map's protocol.)

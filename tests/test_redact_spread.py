@@ -165,6 +165,11 @@ PASSWORD = "S3cret" + "Passw0rd"
         f"sshpass -p '{PASSWORD}' ssh deploy@host",
         f"sshpass -p {PASSWORD} ssh deploy@host",
         f"sshpass -v -p{PASSWORD} scp a host:b",
+        # the client by its path in a bin folder
+        f"/usr/bin/mysql -u root -p{PASSWORD} shop",
+        f"sudo /usr/local/mysql/bin/mysqldump -uroot -p{PASSWORD} shop",
+        f"./bin/mariadb -p'{PASSWORD}' shop",
+        f"C:\\xampp\\mysql\\bin\\mysql.exe -u root -p{PASSWORD}",
     ],
 )
 def test_a_password_after_mysqls_or_sshpasss_short_flag_is_redacted(command):
@@ -192,6 +197,8 @@ def test_a_password_after_mysqls_or_sshpasss_short_flag_is_redacted(command):
         "find /var/lib/mysql -perm 644 -print",
         "gcc -I/usr/include/mysql -pthread x.c",
         "docker run --name mysql -p3306:3306/tcp mysql:8",  # a port map with its protocol
+        "ls -l /usr/local/mysql -p",
+        "cp -r /opt/mysql/data/mysql -pv backup/",
     ],
 )
 def test_other_short_p_flags_stay(command):

@@ -55,13 +55,11 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
     else:
         loaded = adapter.load(ref)
     counts: Counter[str] = Counter()
-    sessions = [
+    sessions = [s for s in loaded.sessions if wanted(s, reading.project, reading.since)]
+    if rules:
         # A streamed session the packer let go is redacted by the main process, which reads
         # its messages: it comes back as loaded, and only it does.
-        rules.session(s, counts) if rules and not s.is_streamed else s
-        for s in loaded.sessions
-        if wanted(s, reading.project, reading.since)
-    ]
+        sessions = rules.sessions(sessions, counts, streamed=False)
     conversations = sum(1 for s in loaded.sessions if has_conversation(s))
     kept = sum(1 for s in loaded.sessions if selected(s, reading.project, reading.since))
     family = _family_paths(sessions, settings, reading.note_max_bytes)

@@ -36,7 +36,7 @@ from .redact_names import (
     shannon_entropy,
 )
 from .redact_rules import RULES, Rule, compile_rule
-from .redact_spread import Spread, spreadable
+from .redact_spread import Spread, families, spreadable
 from .redact_values import ValueRedaction
 
 if TYPE_CHECKING:
@@ -57,8 +57,8 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # line below a secret's name, a name that says which secret (``secretName``) or where it
 # is (``token_file``) and a workflow's ``${{ … }}`` are no secrets; 7: a secret found
 # anywhere in a session is redacted everywhere in it, passwords glued to ``mysql -p`` and
-# after ``sshpass -p``.
-ENGINE_VERSION = "7"
+# after ``sshpass -p``; 8: and in the session's family read with it (parent, subagents).
+ENGINE_VERSION = "8"
 
 
 class Redactor(ValueRedaction):
@@ -245,6 +245,41 @@ class Redactor(ValueRedaction):
         messages are read, each on its own."""
         if self._found is not None or self._spread is not None or session.is_streamed:
             return self._session(session, counts)
+        redacted, secrets = self._first_pass(session, counts)
+        return self._spread_pass(redacted, secrets, counts)
+
+    def sessions(
+        self, sessions: Iterable[Session], counts: Counter[str], streamed: bool = True
+    ) -> list[Session]:
+        """Sessions read together (a unit), each redacted as ``session`` does, where a
+        secret found in one is looked for in its whole family too: a parent, its subagents
+        and theirs (a parent writes its subagent's task, and a subagent's findings come back
+        to it). Sessions of no shared family stay apart: one's secrets redact no other's.
+        A streamed session is redacted as its messages are read, on its own; with
+        ``streamed`` False it is left as it is (a worker's: the main process reads it)."""
+        firsts = [
+            (self._session(s, counts) if streamed else s, {})
+            if s.is_streamed
+            else self._first_pass(s, counts)
+            for s in sessions
+        ]
+        family = families([s for s, _ in firsts])
+        shared: dict[str, dict[str, str]] = {}
+        for s, secrets in firsts:
+            for value, rule_id in secrets.items():
+                shared.setdefault(family[s.session_id], {}).setdefault(value, rule_id)
+        return [
+            s
+            if s.is_streamed
+            else self._spread_pass(s, shared.get(family[s.session_id], {}), counts)
+            for s, _ in firsts
+        ]
+
+    def _first_pass(
+        self, session: Session, counts: Counter[str] | None
+    ) -> tuple[Session, dict[str, str]]:
+        """The session redacted by the rules, and the secrets they found that may be looked
+        for across it (``spreadable``), each with its rule's id."""
         self._found = found = []
         try:
             redacted = self._session(session, counts)
@@ -255,6 +290,11 @@ class Redactor(ValueRedaction):
             value = secret.decode("utf-8", "replace")  # (a rule matches whole characters)
             if value not in secrets and spreadable(value):
                 secrets[value] = rule_id
+        return redacted, secrets
+
+    def _spread_pass(
+        self, redacted: Session, secrets: dict[str, str], counts: Counter[str] | None
+    ) -> Session:
         if not secrets:
             return redacted
         self._spread = Spread(secrets.items())

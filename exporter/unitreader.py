@@ -109,11 +109,9 @@ class UnitReader:
 
         o, rules = self.options, self.redactor
         redactions: Counter[str] = Counter()  # counted as a worker counts them
-        sessions = [
-            rules.session(s, redactions) if rules else s  # before anything else sees it
-            for s in loaded.sessions
-            if wanted(s, o.project, o.since)
-        ]
+        sessions = [s for s in loaded.sessions if wanted(s, o.project, o.since)]
+        if rules:  # before anything else sees them
+            sessions = rules.sessions(sessions, redactions)
         conversations = sum(1 for s in loaded.sessions if has_conversation(s))
         kept = sum(1 for s in loaded.sessions if selected(s, o.project, o.since))
         self.children_written(sessions)

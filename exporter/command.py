@@ -9,8 +9,27 @@ import sys
 
 def console() -> None:
     try:
+        _import_orjson_held()
         from .cli import console as run
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         raise SystemExit(130) from None
     run()
+
+
+def _import_orjson_held() -> None:
+    """orjson, imported with Ctrl-C held back until it is in: a Ctrl-C landing while its
+    module starts crashes the process (SIGSEGV, about half the time: `import orjson`, 150
+    Ctrl-Cs at random moments). Held, it arrives right after, as a KeyboardInterrupt. Every
+    export imports orjson anyway; ``--help`` pays about a millisecond."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):  # (Windows: no such crash seen; no mask)
+        import orjson  # noqa: F401
+
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        import orjson  # noqa: F401
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)

@@ -192,6 +192,14 @@ def code_span(text: str) -> str:
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
+def clipped_code(text: str, cut: str = "") -> str:
+    """``code_span`` of a text cut short, its mark of the cut (``cut``, ending it: "…")
+    after the code, not in it: it is no part of the command or path."""
+    if cut and text.endswith(cut):
+        return code_span(text[: -len(cut)]) + cut
+    return code_span(text)
+
+
 def callout(kind: str, title: str, body: str, *, folded: bool = True) -> str:
     """An Obsidian callout (``> [!note]- Title``) holding ``body``, folded by default."""
     head = f"> [!{kind}]{'-' if folded else ''} {title}".rstrip()

@@ -72,7 +72,7 @@ def filters() -> dict[str, Any]:
         "literal": lambda text: markdown.escape_prose(text, literal=True),
         "inline": markdown.escape_inline,
         "fence": markdown.fence,
-        "code": markdown.code_span,
+        "code": markdown.clipped_code,  # (``| code(item.summary_cut)``: the cut's mark after)
         "callout": lambda body, kind="note", title="", folded=True: markdown.callout(
             kind, title, body, folded=folded
         ),

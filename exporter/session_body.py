@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .markdown import callout, code_span, escape_inline, escape_prose, fence
+from .markdown import callout, clipped_code, code_span, escape_inline, escape_prose, fence
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "285374908c89fc45ce247a171d9be41454ff42d4e513b03d67690bb203691ee0"
+SHIPPED_TEMPLATE_SHA256 = "e38f29c4988a346d9186fc5e802bf1f2f93c0544cb57178a6f91a408a8d03a18"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -232,7 +232,9 @@ def _call_callout(item: dict[str, Any]) -> str:
 
 
 def _summary(item: dict[str, Any]) -> str:
-    return code_span(item["summary"]) if item["summary_code"] else escape_inline(item["summary"])
+    if item["summary_code"]:
+        return clipped_code(item["summary"], item["summary_cut"])
+    return escape_inline(item["summary"])
 
 
 def _checklist(item: dict[str, Any]) -> str:
@@ -264,8 +266,10 @@ def _subagent_call(item: dict[str, Any]) -> str:
     agent = code_span(item["agent_type"]) + ": " if item["agent_type"] else ""
     if item["summary"] and not item["summary_code"]:
         name = escape_inline(item["summary"])
+    elif item["summary"]:
+        name = clipped_code(item["summary"], item["summary_cut"])
     else:
-        name = code_span(item["summary"] or item["name"])
+        name = code_span(item["name"])
     if item["not_run"]:  # rejected, not permitted or cancelled: no agent ran, or it stopped
         title = f"Subagent — {agent}{name} ({_not_run(item)})"
         return callout(_NOT_RUN_CALLOUT, title, body) + "\n"

@@ -30,12 +30,17 @@ def call_description(part: ToolCallPart) -> str | None:
     return None
 
 
-def call_title(part: ToolCallPart) -> tuple[str | None, str | None]:
-    """What a call's title says: its description (prose, ``call_description``) and its
+def call_title(part: ToolCallPart) -> tuple[str | None, str | None, str]:
+    """What a call's title says: its description (prose, ``call_description``), its
     summary, one line saying what the call did (the description, else
-    ``argument_summary``). The description is read once: this runs for every call."""
+    ``argument_summary``), and the mark that ends the summary where it was cut ("…" at
+    its length, " …" after a command's first line of several; else nothing). The
+    description is read once: this runs for every call."""
     description = call_description(part)
-    return description, description or argument_summary(part)
+    if description:
+        return description, description, ""
+    summary = argument_summary(part)
+    return None, summary and summary[0] + summary[1], summary[1] if summary else ""
 
 
 def subagent_task(part: ToolCallPart) -> str | None:
@@ -56,9 +61,10 @@ def text_field(value: Any, key: str) -> str | None:
     return found if isinstance(found, str) else None
 
 
-def argument_summary(part: ToolCallPart) -> str | None:
+def argument_summary(part: ToolCallPart) -> tuple[str, str] | None:
     """A call's main argument (machine text: a command, path or pattern, shown as code so
-    search finds it), else the files a patch changes (Codex's ``apply_patch``)."""
+    search finds it), else the files a patch changes (Codex's ``apply_patch``); with the
+    mark of a cut (``_clipped``)."""
     if isinstance(part.input, dict):
         for key in _SUMMARY_KEYS:
             value = part.input.get(key)
@@ -72,13 +78,14 @@ def argument_summary(part: ToolCallPart) -> str | None:
 SUMMARY_LENGTH = 120
 
 
-def _clipped(line: str, more: bool = False) -> str:
-    """A title's argument, ending in "…" where it was cut (at its length, or a command's
-    first line of several): a path or command cut short must not read as whole, another
-    file or a command that does less (``rm -rf /srv/app`` of ``rm -rf /srv/app/build``)."""
+def _clipped(line: str, more: bool = False) -> tuple[str, str]:
+    """A title's argument, and "…" where it was cut (at its length, or " …" after a
+    command's first line of several): a path or command cut short must not read as whole,
+    another file or a command that does less (``rm -rf /srv/app`` of
+    ``rm -rf /srv/app/build``). The mark is apart so that a note shows it after the code."""
     if len(line) > SUMMARY_LENGTH:
-        return line[: SUMMARY_LENGTH - 1].rstrip() + "…"
-    return line.rstrip() + " …" if more else line
+        return line[: SUMMARY_LENGTH - 1].rstrip(), "…"
+    return (line.rstrip(), " …") if more else (line, "")
 
 
 # Codex's apply_patch (a tool of its own, or a shell command): one header per file.

@@ -207,13 +207,14 @@ def _item(
     if isinstance(part, ToolCallPart):
         result = pairs.result_of_next_call()
         todos = todo_items(part)
-        description, summary = call_title(part)
+        description, summary, cut = call_title(part)
         return {
             "kind": "tool_call",
             "name": part.name,
             "description": description,
             "summary": summary,
             "summary_code": not description and summary is not None,
+            "summary_cut": cut,
             "inputs": input_blocks(part.input, part.name, summary),
             "output": _output(result.output) if result else None,
             # A call that did not run is no failure, but a template written before

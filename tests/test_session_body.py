@@ -54,6 +54,7 @@ def _item(draw) -> dict:
             name=draw(st.sampled_from(["Bash", "Task", "Agent", "Edit", "x`y"])),
             summary=draw(_maybe_text),
             summary_code=draw(st.booleans()),
+            summary_cut=draw(st.sampled_from(["", "…", " …"])),
             inputs=draw(
                 st.lists(
                     st.fixed_dictionaries(

@@ -5,6 +5,9 @@ a JSON block (``"<Filter className=\\"size-4\\" />"``), which search does not fi
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from pathlib import Path
+
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
@@ -12,8 +15,10 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from message_builder import msg, session
 
-from exporter.model import TextPart, ToolCallPart
+from exporter.markdown_code import REFERENCE_ENV
+from exporter.model import Message, Session, TextPart, ToolCallPart
 from exporter.notes import NoteSettings, build_note
+from exporter.notespec import TurnView
 from exporter.toolinput import call_description, call_title, input_blocks
 
 _MD = MarkdownIt("commonmark")
@@ -86,7 +91,7 @@ def test_a_plan_is_markdown():
 
 def _shown(part: ToolCallPart) -> list[str]:
     """What the note shows of a call's input: its title's summary and each input block."""
-    _, summary = call_title(part)
+    _, summary, _cut = call_title(part)
     return [summary or "", *(b["text"] for b in input_blocks(part.input, part.name, summary))]
 
 
@@ -104,7 +109,7 @@ def test_no_argument_of_a_call_is_lost(arguments, description):
     Gemini's run_shell_command lost its description."""
     part = ToolCallPart("tool", arguments, "c1", description)
     shown = _shown(part)
-    _, summary = call_title(part)
+    _, summary, _cut = call_title(part)
     listed = [b for b in input_blocks(part.input, part.name, summary) if b["lang"] == "yaml"]
     read = yaml.safe_load(listed[0]["text"]) if listed else {}
     for key, value in arguments.items():
@@ -215,3 +220,29 @@ def test_a_patch_in_codexs_format_is_a_diff_not_the_files_language():
     )
     blocks = input_blocks({"path": "src/main.rs", "patch": patch}, "apply_patch")
     assert [(b["text"], b["lang"]) for b in blocks if b["text"] == patch] == [(patch, "diff")]
+
+
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "jinja"])
+def test_a_cut_titles_mark_stands_after_its_code_not_in_it(monkeypatch, reference):
+    """ "…" is no part of the command or path: inside the code span, copying the command
+    copied it too, and a cut path read as a file named so."""
+    if reference:
+        monkeypatch.setenv(REFERENCE_ENV, "1")
+    else:
+        monkeypatch.delenv(REFERENCE_ENV, raising=False)
+    calls = [
+        ToolCallPart("Bash", {"command": "cat > notes.txt <<'EOF'\nline one\nEOF"}, "t1"),
+        ToolCallPart("Read", {"file_path": "/home/dev/" + "x" * 200 + ".py"}, "t2"),
+        ToolCallPart("Task", {"prompt": "p", "command": "make " + "y" * 130}, "t3"),
+        ToolCallPart("Bash", {"command": "echo wait…"}, "t4"),  # its own "…": code, whole
+    ]
+    t0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+    s = Session("claude-code", "5e0c1a77-3f0e-4c52-9a0b-0d1f6b2c7a10",
+                (Message("user", (TextPart("go"),), "u0", t0),
+                 Message("assistant", tuple(calls), "a1", t0)), Path("/x.jsonl"))  # fmt: skip
+    for view in (TurnView(), TurnView(tools="summary")):
+        body = build_note(s, "n.md", NoteSettings(timezone=UTC, view=view), lambda k: None).body
+        assert "`Bash` — `cat > notes.txt <<'EOF'` …" in body
+        assert "`Read` — `/home/dev/" + "x" * 109 + "`…" in body
+        assert "`make " + "y" * 114 + "`…" in body
+        assert "`Bash` — `echo wait…`" in body

@@ -19,6 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = """
 import importlib.abc, os, signal, sys
 
+# (a process started in the background may inherit Ctrl-C ignored: Python then leaves it so)
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
 class Watch(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
         if name == "orjson":

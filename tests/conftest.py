@@ -52,6 +52,12 @@ _UNTRACKED_BEFORE: set[str] | None = None
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
+    # A suite started in the background by a shell without job control inherits Ctrl-C
+    # ignored, and Python then leaves it so: the tests of Ctrl-C need Python's own handler.
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     # In CI (or on request), the suite must leave the checkout as it found it.
     global _UNTRACKED_BEFORE
     if os.environ.get("CI") or os.environ.get("CCEXPORT_CHECK_TREE"):

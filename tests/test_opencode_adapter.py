@@ -734,3 +734,27 @@ def test_opencodes_own_words_in_a_reply_are_a_notification_not_the_models(tmp_pa
         ("text", "Running them."),
         ("notice", "Command failed with exit code 1."),
     ]
+
+
+def test_a_legacy_trees_files_come_by_family_with_their_subagents(tmp_path):
+    """``tree_families``: a session with its subagents and theirs, whatever order the files
+    come in; a loop of parents is one family; a file that cannot be read stands alone."""
+    from exporter.adapters.opencode.store import tree_families
+
+    def info(name: str, parent: str | None) -> Path:
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({"id": name, **({"parentID": parent} if parent else {})}))
+        return path
+
+    grandchild, child = info("g", "c"), info("c", "p")
+    parent, alone = info("p", None), info("x", "gone")
+    loop = [info("l1", "l2"), info("l2", "l1"), info("l3", "l2")]
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    got = tree_families([grandchild, child, parent, alone, *loop, broken])
+    assert got == [
+        [(grandchild, ()), (child, ("g",)), (parent, ("c",))],
+        [(alone, ())],
+        [(loop[0], ("l2",)), (loop[1], ("l1", "l3")), (loop[2], ())],
+        [(broken, ())],
+    ]

@@ -15,9 +15,11 @@ from pathlib import Path
 
 from claude_builder import ClaudeSession, tool_use
 from conftest import note_files
+from copilot_cli_builder import CopilotCliSession
 from hypothesis import given
 from hypothesis import strategies as st
 from message_builder import msg, session
+from opencode_builder import OpenCodeStore, text, tool
 
 from exporter.export import ExportOptions, run_export
 from exporter.model import TextPart
@@ -100,14 +102,57 @@ def _home(home: Path) -> None:
         other.write(folder / f"{other.session_id}.jsonl")
 
 
-def test_a_subagents_note_never_shows_its_parents_secret(tmp_path):
-    _home(tmp_path / "home")
+def _both_ways(tmp_path: Path, notes: int) -> dict[str, str]:
+    """The notes of the home in tmp_path, exported in one process and with two workers
+    (which read the family ahead): the same bytes, and no token in either."""
+    vaults = []
     for jobs in (1, 2):
         vault = tmp_path / f"vault{jobs}"
         report = run_export(
             ExportOptions(vault=vault, home=tmp_path / "home", timezone=UTC, workers=jobs)
         )
-        texts = {path: data.decode() for path, data in note_files(vault).items()}
-        assert len(texts) == 32 and not report.problems
-        assert not [path for path, text in texts.items() if TOKEN in text or TOKEN in path]
-        assert sum(text.count("[REDACTED:generic-secret]") for text in texts.values()) >= 4
+        assert not report.problems
+        vaults.append(note_files(vault))
+    assert vaults[0] == vaults[1]
+    texts = {path: data.decode() for path, data in vaults[0].items()}
+    assert len(texts) == notes
+    assert not [path for path, text in texts.items() if TOKEN in text or TOKEN in path]
+    return texts
+
+
+def test_a_subagents_note_never_shows_its_parents_secret(tmp_path):
+    _home(tmp_path / "home")
+    texts = _both_ways(tmp_path, 32)
+    assert sum(text.count("[REDACTED:generic-secret]") for text in texts.values()) >= 4
+
+
+def test_an_opencode_trees_family_is_read_together_beside_a_database(tmp_path):
+    """A legacy tree beside a database (a migration's leftovers) was read a session at a
+    time in one process and whole by a worker: the subagent kept the token in one process
+    only, and its parent's task call linked it only with workers."""
+    data = tmp_path / "home" / ".local" / "share" / "opencode"
+    store = OpenCodeStore()
+    other = store.session("In the db", "/w/a")
+    store.user(other, text("db question"))
+    store.assistant(other, text("db answer"))
+    parent = store.session("Plan", "/w/app")
+    child = store.session("Explore (@explore subagent)", "/w/app", parent=parent)
+    store.user(parent, text("Refactor the app"))
+    task = {"description": "Explore", "prompt": PLAIN.text, "subagent_type": "explore"}
+    store.assistant(
+        parent, text(NAMED.text), tool("task", task, "ok", metadata={"sessionId": child.id})
+    )
+    store.user(child, text(PLAIN.text), agent="explore")
+    store.assistant(child, text("done"))
+    store.write_tree(data / "storage", [child, parent])  # (the subagent's file first)
+    store.write_db(data / "opencode.db", [other])
+    for n in range(30):  # enough units that a worker reads the tree ahead, with two jobs
+        s = CopilotCliSession(f"{n:08x}-0c11-4000-8000-000000000000", "/home/dev/work/p")
+        s.user(f"q {n}")
+        s.assistant(f"a {n}")
+        s.write(tmp_path / "home" / ".copilot")
+    texts = _both_ways(tmp_path, 33)
+    (plan,) = [t for p, t in texts.items() if p.endswith("Plan ynthetic.md")]
+    (agent,) = [t for p, t in texts.items() if "· agent" in p and "/opencode/" in p]
+    assert "[REDACTED:generic-secret]" in agent
+    assert "Subagent" in plan  # its task call is the subagent's, linked

@@ -31,7 +31,7 @@ from .. import _sqlite
 from .._parts import PART_BYTES, held_size, part_refs
 from .._times import Times
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
-from .store import OpenCodeDatabase, session_ids, tree_files, tree_session
+from .store import OpenCodeDatabase, session_ids, tree_families, tree_files, tree_session
 
 if TYPE_CHECKING:
     from .convert import StoredSession
@@ -157,7 +157,7 @@ class OpenCodeAdapter:
         return LoadResult.merged(self.load_families(ref))
 
     def load_families(self, ref: SessionRef) -> Iterator[LoadResult]:
-        """One session family at a time from a database; one session at a time from a tree."""
+        """One session family at a time: a session with its subagents and theirs."""
         kind = ref.fact("kind")
         if kind == "db":
             yield from self._database_families(ref.main.path)
@@ -167,9 +167,11 @@ class OpenCodeAdapter:
             problems: list[Problem] = []
             migrated = self._migrated(ref, problems)
             yield LoadResult([], problems)
-            for stamp in ref.related:
-                if _is_session_file(stamp.path, ref):
-                    yield self._tree_session(stamp.path, migrated)
+            files = [stamp.path for stamp in ref.related if _is_session_file(stamp.path, ref)]
+            for family in tree_families(files):  # (a parent with its subagents, as a database)
+                yield LoadResult.merged(
+                    self._tree_session(path, migrated, children) for path, children in family
+                )
 
     def _database_families(
         self, path: Path, roots: list[str] | None = None
@@ -214,13 +216,15 @@ class OpenCodeAdapter:
                 problems.append(Problem(exc.path, why, severity="warning", source=self.name))
         return frozenset(found)
 
-    def _tree_session(self, path: Path, migrated: frozenset[str] = frozenset()) -> LoadResult:
+    def _tree_session(
+        self, path: Path, migrated: frozenset[str] = frozenset(), children: tuple[str, ...] = ()
+    ) -> LoadResult:
         stored, problem = tree_session(path, self.name)
         if stored is None:
             return LoadResult([], [problem] if problem else [])
         result = LoadResult()
         if str(stored.info["id"]) not in migrated:  # else the database's copy is exported
-            self._convert(stored, (), result)
+            self._convert(stored, children, result)
         return result
 
     def _convert(

@@ -192,6 +192,43 @@ def tree_session(session_file: Path, source: str) -> tuple[StoredSession | None,
     return StoredSession(info, messages, session_file, None, problems), None
 
 
+def tree_families(files: list[Path]) -> list[list[tuple[Path, tuple[str, ...]]]]:
+    """A legacy tree's session files by family (a session, its subagents and theirs, as a
+    database gives them), each file with its subagents' ids; families in the order of their
+    first file, files in theirs. Only each file's session info is read here; a file that
+    cannot be read stands alone (``tree_session`` says why)."""
+    ident: dict[Path, str] = {}
+    parent: dict[str, str] = {}
+    for path in files:
+        info, _why = _read(path)
+        if info is None:
+            continue
+        ident[path] = str(info.get("id") or path.stem)  # (as ``tree_session`` names it)
+        up = info.get("parentID")
+        if isinstance(up, str) and up:
+            parent[ident[path]] = up
+    known = set(ident.values())
+
+    def top(session: str) -> str:
+        chain = [session]
+        while parent.get(session) in known and parent[session] not in chain:
+            session = parent[session]
+            chain.append(session)
+        if parent.get(session) in chain:  # a loop of parents: named by its least member
+            return min(chain[chain.index(parent[session]) :])
+        return session
+
+    families: dict[str, list[tuple[Path, tuple[str, ...]]]] = {}
+    for path in files:
+        session = ident.get(path)
+        if session is None:
+            families[f"unread:{path}"] = [(path, ())]
+            continue
+        children = tuple(ident[f] for f in files if f in ident and parent.get(ident[f]) == session)
+        families.setdefault(top(session), []).append((path, children))
+    return list(families.values())
+
+
 def _loose_parts(
     storage: Path, problems: list[Problem], source: str
 ) -> dict[str, list[dict[str, Any]]]:

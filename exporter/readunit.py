@@ -16,7 +16,7 @@ from .adapters.base import SessionRef
 from .model import Session, session_key
 from .notes import default_relpath, has_conversation, linked_keys, titled_stub
 from .packed import PartPacker
-from .readvalues import ReadSession, ReadUnit, selected, wanted
+from .readvalues import ReadSession, ReadUnit, selected, wanted_redacted
 from .split import iter_parts
 from .vaultpaths import safe_relpath
 from .workers import RenderJob, render_job, worker_settings
@@ -55,11 +55,11 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
     else:
         loaded = adapter.load(ref)
     counts: Counter[str] = Counter()
-    sessions = [s for s in loaded.sessions if wanted(s, reading.project, reading.since)]
-    if rules:
-        # A streamed session the packer let go is redacted by the main process, which reads
-        # its messages: it comes back as loaded, and only it does.
-        sessions = rules.sessions(sessions, counts, streamed=False)
+    # A streamed session the packer let go is redacted by the main process, which reads its
+    # messages: it comes back as loaded, and only it does.
+    sessions = wanted_redacted(
+        loaded.sessions, rules, reading.project, reading.since, counts, streamed=False
+    )
     conversations = sum(1 for s in loaded.sessions if has_conversation(s))
     kept = sum(1 for s in loaded.sessions if selected(s, reading.project, reading.since))
     family = _family_paths(sessions, settings, reading.note_max_bytes)

@@ -93,6 +93,23 @@ def wanted(session: Session, project: str | None, since: datetime | None) -> boo
     return has_conversation(session) and selected(session, project, since)
 
 
+def wanted_redacted(
+    sessions: list[Session],
+    rules: Redactor | None,
+    project: str | None,
+    since: datetime | None,
+    counts: Counter[str],
+    streamed: bool = True,
+) -> list[Session]:
+    """The sessions of a unit (or of one family of it) the run exports, redacted, each
+    family's secrets looked for across all of it (``Redactor.sessions``), in a worker
+    (``streamed`` False: the main process redacts a streamed session) and in the main
+    process alike."""
+    if rules is None:
+        return [s for s in sessions if wanted(s, project, since)]
+    return rules.sessions(sessions, counts, streamed, lambda s: wanted(s, project, since))
+
+
 def selected(session: Session, project: str | None, since: datetime | None) -> bool:
     """Do --project and --since keep this session (a conversation or not)? A project that
     is not known matches no --project. --since keeps what ran since: a session whose end is

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields, replace
 from functools import cached_property, lru_cache, partial
 from typing import TYPE_CHECKING, Any
@@ -249,30 +249,43 @@ class Redactor(ValueRedaction):
         return self._spread_pass(redacted, secrets, counts)
 
     def sessions(
-        self, sessions: Iterable[Session], counts: Counter[str], streamed: bool = True
+        self,
+        sessions: Iterable[Session],
+        counts: Counter[str],
+        streamed: bool = True,
+        keep: Callable[[Session], bool] | None = None,
     ) -> list[Session]:
-        """Sessions read together (a unit), each redacted as ``session`` does, where a
-        secret found in one is looked for in its whole family too: a parent, its subagents
-        and theirs (a parent writes its subagent's task, and a subagent's findings come back
-        to it). Sessions of no shared family stay apart: one's secrets redact no other's.
-        A streamed session is redacted as its messages are read, on its own; with
-        ``streamed`` False it is left as it is (a worker's: the main process reads it)."""
-        firsts = [
-            (self._session(s, counts) if streamed else s, {})
-            if s.is_streamed
-            else self._first_pass(s, counts)
-            for s in sessions
-        ]
-        family = families([s for s, _ in firsts])
+        """The sessions ``keep`` keeps (all by default), read together (a unit), each
+        redacted as ``session`` does, where a secret found in one is looked for in its whole
+        family too: a parent, its subagents and theirs (a parent writes its subagent's task,
+        and a subagent's findings come back to it), also one ``keep`` leaves out (a subagent
+        that ended before ``--since``: its parent's note must not show what it named; what
+        is redacted there is not counted). Sessions of no shared family stay apart: one's
+        secrets redact no other's. A streamed session is redacted as its messages are read,
+        on its own; with ``streamed`` False it is left as it is (a worker's: the main process
+        reads it)."""
+        sessions = list(sessions)
+        kept = [keep is None or keep(s) for s in sessions]
+        family = families(sessions)
+        asked = {family[s.session_id] for s, k in zip(sessions, kept, strict=True) if k}
         shared: dict[str, dict[str, str]] = {}
-        for s, secrets in firsts:
+        done: list[Session] = []
+        for s, k in zip(sessions, kept, strict=True):
+            if not k and (s.is_streamed or family[s.session_id] not in asked):
+                continue
+            if s.is_streamed:
+                done.append(self._session(s, counts) if streamed else s)
+                continue
+            redacted, secrets = self._first_pass(s, counts if k else Counter())
+            if k:
+                done.append(redacted)
             for value, rule_id in secrets.items():
                 shared.setdefault(family[s.session_id], {}).setdefault(value, rule_id)
         return [
             s
             if s.is_streamed
             else self._spread_pass(s, shared.get(family[s.session_id], {}), counts)
-            for s, _ in firsts
+            for s in done
         ]
 
     def _first_pass(

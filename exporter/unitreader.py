@@ -12,7 +12,7 @@ from .model import Session
 from .options import ExportOptions
 from .plan import LinkPlan
 from .readahead import ReadAhead
-from .readvalues import ReadSession, ReadUnit, selected, wanted
+from .readvalues import ReadSession, ReadUnit, selected, wanted_redacted
 from .redact import Redactor
 
 
@@ -109,9 +109,7 @@ class UnitReader:
 
         o, rules = self.options, self.redactor
         redactions: Counter[str] = Counter()  # counted as a worker counts them
-        sessions = [s for s in loaded.sessions if wanted(s, o.project, o.since)]
-        if rules:  # before anything else sees them
-            sessions = rules.sessions(sessions, redactions)
+        sessions = wanted_redacted(loaded.sessions, rules, o.project, o.since, redactions)
         conversations = sum(1 for s in loaded.sessions if has_conversation(s))
         kept = sum(1 for s in loaded.sessions if selected(s, o.project, o.since))
         self.children_written(sessions)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import string
 from collections import Counter
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 from claude_builder import ClaudeSession, tool_use
@@ -156,3 +156,40 @@ def test_an_opencode_trees_family_is_read_together_beside_a_database(tmp_path):
     (agent,) = [t for p, t in texts.items() if "· agent" in p and "/opencode/" in p]
     assert "[REDACTED:generic-secret]" in agent
     assert "Subagent" in plan  # its task call is the subagent's, linked
+
+
+def test_a_subagent_left_out_by_since_still_redacts_its_parent(tmp_path):
+    """``--since`` leaves out a subagent that ended before it; the secret it named must not
+    come back into its parent's note, rewritten after the session was resumed."""
+    sid, agent = "0bb0b0b0-1111-4222-8333-444444444444", "abc123"
+    folder = tmp_path / "home" / ".claude" / "projects" / "-w-proj"
+    s = ClaudeSession(sid, "/w/proj", version="2.0.10", start="2026-11-20T09:00:00Z")
+    s.user("find the API token in the config and try it")
+    task = {"description": "Try the API", "prompt": "call the API", "subagent_type": "tester"}
+    s.assistant([tool_use("Task", task, "toolu_1")])
+    s.tool_result(
+        "toolu_1", f"Called it with {TOKEN}", rich={"status": "completed", "agentId": agent}
+    )
+    s.tick(4 * 86400)  # resumed four days later
+    s.user("now use it in the client")
+    s.assistant("done")
+    s.write(folder / f"{sid}.jsonl")
+    a = ClaudeSession(
+        sid,
+        "/w/proj",
+        sidechain=True,
+        agent_id=agent,
+        version="2.0.10",
+        start="2026-11-20T09:00:10Z",
+    )
+    a.user("call the API", parent=None)
+    a.assistant(NAMED.text)
+    a.write(folder / sid / "subagents" / f"agent-{agent}.jsonl")
+    vault = tmp_path / "vault"
+    since = datetime(2026, 11, 23, tzinfo=UTC)
+    report = run_export(
+        ExportOptions(vault=vault, home=tmp_path / "home", timezone=UTC, since=since)
+    )
+    (note,) = note_files(vault).values()  # the parent's alone
+    assert TOKEN.encode() not in note and b"[REDACTED:generic-secret]" in note
+    assert report.redactions == {"generic-secret": 1}  # (the subagent's own is not counted)

@@ -97,6 +97,24 @@ def _value(shortest: int, longest: int) -> str:
 PRIVATE_KEY_HEAD = r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
 PRIVATE_KEY_TAIL = r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
 
+# MySQL's and MariaDB's command-line clients (``password-flag``), by name; by path, quoted
+# or not; and where a command starts: a line's start, after ``;``, ``&``, ``|``, ``(`` or a
+# backtick, after ``sudo``, ``exec``, ``env``, ``nohup`` or ``time``, or after
+# ``docker exec``/``kubectl exec`` and the container's name.
+_MYSQL = (
+    r"(?:mysql(?:dump|admin|import|check|show|slap|pump)?"
+    r"|mariadb(?:-?(?:dump|admin|import|check|show|slap))?)(?:\.exe)?"
+)
+_MYSQL_PATH = (
+    r"(?:\"[^\"\n]*[/\\]" + _MYSQL + r"\"|'[^'\n]*[/\\]" + _MYSQL + "'"
+    r"|[^\s;&|(`\"']*[/\\]" + _MYSQL + ")"
+)
+_COMMAND_START = (
+    r"(?:^|[;&|(`\n])[ \t]*(?:(?:sudo|exec|env|nohup|time)(?:[ \t]+-\S+)*[ \t]+"
+    r"|(?:docker|podman|kubectl)[ \t]+exec(?:[ \t]+-\S+)*[ \t]+[^\s;&|]+"
+    r"(?:[ \t]+--)?[ \t]+)?"
+)
+
 RULES: tuple[Rule, ...] = (
     # -- private keys and JSON Web Tokens ------------------------------------------------
     _r("private-key", "-----BEGIN",
@@ -264,13 +282,12 @@ RULES: tuple[Rule, ...] = (
     # (``-p`` alone asks for it; ``-P 3306`` is the port), sshpass the word after ``-p``.
     # Only in their own command line: ``-p 8080`` and ``-pthread`` of other tools stay.
     _r("password-flag", ("mysql", "mariadb", "sshpass"),
-       # The client as the command typed (not a path's last folder: ``/var/lib/mysql -perm``),
-       # by name or by its path in a ``bin`` folder (``/usr/local/mysql/bin/mysql``,
-       # ``C:\xampp\mysql\bin\mysql.exe``).
-       r"(?:^|[\s;&|(`])(?:(?:(?:[^\s;&|(`\"']*[/\\])?s?bin[/\\])?"
-       r"(?:mysql(?:dump|admin|import|check|show|slap|pump)?|mariadb(?:-?(?:dump|admin|import"
-       r"|check|show|slap))?)(?:\.exe)?(?:[ \t]+[^\s|;&<>()]+){0,30}?[ \t]+-p"
-       r"|sshpass(?:[ \t]+-[A-Za-oq-z]\S*){0,5}?[ \t]+-p[ \t]*)"
+       # The client by its name as a word (not a path's last folder: ``/var/lib/mysql
+       # -perm``), or by its path, quoted or not, where a command starts (``/usr/bin/mysql``,
+       # ``"C:\Program Files\…\bin\mysql.exe"``; not ``find /usr/bin/mysql -perm``).
+       r"(?:(?:(?:^|[\s;&|(`])" + _MYSQL + "|" + _COMMAND_START + _MYSQL_PATH + ")"
+       r"(?:[ \t]+[^\s|;&<>()]+){0,30}?[ \t]+-p"
+       r"|(?:^|[\s;&|(`])sshpass(?:[ \t]+-[A-Za-oq-z]\S*){0,5}?[ \t]+-p[ \t]*)"
        # A bare value ends the word; a docker port map (``-p3306:3306``) is no password.
        # (Nor ``-p3306:3306/tcp``: a port map's protocol.)
        r"(?:\"([^\"\n]{1,200})\"|'([^'\n]{1,200})'|([0-9.:]*[^\s\"'`;|&<>$()0-9.:/]"

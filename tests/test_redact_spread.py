@@ -165,11 +165,17 @@ PASSWORD = "S3cret" + "Passw0rd"
         f"sshpass -p '{PASSWORD}' ssh deploy@host",
         f"sshpass -p {PASSWORD} ssh deploy@host",
         f"sshpass -v -p{PASSWORD} scp a host:b",
-        # the client by its path in a bin folder
+        # the client by its path, quoted or not, where a command starts
         f"/usr/bin/mysql -u root -p{PASSWORD} shop",
         f"sudo /usr/local/mysql/bin/mysqldump -uroot -p{PASSWORD} shop",
         f"./bin/mariadb -p'{PASSWORD}' shop",
         f"C:\\xampp\\mysql\\bin\\mysql.exe -u root -p{PASSWORD}",
+        f'"C:\\Program Files\\MySQL\\MySQL Server 8.0\\bin\\mysql.exe" -u root -p{PASSWORD}',
+        f"& 'C:\\Program Files\\MySQL\\bin\\mysql.exe' -uroot -p{PASSWORD}",
+        f'"/Applications/MAMP/Library/bin/mysql" -uroot -p{PASSWORD}',
+        f"${{MYSQL_HOME}}/bin/mysql -uroot -p{PASSWORD}",
+        f"cd /srv && /usr/bin/mariadb-dump -uroot -p{PASSWORD} db",
+        f"docker exec -it db /usr/bin/mysql -uroot -p{PASSWORD}",
     ],
 )
 def test_a_password_after_mysqls_or_sshpasss_short_flag_is_redacted(command):
@@ -199,6 +205,12 @@ def test_a_password_after_mysqls_or_sshpasss_short_flag_is_redacted(command):
         "docker run --name mysql -p3306:3306/tcp mysql:8",  # a port map with its protocol
         "ls -l /usr/local/mysql -p",
         "cp -r /opt/mysql/data/mysql -pv backup/",
+        # the client's path as another command's argument (the review's cases)
+        "find /usr/bin/mysql -perm 755",
+        "cp /usr/local/mysql/bin/mysql -pv /backup/",
+        "tar czf b.tgz ./bin/mysql -preserve",
+        "strings /usr/bin/mysql -pgsql",
+        "rsync -av /usr/local/mysql/bin/mysql host:/srv -progress",
     ],
 )
 def test_other_short_p_flags_stay(command):

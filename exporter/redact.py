@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import fields, replace
 from functools import cached_property, lru_cache, partial
 from typing import TYPE_CHECKING, Any
@@ -36,7 +36,8 @@ from .redact_names import (
     shannon_entropy,
 )
 from .redact_rules import RULES, Rule, compile_rule
-from .redact_spread import Spread, families, spreadable
+from .redact_sessions import FamilyRedaction
+from .redact_spread import Spread
 from .redact_values import ValueRedaction
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 ENGINE_VERSION = "8"
 
 
-class Redactor(ValueRedaction):
+class Redactor(FamilyRedaction, ValueRedaction):
     """A rule set, compiled once when first used (a run with nothing to read compiles
     nothing): redacts texts, values and whole sessions."""
 
@@ -235,86 +236,6 @@ class Redactor(ValueRedaction):
             return fact
         new = self.text(value)
         return fact if new is value else f"{name}={new}"
-
-    def session(self, session: Session, counts: Counter[str] | None = None) -> Session:
-        """The session with every string in it redacted (ids and times are kept), and each
-        secret a rule found anywhere in it (by what stood around it: ``token="…"``) redacted
-        wherever else the session holds it too, in a message before it as well: a second
-        pass, only for a session with such a secret. Per session: one session's secrets do
-        not redact another's text. A streamed session (``MessageStream``) is redacted as its
-        messages are read, each on its own."""
-        if self._found is not None or self._spread is not None or session.is_streamed:
-            return self._session(session, counts)
-        redacted, secrets = self._first_pass(session, counts)
-        return self._spread_pass(redacted, secrets, counts)
-
-    def sessions(
-        self,
-        sessions: Iterable[Session],
-        counts: Counter[str],
-        streamed: bool = True,
-        keep: Callable[[Session], bool] | None = None,
-    ) -> list[Session]:
-        """The sessions ``keep`` keeps (all by default), read together (a unit), each
-        redacted as ``session`` does, where a secret found in one is looked for in its whole
-        family too: a parent, its subagents and theirs (a parent writes its subagent's task,
-        and a subagent's findings come back to it), also one ``keep`` leaves out (a subagent
-        that ended before ``--since``: its parent's note must not show what it named; what
-        is redacted there is not counted). Sessions of no shared family stay apart: one's
-        secrets redact no other's. A streamed session is redacted as its messages are read,
-        on its own; with ``streamed`` False it is left as it is (a worker's: the main process
-        reads it)."""
-        sessions = list(sessions)
-        kept = [keep is None or keep(s) for s in sessions]
-        family = families(sessions)
-        asked = {family[s.session_id] for s, k in zip(sessions, kept, strict=True) if k}
-        shared: dict[str, dict[str, str]] = {}
-        done: list[Session] = []
-        for s, k in zip(sessions, kept, strict=True):
-            if not k and (s.is_streamed or family[s.session_id] not in asked):
-                continue
-            if s.is_streamed:
-                done.append(self._session(s, counts) if streamed else s)
-                continue
-            redacted, secrets = self._first_pass(s, counts if k else Counter())
-            if k:
-                done.append(redacted)
-            for value, rule_id in secrets.items():
-                shared.setdefault(family[s.session_id], {}).setdefault(value, rule_id)
-        return [
-            s
-            if s.is_streamed
-            else self._spread_pass(s, shared.get(family[s.session_id], {}), counts)
-            for s in done
-        ]
-
-    def _first_pass(
-        self, session: Session, counts: Counter[str] | None
-    ) -> tuple[Session, dict[str, str]]:
-        """The session redacted by the rules, and the secrets they found that may be looked
-        for across it (``spreadable``), each with its rule's id."""
-        self._found = found = []
-        try:
-            redacted = self._session(session, counts)
-        finally:
-            self._found = None
-        secrets: dict[str, str] = {}
-        for secret, rule_id in found:
-            value = secret.decode("utf-8", "replace")  # (a rule matches whole characters)
-            if value not in secrets and spreadable(value):
-                secrets[value] = rule_id
-        return redacted, secrets
-
-    def _spread_pass(
-        self, redacted: Session, secrets: dict[str, str], counts: Counter[str] | None
-    ) -> Session:
-        if not secrets:
-            return redacted
-        self._spread = Spread(secrets.items())
-        try:
-            return self._session(redacted, counts)
-        finally:
-            self._spread = None
 
     def _session(self, session: Session, counts: Counter[str] | None) -> Session:
         changes: dict[str, Any] = {}

@@ -5,7 +5,7 @@ key, ``{"password": …}``) finds that value only there; the same value a few li
 prose or in another message, has nothing around it to go by. ``Spread`` finds every
 occurrence of the secrets found so far in one walk of a keyword automaton (pyahocorasick),
 inside other words too. Used within one text (``redact_nested``: a value below a holder
-and the line that uses it) and across a whole session (``redact.Redactor.session``).
+and the line that uses it) and across a whole session and its family (``redact_sessions``).
 
 A secret is looked for as the texts it is looked for in are written: a session's strings
 as they are, the bytes ``redact_nested`` reads as Latin-1 (positions there are byte

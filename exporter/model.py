@@ -343,6 +343,27 @@ def session_key(source: str, session_id: str) -> str:
     return f"{source}:{session_id}"
 
 
+def family_roots(parents: Mapping[str, str | None]) -> dict[str, str]:
+    """Each session's family among ``parents`` (session id -> its parent's id, or None): the
+    id at the top of its chain of parents among them. A loop of parents (a damaged source)
+    is one family, named by its least id."""
+    roots: dict[str, str] = {}
+    for ident in parents:
+        chain, at = [ident], ident
+        while at not in roots and parents.get(at) in parents and parents[at] not in chain:
+            at = parents[at]  # type: ignore[assignment]
+            chain.append(at)
+        if at in roots:
+            top = roots[at]
+        elif parents.get(at) in chain:
+            top = min(chain[chain.index(parents[at]) :])  # type: ignore[arg-type]
+        else:
+            top = at
+        for member in chain:
+            roots[member] = top
+    return roots
+
+
 def _pickled_as_fields(cls: type) -> None:
     """Sessions cross to the worker processes that render them: pickled as their fields in
     order and rebuilt by the constructor, a session travels in about half the time of the

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import ahocorasick
 
+from .model import family_roots
 from .redact_names import PLACEHOLDER, plausible_secret
 
 if TYPE_CHECKING:
@@ -106,22 +107,5 @@ def without_overlaps(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, 
 
 
 def families(sessions: Iterable[Session]) -> dict[str, str]:
-    """Each session's family among ``sessions``, by id: the id of the first session met of
-    the parents, subagents and their subagents linked to it (``parent_id``) among them."""
-    parent = {s.session_id: s.parent_id for s in sessions}
-    found: dict[str, str] = {}
-
-    def root(session_id: str) -> str:
-        seen = []
-        while session_id not in found and parent.get(session_id) in parent:
-            seen.append(session_id)
-            session_id = parent[session_id]  # type: ignore[assignment]
-            if session_id in seen:  # (a loop of parents: broken where it closes)
-                break
-        top = found.get(session_id, session_id)
-        for s in seen:
-            found[s] = top
-        found[session_id] = top
-        return top
-
-    return {session_id: root(session_id) for session_id in parent}
+    """Each session's family among ``sessions``, by id (``family_roots``)."""
+    return family_roots({s.session_id: s.parent_id for s in sessions})

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from ...errors import Problem
+from ...model import family_roots
 from .._parts import runs
 from .._sqlite import Database, decode_json
 from ..base import FileStamp, listed, read_regular
@@ -207,25 +208,18 @@ def tree_families(files: list[Path]) -> list[list[tuple[Path, tuple[str, ...]]]]
         up = info.get("parentID")
         if isinstance(up, str) and up:
             parent[ident[path]] = up
-    known = set(ident.values())
-
-    def top(session: str) -> str:
-        chain = [session]
-        while parent.get(session) in known and parent[session] not in chain:
-            session = parent[session]
-            chain.append(session)
-        if parent.get(session) in chain:  # a loop of parents: named by its least member
-            return min(chain[chain.index(parent[session]) :])
-        return session
-
+    roots = family_roots({i: parent.get(i) for i in ident.values()})
+    children: dict[str, list[str]] = {}
+    for i in ident.values():
+        if parent.get(i) in roots:
+            children.setdefault(parent[i], []).append(i)
     families: dict[str, list[tuple[Path, tuple[str, ...]]]] = {}
     for path in files:
         session = ident.get(path)
         if session is None:
             families[f"unread:{path}"] = [(path, ())]
-            continue
-        children = tuple(ident[f] for f in files if f in ident and parent.get(ident[f]) == session)
-        families.setdefault(top(session), []).append((path, children))
+        else:
+            families.setdefault(roots[session], []).append((path, tuple(children.get(session, ()))))
     return list(families.values())
 
 

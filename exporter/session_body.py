@@ -264,12 +264,7 @@ def _subagent_call(item: dict[str, Any]) -> str:
     if item["subagent"]:
         body += f"Full transcript: {item['subagent']}\n"
     agent = code_span(item["agent_type"]) + ": " if item["agent_type"] else ""
-    if item["summary"] and not item["summary_code"]:
-        name = escape_inline(item["summary"])
-    elif item["summary"]:
-        name = clipped_code(item["summary"], item["summary_cut"])
-    else:
-        name = code_span(item["name"])
+    name = _summary(item) if item["summary"] else code_span(item["name"])
     if item["not_run"]:  # rejected, not permitted or cancelled: no agent ran, or it stopped
         title = f"Subagent — {agent}{name} ({_not_run(item)})"
         return callout(_NOT_RUN_CALLOUT, title, body) + "\n"

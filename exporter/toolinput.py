@@ -40,7 +40,10 @@ def call_title(part: ToolCallPart) -> tuple[str | None, str | None, str]:
     if description:
         return description, description, ""
     summary = argument_summary(part)
-    return None, summary and summary[0] + summary[1], summary[1] if summary else ""
+    if summary is None:
+        return None, None, ""
+    text, cut = summary
+    return None, text + cut, cut
 
 
 def subagent_task(part: ToolCallPart) -> str | None:

@@ -58,8 +58,9 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # line below a secret's name, a name that says which secret (``secretName``) or where it
 # is (``token_file``) and a workflow's ``${{ … }}`` are no secrets; 7: a secret found
 # anywhere in a session is redacted everywhere in it, passwords glued to ``mysql -p`` and
-# after ``sshpass -p``; 8: and in the session's family read with it (parent, subagents).
-ENGINE_VERSION = "8"
+# after ``sshpass -p``; 8: and in the session's family read with it (parent, subagents);
+# 9: MySQL Shell's ``-p``.
+ENGINE_VERSION = "9"
 
 
 class Redactor(FamilyRedaction, ValueRedaction):

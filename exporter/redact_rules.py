@@ -97,12 +97,12 @@ def _value(shortest: int, longest: int) -> str:
 PRIVATE_KEY_HEAD = r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
 PRIVATE_KEY_TAIL = r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
 
-# MySQL's and MariaDB's command-line clients (``password-flag``), by name; by path, quoted
-# or not; and where a command starts: a line's start, after ``;``, ``&``, ``|``, ``(`` or a
-# backtick, after ``sudo``, ``exec``, ``env``, ``nohup`` or ``time``, or after
+# MySQL's and MariaDB's command-line clients and MySQL Shell (``password-flag``), by name;
+# by path, quoted or not; and where a command starts: a line's start, after ``;``, ``&``,
+# ``|``, ``(`` or a backtick, after ``sudo``, ``exec``, ``env``, ``nohup`` or ``time``, or after
 # ``docker exec``/``kubectl exec`` and the container's name.
 _MYSQL = (
-    r"(?:mysql(?:dump|admin|import|check|show|slap|pump)?"
+    r"(?:mysql(?:dump|admin|import|check|show|slap|pump|sh)?"
     r"|mariadb(?:-?(?:dump|admin|import|check|show|slap))?)(?:\.exe)?"
 )
 _MYSQL_PATH = (

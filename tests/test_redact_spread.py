@@ -176,6 +176,9 @@ PASSWORD = "S3cret" + "Passw0rd"
         f"${{MYSQL_HOME}}/bin/mysql -uroot -p{PASSWORD}",
         f"cd /srv && /usr/bin/mariadb-dump -uroot -p{PASSWORD} db",
         f"docker exec -it db /usr/bin/mysql -uroot -p{PASSWORD}",
+        # MySQL Shell takes the password glued to -p as the classic client does
+        f"mysqlsh -u root -p{PASSWORD} --sql -h db",
+        f"mysqlsh --uri root@db:3306 -p'{PASSWORD}'",
     ],
 )
 def test_a_password_after_mysqls_or_sshpasss_short_flag_is_redacted(command):
@@ -190,6 +193,7 @@ def test_a_password_after_mysqls_or_sshpasss_short_flag_is_redacted(command):
     [
         "mysql -u root -p mydb",  # asks for the password
         "mysql -p",
+        "mysqlsh -u root -p --js",  # asks for the password
         "mysql -uroot -p$MYSQL_PWD shop",
         'mysql -uroot -p"$MYSQL_ROOT_PASSWORD"',
         "docker run --name mysql -p3306:3306 mysql:8",  # a port map

@@ -255,6 +255,7 @@ def build_note(
         "parent_link": parent_link,
         "fork_link": fork_link,
         "subagent_links": subagent_links,
+        "unread": unread_words(session.unread_lines),
         "started": local(session.started_at, tz),
         "ended": local(session.ended_at, tz),
         "tz": tz,
@@ -273,6 +274,22 @@ def build_note(
     problems: list[Problem] = []
     seeded = _configured_properties(frontmatter, settings, context, problems)
     return Note(session.key, relpath, frontmatter, body, attachments, seeded, problems)
+
+
+def unread_words(lines: tuple[int, ...], shown: int = 8) -> str:
+    """What a note says of the lines of its session's file that could not be read in full
+    (none: ""): the evidence has a gap, and the run that found it may have gone unread."""
+    if not lines:
+        return ""
+    numbers = [str(n) for n in lines[:shown]]
+    if len(lines) > shown:
+        numbers.append(f"{len(lines) - shown} more")
+    listed = numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " and " + numbers[-1]
+    one = len(lines) == 1
+    return (
+        f"{'Line' if one else 'Lines'} {listed} of this session's file could not be read in "
+        f"full: what {'it' if one else 'they'} held may be missing from this note."
+    )
 
 
 def _body(settings: NoteSettings, context: dict[str, Any]) -> str:

@@ -58,8 +58,9 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
     # A streamed session the packer let go is redacted by the main process, which reads its
     # messages: it comes back as loaded, and only it does.
     sessions = wanted_redacted(
-        loaded.sessions, rules, reading.project, reading.since, counts, streamed=False
-    )
+        loaded.sessions, loaded.problems, rules, reading.project, reading.since, counts,
+        streamed=False,
+    )  # fmt: skip
     conversations = sum(1 for s in loaded.sessions if has_conversation(s))
     kept = sum(1 for s in loaded.sessions if selected(s, reading.project, reading.since))
     family = _family_paths(sessions, settings, reading.note_max_bytes)

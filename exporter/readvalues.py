@@ -95,19 +95,41 @@ def wanted(session: Session, project: str | None, since: datetime | None) -> boo
 
 def wanted_redacted(
     sessions: list[Session],
+    problems: list[Problem],
     rules: Redactor | None,
     project: str | None,
     since: datetime | None,
     counts: Counter[str],
     streamed: bool = True,
 ) -> list[Session]:
-    """The sessions of a unit (or of one family of it) the run exports, redacted, each
-    family's secrets looked for across all of it (``Redactor.sessions``), in a worker
-    (``streamed`` False: the main process redacts a streamed session) and in the main
-    process alike."""
+    """The sessions of a unit (or of one family of it) the run exports, each with the lines
+    of its file the reading skipped (``with_unread_lines``), redacted, each family's
+    secrets looked for across all of it (``Redactor.sessions``), in a worker (``streamed``
+    False: the main process redacts a streamed session) and in the main process alike."""
+    sessions = with_unread_lines(sessions, problems)
     if rules is None:
         return [s for s in sessions if wanted(s, project, since)]
     return rules.sessions(sessions, counts, streamed, lambda s: wanted(s, project, since))
+
+
+def with_unread_lines(sessions: list[Session], problems: list[Problem]) -> list[Session]:
+    """Each session given the lines of its own file that a warning says were skipped or
+    read in part: where that file holds this session alone (a database, or a file of
+    several conversations, cannot say whose a line was). A streamed session's lines are
+    read after this, as its note is written: its note does not list them."""
+    lines: dict[str, set[int]] = {}
+    for problem in problems:
+        if problem.severity == "warning" and problem.line:
+            lines.setdefault(problem.path, set()).add(problem.line)
+    if not lines:
+        return sessions
+    holders = Counter(str(s.source_path) for s in sessions)
+    return [
+        replace(s, unread_lines=tuple(sorted(lines[path])))
+        if (path := str(s.source_path)) in lines and holders[path] == 1 and not s.is_streamed
+        else s
+        for s in sessions
+    ]
 
 
 def selected(session: Session, project: str | None, since: datetime | None) -> bool:

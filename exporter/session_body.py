@@ -19,7 +19,7 @@ from .markdown import callout, clipped_code, code_span, escape_inline, escape_pr
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "e38f29c4988a346d9186fc5e802bf1f2f93c0544cb57178a6f91a408a8d03a18"
+SHIPPED_TEMPLATE_SHA256 = "ae84871095294bf47fe9a0d08e58ccc541f466353e36b44b8691d75febd1a08d"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -86,6 +86,8 @@ def _header(c: dict[str, Any]) -> str:
         line += "the conversation before the fork is in that note.\n"
     if c["subagent_links"]:
         line += f"> Subagents: {', '.join(c['subagent_links'])}\n"
+    if c["unread"]:
+        line += f"> {c['unread']}\n"
     return line
 
 

@@ -109,7 +109,9 @@ class UnitReader:
 
         o, rules = self.options, self.redactor
         redactions: Counter[str] = Counter()  # counted as a worker counts them
-        sessions = wanted_redacted(loaded.sessions, rules, o.project, o.since, redactions)
+        sessions = wanted_redacted(
+            loaded.sessions, loaded.problems, rules, o.project, o.since, redactions
+        )
         conversations = sum(1 for s in loaded.sessions if has_conversation(s))
         kept = sum(1 for s in loaded.sessions if selected(s, o.project, o.since))
         self.children_written(sessions)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from exporter import notes
 from exporter.model import Session
+from exporter.notes import unread_words
 from exporter.render import (
     REFERENCE_ENV,
     default_templates_dir,
@@ -145,6 +146,7 @@ def _context(draw) -> dict:
         "parent_link": draw(st.one_of(st.none(), st.just("[[parent note]]"))),
         "fork_link": draw(st.one_of(st.none(), st.just("[[fork origin]]"))),
         "subagent_links": draw(st.lists(st.sampled_from(["[[a]]", "[[b|B]]"]), max_size=2)),
+        "unread": unread_words(tuple(draw(st.lists(st.integers(1, 99), max_size=10)))),
         "started": started,
         "ended": ended,
         "tz": UTC,

@@ -36,6 +36,7 @@ from gemini_builder import GeminiChat, project_folder, tool_call
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from exporter import readvalues
 from exporter.adapters import claude_code, claude_load, codex, copilot_cli, gemini
 from exporter.adapters.claude_code import ClaudeCodeAdapter
 from exporter.adapters.claude_transcript import TranscriptBuilder, build_transcript
@@ -90,6 +91,9 @@ def same_notes(source: str, home: Path, tmp_path: Path, monkeypatch: pytest.Monk
     """The notes of ``source`` exported held and streamed, into two vaults (parts of
     30 kB), with their reports."""
     out = []
+    # A streamed session's note cannot name the lines its reading skipped (its header is
+    # written before they are read; README): compared without that sentence on both sides.
+    monkeypatch.setattr(readvalues, "with_unread_lines", lambda sessions, problems: sessions)
     for stream in (False, True):
         module, _ = ADAPTERS[source]
         monkeypatch.setattr(module, "STREAM_FROM", 0 if stream else 1 << 62)

@@ -1,0 +1,110 @@
+"""A note says which lines of its session's file could not be read in full: the warning is
+printed once, by the run that reads the file, while the note is read for years after."""
+
+from __future__ import annotations
+
+from datetime import UTC
+from pathlib import Path
+
+from claude_builder import ClaudeSession, tool_use
+from conftest import note_files
+from message_builder import msg, session
+
+from exporter.errors import Problem
+from exporter.export import ExportOptions, run_export
+from exporter.model import TextPart
+from exporter.notes import unread_words
+from exporter.readvalues import with_unread_lines
+
+PROJECTS = Path(".claude", "projects", "-w-proj")
+
+
+def _home(home: Path) -> Path:
+    """A session with a damaged line (3) and a subagent with one (2), beside enough other
+    sessions that a second job reads the family ahead of its turn."""
+    sid, agent = "0aa0a0a0-1111-4222-8333-444444444444", "abc123"
+    s = ClaudeSession(sid, "/w/proj", version="2.0.10")
+    s.user("before the damage")
+    s.assistant("first answer")
+    s.raw("{this is not json")
+    s.assistant("after the damage")
+    task = {"description": "Look around", "prompt": "list the files", "subagent_type": "x"}
+    s.assistant([tool_use("Task", task, "toolu_1")])
+    s.tool_result("toolu_1", "done", rich={"status": "completed", "agentId": agent})
+    path = s.write(home / PROJECTS / f"{sid}.jsonl")
+    a = ClaudeSession(sid, "/w/proj", sidechain=True, agent_id=agent, version="2.0.10")
+    a.user("list the files", parent=None)
+    a.raw("[1, 2]")
+    a.assistant("two files")
+    a.write(home / PROJECTS / sid / "subagents" / f"agent-{agent}.jsonl")
+    for i in range(30):
+        other = ClaudeSession(f"0ee0e0e0-1111-4222-8333-{i:012d}", "/w/proj", version="2.0.10")
+        other.user(f"question {i}")
+        other.assistant(f"answer {i}")
+        other.write(home / PROJECTS / f"{other.session_id}.jsonl")
+    return path
+
+
+def _note(texts: dict[str, str], words: str) -> str:
+    (found,) = [text for text in texts.values() if words in text]
+    return found
+
+
+def test_a_note_names_the_lines_of_its_file_that_were_skipped(tmp_path):
+    _home(tmp_path / "home")
+    vaults = []
+    for jobs in (1, 2):  # one process, and a worker reading the family ahead
+        vault = tmp_path / f"vault{jobs}"
+        report = run_export(
+            ExportOptions(vault=vault, home=tmp_path / "home", timezone=UTC, workers=jobs)
+        )
+        assert [p.line for p in report.problems] == [3, 2]
+        vaults.append(note_files(vault))
+    assert vaults[0] == vaults[1]
+    texts = {path: data.decode() for path, data in vaults[0].items()}
+    parent = _note(texts, "after the damage")
+    assert "> Line 3 of this session's file could not be read in full: what it held" in parent
+    subagent = _note(texts, "two files")
+    assert "> Line 2 of this session's file could not be read in full" in subagent
+    others = [text for text in texts.values() if "question" in text]
+    assert len(others) == 30 and not any("could not be read" in text for text in others)
+
+
+def test_a_rerun_keeps_saying_it(tmp_path):
+    _home(tmp_path / "home")
+    options = ExportOptions(vault=tmp_path / "v", home=tmp_path / "home", timezone=UTC)
+    run_export(options)
+    again = run_export(options)
+    assert not again.problems  # the file was not read again: nothing printed this time
+    texts = {path: data.decode() for path, data in note_files(tmp_path / "v").items()}
+    assert "Line 3 of this session's file" in _note(texts, "after the damage")
+
+
+def test_lines_are_given_only_to_the_session_alone_in_its_file():
+    a = session(msg("user", TextPart("a")), session_id="a")
+    b = session(msg("user", TextPart("b")), session_id="b")
+    path = str(a.source_path)
+    problems = [
+        Problem(path, "not valid JSON, line skipped", 4),
+        Problem(path, "not valid JSON, line skipped", 2),
+        Problem(path, "not valid JSON, line skipped", 4),
+        Problem(path, "could not be read after line 9", 10, severity="error"),
+        Problem(path, "not a list of messages", None),
+        Problem("elsewhere.jsonl", "not valid JSON, line skipped", 5),
+    ]
+    (alone,) = with_unread_lines([a], problems)
+    assert alone.unread_lines == (2, 4)
+    # A file of two conversations (a database, a log): whose line it was is not known.
+    assert with_unread_lines([a, b], problems) == [a, b]
+    assert with_unread_lines([a], []) == [a]
+
+
+def test_the_words_name_each_line_up_to_eight():
+    assert unread_words(()) == ""
+    assert unread_words((7,)).startswith("Line 7 of this session's file could not be read")
+    assert "what it held" in unread_words((7,))
+    assert unread_words((7, 17)).startswith("Lines 7 and 17 of")
+    assert "what they held" in unread_words((7, 17))
+    assert unread_words((1, 2, 3)).startswith("Lines 1, 2 and 3 of")
+    many = unread_words(tuple(range(1, 12)))
+    assert many.startswith("Lines 1, 2, 3, 4, 5, 6, 7, 8 and 3 more of")

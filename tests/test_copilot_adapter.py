@@ -915,3 +915,20 @@ def test_each_edit_sits_where_its_file_was_first_edited(items):
             got.append((part.input["file_path"], text_so_far))
     assert got == expected
     assert text_so_far == before and "`" not in text_so_far
+
+
+def test_an_imported_chat_starts_at_its_first_request_not_at_the_import(tmp_path):
+    """VS Code gives a chat it imports ("Chat: Import Chat…") the import's time as its
+    creationDate, while its requests keep their own, a month before: the note is dated by
+    the first request, and never ends before it starts."""
+    month = 30 * 24 * 3600 * 1000
+    data = session(
+        SID, [request(0, "First", [markdown("One")]), request(1, "Second", [markdown("Two")])]
+    )
+    first = min(r["timestamp"] for r in data["requests"])
+    data.update(creationDate=first + month, isImported=True)
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    assert s.started_at == s.messages[0].timestamp
+    assert s.ended_at >= s.started_at

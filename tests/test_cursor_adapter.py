@@ -534,3 +534,21 @@ def test_a_models_output_counted_apart_from_its_input_leaves_the_chat_priced_who
     (session,), _ = load(CursorAdapter(), tmp_path)
     assert session.usage == Usage(1200, 400) and session.model_usage == ()
     assert session_properties(session)["cost"] == pytest.approx((1200 * 1.25 + 400 * 10) / 1e6)
+
+
+def test_an_older_bubble_dated_by_timestamp_dates_its_message_and_the_chat(tmp_path):
+    """Older bubbles may carry ``timestamp`` (epoch milliseconds) instead of ``createdAt``:
+    with a composer that has no ``createdAt`` either, the chat was exported undated (and
+    its note's name, chosen once, kept saying so)."""
+    disk = global_composer(createdAt=None, lastUpdatedAt=None)
+    for key, value in disk.items():
+        if key.startswith("bubbleId:"):
+            created = value.pop("createdAt", None)
+            if created:
+                value["timestamp"] = int(datetime.fromisoformat(created).timestamp() * 1000)
+    make_db(tmp_path / CURSOR / "globalStorage" / "state.vscdb", {}, disk)
+    (session,), problems = load(CursorAdapter(), tmp_path)
+    assert problems == []
+    assert session.started_at == datetime(2025, 10, 7, 18, 28, 55, 45000, tzinfo=UTC)
+    assert session.messages[0].timestamp == session.started_at
+    assert session.ended_at == datetime(2025, 10, 7, 18, 28, 58, tzinfo=UTC)

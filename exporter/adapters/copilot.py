@@ -243,9 +243,10 @@ def _session(
     created = parse_timestamp(stamp) or times.unread(stamp, "creationDate")
     parse_timestamp(last) or times.unread(last, "lastMessageDate")  # (read by last_activity)
     times.report(problems, path, SOURCE)
-    created = created or next(
-        (m.timestamp for m in messages if m.timestamp), None
-    )  # (the first request's time may be missing too)
+    # The first request's time, where one is known: an imported chat (VS Code's "Import
+    # Chat…") gets the import's time as its creationDate, after its requests were made.
+    first = min((m.timestamp for m in messages if m.timestamp), default=None)
+    created = min(created, first) if created and first else created or first
     per_model = _usage(data)
     return Session(
         source=SOURCE,

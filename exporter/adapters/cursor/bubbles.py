@@ -53,10 +53,13 @@ def bubble_messages(
         source_id = bubble.get("bubbleId") if isinstance(bubble.get("bubbleId"), str) else None
         timing = bubble.get("timingInfo")
         created = bubble.get("createdAt")
+        stamp = bubble.get("timestamp")  # what some older bubbles carry instead
         sent = timing.get("clientRpcSendTime") if isinstance(timing, dict) else None
         when = (
             parse_timestamp(created)
             or times.unread(created, f"{chat}, bubble {source_id or number}")
+            or parse_timestamp(stamp)
+            or times.unread(stamp, f"{chat}, bubble {source_id or number}")
             or parse_timestamp(sent)
             or times.unread(sent, f"{chat}, bubble {source_id or number}")
         )

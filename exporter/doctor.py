@@ -184,6 +184,7 @@ def render_checks(settings: Any, home: Path | None) -> list[Check]:
     from .options import export_options
     from .redact_rules import RULES
     from .state import State
+    from .zones import machine_zone_name, with_vault_zone
 
     if settings.vault is None or not settings.vault.expanduser().is_dir():
         return []
@@ -194,7 +195,8 @@ def render_checks(settings: Any, home: Path | None) -> list[Check]:
     else:
         # Turned off on purpose (--no-redact, redact = false): said, not flagged.
         checks = [Check("Vault", "info", "redaction is off: secrets reach the vault")]
-    current = ["render", export_options(settings, home).render_fingerprint()]
+    options, _ = with_vault_zone(export_options(settings, home), machine_zone_name())
+    current = ["render", options.render_fingerprint()]
     units = State.load(settings.vault.expanduser()).sources.values()
     stale = sum(
         len(u.get("notes", [])) for u in units if (u.get("fingerprint") or [None])[0] != current

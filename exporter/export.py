@@ -37,6 +37,7 @@ from .unitreader import UnitReader
 from .vault import Action, Change, Vault
 from .vaultattach import AttachmentNames
 from .workers import Renderer, RenderJob, failed
+from .zones import keep_zone, machine_zone_name, with_vault_zone
 
 # The note builder (notes, split, packed) is imported where a note is planned, with the
 # first one: a run with nothing new to write never imports it.
@@ -57,6 +58,7 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
 
 def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
     unreadable: list[Problem] = []
+    options, new_zone = with_vault_zone(options, machine_zone_name())
     with collector_lasting():
         units = discover(options, unreadable)
         unreadable += unreadable_in_sources(options)
@@ -71,6 +73,8 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
     with VaultLock(vault_path, wait=options.lock_wait, waiting=options.waiting) as lock:
         vault = _open_vault(options)
         vaultrun.begin_run(vault)
+        if new_zone:
+            keep_zone(vault.root, new_zone)
         run = _Run(options, vault, lock.identity())
         try:
             with ctrl_c_noted():

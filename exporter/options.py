@@ -33,6 +33,9 @@ class ExportOptions:
     attachments_folder: str = "attachments/ccexport"
     templates: Path | None = None
     timezone: tzinfo | None = None
+    # The machine's zone as the vault keeps it (``zones``): times a source writes without a
+    # zone (Aider's) are read in it; None: this process's local time.
+    local_zone: tzinfo | None = None
     since: datetime | None = None
     project: str | None = None
     paths: dict[str, list[Path]] = field(default_factory=dict)
@@ -91,6 +94,7 @@ class ExportOptions:
         return template_fingerprint(
             self.templates,
             [self.folder, self.layout, self.attachments_folder, str(self.timezone),
+             str(self.local_zone),
              sorted(self.frontmatter_add.items()), self.frontmatter_drop, self.index,
              self.index_dataview, self.note_max_bytes, self._redaction_fingerprint(),
              repr(self.property_settings()), repr(self.view)],

@@ -39,8 +39,8 @@ class ReadSettings:
     def of(cls, options: ExportOptions) -> ReadSettings:
         """As the run with these options reads."""
         return cls(
-            SourceContext.for_home(options.home, options.paths, options.since), options.project,
-            options.since, options.redact, tuple(options.redact_extra),
+            SourceContext.for_home(options.home, options.paths, options.since, options.local_zone),
+            options.project, options.since, options.redact, tuple(options.redact_extra),
             tuple(options.redact_allow), options.note_max_bytes,
         )  # fmt: skip
 

@@ -28,7 +28,7 @@ def discover(
     sources go on: the path is added to ``problems`` (a folder this user cannot list is
     reported by ``unreadable_in_sources``). So is, once, an index of titles or folders that
     could not be read (a warning: its units keep the facts of the last run)."""
-    ctx = SourceContext.for_home(options.home, options.paths, options.since)
+    ctx = SourceContext.for_home(options.home, options.paths, options.since, options.local_zone)
     rules = options.redactor()  # an index's titles are recorded in the state: redacted first
     found: list[tuple[Adapter, SessionRef]] = []
     for adapter in select_adapters(options.sources):

@@ -57,7 +57,7 @@ import hashlib
 import os
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -153,6 +153,11 @@ class AiderAdapter:
 
     def __init__(self) -> None:
         self._inputs: dict[Path, list[tuple[datetime, str]]] = {}
+        self._zone: tzinfo | None = None  # the zone its local times are read in
+
+    def use_context(self, ctx: SourceContext) -> None:
+        """The run's context, as discovery has it: the zone Aider's times are read in."""
+        self._zone = ctx.zone
 
     def setup_note(self, ctx: SourceContext) -> str | None:
         """What to do before this source can be read (``sources`` and ``doctor`` say it)."""
@@ -175,6 +180,7 @@ class AiderAdapter:
         return [*self._searched(ctx), *named]
 
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
+        self.use_context(ctx)
         seen: set[Path] = set()
         files = [f for root in self._searched(ctx) for f in history_files(root)]
         if ctx.real_home and ctx.env.get(ENV_FILE):
@@ -185,7 +191,7 @@ class AiderAdapter:
             key = path.resolve()
             if key not in seen:
                 seen.add(key)
-                yield from run_refs(path, _shown_folder(ctx, path.parent))
+                yield from run_refs(path, _shown_folder(ctx, path.parent), ctx.zone)
 
     def load(self, ref: SessionRef) -> LoadResult:
         from .aider_log import parse_run, without_banner
@@ -208,7 +214,7 @@ class AiderAdapter:
             # Another Aider started beside this one (not by its /run): its banner is its own
             run.lines += joined.lines if nested else without_banner(joined.lines)
         run.first_line = int(ref.fact("line") or 1)
-        started = header_time(run, path, problems)
+        started = header_time(run, path, problems, self._zone)
         history = path.parent / INPUT_FILE
         typed = self._typed_between(history, started, ref.main.mtime_ns, problems)
         session = parse_run(run, ref.session_id, path, started, ref.fact("cwd"), typed, problems)
@@ -223,7 +229,7 @@ class AiderAdapter:
         if start is None:
             return []
         if path not in self._inputs:
-            self._inputs[path] = read_input_history(path, problems)
+            self._inputs[path] = read_input_history(path, problems, self._zone)
         entries = self._inputs[path]
         first = bisect.bisect_left(entries, (start, ""))
         end = datetime.fromtimestamp(end_ns / 1e9, UTC)
@@ -231,7 +237,7 @@ class AiderAdapter:
 
 
 def read_input_history(
-    path: Path, problems: list[Problem] | None = None
+    path: Path, problems: list[Problem] | None = None, zone: tzinfo | None = None
 ) -> list[tuple[datetime, str]]:
     """``.aider.input.history`` (prompt_toolkit's history file): per entry ``# <local
     time>`` then the input's lines, each prefixed ``+``. Sorted by time. It only dates the
@@ -246,13 +252,15 @@ def read_input_history(
         if problems is not None:
             problems.append(Problem(str(path), why, severity="warning", source=SOURCE))
         return []
+    from .aider_runs import as_utc
+
     entries: list[tuple[datetime, list[str]]] = []
     current: list[str] | None = None  # the lines of the entry being read (None: undated)
     times = Times()
     for number, line in enumerate(text.splitlines(), start=1):
         if line.startswith("# "):
             try:
-                when = datetime.fromisoformat(line[2:].strip()).astimezone().astimezone(UTC)
+                when = as_utc(datetime.fromisoformat(line[2:].strip()), zone)
             except (ValueError, OverflowError, OSError):  # not a time, or none here
                 times.unread(line[2:].strip(), number)
                 current = None
@@ -277,7 +285,9 @@ def _shown_folder(ctx: SourceContext, folder: Path) -> str:
     return str(folder)
 
 
-def run_refs(path: Path, folder: str | None = None) -> Iterator[SessionRef]:
+def run_refs(
+    path: Path, folder: str | None = None, zone: tzinfo | None = None
+) -> Iterator[SessionRef]:
     """One unit per run of a log, found by its header (the log is read, not parsed).
 
     The log is only appended to, so a finished run never changes: its unit is the run's
@@ -299,7 +309,7 @@ def run_refs(path: Path, folder: str | None = None) -> Iterator[SessionRef]:
         base = session_id_of(path.parent.name, run.header)
         used[base] = used.get(base, 0) + 1
         session_id = base if used[base] == 1 else f"{base}-{used[base]}"
-        following = parse_header(groups[i + 1][0].header) if i + 1 < len(groups) else None
+        following = parse_header(groups[i + 1][0].header, zone) if i + 1 < len(groups) else None
         written = int(following.timestamp() * 1e9) if following else stamp.mtime_ns
         body = raw[run.start : group[-1].end]
         if not _PROMPT.search(body) and not _ACTION.search(body):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 
 from ..errors import Problem
@@ -47,17 +47,25 @@ def _lines(chunk: bytes) -> list[str]:
     return chunk.decode("utf-8", "replace").splitlines()
 
 
-def parse_header(header: str | None) -> datetime | None:
+def parse_header(header: str | None, zone: tzinfo | None = None) -> datetime | None:
     """A header's local time as UTC (Aider writes this machine's local time, no zone)."""
     try:
-        local = datetime.strptime(header or "", "%Y-%m-%d %H:%M:%S")
-        return local.astimezone().astimezone(UTC)
+        return as_utc(datetime.strptime(header or "", "%Y-%m-%d %H:%M:%S"), zone)
     except (ValueError, OverflowError, OSError):  # no such time here (year 1 east of UTC)
         return None
 
 
-def header_time(run: Run, path: Path, problems: list[Problem]) -> datetime | None:
-    started = parse_header(run.header)
+def as_utc(local: datetime, zone: tzinfo | None) -> datetime:
+    """A local time without a zone, in UTC: read in ``zone``, the vault's (the machine's,
+    kept from its first export: a run with another ``TZ`` reads it alike), else in this
+    process's local time."""
+    return (local.replace(tzinfo=zone) if zone else local.astimezone()).astimezone(UTC)
+
+
+def header_time(
+    run: Run, path: Path, problems: list[Problem], zone: tzinfo | None = None
+) -> datetime | None:
+    started = parse_header(run.header, zone)
     if run.header is not None and started is None:
         problems.append(
             Problem(str(path), f"unreadable session start {run.header!r}; the session is undated",

@@ -8,7 +8,7 @@ import re
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, tzinfo
 from functools import lru_cache
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import BinaryIO, ClassVar, Protocol
@@ -35,6 +35,9 @@ class SourceContext:
     # The run's --since: a session that ended before it is not exported, so a session that
     # continues it keeps the copy of its conversation (it is in no other note).
     since: datetime | None = None
+    # The zone of times a source writes without one (Aider's local time): the vault's
+    # (``zones``); None: this process's local time.
+    zone: tzinfo | None = None
 
     @classmethod
     def for_home(
@@ -42,11 +45,13 @@ class SourceContext:
         home: Path | None,
         paths: Mapping[str, list[Path]] | None = None,
         since: datetime | None = None,
+        zone: tzinfo | None = None,
     ) -> SourceContext:
         configured = {k: tuple(v) for k, v in (paths or {}).items()}
         if home is None:
-            return cls(Path.home(), dict(os.environ), True, configured, since)
-        return cls(home.expanduser().resolve(), dict(os.environ), False, configured, since)
+            return cls(Path.home(), dict(os.environ), True, configured, since, zone)
+        path = home.expanduser().resolve()
+        return cls(path, dict(os.environ), False, configured, since, zone)
 
     def left_out(self, path: Path, ended: datetime | None) -> bool:
         """Does the run leave out the session of the file ``path``, which ended at ``ended``

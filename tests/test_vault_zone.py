@@ -1,0 +1,139 @@
+"""With no ``timezone`` set, a vault's notes are dated in the zone of its first export, kept
+in its state: a later run in another zone (a nightly job without the shell's ``TZ``, a
+laptop abroad) dates the notes it rewrites as the others are dated."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from aider_builder import AiderLog
+from claude_builder import ClaudeSession
+from conftest import note_files
+
+from exporter.export import ExportOptions, run_export
+from exporter.zones import ZONE_FILE, keep_zone, kept_zone, machine_zone_name, with_vault_zone
+
+PROJECTS = Path(".claude", "projects", "-w-proj")
+A, B = "aaaaaaaa-1111-4222-8333-444444444444", "bbbbbbbb-1111-4222-8333-444444444444"
+
+
+@pytest.fixture
+def machine_zone(monkeypatch):
+    """Set this process's zone as a machine's ``TZ`` sets it."""
+
+    def set_zone(name: str) -> None:
+        monkeypatch.setenv("TZ", name)
+        time.tzset()
+
+    yield set_zone
+    monkeypatch.undo()
+    time.tzset()
+
+
+def _session(home: Path, sid: str, start: str, prompts: int) -> None:
+    s = ClaudeSession(sid, "/w/proj", start=start)
+    for n in range(prompts):
+        s.user(f"question {n} of {sid[0]}")
+        s.assistant(f"answer {n}")
+    s.write(home / PROJECTS / f"{sid}.jsonl")
+
+
+def _created(vault: Path) -> dict[str, str]:
+    found = {}
+    for path, data in note_files(vault).items():
+        for line in data.decode().splitlines():
+            if line.startswith("created: "):
+                found[path.rsplit(" ", 1)[-1]] = line.removeprefix("created: ")
+    return found
+
+
+def test_a_run_in_another_zone_dates_a_grown_session_as_the_vault_does(tmp_path, machine_zone):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    _session(home, A, "2026-11-20T23:30:00Z", 1)
+    _session(home, B, "2026-11-20T22:00:00Z", 1)
+    machine_zone("Asia/Tokyo")  # the person's shell
+    run_export(ExportOptions(vault=vault, home=home))
+    first = _created(vault)
+    assert first == {"aaaaaaaa.md": "2026-11-21T08:30:05", "bbbbbbbb.md": "2026-11-21T07:00:05"}
+    _session(home, A, "2026-11-20T23:30:00Z", 2)  # A grows
+    machine_zone("UTC")  # the nightly job, without the shell's TZ
+    report = run_export(ExportOptions(vault=vault, home=home))
+    assert not report.problems
+    assert _created(vault) == first
+    text = next(d for p, d in note_files(vault).items() if p.endswith("aaaaaaaa.md")).decode()
+    assert "question 1 of a" in text  # it was rewritten, in Tokyo time
+    assert (vault / ZONE_FILE).read_text() == "Asia/Tokyo\n"
+
+
+def test_a_timezone_set_wins_and_leaves_the_kept_zone(tmp_path, machine_zone):
+    from zoneinfo import ZoneInfo
+
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    _session(home, A, "2026-11-20T23:30:00Z", 1)
+    machine_zone("Asia/Tokyo")
+    run_export(ExportOptions(vault=vault, home=home))
+    run_export(ExportOptions(vault=vault, home=home, timezone=ZoneInfo("Europe/Berlin")))
+    assert _created(vault) == {"aaaaaaaa.md": "2026-11-21T00:30:05"}
+    assert kept_zone(vault) == "Asia/Tokyo"
+
+
+def test_the_machines_zone_by_name(tmp_path):
+    zoneinfo = tmp_path / "usr" / "share" / "zoneinfo" / "Europe"
+    zoneinfo.mkdir(parents=True)
+    (zoneinfo / "Berlin").write_bytes(b"TZif")
+    localtime = tmp_path / "localtime"
+    localtime.symlink_to(zoneinfo / "Berlin")
+    missing = tmp_path / "none"
+    debian = tmp_path / "timezone"
+    debian.write_text("America/New_York\n")
+    assert machine_zone_name({"TZ": "Asia/Tokyo"}, missing, missing) == "Asia/Tokyo"
+    assert machine_zone_name({"TZ": ":Asia/Tokyo"}, missing, missing) == "Asia/Tokyo"
+    assert machine_zone_name({"TZ": ""}, missing, missing) == "UTC"
+    tz_file = {"TZ": ":/usr/share/zoneinfo/Asia/Tokyo"}
+    assert machine_zone_name(tz_file, missing, missing) == "Asia/Tokyo"
+    assert machine_zone_name({"TZ": "CET-1CEST"}, localtime, debian) is None  # no name
+    assert machine_zone_name({}, localtime, debian) == "Europe/Berlin"
+    assert machine_zone_name({}, missing, debian) == "America/New_York"
+    assert machine_zone_name({}, missing, missing) is None
+
+
+def test_a_machine_without_a_named_zone_keeps_its_local_time(tmp_path):
+    options = ExportOptions(vault=tmp_path)
+    assert with_vault_zone(options, None) == (options, "")
+    keep_zone(tmp_path, "Not/AZone")  # kept where a zone of this name was known
+    found, keep = with_vault_zone(options, "UTC")
+    assert (str(found.timezone), str(found.local_zone), keep) == ("UTC", "UTC", "UTC")
+    keep_zone(tmp_path, "Asia/Tokyo")
+    found, keep = with_vault_zone(options, "UTC")
+    assert (str(found.timezone), keep) == ("Asia/Tokyo", "")
+    (tmp_path / ZONE_FILE).unlink()
+    (tmp_path / ZONE_FILE).mkdir()  # not a file: as if none were kept
+    assert with_vault_zone(options, None) == (options, "")
+
+
+def test_a_dry_run_keeps_no_zone(tmp_path, machine_zone):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    _session(home, A, "2026-11-20T23:30:00Z", 1)
+    machine_zone("Asia/Tokyo")
+    run_export(ExportOptions(vault=vault, home=home, dry_run=True))
+    assert not (vault / ZONE_FILE).exists()
+
+
+def test_aiders_times_are_read_in_the_vaults_zone(tmp_path, machine_zone):
+    """Aider writes local time without a zone: a nightly run whose TZ is not the shell's
+    read it hours off, and rewrote the note of every run the log's growth touched."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    repo = home / "src" / "greeter"
+    log = AiderLog().run("2026-11-20 23:30:00").prompt("add a greeting").reply("done")
+    log.write(repo)
+    machine_zone("Europe/Berlin")
+    run_export(ExportOptions(vault=vault, home=home, paths={"aider": [home / "src"]}))
+    first = _created(vault)
+    assert list(first.values()) == ["2026-11-20T23:30:00"]
+    log.run("2026-11-21 10:00:00").prompt("now a farewell").reply("done")
+    log.write(repo)
+    machine_zone("UTC")
+    run_export(ExportOptions(vault=vault, home=home, paths={"aider": [home / "src"]}))
+    assert sorted(_created(vault).values()) == ["2026-11-20T23:30:00", "2026-11-21T10:00:00"]

@@ -61,6 +61,9 @@ class Problem:
 
     ``warning``: part of a session was skipped (a malformed line); the note was written.
     ``error``: a whole session, note or template could not be handled.
+    ``left_out``: the line ``line`` could not be read at all (damaged, cut off), and its
+    note says so (``Session.unread_lines``); not a line read in part, nor one of a kind
+    not known here.
     """
 
     path: str
@@ -68,6 +71,7 @@ class Problem:
     line: int | None = None
     severity: Literal["warning", "error"] = "warning"
     source: str | None = None
+    left_out: bool = False
 
     def __post_init__(self) -> None:
         # A file name that is not UTF-8 reaches Python holding surrogates, which no output

@@ -310,8 +310,8 @@ class Session:
     # is at most ``usage``; the rest is tokens the source names no model for. (Last, so that
     # a Session built from its fields in the older order is still one.)
     model_usage: ModelUsage = ()
-    # Lines of ``source_path`` that could not be read in full (each reported as a warning
-    # when the file was read): the note says what it may be missing, on every run after.
+    # Lines of ``source_path`` that could not be read at all (damaged, cut off; each
+    # reported as a warning when the file was read): the note says so, on every run after.
     unread_lines: tuple[int, ...] = ()
 
     @property

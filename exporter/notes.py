@@ -277,8 +277,8 @@ def build_note(
 
 
 def unread_words(lines: tuple[int, ...], shown: int = 8) -> str:
-    """What a note says of the lines of its session's file that could not be read in full
-    (none: ""): the evidence has a gap, and the run that found it may have gone unread."""
+    """What a note says of the lines of its session's file that could not be read (none:
+    ""): the evidence has a gap, and the run that found it may have gone unread."""
     if not lines:
         return ""
     numbers = [str(n) for n in lines[:shown]]
@@ -287,8 +287,8 @@ def unread_words(lines: tuple[int, ...], shown: int = 8) -> str:
     listed = numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " and " + numbers[-1]
     one = len(lines) == 1
     return (
-        f"{'Line' if one else 'Lines'} {listed} of this session's file could not be read in "
-        f"full: what {'it' if one else 'they'} held may be missing from this note."
+        f"{'Line' if one else 'Lines'} {listed} of this session's file could not be read: "
+        f"{'it is' if one else 'they are'} not in this note."
     )
 
 

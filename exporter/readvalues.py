@@ -113,13 +113,13 @@ def wanted_redacted(
 
 
 def with_unread_lines(sessions: list[Session], problems: list[Problem]) -> list[Session]:
-    """Each session given the lines of its own file that a warning says were skipped or
-    read in part: where that file holds this session alone (a database, or a file of
-    several conversations, cannot say whose a line was). A streamed session's lines are
+    """Each session given the lines of its own file that could not be read at all (a
+    problem ``left_out``): where that file holds this session alone (a database, or a file
+    of several conversations, cannot say whose a line was). A streamed session's lines are
     read after this, as its note is written: its note does not list them."""
     lines: dict[str, set[int]] = {}
     for problem in problems:
-        if problem.severity == "warning" and problem.line:
+        if problem.left_out and problem.line:
             lines.setdefault(problem.path, set()).add(problem.line)
     if not lines:
         return sessions

@@ -19,7 +19,7 @@ from .markdown import callout, clipped_code, code_span, escape_inline, escape_pr
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "ae84871095294bf47fe9a0d08e58ccc541f466353e36b44b8691d75febd1a08d"
+SHIPPED_TEMPLATE_SHA256 = "4287ab06002bac5c07090676b7be27f19c32d4df2d41cdc1aaf4664fb91357fb"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).

@@ -1,4 +1,4 @@
-"""A note says which lines of its session's file could not be read in full: the warning is
+"""A note says which lines of its session's file could not be read: the warning is
 printed once, by the run that reads the file, while the note is read for years after."""
 
 from __future__ import annotations
@@ -63,9 +63,9 @@ def test_a_note_names_the_lines_of_its_file_that_were_skipped(tmp_path):
     assert vaults[0] == vaults[1]
     texts = {path: data.decode() for path, data in vaults[0].items()}
     parent = _note(texts, "after the damage")
-    assert "> Line 3 of this session's file could not be read in full: what it held" in parent
+    assert "> Line 3 of this session's file could not be read: it is not in this note." in parent
     subagent = _note(texts, "two files")
-    assert "> Line 2 of this session's file could not be read in full" in subagent
+    assert "> Line 2 of this session's file could not be read: it is" in subagent
     others = [text for text in texts.values() if "question" in text]
     assert len(others) == 30 and not any("could not be read" in text for text in others)
 
@@ -85,12 +85,15 @@ def test_lines_are_given_only_to_the_session_alone_in_its_file():
     b = session(msg("user", TextPart("b")), session_id="b")
     path = str(a.source_path)
     problems = [
-        Problem(path, "not valid JSON, line skipped", 4),
-        Problem(path, "not valid JSON, line skipped", 2),
-        Problem(path, "not valid JSON, line skipped", 4),
+        Problem(path, "not valid JSON, line skipped", 4, left_out=True),
+        Problem(path, "not valid JSON, line skipped", 2, left_out=True),
+        Problem(path, "not valid JSON, line skipped", 4, left_out=True),
+        # read, in part: a time left out, a kind not known here, lines sharing a uuid
+        Problem(path, "3 timestamps could not be read and were left out", 6),
+        Problem(path, "unknown record type 'x' skipped", 7),
         Problem(path, "could not be read after line 9", 10, severity="error"),
         Problem(path, "not a list of messages", None),
-        Problem("elsewhere.jsonl", "not valid JSON, line skipped", 5),
+        Problem("elsewhere.jsonl", "not valid JSON, line skipped", 5, left_out=True),
     ]
     (alone,) = with_unread_lines([a], problems)
     assert alone.unread_lines == (2, 4)
@@ -102,9 +105,23 @@ def test_lines_are_given_only_to_the_session_alone_in_its_file():
 def test_the_words_name_each_line_up_to_eight():
     assert unread_words(()) == ""
     assert unread_words((7,)).startswith("Line 7 of this session's file could not be read")
-    assert "what it held" in unread_words((7,))
+    assert unread_words((7,)).endswith(": it is not in this note.")
     assert unread_words((7, 17)).startswith("Lines 7 and 17 of")
-    assert "what they held" in unread_words((7, 17))
+    assert unread_words((7, 17)).endswith(": they are not in this note.")
     assert unread_words((1, 2, 3)).startswith("Lines 1, 2 and 3 of")
     many = unread_words(tuple(range(1, 12)))
     assert many.startswith("Lines 1, 2, 3, 4, 5, 6, 7, 8 and 3 more of")
+
+
+def test_a_line_read_in_part_is_not_said_to_be_missing(tmp_path):
+    """A time that could not be read is left out of a message that is kept: the note does
+    not say the line is missing."""
+    s = ClaudeSession("0cc0c0c0-1111-4222-8333-444444444444", "/w/proj")
+    s.user("a question")
+    s.raw({**s._envelope("assistant"), "timestamp": "yesterday",
+           "message": {"role": "assistant", "content": [{"type": "text", "text": "kept"}]}})  # fmt: skip
+    s.write(tmp_path / "home" / PROJECTS / f"{s.session_id}.jsonl")
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path / "home", timezone=UTC))
+    assert [p.line for p in report.problems] == [2]
+    (text,) = [d.decode() for d in note_files(tmp_path / "v").values() if b"kept" in d]
+    assert "could not be read" not in text

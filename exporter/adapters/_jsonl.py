@@ -70,7 +70,7 @@ def iter_json_objects(
             yield number, obj
         else:
             why = "not a JSON object, line skipped"
-            problems.append(Problem(str(path), why, number, source=source))
+            problems.append(Problem(str(path), why, number, source=source, left_out=True))
 
 
 def _zst_chunks(path: Path) -> Iterator[bytes]:
@@ -137,7 +137,7 @@ def _parsed(
     number = 0
 
     def skip(message: str) -> None:
-        problems.append(Problem(str(path), message, number, source=source))
+        problems.append(Problem(str(path), message, number, source=source, left_out=True))
 
     try:
         for number, raw in enumerate(lines, start=1):

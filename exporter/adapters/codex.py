@@ -199,7 +199,7 @@ class CodexAdapter:
         for number, why in rollout.skipped:
             result.problems.append(
                 Problem(str(path), f"unexpected shape ({why}), line skipped", number,
-                        source=SOURCE)
+                        source=SOURCE, left_out=True)
             )  # fmt: skip
         for kind in sorted(kinds.keys() - KNOWN_KINDS - {"skip"}):
             why = f"unknown record type {kind!r} skipped (the first here)"

@@ -105,7 +105,7 @@ def _events(
             return
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             why = "not an event (no type), line skipped"
-            problems.append(Problem(str(path), why, number, source=SOURCE))
+            problems.append(Problem(str(path), why, number, source=SOURCE, left_out=True))
             continue
         yield number, obj
 

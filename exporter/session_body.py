@@ -19,7 +19,7 @@ from .markdown import callout, clipped_code, code_span, escape_inline, escape_pr
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "4287ab06002bac5c07090676b7be27f19c32d4df2d41cdc1aaf4664fb91357fb"
+SHIPPED_TEMPLATE_SHA256 = "5ab1cc66e6cf5b73f774bf988c23141d3a67847b35d67e62edfbf069a0ad713e"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -61,12 +61,17 @@ def _header(c: dict[str, Any]) -> str:
     line += escape_inline(c["project"])
     if session.git_branch:
         line += f" · {code_span(session.git_branch)}"
+    # The zones' names where the clocks changed between start and end (01:50 EDT → 01:10 EST).
+    zoned = started and ended and started.utcoffset() != ended.utcoffset()
     if started:
         line += f" · {started.strftime('%Y-%m-%d %H:%M')}"
+        line += f" {started.tzname()}" if zoned else ""
     if ended and started and ended.date() == started.date():
         line += f" → {ended.strftime('%H:%M')}"
     elif ended:
         line += f" → {ended.strftime('%Y-%m-%d %H:%M')}"
+    if zoned:
+        line += f" {ended.tzname()}"
     if session.models:
         line += " · " + escape_inline(", ".join(map(_short_model, session.models)))
     properties = c["properties"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from . import clean, markdown
@@ -140,6 +140,7 @@ def build_turns(
     turns: list[dict[str, Any]] = []
     start = local(session.started_at, tz)
     first_day = start.date() if start else None
+    offset = start.utcoffset() if start else None
     for message in session.messages:
         parts = clean_parts(message)
         items = [
@@ -166,7 +167,7 @@ def build_turns(
             role != "user" or output_only))  # fmt: skip
         if not continues or task:
             when = local(message.timestamp, tz)
-            turns.append({"role": role, "time": when, "when": _when(when, first_day),
+            turns.append({"role": role, "time": when, "when": _when(when, first_day, offset),
                           "queued": queued, "task": task, "items": [], "messages": []})  # fmt: skip
         for item in items:
             last = turns[-1]["items"][-1] if turns[-1]["items"] else None
@@ -179,13 +180,19 @@ def build_turns(
     return turns
 
 
-def _when(when: datetime | None, first_day: Any) -> str:
-    """A turn's time; the date too once the session has run past its first day."""
+def _when(when: datetime | None, first_day: Any, offset: timedelta | None = None) -> str:
+    """A turn's time; the date too once the session has run past its first day; and the
+    zone's name once the clocks have changed since the session began (in the hour repeated
+    in autumn, 01:10 EST follows 01:50 EDT, and no longer seems to come before it)."""
     if when is None:
         return ""
     if when.date() == first_day:
-        return f"{when.hour:02}:{when.minute:02}"  # strftime's "%H:%M", at a quarter the cost
-    return when.strftime("%Y-%m-%d %H:%M")
+        shown = f"{when.hour:02}:{when.minute:02}"  # strftime's "%H:%M", at a quarter the cost
+    else:
+        shown = when.strftime("%Y-%m-%d %H:%M")
+    if offset is not None and when.utcoffset() != offset:
+        shown += f" {when.tzname()}"
+    return shown
 
 
 def _item(

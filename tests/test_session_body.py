@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import given, settings
@@ -109,12 +110,17 @@ def _item(draw) -> dict:
 
 _when = st.one_of(st.none(), st.datetimes(min_value=datetime(2020, 1, 1),
                                           max_value=datetime(2030, 1, 1), timezones=st.just(UTC)))  # fmt: skip
+# A session across the autumn change of New York's clocks (2026-11-01 06:00 UTC): its start
+# and end in zones of their own names (EDT, EST).
+_NEW_YORK = ZoneInfo("America/New_York")
+_across = st.datetimes(min_value=datetime(2026, 11, 1, 5, 0), max_value=datetime(2026, 11, 1, 7, 0),
+                       timezones=st.just(UTC)).map(lambda t: t.astimezone(_NEW_YORK))  # fmt: skip
 
 
 @st.composite
 def _context(draw) -> dict:
-    started = draw(_when)
-    ended = draw(st.one_of(_when, st.just(started and started + timedelta(hours=2))))
+    started = draw(st.one_of(_when, _across))
+    ended = draw(st.one_of(_when, _across, st.just(started and started + timedelta(hours=2))))
     session = Session(
         source="claude-code",
         session_id="s1",

@@ -219,7 +219,9 @@ def export_options(
 
 def _since(since: datetime | None, zone: tzinfo | None) -> datetime | None:
     """--since as an aware time: a wall-clock date (``2026-11-01``) is midnight in the zone the
-    notes are dated in, so a note filed under that day is never left out as older."""
-    if since is None or since.tzinfo is not None:
+    notes are dated in, so a note filed under that day is never left out as older. With no
+    ``timezone``, that is the vault's zone: the date stays a wall-clock one until the export
+    knows it (``zones.with_vault_zone``)."""
+    if since is None or since.tzinfo is not None or zone is None:
         return since
-    return since.replace(tzinfo=zone) if zone else since.astimezone()
+    return since.replace(tzinfo=zone)

@@ -72,18 +72,24 @@ def machine_zone_name(
 
 
 def with_vault_zone(options: ExportOptions, machine: str | None) -> tuple[ExportOptions, str]:
-    """``options`` with the vault's zone (``local_zone``), and ``timezone`` that zone where
-    they name none; and the name to keep in the vault (empty: it keeps one already, or
-    ``machine``, this machine's zone by name, is none). A zone kept whose name this
-    machine does not know is taken as none kept."""
+    """``options`` with the vault's zone (``local_zone``), ``timezone`` that zone where
+    they name none, and a wall-clock ``since`` (a date) made midnight in the notes' zone;
+    and the name to keep in the vault (empty: it keeps one already, or ``machine``, this
+    machine's zone by name, is none). A zone kept whose name this machine does not know is
+    taken as none kept."""
     kept = kept_zone(options.vault)
     zone = named_zone(kept) if kept else None
     keep = ""
     if zone is None and machine and (zone := named_zone(machine)) is not None:
         keep = machine
+    since = options.since  # a wall-clock --since (a date): midnight where the notes' days are
+    if since is not None and since.tzinfo is None:
+        dated = options.timezone or zone
+        since = since.replace(tzinfo=dated) if dated else since.astimezone()
     if zone is None:
-        return options, ""
-    return replace(options, local_zone=zone, timezone=options.timezone or zone), keep
+        return replace(options, since=since), ""
+    timezone = options.timezone or zone
+    return replace(options, local_zone=zone, timezone=timezone, since=since), keep
 
 
 def kept_zone(vault: Path) -> str:

@@ -5,6 +5,7 @@ laptop abroad) dates the notes it rewrites as the others are dated."""
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,18 @@ def test_aiders_times_are_read_in_the_vaults_zone(tmp_path, machine_zone):
     machine_zone("UTC")
     run_export(ExportOptions(vault=vault, home=home, paths={"aider": [home / "src"]}))
     assert sorted(_created(vault).values()) == ["2026-11-20T23:30:00", "2026-11-21T10:00:00"]
+
+
+def test_a_date_given_to_since_is_midnight_in_the_vaults_zone(tmp_path, machine_zone):
+    """The vault's notes are dated in Tokyo: --since 2026-11-21 keeps a session of 01:00
+    on the 21st there (16:00 UTC the day before), though this run's zone is UTC."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    machine_zone("Asia/Tokyo")
+    _session(home, B, "2026-11-19T22:00:00Z", 1)
+    run_export(ExportOptions(vault=vault, home=home))
+    _session(home, A, "2026-11-20T16:00:00Z", 1)
+    machine_zone("UTC")
+    since = datetime(2026, 11, 21)  # as options.export_options leaves a date given alone
+    report = run_export(ExportOptions(vault=vault, home=home, since=since))
+    assert report.total("created") == 1
+    assert _created(vault)["aaaaaaaa.md"] == "2026-11-21T01:00:05"

@@ -195,7 +195,7 @@ def render_checks(settings: Any, home: Path | None) -> list[Check]:
     else:
         # Turned off on purpose (--no-redact, redact = false): said, not flagged.
         checks = [Check("Vault", "info", "redaction is off: secrets reach the vault")]
-    options, _ = with_vault_zone(export_options(settings, home), machine_zone_name())
+    options = with_vault_zone(export_options(settings, home), machine_zone_name()).options
     current = ["render", options.render_fingerprint()]
     units = State.load(settings.vault.expanduser()).sources.values()
     stale = sum(

@@ -37,7 +37,7 @@ from .unitreader import UnitReader
 from .vault import Action, Change, Vault
 from .vaultattach import AttachmentNames
 from .workers import Renderer, RenderJob, failed
-from .zones import keep_zone, machine_zone_name, with_vault_zone
+from .zones import machine_zone_name, with_vault_zone
 
 # The note builder (notes, split, packed) is imported where a note is planned, with the
 # first one: a run with nothing new to write never imports it.
@@ -58,7 +58,8 @@ def run_export(options: ExportOptions, progress: Progress | None = None) -> Expo
 
 def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
     unreadable: list[Problem] = []
-    options, new_zone = with_vault_zone(options, machine_zone_name())
+    zoned = with_vault_zone(options, machine_zone_name())
+    options = zoned.options
     with collector_lasting():
         units = discover(options, unreadable)
         unreadable += unreadable_in_sources(options)
@@ -67,14 +68,14 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         if why := unwritable(options.vault):  # what it would write, the real run could not
             stops = "a run without --dry-run stops here; make it writable or choose another --vault"
             report.problems.append(Problem(str(options.vault), f"{why}: {stops}"))
+        report.problems += zoned.problems
         return add_unreadable(report, unreadable)
     options.vault.mkdir(parents=True, exist_ok=True)
     vault_path = options.vault.expanduser().resolve()
     with VaultLock(vault_path, wait=options.lock_wait, waiting=options.waiting) as lock:
         vault = _open_vault(options)
         vaultrun.begin_run(vault)
-        if new_zone:
-            keep_zone(vault.root, new_zone)
+        zoned.kept_in(vault.root)
         run = _Run(options, vault, lock.identity())
         try:
             with ctrl_c_noted():
@@ -86,6 +87,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
             vault.save_state()
             raise Interrupted(run.written()) from None
         vaultrun.end_run(vault)
+        report.problems += zoned.problems
         return add_unreadable(report, unreadable)
 
 

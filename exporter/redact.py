@@ -59,7 +59,7 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # is (``token_file``) and a workflow's ``${{ … }}`` are no secrets; 7: a secret found
 # anywhere in a session is redacted everywhere in it, passwords glued to ``mysql -p`` and
 # after ``sshpass -p``; 8: and in the session's family read with it (parent, subagents);
-# 9: MySQL Shell's ``-p``.
+# 9: MySQL Shell's ``-p``, and other tools' flags after a client's name are no password.
 ENGINE_VERSION = "9"
 
 
@@ -200,6 +200,8 @@ class Redactor(FamilyRedaction, ValueRedaction):
         if secret in self._allow_bytes or m.group(0) in self._allow_bytes:
             return False
         value = secret.decode("utf-8", "replace")
+        if value in rule.not_values:
+            return False
         if STAND_IN.match(value):
             return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
         if rule.generic:  # (the last group of a generic rule is the unquoted value)

@@ -35,6 +35,9 @@ class Rule:
     # Every match contains one of the keywords: only the text around them is scanned.
     near: bool = True
     fold: bool = False  # keywords match in any case (names such as PASSWORD, Bearer)
+    # Values that are never this secret, whatever the pattern says (RE2 has no look-ahead
+    # to leave them out): a tuple, so that the rule's repr, in the fingerprint, is stable.
+    not_values: tuple[str, ...] = ()
 
 
 class RuleError(ValueError):
@@ -64,11 +67,12 @@ def _r(
     generic: bool = False,
     near: bool = True,
     fold: bool = False,
+    not_values: tuple[str, ...] = (),
 ) -> Rule:
     words = (keywords,) if isinstance(keywords, str) else keywords
     if pattern.startswith(_WORD_START) and "(" not in pattern.replace("(?", ""):
         pattern = f"{_TOKEN_START}({pattern[len(_WORD_START) :]})"
-    return Rule(rule_id, words, pattern, entropy, generic, near, fold)
+    return Rule(rule_id, words, pattern, entropy, generic, near, fold, not_values)
 
 
 # A token starts where a word does, or right after an escape in JSON or C (``\ntoken``,
@@ -291,7 +295,11 @@ RULES: tuple[Rule, ...] = (
        # A bare value ends the word; a docker port map (``-p3306:3306``) is no password.
        # (Nor ``-p3306:3306/tcp``: a port map's protocol.)
        r"(?:\"([^\"\n]{1,200})\"|'([^'\n]{1,200})'|([0-9.:]*[^\s\"'`;|&<>$()0-9.:/]"
-       r"[^\s\"'`;|&<>$()]{0,199}|[0-9]{1,200})(?:[\s;|&<>)]|$))"),
+       r"[^\s\"'`;|&<>$()]{0,199}|[0-9]{1,200})(?:[\s;|&<>)]|$))",
+       # Other tools' flags, where a sentence that names a client goes on to them ("installed
+       # mysqlsh, then built it with gcc -pthread"): -p and what follows is no password.
+       not_values=("thread", "threads", "edantic", "edantic-errors", "ipe", "g", "rint",
+                   "rint0", "rune", "erm", "reserve", "rogress", "arents", "rofile")),
     # -- generic assignments: last, on what the specific rules left ----------------------
     _r("generic-password",
        ("password", "passwd", "passphrase", "pwd", *(f"pass{c}" for c in "=:\"'_-")),

@@ -15,12 +15,13 @@ ccexport that does not know it leaves it be.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import vaultio
+from .errors import Problem, clipped, os_reason
 from .state import STATE_DIR
 
 if TYPE_CHECKING:
@@ -32,15 +33,19 @@ _TIMEZONE_FILE = Path("/etc/timezone")  # Debian's and Ubuntu's name of the zone
 
 
 def named_zone(name: str) -> tzinfo | None:
-    """The zone of that IANA name, or None."""
+    """The zone of that IANA name, or None (also for ``localtime`` and ``posixrules``:
+    names of whatever the machine's zone is, which would not stay what it is now)."""
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-    if not name or name.startswith("/") or ".." in name:
+    if not name or name.startswith("/") or ".." in name or name in _NOT_NAMES:
         return None
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
         return None
+
+
+_NOT_NAMES = ("localtime", "posixrules", "Factory")
 
 
 def machine_zone_name(
@@ -49,21 +54,15 @@ def machine_zone_name(
     timezone_file: Path = _TIMEZONE_FILE,
 ) -> str | None:
     """The IANA name of the zone this process's local time is in, where it has one: ``TZ``
-    when set, else what ``/etc/localtime`` links to (Linux, macOS), else
-    ``/etc/timezone``."""
-    if "TZ" in env:
+    when set (a name, or a file of the zone database: ``:/etc/localtime``), else what
+    ``/etc/localtime`` links to (Linux, macOS), else ``/etc/timezone``."""
+    if "TZ" in env and env["TZ"].removeprefix(":") not in _NOT_NAMES:
         name = env["TZ"].removeprefix(":") or "UTC"  # an empty TZ is UTC
-        if "zoneinfo/" in name:  # a file of the zone database, by its path
-            name = name.split("zoneinfo/", 1)[1]
+        if name.startswith("/"):
+            return _name_of_file(Path(name))
         return name if named_zone(name) else None
-    try:
-        target = os.path.realpath(localtime)
-    except OSError:
-        target = ""
-    if "zoneinfo/" in target:
-        name = target.split("zoneinfo/", 1)[1].removeprefix("posix/").removeprefix("right/")
-        if named_zone(name):
-            return name
+    if name := _name_of_file(localtime):
+        return name
     try:
         name = timezone_file.read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError):
@@ -71,41 +70,80 @@ def machine_zone_name(
     return name if named_zone(name) else None
 
 
-def with_vault_zone(options: ExportOptions, machine: str | None) -> tuple[ExportOptions, str]:
+def _name_of_file(path: Path) -> str | None:
+    """The zone's name a file of the zone database has (``/etc/localtime`` links to one)."""
+    try:
+        target = os.path.realpath(path)
+    except (OSError, ValueError):
+        return None
+    if "zoneinfo/" not in target:
+        return None
+    name = target.split("zoneinfo/", 1)[1].removeprefix("posix/").removeprefix("right/")
+    return name if named_zone(name) else None
+
+
+@dataclass(slots=True)
+class VaultZone:
+    """The run's options dated in the vault's zone, the zone's name to keep in the vault
+    (empty: nothing to write), and what to tell the person of it."""
+
+    options: ExportOptions
+    keep: str = ""
+    problems: list[Problem] = field(default_factory=list)
+
+    def kept_in(self, vault: Path) -> None:
+        """Keep the zone in the vault, if it is new there (a run that writes, in its lock)."""
+        if self.keep and (why := keep_zone(vault, self.keep)):
+            self.problems.append(Problem(str(vault / ZONE_FILE), why))
+
+
+def with_vault_zone(options: ExportOptions, machine: str | None) -> VaultZone:
     """``options`` with the vault's zone (``local_zone``), ``timezone`` that zone where
-    they name none, and a wall-clock ``since`` (a date) made midnight in the notes' zone;
-    and the name to keep in the vault (empty: it keeps one already, or ``machine``, this
-    machine's zone by name, is none). A zone kept whose name this machine does not know is
-    taken as none kept."""
+    they name none, and a wall-clock ``since`` (a date) made midnight in the notes' zone.
+    The zone is the one the vault keeps, else ``machine`` (this machine's zone by name),
+    to be kept. A kept zone this machine does not know by its name (a typo, damage) is
+    taken as none kept, and said."""
     kept = kept_zone(options.vault)
     zone = named_zone(kept) if kept else None
-    keep = ""
+    keep, problems = "", []
     if zone is None and machine and (zone := named_zone(machine)) is not None:
         keep = machine
+    if kept is not None and named_zone(kept) is None:
+        now = f"{machine}, this machine's zone, which it keeps from now" if keep else (
+            "this machine's local time")  # fmt: skip
+        why = (f"holds {clipped(kept, 40)!r}, not the name of a time zone known here: the "
+               f"notes are dated in {now} (set `timezone` to choose one)")  # fmt: skip
+        problems.append(Problem(str(options.vault / ZONE_FILE), why))
     since = options.since  # a wall-clock --since (a date): midnight where the notes' days are
     if since is not None and since.tzinfo is None:
         dated = options.timezone or zone
         since = since.replace(tzinfo=dated) if dated else since.astimezone()
     if zone is None:
-        return replace(options, since=since), ""
+        return VaultZone(replace(options, since=since), "", problems)
     timezone = options.timezone or zone
-    return replace(options, local_zone=zone, timezone=timezone, since=since), keep
+    found = replace(options, local_zone=zone, timezone=timezone, since=since)
+    return VaultZone(found, keep, problems)
 
 
-def kept_zone(vault: Path) -> str:
-    """The zone's name the vault keeps (empty: none)."""
+def kept_zone(vault: Path) -> str | None:
+    """The zone's name the vault keeps (None: none; a file that is no text reads as the
+    garbage it is, to be replaced). Something else in the file's place (a link, a folder)
+    keeps none: keeping one there fails, and says so."""
     try:
         found = vaultio.read_file(vault, ZONE_FILE, limit=200)
-    except (OSError, ValueError):  # not a file (a link, a folder): as if none were kept
-        return ""
+    except (OSError, ValueError):
+        return None
     if found is None:
-        return ""
+        return None
+    return found[0].decode("utf-8", "replace").strip()
+
+
+def keep_zone(vault: Path, name: str) -> str:
+    """Keep ``name`` as the vault's zone; what went wrong, if it could not be (empty: it
+    was kept). The run goes on, dated in that zone: the next one tries again."""
     try:
-        return found[0].decode("utf-8").strip()
-    except UnicodeDecodeError:
-        return ""
-
-
-def keep_zone(vault: Path, name: str) -> None:
-    """Keep ``name`` as the vault's zone."""
-    vaultio.write_file(vault, ZONE_FILE, f"{name}\n".encode())
+        vaultio.write_file(vault, ZONE_FILE, f"{name}\n".encode())
+    except OSError as exc:
+        why = os_reason(exc)
+        return f"could not keep the vault's time zone ({why}); this run dates its notes in {name}"
+    return ""

@@ -215,6 +215,9 @@ def test_a_password_after_mysqls_or_sshpasss_short_flag_is_redacted(command):
         "tar czf b.tgz ./bin/mysql -preserve",
         "strings /usr/bin/mysql -pgsql",
         "rsync -av /usr/local/mysql/bin/mysql host:/srv -progress",
+        # prose that names a client, then another tool's -p flag (the review's cases)
+        "I installed mysqlsh and then built it with gcc -pthread main.c",
+        "after the mysql upgrade, rebuild with cc -pedantic -pipe x.c",
     ],
 )
 def test_other_short_p_flags_stay(command):

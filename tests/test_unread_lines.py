@@ -7,9 +7,11 @@ from datetime import UTC
 from pathlib import Path
 
 from claude_builder import ClaudeSession, tool_use
-from conftest import note_files
+from conftest import load_sessions, note_files
+from gemini_builder import GeminiChat, project_folder
 from message_builder import msg, session
 
+from exporter.adapters.gemini import GeminiAdapter
 from exporter.errors import Problem
 from exporter.export import ExportOptions, run_export
 from exporter.model import TextPart
@@ -125,3 +127,14 @@ def test_a_line_read_in_part_is_not_said_to_be_missing(tmp_path):
     assert [p.line for p in report.problems] == [2]
     (text,) = [d.decode() for d in note_files(tmp_path / "v").values() if b"kept" in d]
     assert "could not be read" not in text
+
+
+def test_a_gemini_chat_line_of_neither_kind_is_named(tmp_path):
+    folder = project_folder(tmp_path, "/w/proj", "proj") / "chats"
+    chat = GeminiChat("5e5e5e5e-0000-4000-8000-000000000001")
+    chat.user("a question")
+    chat.gemini("an answer")
+    chat.write_jsonl(folder, extra_lines=[{"neither": "kind"}])
+    sessions, problems = load_sessions(GeminiAdapter(), tmp_path)
+    (s,) = with_unread_lines(sessions, problems)
+    assert s.unread_lines == (4,)  # the metadata, two messages, then this line

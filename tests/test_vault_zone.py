@@ -5,6 +5,7 @@ laptop abroad) dates the notes it rewrites as the others are dated."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -102,16 +103,51 @@ def test_the_machines_zone_by_name(tmp_path):
 
 def test_a_machine_without_a_named_zone_keeps_its_local_time(tmp_path):
     options = ExportOptions(vault=tmp_path)
-    assert with_vault_zone(options, None) == (options, "")
-    keep_zone(tmp_path, "Not/AZone")  # kept where a zone of this name was known
-    found, keep = with_vault_zone(options, "UTC")
-    assert (str(found.timezone), str(found.local_zone), keep) == ("UTC", "UTC", "UTC")
+    none = with_vault_zone(options, None)
+    assert (none.options, none.keep, none.problems) == (options, "", [])
     keep_zone(tmp_path, "Asia/Tokyo")
-    found, keep = with_vault_zone(options, "UTC")
-    assert (str(found.timezone), keep) == ("Asia/Tokyo", "")
-    (tmp_path / ZONE_FILE).unlink()
-    (tmp_path / ZONE_FILE).mkdir()  # not a file: as if none were kept
-    assert with_vault_zone(options, None) == (options, "")
+    kept = with_vault_zone(options, "UTC")
+    assert (str(kept.options.timezone), str(kept.options.local_zone)) == ("Asia/Tokyo",) * 2
+    assert (kept.keep, kept.problems) == ("", [])
+
+
+@pytest.mark.parametrize("held", [b"Asia/Tokio\n", b"", b"\xff\xfe garbage", b"x" * 100_000])
+def test_a_kept_zone_not_known_here_is_replaced_and_said(tmp_path, held):
+    options = ExportOptions(vault=tmp_path)
+    (tmp_path / ZONE_FILE).parent.mkdir()
+    (tmp_path / ZONE_FILE).write_bytes(held)
+    found = with_vault_zone(options, "UTC")
+    assert str(found.options.timezone) == "UTC" and found.keep == "UTC"
+    (problem,) = found.problems
+    assert problem.path == str(tmp_path / ZONE_FILE) and problem.severity == "warning"
+    assert "not the name of a time zone known here" in problem.message
+    assert "dated in UTC, this machine's zone, which it keeps from now" in problem.message
+    assert len(problem.message) < 300  # a huge file is quoted in part
+
+
+def test_a_zone_that_cannot_be_kept_is_said_and_the_run_goes_on(tmp_path, machine_zone):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    _session(home, A, "2026-11-20T23:30:00Z", 1)
+    (vault / ZONE_FILE).mkdir(parents=True)  # a folder where the file belongs
+    machine_zone("Asia/Tokyo")
+    report = run_export(ExportOptions(vault=vault, home=home))
+    assert report.total("created") == 1 and not report.failed
+    assert _created(vault) == {"aaaaaaaa.md": "2026-11-21T08:30:05"}
+    messages = [p.message for p in report.problems]
+    assert any("could not keep the vault's time zone" in m for m in messages), messages
+
+
+def test_tz_naming_a_file_or_the_machines_zone(tmp_path):
+    missing = tmp_path / "none"
+    zoneinfo = tmp_path / "usr" / "share" / "zoneinfo" / "Europe"
+    zoneinfo.mkdir(parents=True)
+    (zoneinfo / "Berlin").write_bytes(b"TZif")
+    localtime = tmp_path / "localtime"
+    localtime.symlink_to(zoneinfo / "Berlin")
+    assert machine_zone_name({"TZ": f":{localtime}"}, missing, missing) == "Europe/Berlin"
+    # "localtime" names whatever the machine's zone becomes: the machine's own is kept
+    assert machine_zone_name({"TZ": "localtime"}, localtime, missing) == "Europe/Berlin"
+    assert machine_zone_name({"TZ": ":posixrules"}, missing, missing) is None
 
 
 def test_a_dry_run_keeps_no_zone(tmp_path, machine_zone):
@@ -153,3 +189,24 @@ def test_a_date_given_to_since_is_midnight_in_the_vaults_zone(tmp_path, machine_
     report = run_export(ExportOptions(vault=vault, home=home, since=since))
     assert report.total("created") == 1
     assert _created(vault)["aaaaaaaa.md"] == "2026-11-21T01:00:05"
+
+
+def test_aiders_times_in_a_worker_are_read_in_the_vaults_zone(tmp_path, machine_zone):
+    """Enough runs that workers read them ahead: a worker's adapter is given the zone too."""
+    home = tmp_path / "home"
+    log = AiderLog()
+    for n in range(30):
+        log.run(f"2026-11-20 {n // 2:02d}:{n % 2 * 30:02d}:00").prompt(f"task {n}").reply("done")
+    log.write(home / "src" / "greeter")
+    keep_zone(tmp_path / "vault1", "Europe/Berlin")
+    keep_zone(tmp_path / "vault2", "Europe/Berlin")
+    machine_zone("Asia/Tokyo")  # not the vault's: times must still be read in Berlin's
+    vaults = []
+    for jobs in (1, 2):
+        vault = tmp_path / f"vault{jobs}"
+        options = ExportOptions(vault=vault, home=home, paths={"aider": [home / "src"]})
+        run_export(replace(options, workers=jobs))
+        vaults.append(note_files(vault))
+    assert vaults[0] == vaults[1]
+    created = sorted(_created(tmp_path / "vault2").values())
+    assert len(created) == 30 and created[0] == "2026-11-20T00:00:00"

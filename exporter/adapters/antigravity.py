@@ -98,7 +98,9 @@ class AntigravityAdapter:
                     times.append(when)
             else:
                 why = "not a step (no type), line skipped"
-                result.problems.append(Problem(str(ref.main.path), why, number, source=SOURCE))
+                result.problems.append(
+                    Problem(str(ref.main.path), why, number, source=SOURCE, left_out=True)
+                )
         unread.report(result.problems, ref.main.path, SOURCE)
         messages, models = _messages(steps)
         if not messages:

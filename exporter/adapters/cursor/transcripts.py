@@ -100,7 +100,7 @@ def read_transcript(path: Path, problems: list[Problem]) -> Transcript:
                 unknown[kind] = (first, seen + 1)
         except (TypeError, AttributeError, ValueError) as exc:  # a value of another type
             why = f"unexpected shape ({type(exc).__name__}: {exc}), line skipped"
-            problems.append(Problem(str(path), why, number, source=SOURCE))
+            problems.append(Problem(str(path), why, number, source=SOURCE, left_out=True))
     for what, (first, count) in unknown.items():
         why = f"unknown {what}{how_many(count, 'line')} skipped"
         problems.append(Problem(str(path), why, first, source=SOURCE))

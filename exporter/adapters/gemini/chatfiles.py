@@ -164,7 +164,7 @@ def _read_jsonl(path: Path, chat: Chat, problems: list[Problem], file_no: int | 
             chat.meta.update(obj)
         else:
             why = "neither metadata nor a message, line skipped"
-            problems.append(Problem(str(path), why, number, source=SOURCE))
+            problems.append(Problem(str(path), why, number, source=SOURCE, left_out=True))
 
 
 # A message a rewind went back on, kept in its place under a key of its own: "<id>#rewound-1".

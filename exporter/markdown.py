@@ -67,6 +67,20 @@ _LEADING_TABS = re.compile(r"^[ \t]*\t")
 _NEEDS_WORK = re.compile(r"[<&$%\[\]#\\^`~=*_:-]|^ {4}|\t", re.MULTILINE)
 _INDENTED_LATER = re.compile(r"\n[ >]*  ")  # a typed paragraph may be laid out (``_pasted``)
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+# Control characters (a carriage return and ESC among them) that session text may hold
+# wherever the adapters pass it on as it was (a tool's name, a command, a model's id).
+_HIDDEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _visible(text: str) -> str:
+    """``text`` without control characters and terminal codes, as ``clean.strip_control``
+    leaves a prose text or a tool's output: a NUL in a note made git and grep take it for
+    a binary file. Every filter starts here, so what it escapes is what is shown."""
+    if _HIDDEN.search(text) is None:
+        return text
+    from .clean import strip_control  # (clean imports this module)
+
+    return strip_control(text)
 
 
 def escape_prose(text: str, *, literal: bool = False) -> str:
@@ -76,6 +90,7 @@ def escape_prose(text: str, *, literal: bool = False) -> str:
     too, so ``*args`` stays ``*args``. A model's reply keeps its formatting (emphasis,
     lists, tables, links to the web).
     """
+    text = _visible(text)
     if not _NEEDS_WORK.search(text) and not (literal and _INDENTED_LATER.search(text)):
         return text
     text = text.replace(_CODE_MARK, "")
@@ -139,7 +154,7 @@ def _pasted(paragraph: _Paragraph) -> list[str] | None:
 
 def escape_inline(text: str) -> str:
     """One line of text (a title, a label) safe anywhere inline, shown as typed."""
-    text = " ".join(text.replace(_CODE_MARK, "").split())
+    text = " ".join(_visible(text).replace(_CODE_MARK, "").split())
     spans = _span_runs(text) if "`" in text else []
     # Code spans in a title stay code (``Ran `pytest -k auth` ``); the rest is text.
     codes = [text[a:b] for a, b in spans]
@@ -163,6 +178,7 @@ def escape_inline(text: str) -> str:
 
 def fence(text: str, lang: str = "") -> str:
     """A fenced code block that its content cannot close early (and no plugin runs)."""
+    text = _visible(text)
     ticks = "```"  # enough unless the text holds a run of three or more
     if "```" in text:
         ticks = "`" * (max(len(m) for m in _BACKTICKS.findall(text)) + 1)
@@ -182,7 +198,7 @@ def safe_info(info: str) -> str:
 
 def code_span(text: str) -> str:
     """Inline code that shows ``text`` exactly, whatever backticks it holds."""
-    text = " ".join(text.split("\n"))
+    text = " ".join(_visible(text).split("\n"))
     if _PLUGIN_SPAN.match(text):
         text = ZERO_WIDTH_SPACE + text
     ticks = "`"

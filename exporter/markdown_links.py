@@ -12,8 +12,11 @@ from typing import Any
 
 ZERO_WIDTH_SPACE = "\u200b"
 
-# What a link's alias cannot hold (it would end or split the link): each becomes a space.
-_NOT_IN_ALIAS = str.maketrans("[]|#^\u200b", "      ")
+# What a link's alias cannot hold (it would end or split the link): each becomes a space;
+# a control character (a NUL, ESC) is left out.
+_NOT_IN_ALIAS = str.maketrans(
+    "[]|#^\u200b", "      ", "".join(map(chr, [*range(0x09), *range(0x0B, 0x20), 0x7F]))
+)
 
 
 # Read in a link's alias too, by Dataview (``[[a|std::vector]]`` holds a field: it scans

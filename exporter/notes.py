@@ -13,6 +13,7 @@ from datetime import datetime, tzinfo
 from pathlib import PurePosixPath
 from typing import Any
 
+from .clean import strip_control
 from .errors import Problem
 from .markdown import unlinked
 from .model import (
@@ -65,21 +66,23 @@ class Note:
 
 
 def session_title(session: Session) -> str:
-    """The session's own title, else its first real prompt, cleaned and shortened."""
-    if session.title and session.title.strip():
-        return " ".join(session.title.split())
+    """The session's own title, else its first real prompt, cleaned and shortened (no
+    control character: a title is the note's name, its properties and its links' label)."""
+    own = " ".join(strip_control(session.title).split()) if session.title else ""
+    if own:
+        return own
     command = None
     for message in session.messages:
         if message.role != "user":
             continue
         for part in clean_parts(message):
             if isinstance(part, TextPart):
-                return _shorten(part.text)
+                return _shorten(strip_control(part.text))
             if isinstance(part, CommandPart) and " " in part.command.strip():
-                return _shorten(part.command)  # a command with arguments is a request
+                return _shorten(strip_control(part.command))  # with arguments: a request
             if isinstance(part, CommandPart) and command is None:
                 command = part.command
-    return _shorten(command) if command else "Untitled session"
+    return _shorten(strip_control(command)) if command else "Untitled session"
 
 
 def titled_stub(session: Session) -> Session | None:

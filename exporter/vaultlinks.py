@@ -36,6 +36,7 @@ from .statefile import NoteRecord
 PATHS_KEPT = 8  # earlier paths remembered per note
 CHOICES_TRIED = 64  # ways to read links to notes gone that share titles (each a substitution)
 AS_WRITTEN = ""  # a choice for a link: left as it is
+_PROJECT_INDEX = f"{INDEX_PREFIX}project/"  # a project's index note, by its key
 
 # A wikilink: its target, then its alias if it has one ("[[a/b|c]]": "a/b", "c").
 _LINK = re.compile(r"\[\[([^\[\]|#^\n]+)((?:[#^][^\[\]|\n]*)?)(?:\|([^\[\]\n]*))?\]\]")
@@ -152,10 +153,15 @@ class LinkTargets:
         been when notes share a title (the hash decides). Compared as ``_title_key`` gives
         them: "%%" or an emoji is a title too, and a title of ``[ ] | # ^`` alone is linked
         without an alias (asked for by ""). A note retitled this run is known by the title
-        it had too: the links were written with that one."""
+        it had too: the links were written with that one. A project's index note is known
+        by its project's name, the alias the list of projects links it by."""
         if self._by_title is None or self._retitled != len(self.titles_before):
             self._by_title, self._retitled = {}, len(self.titles_before)
             for key, record in self.notes.items():
+                if key.startswith(_PROJECT_INDEX):
+                    project = key[len(_PROJECT_INDEX) :]
+                    self._by_title.setdefault(_title_key(project), set()).add(key)
+                    continue
                 titles = (record.meta.get("title"), self.titles_before.get(key))
                 for title in (*titles, *self.titles_listed.get(key, ())):
                     if isinstance(title, str) and not key.startswith(INDEX_PREFIX):

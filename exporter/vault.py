@@ -232,7 +232,7 @@ class Vault(NotePlaces):
             read = lineends.without_cr(parsed.owned)
             edited = record is not None and notefile.text_sha256(read) != record.hash
         written_hash = parsed.written_hash
-        if edited and written_hash and record and self._links_followed(parsed, record):
+        if edited and written_hash and record and self._links_followed(parsed, record, key):
             edited = False  # the person renamed a note, and Obsidian rewrote links to it
         if edited and not kept and lineends.without_cr(parsed.owned).strip("\n") != owned:
             saved = self._save_conflict(relpath, current)
@@ -325,7 +325,7 @@ class Vault(NotePlaces):
             self._last_move = max(moves, default=0)
         return self._last_move > run
 
-    def _links_followed(self, parsed: notefile.NoteText, record: NoteRecord) -> bool:
+    def _links_followed(self, parsed: notefile.NoteText, record: NoteRecord, key: str) -> bool:
         """Does the generated part differ from what was written only where Obsidian
         rewrote links to notes the person renamed or moved (``vaultlinks``)?"""
         if parsed.owned is None or parsed.written_hash is None:
@@ -337,7 +337,7 @@ class Vault(NotePlaces):
         names = self.attachment_names
         return vaultlinks.links_followed(parsed.owned, parsed.written_hash, record,
                                          self._targets, names and names.written_name,
-                                         self.leads_nowhere)  # fmt: skip
+                                         self.leads_nowhere, key)  # fmt: skip
 
     def _save_conflict(self, relpath: str, text: str) -> str:
         """The copy is named by the second it is saved; another in that second (``watch``

@@ -57,6 +57,7 @@ __all__ = [  # also imported from here by other modules and tests
 
 SIZE_KEY = "messages"  # a note whose count would go down is kept (the source shrank)
 SHRUNK = "source has fewer turns than the note; kept"
+HELD_SECRET = "written again, though its source gives fewer turns: the note held a secret"
 EMPTIED = "it was empty: written again"
 RENAMED_NEW = "another file already had the name, so this note got a new one"
 
@@ -209,7 +210,8 @@ class Vault(NotePlaces):
         if parsed.owned is None:
             return Change(Action.FAILED, key, relpath, MARKERS_GONE)
         shrunk = self._shrunk(parsed.metadata, metadata)
-        if shrunk:
+        # A secret the current rules know (one an older version left) is never kept.
+        if shrunk and not self._holds_secret(parsed, metadata):
             if record is None:
                 self._record(key, relpath, parsed.owned, ours, list(metadata), {}, None, False)
             return Change(Action.KEPT, key, relpath, shrunk)
@@ -222,7 +224,7 @@ class Vault(NotePlaces):
         yaml_text = updated_yaml(parsed, ours_merged, record, self.scrub, kept_keys)
         text = notefile.recompose(parsed, yaml_text, owned)
         # Nothing new for a generated part the person edited: their edit stays in place.
-        kept = parsed.edited and edit_kept(current, parsed, yaml_text, owned)
+        kept = parsed.edited and not shrunk and edit_kept(current, parsed, yaml_text, owned)
         text = kept or text
         if text == current or same_but_line_ends(text, current):
             self._record(key, relpath, owned, ours, list(metadata), meta, found[1], False)
@@ -240,6 +242,10 @@ class Vault(NotePlaces):
             where = f"would be saved in {saved.rpartition('/')[0]}/" if self.dry_run else (
                 f"was saved to {saved}")  # fmt: skip
             action, message = Action.CONFLICT, f"your edit inside the generated part {where}"
+        elif shrunk:  # the richer note, redacted, is kept aside
+            saved = self._save_conflict(relpath, current)
+            where = saved.rpartition("/")[0] + "/" if self.dry_run else saved
+            action, message = Action.UPDATED, f"{HELD_SECRET} (as it was, redacted: {where})"
         else:
             action, message = Action.UPDATED, ""
         written = self._write(key, relpath, text, stat_key(found[1]))
@@ -257,6 +263,15 @@ class Vault(NotePlaces):
         return (
             f"{SHRUNK} (the note holds {had} messages, the source now gives {has}: it shrank, or "
             "this version of ccexport no longer counts some of them; --force overwrites)"
+        )
+
+    def _holds_secret(self, parsed: notefile.NoteText, ours: dict[str, Any]) -> bool:
+        """Does the note's generated part, or a value of ours in its properties, hold what
+        the current redaction rules redact?"""
+        values = [parsed.owned, *(parsed.metadata.get(k) for k in ours)]
+        texts = [t for v in values for t in (v if isinstance(v, list) else [v])]
+        return self.scrub is not str and any(
+            isinstance(t, str) and self.scrub(t) != t for t in texts
         )
 
     def write_attachment(self, relpath: str, data: bytes) -> bool:

@@ -246,7 +246,8 @@ def links_followed(
             if not keys and not embed:  # ("continued in [[x|part 2]]": no title to go by)
                 if relatives is None:
                     relatives = targets.gone_relatives(key, leads_nowhere)
-                keys = relatives
+                # (or none of them: a link of a template's own to a file, not a note)
+                keys = [*relatives, AS_WRITTEN] if relatives else []
             if keys and leads_nowhere(target, folder):
                 options[match.start()] = list(dict.fromkeys(keys))
     # Links to a note not there when this one was written (moved onto that name by hand

@@ -49,9 +49,16 @@ def with_subagent(home: Path) -> None:
     agent.write(folder / SID / "subagents" / f"agent-{AGENT}.jsonl")
 
 
-def export(vault: Path, home: Path, tz=UTC):
+def export(vault: Path, home: Path, tz=UTC, templates: Path | None = None):
     report = run_export(
-        ExportOptions(vault=vault, home=home, timezone=tz, workers=1, note_max_bytes=64 * 1024)
+        ExportOptions(
+            vault=vault,
+            home=home,
+            timezone=tz,
+            workers=1,
+            note_max_bytes=64 * 1024,
+            templates=templates,
+        )  # fmt: skip
     )
     assert not report.failed, report.problems
     return report
@@ -117,3 +124,21 @@ def test_a_link_the_person_pointed_at_their_own_note_stays_their_edit(tmp_path: 
     assert [c.relpath for c in report.changes if c.action.value == "conflict"] == [
         str(parent.relative_to(vault))
     ]
+
+
+def test_a_templates_own_link_to_a_file_is_left_as_it_is(tmp_path: Path) -> None:
+    """A link of the person's template to a file, not a note (leads to no note, has no
+    title): none of the parent's gone subagents stands for it."""
+    home, vault, templates = tmp_path / "home", tmp_path / "vault", tmp_path / "templates"
+    templates.mkdir()
+    shipped = Path(__file__).parent.parent / "templates" / "session.md.j2"
+    text = shipped.read_text(encoding="utf-8")
+    (templates / "session.md.j2").write_text(text + "\nSee [[files/readme.txt]]\n", "utf-8")
+    with_subagent(home)
+    export(vault, home, templates=templates)
+    (agent,) = vault.rglob(f"* · agent {AGENT}.md")
+    (parent,) = [p for p in vault.rglob("*.md") if p != agent and agent.stem in p.read_text()]
+    assert "See [[files/readme.txt]]" in parent.read_text(encoding="utf-8")
+    rename_in_obsidian(vault, agent, "Test survey, mine").unlink()
+    report = export(vault, home, timezone(timedelta(hours=9)), templates)
+    assert not conflicts(report, vault)

@@ -35,9 +35,13 @@ def test_a_deleted_notes_record_keeps_no_secret_the_rules_now_know(tmp_path: Pat
         s.assistant("Check the socket.")
         s.write(home / ".claude/projects/-home-dev-work-db" / f"{sid}.jsonl")
     export(vault, home, redact=False)  # the rules of its day did not know this secret
-    (deleted,) = vault.rglob("*e0e0e0e0.md")
-    assert SECRET in deleted.name
-    deleted.unlink()  # the person deleted it in Obsidian
+    (note,) = vault.rglob("*e0e0e0e0.md")
+    assert SECRET in note.name
+    deleted = note.with_name(f"{note.stem} (read).md")  # renamed: the state keeps where it was
+    note.rename(deleted)
+    export(vault, home, redact=False)
+    assert SECRET.encode() in (vault / ".ccexport/state.json").read_bytes()
+    deleted.unlink()  # then deleted in Obsidian
     report = export(vault, home)
     assert [c.action.value for c in report.changes if "e0e0e0e0" in c.key] == ["deleted"]
     holding = [p for p in vault.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]

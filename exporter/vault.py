@@ -57,6 +57,7 @@ __all__ = [  # also imported from here by other modules and tests
 
 SIZE_KEY = "messages"  # a note whose count would go down is kept (the source shrank)
 SHRUNK = "source has fewer turns than the note; kept"
+HELD_SECRET = "written again, though its source gives fewer turns: the note held a secret"
 EMPTIED = "it was empty: written again"
 RENAMED_NEW = "another file already had the name, so this note got a new one"
 
@@ -209,7 +210,8 @@ class Vault(NotePlaces):
         if parsed.owned is None:
             return Change(Action.FAILED, key, relpath, MARKERS_GONE)
         shrunk = self._shrunk(parsed.metadata, metadata)
-        if shrunk:
+        # A secret the current rules know (one an older version left) is never kept.
+        if shrunk and not self._holds_secret(parsed, metadata):
             if record is None:
                 self._record(key, relpath, parsed.owned, ours, list(metadata), {}, None, False)
             return Change(Action.KEPT, key, relpath, shrunk)
@@ -222,7 +224,7 @@ class Vault(NotePlaces):
         yaml_text = updated_yaml(parsed, ours_merged, record, self.scrub, kept_keys)
         text = notefile.recompose(parsed, yaml_text, owned)
         # Nothing new for a generated part the person edited: their edit stays in place.
-        kept = parsed.edited and edit_kept(current, parsed, yaml_text, owned)
+        kept = parsed.edited and not shrunk and edit_kept(current, parsed, yaml_text, owned)
         text = kept or text
         if text == current or same_but_line_ends(text, current):
             self._record(key, relpath, owned, ours, list(metadata), meta, found[1], False)
@@ -232,7 +234,7 @@ class Vault(NotePlaces):
             read = lineends.without_cr(parsed.owned)
             edited = record is not None and notefile.text_sha256(read) != record.hash
         written_hash = parsed.written_hash
-        if edited and written_hash and record and self._links_followed(parsed, record):
+        if edited and written_hash and record and self._links_followed(parsed, record, key):
             edited = False  # the person renamed a note, and Obsidian rewrote links to it
         if edited and not kept and lineends.without_cr(parsed.owned).strip("\n") != owned:
             saved = self._save_conflict(relpath, current)
@@ -240,6 +242,10 @@ class Vault(NotePlaces):
             where = f"would be saved in {saved.rpartition('/')[0]}/" if self.dry_run else (
                 f"was saved to {saved}")  # fmt: skip
             action, message = Action.CONFLICT, f"your edit inside the generated part {where}"
+        elif shrunk:  # the richer note, redacted, is kept aside
+            saved = self._save_conflict(relpath, current)
+            where = saved.rpartition("/")[0] + "/" if self.dry_run else saved
+            action, message = Action.UPDATED, f"{HELD_SECRET} (as it was, redacted: {where})"
         else:
             action, message = Action.UPDATED, ""
         written = self._write(key, relpath, text, stat_key(found[1]))
@@ -257,6 +263,15 @@ class Vault(NotePlaces):
         return (
             f"{SHRUNK} (the note holds {had} messages, the source now gives {has}: it shrank, or "
             "this version of ccexport no longer counts some of them; --force overwrites)"
+        )
+
+    def _holds_secret(self, parsed: notefile.NoteText, ours: dict[str, Any]) -> bool:
+        """Does the note's generated part, or a value of ours in its properties, hold what
+        the current redaction rules redact?"""
+        values = [parsed.owned, *(parsed.metadata.get(k) for k in ours)]
+        texts = [t for v in values for t in (v if isinstance(v, list) else [v])]
+        return self.scrub is not str and any(
+            isinstance(t, str) and self.scrub(t) != t for t in texts
         )
 
     def write_attachment(self, relpath: str, data: bytes) -> bool:
@@ -325,7 +340,7 @@ class Vault(NotePlaces):
             self._last_move = max(moves, default=0)
         return self._last_move > run
 
-    def _links_followed(self, parsed: notefile.NoteText, record: NoteRecord) -> bool:
+    def _links_followed(self, parsed: notefile.NoteText, record: NoteRecord, key: str) -> bool:
         """Does the generated part differ from what was written only where Obsidian
         rewrote links to notes the person renamed or moved (``vaultlinks``)?"""
         if parsed.owned is None or parsed.written_hash is None:
@@ -337,7 +352,7 @@ class Vault(NotePlaces):
         names = self.attachment_names
         return vaultlinks.links_followed(parsed.owned, parsed.written_hash, record,
                                          self._targets, names and names.written_name,
-                                         self.leads_nowhere)  # fmt: skip
+                                         self.leads_nowhere, key)  # fmt: skip
 
     def _save_conflict(self, relpath: str, text: str) -> str:
         """The copy is named by the second it is saved; another in that second (``watch``

@@ -36,6 +36,7 @@ from .statefile import NoteRecord
 PATHS_KEPT = 8  # earlier paths remembered per note
 CHOICES_TRIED = 64  # ways to read links to notes gone that share titles (each a substitution)
 AS_WRITTEN = ""  # a choice for a link: left as it is
+_PROJECT_INDEX = f"{INDEX_PREFIX}project/"  # a project's index note, by its key
 
 # A wikilink: its target, then its alias if it has one ("[[a/b|c]]": "a/b", "c").
 _LINK = re.compile(r"\[\[([^\[\]|#^\n]+)((?:[#^][^\[\]|\n]*)?)(?:\|([^\[\]\n]*))?\]\]")
@@ -152,16 +153,41 @@ class LinkTargets:
         been when notes share a title (the hash decides). Compared as ``_title_key`` gives
         them: "%%" or an emoji is a title too, and a title of ``[ ] | # ^`` alone is linked
         without an alias (asked for by ""). A note retitled this run is known by the title
-        it had too: the links were written with that one."""
+        it had too: the links were written with that one. A project's index note is known
+        by its project's name, the alias the list of projects links it by."""
         if self._by_title is None or self._retitled != len(self.titles_before):
             self._by_title, self._retitled = {}, len(self.titles_before)
             for key, record in self.notes.items():
+                if key.startswith(_PROJECT_INDEX):
+                    project = key[len(_PROJECT_INDEX) :]
+                    self._by_title.setdefault(_title_key(project), set()).add(key)
+                    continue
                 titles = (record.meta.get("title"), self.titles_before.get(key))
                 for title in (*titles, *self.titles_listed.get(key, ())):
                     if isinstance(title, str) and not key.startswith(INDEX_PREFIX):
                         self._by_title.setdefault(_title_key(title), set()).add(key)
         found = self._by_title.get(_title_key(alias), set())
         return sorted(k for k in found if k in self.notes)  # (dropped this run: ``key_of``)
+
+    def gone_relatives(self, key: str, leads_nowhere: Callable[[str, str], bool]) -> list[str]:
+        """The notes the note ``key`` links by their place rather than their title (its
+        session's other parts, its subagents, its parent) that are no longer where they
+        were written: deleted, or renamed and then deleted."""
+        if not key or key.startswith(INDEX_PREFIX):
+            return []
+        session = key.partition("#")[0]
+        source, _, name = session.partition(":")
+        parent = f"{source}:{name.partition('/')[0]}" if "/" in name else None
+        found = []
+        for other, record in self.notes.items():
+            if other == key:
+                continue
+            base = other.partition("#")[0]
+            if base in (session, parent) or base.startswith(f"{session}/"):
+                then = _bare(record.path)
+                if record.deleted or leads_nowhere(then, ""):
+                    found.append(other)
+        return found
 
     def targets_then(self, run: int) -> set[str]:
         """How ccexport linked each note when a note last written in ``run`` linked to it:
@@ -187,6 +213,7 @@ def links_followed(
     targets: LinkTargets,
     attachment: Callable[[str, str], str | None] | None = None,
     leads_nowhere: Callable[[str, str], bool] | None = None,
+    key: str = "",
 ) -> bool:
     """Is ``owned`` (a generated part whose hash is not ``written_hash``) what ccexport
     wrote into ``note``, but for links to notes moved since, which Obsidian rewrote? And,
@@ -195,19 +222,34 @@ def links_followed(
     renamed (tried after the notes alone: an attachment embedded under a name the person
     gave it before is written so). Given ``leads_nowhere`` (a link target and the note's
     folder -> no note there), a link to a name no note has is known by its alias, the
-    title of the note it was (renamed in Obsidian, then deleted or moved)."""
+    title of the note it was (renamed in Obsidian, then deleted or moved); a link with
+    no such alias by another link to the same name that has one, else by its place: the
+    note ``key``'s other parts, subagents or parent that are gone."""
     folder = note.path.rpartition("/")[0]
     changed = False
     # Links to a name no note has, by their place in the text: the notes each may have been
     # (by its alias, a title). Two notes of one title: each is tried, and the hash decides.
     options: dict[int, list[str]] = {}
     if leads_nowhere:
-        for match in _LINK.finditer(owned):
-            target, alias = match.group(1), match.group(3)
-            if targets.key_of(target, folder) is None:
-                keys = targets.keys_by_title(alias or "")  # (none: a title of "[[" alone)
-                if keys and leads_nowhere(target, folder):
-                    options[match.start()] = keys
+        nowhere = [m for m in _LINK.finditer(owned) if targets.key_of(m.group(1), folder) is None]
+        titled = {m.start(): targets.keys_by_title(m.group(3) or "") for m in nowhere}
+        # One name, one note: a parent's "Full transcript: [[x]]" is the note its
+        # "Subagents: [[x|title]]" names.
+        by_name: dict[str, list[str]] = {}
+        for match in nowhere:
+            by_name.setdefault(match.group(1), []).extend(titled[match.start()])
+        relatives: list[str] | None = None
+        for match in nowhere:
+            target = match.group(1)
+            keys = titled[match.start()] or by_name[target]
+            embed = owned[match.start() - 1 : match.start()] == "!"  # (an image, a file)
+            if not keys and not embed:  # ("continued in [[x|part 2]]": no title to go by)
+                if relatives is None:
+                    relatives = targets.gone_relatives(key, leads_nowhere)
+                # (or none of them: a link of a template's own to a file, not a note)
+                keys = [*relatives, AS_WRITTEN] if relatives else []
+            if keys and leads_nowhere(target, folder):
+                options[match.start()] = list(dict.fromkeys(keys))
     # Links to a note not there when this one was written (moved onto that name by hand
     # since): Obsidian's link to it, put back; or the link as written, where its target is
     # how another note was linked then; or Obsidian's link to a note of the alias's title

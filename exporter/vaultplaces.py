@@ -200,10 +200,21 @@ class NotePlaces(NoteSurvey):
         self.relist = True  # the index notes left it out
         self._moved = True
 
+    def _scrub_record(self, record: NoteRecord) -> None:
+        """A record kept for a note left deleted holds no secret the rules now know (one
+        its name or title held when an older version, or older rules, wrote it): the state
+        keeps none. Its path so redacted leads to no file either: the note stays deleted."""
+        path = self.scrub(record.path)
+        meta = {k: self.scrub(v) if isinstance(v, str) else v for k, v in record.meta.items()}
+        if path != record.path or meta != record.meta:
+            record.path, record.meta, record.stat, record.read = path, meta, [], []
+            self._moved = True  # (the state is written with it)
+
     def _left_deleted(self, key: str, record: NoteRecord) -> Change:
         """The person's decision stands: reported once, then silently left deleted."""
         first = not record.deleted
         if not self.dry_run:
             record.deleted = True
+            self._scrub_record(record)
         why = DELETED_NOTE if first else ""
         return Change(Action.DELETED, key, record.path, why)

@@ -1,0 +1,43 @@
+"""A value of the wrong type in one record (found by the corpus type-confusion audit): the
+record is reported with its file and line, the rest of the session is exported, and the
+value never reaches the note as a Python repr (``['x']``, ``{'a': 1}``, ``None``)."""
+
+from __future__ import annotations
+
+from datetime import UTC
+from pathlib import Path
+
+from codex_builder import CodexRollout
+from conftest import note_files
+
+from exporter.export import ExportOptions, run_export
+
+REPRS = ("['", "{'", "None", "True", "False")
+
+
+def exported(home: Path, vault: Path, source: str, **options) -> tuple[str, list[str]]:
+    """Every note's text, and the problems as printed (path:line: message)."""
+    report = run_export(
+        ExportOptions(vault=vault, home=home, sources=[source], timezone=UTC, **options)
+    )
+    assert not report.failed, report.problems
+    text = "\n".join(b.decode() for b in note_files(vault).values())
+    return text, [str(p) for p in report.problems]
+
+
+def test_codex_a_call_named_by_a_list_and_a_turn_ended_for_an_object(tmp_path):
+    r = CodexRollout("019a0000-0000-7000-8000-0000000000a1").turn()
+    r.user("mk1 first question").shell(["ls"], "mk2 output")
+    r.assistant("mk3 answer")
+    call = next(line for line in r.lines if line["payload"].get("type") == "function_call")
+    call["payload"]["name"] = ["write_stdin"]
+    r.event({"type": "turn_aborted", "reason": {"why": "budget"}})
+    end_line = len(r.lines)
+    r.user("mk4 second question").assistant("mk5 second answer")
+    path = r.write(tmp_path / "home" / ".codex")
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "codex")
+    assert all(f"mk{i}" in text for i in range(1, 6))
+    assert not [r for r in REPRS if r in text], text
+    call_line = r.lines.index(call) + 1
+    assert f"{path}:{call_line}: the call's name is a list, not text: shown as 'tool'" in problems
+    assert f"{path}:{end_line}: the turn's end reason is an object, not text: left out" in problems

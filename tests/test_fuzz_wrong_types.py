@@ -4,11 +4,14 @@ value never reaches the note as a Python repr (``['x']``, ``{'a': 1}``, ``None``
 
 from __future__ import annotations
 
+import json
+import shutil
 from datetime import UTC
 from pathlib import Path
 
+import pytest
 from codex_builder import CodexRollout
-from conftest import note_files
+from conftest import EXAMPLES_HOME, note_files
 
 from exporter.export import ExportOptions, run_export
 
@@ -41,3 +44,41 @@ def test_codex_a_call_named_by_a_list_and_a_turn_ended_for_an_object(tmp_path):
     call_line = r.lines.index(call) + 1
     assert f"{path}:{call_line}: the call's name is a list, not text: shown as 'tool'" in problems
     assert f"{path}:{end_line}: the turn's end reason is an object, not text: left out" in problems
+
+
+OPENCODE_TREE = ".local/share/opencode/storage"
+
+
+@pytest.mark.parametrize(
+    ("source", "relpath", "damage"),
+    [
+        ("copilot",
+         ".config/Code/User/globalStorage/emptyWindowChatSessions/c0b1107a-5e55-4a0d-9c1e-000000000002.json",
+         lambda doc: doc["requests"][0].__setitem__("modelId", "copilot/gpt\ud800-5")),
+        ("cline", ".cline/data/sessions/1764145500000_demo1/1764145500000_demo1.messages.json",
+         lambda doc: doc["messages"][1]["content"][1].__setitem__("name", "use_sub\ud800agents")),
+        ("opencode", f"{OPENCODE_TREE}/session/global/ses_2a7f0c3e1ffeDemoCartTotal.json",
+         lambda doc: doc.__setitem__("title", "Fix the cart \ud800 total")),
+    ],
+)  # fmt: skip
+def test_a_lone_surrogate_escaped_in_a_json_document_costs_nothing(
+    tmp_path, source, relpath, damage
+):
+    """Written escaped (``"\\ud800"``), it parses as a lone surrogate, which no note can
+    hold: the Copilot session failed ('could not be written'), and the OpenCode session
+    file was skipped as not JSON, losing the session."""
+    home = tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    _, before = exported_notes(home, tmp_path / "before", source)
+    path = home / relpath
+    doc = json.loads(path.read_text())
+    damage(doc)
+    path.write_text(json.dumps(doc, ensure_ascii=True))
+    report, after = exported_notes(home, tmp_path / "after", source)
+    assert not report.failed and not [p for p in report.problems if p.path == str(path)]
+    assert len(after) == len(before)
+
+
+def exported_notes(home: Path, vault: Path, source: str):
+    report = run_export(ExportOptions(vault=vault, home=home, sources=[source], timezone=UTC))
+    return report, note_files(vault)

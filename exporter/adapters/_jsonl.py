@@ -189,7 +189,7 @@ def _lenient(raw: bytes | bytearray | str) -> Any:
         obj = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
         return None
-    return _scrub(obj)
+    return without_surrogates(obj)
 
 
 lenient_loads = _lenient  # for values read elsewhere (database rows)
@@ -214,7 +214,7 @@ def read_index_json(source: str, path: Path, gives: str) -> tuple[Any, Problem |
     return doc, None
 
 
-def _scrub(obj: Any) -> Any:
+def without_surrogates(obj: Any) -> Any:
     """Lone surrogates replaced, without recursion (the value may be nested deep)."""
     if isinstance(obj, str):
         return obj.encode("utf-8", "replace").decode("utf-8")

@@ -30,7 +30,7 @@ import orjson
 
 from ..errors import Problem, SourceError
 from ..model import Session, Usage, add_usage, usage_per_model
-from ._jsonl import parse_timestamp
+from ._jsonl import parse_timestamp, without_surrogates
 from ._times import Times
 from .base import (
     FileStamp,
@@ -195,7 +195,8 @@ def _read_session(path: Path, problems: list[Problem]) -> Any:
         return orjson.loads(raw)
     except orjson.JSONDecodeError:
         try:  # lone surrogates or bad UTF-8, which orjson refuses
-            return json.loads(raw.decode("utf-8", "replace"))
+            # (a note cannot hold a lone surrogate: written escaped, it parses as one)
+            return without_surrogates(json.loads(raw.decode("utf-8", "replace")))
         except ValueError as exc:
             problems.append(
                 Problem(

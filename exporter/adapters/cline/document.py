@@ -22,6 +22,7 @@ from typing import Any
 import orjson
 
 from ...errors import Problem
+from .._jsonl import without_surrogates
 from ..base import read_regular
 
 # What may follow the point where the parser stopped, by what it said, in a file cut short:
@@ -60,7 +61,8 @@ def read_document(path: Path, problems: list[Problem], source: str, required: bo
         pass
     text = raw.decode("utf-8", "replace")  # lone surrogates or bad UTF-8, which orjson refuses
     try:
-        return json.loads(text)
+        # (a note cannot hold a lone surrogate: written escaped, it parses as one)
+        return without_surrogates(json.loads(text))
     except RecursionError:
         problems.append(Problem(str(path), "not a readable JSON document (nested too deep); "
                                 "skipped", None, "error", source))  # fmt: skip

@@ -21,6 +21,7 @@ import orjson
 
 from ...errors import Problem
 from ...model import family_roots
+from .._jsonl import lenient_loads
 from .._parts import runs
 from .._sqlite import Database, decode_json
 from ..base import FileStamp, listed, read_regular
@@ -255,11 +256,15 @@ def _json_files(folder: Path) -> list[Path]:
 
 def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
     try:
-        data = orjson.loads(read_regular(path))
+        raw = read_regular(path)
+        data = orjson.loads(raw)
     except OSError as exc:
         return None, f"could not be read ({exc.strerror or exc}); skipped"
     except orjson.JSONDecodeError as exc:
-        return None, f"not valid JSON ({exc}); skipped (a file being written is read next run)"
+        data = lenient_loads(raw)  # a lone surrogate, a number past 64 bits: read all the same
+        if data is None:
+            why = f"not valid JSON ({exc}); skipped (a file being written is read next run)"
+            return None, why
     if not isinstance(data, dict):
         return None, "not a JSON object; skipped"
     return data, ""

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from codex_builder import CodexRollout
 from conftest import EXAMPLES_HOME, note_files
+from gemini_builder import GeminiChat, project_folder, tool_call
 
 from exporter.export import ExportOptions, run_export
 
@@ -82,3 +83,19 @@ def test_a_lone_surrogate_escaped_in_a_json_document_costs_nothing(
 def exported_notes(home: Path, vault: Path, source: str):
     report = run_export(ExportOptions(vault=vault, home=home, sources=[source], timezone=UTC))
     return report, note_files(vault)
+
+
+def test_gemini_a_tool_call_named_by_a_list(tmp_path):
+    chat = GeminiChat("5e55a0a0-0000-4000-8000-0000000000a2")
+    chat.user("mk1 first question")
+    call = tool_call("c1", "read_file", {"path": "a.py"}, "mk2 output")
+    call["name"], call["displayName"] = ["read_file"], {"label": "Read"}
+    reply = chat.gemini("mk3 answer", calls=[call])
+    chat.user("mk4 second question")
+    chat.gemini("mk5 second answer")
+    path = chat.write_json(project_folder(tmp_path / "home", "/home/dev/work/api", "api") / "chats")
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "gemini")
+    assert all(f"mk{i}" in text for i in range(1, 6))
+    assert not [r for r in REPRS if r in text], text
+    why = "a tool call's name is a list, not text: shown as 'tool'"
+    assert f"{path}: message {reply['id']!r}: {why}" in problems

@@ -28,6 +28,7 @@ from ...model import (
 )
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
+from .._values import json_kind
 from . import SOURCE
 from .chatfiles import Chat, message_id
 from .results import SHELL_TOOL, shell_result, subagent_report
@@ -97,7 +98,11 @@ def iter_messages(
                 usage = _usage(tokens)
                 out.usage = out.usage + usage
                 add_usage(out.per_model, model, usage)
-            parts = _assistant_parts(rec, key, children or {})
+            odd: list[str] = []
+            parts = _assistant_parts(rec, key, children or {}, odd)
+            for why in odd:
+                problems.append(Problem(str(path), f"message {message_id(key)!r}: {why}",
+                                        source=SOURCE))  # fmt: skip
             if parts:
                 yield Message("assistant", tuple(parts), key, when, model)
         elif kind in NOTICE_TYPES:
@@ -236,7 +241,10 @@ def inline_data(content: Any) -> list[Part]:
     return out
 
 
-def _assistant_parts(rec: dict[str, Any], key: str, children: dict[str, str]) -> list[Part]:
+def _assistant_parts(
+    rec: dict[str, Any], key: str, children: dict[str, str], odd: list[str]
+) -> list[Part]:
+    """The parts of a reply; a value of the wrong type that is left out is said in ``odd``."""
     parts: list[Part] = [ThinkingPart(t) for t in _thoughts(rec.get("thoughts"))]
     text = content_text(rec.get("content") if "content" in rec else rec.get("parts"))
     if text.strip():
@@ -247,9 +255,13 @@ def _assistant_parts(rec: dict[str, Any], key: str, children: dict[str, str]) ->
             continue
         call_id = str(call.get("id") or f"{key}-call-{n}")
         agent = call.get("agentId")
+        named = [call.get(k) for k in ("name", "displayName") if call.get(k) is not None]
+        name = next((n for n in named if isinstance(n, str) and n), "tool")
+        if named and not isinstance(named[0], str):
+            odd.append(f"a tool call's name is {json_kind(named[0])}, not text: shown as {name!r}")
         parts.append(
             ToolCallPart(
-                str(call.get("name") or call.get("displayName") or "tool"),
+                name,
                 call.get("args"),
                 call_id,
                 subagent_id=children.get(agent) if isinstance(agent, str) else None,

@@ -13,6 +13,9 @@ import pytest
 from codex_builder import CodexRollout
 from conftest import EXAMPLES_HOME, note_files
 from gemini_builder import GeminiChat, project_folder, tool_call
+from opencode_builder import OpenCodeStore
+from opencode_builder import text as oc_text
+from opencode_builder import tool as oc_tool
 
 from exporter.export import ExportOptions, run_export
 
@@ -99,3 +102,29 @@ def test_gemini_a_tool_call_named_by_a_list(tmp_path):
     assert not [r for r in REPRS if r in text], text
     why = "a tool call's name is a list, not text: shown as 'tool'"
     assert f"{path}: message {reply['id']!r}: {why}" in problems
+
+
+def test_opencode_tree_a_numeric_session_id_a_nul_in_a_message_id_and_odd_outputs(tmp_path):
+    """The session file's id as a number lost the session (its messages were looked for
+    under "7"); a NUL in a message id lost it too ('could not be read: embedded null
+    byte', from the part folder it names); an output of true or a list was a repr."""
+    store = OpenCodeStore()
+    session = store.session("Fuzzed", "/home/dev/work/app", ident="ses_fuzzed")
+    store.user(session, oc_text("mk1 first question"))
+    store.assistant(session, oc_tool("bash", {"command": "ls"}, "x"), oc_text("mk2 answer"))
+    store.assistant(session, oc_tool("read", {"path": "a.py"}, "x"), oc_text("mk3 more"))
+    store.user(session, oc_text("mk4 second question"))
+    store.assistant(session, oc_text("mk5 second answer"))
+    session.messages[1].parts[0][1]["state"]["output"] = True
+    session.messages[2].parts[0][1]["state"]["output"] = [{"a": 1}]
+    storage = store.write_tree(tmp_path / "home" / ".local/share/opencode/storage")
+    session_file = storage / "session/global/ses_fuzzed.json"
+    session_file.write_text(json.dumps({**session.info(), "id": 7}))
+    damaged = storage / "message/ses_fuzzed" / f"{session.messages[3].id}.json"
+    damaged.write_text(json.dumps({**json.loads(damaged.read_text()), "id": "msg_\u0000x"}))
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "opencode")
+    assert all(f"mk{i}" in text for i in range(1, 6))
+    assert not [r for r in REPRS if r in text], text
+    assert "```text\n> true\n" in text and '> [{"a":1}]\n' in text
+    why = "the session's id is a number, not text: named by its file"
+    assert f"{session_file}: {why}" in problems

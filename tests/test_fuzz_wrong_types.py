@@ -12,6 +12,10 @@ from pathlib import Path
 import pytest
 from codex_builder import CodexRollout
 from conftest import EXAMPLES_HOME, note_files
+from copilot_builder import markdown as copilot_markdown
+from copilot_builder import request as copilot_request
+from copilot_builder import session as copilot_session
+from copilot_builder import write as copilot_write
 from gemini_builder import GeminiChat, project_folder, tool_call
 from opencode_builder import OpenCodeStore
 from opencode_builder import text as oc_text
@@ -128,3 +132,49 @@ def test_opencode_tree_a_numeric_session_id_a_nul_in_a_message_id_and_odd_output
     assert "```text\n> true\n" in text and '> [{"a":1}]\n' in text
     why = "the session's id is a number, not text: named by its file"
     assert f"{session_file}: {why}" in problems
+
+
+COPILOT_ID = "5e55c0c0-0000-4000-8000-0000000000a3"
+
+
+def copilot_home(home: Path, requests: list[dict]) -> Path:
+    chats = home / ".config/Code/User/globalStorage/emptyWindowChatSessions"
+    return copilot_write(chats / f"{COPILOT_ID}.json", copilot_session(COPILOT_ID, requests))
+
+
+def copilot_requests() -> list[dict]:
+    return [
+        copilot_request(i, f"mk{2 * i - 1} ask", [copilot_markdown(f"mk{2 * i} reply")])
+        for i in range(1, 4)
+    ]
+
+
+def test_copilot_an_attached_variable_with_a_list_for_its_id(tmp_path):
+    """'unhashable type: list' lost the whole chat ('could not be read')."""
+    requests = copilot_requests()
+    requests[1]["variableData"] = {"variables": [{"kind": "file", "id": ["x"], "name": "a.py"}]}
+    copilot_home(tmp_path / "home", requests)
+    text, _problems = exported(tmp_path / "home", tmp_path / "v", "copilot")
+    assert all(f"mk{i}" in text for i in range(1, 7))
+
+
+def test_copilot_a_request_no_one_expected_costs_only_itself(tmp_path, monkeypatch):
+    """Whatever a request's values make fail (here a stand-in for the next such bug) is
+    reported with the request's number; the other requests are exported."""
+    import exporter.adapters.copilot_log as copilot_log
+
+    requests = copilot_requests()
+    requests[1]["variableData"] = {"variables": [{"kind": "file", "id": "odd", "name": "a.py"}]}
+    real = copilot_log.variable_parts
+
+    def failing(request):
+        if request["variableData"]["variables"]:
+            raise TypeError("unhashable type: 'list'")
+        return real(request)
+
+    monkeypatch.setattr(copilot_log, "variable_parts", failing)
+    path = copilot_home(tmp_path / "home", requests)
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "copilot", workers=1)
+    assert all(f"mk{i}" in text for i in (1, 2, 5, 6)) and "mk3" not in text
+    why = "request 2: unexpected shape (TypeError: unhashable type: 'list'); skipped"
+    assert f"{path}: {why}" in problems

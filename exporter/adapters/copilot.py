@@ -220,7 +220,11 @@ def _session(
 
     unknown: set[str] = set()
     times = Times()
-    messages, models = session_messages(data, unknown, times)
+    skipped: list[tuple[int, str]] = []
+    messages, models = session_messages(data, unknown, times, skipped)
+    for number, why in skipped:
+        why = f"request {number}: unexpected shape ({why}); skipped"
+        problems.append(Problem(str(path), why, source=SOURCE))
     if unknown:
         kinds = ", ".join(sorted(unknown))
         problems.append(

@@ -51,7 +51,7 @@ def variable_parts(request: dict[str, Any]) -> list[AttachmentPart]:
             if sent is not None:  # the text Copilot sent with the prompt: shown
                 text, shortened = sent
                 part = AttachmentPart("text/plain", text.encode(), part.name, shortened=shortened)
-        if part and variable.get("id") in _IMPLICIT:
+        if part and isinstance(variable.get("id"), str) and variable["id"] in _IMPLICIT:
             part = replace(part, origin=_IMPLICIT[variable["id"]])
         if part and all((p.name, p.data) != (part.name, part.data) for p in found):
             found.append(part)

@@ -8,6 +8,7 @@ import binascii
 import re
 from typing import Any
 
+from ..errors import clipped
 from ..model import (
     AttachmentPart,
     Message,
@@ -54,11 +55,15 @@ _DENIED, _SKIPPED = (
 
 
 def session_messages(
-    data: dict[str, Any], unknown: set[str] | None = None, times: Times | None = None
+    data: dict[str, Any],
+    unknown: set[str] | None = None,
+    times: Times | None = None,
+    skipped: list[tuple[int, str]] | None = None,
 ) -> tuple[list[Message], list[str]]:
     """The requests of a session object, in order, as messages; plus the models used.
     ``unknown`` collects the response part kinds not known here (left out, to report),
-    ``times`` the times that cannot be read."""
+    ``times`` the times that cannot be read, ``skipped`` (number, why) of each request of
+    a shape no one expected (it costs that request, not the session)."""
     messages: list[Message] = []
     models: list[str] = []
     times = times or Times()
@@ -69,34 +74,47 @@ def session_messages(
             or request.get("shouldBeRemovedOnSend")
         ):
             continue
-        stamp = request.get("timestamp")
-        when = parse_timestamp(stamp) or times.unread(stamp, f"request {number}")
-        rid = request.get("requestId") if isinstance(request.get("requestId"), str) else None
-        message = request.get("message")
-        text = message.get("text") if isinstance(message, dict) else message
-        if isinstance(text, str) and text.strip():
-            parts_sent = (TextPart(text), *variable_parts(request))
-            messages.append(Message("user", parts_sent, rid, when))
-        model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
+        try:
+            made, model = _request_messages(number, request, len(messages), unknown, times)
+        except Exception as exc:  # noqa: BLE001  (a value of a type no one expected)
+            if skipped is not None:
+                skipped.append((number, clipped(f"{type(exc).__name__}: {exc}", 200)))
+            continue
+        messages += made
         if model and model not in models:
             models.append(model)
-        parts, results = _response(
-            request.get("response"),
-            model_calls(request),
-            unknown,
-            rid or f"request {len(messages)}",
-        )
-        parts += _outcome(request)
-        answered = _answered_at(request, when, times, f"request {number}")
-        if parts:
-            messages.append(
-                Message(
-                    "assistant", tuple(parts), request.get("responseId") or rid, answered, model
-                )
-            )
-        if results:
-            messages.append(Message("tool", tuple(results), rid, answered))
     return messages, models
+
+
+def _request_messages(
+    number: int, request: dict[str, Any], before: int, unknown: set[str] | None, times: Times
+) -> tuple[list[Message], str | None]:
+    """One request's messages (``before``: how many the session has before it) and model."""
+    messages: list[Message] = []
+    stamp = request.get("timestamp")
+    when = parse_timestamp(stamp) or times.unread(stamp, f"request {number}")
+    rid = request.get("requestId") if isinstance(request.get("requestId"), str) else None
+    message = request.get("message")
+    text = message.get("text") if isinstance(message, dict) else message
+    if isinstance(text, str) and text.strip():
+        parts_sent = (TextPart(text), *variable_parts(request))
+        messages.append(Message("user", parts_sent, rid, when))
+    model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
+    parts, results = _response(
+        request.get("response"),
+        model_calls(request),
+        unknown,
+        rid or f"request {before + len(messages)}",
+    )
+    parts += _outcome(request)
+    answered = _answered_at(request, when, times, f"request {number}")
+    if parts:
+        response_id = request.get("responseId")
+        response_id = response_id if isinstance(response_id, str) and response_id else rid
+        messages.append(Message("assistant", tuple(parts), response_id, answered, model))
+    if results:
+        messages.append(Message("tool", tuple(results), rid, answered))
+    return messages, model
 
 
 def _paired(response: list[Any], calls: list[tuple[Any, str | None]]) -> dict[int, Any]:

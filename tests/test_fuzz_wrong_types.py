@@ -10,6 +10,8 @@ from datetime import UTC
 from pathlib import Path
 
 import pytest
+from claude_builder import ClaudeSession
+from claude_builder import tool_use as claude_tool_use
 from codex_builder import CodexRollout
 from conftest import EXAMPLES_HOME, note_files
 from copilot_builder import markdown as copilot_markdown
@@ -178,3 +180,25 @@ def test_copilot_a_request_no_one_expected_costs_only_itself(tmp_path, monkeypat
     assert all(f"mk{i}" in text for i in (1, 2, 5, 6)) and "mk3" not in text
     why = "request 2: unexpected shape (TypeError: unhashable type: 'list'); skipped"
     assert f"{path}: {why}" in problems
+
+
+def test_claude_code_a_tool_call_named_by_a_list_or_true(tmp_path):
+    s = ClaudeSession("11111111-2222-4333-8444-5555555555a4", "/home/dev/work/app")
+    s.user("mk1 first question")
+    s.assistant([claude_tool_use("Bash", {"command": "ls"}, "call-1")])
+    s.tool_result("call-1", "mk2 output")
+    s.assistant([claude_tool_use("Read", {"file_path": "a.py"}, "call-2")])
+    s.tool_result("call-2", "mk3 output")
+    s.assistant("mk4 answer")
+    lines = [json.loads(line) for line in s.lines]
+    bash = next(i for i, r in enumerate(lines) if "call-1" in json.dumps(r))
+    lines[bash]["message"]["content"][0]["name"] = ["Bash"]
+    lines[bash + 2]["message"]["content"][0]["name"] = True
+    path = tmp_path / "home/.claude/projects/-home-dev-work-app" / f"{s.session_id}.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "claude-code")
+    assert all(f"mk{i}" in text for i in range(1, 5))
+    assert not [r for r in REPRS if r in text], text
+    for line, kind in ((bash + 1, "a list"), (bash + 3, "true")):
+        assert f"{path}:{line}: a tool call's name is {kind}, not text: shown as 'tool'" in problems

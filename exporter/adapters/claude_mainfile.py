@@ -13,6 +13,7 @@ from ..errors import Problem, SourceChanged, clipped, how_many
 from ..model import Message
 from ._jsonl import iter_json_objects, parse_timestamp
 from ._times import Times
+from ._values import json_kind
 from .base import MessageSink
 from .claude_discovery import SOURCE
 from .claude_persisted import restore_persisted
@@ -170,6 +171,9 @@ def read_records(
                 continue  # a damaged line: nothing below can tell what it is
         if kind == "user":  # (an output too large for the transcript: made whole)
             restore_persisted(obj, path)
+        elif kind == "assistant":
+            for why in _unnamed_calls(obj):
+                problems.append(Problem(str(path), why, number, source=SOURCE))
         if "toolUseResult" in obj:
             # Only its agentId is read; the rest repeats the tool's output (about half the
             # bytes of a real transcript), so it is not kept in memory.
@@ -181,3 +185,18 @@ def read_records(
     for kind, (first, count) in unknown.items():
         why = f"unknown record type {kind!r}{how_many(count, 'line')} skipped"
         problems.append(Problem(str(path), why, first, source=SOURCE))
+
+
+def _unnamed_calls(obj: dict[str, Any]) -> list[str]:
+    """Why each tool call of a reply has a name that is not text (a damaged line); such a
+    name is taken out, so that the call is shown as ``tool``, never as a Python repr."""
+    message = obj.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    found = []
+    for block in content if isinstance(content, list) else ():
+        if isinstance(block, dict) and block.get("type") in ("tool_use", "server_tool_use"):
+            name = block.get("name")
+            if name is not None and not isinstance(name, str):
+                found.append(f"a tool call's name is {json_kind(name)}, not text: shown as 'tool'")
+                block["name"] = None
+    return found

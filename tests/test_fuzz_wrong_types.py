@@ -52,7 +52,9 @@ def test_codex_a_call_named_by_a_list_and_a_turn_ended_for_an_object(tmp_path):
     assert all(f"mk{i}" in text for i in range(1, 6))
     assert not [r for r in REPRS if r in text], text
     call_line = r.lines.index(call) + 1
-    assert f"{path}:{call_line}: the call's name is a list, not text: shown as 'tool'" in problems
+    assert (
+        f"{path}:{call_line}: a tool call's name is a list, not text: shown as 'tool'" in problems
+    )
     assert f"{path}:{end_line}: the turn's end reason is an object, not text: left out" in problems
 
 

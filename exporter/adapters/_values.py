@@ -20,3 +20,14 @@ def json_kind(value: Any) -> str:
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
+
+
+def tool_name(value: Any, fallback: str = "tool") -> tuple[str, str | None]:
+    """A tool call's name as a record gives it (``fallback`` when there is none), and why
+    it was not used when it is there but not text (a damaged record: that is reported, and
+    the call shown by the fallback, never by a Python repr such as ``['Bash']``)."""
+    if isinstance(value, str) and value:
+        return value, None
+    if value is None or isinstance(value, str):
+        return fallback, None
+    return fallback, f"a tool call's name is {json_kind(value)}, not text: shown as {fallback!r}"

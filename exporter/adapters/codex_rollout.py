@@ -26,7 +26,7 @@ from ..model import (
 )
 from ._jsonl import parse_timestamp, token_count
 from ._times import Times
-from ._values import json_kind
+from ._values import json_kind, tool_name
 from .codex_items import (
     agent_message,
     content_text,
@@ -293,9 +293,8 @@ class RolloutBuilder:
             ]
             self._add("assistant", parts, number, when)
         elif ptype in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
-            name = p.get("name")
-            if name is not None and not isinstance(name, str):
-                why = f"the call's name is {json_kind(name)}, not text: shown as 'tool'"
+            _name, why = tool_name(p.get("name"))
+            if why:
                 self.out.odd.append((number, why))
                 p = {**p, "name": None}
             self._add("assistant", [tool_call(p)], number, when)

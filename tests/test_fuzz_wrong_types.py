@@ -18,6 +18,8 @@ from copilot_builder import markdown as copilot_markdown
 from copilot_builder import request as copilot_request
 from copilot_builder import session as copilot_session
 from copilot_builder import write as copilot_write
+from copilot_cli_builder import CopilotCliSession
+from copilot_cli_builder import request as cli_request
 from gemini_builder import GeminiChat, project_folder, tool_call
 from opencode_builder import OpenCodeStore
 from opencode_builder import text as oc_text
@@ -204,3 +206,19 @@ def test_claude_code_a_tool_call_named_by_a_list_or_true(tmp_path):
     assert not [r for r in REPRS if r in text], text
     for line, kind in ((bash + 1, "a list"), (bash + 3, "true")):
         assert f"{path}:{line}: a tool call's name is {kind}, not text: shown as 'tool'" in problems
+
+
+def test_copilot_cli_a_tool_named_by_a_list_or_a_number(tmp_path):
+    s = CopilotCliSession("c0c0a0a0-0000-4000-8000-0000000000a5")
+    s.user("mk1 first question")
+    s.assistant("mk2 looking", [cli_request("t1", ["bash"], {"command": "ls"})])
+    s.tool("t1", "bash", {"command": "ls"}, "mk3 output")
+    s.tool("t2", 1e308, {"path": "a.py"}, "mk4 output")
+    s.assistant("mk5 answer")
+    path = s.write(tmp_path / "home" / ".copilot")
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "copilot-cli")
+    assert all(f"mk{i}" in text for i in range(1, 6))
+    assert not [r for r in (*REPRS, "1e+308") if r in text], text
+    for line, kind in ((3, "a list"), (6, "a number")):
+        why = f"a tool call's name is {kind}, not text: shown as 'tool'"
+        assert f"{path}:{line}: {why}" in problems, problems

@@ -12,6 +12,11 @@ from pathlib import Path
 import pytest
 from claude_builder import ClaudeSession
 from claude_builder import tool_use as claude_tool_use
+from cline_builder import message as cline_message
+from cline_builder import sdk_session as cline_sdk_session
+from cline_builder import text as cline_text
+from cline_builder import tool_result as cline_tool_result
+from cline_builder import tool_use as cline_tool_use
 from codex_builder import CodexRollout
 from conftest import EXAMPLES_HOME, note_files
 from copilot_builder import markdown as copilot_markdown
@@ -222,3 +227,23 @@ def test_copilot_cli_a_tool_named_by_a_list_or_a_number(tmp_path):
     for line, kind in ((3, "a list"), (6, "a number")):
         why = f"a tool call's name is {kind}, not text: shown as 'tool'"
         assert f"{path}:{line}: {why}" in problems, problems
+
+
+def test_cline_a_tool_call_named_by_a_list(tmp_path):
+    messages = [
+        cline_message("user", cline_text("mk1 first question"), n=1),
+        cline_message(
+            "assistant",
+            cline_text("mk2 looking"),
+            cline_tool_use("t1", ["read_files"], {"path": "a.py"}),
+            n=2,
+        ),  # fmt: skip
+        cline_message("user", cline_tool_result("t1", "mk3 output"), n=3),
+        cline_message("assistant", cline_text("mk4 answer"), n=4),
+    ]
+    folder = cline_sdk_session(tmp_path / "home" / ".cline" / "data", "1764145500000_fz", messages)
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "cline")
+    assert all(f"mk{i}" in text for i in range(1, 5))
+    assert not [r for r in REPRS if r in text], text
+    why = "message 2: a tool call's name is a list, not text: shown as 'tool'"
+    assert f"{folder / '1764145500000_fz.messages.json'}: {why}" in problems, problems

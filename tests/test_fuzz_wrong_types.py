@@ -22,6 +22,7 @@ from conftest import EXAMPLES_HOME, note_files
 from copilot_builder import markdown as copilot_markdown
 from copilot_builder import request as copilot_request
 from copilot_builder import session as copilot_session
+from copilot_builder import terminal_tool as copilot_terminal_tool
 from copilot_builder import write as copilot_write
 from copilot_cli_builder import CopilotCliSession
 from copilot_cli_builder import request as cli_request
@@ -247,3 +248,16 @@ def test_cline_a_tool_call_named_by_a_list(tmp_path):
     assert not [r for r in REPRS if r in text], text
     why = "message 2: a tool call's name is a list, not text: shown as 'tool'"
     assert f"{folder / '1764145500000_fz.messages.json'}: {why}" in problems, problems
+
+
+def test_copilot_a_tool_invocation_named_by_a_list(tmp_path):
+    requests = copilot_requests()
+    tool = copilot_terminal_tool("t1", "ls", "mk9 output")
+    tool["toolId"] = ["run_in_terminal"]
+    requests[1]["response"].insert(0, tool)
+    path = copilot_home(tmp_path / "home", requests)
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "copilot")
+    assert all(f"mk{i}" in text for i in range(1, 7))
+    assert not [r for r in REPRS if r in text], text
+    why = "request 2: a tool call's name is a list, not text: shown as 'tool'"
+    assert f"{path}: {why}" in problems, problems

@@ -21,6 +21,7 @@ from ..model import (
 )
 from ._jsonl import parse_timestamp
 from ._times import Times
+from ._values import tool_name
 from .copilot_context import (
     edit_calls,
     edit_path,
@@ -84,6 +85,18 @@ def session_messages(
         if model and model not in models:
             models.append(model)
     return messages, models
+
+
+def odd_tool_names(request: dict[str, Any]) -> list[str]:
+    """Why each tool invocation of a request has a name (``toolId``) that is not text."""
+    response = request.get("response")
+    found = []
+    for part in response if isinstance(response, list) else []:
+        if isinstance(part, dict) and part.get("kind") in _TOOL_KINDS:
+            _name, why = tool_name(part.get("toolId"))
+            if why:
+                found.append(why)
+    return found
 
 
 def _request_messages(
@@ -237,7 +250,7 @@ def _tool(
 ) -> tuple[ToolCallPart, list[Part]]:
     """A tool invocation; ``made`` (the model's own call: arguments and the result it read)
     fills in what the invocation, written for display, does not hold."""
-    name = str(part.get("toolId") or "tool")
+    name, _why = tool_name(part.get("toolId"))  # (reported by ``odd_tool_names``)
     call_id = part.get("toolCallId") if isinstance(part.get("toolCallId"), str) else None
     description = (
         _string(part.get("pastTenseMessage")) or _string(part.get("invocationMessage")) or None

@@ -30,6 +30,8 @@ from gemini_builder import GeminiChat, project_folder, tool_call
 from opencode_builder import OpenCodeStore
 from opencode_builder import text as oc_text
 from opencode_builder import tool as oc_tool
+from test_antigravity_adapter import session_steps as antigravity_steps
+from test_antigravity_adapter import transcript as antigravity_transcript
 
 from exporter.export import ExportOptions, run_export
 
@@ -261,3 +263,15 @@ def test_copilot_a_tool_invocation_named_by_a_list(tmp_path):
     assert not [r for r in REPRS if r in text], text
     why = "request 2: a tool call's name is a list, not text: shown as 'tool'"
     assert f"{path}: {why}" in problems, problems
+
+
+def test_antigravity_a_tool_call_named_by_a_list_or_true(tmp_path):
+    steps = antigravity_steps()
+    steps[2]["tool_calls"][0]["name"] = ["list_dir"]
+    steps[2]["tool_calls"][1]["name"] = True
+    path = antigravity_transcript(tmp_path / "home", steps)
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "antigravity")
+    assert "> a.txt\n> b.txt" in text and "The repo holds a.txt and b.txt." in text
+    assert "['" not in text and "True" not in text, text  # ("None" is in the fixture's text)
+    for kind in ("a list", "true"):
+        assert f"{path}:3: a tool call's name is {kind}, not text: shown as 'tool'" in problems

@@ -32,6 +32,7 @@ from opencode_builder import text as oc_text
 from opencode_builder import tool as oc_tool
 from test_antigravity_adapter import session_steps as antigravity_steps
 from test_antigravity_adapter import transcript as antigravity_transcript
+from vscode_builder import make_db, workspace
 
 from exporter.export import ExportOptions, run_export
 
@@ -275,3 +276,31 @@ def test_antigravity_a_tool_call_named_by_a_list_or_true(tmp_path):
     assert "['" not in text and "True" not in text, text  # ("None" is in the fixture's text)
     for kind in ("a list", "true"):
         assert f"{path}:3: a tool call's name is {kind}, not text: shown as 'tool'" in problems
+
+
+CURSOR_ID = "c0c0c0c0-1111-4222-8333-4444444444a6"
+
+
+def test_cursor_a_tool_named_by_a_list(tmp_path):
+    bubbles = [
+        {"_v": 3, "type": 1, "bubbleId": "b1", "text": "mk1 question"},
+        {"_v": 3, "type": 2, "bubbleId": "b2", "text": "mk2 looking",
+         "toolFormerData": {"name": ["grep"], "toolCallId": "t1", "status": "completed",
+                            "rawArgs": '{"pattern": "x"}', "result": '{"output": "mk3 found"}'}},
+        {"_v": 3, "type": 2, "bubbleId": "b3", "text": "mk4 answer"},
+    ]  # fmt: skip
+    header = {"_v": 10, "composerId": CURSOR_ID, "name": "Fuzzed", "createdAt": 1759861723898,
+              "fullConversationHeadersOnly": [{"bubbleId": b["bubbleId"]} for b in bubbles]}  # fmt: skip
+    disk = {f"composerData:{CURSOR_ID}": json.dumps(header)}
+    disk |= {f"bubbleId:{CURSOR_ID}:{b['bubbleId']}": json.dumps(b) for b in bubbles}
+    user = tmp_path / "home" / ".config" / "Cursor" / "User"
+    db = make_db(user / "globalStorage" / "state.vscdb", {}, disk)
+    chats = {"composer.composerData": {"allComposers": [{"composerId": CURSOR_ID}]}}
+    workspace(user, "ws1", "file:///home/dev/work/app", chats)
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "cursor")
+    assert all(f"mk{i}" in text for i in range(1, 5))
+    assert not [r for r in REPRS if r in text], text
+    why = (
+        f"composer {CURSOR_ID}, bubble b2: a tool call's name is a list, not text: shown as 'tool'"
+    )
+    assert f"{db}: {why}" in problems, problems

@@ -304,3 +304,23 @@ def test_cursor_a_tool_named_by_a_list(tmp_path):
         f"composer {CURSOR_ID}, bubble b2: a tool call's name is a list, not text: shown as 'tool'"
     )
     assert f"{db}: {why}" in problems, problems
+
+
+def test_codex_a_review_finding_titled_by_a_list_and_a_command_given_as_an_object(tmp_path):
+    r = CodexRollout("019a0000-0000-7000-8000-0000000000a7").turn()
+    r.user("mk1 review my change")
+    r.event({"type": "exited_review_mode", "review_output": {
+        "overall_explanation": "mk2 two problems.",
+        "findings": [{"title": ["Off by one"], "body": "mk3 use range(n)."}]}})  # fmt: skip
+    review_line = len(r.lines)
+    r.local_shell(["ls"], "mk4 output")
+    shell = r.lines[-2]
+    shell["payload"]["action"]["command"] = {"argv": "ls"}
+    r.user("mk5 second question").assistant("mk6 answer")
+    path = r.write(tmp_path / "home" / ".codex")
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "codex")
+    assert all(f"mk{i}" in text for i in range(1, 7))
+    assert not [r for r in REPRS if r in text], text
+    assert '{"argv":"ls"}' in text
+    why = "review finding 1's title is a list, not text: left out"
+    assert f"{path}:{review_line}: {why}" in problems, problems

@@ -13,6 +13,8 @@ from typing import Any
 import orjson
 
 from ..model import AttachmentPart, NoticePart, Part, ToolCallPart, ToolResultPart
+from ._jsonl import json_text
+from ._values import json_kind
 
 _SHELL_TOOLS = {"shell", "container.exec", "local_shell", "shell_command", "exec_command"}
 
@@ -338,17 +340,27 @@ def _text_items(text: str) -> str:
     return "\n\n".join(texts) if texts else text
 
 
-def review_text(review: Any) -> str:
+def review_text(review: Any, odd: list[str] | None = None) -> str:
     """A review's explanation, then each finding (its title on a line, then its body), as
-    plain text: the note decides how text looks."""
+    plain text: the note decides how text looks. A title or body that is not text is left
+    out, and said in ``odd``."""
     if not isinstance(review, dict):
         return ""
     lines = []
     if isinstance(review.get("overall_explanation"), str):
         lines.append(review["overall_explanation"])
-    for finding in review.get("findings") or []:
-        if isinstance(finding, dict):
-            lines.append(f"{finding.get('title') or ''}\n{finding.get('body') or ''}".strip())
+    findings = review.get("findings")
+    for n, finding in enumerate(findings if isinstance(findings, list) else [], start=1):
+        if not isinstance(finding, dict):
+            continue
+        said = []
+        for key in ("title", "body"):
+            value = finding.get(key)
+            if isinstance(value, str):
+                said.append(value)
+            elif value is not None and odd is not None:
+                odd.append(f"review finding {n}'s {key} is {json_kind(value)}, not text: left out")
+        lines.append("\n".join(said).strip())
     return "\n\n".join(line for line in lines if line).strip()
 
 
@@ -364,7 +376,7 @@ def command_text(command: Any) -> str:
         ):
             return command[2]
         return shlex.join(command)
-    return str(command)
+    return json_text(command)  # (as JSON, never a Python repr: a damaged value)
 
 
 def _patch_argv(args: dict[str, Any]) -> str | None:

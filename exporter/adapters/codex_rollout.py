@@ -419,7 +419,9 @@ class RolloutBuilder:
         elif etype == "context_compacted" and not self.has_compacted:
             self._add("system", [SummaryPart("")], number, when)
         elif etype == "exited_review_mode":
-            review = review_text(p.get("review_output"))
+            odd: list[str] = []
+            review = review_text(p.get("review_output"), odd)
+            self.out.odd += [(number, why) for why in odd]
             if review:
                 self._add("assistant", [TextPart(review)], number, when)
         elif etype == "thread_rolled_back":

@@ -324,3 +324,18 @@ def test_codex_a_review_finding_titled_by_a_list_and_a_command_given_as_an_objec
     assert '{"argv":"ls"}' in text
     why = "review finding 1's title is a list, not text: left out"
     assert f"{path}:{review_line}: {why}" in problems, problems
+
+
+def test_cline_a_result_item_whose_query_is_a_list(tmp_path):
+    item = {"query": ["src/a.ts", "src/b.ts"], "result": "mk3 found", "success": True}
+    messages = [
+        cline_message("user", cline_text("mk1 first question"), n=1),
+        cline_message("assistant", cline_tool_use("t1", "read_files", {"path": "a"}), n=2),
+        cline_message("user", cline_tool_result("t1", [item]), n=3),
+        cline_message("assistant", cline_text("mk4 answer"), n=4),
+    ]
+    cline_sdk_session(tmp_path / "home" / ".cline" / "data", "1764145500000_fq", messages)
+    text, _problems = exported(tmp_path / "home", tmp_path / "v", "cline")
+    assert all(f"mk{i}" in text for i in (1, 3, 4))
+    assert not [r for r in REPRS if r in text], text
+    assert '"src/a.ts",' in text

@@ -352,7 +352,8 @@ def tool_output(content: Any) -> tuple[str, list[Part], bool]:
             if attachment:
                 attachments.append(attachment)
         elif _is_sdk_item(item):
-            head = str(item.get("query") or "")
+            query = item.get("query")  # (anything but text as JSON, never a Python repr)
+            head = query if isinstance(query, str) else _json(query) if query else ""
             body = item.get("result") if item.get("result") is not None else item.get("error")
             body = body if isinstance(body, str) else _json(body)
             texts.append(f"{head}\n{body}" if head else body)

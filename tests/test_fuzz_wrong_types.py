@@ -339,3 +339,13 @@ def test_cline_a_result_item_whose_query_is_a_list(tmp_path):
     assert all(f"mk{i}" in text for i in (1, 3, 4))
     assert not [r for r in REPRS if r in text], text
     assert '"src/a.ts",' in text
+
+
+def test_copilot_requests_that_are_not_a_list_are_said(tmp_path):
+    """The chat was listed as empty without a word."""
+    path = copilot_home(tmp_path / "home", copilot_requests())
+    path.write_text(json.dumps({**json.loads(path.read_text()), "requests": {"0": "x"}}))
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path / "home",
+                                      sources=["copilot"], timezone=UTC))  # fmt: skip
+    why = "its requests are an object, not a list: the chat holds none"
+    assert [str(p) for p in report.problems] == [f"{path}: {why}"]

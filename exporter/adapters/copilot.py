@@ -32,6 +32,7 @@ from ..errors import Problem, SourceError
 from ..model import Session, Usage, add_usage, usage_per_model
 from ._jsonl import parse_timestamp, without_surrogates
 from ._times import Times
+from ._values import json_kind
 from .base import (
     FileStamp,
     LoadResult,
@@ -171,6 +172,9 @@ def _read_workspace_db(db: Path) -> tuple[dict[str, str], bool, Problem | None]:
 def _not_objects(data: dict[str, Any], path: Path, problems: list[Problem]) -> None:
     """Requests that are not JSON objects (damaged, or a newer shape): skipped, reported."""
     requests = data.get("requests")
+    if "requests" in data and not isinstance(requests, list):
+        why = f"its requests are {json_kind(requests)}, not a list: the chat holds none"
+        problems.append(Problem(str(path), why, source=SOURCE))
     bad = [i for i, r in enumerate(requests, 1) if not isinstance(r, dict)] if isinstance(
         requests, list
     ) else []  # fmt: skip

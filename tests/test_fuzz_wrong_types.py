@@ -349,3 +349,30 @@ def test_copilot_requests_that_are_not_a_list_are_said(tmp_path):
                                       sources=["copilot"], timezone=UTC))  # fmt: skip
     why = "its requests are an object, not a list: the chat holds none"
     assert [str(p) for p in report.problems] == [f"{path}: {why}"]
+
+
+def test_claude_code_a_message_content_or_block_of_the_wrong_type_is_said(tmp_path):
+    """Such a line was dropped without a word."""
+    s = ClaudeSession("11111111-2222-4333-8444-5555555555a8", "/home/dev/work/app")
+    s.user("mk1 first question")
+    s.assistant("mk2 lost reply")
+    s.assistant("mk3 kept")
+    s.assistant("mk4 lost reply")
+    s.user("mk5 second question")
+    s.assistant("mk6 answer")
+    lines = [json.loads(line) for line in s.lines]
+    line = {f"mk{i}": n for n, r in enumerate(lines, start=1) for i in range(1, 7)
+            if f"mk{i} " in json.dumps(r)}  # fmt: skip
+    lines[line["mk2"] - 1]["message"]["content"] = {"text": "mk2 lost reply"}
+    lines[line["mk3"] - 1]["message"]["content"].insert(0, 7)
+    lines[line["mk4"] - 1]["message"] = "mk4 lost reply"
+    path = tmp_path / "home/.claude/projects/-home-dev-work-app" / f"{s.session_id}.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "claude-code")
+    assert all(f"mk{i}" in text for i in (1, 3, 5, 6))
+    assert problems == [
+        f"{path}:{line['mk2']}: the message's content is an object, not text or a list: left out",
+        f"{path}:{line['mk3']}: a content block is a number, not an object: left out",
+        f"{path}:{line['mk4']}: the message is text, not an object: left out",
+    ]

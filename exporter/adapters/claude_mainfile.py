@@ -13,7 +13,7 @@ from ..errors import Problem, SourceChanged, clipped, how_many
 from ..model import Message
 from ._jsonl import iter_json_objects, parse_timestamp
 from ._times import Times
-from ._values import json_kind
+from ._values import json_kind, tool_name
 from .base import MessageSink
 from .claude_discovery import SOURCE
 from .claude_persisted import restore_persisted
@@ -171,8 +171,8 @@ def read_records(
                 continue  # a damaged line: nothing below can tell what it is
         if kind == "user":  # (an output too large for the transcript: made whole)
             restore_persisted(obj, path)
-        elif kind == "assistant":
-            for why in _unnamed_calls(obj):
+        if kind in ("user", "assistant"):
+            for why in _wrong_types(obj):
                 problems.append(Problem(str(path), why, number, source=SOURCE))
         if "toolUseResult" in obj:
             # Only its agentId is read; the rest repeats the tool's output (about half the
@@ -187,16 +187,28 @@ def read_records(
         problems.append(Problem(str(path), why, first, source=SOURCE))
 
 
-def _unnamed_calls(obj: dict[str, Any]) -> list[str]:
-    """Why each tool call of a reply has a name that is not text (a damaged line); such a
-    name is taken out, so that the call is shown as ``tool``, never as a Python repr."""
+def _wrong_types(obj: dict[str, Any]) -> list[str]:
+    """What of a prompt's or reply's line is of the wrong type (a damaged line), each left
+    out and said: a message or its content that is no message, a block that is no object,
+    a tool call's name that is not text (taken out: the call is shown as ``tool``, never
+    as a Python repr)."""
     message = obj.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
+    if message is None:
+        return []
+    if not isinstance(message, dict):
+        return [f"the message is {json_kind(message)}, not an object: left out"]
+    content = message.get("content")
+    if content is None or isinstance(content, str):
+        return []
+    if not isinstance(content, list):
+        return [f"the message's content is {json_kind(content)}, not text or a list: left out"]
     found = []
-    for block in content if isinstance(content, list) else ():
-        if isinstance(block, dict) and block.get("type") in ("tool_use", "server_tool_use"):
-            name = block.get("name")
-            if name is not None and not isinstance(name, str):
-                found.append(f"a tool call's name is {json_kind(name)}, not text: shown as 'tool'")
+    for block in content:
+        if not isinstance(block, dict):
+            found.append(f"a content block is {json_kind(block)}, not an object: left out")
+        elif block.get("type") in ("tool_use", "server_tool_use"):
+            _name, why = tool_name(block.get("name"))
+            if why:
+                found.append(why)
                 block["name"] = None
     return found

@@ -376,3 +376,18 @@ def test_claude_code_a_message_content_or_block_of_the_wrong_type_is_said(tmp_pa
         f"{path}:{line['mk3']}: a content block is a number, not an object: left out",
         f"{path}:{line['mk4']}: the message is text, not an object: left out",
     ]
+
+
+def test_codex_a_wrapped_output_that_is_not_text_is_shown_as_json(tmp_path):
+    r = CodexRollout("019a0000-0000-7000-8000-0000000000a9").turn()
+    r.user("mk1 question")
+    r.shell(["ls"], "placeholder")
+    output = next(line for line in r.lines if line["payload"].get("type") == "function_call_output")
+    output["payload"]["output"] = json.dumps(
+        {"output": ["a.py", "b.py"], "metadata": {"exit_code": 0}}
+    )
+    r.assistant("mk2 answer")
+    r.write(tmp_path / "home" / ".codex")
+    text, _problems = exported(tmp_path / "home", tmp_path / "v", "codex")
+    assert "mk1" in text and "mk2" in text and '> ["a.py","b.py"]' in text
+    assert not [r for r in REPRS if r in text], text

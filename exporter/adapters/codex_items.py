@@ -248,19 +248,27 @@ def _unwrap_output(output: Any) -> tuple[str, bool, int | None, float | None]:
             duration = meta.get("duration_seconds")
             code = code if isinstance(code, int) else None
             return (
-                str(output.get("output") or ""),
+                _as_text(output.get("output")),
                 bool(code),
                 code,
                 _seconds(duration),
             )
         if "content" in output:
-            return str(output.get("content") or ""), output.get("success") is False, None, None
+            failed = output.get("success") is False
+            return _as_text(output.get("content")), failed, None, None
         return content_text([output]), False, None, None
     if isinstance(output, list):
         return content_text(output), False, None, None
     if isinstance(output, str):
         return _text_output(output)
     return ("" if output is None else str(output)), False, None, None
+
+
+def _as_text(value: Any) -> str:
+    """An output that should be text: anything else as JSON (never a Python repr)."""
+    if not value:
+        return ""
+    return value if isinstance(value, str) else json_text(value)
 
 
 # The header newer shell tools put above a command's output (``Exit code: 1`` / ``Wall

@@ -27,6 +27,8 @@ from copilot_builder import write as copilot_write
 from copilot_cli_builder import CopilotCliSession
 from copilot_cli_builder import request as cli_request
 from gemini_builder import GeminiChat, project_folder, tool_call
+from gemini_builder import setup_turns as gemini_setup_turns
+from gemini_builder import write_checkpoint as gemini_write_checkpoint
 from opencode_builder import OpenCodeStore
 from opencode_builder import text as oc_text
 from opencode_builder import tool as oc_tool
@@ -391,3 +393,21 @@ def test_codex_a_wrapped_output_that_is_not_text_is_shown_as_json(tmp_path):
     text, _problems = exported(tmp_path / "home", tmp_path / "v", "codex")
     assert "mk1" in text and "mk2" in text and '> ["a.py","b.py"]' in text
     assert not [r for r in REPRS if r in text], text
+
+
+def test_gemini_a_saved_chat_whose_call_is_named_by_a_list(tmp_path):
+    folder = project_folder(tmp_path / "home", "/home/dev/work/api", "api")
+    history = [
+        *gemini_setup_turns("/home/dev/work/api"),
+        {"role": "user", "parts": [{"text": "mk1 read the server"}]},
+        {"role": "model", "parts": [{"functionCall": {"name": ["read_file"], "args": {}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"name": "read_file",
+                                                         "response": {"output": "mk2 app"}}}]},
+        {"role": "model", "parts": [{"text": "mk3 done"}]},
+    ]  # fmt: skip
+    path = gemini_write_checkpoint(folder, "saved", history)
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "gemini")
+    assert all(f"mk{i}" in text for i in range(1, 4))
+    assert not [r for r in REPRS if r in text], text
+    why = "turn 4: a tool call's name is a list, not text: shown as 'tool'"
+    assert f"{path}: {why}" in problems, problems

@@ -411,3 +411,17 @@ def test_gemini_a_saved_chat_whose_call_is_named_by_a_list(tmp_path):
     assert not [r for r in REPRS if r in text], text
     why = "turn 4: a tool call's name is a list, not text: shown as 'tool'"
     assert f"{path}: {why}" in problems, problems
+
+
+def test_codex_a_tool_search_that_found_tools_named_by_lists(tmp_path):
+    r = CodexRollout("019a0000-0000-7000-8000-0000000000b2")
+    r.user("mk1 draw a cat")
+    r.item({"type": "tool_search_call", "call_id": "ts", "arguments": '{"query": "images"}'})
+    r.item({"type": "tool_search_output", "call_id": "ts", "tools": [
+        {"type": "function_group", "name": ["media"], "tools": [{"name": "draw"}, {"name": [1]}]},
+        {"type": "function", "name": "upload"}]})  # fmt: skip
+    r.assistant("mk2 done")
+    r.write(tmp_path / "home" / ".codex")
+    text, _problems = exported(tmp_path / "home", tmp_path / "v", "codex")
+    assert "mk1" in text and "mk2" in text and "> function_group: draw\n> upload" in text
+    assert not [r for r in REPRS if r in text], text

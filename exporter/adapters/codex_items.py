@@ -112,9 +112,10 @@ def tool_search_output(p: dict[str, Any]) -> ToolResultPart:
     for tool in p.get("tools") if isinstance(p.get("tools"), list) else []:
         if not isinstance(tool, dict):
             continue
-        name = str(tool.get("name") or tool.get("type") or "tool")
+        # (a name that is not text is passed over: never shown as a Python repr)
+        name = next((v for v in (tool.get("name"), tool.get("type")) if _text(v)), "tool")
         inner = tool.get("tools") if isinstance(tool.get("tools"), list) else []
-        names = [str(t.get("name")) for t in inner if isinstance(t, dict) and t.get("name")]
+        names = [t["name"] for t in inner if isinstance(t, dict) and _text(t.get("name"))]
         lines.append(f"{name}: {', '.join(names)}" if names else name)
     return ToolResultPart("\n".join(lines), item_call_id(p))
 
@@ -262,6 +263,10 @@ def _unwrap_output(output: Any) -> tuple[str, bool, int | None, float | None]:
     if isinstance(output, str):
         return _text_output(output)
     return ("" if output is None else str(output)), False, None, None
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value)
 
 
 def _as_text(value: Any) -> str:

@@ -425,3 +425,16 @@ def test_codex_a_tool_search_that_found_tools_named_by_lists(tmp_path):
     text, _problems = exported(tmp_path / "home", tmp_path / "v", "codex")
     assert "mk1" in text and "mk2" in text and "> function_group: draw\n> upload" in text
     assert not [r for r in REPRS if r in text], text
+
+
+def test_codex_an_output_of_true_is_shown_as_json(tmp_path):
+    r = CodexRollout("019a0000-0000-7000-8000-0000000000b3").turn()
+    r.user("mk1 question")
+    r.shell(["ls"], "placeholder")
+    output = next(line for line in r.lines if line["payload"].get("type") == "function_call_output")
+    output["payload"]["output"] = True
+    r.assistant("mk2 answer")
+    r.write(tmp_path / "home" / ".codex")
+    text, _problems = exported(tmp_path / "home", tmp_path / "v", "codex")
+    assert "mk1" in text and "mk2" in text and "> true\n" in text
+    assert not [r for r in REPRS if r in text], text

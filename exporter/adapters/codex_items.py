@@ -262,7 +262,7 @@ def _unwrap_output(output: Any) -> tuple[str, bool, int | None, float | None]:
         return content_text(output), False, None, None
     if isinstance(output, str):
         return _text_output(output)
-    return ("" if output is None else str(output)), False, None, None
+    return ("" if output is None else json_text(output)), False, None, None  # (true: "true")
 
 
 def _text(value: Any) -> bool:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
+from contextlib import closing
 from datetime import UTC
 from pathlib import Path
 
@@ -283,6 +285,19 @@ def test_antigravity_a_tool_call_named_by_a_list_or_true(tmp_path):
 CURSOR_ID = "c0c0c0c0-1111-4222-8333-4444444444a6"
 
 
+def cursor_home(home: Path, bubbles: list[dict]) -> Path:
+    """A composer of ``bubbles`` in the global database (returned), listed by a workspace."""
+    header = {"_v": 10, "composerId": CURSOR_ID, "name": "Fuzzed", "createdAt": 1759861723898,
+              "fullConversationHeadersOnly": [{"bubbleId": b["bubbleId"]} for b in bubbles]}  # fmt: skip
+    disk = {f"composerData:{CURSOR_ID}": json.dumps(header)}
+    disk |= {f"bubbleId:{CURSOR_ID}:{b['bubbleId']}": json.dumps(b) for b in bubbles}
+    user = home / ".config" / "Cursor" / "User"
+    db = make_db(user / "globalStorage" / "state.vscdb", {}, disk)
+    chats = {"composer.composerData": {"allComposers": [{"composerId": CURSOR_ID}]}}
+    workspace(user, "ws1", "file:///home/dev/work/app", chats)
+    return db
+
+
 def test_cursor_a_tool_named_by_a_list(tmp_path):
     bubbles = [
         {"_v": 3, "type": 1, "bubbleId": "b1", "text": "mk1 question"},
@@ -291,14 +306,7 @@ def test_cursor_a_tool_named_by_a_list(tmp_path):
                             "rawArgs": '{"pattern": "x"}', "result": '{"output": "mk3 found"}'}},
         {"_v": 3, "type": 2, "bubbleId": "b3", "text": "mk4 answer"},
     ]  # fmt: skip
-    header = {"_v": 10, "composerId": CURSOR_ID, "name": "Fuzzed", "createdAt": 1759861723898,
-              "fullConversationHeadersOnly": [{"bubbleId": b["bubbleId"]} for b in bubbles]}  # fmt: skip
-    disk = {f"composerData:{CURSOR_ID}": json.dumps(header)}
-    disk |= {f"bubbleId:{CURSOR_ID}:{b['bubbleId']}": json.dumps(b) for b in bubbles}
-    user = tmp_path / "home" / ".config" / "Cursor" / "User"
-    db = make_db(user / "globalStorage" / "state.vscdb", {}, disk)
-    chats = {"composer.composerData": {"allComposers": [{"composerId": CURSOR_ID}]}}
-    workspace(user, "ws1", "file:///home/dev/work/app", chats)
+    db = cursor_home(tmp_path / "home", bubbles)
     text, problems = exported(tmp_path / "home", tmp_path / "v", "cursor")
     assert all(f"mk{i}" in text for i in range(1, 5))
     assert not [r for r in REPRS if r in text], text
@@ -438,3 +446,22 @@ def test_codex_an_output_of_true_is_shown_as_json(tmp_path):
     text, _problems = exported(tmp_path / "home", tmp_path / "v", "codex")
     assert "mk1" in text and "mk2" in text and "> true\n" in text
     assert not [r for r in REPRS if r in text], text
+
+
+def test_cursor_a_value_that_is_not_utf8_costs_only_its_bad_bytes(tmp_path):
+    """'Could not decode to UTF-8 column value' failed the whole query: every chat of the
+    database was lost."""
+    bubbles = [
+        {"_v": 3, "type": 1, "bubbleId": "b1", "text": "mk1 question"},
+        {"_v": 3, "type": 2, "bubbleId": "b2", "text": "mk2 reply BAD"},
+        {"_v": 3, "type": 2, "bubbleId": "b3", "text": "mk3 answer"},
+    ]
+    db = cursor_home(tmp_path / "home", bubbles)
+    with closing(sqlite3.connect(db)) as conn:
+        key = f"bubbleId:{CURSOR_ID}:b2"
+        (value,) = conn.execute("SELECT value FROM cursorDiskKV WHERE key = ?", (key,)).fetchone()
+        bad = value.encode().replace(b"BAD", b"\xff\xfe")
+        conn.execute("UPDATE cursorDiskKV SET value = CAST(? AS TEXT) WHERE key = ?", (bad, key))
+        conn.commit()
+    text, _problems = exported(tmp_path / "home", tmp_path / "v", "cursor")
+    assert all(f"mk{i}" in text for i in range(1, 4))

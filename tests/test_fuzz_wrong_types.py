@@ -465,3 +465,31 @@ def test_cursor_a_value_that_is_not_utf8_costs_only_its_bad_bytes(tmp_path):
         conn.commit()
     text, _problems = exported(tmp_path / "home", tmp_path / "v", "cursor")
     assert all(f"mk{i}" in text for i in range(1, 4))
+
+
+@pytest.mark.parametrize(
+    ("source", "relpath", "words"),
+    [
+        ("gemini", ".gemini/tmp/win-app/chats/session-2026-11-22T07-45-2d4e6f80.json",
+         b"Der Build bricht"),
+        ("cline", ".cline/data/sessions/1764145500000_demo1/1764145500000_demo1.messages.json",
+         b"Explain what"),
+        ("copilot",
+         ".config/Code/User/globalStorage/emptyWindowChatSessions/c0b1107a-5e55-4a0d-9c1e-000000000002.json",
+         b"Regex for an ISO date?"),
+    ],
+)  # fmt: skip
+def test_a_raw_control_character_in_a_json_document_costs_nothing(tmp_path, source, relpath, words):
+    """A NUL byte left raw inside a string (JSON wants it escaped) made the whole document
+    unreadable: the Gemini chat failed ('not complete JSON'), the Cline and Copilot ones
+    were 'not a readable JSON document'."""
+    home = tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    _, before = exported_notes(home, tmp_path / "before", source)
+    path = home / relpath
+    data = path.read_bytes()
+    assert words in data
+    path.write_bytes(data.replace(words, words[:3] + b"\x00" + words[3:], 1))
+    report, after = exported_notes(home, tmp_path / "after", source)
+    assert not [p for p in report.problems if p.path == str(path)], report.problems
+    assert len(after) == len(before)

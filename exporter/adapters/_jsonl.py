@@ -183,10 +183,11 @@ def _parsed(
 
 def _lenient(raw: bytes | bytearray | str) -> Any:
     """Second chance for JSON orjson refuses (None if it is not JSON either): invalid UTF-8,
-    lone surrogates, numbers too large for 64 bits."""
+    lone surrogates, numbers too large for 64 bits, a control character (a NUL) left raw
+    inside a string by damage."""
     try:
         text = raw if isinstance(raw, str) else raw.decode("utf-8", errors="replace")
-        obj = json.loads(text)
+        obj = json.loads(text, strict=False)
     except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
         return None
     return without_surrogates(obj)

@@ -200,7 +200,8 @@ def _read_session(path: Path, problems: list[Problem]) -> Any:
     except orjson.JSONDecodeError:
         try:  # lone surrogates or bad UTF-8, which orjson refuses
             # (a note cannot hold a lone surrogate: written escaped, it parses as one)
-            return without_surrogates(json.loads(raw.decode("utf-8", "replace")))
+            # (strict=False: a control character left raw in a string costs nothing more)
+            return without_surrogates(json.loads(raw.decode("utf-8", "replace"), strict=False))
         except ValueError as exc:
             problems.append(
                 Problem(

@@ -62,7 +62,7 @@ def read_document(path: Path, problems: list[Problem], source: str, required: bo
     text = raw.decode("utf-8", "replace")  # lone surrogates or bad UTF-8, which orjson refuses
     try:
         # (a note cannot hold a lone surrogate: written escaped, it parses as one)
-        return without_surrogates(json.loads(text))
+        return without_surrogates(json.loads(text, strict=False))  # (a raw control character)
     except RecursionError:
         problems.append(Problem(str(path), "not a readable JSON document (nested too deep); "
                                 "skipped", None, "error", source))  # fmt: skip

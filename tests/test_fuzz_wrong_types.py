@@ -14,9 +14,14 @@ from pathlib import Path
 import pytest
 from claude_builder import ClaudeSession
 from claude_builder import tool_use as claude_tool_use
+from cline_builder import ask as cline_ask
 from cline_builder import message as cline_message
+from cline_builder import say as cline_say
 from cline_builder import sdk_session as cline_sdk_session
+from cline_builder import storage as cline_storage
+from cline_builder import task as cline_task
 from cline_builder import text as cline_text
+from cline_builder import tool as cline_tool
 from cline_builder import tool_result as cline_tool_result
 from cline_builder import tool_use as cline_tool_use
 from codex_builder import CodexRollout
@@ -493,3 +498,20 @@ def test_a_raw_control_character_in_a_json_document_costs_nothing(tmp_path, sour
     report, after = exported_notes(home, tmp_path / "after", source)
     assert not [p for p in report.problems if p.path == str(path)], report.problems
     assert len(after) == len(before)
+
+
+def test_cline_ui_messages_a_tool_and_an_mcp_server_named_by_lists(tmp_path):
+    """Cline's older ``ui_messages.json``: the names were joined with ``str()``."""
+    root = cline_storage(tmp_path / "home", "saoudrizwan.claude-dev")
+    mcp = {"type": "use_mcp_tool", "serverName": ["github"], "toolName": "search",
+           "arguments": '{"q": "x"}'}  # fmt: skip
+    cline_task(root, "1762500000001", ui=[
+        cline_say(0, "task", "mk1 find the helper"),
+        cline_tool(1, ["readFile"], kind="ask", path="a.py"),
+        cline_ask(2, "use_mcp_server", json.dumps(mcp)),
+        cline_say(3, "text", "mk2 found it"),
+    ])  # fmt: skip
+    text, _problems = exported(tmp_path / "home", tmp_path / "v", "cline")
+    assert "mk1" in text and "mk2" in text and "`search`" in text
+    assert not [r for r in REPRS if r in text], text
+

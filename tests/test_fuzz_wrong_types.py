@@ -515,3 +515,12 @@ def test_cline_ui_messages_a_tool_and_an_mcp_server_named_by_lists(tmp_path):
     assert "mk1" in text and "mk2" in text and "`search`" in text
     assert not [r for r in REPRS if r in text], text
 
+
+def test_copilot_a_question_without_a_title_whose_id_is_a_list(tmp_path):
+    requests = copilot_requests()
+    requests[1]["response"].append({"kind": "questionCarousel", "resolveId": "q", "questions": [
+        {"id": ["fw"], "options": [{"label": "Vue", "value": "vue"}]}]})  # fmt: skip
+    copilot_home(tmp_path / "home", requests)
+    text, _problems = exported(tmp_path / "home", tmp_path / "v", "copilot")
+    assert all(f"mk{i}" in text for i in range(1, 7)) and "Vue" in text
+    assert not [r for r in REPRS if r in text], text

@@ -313,7 +313,8 @@ def question_parts(
     questions = [q for q in _list(part.get("questions")) if isinstance(q, dict)]
     asked = []
     for q in questions:
-        entry: dict[str, Any] = {"question": _plain(q.get("title")) or str(q.get("id") or "")}
+        ident = q.get("id") if isinstance(q.get("id"), str) else ""  # (never a Python repr)
+        entry: dict[str, Any] = {"question": _plain(q.get("title")) or ident}
         labels = [o.get("label") for o in _list(q.get("options")) if isinstance(o, dict)]
         if labels:
             entry["options"] = labels

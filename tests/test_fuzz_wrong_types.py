@@ -524,3 +524,24 @@ def test_copilot_a_question_without_a_title_whose_id_is_a_list(tmp_path):
     text, _problems = exported(tmp_path / "home", tmp_path / "v", "copilot")
     assert all(f"mk{i}" in text for i in range(1, 7)) and "Vue" in text
     assert not [r for r in REPRS if r in text], text
+
+
+def test_cursor_a_grep_match_without_its_line_and_a_lint_with_a_list_for_its_message(tmp_path):
+    grep = {"success": {"workspaceResults": {"/w": {"content": {"matches": [
+        {"file": "a.py", "matches": [{"content": "mk3 import os"}]}]}}}}}  # fmt: skip
+    lints = {"linterErrorsByFile": [{"relativeWorkspacePath": "b.py", "errors": [
+        {"message": ["unused"], "severity": "DIAGNOSTIC_SEVERITY_WARNING",
+         "range": {"startPosition": {"line": 2, "column": [1]}}}]}]}  # fmt: skip
+    bubbles = [
+        {"_v": 3, "type": 1, "bubbleId": "b1", "text": "mk1 question"},
+        {"_v": 3, "type": 2, "bubbleId": "b2", "text": "mk2 searching",
+         "toolFormerData": {"name": "grep", "toolCallId": "t1", "status": "completed",
+                            "rawArgs": '{"pattern": "os"}', "result": json.dumps(grep)}},
+        {"_v": 3, "type": 2, "bubbleId": "b3", "text": "mk4 linting",
+         "toolFormerData": {"name": "read_lints", "toolCallId": "t2", "status": "completed",
+                            "rawArgs": "{}", "result": json.dumps(lints)}},
+    ]  # fmt: skip
+    cursor_home(tmp_path / "home", bubbles)
+    text, _problems = exported(tmp_path / "home", tmp_path / "v", "cursor")
+    assert "> a.py:?:mk3 import os" in text and "> b.py:2:?: warning: \n" in text
+    assert not [r for r in REPRS if r in text], text

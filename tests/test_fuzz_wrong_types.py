@@ -43,6 +43,7 @@ from test_antigravity_adapter import session_steps as antigravity_steps
 from test_antigravity_adapter import transcript as antigravity_transcript
 from vscode_builder import make_db, workspace
 
+from exporter.adapters._jsonl import RAW_CONTROL
 from exporter.export import ExportOptions, run_export
 
 REPRS = ("['", "{'", "None", "True", "False")
@@ -487,7 +488,7 @@ def test_cursor_a_value_that_is_not_utf8_costs_only_its_bad_bytes(tmp_path):
 def test_a_raw_control_character_in_a_json_document_costs_nothing(tmp_path, source, relpath, words):
     """A NUL byte left raw inside a string (JSON wants it escaped) made the whole document
     unreadable: the Gemini chat failed ('not complete JSON'), the Cline and Copilot ones
-    were 'not a readable JSON document'."""
+    were 'not a readable JSON document'. Now it is said, and the rest read."""
     home = tmp_path / "sessions"
     shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
     _, before = exported_notes(home, tmp_path / "before", source)
@@ -496,7 +497,8 @@ def test_a_raw_control_character_in_a_json_document_costs_nothing(tmp_path, sour
     assert words in data
     path.write_bytes(data.replace(words, words[:3] + b"\x00" + words[3:], 1))
     report, after = exported_notes(home, tmp_path / "after", source)
-    assert not [p for p in report.problems if p.path == str(path)], report.problems
+    said = [(p.severity, p.message) for p in report.problems if p.path == str(path)]
+    assert said == [("warning", RAW_CONTROL)]
     assert len(after) == len(before)
 
 
@@ -545,3 +547,16 @@ def test_cursor_a_grep_match_without_its_line_and_a_lint_with_a_list_for_its_mes
     text, _problems = exported(tmp_path / "home", tmp_path / "v", "cursor")
     assert "> a.py:?:mk3 import os" in text and "> b.py:2:?: warning: \n" in text
     assert not [r for r in REPRS if r in text], text
+
+
+def test_a_raw_control_character_in_a_json_line_is_said_and_the_line_kept(tmp_path):
+    """The line was skipped ('not valid JSON'), losing what it said."""
+    s = ClaudeSession("11111111-2222-4333-8444-5555555555b9", "/home/dev/work/app")
+    s.user("mk1 first question")
+    s.assistant("mk2 answer")
+    path = tmp_path / "home/.claude/projects/-home-dev-work-app" / f"{s.session_id}.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(s.text().encode().replace(b"mk2 answer", b"mk2 \x00answer"))
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "claude-code")
+    assert "mk1" in text and "mk2" in text
+    assert problems == [f"{path}:2: {RAW_CONTROL}"]

@@ -30,7 +30,7 @@ import orjson
 
 from ..errors import Problem, SourceError
 from ..model import Session, Usage, add_usage, usage_per_model
-from ._jsonl import parse_timestamp, without_surrogates
+from ._jsonl import RAW_CONTROL, parse_timestamp, raw_control, without_surrogates
 from ._times import Times
 from ._values import json_kind
 from .base import (
@@ -201,7 +201,7 @@ def _read_session(path: Path, problems: list[Problem]) -> Any:
         try:  # lone surrogates or bad UTF-8, which orjson refuses
             # (a note cannot hold a lone surrogate: written escaped, it parses as one)
             # (strict=False: a control character left raw in a string costs nothing more)
-            return without_surrogates(json.loads(raw.decode("utf-8", "replace"), strict=False))
+            doc = without_surrogates(json.loads(raw.decode("utf-8", "replace"), strict=False))
         except ValueError as exc:
             problems.append(
                 Problem(
@@ -212,6 +212,9 @@ def _read_session(path: Path, problems: list[Problem]) -> Any:
                 )
             )
             return None
+        if raw_control(raw):
+            problems.append(Problem(str(path), RAW_CONTROL, source=SOURCE))
+        return doc
 
 
 def _session(

@@ -560,3 +560,31 @@ def test_a_raw_control_character_in_a_json_line_is_said_and_the_line_kept(tmp_pa
     text, problems = exported(tmp_path / "home", tmp_path / "v", "claude-code")
     assert "mk1" in text and "mk2" in text
     assert problems == [f"{path}:2: {RAW_CONTROL}"]
+
+
+def test_copilot_cli_an_event_whose_data_is_a_list_is_said(tmp_path):
+    """It was dropped without a word."""
+    s = CopilotCliSession("c0c0a0a0-0000-4000-8000-0000000000c1")
+    s.user("mk1 first question")
+    s.assistant("mk2 lost answer")["data"] = ["mk2 lost answer"]
+    s.user("mk3 second question")
+    s.assistant("mk4 answer")
+    path = s.write(tmp_path / "home" / ".copilot")
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "copilot-cli")
+    assert all(f"mk{i}" in text for i in (1, 3, 4))
+    assert problems == [f"{path}:3: the event's data is a list, not an object: left out"]
+
+
+def test_gemini_a_message_whose_content_is_a_number_is_said(tmp_path):
+    """It was dropped without a word."""
+    chat = GeminiChat("5e55a0a0-0000-4000-8000-0000000000c2")
+    chat.user("mk1 first question")
+    chat.gemini("mk2 lost answer")["content"] = 7
+    chat.user("mk3 second question")
+    reply = chat.gemini("mk4 answer")
+    path = chat.write_json(project_folder(tmp_path / "home", "/home/dev/work/api", "api") / "chats")
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "gemini")
+    assert all(f"mk{i}" in text for i in (1, 3, 4))
+    lost = chat.messages[1]["id"]
+    why = f"message {lost!r}: its content is a number, not text or a list: left out"
+    assert problems == [f"{path}: {why}"], (problems, reply)

@@ -27,7 +27,7 @@ from ...model import (
 )
 from .._jsonl import json_or_text, json_text, parse_timestamp
 from .._times import Times
-from .._values import tool_name
+from .._values import json_kind, tool_name
 from . import SOURCE
 from .attachments import attachment_parts, result_extras
 from .usage import model_usage, positive, token_details
@@ -151,8 +151,13 @@ class EventLog:
 
     def event(self, event: dict[str, Any], line: int | None = None) -> None:
         kind: str = event["type"]
-        data = event.get("data") if isinstance(event.get("data"), dict) else {}
+        raw = event.get("data")
+        data = raw if isinstance(raw, dict) else {}
         self.line = line
+        if kind in _HANDLERS and raw is not None and not isinstance(raw, dict):
+            # (a damaged event: what it held is lost, and said)
+            why = f"the event's data is {json_kind(raw)}, not an object: left out"
+            self.problems.append(Problem(str(self.path), why, line, source=SOURCE))
         stamp = event.get("timestamp")
         when = parse_timestamp(stamp) or self.times.unread(stamp)
         if event.get("ephemeral") is True:

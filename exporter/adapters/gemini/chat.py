@@ -77,6 +77,11 @@ def iter_messages(
     unknown: dict[str, int] = {}
     for key, rec in chat.records.items():
         kind = str(rec.get("type"))  # whatever it holds, never a key that cannot be looked up
+        content = rec.get("content")
+        if content is not None and not isinstance(content, str | list | dict):
+            why = f"its content is {json_kind(content)}, not text or a list: left out"
+            problems.append(Problem(str(path), f"message {message_id(key)!r}: {why}",
+                                    source=SOURCE))  # fmt: skip
         stamp = rec.get("timestamp")
         when = parse_timestamp(stamp) or out.times.unread(stamp, f"message {message_id(key)!r}")
         if when:

@@ -588,3 +588,17 @@ def test_gemini_a_message_whose_content_is_a_number_is_said(tmp_path):
     lost = chat.messages[1]["id"]
     why = f"message {lost!r}: its content is a number, not text or a list: left out"
     assert problems == [f"{path}: {why}"], (problems, reply)
+
+
+def test_cursor_a_bubble_whose_text_is_a_number_is_said(tmp_path):
+    """It was dropped without a word."""
+    bubbles = [
+        {"_v": 3, "type": 1, "bubbleId": "b1", "text": "mk1 question"},
+        {"_v": 3, "type": 2, "bubbleId": "b2", "text": 7},
+        {"_v": 3, "type": 2, "bubbleId": "b3", "text": "mk3 answer"},
+    ]
+    db = cursor_home(tmp_path / "home", bubbles)
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "cursor")
+    assert "mk1" in text and "mk3" in text
+    why = f"composer {CURSOR_ID}, bubble b2: its text is a number, not text: left out"
+    assert problems == [f"{db}: {why}"]

@@ -29,7 +29,7 @@ from ...model import (
 )
 from .._jsonl import json_or_text, parse_timestamp
 from .._times import Times
-from .._values import tool_name
+from .._values import json_kind, tool_name
 from .context import context_parts
 from .tool_results import result_text
 
@@ -61,6 +61,10 @@ def bubble_messages(
             or parse_timestamp(sent)
             or times.unread(sent, f"{chat}, bubble {source_id or number}")
         )
+        where = f"{chat}, bubble {source_id or number}"
+        said = bubble.get("text") or bubble.get("rawText")
+        if said is not None and not isinstance(said, str):  # (a damaged bubble: said)
+            times.wrong_type(f"its text is {json_kind(said)}, not text: left out", where)
         if kind in (1, "1", "user"):
             text = _user_text(bubble)
             if text:  # a bubble without text is a draft never sent, whatever it holds
@@ -87,7 +91,7 @@ def bubble_messages(
         if isinstance(tool, dict) and tool.get("name"):
             call, result = _tool(tool, source_id)
             if why := tool_name(tool["name"])[1]:  # shown as "tool"
-                times.wrong_type(why, f"{chat}, bubble {source_id or number}")
+                times.wrong_type(why, where)
             parts.append(call)
         if not parts:
             continue  # a streaming intermediate with nothing in it

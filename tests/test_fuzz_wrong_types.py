@@ -33,6 +33,8 @@ from copilot_builder import terminal_tool as copilot_terminal_tool
 from copilot_builder import write as copilot_write
 from copilot_cli_builder import CopilotCliSession
 from copilot_cli_builder import request as cli_request
+from cursor_agent_builder import AgentChat
+from cursor_agent_builder import tool as agent_tool
 from gemini_builder import GeminiChat, project_folder, tool_call
 from gemini_builder import setup_turns as gemini_setup_turns
 from gemini_builder import write_checkpoint as gemini_write_checkpoint
@@ -602,3 +604,20 @@ def test_cursor_a_bubble_whose_text_is_a_number_is_said(tmp_path):
     assert "mk1" in text and "mk3" in text
     why = f"composer {CURSOR_ID}, bubble b2: its text is a number, not text: left out"
     assert problems == [f"{db}: {why}"]
+
+
+def test_cursor_agent_thinking_given_as_a_list_and_a_result_as_an_object(tmp_path):
+    chat = AgentChat(
+        tmp_path / "home", "/home/dev/work/app", "a9e9a9e9-1111-4222-8333-4444444444c3"
+    )
+    chat.user("mk1 first question")
+    chat.reply({"type": "thinking", "thinking": ["mk9 thought"]}, "mk2 looking",
+               agent_tool("Shell", command="ls"))  # fmt: skip
+    chat.line({"role": "user", "message": {"content": [
+        {"type": "tool_result", "content": {"files": ["a.py"]}}]}})  # fmt: skip
+    chat.reply("mk3 answer")
+    path = chat.write()
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "cursor")
+    assert all(f"mk{i}" in text for i in range(1, 4)) and '{"files":["a.py"]}' in text
+    assert not [r for r in REPRS if r in text], text
+    assert problems == [f"{path}:2: a thinking block's text is a list, not text: left out"]

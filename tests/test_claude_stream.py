@@ -106,7 +106,8 @@ def test_a_damaged_assistant_line_does_not_fail_a_file_with_sidechain_lines(tmp_
         f.write(damaged.text())
     (session,), problems = load_sessions(ClaudeCodeAdapter(), tmp_path)
     assert texts(session, "user") == ["first question", "second question"]
-    assert problems == []
+    # (the damaged line alone is said: left out)
+    assert [p.message for p in problems] == ["the message is text, not an object: left out"]
 
 
 def test_a_damaged_parent_uuid_of_a_sidechain_line_costs_nothing(tmp_path):

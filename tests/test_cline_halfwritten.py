@@ -147,7 +147,7 @@ def test_text_gone_wrong_before_the_end_is_damage_naming_where(entries, data, ju
     [
         ('[{"ts": 1}]]', "line 1, column 12"),  # a second closing bracket
         ('[{"ts": 1},]', "line 1, column 12"),  # a comma before the end
-        ('[\n  {"ts": 1, "text": "a\x01b"},\n  {"ts": 2}\n]', "line 2, column 23"),  # control char
+        # (a control character left raw in a string is read: test_fuzz_wrong_types)
         ('[{"ts": 1, "text": "\\q"}, {"ts": 2}]', "line 1, column 21"),  # no such escape
         ('[{"ts": 1} {"ts": 2}]', "line 1, column 12"),  # a comma missing
     ],

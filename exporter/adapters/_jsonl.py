@@ -13,6 +13,7 @@ gigabytes never sits in memory.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +33,21 @@ _READ_SIZE = 1 << 20  # bytes read from a plain file at a time
 # Compressed bytes fed to the decompressor at a time. zstd expands at most about 32,000
 # times (a run-length block), so one step never yields more than about 32 MB.
 _ZST_INPUT = 1024
+
+
+# A control character JSON allows only escaped, standing raw (a NUL): damage, which the
+# lenient reading passes over. (Tab, newline and carriage return are whitespace between
+# values, so they are not counted.)
+_RAW_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+RAW_CONTROL = (
+    "holds a control character (such as NUL) that JSON allows only escaped: damaged, "
+    "read all the same"
+)
+
+
+def raw_control(raw: bytes | bytearray) -> bool:
+    """Does JSON text hold a control character that may stand only escaped?"""
+    return _RAW_CONTROL.search(raw) is not None
 
 
 class LongLine(int):
@@ -157,10 +173,14 @@ def _parsed(
                 # a session being written right now (or cut off by a crash): said, not
                 # counted as damage, and read again once the file changes.
                 if (obj := _lenient(raw)) is not None:
+                    if raw_control(raw):
+                        skip(RAW_CONTROL)
                     yield number, obj
                 else:
                     skip(UNFINISHED_LAST_LINE)
             elif (obj := _lenient(raw)) is not None:
+                if raw_control(raw):
+                    skip(RAW_CONTROL)
                 yield number, obj
             else:
                 skip(f"not valid JSON, line skipped ({error})")
@@ -183,13 +203,14 @@ def _parsed(
 
 def _lenient(raw: bytes | bytearray | str) -> Any:
     """Second chance for JSON orjson refuses (None if it is not JSON either): invalid UTF-8,
-    lone surrogates, numbers too large for 64 bits."""
+    lone surrogates, numbers too large for 64 bits, a control character (a NUL) left raw
+    inside a string by damage."""
     try:
         text = raw if isinstance(raw, str) else raw.decode("utf-8", errors="replace")
-        obj = json.loads(text)
+        obj = json.loads(text, strict=False)
     except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
         return None
-    return _scrub(obj)
+    return without_surrogates(obj)
 
 
 lenient_loads = _lenient  # for values read elsewhere (database rows)
@@ -214,7 +235,7 @@ def read_index_json(source: str, path: Path, gives: str) -> tuple[Any, Problem |
     return doc, None
 
 
-def _scrub(obj: Any) -> Any:
+def without_surrogates(obj: Any) -> Any:
     """Lone surrogates replaced, without recursion (the value may be nested deep)."""
     if isinstance(obj, str):
         return obj.encode("utf-8", "replace").decode("utf-8")

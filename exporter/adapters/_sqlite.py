@@ -44,6 +44,9 @@ class Database:
             if wal_without_log(path):
                 uri += "&immutable=1"
             self.conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout_ms / 1000)
+            # A TEXT value that is not UTF-8 (a damaged row) would fail the whole query, and
+            # with it every session of the database: its bad bytes are read as U+FFFD.
+            self.conn.text_factory = _lenient_text
             self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             self.tables = {
                 r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
@@ -83,6 +86,10 @@ class Database:
         if table not in self.tables:
             return set()
         return {r[1] for r in self.query(f'PRAGMA table_info("{table}")')}
+
+
+def _lenient_text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
 
 
 def wal_without_log(path: Path) -> bool:

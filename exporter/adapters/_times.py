@@ -42,7 +42,7 @@ class Times:
     """The unreadable times of one file (or one database). ``locate``, when given, says
     where the reader is when a value comes without a place (a line being read)."""
 
-    __slots__ = ("count", "first", "where", "locate", "_last")
+    __slots__ = ("count", "first", "where", "locate", "_last", "odd")
 
     def __init__(self, locate: Callable[[], Where] | None = None) -> None:
         self.count = 0
@@ -50,6 +50,9 @@ class Times:
         self.where: Where = None  # and where it is
         self.locate = locate
         self._last: tuple[Where, int] | None = None  # (where, id) of the last value counted
+        # Other values of the wrong type met on the way (a tool's name that is a list), each
+        # as (where, why): reported with the times, by the same ``report``.
+        self.odd: list[tuple[Where, str]] = []
 
     def unread(self, value: object, where: Where = None) -> None:
         """Count ``value``, which ``parse_timestamp`` could not read, unless it is no time.
@@ -69,8 +72,21 @@ class Times:
             self.first, self.where = shown(value), where
         return None
 
+    def wrong_type(self, why: str, where: Where = None) -> None:
+        """A value of the wrong type that was left out (``why`` says which, and what was
+        shown instead), reported with the file by ``report``."""
+        if where is None and self.locate is not None:
+            where = self.locate()
+        self.odd.append((where, why))
+
     def report(self, problems: list[Problem], path: Path | str, source: str) -> None:
-        """One warning for all the values counted, if any (then counting starts again)."""
+        """One warning for all the values counted, if any (then counting starts again),
+        and one for each value of the wrong type."""
+        for where, why in self.odd:
+            line = where if isinstance(where, int) else None
+            said = f"{where}: {why}" if isinstance(where, str) else why
+            problems.append(Problem(str(path), said, line, source=source))
+        self.odd = []
         if not self.count:
             return
         where = self.where

@@ -47,6 +47,7 @@ from ..model import (
 )
 from ._jsonl import iter_jsonl, parse_timestamp, read_index_json
 from ._times import Times
+from ._values import tool_name
 from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed, project_name
 
 SOURCE = "antigravity"
@@ -93,6 +94,8 @@ class AntigravityAdapter:
         for number, obj in iter_jsonl(ref.main.path, result.problems, SOURCE):
             if isinstance(obj, dict) and isinstance(obj.get("type"), str):
                 steps.append(obj)
+                for why in _unnamed_calls(obj):
+                    result.problems.append(Problem(str(ref.main.path), why, number, source=SOURCE))
                 stamp = obj.get("created_at")
                 if when := parse_timestamp(stamp) or unread.unread(stamp, number):
                     times.append(when)
@@ -240,6 +243,20 @@ def _planner_parts(step: dict[str, Any], sid: str, waiting: list[str]) -> list[P
         description = summary if isinstance(summary, str) and summary.strip() else None
         parts.append(ToolCallPart(str(call.get("name") or "tool"), args, call_id, description))
     return parts
+
+
+def _unnamed_calls(step: dict[str, Any]) -> list[str]:
+    """Why each tool call of a step has a name that is not text (a damaged line); such a
+    name is taken out, so that the call is shown as ``tool``, never as a Python repr."""
+    calls = step.get("tool_calls")
+    found = []
+    for call in calls if isinstance(calls, list) else []:
+        if isinstance(call, dict):
+            _name, why = tool_name(call.get("name"))
+            if why:
+                found.append(why)
+                call["name"] = None
+    return found
 
 
 def _truncated(step: dict[str, Any]) -> bool:

@@ -13,6 +13,7 @@ from ..errors import Problem, SourceChanged, clipped, how_many
 from ..model import Message
 from ._jsonl import iter_json_objects, parse_timestamp
 from ._times import Times
+from ._values import json_kind, tool_name
 from .base import MessageSink
 from .claude_discovery import SOURCE
 from .claude_persisted import restore_persisted
@@ -170,6 +171,9 @@ def read_records(
                 continue  # a damaged line: nothing below can tell what it is
         if kind == "user":  # (an output too large for the transcript: made whole)
             restore_persisted(obj, path)
+        if kind in ("user", "assistant"):
+            for why in _wrong_types(obj):
+                problems.append(Problem(str(path), why, number, source=SOURCE))
         if "toolUseResult" in obj:
             # Only its agentId is read; the rest repeats the tool's output (about half the
             # bytes of a real transcript), so it is not kept in memory.
@@ -181,3 +185,30 @@ def read_records(
     for kind, (first, count) in unknown.items():
         why = f"unknown record type {kind!r}{how_many(count, 'line')} skipped"
         problems.append(Problem(str(path), why, first, source=SOURCE))
+
+
+def _wrong_types(obj: dict[str, Any]) -> list[str]:
+    """What of a prompt's or reply's line is of the wrong type (a damaged line), each left
+    out and said: a message or its content that is no message, a block that is no object,
+    a tool call's name that is not text (taken out: the call is shown as ``tool``, never
+    as a Python repr)."""
+    message = obj.get("message")
+    if message is None:
+        return []
+    if not isinstance(message, dict):
+        return [f"the message is {json_kind(message)}, not an object: left out"]
+    content = message.get("content")
+    if content is None or isinstance(content, str):
+        return []
+    if not isinstance(content, list):
+        return [f"the message's content is {json_kind(content)}, not text or a list: left out"]
+    found = []
+    for block in content:
+        if not isinstance(block, dict):
+            found.append(f"a content block is {json_kind(block)}, not an object: left out")
+        elif block.get("type") in ("tool_use", "server_tool_use"):
+            _name, why = tool_name(block.get("name"))
+            if why:
+                found.append(why)
+                block["name"] = None
+    return found

@@ -201,6 +201,8 @@ class CodexAdapter:
                 Problem(str(path), f"unexpected shape ({why}), line skipped", number,
                         source=SOURCE, left_out=True)
             )  # fmt: skip
+        for number, why in rollout.odd:
+            result.problems.append(Problem(str(path), why, number, source=SOURCE))
         for kind in sorted(kinds.keys() - KNOWN_KINDS - {"skip"}):
             why = f"unknown record type {kind!r} skipped (the first here)"
             result.problems.append(Problem(str(path), why, kinds[kind], source=SOURCE))

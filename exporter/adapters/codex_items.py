@@ -13,6 +13,8 @@ from typing import Any
 import orjson
 
 from ..model import AttachmentPart, NoticePart, Part, ToolCallPart, ToolResultPart
+from ._jsonl import json_text
+from ._values import json_kind
 
 _SHELL_TOOLS = {"shell", "container.exec", "local_shell", "shell_command", "exec_command"}
 
@@ -110,9 +112,10 @@ def tool_search_output(p: dict[str, Any]) -> ToolResultPart:
     for tool in p.get("tools") if isinstance(p.get("tools"), list) else []:
         if not isinstance(tool, dict):
             continue
-        name = str(tool.get("name") or tool.get("type") or "tool")
+        # (a name that is not text is passed over: never shown as a Python repr)
+        name = next((v for v in (tool.get("name"), tool.get("type")) if _text(v)), "tool")
         inner = tool.get("tools") if isinstance(tool.get("tools"), list) else []
-        names = [str(t.get("name")) for t in inner if isinstance(t, dict) and t.get("name")]
+        names = [t["name"] for t in inner if isinstance(t, dict) and _text(t.get("name"))]
         lines.append(f"{name}: {', '.join(names)}" if names else name)
     return ToolResultPart("\n".join(lines), item_call_id(p))
 
@@ -246,19 +249,31 @@ def _unwrap_output(output: Any) -> tuple[str, bool, int | None, float | None]:
             duration = meta.get("duration_seconds")
             code = code if isinstance(code, int) else None
             return (
-                str(output.get("output") or ""),
+                _as_text(output.get("output")),
                 bool(code),
                 code,
                 _seconds(duration),
             )
         if "content" in output:
-            return str(output.get("content") or ""), output.get("success") is False, None, None
+            failed = output.get("success") is False
+            return _as_text(output.get("content")), failed, None, None
         return content_text([output]), False, None, None
     if isinstance(output, list):
         return content_text(output), False, None, None
     if isinstance(output, str):
         return _text_output(output)
-    return ("" if output is None else str(output)), False, None, None
+    return ("" if output is None else json_text(output)), False, None, None  # (true: "true")
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value)
+
+
+def _as_text(value: Any) -> str:
+    """An output that should be text: anything else as JSON (never a Python repr)."""
+    if not value:
+        return ""
+    return value if isinstance(value, str) else json_text(value)
 
 
 # The header newer shell tools put above a command's output (``Exit code: 1`` / ``Wall
@@ -338,17 +353,27 @@ def _text_items(text: str) -> str:
     return "\n\n".join(texts) if texts else text
 
 
-def review_text(review: Any) -> str:
+def review_text(review: Any, odd: list[str] | None = None) -> str:
     """A review's explanation, then each finding (its title on a line, then its body), as
-    plain text: the note decides how text looks."""
+    plain text: the note decides how text looks. A title or body that is not text is left
+    out, and said in ``odd``."""
     if not isinstance(review, dict):
         return ""
     lines = []
     if isinstance(review.get("overall_explanation"), str):
         lines.append(review["overall_explanation"])
-    for finding in review.get("findings") or []:
-        if isinstance(finding, dict):
-            lines.append(f"{finding.get('title') or ''}\n{finding.get('body') or ''}".strip())
+    findings = review.get("findings")
+    for n, finding in enumerate(findings if isinstance(findings, list) else [], start=1):
+        if not isinstance(finding, dict):
+            continue
+        said = []
+        for key in ("title", "body"):
+            value = finding.get(key)
+            if isinstance(value, str):
+                said.append(value)
+            elif value is not None and odd is not None:
+                odd.append(f"review finding {n}'s {key} is {json_kind(value)}, not text: left out")
+        lines.append("\n".join(said).strip())
     return "\n\n".join(line for line in lines if line).strip()
 
 
@@ -364,7 +389,7 @@ def command_text(command: Any) -> str:
         ):
             return command[2]
         return shlex.join(command)
-    return str(command)
+    return json_text(command)  # (as JSON, never a Python repr: a damaged value)
 
 
 def _patch_argv(args: dict[str, Any]) -> str | None:

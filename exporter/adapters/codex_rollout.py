@@ -26,6 +26,7 @@ from ..model import (
 )
 from ._jsonl import parse_timestamp, token_count
 from ._times import Times
+from ._values import json_kind, tool_name
 from .codex_items import (
     agent_message,
     content_text,
@@ -69,6 +70,8 @@ class Rollout:
     forked_from: str | None = None
     agent_label: str | None = None
     skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, why) of bad lines
+    # (line, why) of a value of the wrong type in a line read all the same
+    odd: list[tuple[int, str]] = field(default_factory=list)
     # Items of a type not read (a newer Codex's): type -> (first line, how many)
     unknown: dict[str, tuple[int, int]] = field(default_factory=dict)
     times: Times = field(default_factory=Times)  # the times that could not be read
@@ -290,6 +293,10 @@ class RolloutBuilder:
             ]
             self._add("assistant", parts, number, when)
         elif ptype in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
+            _name, why = tool_name(p.get("name"))
+            if why:
+                self.out.odd.append((number, why))
+                p = {**p, "name": None}
             self._add("assistant", [tool_call(p)], number, when)
         elif ptype in ("function_call_output", "custom_tool_call_output"):
             result = tool_result(p)
@@ -399,6 +406,10 @@ class RolloutBuilder:
             # interruption. A review thread's end is none (Codex shows none); any other
             # reason (its budget ran out) is the harness's.
             reason = p.get("reason")
+            if reason is not None and not isinstance(reason, str):
+                why = f"the turn's end reason is {json_kind(reason)}, not text: left out"
+                self.out.odd.append((number, why))
+                reason = None
             if reason in (None, "interrupted", "replaced"):
                 text = "" if reason in (None, "interrupted") else str(reason)
                 self._add("user", [NoticePart("interrupted", text)], number, when)
@@ -408,7 +419,9 @@ class RolloutBuilder:
         elif etype == "context_compacted" and not self.has_compacted:
             self._add("system", [SummaryPart("")], number, when)
         elif etype == "exited_review_mode":
-            review = review_text(p.get("review_output"))
+            odd: list[str] = []
+            review = review_text(p.get("review_output"), odd)
+            self.out.odd += [(number, why) for why in odd]
             if review:
                 self._add("assistant", [TextPart(review)], number, when)
         elif etype == "thread_rolled_back":

@@ -30,8 +30,9 @@ import orjson
 
 from ..errors import Problem, SourceError
 from ..model import Session, Usage, add_usage, usage_per_model
-from ._jsonl import parse_timestamp
+from ._jsonl import RAW_CONTROL, parse_timestamp, raw_control, without_surrogates
 from ._times import Times
+from ._values import json_kind
 from .base import (
     FileStamp,
     LoadResult,
@@ -171,6 +172,9 @@ def _read_workspace_db(db: Path) -> tuple[dict[str, str], bool, Problem | None]:
 def _not_objects(data: dict[str, Any], path: Path, problems: list[Problem]) -> None:
     """Requests that are not JSON objects (damaged, or a newer shape): skipped, reported."""
     requests = data.get("requests")
+    if "requests" in data and not isinstance(requests, list):
+        why = f"its requests are {json_kind(requests)}, not a list: the chat holds none"
+        problems.append(Problem(str(path), why, source=SOURCE))
     bad = [i for i, r in enumerate(requests, 1) if not isinstance(r, dict)] if isinstance(
         requests, list
     ) else []  # fmt: skip
@@ -195,7 +199,9 @@ def _read_session(path: Path, problems: list[Problem]) -> Any:
         return orjson.loads(raw)
     except orjson.JSONDecodeError:
         try:  # lone surrogates or bad UTF-8, which orjson refuses
-            return json.loads(raw.decode("utf-8", "replace"))
+            # (a note cannot hold a lone surrogate: written escaped, it parses as one)
+            # (strict=False: a control character left raw in a string costs nothing more)
+            doc = without_surrogates(json.loads(raw.decode("utf-8", "replace"), strict=False))
         except ValueError as exc:
             problems.append(
                 Problem(
@@ -206,6 +212,9 @@ def _read_session(path: Path, problems: list[Problem]) -> Any:
                 )
             )
             return None
+        if raw_control(raw):
+            problems.append(Problem(str(path), RAW_CONTROL, source=SOURCE))
+        return doc
 
 
 def _session(
@@ -215,11 +224,19 @@ def _session(
     index_title: str | None,
     problems: list[Problem],
 ) -> Session | None:
-    from .copilot_log import last_activity, session_messages
+    from .copilot_log import last_activity, odd_tool_names, session_messages
 
     unknown: set[str] = set()
     times = Times()
-    messages, models = session_messages(data, unknown, times)
+    skipped: list[tuple[int, str]] = []
+    messages, models = session_messages(data, unknown, times, skipped)
+    for number, why in skipped:
+        why = f"request {number}: unexpected shape ({why}); skipped"
+        problems.append(Problem(str(path), why, source=SOURCE))
+    requests = data.get("requests")
+    for number, request in enumerate(requests if isinstance(requests, list) else [], start=1):
+        for why in odd_tool_names(request) if isinstance(request, dict) else []:
+            problems.append(Problem(str(path), f"request {number}: {why}", source=SOURCE))
     if unknown:
         kinds = ", ".join(sorted(unknown))
         problems.append(

@@ -51,7 +51,7 @@ def variable_parts(request: dict[str, Any]) -> list[AttachmentPart]:
             if sent is not None:  # the text Copilot sent with the prompt: shown
                 text, shortened = sent
                 part = AttachmentPart("text/plain", text.encode(), part.name, shortened=shortened)
-        if part and variable.get("id") in _IMPLICIT:
+        if part and isinstance(variable.get("id"), str) and variable["id"] in _IMPLICIT:
             part = replace(part, origin=_IMPLICIT[variable["id"]])
         if part and all((p.name, p.data) != (part.name, part.data) for p in found):
             found.append(part)
@@ -313,7 +313,8 @@ def question_parts(
     questions = [q for q in _list(part.get("questions")) if isinstance(q, dict)]
     asked = []
     for q in questions:
-        entry: dict[str, Any] = {"question": _plain(q.get("title")) or str(q.get("id") or "")}
+        ident = q.get("id") if isinstance(q.get("id"), str) else ""  # (never a Python repr)
+        entry: dict[str, Any] = {"question": _plain(q.get("title")) or ident}
         labels = [o.get("label") for o in _list(q.get("options")) if isinstance(o, dict)]
         if labels:
             entry["options"] = labels

@@ -8,6 +8,7 @@ import binascii
 import re
 from typing import Any
 
+from ..errors import clipped
 from ..model import (
     AttachmentPart,
     Message,
@@ -20,6 +21,7 @@ from ..model import (
 )
 from ._jsonl import parse_timestamp
 from ._times import Times
+from ._values import tool_name
 from .copilot_context import (
     edit_calls,
     edit_path,
@@ -54,11 +56,15 @@ _DENIED, _SKIPPED = (
 
 
 def session_messages(
-    data: dict[str, Any], unknown: set[str] | None = None, times: Times | None = None
+    data: dict[str, Any],
+    unknown: set[str] | None = None,
+    times: Times | None = None,
+    skipped: list[tuple[int, str]] | None = None,
 ) -> tuple[list[Message], list[str]]:
     """The requests of a session object, in order, as messages; plus the models used.
     ``unknown`` collects the response part kinds not known here (left out, to report),
-    ``times`` the times that cannot be read."""
+    ``times`` the times that cannot be read, ``skipped`` (number, why) of each request of
+    a shape no one expected (it costs that request, not the session)."""
     messages: list[Message] = []
     models: list[str] = []
     times = times or Times()
@@ -69,34 +75,59 @@ def session_messages(
             or request.get("shouldBeRemovedOnSend")
         ):
             continue
-        stamp = request.get("timestamp")
-        when = parse_timestamp(stamp) or times.unread(stamp, f"request {number}")
-        rid = request.get("requestId") if isinstance(request.get("requestId"), str) else None
-        message = request.get("message")
-        text = message.get("text") if isinstance(message, dict) else message
-        if isinstance(text, str) and text.strip():
-            parts_sent = (TextPart(text), *variable_parts(request))
-            messages.append(Message("user", parts_sent, rid, when))
-        model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
+        try:
+            made, model = _request_messages(number, request, len(messages), unknown, times)
+        except Exception as exc:  # noqa: BLE001  (a value of a type no one expected)
+            if skipped is not None:
+                skipped.append((number, clipped(f"{type(exc).__name__}: {exc}", 200)))
+            continue
+        messages += made
         if model and model not in models:
             models.append(model)
-        parts, results = _response(
-            request.get("response"),
-            model_calls(request),
-            unknown,
-            rid or f"request {len(messages)}",
-        )
-        parts += _outcome(request)
-        answered = _answered_at(request, when, times, f"request {number}")
-        if parts:
-            messages.append(
-                Message(
-                    "assistant", tuple(parts), request.get("responseId") or rid, answered, model
-                )
-            )
-        if results:
-            messages.append(Message("tool", tuple(results), rid, answered))
     return messages, models
+
+
+def odd_tool_names(request: dict[str, Any]) -> list[str]:
+    """Why each tool invocation of a request has a name (``toolId``) that is not text."""
+    response = request.get("response")
+    found = []
+    for part in response if isinstance(response, list) else []:
+        if isinstance(part, dict) and part.get("kind") in _TOOL_KINDS:
+            _name, why = tool_name(part.get("toolId"))
+            if why:
+                found.append(why)
+    return found
+
+
+def _request_messages(
+    number: int, request: dict[str, Any], before: int, unknown: set[str] | None, times: Times
+) -> tuple[list[Message], str | None]:
+    """One request's messages (``before``: how many the session has before it) and model."""
+    messages: list[Message] = []
+    stamp = request.get("timestamp")
+    when = parse_timestamp(stamp) or times.unread(stamp, f"request {number}")
+    rid = request.get("requestId") if isinstance(request.get("requestId"), str) else None
+    message = request.get("message")
+    text = message.get("text") if isinstance(message, dict) else message
+    if isinstance(text, str) and text.strip():
+        parts_sent = (TextPart(text), *variable_parts(request))
+        messages.append(Message("user", parts_sent, rid, when))
+    model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
+    parts, results = _response(
+        request.get("response"),
+        model_calls(request),
+        unknown,
+        rid or f"request {before + len(messages)}",
+    )
+    parts += _outcome(request)
+    answered = _answered_at(request, when, times, f"request {number}")
+    if parts:
+        response_id = request.get("responseId")
+        response_id = response_id if isinstance(response_id, str) and response_id else rid
+        messages.append(Message("assistant", tuple(parts), response_id, answered, model))
+    if results:
+        messages.append(Message("tool", tuple(results), rid, answered))
+    return messages, model
 
 
 def _paired(response: list[Any], calls: list[tuple[Any, str | None]]) -> dict[int, Any]:
@@ -219,7 +250,7 @@ def _tool(
 ) -> tuple[ToolCallPart, list[Part]]:
     """A tool invocation; ``made`` (the model's own call: arguments and the result it read)
     fills in what the invocation, written for display, does not hold."""
-    name = str(part.get("toolId") or "tool")
+    name, _why = tool_name(part.get("toolId"))  # (reported by ``odd_tool_names``)
     call_id = part.get("toolCallId") if isinstance(part.get("toolCallId"), str) else None
     description = (
         _string(part.get("pastTenseMessage")) or _string(part.get("invocationMessage")) or None

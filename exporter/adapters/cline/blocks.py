@@ -42,6 +42,7 @@ from ...model import (
 )
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
+from .._values import tool_name
 from .xmlcalls import RESULT_HEADER, LegacyCalls
 
 _WRAPPED = re.compile(r"^\s*<(task|feedback|answer|user_message)>\n?(.*?)\n?</\1>\s*$", re.S)
@@ -67,6 +68,8 @@ class Conversation:
     models: list[str] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)  # unknown block types, counted
     first_skipped: dict[str, int] = field(default_factory=dict)  # kind -> its first message
+    # (message number, why) of a value of the wrong type, left out of a message kept
+    odd: list[tuple[int, str]] = field(default_factory=list)
     times: Times = field(default_factory=Times)  # the times that could not be read
     # Context truncation (``conversationHistoryDeletedRange``): whether an entry held one,
     # and the messages (numbers from 1) whose value was not a pair of message indices.
@@ -226,9 +229,10 @@ def _parts(content: Any, role: str, legacy: bool, out: Conversation, number: int
             parts.append(AttachmentPart("text/plain", block["content"].encode(), name))
         elif kind == "tool_use":
             call_id = block.get("id") if isinstance(block.get("id"), str) else None
-            parts.append(
-                ToolCallPart(str(block.get("name") or "tool"), block.get("input"), call_id)
-            )
+            name, why = tool_name(block.get("name"))
+            if why:
+                out.odd.append((number, why))
+            parts.append(ToolCallPart(name, block.get("input"), call_id))
         elif kind == "tool_result":
             output, attachments, failed = tool_output(block.get("content"))
             call_id = block.get("tool_use_id")
@@ -348,7 +352,8 @@ def tool_output(content: Any) -> tuple[str, list[Part], bool]:
             if attachment:
                 attachments.append(attachment)
         elif _is_sdk_item(item):
-            head = str(item.get("query") or "")
+            query = item.get("query")  # (anything but text as JSON, never a Python repr)
+            head = query if isinstance(query, str) else _json(query) if query else ""
             body = item.get("result") if item.get("result") is not None else item.get("error")
             body = body if isinstance(body, str) else _json(body)
             texts.append(f"{head}\n{body}" if head else body)

@@ -314,6 +314,8 @@ def _cwd_from_prompt(prompt: Any) -> str | None:
 def _report_skipped(
     conversation: Conversation, path: Path, problems: list[Problem], source: str
 ) -> None:
+    for number, why in conversation.odd:
+        problems.append(Problem(str(path), f"message {number}: {why}", None, "warning", source))
     if conversation.skipped:
         first = conversation.first_skipped
         kinds = ", ".join(

@@ -383,12 +383,16 @@ def _call(what: str, text: str, call_id: str) -> list[Part]:
     if info is None:
         return [ToolCallPart(what, text, call_id)] if text.strip() else []
     if what == "mcp":
-        name = "/".join(str(info[k]) for k in ("serverName", "toolName") if info.get(k))
+        # (a name that is not text is passed over: never shown as a Python repr)
+        name = "/".join(info[k] for k in ("serverName", "toolName") if _named(info.get(k)))
         arguments = info.get("arguments")
         if isinstance(arguments, str):
             arguments = _object(arguments) or arguments
         return [ToolCallPart(name or "use_mcp_server", arguments or info, call_id)]
-    name = str(info.pop("tool", None) or info.pop("action", None) or what)
+    name = info.pop("tool", None)
+    if not _named(name):
+        name = info.pop("action", None)
+    name = name if _named(name) else what
     result = info.pop("content", None) if name not in _CONTENT_IS_INPUT else None
     if name == "readFile":
         result = None  # its ``content`` is only the file's absolute path
@@ -439,3 +443,7 @@ def _object(text: str) -> dict[str, Any] | None:
 
 def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _named(value: Any) -> bool:
+    return isinstance(value, str) and bool(value)

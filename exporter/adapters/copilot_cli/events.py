@@ -27,6 +27,7 @@ from ...model import (
 )
 from .._jsonl import json_or_text, json_text, parse_timestamp
 from .._times import Times
+from .._values import json_kind, tool_name
 from . import SOURCE
 from .attachments import attachment_parts, result_extras
 from .usage import model_usage, positive, token_details
@@ -119,6 +120,12 @@ class EventLog:
         self.line: int | None = None  # of the event being read
         self.times = Times(lambda: self.line)  # the times that could not be read
 
+    def _tool_name(self, value: Any) -> str:
+        name, why = tool_name(value)
+        if why:
+            self.problems.append(Problem(str(self.path), why, self.line, source=SOURCE))
+        return name
+
     def thread(self, event: dict[str, Any], data: dict[str, Any]) -> _Thread:
         agent = event.get("agentId")
         call = data.get("parentToolCallId")
@@ -144,8 +151,13 @@ class EventLog:
 
     def event(self, event: dict[str, Any], line: int | None = None) -> None:
         kind: str = event["type"]
-        data = event.get("data") if isinstance(event.get("data"), dict) else {}
+        raw = event.get("data")
+        data = raw if isinstance(raw, dict) else {}
         self.line = line
+        if kind in _HANDLERS and raw is not None and not isinstance(raw, dict):
+            # (a damaged event: what it held is lost, and said)
+            why = f"the event's data is {json_kind(raw)}, not an object: left out"
+            self.problems.append(Problem(str(self.path), why, line, source=SOURCE))
         stamp = event.get("timestamp")
         when = parse_timestamp(stamp) or self.times.unread(stamp)
         if event.get("ephemeral") is True:
@@ -258,7 +270,7 @@ class EventLog:
                     request.get("toolTitle")
                 )
                 call = ToolCallPart(
-                    str(request.get("name") or "tool"),
+                    self._tool_name(request.get("name")),
                     json_or_text(request.get("arguments")),
                     call_id,
                     description,
@@ -290,7 +302,8 @@ class EventLog:
         call_id = data.get("toolCallId")
         if not isinstance(call_id, str) or call_id in self.calls or call_id in self.user_calls:
             return
-        call = ToolCallPart(str(data.get("toolName") or "tool"), data.get("arguments"), call_id)
+        name = self._tool_name(data.get("toolName"))
+        call = ToolCallPart(name, data.get("arguments"), call_id)
         self._remember(call)
         thread.add("assistant", [call], event.get("id"), when, self._current_model(thread))
 

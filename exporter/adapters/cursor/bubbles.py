@@ -29,6 +29,7 @@ from ...model import (
 )
 from .._jsonl import json_or_text, parse_timestamp
 from .._times import Times
+from .._values import json_kind, tool_name
 from .context import context_parts
 from .tool_results import result_text
 
@@ -63,6 +64,10 @@ def bubble_messages(
             or parse_timestamp(sent)
             or times.unread(sent, f"{chat}, bubble {source_id or number}")
         )
+        where = f"{chat}, bubble {source_id or number}"
+        said = bubble.get("text") or bubble.get("rawText")
+        if said is not None and not isinstance(said, str):  # (a damaged bubble: said)
+            times.wrong_type(f"its text is {json_kind(said)}, not text: left out", where)
         if kind in (1, "1", "user"):
             text = _user_text(bubble)
             if text:  # a bubble without text is a draft never sent, whatever it holds
@@ -88,6 +93,8 @@ def bubble_messages(
         result = None
         if isinstance(tool, dict) and tool.get("name"):
             call, result = _tool(tool, source_id)
+            if why := tool_name(tool["name"])[1]:  # shown as "tool"
+                times.wrong_type(why, where)
             parts.append(call)
         if not parts:
             continue  # a streaming intermediate with nothing in it
@@ -155,7 +162,7 @@ def _tool(
     call_id = tool.get("toolCallId") if isinstance(tool.get("toolCallId"), str) else bubble_id
     call_id = call_id.split("\n", 1)[0] if call_id else None
     args = json_or_text(tool.get("rawArgs")) or json_or_text(tool.get("params"))
-    call = ToolCallPart(str(tool["name"]), args, call_id)
+    call = ToolCallPart(tool_name(tool["name"])[0], args, call_id)
     status = tool.get("status")
     raw = tool.get("result")
     if raw is None and status not in ("error", "cancelled"):

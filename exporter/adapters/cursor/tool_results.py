@@ -46,7 +46,8 @@ def _grep(found: Any) -> str | None:
                     return None
                 mark = "-" if match.get("isContextLine") else ":"
                 text = match.get("content") if isinstance(match.get("content"), str) else ""
-                lines.append(f"{entry['file']}{mark}{match.get('lineNumber')}{mark}{text}")
+                number = _plain(match.get("lineNumber"))
+                lines.append(f"{entry['file']}{mark}{number}{mark}{text}")
     return "\n".join(lines) if lines else None
 
 
@@ -60,13 +61,24 @@ def _lints(by_file: Any) -> str | None:
         errors = entry.get("errors") if isinstance(entry, dict) else None
         if not isinstance(errors, list):
             return None
-        path = entry.get("relativeWorkspacePath") or ""
+        path = _plain(entry.get("relativeWorkspacePath"), "")
         for error in errors:
             if not isinstance(error, dict):
                 return None
             span = error.get("range") if isinstance(error.get("range"), dict) else {}
             start = span.get("startPosition") if isinstance(span.get("startPosition"), dict) else {}
-            severity = str(error.get("severity") or "").removeprefix("DIAGNOSTIC_SEVERITY_")
-            where = f"{path}:{start.get('line', '?')}:{start.get('column', '?')}"
-            lines.append(f"{where}: {severity.lower() or 'problem'}: {error.get('message', '')}")
+            severity = _plain(error.get("severity"), "").removeprefix("DIAGNOSTIC_SEVERITY_")
+            where = f"{path}:{_plain(start.get('line'))}:{_plain(start.get('column'))}"
+            message = _plain(error.get("message"), "")
+            lines.append(f"{where}: {severity.lower() or 'problem'}: {message}")
     return "\n".join(lines) if lines else None
+
+
+def _plain(value: Any, missing: str = "?") -> str:
+    """A number or text of a result as written; anything else (absent, damaged) as
+    ``missing``, never as a Python repr (``None``, ``['x']``)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return missing

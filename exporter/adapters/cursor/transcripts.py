@@ -36,8 +36,9 @@ from ...model import (
     ToolCallPart,
     ToolResultPart,
 )
-from .._jsonl import iter_json_objects
+from .._jsonl import iter_json_objects, json_text
 from .._times import Times
+from .._values import json_kind
 from ..base import read_regular
 from .wrappers import attached_parts, clean_user_text
 
@@ -244,7 +245,12 @@ class _Reader:
                 if text:
                     parts.append(TextPart(text))
             elif kind == "thinking":
-                text = _without_marker(str(block.get("thinking") or block.get("text") or ""))
+                said = block.get("thinking") or block.get("text") or ""
+                if not isinstance(said, str):  # (a damaged block: said, never a Python repr)
+                    why = f"a thinking block's text is {json_kind(said)}, not text: left out"
+                    self.times.wrong_type(why, number)
+                    said = ""
+                text = _without_marker(said)
                 if text:
                     parts.append(ThinkingPart(text))
             elif kind in _CALL_TYPES and isinstance(block.get("name"), str):
@@ -313,7 +319,7 @@ def _result_text(content: Any) -> str:
         return "\n".join(
             b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)
         )
-    return "" if content is None else str(content)
+    return "" if content is None else json_text(content)  # (as JSON, never a Python repr)
 
 
 def _image(block: dict[str, Any]) -> AttachmentPart | None:

@@ -242,7 +242,9 @@ def _agent_names(chat: Chat) -> dict[str, str]:
         calls = rec.get("toolCalls")
         for call in calls if isinstance(calls, list) else []:
             if isinstance(call, dict) and _str(call.get("agentId")):
-                names[call["agentId"]] = str(call.get("displayName") or call.get("name"))
+                names[call["agentId"]] = (
+                    _str(call.get("displayName")) or _str(call.get("name")) or "tool"
+                )
     return names
 
 

@@ -28,6 +28,7 @@ from ...model import (
 )
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
+from .._values import json_kind
 from . import SOURCE
 from .chatfiles import Chat, message_id
 from .results import SHELL_TOOL, shell_result, subagent_report
@@ -76,6 +77,11 @@ def iter_messages(
     unknown: dict[str, int] = {}
     for key, rec in chat.records.items():
         kind = str(rec.get("type"))  # whatever it holds, never a key that cannot be looked up
+        content = rec.get("content")
+        if content is not None and not isinstance(content, str | list | dict):
+            why = f"its content is {json_kind(content)}, not text or a list: left out"
+            problems.append(Problem(str(path), f"message {message_id(key)!r}: {why}",
+                                    source=SOURCE))  # fmt: skip
         stamp = rec.get("timestamp")
         when = parse_timestamp(stamp) or out.times.unread(stamp, f"message {message_id(key)!r}")
         if when:
@@ -97,7 +103,11 @@ def iter_messages(
                 usage = _usage(tokens)
                 out.usage = out.usage + usage
                 add_usage(out.per_model, model, usage)
-            parts = _assistant_parts(rec, key, children or {})
+            odd: list[str] = []
+            parts = _assistant_parts(rec, key, children or {}, odd)
+            for why in odd:
+                problems.append(Problem(str(path), f"message {message_id(key)!r}: {why}",
+                                        source=SOURCE))  # fmt: skip
             if parts:
                 yield Message("assistant", tuple(parts), key, when, model)
         elif kind in NOTICE_TYPES:
@@ -236,7 +246,10 @@ def inline_data(content: Any) -> list[Part]:
     return out
 
 
-def _assistant_parts(rec: dict[str, Any], key: str, children: dict[str, str]) -> list[Part]:
+def _assistant_parts(
+    rec: dict[str, Any], key: str, children: dict[str, str], odd: list[str]
+) -> list[Part]:
+    """The parts of a reply; a value of the wrong type that is left out is said in ``odd``."""
     parts: list[Part] = [ThinkingPart(t) for t in _thoughts(rec.get("thoughts"))]
     text = content_text(rec.get("content") if "content" in rec else rec.get("parts"))
     if text.strip():
@@ -247,9 +260,13 @@ def _assistant_parts(rec: dict[str, Any], key: str, children: dict[str, str]) ->
             continue
         call_id = str(call.get("id") or f"{key}-call-{n}")
         agent = call.get("agentId")
+        named = [call.get(k) for k in ("name", "displayName") if call.get(k) is not None]
+        name = next((n for n in named if isinstance(n, str) and n), "tool")
+        if named and not isinstance(named[0], str):
+            odd.append(f"a tool call's name is {json_kind(named[0])}, not text: shown as {name!r}")
         parts.append(
             ToolCallPart(
-                str(call.get("name") or call.get("displayName") or "tool"),
+                name,
                 call.get("args"),
                 call_id,
                 subagent_id=children.get(agent) if isinstance(agent, str) else None,

@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from ...errors import Problem, SourceChanged
-from .._jsonl import _lenient, iter_json_objects, iter_jsonl
+from .._jsonl import RAW_CONTROL, _lenient, iter_json_objects, iter_jsonl, raw_control
 from ..base import read_regular
 from . import SOURCE
 
@@ -108,7 +108,7 @@ class StreamedRecords:
             raise SourceChanged(self.paths[file_no], number, number, why)
 
 
-def load_json(data: bytes) -> Any:
+def load_json(data: bytes, odd: list[str] | None = None) -> Any:
     """A whole JSON document. What orjson refuses (numbers past 64 bits, invalid UTF-8) gets
     a second, lenient read; raises ``orjson.JSONDecodeError`` when it is not JSON (yet)."""
     try:
@@ -117,12 +117,15 @@ def load_json(data: bytes) -> Any:
         doc = _lenient(data)
         if doc is None:
             raise
+        if odd is not None and raw_control(data):
+            odd.append(RAW_CONTROL)
         return doc
 
 
 def _read_document(path: Path, chat: Chat, problems: list[Problem]) -> bool:
+    odd: list[str] = []
     try:
-        doc = load_json(read_regular(path))
+        doc = load_json(read_regular(path), odd)
     except orjson.JSONDecodeError as exc:
         # Rewritten whole on every save: a half-written file is read again next run.
         why = f"not complete JSON, perhaps being saved right now; read again next run ({exc})"
@@ -131,6 +134,7 @@ def _read_document(path: Path, chat: Chat, problems: list[Problem]) -> bool:
     except OSError as exc:
         problems.append(Problem(str(path), f"unreadable ({exc})", severity="error", source=SOURCE))
         return False
+    problems += [Problem(str(path), why, source=SOURCE) for why in odd]
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
         why = "not a Gemini CLI chat (no messages list); skipped"
         problems.append(Problem(str(path), why, source=SOURCE))

@@ -24,6 +24,7 @@ from ...model import (
 )
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
+from .._values import tool_name
 from ..base import read_regular
 from .chat import SOURCE, content_text, inline_data, strip_references
 from .chatfiles import load_json
@@ -158,7 +159,15 @@ def read_checkpoint(path: Path, problems: list[Problem]) -> list[dict[str, Any]]
     if not isinstance(history, list):
         problems.append(Problem(str(path), "not a saved chat (no history); skipped", source=SOURCE))
         return []
-    return [c for c in history if isinstance(c, dict)]
+    turns = [c for c in history if isinstance(c, dict)]
+    for n, turn in enumerate(turns, start=1):
+        pieces = turn.get("parts") if isinstance(turn.get("parts"), list) else []
+        for part in pieces:
+            call = part.get("functionCall") if isinstance(part, dict) else None
+            if isinstance(call, dict) and (why := tool_name(call.get("name"))[1]):
+                problems.append(Problem(str(path), f"turn {n}: {why}", source=SOURCE))
+                call["name"] = None  # (shown as "tool", never as a Python repr)
+    return turns
 
 
 def checkpoint_messages(history: list[dict[str, Any]]) -> list[Message]:

@@ -39,6 +39,7 @@ from ...model import (
     add_usage,
     usage_per_model,
 )
+from .._jsonl import json_text
 from .._times import Times
 from ..vscode import project_of_path
 
@@ -345,7 +346,8 @@ def _tool(part: dict[str, Any]) -> list[Part]:
     timed = _number(start) and _number(end) and end >= start
     duration = (end - start) / 1000 if timed else None
     result = ToolResultPart(
-        output if isinstance(output, str) else "" if output is None else str(output),
+        # (any other value as JSON, as it was stored: never a Python repr such as True)
+        output if isinstance(output, str) else "" if output is None else json_text(output),
         call_id,
         failed,
         exit_code,

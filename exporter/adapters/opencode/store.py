@@ -21,8 +21,10 @@ import orjson
 
 from ...errors import Problem
 from ...model import family_roots
+from .._jsonl import lenient_loads
 from .._parts import runs
 from .._sqlite import Database, decode_json
+from .._values import json_kind
 from ..base import FileStamp, listed, read_regular
 
 if TYPE_CHECKING:  # the converter is imported when a session is read, not by discovery
@@ -164,9 +166,12 @@ def tree_session(session_file: Path, source: str) -> tuple[StoredSession | None,
     if info is None:
         return None, Problem(str(session_file), why, severity="error", source=source)
     storage = session_file.parents[2]
-    ident = str(info.get("id") or session_file.stem)
-    info["id"] = ident
     problems: list[Problem] = []
+    ident = _tree_ident(info, session_file)
+    if info.get("id") not in (None, "", ident):
+        why = f"the session's id is {json_kind(info['id'])}, not text: named by its file"
+        problems.append(Problem(str(session_file), why, source=source))
+    info["id"] = ident
     loose = _loose_parts(storage, problems, source)
     messages = []
     for folder in dict.fromkeys([ident, session_file.stem]):
@@ -182,7 +187,7 @@ def tree_session(session_file: Path, source: str) -> tuple[StoredSession | None,
                     part, why = _read(part_file)
                     if part is None:
                         problems.append(Problem(str(part_file), why, source=source))
-                    elif part.get("messageID", mid) == mid:
+                    elif part.get("messageID", mid) in (mid, file.stem):  # (if its id is damaged)
                         parts.append(part)
             parts += loose.get(mid, [])
             messages.append((data, _unique(parts)))
@@ -204,7 +209,7 @@ def tree_families(files: list[Path]) -> list[list[tuple[Path, tuple[str, ...]]]]
         info, _why = _read(path)
         if info is None:
             continue
-        ident[path] = str(info.get("id") or path.stem)  # (as ``tree_session`` names it)
+        ident[path] = _tree_ident(info, path)
         up = info.get("parentID")
         if isinstance(up, str) and up:
             parent[ident[path]] = up
@@ -221,6 +226,12 @@ def tree_families(files: list[Path]) -> list[list[tuple[Path, tuple[str, ...]]]]
         else:
             families.setdefault(roots[session], []).append((path, tuple(children.get(session, ()))))
     return list(families.values())
+
+
+def _tree_ident(info: dict[str, Any], session_file: Path) -> str:
+    """A legacy session's id: its own, or its file's name when that is not text."""
+    ident = info.get("id")
+    return ident if isinstance(ident, str) and ident else session_file.stem
 
 
 def _loose_parts(
@@ -248,18 +259,22 @@ def _json_files(folder: Path) -> list[Path]:
     """The ``*.json`` files directly in ``folder``, by name (names are time-ordered ids)."""
     try:
         entries = [e for e in listed(folder) if e.name.endswith(".json") and e.is_file()]
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a damaged id naming the folder holds a NUL
         return []
     return [Path(e.path) for e in sorted(entries, key=lambda e: e.name)]
 
 
 def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
     try:
-        data = orjson.loads(read_regular(path))
+        raw = read_regular(path)
+        data = orjson.loads(raw)
     except OSError as exc:
         return None, f"could not be read ({exc.strerror or exc}); skipped"
     except orjson.JSONDecodeError as exc:
-        return None, f"not valid JSON ({exc}); skipped (a file being written is read next run)"
+        data = lenient_loads(raw)  # a lone surrogate, a number past 64 bits: read all the same
+        if data is None:
+            why = f"not valid JSON ({exc}); skipped (a file being written is read next run)"
+            return None, why
     if not isinstance(data, dict):
         return None, "not a JSON object; skipped"
     return data, ""

@@ -1,0 +1,33 @@
+"""Words for a JSON value of the wrong type, as a damaged record's report names it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def json_kind(value: Any) -> str:
+    """What ``value`` is, as JSON names it ("a list", "a number", …)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def tool_name(value: Any, fallback: str = "tool") -> tuple[str, str | None]:
+    """A tool call's name as a record gives it (``fallback`` when there is none), and why
+    it was not used when it is there but not text (a damaged record: that is reported, and
+    the call shown by the fallback, never by a Python repr such as ``['Bash']``)."""
+    if isinstance(value, str) and value:
+        return value, None
+    if value is None or isinstance(value, str):
+        return fallback, None
+    return fallback, f"a tool call's name is {json_kind(value)}, not text: shown as {fallback!r}"

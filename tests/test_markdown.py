@@ -7,11 +7,12 @@ import html
 import re
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from obsidian_check import constructs
 
+from exporter import markdown
 from exporter.markdown import callout, code_span, escape_inline, escape_prose, fence
 
 COMMONMARK = MarkdownIt("commonmark")
@@ -528,6 +529,7 @@ _PASTED_LINE = st.tuples(
     st.sampled_from(["Traceback:", "error[E0425]: x", "It fails"]),
     st.lists(_PASTED_LINE, min_size=1, max_size=6),
 )
+@example("Traceback:", ["a~~:", "a`", "a~~", "    a`"])  # found by the fuzz audit
 def test_a_pasted_block_laid_out_by_spaces_keeps_every_line_as_typed(first, rest):
     """A prompt paragraph whose later lines are indented (a traceback, a compiler's
     diagnostics) is a fenced text block holding each line exactly, indentation included:
@@ -535,7 +537,13 @@ def test_a_pasted_block_laid_out_by_spaces_keeps_every_line_as_typed(first, rest
     deep = any(line.startswith(("    ", "\t")) for line in rest)
     assume(deep or sum(line.startswith("  ") for line in rest) >= 2)
     text = "\n".join([first, *rest])
-    out = escape_prose(f"{text}\n\nAfter that, #tag?", literal=True)
+    whole = f"{text}\n\nAfter that, #tag?"
+    out = escape_prose(whole, literal=True)
+    if markdown._layout(whole) is None:
+        # Where the layout is unsure of the text's blocks (a code span across an indented
+        # line), all of it is one fenced block, shown as typed: never live, nothing lost.
+        assert out == fence(whole, "text")
+        return
     tokens = COMMONMARK.parse(out)
     assert [t.content for t in tokens if t.type == "fence"] == [text + "\n"], out
     assert visible(out).endswith("After that, #tag?")

@@ -138,3 +138,17 @@ def test_a_gemini_chat_line_of_neither_kind_is_named(tmp_path):
     sessions, problems = load_sessions(GeminiAdapter(), tmp_path)
     (s,) = with_unread_lines(sessions, problems)
     assert s.unread_lines == (4,)  # the metadata, two messages, then this line
+
+
+def test_a_line_read_despite_a_raw_control_character_is_not_said_to_be_missing(tmp_path):
+    """A NUL left raw in a JSON string is damage the lenient reading passes over: the
+    line is reported and read, so the note does not say it is missing."""
+    s = ClaudeSession("0cc0c0c0-1111-4222-8333-444444444445", "/w/proj")
+    s.user("a question")
+    s.assistant("kept despite the damage")
+    path = s.write(tmp_path / "home" / PROJECTS / f"{s.session_id}.jsonl")
+    path.write_bytes(path.read_bytes().replace(b"kept despite", b"kept\x00despite"))
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path / "home", timezone=UTC))
+    assert [p.line for p in report.problems] == [2]
+    (text,) = [d.decode() for d in note_files(tmp_path / "v").values() if b"despite" in d]
+    assert "could not be read" not in text

@@ -152,8 +152,9 @@ def _parsed(
 ) -> Iterator[tuple[int, Any]]:
     number = 0
 
-    def skip(message: str) -> None:
-        problems.append(Problem(str(path), message, number, source=source, left_out=True))
+    def skip(message: str, left_out: bool = True) -> None:
+        """Report the line (``left_out``: not read at all, which its note says)."""
+        problems.append(Problem(str(path), message, number, source=source, left_out=left_out))
 
     try:
         for number, raw in enumerate(lines, start=1):
@@ -174,13 +175,13 @@ def _parsed(
                 # counted as damage, and read again once the file changes.
                 if (obj := _lenient(raw)) is not None:
                     if raw_control(raw):
-                        skip(RAW_CONTROL)
+                        skip(RAW_CONTROL, left_out=False)  # (read all the same)
                     yield number, obj
                 else:
                     skip(UNFINISHED_LAST_LINE)
             elif (obj := _lenient(raw)) is not None:
                 if raw_control(raw):
-                    skip(RAW_CONTROL)
+                    skip(RAW_CONTROL, left_out=False)  # (read all the same)
                 yield number, obj
             else:
                 skip(f"not valid JSON, line skipped ({error})")

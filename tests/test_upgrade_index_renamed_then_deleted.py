@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import UTC
 from pathlib import Path
 
 import pytest
 from claude_builder import ClaudeSession
-
-from exporter.export import ExportOptions, run_export
+from test_index_after_obsidian_rename import conflicts, export
 
 
 def session(home: Path, project: str, n: int, turns: int = 1) -> None:
@@ -26,17 +24,6 @@ def session(home: Path, project: str, n: int, turns: int = 1) -> None:
         s.user(f"question {turn} about {project}")
         s.assistant(f"answer {turn}")
     s.write(home / f".claude/projects/-home-dev-work-{project}" / f"{sid}.jsonl")
-
-
-def export(vault: Path, home: Path):
-    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, workers=1))
-    assert not report.failed, report.problems
-    return report
-
-
-def conflicts(report, vault: Path) -> list:
-    found = [c for c in [*report.changes, *report.indexes] if c.action.value == "conflict"]
-    return found + list((vault / ".ccexport").glob("conflicts/*"))
 
 
 def as_an_older_version_wrote_it(vault: Path) -> None:

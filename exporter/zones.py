@@ -56,8 +56,9 @@ def machine_zone_name(
     """The IANA name of the zone this process's local time is in, where it has one: ``TZ``
     when set (a name, or a file of the zone database: ``:/etc/localtime``), else what
     ``/etc/localtime`` links to (Linux, macOS), else ``/etc/timezone``."""
-    if "TZ" in env and env["TZ"].removeprefix(":") not in _NOT_NAMES:
-        name = env["TZ"].removeprefix(":") or "UTC"  # an empty TZ is UTC
+    named = env.get("TZ", "").removeprefix(":")
+    if "TZ" in env and named not in _NOT_NAMES:
+        name = named or "UTC"  # an empty TZ is UTC
         if name.startswith("/"):
             return _name_of_file(Path(name))
         return name if named_zone(name) else None
@@ -105,10 +106,11 @@ def with_vault_zone(options: ExportOptions, machine: str | None) -> VaultZone:
     taken as none kept, and said."""
     kept = kept_zone(options.vault)
     zone = named_zone(kept) if kept else None
+    unknown = kept is not None and zone is None  # a file there, naming no zone known here
     keep, problems = "", []
     if zone is None and machine and (zone := named_zone(machine)) is not None:
         keep = machine
-    if kept is not None and named_zone(kept) is None:
+    if unknown:
         now = f"{machine}, this machine's zone, which it keeps from now" if keep else (
             "this machine's local time")  # fmt: skip
         why = (f"holds {clipped(kept, 40)!r}, not the name of a time zone known here: the "
@@ -118,10 +120,7 @@ def with_vault_zone(options: ExportOptions, machine: str | None) -> VaultZone:
     if since is not None and since.tzinfo is None:
         dated = options.timezone or zone
         since = since.replace(tzinfo=dated) if dated else since.astimezone()
-    if zone is None:
-        return VaultZone(replace(options, since=since), "", problems)
-    timezone = options.timezone or zone
-    found = replace(options, local_zone=zone, timezone=timezone, since=since)
+    found = replace(options, local_zone=zone, timezone=options.timezone or zone, since=since)
     return VaultZone(found, keep, problems)
 
 

@@ -217,6 +217,20 @@ def _lenient(raw: bytes | bytearray | str) -> Any:
 lenient_loads = _lenient  # for values read elsewhere (database rows)
 
 
+def json_document(raw: bytes) -> tuple[Any, str | None]:
+    """A whole JSON document, as orjson reads it, else read leniently (invalid UTF-8, lone
+    surrogates, numbers past 64 bits, a control character left raw in a string); and the
+    warning such a raw control character earns (None: none). Raises ``json.JSONDecodeError``
+    (or ``RecursionError``, nested too deep) when it is not JSON."""
+    try:
+        return orjson.loads(raw), None
+    except orjson.JSONDecodeError:
+        pass
+    # (a note cannot hold a lone surrogate: written escaped, it parses as one)
+    doc = without_surrogates(json.loads(raw.decode("utf-8", "replace"), strict=False))
+    return doc, RAW_CONTROL if raw_control(raw) else None
+
+
 def read_index_json(source: str, path: Path, gives: str) -> tuple[Any, Problem | None]:
     """The JSON document of an index beside the sessions (titles, folders), and why it could
     not be read when it is there (a warning saying it ``gives``: locked, or caught half

@@ -22,11 +22,16 @@ def json_kind(value: Any) -> str:
     return type(value).__name__
 
 
+def some_text(value: Any) -> bool:
+    """Is ``value`` text with something in it (a name that is not: absent, or damaged)?"""
+    return isinstance(value, str) and bool(value)
+
+
 def tool_name(value: Any, fallback: str = "tool") -> tuple[str, str | None]:
     """A tool call's name as a record gives it (``fallback`` when there is none), and why
     it was not used when it is there but not text (a damaged record: that is reported, and
     the call shown by the fallback, never by a Python repr such as ``['Bash']``)."""
-    if isinstance(value, str) and value:
+    if some_text(value):
         return value, None
     if value is None or isinstance(value, str):
         return fallback, None

@@ -14,7 +14,7 @@ import orjson
 
 from ..model import AttachmentPart, NoticePart, Part, ToolCallPart, ToolResultPart
 from ._jsonl import json_text
-from ._values import json_kind
+from ._values import json_kind, some_text
 
 _SHELL_TOOLS = {"shell", "container.exec", "local_shell", "shell_command", "exec_command"}
 
@@ -113,9 +113,9 @@ def tool_search_output(p: dict[str, Any]) -> ToolResultPart:
         if not isinstance(tool, dict):
             continue
         # (a name that is not text is passed over: never shown as a Python repr)
-        name = next((v for v in (tool.get("name"), tool.get("type")) if _text(v)), "tool")
+        name = next((v for v in (tool.get("name"), tool.get("type")) if some_text(v)), "tool")
         inner = tool.get("tools") if isinstance(tool.get("tools"), list) else []
-        names = [t["name"] for t in inner if isinstance(t, dict) and _text(t.get("name"))]
+        names = [t["name"] for t in inner if isinstance(t, dict) and some_text(t.get("name"))]
         lines.append(f"{name}: {', '.join(names)}" if names else name)
     return ToolResultPart("\n".join(lines), item_call_id(p))
 
@@ -263,10 +263,6 @@ def _unwrap_output(output: Any) -> tuple[str, bool, int | None, float | None]:
     if isinstance(output, str):
         return _text_output(output)
     return ("" if output is None else json_text(output)), False, None, None  # (true: "true")
-
-
-def _text(value: Any) -> bool:
-    return isinstance(value, str) and bool(value)
 
 
 def _as_text(value: Any) -> str:

@@ -20,17 +20,14 @@ put in the fingerprint, so a new title re-exports that session) → the first pr
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
-import orjson
-
 from ..errors import Problem, SourceError
 from ..model import Session, Usage, add_usage, usage_per_model
-from ._jsonl import RAW_CONTROL, parse_timestamp, raw_control, without_surrogates
+from ._jsonl import json_document, parse_timestamp
 from ._times import Times
 from ._values import json_kind
 from .base import (
@@ -196,25 +193,16 @@ def _read_session(path: Path, problems: list[Problem]) -> Any:
         )
         return None
     try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        try:  # lone surrogates or bad UTF-8, which orjson refuses
-            # (a note cannot hold a lone surrogate: written escaped, it parses as one)
-            # (strict=False: a control character left raw in a string costs nothing more)
-            doc = without_surrogates(json.loads(raw.decode("utf-8", "replace"), strict=False))
-        except ValueError as exc:
-            problems.append(
-                Problem(
-                    str(path),
-                    f"not a readable JSON document ({exc})",
-                    severity="error",
-                    source=SOURCE,
-                )
-            )
-            return None
-        if raw_control(raw):
-            problems.append(Problem(str(path), RAW_CONTROL, source=SOURCE))
-        return doc
+        doc, damaged = json_document(raw)
+    except ValueError as exc:
+        problems.append(
+            Problem(str(path), f"not a readable JSON document ({exc})", severity="error",
+                    source=SOURCE)
+        )  # fmt: skip
+        return None
+    if damaged:
+        problems.append(Problem(str(path), damaged, source=SOURCE))
+    return doc
 
 
 def _session(

@@ -19,10 +19,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from ...errors import Problem
-from .._jsonl import RAW_CONTROL, raw_control, without_surrogates
+from .._jsonl import json_document
 from ..base import read_regular
 
 # What may follow the point where the parser stopped, by what it said, in a file cut short:
@@ -56,13 +54,7 @@ def read_document(path: Path, problems: list[Problem], source: str, required: bo
         problems.append(Problem(str(path), f"could not be read ({exc})", None, "error", source))
         return None
     try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        pass
-    text = raw.decode("utf-8", "replace")  # lone surrogates or bad UTF-8, which orjson refuses
-    try:
-        # (a note cannot hold a lone surrogate: written escaped, it parses as one)
-        doc = without_surrogates(json.loads(text, strict=False))  # (a raw control character)
+        doc, damaged = json_document(raw)
     except RecursionError:
         problems.append(Problem(str(path), "not a readable JSON document (nested too deep); "
                                 "skipped", None, "error", source))  # fmt: skip
@@ -70,9 +62,10 @@ def read_document(path: Path, problems: list[Problem], source: str, required: bo
     except json.JSONDecodeError as exc:
         error = exc
     else:
-        if raw_control(raw):
-            problems.append(Problem(str(path), RAW_CONTROL, None, "warning", source))
+        if damaged:
+            problems.append(Problem(str(path), damaged, None, "warning", source))
         return doc
+    text = raw.decode("utf-8", "replace")
     where = f"line {error.lineno}, column {error.colno}"
     if not text.strip():
         problems.append(

@@ -37,6 +37,7 @@ from ...model import (
     Usage,
 )
 from .._jsonl import parse_timestamp
+from .._values import some_text
 from .blocks import (
     Conversation,
     attachment_of,
@@ -384,15 +385,15 @@ def _call(what: str, text: str, call_id: str) -> list[Part]:
         return [ToolCallPart(what, text, call_id)] if text.strip() else []
     if what == "mcp":
         # (a name that is not text is passed over: never shown as a Python repr)
-        name = "/".join(info[k] for k in ("serverName", "toolName") if _named(info.get(k)))
+        name = "/".join(info[k] for k in ("serverName", "toolName") if some_text(info.get(k)))
         arguments = info.get("arguments")
         if isinstance(arguments, str):
             arguments = _object(arguments) or arguments
         return [ToolCallPart(name or "use_mcp_server", arguments or info, call_id)]
     name = info.pop("tool", None)
-    if not _named(name):
+    if not some_text(name):
         name = info.pop("action", None)
-    name = name if _named(name) else what
+    name = name if some_text(name) else what
     result = info.pop("content", None) if name not in _CONTENT_IS_INPUT else None
     if name == "readFile":
         result = None  # its ``content`` is only the file's absolute path
@@ -443,7 +444,3 @@ def _object(text: str) -> dict[str, Any] | None:
 
 def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _named(value: Any) -> bool:
-    return isinstance(value, str) and bool(value)

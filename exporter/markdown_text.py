@@ -84,12 +84,16 @@ def _escape_text(
     heading: dict[int, tuple[int, str]] = {}
 
     i = text.find("\\")
+    streak = 0  # backslashes in a row, ending at i
     while 0 <= i < n:
+        streak = streak + 1 if i and text[i - 1] == "\\" else 1
         following = text[i + 1] if i + 1 < n else "\n"
         if literal and (following in _ASCII_PUNCT or following in "\n" + _CODE_MARK):
             slash[i] = True
-            if following == "`":
-                slash[i + 1] = True  # it was escaped, and must stay text
+            if following == "`" and streak % 2:
+                # It was escaped, and must stay text. (After an even run of backslashes it
+                # was not: escaping it would shorten its run, which could then pair as code.)
+                slash[i + 1] = True
         elif not literal and following in _ASCII_PUNCT:
             keep[i] = keep[i + 1] = True
             i += 1

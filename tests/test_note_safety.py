@@ -140,6 +140,9 @@ def test_a_compaction_trigger_stays_text_in_the_callout_title():
 # A pipe in a code span ends the cell in GFM; and a table in a quote, found by probing.
 @example("| a | b |\n|---|---|\n| `x | #y` | z |")
 @example("> | a |\n> |---|\n> | `b\n> #x` |")
+# Two backslashes (one shown) before a backtick run: the run is not escaped, and escaping
+# its first backtick left a shorter run that paired as a Dataview query. Found by this test.
+@example("\\\\``= this.file.name`")
 def test_adversarial_constructs_alone_are_neutral_in_every_filter(text):
     for rendered in (escape_prose(text), escape_prose(text, literal=True)):
         found = [c for c in constructs(rendered) if c.detail not in ("h4", "h5", "h6")]

@@ -174,7 +174,9 @@ DebugOpt = Annotated[
 ]
 TzOpt = Annotated[
     str | None,
-    typer.Option("--timezone", metavar="ZONE", help="Time zone for note times (default: local)."),
+    typer.Option(
+        "--timezone", metavar="ZONE", help="Time zone for note times (default: the vault's zone)."
+    ),
 ]
 TemplatesOpt = Annotated[
     Path | None,

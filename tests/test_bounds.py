@@ -73,6 +73,28 @@ def test_a_line_nested_past_the_parsers_limit_is_skipped_like_any_malformed_line
     assert "not valid JSON" in problems[0].message
 
 
+def test_a_value_nested_past_orjsons_limit_is_not_read_on_any_python(tmp_path):
+    """orjson reads 1,024 levels; Python's parser (the second chance, here taken for the
+    invalid UTF-8 at the end) reads deeper from 3.13 on. Every Python skips the line."""
+    path = tmp_path / "s.jsonl"
+    deep = b"[" * 2000 + b"]" * 2000
+    path.write_bytes(b'{"n":1}\n{"n":2,"x":' + deep + b',"s":"\xff"}\n{"n":3}\n')
+    objects, problems = read(path)
+    assert [o["n"] for _, o in objects] == [1, 3]
+    assert [(p.line, p.left_out) for p in problems] == [(2, True)]
+
+
+def test_a_document_nested_past_orjsons_limit_is_refused_on_any_python():
+    value: list = []
+    for _ in range(_jsonl.MAX_DEPTH - 1):
+        value = [value]  # MAX_DEPTH lists nested: read
+    assert isinstance(_jsonl.without_surrogates(value), list)
+    with pytest.raises(RecursionError):
+        _jsonl.without_surrogates([value])
+    with pytest.raises(RecursionError):
+        _jsonl.json_document(b'{"a":' + b"[" * 1500 + b"]" * 1500 + b', "b": "\xff"}')
+
+
 def test_invalid_utf8_deeply_nested_is_read_without_recursion(tmp_path):
     """The lenient second pass (invalid UTF-8) walks the value without recursing."""
     path = tmp_path / "s.jsonl"

@@ -33,6 +33,7 @@ _READ_SIZE = 1 << 20  # bytes read from a plain file at a time
 # Compressed bytes fed to the decompressor at a time. zstd expands at most about 32,000
 # times (a run-length block), so one step never yields more than about 32 MB.
 _ZST_INPUT = 1024
+MAX_DEPTH = 1024  # arrays and objects nested in each other: orjson reads no deeper
 
 
 # A control character JSON allows only escaped, standing raw (a NUL): damage, which the
@@ -208,10 +209,9 @@ def _lenient(raw: bytes | bytearray | str) -> Any:
     inside a string by damage."""
     try:
         text = raw if isinstance(raw, str) else raw.decode("utf-8", errors="replace")
-        obj = json.loads(text, strict=False)
-    except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
+        return without_surrogates(json.loads(text, strict=False))
+    except (ValueError, RecursionError):  # RecursionError: nested past the limit
         return None
-    return without_surrogates(obj)
 
 
 lenient_loads = _lenient  # for values read elsewhere (database rows)
@@ -251,28 +251,33 @@ def read_index_json(source: str, path: Path, gives: str) -> tuple[Any, Problem |
 
 
 def without_surrogates(obj: Any) -> Any:
-    """Lone surrogates replaced, without recursion (the value may be nested deep)."""
+    """Lone surrogates replaced, without recursion (the value may be nested deep). Raises
+    ``RecursionError`` for a value nested deeper than orjson reads (``MAX_DEPTH``): Python's
+    own parser reads deeper from 3.13 on, and a value read here should not depend on which
+    Python runs (nor reach code that walks it recursively)."""
     if isinstance(obj, str):
         return obj.encode("utf-8", "replace").decode("utf-8")
     if not isinstance(obj, dict | list):
         return obj
     root: list[Any] = [None]
-    todo: list[tuple[Any, Any, Any]] = [(root, 0, obj)]  # (container, slot, value)
+    todo: list[tuple[Any, Any, Any, int]] = [(root, 0, obj, 0)]  # (container, slot, value, depth)
     while todo:
-        container, slot, value = todo.pop()
+        container, slot, value, depth = todo.pop()
         if isinstance(value, str):
             container[slot] = value.encode("utf-8", "replace").decode("utf-8")
+        elif isinstance(value, dict | list) and depth >= MAX_DEPTH:
+            raise RecursionError(f"nested deeper than {MAX_DEPTH:,} levels")
         elif isinstance(value, list):
             copy = [None] * len(value)
             container[slot] = copy
-            todo.extend((copy, i, v) for i, v in enumerate(value))
+            todo.extend((copy, i, v, depth + 1) for i, v in enumerate(value))
         elif isinstance(value, dict):
             copy_d: dict[Any, Any] = {}
             container[slot] = copy_d
             for k, v in value.items():
                 key = k.encode("utf-8", "replace").decode("utf-8")
                 copy_d[key] = None
-                todo.append((copy_d, key, v))
+                todo.append((copy_d, key, v, depth + 1))
         else:
             container[slot] = value
     return root[0]

@@ -7,6 +7,7 @@ Synthetic task folders only (tests/cline_builder.py)."""
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from datetime import UTC
 from pathlib import Path
@@ -146,7 +147,8 @@ def test_text_gone_wrong_before_the_end_is_damage_naming_where(entries, data, ju
     ("text", "where"),
     [
         ('[{"ts": 1}]]', "line 1, column 12"),  # a second closing bracket
-        ('[{"ts": 1},]', "line 1, column 12"),  # a comma before the end
+        # a comma before the end: Python 3.13 names the comma, earlier ones what follows it
+        ('[{"ts": 1},]', "line 1, column 1[12] "),
         # (a control character left raw in a string is read: test_fuzz_wrong_types)
         ('[{"ts": 1, "text": "\\q"}, {"ts": 2}]', "line 1, column 21"),  # no such escape
         ('[{"ts": 1} {"ts": 2}]', "line 1, column 12"),  # a comma missing
@@ -158,7 +160,8 @@ def test_damaged_files_are_errors_at_their_place(tmp_path, text, where):
     problems: list = []
     assert read_document(path, problems, "cline") is None
     (problem,) = problems
-    assert problem.severity == "error" and f"not valid JSON at {where}" in problem.message
+    assert problem.severity == "error"
+    assert re.search(f"not valid JSON at {where}", problem.message), problem.message
 
 
 @pytest.mark.parametrize(

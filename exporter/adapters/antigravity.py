@@ -213,13 +213,21 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
 def _user_parts(content: str) -> tuple[list[Part], list[tuple[str, str]]]:
     requests = _REQUEST.findall(content)
     settings = _SETTINGS.findall(content)
-    text = "\n\n".join(r.strip() for r in requests) if requests or settings else content.strip()
+    text = "\n\n".join(map(_trimmed, requests)) if requests or settings else _trimmed(content)
     parts: list[Part] = [TextPart(text)] if text else []
     parts += [NoticePart("notification", s.strip()) for s in settings if s.strip()]
     models = [
         (m.group(1).strip(), m.group(2).strip()) for s in settings for m in _MODEL.finditer(s)
     ]  # (from, to) of each model switch
     return parts, models
+
+
+def _trimmed(text: str) -> str:
+    """``text`` without the blank lines before it and the white space after it: its first
+    line keeps its indentation (code pasted first in a prompt, four spaces in, stays code)."""
+    text = text.rstrip()
+    first = len(text) - len(text.lstrip())
+    return text[text.rfind("\n", 0, first) + 1 :]
 
 
 def _planner_parts(step: dict[str, Any], sid: str, waiting: list[str]) -> list[Part]:

@@ -40,7 +40,7 @@ from .._jsonl import iter_json_objects, json_text
 from .._times import Times
 from .._values import json_kind
 from ..base import read_regular
-from .wrappers import attached_parts, clean_user_text
+from .wrappers import attached_parts, clean_user_text, trimmed
 
 SOURCE = "cursor"
 REDACTED = "[REDACTED]"
@@ -306,10 +306,10 @@ def _blocks(content: Any) -> list[dict[str, Any]]:
 
 def _without_marker(text: str) -> str:
     """Text with Cursor's stand-in for unkept thinking removed (whole block or its tail)."""
-    stripped = text.strip()
-    if stripped.endswith(REDACTED):
-        stripped = stripped[: -len(REDACTED)].rstrip()
-    return stripped
+    text = text.rstrip()
+    if text.endswith(REDACTED):
+        text = text[: -len(REDACTED)]
+    return trimmed(text)  # (the first line's indentation stays: a reply's code block)
 
 
 def _result_text(content: Any) -> str:

@@ -22,7 +22,8 @@ WRAPPERS = ("user_info", "attached_files", "manually_attached_skills", "plugin_i
 
 _PROMPT = re.compile(rf"<{PROMPT_TAG}>(.*?)</{PROMPT_TAG}>", re.DOTALL)
 _TIME = re.compile(rf"<{TIME_TAG}>(.*?)</{TIME_TAG}>", re.DOTALL)
-_WRAPPER = re.compile(r"<({})>.*?</\1>\s*".format("|".join(WRAPPERS)), re.DOTALL)
+# (a wrapper goes with the rest of its line, never with the indentation of the next)
+_WRAPPER = re.compile(r"<({})>.*?</\1>[ \t]*\n?".format("|".join(WRAPPERS)), re.DOTALL)
 _HUMAN_TIME = re.compile(
     r"(?:[A-Za-z]+,\s*)?(?P<month>[A-Za-z]{3,})\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4}),?\s+"
     r"(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?"
@@ -112,8 +113,17 @@ def clean_user_text(
     if stamp and when is None and times is not None:
         times.unread(stamp.group(1).strip(), line)
     queries = _PROMPT.findall(text)
-    prompt = "\n\n".join(q.strip() for q in queries) if queries else _WRAPPER.sub("", text)
-    return prompt.strip(), when
+    prompt = "\n\n".join(trimmed(q) for q in queries) if queries else _WRAPPER.sub("", text)
+    return trimmed(prompt), when
+
+
+def trimmed(text: str) -> str:
+    """``text`` without the blank lines before it and the white space after it: its first
+    line keeps its indentation (code pasted first in a prompt, four spaces in, stays code;
+    ``strip`` left it unindented above lines still indented)."""
+    text = text.rstrip()
+    first = len(text) - len(text.lstrip())
+    return text[text.rfind("\n", 0, first) + 1 :]
 
 
 def parse_cursor_time(text: str) -> datetime | None:

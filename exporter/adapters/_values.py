@@ -1,4 +1,5 @@
-"""Words for a JSON value of the wrong type, as a damaged record's report names it."""
+"""Words for a JSON value of the wrong type, as a damaged record's report names it; small
+tests and trims of the values adapters read."""
 
 from __future__ import annotations
 
@@ -25,6 +26,16 @@ def json_kind(value: Any) -> str:
 def some_text(value: Any) -> bool:
     """Is ``value`` text with something in it (a name that is not: absent, or damaged)?"""
     return isinstance(value, str) and bool(value)
+
+
+def trimmed(text: str) -> str:
+    """``text`` without the blank lines before it and the white space after it: its first
+    line keeps its indentation (code pasted first in a prompt, four spaces in, stays code;
+    ``strip`` left it unindented above lines still indented). The note builder's cleaning
+    trims the same way (``clean._trimmed``)."""
+    text = text.rstrip()
+    first = len(text) - len(text.lstrip())
+    return text[text.rfind("\n", 0, first) + 1 :]
 
 
 def tool_name(value: Any, fallback: str = "tool") -> tuple[str, str | None]:

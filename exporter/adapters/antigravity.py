@@ -47,7 +47,7 @@ from ..model import (
 )
 from ._jsonl import iter_jsonl, parse_timestamp, read_index_json
 from ._times import Times
-from ._values import tool_name
+from ._values import tool_name, trimmed
 from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed, project_name
 
 SOURCE = "antigravity"
@@ -213,21 +213,13 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
 def _user_parts(content: str) -> tuple[list[Part], list[tuple[str, str]]]:
     requests = _REQUEST.findall(content)
     settings = _SETTINGS.findall(content)
-    text = "\n\n".join(map(_trimmed, requests)) if requests or settings else _trimmed(content)
+    text = "\n\n".join(map(trimmed, requests)) if requests or settings else trimmed(content)
     parts: list[Part] = [TextPart(text)] if text else []
     parts += [NoticePart("notification", s.strip()) for s in settings if s.strip()]
     models = [
         (m.group(1).strip(), m.group(2).strip()) for s in settings for m in _MODEL.finditer(s)
     ]  # (from, to) of each model switch
     return parts, models
-
-
-def _trimmed(text: str) -> str:
-    """``text`` without the blank lines before it and the white space after it: its first
-    line keeps its indentation (code pasted first in a prompt, four spaces in, stays code)."""
-    text = text.rstrip()
-    first = len(text) - len(text.lstrip())
-    return text[text.rfind("\n", 0, first) + 1 :]
 
 
 def _planner_parts(step: dict[str, Any], sid: str, waiting: list[str]) -> list[Part]:

@@ -38,9 +38,9 @@ from ...model import (
 )
 from .._jsonl import iter_json_objects, json_text
 from .._times import Times
-from .._values import json_kind
+from .._values import json_kind, trimmed
 from ..base import read_regular
-from .wrappers import attached_parts, clean_user_text, trimmed
+from .wrappers import attached_parts, clean_user_text
 
 SOURCE = "cursor"
 REDACTED = "[REDACTED]"

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from ...model import AttachmentPart
 from .._jsonl import parse_timestamp
 from .._times import Times
+from .._values import trimmed
 
 PROMPT_TAG = "user_query"
 TIME_TAG = "timestamp"
@@ -115,15 +116,6 @@ def clean_user_text(
     queries = _PROMPT.findall(text)
     prompt = "\n\n".join(trimmed(q) for q in queries) if queries else _WRAPPER.sub("", text)
     return trimmed(prompt), when
-
-
-def trimmed(text: str) -> str:
-    """``text`` without the blank lines before it and the white space after it: its first
-    line keeps its indentation (code pasted first in a prompt, four spaces in, stays code;
-    ``strip`` left it unindented above lines still indented)."""
-    text = text.rstrip()
-    first = len(text) - len(text.lstrip())
-    return text[text.rfind("\n", 0, first) + 1 :]
 
 
 def parse_cursor_time(text: str) -> datetime | None:

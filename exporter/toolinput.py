@@ -14,8 +14,8 @@ _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path")  # the file a ca
 # What a search looked for says more than where (Glob and Grep take a pattern and a folder);
 # a Skill call is named by its skill.
 _SUMMARY_KEYS = ("command", "cmd", "file_path", "filePath", "pattern", "query", "regex",
-                 "path", "url", "notebook_path", "skill", "target_file", "targetFile",
-                 "TargetFile")  # fmt: skip
+                 "search_term", "path", "url", "notebook_path", "skill", "target_file",
+                 "targetFile", "TargetFile")  # fmt: skip
 
 
 def call_description(part: ToolCallPart) -> str | None:

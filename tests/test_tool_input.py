@@ -72,6 +72,8 @@ def test_the_note_shows_a_one_line_edit_as_typed(line):
         ("Skill", {"skill": "bmad:core:party-mode"}, "bmad:core:party-mode"),
         ("Read", {"file_path": "src/a.py", "pattern": "x"}, "src/a.py"),
         ("read_file", {"target_file": "src/db.rs", "should_read_entire_file": True}, "src/db.rs"),
+        # Cursor's web search names its query search_term
+        ("WebSearch", {"search_term": "HBO 1990s", "explanation": "why"}, "HBO 1990s"),
     ],
 )
 def test_a_call_is_titled_by_what_it_looked_for_or_the_skill_it_ran(tool, arguments, title):

@@ -124,7 +124,13 @@ def scan_vault(
     scan = SecretScan()
     units = _units_of(state)
     wanted = frozenset(sources)
+    seen: set[str] = set()
     for key, record in sorted(state.notes.items(), key=lambda item: item[1].path):
+        if record.deleted or record.path in seen:
+            # (a note the person deleted: a file now at its path is theirs; two records may
+            # name one path, a note given another's old name)
+            continue
+        seen.add(record.path)
         unit = units.get(key)
         why = _why_kept(key, record, unit, state, render, wanted, project)
         _scan_note(root, rules, key, record, why, scan)
@@ -239,9 +245,9 @@ def _scan_note(
         ours = every  # found only in the whole: counted as the note's
     if kept == MARKERS_GONE or (kept == EDITED and why == ""):
         why = kept  # (a source gone, or left out, says more than an edit)
-    if why is None:
-        ours = Counter()  # the next run writes it again with the current rules
-    ours.update(name)  # (a name with a secret: renamed by the next run that renders anew)
+    ours.update(name)
+    if why is None:  # the next run writes it again with the current rules (and renames it)
+        ours = Counter()
     if not ours and not yours:
         return
     kind = INDEX if key.startswith(INDEX_PREFIX) else NOTE

@@ -26,6 +26,8 @@ from exporter.redact import redactor
 from exporter.vault_secrets import (
     ATTACHMENT,
     CONFLICT,
+    MARKERS_GONE,
+    NOT_EXPORTED,
     NOTE,
     SOURCE_GONE,
     YOURS_WHY,
@@ -263,3 +265,25 @@ def test_a_planted_key_is_found_and_never_shown(one_vault, before, after, token)
     assert found.yours.get("github-pat", 0) >= 1
     shown = _secret_line(found) + json.dumps(found.as_dict())
     assert key not in shown and token not in shown
+
+
+def test_a_note_no_run_updates_says_why(exported):
+    """A note of a source the settings leave out, and one whose markers are gone: no run
+    writes either again, whatever the rules."""
+    home, vault, _ = exported
+    left_out = _note(vault, "00000000000b")
+    _plant_in_generated_part(left_out, f"the new one is {GITHUB}")
+    unmarked = _note(vault, "00000000000a")
+    _plant_in_generated_part(unmarked, f"and {SLACK}")
+    unmarked.write_text(
+        "".join(line for line in unmarked.read_text().splitlines(keepends=True)
+                if not line.startswith("%% ccexport:begin"))
+    )  # fmt: skip
+    (vault / ".ccexport" / "config.toml").write_text('sources = ["codex"]\n')
+    check = _secret_check(_doctor(vault, home, "--json"))
+    by_path = {f["path"]: f for f in check["files"]}
+    assert by_path[str(left_out.relative_to(vault))]["why"] == NOT_EXPORTED.format("claude-code")
+    gone = by_path[str(unmarked.relative_to(vault))]
+    assert gone["why"] == MARKERS_GONE and gone["in_ccexport_text"] == {"slack-token": 1}
+    shown = _doctor(vault, home).stdout
+    assert "put its markers back" in shown and SLACK not in shown and GITHUB not in shown

@@ -26,6 +26,8 @@ from exporter.redact import redactor
 from exporter.vault_secrets import (
     ATTACHMENT,
     CONFLICT,
+    LOG,
+    LOG_WHY,
     MARKERS_GONE,
     NOT_EXPORTED,
     NOTE,
@@ -287,3 +289,15 @@ def test_a_note_no_run_updates_says_why(exported):
     assert gone["why"] == MARKERS_GONE and gone["in_ccexport_text"] == {"slack-token": 1}
     shown = _doctor(vault, home).stdout
     assert "put its markers back" in shown and SLACK not in shown and GITHUB not in shown
+
+
+def test_the_nightly_log_is_named(exported):
+    """The log is only added to: a line an older version wrote keeps its secret."""
+    home, vault, _ = exported
+    log = vault / ".ccexport" / "nightly.log"
+    log.write_text(f"2026-11-20 02:30 exit 1\n  note.md: could not be read: {SLACK}\n")
+    check = _secret_check(_doctor(vault, home, "--json"))
+    (found,) = check["files"]
+    assert found["path"] == ".ccexport/nightly.log" and found["kind"] == LOG
+    assert found["rules"] == {"slack-token": 1} and found["why"] == LOG_WHY
+    assert SLACK not in _doctor(vault, home).stdout

@@ -2,7 +2,9 @@
 expect, each line marked ok, attention (something to fix) or info.
 
 It only reads: sources through the adapters' discovery (no parsing), the vault's state and
-nightly log, the scheduler's listing, the configuration files. Nothing is written anywhere.
+nightly log, the files ccexport wrote in the vault (for secrets the current rules find:
+``vault_secrets``), the scheduler's listing, the configuration files. Nothing is written
+anywhere.
 """
 
 from __future__ import annotations
@@ -26,9 +28,14 @@ class Check:
     area: str  # "Sources", "Vault", "Schedule", "Configuration", "Templates"
     status: Status
     message: str
+    # What the check lists, one object each, for --json (the message shows the first few).
+    files: tuple[dict[str, Any], ...] = ()
 
-    def as_dict(self) -> dict[str, str]:
-        return {"area": self.area, "status": self.status, "message": self.message}
+    def as_dict(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"area": self.area, "status": self.status, "message": self.message}
+        if self.files:
+            found["files"] = list(self.files)
+        return found
 
 
 def diagnose(settings: Any, home: Path | None, config_error: str | None = None) -> list[Check]:
@@ -193,11 +200,14 @@ def render_checks(settings: Any, home: Path | None) -> list[Check]:
         rules = f"{len(RULES)} rules" + (f" and {extra} of yours" if extra else "")
         checks = [Check("Vault", "ok", f"secrets are redacted ({rules})")]
     else:
-        # Turned off on purpose (--no-redact, redact = false): said, not flagged.
-        checks = [Check("Vault", "info", "redaction is off: secrets reach the vault")]
+        # Turned off on purpose (--no-redact, redact = false): said, not flagged. The vault
+        # is not searched for secrets then: every note a run writes may hold one.
+        off = "redaction is off: secrets reach the vault (nor are its files searched for them)"
+        checks = [Check("Vault", "info", off)]
     options = with_vault_zone(export_options(settings, home), machine_zone_name()).options
     current = ["render", options.render_fingerprint()]
-    units = State.load(settings.vault.expanduser()).sources.values()
+    state = State.load(settings.vault.expanduser())
+    units = state.sources.values()
     stale = sum(
         len(u.get("notes", [])) for u in units if (u.get("fingerprint") or [None])[0] != current
     )
@@ -207,7 +217,82 @@ def render_checks(settings: Any, home: Path | None) -> list[Check]:
                   f"{stale} notes were written with other templates, settings or redaction "
                   "rules: the next run renders them again (those holding a secret change)")
         )  # fmt: skip
+    rules = options.redactor()
+    if rules is not None:
+        checks += secret_checks(settings, rules, state, current)
     return checks
+
+
+SHOWN_FILES = 10  # files a check names; --json lists them all
+
+
+def secret_checks(settings: Any, rules: Any, state: Any, current: list[object]) -> list[Check]:
+    """Files ccexport wrote that still hold a secret the current rules find, and that no run
+    writes again (``vault_secrets``): named, with the rules found and what to do, never the
+    secret."""
+    from .vault_secrets import scan_vault
+
+    scan = scan_vault(
+        settings.vault.expanduser(), rules, state, render=current,
+        sources=settings.sources or (), project=settings.project,
+        attachments=settings.attachments,
+    )  # fmt: skip
+    checks = []
+    if scan.files:
+        many = counted(len(scan.files), "file", "files")
+        lines = [f"{many} ccexport wrote still hold a secret the current redaction rules "
+                 "find, and no run writes them again:"]  # fmt: skip
+        lines += [f"  {_secret_line(found)}" for found in scan.files[:SHOWN_FILES]]
+        if len(scan.files) > SHOWN_FILES:
+            more = len(scan.files) - SHOWN_FILES
+            lines.append(f"  … and {more} more (ccexport doctor --json lists them all)")
+        files = tuple(found.as_dict() for found in scan.files)
+        checks.append(Check("Vault", "attention", "\n      ".join(lines), files))
+    elif scan.read:  # (a vault with nothing of ccexport's in it yet: nothing to say)
+        read = counted(scan.read, "file", "files")
+        checks.append(
+            Check("Vault", "ok", f"no secret the current rules find in the {read} ccexport wrote")
+        )
+    if scan.unreadable:
+        shown = "; ".join(f"{path} ({why})" for path, why in scan.unreadable[:3])
+        more = len(scan.unreadable) - 3
+        shown += f"; and {more} more" if more > 0 else ""
+        many = counted(len(scan.unreadable), "file", "files")
+        checks.append(Check("Vault", "info", f"{many} not searched for secrets: {shown}"))
+    return checks
+
+
+_WHAT_TO_DO = {
+    "conflict copy": "delete the copy once you have kept what you want of it",
+    "attachment": "delete it, then run once with --force: each file a note still shows is "
+    "written back, redacted",
+    "log": "delete its old lines, or the whole log",
+}
+
+
+def _secret_line(found: Any) -> str:
+    """One file: its path, the rules found and in whose text, why it stays, what to do."""
+    from .vault_secrets import MARKERS_GONE
+
+    def rules(counts: dict[str, int]) -> str:
+        return ", ".join(f"{rule} ×{n}" if n > 1 else rule for rule, n in sorted(counts.items()))
+
+    parts = []
+    note = found.kind in ("note", "index note")
+    if found.ours:
+        where = " in ccexport's part" if note else ""
+        parts.append(f"{rules(found.ours)}{where}" + (f" ({found.why})" if found.why else ""))
+    if found.yours:
+        parts.append(f"{rules(found.yours)} in your own text")
+    if found.kind in _WHAT_TO_DO:
+        todo = _WHAT_TO_DO[found.kind]
+    elif found.why == MARKERS_GONE:
+        todo = "put its markers back, or take the secret out of the note yourself"
+    elif found.ours:
+        todo = "take the secret out of the note yourself, or delete the note"
+    else:
+        todo = "take it out of your text (ccexport never changes it)"
+    return f"{found.path}: {'; '.join(parts)}: {todo}"
 
 
 def schedule_checks(vault: Path | None) -> list[Check]:

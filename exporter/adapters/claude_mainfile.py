@@ -172,8 +172,9 @@ def read_records(
         if kind == "user":  # (an output too large for the transcript: made whole)
             restore_persisted(obj, path)
         if kind in ("user", "assistant"):
-            for why in _wrong_types(obj):
-                problems.append(Problem(str(path), why, number, source=SOURCE))
+            whys, whole = _wrong_types(obj)
+            for why in whys:  # a line dropped whole is named in its note, as a malformed one
+                problems.append(Problem(str(path), why, number, source=SOURCE, left_out=whole))
         if "toolUseResult" in obj:
             # Only its agentId is read; the rest repeats the tool's output (about half the
             # bytes of a real transcript), so it is not kept in memory.
@@ -187,21 +188,25 @@ def read_records(
         problems.append(Problem(str(path), why, first, source=SOURCE))
 
 
-def _wrong_types(obj: dict[str, Any]) -> list[str]:
+def _wrong_types(obj: dict[str, Any]) -> tuple[list[str], bool]:
     """What of a prompt's or reply's line is of the wrong type (a damaged line), each left
     out and said: a message or its content that is no message, a block that is no object,
     a tool call's name that is not text (taken out: the call is shown as ``tool``, never
-    as a Python repr)."""
+    as a Python repr); and whether that leaves nothing of the line (``Problem.left_out``):
+    a message that is no object, a content that is neither text nor a list, or a list of
+    which no block is an object. A line with a good block beside bad ones is read in part."""
     message = obj.get("message")
     if message is None:
-        return []
+        return [], False
     if not isinstance(message, dict):
-        return [f"the message is {json_kind(message)}, not an object: left out"]
+        return [f"the message is {json_kind(message)}, not an object: left out"], True
     content = message.get("content")
     if content is None or isinstance(content, str):
-        return []
+        return [], False
     if not isinstance(content, list):
-        return [f"the message's content is {json_kind(content)}, not text or a list: left out"]
+        return [
+            f"the message's content is {json_kind(content)}, not text or a list: left out"
+        ], True
     found = []
     for block in content:
         if not isinstance(block, dict):
@@ -211,4 +216,4 @@ def _wrong_types(obj: dict[str, Any]) -> list[str]:
             if why:
                 found.append(why)
                 block["name"] = None
-    return found
+    return found, bool(content) and not any(isinstance(block, dict) for block in content)

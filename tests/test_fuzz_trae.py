@@ -349,11 +349,11 @@ def test_one_damaged_value_of_a_session_costs_at_most_that_session(data):
     found = set(MARKER.findall(text))
     assert {"mk20x", "mk21x", "mk40x", "mk41x"} <= found
     lost = set(MARKER.findall(json.dumps(session))) - found
-    if (
-        place == ("messages",)
-        or place == ("messages", 1, "content")
-        and new
-        and isinstance(new, str)
+    if place == ("messages",) or (
+        place[0] == "messages" and place[-1] == "content" and new and isinstance(new, str)
     ):
-        return  # no messages: an empty session; a reply's text stands for its plan (as ever)
+        # No messages: an empty session. A reply's text stands for its plan (as ever), and a
+        # prompt's for its parsedQuery (only a fallback), even when it is damage: a lone
+        # surrogate, say (found by this property in a later run).
+        return
     assert not lost or [p for p in problems if p.startswith(str(db))], (place, lost)

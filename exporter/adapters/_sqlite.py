@@ -39,9 +39,13 @@ class Database:
         self.path = path
         if busy_timeout_ms is None:
             busy_timeout_ms = BUSY_TIMEOUT_MS  # read now, so tests can shorten it
+        header = _header(path)
+        cut = _cut_short(path, header)
+        if cut:
+            raise SourceError(path, cut)
         try:
             uri = "file:" + quote(str(path.resolve()).replace("\\", "/"), safe="/:") + "?mode=ro"
-            if wal_without_log(path):
+            if _wal_without_log(path, header):
                 uri += "&immutable=1"
             self.conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout_ms / 1000)
             # A TEXT value that is not UTF-8 (a damaged row) would fail the whole query, and
@@ -92,17 +96,54 @@ def _lenient_text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+def _header(path: Path) -> bytes:
+    """The database header (its first 100 bytes; fewer, or none, for a file that short or
+    that cannot be read: connecting names the error)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(100)
+    except OSError:
+        return b""
+
+
 def wal_without_log(path: Path) -> bool:
     """Whether ``path`` is a database in WAL mode with no ``-wal`` file beside it: all its
     rows are in the main file, and a read-only open would create ``-wal`` and ``-shm``."""
-    try:
-        with open(path, "rb") as f:
-            header = f.read(20)
-    except OSError:
-        return False  # connect names the error
+    return _wal_without_log(path, _header(path))
+
+
+def _wal_without_log(path: Path, header: bytes) -> bool:
     # Bytes 18 and 19 of the header are the write and read format versions: 2 means WAL.
     wal_mode = header[:16] == MAGIC and header[18:20] == b"\x02\x02"
     return wal_mode and not os.path.lexists(path.with_name(path.name + "-wal"))
+
+
+def _cut_short(path: Path, header: bytes) -> str | None:
+    """Why the file is shorter than its header says (None: it is not, or that is not
+    known). SQLite opens a database cut inside its last pages without a word, and a lookup
+    through a lost index page finds nothing: every chat in it would go unsaid. The header's
+    page count is valid when its change counter (bytes 24-27) matches its version-valid-for
+    number (92-95). With a write-ahead log beside it the file may lag the log (a checkpoint
+    writes page 1 first), so only a file without one, or with an empty one, is judged."""
+    if len(header) < 100 or header[:16] != MAGIC or header[24:28] != header[92:96]:
+        return None
+    pages = int.from_bytes(header[28:32], "big")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    wal = path.with_name(path.name + "-wal")
+    try:
+        size = os.stat(path).st_size
+        if os.path.lexists(wal) and os.stat(wal).st_size:
+            return None
+    except OSError:
+        return None
+    if not pages or size >= pages * page_size:
+        return None
+    return (
+        f"the database file is shorter than its header says ({size:,} of "
+        f"{pages * page_size:,} bytes): cut short, or caught while being written; skipped, "
+        "read again next run"
+    )
 
 
 def stamps(db: Path) -> list[FileStamp]:

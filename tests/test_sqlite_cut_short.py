@@ -1,0 +1,68 @@
+"""A database file cut short (a copy that stopped, a disk that filled, a sync caught half
+way) is said and skipped, and read again next run: SQLite opens it without a word, and a
+lookup through a lost page finds nothing, so its chats went missing unsaid."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES_HOME, note_files
+from test_sources_untouched import databases
+
+from exporter.adapters._sqlite import Database
+from exporter.errors import SourceError
+from exporter.export import ExportOptions, run_export
+
+CUT = "shorter than its header says"
+
+
+def page_size(db: Path) -> int:
+    size = int.from_bytes(db.read_bytes()[16:18], "big")
+    return 65536 if size == 1 else size
+
+
+@pytest.fixture
+def demo_home(tmp_path: Path) -> Path:
+    home = tmp_path / "demo-home"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    return home
+
+
+def test_every_demo_database_cut_by_a_page_or_less_is_refused_by_name(demo_home):
+    dbs = databases(demo_home)
+    assert len(dbs) >= 8
+    for db in dbs:
+        whole = db.read_bytes()
+        with Database(db):
+            pass  # whole: opened
+        for cut in (len(whole) - page_size(db), len(whole) - 1, 100):
+            db.write_bytes(whole[:cut])
+            with pytest.raises(SourceError, match=CUT) as caught:
+                Database(db)
+            assert f"{cut:,} of {len(whole):,} bytes" in str(caught.value)
+        db.write_bytes(whole)
+
+
+def test_a_cut_trae_database_is_an_error_the_rest_is_exported_and_it_is_read_again(
+    demo_home, tmp_path
+):
+    (trae,) = [db for db in databases(demo_home) if "Trae" in str(db)]
+    whole = trae.read_bytes()
+    trae.write_bytes(whole[: len(whole) - page_size(trae) // 2])
+    vault = tmp_path / "vault"
+
+    first = run_export(ExportOptions(vault=vault, home=demo_home))
+    errors = [p for p in first.problems if p.severity == "error"]
+    assert [(p.path, CUT in p.message) for p in errors] == [(str(trae), True)]
+    assert not [n for n in note_files(vault) if "/trae/" in n]
+    assert len(note_files(vault)) > 30  # every other source's notes
+
+    again = run_export(ExportOptions(vault=vault, home=demo_home))
+    assert [p.path for p in again.problems if p.severity == "error"] == [str(trae)]
+
+    trae.write_bytes(whole)  # the whole file back (the sync finished)
+    last = run_export(ExportOptions(vault=vault, home=demo_home))
+    assert not [p for p in last.problems if p.severity == "error"]
+    assert [n for n in note_files(vault) if "/trae/" in n]

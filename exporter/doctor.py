@@ -169,7 +169,35 @@ def vault_checks(vault: Path | None) -> list[Check]:
                 checks.append(Check("Vault", "attention", gone))
     else:
         checks.append(Check("Vault", "info", "no export has run into this vault yet"))
+    if templater := _templater_runs_new_notes(vault):
+        checks.append(Check("Vault", "attention", templater))
     return checks
+
+
+TEMPLATER_SETTINGS = ".obsidian/plugins/templater-obsidian/data.json"
+
+
+def _templater_runs_new_notes(vault: Path) -> str | None:
+    """Why Templater's "Trigger Templater on new file creation", set in the vault, is a
+    danger (None: not set there). With it on, Templater runs every ``<% … %>`` of a note
+    created in the vault, ccexport's among them, and a session's text may hold one: ERB or
+    EJS code, or words a web page planted. (Templater's newer versions keep the setting
+    outside the vault, where it is not looked for: the README says to keep it off.)"""
+    import json
+
+    try:
+        with open(vault / TEMPLATER_SETTINGS, "rb") as f:
+            settings = json.loads(f.read(1 << 20))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(settings, dict) or settings.get("trigger_on_file_creation") is not True:
+        return None
+    return (
+        'Templater\'s "Trigger Templater on new file creation" is on in this vault: it runs '
+        "the <% … %> commands of every note ccexport creates, and a session's text may hold "
+        "such a command (ERB or EJS code, or words a web page planted). Turn it off, or "
+        "export into a vault without it"
+    )
 
 
 def _notes_gone(vault: Path) -> str | None:

@@ -34,7 +34,7 @@ from .markdown_code import (  # noqa: F401  (code_ranges, first_code_opener: par
     inside_quotes,
 )
 from .markdown_html import Carry, block_lines, carried_lines, literal_prefix
-from .markdown_links import ZERO_WIDTH_SPACE, link_alias, unlinked, wikilink  # noqa: F401  (this module's API)
+from .markdown_links import ZERO_WIDTH_SPACE, link_alias, unlinked, wikilink, without_templater  # noqa: F401  (this module's API)
 from .markdown_text import _ACTS, _ATX, _CODE_MARK, _FENCE_LINE, _escape_text, _Unsure
 from .markdown_verbatim import as_code, verbatim_words
 
@@ -75,12 +75,13 @@ _HIDDEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 def _visible(text: str) -> str:
     """``text`` without control characters and terminal codes, as ``clean.strip_control``
     leaves a prose text or a tool's output: a NUL in a note made git and grep take it for
-    a binary file. Every filter starts here, so what it escapes is what is shown."""
-    if _HIDDEN.search(text) is None:
-        return text
-    from .clean import strip_control  # (clean imports this module)
+    a binary file; and no Templater command that runs when the note is shown. Every filter
+    starts here, so what it escapes is what is shown."""
+    if _HIDDEN.search(text) is not None:
+        from .clean import strip_control  # (clean imports this module)
 
-    return strip_control(text)
+        text = strip_control(text)
+    return without_templater(text)
 
 
 def escape_prose(text: str, *, literal: bool = False) -> str:

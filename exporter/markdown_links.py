@@ -1,6 +1,6 @@
 """Links ccexport writes (``[[target|alias]]``) and property values from a session that
 must not become links: the alias shows a title, and nothing of the session in it or in a
-property acts as Obsidian or a plugin syntax.
+property acts as Obsidian or a plugin syntax (a Templater command among them).
 
 Part of ``markdown``'s API (imported there); kept apart to keep that module one read.
 """
@@ -24,10 +24,20 @@ _NOT_IN_ALIAS = str.maketrans(
 # rest of an index note): a zero-width space parts each pair, the words stay as they read.
 _PAIRED_IN_ALIAS = re.compile(r"(?<=:)(?=:)|(?<=%)(?=%)")
 
+# Templater, a common plugin, runs a dynamic command (``<%+ … %>``; ``<%*+ … %>`` is
+# JavaScript) wherever a note Obsidian shows holds one, in code blocks and links too: it
+# reads the rendered text. A zero-width space after the ``<`` leaves it as it reads, inert.
+_TEMPLATER_DYNAMIC = re.compile(r"<(?=%[-_]?\s*[*~]?\+)")
+
+
+def without_templater(text: str) -> str:
+    """``text`` with no Templater command that runs when its note is shown."""
+    return _TEMPLATER_DYNAMIC.sub("<" + ZERO_WIDTH_SPACE, text) if "<%" in text else text
+
 
 def link_alias(label: str) -> str:
     """``label`` as the alias of a link shows it (``vaultlinks`` compares titles so)."""
-    shown = " ".join(label.translate(_NOT_IN_ALIAS).split())
+    shown = without_templater(" ".join(label.translate(_NOT_IN_ALIAS).split()))
     return (
         _PAIRED_IN_ALIAS.sub(ZERO_WIDTH_SPACE, shown) if "::" in shown or "%%" in shown else shown
     )
@@ -51,6 +61,7 @@ def unlinked(value: Any) -> Any:
     ``[[`` (``![[`` too); every other character stays, so the words stay searchable. A
     list is done item by item; anything but text is returned as it is."""
     if isinstance(value, str):
+        value = without_templater(value)  # (shown as text where properties are shown so)
         return _LINK_OPENER.sub("[" + ZERO_WIDTH_SPACE, value) if "[[" in value else value
     if isinstance(value, list):
         return [unlinked(item) for item in value]

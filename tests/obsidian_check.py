@@ -39,6 +39,15 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+# Templater runs a dynamic command found in any text of a shown note, code included (it walks
+# the rendered text nodes): its regular expression, as the plugin's source has it.
+_TEMPLATER = re.compile(r"(<%(?:-|_)?\s*[*~]{0,1})\+((?:.|\s)*?%>)")
+
+
+def _templater(text: str) -> list[Construct]:
+    return [Construct("templater command", m.group(0)) for m in _TEMPLATER.finditer(text)]
+
+
 @dataclass(frozen=True, slots=True)
 class Construct:
     kind: str
@@ -130,8 +139,10 @@ def parse(note_body: str) -> tuple[list[Construct], str]:
             found.append(Construct("heading", tok.tag))
         elif tok.type == "html_block":
             found.append(Construct("html", tok.content))
+            found.extend(_templater(tok.content))
         elif tok.type in ("fence", "code_block"):
             shown.append(tok.content)
+            found.extend(_templater(tok.content))
             lang = tok.info.strip().split(" ")[0].lower() if tok.info.strip() else ""
             if lang in _PLUGIN_LANGS or lang.startswith(("ad-", "run-")):
                 found.append(Construct("plugin block", lang))
@@ -151,6 +162,7 @@ def parse(note_body: str) -> tuple[list[Construct], str]:
             if list_item_start and re.match(r"\[[ xX]\]", seen):
                 found.append(Construct("task", seen.split("\n", 1)[0]))
             shown.append(visible_text)
+            found.extend(_templater(visible_text))  # (its text nodes, joined: stricter)
         if tok.type != "paragraph_open":
             quote_start = list_item_start = False
     return found, " ".join(" ".join(shown).replace(ZERO_WIDTH_SPACE, "").split())

@@ -62,6 +62,10 @@ PLUGIN_FENCES: dict[str, str] = {
 PLUGIN_FENCE_PREFIXES = ("ad-", "run-", "dataview", "datacore")
 # Inline code Dataview evaluates: queries (``= …``) and JavaScript (``$= …``).
 _PLUGIN_SPAN = re.compile(r"^\s*\$?=")
+# What Meta Bind (a common plugin) makes of a code element, inline or a block's, holding just
+# ``INPUT[…]``, ``VIEW[…]`` or ``BUTTON[…]``: a live field bound to the note's properties, or
+# a button that runs what it names. A zero-width space before it leaves it as it reads.
+_META_BIND = re.compile(r"(?:INPUT|VIEW|BUTTON)\[.*\]\Z", re.DOTALL)
 
 _LEADING_TABS = re.compile(r"^[ \t]*\t")
 _NEEDS_WORK = re.compile(r"[<&$%\[\]#\\^`~=*_:-]|^ {4}|\t", re.MULTILINE)
@@ -180,6 +184,8 @@ def escape_inline(text: str) -> str:
 def fence(text: str, lang: str = "") -> str:
     """A fenced code block that its content cannot close early (and no plugin runs)."""
     text = _visible(text)
+    if text[:1] in "IVB" and _META_BIND.match(text.rstrip("\n")):
+        text = ZERO_WIDTH_SPACE + text
     ticks = "```"  # enough unless the text holds a run of three or more
     if "```" in text:
         ticks = "`" * (max(len(m) for m in _BACKTICKS.findall(text)) + 1)
@@ -202,6 +208,9 @@ def code_span(text: str) -> str:
     text = " ".join(_visible(text).split("\n"))
     if _PLUGIN_SPAN.match(text):
         text = ZERO_WIDTH_SPACE + text
+    elif "[" in text and _META_BIND.match(stripped := text.strip(" ")):
+        at = text.index(stripped[0])
+        text = text[:at] + ZERO_WIDTH_SPACE + text[at:]
     ticks = "`"
     if "`" in text:
         ticks = "`" * (max(len(m) for m in _BACKTICKS.findall(text)) + 1)
@@ -291,9 +300,10 @@ def _later_prefix(prefix: str) -> str:
 def _render_block(block: _Block) -> list[str]:
     """A code block's lines as they were; a plugin's info string is neutralised and an unclosed
     fence is closed, so it cannot swallow what follows."""
-    if not block.fenced:
-        return list(block.lines)
     out = list(block.lines)
+    if not block.fenced:
+        return _meta_bind_safe(out, 0, len(out))
+    _meta_bind_safe(out, 1, len(out) - (0 if block.unclosed else 1))
     m = _FENCE_OPENER.match(out[0])
     if m:
         out[0] = m.group(1) + m.group(2) + safe_info(_cited(m.group(3)))
@@ -301,6 +311,19 @@ def _render_block(block: _Block) -> list[str]:
             prefix = _later_prefix(m.group(1))
             out.append(prefix + m.group(2))
     return out
+
+
+def _meta_bind_safe(lines: list[str], first: int, end: int) -> list[str]:
+    """``lines``, a code block's, whose content (``lines[first:end]``) Meta Bind would make a
+    field or a button of (``_META_BIND``) with a zero-width space before it. Its container's
+    marks and indentation are passed over loosely: a block that merely starts so gets it."""
+    if end <= first or not lines[end - 1].rstrip().endswith("]"):
+        return lines
+    line = lines[first]
+    at = len(line) - len(line.lstrip(" \t>"))
+    if line.startswith(("INPUT[", "VIEW[", "BUTTON["), at):
+        lines[first] = line[:at] + ZERO_WIDTH_SPACE + line[at:]
+    return lines
 
 
 def _escape_paragraph(
@@ -424,11 +447,15 @@ _FENCE_OPENER = re.compile(rf"^({_CONTAINER.pattern})(`{{3,}}|~{{3,}})(.*)$")
 
 
 def _plugin_safe_span(code: str) -> str:
-    """A code span Dataview would evaluate gets a zero-width space before its ``=``."""
-    if "=" not in code:
-        return code  # most spans: nothing Dataview would evaluate
+    """A code span Dataview would evaluate gets a zero-width space before its ``=``; one
+    Meta Bind would make a field or a button, before its name."""
+    if "=" not in code and "[" not in code:
+        return code  # most spans: nothing a plugin would act on
     ticks = len(code) - len(code.lstrip("`"))
     inner = code[ticks : len(code) - ticks]
+    if "[" in inner and _META_BIND.match(stripped := inner.strip(" \n")):
+        at = ticks + inner.index(stripped[0])
+        return code[:at] + ZERO_WIDTH_SPACE + code[at:]
     if not _PLUGIN_SPAN.match(inner):
         return code
     at = inner.index("=") - (1 if inner.lstrip().startswith("$") else 0)

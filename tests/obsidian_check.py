@@ -44,6 +44,14 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
 _TEMPLATER = re.compile(r"(<%(?:-|_)?\s*[*~]{0,1})\+((?:.|\s)*?%>)")
 
 
+# Meta Bind makes a field or button of a code element (inline or a block's) holding just this.
+_META_BIND = re.compile(r"(?:INPUT|VIEW|BUTTON)\[.*\]\Z", re.DOTALL)
+
+
+def _meta_bind(code: str) -> list[Construct]:
+    return [Construct("meta bind field", code)] if _META_BIND.match(code) else []
+
+
 def _templater(text: str) -> list[Construct]:
     return [Construct("templater command", m.group(0)) for m in _TEMPLATER.finditer(text)]
 
@@ -79,6 +87,7 @@ def _inline(children: list[Any]) -> tuple[str, str, list[Construct]]:
             shown.append(tok.content)
             if re.match(r"\s*\$?=", tok.content):
                 found.append(Construct("dataview query", tok.content))
+            found.extend(_meta_bind(tok.content))
         elif kind == "link_close":
             seen.append("](…)")  # the raw text Obsidian reads has the link's brackets
         elif kind == "link_open":
@@ -143,6 +152,7 @@ def parse(note_body: str) -> tuple[list[Construct], str]:
         elif tok.type in ("fence", "code_block"):
             shown.append(tok.content)
             found.extend(_templater(tok.content))
+            found.extend(_meta_bind(tok.content.rstrip("\n")))
             lang = tok.info.strip().split(" ")[0].lower() if tok.info.strip() else ""
             if lang in _PLUGIN_LANGS or lang.startswith(("ad-", "run-")):
                 found.append(Construct("plugin block", lang))

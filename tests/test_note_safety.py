@@ -45,7 +45,8 @@ ADVERSARIAL = [
     "    indented #code", "1. one\n2. two", "| a | b |\n|---|---|\n| #c | d |", "\n", "\n\n",
     "- ", "> ", "```", "~~~", "`", "*", "_", "[", "]", "(", ")", "!", "<", ">", "=", "~", "$",
     "%", "^", ":", "&", "|", "\t", "    ", "<%+ tp.file.title %>", "<%*+ app.vault %>",
-    "<%_ *+\nx %>", "<%", "%>", "+",
+    "<%_ *+\nx %>", "<%", "%>", "+", "`INPUT[toggle:done]`", "` VIEW[{title}] `",
+    "```\nBUTTON[run]\n```", "INPUT[text:title]", "BUTTON[", "VIEW",
 ]  # fmt: skip
 CHARS = "ab #$%[]()!*_^\\:=~`<>&;/-|.\n 1\t"
 markdownish = st.lists(

@@ -1,8 +1,11 @@
-"""No Templater command from a session runs: Templater (a common Obsidian plugin) runs a
-dynamic command, ``<%+ … %>`` (``<%*+ … %>``: JavaScript), wherever a shown note holds one,
-in code blocks too. Each gets a zero-width space after its ``<``; other ``<%`` (ERB, EJS,
-JSP code) stays exactly as typed. ``doctor`` warns where Templater is set to run every
-command of a new note."""
+"""No plugin command from a session runs.
+
+Templater runs a dynamic command, ``<%+ … %>`` (``<%*+ … %>``: JavaScript), wherever a shown
+note holds one, in code blocks too: each gets a zero-width space after its ``<``, and other
+``<%`` (ERB, EJS, JSP code) stays exactly as typed; ``doctor`` warns where Templater is set
+to run every command of a new note. Meta Bind makes a code element holding just
+``INPUT[…]``, ``VIEW[…]`` or ``BUTTON[…]`` a live field or button: it gets a zero-width space
+before it."""
 
 from __future__ import annotations
 
@@ -45,6 +48,23 @@ def test_no_dynamic_command_of_a_session_is_left_in_its_note_and_erb_is_untouche
     for typed in (ATTACK, "<%+ tp.file.title %>", "<%+ tp.system.prompt('x') %>"):
         assert typed in shown
     assert text.count(ERB) == 2  # the prompt's and the output's, byte for byte
+
+
+def test_no_meta_bind_field_or_button_of_a_session_is_live(tmp_path):
+    home, vault = tmp_path / "h", tmp_path / "v"
+    s = ClaudeSession("7e3a1c00-0000-4000-8000-000000000002", "/home/dev/notes")
+    s.user("Bind it with `INPUT[toggle:done]` and show ` VIEW[{title}] `, please")
+    call = tool_use("Bash", {"command": "cat fields.md"}, "toolu_02")
+    s.assistant([{"type": "text", "text": "Here:\n\n```\nBUTTON[publish]\n```"}, call])
+    s.tool_result(call["id"], "INPUT[text:title]\n")
+    s.write(home / ".claude" / "projects" / "-home-dev-notes" / f"{s.session_id}.jsonl")
+    assert runner.invoke(app, ["--vault", str(vault), "--home", str(home)]).exit_code == 0
+    (note,) = (vault / "AI Sessions").rglob("*Bind it*.md")
+    text = note.read_text().split("\n---\n", 1)[1]  # (properties are not shown as Markdown)
+    assert not [c for c in constructs(text) if c.kind == "meta bind field"]
+    shown = visible(text)
+    for typed in ("INPUT[toggle:done]", "VIEW[{title}]", "BUTTON[publish]", "INPUT[text:title]"):
+        assert typed in shown
 
 
 def test_doctor_warns_where_templater_runs_the_commands_of_every_new_note(tmp_path):

@@ -156,7 +156,9 @@ def test_an_attached_file_shows_exactly_its_text_and_nothing_in_it_is_live(text,
     # (As many lines: a file of more than 20 is folded, which is no construct of its text.)
     plain_text = "\n".join(["plain"] * (shown.count("\n") + 1)).encode()
     plain = _note(AttachmentPart("text/plain", plain_text, name and "a.txt"))
-    assert [content for _, content in _fences(note.body)] == [shown + "\n"]
+    # (A plugin's command in it, Templater's or Meta Bind's, is parted by a zero-width space.)
+    found = [content.replace("\u200b", "") for _, content in _fences(note.body)]
+    assert found == [shown + "\n"]
     assert Counter(constructs(note.body)) == Counter(constructs(plain.body))
 
 

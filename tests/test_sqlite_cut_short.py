@@ -5,6 +5,7 @@ lookup through a lost page finds nothing, so its chats went missing unsaid."""
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,10 @@ def page_size(db: Path) -> int:
 
 
 @pytest.fixture
-def demo_home(tmp_path: Path) -> Path:
+def demo_home(tmp_path: Path, monkeypatch) -> Path:
+    import exporter.adapters._sqlite as sqlite_module
+
+    monkeypatch.setattr(sqlite_module, "CUT_SHORT_RECHECK_S", 0)  # (no pause to wait out)
     home = tmp_path / "demo-home"
     shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
     return home
@@ -66,3 +70,14 @@ def test_a_cut_trae_database_is_an_error_the_rest_is_exported_and_it_is_read_aga
     last = run_export(ExportOptions(vault=vault, home=demo_home))
     assert not [p for p in last.problems if p.severity == "error"]
     assert [n for n in note_files(vault) if "/trae/" in n]
+
+
+def test_a_database_that_reaches_its_size_a_moment_later_is_read(demo_home, monkeypatch):
+    """A program committing to it may write the first page, with the new size, before the
+    pages that make the file that long: looked at again a moment later, it is whole."""
+    db = databases(demo_home)[0]
+    whole = db.read_bytes()
+    db.write_bytes(whole[: len(whole) - 1])
+    monkeypatch.setattr(time, "sleep", lambda _s: db.write_bytes(whole))
+    with Database(db):
+        pass

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from ._jsonl import lenient_loads
 from .base import FileStamp
 
 BUSY_TIMEOUT_MS = 3000
+CUT_SHORT_RECHECK_S = 0.25
 MAGIC = b"SQLite format 3\0"  # a database file's first 16 bytes
 
 
@@ -40,9 +42,13 @@ class Database:
         if busy_timeout_ms is None:
             busy_timeout_ms = BUSY_TIMEOUT_MS  # read now, so tests can shorten it
         header = _header(path)
-        cut = _cut_short(path, header)
-        if cut:
-            raise SourceError(path, cut)
+        if _cut_short(path, header):
+            # Looked at again a moment later: a program committing to it may have written
+            # its first page, with the new size, before the pages that make it that long.
+            time.sleep(CUT_SHORT_RECHECK_S)
+            header = _header(path)
+            if cut := _cut_short(path, header):
+                raise SourceError(path, cut)
         try:
             uri = "file:" + quote(str(path.resolve()).replace("\\", "/"), safe="/:") + "?mode=ro"
             if _wal_without_log(path, header):

@@ -28,7 +28,7 @@ def page_size(db: Path) -> int:
 def demo_home(tmp_path: Path, monkeypatch) -> Path:
     import exporter.adapters._sqlite as sqlite_module
 
-    monkeypatch.setattr(sqlite_module, "CUT_SHORT_RECHECK_S", 0)  # (no pause to wait out)
+    monkeypatch.setattr(sqlite_module, "CUT_SHORT_RECHECK_S", 0, raising=False)  # (no pause)
     home = tmp_path / "demo-home"
     shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
     return home

@@ -27,12 +27,16 @@ _PAIRED_IN_ALIAS = re.compile(r"(?<=:)(?=:)|(?<=%)(?=%)")
 # Templater, a common plugin, runs a dynamic command (``<%+ … %>``; ``<%*+ … %>`` is
 # JavaScript) wherever a note Obsidian shows holds one, in code blocks and links too: it
 # reads the rendered text. A zero-width space after the ``<`` leaves it as it reads, inert.
-_TEMPLATER_DYNAMIC = re.compile(r"<(?=%[-_]?\s*[*~]?\+)")
+# A reply's Markdown keeps its backslash escapes, which the rendered text drops (``<\%+``
+# shows as ``<%+``): each mark may follow one.
+_TEMPLATER_DYNAMIC = re.compile(r"<(?=\\?%(?:\\?[-_])?\s*(?:\\?[*~])?\\?\+)")
 
 
 def without_templater(text: str) -> str:
     """``text`` with no Templater command that runs when its note is shown."""
-    return _TEMPLATER_DYNAMIC.sub("<" + ZERO_WIDTH_SPACE, text) if "<%" in text else text
+    if "<%" not in text and "<\\%" not in text:
+        return text  # (nearly every text: two scans in C)
+    return _TEMPLATER_DYNAMIC.sub("<" + ZERO_WIDTH_SPACE, text)
 
 
 def link_alias(label: str) -> str:

@@ -45,10 +45,10 @@ ADVERSARIAL = [
     "    indented #code", "1. one\n2. two", "| a | b |\n|---|---|\n| #c | d |", "\n", "\n\n",
     "- ", "> ", "```", "~~~", "`", "*", "_", "[", "]", "(", ")", "!", "<", ">", "=", "~", "$",
     "%", "^", ":", "&", "|", "\t", "    ", "<%+ tp.file.title %>", "<%*+ app.vault %>",
-    "<%_ *+\nx %>", "<%", "%>", "+", "`INPUT[toggle:done]`", "` VIEW[{title}] `",
+    "<%_ *+\nx %>", "<%", "%>", "+", "<\\%+ x %>", "<%\\+ x %>", "<\\%*\\+ x %>", "<\\%\\_ \\~\\+ x %>", "`INPUT[toggle:done]`", "` VIEW[{title}] `",
     "```\nBUTTON[run]\n```", "INPUT[text:title]", "BUTTON[", "VIEW",
 ]  # fmt: skip
-CHARS = "ab #$%[]()!*_^\\:=~`<>&;/-|.\n 1\t"
+CHARS = "ab #$%[]()!*_^\\:=~`<>&;/-|.\n 1\t+"
 markdownish = st.lists(
     st.one_of(st.sampled_from(ADVERSARIAL), st.text(alphabet=CHARS, max_size=6)), max_size=10
 ).map("".join)

@@ -30,7 +30,9 @@ def _export(tmp_path: Path) -> tuple[Path, str]:
     s = ClaudeSession("7e3a1c00-0000-4000-8000-000000000001", "/home/dev/shop")
     s.user(f"Why does {ATTACK} show up in `<%+ tp.file.title %>`? My view has {ERB}")
     call = tool_use("Read", {"file_path": "app/views/show.html.erb"}, "toolu_01")
-    s.assistant([{"type": "text", "text": f"It is a Templater command: {ATTACK}"}, call])
+    # (a reply keeps its Markdown escapes, which the shown text drops: <\%+ shows as <%+)
+    reply = f"It is a Templater command: {ATTACK}, as are <\\%+ x %> and <%\\+ y %>"
+    s.assistant([{"type": "text", "text": reply}, call])
     s.tool_result(call["id"], f"<h1>{ERB}</h1>\n<%+ tp.system.prompt('x') %>\n")
     s.write(home / ".claude" / "projects" / "-home-dev-shop" / f"{s.session_id}.jsonl")
     result = runner.invoke(app, ["--vault", str(vault), "--home", str(home)])

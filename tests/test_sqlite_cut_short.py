@@ -1,18 +1,21 @@
 """A database file cut short (a copy that stopped, a disk that filled, a sync caught half
-way) is said and skipped, and read again next run: SQLite opens it without a word, and a
-lookup through a lost page finds nothing, so its chats went missing unsaid."""
+way) is said and skipped, and read again next run: SQLite opens it, and a lookup by key
+through a lost page finds nothing without an error, so its chats went missing unsaid. A
+healthy database is never taken for one."""
 
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES_HOME, note_files
 from test_sources_untouched import databases
 
-from exporter.adapters._sqlite import Database
+from exporter.adapters._sqlite import Database, _cut_short, _header
 from exporter.errors import SourceError
 from exporter.export import ExportOptions, run_export
 
@@ -81,3 +84,50 @@ def test_a_database_that_reaches_its_size_a_moment_later_is_read(demo_home, monk
     monkeypatch.setattr(time, "sleep", lambda _s: db.write_bytes(whole))
     with Database(db):
         pass
+
+
+def _cut_by_a_page(db: Path) -> bytes:
+    whole = db.read_bytes()
+    db.write_bytes(whole[: len(whole) - page_size(db)])
+    return whole
+
+
+def test_a_header_whose_page_count_is_not_valid_is_not_judged(demo_home):
+    """SQLite before 3.7.0 kept no valid page count: its version-valid-for number (bytes
+    92-95) differs from the change counter (24-27)."""
+    db = databases(demo_home)[0]
+    _cut_by_a_page(db)
+    data = bytearray(db.read_bytes())
+    data[92:96] = (int.from_bytes(data[24:28], "big") + 1).to_bytes(4, "big")
+    db.write_bytes(bytes(data))
+    assert _cut_short(db, _header(db)) is None
+
+
+@pytest.mark.parametrize("beside", ["-wal", "-journal"])
+def test_a_file_with_a_log_or_journal_beside_it_is_not_judged(demo_home, beside):
+    """A checkpoint (write-ahead log) or a commit (rollback journal) writes page 1, with the
+    new size, before the pages past the old end: the file may lag its header then."""
+    db = databases(demo_home)[0]
+    _cut_by_a_page(db)
+    log = db.with_name(db.name + beside)
+    log.write_bytes(b"")
+    assert CUT in (_cut_short(db, _header(db)) or "")  # (an empty one: judged)
+    log.write_bytes(b"\0" * 512)
+    assert _cut_short(db, _header(db)) is None
+
+
+def test_a_whole_database_of_the_largest_page_size_is_read(tmp_path):
+    db = tmp_path / "big-pages.db"
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute("PRAGMA page_size = 65536")
+        conn.execute("CREATE TABLE ItemTable (key TEXT, value TEXT)")
+        conn.executemany(
+            "INSERT INTO ItemTable VALUES (?, ?)", [(str(i), "x" * 900) for i in range(200)]
+        )
+        conn.commit()
+    assert int.from_bytes(db.read_bytes()[16:18], "big") == 1  # (1 stands for 65536)
+    with Database(db) as found:
+        assert found.query("SELECT count(*) FROM ItemTable").fetchone() == (200,)
+    db.write_bytes(db.read_bytes()[:-65536])
+    with pytest.raises(SourceError, match=CUT):
+        Database(db)

@@ -126,21 +126,23 @@ def _wal_without_log(path: Path, header: bytes) -> bool:
 
 def _cut_short(path: Path, header: bytes) -> str | None:
     """Why the file is shorter than its header says (None: it is not, or that is not
-    known). SQLite opens a database cut inside its last pages without a word, and a lookup
-    through a lost index page finds nothing: every chat in it would go unsaid. The header's
-    page count is valid when its change counter (bytes 24-27) matches its version-valid-for
-    number (92-95). With a write-ahead log beside it the file may lag the log (a checkpoint
-    writes page 1 first), so only a file without one, or with an empty one, is judged."""
+    known). SQLite opens a database cut inside its last pages, and a lookup by key through
+    a lost index page finds nothing without an error: every chat in it would go unsaid. The
+    header's page count is valid when its change counter (bytes 24-27) matches its
+    version-valid-for number (92-95). A file with a write-ahead log or a rollback journal
+    beside it (not empty) is not judged: a checkpoint or a commit writes page 1, with the
+    new size, before the pages past the old end."""
     if len(header) < 100 or header[:16] != MAGIC or header[24:28] != header[92:96]:
         return None
     pages = int.from_bytes(header[28:32], "big")
     page_size = int.from_bytes(header[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
-    wal = path.with_name(path.name + "-wal")
     try:
         size = os.stat(path).st_size
-        if os.path.lexists(wal) and os.stat(wal).st_size:
-            return None
+        for beside in ("-wal", "-journal"):
+            log = path.with_name(path.name + beside)
+            if os.path.lexists(log) and os.stat(log).st_size:
+                return None
     except OSError:
         return None
     if not pages or size >= pages * page_size:

@@ -10,6 +10,7 @@ anywhere.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -185,8 +186,11 @@ def _templater_runs_new_notes(vault: Path) -> str | None:
     outside the vault, where it is not looked for: the README says to keep it off.)"""
     import json
 
-    try:
-        with open(vault / TEMPLATER_SETTINGS, "rb") as f:
+    path = vault / TEMPLATER_SETTINGS
+    try:  # (through links: .obsidian is often shared between vaults; never a FIFO)
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as f:
             settings = json.loads(f.read(1 << 20))
     except (OSError, ValueError):
         return None
@@ -258,18 +262,24 @@ def secret_checks(settings: Any, rules: Any, state: Any, current: list[object]) 
     """Files ccexport wrote that still hold a secret the current rules find, and that no run
     writes again (``vault_secrets``): named, with the rules found and what to do, never the
     secret."""
+    from .config import resolve
     from .vault_secrets import scan_vault
 
+    try:  # what a run exports: the configuration's sources, not doctor's own --source
+        exported = resolve({"vault": settings.vault}).sources
+    except ConfigError:
+        exported = settings.sources
     scan = scan_vault(
         settings.vault.expanduser(), rules, state, render=current,
-        sources=settings.sources or (), project=settings.project,
+        sources=exported or (), project=settings.project,
         attachments=settings.attachments,
     )  # fmt: skip
     checks = []
     if scan.files:
         many = counted(len(scan.files), "file", "files")
-        lines = [f"{many} ccexport wrote still hold a secret the current redaction rules "
-                 "find, and no run writes them again:"]  # fmt: skip
+        hold, write = ("holds", "writes it") if len(scan.files) == 1 else ("hold", "writes them")
+        lines = [f"{many} ccexport wrote still {hold} a secret the current redaction rules "
+                 f"find, and no run {write} again:"]  # fmt: skip
         lines += [f"  {_secret_line(found)}" for found in scan.files[:SHOWN_FILES]]
         if len(scan.files) > SHOWN_FILES:
             more = len(scan.files) - SHOWN_FILES

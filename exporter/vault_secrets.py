@@ -136,8 +136,11 @@ def scan_vault(
         _scan_note(root, rules, key, record, why, scan)
     for relpath in _files_in(root, f"{vaultio.STATE_DIR}/conflicts", scan):
         _scan_plain(root, rules, relpath, CONFLICT, CONFLICT_WHY, scan)
+    from .vaultattach import written_name
+
     for relpath in _files_in(root, attachments.strip("/"), scan):
-        _scan_attachment(root, rules, relpath, scan)
+        if written_name(relpath.rpartition("/")[2]):  # (the person's files may share it)
+            _scan_attachment(root, rules, relpath, scan)
     from .schedule import LOG_NAME
 
     log = f"{vaultio.STATE_DIR}/{LOG_NAME}"

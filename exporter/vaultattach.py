@@ -25,6 +25,14 @@ import posixpath
 import re
 
 _HASH_NAME = re.compile(r"[0-9a-f]{16}")
+
+
+def written_name(name: str) -> bool:
+    """Is ``name`` one ccexport gives a file it copies (its content's hash, an extension)?
+    Any other file in the folder is the person's (or one of ours they renamed)."""
+    return bool(_HASH_NAME.fullmatch(name.rpartition(".")[0] or name))
+
+
 # What a link target may not hold (Obsidian refuses these in a name, or a link breaks).
 _UNLINKABLE = re.compile(r"[\[\]|#^\n\r]")
 _READ_AT_MOST = 64 << 20  # a larger file in the folder is not one ccexport wrote

@@ -301,3 +301,32 @@ def test_the_nightly_log_is_named(exported):
     assert found["path"] == ".ccexport/nightly.log" and found["kind"] == LOG
     assert found["rules"] == {"slack-token": 1} and found["why"] == LOG_WHY
     assert SLACK not in _doctor(vault, home).stdout
+
+
+def test_doctors_own_source_filter_is_not_what_a_run_exports(exported):
+    """``doctor --source X`` only narrows what it looks at: another source's note that the
+    next run renders again is not said to keep its secret for good (found by the review)."""
+    home, vault, _ = exported
+    note = _note(vault, "00000000000b")
+    _plant_in_generated_part(note, f"token {GITHUB}")
+    (vault / ".ccexport" / "config.toml").write_text('tools = "summary"\n')  # another render
+    for extra in ((), ("--source", "codex")):
+        assert _secret_check(_doctor(vault, home, "--json", *extra))["status"] == "ok", extra
+    # The configuration's own sources do say which notes no run writes again.
+    (vault / ".ccexport" / "config.toml").write_text('tools = "summary"\nsources = ["codex"]\n')
+    (found,) = _secret_check(_doctor(vault, home, "--json"))["files"]
+    assert "not among the sources" in found["why"]
+
+
+def test_the_persons_own_files_beside_the_attachments_are_not_named(exported):
+    """An attachments folder may be shared with the person's own files: only those ccexport
+    names (its content's hash) are its own to look at."""
+    home, vault, _ = exported
+    folder = vault / "attachments" / "ccexport"
+    (folder / "Tax return 2025.txt").write_text(f"my own note: {GITHUB}\n")
+    assert _secret_check(_doctor(vault, home, "--json"))["status"] == "ok"
+    (ours,) = folder.glob("[0-9a-f]*.txt")
+    ours.write_bytes(ATTACHED + f"GH={GITHUB}\n".encode())
+    result = _doctor(vault, home)
+    assert "1 file ccexport wrote still holds a secret" in result.stdout
+    assert "no run writes it again" in result.stdout and "Tax return" not in result.stdout

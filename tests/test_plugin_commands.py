@@ -86,3 +86,23 @@ def test_doctor_warns_where_templater_runs_the_commands_of_every_new_note(tmp_pa
     assert check["status"] == "attention" and "Turn it off" in check["message"]
     settings.write_text("{not json")
     assert templater_checks() == []
+
+
+def test_doctor_never_waits_on_a_fifo_where_templaters_settings_belong(tmp_path):
+    import os
+    import threading
+
+    from exporter.doctor import TEMPLATER_SETTINGS, _templater_runs_new_notes
+
+    fifo = tmp_path / TEMPLATER_SETTINGS
+    fifo.parent.mkdir(parents=True)
+    os.mkfifo(fifo)
+    found: list[object] = []
+    worker = threading.Thread(
+        target=lambda: found.append(_templater_runs_new_notes(tmp_path)), daemon=True
+    )
+    worker.start()
+    worker.join(10)
+    if worker.is_alive():  # (opened: let it go, then fail)
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    assert found == [None]

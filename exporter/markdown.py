@@ -184,7 +184,7 @@ def escape_inline(text: str) -> str:
 def fence(text: str, lang: str = "") -> str:
     """A fenced code block that its content cannot close early (and no plugin runs)."""
     text = _visible(text)
-    if text[:1] in "IVB" and _META_BIND.match(text.rstrip("\n")):
+    if text.startswith(("INPUT[", "VIEW[", "BUTTON[")) and _META_BIND.match(text.rstrip("\n")):
         text = ZERO_WIDTH_SPACE + text
     ticks = "```"  # enough unless the text holds a run of three or more
     if "```" in text:

@@ -35,37 +35,15 @@ from .markdown_code import (  # noqa: F401  (code_ranges, first_code_opener: par
 )
 from .markdown_html import Carry, block_lines, carried_lines, literal_prefix
 from .markdown_links import ZERO_WIDTH_SPACE, link_alias, unlinked, wikilink, without_templater  # noqa: F401  (this module's API)
+from .markdown_plugins import (  # noqa: F401  (safe_info: part of this module's API)
+    inert_block,
+    inert_block_text,
+    inert_span,
+    inert_written_span,
+    safe_info,
+)
 from .markdown_text import _ACTS, _ATX, _CODE_MARK, _FENCE_LINE, _escape_text, _Unsure
 from .markdown_verbatim import as_code, verbatim_words
-
-# Fenced blocks that a common plugin executes or renders as Markdown, and the language
-# they are highlighted as instead (the original info string stays visible after it).
-PLUGIN_FENCES: dict[str, str] = {
-    "dataview": "sql",
-    "dataviewjs": "js",
-    "query": "text",
-    "tasks": "text",
-    "js-engine": "js",
-    "base": "yaml",
-    "bases": "yaml",
-    "button": "text",
-    "meta-bind": "text",
-    "meta-bind-button": "yaml",
-    "meta-bind-js-view": "js",
-    "tracker": "yaml",
-    "datacorejs": "js",
-    "datacorejsx": "jsx",
-    "datacorets": "ts",
-    "datacoretsx": "tsx",
-    "templater": "js",
-}
-PLUGIN_FENCE_PREFIXES = ("ad-", "run-", "dataview", "datacore")
-# Inline code Dataview evaluates: queries (``= …``) and JavaScript (``$= …``).
-_PLUGIN_SPAN = re.compile(r"^\s*\$?=")
-# What Meta Bind (a common plugin) makes of a code element, inline or a block's, holding just
-# ``INPUT[…]``, ``VIEW[…]`` or ``BUTTON[…]``: a live field bound to the note's properties, or
-# a button that runs what it names. A zero-width space before it leaves it as it reads.
-_META_BIND = re.compile(r"(?:INPUT|VIEW|BUTTON)\[.*\]\Z", re.DOTALL)
 
 _LEADING_TABS = re.compile(r"^[ \t]*\t")
 _NEEDS_WORK = re.compile(r"[<&$%\[\]#\\^`~=*_:-]|^ {4}|\t", re.MULTILINE)
@@ -177,15 +155,13 @@ def escape_inline(text: str) -> str:
         return escaped
     pieces = escaped.split(_CODE_MARK)
     return pieces[0] + "".join(
-        _plugin_safe_span(code) + after for code, after in zip(codes, pieces[1:], strict=True)
+        inert_written_span(code) + after for code, after in zip(codes, pieces[1:], strict=True)
     )
 
 
 def fence(text: str, lang: str = "") -> str:
     """A fenced code block that its content cannot close early (and no plugin runs)."""
-    text = _visible(text)
-    if text.startswith(("INPUT[", "VIEW[", "BUTTON[")) and _META_BIND.match(text.rstrip("\n")):
-        text = ZERO_WIDTH_SPACE + text
+    text = inert_block_text(_visible(text))
     ticks = "```"  # enough unless the text holds a run of three or more
     if "```" in text:
         ticks = "`" * (max(len(m) for m in _BACKTICKS.findall(text)) + 1)
@@ -193,24 +169,9 @@ def fence(text: str, lang: str = "") -> str:
     return f"{ticks}{safe_info(lang)}\n{body}{ticks}"
 
 
-def safe_info(info: str) -> str:
-    """A fence's info string that no plugin acts on: ``dataview`` -> ``sql dataview``."""
-    word = info.strip().split(" ", 1)[0].lower() if info.strip() else ""
-    if word in PLUGIN_FENCES:
-        return f"{PLUGIN_FENCES[word]} {info.strip()}"
-    if word.startswith(PLUGIN_FENCE_PREFIXES):
-        return f"text {info.strip()}"
-    return info
-
-
 def code_span(text: str) -> str:
     """Inline code that shows ``text`` exactly, whatever backticks it holds."""
-    text = " ".join(_visible(text).split("\n"))
-    if _PLUGIN_SPAN.match(text):
-        text = ZERO_WIDTH_SPACE + text
-    elif "[" in text and _META_BIND.match(stripped := text.strip(" ")):
-        at = text.index(stripped[0])
-        text = text[:at] + ZERO_WIDTH_SPACE + text[at:]
+    text = inert_span(" ".join(_visible(text).split("\n")))
     ticks = "`"
     if "`" in text:
         ticks = "`" * (max(len(m) for m in _BACKTICKS.findall(text)) + 1)
@@ -302,8 +263,8 @@ def _render_block(block: _Block) -> list[str]:
     fence is closed, so it cannot swallow what follows."""
     out = list(block.lines)
     if not block.fenced:
-        return _meta_bind_safe(out, 0, len(out))
-    _meta_bind_safe(out, 1, len(out) - (0 if block.unclosed else 1))
+        return inert_block(out, 0, len(out))
+    inert_block(out, 1, len(out) - (0 if block.unclosed else 1))
     m = _FENCE_OPENER.match(out[0])
     if m:
         out[0] = m.group(1) + m.group(2) + safe_info(_cited(m.group(3)))
@@ -311,19 +272,6 @@ def _render_block(block: _Block) -> list[str]:
             prefix = _later_prefix(m.group(1))
             out.append(prefix + m.group(2))
     return out
-
-
-def _meta_bind_safe(lines: list[str], first: int, end: int) -> list[str]:
-    """``lines``, a code block's, whose content (``lines[first:end]``) Meta Bind would make a
-    field or a button of (``_META_BIND``) with a zero-width space before it. Its container's
-    marks and indentation are passed over loosely: a block that merely starts so gets it."""
-    if end <= first or not lines[end - 1].rstrip().endswith("]"):
-        return lines
-    line = lines[first]
-    at = len(line) - len(line.lstrip(" \t>"))
-    if line.startswith(("INPUT[", "VIEW[", "BUTTON["), at):
-        lines[first] = line[:at] + ZERO_WIDTH_SPACE + line[at:]
-    return lines
 
 
 def _escape_paragraph(
@@ -403,7 +351,7 @@ def _escape_paragraph(
     pieces = escaped.split(_CODE_MARK)
     rebuilt = [pieces[0]]
     for code, after in zip(codes, pieces[1:], strict=True):
-        rebuilt.append(_plugin_safe_span(code))
+        rebuilt.append(inert_written_span(code))
         rebuilt.append(after)
     lines = "".join(rebuilt).split("\n")
     return [p + b for p, b in zip(prefixes, lines, strict=True)], carry
@@ -444,22 +392,6 @@ def _continues(previous: str, prefix: str) -> bool:
 
 
 _FENCE_OPENER = re.compile(rf"^({_CONTAINER.pattern})(`{{3,}}|~{{3,}})(.*)$")
-
-
-def _plugin_safe_span(code: str) -> str:
-    """A code span Dataview would evaluate gets a zero-width space before its ``=``; one
-    Meta Bind would make a field or a button, before its name."""
-    if "=" not in code and "[" not in code:
-        return code  # most spans: nothing a plugin would act on
-    ticks = len(code) - len(code.lstrip("`"))
-    inner = code[ticks : len(code) - ticks]
-    if "[" in inner and _META_BIND.match(stripped := inner.strip(" \n")):
-        at = ticks + inner.index(stripped[0])
-        return code[:at] + ZERO_WIDTH_SPACE + code[at:]
-    if not _PLUGIN_SPAN.match(inner):
-        return code
-    at = inner.index("=") - (1 if inner.lstrip().startswith("$") else 0)
-    return code[:ticks] + inner[:at] + ZERO_WIDTH_SPACE + inner[at:] + code[len(code) - ticks :]
 
 
 # ---------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from datetime import UTC
 from pathlib import Path
+from typing import Any
 
 from claude_builder import ClaudeSession
 from claude_builder import tool_use as claude_tool_use
@@ -285,17 +286,21 @@ def test_cline_a_result_item_whose_query_is_a_list(tmp_path):
     assert '"src/a.ts",' in text
 
 
-def test_codex_a_wrapped_output_that_is_not_text_is_shown_as_json(tmp_path):
-    r = CodexRollout("019a0000-0000-7000-8000-0000000000a9").turn()
+def _codex_shell_output(tmp_path: Path, thread: str, output: Any) -> str:
+    """The note of a Codex turn whose ``ls`` call's output is ``output`` as stored."""
+    r = CodexRollout(thread).turn()
     r.user("mk1 question")
     r.shell(["ls"], "placeholder")
-    output = next(line for line in r.lines if line["payload"].get("type") == "function_call_output")
-    output["payload"]["output"] = json.dumps(
-        {"output": ["a.py", "b.py"], "metadata": {"exit_code": 0}}
-    )
+    stored = next(line for line in r.lines if line["payload"].get("type") == "function_call_output")
+    stored["payload"]["output"] = output
     r.assistant("mk2 answer")
     r.write(tmp_path / "home" / ".codex")
-    text, _problems = exported(tmp_path / "home", tmp_path / "v", "codex")
+    return exported(tmp_path / "home", tmp_path / "v", "codex")[0]
+
+
+def test_codex_a_wrapped_output_that_is_not_text_is_shown_as_json(tmp_path):
+    wrapped = json.dumps({"output": ["a.py", "b.py"], "metadata": {"exit_code": 0}})
+    text = _codex_shell_output(tmp_path, "019a0000-0000-7000-8000-0000000000a9", wrapped)
     assert "mk1" in text and "mk2" in text and '> ["a.py","b.py"]' in text
     assert not [r for r in REPRS if r in text], text
 
@@ -333,14 +338,7 @@ def test_codex_a_tool_search_that_found_tools_named_by_lists(tmp_path):
 
 
 def test_codex_an_output_of_true_is_shown_as_json(tmp_path):
-    r = CodexRollout("019a0000-0000-7000-8000-0000000000b3").turn()
-    r.user("mk1 question")
-    r.shell(["ls"], "placeholder")
-    output = next(line for line in r.lines if line["payload"].get("type") == "function_call_output")
-    output["payload"]["output"] = True
-    r.assistant("mk2 answer")
-    r.write(tmp_path / "home" / ".codex")
-    text, _problems = exported(tmp_path / "home", tmp_path / "v", "codex")
+    text = _codex_shell_output(tmp_path, "019a0000-0000-7000-8000-0000000000b3", True)
     assert "mk1" in text and "mk2" in text and "> true\n" in text
     assert not [r for r in REPRS if r in text], text
 

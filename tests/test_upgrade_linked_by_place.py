@@ -96,12 +96,18 @@ def test_a_part_renamed_then_deleted_leaves_its_neighbours_no_edit(tmp_path: Pat
     assert not (vault / "AI Sessions/claude-code/app" / second.name).exists()  # left deleted
 
 
-def test_a_subagent_renamed_then_deleted_leaves_its_parent_no_edit(tmp_path: Path) -> None:
+def _exported_with_subagent(tmp_path: Path) -> tuple[Path, Path, Path, Path]:
+    """(home, vault, the subagent's note, its parent's) after one export."""
     home, vault = tmp_path / "home", tmp_path / "vault"
     with_subagent(home)
     export(vault, home)
     (agent,) = vault.rglob(f"* · agent {AGENT}.md")
     (parent,) = [p for p in vault.rglob("*.md") if p != agent and agent.stem in p.read_text()]
+    return home, vault, agent, parent
+
+
+def test_a_subagent_renamed_then_deleted_leaves_its_parent_no_edit(tmp_path: Path) -> None:
+    home, vault, agent, parent = _exported_with_subagent(tmp_path)
     rename_in_obsidian(vault, agent, "Test survey, mine").unlink()
     assert "Full transcript: [[Test survey, mine]]" in parent.read_text(encoding="utf-8")
     report = export(vault, home, timezone(timedelta(hours=9)))
@@ -110,11 +116,7 @@ def test_a_subagent_renamed_then_deleted_leaves_its_parent_no_edit(tmp_path: Pat
 
 
 def test_a_link_the_person_pointed_at_their_own_note_stays_their_edit(tmp_path: Path) -> None:
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    with_subagent(home)
-    export(vault, home)
-    (agent,) = vault.rglob(f"* · agent {AGENT}.md")
-    (parent,) = [p for p in vault.rglob("*.md") if p != agent and agent.stem in p.read_text()]
+    home, vault, agent, parent = _exported_with_subagent(tmp_path)
     (vault / "My survey.md").write_text("mine\n", encoding="utf-8")
     text = parent.read_text(encoding="utf-8")
     parent.write_text(text.replace(f"Full transcript: [[{agent.stem}]]",

@@ -54,6 +54,27 @@ def raw_control(raw: bytes | bytearray) -> bool:
     return _RAW_CONTROL.search(raw) is not None
 
 
+# Bytes that are not UTF-8 (a flipped bit, a cut multi-byte character): the lenient reading
+# puts U+FFFD in their place, which may cost a key its name and so its value. Said, as a raw
+# control character is, instead of read in silence.
+NOT_UTF8 = "holds bytes that are not UTF-8: damaged, read all the same (each such byte as �)"
+
+
+def not_utf8(raw: bytes | bytearray) -> bool:
+    """Does JSON text hold bytes that are not UTF-8? (Asked only of text orjson refused.)"""
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+def damage_said(raw: bytes | bytearray) -> list[str]:
+    """The warnings JSON text that was read leniently earns: a raw control character, bytes
+    that are not UTF-8 (none: read as written)."""
+    return [why for why, found in ((RAW_CONTROL, raw_control), (NOT_UTF8, not_utf8)) if found(raw)]
+
+
 class LongLine(int):
     """In place of a line longer than the limit: its size in bytes."""
 
@@ -178,14 +199,14 @@ def _parsed(
                 # a session being written right now (or cut off by a crash): said, not
                 # counted as damage, and read again once the file changes.
                 if (obj := _lenient(raw)) is not None:
-                    if raw_control(raw):
-                        skip(RAW_CONTROL, left_out=False)  # (read all the same)
+                    for why in damage_said(raw):
+                        skip(why, left_out=False)  # (read all the same)
                     yield number, obj
                 else:
                     skip(UNFINISHED_LAST_LINE)
             elif (obj := _lenient(raw)) is not None:
-                if raw_control(raw):
-                    skip(RAW_CONTROL, left_out=False)  # (read all the same)
+                for why in damage_said(raw):
+                    skip(why, left_out=False)  # (read all the same)
                 yield number, obj
             else:
                 skip(f"not valid JSON, line skipped ({error})")
@@ -193,12 +214,14 @@ def _parsed(
         if not isinstance(exc, OSError | EOFError) and type(exc).__name__ != "ZstdError":
             raise
         # A truncated or damaged file: what was read before it is kept, and the run fails.
+        # (An OSError in words: its text repeats the path the problem names already.)
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         problems.append(
             Problem(
                 str(path),
-                f"could not be read after line {number} ({exc}); the lines before were kept"
+                f"could not be read after line {number} ({why}); the lines before were kept"
                 if number
-                else f"could not be read ({exc}); nothing of it was read",
+                else f"could not be read ({why}); nothing of it was read",
                 number + 1,
                 severity="error",
                 source=source,
@@ -223,15 +246,15 @@ lenient_loads = _lenient  # for values read elsewhere (database rows)
 def json_document(raw: bytes) -> tuple[Any, str | None]:
     """A whole JSON document, as orjson reads it, else read leniently (invalid UTF-8, lone
     surrogates, numbers past 64 bits, a control character left raw in a string); and the
-    warning such a raw control character earns (None: none). Raises ``json.JSONDecodeError``
-    (or ``RecursionError``, nested too deep) when it is not JSON."""
+    warning such damage earns (``damage_said``, joined; None: none). Raises
+    ``json.JSONDecodeError`` (or ``RecursionError``, nested too deep) when it is not JSON."""
     try:
         return orjson.loads(raw), None
     except orjson.JSONDecodeError:
         pass
     # (a note cannot hold a lone surrogate: written escaped, it parses as one)
     doc = without_surrogates(json.loads(raw.decode("utf-8", "replace"), strict=False))
-    return doc, RAW_CONTROL if raw_control(raw) else None
+    return doc, "; ".join(damage_said(raw)) or None
 
 
 def read_index_json(source: str, path: Path, gives: str) -> tuple[Any, Problem | None]:

@@ -1,0 +1,107 @@
+"""Bytes that are not UTF-8 in a JSON source (a flipped bit, a multi-byte character cut in
+two) are read all the same, each as U+FFFD, and said: before, they were read in silence,
+and a damaged key name lost its value with no word (found by the mutation runs of the
+Copilot, Cline and Gemini readers)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from claude_builder import ClaudeSession
+from conftest import EXAMPLES_HOME
+from test_fuzz_damaged_records import exported_notes
+from test_fuzz_wrong_types import exported
+
+from exporter.adapters import _jsonl
+from exporter.adapters._jsonl import NOT_UTF8, RAW_CONTROL, iter_jsonl
+from exporter.errors import Problem
+
+
+def read(path: Path) -> tuple[list[tuple[int, object]], list[Problem]]:
+    problems: list[Problem] = []
+    return list(iter_jsonl(path, problems, "test")), problems
+
+
+def test_a_line_with_bytes_that_are_not_utf8_is_read_and_said(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"n":1}\n{"n":2,"s":"caf\xe9"}\n{"n":3,"s":"caf\xc3\xa9"}\n')
+    objects, problems = read(path)
+    assert objects == [(1, {"n": 1}), (2, {"n": 2, "s": "caf\ufffd"}), (3, {"n": 3, "s": "café"})]
+    assert [(p.line, p.message, p.severity, p.left_out) for p in problems] == [
+        (2, NOT_UTF8, "warning", False)
+    ]
+
+
+def test_a_last_line_with_such_bytes_and_a_nul_says_both(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"n":1}\n{"n":2,"s":"\xff\x00"}')  # no newline: the last line
+    objects, problems = read(path)
+    assert [n for n, _ in objects] == [1, 2]
+    assert [(p.line, p.message) for p in problems] == [(2, RAW_CONTROL), (2, NOT_UTF8)]
+
+
+def test_text_orjson_refuses_for_other_reasons_earns_no_such_warning(tmp_path):
+    """A lone surrogate written escaped, a number past 64 bits: valid UTF-8, read as before."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"s":"\\ud800"}\n{"n":123456789012345678901234567890}\n')
+    objects, problems = read(path)
+    assert len(objects) == 2 and problems == []
+    assert _jsonl.json_document(b'{"n":123456789012345678901234567890}')[1] is None
+
+
+def test_a_document_says_each_kind_of_damage_once():
+    assert _jsonl.json_document(b'{"s":"\xff"}') == ({"s": "\ufffd"}, NOT_UTF8)
+    doc, said = _jsonl.json_document(b'{"s":"\xff\x01"}')
+    assert doc == {"s": "\ufffd\x01"} and said == f"{RAW_CONTROL}; {NOT_UTF8}"
+
+
+def test_a_claude_code_line_with_such_bytes_is_kept_and_said(tmp_path):
+    s = ClaudeSession("11111111-2222-4333-8444-5555555555c1", "/home/dev/work/app")
+    s.user("mk1 first question")
+    s.assistant("mk2 the answer")
+    path = tmp_path / "home/.claude/projects/-home-dev-work-app" / f"{s.session_id}.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(s.text().encode().replace(b"mk2 the", b"mk2 \xe9the"))
+    text, problems = exported(tmp_path / "home", tmp_path / "v", "claude-code")
+    assert "mk1 first question" in text and "mk2 \ufffdthe answer" in text
+    assert problems == [f"{path}:2: {NOT_UTF8}"]
+
+
+@pytest.mark.parametrize(
+    ("source", "relpath", "words"),
+    [
+        ("cline", ".cline/data/sessions/1764145500000_demo1/1764145500000_demo1.messages.json",
+         b"Explain what"),
+        ("copilot",
+         ".config/Code/User/globalStorage/emptyWindowChatSessions/c0b1107a-5e55-4a0d-9c1e-000000000002.json",
+         b"Regex for an ISO date?"),
+    ],
+)  # fmt: skip
+def test_a_json_document_with_such_bytes_is_read_and_said(tmp_path, source, relpath, words):
+    home = tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    _, before = exported_notes(home, tmp_path / "before", source)
+    path = home / relpath
+    data = path.read_bytes()
+    assert words in data
+    path.write_bytes(data.replace(words, words[:3] + b"\xff" + words[3:], 1))
+    report, after = exported_notes(home, tmp_path / "after", source)
+    said = [(p.severity, p.message) for p in report.problems if p.path == str(path)]
+    assert said == [("warning", NOT_UTF8)]
+    assert len(after) == len(before)
+
+
+def test_a_compressed_rollout_that_is_a_folder_names_its_path_once(tmp_path):
+    """The error quoted the exception, whose text repeats the path the problem names."""
+    path = tmp_path / "rollout-x.jsonl.zst"
+    path.mkdir()
+    objects, problems = read(path)
+    assert objects == []
+    (problem,) = problems
+    assert problem.message == (
+        "could not be read (not a regular file (a folder, FIFO, socket or device)); "
+        "nothing of it was read"
+    )
+    assert str(path) not in problem.message

@@ -250,9 +250,12 @@ def test_what_a_step_of_a_type_not_known_here_does_not_give_is_said(tmp_path):
     [
         ({"/home/dev/ag": 7}, "the entry of workspace '/home/dev/ag' holds a number, not the id of "
          "a conversation"),
+        ({"/home/dev/ag": {"id": ""}}, "the entry of workspace '/home/dev/ag' names no "
+         "conversation"),
+        ({"": "5b6c"}, "an entry names no workspace"),
         ([], "holds a list, not an object of workspaces"),
     ],
-    ids=["an entry", "the whole file"],
+    ids=["an entry", "an empty id", "no workspace", "the whole file"],
 )  # fmt: skip
 def test_a_damaged_workspace_cache_is_said(tmp_path, cache, why):
     """Its conversation lost its folder in silence."""

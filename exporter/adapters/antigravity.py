@@ -151,9 +151,14 @@ def _workspaces(path: Path) -> tuple[dict[str, str], Problem | None, Problem | N
         if isinstance(conversation, str) and conversation and workspace:
             out[conversation] = _folder(workspace)
         elif damaged is None:
-            what = "no conversation id" if conversation is None else json_kind(conversation)
-            why = f"the entry of workspace {clipped(workspace)!r} holds {what}, not the id of "
-            damaged = index_unreadable(SOURCE, path, why + "a conversation", WORKSPACES_GIVE)
+            entry = f"the entry of workspace {clipped(workspace)!r}"
+            if not workspace:
+                why = "an entry names no workspace"
+            elif conversation in (None, ""):
+                why = f"{entry} names no conversation"
+            else:
+                why = f"{entry} holds {json_kind(conversation)}, not the id of a conversation"
+            damaged = index_unreadable(SOURCE, path, why, WORKSPACES_GIVE)
     return out, unread, damaged
 
 

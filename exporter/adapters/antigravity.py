@@ -33,7 +33,7 @@ from urllib.parse import unquote, urlparse
 
 import orjson
 
-from ..errors import Problem
+from ..errors import Problem, clipped
 from ..model import (
     Message,
     NoticePart,
@@ -47,12 +47,21 @@ from ..model import (
 )
 from ._jsonl import iter_jsonl, parse_timestamp, read_index_json
 from ._times import Times
-from ._values import tool_name, trimmed
-from .base import FileStamp, LoadResult, SessionRef, SourceContext, listed, project_name
+from ._values import json_kind, tool_name, trimmed
+from .base import (
+    FileStamp,
+    LoadResult,
+    SessionRef,
+    SourceContext,
+    index_unreadable,
+    listed,
+    project_name,
+)
 
 SOURCE = "antigravity"
 TRANSCRIPT = Path(".system_generated") / "logs" / "transcript.jsonl"
 INJECTED = {"SYSTEM_MESSAGE", "CONVERSATION_HISTORY"}
+KNOWN = {*INJECTED, "USER_INPUT", "PLANNER_RESPONSE", "CHECKPOINT"}
 _REQUEST = re.compile(r"<USER_REQUEST>\n?(.*?)\n?</USER_REQUEST>", re.S)
 _SETTINGS = re.compile(r"<USER_SETTINGS_CHANGE>\n?(.*?)\n?</USER_SETTINGS_CHANGE>", re.S)
 _MODEL = re.compile(r"`Model Selection` from (.+?) to (.+?)\.?$", re.M)
@@ -77,7 +86,7 @@ class AntigravityAdapter:
             brain = root / "brain"
             if not brain.is_dir():
                 continue
-            workspaces, unread = _workspaces(root / "cache" / "last_conversations.json")
+            workspaces, unread, damaged = _workspaces(root / "cache" / "last_conversations.json")
             for entry in listed(brain):
                 transcript = Path(entry.path) / TRANSCRIPT
                 if entry.is_dir() and transcript.is_file():
@@ -85,8 +94,10 @@ class AntigravityAdapter:
                     extra = (f"cwd={cwd}",) if cwd else ()
                     stamp = FileStamp.of(transcript)
                     # The cache names only a workspace's latest conversation: an older one
-                    # keeps the folder the last run found for it.
-                    yield SessionRef(SOURCE, entry.name, stamp, (), extra, unread, not cwd)
+                    # keeps the folder the last run found for it (and a damaged entry, which
+                    # may have been this one's, is said with it).
+                    why = unread or (None if cwd else damaged)
+                    yield SessionRef(SOURCE, entry.name, stamp, (), extra, why, not cwd)
 
     def load(self, ref: SessionRef) -> LoadResult:
         result = LoadResult()
@@ -94,7 +105,7 @@ class AntigravityAdapter:
         for number, obj in iter_jsonl(ref.main.path, result.problems, SOURCE):
             if isinstance(obj, dict) and isinstance(obj.get("type"), str):
                 steps.append(obj)
-                for why in _unnamed_calls(obj):
+                for why in [*_wrong_types(obj), *_unnamed_calls(obj)]:
                     result.problems.append(Problem(str(ref.main.path), why, number, source=SOURCE))
                 stamp = obj.get("created_at")
                 if when := parse_timestamp(stamp) or unread.unread(stamp, number):
@@ -125,19 +136,30 @@ class AntigravityAdapter:
         return result
 
 
-def _workspaces(path: Path) -> tuple[dict[str, str], Problem | None]:
-    """conversation id -> workspace folder, from ``last_conversations.json``; and why the
-    file could not be read, when it is there."""
+def _workspaces(path: Path) -> tuple[dict[str, str], Problem | None, Problem | None]:
+    """conversation id -> workspace folder, from ``last_conversations.json``; why the file
+    could not be read, when it is there; and the first entry that names no conversation
+    (damaged: said with the conversations that find no folder, one of which it may be)."""
     doc, unread = read_index_json(SOURCE, path, WORKSPACES_GIVE)
-    if not isinstance(doc, dict):
-        return {}, unread
-    out = {}
-    for workspace, conversation in doc.items():
+    if doc is not None and not isinstance(doc, dict):
+        why = f"holds {json_kind(doc)}, not an object of workspaces"
+        return {}, index_unreadable(SOURCE, path, why, WORKSPACES_GIVE), None
+    out, damaged = {}, None
+    for workspace, conversation in (doc or {}).items():
         if isinstance(conversation, dict):
             conversation = conversation.get("id") or conversation.get("conversationId")
-        if isinstance(conversation, str) and workspace:
+        if isinstance(conversation, str) and conversation and workspace:
             out[conversation] = _folder(workspace)
-    return out, None
+        elif damaged is None:
+            entry = f"the entry of workspace {clipped(workspace)!r}"
+            if not workspace:
+                why = "an entry names no workspace"
+            elif conversation in (None, ""):
+                why = f"{entry} names no conversation"
+            else:
+                why = f"{entry} holds {json_kind(conversation)}, not the id of a conversation"
+            damaged = index_unreadable(SOURCE, path, why, WORKSPACES_GIVE)
+    return out, unread, damaged
 
 
 def _folder(workspace: str) -> str:
@@ -185,7 +207,7 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
             if content.strip():
                 messages.append(Message("system", (SummaryPart(content),), sid, when))
         elif source == "USER_EXPLICIT":
-            continue
+            continue  # (said by _wrong_types)
         elif source == "SYSTEM":  # the harness's own step, of a type not known here:
             if content.strip():  # shown as what it is, and it answers no call of the model's
                 notice = NoticePart("notification", content.strip())
@@ -243,6 +265,35 @@ def _planner_parts(step: dict[str, Any], sid: str, waiting: list[str]) -> list[P
         description = summary if isinstance(summary, str) and summary.strip() else None
         parts.append(ToolCallPart(str(call.get("name") or "tool"), args, call_id, description))
     return parts
+
+
+def _wrong_types(step: dict[str, Any]) -> list[str]:
+    """Why each value of a step that is of the wrong type is left out (a damaged line), and
+    what a step of a type not known here holds that is not read."""
+    found = []
+    for key in ("content", "thinking"):
+        value = step.get(key)
+        if value is not None and not isinstance(value, str):
+            found.append(f"its {key} is {json_kind(value)}, not text: left out")
+    calls = step.get("tool_calls")
+    if calls is not None and not isinstance(calls, list):
+        found.append(f"its tool_calls are {json_kind(calls)}, not a list: left out")
+    for m, call in enumerate(calls if isinstance(calls, list) else [], start=1):
+        if not isinstance(call, dict):
+            found.append(f"tool call {m} is {json_kind(call)}, not an object: left out")
+        elif call.get("args") is not None and not isinstance(call["args"], dict):
+            found.append(f"tool call {m}'s args are {json_kind(call['args'])}, not an object")
+    kind = step["type"]
+    if kind not in KNOWN:
+        # Read as a tool's output (or the harness's notice): its content alone; a step of
+        # the person's not at all.
+        held = [k for k in ("content", "thinking", "tool_calls") if step.get(k)]
+        unread = held if step.get("source") == "USER_EXPLICIT" else held[held[:1] == ["content"] :]
+        if unread:
+            what = " and ".join(k.replace("_", " ") for k in unread)
+            found.append(f"a step of a type not known here ({clipped(kind, 40)!r}): "
+                         f"its {what} left out")  # fmt: skip
+    return found
 
 
 def _unnamed_calls(step: dict[str, Any]) -> list[str]:

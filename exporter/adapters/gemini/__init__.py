@@ -99,8 +99,12 @@ class GeminiAdapter:
         result = LoadResult()
         kind = ref.fact("kind")
         folder = _project_folder(ref.main.path)
+        if kind == AGENTS:
+            folder = ref.main.path.parent.parent.parent  # <project>/chats/<session id>/
         registry = self._registry(folder.parent.parent / "projects.json")
-        if kind == CHECKPOINT:
+        if kind == AGENTS:
+            load_orphan_agents(ref, folder, registry, result)
+        elif kind == CHECKPOINT:
             _load_checkpoint(ref, folder, registry, result)
         elif kind == PROMPT_LOG:
             _load_prompt_log(ref, folder, registry, result)
@@ -120,6 +124,8 @@ class GeminiAdapter:
             return sum(1 for sid in sessions if sid[:8].lower() not in on_disk)
         if kind == CHECKPOINT:
             return 1
+        if kind == AGENTS:
+            return 1 + len(ref.related)
         return 1 + sum(1 for s in ref.related if s.path.parent.name != "chats")
 
     def _registry(self, path: Path) -> dict[str, str]:
@@ -169,6 +175,9 @@ def _discover_project(folder: Path) -> Iterator[SessionRef]:
                     if e.name.endswith(".jsonl") and e.is_file()
                 ]
         yield SessionRef(SOURCE, key, FileStamp.of(main), tuple(related), (f"kind={CHAT}",))
+    for agents in agent_dirs:  # with no chat file to list them: their own unit
+        if not any(agents.name.lower().startswith(key) for key in groups):
+            yield from orphan_agents(agents)
     for entry in listed(folder):
         if (
             entry.name.startswith("checkpoint-")
@@ -447,3 +456,6 @@ def _with(session: Session, **changes: Any) -> Session:
 
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
+
+
+from .agents import AGENTS, load_orphan_agents, orphan_agents  # noqa: E402 (it uses the above)

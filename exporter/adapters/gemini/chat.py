@@ -31,6 +31,7 @@ from .._times import Times
 from .._values import json_kind
 from . import SOURCE
 from .chatfiles import Chat, message_id
+from .damage import odd_calls, odd_parts
 from .results import SHELL_TOOL, shell_result, subagent_report
 
 ASSISTANT_TYPES = ("gemini", "model")  # "model": the API's own role name, seen in old files
@@ -90,6 +91,9 @@ def iter_messages(
         if key in chat.rewound:
             # The person went back (/rewind): what followed that point is gone from the log.
             yield Message("system", (NoticePart("rewound"),), f"{key}#rewound", when)
+        for why in _odd(rec, kind):
+            problems.append(Problem(str(path), f"message {message_id(key)!r}: {why}",
+                                    source=SOURCE))  # fmt: skip
         if kind == "user":
             parts = user_parts(rec)
             if parts and not _auto_continue(chat, parts, when):
@@ -126,6 +130,18 @@ def iter_messages(
             at = how_many(count, "message")
         why = f"unknown message type {kind!r}{at} skipped"
         problems.append(Problem(str(where), why, line, source=SOURCE))
+
+
+def _odd(rec: dict[str, Any], kind: str) -> list[str]:
+    """Why each part of a record that is of the wrong type or no known kind is left out."""
+    if kind == "user":
+        return odd_parts(rec.get("content"), "its content") + odd_parts(
+            rec.get("displayContent"), "its displayContent"
+        )
+    if kind in ASSISTANT_TYPES:
+        content = rec.get("content") if "content" in rec else rec.get("parts")
+        return odd_parts(content, "its content") + odd_calls(rec)
+    return odd_parts(rec.get("content"), "its content") if kind in NOTICE_TYPES else []
 
 
 def _auto_continue(chat: Chat, parts: list[Part], when: datetime | None) -> bool:

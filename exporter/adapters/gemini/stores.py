@@ -24,10 +24,11 @@ from ...model import (
 )
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
-from .._values import tool_name
+from .._values import json_kind, tool_name
 from ..base import read_regular
 from .chat import SOURCE, content_text, inline_data, strip_references
 from .chatfiles import load_json
+from .damage import odd_parts
 
 HASH_DIR = re.compile(r"[0-9a-f]{64}")
 _ABSOLUTE = re.compile(r"(?:[A-Za-z]:\\|/)[^\s\"'`<>|*?]+")
@@ -113,13 +114,39 @@ def read_prompt_log(path: Path, problems: list[Problem]) -> dict[str, list[dict[
         problems.append(Problem(str(path), "not a prompt log (no list); skipped", source=SOURCE))
         return {}
     sessions: dict[str, list[dict[str, Any]]] = {}
-    for entry in doc:
-        if isinstance(entry, dict) and isinstance(entry.get("sessionId"), str):
-            if isinstance(entry.get("message"), str) and entry.get("type", "user") == "user":
-                sessions.setdefault(entry["sessionId"], []).append(entry)
+    odd: dict[str, list[int]] = {}  # why an entry is left out -> the entries (from 1)
+    for n, entry in enumerate(doc, start=1):
+        why = _odd_entry(entry)
+        if why:
+            odd.setdefault(why, []).append(n)
+        else:
+            sessions.setdefault(entry["sessionId"], []).append(entry)
+    for why, numbers in odd.items():
+        first = (
+            f"entry {numbers[0]}"
+            if len(numbers) == 1
+            else f"{len(numbers)} entries, the first {numbers[0]}"
+        )
+        problems.append(Problem(str(path), f"{first}: {why}: left out", source=SOURCE))
     for entries in sessions.values():
         entries.sort(key=lambda e: e["messageId"] if isinstance(e.get("messageId"), int) else 0)
     return sessions
+
+
+def _odd_entry(entry: Any) -> str | None:
+    """Why a prompt log's entry is not read (None: it is a prompt)."""
+    if not isinstance(entry, dict):
+        return f"it is {json_kind(entry)}, not an object"
+    kind = entry.get("type", "user")
+    if isinstance(kind, str) and kind != "user":
+        return f"its type is {clipped(kind, 40)!r}, not 'user'"
+    for key, value in (("type", kind), ("sessionId", None), ("message", None)):
+        value = entry.get(key, value)
+        if key not in entry and key != "type":
+            return f"it has no {key}"
+        if not isinstance(value, str):
+            return f"its {key} is {json_kind(value)}, not text"
+    return None
 
 
 def prompt_messages(entries: list[dict[str, Any]], times: Times | None = None) -> list[Message]:
@@ -159,9 +186,21 @@ def read_checkpoint(path: Path, problems: list[Problem]) -> list[dict[str, Any]]
     if not isinstance(history, list):
         problems.append(Problem(str(path), "not a saved chat (no history); skipped", source=SOURCE))
         return []
-    turns = [c for c in history if isinstance(c, dict)]
-    for n, turn in enumerate(turns, start=1):
-        pieces = turn.get("parts") if isinstance(turn.get("parts"), list) else []
+    turns = []
+    for n, turn in enumerate(history, start=1):
+        if not isinstance(turn, dict):
+            why = f"turn {n} is {json_kind(turn)}, not an object: left out"
+            problems.append(Problem(str(path), why, source=SOURCE))
+            continue
+        turns.append(turn)
+        pieces = turn.get("parts")
+        if pieces is not None and not isinstance(pieces, list):
+            why = f"turn {n}'s parts are {json_kind(pieces)}, not a list: left out"
+            problems.append(Problem(str(path), why, source=SOURCE))
+        pieces = pieces if isinstance(pieces, list) else []
+        problems += [
+            Problem(str(path), why, source=SOURCE) for why in odd_parts(pieces, f"turn {n}")
+        ]
         for part in pieces:
             call = part.get("functionCall") if isinstance(part, dict) else None
             if isinstance(call, dict) and (why := tool_name(call.get("name"))[1]):

@@ -1,0 +1,95 @@
+"""Values of a Gemini CLI record that are of the wrong type or of no known kind (a damaged
+file): each is said, with where it is, by the reader that leaves it out (FORMATS.md §6.1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._values import json_kind
+
+# The keys of a Gemini API ``Part`` (one of them makes it a part of a known kind, read or
+# not: a thought's signature, a file by reference, code the model ran).
+PART_KEYS = frozenset(
+    (
+        "text",
+        "inlineData",
+        "fileData",
+        "functionCall",
+        "functionResponse",
+        "executableCode",
+        "codeExecutionResult",
+        "thought",
+        "thoughtSignature",
+        "videoMetadata",
+        "partMetadata",
+        "mediaResolution",
+    )
+)
+
+
+def odd_parts(value: Any, what: str) -> list[str]:
+    """Why each part of a Part or Part list (``what``: "its content") is left out: it is no
+    object, has no key a part has, or its text is not text."""
+    if isinstance(value, dict):
+        return [f"{what} {why}" for why in _odd_part(value)]
+    if not isinstance(value, list):
+        return []
+    found = []
+    for n, part in enumerate(value, start=1):
+        if not isinstance(part, dict):
+            found.append(f"{what}: part {n} is {json_kind(part)}, not an object: left out")
+        else:
+            found += [f"{what}: part {n} {why}" for why in _odd_part(part)]
+    return found
+
+
+def _odd_part(part: dict[str, Any]) -> list[str]:
+    if not PART_KEYS.intersection(part):
+        return ["is of no known kind (no text, data or call): left out"]
+    found = []
+    text = part.get("text")
+    if "text" in part and not isinstance(text, str):
+        found.append(f"has a text that is {json_kind(text)}, not text: left out")
+    for key in ("functionCall", "functionResponse", "inlineData"):
+        if key in part and not isinstance(part[key], dict):
+            found.append(f"has a {key} that is {json_kind(part[key])}, not an object: left out")
+    return found
+
+
+def odd_calls(rec: dict[str, Any]) -> list[str]:
+    """Why a reply's thoughts, tokens, tool calls or their results (each part of them) are
+    left out."""
+    found = []
+    thoughts = rec.get("thoughts")
+    if thoughts is not None and not isinstance(thoughts, str | list):
+        found.append(f"its thoughts are {json_kind(thoughts)}, not a list: left out")
+    for n, thought in enumerate(thoughts if isinstance(thoughts, list) else [], start=1):
+        if not isinstance(thought, dict):
+            found.append(f"thought {n} is {json_kind(thought)}, not an object: left out")
+            continue
+        for key in ("subject", "description"):
+            if thought.get(key) is not None and not isinstance(thought[key], str):
+                why = f"thought {n}'s {key} is {json_kind(thought[key])}, not text: left out"
+                found.append(why)
+    tokens = rec.get("tokens")
+    if tokens is not None and not isinstance(tokens, dict):
+        found.append(f"its tokens are {json_kind(tokens)}, not an object: not counted")
+    calls = rec.get("toolCalls")
+    if calls is not None and not isinstance(calls, list):
+        found.append(f"its toolCalls are {json_kind(calls)}, not a list: left out")
+    for n, call in enumerate(calls if isinstance(calls, list) else [], start=1):
+        if not isinstance(call, dict):
+            found.append(f"tool call {n} is {json_kind(call)}, not an object: left out")
+            continue
+        result = call.get("result")
+        if result is not None and not isinstance(result, list):
+            found.append(f"tool call {n}'s result is {json_kind(result)}, not a list: left out")
+        if isinstance(result, list):
+            found += odd_parts(result, f"tool call {n}'s result")
+        for m, part in enumerate(result if isinstance(result, list) else [], start=1):
+            response = part.get("functionResponse") if isinstance(part, dict) else None
+            body = response.get("response") if isinstance(response, dict) else None
+            if body is not None and not isinstance(body, dict):
+                why = f"its response is {json_kind(body)}, not an object: left out"
+                found.append(f"tool call {n}'s result: part {m}: {why}")
+    return found

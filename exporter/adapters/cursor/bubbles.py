@@ -27,9 +27,9 @@ from ...model import (
     add_usage,
     usage_per_model,
 )
-from .._jsonl import json_or_text, parse_timestamp
+from .._jsonl import json_or_text, json_text, parse_timestamp
 from .._times import Times
-from .._values import json_kind, tool_name
+from .._values import json_kind, some_text, tool_name
 from .context import context_parts
 from .tool_results import result_text
 
@@ -68,6 +68,15 @@ def bubble_messages(
         said = bubble.get("text") or bubble.get("rawText")
         if said is not None and not isinstance(said, str):  # (a damaged bubble: said)
             times.wrong_type(f"its text is {json_kind(said)}, not text: left out", where)
+        for key in ("richText", "initText"):  # where a prompt's text is when ``text`` is empty
+            held = bubble.get(key)
+            if held is not None and not isinstance(held, str | dict):
+                times.wrong_type(f"its {key} is {json_kind(held)}, not text: left out", where)
+        if isinstance(kind, bool) or kind not in (1, "1", "user", 2, "2"):  # (True == 1)
+            shown = f'"{kind}"' if isinstance(kind, str) else json_kind(kind)
+            kind = None
+            why = f"its type is {shown}, not one known here: read as the assistant's"
+            times.wrong_type(why, where)
         if kind in (1, "1", "user"):
             text = _user_text(bubble)
             if text:  # a bubble without text is a draft never sent, whatever it holds
@@ -86,15 +95,17 @@ def bubble_messages(
         tool = bubble.get("toolFormerData")
         if isinstance(text, str) and text.strip():
             parts.append(TextPart(text))
-        elif bubble.get("codeBlocks") and not (isinstance(tool, dict) and tool.get("name")):
+        elif bubble.get("codeBlocks") and not (isinstance(tool, dict) and _is_call(tool)):
             # A tool's bubble keeps the edited file whole in codeBlocks (for Cursor's diff
             # view): the call shows the change; only a reply without text is its code.
             parts += _code_blocks(bubble["codeBlocks"])
         result = None
-        if isinstance(tool, dict) and tool.get("name"):
+        if isinstance(tool, dict) and _is_call(tool):
             call, result = _tool(tool, source_id)
-            if why := tool_name(tool["name"])[1]:  # shown as "tool"
+            if why := tool_name(tool.get("name"))[1]:  # shown as "tool"
                 times.wrong_type(why, where)
+            elif not some_text(tool.get("name")):
+                times.wrong_type("a tool call has no name: shown as 'tool'", where)
             parts.append(call)
         if not parts:
             continue  # a streaming intermediate with nothing in it
@@ -156,20 +167,29 @@ def lexical_text(value: Any) -> str:
     return "\n".join(paragraphs).strip("\n")
 
 
+def _is_call(tool: dict[str, Any]) -> bool:
+    """Does a ``toolFormerData`` hold a call: a name, or (its name damaged) what it was
+    called with or gave back?"""
+    return bool(tool.get("name") or tool.get("rawArgs") or tool.get("result"))
+
+
 def _tool(
     tool: dict[str, Any], bubble_id: str | None
 ) -> tuple[ToolCallPart, ToolResultPart | None]:
     call_id = tool.get("toolCallId") if isinstance(tool.get("toolCallId"), str) else bubble_id
     call_id = call_id.split("\n", 1)[0] if call_id else None
     args = json_or_text(tool.get("rawArgs")) or json_or_text(tool.get("params"))
-    call = ToolCallPart(tool_name(tool["name"])[0], args, call_id)
+    call = ToolCallPart(tool_name(tool.get("name"))[0], args, call_id)
     status = tool.get("status")
     raw = tool.get("result")
-    if raw is None and status not in ("error", "cancelled"):
+    error = tool.get("error")
+    if raw is None and status not in ("error", "cancelled") and not error:
         return call, None
     output = result_text(json_or_text(raw))
-    if isinstance(tool.get("error"), str | dict) and not output:
-        output = str(tool["error"])
+    if isinstance(error, str | dict) and not output:
+        output = error if isinstance(error, str) else json_text(error)  # (never a repr)
+    if status not in ("error", "cancelled") and raw is None:
+        status = "error"  # (a damaged status beside an error: it failed)
     if status == "cancelled":  # stopped before it ran or finished: not an error
         return call, ToolResultPart(output, call_id, not_run="cancelled")
     return call, ToolResultPart(output, call_id, status == "error")

@@ -15,6 +15,7 @@ import orjson
 from ...model import Session
 from .._jsonl import parse_timestamp
 from .._times import Times
+from .._values import json_kind
 from ..vscode import Database, project_of_path
 from .context import images_loaded
 
@@ -37,31 +38,22 @@ def composer_session(
 ) -> Session | None:
     """A composer as a session; ``user_dir``, the ``User`` folder ``path`` is in, holds the
     images pasted into its prompts (None: they are named only)."""
+    times = times or Times()
     headers = data.get("fullConversationHeadersOnly")
     bubbles: list[dict[str, Any]] = []
     if isinstance(headers, list) and headers and db is not None:
-        stored = {k.rsplit(":", 1)[-1]: v for k, v in db.items("cursorDiskKV", f"bubbleId:{cid}:")}
-        for header in headers:
-            if not isinstance(header, dict):
-                continue
-            if (
-                isinstance(header.get("grouping"), dict)
-                and header["grouping"].get("isRenderable") is False
-            ):
-                continue
-            bubble = stored.get(str(header.get("bubbleId")))
-            if isinstance(bubble, dict):
-                bubbles.append(bubble)
+        bubbles = _listed_bubbles(headers, cid, db, times)
     elif isinstance(data.get("conversation"), list):
         bubbles = [b for b in data["conversation"] if isinstance(b, dict)]
-    default_model = (
-        (data.get("modelConfig") or {}).get("modelName")
-        if isinstance(data.get("modelConfig"), dict)
-        else None
-    )
+    if headers is not None and not isinstance(headers, list):
+        why = f"its conversation headers are {json_kind(headers)}, not a list: left out"
+        times.wrong_type(why, f"composer {cid}")
+    model = data.get("modelConfig")
+    default_model = model.get("modelName") if isinstance(model, dict) else None
+    if not isinstance(default_model, str):  # (a damaged name cost the whole database)
+        default_model = None
     from .bubbles import bubble_messages  # the parser: imported when a chat is read
 
-    times = times or Times()
     messages, models, usage, per_model = bubble_messages(
         bubbles, default_model, times, f"composer {cid}", user_dir
     )
@@ -93,6 +85,34 @@ def composer_session(
         usage=usage,
         model_usage=per_model,
     )
+
+
+def _listed_bubbles(
+    headers: list[Any], cid: str, db: Database, times: Times
+) -> list[dict[str, Any]]:
+    """The bubbles a composer's headers list, in their order; a header or bubble that
+    cannot be read is said (``times``), and left out."""
+    stored = {k.rsplit(":", 1)[-1]: v for k, v in db.items("cursorDiskKV", f"bubbleId:{cid}:")}
+    bubbles = []
+    for number, header in enumerate(headers, start=1):
+        where = f"composer {cid}, conversation header {number}"
+        if not isinstance(header, dict):
+            times.wrong_type(f"it is {json_kind(header)}, not an object: left out", where)
+            continue
+        grouping = header.get("grouping")
+        if isinstance(grouping, dict) and grouping.get("isRenderable") is False:
+            continue
+        ident = header.get("bubbleId")
+        if not isinstance(ident, str):
+            times.wrong_type(f"its bubbleId is {json_kind(ident)}, not text: left out", where)
+            continue
+        bubble = stored.get(ident)
+        if not isinstance(bubble, dict):
+            what = "not stored" if ident not in stored else "not a JSON object"
+            times.wrong_type(f"its bubble {ident} is {what}: left out", where)
+            continue
+        bubbles.append(bubble)
+    return bubbles
 
 
 _ON_BRANCH = re.compile(r"^On branch (\S+)", re.MULTILINE)

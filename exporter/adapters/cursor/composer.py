@@ -84,7 +84,7 @@ def load_user_dir(user_dir: Path) -> Iterator[LoadResult]:
                     data = db.get("cursorDiskKV", key)
                     cid = key.removeprefix("composerData:")
                     if not isinstance(data, dict):
-                        _not_an_object(data, cid, global_db, problems)
+                        _not_an_object(data, cid, global_db, problems, db)
                         continue
                     seen.add(cid)
                     folder = (
@@ -206,7 +206,7 @@ def load_part(user_dir: Path, part: str, owners: dict[str, str | None]) -> LoadR
                 for cid in part.split(","):
                     data = db.get("cursorDiskKV", f"composerData:{cid}")
                     if not isinstance(data, dict):
-                        _not_an_object(data, cid, global_db, problems)
+                        _not_an_object(data, cid, global_db, problems, db)
                         continue
                     folder = _workspace_folder(data) or headers.get(cid) or owners.get(cid)
                     session = _composer_session(data, cid, folder, db, global_db, times, user_dir)
@@ -274,12 +274,30 @@ def _read_workspaces(user_dir: Path, problems: list[Problem]) -> _Workspaces:
     return found
 
 
-def _not_an_object(data: Any, cid: str, path: Path, problems: list[Problem]) -> None:
-    """A composer stored as JSON that is not an object (damaged, or a newer shape): reported.
-    (An empty value, or one that is not JSON at all, reads as None: nothing to say.)"""
+def _not_an_object(data: Any, cid: str, path: Path, problems: list[Problem], db: Database) -> None:
+    """A composer stored as JSON that is not an object (damaged, or a newer shape), or not
+    as JSON at all (damaged, cut short, NULL, a number): reported. (An empty value, or JSON
+    null, is nothing to say.)"""
     if data is not None:
         why = f"composer {cid}: not a JSON object ({type(data).__name__}); skipped"
         problems.append(Problem(str(path), why, source=SOURCE))
+        return
+    sql = "SELECT value FROM cursorDiskKV WHERE key = ?"
+    row = db.query(sql, (f"composerData:{cid}",)).fetchone()
+    raw = row[0] if row else ""
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8", errors="replace")
+    if isinstance(raw, str) and raw.strip() in ("", "null"):
+        return
+    what = (
+        "NULL, not JSON"
+        if raw is None
+        else "a number, not JSON"
+        if isinstance(raw, int | float)
+        else "not JSON (damaged or cut short)"
+    )
+    why = f"composer {cid}: {what}; skipped"
+    problems.append(Problem(str(path), why, source=SOURCE))
 
 
 def _composer_headers(db: Database) -> dict[str, str]:

@@ -87,6 +87,9 @@ def read_transcript(path: Path, problems: list[Problem]) -> Transcript:
         role = obj.get("role")
         message = obj.get("message")
         content = message.get("content") if isinstance(message, dict) else obj.get("content")
+        if message is not None and not isinstance(message, dict) and role in ("user", "assistant"):
+            why = f"its message is {json_kind(message)}, not an object: left out"
+            reader.times.wrong_type(why, number)
         try:
             if role == "user":
                 reader.user(content, number)
@@ -206,7 +209,7 @@ class _Reader:
         results: list[Part] = []
         attached: list[AttachmentPart] = []  # what the person attached: after their words
         when = None
-        for block in _blocks(content):
+        for block in self._blocks(content, number):
             kind = block.get("type")
             if kind == "text" and isinstance(block.get("text"), str):
                 prompt, stamp = clean_user_text(block["text"], self.times, number)
@@ -238,7 +241,7 @@ class _Reader:
 
     def assistant(self, content: Any, number: int) -> None:
         parts: list[Part] = []
-        for index, block in enumerate(_blocks(content)):
+        for index, block in enumerate(self._blocks(content, number)):
             kind = block.get("type")
             if kind == "text" and isinstance(block.get("text"), str):
                 text = _without_marker(block["text"])
@@ -293,15 +296,24 @@ class _Reader:
             _result_text(block.get("content")), call_id, block.get("is_error") is True
         )
 
+    def _blocks(self, content: Any, number: int) -> list[dict[str, Any]]:
+        """The line's content blocks; content or a block of another kind is said."""
+        if isinstance(content, str):
+            return [{"type": "text", "text": content}]
+        if not isinstance(content, list):
+            if content is not None:
+                why = f"its content is {json_kind(content)}, not text or a list: left out"
+                self.times.wrong_type(why, number)
+            return []
+        for block in content:
+            if not isinstance(block, dict):
+                why = f"a content block is {json_kind(block)}, not an object: left out"
+                self.times.wrong_type(why, number)
+        return [b for b in content if isinstance(b, dict)]
+
     def _unknown(self, block: dict[str, Any]) -> None:
         what = f"block type {block.get('type')!r}"
         self.unknown_blocks[what] = self.unknown_blocks.get(what, 0) + 1
-
-
-def _blocks(content: Any) -> list[dict[str, Any]]:
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
-    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
 def _without_marker(text: str) -> str:

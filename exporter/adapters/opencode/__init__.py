@@ -185,6 +185,9 @@ class OpenCodeAdapter:
                     why = Problem(str(path), str(exc), severity="error", source=self.name)
                     yield LoadResult([], [why])
                     return
+                if store.missing:
+                    said = [Problem(str(path), why, source=self.name) for why in store.missing]
+                    yield LoadResult([], said)
                 if roots is None:
                     chosen = store.families()
                 else:  # (a session deleted since the database was cut is gone)
@@ -196,7 +199,7 @@ class OpenCodeAdapter:
                         children = tuple(store.children.get(ident, ()))
                         self._convert(store.session(ident), children, result, times)
                     yield result
-                if times.count:
+                if times.count or times.odd:
                     unread: list[Problem] = []
                     times.report(unread, path, self.name)
                     yield LoadResult([], unread)

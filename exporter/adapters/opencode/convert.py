@@ -41,6 +41,7 @@ from ...model import (
 )
 from .._jsonl import json_text
 from .._times import Times
+from .._values import json_kind
 from ..vscode import project_of_path
 
 # Part types that carry nothing to show: step boundaries, file-system snapshots, @agent
@@ -225,7 +226,7 @@ class _Builder:
                 if text:
                     out.append(ThinkingPart(text))
             elif kind == "tool":
-                out += _tool(part)
+                out += _tool(part, self.times, f"{self.session}, message {ident}")
             elif kind == "patch":
                 listed = part.get("files")
                 files = (
@@ -319,7 +320,7 @@ def _names_an_argument(title: str | None, arguments: Any) -> bool:
     )
 
 
-def _tool(part: dict[str, Any]) -> list[Part]:
+def _tool(part: dict[str, Any], odd: Times | None = None, where: str = "") -> list[Part]:
     state = part.get("state") if isinstance(part.get("state"), dict) else {}
     name = _text(part.get("tool")) or "tool"
     call_id = _text(part.get("callID")) or _text(part.get("id"))
@@ -330,8 +331,17 @@ def _tool(part: dict[str, Any]) -> list[Part]:
         title = None  # machine text (a path, a pattern): the call is titled by that argument
     call = ToolCallPart(name, state.get("input"), call_id, title, child)
     status = state.get("status")
-    if status not in ("completed", "error", "success"):  # pending or running: no result yet
+    if status in ("pending", "running"):  # no result yet
         return [call]
+    if status not in ("completed", "error", "success"):  # damaged: what it holds is shown
+        if "output" not in state and "error" not in state:
+            return [call]
+        kind = f'"{status}"' if isinstance(status, str) else json_kind(status)
+        what = "has no status" if status is None else f"has a status not known here ({kind})"
+        (odd or Times()).wrong_type(
+            f"a tool call {what}: what it holds is shown as its result", where
+        )
+        status = "error" if "output" not in state else "completed"
     exit_code = metadata.get("exit")
     if not isinstance(exit_code, int) or isinstance(exit_code, bool):
         exit_code = None

@@ -47,6 +47,13 @@ class OpenCodeDatabase:
         order = "time_created, id" if "time_created" in have else "id"
         sql = f"SELECT {', '.join(wanted)} FROM session ORDER BY {order}"
         self.rows = {row["id"]: row for row in db.rows(sql)}
+        # A table missing (a damaged or foreign database): its sessions are read without it.
+        self.missing = [
+            f"no {table} table: {what} cannot be read"
+            for table, what in (("message", "the sessions' messages"),
+                                ("part", "the messages' parts (their text, tools, files)"))
+            if table not in db.tables
+        ]  # fmt: skip
         self.children: dict[str, list[str]] = {}
         for row in self.rows.values():
             parent = row.get("parent_id")
@@ -175,7 +182,7 @@ def tree_session(session_file: Path, source: str) -> tuple[StoredSession | None,
     loose = _loose_parts(storage, problems, source)
     messages = []
     for folder in dict.fromkeys([ident, session_file.stem]):
-        for file in _json_files(storage / "message" / folder):
+        for file in _json_files(storage / "message" / folder, problems, source):
             data, why = _read(file)
             if data is None:
                 problems.append(Problem(str(file), why, source=source))
@@ -183,12 +190,18 @@ def tree_session(session_file: Path, source: str) -> tuple[StoredSession | None,
             mid = str(data.setdefault("id", file.stem))
             parts = [p for p in data.pop("parts", None) or [] if isinstance(p, dict)]
             for part_dir in dict.fromkeys([mid, file.stem]):
-                for part_file in _json_files(storage / "part" / part_dir):
+                for part_file in _json_files(storage / "part" / part_dir, problems, source):
                     part, why = _read(part_file)
                     if part is None:
                         problems.append(Problem(str(part_file), why, source=source))
-                    elif part.get("messageID", mid) in (mid, file.stem):  # (if its id is damaged)
+                    else:  # a part file belongs to the message its folder names
                         parts.append(part)
+                        if part.get("messageID", mid) not in (mid, file.stem):
+                            why = (
+                                f"its messageID is {_shown(part.get('messageID'))}, not its"
+                                " folder's: read with the message its folder names"
+                            )
+                            problems.append(Problem(str(part_file), why, source=source))
             parts += loose.get(mid, [])
             messages.append((data, _unique(parts)))
     if all(_created(data) for data, _parts in messages):
@@ -238,7 +251,7 @@ def _loose_parts(
     storage: Path, problems: list[Problem], source: str
 ) -> dict[str, list[dict[str, Any]]]:
     found: dict[str, list[dict[str, Any]]] = {}
-    for file in _json_files(storage / "part"):
+    for file in _json_files(storage / "part", problems, source):
         part, why = _read(file)
         if part is None:
             problems.append(Problem(str(file), why, source=source))
@@ -255,13 +268,28 @@ def _unique(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
-def _json_files(folder: Path) -> list[Path]:
-    """The ``*.json`` files directly in ``folder``, by name (names are time-ordered ids)."""
+def _json_files(
+    folder: Path, problems: list[Problem] | None = None, source: str = ""
+) -> list[Path]:
+    """The ``*.json`` files directly in ``folder``, by name (names are time-ordered ids);
+    an entry so named that is no file (a folder) is said in ``problems`` when given."""
     try:
-        entries = [e for e in listed(folder) if e.name.endswith(".json") and e.is_file()]
+        entries = [e for e in listed(folder) if e.name.endswith(".json")]
     except (OSError, ValueError):  # ValueError: a damaged id naming the folder holds a NUL
         return []
-    return [Path(e.path) for e in sorted(entries, key=lambda e: e.name)]
+    found = []
+    for entry in sorted(entries, key=lambda e: e.name):
+        if entry.is_file():
+            found.append(Path(entry.path))
+        elif problems is not None:
+            why = "not a file (a folder, or a link to nothing); skipped"
+            problems.append(Problem(entry.path, why, source=source))
+    return found
+
+
+def _shown(value: Any) -> str:
+    """A value for a warning: text quoted, anything else by its kind."""
+    return f'"{value}"' if isinstance(value, str) else json_kind(value)
 
 
 def _read(path: Path) -> tuple[dict[str, Any] | None, str]:

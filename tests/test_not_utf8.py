@@ -72,6 +72,8 @@ def test_a_claude_code_line_with_such_bytes_is_kept_and_said(tmp_path):
 @pytest.mark.parametrize(
     ("source", "relpath", "words"),
     [
+        ("gemini", ".gemini/tmp/win-app/chats/session-2026-11-22T07-45-2d4e6f80.json",
+         b"Der Build bricht"),
         ("cline", ".cline/data/sessions/1764145500000_demo1/1764145500000_demo1.messages.json",
          b"Explain what"),
         ("copilot",

@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from ...errors import Problem, SourceChanged
-from .._jsonl import RAW_CONTROL, _lenient, iter_json_objects, iter_jsonl, raw_control
+from .._jsonl import _lenient, damage_said, iter_json_objects, iter_jsonl
 from ..base import read_regular
 from . import SOURCE
 
@@ -117,8 +117,8 @@ def load_json(data: bytes, odd: list[str] | None = None) -> Any:
         doc = _lenient(data)
         if doc is None:
             raise
-        if odd is not None and raw_control(data):
-            odd.append(RAW_CONTROL)
+        if odd is not None:
+            odd += damage_said(data)
         return doc
 
 

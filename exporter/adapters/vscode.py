@@ -21,6 +21,7 @@ from ..errors import Problem, SourceError
 from . import _sqlite
 from ._sqlite import decode_json as decode
 from ._sqlite import stamps as db_stamps  # noqa: F401 (the editors' adapters use it)
+from ._values import json_kind
 from .base import SourceContext, listed, read_regular
 
 BUSY_TIMEOUT_MS = 3000  # read when a database is opened (tests shorten it)
@@ -132,12 +133,22 @@ def folder_of_workspace(
     except FileNotFoundError:
         return None
     except (OSError, orjson.JSONDecodeError) as exc:
-        if problems is not None:
-            why = f"could not be read ({exc}); the project of its sessions is unknown this run"
-            problems.append(Problem(str(path), why, severity="warning", source=source))
-        return None
-    uri = data.get("folder") or data.get("workspace") if isinstance(data, dict) else None
-    return path_from_uri(uri) if isinstance(uri, str) else None
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        return _unknown_project(path, f"could not be read ({why})", problems, source)
+    if not isinstance(data, dict):
+        return _unknown_project(path, f"is {json_kind(data)}, not an object", problems, source)
+    uri = data.get("folder") or data.get("workspace")
+    if isinstance(uri, str):
+        return path_from_uri(uri)
+    # (VS Code writes a folder's or a workspace file's URI; anything else is damage)
+    why = "names no folder" if not uri else f"names its folder by {json_kind(uri)}, not text"
+    return _unknown_project(path, why, problems, source)
+
+
+def _unknown_project(path: Path, why: str, problems: list[Problem] | None, source: str) -> None:
+    if problems is not None:
+        why += "; the project of its sessions is unknown this run"
+        problems.append(Problem(str(path), why, severity="warning", source=source))
 
 
 def path_from_uri(uri: str) -> str:

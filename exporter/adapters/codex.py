@@ -43,6 +43,7 @@ from ..collector import collector_paused
 from ..errors import Problem, SourceChanged, how_many
 from ..model import Message, MessageStream, Session, usage_per_model
 from ._jsonl import MAX_LINE_BYTES, iter_json_objects, parse_timestamp
+from ._values import json_kind
 from .base import (
     STREAM_FROM,
     FileStamp,
@@ -51,11 +52,11 @@ from .base import (
     SessionRef,
     SourceContext,
     cannot_read,
-    index_unreadable,
     open_regular,
     project_name,
     read_regular,
 )
+from .codex_index import read_titles
 
 if TYPE_CHECKING:
     from .codex_prompts import CustomPrompt
@@ -121,7 +122,7 @@ class CodexAdapter:
     def discover(self, ctx: SourceContext) -> Iterator[SessionRef]:
         self.use_context(ctx)
         for root in self.roots(ctx):
-            titles, unread = _read_titles(root / "session_index.jsonl")
+            titles, unread = read_titles(root / "session_index.jsonl")
             for path in _rollout_files(root):
                 session_id = _id_from_name(path.name)
                 title = titles.get(session_id or "")
@@ -257,7 +258,8 @@ def _rollout_files(root: Path) -> list[Path]:
             continue
         for dirpath, dirnames, filenames in os.walk(base):
             dirnames.sort()
-            for name in sorted(filenames):
+            # A folder with a rollout's name is listed too: reading it says what it is
+            for name in sorted([*filenames, *(d for d in dirnames if d.endswith(_ROLLOUT))]):
                 if not name.startswith("rollout-"):
                     continue
                 if name.endswith((".jsonl", ".json")):
@@ -267,35 +269,12 @@ def _rollout_files(root: Path) -> list[Path]:
     return list(files.values())
 
 
+_ROLLOUT = (".jsonl", ".json", ".jsonl.zst")
+
+
 def _id_from_name(name: str) -> str | None:
     found = _ID.findall(name)
     return found[-1].lower() if found else None
-
-
-def _read_titles(path: Path) -> tuple[dict[str, str], Problem | None]:
-    """Thread names from ``session_index.jsonl``; the newest line for an id wins. A line
-    that is not JSON (one being appended) is passed over; a file that is there but cannot
-    be read is a warning."""
-    titles: dict[str, tuple[str, str]] = {}
-    try:
-        with open_regular(path) as f:
-            for raw in f:
-                try:
-                    entry = orjson.loads(raw)
-                except orjson.JSONDecodeError:
-                    continue
-                if not isinstance(entry, dict):
-                    continue
-                sid, name = entry.get("id"), entry.get("thread_name")
-                if isinstance(sid, str) and isinstance(name, str) and name.strip():
-                    stamp, key = str(entry.get("updated_at") or ""), sid.lower()
-                    if key not in titles or stamp >= titles[key][0]:
-                        titles[key] = (stamp, name.strip())
-    except FileNotFoundError:
-        return {}, None  # no index (an older Codex): nothing is missing
-    except OSError as exc:
-        return {}, index_unreadable(SOURCE, path, cannot_read(exc), "titles")
-    return {sid: name for sid, (_, name) in titles.items()}, None
 
 
 Record = tuple[int, str, dict[str, Any], Any]  # (line, kind, payload, timestamp)
@@ -357,17 +336,26 @@ def _iter_records(
     ``stop``, only up to that line."""
     index = 0
     for number, obj in iter_json_objects(path, problems, SOURCE, stop):
-        if "payload" in obj and isinstance(obj.get("type"), str):
-            payload = obj["payload"] if isinstance(obj["payload"], dict) else {}
-            record: Record = (number, obj["type"], payload, obj.get("timestamp"))
+        kind, why = obj.get("type"), None
+        if "payload" in obj:
+            if not isinstance(kind, str):
+                why = f"its record type is {json_kind(kind)}, not text"
+            elif not isinstance(obj["payload"], dict):
+                why = f"its payload is {json_kind(obj['payload'])}, not an object"
+            else:
+                record: Record = (number, kind, obj["payload"], obj.get("timestamp"))
         elif "record_type" in obj:
             continue  # early Rust filler
-        elif isinstance(obj.get("type"), str):
+        elif isinstance(kind, str):
             record = (number, "response_item", obj, None)  # a bare early-Rust item
         elif "id" in obj and "timestamp" in obj:
             record = (number, "session_meta", obj, obj.get("timestamp"))  # early-Rust header
         else:
-            record = (number, "skip", obj, None)
+            why = "no record type" if kind is None else f"its type is {json_kind(kind)}, not text"
+        if why is not None:  # (still a record: the records' count places a fork's replay)
+            record = (number, "skip", {}, None)
+            problems.append(Problem(str(path), f"unexpected shape ({why}), line skipped",
+                                    number, source=SOURCE, left_out=True))  # fmt: skip
         index += 1
         if index > skip:
             yield record
@@ -377,19 +365,33 @@ def _document_records(path: Path, problems: list[Problem]) -> list[Record]:
     """The TypeScript CLI's single JSON document: ``{session, items}``."""
     try:
         doc = orjson.loads(read_regular(path))
-    except (OSError, orjson.JSONDecodeError) as exc:
+    except OSError as exc:  # (its strerror: the exception's text repeats the path)
+        problems.append(Problem(str(path), cannot_read(exc), source=SOURCE))
+        return []
+    except orjson.JSONDecodeError as exc:
         problems.append(Problem(str(path), f"not a readable JSON document ({exc})", source=SOURCE))
         return []
     if not isinstance(doc, dict):
         problems.append(Problem(str(path), "not a Codex session document", source=SOURCE))
         return []
     out: list[Record] = []
-    session = doc.get("session")
+    session, items = doc.get("session"), doc.get("items")
     if isinstance(session, dict):
         out.append((1, "session_meta", session, session.get("timestamp")))
-    for i, item in enumerate(doc.get("items") or [], start=2):
+    elif session is not None:
+        why = f"its session is {json_kind(session)}, not an object: its id and start left out"
+        problems.append(Problem(str(path), why, source=SOURCE))
+    if not isinstance(items, list):
+        if items is not None:
+            why = f"its items are {json_kind(items)}, not a list: the session holds none"
+            problems.append(Problem(str(path), why, source=SOURCE))
+        items = []
+    for i, item in enumerate(items, start=2):
         if isinstance(item, dict):
             out.append((i, "response_item", item, None))
+        else:
+            why = f"unexpected shape (an item that is {json_kind(item)}), line skipped"
+            problems.append(Problem(str(path), why, i, source=SOURCE, left_out=True))
     return out
 
 

@@ -15,6 +15,7 @@ import orjson
 from ..model import AttachmentPart, NoticePart, Part, ToolCallPart, ToolResultPart
 from ._jsonl import json_text
 from ._values import json_kind, some_text
+from .codex_odd import TEXT_ITEMS
 
 _SHELL_TOOLS = {"shell", "container.exec", "local_shell", "shell_command", "exec_command"}
 
@@ -24,7 +25,7 @@ def content_text(content: Any) -> str:
         return content
     texts = []
     for c in content if isinstance(content, list) else []:
-        if isinstance(c, dict) and c.get("type") in ("input_text", "output_text", "text"):
+        if isinstance(c, dict) and c.get("type") in TEXT_ITEMS:
             if isinstance(c.get("text"), str):
                 texts.append(c["text"])
     return "\n\n".join(texts)
@@ -106,16 +107,21 @@ def _arguments(p: dict[str, Any]) -> Any:
     return args
 
 
-def tool_search_output(p: dict[str, Any]) -> ToolResultPart:
-    """The tools a search found, one per line (a group as its name, then its tools')."""
-    lines = []
-    for tool in p.get("tools") if isinstance(p.get("tools"), list) else []:
+def tool_search_output(p: dict[str, Any], odd: list[str]) -> ToolResultPart:
+    """The tools a search found, one per line (a group as its name, then its tools'). What
+    cannot be read (never shown as a Python repr) is said in ``odd``."""
+    lines, tools = [], p.get("tools")
+    if tools is not None and not isinstance(tools, list):
+        odd.append(f"the tools found are {json_kind(tools)}, not a list: left out")
+    for n, tool in enumerate(tools if isinstance(tools, list) else [], start=1):
         if not isinstance(tool, dict):
+            odd.append(f"tool {n} found is {json_kind(tool)}, not an object: left out")
             continue
-        # (a name that is not text is passed over: never shown as a Python repr)
         name = next((v for v in (tool.get("name"), tool.get("type")) if some_text(v)), "tool")
         inner = tool.get("tools") if isinstance(tool.get("tools"), list) else []
         names = [t["name"] for t in inner if isinstance(t, dict) and some_text(t.get("name"))]
+        if len(names) < len(inner) or not isinstance(tool.get("tools", []), list):
+            odd.append(f"tool {n} found holds tools whose names cannot be read: left out")
         lines.append(f"{name}: {', '.join(names)}" if names else name)
     return ToolResultPart("\n".join(lines), item_call_id(p))
 
@@ -353,14 +359,22 @@ def review_text(review: Any, odd: list[str] | None = None) -> str:
     """A review's explanation, then each finding (its title on a line, then its body), as
     plain text: the note decides how text looks. A title or body that is not text is left
     out, and said in ``odd``."""
+    said_odd = odd if odd is not None else []
     if not isinstance(review, dict):
+        if review is not None:
+            said_odd.append(f"the review's output is {json_kind(review)}, not an object: left out")
         return ""
     lines = []
-    if isinstance(review.get("overall_explanation"), str):
-        lines.append(review["overall_explanation"])
-    findings = review.get("findings")
+    explanation, findings = review.get("overall_explanation"), review.get("findings")
+    if isinstance(explanation, str):
+        lines.append(explanation)
+    elif explanation is not None:
+        said_odd.append(f"the review's explanation is {json_kind(explanation)}, not text: left out")
+    if findings is not None and not isinstance(findings, list):
+        said_odd.append(f"the review's findings are {json_kind(findings)}, not a list: left out")
     for n, finding in enumerate(findings if isinstance(findings, list) else [], start=1):
         if not isinstance(finding, dict):
+            said_odd.append(f"review finding {n} is {json_kind(finding)}, not an object: left out")
             continue
         said = []
         for key in ("title", "body"):

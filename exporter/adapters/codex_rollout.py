@@ -41,6 +41,7 @@ from .codex_items import (
     tool_search_call,
     tool_search_output,
 )
+from .codex_odd import content_odd, item_odd, meta_odd, text_odd
 from .codex_scan import OriginLookup, Record, Scan, scan_rollout
 
 # event_msg/user_message kinds that carry injected context, not a prompt
@@ -159,7 +160,7 @@ class RolloutBuilder:
         self.rewound = False  # the person went back (thread_rolled_back): mark the next prompt
         self.held: tuple[list[Part], int, datetime | None] | None = None
         if scan.first_meta is not None:
-            self._meta(scan.first_meta)
+            self._meta(scan.first_meta, scan.meta_line or 0)
             stamp = scan.first_meta.get("timestamp")  # the session's start
             parse_timestamp(stamp) or self.out.times.unread(stamp, scan.meta_line)
         if scan.origin_id:
@@ -194,7 +195,7 @@ class RolloutBuilder:
             if kind != "session_meta":  # (when a session began: no sign of how long it went on)
                 self.out.ended = max(self.out.ended or when, when)
         if kind == "session_meta":
-            self._meta(p)
+            self._meta(p, number)
         elif kind == "turn_context":
             self._turn_context(p)
         elif kind == "response_item":
@@ -202,14 +203,18 @@ class RolloutBuilder:
         elif kind == "event_msg":
             self._event(number, p, when)
         elif kind == "compacted":
-            self._add("system", [SummaryPart(str(p.get("message") or ""))], number, when)
+            summary = p.get("message")
+            self.out.odd += [(number, why) for why in text_odd(summary, "its summary")]
+            text = summary if isinstance(summary, str) else ""
+            self._add("system", [SummaryPart(text)], number, when)
 
     # -- identity, forks -------------------------------------------------------------------
 
-    def _meta(self, p: dict[str, Any]) -> None:
+    def _meta(self, p: dict[str, Any], number: int) -> None:
         if self.out.meta:
             return  # the first session_meta owns identity
         self.out.meta = p
+        self.out.odd += [(number, why) for why in meta_odd(p)]
         if isinstance(p.get("cwd"), str):
             self.out.cwd = p["cwd"]
         source = p.get("source")
@@ -285,6 +290,10 @@ class RolloutBuilder:
 
     def _item(self, number: int, p: dict[str, Any], when: datetime | None) -> None:
         ptype = p.get("type")
+        if not isinstance(ptype, str):
+            self.out.skipped.append((number, f"its item type is {json_kind(ptype)}, not text"))
+            return
+        self.out.odd += [(number, why) for why in item_odd(ptype, p)]
         if ptype == "message":
             self._message(number, p, when)
         elif ptype == "reasoning":
@@ -308,7 +317,9 @@ class RolloutBuilder:
         elif ptype == "tool_search_call":
             self._add("assistant", [tool_search_call(p)], number, when)
         elif ptype == "tool_search_output":
-            self._add("tool", [tool_search_output(p)], number, when)
+            odd: list[str] = []
+            self._add("tool", [tool_search_output(p, odd)], number, when)
+            self.out.odd += [(number, why) for why in odd]
         elif ptype == "image_generation_call":
             self._add("assistant", image_generation(p), number, when)
         elif ptype == "agent_message":
@@ -320,6 +331,11 @@ class RolloutBuilder:
 
     def _message(self, number: int, p: dict[str, Any], when: datetime | None) -> None:
         role, content = p.get("role"), p.get("content")
+        if role not in ("user", "assistant", "developer", "system"):
+            why = f"unknown role {clipped(role)!r}" if isinstance(role, str) else None
+            self.out.skipped.append((number, why or f"its role is {json_kind(role)}, not text"))
+            return
+        self.out.odd += [(number, why) for why in content_odd(content)]
         text = content_text(content)
         if role == "assistant":
             if text.strip() and self._once("item", "a:" + text):
@@ -355,7 +371,9 @@ class RolloutBuilder:
 
     def _event(self, number: int, p: dict[str, Any], when: datetime | None) -> None:
         etype = p.get("type")
-        if etype == "user_message":
+        if not isinstance(etype, str):
+            self.out.skipped.append((number, f"its event type is {json_kind(etype)}, not text"))
+        elif etype == "user_message":
             if p.get("kind") in _INJECTED_KINDS:
                 return
             message = p.get("message")
@@ -427,12 +445,18 @@ class RolloutBuilder:
         elif etype == "thread_rolled_back":
             self.rewound = True
         elif etype == "undo_completed":
-            message = p.get("message") if isinstance(p.get("message"), str) else ""
+            message = p.get("message")
+            self.out.odd += [(number, why) for why in text_odd(message, "the undo's message")]
+            message = message if isinstance(message, str) else ""
             head = "Undo completed" if p.get("success") is not False else "Undo failed"
             text = f"{head}: {message}" if message.strip() else head
             self._add("system", [NoticePart("notification", text)], number, when)
-        elif etype == "error" and isinstance(p.get("message"), str):
-            self._add("assistant", [NoticePart("error", p["message"])], number, when)
+        elif etype == "error":
+            if isinstance(p.get("message"), str):
+                self._add("assistant", [NoticePart("error", p["message"])], number, when)
+            else:
+                why = f"the error's message is {json_kind(p.get('message'))}, not text"
+                self.out.skipped.append((number, why))
 
 
 _IMAGE_TAG = re.compile(r"</?image\b[^>]*>")

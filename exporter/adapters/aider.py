@@ -401,8 +401,8 @@ def history_files(root: Path, depth: int = MAX_DEPTH) -> Iterator[Path]:
     except OSError:
         return
     for entry in entries:
-        if entry.name == HISTORY_FILE and _is_file(entry):
-            yield Path(entry.path)
+        if entry.name == HISTORY_FILE and (_is_file(entry) or _is_folder(entry)):
+            yield Path(entry.path)  # (a folder in the log's place: reading it says so)
     if depth <= 0:
         return
     for entry in entries:
@@ -419,6 +419,13 @@ def _searchable(entry: os.DirEntry[str]) -> bool:
     except OSError:
         return False
     return not os.path.exists(os.path.join(entry.path, "pyvenv.cfg"))  # a virtual environment
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:

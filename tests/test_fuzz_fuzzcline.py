@@ -316,3 +316,15 @@ def test_a_session_metadata_that_is_empty_is_no_damage(tmp_path, value):
         {"s1": None, "s2": "mk91x t"},
         [],
     )
+
+
+def test_a_folder_in_place_of_a_subagent_transcript_is_said(tmp_path):
+    """It was passed over: the subagent's transcript was missing from the export, unsaid."""
+    home = tmp_path / "home"
+    data = sdk_home(home, sdk_messages())
+    agent = data / "sessions" / "s1" / "agent-1.messages.json"
+    agent.mkdir()
+    (data / "sessions" / "s1" / "agent-2.messages.json").symlink_to(tmp_path / "nowhere")
+    text, problems = export(home, tmp_path / "v", "cline")
+    assert markers(text) == {"mk1x", "mk2x", "mk3x", "mk4x", "mk80x", "mk81x"}
+    assert len(problems) == 1 and problems[0].startswith(f"{agent}: could not be read (")

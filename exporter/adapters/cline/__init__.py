@@ -226,7 +226,8 @@ def _sdk_refs(source: str, sessions: Path, db: Path) -> Iterator[SessionRef]:
         others = sorted(
             Path(e.path)
             for e in listed(entry.path)
-            if e.name.endswith(".messages.json") and e.name != main.name and e.is_file()
+            # (one that is not a file, a folder in its place, is kept: reading it says so)
+            if e.name.endswith(".messages.json") and e.name != main.name and Path(e.path).exists()
         )
         manifest = Path(entry.path) / f"{entry.name}.json"
         related = ([manifest] if manifest.is_file() else []) + others

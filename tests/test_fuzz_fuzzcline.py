@@ -328,3 +328,20 @@ def test_a_folder_in_place_of_a_subagent_transcript_is_said(tmp_path):
     text, problems = export(home, tmp_path / "v", "cline")
     assert markers(text) == {"mk1x", "mk2x", "mk3x", "mk4x", "mk80x", "mk81x"}
     assert len(problems) == 1 and problems[0].startswith(f"{agent}: could not be read (")
+
+
+def test_bytes_that_are_not_utf8_in_an_aider_log_are_said(tmp_path):
+    """They were read as U+FFFD without a word (a damaged prompt, or a log written in
+    another encoding, looked whole)."""
+    home = tmp_path / "home"
+    log = AiderLog().run("2024-09-01 09:00:00").prompt("mk1x q").reply("mk2x a")
+    log.run("2024-09-02 09:00:00").prompt("mk3x q").reply("mk4x caf\udce9 a")
+    path = home / "src" / "a" / ".aider.chat.history.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(log.text().encode("utf-8", "surrogateescape"))
+    line = log.text().split("\n").index("mk4x caf\udce9 a") + 1
+    text, problems = export(home, tmp_path / "v", "aider")
+    assert markers(text) == {"mk1x", "mk2x", "mk3x", "mk4x"} and "mk4x caf\ufffd a" in text
+    assert problems == [
+        f"{path}:{line}: holds bytes that are not UTF-8: read with U+FFFD (\ufffd) in their place"
+    ]

@@ -496,10 +496,13 @@ def test_bad_input_is_reported_and_loses_nothing_else(tmp_path):
         ["second", "third \ufffd\ufffd half-writ"],
     ]
     assert sessions[1].started_at is None
-    (problem,) = problems
+    undecodable, problem = problems
     header_line = raw.split(b"\n").index(b"# aider chat started at yesterday at noon\r") + 1
     assert problem.severity == "warning" and problem.line == header_line
     assert "yesterday at noon" in problem.message and problem.path == str(path)
+    # (the undecodable byte is said too, at its line: the last)
+    assert (undecodable.line, undecodable.severity) == (raw.count(b"\n") + 1, "warning")
+    assert "not UTF-8" in undecodable.message and undecodable.path == str(path)
 
 
 def test_runs_without_a_prompt_make_no_session(tmp_path):

@@ -206,6 +206,7 @@ class AiderAdapter:
             problem = Problem(str(path), f"could not be read ({exc})", None, "error", SOURCE)
             return LoadResult(problems=[problem])
         problems: list[Problem] = []
+        _not_utf8(chunk, path, int(ref.fact("line") or 1), problems)
         runs = list(split_runs(chunk)) or [Run(None, 1)]
         run = runs[0]
         for joined in runs[1:]:  # a run that went on past another Aider's header
@@ -234,6 +235,17 @@ class AiderAdapter:
         first = bisect.bisect_left(entries, (start, ""))
         end = datetime.fromtimestamp(end_ns / 1e9, UTC)
         return [e for e in entries[first:] if e[0] <= end]
+
+
+def _not_utf8(chunk: bytes, path: Path, first_line: int, problems: list[Problem]) -> None:
+    """A run's bytes that are not UTF-8 (damaged, or written in another encoding) are read
+    with U+FFFD in their place: said, naming the line of the first."""
+    try:
+        chunk.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = first_line + chunk.count(b"\n", 0, exc.start)
+        why = "holds bytes that are not UTF-8: read with U+FFFD (�) in their place"
+        problems.append(Problem(str(path), why, line, "warning", SOURCE))
 
 
 def read_input_history(
@@ -401,8 +413,8 @@ def history_files(root: Path, depth: int = MAX_DEPTH) -> Iterator[Path]:
     except OSError:
         return
     for entry in entries:
-        if entry.name == HISTORY_FILE and _is_file(entry):
-            yield Path(entry.path)
+        if entry.name == HISTORY_FILE and (_is_file(entry) or _is_folder(entry)):
+            yield Path(entry.path)  # (a folder in the log's place: reading it says so)
     if depth <= 0:
         return
     for entry in entries:
@@ -419,6 +431,13 @@ def _searchable(entry: os.DirEntry[str]) -> bool:
     except OSError:
         return False
     return not os.path.exists(os.path.join(entry.path, "pyvenv.cfg"))  # a virtual environment
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:

@@ -37,6 +37,7 @@ from typing import Any, ClassVar
 from ...errors import Problem, SourceError
 from .._jsonl import read_index_json
 from .._sqlite import Database, decode_json
+from .._values import json_kind
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext, index_unreadable, listed
 from ..vscode import VSCODE_VARIABLES, user_dirs
 from .load import API_FILE, METADATA_FILE, UI_FILE, load_sdk, load_task
@@ -178,7 +179,8 @@ def _task_refs(source: str, root: Path) -> Iterator[SessionRef]:
         if not entry.is_dir():
             continue
         folder = Path(entry.path)
-        files = [folder / n for n in (UI_FILE, API_FILE, METADATA_FILE) if (folder / n).is_file()]
+        # (a task file that is not a file, a folder in its place, is kept: reading it says so)
+        files = [folder / n for n in (UI_FILE, API_FILE, METADATA_FILE) if (folder / n).exists()]
         if not files or files[0].name == METADATA_FILE:
             continue  # no transcript (a task that never ran, or settings only)
         stamps = [FileStamp.of(f) for f in files]
@@ -219,12 +221,13 @@ def _sdk_refs(source: str, sessions: Path, db: Path) -> Iterator[SessionRef]:
     rows, unread = _sdk_index(source, db) if db.is_file() else ({}, None)
     for entry in listed(sessions):
         main = Path(entry.path) / f"{entry.name}.messages.json"
-        if not entry.is_dir() or not main.is_file():
+        if not entry.is_dir() or not main.exists():  # (not a file: reading it says so)
             continue
         others = sorted(
             Path(e.path)
             for e in listed(entry.path)
-            if e.name.endswith(".messages.json") and e.name != main.name and e.is_file()
+            # (one that is not a file, a folder in its place, is kept: reading it says so)
+            if e.name.endswith(".messages.json") and e.name != main.name and Path(e.path).exists()
         )
         manifest = Path(entry.path) / f"{entry.name}.json"
         related = ([manifest] if manifest.is_file() else []) + others
@@ -243,15 +246,24 @@ def _sdk_index(source: str, db: Path) -> tuple[dict[str, tuple[str, ...]], Probl
         with Database(db) as conn:
             columns = conn.columns("sessions")
             if "session_id" not in columns:
-                return {}, None
+                why = "has no sessions table (with a session_id column)"
+                return {}, index_unreadable(source, db, why, SDK_INDEX_GIVES)
             chosen = ", ".join(c for c in wanted if c in columns)
             rows = list(conn.rows(f"SELECT session_id, {chosen} FROM sessions"))
     except SourceError as exc:
         return {}, index_unreadable(source, db, exc.message, SDK_INDEX_GIVES)
     index = {}
     for row in rows:
-        meta = decode_json(row.get("metadata_json"))
+        raw = row.get("metadata_json")
+        meta = decode_json(raw)
         title = meta.get("title") if isinstance(meta, dict) else None
+        # (a metadata_json that is not a JSON object, or whose title is not text, is said
+        # when the session is read: it costs that session its title)
+        blank = raw is None or isinstance(raw, str) and raw.strip() in ("", "null")
+        odd = not blank and not isinstance(meta, dict)
+        shown = "not a JSON object" if odd else None
+        if not odd and title is not None and not isinstance(title, str):
+            shown = f"an object whose title is {json_kind(title)}, not text"
         facts = {
             "cwd": row.get("cwd") or row.get("workspace_root"),
             "model": row.get("model"),
@@ -259,6 +271,7 @@ def _sdk_index(source: str, db: Path) -> tuple[dict[str, tuple[str, ...]], Probl
             "ended": row.get("ended_at"),
             "parent": row.get("parent_session_id"),
             "title": title,
+            "odd-metadata": f"{db}\t{shown}" if shown else None,
         }
         index[str(row["session_id"])] = _facts(facts)
     return index, None

@@ -14,19 +14,16 @@ as user text (``[read_file for 'x'] Result: …``): with ``legacy`` those are un
 turned into tool output, so they do not read as prompts (and paired with the calls the
 model wrote as XML in its text, ``xmlcalls.py``); what Cline sends in the person's
 name (``[TASK RESUMPTION] …``, ``[ERROR] You did not use a tool …``) is left out, but for
-the person's words in its ``<user_message>``.
+the person's words in its ``<user_message>``. A tool result's text and an attachment's
+bytes are read in ``results.py``.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-
-import orjson
 
 from ...model import (
     AttachmentPart,
@@ -42,7 +39,8 @@ from ...model import (
 )
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
-from .._values import tool_name
+from .._values import json_kind, tool_name
+from .results import attachment_of, odd_output, tool_output
 from .xmlcalls import RESULT_HEADER, LegacyCalls
 
 _WRAPPED = re.compile(r"^\s*<(task|feedback|answer|user_message)>\n?(.*?)\n?</\1>\s*$", re.S)
@@ -55,7 +53,6 @@ _HARNESS_TURNS = (
 )  # fmt: skip
 _USER_MESSAGE = re.compile(r"<user_message>\n?(.*?)\n?</user_message>", re.S)
 _ENVIRONMENT = "<environment_details>"
-_SDK_ITEM_KEYS = frozenset({"query", "result", "error", "success"})
 
 
 @dataclass(slots=True)
@@ -110,6 +107,8 @@ def parse_messages(
             not_an_object(out, item, index + 1)
             continue
         if item.get("role") not in ("user", "assistant"):
+            out.odd.append((index + 1, f"its role is {_role_shown(item)}, not user or assistant: "
+                            "left out"))  # fmt: skip
             continue
         role = item["role"]
         parts = _parts(item.get("content"), role, legacy, out, index + 1)
@@ -201,13 +200,28 @@ def _numbers(first: int, last: int) -> str:
     return str(first) if first == last else f"{first}–{last}"
 
 
+def _role_shown(item: dict[str, Any]) -> str:
+    """A role not known, as a report names it (a damaged one cut short)."""
+    if "role" not in item:
+        return "missing"
+    role = item["role"]
+    if isinstance(role, str):
+        return json_text(role if len(role) <= 40 else f"{role[:40]}…")
+    return json_kind(role)
+
+
 def _parts(content: Any, role: str, legacy: bool, out: Conversation, number: int) -> list[Part]:
     if isinstance(content, str):
         content = [{"type": "text", "text": content}]
     parts: list[Part] = []
+    if not isinstance(content, list):
+        shown = "missing" if content is None else json_kind(content)
+        out.odd.append((number, f"its content is {shown}, not text or a list of blocks: left out"))
     blocks = content if isinstance(content, list) else []
     for at, block in enumerate(blocks):
         if not isinstance(block, dict):
+            out.odd.append((number, f"content block {at + 1} is {json_kind(block)}, not an "
+                            "object: left out"))  # fmt: skip
             continue
         kind = block.get("type")
         if kind == "text" and isinstance(block.get("text"), str):
@@ -234,6 +248,9 @@ def _parts(content: Any, role: str, legacy: bool, out: Conversation, number: int
                 out.odd.append((number, why))
             parts.append(ToolCallPart(name, block.get("input"), call_id))
         elif kind == "tool_result":
+            odd = odd_output(block.get("content"))
+            if odd:
+                out.odd.append((number, f"a tool result's content {odd}, not text: left out"))
             output, attachments, failed = tool_output(block.get("content"))
             call_id = block.get("tool_use_id")
             call_id = call_id if isinstance(call_id, str) else None
@@ -247,7 +264,7 @@ def _parts(content: Any, role: str, legacy: bool, out: Conversation, number: int
         elif kind == "redacted_thinking":
             parts.append(ThinkingPart("", redacted=True))
         else:
-            out.skip(str(kind), number)
+            out.skip(kind if isinstance(kind, str) else f"({json_kind(kind)})", number)
     return parts
 
 
@@ -325,84 +342,6 @@ def did_not_run(output: str) -> NotRun | None:
     ):
         return "rejected"
     return "cancelled" if _SKIPPED.match(output) else None
-
-
-def tool_output(content: Any) -> tuple[str, list[Part], bool]:
-    """A tool result's text, its images, and whether it failed: a string, text blocks, or
-    the SDK's ``{query, result, success}`` items. The SDK stores some results (its
-    ``editor`` tool's) as those items JSON-encoded in a string: they are decoded, so the
-    note shows the diff, not a line of escaped JSON."""
-    if isinstance(content, str):
-        decoded = _sdk_items(content)
-        if decoded is None:
-            return content, [], False
-        content = decoded
-    texts: list[str] = []
-    attachments: list[Part] = []
-    failed = False
-    for item in content if isinstance(content, list) else [content]:
-        if isinstance(item, str):
-            texts.append(item)
-        elif not isinstance(item, dict):
-            continue
-        elif item.get("type") == "text" and isinstance(item.get("text"), str):
-            texts.append(item["text"])
-        elif item.get("type") in ("image", "document"):
-            attachment = attachment_of(item)
-            if attachment:
-                attachments.append(attachment)
-        elif _is_sdk_item(item):
-            query = item.get("query")  # (anything but text as JSON, never a Python repr)
-            head = query if isinstance(query, str) else _json(query) if query else ""
-            body = item.get("result") if item.get("result") is not None else item.get("error")
-            body = body if isinstance(body, str) else _json(body)
-            texts.append(f"{head}\n{body}" if head else body)
-            failed = failed or item.get("success") is False or item.get("error") is not None
-        else:
-            texts.append(_json(item))
-    return "\n\n".join(texts), attachments, failed
-
-
-def _is_sdk_item(item: dict[str, Any]) -> bool:
-    return ("result" in item or "error" in item) and set(item) <= _SDK_ITEM_KEYS
-
-
-def _sdk_items(text: str) -> list[Any] | None:
-    """The SDK's result items, when a result string is exactly their JSON."""
-    stripped = text.strip()
-    if not stripped.startswith(("{", "[")):
-        return None
-    try:
-        value = orjson.loads(stripped)
-    except orjson.JSONDecodeError:
-        return None
-    items = value if isinstance(value, list) else [value]
-    # Each names its query: a file's own JSON (``{"result": 1}``) is not taken for them.
-    if items and all(isinstance(i, dict) and _is_sdk_item(i) and "query" in i for i in items):
-        return items
-    return None
-
-
-def attachment_of(block: dict[str, Any]) -> AttachmentPart | None:
-    """An image or document block (Anthropic ``source`` or the SDK's ``data``/``mediaType``),
-    decoded; a ``data:`` URL too."""
-    source = block.get("source") if isinstance(block.get("source"), dict) else block
-    data = source.get("data")
-    media_type = source.get("media_type") or source.get("mediaType")
-    if not isinstance(data, str):
-        return None
-    if data.startswith("data:") and "," in data:
-        header, data = data.split(",", 1)
-        media_type = media_type or header[5:].split(";", 1)[0]
-    try:
-        raw = base64.b64decode(data, validate=False)
-    except (binascii.Error, ValueError):
-        return None
-    return AttachmentPart(str(media_type or "application/octet-stream"), raw) if raw else None
-
-
-def _json(value: Any) -> str:
-    return json_text(value, indent=True)
 
 
 def _int(value: Any) -> int:

@@ -93,6 +93,13 @@ def load_sdk(source: str, ref: SessionRef, problems: list[Problem]) -> list[Sess
     folder = ref.main.path.parent
     manifest = read_document(folder / f"{ref.session_id}.json", problems, source, required=False)
     manifest = manifest if isinstance(manifest, dict) else {}
+    odd = ref.fact("odd-metadata")
+    if odd:  # the session's row in the index (sessions.db): said when it is read
+        db, _, why = odd.partition("\t")
+        said = (
+            f"session {ref.session_id}: its metadata_json is {why}; the note has no title from it"
+        )
+        problems.append(Problem(db, said, None, "warning", source))
     root = _sdk_session(source, ref.main.path, ref.session_id, manifest, problems, ref.fact)
     if root is None:
         return []

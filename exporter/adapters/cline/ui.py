@@ -10,17 +10,15 @@ summed into the session's tokens and cost (a request the person cancelled leaves
 truncation in force when it was made (``conversationHistoryDeletedRange``): where it grows, a
 marker says which messages of its history the model no longer saw. Kinds that are bookkeeping
 (checkpoints, retries, resume prompts) are in ``_IGNORED``; any other kind is counted and
-reported.
+reported. A call that did not run (rejected, or denied by Cline's command permissions) is
+read in ``approvals.py``.
 """
 
 from __future__ import annotations
 
 import mimetypes
-import re
 from collections.abc import Callable
 from typing import Any
-
-import orjson
 
 from ...model import (
     AttachmentPart,
@@ -37,16 +35,18 @@ from ...model import (
     Usage,
 )
 from .._jsonl import parse_timestamp
-from .._values import some_text
+from .._values import json_kind, some_text
+from .approvals import denied, rejected
 from .blocks import (
     Conversation,
-    attachment_of,
     deleted_range,
     model_of,
     not_an_object,
     nothing_deleted,
     truncation_marker,
 )
+from .results import attachment_of
+from .results import json_object as _object
 
 # kind -> what it becomes: prompt, reply, question, thinking, tool, command, output, error…
 _KINDS = {
@@ -88,6 +88,7 @@ def parse_ui(
     open_call: str | None = None  # the command or MCP call whose output comes next
     open_task: str | None = None  # the newTask call whose subtask has not answered yet
     left_out: tuple[int, int] | None = None  # the truncation in force (its deleted range)
+    answered: set[str | None] = set()  # the calls given a result
     for number, item in enumerate(items, start=1):
         if not isinstance(item, dict):
             not_an_object(out, item, number)
@@ -96,7 +97,7 @@ def parse_ui(
         if item.get("partial") is True:
             continue
         kind = item.get("say") if item.get("type") == "say" else item.get("ask")
-        kind = kind if isinstance(kind, str) else str(kind)
+        kind = kind if isinstance(kind, str) else f"({json_kind(kind)})"
         what = _KINDS.get(kind)
         ts = item.get("ts")
         times.append(ts)
@@ -107,12 +108,14 @@ def parse_ui(
             if kind not in _IGNORED:
                 out.skip(kind, number)
             continue
+        if item.get("text") is not None and not isinstance(item.get("text"), str):
+            out.odd.append((number, f"its text is {json_kind(item['text'])}, not text: left out"))
         role: Role = "assistant"
         parts: list[Part] = []
         if what == "usage":
             parts = _usage(out, text)
-            if open_call and (rejected := _rejected(out.messages, open_call, text)):
-                out.messages.append(Message("tool", (rejected,), f"{source_id}:rejected", when))
+            if open_call and (refused := rejected(out.messages, open_call, text)):
+                out.messages.append(Message("tool", (refused,), f"{source_id}:rejected", when))
         elif what == "prompt":
             role = "user"
             images = item.get("images") if isinstance(item.get("images"), list) else []
@@ -137,8 +140,10 @@ def parse_ui(
                 else []
             )
         elif what in ("tool", "command", "mcp"):
-            open_call = source_id
             parts = _call(what, text, source_id)
+            # (a call its entry gives the result of takes no output after it)
+            has_result = any(isinstance(p, ToolResultPart) for p in parts)
+            open_call = None if has_result else source_id
             if any(isinstance(p, ToolCallPart) and p.name == "newTask" for p in parts):
                 open_task = source_id
         elif what == "subtask":
@@ -149,6 +154,10 @@ def parse_ui(
         elif what == "output":
             if _merge_output(out.messages, open_call, text):
                 continue
+            if open_call in answered:
+                # Its call has its result already, and not just before (an entry between
+                # them damaged or missing): output of no known call, so as not to replace it.
+                open_call = None
             parts = [ToolResultPart(text, open_call)] if open_call else [CommandOutputPart(text)]
             role = "tool"
         elif what == "handoff":  # the new_task tool: the context handed to a new task
@@ -164,10 +173,18 @@ def parse_ui(
         elif what == "error":
             parts = [NoticePart("error", text)] if text.strip() else []
         elif what == "denied":
-            parts, role = _denied(out.messages, open_call, text, source_id)
+            parts, role = denied(out.messages, open_call, text, source_id)
         elif what == "summary":
             condensed = item.get("contextCondense")
             summary = condensed.get("summary") if isinstance(condensed, dict) else text
+            if "contextCondense" in item and not isinstance(condensed, dict):
+                shown = json_kind(condensed)
+            elif isinstance(condensed, dict) and not isinstance(summary, str):
+                shown = f"an object whose summary is {json_kind(summary)}"
+            else:
+                shown = None
+            if shown:
+                out.odd.append((number, f"its contextCondense is {shown}, not a summary: left out"))
             parts = [SummaryPart(summary)] if isinstance(summary, str) and summary else []
         if parts:
             model = (
@@ -176,6 +193,7 @@ def parse_ui(
             )
             out.add_model(model)
             out.messages.append(Message(role, tuple(parts), source_id, when, model))
+            answered.update(p.call_id for p in parts if isinstance(p, ToolResultPart))
     return out, times
 
 
@@ -237,91 +255,6 @@ def _usage(out: Conversation, text: str) -> list[Part]:
     # "retries_exhausted" (Cline 3.16-3.18, May to July 2025: the automatic retries failed)
     # leaves none: Cline then asks api_req_failed with the same error, which shows it.
     return []
-
-
-def _denied(
-    messages: list[Message], open_call: str | None, text: str, source_id: str
-) -> tuple[list[Part], Role]:
-    """``command_permission_denied``: Cline's command permissions (``CLINE_COMMAND_PERMISSIONS``)
-    refused a command the model asked to run, so it never ran. Cline checks them before it
-    asks the person or says the command, so the entry alone names it (``Command "…" was
-    denied by …``): the model's call, not permitted (``not_run``, no error). A command entry
-    just before it, without a result (a build that asked first), is that call; a text that
-    names no command is the result of no call."""
-    if not text.strip():
-        return [], "assistant"
-    named = _DENIED_COMMAND.match(text)
-    if named is None:
-        return [ToolResultPart(text, None, not_run="denied")], "tool"
-    command = named["command"]
-    asked = _last_call(messages, open_call)
-    if (
-        asked is not None
-        and asked.name == "execute_command"
-        and isinstance(asked.input, dict)
-        and asked.input.get("command") == command
-        and not _answered(messages, open_call)
-    ):
-        return [ToolResultPart(text, open_call, not_run="denied")], "tool"
-    call = ToolCallPart("execute_command", {"command": command}, source_id)
-    return [call, ToolResultPart(text, source_id, not_run="denied")], "assistant"
-
-
-_DENIED_COMMAND = re.compile(r'Command "(?P<command>.*)" was denied by ', re.S)
-
-
-def _rejected(messages: list[Message], open_call: str, text: str) -> ToolResultPart | None:
-    """The open call's result when the person rejected it at Cline's approval prompt. The
-    UI file keeps the question and not the answer; the request Cline sent next
-    (``api_req_started``'s ``request``) holds the call's result as the model got it,
-    ``[execute_command for 'npm test'] Result:`` then ``The user denied this operation.``
-    (and what the person wrote instead, if anything). Only a call with no result yet whose
-    command, path or server the header names is taken for it."""
-    if "The user denied this operation" not in text:
-        return None
-    info = _object(text)
-    request = info.get("request") if info else None
-    call = _last_call(messages, open_call)
-    if not isinstance(request, str) or call is None or _answered(messages, open_call):
-        return None
-    for found in _DENIAL.finditer(request):
-        if _names(found["what"], call):
-            return ToolResultPart(found["result"].strip(), open_call, not_run="rejected")
-    return None
-
-
-# Cline's toolDenied (and its text with the person's feedback), the whole of a result: the
-# request joins its blocks with a blank line.
-_DENIAL = re.compile(
-    r"\[(?P<what>[^\]\n]{1,500})\] Result:\s*"
-    r"(?P<result>The user denied this operation(?:\.| and provided the following feedback:"
-    r"\s*<feedback>.*?</feedback>))(?=\s*\n\n|\s*\Z)",
-    re.S,
-)
-
-
-def _names(what: str, call: ToolCallPart) -> bool:
-    """Does a result header (``execute_command for 'npm test'``) name this call?"""
-    subject = call.input if isinstance(call.input, dict) else {}
-    named = [subject.get("command"), subject.get("path"), call.name.split("/", 1)[0]]
-    return any(isinstance(n, str) and n and what.endswith(f" for '{n}'") for n in named)
-
-
-def _last_call(messages: list[Message], call_id: str | None) -> ToolCallPart | None:
-    """The call of this id in the last message that holds calls (None if it is not there)."""
-    for message in reversed(messages[-3:]):
-        calls = [p for p in message.parts if isinstance(p, ToolCallPart)]
-        if calls:
-            return next((c for c in calls if c.call_id == call_id), None)
-    return None
-
-
-def _answered(messages: list[Message], call_id: str | None) -> bool:
-    return any(
-        isinstance(p, ToolResultPart) and p.call_id == call_id
-        for m in messages[-3:]
-        for p in m.parts
-    )
 
 
 def _user_edit(text: str) -> list[Part]:
@@ -430,16 +363,6 @@ def _file(path: str) -> Part:
 
 def _image(value: Any) -> Part | None:
     return attachment_of({"data": value}) if isinstance(value, str) else None
-
-
-def _object(text: str) -> dict[str, Any] | None:
-    if not text.startswith("{"):
-        return None
-    try:
-        value = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return None
-    return value if isinstance(value, dict) else None
 
 
 def _int(value: Any) -> int:

@@ -430,3 +430,29 @@ def test_a_damaged_workspace_file_is_said(tmp_path, content, said):
     assert problems == [f"{path.parent / 'workspace.yaml'}: {why}" for why in said]
     if isinstance(content, bytes):
         assert "mk9x" in text  # the title, read all the same
+
+
+def test_a_workspace_file_that_is_a_folder_is_said(tmp_path):
+    """It was passed over at discovery without a word: the session's title and folder
+    lost."""
+    path = cli_home(tmp_path / "home", rich_cli())
+    (path.parent / "workspace.yaml").mkdir()
+    text, problems = export(tmp_path / "home", tmp_path / "v", "copilot-cli")
+    assert {"mk1x", "mk6x", "mk20x"} <= set(MARKER.findall(text))
+    assert problems == [
+        f"{path.parent / 'workspace.yaml'}: the workspace file is not a regular file "
+        "(a folder?): its title and folder unread"
+    ]
+
+
+def test_a_workspace_database_that_is_a_folder_is_said(tmp_path):
+    """Passed over without a word: the titles of the workspace's chats lost."""
+    home = tmp_path / "home"
+    vs_home(home)
+    db = home / ".config" / "Code" / "User" / "workspaceStorage" / "ws-a" / "state.vscdb"
+    db.unlink()
+    db.mkdir()
+    text, problems = export(home, tmp_path / "v", "copilot")
+    assert {"mk1x", *OTHERS} <= set(MARKER.findall(text))
+    assert len(problems) == 1 and problems[0].startswith(f"{db}: not a regular file")
+    assert "chat titles" in problems[0]

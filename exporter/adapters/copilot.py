@@ -165,7 +165,8 @@ def _read_workspace_db(db: Path) -> tuple[dict[str, str], bool, Problem | None]:
     """Titles from the session index, whether pre-file sessions are stored there, and why
     the database could not be read (VS Code holds it locked at times)."""
     if not db.is_file():
-        return {}, False, None
+        why = "not a regular file (a folder, FIFO, socket or device)"
+        return {}, False, index_unreadable(SOURCE, db, why, "chat titles") if db.exists() else None
     try:
         with Database(db) as conn:
             if "ItemTable" not in conn.tables:  # (VS Code always makes it)

@@ -78,6 +78,12 @@ class CopilotCliAdapter:
         result = LoadResult()
         workspace = next((s.path for s in ref.related if s.path.name == "workspace.yaml"), None)
         facts = _workspace(workspace, result.problems) if workspace else {}
+        beside = ref.main.path.with_name("workspace.yaml")
+        if not workspace and ref.main.path.name == "events.jsonl" and beside.exists():
+            why = (
+                "the workspace file is not a regular file (a folder?): its title and folder unread"
+            )
+            result.problems.append(Problem(str(beside), why, source=SOURCE))
         stream = ref.main.size >= STREAM_FROM
         path = ref.main.path
         log = EventLog(ref.session_id, path, result.problems, slim=stream)

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from ..errors import Problem, SourceError
 from ..model import Session, Usage, add_usage, usage_per_model
 from ._jsonl import json_document, parse_timestamp
+from ._sqlite import decode_json
 from ._times import Times
 from ._values import json_kind
 from .base import (
@@ -45,7 +46,6 @@ from .vscode import (
     db_stamps,
     folder_of_workspace,
     project_of_path,
-    read_item,
     user_dirs,
 )
 
@@ -124,9 +124,27 @@ class CopilotAdapter:
         return result
 
     def _load_legacy(self, ref: SessionRef, result: LoadResult) -> LoadResult:
-        stored = read_item(ref.main.path, LEGACY_KEY, result.problems, SOURCE)
-        for data in stored if isinstance(stored, list) else []:
-            if isinstance(data, dict) and isinstance(data.get("sessionId"), str):
+        path = str(ref.main.path)
+        try:
+            with Database(ref.main.path) as conn:
+                stored, why = _stored(conn, LEGACY_KEY)
+        except SourceError as exc:
+            result.problems.append(exc.problem(SOURCE))
+            return result
+        if why or not isinstance(stored, list):
+            why = why or f"{LEGACY_KEY}: it is {json_kind(stored)}, not a list"
+            result.problems.append(Problem(path, f"{why}; not exported", source=SOURCE))
+            return result
+        for number, data in enumerate(stored, 1):
+            if not isinstance(data, dict) or not isinstance(data.get("sessionId"), str):
+                why = (
+                    f"session {number} is {json_kind(data)}, not an object"
+                    if not isinstance(data, dict)
+                    else f"session {number} has no sessionId (text)"
+                )
+                why = f"{LEGACY_KEY}: {why}; skipped"
+                result.problems.append(Problem(path, why, source=SOURCE))
+            else:
                 _not_objects(data, ref.main.path, result.problems)
                 session = _session(data, ref.main.path, data["sessionId"], None, result.problems)
                 if session:
@@ -147,14 +165,26 @@ def _read_workspace_db(db: Path) -> tuple[dict[str, str], bool, Problem | None]:
     """Titles from the session index, whether pre-file sessions are stored there, and why
     the database could not be read (VS Code holds it locked at times)."""
     if not db.is_file():
-        return {}, False, None
+        why = "not a regular file (a folder, FIFO, socket or device)"
+        return {}, False, index_unreadable(SOURCE, db, why, "chat titles") if db.exists() else None
     try:
         with Database(db) as conn:
-            index = conn.get("ItemTable", INDEX_KEY)
-            legacy = bool(conn.get("ItemTable", LEGACY_KEY))
+            if "ItemTable" not in conn.tables:  # (VS Code always makes it)
+                why = "holds no ItemTable (damaged)"
+                return {}, False, index_unreadable(SOURCE, db, why, "chat titles")
+            index, why = _stored(conn, INDEX_KEY)
+            legacy = _stored(conn, LEGACY_KEY) != (None, None)  # (damage there: said on load)
     except SourceError as exc:  # only costs titles here: the session files are still read
         return {}, False, index_unreadable(SOURCE, db, exc.message, "chat titles")
     entries = index.get("entries") if isinstance(index, dict) else None
+    if not why and index is not None and not isinstance(entries, dict):
+        why = f"{INDEX_KEY}: " + (
+            f"its entries are {json_kind(entries)}, not an object"
+            if isinstance(index, dict)
+            else f"it is {json_kind(index)}, not an object"
+        )
+    if why:
+        return {}, legacy, index_unreadable(SOURCE, db, why, "chat titles")
     titles = {}
     for sid, entry in entries.items() if isinstance(entries, dict) else []:
         if (
@@ -164,6 +194,19 @@ def _read_workspace_db(db: Path) -> tuple[dict[str, str], bool, Problem | None]:
         ):
             titles[sid] = entry["title"].strip()
     return titles, legacy, None
+
+
+def _stored(conn: Database, key: str) -> tuple[Any, str | None]:
+    """The JSON value stored under ``key`` (None when there is none, or JSON null), and why
+    a value that is there could not be read."""
+    row = conn.query("SELECT value FROM ItemTable WHERE key = ?", (key,)).fetchone()
+    if row is None:
+        return None, None
+    raw = row[0]  # (NULL, a number or empty text: damage, as is what is not JSON)
+    value = decode_json(raw)
+    if value is None and raw not in ("null", b"null"):
+        return None, f"{key}: a value that is not JSON (damaged or cut short)"
+    return value, None
 
 
 def _not_objects(data: dict[str, Any], path: Path, problems: list[Problem]) -> None:
@@ -217,10 +260,13 @@ def _session(
     unknown: set[str] = set()
     times = Times()
     skipped: list[tuple[int, str]] = []
-    messages, models = session_messages(data, unknown, times, skipped)
+    odd: list[tuple[int, str]] = []
+    messages, models = session_messages(data, unknown, times, skipped, odd)
     for number, why in skipped:
         why = f"request {number}: unexpected shape ({why}); skipped"
         problems.append(Problem(str(path), why, source=SOURCE))
+    for number, why in odd:
+        problems.append(Problem(str(path), f"request {number}: {why}", source=SOURCE))
     requests = data.get("requests")
     for number, request in enumerate(requests if isinstance(requests, list) else [], start=1):
         for why in odd_tool_names(request) if isinstance(request, dict) else []:

@@ -27,6 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..model import AttachmentPart, ToolCallPart, ToolResultPart
+from ._values import json_kind
 from .copilot_rendered import rendered_attachments, sent_text
 from .vscode import path_from_uri
 
@@ -36,6 +37,7 @@ _UNKNOWN = "application/octet-stream"
 
 
 def variable_parts(request: dict[str, Any]) -> list[AttachmentPart]:
+    """What was attached to a prompt (``damaged_variables`` says what of it was damaged)."""
     data = request.get("variableData")
     variables = data.get("variables") if isinstance(data, dict) else None
     rendered = rendered_attachments(request)
@@ -45,6 +47,8 @@ def variable_parts(request: dict[str, Any]) -> list[AttachmentPart]:
             continue
         if isinstance(variable.get("kind"), str) and variable["kind"] in _NOT_CONTEXT:
             continue
+        if not isinstance(variable.get("kind"), str) and isinstance(variable.get("code"), str):
+            variable = {**variable, "kind": "paste"}  # (only pasted text holds ``code``)
         part = _attachment(variable)
         if part and part.data is None and part.media_type == _UNKNOWN:
             sent = sent_text(variable, rendered, _path(_uri_of(variable.get("value"))))
@@ -56,6 +60,24 @@ def variable_parts(request: dict[str, Any]) -> list[AttachmentPart]:
         if part and all((p.name, p.data) != (part.name, part.data) for p in found):
             found.append(part)
     return found
+
+
+def damaged_variables(request: dict[str, Any]) -> list[str]:
+    """Why each damaged item attached to a prompt was read otherwise, or left out."""
+    data = request.get("variableData")
+    variables = data.get("variables") if isinstance(data, dict) else None
+    notes = []
+    for number, variable in enumerate(variables if isinstance(variables, list) else [], 1):
+        if not isinstance(variable, dict):
+            why = f"is {json_kind(variable)}, not an object"
+            notes.append(f"attached item {number} {why}: left out")
+        elif not isinstance(variable.get("kind"), str) and isinstance(variable.get("code"), str):
+            kind = variable.get("kind")
+            why = f"its kind is {json_kind(kind)}, not text" if "kind" in variable else (
+                "it has no kind"
+            )  # fmt: skip
+            notes.append(f"attached item {number}: {why}: read as pasted text (it holds code)")
+    return notes
 
 
 # What VS Code sends with a prompt on its own (the person did not attach it).

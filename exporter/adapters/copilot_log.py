@@ -21,8 +21,9 @@ from ..model import (
 )
 from ._jsonl import parse_timestamp
 from ._times import Times
-from ._values import tool_name
+from ._values import json_kind, tool_name
 from .copilot_context import (
+    damaged_variables,
     edit_calls,
     edit_path,
     elicitation_parts,
@@ -30,6 +31,7 @@ from .copilot_context import (
     question_parts,
     variable_parts,
 )
+from .copilot_rendered import prompt_text
 
 SOURCE = "copilot"
 # Response parts that are progress, confirmations or bookkeeping, not conversation.
@@ -60,11 +62,13 @@ def session_messages(
     unknown: set[str] | None = None,
     times: Times | None = None,
     skipped: list[tuple[int, str]] | None = None,
+    odd: list[tuple[int, str]] | None = None,
 ) -> tuple[list[Message], list[str]]:
     """The requests of a session object, in order, as messages; plus the models used.
     ``unknown`` collects the response part kinds not known here (left out, to report),
     ``times`` the times that cannot be read, ``skipped`` (number, why) of each request of
-    a shape no one expected (it costs that request, not the session)."""
+    a shape no one expected (it costs that request, not the session), ``odd`` (number,
+    why) of each value of a request that was damaged (it costs that value)."""
     messages: list[Message] = []
     models: list[str] = []
     times = times or Times()
@@ -76,11 +80,14 @@ def session_messages(
         ):
             continue
         try:
-            made, model = _request_messages(number, request, len(messages), unknown, times)
+            notes: list[str] = []
+            made, model = _request_messages(number, request, len(messages), unknown, times, notes)
         except Exception as exc:  # noqa: BLE001  (a value of a type no one expected)
             if skipped is not None:
                 skipped.append((number, clipped(f"{type(exc).__name__}: {exc}", 200)))
             continue
+        if odd is not None:
+            odd += [(number, why) for why in notes]
         messages += made
         if model and model not in models:
             models.append(model)
@@ -100,24 +107,33 @@ def odd_tool_names(request: dict[str, Any]) -> list[str]:
 
 
 def _request_messages(
-    number: int, request: dict[str, Any], before: int, unknown: set[str] | None, times: Times
+    number: int,
+    request: dict[str, Any],
+    before: int,
+    unknown: set[str] | None,
+    times: Times,
+    notes: list[str] | None = None,
 ) -> tuple[list[Message], str | None]:
-    """One request's messages (``before``: how many the session has before it) and model."""
+    """One request's messages (``before``: how many the session has before it) and model;
+    ``notes`` gets why a damaged value of it was read otherwise or left out."""
+    notes = [] if notes is None else notes
     messages: list[Message] = []
     stamp = request.get("timestamp")
     when = parse_timestamp(stamp) or times.unread(stamp, f"request {number}")
     rid = request.get("requestId") if isinstance(request.get("requestId"), str) else None
-    message = request.get("message")
-    text = message.get("text") if isinstance(message, dict) else message
-    if isinstance(text, str) and text.strip():
-        parts_sent = (TextPart(text), *variable_parts(request))
-        messages.append(Message("user", parts_sent, rid, when))
+    text = prompt_text(request.get("message"), notes)
+    sent = [TextPart(text)] if text.strip() else []
+    sent += variable_parts(request)  # (what was attached: also to a damaged prompt)
+    notes += damaged_variables(request)
+    if sent:
+        messages.append(Message("user", tuple(sent), rid, when))
     model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
     parts, results = _response(
         request.get("response"),
         model_calls(request),
         unknown,
         rid or f"request {before + len(messages)}",
+        notes,
     )
     parts += _outcome(request)
     answered = _answered_at(request, when, times, f"request {number}")
@@ -149,8 +165,10 @@ def _response(
     calls: list[tuple[Any, str | None]],
     unknown: set[str] | None = None,
     request_id: str = "request",
+    notes: list[str] | None = None,
 ) -> tuple[list[Part], list[Part]]:
     response = response if isinstance(response, list) else []
+    notes = [] if notes is None else notes
     paired = _paired(response, calls)
     parts: list[Part] = []
     results: list[Part] = []
@@ -189,6 +207,7 @@ def _response(
             text.append(part)
             continue
         if not isinstance(part, dict):
+            notes.append(f"response part {index + 1} is {json_kind(part)}, not an object: left out")
             continue
         kind = part.get("kind")
         if kind is None or kind == "markdownContent":
@@ -197,6 +216,8 @@ def _response(
                 value = value.get("value")
             if isinstance(value, str):
                 text.append(value)
+            elif unknown is not None and kind is None:  # (no kind, and no text to show)
+                unknown.add("a part with no kind and no text")
         elif kind == "inlineReference":
             text.append(f"`{_reference_name(part)}`")
         elif kind == "thinking":
@@ -218,6 +239,10 @@ def _response(
         elif kind == "textEditGroup":
             edits.append(part)
             path = edit_path(part)
+            if not path:
+                uri = part.get("uri")
+                why = f"its uri is {json_kind(uri)}" if "uri" in part else "it has no uri"
+                notes.append(f"response part {index + 1}: an edit of no file ({why}): left out")
             if path and path not in pilled:
                 place(path)  # no code block shown for it: the edit is where it was made
         elif kind in ("questionCarousel", "elicitationSerialized"):

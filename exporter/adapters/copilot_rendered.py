@@ -1,4 +1,5 @@
-"""What Copilot sent of an attachment (``result.metadata.renderedUserMessage``).
+"""What Copilot sent of an attachment (``result.metadata.renderedUserMessage``), and the
+prompt as typed (``message``).
 
 VS Code keeps only the place of an attached file or selection; Copilot's own record of the
 prompt it sent holds each one's text, in an ``<attachment>`` element: its ``id`` the
@@ -15,6 +16,8 @@ import html
 import re
 from dataclasses import dataclass
 from typing import Any
+
+from ._values import json_kind
 
 _ELEMENT = re.compile(
     r"(?ms)^<attachment\b(?P<attrs>[^>\n]*?)(?:/>|>\n(?P<body>.*?)\n?</attachment>)[ \t]*$"
@@ -99,3 +102,26 @@ def sent_text(
         if comment and path and path.endswith(comment["path"].rsplit("/", 1)[-1]):
             body = body[comment.end() :]
     return (body, element.attrs.get("isSummarized") == "true") if body.strip() else None
+
+
+def prompt_text(message: Any, notes: list[str]) -> str:
+    """The prompt as typed (``message.text``; a plain string in very old files). When that
+    is damaged, the text of its parsed ``parts``, said; when they hold none either, said."""
+    text = message.get("text") if isinstance(message, dict) else message
+    if isinstance(text, str):
+        return text
+    parts = message.get("parts") if isinstance(message, dict) else None
+    held = [
+        p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)
+    ] if isinstance(parts, list) else []  # fmt: skip
+    if message is None:
+        why = "it has no message (the prompt)"
+    elif not isinstance(message, dict):
+        why = f"its message (the prompt) is {json_kind(message)}, not an object"
+    elif "text" not in message:
+        why = "its message has no text (the prompt)"
+    else:
+        why = f"its prompt (message.text) is {json_kind(text)}, not text"
+    found = "".join(held)
+    notes.append(f"{why}: {'read from its parts' if found.strip() else 'left out'}")
+    return found

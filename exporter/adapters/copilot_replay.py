@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import Problem
 from ._jsonl import iter_json_objects
+from ._values import json_kind
 
 SOURCE = "copilot"
 
@@ -56,7 +57,16 @@ def replay(path: Path, problems: list[Problem]) -> Any:
                 )
             )
             continue
-        keys = entry.get("k") or []
+        if kind not in (1, 2, 3):
+            shown = kind if kind is not None else json_kind(entry.get("kind"))
+            why = f"unknown log entry kind {shown}, skipped"
+            problems.append(Problem(str(path), why, number, source=SOURCE))
+            continue
+        if "k" not in entry:  # (an empty path is written as [])
+            why = f"log entry (kind {kind}) with no path (k), skipped"
+            problems.append(Problem(str(path), why, number, source=SOURCE))
+            continue
+        keys = entry.get("k")
         try:
             if not isinstance(keys, list) or (not keys and not _fits_root(kind, entry, state)):
                 raise TypeError("a path that is not a list, or a root of the wrong type")
@@ -77,7 +87,7 @@ def replay(path: Path, problems: list[Problem]) -> Any:
                     _assign(parent, keys[-1], items)
                 else:
                     state = items
-            elif kind == 3:
+            else:  # kind 3
                 parent = _walk(state, keys[:-1])
                 if isinstance(parent, dict):
                     parent.pop(keys[-1], None)
@@ -87,17 +97,8 @@ def replay(path: Path, problems: list[Problem]) -> Any:
                     and keys[-1] < len(parent)
                 ):
                     parent[keys[-1]] = None
-            else:
-                problems.append(
-                    Problem(
-                        str(path),
-                        f"unknown log entry kind {kind!r}, skipped",
-                        number,
-                        source=SOURCE,
-                    )
-                )
         except (_Missing, IndexError, KeyError, TypeError):
-            where = "/".join(str(k) for k in keys) if isinstance(keys, list) else repr(keys)
+            where = "/".join(str(k) for k in keys) if isinstance(keys, list) else json_kind(keys)
             problems.append(
                 Problem(
                     str(path),

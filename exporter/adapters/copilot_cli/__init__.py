@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 from ...errors import Problem, SourceChanged
 from ...model import Message, MessageStream, linked_message
 from .._jsonl import iter_jsonl
+from .._values import json_kind
 from ..base import (
     STREAM_FROM,
     FileStamp,
@@ -77,6 +78,12 @@ class CopilotCliAdapter:
         result = LoadResult()
         workspace = next((s.path for s in ref.related if s.path.name == "workspace.yaml"), None)
         facts = _workspace(workspace, result.problems) if workspace else {}
+        beside = ref.main.path.with_name("workspace.yaml")
+        if not workspace and ref.main.path.name == "events.jsonl" and beside.exists():
+            why = (
+                "the workspace file is not a regular file (a folder?): its title and folder unread"
+            )
+            result.problems.append(Problem(str(beside), why, source=SOURCE))
         stream = ref.main.size >= STREAM_FROM
         path = ref.main.path
         log = EventLog(ref.session_id, path, result.problems, slim=stream)
@@ -145,10 +152,28 @@ def _workspace(path: Path, problems: list[Problem]) -> dict[str, str]:
     import yaml  # only when a session has one
 
     try:
-        doc = yaml.safe_load(read_regular(path).decode("utf-8", errors="replace"))
+        raw = read_regular(path)
+        doc = yaml.safe_load(raw.decode("utf-8", errors="replace"))
     except (OSError, yaml.YAMLError) as exc:
         problems.append(Problem(str(path), f"unreadable workspace file ({exc})", source=SOURCE))
         return {}
-    if not isinstance(doc, dict):
+    if doc is not None and not isinstance(doc, dict):
+        why = f"the workspace file is {json_kind(doc)}, not a mapping: its title and folder unread"
+        problems.append(Problem(str(path), why, source=SOURCE))
         return {}
-    return {str(k): v.strip() for k, v in doc.items() if isinstance(v, str) and v.strip()}
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        why = "the workspace file is not valid UTF-8 (damaged): read all the same"
+        problems.append(Problem(str(path), why, source=SOURCE))
+    facts = {}
+    for key, value in doc.items() if doc else []:
+        if isinstance(value, str) and value.strip():
+            facts[str(key)] = value.strip()
+        elif key in _FACTS and value is not None:
+            why = f"its {key} is {json_kind(value)}, not text: left out"
+            problems.append(Problem(str(path), why, source=SOURCE))
+    return facts
+
+
+_FACTS = ("name", "cwd", "branch")  # the keys of workspace.yaml that are read

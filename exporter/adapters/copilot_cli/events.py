@@ -120,6 +120,32 @@ class EventLog:
         self.line: int | None = None  # of the event being read
         self.times = Times(lambda: self.line)  # the times that could not be read
 
+    def said(self, why: str) -> None:
+        """A damaged value of the event being read, and what came of it."""
+        self.problems.append(Problem(str(self.path), why, self.line, source=SOURCE))
+
+    def text(self, data: dict[str, Any], key: str, what: str) -> str | None:
+        """``data[key]`` when it is text; a value of another type is said (left out)."""
+        value = data.get(key)
+        if isinstance(value, str):
+            return value
+        if value is not None:
+            self.said(f"{what} is {json_kind(value)}, not text: left out")
+        return None
+
+    def call_id(self, data: dict[str, Any], what: str) -> str | None:
+        """A ``toolCallId``; one missing or not text is said (``what`` it cost)."""
+        call_id = data.get("toolCallId")
+        if isinstance(call_id, str) and call_id:
+            return call_id
+        why = (
+            "no toolCallId"
+            if call_id in (None, "")
+            else f"a toolCallId that is {json_kind(call_id)}"
+        )
+        self.said(f"{what} with {why}: left out")
+        return None
+
     def _tool_name(self, value: Any) -> str:
         name, why = tool_name(value)
         if why:
@@ -129,6 +155,10 @@ class EventLog:
     def thread(self, event: dict[str, Any], data: dict[str, Any]) -> _Thread:
         agent = event.get("agentId")
         call = data.get("parentToolCallId")
+        if call is not None and not isinstance(call, str):
+            self.said(
+                f"its parentToolCallId is {json_kind(call)}, not text: read as the main agent's"
+            )
         if not isinstance(call, str) and isinstance(agent, str):
             call = self.agent_calls.get(agent, agent)
         if isinstance(call, str) and call:
@@ -154,10 +184,14 @@ class EventLog:
         raw = event.get("data")
         data = raw if isinstance(raw, dict) else {}
         self.line = line
-        if kind in _HANDLERS and raw is not None and not isinstance(raw, dict):
+        if kind in _HANDLERS and not isinstance(raw, dict):
             # (a damaged event: what it held is lost, and said)
-            why = f"the event's data is {json_kind(raw)}, not an object: left out"
-            self.problems.append(Problem(str(self.path), why, line, source=SOURCE))
+            why = (
+                f"the event's data is {json_kind(raw)}, not an object"
+                if "data" in event
+                else "the event has no data"
+            )
+            self.said(f"{why}: left out")
         stamp = event.get("timestamp")
         when = parse_timestamp(stamp) or self.times.unread(stamp)
         if event.get("ephemeral") is True:
@@ -235,16 +269,18 @@ class EventLog:
     def on_user(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
         if text_of(data.get("source")) not in (None, "user") or data.get("isAutopilotContinuation"):
             return  # injected by a skill, autopilot's continuation loop or the harness
-        text = data.get("content")
-        parts: list[Part] = [TextPart(text)] if isinstance(text, str) and text.strip() else []
+        text = self.text(data, "content", "the prompt's content")
+        parts: list[Part] = [TextPart(text)] if text and text.strip() else []
         parts += attachment_parts(data.get("attachments"))  # files, selections, images
+        if not parts and data and data.get("content") is None:
+            self.said("a prompt with no content: left out")
         if parts:
             thread.add("user", parts, event.get("id"), when)
             thread.reasoning.clear()
 
     def on_reasoning(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
-        text = data.get("content")
-        if isinstance(text, str) and text.strip() and text not in thread.reasoning:
+        text = self.text(data, "content", "the reasoning's content")
+        if text and text.strip() and text not in thread.reasoning:
             thread.reasoning.add(text)
             model = self._current_model(thread)
             thread.add("assistant", [ThinkingPart(text)], event.get("id"), when, model)
@@ -253,17 +289,23 @@ class EventLog:
         model = thread.model(data.get("model")) or self._current_model(thread)
         thread.output_tokens += positive(data.get("outputTokens"))
         parts: list[Part] = []
-        reasoning = data.get("reasoningText")
-        if isinstance(reasoning, str) and reasoning.strip() and reasoning not in thread.reasoning:
+        reasoning = self.text(data, "reasoningText", "the reply's reasoningText")
+        if reasoning and reasoning.strip() and reasoning not in thread.reasoning:
             thread.reasoning.add(reasoning)
             parts.append(ThinkingPart(reasoning))
-        text = data.get("content")
-        if isinstance(text, str) and text.strip():
+        text = self.text(data, "content", "the reply's content")
+        if text and text.strip():
             parts.append(TextPart(text))
         requests = data.get("toolRequests")
-        for request in requests if isinstance(requests, list) else []:
-            if isinstance(request, dict) and isinstance(request.get("toolCallId"), str):
-                call_id = request["toolCallId"]
+        if requests is not None and not isinstance(requests, list):
+            self.said(f"the reply's toolRequests are {json_kind(requests)}, not a list: left out")
+        for number, request in enumerate(requests if isinstance(requests, list) else [], 1):
+            if not isinstance(request, dict):
+                why = f"tool request {number} is {json_kind(request)}, not an object: left out"
+                self.said(why)
+                continue
+            call_id = self.call_id(request, f"tool request {number}")
+            if call_id:
                 if call_id in self.calls:
                     continue  # announced by an earlier execution_start
                 description = text_of(request.get("intentionSummary")) or text_of(
@@ -277,6 +319,9 @@ class EventLog:
                 )
                 self._remember(call)
                 parts.append(call)
+        opaque = data.get("reasoningOpaque") or data.get("encryptedContent")
+        if data and data.get("content") is None and not (parts or requests or opaque):
+            self.said("a reply with no content: left out")
         thread.add("assistant", parts, event.get("id"), when, model)
 
     def on_user_tool(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
@@ -299,8 +344,8 @@ class EventLog:
     def on_tool_start(
         self, thread: _Thread, event: dict, data: dict, when: datetime | None
     ) -> None:
-        call_id = data.get("toolCallId")
-        if not isinstance(call_id, str) or call_id in self.calls or call_id in self.user_calls:
+        call_id = self.call_id(data, "a tool call")
+        if not call_id or call_id in self.calls or call_id in self.user_calls:
             return
         name = self._tool_name(data.get("toolName"))
         call = ToolCallPart(name, data.get("arguments"), call_id)
@@ -308,8 +353,8 @@ class EventLog:
         thread.add("assistant", [call], event.get("id"), when, self._current_model(thread))
 
     def on_tool_done(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
-        call_id = data.get("toolCallId")
-        if not isinstance(call_id, str):
+        call_id = self.call_id(data, "a tool result")
+        if not call_id:
             return
         result = data.get("result") if isinstance(data.get("result"), dict) else {}
         error = data.get("error") if isinstance(data.get("error"), dict) else {}
@@ -334,8 +379,8 @@ class EventLog:
         thread.add("tool", [part, *media], event.get("id"), when)
 
     def on_subagent(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
-        call_id = data.get("toolCallId")
-        if not isinstance(call_id, str):
+        call_id = self.call_id(data, "a sub-agent event")
+        if not call_id:
             return
         agent = event.get("agentId")
         if isinstance(agent, str):

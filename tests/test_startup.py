@@ -54,6 +54,7 @@ PARSERS = {
     "exporter.adapters.claude_mainfile",
     "exporter.adapters.claude_subagents",
     "exporter.adapters.claude_transcript",
+    "exporter.adapters.codex_events",
     "exporter.adapters.codex_odd",
     "exporter.adapters.codex_rollout",
     "exporter.adapters.codex_scan",

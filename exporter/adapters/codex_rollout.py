@@ -24,18 +24,17 @@ from ..model import (
     Usage,
     add_usage,
 )
-from ._jsonl import parse_timestamp, token_count
+from ._jsonl import parse_timestamp
 from ._times import Times
 from ._values import json_kind, tool_name
+from .codex_events import EventReader, text_of, with_images
 from .codex_items import (
     agent_message,
     content_text,
-    decoded_image,
     ended,
     image_generation,
     images,
     reasoning_texts,
-    review_text,
     tool_call,
     tool_result,
     tool_search_call,
@@ -43,10 +42,6 @@ from .codex_items import (
 )
 from .codex_odd import content_odd, item_odd, meta_odd, text_odd
 from .codex_scan import OriginLookup, Record, Scan, scan_rollout
-
-# event_msg/user_message kinds that carry injected context, not a prompt
-_INJECTED_KINDS = {"user_instructions", "environment_context"}
-
 
 # Item types that hold nothing of the conversation (FORMATS.md §2.5: an undo checkpoint,
 # encrypted compaction state, the tools offered); any other type not read is reported.
@@ -124,13 +119,7 @@ def _context(text: str) -> bool:
     return _CONTEXT.match(text) is not None
 
 
-def _with_images(parts: list[Part], found: list[AttachmentPart]) -> list[Part]:
-    """A prompt's parts and the images of its other copy that it lacks (same bytes)."""
-    have = {p.data for p in parts if isinstance(p, AttachmentPart)}
-    return parts + [image for image in found if image.data not in have]
-
-
-class RolloutBuilder:
+class RolloutBuilder(EventReader):
     """Builds a rollout one record at a time (from ``skip`` on). A message, once made, never
     changes: a caller streaming a long rollout takes them out of ``out.messages`` as they
     come and lets them go."""
@@ -350,11 +339,11 @@ class RolloutBuilder:
                 if _context(text):
                     return  # injected context (AGENTS.md, environment), never a prompt
                 found = [i for i in parts if isinstance(i, AttachmentPart)]
-                said = _text_of(parts)
-                if self.held is not None and _text_of(self.held[0]) == said:
+                said = text_of(parts)
+                if self.held is not None and text_of(self.held[0]) == said:
                     held, at, held_when = self.held  # the UI copy came first: it gets these
                     self.held = None
-                    self._add("user", _with_images(held, found), at, held_when)
+                    self._add("user", with_images(held, found), at, held_when)
                 elif self.ui_made is not None and self.ui_made == said:
                     self.ui_made = None  # the UI copy, just before, is in the note
                 else:
@@ -368,102 +357,3 @@ class RolloutBuilder:
                 return
             self._add("user", parts, number, when)
         # developer and system messages are instructions for the model, not conversation
-
-    def _event(self, number: int, p: dict[str, Any], when: datetime | None) -> None:
-        etype = p.get("type")
-        if not isinstance(etype, str):
-            self.out.skipped.append((number, f"its event type is {json_kind(etype)}, not text"))
-        elif etype == "user_message":
-            if p.get("kind") in _INJECTED_KINDS:
-                return
-            message = p.get("message")
-            parts: list[Part] = (
-                [TextPart(message)] if isinstance(message, str) and message.strip() else []
-            )
-            for url in p.get("images") or []:
-                image = decoded_image(url)
-                if image:
-                    parts.append(image)
-            model, self.model_prompt = self.model_prompt, None
-            said = _text_of(parts)
-            if model is not None and _text_of(model[0]) != said:
-                self._add("user", *model)  # a prompt of its own, with no UI copy
-                model = None
-            if model is not None:  # its model copy came just before: it may hold images
-                found = [i for i in model[0] if isinstance(i, AttachmentPart)]
-                self._add("user", _with_images(parts, found), number, when)
-            elif p.get("local_images"):
-                self.held = (parts, number, when)  # its images may follow in the model's copy
-            else:
-                self._add("user", parts, number, when)
-                self.ui_made = said  # its model copy, if it comes next, is dropped
-        elif etype == "agent_message":
-            text = p.get("message")
-            if isinstance(text, str) and text.strip() and self._once("event", "a:" + text):
-                self._add("assistant", [TextPart(text)], number, when)
-        elif etype in ("agent_reasoning", "agent_reasoning_raw_content"):
-            text = p.get("text")
-            if isinstance(text, str) and text.strip() and self._once("event", "r:" + text):
-                self._add("assistant", [ThinkingPart(text)], number, when)
-        elif etype == "token_count":
-            info = p.get("info")
-            total = info.get("total_token_usage") if isinstance(info, dict) else None
-            if isinstance(total, dict):  # cumulative: the last one is the session's total
-                cached = token_count(total.get("cached_input_tokens"))
-                usage = Usage(
-                    max(0, token_count(total.get("input_tokens")) - cached),
-                    token_count(total.get("output_tokens")),
-                    cached,
-                    0,
-                )
-                # (an all-zero report counts nothing: it never undoes the totals before it)
-                if usage != Usage() or self.out.usage == Usage():
-                    self._count(usage)
-        elif etype == "turn_aborted":
-            # The person stopped the turn, or sent a request that replaced it: their
-            # interruption. A review thread's end is none (Codex shows none); any other
-            # reason (its budget ran out) is the harness's.
-            reason = p.get("reason")
-            if reason is not None and not isinstance(reason, str):
-                why = f"the turn's end reason is {json_kind(reason)}, not text: left out"
-                self.out.odd.append((number, why))
-                reason = None
-            if reason in (None, "interrupted", "replaced"):
-                text = "" if reason in (None, "interrupted") else str(reason)
-                self._add("user", [NoticePart("interrupted", text)], number, when)
-            elif reason != "review_ended":
-                notice = NoticePart("notification", f"Turn ended: {clipped(str(reason), 200)}")
-                self._add("system", [notice], number, when)
-        elif etype == "context_compacted" and not self.has_compacted:
-            self._add("system", [SummaryPart("")], number, when)
-        elif etype == "exited_review_mode":
-            odd: list[str] = []
-            review = review_text(p.get("review_output"), odd)
-            self.out.odd += [(number, why) for why in odd]
-            if review:
-                self._add("assistant", [TextPart(review)], number, when)
-        elif etype == "thread_rolled_back":
-            self.rewound = True
-        elif etype == "undo_completed":
-            message = p.get("message")
-            self.out.odd += [(number, why) for why in text_odd(message, "the undo's message")]
-            message = message if isinstance(message, str) else ""
-            head = "Undo completed" if p.get("success") is not False else "Undo failed"
-            text = f"{head}: {message}" if message.strip() else head
-            self._add("system", [NoticePart("notification", text)], number, when)
-        elif etype == "error":
-            if isinstance(p.get("message"), str):
-                self._add("assistant", [NoticePart("error", p["message"])], number, when)
-            else:
-                why = f"the error's message is {json_kind(p.get('message'))}, not text"
-                self.out.skipped.append((number, why))
-
-
-_IMAGE_TAG = re.compile(r"</?image\b[^>]*>")
-
-
-def _text_of(parts: list[Part]) -> str:
-    """The words of one copy of a prompt, to tell whether two copies are one prompt (the
-    model's wraps each image in ``<image name=[Image #1]>`` tags; spacing may differ)."""
-    text = "\n".join(p.text for p in parts if isinstance(p, TextPart))
-    return " ".join(_IMAGE_TAG.sub(" ", text).split())

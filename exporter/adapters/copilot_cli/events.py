@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,6 @@ from ...errors import Problem, how_many
 from ...model import (
     CommandOutputPart,
     CommandPart,
-    Message,
     NoticePart,
     NotRun,
     Part,
@@ -30,6 +28,7 @@ from .._times import Times
 from .._values import json_kind, tool_name
 from . import SOURCE
 from .attachments import attachment_parts, result_extras
+from .threads import Thread
 from .usage import model_usage, positive, token_details
 from .values import error_text, result_text, seconds, text_of, truncation_text
 
@@ -44,42 +43,6 @@ DROPPED_PREFIXES = ("hook.", "permission.", "skill.", "session.mcp_")
 _TRUSTED = re.compile(r"^Folder (.+) has been added to trusted folders\.?$")
 # Abort reasons that name the CLI's own failure (tool_failure), not the person stopping it.
 _CLI_ABORT = re.compile(r"fail|error|timeout|limit", re.I)
-
-
-@dataclass(slots=True)
-class _Thread:
-    """The messages of the main agent or of one sub-agent."""
-
-    messages: list[Message] = field(default_factory=list)
-    models: list[str] = field(default_factory=list)
-    output_tokens: int = 0
-    reasoning: set[str] = field(default_factory=set)  # shown since the last prompt
-    first: datetime | None = None
-    last: datetime | None = None
-    label: str | None = None
-    seen: bool = False  # a message was added (a caller streaming it may have taken it)
-    keep: bool = True  # False: messages are only noted as seen (a reading for another thread)
-
-    def add(
-        self,
-        role: str,
-        parts: list[Part],
-        source_id: Any,
-        when: datetime | None,
-        model: str | None = None,
-    ) -> None:
-        if parts:
-            self.seen = True
-            if self.keep:
-                sid = source_id if isinstance(source_id, str) else None
-                self.messages.append(Message(role, tuple(parts), sid, when, model))  # type: ignore[arg-type]
-
-    def model(self, name: Any) -> str | None:
-        if isinstance(name, str) and name.strip():
-            if name not in self.models:
-                self.models.append(name)
-            return name
-        return None
 
 
 class EventLog:
@@ -103,8 +66,8 @@ class EventLog:
         self.problems = problems
         self.slim = slim
         self.keep_agents = keep_agents
-        self.main = _Thread()
-        self.agents: dict[str, _Thread] = {}  # delegating toolCallId -> thread
+        self.main = Thread()
+        self.agents: dict[str, Thread] = {}  # delegating toolCallId -> thread
         self.agent_calls: dict[str, str] = {}  # envelope agentId -> delegating toolCallId
         self.calls: dict[str, ToolCallPart] = {}
         self.user_calls: set[str] = set()  # tools the person ran themselves (``!cmd``)
@@ -152,7 +115,7 @@ class EventLog:
             self.problems.append(Problem(str(self.path), why, self.line, source=SOURCE))
         return name
 
-    def thread(self, event: dict[str, Any], data: dict[str, Any]) -> _Thread:
+    def thread(self, event: dict[str, Any], data: dict[str, Any]) -> Thread:
         agent = event.get("agentId")
         call = data.get("parentToolCallId")
         if call is not None and not isinstance(call, str):
@@ -165,10 +128,10 @@ class EventLog:
             return self._agent(call)
         return self.main
 
-    def _agent(self, call_id: str) -> _Thread:
+    def _agent(self, call_id: str) -> Thread:
         thread = self.agents.get(call_id)
         if thread is None:
-            thread = self.agents[call_id] = _Thread(keep=self.keep_agents)
+            thread = self.agents[call_id] = Thread(keep=self.keep_agents)
         return thread
 
     def _remember(self, call: ToolCallPart) -> None:
@@ -209,21 +172,21 @@ class EventLog:
 
     # -- session bookkeeping -------------------------------------------------------------
 
-    def on_start(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_start(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         start = data.get("startTime")
         self.started = self.started or parse_timestamp(start) or self.times.unread(start) or when
         self.on_resume(thread, event, data, when)
 
-    def on_resume(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_resume(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         context = data.get("context")
         if isinstance(context, dict) and not self.context:
             self.context = context
         self.model = text_of(data.get("selectedModel")) or self.model
 
-    def on_title(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_title(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         self.title = text_of(data.get("title")) or self.title
 
-    def on_model(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_model(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         new = text_of(data.get("newModel"))
         if not new:
             return
@@ -234,12 +197,12 @@ class EventLog:
         self.model = new
         thread.model(new)
 
-    def on_info(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_info(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         found = _TRUSTED.match(str(data.get("message") or ""))
         if data.get("infoType") == "folder_trust" and found:
             self.trusted = self.trusted or found.group(1)
 
-    def on_shutdown(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_shutdown(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         """The process's token totals: per model (``modelMetrics``), else, when no model
         has them (CLI 1.0.77 writes ``{requests: 2}`` alone), the session's
         ``tokenDetails``."""
@@ -261,12 +224,12 @@ class EventLog:
 
     # -- conversation --------------------------------------------------------------------
 
-    def _current_model(self, thread: _Thread) -> str | None:
+    def _current_model(self, thread: Thread) -> str | None:
         """The model selected for the main agent; a sub-agent's is its own (named when it
         completes), never the main one."""
         return thread.model(self.model) if thread is self.main else None
 
-    def on_user(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_user(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         if text_of(data.get("source")) not in (None, "user") or data.get("isAutopilotContinuation"):
             return  # injected by a skill, autopilot's continuation loop or the harness
         text = self.text(data, "content", "the prompt's content")
@@ -278,14 +241,14 @@ class EventLog:
             thread.add("user", parts, event.get("id"), when)
             thread.reasoning.clear()
 
-    def on_reasoning(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_reasoning(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         text = self.text(data, "content", "the reasoning's content")
         if text and text.strip() and text not in thread.reasoning:
             thread.reasoning.add(text)
             model = self._current_model(thread)
             thread.add("assistant", [ThinkingPart(text)], event.get("id"), when, model)
 
-    def on_assistant(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_assistant(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         model = thread.model(data.get("model")) or self._current_model(thread)
         thread.output_tokens += positive(data.get("outputTokens"))
         parts: list[Part] = []
@@ -324,7 +287,7 @@ class EventLog:
             self.said("a reply with no content: left out")
         thread.add("assistant", parts, event.get("id"), when, model)
 
-    def on_user_tool(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_user_tool(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         """``tool.user_requested``: the person ran a tool themselves (a ``!`` shell command):
         their turn, as a command, and its output theirs too (not the model's tool call)."""
         call_id = data.get("toolCallId")
@@ -341,9 +304,7 @@ class EventLog:
             part = CommandPart(f"{name}{shown}")
         thread.add("user", [part], event.get("id"), when)
 
-    def on_tool_start(
-        self, thread: _Thread, event: dict, data: dict, when: datetime | None
-    ) -> None:
+    def on_tool_start(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         call_id = self.call_id(data, "a tool call")
         if not call_id or call_id in self.calls or call_id in self.user_calls:
             return
@@ -352,7 +313,7 @@ class EventLog:
         self._remember(call)
         thread.add("assistant", [call], event.get("id"), when, self._current_model(thread))
 
-    def on_tool_done(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_tool_done(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         call_id = self.call_id(data, "a tool result")
         if not call_id:
             return
@@ -378,7 +339,7 @@ class EventLog:
         part = ToolResultPart(output, call_id, failed, exit_code, duration, not_run)
         thread.add("tool", [part, *media], event.get("id"), when)
 
-    def on_subagent(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_subagent(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         call_id = self.call_id(data, "a sub-agent event")
         if not call_id:
             return
@@ -395,20 +356,16 @@ class EventLog:
             text = text_of(data.get("error")) or "the sub-agent failed"
             child.add("system", [NoticePart("error", text)], event.get("id"), when)
 
-    def on_compaction(
-        self, thread: _Thread, event: dict, data: dict, when: datetime | None
-    ) -> None:
+    def on_compaction(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         summary = data.get("summaryContent")
         if isinstance(summary, str) and summary.strip():
             thread.add("system", [SummaryPart(summary)], event.get("id"), when)
 
-    def on_truncation(
-        self, thread: _Thread, event: dict, data: dict, when: datetime | None
-    ) -> None:
+    def on_truncation(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         text = truncation_text(data)
         thread.add("system", [NoticePart("notification", text)], event.get("id"), when)
 
-    def on_abort(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_abort(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         text = text_of(data.get("reason")) or ""
         if _CLI_ABORT.search(text) and "user" not in text.lower():  # not the person's doing
             notice = NoticePart("notification", f"Turn aborted: {text}")
@@ -416,13 +373,13 @@ class EventLog:
             return
         thread.add("system", [NoticePart("interrupted", text)], event.get("id"), when)
 
-    def on_rewind(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_rewind(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         """``session.snapshot_rewind`` ``{upToEventId, eventsRemoved}``: the person went back
         to an earlier point; the events it removed stay above (the log keeps them), and the
         conversation goes on from here."""
         thread.add("system", [NoticePart("rewound")], event.get("id"), when)
 
-    def on_error(self, thread: _Thread, event: dict, data: dict, when: datetime | None) -> None:
+    def on_error(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         text = error_text(data)
         notice = "error" if event["type"] == "session.error" else "notification"
         thread.add("system", [NoticePart(notice, text)], event.get("id"), when)  # type: ignore[arg-type]

@@ -8,7 +8,8 @@ from typing import Any
 from ...model import Message, Session, TextPart, Usage, linked_message, usage_per_model
 from ..base import project_name
 from . import SOURCE
-from .events import EventLog, _Thread
+from .events import EventLog
+from .threads import Thread
 from .values import text_of
 
 
@@ -75,7 +76,7 @@ def agent_links(log: EventLog) -> dict[str, str]:
     }
 
 
-def _session(thread: _Thread, session_id: str, common: dict[str, Any], **more: Any) -> Session:
+def _session(thread: Thread, session_id: str, common: dict[str, Any], **more: Any) -> Session:
     usage = more.pop("usage", Usage(output_tokens=thread.output_tokens))
     started = more.pop("started_at", None) or thread.first
     return Session(

@@ -1,0 +1,46 @@
+"""A thread of a Copilot CLI session: the main agent's messages, or one sub-agent's, as
+events.py reads them in order and sessions.py makes notes of them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ...model import Message, Part
+
+
+@dataclass(slots=True)
+class Thread:
+    """The messages of the main agent or of one sub-agent."""
+
+    messages: list[Message] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)
+    output_tokens: int = 0
+    reasoning: set[str] = field(default_factory=set)  # shown since the last prompt
+    first: datetime | None = None
+    last: datetime | None = None
+    label: str | None = None
+    seen: bool = False  # a message was added (a caller streaming it may have taken it)
+    keep: bool = True  # False: messages are only noted as seen (a reading for another thread)
+
+    def add(
+        self,
+        role: str,
+        parts: list[Part],
+        source_id: Any,
+        when: datetime | None,
+        model: str | None = None,
+    ) -> None:
+        if parts:
+            self.seen = True
+            if self.keep:
+                sid = source_id if isinstance(source_id, str) else None
+                self.messages.append(Message(role, tuple(parts), sid, when, model))  # type: ignore[arg-type]
+
+    def model(self, name: Any) -> str | None:
+        if isinstance(name, str) and name.strip():
+            if name not in self.models:
+                self.models.append(name)
+            return name
+        return None

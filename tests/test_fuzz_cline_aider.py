@@ -330,6 +330,20 @@ def test_a_folder_in_place_of_a_subagent_transcript_is_said(tmp_path):
     assert len(problems) == 1 and problems[0].startswith(f"{agent}: could not be read (")
 
 
+@pytest.mark.parametrize("damage", [b'{"messages": [', b"[1]"], ids=["cut short", "no messages"])
+def test_a_session_file_that_cannot_be_read_keeps_its_subagents_notes(tmp_path, damage):
+    """The subagents' transcripts, readable, were lost with their session's file."""
+    home = tmp_path / "home"
+    data = home / ".cline" / "data"
+    agent = [cb.message("user", "mk50x task", n=0), cb.message("assistant", "mk51x done", n=1)]
+    folder = cb.sdk_session(data, "s1", sdk_messages(), agents={"agent-1": agent})
+    main = folder / "s1.messages.json"
+    main.write_bytes(damage)
+    text, problems = export(home, tmp_path / "v", "cline")
+    assert markers(text) == {"mk50x", "mk51x"}
+    assert len(problems) == 1 and problems[0].startswith(f"{main}:")
+
+
 def test_bytes_that_are_not_utf8_in_an_aider_log_are_said(tmp_path):
     """They were read as U+FFFD without a word (a damaged prompt, or a log written in
     another encoding, looked whole)."""

@@ -101,8 +101,8 @@ def load_sdk(source: str, ref: SessionRef, problems: list[Problem]) -> list[Sess
         )
         problems.append(Problem(db, said, None, "warning", source))
     root = _sdk_session(source, ref.main.path, ref.session_id, manifest, problems, ref.fact)
-    if root is None:
-        return []
+    # A main file that cannot be read (said) costs its own note, not its subagents': each
+    # readable transcript is still a note, linked to the session that has none this run.
     children = []
     for stamp in ref.related:
         if stamp.path.name.endswith(".messages.json"):
@@ -110,10 +110,12 @@ def load_sdk(source: str, ref: SessionRef, problems: list[Problem]) -> list[Sess
             child_id = f"{ref.session_id}/agent-{agent}"
             child = _sdk_session(
                 source, stamp.path, child_id, manifest, problems, parent=ref.session_id,
-                parent_cwd=root.cwd,
+                parent_cwd=root.cwd if root else None,
             )  # fmt: skip
             if child:
                 children.append(child)
+    if root is None:
+        return children
     if children:
         root = replace(root, subagent_ids=tuple(c.session_id for c in children))
         root = replace(root, messages=tuple(linked_subagents(root.messages, children)))

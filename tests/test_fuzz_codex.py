@@ -222,8 +222,8 @@ def test_a_review_that_cannot_be_read_is_said(tmp_path, review, why):
     [
         ({"type": "web_search_call", "action": "mk3x"},
          "its action is text, not an object: left out"),
-        ({"type": "local_shell_call", "call_id": "c1", "action": None},
-         "its action is null, not an object: left out"),
+        ({"type": "local_shell_call", "call_id": "c1", "action": 7},
+         "its action is a number, not an object: left out"),
         ({"type": "custom_tool_call", "call_id": "c1", "name": "js", "input": True},
          "its input is true, not text: left out"),
         ({"type": "image_generation_call", "id": "i1", "revised_prompt": [1]},
@@ -245,6 +245,21 @@ def test_a_tool_item_value_of_the_wrong_type_is_said(tmp_path, item, why):
     text, problems = export(tmp_path / "home", tmp_path / "v")
     assert {"mk1x", "mk2x", "mk90x", "mk91x"} <= markers(text)
     assert problems == [f"{path}:8: {why}"]
+
+
+@pytest.mark.parametrize(
+    "item",
+    [{"type": "web_search_call", "status": "completed"},
+     {"type": "web_search_call", "id": "ws_1", "status": "in_progress", "action": None}],
+)  # fmt: skip
+def test_a_web_search_without_an_action_is_no_damage(tmp_path, item):
+    """Codex writes a search's action only when it has one (``Option``, not serialised
+    when none): such a line is valid and earns no warning (a false alarm, found by
+    reading the change against the protocol)."""
+    write(tmp_path / "home", rollout(), line("response_item", item))
+    text, problems = export(tmp_path / "home", tmp_path / "v")
+    assert {"mk1x", "mk2x", "mk90x", "mk91x"} <= markers(text)
+    assert problems == []
 
 
 def test_git_facts_of_the_wrong_type_are_said(tmp_path):

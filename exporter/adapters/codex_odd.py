@@ -54,8 +54,9 @@ def item_odd(ptype: str, p: dict[str, Any]) -> list[str]:
     """A response item's values of the wrong type that its reading passes over (a message's
     content is checked with its role)."""
     if ptype in ("local_shell_call", "web_search_call"):
+        # (Codex writes a search's action only when it has one: none is no damage)
         action = p.get("action")
-        if not isinstance(action, dict):
+        if action is not None and not isinstance(action, dict):
             return [f"its action is {json_kind(action)}, not an object: left out"]
     elif ptype == "custom_tool_call":
         return text_odd(p.get("input"), "its input")

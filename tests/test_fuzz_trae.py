@@ -357,3 +357,14 @@ def test_one_damaged_value_of_a_session_costs_at_most_that_session(data):
         # surrogate, say (found by this property in a later run).
         return
     assert not lost or [p for p in problems if p.startswith(str(db))], (place, lost)
+
+
+def test_a_long_role_is_quoted_short(tmp_path):
+    """A damaged value is named in a warning by at most about 40 of its characters (a
+    3,000-character value made a warning line of 3 KB; the same in OpenCode and Cursor)."""
+    session = with_message(3, role="tool " + "x" * 3000)
+    trae_home(tmp_path / "home", session)
+    _sessions, problems = loaded(tmp_path / "home")
+    (problem,) = problems
+    assert len(problem) < 200
+    assert problem.startswith('messages of a role not known here, left out: "tool …" ×1')

@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from ..errors import Problem
+from ..errors import Problem, os_reason
 from .base import cannot_read, index_unreadable, open_regular, read_regular
 
 MAX_LINE_BYTES = 64 * 1024 * 1024  # a longer line is skipped and reported
@@ -214,8 +214,7 @@ def _parsed(
         if not isinstance(exc, OSError | EOFError) and type(exc).__name__ != "ZstdError":
             raise
         # A truncated or damaged file: what was read before it is kept, and the run fails.
-        # (An OSError in words: its text repeats the path the problem names already.)
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        why = os_reason(exc)  # (an OSError's text repeats the path the problem names)
         problems.append(
             Problem(
                 str(path),

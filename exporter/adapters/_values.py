@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import clipped
+
 
 def json_kind(value: Any) -> str:
     """What ``value`` is, as JSON names it ("a list", "a number", …)."""
@@ -21,6 +23,13 @@ def json_kind(value: Any) -> str:
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
+
+
+def quoted(value: Any, limit: int = 40) -> str:
+    """A damaged record's value as its report names it: text in quotes, at most about
+    ``limit`` characters of it (cut between words: a 3,000-character id made a warning of
+    3 KB), anything else by its JSON kind."""
+    return f'"{clipped(value, limit)}"' if isinstance(value, str) else json_kind(value)
 
 
 def some_text(value: Any) -> bool:

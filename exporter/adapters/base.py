@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import BinaryIO, ClassVar, Protocol
 
-from ..errors import Problem
+from ..errors import Problem, os_reason
 from ..model import Message, Session
 
 # A session file this large is streamed: its messages are read again, one by one, when its
@@ -214,7 +214,7 @@ def index_unreadable(source: str, path: Path, why: str, gives: str) -> Problem:
 
 def cannot_read(exc: OSError) -> str:
     """Why a file could not be read, in words (``why`` of ``index_unreadable``)."""
-    return f"could not be read ({exc.strerror or exc})"
+    return f"could not be read ({os_reason(exc)})"
 
 
 @dataclass(slots=True)

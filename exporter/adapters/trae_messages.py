@@ -20,7 +20,7 @@ from ..model import (
 )
 from ._jsonl import json_text, parse_timestamp
 from ._times import Times
-from ._values import json_kind, tool_name
+from ._values import json_kind, quoted, tool_name
 from .vscode import project_of_path
 
 SOURCE = "trae"
@@ -49,7 +49,7 @@ class Statuses:
     def add(self, value: Any, where: str, shown: str | None = None) -> None:
         """Count ``value`` (``shown`` as given, else quoted if text, else by its kind)."""
         if shown is None:
-            shown = f'"{value}"' if isinstance(value, str) else json_kind(value)
+            shown = quoted(value)
         self.seen.setdefault(shown, [0, where])[0] += 1
 
     def report(self, problems: list[Problem], path: Path) -> None:

@@ -22,7 +22,7 @@ from . import _sqlite
 from ._sqlite import decode_json as decode
 from ._sqlite import stamps as db_stamps  # noqa: F401 (the editors' adapters use it)
 from ._values import json_kind
-from .base import SourceContext, listed, read_regular
+from .base import SourceContext, cannot_read, listed, read_regular
 
 BUSY_TIMEOUT_MS = 3000  # read when a database is opened (tests shorten it)
 # What moves a User folder (``user_dirs``): every source that reads one declares them.
@@ -133,8 +133,8 @@ def folder_of_workspace(
     except FileNotFoundError:
         return None
     except (OSError, orjson.JSONDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        return _unknown_project(path, f"could not be read ({why})", problems, source)
+        why = cannot_read(exc) if isinstance(exc, OSError) else f"could not be read ({exc})"
+        return _unknown_project(path, why, problems, source)
     if not isinstance(data, dict):
         return _unknown_project(path, f"is {json_kind(data)}, not an object", problems, source)
     uri = data.get("folder") or data.get("workspace")

@@ -29,7 +29,7 @@ from ...model import (
 )
 from .._jsonl import json_or_text, json_text, parse_timestamp
 from .._times import Times
-from .._values import json_kind, some_text, tool_name
+from .._values import json_kind, quoted, some_text, tool_name
 from .context import context_parts
 from .tool_results import result_text
 
@@ -73,7 +73,7 @@ def bubble_messages(
             if held is not None and not isinstance(held, str | dict):
                 times.wrong_type(f"its {key} is {json_kind(held)}, not text: left out", where)
         if isinstance(kind, bool) or kind not in (1, "1", "user", 2, "2"):  # (True == 1)
-            shown = f'"{kind}"' if isinstance(kind, str) else json_kind(kind)
+            shown = quoted(kind)
             kind = None
             why = f"its type is {shown}, not one known here: read as the assistant's"
             times.wrong_type(why, where)

@@ -41,7 +41,7 @@ from ...model import (
 )
 from .._jsonl import json_text
 from .._times import Times
-from .._values import json_kind
+from .._values import quoted
 from ..vscode import project_of_path
 
 # Part types that carry nothing to show: step boundaries, file-system snapshots, @agent
@@ -336,7 +336,7 @@ def _tool(part: dict[str, Any], odd: Times | None = None, where: str = "") -> li
     if status not in ("completed", "error", "success"):  # damaged: what it holds is shown
         if "output" not in state and "error" not in state:
             return [call]
-        kind = f'"{status}"' if isinstance(status, str) else json_kind(status)
+        kind = quoted(status)
         what = "has no status" if status is None else f"has a status not known here ({kind})"
         (odd or Times()).wrong_type(
             f"a tool call {what}: what it holds is shown as its result", where

@@ -24,7 +24,7 @@ from ...model import family_roots
 from .._jsonl import lenient_loads
 from .._parts import runs
 from .._sqlite import Database, decode_json
-from .._values import json_kind
+from .._values import json_kind, quoted
 from ..base import FileStamp, listed, read_regular
 
 if TYPE_CHECKING:  # the converter is imported when a session is read, not by discovery
@@ -289,7 +289,7 @@ def _json_files(
 
 def _shown(value: Any) -> str:
     """A value for a warning: text quoted, anything else by its kind."""
-    return f'"{value}"' if isinstance(value, str) else json_kind(value)
+    return quoted(value)
 
 
 def _read(path: Path) -> tuple[dict[str, Any] | None, str]:

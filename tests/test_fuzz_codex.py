@@ -225,7 +225,7 @@ def test_a_review_that_cannot_be_read_is_said(tmp_path, review, why):
         ({"type": "local_shell_call", "call_id": "c1", "action": 7},
          "its action is a number, not an object: left out"),
         ({"type": "custom_tool_call", "call_id": "c1", "name": "js", "input": True},
-         "its input is true, not text: left out"),
+         "its input is true, not text: shown as it is"),
         ({"type": "image_generation_call", "id": "i1", "revised_prompt": [1]},
          "the image's prompt is a list, not text: left out"),
         ({"type": "agent_message", "author": [1], "content": [{"type": "input_text", "text": "mk4x"}]},
@@ -260,6 +260,42 @@ def test_a_web_search_without_an_action_is_no_damage(tmp_path, item):
     text, problems = export(tmp_path / "home", tmp_path / "v")
     assert {"mk1x", "mk2x", "mk90x", "mk91x"} <= markers(text)
     assert problems == []
+
+
+@pytest.mark.parametrize(
+    "output",
+    [{"content": "mk4x denied", "success": False},
+     {"output": "mk4x listing\n", "metadata": {"exit_code": 0, "duration_seconds": 0.1}},
+     "mk4x plain", [{"type": "input_text", "text": "mk4x item"}]],
+    ids=["content and success", "output and metadata", "text", "items"],
+)  # fmt: skip
+def test_an_output_of_a_shape_codex_writes_is_no_damage(tmp_path, output):
+    """Older builds' ``{content, success}`` and the shell's ``{output, metadata}`` objects
+    were said to be "an object, not a list: left out" once per call (review6 H1), while
+    the note showed them."""
+    item = {"type": "function_call_output", "call_id": "c1", "output": output}
+    write(tmp_path / "home", rollout(), line("response_item", item))
+    text, problems = export(tmp_path / "home", tmp_path / "v")
+    assert {"mk1x", "mk2x", "mk4x", "mk90x", "mk91x"} <= markers(text)
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    ("output", "why"),
+    [(7, "its output is a number, not text: shown as JSON"),
+     ({"output": ["mk4x"]}, "its output is a list, not text: shown as JSON"),
+     ([{"text": "mk5x"}, {"type": "output_text", "text": "mk4x"}],
+      "its output's item 1 has no type: left out")],
+    ids=["a number", "wrapped list", "an item of no type"],
+)  # fmt: skip
+def test_an_output_of_the_wrong_type_says_what_became_of_it(tmp_path, output, why):
+    """A value shown as JSON was said to be "left out" (review6 L3)."""
+    item = {"type": "function_call_output", "call_id": "c1", "output": output}
+    path = write(tmp_path / "home", rollout(), line("response_item", item))
+    text, problems = export(tmp_path / "home", tmp_path / "v")
+    assert {"mk1x", "mk2x", "mk90x", "mk91x"} <= markers(text)
+    assert ("mk4x" in markers(text)) == (output != 7) and "mk5x" not in markers(text)
+    assert problems == [f"{path}:8: {why}"]
 
 
 def test_git_facts_of_the_wrong_type_are_said(tmp_path):

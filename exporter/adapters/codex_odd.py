@@ -11,11 +11,11 @@ from ._values import json_kind
 TEXT_ITEMS = ("input_text", "output_text", "text")
 
 
-def text_odd(value: Any, what: str) -> list[str]:
-    """``what`` when ``value`` is there but is not text."""
+def text_odd(value: Any, what: str, then: str = "left out") -> list[str]:
+    """``what`` when ``value`` is there but is not text, and what came of it (``then``)."""
     if value is None or isinstance(value, str):
         return []
-    return [f"{what} is {json_kind(value)}, not text: left out"]
+    return [f"{what} is {json_kind(value)}, not text: {then}"]
 
 
 def content_odd(content: Any, what: str = "content") -> list[str]:
@@ -32,6 +32,8 @@ def content_odd(content: Any, what: str = "content") -> list[str]:
         ctype = c.get("type") if isinstance(c, dict) else None
         if not isinstance(c, dict):
             odd.append(f"its {what}'s item {n} is {json_kind(c)}, not an object: left out")
+        elif ctype is None:
+            odd.append(f"its {what}'s item {n} has no type: left out")
         elif not isinstance(ctype, str):
             odd.append(f"its {what}'s item {n} has a type that is {json_kind(ctype)}: left out")
         elif ctype in TEXT_ITEMS:
@@ -58,13 +60,10 @@ def item_odd(ptype: str, p: dict[str, Any]) -> list[str]:
         action = p.get("action")
         if action is not None and not isinstance(action, dict):
             return [f"its action is {json_kind(action)}, not an object: left out"]
-    elif ptype == "custom_tool_call":
-        return text_odd(p.get("input"), "its input")
+    elif ptype == "custom_tool_call":  # (the call is shown with the value it holds)
+        return text_odd(p.get("input"), "its input", "shown as it is")
     elif ptype in ("function_call_output", "custom_tool_call_output"):
-        output = p.get("output")
-        if isinstance(output, dict) and not {"output", "content"} & output.keys():
-            output = [output]  # (read as its one item)
-        return content_odd(output, "output")
+        return _output_odd(p.get("output"))
     elif ptype == "image_generation_call":
         return text_odd(p.get("revised_prompt"), "the image's prompt")
     elif ptype == "agent_message":
@@ -73,3 +72,18 @@ def item_odd(ptype: str, p: dict[str, Any]) -> list[str]:
         )
         return odd + content_odd(p.get("content"))
     return []
+
+
+def _output_odd(output: Any) -> list[str]:
+    """A tool's output as ``codex_items`` reads it: text, a list of content items, or an
+    object: the shell's ``{output, metadata}`` and older builds' ``{content, success}``
+    (their ``output`` or ``content`` is the output; not text, it is shown as JSON), any
+    other object read as one item. An output neither text nor a list is shown as JSON."""
+    if isinstance(output, dict):
+        if "output" in output or "content" in output:
+            inner = output["output"] if "output" in output else output["content"]
+            return text_odd(inner, "its output", "shown as JSON")
+        output = [output]
+    if isinstance(output, list):
+        return content_odd(output, "output")
+    return text_odd(output, "its output", "shown as JSON")

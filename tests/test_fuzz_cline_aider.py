@@ -20,6 +20,7 @@ from aider_builder import AiderLog
 from conftest import load_sessions, texts
 from fuzz_lines import MARKER
 
+from exporter.adapters._jsonl import NOT_UTF8
 from exporter.adapters.cline import ClineAdapter
 from exporter.export import ExportOptions, run_export
 
@@ -356,6 +357,21 @@ def test_bytes_that_are_not_utf8_in_an_aider_log_are_said(tmp_path):
     line = log.text().split("\n").index("mk4x caf\udce9 a") + 1
     text, problems = export(home, tmp_path / "v", "aider")
     assert markers(text) == {"mk1x", "mk2x", "mk3x", "mk4x"} and "mk4x caf\ufffd a" in text
-    assert problems == [
-        f"{path}:{line}: holds bytes that are not UTF-8: read with U+FFFD (\ufffd) in their place"
-    ]
+    assert problems == [f"{path}:{line}: {NOT_UTF8}"]
+
+
+@pytest.mark.parametrize("option", ["--encoding cp1252", "--encoding=cp1252"])
+def test_a_log_in_the_encoding_its_run_names_is_read_in_it(tmp_path, option):
+    """Aider writes its log in the encoding ``--encoding`` names: such a log is no damage
+    (review6 M2: it was read as U+FFFD and said once per run)."""
+    home = tmp_path / "home"
+    log = AiderLog().run("2024-09-01 09:00:00", command=f"/usr/bin/aider {option}")
+    log.prompt("mk1x Écris une fonction café").reply("mk2x voilà")
+    log.run("2024-09-02 09:00:00", command="/usr/bin/aider --encoding no-such-codec")
+    log.prompt("mk3x plain").reply("mk4x ascii")
+    path = home / "src" / "a" / ".aider.chat.history.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(log.text().encode("cp1252"))
+    text, problems = export(home, tmp_path / "v", "aider")
+    assert "mk1x Écris une fonction café" in text and "mk2x voilà" in text
+    assert "mk4x ascii" in text and problems == []

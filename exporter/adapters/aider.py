@@ -53,6 +53,7 @@ makes the units and dates the prompts.
 from __future__ import annotations
 
 import bisect
+import codecs
 import hashlib
 import os
 import re
@@ -62,12 +63,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import Problem
+from ._jsonl import NOT_UTF8
 from ._times import Times
 from .base import (
     FileStamp,
     LoadResult,
     SessionRef,
     SourceContext,
+    cannot_read,
     open_regular,
     read_regular,
 )
@@ -203,9 +206,10 @@ class AiderAdapter:
                 f.seek(int(ref.fact("offset") or 0))
                 chunk = f.read(ref.main.size)
         except OSError as exc:
-            problem = Problem(str(path), f"could not be read ({exc})", None, "error", SOURCE)
+            problem = Problem(str(path), cannot_read(exc), None, "error", SOURCE)
             return LoadResult(problems=[problem])
         problems: list[Problem] = []
+        chunk = _as_utf8(chunk)
         _not_utf8(chunk, path, int(ref.fact("line") or 1), problems)
         runs = list(split_runs(chunk)) or [Run(None, 1)]
         run = runs[0]
@@ -237,15 +241,35 @@ class AiderAdapter:
         return [e for e in entries[first:] if e[0] <= end]
 
 
+# Aider writes its log in the encoding ``--encoding`` names (UTF-8 by default), and names
+# the option in the command line it logs first in each run: ``> /usr/bin/aider --encoding
+# cp1252``. Looked for in the run's first lines only (a prompt may quote the option).
+_ENCODING = re.compile(rb"\A(?:[^\n]*\n){0,6}?> [^\n]*--encoding[= ]([A-Za-z0-9_.:-]{1,40})")
+
+
+def _as_utf8(chunk: bytes) -> bytes:
+    """A run written in the encoding its command line names, as UTF-8 (one it does not
+    name, or that Python does not know, is left as it is: read as UTF-8)."""
+    found = _ENCODING.match(chunk)
+    if found is None:
+        return chunk
+    name = found.group(1).decode("ascii")
+    try:
+        if codecs.lookup(name).name == "utf-8":
+            return chunk
+        return chunk.decode(name, "replace").encode("utf-8")
+    except (LookupError, ValueError):
+        return chunk
+
+
 def _not_utf8(chunk: bytes, path: Path, first_line: int, problems: list[Problem]) -> None:
-    """A run's bytes that are not UTF-8 (damaged, or written in another encoding) are read
-    with U+FFFD in their place: said, naming the line of the first."""
+    """A run's bytes that are not UTF-8 (damaged, or written in an encoding the run does
+    not name) are read with U+FFFD in their place: said, naming the line of the first."""
     try:
         chunk.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = first_line + chunk.count(b"\n", 0, exc.start)
-        why = "holds bytes that are not UTF-8: read with U+FFFD (�) in their place"
-        problems.append(Problem(str(path), why, line, "warning", SOURCE))
+        problems.append(Problem(str(path), NOT_UTF8, line, "warning", SOURCE))
 
 
 def read_input_history(
@@ -260,7 +284,7 @@ def read_input_history(
     except FileNotFoundError:
         return []
     except OSError as exc:
-        why = f"could not be read ({exc.strerror or exc}); prompts are not dated from it"
+        why = f"{cannot_read(exc)}; prompts are not dated from it"
         if problems is not None:
             problems.append(Problem(str(path), why, severity="warning", source=SOURCE))
         return []

@@ -27,6 +27,7 @@ from exporter.export import ExportOptions, run_export
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 REPRS = re.compile(r"\bNone\b|\{'|\[\{|\['|Traceback")
 TASK = "1762500000000"
+A_FOLDER = "could not be read (not a regular file (a folder, FIFO, socket or device))"
 
 
 def export(home: Path, vault: Path, source: str) -> tuple[str, list[str]]:
@@ -238,7 +239,7 @@ def test_a_folder_in_place_of_a_task_file_is_said(tmp_path, name):
     cb.task(cb.storage(home, cb.CLINE), "1762500100000", ui=[cb.say(0, "task", "mk1x q")])
     text, problems = export(home, tmp_path / "v", "cline")
     assert markers(text) == {"mk1x"}
-    assert len(problems) == 1 and problems[0].startswith(f"{folder / name}: could not be read (")
+    assert len(problems) == 1 and problems[0] == f"{folder / name}: {A_FOLDER}"
 
 
 def test_a_folder_in_place_of_an_sdk_messages_file_is_said(tmp_path):
@@ -249,7 +250,7 @@ def test_a_folder_in_place_of_an_sdk_messages_file_is_said(tmp_path):
     main.mkdir()
     text, problems = export(home, tmp_path / "v", "cline")
     assert markers(text) == {"mk80x", "mk81x"}
-    assert len(problems) == 1 and problems[0].startswith(f"{main}: could not be read (")
+    assert len(problems) == 1 and problems[0] == f"{main}: {A_FOLDER}"
 
 
 def test_a_folder_in_place_of_an_aider_log_is_said(tmp_path):
@@ -260,7 +261,7 @@ def test_a_folder_in_place_of_an_aider_log_is_said(tmp_path):
     log.mkdir(parents=True)
     text, problems = export(home, tmp_path / "v", "aider")
     assert markers(text) == {"mk1x", "mk2x"}
-    assert len(problems) == 1 and problems[0].startswith(f"{log}: could not be read (")
+    assert len(problems) == 1 and problems[0] == f"{log}: {A_FOLDER}"
 
 
 # -- the SDK's index (sessions.db) --------------------------------------------------------
@@ -328,7 +329,7 @@ def test_a_folder_in_place_of_a_subagent_transcript_is_said(tmp_path):
     (data / "sessions" / "s1" / "agent-2.messages.json").symlink_to(tmp_path / "nowhere")
     text, problems = export(home, tmp_path / "v", "cline")
     assert markers(text) == {"mk1x", "mk2x", "mk3x", "mk4x", "mk80x", "mk81x"}
-    assert len(problems) == 1 and problems[0].startswith(f"{agent}: could not be read (")
+    assert len(problems) == 1 and problems[0] == f"{agent}: {A_FOLDER}"
 
 
 @pytest.mark.parametrize("damage", [b'{"messages": [', b"[1]"], ids=["cut short", "no messages"])

@@ -21,7 +21,7 @@ from typing import Any
 
 from ...errors import Problem
 from .._jsonl import json_document
-from ..base import read_regular
+from ..base import cannot_read, read_regular
 
 # What may follow the point where the parser stopped, by what it said, in a file cut short:
 # the cut-off last token (a string or escape not closed, part of a number or of a literal),
@@ -51,7 +51,7 @@ def read_document(path: Path, problems: list[Problem], source: str, required: bo
             problems.append(Problem(str(path), "missing", None, "error", source))
         return None
     except OSError as exc:
-        problems.append(Problem(str(path), f"could not be read ({exc})", None, "error", source))
+        problems.append(Problem(str(path), cannot_read(exc), None, "error", source))
         return None
     try:
         doc, damaged = json_document(raw)

@@ -107,3 +107,17 @@ def test_a_compressed_rollout_that_is_a_folder_names_its_path_once(tmp_path):
         "nothing of it was read"
     )
     assert str(path) not in problem.message
+
+
+def test_such_lines_are_said_once_per_file_and_counted(tmp_path):
+    """A file written in another encoding is one cause: one warning at its first line, not
+    one per line (review6 L2; a raw control character likewise)."""
+    path = tmp_path / "s.jsonl"
+    lines = [b'{"n":1}', b'{"s":"caf\xe9"}', b'{"s":"\x01"}', b'{"n":4}', b'{"s":"th\xe9"}']
+    path.write_bytes(b"\n".join([*lines, b'{"s":"\xe9t\xe9"}', b'{"s":"\x02"}']) + b"\n")
+    objects, problems = read(path)
+    assert [n for n, _ in objects] == [1, 2, 3, 4, 5, 6, 7]
+    assert [(p.line, p.message, p.left_out) for p in problems] == [
+        (2, f"{NOT_UTF8} (3 lines, the first here)", False),
+        (3, f"{RAW_CONTROL} (2 lines, the first here)", False),
+    ]

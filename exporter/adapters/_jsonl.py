@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -176,10 +177,25 @@ def _parsed(
     lines: Iterable[Line], path: Path, problems: list[Problem], source: str
 ) -> Iterator[tuple[int, Any]]:
     number = 0
+    # Damage read all the same (``damage_said``) is said once per file, at its first line,
+    # counting the lines that hold it: a file written in another encoding is one cause.
+    read_anyway: dict[str, list[int]] = {}  # why -> [index in problems, lines]
 
     def skip(message: str, left_out: bool = True) -> None:
         """Report the line (``left_out``: not read at all, which its note says)."""
         problems.append(Problem(str(path), message, number, source=source, left_out=left_out))
+
+    def said(raw: bytes | bytearray) -> None:
+        for why in damage_said(raw):
+            if why in read_anyway:
+                where = read_anyway[why]
+                where[1] += 1
+                first = problems[where[0]]
+                many = f"{why} ({where[1]:,} lines, the first here)"
+                problems[where[0]] = replace(first, message=many)
+            else:
+                read_anyway[why] = [len(problems), 1]
+                skip(why, left_out=False)  # (read all the same)
 
     try:
         for number, raw in enumerate(lines, start=1):
@@ -199,14 +215,12 @@ def _parsed(
                 # a session being written right now (or cut off by a crash): said, not
                 # counted as damage, and read again once the file changes.
                 if (obj := _lenient(raw)) is not None:
-                    for why in damage_said(raw):
-                        skip(why, left_out=False)  # (read all the same)
+                    said(raw)
                     yield number, obj
                 else:
                     skip(UNFINISHED_LAST_LINE)
             elif (obj := _lenient(raw)) is not None:
-                for why in damage_said(raw):
-                    skip(why, left_out=False)  # (read all the same)
+                said(raw)
                 yield number, obj
             else:
                 skip(f"not valid JSON, line skipped ({error})")

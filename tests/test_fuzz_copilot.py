@@ -25,6 +25,7 @@ from fuzz_lines import MARKER
 from vscode_builder import workspace
 
 from exporter.adapters import SourceContext
+from exporter.adapters._jsonl import NOT_UTF8
 from exporter.adapters.copilot import CopilotAdapter
 from exporter.adapters.copilot_cli import CopilotCliAdapter
 from exporter.export import ExportOptions, run_export
@@ -434,8 +435,7 @@ def test_a_parent_tool_call_id_that_is_not_text_is_said(tmp_path):
         ("name: {a: 1}\ncwd: 7\n", ["its name is an object, not text: left out",
                                     "its cwd is a number, not text: left out"]),
         ("- a\n- b\n", ["the workspace file is a list, not a mapping: its title and folder unread"]),
-        (b"name: mk9x \xff\xfe title\n",
-         ["the workspace file is not valid UTF-8 (damaged): read all the same"]),
+        (b"name: mk9x \xff\xfe title\n", [NOT_UTF8]),
     ],
     ids=["name a list", "name an object", "a list", "not UTF-8"],
 )  # fmt: skip
@@ -457,8 +457,8 @@ def test_a_workspace_file_that_is_a_folder_is_said(tmp_path):
     text, problems = export(tmp_path / "home", tmp_path / "v", "copilot-cli")
     assert {"mk1x", "mk6x", "mk20x"} <= set(MARKER.findall(text))
     assert problems == [
-        f"{path.parent / 'workspace.yaml'}: the workspace file is not a regular file "
-        "(a folder?): its title and folder unread"
+        f"{path.parent / 'workspace.yaml'}: could not be read (not a regular file (a folder, "
+        "FIFO, socket or device)): its title and folder unread"
     ]
 
 

@@ -393,6 +393,27 @@ def test_an_edit_streamed_a_line_at_a_time_reads_as_one(tmp_path):
         {"lines": "9", "new_string": "x"}]}  # fmt: skip
 
 
+def test_an_empty_prompt_with_attachments_makes_no_user_turn(tmp_path):
+    """A valid request whose text is empty: its reply follows the previous one, and what
+    VS Code attached to it (the open file) makes no turn of its own (as before the
+    damaged-input work; only a damaged prompt, which is said, keeps its attachments)."""
+    opened = {"$mid": 1, "fsPath": "/w/p/a.py", "external": "file:///w/p/a.py",
+              "path": "/w/p/a.py", "scheme": "file"}  # fmt: skip
+    variables = [{"kind": "file", "id": "vscode.implicit.file", "name": "file:a.py",
+                  "value": opened}]  # fmt: skip
+    empty = request(1, "", [markdown("second reply")], variableData={"variables": variables})
+    empty["message"]["parts"] = []
+    data = session(SID, [request(0, "first question", [markdown("first answer")]), empty])
+    write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)
+    (s,), problems = load(tmp_path)
+    assert problems == []
+    assert [(m.role, [getattr(p, "text", None) for p in m.parts]) for m in s.messages] == [
+        ("user", ["first question"]),
+        ("assistant", ["first answer"]),
+        ("assistant", ["second reply"]),
+    ]
+
+
 def test_what_was_attached_to_a_prompt_is_kept_with_it(tmp_path):
     """variableData: the active file and selection VS Code attached, a folder, a symbol, a
     pasted snippet and a pasted image (its bytes, a serialised Uint8Array) are attachments

@@ -24,6 +24,8 @@ from copilot_cli_builder import request as cli_request
 from fuzz_lines import MARKER
 from vscode_builder import workspace
 
+from exporter.adapters import SourceContext
+from exporter.adapters._jsonl import NOT_UTF8
 from exporter.adapters.copilot import CopilotAdapter
 from exporter.adapters.copilot_cli import CopilotCliAdapter
 from exporter.export import ExportOptions, run_export
@@ -276,7 +278,23 @@ def test_damaged_pre_file_sessions_are_said(tmp_path, stored, said):
     db = _set_index(home, "INSERT INTO ItemTable VALUES (?, ?)", LEGACY, stored)
     text, problems = export(home, tmp_path / "v", "copilot")
     assert {"mk1x", *OTHERS} <= set(MARKER.findall(text))
-    assert f"{db}: {LEGACY}: {said}" in problems
+    other = db.parent.parent / "ws-b" / "state.vscdb"  # (_set_index damaged both)
+    assert problems == [f"{db}: {LEGACY}: {said}", f"{other}: {LEGACY}: {said}"]
+
+
+@pytest.mark.parametrize("stored", ["[]", "null"], ids=["an empty list", "null"])
+def test_a_workspace_that_kept_no_pre_file_sessions_is_no_source(tmp_path, stored):
+    """VS Code stores the workspace's chats in interactive.sessions, [] when it keeps none:
+    that is no chat, and no source of chats without a conversation (each run said one)."""
+    home = tmp_path / "home"
+    vs_home(home)
+    _set_index(home, "INSERT INTO ItemTable VALUES (?, ?)", LEGACY, stored)
+    refs = list(CopilotAdapter().discover(SourceContext(home, {}, False)))
+    assert not [r.session_id for r in refs if r.session_id.startswith("legacy:")]
+    report = run_export(
+        ExportOptions(vault=tmp_path / "v", home=home, sources=["copilot"], timezone=UTC)
+    )
+    assert report.problems == [] and report.empty_units == []
 
 
 def test_a_pre_file_session_that_is_damaged_costs_only_itself_and_is_said(tmp_path):
@@ -417,8 +435,7 @@ def test_a_parent_tool_call_id_that_is_not_text_is_said(tmp_path):
         ("name: {a: 1}\ncwd: 7\n", ["its name is an object, not text: left out",
                                     "its cwd is a number, not text: left out"]),
         ("- a\n- b\n", ["the workspace file is a list, not a mapping: its title and folder unread"]),
-        (b"name: mk9x \xff\xfe title\n",
-         ["the workspace file is not valid UTF-8 (damaged): read all the same"]),
+        (b"name: mk9x \xff\xfe title\n", [NOT_UTF8]),
     ],
     ids=["name a list", "name an object", "a list", "not UTF-8"],
 )  # fmt: skip
@@ -440,8 +457,8 @@ def test_a_workspace_file_that_is_a_folder_is_said(tmp_path):
     text, problems = export(tmp_path / "home", tmp_path / "v", "copilot-cli")
     assert {"mk1x", "mk6x", "mk20x"} <= set(MARKER.findall(text))
     assert problems == [
-        f"{path.parent / 'workspace.yaml'}: the workspace file is not a regular file "
-        "(a folder?): its title and folder unread"
+        f"{path.parent / 'workspace.yaml'}: could not be read (not a regular file (a folder, "
+        "FIFO, socket or device)): its title and folder unread"
     ]
 
 

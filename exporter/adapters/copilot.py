@@ -173,7 +173,9 @@ def _read_workspace_db(db: Path) -> tuple[dict[str, str], bool, Problem | None]:
                 why = "holds no ItemTable (damaged)"
                 return {}, False, index_unreadable(SOURCE, db, why, "chat titles")
             index, why = _stored(conn, INDEX_KEY)
-            legacy = _stored(conn, LEGACY_KEY) != (None, None)  # (damage there: said on load)
+            kept, damaged = _stored(conn, LEGACY_KEY)
+            # ([] when the workspace kept no chats: nothing to read; damage: said on load)
+            legacy = bool(damaged) or (kept is not None and kept != [])
     except SourceError as exc:  # only costs titles here: the session files are still read
         return {}, False, index_unreadable(SOURCE, db, exc.message, "chat titles")
     entries = index.get("entries") if isinstance(index, dict) else None

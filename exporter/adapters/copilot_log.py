@@ -121,9 +121,11 @@ def _request_messages(
     stamp = request.get("timestamp")
     when = parse_timestamp(stamp) or times.unread(stamp, f"request {number}")
     rid = request.get("requestId") if isinstance(request.get("requestId"), str) else None
+    said = len(notes)
     text = prompt_text(request.get("message"), notes)
-    sent = [TextPart(text)] if text.strip() else []
-    sent += variable_parts(request)  # (what was attached: also to a damaged prompt)
+    sent: list[Part] = [TextPart(text)] if text.strip() else []
+    if sent or len(notes) > said:  # (a valid empty prompt's attachments make no turn; a
+        sent += variable_parts(request)  # damaged prompt's are kept, the damage was said)
     notes += damaged_variables(request)
     if sent:
         messages.append(Message("user", tuple(sent), rid, when))

@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 
 from ...errors import Problem, SourceChanged
 from ...model import Message, MessageStream, linked_message
-from .._jsonl import iter_jsonl
+from .._jsonl import NOT_UTF8, iter_jsonl, not_utf8
 from .._values import json_kind
 from ..base import (
     STREAM_FROM,
@@ -41,6 +41,7 @@ from ..base import (
     LoadResult,
     SessionRef,
     SourceContext,
+    cannot_read,
     listed,
     read_regular,
 )
@@ -80,10 +81,8 @@ class CopilotCliAdapter:
         facts = _workspace(workspace, result.problems) if workspace else {}
         beside = ref.main.path.with_name("workspace.yaml")
         if not workspace and ref.main.path.name == "events.jsonl" and beside.exists():
-            why = (
-                "the workspace file is not a regular file (a folder?): its title and folder unread"
-            )
-            result.problems.append(Problem(str(beside), why, source=SOURCE))
+            if not beside.is_file():  # (a folder, say: passed over at discovery)
+                _workspace(beside, result.problems)  # (says why it cannot be read)
         stream = ref.main.size >= STREAM_FROM
         path = ref.main.path
         log = EventLog(ref.session_id, path, result.problems, slim=stream)
@@ -154,18 +153,19 @@ def _workspace(path: Path, problems: list[Problem]) -> dict[str, str]:
     try:
         raw = read_regular(path)
         doc = yaml.safe_load(raw.decode("utf-8", errors="replace"))
-    except (OSError, yaml.YAMLError) as exc:
+    except OSError as exc:
+        why = f"{cannot_read(exc)}: its title and folder unread"
+        problems.append(Problem(str(path), why, source=SOURCE))
+        return {}
+    except yaml.YAMLError as exc:
         problems.append(Problem(str(path), f"unreadable workspace file ({exc})", source=SOURCE))
         return {}
     if doc is not None and not isinstance(doc, dict):
         why = f"the workspace file is {json_kind(doc)}, not a mapping: its title and folder unread"
         problems.append(Problem(str(path), why, source=SOURCE))
         return {}
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
-        why = "the workspace file is not valid UTF-8 (damaged): read all the same"
-        problems.append(Problem(str(path), why, source=SOURCE))
+    if not_utf8(raw):
+        problems.append(Problem(str(path), NOT_UTF8, source=SOURCE))
     facts = {}
     for key, value in doc.items() if doc else []:
         if isinstance(value, str) and value.strip():

@@ -256,6 +256,19 @@ def test_a_composer_header_that_cannot_be_read_is_said(tmp_path, damage, said):
     assert problems == [f"{db}: composer {CID}, {said}: left out"]
 
 
+def test_headers_that_name_no_stored_bubble_are_said_once_per_composer(tmp_path):
+    """Each was a warning of its own: a composer whose bubbles are gone (Cursor prunes them)
+    said so once per turn, every run. Now counted, naming the first."""
+    headers = [{"bubbleId": f"b{i}", "type": 1 if i == 1 else 2} for i in range(1, 8)]
+    db = cursor_home(tmp_path / "home", composer(fullConversationHeadersOnly=headers))
+    note, problems = export(tmp_path / "home", tmp_path / "v", "cursor")
+    assert {"mk1x", "mk4x", "mk20x", "mk21x"} <= set(MARKER.findall(note))
+    assert problems == [
+        f"{db}: composer {CID}: 4 of 7 conversation headers name no stored bubble: left out"
+        " (the first: header 4, bubble b4)"
+    ]
+
+
 def test_a_stored_bubble_that_is_not_an_object_and_headers_not_a_list_are_said(tmp_path):
     """The bubble, or the whole composer, was dropped in silence."""
     home = tmp_path / "home"

@@ -150,19 +150,44 @@ def test_a_legacy_part_whose_message_id_is_damaged_is_read_with_its_folders_mess
     ]
 
 
-def test_a_folder_where_a_legacy_message_file_belongs_is_said(tmp_path):
-    """It was passed over in silence: the message and its parts were lost unsaid."""
+NOT_REGULAR = "could not be read (not a regular file (a folder, FIFO, socket or device)); skipped"
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (Path.mkdir, NOT_REGULAR),
+        (lambda path: path.symlink_to(path.with_name("gone.json")), "could not be read (No such file or directory); skipped"),
+    ],
+    ids=["a folder", "a link to nothing"],
+)  # fmt: skip
+def test_a_folder_where_a_legacy_message_file_belongs_is_said(tmp_path, make, said):
+    """It was passed over in silence: the message and its parts were lost unsaid. Said as
+    every adapter says a file that cannot be read (``base.cannot_read``), not in words of
+    its own ('not a file (a folder, or a link to nothing)')."""
     storage, _, rich = _tree(tmp_path)
     message_file = storage / "message" / "ses_rich" / f"{rich.messages[1].id}.json"
     message_file.unlink()
-    message_file.mkdir()
+    make(message_file)
     sessions, problems = load_sessions(OpenCodeAdapter(), tmp_path / "home")
     by_id = {s.session_id: s for s in sessions}
     assert texts(by_id["ses_rich"]) == ["mk1x prompt"]
     assert texts(by_id["ses_plain"]) == ["mk21x question", "mk22x answer"]
-    assert [(p.path, p.message) for p in problems] == [
-        (str(message_file), "not a file (a folder, or a link to nothing); skipped")
+    assert [(p.path, p.message, p.severity) for p in problems] == [
+        (str(message_file), said, "warning")
     ]
+
+
+def test_a_folder_where_a_legacy_part_file_belongs_is_said(tmp_path):
+    storage, _, rich = _tree(tmp_path)
+    message = rich.messages[1]
+    part_file = storage / "part" / message.id / f"{message.parts[0][0]}.json"
+    part_file.unlink()
+    part_file.mkdir()
+    note, problems = export(tmp_path / "home", tmp_path / "v", "opencode")
+    assert {"mk1x", "mk4x", "mk21x", "mk22x"} <= set(MARKER.findall(note))
+    assert "mk2x" not in note
+    assert problems == [f"{part_file}: {NOT_REGULAR}"]
 
 
 # -- Cursor Agent transcripts ---------------------------------------------------------------

@@ -294,6 +294,18 @@ def test_headers_that_name_no_stored_bubble_are_said_once_per_composer(tmp_path)
     ]
 
 
+def test_a_long_bubble_id_is_named_short(tmp_path):
+    """A 3,000-character id a header names was printed whole in its warning."""
+    data = composer()
+    data["fullConversationHeadersOnly"][1]["bubbleId"] = "b9 " * 1000
+    db = cursor_home(tmp_path / "home", data)
+    _note, problems = export(tmp_path / "home", tmp_path / "v", "cursor")
+    assert problems == [
+        f"{db}: composer {CID}, conversation header 2: its bubble {'b9 ' * 13}… is not stored:"
+        " left out"
+    ]
+
+
 def test_a_stored_bubble_that_is_not_an_object_and_headers_not_a_list_are_said(tmp_path):
     """The bubble, or the whole composer, was dropped in silence."""
     home = tmp_path / "home"

@@ -23,6 +23,7 @@ from opencode_builder import tool as oc_tool
 from vscode_builder import make_db
 
 from exporter.adapters.cursor import CursorAdapter
+from exporter.adapters.cursor.composer import load_part
 from exporter.adapters.opencode import OpenCodeAdapter
 from exporter.export import ExportOptions, run_export
 
@@ -149,19 +150,44 @@ def test_a_legacy_part_whose_message_id_is_damaged_is_read_with_its_folders_mess
     ]
 
 
-def test_a_folder_where_a_legacy_message_file_belongs_is_said(tmp_path):
-    """It was passed over in silence: the message and its parts were lost unsaid."""
+NOT_REGULAR = "could not be read (not a regular file (a folder, FIFO, socket or device)); skipped"
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (Path.mkdir, NOT_REGULAR),
+        (lambda path: path.symlink_to(path.with_name("gone.json")), "could not be read (No such file or directory); skipped"),
+    ],
+    ids=["a folder", "a link to nothing"],
+)  # fmt: skip
+def test_a_folder_where_a_legacy_message_file_belongs_is_said(tmp_path, make, said):
+    """It was passed over in silence: the message and its parts were lost unsaid. Said as
+    every adapter says a file that cannot be read (``base.cannot_read``), not in words of
+    its own ('not a file (a folder, or a link to nothing)')."""
     storage, _, rich = _tree(tmp_path)
     message_file = storage / "message" / "ses_rich" / f"{rich.messages[1].id}.json"
     message_file.unlink()
-    message_file.mkdir()
+    make(message_file)
     sessions, problems = load_sessions(OpenCodeAdapter(), tmp_path / "home")
     by_id = {s.session_id: s for s in sessions}
     assert texts(by_id["ses_rich"]) == ["mk1x prompt"]
     assert texts(by_id["ses_plain"]) == ["mk21x question", "mk22x answer"]
-    assert [(p.path, p.message) for p in problems] == [
-        (str(message_file), "not a file (a folder, or a link to nothing); skipped")
+    assert [(p.path, p.message, p.severity) for p in problems] == [
+        (str(message_file), said, "warning")
     ]
+
+
+def test_a_folder_where_a_legacy_part_file_belongs_is_said(tmp_path):
+    storage, _, rich = _tree(tmp_path)
+    message = rich.messages[1]
+    part_file = storage / "part" / message.id / f"{message.parts[0][0]}.json"
+    part_file.unlink()
+    part_file.mkdir()
+    note, problems = export(tmp_path / "home", tmp_path / "v", "opencode")
+    assert {"mk1x", "mk4x", "mk21x", "mk22x"} <= set(MARKER.findall(note))
+    assert "mk2x" not in note
+    assert problems == [f"{part_file}: {NOT_REGULAR}"]
 
 
 # -- Cursor Agent transcripts ---------------------------------------------------------------
@@ -255,6 +281,31 @@ def test_a_composer_header_that_cannot_be_read_is_said(tmp_path, damage, said):
     assert problems == [f"{db}: composer {CID}, {said}: left out"]
 
 
+def test_headers_that_name_no_stored_bubble_are_said_once_per_composer(tmp_path):
+    """Each was a warning of its own: a composer whose bubbles are gone (Cursor prunes them)
+    said so once per turn, every run. Now counted, naming the first."""
+    headers = [{"bubbleId": f"b{i}", "type": 1 if i == 1 else 2} for i in range(1, 8)]
+    db = cursor_home(tmp_path / "home", composer(fullConversationHeadersOnly=headers))
+    note, problems = export(tmp_path / "home", tmp_path / "v", "cursor")
+    assert {"mk1x", "mk4x", "mk20x", "mk21x"} <= set(MARKER.findall(note))
+    assert problems == [
+        f"{db}: composer {CID}: 4 of 7 conversation headers name no stored bubble: left out"
+        " (the first: header 4, bubble b4)"
+    ]
+
+
+def test_a_long_bubble_id_is_named_short(tmp_path):
+    """A 3,000-character id a header names was printed whole in its warning."""
+    data = composer()
+    data["fullConversationHeadersOnly"][1]["bubbleId"] = "b9 " * 1000
+    db = cursor_home(tmp_path / "home", data)
+    _note, problems = export(tmp_path / "home", tmp_path / "v", "cursor")
+    assert problems == [
+        f"{db}: composer {CID}, conversation header 2: its bubble {'b9 ' * 13}… is not stored:"
+        " left out"
+    ]
+
+
 def test_a_stored_bubble_that_is_not_an_object_and_headers_not_a_list_are_said(tmp_path):
     """The bubble, or the whole composer, was dropped in silence."""
     home = tmp_path / "home"
@@ -278,9 +329,8 @@ def test_a_stored_bubble_that_is_not_an_object_and_headers_not_a_list_are_said(t
         ('{"_v": 10, "composerId": "c0c0', "not JSON (damaged or cut short)"),
         (b'{"_v": \xff\xfe', "not JSON (damaged or cut short)"),
         (42, "a number, not JSON"),
-        (None, "NULL, not JSON"),
     ],
-    ids=["cut short", "garbled bytes", "a number", "NULL"],
+    ids=["cut short", "garbled bytes", "a number"],
 )
 def test_a_composer_that_is_not_json_is_said(tmp_path, raw, said):
     """It was dropped without a word (only JSON that is not an object was said)."""
@@ -296,8 +346,10 @@ def test_a_composer_that_is_not_json_is_said(tmp_path, raw, said):
     assert problems == [f"{db}: composer {CID}: {said}; skipped"]
 
 
-@pytest.mark.parametrize("raw", ["", "null"])
-def test_a_composer_stored_empty_or_as_json_null_is_no_damage(tmp_path, raw):
+@pytest.mark.parametrize("raw", ["", "null", None], ids=["empty", "JSON null", "SQL NULL"])
+def test_a_composer_stored_empty_or_null_is_no_damage(tmp_path, raw):
+    """A composer Cursor emptied: nothing to say. (SQL NULL was said as damage, one warning
+    per such composer every night; readers of Cursor's database skip NULL composers.)"""
     db = cursor_home(tmp_path / "home", composer())
     with closing(sqlite3.connect(db)) as conn:
         conn.execute(
@@ -306,6 +358,8 @@ def test_a_composer_stored_empty_or_as_json_null_is_no_damage(tmp_path, raw):
         conn.commit()
     sessions, problems = load_sessions(CursorAdapter(), tmp_path / "home")
     assert ([s.session_id for s in sessions], problems) == (["plain"], [])
+    part = load_part(db.parents[1], CID, {})  # as a large folder is read, in parts
+    assert (part.sessions, part.problems) == ([], [])
 
 
 def test_a_bubble_of_no_known_type_or_with_damaged_rich_text_is_said(tmp_path):

@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 
+from ...errors import clipped
 from ...model import Session
 from .._jsonl import parse_timestamp
 from .._times import Times
@@ -91,9 +92,12 @@ def _listed_bubbles(
     headers: list[Any], cid: str, db: Database, times: Times
 ) -> list[dict[str, Any]]:
     """The bubbles a composer's headers list, in their order; a header or bubble that
-    cannot be read is said (``times``), and left out."""
+    cannot be read is said (``times``), and left out. Headers that name no stored bubble
+    are said once for the composer, counted (a composer whose bubbles are gone would
+    otherwise say so once per turn)."""
     stored = {k.rsplit(":", 1)[-1]: v for k, v in db.items("cursorDiskKV", f"bubbleId:{cid}:")}
     bubbles = []
+    missing: list[tuple[int, str]] = []  # (header number, bubble id)
     for number, header in enumerate(headers, start=1):
         where = f"composer {cid}, conversation header {number}"
         if not isinstance(header, dict):
@@ -106,13 +110,35 @@ def _listed_bubbles(
         if not isinstance(ident, str):
             times.wrong_type(f"its bubbleId is {json_kind(ident)}, not text: left out", where)
             continue
-        bubble = stored.get(ident)
+        if ident not in stored:
+            missing.append((number, ident))
+            continue
+        bubble = stored[ident]
         if not isinstance(bubble, dict):
-            what = "not stored" if ident not in stored else "not a JSON object"
-            times.wrong_type(f"its bubble {ident} is {what}: left out", where)
+            times.wrong_type(
+                f"its bubble {clipped(ident, 40)} is not a JSON object: left out", where
+            )
             continue
         bubbles.append(bubble)
+    _say_missing(missing, len(headers), cid, times)
     return bubbles
+
+
+def _say_missing(missing: list[tuple[int, str]], headers: int, cid: str, times: Times) -> None:
+    """One warning for the headers of composer ``cid`` that name no stored bubble."""
+    if not missing:
+        return
+    number, ident = missing[0]
+    ident = clipped(ident, 40)
+    if len(missing) == 1:
+        where = f"composer {cid}, conversation header {number}"
+        times.wrong_type(f"its bubble {ident} is not stored: left out", where)
+        return
+    why = (
+        f"{len(missing)} of {headers} conversation headers name no stored bubble: left out"
+        f" (the first: header {number}, bubble {ident})"
+    )
+    times.wrong_type(why, f"composer {cid}")
 
 
 _ON_BRANCH = re.compile(r"^On branch (\S+)", re.MULTILINE)

@@ -276,8 +276,9 @@ def _read_workspaces(user_dir: Path, problems: list[Problem]) -> _Workspaces:
 
 def _not_an_object(data: Any, cid: str, path: Path, problems: list[Problem], db: Database) -> None:
     """A composer stored as JSON that is not an object (damaged, or a newer shape), or not
-    as JSON at all (damaged, cut short, NULL, a number): reported. (An empty value, or JSON
-    null, is nothing to say.)"""
+    as JSON at all (damaged, cut short, a number): reported. An empty value, JSON null or
+    SQL NULL is nothing to say: a composer Cursor emptied (readers of Cursor's database
+    pass over NULL composers as routine)."""
     if data is not None:
         why = f"composer {cid}: not a JSON object ({type(data).__name__}); skipped"
         problems.append(Problem(str(path), why, source=SOURCE))
@@ -287,14 +288,10 @@ def _not_an_object(data: Any, cid: str, path: Path, problems: list[Problem], db:
     raw = row[0] if row else ""
     if isinstance(raw, bytes):
         raw = raw.decode("utf-8", errors="replace")
-    if isinstance(raw, str) and raw.strip() in ("", "null"):
+    if raw is None or isinstance(raw, str) and raw.strip() in ("", "null"):
         return
     what = (
-        "NULL, not JSON"
-        if raw is None
-        else "a number, not JSON"
-        if isinstance(raw, int | float)
-        else "not JSON (damaged or cut short)"
+        "a number, not JSON" if isinstance(raw, int | float) else "not JSON (damaged or cut short)"
     )
     why = f"composer {cid}: {what}; skipped"
     problems.append(Problem(str(path), why, source=SOURCE))

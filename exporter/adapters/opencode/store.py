@@ -25,7 +25,7 @@ from .._jsonl import lenient_loads
 from .._parts import runs
 from .._sqlite import Database, decode_json
 from .._values import json_kind, quoted
-from ..base import FileStamp, listed, read_regular
+from ..base import FileStamp, cannot_read, listed, read_regular
 
 if TYPE_CHECKING:  # the converter is imported when a session is read, not by discovery
     from .convert import StoredSession
@@ -182,7 +182,7 @@ def tree_session(session_file: Path, source: str) -> tuple[StoredSession | None,
     loose = _loose_parts(storage, problems, source)
     messages = []
     for folder in dict.fromkeys([ident, session_file.stem]):
-        for file in _json_files(storage / "message" / folder, problems, source):
+        for file in _json_files(storage / "message" / folder, every=True):
             data, why = _read(file)
             if data is None:
                 problems.append(Problem(str(file), why, source=source))
@@ -190,7 +190,7 @@ def tree_session(session_file: Path, source: str) -> tuple[StoredSession | None,
             mid = str(data.setdefault("id", file.stem))
             parts = [p for p in data.pop("parts", None) or [] if isinstance(p, dict)]
             for part_dir in dict.fromkeys([mid, file.stem]):
-                for part_file in _json_files(storage / "part" / part_dir, problems, source):
+                for part_file in _json_files(storage / "part" / part_dir, every=True):
                     part, why = _read(part_file)
                     if part is None:
                         problems.append(Problem(str(part_file), why, source=source))
@@ -251,7 +251,7 @@ def _loose_parts(
     storage: Path, problems: list[Problem], source: str
 ) -> dict[str, list[dict[str, Any]]]:
     found: dict[str, list[dict[str, Any]]] = {}
-    for file in _json_files(storage / "part", problems, source):
+    for file in _json_files(storage / "part", every=True):
         part, why = _read(file)
         if part is None:
             problems.append(Problem(str(file), why, source=source))
@@ -268,23 +268,15 @@ def _unique(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
-def _json_files(
-    folder: Path, problems: list[Problem] | None = None, source: str = ""
-) -> list[Path]:
-    """The ``*.json`` files directly in ``folder``, by name (names are time-ordered ids);
-    an entry so named that is no file (a folder) is said in ``problems`` when given."""
+def _json_files(folder: Path, every: bool = False) -> list[Path]:
+    """The ``*.json`` files directly in ``folder``, by name (names are time-ordered ids).
+    With ``every``, an entry so named that is no file (a folder, a link to nothing) too: the
+    caller's ``_read`` says why it cannot be read, as every adapter says it (``cannot_read``)."""
     try:
         entries = [e for e in listed(folder) if e.name.endswith(".json")]
     except (OSError, ValueError):  # ValueError: a damaged id naming the folder holds a NUL
         return []
-    found = []
-    for entry in sorted(entries, key=lambda e: e.name):
-        if entry.is_file():
-            found.append(Path(entry.path))
-        elif problems is not None:
-            why = "not a file (a folder, or a link to nothing); skipped"
-            problems.append(Problem(entry.path, why, source=source))
-    return found
+    return [Path(e.path) for e in sorted(entries, key=lambda e: e.name) if every or e.is_file()]
 
 
 def _shown(value: Any) -> str:
@@ -297,7 +289,7 @@ def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
         raw = read_regular(path)
         data = orjson.loads(raw)
     except OSError as exc:
-        return None, f"could not be read ({exc.strerror or exc}); skipped"
+        return None, f"{cannot_read(exc)}; skipped"
     except orjson.JSONDecodeError as exc:
         data = lenient_loads(raw)  # a lone surrogate, a number past 64 bits: read all the same
         if data is None:

@@ -7,6 +7,9 @@ from __future__ import annotations
 import pytest
 from test_copilot_adapter import SID, USER, base, load, texts, write
 
+from exporter.adapters import SourceContext
+from exporter.adapters.copilot import CopilotAdapter
+
 
 @pytest.mark.parametrize(
     ("content", "why"),
@@ -53,3 +56,23 @@ def test_a_workspace_json_that_is_a_folder_is_said_without_its_path_twice(tmp_pa
         "could not be read (not a regular file (a folder, FIFO, socket or device)); "
         "the project of its sessions is unknown this run"
     )
+
+
+def test_a_chat_file_that_cannot_be_opened_is_said_by_its_reason(tmp_path):
+    """It was said with the exception's text: the errno and the path again. (Found, then
+    made a folder before it is read: a sync tool replacing it.)"""
+    user = tmp_path / USER
+    chat = user / "workspaceStorage" / "ws1" / "chatSessions" / f"{SID}.json"
+    write(chat, base())
+    adapter = CopilotAdapter()
+    (ref,) = adapter.discover(SourceContext(tmp_path, {}, False))
+    chat.unlink()
+    chat.mkdir()
+    problems = adapter.load(ref).problems
+    assert [(p.path, p.severity, p.message) for p in problems] == [
+        (
+            str(chat),
+            "error",
+            "could not be read (not a regular file (a folder, FIFO, socket or device))",
+        )
+    ]

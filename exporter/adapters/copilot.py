@@ -36,6 +36,7 @@ from .base import (
     LoadResult,
     SessionRef,
     SourceContext,
+    cannot_read,
     index_unreadable,
     listed,
     read_regular,
@@ -233,9 +234,7 @@ def _read_session(path: Path, problems: list[Problem]) -> Any:
     try:
         raw = read_regular(path)
     except OSError as exc:
-        problems.append(
-            Problem(str(path), f"could not be read ({exc})", severity="error", source=SOURCE)
-        )
+        problems.append(Problem(str(path), cannot_read(exc), severity="error", source=SOURCE))
         return None
     try:
         doc, damaged = json_document(raw)

@@ -28,7 +28,7 @@ from ...model import (
 )
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
-from .._values import json_kind
+from .._values import json_kind, quoted
 from . import SOURCE
 from .chatfiles import Chat, message_id
 from .damage import odd_calls, odd_parts
@@ -79,12 +79,13 @@ def iter_messages(
     for key, rec in chat.records.items():
         kind = str(rec.get("type"))  # whatever it holds, never a key that cannot be looked up
         content = rec.get("content")
+        at_message = f"message {quoted(message_id(key))}"
         if content is not None and not isinstance(content, str | list | dict):
             why = f"its content is {json_kind(content)}, not text or a list: left out"
-            problems.append(Problem(str(path), f"message {message_id(key)!r}: {why}",
+            problems.append(Problem(str(path), f"{at_message}: {why}",
                                     source=SOURCE))  # fmt: skip
         stamp = rec.get("timestamp")
-        when = parse_timestamp(stamp) or out.times.unread(stamp, f"message {message_id(key)!r}")
+        when = parse_timestamp(stamp) or out.times.unread(stamp, at_message)
         if when:
             out.first = out.first or when
             out.last = when
@@ -92,7 +93,7 @@ def iter_messages(
             # The person went back (/rewind): what followed that point is gone from the log.
             yield Message("system", (NoticePart("rewound"),), f"{key}#rewound", when)
         for why in _odd(rec, kind):
-            problems.append(Problem(str(path), f"message {message_id(key)!r}: {why}",
+            problems.append(Problem(str(path), f"{at_message}: {why}",
                                     source=SOURCE))  # fmt: skip
         if kind == "user":
             parts = user_parts(rec)
@@ -110,7 +111,7 @@ def iter_messages(
             odd: list[str] = []
             parts = _assistant_parts(rec, key, children or {}, odd)
             for why in odd:
-                problems.append(Problem(str(path), f"message {message_id(key)!r}: {why}",
+                problems.append(Problem(str(path), f"{at_message}: {why}",
                                         source=SOURCE))  # fmt: skip
             if parts:
                 yield Message("assistant", tuple(parts), key, when, model)
@@ -128,7 +129,7 @@ def iter_messages(
             at = f" ({first} {number})"
         else:  # in a JSONL file: the problem's line
             at = how_many(count, "message")
-        why = f"unknown message type {kind!r}{at} skipped"
+        why = f"unknown message type {quoted(kind)}{at} skipped"
         problems.append(Problem(str(where), why, line, source=SOURCE))
 
 
@@ -279,7 +280,8 @@ def _assistant_parts(
         named = [call.get(k) for k in ("name", "displayName") if call.get(k) is not None]
         name = next((n for n in named if isinstance(n, str) and n), "tool")
         if named and not isinstance(named[0], str):
-            odd.append(f"a tool call's name is {json_kind(named[0])}, not text: shown as {name!r}")
+            why = f"a tool call's name is {json_kind(named[0])}, not text: shown as"
+            odd.append(f'{why} "{name}"')
         parts.append(
             ToolCallPart(
                 name,

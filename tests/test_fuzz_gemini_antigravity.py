@@ -70,6 +70,75 @@ def test_a_part_of_no_known_kind_or_type_in_a_message_is_said(tmp_path):
     ]
 
 
+@pytest.mark.parametrize("form", ["jsonl", "json"])
+def test_a_tool_result_that_is_text_or_a_single_part_is_read(tmp_path, form):
+    """gemini-cli's ``ToolCallRecord.result`` is ``PartListUnion | null``: text, a single
+    Part, or a list of Parts and texts. Each was called damage ("is an object, not a list",
+    "is text, not a list", "part 1 is text, not an object") and its output left out."""
+    c = chat()
+    response = {"functionResponse": {"id": "c2", "name": "ls", "response": {"output": "mk40x"}}}
+    failed = {"functionResponse": {"id": "c5", "name": "ls", "response": {"error": "mk44x"}}}
+    calls = [
+        {**tool_call("c2", "ls", {}), "result": response},
+        {**tool_call("c3", "ls", {}), "result": "mk41x a.py\nb.py"},
+        {**tool_call("c4", "ls", {}), "result": ["mk42x ", {"text": "mk43x"}]},
+        {**tool_call("c5", "ls", {}), "status": "error", "result": failed},
+    ]
+    c.gemini("mk45x", calls=calls)
+    folder = project(tmp_path) / "chats"
+    c.write_jsonl(folder) if form == "jsonl" else c.write_json(folder)
+    sessions, problems = gemini(tmp_path)
+    assert problems == []
+    results = [
+        (p.call_id, p.output, p.is_error)
+        for m in sessions[SID].messages
+        for p in m.parts
+        if p.kind == "tool_result"
+    ]
+    assert results == [
+        ("c1", "mk3x output", False),
+        ("c2", "mk40x", False),
+        ("c3", "mk41x a.py\nb.py", False),
+        ("c4", "mk42x \nmk43x", False),
+        ("c5", "mk44x", True),
+    ]
+
+
+def test_content_lists_holding_text_are_read(tmp_path):
+    """``BaseMessageRecord.content`` (and ``displayContent``) is a ``PartListUnion``: a list
+    may hold strings beside Parts. Each string was called damage ("part 1 is text, not an
+    object: left out") and its words left out of the prompt, reply or notice."""
+    c = chat()
+    c.user(["mk50x and ", {"text": "mk51x then?"}])
+    c.user("mk52x sent", displayContent=["mk53x typed ", {"text": "mk54x"}])
+    c.gemini(["mk55x ", {"text": "mk56x reply"}])
+    c.notice("info", ["mk57x ", {"text": "mk58x note"}])
+    c.write_jsonl(project(tmp_path) / "chats")
+    sessions, problems = gemini(tmp_path)
+    assert problems == []
+    assert texts(sessions[SID]) == [
+        "mk1x first prompt",
+        "mk2x reply",
+        "mk50x and mk51x then?",
+        "mk53x typed mk54x",
+        "mk55x mk56x reply",
+    ]
+    notices = [p.text for m in sessions[SID].messages for p in m.parts if p.kind == "notice"]
+    assert notices == ["mk57x mk58x note"]
+
+
+def test_a_result_that_is_no_text_part_or_list_is_still_said(tmp_path):
+    """Beside the shapes the type allows, a result of another type is damage, said as such."""
+    c = chat()
+    c.messages[1]["toolCalls"][0]["result"] = 7
+    path = c.write_jsonl(project(tmp_path) / "chats")
+    _, problems = gemini(tmp_path)
+    assert problems == [
+        f'{path.name}: message "aaaaaaaa-m2": tool call 1\'s result is a number, not text, a '
+        "part or a list: left out"
+    ]
+
+
 def test_tool_calls_thoughts_and_tokens_of_the_wrong_type_are_said(tmp_path):
     """Each was left out (or not counted) in silence: a toolCalls that is a number, a call
     or a result part that is a list, a response that is text, thoughts that are a number."""
@@ -92,7 +161,7 @@ def test_tool_calls_thoughts_and_tokens_of_the_wrong_type_are_said(tmp_path):
         f"{at}3\": tool call 2's result: part 1: its response is text, not an object: left out",
         f"{at}4\": thought 1's description is a list, not text: left out",
         f'{at}4": thought 2 is text, not an object: left out',
-        f"{at}4\": tool call 1's result is an object, not a list: left out",
+        f"{at}4\": tool call 1's result is of no known kind (no text, data or call): left out",
     ]
 
 

@@ -31,7 +31,7 @@ from .._times import Times
 from .._values import json_kind, quoted
 from . import SOURCE
 from .chatfiles import Chat, message_id
-from .damage import odd_calls, odd_parts
+from .damage import odd_calls, odd_parts, part_list, part_text
 from .results import SHELL_TOOL, shell_result, subagent_report
 
 ASSISTANT_TYPES = ("gemini", "model")  # "model": the API's own role name, seen in old files
@@ -136,13 +136,15 @@ def iter_messages(
 def _odd(rec: dict[str, Any], kind: str) -> list[str]:
     """Why each part of a record that is of the wrong type or no known kind is left out."""
     if kind == "user":
-        return odd_parts(rec.get("content"), "its content") + odd_parts(
-            rec.get("displayContent"), "its displayContent"
+        return odd_parts(rec.get("content"), "its content", texts=True) + odd_parts(
+            rec.get("displayContent"), "its displayContent", texts=True
         )
     if kind in ASSISTANT_TYPES:
         content = rec.get("content") if "content" in rec else rec.get("parts")
-        return odd_parts(content, "its content") + odd_calls(rec)
-    return odd_parts(rec.get("content"), "its content") if kind in NOTICE_TYPES else []
+        return odd_parts(content, "its content", texts=True) + odd_calls(rec)
+    if kind in NOTICE_TYPES:
+        return odd_parts(rec.get("content"), "its content", texts=True)
+    return []
 
 
 def _auto_continue(chat: Chat, parts: list[Part], when: datetime | None) -> bool:
@@ -176,18 +178,12 @@ def _typed_continues(chat: Chat) -> tuple[datetime, ...] | None:
 
 
 def content_text(content: Any) -> str:
-    """The text of a string, a Part or a Part list (thought parts are not the reply)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, dict):
-        content = [content]
-    if not isinstance(content, list):
-        return ""
-    return "".join(
-        p["text"]
-        for p in content
-        if isinstance(p, dict) and isinstance(p.get("text"), str) and not p.get("thought")
+    """The text of a string, a Part or a list of Parts and strings (thought parts are not
+    the reply)."""
+    texts = (
+        part_text(p) for p in part_list(content) if not (isinstance(p, dict) and p.get("thought"))
     )
+    return "".join(t for t in texts if t is not None)
 
 
 def strip_references(text: str) -> str:
@@ -335,8 +331,12 @@ def _result(call: dict[str, Any], call_id: str) -> ToolResultPart | None:
 
 def _returned(result: Any) -> Iterator[tuple[str, bool]]:
     """The texts a call's result parts hold, each with whether it is an error: a
-    ``functionResponse`` gives its ``output``, else its ``error``, else the whole response."""
-    for part in result if isinstance(result, list) else []:
+    ``functionResponse`` gives its ``output``, else its ``error``, else the whole response;
+    a result may be text, a single Part, or a list of Parts and texts (``PartListUnion``)."""
+    for part in part_list(result):
+        if isinstance(part, str):
+            yield part, False
+            continue
         if not isinstance(part, dict):
             continue
         response = part.get("functionResponse")
@@ -378,7 +378,7 @@ def _errors(result: Any) -> list[str]:
     """The ``error`` texts of a call's responses (also where a blank ``output`` hid one)."""
     return [
         body["error"]
-        for part in (result if isinstance(result, list) else [])
+        for part in part_list(result)
         if isinstance(part, dict) and isinstance(part.get("functionResponse"), dict)
         for body in [part["functionResponse"].get("response")]
         if isinstance(body, dict) and isinstance(body.get("error"), str)

@@ -219,7 +219,7 @@ def test_gemini_a_message_whose_content_is_a_number_is_said(tmp_path):
     text, problems = exported(tmp_path / "home", tmp_path / "v", "gemini")
     assert all(f"mk{i}" in text for i in (1, 3, 4))
     lost = chat.messages[1]["id"]
-    why = f"message {lost!r}: its content is a number, not text or a list: left out"
+    why = f'message "{lost}": its content is a number, not text or a list: left out'
     assert problems == [f"{path}: {why}"], (problems, reply)
 
 

@@ -60,13 +60,82 @@ def test_a_part_of_no_known_kind_or_type_in_a_message_is_said(tmp_path):
     path = c.write_jsonl(project(tmp_path) / "chats")
     sessions, problems = gemini(tmp_path)
     assert texts(sessions[SID]) == ["mk1x first prompt", "mk2x reply"]
-    at = f"{path.name}: message 'aaaaaaaa-m"
+    at = f'{path.name}: message "aaaaaaaa-m'
     assert problems == [
-        f"{at}2': tool call 1's result: part 1 is of no known kind (no text, data or call): "
+        f"{at}2\": tool call 1's result: part 1 is of no known kind (no text, data or call): "
         "left out",
-        f"{at}3': its content: part 1 is of no known kind (no text, data or call): left out",
-        f"{at}3': its content: part 2 is a number, not an object: left out",
-        f"{at}4': its content has a text that is a list, not text: left out",
+        f'{at}3": its content: part 1 is of no known kind (no text, data or call): left out',
+        f'{at}3": its content: part 2 is a number, not an object: left out',
+        f'{at}4": its content has a text that is a list, not text: left out',
+    ]
+
+
+@pytest.mark.parametrize("form", ["jsonl", "json"])
+def test_a_tool_result_that_is_text_or_a_single_part_is_read(tmp_path, form):
+    """gemini-cli's ``ToolCallRecord.result`` is ``PartListUnion | null``: text, a single
+    Part, or a list of Parts and texts. Each was called damage ("is an object, not a list",
+    "is text, not a list", "part 1 is text, not an object") and its output left out."""
+    c = chat()
+    response = {"functionResponse": {"id": "c2", "name": "ls", "response": {"output": "mk40x"}}}
+    failed = {"functionResponse": {"id": "c5", "name": "ls", "response": {"error": "mk44x"}}}
+    calls = [
+        {**tool_call("c2", "ls", {}), "result": response},
+        {**tool_call("c3", "ls", {}), "result": "mk41x a.py\nb.py"},
+        {**tool_call("c4", "ls", {}), "result": ["mk42x ", {"text": "mk43x"}]},
+        {**tool_call("c5", "ls", {}), "status": "error", "result": failed},
+    ]
+    c.gemini("mk45x", calls=calls)
+    folder = project(tmp_path) / "chats"
+    c.write_jsonl(folder) if form == "jsonl" else c.write_json(folder)
+    sessions, problems = gemini(tmp_path)
+    assert problems == []
+    results = [
+        (p.call_id, p.output, p.is_error)
+        for m in sessions[SID].messages
+        for p in m.parts
+        if p.kind == "tool_result"
+    ]
+    assert results == [
+        ("c1", "mk3x output", False),
+        ("c2", "mk40x", False),
+        ("c3", "mk41x a.py\nb.py", False),
+        ("c4", "mk42x \nmk43x", False),
+        ("c5", "mk44x", True),
+    ]
+
+
+def test_content_lists_holding_text_are_read(tmp_path):
+    """``BaseMessageRecord.content`` (and ``displayContent``) is a ``PartListUnion``: a list
+    may hold strings beside Parts. Each string was called damage ("part 1 is text, not an
+    object: left out") and its words left out of the prompt, reply or notice."""
+    c = chat()
+    c.user(["mk50x and ", {"text": "mk51x then?"}])
+    c.user("mk52x sent", displayContent=["mk53x typed ", {"text": "mk54x"}])
+    c.gemini(["mk55x ", {"text": "mk56x reply"}])
+    c.notice("info", ["mk57x ", {"text": "mk58x note"}])
+    c.write_jsonl(project(tmp_path) / "chats")
+    sessions, problems = gemini(tmp_path)
+    assert problems == []
+    assert texts(sessions[SID]) == [
+        "mk1x first prompt",
+        "mk2x reply",
+        "mk50x and mk51x then?",
+        "mk53x typed mk54x",
+        "mk55x mk56x reply",
+    ]
+    notices = [p.text for m in sessions[SID].messages for p in m.parts if p.kind == "notice"]
+    assert notices == ["mk57x mk58x note"]
+
+
+def test_a_result_that_is_no_text_part_or_list_is_still_said(tmp_path):
+    """Beside the shapes the type allows, a result of another type is damage, said as such."""
+    c = chat()
+    c.messages[1]["toolCalls"][0]["result"] = 7
+    path = c.write_jsonl(project(tmp_path) / "chats")
+    _, problems = gemini(tmp_path)
+    assert problems == [
+        f'{path.name}: message "aaaaaaaa-m2": tool call 1\'s result is a number, not text, a '
+        "part or a list: left out"
     ]
 
 
@@ -84,15 +153,15 @@ def test_tool_calls_thoughts_and_tokens_of_the_wrong_type_are_said(tmp_path):
     path = c.write_json(project(tmp_path) / "chats")
     sessions, problems = gemini(tmp_path)
     assert texts(sessions[SID], "assistant") == ["mk2x reply", "mk5x", "mk6x"]
-    at = f"{path.name}: message 'aaaaaaaa-m"
+    at = f'{path.name}: message "aaaaaaaa-m'
     assert problems == [
-        f"{at}2': its toolCalls are a number, not a list: left out",
-        f"{at}3': its tokens are a list, not an object: not counted",
-        f"{at}3': tool call 1 is a list, not an object: left out",
-        f"{at}3': tool call 2's result: part 1: its response is text, not an object: left out",
-        f"{at}4': thought 1's description is a list, not text: left out",
-        f"{at}4': thought 2 is text, not an object: left out",
-        f"{at}4': tool call 1's result is an object, not a list: left out",
+        f'{at}2": its toolCalls are a number, not a list: left out',
+        f'{at}3": its tokens are a list, not an object: not counted',
+        f'{at}3": tool call 1 is a list, not an object: left out',
+        f"{at}3\": tool call 2's result: part 1: its response is text, not an object: left out",
+        f"{at}4\": thought 1's description is a list, not text: left out",
+        f'{at}4": thought 2 is text, not an object: left out',
+        f"{at}4\": tool call 1's result is of no known kind (no text, data or call): left out",
     ]
 
 
@@ -139,7 +208,7 @@ def test_a_prompt_logs_damaged_entries_are_said(tmp_path):
     assert problems == [
         "logs.json: entry 2: its sessionId is a number, not text: left out",
         "logs.json: entry 3: it has no message: left out",
-        "logs.json: entry 4: its type is 'model', not 'user': left out",
+        'logs.json: entry 4: its type is "model", not "user": left out',
         "logs.json: entry 6: it is a list, not an object: left out",
         "logs.json: entry 7: its sessionId is true, not text: left out",
     ]
@@ -163,7 +232,7 @@ def test_subagents_whose_chat_file_is_gone_or_a_folder_keep_their_notes(tmp_path
         ["mk30x task", "mk31x sub reply"],
     )
     assert problems == [
-        f"{SID}: no chat file of session {SID!r} beside this folder (gone, or not a file): "
+        f'{SID}: no chat file of session "{SID}" beside this folder (gone, or not a file): '
         "its subagents are exported alone"
     ]
     text, _ = export_notes(tmp_path, "gemini")
@@ -239,8 +308,8 @@ def test_what_a_step_of_a_type_not_known_here_does_not_give_is_said(tmp_path):
     assert "mk3x reply" in [p.output for m in next(iter(sessions.values())).messages
                             for p in m.parts if p.kind == "tool_result"]  # fmt: skip
     assert problems == [
-        f"{path}:1: a step of a type not known here ('USER_VOICE'): its content left out",
-        f"{path}:2: a step of a type not known here ('PLANNER_RESPONS\ufffd'): its thinking "
+        f'{path}:1: a step of a type not known here ("USER_VOICE"): its content left out',
+        f'{path}:2: a step of a type not known here ("PLANNER_RESPONS\ufffd"): its thinking '
         "and tool calls left out",
     ]
 
@@ -248,14 +317,16 @@ def test_what_a_step_of_a_type_not_known_here_does_not_give_is_said(tmp_path):
 @pytest.mark.parametrize(
     ("cache", "why"),
     [
-        ({"/home/dev/ag": 7}, "the entry of workspace '/home/dev/ag' holds a number, not the id of "
+        ({"/home/dev/ag": 7}, 'the entry of workspace "/home/dev/ag" holds a number, not the id of '
          "a conversation"),
-        ({"/home/dev/ag": {"id": ""}}, "the entry of workspace '/home/dev/ag' names no "
+        ({"/home/dev/ag": {"id": ""}}, 'the entry of workspace "/home/dev/ag" names no '
          "conversation"),
+        ({"/home/o'brien": 7}, 'the entry of workspace "/home/o\'brien" holds a number, not the id '
+         "of a conversation"),
         ({"": "5b6c"}, "an entry names no workspace"),
         ([], "holds a list, not an object of workspaces"),
     ],
-    ids=["an entry", "an empty id", "no workspace", "the whole file"],
+    ids=["an entry", "an empty id", "an apostrophe", "no workspace", "the whole file"],
 )  # fmt: skip
 def test_a_damaged_workspace_cache_is_said(tmp_path, cache, why):
     """Its conversation lost its folder in silence."""
@@ -268,3 +339,22 @@ def test_a_damaged_workspace_cache_is_said(tmp_path, cache, why):
     then = "until it can be read, the working folders it gives are kept from the last run"
     _, said = export_notes(tmp_path, "antigravity")
     assert said == [f"{path}: {why}; {then}"]
+
+
+# -- Both: how a damaged record's value is named ---------------------------------------------
+
+
+def test_a_value_in_a_message_is_named_in_double_quotes_and_clipped(tmp_path):
+    """Values were named by Python's repr: an id holding an apostrophe came out in other
+    quotes ("it's"), a long one whole. Now in double quotes, as they are written, at most
+    about 40 characters (``_values.quoted``), as OpenCode and Cursor name theirs."""
+    c = chat()
+    c.messages[1]["id"] = "it's-m2"
+    c.messages[1]["content"] = 7
+    c.messages.append({**c.messages[0], "id": "m3", "type": "vox'" + "x" * 60})
+    path = c.write_jsonl(project(tmp_path) / "chats")
+    _, problems = gemini(tmp_path)
+    assert problems == [
+        f'{path.name}: message "it\'s-m2": its content is a number, not text or a list: left out',
+        f'{path.name}: unknown message type "vox\'…" skipped',
+    ]

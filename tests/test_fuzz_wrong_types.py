@@ -89,8 +89,8 @@ def test_gemini_a_tool_call_named_by_a_list(tmp_path):
     text, problems = exported(tmp_path / "home", tmp_path / "v", "gemini")
     assert all(f"mk{i}" in text for i in range(1, 6))
     assert not [r for r in REPRS if r in text], text
-    why = "a tool call's name is a list, not text: shown as 'tool'"
-    assert f"{path}: message {reply['id']!r}: {why}" in problems
+    why = 'a tool call\'s name is a list, not text: shown as "tool"'
+    assert f'{path}: message "{reply["id"]}": {why}' in problems
 
 
 def test_opencode_tree_a_numeric_session_id_a_nul_in_a_message_id_and_odd_outputs(tmp_path):

@@ -549,7 +549,7 @@ def test_half_written_document_is_retried_and_bad_lines_are_reported(tmp_path):
         (legacy.name, None, "error", "not complete JSON, perhaps being saved right now"),
         (live.name, 3, "warning", "not valid JSON"),
         (live.name, 4, "warning", "not a JSON object, line skipped"),
-        (live.name, 5, "warning", "unknown message type 'brand_new' skipped"),
+        (live.name, 5, "warning", 'unknown message type "brand_new" skipped'),
         (live.name, len(lines), "warning", UNFINISHED_LAST_LINE),
     ]
     assert len(found) == len(expected)
@@ -839,6 +839,6 @@ def test_an_unknown_message_type_is_reported_where_it_first_appears(tmp_path):
     legacy.write_text(json.dumps(doc))
     _, problems = load_all(tmp_path)
     assert sorted((Path(p.path).name, p.line, p.message) for p in problems) == [
-        (live.name, 3, "unknown message type 'hologram' (3 messages, the first here) skipped"),
-        (legacy.name, None, "unknown message type 'hologram' (message 2) skipped"),
+        (live.name, 3, 'unknown message type "hologram" (3 messages, the first here) skipped'),
+        (legacy.name, None, 'unknown message type "hologram" (message 2) skipped'),
     ]

@@ -33,7 +33,7 @@ from urllib.parse import unquote, urlparse
 
 import orjson
 
-from ..errors import Problem, clipped
+from ..errors import Problem
 from ..model import (
     Message,
     NoticePart,
@@ -47,7 +47,7 @@ from ..model import (
 )
 from ._jsonl import iter_jsonl, parse_timestamp, read_index_json
 from ._times import Times
-from ._values import json_kind, tool_name, trimmed
+from ._values import json_kind, quoted, tool_name, trimmed
 from .base import (
     FileStamp,
     LoadResult,
@@ -151,7 +151,7 @@ def _workspaces(path: Path) -> tuple[dict[str, str], Problem | None, Problem | N
         if isinstance(conversation, str) and conversation and workspace:
             out[conversation] = _folder(workspace)
         elif damaged is None:
-            entry = f"the entry of workspace {clipped(workspace)!r}"
+            entry = f"the entry of workspace {quoted(workspace)}"
             if not workspace:
                 why = "an entry names no workspace"
             elif conversation in (None, ""):
@@ -291,7 +291,7 @@ def _wrong_types(step: dict[str, Any]) -> list[str]:
         unread = held if step.get("source") == "USER_EXPLICIT" else held[held[:1] == ["content"] :]
         if unread:
             what = " and ".join(k.replace("_", " ") for k in unread)
-            found.append(f"a step of a type not known here ({clipped(kind, 40)!r}): "
+            found.append(f"a step of a type not known here ({quoted(kind)}): "
                          f"its {what} left out")  # fmt: skip
     return found
 

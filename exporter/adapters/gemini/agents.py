@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ...errors import Problem
+from .._values import quoted
 from ..base import FileStamp, LoadResult, SessionRef, listed
 from . import SOURCE, _project, _session, _str, _with
 
@@ -35,7 +36,7 @@ def load_orphan_agents(
 
     parent = ref.session_id.removesuffix(f"/{AGENTS}")
     why = (
-        f"no chat file of session {parent!r} beside this folder (gone, or not a file): "
+        f"no chat file of session {quoted(parent)} beside this folder (gone, or not a file): "
         "its subagents are exported alone"
     )
     result.problems.append(Problem(str(ref.main.path.parent), why, source=SOURCE))

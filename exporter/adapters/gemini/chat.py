@@ -28,10 +28,10 @@ from ...model import (
 )
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
-from .._values import json_kind
+from .._values import json_kind, quoted
 from . import SOURCE
 from .chatfiles import Chat, message_id
-from .damage import odd_calls, odd_parts
+from .damage import odd_calls, odd_parts, part_list, part_text
 from .results import SHELL_TOOL, shell_result, subagent_report
 
 ASSISTANT_TYPES = ("gemini", "model")  # "model": the API's own role name, seen in old files
@@ -79,12 +79,13 @@ def iter_messages(
     for key, rec in chat.records.items():
         kind = str(rec.get("type"))  # whatever it holds, never a key that cannot be looked up
         content = rec.get("content")
+        at_message = f"message {quoted(message_id(key))}"
         if content is not None and not isinstance(content, str | list | dict):
             why = f"its content is {json_kind(content)}, not text or a list: left out"
-            problems.append(Problem(str(path), f"message {message_id(key)!r}: {why}",
+            problems.append(Problem(str(path), f"{at_message}: {why}",
                                     source=SOURCE))  # fmt: skip
         stamp = rec.get("timestamp")
-        when = parse_timestamp(stamp) or out.times.unread(stamp, f"message {message_id(key)!r}")
+        when = parse_timestamp(stamp) or out.times.unread(stamp, at_message)
         if when:
             out.first = out.first or when
             out.last = when
@@ -92,7 +93,7 @@ def iter_messages(
             # The person went back (/rewind): what followed that point is gone from the log.
             yield Message("system", (NoticePart("rewound"),), f"{key}#rewound", when)
         for why in _odd(rec, kind):
-            problems.append(Problem(str(path), f"message {message_id(key)!r}: {why}",
+            problems.append(Problem(str(path), f"{at_message}: {why}",
                                     source=SOURCE))  # fmt: skip
         if kind == "user":
             parts = user_parts(rec)
@@ -110,7 +111,7 @@ def iter_messages(
             odd: list[str] = []
             parts = _assistant_parts(rec, key, children or {}, odd)
             for why in odd:
-                problems.append(Problem(str(path), f"message {message_id(key)!r}: {why}",
+                problems.append(Problem(str(path), f"{at_message}: {why}",
                                         source=SOURCE))  # fmt: skip
             if parts:
                 yield Message("assistant", tuple(parts), key, when, model)
@@ -128,20 +129,22 @@ def iter_messages(
             at = f" ({first} {number})"
         else:  # in a JSONL file: the problem's line
             at = how_many(count, "message")
-        why = f"unknown message type {kind!r}{at} skipped"
+        why = f"unknown message type {quoted(kind)}{at} skipped"
         problems.append(Problem(str(where), why, line, source=SOURCE))
 
 
 def _odd(rec: dict[str, Any], kind: str) -> list[str]:
     """Why each part of a record that is of the wrong type or no known kind is left out."""
     if kind == "user":
-        return odd_parts(rec.get("content"), "its content") + odd_parts(
-            rec.get("displayContent"), "its displayContent"
+        return odd_parts(rec.get("content"), "its content", texts=True) + odd_parts(
+            rec.get("displayContent"), "its displayContent", texts=True
         )
     if kind in ASSISTANT_TYPES:
         content = rec.get("content") if "content" in rec else rec.get("parts")
-        return odd_parts(content, "its content") + odd_calls(rec)
-    return odd_parts(rec.get("content"), "its content") if kind in NOTICE_TYPES else []
+        return odd_parts(content, "its content", texts=True) + odd_calls(rec)
+    if kind in NOTICE_TYPES:
+        return odd_parts(rec.get("content"), "its content", texts=True)
+    return []
 
 
 def _auto_continue(chat: Chat, parts: list[Part], when: datetime | None) -> bool:
@@ -175,18 +178,12 @@ def _typed_continues(chat: Chat) -> tuple[datetime, ...] | None:
 
 
 def content_text(content: Any) -> str:
-    """The text of a string, a Part or a Part list (thought parts are not the reply)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, dict):
-        content = [content]
-    if not isinstance(content, list):
-        return ""
-    return "".join(
-        p["text"]
-        for p in content
-        if isinstance(p, dict) and isinstance(p.get("text"), str) and not p.get("thought")
+    """The text of a string, a Part or a list of Parts and strings (thought parts are not
+    the reply)."""
+    texts = (
+        part_text(p) for p in part_list(content) if not (isinstance(p, dict) and p.get("thought"))
     )
+    return "".join(t for t in texts if t is not None)
 
 
 def strip_references(text: str) -> str:
@@ -279,7 +276,8 @@ def _assistant_parts(
         named = [call.get(k) for k in ("name", "displayName") if call.get(k) is not None]
         name = next((n for n in named if isinstance(n, str) and n), "tool")
         if named and not isinstance(named[0], str):
-            odd.append(f"a tool call's name is {json_kind(named[0])}, not text: shown as {name!r}")
+            why = f"a tool call's name is {json_kind(named[0])}, not text: shown as"
+            odd.append(f'{why} "{name}"')
         parts.append(
             ToolCallPart(
                 name,
@@ -333,8 +331,12 @@ def _result(call: dict[str, Any], call_id: str) -> ToolResultPart | None:
 
 def _returned(result: Any) -> Iterator[tuple[str, bool]]:
     """The texts a call's result parts hold, each with whether it is an error: a
-    ``functionResponse`` gives its ``output``, else its ``error``, else the whole response."""
-    for part in result if isinstance(result, list) else []:
+    ``functionResponse`` gives its ``output``, else its ``error``, else the whole response;
+    a result may be text, a single Part, or a list of Parts and texts (``PartListUnion``)."""
+    for part in part_list(result):
+        if isinstance(part, str):
+            yield part, False
+            continue
         if not isinstance(part, dict):
             continue
         response = part.get("functionResponse")
@@ -376,7 +378,7 @@ def _errors(result: Any) -> list[str]:
     """The ``error`` texts of a call's responses (also where a blank ``output`` hid one)."""
     return [
         body["error"]
-        for part in (result if isinstance(result, list) else [])
+        for part in part_list(result)
         if isinstance(part, dict) and isinstance(part.get("functionResponse"), dict)
         for body in [part["functionResponse"].get("response")]
         if isinstance(body, dict) and isinstance(body.get("error"), str)

@@ -24,6 +24,7 @@ import orjson
 
 from ...errors import Problem, SourceChanged
 from .._jsonl import _lenient, damage_said, iter_json_objects, iter_jsonl
+from .._values import quoted
 from ..base import read_regular
 from . import SOURCE
 
@@ -94,7 +95,7 @@ class StreamedRecords:
                 if key is None:
                     continue
                 if not isinstance(obj, dict) or obj.get("id") != message_id(key):
-                    why = f"line {number} no longer holds message {key!r}"
+                    why = f"line {number} no longer holds message {quoted(key)}"
                     raise SourceChanged(path, number, number, why)
                 waiting[key] = obj
                 while turn is not None and turn in waiting:
@@ -104,7 +105,7 @@ class StreamedRecords:
                     return  # every message handed over: the rest of the files is not read
         if turn is not None:
             file_no, number = self.index[turn]
-            why = f"message {turn!r} is no longer at line {number}"
+            why = f"message {quoted(turn)} is no longer at line {number}"
             raise SourceChanged(self.paths[file_no], number, number, why)
 
 

@@ -27,15 +27,35 @@ PART_KEYS = frozenset(
 )
 
 
-def odd_parts(value: Any, what: str) -> list[str]:
+def part_list(value: Any) -> list[Any]:
+    """A chat record's ``PartListUnion`` (a message's content, a tool call's result) as a
+    list: gemini-cli's types allow text, a single Part, or a list of Parts and texts
+    (``PartUnion[] | PartUnion``, ``PartUnion = Part | string``); anything else is none."""
+    if isinstance(value, str | dict):
+        return [value]
+    return value if isinstance(value, list) else []
+
+
+def part_text(part: Any) -> str | None:
+    """The text of one ``PartUnion``: text as it is, or a text part's ``text``."""
+    if isinstance(part, str):
+        return part
+    text = part.get("text") if isinstance(part, dict) else None
+    return text if isinstance(text, str) else None
+
+
+def odd_parts(value: Any, what: str, texts: bool = False) -> list[str]:
     """Why each part of a Part or Part list (``what``: "its content") is left out: it is no
-    object, has no key a part has, or its text is not text."""
+    object (``texts``: nor text, which a chat record's ``PartListUnion`` may hold), has no
+    key a part has, or its text is not text."""
     if isinstance(value, dict):
         return [f"{what} {why}" for why in _odd_part(value)]
     if not isinstance(value, list):
         return []
     found = []
     for n, part in enumerate(value, start=1):
+        if texts and isinstance(part, str):
+            continue
         if not isinstance(part, dict):
             found.append(f"{what}: part {n} is {json_kind(part)}, not an object: left out")
         else:
@@ -81,12 +101,12 @@ def odd_calls(rec: dict[str, Any]) -> list[str]:
         if not isinstance(call, dict):
             found.append(f"tool call {n} is {json_kind(call)}, not an object: left out")
             continue
-        result = call.get("result")
-        if result is not None and not isinstance(result, list):
-            found.append(f"tool call {n}'s result is {json_kind(result)}, not a list: left out")
-        if isinstance(result, list):
-            found += odd_parts(result, f"tool call {n}'s result")
-        for m, part in enumerate(result if isinstance(result, list) else [], start=1):
+        result = call.get("result")  # a PartListUnion: text, a Part, or a list of them
+        if result is not None and not isinstance(result, str | dict | list):
+            why = f"is {json_kind(result)}, not text, a part or a list: left out"
+            found.append(f"tool call {n}'s result {why}")
+        found += odd_parts(result, f"tool call {n}'s result", texts=True)
+        for m, part in enumerate(part_list(result), start=1):
             response = part.get("functionResponse") if isinstance(part, dict) else None
             body = response.get("response") if isinstance(response, dict) else None
             if body is not None and not isinstance(body, dict):

@@ -24,7 +24,7 @@ from ...model import (
 )
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
-from .._values import json_kind, tool_name
+from .._values import json_kind, quoted, tool_name
 from ..base import read_regular
 from .chat import SOURCE, content_text, inline_data, strip_references
 from .chatfiles import load_json
@@ -139,7 +139,7 @@ def _odd_entry(entry: Any) -> str | None:
         return f"it is {json_kind(entry)}, not an object"
     kind = entry.get("type", "user")
     if isinstance(kind, str) and kind != "user":
-        return f"its type is {clipped(kind, 40)!r}, not 'user'"
+        return f'its type is {quoted(kind)}, not "user"'
     for key, value in (("type", kind), ("sessionId", None), ("message", None)):
         value = entry.get(key, value)
         if key not in entry and key != "type":
@@ -167,7 +167,8 @@ def prompt_messages(entries: list[dict[str, Any]], times: Times | None = None) -
         stamp, number = entry.get("timestamp"), entry.get("messageId", "")
         when = parse_timestamp(stamp)
         if when is None and times is not None:
-            times.unread(stamp, f"session {entry['sessionId']!r}, message {clipped(number, 20)}")
+            where = f"session {quoted(entry['sessionId'])}, message {clipped(number, 20)}"
+            times.unread(stamp, where)
         out.append(Message("user", (part,), str(number), when))
     return out
 

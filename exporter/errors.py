@@ -80,9 +80,13 @@ class Problem:
             text = getattr(self, name)
             if not text.isascii():
                 object.__setattr__(self, name, shown_text(text))
+        # A damaged value quoted in the message may hold control characters: a newline
+        # would break the report's line, an escape sequence restyle the terminal.
+        object.__setattr__(self, "message", visible(self.message))
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path
+        path = visible(self.path)  # (kept as it is on the problem: it names the file)
+        where = f"{path}:{self.line}" if self.line else path
         return f"{where}: {self.message}"
 
     def as_dict(self) -> dict[str, object]:
@@ -93,6 +97,16 @@ class Problem:
             "severity": self.severity,
             "source": self.source,
         }
+
+
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """``text`` with its control characters (a tab aside) written as ``\\xNN``."""
+    if _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def shown_text(text: str) -> str:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from .errors import Problem
+from .errors import Problem, visible
 from .outcome import ExportReport, SourceCounts
 from .vault import Action
 from .vaultio import append_path
@@ -213,7 +213,7 @@ def problem_lines(problems: list[Problem], quiet: bool, verbose: bool) -> list[s
         if line.startswith("\0"):
             n = folded[line[1:]]
             more = counted(n, "more warning", "more warnings")
-            lines.append(f"warning: {line[1:]}: {more} (--verbose lists every one)")
+            lines.append(f"warning: {visible(line[1:])}: {more} (--verbose lists every one)")
         else:
             lines.append(line if count == 1 else f"{line} ({count} times)")
     return lines

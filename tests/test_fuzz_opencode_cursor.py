@@ -90,7 +90,7 @@ def test_a_database_without_its_message_or_part_table_says_so(tmp_path, table, s
 @pytest.mark.parametrize(
     ("status", "said"),
     [
-        ("x\x01y", 'has a status not known here ("x\x01y")'),
+        ("x\x01y", 'has a status not known here ("x\\x01y")'),  # (printed escaped)
         (["completed"], "has a status not known here (a list)"),
         (None, "has no status"),
     ],
@@ -142,7 +142,8 @@ def test_a_legacy_part_whose_message_id_is_damaged_is_read_with_its_folders_mess
     part_file.write_text(json.dumps(part))
     note, problems = export(tmp_path / "home", tmp_path / "v", "opencode")
     assert {"mk2x", "mk3x", "mk4x", "mk21x", "mk22x"} <= set(MARKER.findall(note))
-    shown = f'"{value}"' if isinstance(value, str) else "a number" if value == 0 else None
+    text = value.replace("\x01", "\\x01") if isinstance(value, str) else None  # (escaped)
+    shown = f'"{text}"' if text is not None else "a number" if value == 0 else None
     shown = shown or ("an object" if isinstance(value, dict) else "a list")
     assert problems == [
         f"{part_file}: its messageID is {shown}, not its folder's: "

@@ -625,5 +625,5 @@ def test_a_gemini_chat_rewritten_between_its_readings_names_the_message_it_lost(
     session, *_ = load("gemini", home, True, monkeypatch)[0]
     lines = path.read_text().splitlines(keepends=True)
     path.write_text("".join([lines[0], lines[2], lines[1], *lines[3:]]))  # two swapped
-    with pytest.raises(SourceChanged, match=r"line 2 no longer holds message '5e5e5e5e-m1'"):
+    with pytest.raises(SourceChanged, match=r'line 2 no longer holds message "5e5e5e5e-m1"'):
         tuple(session.messages)

@@ -214,7 +214,7 @@ def test_gemini_reports_an_unreadable_time_by_its_message(tmp_path):
     path = gemini_chat().write_json(folder / "chats")
     sessions, problems = load_sessions(GeminiAdapter(), tmp_path)
     warning = one_warning(problems, path, None, "'2026-05-01 at ten'")
-    assert "message '3f2a9c1e-m3'" in warning.message
+    assert 'message "3f2a9c1e-m3"' in warning.message
     (session,) = sessions
     assert texts(session) == ["first question", "first answer", "second question", "second answer"]
     assert [m.timestamp is None for m in session.messages] == [False, False, True, False]
@@ -241,7 +241,7 @@ def test_gemini_prompt_log_reports_an_unreadable_time(tmp_path):
     )
     sessions, problems = load_sessions(GeminiAdapter(), tmp_path)
     warning = one_warning(problems, path, None, "'later'")
-    assert f"session '{gone}', message 1" in warning.message
+    assert f'session "{gone}", message 1' in warning.message
     (session,) = sessions
     assert texts(session, "user") == ["Why does the build fail?", "And now?"]
 

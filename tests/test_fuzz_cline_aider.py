@@ -6,43 +6,28 @@ holds a Python repr, a control character or frontmatter that does not parse."""
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from contextlib import closing
-from datetime import UTC
 from pathlib import Path
 from typing import Any
 
 import cline_builder as cb
 import pytest
-import yaml
 from aider_builder import AiderLog
 from conftest import load_sessions, texts
 from fuzz_lines import MARKER
+from fuzz_oracle import checked_export
 
 from exporter.adapters._jsonl import NOT_UTF8
 from exporter.adapters.cline import ClineAdapter
-from exporter.export import ExportOptions, run_export
 
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-REPRS = re.compile(r"\bNone\b|\{'|\[\{|\['|Traceback")
 TASK = "1762500000000"
 A_FOLDER = "could not be read (not a regular file (a folder, FIFO, socket or device))"
 
 
 def export(home: Path, vault: Path, source: str) -> tuple[str, list[str]]:
-    """Every note's text (each checked: frontmatter parses, no control character, no
-    Python repr), and the problems as printed."""
-    report = run_export(ExportOptions(vault=vault, home=home, sources=[source], timezone=UTC))
-    notes = [
-        p.read_text(encoding="utf-8") for p in vault.rglob("*.md") if ".ccexport" not in p.parts
-    ]
-    for text in notes:
-        assert not CONTROL.search(text), CONTROL.findall(text)
-        assert not REPRS.search(text), REPRS.search(text)
-        if text.startswith("---\n"):
-            yaml.safe_load(text[4 : text.index("\n---\n", 4)])
-    return "\n".join(notes), [str(p) for p in report.problems]
+    """Every note's text, checked (``fuzz_oracle``), and the problems as printed."""
+    return checked_export(home, vault, source)
 
 
 def markers(text: str) -> set[str]:

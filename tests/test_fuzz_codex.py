@@ -7,20 +7,14 @@ character or frontmatter that does not parse."""
 from __future__ import annotations
 
 import json
-import re
-from datetime import UTC
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from codex_builder import CodexRollout, ts_document
 from fuzz_lines import MARKER
+from fuzz_oracle import checked_export
 
-from exporter.export import ExportOptions, run_export
-
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-REPRS = re.compile(r"\bNone\b|\{'|\['|Traceback")
 ONE = "0199aaaa-0000-7000-8000-00000000000a"
 TWO = "0199bbbb-0000-7000-8000-00000000000b"
 
@@ -49,19 +43,9 @@ def line(kind: str, payload: Any) -> dict[str, Any]:
 
 
 def export(home: Path, vault: Path, failed: int = 0) -> tuple[str, list[str]]:
-    """Every Codex note's text (each checked: frontmatter parses, no control character, no
-    Python repr), and the problems as printed; ``failed`` sessions at most."""
-    report = run_export(ExportOptions(vault=vault, home=home, sources=["codex"], timezone=UTC))
-    notes = [
-        p.read_text(encoding="utf-8") for p in vault.rglob("*.md") if ".ccexport" not in p.parts
-    ]
-    for text in notes:
-        assert not CONTROL.search(text), CONTROL.findall(text)
-        assert not REPRS.search(text), REPRS.search(text)
-        if text.startswith("---\n"):
-            yaml.safe_load(text[4 : text.index("\n---\n", 4)])
-    assert report.total("failed") == failed
-    return "\n".join(notes), [str(p) for p in report.problems]
+    """Every Codex note's text, checked (``fuzz_oracle``), and the problems as printed;
+    ``failed`` sessions at most."""
+    return checked_export(home, vault, "codex", failed)
 
 
 def markers(text: str) -> set[str]:

@@ -7,7 +7,6 @@ frontmatter that does not parse."""
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from contextlib import closing
 from datetime import UTC
@@ -15,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from conftest import load_sessions, texts
 from copilot_builder import log_lines, markdown, request, terminal_tool, write
 from copilot_builder import session as vs_session
 from copilot_cli_builder import CopilotCliSession
 from copilot_cli_builder import request as cli_request
 from fuzz_lines import MARKER
+from fuzz_oracle import checked_export
 from vscode_builder import workspace
 
 from exporter.adapters import SourceContext
@@ -30,8 +29,6 @@ from exporter.adapters.copilot import CopilotAdapter
 from exporter.adapters.copilot_cli import CopilotCliAdapter
 from exporter.export import ExportOptions, run_export
 
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-REPRS = re.compile(r"\bNone\b|\{'|\[\{|\['|Traceback")
 INDEX = "chat.ChatSessionStore.index"
 LEGACY = "interactive.sessions"
 URI = {
@@ -43,18 +40,8 @@ URI = {
 
 
 def export(home: Path, vault: Path, source: str) -> tuple[str, list[str]]:
-    """Every note's text (each checked: frontmatter parses, no control character, no Python
-    repr), and the problems as printed."""
-    report = run_export(ExportOptions(vault=vault, home=home, sources=[source], timezone=UTC))
-    notes = [
-        p.read_text(encoding="utf-8") for p in vault.rglob("*.md") if ".ccexport" not in p.parts
-    ]
-    for text in notes:
-        assert not CONTROL.search(text), CONTROL.findall(text)
-        assert not REPRS.search(text), REPRS.search(text)
-        if text.startswith("---\n"):
-            yaml.safe_load(text[4 : text.index("\n---\n", 4)])
-    return "\n".join(notes), [str(p) for p in report.problems]
+    """Every note's text, checked (``fuzz_oracle``), and the problems as printed."""
+    return checked_export(home, vault, source)
 
 
 # -- Copilot Chat in VS Code ---------------------------------------------------------------

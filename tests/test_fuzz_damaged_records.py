@@ -25,7 +25,7 @@ from test_fuzz_wrong_types import (
     exported,
 )
 
-from exporter.adapters._jsonl import RAW_CONTROL
+from exporter.adapters._jsonl import NOT_UTF8, RAW_CONTROL
 from exporter.export import ExportOptions, run_export
 
 OPENCODE_TREE = ".local/share/opencode/storage"
@@ -165,20 +165,22 @@ def test_cursor_a_value_that_is_not_utf8_costs_only_its_bad_bytes(tmp_path):
          b"Regex for an ISO date?"),
     ],
 )  # fmt: skip
-def test_a_raw_control_character_in_a_json_document_costs_nothing(tmp_path, source, relpath, words):
+@pytest.mark.parametrize(("byte", "why"), [(b"\x00", RAW_CONTROL), (b"\xff", NOT_UTF8)])
+def test_damage_in_a_json_document_is_read_and_said(tmp_path, source, relpath, words, byte, why):
     """A NUL byte left raw inside a string (JSON wants it escaped) made the whole document
     unreadable: the Gemini chat failed ('not complete JSON'), the Cline and Copilot ones
-    were 'not a readable JSON document'. Now it is said, and the rest read."""
+    were 'not a readable JSON document'. A byte that is not UTF-8 was read as U+FFFD in
+    silence. Now each is said, and the rest read."""
     home = tmp_path / "sessions"
     shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
     _, before = exported_notes(home, tmp_path / "before", source)
     path = home / relpath
     data = path.read_bytes()
     assert words in data
-    path.write_bytes(data.replace(words, words[:3] + b"\x00" + words[3:], 1))
+    path.write_bytes(data.replace(words, words[:3] + byte + words[3:], 1))
     report, after = exported_notes(home, tmp_path / "after", source)
     said = [(p.severity, p.message) for p in report.problems if p.path == str(path)]
-    assert said == [("warning", RAW_CONTROL)]
+    assert said == [("warning", why)]
     assert len(after) == len(before)
 
 

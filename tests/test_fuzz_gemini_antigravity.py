@@ -5,20 +5,18 @@ the file and the message, entry, turn or line it is in; what is still readable i
 from __future__ import annotations
 
 import json
-from datetime import UTC
 from pathlib import Path
 
 import pytest
 from conftest import load_sessions, texts
 from fuzz_lines import MARKER
+from fuzz_oracle import checked_export
 from gemini_builder import GeminiChat, project_folder, tool_call, write_checkpoint, write_prompt_log
 from test_antigravity_adapter import ROOT as AG_ROOT
 from test_antigravity_adapter import step, transcript
-from test_fuzz_trae import CONTROL, REPRS
 
 from exporter.adapters.antigravity import AntigravityAdapter
 from exporter.adapters.gemini import GeminiAdapter
-from exporter.export import ExportOptions, run_export
 
 SID = "aaaaaaaa-1111-4111-8111-111111111111"
 ROOT = "/home/dev/work/api"
@@ -240,14 +238,7 @@ def test_subagents_whose_chat_file_is_gone_or_a_folder_keep_their_notes(tmp_path
 
 
 def export_notes(home: Path, source: str) -> tuple[str, list[str]]:
-    vault = home.parent / f"vault-{source}"
-    report = run_export(ExportOptions(vault=vault, home=home, sources=[source], timezone=UTC))
-    notes = [
-        p.read_text(encoding="utf-8") for p in vault.rglob("*.md") if ".ccexport" not in p.parts
-    ]
-    for text in notes:
-        assert not CONTROL.search(text) and not REPRS.search(text), text
-    return "\n".join(notes), [str(p) for p in report.problems]
+    return checked_export(home, home.parent / f"vault-{source}", source)
 
 
 # -- Antigravity ----------------------------------------------------------------------------

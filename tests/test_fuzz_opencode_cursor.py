@@ -10,14 +10,13 @@ import json
 import re
 import sqlite3
 from contextlib import closing
-from datetime import UTC
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from conftest import load_sessions, texts
 from cursor_agent_builder import AgentChat, tool
+from fuzz_oracle import checked_export
 from opencode_builder import OpenCodeStore, text
 from opencode_builder import tool as oc_tool
 from vscode_builder import make_db
@@ -25,29 +24,16 @@ from vscode_builder import make_db
 from exporter.adapters.cursor import CursorAdapter
 from exporter.adapters.cursor.composer import load_part
 from exporter.adapters.opencode import OpenCodeAdapter
-from exporter.export import ExportOptions, run_export
 
 MARKER = re.compile(r"mk\d+x")
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-REPRS = re.compile(r"\bNone\b|\{'|\[\{|\['|Traceback")
 DATA = Path(".local") / "share" / "opencode"
 USER = Path(".config") / "Cursor" / "User"
 CID = "c0c0c0c0-1111-4222-8333-444444444444"
 
 
 def export(home: Path, vault: Path, source: str) -> tuple[str, list[str]]:
-    """Every note's text (each checked: frontmatter parses, no control character, no
-    Python repr), and the problems as printed."""
-    report = run_export(ExportOptions(vault=vault, home=home, sources=[source], timezone=UTC))
-    notes = [
-        p.read_text(encoding="utf-8") for p in vault.rglob("*.md") if ".ccexport" not in p.parts
-    ]
-    for note in notes:
-        assert not CONTROL.search(note), CONTROL.findall(note)
-        assert not REPRS.search(note), REPRS.search(note)
-        if note.startswith("---\n"):
-            yaml.safe_load(note[4 : note.index("\n---\n", 4)])
-    return "\n".join(notes), [str(p) for p in report.problems]
+    """Every note's text, checked (``fuzz_oracle``), and the problems as printed."""
+    return checked_export(home, vault, source)
 
 
 def messages(problems: list[Any]) -> list[str]:

@@ -6,27 +6,22 @@ no note holds a Python repr, a control character or frontmatter that does not pa
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from contextlib import closing
-from datetime import UTC
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from conftest import load_sessions, texts
 from fuzz_lines import MARKER, places, put
+from fuzz_oracle import checked_export
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from vscode_builder import workspace
 
 from exporter.adapters.trae import TraeAdapter
-from exporter.export import ExportOptions, run_export
 
 KEY = "memento/icube-ai-agent-storage"
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-REPRS = re.compile(r"\bNone\b|\{'|\[\{|\['|Traceback")
 
 
 def rich_session() -> dict[str, Any]:
@@ -91,18 +86,8 @@ def loaded(home: Path) -> tuple[dict[str, Any], list[str]]:
 
 
 def export(home: Path, vault: Path) -> tuple[str, list[str]]:
-    """Every Trae note's text (each checked: frontmatter parses, no control character, no
-    Python repr), and the problems as printed."""
-    report = run_export(ExportOptions(vault=vault, home=home, sources=["trae"], timezone=UTC))
-    notes = [
-        p.read_text(encoding="utf-8") for p in vault.rglob("*.md") if ".ccexport" not in p.parts
-    ]
-    for text in notes:
-        assert not CONTROL.search(text), CONTROL.findall(text)
-        assert not REPRS.search(text), REPRS.search(text)
-        if text.startswith("---\n"):
-            yaml.safe_load(text[4 : text.index("\n---\n", 4)])
-    return "\n".join(notes), [str(p) for p in report.problems]
+    """Every Trae note's text, checked (``fuzz_oracle``), and the problems as printed."""
+    return checked_export(home, vault, "trae")
 
 
 # -- found by the mutation run, each failing before ---------------------------------------

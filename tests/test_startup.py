@@ -48,6 +48,7 @@ HEAVY_FOR_ANY_COMMAND = {
 PARSERS = {
     "exporter.adapters.aider_blocks",
     "exporter.adapters.aider_log",
+    "exporter.adapters.aider_text",
     "exporter.adapters.claude_content",
     "exporter.adapters.claude_lines",
     "exporter.adapters.claude_load",

@@ -53,7 +53,6 @@ makes the units and dates the prompts.
 from __future__ import annotations
 
 import bisect
-import codecs
 import hashlib
 import os
 import re
@@ -63,8 +62,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import Problem
-from ._jsonl import NOT_UTF8
-from ._times import Times
 from .base import (
     FileStamp,
     LoadResult,
@@ -134,6 +131,10 @@ def __getattr__(name: str) -> object:
         from . import aider_log
 
         return aider_log.parse_run
+    if name == "read_input_history":
+        from . import aider_text
+
+        return aider_text.read_input_history
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -199,6 +200,7 @@ class AiderAdapter:
     def load(self, ref: SessionRef) -> LoadResult:
         from .aider_log import parse_run, without_banner
         from .aider_runs import Run, header_time, split_runs
+        from .aider_text import as_utf8, not_utf8_said
 
         path = Path(ref.fact("file") or ref.main.path)
         try:
@@ -209,8 +211,8 @@ class AiderAdapter:
             problem = Problem(str(path), cannot_read(exc), None, "error", SOURCE)
             return LoadResult(problems=[problem])
         problems: list[Problem] = []
-        chunk = _as_utf8(chunk)
-        _not_utf8(chunk, path, int(ref.fact("line") or 1), problems)
+        chunk = as_utf8(chunk)
+        not_utf8_said(chunk, path, int(ref.fact("line") or 1), problems)
         runs = list(split_runs(chunk)) or [Run(None, 1)]
         run = runs[0]
         for joined in runs[1:]:  # a run that went on past another Aider's header
@@ -234,80 +236,13 @@ class AiderAdapter:
         if start is None:
             return []
         if path not in self._inputs:
+            from .aider_text import read_input_history
+
             self._inputs[path] = read_input_history(path, problems, self._zone)
         entries = self._inputs[path]
         first = bisect.bisect_left(entries, (start, ""))
         end = datetime.fromtimestamp(end_ns / 1e9, UTC)
         return [e for e in entries[first:] if e[0] <= end]
-
-
-# Aider writes its log in the encoding ``--encoding`` names (UTF-8 by default), and names
-# the option in the command line it logs first in each run: ``> /usr/bin/aider --encoding
-# cp1252``. Looked for in the run's first lines only (a prompt may quote the option).
-_ENCODING = re.compile(rb"\A(?:[^\n]*\n){0,6}?> [^\n]*--encoding[= ]([A-Za-z0-9_.:-]{1,40})")
-
-
-def _as_utf8(chunk: bytes) -> bytes:
-    """A run written in the encoding its command line names, as UTF-8 (one it does not
-    name, or that Python does not know, is left as it is: read as UTF-8)."""
-    found = _ENCODING.match(chunk)
-    if found is None:
-        return chunk
-    name = found.group(1).decode("ascii")
-    try:
-        if codecs.lookup(name).name == "utf-8":
-            return chunk
-        return chunk.decode(name, "replace").encode("utf-8")
-    except (LookupError, ValueError):
-        return chunk
-
-
-def _not_utf8(chunk: bytes, path: Path, first_line: int, problems: list[Problem]) -> None:
-    """A run's bytes that are not UTF-8 (damaged, or written in an encoding the run does
-    not name) are read with U+FFFD in their place: said, naming the line of the first."""
-    try:
-        chunk.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = first_line + chunk.count(b"\n", 0, exc.start)
-        problems.append(Problem(str(path), NOT_UTF8, line, "warning", SOURCE))
-
-
-def read_input_history(
-    path: Path, problems: list[Problem] | None = None, zone: tzinfo | None = None
-) -> list[tuple[datetime, str]]:
-    """``.aider.input.history`` (prompt_toolkit's history file): per entry ``# <local
-    time>`` then the input's lines, each prefixed ``+``. Sorted by time. It only dates the
-    prompts the log holds: a file that cannot be read, or an entry whose time cannot be,
-    costs those times, reported in ``problems`` (a missing file is no problem)."""
-    try:
-        text = read_regular(path).decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        why = f"{cannot_read(exc)}; prompts are not dated from it"
-        if problems is not None:
-            problems.append(Problem(str(path), why, severity="warning", source=SOURCE))
-        return []
-    from .aider_runs import as_utc
-
-    entries: list[tuple[datetime, list[str]]] = []
-    current: list[str] | None = None  # the lines of the entry being read (None: undated)
-    times = Times()
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.startswith("# "):
-            try:
-                when = as_utc(datetime.fromisoformat(line[2:].strip()), zone)
-            except (ValueError, OverflowError, OSError):  # not a time, or none here
-                times.unread(line[2:].strip(), number)
-                current = None
-                continue
-            current = []
-            entries.append((when, current))
-        elif line.startswith("+") and current is not None:
-            current.append(line[1:])
-    if problems is not None:
-        times.report(problems, path, SOURCE)
-    return sorted((when, "\n".join(lines)) for when, lines in entries)
 
 
 def _shown_folder(ctx: SourceContext, folder: Path) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from claude_builder import ClaudeSession, tool_use
+from claude_builder import ClaudeSession, cowork_task, tool_use
 from fuzz_lines import MARKER
 from fuzz_oracle import checked_export
 
@@ -173,3 +173,49 @@ def test_valid_blocks_of_every_kind_raise_no_warning(tmp_path):
     _path, found, problems = export(tmp_path, recs)
     assert found == ALL
     assert problems == []
+
+
+# -- Claude Desktop's Cowork sidecar ---------------------------------------------------------
+
+COWORK = "33333333-2222-4333-8444-555555555555"
+TASK = {"sessionId": "local_t1", "title": "mk41x photo task", "userSelectedFolders": ["/home/dev/photos"],
+        "createdAt": 1763629267000, "lastActivityAt": 1763629367000}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("raw", "why"),
+    [
+        (b"", "is empty"),
+        (json.dumps(TASK).encode()[:40], "is not valid JSON (damaged or cut short)"),
+        (b"\xff\xfe{", "is not valid JSON (damaged or cut short)"),
+        (b"[1, 2]", "is a list, not a JSON object"),
+    ],
+    ids=["empty", "cut short", "not UTF-8", "a list"],
+)
+def test_a_damaged_cowork_sidecar_is_said_and_its_title_kept(tmp_path, raw, why):
+    """A Cowork task's sidecar that was not JSON was read as absent without a word: the
+    task's note lost its title and project (renamed "tidy the photo folder", moved to the
+    cowork folder) on the run after the damage. Now the sidecar is named, and the title
+    and project of the last run are kept."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    claude_home(home, records())
+    task = cowork_task(home / ".config" / "Claude", COWORK, TASK)
+    sidecar = task.parent / "local_t1.json"
+    text, problems = checked_export(home, vault, "claude-code", failed=0)
+    assert "mk41x" in text and problems == []
+    sidecar.write_bytes(raw)
+    text, problems = checked_export(home, vault, "claude-code", failed=0)
+    then = "until it can be read, the title and project it gives are kept from the last run"
+    assert problems == [f"{sidecar}: {why}; {then}"]
+    assert ALL | {"mk41x"} <= set(MARKER.findall(text))
+    notes = [p for p in vault.rglob("*.md") if COWORK[:8] in p.name]
+    assert [(p.parent.name, p.name[11:16]) for p in notes] == [("photos", "mk41x")]
+
+
+def test_a_cowork_task_without_a_sidecar_is_silent(tmp_path):
+    """No sidecar at all (a task the app has not described yet) is no damage."""
+    home = tmp_path / "home"
+    claude_home(home, records())
+    (cowork_task(home / ".config" / "Claude", COWORK, TASK).parent / "local_t1.json").unlink()
+    text, problems = checked_export(home, tmp_path / "v", "claude-code", failed=0)
+    assert problems == [] and ALL <= set(MARKER.findall(text))

@@ -153,4 +153,6 @@ def _with_desktop_facts(
         extra.append(f"project={task.project}")
     if title and not ref.session_id.startswith("agent-") and "/" not in ref.session_id:
         extra.insert(0, f"title={title}")
+    if task is not None and task.unread is not None:
+        ref = replace(ref, unread_index=task.unread)
     return replace(ref, extra=(*ref.extra, *extra)) if extra else ref

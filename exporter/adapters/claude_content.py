@@ -22,6 +22,7 @@ from ..model import (
     ToolCallPart,
     ToolResultPart,
 )
+from ._values import json_kind
 
 
 def _has_text(text: str) -> bool:
@@ -196,3 +197,34 @@ def _server_tool_result(block: dict[str, Any]) -> ToolResultPart:
                     if isinstance(item.get(key), str) and item[key]:
                         lines.append(item[key])
     return ToolResultPart("\n".join(lines), call_id, error)
+
+
+# The field that holds the words of each kind of block read (a block of another kind is
+# kept if it has text or, like a newer kind Claude Code may write, left out unsaid).
+_WORDS = {"text": "text", "thinking": "thinking"}
+
+
+def odd_block(block: dict[str, Any], name: str = "a content block") -> list[str]:
+    """Why ``block`` (an object), or an item of its tool output, is damaged and left out:
+    a ``type`` absent or not text, words that are not text, or a tool output that is
+    neither text nor a list. Empty: nothing is."""
+    kind = block.get("type")
+    if kind is None or kind == "":
+        return [f"{name} has no type: left out"]
+    if not isinstance(kind, str):
+        return [f"{name} has a type that is {json_kind(kind)}: left out"]
+    words = _WORDS.get(kind)
+    if words and not isinstance(block.get(words), str):
+        return [f"{name}'s {words} is {json_kind(block.get(words))}, not text: left out"]
+    if kind != "tool_result":
+        return []
+    output = block.get("content")
+    if output is not None and not isinstance(output, str | list):
+        return [f"a tool result's output is {json_kind(output)}, not text or a list: left out"]
+    found: list[str] = []
+    for item in output if isinstance(output, list) else []:
+        if not isinstance(item, dict):
+            found.append(f"a tool result's item is {json_kind(item)}, not an object: left out")
+        else:
+            found += odd_block(item, "a tool result's item")
+    return found

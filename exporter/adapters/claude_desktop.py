@@ -25,7 +25,10 @@ from typing import Any
 
 import orjson
 
-from .base import SourceContext, open_regular
+from ..errors import Problem
+from ._values import json_kind
+from .base import SourceContext, cannot_read, index_unreadable, open_regular
+from .claude_discovery import SOURCE
 
 COWORK_PROJECT = "cowork"
 _STORE_PACKAGE = ("Packages", "Claude_pzs8sxrjxfjjc", "LocalCache", "Roaming", "Claude")
@@ -41,6 +44,9 @@ class CoworkHome:
     session_id: str | None  # the task's transcript (``cliSessionId``)
     title: str | None
     project: str
+    # Why its sidecar, there, could not be read (then its sessions keep the last run's
+    # title and project, and the warning names the sidecar).
+    unread: Problem | None = None
 
 
 def desktop_dirs(ctx: SourceContext) -> list[Path]:
@@ -78,13 +84,28 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 def read_sidecar(path: Path) -> dict[str, Any] | None:
     """A sidecar's JSON object, or None (missing, too large, damaged, not an object)."""
+    return sidecar_or_why(path)[0]
+
+
+def sidecar_or_why(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """A sidecar's JSON object, or None and why it is none when it is there (missing: no
+    why; too large: not a sidecar, no why either)."""
     try:
         with open_regular(path) as f:
             raw = f.read(_SIDECAR_MAX + 1)
-        obj = orjson.loads(raw) if len(raw) <= _SIDECAR_MAX else None
-    except (OSError, orjson.JSONDecodeError):
-        return None
-    return obj if isinstance(obj, dict) else None
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, cannot_read(exc)
+    if len(raw) > _SIDECAR_MAX:
+        return None, None
+    try:
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None, "is empty" if not raw.strip() else "is not valid JSON (damaged or cut short)"
+    if not isinstance(obj, dict):
+        return None, f"is {json_kind(obj)}, not a JSON object"
+    return obj, None
 
 
 def _text(value: Any) -> str | None:
@@ -110,14 +131,20 @@ def cowork_homes(ctx: SourceContext) -> list[CoworkHome]:
                     projects = Path(task.path) / ".claude" / "projects"
                     if not projects.is_dir():
                         continue
-                    meta = read_sidecar(Path(workspace.path) / f"{task.name}.json") or {}
+                    sidecar = Path(workspace.path) / f"{task.name}.json"
+                    found, why = sidecar_or_why(sidecar)
+                    meta = found or {}
+                    unread = (
+                        index_unreadable(SOURCE, sidecar, why, "title and project") if why else None
+                    )
                     folders = meta.get("userSelectedFolders")
                     first = folders[0] if isinstance(folders, list) and folders else None
                     project = (_folder_name(first) if isinstance(first, str) else None) or (
                         COWORK_PROJECT
                     )
                     session = _text(meta.get("cliSessionId"))
-                    homes.append(CoworkHome(projects, session, _text(meta.get("title")), project))
+                    title = _text(meta.get("title"))
+                    homes.append(CoworkHome(projects, session, title, project, unread))
     return homes
 
 

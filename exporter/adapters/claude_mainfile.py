@@ -15,6 +15,7 @@ from ._jsonl import iter_json_objects, parse_timestamp
 from ._times import Times
 from ._values import json_kind, tool_name
 from .base import MessageSink
+from .claude_content import odd_block
 from .claude_discovery import SOURCE
 from .claude_persisted import restore_persisted
 from .claude_subagents import TaskIndex, known_uuid
@@ -175,6 +176,9 @@ def read_records(
             whys, whole = _wrong_types(obj)
             for why in whys:  # a line dropped whole is named in its note, as a malformed one
                 problems.append(Problem(str(path), why, number, source=SOURCE, left_out=whole))
+        elif kind == "attachment":
+            for why in _queued_wrong_types(obj.get("attachment")):
+                problems.append(Problem(str(path), why, number, source=SOURCE))
         if "toolUseResult" in obj:
             # Only its agentId is read; the rest repeats the tool's output (about half the
             # bytes of a real transcript), so it is not kept in memory.
@@ -216,4 +220,21 @@ def _wrong_types(obj: dict[str, Any]) -> tuple[list[str], bool]:
             if why:
                 found.append(why)
                 block["name"] = None
+        else:
+            found += odd_block(block)
     return found, bool(content) and not any(isinstance(block, dict) for block in content)
+
+
+def _queued_wrong_types(attachment: Any) -> list[str]:
+    """What of a queued prompt's blocks (a ``queued_command`` attachment's) is damaged and
+    left out, as ``_wrong_types`` says it of a prompt's."""
+    if not isinstance(attachment, dict) or attachment.get("type") != "queued_command":
+        return []
+    found = []
+    prompt = attachment.get("prompt")
+    for block in prompt if isinstance(prompt, list) else []:
+        if not isinstance(block, dict):
+            found.append(f"a queued prompt's block is {json_kind(block)}, not an object: left out")
+        else:
+            found += odd_block(block, "a queued prompt's block")
+    return found

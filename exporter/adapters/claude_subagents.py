@@ -49,9 +49,10 @@ class TaskIndex:
                     self.inputs[str(block.get("id"))] = task_input
                 if kind == "tool_use":
                     data = task_input if isinstance(task_input, dict) else {}
+                    # (text only: the call's input, shown in full, still holds the rest)
                     self.descriptions[str(block.get("id"))] = (
-                        data.get("description"),
-                        data.get("subagent_type"),
+                        _text_or_none(data.get("description")),
+                        _text_or_none(data.get("subagent_type")),
                     )
                     continue
             if kind == "tool_result":
@@ -60,12 +61,18 @@ class TaskIndex:
                     self.links[str(block.get("tool_use_id"))] = agent
 
 
+def _text_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def _result_agent_id(rich: Any, content: Any) -> str | None:
     if isinstance(rich, dict) and isinstance(rich.get("agentId"), str):
         return str(rich["agentId"])
     text = content if isinstance(content, str) else ""
     if isinstance(content, list):
-        text = " ".join(b.get("text", "") for b in content if isinstance(b, dict))
+        text = " ".join(
+            b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)
+        )
     m = _AGENT_ID_TAIL.search(text) if "agentId:" in text else None
     return m.group(1) if m else None
 

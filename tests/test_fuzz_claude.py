@@ -210,6 +210,19 @@ def test_a_damaged_cowork_sidecar_is_said_and_its_title_kept(tmp_path, raw, why)
     assert ALL | {"mk41x"} <= set(MARKER.findall(text))
     notes = [p for p in vault.rglob("*.md") if COWORK[:8] in p.name]
     assert [(p.parent.name, p.name[11:16]) for p in notes] == [("photos", "mk41x")]
+    # its project too, not only its place (it read "cowork", and made a project page of it)
+    assert "\nproject: photos\n" in notes[0].read_text()
+    assert not (vault / "AI Sessions" / "Projects" / "cowork.md").exists()
+
+
+def test_a_task_first_seen_with_a_damaged_sidecar_takes_the_fallback_project(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    claude_home(home, records())
+    task = cowork_task(home / ".config" / "Claude", COWORK, TASK)
+    (task.parent / "local_t1.json").write_bytes(b"{cut")
+    checked_export(home, vault, "claude-code", failed=0)
+    (note,) = [p for p in vault.rglob("*.md") if COWORK[:8] in p.name]
+    assert note.parent.name == "cowork" and "\nproject: cowork\n" in note.read_text()
 
 
 def test_a_cowork_task_without_a_sidecar_is_silent(tmp_path):

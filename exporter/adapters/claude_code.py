@@ -140,6 +140,9 @@ class ClaudeCodeAdapter:
             return load_unit(self, ref, keep)
 
 
+FALLBACK = "project-fallback"  # a Cowork task's project when its sidecar cannot be read
+
+
 def _with_desktop_facts(
     ref: SessionRef, titles: dict[str, str], task: CoworkHome | None
 ) -> SessionRef:
@@ -150,7 +153,9 @@ def _with_desktop_facts(
     if task is not None:
         if task.title and ref.session_id == task.session_id:
             title = title or task.title
-        extra.append(f"project={task.project}")
+        # (a sidecar that cannot be read gives no project: the last run's comes back, and
+        # only a task never exported before takes the fallback)
+        extra.append(f"{'project' if task.unread is None else FALLBACK}={task.project}")
     if title and not ref.session_id.startswith("agent-") and "/" not in ref.session_id:
         extra.insert(0, f"title={title}")
     if task is not None and task.unread is not None:

@@ -48,7 +48,9 @@ def load_unit(adapter: ClaudeCodeAdapter, ref: SessionRef, keep: MessageSink | N
     """A discovered unit's sessions (``ClaudeCodeAdapter.load``): its main file read once,
     its subagents linked to their Task calls, a long file streamed."""
     result = LoadResult()
-    project = ref.fact("project")  # a Cowork task's (its transcripts' cwd is sandboxed)
+    # A Cowork task's (its transcripts' cwd is sandboxed); its fallback only where no run
+    # recorded one (its sidecar cannot be read: ``claude_code._with_desktop_facts``).
+    project = ref.fact("project") or ref.fact("project-fallback")
     if ref.session_id.startswith("agent-") or "/" in ref.session_id:
         return _lone_agent(ref, project, result)
     path = ref.main.path

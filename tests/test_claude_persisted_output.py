@@ -125,3 +125,28 @@ def test_whole_output_reaches_the_note(tmp_path):
     run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path / "home"))
     (note,) = [p.read_text() for p in (tmp_path / "v").rglob("*list everything*.md")]
     assert "persisted-output" not in note and "line 0: " in note and "line 2999: " in note
+
+
+@pytest.mark.parametrize("rich", [None, {"stdout": "", "stderr": ""}])
+def test_an_empty_saved_file_leaves_the_preview(tmp_path, rich):
+    """An empty saved file (cut short, or not yet written) replaced the 2 KB preview with
+    nothing: the note showed an empty output (found by the Claude Code mutation run)."""
+    folder = projects(tmp_path)
+    saved = f"/x/{SID}/tool-results/toolu_big.txt"
+    session_with_big_output(SID, saved, rich=rich).write(folder / f"{SID}.jsonl")
+    (folder / SID / "tool-results").mkdir(parents=True)
+    (folder / SID / "tool-results" / "toolu_big.txt").write_text("", encoding="utf-8")
+    sessions, _ = load_all(tmp_path)
+    (output,) = outputs(only(sessions))
+    assert output.startswith("<persisted-output>") and WHOLE[:2048] in output
+
+
+def test_an_empty_saved_file_gives_way_to_the_shell_result(tmp_path):
+    folder = projects(tmp_path)
+    saved = f"/x/{SID}/tool-results/toolu_big.txt"
+    rich = {"stdout": WHOLE, "stderr": "", "interrupted": False}
+    session_with_big_output(SID, saved, rich=rich).write(folder / f"{SID}.jsonl")
+    (folder / SID / "tool-results").mkdir(parents=True)
+    (folder / SID / "tool-results" / "toolu_big.txt").write_text("", encoding="utf-8")
+    sessions, _ = load_all(tmp_path)
+    assert outputs(only(sessions)) == [WHOLE]

@@ -30,10 +30,10 @@ def restore_persisted(record: dict[str, Any], transcript: Path) -> None:
         text = _text_of(block.get("content"))
         if text is None or not text.startswith(_WRAPPER):
             continue
-        whole = _saved(text, transcript)
-        if whole is None:
-            whole = _from_result(record.get("toolUseResult"))
-        if whole is not None:
+        # (an empty saved file or result holds nothing of an output too large to keep: one
+        # cut short, or not yet written; the preview then stays)
+        whole = _saved(text, transcript) or _from_result(record.get("toolUseResult"))
+        if whole:
             block["content"] = whole
 
 

@@ -32,6 +32,26 @@ def quoted(value: Any, limit: int = 40) -> str:
     return f'"{clipped(value, limit)}"' if isinstance(value, str) else json_kind(value)
 
 
+def listed_objects(
+    value: Any, plural: str, item: str, odd: list[str]
+) -> list[tuple[int, dict[str, Any]]]:
+    """The objects of a list a record holds (``value``), numbered from 1; said in ``odd``
+    and left out: a value that is there but is no list (``plural``: "its toolCalls"), an
+    item that is no object (``item``: "tool call {n}")."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        odd.append(f"{plural} are {json_kind(value)}, not a list: left out")
+        return []
+    found = []
+    for n, entry in enumerate(value, start=1):
+        if isinstance(entry, dict):
+            found.append((n, entry))
+        else:
+            odd.append(f"{item.format(n=n)} is {json_kind(entry)}, not an object: left out")
+    return found
+
+
 def some_text(value: Any) -> bool:
     """Is ``value`` text with something in it (a name that is not: absent, or damaged)?"""
     return isinstance(value, str) and bool(value)

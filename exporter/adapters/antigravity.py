@@ -47,7 +47,7 @@ from ..model import (
 )
 from ._jsonl import iter_jsonl, parse_timestamp, read_index_json
 from ._times import Times
-from ._values import json_kind, quoted, tool_name, trimmed
+from ._values import json_kind, listed_objects, quoted, tool_name, trimmed
 from .base import (
     FileStamp,
     LoadResult,
@@ -275,13 +275,9 @@ def _wrong_types(step: dict[str, Any]) -> list[str]:
         value = step.get(key)
         if value is not None and not isinstance(value, str):
             found.append(f"its {key} is {json_kind(value)}, not text: left out")
-    calls = step.get("tool_calls")
-    if calls is not None and not isinstance(calls, list):
-        found.append(f"its tool_calls are {json_kind(calls)}, not a list: left out")
-    for m, call in enumerate(calls if isinstance(calls, list) else [], start=1):
-        if not isinstance(call, dict):
-            found.append(f"tool call {m} is {json_kind(call)}, not an object: left out")
-        elif call.get("args") is not None and not isinstance(call["args"], dict):
+    calls = listed_objects(step.get("tool_calls"), "its tool_calls", "tool call {n}", found)
+    for m, call in calls:
+        if call.get("args") is not None and not isinstance(call["args"], dict):
             found.append(f"tool call {m}'s args are {json_kind(call['args'])}, not an object")
     kind = step["type"]
     if kind not in KNOWN:

@@ -14,7 +14,7 @@ import orjson
 
 from ..model import AttachmentPart, NoticePart, Part, ToolCallPart, ToolResultPart
 from ._jsonl import json_text
-from ._values import json_kind, some_text
+from ._values import json_kind, listed_objects, some_text
 from .codex_odd import TEXT_ITEMS
 
 _SHELL_TOOLS = {"shell", "container.exec", "local_shell", "shell_command", "exec_command"}
@@ -110,13 +110,8 @@ def _arguments(p: dict[str, Any]) -> Any:
 def tool_search_output(p: dict[str, Any], odd: list[str]) -> ToolResultPart:
     """The tools a search found, one per line (a group as its name, then its tools'). What
     cannot be read (never shown as a Python repr) is said in ``odd``."""
-    lines, tools = [], p.get("tools")
-    if tools is not None and not isinstance(tools, list):
-        odd.append(f"the tools found are {json_kind(tools)}, not a list: left out")
-    for n, tool in enumerate(tools if isinstance(tools, list) else [], start=1):
-        if not isinstance(tool, dict):
-            odd.append(f"tool {n} found is {json_kind(tool)}, not an object: left out")
-            continue
+    lines: list[str] = []
+    for n, tool in listed_objects(p.get("tools"), "the tools found", "tool {n} found", odd):
         name = next((v for v in (tool.get("name"), tool.get("type")) if some_text(v)), "tool")
         inner = tool.get("tools") if isinstance(tool.get("tools"), list) else []
         names = [t["name"] for t in inner if isinstance(t, dict) and some_text(t.get("name"))]
@@ -370,12 +365,9 @@ def review_text(review: Any, odd: list[str] | None = None) -> str:
         lines.append(explanation)
     elif explanation is not None:
         said_odd.append(f"the review's explanation is {json_kind(explanation)}, not text: left out")
-    if findings is not None and not isinstance(findings, list):
-        said_odd.append(f"the review's findings are {json_kind(findings)}, not a list: left out")
-    for n, finding in enumerate(findings if isinstance(findings, list) else [], start=1):
-        if not isinstance(finding, dict):
-            said_odd.append(f"review finding {n} is {json_kind(finding)}, not an object: left out")
-            continue
+    for n, finding in listed_objects(
+        findings, "the review's findings", "review finding {n}", said_odd
+    ):
         said = []
         for key in ("title", "body"):
             value = finding.get(key)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._values import json_kind
+from .._values import json_kind, listed_objects
 
 # The keys of a Gemini API ``Part`` (one of them makes it a part of a known kind, read or
 # not: a thought's signature, a file by reference, code the model ran).
@@ -94,13 +94,7 @@ def odd_calls(rec: dict[str, Any]) -> list[str]:
     tokens = rec.get("tokens")
     if tokens is not None and not isinstance(tokens, dict):
         found.append(f"its tokens are {json_kind(tokens)}, not an object: not counted")
-    calls = rec.get("toolCalls")
-    if calls is not None and not isinstance(calls, list):
-        found.append(f"its toolCalls are {json_kind(calls)}, not a list: left out")
-    for n, call in enumerate(calls if isinstance(calls, list) else [], start=1):
-        if not isinstance(call, dict):
-            found.append(f"tool call {n} is {json_kind(call)}, not an object: left out")
-            continue
+    for n, call in listed_objects(rec.get("toolCalls"), "its toolCalls", "tool call {n}", found):
         result = call.get("result")  # a PartListUnion: text, a Part, or a list of them
         if result is not None and not isinstance(result, str | dict | list):
             why = f"is {json_kind(result)}, not text, a part or a list: left out"

@@ -289,8 +289,9 @@ def sources_cmd(
         _check_home(a["home"])
         # With --vault, its config's [paths] and sources too: the places an export reads.
         settings = _settings({"vault": a["vault"], "sources": a["source"]})
-        rows = list_sources(a["home"], settings.sources, settings.paths)
-        problems = unreadable_folders(rows)
+        found = list_sources(a["home"], settings.sources, settings.paths)
+        problems = unreadable_folders(found)
+        rows = [row for row in found if row.listed]
     if a["json_out"]:
         _echo_json(
             {

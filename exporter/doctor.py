@@ -19,7 +19,7 @@ from typing import Any, Literal
 from .adapters import SourceContext, select_adapters
 from .errors import ConfigError, ExporterError
 from .report import counted
-from .sources import unreadable_below
+from .sources import holding, unreadable_below
 
 Status = Literal["ok", "attention", "info"]
 
@@ -79,7 +79,7 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
         sessions = sum(count(r) for r in refs) if count else len(refs)
         newest = max((r.mtime_ns for r in refs), default=0)
         when = f", newest {_when(newest / 1e9)}" if newest else ""
-        where = ", ".join(str(r) for r in roots)
+        where = ", ".join(str(r) for r in holding(roots, refs))
         found = counted(sessions, "session", "sessions")
         any_found = any_found or sessions > 0
         checks.append(Check("Sources", "ok", f"{name} {found}{when} in {where}"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -90,6 +90,10 @@ class SourceRow:
     size: int
     note: str = ""  # what to do when the source needs setting up (e.g. folders to scan)
     searched: bool = False  # the folder is searched for sessions (the user's code), not owned
+    # Listed: False for a folder where the source found nothing while another of its
+    # folders holds sessions (an editor's User folder kept for other extensions): not shown,
+    # but still walked for folders that cannot be listed.
+    listed: bool = True
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -109,8 +113,9 @@ def list_sources(
     paths: dict[str, list[Path]] | None = None,
 ) -> list[SourceRow]:
     """One row per folder where an adapter found something (or, if it found nothing, one
-    row naming where it looked first): sessions and bytes there. ``paths``: the configured
-    ``[paths]`` folders."""
+    row per folder of it that is there, else one naming where it looked first): sessions
+    and bytes there. Rows of folders where nothing was found beside one where something was
+    are not ``listed``. ``paths``: the configured ``[paths]`` folders."""
     ctx = SourceContext.for_home(home, paths)
     rows = []
     for adapter in select_adapters(names):
@@ -121,21 +126,16 @@ def list_sources(
         note = (setup_note(ctx) or "") if setup_note else ""
         if not roots:
             rows.append(SourceRow(adapter.name, adapter.label, None, False, 0, 0, note))
+        mine = []
         for root in roots:
-            mine = [r for r in refs if _under(r.main.path, root)]
-            sessions = sum(count(r) for r in mine) if count else len(mine)
-            rows.append(
-                SourceRow(
-                    adapter.name,
-                    adapter.label,
-                    root,
-                    root.exists(),
-                    sessions,
-                    sum(r.size for r in mine),
-                    note,
-                    getattr(adapter, "searched_roots", False),
-                )
-            )
+            under = [r for r in refs if _under(r.main.path, root)]
+            sessions = sum(count(r) for r in under) if count else len(under)
+            searched = getattr(adapter, "searched_roots", False)
+            mine.append(SourceRow(adapter.name, adapter.label, root, root.exists(), sessions,
+                                  sum(r.size for r in under), note, searched))  # fmt: skip
+        if any(row.sessions for row in mine):
+            mine = [replace(row, listed=False) if not row.sessions else row for row in mine]
+        rows += mine
     return rows
 
 
@@ -187,6 +187,14 @@ def _link_problem(exc: OSError) -> str:
     if exc.errno == errno.ELOOP:
         return "a link that leads back to itself (a loop): skipped"
     return f"a link that cannot be followed ({exc.strerror or exc}): skipped"
+
+
+def holding(roots: list[Path], refs: list[SessionRef]) -> list[Path]:
+    """The folders among ``roots`` where sessions were found, or all of them if none: an
+    editor's folder kept for other extensions is no place to name beside one that holds
+    the source's sessions."""
+    found = [root for root in roots if any(_under(ref.main.path, root) for ref in refs)]
+    return found or roots
 
 
 def _under(path: Path, root: Path) -> bool:

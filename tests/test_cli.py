@@ -132,6 +132,38 @@ def test_sources_lists_what_was_found_where(tmp_path):
     }  # fmt: skip
 
 
+def test_sources_names_only_the_folders_that_hold_a_sources_sessions(tmp_path):
+    """An editor's User folder kept for other extensions (VSCodium for Zoo Code) held no
+    Copilot chats, yet `sources` listed it as "copilot 0 0 B" beside the one that did, and
+    doctor named it among Copilot's folders. It is still walked for unreadable folders."""
+    home = tmp_path / "h"
+    shutil.copytree(EXAMPLES_HOME, home, symlinks=True)
+    codium = home / ".config" / "VSCodium" / "User"
+    loop = codium / "globalStorage" / "github.copilot-chat" / "loop"
+    loop.parent.mkdir(parents=True)
+    loop.symlink_to(loop)  # a link that cannot be followed: said, though nothing is listed
+    result = run("sources", "--home", str(home))
+    copilot = [ln for ln in result.output.splitlines() if ln.startswith("copilot ")]
+    assert len(copilot) == 1 and str(home / ".config" / "Code" / "User") in copilot[0]
+    assert str(loop) in result.stderr
+    rows = json.loads(run("sources", "--home", str(home), "--json").stdout)["sources"]
+    assert [r["path"] for r in rows if r["source"] == "copilot"] == [
+        str(home / ".config" / "Code" / "User")
+    ]
+    doctor = run("doctor", "--vault", str(tmp_path / "v"), "--home", str(home))
+    line = next(ln for ln in doctor.output.splitlines() if "copilot: " in ln)
+    assert str(codium) not in line and str(home / ".config" / "Code" / "User") in line
+    assert str(loop) in doctor.output
+
+
+def test_sources_lists_every_folder_of_a_source_that_found_nothing(tmp_path):
+    for editor in ("Code", "VSCodium"):
+        (tmp_path / ".config" / editor / "User").mkdir(parents=True)
+    result = run("sources", "--home", str(tmp_path), "--source", "copilot")
+    copilot = [ln for ln in result.output.splitlines() if ln.startswith("copilot ")]
+    assert len(copilot) == 2 and all(" 0 " in ln for ln in copilot)
+
+
 def test_sources_on_an_empty_home_says_not_found(tmp_path):
     result = run("sources", "--home", str(tmp_path))
     assert "(not found)" in result.output

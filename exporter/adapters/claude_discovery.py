@@ -272,8 +272,8 @@ def _conversation(obj: Any) -> str | None:
     """The uuid of a user or assistant line of the main conversation (not a sidechain's)."""
     if not isinstance(obj, dict) or obj.get("type") not in ("user", "assistant"):
         return None
-    if obj.get("isSidechain") or obj.get("agentId"):
-        return None
+    if obj.get("isSidechain") is True or obj.get("agentId"):
+        return None  # (a damaged isSidechain: the conversation's, as its reading takes it)
     uuid = obj.get("uuid")
     return uuid if isinstance(uuid, str) else None
 

@@ -134,6 +134,7 @@ def cowork_homes(ctx: SourceContext) -> list[CoworkHome]:
                     sidecar = Path(workspace.path) / f"{task.name}.json"
                     found, why = sidecar_or_why(sidecar)
                     meta = found or {}
+                    why = why or _odd_fields(meta)
                     unread = (
                         index_unreadable(SOURCE, sidecar, why, "title and project") if why else None
                     )
@@ -199,6 +200,18 @@ def _sidecars(
                     continue
                 if session not in found or mtime >= found[session][0]:
                     found[session] = (mtime, title)
+
+
+def _odd_fields(meta: dict[str, Any]) -> str | None:
+    """Why a Cowork task's sidecar is damaged though it is a JSON object: a session id or
+    title that is not text, chosen folders that are no list or whose first (the project)
+    is not text. None, none or an empty list is no damage: nothing is there to read."""
+    folders = meta.get("userSelectedFolders")
+    if folders is not None and not isinstance(folders, list):
+        return f"its userSelectedFolders is {json_kind(folders)}, not a list"
+    if folders and not isinstance(folders[0], str):
+        return f"its first userSelectedFolders item is {json_kind(folders[0])}, not text"
+    return _not_text(meta, "cliSessionId") or _not_text(meta, "title")
 
 
 def _not_text(meta: dict[str, Any], key: str) -> str | None:

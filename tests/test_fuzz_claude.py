@@ -189,9 +189,18 @@ TASK = {"sessionId": "local_t1", "title": "mk41x photo task", "userSelectedFolde
         (json.dumps(TASK).encode()[:40], "is not valid JSON (damaged or cut short)"),
         (b"\xff\xfe{", "is not valid JSON (damaged or cut short)"),
         (b"[1, 2]", "is a list, not a JSON object"),
+        (json.dumps({"cliSessionId": COWORK, **TASK, "title": 5}).encode(),
+         "its title is a number, not text"),
+        (json.dumps({**TASK, "cliSessionId": {"id": COWORK}}).encode(),
+         "its cliSessionId is an object, not text"),
+        (json.dumps({"cliSessionId": COWORK, **TASK, "userSelectedFolders": "/home/dev/photos"})
+         .encode(), "its userSelectedFolders is text, not a list"),
+        (json.dumps({"cliSessionId": COWORK, **TASK, "userSelectedFolders": [["/home/dev"]]})
+         .encode(), "its first userSelectedFolders item is a list, not text"),
     ],
-    ids=["empty", "cut short", "not UTF-8", "a list"],
-)
+    ids=["empty", "cut short", "not UTF-8", "a list", "title number", "session id object",
+         "folders text", "folder list"],
+)  # fmt: skip
 def test_a_damaged_cowork_sidecar_is_said_and_its_title_kept(tmp_path, raw, why):
     """A Cowork task's sidecar that was not JSON was read as absent without a word: the
     task's note lost its title and project (renamed "tidy the photo folder", moved to the
@@ -223,6 +232,19 @@ def test_a_task_first_seen_with_a_damaged_sidecar_takes_the_fallback_project(tmp
     checked_export(home, vault, "claude-code", failed=0)
     (note,) = [p for p in vault.rglob("*.md") if COWORK[:8] in p.name]
     assert note.parent.name == "cowork" and "\nproject: cowork\n" in note.read_text()
+
+
+def test_a_cowork_sidecar_of_valid_shapes_is_silent(tmp_path):
+    """No title yet (none or null), no folder chosen (none, null or an empty list)."""
+    home = tmp_path / "home"
+    claude_home(home, records())
+    task = {"sessionId": "local_t1", "title": None, "userSelectedFolders": []}
+    cowork_task(home / ".config" / "Claude", COWORK, task)
+    text, problems = checked_export(home, tmp_path / "v", "claude-code", failed=0)
+    assert problems == [] and ALL <= set(MARKER.findall(text))
+    for task in ({"userSelectedFolders": None}, {"sessionId": "local_t1"}):
+        cowork_task(home / ".config" / "Claude", COWORK, task)
+        assert checked_export(home, tmp_path / "v", "claude-code", failed=0)[1] == []
 
 
 def test_a_cowork_task_without_a_sidecar_is_silent(tmp_path):

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from ..collector import collector_paused
+from ..errors import Problem
 from .base import (
     STREAM_FROM,
     LoadResult,
@@ -115,7 +116,7 @@ class ClaudeCodeAdapter:
         # The Desktop app's facts (FORMATS.md §1.1): a Cowork task's title and project, a
         # Code tab session's title; in the fingerprint, so that a rename re-exports it.
         desktop = not ctx.configured(SOURCE, "projects")
-        titles = code_tab_titles(ctx) if desktop else {}
+        titles, unread = code_tab_titles(ctx) if desktop else ({}, None)
         homes = cowork_homes(ctx) if desktop else []  # their sidecars read once a discovery
         cowork = {home.projects: home for home in homes}
         for root in self._roots(ctx, homes):
@@ -126,7 +127,7 @@ class ClaudeCodeAdapter:
                 if project.is_dir():
                     try:
                         for ref in discover_project(Path(project.path)):
-                            yield _with_desktop_facts(ref, titles, task)
+                            yield _with_desktop_facts(ref, titles, task, unread)
                     except PermissionError:
                         continue  # reported by the pipeline as an unreadable folder
 
@@ -144,20 +145,29 @@ FALLBACK = "project-fallback"  # a Cowork task's project when its sidecar cannot
 
 
 def _with_desktop_facts(
-    ref: SessionRef, titles: dict[str, str], task: CoworkHome | None
+    ref: SessionRef,
+    titles: dict[str, str],
+    task: CoworkHome | None,
+    code_tab_unread: Problem | None = None,
 ) -> SessionRef:
     """A session with the Desktop app's title for it and, in a Cowork task, the task's
-    project (its subagents too) and title (its own transcript's)."""
+    project (its subagents too) and title (its own transcript's). ``code_tab_unread``: why
+    some Code tab sidecars cannot be read; which sessions they title cannot be told, so
+    each session they may title (any the Code tab gives none) keeps its last run's."""
     extra: list[str] = []
     title = titles.get(ref.session_id)
+    titled = not ref.session_id.startswith("agent-") and "/" not in ref.session_id
     if task is not None:
         if task.title and ref.session_id == task.session_id:
             title = title or task.title
         # (a sidecar that cannot be read gives no project: the last run's comes back, and
         # only a task never exported before takes the fallback)
         extra.append(f"{'project' if task.unread is None else FALLBACK}={task.project}")
-    if title and not ref.session_id.startswith("agent-") and "/" not in ref.session_id:
+    if title and titled:
         extra.insert(0, f"title={title}")
-    if task is not None and task.unread is not None:
-        ref = replace(ref, unread_index=task.unread)
+    unread = task.unread if task is not None else None
+    if unread is None and titled and ref.session_id not in titles:
+        unread = code_tab_unread
+    if unread is not None:
+        ref = replace(ref, unread_index=unread)
     return replace(ref, extra=(*ref.extra, *extra)) if extra else ref

@@ -134,6 +134,7 @@ def cowork_homes(ctx: SourceContext) -> list[CoworkHome]:
                     sidecar = Path(workspace.path) / f"{task.name}.json"
                     found, why = sidecar_or_why(sidecar)
                     meta = found or {}
+                    why = why or _odd_fields(meta)
                     unread = (
                         index_unreadable(SOURCE, sidecar, why, "title and project") if why else None
                     )
@@ -148,26 +149,74 @@ def cowork_homes(ctx: SourceContext) -> list[CoworkHome]:
     return homes
 
 
-def code_tab_titles(ctx: SourceContext) -> dict[str, str]:
-    """Session id -> the title the Desktop app's Code tab shows for it (newest sidecar)."""
-    found: dict[str, tuple[int, str]] = {}
+CODE_TAB_GIVES = "Code tab titles"
+
+
+def code_tab_titles(ctx: SourceContext) -> tuple[dict[str, str], Problem | None]:
+    """Session id -> the title the Desktop app's Code tab shows for it (newest sidecar);
+    and, when sidecars are there but cannot be read (not JSON, not an object, a title or
+    session id that is not text), one warning naming the first and how many there are.
+    Which session such a sidecar titles is inside it: every session the Code tab gives
+    no title then keeps the one of its last run (``claude_code._with_desktop_facts``)."""
+    found: dict[str, tuple[int, str | None]] = {}
+    damaged: list[tuple[Path, str]] = []
     for desktop in desktop_dirs(ctx):
-        _sidecars(desktop / "claude-code-sessions", found, _SIDECAR_DEPTH)
-    return {session: title for session, (_, title) in found.items()}
+        _sidecars(desktop / "claude-code-sessions", found, damaged, _SIDECAR_DEPTH)
+    titles = {session: title for session, (_, title) in found.items() if title}
+    if not damaged:
+        return titles, None
+    (first, why), more = damaged[0], len(damaged) - 1
+    if more:
+        why += f" (and {more} more of the Code tab's sidecars cannot be read)"
+    return titles, index_unreadable(SOURCE, first, why, CODE_TAB_GIVES)
 
 
-def _sidecars(folder: Path, found: dict[str, tuple[int, str]], depth: int) -> None:
+def _sidecars(
+    folder: Path,
+    found: dict[str, tuple[int, str | None]],
+    damaged: list[tuple[Path, str]],
+    depth: int,
+) -> None:
     for entry in _entries(folder):
         if _is_dir(entry):
             if depth > 0:
-                _sidecars(Path(entry.path), found, depth - 1)
+                _sidecars(Path(entry.path), found, damaged, depth - 1)
         elif entry.name.startswith("local_") and entry.name.endswith(".json"):
-            meta = read_sidecar(Path(entry.path)) or {}
+            path = Path(entry.path)
+            meta, why = sidecar_or_why(path)
+            meta = meta or {}
+            # (none, or blank: a sidecar the app wrote before it had a title or a session
+            # to name is no damage, FORMATS.md §1.1; a value of another kind is)
+            why = why or _not_text(meta, "cliSessionId") or _not_text(meta, "title")
+            if why:
+                damaged.append((path, why))
             session, title = _text(meta.get("cliSessionId")), _text(meta.get("title"))
-            if session and title:
+            # A session's newest sidecar whose title cannot be read gives it none: it keeps
+            # the title of its last run, not an older sidecar's.
+            if session and (title or why):
                 try:
                     mtime = entry.stat().st_mtime_ns
                 except OSError:
                     continue
                 if session not in found or mtime >= found[session][0]:
                     found[session] = (mtime, title)
+
+
+def _odd_fields(meta: dict[str, Any]) -> str | None:
+    """Why a Cowork task's sidecar is damaged though it is a JSON object: a session id or
+    title that is not text, chosen folders that are no list or whose first (the project)
+    is not text. None, none or an empty list is no damage: nothing is there to read."""
+    folders = meta.get("userSelectedFolders")
+    if folders is not None and not isinstance(folders, list):
+        return f"its userSelectedFolders is {json_kind(folders)}, not a list"
+    if folders and not isinstance(folders[0], str):
+        return f"its first userSelectedFolders item is {json_kind(folders[0])}, not text"
+    return _not_text(meta, "cliSessionId") or _not_text(meta, "title")
+
+
+def _not_text(meta: dict[str, Any], key: str) -> str | None:
+    """Why a sidecar's ``key`` is damaged: there, not null, and not text."""
+    value = meta.get(key)
+    if value is None or isinstance(value, str):
+        return None
+    return f"its {key} is {json_kind(value)}, not text"

@@ -27,10 +27,12 @@ def discover_project(folder: Path) -> Iterator[SessionRef]:
     files: dict[str, os.DirEntry[str]] = {}
     dirs: dict[str, os.DirEntry[str]] = {}
     for entry in listed(folder):
-        if entry.is_dir():
-            dirs[entry.name] = entry
-        elif entry.name.endswith(".jsonl") and (entry.is_file() or _special(entry)):
-            files[entry.name] = entry  # (a FIFO too: its reading says it is none, unopened)
+        if not entry.name.endswith(".jsonl"):
+            if entry.is_dir():
+                dirs[entry.name] = entry
+        elif entry.is_file() or _special(entry):
+            # (a FIFO or a folder too: its reading says it is no file, and opens no FIFO)
+            files[entry.name] = entry
     mains = sorted(n for n in files if not n.startswith("agent-"))
     for name in mains:
         stem = name.removesuffix(".jsonl")
@@ -45,9 +47,9 @@ def discover_project(folder: Path) -> Iterator[SessionRef]:
 
 
 def _special(entry: os.DirEntry[str]) -> bool:
-    """A FIFO, socket or device (the listing says so: no ``stat``); not a link to nothing,
-    which is skipped as the nothing it is."""
-    return not (entry.is_dir() or entry.is_symlink())
+    """A FIFO, socket, device or folder (the listing says so: no ``stat``); not a link to
+    nothing, which is skipped as the nothing it is."""
+    return entry.is_dir() or not entry.is_symlink()
 
 
 def _orphan_agents(stem: str, stamps: tuple[FileStamp, ...]) -> Iterator[SessionRef]:
@@ -272,8 +274,8 @@ def _conversation(obj: Any) -> str | None:
     """The uuid of a user or assistant line of the main conversation (not a sidechain's)."""
     if not isinstance(obj, dict) or obj.get("type") not in ("user", "assistant"):
         return None
-    if obj.get("isSidechain") or obj.get("agentId"):
-        return None
+    if obj.get("isSidechain") is True or obj.get("agentId"):
+        return None  # (a damaged isSidechain: the conversation's, as its reading takes it)
     uuid = obj.get("uuid")
     return uuid if isinstance(uuid, str) else None
 

@@ -77,6 +77,7 @@ def load_unit(adapter: ClaudeCodeAdapter, ref: SessionRef, keep: MessageSink | N
         result.problems.append(Problem(str(path), why, source=SOURCE))
         return result
     times.report(result.problems, path, SOURCE)
+    main.sidechains.report(result.problems, path, SOURCE)
     links, descriptions = main.tasks.links, main.tasks.descriptions
     children = _related_children(ref, main_id, links, descriptions, result.problems)
     inline, warmup, inline_lines = _inline_sidechains(main, main_id, path)

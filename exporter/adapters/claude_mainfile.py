@@ -18,7 +18,7 @@ from .base import MessageSink
 from .claude_content import odd_block
 from .claude_discovery import SOURCE
 from .claude_persisted import restore_persisted
-from .claude_subagents import TaskIndex, known_uuid
+from .claude_subagents import Sidechains, TaskIndex, known_uuid
 from .claude_transcript import CONVERSATIONAL, Transcript, TranscriptBuilder, build_transcript
 
 KNOWN_TYPES = CONVERSATIONAL | {
@@ -53,7 +53,7 @@ class MainFile:
 
     __slots__ = (
         "session_id", "older", "transcript", "tasks", "side", "side_at", "any_sidechain",
-        "main_conversation", "stream", "let_go", "keep", "times",
+        "main_conversation", "stream", "let_go", "keep", "times", "sidechains",
     )  # fmt: skip
 
     def __init__(
@@ -67,18 +67,21 @@ class MainFile:
         self.side: list[dict[str, Any]] = []
         self.side_at: dict[int, int] = {}  # id of a line held -> its number (times tell it)
         self.any_sidechain = False
+        self.sidechains = Sidechains()  # which lines are, and those that say it damaged
         self.main_conversation = False  # a user or assistant line outside sidechains
         self.stream = stream  # let each message go once made (counted in let_go)
         self.let_go = 0
         self.keep = keep  # given each message let go, to keep it instead of reading it again
 
     def add(self, rec: dict[str, Any]) -> None:
-        self.tasks.add(rec)
-        if rec.get("isSidechain"):
+        locate = self.times.locate if self.times is not None else None
+        flag = rec.get("isSidechain")  # (false on most lines: told without a call)
+        sidechain = flag is not None and flag is not False and self.sidechains(rec, locate)
+        self.tasks.add(rec, sidechain)
+        if sidechain:
             self.any_sidechain = True
             if isinstance(rec.get("uuid"), str):
                 self.side.append(rec)
-                locate = self.times.locate if self.times is not None else None
                 where = locate() if locate is not None else None
                 if isinstance(where, int):
                     self.side_at[id(rec)] = where
@@ -137,9 +140,9 @@ def read_messages(
     written since belong to the next run, which also sees them in the session's totals).
     ``skip``: None to read only the lines outside sidechains, else every line but those;
     ``copied``: the lines copied from the session this one continues, left out as well."""
-    builder, meta = TranscriptBuilder(), FileMeta()
+    builder, meta, sidechain = TranscriptBuilder(), FileMeta(), Sidechains()
     for rec in without_lines(copied or set(), read_records(path, [], meta, stop)):
-        if rec.get("isSidechain") if skip is None else known_uuid(rec.get("uuid"), skip):
+        if sidechain(rec) if skip is None else known_uuid(rec.get("uuid"), skip):
             continue
         builder.add(rec)
         yield from builder.closed(links)

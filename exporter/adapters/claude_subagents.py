@@ -8,13 +8,15 @@ Kept apart from claude_code.py, which loads the transcripts and builds the sessi
 from __future__ import annotations
 
 import re
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from ..errors import Problem, how_many
+from ._values import quoted
 from .base import open_regular, read_regular
 from .claude_transcript import Transcript, build_transcript
 
@@ -33,12 +35,15 @@ class TaskIndex:
         self.descriptions: dict[str, tuple[str | None, str | None]] = {}
         self.inputs: dict[str, dict[str, Any]] = {}
 
-    def add(self, rec: dict[str, Any]) -> None:
+    def add(self, rec: dict[str, Any], sidechain: bool | None = None) -> None:
+        """``sidechain``: whether the line is a sidechain's, as ``Sidechains`` told it."""
         message = rec.get("message")
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, list):
             return
-        inputs = rec.get("type") == "assistant" and not rec.get("isSidechain")
+        if sidechain is None:
+            sidechain = rec.get("isSidechain") is True
+        inputs = rec.get("type") == "assistant" and not sidechain
         for block in content:
             if not isinstance(block, dict):
                 continue
@@ -75,6 +80,57 @@ def _result_agent_id(rich: Any, content: Any) -> str | None:
         )
     m = _AGENT_ID_TAIL.search(text) if "agentId:" in text else None
     return m.group(1) if m else None
+
+
+class Sidechains:
+    """Tells the sidechain lines of a main file (FORMATS.md §1.1: ``isSidechain: true``,
+    written there before 2.0.28) one line at a time, in the file's order. A value that is
+    neither true nor false (``null`` or none is false: not a sidechain) is damage: the line
+    is taken for what its parent line is, a sidechain's below a sidechain line and the
+    conversation's otherwise (a root line: the conversation keeps it, where nothing is
+    lost), and said once per file (``report``), with the first such line."""
+
+    __slots__ = ("uuids", "count", "first", "value", "side")
+
+    def __init__(self) -> None:
+        self.uuids: set[str] = set()  # the sidechain lines' (none in a newer file)
+        self.count = 0
+        self.first: int | None = None
+        self.value: Any = None
+        self.side = False  # how the first damaged line was read
+
+    def __call__(self, rec: dict[str, Any], locate: Callable[[], object] | None = None) -> bool:
+        """Is the line a sidechain's? ``locate`` tells its number, for the report."""
+        value = rec.get("isSidechain")
+        if value is True:
+            side = True
+        elif value is None or value is False:
+            return False
+        else:
+            side = known_uuid(rec.get("parentUuid"), self.uuids)
+            self.count += 1
+            if self.count == 1:
+                where = locate() if locate is not None else None
+                self.first = where if isinstance(where, int) else None
+                self.value, self.side = value, side
+        uuid = rec.get("uuid")
+        if side and isinstance(uuid, str):
+            self.uuids.add(uuid)
+        return side
+
+    def report(self, problems: list[Problem], path: Path, source: str) -> None:
+        """One warning for the file's lines whose ``isSidechain`` is damaged, if any."""
+        if not self.count:
+            return
+        why = f"isSidechain is {quoted(self.value)}, not true or false"
+        if self.count == 1:
+            whose = "of the subagent its parent line is in" if self.side else "of the conversation"
+            why += f": read as a line {whose}"
+        else:
+            why += how_many(self.count, "line")
+            why += ": each read as a line of the subagent its parent line is in, else of the"
+            why += " conversation"
+        problems.append(Problem(str(path), why, self.first, source=source))
 
 
 def child_session_ids(links: dict[str, str], main_id: str) -> dict[str, str]:

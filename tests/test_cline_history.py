@@ -321,3 +321,20 @@ def test_a_damaged_entry_of_a_task_that_is_gone_costs_nothing_and_is_not_said(tm
     a_task(root)
     cb.history(root, [GOOD, cb.history_item("1762400000000", "Deleted", modelId=3)])
     assert export(home, vault).problems == []
+
+
+def test_a_long_damaged_truncation_range_is_clipped_in_its_warning(tmp_path):
+    """It was quoted whole: a range of 2,000 numbers made a warning of 10 KB."""
+    home = tmp_path / "home"
+    root = cb.storage(home, cb.CLINE)
+    a_task(root)
+    cb.history(root, [{**GOOD, "conversationHistoryDeletedRange": list(range(2000))}])
+    _, (problem,) = load_sessions(ClineAdapter(), home)
+    assert problem.message.startswith(
+        "task 1762500000000: conversationHistoryDeletedRange [0, 1, 2, "
+    )
+    assert problem.message.endswith(
+        "… is not a pair of message indices [start, end]; the note has no marker of that "
+        "context truncation"
+    )
+    assert len(problem.message) < 250

@@ -30,6 +30,8 @@ may name ``User`` folders, extension storage folders or Cline data folders.
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -37,7 +39,7 @@ from typing import Any, ClassVar
 from ...errors import Problem, SourceError
 from .._jsonl import read_index_json
 from .._sqlite import Database, decode_json
-from .._values import json_kind
+from .._values import json_kind, quoted, some_text
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext, index_unreadable, listed
 from ..vscode import VSCODE_VARIABLES, user_dirs
 from .load import API_FILE, METADATA_FILE, UI_FILE, load_sdk, load_task
@@ -174,7 +176,7 @@ def _task_refs(source: str, root: Path) -> Iterator[SessionRef]:
     tasks = root / "tasks"
     if not tasks.is_dir():
         return
-    index, unread = _history_index(source, root / "state" / "taskHistory.json")
+    index, damaged, unnamed = _history_index(source, root / "state" / "taskHistory.json")
     for entry in listed(tasks):
         if not entry.is_dir():
             continue
@@ -184,34 +186,94 @@ def _task_refs(source: str, root: Path) -> Iterator[SessionRef]:
         if not files or files[0].name == METADATA_FILE:
             continue  # no transcript (a task that never ran, or settings only)
         stamps = [FileStamp.of(f) for f in files]
-        facts = index.get(entry.name, ())
-        yield SessionRef(source, entry.name, stamps[0], tuple(stamps[1:]), facts, unread)
+        facts = index.get(entry.name)
+        # (a task its index damages, or may damage, keeps the facts of the last run)
+        unread = damaged.get(entry.name) or (unnamed if facts is None else None)
+        yield SessionRef(source, entry.name, stamps[0], tuple(stamps[1:]), facts or (), unread)
 
 
-def _history_index(source: str, path: Path) -> tuple[dict[str, tuple[str, ...]], Problem | None]:
+def _history_index(
+    source: str, path: Path
+) -> tuple[dict[str, tuple[str, ...]], dict[str, Problem], Problem | None]:
     """``HistoryItem[]``: title (the first prompt), working folder, model and context
-    truncation (``conversationHistoryDeletedRange``) per task id;
-    and why the file could not be read, when it is there (the extension rewrites it whole:
-    caught halfway it is not JSON)."""
+    truncation (``conversationHistoryDeletedRange``) per task id; the tasks whose entry is
+    damaged, with why (said once for the file: how many, and the first); and why the tasks
+    the index does not name keep the facts of the last run: the file could not be read (the
+    extension rewrites it whole: caught halfway it is not JSON), holds no list, or holds an
+    entry that names no task (it may have been theirs)."""
     items, unread = read_index_json(source, path, HISTORY_GIVES)
     if unread:
-        return {}, unread
-    index = {}
-    for item in items if isinstance(items, list) else []:
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+        return {}, {}, unread
+    if items is None and not path.exists():  # (no index, or one that holds null)
+        return {}, {}, None
+    if not isinstance(items, list):
+        why = f"holds {json_kind(items)}, not a list of tasks"
+        return {}, {}, index_unreadable(source, path, why, HISTORY_GIVES)
+    index: dict[str, tuple[str, ...]] = {}
+    damaged_ids: list[str] = []
+    said: list[str] = []  # what is wrong with each damaged entry
+    unnamed = False
+    for number, item in enumerate(items, start=1):
+        task_id, facts, why = _history_entry(item, number)
+        if task_id is not None:
+            index[task_id] = _facts(facts)
+        if why is None:
             continue
-        deleted = item.get("conversationHistoryDeletedRange")
-        facts = {
-            "title": item.get("task"),
-            "cwd": item.get("cwdOnTaskInitialization") or item.get("workspace"),
-            "model": item.get("modelId"),
-            "updated": str(item["ts"]) if isinstance(item.get("ts"), int | float) else None,
-            # The context truncation in force (a marker in the note, when the transcript
-            # does not say where it happened): as written, checked when the task is read.
-            "deleted": json.dumps(deleted) if deleted is not None else None,
-        }
-        index[item["id"]] = _facts(facts)
-    return index, None
+        said.append(why)
+        if task_id is None:
+            unnamed = True
+        else:
+            damaged_ids.append(task_id)
+    if not said:
+        return index, {}, None
+    why = said[0] if len(said) == 1 else f"{said[0]} (the first of {len(said)} damaged entries)"
+    problem = index_unreadable(source, path, why, HISTORY_GIVES)
+    return index, dict.fromkeys(damaged_ids, problem), problem if unnamed else None
+
+
+# The facts of a HistoryItem, each with the fields it is read from: text (Roo Code and its
+# forks name the working folder ``workspace``), ``ts`` a number (ms).
+_TEXT_FIELDS = {"title": ("task",), "cwd": ("cwdOnTaskInitialization", "workspace"),
+                "model": ("modelId",)}  # fmt: skip
+_NUMBER = re.compile(r"\d{1,16}(?:\.\d+)?")
+
+
+def _history_entry(item: Any, number: int) -> tuple[str | None, dict[str, Any], str | None]:
+    """One entry of the index (the ``number``-th, from 1): the task id it names (None when
+    it names none), its facts, and what is wrong with it (None: nothing). A field that is
+    absent or ``null`` is no damage (the extensions leave the optional ones out); one of the
+    wrong type is, and its fact is left out (the run takes the one it recorded last)."""
+    if not isinstance(item, dict):
+        return None, {}, f"entry {number} is {json_kind(item)}, not an object"
+    task_id = item.get("id")
+    if not some_text(task_id):
+        if task_id in (None, ""):
+            return None, {}, f"entry {number} has no id"
+        return None, {}, f"entry {number} has an id that is {json_kind(task_id)}, not text"
+    wrong = []
+    facts: dict[str, Any] = {}
+    for name, fields in _TEXT_FIELDS.items():
+        for field in fields:
+            value = item.get(field)
+            if value is not None and not isinstance(value, str):
+                wrong.append(f"its {field} is {json_kind(value)}, not text")
+            elif value and not facts.get(name):
+                facts[name] = value
+    ts = item.get("ts")
+    if isinstance(ts, int | float) and not isinstance(ts, bool) and math.isfinite(ts):
+        facts["updated"] = str(ts)
+    elif isinstance(ts, str) and _NUMBER.fullmatch(ts.strip()):
+        facts["updated"] = ts.strip()  # (a number written as text says the same)
+    elif ts is not None:
+        shown = str(ts) if isinstance(ts, float) else quoted(ts)  # (nan, read leniently)
+        wrong.append(f"its ts is {shown}, not a number")
+    # The context truncation in force (a marker in the note, when the transcript does not
+    # say where it happened): as written, checked when the task is read (one that is not a
+    # pair of message indices is said then, with the task).
+    deleted = item.get("conversationHistoryDeletedRange")
+    facts["deleted"] = json.dumps(deleted) if deleted is not None else None
+    why = f"entry {number} (task {quoted(task_id)}): {' and '.join(wrong)}" if wrong else None
+    return task_id, facts, why
 
 
 def _sdk_refs(source: str, sessions: Path, db: Path) -> Iterator[SessionRef]:

@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...errors import Problem
+from ...errors import Problem, clipped
 from ...model import Message, Part, Session, TextPart, ToolCallPart, ToolResultPart
 from .._jsonl import parse_timestamp
 from ..base import SessionRef, open_regular
@@ -270,8 +270,8 @@ def _index_range(ref: SessionRef, problems: list[Problem], source: str) -> tuple
         index = ref.main.path.parent.parent.parent / "state" / "taskHistory.json"
         problems.append(
             Problem(str(index), f"task {ref.session_id}: conversationHistoryDeletedRange "
-                    f"{value} is not a pair of message indices [start, end]; the note has no "
-                    "marker of that context truncation", None, "warning", source)
+                    f"{clipped(value)} is not a pair of message indices [start, end]; the note "
+                    "has no marker of that context truncation", None, "warning", source)
         )  # fmt: skip
     return left_out
 

@@ -111,3 +111,24 @@ def test_a_call_given_no_arguments_anywhere_shows_no_input(tmp_path, streamed):
     assert "`get_time`\n> ```text\n> 10:00\n> ```" in body  # the output, no input before it
     assert "`get_year`\n> ```text\n> 2026\n> ```" in body
     assert "yaml" not in body and "{}" not in body and "null" not in body
+
+
+def test_blank_arguments_are_none_given(tmp_path, streamed):
+    """A request whose arguments are blank text (or the JSON text of an empty string)
+    gave none: the start's are shown, or no input at all (an empty block before)."""
+    s = CopilotCliSession(SID)
+    s.user("Status, then the time")
+    s.assistant("", [request("b1", "bash", ""), request("b2", "get_time", '""')])
+    _start(s, "b1", "bash", arguments={"command": "git status"})
+    _start(s, "b2", "get_time", arguments=" ")
+    _done(s, "b1", "clean")
+    _done(s, "b2", "10:00")
+    s.assistant("Clean, at 10:00.")
+    s.write(tmp_path / ".copilot")
+    (session,), problems = load_sessions(CopilotCliAdapter(), tmp_path)
+    assert problems == []
+    assert _calls(session) == [("bash", {"command": "git status"}), ("get_time", None)]
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path, sources=["copilot-cli"], timezone=UTC))
+    (note,) = note_files(vault).values()
+    assert "`get_time`\n> ```text\n> 10:00\n> ```" in note.decode()

@@ -30,7 +30,7 @@ from . import SOURCE
 from .attachments import attachment_parts, result_extras
 from .threads import Thread
 from .usage import model_usage, positive, token_details
-from .values import error_text, result_text, seconds, text_of, truncation_text
+from .values import arguments_of, error_text, result_text, seconds, text_of, truncation_text
 
 # Known types that carry nothing for a note (system prompt, notices, hooks, bookkeeping).
 DROPPED = {
@@ -287,7 +287,7 @@ class EventLog:
                 )
                 call = ToolCallPart(
                     self._tool_name(request.get("name")),
-                    json_or_text(request.get("arguments")),
+                    arguments_of(json_or_text(request.get("arguments"))),
                     call_id,
                     description,
                 )
@@ -320,11 +320,12 @@ class EventLog:
     def on_tool_start(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         call_id = self.call_id(data, "a tool call")
         if call_id in self.unargued:
-            self._argued(call_id, self.unargued.pop(call_id), data.get("arguments"))
+            arguments = arguments_of(data.get("arguments"))
+            self._argued(call_id, self.unargued.pop(call_id), arguments)
         if not call_id or call_id in self.calls or call_id in self.user_calls:
             return
         name = self._tool_name(data.get("toolName"))
-        call = ToolCallPart(name, data.get("arguments"), call_id)
+        call = ToolCallPart(name, arguments_of(data.get("arguments")), call_id)
         self._remember(call)
         thread.add("assistant", [call], event.get("id"), when, self._current_model(thread))
 

@@ -10,7 +10,8 @@ Prompts are ``user.message.content`` (never ``transformedContent``, the model-fa
 replies ``assistant.message`` with their ``toolRequests``; reasoning ``assistant.reasoning``
 and ``reasoningText`` (opaque/encrypted reasoning is never shown). A tool call pairs with
 ``tool.execution_complete`` by ``toolCallId``; a ``tool.execution_start`` with no request
-before it (older builds) stands in for the request. Events of a sub-agent (envelope
+before it (older builds) stands in for the request, and one after a request that gave no
+arguments gives them (the ones the call ran with). Events of a sub-agent (envelope
 ``agentId``, or the older ``data.parentToolCallId``) become a session of their own, linked
 both ways with the delegating call. Titles: ``workspace.yaml`` ``name``, else the last
 ``session.title_changed``. Token totals come from ``session.shutdown.modelMetrics`` (one per
@@ -127,9 +128,13 @@ def _main_messages(
     for number, obj in _events(path, [], stop):
         reached = number
         log.event(obj)
+        if log.waiting(log.main):
+            continue  # a reply whose call's arguments come with its start: held until then
         for message in log.main.messages:
             yield linked_message(message, links)
         log.main.messages.clear()
+    for message in log.main.messages:  # (held to the end: no start came)
+        yield linked_message(message, links)
     if reached < stop:  # cut short or replaced since: its notes would lose turns
         raise SourceChanged(path, reached, stop)
 

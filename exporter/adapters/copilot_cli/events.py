@@ -30,7 +30,7 @@ from . import SOURCE
 from .attachments import attachment_parts, result_extras
 from .threads import Thread
 from .usage import model_usage, positive, token_details
-from .values import error_text, result_text, seconds, text_of, truncation_text
+from .values import arguments_of, error_text, result_text, seconds, text_of, truncation_text
 
 # Known types that carry nothing for a note (system prompt, notices, hooks, bookkeeping).
 DROPPED = {
@@ -70,6 +70,9 @@ class EventLog:
         self.agents: dict[str, Thread] = {}  # delegating toolCallId -> thread
         self.agent_calls: dict[str, str] = {}  # envelope agentId -> delegating toolCallId
         self.calls: dict[str, ToolCallPart] = {}
+        # Calls whose request gave no arguments, and their thread, until their start (which
+        # gives the arguments they ran with), their result, or the thread's next reply.
+        self.unargued: dict[str, Thread] = {}
         self.user_calls: set[str] = set()  # tools the person ran themselves (``!cmd``)
         self.context: dict[str, Any] = {}
         self.trusted: str | None = None
@@ -229,7 +232,14 @@ class EventLog:
         completes), never the main one."""
         return thread.model(self.model) if thread is self.main else None
 
+    def _turn_over(self, thread: Thread) -> None:
+        """A new prompt or reply: the calls of the thread's last reply whose start never
+        came ran with no arguments, or not at all."""
+        for waiting in [c for c, t in self.unargued.items() if t is thread]:
+            del self.unargued[waiting]
+
     def on_user(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
+        self._turn_over(thread)
         if text_of(data.get("source")) not in (None, "user") or data.get("isAutopilotContinuation"):
             return  # injected by a skill, autopilot's continuation loop or the harness
         text = self.text(data, "content", "the prompt's content")
@@ -249,6 +259,7 @@ class EventLog:
             thread.add("assistant", [ThinkingPart(text)], event.get("id"), when, model)
 
     def on_assistant(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
+        self._turn_over(thread)
         model = thread.model(data.get("model")) or self._current_model(thread)
         thread.output_tokens += positive(data.get("outputTokens"))
         parts: list[Part] = []
@@ -276,12 +287,14 @@ class EventLog:
                 )
                 call = ToolCallPart(
                     self._tool_name(request.get("name")),
-                    json_or_text(request.get("arguments")),
+                    arguments_of(json_or_text(request.get("arguments"))),
                     call_id,
                     description,
                 )
                 self._remember(call)
                 parts.append(call)
+                if call.input is None:
+                    self.unargued[call_id] = thread
         opaque = data.get("reasoningOpaque") or data.get("encryptedContent")
         if data and data.get("content") is None and not (parts or requests or opaque):
             self.said("a reply with no content: left out")
@@ -306,17 +319,35 @@ class EventLog:
 
     def on_tool_start(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         call_id = self.call_id(data, "a tool call")
+        if call_id in self.unargued:
+            arguments = arguments_of(data.get("arguments"))
+            self._argued(call_id, self.unargued.pop(call_id), arguments)
         if not call_id or call_id in self.calls or call_id in self.user_calls:
             return
         name = self._tool_name(data.get("toolName"))
-        call = ToolCallPart(name, data.get("arguments"), call_id)
+        call = ToolCallPart(name, arguments_of(data.get("arguments")), call_id)
         self._remember(call)
         thread.add("assistant", [call], event.get("id"), when, self._current_model(thread))
+
+    def _argued(self, call_id: str, thread: Thread, arguments: Any) -> None:
+        """A call whose request gave no arguments (``null``, or none at all: the schema
+        allows both) gets those its ``tool.execution_start`` gives, the ones it ran with;
+        its reply, still held (``waiting``), shows them."""
+        if arguments is not None:  # (else a tool called with none: nothing to show)
+            known = self.calls[call_id]
+            self._remember(ToolCallPart(known.name, arguments, call_id, known.description))
+            thread.given(call_id, arguments)
+
+    def waiting(self, thread: Thread) -> bool:
+        """A call of the thread's last reply waits for its arguments: a reader streaming
+        the thread holds its messages until then."""
+        return any(t is thread for t in self.unargued.values())
 
     def on_tool_done(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         call_id = self.call_id(data, "a tool result")
         if not call_id:
             return
+        self.unargued.pop(call_id, None)  # (a result with no start before it: none will come)
         result = data.get("result") if isinstance(data.get("result"), dict) else {}
         error = data.get("error") if isinstance(data.get("error"), dict) else {}
         output = result_text(result) or text_of(error.get("message")) or ""

@@ -3,11 +3,11 @@ events.py reads them in order and sessions.py makes notes of them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from ...model import Message, Part
+from ...model import Message, Part, ToolCallPart
 
 
 @dataclass(slots=True)
@@ -44,3 +44,18 @@ class Thread:
                 self.models.append(name)
             return name
         return None
+
+    def given(self, call_id: str, arguments: Any) -> None:
+        """The arguments of a call (``call_id``) added without them, in the message that
+        holds it, if it is still held."""
+        for n in range(len(self.messages) - 1, -1, -1):
+            parts = self.messages[n].parts
+            if any(isinstance(p, ToolCallPart) and p.call_id == call_id for p in parts):
+                mended = tuple(
+                    replace(p, input=arguments)
+                    if isinstance(p, ToolCallPart) and p.call_id == call_id
+                    else p
+                    for p in parts
+                )
+                self.messages[n] = replace(self.messages[n], parts=mended)
+                return

@@ -20,6 +20,12 @@ def seconds(millis: Any) -> float | None:
         return None
 
 
+def arguments_of(value: Any) -> Any:
+    """A call's arguments as given: none for ``null``, no key or blank text (a tool called
+    with none, which a note shows no input for; an empty string would be an empty block)."""
+    return None if isinstance(value, str) and not value.strip() else value
+
+
 def result_text(result: dict[str, Any]) -> str | None:
     """The fullest text of a result: ``detailedContent`` (diffs), else ``content``, else the
     1.0.45-era ``text_result_for_llm``, else the text items of ``contents``."""

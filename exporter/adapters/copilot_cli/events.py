@@ -163,9 +163,8 @@ class EventLog:
         if event.get("ephemeral") is True:
             return
         thread = self.thread(event, data)
-        if when:  # the earliest and latest: an event out of order moves neither
+        if when:  # the earliest: an event out of order does not move it (nor the last message)
             thread.first = min(thread.first or when, when)
-            thread.last = max(thread.last or when, when)
         handler = _HANDLERS.get(kind)
         if handler:
             handler(self, thread, event, data, when)

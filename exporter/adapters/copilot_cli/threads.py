@@ -18,7 +18,9 @@ class Thread:
     models: list[str] = field(default_factory=list)
     output_tokens: int = 0
     reasoning: set[str] = field(default_factory=set)  # shown since the last prompt
-    first: datetime | None = None
+    first: datetime | None = None  # of its first event
+    # Of its last message: not its last event (``session.shutdown`` is written when the
+    # process exits, maybe hours after the last message; a resume, before any).
     last: datetime | None = None
     label: str | None = None
     seen: bool = False  # a message was added (a caller streaming it may have taken it)
@@ -34,6 +36,8 @@ class Thread:
     ) -> None:
         if parts:
             self.seen = True
+            if when:  # the latest message: the thread's end (an event out of order moves it not)
+                self.last = max(self.last or when, when)
             if self.keep:
                 sid = source_id if isinstance(source_id, str) else None
                 self.messages.append(Message(role, tuple(parts), sid, when, model))  # type: ignore[arg-type]

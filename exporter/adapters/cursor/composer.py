@@ -57,16 +57,38 @@ def discover_user_dir(user_dir: Path) -> SessionRef | None:
     return SessionRef(SOURCE, str(user_dir), stamps[0], tuple(stamps[1:]), extra)
 
 
+# A ``composerData`` value that holds nothing, as SQLite tells it: SQL NULL, or text that
+# is empty or JSON ``null`` (a composer Cursor emptied; ``_not_an_object`` says nothing).
+_HOLDS_NOTHING = "value IS NULL OR trim(value, ' ' || char(9, 10, 13)) IN ('', 'null')"
+
+
 def count_conversations(user_dir: Path) -> int:
-    """How many conversations the databases of a user folder hold."""
+    """How many conversations the databases of a user folder hold, as an export finds
+    them: a composer stored empty, as JSON null or as SQL NULL is none, and a workspace's
+    copy of a composer the global database holds counts once."""
     workspaces = _read_workspaces(user_dir, [])
-    count = sum(len(composers) + len(tabs) for _, _, composers, tabs in workspaces.chats)
+    held: set[str] = set()
     try:
         with Database(user_dir / GLOBAL) as db:
-            count += len(db.keys("cursorDiskKV", "composerData:"))
+            held = _held_composers(db)
     except SourceError:
         pass
+    count = len(held)
+    for _folder, _path, composers, tabs in workspaces.chats:
+        ids = {str(data.get("composerId")) for data in composers}
+        count += len(ids - held) + len(tabs)
+        held |= ids
     return count
+
+
+def _held_composers(db: Database) -> set[str]:
+    """The ids of the global database's composers that hold something (a damaged one too:
+    the export says it), found by SQLite: no composer comes into Python."""
+    if "cursorDiskKV" not in db.tables:
+        return set()
+    sql = f"SELECT key FROM cursorDiskKV WHERE key >= ? AND key < ? AND NOT ({_HOLDS_NOTHING})"
+    prefix = "composerData:"
+    return {key.removeprefix(prefix) for (key,) in db.query(sql, (prefix, prefix + "\uffff"))}
 
 
 def load_user_dir(user_dir: Path) -> Iterator[LoadResult]:

@@ -352,14 +352,17 @@ def test_a_composer_stored_empty_or_null_is_no_damage(tmp_path, raw):
 @pytest.mark.parametrize("blob", [False, True], ids=["text", "blob"])
 def test_sources_counts_the_conversations_an_export_finds(tmp_path, blob):
     """``ccexport sources`` counted every composerData row: those stored empty, as JSON null
-    or as SQL NULL too (no session, and nothing said), and a workspace's copy of a composer
-    the global database holds (exported once, from there) a second time: 8 for 3."""
+    or as SQL NULL too (no session, and nothing said), one opened but never used, and a
+    workspace's copy of a composer the global database holds (exported once, from there) a
+    second time: 9 for 3."""
     home = tmp_path / "home"
     db = cursor_home(home, composer())
     with closing(sqlite3.connect(db)) as conn:
         for n, raw in enumerate(["", "null", " null\n", None]):
             value = raw.encode() if blob and raw is not None else raw
             conn.execute("INSERT INTO cursorDiskKV VALUES (?, ?)", (f"composerData:e{n}", value))
+        unused = json.dumps({"_v": 10, "composerId": "u1", "fullConversationHeadersOnly": []})
+        conn.execute("INSERT INTO cursorDiskKV VALUES (?, ?)", ("composerData:u1", unused))
         conn.commit()
     copy = {"composerId": "plain", "conversation": [bubble(1, "o1", text="an older copy")]}
     alone = {"composerId": "inline-1", "conversation": [bubble(1, "i1", text="mk30x q")]}

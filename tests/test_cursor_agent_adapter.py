@@ -365,6 +365,11 @@ def test_a_conversation_also_in_state_vscdb_is_exported_once_from_there(tmp_path
     report = export(tmp_path, tmp_path / "v")
     assert not report.failed and report.problems == []
     assert len(note_files(tmp_path / "v")) == 2
+    # ccexport sources counts it once too (it said 3)
+    from exporter.sources import list_sources
+
+    rows = list_sources(tmp_path, ["cursor"])
+    assert sum(r.sessions for r in rows) == report.per_source["cursor"].found == 2
 
 
 def test_an_empty_composer_does_not_hide_its_transcript(tmp_path):
@@ -376,6 +381,9 @@ def test_an_empty_composer_does_not_hide_its_transcript(tmp_path):
     AgentChat(tmp_path, "/w/a", CHAT).user("kept from the transcript").reply("ok").write()
     (session,), problems = load(tmp_path)
     assert texts(session, "user") == ["kept from the transcript"] and problems == []
+    from exporter.sources import list_sources
+
+    assert sum(r.sessions for r in list_sources(tmp_path, ["cursor"])) == 1
 
 
 def test_incremental_runs_and_a_line_being_written(tmp_path):

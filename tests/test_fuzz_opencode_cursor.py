@@ -19,7 +19,7 @@ from cursor_agent_builder import AgentChat, tool
 from fuzz_oracle import checked_export
 from opencode_builder import OpenCodeStore, text
 from opencode_builder import tool as oc_tool
-from vscode_builder import make_db
+from vscode_builder import make_db, workspace
 
 from exporter.adapters.cursor import CursorAdapter
 from exporter.adapters.cursor.composer import load_part
@@ -347,6 +347,40 @@ def test_a_composer_stored_empty_or_null_is_no_damage(tmp_path, raw):
     assert ([s.session_id for s in sessions], problems) == (["plain"], [])
     part = load_part(db.parents[1], CID, {})  # as a large folder is read, in parts
     assert (part.sessions, part.problems) == ([], [])
+
+
+@pytest.mark.parametrize("blob", [False, True], ids=["text", "blob"])
+def test_sources_counts_the_conversations_an_export_finds(tmp_path, blob):
+    """``ccexport sources`` counted every composerData row: those stored empty, as JSON null
+    or as SQL NULL too (no session, and nothing said), one opened but never used, and a
+    workspace's copy of a composer the global database holds (exported once, from there) a
+    second time: 9 for 3."""
+    home = tmp_path / "home"
+    db = cursor_home(home, composer())
+    with closing(sqlite3.connect(db)) as conn:
+        for n, raw in enumerate(["", "null", " null\n", None]):
+            value = raw.encode() if blob and raw is not None else raw
+            conn.execute("INSERT INTO cursorDiskKV VALUES (?, ?)", (f"composerData:e{n}", value))
+        unused = json.dumps({"_v": 10, "composerId": "u1", "fullConversationHeadersOnly": []})
+        conn.execute("INSERT INTO cursorDiskKV VALUES (?, ?)", ("composerData:u1", unused))
+        conn.commit()
+    copy = {"composerId": "plain", "conversation": [bubble(1, "o1", text="an older copy")]}
+    alone = {"composerId": "inline-1", "conversation": [bubble(1, "i1", text="mk30x q")]}
+    workspace(home / USER, "ws", "file:///home/me/shop", {
+        "composer.composerData": {"allComposers": [copy, alone]}})  # fmt: skip
+    adapter = CursorAdapter()
+    from exporter.adapters import SourceContext
+    from exporter.export import ExportOptions, run_export
+    from exporter.sources import list_sources
+
+    (ref,) = adapter.discover(SourceContext(home, {}, False))
+    sessions, problems = load_sessions(adapter, home)
+    assert (sorted(s.session_id for s in sessions), problems) == ([CID, "inline-1", "plain"], [])
+    assert adapter.count_sessions(ref) == 3
+    (row,) = [r for r in list_sources(home, ["cursor"]) if r.sessions]
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=home, sources=["cursor"]))
+    assert row.sessions == report.per_source["cursor"].found == 3
+    assert report.problems == []
 
 
 def test_a_bubble_of_no_known_type_or_with_damaged_rich_text_is_said(tmp_path):

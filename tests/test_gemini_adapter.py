@@ -842,3 +842,51 @@ def test_an_unknown_message_type_is_reported_where_it_first_appears(tmp_path):
         (live.name, 3, 'unknown message type "hologram" (3 messages, the first here) skipped'),
         (legacy.name, None, 'unknown message type "hologram" (message 2) skipped'),
     ]
+
+
+def test_a_project_folder_named_chats_keeps_its_saved_chats_log_and_count(tmp_path):
+    """The CLI names a project's folder by the slug of its root's name: a repository called
+    "chats" gets ``tmp/chats/``, with its own ``chats/`` inside. Its saved chat and prompt log
+    were taken as files of a chat folder: filed under a project "tmp", the saved chat not
+    linked to its session, and the log's prompts of the session with a chat file made a
+    second copy of it (which the run skipped, warning that it was already exported)."""
+    root = "/home/dev/work/chats"
+    folder = project_folder(tmp_path, root, "chats")
+    chat = conversation(root=root)
+    chat.gemini("", calls=[tool_call("inv-1", "investigator", {}, "done", agent_id="agent-7")])
+    chat.write_jsonl(folder / "chats")
+    child = GeminiChat("agent-7", root, kind="subagent")
+    child.user("Look around")
+    child.gemini("Looked.")
+    child.write_jsonl(folder / "chats" / SID, "agent-7.jsonl")
+    history = setup_turns(root) + [
+        {"role": "user", "parts": [{"text": "Add a /health endpoint to `server.py`"}]},
+        {"role": "model", "parts": [{"text": "Done: `GET /health` returns 200."}]},
+    ]
+    write_checkpoint(folder, "first", history)
+    gone = "dddddddd-0000-4000-8000-000000000004"
+    write_prompt_log(
+        folder,
+        [
+            (SID, "2026-05-01T10:00:01Z", "Add a /health endpoint to `server.py`"),
+            (gone, "2026-04-01T09:00:00Z", "Why does the build fail on Windows?"),
+        ],
+    )
+    sessions, problems = load_all(tmp_path)
+    assert problems == []
+    got = sorted((s.session_id, s.project, s.cwd, s.forked_from) for s in sessions)
+    assert got == [
+        (SID, "chats", root, None),
+        (f"{SID}/agent-agent-7", "chats", root, None),
+        ("chats/checkpoint/first", "chats", root, SID),
+        (gone, "chats", root, None),
+    ]
+    saved = next(s for s in sessions if "/checkpoint/" in s.session_id)
+    assert saved.started_at.isoformat() == "2026-05-01T10:00:01+00:00"  # its session's time
+    from exporter.sources import list_sources
+
+    (row,) = list_sources(tmp_path, ["gemini"])
+    report = export(tmp_path, tmp_path / "vault")
+    assert row.sessions == report.per_source["gemini"].created == 4
+    assert report.problems == []
+    assert len(note_files(tmp_path / "vault")) == 4

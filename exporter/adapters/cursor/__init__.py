@@ -30,6 +30,7 @@ from .composer import (
     composer_parts,
     count_conversations,
     discover_user_dir,
+    holds_conversation,
     load_part,
     load_user_dir,
     workspace_owners,
@@ -77,10 +78,20 @@ class CursorAdapter:
             yield from discover_transcripts(root, facts)
 
     def count_sessions(self, ref: SessionRef) -> int:
-        """How many conversations a unit holds (for ``ccexport sources``)."""
+        """How many conversations a unit holds (for ``ccexport sources``): none for a
+        transcript whose conversation the database holds (exported from there)."""
         user_dir = ref.fact("user_dir")
         if user_dir:
             return count_conversations(Path(user_dir))
+        state_dbs = [
+            Path(x.partition("=")[2]) for x in ref.extra if x.startswith(STATE_DB_FACT + "=")
+        ]
+        if (
+            ref.fact("parent") is None
+            and state_dbs
+            and holds_conversation(state_dbs, ref.session_id)
+        ):
+            return 0
         return 1 + sum(1 for f in ref.related if f.path.parent.name == "subagents")
 
     def parts(self, ref: SessionRef) -> list[SessionRef] | None:

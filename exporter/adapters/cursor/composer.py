@@ -20,6 +20,7 @@ the global database's composers, then the workspaces' own chats, in the order re
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -58,15 +59,37 @@ def discover_user_dir(user_dir: Path) -> SessionRef | None:
 
 
 def count_conversations(user_dir: Path) -> int:
-    """How many conversations the databases of a user folder hold."""
+    """How many conversations the databases of a user folder hold, as an export finds
+    them: a global composer that holds one (not one stored empty, as JSON null or as SQL
+    NULL, damaged, or opened but never used), a workspace's composer the global database
+    does not hold (it is exported from there), each legacy chat tab. Every global composer
+    is read (one at a time), not its messages: one whose bubbles are all gone counts."""
     workspaces = _read_workspaces(user_dir, [])
-    count = sum(len(composers) + len(tabs) for _, _, composers, tabs in workspaces.chats)
+    held: set[str] = set()  # composers the global database holds: a workspace copy is not read
+    count = 0
+    prefix = "composerData:"
     try:
         with Database(user_dir / GLOBAL) as db:
-            count += len(db.keys("cursorDiskKV", "composerData:"))
-    except SourceError:
+            for key, data in db.items("cursorDiskKV", prefix):
+                if isinstance(data, dict):
+                    held.add(key.removeprefix(prefix))
+                    count += _has_conversation(data)
+    except (SourceError, sqlite3.Error):
         pass
+    for _folder, _path, composers, tabs in workspaces.chats:
+        ids = {str(data.get("composerId")) for data in composers}
+        count += len(ids - held) + len(tabs)
+        held |= ids
     return count
+
+
+def _has_conversation(data: Any) -> bool:
+    """A composer naming messages (headers, or bubbles inline): one opened but never used
+    names none."""
+    return isinstance(data, dict) and any(
+        isinstance(data.get(key), list) and bool(data[key])
+        for key in ("fullConversationHeadersOnly", "conversation")
+    )
 
 
 def load_user_dir(user_dir: Path) -> Iterator[LoadResult]:
@@ -136,6 +159,22 @@ def exported_composers(global_dbs: list[Path], ids: list[str]) -> set[str]:
         except SourceError:
             continue  # unreadable now: the transcript stands in for it
     return found
+
+
+def holds_conversation(global_dbs: list[Path], cid: str) -> bool:
+    """Whether a global database holds composer ``cid`` with a conversation (headers, or
+    bubbles inline): the export takes it there, not from its Agent transcript. Its
+    messages are not read (``exported_composers`` does), so one whose every bubble is gone
+    counts as held here, where the export takes the transcript."""
+    for path in global_dbs:
+        try:
+            with Database(path) as db:
+                data = db.get("cursorDiskKV", f"composerData:{cid}")
+        except SourceError:
+            continue
+        if _has_conversation(data):
+            return True
+    return False
 
 
 WORKSPACES_PART = "workspaces"  # the last part: the chats kept in workspace databases

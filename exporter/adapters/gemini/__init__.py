@@ -94,9 +94,7 @@ class GeminiAdapter:
     def load(self, ref: SessionRef) -> LoadResult:
         result = LoadResult()
         kind = ref.fact("kind")
-        folder = _project_folder(ref.main.path)
-        if kind == AGENTS:
-            folder = ref.main.path.parent.parent.parent  # <project>/chats/<session id>/
+        folder = _project_folder(ref)
         registry = self._registry(folder.parent.parent / "projects.json")
         if kind == AGENTS:
             load_orphan_agents(ref, folder, registry, result)
@@ -118,13 +116,13 @@ class GeminiAdapter:
         kind = ref.fact("kind")
         if kind == PROMPT_LOG:
             sessions = read_prompt_log(ref.main.path, []) or {}
-            on_disk = _chat_keys(ref.main.path.parent)
+            on_disk = _chat_keys(_project_folder(ref))
             return sum(1 for sid in sessions if sid[:8].lower() not in on_disk)
         if kind == CHECKPOINT:
             return 1
         if kind == AGENTS:
             return 1 + len(ref.related)
-        return 1 + sum(1 for s in ref.related if s.path.parent.name != "chats")
+        return 1 + sum(1 for s in ref.related if s.path.parent != ref.main.path.parent)
 
     def _registry(self, path: Path) -> dict[str, str]:
         if path not in self._registries:
@@ -134,9 +132,13 @@ class GeminiAdapter:
         return self._registries[path]
 
 
-def _project_folder(path: Path) -> Path:
-    """``<tmp>/<project>`` for any file the adapter reads."""
-    return path.parent.parent if path.parent.name == "chats" else path.parent
+def _project_folder(ref: SessionRef) -> Path:
+    """``<tmp>/<project>`` of a unit, by where its main file lies in it: a chat file in
+    ``chats/``, a subagent's in ``chats/<session id>/``, a saved chat or the prompt log in
+    the folder itself. Never by a folder's name: a project named "chats" (a repository of
+    that name) has a folder of that name, holding its own ``chats/``."""
+    depth = {CHAT: 2, AGENTS: 3}.get(ref.fact("kind") or "", 1)
+    return ref.main.path.parents[depth - 1]
 
 
 def chat_key(name: str) -> str | None:
@@ -199,8 +201,10 @@ def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: 
     from .chatfiles import read_chat
     from .stores import path_candidates, project_root
 
-    own = [s.path for s in ref.related if s.path.parent.name == "chats"]
-    size = ref.main.size + sum(s.size for s in ref.related if s.path.parent.name == "chats")
+    # The session's own files lie beside its main file; its subagents' in a folder below.
+    chats = ref.main.path.parent
+    own = [s.path for s in ref.related if s.path.parent == chats]
+    size = ref.main.size + sum(s.size for s in ref.related if s.path.parent == chats)
     chat = read_chat([*own, ref.main.path], result.problems, index=size >= STREAM_FROM)
     if chat is None:
         return
@@ -210,7 +214,7 @@ def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: 
     children: list[Session] = []
     links: dict[str, str] = {}
     for stamp in ref.related:
-        if stamp.path.parent.name == "chats":
+        if stamp.path.parent == chats:
             continue
         child_chat = read_chat([stamp.path], result.problems)
         if child_chat is None:

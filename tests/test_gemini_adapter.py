@@ -890,3 +890,43 @@ def test_a_project_folder_named_chats_keeps_its_saved_chats_log_and_count(tmp_pa
     assert row.sessions == report.per_source["gemini"].created == 4
     assert report.problems == []
     assert len(note_files(tmp_path / "vault")) == 4
+
+
+def test_an_image_whose_base64_is_damaged_is_said_and_the_rest_kept(tmp_path):
+    """An ``inlineData`` whose ``data`` is not base64 (a damaged or cut file) was left out in
+    silence, in a prompt, a tool's result and a saved chat alike."""
+    png = b"\x89PNG\r\n\x1a\n" + b"\4" * 8
+    good = {"inlineData": {"mimeType": "image/png", "data": base64.b64encode(png).decode()}}
+    bad = {"inlineData": {"mimeType": "image/jpeg", "data": "%%%not base64%%%"}}
+    call = tool_call("rf-1", "read_file", {"absolute_path": "/w/a.jpg"}, "Read image file")
+    call["result"].append(dict(bad))
+    chat = GeminiChat(SID)
+    chat.user([{"text": "What is in these?"}, bad, good])
+    chat.gemini("", calls=[call])
+    chat.gemini("Two pictures.")
+    folder = project_folder(tmp_path, ROOT, "api")
+    chat.write_jsonl(folder / "chats")
+    write_checkpoint(folder, "pics", [
+        {"role": "user", "parts": [{"text": "And this one?"}, bad]},
+        {"role": "model", "parts": [{"text": "I cannot see it."}]},
+    ])  # fmt: skip
+    sessions, problems = load_all(tmp_path)
+    session = next(s for s in sessions if texts(s, "user") == ["What is in these?"])
+    (image,) = parts(session, "attachment")  # the valid one, the prompt's text, the result
+    assert (image.media_type, image.data) == ("image/png", png)
+    assert [p.output for p in parts(session, "tool_result")] == ["Read image file"]
+    said = [p.message for p in problems]
+    damaged = "inlineData (image/jpeg) whose data is not valid base64: left out"
+    assert sum(damaged in m for m in said) == 3, said
+    assert any(m.startswith("turn 1:") and damaged in m for m in said)
+    assert any("tool call 1's result: part 2" in m for m in said)
+
+
+def test_valid_images_say_nothing(tmp_path):
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\n").decode()
+    chat = GeminiChat(SID)
+    chat.user([{"text": "See"}, {"inlineData": {"mimeType": "image/png", "data": png}}])
+    chat.gemini("A picture.")
+    chat.write_jsonl(project_folder(tmp_path, ROOT, "api") / "chats")
+    _sessions, problems = load_all(tmp_path)
+    assert problems == []

@@ -4,8 +4,6 @@ read, in order, made into messages; times, models and tokens gathered on the way
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -31,7 +29,7 @@ from .._times import Times
 from .._values import json_kind, quoted
 from . import SOURCE
 from .chatfiles import Chat, message_id
-from .damage import odd_calls, odd_parts, part_list, part_text
+from .damage import inline_bytes, odd_calls, odd_parts, part_list, part_text
 from .results import SHELL_TOOL, shell_result, subagent_report
 
 ASSISTANT_TYPES = ("gemini", "model")  # "model": the API's own role name, seen in old files
@@ -251,10 +249,9 @@ def inline_data(content: Any) -> list[Part]:
         data = part.get("inlineData") if isinstance(part, dict) else None
         if not isinstance(data, dict) or not isinstance(data.get("data"), str):
             continue
-        try:
-            raw = base64.b64decode(data["data"], validate=True)
-        except (binascii.Error, ValueError):
-            continue
+        raw = inline_bytes(data)
+        if raw is None:
+            continue  # (said by odd_parts, with the message it is in)
         out.append(AttachmentPart(str(data.get("mimeType") or "application/octet-stream"), raw))
     return out
 

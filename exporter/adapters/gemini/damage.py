@@ -3,6 +3,8 @@ file): each is said, with where it is, by the reader that leaves it out (FORMATS
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Any
 
 from .._values import json_kind, listed_objects
@@ -73,7 +75,20 @@ def _odd_part(part: dict[str, Any]) -> list[str]:
     for key in ("functionCall", "functionResponse", "inlineData"):
         if key in part and not isinstance(part[key], dict):
             found.append(f"has a {key} that is {json_kind(part[key])}, not an object: left out")
+    blob = part.get("inlineData")
+    if isinstance(blob, dict) and isinstance(blob.get("data"), str) and inline_bytes(blob) is None:
+        kind = blob.get("mimeType") if isinstance(blob.get("mimeType"), str) else "a file"
+        found.append(f"has inlineData ({kind}) whose data is not valid base64: left out")
     return found
+
+
+def inline_bytes(blob: dict[str, Any]) -> bytes | None:
+    """The bytes of an ``inlineData`` Blob (base64 ``data``), or None if they cannot be
+    decoded (a damaged or cut file)."""
+    try:
+        return base64.b64decode(blob["data"], validate=True)
+    except (binascii.Error, ValueError, KeyError, TypeError):
+        return None
 
 
 def odd_calls(rec: dict[str, Any]) -> list[str]:

@@ -162,8 +162,11 @@ def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[d
     argument left out only when the call's title shows it whole (``shown``, the title's
     summary): a ``description`` other than the title's is kept, as is a path the title
     cuts short."""
-    if isinstance(value, str):
-        return [{"label": "", "text": value, "lang": "diff" if "patch" in tool else "text"}]
+    if isinstance(
+        value, str
+    ):  # (blank: a call given no input, which an empty block shows no better)
+        lang = "diff" if "patch" in tool else "text"
+        return [{"label": "", "text": value, "lang": lang}] if value.strip() else []
     if not isinstance(value, dict):
         return (
             [{"label": "", "text": arguments_yaml(value), "lang": "yaml"}]

@@ -248,3 +248,15 @@ def test_a_cut_titles_mark_stands_after_its_code_not_in_it(monkeypatch, referenc
         assert "`Read` — `/home/dev/" + "x" * 109 + "`…" in body
         assert "`make " + "y" * 114 + "`…" in body
         assert "`Bash` — `echo wait…`" in body
+
+
+@pytest.mark.parametrize("given", ["", "  \n"])
+def test_a_call_given_blank_text_shows_no_empty_input_block(given):
+    """A call whose input is blank text (a custom tool called with none) showed an empty
+    code block under its title, as if it held something; a call given no input shows none."""
+    assert input_blocks(given, "apply_patch") == []
+    call = ToolCallPart("run_checks", given, "c1")
+    s = session(msg("user", TextPart("check")), msg("assistant", call))
+    body = build_note(s, "n.md", NoteSettings(), lambda key: None).body
+    assert [t for t in _MD.parse(body) if t.type == "fence"] == []
+    assert "run_checks" in body

@@ -19,7 +19,7 @@ from .markdown import callout, clipped_code, code_span, escape_inline, escape_pr
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "5ab1cc66e6cf5b73f774bf988c23141d3a67847b35d67e62edfbf069a0ad713e"
+SHIPPED_TEMPLATE_SHA256 = "a4f2c065085c9aa834b040cb7f31c68fe6121ca2872dd6090f1d57f7390a097a"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -168,6 +168,10 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
                 "from here.*\n"
             )
         error = notice == "error"
+        if error and "\n" in item["text"].strip():  # (a traceback, a payload: not prose)
+            lines = item["text"].strip("\n").count("\n") + 1
+            return callout("warning", "API error", fence(item["text"], "text"),
+                           folded=lines > 20) + "\n"  # fmt: skip
         text = escape_prose(item["text"], literal=True)
         title = "API error" if error else "Notification"
         return callout("warning" if error else "info", title, text, folded=False) + "\n"

@@ -178,3 +178,32 @@ def test_a_nested_aiders_banner_stays_the_output_of_the_command_that_started_it(
     shown = "\n".join(p.output for m in session.messages for p in m.parts
                       if hasattr(p, "output"))  # fmt: skip
     assert "Aider v0.86.1" in shown
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_long_api_error_is_folded_machine_text_kept_verbatim(tmp_path, monkeypatch, reference):
+    """An API error of many lines (litellm's exception with the whole prompt, a traceback:
+    17 KB in the corpus log) was an open callout of escaped prose: `*SEARCH/REPLACE*`
+    read `*SEARCH/REPLACE\\*`, and a search for it missed. It is a folded callout holding
+    the text as written, in a code block; a one-line error stays a line of prose. The
+    optimised renderer and the template (the reference path) write the same."""
+    if reference:
+        monkeypatch.setenv("CCEXPORT_REFERENCE_RENDER", "1")
+    lines = ["litellm.BadRequestError: AnthropicException - invalid request",
+             "Received Messages=[{'role': 'system', 'content': 'Use *SEARCH/REPLACE* blocks'}]",
+             "Traceback (most recent call last):",
+             *[f'  File "litellm/factory.py", line {n}, in prompt_factory' for n in range(30)],
+             "    ^^^^^^^^^^^^^^^^"]  # fmt: skip
+    log = AiderLog().run("2024-08-17 07:15:06").prompt("hi")
+    log.aider(*lines)
+    log.prompt("again")
+    log.aider(OVERLOADED)
+    log.write(tmp_path / "home" / "src" / "r")
+    run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path / "home", timezone=UTC))
+    (note,) = [p.read_text() for p in (tmp_path / "v").rglob("*.md") if "/aider/" in str(p)]
+    assert "> [!warning]- API error\n> ```text\n> litellm.BadRequestError" in note
+    assert (
+        "> Received Messages=[{'role': 'system', 'content': 'Use *SEARCH/REPLACE* blocks'}]" in note
+    )
+    assert '>   File "litellm/factory.py", line 29, in prompt_factory\n' in note
+    assert "> [!warning] API error\n>\n> Unexpected error: litellm.InternalServerError" in note

@@ -155,10 +155,12 @@ class CommandPart:
 
 @dataclass(frozen=True, slots=True)
 class CommandOutputPart:
-    """What a command printed (its stdout, or stderr when ``is_error``)."""
+    """What a command printed (its stdout, or stderr when ``is_error``); or, ``sent``, the
+    prompt it sent to the model (a custom slash command's file, filled in)."""
 
     output: str
     is_error: bool = False
+    sent: bool = False
     kind: ClassVar[str] = "command_output"
 
 

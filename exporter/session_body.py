@@ -19,7 +19,7 @@ from .markdown import callout, clipped_code, code_span, escape_inline, escape_pr
 from .render import _short_model
 
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "a4f2c065085c9aa834b040cb7f31c68fe6121ca2872dd6090f1d57f7390a097a"
+SHIPPED_TEMPLATE_SHA256 = "d8b0346b60743afd03607cb8b70e35efde3ee901ce7c2c8d7b490ec3cd134543"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -131,7 +131,7 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
     if kind == "command":
         return code_span(item["command"]) + "\n"
     if kind == "command_output":
-        title = "Error output" if item["is_error"] else "Output"
+        title = "Prompt sent" if item["sent"] else "Error output" if item["is_error"] else "Output"
         return callout("note", title, fence(item["output"], "text")) + "\n"
     if kind == "summary":
         trigger = f" ({escape_inline(item['trigger'])})" if item["trigger"] else ""

@@ -249,7 +249,8 @@ def _item(
         return {"kind": "command", "command": part.command, "shell": part.shell}
     if isinstance(part, CommandOutputPart):
         text = clean.strip_control(part.output).strip("\n")
-        return {"kind": "command_output", "output": text, "is_error": part.is_error}
+        return {"kind": "command_output", "output": text, "is_error": part.is_error,
+                "sent": part.sent}  # fmt: skip
     if isinstance(part, SummaryPart):
         text = clean.compaction_summary(clean.strip_control(part.text))
         return {"kind": "summary", "text": text, "trigger": part.trigger}

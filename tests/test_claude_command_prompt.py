@@ -46,4 +46,8 @@ def test_what_a_command_sent_is_folded_under_it(tmp_path):
     assert streamed == held
     run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path))
     (note,) = [p.read_text() for p in (tmp_path / "v").rglob("*.md") if SID[:8] in p.name]
-    assert "`/recover`\n\n> [!note]- Output\n" in note and "> # Recover from a checkpoint" in note
+    # (what the command sent the model, not anything it printed: it read "Output")
+    assert (
+        "`/recover`\n\n> [!note]- Prompt sent\n" in note and "> # Recover from a checkpoint" in note
+    )
+    assert user[0].parts[1].sent

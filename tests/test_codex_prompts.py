@@ -59,7 +59,7 @@ def test_a_prompt_file_filled_in_is_the_command_typed(tmp_path):
     assert problems == []
     assert user_parts(session) == [
         CommandPart("/prompts:butler-exec specs/a.butler.yaml MODE=strict"),
-        CommandOutputPart(text),
+        CommandOutputPart(text, sent=True),
         TextPart("Review this"),  # a prompt too short to tell from typing: as typed
         TextPart("thanks"),
     ]
@@ -67,7 +67,8 @@ def test_a_prompt_file_filled_in_is_the_command_typed(tmp_path):
     run_export(ExportOptions(vault=vault, home=home))
     (note,) = [p.read_text() for p in vault.rglob("*.md") if "/codex/" in str(p)]
     assert "\ntitle: /prompts:butler-exec specs/a.butler.yaml MODE=strict\n" in note
-    assert "> [!note]- Output" in note and "Purpose: run a single ButlerSpec" in note
+    # (the prompt file as sent, not anything the command printed: it read "Output")
+    assert "> [!note]- Prompt sent" in note and "Purpose: run a single ButlerSpec" in note
 
 
 @pytest.mark.parametrize(

@@ -333,7 +333,7 @@ class TranscriptBuilder(QueuedPrompts):
         message = rec.get("message")
         text = plain_text(message.get("content")) if isinstance(message, dict) else ""
         if text.strip() and not text.startswith("Caveat: "):  # (the next command's caveat)
-            command.parts.append(CommandOutputPart(text))
+            command.parts.append(CommandOutputPart(text, sent=True))
 
     def _assistant(self, rec: dict[str, Any]) -> None:
         message = rec.get("message")

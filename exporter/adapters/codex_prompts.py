@@ -85,7 +85,7 @@ def typed_command(message: Message, prompts: list[CustomPrompt]) -> Message:
         if values is None:
             continue
         typed = [CommandPart(f"/prompts:{prompt.name}{_arguments(values)}"),
-                 CommandOutputPart(texts[0].text)]  # fmt: skip
+                 CommandOutputPart(texts[0].text, sent=True)]  # fmt: skip
         parts = [new for part in message.parts for new in (typed if part is texts[0] else [part])]
         return replace(message, parts=tuple(parts))
     return message

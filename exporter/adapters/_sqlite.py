@@ -70,10 +70,11 @@ class Database:
     def __exit__(self, *exc: object) -> None:
         self.conn.close()
 
-    def query(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Cursor:
-        """Run one statement; an SQLite error becomes a SourceError naming the file."""
+    def query(self, sql: str, args: tuple[Any, ...] = ()) -> Rows:
+        """Run one statement; an SQLite error, then or while its rows are read, becomes a
+        SourceError naming the file."""
         try:
-            return self.conn.execute(sql, args)
+            return Rows(self.conn.execute(sql, args), self.path)
         except sqlite3.Error as exc:
             raise SourceError(self.path, describe(exc)) from None
 
@@ -81,21 +82,45 @@ class Database:
         """The rows of a query as dicts by column name (columns differ between versions)."""
         cursor = self.query(sql, args)
         names = [d[0] for d in cursor.description or ()]
-        while True:
-            try:
-                batch = cursor.fetchmany(200)
-            except sqlite3.Error as exc:
-                raise SourceError(self.path, describe(exc)) from None
-            if not batch:
-                return
-            for row in batch:
-                yield dict(zip(names, row, strict=True))
+        for row in cursor:
+            yield dict(zip(names, row, strict=True))
 
     def columns(self, table: str) -> set[str]:
         """The column names of ``table`` (empty when it does not exist)."""
         if table not in self.tables:
             return set()
         return {r[1] for r in self.query(f'PRAGMA table_info("{table}")')}
+
+
+class Rows:
+    """The rows of one query. A page that cannot be read partway through (a damaged or
+    cut file: "database disk image is malformed") raises a SourceError naming the file,
+    as an error at the start does: the rows read before it are kept by the reader."""
+
+    __slots__ = ("cursor", "path")
+
+    def __init__(self, cursor: sqlite3.Cursor, path: Path) -> None:
+        self.cursor, self.path = cursor, path
+
+    @property
+    def description(self) -> Any:
+        return self.cursor.description
+
+    def __iter__(self) -> Iterator[Any]:
+        while batch := self._fetched(self.cursor.fetchmany, 200):
+            yield from batch
+
+    def fetchone(self) -> Any:
+        return self._fetched(self.cursor.fetchone)
+
+    def fetchall(self) -> list[Any]:
+        return self._fetched(self.cursor.fetchall)
+
+    def _fetched(self, fetch: Any, *args: Any) -> Any:
+        try:
+            return fetch(*args)
+        except sqlite3.Error as exc:
+            raise SourceError(self.path, describe(exc)) from None
 
 
 def _lenient_text(data: bytes) -> str:

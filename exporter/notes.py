@@ -106,8 +106,7 @@ def _shorten(text: str) -> str:
     line = " ".join(text.split())
     if len(line) <= TITLE_LENGTH:
         return line
-    cut = line[:TITLE_LENGTH].rsplit(" ", 1)[0]
-    return cut.rstrip(" ,.;:") + "…"
+    return _cut_at_word(line, TITLE_LENGTH)
 
 
 def _shortened(text: str | None) -> str | None:
@@ -182,7 +181,16 @@ def fitted_name(head: str, tail: str) -> str:
 def _shorten_to(text: str, length: int) -> str:
     if len(text) <= length:
         return text
-    return text[:length].rsplit(" ", 1)[0].rstrip(" ,.;:") + "…"
+    return _cut_at_word(text, length)
+
+
+def _cut_at_word(text: str, length: int) -> str:
+    """``text`` cut to ``length`` characters and marked so, after its last whole word; in
+    a word when that would keep less than half of it (a long path or URL as the second
+    word left "can you update…")."""
+    cut = text[:length]
+    words = cut.rsplit(" ", 1)[0]
+    return (words if len(words) >= length // 2 else cut).rstrip(" ,.;:") + "…"
 
 
 def _short(session_id: str) -> str:

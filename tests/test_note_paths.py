@@ -142,3 +142,35 @@ def test_a_name_never_holds_obsidians_comment_mark(title):
     from exporter.vaultpaths import safe_component
 
     assert "%%" not in safe_component(title + ".md")
+
+
+def test_a_long_path_after_the_first_words_is_cut_in_not_left_out():
+    """A prompt whose second word is a long path: cut after its last whole word, the title
+    and the note's name kept "can you update…" and nothing of what was updated."""
+    prompt = (
+        "can you update @apps/examples/desktop-app/webview/components/agent-sidebar.tsx to use it"
+    )
+    session = Session(
+        "cline", "17840941-0000-4000-8000-000000000000", (), Path(),
+        title=prompt, project="p", started_at=datetime(2025, 1, 1, tzinfo=UTC),
+    )  # fmt: skip
+    name = default_relpath(session, NoteSettings(), None).rpartition("/")[2]
+    assert name.startswith("2025-01-01 can you update @apps-examples-desktop-app-webview-")
+    assert name.endswith("… 17840941.md")
+    wordy = replace(session, title="fix " + "the flaky test in the parser module " * 3)
+    cut = default_relpath(wordy, NoteSettings(), None).rpartition("/")[2]
+    assert (
+        cut == "2025-01-01 fix the flaky test in the parser module the flaky test in… 17840941.md"
+    )
+
+
+def test_a_title_from_a_prompt_keeps_part_of_a_long_word():
+    from exporter.model import Message, TextPart
+    from exporter.notes import session_title
+
+    url = "https://example.com/" + "a_very_long_segment/" * 6
+    asked = Message("user", (TextPart(f"read {url} and sum it up"),), "m1")
+    session = Session("codex", "s1", (asked,), Path())
+    title = session_title(session)
+    assert title.startswith("read https://example.com/a_very_long_segment/") and title.endswith("…")
+    assert len(title) <= 81

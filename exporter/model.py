@@ -175,9 +175,10 @@ class SummaryPart:
 
 @dataclass(frozen=True, slots=True)
 class NoticePart:
-    """A marker the harness recorded: an interruption, a rewind, an API error."""
+    """A marker the harness recorded: an interruption, a rewind, an API error; or that a
+    tool call has no result in the session (``unanswered``)."""
 
-    notice: Literal["interrupted", "rewound", "error", "queued", "notification"]
+    notice: Literal["interrupted", "rewound", "error", "queued", "notification", "unanswered"]
     text: str = ""
     kind: ClassVar[str] = "notice"
 

@@ -18,8 +18,12 @@ from typing import Any
 from .markdown import callout, clipped_code, code_span, escape_inline, escape_prose, fence
 from .render import _short_model
 
+UNANSWERED = (
+    "No result of this call was recorded (the session ended, or was read, before the tool "
+    "returned)."
+)
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "d8b0346b60743afd03607cb8b70e35efde3ee901ce7c2c8d7b490ec3cd134543"
+SHIPPED_TEMPLATE_SHA256 = "d668fa3906faa60a6f402b678e43020709103951460bc37dae2fddafad039bf9"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -156,6 +160,8 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
         notice = item["notice"]
         if notice == "interrupted":
             return "*Interrupted by the user.*\n"
+        if notice == "unanswered":
+            return f"*{UNANSWERED}*\n"
         if notice == "attachment":
             attached = _ATTACHED.get(item.get("origin"), "Attached")
             named = f"{attached} {code_span(item['text'])}" if item["text"] else "An attachment"

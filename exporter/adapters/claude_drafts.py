@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ..model import Message, Part, Role, ToolCallPart
+from ..model import Message, NoticePart, Part, Role, ToolCallPart, ToolResultPart
 
 # A manual compaction's command, and what a local command printed (``_before_summary``).
 COMPACT_COMMAND = re.compile(r"<command-name>/compact</command-name>")
@@ -50,3 +50,23 @@ def linked(parts: list[Part], links: dict[str, str]) -> list[Part]:
         else p
         for p in parts
     ]
+
+
+def mark_unanswered(drafts: list[Draft]) -> None:
+    """Each call of the last reply that no result answers (the session ended, or was read
+    while the tool ran) is followed by a notice saying so: a call with no output looked
+    the same as one whose output was empty. Only the last reply: a reader streaming the
+    file has let the drafts before it go, and its notes must be the same."""
+    last = next((i for i in range(len(drafts) - 1, -1, -1) if drafts[i].role == "assistant"), None)
+    if last is None:
+        return
+    answered = {p.call_id for d in drafts[last:] for p in d.parts if isinstance(p, ToolResultPart)}
+    parts = drafts[last].parts
+    if not any(isinstance(p, ToolCallPart) and p.call_id not in answered for p in parts):
+        return
+    marked: list[Part] = []
+    for part in parts:
+        marked.append(part)
+        if isinstance(part, ToolCallPart) and part.call_id not in answered:
+            marked.append(NoticePart("unanswered"))
+    drafts[last].parts = marked

@@ -56,6 +56,7 @@ from .claude_drafts import (
     COMMAND_OUTPUT,
     COMPACT_COMMAND,
     Draft,
+    mark_unanswered,
     message_of,
     tool_output_only,
 )
@@ -408,6 +409,7 @@ class TranscriptBuilder(QueuedPrompts):
             add_usage(per_model, model, Usage(*counts))
         self.out.usage = sum(per_model.values(), Usage())  # Usage() if none
         self.out.model_usage = usage_per_model(per_model)
+        mark_unanswered(self.drafts)
         # Each draft goes as its message is made: a long session is never held twice.
         drafts, self.drafts = self.drafts, []
         drafts.reverse()

@@ -147,7 +147,8 @@ def test_session_parts_and_noise(tmp_path):
         {"command": "make test"},
         "Ran `make test`",
     )
-    assert (first[3].name, first[3].input) == ("edit", {"file_path": "/w/app/src/a.py"})
+    # the edit of a hidden invocation's call is shown by its group, named after the call
+    assert (first[3].name, first[3].input) == ("secret_tool", {"file_path": "/w/app/src/a.py"})
     assert [(p.notice, p.text) for m in assistant[1:] for p in m.parts if p.kind == "notice"] == [
         ("interrupted", "cancelled"),
         # a warning is no error: a notification, as Gemini CLI's and Copilot CLI's warnings
@@ -317,13 +318,13 @@ def test_an_edit_the_model_asked_for_shows_what_it_replaced(tmp_path):
     other = {"path": "/w/app/util.ts", "scheme": "file"}
     response = [
         markdown("I'll change it. "),
+        {"kind": "textEditGroup", "uri": other, "edits": [  # (no invocation made it)
+            [{"text": "a", "range": {"startLineNumber": 1, "endLineNumber": 2}}]]},
         {"kind": "toolInvocationSerialized", "toolId": "copilot_readFile", "presentation": "hidden"},
         {"kind": "toolInvocationSerialized", "toolId": "copilot_replaceString", "presentation": "hidden"},
         {"kind": "textEditGroup", "uri": uri, "done": True, "edits": [
             [{"text": "console.log('hello world');", "range": {"startLineNumber": 10, "startColumn": 1,
                                                                "endLineNumber": 10, "endColumn": 30}}]]},
-        {"kind": "textEditGroup", "uri": other, "edits": [
-            [{"text": "a", "range": {"startLineNumber": 1, "endLineNumber": 2}}]]},
         markdown("Done!"),
     ]  # fmt: skip
     asked = {"filePath": "/w/app/index.ts", "oldString": "console.log('Bonjour World');",
@@ -333,9 +334,11 @@ def test_an_edit_the_model_asked_for_shows_what_it_replaced(tmp_path):
         {"name": "read_file", "arguments": json.dumps(read), "id": "m0"},
         {"name": "replace_string_in_file", "arguments": json.dumps(asked), "id": "m1"}]}]}}  # fmt: skip
     assert calls_in(the_answer(tmp_path, response, result=result)) == [
-        ("edit", {"file_path": "/w/app/index.ts", "oldString": "console.log('Bonjour World');",
-                  "newString": "console.log('hello world');", "explanation": "Say hello"}),
         ("edit", {"file_path": "/w/app/util.ts", "lines": "1-2", "new_string": "a"}),
+        # a hidden call that made no edit is shown as a call (the read names the same file)
+        ("copilot_readFile", read),
+        ("copilot_replaceString", {"file_path": "/w/app/index.ts", "oldString": "console.log('Bonjour World');",
+                                   "newString": "console.log('hello world');", "explanation": "Say hello"}),
     ]  # fmt: skip
 
 
@@ -348,7 +351,7 @@ def test_the_edits_an_answer_made_are_shown_with_their_new_text(tmp_path):
     other = {"path": "/w/app/util.ts", "scheme": "file"}
     response = [
         markdown("I'll change it. "),
-        {"kind": "toolInvocationSerialized", "toolId": "copilot_replaceString", "presentation": "hidden"},
+        {"kind": "toolInvocationSerialized", "toolId": "copilot_multiReplaceString", "presentation": "hidden"},
         markdown("\n```\n"),
         {"kind": "codeblockUri", "uri": uri, "isEdit": True},
         {"kind": "textEditGroup", "uri": uri, "done": True, "edits": [
@@ -362,9 +365,9 @@ def test_the_edits_an_answer_made_are_shown_with_their_new_text(tmp_path):
     ]  # fmt: skip
     answer = the_answer(tmp_path, response)
     assert calls_in(answer) == [
-        ("edit", {"file_path": "/w/app/index.ts", "lines": "10",
-                  "new_string": "console.log('hello world');"}),
-        ("edit", {"file_path": "/w/app/util.ts", "edits": [
+        ("copilot_multiReplaceString", {"file_path": "/w/app/index.ts", "lines": "10",
+                                        "new_string": "console.log('hello world');"}),
+        ("copilot_multiReplaceString", {"file_path": "/w/app/util.ts", "edits": [
             {"lines": "1-2", "new_string": "a"}, {"lines": "7", "new_string": ""}]}),
     ]  # fmt: skip
     # The empty code block VS Code shows the edited file in is left out, the edits in its place.
@@ -604,13 +607,14 @@ def test_tool_calls_get_the_arguments_and_results_the_model_saw(tmp_path):
     assert calls == [
         ("copilot_readFile", {"filePath": "/w/a.py", "startLine": 1}),
         ("copilot_findTextInFiles", {"query": "retry"}),
+        ("copilot_insertEdit", {}),  # hidden, and no edit shows it (VS Code's own inside: no)
     ]
     results = [m for m in s.messages if m.role == "tool"]
     outputs = {p.call_id: p.output for p in results[0].parts}
     assert outputs["u1"] == "```python\ndef retry(): ...\n```"
     assert outputs["u2"] == '1 match\n<match path="/w/a.py" line=1>\n'  # after a block
     # No calls to pair with: the invocations as they are (the search's places as output).
-    assert [p.input for p in second.parts if p.kind == "tool_call"] == [{}, {}]
+    assert [p.input for p in second.parts if p.kind == "tool_call"] == [{}, {}, {}]
     assert [p.output for p in results[-1].parts] == ["/w/a.py"]
 
 

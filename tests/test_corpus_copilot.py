@@ -127,7 +127,9 @@ def test_an_edit_comes_before_the_text_that_follows_it(corpus, tmp_path):
     note = _export_one(
         corpus, tmp_path / "a", "git-ai-project__git-ai__copilot_session_simple.json"
     )
-    edit = note.index("> [!example]- `edit` — `/Users/svarlamov/projects/testing-git/index.ts`")
+    edit = note.index(
+        "> [!example]- `copilot_replaceString` — `/Users/svarlamov/projects/testing-git/index.ts`"
+    )
     assert note.index('I\'ll change "Bonjour World"') < edit < note.index("Done! I've changed")
     # what the edit replaced, from the model's own call: "Bonjour World" gone, "hello world" in
     shown = note[edit : note.index("Done! I've changed")]
@@ -135,7 +137,7 @@ def test_an_edit_comes_before_the_text_that_follows_it(corpus, tmp_path):
     jokes = _export_one(
         corpus, tmp_path / "b", "git-ai-project__git-ai__copilot_session_multiline.jsonl"
     )
-    assert jokes.index("`edit` — `/Users/svarlamov/projects/testing-git/jokes.csv`") < jokes.index(
-        "I added a joke about"
-    )
+    assert jokes.index(
+        "`copilot_insertEdit` — `/Users/svarlamov/projects/testing-git/jokes.csv`"
+    ) < jokes.index("I added a joke about")
     assert "\n\n\n" not in jokes.split("%% ccexport:begin")[1]  # no blank lines where it was

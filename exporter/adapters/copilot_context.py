@@ -9,7 +9,8 @@ the model's own tool calls (FORMATS.md §5.3-§5.4).
   (``result.metadata.renderedUserMessage``), where there is one. Tools and tool sets
   enabled for the request are not attachments.
 - ``textEditGroup`` parts of the response: each file's edits (the lines replaced and the
-  new text), one ``edit`` call per file.
+  new text), one call per file and per tool call that made them (named by the caller
+  after that call; ``edit`` where no invocation made them).
 - ``questionCarousel`` parts: the questions the assistant asked and the person's answers;
   ``elicitationSerialized``: a request for their input, accepted (with the values given) or
   rejected.
@@ -186,47 +187,56 @@ def edit_path(part: dict[str, Any]) -> str | None:
 _EDIT_ARGUMENTS = {"oldString", "newString", "code", "replacements", "content", "newContent"}
 
 
+def is_edit(args: Any) -> bool:
+    """Are a tool call's arguments an edit's (what it replaced or wrote)?"""
+    return isinstance(args, dict) and bool(_EDIT_ARGUMENTS & args.keys())
+
+
 def edit_calls(
-    groups: list[dict[str, Any]], asked: list[dict[str, Any]] | None = None
-) -> dict[str, ToolCallPart]:
-    """The ``textEditGroup`` parts of one response as one ``edit`` call per file (by its
-    path), in the order the files were first edited: the lines each edit replaced and its
-    new text. Edits streamed a line at a time (each at column 1 of the line after the last)
-    read as one. ``asked``: the arguments of the model's own edit calls (VS Code's hidden
-    invocations of its edit tools), which say what was replaced (``oldString``) where the
-    group holds only the new lines: a file they name is shown by them instead."""
-    by_call: dict[str, list[dict[str, Any]]] = {}
-    for args in asked or ():
-        # (an edit's arguments: what it replaced or wrote; a hidden call of another tool
-        # that names the same file says nothing of the edit)
-        if isinstance(args.get("filePath"), str) and _EDIT_ARGUMENTS & args.keys():
-            rest = {k: v for k, v in args.items() if k != "filePath"}
-            by_call.setdefault(args["filePath"], []).append(rest)
-    by_file: dict[str, list[tuple[dict[str, Any], str]]] = {}
-    for group in groups:
+    groups: list[tuple[Any, dict[str, Any]]], asked: dict[Any, Any] | None = None
+) -> dict[tuple[Any, str], ToolCallPart]:
+    """The ``textEditGroup`` parts of one response as edit calls, one per tool call that
+    made them (``owner``, paired with each group: VS Code's hidden invocation the group
+    follows, else ``None``) and file, keyed by (owner, path) in the order the files were
+    first edited: the lines each edit replaced and its new text. Edits streamed a line at
+    a time (each at column 1 of the line after the last) read as one. ``asked``: owner ->
+    the arguments of the model's own call behind it, which say what was replaced
+    (``oldString``) where the group holds only the new lines: a file they name is shown by
+    them instead. The calls are named ``edit``; the caller names an owner's calls."""
+    by_call: dict[tuple[Any, str], list[dict[str, Any]]] = {}
+    for owner, args in (asked or {}).items():
+        if not is_edit(args):  # (a call of another tool that names the file: no edit)
+            continue
+        items = args.get("replacements") if "filePath" not in args else None
+        for item in items if isinstance(items, list) else [args]:
+            # (multi_replace_string_in_file: one replacement per item, each naming its file)
+            if isinstance(item, dict) and isinstance(item.get("filePath"), str) and is_edit(item):
+                rest = {k: v for k, v in item.items() if k != "filePath"}
+                by_call.setdefault((owner, item["filePath"]), []).append(rest)
+    by_file: dict[tuple[Any, str], list[tuple[dict[str, Any], str]]] = {}
+    for owner, group in groups:
         path = edit_path(group)
         if not path:
             continue
-        edits = by_file.setdefault(path, [])
+        edits = by_file.setdefault((owner, path), [])
         for batch in group.get("edits") if isinstance(group.get("edits"), list) else []:
             for edit in batch if isinstance(batch, list) else [batch]:
                 if isinstance(edit, dict) and isinstance(edit.get("text"), str):
                     span = edit.get("range") if isinstance(edit.get("range"), dict) else {}
                     edits.append((span, edit["text"]))
     calls = {}
-    for path, edits in by_file.items():
-        made = by_call.get(path)
+    for key, edits in by_file.items():
+        path = key[1]
+        made = by_call.get(key)
         if made:
             more = {"edits": made} if len(made) > 1 else made[0]
-            calls[path] = ToolCallPart(EDIT_TOOL, {"file_path": path, **more})
+            calls[key] = ToolCallPart(EDIT_TOOL, {"file_path": path, **more})
             continue
         shown = [_edit(span, text) for span, text in _line_runs(edits)]
         if len(shown) <= 1:  # none: the file is named, its new text was not kept
-            calls[path] = ToolCallPart(
-                EDIT_TOOL, {"file_path": path, **(shown[0] if shown else {})}
-            )
+            calls[key] = ToolCallPart(EDIT_TOOL, {"file_path": path, **(shown[0] if shown else {})})
         else:
-            calls[path] = ToolCallPart(EDIT_TOOL, {"file_path": path, "edits": shown})
+            calls[key] = ToolCallPart(EDIT_TOOL, {"file_path": path, "edits": shown})
     return calls
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from dataclasses import replace
 from typing import Any
 
 from ..errors import clipped
@@ -13,6 +14,7 @@ from ..model import (
     AttachmentPart,
     Message,
     NoticePart,
+    NotRun,
     Part,
     TextPart,
     ThinkingPart,
@@ -27,6 +29,7 @@ from .copilot_context import (
     edit_calls,
     edit_path,
     elicitation_parts,
+    is_edit,
     model_calls,
     question_parts,
     variable_parts,
@@ -50,6 +53,14 @@ _EDIT_PILL = re.compile(
     r"(?m)^[ \t]*(`{3,}|~{3,})[^\n]*\n((?:\s*" + re.escape(_PILL) + r")+)\s*\1[ \t]*$\n?"
 )
 _TOOL_KINDS = ("toolInvocationSerialized", "toolInvocation")
+# What VS Code does not show of a tool call (``presentation``): "hidden", and
+# "hiddenAfterComplete" once it is complete, as every saved one is. Copilot Chat hides its
+# edit tools' calls (the edit is shown instead, by the textEditGroup parts the call streams
+# after it; a failed edit streams none), VS Code a call a preToolUse hook denied and a
+# terminal command it redirected to another tool.
+_HIDDEN = ("hidden", "hiddenAfterComplete")
+_EDIT_GROUPS = ("textEditGroup", "notebookEditGroup")
+_EditKey = tuple[int | None, str]  # an edit call's: (the invocation that made it, the file)
 _CANCELLED, _FAILED = 2, 3
 _DENIED, _SKIPPED = (
     0,
@@ -152,14 +163,39 @@ def _paired(response: list[Any], calls: list[tuple[Any, str | None]]) -> dict[in
     """Tool invocation (by position in ``response``) -> the model's call it shows. The ids
     differ, so they are paired by order, and only when every invocation the model made has
     its call (VS Code's own ``*_internal`` invocations are not the model's)."""
-    made = [
+    made = _model_invocations(response)
+    return dict(zip(made, calls, strict=True)) if len(made) == len(calls) else {}
+
+
+def _model_invocations(response: list[Any]) -> list[int]:
+    """Where the tool invocations of the model's calls are in ``response``."""
+    return [
         i
         for i, part in enumerate(response)
-        if isinstance(part, dict)
-        and part.get("kind") in _TOOL_KINDS
-        and not str(part.get("toolId") or "").endswith("_internal")
+        if isinstance(part, dict) and part.get("kind") in _TOOL_KINDS and not _internal(part)
     ]
-    return dict(zip(made, calls, strict=True)) if len(made) == len(calls) else {}
+
+
+def _internal(part: dict[str, Any]) -> bool:
+    """VS Code's own invocation inside a model's call (Copilot's insert_edit_into_file runs
+    ``vscode_editFile_internal``), not a call of the model's."""
+    return str(part.get("toolId") or "").endswith("_internal")
+
+
+def _edits_after(response: list[Any]) -> dict[int, tuple[bool, bool]]:
+    """Model's invocation (by position) -> (whether a ``textEditGroup`` of a file follows it
+    before the next one, whether any edit group does): the edits its call streamed."""
+    made = _model_invocations(response)
+    found = {}
+    for at, end in zip(made, [*made[1:], len(response)], strict=False):
+        groups = [
+            part
+            for part in response[at + 1 : end]
+            if isinstance(part, dict) and part.get("kind") in _EDIT_GROUPS
+        ]
+        text = any(g.get("kind") == "textEditGroup" and edit_path(g) for g in groups)
+        found[at] = (text, bool(groups))
+    return found
 
 
 def _response(
@@ -172,22 +208,28 @@ def _response(
     response = response if isinstance(response, list) else []
     notes = [] if notes is None else notes
     paired = _paired(response, calls)
+    streamed = _edits_after(response)
     parts: list[Part] = []
     results: list[Part] = []
     text: list[str] = []
-    edits: list[dict[str, Any]] = []
-    asked: list[dict[str, Any]] = []  # the model's own calls behind hidden invocations
-    pills: list[str | None] = []  # the file of each edit's place in the text, in order
-    placed: dict[str, int] = {}  # file -> where in ``parts`` its edit call goes
-    pilled: set[str] = set()  # the files whose edit has its place
+    edits: list[tuple[int | None, dict[str, Any]]] = []  # (its owner, the group)
+    # A hidden invocation whose call's edits are shown (by the groups after it): the owner
+    # of those edits, which carry its name, id and result. Position -> the invocation.
+    owners: dict[int, dict[str, Any]] = {}
+    owner: int | None = None  # the owner of the edit groups read now
+    pills: list[_EditKey | None] = []  # the edit call of each edit's place, in order
+    placed: dict[_EditKey, int] = {}  # edit call -> where in ``parts`` it goes
+    pilled: set[_EditKey] = set()  # the edit calls that have their place
 
     def place(path: str | None) -> None:
         """Mark the place of a file's edit in the text (its first one; a later one of the
-        same file, merged into that call, only has its code block left out)."""
+        same file by the same call, merged into that call, only has its code block left
+        out)."""
         text.append(_PILL)
-        pills.append(path if path and path not in pilled else None)
-        if path:
-            pilled.add(path)
+        key = (owner, path) if path else None
+        pills.append(key if key and key not in pilled else None)
+        if key:
+            pilled.add(key)
 
     def flush() -> None:
         joined = _EDIT_PILL.sub(lambda m: "\n" + m[2].strip() + "\n", "".join(text))
@@ -229,23 +271,32 @@ def _response(
             if isinstance(thought, str) and thought.strip():
                 parts.append(ThinkingPart(thought))
         elif kind in _TOOL_KINDS:
-            if part.get("presentation") == "hidden":  # (an edit tool's: its edit is shown)
-                made = paired.get(index)
-                if made is not None and isinstance(made[0], dict):
-                    asked.append(made[0])
+            hidden = part.get("presentation") in _HIDDEN
+            if _internal(part) and hidden:
+                continue  # (inside the model's call before it, which is shown)
+            text_edits, any_edits = streamed.get(index, (False, False))
+            if not _internal(part):
+                owner = index if hidden and text_edits else None
+            if owner == index:
+                owners[index] = part  # its edits show it: its call goes where they are
                 continue
             flush()
-            call, returned = _tool(part, paired.get(index))
+            made = paired.get(index)
+            # A hidden edit call that streamed no edit edited nothing: Copilot Chat's edit
+            # tools stream each file they changed, and return the error for one they could
+            # not (the model read it: the call failed).
+            failed = hidden and not any_edits and bool(made and made[1] and is_edit(made[0]))
+            call, returned = _tool(part, made, failed)
             parts.append(call)
             results += returned
         elif kind == "textEditGroup":
-            edits.append(part)
+            edits.append((owner, part))
             path = edit_path(part)
             if not path:
                 uri = part.get("uri")
                 why = f"its uri is {json_kind(uri)}" if "uri" in part else "it has no uri"
                 notes.append(f"response part {index + 1}: an edit of no file ({why}): left out")
-            if path and path not in pilled:
+            if path and (owner, path) not in pilled:
                 place(path)  # no code block shown for it: the edit is where it was made
         elif kind in ("questionCarousel", "elicitationSerialized"):
             flush()
@@ -263,20 +314,34 @@ def _response(
             unknown.add(str(kind)[:80])  # a newer kind: reported, in case it held conversation
         # everything else (progress, confirmations, UI bookkeeping) is not conversation
     flush()
-    # Each file's edit where it was first shown or made; inserted from the last place back,
-    # so the places found before stay right (two at one place keep their order).
+    asked = {at: paired[at][0] for at in owners if at in paired}  # (their model's calls)
     calls = list(edit_calls(edits, asked).items())
-    at = [(placed.get(path, len(parts)), order) for order, (path, _) in enumerate(calls)]
+    named: set[int] = set()
+    for order, ((at, _path), call) in enumerate(calls):
+        if at is None:
+            continue  # (no invocation made it: ``edit``)
+        invocation, returned = _tool(owners[at], paired.get(at))
+        if at in named:  # (another file of the same call: its result is under the first)
+            calls[order] = (calls[order][0], replace(call, name=invocation.name))
+            continue
+        named.add(at)
+        call = replace(call, name=invocation.name, call_id=invocation.call_id)
+        calls[order] = (calls[order][0], call)
+        results += returned
+    # Each edit where it was first shown or made; inserted from the last place back, so the
+    # places found before stay right (two at one place keep their order).
+    at = [(placed.get(key, len(parts)), order) for order, (key, _) in enumerate(calls)]
     for where, order in sorted(at, reverse=True):
         parts.insert(where, calls[order][1])
     return parts, results
 
 
 def _tool(
-    part: dict[str, Any], made: tuple[Any, str | None] | None = None
+    part: dict[str, Any], made: tuple[Any, str | None] | None = None, failed: bool = False
 ) -> tuple[ToolCallPart, list[Part]]:
     """A tool invocation; ``made`` (the model's own call: arguments and the result it read)
-    fills in what the invocation, written for display, does not hold."""
+    fills in what the invocation, written for display, does not hold. ``failed``: the call
+    failed, though the invocation does not say so."""
     name, _why = tool_name(part.get("toolId"))  # (reported by ``odd_tool_names``)
     call_id = part.get("toolCallId") if isinstance(part.get("toolCallId"), str) else None
     description = (
@@ -324,16 +389,21 @@ def _tool(
         is_error = bool(details.get("isError"))
     elif isinstance(details, list):
         output = "\n".join(p for p in (_uri_path(d) for d in details) if p)
+    if not output and isinstance(specific.get("alternativeRecommendation"), str):
+        output = specific["alternativeRecommendation"]  # (a terminal command not run: what
+        # the model was told to use instead, all the tool returned)
     if made is not None:
         if tool_input is None and made[0] is not None:
             tool_input = made[0]
         if made[1] and (not output or isinstance(details, list)):
             output = made[1]  # what the tool returned, not the places VS Code listed
     call = ToolCallPart(name, tool_input if tool_input is not None else {}, call_id, description)
-    refused = _refused(part.get("isConfirmed"))
-    if refused:  # the person said no: it did not run, and did not fail (what VS Code
-        # told the model instead, "The user chose to skip the tool call…", is kept)
-        return call, [ToolResultPart(output or refused, call_id, not_run="rejected")]
+    refused = _refused(part.get("isConfirmed"), part.get("presentation"))
+    if refused:  # it did not run, and did not fail (what VS Code told the model instead,
+        # "The user chose to skip the tool call…", "Tool execution denied: …", is kept)
+        why, not_run = refused
+        return call, [ToolResultPart(output or why, call_id, not_run=not_run)]
+    is_error = is_error or failed
     if not output and not is_error:
         return call, [*media]  # an image alone: no empty output beside it
     return call, [ToolResultPart(output, call_id, is_error), *media]
@@ -354,14 +424,18 @@ def _binary(item: dict[str, Any], key: str) -> AttachmentPart | None:
         return None
 
 
-def _refused(confirmed: Any) -> str | None:
-    """Why a tool call did not run, from ``isConfirmed``: ``false`` before VS Code 1.104,
-    then ``{type: ToolConfirmKind}`` (0 Denied, 5 Skipped; the others ran)."""
+def _refused(confirmed: Any, presentation: Any = None) -> tuple[str, NotRun] | None:
+    """Why a tool call did not run, and by whom, from ``isConfirmed``: ``false`` before VS
+    Code 1.104, then ``{type: ToolConfirmKind}`` (0 Denied, 5 Skipped; the others ran). A
+    denied call VS Code hides (``presentation`` "hidden") was asked of no one: VS Code
+    denies and hides a call a preToolUse hook did not permit."""
     kind = confirmed.get("type") if isinstance(confirmed, dict) else None
+    if (confirmed is False or kind == _DENIED) and presentation == "hidden":
+        return "denied before it ran", "denied"
     if confirmed is False or kind == _DENIED:
-        return "denied by the user"
+        return "denied by the user", "rejected"
     if kind == _SKIPPED:
-        return "skipped by the user"
+        return "skipped by the user", "rejected"
     return None
 
 

@@ -40,7 +40,8 @@ EDIT_TOOLS = frozenset({
     "editor",  # the Cline SDK (Cline 4)
     "create", "str_replace_editor",  # Copilot CLI
     "edited files", "copilot_createfile", "copilot_replacestring", "copilot_multireplacestring",
-    "copilot_inserteditintofile", "copilot_applypatch",  # Copilot Chat
+    "copilot_inserteditintofile", "copilot_insertedit", "copilot_editnotebook",
+    "copilot_applypatch",  # Copilot Chat (VS Code's ids of its tools)
     "update_file",  # Trae
     "replace_file_content", "multi_replace_file_content",  # Antigravity
 })  # fmt: skip

@@ -3,23 +3,17 @@ or a flat ``.json``) turned into messages (FORMATS.md §5.3–§5.5)."""
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from dataclasses import replace
 from typing import Any
 
 from ..errors import clipped
 from ..model import (
-    AttachmentPart,
     Message,
     NoticePart,
-    NotRun,
     Part,
     TextPart,
     ThinkingPart,
-    ToolCallPart,
-    ToolResultPart,
 )
 from ._jsonl import parse_timestamp
 from ._times import Times
@@ -35,6 +29,16 @@ from .copilot_context import (
     variable_parts,
 )
 from .copilot_rendered import prompt_text
+from .copilot_tools import (
+    HIDDEN,
+    TOOL_KINDS,
+    edits_after,
+    invocation_call,
+    is_internal,
+    paired_invocations,
+    shown_text,
+    uri_path,
+)
 
 SOURCE = "copilot"
 # Response parts that are progress, confirmations or bookkeeping, not conversation.
@@ -52,20 +56,8 @@ _PILL = "\x00edit\x00"
 _EDIT_PILL = re.compile(
     r"(?m)^[ \t]*(`{3,}|~{3,})[^\n]*\n((?:\s*" + re.escape(_PILL) + r")+)\s*\1[ \t]*$\n?"
 )
-_TOOL_KINDS = ("toolInvocationSerialized", "toolInvocation")
-# What VS Code does not show of a tool call (``presentation``): "hidden", and
-# "hiddenAfterComplete" once it is complete, as every saved one is. Copilot Chat hides its
-# edit tools' calls (the edit is shown instead, by the textEditGroup parts the call streams
-# after it; a failed edit streams none), VS Code a call a preToolUse hook denied and a
-# terminal command it redirected to another tool.
-_HIDDEN = ("hidden", "hiddenAfterComplete")
-_EDIT_GROUPS = ("textEditGroup", "notebookEditGroup")
+_CANCELLED, _FAILED = 2, 3  # modelState values (Pending 0, Complete 1, …)
 _EditKey = tuple[int | None, str]  # an edit call's: (the invocation that made it, the file)
-_CANCELLED, _FAILED = 2, 3
-_DENIED, _SKIPPED = (
-    0,
-    5,
-)  # isConfirmed.type (ToolConfirmKind)  # modelState values (Pending 0, Complete 1, …)
 
 
 def session_messages(
@@ -110,7 +102,7 @@ def odd_tool_names(request: dict[str, Any]) -> list[str]:
     response = request.get("response")
     found = []
     for part in response if isinstance(response, list) else []:
-        if isinstance(part, dict) and part.get("kind") in _TOOL_KINDS:
+        if isinstance(part, dict) and part.get("kind") in TOOL_KINDS:
             _name, why = tool_name(part.get("toolId"))
             if why:
                 found.append(why)
@@ -159,45 +151,6 @@ def _request_messages(
     return messages, model
 
 
-def _paired(response: list[Any], calls: list[tuple[Any, str | None]]) -> dict[int, Any]:
-    """Tool invocation (by position in ``response``) -> the model's call it shows. The ids
-    differ, so they are paired by order, and only when every invocation the model made has
-    its call (VS Code's own ``*_internal`` invocations are not the model's)."""
-    made = _model_invocations(response)
-    return dict(zip(made, calls, strict=True)) if len(made) == len(calls) else {}
-
-
-def _model_invocations(response: list[Any]) -> list[int]:
-    """Where the tool invocations of the model's calls are in ``response``."""
-    return [
-        i
-        for i, part in enumerate(response)
-        if isinstance(part, dict) and part.get("kind") in _TOOL_KINDS and not _internal(part)
-    ]
-
-
-def _internal(part: dict[str, Any]) -> bool:
-    """VS Code's own invocation inside a model's call (Copilot's insert_edit_into_file runs
-    ``vscode_editFile_internal``), not a call of the model's."""
-    return str(part.get("toolId") or "").endswith("_internal")
-
-
-def _edits_after(response: list[Any]) -> dict[int, tuple[bool, bool]]:
-    """Model's invocation (by position) -> (whether a ``textEditGroup`` of a file follows it
-    before the next one, whether any edit group does): the edits its call streamed."""
-    made = _model_invocations(response)
-    found = {}
-    for at, end in zip(made, [*made[1:], len(response)], strict=False):
-        groups = [
-            part
-            for part in response[at + 1 : end]
-            if isinstance(part, dict) and part.get("kind") in _EDIT_GROUPS
-        ]
-        text = any(g.get("kind") == "textEditGroup" and edit_path(g) for g in groups)
-        found[at] = (text, bool(groups))
-    return found
-
-
 def _response(
     response: Any,
     calls: list[tuple[Any, str | None]],
@@ -207,8 +160,8 @@ def _response(
 ) -> tuple[list[Part], list[Part]]:
     response = response if isinstance(response, list) else []
     notes = [] if notes is None else notes
-    paired = _paired(response, calls)
-    streamed = _edits_after(response)
+    paired = paired_invocations(response, calls)
+    streamed = edits_after(response)
     parts: list[Part] = []
     results: list[Part] = []
     text: list[str] = []
@@ -270,12 +223,12 @@ def _response(
             thought = "".join(value) if isinstance(value, list) else value
             if isinstance(thought, str) and thought.strip():
                 parts.append(ThinkingPart(thought))
-        elif kind in _TOOL_KINDS:
-            hidden = part.get("presentation") in _HIDDEN
-            if _internal(part) and hidden:
+        elif kind in TOOL_KINDS:
+            hidden = part.get("presentation") in HIDDEN
+            if is_internal(part) and hidden:
                 continue  # (inside the model's call before it, which is shown)
             text_edits, any_edits = streamed.get(index, (False, False))
-            if not _internal(part):
+            if not is_internal(part):
                 owner = index if hidden and text_edits else None
             if owner == index:
                 owners[index] = part  # its edits show it: its call goes where they are
@@ -286,7 +239,7 @@ def _response(
             # tools stream each file they changed, and return the error for one they could
             # not (the model read it: the call failed).
             failed = hidden and not any_edits and bool(made and made[1] and is_edit(made[0]))
-            call, returned = _tool(part, made, failed)
+            call, returned = invocation_call(part, made, failed)
             parts.append(call)
             results += returned
         elif kind == "textEditGroup":
@@ -309,7 +262,7 @@ def _response(
             place(edit_path(part))  # where VS Code shows the edited file, in a code block
         elif kind == "warning":  # (not an error: shown as Gemini's and Copilot CLI's are)
             flush()
-            parts.append(NoticePart("notification", _string(part.get("content"))))
+            parts.append(NoticePart("notification", shown_text(part.get("content"))))
         elif unknown is not None and not (isinstance(kind, str) and kind in _UI_KINDS):
             unknown.add(str(kind)[:80])  # a newer kind: reported, in case it held conversation
         # everything else (progress, confirmations, UI bookkeeping) is not conversation
@@ -320,7 +273,7 @@ def _response(
     for order, ((at, _path), call) in enumerate(calls):
         if at is None:
             continue  # (no invocation made it: ``edit``)
-        invocation, returned = _tool(owners[at], paired.get(at))
+        invocation, returned = invocation_call(owners[at], paired.get(at))
         if at in named:  # (another file of the same call: its result is under the first)
             calls[order] = (calls[order][0], replace(call, name=invocation.name))
             continue
@@ -336,109 +289,6 @@ def _response(
     return parts, results
 
 
-def _tool(
-    part: dict[str, Any], made: tuple[Any, str | None] | None = None, failed: bool = False
-) -> tuple[ToolCallPart, list[Part]]:
-    """A tool invocation; ``made`` (the model's own call: arguments and the result it read)
-    fills in what the invocation, written for display, does not hold. ``failed``: the call
-    failed, though the invocation does not say so."""
-    name, _why = tool_name(part.get("toolId"))  # (reported by ``odd_tool_names``)
-    call_id = part.get("toolCallId") if isinstance(part.get("toolCallId"), str) else None
-    description = (
-        _string(part.get("pastTenseMessage")) or _string(part.get("invocationMessage")) or None
-    )
-    specific = (
-        part.get("toolSpecificData") if isinstance(part.get("toolSpecificData"), dict) else {}
-    )
-    details = part.get("resultDetails")
-    tool_input: Any = None
-    output = ""
-    is_error = False
-    media: list[AttachmentPart] = []  # images (or other bytes) the tool returned
-    if specific.get("kind") == "terminal":
-        line = specific.get("commandLine") or specific.get("command")  # the latter: older
-        command = (
-            (line.get("userEdited") or line.get("toolEdited") or line.get("original"))
-            if isinstance(line, dict)
-            else line
-        )
-        tool_input = {"command": command}
-    elif specific.get("kind") == "input":
-        tool_input = specific.get("rawInput")
-    if isinstance(details, dict):
-        if tool_input is None:
-            tool_input = details.get("input")
-        out = details.get("output")
-        if isinstance(out, list):
-            texts = []
-            for item in out:
-                binary = _binary(item, "value") if isinstance(item, dict) else None
-                if binary:
-                    media.append(binary)
-                else:
-                    texts.append(_string(item.get("value") if isinstance(item, dict) else item))
-            output = "\n".join(t for t in texts if t)
-        elif isinstance(out, dict) and out.get("type") == "data":
-            binary = _binary(out, "base64Data")
-            if binary:
-                media.append(binary)
-            else:
-                output = f"[{out.get('mimeType', 'binary')} data]"
-        else:
-            output = _string(out)
-        is_error = bool(details.get("isError"))
-    elif isinstance(details, list):
-        output = "\n".join(p for p in (_uri_path(d) for d in details) if p)
-    if not output and isinstance(specific.get("alternativeRecommendation"), str):
-        output = specific["alternativeRecommendation"]  # (a terminal command not run: what
-        # the model was told to use instead, all the tool returned)
-    if made is not None:
-        if tool_input is None and made[0] is not None:
-            tool_input = made[0]
-        if made[1] and (not output or isinstance(details, list)):
-            output = made[1]  # what the tool returned, not the places VS Code listed
-    call = ToolCallPart(name, tool_input if tool_input is not None else {}, call_id, description)
-    refused = _refused(part.get("isConfirmed"), part.get("presentation"))
-    if refused:  # it did not run, and did not fail (what VS Code told the model instead,
-        # "The user chose to skip the tool call…", "Tool execution denied: …", is kept)
-        why, not_run = refused
-        return call, [ToolResultPart(output or why, call_id, not_run=not_run)]
-    is_error = is_error or failed
-    if not output and not is_error:
-        return call, [*media]  # an image alone: no empty output beside it
-    return call, [ToolResultPart(output, call_id, is_error), *media]
-
-
-def _binary(item: dict[str, Any], key: str) -> AttachmentPart | None:
-    """Bytes a tool returned as base64 (``{type: 'data', mimeType, base64Data}``, or an
-    ``embed`` output item that is not text): an attachment, never base64 in the note."""
-    mime = item.get("mimeType") if isinstance(item.get("mimeType"), str) else None
-    if item.get("isText") is True or not mime or mime.startswith("text/"):
-        return None
-    value = item.get(key)
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        return AttachmentPart(mime, base64.b64decode(value, validate=True))
-    except (binascii.Error, ValueError):
-        return None
-
-
-def _refused(confirmed: Any, presentation: Any = None) -> tuple[str, NotRun] | None:
-    """Why a tool call did not run, and by whom, from ``isConfirmed``: ``false`` before VS
-    Code 1.104, then ``{type: ToolConfirmKind}`` (0 Denied, 5 Skipped; the others ran). A
-    denied call VS Code hides (``presentation`` "hidden") was asked of no one: VS Code
-    denies and hides a call a preToolUse hook did not permit."""
-    kind = confirmed.get("type") if isinstance(confirmed, dict) else None
-    if (confirmed is False or kind == _DENIED) and presentation == "hidden":
-        return "denied before it ran", "denied"
-    if confirmed is False or kind == _DENIED:
-        return "denied by the user", "rejected"
-    if kind == _SKIPPED:
-        return "skipped by the user", "rejected"
-    return None
-
-
 def _outcome(request: dict[str, Any]) -> list[Part]:
     state = request.get("modelState")
     value = state.get("value") if isinstance(state, dict) else None
@@ -447,7 +297,9 @@ def _outcome(request: dict[str, Any]) -> list[Part]:
     if value == _CANCELLED or request.get("isCanceled") is True:
         return [NoticePart("interrupted", "cancelled")]
     if value == _FAILED or error:
-        return [NoticePart("error", _string((error or {}).get("message")) or "the request failed")]
+        return [
+            NoticePart("error", shown_text((error or {}).get("message")) or "the request failed")
+        ]
     return []
 
 
@@ -487,34 +339,5 @@ def _reference_name(part: dict[str, Any]) -> str:
         ref = ref["uri"]
     if isinstance(ref, dict) and isinstance(ref.get("name"), str):
         return ref["name"]
-    path = _uri_path(ref)
+    path = uri_path(ref)
     return path.rsplit("/", 1)[-1] if path else "reference"
-
-
-def _uri_path(uri: Any) -> str:
-    if isinstance(uri, dict):
-        if isinstance(uri.get("uri"), dict):
-            uri = uri["uri"]
-        path = uri.get("path") or uri.get("fsPath")
-        return path if isinstance(path, str) else ""
-    if isinstance(uri, str):
-        from .vscode import path_from_uri
-
-        return path_from_uri(uri)
-    return ""
-
-
-_FILE_LINK = re.compile(r"\[([^\]]*)\]\(((?:file|vscode-remote|vscode-userdata)://[^)\s]*)\)")
-
-
-def _string(value: Any) -> str:
-    """A plain or markdown string; links to local files become their names."""
-    if isinstance(value, dict):
-        value = value.get("value")
-    if not isinstance(value, str):
-        return ""
-    if "](" in value:
-        value = _FILE_LINK.sub(
-            lambda m: m.group(1) or _uri_path(m.group(2)).rsplit("/", 1)[-1], value
-        )
-    return value

@@ -1,0 +1,197 @@
+"""VS Code's tool invocations in a chat response (FORMATS.md §5.4): each as the model's tool
+call and what it returned, paired with the call the model made (``toolCallRounds``), and
+which of them VS Code hides; kept apart from ``copilot_log``, which reads the response."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Any
+
+from ..model import AttachmentPart, NotRun, Part, ToolCallPart, ToolResultPart
+from ._values import tool_name
+from .copilot_context import edit_path
+
+TOOL_KINDS = ("toolInvocationSerialized", "toolInvocation")
+# What VS Code does not show of a tool call (``presentation``): "hidden", and
+# "hiddenAfterComplete" once it is complete, as every saved one is. Copilot Chat hides its
+# edit tools' calls (the edit is shown instead, by the textEditGroup parts the call streams
+# after it; a failed edit streams none), VS Code a call a preToolUse hook denied and a
+# terminal command it redirected to another tool.
+HIDDEN = ("hidden", "hiddenAfterComplete")
+EDIT_GROUPS = ("textEditGroup", "notebookEditGroup")
+_DENIED, _SKIPPED = 0, 5  # isConfirmed.type (ToolConfirmKind)
+
+
+def paired_invocations(response: list[Any], calls: list[tuple[Any, str | None]]) -> dict[int, Any]:
+    """Tool invocation (by position in ``response``) -> the model's call it shows. The ids
+    differ, so they are paired by order, and only when every invocation the model made has
+    its call (VS Code's own ``*_internal`` invocations are not the model's)."""
+    made = model_invocations(response)
+    return dict(zip(made, calls, strict=True)) if len(made) == len(calls) else {}
+
+
+def model_invocations(response: list[Any]) -> list[int]:
+    """Where the tool invocations of the model's calls are in ``response``."""
+    return [
+        i
+        for i, part in enumerate(response)
+        if isinstance(part, dict) and part.get("kind") in TOOL_KINDS and not is_internal(part)
+    ]
+
+
+def is_internal(part: dict[str, Any]) -> bool:
+    """VS Code's own invocation inside a model's call (Copilot's insert_edit_into_file runs
+    ``vscode_editFile_internal``), not a call of the model's."""
+    return str(part.get("toolId") or "").endswith("_internal")
+
+
+def edits_after(response: list[Any]) -> dict[int, tuple[bool, bool]]:
+    """Model's invocation (by position) -> (whether a ``textEditGroup`` of a file follows it
+    before the next one, whether any edit group does): the edits its call streamed."""
+    made = model_invocations(response)
+    found = {}
+    for at, end in zip(made, [*made[1:], len(response)], strict=False):
+        groups = [
+            part
+            for part in response[at + 1 : end]
+            if isinstance(part, dict) and part.get("kind") in EDIT_GROUPS
+        ]
+        text = any(g.get("kind") == "textEditGroup" and edit_path(g) for g in groups)
+        found[at] = (text, bool(groups))
+    return found
+
+
+def invocation_call(
+    part: dict[str, Any], made: tuple[Any, str | None] | None = None, failed: bool = False
+) -> tuple[ToolCallPart, list[Part]]:
+    """A tool invocation; ``made`` (the model's own call: arguments and the result it read)
+    fills in what the invocation, written for display, does not hold. ``failed``: the call
+    failed, though the invocation does not say so."""
+    name, _why = tool_name(part.get("toolId"))  # (reported by ``odd_tool_names``)
+    call_id = part.get("toolCallId") if isinstance(part.get("toolCallId"), str) else None
+    description = (
+        shown_text(part.get("pastTenseMessage"))
+        or shown_text(part.get("invocationMessage"))
+        or None
+    )
+    specific = (
+        part.get("toolSpecificData") if isinstance(part.get("toolSpecificData"), dict) else {}
+    )
+    details = part.get("resultDetails")
+    tool_input: Any = None
+    output = ""
+    is_error = False
+    media: list[AttachmentPart] = []  # images (or other bytes) the tool returned
+    if specific.get("kind") == "terminal":
+        line = specific.get("commandLine") or specific.get("command")  # the latter: older
+        command = (
+            (line.get("userEdited") or line.get("toolEdited") or line.get("original"))
+            if isinstance(line, dict)
+            else line
+        )
+        tool_input = {"command": command}
+    elif specific.get("kind") == "input":
+        tool_input = specific.get("rawInput")
+    if isinstance(details, dict):
+        if tool_input is None:
+            tool_input = details.get("input")
+        out = details.get("output")
+        if isinstance(out, list):
+            texts = []
+            for item in out:
+                binary = _binary(item, "value") if isinstance(item, dict) else None
+                if binary:
+                    media.append(binary)
+                else:
+                    texts.append(shown_text(item.get("value") if isinstance(item, dict) else item))
+            output = "\n".join(t for t in texts if t)
+        elif isinstance(out, dict) and out.get("type") == "data":
+            binary = _binary(out, "base64Data")
+            if binary:
+                media.append(binary)
+            else:
+                output = f"[{out.get('mimeType', 'binary')} data]"
+        else:
+            output = shown_text(out)
+        is_error = bool(details.get("isError"))
+    elif isinstance(details, list):
+        output = "\n".join(p for p in (uri_path(d) for d in details) if p)
+    if not output and isinstance(specific.get("alternativeRecommendation"), str):
+        output = specific["alternativeRecommendation"]  # (a terminal command not run: what
+        # the model was told to use instead, all the tool returned)
+    if made is not None:
+        if tool_input is None and made[0] is not None:
+            tool_input = made[0]
+        if made[1] and (not output or isinstance(details, list)):
+            output = made[1]  # what the tool returned, not the places VS Code listed
+    call = ToolCallPart(name, tool_input if tool_input is not None else {}, call_id, description)
+    refused = _refused(part.get("isConfirmed"), part.get("presentation"))
+    if refused:  # it did not run, and did not fail (what VS Code told the model instead,
+        # "The user chose to skip the tool call…", "Tool execution denied: …", is kept)
+        why, not_run = refused
+        return call, [ToolResultPart(output or why, call_id, not_run=not_run)]
+    is_error = is_error or failed
+    if not output and not is_error:
+        return call, [*media]  # an image alone: no empty output beside it
+    return call, [ToolResultPart(output, call_id, is_error), *media]
+
+
+def _binary(item: dict[str, Any], key: str) -> AttachmentPart | None:
+    """Bytes a tool returned as base64 (``{type: 'data', mimeType, base64Data}``, or an
+    ``embed`` output item that is not text): an attachment, never base64 in the note."""
+    mime = item.get("mimeType") if isinstance(item.get("mimeType"), str) else None
+    if item.get("isText") is True or not mime or mime.startswith("text/"):
+        return None
+    value = item.get(key)
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return AttachmentPart(mime, base64.b64decode(value, validate=True))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _refused(confirmed: Any, presentation: Any = None) -> tuple[str, NotRun] | None:
+    """Why a tool call did not run, and by whom, from ``isConfirmed``: ``false`` before VS
+    Code 1.104, then ``{type: ToolConfirmKind}`` (0 Denied, 5 Skipped; the others ran). A
+    denied call VS Code hides (``presentation`` "hidden") was asked of no one: VS Code
+    denies and hides a call a preToolUse hook did not permit."""
+    kind = confirmed.get("type") if isinstance(confirmed, dict) else None
+    if (confirmed is False or kind == _DENIED) and presentation == "hidden":
+        return "denied before it ran", "denied"
+    if confirmed is False or kind == _DENIED:
+        return "denied by the user", "rejected"
+    if kind == _SKIPPED:
+        return "skipped by the user", "rejected"
+    return None
+
+
+def uri_path(uri: Any) -> str:
+    if isinstance(uri, dict):
+        if isinstance(uri.get("uri"), dict):
+            uri = uri["uri"]
+        path = uri.get("path") or uri.get("fsPath")
+        return path if isinstance(path, str) else ""
+    if isinstance(uri, str):
+        from .vscode import path_from_uri
+
+        return path_from_uri(uri)
+    return ""
+
+
+_FILE_LINK = re.compile(r"\[([^\]]*)\]\(((?:file|vscode-remote|vscode-userdata)://[^)\s]*)\)")
+
+
+def shown_text(value: Any) -> str:
+    """A plain or markdown string; links to local files become their names."""
+    if isinstance(value, dict):
+        value = value.get("value")
+    if not isinstance(value, str):
+        return ""
+    if "](" in value:
+        value = _FILE_LINK.sub(
+            lambda m: m.group(1) or uri_path(m.group(2)).rsplit("/", 1)[-1], value
+        )
+    return value

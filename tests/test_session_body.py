@@ -87,7 +87,7 @@ def _item(draw) -> dict:
     elif kind == "command":
         item.update(command=draw(_texts), shell=draw(st.booleans()))
     elif kind == "command_output":
-        item.update(output=draw(_texts), is_error=draw(st.booleans()))
+        item.update(output=draw(_texts), is_error=draw(st.booleans()), sent=draw(st.booleans()))
     elif kind == "attachment" and draw(st.booleans()):  # a text file, shown as code
         item.update(path="attachments/ccexport/0123abcd.txt", media_type="text/plain",
                     name=draw(_maybe_text), text=draw(_texts), cut=draw(st.booleans()),
@@ -100,7 +100,7 @@ def _item(draw) -> dict:
                     shortened=False, origin=draw(_origins))  # fmt: skip
     else:
         item.update(notice=draw(st.sampled_from(["interrupted", "rewound", "error", "other",
-                                                 "attachment"])),
+                                                 "attachment", "unanswered"])),
                     text=draw(_texts))  # fmt: skip
         if item["notice"] == "attachment":  # why it is not in the vault, when it was withheld
             item["withheld"] = draw(st.sampled_from(["", "it is not text and holds a secret"]))

@@ -54,3 +54,16 @@ def test_of_calls_made_together_only_the_one_unanswered_says_so(tmp_path):
     ]  # fmt: skip
     assert marked == ["toolu_git"] and note.count(SAID) == 1
     assert any(isinstance(p, ToolCallPart) and p.call_id == "toolu_read" for p in parts)
+
+
+def test_a_prompt_after_the_call_says_nothing(tmp_path):
+    """A prompt after the reply: the session went on, and a reader streaming the file has
+    let that reply go by then (the notes of both readings are the same)."""
+    s = ClaudeSession(SID)
+    s.user("commit it")
+    s.assistant([tool_use("Bash", {"command": "git status"}, "toolu_git")])
+    s.user("never mind")
+    path = s.write(projects(tmp_path) / f"{SID}.jsonl")
+    streamed, held = both_readings(path)
+    assert streamed == held
+    assert not any(isinstance(p, NoticePart) for m in held for p in m.parts)

@@ -55,10 +55,12 @@ def linked(parts: list[Part], links: dict[str, str]) -> list[Part]:
 def mark_unanswered(drafts: list[Draft]) -> None:
     """Each call of the last reply that no result answers (the session ended, or was read
     while the tool ran) is followed by a notice saying so: a call with no output looked
-    the same as one whose output was empty. Only the last reply: a reader streaming the
-    file has let the drafts before it go, and its notes must be the same."""
-    last = next((i for i in range(len(drafts) - 1, -1, -1) if drafts[i].role == "assistant"), None)
-    if last is None:
+    the same as one whose output was empty. Only a reply that ends the session but for
+    tool results: a reader streaming the file has let go every draft before the last
+    reply, and that reply too once anything but a result followed it, and its notes must
+    be the same (a prompt after a call's reply was not waiting for it)."""
+    last = next((i for i in range(len(drafts) - 1, -1, -1) if drafts[i].role != "tool"), None)
+    if last is None or drafts[last].role != "assistant":
         return
     answered = {p.call_id for d in drafts[last:] for p in d.parts if isinstance(p, ToolResultPart)}
     parts = drafts[last].parts

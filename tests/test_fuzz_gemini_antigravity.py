@@ -316,8 +316,9 @@ def test_what_a_step_of_a_type_not_known_here_does_not_give_is_said(tmp_path):
          "of a conversation"),
         ({"": "5b6c"}, "an entry names no workspace"),
         ([], "holds a list, not an object of workspaces"),
+        (None, "holds null, not an object of workspaces"),  # (it was read as no cache at all)
     ],
-    ids=["an entry", "an empty id", "an apostrophe", "no workspace", "the whole file"],
+    ids=["an entry", "an empty id", "an apostrophe", "no workspace", "the whole file", "null"],
 )  # fmt: skip
 def test_a_damaged_workspace_cache_is_said(tmp_path, cache, why):
     """Its conversation lost its folder in silence."""

@@ -328,3 +328,22 @@ def test_two_calls_editing_one_file_are_two_edits_each_with_its_result(tmp_path)
     assert one < note.index("> a = 1\n") < note.index("> first edited\n") < note.index("Now b.")
     assert note.index("Now b.") < two < note.index("> b = 1\n") < note.index("> second edited\n")
     assert note.index("> second edited\n") < note.index("Both changed.")
+
+
+def test_what_a_hook_showed_the_person_is_a_notification_where_it_ran(tmp_path):
+    """VS Code's ``hook`` part holds what a hook showed the person (``stopReason`` when it
+    stopped the request or a tool, ``systemMessage``); it was dropped as bookkeeping."""
+    response = [
+        markdown("I'll clean the build folder. "),
+        {"kind": "hook", "hookType": "PreToolUse", "toolDisplayName": "Run in Terminal",
+         "stopReason": "rm is not allowed here"},
+        {"kind": "hook", "hookType": "PostToolUse"},  # ran and said nothing: bookkeeping
+        {"kind": "hook", "hookType": "Stop", "systemMessage": "Remember to run the tests"},
+        markdown("The hook did not let me run it."),
+    ]  # fmt: skip
+    note, problems = exported(tmp_path, "Clean the build", response)
+    assert problems == []
+    stopped = note.index("PreToolUse hook stopped Run in Terminal: rm is not allowed here")
+    assert note.index("I'll clean the build") < stopped < note.index("Stop hook: Remember")
+    assert note.index("Stop hook: Remember") < note.index("The hook did not let me run it.")
+    assert "PostToolUse" not in note

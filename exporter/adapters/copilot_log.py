@@ -260,6 +260,9 @@ def _response(
                 results.append(result)
         elif kind == "codeblockUri" and part.get("isEdit"):
             place(edit_path(part))  # where VS Code shows the edited file, in a code block
+        elif kind == "hook" and (said := _hook_said(part)):
+            flush()
+            parts.append(NoticePart("notification", said))
         elif kind == "warning":  # (not an error: shown as Gemini's and Copilot CLI's are)
             flush()
             parts.append(NoticePart("notification", shown_text(part.get("content"))))
@@ -287,6 +290,20 @@ def _response(
     for where, order in sorted(at, reverse=True):
         parts.insert(where, calls[order][1])
     return parts, results
+
+
+def _hook_said(part: dict[str, Any]) -> str:
+    """What a hook that ran showed the person (VS Code's ``hook`` part): why it stopped the
+    request or a tool (``stopReason``), and its message (``systemMessage``); "" for a hook
+    that ran and said nothing, which is bookkeeping."""
+    kind = shown_text(part.get("hookType")) or "A"
+    tool = shown_text(part.get("toolDisplayName"))
+    said = []
+    if stop := shown_text(part.get("stopReason")).strip():
+        said.append(f"{kind} hook stopped {tool or 'the request'}: {stop}")
+    if message := shown_text(part.get("systemMessage")).strip():
+        said.append(f"{kind} hook: {message}")
+    return "\n".join(said)
 
 
 def _outcome(request: dict[str, Any]) -> list[Part]:

@@ -23,7 +23,7 @@ UNANSWERED = (
     "returned)."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "d668fa3906faa60a6f402b678e43020709103951460bc37dae2fddafad039bf9"
+SHIPPED_TEMPLATE_SHA256 = "c2f5aecf640d6944d115c0be1088f39a609da93b39b9199c6e05140bc43f4451"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -174,10 +174,12 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
                 "from here.*\n"
             )
         error = notice == "error"
-        if error and "\n" in item["text"].strip():  # (a traceback, a payload: not prose)
+        if error and ("\n" in item["text"].strip() or len(item["text"]) > 2000):
+            # A traceback, a payload: not prose. Folded when long: past 20 lines, or 2,000
+            # characters (an exception quoting the whole prompt on one line).
             lines = item["text"].strip("\n").count("\n") + 1
-            return callout("warning", "API error", fence(item["text"], "text"),
-                           folded=lines > 20) + "\n"  # fmt: skip
+            long = lines > 20 or len(item["text"]) > 2000
+            return callout("warning", "API error", fence(item["text"], "text"), folded=long) + "\n"
         text = escape_prose(item["text"], literal=True)
         title = "API error" if error else "Notification"
         return callout("warning" if error else "info", title, text, folded=False) + "\n"

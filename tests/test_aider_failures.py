@@ -207,3 +207,23 @@ def test_a_long_api_error_is_folded_machine_text_kept_verbatim(tmp_path, monkeyp
     )
     assert '>   File "litellm/factory.py", line 29, in prompt_factory\n' in note
     assert "> [!warning] API error\n>\n> Unexpected error: litellm.InternalServerError" in note
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_an_api_error_long_in_few_lines_is_folded_too(tmp_path, monkeypatch, reference):
+    """The corpus's two longest Aider errors hold the whole prompt on one line of 6,820
+    characters, in 15 and 4 lines: folded past 20 lines only, they stayed open."""
+    if reference:
+        monkeypatch.setenv("CCEXPORT_REFERENCE_RENDER", "1")
+    prompt = (
+        "Received Messages=[{'role': 'system', 'content': '" + "Act as an expert. " * 200 + "'}]"
+    )
+    log = AiderLog().run("2024-08-17 07:15:06").prompt("hi")
+    log.aider("litellm.BadRequestError: AnthropicException - invalid request", prompt)
+    log.prompt("and a long one-line error")
+    log.aider("litellm.BadRequestError: " + "x" * 2100)
+    log.write(tmp_path / "home" / "src" / "r")
+    run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path / "home", timezone=UTC))
+    (note,) = [p.read_text() for p in (tmp_path / "v").rglob("*.md") if "/aider/" in str(p)]
+    assert note.count("> [!warning]- API error\n> ```text\n> litellm.BadRequestError") == 2
+    assert "> [!warning] API error" not in note

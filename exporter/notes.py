@@ -186,11 +186,34 @@ def _shorten_to(text: str, length: int) -> str:
 
 def _cut_at_word(text: str, length: int) -> str:
     """``text`` cut to ``length`` characters and marked so, after its last whole word; in
-    a word when that would keep less than half of it (a long path or URL as the second
-    word left "can you update…")."""
+    a word when that would keep less than half of it (a long path as the second word left
+    "can you update…"), but never in a web address (the heading would link to the part
+    kept, "…" and all) nor inside a character drawn as one (an emoji of several code
+    points, a letter and its accents)."""
     cut = text[:length]
     words = cut.rsplit(" ", 1)[0]
-    return (words if len(words) >= length // 2 else cut).rstrip(" ,.;:") + "…"
+    in_word = words == cut or (len(words) < length // 2 and "://" not in cut[len(words) :])
+    if in_word:  # (one word longer than the cut: no choice but to cut in it)
+        while cut and _joined(cut[-1], text[len(cut)] if len(cut) < len(text) else ""):
+            cut = cut[:-1]
+        words = cut
+    return words.rstrip(" ,.;:") + "…"
+
+
+def _joined(last: str, following: str) -> bool:
+    """Would a cut between ``last`` and ``following`` split one drawn character? A joiner
+    on either side, or a mark, variation selector or skin tone after."""
+    if last == "\u200d" or following == "\u200d":
+        return True
+    if not following:
+        return False
+    code = ord(following)
+    return (
+        unicodedata.combining(following) > 0
+        or 0xFE00 <= code <= 0xFE0F  # variation selectors
+        or 0x1F3FB <= code <= 0x1F3FF  # skin tones
+        or 0xE0020 <= code <= 0xE007F  # tag characters (flags of regions)
+    )
 
 
 def _short(session_id: str) -> str:

@@ -168,9 +168,31 @@ def test_a_title_from_a_prompt_keeps_part_of_a_long_word():
     from exporter.model import Message, TextPart
     from exporter.notes import session_title
 
-    url = "https://example.com/" + "a_very_long_segment/" * 6
-    asked = Message("user", (TextPart(f"read {url} and sum it up"),), "m1")
+    path = "/home/dev/" + "a_very_long_segment/" * 6
+    asked = Message("user", (TextPart(f"read {path} and sum it up"),), "m1")
     session = Session("codex", "s1", (asked,), Path())
     title = session_title(session)
-    assert title.startswith("read https://example.com/a_very_long_segment/") and title.endswith("…")
+    assert title.startswith("read /home/dev/a_very_long_segment/") and title.endswith("…")
     assert len(title) <= 81
+
+
+def test_a_title_is_never_cut_inside_a_web_address_nor_a_drawn_character():
+    """Cut inside a word, a URL kept its head in the note's heading, which Obsidian links
+    ("…" and all); an emoji of several code points was split."""
+    from exporter.model import Message, TextPart
+    from exporter.notes import session_title
+
+    def title_of(prompt: str) -> str:
+        return session_title(
+            Session("codex", "s1", (Message("user", (TextPart(prompt),), "m"),), Path())
+        )
+
+    url = "https://example.com/" + "a_very_long_segment/" * 6
+    assert title_of(f"read {url} and sum it up") == "read…"
+    family = (
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # one emoji, 7 code points
+    )
+    for start in range(70, 80):
+        title = title_of("x" * start + family * 4 + " more words after it")
+        assert "\u200d…" not in title and not title[:-1].endswith("\u200d")
+        assert title[:-1].count("\U0001f468") == title[:-1].count("\U0001f466")  # whole emoji only

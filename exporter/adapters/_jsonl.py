@@ -23,6 +23,7 @@ from typing import Any
 import orjson
 
 from ..errors import Problem, os_reason
+from ._values import json_kind
 from .base import cannot_read, index_unreadable, open_regular, read_regular
 
 MAX_LINE_BYTES = 64 * 1024 * 1024  # a longer line is skipped and reported
@@ -270,14 +271,29 @@ def json_document(raw: bytes) -> tuple[Any, str | None]:
     return doc, "; ".join(damage_said(raw)) or None
 
 
-def read_index_json(source: str, path: Path, gives: str) -> tuple[Any, Problem | None]:
+def read_index_json(
+    source: str, path: Path, gives: str, shape: tuple[type, str]
+) -> tuple[Any, Problem | None]:
     """The JSON document of an index beside the sessions (titles, folders), and why it could
-    not be read when it is there (a warning saying it ``gives``: locked, or caught half
-    rewritten). An index that is not there is no problem: the tool's version writes none."""
+    not be read when it is there (a warning saying it ``gives``: locked, caught half
+    rewritten, or holding a value other than the ``shape`` it is: its type and its name,
+    ``(list, "a list of tasks")``; ``null`` too, which is no missing file). An index that is
+    not there is no problem: the tool's version writes none."""
+    doc, unread = _index_document(source, path, gives)
+    if unread is None and doc is not _ABSENT and not isinstance(doc, shape[0]):
+        why = f"holds {json_kind(doc)}, not {shape[1]}"
+        return None, index_unreadable(source, path, why, gives)
+    return (None if doc is _ABSENT else doc), unread
+
+
+_ABSENT = object()  # (no index file: not the same as one holding null)
+
+
+def _index_document(source: str, path: Path, gives: str) -> tuple[Any, Problem | None]:
     try:
         data = read_regular(path)
     except FileNotFoundError:
-        return None, None
+        return _ABSENT, None
     except OSError as exc:
         return None, index_unreadable(source, path, cannot_read(exc), gives)
     try:

@@ -140,13 +140,7 @@ def _workspaces(path: Path) -> tuple[dict[str, str], Problem | None, Problem | N
     """conversation id -> workspace folder, from ``last_conversations.json``; why the file
     could not be read, when it is there; and the first entry that names no conversation
     (damaged: said with the conversations that find no folder, one of which it may be)."""
-    doc, unread = read_index_json(SOURCE, path, WORKSPACES_GIVE)
-    if doc is None and unread is None and path.exists():  # (JSON null: no cache is no file)
-        return {}, index_unreadable(SOURCE, path, "holds null, not an object of workspaces",
-                                    WORKSPACES_GIVE), None  # fmt: skip
-    if doc is not None and not isinstance(doc, dict):
-        why = f"holds {json_kind(doc)}, not an object of workspaces"
-        return {}, index_unreadable(SOURCE, path, why, WORKSPACES_GIVE), None
+    doc, unread = read_index_json(SOURCE, path, WORKSPACES_GIVE, (dict, "an object of workspaces"))
     out, damaged = {}, None
     for workspace, conversation in (doc or {}).items():
         if isinstance(conversation, dict):

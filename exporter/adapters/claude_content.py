@@ -221,10 +221,16 @@ def odd_block(block: dict[str, Any], name: str = "a content block") -> list[str]
     output = block.get("content")
     if output is not None and not isinstance(output, str | list):
         return [f"a tool result's output is {json_kind(output)}, not text or a list: left out"]
+    return odd_blocks(output, "a tool result's item")
+
+
+def odd_blocks(blocks: Any, name: str) -> list[str]:
+    """Why each of a list's blocks (``name``: what one is called) is damaged and left out:
+    one that is no object, or one ``odd_block`` finds damaged; nothing for no list."""
     found: list[str] = []
-    for item in output if isinstance(output, list) else []:
-        if not isinstance(item, dict):
-            found.append(f"a tool result's item is {json_kind(item)}, not an object: left out")
+    for block in blocks if isinstance(blocks, list) else []:
+        if not isinstance(block, dict):
+            found.append(f"{name} is {json_kind(block)}, not an object: left out")
         else:
-            found += odd_block(item, "a tool result's item")
+            found += odd_block(block, name)
     return found

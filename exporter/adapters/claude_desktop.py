@@ -82,11 +82,6 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def read_sidecar(path: Path) -> dict[str, Any] | None:
-    """A sidecar's JSON object, or None (missing, too large, damaged, not an object)."""
-    return sidecar_or_why(path)[0]
-
-
 def sidecar_or_why(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     """A sidecar's JSON object, or None and why it is none when it is there (missing: no
     why; too large: not a sidecar, no why either)."""

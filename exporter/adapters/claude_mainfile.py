@@ -15,7 +15,7 @@ from ._jsonl import iter_json_objects, parse_timestamp
 from ._times import Times
 from ._values import json_kind, tool_name
 from .base import MessageSink
-from .claude_content import odd_block
+from .claude_content import odd_block, odd_blocks
 from .claude_discovery import SOURCE
 from .claude_persisted import restore_persisted
 from .claude_subagents import Sidechains, TaskIndex, known_uuid
@@ -233,11 +233,4 @@ def _queued_wrong_types(attachment: Any) -> list[str]:
     left out, as ``_wrong_types`` says it of a prompt's."""
     if not isinstance(attachment, dict) or attachment.get("type") != "queued_command":
         return []
-    found = []
-    prompt = attachment.get("prompt")
-    for block in prompt if isinstance(prompt, list) else []:
-        if not isinstance(block, dict):
-            found.append(f"a queued prompt's block is {json_kind(block)}, not an object: left out")
-        else:
-            found += odd_block(block, "a queued prompt's block")
-    return found
+    return odd_blocks(attachment.get("prompt"), "a queued prompt's block")

@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlparse
 
 import orjson
 
-from ..errors import Problem, SourceError
+from ..errors import Problem
 from . import _sqlite
 from ._sqlite import decode_json as decode
 from ._sqlite import stamps as db_stamps  # noqa: F401 (the editors' adapters use it)
@@ -109,16 +109,6 @@ class Database(_sqlite.Database):
         sql = f"SELECT key, value FROM {table} WHERE key >= ? AND key < ? ORDER BY key"
         for key, value in self.query(sql, (prefix, prefix + "\uffff")):
             yield key, decode(value)
-
-
-def read_item(path: Path, key: str, problems: list[Problem], source: str) -> Any:
-    """One ``ItemTable`` value of the database at ``path``; None, reported, if unreadable."""
-    try:
-        with Database(path) as db:
-            return db.get("ItemTable", key)
-    except SourceError as exc:
-        problems.append(exc.problem(source))
-        return None
 
 
 def folder_of_workspace(

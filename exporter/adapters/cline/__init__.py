@@ -201,14 +201,9 @@ def _history_index(
     the index does not name keep the facts of the last run: the file could not be read (the
     extension rewrites it whole: caught halfway it is not JSON), holds no list, or holds an
     entry that names no task (it may have been theirs)."""
-    items, unread = read_index_json(source, path, HISTORY_GIVES)
-    if unread:
+    items, unread = read_index_json(source, path, HISTORY_GIVES, (list, "a list of tasks"))
+    if unread or items is None:  # (none: no index, which this version does not write)
         return {}, {}, unread
-    if items is None and not path.exists():  # (no index, or one that holds null)
-        return {}, {}, None
-    if not isinstance(items, list):
-        why = f"holds {json_kind(items)}, not a list of tasks"
-        return {}, {}, index_unreadable(source, path, why, HISTORY_GIVES)
     index: dict[str, tuple[str, ...]] = {}
     damaged_ids: list[str] = []
     said: list[str] = []  # what is wrong with each damaged entry

@@ -6,6 +6,7 @@ product's format and not part of this source.)"""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from datetime import UTC
 
@@ -141,3 +142,32 @@ def test_an_edit_comes_before_the_text_that_follows_it(corpus, tmp_path):
         "`copilot_insertEdit` — `/Users/svarlamov/projects/testing-git/jokes.csv`"
     ) < jokes.index("I added a joke about")
     assert "\n\n\n" not in jokes.split("%% ccexport:begin")[1]  # no blank lines where it was
+
+
+def test_the_corpus_calls_keep_what_they_show(corpus, tmp_path):
+    """(Guard.) None of the corpus's calls failed, was denied by a hook or is an edit call
+    VS Code showed: reading ``resultError``, merging a shown edit call with its edits and
+    saying a hook's denial once change none of these notes. Each call is one callout, a
+    success, under its tool's name, and each edit is named after the call that made it."""
+    shown = {
+        "Piebald-AI__splitrail__copilot.json": {
+            "copilot_findTextInFiles": 5,
+            "copilot_readFile": 8,
+        },
+        "git-ai-project__git-ai__copilot_session_simple.json": {
+            "copilot_findTextInFiles": 1,
+            "copilot_replaceString": 1,
+        },
+        "git-ai-project__git-ai__copilot_session_multiline.jsonl": {
+            "copilot_insertEdit": 1,
+            "copilot_readFile": 1,
+        },
+    }
+    for n, (name, calls) in enumerate(shown.items()):
+        note = _export_one(corpus, tmp_path / str(n), name)
+        callouts = re.findall(r"(?m)^> \[!(\w+)\]- `([^`]+)`", note)
+        assert sorted(callouts) == sorted(
+            ("example", tool) for tool, count in calls.items() for _ in range(count)
+        ), name
+        assert f"tool_calls: {sum(calls.values())}\n" in note and "errors: 0\n" in note
+        assert "(error)" not in note and "Notification" not in note

@@ -256,7 +256,7 @@ def _session(
     index_title: str | None,
     problems: list[Problem],
 ) -> Session | None:
-    from .copilot_log import last_activity, odd_tool_names, session_messages
+    from .copilot_log import last_activity, odd_invocations, session_messages
 
     unknown: set[str] = set()
     times = Times()
@@ -270,7 +270,7 @@ def _session(
         problems.append(Problem(str(path), f"request {number}: {why}", source=SOURCE))
     requests = data.get("requests")
     for number, request in enumerate(requests if isinstance(requests, list) else [], start=1):
-        for why in odd_tool_names(request) if isinstance(request, dict) else []:
+        for why in odd_invocations(request) if isinstance(request, dict) else []:
             problems.append(Problem(str(path), f"request {number}: {why}", source=SOURCE))
     if unknown:
         kinds = ", ".join(sorted(unknown))

@@ -32,9 +32,14 @@ from .copilot_rendered import prompt_text
 from .copilot_tools import (
     HIDDEN,
     TOOL_KINDS,
+    call_args,
     edits_after,
+    hook_denial,
     invocation_call,
     is_internal,
+    makes_edits,
+    model_invocations,
+    odd_result_error,
     paired_invocations,
     shown_text,
     uri_path,
@@ -97,15 +102,15 @@ def session_messages(
     return messages, models
 
 
-def odd_tool_names(request: dict[str, Any]) -> list[str]:
-    """Why each tool invocation of a request has a name (``toolId``) that is not text."""
+def odd_invocations(request: dict[str, Any]) -> list[str]:
+    """Why a value of a request's tool invocations was not read: a name (``toolId``) that is
+    not text, an error (``resultError``) that is neither text nor true/false."""
     response = request.get("response")
     found = []
     for part in response if isinstance(response, list) else []:
         if isinstance(part, dict) and part.get("kind") in TOOL_KINDS:
             _name, why = tool_name(part.get("toolId"))
-            if why:
-                found.append(why)
+            found += [w for w in (why, odd_result_error(part)) if w]
     return found
 
 
@@ -162,6 +167,13 @@ def _response(
     notes = [] if notes is None else notes
     paired = paired_invocations(response, calls)
     streamed = edits_after(response)
+    made_at = model_invocations(response)
+    # A call a preToolUse hook denied: the hook's own part says the same denial (Copilot
+    # Chat shows the hook's stopReason, then VS Code hides the call it denies). Position ->
+    # the reason, which the call says; the hook part beside it does not say it again.
+    denials = {
+        at: reason for at in made_at if (reason := hook_denial(response[at], paired.get(at)))
+    }
     parts: list[Part] = []
     results: list[Part] = []
     text: list[str] = []
@@ -183,6 +195,18 @@ def _response(
         pills.append(key if key and key not in pilled else None)
         if key:
             pilled.add(key)
+
+    def _says_denial(at: int, hook: dict[str, Any]) -> bool:
+        """Does the hook part at ``at`` stop a call for the reason the model's call beside it
+        (the one before or after it) was denied for, which that call shows?"""
+        stop = " ".join(shown_text(hook.get("stopReason")).split())
+        before = [i for i in made_at if i < at][-1:]
+        after = [i for i in made_at if i > at][:1]
+        for near in before + after:
+            if near in denials and " ".join(denials[near].split()) in stop:
+                del denials[near]  # (each denial is said beside one hook part)
+                return True
+        return False
 
     def flush() -> None:
         joined = _EDIT_PILL.sub(lambda m: "\n" + m[2].strip() + "\n", "".join(text))
@@ -228,8 +252,9 @@ def _response(
             if is_internal(part) and hidden:
                 continue  # (inside the model's call before it, which is shown)
             text_edits, any_edits = streamed.get(index, (False, False))
-            if not is_internal(part):
-                owner = index if hidden and text_edits else None
+            if not is_internal(part):  # (a shown edit call, of an older build: one call too)
+                edits_shown = hidden or makes_edits(part, paired.get(index))
+                owner = index if text_edits and edits_shown else None
             if owner == index:
                 owners[index] = part  # its edits show it: its call goes where they are
                 continue
@@ -260,7 +285,7 @@ def _response(
                 results.append(result)
         elif kind == "codeblockUri" and part.get("isEdit"):
             place(edit_path(part))  # where VS Code shows the edited file, in a code block
-        elif kind == "hook" and (said := _hook_said(part)):
+        elif kind == "hook" and (said := _hook_said(part, _says_denial(index, part))):
             flush()
             parts.append(NoticePart("notification", said))
         elif kind == "warning":  # (not an error: shown as Gemini's and Copilot CLI's are)
@@ -270,7 +295,7 @@ def _response(
             unknown.add(str(kind)[:80])  # a newer kind: reported, in case it held conversation
         # everything else (progress, confirmations, UI bookkeeping) is not conversation
     flush()
-    asked = {at: paired[at][0] for at in owners if at in paired}  # (their model's calls)
+    asked = {at: call_args(owners[at], paired.get(at)) for at in owners}  # (their arguments)
     calls = list(edit_calls(edits, asked).items())
     named: set[int] = set()
     for order, ((at, _path), call) in enumerate(calls):
@@ -281,7 +306,13 @@ def _response(
             calls[order] = (calls[order][0], replace(call, name=invocation.name))
             continue
         named.add(at)
-        call = replace(call, name=invocation.name, call_id=invocation.call_id)
+        held = asked.get(at) if asked.get(at) is not None else invocation.input
+        call = replace(
+            call,
+            name=invocation.name,
+            call_id=invocation.call_id,
+            input=_with_arguments(call.input, held),
+        )
         calls[order] = (calls[order][0], call)
         results += returned
     # Each edit where it was first shown or made; inserted from the last place back, so the
@@ -292,14 +323,34 @@ def _response(
     return parts, results
 
 
-def _hook_said(part: dict[str, Any]) -> str:
+def _with_arguments(shown: Any, held: Any) -> Any:
+    """An edit call's input (its file and edits) with the rest of what its call held: the
+    arguments its edits do not already show (a patch, an explanation); the file's path is
+    shown already. Text the call held (an invocation's input, shown for display) is kept as
+    its ``input``."""
+    if not isinstance(shown, dict):
+        return shown
+    if isinstance(held, dict):
+        rest = {k: v for k, v in held.items() if k not in shown and k not in _NAMED_BY_EDIT}
+        return {**shown, **rest}
+    if isinstance(held, str) and held.strip() and "input" not in shown:
+        return {**shown, "input": held}
+    return shown
+
+
+_NAMED_BY_EDIT = {"filePath", "replacements"}  # (the edit's file; one item per file's edit)
+
+
+def _hook_said(part: dict[str, Any], denial_shown: bool = False) -> str:
     """What a hook that ran showed the person (VS Code's ``hook`` part): why it stopped the
     request or a tool (``stopReason``), and its message (``systemMessage``); "" for a hook
-    that ran and said nothing, which is bookkeeping."""
+    that ran and said nothing, which is bookkeeping. ``denial_shown``: its ``stopReason``
+    is the denial of the call beside it, which is shown (not permitted, saying why)."""
     kind = shown_text(part.get("hookType")) or "A"
     tool = shown_text(part.get("toolDisplayName"))
     said = []
-    if stop := shown_text(part.get("stopReason")).strip():
+    stop = "" if denial_shown else shown_text(part.get("stopReason")).strip()
+    if stop:
         said.append(f"{kind} hook stopped {tool or 'the request'}: {stop}")
     if message := shown_text(part.get("systemMessage")).strip():
         said.append(f"{kind} hook: {message}")

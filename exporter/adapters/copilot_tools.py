@@ -10,8 +10,8 @@ import re
 from typing import Any
 
 from ..model import AttachmentPart, NotRun, Part, ToolCallPart, ToolResultPart
-from ._values import tool_name
-from .copilot_context import edit_path
+from ._values import json_kind, tool_name
+from .copilot_context import edit_path, is_edit
 
 TOOL_KINDS = ("toolInvocationSerialized", "toolInvocation")
 # What VS Code does not show of a tool call (``presentation``): "hidden", and
@@ -22,6 +22,12 @@ TOOL_KINDS = ("toolInvocationSerialized", "toolInvocation")
 HIDDEN = ("hidden", "hiddenAfterComplete")
 EDIT_GROUPS = ("textEditGroup", "notebookEditGroup")
 _DENIED, _SKIPPED = 0, 5  # isConfirmed.type (ToolConfirmKind)
+# Copilot Chat's edit tools (toolNames.ts ContributedToolName): an older build showed their
+# calls, and the textEditGroup parts after one are its edits, as after a hidden one.
+EDIT_TOOL_IDS = frozenset({
+    "copilot_insertEdit", "copilot_replaceString", "copilot_multiReplaceString",
+    "copilot_createFile", "copilot_applyPatch", "copilot_editNotebook",
+})  # fmt: skip
 
 
 def paired_invocations(response: list[Any], calls: list[tuple[Any, str | None]]) -> dict[int, Any]:
@@ -61,6 +67,52 @@ def edits_after(response: list[Any]) -> dict[int, tuple[bool, bool]]:
         text = any(g.get("kind") == "textEditGroup" and edit_path(g) for g in groups)
         found[at] = (text, bool(groups))
     return found
+
+
+def call_args(part: dict[str, Any], made: tuple[Any, str | None] | None) -> Any:
+    """The arguments of an invocation's call: the model's own (``toolCallRounds``), else
+    what the invocation shows of them (``toolSpecificData.rawInput``); None when neither."""
+    if made is not None and made[0] is not None:
+        return made[0]
+    specific = part.get("toolSpecificData")
+    if isinstance(specific, dict) and specific.get("kind") == "input":
+        return specific.get("rawInput")
+    return None
+
+
+def makes_edits(part: dict[str, Any], made: tuple[Any, str | None] | None) -> bool:
+    """Is an invocation VS Code shows an edit tool's call (an older build's: it did not
+    hide them), whose edits the ``textEditGroup`` parts after it are? Its arguments are an
+    edit's, or it is one of Copilot Chat's edit tools; one refused made none. (Edits mode
+    streams the edits of the model's code blocks after a read tool's call, which is not an
+    edit tool's.)"""
+    if _refused(part.get("isConfirmed"), part.get("presentation")):
+        return False
+    return is_edit(call_args(part, made)) or part.get("toolId") in EDIT_TOOL_IDS
+
+
+def hook_denial(part: dict[str, Any], made: tuple[Any, str | None] | None) -> str | None:
+    """The reason a preToolUse hook gave for a call VS Code then denied and hid: what the
+    model was told ("Tool execution denied: <reason>"), else the invocation's message
+    ("Denied by PreToolUse hook: <reason>"). None for any other call."""
+    refused = _refused(part.get("isConfirmed"), part.get("presentation"))
+    if not refused or refused[1] != "denied":
+        return None
+    told = made[1] if made is not None and isinstance(made[1], str) else ""
+    shown = shown_text(part.get("invocationMessage"))
+    for prefix, text in (("Tool execution denied:", told), ("Denied by PreToolUse hook:", shown)):
+        if text.startswith(prefix) and text[len(prefix) :].strip():
+            return text[len(prefix) :].strip()
+    return None
+
+
+def odd_result_error(part: dict[str, Any]) -> str | None:
+    """Why an invocation's ``resultError`` (text, or true, where the tool failed) was not
+    read: it is there but of another kind (a damaged record). None when it is valid."""
+    error = part.get("resultError")
+    if error is None or isinstance(error, str | bool):
+        return None
+    return f"a tool call's resultError is {json_kind(error)}, not text: not read as a failure"
 
 
 def invocation_call(
@@ -132,7 +184,13 @@ def invocation_call(
         # "The user chose to skip the tool call…", "Tool execution denied: …", is kept)
         why, not_run = refused
         return call, [ToolResultPart(output or why, call_id, not_run=not_run)]
-    is_error = is_error or failed
+    # The tool failed: VS Code keeps the error it threw (``resultError``, its message, or
+    # true), which the model read in its own words ("ERROR while calling tool: …").
+    error = part.get("resultError")
+    message = error.strip() if isinstance(error, str) else ""
+    if message and " ".join(message.split()) not in " ".join(output.split()):
+        output = f"{output}\n{message}" if output else message
+    is_error = is_error or failed or error is True or bool(message)
     if not output and not is_error:
         return call, [*media]  # an image alone: no empty output beside it
     return call, [ToolResultPart(output, call_id, is_error), *media]

@@ -43,6 +43,7 @@ from ..collector import collector_paused
 from ..errors import Problem, SourceChanged, how_many
 from ..model import Message, MessageStream, Session, usage_per_model
 from ._jsonl import MAX_LINE_BYTES, iter_json_objects, parse_timestamp
+from ._unanswered import last_reply_marked
 from ._values import json_kind
 from .base import (
     STREAM_FROM,
@@ -293,11 +294,16 @@ def _streamed(file: FileStamp) -> bool:
 def _stream_messages(
     path: Path, scan: Scan, builder: RolloutBuilder | None = None
 ) -> Iterator[Message]:
-    """A streamed rollout's messages, read as far as its scan went; ``builder`` keeps the
-    session's totals (a new one each time, if not given)."""
+    """A streamed rollout's messages as far as its scan went, the last reply marked as when
+    held; ``builder`` keeps the session's totals (a new one each time, if not given)."""
     from .codex_rollout import RolloutBuilder
 
-    builder, last = builder or RolloutBuilder(scan), 0
+    builder = builder or RolloutBuilder(scan)
+    return last_reply_marked(_read_messages(path, scan, builder), builder.out.waits)
+
+
+def _read_messages(path: Path, scan: Scan, builder: RolloutBuilder) -> Iterator[Message]:
+    last = 0
     for record in _iter_records(path, [], scan.skip, scan.last_line):
         last = record[0]
         builder.add(record)
@@ -419,7 +425,7 @@ def _session(rollout: Rollout, ref: SessionRef, title: str | None) -> Session:
     return Session(
         source=SOURCE,
         session_id=str(session_id).lower(),
-        messages=tuple(rollout.messages),
+        messages=tuple(last_reply_marked(rollout.messages, rollout.waits)),
         source_path=ref.main.path,
         title=title,
         project=project_name(rollout.cwd),

@@ -21,6 +21,7 @@ from ..model import (
     SummaryPart,
     TextPart,
     ThinkingPart,
+    ToolCallPart,
     Usage,
     add_usage,
 )
@@ -34,6 +35,7 @@ from .codex_items import (
     ended,
     image_generation,
     images,
+    item_call_id,
     reasoning_texts,
     tool_call,
     tool_result,
@@ -71,6 +73,13 @@ class Rollout:
     # Items of a type not read (a newer Codex's): type -> (first line, how many)
     unknown: dict[str, tuple[int, int]] = field(default_factory=dict)
     times: Times = field(default_factory=Times)  # the times that could not be read
+    # Ids of calls the API ran itself (a web search, an image generated): no output item
+    # ever answers them, what they found is the item itself.
+    inline: set[str] = field(default_factory=set)
+
+    def waits(self, call: ToolCallPart) -> bool:
+        """Does this call wait for an output item (one that never got it is marked)?"""
+        return call.call_id is not None and call.call_id not in self.inline
 
 
 def build_rollout(records: list[Record], origin: OriginLookup) -> Rollout:
@@ -291,6 +300,8 @@ class RolloutBuilder(EventReader):
             ]
             self._add("assistant", parts, number, when)
         elif ptype in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
+            if ptype == "web_search_call" and item_call_id(p):
+                self.out.inline.add(str(item_call_id(p)))
             _name, why = tool_name(p.get("name"))
             if why:
                 self.out.odd.append((number, why))
@@ -310,6 +321,8 @@ class RolloutBuilder(EventReader):
             self._add("tool", [tool_search_output(p, odd)], number, when)
             self.out.odd += [(number, why) for why in odd]
         elif ptype == "image_generation_call":
+            if item_call_id(p):
+                self.out.inline.add(str(item_call_id(p)))
             self._add("assistant", image_generation(p), number, when)
         elif ptype == "agent_message":
             self._add("system", agent_message(p), number, when)

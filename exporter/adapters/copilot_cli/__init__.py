@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 from ...errors import Problem, SourceChanged
 from ...model import Message, MessageStream, linked_message
 from .._jsonl import NOT_UTF8, iter_jsonl, not_utf8
+from .._unanswered import last_reply_marked
 from .._values import json_kind
 from ..base import (
     STREAM_FROM,
@@ -95,7 +96,11 @@ class CopilotCliAdapter:
                 log.main.messages.clear()
         log.report_unknown()
         log.times.report(result.problems, path, SOURCE)
-        sessions = log_sessions(log, facts)
+        # (each thread's last reply: a call no result answers says so)
+        sessions = [
+            replace(s, messages=tuple(last_reply_marked(s.messages)))
+            for s in log_sessions(log, facts)
+        ]
         if stream and log.main.seen:
             read = partial(_main_messages, ref.session_id, path, reached, agent_links(log))
             sessions[0] = replace(sessions[0], messages=MessageStream(read))
@@ -120,7 +125,12 @@ def _events(
 def _main_messages(
     session_id: str, path: Path, stop: int, links: dict[str, str]
 ) -> Iterator[Message]:
-    """A streamed log's main messages, read again as far as the first reading went."""
+    """A streamed log's main messages, read again as far as the first reading went (its
+    last reply marked as a held log's is)."""
+    return last_reply_marked(_main_read(session_id, path, stop, links))
+
+
+def _main_read(session_id: str, path: Path, stop: int, links: dict[str, str]) -> Iterator[Message]:
     from .events import EventLog
 
     log = EventLog(session_id, path, [], slim=True, keep_agents=False)

@@ -26,6 +26,7 @@ from ...model import (
 )
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
+from .._unanswered import last_reply_marked
 from .._values import json_kind, quoted
 from . import SOURCE
 from .chatfiles import Chat, message_id
@@ -43,6 +44,8 @@ AUTO_CONTINUE = "Please continue."
 TYPED_WITHIN = 5.0  # seconds between a prompt's log entry and its chat record
 # The first line of the result of a cancelled call that returned something, above it.
 CANCELLED_WHILE_RUNNING = "Cancelled; what it returned until then:"
+# A tool call's statuses before its outcome (success, error, cancelled), in the CLI's types.
+_UNFINISHED = frozenset({"validating", "scheduled", "executing", "awaiting_approval"})
 
 
 @dataclass(slots=True)
@@ -54,6 +57,9 @@ class Built:
     first: datetime | None = None
     last: datetime | None = None
     times: Times = field(default_factory=Times)  # the times that could not be read
+    # Ids of the calls recorded before they finished (a status that is no outcome) with
+    # no result: one of the last reply says so (the CLI records a call once it is done).
+    running: set[str] = field(default_factory=set)
 
 
 def build_messages(
@@ -73,6 +79,17 @@ def iter_messages(
     out: Built,
 ) -> Iterator[Message]:
     """The messages of a chat one by one; times, models and tokens go to ``out``."""
+    read = _messages(chat, path, problems, children, out)
+    return last_reply_marked(read, lambda call: call.call_id in out.running)
+
+
+def _messages(
+    chat: Chat,
+    path: Path,
+    problems: list[Problem],
+    children: dict[str, str] | None,
+    out: Built,
+) -> Iterator[Message]:
     unknown: dict[str, int] = {}
     for key, rec in chat.records.items():
         kind = str(rec.get("type"))  # whatever it holds, never a key that cannot be looked up
@@ -107,7 +124,7 @@ def iter_messages(
                 out.usage = out.usage + usage
                 add_usage(out.per_model, model, usage)
             odd: list[str] = []
-            parts = _assistant_parts(rec, key, children or {}, odd)
+            parts = _assistant_parts(rec, key, children or {}, odd, out.running)
             for why in odd:
                 problems.append(Problem(str(path), f"{at_message}: {why}",
                                         source=SOURCE))  # fmt: skip
@@ -257,9 +274,10 @@ def inline_data(content: Any) -> list[Part]:
 
 
 def _assistant_parts(
-    rec: dict[str, Any], key: str, children: dict[str, str], odd: list[str]
+    rec: dict[str, Any], key: str, children: dict[str, str], odd: list[str], running: set[str]
 ) -> list[Part]:
-    """The parts of a reply; a value of the wrong type that is left out is said in ``odd``."""
+    """The parts of a reply; a value of the wrong type that is left out is said in ``odd``,
+    the ids of its calls not finished, with no result, go to ``running``."""
     parts: list[Part] = [ThinkingPart(t) for t in _thoughts(rec.get("thoughts"))]
     text = content_text(rec.get("content") if "content" in rec else rec.get("parts"))
     if text.strip():
@@ -286,6 +304,8 @@ def _assistant_parts(
         result = _result(call, call_id)
         if result:
             parts.append(result)
+        elif call.get("status") in _UNFINISHED:
+            running.add(call_id)
         parts.extend(inline_data(call.get("result")))  # an image a tool read, for instance
     return parts
 

@@ -41,6 +41,7 @@ from ...model import (
 )
 from .._jsonl import json_text
 from .._times import Times
+from .._unanswered import last_reply_marked
 from .._values import quoted
 from ..vscode import project_of_path
 
@@ -118,7 +119,7 @@ def to_session(
     session = Session(
         source=source,
         session_id=str(info.get("id")),
-        messages=tuple(builder.messages),
+        messages=tuple(last_reply_marked(builder.messages, lambda c: c.call_id in builder.running)),
         source_path=stored.path,
         title=None if _DEFAULT_TITLE.fullmatch(title or "") else title,
         project=project_of_path(cwd),
@@ -152,6 +153,8 @@ class _Builder:
         self.first_agent: str | None = None
         self.unknown: Counter[str] = Counter()
         self.revert_at: str | None = None  # the message a pending /undo goes back to
+        # Ids of calls stored pending or running (a turn OpenCode stops sets them to error)
+        self.running: set[str] = set()
 
     def time(self, value: Any, where: str) -> datetime | None:
         """A time in epoch ms; one there that cannot be read is counted, found at ``where``."""
@@ -227,6 +230,8 @@ class _Builder:
                     out.append(ThinkingPart(text))
             elif kind == "tool":
                 out += _tool(part, self.times, f"{self.session}, message {ident}")
+                if _get(part, "state", "status") in ("pending", "running"):  # (no result yet)
+                    self.running.add(str(_text(part.get("callID")) or _text(part.get("id"))))
             elif kind == "patch":
                 listed = part.get("files")
                 files = (

@@ -1,0 +1,79 @@
+"""The calls of a session's last reply that no result answers, marked (Codex, Copilot CLI,
+Gemini CLI, OpenCode; Claude Code marks its own drafts: claude_drafts.mark_unanswered).
+
+A call whose result the session never recorded (it ended, was killed, or was read while the
+tool ran) looked exactly like a call whose output was empty: a ``NoticePart("unanswered")``
+after it says so, and the note says "no result" under it.
+
+Only the last reply's calls, and only when nothing but results followed it: a prompt, a
+notice (an interruption, an error, the harness's note that the turn ended) or a reply after
+them says the session went on, or what happened. A reply is a run of the model's messages
+(some sources write each call of one response as a message of its own) and the results
+after them; a message of the model after a result starts the next one. The messages go
+through ``last_reply_marked`` one by one, held and streamed readings alike: it holds only
+the reply being read, so a long session read as a stream gives the same note as one held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
+
+from ..model import Message, NoticePart, Part, ToolCallPart, ToolResultPart
+
+Waits = Callable[[ToolCallPart], bool]
+
+
+def _has_id(call: ToolCallPart) -> bool:
+    return call.call_id is not None
+
+
+def last_reply_marked(messages: Iterable[Message], waits: Waits = _has_id) -> Iterator[Message]:
+    """``messages`` as they are, the calls of the last reply that no result answers followed
+    by a notice saying so. ``waits(call)``: does this call wait for a result at all (a
+    source's own test; by default, any call with an id)? Asked at the end, once every
+    message has been read."""
+    held: list[Message] = []
+    results = False  # a result came after the held reply's calls
+    for message in messages:
+        if message.role == "tool" and held:
+            held.append(message)
+            results = True
+            continue
+        replies = message.role == "assistant" and not _notices(message)
+        if replies and held and not results:
+            held.append(message)  # (the same reply: its next call, say)
+            continue
+        yield from held
+        held.clear()
+        results = False
+        if replies:
+            held.append(message)
+        else:
+            yield message
+    yield from _marked(held, waits)
+
+
+def _notices(message: Message) -> bool:
+    return any(isinstance(p, NoticePart) for p in message.parts)
+
+
+def _marked(reply: list[Message], waits: Waits) -> list[Message]:
+    answered = {
+        p.call_id for m in reply for p in m.parts if isinstance(p, ToolResultPart) and p.call_id
+    }
+    out = []
+    for message in reply:
+        if message.role != "assistant" or not any(
+            isinstance(p, ToolCallPart) and p.call_id not in answered and waits(p)
+            for p in message.parts
+        ):
+            out.append(message)
+            continue
+        parts: list[Part] = []
+        for part in message.parts:
+            parts.append(part)
+            if isinstance(part, ToolCallPart) and part.call_id not in answered and waits(part):
+                parts.append(NoticePart("unanswered"))
+        out.append(replace(message, parts=tuple(parts)))
+    return out

@@ -161,11 +161,12 @@ def vault_checks(vault: Path | None) -> list[Check]:
                 Check("Vault", "attention", f"{state_file} is {why}; the next run rebuilds it")
             )
         else:
+            # (the state is written by a run that changed something: one that changed
+            # nothing, or failed every note, leaves it, so it dates the last change)
             last = _when(state_file.stat().st_mtime)
             sessions = sum(1 for key in state.notes if not key.startswith(INDEX_PREFIX))
-            checks.append(
-                Check("Vault", "ok", f"{sessions} session notes recorded; last run {last}")
-            )
+            said = f"{sessions} session notes recorded; last changed by a run {last}"
+            checks.append(Check("Vault", "ok", said))
             if gone := _notes_gone(vault):
                 checks.append(Check("Vault", "attention", gone))
     else:
@@ -380,7 +381,9 @@ def config_checks(settings: Any, error: str | None = None) -> list[Check]:
 
 
 def template_checks(templates: Path | None) -> list[Check]:
-    from .render import default_templates_dir
+    """Each override, and whether it can be read as a template: one that cannot fails every
+    note of the next run (a syntax error, named with its file and line)."""
+    from .render import compile_problem, default_templates_dir
 
     if templates is None:
         return [Check("Templates", "ok", "the default templates are used")]
@@ -394,6 +397,9 @@ def template_checks(templates: Path | None) -> list[Check]:
               else f"{templates / name} is not a template ccexport uses")
         for name in overrides
     ]  # fmt: skip
+    for name in overrides:
+        if problem := compile_problem(name, templates):
+            checks.append(Check("Templates", "attention", f"{problem}: no note can be written"))
     return checks
 
 

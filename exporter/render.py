@@ -142,10 +142,7 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
         template = env.get_template(name)
         text = rendered(template, context)
     except jinja2.TemplateSyntaxError as exc:
-        where = exc.filename or exc.name or name
-        raise TemplateError(
-            f"{where}:{exc.lineno}", f"template syntax error: {exc.message}"
-        ) from None
+        raise _syntax_error(exc, name) from None
     except jinja2.TemplateNotFound as exc:  # by {% extends %}, {% include %} or {% import %}
         where = _template_location(exc, _user_file(name, user_dir))
         what = f"template not found: {exc.name}"
@@ -163,6 +160,26 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
             "there (the rest would be taken for your text); the note is not written",
         )
     return text
+
+
+def compile_problem(name: str, user_dir: Path) -> TemplateError | None:
+    """Why the user's template ``name`` cannot be read as a template (a syntax error, with
+    its file and line; a file that is not UTF-8 text), or None. What a render would meet
+    before any session's data: ``doctor`` asks it, as every note of a run would fail."""
+    import jinja2
+
+    try:
+        environment(str(user_dir)).get_template(name)
+    except jinja2.TemplateSyntaxError as exc:
+        return _syntax_error(exc, name)
+    except Exception as exc:  # unreadable, not UTF-8, not found (removed meanwhile)
+        return TemplateError(str(Path(user_dir, name)), f"template error: {exc}")
+    return None
+
+
+def _syntax_error(exc: jinja2.TemplateSyntaxError, name: str) -> TemplateError:
+    where = exc.filename or exc.name or name
+    return TemplateError(f"{where}:{exc.lineno}", f"template syntax error: {exc.message}")
 
 
 def init_templates(dest: Path, *, force: bool = False) -> tuple[list[str], list[str]]:

@@ -1,0 +1,60 @@
+"""`ccexport doctor` reads each template override: one that cannot be read as a template
+fails every note of the next run, and doctor says so, with its file and line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import EXAMPLES_HOME
+from typer.testing import CliRunner
+
+from exporter.cli import app
+
+runner = CliRunner()
+
+
+def _doctor(vault: Path):
+    result = runner.invoke(
+        app, ["doctor", "--vault", str(vault), "--home", str(EXAMPLES_HOME), "--json"]
+    )
+    checks = json.loads(result.stdout)["checks"]
+    return result.exit_code, [c for c in checks if c["area"] == "Templates"]
+
+
+def _overrides(vault: Path) -> Path:
+    init = runner.invoke(app, ["templates", "init", "--vault", str(vault)])
+    assert init.exit_code == 0, init.output
+    folder = vault / ".ccexport" / "templates"
+    assert (folder / "session.md.j2").is_file()
+    return folder
+
+
+def test_a_template_with_a_syntax_error_needs_attention(tmp_path: Path) -> None:
+    folder = _overrides(tmp_path / "v")
+    lines = (folder / "session.md.j2").read_text(encoding="utf-8").splitlines(keepends=True)
+    end_of_comment = next(i for i, line in enumerate(lines) if "#}" in line)
+    lines.insert(end_of_comment + 1, "{% if %}\n")
+    (folder / "session.md.j2").write_text("".join(lines), encoding="utf-8")
+    code, checks = _doctor(tmp_path / "v")
+    assert code == 1
+    said = [c for c in checks if c["status"] == "attention"]
+    assert len(said) == 1
+    where = f"{folder / 'session.md.j2'}:{end_of_comment + 2}: template syntax error"
+    assert where in said[0]["message"]
+    assert "no note can be written" in said[0]["message"]
+
+
+def test_a_template_that_is_not_text_needs_attention(tmp_path: Path) -> None:
+    folder = _overrides(tmp_path / "v")
+    (folder / "project_index.md.j2").write_bytes(b"\xff\xfe{{ x }}")
+    code, checks = _doctor(tmp_path / "v")
+    assert code == 1
+    (said,) = [c for c in checks if c["status"] == "attention"]
+    assert str(folder / "project_index.md.j2") in said["message"]
+
+
+def test_templates_that_compile_are_ok(tmp_path: Path) -> None:
+    _overrides(tmp_path / "v")
+    _code, checks = _doctor(tmp_path / "v")
+    assert checks and all(c["status"] == "ok" for c in checks), checks

@@ -190,3 +190,29 @@ def test_a_global_database_that_cannot_be_read_keeps_the_folder_of_the_last_run(
         "; until it can be read, the working folders it gives are kept from the last run"
     )
     assert note_files(vault) == before and report.total("written") == 0
+
+
+def test_the_records_are_read_once_a_run_and_a_workspace_file_is_no_folder(tmp_path, monkeypatch):
+    """Every ``workspace.json`` once, whatever the number of project folders and
+    transcripts; a multi-root workspace names a ``.code-workspace`` file, never a working
+    folder."""
+    from exporter.adapters.cursor import agent_store
+
+    home, vault = tmp_path / "home", tmp_path / "v"
+    workspace(home / CURSOR, "ws-1", "file:///home/dev/one", {})
+    workspace(home / CURSOR, "ws-2", "file:///w/multi.code-workspace", {})
+    for n in range(3):
+        chat(home, "/home/dev/one", f"one-{n}", f"first {n}")
+        chat(home, "/home/dev/two", f"two-{n}", f"second {n}")
+    chat(home, "/w/multi.code-workspace", "multi", "not a folder")
+    read: list[Path] = []
+    real = agent_store.folder_of_workspace
+    monkeypatch.setattr(agent_store, "folder_of_workspace", lambda d, *a: read.append(d) or real(d, *a))  # fmt: skip
+    assert export(home, vault).problems == []
+    assert sorted(p.name for p in read) == ["ws-1", "ws-2"]
+    found = notes_by_folder(vault)
+    assert found["one"][0] == "title: first 0 | project: one | cwd: /home/dev/one"
+    assert found["home-dev-two"][0] == "title: second 0 | project: home-dev-two"
+    assert found["w-multi-code-workspace"] == [
+        "title: not a folder | project: w-multi-code-workspace"
+    ]

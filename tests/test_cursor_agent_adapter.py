@@ -348,10 +348,10 @@ def test_the_project_comes_from_the_chat_folder_hash(tmp_path):
     assert (session.cwd, session.project) == (cwd, "side-project")
 
 
-def test_an_unknown_folder_is_no_project(tmp_path):
+def test_an_unknown_folder_is_no_cwd_and_its_slug_is_the_project(tmp_path):
     AgentChat(tmp_path, "/nowhere/at-all/x", CHAT).user("hi").reply("hello").write()
     (session,), _ = load(tmp_path)
-    assert (session.cwd, session.project) == (None, None)
+    assert (session.cwd, session.project) == (None, "nowhere-at-all-x")
 
 
 def test_a_conversation_also_in_state_vscdb_is_exported_once_from_there(tmp_path):

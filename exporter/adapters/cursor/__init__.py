@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from .._parts import held_size, part_refs
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
 from ..vscode import VSCODE_VARIABLES, user_dirs
-from .agent_store import STATE_DB_FACT, discover_transcripts
+from .agent_store import STATE_DB_FACT, Workspaces, discover_transcripts, recorded_folders
 from .composer import (
     GLOBAL,
     composer_parts,
@@ -74,8 +74,15 @@ class CursorAdapter:
             if ref:
                 yield ref
         facts = tuple(f"{STATE_DB_FACT}={u / GLOBAL}" for u in users if (u / GLOBAL).is_file())
+        read: list[Workspaces] = []  # the workspaces' folders, read once, when first asked
+
+        def workspaces() -> Workspaces:
+            if not read:
+                read.append(recorded_folders(users))
+            return read[0]
+
         for root in self._agent_roots(ctx):
-            yield from discover_transcripts(root, facts)
+            yield from discover_transcripts(root, facts, workspaces)
 
     def count_sessions(self, ref: SessionRef) -> int:
         """How many conversations a unit holds (for ``ccexport sources``): none for a

@@ -5,8 +5,11 @@ Metadata, in order of trust (FORMATS.md §3.7 "Metadata recipe"):
 - title: ``conversation_summaries.title`` → ``store.db``/``meta.json`` ``name`` → none (the
   note then uses the first prompt);
 - working folder: a path the tool calls name whose slug is the project folder's name → the
-  reading of the slug whose MD5 names the ``chats/`` folder → an existing folder found by
-  walking the slug → none;
+  reading of the slug whose MD5 names the ``chats/`` folder → the one folder Cursor
+  recorded opening (``workspace.json``, composer headers) whose slug it is → an existing
+  folder found by walking the slug → none: then the project is the slug as written
+  (``home-me-my-app``), exact though not pretty (its last part may be half a name), and
+  ``cwd`` is not known;
 - times: the ``<timestamp>`` tags of the prompts, widened by ``meta.json``'s
   ``createdAtMs``…``updatedAtMs`` or ``store.db``'s ``createdAt``; with none of them, the
   file's creation time (where the system keeps one: macOS, Windows) to its modification
@@ -31,6 +34,7 @@ from ..base import FileStamp, LoadResult, SessionRef
 from ..vscode import project_of_path
 from .agent_store import (
     STATE_DB_FACT,
+    WORKSPACE_FACT,
     ChatMeta,
     chat_hash,
     decode_slug,
@@ -62,11 +66,14 @@ def load_conversation(ref: SessionRef) -> LoadResult:
     ]
     meta = read_chat_meta(ref.related, result.problems)
     cwd = _working_folder(ref, [main, *(t for _, t in children)])
+    slug = slug_of(ref.main.path)
     links = _link_children(main, [(s.path.stem, t) for s, t in children])
     summarised = ref.fact("updated")  # the summary table's updatedAt, epoch ms
     updated = parse_timestamp(int(summarised)) if summarised and summarised.isdigit() else None
     session = _session(ref.main, ref.session_id, main, meta, cwd, ref.fact("title"),
                        ref.fact("model"), parent_id, updated)  # fmt: skip
+    if session.project is None and slug:  # the folder is not known: its slug, as written
+        session = replace(session, project=slug)
     if parent_id is None:
         kept = tuple(child.path.stem for child, t in children if t.messages)
         session = replace(session, messages=_with_links(main.messages, links), subagent_ids=kept)
@@ -116,6 +123,7 @@ def _working_folder(ref: SessionRef, transcripts: list[Transcript]) -> str | Non
     return (
         folder_from_paths(slug, paths)
         or folder_from_hash(slug, chat_hash(ref.related))
+        or ref.fact(WORKSPACE_FACT)
         or decode_slug(slug)
     )
 

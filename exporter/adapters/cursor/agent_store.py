@@ -11,7 +11,9 @@
   read once per run at discovery (they become facts of the unit, so a new title re-exports).
 
 The slug is the working folder with separators turned into ``-`` (lossy); the folder is
-recovered exactly from paths the tool calls name, or from the MD5 of the chat folder, or by
+recovered exactly from paths the tool calls name, or from the MD5 of the chat folder, or
+from the one folder Cursor recorded opening in the same home whose slug it is (a
+``workspaceStorage/*/workspace.json``, or the global database's composer headers), or by
 an existence-checked walk (``decode_slug``).
 """
 
@@ -21,7 +23,7 @@ import hashlib
 import os
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import product
@@ -35,7 +37,8 @@ from .._jsonl import parse_timestamp
 from .._sqlite import describe
 from .._times import Times
 from ..base import FileStamp, SessionRef, index_unreadable, listed, read_regular
-from ..vscode import Database, db_stamps
+from ..vscode import Database, db_stamps, folder_of_workspace
+from .composer import GLOBAL, header_folders
 
 SOURCE = "cursor"
 STATE_DB_FACT = "state_db"  # a transcript's fact naming the database that may hold it too
@@ -44,6 +47,8 @@ TRACKING_DB = Path("ai-tracking") / "ai-code-tracking.db"
 MAX_BRUTE_DASHES = 16  # the MD5 search tries 2^n readings of a slug
 WALK_BUDGET = 4000  # folders the existence-checked walk may look at
 SUMMARIES_GIVE = "titles and models"  # what the summary table gives its conversations
+WORKSPACE_FACT = "workspace"  # the folder Cursor recorded opening whose slug is the project's
+WORKSPACES_GIVE = "working folders"  # what workspace.json and the composer headers give
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +61,67 @@ class ChatMeta:
     updated: datetime | None = None
 
 
-def discover_transcripts(root: Path, extra: tuple[str, ...]) -> Iterator[SessionRef]:
-    """Every conversation under ``root/projects`` (stat calls only, plus the summary table).
+@dataclass(frozen=True, slots=True)
+class Workspaces:
+    """The folders Cursor recorded opening (``recorded_folders``), and why a record of one
+    could not be read (then a slug none of them matches may be that folder's)."""
 
-    ``extra`` facts are added to every unit (the Cursor databases to check for copies)."""
+    by_slug: dict[str, tuple[str, ...]]  # a folder's slug (``_normal``) -> the folders
+    unread: Problem | None = None
+
+    def folder_of(self, slug: str) -> str | None:
+        """The one recorded folder whose slug is ``slug`` (none when two are: the slug is
+        lossy, and which one it was is not known)."""
+        found = self.by_slug.get(_normal(slug), ())
+        return found[0] if len(found) == 1 else None
+
+
+def recorded_folders(user_dirs: list[Path]) -> Workspaces:
+    """The folders Cursor opened, as the ``user_dirs`` record them: every workspace's
+    (``workspaceStorage/<hash>/workspace.json``, small files) and those the global
+    database's composer headers name; read once per run, when a transcript's project folder
+    is found. Exact evidence of an Agent transcript's working folder in a home copied from
+    another machine. A multi-root workspace (a ``.code-workspace`` file) is no folder. A
+    record that cannot be read keeps the last run's folders (``Workspaces.unread``)."""
+    folders: list[str] = []
+    unread: list[Problem] = []  # the first is said
+    for user_dir in user_dirs:
+        base = user_dir / "workspaceStorage"
+        for entry in listed(base) if base.is_dir() else []:
+            if not entry.is_dir():
+                continue
+            said: list[Problem] = []
+            folder = folder_of_workspace(Path(entry.path), said, SOURCE)
+            if folder:
+                folders.append(folder)
+            elif said:  # (its own words, without what it costs the IDE's chats)
+                why = said[0].message.partition("; ")[0]
+                unread.append(index_unreadable(SOURCE, Path(said[0].path), why, WORKSPACES_GIVE))
+        global_db = user_dir / GLOBAL
+        if global_db.is_file():
+            try:
+                folders += header_folders(global_db)
+            except SourceError as exc:
+                unread.append(index_unreadable(SOURCE, global_db, exc.message, WORKSPACES_GIVE))
+            except sqlite3.Error as exc:
+                unread.append(index_unreadable(SOURCE, global_db, describe(exc), WORKSPACES_GIVE))
+    by_slug: dict[str, tuple[str, ...]] = {}
+    for folder in dict.fromkeys(f.rstrip("/\\") or f for f in folders):
+        if not folder.endswith(".code-workspace"):
+            slug = _normal(folder)
+            by_slug[slug] = (*by_slug.get(slug, ()), folder)
+    return Workspaces(by_slug, unread[0] if unread else None)
+
+
+def discover_transcripts(
+    root: Path, extra: tuple[str, ...], workspaces: Callable[[], Workspaces]
+) -> Iterator[SessionRef]:
+    """Every conversation under ``root/projects`` (stat calls only, plus the summary table
+    and, when there is a project folder, the ``workspaces``' records).
+
+    ``extra`` facts are added to every unit (the Cursor databases to check for copies); a
+    project folder whose slug is that of one folder Cursor recorded opening gives its
+    units that folder (``workspace=``)."""
     projects = root / "projects"
     if not projects.is_dir():
         return
@@ -68,7 +130,12 @@ def discover_transcripts(root: Path, extra: tuple[str, ...]) -> Iterator[Session
     for project in listed(projects):
         folder = Path(project.path) / TRANSCRIPTS
         if project.is_dir() and folder.is_dir():
-            yield from _discover_folder(folder, chats, titles, extra, unread)
+            recorded = workspaces()
+            opened = recorded.folder_of(project.name)
+            facts = (*extra, f"{WORKSPACE_FACT}={opened}") if opened else extra
+            # A record that could not be read may be this folder's: the last run's kept.
+            why = unread or (None if opened else recorded.unread)
+            yield from _discover_folder(folder, chats, titles, facts, why)
 
 
 def _discover_folder(
@@ -103,7 +170,7 @@ def _discover_folder(
         yield SessionRef(SOURCE, cid, FileStamp.of(main), related, facts, unread)
     for cid in sorted(set(dirs) - set(mains)):  # the conversation file is gone; agents remain
         for stamp in _subagent_stamps(dirs[cid]):
-            yield SessionRef(SOURCE, stamp.path.stem, stamp, (), (*extra, f"parent={cid}"))
+            yield SessionRef(SOURCE, stamp.path.stem, stamp, (), (*extra, f"parent={cid}"), unread)
 
 
 def _subagent_stamps(session_dir: Path | None) -> tuple[FileStamp, ...]:

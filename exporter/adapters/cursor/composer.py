@@ -336,6 +336,13 @@ def _not_an_object(data: Any, cid: str, path: Path, problems: list[Problem], db:
     problems.append(Problem(str(path), why, source=SOURCE))
 
 
+def header_folders(global_db: Path) -> list[str]:
+    """The folders the global database's ``composer.composerHeaders`` name (their
+    composers' workspaces), for Agent transcripts' folders. Raises SourceError."""
+    with Database(global_db) as db:
+        return list(_composer_headers(db).values())
+
+
 def _composer_headers(db: Database) -> dict[str, str]:
     """composer id -> folder from the global ``composer.composerHeaders`` (written lazily)."""
     data = db.get("ItemTable", "composer.composerHeaders")

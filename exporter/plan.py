@@ -93,7 +93,12 @@ class LinkPlan:
         """The link target (a note's stem) of a key, or None while that note is unknown."""
 
         def resolve(key: str) -> str | None:
-            path = self._path_known(key, paths) or self._predicted_child(key, paths)
+            # (a note the person deleted: no link; it waits, as for a note not yet written,
+            # so that ``--restore`` writing it links it again)
+            if self.vault.left_deleted(key):
+                path = None
+            else:
+                path = self._path_known(key, paths) or self._predicted_child(key, paths)
             if path is None:  # remember who waits for this note
                 waiting = self.vault.state.links.setdefault(key, [])
                 if unit not in waiting:

@@ -180,6 +180,18 @@ class NotePlaces(NoteSurvey):
             return None
         return self._left_deleted(key, record)
 
+    def left_deleted(self, key: str) -> bool:
+        """Does the note of ``key`` stay deleted this run: the person deleted it, and no
+        ``--restore``? Then another note links to it no more (the link would lead nowhere,
+        and Obsidian makes an empty note of the name when it is followed). Without side
+        effects: the run says the deletion where the note would be written."""
+        record = self.state.notes.get(key)
+        if record is None or self.restore or key in self._noted:
+            return False
+        if record.deleted:
+            return not self.is_back(key, record)
+        return self.path_of(key) is None and not self.in_cloud_only(record.path)
+
     def is_back(self, key: str, record: NoteRecord) -> bool:
         """Is a note left deleted in its place again (taken back from a bin, a sync tool's
         history or an older commit, written by another machine, downloaded by iCloud)?

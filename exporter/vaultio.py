@@ -48,6 +48,9 @@ _BINARY = getattr(os, "O_BINARY", 0)
 class UnsafePathError(ExporterError, OSError):
     """A path ccexport would write or read is a link, FIFO, device or folder."""
 
+    def __str__(self) -> str:  # its words alone: "[Errno 40]" tells the person nothing
+        return str(self.strerror) if self.strerror else super().__str__()
+
 
 def temp_name() -> str:
     """A name nobody can predict, so nobody can plant a link under it in advance."""
@@ -71,7 +74,7 @@ def _refusal(
     """Why ``rel`` is refused; ``folder``: it stands where the path needs a folder."""
     where = root / rel
     if st is not None and stat.S_ISLNK(st.st_mode):
-        why = "is a symbolic link; ccexport never writes through a link, so it left it alone"
+        why = "is a symbolic link; ccexport never writes through a link"
     elif st is not None and stat.S_ISREG(st.st_mode) and folder:
         why = "is a file, not a folder; ccexport does not replace it: move it away"
     elif st is not None and stat.S_ISREG(st.st_mode):

@@ -136,6 +136,10 @@ def test_a_note_that_is_a_link_is_reported_and_left_alone(tmp_path, outside):
     report = export(vault, home)
     (change,) = [c for c in report.changes if c.relpath == note.relative_to(vault).as_posix()]
     assert change.action.value == "failed" and "is a symbolic link" in change.message
+    assert (
+        change.message
+        == f"left alone: {note} is a symbolic link; ccexport never writes through a link"
+    )
     assert note.is_symlink() and (outside / "precious.txt").read_bytes() == planted
 
 

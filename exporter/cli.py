@@ -306,6 +306,7 @@ def sources_cmd(
                 where = row.note or "-"
             else:
                 where = str(row.path) if row.exists else f"{row.path} (not found)"
+                where += " (a file, not a folder)" if row.exists and not row.path.is_dir() else ""
                 where += f" ({row.note})" if row.note else ""
             typer.echo(f"{row.source:<12} {row.sessions:>8} {_size(row.size):>10}  {where}")
         for problem in problems:

@@ -88,6 +88,10 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
         for path in _not_sqlite(refs):
             why = f"{name} {path} is not a SQLite database; the export skips it"
             checks.append(Check("Sources", "attention", why))
+        for root in roots:
+            if not root.is_dir():  # (where a source's folder belongs: nothing read there)
+                why = f"{name} {root} is a file, not a folder: no session is read there"
+                checks.append(Check("Sources", "attention", why))
         for root in roots if not getattr(adapter, "searched_roots", False) else []:
             if root.is_dir():
                 for problem in unreadable_below(root, adapter.name):

@@ -58,3 +58,28 @@ def test_templates_that_compile_are_ok(tmp_path: Path) -> None:
     _overrides(tmp_path / "v")
     _code, checks = _doctor(tmp_path / "v")
     assert checks and all(c["status"] == "ok" for c in checks), checks
+
+
+def test_a_file_where_a_source_folder_belongs_is_said(tmp_path: Path) -> None:
+    """`sources` and `doctor` said nothing of it: "claude-code 0 0 B <path>", "All good"."""
+    home = tmp_path / "h"
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "projects").write_text("not a folder\n", encoding="utf-8")
+    listed = runner.invoke(app, ["sources", "--home", str(home), "--source", "claude-code"])
+    assert f"{home / '.claude' / 'projects'} (a file, not a folder)" in listed.output
+    asked = [
+        "doctor",
+        "--vault",
+        str(tmp_path / "v"),
+        "--home",
+        str(home),
+        "--source",
+        "claude-code",
+    ]
+    doctor = runner.invoke(app, [*asked, "--json"])
+    checks = json.loads(doctor.stdout)["checks"]
+    said = [c["message"] for c in checks if c["area"] == "Sources" and c["status"] == "attention"]
+    assert said == [
+        f"claude-code: {home / '.claude' / 'projects'} is a file, not a folder: no session is read there"
+    ]
+    assert doctor.exit_code == 1

@@ -245,9 +245,12 @@ def render_checks(settings: Any, home: Path | None) -> list[Check]:
     current = ["render", options.render_fingerprint()]
     state = State.load(settings.vault.expanduser())
     units = state.sources.values()
-    stale = sum(
-        len(u.get("notes", [])) for u in units if (u.get("fingerprint") or [None])[0] != current
-    )
+    # (distinct notes: a vault exported from two places of one home, or a source file
+    # that moved, has two units naming the same notes)
+    stale = len({
+        key for u in units if (u.get("fingerprint") or [None])[0] != current
+        for key in u.get("notes", [])
+    })  # fmt: skip
     if stale:
         checks.append(
             Check("Vault", "info",

@@ -8,6 +8,7 @@ import errno
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -549,6 +550,17 @@ def test_a_moved_note_is_not_a_deleted_one(tmp_path, home):
     result = run("--vault", vault, "--home", home, "--json")
     assert json.loads(result.stdout)["totals"]["deleted"] == 0
     assert moved.exists() and not victim.exists()
+
+
+def test_doctor_counts_each_note_to_render_again_once(tmp_path, home):
+    """A vault exported from two places holding the same sessions (a home and its copy)
+    has two units naming each note: doctor counted 12 notes for the 6."""
+    vault, copy = tmp_path / "v", tmp_path / "copy-home"
+    shutil.copytree(home, copy)
+    for where in (home, copy):
+        assert run("--vault", vault, "--home", where, "--no-redact").exit_code == 0
+    shown = run("doctor", "--vault", vault, "--home", home)
+    assert "6 notes were written with other templates" in shown.stdout, shown.stdout
 
 
 def test_a_fifo_in_place_of_the_vault_config_is_an_error_not_a_hang(tmp_path, home):

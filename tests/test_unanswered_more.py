@@ -11,6 +11,7 @@ from datetime import UTC
 from pathlib import Path
 
 import cline_builder as cb
+import copilot_builder as cp
 from conftest import note_files
 
 from exporter.export import ExportOptions, run_export
@@ -194,3 +195,96 @@ def test_cline_sdk_subagents_of_a_batch_with_no_result(tmp_path):
     made = notes(tmp_path / "home", "cline")
     (main,) = [n for k, n in made.items() if "agent" not in k.rsplit("/", 1)[-1]]
     said_under(main, "find the docs")
+
+
+# -- Copilot Chat -------------------------------------------------------------------------------
+
+CHAT = "5d1c7e2a-3b4f-4a6e-9c8d-7e6f5a4b3c2d"
+
+
+def invocation(call_id: str, command: str, **extra) -> dict:
+    """A terminal command VS Code ran (or runs): no result details unless given."""
+    return {"kind": "toolInvocationSerialized", "toolId": "run_in_terminal", "toolCallId": call_id,
+            "invocationMessage": {"value": f"Running `{command}`"}, "isConfirmed": {"type": 1},
+            "isComplete": True, "toolSpecificData": {"kind": "terminal",
+            "commandLine": {"original": command}, "language": "sh"}, **extra}  # fmt: skip
+
+
+def chat(home: Path, last: dict, *, log: bool = False) -> None:
+    """A chat of two requests, the last one ``last``; a mutation log (``.jsonl``) or a
+    whole file."""
+    first = cp.request(0, "Clean up", [cp.markdown("Done.")])
+    ws = home / ".config" / "Code" / "User" / "workspaceStorage" / "ws"
+    data = cp.session(CHAT, [first, last])
+    if log:
+        cp.write(ws / "chatSessions" / f"{CHAT}.jsonl", cp.log_lines([{"kind": 0, "v": data}]))
+    else:
+        cp.write(ws / "chatSessions" / f"{CHAT}.json", data)
+    cp.write(ws / "workspace.json", {"folder": "file:///w/app"})
+
+
+def running(state: int | None, *tools: dict) -> dict:
+    """The last request, its response ``state`` (None: a build before ``modelState``) and
+    no ``result`` yet: Copilot writes it when the request ends."""
+    response = [
+        cp.markdown("Checking the tree first. "),
+        cp.terminal_tool("t1", "git status --short", ""),  # (ran, with nothing to say)
+        cp.markdown("Clean. Now the tests. "),
+        *tools,
+    ]
+    made = cp.request(1, "Run the tests", response)
+    del made["result"]
+    if state is None:
+        del made["modelState"]
+    else:
+        made["modelState"] = {"value": state}
+    return made
+
+
+def test_copilot_chat_a_call_of_a_response_still_running_says_so(tmp_path):
+    """VS Code saved the request while its last call ran (``modelState`` Pending), in its
+    log or its whole file alike; the call the model made before its last words returned."""
+    for log in (False, True):
+        home = tmp_path / str(log) / "home"
+        chat(home, running(0, invocation("t2", "npm test")), log=log)
+        said_under(the_note(home, "copilot"), "npm test")
+
+
+def test_copilot_chat_a_call_waiting_for_confirmation_says_so(tmp_path):
+    """``NeedsInput``: the person has not confirmed the call (no ``isConfirmed`` yet)."""
+    call = invocation("t2", "rm -rf dist")
+    del call["isConfirmed"]
+    chat(tmp_path / "home", running(4, call))
+    said_under(the_note(tmp_path / "home", "copilot"), "rm -rf dist")
+
+
+def test_copilot_chat_an_older_build_s_unfinished_invocation_says_so(tmp_path):
+    """Before ``modelState``: no ``result``, and the invocation not complete."""
+    chat(tmp_path / "home", running(None, invocation("t2", "npm test", isComplete=False)))
+    said_under(the_note(tmp_path / "home", "copilot"), "npm test")
+
+
+def test_copilot_chat_a_finished_or_answered_last_call_says_nothing(tmp_path):
+    """A request complete (its call answered with nothing), cancelled (said: interrupted),
+    failed (said: the error), or still running with its last call answered."""
+    done = running(1, invocation("t2", "npm test"))
+    done["result"] = {"timings": {"firstProgress": 800, "totalElapsed": 5_000}}
+    answered = running(0, cp.terminal_tool("t2", "npm test", "PASS"))
+    lasts = [done, running(2, invocation("t2", "npm test")), running(3, invocation("t2", "npm test")),
+             answered]  # fmt: skip
+    for n, last in enumerate(lasts):
+        home = tmp_path / str(n) / "home"
+        chat(home, last)
+        note = the_note(home, "copilot")
+        assert SAID not in note and "npm test" in note, n
+
+
+def test_copilot_chat_only_the_last_request_is_running(tmp_path):
+    """A request before the last one that VS Code left Pending went on: the chat did."""
+    home = tmp_path / "home"
+    stale = running(0, invocation("t2", "npm test"))
+    ws = home / ".config" / "Code" / "User" / "workspaceStorage" / "ws"
+    later = cp.request(2, "Thanks", [cp.markdown("You're welcome.")])
+    cp.write(ws / "chatSessions" / f"{CHAT}.json", cp.session(CHAT, [stale, later]))
+    cp.write(ws / "workspace.json", {"folder": "file:///w/app"})
+    assert SAID not in the_note(home, "copilot")

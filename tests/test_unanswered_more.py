@@ -77,14 +77,16 @@ def test_cline_the_task_reopened_since_says_so_too(tmp_path):
     said_under(the_note(tmp_path / "home", "roo-code"), "npm test")
 
 
-def test_cline_a_tool_run_without_asking_and_not_returned_says_so(tmp_path):
+def test_cline_tools_run_without_asking_and_not_returned_say_so(tmp_path):
+    """Two calls made together (each its own entry), neither returned."""
     cline_task(
         tmp_path / "home",
         cb.say(8, "command_output", "PASS 3 tests"),
         cb.api_request(9, 150, 20, 0.01),
         cb.tool(10, "readFile", path="package.json"),
+        cb.tool(11, "readFile", path="tsconfig.json"),
     )
-    said_under(the_note(tmp_path / "home"), "package.json")
+    said_under(the_note(tmp_path / "home"), "package.json", "tsconfig.json")
 
 
 def test_cline_an_answered_or_settled_last_call_says_nothing(tmp_path):

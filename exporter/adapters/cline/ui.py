@@ -90,19 +90,19 @@ def parse_ui(
     open_task: str | None = None  # the newTask call whose subtask has not answered yet
     left_out: tuple[int, int] | None = None  # the truncation in force (its deleted range)
     answered: set[str | None] = set()  # the calls given a result
-    waiting: int | None = None  # the message of the last call, when nothing came after it
+    waiting: list[int] = []  # the messages of the calls nothing but calls came after yet
     for number, item in enumerate(items, start=1):
         if not isinstance(item, dict):
             not_an_object(out, item, number)
-            waiting = None
+            waiting = []
             continue
         left_out = _truncation(out, item, number, left_out, id_prefix)
         if item.get("partial") is True:
             continue
         kind = item.get("say") if item.get("type") == "say" else item.get("ask")
         kind = kind if isinstance(kind, str) else f"({json_kind(kind)})"
-        if kind not in _STILL_WAITING:
-            waiting = None
+        if kind not in _STILL_WAITING and _KINDS.get(kind) not in _CALLS:
+            waiting = []
         what = _KINDS.get(kind)
         ts = item.get("ts")
         times.append(ts)
@@ -200,14 +200,15 @@ def parse_ui(
             out.messages.append(Message(role, tuple(parts), source_id, when, model))
             answered.update(p.call_id for p in parts if isinstance(p, ToolResultPart))
             if what in _CALLS:
-                waiting = len(out.messages) - 1
-    if waiting is not None:
-        out.messages[waiting] = _unanswered(out.messages[waiting])
+                waiting.append(len(out.messages) - 1)
+    for at in waiting:
+        out.messages[at] = _unanswered(out.messages[at])
     return out, times
 
 
-# A call the file ends with: the entries that may follow it and still leave it waiting
-# (the task reopened, an MCP request sent). Anything else, the next request above all
+# The calls the file ends with (several: calls made together, each its own entry): the
+# entries that may follow them and still leave them waiting (the task reopened, an MCP
+# request sent). Anything else, the next request above all
 # (``api_req_started``, whose ``request`` holds the results), or a checkpoint Cline saves
 # once a tool ran, says the call was answered or what became of it.
 _CALLS = frozenset({"tool", "command", "mcp", "subagents"})
@@ -215,7 +216,7 @@ _STILL_WAITING = frozenset({"resume_task", "resume_completed_task", "mcp_server_
 
 
 def _unanswered(message: Message) -> Message:
-    """The last entry of the file, a call (or a batch of subagents) with no result: the
+    """An entry the file ends with, a call (or a batch of subagents) with no result: the
     session ended, or was read, before it returned. Cline keeps a tool's question
     (``ask``) as it was once the person answers, so whether it is still waiting for their
     approval or was approved and still runs, the file does not say: either way no result

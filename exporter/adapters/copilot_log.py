@@ -61,7 +61,7 @@ _PILL = "\x00edit\x00"
 _EDIT_PILL = re.compile(
     r"(?m)^[ \t]*(`{3,}|~{3,})[^\n]*\n((?:\s*" + re.escape(_PILL) + r")+)\s*\1[ \t]*$\n?"
 )
-_CANCELLED, _FAILED = 2, 3  # modelState values (Pending 0, Complete 1, …)
+_PENDING, _CANCELLED, _FAILED, _NEEDS_INPUT = 0, 2, 3, 4  # modelState values (Complete 1)
 _EditKey = tuple[int | None, str]  # an edit call's: (the invocation that made it, the file)
 
 
@@ -80,16 +80,20 @@ def session_messages(
     messages: list[Message] = []
     models: list[str] = []
     times = times or Times()
-    for number, request in enumerate(data.get("requests") or [], start=1):
-        if (
-            not isinstance(request, dict)
-            or request.get("isHidden")
-            or request.get("shouldBeRemovedOnSend")
-        ):
-            continue
+    requests = [
+        (number, request)
+        for number, request in enumerate(data.get("requests") or [], start=1)
+        if isinstance(request, dict)
+        and not request.get("isHidden")
+        and not request.get("shouldBeRemovedOnSend")
+    ]
+    for number, request in requests:
+        last = number == requests[-1][0]
         try:
             notes: list[str] = []
-            made, model = _request_messages(number, request, len(messages), unknown, times, notes)
+            made, model = _request_messages(
+                number, request, len(messages), unknown, times, notes, last and _running(request)
+            )
         except Exception as exc:  # noqa: BLE001  (a value of a type no one expected)
             if skipped is not None:
                 skipped.append((number, clipped(f"{type(exc).__name__}: {exc}", 200)))
@@ -121,9 +125,11 @@ def _request_messages(
     unknown: set[str] | None,
     times: Times,
     notes: list[str] | None = None,
+    running: bool = False,
 ) -> tuple[list[Message], str | None]:
     """One request's messages (``before``: how many the session has before it) and model;
-    ``notes`` gets why a damaged value of it was read otherwise or left out."""
+    ``notes`` gets why a damaged value of it was read otherwise or left out. ``running``:
+    the session's last request, its response not finished (``_unanswered``)."""
     notes = [] if notes is None else notes
     messages: list[Message] = []
     stamp = request.get("timestamp")
@@ -144,6 +150,7 @@ def _request_messages(
         unknown,
         rid or f"request {before + len(messages)}",
         notes,
+        running,
     )
     parts += _outcome(request)
     answered = _answered_at(request, when, times, f"request {number}")
@@ -162,9 +169,11 @@ def _response(
     unknown: set[str] | None = None,
     request_id: str = "request",
     notes: list[str] | None = None,
+    running: bool = False,
 ) -> tuple[list[Part], list[Part]]:
     response = response if isinstance(response, list) else []
     notes = [] if notes is None else notes
+    said_last = _unanswered_from(response) if running else len(response)
     paired = paired_invocations(response, calls)
     streamed = edits_after(response)
     made_at = model_invocations(response)
@@ -267,6 +276,8 @@ def _response(
             call, returned = invocation_call(part, made, failed)
             parts.append(call)
             results += returned
+            if not returned and (index > said_last or running and part.get("isComplete") is False):
+                parts.append(NoticePart("unanswered"))
         elif kind == "textEditGroup":
             edits.append((owner, part))
             path = edit_path(part)
@@ -355,6 +366,33 @@ def _hook_said(part: dict[str, Any], denial_shown: bool = False) -> str:
     if message := shown_text(part.get("systemMessage")).strip():
         said.append(f"{kind} hook: {message}")
     return "\n".join(said)
+
+
+def _running(request: dict[str, Any]) -> bool:
+    """Was the request's response still running when the session was saved (or read)?
+    ``modelState`` Pending or NeedsInput (waiting for the person: a tool's confirmation);
+    before VS Code wrote ``modelState``, a request with no ``result`` and not cancelled."""
+    state = request.get("modelState")
+    if isinstance(state, dict):
+        return state.get("value") in (_PENDING, _NEEDS_INPUT)
+    return "result" not in request and request.get("isCanceled") is not True
+
+
+def _unanswered_from(response: list[Any]) -> int:
+    """Where the calls of a running response start that no result of theirs was recorded
+    for (``NoticePart("unanswered")``): after its last text or thinking, the round the model
+    made last. Copilot records what the tools returned (``result.metadata``) once the
+    request ends, and newer VS Code writes every invocation complete (``isComplete`` true;
+    older builds wrote false for one still running or waiting for confirmation, which is
+    marked wherever it is): those of earlier rounds returned, as the model went on."""
+    said = [
+        i
+        for i, p in enumerate(response)
+        if isinstance(p, str)
+        or isinstance(p, dict)
+        and p.get("kind") in (None, "markdownContent", "thinking")
+    ]
+    return said[-1] if said else -1
 
 
 def _outcome(request: dict[str, Any]) -> list[Part]:

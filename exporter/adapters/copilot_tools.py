@@ -88,7 +88,8 @@ def makes_edits(part: dict[str, Any], made: tuple[Any, str | None] | None) -> bo
     edit tool's.)"""
     if _refused(part.get("isConfirmed"), part.get("presentation")):
         return False
-    return is_edit(call_args(part, made)) or part.get("toolId") in EDIT_TOOL_IDS
+    tool = part.get("toolId")  # (a name that is not text, said elsewhere, names none)
+    return is_edit(call_args(part, made)) or isinstance(tool, str) and tool in EDIT_TOOL_IDS
 
 
 def hook_denial(part: dict[str, Any], made: tuple[Any, str | None] | None) -> str | None:

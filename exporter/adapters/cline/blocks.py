@@ -39,6 +39,7 @@ from ...model import (
 )
 from .._jsonl import json_text, parse_timestamp
 from .._times import Times
+from .._unanswered import last_reply_marked
 from .._values import json_kind, tool_name
 from .results import attachment_of, odd_output, tool_output
 from .xmlcalls import RESULT_HEADER, LegacyCalls
@@ -97,6 +98,7 @@ def parse_messages(
     a marker follows the last message of that range, as the truncation came after it."""
     out = Conversation()
     calls = LegacyCalls()  # tool calls written as XML in the model's text (legacy only)
+    turn = 0  # where the last reply may start: after the person's last turn, even one left out
     for index, item in enumerate(items):
         if left_out and index > left_out[1] and out.messages:
             out.messages.append(
@@ -105,10 +107,12 @@ def parse_messages(
             left_out = None
         if not isinstance(item, dict):
             not_an_object(out, item, index + 1)
+            turn = len(out.messages)
             continue
         if item.get("role") not in ("user", "assistant"):
             out.odd.append((index + 1, f"its role is {_role_shown(item)}, not user or assistant: "
                             "left out"))  # fmt: skip
+            turn = len(out.messages)
             continue
         role = item["role"]
         parts = _parts(item.get("content"), role, legacy, out, index + 1)
@@ -127,6 +131,8 @@ def parse_messages(
                 out.cost = (out.cost or 0.0) + metrics["cost"]
         if role == "assistant":
             out.add_model(model)
+        if role == "user" and not (parts and all(isinstance(p, ToolResultPart) for p in parts)):
+            turn = len(out.messages)  # (Cline's own turn, left out, says the session went on)
         if parts:
             ts = item.get("ts")
             when = parse_timestamp(ts) or out.times.unread(ts, f"message {index + 1}")
@@ -134,9 +140,22 @@ def parse_messages(
                 role = "tool"  # results sent back to the model: part of the model's turn
             model = model if role == "assistant" else None
             out.messages.append(Message(role, tuple(parts), source_id, when, model))
+    out.messages[turn:] = _last_reply_marked(out.messages[turn:], legacy)
     if left_out and out.messages:  # the range reaches the last message
         out.messages.append(truncation_marker(left_out, f"{id_prefix}context", None, where="after"))
     return out
+
+
+def _last_reply_marked(messages: list[Message], legacy: bool) -> list[Message]:
+    """The calls of the last reply that no result answers, marked (``_unanswered``): Cline
+    sends a reply's results with its next request, so a history that ends with the model's
+    calls is one whose tools had not returned (or were waiting for the person's approval:
+    the history does not say which). A result the legacy history pairs with no call
+    (its header names none) may answer any of them: then none is marked."""
+    unpaired = legacy and any(
+        isinstance(p, ToolResultPart) and p.call_id is None for m in messages for p in m.parts
+    )
+    return list(last_reply_marked(messages, lambda call: call.call_id is not None and not unpaired))
 
 
 def deleted_range(value: Any) -> tuple[int, int] | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import Problem, clipped
-from ...model import Message, Part, Session, TextPart, ToolCallPart, ToolResultPart
+from ...model import Message, NoticePart, Part, Session, TextPart, ToolCallPart, ToolResultPart
 from .._jsonl import parse_timestamp
 from ..base import SessionRef, open_regular
 from ..vscode import project_of_path
@@ -143,11 +143,17 @@ def linked_subagents(messages: Any, children: list[Session]) -> list[Message]:
             out.append(message)
             continue
         parts: list[Part] = []
-        for part in message.parts:
+        split = False  # the last part was a call split into its tasks
+        for at, part in enumerate(message.parts):
             tasks = _tasks(part) if isinstance(part, ToolCallPart) else []
+            if split and part == UNANSWERED:
+                continue  # (said under each of its tasks that has no result)
+            split = bool(tasks)
             if not isinstance(part, ToolCallPart) or not tasks:
                 parts.append(part)
                 continue
+            # (no result of the batch: none of a task whose subagent said nothing either)
+            waiting = message.parts[at + 1 : at + 2] == (UNANSWERED,)
             for n, task in enumerate(tasks, 1):
                 found = claim(task["prompt"])
                 one = len(tasks) == 1
@@ -156,8 +162,13 @@ def linked_subagents(messages: Any, children: list[Session]) -> list[Message]:
                 parts.append(ToolCallPart(part.name, task, call_id, part.description, child))
                 if not one and found and found[1] and call_id:
                     parts.append(ToolResultPart(found[1], call_id))
+                elif waiting:
+                    parts.append(UNANSWERED)
         out.append(replace(message, parts=tuple(parts)))
     return out
+
+
+UNANSWERED = NoticePart("unanswered")
 
 
 def _tasks(call: ToolCallPart) -> list[dict[str, Any]]:

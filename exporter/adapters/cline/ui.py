@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import mimetypes
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ...model import (
@@ -89,15 +90,19 @@ def parse_ui(
     open_task: str | None = None  # the newTask call whose subtask has not answered yet
     left_out: tuple[int, int] | None = None  # the truncation in force (its deleted range)
     answered: set[str | None] = set()  # the calls given a result
+    waiting: list[int] = []  # the messages of the calls nothing but calls came after yet
     for number, item in enumerate(items, start=1):
         if not isinstance(item, dict):
             not_an_object(out, item, number)
+            waiting = []
             continue
         left_out = _truncation(out, item, number, left_out, id_prefix)
         if item.get("partial") is True:
             continue
         kind = item.get("say") if item.get("type") == "say" else item.get("ask")
         kind = kind if isinstance(kind, str) else f"({json_kind(kind)})"
+        if kind not in _STILL_WAITING and _KINDS.get(kind) not in _CALLS:
+            waiting = []
         what = _KINDS.get(kind)
         ts = item.get("ts")
         times.append(ts)
@@ -194,7 +199,36 @@ def parse_ui(
             out.add_model(model)
             out.messages.append(Message(role, tuple(parts), source_id, when, model))
             answered.update(p.call_id for p in parts if isinstance(p, ToolResultPart))
+            if what in _CALLS:
+                waiting.append(len(out.messages) - 1)
+    for at in waiting:
+        out.messages[at] = _unanswered(out.messages[at])
     return out, times
+
+
+# The calls the file ends with (several: calls made together, each its own entry): the
+# entries that may follow them and still leave them waiting (the task reopened, an MCP
+# request sent). Anything else, the next request above all
+# (``api_req_started``, whose ``request`` holds the results), or a checkpoint Cline saves
+# once a tool ran, says the call was answered or what became of it.
+_CALLS = frozenset({"tool", "command", "mcp", "subagents"})
+_STILL_WAITING = frozenset({"resume_task", "resume_completed_task", "mcp_server_request_started"})
+
+
+def _unanswered(message: Message) -> Message:
+    """An entry the file ends with, a call (or a batch of subagents) with no result: the
+    session ended, or was read, before it returned. Cline keeps a tool's question
+    (``ask``) as it was once the person answers, so whether it is still waiting for their
+    approval or was approved and still runs, the file does not say: either way no result
+    was recorded, and each call with none says so (a listing's, a finished subagent's
+    result is in the entry itself)."""
+    answered = {p.call_id for p in message.parts if isinstance(p, ToolResultPart)}
+    parts: list[Part] = []
+    for part in message.parts:
+        parts.append(part)
+        if isinstance(part, ToolCallPart) and part.call_id not in answered:
+            parts.append(NoticePart("unanswered"))
+    return replace(message, parts=tuple(parts))
 
 
 # Appended by Cline to a completion_result's text when the task changed files (its UI

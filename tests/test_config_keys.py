@@ -296,3 +296,26 @@ def test_paths_dates_and_times_are_printed_as_toml_writes_them():
         toml_value({"a b": [1, 2.5, "\t\x1b\u200b"]}) == '{ "a b" = [1, 2.5, "\\t\\u001B\\u200B"] }'
     )
     assert toml_value({}) == "{}" and toml_value([]) == "[]"
+
+
+_names = st.text(max_size=6)
+
+
+@given(st.dictionaries(_names, st.dictionaries(_names, _values, max_size=4), max_size=4))
+def test_every_key_of_a_file_of_tables_is_found_on_the_line_that_sets_it(tables):
+    """A file written as ``[table]`` headers and ``key = value`` lines, its values inline (any
+    string, list or inline table): each table and key is found on its own line, and what a
+    value holds on the line of its key."""
+    lines, expected = ["# settings"], {}
+    for table, keys in tables.items():
+        lines.append(f"[{key_name((table,))}]  # {table!r}")
+        expected[(table,)] = len(lines)
+        for key, value in keys.items():
+            lines.append(f"{key_name((key,))} = {toml_value(value)}")
+            expected[(table, key)] = len(lines)
+    text = "\n".join(lines) + "\n"
+    assert _same(tomllib.loads(text), tables)
+    found = key_lines(text)
+    for path, line in expected.items():
+        assert found[path] == line, (path, text)
+    assert all(line == expected[path[:2]] for path, line in found.items() if len(path) > 2)

@@ -15,6 +15,7 @@ import tomllib
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cache
+from math import inf
 from pathlib import Path
 from typing import Any
 
@@ -175,8 +176,8 @@ def check_entry(values: Any) -> tuple[str | None, str] | None:
                 f"{', '.join(KINDS)} (USD per million tokens)"
             )
     for kind, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            return kind, "must be a price in USD per million tokens, such as 3.0"
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < inf:
+            return kind, "must be a price in USD per million tokens, such as 3.0"  # nan, inf too
     if not values:
         return None, "gives no price; use " + ", ".join(KINDS)
     return None

@@ -319,3 +319,11 @@ def test_every_key_of_a_file_of_tables_is_found_on_the_line_that_sets_it(tables)
     for path, line in expected.items():
         assert found[path] == line, (path, text)
     assert all(line == expected[path[:2]] for path, line in found.items() if len(path) > 2)
+
+
+@pytest.mark.parametrize("price", ["nan", "inf", "-0.5"])
+def test_a_price_that_is_no_number_of_dollars_is_refused(tmp_path, price):
+    """TOML reads ``nan`` and ``inf`` as floats: taken as prices, every estimate was nan or
+    inf (the note's ``cost``)."""
+    message = config_error(tmp_path, f'[prices."m*"]\ninput = 1.0\noutput = {price}\n')
+    assert "line 3: 'prices.\"m*\".output' must be a price in USD per million tokens" in message

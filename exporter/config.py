@@ -2,8 +2,9 @@
 ``.ccexport/config.toml``, then command-line flags (each wins over the one before). The
 vault itself comes from ``--vault``, else ``CCEXPORT_VAULT``, else the user's file.
 
-Every value remembers where it came from (``ccexport config show``). An unknown key or a
-bad value is a ConfigError naming the file and the key.
+Every value remembers where it came from (``ccexport config show``, which prints it as TOML
+writes it). An unknown key or a bad value, also one inside a table, is a ConfigError naming
+the file, the key (``index.dataview``) and the line that sets it.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .config_file import at_line, load_file
+from .config_file import KeyPath, at_line, key_name, load_file, toml_value
 from .config_values import (
     VIEW_CHOICES,
     byte_size,
+    did_you_mean,
     full_path,
     parse_since,
     relative_path,
@@ -60,6 +62,7 @@ class Settings:
     sources: list[str] | None = None
     paths: dict[str, list[Path]] = field(default_factory=dict)
     since: datetime | None = None
+    since_written: Any = None  # "90d" as the file or flag gave it: `config show` prints this
     project: str | None = None
     timezone: str | None = None
     templates: Path | None = None
@@ -87,24 +90,30 @@ class Settings:
         rows = []
         for key in SHOWN_KEYS:
             value = getattr(self, key)
-            if isinstance(value, datetime):
-                value = value.isoformat(timespec="seconds")
-            elif isinstance(value, bool):  # as config.toml writes it
-                value = "true" if value else "false"
-            elif key == "redact_extra":  # the rules by their ids, not their reprs
-                value = [rule.id for rule in value]
-            elif isinstance(value, dict):
-                value = {
-                    k: [str(p) for p in v] if isinstance(v, list) else v for k, v in value.items()
-                }
+            if key == "since" and self.since_written is not None:
+                # As written: "90d" counts back from each run, and copied into the file it
+                # still does; the date it gives now would stay that date.
+                value = self.since_written
+            elif key == "redact_extra":  # each rule as the file writes it
+                value = [_rule_table(rule) for rule in value]
             rows.append(
                 (
                     WRITTEN_AS.get(key, key),
-                    "" if value in (None, [], {}) else str(value),
+                    "" if value in (None, [], {}) else toml_value(value),
                     self.origin.get(key, "default"),
                 )
             )
         return rows
+
+
+def _rule_table(rule: Any) -> dict[str, Any]:
+    """A ``[redact] extra`` rule as config.toml writes it: ``{ id = "…", pattern = "…" }``."""
+    table: dict[str, Any] = {"id": rule.id, "pattern": rule.pattern}
+    if rule.keywords:
+        table["keywords"] = list(rule.keywords)
+    if rule.entropy is not None:
+        table["entropy"] = rule.entropy
+    return table
 
 
 def user_config_path() -> Path:
@@ -208,9 +217,13 @@ def _apply(
 
     names = list(SOURCES)
 
-    def fail(key: str, why: str) -> ConfigError:
-        flag = "--source" if flags and key == "sources" else f"'{key}'"
-        flag = f"--{key.replace('_', '-')}" if flags and key != "sources" else flag
+    def fail(key: str | KeyPath, why: str) -> ConfigError:
+        """The error naming ``key`` (``"since"``, ``"index.dataview"``, or its parts when
+        one holds a dot: ``("prices", "claude-3.5*")``) and the line that sets it."""
+        if flags and isinstance(key, str):
+            flag = "--source" if key == "sources" else f"--{key.replace('_', '-')}"
+        else:
+            flag = f"'{key_name(key)}'"
         return ConfigError(f"{where}{at_line(file_text, key)}: {flag} {why}")
 
     for key, value in values.items():
@@ -244,15 +257,21 @@ def _apply(
                 raise fail(key, _unknown_sources(unknown, names, flags))
             s.sources = list(chosen)
         elif key == "paths":
-            if not isinstance(value, dict) or set(value) - set(names):
-                raise fail(key, f"must map source names ({', '.join(names)}) to folders")
+            takes = f"must map source names ({', '.join(names)}) to folders"
+            if not isinstance(value, dict):
+                raise fail(key, takes)
+            for name in value:
+                if name not in names:
+                    near = did_you_mean(name.strip().lower().replace("_", "-"), names)
+                    raise fail((key, name), f"is not a source{near}; 'paths' {takes}")
             for name, folders in value.items():
                 folders = [folders] if isinstance(folders, str) else folders
                 if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
-                    raise fail(key, f"for {name} must be a folder or a list of folders")
+                    raise fail((key, name), "must be a folder or a list of folders")
                 s.paths[name] = [relative_path(base, f) for f in folders]
         elif key == "since":
             s.since = parse_since(value if isinstance(value, str) else str(value), fail)
+            s.since_written = value
         elif key == "project":
             s.project = string_value(key, value, fail)
         elif key == "timezone":
@@ -268,8 +287,8 @@ def _apply(
         elif key == "frontmatter":
             _frontmatter(s, value, fail)
         elif key == "index":
-            if not isinstance(value, dict) or set(value) - {"enabled", "dataview"}:
-                raise fail(key, "takes 'enabled' and 'dataview' (true or false)")
+            takes = "takes 'enabled' and 'dataview' (true or false)"
+            _table(value, (key,), ("enabled", "dataview"), fail, takes)
             for sub, flag in value.items():
                 if not isinstance(flag, bool):
                     raise fail(f"index.{sub}", "must be true or false")
@@ -304,12 +323,25 @@ def _unknown_setting(key: str) -> str:
     """``is not a setting ccexport knows (did you mean folder?); the settings: …``: every
     key the file takes, named here (``config show`` reads the same file, and would stop
     at the same key)."""
-    from difflib import get_close_matches
-
     keys = list(dict.fromkeys(WRITTEN_AS.get(k, k).split(".")[0] for k in SHOWN_KEYS))
-    near = get_close_matches(str(key).lower(), keys, n=1, cutoff=0.6)
-    hint = f" (did you mean {near[0]}?)" if near else ""
-    return f"is not a setting ccexport knows{hint}; the settings: {', '.join(keys)}"
+    return (
+        f"is not a setting ccexport knows{did_you_mean(key, keys)}; the settings: {', '.join(keys)}"
+    )
+
+
+def _table(value: Any, path: KeyPath, keys: tuple[str, ...], fail: Any, takes: str) -> None:
+    """``value`` is a table of some of ``keys``, else the error: for a key the table does not
+    take, that key (``'index.dataviw'``) on its own line, the key it may have meant, and what
+    the table takes (``takes``)."""
+    if not isinstance(value, dict):
+        raise fail(path, takes)
+    for key in value:
+        if key not in keys:
+            raise fail(
+                (*path, key),
+                f"is not a setting ccexport knows{did_you_mean(key, keys)}; "
+                f"'{key_name(path)}' {takes}",
+            )
 
 
 def _unknown_sources(unknown: list[str], names: list[str], flags: bool) -> str:
@@ -341,13 +373,17 @@ _IDENTITY_KEYS = frozenset({"source", "session_id", "part", "ccexport_index"})
 
 
 def _frontmatter(s: Settings, value: Any, fail: Any) -> None:
-    if not isinstance(value, dict) or set(value) - {"add", "drop"}:
-        raise fail("frontmatter", "takes 'add' (a table of properties) and 'drop' (a list)")
+    takes = "takes 'add' (a table of properties) and 'drop' (a list)"
+    _table(value, ("frontmatter",), ("add", "drop"), fail, takes)
     add = value.get("add", {})
-    if not isinstance(add, dict) or not all(
-        isinstance(v, str | int | float | bool | list) for v in add.values()
-    ):
+    if not isinstance(add, dict):
         raise fail("frontmatter.add", "must map property names to values or {{ expressions }}")
+    for name, given in add.items():
+        if not isinstance(given, str | int | float | bool | list):
+            raise fail(
+                ("frontmatter", "add", name),
+                "must be a string, a number, true or false, a list, or a {{ expression }}",
+            )
     named = sorted(_IDENTITY_KEYS & set(add))
     if named:
         raise fail(
@@ -375,15 +411,16 @@ def _properties(s: Settings, key: str, value: Any, fail: Any) -> None:
         if not isinstance(value, dict):
             raise fail(key, 'must be a table such as [prices."claude-sonnet-4-5*"]')
         for pattern, entry in value.items():
-            why = check_entry(pattern, entry)
-            if why:
-                raise fail(f"prices.{pattern}", why)
+            problem = check_entry(entry)
+            if problem:
+                sub, why = problem
+                raise fail(("prices", pattern) if sub is None else ("prices", pattern, sub), why)
         s.prices.update(value)
         return
     if key == "daily_notes":
         value = {"enabled": value}
-    if not isinstance(value, dict) or set(value) - {"enabled", "folder", "format"}:
-        raise fail("daily", "takes 'enabled' (true or false), 'folder' and 'format'")
+    takes = "takes 'enabled' (true or false), 'folder' and 'format'"
+    _table(value, ("daily",), ("enabled", "folder", "format"), fail, takes)
     if "enabled" in value and not isinstance(value["enabled"], bool):
         where = "daily_notes" if key == "daily_notes" else "daily.enabled"
         raise fail(where, "must be true or false")
@@ -404,8 +441,8 @@ def _redact(s: Settings, value: Any, fail: Any) -> None:
     if isinstance(value, bool):
         s.redact = value
         return
-    if not isinstance(value, dict) or set(value) - {"enabled", "extra", "allow"}:
-        raise fail("redact", "takes true or false, or a table of 'enabled', 'extra', 'allow'")
+    takes = "takes true or false, or a table of 'enabled', 'extra', 'allow'"
+    _table(value, ("redact",), ("enabled", "extra", "allow"), fail, takes)
     if not isinstance(value.get("enabled", True), bool):
         raise fail("redact.enabled", "must be true or false")
     s.redact = value.get("enabled", s.redact)
@@ -419,8 +456,8 @@ def _redact(s: Settings, value: Any, fail: Any) -> None:
     rules = {r.id: r for r in s.redact_extra}
     for n, item in enumerate(extra):
         key = f"redact.extra[{n}]"
-        if not isinstance(item, dict) or set(item) - {"id", "pattern", "keywords", "entropy"}:
-            raise fail(key, "takes 'id', 'pattern' and optionally 'keywords' and 'entropy'")
+        takes = "takes 'id', 'pattern' and optionally 'keywords' and 'entropy'"
+        _table(item, ("redact", "extra", n), ("id", "pattern", "keywords", "entropy"), fail, takes)
         rule_id, pattern = item.get("id"), item.get("pattern")
         if not isinstance(rule_id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", rule_id):
             raise fail(f"{key}.id", "must be a name of lower-case letters, digits and '-'")

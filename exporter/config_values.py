@@ -28,6 +28,14 @@ _UNITS = {
 }
 
 
+def did_you_mean(word: str, choices: Any) -> str:
+    """`` (did you mean dataview?)`` for the choice nearest a mistyped key, or ``""``."""
+    from difflib import get_close_matches
+
+    near = get_close_matches(str(word).lower(), list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {near[0]}?)" if near else ""
+
+
 def view_setting(key: str, value: Any, fail: Any) -> Any:
     """One of the settings of "Notes to taste", checked."""
     if key == "todo_as_checklist":

@@ -15,6 +15,7 @@ import tomllib
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cache
+from math import inf
 from pathlib import Path
 from typing import Any
 
@@ -157,16 +158,26 @@ def _price(pattern: str, values: dict[str, Any]) -> Price:
     return Price(normalize_model(pattern), **kinds)
 
 
-def check_entry(pattern: str, values: Any) -> str | None:
-    """Why a ``[prices]`` entry from config.toml is unusable, or None when it is fine."""
+def check_entry(values: Any) -> tuple[str | None, str] | None:
+    """Why a ``[prices]`` entry from config.toml is unusable, as (the key of the entry at
+    fault, or None for the entry as a whole; why), or None when it is fine."""
+    from .config_file import toml_value
+    from .config_values import did_you_mean
+
     if not isinstance(values, dict):
-        return f"must be a table such as {{ input = 3.0, output = 15.0 }}, not {values!r}"
-    unknown = set(values) - set(KINDS)
-    if unknown:
-        return f"has unknown keys {sorted(unknown)}; use {', '.join(KINDS)}"
+        return (
+            None,
+            f"must be a table such as {{ input = 3.0, output = 15.0 }}, not {toml_value(values)}",
+        )
+    for kind in values:
+        if kind not in KINDS:
+            return kind, (
+                f"is not a setting ccexport knows{did_you_mean(kind, KINDS)}; a price takes "
+                f"{', '.join(KINDS)} (USD per million tokens)"
+            )
     for kind, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            return f"{kind} must be a price in USD per million tokens, such as 3.0"
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < inf:
+            return kind, "must be a price in USD per million tokens, such as 3.0"  # nan, inf too
     if not values:
-        return "gives no price; use " + ", ".join(KINDS)
+        return None, "gives no price; use " + ", ".join(KINDS)
     return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -29,12 +30,14 @@ def frontmatter(note: bytes) -> dict:
     return yaml.safe_load(note.decode().split("---\n")[1])
 
 
-def shown(result) -> dict[str, tuple[str, str]]:
+def shown(result) -> dict[str, tuple[object, str]]:
+    """``config show``'s rows: each value as TOML reads what it prints ("-": not set)."""
     rows = {}
     for line in result.output.splitlines():
         key, rest = line.split(None, 1)
         value, origin = rest.rsplit(" from ", 1)
-        rows[key] = (value.strip(), origin.strip())
+        value = value.strip()
+        rows[key] = (value if value == "-" else tomllib.loads(f"v = {value}")["v"], origin.strip())
     return rows
 
 
@@ -70,8 +73,9 @@ extra = [{ id = "acme-key", pattern = "acme_[0-9a-f]{32}" }]
 allow = ["sk-test-not-a-real-key"]
 """)  # fmt: skip
     rows = shown(run("config", "show", "--vault", str(vault)))
-    assert rows["redact.extra"] == ("['acme-key']", f"vault config ({config})")
-    assert rows["redact.allow"] == ("['sk-test-not-a-real-key']", f"vault config ({config})")
+    rule = {"id": "acme-key", "pattern": "acme_[0-9a-f]{32}"}
+    assert rows["redact.extra"] == ([rule], f"vault config ({config})")
+    assert rows["redact.allow"] == (["sk-test-not-a-real-key"], f"vault config ({config})")
 
 
 def test_ccexport_vault_variable(monkeypatch, tmp_path):

@@ -426,10 +426,10 @@ def test_the_view_is_part_of_the_render_fingerprint(tmp_path):
 def test_config_show_lists_each_setting_and_where_it_came_from(tmp_path):
     vault = vault_with_config(tmp_path, 'thinking = "shown"\n')
     rows = {key: (value, origin) for key, value, origin in resolve({"vault": vault}).shown()}
-    assert rows["thinking"][0] == "shown" and "config.toml" in rows["thinking"][1]
-    assert rows["tool_output"] == ("full", "default")
+    assert rows["thinking"][0] == '"shown"' and "config.toml" in rows["thinking"][1]
+    assert rows["tool_output"] == ('"full"', "default")  # as TOML writes them
     assert rows["tool_output_lines"] == ("20", "default")
-    assert rows["tools"] == ("full", "default") and rows["todo_as_checklist"][0] == "false"
+    assert rows["tools"] == ('"full"', "default") and rows["todo_as_checklist"][0] == "false"
 
 
 # Pieces Obsidian, its plugins or CommonMark act on (see test_note_safety.py for the full set).

@@ -408,8 +408,8 @@ def test_prices_from_config_toml_reach_the_notes_and_re_render_them(tmp_path):
     plain = ExportOptions(vault=vault)
     assert options.render_fingerprint() != plain.render_fingerprint()  # a price change re-renders
     for bad, why in [
-        ({"m": {"input": "cheap"}}, "input must be a price"),
-        ({"m": {"inptu": 1.0}}, "unknown keys"),
+        ({"m": {"input": "cheap"}}, "input' must be a price"),
+        ({"m": {"inptu": 1.0}}, r"inptu' is not a setting ccexport knows \(did you mean input\?\)"),
         ({"m": 3}, "must be a table"),
     ]:
         with pytest.raises(ConfigError, match=f"prices.m.*{why}"):

@@ -1,0 +1,141 @@
+"""The tables of a settings file (``[frontmatter]``, ``[prices]``, ``[daily]``,
+``[redact]``, and the check that a table holds only keys it takes), each read into
+``Settings`` or refused with the key and why (``fail``: the file's ConfigError, naming
+the key's line)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from .config_file import KeyPath, key_name
+from .config_values import did_you_mean
+
+if TYPE_CHECKING:
+    from .config import Settings
+
+
+def check_table(value: Any, path: KeyPath, keys: tuple[str, ...], fail: Any, takes: str) -> None:
+    """``value`` is a table of some of ``keys``, else the error: for a key the table does not
+    take, that key (``'index.dataviw'``) on its own line, the key it may have meant, and what
+    the table takes (``takes``)."""
+    if not isinstance(value, dict):
+        raise fail(path, takes)
+    for key in value:
+        if key not in keys:
+            raise fail(
+                (*path, key),
+                f"is not a setting ccexport knows{did_you_mean(key, keys)}; "
+                f"'{key_name(path)}' {takes}",
+            )
+
+
+_IDENTITY_KEYS = frozenset({"source", "session_id", "part", "ccexport_index"})
+
+
+def apply_frontmatter(s: Settings, value: Any, fail: Any) -> None:
+    takes = "takes 'add' (a table of properties) and 'drop' (a list)"
+    check_table(value, ("frontmatter",), ("add", "drop"), fail, takes)
+    add = value.get("add", {})
+    if not isinstance(add, dict):
+        raise fail("frontmatter.add", "must map property names to values or {{ expressions }}")
+    for name, given in add.items():
+        if not isinstance(given, str | int | float | bool | list):
+            raise fail(
+                ("frontmatter", "add", name),
+                "must be a string, a number, true or false, a list, or a {{ expression }}",
+            )
+    named = sorted(_IDENTITY_KEYS & set(add))
+    if named:
+        raise fail(
+            "frontmatter.add",
+            f"cannot set {', '.join(repr(k) for k in named)}: they say which note a session's is",
+        )
+    drop = value.get("drop", [])
+    if not isinstance(drop, list) or not all(isinstance(d, str) for d in drop):
+        raise fail("frontmatter.drop", "must be a list of property names")
+    if {"source", "session_id"} & set(drop):
+        raise fail(
+            "frontmatter.drop",
+            "cannot drop 'source' or 'session_id': they say which session a note is",
+        )
+    s.frontmatter_add.update(add)
+    s.frontmatter_drop = list(dict.fromkeys([*s.frontmatter_drop, *drop]))
+
+
+def apply_properties(s: Settings, key: str, value: Any, fail: Any) -> None:
+    """``[prices]`` (model pattern -> prices), ``daily_notes = true|false`` and ``[daily]``
+    (``enabled``, ``folder``, ``format``)."""
+    from .prices import check_entry
+
+    if key == "prices":
+        if not isinstance(value, dict):
+            raise fail(key, 'must be a table such as [prices."claude-sonnet-4-5*"]')
+        for pattern, entry in value.items():
+            problem = check_entry(entry)
+            if problem:
+                sub, why = problem
+                raise fail(("prices", pattern) if sub is None else ("prices", pattern, sub), why)
+        s.prices.update(value)
+        return
+    if key == "daily_notes":
+        value = {"enabled": value}
+    takes = "takes 'enabled' (true or false), 'folder' and 'format'"
+    check_table(value, ("daily",), ("enabled", "folder", "format"), fail, takes)
+    if "enabled" in value and not isinstance(value["enabled"], bool):
+        where = "daily_notes" if key == "daily_notes" else "daily.enabled"
+        raise fail(where, "must be true or false")
+    for sub in ("folder", "format"):
+        if sub in value and not isinstance(value[sub], str):
+            raise fail(f"daily.{sub}", "must be a string")
+    if "folder" in value and ".." in value["folder"].replace("\\", "/").split("/"):
+        raise fail("daily.folder", "must be a folder inside the vault")
+    s.daily_notes = value.get("enabled", s.daily_notes)
+    s.daily_folder = value["folder"].strip().strip("/") if "folder" in value else s.daily_folder
+    s.daily_format = value.get("format") or s.daily_format
+
+
+def apply_redact(s: Settings, value: Any, fail: Any) -> None:
+    """``redact = false``, or a ``[redact]`` table: ``enabled``, ``extra`` rules, ``allow``."""
+    from .redact_rules import Rule, RuleError, compile_rule
+
+    if isinstance(value, bool):
+        s.redact = value
+        return
+    takes = "takes true or false, or a table of 'enabled', 'extra', 'allow'"
+    check_table(value, ("redact",), ("enabled", "extra", "allow"), fail, takes)
+    if not isinstance(value.get("enabled", True), bool):
+        raise fail("redact.enabled", "must be true or false")
+    s.redact = value.get("enabled", s.redact)
+    allow = value.get("allow", [])
+    if not isinstance(allow, list) or not all(isinstance(a, str) and a for a in allow):
+        raise fail("redact.allow", "must be a list of strings never to redact")
+    s.redact_allow = list(dict.fromkeys([*s.redact_allow, *allow]))
+    extra = value.get("extra", [])
+    if not isinstance(extra, list):
+        raise fail("redact.extra", 'must be a list of tables such as {id = "…", pattern = "…"}')
+    rules = {r.id: r for r in s.redact_extra}
+    for n, item in enumerate(extra):
+        key = f"redact.extra[{n}]"
+        takes = "takes 'id', 'pattern' and optionally 'keywords' and 'entropy'"
+        check_table(
+            item, ("redact", "extra", n), ("id", "pattern", "keywords", "entropy"), fail, takes
+        )
+        rule_id, pattern = item.get("id"), item.get("pattern")
+        if not isinstance(rule_id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", rule_id):
+            raise fail(f"{key}.id", "must be a name of lower-case letters, digits and '-'")
+        if not isinstance(pattern, str) or not pattern:
+            raise fail(f"{key}.pattern", "must be a regular expression (RE2 syntax)")
+        keywords = item.get("keywords", [])
+        if not isinstance(keywords, list) or not all(isinstance(k, str) and k for k in keywords):
+            raise fail(f"{key}.keywords", "must be a list of words")
+        entropy = item.get("entropy")
+        if isinstance(entropy, bool) or not isinstance(entropy, int | float | None):
+            raise fail(f"{key}.entropy", "must be a number of bits per character, such as 3.5")
+        rule = Rule(rule_id, tuple(keywords), pattern, entropy, near=False, fold=True)
+        try:
+            compile_rule(rule)
+        except RuleError as exc:
+            raise fail(f"{key}.pattern", f"is not a valid pattern: {exc}") from None
+        rules[rule_id] = rule
+    s.redact_extra = list(rules.values())

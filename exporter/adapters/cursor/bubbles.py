@@ -5,10 +5,18 @@ A bubble is one message: ``type`` 1 is the person (with what they attached:
 may hold thinking, its text, a tool call (``toolFormerData``) with its result, and token
 counts. The same shape serves all three database generations (the legacy chat panel's
 bubbles are translated to it first).
+
+Cursor writes a tool's bubble when the call starts, its ``status`` ``loading``, and sets it
+to ``completed``, ``error`` or ``cancelled`` once the call is done. The chat's last calls
+(the bubbles after its last text, thinking or prompt: calls made together each have their
+own, and one that returned sits between two still running) that are still ``loading``,
+with no result, never returned before the chat ended or was read: the note says so under
+each. A call answered with nothing is ``completed``.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +26,7 @@ from ...markdown import fence
 from ...model import (
     Message,
     ModelUsage,
+    NoticePart,
     Part,
     TextPart,
     ThinkingPart,
@@ -49,6 +58,7 @@ def bubble_messages(
     usage = Usage()
     per_model: dict[str | None, Usage] = {}  # a chat can change models: each priced at its rate
     times = times or Times()
+    waiting: list[int] = []  # the messages of the last calls still loading, without a result
     for number, bubble in enumerate(bubbles, start=1):
         kind = bubble.get("type")
         source_id = bubble.get("bubbleId") if isinstance(bubble.get("bubbleId"), str) else None
@@ -82,6 +92,7 @@ def bubble_messages(
             if text:  # a bubble without text is a draft never sent, whatever it holds
                 parts = (TextPart(text), *context_parts(bubble, user_dir))
                 messages.append(Message("user", parts, source_id, when))
+                waiting.clear()  # the chat went on: those calls were not its last
             continue
         parts: list[Part] = []
         thinking = bubble.get("thinking")
@@ -100,8 +111,10 @@ def bubble_messages(
             # view): the call shows the change; only a reply without text is its code.
             parts += _code_blocks(bubble["codeBlocks"])
         result = None
+        loading = False
         if isinstance(tool, dict) and _is_call(tool):
             call, result = _tool(tool, source_id)
+            loading = result is None and tool.get("status") == "loading"
             if why := tool_name(tool.get("name"))[1]:  # shown as "tool"
                 times.wrong_type(why, where)
             elif not some_text(tool.get("name")):
@@ -109,6 +122,10 @@ def bubble_messages(
             parts.append(call)
         if not parts:
             continue  # a streaming intermediate with nothing in it
+        if any(isinstance(p, TextPart | ThinkingPart) for p in parts):
+            waiting.clear()  # the model went on: what it waited for came, or never will
+        if loading:
+            waiting.append(len(messages))  # (the call is its message's last part)
         model = _model_name(bubble) or (
             default_model if default_model not in (None, "default") else None
         )
@@ -122,6 +139,9 @@ def bubble_messages(
             used = Usage(_int(tokens.get("inputTokens")), _int(tokens.get("outputTokens")))
             usage = usage + used
             add_usage(per_model, model, used)
+    for index in waiting:
+        said = messages[index]
+        messages[index] = replace(said, parts=(*said.parts, NoticePart("unanswered")))
     return messages, models, usage, usage_per_model(per_model, each_with_input=True)
 
 

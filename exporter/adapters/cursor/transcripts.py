@@ -30,6 +30,7 @@ from ...errors import Problem, how_many
 from ...model import (
     AttachmentPart,
     Message,
+    NoticePart,
     Part,
     TextPart,
     ThinkingPart,
@@ -45,6 +46,8 @@ from .wrappers import attached_parts, clean_user_text
 SOURCE = "cursor"
 REDACTED = "[REDACTED]"
 CONTROL_TYPES = frozenset({"turn_ended"})  # roleless turn-control lines
+# A turn_ended error that is the person's cancel (the IDE's stop button), as Cursor writes it
+_CANCELLED = frozenset({"user aborted request", "user aborted request."})
 _CALL_TYPES = frozenset({"tool_use", "tool_call"})
 _RESULT_TYPES = frozenset({"tool_result", "tool-result"})
 # Input keys naming a folder or file a tool worked in (the project is recovered from them).
@@ -97,6 +100,9 @@ def read_transcript(path: Path, problems: list[Problem]) -> Transcript:
                 reader.assistant(content, number)
             elif role is None and _is_control(obj.get("type")):
                 reader.waiting.clear()  # the turn ended: its calls without a result keep none
+                if odd := reader.turn_ended(obj, number):
+                    first, seen = unknown.get(odd, (number, 0))
+                    unknown[odd] = (first, seen + 1)
                 continue
             else:
                 kind = f"role {role!r}" if role is not None else f"record type {obj.get('type')!r}"
@@ -266,6 +272,29 @@ class _Reader:
                     parts.append(TextPart(block["text"]))  # visible text of a newer block
         if parts:
             self.transcript.messages.append(Message("assistant", tuple(parts), f"line {number}"))
+
+    def turn_ended(self, record: dict[str, Any], number: int) -> str | None:
+        """A turn's end: said when it did not succeed. ``aborted`` (Escape in the CLI), or
+        ``error`` "User aborted request" (the IDE's stop button), is an interruption; another
+        ``error`` is the turn's failure, with its text (a usage limit, a provider's refusal).
+        Another status: what is not read of it (reported as an unknown record's)."""
+        status, error = record.get("status"), record.get("error")
+        if isinstance(error, dict):  # (a newer shape: its message)
+            error = error.get("message")
+        error = error.strip() if isinstance(error, str) else ""
+        where = f"line {number}"
+        if status in ("success", None):
+            return None
+        if status == "aborted" or status == "error" and error.lower() in _CANCELLED:
+            self.transcript.messages.append(Message("user", (NoticePart("interrupted"),), where))
+        elif status == "error":
+            said = error or "The turn ended with an error."
+            self.transcript.messages.append(
+                Message("assistant", (NoticePart("error", said),), where)
+            )
+        else:
+            return f"turn_ended status {trimmed(str(status))[:40]!r}"
+        return None
 
     def _call(self, block: dict[str, Any], position: str) -> ToolCallPart:
         # No id in the file: the line and block position stand in for one.

@@ -197,9 +197,17 @@ def init_templates(dest: Path, *, force: bool = False) -> tuple[list[str], list[
     return copied, kept
 
 
+# What a note of a session that did not change holds, as this code writes it: raised with
+# every change that alters such notes (a source read more fully, a notice added, a note
+# filed elsewhere), so that the next run after an upgrade, or a pull of the code, renders
+# every note once again (rewriting only those whose bytes differ). The version alone moves
+# at releases only: the fixes between them reached a note only when its session grew.
+NOTES_REVISION = "2026-12-06"
+
+
 def template_fingerprint(user_dir: Path | None, settings: Any) -> str:
     """A hash of the templates in effect (a user's file overrides the shipped one), the
-    settings that shape a note, and the version of ccexport."""
+    settings that shape a note, the version of ccexport and its notes' revision."""
     import hashlib
 
     from . import __version__
@@ -209,7 +217,7 @@ def template_fingerprint(user_dir: Path | None, settings: Any) -> str:
         files[path.name] = path.read_bytes()
     if user_dir and Path(user_dir).is_dir():
         files.update(_user_files(Path(user_dir)))
-    digest = hashlib.sha256(__version__.encode())
+    digest = hashlib.sha256(f"{__version__} {NOTES_REVISION}".encode())
     for name, data in sorted(files.items()):
         digest.update(name.encode() + b"\0" + data + b"\0")
     digest.update(repr(settings).encode())

@@ -290,3 +290,20 @@ def test_copilot_chat_only_the_last_request_is_running(tmp_path):
     cp.write(ws / "chatSessions" / f"{CHAT}.json", cp.session(CHAT, [stale, later]))
     cp.write(ws / "workspace.json", {"folder": "file:///w/app"})
     assert SAID not in the_note(home, "copilot")
+
+
+def test_copilot_chat_only_the_call_a_running_response_waits_on_says_so(tmp_path):
+    """Calls of earlier rounds, with no words between them and the last, returned: the
+    model went on to the next (review8 F1: each said "before the tool returned", a call
+    titled "Read a.ts" too). Only the last is said; an older build's call not complete is
+    said wherever it is."""
+    home = tmp_path / "home"
+    chat(home, running(0, invocation("t2", "npm run lint"), invocation("t3", "npm test")))
+    said_under(the_note(home, "copilot"), "npm test")
+    assert the_note(home, "copilot").index("npm run lint") < the_note(home, "copilot").index(SAID)
+    home = tmp_path / "older" / "home"
+    older = running(
+        None, invocation("t2", "npm run lint", isComplete=False), invocation("t3", "npm test")
+    )
+    chat(home, older)
+    said_under(the_note(home, "copilot"), "npm run lint", "npm test")

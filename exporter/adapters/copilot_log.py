@@ -35,6 +35,7 @@ from .copilot_tools import (
     call_args,
     edits_after,
     hook_denial,
+    hook_said,
     invocation_call,
     is_internal,
     makes_edits,
@@ -43,6 +44,7 @@ from .copilot_tools import (
     paired_invocations,
     shown_text,
     uri_path,
+    with_arguments,
 )
 
 SOURCE = "copilot"
@@ -173,7 +175,7 @@ def _response(
 ) -> tuple[list[Part], list[Part]]:
     response = response if isinstance(response, list) else []
     notes = [] if notes is None else notes
-    said_last = _unanswered_from(response) if running else len(response)
+    waited_on = _last_call(response) if running else None
     paired = paired_invocations(response, calls)
     streamed = edits_after(response)
     made_at = model_invocations(response)
@@ -276,7 +278,7 @@ def _response(
             call, returned = invocation_call(part, made, failed)
             parts.append(call)
             results += returned
-            if not returned and (index > said_last or running and part.get("isComplete") is False):
+            if not returned and (index == waited_on or running and part.get("isComplete") is False):
                 parts.append(NoticePart("unanswered"))
         elif kind == "textEditGroup":
             edits.append((owner, part))
@@ -296,7 +298,7 @@ def _response(
                 results.append(result)
         elif kind == "codeblockUri" and part.get("isEdit"):
             place(edit_path(part))  # where VS Code shows the edited file, in a code block
-        elif kind == "hook" and (said := _hook_said(part, _says_denial(index, part))):
+        elif kind == "hook" and (said := hook_said(part, _says_denial(index, part))):
             flush()
             parts.append(NoticePart("notification", said))
         elif kind == "warning":  # (not an error: shown as Gemini's and Copilot CLI's are)
@@ -322,7 +324,7 @@ def _response(
             call,
             name=invocation.name,
             call_id=invocation.call_id,
-            input=_with_arguments(call.input, held),
+            input=with_arguments(call.input, held),
         )
         calls[order] = (calls[order][0], call)
         results += returned
@@ -332,40 +334,6 @@ def _response(
     for where, order in sorted(at, reverse=True):
         parts.insert(where, calls[order][1])
     return parts, results
-
-
-def _with_arguments(shown: Any, held: Any) -> Any:
-    """An edit call's input (its file and edits) with the rest of what its call held: the
-    arguments its edits do not already show (a patch, an explanation); the file's path is
-    shown already. Text the call held (an invocation's input, shown for display) is kept as
-    its ``input``."""
-    if not isinstance(shown, dict):
-        return shown
-    if isinstance(held, dict):
-        rest = {k: v for k, v in held.items() if k not in shown and k not in _NAMED_BY_EDIT}
-        return {**shown, **rest}
-    if isinstance(held, str) and held.strip() and "input" not in shown:
-        return {**shown, "input": held}
-    return shown
-
-
-_NAMED_BY_EDIT = {"filePath", "replacements"}  # (the edit's file; one item per file's edit)
-
-
-def _hook_said(part: dict[str, Any], denial_shown: bool = False) -> str:
-    """What a hook that ran showed the person (VS Code's ``hook`` part): why it stopped the
-    request or a tool (``stopReason``), and its message (``systemMessage``); "" for a hook
-    that ran and said nothing, which is bookkeeping. ``denial_shown``: its ``stopReason``
-    is the denial of the call beside it, which is shown (not permitted, saying why)."""
-    kind = shown_text(part.get("hookType")) or "A"
-    tool = shown_text(part.get("toolDisplayName"))
-    said = []
-    stop = "" if denial_shown else shown_text(part.get("stopReason")).strip()
-    if stop:
-        said.append(f"{kind} hook stopped {tool or 'the request'}: {stop}")
-    if message := shown_text(part.get("systemMessage")).strip():
-        said.append(f"{kind} hook: {message}")
-    return "\n".join(said)
 
 
 def _running(request: dict[str, Any]) -> bool:
@@ -378,21 +346,24 @@ def _running(request: dict[str, Any]) -> bool:
     return "result" not in request and request.get("isCanceled") is not True
 
 
-def _unanswered_from(response: list[Any]) -> int:
-    """Where the calls of a running response start that no result of theirs was recorded
-    for (``NoticePart("unanswered")``): after its last text or thinking, the round the model
-    made last. Copilot records what the tools returned (``result.metadata``) once the
+def _last_call(response: list[Any]) -> int | None:
+    """The call a running response was last waiting on, if it made one after its last text
+    or thinking: Copilot records what the tools returned (``result.metadata``) only once the
     request ends, and newer VS Code writes every invocation complete (``isComplete`` true;
     older builds wrote false for one still running or waiting for confirmation, which is
-    marked wherever it is): those of earlier rounds returned, as the model went on."""
-    said = [
-        i
-        for i, p in enumerate(response)
-        if isinstance(p, str)
-        or isinstance(p, dict)
-        and p.get("kind") in (None, "markdownContent", "thinking")
-    ]
-    return said[-1] if said else -1
+    said wherever it is). The calls before it returned: the model went on to make it (with
+    no words between, rounds cannot be told apart; parallel calls of the last round but
+    its last are then not said, rather than said of a call that returned)."""
+    last = None
+    for i, p in enumerate(response):
+        if isinstance(p, str) or isinstance(p, dict) and p.get("kind") in _SAID_KINDS:
+            last = None
+        elif isinstance(p, dict) and p.get("kind") in TOOL_KINDS and not is_internal(p):
+            last = i
+    return last
+
+
+_SAID_KINDS = (None, "markdownContent", "thinking")  # (the model's words)
 
 
 def _outcome(request: dict[str, Any]) -> list[Part]:

@@ -254,3 +254,37 @@ def shown_text(value: Any) -> str:
             lambda m: m.group(1) or uri_path(m.group(2)).rsplit("/", 1)[-1], value
         )
     return value
+
+
+def with_arguments(shown: Any, held: Any) -> Any:
+    """An edit call's input (its file and edits) with the rest of what its call held: the
+    arguments its edits do not already show (a patch, an explanation); the file's path is
+    shown already. Text the call held (an invocation's input, shown for display) is kept as
+    its ``input``."""
+    if not isinstance(shown, dict):
+        return shown
+    if isinstance(held, dict):
+        rest = {k: v for k, v in held.items() if k not in shown and k not in _NAMED_BY_EDIT}
+        return {**shown, **rest}
+    if isinstance(held, str) and held.strip() and "input" not in shown:
+        return {**shown, "input": held}
+    return shown
+
+
+_NAMED_BY_EDIT = {"filePath", "replacements"}  # (the edit's file; one item per file's edit)
+
+
+def hook_said(part: dict[str, Any], denial_shown: bool = False) -> str:
+    """What a hook that ran showed the person (VS Code's ``hook`` part): why it stopped the
+    request or a tool (``stopReason``), and its message (``systemMessage``); "" for a hook
+    that ran and said nothing, which is bookkeeping. ``denial_shown``: its ``stopReason``
+    is the denial of the call beside it, which is shown (not permitted, saying why)."""
+    kind = shown_text(part.get("hookType")) or "A"
+    tool = shown_text(part.get("toolDisplayName"))
+    said = []
+    stop = "" if denial_shown else shown_text(part.get("stopReason")).strip()
+    if stop:
+        said.append(f"{kind} hook stopped {tool or 'the request'}: {stop}")
+    if message := shown_text(part.get("systemMessage")).strip():
+        said.append(f"{kind} hook: {message}")
+    return "\n".join(said)

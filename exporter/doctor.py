@@ -61,7 +61,14 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
         note = setup_note(ctx) if setup_note else None
         if note:
             checks.append(Check("Sources", "info", f"{name} {note}"))
-        roots = [r for r in adapter.roots(ctx) if r.exists()]
+        found_roots = [r for r in adapter.roots(ctx) if r.exists()]
+        for root in found_roots:
+            if not root.is_dir():  # (where a source's folder belongs: nothing read there)
+                why = f"{name} {root} is a file, not a folder: no session is read there"
+                checks.append(Check("Sources", "attention", why))
+        roots = [r for r in found_roots if r.is_dir()]
+        if found_roots and not roots:
+            continue  # (said above: no "0 sessions" beside it)
         if not roots:
             places = adapter.roots(ctx)[:2]
             if places or not note:  # (with nowhere to look, its note said why)
@@ -88,10 +95,6 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
         for path in _not_sqlite(refs):
             why = f"{name} {path} is not a SQLite database; the export skips it"
             checks.append(Check("Sources", "attention", why))
-        for root in roots:
-            if not root.is_dir():  # (where a source's folder belongs: nothing read there)
-                why = f"{name} {root} is a file, not a folder: no session is read there"
-                checks.append(Check("Sources", "attention", why))
         for root in roots if not getattr(adapter, "searched_roots", False) else []:
             if root.is_dir():
                 for problem in unreadable_below(root, adapter.name):
@@ -388,8 +391,9 @@ def config_checks(settings: Any, error: str | None = None) -> list[Check]:
 
 
 def template_checks(templates: Path | None) -> list[Check]:
-    """Each override, and whether it can be read as a template: one that cannot fails every
-    note of the next run (a syntax error, named with its file and line)."""
+    """Each override, and whether it can be read as a template with those it includes: one
+    that cannot fails the notes made with it (a syntax error, named with its file and
+    line)."""
     from .render import compile_problem, default_templates_dir
 
     if templates is None:
@@ -398,16 +402,25 @@ def template_checks(templates: Path | None) -> list[Check]:
     overrides = sorted(p.name for p in templates.glob("*.j2"))
     if not overrides:
         return [Check("Templates", "attention", f"{templates} holds no *.j2 template")]
-    checks = [
-        Check("Templates", "ok" if name in defaults else "attention",
-              f"{templates / name} overrides the default" if name in defaults
-              else f"{templates / name} is not a template ccexport uses")
-        for name in overrides
-    ]  # fmt: skip
+    checks = []
     for name in overrides:
-        if problem := compile_problem(name, templates):
-            checks.append(Check("Templates", "attention", f"{problem}: no note can be written"))
+        if name not in defaults:
+            checks.append(Check("Templates", "attention",
+                                f"{templates / name} is not a template ccexport uses"))  # fmt: skip
+        elif problem := compile_problem(name, templates):
+            fails = _TEMPLATE_MAKES.get(name, "the notes made with it cannot be written")
+            checks.append(Check("Templates", "attention", f"{problem}: {fails}"))
+        else:
+            checks.append(Check("Templates", "ok", f"{templates / name} overrides the default"))
     return checks
+
+
+# What a template that cannot be read costs (each of the shipped templates' names).
+_TEMPLATE_MAKES = {
+    "session.md.j2": "no session note can be written",
+    "project_index.md.j2": "no project's index note can be written",
+    "projects_index.md.j2": "the index of projects cannot be written",
+}
 
 
 def _lock_holder(lock: Path) -> str | None:

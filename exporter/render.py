@@ -163,17 +163,34 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
 
 
 def compile_problem(name: str, user_dir: Path) -> TemplateError | None:
-    """Why the user's template ``name`` cannot be read as a template (a syntax error, with
-    its file and line; a file that is not UTF-8 text), or None. What a render would meet
-    before any session's data: ``doctor`` asks it, as every note of a run would fail."""
+    """Why the user's template ``name``, or a template it extends, includes or imports
+    (named as text), cannot be read as a template: a syntax error, with its file and line;
+    one it names that is not there; a file that is not UTF-8 text. None when all can. What a
+    render would meet before any session's data: ``doctor`` asks it."""
     import jinja2
+    from jinja2 import meta
 
-    try:
-        environment(str(user_dir)).get_template(name)
-    except jinja2.TemplateSyntaxError as exc:
-        return _syntax_error(exc, name)
-    except Exception as exc:  # unreadable, not UTF-8, not found (removed meanwhile)
-        return TemplateError(str(Path(user_dir, name)), f"template error: {exc}")
+    env = environment(str(user_dir))
+    names, seen = [name], set()
+    while names:
+        current = names.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            source, filename, _ = env.loader.get_source(env, current)  # type: ignore[union-attr]
+            names += [
+                n for n in meta.find_referenced_templates(env.parse(source, current, filename)) if n
+            ]
+        except jinja2.TemplateSyntaxError as exc:
+            return _syntax_error(exc, current)
+        except jinja2.TemplateNotFound as exc:
+            what = f"template not found: {exc.name}"
+            if exc.name in RETIRED_TEMPLATES:
+                what += f"; {RETIRED_HINT}"
+            return TemplateError(_user_file(name, user_dir), what)
+        except Exception as exc:  # unreadable, not UTF-8
+            return TemplateError(_user_file(current, user_dir), f"template error: {exc}")
     return None
 
 

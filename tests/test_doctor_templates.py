@@ -42,7 +42,8 @@ def test_a_template_with_a_syntax_error_needs_attention(tmp_path: Path) -> None:
     assert len(said) == 1
     where = f"{folder / 'session.md.j2'}:{end_of_comment + 2}: template syntax error"
     assert where in said[0]["message"]
-    assert "no note can be written" in said[0]["message"]
+    assert said[0]["message"].endswith(": no session note can be written")
+    assert not [c for c in checks if "session.md.j2 overrides" in c["message"]]  # not "ok" too
 
 
 def test_a_template_that_is_not_text_needs_attention(tmp_path: Path) -> None:
@@ -52,6 +53,7 @@ def test_a_template_that_is_not_text_needs_attention(tmp_path: Path) -> None:
     assert code == 1
     (said,) = [c for c in checks if c["status"] == "attention"]
     assert str(folder / "project_index.md.j2") in said["message"]
+    assert said["message"].endswith(": no project's index note can be written")
 
 
 def test_templates_that_compile_are_ok(tmp_path: Path) -> None:
@@ -83,3 +85,32 @@ def test_a_file_where_a_source_folder_belongs_is_said(tmp_path: Path) -> None:
         f"claude-code: {home / '.claude' / 'projects'} is a file, not a folder: no session is read there"
     ]
     assert doctor.exit_code == 1
+    assert not [
+        c for c in checks if c["area"] == "Sources" and c["status"] == "ok"
+    ]  # no "0 sessions"
+
+
+def test_a_syntax_error_in_a_template_it_includes_needs_attention(tmp_path: Path) -> None:
+    """Jinja reads an include when it renders: doctor said "All good" while every note
+    failed (review8 F4)."""
+    folder = _overrides(tmp_path / "v")
+    session = folder / "session.md.j2"
+    session.write_text('{% include "parts/header.md" %}\n' + session.read_text(encoding="utf-8"))
+    (folder / "parts").mkdir()
+    (folder / "parts" / "header.md").write_text("line one\n{% if %}broken\n", encoding="utf-8")
+    code, checks = _doctor(tmp_path / "v")
+    assert code == 1
+    (said,) = [c for c in checks if c["status"] == "attention"]
+    assert f"{folder / 'parts' / 'header.md'}:2: template syntax error" in said["message"]
+    (folder / "parts" / "header.md").write_text("fine {{ title }}\n", encoding="utf-8")
+    code, checks = _doctor(tmp_path / "v")
+    assert all(c["status"] == "ok" for c in checks), checks
+
+
+def test_an_include_that_is_not_there_needs_attention(tmp_path: Path) -> None:
+    folder = _overrides(tmp_path / "v")
+    session = folder / "session.md.j2"
+    session.write_text('{% include "parts/gone.md" %}\n' + session.read_text(encoding="utf-8"))
+    code, checks = _doctor(tmp_path / "v")
+    (said,) = [c for c in checks if c["status"] == "attention"]
+    assert "template not found: parts/gone.md" in said["message"] and code == 1

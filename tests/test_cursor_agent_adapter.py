@@ -580,3 +580,19 @@ def test_a_result_goes_to_a_call_of_its_own_turn_not_to_an_older_one_left_withou
         ("git log -2", "commit 2"),
         ("make test", "ok"),
     ]
+
+
+def test_a_siblings_chat_folder_hash_gives_the_folder_of_all_in_its_project(tmp_path):
+    """One conversation's chats/<md5> store proves the project folder of the others in the
+    same projects/<slug> folder, which have none (review8 F3: one went to ``side-project``,
+    its siblings to the slug ``home-nobody-here-side-project``)."""
+    cwd = "/home/nobody-here/side-project"  # not on this machine
+    chat = AgentChat(tmp_path, cwd, CHAT)
+    chat.user("hi").reply("hello").write()
+    store_db(chat.chat_folder(), {"agentId": CHAT})
+    AgentChat(tmp_path, cwd, CHILD).user("and again").reply("hello again").write()
+    sessions, problems = load(tmp_path)
+    assert problems == []
+    assert sorted((s.session_id, s.cwd, s.project) for s in sessions) == sorted(
+        [(CHAT, cwd, "side-project"), (CHILD, cwd, "side-project")]
+    )

@@ -126,12 +126,15 @@ def discover_transcripts(
     if not projects.is_dir():
         return
     chats = _chat_folders(root)
+    hashed = {path.parent.name for path in chats.values()}  # the chats/<md5> folders' names
     titles, unread = read_summaries(root / TRACKING_DB)
     for project in listed(projects):
         folder = Path(project.path) / TRANSCRIPTS
         if project.is_dir() and folder.is_dir():
             recorded = workspaces()
-            opened = recorded.folder_of(project.name)
+            # (else the reading of the slug whose MD5 names a chat folder of another
+            # conversation: one conversation's store proves the folder of its siblings)
+            opened = recorded.folder_of(project.name) or folder_from_hashes(project.name, hashed)
             facts = (*extra, f"{WORKSPACE_FACT}={opened}") if opened else extra
             # A record that could not be read may be this folder's: the last run's kept.
             why = unread or (None if opened else recorded.unread)
@@ -348,14 +351,20 @@ def folder_from_hash(slug: str, md5: str | None) -> str | None:
     """The reading of ``slug`` whose MD5 is the chat folder's name (POSIX paths only)."""
     if not md5 or not re.fullmatch(r"[0-9a-f]{32}", md5):
         return None
+    return folder_from_hashes(slug, {md5})
+
+
+def folder_from_hashes(slug: str, md5s: set[str]) -> str | None:
+    """The one reading of ``slug`` whose MD5 names one of the chat folders ``md5s``."""
     tokens = slug.split("-")
-    if len(tokens) - 1 > MAX_BRUTE_DASHES:
+    if not md5s or len(tokens) - 1 > MAX_BRUTE_DASHES:
         return None
+    found = set()
     for joins in product(("/", "-"), repeat=len(tokens) - 1):
         candidate = "/" + tokens[0] + "".join(j + t for j, t in zip(joins, tokens[1:], strict=True))
-        if hashlib.md5(candidate.encode()).hexdigest() == md5:
-            return candidate
-    return None
+        if hashlib.md5(candidate.encode()).hexdigest() in md5s:
+            found.add(candidate)
+    return found.pop() if len(found) == 1 else None
 
 
 def decode_slug(slug: str) -> str | None:

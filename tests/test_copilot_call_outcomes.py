@@ -202,6 +202,26 @@ def test_edits_after_a_read_call_vscode_showed_stay_an_edit(tmp_path):
     assert "> [!example]- `edit` — `/w/app/index.ts`\n" in note
 
 
+def test_an_edit_after_the_models_next_words_is_not_the_shown_calls(tmp_path):
+    """(review8 F6) A shown edit call's edits come before the model's next words; a group
+    of another file after them (Edits mode applying a code block) stays an ``edit``, as it
+    was before the call and its edits were one."""
+    util = {**INDEX, "fsPath": "/w/app/util.ts", "path": "/w/app/util.ts"}
+    response = [
+        _shown("copilot_replaceString", "r1", "Edited index.ts"),
+        _group(INDEX, "hello()", 2),
+        markdown("Now util:"),
+        _group(util, "helper()", 5),
+        markdown("Done."),
+    ]
+    note, problems = exported(tmp_path, "Say hello", response)
+    assert problems == []
+    assert note.count("`copilot_replaceString`") == 1
+    assert "> [!example]- `copilot_replaceString` — `/w/app/index.ts`\n" in note
+    assert "> [!example]- `edit` — `/w/app/util.ts`\n" in note
+    assert note.index("copilot_replaceString") < note.index("Now util:") < note.index("util.ts`")
+
+
 # --- a hook's denial, said once ---
 
 

@@ -234,9 +234,14 @@ def _response(
                 parts.append(TextPart(piece))
         text.clear()
 
+    # An edit call VS Code showed (an older build): its edits follow it before any words;
+    # an edit group after the model's next words is another edit, not this call's.
+    shown_owner = False
     for index, part in enumerate(response):
         if isinstance(part, str):
             text.append(part)
+            if shown_owner and _words(part):
+                owner, shown_owner = None, False
             continue
         if not isinstance(part, dict):
             notes.append(f"response part {index + 1} is {json_kind(part)}, not an object: left out")
@@ -248,6 +253,8 @@ def _response(
                 value = value.get("value")
             if isinstance(value, str):
                 text.append(value)
+                if shown_owner and _words(value):
+                    owner, shown_owner = None, False
             elif unknown is not None and kind is None:  # (no kind, and no text to show)
                 unknown.add("a part with no kind and no text")
         elif kind == "inlineReference":
@@ -266,6 +273,7 @@ def _response(
             if not is_internal(part):  # (a shown edit call, of an older build: one call too)
                 edits_shown = hidden or makes_edits(part, paired.get(index))
                 owner = index if text_edits and edits_shown else None
+                shown_owner = owner == index and not hidden
             if owner == index:
                 owners[index] = part  # its edits show it: its call goes where they are
                 continue
@@ -334,6 +342,15 @@ def _response(
     for where, order in sorted(at, reverse=True):
         parts.insert(where, calls[order][1])
     return parts, results
+
+
+_FENCE_LINES = re.compile(r"(?m)^[^\S\n]*(?:`{3,}|~{3,})[\w+-]*[^\S\n]*$")
+
+
+def _words(text: str) -> bool:
+    """Does a response's text say something, beyond the fence of a code block VS Code
+    shows an edit in?"""
+    return bool(_FENCE_LINES.sub("", text).strip())
 
 
 def _running(request: dict[str, Any]) -> bool:

@@ -281,3 +281,23 @@ def deny_writes(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         lambda p, mode: False if Path(p) == folder and mode & os.W_OK else real_access(p, mode),
     )
     return folder
+
+
+# What a note says under a tool call of the last reply that has no result (the shipped
+# template's words), and where: right below each call named, before any callout after it.
+UNANSWERED_SAID = (
+    "*No result of this call was recorded (the session ended, or was read, before the tool "
+    "returned).*"
+)
+
+
+def said_under(note: str, *calls: str) -> None:
+    """``note`` says "no result" once per call named, each right below that call (before
+    any callout after it)."""
+    assert note.count(UNANSWERED_SAID) == len(calls)
+    at = 0
+    for call in calls:
+        at = note.index(call, at)
+        said, callout = note.index(UNANSWERED_SAID, at), note.find("\n> [!", at)
+        assert callout == -1 or said < callout, f"not right below {call}"
+        at = said + len(UNANSWERED_SAID)

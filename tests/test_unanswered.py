@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from codex_builder import CodexRollout
-from conftest import note_files
+from conftest import UNANSWERED_SAID, note_files, said_under
 from copilot_cli_builder import CopilotCliSession, request
 from gemini_builder import GeminiChat, project_folder, tool_call
 from opencode_builder import OpenCodeStore, text, tool
@@ -24,7 +24,6 @@ from exporter.adapters._unanswered import last_reply_marked
 from exporter.export import ExportOptions, run_export
 from exporter.model import Message, NoticePart, TextPart, ToolCallPart, ToolResultPart
 
-SAID = "*No result of this call was recorded (the session ended, or was read, before the tool returned).*"
 SID = "4b8e2f10-7c3d-4e5a-9f6b-1a2b3c4d5e6f"
 STREAMING = {"codex": codex, "copilot-cli": copilot_cli, "gemini": gemini_adapter}
 
@@ -42,15 +41,6 @@ def notes(home: Path, source: str, monkeypatch: pytest.MonkeyPatch) -> dict[str,
         made.append({k: v.decode() for k, v in note_files(vault).items()})
     assert all(m == made[0] for m in made)
     return made[0]
-
-
-def said_under(note: str, *calls: str) -> None:
-    """``note`` says "no result" once per call named, each right below that call."""
-    assert note.count(SAID) == len(calls)
-    at = 0
-    for call in calls:
-        at = note.index(SAID, note.index(call, at))
-        at += len(SAID)
 
 
 # -- the shared rule ------------------------------------------------------------------
@@ -131,7 +121,7 @@ def test_copilot_cli_a_sub_agent_s_last_call_too(tmp_path, monkeypatch):
 
 def test_copilot_cli_an_answered_last_call_says_nothing(tmp_path, monkeypatch):
     copilot_log(tmp_path, answered=True)
-    assert SAID not in "".join(notes(tmp_path, "copilot-cli", monkeypatch).values())
+    assert UNANSWERED_SAID not in "".join(notes(tmp_path, "copilot-cli", monkeypatch).values())
 
 
 def test_copilot_cli_an_aborted_turn_says_only_that(tmp_path, monkeypatch):
@@ -141,7 +131,7 @@ def test_copilot_cli_an_aborted_turn_says_only_that(tmp_path, monkeypatch):
              "timestamp": "2026-06-01T10:00:00.000Z"}  # fmt: skip
     log.write_text(log.read_text() + json.dumps(abort) + "\n")
     (note,) = notes(tmp_path, "copilot-cli", monkeypatch).values()
-    assert SAID not in note and "Interrupted by the user" in note
+    assert UNANSWERED_SAID not in note and "Interrupted by the user" in note
 
 
 # -- Codex ----------------------------------------------------------------------------
@@ -188,13 +178,13 @@ def test_codex_calls_made_together_each_say_so(tmp_path, monkeypatch):
 
 def test_codex_an_answered_last_call_says_nothing(tmp_path, monkeypatch):
     rollout(answered=True).write(tmp_path / ".codex")
-    assert SAID not in "".join(notes(tmp_path, "codex", monkeypatch).values())
+    assert UNANSWERED_SAID not in "".join(notes(tmp_path, "codex", monkeypatch).values())
 
 
 def test_codex_an_aborted_turn_says_only_that(tmp_path, monkeypatch):
     rollout(answered=False, aborted=True).write(tmp_path / ".codex")
     (note,) = notes(tmp_path, "codex", monkeypatch).values()
-    assert SAID not in note and "Interrupted by the user" in note
+    assert UNANSWERED_SAID not in note and "Interrupted by the user" in note
 
 
 def test_codex_a_subagent_s_last_call_too(tmp_path, monkeypatch):
@@ -249,7 +239,7 @@ def test_gemini_a_subagent_s_last_call_too(tmp_path, monkeypatch):
     made = notes(tmp_path, "gemini", monkeypatch)
     (main,) = [n for k, n in made.items() if "agent" not in k]
     (child,) = [n for k, n in made.items() if "agent" in k]
-    assert SAID not in main
+    assert UNANSWERED_SAID not in main
     said_under(child, "git status --short")
 
 
@@ -257,7 +247,7 @@ def test_gemini_a_subagent_s_last_call_too(tmp_path, monkeypatch):
 def test_gemini_a_call_done_says_nothing(tmp_path, monkeypatch, status):
     """Answered with nothing (success, an empty output), or cancelled: the note says that."""
     gemini_chat(tmp_path, status)
-    assert SAID not in "".join(notes(tmp_path, "gemini", monkeypatch).values())
+    assert UNANSWERED_SAID not in "".join(notes(tmp_path, "gemini", monkeypatch).values())
 
 
 # -- OpenCode -------------------------------------------------------------------------
@@ -297,11 +287,11 @@ def test_opencode_a_last_call_still_running_says_so_a_child_s_too(tmp_path, monk
 @pytest.mark.parametrize("status", ["completed", "error"])
 def test_opencode_a_call_done_or_stopped_says_nothing(tmp_path, monkeypatch, status):
     opencode_store(tmp_path, status)
-    assert SAID not in "".join(notes(tmp_path, "opencode", monkeypatch).values())
+    assert UNANSWERED_SAID not in "".join(notes(tmp_path, "opencode", monkeypatch).values())
 
 
 def test_opencode_a_turn_stopped_says_only_that(tmp_path, monkeypatch):
     opencode_store(tmp_path, "running", aborted=True)
     made = notes(tmp_path, "opencode", monkeypatch)
     (main,) = [n for k, n in made.items() if "agent" not in k]
-    assert SAID not in main and "Interrupted by the user" in main
+    assert UNANSWERED_SAID not in main and "Interrupted by the user" in main

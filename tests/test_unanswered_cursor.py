@@ -12,13 +12,12 @@ import json
 from datetime import UTC
 from pathlib import Path
 
-from conftest import note_files
+from conftest import UNANSWERED_SAID, note_files, said_under
 from cursor_agent_builder import AgentChat, tool
 from vscode_builder import make_db, workspace
 
 from exporter.export import ExportOptions, run_export
 
-SAID = "*No result of this call was recorded (the session ended, or was read, before the tool returned).*"
 CURSOR = Path(".config") / "Cursor" / "User"
 CID = "c0c0c0c0-1111-4222-8333-555555555555"
 
@@ -29,18 +28,6 @@ def the_note(home: Path) -> str:
     assert run_export(options).problems == []
     (note,) = note_files(vault).values()
     return note.decode()
-
-
-def said_under(note: str, *calls: str) -> None:
-    """``note`` says "no result" once per call named, each right below that call (before
-    any callout after it)."""
-    assert note.count(SAID) == len(calls)
-    at = 0
-    for call in calls:
-        at = note.index(call, at)
-        said, callout = note.index(SAID, at), note.find("\n> [!", at)
-        assert callout == -1 or said < callout, f"not right below {call}"
-        at = said + len(SAID)
 
 
 def call(bid: str, name: str, args: dict, status: str, result: object = None, **more) -> dict:
@@ -119,7 +106,7 @@ def test_a_last_call_answered_failed_or_cancelled_says_nothing(tmp_path):
     for what, ending in endings.items():
         home = tmp_path / what / "home"
         chat(home, ending)
-        assert SAID not in the_note(home), what
+        assert UNANSWERED_SAID not in the_note(home), what
 
 
 def test_a_call_loading_that_the_chat_went_on_from_says_nothing(tmp_path):
@@ -134,7 +121,7 @@ def test_a_call_loading_that_the_chat_went_on_from_says_nothing(tmp_path):
     for what, after in endings.items():
         home = tmp_path / what / "home"
         chat(home, loading, *after)
-        assert SAID not in the_note(home), what
+        assert UNANSWERED_SAID not in the_note(home), what
 
 
 def test_an_agent_transcript_ending_with_a_call_says_nothing(tmp_path):
@@ -144,4 +131,4 @@ def test_an_agent_transcript_ending_with_a_call_says_nothing(tmp_path):
     chat = AgentChat(home, "/home/dev/app", "0f0f0f0f-1111-4222-8333-666666666666")
     chat.user("Run the tests").reply("Running them.", tool("Shell", command="pytest -q")).write()
     note = the_note(home)
-    assert "pytest -q" in note and SAID not in note
+    assert "pytest -q" in note and UNANSWERED_SAID not in note

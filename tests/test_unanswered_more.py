@@ -12,11 +12,9 @@ from pathlib import Path
 
 import cline_builder as cb
 import copilot_builder as cp
-from conftest import note_files
+from conftest import UNANSWERED_SAID, note_files, said_under
 
 from exporter.export import ExportOptions, run_export
-
-SAID = "*No result of this call was recorded (the session ended, or was read, before the tool returned).*"
 
 
 def notes(home: Path, source: str) -> dict[str, str]:
@@ -24,18 +22,6 @@ def notes(home: Path, source: str) -> dict[str, str]:
     options = ExportOptions(vault=vault, home=home, sources=[source], timezone=UTC)
     assert run_export(options).problems == []
     return {k: v.decode() for k, v in note_files(vault).items()}
-
-
-def said_under(note: str, *calls: str) -> None:
-    """``note`` says "no result" once per call named, each right below that call (before
-    any callout after it)."""
-    assert note.count(SAID) == len(calls)
-    at = 0
-    for call in calls:
-        at = note.index(call, at)
-        said, callout = note.index(SAID, at), note.find("\n> [!", at)
-        assert callout == -1 or said < callout, f"not right below {call}"
-        at = said + len(SAID)
 
 
 # -- the Cline family: the UI transcript ------------------------------------------------------
@@ -104,7 +90,7 @@ def test_cline_an_answered_or_settled_last_call_says_nothing(tmp_path):
     for n, after in enumerate(endings):
         home = tmp_path / str(n) / "home"
         cline_task(home, *after)
-        assert SAID not in the_note(home), after
+        assert UNANSWERED_SAID not in the_note(home), after
 
 
 def test_cline_a_batch_of_subagents_still_running_says_so_for_each_unfinished(tmp_path):
@@ -150,7 +136,7 @@ def test_cline_history_an_answered_or_resumed_last_call_says_nothing(tmp_path):
     for n, after in enumerate((answered, resumed)):
         home = tmp_path / str(n) / "home"
         legacy_task(home, *after)
-        assert SAID not in the_note(home, "kilo-code")
+        assert UNANSWERED_SAID not in the_note(home, "kilo-code")
 
 
 def sdk(home: Path, *messages: dict, agents: dict | None = None) -> None:
@@ -178,7 +164,7 @@ def test_cline_sdk_an_answered_last_call_says_nothing(tmp_path):
         cb.message("assistant", cb.tool_use("t2", "run_commands", {"commands": ["npm run build"]}), n=3),
         cb.message("user", cb.tool_result("t2", ""), n=4),
     )  # fmt: skip
-    assert SAID not in the_note(tmp_path / "home")
+    assert UNANSWERED_SAID not in the_note(tmp_path / "home")
 
 
 def test_cline_sdk_subagents_of_a_batch_with_no_result(tmp_path):
@@ -278,7 +264,7 @@ def test_copilot_chat_a_finished_or_answered_last_call_says_nothing(tmp_path):
         home = tmp_path / str(n) / "home"
         chat(home, last)
         note = the_note(home, "copilot")
-        assert SAID not in note and "npm test" in note, n
+        assert UNANSWERED_SAID not in note and "npm test" in note, n
 
 
 def test_copilot_chat_only_the_last_request_is_running(tmp_path):
@@ -289,7 +275,7 @@ def test_copilot_chat_only_the_last_request_is_running(tmp_path):
     later = cp.request(2, "Thanks", [cp.markdown("You're welcome.")])
     cp.write(ws / "chatSessions" / f"{CHAT}.json", cp.session(CHAT, [stale, later]))
     cp.write(ws / "workspace.json", {"folder": "file:///w/app"})
-    assert SAID not in the_note(home, "copilot")
+    assert UNANSWERED_SAID not in the_note(home, "copilot")
 
 
 def test_copilot_chat_only_the_call_a_running_response_waits_on_says_so(tmp_path):
@@ -300,7 +286,9 @@ def test_copilot_chat_only_the_call_a_running_response_waits_on_says_so(tmp_path
     home = tmp_path / "home"
     chat(home, running(0, invocation("t2", "npm run lint"), invocation("t3", "npm test")))
     said_under(the_note(home, "copilot"), "npm test")
-    assert the_note(home, "copilot").index("npm run lint") < the_note(home, "copilot").index(SAID)
+    assert the_note(home, "copilot").index("npm run lint") < the_note(home, "copilot").index(
+        UNANSWERED_SAID
+    )
     home = tmp_path / "older" / "home"
     older = running(
         None, invocation("t2", "npm run lint", isComplete=False), invocation("t3", "npm test")

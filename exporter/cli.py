@@ -284,7 +284,7 @@ def sources_cmd(
     own = {"vault": vault, "home": home, "source": source, "json_out": json_out, "debug": debug}
     a = _inherit(ctx, own, tuple(own))
     with _handled(a["debug"], a["json_out"]):
-        from .sources import list_sources, unreadable_folders
+        from .sources import file_in_place_of_folder, list_sources, unreadable_folders
 
         _check_home(a["home"])
         # With --vault, its config's [paths] and sources too: the places an export reads.
@@ -306,7 +306,7 @@ def sources_cmd(
                 where = row.note or "-"
             else:
                 where = str(row.path) if row.exists else f"{row.path} (not found)"
-                where += " (a file, not a folder)" if row.exists and not row.path.is_dir() else ""
+                where += " (a file, not a folder)" if file_in_place_of_folder(row.path) else ""
                 where += f" ({row.note})" if row.note else ""
             typer.echo(f"{row.source:<12} {row.sessions:>8} {_size(row.size):>10}  {where}")
         for problem in problems:

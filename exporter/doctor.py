@@ -19,7 +19,7 @@ from typing import Any, Literal
 from .adapters import SourceContext, select_adapters
 from .errors import ConfigError, ExporterError
 from .report import counted
-from .sources import holding, unreadable_below
+from .sources import file_in_place_of_folder, holding, unreadable_below
 
 Status = Literal["ok", "attention", "info"]
 
@@ -63,10 +63,10 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
             checks.append(Check("Sources", "info", f"{name} {note}"))
         found_roots = [r for r in adapter.roots(ctx) if r.exists()]
         for root in found_roots:
-            if not root.is_dir():  # (where a source's folder belongs: nothing read there)
+            if file_in_place_of_folder(root):  # (nothing is read there)
                 why = f"{name} {root} is a file, not a folder: no session is read there"
                 checks.append(Check("Sources", "attention", why))
-        roots = [r for r in found_roots if r.is_dir()]
+        roots = [r for r in found_roots if not file_in_place_of_folder(r)]
         if found_roots and not roots:
             continue  # (said above: no "0 sessions" beside it)
         if not roots:

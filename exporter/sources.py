@@ -220,3 +220,20 @@ def unreadable_in_sources(options: ExportOptions) -> list[Problem]:
             if listable:
                 problems += unreadable_below(root, adapter.name)
     return problems
+
+
+def file_in_place_of_folder(root: Path) -> bool:
+    """Is ``root``, where a source's folder belongs, a file instead (nothing is read
+    there)? A database a variable names (``OPENCODE_DB``) is a file by right: one named
+    as a database, or starting as SQLite's do, is not such a file."""
+    if not root.is_file():
+        return False
+    if root.suffix.lower() in (".db", ".sqlite", ".sqlite3", ".vscdb"):
+        return False
+    from .adapters._sqlite import MAGIC
+
+    try:
+        with open(root, "rb") as f:
+            return f.read(len(MAGIC)) != MAGIC
+    except OSError:
+        return False

@@ -62,18 +62,27 @@ def _marked(reply: list[Message], waits: Waits) -> list[Message]:
     answered = {
         p.call_id for m in reply for p in m.parts if isinstance(p, ToolResultPart) and p.call_id
     }
+
+    def unanswered(call: ToolCallPart) -> bool:
+        return call.call_id not in answered and waits(call)
+
     out = []
     for message in reply:
         if message.role != "assistant" or not any(
-            isinstance(p, ToolCallPart) and p.call_id not in answered and waits(p)
-            for p in message.parts
+            isinstance(p, ToolCallPart) and unanswered(p) for p in message.parts
         ):
             out.append(message)
             continue
-        parts: list[Part] = []
-        for part in message.parts:
-            parts.append(part)
-            if isinstance(part, ToolCallPart) and part.call_id not in answered and waits(part):
-                parts.append(NoticePart("unanswered"))
-        out.append(replace(message, parts=tuple(parts)))
+        out.append(replace(message, parts=tuple(noticed(message.parts, unanswered))))
+    return out
+
+
+def noticed(parts: Iterable[Part], unanswered: Waits) -> list[Part]:
+    """``parts``, each call that ``unanswered`` says has no result followed by the notice
+    saying so."""
+    out: list[Part] = []
+    for part in parts:
+        out.append(part)
+        if isinstance(part, ToolCallPart) and unanswered(part):
+            out.append(NoticePart("unanswered"))
     return out

@@ -8,7 +8,8 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ..model import Message, NoticePart, Part, Role, ToolCallPart, ToolResultPart
+from ..model import Message, Part, Role, ToolCallPart, ToolResultPart
+from ._unanswered import noticed
 
 # A manual compaction's command, and what a local command printed (``_before_summary``).
 COMPACT_COMMAND = re.compile(r"<command-name>/compact</command-name>")
@@ -66,9 +67,4 @@ def mark_unanswered(drafts: list[Draft]) -> None:
     parts = drafts[last].parts
     if not any(isinstance(p, ToolCallPart) and p.call_id not in answered for p in parts):
         return
-    marked: list[Part] = []
-    for part in parts:
-        marked.append(part)
-        if isinstance(part, ToolCallPart) and part.call_id not in answered:
-            marked.append(NoticePart("unanswered"))
-    drafts[last].parts = marked
+    drafts[last].parts = noticed(parts, lambda call: call.call_id not in answered)

@@ -238,11 +238,8 @@ def _response(
     # an edit group after the model's next words is another edit, not this call's.
     shown_owner = False
     for index, part in enumerate(response):
-        if isinstance(part, str):
-            text.append(part)
-            if shown_owner and _words(part):
-                owner, shown_owner = None, False
-            continue
+        if isinstance(part, str):  # (an older build's text: read as markdown is)
+            part = {"kind": "markdownContent", "value": part}
         if not isinstance(part, dict):
             notes.append(f"response part {index + 1} is {json_kind(part)}, not an object: left out")
             continue

@@ -36,6 +36,7 @@ from ...model import (
     Usage,
 )
 from .._jsonl import parse_timestamp
+from .._unanswered import noticed
 from .._values import json_kind, some_text
 from .approvals import denied, rejected
 from .blocks import (
@@ -223,11 +224,7 @@ def _unanswered(message: Message) -> Message:
     was recorded, and each call with none says so (a listing's, a finished subagent's
     result is in the entry itself)."""
     answered = {p.call_id for p in message.parts if isinstance(p, ToolResultPart)}
-    parts: list[Part] = []
-    for part in message.parts:
-        parts.append(part)
-        if isinstance(part, ToolCallPart) and part.call_id not in answered:
-            parts.append(NoticePart("unanswered"))
+    parts = noticed(message.parts, lambda call: call.call_id not in answered)
     return replace(message, parts=tuple(parts))
 
 

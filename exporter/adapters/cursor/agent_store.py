@@ -126,28 +126,25 @@ def discover_transcripts(
     if not projects.is_dir():
         return
     chats = _chat_folders(root)
-    hashed = {path.parent.name for path in chats.values()}  # the chats/<md5> folders' names
     titles, unread = read_summaries(root / TRACKING_DB)
     for project in listed(projects):
         folder = Path(project.path) / TRANSCRIPTS
         if project.is_dir() and folder.is_dir():
+            mains, dirs = _conversations(folder)
             recorded = workspaces()
-            # (else the reading of the slug whose MD5 names a chat folder of another
-            # conversation: one conversation's store proves the folder of its siblings)
-            opened = recorded.folder_of(project.name) or folder_from_hashes(project.name, hashed)
+            # (else the reading of the slug whose MD5 names the chats/ folder of one of its
+            # conversations: one conversation's store proves the folder of its siblings)
+            stored = {chats[cid].parent.name for cid in mains if cid in chats}
+            opened = recorded.folder_of(project.name) or folder_from_hashes(project.name, stored)
             facts = (*extra, f"{WORKSPACE_FACT}={opened}") if opened else extra
             # A record that could not be read may be this folder's: the last run's kept.
             why = unread or (None if opened else recorded.unread)
-            yield from _discover_folder(folder, chats, titles, facts, why)
+            yield from _folder_refs(mains, dirs, chats, titles, facts, why)
 
 
-def _discover_folder(
-    folder: Path,
-    chats: dict[str, Path],
-    titles: dict[str, tuple[str, ...]],
-    extra: tuple[str, ...],
-    unread: Problem | None,
-) -> Iterator[SessionRef]:
+def _conversations(folder: Path) -> tuple[dict[str, Path], dict[str, Path]]:
+    """A transcripts folder's conversations (id -> its transcript) and their folders (id ->
+    the folder, which holds its subagents)."""
     files: dict[str, Path] = {}
     dirs: dict[str, Path] = {}
     for entry in listed(folder):
@@ -167,6 +164,18 @@ def _discover_folder(
         choices += [folder / n for n in (f"{cid}.jsonl", f"{cid}.txt") if n in files]
         if choices:
             mains[cid] = choices[0]
+    return mains, dirs
+
+
+def _folder_refs(
+    mains: dict[str, Path],
+    dirs: dict[str, Path],
+    chats: dict[str, Path],
+    titles: dict[str, tuple[str, ...]],
+    extra: tuple[str, ...],
+    unread: Problem | None,
+) -> Iterator[SessionRef]:
+    """A transcripts folder's units; ``extra`` facts and ``unread`` given to each."""
     for cid, main in mains.items():
         related = _subagent_stamps(dirs.get(cid)) + _meta_stamps(chats.get(cid))
         facts = (*extra, *titles.get(cid, ()))

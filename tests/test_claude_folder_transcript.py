@@ -42,7 +42,7 @@ def test_a_folder_named_as_a_transcript_is_said_and_the_project_goes_on(tmp_path
     assert len(problems) == 2, problems
     for path in (folder, project(home) / "agent-0a0a0a0a.jsonl"):
         (said,) = [p for p in problems if p.startswith(f"{path}: ")]
-        assert "could not be read" in said and "not a regular file" in said
+        assert "could not be read: a folder, not a file;" in said
     notes = note_files(tmp_path / "v")
     assert len(notes) == 1 and any("the other question" in n.decode() for n in notes.values())
 

@@ -22,7 +22,7 @@ from exporter.adapters._jsonl import NOT_UTF8
 from exporter.adapters.cline import ClineAdapter
 
 TASK = "1762500000000"
-A_FOLDER = "could not be read (not a regular file (a folder, FIFO, socket or device))"
+A_FOLDER = "could not be read (a folder, not a file)"
 
 
 def export(home: Path, vault: Path, source: str) -> tuple[str, list[str]]:

@@ -444,8 +444,8 @@ def test_a_workspace_file_that_is_a_folder_is_said(tmp_path):
     text, problems = export(tmp_path / "home", tmp_path / "v", "copilot-cli")
     assert {"mk1x", "mk6x", "mk20x"} <= set(MARKER.findall(text))
     assert problems == [
-        f"{path.parent / 'workspace.yaml'}: could not be read (not a regular file (a folder, "
-        "FIFO, socket or device)): its title and folder unread"
+        f"{path.parent / 'workspace.yaml'}: could not be read (a folder, not a file): "
+        "its title and folder unread"
     ]
 
 
@@ -458,5 +458,5 @@ def test_a_workspace_database_that_is_a_folder_is_said(tmp_path):
     db.mkdir()
     text, problems = export(home, tmp_path / "v", "copilot")
     assert {"mk1x", *OTHERS} <= set(MARKER.findall(text))
-    assert len(problems) == 1 and problems[0].startswith(f"{db}: not a regular file")
+    assert len(problems) == 1 and problems[0].startswith(f"{db}: a folder, not a file")
     assert "chat titles" in problems[0]

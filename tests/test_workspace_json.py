@@ -53,8 +53,7 @@ def test_a_workspace_json_that_is_a_folder_is_said_without_its_path_twice(tmp_pa
     (user / "workspaceStorage" / "ws1" / "workspace.json").mkdir()
     (_s,), (problem,) = load(tmp_path)
     assert problem.message == (
-        "could not be read (not a regular file (a folder, FIFO, socket or device)); "
-        "the project of its sessions is unknown this run"
+        "could not be read (a folder, not a file); the project of its sessions is unknown this run"
     )
 
 
@@ -73,6 +72,6 @@ def test_a_chat_file_that_cannot_be_opened_is_said_by_its_reason(tmp_path):
         (
             str(chat),
             "error",
-            "could not be read (not a regular file (a folder, FIFO, socket or device))",
+            "could not be read (a folder, not a file)",
         )
     ]

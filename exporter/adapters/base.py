@@ -83,13 +83,28 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
     FIFO where a session or index file belongs would wait for a writer forever."""
     fd = os.open(path, os.O_RDONLY | _NONBLOCK | _BINARY)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            why = "not a regular file (a folder, FIFO, socket or device)"
-            raise OSError(errno.EINVAL, why, str(path))
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, not_a_file(mode), str(path))
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
         raise
+
+
+def not_a_file(mode: int) -> str:
+    """What a path is instead of a regular file, as a problem says it ("a folder, not a
+    file"), from its ``st_mode``."""
+    for test, what in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a named pipe (FIFO)"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+    ):
+        if test(mode):
+            return f"{what}, not a file"
+    return "not a regular file"
 
 
 def read_regular(path: str | os.PathLike[str]) -> bytes:

@@ -39,6 +39,7 @@ from .base import (
     cannot_read,
     index_unreadable,
     listed,
+    not_a_file,
     read_regular,
 )
 from .vscode import (
@@ -166,8 +167,10 @@ def _read_workspace_db(db: Path) -> tuple[dict[str, str], bool, Problem | None]:
     """Titles from the session index, whether pre-file sessions are stored there, and why
     the database could not be read (VS Code holds it locked at times)."""
     if not db.is_file():
-        why = "not a regular file (a folder, FIFO, socket or device)"
-        return {}, False, index_unreadable(SOURCE, db, why, "chat titles") if db.exists() else None
+        if not db.exists():
+            return {}, False, None
+        why = not_a_file(db.stat().st_mode)
+        return {}, False, index_unreadable(SOURCE, db, why, "chat titles")
     try:
         with Database(db) as conn:
             if "ItemTable" not in conn.tables:  # (VS Code always makes it)

@@ -150,7 +150,7 @@ def default_relpath(session: Session, settings: NoteSettings, parent_path: str |
         return str(parent.with_name(fitted_name(parent.stem, f" · agent {_short(agent)}")))
     when = session.started_at.astimezone(settings.timezone) if session.started_at else None
     day = when.strftime("%Y-%m-%d") if when else "undated"
-    title = _shorten_to(session_title(session), 60)
+    title = _name_title(session_title(session), 60)
     name = fitted_name(f"{day} {title}", f" {_short(session.session_id)}")
     folders = settings.layout.format(
         source=session.source,
@@ -182,6 +182,29 @@ def _shorten_to(text: str, length: int) -> str:
     if len(text) <= length:
         return text
     return _cut_at_word(text, length)
+
+
+def _name_title(text: str, length: int) -> str:
+    """A title cut for a note's name: as ``_shorten_to``, but a cut inside a path keeps the
+    path's last segments (``…/components/agent-sidebar.tsx``), which name what the session
+    was about, where its first ones (``@apps/examples/…``) rarely do."""
+    if len(text) <= length:
+        return text
+    head, space, _ = text[:length].rpartition(" ")
+    word = text[len(head) + len(space) :].split(" ", 1)[0]
+    if len(head) >= length // 2 or "://" in word:
+        return _cut_at_word(text, length)  # (a whole word left out, or a web address)
+    cut = len(head) + len(space) + len(word) < len(text) or word.endswith("…")
+    word = word.rstrip("/\\…")
+    room = length - len(head) - len(space) - len("…") - cut
+    for sep in _PATH_SEPARATOR.finditer(word):
+        tail = word[sep.start() :]
+        if len(tail) <= room and tail != sep.group():
+            return f"{head}{space}…{tail}{'…' if cut else ''}"
+    return _cut_at_word(text, length)
+
+
+_PATH_SEPARATOR = re.compile(r"[/\\]+")
 
 
 def _cut_at_word(text: str, length: int) -> str:

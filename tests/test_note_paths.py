@@ -144,9 +144,10 @@ def test_a_name_never_holds_obsidians_comment_mark(title):
     assert "%%" not in safe_component(title + ".md")
 
 
-def test_a_long_path_after_the_first_words_is_cut_in_not_left_out():
-    """A prompt whose second word is a long path: cut after its last whole word, the title
-    and the note's name kept "can you update…" and nothing of what was updated."""
+def test_a_long_path_after_the_first_words_keeps_its_last_segments_in_the_name():
+    """A prompt whose second word is a long path: the note's name kept "can you update…",
+    then the path's first segments ("@apps-examples-desktop-app-webview-…"), nothing of what
+    was updated. It keeps the path's last segments, which fit."""
     prompt = (
         "can you update @apps/examples/desktop-app/webview/components/agent-sidebar.tsx to use it"
     )
@@ -155,13 +156,49 @@ def test_a_long_path_after_the_first_words_is_cut_in_not_left_out():
         title=prompt, project="p", started_at=datetime(2025, 1, 1, tzinfo=UTC),
     )  # fmt: skip
     name = default_relpath(session, NoteSettings(), None).rpartition("/")[2]
-    assert name.startswith("2025-01-01 can you update @apps-examples-desktop-app-webview-")
-    assert name.endswith("… 17840941.md")
+    assert name == ("2025-01-01 can you update …-webview-components-agent-sidebar.tsx… 17840941.md")
+    dropped = replace(
+        session,
+        title="/drop ../../../../private/var/folders/49/kxrdwwbx0h9bchx99392sr4h0000gn/T/"
+        "tmpab12cd/src/main.py",
+    )
+    name = default_relpath(dropped, NoteSettings(), None).rpartition("/")[2]
+    assert name == "2025-01-01 -drop …-T-tmpab12cd-src-main.py 17840941.md"
+    windows = replace(session, title="open C:\\Users\\dev\\projects\\a-long-project-name\\"
+                      "src\\components\\Widget.tsx and fix it")  # fmt: skip
+    name = default_relpath(windows, NoteSettings(), None).rpartition("/")[2]
+    assert name == "2025-01-01 open …-a-long-project-name-src-components-Widget.tsx… 17840941.md"
     wordy = replace(session, title="fix " + "the flaky test in the parser module " * 3)
     cut = default_relpath(wordy, NoteSettings(), None).rpartition("/")[2]
     assert (
         cut == "2025-01-01 fix the flaky test in the parser module the flaky test in… 17840941.md"
     )
+    web = replace(session, title="read https://example.com/" + "segment/" * 12 + " please")
+    assert default_relpath(web, NoteSettings(), None).rpartition("/")[2] == (
+        "2025-01-01 read… 17840941.md"  # (never a piece of a web address)
+    )
+
+
+_WORDS = st.text(st.sampled_from("ab/\\.- "), max_size=120)
+
+
+@given(_WORDS)
+@settings(max_examples=300, deadline=None)
+def test_a_name_s_title_is_the_title_s_head_and_perhaps_a_path_s_tail(text):
+    """Whatever the title, the cut one is at most 61 characters, and made of a head of it
+    and, after "…", a tail of one of its words: nothing that was not in the title."""
+    from exporter.notes import _name_title
+
+    cut = _name_title(text, 60)
+    if len(text) <= 60:
+        assert cut == text
+        return
+    assert len(cut) <= 61 and "…" in cut
+    head, mark, rest = cut.partition("…")
+    assert text.startswith(head)
+    if rest:
+        tail = rest.removesuffix("…")
+        assert " " not in tail and tail in text and tail[:1] in "/\\"
 
 
 def test_a_title_from_a_prompt_keeps_part_of_a_long_word():

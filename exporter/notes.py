@@ -6,14 +6,12 @@ as data, and renders the body from the turns (turns.py) through the Jinja templa
 
 from __future__ import annotations
 
-import re
 import unicodedata
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from pathlib import PurePosixPath
 from typing import Any
 
-from .clean import strip_control
 from .errors import Problem
 from .markdown import unlinked
 from .model import (
@@ -21,8 +19,16 @@ from .model import (
     Message,
     MessageStream,
     Session,
-    TextPart,
     ToolCallPart,
+)
+from .notenames import (
+    fitted_name,
+    name_title,
+    path_component,
+    session_title,
+    short_id,
+    shortened,
+    tag_slug,
 )
 from .notespec import SOURCE_LABELS as SOURCE_LABELS  # (re-exported)
 from .notespec import NoteSettings as NoteSettings
@@ -42,10 +48,8 @@ from .turns import (
     local,
     shape_turns,
 )
-from .vaultpaths import MAX_NAME_BYTES, safe_component
 
 UNKNOWN_PROJECT = "unknown-project"
-TITLE_LENGTH = 80
 
 
 @dataclass(slots=True)
@@ -63,54 +67,6 @@ class Note:
     # What the run should say about this note, which was still written (a configured
     # property left out of it).
     problems: list[Problem] = field(default_factory=list)
-
-
-def session_title(session: Session) -> str:
-    """The session's own title, else its first real prompt, cleaned and shortened (no
-    control character: a title is the note's name, its properties and its links' label)."""
-    own = " ".join(strip_control(session.title).split()) if session.title else ""
-    if own:
-        return own
-    command = None
-    for message in session.messages:
-        if message.role != "user":
-            continue
-        for part in clean_parts(message):
-            if isinstance(part, TextPart):
-                return _shorten(strip_control(part.text))
-            if isinstance(part, CommandPart) and " " in part.command.strip():
-                return _shorten(strip_control(part.command))  # with arguments: a request
-            if isinstance(part, CommandPart) and command is None:
-                command = part.command
-    return _shorten(strip_control(command)) if command else "Untitled session"
-
-
-def titled_stub(session: Session) -> Session | None:
-    """``session`` without its messages, holding the title its note takes from them: what
-    placing its note needs. None when that title does not stand alone ("" from a bare
-    fence: the note is then placed from its text)."""
-    title = session_title(session)
-    stub = replace(session, messages=(), title=title)
-    return stub if session_title(stub) == title else None
-
-
-# A prompt that starts with Markdown structure: its words, not its markup. A line's own
-# leading white space only ([^\S\n]), never the lines above: "\s*" after "^" made every
-# line start scan all the blank lines below it, quadratic in a prompt of blank lines.
-_FENCE_LINE = re.compile(r"(?m)^[^\S\n]*(?:`{3,}|~{3,})[\w-]*[^\S\n]*$")
-_LINE_MARKUP = re.compile(r"(?m)^[^\S\n]*(?:#{1,6}|>|[-*+])\s+")
-
-
-def _shorten(text: str) -> str:
-    text = _LINE_MARKUP.sub("", _FENCE_LINE.sub(" ", text))
-    line = " ".join(text.split())
-    if len(line) <= TITLE_LENGTH:
-        return line
-    return _cut_at_word(line, TITLE_LENGTH)
-
-
-def _shortened(text: str | None) -> str | None:
-    return _shorten(text) or None if text else None
 
 
 def has_conversation(session: Session) -> bool:
@@ -147,119 +103,18 @@ def default_relpath(session: Session, settings: NoteSettings, parent_path: str |
     if parent_path and session.parent_id:
         parent = PurePosixPath(parent_path)
         agent = session.session_id.rsplit("/agent-", 1)[-1]
-        return str(parent.with_name(fitted_name(parent.stem, f" · agent {_short(agent)}")))
+        return str(parent.with_name(fitted_name(parent.stem, f" · agent {short_id(agent)}")))
     when = session.started_at.astimezone(settings.timezone) if session.started_at else None
     day = when.strftime("%Y-%m-%d") if when else "undated"
-    title = _name_title(session_title(session), 60)
-    name = fitted_name(f"{day} {title}", f" {_short(session.session_id)}")
+    title = name_title(session_title(session), 60)
+    name = fitted_name(f"{day} {title}", f" {short_id(session.session_id)}")
     folders = settings.layout.format(
         source=session.source,
-        project=_component(project_of(session)),
+        project=path_component(project_of(session)),
         year=when.strftime("%Y") if when else "undated",
         month=when.strftime("%m") if when else "undated",
     )
-    return "/".join([settings.folder, folders, _component(name)])
-
-
-def _component(text: str) -> str:
-    """A path component from session text: separators never split it."""
-    return text.lstrip("/").replace("/", "-").replace("\\", "-")
-
-
-def fitted_name(head: str, tail: str) -> str:
-    """``head + tail + ".md"`` as one file name, cut in ``head`` when too long for one: a
-    title of multibyte text (60 characters, up to 240 bytes) lost the id at its end, and a
-    subagent's or later part's note, named after the first, then took its name and a (2)."""
-    name = f"{head}{tail}.md"
-    if safe_component(_component(name)).endswith(f"{tail}.md"):
-        return name
-    budget = MAX_NAME_BYTES - len(f"…{tail}.md".encode())
-    cut = safe_component(_component(head)).encode()[:budget].decode("utf-8", "ignore")
-    return f"{cut.rstrip(' ,.;:…')}…{tail}.md"
-
-
-def _shorten_to(text: str, length: int) -> str:
-    if len(text) <= length:
-        return text
-    return _cut_at_word(text, length)
-
-
-def _name_title(text: str, length: int) -> str:
-    """A title cut for a note's name: as ``_shorten_to``, but a cut inside a path keeps the
-    path's last segments (``…/components/agent-sidebar.tsx``), which name what the session
-    was about, where its first ones (``@apps/examples/…``) rarely do."""
-    if len(text) <= length:
-        return text
-    head, space, _ = text[:length].rpartition(" ")
-    word = text[len(head) + len(space) :].split(" ", 1)[0]
-    if len(head) >= length // 2 or "://" in word:
-        return _cut_at_word(text, length)  # (a whole word left out, or a web address)
-    cut = len(head) + len(space) + len(word) < len(text) or word.endswith("…")
-    word = word.rstrip("/\\…")
-    room = length - len(head) - len(space) - len("…") - cut
-    for sep in _PATH_SEPARATOR.finditer(word):
-        tail = word[sep.start() :]
-        if len(tail) <= room and tail != sep.group():
-            return f"{head}{space}…{tail}{'…' if cut else ''}"
-    return _cut_at_word(text, length)
-
-
-_PATH_SEPARATOR = re.compile(r"[/\\]+")
-
-
-def _cut_at_word(text: str, length: int) -> str:
-    """``text`` cut to ``length`` characters and marked so, after its last whole word; in
-    a word when that would keep less than half of it (a long path as the second word left
-    "can you update…"), but never in a web address (the heading would link to the part
-    kept, "…" and all) nor inside a character drawn as one (an emoji of several code
-    points, a letter and its accents)."""
-    cut = text[:length]
-    words = cut.rsplit(" ", 1)[0]
-    in_word = words == cut or (len(words) < length // 2 and "://" not in cut[len(words) :])
-    if in_word:  # (one word longer than the cut: no choice but to cut in it)
-        while cut and _joined(cut[-1], text[len(cut)] if len(cut) < len(text) else ""):
-            cut = cut[:-1]
-        words = cut
-    return words.rstrip(" ,.;:") + "…"
-
-
-def _joined(last: str, following: str) -> bool:
-    """Would a cut between ``last`` and ``following`` split one drawn character? A joiner
-    on either side, or a mark, variation selector or skin tone after."""
-    if last == "\u200d" or following == "\u200d":
-        return True
-    if not following:
-        return False
-    code = ord(following)
-    return (
-        unicodedata.combining(following) > 0
-        or 0xFE00 <= code <= 0xFE0F  # variation selectors
-        or 0x1F3FB <= code <= 0x1F3FF  # skin tones
-        or 0xE0020 <= code <= 0xE007F  # tag characters (flags of regions)
-    )
-
-
-def _short(session_id: str) -> str:
-    """Eight characters of the id. Time-ordered ids share their first ones (Codex's UUIDv7,
-    OpenCode's ``ses_<time><random>``), so they give their last eight; other ids (Claude
-    Code agents) their first."""
-    tail = session_id.rsplit("/", 1)[-1].removeprefix("agent-")
-    alnum = re.sub(r"[^0-9A-Za-z]", "", tail)
-    if len(alnum) == 32 and re.fullmatch(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-7", tail[:15]):
-        return alnum[-8:]
-    prefixed = re.fullmatch(r"[a-z]{2,5}_([0-9A-Za-z]{20,})", tail)
-    if prefixed:
-        return prefixed.group(1)[-8:]
-    return alnum[:8] or "session"
-
-
-def tag_slug(text: str) -> str:
-    """An Obsidian tag segment: letters, digits, - and _ only, not all digits."""
-    # (A run of separators is one hyphen: "PAI - TPOS" is project/pai-tpos.)
-    slug = re.sub(r"(?:[^\w-]|-)+", "-", text, flags=re.UNICODE).strip("-_").lower()
-    if not slug:
-        return "unknown"
-    return slug if not slug.isdigit() else f"p{slug}"
+    return "/".join([settings.folder, folders, path_component(name)])
 
 
 def linked_keys(session: Session) -> set[str]:
@@ -291,7 +146,7 @@ def build_note(
     # A subagent's link reads as what it was asked: its call's description, else its task
     # shortened as a title is (Gemini's and Cline's calls carry no description).
     labels = {
-        p.subagent_id: p.description or _shortened(subagent_task(p))
+        p.subagent_id: p.description or shortened(subagent_task(p))
         for m in session.messages
         for p in m.parts
         if isinstance(p, ToolCallPart) and p.subagent_id

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .model import Message, MessageStream, Session, linked_message
-from .notes import titled_stub
+from .notenames import titled_stub
 from .split import PartCutter, PartFacts, part_properties
 
 if TYPE_CHECKING:

@@ -14,7 +14,8 @@ from typing import Any
 
 from .adapters.base import SessionRef
 from .model import Session, session_key
-from .notes import default_relpath, has_conversation, linked_keys, titled_stub
+from .notenames import titled_stub
+from .notes import default_relpath, has_conversation, linked_keys
 from .packed import PartPacker
 from .readvalues import ReadSession, ReadUnit, selected, wanted_redacted
 from .split import iter_parts

@@ -27,7 +27,8 @@ from typing import Any
 
 from .markdown import wikilink
 from .model import Message, Session, ToolCallPart, Usage
-from .notes import Note, fitted_name, session_title
+from .notenames import fitted_name, session_title
+from .notes import Note
 from .notespec import NOTE_MAX_BYTES as NOTE_MAX_BYTES  # (re-exported)
 from .notespec import is_later_part as is_later_part
 from .notespec import part_key as part_key

@@ -33,7 +33,8 @@ from exporter.clean import strip_control
 from exporter.export import ExportOptions, run_export
 from exporter.model import Session, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 from exporter.notefile import parse
-from exporter.notes import has_conversation, session_title
+from exporter.notenames import session_title
+from exporter.notes import has_conversation
 from exporter.redact import redactor
 from exporter.turns import MAX_TOOL_OUTPUT, clean_parts
 

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from exporter import clean, markdown, markdown_code
 from exporter.export import ExportOptions, run_export
-from exporter.notes import TITLE_LENGTH, _shorten
+from exporter.notenames import TITLE_LENGTH
+from exporter.notenames import shorten as _shorten
 
 
 def shorten_formula(text: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from exporter.notes import _short
+from exporter.notenames import short_id as _short
 
 
 def test_time_ordered_ids_are_told_apart_by_their_random_end():

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from vault_builder import export, write_session
 
 from exporter.model import Session
-from exporter.notes import NoteSettings, default_relpath, tag_slug
+from exporter.notenames import tag_slug
+from exporter.notes import NoteSettings, default_relpath
 from exporter.split import part_relpath
 from exporter.vaultpaths import safe_relpath
 
@@ -187,9 +188,9 @@ _WORDS = st.text(st.sampled_from("ab/\\.- "), max_size=120)
 def test_a_name_s_title_is_the_title_s_head_and_perhaps_a_path_s_tail(text):
     """Whatever the title, the cut one is at most 61 characters, and made of a head of it
     and, after "…", a tail of one of its words: nothing that was not in the title."""
-    from exporter.notes import _name_title
+    from exporter.notenames import name_title
 
-    cut = _name_title(text, 60)
+    cut = name_title(text, 60)
     if len(text) <= 60:
         assert cut == text
         return
@@ -203,7 +204,7 @@ def test_a_name_s_title_is_the_title_s_head_and_perhaps_a_path_s_tail(text):
 
 def test_a_title_from_a_prompt_keeps_part_of_a_long_word():
     from exporter.model import Message, TextPart
-    from exporter.notes import session_title
+    from exporter.notenames import session_title
 
     path = "/home/dev/" + "a_very_long_segment/" * 6
     asked = Message("user", (TextPart(f"read {path} and sum it up"),), "m1")
@@ -217,7 +218,7 @@ def test_a_title_is_never_cut_inside_a_web_address_nor_a_drawn_character():
     """Cut inside a word, a URL kept its head in the note's heading, which Obsidian links
     ("…" and all); an emoji of several code points was split."""
     from exporter.model import Message, TextPart
-    from exporter.notes import session_title
+    from exporter.notenames import session_title
 
     def title_of(prompt: str) -> str:
         return session_title(

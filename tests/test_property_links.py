@@ -22,7 +22,8 @@ from exporter.export import ExportOptions, run_export
 from exporter.markdown import ZERO_WIDTH_SPACE, unlinked
 from exporter.model import Message, Session, TextPart, ToolCallPart
 from exporter.notefile import compose
-from exporter.notes import NoteSettings, build_note, project_of, session_title
+from exporter.notenames import session_title
+from exporter.notes import NoteSettings, build_note, project_of
 
 WIKILINK = re.compile(r"\[\[")  # Obsidian starts a link (or, after "!", an embed) here
 OWN_LINKS = {"parent", "subagents", "forked_from", "day", "previous_part", "next_part"}

@@ -22,7 +22,7 @@ def run_title(messages: list[Message], linted: str | None) -> str | None:
     that only set the chat up (``/add app.py``, ``/model opus``); and for a run in which
     nobody typed and Aider asked the model to fix what its linter found, that. None leaves
     the title to the note builder (the first prompt, or the first command)."""
-    from ..notes import session_title  # (the note builder's own cleaning and shortening)
+    from ..notenames import session_title  # (the note builder's own cleaning and shortening)
 
     typed = [m for m in messages if m.role == "user" and any(_typed(p) for p in m.parts)]
     request = next((m for m in typed if any(asks(p) for p in m.parts)), None)

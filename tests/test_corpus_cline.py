@@ -33,7 +33,7 @@ def test_real_sdk_session_exports_with_every_prompt_and_reply(corpus, tmp_path):
     assert not report.failed and report.problems == []
     notes = note_files(tmp_path / "v")
     assert len(notes) == 2  # the session and the subagent transcript beside it
-    main = next(v.decode() for k, v in notes.items() if "agent" not in k.rsplit("/", 1)[-1])
+    main = next(v.decode() for k, v in notes.items() if " · agent " not in k.rsplit("/", 1)[-1])
     visible = normalize(main)
     checked, missing = 0, []
     for message in data["messages"]:

@@ -176,9 +176,18 @@ class SummaryPart:
 @dataclass(frozen=True, slots=True)
 class NoticePart:
     """A marker the harness recorded: an interruption, a rewind, an API error; or that a
-    tool call has no result in the session (``unanswered``)."""
+    tool call has no result in the session (``unanswered``), or none because it was still
+    waiting for the person's approval, so its tool had not run (``awaiting_approval``)."""
 
-    notice: Literal["interrupted", "rewound", "error", "queued", "notification", "unanswered"]
+    notice: Literal[
+        "interrupted",
+        "rewound",
+        "error",
+        "queued",
+        "notification",
+        "unanswered",
+        "awaiting_approval",
+    ]
     text: str = ""
     kind: ClassVar[str] = "notice"
 

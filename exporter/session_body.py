@@ -22,8 +22,12 @@ UNANSWERED = (
     "No result of this call was recorded (the session ended, or was read, before the tool "
     "returned)."
 )
+AWAITING_APPROVAL = (
+    "This call was waiting for the user's approval when the session ended, or was read: the "
+    "tool had not run."
+)
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "c2f5aecf640d6944d115c0be1088f39a609da93b39b9199c6e05140bc43f4451"
+SHIPPED_TEMPLATE_SHA256 = "67f1c560960c96535d136d218e376f4bc26e86802c90b2c1b5a9f79afd1e07ce"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -162,6 +166,8 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
             return "*Interrupted by the user.*\n"
         if notice == "unanswered":
             return f"*{UNANSWERED}*\n"
+        if notice == "awaiting_approval":
+            return f"*{AWAITING_APPROVAL}*\n"
         if notice == "attachment":
             attached = _ATTACHED.get(item.get("origin"), "Attached")
             named = f"{attached} {code_span(item['text'])}" if item["text"] else "An attachment"

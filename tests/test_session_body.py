@@ -100,7 +100,8 @@ def _item(draw) -> dict:
                     shortened=False, origin=draw(_origins))  # fmt: skip
     else:
         item.update(notice=draw(st.sampled_from(["interrupted", "rewound", "error", "other",
-                                                 "attachment", "unanswered"])),
+                                                 "attachment", "unanswered",
+                                                 "awaiting_approval"])),
                     text=draw(_texts))  # fmt: skip
         if item["notice"] == "attachment":  # why it is not in the vault, when it was withheld
             item["withheld"] = draw(st.sampled_from(["", "it is not text and holds a secret"]))

@@ -2,7 +2,8 @@
 killed, or was read while the tool ran, or the call still waits for the person's approval)
 looked exactly like a call whose output was empty, in the Cline family's and Copilot Chat's
 notes, as it did in the sources test_unanswered.py covers. The note says so under it; a call
-answered, even with nothing, rejected, failed or interrupted says nothing more."""
+answered, even with nothing, rejected, failed or interrupted says nothing more. (A call the
+file tells was still waiting for approval: test_awaiting_approval.py.)"""
 
 from __future__ import annotations
 
@@ -236,14 +237,6 @@ def test_copilot_chat_a_call_of_a_response_still_running_says_so(tmp_path):
         home = tmp_path / str(log) / "home"
         chat(home, running(0, invocation("t2", "npm test")), log=log)
         said_under(the_note(home, "copilot"), "npm test")
-
-
-def test_copilot_chat_a_call_waiting_for_confirmation_says_so(tmp_path):
-    """``NeedsInput``: the person has not confirmed the call (no ``isConfirmed`` yet)."""
-    call = invocation("t2", "rm -rf dist")
-    del call["isConfirmed"]
-    chat(tmp_path / "home", running(4, call))
-    said_under(the_note(tmp_path / "home", "copilot"), "rm -rf dist")
 
 
 def test_copilot_chat_an_older_build_s_unfinished_invocation_says_so(tmp_path):

@@ -12,6 +12,12 @@ them says the session went on, or what happened. A reply is a run of the model's
 after them; a message of the model after a result starts the next one. The messages go
 through ``last_reply_marked`` one by one, held and streamed readings alike: it holds only
 the reply being read, so a long session read as a stream gives the same note as one held.
+
+Where the source says so, such a call was still waiting for the person's approval (they had
+not answered its question, so its tool never ran): ``AWAITING_APPROVAL`` says that instead.
+A source whose file tells it passes ``asked``, its own test, asked at the end as ``waits``
+is; where a file cannot tell a question still open from a call approved and running, the
+note says "no result", which is true of both.
 """
 
 from __future__ import annotations
@@ -23,16 +29,30 @@ from ..model import Message, NoticePart, Part, ToolCallPart, ToolResultPart
 
 Waits = Callable[[ToolCallPart], bool]
 
+UNANSWERED = NoticePart("unanswered")
+# The text is for a template written before this notice, which shows a notice it does not
+# know as a "Notification" holding its text (the shipped one says it in its own words).
+AWAITING_APPROVAL = NoticePart(
+    "awaiting_approval", "Waiting for the user's approval: the tool had not run."
+)
+
 
 def _has_id(call: ToolCallPart) -> bool:
     return call.call_id is not None
 
 
-def last_reply_marked(messages: Iterable[Message], waits: Waits = _has_id) -> Iterator[Message]:
+def _never(call: ToolCallPart) -> bool:
+    return False
+
+
+def last_reply_marked(
+    messages: Iterable[Message], waits: Waits = _has_id, asked: Waits = _never
+) -> Iterator[Message]:
     """``messages`` as they are, the calls of the last reply that no result answers followed
     by a notice saying so. ``waits(call)``: does this call wait for a result at all (a
-    source's own test; by default, any call with an id)? Asked at the end, once every
-    message has been read."""
+    source's own test; by default, any call with an id)? ``asked(call)``: was it waiting
+    for the person's approval (by default, never said)? Both are asked at the end, once
+    every message has been read."""
     held: list[Message] = []
     results = False  # a result came after the held reply's calls
     for message in messages:
@@ -51,14 +71,14 @@ def last_reply_marked(messages: Iterable[Message], waits: Waits = _has_id) -> It
             held.append(message)
         else:
             yield message
-    yield from _marked(held, waits)
+    yield from _marked(held, waits, asked)
 
 
 def _notices(message: Message) -> bool:
     return any(isinstance(p, NoticePart) for p in message.parts)
 
 
-def _marked(reply: list[Message], waits: Waits) -> list[Message]:
+def _marked(reply: list[Message], waits: Waits, asked: Waits) -> list[Message]:
     answered = {
         p.call_id for m in reply for p in m.parts if isinstance(p, ToolResultPart) and p.call_id
     }
@@ -73,16 +93,16 @@ def _marked(reply: list[Message], waits: Waits) -> list[Message]:
         ):
             out.append(message)
             continue
-        out.append(replace(message, parts=tuple(noticed(message.parts, unanswered))))
+        out.append(replace(message, parts=tuple(noticed(message.parts, unanswered, asked))))
     return out
 
 
-def noticed(parts: Iterable[Part], unanswered: Waits) -> list[Part]:
+def noticed(parts: Iterable[Part], unanswered: Waits, asked: Waits = _never) -> list[Part]:
     """``parts``, each call that ``unanswered`` says has no result followed by the notice
-    saying so."""
+    saying so: that it was waiting for the person's approval, where ``asked`` says so."""
     out: list[Part] = []
     for part in parts:
         out.append(part)
         if isinstance(part, ToolCallPart) and unanswered(part):
-            out.append(NoticePart("unanswered"))
+            out.append(AWAITING_APPROVAL if asked(part) else UNANSWERED)
     return out

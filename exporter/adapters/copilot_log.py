@@ -17,6 +17,7 @@ from ..model import (
 )
 from ._jsonl import parse_timestamp
 from ._times import Times
+from ._unanswered import AWAITING_APPROVAL, UNANSWERED
 from ._values import json_kind, tool_name
 from .copilot_context import (
     damaged_variables,
@@ -93,8 +94,9 @@ def session_messages(
         last = number == requests[-1][0]
         try:
             notes: list[str] = []
+            state = _running(request) if last else None
             made, model = _request_messages(
-                number, request, len(messages), unknown, times, notes, last and _running(request)
+                number, request, len(messages), unknown, times, notes, state
             )
         except Exception as exc:  # noqa: BLE001  (a value of a type no one expected)
             if skipped is not None:
@@ -127,11 +129,11 @@ def _request_messages(
     unknown: set[str] | None,
     times: Times,
     notes: list[str] | None = None,
-    running: bool = False,
+    running: str | None = None,
 ) -> tuple[list[Message], str | None]:
     """One request's messages (``before``: how many the session has before it) and model;
     ``notes`` gets why a damaged value of it was read otherwise or left out. ``running``:
-    the session's last request, its response not finished (``_unanswered``)."""
+    the session's last request, its response not finished (``_running``: how)."""
     notes = [] if notes is None else notes
     messages: list[Message] = []
     stamp = request.get("timestamp")
@@ -171,7 +173,7 @@ def _response(
     unknown: set[str] | None = None,
     request_id: str = "request",
     notes: list[str] | None = None,
-    running: bool = False,
+    running: str | None = None,
 ) -> tuple[list[Part], list[Part]]:
     response = response if isinstance(response, list) else []
     notes = [] if notes is None else notes
@@ -284,7 +286,7 @@ def _response(
             parts.append(call)
             results += returned
             if not returned and (index == waited_on or running and part.get("isComplete") is False):
-                parts.append(NoticePart("unanswered"))
+                parts.append(AWAITING_APPROVAL if _asked(part, running) else UNANSWERED)
         elif kind == "textEditGroup":
             edits.append((owner, part))
             path = edit_path(part)
@@ -350,14 +352,27 @@ def _words(text: str) -> bool:
     return bool(_FENCE_LINES.sub("", text).strip())
 
 
-def _running(request: dict[str, Any]) -> bool:
+def _running(request: dict[str, Any]) -> str | None:
     """Was the request's response still running when the session was saved (or read)?
-    ``modelState`` Pending or NeedsInput (waiting for the person: a tool's confirmation);
-    before VS Code wrote ``modelState``, a request with no ``result`` and not cancelled."""
+    ``modelState`` Pending ("pending") or NeedsInput ("asking": waiting for the person, a
+    tool's confirmation above all); before VS Code wrote ``modelState``, a request with no
+    ``result`` and not cancelled ("unstated"). None when it was not."""
     state = request.get("modelState")
     if isinstance(state, dict):
-        return state.get("value") in (_PENDING, _NEEDS_INPUT)
-    return "result" not in request and request.get("isCanceled") is not True
+        value = state.get("value")
+        return "pending" if value == _PENDING else "asking" if value == _NEEDS_INPUT else None
+    done = "result" in request or request.get("isCanceled") is True
+    return None if done else "unstated"
+
+
+def _asked(part: dict[str, Any], running: str | None) -> bool:
+    """Was a running response's call with no result still waiting for the person to confirm
+    it? No ``isConfirmed`` is written for a call not confirmed: asked, or (builds that write
+    every call complete) still streamed, unless the response waits for the person. Older
+    builds confirmed at once a call no one need approve, and wrote ``isComplete`` false."""
+    if part.get("isConfirmed") is not None:
+        return False
+    return running == "asking" or part.get("isComplete") is False
 
 
 def _last_call(response: list[Any]) -> int | None:

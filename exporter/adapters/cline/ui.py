@@ -92,6 +92,8 @@ def parse_ui(
     left_out: tuple[int, int] | None = None  # the truncation in force (its deleted range)
     answered: set[str | None] = set()  # the calls given a result
     waiting: list[int] = []  # the messages of the calls nothing but calls came after yet
+    kept = False  # does the file mark a tool's question approved (``isAnswered``)?
+    unapproved: set[int] = set()  # the messages of the tools' questions not marked so
     for number, item in enumerate(items, start=1):
         if not isinstance(item, dict):
             not_an_object(out, item, number)
@@ -102,6 +104,8 @@ def parse_ui(
             continue
         kind = item.get("say") if item.get("type") == "say" else item.get("ask")
         kind = kind if isinstance(kind, str) else f"({json_kind(kind)})"
+        asks = item.get("type") == "ask" and kind == "tool"  # (a question: approve this?)
+        kept = kept or asks and item.get("isAnswered") is True
         if kind not in _STILL_WAITING and _KINDS.get(kind) not in _CALLS:
             waiting = []
         what = _KINDS.get(kind)
@@ -202,8 +206,10 @@ def parse_ui(
             answered.update(p.call_id for p in parts if isinstance(p, ToolResultPart))
             if what in _CALLS:
                 waiting.append(len(out.messages) - 1)
+                if asks and item.get("isAnswered") is not True:
+                    unapproved.add(len(out.messages) - 1)
     for at in waiting:
-        out.messages[at] = _unanswered(out.messages[at])
+        out.messages[at] = _unanswered(out.messages[at], kept and at in unapproved)
     return out, times
 
 
@@ -216,15 +222,17 @@ _CALLS = frozenset({"tool", "command", "mcp", "subagents"})
 _STILL_WAITING = frozenset({"resume_task", "resume_completed_task", "mcp_server_request_started"})
 
 
-def _unanswered(message: Message) -> Message:
+def _unanswered(message: Message, asked: bool = False) -> Message:
     """An entry the file ends with, a call (or a batch of subagents) with no result: the
     session ended, or was read, before it returned. Cline keeps a tool's question
     (``ask``) as it was once the person answers, so whether it is still waiting for their
     approval or was approved and still runs, the file does not say: either way no result
     was recorded, and each call with none says so (a listing's, a finished subagent's
-    result is in the entry itself)."""
+    result is in the entry itself). Roo Code (since February 2026) marks a tool's question
+    ``isAnswered`` once approved, by the person or its auto-approval: in a file that marks
+    them, one not marked (``asked``) still waits for the person, its tool not run."""
     answered = {p.call_id for p in message.parts if isinstance(p, ToolResultPart)}
-    parts = noticed(message.parts, lambda call: call.call_id not in answered)
+    parts = noticed(message.parts, lambda call: call.call_id not in answered, lambda _: asked)
     return replace(message, parts=tuple(parts))
 
 

@@ -17,7 +17,9 @@ both ways with the delegating call. Titles: ``workspace.yaml`` ``name``, else th
 ``session.title_changed``. Token totals come from ``session.shutdown.modelMetrics`` (one per
 run of the CLI; a resumed session's runs are added), else from the replies' ``outputTokens``.
 System prompts, notifications, hooks, permission and skill events, ephemeral events and the
-other bookkeeping types are dropped; unknown types are reported once per file.
+other bookkeeping types are dropped (a question of a permission left unanswered only says, of
+a call of the last reply, that it waits for the person: ``permissions.py``); unknown types
+are reported once per file.
 
 A log of ``STREAM_FROM`` bytes or more is never held: a first reading keeps the totals, the
 sub-agents' messages and, of each tool call, what linking needs; the main session's
@@ -47,6 +49,7 @@ from ..base import (
     listed,
     read_regular,
 )
+from .permissions import Asked
 
 SOURCE = "copilot-cli"  # before the parser (events.py) is imported: it takes the name from here
 STATE_DIRS = ("session-state", "history-session-state")
@@ -88,17 +91,20 @@ class CopilotCliAdapter:
         stream = ref.main.size >= STREAM_FROM
         path = ref.main.path
         log = EventLog(ref.session_id, path, result.problems, slim=stream)
+        asked = Asked()
         reached = 0
         for number, obj in _events(path, result.problems):
             reached = number
             log.event(obj, number)
+            asked.event(obj)
             if stream:  # let the main thread's messages go: they are read again when needed
                 log.main.messages.clear()
         log.report_unknown()
         log.times.report(result.problems, path, SOURCE)
-        # (each thread's last reply: a call no result answers says so)
+        # (each thread's last reply: a call no result answers says so, and a call still
+        # waiting for the person's approval says that)
         sessions = [
-            replace(s, messages=tuple(last_reply_marked(s.messages)))
+            replace(s, messages=tuple(last_reply_marked(s.messages, asked=asked.asks)))
             for s in log_sessions(log, facts)
         ]
         if stream and log.main.seen:
@@ -127,10 +133,13 @@ def _main_messages(
 ) -> Iterator[Message]:
     """A streamed log's main messages, read again as far as the first reading went (its
     last reply marked as a held log's is)."""
-    return last_reply_marked(_main_read(session_id, path, stop, links))
+    asked = Asked()
+    return last_reply_marked(_main_read(session_id, path, stop, links, asked), asked=asked.asks)
 
 
-def _main_read(session_id: str, path: Path, stop: int, links: dict[str, str]) -> Iterator[Message]:
+def _main_read(
+    session_id: str, path: Path, stop: int, links: dict[str, str], asked: Asked
+) -> Iterator[Message]:
     from .events import EventLog
 
     log = EventLog(session_id, path, [], slim=True, keep_agents=False)
@@ -138,6 +147,7 @@ def _main_read(session_id: str, path: Path, stop: int, links: dict[str, str]) ->
     for number, obj in _events(path, [], stop):
         reached = number
         log.event(obj)
+        asked.event(obj)
         if log.waiting(log.main):
             continue  # a reply whose call's arguments come with its start: held until then
         for message in log.main.messages:

@@ -295,3 +295,14 @@ def test_opencode_a_turn_stopped_says_only_that(tmp_path, monkeypatch):
     made = notes(tmp_path, "opencode", monkeypatch)
     (main,) = [n for k, n in made.items() if "agent" not in k]
     assert UNANSWERED_SAID not in main and "Interrupted by the user" in main
+
+
+def test_gemini_a_last_call_awaiting_approval_says_it_had_not_run(tmp_path, monkeypatch):
+    """A status the CLI's types allow before an outcome: the tool had not run, which the
+    note says instead of 'no result' (not seen written: the CLI records a call once done)."""
+    gemini_chat(tmp_path, "awaiting_approval")
+    (note,) = notes(tmp_path, "gemini", monkeypatch).values()
+    assert UNANSWERED_SAID not in note
+    waiting = note.index("waiting for the user's approval")
+    assert note.index("git status --short") < waiting
+    assert "rm hello.js" in note and note.count("waiting for the user's approval") == 1

@@ -58,8 +58,10 @@ class Built:
     last: datetime | None = None
     times: Times = field(default_factory=Times)  # the times that could not be read
     # Ids of the calls recorded before they finished (a status that is no outcome) with
-    # no result: one of the last reply says so (the CLI records a call once it is done).
+    # no result: one of the last reply says so (the CLI records a call once it is done);
+    # ``asked``: those of them still waiting for the person's approval.
     running: set[str] = field(default_factory=set)
+    asked: set[str] = field(default_factory=set)
 
 
 def build_messages(
@@ -80,7 +82,9 @@ def iter_messages(
 ) -> Iterator[Message]:
     """The messages of a chat one by one; times, models and tokens go to ``out``."""
     read = _messages(chat, path, problems, children, out)
-    return last_reply_marked(read, lambda call: call.call_id in out.running)
+    return last_reply_marked(
+        read, lambda call: call.call_id in out.running, lambda call: call.call_id in out.asked
+    )
 
 
 def _messages(
@@ -124,7 +128,7 @@ def _messages(
                 out.usage = out.usage + usage
                 add_usage(out.per_model, model, usage)
             odd: list[str] = []
-            parts = _assistant_parts(rec, key, children or {}, odd, out.running)
+            parts = _assistant_parts(rec, key, children or {}, odd, out.running, out.asked)
             for why in odd:
                 problems.append(Problem(str(path), f"{at_message}: {why}",
                                         source=SOURCE))  # fmt: skip
@@ -274,7 +278,12 @@ def inline_data(content: Any) -> list[Part]:
 
 
 def _assistant_parts(
-    rec: dict[str, Any], key: str, children: dict[str, str], odd: list[str], running: set[str]
+    rec: dict[str, Any],
+    key: str,
+    children: dict[str, str],
+    odd: list[str],
+    running: set[str],
+    asked: set[str],
 ) -> list[Part]:
     """The parts of a reply; a value of the wrong type that is left out is said in ``odd``,
     the ids of its calls not finished, with no result, go to ``running``."""
@@ -306,6 +315,8 @@ def _assistant_parts(
             parts.append(result)
         elif call.get("status") in _UNFINISHED:
             running.add(call_id)
+            if call.get("status") == "awaiting_approval":
+                asked.add(call_id)
         parts.extend(inline_data(call.get("result")))  # an image a tool read, for instance
     return parts
 

@@ -386,3 +386,32 @@ def test_a_template_written_before_this_notice_shows_it_as_a_notification(tmp_pa
         "> [!info] Notification\n>\n> Waiting for the user's approval: the tool had not run."
         in body
     )
+
+
+def test_a_template_written_before_the_no_result_notice_says_it_too(tmp_path):
+    """The same for ``unanswered`` (added the same day): an older template showed it as an
+    empty "Notification", saying nothing of what happened."""
+    from dataclasses import replace
+
+    from exporter.adapters._unanswered import UNANSWERED
+
+    shipped = (default_templates_dir() / "session.md.j2").read_text()
+    branch = '{% elif item.kind == "notice" and item.notice == "unanswered" %}\n'
+    branch += UNANSWERED_SAID + "\n"
+    assert branch in shipped
+    folder = tmp_path / "my-templates"
+    folder.mkdir()
+    (folder / "session.md.j2").write_text(shipped.replace(branch, ""))
+    waiting = _waiting_session()
+    last = waiting.messages[-1]
+    parts = tuple(UNANSWERED if p is AWAITING_APPROVAL else p for p in last.parts)
+    session = replace(waiting, messages=(waiting.messages[0], replace(last, parts=parts)))
+    settings_ = NoteSettings(timezone=UTC, templates=folder)
+    body = build_note(session, "n.md", settings_, lambda k: None).body
+    assert UNANSWERED_SAID not in body
+    assert (
+        "> [!info] Notification\n>\n> No result was recorded: the session ended, or was read, "
+        "before the tool returned." in body
+    )
+    shipped_body = build_note(session, "n.md", NoteSettings(timezone=UTC), lambda k: None).body
+    said(shipped_body, UNANSWERED_SAID, "rm -rf dist")

@@ -29,9 +29,12 @@ from ..model import Message, NoticePart, Part, ToolCallPart, ToolResultPart
 
 Waits = Callable[[ToolCallPart], bool]
 
-UNANSWERED = NoticePart("unanswered")
-# The text is for a template written before this notice, which shows a notice it does not
-# know as a "Notification" holding its text (the shipped one says it in its own words).
+# The texts are for a template written before these notices, which shows a notice it does
+# not know as a "Notification" holding its text (the shipped one says it in its own words).
+UNANSWERED = NoticePart(
+    "unanswered",
+    "No result was recorded: the session ended, or was read, before the tool returned.",
+)
 AWAITING_APPROVAL = NoticePart(
     "awaiting_approval", "Waiting for the user's approval: the tool had not run."
 )

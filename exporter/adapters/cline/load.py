@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import Problem, clipped
-from ...model import Message, NoticePart, Part, Session, TextPart, ToolCallPart, ToolResultPart
+from ...model import Message, Part, Session, TextPart, ToolCallPart, ToolResultPart
 from .._jsonl import parse_timestamp
+from .._unanswered import UNANSWERED
 from ..base import SessionRef, open_regular
 from ..vscode import project_of_path
 from .document import read_document
@@ -166,9 +167,6 @@ def linked_subagents(messages: Any, children: list[Session]) -> list[Message]:
                     parts.append(UNANSWERED)
         out.append(replace(message, parts=tuple(parts)))
     return out
-
-
-UNANSWERED = NoticePart("unanswered")
 
 
 def _tasks(call: ToolCallPart) -> list[dict[str, Any]]:

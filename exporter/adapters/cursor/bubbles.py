@@ -26,7 +26,6 @@ from ...markdown import fence
 from ...model import (
     Message,
     ModelUsage,
-    NoticePart,
     Part,
     TextPart,
     ThinkingPart,
@@ -38,6 +37,7 @@ from ...model import (
 )
 from .._jsonl import json_or_text, json_text, parse_timestamp
 from .._times import Times
+from .._unanswered import UNANSWERED
 from .._values import json_kind, quoted, some_text, tool_name
 from .context import context_parts
 from .tool_results import result_text
@@ -141,7 +141,7 @@ def bubble_messages(
             add_usage(per_model, model, used)
     for index in waiting:
         said = messages[index]
-        messages[index] = replace(said, parts=(*said.parts, NoticePart("unanswered")))
+        messages[index] = replace(said, parts=(*said.parts, UNANSWERED))
     return messages, models, usage, usage_per_model(per_model, each_with_input=True)
 
 

@@ -291,13 +291,13 @@ UNANSWERED_SAID = (
 )
 
 
-def said_under(note: str, *calls: str) -> None:
-    """``note`` says "no result" once per call named, each right below that call (before
-    any callout after it)."""
-    assert note.count(UNANSWERED_SAID) == len(calls)
+def said_under(note: str, *calls: str, words: str = UNANSWERED_SAID) -> None:
+    """``note`` says ``words`` ("no result" by default) once per call named, each right
+    below that call (before any callout after it)."""
+    assert note.count(words) == len(calls), note
     at = 0
     for call in calls:
         at = note.index(call, at)
-        said, callout = note.index(UNANSWERED_SAID, at), note.find("\n> [!", at)
+        said, callout = note.index(words, at), note.find("\n> [!", at)
         assert callout == -1 or said < callout, f"not right below {call}"
-        at = said + len(UNANSWERED_SAID)
+        at = said + len(words)

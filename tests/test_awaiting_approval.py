@@ -16,7 +16,7 @@ from pathlib import Path
 import cline_builder as cb
 import copilot_builder as cp
 import pytest
-from conftest import UNANSWERED_SAID
+from conftest import UNANSWERED_SAID, said_under
 from copilot_cli_builder import CopilotCliSession, request
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -36,15 +36,7 @@ AWAITING_SAID = (
 
 
 def said(note: str, words: str, *calls: str) -> None:
-    """``note`` says ``words`` once per call named, each right below that call (before any
-    callout after it)."""
-    assert note.count(words) == len(calls), note
-    at = 0
-    for call in calls:
-        at = note.index(call, at)
-        where, callout = note.index(words, at), note.find("\n> [!", at)
-        assert callout == -1 or where < callout, f"not right below {call}"
-        at = where + len(words)
+    said_under(note, *calls, words=words)
 
 
 # -- the shared rule ------------------------------------------------------------------------

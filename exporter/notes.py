@@ -250,7 +250,7 @@ def _configured_properties(
                 unknown = "start" if values["created"] is None else "end"
                 # (One line for every such note: the report counts them.)
                 why = f"{exc.what}: left out of a note whose session's {unknown} is not known"
-                problems.append(Problem(exc.where, why))
+                problems.append(Problem(exc.path, why, line=exc.line))
                 continue
             # A session's text cannot make a link; an expression that writes one itself
             # ("[[{{ project }}]]") keeps it.

@@ -62,7 +62,7 @@ class NoteWriter:
         changes, failures = write_index_notes(self.vault, settings, dataview, found)
         changes.append(write_bases_file(self.vault, settings, found))  # Sessions.base
         for exc in failures:  # (one line each in the report: the same error, counted)
-            self.report.problems.append(Problem(exc.where, exc.what, severity="error"))
+            self.report.problems.append(exc.problem(severity="error"))
         self.report.indexes = changes
         failed = [change for change in changes if change.action is Action.FAILED]
         for change in failed:

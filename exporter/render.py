@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import notefile
-from .errors import ExporterError
+from .errors import ExporterError, Problem
 from .reference import REFERENCE_ENV as REFERENCE_ENV
 from .reference import read_reference_switch, reference_rendering
 from .sandbox import rendered, sandbox
@@ -30,7 +30,15 @@ class TemplateError(ExporterError):
 
     def __init__(self, where: str, what: str) -> None:
         self.where, self.what = where, what
+        # ``where`` is "file:line" when the line is known (a template's name ends in .j2,
+        # never in ":<digits>"): apart, for a problem's ``path`` and ``line``.
+        path, _, line = where.rpartition(":")
+        self.path, self.line = (path, int(line)) if path and line.isdigit() else (where, None)
         super().__init__(f"{where}: {what}")
+
+    def problem(self, **kwargs: Any) -> Problem:
+        """The report's problem: the template's file as its path, the line as its line."""
+        return Problem(self.path, self.what, line=self.line, **kwargs)
 
 
 # Templates ccexport shipped once and no longer does: a copy of an old session.md.j2 may

@@ -80,7 +80,7 @@ def render_job(job: RenderJob, settings: NoteSettings | None = None) -> Outcome:
             link_parts(note, job.part)
         return note
     except TemplateError as exc:  # named by the template's file and line
-        return Problem(exc.where, exc.what, severity="error", source=session.source)
+        return exc.problem(severity="error", source=session.source)
     except Exception as exc:  # a value no one expected: this session alone fails
         return failed(job, f"could not be rendered ({type(exc).__name__}: {exc})")
 

@@ -623,3 +623,13 @@ def test_one_of_a_thing_is_said_in_the_singular(tmp_path):
     assert "1 session found, 1 created" in result.stderr + result.stdout
     doctor = run("doctor", "--vault", tmp_path / "v", "--home", home)
     assert "claude-code: 1 session" in doctor.stdout and "1 sessions" not in doctor.stdout
+
+
+def test_json_names_a_template_error_s_file_and_line_apart(tmp_path, home):
+    """A script reading ``--json`` got ``path`` "…/session.md.j2:2" and ``line`` null."""
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "session.md.j2").write_text("# {{ title }}\n{{ nosuch }}\n")
+    result = run("--vault", tmp_path / "v", "--home", home, "--templates", folder, "--json")
+    errors = {(p["path"], p["line"], p["message"]) for p in json.loads(result.stdout)["errors"]}
+    assert errors == {(str(folder / "session.md.j2"), 2, "template error: 'nosuch' is undefined")}

@@ -129,8 +129,11 @@ def test_a_template_error_in_a_worker_is_reported_and_the_rest_written(tmp_path,
     failed = sum(c.failed for c in report.per_source.values())
     written = len(note_files(tmp_path / "v"))
     assert failed == 10 and written == workers.PARALLEL_FROM + 6 - 10
-    assert {(p.path, p.message, p.severity) for p in report.problems} == {
-        (f"{folder / 'session.md.j2'}:3", "template error: 'missing' is undefined", "error")
+    assert {(p.path, p.line, p.message, p.severity) for p in report.problems} == {
+        (str(folder / "session.md.j2"), 3, "template error: 'missing' is undefined", "error")
+    }
+    assert {str(p) for p in report.problems} == {
+        f"{folder / 'session.md.j2'}:3: template error: 'missing' is undefined"
     }
 
 

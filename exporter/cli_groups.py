@@ -113,21 +113,20 @@ def doctor_cmd(
     vault: ReadVaultOpt = None,
     home: HomeOpt = None,
     source: SourceOpt = None,
+    templates: TemplatesOpt = None,
     json_out: JsonOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Check sources, vault, schedule, configuration and templates; exit 1 if one needs you."""
-    a = _inherit(
-        ctx,
-        {"vault": vault, "home": home, "source": source, "json_out": json_out, "debug": debug},
-        ("vault", "home", "source", "json_out", "debug"),
-    )
+    own = {"vault": vault, "home": home, "source": source, "templates": templates,
+           "json_out": json_out, "debug": debug}  # fmt: skip
+    a = _inherit(ctx, own, ("vault", "home", "source", "templates", "json_out", "debug"))
     with _handled(a["debug"], a["json_out"]):
         from .config import vault_path_problem, without_files
         from .doctor import diagnose
 
         _check_home(a["home"])
-        cli = {"vault": a["vault"], "sources": a["source"]}
+        cli = {"vault": a["vault"], "sources": a["source"], "templates": a["templates"]}
         try:
             settings, broken = _settings(cli), None
         except ConfigError as exc:  # a broken file is a finding: say it, check the rest

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .adapters import SourceContext, select_adapters
+from .doctor_templates import template_checks
 from .errors import ConfigError, ExporterError
 from .report import counted
 from .sources import file_in_place_of_folder, holding, unreadable_below
@@ -388,39 +389,6 @@ def config_checks(settings: Any, error: str | None = None) -> list[Check]:
     if os.environ.get("CCEXPORT_VAULT"):
         checks.append(Check("Configuration", "ok", "CCEXPORT_VAULT is set"))
     return checks
-
-
-def template_checks(templates: Path | None) -> list[Check]:
-    """Each override, and whether it can be read as a template with those it includes: one
-    that cannot fails the notes made with it (a syntax error, named with its file and
-    line)."""
-    from .render import compile_problem, default_templates_dir
-
-    if templates is None:
-        return [Check("Templates", "ok", "the default templates are used")]
-    defaults = {p.name for p in default_templates_dir().glob("*.j2")}
-    overrides = sorted(p.name for p in templates.glob("*.j2"))
-    if not overrides:
-        return [Check("Templates", "attention", f"{templates} holds no *.j2 template")]
-    checks = []
-    for name in overrides:
-        if name not in defaults:
-            checks.append(Check("Templates", "attention",
-                                f"{templates / name} is not a template ccexport uses"))  # fmt: skip
-        elif problem := compile_problem(name, templates):
-            fails = _TEMPLATE_MAKES.get(name, "the notes made with it cannot be written")
-            checks.append(Check("Templates", "attention", f"{problem}: {fails}"))
-        else:
-            checks.append(Check("Templates", "ok", f"{templates / name} overrides the default"))
-    return checks
-
-
-# What a template that cannot be read costs (each of the shipped templates' names).
-_TEMPLATE_MAKES = {
-    "session.md.j2": "no session note can be written",
-    "project_index.md.j2": "no project's index note can be written",
-    "projects_index.md.j2": "the index of projects cannot be written",
-}
 
 
 def _lock_holder(lock: Path) -> str | None:

@@ -175,6 +175,13 @@ def compile_problem(name: str, user_dir: Path) -> TemplateError | None:
     (named as text), cannot be read as a template: a syntax error, with its file and line;
     one it names that is not there; a file that is not UTF-8 text. None when all can. What a
     render would meet before any session's data: ``doctor`` asks it."""
+    return template_walk(name, user_dir)[1]
+
+
+def template_walk(name: str, user_dir: Path) -> tuple[set[str], TemplateError | None]:
+    """The templates ``name`` uses, itself and those it extends, includes or imports (named
+    as text), each read as a template; and the first that cannot be (``compile_problem``),
+    where the walk stops."""
     import jinja2
     from jinja2 import meta
 
@@ -191,15 +198,15 @@ def compile_problem(name: str, user_dir: Path) -> TemplateError | None:
                 n for n in meta.find_referenced_templates(env.parse(source, current, filename)) if n
             ]
         except jinja2.TemplateSyntaxError as exc:
-            return _syntax_error(exc, current)
+            return seen, _syntax_error(exc, current)
         except jinja2.TemplateNotFound as exc:
             what = f"template not found: {exc.name}"
             if exc.name in RETIRED_TEMPLATES:
                 what += f"; {RETIRED_HINT}"
-            return TemplateError(_user_file(name, user_dir), what)
+            return seen, TemplateError(_user_file(name, user_dir), what)
         except Exception as exc:  # unreadable, not UTF-8
-            return TemplateError(_user_file(current, user_dir), f"template error: {exc}")
-    return None
+            return seen, TemplateError(_user_file(current, user_dir), f"template error: {exc}")
+    return seen, None
 
 
 def _syntax_error(exc: jinja2.TemplateSyntaxError, name: str) -> TemplateError:

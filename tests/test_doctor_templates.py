@@ -114,3 +114,51 @@ def test_an_include_that_is_not_there_needs_attention(tmp_path: Path) -> None:
     code, checks = _doctor(tmp_path / "v")
     (said,) = [c for c in checks if c["status"] == "attention"]
     assert "template not found: parts/gone.md" in said["message"] and code == 1
+
+
+def _helpers(folder: Path) -> None:
+    (folder / "session.md.j2").write_text(
+        '{% import "parts.j2" as parts %}{% extends "default/session.md.j2" %}\n'
+        '{% block header %}{{ super() }}{% include "footer.j2" %}{% endblock %}\n'
+    )
+    (folder / "parts.j2").write_text("{% macro x() %}x{% endmacro %}\n")
+    (folder / "footer.j2").write_text("footer\n")
+
+
+def test_files_a_template_includes_or_imports_are_part_of_it(tmp_path: Path) -> None:
+    """They were each "!! not a template ccexport uses", and doctor exited 1 for templates
+    that export every note (tplaudit F2)."""
+    folder = _overrides(tmp_path / "v")
+    _helpers(folder)
+    (folder / "old.j2").write_text("a file nothing uses\n")
+    code, checks = _doctor(tmp_path / "v")
+    assert code == 0, checks
+    said = {c["message"]: c["status"] for c in checks}
+    assert said[f"{folder / 'footer.j2'} is used by session.md.j2"] == "ok"
+    assert said[f"{folder / 'parts.j2'} is used by session.md.j2"] == "ok"
+    assert said[f"{folder / 'old.j2'} is used by none of the templates here"] == "info"
+
+
+def test_a_misspelt_note_template_needs_attention(tmp_path: Path) -> None:
+    folder = _overrides(tmp_path / "v")
+    (folder / "sesion.md.j2").write_text("# {{ title }}\n")
+    code, checks = _doctor(tmp_path / "v")
+    assert code == 1
+    (said,) = [c for c in checks if c["status"] == "attention"]
+    assert said["message"].startswith(f"{folder / 'sesion.md.j2'} is not a template ccexport")
+
+
+def test_doctor_checks_the_templates_given_with_templates(tmp_path: Path) -> None:
+    """The examples' own comments say to export with ``--templates DIR``: doctor refused it
+    ("does not apply"), said "the default templates are used", and never read them."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "session.md.j2").write_text("# {{ title }}\n{% if %}\n")
+    args = ["doctor", "--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--json"]
+    for given in (args + ["--templates", str(folder)], ["--templates", str(folder)] + args):
+        result = runner.invoke(app, given)
+        assert result.exit_code == 1, result.output
+        checks = [c for c in json.loads(result.stdout)["checks"] if c["area"] == "Templates"]
+        (said,) = checks
+        assert said["status"] == "attention"
+        assert said["message"].startswith(f"{folder / 'session.md.j2'}:2: template syntax error")

@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "67f1c560960c96535d136d218e376f4bc26e86802c90b2c1b5a9f79afd1e07ce"
+SHIPPED_TEMPLATE_SHA256 = "01255fda625a5ce81e80cf9a2b1e3e3df5f77b9d52715d848f9676b5c45f0719"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).

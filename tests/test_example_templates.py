@@ -1,0 +1,60 @@
+"""The templates in ``examples/templates/`` work as their comments say: the demo home exports
+with each without a problem, and the conversation-only one leaves no empty turn behind."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES_HOME, ROOT, note_files
+
+from exporter.export import ExportOptions, run_export
+from exporter.model import Message, Session, TextPart, ToolCallPart, ToolResultPart
+from exporter.notes import NoteSettings, build_note
+
+EXAMPLES = ROOT / "examples" / "templates"
+
+
+@pytest.mark.parametrize("name", ["no-tools", "minimal"])
+def test_the_demo_home_exports_with_each_example(tmp_path: Path, name: str) -> None:
+    options = ExportOptions(
+        vault=tmp_path / "v", home=EXAMPLES_HOME, templates=EXAMPLES / name, timezone=UTC
+    )
+    report = run_export(options)
+    assert not report.failed and not [p for p in report.problems if p.severity == "error"]
+    notes = note_files(tmp_path / "v")
+    assert len(notes) > 30
+    if name == "no-tools":  # (a call is a folded example, or failure, callout)
+        text = "".join(n.decode() for n in notes.values())
+        assert "> [!example]-" not in text and "> [!failure]-" not in text
+
+
+def _tools_only_turn() -> Session:
+    when = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
+    call = ToolCallPart("bash", {"command": "ls"}, "c1")
+    return Session(
+        source="claude-code",
+        session_id="s1",
+        source_path=Path("/logs/s1.jsonl"),
+        messages=(
+            Message("user", (TextPart("List the files"),), "u1", when),
+            Message("assistant", (call,), "a1", when),
+            Message("tool", (ToolResultPart("a.txt", "c1"),), "t1", when),
+            Message("user", (TextPart("Thanks, and the hidden ones?"),), "u2", when),
+            Message("assistant", (TextPart("There are none."),), "a2", when),
+        ),
+        started_at=when,
+        ended_at=when,
+    )
+
+
+def test_a_turn_of_tool_calls_only_loses_its_heading_without_tools() -> None:
+    """It kept "### Assistant · 09:00" with nothing under it (tplaudit F8), where
+    ``--tools hidden`` leaves such a turn out."""
+    settings = NoteSettings(timezone=UTC, templates=EXAMPLES / "no-tools")
+    body = build_note(_tools_only_turn(), "n.md", settings, lambda k: None).body
+    headings = re.findall(r"^### (\w+)", body, re.M)
+    assert headings == ["User", "User", "Assistant"], body
+    assert "There are none." in body and "ls" not in body.replace("List", "")

@@ -48,8 +48,18 @@ def diagnose(settings: Any, home: Path | None, config_error: str | None = None) 
     checks += render_checks(settings, home) if config_error is None else []
     checks += schedule_checks(settings.vault)
     checks += config_checks(settings, config_error)
-    checks += template_checks(settings.templates)
+    checks += template_checks(settings.templates, _note_settings(settings, home))
     return checks
+
+
+def _note_settings(settings: Any, home: Path | None) -> Any:
+    """The note settings an export would use (None when they cannot be made)."""
+    from .options import export_options
+
+    try:
+        return export_options(settings, home).note_settings()
+    except Exception:  # (said by the configuration's checks)  # noqa: BLE001
+        return None
 
 
 def source_checks(settings: Any, home: Path | None) -> list[Check]:

@@ -1,13 +1,20 @@
 """``doctor``'s look at the user's templates: each override read as a template with those it
-extends, includes or imports, and the other files of the folder said for what they are."""
+extends, includes or imports, and the other files of the folder said for what they are; a
+session template that reads well is also tried on a sample session, where an error that
+only shows when a note is made (an unknown variable) is met before the nightly run's."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .doctor import Check
+    from .model import Session
+    from .notespec import NoteSettings
+    from .render import TemplateError
 
 # What a template that cannot be read costs (each of the shipped templates' names).
 _TEMPLATE_MAKES = {
@@ -17,7 +24,7 @@ _TEMPLATE_MAKES = {
 }
 
 
-def template_checks(templates: Path | None) -> list[Check]:
+def template_checks(templates: Path | None, settings: NoteSettings | None = None) -> list[Check]:
     """Each override, and whether it can be read as a template with those it uses: one that
     cannot fails the notes made with it (a syntax error, named with its file and line). A
     file an override includes or imports is part of it; a note template's name ccexport
@@ -37,8 +44,11 @@ def template_checks(templates: Path | None) -> list[Check]:
     for name in (n for n in files if n in defaults):
         seen, problem = template_walk(name, templates)
         used.update({n: name for n in seen if n != name and n not in used})
+        fails = _TEMPLATE_MAKES.get(name, "the notes made with it cannot be written")
+        if problem is None and name == "session.md.j2":
+            problem = tried_on_a_sample(templates, settings)
+            fails = "each session note it fails on is not written"
         if problem:
-            fails = _TEMPLATE_MAKES.get(name, "the notes made with it cannot be written")
             checks.append(check("Templates", "attention", f"{problem}: {fails}"))
         else:
             checks.append(check("Templates", "ok", f"{templates / name} overrides the default"))
@@ -54,3 +64,63 @@ def template_checks(templates: Path | None) -> list[Check]:
             said = f"{templates / name} is used by none of the templates here"
             checks.append(check("Templates", "info", said))
     return checks
+
+
+def tried_on_a_sample(templates: Path, settings: NoteSettings | None) -> TemplateError | None:
+    """The error rendering ``sample_session`` with the session template of ``templates``
+    meets (named with its file and line, as the run names it; " on a sample session" said),
+    or None. A template that fails on every session fails here."""
+    from .notes import build_note
+    from .notespec import NoteSettings
+    from .render import TemplateError
+
+    chosen = replace(settings or NoteSettings(timezone=UTC), templates=templates)
+    try:
+        build_note(sample_session(), "sample.md", chosen, lambda key: None)
+    except TemplateError as exc:
+        return TemplateError(exc.where, f"{exc.what} (met on a sample session)")
+    return None
+
+
+def sample_session() -> Session:
+    """A short session with a value in every field a template may read and an item of
+    each common kind: a prompt, thinking, a reply, a call and its result, a failed call,
+    a typed command with its output."""
+    from .model import (
+        CommandOutputPart,
+        CommandPart,
+        Message,
+        Session,
+        TextPart,
+        ThinkingPart,
+        ToolCallPart,
+        ToolResultPart,
+        Usage,
+    )
+
+    when = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+    read = ToolCallPart("Read", {"file_path": "src/app.py"}, "c1", "Read the app")
+    test = ToolCallPart("Bash", {"command": "pytest -q"}, "c2")
+    return Session(
+        source="claude-code",
+        session_id="00000000-0000-4000-8000-000000000000",
+        source_path=Path("sample.jsonl"),
+        title="A sample session",
+        project="sample",
+        cwd="/home/dev/sample",
+        git_branch="main",
+        git_commit="0123456789abcdef0123456789abcdef01234567",
+        models=("claude-sonnet-4-5",),
+        started_at=when,
+        ended_at=when,
+        usage=Usage(1200, 300, 4000, 100),
+        messages=(
+            Message("user", (TextPart("Why does the test fail?"),), "u1", when),
+            Message("assistant", (ThinkingPart("Read the code first."), read), "a1", when),
+            Message("tool", (ToolResultPart("print('hi')", "c1"),), "t1", when),
+            Message("assistant", (TextPart("It needs a fixture."), test), "a2", when),
+            Message("tool", (ToolResultPart("1 failed", "c2", True),), "t2", when),
+            Message("user", (CommandPart("git status", shell=True),), "u2", when),
+            Message("user", (CommandOutputPart("clean"),), "u3", when),
+        ),
+    )

@@ -4,9 +4,11 @@ fails every note of the next run, and doctor says so, with its file and line."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
-from conftest import EXAMPLES_HOME
+import pytest
+from conftest import EXAMPLES_HOME, ROOT
 from typer.testing import CliRunner
 
 from exporter.cli import app
@@ -162,3 +164,26 @@ def test_doctor_checks_the_templates_given_with_templates(tmp_path: Path) -> Non
         (said,) = checks
         assert said["status"] == "attention"
         assert said["message"].startswith(f"{folder / 'session.md.j2'}:2: template syntax error")
+
+
+def test_a_template_that_fails_when_a_note_is_made_needs_attention(tmp_path: Path) -> None:
+    """It read well, so doctor said "All good." while the export failed every note (an
+    unknown variable, a method the sandbox refuses): tplaudit F4. Tried on a sample."""
+    folder = _overrides(tmp_path / "v")
+    (folder / "session.md.j2").write_text("# {{ title }}\n{{ nosuch }}\n")
+    code, checks = _doctor(tmp_path / "v")
+    assert code == 1
+    (said,) = [c for c in checks if c["status"] == "attention"]
+    assert said["message"] == (
+        f"{folder / 'session.md.j2'}:2: template error: 'nosuch' is undefined (met on a sample "
+        "session): each session note it fails on is not written"
+    )
+
+
+@pytest.mark.parametrize("example", ["minimal", "no-tools"])
+def test_the_example_templates_pass_the_trial(tmp_path: Path, example: str) -> None:
+    folder = tmp_path / "v" / ".ccexport" / "templates"
+    folder.mkdir(parents=True)
+    shutil.copy(ROOT / "examples" / "templates" / example / "session.md.j2", folder)
+    code, checks = _doctor(tmp_path / "v")
+    assert code == 0 and [c["status"] for c in checks] == ["ok"], checks

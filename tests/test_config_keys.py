@@ -327,3 +327,21 @@ def test_a_price_that_is_no_number_of_dollars_is_refused(tmp_path, price):
     inf (the note's ``cost``)."""
     message = config_error(tmp_path, f'[prices."m*"]\ninput = 1.0\noutput = {price}\n')
     assert "line 3: 'prices.\"m*\".output' must be a price in USD per million tokens" in message
+
+
+def test_config_show_prints_templates_and_paths_as_full_paths(tmp_path, monkeypatch):
+    """With a relative ``--vault``, ``templates`` read "v/Templates/mine", a path from the
+    folder the command ran in, where the README promises full paths."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "v" / "Templates" / "mine").mkdir(parents=True)
+    (tmp_path / "v" / ".ccexport").mkdir()
+    (tmp_path / "v" / ".ccexport" / "config.toml").write_text(
+        'templates = "Templates/mine"\n[paths]\naider = ["src"]\n', encoding="utf-8"
+    )
+    result = runner.invoke(app, ["config", "show", "--vault", "v"])
+    assert result.exit_code == 0, result.output
+    rows = {line.split(None, 1)[0]: line.split(None, 1)[1] for line in result.output.splitlines()}
+    templates = tomllib.loads("v = " + rows["templates"].rsplit(" from ", 1)[0])["v"]
+    paths = tomllib.loads("v = " + rows["paths"].rsplit(" from ", 1)[0])["v"]
+    assert templates == str(tmp_path / "v" / "Templates" / "mine")
+    assert [Path(p).is_absolute() for p in paths["aider"]] == [True]

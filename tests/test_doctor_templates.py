@@ -187,3 +187,20 @@ def test_the_example_templates_pass_the_trial(tmp_path: Path, example: str) -> N
     shutil.copy(ROOT / "examples" / "templates" / example / "session.md.j2", folder)
     code, checks = _doctor(tmp_path / "v")
     assert code == 0 and [c["status"] for c in checks] == ["ok"], checks
+
+
+def test_a_template_extending_itself_is_said_with_the_name_meant(tmp_path: Path) -> None:
+    """``{% extends "session.md.j2" %}`` in session.md.j2 said only "maximum recursion
+    depth exceeded in comparison"."""
+    from exporter.render import TemplateError, render
+
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "session.md.j2").write_text('{% extends "session.md.j2" %}\n')
+    with pytest.raises(TemplateError) as raised:
+        render("session.md.j2", {}, folder)
+    assert raised.value.path == str(folder / "session.md.j2")
+    assert raised.value.what == (
+        "template error: it calls itself without end (a template that extends or includes "
+        'itself? Ours is {% extends "default/session.md.j2" %})'
+    )

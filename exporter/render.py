@@ -193,24 +193,27 @@ def template_walk(name: str, user_dir: Path) -> tuple[set[str], TemplateError | 
     from jinja2 import meta
 
     env = environment(str(user_dir))
-    names, seen = [name], set()
+    names: list[tuple[str, str | None]] = [(name, None)]  # (a name, the one naming it)
+    seen: set[str] = set()
     while names:
-        current = names.pop()
+        current, named_by = names.pop()
         if current in seen:
             continue
         seen.add(current)
         try:
             source, filename, _ = env.loader.get_source(env, current)  # type: ignore[union-attr]
-            names += [
-                n for n in meta.find_referenced_templates(env.parse(source, current, filename)) if n
-            ]
+            parsed = env.parse(source, current, filename)
+            names += [(n, current) for n in meta.find_referenced_templates(parsed) if n]
         except jinja2.TemplateSyntaxError as exc:
             return seen, _syntax_error(exc, current)
         except jinja2.TemplateNotFound as exc:
             what = f"template not found: {exc.name}"
             if exc.name in RETIRED_TEMPLATES:
                 what += f"; {RETIRED_HINT}"
-            return seen, TemplateError(_user_file(name, user_dir), what)
+            where = _user_file(named_by or name, user_dir)
+            if named_by is not None:  # the line naming it, as a render says it
+                where = _line_holding(env, env.get_template(named_by), repr(exc.name)[1:-1])
+            return seen, TemplateError(where, what)
         except Exception as exc:  # unreadable, not UTF-8
             return seen, TemplateError(_user_file(current, user_dir), f"template error: {exc}")
     return seen, None

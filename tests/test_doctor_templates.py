@@ -204,3 +204,15 @@ def test_a_template_extending_itself_is_said_with_the_name_meant(tmp_path: Path)
         "template error: it calls itself without end (a template that extends or includes "
         'itself? Ours is {% extends "default/session.md.j2" %})'
     )
+
+
+def test_a_missing_include_is_named_with_the_line_naming_it(tmp_path: Path) -> None:
+    """doctor said "…/session.md.j2: template not found: nope.j2", no line, where the run
+    says "…/session.md.j2:2: …"; in a file the template includes, that file's line."""
+    folder = _overrides(tmp_path / "v")
+    (folder / "session.md.j2").write_text('# {{ title }}\n{% include "footer.j2" %}\n')
+    (folder / "footer.j2").write_text('footer\n\n{% include "nope.j2" %}\n')
+    code, checks = _doctor(tmp_path / "v")
+    (said,) = [c for c in checks if c["status"] == "attention"]
+    assert code == 1
+    assert said["message"].startswith(f"{folder / 'footer.j2'}:3: template not found: nope.j2")

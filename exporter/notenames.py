@@ -54,9 +54,7 @@ _LINE_MARKUP = re.compile(r"(?m)^[^\S\n]*(?:#{1,6}|>|[-*+])\s+")
 def shorten(text: str) -> str:
     text = _LINE_MARKUP.sub("", _FENCE_LINE.sub(" ", text))
     line = " ".join(text.split())
-    if len(line) <= TITLE_LENGTH:
-        return line
-    return cut_at_word(line, TITLE_LENGTH)
+    return cut_keeping_path(line, TITLE_LENGTH)
 
 
 def shortened(text: str | None) -> str | None:
@@ -80,23 +78,28 @@ def fitted_name(head: str, tail: str) -> str:
     return f"{cut.rstrip(' ,.;:…')}…{tail}.md"
 
 
-def name_title(text: str, length: int) -> str:
-    """A title cut for a note's name: as ``cut_at_word``, but a cut inside a path keeps the
-    path's last segments (``…/components/agent-sidebar.tsx``), which name what the session
-    was about, where its first ones (``@apps/examples/…``) rarely do."""
+def cut_keeping_path(text: str, length: int) -> str:
+    """``text`` cut to ``length`` characters as ``cut_at_word`` cuts it, but a cut inside a
+    path keeps the path's last segments (``can you update …/components/agent-sidebar.tsx to
+    use it``), which name what the session was about, where its first ones
+    (``@apps/examples/…``) rarely do; the words after the path follow while they fit."""
     if len(text) <= length:
         return text
     head, space, _ = text[:length].rpartition(" ")
     word = text[len(head) + len(space) :].split(" ", 1)[0]
     if len(head) >= length // 2 or "://" in word:
         return cut_at_word(text, length)  # (a whole word left out, or a web address)
-    cut = len(head) + len(space) + len(word) < len(text) or word.endswith("…")
-    word = word.rstrip("/\\…")
-    room = length - len(head) - len(space) - len("…") - cut
-    for sep in _PATH_SEPARATOR.finditer(word):
-        tail = word[sep.start() :]
-        if len(tail) <= room and tail != sep.group():
-            return f"{head}{space}…{tail}{'…' if cut else ''}"
+    after = text[len(head) + len(space) + len(word) :]
+    path = word.rstrip("/\\…")
+    marked = "…" if after or path != word.rstrip("/\\") else ""  # (cut short before)
+    for sep in _PATH_SEPARATOR.finditer(path):
+        tail = path[sep.start() :]
+        kept = f"{head}{space}…{tail}"
+        if tail == sep.group() or len(kept) + len(marked) > length:
+            continue
+        if not after:
+            return kept + marked
+        return cut_at_word(kept + after, length) if len(kept + after) > length else kept + after
     return cut_at_word(text, length)
 
 

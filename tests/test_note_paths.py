@@ -157,7 +157,9 @@ def test_a_long_path_after_the_first_words_keeps_its_last_segments_in_the_name()
         title=prompt, project="p", started_at=datetime(2025, 1, 1, tzinfo=UTC),
     )  # fmt: skip
     name = default_relpath(session, NoteSettings(), None).rpartition("/")[2]
-    assert name == ("2025-01-01 can you update …-webview-components-agent-sidebar.tsx… 17840941.md")
+    assert name == (
+        "2025-01-01 can you update …-webview-components-agent-sidebar.tsx to… 17840941.md"
+    )
     dropped = replace(
         session,
         title="/drop ../../../../private/var/folders/49/kxrdwwbx0h9bchx99392sr4h0000gn/T/"
@@ -168,7 +170,9 @@ def test_a_long_path_after_the_first_words_keeps_its_last_segments_in_the_name()
     windows = replace(session, title="open C:\\Users\\dev\\projects\\a-long-project-name\\"
                       "src\\components\\Widget.tsx and fix it")  # fmt: skip
     name = default_relpath(windows, NoteSettings(), None).rpartition("/")[2]
-    assert name == "2025-01-01 open …-a-long-project-name-src-components-Widget.tsx… 17840941.md"
+    assert (
+        name == "2025-01-01 open …-a-long-project-name-src-components-Widget.tsx and… 17840941.md"
+    )
     wordy = replace(session, title="fix " + "the flaky test in the parser module " * 3)
     cut = default_relpath(wordy, NoteSettings(), None).rpartition("/")[2]
     assert (
@@ -183,35 +187,62 @@ def test_a_long_path_after_the_first_words_keeps_its_last_segments_in_the_name()
 _WORDS = st.text(st.sampled_from("ab/\\.- "), max_size=120)
 
 
-@given(_WORDS)
-@settings(max_examples=300, deadline=None)
-def test_a_name_s_title_is_the_title_s_head_and_perhaps_a_path_s_tail(text):
-    """Whatever the title, the cut one is at most 61 characters, and made of a head of it
-    and, after "…", a tail of one of its words: nothing that was not in the title."""
-    from exporter.notenames import name_title
+@given(_WORDS, st.sampled_from([60, 80]))
+@settings(max_examples=400, deadline=None)
+def test_a_cut_title_is_made_of_pieces_of_the_title(text, length):
+    """Whatever the title, the cut one is at most one character longer than asked, marked
+    "…" where something was left out, and each piece between the marks is in the title:
+    nothing that was not in it; the first piece starts it."""
+    from exporter.notenames import cut_keeping_path
 
-    cut = name_title(text, 60)
-    if len(text) <= 60:
+    cut = cut_keeping_path(text, length)
+    if len(text) <= length:
         assert cut == text
         return
-    assert len(cut) <= 61 and "…" in cut
-    head, mark, rest = cut.partition("…")
-    assert text.startswith(head)
-    if rest:
-        tail = rest.removesuffix("…")
-        assert " " not in tail and tail in text and tail[:1] in "/\\"
+    assert len(cut) <= length + 1 and "…" in cut
+    pieces = cut.split("…")
+    assert text.startswith(pieces[0])
+    assert all(piece in text for piece in pieces)
 
 
-def test_a_title_from_a_prompt_keeps_part_of_a_long_word():
+def test_a_title_from_a_prompt_keeps_the_end_of_a_long_path():
+    """A prompt whose second word is a long path: the title kept its first segments
+    ("read /home/dev/a_very_long_segment/…"); it keeps its last ones and the words after."""
     from exporter.model import Message, TextPart
     from exporter.notenames import session_title
 
-    path = "/home/dev/" + "a_very_long_segment/" * 6
+    path = "/home/dev/" + "a_very_long_segment/" * 5 + "notes.txt"
     asked = Message("user", (TextPart(f"read {path} and sum it up"),), "m1")
     session = Session("codex", "s1", (asked,), Path())
     title = session_title(session)
-    assert title.startswith("read /home/dev/a_very_long_segment/") and title.endswith("…")
+    assert title == (
+        "read …/a_very_long_segment/a_very_long_segment/a_very_long_segment/notes.txt…"
+    )
     assert len(title) <= 81
+
+
+def test_a_name_made_from_a_prompt_keeps_the_file_a_long_path_names():
+    """The name was cut from the title already cut to 80 characters: a path running past
+    them lost its file name (review9 F1: '…-T-tmplac…', the file tmplacu1lv7.png)."""
+    from exporter.model import Message, TextPart
+
+    asked = (
+        "/drop ../../../../private/var/folders/49/kxrdwwbx0h9bchx99397477c0000gn/T/tmplacu1lv7.png"
+    )
+    for prompt, ends in [
+        (asked, "-49-kxrdwwbx0h9bchx99397477c0000gn-T-tmplacu1lv7.png 00000000.md"),
+        (
+            "please fix the test in /home/dev/projects/frontend/src/features/billing/components/"
+            "InvoiceTable.tsx because it fails on CI with a timeout",
+            "please fix the test in …-components-InvoiceTable.tsx… 00000000.md",
+        ),
+    ]:
+        session = Session(
+            "aider", "00000000-1111", (Message("user", (TextPart(prompt),), "m1"),), Path(),
+            project="p", started_at=datetime(2025, 1, 1, tzinfo=UTC),
+        )  # fmt: skip
+        name = default_relpath(session, NoteSettings(), None).rpartition("/")[2]
+        assert name.endswith(ends), name
 
 
 def test_a_title_is_never_cut_inside_a_web_address_nor_a_drawn_character():

@@ -98,9 +98,9 @@ class Settings:
             elif key == "redact_extra":  # each rule as the file writes it
                 value = [_rule_table(rule) for rule in value]
             elif key == "templates" and value is not None:  # full paths: they read alike
-                value = Path(value).absolute()  # from any folder (a relative --vault's too)
+                value = os.path.abspath(value)  # from any folder (a relative --vault's too)
             elif key == "paths":
-                value = {name: [Path(p).absolute() for p in found] for name, found in value.items()}
+                value = {name: [os.path.abspath(p) for p in found] for name, found in value.items()}
             rows.append(
                 (
                     WRITTEN_AS.get(key, key),

@@ -237,8 +237,8 @@ def _notes_gone(vault: Path) -> str | None:
 
 def render_checks(settings: Any, home: Path | None) -> list[Check]:
     """Redaction in effect, and how many notes the next run renders again because they were
-    written with other templates, settings or redaction rules (notes holding a secret then
-    change; the others are rewritten with the same bytes, so they stay as they are)."""
+    written with other templates, settings or redaction rules (a note whose text then
+    changes is rewritten; the others stay as they are)."""
     from .options import export_options
     from .redact_rules import RULES
     from .state import State
@@ -269,7 +269,7 @@ def render_checks(settings: Any, home: Path | None) -> list[Check]:
         checks.append(
             Check("Vault", "info",
                   f"{stale} notes were written with other templates, settings or redaction "
-                  "rules: the next run renders them again (those holding a secret change)")
+                  "rules: the next run renders them again, rewriting those whose text changes")
         )  # fmt: skip
     rules = options.redactor()
     if rules is not None:

@@ -43,19 +43,23 @@ def template_checks(templates: Path | None, settings: NoteSettings | None = None
     used: dict[str, str] = {}  # a file an override uses -> that override
     for name in (n for n in files if n in defaults):
         seen, problem = template_walk(name, templates)
-        used.update({n: name for n in seen if n != name and n not in used})
         fails = _TEMPLATE_MAKES.get(name, "the notes made with it cannot be written")
-        if problem is None and name == "session.md.j2":
-            problem = tried_on_a_sample(templates, settings)
-            fails = "each session note it fails on is not written"
+        if problem is None:
+            problem = tried_on_a_sample(name, templates, settings)
+            fails = _FAILS_ON.get(name, fails)
         if problem:
             checks.append(check("Templates", "attention", f"{problem}: {fails}"))
-        else:
-            checks.append(check("Templates", "ok", f"{templates / name} overrides the default"))
+            for helper in seen - {name}:  # (said with it: not "ok" beside its "!!")
+                used.setdefault(helper, "")
+            continue
+        used.update({n: name for n in seen if n != name and not used.get(n)})
+        checks.append(check("Templates", "ok", f"{templates / name} overrides the default"))
     for name in (n for n in files if n not in defaults):
         if name in used:
-            said = f"{templates / name} is used by {used[name]}"
-            checks.append(check("Templates", "ok", said))
+            if used[name]:  # (one used by a template that fails is said with it)
+                checks.append(
+                    check("Templates", "ok", f"{templates / name} is used by {used[name]}")
+                )
         elif name.endswith(".md.j2"):
             known = ", ".join(sorted(defaults))
             said = f"{templates / name} is not a template ccexport uses (those are {known})"
@@ -66,24 +70,46 @@ def template_checks(templates: Path | None, settings: NoteSettings | None = None
     return checks
 
 
-def tried_on_a_sample(templates: Path, settings: NoteSettings | None) -> TemplateError | None:
-    """The error rendering ``sample_session`` with the session template of ``templates``
-    meets (named with its file and line, as the run names it; " on a sample session" said),
-    or None. A template that fails on every session fails here."""
+# What a template that fails on the sample costs.
+_FAILS_ON = {
+    "session.md.j2": "each session note it fails on is not written",
+    "project_index.md.j2": "each project's index note it fails on is not written",
+    "projects_index.md.j2": "the index of projects is not written",
+}
+
+
+def tried_on_a_sample(
+    name: str, templates: Path, settings: NoteSettings | None
+) -> TemplateError | None:
+    """The error rendering template ``name`` of ``templates`` meets on ``sample_session``
+    (an index template: on the index notes listing it), named with its file and line as
+    the run names it, or None. A template that fails on every note fails here."""
+    from .index import note_meta, project_entry, session_entry
     from .notes import build_note
     from .notespec import NoteSettings
-    from .render import TemplateError
+    from .render import TemplateError, render
 
     chosen = replace(settings or NoteSettings(timezone=UTC), templates=templates)
     try:
-        build_note(sample_session(), "sample.md", chosen, lambda key: None)
+        if name == "session.md.j2":
+            build_note(sample_session(), "sample.md", chosen, lambda key: None)
+            return None
+        ours = replace(chosen, templates=None)  # (the session note as ours writes it)
+        note = build_note(sample_session(), "sample.md", ours, lambda key: None)
+        entry = session_entry(f"{chosen.folder}/sample.md", note_meta(note.frontmatter))
+        listed = {"dataview": False, "folder": chosen.folder}
+        if name == "project_index.md.j2":
+            render(name, {**listed, "project": "sample", "sessions": [entry]}, templates)
+        elif name == "projects_index.md.j2":
+            row = project_entry("sample", f"{chosen.folder}/Projects/sample", [entry], None)
+            render(name, {**listed, "projects": [row]}, templates)
     except TemplateError as exc:
-        return TemplateError(exc.where, f"{exc.what} (met on a sample session)")
+        return TemplateError(exc.where, f"{exc.what}; met on a sample session")
     return None
 
 
 def sample_session() -> Session:
-    """A short session with a value in every field a template may read and an item of
+    """A short session with a value in each field the shipped header reads and an item of
     each common kind: a prompt, thinking, a reply, a call and its result, a failed call,
     a typed command with its output."""
     from .model import (

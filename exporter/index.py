@@ -71,7 +71,6 @@ def write_index_notes(
     notes = found if found is not None else vault.notes(note_meta)
     if not notes:
         return [], []  # a vault without notes has no index to write
-    from . import markdown  # (with the first index note: an empty export never needs it)
 
     projects: dict[str, list[dict[str, Any]]] = {}
     indexed: set[str] = set()  # the projects with an index note in the vault
@@ -86,12 +85,7 @@ def write_index_notes(
             # is the session's (for the project's ``updated``).
             later.setdefault(str(meta.get("project") or "unknown-project"), []).append(meta)
             continue
-        entry = {
-            **meta,
-            "link": markdown.wikilink(note_stem(path), meta.get("title")),
-        }
-        entry["source_label"] = SOURCE_LABELS.get(str(meta.get("source")), meta.get("source"))
-        entry["model"] = (meta.get("models") or [""])[0]
+        entry = session_entry(path, meta)
         projects.setdefault(str(meta.get("project") or "unknown-project"), []).append(entry)
     changes: list[Change] = []
     failures: list[TemplateError] = []
@@ -130,15 +124,8 @@ def write_index_notes(
             deleted = changes[-1].action is Action.DELETED
         if not sessions:
             continue  # (not in the list of projects)
-        summary.append({
-            "project": project,
-            "link": markdown.escape_inline(project)
-            if deleted
-            else markdown.wikilink(relpath.removesuffix(".md"), project),
-            "sessions": len(sessions),
-            "sources": sorted({str(s["source_label"]) for s in sessions}),
-            "latest": _day(updated, sessions[0].get("created")),
-        })  # fmt: skip
+        link = None if deleted else relpath.removesuffix(".md")
+        summary.append(project_entry(project, link, sessions, updated))
     if projects or indexed:
         key = f"{INDEX_PREFIX}projects"
         relpath = vault.choose_path(key, f"{settings.folder}/Projects.md")
@@ -152,6 +139,34 @@ def write_index_notes(
         if body is not None:
             changes.append(vault.write_note(key, relpath, fm, body))
     return changes, failures
+
+
+def session_entry(path: str, meta: dict[str, Any]) -> dict[str, Any]:
+    """What a project's index template gets of one session note (``note_meta``, a link)."""
+    from . import markdown
+
+    entry = {**meta, "link": markdown.wikilink(note_stem(path), meta.get("title"))}
+    entry["source_label"] = SOURCE_LABELS.get(str(meta.get("source")), meta.get("source"))
+    entry["model"] = (meta.get("models") or [""])[0]
+    return entry
+
+
+def project_entry(
+    project: str, link: str | None, sessions: list[dict[str, Any]], updated: datetime | None
+) -> dict[str, Any]:
+    """What the index of projects gets of one project; ``link``: its index note's path
+    without ``.md``, None when the person deleted it (listed, not linked)."""
+    from . import markdown
+
+    return {
+        "project": project,
+        "link": markdown.escape_inline(project)
+        if link is None
+        else markdown.wikilink(link, project),
+        "sessions": len(sessions),
+        "sources": sorted({str(s["source_label"]) for s in sessions}),
+        "latest": _day(updated, sessions[0].get("created")),
+    }
 
 
 def _body(

@@ -160,8 +160,8 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
     except RecursionError:  # ({% extends "session.md.j2" %} in session.md.j2 itself)
         where = _user_file(name, user_dir)
         what = (
-            "template error: it calls itself without end (a template that extends or "
-            f'includes itself? Ours is {{% extends "default/{name}" %}})'
+            "template error: it calls itself without end: does it extend or include itself? "
+            f'Ours is {{% extends "default/{name}" %}}'
         )
         raise TemplateError(where, what) from None
     except Exception as exc:  # a runtime error inside a user's template

@@ -336,7 +336,7 @@ def test_config_show_prints_templates_and_paths_as_full_paths(tmp_path, monkeypa
     (tmp_path / "v" / "Templates" / "mine").mkdir(parents=True)
     (tmp_path / "v" / ".ccexport").mkdir()
     (tmp_path / "v" / ".ccexport" / "config.toml").write_text(
-        'templates = "Templates/mine"\n[paths]\naider = ["src"]\n', encoding="utf-8"
+        'templates = "Templates/mine"\n[paths]\naider = ["src", "../code"]\n', encoding="utf-8"
     )
     result = runner.invoke(app, ["config", "show", "--vault", "v"])
     assert result.exit_code == 0, result.output
@@ -344,4 +344,4 @@ def test_config_show_prints_templates_and_paths_as_full_paths(tmp_path, monkeypa
     templates = tomllib.loads("v = " + rows["templates"].rsplit(" from ", 1)[0])["v"]
     paths = tomllib.loads("v = " + rows["paths"].rsplit(" from ", 1)[0])["v"]
     assert templates == str(tmp_path / "v" / "Templates" / "mine")
-    assert [Path(p).is_absolute() for p in paths["aider"]] == [True]
+    assert paths["aider"] == [str(tmp_path / "v" / "src"), str(tmp_path / "code")]  # no ".."

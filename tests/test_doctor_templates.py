@@ -175,8 +175,8 @@ def test_a_template_that_fails_when_a_note_is_made_needs_attention(tmp_path: Pat
     assert code == 1
     (said,) = [c for c in checks if c["status"] == "attention"]
     assert said["message"] == (
-        f"{folder / 'session.md.j2'}:2: template error: 'nosuch' is undefined (met on a sample "
-        "session): each session note it fails on is not written"
+        f"{folder / 'session.md.j2'}:2: template error: 'nosuch' is undefined; met on a sample "
+        "session: each session note it fails on is not written"
     )
 
 
@@ -201,8 +201,8 @@ def test_a_template_extending_itself_is_said_with_the_name_meant(tmp_path: Path)
         render("session.md.j2", {}, folder)
     assert raised.value.path == str(folder / "session.md.j2")
     assert raised.value.what == (
-        "template error: it calls itself without end (a template that extends or includes "
-        'itself? Ours is {% extends "default/session.md.j2" %})'
+        "template error: it calls itself without end: does it extend or include itself? "
+        'Ours is {% extends "default/session.md.j2" %}'
     )
 
 
@@ -216,3 +216,44 @@ def test_a_missing_include_is_named_with_the_line_naming_it(tmp_path: Path) -> N
     (said,) = [c for c in checks if c["status"] == "attention"]
     assert code == 1
     assert said["message"].startswith(f"{folder / 'footer.j2'}:3: template not found: nope.j2")
+
+
+@pytest.mark.parametrize(
+    ("name", "fails"),
+    [
+        ("project_index.md.j2", "each project's index note it fails on is not written"),
+        ("projects_index.md.j2", "the index of projects is not written"),
+    ],
+)
+def test_an_index_template_that_fails_on_a_sample_needs_attention(
+    tmp_path: Path, name: str, fails: str
+) -> None:
+    """doctor tried the session template only: an index template with an unknown variable
+    got "All good." while every export said "1 index note failed" (review9 F2)."""
+    folder = _overrides(tmp_path / "v")
+    (folder / name).write_text("# index\n{{ nosuch }}\n")
+    code, checks = _doctor(tmp_path / "v")
+    (said,) = [c for c in checks if c["status"] == "attention"]
+    assert code == 1 and said["message"] == (
+        f"{folder / name}:2: template error: 'nosuch' is undefined; met on a sample session: "
+        + fails
+    )
+
+
+def test_the_shipped_index_templates_pass_the_trial_as_copies(tmp_path: Path) -> None:
+    """``templates init`` copies them: each overrides ours, reads well and renders."""
+    _overrides(tmp_path / "v")
+    code, checks = _doctor(tmp_path / "v")
+    assert code == 0 and {c["status"] for c in checks} == {"ok"} and len(checks) == 3
+
+
+def test_a_helper_of_a_template_that_fails_is_said_with_it_only(tmp_path: Path) -> None:
+    """It got "!!" for the template and "ok … is used by" for the helper (review9)."""
+    folder = _overrides(tmp_path / "v")
+    (folder / "session.md.j2").write_text('{% include "footer.j2" %}\n')
+    (folder / "footer.j2").write_text("{{ nosuch }}\n")
+    code, checks = _doctor(tmp_path / "v")
+    assert code == 1
+    assert not [c for c in checks if "footer.j2 is used by" in c["message"]]
+    (said,) = [c for c in checks if c["status"] == "attention"]
+    assert said["message"].startswith(f"{folder / 'footer.j2'}:1: template error")

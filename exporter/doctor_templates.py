@@ -89,7 +89,11 @@ def tried_on_a_sample(
     from .notespec import NoteSettings
     from .render import TemplateError, render
 
-    chosen = replace(settings or NoteSettings(timezone=UTC), templates=templates)
+    # (without the configured properties: an expression of those that fails is the
+    # config's, which the run names so, not this template's)
+    chosen = replace(
+        settings or NoteSettings(timezone=UTC), templates=templates, frontmatter_add={}
+    )
     try:
         if name == "session.md.j2":
             build_note(sample_session(), "sample.md", chosen, lambda key: None)

@@ -257,3 +257,13 @@ def test_a_helper_of_a_template_that_fails_is_said_with_it_only(tmp_path: Path) 
     assert not [c for c in checks if "footer.j2 is used by" in c["message"]]
     (said,) = [c for c in checks if c["status"] == "attention"]
     assert said["message"].startswith(f"{folder / 'footer.j2'}:1: template error")
+
+
+def test_a_configured_property_that_fails_is_not_laid_at_a_template_s_door(tmp_path: Path) -> None:
+    """The trial renders the sample's note without the configured properties: one whose
+    expression fails is the configuration's (the run names it so), not the template's."""
+    _overrides(tmp_path / "v")
+    config = tmp_path / "v" / ".ccexport" / "config.toml"
+    config.write_text('[frontmatter]\nadd = { week = "{{ nosuch.attr }}" }\n', encoding="utf-8")
+    code, checks = _doctor(tmp_path / "v")
+    assert {c["status"] for c in checks} == {"ok"}, checks

@@ -84,9 +84,20 @@ def filters() -> dict[str, Any]:
         "callout": lambda body, kind="note", title="", folded=True: markdown.callout(
             kind, title, body, folded=folded
         ),
-        "wikilink": markdown.wikilink,
+        "wikilink": _note_link,
         "to_json": _to_json,
     }
+
+
+def _note_link(target: Any, label: str | None = None) -> str:
+    """The ``wikilink`` filter: its target made a name a note can have, as note names are
+    made (``# | ^ [ ]`` and the like become ``-``), so session text given as a target
+    cannot link to a heading or block, or end the link; ``{{ project | wikilink }}`` is
+    the project's index note (a project holding no ``/``). The label is made safe as ours."""
+    from . import markdown
+    from .vaultpaths import safe_relpath
+
+    return markdown.wikilink(safe_relpath(str(target)), label)
 
 
 @lru_cache(maxsize=8)

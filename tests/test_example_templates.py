@@ -58,3 +58,24 @@ def test_a_turn_of_tool_calls_only_loses_its_heading_without_tools() -> None:
     headings = re.findall(r"^### (\w+)", body, re.M)
     assert headings == ["User", "User", "Assistant"], body
     assert "There are none." in body and "ls" not in body.replace("List", "")
+
+
+def test_wikilink_makes_its_target_a_note_s_name(tmp_path: Path) -> None:
+    """``{{ project | wikilink }}`` wrote the project as given: "C# tools|x" linked to the
+    heading "tools|x" of a note "C" (tplaudit F6). The target is now made a name as note
+    names are made, so it is the project's index note."""
+    from vault_builder import write_session
+
+    home, folder = tmp_path / "home", tmp_path / "mine"
+    write_session(home, ["q"], cwd="/w/C# tools|x")
+    folder.mkdir()
+    (folder / "session.md.j2").write_text("# {{ title | inline }}\n\n{{ project | wikilink }}\n")
+    report = run_export(
+        ExportOptions(vault=tmp_path / "v", home=home, templates=folder, timezone=UTC)
+    )
+    assert not report.failed
+    notes = note_files(tmp_path / "v", index=True)
+    (session,) = [n.decode() for k, n in notes.items() if "/Projects" not in k]
+    (link,) = re.findall(r"\[\[[^\]]*\]\]", session.split("%% ccexport:end")[0].split("---")[-1])
+    assert link == "[[C- tools-x]]"
+    assert any(k.endswith("/Projects/C- tools-x.md") for k in notes)

@@ -94,7 +94,7 @@ def test_a_sidecar_that_cannot_be_opened_is_said(tmp_path):
     path.unlink()
     os.mkfifo(path)
     _, problems = checked_export(home, vault, "claude-code", failed=0)
-    assert problems == [f"{path}: could not be read (a named pipe (FIFO), not a file); {THEN}"]
+    assert problems == [f"{path}: could not be read (a named pipe, not a file); {THEN}"]
     assert titles(vault) == ["Flaky test fix", "bump the version"]
 
 

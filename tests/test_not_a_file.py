@@ -13,7 +13,7 @@ from exporter.adapters.base import not_a_file, read_regular
     ("mode", "said"),
     [
         (stat.S_IFDIR | 0o755, "a folder, not a file"),
-        (stat.S_IFIFO | 0o644, "a named pipe (FIFO), not a file"),
+        (stat.S_IFIFO | 0o644, "a named pipe, not a file"),
         (stat.S_IFSOCK | 0o755, "a socket, not a file"),
         (stat.S_IFCHR | 0o666, "a device, not a file"),
         (stat.S_IFBLK | 0o660, "a device, not a file"),

@@ -203,7 +203,7 @@ def test_a_fifo_where_a_source_file_belongs_is_never_opened_for_reading(tmp_path
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert "Traceback" not in result.stderr and len(note_files(tmp_path / "v")) > 30
-    assert f"{rollout}: " in result.stderr and "a named pipe (FIFO), not a file" in result.stderr
+    assert f"{rollout}: " in result.stderr and "a named pipe, not a file" in result.stderr
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
@@ -257,5 +257,5 @@ def test_a_fifo_named_as_a_claude_code_transcript_is_reported_not_opened(tmp_pat
          "--quiet"],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
-    assert f"{fifo}: could not be read: a named pipe (FIFO), not a file;" in result.stderr
+    assert f"{fifo}: could not be read: a named pipe, not a file;" in result.stderr
     assert "000000000004" not in result.stderr and "Traceback" not in result.stderr

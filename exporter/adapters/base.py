@@ -97,7 +97,7 @@ def not_a_file(mode: int) -> str:
     file"), from its ``st_mode``."""
     for test, what in (
         (stat.S_ISDIR, "a folder"),
-        (stat.S_ISFIFO, "a named pipe (FIFO)"),
+        (stat.S_ISFIFO, "a named pipe"),
         (stat.S_ISSOCK, "a socket"),
         (stat.S_ISCHR, "a device"),
         (stat.S_ISBLK, "a device"),

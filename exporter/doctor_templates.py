@@ -108,7 +108,7 @@ def tried_on_a_sample(
             row = project_entry("sample", f"{chosen.folder}/Projects/sample", [entry], None)
             render(name, {**listed, "projects": [row]}, templates)
     except TemplateError as exc:
-        return TemplateError(exc.where, f"{exc.what}; met on a sample session")
+        return TemplateError((exc.path, exc.line), f"{exc.what}; met on a sample session")
     return None
 
 

@@ -25,16 +25,16 @@ if TYPE_CHECKING:
     import jinja2
 
 
+Place = tuple[str, int | None]  # a template's file, and the line when it is known
+
+
 class TemplateError(ExporterError):
     """A template could not be loaded or rendered; names the file and line."""
 
-    def __init__(self, where: str, what: str) -> None:
-        self.where, self.what = where, what
-        # ``where`` is "file:line" when the line is known (a template's name ends in .j2,
-        # never in ":<digits>"): apart, for a problem's ``path`` and ``line``.
-        path, _, line = where.rpartition(":")
-        self.path, self.line = (path, int(line)) if path and line.isdigit() else (where, None)
-        super().__init__(f"{where}: {what}")
+    def __init__(self, place: Place, what: str) -> None:
+        (self.path, self.line), self.what = place, what
+        self.where = f"{self.path}:{self.line}" if self.line else self.path
+        super().__init__(f"{self.where}: {what}")
 
     def problem(self, **kwargs: Any) -> Problem:
         """The report's problem: the template's file as its path, the line as its line."""
@@ -169,7 +169,7 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
             what += f"; {RETIRED_HINT}"
         raise TemplateError(where, what) from None
     except RecursionError:  # ({% extends "session.md.j2" %} in session.md.j2 itself)
-        where = _user_file(name, user_dir)
+        where = (_user_file(name, user_dir), None)
         what = (
             "template error: it calls itself without end: does it extend or include itself? "
             f'Ours is {{% extends "default/{name}" %}}'
@@ -221,18 +221,19 @@ def template_walk(name: str, user_dir: Path) -> tuple[set[str], TemplateError | 
             what = f"template not found: {exc.name}"
             if exc.name in RETIRED_TEMPLATES:
                 what += f"; {RETIRED_HINT}"
-            where = _user_file(named_by or name, user_dir)
+            where = (_user_file(name, user_dir), None)
             if named_by is not None:  # the line naming it, as a render says it
                 where = _line_holding(env, env.get_template(named_by), repr(exc.name)[1:-1])
             return seen, TemplateError(where, what)
         except Exception as exc:  # unreadable, not UTF-8
-            return seen, TemplateError(_user_file(current, user_dir), f"template error: {exc}")
+            failed = (_user_file(current, user_dir), None)
+            return seen, TemplateError(failed, f"template error: {exc}")
     return seen, None
 
 
 def _syntax_error(exc: jinja2.TemplateSyntaxError, name: str) -> TemplateError:
     where = exc.filename or exc.name or name
-    return TemplateError(f"{where}:{exc.lineno}", f"template syntax error: {exc.message}")
+    return TemplateError((where, exc.lineno), f"template syntax error: {exc.message}")
 
 
 def init_templates(dest: Path, *, force: bool = False) -> tuple[list[str], list[str]]:
@@ -297,21 +298,21 @@ def render_expression(source: str, context: dict[str, Any], user_dir: Any, name:
     try:
         return rendered(env.from_string(source), context).strip()
     except Exception as exc:  # anything a user's expression can raise
-        raise TemplateError(f"config {name}", f"expression error: {exc}") from None
+        raise TemplateError((f"config {name}", None), f"expression error: {exc}") from None
 
 
-def _line_holding(env: jinja2.Environment, template: jinja2.Template, needle: str) -> str:
-    """The template's file and the first line of it holding ``needle`` (the file alone if
-    none does: the text came from a variable or another file)."""
+def _line_holding(env: jinja2.Environment, template: jinja2.Template, needle: str) -> Place:
+    """The template's file and the first line of it holding ``needle`` (no line if none
+    does: the text came from a variable or another file)."""
     where = template.filename or template.name or "template"
     try:
         source = env.loader.get_source(env, template.name)[0] if env.loader else ""
     except Exception:  # (read when the note was rendered: gone since, say)
-        return where
+        return where, None
     for number, line in enumerate(source.splitlines(), 1):
         if needle in line:
-            return f"{where}:{number}"
-    return where
+            return where, number
+    return where, None
 
 
 def _user_file(name: str, user_dir: Path | None) -> str:
@@ -320,12 +321,14 @@ def _user_file(name: str, user_dir: Path | None) -> str:
     return str(mine) if mine is not None and os.path.lexists(mine) else name
 
 
-def _template_location(exc: BaseException, where: str) -> str:
-    """The template file and line a runtime error came from, read off the traceback."""
+def _template_location(exc: BaseException, file: str) -> Place:
+    """The template file and line a runtime error came from, read off the traceback
+    (``file`` with no line when none is a template's)."""
+    where: Place = (file, None)
     tb = exc.__traceback__
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
         if filename.endswith((".j2", ".md", ".jinja")):
-            where = f"{filename}:{tb.tb_lineno}"
+            where = (filename, tb.tb_lineno)
         tb = tb.tb_next
     return where

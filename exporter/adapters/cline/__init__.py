@@ -71,7 +71,13 @@ class ClineFamilyAdapter:
         there (they said "not found" and "nothing found" for sessions the export read)."""
         folders = self._folders(ctx)
         moved = [self._sdk_places(ctx, folder)[0] for folder in folders]
-        outside = [m for m in moved if not any(m.is_relative_to(f) for f in folders)]
+        # (a folder's own sessions folder is inside it: ``is_relative_to`` for each of some
+        # 200 editor folders cost a no-op run 0.07 s)
+        outside = [
+            m
+            for m, folder in zip(moved, folders, strict=True)
+            if m.parent != folder and not any(m.is_relative_to(f) for f in folders)
+        ]
         return list(dict.fromkeys([*folders, *outside]))
 
     def _folders(self, ctx: SourceContext) -> list[Path]:

@@ -325,6 +325,10 @@ class Session:
     # Lines of ``source_path`` that could not be read at all (damaged, cut off; each
     # reported as a warning when the file was read): the note says so, on every run after.
     unread_lines: tuple[int, ...] = ()
+    # The message (its index in ``messages``) whose words title the session when its first
+    # prompt would not (Aider: the first request after commands that only set the chat up,
+    # ``/add app.py``). The note builder makes the title of it, as of a first prompt.
+    title_from: int | None = None
 
     @property
     def key(self) -> str:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import replace
+from itertools import islice
 
 from .clean import strip_control
-from .model import CommandPart, Session, TextPart
+from .model import CommandPart, Message, Session, TextPart
 from .turns import clean_parts
 from .vaultpaths import MAX_NAME_BYTES, safe_component
 
@@ -16,13 +18,17 @@ TITLE_LENGTH = 80
 
 
 def session_title(session: Session) -> str:
-    """The session's own title, else its first real prompt, cleaned and shortened (no
-    control character: a title is the note's name, its properties and its links' label)."""
+    """The session's own title, else its first real prompt (or the message ``title_from``
+    names), cleaned and shortened (no control character: a title is the note's name, its
+    properties and its links' label)."""
     own = " ".join(strip_control(session.title).split()) if session.title else ""
     if own:
         return own
     command = None
-    for message in session.messages:
+    messages: Iterable[Message] = session.messages
+    if session.title_from is not None:
+        messages = islice(messages, session.title_from, session.title_from + 1)
+    for message in messages:
         if message.role != "user":
             continue
         for part in clean_parts(message):

@@ -1073,6 +1073,27 @@ def test_a_note_is_titled_by_what_was_asked_not_by_the_chat_set_up(tmp_path, typ
     assert notes.session_title(session) == title
 
 
+def test_a_title_made_of_a_later_request_is_redacted_and_names_the_note(tmp_path):
+    """The title made of the request after ``/add`` is the note builder's, from the message
+    as redaction left it: a token in the request never reaches the title, the name or the
+    index. (The token is generated at test time; none is real.)"""
+    from test_redact import SAMPLES, Gen
+    from test_redact_export import every_file
+
+    token = SAMPLES["github-pat"](Gen(7))[1]
+    log = AiderLog().run("2025-03-01 09:15:00")
+    log.prompt("/add deploy.sh").prompt(f"deploy with {token} please").reply("Done.")
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    assert session.title is None and session.title_from is not None
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path / "home", timezone=UTC))
+    note = _note(vault, "deploy with")
+    assert "\ntitle: deploy with [REDACTED:github-pat] please\n" in note
+    assert any("deploy with -REDACTED" in p for p in note_files(vault))  # (its name)
+    assert all(token not in path and token not in text for path, text in every_file(vault).items())
+
+
 _WORDS = st.text(st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp")),
                  min_size=1, max_size=30).map(str.strip).filter(bool)  # fmt: skip
 _REPLY_LINE = st.one_of(

@@ -552,3 +552,19 @@ def test_an_older_bubble_dated_by_timestamp_dates_its_message_and_the_chat(tmp_p
     assert session.started_at == datetime(2025, 10, 7, 18, 28, 55, 45000, tzinfo=UTC)
     assert session.messages[0].timestamp == session.started_at
     assert session.ended_at == datetime(2025, 10, 7, 18, 28, 58, tzinfo=UTC)
+
+
+def test_a_2024_replys_code_blocks_read_as_the_code_they_are(tmp_path):
+    """A reply without text is its code blocks, each fenced as the reply showed it: a fence
+    longer than the code's own backticks, and a language only when it reads as one (a
+    language with a space or a backtick made no fence, and the code showed as escaped
+    prose: ``\\[\\[link\\]\\]``)."""
+    user = tmp_path / CURSOR
+    disk = global_composer()
+    blocks = [{"content": "a\n```\nb", "languageId": "markdown"},
+              {"content": "[[link]] #tag", "languageId": "weird lang`x"}]  # fmt: skip
+    disk[f"bubbleId:{COMPOSER}:b4"] = bubble(2, "b4", text="", codeBlocks=blocks)
+    make_db(user / "globalStorage" / "state.vscdb", {}, disk)
+    note = the_exported_note(tmp_path, "cursor")
+    assert "\n````markdown\na\n```\nb\n````\n" in note
+    assert "\n```\n[[link]] #tag\n```\n" in note

@@ -101,6 +101,7 @@ def parse_run(
     changed = builder.actions or builder.command_actions
     if not conversation(messages) and changed and problems is not None:
         problems.append(builder.unprompted_change(path, run.first_line))
+    title, title_from = run_title(messages, builder.linted) if messages else (None, None)
     return Session(
         source=SOURCE,
         session_id=session_id,
@@ -109,7 +110,8 @@ def parse_run(
         project=path.parent.name or None,
         cwd=cwd or str(path.parent),
         models=tuple(builder.models),
-        title=run_title(messages, builder.linted) if messages else None,
+        title=title,
+        title_from=title_from,
         started_at=started,
         ended_at=builder.last_typed,
         usage=builder.run_usage.usage,

@@ -6,33 +6,27 @@ Kept apart from aider_log.py, which reads a run's lines into messages.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from ..model import CommandPart, Message, Part, Session, TextPart
-from .aider import SOURCE
+from ..model import CommandPart, Message, Part, TextPart
 
 # Commands that ask the model or run something: a request, as a typed prompt is. The other
 # commands (``/add``, ``/drop``, ``/model``, ``/web`` …) set the chat up for one.
 _REQUESTS = ("/ask", "/code", "/architect", "/context", "/help", "/run", "/test", "/lint")
 
 
-def run_title(messages: list[Message], linted: str | None) -> str | None:
-    """The note's title when the first thing typed does not say what was asked: the first
-    request (a prompt, or a command that asks the model or runs something) after commands
-    that only set the chat up (``/add app.py``, ``/model opus``); and for a run in which
-    nobody typed and Aider asked the model to fix what its linter found, that. None leaves
-    the title to the note builder (the first prompt, or the first command)."""
-    from ..notenames import session_title  # (the note builder's own cleaning and shortening)
-
+def run_title(messages: list[Message], linted: str | None) -> tuple[str | None, int | None]:
+    """The note's own title and the message its title is made of (``Session.title_from``),
+    where the first thing typed does not say what was asked: the first request (a prompt,
+    or a command that asks the model or runs something) after commands that only set the
+    chat up (``/add app.py``, ``/model opus``); and for a run in which nobody typed and
+    Aider asked the model to fix what its linter found, that. ``(None, None)`` leaves the
+    title to the note builder (the first prompt, or the first command)."""
     typed = [m for m in messages if m.role == "user" and any(_typed(p) for p in m.parts)]
     request = next((m for m in typed if any(asks(p) for p in m.parts)), None)
     if request is None:  # commands alone (``/lint``), or nothing typed
-        return _lint_title(linted) if linted else None
+        return (_lint_title(linted) if linted else None), None
     if request is typed[0]:
-        return None
-    first = session_title(Session(SOURCE, "", tuple(typed), Path()))
-    asked = session_title(Session(SOURCE, "", (request,), Path()))
-    return asked if asked != first else None
+        return None, None
+    return None, next(i for i, m in enumerate(messages) if m is request)
 
 
 def _lint_title(linted: str) -> str:

@@ -16,13 +16,13 @@ each. A call answered with nothing is ``completed``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from ...markdown import fence
 from ...model import (
     Message,
     ModelUsage,
@@ -41,6 +41,9 @@ from .._unanswered import UNANSWERED
 from .._values import json_kind, quoted, some_text, tool_name
 from .context import context_parts
 from .tool_results import result_text
+
+_BACKTICK_RUNS = re.compile(r"`+")
+_LANGUAGE = re.compile(r"[\w+#.-]+")  # (languageId: python, cpp, csharp, objective-c …)
 
 
 def bubble_messages(
@@ -223,8 +226,17 @@ def _code_blocks(blocks: Any) -> list[Part]:
         content = block.get("content") if isinstance(block, dict) else None
         if isinstance(content, str) and content.strip():
             lang = block.get("languageId") if isinstance(block.get("languageId"), str) else ""
-            parts.append(TextPart(fence(content.rstrip(), lang)))
+            parts.append(TextPart(_fenced(content.rstrip(), lang)))
     return parts
+
+
+def _fenced(code: str, lang: str) -> str:
+    """The block as the reply's Markdown had it: a fence longer than any run of backticks
+    in the code, so the code cannot end it. The note builder makes a reply's text safe,
+    this text with it; a language that would not read as one is left out."""
+    ticks = "`" * max([3, *(len(run) + 1 for run in _BACKTICK_RUNS.findall(code))])
+    info = lang if _LANGUAGE.fullmatch(lang) else ""
+    return f"{ticks}{info}\n{code}\n{ticks}"
 
 
 def _model_name(bubble: dict[str, Any]) -> str | None:

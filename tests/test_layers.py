@@ -54,3 +54,20 @@ def test_the_check_sees_relative_and_absolute_imports():
     assert "exporter.adapters._sqlite" in _imported(adapters / "opencode" / "__init__.py")
     assert "exporter.errors" in _imported(adapters / "base.py")
     assert "exporter.errors" in _imported(adapters / "opencode" / "__init__.py")
+
+
+NOTE_BUILDER = ["notes", "notenames", "turns", "clean", "render", "session_body", "split",
+                "index", "index_body", "toolinput", "toolpairs", "stats", "markdown*"]  # fmt: skip
+
+
+def test_the_note_builder_knows_no_source_format():
+    """The note builder reads the model alone, never an adapter."""
+    paths = {p for name in NOTE_BUILDER for p in PACKAGE.glob(f"{name}.py")}
+    assert len(paths) > len(NOTE_BUILDER)  # (the markdown modules are many)
+    wrong = {
+        f"{path.name}: {name}"
+        for path in sorted(paths)
+        for name in _imported(path)
+        if name.startswith("exporter.adapters")
+    }
+    assert not wrong, sorted(wrong)

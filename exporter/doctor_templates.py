@@ -54,13 +54,13 @@ def template_checks(templates: Path | None, settings: NoteSettings | None = None
             continue
         used.update({n: name for n in seen if n != name and not used.get(n)})
         checks.append(check("Templates", "ok", f"{templates / name} overrides the default"))
-    for name in (n for n in files if n not in defaults):
+    for name in _other_files(templates, defaults, used):
         if name in used:
             if used[name]:  # (one used by a template that fails is said with it)
                 checks.append(
                     check("Templates", "ok", f"{templates / name} is used by {used[name]}")
                 )
-        elif name.endswith(".md.j2"):
+        elif "/" not in name and name.endswith(".md.j2"):
             known = ", ".join(sorted(defaults))
             said = f"{templates / name} is not a template ccexport uses (those are {known})"
             checks.append(check("Templates", "attention", said))
@@ -68,6 +68,19 @@ def template_checks(templates: Path | None, settings: NoteSettings | None = None
             said = f"{templates / name} is used by none of the templates here"
             checks.append(check("Templates", "info", said))
     return checks
+
+
+def _other_files(templates: Path, defaults: set[str], used: dict[str, str]) -> list[str]:
+    """The folder's files that are no override, by their names for Jinja: each file an
+    override uses, in a subfolder too and whatever it is called (``parts/header.md``), and
+    every other ``*.j2`` (a hidden folder's aside)."""
+    found = {
+        path.relative_to(templates).as_posix()
+        for path in templates.rglob("*.j2")
+        if not any(part.startswith(".") for part in path.relative_to(templates).parts)
+    }
+    found.update(name for name in used if (templates / name).is_file())
+    return sorted(found - defaults)
 
 
 # What a template that fails on the sample costs.

@@ -267,3 +267,27 @@ def test_a_configured_property_that_fails_is_not_laid_at_a_template_s_door(tmp_p
     config.write_text('[frontmatter]\nadd = { week = "{{ nosuch.attr }}" }\n', encoding="utf-8")
     code, checks = _doctor(tmp_path / "v")
     assert {c["status"] for c in checks} == {"ok"}, checks
+
+
+def test_files_in_a_subfolder_are_said_as_those_beside_the_templates(tmp_path: Path) -> None:
+    """An include from a subfolder (``parts/header.md``) is part of the template that uses
+    it, and a ``*.j2`` there that nothing uses is said; doctor listed neither (only the
+    folder's own ``*.j2`` files), nor a helper not named ``*.j2``. A hidden folder is not
+    looked into."""
+    folder = _overrides(tmp_path / "v")
+    session = folder / "session.md.j2"
+    session.write_text('{% include "parts/header.md" %}\n' + session.read_text(encoding="utf-8"))
+    (folder / "parts").mkdir()
+    (folder / "parts" / "header.md").write_text("from {{ title }}\n", encoding="utf-8")
+    (folder / "parts" / "old.j2").write_text("a file nothing uses\n", encoding="utf-8")
+    (folder / "parts" / "session.md.j2").write_text("# {{ title }}\n", encoding="utf-8")
+    (folder / ".git").mkdir()
+    (folder / ".git" / "x.j2").write_text("{% if %}\n", encoding="utf-8")
+    code, checks = _doctor(tmp_path / "v")
+    said = {c["message"]: c["status"] for c in checks}
+    assert code == 0, checks
+    assert said[f"{folder / 'parts' / 'header.md'} is used by session.md.j2"] == "ok"
+    assert said[f"{folder / 'parts' / 'old.j2'} is used by none of the templates here"] == "info"
+    none = f"{folder / 'parts' / 'session.md.j2'} is used by none of the templates here"
+    assert said[none] == "info"  # (not a misspelt note template: no override is in a folder)
+    assert not any(".git" in message for message in said)

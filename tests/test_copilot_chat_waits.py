@@ -64,7 +64,16 @@ def test_copilot_chat_a_waiting_result_shows_what_was_recorded_of_it(tmp_path):
 
 @pytest.mark.parametrize(
     "case",
-    ["complete", "pending", "words after", "asked too", "two skipped", "question", "mcp running"],
+    [
+        "complete",
+        "pending",
+        "words after",
+        "asked too",
+        "two skipped",
+        "question",
+        "mcp running",
+        "call after",
+    ],  # fmt: skip
 )
 def test_copilot_chat_a_skip_the_file_cannot_tell_from_a_waiting_result_stays_skipped(
     tmp_path, case
@@ -72,7 +81,8 @@ def test_copilot_chat_a_skip_the_file_cannot_tell_from_a_waiting_result_stays_sk
     """A real skip reads as before wherever something else may be what the response waits
     on, or it did not wait: a finished request, a Pending one (the model goes on after a
     skip), a skip before the model's words, a call still asked, two skipped (either may be
-    the one), a question left open, or an MCP call started at once and not returned."""
+    the one), a question left open, an MCP call started at once and not returned, or a call
+    after it (run once the skipped one was done with)."""
     tail = {
         "complete": (1, [skipped("t2", "npm test")]),
         "pending": (0, [skipped("t2", "npm test")]),
@@ -83,6 +93,7 @@ def test_copilot_chat_a_skip_the_file_cannot_tell_from_a_waiting_result_stays_sk
         "question": (4, [{"kind": "confirmation", "title": "Continue?", "message": "?",
                           "data": {}, "isUsed": False}, skipped("t2", "npm test")]),
         "mcp running": (4, [mcp("m1", "search"), skipped("t2", "npm test")]),
+        "call after": (4, [skipped("t2", "npm test"), invocation("t3", "npm run lint")]),
     }[case]  # fmt: skip
     state, tools = tail
     last = running(state, *tools)

@@ -217,29 +217,39 @@ def test_copilot_chat_a_call_approved_or_still_streamed_keeps_no_result(tmp_path
 
 
 _MODEL_STATES = st.sampled_from([None, 0, 1, 2, 3, 4])
-_CONFIRMED = st.sampled_from(["absent", True, False, {"type": 1}, {"type": 4}, {"type": 0}])
+_CONFIRMED = st.sampled_from(
+    ["absent", True, False, {"type": 1}, {"type": 4}, {"type": 0}, {"type": 5}]
+)
+_WAITS = ("unanswered", "awaiting_approval", "notification")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     state=_MODEL_STATES,
     result=st.booleans(),
     calls=st.lists(
-        st.tuples(_CONFIRMED, st.sampled_from([True, False, "absent"]), st.booleans()),
+        st.tuples(
+            _CONFIRMED, st.sampled_from([True, False, "absent"]), st.booleans(), st.booleans()
+        ),
         min_size=1,
         max_size=4,
     ),
 )
-def test_copilot_chat_waiting_for_approval_only_ever_replaces_no_result(state, result, calls):
-    """Whatever the shapes of a last request's calls: each notice stands where "no result"
-    stood before; it says waiting only of a call with no ``isConfirmed``, of a response
-    still running."""
+def test_copilot_chat_waiting_notices_only_ever_add_to_no_result(state, result, calls):
+    """Whatever the shapes of a last request's calls (an MCP tool's or not): every call that
+    said "no result" before the response's waits were read still says it, or that it waited
+    for approval; "waiting for approval" is said only of a call with no ``isConfirmed``, and
+    a result's approval only of the last call saved skipped, both only of a NeedsInput
+    response (or, for the first, an older build's call not complete); in any other response
+    the notes are as before."""
     tools = []
-    for n, (confirmed, complete, answered) in enumerate(calls):
+    for n, (confirmed, complete, answered, at_once) in enumerate(calls):
         if answered:
             made = cp.terminal_tool(f"t{n}", f"step {n}", "done")
         else:
             made = invocation(f"t{n}", f"step {n}")
+        if at_once:
+            made["source"] = {"type": "mcp", "label": "docs"}
         if confirmed == "absent":
             del made["isConfirmed"]
         else:
@@ -254,23 +264,30 @@ def test_copilot_chat_waiting_for_approval_only_ever_replaces_no_result(state, r
         last["result"] = {"timings": {"totalElapsed": 1_000}}
     data = cp.session("s", [last])
 
-    def marks(asked) -> list[tuple[str | None, str]]:
-        original = copilot_log._asked
-        copilot_log._asked = asked
+    def marks(read_waits: bool) -> list[tuple[str | None, str]]:
+        original = copilot_log.waits
+        if not read_waits:
+            copilot_log.waits = lambda response, state: {}
         try:
             (messages, _models) = copilot_log.session_messages(copy.deepcopy(data))
         finally:
-            copilot_log._asked = original
+            copilot_log.waits = original
         parts = [p for m in messages for p in m.parts]
         return [(parts[i - 1].call_id, p.notice) for i, p in enumerate(parts)
-                if isinstance(p, NoticePart) and p.notice in ("unanswered", "awaiting_approval")]  # fmt: skip
+                if isinstance(p, NoticePart) and p.notice in _WAITS]  # fmt: skip
 
-    now = marks(copilot_log._asked)
-    before = marks(lambda part, running: False)
-    assert [c for c, _ in now] == [c for c, _ in before]
-    assert all(n == "unanswered" for _, n in before)
-    unconfirmed_ids = {f"t{n}" for n, (confirmed, *_) in enumerate(calls) if confirmed == "absent"}
-    assert {c for c, n in now if n == "awaiting_approval"} <= unconfirmed_ids
+    now, before = marks(True), marks(False)
+    if state != 4:
+        assert now == before
+        return
+    noticed = {c for c, _ in now}
+    assert {c for c, _ in before} <= noticed
+    assert all(n != "notification" for _, n in before)
+    confirmed = {f"t{n}": c for n, (c, *_) in enumerate(calls)}
+    assert all(confirmed[c] == "absent" for c, n in now if n == "awaiting_approval")
+    results = [c for c, n in now if n == "notification"]
+    assert all(confirmed[c] == {"type": 5} for c in results)
+    assert results in ([], [f"t{len(calls) - 1}"])
 
 
 # -- Roo Code: a tool's question not marked answered, in a file that marks them --------------

@@ -47,6 +47,9 @@ from .copilot_tools import (
     uri_path,
     with_arguments,
 )
+from .copilot_waits import ASKED, RESULT, RESULT_WAITING, last_round, waits
+from .copilot_waits import asked as asked_before
+from .copilot_waits import running as still_running
 
 SOURCE = "copilot"
 # Response parts that are progress, confirmations or bookkeeping, not conversation.
@@ -64,7 +67,7 @@ _PILL = "\x00edit\x00"
 _EDIT_PILL = re.compile(
     r"(?m)^[ \t]*(`{3,}|~{3,})[^\n]*\n((?:\s*" + re.escape(_PILL) + r")+)\s*\1[ \t]*$\n?"
 )
-_PENDING, _CANCELLED, _FAILED, _NEEDS_INPUT = 0, 2, 3, 4  # modelState values (Complete 1)
+_CANCELLED, _FAILED = 2, 3  # modelState values (Complete 1; the running ones: copilot_waits)
 _EditKey = tuple[int | None, str]  # an edit call's: (the invocation that made it, the file)
 
 
@@ -94,7 +97,7 @@ def session_messages(
         last = number == requests[-1][0]
         try:
             notes: list[str] = []
-            state = _running(request) if last else None
+            state = still_running(request) if last else None
             made, model = _request_messages(
                 number, request, len(messages), unknown, times, notes, state
             )
@@ -133,7 +136,7 @@ def _request_messages(
 ) -> tuple[list[Message], str | None]:
     """One request's messages (``before``: how many the session has before it) and model;
     ``notes`` gets why a damaged value of it was read otherwise or left out. ``running``:
-    the session's last request, its response not finished (``_running``: how)."""
+    the session's last request, its response not finished (``copilot_waits.running``: how)."""
     notes = [] if notes is None else notes
     messages: list[Message] = []
     stamp = request.get("timestamp")
@@ -177,7 +180,8 @@ def _response(
 ) -> tuple[list[Part], list[Part]]:
     response = response if isinstance(response, list) else []
     notes = [] if notes is None else notes
-    waited_on = _last_call(response) if running else None
+    waited_on = (last_round(response) or [None])[-1] if running else None
+    marks = waits(response, running)  # (what calls of a response waiting for the person wait on)
     paired = paired_invocations(response, calls)
     streamed = edits_after(response)
     made_at = model_invocations(response)
@@ -282,11 +286,17 @@ def _response(
             # tools stream each file they changed, and return the error for one they could
             # not (the model read it: the call failed).
             failed = hidden and not any_edits and bool(made and made[1] and is_edit(made[0]))
-            call, returned = invocation_call(part, made, failed)
+            mark = marks.get(index)
+            call, returned = invocation_call(part, made, failed, ran=mark == RESULT)
             parts.append(call)
             results += returned
-            if not returned and (index == waited_on or running and part.get("isComplete") is False):
-                parts.append(AWAITING_APPROVAL if _asked(part, running) else UNANSWERED)
+            if mark == RESULT:  # (it ran: what it recorded is shown, and that it waited)
+                parts.append(RESULT_WAITING)
+            elif not returned and (
+                mark or index == waited_on or running and part.get("isComplete") is False
+            ):
+                waiting = mark == ASKED or running != "asking" and asked_before(part, running)
+                parts.append(AWAITING_APPROVAL if waiting else UNANSWERED)
         elif kind == "textEditGroup":
             edits.append((owner, part))
             path = edit_path(part)
@@ -350,49 +360,6 @@ def _words(text: str) -> bool:
     """Does a response's text say something, beyond the fence of a code block VS Code
     shows an edit in?"""
     return bool(_FENCE_LINES.sub("", text).strip())
-
-
-def _running(request: dict[str, Any]) -> str | None:
-    """Was the request's response still running when the session was saved (or read)?
-    ``modelState`` Pending ("pending") or NeedsInput ("asking": waiting for the person, a
-    tool's confirmation above all); before VS Code wrote ``modelState``, a request with no
-    ``result`` and not cancelled ("unstated"). None when it was not."""
-    state = request.get("modelState")
-    if isinstance(state, dict):
-        value = state.get("value")
-        return "pending" if value == _PENDING else "asking" if value == _NEEDS_INPUT else None
-    done = "result" in request or request.get("isCanceled") is True
-    return None if done else "unstated"
-
-
-def _asked(part: dict[str, Any], running: str | None) -> bool:
-    """Was a running response's call with no result still waiting for the person to confirm
-    it? No ``isConfirmed`` is written for a call not confirmed: asked, or (builds that write
-    every call complete) still streamed, unless the response waits for the person. Older
-    builds confirmed at once a call no one need approve, and wrote ``isComplete`` false."""
-    if part.get("isConfirmed") is not None:
-        return False
-    return running == "asking" or part.get("isComplete") is False
-
-
-def _last_call(response: list[Any]) -> int | None:
-    """The call a running response was last waiting on, if it made one after its last text
-    or thinking: Copilot records what the tools returned (``result.metadata``) only once the
-    request ends, and newer VS Code writes every invocation complete (``isComplete`` true;
-    older builds wrote false for one still running or waiting for confirmation, which is
-    said wherever it is). The calls before it returned: the model went on to make it (with
-    no words between, rounds cannot be told apart; parallel calls of the last round but
-    its last are then not said, rather than said of a call that returned)."""
-    last = None
-    for i, p in enumerate(response):
-        if isinstance(p, str) or isinstance(p, dict) and p.get("kind") in _SAID_KINDS:
-            last = None
-        elif isinstance(p, dict) and p.get("kind") in TOOL_KINDS and not is_internal(p):
-            last = i
-    return last
-
-
-_SAID_KINDS = (None, "markdownContent", "thinking")  # (the model's words)
 
 
 def _outcome(request: dict[str, Any]) -> list[Part]:

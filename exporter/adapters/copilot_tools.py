@@ -117,11 +117,15 @@ def odd_result_error(part: dict[str, Any]) -> str | None:
 
 
 def invocation_call(
-    part: dict[str, Any], made: tuple[Any, str | None] | None = None, failed: bool = False
+    part: dict[str, Any],
+    made: tuple[Any, str | None] | None = None,
+    failed: bool = False,
+    ran: bool = False,
 ) -> tuple[ToolCallPart, list[Part]]:
     """A tool invocation; ``made`` (the model's own call: arguments and the result it read)
     fills in what the invocation, written for display, does not hold. ``failed``: the call
-    failed, though the invocation does not say so."""
+    failed, though the invocation does not say so. ``ran``: it ran, though it is saved as
+    skipped (its result waited for the person's approval: ``copilot_waits``)."""
     name, _why = tool_name(part.get("toolId"))  # (reported by ``odd_tool_names``)
     call_id = part.get("toolCallId") if isinstance(part.get("toolCallId"), str) else None
     description = (
@@ -180,7 +184,7 @@ def invocation_call(
         if made[1] and (not output or isinstance(details, list)):
             output = made[1]  # what the tool returned, not the places VS Code listed
     call = ToolCallPart(name, tool_input if tool_input is not None else {}, call_id, description)
-    refused = _refused(part.get("isConfirmed"), part.get("presentation"))
+    refused = None if ran else _refused(part.get("isConfirmed"), part.get("presentation"))
     if refused:  # it did not run, and did not fail (what VS Code told the model instead,
         # "The user chose to skip the tool call…", "Tool execution denied: …", is kept)
         why, not_run = refused

@@ -18,7 +18,8 @@ both ways with the delegating call. Titles: ``workspace.yaml`` ``name``, else th
 run of the CLI; a resumed session's runs are added), else from the replies' ``outputTokens``.
 System prompts, notifications, hooks, permission and skill events, ephemeral events and the
 other bookkeeping types are dropped (a question of a permission left unanswered only says, of
-a call of the last reply, that it waits for the person: ``permissions.py``); unknown types
+a call of the last reply, that it waits for the person, and one refused that the call was
+refused, where the log gives no result of it: ``permissions.py``); unknown types
 are reported once per file.
 
 A log of ``STREAM_FROM`` bytes or more is never held: a first reading keeps the totals, the
@@ -49,7 +50,7 @@ from ..base import (
     listed,
     read_regular,
 )
-from .permissions import Asked
+from .permissions import Asked, refusals
 
 SOURCE = "copilot-cli"  # before the parser (events.py) is imported: it takes the name from here
 STATE_DIRS = ("session-state", "history-session-state")
@@ -104,7 +105,9 @@ class CopilotCliAdapter:
         # (each thread's last reply: a call no result answers says so, and a call still
         # waiting for the person's approval says that)
         sessions = [
-            replace(s, messages=tuple(last_reply_marked(s.messages, asked=asked.asks)))
+            replace(
+                s, messages=tuple(last_reply_marked(refusals(s.messages, asked), asked=asked.asks))
+            )
             for s in log_sessions(log, facts)
         ]
         if stream and log.main.seen:
@@ -134,7 +137,8 @@ def _main_messages(
     """A streamed log's main messages, read again as far as the first reading went (its
     last reply marked as a held log's is)."""
     asked = Asked()
-    return last_reply_marked(_main_read(session_id, path, stop, links, asked), asked=asked.asks)
+    read = refusals(_main_read(session_id, path, stop, links, asked), asked)
+    return last_reply_marked(read, asked=asked.asks)
 
 
 def _main_read(

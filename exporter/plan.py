@@ -185,7 +185,7 @@ class LinkPlan:
                 if unit and unit != own_unit and not self._listed_by(parent, unit, session):
                     self._again(unit)
         if session.forked_from:
-            self._went_on(session, own_unit)
+            self._went_on(session)
 
     def may_redo(self, unit: str, sessions: Iterable[Session]) -> bool:
         """Could writing the notes of these sessions make ``unit`` be exported again
@@ -208,7 +208,7 @@ class LinkPlan:
             return session.forks
         return tuple((key.partition(":")[2], how) for key, how, _start in known)
 
-    def _went_on(self, session: Session, own_unit: str) -> None:
+    def _went_on(self, session: Session) -> None:
         """The note of a session resumed, forked or saved from another is written: that
         other session's note names it (``forks``), and is redone for it once, unless it was
         rendered this run already naming it, linked where its note is."""
@@ -224,8 +224,9 @@ class LinkPlan:
         known[:] = [e for e in known if e[0] != session.key] + [entry]
         known.sort(key=lambda e: (not e[2], e[2], e[0]))  # (an unknown start last)
         unit = self._unit_of.get(origin)
-        if not unit or unit == own_unit:
+        if not unit:  # (no note of it: nothing to name it in)
             return
+        # (Its own unit too, unlike a subagent's parent: nothing planned the two together.)
         rendered = self._rendered_forks.get(origin)
         listed = rendered is not None and (session.session_id, how) in rendered
         if not (

@@ -368,3 +368,33 @@ def test_a_dry_run_changes_nothing_and_the_next_run_names_the_continuation(tmp_p
     assert (f"codex:{ORIGIN}", "UPDATED") in told and (f"codex:{RESUME}", "CREATED") in told
     export(home, vault)
     assert "> Continued in [[" in note_of(vault, ORIGIN)
+
+
+def test_an_origin_in_the_same_unit_as_its_fork_is_redone_too(tmp_path):
+    """No source puts a session and one that went on from it in one unit today; one that
+    did would not plan them together (as a family's subagents are): the origin's note,
+    rendered before its fork's was written, is redone for it, once."""
+    from exporter.model import Session
+    from exporter.notespec import NoteSettings
+    from exporter.plan import LinkPlan
+    from exporter.vault import Vault
+
+    def plan_for(vault: Vault) -> LinkPlan:
+        return LinkPlan(vault, NoteSettings(), lambda s, _st, _p: f"AI/{s.session_id}.md")
+
+    vault = Vault(tmp_path / "v")
+    origin = Session("codex", "o", (), Path("o.jsonl"))
+    fork = Session("codex", "f", (), Path("f.jsonl"), forked_from="o", resumed=True)
+    plan = plan_for(vault)
+    plan.place([origin, fork], "unit", lambda s, e: pytest.fail(str(e)))
+    for session in (origin, fork):
+        plan.rendering(plan.with_known_children(session))
+        plan.linked(session, "unit")
+    assert list(plan.again) == ["unit"]
+    # Redone, it names the fork; written again, the fork asks for nothing more.
+    plan.again.clear()
+    plan.rendering(plan.with_known_children(origin))
+    assert plan.with_known_children(origin).forks == (("f", "resumed"),)
+    plan.linked(origin, "unit")
+    plan.linked(fork, "unit")
+    assert not plan.again

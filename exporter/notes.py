@@ -121,6 +121,7 @@ def linked_keys(session: Session) -> set[str]:
     """The keys of every session a note of ``session`` may link to (what ``build_note``
     asks its resolver for), so links can be decided before rendering."""
     ids = {session.parent_id, session.forked_from, *session.subagent_ids}
+    ids.update(ident for ident, _how in session.forks)
     ids.update(
         p.subagent_id for m in session.messages for p in m.parts if isinstance(p, ToolCallPart)
     )
@@ -143,6 +144,7 @@ def build_note(
     turns = build_turns(session, settings.attachments_folder, tz, attachments, resolve, first_part)
     parent_link = link(resolve, session.source, session.parent_id)
     fork_link = link(resolve, session.source, session.forked_from)
+    fork_links = links_onward(session, resolve)
     # A subagent's link reads as what it was asked: its call's description, else its task
     # shortened as a title is (Gemini's and Cline's calls carry no description).
     labels = {
@@ -166,6 +168,7 @@ def build_note(
         "turns": shape_turns(turns, settings.view),
         "parent_link": parent_link,
         "fork_link": fork_link,
+        "fork_links": fork_links,
         "subagent_links": subagent_links,
         "unread": unread_words(session.unread_lines),
         "started": local(session.started_at, tz),
@@ -183,9 +186,23 @@ def build_note(
     frontmatter = add_properties(frontmatter, properties)
     if fork_link:
         frontmatter["forked_from"] = fork_link
+    if fork_links["all"]:
+        frontmatter["forks"] = fork_links["all"]
     problems: list[Problem] = []
     seeded = _configured_properties(frontmatter, settings, context, problems)
     return Note(session.key, relpath, frontmatter, body, attachments, seeded, problems)
+
+
+def links_onward(session: Session, resolve: LinkResolver) -> dict[str, list[str]]:
+    """The links to the sessions that went on from this one (``Session.forks``), those
+    whose note is known: by how ("resumed", "forked", "saved"), and "all" in their order."""
+    found: dict[str, list[str]] = {"resumed": [], "forked": [], "saved": [], "all": []}
+    for ident, how in session.forks:
+        target = link(resolve, session.source, ident)
+        if target is not None:
+            found[how if how in found else "forked"].append(target)
+            found["all"].append(target)
+    return found
 
 
 def unread_words(lines: tuple[int, ...], shown: int = 8) -> str:

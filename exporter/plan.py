@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,6 +52,7 @@ class LinkPlan:
         # links named (by unit and key). A parent whose note already lists a subagent found
         # later, and links it where it landed, is not redone for it.
         self._rendered_children: dict[str, frozenset[str]] = {}
+        self._rendered_forks: dict[str, tuple[tuple[str, str], ...]] = {}
         self._linked_to: dict[tuple[str, str], str] = {}
         # Subagents whose own units this run reads (``expect_children``): child -> parent,
         # parent -> children (in the order of their units), and those written under it.
@@ -80,6 +82,10 @@ class LinkPlan:
         """Would ``place`` give each of these sessions (a family, in order) that has a
         ``predicted`` path exactly that path? Nothing is reserved."""
         for session in sessions:
+            # (A note rendered ahead knew none of the sessions that went on from it: one
+            # that has such is rendered here, with them.)
+            if self._known_forks(session) != session.forks:
+                return False
             path = predicted.get(session.key)
             if path is None:
                 continue
@@ -143,6 +149,11 @@ class LinkPlan:
                     self._again(unit_key[0])
 
     def with_known_children(self, session: Session) -> Session:
+        """``session`` with the children learned from them: its subagents, and the sessions
+        that went on from it (``forks``: resumed, forked or saved from it)."""
+        forks = self._known_forks(session)
+        if forks != session.forks:
+            session = replace(session, forks=forks)
         known = [
             *self.vault.state.children.get(session.key, ()),
             *self._coming.get(session.key, ()),
@@ -153,8 +164,9 @@ class LinkPlan:
         return replace(session, subagent_ids=tuple(dict.fromkeys([*session.subagent_ids, *ids])))
 
     def rendering(self, session: Session) -> None:
-        """``session``'s note is being rendered with these subagents."""
+        """``session``'s note is being rendered with these subagents and forks."""
         self._rendered_children[session.key] = frozenset(session.subagent_ids)
+        self._rendered_forks[session.key] = session.forks
 
     def linked(self, session: Session, own_unit: str) -> None:
         """This note now exists: notes waiting to link to it, and its parent, are redone."""
@@ -172,6 +184,8 @@ class LinkPlan:
                 unit = self._unit_of.get(parent)
                 if unit and unit != own_unit and not self._listed_by(parent, unit, session):
                     self._again(unit)
+        if session.forked_from:
+            self._went_on(session)
 
     def may_redo(self, unit: str, sessions: Iterable[Session]) -> bool:
         """Could writing the notes of these sessions make ``unit`` be exported again
@@ -182,7 +196,44 @@ class LinkPlan:
             parent = f"{session.source}:{session.parent_id}" if session.parent_id else None
             if parent and self._unit_of.get(parent) == unit:
                 return True
+            origin = f"{session.source}:{session.forked_from}" if session.forked_from else None
+            if origin and self._unit_of.get(origin) == unit:
+                return True
         return False
+
+    def _known_forks(self, session: Session) -> tuple[tuple[str, str], ...]:
+        """The sessions known to have gone on from ``session``, in order of their start."""
+        known = self.vault.state.forks.get(session.key)
+        if not known:
+            return session.forks
+        return tuple((key.partition(":")[2], how) for key, how, _start in known)
+
+    def _went_on(self, session: Session) -> None:
+        """The note of a session resumed, forked or saved from another is written: that
+        other session's note names it (``forks``), and is redone for it once, unless it was
+        rendered this run already naming it, linked where its note is."""
+        origin = f"{session.source}:{session.forked_from}"
+        if origin == session.key:
+            return
+        how = "saved" if session.saved_copy else "resumed" if session.resumed else "forked"
+        start = session.started_at.astimezone(UTC).isoformat() if session.started_at else ""
+        entry = [session.key, how, start]
+        known = self.vault.state.forks.setdefault(origin, [])
+        if entry in known:
+            return
+        known[:] = [e for e in known if e[0] != session.key] + [entry]
+        known.sort(key=lambda e: (not e[2], e[2], e[0]))  # (an unknown start last)
+        unit = self._unit_of.get(origin)
+        if not unit:  # (no note of it: nothing to name it in)
+            return
+        # (Its own unit too, unlike a subagent's parent: nothing planned the two together.)
+        rendered = self._rendered_forks.get(origin)
+        listed = rendered is not None and (session.session_id, how) in rendered
+        if not (
+            listed
+            and self._linked_to.get((unit, session.key)) == self._family_paths.get(session.key)
+        ):
+            self._again(unit)
 
     def _again(self, unit: str) -> None:
         """Export ``unit`` once more this run; until then the state says it is not done."""

@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "01255fda625a5ce81e80cf9a2b1e3e3df5f77b9d52715d848f9676b5c45f0719"
+SHIPPED_TEMPLATE_SHA256 = "629b62dc3a4d5716af7e50c368ac1b71941d98b8604b71a12763cfca2779aa95"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -60,6 +60,10 @@ def session_body(context: dict[str, Any]) -> str:
                 out.append("\n")
             out.append(_item(item, turn, thinking, checklist))
             previous = item
+    if resumed := context["fork_links"]["resumed"]:
+        out.append(
+            f"\n> Continued in {', '.join(resumed)}: the conversation goes on in that note.\n"
+        )
     return "".join(out)
 
 
@@ -94,9 +98,16 @@ def _header(c: dict[str, Any]) -> str:
     if c["fork_link"] and session.saved_copy:
         line += f"> Saved from {c['fork_link']}: a copy of its conversation as it was then, "
         line += "which that note holds too.\n"
+    elif c["fork_link"] and session.resumed:
+        line += f"> Resumed from {c['fork_link']}: the conversation before it is in that note.\n"
     elif c["fork_link"]:
         line += f"> Forked from {c['fork_link']}: "
         line += "the conversation before the fork is in that note.\n"
+    onward = c["fork_links"]
+    if onward["forked"]:
+        line += f"> Forked into {', '.join(onward['forked'])}\n"
+    if onward["saved"]:
+        line += f"> Saved as {', '.join(onward['saved'])}\n"
     if c["subagent_links"]:
         line += f"> Subagents: {', '.join(c['subagent_links'])}\n"
     if c["unread"]:

@@ -56,6 +56,9 @@ class State:
     # Titles the index notes listed a session note by other than its record's (the person's,
     # typed in its properties), the latest last: a link Obsidian rewrote is known by them.
     titles: dict[str, list[str]] = field(default_factory=dict)
+    # Sessions that went on from another one (a resume, a fork, a saved copy), learned from
+    # them: the other's key -> [key, how, start (ISO, UTC; "" unknown)] in order of start.
+    forks: dict[str, list[list[str]]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, vault: Path) -> State:
@@ -99,6 +102,7 @@ class State:
             found[0],
             data["version"],
             titles=_titles(data.get("titles")),
+            forks=_forks(data.get("forks")),
         )
 
     def dumps(self) -> bytes:
@@ -110,6 +114,7 @@ class State:
                 "render": self.render,
                 "run": self.run,
                 **({"titles": self.titles} if self.titles else {}),
+                **({"forks": self.forks} if self.forks else {}),  # (an older file has none)
                 # Units in one order, not the order they finished in (with the pool, a
                 # family's unit finishes later than in one process): the same file either way.
                 **statefile.encode(dict(sorted(self.sources.items())), self.notes),
@@ -141,6 +146,23 @@ def _titles(value: Any) -> dict[str, list[str]]:
         for key, titles in value.items()
         if isinstance(key, str) and isinstance(titles, list)
     }
+
+
+def _forks(value: Any) -> dict[str, list[list[str]]]:
+    """The sessions that went on from others, as read: an entry that is not three texts
+    is left out (a damaged or hand-edited one only costs a link, made again when its
+    session's note is written next)."""
+    if not isinstance(value, dict):
+        return {}
+    return {
+        key: [list(e) for e in entries if _is_fork(e)]
+        for key, entries in value.items()
+        if isinstance(key, str) and isinstance(entries, list)
+    }
+
+
+def _is_fork(entry: Any) -> bool:
+    return isinstance(entry, list) and len(entry) == 3 and all(isinstance(v, str) for v in entry)
 
 
 class VaultLock:

@@ -516,7 +516,11 @@ def test_a_fork_keeps_the_replay_of_an_origin_since_leaves_out(tmp_path):
     assert "f0f0" in note and "\nAdd a health endpoint\n" in note
     assert "\nInstead, add metrics\n" in note
     run_export(ExportOptions(vault=tmp_path / "all", home=tmp_path, timezone=UTC))
-    fork_note = next(t.decode() for t in note_files(tmp_path / "all").values() if b"f0f0" in t)
+    fork_note = next(  # (its origin's note names it too, in its forks)
+        t.decode()
+        for t in note_files(tmp_path / "all").values()
+        if b"session_id: 019a0000-0000-7000-8000-00000000f0f0" in t
+    )
     assert "\nAdd a health endpoint\n" not in fork_note  # its origin's note holds it
 
 

@@ -134,7 +134,12 @@ def _context(draw) -> dict:
             )
         ),  # fmt: skip
         agent_label=draw(_maybe_text),
+        saved_copy=draw(st.booleans()),
+        resumed=draw(st.booleans()),
     )
+    onward = {how: draw(st.lists(st.sampled_from(["[[c]]", "[[d|D]]"]), max_size=2))
+              for how in ("resumed", "forked", "saved")}  # fmt: skip
+    onward["all"] = [*onward["resumed"], *onward["forked"], *onward["saved"]]
     properties = draw(st.sampled_from([{}, {"model": "x"}, {"resume": "claude --resume s1"}]))
     turns = draw(st.lists(st.fixed_dictionaries({
         "role": st.sampled_from(["user", "assistant", "system"]),
@@ -152,6 +157,7 @@ def _context(draw) -> dict:
         "turns": turns,
         "parent_link": draw(st.one_of(st.none(), st.just("[[parent note]]"))),
         "fork_link": draw(st.one_of(st.none(), st.just("[[fork origin]]"))),
+        "fork_links": onward,
         "subagent_links": draw(st.lists(st.sampled_from(["[[a]]", "[[b|B]]"]), max_size=2)),
         "unread": unread_words(tuple(draw(st.lists(st.integers(1, 99), max_size=10)))),
         "started": started,

@@ -30,7 +30,7 @@ OWNED_KEYS = (
     "title", "source", "session_id", "project", "cwd", "git_branch", "git_commit",
     "git_remote", "models", "created", "updated", "messages", "tool_calls", "tokens_in",
     "tokens_out", "tokens_cache_read", "tokens_cache_write", "cost", "parent", "subagents",
-    "forked_from", "model", "active", "prompts", "tools", "errors", "files", "tokens",
+    "forked_from", "forks", "model", "active", "prompts", "tools", "errors", "files", "tokens",
     "cost_estimated", "resume", "day", "part", "previous_part", "next_part",
 )  # fmt: skip
 OWNED = frozenset(OWNED_KEYS)

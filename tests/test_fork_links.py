@@ -398,3 +398,29 @@ def test_an_origin_in_the_same_unit_as_its_fork_is_redone_too(tmp_path):
     plan.linked(origin, "unit")
     plan.linked(fork, "unit")
     assert not plan.again
+
+
+def test_a_link_onward_that_moves_to_a_later_part_leaves_the_first(tmp_path):
+    """A note naming its resume (``forks``) whose session then grows into parts: the
+    continuation is named at the last part's end, and the first part's ``forks`` goes
+    (ccexport owns the key; it stayed, as if the person had written it)."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    origin = origin_rollout(turns=1)
+    origin.write(home / ".codex")
+    resume_rollout(origin).write(home / ".codex")
+    export(home, vault, note_max_bytes=4000)
+    assert "forks:" in note_of(vault, ORIGIN)
+    grown = origin_rollout(turns=40)
+    for path in (home / ".codex").rglob(f"*{ORIGIN}.jsonl"):
+        path.write_text(grown.text(), encoding="utf-8")
+    export(home, vault, note_max_bytes=4000)
+    parts = {
+        int(t.split("\npart: ", 1)[1].split("\n", 1)[0]): t
+        for t in (x.decode() for x in note_files(vault).values())
+        if f"session_id: {ORIGIN}\n" in t
+    }
+    assert len(parts) > 2
+    assert "forks:" not in parts[1] and "Continued in [[" not in generated(parts[1]).replace(
+        "> [!info] Continued in", ""
+    )
+    assert "forks:" in parts[max(parts)] and "> Continued in [[" in parts[max(parts)]

@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "629b62dc3a4d5716af7e50c368ac1b71941d98b8604b71a12763cfca2779aa95"
+SHIPPED_TEMPLATE_SHA256 = "4c28550d0d487fee99e80fbf7bb5caf80b6720b7aaa2d5a09f9afe8ef5a94e83"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).

@@ -152,7 +152,9 @@ class _Run:
         self.notes.late_failures(self.vault.land())
         for change in self.notes.changes.values():
             self.notes.count(change)
-        self.report.changes = [*self.notes.changes.values(), *self._listed]
+        # (a unit skipped, then redone for a link learned later, is listed as redone only)
+        listed = [c for c in self._listed if c.key not in self.notes.changes]
+        self.report.changes = [*self.notes.changes.values(), *listed]
         # A deletion reported on an earlier run (no message now) is no news for the index.
         changes = self.notes.changes.values()
         news = [c for c in changes if c.action is not Action.DELETED or c.message]

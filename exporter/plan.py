@@ -82,10 +82,6 @@ class LinkPlan:
         """Would ``place`` give each of these sessions (a family, in order) that has a
         ``predicted`` path exactly that path? Nothing is reserved."""
         for session in sessions:
-            # (A note rendered ahead knew none of the sessions that went on from it: one
-            # that has such is rendered here, with them.)
-            if self._known_forks(session) != session.forks:
-                return False
             path = predicted.get(session.key)
             if path is None:
                 continue

@@ -95,8 +95,10 @@ class UnitReader:
         predicted = {r.session.key: r.note.relpath for r in read.sessions
                      if r.links is not None and isinstance(r.note, Note)}  # fmt: skip
         plan = self.plan
+        # (a note rendered ahead knew none of the children learned since: its subagents,
+        # the sessions that went on from it; one that has such is rendered here, with them)
         if not any(
-            plan.with_known_children(r.session).subagent_ids != r.session.subagent_ids
+            _children(plan.with_known_children(r.session)) != _children(r.session)
             for r in read.sessions
             if r.note
         ) and plan.places_as([r.session for r in read.sessions], predicted):
@@ -123,3 +125,7 @@ def _loaded_families(adapter: Adapter, ref: SessionRef) -> Iterator[LoadResult]:
     """A unit read here: a family at a time where its adapter can (``load_families``)."""
     load_families = getattr(adapter, "load_families", None)
     return load_families(ref) if load_families else iter([adapter.load(ref)])
+
+
+def _children(session: Session) -> tuple[object, ...]:
+    return session.subagent_ids, session.forks

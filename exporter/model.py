@@ -329,11 +329,8 @@ class Session:
     # prompt would not (Aider: the first request after commands that only set the chat up,
     # ``/add app.py``). The note builder makes the title of it, as of a first prompt.
     title_from: int | None = None
-    # ``forked_from`` is a session this one goes on from the end of (a resume, which wrote a
-    # file of its own), not a branch of it: only where the source's file says so.
-    resumed: bool = False
     # Sessions that went on from this one, learned from them (``LinkPlan``): (session id,
-    # how: "resumed", "forked" or "saved"), in the order they started.
+    # how: "forked" or "saved"), in the order they started.
     forks: tuple[tuple[str, str], ...] = ()
 
     @property

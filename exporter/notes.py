@@ -195,8 +195,8 @@ def build_note(
 
 def links_onward(session: Session, resolve: LinkResolver) -> dict[str, list[str]]:
     """The links to the sessions that went on from this one (``Session.forks``), those
-    whose note is known: by how ("resumed", "forked", "saved"), and "all" in their order."""
-    found: dict[str, list[str]] = {"resumed": [], "forked": [], "saved": [], "all": []}
+    whose note is known: by how ("forked", "saved"), and "all" in their order."""
+    found: dict[str, list[str]] = {"forked": [], "saved": [], "all": []}
     for ident, how in session.forks:
         target = link(resolve, session.source, ident)
         if target is not None:

@@ -146,7 +146,7 @@ class LinkPlan:
 
     def with_known_children(self, session: Session) -> Session:
         """``session`` with the children learned from them: its subagents, and the sessions
-        that went on from it (``forks``: resumed, forked or saved from it)."""
+        that went on from it (``forks``: forked or saved from it)."""
         forks = self._known_forks(session)
         if forks != session.forks:
             session = replace(session, forks=forks)
@@ -205,13 +205,13 @@ class LinkPlan:
         return tuple((key.partition(":")[2], how) for key, how, _start in known)
 
     def _went_on(self, session: Session) -> None:
-        """The note of a session resumed, forked or saved from another is written: that
+        """The note of a session forked or saved from another is written: that
         other session's note names it (``forks``), and is redone for it once, unless it was
         rendered this run already naming it, linked where its note is."""
         origin = f"{session.source}:{session.forked_from}"
         if origin == session.key:
             return
-        how = "saved" if session.saved_copy else "resumed" if session.resumed else "forked"
+        how = "saved" if session.saved_copy else "forked"
         start = session.started_at.astimezone(UTC).isoformat() if session.started_at else ""
         entry = [session.key, how, start]
         known = self.vault.state.forks.setdefault(origin, [])

@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "4c28550d0d487fee99e80fbf7bb5caf80b6720b7aaa2d5a09f9afe8ef5a94e83"
+SHIPPED_TEMPLATE_SHA256 = "f687fe9903186e1cd9caa0d742242550d102f13c9bcfe025807265f53a81b170"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -60,10 +60,6 @@ def session_body(context: dict[str, Any]) -> str:
                 out.append("\n")
             out.append(_item(item, turn, thinking, checklist))
             previous = item
-    if resumed := context["fork_links"]["resumed"]:
-        out.append(
-            f"\n> Continued in {', '.join(resumed)}: the conversation goes on in that note.\n"
-        )
     return "".join(out)
 
 
@@ -98,8 +94,6 @@ def _header(c: dict[str, Any]) -> str:
     if c["fork_link"] and session.saved_copy:
         line += f"> Saved from {c['fork_link']}: a copy of its conversation as it was then, "
         line += "which that note holds too.\n"
-    elif c["fork_link"] and session.resumed:
-        line += f"> Resumed from {c['fork_link']}: the conversation before it is in that note.\n"
     elif c["fork_link"]:
         line += f"> Forked from {c['fork_link']}: "
         line += "the conversation before the fork is in that note.\n"

@@ -255,9 +255,7 @@ def part_properties(
         model_usage=session.model_usage if last else (),
         cost=session.cost if last else None,
         subagent_ids=spawned,
-        # The sessions forked or saved from it are named at the top of the first part; one
-        # that went on from its end, at the end of the last.
-        forks=tuple(f for f in session.forks if (last if f[1] == "resumed" else number == 1)),
+        forks=session.forks if number == 1 else (),  # (named at the top of the first part)
     )
 
 

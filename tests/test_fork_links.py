@@ -1,9 +1,10 @@
-"""A session's note names the sessions that went on from it (its forks, its resumes, its
-saved copies), not only the other way round; found in a later run, in the same run in
-either order, or by workers, the notes are the same bytes.
+"""A session's note names the sessions that went on from it (its forks, its saved copies),
+not only the other way round; found in a later run, in the same run in either order, or by
+workers, the notes are the same bytes.
 
-Codex: a fork's rollout names its origin (``forked_from_id``); an older ``codex resume``
-wrote a new rollout whose second line is the origin's own ``session_meta`` (a resume).
+Codex: a fork's rollout names its origin (``forked_from_id``); a fork made by editing an
+earlier prompt, before Codex wrote that field, is a new rollout whose second line is the
+origin's own ``session_meta``. Both are forks (``codex resume`` appends to the rollout).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from exporter.export import ExportOptions, run_export
 from exporter.state import State
 
 ORIGIN = "019a0000-1111-7222-8333-444455556666"
-RESUME = "019a0000-2222-7000-8000-00000000aaaa"
+EDITED = "019a0000-2222-7000-8000-00000000aaaa"
 FORK = "019a0000-3333-7000-8000-00000000bbbb"
 
 
@@ -38,9 +39,10 @@ def origin_rollout(turns: int = 1) -> CodexRollout:
     return r
 
 
-def resume_rollout(origin: CodexRollout) -> CodexRollout:
-    """An older ``codex resume``: its own session_meta, then the origin's, then the copy."""
-    r = CodexRollout(RESUME, start="2026-03-10T09:00:00Z")
+def edited_rollout(origin: CodexRollout) -> CodexRollout:
+    """A fork by an edited prompt (2025): its own session_meta, then the origin's, then the
+    origin's lines (here all of them: the prompt edited is a new one)."""
+    r = CodexRollout(EDITED, start="2026-03-10T09:00:00Z")
     r.lines += origin.lines  # (the origin's session_meta first)
     r.user("Go on: add a readiness probe")
     r.assistant("Added `GET /ready`.")
@@ -76,7 +78,7 @@ def generated(note: str) -> str:
 def write_all(home: Path, *, fork: bool = True) -> None:
     origin = origin_rollout()
     origin.write(home / ".codex")
-    resume_rollout(origin).write(home / ".codex")
+    edited_rollout(origin).write(home / ".codex")
     if fork:
         fork_rollout(origin).write(home / ".codex")
 
@@ -113,23 +115,19 @@ def stamps(vault: Path) -> dict[str, tuple[bytes, int]]:
     }
 
 
-def test_a_resume_is_told_from_a_fork_and_the_origin_names_both(tmp_path):
+def test_both_kinds_of_fork_link_back_and_the_origin_names_both(tmp_path):
     home, vault = tmp_path / "home", tmp_path / "v"
     write_all(home)
     report = export(home, vault)
     assert not [p for p in report.problems if p.severity == "error"]
-    resumed, forked, origin = (note_of(vault, i) for i in (RESUME, FORK, ORIGIN))
-    assert "> Resumed from [[" in resumed and "Forked from" not in resumed
-    assert "> Forked from [[" in forked
-    assert f"forked_from: '[[{Path(origin_path(vault)).stem}]]'" in resumed
-    fork_stem, resume_stem = Path(path_of(vault, FORK)).stem, Path(path_of(vault, RESUME)).stem
-    # In the header beside the other links: the fork; at the end, where a reader stops, the
-    # session that went on from the end.
-    assert f"> Forked into [[{fork_stem}]]\n" in origin.split("### User")[0]
-    end = generated(origin).rstrip("\n").rsplit("\n", 1)[-1]
-    assert end == f"> Continued in [[{resume_stem}]]: the conversation goes on in that note."
-    # The property lists both, in the order they started (the fork at 08:30, the resume 09:00).
-    assert f"forks:\n- '[[{fork_stem}]]'\n- '[[{resume_stem}]]'\n" in origin
+    edited, forked, origin = (note_of(vault, i) for i in (EDITED, FORK, ORIGIN))
+    assert "> Forked from [[" in edited and "> Forked from [[" in forked
+    assert f"forked_from: '[[{Path(origin_path(vault)).stem}]]'" in edited
+    fork_stem, edited_stem = Path(path_of(vault, FORK)).stem, Path(path_of(vault, EDITED)).stem
+    # In the header beside the other links, in the order they started (08:30, then 09:00).
+    header = origin.split("### User")[0]
+    assert f"> Forked into [[{fork_stem}]], [[{edited_stem}]]\n" in header
+    assert f"forks:\n- '[[{fork_stem}]]'\n- '[[{edited_stem}]]'\n" in origin
 
 
 def origin_path(vault: Path) -> str:
@@ -152,8 +150,8 @@ def test_a_continuation_found_later_rewrites_the_origin_once_then_nothing(
     origin.write(home / ".codex")
     export(home, vault, workers=workers)
     before = note_of(vault, ORIGIN)
-    assert "Continued in" not in before and "forks:" not in before
-    resume_rollout(origin).write(home / ".codex")
+    assert "Forked into" not in before and "forks:" not in before
+    edited_rollout(origin).write(home / ".codex")
     fork_rollout(origin).write(home / ".codex")
     writes = counting_writes(monkeypatch)
     loads = counting_loads(monkeypatch)
@@ -163,7 +161,7 @@ def test_a_continuation_found_later_rewrites_the_origin_once_then_nothing(
     if workers == 1:  # (read once more: its own file did not change)
         assert loads[f"{origin.filename()}"] == 1
     after = note_of(vault, ORIGIN)
-    assert "> Continued in [[" in after and "> Forked into [[" in after
+    assert "> Forked into [[" in after and after.count("[[2026-03-10") >= 2
     # The same notes as a vault that found all three at once.
     export(home, tmp_path / "once", workers=workers)
     assert note_files(vault) == note_files(tmp_path / "once")
@@ -182,7 +180,7 @@ def test_whichever_is_read_first_the_notes_are_those_of_two_runs(tmp_path, monke
     origin = origin_rollout()
     origin.write(home / ".codex")
     export(home, tmp_path / "two", workers=workers)
-    resume_rollout(origin).write(home / ".codex")
+    edited_rollout(origin).write(home / ".codex")
     fork_rollout(origin).write(home / ".codex")
     export(home, tmp_path / "two", workers=workers)
     export(home, tmp_path / "forward", workers=workers)
@@ -190,7 +188,7 @@ def test_whichever_is_read_first_the_notes_are_those_of_two_runs(tmp_path, monke
     monkeypatch.setattr(export_module, "discover", lambda *a: list(reversed(real(*a))))
     export(home, tmp_path / "backward", workers=workers)
     two = note_files(tmp_path / "two")
-    assert "> Continued in [[" in note_of(tmp_path / "two", ORIGIN)
+    assert "> Forked into [[" in note_of(tmp_path / "two", ORIGIN)
     assert note_files(tmp_path / "forward") == two
     assert note_files(tmp_path / "backward") == two
 
@@ -203,7 +201,7 @@ def test_the_state_records_them_and_an_older_state_without_them_loads(tmp_path):
     assert data["forks"] == {
         f"codex:{ORIGIN}": [
             [f"codex:{FORK}", "forked", "2026-03-10T08:30:01+00:00"],
-            [f"codex:{RESUME}", "resumed", "2026-03-10T09:00:01+00:00"],
+            [f"codex:{EDITED}", "forked", "2026-03-10T09:00:01+00:00"],
         ]
     }
     del data["forks"]
@@ -222,10 +220,10 @@ def test_an_origin_without_a_note_costs_nothing(tmp_path):
     report = export(home, vault, since=since)
     assert not [p for p in report.problems if p.severity == "error"]
     (only,) = note_files(vault).values()
-    assert f"session_id: {RESUME}\n" in only.decode()
+    assert f"session_id: {EDITED}\n" in only.decode()
     # The origin's note comes later, naming its continuation.
     export(home, vault)
-    assert "> Continued in [[" in note_of(vault, ORIGIN)
+    assert "> Forked into [[" in note_of(vault, ORIGIN)
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -236,7 +234,7 @@ def test_a_continuation_gone_from_disk_keeps_its_link(tmp_path, workers):
     write_all(home, fork=False)
     export(home, vault, workers=workers)
     held = note_of(vault, ORIGIN)
-    for path in (home / ".codex").rglob(f"*{RESUME}.jsonl"):
+    for path in (home / ".codex").rglob(f"*{EDITED}.jsonl"):
         path.unlink()
     # The origin changes (a turn more): its note is written again, the link kept.
     grown = origin_rollout(turns=2)
@@ -245,14 +243,14 @@ def test_a_continuation_gone_from_disk_keeps_its_link(tmp_path, workers):
     export(home, vault, workers=workers)
     after = note_of(vault, ORIGIN)
     assert after != held and "step 1" in after
-    assert "> Continued in [[" in after and "forks:" in after
+    assert "> Forked into [[" in after and "forks:" in after
 
 
-def test_parts_the_first_names_forks_the_last_its_continuation(tmp_path):
+def test_parts_the_first_names_the_forks(tmp_path):
     home, vault = tmp_path / "home", tmp_path / "v"
     origin = origin_rollout(turns=40)
     origin.write(home / ".codex")
-    resume_rollout(origin).write(home / ".codex")
+    edited_rollout(origin).write(home / ".codex")
     fork_rollout(origin).write(home / ".codex")
     export(home, vault, note_max_bytes=4000)
     parts = sorted(
@@ -260,27 +258,25 @@ def test_parts_the_first_names_forks_the_last_its_continuation(tmp_path):
         key=lambda t: int(t.split("\npart: ", 1)[1].split("\n", 1)[0]),
     )
     assert len(parts) > 2
-    first, *middle, last = parts
-    assert "> Forked into [[" in first and "Continued in [[" not in generated(first).replace(
-        "> [!info] Continued in", ""
-    )
-    assert "> Continued in [[" in last and "Forked into" not in last
-    assert not any("Forked into" in p or "> Continued in [[2026" in p for p in middle)
-    assert "forks:" in first and "forks:" in last
+    first, *others = parts
+    assert "> Forked into [[" in first and "forks:" in first
+    assert not any("Forked into" in p or "forks:" in p for p in others)
 
 
 @pytest.mark.corpus
-def test_corpus_an_older_codex_resume_is_a_resume_and_its_origin_names_it(corpus, tmp_path):
-    """The rollout an audit found (F4): line 2 is the session_meta of 9cd28a74, which it
-    resumed; that session's note now says where the conversation went on."""
+def test_corpus_a_fork_by_an_edited_prompt_links_both_ways(corpus, tmp_path):
+    """The rollout an audit took for a resume (F4): line 2 is the session_meta of 9cd28a74,
+    then that session's lines up to its last prompt, which the person replaced (Esc Esc):
+    a fork, as Codex's fork_conversation made it (cut before the nth prompt). Its note says
+    so, and the origin's note now names it."""
     found = sorted((corpus / "codex").glob("*rollout-2025-09-16T14-12-31-613a9a68*.jsonl"))
     if not found:
-        pytest.skip("the resumed Codex rollout (613a9a68) is not in this corpus")
+        pytest.skip("the forked Codex rollout (613a9a68) is not in this corpus")
     first, second = found[0].read_text(encoding="utf-8").splitlines()[:2]
     own_id, origin_id = (orjson.loads(line)["payload"]["id"] for line in (first, second))
     origins = sorted((corpus / "codex").glob(f"*rollout-*{origin_id}.jsonl"))
     if not origins:
-        pytest.skip(f"the rollout it resumed ({origin_id}) is not in this corpus")
+        pytest.skip(f"the rollout it forked ({origin_id}) is not in this corpus")
     home = tmp_path / "home"
     for path in (found[0], origins[0]):
         name = path.name.split("__", 2)[-1]
@@ -289,13 +285,15 @@ def test_corpus_an_older_codex_resume_is_a_resume_and_its_origin_names_it(corpus
         shutil.copyfile(path, dest)
     vault = tmp_path / "v"
     export(home, vault)
-    resumed = note_of(vault, own_id)
-    assert "> Resumed from [[" in resumed and "Forked from" not in resumed
+    fork = note_of(vault, own_id)
+    assert "> Forked from [[" in fork and "Resumed" not in fork
+    # (the copy of the origin is left out: its first prompt is the origin's note's alone)
+    turns = fork.split("### User", 1)[1]
+    assert "检查目前项目的设计" not in turns and "等下再继续" in turns
     origin = note_of(vault, origin_id)
-    resumed_stem = Path(path_of(vault, own_id)).stem
-    end = generated(origin).rstrip("\n").rsplit("\n", 1)[-1]
-    assert end == f"> Continued in [[{resumed_stem}]]: the conversation goes on in that note."
-    assert f"forks:\n- '[[{resumed_stem}]]'\n" in origin
+    fork_stem = Path(path_of(vault, own_id)).stem
+    assert f"> Forked into [[{fork_stem}]]\n" in origin.split("### User")[0]
+    assert f"forks:\n- '[[{fork_stem}]]'\n" in origin
 
 
 def test_an_origin_read_ahead_by_a_worker_still_names_its_continuation(tmp_path, monkeypatch):
@@ -334,7 +332,7 @@ def test_an_origin_read_ahead_by_a_worker_still_names_its_continuation(tmp_path,
     export(home, vault, workers=2)
     assert taken["read ahead"] > 20, taken
     after = note_of(vault, ORIGIN)
-    assert "step 1" in after and "> Continued in [[" in after and "forks:" in after
+    assert "step 1" in after and "> Forked into [[" in after and "forks:" in after
 
 
 def test_claude_code_the_session_continued_names_its_continuation(tmp_path):
@@ -358,15 +356,15 @@ def test_a_dry_run_changes_nothing_and_the_next_run_names_the_continuation(tmp_p
     origin = origin_rollout()
     origin.write(home / ".codex")
     export(home, vault)
-    resume_rollout(origin).write(home / ".codex")
+    edited_rollout(origin).write(home / ".codex")
     held = stamps(vault)
     report = export(home, vault, dry_run=True)
     assert stamps(vault) == held
     # (the origin once: it was listed UNCHANGED as well, from the pass that skipped its unit)
     told = sorted((c.key, c.action.name) for c in report.changes)
-    assert told == [(f"codex:{ORIGIN}", "UPDATED"), (f"codex:{RESUME}", "CREATED")]
+    assert told == [(f"codex:{ORIGIN}", "UPDATED"), (f"codex:{EDITED}", "CREATED")]
     export(home, vault)
-    assert "> Continued in [[" in note_of(vault, ORIGIN)
+    assert "> Forked into [[" in note_of(vault, ORIGIN)
 
 
 def test_an_origin_in_the_same_unit_as_its_fork_is_redone_too(tmp_path):
@@ -383,7 +381,7 @@ def test_an_origin_in_the_same_unit_as_its_fork_is_redone_too(tmp_path):
 
     vault = Vault(tmp_path / "v")
     origin = Session("codex", "o", (), Path("o.jsonl"))
-    fork = Session("codex", "f", (), Path("f.jsonl"), forked_from="o", resumed=True)
+    fork = Session("codex", "f", (), Path("f.jsonl"), forked_from="o")
     plan = plan_for(vault)
     plan.place([origin, fork], "unit", lambda s, e: pytest.fail(str(e)))
     for session in (origin, fork):
@@ -393,33 +391,29 @@ def test_an_origin_in_the_same_unit_as_its_fork_is_redone_too(tmp_path):
     # Redone, it names the fork; written again, the fork asks for nothing more.
     plan.again.clear()
     plan.rendering(plan.with_known_children(origin))
-    assert plan.with_known_children(origin).forks == (("f", "resumed"),)
+    assert plan.with_known_children(origin).forks == (("f", "forked"),)
     plan.linked(origin, "unit")
     plan.linked(fork, "unit")
     assert not plan.again
 
 
-def test_a_link_onward_that_moves_to_a_later_part_leaves_the_first(tmp_path):
-    """A note naming its resume (``forks``) whose session then grows into parts: the
-    continuation is named at the last part's end, and the first part's ``forks`` goes
-    (ccexport owns the key; it stayed, as if the person had written it)."""
-    home, vault = tmp_path / "home", tmp_path / "v"
-    origin = origin_rollout(turns=1)
-    origin.write(home / ".codex")
-    resume_rollout(origin).write(home / ".codex")
-    export(home, vault, note_max_bytes=4000)
-    assert "forks:" in note_of(vault, ORIGIN)
-    grown = origin_rollout(turns=40)
-    for path in (home / ".codex").rglob(f"*{ORIGIN}.jsonl"):
-        path.write_text(grown.text(), encoding="utf-8")
-    export(home, vault, note_max_bytes=4000)
-    parts = {
-        int(t.split("\npart: ", 1)[1].split("\n", 1)[0]): t
-        for t in (x.decode() for x in note_files(vault).values())
-        if f"session_id: {ORIGIN}\n" in t
-    }
-    assert len(parts) > 2
-    assert "forks:" not in parts[1] and "Continued in [[" not in generated(parts[1]).replace(
-        "> [!info] Continued in", ""
-    )
-    assert "forks:" in parts[max(parts)] and "> Continued in [[" in parts[max(parts)]
+def test_every_property_a_session_note_gets_is_one_ccexport_owns(tmp_path):
+    """A key ccexport writes but does not own stays as the person's once ccexport stops
+    writing it (a note that no longer has it): ``forks`` was such a key. The demo home's
+    notes (every source, a fork, a saved chat, subagents) and parts of a long session."""
+    from conftest import EXAMPLES_HOME
+
+    from exporter.vaultmerge import OWNED
+
+    write_all(tmp_path / "home")
+    shutil.copytree(EXAMPLES_HOME, tmp_path / "home", dirs_exist_ok=True)
+    export(tmp_path / "home", tmp_path / "v", note_max_bytes=4000)
+    keys: set[str] = set()
+    for text in note_files(tmp_path / "v").values():
+        head = text.decode().split("\n---\n", 1)[0]
+        if "\nsession_id: " in head:
+            keys.update(
+                line.split(":", 1)[0] for line in head.splitlines()[1:] if line[:1].isalpha()
+            )
+    assert {"forks", "forked_from", "part", "subagents"} <= keys
+    assert keys - {"aliases", "tags"} <= OWNED, sorted(keys - OWNED)

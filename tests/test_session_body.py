@@ -135,11 +135,10 @@ def _context(draw) -> dict:
         ),  # fmt: skip
         agent_label=draw(_maybe_text),
         saved_copy=draw(st.booleans()),
-        resumed=draw(st.booleans()),
     )
     onward = {how: draw(st.lists(st.sampled_from(["[[c]]", "[[d|D]]"]), max_size=2))
-              for how in ("resumed", "forked", "saved")}  # fmt: skip
-    onward["all"] = [*onward["resumed"], *onward["forked"], *onward["saved"]]
+              for how in ("forked", "saved")}  # fmt: skip
+    onward["all"] = [*onward["forked"], *onward["saved"]]
     properties = draw(st.sampled_from([{}, {"model": "x"}, {"resume": "claude --resume s1"}]))
     turns = draw(st.lists(st.fixed_dictionaries({
         "role": st.sampled_from(["user", "assistant", "system"]),

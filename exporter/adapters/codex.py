@@ -442,7 +442,6 @@ def _session(rollout: Rollout, ref: SessionRef, title: str | None) -> Session:
         model_usage=usage_per_model(rollout.per_model) if rollout.per_model else (),
         parent_id=rollout.parent_id,
         forked_from=rollout.forked_from,
-        resumed=rollout.resumed and rollout.forked_from is not None,
         agent_label=rollout.agent_label,
     )
 

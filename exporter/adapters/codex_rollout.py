@@ -66,7 +66,6 @@ class Rollout:
     per_model: dict[str | None, Usage] | None = field(default_factory=dict)
     parent_id: str | None = None
     forked_from: str | None = None
-    resumed: bool = False  # ``forked_from`` was resumed, not forked (``Scan.resumed``)
     agent_label: str | None = None
     skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, why) of bad lines
     # (line, why) of a value of the wrong type in a line read all the same
@@ -164,7 +163,6 @@ class RolloutBuilder(EventReader):
             parse_timestamp(stamp) or self.out.times.unread(stamp, scan.meta_line)
         if scan.origin_id:
             self.out.forked_from = scan.origin_id
-            self.out.resumed = scan.resumed
 
     def add(self, record: Record) -> None:
         number, kind, p, ts = record
@@ -235,7 +233,6 @@ class RolloutBuilder(EventReader):
             self.out.agent_label = str(label) if label else None
         if isinstance(p.get("forked_from_id"), str):
             self.out.forked_from = p["forked_from_id"].lower()
-            self.out.resumed = False  # (a fork, as its session_meta says)
 
     def _cwd_from_context(self, text: str) -> None:
         """Early rollouts name the working directory only in the injected context."""

@@ -59,9 +59,6 @@ class Scan:
     first_meta: dict[str, Any] | None = None  # the first session_meta owns identity
     meta_line: int | None = None  # and its line
     origin_id: str | None = None  # the thread a fork copied
-    # The origin is named by its own session_meta at the start, the first naming no
-    # ``forked_from_id``: an older ``codex resume``, which went on from its end.
-    resumed: bool = False
     skip: int = 0  # records at the start that replay the origin (dropped)
     kinds: dict[str, int] = field(default_factory=dict)  # kind -> the line it is first on
     last_line: int = 0  # later readings stop here (lines written since wait for next run)
@@ -94,7 +91,6 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
         forked = scan.first_meta.get("forked_from_id") if scan.first_meta else None
         if scan.origin_id is None and isinstance(forked, str):
             scan.origin_id = forked.lower()
-        scan.resumed = origin_at is not None and not isinstance(forked, str)
         history = origin(scan.origin_id) if scan.origin_id else None
     # A fork starts by replaying its origin: the records that match the origin's
     # conversation in order are dropped (when the origin is gone, nothing is).

@@ -340,8 +340,11 @@ class _Run:
         if read.links is not None:
             links = {key: resolve(key) for key in read.links}
             at = read.note.relpath if isinstance(read.note, Note) else relpath
-            if links != read.links or at != relpath:
+            if at != relpath:
                 raise RuntimeError(f"its note was rendered ahead for {at}, not {relpath}")
+            if links != read.links:  # (named, with what this run links it to)
+                other = sorted(k for k in links if links[k] != read.links.get(k))
+                raise RuntimeError(f"its note was rendered ahead linking {other} otherwise")
         state.outstanding += 1
         self.renderer.done(RenderJob(self._unit, session, relpath, {}), placed(read.note, relpath))
 

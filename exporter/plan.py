@@ -91,6 +91,14 @@ class LinkPlan:
                 return False
         return True
 
+    def links_hold(self, links: dict[str, str | None]) -> bool:
+        """Are the links a note rendered ahead made (key -> target) still links: none leads
+        to a note the person deleted (the main process links it no more)? Without side
+        effects, as ``places_as``."""
+        return not any(
+            target is not None and self.vault.left_deleted(key) for key, target in links.items()
+        )
+
     def resolver(self, unit: str, paths: dict[str, str]) -> Callable[[str], str | None]:
         """The link target (a note's stem) of a key, or None while that note is unknown."""
 

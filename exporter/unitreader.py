@@ -97,11 +97,15 @@ class UnitReader:
         plan = self.plan
         # (a note rendered ahead knew none of the children learned since: its subagents,
         # the sessions that went on from it; one that has such is rendered here, with them)
-        if not any(
-            _children(plan.with_known_children(r.session)) != _children(r.session)
-            for r in read.sessions
-            if r.note
-        ) and plan.places_as([r.session for r in read.sessions], predicted):
+        if (
+            not any(
+                _children(plan.with_known_children(r.session)) != _children(r.session)
+                for r in read.sessions
+                if r.note
+            )
+            and all(plan.links_hold(r.links) for r in read.sessions if r.note and r.links)
+            and plan.places_as([r.session for r in read.sessions], predicted)
+        ):
             return read
         return None
 

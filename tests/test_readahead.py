@@ -190,6 +190,48 @@ def test_a_family_note_rendered_for_another_path_is_never_written(tmp_path, hand
     assert "· agent a1]]" in note_files(vault)[renamed].decode() and parent not in note_files(vault)
 
 
+def test_a_subagent_note_deleted_in_the_vault_fails_no_note_read_ahead(tmp_path, handed):
+    """A subagent's note the person deleted (and a run left deleted): a worker rendering the
+    parent ahead still linked it, the main process does not, and the parent's note failed
+    with 'rendered ahead for <its own path>' (review10 F2: every such vault, at an upgrade
+    that renders every note again). The unit is read here: the parent's note as one
+    process writes it, without the link."""
+    home = tmp_path / "home"
+    write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
+    _family(home, 0)
+    for vault, jobs in ((tmp_path / "one", 1), (tmp_path / "two", 2)):
+        export(vault, home, jobs)
+        (agent,) = [n for n in note_files(vault) if "· agent a1" in n]
+        (vault / agent).unlink()
+        export(vault, home, jobs)  # the deletion is recorded: the note stays deleted
+        report = export(vault, home, jobs, force=True)
+        assert not report.failed and not report.problems, report.problems
+    notes = note_files(tmp_path / "two")
+    assert notes == note_files(tmp_path / "one")
+    (parent,) = [b.decode() for n, b in notes.items() if "Find the tests" in n]
+    assert agent not in notes and "· agent a1]]" not in parent and "List tests." in parent
+
+
+def test_a_note_rendered_ahead_with_other_links_is_never_written_and_says_which(
+    tmp_path, handed, monkeypatch
+):
+    """Should the check before a family is used ever miss a link this run makes otherwise,
+    the note fails naming the link (it named its own path twice, 'rendered ahead for P,
+    not P'), instead of being written with it."""
+    home = tmp_path / "home"
+    write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
+    _family(home, 0)
+    vault = tmp_path / "v"
+    export(vault, home, 2)
+    (agent,) = [n for n in note_files(vault) if "· agent a1" in n]
+    (vault / agent).unlink()
+    export(vault, home, 2)
+    monkeypatch.setattr(LinkPlan, "links_hold", lambda self, links: True)
+    report = export(vault, home, 2, force=True)
+    (said,) = [p.message for p in report.problems if "rendered ahead" in p.message]
+    assert "linking ['claude-code:f0000000-0000-4000-8000-000000000000/agent-a1']" in said
+
+
 def test_filters_apply_to_units_read_ahead(tmp_path, handed, monkeypatch):
     """Sessions of two projects in one folder, read in turn: the workers leave out those of
     the project not asked for, as the main process does."""

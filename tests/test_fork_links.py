@@ -18,9 +18,10 @@ import orjson
 import pytest
 from codex_builder import CodexRollout
 from conftest import note_files
+from test_codex_parent_once import counting_writes
 
 from exporter import export as export_module
-from exporter import readahead, vaultbatch, workers
+from exporter import readahead, workers
 from exporter.adapters.codex import CodexAdapter
 from exporter.export import ExportOptions, run_export
 from exporter.state import State
@@ -93,18 +94,6 @@ def counting_loads(monkeypatch) -> Counter[str]:
 
     monkeypatch.setattr(CodexAdapter, "load", load)
     return loads
-
-
-def counting_writes(monkeypatch) -> Counter[str]:
-    writes: Counter[str] = Counter()
-    real = vaultbatch.WriteBatch.write
-
-    def write(batch, relpath, data, before=None):
-        writes[relpath] += 1
-        return real(batch, relpath, data, before)
-
-    monkeypatch.setattr(vaultbatch.WriteBatch, "write", write)
-    return writes
 
 
 def stamps(vault: Path) -> dict[str, tuple[bytes, int]]:

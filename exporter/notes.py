@@ -200,7 +200,7 @@ def links_onward(session: Session, resolve: LinkResolver) -> dict[str, list[str]
     for ident, how in session.forks:
         target = link(resolve, session.source, ident)
         if target is not None:
-            found[how if how in found else "forked"].append(target)
+            found["saved" if how == "saved" else "forked"].append(target)
             found["all"].append(target)
     return found
 

@@ -213,8 +213,8 @@ class LinkPlan:
         return tuple((key.partition(":")[2], how) for key, how, _start in known)
 
     def _went_on(self, session: Session) -> None:
-        """The note of a session forked or saved from another is written: that
-        other session's note names it (``forks``), and is redone for it once, unless it was
+        """The note of a session forked or saved from another is written: that other
+        session's note names it (``forks``), and is redone for it once, unless it was
         rendered this run already naming it, linked where its note is."""
         origin = f"{session.source}:{session.forked_from}"
         if origin == session.key:

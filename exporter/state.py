@@ -56,8 +56,9 @@ class State:
     # Titles the index notes listed a session note by other than its record's (the person's,
     # typed in its properties), the latest last: a link Obsidian rewrote is known by them.
     titles: dict[str, list[str]] = field(default_factory=dict)
-    # Sessions that went on from another one (a resume, a fork, a saved copy), learned from
-    # them: the other's key -> [key, how, start (ISO, UTC; "" unknown)] in order of start.
+    # Sessions that went on from another one (a fork, a resume that copied it, a saved copy),
+    # learned from them: the other's key -> [key, how, start (ISO, UTC; "" unknown)] in
+    # order of start.
     forks: dict[str, list[list[str]]] = field(default_factory=dict)
 
     @classmethod

@@ -100,7 +100,10 @@ def inert_block(lines: list[str], first: int, end: int) -> list[str]:
     """``lines``, a code block's as the session wrote it, whose content
     (``lines[first:end]``) Meta Bind would make a field or a button of, with a zero-width
     space before it. Its container's marks and indentation are passed over loosely: a block
-    that merely starts so gets it."""
+    that merely starts so gets it. Blank lines at its end are no part of what it holds (the
+    code element's text ends at its last line of text)."""
+    while end > first and not lines[end - 1].strip(" \t>"):
+        end -= 1
     if end <= first or not lines[end - 1].rstrip().endswith("]"):
         return lines
     line = lines[first]

@@ -145,6 +145,10 @@ def test_a_compaction_trigger_stays_text_in_the_callout_title():
 # Two backslashes (one shown) before a backtick run: the run is not escaped, and escaping
 # its first backtick left a shorter run that paired as a Dataview query. Found by this test.
 @example("\\\\``= this.file.name`")
+# A block that a line like a closing fence (text after it) does not close, ending in blank
+# lines: Meta Bind reads its text without them, a button. Found by this test in CI.
+@example("```\nBUTTON[run]\n```[[Note]]\n\n")
+@example("```\nBUTTON[run]\n\n\n```\n")
 def test_adversarial_constructs_alone_are_neutral_in_every_filter(text):
     for rendered in (escape_prose(text), escape_prose(text, literal=True)):
         found = [c for c in constructs(rendered) if c.detail not in ("h4", "h5", "h6")]

@@ -260,6 +260,9 @@ class Vault(NotePlaces):
             return ""
         if existing.get("part") != ours.get("part"):
             return ""  # a long session now cut into part notes: counts of different spans
+        if ours.get("forked_from") and not existing.get("forked_from"):
+            return ""  # a fork whose origin's note is here now: the copy it began with is that
+            # note's (a fork's note holds it while its origin has none)
         return (
             f"{SHRUNK} (the note holds {had} messages, the source now gives {has}: it shrank, or "
             "this version of ccexport no longer counts some of them; --force overwrites)"

@@ -406,3 +406,26 @@ def test_every_property_a_session_note_gets_is_one_ccexport_owns(tmp_path):
             )
     assert {"forks", "forked_from", "part", "subagents"} <= keys
     assert keys - {"aliases", "tags"} <= OWNED, sorted(keys - OWNED)
+
+
+@pytest.mark.parametrize("make", [fork_rollout, edited_rollout])
+def test_a_fork_exported_before_its_origin_leaves_the_copy_to_it_when_it_comes(tmp_path, make):
+    """A fork read while its origin was not on disk (pruned, not yet copied back) holds the
+    copy it began with. Once the origin's note is written, the fork's note loses that copy
+    to it and links it: it was kept as a session that shrank ('source has fewer turns than
+    the note; kept', review10 F4), holding the origin's prompts with no link either way."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    origin = origin_rollout()
+    make(origin).write(home / ".codex")
+    export(home, vault)
+    child = EDITED if make is edited_rollout else FORK
+    assert "step 0" in note_of(vault, child).split("### User", 1)[1]
+    origin.write(home / ".codex")
+    report = export(home, vault)
+    assert not report.problems, report.problems
+    fork = note_of(vault, child)
+    assert "> Forked from [[" in fork and "step 0" not in fork.split("### User", 1)[1]
+    assert "> Forked into [[" in note_of(vault, ORIGIN)
+    held = stamps(vault)
+    export(home, vault)
+    assert stamps(vault) == held

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from obsidian_check import Construct, constructs, visible
 
-from exporter.markdown import escape_inline, escape_prose, fence
+from exporter.markdown import ZERO_WIDTH_SPACE, escape_inline, escape_prose, fence
 from exporter.model import (
     Message,
     Session,
@@ -196,14 +196,22 @@ def test_a_replys_text_is_visible_exactly(first, rest):
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=CHARS + "ü€\u200b", max_size=80))
+@example("<%+")
 def test_tool_output_is_kept_byte_for_byte_in_its_block(output):
+    """Byte for byte, but for what Templater would run when the note is shown: a dynamic
+    command's ``<%+`` gets a zero-width space after its ``<``, in code too (README). The
+    test drew ``<%+`` once in a hundred-odd runs and failed on that exception."""
     from markdown_it import MarkdownIt
+
+    from exporter.markdown import without_templater
 
     tokens = MarkdownIt("commonmark").parse(fence(output, "text") + "\n\nafter #x")
     blocks = [t.content for t in tokens if t.type == "fence"]
-    assert blocks == [output + ("\n" if output and not output.endswith("\n") else "")] or (
+    shown = without_templater(output)
+    assert blocks == [shown + ("\n" if shown and not shown.endswith("\n") else "")] or (
         not output and blocks == [""]
     )
+    assert shown.replace(ZERO_WIDTH_SPACE, "") == output.replace(ZERO_WIDTH_SPACE, "")
 
 
 def test_identifiers_are_written_without_escapes():

@@ -134,9 +134,11 @@ def build_note(
     settings: NoteSettings,
     resolve: LinkResolver,
     first_part: bool = True,
+    part: int | None = None,
 ) -> Note:
     """Render ``session`` into a Note at ``relpath`` (chosen by the vault); ``first_part``
-    is false for a later part of a session in parts."""
+    is false for a later part of a session in parts, ``part`` that part's number (None: the
+    session is one note)."""
     read_reference_switch()  # once per note: its texts then ask without a lookup
     tz = settings.timezone
     title = session_title(session)
@@ -169,6 +171,7 @@ def build_note(
         "parent_link": parent_link,
         "fork_link": fork_link,
         "fork_links": fork_links,
+        "part": part,
         "subagent_links": subagent_links,
         "unread": unread_words(session.unread_lines),
         "started": local(session.started_at, tz),

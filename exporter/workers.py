@@ -75,7 +75,8 @@ def render_job(job: RenderJob, settings: NoteSettings | None = None) -> Outcome:
         if job.packed is not None:
             session = replace(session, messages=job.packed.messages())
         first = job.part is None or job.part.number == 1
-        note = build_note(session, job.relpath, settings, job.links.get, first)
+        number = job.part.number if job.part else None
+        note = build_note(session, job.relpath, settings, job.links.get, first, number)
         if job.part:
             link_parts(note, job.part)
         return note

@@ -279,3 +279,28 @@ def test_only_the_first_part_of_a_subagent_holds_its_task(tmp_path):
             prompts = int(re.search(r"^prompts: (\d+)$", text, re.M).group(1))
             assert prompts == text.count("\n### User")
         assert all("### Parent agent" not in t and "### User" in t for t in later)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_template_knows_which_part_it_renders(tmp_path, jobs):
+    """``part``: the number of the part note a template renders, none for a session in one
+    note (a template could not tell a part from a whole note but by its title)."""
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "session.md.j2").write_text(
+        "{% if part %}Part {{ part }} of {{ title }}{% else %}Whole: {{ title }}{% endif %}\n",
+        encoding="utf-8",
+    )
+    home = tmp_path / "home"
+    big = ClaudeSession(SID, "/w/big")
+    grow(big, 0, 40)
+    write(home, big)
+    small = ClaudeSession("0000abcd-1111-4000-8000-000000000000", "/w/big")
+    grow(small, 0, 1)
+    small.write(home / ".claude" / "projects" / "-w-big" / "small.jsonl")
+    vault = tmp_path / "v"
+    export(vault, home, templates=templates, workers=jobs)
+    bodies = [b.decode().split("%% ccexport:begin", 1)[1] for b in note_files(vault).values()]
+    parts = sorted(int(m) for b in bodies for m in re.findall(r"\nPart (\d+) of ", b))
+    assert len(parts) > 2 and parts == list(range(1, len(parts) + 1))
+    assert sum("\nWhole: question q0q" in b for b in bodies) == 1

@@ -74,11 +74,8 @@ def _other_files(templates: Path, defaults: set[str], used: dict[str, str]) -> l
     """The folder's files that are no override, by their names for Jinja: each file an
     override uses, in a subfolder too and whatever it is called (``parts/header.md``), and
     every other ``*.j2`` (a hidden folder's aside)."""
-    found = {
-        path.relative_to(templates).as_posix()
-        for path in templates.rglob("*.j2")
-        if not any(part.startswith(".") for part in path.relative_to(templates).parts)
-    }
+    names = (path.relative_to(templates) for path in templates.rglob("*.j2"))
+    found = {n.as_posix() for n in names if not any(p.startswith(".") for p in n.parts)}
     found.update(name for name in used if (templates / name).is_file())
     return sorted(found - defaults)
 

@@ -133,14 +133,13 @@ def build_note(
     relpath: str,
     settings: NoteSettings,
     resolve: LinkResolver,
-    first_part: bool = True,
     part: int | None = None,
 ) -> Note:
-    """Render ``session`` into a Note at ``relpath`` (chosen by the vault); ``first_part``
-    is false for a later part of a session in parts, ``part`` that part's number (None: the
-    session is one note)."""
+    """Render ``session`` into a Note at ``relpath`` (chosen by the vault); ``part``: the
+    number of the part note of a session in parts (None: the session is one note)."""
     read_reference_switch()  # once per note: its texts then ask without a lookup
     tz = settings.timezone
+    first_part = part is None or part == 1
     title = session_title(session)
     attachments: list[Attachment] = []
     turns = build_turns(session, settings.attachments_folder, tz, attachments, resolve, first_part)

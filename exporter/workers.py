@@ -74,9 +74,8 @@ def render_job(job: RenderJob, settings: NoteSettings | None = None) -> Outcome:
     try:
         if job.packed is not None:
             session = replace(session, messages=job.packed.messages())
-        first = job.part is None or job.part.number == 1
         number = job.part.number if job.part else None
-        note = build_note(session, job.relpath, settings, job.links.get, first, number)
+        note = build_note(session, job.relpath, settings, job.links.get, number)
         if job.part:
             link_parts(note, job.part)
         return note

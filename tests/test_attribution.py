@@ -157,7 +157,7 @@ def test_a_later_part_of_a_subagent_holds_no_task():
     s = subagent(
         msg("user", TextPart("And the tests?"), minute=3), msg("assistant", TextPart("Two."))
     )
-    note = build_note(s, "n.md", NoteSettings(), lambda key: None, first_part=False)
+    note = build_note(s, "n.md", NoteSettings(), lambda key: None, part=2)
     assert "### User · 09:03" in note.body and note.frontmatter["prompts"] == 1
     assert build_note(s, "n.md", NoteSettings(), lambda key: None).frontmatter["prompts"] == 0
 

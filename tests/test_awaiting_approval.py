@@ -267,7 +267,7 @@ def test_copilot_chat_waiting_notices_only_ever_add_to_no_result(state, result, 
     def marks(read_waits: bool) -> list[tuple[str | None, str]]:
         original = copilot_log.waits
         if not read_waits:
-            copilot_log.waits = lambda response, state: {}
+            copilot_log.waits = lambda response, state, last: {}
         try:
             (messages, _models) = copilot_log.session_messages(copy.deepcopy(data))
         finally:

@@ -180,8 +180,9 @@ def _response(
 ) -> tuple[list[Part], list[Part]]:
     response = response if isinstance(response, list) else []
     notes = [] if notes is None else notes
-    waited_on = (last_round(response) or [None])[-1] if running else None
-    marks = waits(response, running)  # (what calls of a response waiting for the person wait on)
+    last = last_round(response) if running else []
+    waited_on = last[-1] if last else None
+    marks = waits(response, running, last)  # (what calls of a waiting response wait on)
     paired = paired_invocations(response, calls)
     streamed = edits_after(response)
     made_at = model_invocations(response)
@@ -295,7 +296,7 @@ def _response(
             elif not returned and (
                 mark or index == waited_on or running and part.get("isComplete") is False
             ):
-                waiting = mark == ASKED or running != "asking" and asked_before(part, running)
+                waiting = mark == ASKED or running != "asking" and asked_before(part)
                 parts.append(AWAITING_APPROVAL if waiting else UNANSWERED)
         elif kind == "textEditGroup":
             edits.append((owner, part))

@@ -65,23 +65,24 @@ def last_round(response: list[Any]) -> list[int]:
     return found
 
 
-def asked(part: dict[str, Any], running: str | None) -> bool:
+def asked(part: dict[str, Any]) -> bool:
     """Was a call of an older build's running response (before ``modelState``) still waiting
     for the person to confirm it? Those builds confirmed at once a call no one need approve,
     and wrote ``isComplete`` false until it was done."""
     return part.get("isConfirmed") is None and part.get("isComplete") is False
 
 
-def waits(response: list[Any], state: str | None) -> dict[int, str]:
+def waits(response: list[Any], state: str | None, last: list[int]) -> dict[int, str]:
     """Call (by position) -> what it waited on (``ASKED``, ``RESULT``), of the calls of a
-    NeedsInput response's last round the file tells: every MCP call not confirmed (asked at
-    once); another call not confirmed, or the last call skipped (its result waits), when it
-    is the only part of the response that can be what it waits on. Any other call not
+    NeedsInput response's last round (``last``, as ``last_round`` finds it) the file tells:
+    every MCP call not confirmed (asked at once); another call not confirmed, or the last
+    call skipped (its result waits), when it is the only part of the response that can be
+    what it waits on. Any other call not
     confirmed had not run either, and an MCP call approved and with no result (they all
     record one) had not returned (``UNTOLD``: "no result")."""
     if state != "asking":
         return {}
-    calls = [(i, response[i]) for i in last_round(response)]
+    calls = [(i, response[i]) for i in last]
     unconfirmed = [i for i, p in calls if p.get("isConfirmed") is None]
     skipped = [i for i, p in calls if p.get("isConfirmed") == _SKIPPED]
     started = {i for i, p in calls if _at_once(p)}

@@ -34,6 +34,7 @@ from typing import Any
 from . import lineends, notefile, vaultattach, vaultbatch, vaultio, vaultlinks
 from .change import Action, Change
 from .errors import os_reason
+from .notecopies import SIZE_KEY
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
@@ -55,7 +56,6 @@ __all__ = [  # also imported from here by other modules and tests
     "merge_frontmatter", "safe_component", "safe_relpath",
 ]  # fmt: skip
 
-SIZE_KEY = "messages"  # a note whose count would go down is kept (the source shrank)
 SHRUNK = "source has fewer turns than the note; kept"
 HELD_SECRET = "written again, though its source gives fewer turns: the note held a secret"
 EMPTIED = "it was empty: written again"

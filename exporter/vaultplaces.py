@@ -15,10 +15,11 @@ import os
 
 from . import notefile, vaultio
 from .change import Action, Change
+from .notecopies import copy_of
 from .notefile import NoteFormatError
 from .state import NoteRecord
 from .vaultpaths import fold, inside, safe_relpath
-from .vaultsurvey import HEAD_BYTES, NoteSurvey, copy_of
+from .vaultsurvey import HEAD_BYTES, NoteSurvey
 
 DELETED_NOTE = "deleted in the vault; left deleted (`ccexport --restore` writes it again)"
 

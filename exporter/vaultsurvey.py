@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import notefile, vaultbatch, vaultio, vaultlinks
+from .notecopies import behind, choose_note, copy_of, older_copy
 from .state import NoteRecord, State
 from .vaultbatch import same_file, stat_key
 from .vaultpaths import inside
@@ -34,38 +35,6 @@ _SKIP_DIRS = {"#recycle", "@eaDir", "$RECYCLE.BIN"}
 
 def skipped_folder(name: str) -> bool:
     return name.startswith(".") or name in _SKIP_DIRS
-
-
-def _rank(relpath: str) -> tuple[int, list[str]]:
-    """An order of files that does not depend on a machine's state: the shortest name first,
-    then the folders compared one by one (a prefix first)."""
-    folders = relpath.split("/")
-    return len(folders[-1]), folders
-
-
-def copy_of(relpath: str, other: str) -> bool:
-    """Is ``relpath`` a sync tool's conflict copy, or Obsidian's or a file manager's
-    duplicate, of ``other``? Such a copy lengthens the name of the file (``X.sync-conflict-
-    ….md``, ``X (conflicted copy ….md``, ``X 2.md``, ``X-PC.md``) or of a folder above it
-    (``AI Sessions 2/``), and keeps the rest."""
-    mine, theirs = relpath.split("/"), other.split("/")
-    if len(mine) != len(theirs) or mine == theirs:
-        return False
-    return all(
-        a == b or a.removesuffix(".md").startswith(b.removesuffix(".md"))
-        for a, b in zip(mine, theirs, strict=True)
-    )
-
-
-def choose_note(paths: list[str], recorded: str | None) -> str:
-    """Which of several files naming one session is its note, the same on every machine: not
-    a copy of another of them (``copy_of``); of those, the one this machine's state records,
-    else the first by ``_rank``. A copy the person made under a name of their own is no sync
-    tool's: the note this machine writes stays the one it wrote."""
-    originals = [p for p in paths if not any(copy_of(p, q) for q in paths if q != p)]
-    if recorded is not None and recorded in originals:
-        return recorded
-    return min(originals or paths, key=_rank)
 
 
 _UNNAMED: dict[Path, dict[str, tuple[int, int, int]]] = {}
@@ -168,7 +137,7 @@ class NoteSurvey:
         """Every note in the vault that names a session or index: (path, identity, its
         record when the file is still what this machine last wrote, else its frontmatter).
         Notes this machine wrote cost a stat; the others (another machine's) are read.
-        A session found twice (a sync tool's copy) is yielded twice: see ``_rank``."""
+        A session found twice (a sync tool's copy) is yielded twice: see ``notecopies._rank``."""
         by_path = {r.path: (k, r) for k, r in self.state.notes.items()}
         later = []
         unnamed: dict[str, tuple[int, int, int]] = {}
@@ -339,11 +308,11 @@ class NoteSurvey:
         while its source is not. A file with the time and size it was written with is the
         note (under a new inode: a vault copied with its times, or a file system that numbers
         inodes anew at each mount); any other is read, and its generated part decides
-        (``_older_copy``): a note the person edited in place, or another machine's
-        copy of the same note, costs no re-read of its session. A note gone from its place
-        is looked for by identity first: moved, the file there is compared (else this run
-        would follow the move and leave the comparison to the next, which would then read
-        the unit and write the state again)."""
+        (``notecopies.older_copy``, ``behind``): a note the person edited in place, or another
+        machine's copy of the same note, costs no re-read of its session. A note gone from
+        its place is looked for by identity first: moved, the file there is compared (else
+        this run would follow the move and leave the comparison to the next, which would
+        then read the unit and write the state again)."""
         if len(record.stat) < 3:  # never written by this machine, or not known
             return False
         if not self._listed(record.path) and not self.in_cloud_only(record.path):
@@ -378,16 +347,23 @@ class NoteSurvey:
                 return True
             self._follow(key, record, moved)
             return self.replaced(record, key)
-        older = _older_copy(parsed, record)
+        older = older_copy(parsed, record)
         if older is None:  # (a note written before end markers held a hash)
             return now.st_ino != record.stat[2]
-        if older:
-            return True
+        if older and parsed is not None:  # an older copy, or another machine's note
+            if behind(parsed, record) or self._quotes_secret(parsed):
+                return True
         # Kept when the state is next written, not written for this alone (with .ccexport/
         # synced, two machines would each rewrite it), so a note the person wrote in is read
         # once. ``stat`` stays as written: it tells the survey that the frontmatter is.
         record.read = [seen, *record.read[: READ_KEPT - 1]]  # (a new list: see NoteRecord)
         return False
+
+    def _quotes_secret(self, parsed: notefile.NoteText) -> bool:
+        """Does another machine's generated part hold what this one's redaction redacts (that
+        machine's version or rules let it through)? Made again here, not left alone."""
+        owned = parsed.owned or ""
+        return self.scrub is not str and self.scrub(owned) != owned
 
     def _read_note(self, record: NoteRecord) -> notefile.NoteText | None:
         """The note file at the record's path, parsed; None if it cannot be read or parsed."""
@@ -430,15 +406,3 @@ class NoteSurvey:
         off the disk with ``.<name>.icloud`` beside it; the note is not deleted."""
         folder, slash, name = relpath.rpartition("/")
         return self._listed(f"{folder}{slash}.{name}.icloud")
-
-
-def _older_copy(parsed: notefile.NoteText | None, record: NoteRecord) -> bool | None:
-    """Is the note's generated part another intact one than the state records (an older
-    copy)? False: the one recorded (the person wrote outside it, or a sync tool changed its
-    line ends), or the person's edit inside it (its markers gone too: the writes report
-    that); None: not known (unread, or written before markers held a hash)."""
-    if parsed is None:
-        return None
-    if parsed.owned is None or notefile.owned_hash(parsed.owned) == record.hash[:16]:
-        return False
-    return None if parsed.edited is None else not parsed.edited

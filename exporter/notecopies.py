@@ -1,0 +1,72 @@
+"""Which file of a vault is a session's note, where there are several or it changed: a
+sync tool's conflict copy or a duplicate beside it (``copy_of``, ``choose_note``), an older
+copy put in its place (``older_copy``), or another machine's note of the same session
+(``behind``). ``vaultsurvey`` asks; these decide from paths and parsed notes alone.
+"""
+
+from __future__ import annotations
+
+from . import notefile
+from .state import NoteRecord
+
+SIZE_KEY = "messages"  # a note whose count would go down holds more than its source gives
+
+
+def _rank(relpath: str) -> tuple[int, list[str]]:
+    """An order of files that does not depend on a machine's state: the shortest name first,
+    then the folders compared one by one (a prefix first)."""
+    folders = relpath.split("/")
+    return len(folders[-1]), folders
+
+
+def copy_of(relpath: str, other: str) -> bool:
+    """Is ``relpath`` a sync tool's conflict copy, or Obsidian's or a file manager's
+    duplicate, of ``other``? Such a copy lengthens the name of the file (``X.sync-conflict-
+    ….md``, ``X (conflicted copy ….md``, ``X 2.md``, ``X-PC.md``) or of a folder above it
+    (``AI Sessions 2/``), and keeps the rest."""
+    mine, theirs = relpath.split("/"), other.split("/")
+    if len(mine) != len(theirs) or mine == theirs:
+        return False
+    return all(
+        a == b or a.removesuffix(".md").startswith(b.removesuffix(".md"))
+        for a, b in zip(mine, theirs, strict=True)
+    )
+
+
+def choose_note(paths: list[str], recorded: str | None) -> str:
+    """Which of several files naming one session is its note, the same on every machine: not
+    a copy of another of them (``copy_of``); of those, the one this machine's state records,
+    else the first by ``_rank``. A copy the person made under a name of their own is no sync
+    tool's: the note this machine writes stays the one it wrote."""
+    originals = [p for p in paths if not any(copy_of(p, q) for q in paths if q != p)]
+    if recorded is not None and recorded in originals:
+        return recorded
+    return min(originals or paths, key=_rank)
+
+
+def behind(parsed: notefile.NoteText, record: NoteRecord) -> bool:
+    """Does an intact generated part other than the one this machine last wrote hold less
+    than that one: fewer messages, or as many in fewer lines (an older copy put back)? One
+    that holds as much is another machine's, made from its own copy of the session (a title
+    or a fork that machine knows of): left alone, as that machine leaves this one's. Were
+    both rewritten, two machines whose copies differ would each rewrite the note on every
+    run; this way the note settles on the fuller of the two."""
+    had, has = record.meta.get(SIZE_KEY), parsed.metadata.get(SIZE_KEY)
+    part = parsed.metadata.get("part")
+    if type(had) is not int or type(has) is not int or part != record.meta.get("part"):
+        return True  # not to be compared (counts of different spans): made again
+    if has != had:
+        return has < had
+    return (parsed.owned or "").count("\n") + 1 < record.lines
+
+
+def older_copy(parsed: notefile.NoteText | None, record: NoteRecord) -> bool | None:
+    """Is the note's generated part another intact one than the state records (an older
+    copy)? False: the one recorded (the person wrote outside it, or a sync tool changed its
+    line ends), or the person's edit inside it (its markers gone too: the writes report
+    that); None: not known (unread, or written before markers held a hash)."""
+    if parsed is None:
+        return None
+    if parsed.owned is None or notefile.owned_hash(parsed.owned) == record.hash[:16]:
+        return False
+    return None if parsed.edited is None else not parsed.edited

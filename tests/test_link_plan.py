@@ -15,6 +15,7 @@ from claude_builder import ClaudeSession, tool_use
 
 from exporter.export import ExportOptions, run_export
 from exporter.plan import LinkPlan
+from exporter.vault import RENAMED_NEW
 
 SID = "11111111-2222-4333-8444-555555555555"
 AGENT = "0ld1d"
@@ -41,9 +42,11 @@ def write_agent_file(folder: Path, sid: str, cwd: str) -> None:
     agent.write(folder / f"agent-{AGENT}.jsonl")
 
 
-def export(vault: Path, home: Path):
+def export(vault: Path, home: Path, renamed: int = 0):
+    """``renamed``: notes expected under another name (theirs held by another file)."""
     report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC))
-    assert not report.problems, report.problems
+    said = [p for p in report.problems if p.message == RENAMED_NEW]
+    assert len(said) == renamed and len(report.problems) == renamed, report.problems
     return report
 
 
@@ -88,7 +91,7 @@ def test_a_subagent_that_landed_where_its_parent_did_not_expect_gets_its_parent_
     taken.parent.mkdir(parents=True)
     taken.write_text("my own note\n")
     load_calls.clear()
-    export(vault, home)
+    export(vault, home, renamed=1)  # the subagent's note, said
     assert load_calls.count(f"{SID}.jsonl") == 2  # read again, to link where the agent went
     found = notes(vault)
     assert found[agent] == "my own note\n"

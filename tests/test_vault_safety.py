@@ -173,13 +173,20 @@ def test_a_fifo_in_the_vault_is_never_opened(tmp_path):
     (vault / relpath).parent.mkdir(parents=True)
     os.mkfifo(vault / "x.md")  # read by the search for moved notes
     os.mkfifo(vault / relpath)  # where the note would go
+    os.mkfifo(vault / "AI Sessions" / "Projects.md")  # where an index note would go
     (vault / ".ccexport" / "templates").mkdir(parents=True)
     os.mkfifo(vault / ".ccexport" / "templates" / "x.j2")  # read for the render fingerprint
     result = run_cli("--vault", str(vault), "--home", str(home), timeout=60)
     assert result.returncode == 0, result.stderr
     assert stat.S_ISFIFO(os.lstat(vault / "x.md").st_mode)
     assert stat.S_ISFIFO(os.lstat(vault / relpath).st_mode)
-    assert [p for p in note_files_safe(vault) if p.endswith(" (2).md")]
+    renamed = sorted(p for p in note_files_safe(vault) if p.endswith(" (2).md"))
+    assert renamed == sorted([relpath.replace(".md", " (2).md"), "AI Sessions/Projects (2).md"])
+    # Each is said, once: a note written under another name than its own was said nowhere.
+    for path in renamed:
+        assert f"warning: {path}: another file already had the name" in result.stderr
+    again = run_cli("--vault", str(vault), "--home", str(home), timeout=60)
+    assert again.returncode == 0 and "already had the name" not in again.stderr
 
 
 def note_files_safe(vault: Path) -> list[str]:

@@ -253,8 +253,20 @@ def test_ctrl_c_is_said_after_the_reply_it_cut_and_not_when_aider_was_quit(home,
     # lines 81862-81871: a finished turn (usage, edit, commit), then Ctrl-C twice to quit
     ending = [n.split("%% ccexport:end", 1)[0].rstrip() for n in notes.values()]
     assert not notes["92d022b8"].split("%% ccexport:end", 1)[0].rstrip().endswith("*")
-    # (98 since the run of 17:18:01, its reply cut and Aider quit, is a note of its own)
-    assert sum(e.endswith("*Interrupted by the user.*") for e in ending) == 98  # 173 before
+    # (98 since the run of 17:18:01, its reply cut and Aider quit, is a note of its own;
+    # 57 since a Ctrl-C after a command's output, after a command that asks nothing or
+    # after a request that failed for good stopped nothing: review12 F4)
+    assert sum(e.endswith("*Interrupted by the user.*") for e in ending) == 57  # 173 before
+    # lines 60060-60069: /undo, its output, then the two Ctrl-C that quit Aider
+    assert ending[list(notes).index("a3110832")].endswith(
+        "> You can use /undo to undo and discard each aider commit.\n> ```"
+    )
+    # lines 2912-2916: /add, its output, Ctrl-C: no interruption; the two replies cut
+    # mid-stream are (one at line 234 of the note, after main(["--no-)
+    added = notes["9fc38a46"].split("%% ccexport:end", 1)[0]
+    assert added.count("*Interrupted by the user.*") == 2
+    assert added.count("\n```\n\n*Interrupted by the user.*") == 2
+    assert 'main(["--no-\n```\n\n*Interrupted by the user.*' in added
 
 
 def test_lines_after_an_aider_exited_are_the_run_still_open_or_their_own(home, tmp_path):

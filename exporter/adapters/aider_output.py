@@ -41,6 +41,11 @@ class Segment:
     path: str | None = None
 
     @property
+    def retried(self) -> bool:
+        """An ``api`` part that ends with Aider's "Retrying in …": the request went on."""
+        return any(_RETRY.match(line) for line in self.lines)
+
+    @property
     def text(self) -> str:
         return "\n".join(self.lines).strip("\n")
 

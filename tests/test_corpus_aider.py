@@ -287,3 +287,25 @@ def test_lines_after_an_aider_exited_are_the_run_still_open_or_their_own(home, t
     said = {p.line: p.message for p in report.problems if "after an Aider exited" in p.message}
     assert "the rest of a reply of the run at line 57356" in said[57888]
     assert "a session of their own" in said[61893]
+
+
+def test_a_reply_started_again_or_broken_by_a_retry_keeps_its_code_as_code(home, tmp_path):
+    """review12 F2, source lines 51337-52949 (note 20448dfe): the model started its answer
+    again inside its open block (51567-51570), and Aider retried the request four times
+    inside the reply's code (52142-52143 …): 169 headings of the translated HISTORY.md
+    rendered live, the retries kept as lines of the file."""
+    from markdown_it import MarkdownIt
+
+    vault = tmp_path / "v"
+    run_export(ExportOptions(vault=vault, home=home, sources=["aider"], timezone=UTC))
+    notes = {k.rsplit(" ", 1)[-1][:8]: v.decode() for k, v in note_files(vault).items()}
+    note = notes["20448dfe"]
+    assert 'ont "(aider)" ajouté.\n```\n\n\nSure, I\'ll translate the entire content' in note
+    assert note.count("> [!warning] API error\n> ```text\n> litellm.APIConnectionError") == 4
+    assert "\n### Assistant\n\n```\nde GPT-4 Turbo (`gpt-4-1106-preview`)." in note
+    # up to the reply's outcome, the note's own headings alone (what follows it is another
+    # Aider's text, logged into this run with no fence: Markdown as written)
+    reply = note.split("> [!example]- Tool output", 1)[0]
+    tokens = MarkdownIt().parse(reply)
+    titles = [tokens[k + 1].content for k, t in enumerate(tokens) if t.type == "heading_open"]
+    assert titles[1:] == ["User", "Assistant", "Assistant"]  # (the reply, on after a retry)

@@ -116,7 +116,7 @@ def parse_run(
         ended_at=builder.last_typed,
         usage=builder.run_usage.usage,
         cost=builder.run_usage.cost(),
-        extra={"aider_version": builder.version} if builder.version else {},
+        extra=builder.extra(),
     )
 
 
@@ -364,9 +364,7 @@ class _RunBuilder:
         if self.actions:
             what = _first_three(self.actions)
             if self.launch:
-                words = self.launch.split(" ", 1)
-                command = " ".join([words[0].replace("\\", "/").rsplit("/", 1)[-1], *words[1:]])
-                what = f"{command}: {what}"
+                what = f"{self.command()}: {what}"
             said.append(f"a run with no prompt changed the code ({what})")
         if self.command_actions:
             typed = [
@@ -377,6 +375,20 @@ class _RunBuilder:
             said.append(f"{lead} ({_first_three(typed)}) changed the code ({what})")
         message = ", and ".join(said) + "; it holds no conversation, so no note"
         return Problem(str(path), message, line, "warning", SOURCE)
+
+    def command(self) -> str | None:
+        """The command line that started Aider, its program named without its folder
+        (``aider --model sonnet``, not ``/Users/me/.venv/bin/aider …``)."""
+        if self.launch is None:
+            return None
+        words = self.launch.strip().split(" ", 1)
+        return " ".join([words[0].replace("\\", "/").rsplit("/", 1)[-1], *words[1:]])
+
+    def extra(self) -> dict[str, str]:
+        """What the session keeps that no field of it holds: Aider's version, and the
+        command line that started it (no note shows either yet: see docs/sources/aider.md)."""
+        kept = {"aider_version": self.version, "command": self.command()}
+        return {k: v for k, v in kept.items() if v}
 
     def forget_banner_model(self) -> None:
         """The banner is another Aider's (``started_before``): its model is not the one that

@@ -298,9 +298,10 @@ def run_refs(
 
 
 def _spans(group: list[Run]) -> list[tuple[int, int]]:
-    """The byte ranges of a group's runs, those that follow each other as one."""
+    """The byte ranges of a group's runs in the log's order, those that follow each other
+    as one."""
     spans: list[tuple[int, int]] = []
-    for run in group:
+    for run in sorted(group, key=lambda r: r.start):
         if spans and spans[-1][1] == run.start:
             spans[-1] = (spans[-1][0], run.end)
         else:

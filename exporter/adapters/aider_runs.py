@@ -180,9 +180,11 @@ def join_runs(raw: bytes, runs: list[Run]) -> list[list[Run]]:
     (the nested Aider wrote its header into the same log; all the parent wrote after it
     follows that header), and a run holding a model request (``> Tokens:``) though nobody
     typed in it (a second Aider started in the repository while the first was answering).
+    Lines logged after an Aider exited (``cut_at_exits``) go where ``_after_exit`` says.
 
     A group depends only on its own runs and the ones before it, so an append changes the
-    last group and adds new ones, never an earlier group."""
+    last group and adds new ones; only lines after an exit that go to an earlier run still
+    open (or whose costs they go on) change an earlier group."""
     groups: list[list[Run]] = []
     prompted = False  # the last group holds a prompt
     for run in runs:

@@ -11,6 +11,7 @@ from aider_builder import AiderLog
 from conftest import texts
 from test_aider_adapter import load, utc_clock  # noqa: F401 (Aider writes local time: tests pin the zone)
 
+from exporter.adapters.aider_requests import conversation
 from exporter.model import ToolResultPart
 
 QUIT = ("", "^C again to exit", "", "^C KeyboardInterrupt")
@@ -119,3 +120,15 @@ def test_an_exit_with_only_ctrl_c_lines_after_it_moves_nothing(tmp_path):
     log.write(tmp_path / "home" / "src" / "r")
     (session,), problems = load(tmp_path / "home")
     assert texts(session) == ["hi", "Hello!"] and problems == []
+
+
+def test_commands_alone_after_an_exit_are_no_session_and_need_no_word(tmp_path):
+    """Corpus lines 22701 and 96357: another Aider's "/ex" and "/diff" after the exit. They
+    make no note where they were, nor where they go: nothing to say."""
+    log = AiderLog().run("2024-08-21 16:05:55").prompt("hi").reply("Hello!")
+    log.tokens("638", "25", "0.01", "0.01").aider(*QUIT)
+    log.prompt("/diff").aider("Diff since 25f9886...")
+    log.write(tmp_path / "home" / "src" / "r")
+    (session, diff), problems = load(tmp_path / "home")
+    assert texts(session) == ["hi", "Hello!"] and problems == []
+    assert not conversation(list(diff.messages))  # (no note: a run of commands alone)

@@ -172,6 +172,7 @@ class AiderAdapter:
 
     def load(self, ref: SessionRef) -> LoadResult:
         from .aider_log import parse_run, without_banner
+        from .aider_requests import conversation
         from .aider_runs import NESTED, Run, header_time, split_runs
         from .aider_text import as_utf8, not_utf8_said
 
@@ -206,10 +207,13 @@ class AiderAdapter:
         if ref.fact("header") is not None:  # another Aider's prompts: begun when first typed
             when = next((m.timestamp for m in session.messages if m.timestamp), started)
             session = replace(session, started_at=when)
+        talked = conversation(list(session.messages))
         for said in (ref.fact("exits") or "").split(","):
             moved = _after_exit(path, *said.split(":"), run.first_line) if said else None
-            if moved and not any(p.line == moved.line for p in problems):  # (said already:
-                problems.append(moved)  # a run of commands alone that changed the code)
+            # (said already: a run of commands alone that changed the code; and lines in no
+            # note either way, commands alone, need no word: ``/diff`` after another's exit)
+            if moved and talked and not any(p.line == moved.line for p in problems):
+                problems.append(moved)
         return LoadResult([session] if session.messages else [], problems)
 
     def _typed_between(

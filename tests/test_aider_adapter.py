@@ -113,6 +113,9 @@ def test_each_run_is_a_session_with_its_prompts_replies_and_output(tmp_path):
     assert not any("Aider v" in str(p) or "Repo-map" in str(p) for p in parts)
     assert first.models == ("claude-3-5-sonnet-20240620",) and second.models == ("gpt-4o",)
     assert first.extra["aider_version"] == "0.86.1"
+    # the command line that started it, its program named without its folder (review12
+    # F6: dropped; kept for the note, which shows it once the note builder has a place)
+    assert first.extra["command"] == "aider --model sonnet"
     assert all(m.model == "claude-3-5-sonnet-20240620" for m in first.messages
                if m.role == "assistant")  # fmt: skip
 
@@ -360,11 +363,12 @@ def test_a_tag_fence_around_code_holding_backticks_gets_a_longer_fence(tmp_path)
 )
 def test_a_tag_inside_a_markdown_fence_or_never_closed_is_left_as_written(tmp_path, reply):
     """And what Aider printed after a tag never closed stays Aider's output: a fence
-    opened there took its ``>`` lines (``^C KeyboardInterrupt``, ``Applied edit``) into the
-    reply as quotes (a corpus run cut by Ctrl-C)."""
+    opened there took its ``>`` lines (``^C again to exit``, ``Applied edit``) into the
+    reply as quotes (a corpus run cut by Ctrl-C). (It said ``^C KeyboardInterrupt``, the
+    second Ctrl-C, after which Aider exits: a prompt after that is another Aider's.)"""
     log = AiderLog().run("2024-08-12 14:26:01").prompt("show me")
     log.reply(reply)
-    log.aider("", "^C KeyboardInterrupt")
+    log.aider("", "^C again to exit")
     log.prompt("go on").reply("Done.").aider("Applied edit to index.html")
     log.write(tmp_path / "home" / "src" / "r")
     (session,), _ = load(tmp_path / "home")

@@ -45,8 +45,11 @@ def test_every_run_with_a_prompt_is_a_session(home, corpus):
     # the lint report Aider sent the model, which never answered: no one talked there.
     # 14 runs with a prompt went on an Aider started before their header (a short-lived
     # Aider's banner came between: the first request's running total is that earlier run's
-    # plus its own cost): they are that run's session
-    assert len(big) == len(with_prompt) - 14
+    # plus its own cost): they are that run's session. Lines logged after an Aider exited
+    # ("^C KeyboardInterrupt") are another Aider's: in 4 runs they are a session of their own
+    # (one of those runs, 17:18:01, was taken whole into the run its later prompts went on),
+    # and one run (21:50:42) had prompts only after its exit, which went on an earlier run
+    assert len(big) == len(with_prompt) - 14 + 4 - 1
     assert len({s.session_id for s in sessions}) == len(sessions)
     assert sum(1 for s in big if s.cost) > 300  # from the "> Tokens: … Cost: …" lines
     small = [s for s in sessions if s.project == "myrepo"]
@@ -77,13 +80,21 @@ def test_the_logs_export_with_every_prompt_and_reply_findable(home, corpus, tmp_
     ]  # fmt: skip
     # (one of the 57, line 5191, ``aider --show-prompt``, printed the commit of the Aider
     # that was running: it is that Aider's run, joined with the prompts after it)
-    assert len(one_shots) == 57 and len(commands_alone) == 6 and len(report.problems) == 62
+    # Lines logged after an Aider exited, another Aider's, moved: said once each where they
+    # begin (9; two more, "/ex" and "/diff" alone, are in no note either way: not said),
+    # or as the run of commands alone they now are (/undo twice, lines 44645 and 59046;
+    # the one of line 44645 was in a run with a conversation before)
+    moved = [p for p in report.problems if "logged after an Aider exited" in p.message]
+    assert len(moved) == 9
+    assert len(one_shots) == 57 and len(commands_alone) == 6 and len(report.problems) == 62 + 10
     said = [p.message for p in report.problems if "no prompt changed the code" in p.message]
     # three of the runs of commands alone changed the code only as Aider started (a commit
     # it printed before anything was typed): the aider command's doing, not the /ex after it
     assert len(said) == 59 and {p.severity for p in report.problems} == {"warning"}
     alone = [p.message for p in report.problems if "commands alone" in p.message]
-    assert len(alone) == 3 and any("(/undo) changed the code (Removed: 04c3260" in m for m in alone)
+    assert len(alone) == 3 + 1 and any(
+        "(/undo) changed the code (Removed: 04c3260" in m for m in alone
+    )
     assert not any("(/ex)" in p.message for p in report.problems)
     assert any("(aider --lint --commit: Commit fc055a1 fix: Remove unused" in m for m in said)
     assert any("(aider --lint --commit: Commit d0ffbf1 fix: Reorder imports" in m for m in said)
@@ -93,7 +104,10 @@ def test_the_logs_export_with_every_prompt_and_reply_findable(home, corpus, tmp_
     # because its message for the command looked like a prompt. The one "/ask …" the model
     # never answered keeps its note: the person's question)
     # (14 runs' prompts went on an earlier Aider, whose note holds them: above)
-    assert len(notes) == 552
+    # (+3 -2 where Aiders exited: the run of 17:18:01, taken whole into another before, and
+    # two runs' prompts logged after their exit are notes of their own; two runs whose
+    # conversation was all logged after their exit have none: it went on an earlier run)
+    assert len(notes) == 553
     text = "\n".join(b.decode() for b in notes.values())
     # Older Aider marked only the first line of its own output with ">": the rest of a
     # command's output (pytest's, 31 times) and the second half of a usage line (122
@@ -190,10 +204,11 @@ def test_aiders_own_messages_headings_and_edits_read_as_what_they_were(home, tmp
     edit = notes["2ba24f6f"]
     assert "\n````markdown\n<<<<<<< SEARCH\n#### /help How do I use ollama?\n" in edit
     assert "\n### User\n\n`/code Add a function" not in edit and "\\</source>" not in edit
-    # F8: every applied edit is in the note's files (184 notes applied edits, 197 before 14
-    # runs' prompts went on the earlier Aider they were typed into)
+    # F8: every applied edit is in the note's files (182 notes applied edits, 197 before 14
+    # runs' prompts went on the earlier Aider they were typed into, 184 before the prompts
+    # after two Aiders' exits went on the earlier run whose costs they continue)
     with_files = [n for n in notes.values() if "\nfiles:\n" in n]
-    assert len(with_files) == 184 == sum("Applied edit to" in n for n in notes.values())
+    assert len(with_files) == 182 == sum("Applied edit to" in n for n in notes.values())
     assert "\nfiles:\n- aider/coders/base_coder.py\n" in notes["4bdd5651"]
     # F9: titled by the question asked, not by "/add aider/io.py" before it
     assert "title: move the `prompt_toolkit` imports to the top\n" in notes["38d1ce5d"]
@@ -239,4 +254,59 @@ def test_ctrl_c_is_said_after_the_reply_it_cut_and_not_when_aider_was_quit(home,
     # lines 81862-81871: a finished turn (usage, edit, commit), then Ctrl-C twice to quit
     ending = [n.split("%% ccexport:end", 1)[0].rstrip() for n in notes.values()]
     assert not notes["92d022b8"].split("%% ccexport:end", 1)[0].rstrip().endswith("*")
-    assert sum(e.endswith("*Interrupted by the user.*") for e in ending) == 97  # 173 before
+    # (98 since the run of 17:18:01, its reply cut and Aider quit, is a note of its own;
+    # 57 since a Ctrl-C after a command's output, after a command that asks nothing or
+    # after a request that failed for good stopped nothing: review12 F4)
+    assert sum(e.endswith("*Interrupted by the user.*") for e in ending) == 57  # 173 before
+    # lines 60060-60069: /undo, its output, then the two Ctrl-C that quit Aider
+    assert ending[list(notes).index("a3110832")].endswith(
+        "> You can use /undo to undo and discard each aider commit.\n> ```"
+    )
+    # lines 2912-2916: /add, its output, Ctrl-C: no interruption; the two replies cut
+    # mid-stream are (one at line 234 of the note, after main(["--no-)
+    added = notes["9fc38a46"].split("%% ccexport:end", 1)[0]
+    assert added.count("*Interrupted by the user.*") == 2
+    assert added.count("\n```\n\n*Interrupted by the user.*") == 2
+    assert 'main(["--no-\n```\n\n*Interrupted by the user.*' in added
+
+
+def test_lines_after_an_aider_exited_are_the_run_still_open_or_their_own(home, tmp_path):
+    """review12 F1, source lines 57356-58093: the rest of a French translation another Aider
+    was streaming, its usage and its outcome, logged after the privacy run's Aider exited
+    (57887), showed as the privacy run's reply (tokens_in 17111)."""
+    vault = tmp_path / "v"
+    report = run_export(ExportOptions(vault=vault, home=home, sources=["aider"], timezone=UTC))
+    notes = {k.rsplit(" ", 1)[-1][:8]: v.decode() for k, v in note_files(vault).items()}
+    privacy, french = notes["f19d73ec"], notes["1104bfd0"]
+    assert "\ntokens_in: 1882\n" in privacy and "Résultats de référence" not in privacy
+    assert "--dry-run" not in privacy.split("\n---\n", 1)[1]
+    assert "\ntokens_in: 15229\n" in french and "Résultats de référence" in french
+    assert "Did not apply edit to HISTORY.md (--dry-run)" in french
+    # line 61892: "do a bar graph …" is a session of its own, no more the jekyll run's
+    graph = notes["3e958730"]
+    assert "title: do a bar graph with the % code on the y-axis\n" in graph
+    said = {p.line: p.message for p in report.problems if "after an Aider exited" in p.message}
+    assert "the rest of a reply of the run at line 57356" in said[57888]
+    assert "a session of their own" in said[61893]
+
+
+def test_a_reply_started_again_or_broken_by_a_retry_keeps_its_code_as_code(home, tmp_path):
+    """review12 F2, source lines 51337-52949 (note 20448dfe): the model started its answer
+    again inside its open block (51567-51570), and Aider retried the request four times
+    inside the reply's code (52142-52143 …): 169 headings of the translated HISTORY.md
+    rendered live, the retries kept as lines of the file."""
+    from markdown_it import MarkdownIt
+
+    vault = tmp_path / "v"
+    run_export(ExportOptions(vault=vault, home=home, sources=["aider"], timezone=UTC))
+    notes = {k.rsplit(" ", 1)[-1][:8]: v.decode() for k, v in note_files(vault).items()}
+    note = notes["20448dfe"]
+    assert 'ont "(aider)" ajouté.\n```\n\n\nSure, I\'ll translate the entire content' in note
+    assert note.count("> [!warning] API error\n> ```text\n> litellm.APIConnectionError") == 4
+    assert "\n### Assistant\n\n```\nde GPT-4 Turbo (`gpt-4-1106-preview`)." in note
+    # up to the reply's outcome, the note's own headings alone (what follows it is another
+    # Aider's text, logged into this run with no fence: Markdown as written)
+    reply = note.split("> [!example]- Tool output", 1)[0]
+    tokens = MarkdownIt().parse(reply)
+    titles = [tokens[k + 1].content for k, t in enumerate(tokens) if t.type == "heading_open"]
+    assert titles[1:] == ["User", "Assistant", "Assistant"]  # (the reply, on after a retry)

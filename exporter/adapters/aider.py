@@ -40,7 +40,9 @@ In a log without the two spaces (trimmed by an editor) an assistant Markdown hea
 Text before the first header (old logs) is kept as an undated
 session when it holds a prompt. A run without a prompt that is the run before going on (an
 Aider started by ``/run aider …``, or a model request nobody typed in that run) joins that
-run (:func:`join_runs`); one that changed the code on its own (``aider --apply``,
+run (``aider_runs.join_runs``); lines logged after a run's Aider exited (``^C
+KeyboardInterrupt``) are another Aider's, and go to the run they belong to or are a session
+of their own (``aider_runs.cut_at_exits``); one that changed the code on its own (``aider --apply``,
 ``--commit``) is reported. Each session is a unit of its own (its byte range, with a
 digest of its bytes in the fingerprint): a log that grew costs only the runs the append
 touched.
@@ -57,6 +59,7 @@ import hashlib
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -89,36 +92,6 @@ SKIP_DIRS = frozenset(
     {"node_modules", "__pycache__", "site-packages", "venv", "env", "target", "build", "dist",
      "vendor", "bower_components"}
 )  # fmt: skip
-
-_PROMPT = re.compile(rb"^####", re.M)
-# What a run without a prompt did to the code: an edit applied, a commit made.
-_ACTION = re.compile(rb"^> (?:Applied edit to |Commit [0-9a-f]{7,40}\b)", re.M)
-_REQUEST = re.compile(rb"^> Tokens: ", re.M)  # a request to the model was answered
-
-
-def _one_shot(options: bytes) -> re.Pattern[bytes]:
-    """An Aider started with one of ``options`` (``a|b``) on its command line."""
-    return re.compile(
-        rb"^> \S*aider(?:\.exe|-chat)?\b[^\n]*\s(?:" + options + rb")(?:[\s=]|$)", re.M
-    )
-
-
-# A one-shot Aider that asks the model itself (lint or test fixes, a --message, a commit
-# message): its requests are its own, never the run before going on.
-_ASKS_ITSELF = rb"--lint|--test|--message|--msg|-m|--message-file|-f|--commit"
-_OWN_REQUESTS = _one_shot(_ASKS_ITSELF)
-# A usage line's cost: the request's, and Aider's running total for its process so far.
-# On Aider's own usage line, its cost maybe on the next line (a prompt or reply quoting one
-# is no cost of this process).
-_USAGE = rb"^> Tokens: [^\n]*?(?:\n(?:> ?)?)?"
-_COSTS = re.compile(_USAGE + rb"Cost: \$([\d.,]+) (?:request|message), \$([\d.,]+) session", re.M)
-_TOTAL = re.compile(_USAGE + rb"Cost: [^\n]*?\$([\d.,]+) session", re.M)
-_ROUNDING = 0.015  # Aider prints both to the cent: the sum of two may be off by this
-# A one-shot Aider that changes the code itself; another one that printed a commit
-# (``--show-prompt``, ``--exit``) printed the one of the Aider that was running.
-_CHANGES_ITSELF = _one_shot(_ASKS_ITSELF + rb"|--apply")
-# A prompt that starts another Aider in this repository (``/run aider …``, ``!aider …``).
-_NESTED = re.compile(rb"^#### *(?:/run +|!) *(?:\S*/)?aider(?:\.exe|-chat)?(?:\s|$)")
 
 
 def __getattr__(name: str) -> object:
@@ -199,14 +172,19 @@ class AiderAdapter:
 
     def load(self, ref: SessionRef) -> LoadResult:
         from .aider_log import parse_run, without_banner
-        from .aider_runs import Run, header_time, split_runs
+        from .aider_requests import conversation
+        from .aider_runs import NESTED, Run, header_time, split_runs
         from .aider_text import as_utf8, not_utf8_said
 
         path = Path(ref.fact("file") or ref.main.path)
+        start = int(ref.fact("offset") or 0)
+        spans = [tuple(map(int, s.split("-"))) for s in (ref.fact("spans") or "").split(",") if s]
         try:
             with open_regular(path) as f:
-                f.seek(int(ref.fact("offset") or 0))
-                chunk = f.read(ref.main.size)
+                chunk = b""
+                for begin, end in spans or [(start, start + ref.main.size)]:
+                    f.seek(begin)
+                    chunk += f.read(end - begin)
         except OSError as exc:
             problem = Problem(str(path), cannot_read(exc), None, "error", SOURCE)
             return LoadResult(problems=[problem])
@@ -217,14 +195,25 @@ class AiderAdapter:
         run = runs[0]
         for joined in runs[1:]:  # a run that went on past another Aider's header
             before = next((x for x in reversed(run.lines) if x.strip()), "")
-            nested = _NESTED.match(before.encode("utf-8", "replace"))
+            nested = NESTED.match(before.encode("utf-8", "replace"))
             # Another Aider started beside this one (not by its /run): its banner is its own
             run.lines += joined.lines if nested else without_banner(joined.lines)
         run.first_line = int(ref.fact("line") or 1)
+        run.header = ref.fact("header") if run.header is None else run.header
         started = header_time(run, path, problems, self._zone)
         history = path.parent / INPUT_FILE
         typed = self._typed_between(history, started, ref.main.mtime_ns, problems)
         session = parse_run(run, ref.session_id, path, started, ref.fact("cwd"), typed, problems)
+        if ref.fact("header") is not None:  # another Aider's prompts: begun when first typed
+            when = next((m.timestamp for m in session.messages if m.timestamp), started)
+            session = replace(session, started_at=when)
+        talked = conversation(list(session.messages))
+        for said in (ref.fact("exits") or "").split(","):
+            moved = _after_exit(path, *said.split(":"), run.first_line) if said else None
+            # (said already: a run of commands alone that changed the code; and lines in no
+            # note either way, commands alone, need no word: ``/diff`` after another's exit)
+            if moved and talked and not any(p.line == moved.line for p in problems):
+                problems.append(moved)
         return LoadResult([session] if session.messages else [], problems)
 
     def _typed_between(
@@ -243,6 +232,17 @@ class AiderAdapter:
         first = bisect.bisect_left(entries, (start, ""))
         end = datetime.fromtimestamp(end_ns / 1e9, UTC)
         return [e for e in entries[first:] if e[0] <= end]
+
+
+def _after_exit(path: Path, exit_line: str, line: str, how: str, joined_to: int) -> Problem:
+    """Lines logged after an Aider exited (its ``^C KeyboardInterrupt``: Aider quits there)
+    are another Aider's, writing to the same log: said once, with where they went."""
+    went = {
+        "reply": f"the rest of a reply of the run at line {joined_to}, which was still open",
+        "costs": f"prompts of the run at line {joined_to}, whose running cost they go on",
+    }.get(how, "prompts of another Aider in this repository, read as a session of their own")
+    said = f"logged after an Aider exited (line {exit_line}, ^C KeyboardInterrupt), so another's: "
+    return Problem(str(path), said + went, int(line), "warning", SOURCE)
 
 
 def _shown_folder(ctx: SourceContext, folder: Path) -> str:
@@ -264,7 +264,7 @@ def run_refs(
     The log is only appended to, so a finished run never changes: its unit is the run's
     byte range, fingerprinted by a digest of its bytes, and an append re-exports only the
     runs it touched. Its time is when the next run started (the last run's, the file's)."""
-    from .aider_runs import parse_header, split_runs
+    from .aider_runs import ACTION, PROMPT, cut_at_exits, join_runs, parse_header, split_runs
 
     try:
         stamp = FileStamp.of(path)
@@ -272,85 +272,45 @@ def run_refs(
     except OSError:
         yield SessionRef(SOURCE, str(path), FileStamp(path, 0, 0))  # load reports it
         return
-    runs = list(split_runs(raw, lines=False))
-    groups = join_runs(raw, runs)
+    groups = join_runs(raw, cut_at_exits(raw, list(split_runs(raw, lines=False))))
     used: dict[str, int] = {}
     for i, group in enumerate(groups):
         run = group[0]
+        spans = _spans(group)
+        body = b"".join(raw[start:end] for start, end in spans)
+        empty = not PROMPT.search(body) and not ACTION.search(body)
+        if empty and i + 1 < len(groups) and groups[i + 1][0].exited:
+            continue  # (a run that only started and exited: the lines after it take its id)
         base = session_id_of(path.parent.name, run.header)
         used[base] = used.get(base, 0) + 1
         session_id = base if used[base] == 1 else f"{base}-{used[base]}"
         following = parse_header(groups[i + 1][0].header, zone) if i + 1 < len(groups) else None
         written = int(following.timestamp() * 1e9) if following else stamp.mtime_ns
-        body = raw[run.start : group[-1].end]
-        if not _PROMPT.search(body) and not _ACTION.search(body):
+        if empty:
             continue  # started and left without a prompt or a change: nothing to export
         unit = FileStamp(Path(f"{path}#{run.start}"), len(body), written, stamp.inode)
-        facts = (f"file={path}", f"cwd={folder or path.parent}", f"offset={run.start}",
-                 f"line={run.first_line}", f"sha1={hashlib.sha1(body).hexdigest()}")  # fmt: skip
-        yield SessionRef(SOURCE, session_id, unit, (), facts)
+        facts = [f"file={path}", f"cwd={folder or path.parent}", f"offset={run.start}",
+                 f"line={run.first_line}", f"sha1={hashlib.sha1(body).hexdigest()}"]  # fmt: skip
+        if len(spans) > 1:  # another Aider's lines joined, with a run of its own between
+            facts.append("spans=" + ",".join(f"{start}-{end}" for start, end in spans))
+        if run.exited:  # lines after an Aider exited: the time of the run they were in
+            facts.append(f"header={run.header}")
+        exits = [f"{r.exited}:{r.first_line}:{r.joined}" for r in group if r.exited]
+        if exits:
+            facts.append("exits=" + ",".join(exits))
+        yield SessionRef(SOURCE, session_id, unit, (), tuple(facts))
 
 
-def join_runs(raw: bytes, runs: list[Run]) -> list[list[Run]]:
-    """The runs grouped into sessions: a run without a prompt that is the run before it
-    going on joins it. That is a run started by a prompt ``/run aider …`` or ``!aider …``
-    (the nested Aider wrote its header into the same log; all the parent wrote after it
-    follows that header), and a run holding a model request (``> Tokens:``) though nobody
-    typed in it (a second Aider started in the repository while the first was answering).
-
-    A group depends only on its own runs and the ones before it, so an append changes the
-    last group and adds new ones, never an earlier group."""
-    groups: list[list[Run]] = []
-    prompted = False  # the last group holds a prompt
-    for run in runs:
-        body = raw[run.start : run.end]
-        if _PROMPT.search(body):
-            at = _went_on_from(raw, groups, body)
-            if at is not None:  # the prompts went to an Aider started before this header
-                groups[at:] = [[r for group in groups[at:] for r in group] + [run]]
-            else:
-                groups.append([run])
-            prompted = True
-        elif prompted and _continues(raw[groups[-1][-1].start : groups[-1][-1].end], body):
-            groups[-1].append(run)
+def _spans(group: list[Run]) -> list[tuple[int, int]]:
+    """The byte ranges of a group's runs in the log's order, those that follow each other
+    as one."""
+    spans: list[tuple[int, int]] = []
+    for run in sorted(group, key=lambda r: r.start):
+        if spans and spans[-1][1] == run.start:
+            spans[-1] = (spans[-1][0], run.end)
         else:
-            groups.append([run])
-            prompted = False
-    return groups
-
-
-def _went_on_from(raw: bytes, groups: list[list[Run]], body: bytes) -> int | None:
-    """The group whose Aider the prompts of ``body`` went to, when another Aider (``--exit``,
-    ``--show-prompt``, ``--msg``, a test run) wrote its banner into the log while that one
-    was running: the run's first usage line reports a running total above its request
-    (``$0.04 request, $0.78 session``: the process had spent $0.74 before), and the last
-    group with a prompt ended at that total, only banners written since. Joining them
-    keeps the cost counted once and the model the process's."""
-    first = _COSTS.search(body)
-    if not first or _money(first.group(2)) <= _money(first.group(1)):
-        return None
-    spent_before = _money(first.group(2)) - _money(first.group(1))
-    for at in range(len(groups) - 1, -1, -1):
-        group = raw[groups[at][0].start : groups[at][-1].end]
-        if _REQUEST.search(group):
-            totals = _TOTAL.findall(group)
-            total = _money(totals[-1]) if totals else 0.0
-            return at if abs(total - spent_before) <= _ROUNDING else None
-        if _PROMPT.search(group) or (_ACTION.search(group) and _CHANGES_ITSELF.search(group)):
-            return None  # a run of its own in between: the prompts are not joined across it
-    return None
-
-
-def _money(amount: bytes) -> float:
-    return float(amount.replace(b",", b""))
-
-
-def _continues(before: bytes, body: bytes) -> bool:
-    """``body`` (a run without a prompt) is what the Aider of the run ``before`` wrote."""
-    if _REQUEST.search(body):
-        return not _OWN_REQUESTS.search(body)
-    last = before.rstrip().rsplit(b"\n", 1)[-1]
-    return bool(_NESTED.match(last))
+            spans.append((run.start, run.end))
+    return spans
 
 
 def session_id_of(repo_name: str, header: str | None) -> str:

@@ -52,18 +52,31 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
     ``>`` line without them goes on to the line that has them (a command's output, a usage
     line split in two), or to the next prompt; right after a reply, where it may be the
     reply's own quote, only as far as a blank line."""
+    lines = _restarts_closed(lines)
     kind, block, fence, going_on, to_blank = "", [], "", False, False
+    opener = ""  # the line that opened the fence open in the reply (to open it again)
+    retry_to = -1  # the last line of Aider's report of a retry inside the reply's code
     is_prompt = prompt_marker(lines)
     ahead = _TagCloser(lines, is_prompt)
     tail = _AiderTail(lines, is_prompt)
     for at, line in enumerate(lines):
+        if at <= retry_to:  # Aider's report of a failed request it tried again
+            block.append(line[2:].rstrip() if line.startswith("> ") else line[1:].rstrip())
+            continue
         if going_on and not is_prompt(line, at) and (line.strip() or not to_blank):
             block.append(line.rstrip())
             going_on = not _ends_message(line)
             continue
         going_on = False
+        reopen = opener if fence else ""  # the fence open before this line
         if is_prompt(line, at):
             this, text, fence = "user", line[5:], ""
+        elif fence and (retry_to := _retry_in_code(lines, at)) >= 0:
+            # (the reply goes on after it in the same fence: its next block opens it again)
+            if block:
+                yield kind, block
+            kind, block = "aider", [line[2:].rstrip() if line.startswith("> ") else line[1:]]
+            continue
         elif fence and (
             line.startswith("> Tokens: ") or _interrupt_at(lines, at) or tail.only_aider(at)
         ):
@@ -91,15 +104,83 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
             tag = None if fence else _TAG_FENCE.match(line)
             if tag:  # a fence only if its end tag comes in this reply (see _TagCloser)
                 fence = f"</{tag.group(1)}>" if ahead.closes(at, f"</{tag.group(1)}>") else ""
+                opener = ""
             else:
-                fence = _fence_after(line, fence)
+                was, fence = fence, _fence_after(line, fence)
+                opener = line if fence and not was else opener if fence else ""
         if this != kind and block:
             yield kind, block
             block = []
+            if this == "reply" and kind == "aider" and reopen:
+                block.append(reopen)  # the reply's code goes on after Aider's report
         kind = this
         block.append(text.rstrip() if this != "reply" else text)
     if block:
         yield kind, block
+
+
+def _restarts_closed(lines: list[str]) -> list[str]:
+    """A reply that starts again while its code block is open (the model cut off, then
+    writing the whole answer anew: a paragraph, the same file's name, an opening fence)
+    gets that block closed where the new start begins: else the new fence closes the old
+    one and the file that follows reads as Markdown (corpus lines 51337-52949, 169
+    headings). The closing line is the opening one's marks."""
+    is_prompt = prompt_marker(lines)
+    out: list[str] = []
+    fence, named, last_text = "", "", ""
+    for at, line in enumerate(lines):
+        if is_prompt(line, at) or line.startswith("> Tokens: "):
+            fence = ""
+        elif fence and named and _starts_again(lines, at, fence, named):
+            start = len(out)
+            while start and not out[start - 1].strip():
+                start -= 1
+            paragraph = start
+            while paragraph and out[paragraph - 1].strip():
+                paragraph -= 1
+            if paragraph and paragraph < start:  # the new start's words, before the name
+                start = paragraph
+                while start and not out[start - 1].strip():
+                    start -= 1
+            out.insert(start, fence)
+            fence = ""
+        else:
+            was, fence = fence, _fence_after(line, fence)
+            named = (last_text.strip() if fence and not was else named) if fence else ""
+        out.append(line)
+        last_text = line if line.strip() else last_text
+    return out
+
+
+_FILE_NAME = re.compile(r"^[\w./-]+\.[\w]+$")
+
+
+def _starts_again(lines: list[str], at: int, fence: str, named: str) -> bool:
+    """Line ``at`` names the file the open block was for, after a blank line, and the next
+    line is a bare fence: the same file written again from its start."""
+    if fence.startswith("</") or lines[at].strip() != named or not _FILE_NAME.match(named):
+        return False
+    if at == 0 or lines[at - 1].strip() or at + 1 >= len(lines):
+        return False
+    after = _FENCE.match(lines[at + 1])
+    return bool(after) and after.group(1) == fence and not after.group(2).strip()
+
+
+_RETRYING = re.compile(r"^> ?Retrying in [\d.]+ seconds?\.\.\.  $")
+
+
+def _retry_in_code(lines: list[str], at: int) -> int:
+    """Where Aider's report of a failed request it tried again ends, when one starts on this
+    line inside the reply's code and the reply goes on after it: ``>`` lines (the error,
+    ``> badness`` in a test build) up to ``> Retrying in 0.2 seconds...`` and its two
+    spaces, then more of the reply. -1 when none does."""
+    k = at
+    while k < len(lines) and lines[k].startswith(">") and not lines[k].startswith(">>>>>>>"):
+        if _RETRYING.match(lines[k]):
+            after = next((x for x in lines[k + 1 :] if x.strip()), "")
+            return k if after and not after.startswith(("> ", "####")) else -1
+        k += 1
+    return -1
 
 
 def _interrupt_at(lines: list[str], at: int) -> bool:

@@ -116,7 +116,7 @@ def parse_run(
         ended_at=builder.last_typed,
         usage=builder.run_usage.usage,
         cost=builder.run_usage.cost(),
-        extra={"aider_version": builder.version} if builder.version else {},
+        extra=builder.extra(),
     )
 
 
@@ -149,7 +149,9 @@ class _RunBuilder:
         self.after_command = False
         self.after_switch = False  # the command was a model or chat-mode switch (/model)
         # Ctrl-C: a reply it cut off is logged after Aider's report of it, so the notice
-        # waits for that reply; one after a finished turn (its usage line) quit Aider.
+        # waits for that reply. ``turn_done``: nothing was running, so a Ctrl-C stopped
+        # nothing: a finished turn (its usage line), a command that asks nothing (``/diff``)
+        # or one whose output is in (``/run``'s), a request that failed for good.
         self.interrupt_waits = False
         self.turn_done = False
         self.prompted = False
@@ -192,7 +194,6 @@ class _RunBuilder:
             return
         if not stripped:
             return
-        self.turn_done = False  # something was typed: a Ctrl-C now stops what it asked
         if echo is not None and stripped == echo:
             return  # the words of the command just shown, sent on by Aider: no new prompt
         if stripped.startswith(_LINT_MESSAGE) or _HELP_MESSAGE.match(stripped):
@@ -208,6 +209,7 @@ class _RunBuilder:
         else:
             part = TextPart(text)
         self.after_command = not isinstance(part, TextPart)
+        self.turn_done = not asks(part)  # a request typed: a Ctrl-C now stops it
         self.after_switch = isinstance(part, CommandPart) and _switches(stripped)
         self.command_typed = self.command_typed or self.after_command
         self._message("user", [part], when=self._typed_at(stripped))
@@ -218,6 +220,7 @@ class _RunBuilder:
         Aider's output, not the person's words: under the command that made it, or, when
         nobody typed one, Aider's own."""
         self.sent = True
+        self.turn_done = False  # a request: Aider asks the model
         if text.strip().startswith(_LINT_MESSAGE) and self.linted is None:
             found = _LINTED.search(text)
             self.linted = found.group(1).strip() if found else None
@@ -286,9 +289,10 @@ class _RunBuilder:
 
     def _interrupted(self) -> None:
         """The person pressed Ctrl-C: said once, however many times Aider reports it, and
-        only in a conversation (one to leave Aider before any prompt stops nothing, nor
-        does one at Aider's prompt after a finished turn: a reply, its usage line). Right
-        after a prompt it cut off the reply logged next: said after that reply."""
+        only where it stopped something, a reply or a request (one to leave Aider before
+        any prompt stops nothing, nor does one at Aider's prompt after a finished turn, a
+        command's output or a failed request: ``turn_done``). Right after a prompt it cut
+        off the reply logged next: said after that reply."""
         last = self.messages[-1] if self.messages else None
         said = self.interrupt_waits or (
             last is not None
@@ -319,6 +323,7 @@ class _RunBuilder:
             return
         self.flush_interrupt()
         if self.after_command:
+            self.turn_done = True  # the command's output is in: it ran
             self._message("user", [CommandOutputPart(text)])
         elif not self.prompted and not self.replied:
             self._message("system", [CommandOutputPart(text)])
@@ -345,6 +350,7 @@ class _RunBuilder:
                 call = ToolCallPart("edit", {"path": part.path} if part.path else {}, call_id)
                 self._message("tool", [call, ToolResultPart(output, call_id, is_error=failed)])
             elif part.what == "api" and output.strip():
+                self.turn_done = self.turn_done or not part.retried  # failed for good
                 self._message("system", [NoticePart("error", output.strip())])
             elif output.strip():
                 self._message("tool", [ToolResultPart(output)])
@@ -358,9 +364,7 @@ class _RunBuilder:
         if self.actions:
             what = _first_three(self.actions)
             if self.launch:
-                words = self.launch.split(" ", 1)
-                command = " ".join([words[0].replace("\\", "/").rsplit("/", 1)[-1], *words[1:]])
-                what = f"{command}: {what}"
+                what = f"{self.command()}: {what}"
             said.append(f"a run with no prompt changed the code ({what})")
         if self.command_actions:
             typed = [
@@ -371,6 +375,20 @@ class _RunBuilder:
             said.append(f"{lead} ({_first_three(typed)}) changed the code ({what})")
         message = ", and ".join(said) + "; it holds no conversation, so no note"
         return Problem(str(path), message, line, "warning", SOURCE)
+
+    def command(self) -> str | None:
+        """The command line that started Aider, its program named without its folder
+        (``aider --model sonnet``, not ``/Users/me/.venv/bin/aider …``)."""
+        if self.launch is None:
+            return None
+        words = self.launch.strip().split(" ", 1)
+        return " ".join([words[0].replace("\\", "/").rsplit("/", 1)[-1], *words[1:]])
+
+    def extra(self) -> dict[str, str]:
+        """What the session keeps that no field of it holds: Aider's version, and the
+        command line that started it (no note shows either yet: see docs/sources/aider.md)."""
+        kept = {"aider_version": self.version, "command": self.command()}
+        return {k: v for k, v in kept.items() if v}
 
     def forget_banner_model(self) -> None:
         """The banner is another Aider's (``started_before``): its model is not the one that

@@ -41,6 +41,11 @@ class Segment:
     path: str | None = None
 
     @property
+    def retried(self) -> bool:
+        """An ``api`` part that ends with Aider's "Retrying in …": the request went on."""
+        return any(_RETRY.match(line) for line in self.lines)
+
+    @property
     def text(self) -> str:
         return "\n".join(self.lines).strip("\n")
 
@@ -59,6 +64,12 @@ def segments(text: str) -> Iterator[Segment]:
         if starts:
             yield _named(part)
             part = Segment(starts, path=applied.group(1) if applied else None)
+        elif part.what == "output" and _RETRY.match(line):
+            # Aider tried a failed request again: the lines before, back to a blank line,
+            # are its report of the failure, whatever it said (``badness``, a test build's)
+            cut = max((k + 1 for k, x in enumerate(part.lines) if not x.strip()), default=0)
+            yield Segment("output", part.lines[:cut])
+            part = Segment("api", part.lines[cut:])
         part.lines.append(line)
         if part.what == "api" and _RETRY.match(line):  # the error ends: what follows is not it
             yield part

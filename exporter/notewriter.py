@@ -68,7 +68,7 @@ class NoteWriter:
         for change in failed:
             self.report.problems.append(Problem(change.relpath, change.message, severity="error"))
         for change in changes:  # its name was another file's (the person's, a FIFO's)
-            if change.action is Action.RENAMED:
+            if change.action is Action.RENAMED and change.message:
                 self.report.problems.append(Problem(change.relpath, change.message))
         self.report.index_failed = len(failures) + len(failed)
         return not self.report.index_failed
@@ -115,10 +115,10 @@ class NoteWriter:
         self.record(change)
         if change.action is Action.DELETED:
             self.report_deleted(change, source)
-        if change.action in (Action.KEPT, Action.RENAMED) or (
-            change.action is Action.UPDATED and change.message
-        ):  # (kept: the source shrank; renamed: its name was another file's, a FIFO's or a
-            # folder's; updated with a word: the note was found empty)
+        if change.action is Action.KEPT or (
+            change.action in (Action.UPDATED, Action.RENAMED) and change.message
+        ):  # (kept: the source shrank; renamed with a word: its name was the person's file's,
+            # a folder's or a FIFO's; updated with a word: the note was found empty)
             self.report.problems.append(Problem(change.relpath, change.message, source=source))
         if change.action is Action.FAILED:
             self.report.problems.append(

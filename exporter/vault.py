@@ -112,6 +112,7 @@ class Vault(NotePlaces):
         self._listings: dict[str, dict[str, os.stat_result | None]] = {}  # (_listing)
         self._reserved: dict[str, str] = {}  # folded relpath -> key, for paths chosen this run
         self._renamed: set[str] = set()  # keys that could not take their proposed name
+        self._name_taken: set[str] = set()  # of those, the ones whose name no note held
         self._unsynced: set[str] = set()  # folders renamed into since they were last fsynced
         self._moved = False  # a record now names where its note was moved to
         self._note_inodes: set[int] | None = None  # the inodes notes were written with
@@ -188,7 +189,8 @@ class Vault(NotePlaces):
             if emptied:
                 action, message, before = Action.UPDATED, EMPTIED, stat_key(found[1])
             elif key in self._renamed:
-                action, message, before = Action.RENAMED, RENAMED_NEW, []
+                said = RENAMED_NEW if key in self._name_taken else ""
+                action, message, before = Action.RENAMED, said, []
             else:
                 action, message, before = Action.CREATED, "", []
             written = self._write(key, relpath, text, before)

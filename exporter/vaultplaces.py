@@ -29,6 +29,7 @@ class NotePlaces(NoteSurvey):
 
     _reserved: dict[str, str]  # folded relpath (``fold``) -> key, for paths chosen this run
     _renamed: set[str]  # keys that could not take their proposed name
+    _name_taken: set[str]  # of those, the ones whose name no note held (said by the run)
     _still: dict[str, tuple[str, bool]]  # key -> (its path, still its note?)
 
     def path_of(self, key: str) -> str | None:
@@ -101,6 +102,8 @@ class NotePlaces(NoteSurvey):
             candidate = f"{stem} ({n}).md"
         if candidate != base:
             self._renamed.add(key)
+            if not self._note_at(base):  # (two sessions' notes of one name: no surprise)
+                self._name_taken.add(key)
         self._reserved[fold(candidate)] = key
         return candidate
 
@@ -123,6 +126,13 @@ class NotePlaces(NoteSurvey):
             return False
         holder = self._identity_of(relpath)
         return holder == key or holder is None and self._lost_identity(relpath, key)
+
+    def _note_at(self, relpath: str) -> bool:
+        """Is the name held by a note (chosen this run, or a note's file), not by the
+        person's own file, a folder, a link or a FIFO?"""
+        if fold(relpath) in self._reserved:
+            return True
+        return self._kind(relpath) == "file" and self._identity_of(relpath) is not None
 
     def _lost_identity(self, relpath: str, key: str) -> bool:
         """Is the file at the name proposed for ``key``'s note (whose short id it holds) that

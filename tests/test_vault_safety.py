@@ -489,3 +489,14 @@ def test_a_file_where_a_folder_goes_is_named_as_such(tmp_path):
         "replace it: move it away"
     )
     assert (vault / ".ccexport" / "conflicts").read_text() == "mine"
+
+
+def test_two_sessions_whose_notes_share_a_name_are_not_warned_about(tmp_path):
+    """Two sessions of one title and day whose ids begin alike share a note name: the
+    second takes ``(2)`` quietly, as it always has; only a name another file holds is said."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    for sid in ("5b5b5b5b-0000-4000-8000-000000000001", "5b5b5b5b-0000-4000-8000-000000000002"):
+        write_session(home, ["the same question"], sid=sid)
+    report = export(vault, home)
+    assert sorted(c.action.value for c in report.changes) == ["created", "renamed"]
+    assert not report.problems, report.problems

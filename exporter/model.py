@@ -332,6 +332,9 @@ class Session:
     # Sessions that went on from this one, learned from them (``LinkPlan``): (session id,
     # how: "forked" or "saved"), in the order they started.
     forks: tuple[tuple[str, str], ...] = ()
+    # The command line that started the session, where the source logs it (Aider's banner:
+    # ``aider --model sonnet --dry-run``, the program named without its folder).
+    command: str | None = None
 
     @property
     def key(self) -> str:

@@ -343,7 +343,9 @@ class Redactor(FamilyRedaction, ValueRedaction):
 _HOLDER_WORDS = Rule("holder", HOLDER_WORDS, "", fold=True)
 WITHHELD = "it is not text and holds a secret"  # why an attachment is not copied
 # Session fields that hold text from the session (ids, paths of sources and times do not).
-_SESSION_TEXT = ("title", "project", "cwd", "git_branch", "git_commit", "git_remote", "agent_label")
+_SESSION_TEXT = (
+    "title", "project", "cwd", "git_branch", "git_commit", "git_remote", "agent_label", "command",
+)  # fmt: skip
 # Facts of a unit (``SessionRef.extra``) that name the files or rows its data is read from.
 _PATH_FACTS = frozenset({"file", "db", "user_dir", "part"})
 # Part fields that are not text a person or tool wrote.

@@ -25,7 +25,7 @@ from .turns import holds_parent_task, is_prompt
 ACTIVE_GAP = timedelta(minutes=5)  # a longer pause between two messages is time away
 # The order the properties take in a note (after ccexport's older ones, before tags).
 PROPERTIES = ("model", "active", "prompts", "tools", "errors", "files", "tokens", "cost",
-              "cost_estimated", "resume", "day")  # fmt: skip
+              "cost_estimated", "resume", "command", "day")  # fmt: skip
 
 # Tools that write, edit or delete files, by lower-cased name, across sources: Claude Code,
 # Cursor, Gemini CLI, OpenCode/Kilo, the Cline family, Copilot CLI and Chat, Trae, Antigravity.
@@ -82,6 +82,7 @@ def session_properties(
             props["cost"] = estimate
             props["cost_estimated"] = True
     props["resume"] = unlinked(resume_command(session))
+    props["command"] = unlinked(session.command)
     if settings.daily and session.started_at:
         props["day"] = settings.daily.link(session.started_at.astimezone(tz).date())
     return {k: v for k, v in props.items() if v is not None}

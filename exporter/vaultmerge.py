@@ -31,7 +31,7 @@ OWNED_KEYS = (
     "git_remote", "models", "created", "updated", "messages", "tool_calls", "tokens_in",
     "tokens_out", "tokens_cache_read", "tokens_cache_write", "cost", "parent", "subagents",
     "forked_from", "forks", "model", "active", "prompts", "tools", "errors", "files", "tokens",
-    "cost_estimated", "resume", "day", "part", "previous_part", "next_part",
+    "cost_estimated", "resume", "command", "day", "part", "previous_part", "next_part",
 )  # fmt: skip
 OWNED = frozenset(OWNED_KEYS)
 

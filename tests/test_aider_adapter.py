@@ -114,8 +114,8 @@ def test_each_run_is_a_session_with_its_prompts_replies_and_output(tmp_path):
     assert first.models == ("claude-3-5-sonnet-20240620",) and second.models == ("gpt-4o",)
     assert first.extra["aider_version"] == "0.86.1"
     # the command line that started it, its program named without its folder (review12
-    # F6: dropped; kept for the note, which shows it once the note builder has a place)
-    assert first.extra["command"] == "aider --model sonnet"
+    # F6: dropped): the note's ``command`` property
+    assert first.command == "aider --model sonnet"
     assert all(m.model == "claude-3-5-sonnet-20240620" for m in first.messages
                if m.role == "assistant")  # fmt: skip
 

@@ -116,7 +116,8 @@ def parse_run(
         ended_at=builder.last_typed,
         usage=builder.run_usage.usage,
         cost=builder.run_usage.cost(),
-        extra=builder.extra(),
+        extra={"aider_version": builder.version} if builder.version else {},
+        command=builder.command(),
     )
 
 
@@ -383,12 +384,6 @@ class _RunBuilder:
             return None
         words = self.launch.strip().split(" ", 1)
         return " ".join([words[0].replace("\\", "/").rsplit("/", 1)[-1], *words[1:]])
-
-    def extra(self) -> dict[str, str]:
-        """What the session keeps that no field of it holds: Aider's version, and the
-        command line that started it (no note shows either yet: see docs/sources/aider.md)."""
-        kept = {"aider_version": self.version, "command": self.command()}
-        return {k: v for k, v in kept.items() if v}
 
     def forget_banner_model(self) -> None:
         """The banner is another Aider's (``started_before``): its model is not the one that

@@ -209,7 +209,7 @@ class AiderAdapter:
             session = replace(session, started_at=when)
         talked = conversation(list(session.messages))
         for said in (ref.fact("exits") or "").split(","):
-            moved = _after_exit(path, *said.split(":"), run.first_line) if said else None
+            moved = _moved_lines_said(path, *said.split(":"), run.first_line) if said else None
             # (said already: a run of commands alone that changed the code; and lines in no
             # note either way, commands alone, need no word: ``/diff`` after another's exit)
             if moved and talked and not any(p.line == moved.line for p in problems):
@@ -234,7 +234,7 @@ class AiderAdapter:
         return [e for e in entries[first:] if e[0] <= end]
 
 
-def _after_exit(path: Path, exit_line: str, line: str, how: str, joined_to: int) -> Problem:
+def _moved_lines_said(path: Path, exit_line: str, line: str, how: str, joined_to: int) -> Problem:
     """Lines logged after an Aider exited (its ``^C KeyboardInterrupt``: Aider quits there)
     are another Aider's, writing to the same log: said once, with where they went."""
     went = {

@@ -180,7 +180,7 @@ def join_runs(raw: bytes, runs: list[Run]) -> list[list[Run]]:
     (the nested Aider wrote its header into the same log; all the parent wrote after it
     follows that header), and a run holding a model request (``> Tokens:``) though nobody
     typed in it (a second Aider started in the repository while the first was answering).
-    Lines logged after an Aider exited (``cut_at_exits``) go where ``_after_exit`` says.
+    Lines logged after an Aider exited (``cut_at_exits``) go where ``_group_after_exit`` says.
 
     A group depends only on its own runs and the ones before it, so an append changes the
     last group and adds new ones; only lines after an exit that go to an earlier run still
@@ -190,7 +190,7 @@ def join_runs(raw: bytes, runs: list[Run]) -> list[list[Run]]:
     for run in runs:
         body = raw[run.start : run.end]
         if run.exited:  # another Aider's lines, logged after the run's Aider exited
-            at = _after_exit(raw, groups, body)
+            at = _group_after_exit(raw, groups, body)
             if at is not None:
                 run.joined = "costs" if PROMPT.search(body) else "reply"
                 groups[at].append(run)
@@ -212,7 +212,7 @@ def join_runs(raw: bytes, runs: list[Run]) -> list[list[Run]]:
     return groups
 
 
-def _after_exit(raw: bytes, groups: list[list[Run]], body: bytes) -> int | None:
+def _group_after_exit(raw: bytes, groups: list[list[Run]], body: bytes) -> int | None:
     """The group that lines logged after an exit belong to: prompts, the group whose
     running cost their first request goes on (the nearest that matches); a reply's rest,
     the nearest group with a prompt that has not exited, when its reply is still open

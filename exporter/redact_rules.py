@@ -277,11 +277,14 @@ RULES: tuple[Rule, ...] = (
        r"(?i)\bauthorization" + _QUOTE + r"\s{0,3}:\s{0,3}" + _QUOTE
        + r"(?:[a-z][\w-]{0,20}\s+)?([\w.~+/-]{16,}={0,2})(?:[^\w.~+/=(-]|$)", entropy=3.0,
        generic=True, fold=True),
-    _r("secret-flag", ("--pass", "--token", "--secret", "--api-key", "--apikey", "--access-token",
-                       "--auth-token", "--client-secret"),
-       r"(?i)(?:^|\s)--(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token"
-       r"|client-secret)(?:=|\s+)[\"']?([^\s\"'`;|&<>$]{6,200})", entropy=3.0, generic=True,
-       fold=True),
+    # A flag named for a secret, alone or after its service's name (``--openai-api-key``,
+    # Aider's; ``--github-token``, ``--db-password``): not a flag that follows it
+    # (``--no-password --verbose``), nor a count (``--max-token 4096``: too short, or plain).
+    _r("secret-flag", ("--pass", "-token", "-secret", "-api-key", "-apikey", "-password",
+                       "-passwd"),
+       r"(?i)(?:^|\s)--(?:(?:[a-z0-9]+-){0,3}(?:password|passwd|token|secret|api-?key"
+       r"|access-token|auth-token|client-secret)|pass)(?:=|\s+)[\"']?"
+       r"([^\s\"'`;|&<>$-][^\s\"'`;|&<>$]{5,199})", entropy=3.0, generic=True, fold=True),
     # The short forms: MySQL's and MariaDB's clients take the password glued to ``-p``
     # (``-p`` alone asks for it; ``-P 3306`` is the port), sshpass the word after ``-p``.
     # Only in their own command line: ``-p 8080`` and ``-pthread`` of other tools stay.

@@ -282,10 +282,29 @@ def test_ids_hashes_and_images_stay_intact():
         "bypass: cache-first-strategy-v2",
         "docker run -u 1000:1000 image && git push -u origin main",
         "credentials_path: /home/dev/.config/gcloud/application_default_credentials.json",
+        "ssh-keygen --no-password --verbose && llm --max-token 4096 --max-tokens 8192",
+        "pytest --reset-token-cache tests/test_auth.py && gh auth login --with-token < t.txt",
     ],
 )
 def test_prose_code_and_references_stay(text):
     assert redact_text(text) == text
+
+
+@pytest.mark.parametrize(
+    "flag", ["--openai-api-key", "--anthropic-api-key", "--github-token", "--db-password",
+             "--hf-token", "--client-secret"],
+)  # fmt: skip
+def test_a_flag_named_for_a_secret_after_its_services_name_is_redacted(flag):
+    """``aider --openai-api-key <key>`` (an Azure or proxy key, no shape a rule knows):
+    the flag rule knew ``--api-key`` alone, and the key reached the note."""
+    secret = Gen(len(flag))(ALNUM, 32)
+    for text in (
+        f"aider {flag} {secret} --model x",
+        f"tool {flag}={secret}",
+        f'run {flag} "{secret}"',
+    ):
+        out = redact_text(text)
+        assert secret not in out and "[REDACTED:secret-flag]" in out, out
 
 
 def test_allowed_strings_are_never_redacted():

@@ -44,6 +44,25 @@ def choose_note(paths: list[str], recorded: str | None) -> str:
     return min(originals or paths, key=_rank)
 
 
+HASHES_KEPT = 4  # generated parts a note's record remembers this machine wrote before
+
+
+def earlier_hashes(before: NoteRecord | None, hash_: str) -> list[str]:
+    """The generated parts this machine wrote of a note before the one of ``hash_`` (its
+    record's ``hashes``), as the end markers carry them."""
+    if before is None:
+        return []
+    if before.hash == hash_:
+        return before.hashes
+    return [before.hash[:16], *(h for h in before.hashes if h != hash_[:16])][:HASHES_KEPT]
+
+
+def own_older(parsed: notefile.NoteText, record: NoteRecord) -> bool:
+    """Is the note's generated part one this machine wrote before (put back: a backup, a
+    sync tool's versions, ``git checkout``), whatever it holds?"""
+    return parsed.owned is not None and notefile.owned_hash(parsed.owned) in record.hashes
+
+
 def behind(parsed: notefile.NoteText, record: NoteRecord) -> bool:
     """Does an intact generated part other than the one this machine last wrote hold less
     than that one: fewer messages, or as many in fewer lines (an older copy put back)? One

@@ -41,6 +41,10 @@ class NoteRecord:
     # first: the person wrote in the note, or each of two machines that share the state
     # holds its own file of it. Such a file is not read again.
     read: list[list[int]] = field(default_factory=list)
+    # The generated parts this machine wrote before the last (their hashes, as end markers
+    # carry them), newest first: one of them put back is its own older copy, made again;
+    # another intact one is another machine's (``notecopies.behind``).
+    hashes: list[str] = field(default_factory=list)
 
 
 def _split(path: str, sep: str) -> tuple[str, str]:
@@ -92,6 +96,7 @@ def encode(sources: dict[str, dict[str, Any]], notes: dict[str, NoteRecord]) -> 
         "was": {str(n): r.was for n, r in enumerate(records) if r.was},
         "run": [r.run for r in records],
         "read": {str(n): r.read for n, r in enumerate(records) if r.read},
+        "hashes": {str(n): r.hashes for n, r in enumerate(records) if r.hashes},
     }
     position = {key: n for n, key in enumerate(notes)}
     units = [_split(unit, os.sep) for unit in sources]
@@ -191,6 +196,10 @@ def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, N
         if not isinstance(read, list) or not all(_is_stat(x) for x in read):
             raise TypeError("a note's files as last read are not what they should be")
         notes[keys[int(n)]].read = read
+    for n, hashes in columns.get("hashes", {}).items():  # (not in files before 6 December)
+        if not isinstance(hashes, list) or not all(isinstance(h, str) for h in hashes):
+            raise TypeError("a note's earlier generated parts are not what they should be")
+        notes[keys[int(n)]].hashes = hashes
     sources = {}
     for folder, name, fingerprint, unit_notes in zip(
         units["dir"], units["name"], units["fingerprint"], units["notes"], strict=True

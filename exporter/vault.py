@@ -34,7 +34,7 @@ from typing import Any
 from . import lineends, notefile, vaultattach, vaultbatch, vaultio, vaultlinks
 from .change import Action, Change
 from .errors import os_reason
-from .notecopies import SIZE_KEY
+from .notecopies import SIZE_KEY, earlier_hashes
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
@@ -333,9 +333,10 @@ class Vault(NotePlaces):
         run = self.run if stamp else before.run
         if run == self.run or (before and was is not before.was):
             self.state.run = self.run
+        hash_ = notefile.text_sha256(owned)
         self.state.notes[key] = NoteRecord(
-            relpath, notefile.text_sha256(owned), lines, tags, keys, meta, stat_key(written),
-            was=was, run=run,
+            relpath, hash_, lines, tags, keys, meta, stat_key(written), was=was, run=run,
+            hashes=earlier_hashes(before, hash_),
         )  # fmt: skip
 
     def _moved_since(self, run: int) -> bool:

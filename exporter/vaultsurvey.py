@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import notefile, vaultbatch, vaultio, vaultlinks
-from .notecopies import behind, choose_note, copy_of, older_copy
+from .notecopies import behind, choose_note, copy_of, older_copy, own_older
 from .state import NoteRecord, State
 from .vaultbatch import same_file, stat_key
 from .vaultpaths import inside
@@ -351,7 +351,9 @@ class NoteSurvey:
         if older is None:  # (a note written before end markers held a hash)
             return now.st_ino != record.stat[2]
         if older and parsed is not None:  # an older copy, or another machine's note
-            if behind(parsed, record) or self._quotes_secret(parsed):
+            if own_older(parsed, record) or behind(parsed, record):
+                return True
+            if self._quotes_secret(parsed, record):
                 return True
         # Kept when the state is next written, not written for this alone (with .ccexport/
         # synced, two machines would each rewrite it), so a note the person wrote in is read
@@ -359,11 +361,15 @@ class NoteSurvey:
         record.read = [seen, *record.read[: READ_KEPT - 1]]  # (a new list: see NoteRecord)
         return False
 
-    def _quotes_secret(self, parsed: notefile.NoteText) -> bool:
-        """Does another machine's generated part hold what this one's redaction redacts (that
-        machine's version or rules let it through)? Made again here, not left alone."""
-        owned = parsed.owned or ""
-        return self.scrub is not str and self.scrub(owned) != owned
+    def _quotes_secret(self, parsed: notefile.NoteText, record: NoteRecord) -> bool:
+        """Does another machine's note hold what this one's redaction redacts, in its
+        generated part or a property of ours (that machine's version or rules, or
+        ``--no-redact``, let it through)? Made again here, not left alone."""
+        if self.scrub is str:
+            return False
+        values = [parsed.owned, *(parsed.metadata.get(k) for k in record.keys)]
+        texts = [t for v in values for t in (v if isinstance(v, list) else [v])]
+        return any(isinstance(t, str) and self.scrub(t) != t for t in texts)
 
     def _read_note(self, record: NoteRecord) -> notefile.NoteText | None:
         """The note file at the record's path, parsed; None if it cannot be read or parsed."""

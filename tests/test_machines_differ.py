@@ -145,3 +145,48 @@ def test_another_machines_note_holding_a_secret_is_made_again(tmp_path: Path) ->
     report = m.run("a")
     assert [c.action for c in report.changes if c.key.endswith(SID)] == ["updated"]
     assert token not in path.read_text() and "answer 0" in path.read_text()
+
+
+def put_back(note: Path, copy: Path) -> None:
+    """A copy put in the note's place as a sync tool or a backup restores it: a new file."""
+    note.unlink()
+    shutil.copy2(copy, note)
+
+
+def test_this_machines_own_older_copy_is_made_again_though_it_holds_as_much(tmp_path):
+    """A copy of the note from before the session was retitled (as many messages, as many
+    lines) put back: an intact generated part this machine wrote before, so its own older
+    copy, made again; another machine's such note is left alone (review13 F2: a copy from
+    before ``--tool-output none`` brought the tools' output back into the vault)."""
+    m = TwoMachines(tmp_path)
+    m.write("a", session())
+    m.run("a")
+    (path,) = [m.vault / p for p in note_files(m.vault) if SID[:8] in p]
+    backup = tmp_path / "backup.md"
+    shutil.copy2(path, backup)
+    m.write("a", session(title="Renamed on a"))
+    m.run("a")
+    put_back(path, backup)
+    assert title(path.read_text()) == "question 0"
+    report = m.run("a")
+    assert [c.action for c in report.changes if c.key.endswith(SID)] == ["updated"]
+    assert title(path.read_text()) == "Renamed on a"
+    m.settled()
+
+
+def test_another_machines_note_quoting_a_secret_in_a_property_is_made_again(tmp_path):
+    """The secret only in a property of ours (``cwd``: a machine that ran ``--no-redact``),
+    its generated part another machine's: made again, the property redacted (review13 F3)."""
+    m = TwoMachines(tmp_path)
+    m.write("a", session())
+    m.run("a")
+    (path,) = [m.vault / p for p in note_files(m.vault) if SID[:8] in p]
+    token = "ghp_" + "Zq7" * 12  # (synthetic)
+    parsed = notefile.parse(path.read_text())
+    owned = parsed.owned.replace("answer 0", "answer 0, in another machine's words")
+    metadata = {**parsed.metadata, "cwd": f"/home/dev/{token}/shared"}
+    path.unlink()
+    path.write_text(notefile.compose(metadata, parsed.before, owned, parsed.after))
+    report = m.run("a")
+    assert [c.action for c in report.changes if c.key.endswith(SID)] == ["updated"]
+    assert token not in path.read_text()

@@ -71,9 +71,11 @@ def behind(parsed: notefile.NoteText, record: NoteRecord) -> bool:
     both rewritten, two machines whose copies differ would each rewrite the note on every
     run; this way the note settles on the fuller of the two."""
     had, has = record.meta.get(SIZE_KEY), parsed.metadata.get(SIZE_KEY)
-    part = parsed.metadata.get("part")
-    if type(had) is not int or type(has) is not int or part != record.meta.get("part"):
-        return True  # not to be compared (counts of different spans): made again
+    part, ours = parsed.metadata.get("part"), record.meta.get("part")
+    if type(had) is not int or type(has) is not int:
+        return True
+    if part != ours:  # counts of different spans: made again, but for a part of a longer
+        return not (part and not ours and has >= had)  # copy over this machine's whole note
     if has != had:
         return has < had
     return (parsed.owned or "").count("\n") + 1 < record.lines

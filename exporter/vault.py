@@ -260,8 +260,10 @@ class Vault(NotePlaces):
         had, has = existing.get(SIZE_KEY), ours.get(SIZE_KEY)
         if self.force or not all(type(n) is int for n in (had, has)) or has >= had:
             return ""
-        if existing.get("part") != ours.get("part"):
-            return ""  # a long session now cut into part notes: counts of different spans
+        was_part, is_part = existing.get("part"), ours.get("part")
+        if was_part != is_part and not (was_part and not is_part):
+            return ""  # counts of different spans (a long session now cut into parts); a
+            # part that held more than the whole session now gives: it shrank
         if ours.get("forked_from") and not existing.get("forked_from"):
             return ""  # a fork whose origin's note is here now: the copy it began with is that
             # note's (a fork's note holds it while its origin has none)

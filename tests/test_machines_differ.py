@@ -43,6 +43,7 @@ class TwoMachines:
     def __init__(self, tmp_path: Path) -> None:
         self.root, self.vault = tmp_path, tmp_path / "vault"
         self.current: str | None = None
+        self.options: dict = {}  # more of ``ExportOptions``
 
     def home(self, name: str) -> Path:
         return self.root / f"home-{name}"
@@ -58,7 +59,9 @@ class TwoMachines:
                 (self.root / f"state-{name}").rename(state)
         self.current = name
         report = run_export(
-            ExportOptions(vault=self.vault, home=self.home(name), timezone=UTC, workers=1)
+            ExportOptions(
+                vault=self.vault, home=self.home(name), timezone=UTC, workers=1, **self.options
+            )
         )
         assert not report.failed, report.problems
         return report
@@ -190,3 +193,49 @@ def test_another_machines_note_quoting_a_secret_in_a_property_is_made_again(tmp_
     report = m.run("a")
     assert [c.action for c in report.changes if c.key.endswith(SID)] == ["updated"]
     assert token not in path.read_text()
+
+
+def long_session(exchanges: int) -> ClaudeSession:
+    s = ClaudeSession(SID, "/home/dev/work/shared", start="2026-11-23T09:00:00Z")
+    for i in range(exchanges):
+        s.user(f"question {i}")
+        s.assistant(f"answer {i}: " + "a sentence of the answer. " * 20)
+    return s
+
+
+def test_a_long_sessions_first_part_is_not_overwritten_by_a_shorter_whole_copy(tmp_path):
+    """A session cut into part notes, then its transcript replaced by an older copy that
+    fits one note: part 1 was overwritten by the short note without a word, its part 2
+    left pointing at it (review13 F1). It is kept, with the one-time warning, as a note
+    whose source shrank is."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    source = home / FOLDER / f"{SID}.jsonl"
+
+    def export():
+        return run_export(ExportOptions(vault=vault, home=home, timezone=UTC, workers=1,
+                                        note_max_bytes=8000))  # fmt: skip
+
+    long_session(40).write(source)
+    export()
+    (first,) = [vault / p for p in note_files(vault) if SID[:8] in p and "(part " not in p]
+    held = yaml.safe_load(first.read_text().split("---\n")[1])
+    assert held["part"] == 1
+    long_session(3).write(source)
+    report = export()
+    assert [c.action.value for c in report.changes if c.key.endswith(SID)] == ["kept"]
+    assert yaml.safe_load(first.read_text().split("---\n")[1])["messages"] == held["messages"]
+    assert any("fewer turns" in p.message for p in report.problems)
+
+
+def test_two_machines_one_with_a_long_sessions_parts_settle_on_them(tmp_path):
+    """Machine a holds the session long (part notes), b an older copy that fits one note:
+    each rewrote part 1 its own way on every run (review13 F1)."""
+    m = TwoMachines(tmp_path)
+    m.options = {"note_max_bytes": 8000}
+    m.write("a", long_session(40))
+    m.write("b", long_session(3))
+    for name in "abab":
+        m.run(name)
+    (first,) = [m.vault / p for p in note_files(m.vault) if SID[:8] in p and "(part " not in p]
+    assert yaml.safe_load(first.read_text().split("---\n")[1])["part"] == 1
+    m.settled()

@@ -353,8 +353,8 @@ class NoteSurvey:
         if older and parsed is not None:  # an older copy, or another machine's note
             if own_older(parsed, record) or behind(parsed, record):
                 return True
-            if self._quotes_secret(parsed, record):
-                return True
+        if parsed is not None and self._quotes_secret(parsed, record):
+            return True  # (also where only a property of ours holds it: ours are rewritten)
         # Kept when the state is next written, not written for this alone (with .ccexport/
         # synced, two machines would each rewrite it), so a note the person wrote in is read
         # once. ``stat`` stays as written: it tells the survey that the frontmatter is.
@@ -362,9 +362,9 @@ class NoteSurvey:
         return False
 
     def _quotes_secret(self, parsed: notefile.NoteText, record: NoteRecord) -> bool:
-        """Does another machine's note hold what this one's redaction redacts, in its
-        generated part or a property of ours (that machine's version or rules, or
-        ``--no-redact``, let it through)? Made again here, not left alone."""
+        """Does the note hold what this machine's redaction redacts, in its generated part
+        or a property of ours (another machine's version or rules, or ``--no-redact``, let
+        it through; a copy put back)? Made again here, not left alone."""
         if self.scrub is str:
             return False
         values = [parsed.owned, *(parsed.metadata.get(k) for k in record.keys)]

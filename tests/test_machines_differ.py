@@ -14,6 +14,7 @@ import shutil
 from datetime import UTC
 from pathlib import Path
 
+import pytest
 import yaml
 from claude_builder import ClaudeSession
 from conftest import note_files, stamps
@@ -177,16 +178,20 @@ def test_this_machines_own_older_copy_is_made_again_though_it_holds_as_much(tmp_
     m.settled()
 
 
-def test_another_machines_note_quoting_a_secret_in_a_property_is_made_again(tmp_path):
-    """The secret only in a property of ours (``cwd``: a machine that ran ``--no-redact``),
-    its generated part another machine's: made again, the property redacted (review13 F3)."""
+@pytest.mark.parametrize("generated", ["another machine's", "as written"])
+def test_a_note_quoting_a_secret_in_a_property_of_ours_is_made_again(tmp_path, generated):
+    """The secret only in a property of ours (``cwd``: a machine that ran ``--no-redact``,
+    a copy of such a note put back), its generated part another machine's or the one this
+    machine wrote: made again, the property redacted (review13 F3)."""
     m = TwoMachines(tmp_path)
     m.write("a", session())
     m.run("a")
     (path,) = [m.vault / p for p in note_files(m.vault) if SID[:8] in p]
     token = "ghp_" + "Zq7" * 12  # (synthetic)
     parsed = notefile.parse(path.read_text())
-    owned = parsed.owned.replace("answer 0", "answer 0, in another machine's words")
+    owned = parsed.owned
+    if generated == "another machine's":
+        owned = owned.replace("answer 0", "answer 0, in another machine's words")
     metadata = {**parsed.metadata, "cwd": f"/home/dev/{token}/shared"}
     path.unlink()
     path.write_text(notefile.compose(metadata, parsed.before, owned, parsed.after))

@@ -133,22 +133,30 @@ def test_an_older_copy_cut_inside_its_last_answer_is_made_again(tmp_path: Path) 
     assert "second half" in note.read_text()
 
 
+TOKEN = "ghp_" + "Zq7" * 12  # (synthetic)
+
+
+def exported_note(m: TwoMachines) -> Path:
+    """Machine a's note of the session, as it exported it."""
+    m.write("a", session())
+    m.run("a")
+    (path,) = [m.vault / p for p in note_files(m.vault) if SID[:8] in p]
+    return path
+
+
 def test_another_machines_note_holding_a_secret_is_made_again(tmp_path: Path) -> None:
     """A note another machine wrote (an older version, or its rules let a token through)
     that holds as much is left alone, but not one holding what this machine redacts."""
     m = TwoMachines(tmp_path)
-    m.write("a", session())
-    m.run("a")
-    (path,) = [m.vault / p for p in note_files(m.vault) if SID[:8] in p]
-    token = "ghp_" + "Zq7" * 12  # (synthetic)
+    path = exported_note(m)
     parsed = notefile.parse(path.read_text())
-    owned = parsed.owned.replace("answer 0", f"answer 0 {token}")
+    owned = parsed.owned.replace("answer 0", f"answer 0 {TOKEN}")
     text = notefile.compose(parsed.metadata, parsed.before, owned, parsed.after)
     path.unlink()
     path.write_text(text)  # as another machine's sync brings it: a new file, intact
     report = m.run("a")
     assert [c.action for c in report.changes if c.key.endswith(SID)] == ["updated"]
-    assert token not in path.read_text() and "answer 0" in path.read_text()
+    assert TOKEN not in path.read_text() and "answer 0" in path.read_text()
 
 
 def put_back(note: Path, copy: Path) -> None:
@@ -163,9 +171,7 @@ def test_this_machines_own_older_copy_is_made_again_though_it_holds_as_much(tmp_
     copy, made again; another machine's such note is left alone (review13 F2: a copy from
     before ``--tool-output none`` brought the tools' output back into the vault)."""
     m = TwoMachines(tmp_path)
-    m.write("a", session())
-    m.run("a")
-    (path,) = [m.vault / p for p in note_files(m.vault) if SID[:8] in p]
+    path = exported_note(m)
     backup = tmp_path / "backup.md"
     shutil.copy2(path, backup)
     m.write("a", session(title="Renamed on a"))
@@ -184,20 +190,17 @@ def test_a_note_quoting_a_secret_in_a_property_of_ours_is_made_again(tmp_path, g
     a copy of such a note put back), its generated part another machine's or the one this
     machine wrote: made again, the property redacted (review13 F3)."""
     m = TwoMachines(tmp_path)
-    m.write("a", session())
-    m.run("a")
-    (path,) = [m.vault / p for p in note_files(m.vault) if SID[:8] in p]
-    token = "ghp_" + "Zq7" * 12  # (synthetic)
+    path = exported_note(m)
     parsed = notefile.parse(path.read_text())
     owned = parsed.owned
     if generated == "another machine's":
         owned = owned.replace("answer 0", "answer 0, in another machine's words")
-    metadata = {**parsed.metadata, "cwd": f"/home/dev/{token}/shared"}
+    metadata = {**parsed.metadata, "cwd": f"/home/dev/{TOKEN}/shared"}
     path.unlink()
     path.write_text(notefile.compose(metadata, parsed.before, owned, parsed.after))
     report = m.run("a")
     assert [c.action for c in report.changes if c.key.endswith(SID)] == ["updated"]
-    assert token not in path.read_text()
+    assert TOKEN not in path.read_text()
 
 
 def long_session(exchanges: int) -> ClaudeSession:

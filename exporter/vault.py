@@ -111,8 +111,7 @@ class Vault(NotePlaces):
         self._identities: dict[str, str] | None = None
         self._listings: dict[str, dict[str, os.stat_result | None]] = {}  # (_listing)
         self._reserved: dict[str, str] = {}  # folded relpath -> key, for paths chosen this run
-        self._renamed: set[str] = set()  # keys that could not take their proposed name
-        self._name_taken: set[str] = set()  # of those, the ones whose name no note held
+        self._renamed: dict[str, bool] = {}  # keys that could not take their proposed name
         self._unsynced: set[str] = set()  # folders renamed into since they were last fsynced
         self._moved = False  # a record now names where its note was moved to
         self._note_inodes: set[int] | None = None  # the inodes notes were written with
@@ -189,7 +188,7 @@ class Vault(NotePlaces):
             if emptied:
                 action, message, before = Action.UPDATED, EMPTIED, stat_key(found[1])
             elif key in self._renamed:
-                said = RENAMED_NEW if key in self._name_taken else ""
+                said = RENAMED_NEW if self._renamed[key] else ""
                 action, message, before = Action.RENAMED, said, []
             else:
                 action, message, before = Action.CREATED, "", []
@@ -213,7 +212,7 @@ class Vault(NotePlaces):
             return Change(Action.FAILED, key, relpath, MARKERS_GONE)
         shrunk = self._shrunk(parsed.metadata, metadata)
         # A secret the current rules know (one an older version left) is never kept.
-        if shrunk and not self._holds_secret(parsed, metadata):
+        if shrunk and not self.holds_secret(parsed, metadata):
             if record is None:
                 self._record(key, relpath, parsed.owned, ours, list(metadata), {}, None, False)
             return Change(Action.KEPT, key, relpath, shrunk)
@@ -270,15 +269,6 @@ class Vault(NotePlaces):
         return (
             f"{SHRUNK} (the note holds {had} messages, the source now gives {has}: it shrank, or "
             "this version of ccexport no longer counts some of them; --force overwrites)"
-        )
-
-    def _holds_secret(self, parsed: notefile.NoteText, ours: dict[str, Any]) -> bool:
-        """Does the note's generated part, or a value of ours in its properties, hold what
-        the current redaction rules redact?"""
-        values = [parsed.owned, *(parsed.metadata.get(k) for k in ours)]
-        texts = [t for v in values for t in (v if isinstance(v, list) else [v])]
-        return self.scrub is not str and any(
-            isinstance(t, str) and self.scrub(t) != t for t in texts
         )
 
     def write_attachment(self, relpath: str, data: bytes) -> bool:

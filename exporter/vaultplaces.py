@@ -28,8 +28,9 @@ class NotePlaces(NoteSurvey):
     """The path-choosing part of ``Vault`` (a base class of it), which sets these."""
 
     _reserved: dict[str, str]  # folded relpath (``fold``) -> key, for paths chosen this run
-    _renamed: set[str]  # keys that could not take their proposed name
-    _name_taken: set[str]  # of those, the ones whose name no note held (said by the run)
+    # Keys that could not take their proposed name -> whether no note held it (the person's
+    # file, a folder, a link, a FIFO: the run says so).
+    _renamed: dict[str, bool]
     _still: dict[str, tuple[str, bool]]  # key -> (its path, still its note?)
 
     def path_of(self, key: str) -> str | None:
@@ -100,10 +101,8 @@ class NotePlaces(NoteSurvey):
         while not self._free(candidate, key):
             n += 1
             candidate = f"{stem} ({n}).md"
-        if candidate != base:
-            self._renamed.add(key)
-            if not self._note_at(base):  # (two sessions' notes of one name: no surprise)
-                self._name_taken.add(key)
+        if candidate != base:  # (two sessions' notes of one name: no surprise, unsaid)
+            self._renamed[key] = not self._note_at(base)
         self._reserved[fold(candidate)] = key
         return candidate
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -353,7 +353,7 @@ class NoteSurvey:
         if older and parsed is not None:  # an older copy, or another machine's note
             if own_older(parsed, record) or behind(parsed, record):
                 return True
-        if parsed is not None and self._quotes_secret(parsed, record):
+        if parsed is not None and self.holds_secret(parsed, record.keys):
             return True  # (also where only a property of ours holds it: ours are rewritten)
         # Kept when the state is next written, not written for this alone (with .ccexport/
         # synced, two machines would each rewrite it), so a note the person wrote in is read
@@ -361,13 +361,13 @@ class NoteSurvey:
         record.read = [seen, *record.read[: READ_KEPT - 1]]  # (a new list: see NoteRecord)
         return False
 
-    def _quotes_secret(self, parsed: notefile.NoteText, record: NoteRecord) -> bool:
-        """Does the note hold what this machine's redaction redacts, in its generated part
-        or a property of ours (another machine's version or rules, or ``--no-redact``, let
-        it through; a copy put back)? Made again here, not left alone."""
+    def holds_secret(self, parsed: notefile.NoteText, ours: Iterable[str]) -> bool:
+        """Does the note's generated part, or its value of one of ``ours`` (properties of
+        ccexport's), hold what the current redaction rules redact (another machine's
+        version or rules, or ``--no-redact``, let it through; an older version missed it)?"""
         if self.scrub is str:
             return False
-        values = [parsed.owned, *(parsed.metadata.get(k) for k in record.keys)]
+        values = [parsed.owned, *(parsed.metadata.get(k) for k in ours)]
         texts = [t for v in values for t in (v if isinstance(v, list) else [v])]
         return any(isinstance(t, str) and self.scrub(t) != t for t in texts)
 

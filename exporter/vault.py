@@ -110,6 +110,7 @@ class Vault(NotePlaces):
         self.state_folder_at_start: Any = None  # .ccexport as the run began (``vaultrun``)
         self._identities: dict[str, str] | None = None
         self._listings: dict[str, dict[str, os.stat_result | None]] = {}  # (_listing)
+        self._folded: dict[str, dict[str, str]] = {}  # folder -> folded name -> name
         self._reserved: dict[str, str] = {}  # folded relpath -> key, for paths chosen this run
         self._renamed: dict[str, bool] = {}  # keys that could not take their proposed name
         self._unsynced: set[str] = set()  # folders renamed into since they were last fsynced

@@ -28,6 +28,7 @@ class NotePlaces(NoteSurvey):
     """The path-choosing part of ``Vault`` (a base class of it), which sets these."""
 
     _reserved: dict[str, str]  # folded relpath (``fold``) -> key, for paths chosen this run
+    _folded: dict[str, dict[str, str]]  # folder -> its names folded -> as listed (_case_twin)
     # Keys that could not take their proposed name -> whether no note held it (the person's
     # file, a folder, a link, a FIFO: the run says so).
     _renamed: dict[str, bool]
@@ -119,18 +120,42 @@ class NotePlaces(NoteSurvey):
         if holder is not None:
             return holder == key
         kind = self._kind(relpath)
-        if kind in ("missing", "blocked"):  # blocked: the write is refused and reported
+        if kind == "missing":
+            return self._case_twin(relpath) is None
+        if kind == "blocked":  # the write is refused and reported
             return True
         if kind != "file":
             return False
         holder = self._identity_of(relpath)
         return holder == key or holder is None and self._lost_identity(relpath, key)
 
+    def _case_twin(self, relpath: str) -> str | None:
+        """A file or folder whose path differs from ``relpath`` by case alone (or by NFC),
+        which a case-sensitive disk (Linux) keeps apart: on the Mac or Windows machine the
+        vault is synced to, the two are one, and one is lost there. Found in the folders'
+        listings, each folder taken in the case it has on disk."""
+        found: list[str] = []
+        for part in relpath.split("/"):
+            folder = "/".join(found)
+            if part not in self._listing(folder, relpath):
+                folded = self._folded.get(folder)
+                if folded is None:
+                    names = self._listing(folder, relpath)
+                    folded = self._folded[folder] = {fold(name): name for name in names}
+                part = folded.get(fold(part), "")
+                if not part:
+                    return None
+            found.append(part)
+        twin = "/".join(found)
+        return twin if twin != relpath else None
+
     def _note_at(self, relpath: str) -> bool:
         """Is the name held by a note (chosen this run, or a note's file), not by the
         person's own file, a folder, a link or a FIFO?"""
         if fold(relpath) in self._reserved:
             return True
+        if self._kind(relpath) == "missing":
+            relpath = self._case_twin(relpath) or relpath
         return self._kind(relpath) == "file" and self._identity_of(relpath) is not None
 
     def _lost_identity(self, relpath: str, key: str) -> bool:

@@ -18,6 +18,7 @@ from exporter.model import Session
 from exporter.notenames import tag_slug
 from exporter.notes import NoteSettings, default_relpath
 from exporter.split import part_relpath
+from exporter.vault import RENAMED_NEW
 from exporter.vaultpaths import safe_relpath
 
 SID2 = "0a1b2c3d-0000-4000-8000-00000000000b"
@@ -40,6 +41,47 @@ def test_notes_whose_paths_differ_by_case_alone_get_two_names(tmp_path: Path):
     assert len(projects) == 2
     texts = [(vault / p).read_text() for p in projects]
     assert any("project: MyApp" in t for t in texts) and any("project: myapp" in t for t in texts)
+
+
+def test_a_file_whose_name_differs_from_a_notes_by_case_alone_is_not_written_beside(
+    tmp_path: Path,
+):
+    """On Linux the person's ``… Question … .md`` and a note's ``… question … .md`` are two
+    files; on the Mac or Windows machine the vault is synced to, they are one, and one of
+    them is lost there. The note takes `` (2)``, and the run says so once, as for a file
+    holding its very name."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"])
+    relpath = export(tmp_path / "probe", home, dry_run=True).changes[0].relpath
+    folder, _, name = relpath.rpartition("/")
+    theirs = vault / folder / name.upper().replace(".MD", ".md")
+    theirs.parent.mkdir(parents=True)
+    theirs.write_text("my own file\n")
+    report = export(vault, home)
+    written = report.changes[0].relpath
+    assert written == relpath.replace(".md", " (2).md")
+    said = [p.path for p in report.problems if p.message == RENAMED_NEW]
+    assert len(said) == 1 and said[0].endswith(written), said
+    assert theirs.read_text() == "my own file\n"
+    assert not [p for p in export(vault, home).problems if p.message == RENAMED_NEW]
+
+
+def test_a_project_index_differing_by_case_from_an_earlier_runs_is_a_second_note(
+    tmp_path: Path,
+):
+    """The case of the first test above, across runs: ``Projects/MyApp.md`` was written
+    last night and is unchanged tonight, when ``myapp``'s first session comes. Another
+    note of ours holds the name, so the second one's `` (2)`` is no surprise and unsaid."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["q"], cwd="/w/MyApp")
+    export(vault, home)
+    write_session(home, ["q"], sid=SID2, cwd="/w/myapp")
+    report = export(vault, home)
+    assert not report.failed and not report.problems, report.problems
+    paths = list(note_files(vault, index=True))
+    assert len({p.casefold() for p in paths}) == len(paths)
+    projects = sorted(p for p in paths if "/Projects/" in p)
+    assert [p.rpartition("/")[2] for p in projects] == ["MyApp.md", "myapp (2).md"]
 
 
 @settings(max_examples=200, deadline=None)

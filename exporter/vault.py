@@ -34,7 +34,7 @@ from typing import Any
 from . import lineends, notefile, vaultattach, vaultbatch, vaultio, vaultlinks
 from .change import Action, Change
 from .errors import os_reason
-from .notecopies import SIZE_KEY, earlier_hashes
+from .notecopies import SIZE_KEY, earlier_hashes, own_older
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
@@ -223,7 +223,10 @@ class Vault(NotePlaces):
             meta = {**meta, "title": theirs}  # (as the index lists it, on every machine)
         ours_merged = seeded_metadata(metadata, seeded, parsed.metadata)
         kept_keys = frozenset() if theirs is None else frozenset({"title"})
-        yaml_text = updated_yaml(parsed, ours_merged, record, self.scrub, kept_keys)
+        # An older copy put back whose generated part this machine wrote: the keys of ours
+        # in it are ccexport's from then (a part's tokens before it was followed by another)
+        own_copy = record is not None and own_older(parsed, record)
+        yaml_text = updated_yaml(parsed, ours_merged, record, self.scrub, kept_keys, own_copy)
         text = notefile.recompose(parsed, yaml_text, owned)
         # Nothing new for a generated part the person edited: their edit stays in place.
         kept = parsed.edited and not shrunk and edit_kept(current, parsed, yaml_text, owned)

@@ -42,9 +42,11 @@ def updated_yaml(
     record: NoteRecord | None,
     scrub: Callable[[str], str],
     theirs: frozenset[str] = frozenset(),
+    own_copy: bool = False,
 ) -> str:
     """The note's frontmatter text with our keys rewritten and every other byte kept;
-    ``theirs``: keys of ours the person's value of stays (``persons_title``)."""
+    ``theirs``: keys of ours the person's value of stays (``persons_title``); ``own_copy``:
+    the note is an older copy this machine wrote (``notecopies.own_older``)."""
     from .keytext import Keeper  # (with the first note updated, as the note builder:
     from .markdown import unlinked  # neither is imported by a run that updates none)
 
@@ -61,9 +63,11 @@ def updated_yaml(
     # Only our own keys are ever dropped, and only those this note's last writing had: a
     # property the configuration added (``[frontmatter] add``) stays the person's once
     # written, and so does one the person added under a name of ours that this note lacked
-    # (a ``day`` or ``parent`` of their own). Without a record (the state lost) every key
-    # of ours not written now goes: a ``part`` or ``next_part`` left would be wrong.
-    drop = (OWNED.intersection(record.keys) if record else OWNED) - set(ours) - theirs
+    # (a ``day`` or ``parent`` of their own). Without a record (the state lost), and in an
+    # older copy of this machine's put back, every key of ours not written now goes: a
+    # ``part`` or ``next_part`` left would be wrong.
+    known = record is not None and not own_copy
+    drop = (OWNED.intersection(record.keys) if known else OWNED) - set(ours) - theirs
     merged = merge_frontmatter(existing, ours, previous, drop)
     values = {k: merged[k] for k in ours}
     keep = Keeper(values, {**parsed.metadata, **lists}, yaml_text, parsed.eol)

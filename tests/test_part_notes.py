@@ -108,6 +108,31 @@ def test_earlier_parts_never_change_as_the_session_grows_and_re_runs_write_nothi
     assert export(vault, home).as_dict()["totals"]["written"] == 0
 
 
+def test_an_older_copy_of_a_part_put_back_is_made_again_as_a_fresh_export_writes_it(tmp_path):
+    """Part 2 was the last part, holding the session's tokens and cost; the session grew a
+    part 3, and part 2 lost them. A backup of the old part 2 put back is this machine's own
+    older copy: made again, it is the part 2 a fresh export writes. Its token and cost
+    properties are ccexport's from then, not the person's: kept, they counted the
+    session's tokens twice in a Dataview sum (review13 F6)."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    s = ClaudeSession(SID, "/home/dev/work/big")
+    grow(s, 0, 20)
+    write(home, s)
+    export(vault, home)
+    old = parts(vault)
+    second = sorted(old, key=lambda p: (len(p), p))[1]
+    assert "tokens_in:" in old[second] and "cost:" in old[second]
+    grow(s, 20, 25)
+    write(home, s)
+    export(vault, home)
+    (vault / second).unlink()  # (a new file, as a backup or a sync tool puts one back)
+    (vault / second).write_text(old[second])
+    report = export(vault, home)
+    assert [c.relpath for c in report.changes if c.action == "updated"] == [second]
+    export(tmp_path / "fresh", home)
+    assert parts(vault) == parts(tmp_path / "fresh")
+
+
 def test_a_session_that_grows_past_the_limit_splits_and_keeps_its_first_note(tmp_path):
     home, vault = tmp_path / "home", tmp_path / "v"
     s = ClaudeSession(SID, "/home/dev/work/big")

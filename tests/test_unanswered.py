@@ -134,6 +134,27 @@ def test_copilot_cli_an_aborted_turn_says_only_that(tmp_path, monkeypatch):
     assert UNANSWERED_SAID not in note and "Interrupted by the user" in note
 
 
+@pytest.mark.parametrize(
+    "aside",
+    [("session.truncation", {"messagesRemovedDuringTruncation": 4}),
+     ("session.model_change", {"newModel": "gpt-5"})],
+)  # fmt: skip
+def test_copilot_cli_a_notice_that_says_nothing_of_the_call_leaves_it_unanswered(
+    tmp_path, monkeypatch, aside
+):
+    """The context cut (or the model switched) while the tool ran, and the log ends: the
+    notice tells nothing of the call, which still has no result (review12 F5)."""
+    copilot_log(tmp_path, answered=False)
+    log = tmp_path / ".copilot" / "session-state" / SID / "events.jsonl"
+    kind, data = aside
+    event = {"type": kind, "data": data, "id": "ev-x", "parentId": None,
+             "timestamp": "2026-06-01T10:00:00.000Z"}  # fmt: skip
+    log.write_text(log.read_text() + json.dumps(event) + "\n")
+    (note,) = notes(tmp_path, "copilot-cli", monkeypatch).values()
+    said_under(note, "git status --short")
+    assert ("Context truncated" if kind == "session.truncation" else "Model changed") in note
+
+
 # -- Codex ----------------------------------------------------------------------------
 
 TID = "019a2b3c-4d5e-7f60-8a9b-0c1d2e3f4a5b"

@@ -48,20 +48,31 @@ def _never(call: ToolCallPart) -> bool:
     return False
 
 
+def _no_message(message: Message) -> bool:
+    return False
+
+
 def last_reply_marked(
-    messages: Iterable[Message], waits: Waits = _has_id, asked: Waits = _never
+    messages: Iterable[Message],
+    waits: Waits = _has_id,
+    asked: Waits = _never,
+    aside: Callable[[Message], bool] = _no_message,
 ) -> Iterator[Message]:
     """``messages`` as they are, the calls of the last reply that no result answers followed
     by a notice saying so. ``waits(call)``: does this call wait for a result at all (a
     source's own test; by default, any call with an id)? ``asked(call)``: was it waiting
     for the person's approval (by default, never said)? Both are asked at the end, once
-    every message has been read."""
+    every message has been read. ``aside(message)``: a notice of the harness's that says
+    nothing of the calls (the context cut while a tool ran), which ends no reply."""
     held: list[Message] = []
     results = False  # a result came after the held reply's calls
     for message in messages:
-        if message.role == "tool" and held:
+        if held and message.role == "tool":
             held.append(message)
             results = True
+            continue
+        if held and aside(message):
+            held.append(message)
             continue
         replies = message.role == "assistant" and not _notices(message)
         if replies and held and not results:

@@ -29,7 +29,7 @@ messages are a MessageStream that reads the log again, as far as the first readi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -51,6 +51,7 @@ from ..base import (
     read_regular,
 )
 from .permissions import Asked, refusals
+from .values import aside
 
 SOURCE = "copilot-cli"  # before the parser (events.py) is imported: it takes the name from here
 STATE_DIRS = ("session-state", "history-session-state")
@@ -102,12 +103,8 @@ class CopilotCliAdapter:
                 log.main.messages.clear()
         log.report_unknown()
         log.times.report(result.problems, path, SOURCE)
-        # (each thread's last reply: a call no result answers says so, and a call still
-        # waiting for the person's approval says that)
         sessions = [
-            replace(
-                s, messages=tuple(last_reply_marked(refusals(s.messages, asked), asked=asked.asks))
-            )
+            replace(s, messages=tuple(_marked(refusals(s.messages, asked), asked)))
             for s in log_sessions(log, facts)
         ]
         if stream and log.main.seen:
@@ -138,7 +135,13 @@ def _main_messages(
     last reply marked as a held log's is)."""
     asked = Asked()
     read = refusals(_main_read(session_id, path, stop, links, asked), asked)
-    return last_reply_marked(read, asked=asked.asks)
+    return _marked(read, asked)
+
+
+def _marked(messages: Iterable[Message], asked: Asked) -> Iterator[Message]:
+    """Each thread's last reply: a call no result answers says so, and a call still
+    waiting for the person's approval says that."""
+    return last_reply_marked(messages, asked=asked.asks, aside=aside)
 
 
 def _main_read(

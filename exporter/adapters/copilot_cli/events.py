@@ -26,7 +26,7 @@ from ...model import (
 from .._jsonl import json_or_text, json_text, parse_timestamp
 from .._times import Times
 from .._values import json_kind, tool_name
-from . import SOURCE
+from . import SOURCE, values
 from .attachments import attachment_parts, result_extras
 from .threads import Thread
 from .usage import model_usage, positive, token_details
@@ -194,7 +194,7 @@ class EventLog:
             return
         if thread.seen:  # the model picked at start-up is no news
             effort = text_of(data.get("reasoningEffort"))
-            text = f"Model changed to {new}" + (f" (reasoning effort {effort})" if effort else "")
+            text = values.MODEL_CHANGED + new + (f" (reasoning effort {effort})" if effort else "")
             thread.add("system", [NoticePart("notification", text)], event.get("id"), when)
         self.model = new
         thread.model(new)

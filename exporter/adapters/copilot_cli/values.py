@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...model import Message, NoticePart, SummaryPart
 from .usage import positive
+
+TRUNCATED = "Context truncated"
+MODEL_CHANGED = "Model changed to "
 
 
 def seconds(millis: Any) -> float | None:
@@ -56,7 +60,27 @@ def truncation_text(data: dict[str, Any]) -> str:
         *([f"{messages:,} message{'s' if messages != 1 else ''}"] if messages else []),
         *([f"{tokens:,} token{'s' if tokens != 1 else ''}"] if tokens else []),
     ]
-    return "Context truncated" + (f": {' and '.join(removed)} removed" if removed else "")
+    return TRUNCATED + (f": {' and '.join(removed)} removed" if removed else "")
+
+
+def aside(message: Message) -> bool:
+    """A notice that says nothing of a call still running (the context cut or summed up,
+    the model switched): the call stays without a result (``last_reply_marked``)."""
+    return (
+        message.role == "system"
+        and bool(message.parts)
+        and all(_aside_part(part) for part in message.parts)
+    )
+
+
+def _aside_part(part: object) -> bool:
+    if isinstance(part, SummaryPart):
+        return True
+    return (
+        isinstance(part, NoticePart)
+        and part.notice == "notification"
+        and part.text.startswith((TRUNCATED, MODEL_CHANGED))
+    )
 
 
 def error_text(data: dict[str, Any]) -> str:

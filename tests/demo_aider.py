@@ -35,7 +35,8 @@ def write(home: Path) -> None:
     log.reply("Added `test_imperial` next to the existing CLI tests.")
     log.aider("Applied edit to tests/test_cli.py", "Commit 8b0c4d1 test: --imperial")
     log.tokens("7,034", "296", "0.02", "0.04")
-    log.run("2025-11-25 17:40:02", model="gpt-5", weak=None)
+    gpt5 = "/home/me/.local/bin/aider --model gpt-5"  # (the banner agrees with its model line)
+    log.run("2025-11-25 17:40:02", model="gpt-5", weak=None, command=gpt5)
     log.prompt("why is the cache file never refreshed?")
     log.reply("Let me look at `load_cache()` with a smaller model first.")
     log.prompt("/model gpt-5-mini")
@@ -43,7 +44,7 @@ def write(home: Path) -> None:
     log.prompt("go on")
     log.reply("`load_cache()` compares `mtime` with the wrong unit: seconds against milliseconds.")
     log.tokens("3.4k", "220", "0.0031", "0.0031", cache_hit="2.9k")
-    log.run("2025-11-26 08:00:00", model="gpt-5", weak=None)  # started and left
+    log.run("2025-11-26 08:00:00", model="gpt-5", weak=None, command=gpt5)  # started and left
     log.write(home / REPO)
     (home / REPO / ".aider.input.history").write_text(
         "\n# 2025-11-24 09:13:05.120413\n+show the temperature in °F when --imperial is given\n"

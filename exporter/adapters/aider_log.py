@@ -29,6 +29,7 @@ from ..model import (
 )
 from .aider import SOURCE
 from .aider_blocks import blocks, tag_fences_as_markdown
+from .aider_launch import Launch, is_command
 from .aider_output import segments
 from .aider_requests import asks, conversation, run_title
 from .aider_runs import Run
@@ -129,7 +130,7 @@ def without_banner(lines: list[str]) -> list[str]:
     while at < len(lines) and (
         not lines[at].strip()
         or lines[at].startswith("> ")
-        and (lines[at][2:].startswith(_BANNER) or _is_command(lines[at][2:]))
+        and (lines[at][2:].startswith(_BANNER) or is_command(lines[at][2:]))
     ):
         at += 1
     return lines[at:]
@@ -157,7 +158,7 @@ class _RunBuilder:
         self.turn_done = False
         self.prompted = False
         self.replied = False  # the model has answered (a prompt, or a --lint or --message)
-        self.launch: str | None = None  # the command line that started Aider
+        self.launch = Launch()  # the command line that started Aider
         # "Applied edit to …", "Commit …" lines: before anything was typed (the aider
         # command's own: --apply, --lint --commit), and after a command (/undo, /commit)
         self.actions: list[str] = []
@@ -240,8 +241,9 @@ class _RunBuilder:
     def _aider(self, lines: list[str]) -> None:
         kept: list[str] = []
         joined = False
+        skip_to = 0  # the end of a --verbose settings dump: none of it is the note's
         for n, line in enumerate(lines):
-            if joined:  # the second half of the usage line before
+            if joined or n < skip_to:  # the second half of the usage line before; a dump
                 joined = False
                 continue
             if line.startswith("Tokens: ") and lines[n + 1 : n + 2] != []:
@@ -263,6 +265,9 @@ class _RunBuilder:
             # answered, or again after a /model switch; a "Models: …" line anywhere else is
             # a command's or a tool's output (a script's debug print), no banner's.
             banner = not self.prompted and not self.replied
+            skip_to = self.launch.settings_dump(lines, n, banner, not self.messages)
+            if skip_to > n:
+                continue
             model = _MODEL.match(line)
             if model and banner:
                 self._use_model(model.group(1))
@@ -275,8 +280,8 @@ class _RunBuilder:
             if usage:
                 self.turn_done = self.replied
                 self.run_usage.count(usage.group("tokens"), usage.group("cost") or "")
-            elif banner and (not self.messages and not kept and _is_command(line)):
-                self.launch = line  # the command line that started Aider
+            elif banner and self.launch.echoed(line, kept, not self.messages):
+                pass  # the command line that started Aider
             elif banner and line.startswith(_BANNER):
                 if line.startswith("Aider v"):
                     self.version = line.split()[1].removeprefix("v")
@@ -364,7 +369,7 @@ class _RunBuilder:
         said = []
         if self.actions:
             what = _first_three(self.actions)
-            if self.launch:
+            if self.launch.line:
                 what = f"{self.command()}: {what}"
             said.append(f"a run with no prompt changed the code ({what})")
         if self.command_actions:
@@ -378,12 +383,8 @@ class _RunBuilder:
         return Problem(str(path), message, line, "warning", SOURCE)
 
     def command(self) -> str | None:
-        """The command line that started Aider, its program named without its folder
-        (``aider --model sonnet``, not ``/Users/me/.venv/bin/aider …``)."""
-        if self.launch is None:
-            return None
-        words = self.launch.strip().split(" ", 1)
-        return " ".join([words[0].replace("\\", "/").rsplit("/", 1)[-1], *words[1:]])
+        """The command line that started Aider, as typed (``aider --model sonnet``)."""
+        return self.launch.command()
 
     def forget_banner_model(self) -> None:
         """The banner is another Aider's (``started_before``): its model is not the one that
@@ -423,9 +424,3 @@ def _switches(typed: str) -> bool:
     if "/editor".startswith(name):
         return False  # (``/edit``, ``/editor``: Aider's command that opens an editor)
     return len(name) > 2 and any(switch.startswith(name) for switch in _SWITCHES)
-
-
-def _is_command(line: str) -> bool:
-    """The command line Aider echoes first: a path or a word ending in ``aider``."""
-    first = line.split(" ", 1)[0]
-    return first.endswith(("aider", "aider.exe")) or first.endswith("aider-chat")

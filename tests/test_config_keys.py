@@ -270,7 +270,7 @@ def test_a_key_named_as_the_file_spells_it_is_found_on_its_line(parts, blank):
     assert tomllib.loads(f"{key_name(path)} = 1") == _nested(path, 1)
     before = "\n" * blank
     assert at_line(f"{before}{key_name(path)} = 1\n", path) == f", line {blank + 1}"
-    if len(path) > 1:
+    if len(path) > 1 and path[0] != "x":  # (``x`` is the key before the table)
         table, last = path[:-1], path[-1:]
         text = f"x = 0\n{before}[{key_name(table)}]\n{key_name(last)} = 1\n"
         assert tomllib.loads(text) == {"x": 0, **_nested(path, 1)}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,7 @@ from .readahead import ReadAhead
 from .readvalues import ReadSession, ReadSettings, placed
 from .redact_outputs import redact_report
 from .render import fresh_templates
+from .renderkey import recorded_keys
 from .runstart import stop_if_notes_gone, vault_notices
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .state import VaultLock
@@ -132,7 +134,12 @@ class _Run:
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
         self.unchanged = UnchangedUnits(options, vault, self.fingerprint)
         self._progress: dict[str, UnitProgress] = {}  # units whose notes are being rendered
-        self.renderer = Renderer(self.settings, options.workers, lock, ReadSettings.of(options))
+        # (no note's render key is used with --force or --restore, or after a change of
+        # the settings or templates: ``renderkey``)
+        usable = not (options.force or options.restore or self.rerender)
+        known = partial(recorded_keys, vault.state.notes, usable)
+        reading = ReadSettings.of(options)
+        self.renderer = Renderer(self.settings, options.workers, lock, reading, known)
         self.ahead = ReadAhead(self.renderer)  # units read by workers before their turn
         self.reader = UnitReader(options, self.ahead, self.plan, self.redactor,
                                  self._children_written)  # fmt: skip
@@ -256,7 +263,8 @@ class _Run:
         """Load a unit and plan its notes; they are written as their rendering finishes."""
         self._unit = unit = str(ref.main.path)
         self._read_any = True
-        state = self._progress[unit] = UnitProgress(ref)
+        before = len(self.vault.state.sources.get(unit, {}).get("notes", ()))
+        state = self._progress[unit] = UnitProgress(ref, notes_before=before)
         if not self._again_pass:  # (a unit redone was weighed the first time)
             self.renderer.expect(ref.size)
         try:
@@ -337,6 +345,7 @@ class _Run:
         path and with the links its unit's check (``_families``) promised: checked again."""
         from .notes import Note
 
+        links: dict[str, str | None] = {}  # (a note found as written is rendered with them)
         if read.links is not None:
             links = {key: resolve(key) for key in read.links}
             at = read.note.relpath if isinstance(read.note, Note) else relpath
@@ -346,7 +355,9 @@ class _Run:
                 other = sorted(k for k in links if links[k] != read.links.get(k))
                 raise RuntimeError(f"its note was rendered ahead linking {other} otherwise")
         state.outstanding += 1
-        self.renderer.done(RenderJob(self._unit, session, relpath, {}), placed(read.note, relpath))
+        self.renderer.done(
+            RenderJob(self._unit, session, relpath, links), placed(read.note, relpath)
+        )
 
     def _submit(
         self, session: Session, relpath: str, resolve: Callable[[str], str | None],
@@ -377,9 +388,12 @@ class _Run:
                 return
             links = {key: resolve(key) for key in linked_keys(part)}
             state.outstanding += 1
+            known = self.renderer.known.get(part_key(session.key, number))
+            keyed = state.keyed
             if number == 1 and last:
                 weight, state.weighed = (0 if state.weighed else state.ref.size), True
-                self.renderer.submit(RenderJob(self._unit, part, relpath, links), weight)
+                job = RenderJob(self._unit, part, relpath, links, known=known, keyed=keyed)
+                self.renderer.submit(job, weight)
                 return
             if not last:  # a part follows: its path is this part's next link
                 paths.append(
@@ -391,7 +405,8 @@ class _Run:
             following = Path(paths[number]).stem if not last else None
             where = Part(number, previous, following)
             held = packed.messages(number) if packed else None
-            self.renderer.submit(RenderJob(self._unit, part, paths[number - 1], links, where, held))
+            job = RenderJob(self._unit, part, paths[number - 1], links, where, held, known, keyed)
+            self.renderer.submit(job)
             self._write_finished()
 
     def _session_failed(
@@ -422,10 +437,7 @@ class _Run:
             self._maybe_done(job.unit)
 
     def _write(self, job: RenderJob, outcome: Outcome) -> bool:
-        if isinstance(outcome, Problem):
-            self.notes.failed(job, outcome)
-            return False
-        if not self.notes.write_note(outcome, job.session.source):
+        if not self.notes.write(job, outcome, self.settings):
             return False
         if job.part is None or job.part.number == 1:
             self.plan.linked(job.session, job.unit)

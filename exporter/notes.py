@@ -67,6 +67,7 @@ class Note:
     # What the run should say about this note, which was still written (a configured
     # property left out of it).
     problems: list[Problem] = field(default_factory=list)
+    render_key: str | None = None  # what it was rendered from (``renderkey``)
 
 
 def has_conversation(session: Session) -> bool:

@@ -15,13 +15,16 @@ from .bases import write_bases_file
 from .errors import Problem
 from .index import note_meta, write_index_notes
 from .outcome import ExportReport, SourceCounts
+from .renderkey import Same
 from .vault import Action, Change, Vault
 from .vaultattach import embed_renamed
 
 if TYPE_CHECKING:
     from .notes import Note
     from .notespec import NoteSettings
-    from .workers import RenderJob
+    from .workers import Outcome, RenderJob
+
+_AS_RENDERED = (Action.CREATED, Action.RENAMED, Action.UPDATED, Action.UNCHANGED)
 
 COPY = (
     "a second copy of {chosen} (a sync tool's conflict copy?): left as it is, and only that "
@@ -94,6 +97,18 @@ class NoteWriter:
         self.report.problems.append(problem)
         self.record(Change(Action.FAILED, job.key, job.relpath, str(problem)))
 
+    def write(self, job: RenderJob, outcome: Outcome, settings: NoteSettings) -> bool:
+        """What rendering a job gave: its note written, or why there is none said; its note
+        left as it is (``Same``), or rendered here after all if its file is not as written."""
+        if isinstance(outcome, Same) and not self.left_as_written(job, outcome):
+            from .workers import render_job
+
+            outcome = render_job(replace(job, known=None, keyed=True), settings)
+        if isinstance(outcome, Problem):
+            self.failed(job, outcome)
+            return False
+        return isinstance(outcome, Same) or self.write_note(outcome, job.session.source)
+
     def write_note(self, note: Note, source: str) -> bool:
         self.report.problems.extend(replace(p, source=source) for p in note.problems)
         meta = note_meta(note.frontmatter)  # index notes list a session's first part alone
@@ -113,6 +128,9 @@ class NoteWriter:
         except OSError as exc:
             change = Change(Action.FAILED, note.key, note.relpath, str(exc))
         self.record(change)
+        record = self.vault.state.notes.get(note.key)
+        if note.render_key and record is not None and change.action in _AS_RENDERED:
+            record.render_key = note.render_key  # (a note kept, in conflict or failed: none)
         if change.action is Action.DELETED:
             self.report_deleted(change, source)
         if change.action is Action.KEPT or (
@@ -125,6 +143,26 @@ class NoteWriter:
                 Problem(change.relpath, change.message, severity="error", source=source)
             )
             return False
+        return True
+
+    def left_as_written(self, job: RenderJob, same: Same) -> bool:
+        """A job whose render key is its note's as last written (``renderkey``): its note
+        is left as it is while its file is as this machine wrote it (or last found it);
+        one the person deleted stays deleted (said once), one they moved is found where it
+        is. Any other (edited, an older copy put back, a sync tool's) is rendered and
+        written, and the vault compares it."""
+        record = self.vault.state.notes.get(job.key)
+        if record is None or record.render_key != same.key:
+            return False
+        change = self.vault.note_deleted(job.key)  # one stat; a search if it is gone
+        if change is not None:
+            self.record(change)
+            self.report_deleted(change, job.session.source)
+            return True
+        record = self.vault.state.notes[job.key]  # (where a moved note was found)
+        if record.path != job.relpath or not self.vault.as_written(record):
+            return False  # (the vault compares the file: the person's, a sync tool's, older)
+        self.record(Change(Action.UNCHANGED, job.key, job.relpath))
         return True
 
     def _renamed(self, relpath: str) -> str | None:

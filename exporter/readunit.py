@@ -18,9 +18,10 @@ from .notenames import titled_stub
 from .notes import default_relpath, has_conversation, linked_keys
 from .packed import PartPacker
 from .readvalues import ReadSession, ReadUnit, selected, wanted_redacted
+from .renderkey import Same
 from .split import iter_parts
 from .vaultpaths import safe_relpath
-from .workers import RenderJob, render_job, worker_settings
+from .workers import RenderJob, render_job, worker_known, worker_settings
 
 # One adapter of each kind per worker process: adapters cache per run, and a worker lives
 # for one run.
@@ -65,10 +66,11 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
     conversations = sum(1 for s in loaded.sessions if has_conversation(s))
     kept = sum(1 for s in loaded.sessions if selected(s, reading.project, reading.since))
     family = _family_paths(sessions, settings, reading.note_max_bytes)
+    keyed = len(sessions) > 1  # (a unit of one session: its key would change with it)
     if family is not None:
-        read = [_rendered_at(unit, s, settings, family) for s in sessions]
+        read = [_rendered_at(unit, s, settings, family, keyed) for s in sessions]
     else:
-        read = [_rendered(unit, s, settings, reading.note_max_bytes) for s in sessions]
+        read = [_rendered(unit, s, settings, reading.note_max_bytes, keyed) for s in sessions]
     if packer is not None and any(r.session.is_streamed for r in read):
         read = [_packed(r, packer, counts) if r.session.is_streamed else r for r in read]
     return ReadUnit(loaded.problems, read, conversations, counts, len(loaded.sessions), kept)
@@ -83,14 +85,17 @@ def _packed(read: ReadSession, packer: PartPacker, counts: Counter[str]) -> Read
     return ReadSession(found[0], packed=found[1])
 
 
-def _rendered(unit: str, session: Session, settings: Any, max_bytes: int) -> ReadSession:
+def _rendered(
+    unit: str, session: Session, settings: Any, max_bytes: int, keyed: bool
+) -> ReadSession:
     """The session's note, when nothing but its path is left to decide."""
     if session.is_streamed or linked_keys(session):
         return ReadSession(session)
     stub = _one_note(session, max_bytes)
     if stub is None:
         return ReadSession(session)
-    return ReadSession(stub, render_job(RenderJob(unit, session, "", {}), settings))
+    job = RenderJob(unit, session, "", {}, known=worker_known(session.key), keyed=keyed)
+    return _read(stub, session, render_job(job, settings))
 
 
 def _one_note(session: Session, max_bytes: int) -> Session | None:
@@ -133,10 +138,22 @@ def _family_paths(
 
 
 def _rendered_at(
-    unit: str, session: Session, settings: Any, family: dict[str, tuple[str, Session]]
+    unit: str,
+    session: Session,
+    settings: Any,
+    family: dict[str, tuple[str, Session]],
+    keyed: bool,
 ) -> ReadSession:
     """A family's session rendered at its path as a new note, linked to the others."""
     path, stub = family[session.key]
     links: dict[str, str | None] = {k: Path(family[k][0]).stem for k in linked_keys(session)}
-    note = render_job(RenderJob(unit, session, path, links), settings)
-    return ReadSession(stub, note, links)
+    job = RenderJob(unit, session, path, links, known=worker_known(session.key), keyed=keyed)
+    return _read(stub, session, render_job(job, settings), links)
+
+
+def _read(
+    stub: Session, session: Session, note: Any, links: dict[str, str | None] | None = None
+) -> ReadSession:
+    """A session rendered ahead: its stub beside its note; whole beside ``Same`` (its note
+    is as last written), as the main process renders it after all if the file is not."""
+    return ReadSession(session if isinstance(note, Same) else stub, note, links)

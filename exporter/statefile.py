@@ -45,6 +45,9 @@ class NoteRecord:
     # carry them), newest first: one of them put back is its own older copy, made again;
     # another intact one is another machine's (``notecopies.behind``).
     hashes: list[str] = field(default_factory=list)
+    # The render key of the job the note was last written or found unchanged from
+    # (``renderkey``): a job of the same key is not rendered again.
+    render_key: str = ""
 
 
 def _split(path: str, sep: str) -> tuple[str, str]:
@@ -97,6 +100,7 @@ def encode(sources: dict[str, dict[str, Any]], notes: dict[str, NoteRecord]) -> 
         "run": [r.run for r in records],
         "read": {str(n): r.read for n, r in enumerate(records) if r.read},
         "hashes": {str(n): r.hashes for n, r in enumerate(records) if r.hashes},
+        "render_keys": {str(n): r.render_key for n, r in enumerate(records) if r.render_key},
     }
     position = {key: n for n, key in enumerate(notes)}
     units = [_split(unit, os.sep) for unit in sources]
@@ -200,6 +204,10 @@ def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, N
         if not isinstance(hashes, list) or not all(isinstance(h, str) for h in hashes):
             raise TypeError("a note's earlier generated parts are not what they should be")
         notes[keys[int(n)]].hashes = hashes
+    for n, rendered in columns.get("render_keys", {}).items():  # (none before 6 December)
+        if not isinstance(rendered, str):
+            raise TypeError("a note's render key is not what it should be")
+        notes[keys[int(n)]].render_key = rendered
     sources = {}
     for folder, name, fingerprint, unit_notes in zip(
         units["dir"], units["name"], units["fingerprint"], units["notes"], strict=True

@@ -381,6 +381,16 @@ class NoteSurvey:
         except (OSError, notefile.NoteFormatError):
             return None
 
+    def as_written(self, record: NoteRecord) -> bool:
+        """Is the file at the record's path the note as this machine last wrote or found it
+        (its time, size and inode)? Not one the person or a sync tool changed since."""
+        self._batch.settle(record.path)
+        try:
+            st = os.lstat(os.path.join(self.root, record.path))
+        except (OSError, ValueError):
+            return False
+        return len(record.stat) == 3 and self.same_note(record, st)
+
     def same_note(self, record: NoteRecord, st: os.stat_result) -> bool:
         """Is the file ``st`` the note ``record`` was written as? Its time and size say so
         (``same_file``), under an inode of its own."""

@@ -14,7 +14,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import BrokenExecutor, Future
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,7 @@ from .interrupts import ctrl_c_held
 from .model import Session, session_key
 from .notespec import NoteSettings, part_key
 from .render import TemplateError
+from .renderkey import Same, render_key
 
 if TYPE_CHECKING:  # the process pool's module is imported with the first pool: 30-40 ms of
     # a start-up that most nightly runs (nothing to render) and --jobs 1 never need
@@ -34,7 +35,7 @@ if TYPE_CHECKING:  # the process pool's module is imported with the first pool: 
     from .packed import PackedMessages
     from .split import Part
 
-    Outcome = Note | Problem  # the note, or why there is none
+    Outcome = Note | Problem | Same  # the note, why there is none, or that it is as written
 
 # Sessions to render (or units to read, known at the start of a run: ``Renderer.plan``)
 # before a pool is worth its start-up.
@@ -53,6 +54,10 @@ class RenderJob:
     links: dict[str, str | None]  # session key -> note stem, decided by the planner
     part: Part | None = None  # one part of a long session (``session`` holds that part)
     packed: PackedMessages | None = None  # that part's messages, packed where they were read
+    known: str | None = None  # the render key its note was last written with (``renderkey``)
+    # Worth a render key: its unit holds other sessions, and may be read again for them
+    # (one session to a unit, the key would change with every reading)
+    keyed: bool = False
 
     @property
     def key(self) -> str:
@@ -72,12 +77,16 @@ def render_job(job: RenderJob, settings: NoteSettings | None = None) -> Outcome:
     settings = settings or _worker_settings[0][0]
     session = job.session
     try:
+        key = render_key(job) if job.keyed or job.known else None
+        if key is not None and key == job.known:
+            return Same(key)
         if job.packed is not None:
             session = replace(session, messages=job.packed.messages())
         number = job.part.number if job.part else None
         note = build_note(session, job.relpath, settings, job.links.get, number)
         if job.part:
             link_parts(note, job.part)
+        note.render_key = key
         return note
     except TemplateError as exc:  # named by the template's file and line
         return exc.problem(severity="error", source=session.source)
@@ -98,6 +107,7 @@ PARENT_CHECK_SECONDS = 0.5
 # session; the settings, with the price table, would add a tenth to each). With them, what
 # reading a unit ahead needs (``readahead.ReadSettings``), or None.
 _worker_settings: list[tuple[NoteSettings, Any]] = []
+_worker_known: list[Mapping[str, str]] = [{}]
 
 
 def worker_settings() -> tuple[NoteSettings, Any]:
@@ -105,17 +115,25 @@ def worker_settings() -> tuple[NoteSettings, Any]:
     return _worker_settings[0]
 
 
+def worker_known(key: str) -> str | None:
+    """In a worker: the render key the note of ``key`` was last written with, where this
+    run may leave a note of the same key as it is (``Renderer.known``)."""
+    return _worker_known[0].get(key)
+
+
 def _start_worker(
     lock: tuple[int, int, int] | None,
     parent: int,
     settings: NoteSettings | None = None,
     reading: Any = None,
+    known: Mapping[str, str] | None = None,
 ) -> None:
     """A worker lives only as long as the run that started it: Ctrl-C is the main process's
     to handle (it stops the pool), and if the main process is killed (SIGTERM, SIGKILL) the
     worker exits within half a second instead of living on and holding the caller's pipes."""
     if settings is not None:
         _worker_settings[:] = [(settings, reading)]
+    _worker_known[:] = [known or {}]
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):  # forked with SIGINT held back: now ignored
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -181,9 +199,12 @@ class Renderer:
         workers: int | None,
         lock: tuple[int, int, int] | None,
         reading: Any = None,
+        known: Callable[[], Mapping[str, str]] | None = None,
     ) -> None:
         self.settings = settings
         self.reading = reading  # given to each worker, for units read ahead
+        self._known_from = known
+        self._known: Mapping[str, str] | None = None
         # One per core, at most as many as --jobs takes (64): forking hundreds takes long.
         self.workers = workers if workers is not None else min(os.cpu_count() or 1, MAX_JOBS)
         self.lock = lock
@@ -191,6 +212,15 @@ class Renderer:
         self.queue: deque[_Pending] = deque()
         self.submitted = 0
         self.submitted_bytes = 0
+
+    @property
+    def known(self) -> Mapping[str, str]:
+        """Note key -> the render key it was last written with, where a job of the same key
+        leaves its note as it is (``renderkey``); made when first asked for (a run that
+        renders nothing never is), and given to each worker."""
+        if self._known is None:
+            self._known = self._known_from() if self._known_from else {}
+        return self._known
 
     def expect(self, source_bytes: int) -> None:
         """A unit of ``source_bytes`` is about to be read. If its notes alone will render for
@@ -293,7 +323,7 @@ class Renderer:
         return ProcessPoolExecutor(
             workers,
             initializer=_start_worker,
-            initargs=(self.lock, os.getpid(), self.settings, self.reading),
+            initargs=(self.lock, os.getpid(), self.settings, self.reading, self.known),
         )
 
     def _replace_pool(self) -> None:

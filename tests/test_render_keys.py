@@ -1,0 +1,238 @@
+"""A unit read again renders only the sessions whose render key changed (``renderkey``).
+
+Cursor keeps every composer of a user folder in one database and writes its interface's
+state there all day: the folder is read again on nearly every run, and each of its
+composers was rendered again although its note came out the same. A note whose render key
+is the one it was last written with is left as it is, as a skipped unit's is; but never
+one moved, deleted or replaced meanwhile, nor with --force or other settings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from contextlib import closing
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+from conftest import note_files
+from test_readahead import _family
+from vscode_builder import make_db, workspace
+
+from exporter import notes, readahead, workers
+from exporter.adapters.cursor import composer as cursor_composer
+from exporter.export import ExportOptions, run_export
+from exporter.notefile import INDEX_PREFIX
+from exporter.state import State
+
+USER = Path(".config") / "Cursor" / "User"
+FIRST = "c0000000-1111-4222-8333-444444444444"  # the composer read first
+GLOBAL = USER / "globalStorage" / "state.vscdb"
+
+
+def composer(n: int, replies: int = 1) -> dict[str, object]:
+    cid = f"c{n:07d}-1111-4222-8333-444444444444"
+    bubbles = {f"bubbleId:{cid}:u": {"_v": 3, "type": 1, "bubbleId": "u",
+                                     "text": f"question {n}", "createdAt": "2025-10-07T18:28:55Z"}}  # fmt: skip
+    for r in range(replies):
+        bubbles[f"bubbleId:{cid}:a{r}"] = {"_v": 3, "type": 2, "bubbleId": f"a{r}",
+                                            "text": f"answer {n}.{r}"}  # fmt: skip
+    headers = [{"bubbleId": k.rpartition(":")[2], "type": v["type"]} for k, v in bubbles.items()]
+    data = {"_v": 10, "composerId": cid, "name": f"Chat {n}", "createdAt": 1759861723898 + n,
+            "lastUpdatedAt": 1759863763312 + n, "fullConversationHeadersOnly": headers}  # fmt: skip
+    return {f"composerData:{cid}": data, **bubbles}
+
+
+def cursor_home(home: Path, count: int = 4) -> Path:
+    disk: dict[str, object] = {}
+    for n in range(count):
+        disk.update(composer(n))
+    make_db(home / GLOBAL, {}, disk)
+    cids = [k.removeprefix("composerData:") for k in disk if k.startswith("composerData:")]
+    listed = {"composer.composerData": {"allComposers": [{"composerId": c} for c in cids]}}
+    workspace(home / USER, "ws1", "file:///home/dev/work/app", listed)
+    return home
+
+
+def cursor_writes(home: Path, key: str = "ui.state", value: object = 1) -> None:
+    """Cursor at work: a row written to the database (its interface's state, or a chat)."""
+    with closing(sqlite3.connect(home / GLOBAL)) as db:
+        table = "cursorDiskKV" if key.startswith(("composerData:", "bubbleId:")) else "ItemTable"
+        db.execute(f"INSERT INTO {table} VALUES (?, ?)", (key, json.dumps(value)))
+        db.commit()
+
+
+@pytest.fixture
+def rendered(tmp_path, monkeypatch) -> Path:
+    """A file each note rendered adds a line to (its session's id), in this process or in
+    a worker forked from it."""
+    log = tmp_path / "rendered.txt"
+    log.touch()
+    real = notes.build_note
+
+    def build_note(session, *args):
+        with log.open("a") as out:
+            out.write(f"{session.session_id}@{os.getpid()}\n")
+        return real(session, *args)
+
+    monkeypatch.setattr(notes, "build_note", build_note)
+    return log
+
+
+def export(vault: Path, home: Path, jobs: int | None = 1, **kw):
+    kw = {"sources": ["cursor"], **kw}
+    options = ExportOptions(vault=vault, home=home, timezone=UTC, workers=jobs, **kw)
+    report = run_export(options)
+    assert not report.failed, report.problems
+    return report
+
+
+def renders(log: Path, where: set[int] | None = None) -> list[str]:
+    """The sessions rendered since last asked (``where``: gets the processes that did)."""
+    found = log.read_text().split()
+    log.write_text("")
+    if where is not None:
+        where.update(int(line.partition("@")[2]) for line in found)
+    return [line.partition("@")[0] for line in found]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_database_written_to_renders_only_the_composer_that_changed(tmp_path, rendered, jobs):
+    home, vault = cursor_home(tmp_path / "home", 30), tmp_path / "v"
+    export(vault, home, jobs)
+    assert len(renders(rendered)) == 30
+    cursor_writes(home)  # the interface's state: no chat changed
+    report = export(vault, home, jobs)
+    # The composer read first, before the unit was known to hold others, has no key yet.
+    assert renders(rendered) == [FIRST] and report.total("unchanged") == 30
+    cursor_writes(home, value=2)
+    report = export(vault, home, jobs)
+    assert renders(rendered) == [] and report.total("unchanged") == 30
+    changed = composer(7, replies=2)
+    for key, value in changed.items():
+        cursor_writes(home, key, value)
+    report = export(vault, home, jobs)
+    assert renders(rendered) == [f"c{7:07d}-1111-4222-8333-444444444444"]
+    assert report.total("updated") == 1 and report.total("unchanged") == 29
+    export(tmp_path / "fresh", home, jobs)
+    assert note_files(vault) == note_files(tmp_path / "fresh")
+
+
+def test_a_render_key_is_kept_in_the_state_file(tmp_path, rendered):
+    """Each note of a unit of several sessions; the first read has one from the next run
+    that reads the unit (the state then says the unit holds several)."""
+    home, vault = cursor_home(tmp_path / "home", 2), tmp_path / "v"
+    export(vault, home)
+    state = State.load(vault)
+    keys = {k: r.render_key for k, r in state.notes.items() if not k.startswith(INDEX_PREFIX)}
+    assert [len(key) for key in keys.values()] == [0, 32]
+    cursor_writes(home)
+    export(vault, home)
+    again = State.load(vault)
+    assert all(len(again.notes[k].render_key) == 32 for k in keys)
+    assert again.notes[list(keys)[1]].render_key == keys[list(keys)[1]]
+
+
+def test_a_unit_of_one_session_has_no_render_key(tmp_path, rendered):
+    """(Its key would change whenever its file does: computing it would only cost time.)"""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    _family(home, 1)
+    (next(home.rglob("subagents")) / "agent-a1.jsonl").unlink()
+    export(vault, home, sources=None)
+    state = State.load(vault)
+    assert [r.render_key for k, r in state.notes.items() if not k.startswith(INDEX_PREFIX)] == [""]
+
+
+def test_with_force_or_other_settings_every_note_is_rendered(tmp_path, rendered):
+    home, vault = cursor_home(tmp_path / "home", 3), tmp_path / "v"
+    export(vault, home)
+    renders(rendered)
+    cursor_writes(home)
+    export(vault, home, force=True)
+    assert len(renders(rendered)) == 3
+    cursor_writes(home, value=2)
+    export(vault, home, frontmatter_drop=["models"])
+    assert len(renders(rendered)) == 3
+
+
+def test_a_note_deleted_moved_or_put_back_is_not_taken_for_as_written(tmp_path, rendered):
+    """Each as when its unit is skipped: one the person deleted stays deleted (said); one
+    they moved is found where it is and left there; an older copy put back is made again."""
+    home, vault = cursor_home(tmp_path / "home", 3), tmp_path / "v"
+    export(vault, home)
+    paths = sorted(p for p in note_files(vault) if "/cursor/" in p)
+    first, second, third = (vault / p for p in paths)
+    older = first.read_text()
+    for key, value in composer(0, replies=2).items():
+        cursor_writes(home, key, value)
+    export(vault, home)
+    newer = first.read_text()
+    assert newer != older
+    renders(rendered)
+    first.unlink()
+    first.write_text(older)  # a backup put back
+    second.unlink()
+    moved = vault / "Elsewhere" / third.name
+    moved.parent.mkdir()
+    third.rename(moved)
+    cursor_writes(home)
+    report = export(vault, home)
+    assert first.read_text() == newer and report.total("updated") == 1
+    assert renders(rendered) == [f"c{0:07d}-1111-4222-8333-444444444444"]
+    assert not second.exists() and report.total("deleted") == 1
+    assert moved.exists() and not third.exists() and report.total("unchanged") == 1
+
+
+def test_a_note_read_ahead_and_found_changed_is_rendered_whole_here(
+    tmp_path, rendered, monkeypatch
+):
+    """Workers read the folder ahead in parts and find each note's key unchanged (``Same``);
+    the note the person wrote in is then rendered here from the whole session, never from
+    the stub a note rendered ahead travels with, and keeps what they wrote."""
+    monkeypatch.setattr(cursor_composer, "PART_BYTES", 2_000)
+    monkeypatch.setattr(readahead, "READ_AHEAD_BELOW", 10_000)  # the folder counts as large
+    monkeypatch.setattr(workers, "PARALLEL_FROM_BYTES", 10_000)  # the pool starts at once
+    home, vault = cursor_home(tmp_path / "home", 30), tmp_path / "v"
+    export(vault, home, jobs=2)
+    where: set[int] = set()
+    assert len(renders(rendered, where)) == 30 and os.getpid() not in where  # (in workers)
+    note = vault / sorted(p for p in note_files(vault) if "/cursor/" in p)[4]
+    whole = note.read_text()
+    note.write_text(whole + "mine, below\n")
+    cursor_writes(home)
+    report = export(vault, home, jobs=2)
+    where.clear()
+    assert report.total("unchanged") == 30 and len(renders(rendered, where)) == 1
+    assert where == {os.getpid()}  # (rendered here, after the worker found it unchanged)
+    assert note.read_text() == whole + "mine, below\n"
+    cursor_writes(home, value=2)
+    report = export(vault, home, jobs=2)  # (found as the last run left it: not rendered)
+    assert report.total("unchanged") == 30 and renders(rendered) == []
+
+
+def test_a_family_note_found_changed_keeps_its_links_when_rendered_here(tmp_path, rendered):
+    """A session and its subagent read ahead as a family, both found unchanged; the parent
+    note the person wrote in is rendered here with the links the family's check resolved
+    (its subagent's note), as a worker rendered it."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    for number in range(workers.PARALLEL_FROM + 4):
+        _family(home, number)
+    export(vault, home, jobs=2, sources=None)
+    parent = next(vault.rglob("*f0000003*.md"))
+    child = next(p for p in vault.rglob("*f0000003*.md") if "agent" in p.name and p != parent)
+    parent = next(p for p in vault.rglob("*f0000003*.md") if p != child)
+    whole = parent.read_text()
+    assert f"[[{child.stem}" in whole
+    parent.write_text(whole + "mine, below\n")
+    for transcript in home.rglob("f*.jsonl"):  # touched, not changed: read again, ahead
+        later = transcript.stat().st_mtime_ns + 10**9
+        os.utime(transcript, ns=(later, later))
+    renders(rendered)
+    report = export(vault, home, jobs=2, sources=None)
+    assert report.total("unchanged") == 2 * (workers.PARALLEL_FROM + 4), report.as_dict()
+    where: set[int] = set()
+    assert renders(rendered, where) == ["f0000003-0000-4000-8000-000000000000"]
+    assert where == {os.getpid()}  # (found unchanged by a worker, rendered here)
+    assert parent.read_text() == whole + "mine, below\n"

@@ -128,9 +128,14 @@ class NoteWriter:
         except OSError as exc:
             change = Change(Action.FAILED, note.key, note.relpath, str(exc))
         self.record(change)
+        # A render key lets the next reading of the unit leave the note as it is. Not one
+        # with attachments: they are in no key nor record, and one the person deleted or
+        # renamed is written back or followed only where the note is written. Nor one kept,
+        # in conflict or failed.
         record = self.vault.state.notes.get(note.key)
-        if note.render_key and record is not None and change.action in _AS_RENDERED:
-            record.render_key = note.render_key  # (a note kept, in conflict or failed: none)
+        keyed = note.render_key and not note.attachments and change.action in _AS_RENDERED
+        if keyed and record is not None:
+            record.render_key = note.render_key
         if change.action is Action.DELETED:
             self.report_deleted(change, source)
         if change.action is Action.KEPT or (

@@ -11,7 +11,9 @@ day): a session whose key is the one its note was last written with is not rende
 
 The digest is of the pickled values: the same session read the same way pickles to the
 same bytes, and any difference in them gives another key (at worst, a note rendered that
-need not have been). A streamed session's messages are not held, so it has no key.
+need not have been). A streamed session's messages are not held, so it has no key; a note
+with attachments keeps none (``NoteWriter.write_note``): one deleted or renamed in the vault
+is written back or followed only where the note is written.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from datetime import UTC
 from pathlib import Path
 
 import pytest
+from claude_builder import ClaudeSession, image_block, tiny_png, tool_use
 from conftest import note_files
 from test_readahead import _family
 from vscode_builder import make_db, workspace
@@ -236,3 +237,30 @@ def test_a_family_note_found_changed_keeps_its_links_when_rendered_here(tmp_path
     assert renders(rendered, where) == ["f0000003-0000-4000-8000-000000000000"]
     assert where == {os.getpid()}  # (found unchanged by a worker, rendered here)
     assert parent.read_text() == whole + "mine, below\n"
+
+
+def test_a_note_with_attachments_is_rendered_when_its_unit_is_read_again(tmp_path, rendered):
+    """Its attachments are in no render key and no record: one the person deleted (or
+    renamed outside Obsidian) is written back (or embedded by its new name) whenever the
+    unit is read again, as before render keys (review14 F1)."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    sid = "f0000009-0000-4000-8000-000000000000"
+    folder = home / ".claude" / "projects" / "-family"
+    s = ClaudeSession(sid, "/home/dev/work/family", start="2026-06-01T10:00:00Z")
+    s.user([image_block(tiny_png()), {"type": "text", "text": "look at this"}])
+    s.assistant([tool_use("Task", {"description": "Look", "prompt": "Look."}, "toolu_1")])
+    s.tool_result("toolu_1", "Seen.", rich={"status": "completed", "agentId": "a1"})
+    s.assistant("A red square.")
+    transcript = s.write(folder / f"{sid}.jsonl")
+    agent = ClaudeSession(sid, sidechain=True, agent_id="a1")
+    agent.user("Look.", parent=None)
+    agent.assistant("Seen.")
+    agent.write(folder / sid / "subagents" / "agent-a1.jsonl")  # (a unit of two sessions)
+    export(vault, home, sources=None)
+    (picture,) = (p for p in vault.rglob("*.png"))
+    for round_ in (1, 2):  # (the second: with the keys the first recorded)
+        picture.unlink()
+        later = transcript.stat().st_mtime_ns + 10**9
+        os.utime(transcript, ns=(later, later))  # touched: the unit is read again
+        export(vault, home, sources=None)
+        assert picture.exists(), round_

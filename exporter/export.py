@@ -134,12 +134,11 @@ class _Run:
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
         self.unchanged = UnchangedUnits(options, vault, self.fingerprint)
         self._progress: dict[str, UnitProgress] = {}  # units whose notes are being rendered
-        # (no note's render key is used with --force or --restore, or after a change of
-        # the settings or templates: ``renderkey``)
-        usable = not (options.force or options.restore or self.rerender)
+        usable = not (options.force or options.restore or self.rerender)  # (``renderkey``)
         known = partial(recorded_keys, vault.state.notes, usable)
-        reading = ReadSettings.of(options)
-        self.renderer = Renderer(self.settings, options.workers, lock, reading, known)
+        self.renderer = Renderer(
+            self.settings, options.workers, lock, ReadSettings.of(options), known
+        )
         self.ahead = ReadAhead(self.renderer)  # units read by workers before their turn
         self.reader = UnitReader(options, self.ahead, self.plan, self.redactor,
                                  self._children_written)  # fmt: skip
@@ -263,8 +262,7 @@ class _Run:
         """Load a unit and plan its notes; they are written as their rendering finishes."""
         self._unit = unit = str(ref.main.path)
         self._read_any = True
-        before = len(self.vault.state.sources.get(unit, {}).get("notes", ()))
-        state = self._progress[unit] = UnitProgress(ref, notes_before=before)
+        state = self._progress[unit] = UnitProgress(ref, notes_before=self.unchanged.recorded(unit))
         if not self._again_pass:  # (a unit redone was weighed the first time)
             self.renderer.expect(ref.size)
         try:

@@ -135,7 +135,7 @@ class _Run:
         self.unchanged = UnchangedUnits(options, vault, self.fingerprint)
         self._progress: dict[str, UnitProgress] = {}  # units whose notes are being rendered
         usable = not (options.force or options.restore or self.rerender)  # (``renderkey``)
-        known = partial(recorded_keys, vault.state.notes, usable)
+        known = partial(recorded_keys, vault.state, usable)
         self.renderer = Renderer(
             self.settings, options.workers, lock, ReadSettings.of(options), known
         )
@@ -262,7 +262,7 @@ class _Run:
         """Load a unit and plan its notes; they are written as their rendering finishes."""
         self._unit = unit = str(ref.main.path)
         self._read_any = True
-        state = self._progress[unit] = UnitProgress(ref, notes_before=self.unchanged.recorded(unit))
+        state = self._progress[unit] = UnitProgress(ref)
         if not self._again_pass:  # (a unit redone was weighed the first time)
             self.renderer.expect(ref.size)
         try:
@@ -387,10 +387,9 @@ class _Run:
             links = {key: resolve(key) for key in linked_keys(part)}
             state.outstanding += 1
             known = self.renderer.known.get(part_key(session.key, number))
-            keyed = state.keyed
             if number == 1 and last:
                 weight, state.weighed = (0 if state.weighed else state.ref.size), True
-                job = RenderJob(self._unit, part, relpath, links, known=known, keyed=keyed)
+                job = RenderJob(self._unit, part, relpath, links, known=known)
                 self.renderer.submit(job, weight)
                 return
             if not last:  # a part follows: its path is this part's next link
@@ -403,7 +402,7 @@ class _Run:
             following = Path(paths[number]).stem if not last else None
             where = Part(number, previous, following)
             held = packed.messages(number) if packed else None
-            job = RenderJob(self._unit, part, paths[number - 1], links, where, held, known, keyed)
+            job = RenderJob(self._unit, part, paths[number - 1], links, where, held, known)
             self.renderer.submit(job)
             self._write_finished()
 

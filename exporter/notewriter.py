@@ -103,7 +103,7 @@ class NoteWriter:
         if isinstance(outcome, Same) and not self.left_as_written(job, outcome):
             from .workers import render_job
 
-            outcome = render_job(replace(job, known=None, keyed=True), settings)
+            outcome = render_job(replace(job, known=""), settings)  # (a key made anew)
         if isinstance(outcome, Problem):
             self.failed(job, outcome)
             return False

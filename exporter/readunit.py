@@ -66,11 +66,10 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
     conversations = sum(1 for s in loaded.sessions if has_conversation(s))
     kept = sum(1 for s in loaded.sessions if selected(s, reading.project, reading.since))
     family = _family_paths(sessions, settings, reading.note_max_bytes)
-    keyed = len(sessions) > 1  # (a unit of one session: its key would change with it)
     if family is not None:
-        read = [_rendered_at(unit, s, settings, family, keyed) for s in sessions]
+        read = [_rendered_at(unit, s, settings, family) for s in sessions]
     else:
-        read = [_rendered(unit, s, settings, reading.note_max_bytes, keyed) for s in sessions]
+        read = [_rendered(unit, s, settings, reading.note_max_bytes) for s in sessions]
     if packer is not None and any(r.session.is_streamed for r in read):
         read = [_packed(r, packer, counts) if r.session.is_streamed else r for r in read]
     return ReadUnit(loaded.problems, read, conversations, counts, len(loaded.sessions), kept)
@@ -85,16 +84,14 @@ def _packed(read: ReadSession, packer: PartPacker, counts: Counter[str]) -> Read
     return ReadSession(found[0], packed=found[1])
 
 
-def _rendered(
-    unit: str, session: Session, settings: Any, max_bytes: int, keyed: bool
-) -> ReadSession:
+def _rendered(unit: str, session: Session, settings: Any, max_bytes: int) -> ReadSession:
     """The session's note, when nothing but its path is left to decide."""
     if session.is_streamed or linked_keys(session):
         return ReadSession(session)
     stub = _one_note(session, max_bytes)
     if stub is None:
         return ReadSession(session)
-    job = RenderJob(unit, session, "", {}, known=worker_known(session.key), keyed=keyed)
+    job = RenderJob(unit, session, "", {}, known=worker_known(session.key))
     return _read(stub, session, render_job(job, settings))
 
 
@@ -142,12 +139,11 @@ def _rendered_at(
     session: Session,
     settings: Any,
     family: dict[str, tuple[str, Session]],
-    keyed: bool,
 ) -> ReadSession:
     """A family's session rendered at its path as a new note, linked to the others."""
     path, stub = family[session.key]
     links: dict[str, str | None] = {k: Path(family[k][0]).stem for k in linked_keys(session)}
-    job = RenderJob(unit, session, path, links, known=worker_known(session.key), keyed=keyed)
+    job = RenderJob(unit, session, path, links, known=worker_known(session.key))
     return _read(stub, session, render_job(job, settings), links)
 
 

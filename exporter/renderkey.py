@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .state import NoteRecord
+    from .state import State
     from .workers import RenderJob
 
 
@@ -53,9 +53,19 @@ def render_key(job: RenderJob) -> str | None:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-def recorded_keys(notes: dict[str, NoteRecord], usable: bool = True) -> dict[str, str]:
-    """Note key -> the render key it was last written with; none where not ``usable`` (a
-    run with other settings or templates, --force or --restore renders every note)."""
+def recorded_keys(state: State, usable: bool = True) -> dict[str, str]:
+    """Note key -> the render key it was last written with ("": none yet), for each note of
+    a unit the state records with several notes (of one, the key would change with every
+    reading: it would only cost time, and a first export makes none). None where not
+    ``usable``: a run with other settings or templates, --force or --restore renders every
+    note."""
     if not usable:
         return {}
-    return {key: record.render_key for key, record in notes.items() if record.render_key}
+    notes = state.notes
+    return {
+        key: notes[key].render_key
+        for unit in state.sources.values()
+        if len(unit.get("notes", ())) > 1
+        for key in unit["notes"]
+        if key in notes
+    }

@@ -50,10 +50,6 @@ class UnchangedUnits:
             found = self._fingerprints[unit] = [["render", self.render], *ref.fingerprint()]
         return found
 
-    def recorded(self, unit: str) -> int:
-        """How many notes the state records of the unit (several: ``renderkey``)."""
-        return len(self.vault.state.sources.get(unit, {}).get("notes", ()))
-
     def skipped(self, unit: str, ref: SessionRef) -> bool:
         """Is the unit unchanged since its notes were written (and none is to be restored)?"""
         return (

@@ -25,15 +25,6 @@ class UnitProgress:
     any_session: bool = False
     held: bool = False  # some session of it was held back by the filters
     selected: bool = False  # some session of it was kept by the filters
-    sessions: int = 0  # read so far
-    notes_before: int = 0  # the notes the state recorded of it
-
-    @property
-    def keyed(self) -> bool:
-        """Are its notes worth a render key (``renderkey``): it holds several sessions, one
-        of which may change while the others do not? (Not one session alone: its key
-        would change with each reading.)"""
-        return self.sessions > 1 or self.notes_before > 1
 
     def took(self, read: ReadUnit) -> tuple[list[Problem], int]:
         """Account for a family read from the unit: the problems to report, and how many
@@ -50,7 +41,6 @@ class UnitProgress:
         self.errors |= new_errors
         self.complete &= not any(p.severity == "error" for p in read.problems)
         self.any_session |= bool(read.sessions)
-        self.sessions += len(read.sessions)
         # A session a filter left out is not done: the unit must be read next time.
         self.complete &= len(read.sessions) == read.conversations
         return problems, len(new_errors)

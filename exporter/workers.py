@@ -54,10 +54,9 @@ class RenderJob:
     links: dict[str, str | None]  # session key -> note stem, decided by the planner
     part: Part | None = None  # one part of a long session (``session`` holds that part)
     packed: PackedMessages | None = None  # that part's messages, packed where they were read
-    known: str | None = None  # the render key its note was last written with (``renderkey``)
-    # Worth a render key: its unit holds other sessions, and may be read again for them
-    # (one session to a unit, the key would change with every reading)
-    keyed: bool = False
+    # The render key its note was last written with ("": none yet), for a note of a unit
+    # of several (``renderkey``); None: it gets none
+    known: str | None = None
 
     @property
     def key(self) -> str:
@@ -77,7 +76,7 @@ def render_job(job: RenderJob, settings: NoteSettings | None = None) -> Outcome:
     settings = settings or _worker_settings[0][0]
     session = job.session
     try:
-        key = render_key(job) if job.keyed or job.known else None
+        key = render_key(job) if job.known is not None else None
         if key is not None and key == job.known:
             return Same(key)
         if job.packed is not None:

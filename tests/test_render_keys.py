@@ -29,7 +29,6 @@ from exporter.notefile import INDEX_PREFIX
 from exporter.state import State
 
 USER = Path(".config") / "Cursor" / "User"
-FIRST = "c0000000-1111-4222-8333-444444444444"  # the composer read first
 GLOBAL = USER / "globalStorage" / "state.vscdb"
 
 
@@ -106,8 +105,9 @@ def test_a_database_written_to_renders_only_the_composer_that_changed(tmp_path, 
     assert len(renders(rendered)) == 30
     cursor_writes(home)  # the interface's state: no chat changed
     report = export(vault, home, jobs)
-    # The composer read first, before the unit was known to hold others, has no key yet.
-    assert renders(rendered) == [FIRST] and report.total("unchanged") == 30
+    # A first export makes no key (it costs time, and may be all there is): the first run
+    # that reads the unit again, knowing it holds several, renders every note and keys it.
+    assert len(renders(rendered)) == 30 and report.total("unchanged") == 30
     cursor_writes(home, value=2)
     report = export(vault, home, jobs)
     assert renders(rendered) == [] and report.total("unchanged") == 30
@@ -122,18 +122,21 @@ def test_a_database_written_to_renders_only_the_composer_that_changed(tmp_path, 
 
 
 def test_a_render_key_is_kept_in_the_state_file(tmp_path, rendered):
-    """Each note of a unit of several sessions; the first read has one from the next run
-    that reads the unit (the state then says the unit holds several)."""
+    """Each note of a unit of several sessions, from the first run that reads the unit
+    again (a first export makes none: the state did not say the unit holds several)."""
     home, vault = cursor_home(tmp_path / "home", 2), tmp_path / "v"
     export(vault, home)
     state = State.load(vault)
     keys = {k: r.render_key for k, r in state.notes.items() if not k.startswith(INDEX_PREFIX)}
-    assert [len(key) for key in keys.values()] == [0, 32]
-    cursor_writes(home)
-    export(vault, home)
-    again = State.load(vault)
-    assert all(len(again.notes[k].render_key) == 32 for k in keys)
-    assert again.notes[list(keys)[1]].render_key == keys[list(keys)[1]]
+    assert list(keys.values()) == ["", ""]
+    for round_ in (1, 2):
+        cursor_writes(home, value=round_)
+        export(vault, home)
+        again = State.load(vault)
+        assert all(len(again.notes[k].render_key) == 32 for k in keys)
+        if round_ == 1:
+            first = {k: again.notes[k].render_key for k in keys}
+    assert {k: again.notes[k].render_key for k in keys} == first  # (the same inputs, the same)
 
 
 def test_a_unit_of_one_session_has_no_render_key(tmp_path, rendered):
@@ -197,8 +200,10 @@ def test_a_note_read_ahead_and_found_changed_is_rendered_whole_here(
     monkeypatch.setattr(workers, "PARALLEL_FROM_BYTES", 10_000)  # the pool starts at once
     home, vault = cursor_home(tmp_path / "home", 30), tmp_path / "v"
     export(vault, home, jobs=2)
+    cursor_writes(home, value="again")
+    export(vault, home, jobs=2)  # (the keys made)
     where: set[int] = set()
-    assert len(renders(rendered, where)) == 30 and os.getpid() not in where  # (in workers)
+    assert len(renders(rendered, where)) == 60 and os.getpid() not in where  # (in workers)
     note = vault / sorted(p for p in note_files(vault) if "/cursor/" in p)[4]
     whole = note.read_text()
     note.write_text(whole + "mine, below\n")
@@ -213,6 +218,13 @@ def test_a_note_read_ahead_and_found_changed_is_rendered_whole_here(
     assert report.total("unchanged") == 30 and renders(rendered) == []
 
 
+def touch_all(home: Path) -> None:
+    """Every transcript touched, not changed: each unit read again (ahead, in workers)."""
+    for transcript in home.rglob("f*.jsonl"):
+        later = transcript.stat().st_mtime_ns + 10**9
+        os.utime(transcript, ns=(later, later))
+
+
 def test_a_family_note_found_changed_keeps_its_links_when_rendered_here(tmp_path, rendered):
     """A session and its subagent read ahead as a family, both found unchanged; the parent
     note the person wrote in is rendered here with the links the family's check resolved
@@ -221,15 +233,15 @@ def test_a_family_note_found_changed_keeps_its_links_when_rendered_here(tmp_path
     for number in range(workers.PARALLEL_FROM + 4):
         _family(home, number)
     export(vault, home, jobs=2, sources=None)
+    touch_all(home)
+    export(vault, home, jobs=2, sources=None)  # (the keys made)
     parent = next(vault.rglob("*f0000003*.md"))
     child = next(p for p in vault.rglob("*f0000003*.md") if "agent" in p.name and p != parent)
     parent = next(p for p in vault.rglob("*f0000003*.md") if p != child)
     whole = parent.read_text()
     assert f"[[{child.stem}" in whole
     parent.write_text(whole + "mine, below\n")
-    for transcript in home.rglob("f*.jsonl"):  # touched, not changed: read again, ahead
-        later = transcript.stat().st_mtime_ns + 10**9
-        os.utime(transcript, ns=(later, later))
+    touch_all(home)
     renders(rendered)
     report = export(vault, home, jobs=2, sources=None)
     assert report.total("unchanged") == 2 * (workers.PARALLEL_FROM + 4), report.as_dict()
@@ -258,7 +270,7 @@ def test_a_note_with_attachments_is_rendered_when_its_unit_is_read_again(tmp_pat
     agent.write(folder / sid / "subagents" / "agent-a1.jsonl")  # (a unit of two sessions)
     export(vault, home, sources=None)
     (picture,) = (p for p in vault.rglob("*.png"))
-    for round_ in (1, 2):  # (the second: with the keys the first recorded)
+    for round_ in (1, 2, 3):  # (the first makes the keys; then, they are there to use)
         picture.unlink()
         later = transcript.stat().st_mtime_ns + 10**9
         os.utime(transcript, ns=(later, later))  # touched: the unit is read again

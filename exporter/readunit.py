@@ -135,10 +135,7 @@ def _family_paths(
 
 
 def _rendered_at(
-    unit: str,
-    session: Session,
-    settings: Any,
-    family: dict[str, tuple[str, Session]],
+    unit: str, session: Session, settings: Any, family: dict[str, tuple[str, Session]]
 ) -> ReadSession:
     """A family's session rendered at its path as a new note, linked to the others."""
     path, stub = family[session.key]

@@ -42,6 +42,16 @@ def export(vault: Path, home: Path, **kw):
     return run_export(options)
 
 
+def exported(tmp_path: Path, turns: int) -> tuple[Path, Path, ClaudeSession]:
+    """A home holding one session of ``turns`` turns, exported once into a vault beside it."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    s = ClaudeSession(SID, "/home/dev/work/big")
+    grow(s, 0, turns)
+    write(home, s)
+    export(vault, home)
+    return home, vault, s
+
+
 def parts(vault: Path) -> dict[str, str]:
     return {path: data.decode() for path, data in note_files(vault).items()}
 
@@ -87,11 +97,7 @@ def test_a_long_session_continues_in_linked_parts_holding_every_turn_once(tmp_pa
 
 
 def test_earlier_parts_never_change_as_the_session_grows_and_re_runs_write_nothing(tmp_path):
-    home, vault = tmp_path / "home", tmp_path / "v"
-    s = ClaudeSession(SID, "/home/dev/work/big")
-    grow(s, 0, 40)
-    write(home, s)
-    export(vault, home)
+    home, vault, s = exported(tmp_path, 40)
     before = note_files(vault)
     assert export(vault, home).as_dict()["totals"]["written"] == 0
     grow(s, 40, 45)
@@ -114,11 +120,7 @@ def test_an_older_copy_of_a_part_put_back_is_made_again_as_a_fresh_export_writes
     older copy: made again, it is the part 2 a fresh export writes. Its token and cost
     properties are ccexport's from then, not the person's: kept, they counted the
     session's tokens twice in a Dataview sum (review13 F6)."""
-    home, vault = tmp_path / "home", tmp_path / "v"
-    s = ClaudeSession(SID, "/home/dev/work/big")
-    grow(s, 0, 20)
-    write(home, s)
-    export(vault, home)
+    home, vault, s = exported(tmp_path, 20)
     old = parts(vault)
     second = sorted(old, key=lambda p: (len(p), p))[1]
     assert "tokens_in:" in old[second] and "cost:" in old[second]
@@ -134,11 +136,7 @@ def test_an_older_copy_of_a_part_put_back_is_made_again_as_a_fresh_export_writes
 
 
 def test_a_session_that_grows_past_the_limit_splits_and_keeps_its_first_note(tmp_path):
-    home, vault = tmp_path / "home", tmp_path / "v"
-    s = ClaudeSession(SID, "/home/dev/work/big")
-    grow(s, 0, 3)
-    write(home, s)
-    export(vault, home)
+    home, vault, s = exported(tmp_path, 3)
     (first,) = note_files(vault)
     grow(s, 3, 40)
     write(home, s)
@@ -151,11 +149,7 @@ def test_a_session_that_grows_past_the_limit_splits_and_keeps_its_first_note(tmp
 
 def test_parts_are_found_again_without_the_state_folder(tmp_path):
     """Each part names itself in its frontmatter: another machine finds the same notes."""
-    home, vault = tmp_path / "home", tmp_path / "v"
-    s = ClaudeSession(SID, "/home/dev/work/big")
-    grow(s, 0, 40)
-    write(home, s)
-    export(vault, home)
+    home, vault, s = exported(tmp_path, 40)
     before = note_files(vault)
     shutil.rmtree(vault / ".ccexport")
     report = export(vault, home)
@@ -256,11 +250,7 @@ def test_a_re_run_counts_the_session_once_not_each_part(tmp_path):
 
 def test_parts_joined_again_under_a_larger_limit_lose_their_part_properties(tmp_path):
     """Even without the state folder: the part properties are the exporter's own."""
-    home, vault = tmp_path / "home", tmp_path / "v"
-    s = ClaudeSession(SID, "/home/dev/work/big")
-    grow(s, 0, 30)
-    write(home, s)
-    export(vault, home)
+    home, vault, s = exported(tmp_path, 30)
     first = min(note_files(vault), key=len)
     shutil.rmtree(vault / ".ccexport")
     run_export(ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=100 * LIMIT))

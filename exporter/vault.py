@@ -34,7 +34,7 @@ from typing import Any
 from . import lineends, notefile, vaultattach, vaultbatch, vaultio, vaultlinks
 from .change import Action, Change
 from .errors import os_reason
-from .notecopies import SIZE_KEY, earlier_hashes, own_older
+from .notecopies import earlier_hashes, holds_more, own_older
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
@@ -259,9 +259,9 @@ class Vault(NotePlaces):
         return Change(action, key, relpath, message, self._diff(current, text, relpath))
 
     def _shrunk(self, existing: dict[str, Any], ours: dict[str, Any]) -> str:
-        """Why the note must be kept: its source now holds fewer messages than it does."""
-        had, has = existing.get(SIZE_KEY), ours.get(SIZE_KEY)
-        if self.force or not all(type(n) is int for n in (had, has)) or has >= had:
+        """Why the note must be kept: its source now holds less than it does."""
+        more = "" if self.force else holds_more(existing, ours)
+        if not more:
             return ""
         was_part, is_part = existing.get("part"), ours.get("part")
         if was_part != is_part and not (was_part and not is_part):
@@ -271,8 +271,8 @@ class Vault(NotePlaces):
             return ""  # a fork whose origin's note is here now: the copy it began with is that
             # note's (a fork's note holds it while its origin has none)
         return (
-            f"{SHRUNK} (the note holds {had} messages, the source now gives {has}: it shrank, or "
-            "this version of ccexport no longer counts some of them; --force overwrites)"
+            f"{SHRUNK} ({more}: it shrank, or this version of ccexport no longer counts some "
+            "of them; --force overwrites)"
         )
 
     def write_attachment(self, relpath: str, data: bytes) -> bool:

@@ -4,9 +4,17 @@ pruned by its tool, a partial copy. The note is kept and the run says so; ``forc
 
 from __future__ import annotations
 
-from conftest import note_files
-from vault_builder import export, run_cli, the_note, write_session
+from datetime import UTC
+from pathlib import Path
+from zoneinfo import ZoneInfo
 
+import pytest
+from claude_builder import ClaudeSession, tool_use
+from conftest import note_files
+from vault_builder import SID, export, run_cli, the_note, write_session
+
+from exporter.export import ExportOptions, run_export
+from exporter.notespec import TurnView
 from exporter.vault import SHRUNK
 
 
@@ -67,3 +75,67 @@ def test_the_command_line_keeps_then_forces(tmp_path):
     forced = run_cli("--vault", str(vault), "--home", str(home), "--force")
     assert forced.returncode == 0 and "1 updated" in forced.stdout, forced.stdout
     assert "reply to q3" not in the_note(vault).read_text()
+
+
+def _cut_inside_last_reply(home, blocks) -> tuple[Path, str]:
+    """A session whose last reply is ``blocks``, one line each as Claude Code writes them;
+    returns its file and the text of the copy cut before that reply's last line."""
+    s = ClaudeSession(SID, "/home/dev/work/app", start="2026-03-04T10:00:00Z")
+    s.user("look at the config loader")
+    s.assistant(blocks)
+    path = s.write(home / ".claude" / "projects" / "-home-dev-work-app" / f"{SID}.jsonl")
+    return path, "".join(path.read_text().splitlines(keepends=True)[:-1])
+
+
+def test_a_copy_cut_inside_the_last_reply_keeps_the_richer_note(tmp_path):
+    """As many messages, but the reply's last call gone (a backup taken mid-answer): the
+    note that shows the call is kept, and the run says what it holds more of."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    path, cut = _cut_inside_last_reply(home, [
+        {"type": "text", "text": "Reading it first."},
+        tool_use("Bash", {"command": "cat loader_config.py"}, "toolu_cut_1"),
+    ])  # fmt: skip
+    export(vault, home)
+    before = note_files(vault)
+    assert "loader_config.py" in the_note(vault).read_text()
+    path.write_text(cut)
+    report = export(vault, home)
+    (change,) = report.changes
+    assert change.action.value == "kept" and change.message.startswith(SHRUNK)
+    assert "1 tool calls, the source now 0" in change.message
+    assert note_files(vault) == before and "loader_config.py" in the_note(vault).read_text()
+    assert export(vault, home, force=True).total("updated") == 1
+    assert "loader_config.py" not in the_note(vault).read_text()
+
+
+def test_a_copy_cut_inside_the_last_reply_before_later_text_keeps_the_note(tmp_path):
+    """As many messages and calls, but the reply's last text gone: its end is earlier."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    path, cut = _cut_inside_last_reply(home, [
+        {"type": "text", "text": "The loader reads `settings_path` once."},
+        {"type": "text", "text": "So the cache_file is never refreshed."},
+    ])  # fmt: skip
+    export(vault, home)
+    path.write_text(cut)
+    (change,) = export(vault, home).changes
+    assert change.action.value == "kept" and "end at 10:00:" in change.message, change.message
+    assert "cache_file is never refreshed" in the_note(vault).read_text()
+
+
+@pytest.mark.parametrize("view", [TurnView(tool_output="none"), TurnView(tools="hidden")])
+def test_a_note_made_again_with_other_settings_or_zone_is_written(tmp_path, view):
+    """Settings that show less, or another time zone (every time moves, its start too),
+    give a shorter note of the same source: written, not kept."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    s = ClaudeSession(SID, "/home/dev/work/app", start="2026-03-04T10:00:00Z")
+    s.user("look at the config loader")
+    s.assistant([tool_use("Bash", {"command": "cat loader_config.py"}, "toolu_cut_2")])
+    s.tool_result("toolu_cut_2", "cache_file = '~/.cache/app'")
+    s.assistant("It caches in your home.")
+    s.write(home / ".claude" / "projects" / "-home-dev-work-app" / f"{SID}.jsonl")
+    export(vault, home)
+    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, view=view))
+    assert report.total("updated") == 1 and not report.problems
+    west = run_export(ExportOptions(vault=vault, home=home, timezone=ZoneInfo("America/Lima")))
+    assert west.total("updated") == 1 and not west.problems
+    assert "created: 2026-03-04T05:00:05" in the_note(vault).read_text()

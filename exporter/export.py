@@ -302,8 +302,9 @@ class _Run:
         if state and state.loaded and state.outstanding == 0:
             del self._progress[unit]
             if state.complete:
-                fingerprint = self.unchanged.fingerprint(unit, state.ref)
-                self.vault.state.remember(unit, fingerprint, state.written)
+                fingerprint, keys = self.unchanged.done(unit, state.ref, state.written,
+                                                        state.filtered)  # fmt: skip
+                self.vault.state.remember(unit, fingerprint, keys)
 
     def _plan_family(
         self, sessions: list[Session], state: UnitProgress, ahead: dict[str, ReadSession]

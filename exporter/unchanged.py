@@ -41,7 +41,8 @@ class UnchangedUnits:
         fingerprint = record.get("fingerprint") if record else None
         if not fingerprint:  # never exported, or outdated (its record of facts is gone)
             return ref
-        return ref.with_facts(SessionRef.facts_in(fingerprint[1:]))  # [0]: the render's
+        own = fingerprint[2:] if _filters(fingerprint) else fingerprint[1:]  # [0]: the render's
+        return ref.with_facts(SessionRef.facts_in(own))
 
     def fingerprint(self, unit: str, ref: SessionRef) -> list[list[object]]:
         """What a unit's notes were made from: its files and the way notes are rendered."""
@@ -50,14 +51,58 @@ class UnchangedUnits:
             found = self._fingerprints[unit] = [["render", self.render], *ref.fingerprint()]
         return found
 
+    def done(
+        self, unit: str, ref: SessionRef, written: list[str], filtered: bool
+    ) -> tuple[list[list[object]], list[str]]:
+        """What the state remembers of a unit whose notes were all written: its fingerprint
+        and its notes. One whose filters (``--since``, ``--project``: a ``since`` in the
+        config applies to every run) left out some of its sessions also remembers those
+        filters, and keeps the notes it had of sessions they left out: a run whose filters
+        keep no more of it skips it while its files stay the same. Else every nightly run
+        read again each database or log holding an old conversation, and a change of
+        settings never finished (its older notes are rendered again when read without the
+        filters, or with filters that keep them)."""
+        fingerprint = self.fingerprint(unit, ref)
+        if not filtered:
+            return fingerprint, written
+        before = self.vault.state.sources.get(unit, {}).get("notes", [])
+        kept = [*written, *(key for key in before if key not in written)]
+        return [fingerprint[0], self._filter_entry(), *fingerprint[1:]], kept
+
+    def _filter_entry(self) -> list[object]:
+        """The filters a unit was read with, second in its fingerprint (after the render's:
+        the last entry is the unit's own facts)."""
+        since, project = self.options.since, self.options.project
+        return ["filtered", since.isoformat() if since else "", project or ""]
+
     def skipped(self, unit: str, ref: SessionRef) -> bool:
         """Is the unit unchanged since its notes were written (and none is to be restored)?"""
         return (
             not self.options.force
             and not self._to_restore(unit)
-            and self.vault.state.unchanged(unit, self.fingerprint(unit, ref))
+            and self._unchanged(unit, self.fingerprint(unit, ref))
             and not self._replaced(unit)
         )
+
+    def _unchanged(self, unit: str, fingerprint: list[list[object]]) -> bool:
+        """Does the state record the unit with this fingerprint, or with it and filters that
+        kept at least what this run's keep (a ``since`` as early or earlier, the same
+        ``--project`` or none)?"""
+        state = self.vault.state
+        if state.unchanged(unit, fingerprint):
+            return True
+        recorded = state.sources.get(unit, {}).get("fingerprint") or []
+        entry = _filters(recorded)
+        if entry is None or [recorded[0], *recorded[2:]] != fingerprint:
+            return False
+        since, project = entry
+        if (project and project != self.options.project) or not (since or project):
+            return False
+        try:
+            return not since or bool(self.options.since) and self.options.since >= (
+                datetime.fromisoformat(since))  # fmt: skip
+        except (TypeError, ValueError):  # (a state file edited by hand)
+            return False
 
     def _replaced(self, unit: str) -> bool:
         """Was one of the unit's notes replaced by another file (an older copy taken back),
@@ -148,3 +193,11 @@ class UnchangedUnits:
             if record:
                 found.append(Change(Action.UNCHANGED, key, record.path))
         return found
+
+
+def _filters(fingerprint: list) -> tuple[str, str] | None:
+    """The ``since`` and ``--project`` a unit's fingerprint says it was read with, if any."""
+    entry = fingerprint[1] if len(fingerprint) > 2 else None
+    if isinstance(entry, list) and len(entry) == 3 and entry[0] == "filtered":
+        return entry[1], entry[2]
+    return None

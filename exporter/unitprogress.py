@@ -25,6 +25,7 @@ class UnitProgress:
     any_session: bool = False
     held: bool = False  # some session of it was held back by the filters
     selected: bool = False  # some session of it was kept by the filters
+    filtered: bool = False  # some conversation of it was left out by the filters
 
     def took(self, read: ReadUnit) -> tuple[list[Problem], int]:
         """Account for a family read from the unit: the problems to report, and how many
@@ -41,8 +42,9 @@ class UnitProgress:
         self.errors |= new_errors
         self.complete &= not any(p.severity == "error" for p in read.problems)
         self.any_session |= bool(read.sessions)
-        # A session a filter left out is not done: the unit must be read next time.
-        self.complete &= len(read.sessions) == read.conversations
+        # A session a filter left out is not done: the unit is read again by a run whose
+        # filters could keep it (``unchanged.filter_entry``).
+        self.filtered |= len(read.sessions) != read.conversations
         return problems, len(new_errors)
 
     def empty(self, project_filter: bool) -> bool:
@@ -51,4 +53,4 @@ class UnitProgress:
         all (its project is not known: none of a --project's; --since took it in by its
         time at discovery)?"""
         ours = self.selected or not (self.held or project_filter)
-        return not self.any_session and self.complete and ours
+        return not self.any_session and self.complete and not self.filtered and ours

@@ -30,7 +30,7 @@ from .readvalues import ReadSession, ReadSettings, placed
 from .redact_outputs import redact_report
 from .render import fresh_templates
 from .renderkey import recorded_keys
-from .runstart import stop_if_notes_gone, vault_notices
+from .runstart import followed_folder, stop_if_notes_gone, vault_notices
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .state import VaultLock
 from .unchanged import UnchangedUnits
@@ -66,7 +66,10 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         units = discover(options, unreadable)
         unreadable += unreadable_in_sources(options)
     if options.dry_run:
-        report = _Run(options, _open_vault(options)).run(units, progress)
+        vault = _open_vault(options)
+        options, followed = followed_folder(options, vault)
+        report = _Run(options, vault).run(units, progress)
+        report.problems += followed
         if why := unwritable(options.vault):  # what it would write, the real run could not
             stops = "a run without --dry-run stops here; make it writable or choose another --vault"
             report.problems.append(Problem(str(options.vault), f"{why}: {stops}"))
@@ -78,6 +81,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         vault = _open_vault(options)
         vaultrun.begin_run(vault)
         zoned.kept_in(vault.root)
+        options, followed = followed_folder(options, vault)
         run = _Run(options, vault, lock.identity())
         try:
             with ctrl_c_noted():
@@ -89,7 +93,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
             vault.save_state()
             raise Interrupted(run.written()) from None
         vaultrun.end_run(vault)
-        report.problems += zoned.problems
+        report.problems += zoned.problems + followed
         return add_unreadable(report, unreadable)
 
 

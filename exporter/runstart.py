@@ -5,6 +5,7 @@ dry run says they would be). And where every note it recorded is gone, that it s
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import vaultio
@@ -12,8 +13,10 @@ from .errors import ExporterError, Problem
 from .notefile import INDEX_PREFIX
 from .redact_outputs import redact_state, rename_secret_paths
 from .state import STATE_DIR, STATE_FILE
+from .vaultpaths import inside
 
 if TYPE_CHECKING:
+    from .options import ExportOptions
     from .redact import Redactor
     from .vault import Vault
 
@@ -76,3 +79,57 @@ def stop_if_notes_gone(vault: Vault, allowed: bool) -> None:
         return  # moved or renamed: found where the person put them
     where = ", ".join(tops[:3]) + (", …" if len(tops) > 3 else "")
     raise ExporterError(NOTES_GONE.format(n=len(kept), where=where))
+
+
+# Notes looked for by identity to tell where a missing folder went (each a search of the
+# vault, but one search reads every note's head once for all of them).
+FOLLOW_SAMPLE = 3
+FOLDER_FOLLOWED = (
+    'the folder "{old}" is not in the vault and its notes are in "{new}" (renamed or moved '
+    "in Obsidian): new notes, index notes and the Sessions.base go there too. To make that "
+    'the setting and end this warning, set folder = "{new}" in the vault\'s '
+    ".ccexport/config.toml"
+)
+
+
+def followed_folder(options: ExportOptions, vault: Vault) -> tuple[ExportOptions, list[Problem]]:
+    """The options with the folder new notes go to (``moved_folder``), and the warning."""
+    folder, said = moved_folder(vault, options.folder)
+    return (replace(options, folder=folder), [said]) if said else (options, [])
+
+
+def moved_folder(vault: Vault, folder: str) -> tuple[str, Problem | None]:
+    """The folder new notes go to: the configured one, or where its notes went when the
+    person renamed or moved it inside the vault (it is not there, and the notes recorded in
+    it are found, by identity, each at its place below one other folder). Else the next new
+    note made a second folder of the old name beside the notes: two trees, two Sessions
+    bases, and the projects' index notes split between them."""
+    folder = folder.strip("/")
+    if not folder or (vault.root / folder).exists() or (vault.root / folder).is_symlink():
+        vault.state.folders.pop(folder, None)  # (there again: the person's choice now)
+        return folder, None
+    moved = vault.state.folders.get(folder)
+    if moved is None or not (vault.root / moved).is_dir():  # (moved again: from there)
+        moved = _moved_to(vault, moved or folder)
+    if moved is None or not inside(moved) or not (vault.root / moved).is_dir():
+        return folder, None
+    vault.state.folders[folder] = moved  # (the notes' records follow them: asked once)
+    return moved, Problem(moved, FOLDER_FOLLOWED.format(old=folder, new=moved))
+
+
+def _moved_to(vault: Vault, folder: str) -> str | None:
+    """The one folder the notes recorded in ``folder`` are found below, by identity, each at
+    its place (a note the person moved alone is no folder's)."""
+    prefix = folder + "/"
+    recorded = [
+        (key, record.path[len(prefix):])
+        for key, record in vault.state.notes.items()
+        if not record.deleted and not key.startswith(INDEX_PREFIX)
+        and record.path.startswith(prefix)
+    ][:FOLLOW_SAMPLE]  # fmt: skip
+    places = set()
+    for key, rest in recorded:
+        now = vault.path_of(key)
+        if now and now.endswith("/" + rest) and len(now) > len(rest) + 1:
+            places.add(now[: -len(rest) - 1])  # (a note moved alone is no folder's)
+    return places.pop() if len(places) == 1 else None

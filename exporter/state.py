@@ -60,6 +60,9 @@ class State:
     # learned from them: the other's key -> [key, how, start (ISO, UTC; "" unknown)] in
     # order of start.
     forks: dict[str, list[list[str]]] = field(default_factory=dict)
+    # The notes' folder as set -> where the person renamed or moved it in the vault
+    # (``runstart.moved_folder``): new notes go there while the one set is not there.
+    folders: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def load(cls, vault: Path) -> State:
@@ -104,6 +107,7 @@ class State:
             data["version"],
             titles=_titles(data.get("titles")),
             forks=_forks(data.get("forks")),
+            folders=_folders(data.get("folders")),
         )
 
     def dumps(self) -> bytes:
@@ -116,6 +120,7 @@ class State:
                 "run": self.run,
                 **({"titles": self.titles} if self.titles else {}),
                 **({"forks": self.forks} if self.forks else {}),  # (an older file has none)
+                **({"folders": self.folders} if self.folders else {}),
                 # Units in one order, not the order they finished in (with the pool, a
                 # family's unit finishes later than in one process): the same file either way.
                 **statefile.encode(dict(sorted(self.sources.items())), self.notes),
@@ -135,6 +140,12 @@ class State:
         record = self.sources.get(unit)
         if record is not None:
             record["fingerprint"] = []  # matches no unit's fingerprint
+
+
+def _folders(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str) and v}
 
 
 def _titles(value: Any) -> dict[str, list[str]]:

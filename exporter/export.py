@@ -75,6 +75,9 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
             report.problems.append(Problem(str(options.vault), f"{why}: {stops}"))
         report.problems += zoned.problems
         return add_unreadable(report, unreadable)
+    if not units and not options.vault.exists():  # (a mistyped --vault: no empty vault made)
+        report = ExportReport(problems=zoned.problems)
+        return add_unreadable(report, unreadable)
     options.vault.mkdir(parents=True, exist_ok=True)
     vault_path = options.vault.expanduser().resolve()
     with VaultLock(vault_path, wait=options.lock_wait, waiting=options.waiting) as lock:

@@ -48,6 +48,7 @@ def test_doctor_after_a_run_that_found_nothing_says_the_state_is_fine(tmp_path):
     "!!  …/state.json is damaged; the next run rebuilds it" and exited 1."""
     empty, vault = tmp_path / "empty-home", tmp_path / "v"
     empty.mkdir()
+    vault.mkdir()  # (a vault that is not there is not made by a run that finds nothing)
     assert run("--vault", vault, "--home", empty).exit_code == 0
     result = run("doctor", "--vault", vault, "--home", empty)
     assert "damaged" not in result.stdout, result.stdout

@@ -115,6 +115,7 @@ def test_an_export_of_an_empty_home_imports_no_parser_and_nothing_heavy(tmp_path
     home = tmp_path / "emptyhome"
     home.mkdir()
     vault = tmp_path / "v"
+    vault.mkdir()  # (a vault that is not there is not made by a run that finds nothing)
     loaded = _imported_by_command("--vault", str(vault), "--home", str(home), "--quiet")
     assert (vault / "AI Sessions" / "Sessions.base").is_file()  # the export did run
     assert "exporter.export" in loaded and "exporter.adapters.codex" in loaded

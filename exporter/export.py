@@ -272,9 +272,11 @@ class _Run:
         state = self._progress[unit] = UnitProgress(ref)
         if not self._again_pass:  # (a unit redone was weighed the first time)
             self.renderer.expect(ref.size)
+        copy = False  # a copy of a session another file's note holds: not without one
         try:
             for loaded in self.reader.families(adapter, ref):
                 problems, errors = state.took(loaded)
+                copy |= any(p.message.endswith(" is exported") for p in problems)
                 self.report.problems.extend(p for p in problems if p not in self.report.problems)
                 self._counts(adapter.name).failed += errors if not self._again_pass else 0
                 sessions = [r.session for r in loaded.sessions]
@@ -290,7 +292,7 @@ class _Run:
                 Problem(unit, _unread(exc), severity="error", source=adapter.name)
             )
             state.complete = False
-        if not self._again_pass and state.empty(bool(self.options.project)):
+        if not self._again_pass and state.empty(bool(self.options.project)) and not copy:
             self._counts(adapter.name).empty += 1
             self.report.empty_units.append((adapter.name, unit))
         state.loaded = True

@@ -7,7 +7,7 @@ as data, and renders the body from the turns (turns.py) through the Jinja templa
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from pathlib import PurePosixPath
 from typing import Any
@@ -68,6 +68,18 @@ class Note:
     # property left out of it).
     problems: list[Problem] = field(default_factory=list)
     render_key: str | None = None  # what it was rendered from (``renderkey``)
+    # How its problems name a note rendered ahead, at no path yet: ``placed_at`` names
+    # its path instead.
+    unplaced: str = ""
+
+    def placed_at(self, relpath: str) -> Note:
+        """The note at the path chosen for it, its problems naming that path."""
+        problems = self.problems
+        if self.unplaced and problems:
+            problems = [
+                replace(p, message=p.message.replace(self.unplaced, relpath)) for p in problems
+            ]
+        return replace(self, relpath=relpath, problems=problems, unplaced="")
 
 
 def has_conversation(session: Session) -> bool:
@@ -192,8 +204,13 @@ def build_note(
     if fork_links["all"]:
         frontmatter["forks"] = fork_links["all"]
     problems: list[Problem] = []
-    seeded = _configured_properties(frontmatter, settings, context, problems)
-    return Note(session.key, relpath, frontmatter, body, attachments, seeded, problems)
+    # (a note rendered ahead has no path yet: its session names it until it is placed)
+    where = relpath or f"the note of session {session.session_id} in {session.source_path}"
+    seeded = _configured_properties(frontmatter, settings, context, problems, where)
+    unplaced = "" if relpath else where
+    return Note(
+        session.key, relpath, frontmatter, body, attachments, seeded, problems, unplaced=unplaced
+    )
 
 
 def links_onward(session: Session, resolve: LinkResolver) -> dict[str, list[str]]:
@@ -238,6 +255,7 @@ def _configured_properties(
     settings: NoteSettings,
     context: dict[str, Any],
     problems: list[Problem],
+    note: str,
 ) -> dict[str, Any]:
     """Properties the user dropped or added in the configuration (``[frontmatter]``). An
     added one that the note has among its own replaces its value; the others are returned,
@@ -245,8 +263,10 @@ def _configured_properties(
 
     An expression that fails where the session has no start or end time (``{{
     created.strftime(...) }}`` on a session whose source records none) leaves its property
-    out of that note, with a warning: the note itself is written. One that fails with both
-    times known is wrong for every note, and fails the note, naming the setting."""
+    out of that note, with a warning that names the setting and the note (``note``: its
+    path in the vault, or its session's file): the note itself is written. One that fails
+    with both times known is wrong for every note, and fails the note, naming the
+    setting."""
     for key in settings.frontmatter_drop:
         fm.pop(key, None)
     seeded: dict[str, Any] = {}
@@ -268,8 +288,9 @@ def _configured_properties(
                 if values["created"] is not None and values["updated"] is not None:
                     raise
                 unknown = "start" if values["created"] is None else "end"
-                # (One line for every such note: the report counts them.)
-                why = f"{exc.what}: left out of a note whose session's {unknown} is not known"
+                # (The setting is the warning's file: past a few notes, the report counts
+                # the rest of them in one line.)
+                why = f"{exc.what}: left out of {note} (its session's {unknown} is not known)"
                 problems.append(Problem(exc.path, why, line=exc.line))
                 continue
             # A session's text cannot make a link; an expression that writes one itself

@@ -150,4 +150,4 @@ def placed(note: Outcome, relpath: str) -> Outcome:
     """A note rendered ahead, at the path the main process chose for it."""
     from .notes import Note
 
-    return replace(note, relpath=relpath) if isinstance(note, Note) else note
+    return note.placed_at(relpath) if isinstance(note, Note) else note

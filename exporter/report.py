@@ -48,6 +48,16 @@ def worth_a_watch_line(report: ExportReport) -> bool:
     return bool(report.total("written") or report.total("saved") or report.failed)
 
 
+# Past "unchanged", each count the summary names when it is not zero, in this order: the
+# first line's and each source's, so that each line adds up to its "found".
+_OTHER_COUNTS = (
+    ("conflicts", "conflict", "conflicts"),
+    ("saved", SAVED, SAVED),
+    ("failed", "failed", "failed"),
+    ("deleted", "deleted in the vault (left deleted)", "deleted in the vault (left deleted)"),
+)
+
+
 def summary_line(report: ExportReport, elapsed: float | None = None) -> str:
     parts = [
         counted(report.total("found"), "session found", "sessions found"),
@@ -55,12 +65,7 @@ def summary_line(report: ExportReport, elapsed: float | None = None) -> str:
         f"{report.total('updated')} updated",
         f"{report.total('unchanged') + report.total('skipped')} unchanged",
     ]
-    for name, one, many in (
-        ("conflicts", "conflict", "conflicts"),
-        ("saved", SAVED, SAVED),
-        ("failed", "failed", "failed"),
-        ("deleted", "deleted in the vault (left deleted)", "deleted in the vault (left deleted)"),
-    ):
+    for name, one, many in _OTHER_COUNTS:
         if report.total(name):
             parts.append(counted(report.total(name), one, many))
     if report.index_failed:  # else a run that exits 1 for an index note would say no failure
@@ -85,13 +90,20 @@ def redaction_line(report: ExportReport) -> str:
 
 
 def source_line(source: str, counts: SourceCounts) -> str:
-    line = (
-        f"  {source}: {counts.found} found, {counts.created} created, "
-        f"{counts.updated} updated, {counts.unchanged + counts.skipped} unchanged, "
-        f"{counts.failed} failed"
-    )
-    line += f", {counts.saved} {SAVED}" if counts.saved else ""
-    return line + _empty(counts.empty)
+    """A source's counts, in the first line's words and order (its conflicts and the notes
+    deleted in the vault too: without them a source's line came up short of its "found").
+    Its failures are said when there are none as well."""
+    parts = [
+        f"{counts.found} found",
+        f"{counts.created} created",
+        f"{counts.updated} updated",
+        f"{counts.unchanged + counts.skipped} unchanged",
+    ]
+    for name, one, many in _OTHER_COUNTS:
+        n = getattr(counts, name)
+        if n or name == "failed":
+            parts.append(counted(n, one, many))
+    return f"  {source}: {', '.join(parts)}{_empty(counts.empty)}"
 
 
 def nothing_found_line(report: ExportReport, options: ExportOptions) -> str | None:
@@ -109,9 +121,10 @@ def nothing_found_line(report: ExportReport, options: ExportOptions) -> str | No
     if options.sources:
         chosen.append(f"sources {', '.join(options.sources)}")
     if chosen:
+        hint = _project_hint(options) if options.project else None
         return (
-            f"No session matched the filters ({'; '.join(chosen)}); `ccexport sources` "
-            "lists what there is."
+            f"No session matched the filters ({'; '.join(chosen)}); "
+            f"{hint or '`ccexport sources` lists what there is.'}"
         )
     home = options.home if options.home is not None else Path.home()
     check = " (is --home right?)" if options.home is not None else ""
@@ -119,6 +132,55 @@ def nothing_found_line(report: ExportReport, options: ExportOptions) -> str | No
         f"No sessions found under {home}{check}: `ccexport sources` lists where each "
         "assistant's history was looked for."
     )
+
+
+# Project names a hint after a ``--project`` that matched nothing may list.
+PROJECTS_SHOWN = 5
+
+
+def _project_hint(options: ExportOptions) -> str | None:
+    """Where to find the project a ``--project`` that matched nothing meant (``ccexport
+    sources`` lists no project): the names in the vault that come close to it, else where
+    the vault lists its projects (and the first few). None when the vault knows a project
+    it matches (another filter left its sessions out) or cannot be read."""
+    from difflib import get_close_matches
+
+    from .notefile import INDEX_PREFIX
+    from .notespec import project_matches
+    from .state import State
+    from .vaultpaths import fold
+
+    wanted = str(options.project)
+    try:
+        notes = State.load(options.vault.expanduser()).notes
+    except (OSError, ValueError):
+        return None
+    names = {
+        str(record.meta["project"])
+        for key, record in notes.items()
+        if not key.startswith(INDEX_PREFIX) and record.meta.get("project")
+    }
+    if any(project_matches(wanted, name) for name in names):
+        return None
+    by_fold = {fold(name): name for name in sorted(names, key=str.lower)}
+    near = get_close_matches(fold(wanted), list(by_fold), n=3, cutoff=0.6)
+    if near:
+        listed = " or ".join(repr(by_fold[n]) for n in near)
+        return f"did you mean {listed}?"
+    if not names:
+        return (
+            "`ccexport --dry-run` without --project lists the notes a run would write "
+            "(by default in a folder per project)."
+        )
+    shown = sorted(names, key=str.lower)[:PROJECTS_SHOWN]
+    more = f", and {len(names) - len(shown)} more" if len(names) > len(shown) else ""
+    index = notes.get(f"{INDEX_PREFIX}projects")
+    where = (
+        f"{index.path} lists this vault's projects"
+        if index is not None and not index.deleted
+        else "this vault's projects are"
+    )
+    return f"{where}: {', '.join(shown)}{more}."
 
 
 CONFLICT_LINE = "  conflict: "  # how the nightly log names an edit saved aside (``doctor``)

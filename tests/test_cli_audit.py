@@ -250,9 +250,9 @@ def test_a_filter_that_matches_nothing_says_so_and_no_line_of_zeros_per_source(t
     vault = tmp_path / "v"
     none = run("--vault", vault, "--home", home, "--project", "nonexistent")
     assert none.exit_code == 0
-    assert "No session matched the filters (project 'nonexistent'); `ccexport sources`" in (
+    assert "No session matched the filters (project 'nonexistent'); `ccexport --dry-run`" in (
         none.stdout
-    )
+    )  # (`ccexport sources` lists no project: review15 F7)
     assert "0 found" not in none.stdout
     some = run("--vault", vault, "--home", home, "--project", "p1")
     assert "  claude-code: 1 found, 1 created" in some.stdout

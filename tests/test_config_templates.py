@@ -209,7 +209,8 @@ add = { week = "{{ created.strftime('%G-W%V') }}", last = "{{ updated.strftime('
         assert ("last" in fm) == ("updated" in fm), path
     said = result.output + (result.stderr if result.stderr_bytes is not None else "")
     assert "config frontmatter.add.last: expression error" in said
-    assert f"left out of a note whose session's end is not known ({len(endless)} times)" in said
+    for path in endless:  # each note named (--verbose: every one; review15 F4)
+        assert f"left out of {path} (its session's end is not known)" in said
     config.write_text('[frontmatter]\nadd = { oops = "{{ created.nope() }}" }\n')
     broken = run(*args, "--force")
     assert broken.exit_code != 0

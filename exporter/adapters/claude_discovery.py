@@ -177,6 +177,8 @@ class NewerCopies:
     def __init__(self) -> None:
         # projects folder -> a .jsonl name -> the project folders holding a file of that name
         self._where: dict[Path, dict[str, list[str]]] = {}
+        # a file given to ``newer`` with a newer copy -> the two ranks' (last time, size)
+        self._ranks: dict[Path, tuple[tuple[str, int], tuple[str, int]]] = {}
 
     def newer(self, path: Path, session_id: str) -> Path | None:
         """Another copy of the same session (a file of the same name, or named by its id, in
@@ -201,7 +203,34 @@ class NewerCopies:
                     mine = (_last_timestamp(path), path.stat().st_size, str(path))
                 if rank > mine and (best is None or rank > best):
                     best = rank
-        return Path(best[2]) if best else None
+        if best is None or mine is None:
+            return None
+        self._ranks[path] = (mine[:2], best[:2])
+        return Path(best[2])
+
+    def how(self, path: Path, newer: Path) -> str:
+        """What ``path`` is beside the copy ``newer`` found for it: "older" (it ends
+        earlier, or is shorter), "same" (the same bytes: copied under another name, and
+        the path breaks the tie) or "as new" (as recent and as long, other bytes)."""
+        mine, other = self._ranks.get(path, (("", 0), ("", 1)))
+        if mine != other:
+            return "older"
+        return "same" if same_bytes(path, newer) else "as new"
+
+
+def same_bytes(one: Path, other: Path) -> bool:
+    """Do two files hold the same bytes (read a block at a time; False if either cannot
+    be read)?"""
+    try:
+        with open_regular(one) as a, open_regular(other) as b:
+            while True:
+                block = a.read(1 << 20)
+                if block != b.read(1 << 20):
+                    return False
+                if not block:
+                    return True
+    except OSError:
+        return False
 
 
 def _names_by_folder(projects: Path) -> dict[str, list[str]]:

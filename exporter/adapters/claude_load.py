@@ -73,7 +73,7 @@ def load_unit(adapter: ClaudeCodeAdapter, ref: SessionRef, keep: MessageSink | N
     main_id = main.session_id or path.stem
     newer = main.older if main.session_id else adapter.copies.newer(path, main_id)
     if newer is not None:
-        why = f"an older copy of session {main_id}; the newest copy, {newer}, is exported"
+        why = _copy_of(adapter, path, newer, main_id)
         result.problems.append(Problem(str(path), why, source=SOURCE))
         return result
     times.report(result.problems, path, SOURCE)
@@ -129,6 +129,18 @@ def load_unit(adapter: ClaudeCodeAdapter, ref: SessionRef, keep: MessageSink | N
     # A subagent works for its parent's project, even from a subfolder of it.
     result.sessions.extend(replace(c, project=session.project) for c in children + inline)
     return result
+
+
+def _copy_of(adapter: ClaudeCodeAdapter, path: Path, newer: Path, session_id: str) -> str:
+    """Why a file is not exported: another copy of its session is. Each reason ends "is
+    exported", which the pipeline reads as "this file holds a conversation" (it is not
+    counted among the files without one)."""
+    how = adapter.copies.how(path, newer)
+    if how == "same":  # (the file name breaks the tie: the same one is exported each run)
+        return f"a copy of session {session_id}, the same as {newer}, which is exported"
+    if how == "as new":
+        return f"a copy of session {session_id} as recent as {newer}, which is exported"
+    return f"an older copy of session {session_id}; the newest copy, {newer}, is exported"
 
 
 def _related_children(

@@ -363,7 +363,15 @@ def _secret_line(found: Any) -> str:
 
 def schedule_checks(vault: Path | None) -> list[Check]:
     from .report import CONFLICT_LINE
-    from .schedule import LOG_NAME, checked_entry, last_run, log_path, scheduler
+    from .schedule import (
+        LOG_NAME,
+        checked_entry,
+        found_nothing,
+        last_run,
+        log_path,
+        scheduler,
+        vault_of,
+    )
 
     try:
         s = scheduler()
@@ -380,6 +388,8 @@ def schedule_checks(vault: Path | None) -> list[Check]:
     last = last_run(log) if log else None
     if last is None:
         checks.append(Check("Schedule", "info", "it has not run yet"))
+    elif nothing := found_nothing(last, vault_of(found.command) or vault):
+        checks.append(Check("Schedule", "attention", f"last run: {last}\n      {nothing}"))
     elif "exit 0" in last.partition("\n")[0] and f"\n{CONFLICT_LINE}" not in last:
         checks.append(Check("Schedule", "ok", f"last run: {last}"))
     elif "exit 0" in last.partition("\n")[0]:  # an edit of the person's was saved aside

@@ -274,6 +274,8 @@ def _apply(
                 if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
                     raise fail((key, name), "must be a folder or a list of folders")
                 s.paths[name] = [relative_path(base, f) for f in folders]
+                # (per source: a folder that is not there is named with the file naming it)
+                s.origin[f"paths.{name}"] = where
         elif key == "since":
             s.since = parse_since(value if isinstance(value, str) else str(value), fail)
             s.since_written = value

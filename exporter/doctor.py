@@ -20,7 +20,7 @@ from .adapters import SourceContext, select_adapters
 from .doctor_templates import template_checks
 from .errors import ConfigError, ExporterError
 from .report import counted
-from .sources import file_in_place_of_folder, holding, unreadable_below
+from .sources import file_in_place_of_folder, holding, unreadable_below, wrong_named_folders
 
 Status = Literal["ok", "attention", "info"]
 
@@ -72,13 +72,19 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
         note = setup_note(ctx) if setup_note else None
         if note:
             checks.append(Check("Sources", "info", f"{name} {note}"))
+        # A folder named in [paths] or by a variable that is not there (the usual places
+        # may be missing: "nothing found" is information, this needs the person)
+        named = wrong_named_folders(ctx, adapter)
+        for folder in named:
+            why = f"{name} {folder.path} {folder.message(getattr(settings, 'origin', None))}"
+            checks.append(Check("Sources", "attention", why))
         found_roots = [r for r in adapter.roots(ctx) if r.exists()]
         for root in found_roots:
-            if file_in_place_of_folder(root):  # (nothing is read there)
+            if file_in_place_of_folder(root) and all(root != f.path for f in named):
                 why = f"{name} {root} is a file, not a folder: no session is read there"
                 checks.append(Check("Sources", "attention", why))
         roots = [r for r in found_roots if not file_in_place_of_folder(r)]
-        if found_roots and not roots:
+        if (found_roots or named) and not roots:
             continue  # (said above: no "0 sessions" beside it)
         if not roots:
             places = adapter.roots(ctx)[:2]
@@ -357,7 +363,15 @@ def _secret_line(found: Any) -> str:
 
 def schedule_checks(vault: Path | None) -> list[Check]:
     from .report import CONFLICT_LINE
-    from .schedule import LOG_NAME, checked_entry, last_run, log_path, scheduler
+    from .schedule import (
+        LOG_NAME,
+        checked_entry,
+        found_nothing,
+        last_run,
+        log_path,
+        scheduler,
+        vault_of,
+    )
 
     try:
         s = scheduler()
@@ -374,6 +388,8 @@ def schedule_checks(vault: Path | None) -> list[Check]:
     last = last_run(log) if log else None
     if last is None:
         checks.append(Check("Schedule", "info", "it has not run yet"))
+    elif nothing := found_nothing(last, vault_of(found.command) or vault):
+        checks.append(Check("Schedule", "attention", f"last run: {last}\n      {nothing}"))
     elif "exit 0" in last.partition("\n")[0] and f"\n{CONFLICT_LINE}" not in last:
         checks.append(Check("Schedule", "ok", f"last run: {last}"))
     elif "exit 0" in last.partition("\n")[0]:  # an edit of the person's was saved aside

@@ -159,6 +159,8 @@ def status(s: Scheduler, vault: Path | None) -> str:
     log = log_path(found.command) or (vault / ".ccexport" / LOG_NAME if vault else None)
     last = last_run(log) if log else None
     lines.append(f"Last run: {last}" if last else "Last run: none yet")
+    if nothing := found_nothing(last, vault_of(found.command) or vault):
+        lines.append(f"Attention: {nothing}")
     return "\n".join(lines)
 
 
@@ -184,6 +186,50 @@ def last_run(log: Path) -> str | None:
     if len(below) > SHOWN_LINES:
         shown.append(f"  … {len(below) - SHOWN_LINES} more in {log}")
     return "\n".join([lines[starts[-1]], *shown])
+
+
+_FOUND_NONE = re.compile(r"\[[^\]]*\] exit 0: 0 sessions found\b")
+
+
+def found_nothing(last: str | None, vault: Path | None) -> str | None:
+    """What to do when the last nightly run (``last``, from ``last_run``) found no session
+    while the vault records session notes (None otherwise): the sources were elsewhere when
+    the vault was filled (a run with ``--home``, a variable that moves a source not set at
+    install), and the scheduled run, which exports this user's home, finds none of them.
+    Not said when ``since`` or ``project`` is set: a quiet day finds nothing then."""
+    if not last or vault is None or not _FOUND_NONE.match(last):
+        return None
+    from .config import VAULT_CONFIG, resolve
+    from .notefile import INDEX_PREFIX
+    from .report import counted
+    from .state import State
+
+    vault = vault.expanduser()
+    notes = State.load(vault).notes.items()
+    recorded = sum(1 for key, r in notes if not key.startswith(INDEX_PREFIX) and not r.deleted)
+    if not recorded:
+        return None
+    try:
+        settings = resolve({"vault": vault})
+        if settings.since is not None or settings.project:
+            return None
+    except ExporterError:
+        pass  # (a broken config is said by doctor; the run would have stopped on it)
+    held = counted(recorded, "session note", "session notes")
+    return (
+        f"no session found, yet the vault records {held}: a scheduled run exports this "
+        f"user's home ({Path.home()}) only, with the variables set at install. For sessions "
+        f"exported from another folder (--home DIR), name their folders in [paths] in "
+        f'{vault / VAULT_CONFIG} (claude-code = ["DIR/.claude"], …); for a variable that '
+        "moves a source (CLAUDE_CONFIG_DIR …), set it and run `ccexport schedule install` again"
+    )
+
+
+def vault_of(words: list[str] | None) -> Path | None:
+    """The vault an installed command exports into, if it names one."""
+    if not words or "--vault" not in words[:-1]:
+        return None
+    return Path(words[words.index("--vault") + 1])
 
 
 def log_path(words: list[str] | None) -> Path | None:

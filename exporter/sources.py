@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,11 +29,19 @@ def discover(
     folders cannot be gone through to the end keeps what was found before, and the other
     sources go on: the path is added to ``problems`` (a folder this user cannot list is
     reported by ``unreadable_in_sources``). So is, once, an index of titles or folders that
-    could not be read (a warning: its units keep the facts of the last run)."""
+    could not be read (a warning: its units keep the facts of the last run), and each
+    folder named in ``[paths]`` or by a variable that is not there (``wrong_named_folders``:
+    a warning, as the usual places, when missing, are not)."""
     ctx = SourceContext.for_home(options.home, options.paths, options.since, options.local_zone)
     rules = options.redactor()  # an index's titles are recorded in the state: redacted first
     found: list[tuple[Adapter, SessionRef]] = []
+    origin: dict[str, str] | None = None  # where [paths] is set: read only when needed
     for adapter in select_adapters(options.sources):
+        if problems is not None:  # a folder the person named that is not one: said, once
+            named = wrong_named_folders(ctx, adapter)
+            if named and origin is None:
+                origin = _paths_origin(options)
+            problems += [folder.problem(origin) for folder in named]
         try:
             for ref in adapter.discover(ctx):
                 if options.since and ref.mtime_ns < options.since.timestamp() * 1e9:
@@ -54,6 +64,94 @@ def discover(
                 why = f"cannot be read ({exc.strerror or exc}); the sessions after it are missed"
                 problems.append(Problem(where, why, severity="error", source=adapter.name))
     return found
+
+
+# The variables that name a source's own folder (read on the real home, where ``[paths]``
+# does not name the source's folders): one naming no folder is said, as a ``[paths]`` folder
+# that is not there is. Those many programs share (``XDG_*``, ``APPDATA``, ``VSCODE_*``)
+# name places that may well lack a source; ``OPENCODE_DB``, ``KILO_DB`` and
+# ``AIDER_CHAT_HISTORY_FILE`` name files.
+FOLDER_VARIABLES: dict[str, tuple[str, ...]] = {
+    "claude-code": ("CLAUDE_CONFIG_DIR",),
+    "codex": ("CODEX_HOME",),
+    "cursor": ("CURSOR_CONFIG_DIR",),
+    "gemini": ("GEMINI_CLI_HOME",),
+    "copilot-cli": ("COPILOT_HOME",),
+    "cline": ("CLINE_DATA_DIR", "CLINE_DIR", "CLINE_SESSION_DATA_DIR", "CLINE_DB_DATA_DIR"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class NamedFolder:
+    """A folder the person named for a source (in ``[paths]``, or by one of its
+    ``FOLDER_VARIABLES``) that does not exist or is a file: nothing is read there. The usual
+    places (``~/.claude`` …) may be missing without a word; a named one is a typo, a disk
+    not mounted, a backup moved, and the export would leave the source out every night."""
+
+    source: str
+    label: str
+    setting: str  # "[paths] claude-code", "CLAUDE_CONFIG_DIR"
+    path: Path
+    why: str  # "does not exist", "is a file, not a folder"
+
+    def message(self, origin: Mapping[str, str] | None = None) -> str:
+        """``does not exist, but [paths] codex in the user config (…) names it: …``."""
+        where = (origin or {}).get(f"paths.{self.source}") if self.setting.startswith("[") else None
+        setting = f"{self.setting} in the {where}" if where else self.setting
+        return f"{self.why}, but {setting} names it: no {self.label} session is read there"
+
+    def problem(self, origin: Mapping[str, str] | None = None) -> Problem:
+        return Problem(str(self.path), self.message(origin), severity="warning", source=self.source)
+
+
+def wrong_named_folders(ctx: SourceContext, adapter: Adapter) -> list[NamedFolder]:
+    """The folders named for ``adapter`` (``[paths]``, else on the real home its
+    ``FOLDER_VARIABLES``) that do not exist or are files (a database file a configured
+    path may name is one)."""
+    named = [(f"[paths] {adapter.name}", path) for path in ctx.paths.get(adapter.name, ())]
+    if not named and ctx.real_home:
+        for variable in FOLDER_VARIABLES.get(adapter.name, ()):
+            if ctx.env.get(variable):
+                named.append((variable, Path(ctx.env[variable]).expanduser()))
+    wrong = []
+    for setting, path in named:
+        why = _not_a_folder(path)
+        if why is not None:
+            wrong.append(NamedFolder(adapter.name, adapter.label, setting, path, why))
+    return list(dict.fromkeys(wrong))
+
+
+def _not_a_folder(path: Path) -> str | None:
+    """Why nothing is read at ``path`` (it does not exist, it is a file), or None: a
+    folder, a database, or a place that cannot be looked at (a folder above it this user
+    cannot search: reported as unreadable)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return "does not exist"  # (also a link to a disk not mounted)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(mode) and file_in_place_of_folder(path):
+        return "is a file, not a folder"
+    return None
+
+
+def _paths_origin(options: ExportOptions) -> dict[str, str]:
+    """Which config file sets each source's ``[paths]`` (``paths.<source>`` -> "user config
+    (…)"), when the run's ``[paths]`` are those files' (a library caller may give others)."""
+    from .config import resolve
+    from .errors import ExporterError
+
+    try:
+        settings = resolve({"vault": options.vault})
+    except (ExporterError, OSError):
+        return {}
+    return {
+        key: where
+        for key, where in settings.origin.items()
+        if key.startswith("paths.")
+        and settings.paths.get(key[len("paths.") :]) == options.paths.get(key[len("paths.") :])
+    }
 
 
 UNDECODABLE = (
@@ -115,7 +213,8 @@ def list_sources(
     """One row per folder where an adapter found something (or, if it found nothing, one
     row per folder of it that is there, else one naming where it looked first): sessions
     and bytes there. Rows of folders where nothing was found beside one where something was
-    are not ``listed``. ``paths``: the configured ``[paths]`` folders."""
+    are not ``listed``; a folder named in ``[paths]`` or by a variable that is not there is,
+    always (``wrong_named_folders``). ``paths``: the configured ``[paths]`` folders."""
     ctx = SourceContext.for_home(home, paths)
     rows = []
     for adapter in select_adapters(names):
@@ -127,14 +226,20 @@ def list_sources(
         if not roots:
             rows.append(SourceRow(adapter.name, adapter.label, None, False, 0, 0, note))
         mine = []
+        searched = getattr(adapter, "searched_roots", False)
         for root in roots:
             under = [r for r in refs if _under(r.main.path, root)]
             sessions = sum(count(r) for r in under) if count else len(under)
-            searched = getattr(adapter, "searched_roots", False)
             mine.append(SourceRow(adapter.name, adapter.label, root, root.exists(), sessions,
                                   sum(r.size for r in under), note, searched))  # fmt: skip
         if any(row.sessions for row in mine):
             mine = [replace(row, listed=False) if not row.sessions else row for row in mine]
+        # A folder named in [paths] or by a variable that is not there is shown, also
+        # beside one holding sessions: a typo in one of two folders showed nowhere.
+        for folder in wrong_named_folders(ctx, adapter):
+            mine = [row for row in mine if row.path is None or not _under(row.path, folder.path)]
+            mine.append(SourceRow(adapter.name, adapter.label, folder.path, folder.path.exists(),
+                                  0, 0, f"{folder.setting} names it", searched))  # fmt: skip
         rows += mine
     return rows
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -247,6 +247,7 @@ def render_checks(settings: Any, home: Path | None) -> list[Check]:
     changes is rewritten; the others stay as they are)."""
     from .options import export_options
     from .redact_rules import RULES
+    from .runstart import recorded_folder
     from .state import State
     from .zones import machine_zone_name, with_vault_zone
 
@@ -262,8 +263,13 @@ def render_checks(settings: Any, home: Path | None) -> list[Check]:
         off = "redaction is off: secrets reach the vault (nor are its files searched for them)"
         checks = [Check("Vault", "info", off)]
     options = with_vault_zone(export_options(settings, home), machine_zone_name()).options
-    current = ["render", options.render_fingerprint()]
     state = State.load(settings.vault.expanduser())
+    folder = recorded_folder(settings.vault.expanduser(), state, options.folder)
+    if folder != options.folder:  # (the export says so on every run, with what to do)
+        moved = f'the notes\' folder "{options.folder}" is "{folder}" now (moved in the vault)'
+        checks.append(Check("Vault", "info", f'{moved}: set folder = "{folder}" to say so'))
+        options = replace(options, folder=folder)
+    current = ["render", options.render_fingerprint()]
     units = state.sources.values()
     # (distinct notes: a vault exported from two places of one home, or a source file
     # that moved, has two units naming the same notes)

@@ -30,14 +30,13 @@ from .readvalues import ReadSession, ReadSettings, placed
 from .redact_outputs import redact_report
 from .render import fresh_templates
 from .renderkey import recorded_keys
-from .runstart import followed_folder, stop_if_notes_gone, vault_notices
+from .runstart import followed_folder, open_vault, vault_notices
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .state import VaultLock
 from .unchanged import UnchangedUnits
 from .unitprogress import UnitProgress
 from .unitreader import UnitReader
 from .vault import Action, Change, Vault
-from .vaultattach import AttachmentNames
 from .workers import Renderer, RenderJob, failed
 from .zones import machine_zone_name, with_vault_zone
 
@@ -66,7 +65,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         units = discover(options, unreadable)
         unreadable += unreadable_in_sources(options)
     if options.dry_run:
-        vault = _open_vault(options)
+        vault = open_vault(options)
         options, followed = followed_folder(options, vault)
         report = _Run(options, vault).run(units, progress)
         report.problems += followed
@@ -81,7 +80,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
     options.vault.mkdir(parents=True, exist_ok=True)
     vault_path = options.vault.expanduser().resolve()
     with VaultLock(vault_path, wait=options.lock_wait, waiting=options.waiting) as lock:
-        vault = _open_vault(options)
+        vault = open_vault(options)
         vaultrun.begin_run(vault)
         zoned.kept_in(vault.root)
         options, followed = followed_folder(options, vault)
@@ -98,17 +97,6 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         vaultrun.end_run(vault)
         report.problems += zoned.problems + followed
         return add_unreadable(report, unreadable)
-
-
-def _open_vault(options: ExportOptions) -> Vault:
-    """The vault with its state, which lives all run (``collector_lasting``); a run stops
-    here where every note the state records is gone (``stop_if_notes_gone``)."""
-    with collector_lasting():
-        vault = Vault(options.vault, dry_run=options.dry_run, diff=options.diff,
-                      force=options.force, restore=options.restore)  # fmt: skip
-    stop_if_notes_gone(vault, options.restore or options.accept_deleted)
-    vault.attachment_names = AttachmentNames(str(vault.root), options.attachments_folder)
-    return vault
 
 
 class _Run:
@@ -272,11 +260,9 @@ class _Run:
         state = self._progress[unit] = UnitProgress(ref)
         if not self._again_pass:  # (a unit redone was weighed the first time)
             self.renderer.expect(ref.size)
-        copy = False  # a copy of a session another file's note holds: not without one
         try:
             for loaded in self.reader.families(adapter, ref):
                 problems, errors = state.took(loaded)
-                copy |= any(p.message.endswith(" is exported") for p in problems)
                 self.report.problems.extend(p for p in problems if p not in self.report.problems)
                 self._counts(adapter.name).failed += errors if not self._again_pass else 0
                 sessions = [r.session for r in loaded.sessions]
@@ -292,7 +278,7 @@ class _Run:
                 Problem(unit, _unread(exc), severity="error", source=adapter.name)
             )
             state.complete = False
-        if not self._again_pass and state.empty(bool(self.options.project)) and not copy:
+        if not self._again_pass and state.empty(bool(self.options.project)):
             self._counts(adapter.name).empty += 1
             self.report.empty_units.append((adapter.name, unit))
         state.loaded = True

@@ -12,10 +12,12 @@ from . import vaultio
 from .errors import ExporterError, Problem
 from .notefile import INDEX_PREFIX
 from .redact_outputs import redact_state, rename_secret_paths
-from .state import STATE_DIR, STATE_FILE
+from .state import STATE_DIR, STATE_FILE, State
 from .vaultpaths import inside
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .options import ExportOptions
     from .redact import Redactor
     from .vault import Vault
@@ -108,13 +110,23 @@ def moved_folder(vault: Vault, folder: str) -> tuple[str, Problem | None]:
     if not folder or (vault.root / folder).exists() or (vault.root / folder).is_symlink():
         vault.state.folders.pop(folder, None)  # (there again: the person's choice now)
         return folder, None
-    moved = vault.state.folders.get(folder)
-    if moved is None or not (vault.root / moved).is_dir():  # (moved again: from there)
-        moved = _moved_to(vault, moved or folder)
+    moved = recorded_folder(vault.root, vault.state, folder)
+    if moved == folder:  # (not known yet, or moved again: from where it was)
+        moved = _moved_to(vault, vault.state.folders.get(folder) or folder)
     if moved is None or not inside(moved) or not (vault.root / moved).is_dir():
         return folder, None
     vault.state.folders[folder] = moved  # (the notes' records follow them: asked once)
     return moved, Problem(moved, FOLDER_FOLLOWED.format(old=folder, new=moved))
+
+
+def recorded_folder(root: Path, state: State, folder: str) -> str:
+    """Where the state says the notes of ``folder`` went, while ``folder`` is not in the
+    vault and that one is; else ``folder`` (``doctor`` asks, searching nothing)."""
+    folder = folder.strip("/")
+    moved = state.folders.get(folder)
+    if not moved or (root / folder).exists() or not (root / moved).is_dir():
+        return folder
+    return moved
 
 
 def _moved_to(vault: Vault, folder: str) -> str | None:
@@ -133,3 +145,18 @@ def _moved_to(vault: Vault, folder: str) -> str | None:
         if now and now.endswith("/" + rest) and len(now) > len(rest) + 1:
             places.add(now[: -len(rest) - 1])  # (a note moved alone is no folder's)
     return places.pop() if len(places) == 1 else None
+
+
+def open_vault(options: ExportOptions) -> Vault:
+    """The vault with its state, which lives all run (``collector_lasting``); a run stops
+    here where every note the state records is gone (``stop_if_notes_gone``)."""
+    from .collector import collector_lasting
+    from .vault import Vault
+    from .vaultattach import AttachmentNames
+
+    with collector_lasting():
+        vault = Vault(options.vault, dry_run=options.dry_run, diff=options.diff,
+                      force=options.force, restore=options.restore)  # fmt: skip
+    stop_if_notes_gone(vault, options.restore or options.accept_deleted)
+    vault.attachment_names = AttachmentNames(str(vault.root), options.attachments_folder)
+    return vault

@@ -26,6 +26,7 @@ class UnitProgress:
     held: bool = False  # some session of it was held back by the filters
     selected: bool = False  # some session of it was kept by the filters
     filtered: bool = False  # some conversation of it was left out by the filters
+    copy: bool = False  # a copy of a session another file holds (not "without a conversation")
 
     def took(self, read: ReadUnit) -> tuple[list[Problem], int]:
         """Account for a family read from the unit: the problems to report, and how many
@@ -37,6 +38,9 @@ class UnitProgress:
         # this run's to report (nor a failure of it). The unit is read again by the next
         # run, which reports it (it would skip an unchanged unit).
         problems = [] if read.left_out else read.problems
+        # A file left out for another copy of its session holds a conversation all the same
+        # (each such reason ends so: ``claude_load._copy_of``).
+        self.copy |= any(p.message.endswith(" is exported") for p in read.problems)
         self.complete &= not (read.left_out and read.problems)
         new_errors = {p for p in problems if p.severity == "error"} - self.errors
         self.errors |= new_errors
@@ -53,4 +57,4 @@ class UnitProgress:
         all (its project is not known: none of a --project's; --since took it in by its
         time at discovery)?"""
         ours = self.selected or not (self.held or project_filter)
-        return not self.any_session and self.complete and not self.filtered and ours
+        return not (self.any_session or self.filtered or self.copy) and self.complete and ours

@@ -22,7 +22,7 @@ def _session(home, sid: str, project: str, prompt: str) -> None:
 
 
 def _export(vault, home, **kw):
-    return run_export(ExportOptions(vault=vault, home=home, timezone=UTC, **kw))
+    return run_export(ExportOptions(vault=vault, home=home, **{"timezone": UTC, **kw}))
 
 
 def _sid(n: int) -> str:
@@ -96,3 +96,15 @@ def test_a_folder_renamed_twice_is_followed_from_where_it_was(tmp_path):
     assert report.total("created") == 1 and 'folder = "Talks"' in report.problems[0].message
     assert sorted(p.name for p in vault.iterdir() if not p.name.startswith(".")) == ["Talks"]
     assert "Talks/Projects/third.md" in note_files(vault, index=True)
+
+
+def test_doctor_knows_the_folder_moved_and_counts_no_note_to_render_again(tmp_path):
+    from typer.testing import CliRunner
+
+    from exporter.cli import app
+
+    home, vault = _renamed(tmp_path, "Chats")
+    _export(vault, home, timezone=None)  # (doctor's zone: the vault's, as a command's)
+    said = CliRunner().invoke(app, ["doctor", "--vault", str(vault), "--home", str(home)]).stdout
+    assert 'folder "AI Sessions" is "Chats" now' in said, said
+    assert "render" not in said.split("Vault", 1)[1].split("\n\n")[0], said

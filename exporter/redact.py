@@ -18,6 +18,7 @@ binary bytes that hold a secret are not copied.
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import fields, replace
@@ -34,6 +35,7 @@ from .redact_names import (
     generic_value,
     held_secret,
     shannon_entropy,
+    stand_in_password,
 )
 from .redact_rules import RULES, Rule, compile_rule
 from .redact_sessions import FamilyRedaction
@@ -44,6 +46,9 @@ if TYPE_CHECKING:
     from .adapters import SessionRef
 
 _PLACEHOLDER_START = b"[REDACTED:"
+# A placeholder, ours or one already in the text (a rule's id, as ``config`` allows one).
+_PLACEHOLDER_RE = rb"\[REDACTED:[A-Za-z0-9_.-]{1,100}\]"
+_BLANK = b"\x00"  # what a placeholder's inside is to a rule: no word, no ``:``, no space
 # Control characters, ESC (which starts a terminal code) among them: what rendering drops.
 _HIDDEN = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _PASSES = 12
@@ -59,8 +64,10 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # is (``token_file``) and a workflow's ``${{ … }}`` are no secrets; 7: a secret found
 # anywhere in a session is redacted everywhere in it, passwords glued to ``mysql -p`` and
 # after ``sshpass -p``; 8: and in the session's family read with it (parent, subagents);
-# 9: MySQL Shell's ``-p``, and other tools' flags after a client's name are no password.
-ENGINE_VERSION = "9"
+# 9: MySQL Shell's ``-p``, and other tools' flags after a client's name are no password;
+# 10: no match takes part of a placeholder (``https://[REDACTED:github-pat]@host``), a
+# default or stand-in password of a ``user:password`` pair stays, Discord bot tokens anywhere.
+ENGINE_VERSION = "10"
 
 
 class Redactor(FamilyRedaction, ValueRedaction):
@@ -84,6 +91,8 @@ class Redactor(FamilyRedaction, ValueRedaction):
         # here rather than passed down every call that reaches a text: one session at a time.
         self._found: list[tuple[bytes, str]] | None = None
         self._spread: Spread | None = None
+        # The text the rules last read, as they read it (``_opaque``), and its placeholders.
+        self._last_opaque: tuple[bytes, bytes, list[tuple[int, int]]] | None = None
         digest = hashlib.sha256(ENGINE_VERSION.encode())
         for rule in self.rules:
             digest.update(repr(rule).encode())
@@ -146,6 +155,7 @@ class Redactor(FamilyRedaction, ValueRedaction):
             if data is before:
                 break
             spots, held = self._spots(data)
+        self._last_opaque = None  # (not kept past its text: it may be a large one)
         if held is not False:  # a value named by a key above it
             from .redact_nested import redact_held  # (few texts hold one: imported then)
 
@@ -165,9 +175,13 @@ class Redactor(FamilyRedaction, ValueRedaction):
         counts: Counter[str] | None,
     ) -> bytes:
         rule, regex = self.rules[i], self._regexes[i]
+        # An earlier rule's placeholder is one opaque piece here: its inside (``:``, the
+        # rule's id) is hidden from the pattern, so ``https://[REDACTED:github-pat]@host``
+        # has no ``user:password``, and no match may take part of one, or one, as a secret.
+        seen, inside = self._opaque(data)
         matches = []
         for pos, endpos in windows or [(0, len(data))]:
-            for m in regex.finditer(data, pos, endpos):
+            for m in regex.finditer(seen, pos, endpos):
                 if m.end() == endpos and endpos < len(data):
                     # It may go on past the stretch (a long key): look at the whole text.
                     return self._apply(i, data, None, counts)
@@ -177,8 +191,15 @@ class Redactor(FamilyRedaction, ValueRedaction):
         for m in matches:
             group = _secret_group(m)
             start, end = m.span(group)
-            if start < last or not self._is_secret(
-                rule, data[start:end], m, group == self._groups[i], data[end : end + 2]
+            if start < last or (inside and _overlaps(start, end, inside)):
+                continue
+            if not self._is_secret(
+                rule,
+                data[start:end],
+                data[m.start() : start],
+                data[m.start() : m.end()],
+                group == self._groups[i],
+                data[end : end + 2],
             ):
                 continue
             pieces += (data[last:start], self._placeholders[i])
@@ -192,20 +213,37 @@ class Redactor(FamilyRedaction, ValueRedaction):
         pieces.append(data[last:])
         return b"".join(pieces)
 
+    def _opaque(self, data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
+        """``_opaque(data)``, kept for the next rule while the text stays as it is."""
+        last = self._last_opaque
+        if last is None or last[0] is not data:
+            self._last_opaque = last = (data, *_opaque(data))
+        return last[1], last[2]
+
     def _is_secret(
-        self, rule: Rule, secret: bytes, m: Any, last_group: bool, after: bytes = b""
+        self,
+        rule: Rule,
+        secret: bytes,
+        named_by: bytes,
+        whole: bytes,
+        last_group: bool,
+        after: bytes = b"",
     ) -> bool:
+        """Is ``secret``, which ``rule`` matched (``whole``: all of the match; ``named_by``:
+        what comes before the secret in it), one?"""
         if not secret or secret.startswith(_PLACEHOLDER_START):
             return False
-        if secret in self._allow_bytes or m.group(0) in self._allow_bytes:
+        if secret in self._allow_bytes or whole in self._allow_bytes:
             return False
         value = secret.decode("utf-8", "replace")
         if value in rule.not_values:
             return False
         if STAND_IN.match(value):
             return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
+        if rule.pair and stand_in_password(named_by.decode("utf-8", "replace"), value):
+            return False  # "amqp://guest:guest@", "user:password@": a default, a stand-in
         if rule.generic:  # (the last group of a generic rule is the unquoted value)
-            named = m.group(0).rpartition(secret)[0].decode("utf-8", "replace")
+            named = named_by.decode("utf-8", "replace")
             return generic_value(value, named, after, rule.entropy or 0.0, not last_group)
         return rule.entropy is None or shannon_entropy(value) >= rule.entropy
 
@@ -357,6 +395,34 @@ _NOT_TEXT = {"kind", "call_id", "subagent_id", "media_type", "data", "notice", "
 @lru_cache(maxsize=32)
 def _part_fields(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls) if f.name not in _NOT_TEXT)
+
+
+def _opaque(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
+    """``data`` as the rules read it, each placeholder's inside blanked out (the same
+    length, so positions hold), and where the placeholders are; ``data`` itself and no
+    places when it holds none (most texts: one search)."""
+    if _PLACEHOLDER_START not in data:
+        return data, []
+    inside = [m.span() for m in _placeholders().finditer(data)]
+    if not inside:
+        return data, []
+    seen = bytearray(data)
+    for start, end in inside:
+        seen[start + 1 : end - 1] = _BLANK * (end - start - 2)
+    return bytes(seen), inside
+
+
+def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """Does ``start:end`` share a byte with any of ``spans`` (in order, not overlapping)?"""
+    k = bisect_right(spans, (end,))  # the spans that start before ``end``
+    return start < end and k > 0 and spans[k - 1][1] > start
+
+
+@lru_cache(maxsize=1)
+def _placeholders() -> Any:
+    import re2
+
+    return re2.compile(_PLACEHOLDER_RE)
 
 
 def _secret_group(m: Any) -> int:

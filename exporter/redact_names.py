@@ -23,6 +23,15 @@ STAND_IN = re.compile(
     | (?:your|my|the)[_-].* | .*(?:example|placeholder|changeme|redacted|dummy).*
     | null | none | nil | true | false | undefined )$"""
 )
+# The password of a ``user:password`` pair that is none: a word for a password (a manual's
+# ``user:password@host``), a documented default (RabbitMQ's ``guest``; GitHub's
+# ``x-oauth-basic``, where the token is the user), a reference in another shell's or
+# template's syntax (``%DB_PASS%``, ``{password}``, ``[password]``). ``STAND_IN`` and a
+# password equal to its user's name (``guest:guest``, ``postgres:postgres``) also count.
+_PAIR_STAND_IN = re.compile(
+    r"""(?ix) ^(?: (?:(?:your|my|the|db|user)[_-]?)?(?:pass(?:word|wd)?|pwd|pw|secret)
+    | guest | x-oauth-basic | %\w+% | \{\w*\} | \[\w+\] )$"""
+)
 _DRIVE = re.compile(r"[A-Za-z]:[\\/]")  # a Windows path
 _DOTTED = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")  # settings.SECRET_KEY
 _PLAIN_WORDS = re.compile(r"[a-z_.-]+")  # get_password, bert-base-uncased
@@ -115,6 +124,17 @@ def item_name(items: Any, i: int) -> str | None:
     if not before.startswith("-") and len(items) != 2:
         return None
     return before if named_secret(before) else None
+
+
+def stand_in_password(named: str, password: str) -> bool:
+    """Is ``password``, after ``named`` (what its rule matched before it: ``amqp://guest:``,
+    ``curl -u admin:``), a documented default or a stand-in rather than a secret? The same
+    as its user's name, a word for a password, ``guest``, or a reference."""
+    user = _PAIR_USER.split(named.removesuffix(":"))[-1]
+    return password == user or _PAIR_STAND_IN.match(password) is not None
+
+
+_PAIR_USER = re.compile(r"[\s/=\"'\\]")  # what stands before a pair's user name
 
 
 def shannon_entropy(text: str) -> float:

@@ -21,7 +21,9 @@ not a code identifier) before it is redacted, so prose and code are left alone.
 
 from __future__ import annotations
 
+from base64 import b64encode
 from dataclasses import dataclass
+from itertools import product
 from typing import Any
 
 
@@ -38,6 +40,9 @@ class Rule:
     # Values that are never this secret, whatever the pattern says (RE2 has no look-ahead
     # to leave them out): a tuple, so that the rule's repr, in the fingerprint, is stable.
     not_values: tuple[str, ...] = ()
+    # The secret is the password of a ``user:password`` pair (a URL's, ``curl -u``'s): a
+    # documented default or a stand-in there is none (``redact_names.stand_in_password``).
+    pair: bool = False
 
 
 class RuleError(ValueError):
@@ -68,11 +73,12 @@ def _r(
     near: bool = True,
     fold: bool = False,
     not_values: tuple[str, ...] = (),
+    pair: bool = False,
 ) -> Rule:
     words = (keywords,) if isinstance(keywords, str) else keywords
     if pattern.startswith(_WORD_START) and "(" not in pattern.replace("(?", ""):
         pattern = f"{_TOKEN_START}({pattern[len(_WORD_START) :]})"
-    return Rule(rule_id, words, pattern, entropy, generic, near, fold, not_values)
+    return Rule(rule_id, words, pattern, entropy, generic, near, fold, not_values, pair)
 
 
 # A token starts where a word does, or right after an escape in JSON or C (``\ntoken``,
@@ -97,6 +103,27 @@ def _value(shortest: int, longest: int) -> str:
         rf"|([^\s\"'`,;(){{}}\[\]<>$]{n}))"
     )
 
+
+# A Discord bot token is three parts joined by dots: its bot's user id (a snowflake, 17 to
+# 20 decimal digits) in base64 without padding, 6 characters of a time, then 27 to 38 of
+# its signature. Base64 turns each three digits into four characters of a fixed shape, and
+# the last one or two into two or three: the id's part is 23, 24, 26 or 27 characters of
+# that shape (25 cannot be). Its last three characters and the dot after them are keywords
+# the prefilter finds (599 of them: ``jcy.``, ``5NA.``, ``MTA.``), so the rule needs no
+# "discord" near it. (Not its first four: base64 of a file of digits is made of nothing
+# else, and holds no dot. Not its last two: ``cy.`` and ``gy.`` end many sentences.)
+_DIGITS3 = r"[MNO][DTjz][AEIMQUYcgk][w-z0-5]"
+_DIGITS2, _DIGITS1 = r"[MNO][DTjz][AEIMQUYcgk]", r"[MNO][AQgw]"
+_DISCORD_ID = rf"(?:(?:{_DIGITS3}){{6}}(?:{_DIGITS2}|{_DIGITS1})?|(?:{_DIGITS3}){{5}}{_DIGITS2})"
+_DISCORD_ENDS = tuple(
+    sorted(
+        {
+            b64encode("".join(digits).encode()).decode().rstrip("=")[-3:] + "."
+            for n in (4, 5, 6)
+            for digits in product("0123456789", repeat=n)
+        }
+    )
+)
 
 PRIVATE_KEY_HEAD = r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
 PRIVATE_KEY_TAIL = r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
@@ -210,8 +237,11 @@ RULES: tuple[Rule, ...] = (
        r"hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/]{43,56})"),
     _r("discord-webhook", ("discord.com/api/webhooks", "discordapp.com/api/webhooks"),
        r"discord(?:app)?\.com/api/webhooks/\d+/([\w-]{60,80})"),
-    _r("discord-bot-token", "discord", r"\b[MN][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27,38}\b",
-       near=False, fold=True),
+    _r("discord-bot-token", ("discord", "Discord", "DISCORD", *_DISCORD_ENDS),
+       r"(?:" + _TOKEN_START + "(" + _DISCORD_ID + r"\.[\w-]{6}\.[\w-]{27,38})" + _END
+       # A token of the older, looser shape, named on its line (``discord bot: M…``).
+       + r"|(?i:discord)[^\n]{0,80}?" + _TOKEN_START
+       + r"([MN][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27,38})\b)"),
     _r("telegram-bot-token", ":AA", r"\b\d{8,10}:AA[\w-]{33}" + _END),
     _r("teams-webhook", "webhook.office.com",
        r"webhook\.office\.com/webhookb2/[\w-]+@[\w-]+/IncomingWebhook/([a-z0-9]{32}/[\w-]+)"),
@@ -263,10 +293,11 @@ RULES: tuple[Rule, ...] = (
        r"([a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})", fold=True),
     # -- credentials in URIs and headers -----------------------------------------------------
     _r("uri-credentials", "://",
-       r"\b[A-Za-z][\w+.-]{1,20}://[^\s:@/'\"<>`]{0,100}:([^\s@/'\"<>`]{1,200})@[\w\[]"),
+       r"\b[A-Za-z][\w+.-]{1,20}://[^\s:@/'\"<>`]{0,100}:([^\s@/'\"<>`]{1,200})@[\w\[]",
+       pair=True),
     _r("curl-user-password", ("-u ", "-u\t", "--user"),
        r"(?:\s-u|--user)[\s=]+[\"']?[^\s:\"'@]{1,100}:([^\s\"']{3,200})", entropy=2.0,
-       generic=True),
+       generic=True, pair=True),
     _r("basic-auth-header", "basic",
        r"(?i)authorization[\"']?\s{0,3}[:=]\s{0,3}[\"']?basic\s+(" + _B64 + r"{8,}={0,2})",
        fold=True),

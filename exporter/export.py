@@ -30,7 +30,7 @@ from .readvalues import ReadSession, ReadSettings, placed
 from .redact_outputs import redact_report
 from .render import fresh_templates
 from .renderkey import recorded_keys
-from .runstart import followed_folder, open_vault, vault_notices
+from .runstart import open_vault, vault_notices
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .state import VaultLock
 from .unchanged import UnchangedUnits
@@ -65,8 +65,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         units = discover(options, unreadable)
         unreadable += unreadable_in_sources(options)
     if options.dry_run:
-        vault = open_vault(options)
-        options, followed = followed_folder(options, vault)
+        vault, options, followed = open_vault(options)
         report = _Run(options, vault).run(units, progress)
         report.problems += followed
         if why := unwritable(options.vault):  # what it would write, the real run could not
@@ -80,10 +79,9 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
     options.vault.mkdir(parents=True, exist_ok=True)
     vault_path = options.vault.expanduser().resolve()
     with VaultLock(vault_path, wait=options.lock_wait, waiting=options.waiting) as lock:
-        vault = open_vault(options)
+        vault, options, followed = open_vault(options)
         vaultrun.begin_run(vault)
         zoned.kept_in(vault.root)
-        options, followed = followed_folder(options, vault)
         run = _Run(options, vault, lock.identity())
         try:
             with ctrl_c_noted():

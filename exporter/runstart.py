@@ -147,9 +147,11 @@ def _moved_to(vault: Vault, folder: str) -> str | None:
     return places.pop() if len(places) == 1 else None
 
 
-def open_vault(options: ExportOptions) -> Vault:
-    """The vault with its state, which lives all run (``collector_lasting``); a run stops
-    here where every note the state records is gone (``stop_if_notes_gone``)."""
+def open_vault(options: ExportOptions) -> tuple[Vault, ExportOptions, list[Problem]]:
+    """The vault with its state, which lives all run (``collector_lasting``), and the
+    options with the folder the notes are in (``followed_folder``: asked first, while the
+    notes' records still say where they were); a run stops here where every note the state
+    records is gone (``stop_if_notes_gone``)."""
     from .collector import collector_lasting
     from .vault import Vault
     from .vaultattach import AttachmentNames
@@ -157,6 +159,7 @@ def open_vault(options: ExportOptions) -> Vault:
     with collector_lasting():
         vault = Vault(options.vault, dry_run=options.dry_run, diff=options.diff,
                       force=options.force, restore=options.restore)  # fmt: skip
+    options, followed = followed_folder(options, vault)
     stop_if_notes_gone(vault, options.restore or options.accept_deleted)
     vault.attachment_names = AttachmentNames(str(vault.root), options.attachments_folder)
-    return vault
+    return vault, options, followed

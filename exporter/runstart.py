@@ -9,10 +9,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import vaultio
+from .collector import collector_lasting
 from .errors import ExporterError, Problem
 from .notefile import INDEX_PREFIX
 from .redact_outputs import redact_state, rename_secret_paths
 from .state import STATE_DIR, STATE_FILE, State
+from .vault import Vault
+from .vaultattach import AttachmentNames
 from .vaultpaths import inside
 
 if TYPE_CHECKING:
@@ -20,7 +23,6 @@ if TYPE_CHECKING:
 
     from .options import ExportOptions
     from .redact import Redactor
-    from .vault import Vault
 
 RENAMED_SECRET = "renamed: its file name held a secret (update links to the old name)"
 # (a dry run moves nothing: it lists the note's change at its old name, redacted)
@@ -152,10 +154,6 @@ def open_vault(options: ExportOptions) -> tuple[Vault, ExportOptions, list[Probl
     options with the folder the notes are in (``followed_folder``: asked first, while the
     notes' records still say where they were); a run stops here where every note the state
     records is gone (``stop_if_notes_gone``)."""
-    from .collector import collector_lasting
-    from .vault import Vault
-    from .vaultattach import AttachmentNames
-
     with collector_lasting():
         vault = Vault(options.vault, dry_run=options.dry_run, diff=options.diff,
                       force=options.force, restore=options.restore)  # fmt: skip

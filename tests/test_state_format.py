@@ -434,10 +434,11 @@ def test_what_lives_all_run_is_built_with_the_collector_off_and_frozen_before_th
     # The units found and the vault's state hold no cycle: a collection walking them while
     # they are built (20,000 of them: 0.08 s of a no-op run) finds nothing to free.
     from exporter import export as export_module
+    from exporter import runstart
 
     home, vault = exported(tmp_path, 3)
     enabled, young = [], []
-    real_discover, real_vault = export_module.discover, export_module.Vault
+    real_discover, real_vault = export_module.discover, runstart.Vault
     real_skip = export_module._Run._export_or_skip
 
     def discover(*args):
@@ -455,7 +456,7 @@ def test_what_lives_all_run_is_built_with_the_collector_off_and_frozen_before_th
         return real_skip(self, adapter, ref, unit, known)
 
     monkeypatch.setattr(export_module, "discover", discover)
-    monkeypatch.setattr(export_module, "Vault", vault_of)
+    monkeypatch.setattr(runstart, "Vault", vault_of)
     monkeypatch.setattr(export_module._Run, "_export_or_skip", skip)
     export(vault, home)
     assert enabled == [("discover", False), ("vault", False)] + [("skip", True)] * 3

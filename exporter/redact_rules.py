@@ -115,12 +115,16 @@ def _value(shortest: int, longest: int) -> str:
 _DIGITS3 = r"[MNO][DTjz][AEIMQUYcgk][w-z0-5]"
 _DIGITS2, _DIGITS1 = r"[MNO][DTjz][AEIMQUYcgk]", r"[MNO][AQgw]"
 _DISCORD_ID = rf"(?:(?:{_DIGITS3}){{6}}(?:{_DIGITS2}|{_DIGITS1})?|(?:{_DIGITS3}){{5}}{_DIGITS2})"
+# Of an id of ``n`` digits, the last three characters depend on its last ``k`` digits alone
+# (the last group of three, or the one or two left over, and the digit before those): each
+# ending is made from those digits after zeros, 1,200 encodings (every id of 4 to 6 digits,
+# 1.1 million, took 0.46 s of each start-up; ``test_redactfix_discord`` checks they agree).
 _DISCORD_ENDS = tuple(
     sorted(
         {
-            b64encode("".join(digits).encode()).decode().rstrip("=")[-3:] + "."
-            for n in (4, 5, 6)
-            for digits in product("0123456789", repeat=n)
+            b64encode(("0" * (n - k) + "".join(digits)).encode()).decode().rstrip("=")[-3:] + "."
+            for n, k in ((4, 2), (5, 2), (6, 3))
+            for digits in product("0123456789", repeat=k)
         }
     )
 )

@@ -92,6 +92,21 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
         raise
 
 
+def same_bytes(one: str | os.PathLike[str], other: str | os.PathLike[str]) -> bool:
+    """Do two files hold the same bytes (read a block at a time; False if either cannot
+    be read)?"""
+    try:
+        with open_regular(one) as a, open_regular(other) as b:
+            while True:
+                block = a.read(1 << 20)
+                if block != b.read(1 << 20):
+                    return False
+                if not block:
+                    return True
+    except OSError:
+        return False
+
+
 def not_a_file(mode: int) -> str:
     """What a path is instead of a regular file, as a problem says it ("a folder, not a
     file"), from its ``st_mode``."""

@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from .base import FileStamp, SessionRef, SourceContext, listed, open_regular
+from .base import FileStamp, SessionRef, SourceContext, listed, open_regular, same_bytes
 
 SOURCE = "claude-code"
 
@@ -216,21 +216,6 @@ class NewerCopies:
         if mine != other:
             return "older"
         return "same" if same_bytes(path, newer) else "as new"
-
-
-def same_bytes(one: Path, other: Path) -> bool:
-    """Do two files hold the same bytes (read a block at a time; False if either cannot
-    be read)?"""
-    try:
-        with open_regular(one) as a, open_regular(other) as b:
-            while True:
-                block = a.read(1 << 20)
-                if block != b.read(1 << 20):
-                    return False
-                if not block:
-                    return True
-    except OSError:
-        return False
 
 
 def _names_by_folder(projects: Path) -> dict[str, list[str]]:

@@ -72,7 +72,9 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
         read = [_rendered(unit, s, settings, reading.note_max_bytes) for s in sessions]
     if packer is not None and any(r.session.is_streamed for r in read):
         read = [_packed(r, packer, counts) if r.session.is_streamed else r for r in read]
-    return ReadUnit(loaded.problems, read, conversations, counts, len(loaded.sessions), kept)
+    return ReadUnit(
+        loaded.problems, read, conversations, counts, len(loaded.sessions), kept, loaded.copy
+    )
 
 
 def _packed(read: ReadSession, packer: PartPacker, counts: Counter[str]) -> ReadSession:

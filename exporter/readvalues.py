@@ -78,6 +78,7 @@ class ReadUnit:
     # problems, or having no conversation, are not reported); see ``left_out``.
     held: int = 0
     selected: int = 0
+    copy: bool = False  # a copy of a session another file holds (``LoadResult.copy``)
 
     @property
     def left_out(self) -> bool:

@@ -38,9 +38,7 @@ class UnitProgress:
         # this run's to report (nor a failure of it). The unit is read again by the next
         # run, which reports it (it would skip an unchanged unit).
         problems = [] if read.left_out else read.problems
-        # A file left out for another copy of its session holds a conversation all the same
-        # (each such reason ends so: ``claude_load._copy_of``).
-        self.copy |= any(p.message.endswith(" is exported") for p in read.problems)
+        self.copy |= read.copy
         self.complete &= not (read.left_out and read.problems)
         new_errors = {p for p in problems if p.severity == "error"} - self.errors
         self.errors |= new_errors

@@ -251,6 +251,9 @@ def cannot_read(exc: OSError) -> str:
 class LoadResult:
     sessions: list[Session] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # The file is a copy of a session another file holds, which is exported instead: it
+    # holds a conversation all the same (not a file "without a conversation").
+    copy: bool = False
 
     @classmethod
     def merged(cls, results: Iterable[LoadResult]) -> LoadResult:
@@ -259,6 +262,7 @@ class LoadResult:
         for result in results:
             merged.sessions += result.sessions
             merged.problems += result.problems
+            merged.copy |= result.copy
         return merged
 
 

@@ -75,6 +75,7 @@ def load_unit(adapter: ClaudeCodeAdapter, ref: SessionRef, keep: MessageSink | N
     if newer is not None:
         why = _copy_of(adapter, path, newer, main_id)
         result.problems.append(Problem(str(path), why, source=SOURCE))
+        result.copy = True
         return result
     times.report(result.problems, path, SOURCE)
     main.sidechains.report(result.problems, path, SOURCE)
@@ -132,9 +133,7 @@ def load_unit(adapter: ClaudeCodeAdapter, ref: SessionRef, keep: MessageSink | N
 
 
 def _copy_of(adapter: ClaudeCodeAdapter, path: Path, newer: Path, session_id: str) -> str:
-    """Why a file is not exported: another copy of its session is. Each reason ends "is
-    exported", which the pipeline reads as "this file holds a conversation" (it is not
-    counted among the files without one)."""
+    """Why a file is not exported: another copy of its session is."""
     how = adapter.copies.how(path, newer)
     if how == "same":  # (the file name breaks the tie: the same one is exported each run)
         return f"a copy of session {session_id}, the same as {newer}, which is exported"

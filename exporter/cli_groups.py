@@ -233,15 +233,17 @@ def schedule_install_cmd(
         bool, typer.Option("--dry-run", metavar="", help="Print what would be installed.")
     ] = False,
     debug: DebugOpt = False,
+    home: Annotated[Path | None, typer.Option("--home", hidden=True)] = None,  # refused below
 ) -> None:
     """Install (or update) the nightly export."""
-    a = _inherit(
-        ctx, {"vault": vault, "dry_run": dry_run, "debug": debug}, ("vault", "dry_run", "debug")
-    )
+    own = {"vault": vault, "dry_run": dry_run, "debug": debug, "home": home}
+    a = _inherit(ctx, own, tuple(own))
     with _handled(a["debug"]):
         from .options import check_vault
-        from .schedule import install, scheduler
+        from .schedule import HOME_NOT_SCHEDULED, install, scheduler
 
+        if a["home"] is not None:  # the nightly run exports this user's home, nothing else
+            raise ConfigError(HOME_NOT_SCHEDULED)
         settings = _settings({"vault": a["vault"]})
         check_vault(
             required_vault(settings), dry_run=False

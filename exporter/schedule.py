@@ -36,6 +36,11 @@ from .schedulers import (  # noqa: F401  (CRON_TAG, LABEL, NAME, run, _windows_w
 )
 
 LOG_NAME = "nightly.log"
+HOME_NOT_SCHEDULED = (
+    "schedule install takes no --home: the nightly run exports this user's home (~). "
+    "For sessions kept in another folder DIR, name their folders in [paths] in the vault's "
+    '.ccexport/config.toml (claude-code = ["DIR/.claude"], …)'
+)
 
 
 def nightly_command(vault: Path) -> list[str]:

@@ -286,6 +286,33 @@ def test_options_before_the_subcommand_are_honoured_not_dropped(
     assert not no_real_schedulers.exists()
 
 
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["schedule", "install", "--home", "{home}", "--vault", "{vault}"],
+        ["--home", "{home}", "schedule", "install", "--vault", "{vault}"],
+    ],
+)
+def test_schedule_install_with_home_says_where_another_home_goes(
+    tmp_path, monkeypatch, no_real_schedulers, words
+):
+    """`schedule install --home X` was click's "No such option: --home", and `--home X
+    schedule install` "--home does not apply": neither said that the nightly run exports
+    this user's home, or how to export another folder every night ([paths])."""
+    from typer.testing import CliRunner
+
+    from exporter.cli import app
+
+    monkeypatch.setenv("CCEXPORT_SCHEDULER", "cron")
+    args = [w.format(home=tmp_path / "h", vault=tmp_path / "v") for w in words]
+    refused = CliRunner().invoke(app, args)
+    assert refused.exit_code == 2, refused.output
+    assert "takes no --home" in refused.stderr and "[paths]" in refused.stderr
+    assert not no_real_schedulers.exists() and not (tmp_path / "v").exists()
+    shown = CliRunner().invoke(app, ["schedule", "install", "--help"]).output
+    assert "--home" not in shown  # refused, so not offered
+
+
 # A crontab program that keeps its table as bytes (the conftest's stand-in reads text).
 _BYTES_CRONTAB = """#!{python}
 import os, sys

@@ -119,7 +119,7 @@ class _Run:
         # default_relpath is looked up here, so a test can stand in for it on this module
         self.plan = LinkPlan(vault, self.settings, default_relpath)
         self._units: dict[str, tuple[Adapter, SessionRef]] = {}
-        self._unit = ""
+        self._unit = self._source = ""  # the unit being read, and its adapter's name
         self.notes = NoteWriter(vault, self.report)
         self._again_pass = False
         self._read_any = False  # a unit was read (not skipped) this run
@@ -254,6 +254,7 @@ class _Run:
     def _export_unit(self, adapter: Adapter, ref: SessionRef) -> None:
         """Load a unit and plan its notes; they are written as their rendering finishes."""
         self._unit = unit = str(ref.main.path)
+        self._source = adapter.name
         self._read_any = True
         state = self._progress[unit] = UnitProgress(ref)
         if not self._again_pass:  # (a unit redone was weighed the first time)
@@ -316,6 +317,8 @@ class _Run:
             if owner != self._unit:  # the same session reached through two sources
                 why = f"{session.key} was already exported from {owner}; this copy is skipped"
                 self.report.problems.append(Problem(self._unit, why, source=session.source))
+                if not self._again_pass:  # one session, counted once: its copy is not "found"
+                    self._counts(self._source).found -= 1
                 continue
             try:
                 known = self.plan.with_known_children(session)

@@ -150,6 +150,25 @@ def test_an_older_copy_is_still_called_so_and_is_not_without_a_conversation(tmp_
     assert "1 session found, 1 created" in result.stdout
 
 
+def test_a_copy_whose_name_sorts_after_the_original_is_not_counted_as_found(tmp_path):
+    """A byte copy named so that it is read after the original (``ffffffff-…``) reaches the
+    pipeline as the same session again and is skipped; it was still counted: "2 sessions
+    found, 1 created, 0 updated, 0 unchanged", a line that did not add up."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    original = _transcript(home)
+    copy = Path(shutil.copyfile(original, original.with_name("ffffffff-0000.jsonl")))
+    for run_number in (1, 2):
+        result = run("--vault", vault, "--home", home, "--timezone", "UTC", "--json")
+        assert result.exit_code == 0, said(result)
+        doc = json.loads(result.stdout)
+        totals, counts = doc["totals"], doc["sources"]["claude-code"]
+        assert totals["found"] == 1 and counts["found"] == 1
+        assert totals["created" if run_number == 1 else "unchanged"] == 1
+        skipped = [w["path"] for w in doc["warnings"] if "this copy is skipped" in w["message"]]
+        assert skipped == ([str(copy)] if run_number == 1 else [])  # (then known, not read)
+    assert len([p for p in note_files(vault) if "/claude-code/" in p]) == 1
+
+
 def test_an_empty_transcript_is_still_counted_without_a_conversation(tmp_path):
     home, vault = tmp_path / "home", tmp_path / "v"
     _transcript(home)

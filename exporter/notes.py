@@ -47,6 +47,7 @@ from .turns import (
     link,
     local,
     shape_turns,
+    unused_outputs,
 )
 
 UNKNOWN_PROJECT = "unknown-project"
@@ -173,13 +174,16 @@ def build_note(
         if (found := link(resolve, session.source, sid, labels.get(sid))) is not None
     ]
     properties = session_properties(session, settings.properties, tz, first_part)
+    shaped = shape_turns(turns, settings.view)
+    unused = unused_outputs(turns, shaped)
+    attachments = [a for a in attachments if a.relpath not in unused]
     context = {
         "properties": properties,  # model, active, files, resume, day, … (stats.py)
         "session": session,
         "title": title,
         "source_label": SOURCE_LABELS.get(session.source, session.source),
         "project": project_of(session),
-        "turns": shape_turns(turns, settings.view),
+        "turns": shaped,
         "parent_link": parent_link,
         "fork_link": fork_link,
         "fork_links": fork_links,

@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "f687fe9903186e1cd9caa0d742242550d102f13c9bcfe025807265f53a81b170"
+SHIPPED_TEMPLATE_SHA256 = "40a66b1a639dbb2387e8d83a07bf4cbd1ca7747d37fea35326e6d88c2145d09b"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -131,6 +131,8 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
         return _tool_call(item, checklist)
     if kind == "tool_result":
         body = fence(item["output"], "text")
+        if item["output_path"]:
+            body += f"\n*The whole output is {code_span(item['output_path'])}.*"
         more = item["output_more"]
         if more:
             # printf-style, as the template's ``format`` filter: the same text for any number
@@ -234,6 +236,8 @@ def _tool_call(item: dict[str, Any], checklist: bool) -> str:
         body += fence(block["text"], block["lang"]) + "\n"
     if item["output"]:
         body += fence(item["output"], "text") + "\n"
+    if item["output_path"]:
+        body += f"*The whole output is {code_span(item['output_path'])}.*\n"
     more = item["output_more"]
     if more:
         body += f"*… {more} more line{'s' if more != 1 else ''}*\n"
@@ -291,6 +295,8 @@ def _subagent_call(item: dict[str, Any]) -> str:
         body += "Prompt:\n" + fence(item["prompt"], "text") + "\n\n"
     if item["output"]:
         body += "Result:\n\n" + escape_prose(item["output"]) + "\n\n"
+    if item["output_path"]:
+        body += f"*The whole result is {code_span(item['output_path'])}.*\n\n"
     if item["subagent"]:
         body += f"Full transcript: {item['subagent']}\n"
     agent = code_span(item["agent_type"]) + ": " if item["agent_type"] else ""

@@ -223,7 +223,7 @@ def _item(
             "summary_code": not description and summary is not None,
             "summary_cut": cut,
             "inputs": input_blocks(part.input, part.name, summary),
-            "output": _output(result.output) if result else None,
+            **_output(result.output if result else None, attachments_folder, attachments),
             # A call that did not run is no failure, but a template written before
             # ``not_run`` knew only ``is_error``: it marks such a call as it always did.
             "is_error": bool(result and (result.is_error or result.not_run)),
@@ -240,7 +240,7 @@ def _item(
     if isinstance(part, ToolResultPart):
         if pairs.next_result_is_paired():
             return None
-        return {"kind": "tool_result", "output": _output(part.output),
+        return {"kind": "tool_result", **_output(part.output, attachments_folder, attachments),
                 "is_error": part.is_error or bool(part.not_run), "not_run": part.not_run,
                 "output_more": 0}  # fmt: skip
     if isinstance(part, AttachmentPart):
@@ -271,13 +271,10 @@ def _attachment_item(
         # note says it was attached rather than leave no trace of it.
         return {"kind": "notice", "notice": "attachment", "text": name or "",
                 "withheld": part.withheld or "", "origin": part.origin}  # fmt: skip
-    digest = hashlib.sha256(part.data).hexdigest()[:16]
     ext = _MEDIA_EXT.get(part.media_type) or ("txt" if part.is_text else "bin")
-    relpath = f"{folder.strip('/')}/{digest}.{ext}"
-    if all(a.relpath != relpath for a in attachments):
-        # Copied for a text file too: a template written before text was shown in the note
-        # embeds it, and the note points to it when it shows a cut.
-        attachments.append(Attachment(relpath, part.data))
+    # Copied for a text file too: a template written before text was shown in the note
+    # embeds it, and the note points to it when it shows a cut.
+    relpath = _attach(part.data, ext, folder, attachments)
     item = {"kind": "attachment", "path": relpath, "media_type": part.media_type, "name": name,
             "origin": part.origin, "text": None, "lang": None, "lines": 0,
             "cut": False, "shortened": part.shortened}  # fmt: skip
@@ -300,8 +297,25 @@ def _cut(text: str) -> str:
     return f"{text[:half]}\n[… {omitted} characters omitted by ccexport …]\n{text[-half:]}"
 
 
-def _output(text: str) -> str:
-    return _cut(clean.strip_control(clean.strip_injected(text)).strip("\n"))
+def _attach(data: bytes, ext: str, folder: str, attachments: list[Attachment]) -> str:
+    """The file's path in the vault, named by its content: copied there once a note."""
+    relpath = f"{folder.strip('/')}/{hashlib.sha256(data).hexdigest()[:16]}.{ext}"
+    if all(a.relpath != relpath for a in attachments):
+        attachments.append(Attachment(relpath, data))
+    return relpath
+
+
+def _output(text: str | None, folder: str, attachments: list[Attachment]) -> dict[str, Any]:
+    """A tool's output as the note shows it; one too long for a note is cut to its head and
+    tail there, and kept whole in a text file beside it (``output_path``): what a command
+    printed is evidence, and its middle was nowhere in the vault."""
+    if text is None:
+        return {"output": None, "output_path": None}
+    whole = clean.strip_control(clean.strip_injected(text)).strip("\n")
+    shown = _cut(whole)
+    data = None if shown is whole else whole.encode("utf-8", "replace")  # (as a note is)
+    path = _attach(data, "txt", folder, attachments) if data is not None else None
+    return {"output": shown, "output_path": path}
 
 
 def shape_turns(turns: list[dict[str, Any]], view: TurnView) -> list[dict[str, Any]]:
@@ -338,4 +352,18 @@ def _shape(item: dict[str, Any], view: TurnView) -> dict[str, Any] | None:
             if len(lines) > view.tool_output_lines:
                 shaped["output"] = "\n".join(lines[: view.tool_output_lines])
                 shaped["output_more"] = len(lines) - view.tool_output_lines
+    if item.get("output_path") and (
+        shaped["one_line"] or checklist or shaped["output"] is not item["output"]
+    ):
+        shaped["output_path"] = None  # not shown, or cut, by the person's choice: no copy
     return shaped
+
+
+def unused_outputs(turns: list[dict[str, Any]], shaped: list[dict[str, Any]]) -> set[str]:
+    """The files of whole tool outputs (``output_path``) that the shaped turns no longer
+    show (the person hides tools or their outputs, or shows the first lines): not copied."""
+
+    def paths(of: list[dict[str, Any]], key: str) -> set[str]:
+        return {item[key] for turn in of for item in turn["items"] if item.get(key)}
+
+    return paths(turns, "output_path") - paths(shaped, "output_path") - paths(shaped, "path")

@@ -36,6 +36,7 @@ _not_run = st.sampled_from([None, "rejected", "denied", "cancelled"])
 
 
 _origins = st.sampled_from([None, "editor-file", "editor-selection"])
+_output_paths = st.sampled_from([None, "attachments/ccexport/89abcdef01234567.txt", "a`b/c d.txt"])
 
 
 @st.composite
@@ -70,6 +71,7 @@ def _item(draw) -> dict:
                 )
             ),  # fmt: skip
             output=draw(_maybe_text),
+            output_path=draw(_output_paths),
             output_more=draw(st.sampled_from([0, 1, 2, 57])),
             is_error=draw(st.booleans()),
             not_run=draw(_not_run),
@@ -83,7 +85,8 @@ def _item(draw) -> dict:
         )
     elif kind == "tool_result":
         item.update(output=draw(_texts), is_error=draw(st.booleans()), not_run=draw(_not_run),
-                    output_more=draw(st.sampled_from([0, 1, 3])))  # fmt: skip
+                    output_more=draw(st.sampled_from([0, 1, 3])),
+                    output_path=draw(_output_paths))  # fmt: skip
     elif kind == "command":
         item.update(command=draw(_texts), shell=draw(st.booleans()))
     elif kind == "command_output":

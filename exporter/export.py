@@ -110,7 +110,7 @@ class _Run:
         # Templates or settings changed since the index notes were written: write them again.
         # A unit records the fingerprint it was rendered with, so a unit whose notes failed
         # is rendered again next time while the units that succeeded stay skipped.
-        self.rerender = vault.state.render != self.fingerprint
+        self.rerender = vault.made_otherwise = vault.state.render != self.fingerprint
         self.redactor = options.redactor()
         self._redactions: Counter[str] = Counter()
         if self.redactor:

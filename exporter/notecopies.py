@@ -14,19 +14,23 @@ from .state import NoteRecord
 SIZE_KEY = "messages"  # a note whose count would go down holds more than its source gives
 
 
-def holds_more(note: dict, ours: dict) -> str:
+def holds_more(note: dict, ours: dict, made_otherwise: bool = False) -> str:
     """What a note's properties say it holds beyond the note its source now gives, "" for
     nothing: more messages; or as many, but more tool calls, or a later end from the same
     start, as a copy of the source cut inside its last message gives (Claude Code writes
     each block of a reply on a line of its own: a backup taken mid-answer, a pruned file).
     A note made again with other settings, another time zone or another template holds as
-    many of each, so it is written; a version of ccexport that counted fewer of them would
-    keep such notes until ``--force``, as it does for messages."""
+    many of each, so it is written. ``made_otherwise``: the notes were written by another
+    version (or templates, or settings): only messages decide, since a version may date or
+    count a session's calls otherwise (Copilot CLI's end moved from its last event to its
+    last message: every such note looked cut, and was kept stale until ``--force``)."""
     had, has = note.get(SIZE_KEY), ours.get(SIZE_KEY)
     if type(had) is not int or type(has) is not int or has > had:
         return ""
     if has < had:
         return f"the note holds {had} messages, the source now gives {has}"
+    if made_otherwise:
+        return ""
     calls, now = note.get("tool_calls"), ours.get("tool_calls")
     if type(calls) is int and type(now) is int and now < calls:
         return f"the note holds {had} messages and {calls} tool calls, the source now {now}"

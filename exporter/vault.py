@@ -130,6 +130,9 @@ class Vault(NotePlaces):
         self._batch = vaultbatch.WriteBatch(self.root)
         # Applied to the old text a conflict copy or a diff quotes (secret redaction).
         self.scrub: Callable[[str], str] = str
+        # The notes were written by another version, templates or settings (``rerender``):
+        # only a note's messages then say it holds more (``notecopies.holds_more``).
+        self.made_otherwise = False
         # The attachments folder's files the person renamed (``vaultattach``), once known.
         self.attachment_names: vaultattach.AttachmentNames | None = None
 
@@ -260,7 +263,7 @@ class Vault(NotePlaces):
 
     def _shrunk(self, existing: dict[str, Any], ours: dict[str, Any]) -> str:
         """Why the note must be kept: its source now holds less than it does."""
-        more = "" if self.force else holds_more(existing, ours)
+        more = "" if self.force else holds_more(existing, ours, self.made_otherwise)
         if not more:
             return ""
         was_part, is_part = existing.get("part"), ours.get("part")

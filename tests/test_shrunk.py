@@ -139,3 +139,31 @@ def test_a_note_made_again_with_other_settings_or_zone_is_written(tmp_path, view
     west = run_export(ExportOptions(vault=vault, home=home, timezone=ZoneInfo("America/Lima")))
     assert west.total("updated") == 1 and not west.problems
     assert "created: 2026-03-04T05:00:05" in the_note(vault).read_text()
+
+
+def test_a_note_an_older_version_dated_or_counted_otherwise_is_written(tmp_path, monkeypatch):
+    """After an upgrade a note may end later, or count more tool calls, than this version
+    makes of the same source: Copilot CLI's end moved from its last event to its last
+    message. Such notes were kept as if their source had been cut ("fewer turns; kept")
+    and stayed stale until --force. Under another version, only messages decide."""
+    from exporter import render
+
+    home, vault = tmp_path / "home", tmp_path / "v"
+    s = ClaudeSession(SID, "/home/dev/work/app", start="2026-03-04T10:00:00Z")
+    s.user("look at the config loader")
+    s.assistant([tool_use("Bash", {"command": "cat loader_config.py"}, "toolu_old_1")])
+    s.tool_result("toolu_old_1", "cache_file = '~/.cache/app'")
+    s.assistant("It caches in your home.")
+    s.write(home / ".claude" / "projects" / "-home-dev-work-app" / f"{SID}.jsonl")
+    export(vault, home)
+    note = the_note(vault)
+    text = note.read_text()
+    updated = next(line for line in text.splitlines() if line.startswith("updated: "))
+    calls = next(line for line in text.splitlines() if line.startswith("tool_calls: "))
+    older = text.replace(updated, "updated: 2026-03-04T11:59:00Z").replace(calls, "tool_calls: 9")
+    note.write_text(older + "\nmy own line\n")  # as the older version wrote it, and mine
+    monkeypatch.setattr(render, "NOTES_REVISION", "after an upgrade")
+    report = export(vault, home)
+    assert report.total("updated") == 1 and not report.problems, report.problems
+    now = note.read_text()
+    assert updated in now and calls in now and now.endswith("\nmy own line\n")

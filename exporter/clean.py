@@ -31,10 +31,14 @@ Becomes = Literal[
 ]
 
 
+CLAUDE_CODE, CODEX = "claude-code", "codex"  # the sources whose harness wraps prompts
+
+
 @dataclass(frozen=True, slots=True)
 class Wrapper:
     tag: str
     becomes: Becomes
+    harness: str = CLAUDE_CODE  # the source that writes it: only its prompts lose it
 
 
 INJECTED: tuple[Wrapper, ...] = (
@@ -61,13 +65,13 @@ INJECTED: tuple[Wrapper, ...] = (
     Wrapper("task-notification", "notice"),
     Wrapper("bash-notification", "notice"),
     # Codex
-    Wrapper("environment_context", "remove"),
-    Wrapper("user_instructions", "remove"),
-    Wrapper("INSTRUCTIONS", "remove"),
-    Wrapper("collaboration_mode", "remove"),
-    Wrapper("skill", "remove"),
-    Wrapper("turn_aborted", "remove"),
-    Wrapper("user_shell_command", "shell_block"),
+    Wrapper("environment_context", "remove", CODEX),
+    Wrapper("user_instructions", "remove", CODEX),
+    Wrapper("INSTRUCTIONS", "remove", CODEX),
+    Wrapper("collaboration_mode", "remove", CODEX),
+    Wrapper("skill", "remove", CODEX),
+    Wrapper("turn_aborted", "remove", CODEX),
+    Wrapper("user_shell_command", "shell_block", CODEX),
 )
 
 # Whole messages the harness writes in the person's name.
@@ -97,10 +101,18 @@ IDE_REQUEST_MARKER = "## My request for Codex:"
 FILES_MENTIONED_MARKER = "# Files mentioned by the user:"
 
 _BY_TAG = {w.tag: w for w in INJECTED}
-_TAGS = "|".join(re.escape(w.tag) for w in INJECTED)
+
+
 # An injected block is <tag ...>inner</tag> and the white space after it. Its opening tag
-# is found by a pattern, its closing tag by a search that runs only when one follows.
-_OPENING = re.compile(rf"<({_TAGS})(?:\s[^<>]*)?>")
+# is found by a pattern (one per harness: Codex's tags typed into a Claude Code prompt, as
+# a person who works with both writes about them, are that person's text), its closing tag
+# by a search that runs only when one follows.
+def _opening(harness: str) -> re.Pattern[str]:
+    tags = "|".join(re.escape(w.tag) for w in INJECTED if w.harness == harness)
+    return re.compile(rf"<({tags})(?:\s[^<>]*)?>")
+
+
+_OPENING = {harness: _opening(harness) for harness in (CLAUDE_CODE, CODEX)}
 _SPACE = re.compile(r"\s*")
 # What Claude Code appends to the end of a tool result: reminders for the model, and the
 # line naming a Task's agent. Only a trailing run is the harness's; the same text earlier
@@ -193,21 +205,26 @@ def _tail_start(text: str) -> int:
     return at
 
 
-def clean_user_text(text: str) -> list[Part]:
-    """Turn the raw text of a user message into what the person actually did."""
+def clean_user_text(text: str, source: str) -> list[Part]:
+    """Turn the raw text of a user message of ``source`` into what the person actually
+    did. Only that source's harness's wrappers and whole messages are taken out: another
+    assistant's are text the person wrote (a question about them, a pasted log)."""
     text = strip_control(text)
     stripped = text.strip()
-    if not stripped or stripped.startswith((CAVEAT_PREFIX, AGENTS_MD_PREFIX)):
+    if source not in _OPENING:  # a harness that wraps nothing in a prompt
+        return [TextPart(_trimmed(text))] if stripped else []
+    own = CAVEAT_PREFIX if source == CLAUDE_CODE else AGENTS_MD_PREFIX
+    if not stripped or stripped.startswith(own):
         return []
     mentioned: list[Part] = []
-    if IDE_REQUEST_MARKER in text:
+    if source == CODEX and IDE_REQUEST_MARKER in text:
         context, text = text.split(IDE_REQUEST_MARKER, 1)
         stripped = text.strip()
         files = _mentioned_files(context)
         if files:
             listed = "\n".join(f"- {markdown.code_span(path)}" for path in files)
             mentioned.append(TextPart(f"Files mentioned:\n{listed}"))
-    parts = _clean_text(text, stripped)
+    parts = _clean_text(text, stripped, source)
     return parts + mentioned if any(isinstance(p, TextPart) for p in parts) else mentioned + parts
 
 
@@ -227,14 +244,17 @@ def _mentioned_files(context: str) -> list[str]:
     return [f for f in files if f]
 
 
-def _injected_blocks(text: str) -> Iterator[tuple[int, int, str, str]]:
-    """(start, end, tag, inner) of each injected block, left to right, as re.sub finds
-    ``<(tag)(?:\\s[^<>]*)?>(.*?)</\\1>\\s*``; an opening tag with no closing tag after it is
-    passed over at once (that pattern searched to the text's end for each one: quadratic
-    in a text of many)."""
+def _injected_blocks(text: str, source: str) -> Iterator[tuple[int, int, str, str]]:
+    """(start, end, tag, inner) of each block ``source``'s harness injected, left to right,
+    as re.sub finds ``<(tag)(?:\\s[^<>]*)?>(.*?)</\\1>\\s*``; an opening tag with no closing
+    tag after it is passed over at once (that pattern searched to the text's end for each
+    one: quadratic in a text of many)."""
+    opening = _OPENING.get(source)
+    if opening is None:
+        return
     last_closing: dict[str, int] = {}
     at = 0
-    while m := _OPENING.search(text, at):
+    while m := opening.search(text, at):
         tag = m.group(1)
         closing = f"</{tag}>"
         if tag not in last_closing:
@@ -248,14 +268,14 @@ def _injected_blocks(text: str) -> Iterator[tuple[int, int, str, str]]:
         at = end
 
 
-def joins_text(text: str) -> bool:
-    """May cleaning this prompt join two runs of text a wrapper parts (a character other
-    than white space right before it and right after it, the white space it ends with
-    included)? Codex's image wrappers are left to the cleaning itself to tell."""
-    for start, end, _, _ in _injected_blocks(text):
+def joins_text(text: str, source: str) -> bool:
+    """May cleaning this prompt of ``source`` join two runs of text a wrapper parts (a
+    character other than white space right before it and right after it, the white space
+    it ends with included)? Codex's image wrappers are left to the cleaning to tell."""
+    for start, end, _, _ in _injected_blocks(text, source):
         if start and end < len(text) and not text[start - 1].isspace() and not text[end].isspace():
             return True
-    return "<image name=[" in text
+    return source == CODEX and "<image name=[" in text
 
 
 def _in_code(code: list[tuple[int, int]], at: int) -> bool:
@@ -292,11 +312,12 @@ def _without_image_wrappers(text: str) -> str:
     return "".join(out)
 
 
-def _clean_text(text: str, stripped: str) -> list[Part]:
+def _clean_text(text: str, stripped: str, source: str) -> list[Part]:
     """The parts of a prompt: injected wrappers out (never from inside code), the rest kept."""
-    if stripped in INTERRUPT_MARKERS:
+    claude = source == CLAUDE_CODE
+    if claude and stripped in INTERRUPT_MARKERS:
         return [NoticePart("interrupted")]
-    if stripped.startswith(COMPACTION_PREFIX):
+    if claude and stripped.startswith(COMPACTION_PREFIX):
         return [SummaryPart(stripped)]
     if "<" not in text:
         return [TextPart(_trimmed(text))]
@@ -311,7 +332,7 @@ def _clean_text(text: str, stripped: str) -> list[Part]:
     opener = markdown.first_code_opener(text)
     kept: list[str] = []
     cursor = 0
-    for start, end, tag, inner in _injected_blocks(text):
+    for start, end, tag, inner in _injected_blocks(text, source):
         kept.append(text[cursor:start])
         cursor = end
         if opener < start:
@@ -346,12 +367,13 @@ def _clean_text(text: str, stripped: str) -> list[Part]:
                 NoticePart("notification", (summary.group(1) if summary else inner).strip())
             )
     kept.append(text[cursor:])
-    rest = _trimmed(_without_image_wrappers("".join(kept)))
+    rest = "".join(kept)
+    rest = _trimmed(_without_image_wrappers(rest) if source == CODEX else rest)
     if command:
         if not command.startswith("/"):
             command = "/" + command
         parts.insert(0, CommandPart(f"{command} {args}".strip() if args else command))
-    if rest.lstrip() in INTERRUPT_MARKERS:
+    if claude and rest.lstrip() in INTERRUPT_MARKERS:
         parts.append(NoticePart("interrupted"))
     elif rest:
         parts.append(TextPart(rest))

@@ -31,7 +31,7 @@ def session_title(session: Session) -> str:
     for message in messages:
         if message.role != "user":
             continue
-        for part in clean_parts(message):
+        for part in clean_parts(message, session.source):
             if isinstance(part, TextPart):
                 return shorten(strip_control(part.text))
             if isinstance(part, CommandPart) and " " in part.command.strip():

@@ -91,7 +91,7 @@ def has_conversation(session: Session) -> bool:
         return True
     for message in session.messages:
         if message.role == "user":
-            parts = clean_parts(message)
+            parts = clean_parts(message, session.source)
             if any(p.kind in ("text", "attachment") or type(p) is CommandPart and p.asks
                    for p in parts):  # fmt: skip
                 return True

@@ -91,9 +91,10 @@ class PartPacker:
     """Given to an adapter's ``load`` as its ``keep`` (``adapters.base.MessageSink``): the
     messages of the session it streams, redacted, cut and packed as they come."""
 
-    def __init__(self, max_bytes: int, rules: Redactor | None) -> None:
+    def __init__(self, max_bytes: int, rules: Redactor | None, source: str) -> None:
         self._cutter = PartCutter(max_bytes)
         self._rules = rules
+        self._source = source  # (whose harness's wrappers a prompt is cleaned of)
         self.counts: Counter[str] = Counter()  # what redaction replaced, if the parts are used
         self._parts: list[tuple[PartFacts, bytes]] | None = []
         self._held = 0
@@ -103,9 +104,9 @@ class PartPacker:
     def add(self, messages: Iterable[Message]) -> None:
         if self._parts is None:
             return  # let go: the session is read again
-        rules, counts = self._rules, self.counts
+        rules, counts, source = self._rules, self.counts, self._source
         for message in messages:
-            closed = self._cutter.add(rules.message(message, counts) if rules else message)
+            closed = self._cutter.add(rules.message(message, counts, source) if rules else message)
             if closed is not None:
                 self._pack(closed)
 

@@ -52,7 +52,7 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
     rules = reading.redactor()
     packer = None
     if getattr(adapter, "keeps_streamed", False):  # a streamed session is read once (packed)
-        packer = PartPacker(reading.note_max_bytes, rules)
+        packer = PartPacker(reading.note_max_bytes, rules, adapter.name)
         loaded = adapter.load(ref, keep=packer)
     else:
         loaded = adapter.load(ref)

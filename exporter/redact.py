@@ -288,9 +288,12 @@ class Redactor(FamilyRedaction, ValueRedaction):
                     changes[name] = new
         if isinstance(session.messages, MessageStream):
             # Redacted as they are read; counted on the pass that renders them (``counted``).
-            changes["messages"] = session.messages.mapped(self.message)
+            source = session.source
+            changes["messages"] = session.messages.mapped(
+                lambda message, tally: self.message(message, tally, source)
+            )
         else:
-            messages = tuple(self.message(m, counts) for m in session.messages)
+            messages = tuple(self.message(m, counts, session.source) for m in session.messages)
             if any(a is not b for a, b in zip(messages, session.messages, strict=True)):
                 changes["messages"] = messages
         if session.models:
@@ -303,14 +306,12 @@ class Redactor(FamilyRedaction, ValueRedaction):
                 changes["extra"] = extra
         return replace(session, **changes) if changes else session
 
-    def message(self, message: Message, counts: Counter[str] | None) -> Message:
+    def message(self, message: Message, counts: Counter[str] | None, source: str) -> Message:
+        """A message of ``source`` (whose harness's wrappers its prompts are cleaned of)."""
         parts = tuple(self._part(p, counts) for p in message.parts)
-        if (
-            self._spread is None
-            and message.role == "user"
-            and any(type(p) is TextPart and "</" in p.text for p in parts)
-        ):
-            parts = self._prompt_parts(parts, counts)
+        user = message.role == "user" and self._spread is None
+        if user and any(type(p) is TextPart and "</" in p.text for p in parts):
+            parts = self._prompt_parts(parts, counts, source)
         model = message.model and self._recurring(message.model, counts)
         if model is message.model and all(
             a is b for a, b in zip(parts, message.parts, strict=True)
@@ -318,7 +319,7 @@ class Redactor(FamilyRedaction, ValueRedaction):
             return message
         return replace(message, parts=parts, model=model)
 
-    def _prompt_parts(self, parts: tuple[Any, ...], counts: Counter[str] | None) -> tuple:
+    def _prompt_parts(self, parts: tuple, counts: Counter[str] | None, source: str) -> tuple:
         """A prompt's parts, where taking out what its harness injected (as the note does,
         ``clean.clean_user_text``) joins the two halves of a secret around it
         (``ghp_…<system-reminder>…</system-reminder>…``): that prompt cleaned here, and
@@ -327,10 +328,11 @@ class Redactor(FamilyRedaction, ValueRedaction):
 
         out: list[Any] = []
         for part in parts:
-            if type(part) is not TextPart or "</" not in part.text or not joins_text(part.text):
+            joined = type(part) is TextPart and "</" in part.text and joins_text(part.text, source)
+            if not joined:
                 out.append(part)
                 continue
-            cleaned = clean_user_text(part.text)
+            cleaned = clean_user_text(part.text, source)
             texts = [p.text for p in cleaned if type(p) is TextPart]
             if all(self.text(t) is t for t in texts):
                 out.append(part)

@@ -124,7 +124,7 @@ def prompt_count(session: Session, first_part: bool = True) -> int:
     """Messages the person wrote: text, an attachment or a command they typed (the
     wrappers tools inject into the user's turn do not count, nor a subagent's task, which
     the agent that started it wrote)."""
-    count = sum(1 for m in session.messages if is_prompt(m))
+    count = sum(1 for m in session.messages if is_prompt(m, session.source))
     return count - 1 if count and holds_parent_task(session, first_part) else count
 
 

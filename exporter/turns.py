@@ -58,14 +58,15 @@ class Attachment:
     data: bytes
 
 
-def clean_parts(message: Message) -> list[Part]:
-    """User text with injected wrappers turned into what they stand for."""
+def clean_parts(message: Message, source: str) -> list[Part]:
+    """User text with the wrappers ``source``'s harness injects turned into what they
+    stand for."""
     if message.role != "user":
         return list(message.parts)
     out: list[Part] = []
     for part in message.parts:
         if isinstance(part, TextPart):
-            out.extend(_cleaned(part.text))
+            out.extend(_cleaned(part.text, source))
         else:
             out.append(part)
     return out
@@ -74,22 +75,22 @@ def clean_parts(message: Message) -> list[Part]:
 # The title, the counts, the filter and the turns each clean a session's prompts (a Markdown
 # parse when there is code): each distinct text is cleaned once. Parts are frozen, so sharing
 # them is safe; the texts remembered are bounded, then forgotten all at once.
-_CLEANED: dict[str, tuple[Part, ...]] = {}
+_CLEANED: dict[tuple[str, str], tuple[Part, ...]] = {}  # (source, text) -> its parts
 _CLEANED_SIZE = [0]
 CLEANED_MAX_CHARS = 4_000_000
 
 
-def _cleaned(text: str) -> tuple[Part, ...] | list[Part]:
+def _cleaned(text: str, source: str) -> tuple[Part, ...] | list[Part]:
     if reference_rendering():
-        return clean.clean_user_text(text)
-    found = _CLEANED.get(text)
+        return clean.clean_user_text(text, source)
+    found = _CLEANED.get((source, text))
     if found is not None:
         return found
-    found = tuple(clean.clean_user_text(text))
+    found = tuple(clean.clean_user_text(text, source))
     if _CLEANED_SIZE[0] + len(text) > CLEANED_MAX_CHARS:
         _CLEANED.clear()
         _CLEANED_SIZE[0] = 0
-    _CLEANED[text] = found
+    _CLEANED[source, text] = found
     _CLEANED_SIZE[0] += len(text)
     return found
 
@@ -111,12 +112,14 @@ def link(
 PROMPT_KINDS = ("text", "attachment", "command")  # what makes a user message a prompt
 
 
-def is_prompt(message: Message, parts: list[Part] | tuple[Part, ...] | None = None) -> bool:
-    """Did someone write this message (text, an attachment or a command), once the
-    wrappers tools inject into a user's turn are taken out? (``parts``: its cleaned parts.)"""
+def is_prompt(message: Message, source: str, parts: list[Part] | None = None) -> bool:
+    """Did someone write this message of ``source`` (text, an attachment or a command),
+    once the wrappers its tool injects into a user's turn are taken out? (``parts``: its
+    cleaned parts.)"""
     if message.role != "user":
         return False
-    return any(p.kind in PROMPT_KINDS for p in (clean_parts(message) if parts is None else parts))
+    cleaned = clean_parts(message, source) if parts is None else parts
+    return any(p.kind in PROMPT_KINDS for p in cleaned)
 
 
 def holds_parent_task(session: Session, first_part: bool) -> bool:
@@ -142,7 +145,7 @@ def build_turns(
     first_day = start.date() if start else None
     offset = start.utcoffset() if start else None
     for message in session.messages:
-        parts = clean_parts(message)
+        parts = clean_parts(message, session.source)
         items = [
             item
             for part in parts
@@ -157,7 +160,7 @@ def build_turns(
             # turn, though delivered as a user line or queued like a steering message.
             role = "system"
         queued = any(isinstance(p, NoticePart) and p.notice == "queued" for p in parts)
-        task = task_pending and is_prompt(message, parts)
+        task = task_pending and is_prompt(message, session.source, parts)
         task_pending = task_pending and not task
         # A command's output arrives as its own message; it belongs to the command's turn.
         # So does the person's interruption: it ends the turn they stopped, as no prompt.

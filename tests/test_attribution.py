@@ -132,7 +132,7 @@ def test_a_subagent_s_task_is_the_parent_agent_s_not_the_person_s():
     under "User" and counted among the prompts the person wrote. A later prompt of the
     same subagent (Cline and Roo let the person answer a subtask) stays the person's."""
     s = subagent(
-        msg("user", TextPart("<environment_context>cwd</environment_context>"), minute=0),
+        msg("user", TextPart("<system-reminder>cwd</system-reminder>"), minute=0),
         msg("user", TextPart("Find every caller of retry()."), minute=1),
         msg("assistant", TextPart("Three callers."), minute=2),
         msg("user", TextPart("And the tests?"), minute=3),

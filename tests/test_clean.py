@@ -11,7 +11,6 @@ from exporter.clean import (
     _TRAILING_INJECTION,
     INJECTED,
     _tail_start,
-    clean_user_text,
     compaction_summary,
     strip_control,
     strip_injected,
@@ -19,9 +18,15 @@ from exporter.clean import (
 from exporter.model import CommandOutputPart, CommandPart, NoticePart, SummaryPart, TextPart
 
 
+def clean_user_text(text: str, source: str = clean.CLAUDE_CODE) -> list:
+    """A prompt of ``source`` cleaned (Claude Code's unless a test says otherwise)."""
+    return clean.clean_user_text(text, source)
+
+
 def test_every_wrapper_in_the_registry_is_handled():
     for wrapper in INJECTED:
-        parts = clean_user_text(f"<{wrapper.tag}>inner</{wrapper.tag}> and the person's words")
+        text = f"<{wrapper.tag}>inner</{wrapper.tag}> and the person's words"
+        parts = clean_user_text(text, wrapper.harness)
         rendered = [getattr(p, "text", None) for p in parts if isinstance(p, TextPart)]
         assert rendered == ["and the person's words"], wrapper.tag
         assert all(f"<{wrapper.tag}>" not in str(p) for p in parts)
@@ -72,7 +77,7 @@ def test_a_commands_output_keeps_its_first_lines_indentation():
         "<user_shell_command>\n<command>git status --short</command>\n<result>\n"
         f"{status}\n</result>\n</user_shell_command>"
     )
-    assert clean_user_text(codex) == [
+    assert clean_user_text(codex, clean.CODEX) == [
         CommandPart("git status --short", shell=True),
         CommandOutputPart(status),
     ]
@@ -173,7 +178,7 @@ def test_codex_desktop_prompt_keeps_the_files_the_person_mentioned():
         "## spec_v2.md: /home/dev/work/spec_v2.md\n\n"
         "## My request for Codex:\nsummarise the action items\n"
     )
-    parts = clean_user_text(text)
+    parts = clean_user_text(text, clean.CODEX)
     assert parts[0] == TextPart("summarise the action items")
     assert parts[1] == TextPart(
         "Files mentioned:\n- `/home/dev/Downloads/notes.vtt`\n- `/home/dev/work/spec_v2.md`"
@@ -268,12 +273,12 @@ def test_a_tag_the_parser_reads_as_code_is_never_cleaned(before, after):
 def test_codex_image_wrappers_go_and_image_tags_the_person_wrote_stay():
     """Codex puts ``<image name=[Image #1]>`` and ``</image>`` around a pasted image, each its
     own text item (joined with blank lines), or on one line; only that pair is the harness's."""
-    assert clean_user_text("<image name=[Image #1]>\n\n</image>\n\nwhat is this?") == [
+    assert clean_user_text("<image name=[Image #1]>\n\n</image>\n\nwhat is this?", "codex") == [
         TextPart("what is this?")
     ]
-    assert clean_user_text('see <image name=[Image #2] path="C:\\t\\a.png">\n</image> here') == [
-        TextPart("see  here")
-    ]
+    assert clean_user_text(
+        'see <image name=[Image #2] path="C:\\t\\a.png">\n</image> here', "codex"
+    ) == [TextPart("see  here")]
     for typed in (
         "use the `<image>` tag",
         'Why does my SVG <image href="a.png"/> not show?',
@@ -282,7 +287,7 @@ def test_codex_image_wrappers_go_and_image_tags_the_person_wrote_stay():
         "close it with </image> and <image> opens it",
         "Codex writes <image name=[Image #1]> before an image",  # no </image>: not its pair
     ):
-        assert clean_user_text(typed) == [TextPart(typed)], typed
+        assert clean_user_text(typed, clean.CODEX) == [TextPart(typed)], typed
 
 
 _PROMPT_PIECES = st.sampled_from(
@@ -291,11 +296,14 @@ _PROMPT_PIECES = st.sampled_from(
 )  # fmt: skip
 
 
-@given(st.lists(_PROMPT_PIECES, max_size=16).map("".join))
-def test_a_prompt_without_harness_text_loses_only_blank_lines_around_it(text):
+@given(
+    st.lists(_PROMPT_PIECES, max_size=16).map("".join),
+    st.sampled_from([clean.CLAUDE_CODE, clean.CODEX, "gemini"]),
+)
+def test_a_prompt_without_harness_text_loses_only_blank_lines_around_it(text, source):
     """What the person typed is kept whole: the first line's indentation too (code pasted
     first stays code), only the blank lines before it and the white space after it go."""
-    parts = clean_user_text(text)
+    parts = clean_user_text(text, source)
     body = text.rstrip()
     first = len(body) - len(body.lstrip())
     expected = body[body.rfind("\n", 0, first) + 1 :]

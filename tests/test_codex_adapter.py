@@ -89,7 +89,7 @@ def test_discovery_finds_every_place_and_generation(tmp_path):
         [
             p.text
             for m in s.messages
-            for p in clean_parts(m)
+            for p in clean_parts(m, "codex")
             if p.kind == "text" and m.role == "user"
         ]
         for s in sessions
@@ -112,7 +112,7 @@ def test_every_generation_gives_the_same_conversation(tmp_path, generation):
     (session,) = load_all(tmp_path)[0]
     assert session.session_id == TID
     # As the note builder sees it: injected context (only in the model's copy) cleaned away.
-    shape = [(m.role, [p.kind for p in clean_parts(m)]) for m in session.messages]
+    shape = [(m.role, [p.kind for p in clean_parts(m, "codex")]) for m in session.messages]
     assert [x for x in shape if x[1]] == [
         ("user", ["text"]),
         ("assistant", ["thinking"]),
@@ -125,7 +125,7 @@ def test_every_generation_gives_the_same_conversation(tmp_path, generation):
     prompts = [
         p.text
         for m in session.messages
-        for p in clean_parts(m)
+        for p in clean_parts(m, "codex")
         if m.role == "user" and p.kind == "text"
     ]
     assert prompts == ["Add a health endpoint"]

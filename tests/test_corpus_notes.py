@@ -145,7 +145,7 @@ def test_no_sampled_tool_output_line_is_lost(exported):
 def _searchable_texts(session: Session) -> list[str]:
     texts: list[str] = []
     for message in session.messages:
-        for part in clean_parts(message):
+        for part in clean_parts(message, session.source):
             if isinstance(part, TextPart | ThinkingPart):
                 texts.append(part.text)
             elif isinstance(part, ToolCallPart):

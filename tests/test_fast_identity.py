@@ -87,17 +87,24 @@ def test_a_prompt_is_cleaned_once_and_the_reference_path_cleans_it_again(monkeyp
     calls = []
     real = turns.clean.clean_user_text
     monkeypatch.setattr(
-        turns.clean, "clean_user_text", lambda text: calls.append(text) or real(text)
+        turns.clean,
+        "clean_user_text",
+        lambda text, source: calls.append(text) or real(text, source),
     )
     monkeypatch.delenv(REFERENCE_ENV, raising=False)
     read_reference_switch()
     message = Message("user", [TextPart("<system-reminder>x</system-reminder>Fix `a<b` please")])
-    first, second = turns.clean_parts(message), turns.clean_parts(message)
+    first, second = (
+        turns.clean_parts(message, "claude-code"),
+        turns.clean_parts(message, "claude-code"),
+    )
     assert first == second and len(calls) == 1
     monkeypatch.setenv(REFERENCE_ENV, "1")
-    assert turns.clean_parts(message) == first and len(calls) == 1  # the switch not read yet
+    assert (
+        turns.clean_parts(message, "claude-code") == first and len(calls) == 1
+    )  # the switch not read yet
     read_reference_switch()  # as a run or a note's build does first
-    assert turns.clean_parts(message) == first and len(calls) == 2
+    assert turns.clean_parts(message, "claude-code") == first and len(calls) == 2
 
 
 def test_the_cache_of_cleaned_prompts_is_bounded(monkeypatch):
@@ -105,7 +112,7 @@ def test_the_cache_of_cleaned_prompts_is_bounded(monkeypatch):
     monkeypatch.delenv(REFERENCE_ENV, raising=False)
     read_reference_switch()
     for n in range(50):
-        turns.clean_parts(Message("user", [TextPart(f"prompt {n} " + "x" * 90)]))
+        turns.clean_parts(Message("user", [TextPart(f"prompt {n} " + "x" * 90)]), "claude-code")
     assert sum(len(t) for t in turns._CLEANED) <= 1000
 
 

@@ -55,7 +55,12 @@ def span_runs_formula(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-_OLD_BLOCK = re.compile(rf"<({clean._TAGS})(?:\s[^<>]*)?>(.*?)</\1>\s*", re.DOTALL)
+def _old_block(harness: str) -> re.Pattern[str]:
+    tags = "|".join(re.escape(w.tag) for w in clean.INJECTED if w.harness == harness)
+    return re.compile(rf"<({tags})(?:\s[^<>]*)?>(.*?)</\1>\s*", re.DOTALL)
+
+
+_OLD_BLOCK = {harness: _old_block(harness) for harness in (clean.CLAUDE_CODE, clean.CODEX)}
 
 _TAG_PIECES = st.sampled_from(
     ["<system-reminder>", "</system-reminder>", "<command-name>", "</command-name>",
@@ -66,10 +71,11 @@ _TAG_PIECES = st.sampled_from(
 
 
 @settings(max_examples=3000, deadline=None)
-@given(st.lists(_TAG_PIECES, max_size=30).map("".join))
-def test_injected_blocks_are_found_as_the_old_pattern_found_them(text):
-    old = [(m.start(), m.end(), m.group(1), m.group(2)) for m in _OLD_BLOCK.finditer(text)]
-    assert list(clean._injected_blocks(text)) == old
+@given(st.lists(_TAG_PIECES, max_size=30).map("".join), st.sampled_from(sorted(_OLD_BLOCK)))
+def test_injected_blocks_are_found_as_the_old_pattern_found_them(text, harness):
+    found = _OLD_BLOCK[harness].finditer(text)
+    old = [(m.start(), m.end(), m.group(1), m.group(2)) for m in found]
+    assert list(clean._injected_blocks(text, harness)) == old
 
 
 _TITLE_PIECES = st.sampled_from(
@@ -97,6 +103,10 @@ def _timed(function, *args) -> float:
     return time.perf_counter() - started
 
 
+def _cleaned_as_claude_code(text: str) -> list:
+    return clean.clean_user_text(text, clean.CLAUDE_CODE)
+
+
 def test_the_quadratic_steps_are_linear_now():
     cases = [
         (_shorten, "\n" * 200_000 + "a"),  # was 165 s at 80,000
@@ -113,10 +123,10 @@ def test_the_quadratic_steps_are_linear_now():
         # Lines opening with "[" and no "]:" after them: each looked for one to the end of
         # the text (a pasted log of 256 KB: 1.7 s; this 1 MB one, about 27 s).
         (markdown.escape_prose, "[INFO] step done\n" * 60_000),
-        (clean.clean_user_text, "<system-reminder>" * 20_000),  # 4 s at 7,000
-        (clean.clean_user_text, "<x>`a`<system-reminder>y</system-reminder>" * 10_000),
+        (_cleaned_as_claude_code, "<system-reminder>" * 20_000),  # 4 s at 7,000
+        (_cleaned_as_claude_code, "<x>`a`<system-reminder>y</system-reminder>" * 10_000),
         # Many tags before the first code opener: one search for it, not one per tag.
-        (clean.clean_user_text, "<system-reminder>y</system-reminder>" * 20_000 + "`a`"),
+        (_cleaned_as_claude_code, "<system-reminder>y</system-reminder>" * 20_000 + "`a`"),
         # A table's code span of escaped pipes: each pipe's backslashes counted once.
         (markdown.escape_prose, "| a |\n|---|\n| `" + "\\|" * 100_000 + "` |"),
     ]

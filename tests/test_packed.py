@@ -241,7 +241,7 @@ def test_packed_parts_are_the_parts_of_the_stream_read_again(
         Path("/src/sid.jsonl"), title=title, cwd="/home/dev", subagent_ids=children,
         started_at=messages[0].timestamp, models=("opus",),
     )  # fmt: skip
-    packer = packed.PartPacker(max_bytes, rules)
+    packer = packed.PartPacker(max_bytes, rules, "claude-code")
     cut = len(messages) - given_at_end
     packer.add(linked[:cut])
     packer.add(linked[cut:])
@@ -267,7 +267,7 @@ def test_packed_parts_are_the_parts_of_the_stream_read_again(
 def test_a_reading_the_adapter_does_not_end_is_never_used():
     """An adapter that must read a session's file again for its messages (Claude Code's
     oldest layout) does not call ``end``: what the packer holds is let go."""
-    packer = packed.PartPacker(200, None)
+    packer = packed.PartPacker(200, None, "claude-code")
     packer.add([Message("user", (TextPart("word " * 100),))] * 5)
     session = Session("claude-code", "sid", MessageStream(lambda: iter(())), Path("/s.jsonl"))
     assert packer.packed(session) is None

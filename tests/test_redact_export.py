@@ -387,7 +387,7 @@ def test_a_text_file_attached_to_a_message_is_redacted_and_an_image_is_not_touch
         AttachmentPart("image/png", b"\x89PNG" + GITHUB.encode()),
         AttachmentPart("text/plain", b"\xff\xfe" + GITHUB.encode()),
     ))  # fmt: skip
-    code, api, image, latin = r.message(message, counts).parts
+    code, api, image, latin = r.message(message, counts, "claude-code").parts
     assert code.data == b"const token = process.env.T || '[REDACTED:github-pat]';\n"
     assert code.name == "app.ts" and code.media_type.startswith("text/x-typescript")
     assert SLACK.encode() not in api.data and b"[REDACTED:" in api.data
@@ -395,7 +395,7 @@ def test_a_text_file_attached_to_a_message_is_redacted_and_an_image_is_not_touch
     assert latin is message.parts[3]  # not UTF-8: not text after all
     assert counts["github-pat"] == 1 and sum(counts.values()) == 2
     clean = Message("user", (AttachmentPart("text/plain", b"no secret here\n"),))
-    assert r.message(clean, counts) is clean
+    assert r.message(clean, counts, "claude-code") is clean
 
 
 def test_a_text_attachment_is_written_as_a_text_file(tmp_path):
@@ -438,4 +438,4 @@ def test_a_prompt_the_harness_did_not_split_a_secret_in_keeps_its_injected_parts
 
     text = "<command-name>/deploy</command-name>\n<command-args>prod</command-args>"
     prompt = Message("user", (TextPart(text),))
-    assert redactor().message(prompt, None) is prompt
+    assert redactor().message(prompt, None, "claude-code") is prompt

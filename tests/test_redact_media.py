@@ -82,7 +82,7 @@ def chunk_text(kind: bytes, body: bytes) -> bytes:
 def redacted(data: bytes, media_type: str = "image/png") -> tuple[AttachmentPart, Counter]:
     counts: Counter[str] = Counter()
     part = AttachmentPart(media_type, data, "shot")
-    (out,) = redactor().message(Message("user", (part,)), counts).parts
+    (out,) = redactor().message(Message("user", (part,)), counts, "claude-code").parts
     return out, counts
 
 
@@ -109,7 +109,9 @@ def test_an_image_without_a_secret_is_copied_as_it_is():
         jpeg_with(com(b"made by a camera")),
     ):
         part = AttachmentPart("image/png", image)
-        assert redactor().message(Message("user", (part,)), Counter()).parts[0] is part
+        assert (
+            redactor().message(Message("user", (part,)), Counter(), "claude-code").parts[0] is part
+        )
 
 
 def test_a_file_that_cannot_be_read_is_copied_as_it_is():

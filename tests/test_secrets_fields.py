@@ -155,7 +155,7 @@ def test_a_text_file_of_no_declared_type_or_not_in_utf8_is_redacted():
         AttachmentPart("application/pdf", b"%PDF-1.4 " + token.encode()),
     )
     counts: Counter[str] = Counter()
-    out = redactor().message(Message("user", parts), counts).parts
+    out = redactor().message(Message("user", parts), counts, "claude-code").parts
     assert out[0].data == b"AWS_KEY=[REDACTED:aws-access-key]\n" and out[0].is_text
     assert out[1].data == "name=M\u00fcller\nkey=[REDACTED:aws-access-key]\n".encode("latin-1")
     assert out[2].data == codecs.BOM_UTF16_LE + "key=[REDACTED:aws-access-key]\r\n".encode(
@@ -171,7 +171,7 @@ def test_a_text_file_of_no_declared_type_or_not_in_utf8_is_redacted():
     assert token not in note
     assert f"*Attached `plain`, not copied into the vault: {WITHHELD}.*" in note
     kept = AttachmentPart("application/zip", b"PK\x03\x04\x00no secret")
-    assert redactor().message(Message("user", (kept,)), Counter()).parts[0] is kept
+    assert redactor().message(Message("user", (kept,)), Counter(), "claude-code").parts[0] is kept
 
 
 def test_a_file_that_only_looks_like_utf16_is_still_redacted():
@@ -182,7 +182,7 @@ def test_a_file_that_only_looks_like_utf16_is_still_redacted():
     odd = codecs.BOM_UTF16_LE + line.encode()
     assert len(odd) % 2 == 1
     part = AttachmentPart("text/plain", odd)
-    (out,) = redactor().message(Message("user", (part,)), Counter()).parts
+    (out,) = redactor().message(Message("user", (part,)), Counter(), "claude-code").parts
     assert (
         out.data == codecs.BOM_UTF16_LE + line.replace(token, "[REDACTED:aws-access-key]").encode()
     )

@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+import orjson
+
 from . import markdown
 from .model import CommandOutputPart, CommandPart, NoticePart, Part, SummaryPart, TextPart
 
@@ -28,6 +30,7 @@ Becomes = Literal[
     "memory",  # a `#` line the person typed: text added to Claude Code's memory
     "notice",  # a harness notice worth one line (its <summary> is kept)
     "shell_block",  # <command> and <result> of a shell command the person ran
+    "sent",  # the prompt a slash command sent (its file filled in), folded under it
 ]
 
 
@@ -46,7 +49,7 @@ INJECTED: tuple[Wrapper, ...] = (
     Wrapper("system-reminder", "remove"),
     Wrapper("local-command-caveat", "remove"),
     Wrapper("command-message", "remove"),
-    Wrapper("command-contents", "remove"),
+    Wrapper("command-contents", "sent"),  # (Claude Code 1.0; later, a line of its own)
     Wrapper("user-prompt-submit-hook", "remove"),
     Wrapper("post-tool-use-hook", "remove"),
     Wrapper("ide_opened_file", "remove"),
@@ -312,6 +315,21 @@ def _without_image_wrappers(text: str) -> str:
     return "".join(out)
 
 
+def _sent_prompt(inner: str) -> str:
+    """The prompt a slash command sent: Claude Code 1.0 wrote its text block as JSON."""
+    try:
+        block = orjson.loads(inner)
+    except orjson.JSONDecodeError:
+        return inner
+    if (
+        isinstance(block, dict)
+        and block.get("type") == "text"
+        and isinstance(block.get("text"), str)
+    ):
+        return block["text"].strip("\n")
+    return inner
+
+
 def _clean_text(text: str, stripped: str, source: str) -> list[Part]:
     """The parts of a prompt: injected wrappers out (never from inside code), the rest kept."""
     claude = source == CLAUDE_CODE
@@ -355,6 +373,8 @@ def _clean_text(text: str, stripped: str, source: str) -> list[Part]:
             parts.append(CommandPart(f"# {inner}"))  # shown as typed
         elif wrapper.becomes in ("output", "error_output") and inner:
             parts.append(CommandOutputPart(output, is_error=wrapper.becomes == "error_output"))
+        elif wrapper.becomes == "sent" and inner:
+            parts.append(CommandOutputPart(_sent_prompt(output), sent=True))
         elif wrapper.becomes == "shell_block":
             ran, result = _SHELL_COMMAND.search(inner), _SHELL_RESULT.search(inner)
             if ran and ran.group(1).strip():

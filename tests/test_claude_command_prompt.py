@@ -51,3 +51,29 @@ def test_what_a_command_sent_is_folded_under_it(tmp_path):
         "`/recover`\n\n> [!note]- Prompt sent\n" in note and "> # Recover from a checkpoint" in note
     )
     assert user[0].parts[1].sent
+
+
+OLD_INIT = (
+    "<command-message>init is analyzing your codebase…</command-message>\n"
+    "                      <command-name>init</command-name>\n"
+    "                      <command-args></command-args>\n"
+    "                          <command-contents>{\n"
+    '  "type": "text",\n'
+    '  "text": "Please analyze this codebase and create a CLAUDE.md file.\\n\\n'
+    'What to add:\\n1. Commands"\n}</command-contents>'
+)
+
+
+def test_claude_code_1_0_keeps_what_a_command_sent_in_the_same_message(tmp_path):
+    """Claude Code 1.0 wrote the prompt a command sent inside the command's own message, a
+    text block as JSON in ``<command-contents>``: it was removed, and the note showed only
+    `/init` (corpus ba79134d) where newer sessions fold "Prompt sent" under the command."""
+    s = ClaudeSession(SID)
+    s.user([{"type": "text", "text": OLD_INIT}])
+    s.assistant("I'll look around first.")
+    s.write(projects(tmp_path) / f"{SID}.jsonl")
+    run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path))
+    (note,) = [p.read_text() for p in (tmp_path / "v").rglob("*.md") if SID[:8] in p.name]
+    assert "`/init`\n\n> [!note]- Prompt sent\n" in note
+    assert "> Please analyze this codebase and create a CLAUDE.md file." in note
+    assert "> What to add:" in note and '"type"' not in note  # the text, not its JSON

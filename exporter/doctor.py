@@ -43,9 +43,10 @@ class Check:
 def diagnose(settings: Any, home: Path | None, config_error: str | None = None) -> list[Check]:
     """Every check, in the order they are shown. ``config_error``: why the configuration
     could not be read (``settings`` are then the defaults and the command line's)."""
-    checks = source_checks(settings, home)
+    units: set[str] = set()  # what the next run reads (discovered), by unit
+    checks = source_checks(settings, home, units)
     checks += vault_checks(settings.vault)
-    checks += render_checks(settings, home) if config_error is None else []
+    checks += render_checks(settings, home, units) if config_error is None else []
     checks += schedule_checks(settings.vault)
     checks += config_checks(settings, config_error)
     checks += template_checks(settings.templates, _note_settings(settings, home))
@@ -62,7 +63,7 @@ def _note_settings(settings: Any, home: Path | None) -> Any:
         return None
 
 
-def source_checks(settings: Any, home: Path | None) -> list[Check]:
+def source_checks(settings: Any, home: Path | None, units: set[str] | None = None) -> list[Check]:
     ctx = SourceContext.for_home(home, settings.paths)
     checks: list[Check] = []
     any_found = False
@@ -99,6 +100,8 @@ def source_checks(settings: Any, home: Path | None) -> list[Check]:
         except OSError as exc:
             checks.append(Check("Sources", "attention", f"{name} cannot be listed: {exc}"))
             continue
+        if units is not None:
+            units.update(str(r.main.path) for r in refs)
         count = getattr(adapter, "count_sessions", None)
         sessions = sum(count(r) for r in refs) if count else len(refs)
         newest = max((r.mtime_ns for r in refs), default=0)
@@ -241,12 +244,13 @@ def _notes_gone(vault: Path) -> str | None:
     return None
 
 
-def render_checks(settings: Any, home: Path | None) -> list[Check]:
-    """Redaction in effect, and how many notes the next run renders again because they were
-    written with other templates, settings or redaction rules (a note whose text then
-    changes is rewritten; the others stay as they are)."""
+def render_checks(settings: Any, home: Path | None, found: set[str] | None = None) -> list[Check]:
+    """Redaction in effect, and how many notes of the units it reads (``found``: not an
+    Aider run a new reading joined to another) the next run renders again, written with
+    other templates, settings or rules (only those whose text changes are rewritten)."""
     from .options import export_options
     from .redact_rules import RULES
+    from .render import notes_made_by
     from .runstart import recorded_folder
     from .state import State
     from .zones import machine_zone_name, with_vault_zone
@@ -270,19 +274,18 @@ def render_checks(settings: Any, home: Path | None) -> list[Check]:
         checks.append(Check("Vault", "info", f'{moved}: set folder = "{folder}" to say so'))
         options = replace(options, folder=folder)
     current = ["render", options.render_fingerprint()]
-    units = state.sources.values()
+    units = [u for name, u in state.sources.items() if found is None or name in found]
     # (distinct notes: a vault exported from two places of one home, or a source file
     # that moved, has two units naming the same notes)
     stale = len({
         key for u in units if (u.get("fingerprint") or [None])[0] != current
-        for key in u.get("notes", [])
+        for key in u.get("notes", []) if key in state.notes and not state.notes[key].deleted
     })  # fmt: skip
     if stale:
-        checks.append(
-            Check("Vault", "info",
-                  f"{stale} notes were written with other templates, settings or redaction "
-                  "rules: the next run renders them again, rewriting those whose text changes")
-        )  # fmt: skip
+        by = ("by another version of ccexport" if state.made_by != notes_made_by()
+              else "with other templates, settings or redaction rules")  # fmt: skip
+        again = "the next run renders them again, rewriting those whose text changes"
+        checks.append(Check("Vault", "info", f"{stale} notes were written {by}: {again}"))
     rules = options.redactor()
     if rules is not None:
         checks += secret_checks(settings, rules, state, current)

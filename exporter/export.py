@@ -28,9 +28,9 @@ from .plan import LinkPlan, default_relpath
 from .readahead import ReadAhead
 from .readvalues import ReadSession, ReadSettings, placed
 from .redact_outputs import redact_report
-from .render import fresh_templates
+from .render import fresh_templates, notes_made_by
 from .renderkey import recorded_keys
-from .runstart import open_vault, vault_notices
+from .runstart import open_vault, rendered_again, vault_notices
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .state import VaultLock
 from .unchanged import UnchangedUnits
@@ -116,6 +116,7 @@ class _Run:
         if self.redactor:
             vault.scrub = self.redactor.text  # conflict copies and diffs quote old notes
         self.report.problems += vault_notices(vault, self.redactor, self.rerender)
+        self.report.rendered_again = rendered_again(vault.state, self.rerender)
         # default_relpath is looked up here, so a test can stand in for it on this module
         self.plan = LinkPlan(vault, self.settings, default_relpath)
         self._units: dict[str, tuple[Adapter, SessionRef]] = {}
@@ -164,7 +165,7 @@ class _Run:
         if self.options.index and relist:
             indexed = self.notes.write_indexes(self.settings, self.options.index_dataview)
         if indexed:
-            self.vault.state.render = self.fingerprint
+            self.vault.state.render, self.vault.state.made_by = self.fingerprint, notes_made_by()
         # A run that read no source and changed nothing leaves the state as it was read.
         touched = self.rerender or self._read_any or bool(news)
         for change in self.notes.late_failures(self.vault.save_state(touched)):

@@ -66,6 +66,8 @@ class ExportReport:
     # Index notes (a project's, Projects.md, Sessions.base) that could not be written: no
     # source's count holds them, yet they make the run exit 1.
     index_failed: int = 0
+    # Why this run rendered every note again ("": it did not, or nothing was exported yet).
+    rendered_again: str = ""
 
     def total(self, name: str) -> int:
         if name == "conflicts":  # an index note's too: its copy was saved aside all the same

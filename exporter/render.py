@@ -259,6 +259,14 @@ def init_templates(dest: Path, *, force: bool = False) -> tuple[list[str], list[
 NOTES_REVISION = "2026-12-07.3"
 
 
+def notes_made_by() -> str:
+    """The version and notes' revision a vault's notes were last rendered by (the state
+    keeps it: a run, and ``doctor``, can then tell an upgrade from a change of settings)."""
+    from . import __version__
+
+    return f"{__version__} {NOTES_REVISION}"
+
+
 def template_fingerprint(user_dir: Path | None, settings: Any) -> str:
     """A hash of the templates in effect (a user's file overrides the shipped one), the
     settings that shape a note, the version of ccexport and its notes' revision."""

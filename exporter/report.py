@@ -10,7 +10,7 @@ import typer
 
 from .errors import Problem, visible
 from .outcome import ExportReport, SourceCounts
-from .vault import Action
+from .vault import SHRUNK, Action
 from .vaultio import append_path
 
 if TYPE_CHECKING:
@@ -236,6 +236,9 @@ def print_report(
                     say(source_line(source, counts))
         if report.redactions:
             say(redaction_line(report))
+        if report.rendered_again and not changed_only:
+            say(f"Every note was rendered again: {report.rendered_again}; only notes whose "
+                "text changed were written.")  # fmt: skip
         hint = nothing_found_line(report, looked) if looked is not None else None
         if hint:
             say(hint)
@@ -251,10 +254,12 @@ def _changed(counts: SourceCounts) -> bool:
 
 def problem_lines(problems: list[Problem], quiet: bool, verbose: bool) -> list[str]:
     """One line per distinct problem (a template mistake hit by 300 notes is one line), and
-    past ``WARNINGS_PER_FILE`` warnings of one file, one line counting the rest of them."""
+    past ``WARNINGS_PER_FILE`` warnings of one file, one line counting the rest of them;
+    so for the notes of one source kept because their source gives fewer turns (each named
+    by its note: an upgrade that reads a source otherwise warned 155 times, line by line)."""
     seen: dict[str, int] = {}
-    shown: dict[str, int] = {}  # warnings of a file listed so far
-    folded: dict[str, int] = {}  # warnings of a file not listed
+    shown: dict[str, int] = {}  # warnings of a file (or kept notes of a source) listed so far
+    folded: dict[str, int] = {}  # those not listed
     for problem in problems:
         if problem.severity != "error" and quiet:
             continue
@@ -263,19 +268,39 @@ def problem_lines(problems: list[Problem], quiet: bool, verbose: bool) -> list[s
             seen[line] += 1
             continue
         if problem.severity != "error" and not verbose:
-            shown[problem.path] = shown.get(problem.path, 0) + 1
-            if shown[problem.path] > WARNINGS_PER_FILE:
-                if problem.path not in folded:
-                    seen[f"\0{problem.path}"] = 0  # (its line goes where the first would)
-                folded[problem.path] = folded.get(problem.path, 0) + 1
+            group = _group(problem)
+            shown[group] = shown.get(group, 0) + 1
+            if shown[group] > WARNINGS_PER_FILE:
+                if group not in folded:
+                    seen[f"\0{group}"] = 0  # (its line goes where the first would)
+                folded[group] = folded.get(group, 0) + 1
                 continue
         seen[line] = 1
     lines = []
     for line, count in seen.items():
         if line.startswith("\0"):
-            n = folded[line[1:]]
-            more = counted(n, "more warning", "more warnings")
-            lines.append(f"warning: {visible(line[1:])}: {more} (--verbose lists every one)")
+            lines.append(_folded_line(line[1:], folded[line[1:]]))
         else:
             lines.append(line if count == 1 else f"{line} ({count} times)")
     return lines
+
+
+_KEPT_GROUP = "\0kept "  # (no path starts with a NUL)
+
+
+def _group(problem: Problem) -> str:
+    if problem.message.startswith(SHRUNK) and problem.source:
+        return _KEPT_GROUP + problem.source
+    return problem.path
+
+
+def _folded_line(group: str, n: int) -> str:
+    if group.startswith(_KEPT_GROUP):
+        source, why = group[len(_KEPT_GROUP) :], SHRUNK.removesuffix("; kept")
+        return (
+            f"warning: {counted(n, 'more note', 'more notes')} of {source} kept: {why} "
+            f"(--verbose lists every one; if this version reads {source} otherwise, "
+            f"`ccexport --force --source {source}` once brings them up to date)"
+        )
+    more = counted(n, "more warning", "more warnings")
+    return f"warning: {visible(group)}: {more} (--verbose lists every one)"

@@ -1,0 +1,77 @@
+"""The run after an upgrade says what happened (review17 F3): every note rendered again
+because this version writes them otherwise (or because templates or settings changed), and
+the notes of a source kept as "fewer turns" folded into one line per source past the first
+five, with the command that brings them up to date. The upgrade of the corpus printed 155
+such lines one by one, and nothing said why 476 notes were updated."""
+
+from __future__ import annotations
+
+import json
+
+from test_sync import write_sessions
+from typer.testing import CliRunner
+
+from exporter import render
+from exporter.cli import app
+from exporter.errors import Problem
+from exporter.report import WARNINGS_PER_FILE, problem_lines
+from exporter.state import State
+from exporter.vault import SHRUNK
+
+runner = CliRunner()
+
+
+def run(*args: object):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def _kept(source: str, n: int) -> list[Problem]:
+    why = f"{SHRUNK} (the note holds 9 messages, the source now gives 4: it shrank, …)"
+    return [Problem(f"AI Sessions/{source}/p/note {i}.md", why, source=source) for i in range(n)]
+
+
+def test_kept_notes_fold_into_one_line_per_source_past_the_first_five():
+    problems = [*_kept("aider", 153), *_kept("copilot-cli", 2)]
+    lines = problem_lines(problems, quiet=False, verbose=False)
+    aider = [line for line in lines if "/aider/" in line]
+    assert len(aider) == WARNINGS_PER_FILE
+    (folded,) = [line for line in lines if line.startswith("warning: 148 more notes of aider")]
+    assert "kept: source has fewer turns than the note" in folded
+    assert "`ccexport --force --source aider` once brings them up to date" in folded
+    assert len([line for line in lines if "/copilot-cli/" in line]) == 2
+    assert len(lines) == WARNINGS_PER_FILE + 1 + 2
+    assert len(problem_lines(problems, quiet=False, verbose=True)) == 155  # every one
+
+
+def _export(vault, home, *extra):
+    result = run("--vault", vault, "--home", home, "--timezone", "UTC", *extra)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_the_run_after_an_upgrade_says_every_note_was_rendered_again_and_why(tmp_path, monkeypatch):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_sessions(home, 3)
+    assert "rendered again" not in _export(vault, home)  # a first export: nothing to say
+    assert State.load(vault).made_by == render.notes_made_by()
+    assert "rendered again" not in _export(vault, home)  # nothing changed
+    monkeypatch.setattr(render, "NOTES_REVISION", "a later one")
+    said = _export(vault, home)
+    assert (
+        "Every note was rendered again: this version of ccexport writes notes otherwise; "
+        "only notes whose text changed were written." in said
+    ), said
+    assert "rendered again" not in _export(vault, home)  # said once
+    said = _export(vault, home, "--tools", "summary")
+    assert "rendered again: the templates, settings or redaction rules changed" in said
+    doc = json.loads(run("--vault", vault, "--home", home, "--timezone", "UTC", "--json").stdout)
+    assert doc["totals"]["found"] == 3  # (--json's stdout stays one document)
+
+
+def test_doctor_names_an_upgrade_as_the_reason(tmp_path, monkeypatch):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_sessions(home, 2)
+    assert run("--vault", vault, "--home", home).exit_code == 0
+    monkeypatch.setattr(render, "NOTES_REVISION", "a later one")
+    shown = run("doctor", "--vault", vault, "--home", home).stdout
+    assert "2 notes were written by another version of ccexport" in shown, shown

@@ -33,6 +33,7 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -87,6 +88,8 @@ class CodexAdapter:
         self._rollouts: dict[str, Path] | None = None
         self._ctx: SourceContext | None = None
         self._prompts: list[CustomPrompt] | None = None  # the custom prompts, read once
+        # Each thread's last prompt in history.jsonl, read once (when a rollout has no end)
+        self._prompt_times: dict[str, datetime] | None = None
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured_paths = ctx.configured(SOURCE)
@@ -101,7 +104,7 @@ class CodexAdapter:
 
     def use_context(self, ctx: SourceContext) -> None:
         """Where forked threads' origins and the custom prompts are looked up."""
-        self._ctx, self._prompts = ctx, None
+        self._ctx, self._prompts, self._prompt_times = ctx, None, None
 
     def _custom_prompts(self) -> list[CustomPrompt]:
         from .codex_prompts import read_prompts  # (read when a session is: re2 with it)
@@ -110,6 +113,27 @@ class CodexAdapter:
             roots = self.roots(self._ctx) if self._ctx is not None else []
             self._prompts = read_prompts([root / "prompts" for root in roots])
         return self._prompts
+
+    def _ended_by_history(self, session: Session, problems: list[Problem]) -> Session:
+        """A session whose rollout has no time past its start (the early formats) ends at
+        its thread's last prompt in ``history.jsonl``, when that is later than the start.
+        The history is read once, when the first such rollout is; what is wrong with it is
+        reported with that rollout."""
+        from .codex_history import read_prompt_times
+
+        if self._prompt_times is None:
+            self._prompt_times = {}
+            for root in self.roots(self._ctx) if self._ctx is not None else []:
+                times, unread = read_prompt_times(root / "history.jsonl")
+                for sid, when in times.items():
+                    if sid not in self._prompt_times or when > self._prompt_times[sid]:
+                        self._prompt_times[sid] = when
+                if unread is not None:
+                    problems.append(unread)
+        last = self._prompt_times.get(session.session_id)
+        if last is None or session.started_at is None or last <= session.started_at:
+            return session  # (only the start known: never a span of no length)
+        return replace(session, ended_at=last)
 
     def held_size(self, ref: SessionRef) -> int:
         """The bytes reading the unit holds: a compressed rollout's expanded, a streamed
@@ -216,6 +240,8 @@ class CodexAdapter:
             result.problems = [_placed_in_document(p, str(path)) for p in result.problems]
         if count:
             session = _session(rollout, ref, ref.fact("title"))
+            if session.ended_at is None:
+                session = self._ended_by_history(session, result.problems)
             if _streamed(ref.main):
                 stream = MessageStream(partial(_stream_messages, path, scan))
                 session = replace(
@@ -436,7 +462,8 @@ def _session(rollout: Rollout, ref: SessionRef, title: str | None) -> Session:
         models=tuple(rollout.models),
         started_at=started,
         # The last line's time; none in the early formats (FORMATS.md §2.10: only their
-        # header has a time, the start), where the end is not known.
+        # header has a time, the start): then the thread's last prompt in history.jsonl,
+        # if any (``_ended_by_history``), else the end is not known.
         ended_at=rollout.ended,
         usage=rollout.usage,
         model_usage=usage_per_model(rollout.per_model) if rollout.per_model else (),

@@ -1,0 +1,75 @@
+"""Codex's ``history.jsonl``: one line appended per prompt submitted, in any thread,
+``{"session_id", "ts", "text"}`` with ``ts`` in Unix seconds (FORMATS.md §2.1).
+
+Read only for a rollout whose lines carry no time, the early formats (§2.10): their header
+holds the start alone, and the last prompt Codex logged for the thread is the last time
+known of it (its ``updated``). The rollout's own file time is no witness: a copy or a sync
+gives it a new one."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import orjson
+
+from ..errors import Problem, how_many
+from ._jsonl import parse_timestamp
+from ._values import json_kind
+from .base import cannot_read, open_regular
+
+SOURCE = "codex"
+_NOT_JSON = "a line that is not JSON"
+
+
+def read_prompt_times(path: Path) -> tuple[dict[str, datetime], Problem | None]:
+    """The time of each thread's last prompt in ``history.jsonl`` (id lowercased). An absent
+    file is nothing missing (a Codex told to keep no history writes none); one that is there
+    but cannot be read, or holds damaged lines, is a warning (what those held is left out).
+    A last line that is not JSON and has no newline yet (being appended) is passed over."""
+    last: dict[str, datetime] = {}
+    damaged: list[tuple[int, str]] = []  # (line, what is wrong)
+    try:
+        with open_regular(path) as f:
+            for number, raw in enumerate(f, start=1):
+                why = _history_entry(raw, last)
+                if why is not None and (raw.endswith(b"\n") or why != _NOT_JSON):
+                    damaged.append((number, why))
+    except FileNotFoundError:
+        return {}, None
+    except OSError as exc:
+        return {}, Problem(str(path), f"{cannot_read(exc)}; {_THEN}", source=SOURCE)
+    if not damaged:
+        return last, None
+    number, why = damaged[0]
+    why += how_many(len(damaged), "damaged line")
+    return last, Problem(str(path), f"{why}; {_THEN}", number, source=SOURCE)
+
+
+_THEN = "the prompt times it gives (the end of a rollout that has no times) are left out"
+
+
+def _history_entry(raw: bytes, last: dict[str, datetime]) -> str | None:
+    """Read one line of the history into ``last``; what is wrong with it, if any."""
+    if not raw.strip():
+        return None
+    try:
+        entry = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return _NOT_JSON
+    if not isinstance(entry, dict):
+        return f"a line that is {json_kind(entry)}, not an object"
+    sid, ts = entry.get("session_id"), entry.get("ts")
+    if sid is None or ts is None:
+        return f"a line with no {'session_id' if sid is None else 'ts'}"
+    if not isinstance(sid, str):
+        return f"a line whose session_id is {json_kind(sid)}, not text"
+    number = type(ts) in (int, float)  # (not a boolean)
+    when = parse_timestamp(ts) if number else None
+    if when is None:
+        kind = f"the number {ts}" if number else json_kind(ts)
+        return f"a line whose ts is {kind}, not a time"
+    key = sid.lower()
+    if key not in last or when > last[key]:
+        last[key] = when
+    return None

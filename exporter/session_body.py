@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "40a66b1a639dbb2387e8d83a07bf4cbd1ca7747d37fea35326e6d88c2145d09b"
+SHIPPED_TEMPLATE_SHA256 = "65f9c4ee4123a2ee311b644984eb80b1b9997f29f025ad32ddab8e8940a4f738"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -56,6 +56,8 @@ def session_body(context: dict[str, Any]) -> str:
             out.append(_turn_heading(turn))
         previous = None
         for item in turn["items"]:
+            if item.get("in_call"):  # an image a tool returned: shown in its call's callout
+                continue
             if previous is not None and not (item["one_line"] and previous["one_line"]):
                 out.append("\n")
             out.append(_item(item, turn, thinking, checklist))
@@ -236,6 +238,8 @@ def _tool_call(item: dict[str, Any], checklist: bool) -> str:
         body += fence(block["text"], block["lang"]) + "\n"
     if item["output"]:
         body += fence(item["output"], "text") + "\n"
+    for file in item["attachments"]:
+        body += f"![[{file['path']}]]\n"
     if item["output_path"]:
         body += f"*The whole output is {code_span(item['output_path'])}.*\n"
     more = item["output_more"]
@@ -294,7 +298,11 @@ def _subagent_call(item: dict[str, Any]) -> str:
     if item["prompt"]:
         body += "Prompt:\n" + fence(item["prompt"], "text") + "\n\n"
     if item["output"]:
-        body += "Result:\n\n" + escape_prose(item["output"]) + "\n\n"
+        # A failed call's output is what the tool said, not the agent's reply: code.
+        result = fence(item["output"], "text") if item["is_error"] else escape_prose(item["output"])
+        body += "Result:\n\n" + result + "\n\n"
+    for file in item["attachments"]:
+        body += f"![[{file['path']}]]\n\n"
     if item["output_path"]:
         body += f"*The whole result is {code_span(item['output_path'])}.*\n\n"
     if item["subagent"]:

@@ -144,13 +144,23 @@ def build_turns(
     start = local(session.started_at, tz)
     first_day = start.date() if start else None
     offset = start.utcoffset() if start else None
+    calls: dict[int, dict[str, Any]] = {}  # id of a result -> the item of the call it answers
     for message in session.messages:
         parts = clean_parts(message, session.source)
-        items = [
-            item
-            for part in parts
-            if (item := _item(part, session, attachments_folder, pairs, attachments, resolve))
-        ]
+        items: list[dict[str, Any]] = []
+        returned: list[tuple[dict[str, Any], dict[str, Any]]] = []  # (file, its call's item)
+        call = None  # the call whose result the files that follow came with
+        for part in parts:
+            item = _item(part, session, attachments_folder, pairs, attachments, resolve, calls)
+            if isinstance(part, ToolResultPart):
+                call = calls.get(id(part))
+            elif not isinstance(part, AttachmentPart):
+                call = None
+            if item is None:
+                continue
+            items.append(item)
+            if call is not None and item["kind"] == "attachment" and item["text"] is None:
+                returned.append((item, call))
         if not items:
             continue
         role = "assistant" if message.role == "tool" else message.role
@@ -178,6 +188,13 @@ def build_turns(
                 last["text"] += "\n\n" + item["text"]  # one reasoning, streamed in pieces
             else:
                 turns[-1]["items"].append(item)
+        for item, call in returned:
+            # An image a tool returned (a Read of a PNG, view_image) is its call's output:
+            # shown in the call's callout. It stays an item of its own too, marked, for a
+            # template written before ``attachments`` (which shows it where it always did).
+            if any(i is call for i in turns[-1]["items"]):
+                item["in_call"] = True
+                call["attachments"].append(item)
         if message.role != "tool":
             turns[-1]["messages"].append(message.source_id)
     return turns
@@ -205,6 +222,7 @@ def _item(
     pairs: ToolPairs,
     attachments: list[Attachment],
     resolve: LinkResolver,
+    calls: dict[int, dict[str, Any]],
 ) -> dict[str, Any] | None:
     if isinstance(part, TextPart):
         return {"kind": "text", "text": clean.strip_control(part.text)}
@@ -218,7 +236,7 @@ def _item(
         result = pairs.result_of_next_call()
         todos = todo_items(part)
         description, summary, cut = call_title(part)
-        return {
+        item = {
             "kind": "tool_call",
             "name": part.name,
             "description": description,
@@ -239,7 +257,11 @@ def _item(
             "todos": todos,  # a plan or to-do list the call wrote, else None
             "explanation": text_field(part.input, "explanation") if todos else None,
             "output_more": 0,  # lines left out by tool_output = "head" (see shape_turns)
+            "attachments": [],  # the images its result returned (build_turns fills it)
         }
+        if result is not None:
+            calls[id(result)] = item
+        return item
     if isinstance(part, ToolResultPart):
         if pairs.next_result_is_paired():
             return None
@@ -280,7 +302,7 @@ def _attachment_item(
     relpath = _attach(part.data, ext, folder, attachments)
     item = {"kind": "attachment", "path": relpath, "media_type": part.media_type, "name": name,
             "origin": part.origin, "text": None, "lang": None, "lines": 0,
-            "cut": False, "shortened": part.shortened}  # fmt: skip
+            "cut": False, "shortened": part.shortened, "in_call": False}  # fmt: skip
     if part.is_text and not part.is_media:
         # A selection, a pasted or attached file: session text, shown where it was asked
         # about (an embed of a .txt file shows nothing in Obsidian, and search skips it).
@@ -337,7 +359,12 @@ def shape_turns(turns: list[dict[str, Any]], view: TurnView) -> list[dict[str, A
 def _shape(item: dict[str, Any], view: TurnView) -> dict[str, Any] | None:
     kind = item["kind"]
     checklist = view.todo_as_checklist and kind == "tool_call" and bool(item["todos"])
+    # The images a tool returned are its output: shown as long as its outputs are, whole or
+    # their first lines (an image has no lines to cut), and left out with them.
+    images_shown = view.tools == "full" and view.tool_output != "none"
     if kind == "thinking" and view.thinking == "hidden":
+        return None
+    if kind == "attachment" and item["in_call"] and not images_shown:
         return None
     if kind in ("tool_call", "tool_result") and not checklist:
         if view.tools == "hidden" or (view.tools == "summary" and kind == "tool_result"):
@@ -359,14 +386,19 @@ def _shape(item: dict[str, Any], view: TurnView) -> dict[str, Any] | None:
         shaped["one_line"] or checklist or shaped["output"] is not item["output"]
     ):
         shaped["output_path"] = None  # not shown, or cut, by the person's choice: no copy
+    if kind == "tool_call" and item["attachments"] and not images_shown:
+        shaped["attachments"] = []
     return shaped
 
 
 def unused_outputs(turns: list[dict[str, Any]], shaped: list[dict[str, Any]]) -> set[str]:
-    """The files of whole tool outputs (``output_path``) that the shaped turns no longer
-    show (the person hides tools or their outputs, or shows the first lines): not copied."""
+    """The files of whole tool outputs (``output_path``) and the images tools returned that
+    the shaped turns no longer show (the person hides tools or their outputs, or shows the
+    first lines of outputs): not copied."""
 
     def paths(of: list[dict[str, Any]], key: str) -> set[str]:
         return {item[key] for turn in of for item in turn["items"] if item.get(key)}
 
-    return paths(turns, "output_path") - paths(shaped, "output_path") - paths(shaped, "path")
+    returned = {item["path"] for turn in turns for item in turn["items"] if item.get("in_call")}
+    shown = paths(shaped, "output_path") | paths(shaped, "path")
+    return (paths(turns, "output_path") | returned) - shown

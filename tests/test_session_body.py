@@ -36,6 +36,7 @@ _not_run = st.sampled_from([None, "rejected", "denied", "cancelled"])
 
 
 _origins = st.sampled_from([None, "editor-file", "editor-selection"])
+_image_paths = st.sampled_from(["attachments/ccexport/0123abcd.png", "a b/c`d.pdf"])
 _output_paths = st.sampled_from([None, "attachments/ccexport/89abcdef01234567.txt", "a`b/c d.txt"])
 
 
@@ -82,6 +83,13 @@ def _item(draw) -> dict:
             agent_type=draw(_maybe_text),
             todos=todos,
             explanation=draw(_maybe_text),
+            # the images its result returned, shown in its callout
+            attachments=draw(
+                st.lists(
+                    st.builds(lambda p: {"path": p, "media_type": "image/png"}, _image_paths),
+                    max_size=2,
+                )
+            ),
         )
     elif kind == "tool_result":
         item.update(output=draw(_texts), is_error=draw(st.booleans()), not_run=draw(_not_run),
@@ -100,7 +108,8 @@ def _item(draw) -> dict:
     elif kind == "attachment":
         item.update(path="attachments/ccexport/0123abcd.png", media_type="image/png",
                     name=draw(_maybe_text), text=None, lang=None, lines=0, cut=False,
-                    shortened=False, origin=draw(_origins))  # fmt: skip
+                    shortened=False, origin=draw(_origins),
+                    in_call=draw(st.booleans()))  # fmt: skip
     else:
         item.update(notice=draw(st.sampled_from(["interrupted", "rewound", "error", "other",
                                                  "attachment", "unanswered",

@@ -132,6 +132,7 @@ def fresh_templates() -> None:
     read_reference_switch()
     environment.cache_clear()
     shipped_template_in_effect.cache_clear()
+    user_blocks.cache_clear()
 
 
 @lru_cache(maxsize=8)
@@ -159,6 +160,11 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
     env = environment(str(user_dir) if user_dir else None)
     try:
         template = env.get_template(name)
+        # A person's template that shows tool calls its own way (its own ``item`` or
+        # ``tool_call`` block) gets the images a tool returned as items after the call, as
+        # before ``attachments``: ours would leave them out of the turn, and theirs out.
+        own = user_blocks(name, user_dir) if user_dir else frozenset()
+        context = {**context, "images_in_calls": not own & {"item", "tool_call"}}
         text = rendered(template, context)
     except jinja2.TemplateSyntaxError as exc:
         raise _syntax_error(exc, name) from None
@@ -186,6 +192,18 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
             "there (the rest would be taken for your text); the note is not written",
         )
     return text
+
+
+@lru_cache(maxsize=8)
+def user_blocks(name: str, user_dir: Path) -> frozenset[str]:
+    """The blocks the person's own files define: template ``name`` of ``user_dir`` and
+    those it extends, includes or imports there (not ours, ``default/…``)."""
+    env = environment(str(user_dir))
+    blocks: set[str] = set()
+    for used in template_walk(name, user_dir)[0]:
+        if not used.startswith("default/") and os.path.isfile(Path(user_dir) / used):
+            blocks.update(env.get_template(used).blocks)
+    return frozenset(blocks)
 
 
 def compile_problem(name: str, user_dir: Path) -> TemplateError | None:

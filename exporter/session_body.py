@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "65f9c4ee4123a2ee311b644984eb80b1b9997f29f025ad32ddab8e8940a4f738"
+SHIPPED_TEMPLATE_SHA256 = "2efe25cab8f72ecdbf893593bdf87fae8678669a0ba2c8198ad7e4d02407d4c7"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).

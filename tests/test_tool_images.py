@@ -171,6 +171,43 @@ def test_a_template_that_hides_calls_hides_their_images_and_their_empty_turn(tmp
     assert body.count("### Assistant") == 1, body  # the turn of only the call is gone
 
 
+@pytest.mark.parametrize(
+    "override",
+    [
+        "{% block tool_call %}- my call {{ item.name }}\n{% endblock %}",
+        "{% block item %}{% if item.kind == 'tool_call' %}- my call {{ item.name }}\n"
+        "{% else %}{{ super() }}{% endif %}{% endblock %}",
+    ],
+    ids=["tool_call block", "item block"],
+)
+def test_a_template_that_shows_calls_its_own_way_still_shows_the_image(
+    tmp_path, monkeypatch, override
+):
+    """A template of the person's that extends ours and overrides the block a call is shown
+    by: our loop left the marked image item out, their block did not show it, and the image
+    was in no note. It comes after the call, as before, and once."""
+    mine = tmp_path / "templates"
+    mine.mkdir()
+    (mine / "session.md.j2").write_text('{% extends "default/session.md.j2" %}' + override)
+    session = _claude(tmp_path, _read_png)
+    note = _note(session, monkeypatch, templates=mine)
+    (path,) = [a.relpath for a in note.attachments]
+    assert note.body.count(f"![[{path}]]") == 1, note.body
+    assert note.body.index("- my call Read") < note.body.index(f"![[{path}]]")
+
+
+def test_a_template_that_overrides_another_block_keeps_the_image_in_the_call(tmp_path, monkeypatch):
+    mine = tmp_path / "templates"
+    mine.mkdir()
+    (mine / "session.md.j2").write_text(
+        '{% extends "default/session.md.j2" %}{% block header %}# Mine\n{% endblock %}'
+    )
+    session = _claude(tmp_path, _read_png)
+    note = _note(session, monkeypatch, templates=mine)
+    (path,) = [a.relpath for a in note.attachments]
+    assert f"> ![[{path}]]" in note.body and note.body.count(f"![[{path}]]") == 1
+
+
 SUBAGENT_ERROR = (
     "<tool_use_error>InputValidationError: Task failed due to the following issue:\n"
     "The required parameter `prompt` is missing</tool_use_error>"

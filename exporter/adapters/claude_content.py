@@ -108,7 +108,9 @@ def _tool_output(content: Any) -> tuple[str, list[Part]]:
             texts.append(block["tool_name"])
         elif block.get("type") in ("image", "document"):
             attachment = _attachment(block)
-            if attachment:
+            if isinstance(attachment, TextPart):  # a text document: what the tool returned
+                texts.append(attachment.text)  # (as a part of its own: a prompt of the person's)
+            elif attachment:
                 attachments.append(attachment)
     return "\n".join(texts), attachments
 

@@ -96,26 +96,38 @@ class CodexRollout:
         return self.turn()
 
     def user_with_local_images(
-        self, text: str, urls: list[str], *, event_first: bool = False
+        self,
+        text: str,
+        urls: list[str | None],
+        *,
+        event_first: bool = False,
+        model_copy: bool = True,
     ) -> CodexRollout:
         """A prompt with images attached from files (a pasted screenshot, newer Codex): the
         model's copy holds each image's bytes, wrapped in ``<image>`` tags; the UI copy
-        names only their paths."""
+        names only their paths. A ``None`` url: Codex could not read that file, and the
+        model's copy says so in a text of its own in place of the image. ``model_copy``
+        False: the rollout holds the UI copy alone."""
         content: list[dict[str, Any]] = [{"type": "input_text", "text": text}]
-        for n, url in enumerate(urls, start=1):
+        paths = [f"/tmp/codex-clipboard-{n}.png" for n in range(1, len(urls) + 1)]
+        for n, (url, path) in enumerate(zip(urls, paths, strict=True), start=1):
+            if url is None:
+                unread = f"Codex could not read the local image at `{path}`: No such file or directory (os error 2)"
+                content.append({"type": "input_text", "text": unread})
+                continue
             content += [
                 {"type": "input_text", "text": f"<image name=[Image #{n}]>"},
                 {"type": "input_image", "image_url": url},
                 {"type": "input_text", "text": "</image>"},
             ]
-        paths = [f"/tmp/codex-clipboard-{n}.png" for n in range(1, len(urls) + 1)]
         event = {"type": "user_message", "message": text, "images": [], "local_images": paths,
                  "text_elements": []}  # fmt: skip
-        if event_first:
+        if event_first or not model_copy:
             self.event(event)
             self.event({"type": "task_started", "turn_id": "t1"})
-        self.item({"type": "message", "role": "user", "content": content})
-        if not event_first:
+        if model_copy:
+            self.item({"type": "message", "role": "user", "content": content})
+        if not event_first and model_copy:
             self.event(event)
         return self.turn()
 
@@ -179,6 +191,30 @@ class CodexRollout:
         )
         out = json.dumps({"output": result, "metadata": {"exit_code": 0, "duration_seconds": 0.0}})
         self.item({"type": "custom_tool_call_output", "call_id": cid, "output": out})
+        return cid
+
+    def spawn_agent(
+        self,
+        message: str,
+        output: Any,
+        *,
+        agent_type: str | None = None,
+        spawned: str | None = None,
+    ) -> str:
+        """A ``spawn_agent`` call (multi-agent Codex) and its output (JSON as text when not
+        text already: ``{"agent_id": …}`` in the first version, ``{"task_name": …}`` in the
+        second); ``spawned``: the thread its ``collab_agent_spawn_end`` event names."""
+        cid = self.call_id()
+        args = {"message": message, **({"agent_type": agent_type} if agent_type else {})}
+        self.item({"type": "function_call", "name": "spawn_agent", "arguments": json.dumps(args),
+                   "call_id": cid})  # fmt: skip
+        if spawned is not None:
+            self.event({"type": "collab_agent_spawn_end", "call_id": cid,
+                        "sender_thread_id": self.thread_id, "new_thread_id": spawned,
+                        "new_agent_nickname": "Ada", "new_agent_role": agent_type,
+                        "prompt": message, "model": self.model, "status": "pending_init"})  # fmt: skip
+        text = output if isinstance(output, str) else json.dumps(output)
+        self.item({"type": "function_call_output", "call_id": cid, "output": text})
         return cid
 
     def local_shell(self, argv: list[str], output: str) -> str:

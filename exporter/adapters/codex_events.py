@@ -13,7 +13,7 @@ from ..errors import clipped
 from ..model import AttachmentPart, NoticePart, Part, SummaryPart, TextPart, ThinkingPart, Usage
 from ._jsonl import token_count
 from ._values import json_kind
-from .codex_items import decoded_image, review_text
+from .codex_items import decoded_image, local_image_paths, review_text
 from .codex_odd import text_odd
 
 # event_msg/user_message kinds that carry injected context, not a prompt
@@ -28,7 +28,7 @@ def with_images(parts: list[Part], found: list[AttachmentPart]) -> list[Part]:
 
 class EventReader:
     """The ``event_msg`` half of ``RolloutBuilder``: uses its ``out``, ``model_prompt``,
-    ``held``, ``ui_made``, ``has_compacted``, ``rewound``, ``_add``, ``_once`` and
+    ``held``, ``held_paths``, ``ui_made``, ``has_compacted``, ``rewound``, ``_add``, ``_once`` and
     ``_count``."""
 
     def _event(self, number: int, p: dict[str, Any], when: datetime | None) -> None:
@@ -55,7 +55,10 @@ class EventReader:
                 found = [i for i in model[0] if isinstance(i, AttachmentPart)]
                 self._add("user", with_images(parts, found), number, when)
             elif p.get("local_images"):
-                self.held = (parts, number, when)  # its images may follow in the model's copy
+                # its images may follow in the model's copy; if none does, the rollout holds
+                # no bytes of them: each is named by its path (``_held_alone``)
+                self.held = (parts, number, when)
+                self.held_paths = local_image_paths(p)
             else:
                 self._add("user", parts, number, when)
                 self.ui_made = said  # its model copy, if it comes next, is dropped

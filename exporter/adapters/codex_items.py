@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import mimetypes
 import re
 import shlex
 from typing import Any
@@ -26,7 +27,7 @@ def content_text(content: Any) -> str:
     texts = []
     for c in content if isinstance(content, list) else []:
         if isinstance(c, dict) and c.get("type") in TEXT_ITEMS:
-            if isinstance(c.get("text"), str):
+            if isinstance(c.get("text"), str) and unread_image(c) is None:  # (an image)
                 texts.append(c["text"])
     return "\n\n".join(texts)
 
@@ -41,18 +42,53 @@ def reasoning_texts(p: dict[str, Any]) -> list[str]:
 
 
 def images(content: Any) -> list[Part]:
+    """The images of a message's content, in order; an image Codex could not read from its
+    file (its placeholder text in the model's copy of a prompt) is one named by its path,
+    with no bytes."""
     out: list[Part] = []
     for c in content if isinstance(content, list) else []:
         if isinstance(c, dict) and c.get("type") == "input_image":
             image = decoded_image(c.get("image_url"))
             if image:
                 out.append(image)
+        elif (path := unread_image(c)) is not None:
+            out.append(not_copied(path))
     return out
 
 
 def decoded_image(url: Any) -> AttachmentPart | None:
     decoded = decode_data_url(url)
     return AttachmentPart(decoded[0], decoded[1]) if decoded else None
+
+
+def not_copied(path: str) -> AttachmentPart:
+    """An image attached from a file whose bytes the rollout does not hold: named by its
+    path (the note says it was attached, not stored in the session)."""
+    return AttachmentPart(mimetypes.guess_type(path)[0] or "application/octet-stream", None, path)
+
+
+# The text Codex sends the model in place of an image it could not attach from its file
+# (missing, unreadable, not an image it takes), one content item of its own.
+_UNREAD_IMAGE = re.compile(
+    r"(?:Codex could not read the local image at `(?P<unread>[^\n]+?)`: "
+    r"|Image located at `(?P<invalid>[^\n]+?)` is invalid: "
+    r"|Codex cannot attach image at `(?P<unsupported>[^\n]+?)`: unsupported image)[^\n]*"
+)
+
+
+def unread_image(item: Any) -> str | None:
+    """The path of the image a content item says Codex could not attach, else None."""
+    if not isinstance(item, dict) or item.get("type") != "input_text":
+        return None
+    text = item.get("text")
+    found = _UNREAD_IMAGE.fullmatch(text.strip()) if isinstance(text, str) else None
+    return next((path for path in found.groups() if path), None) if found else None
+
+
+def local_image_paths(p: dict[str, Any]) -> list[str]:
+    """The paths of the images a UI copy of a prompt was given from files (``local_images``)."""
+    paths = p.get("local_images")
+    return [path for path in paths if some_text(path)] if isinstance(paths, list) else []
 
 
 def tool_call(p: dict[str, Any]) -> ToolCallPart:

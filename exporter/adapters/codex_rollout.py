@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -36,6 +36,7 @@ from .codex_items import (
     image_generation,
     images,
     item_call_id,
+    not_copied,
     reasoning_texts,
     tool_call,
     tool_result,
@@ -139,6 +140,7 @@ class RolloutBuilder(EventReader):
         self.has_user_events = scan.has_user_events
         self.has_compacted = scan.has_compacted
         self.exec_ends = scan.exec_ends  # (read, never changed: a stream is read again)
+        self.spawned = scan.spawned  # spawn_agent call -> the thread it started (the same)
         self.model: str | None = None
         # Replies and reasoning arrive twice (model and UI streams): a text seen in one
         # stream cancels one copy from the other, repeats within a stream are kept. Kept
@@ -157,6 +159,7 @@ class RolloutBuilder(EventReader):
         self.ui_made: str | None = None  # the text of the UI copy just made
         self.rewound = False  # the person went back (thread_rolled_back): mark the next prompt
         self.held: tuple[list[Part], int, datetime | None] | None = None
+        self.held_paths: list[str] = []  # the paths of the held UI copy's local images
         if scan.first_meta is not None:
             self._meta(scan.first_meta, scan.meta_line or 0)
             stamp = scan.first_meta.get("timestamp")  # the session's start
@@ -181,10 +184,18 @@ class RolloutBuilder(EventReader):
 
     def flush(self) -> None:
         """Make the prompt still waiting for its other copy (called at the end, too)."""
-        for waiting in (self.model_prompt, self.held):
-            if waiting is not None:
-                self._add("user", *waiting)
-        self.model_prompt = self.held = None
+        if self.model_prompt is not None:
+            self._add("user", *self.model_prompt)
+        self.model_prompt = None
+        self._held_alone()
+
+    def _held_alone(self) -> None:
+        """Make the held UI copy a prompt as it is, its model copy not having come: the
+        rollout holds none of its local images' bytes, each is named by its path."""
+        if self.held is not None:
+            parts, at, when = self.held
+            self._add("user", parts + [not_copied(path) for path in self.held_paths], at, when)
+        self.held, self.held_paths = None, []
 
     def _record(self, number: int, kind: str, p: dict[str, Any], ts: Any) -> None:
         when = parse_timestamp(ts) or self.out.times.unread(ts, number)
@@ -306,7 +317,10 @@ class RolloutBuilder(EventReader):
             if why:
                 self.out.odd.append((number, why))
                 p = {**p, "name": None}
-            self._add("assistant", [tool_call(p)], number, when)
+            call = tool_call(p)
+            if self.spawned and call.call_id in self.spawned:  # its subagent's note: linked
+                call = replace(call, subagent_id=self.spawned[call.call_id])
+            self._add("assistant", [call], number, when)
         elif ptype in ("function_call_output", "custom_tool_call_output"):
             result = tool_result(p)
             end = self.exec_ends.get(result.call_id) if self.exec_ends else None
@@ -355,15 +369,13 @@ class RolloutBuilder(EventReader):
                 said = text_of(parts)
                 if self.held is not None and text_of(self.held[0]) == said:
                     held, at, held_when = self.held  # the UI copy came first: it gets these
-                    self.held = None
+                    self.held, self.held_paths = None, []
                     self._add("user", with_images(held, found), at, held_when)
                 elif self.ui_made is not None and self.ui_made == said:
                     self.ui_made = None  # the UI copy, just before, is in the note
                 else:
                     self.ui_made = None
-                    if self.held is not None:  # a UI copy whose model copy did not follow
-                        self._add("user", *self.held)
-                        self.held = None
+                    self._held_alone()  # a UI copy whose model copy did not follow
                     if self.model_prompt is not None:  # one before it got no UI copy
                         self._add("user", *self.model_prompt)
                     self.model_prompt = (parts, number, when)

@@ -1,14 +1,18 @@
 """What must be known of a whole Codex rollout before its records are read in order
 (FORMATS.md §2.5–§2.9): whether prompts come from the UI's copies, which session_meta owns
 the identity, which records at the start replay a fork's origin (dropped), and each
-unified-exec command's own exit code and duration (its end event comes after its output);
-and the signatures by which a fork's replay is matched against its origin."""
+unified-exec command's own exit code and duration (its end event comes after its output),
+the thread each ``spawn_agent`` call started (named after the call); and the signatures
+by which a fork's replay is matched against its origin."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from .codex_items import (
     content_text,
@@ -68,6 +72,10 @@ class Scan:
     # call_id -> (exit code, seconds), a few numbers per command.
     # A third value: no poll reported the command's exit (its failure is then its own).
     exec_ends: dict[str, tuple[int | None, float | None, bool]] = field(default_factory=dict)
+    # A ``spawn_agent`` call -> the thread it started, as the rollout says it after the
+    # call: the call's output (``{"agent_id": …}``) or its ``collab_agent_spawn_end`` event
+    # (``new_thread_id``). The call's message is made before either is read.
+    spawned: dict[str, str] = field(default_factory=dict)
 
 
 def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: OriginLookup) -> Scan:
@@ -102,6 +110,7 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
     processes: dict[str, str] = {}  # exec_command call -> its process, from its end event
     polls: dict[str, str] = {}  # write_stdin call -> the process it polled
     exits_polled: set[str] = set()  # processes whose exit a poll's output reported
+    spawns: set[str] = set()  # spawn_agent calls
     for i, (number, kind, p, _) in enumerate(records):
         if kind not in scan.kinds:
             scan.kinds[kind] = number
@@ -120,8 +129,15 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
                     scan.exec_ends[call_id] = (*exec_end(p), known)
                     if known:
                         processes[call_id] = str(p["process_id"])
+            elif etype == "collab_agent_spawn_end":
+                _spawned(scan, p.get("call_id"), p.get("new_thread_id"))
         elif kind == "response_item":
             ptype, name = p.get("type"), p.get("name")
+            if ptype == "function_call" and name == "spawn_agent":
+                if isinstance(p.get("call_id"), str):
+                    spawns.add(p["call_id"])
+            elif ptype == "function_call_output" and spawns and p.get("call_id") in spawns:
+                _spawned(scan, p["call_id"], spawned_thread(p.get("output")))
             if ptype == "function_call" and name in ("exec_command", "write_stdin"):
                 if isinstance(p.get("call_id"), str):
                     if name == "exec_command":
@@ -148,3 +164,27 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
             code, seconds, _ = scan.exec_ends[call_id]
             scan.exec_ends[call_id] = (code, seconds, False)
     return scan
+
+
+_THREAD_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
+
+
+def spawned_thread(output: Any) -> str | None:
+    """The thread a ``spawn_agent`` call started, from its output: the JSON text
+    ``{"agent_id": "<thread id>", "nickname": …}`` (as text, or as the one text item of a
+    list). A newer output names the agent by its task (``task_name``), not its thread: None."""
+    if isinstance(output, list):
+        output = content_text(output)
+    if not isinstance(output, str) or not output.startswith("{"):
+        return None
+    try:
+        parsed = orjson.loads(output)
+    except orjson.JSONDecodeError:
+        return None
+    return parsed.get("agent_id") if isinstance(parsed, dict) else None
+
+
+def _spawned(scan: Scan, call_id: Any, thread: Any) -> None:
+    """Note the thread a call started, when both are what they should be (a thread id)."""
+    if isinstance(call_id, str) and isinstance(thread, str) and _THREAD_ID.fullmatch(thread):
+        scan.spawned.setdefault(call_id, thread.lower())

@@ -48,8 +48,9 @@ def call_title(part: ToolCallPart) -> tuple[str | None, str | None, str]:
 
 def subagent_task(part: ToolCallPart) -> str | None:
     """What a subagent call asked its agent to do, as each source names it: Claude Code's
-    and OpenCode's ``prompt``, Gemini's ``objective``."""
-    return text_field(part.input, "prompt") or text_field(part.input, "objective")
+    and OpenCode's ``prompt``, Gemini's ``objective``, Codex's ``message`` (spawn_agent)."""
+    task = text_field(part.input, "prompt") or text_field(part.input, "objective")
+    return task or (text_field(part.input, "message") if part.subagent_id else None)
 
 
 def subagent_kind(part: ToolCallPart) -> str | None:

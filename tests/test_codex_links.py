@@ -95,12 +95,9 @@ def test_a_spawn_agent_call_links_nothing_the_rollout_does_not_name(tmp_path, ou
     assert call.subagent_id is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="toolinput.subagent_task (shared) reads `prompt` and `objective`, not Codex's "
-    "`message`: a linked spawn_agent callout shows no task until it does",
-)
 def test_a_linked_spawn_agent_callout_shows_its_task(tmp_path):
+    """Linked, the call is shown as a subagent's, whose task was read from ``prompt`` or
+    ``objective`` only: Codex's ``message`` went from the parent's note."""
     _parent({"agent_id": CHILD, "nickname": "Ada"}).write(tmp_path / ".codex")
     _child().write(tmp_path / ".codex")
     parent = next(t for t in _export(tmp_path).values() if f"session_id: {PARENT}" in t)

@@ -361,7 +361,9 @@ def test_a_prompt_waiting_for_its_images_is_streamed_too(tmp_path, monkeypatch):
     (session,) = assert_same("codex", home, monkeypatch)
     users = [m.parts for m in session.messages if m.role == "user"]
     assert [p.kind for p in users[-2]] == ["text", "attachment"]
-    assert [p.text for p in users[-1]] == ["last words"]
+    words, image = users[-1]  # its image is named, not held (no model copy follows)
+    assert words.text == "last words"
+    assert (image.kind, image.name, image.data) == ("attachment", "/tmp/a.png", None)
 
 
 def test_corpus_rollouts_streamed_match_held(corpus, tmp_path, monkeypatch):

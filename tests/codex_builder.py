@@ -7,6 +7,7 @@ the TypeScript CLI's JSON document.
 
 from __future__ import annotations
 
+import base64
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -223,6 +224,14 @@ class CodexRollout:
                    "action": {"type": "exec", "command": argv, "working_directory": self.cwd}})  # fmt: skip
         self.item({"type": "function_call_output", "call_id": cid, "output": output})
         return cid
+
+    def view_image(self, path: str, png: bytes) -> CodexRollout:
+        """A view_image call whose output is the file's name and the image (a data URL)."""
+        self.item({"type": "function_call", "name": "view_image", "call_id": "c1",
+                   "arguments": json.dumps({"path": path})})  # fmt: skip
+        url = "data:image/png;base64," + base64.b64encode(png).decode()
+        output = [{"type": "input_text", "text": path}, {"type": "input_image", "image_url": url}]
+        return self.item({"type": "function_call_output", "call_id": "c1", "output": output})
 
     def web_search(self, query: str) -> CodexRollout:
         return self.item(

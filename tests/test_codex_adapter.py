@@ -715,14 +715,7 @@ def test_an_image_a_tool_returned_is_kept(tmp_path):
     png = tiny_png()
     r = CodexRollout(TID)
     r.user("look at the chart")
-    r.item({"type": "function_call", "name": "view_image", "call_id": "c1",
-            "arguments": '{"path": "chart.png"}'})  # fmt: skip
-    url = "data:image/png;base64," + base64.b64encode(png).decode()
-    output = [
-        {"type": "input_text", "text": "chart.png"},
-        {"type": "input_image", "image_url": url},
-    ]
-    r.item({"type": "function_call_output", "call_id": "c1", "output": output})
+    r.view_image("chart.png", png)
     r.write(tmp_path / ".codex")
     (session,) = load_all(tmp_path)[0]
     (tool,) = [m for m in session.messages if m.role == "tool"]

@@ -122,18 +122,24 @@ def test_a_copy_cut_inside_the_last_reply_before_later_text_keeps_the_note(tmp_p
     assert "cache_file is never refreshed" in the_note(vault).read_text()
 
 
+def _exported_with_a_call(tmp_path: Path) -> tuple[Path, Path]:
+    """A session of one call and its result, exported: (home, vault)."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    s = ClaudeSession(SID, "/home/dev/work/app", start="2026-03-04T10:00:00Z")
+    s.user("look at the config loader")
+    s.assistant([tool_use("Bash", {"command": "cat loader_config.py"}, "toolu_1")])
+    s.tool_result("toolu_1", "cache_file = '~/.cache/app'")
+    s.assistant("It caches in your home.")
+    s.write(home / ".claude" / "projects" / "-home-dev-work-app" / f"{SID}.jsonl")
+    export(vault, home)
+    return home, vault
+
+
 @pytest.mark.parametrize("view", [TurnView(tool_output="none"), TurnView(tools="hidden")])
 def test_a_note_made_again_with_other_settings_or_zone_is_written(tmp_path, view):
     """Settings that show less, or another time zone (every time moves, its start too),
     give a shorter note of the same source: written, not kept."""
-    home, vault = tmp_path / "home", tmp_path / "v"
-    s = ClaudeSession(SID, "/home/dev/work/app", start="2026-03-04T10:00:00Z")
-    s.user("look at the config loader")
-    s.assistant([tool_use("Bash", {"command": "cat loader_config.py"}, "toolu_cut_2")])
-    s.tool_result("toolu_cut_2", "cache_file = '~/.cache/app'")
-    s.assistant("It caches in your home.")
-    s.write(home / ".claude" / "projects" / "-home-dev-work-app" / f"{SID}.jsonl")
-    export(vault, home)
+    home, vault = _exported_with_a_call(tmp_path)
     report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, view=view))
     assert report.total("updated") == 1 and not report.problems
     west = run_export(ExportOptions(vault=vault, home=home, timezone=ZoneInfo("America/Lima")))
@@ -148,14 +154,7 @@ def test_a_note_an_older_version_dated_or_counted_otherwise_is_written(tmp_path,
     and stayed stale until --force. Under another version, only messages decide."""
     from exporter import render
 
-    home, vault = tmp_path / "home", tmp_path / "v"
-    s = ClaudeSession(SID, "/home/dev/work/app", start="2026-03-04T10:00:00Z")
-    s.user("look at the config loader")
-    s.assistant([tool_use("Bash", {"command": "cat loader_config.py"}, "toolu_old_1")])
-    s.tool_result("toolu_old_1", "cache_file = '~/.cache/app'")
-    s.assistant("It caches in your home.")
-    s.write(home / ".claude" / "projects" / "-home-dev-work-app" / f"{SID}.jsonl")
-    export(vault, home)
+    home, vault = _exported_with_a_call(tmp_path)
     note = the_note(vault)
     text = note.read_text()
     updated = next(line for line in text.splitlines() if line.startswith("updated: "))

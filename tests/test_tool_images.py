@@ -5,7 +5,6 @@ as code like any failed call's; a subagent's reply stays prose."""
 
 from __future__ import annotations
 
-import base64
 import re
 from pathlib import Path
 
@@ -46,14 +45,7 @@ def _read_png(s: ClaudeSession, then_prompt: bool = False) -> None:
 def _codex(home: Path) -> object:
     r = CodexRollout(TID)
     r.user("look at the chart")
-    r.item({"type": "function_call", "name": "view_image", "call_id": "c1",
-            "arguments": '{"path": "chart.png"}'})  # fmt: skip
-    url = "data:image/png;base64," + base64.b64encode(PNG).decode()
-    output = [
-        {"type": "input_text", "text": "chart.png"},
-        {"type": "input_image", "image_url": url},
-    ]
-    r.item({"type": "function_call_output", "call_id": "c1", "output": output})
+    r.view_image("chart.png", PNG)
     r.assistant("A green square.")
     r.write(home / ".codex")
     (session,) = load_sessions(CodexAdapter(), home)[0]

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import orjson
 
-from ..errors import Problem, how_many
+from ..errors import Problem
 from ._jsonl import parse_timestamp
 from ._values import json_kind
-from .base import cannot_read, open_regular
+from .base import cannot_read
+from .codex_index import NOT_JSON, read_lines
 
 SOURCE = "codex"
-_NOT_JSON = "a line that is not JSON"
 
 
 def read_prompt_times(path: Path) -> tuple[dict[str, datetime], Problem | None]:
@@ -28,21 +28,15 @@ def read_prompt_times(path: Path) -> tuple[dict[str, datetime], Problem | None]:
     but cannot be read, or holds damaged lines, is a warning (what those held is left out).
     A last line that is not JSON and has no newline yet (being appended) is passed over."""
     last: dict[str, datetime] = {}
-    damaged: list[tuple[int, str]] = []  # (line, what is wrong)
     try:
-        with open_regular(path) as f:
-            for number, raw in enumerate(f, start=1):
-                why = _history_entry(raw, last)
-                if why is not None and (raw.endswith(b"\n") or why != _NOT_JSON):
-                    damaged.append((number, why))
+        damaged = read_lines(path, lambda raw: _history_entry(raw, last))
     except FileNotFoundError:
         return {}, None
     except OSError as exc:
         return {}, Problem(str(path), f"{cannot_read(exc)}; {_THEN}", source=SOURCE)
-    if not damaged:
+    if damaged is None:
         return last, None
-    number, why = damaged[0]
-    why += how_many(len(damaged), "damaged line")
+    number, why = damaged
     return last, Problem(str(path), f"{why}; {_THEN}", number, source=SOURCE)
 
 
@@ -56,7 +50,7 @@ def _history_entry(raw: bytes, last: dict[str, datetime]) -> str | None:
     try:
         entry = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        return _NOT_JSON
+        return NOT_JSON
     if not isinstance(entry, dict):
         return f"a line that is {json_kind(entry)}, not an object"
     sid, ts = entry.get("session_id"), entry.get("ts")

@@ -3,6 +3,7 @@ line appended per change, the newest line for an id winning (FORMATS.md ยง2.1, ย
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,26 +22,37 @@ def read_titles(path: Path) -> tuple[dict[str, str], Problem | None]:
     file that is there but cannot be read, or a line that is damaged, is a warning (a title
     it held is kept from the last run)."""
     titles: dict[str, tuple[str, str]] = {}
-    damaged: list[tuple[int, str]] = []  # (line, what is wrong)
     try:
-        with open_regular(path) as f:
-            for number, raw in enumerate(f, start=1):
-                why = _index_entry(raw, titles)
-                if why is not None and (raw.endswith(b"\n") or why != _NOT_JSON):
-                    damaged.append((number, why))
+        damaged = read_lines(path, lambda raw: _index_entry(raw, titles))
     except FileNotFoundError:
         return {}, None  # no index (an older Codex): nothing is missing
     except OSError as exc:
         return {}, index_unreadable(SOURCE, path, cannot_read(exc), "titles")
     found = {sid: name for sid, (_, name) in titles.items()}
-    if not damaged:
+    if damaged is None:
         return found, None
-    number, why = damaged[0]
-    why += how_many(len(damaged), "damaged line")
+    number, why = damaged
     return found, replace(index_unreadable(SOURCE, path, why, "titles"), line=number)
 
 
-_NOT_JSON = "a line that is not JSON"
+NOT_JSON = "a line that is not JSON"
+
+
+def read_lines(path: Path, read: Callable[[bytes], str | None]) -> tuple[int, str] | None:
+    """Give each line of a JSONL file Codex appends to ``read``, which says what is wrong
+    with it, if anything: the first damaged line and what is wrong (with how many there
+    are), or None. A last line that is not JSON and has no newline yet (one being
+    appended) is passed over. Raises what opening the file raises."""
+    damaged: list[tuple[int, str]] = []  # (line, what is wrong)
+    with open_regular(path) as f:
+        for number, raw in enumerate(f, start=1):
+            why = read(raw)
+            if why is not None and (raw.endswith(b"\n") or why != NOT_JSON):
+                damaged.append((number, why))
+    if not damaged:
+        return None
+    number, why = damaged[0]
+    return number, why + how_many(len(damaged), "damaged line")
 
 
 def _index_entry(raw: bytes, titles: dict[str, tuple[str, str]]) -> str | None:
@@ -50,7 +62,7 @@ def _index_entry(raw: bytes, titles: dict[str, tuple[str, str]]) -> str | None:
     try:
         entry = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        return _NOT_JSON
+        return NOT_JSON
     if not isinstance(entry, dict):
         return f"a line that is {json_kind(entry)}, not an object"
     sid, name, stamp = entry.get("id"), entry.get("thread_name"), entry.get("updated_at")

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-
-import orjson
+from typing import Any
 
 from ..errors import Problem
 from ._jsonl import parse_timestamp
 from ._values import json_kind
 from .base import cannot_read
-from .codex_index import NOT_JSON, read_lines
+from .codex_index import read_lines
 
 SOURCE = "codex"
 
@@ -43,16 +42,8 @@ def read_prompt_times(path: Path) -> tuple[dict[str, datetime], Problem | None]:
 _THEN = "the prompt times it gives (the end of a rollout that has no times) are left out"
 
 
-def _history_entry(raw: bytes, last: dict[str, datetime]) -> str | None:
+def _history_entry(entry: dict[str, Any], last: dict[str, datetime]) -> str | None:
     """Read one line of the history into ``last``; what is wrong with it, if any."""
-    if not raw.strip():
-        return None
-    try:
-        entry = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return NOT_JSON
-    if not isinstance(entry, dict):
-        return f"a line that is {json_kind(entry)}, not an object"
     sid, ts = entry.get("session_id"), entry.get("ts")
     if sid is None or ts is None:
         return f"a line with no {'session_id' if sid is None else 'ts'}"

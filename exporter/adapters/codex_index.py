@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -38,25 +39,7 @@ def read_titles(path: Path) -> tuple[dict[str, str], Problem | None]:
 NOT_JSON = "a line that is not JSON"
 
 
-def read_lines(path: Path, read: Callable[[bytes], str | None]) -> tuple[int, str] | None:
-    """Give each line of a JSONL file Codex appends to ``read``, which says what is wrong
-    with it, if anything: the first damaged line and what is wrong (with how many there
-    are), or None. A last line that is not JSON and has no newline yet (one being
-    appended) is passed over. Raises what opening the file raises."""
-    damaged: list[tuple[int, str]] = []  # (line, what is wrong)
-    with open_regular(path) as f:
-        for number, raw in enumerate(f, start=1):
-            why = read(raw)
-            if why is not None and (raw.endswith(b"\n") or why != NOT_JSON):
-                damaged.append((number, why))
-    if not damaged:
-        return None
-    number, why = damaged[0]
-    return number, why + how_many(len(damaged), "damaged line")
-
-
-def _index_entry(raw: bytes, titles: dict[str, tuple[str, str]]) -> str | None:
-    """Read one line of the session index into ``titles``; what is wrong with it, if any."""
+def _object_of(raw: bytes, read: Callable[[dict[str, Any]], str | None]) -> str | None:
     if not raw.strip():
         return None
     try:
@@ -65,6 +48,28 @@ def _index_entry(raw: bytes, titles: dict[str, tuple[str, str]]) -> str | None:
         return NOT_JSON
     if not isinstance(entry, dict):
         return f"a line that is {json_kind(entry)}, not an object"
+    return read(entry)
+
+
+def read_lines(path: Path, read: Callable[[dict[str, Any]], str | None]) -> tuple[int, str] | None:
+    """Give each object of a JSONL file Codex appends to ``read``, which says what is wrong
+    with it, if anything: the first damaged line and what is wrong (with how many there
+    are), or None. Blank lines are passed over, and a last line that is not JSON and has
+    no newline yet (one being appended). Raises what opening the file raises."""
+    damaged: list[tuple[int, str]] = []  # (line, what is wrong)
+    with open_regular(path) as f:
+        for number, raw in enumerate(f, start=1):
+            why = _object_of(raw, read)
+            if why is not None and (raw.endswith(b"\n") or why != NOT_JSON):
+                damaged.append((number, why))
+    if not damaged:
+        return None
+    number, why = damaged[0]
+    return number, why + how_many(len(damaged), "damaged line")
+
+
+def _index_entry(entry: dict[str, Any], titles: dict[str, tuple[str, str]]) -> str | None:
+    """Read one line of the session index into ``titles``; what is wrong with it, if any."""
     sid, name, stamp = entry.get("id"), entry.get("thread_name"), entry.get("updated_at")
     for key, value in (("id", sid), ("thread_name", name)):
         if value is not None and not isinstance(value, str):

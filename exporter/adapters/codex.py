@@ -53,11 +53,10 @@ from .base import (
     MessageSink,
     SessionRef,
     SourceContext,
-    cannot_read,
     open_regular,
     project_name,
-    read_regular,
 )
+from .codex_document import document_records, placed_in_document
 from .codex_index import read_titles
 
 if TYPE_CHECKING:
@@ -119,21 +118,12 @@ class CodexAdapter:
         its thread's last prompt in ``history.jsonl``, when that is later than the start.
         The history is read once, when the first such rollout is; what is wrong with it is
         reported with that rollout."""
-        from .codex_history import read_prompt_times
+        from .codex_history import ended_by, last_prompts
 
         if self._prompt_times is None:
-            self._prompt_times = {}
-            for root in self.roots(self._ctx) if self._ctx is not None else []:
-                times, unread = read_prompt_times(root / "history.jsonl")
-                for sid, when in times.items():
-                    if sid not in self._prompt_times or when > self._prompt_times[sid]:
-                        self._prompt_times[sid] = when
-                if unread is not None:
-                    problems.append(unread)
-        last = self._prompt_times.get(session.session_id)
-        if last is None or session.started_at is None or last <= session.started_at:
-            return session  # (only the start known: never a span of no length)
-        return replace(session, ended_at=last)
+            roots = self.roots(self._ctx) if self._ctx is not None else []
+            self._prompt_times = last_prompts(roots, problems)
+        return ended_by(session, self._prompt_times)
 
     def held_size(self, ref: SessionRef) -> int:
         """The bytes reading the unit holds: a compressed rollout's expanded, a streamed
@@ -237,7 +227,7 @@ class CodexAdapter:
             result.problems.append(Problem(str(path), why, first, source=SOURCE))
         rollout.times.report(result.problems, path, SOURCE)
         if path.suffix == ".json":  # the TypeScript CLI's document: its records are items
-            result.problems = [_placed_in_document(p, str(path)) for p in result.problems]
+            result.problems = [placed_in_document(p, str(path)) for p in result.problems]
         if count:
             session = _session(rollout, ref, ref.fact("title"))
             if session.ended_at is None:
@@ -345,7 +335,7 @@ def _read_messages(path: Path, scan: Scan, builder: RolloutBuilder) -> Iterator[
 def _records(path: Path, problems: list[Problem]) -> list[Record]:
     """``(line, kind, payload, timestamp)`` for every line, whatever the generation."""
     if path.suffix == ".json":
-        return _document_records(path, problems)
+        return document_records(path, problems)
     return list(_iter_records(path, problems))
 
 
@@ -391,56 +381,6 @@ def _iter_records(
         index += 1
         if index > skip:
             yield record
-
-
-def _document_records(path: Path, problems: list[Problem]) -> list[Record]:
-    """The TypeScript CLI's single JSON document: ``{session, items}``."""
-    try:
-        doc = orjson.loads(read_regular(path))
-    except OSError as exc:  # (its strerror: the exception's text repeats the path)
-        problems.append(Problem(str(path), cannot_read(exc), source=SOURCE))
-        return []
-    except orjson.JSONDecodeError as exc:
-        problems.append(Problem(str(path), f"not a readable JSON document ({exc})", source=SOURCE))
-        return []
-    if not isinstance(doc, dict):
-        problems.append(Problem(str(path), "not a Codex session document", source=SOURCE))
-        return []
-    out: list[Record] = []
-    session, items = doc.get("session"), doc.get("items")
-    if isinstance(session, dict):
-        out.append((1, "session_meta", session, session.get("timestamp")))
-    elif session is not None:
-        why = f"its session is {json_kind(session)}, not an object: its id and start left out"
-        problems.append(Problem(str(path), why, source=SOURCE))
-    if not isinstance(items, list):
-        if items is not None:
-            why = f"its items are {json_kind(items)}, not a list: the session holds none"
-            problems.append(Problem(str(path), why, source=SOURCE))
-        items = []
-    for i, item in enumerate(items, start=2):
-        if isinstance(item, dict):
-            out.append((i, "response_item", item, None))
-        else:
-            why = f"unexpected shape (an item that is {json_kind(item)}), line skipped"
-            problems.append(Problem(str(path), why, i, source=SOURCE, left_out=True))
-    return out
-
-
-def _placed_in_document(problem: Problem, path: str) -> Problem:
-    """A problem of the TypeScript CLI's document, placed by its record: 1 is the
-    ``session``, 2 on are ``items[0]`` on (``_document_records``). As a line number it would
-    point at the wrong line of the document (often one line), so the place goes into the
-    message instead."""
-    if problem.path != path or problem.line is None:
-        return problem
-    place = "the session" if problem.line == 1 else f"items[{problem.line - 2}]"
-    message = problem.message.replace("line skipped", "item skipped")
-    if "lines, the first here" in message:
-        message = message.replace("lines, the first here", f"items, the first at {place}")
-    else:
-        message = f"{message} (at {place})"
-    return replace(problem, message=message, line=None)
 
 
 def _session(rollout: Rollout, ref: SessionRef, title: str | None) -> Session:

@@ -8,11 +8,13 @@ gives it a new one."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from ..errors import Problem
+from ..model import Session
 from ._jsonl import parse_timestamp
 from ._values import json_kind
 from .base import cannot_read
@@ -58,3 +60,25 @@ def _history_entry(entry: dict[str, Any], last: dict[str, datetime]) -> str | No
     if key not in last or when > last[key]:
         last[key] = when
     return None
+
+
+def last_prompts(roots: list[Path], problems: list[Problem]) -> dict[str, datetime]:
+    """Each thread's last prompt in the ``history.jsonl`` of each Codex folder, the latest
+    of them; what is wrong with a history goes to ``problems``."""
+    found: dict[str, datetime] = {}
+    for root in roots:
+        times, unread = read_prompt_times(root / "history.jsonl")
+        for sid, when in times.items():
+            if sid not in found or when > found[sid]:
+                found[sid] = when
+        if unread is not None:
+            problems.append(unread)
+    return found
+
+
+def ended_by(session: Session, last: dict[str, datetime]) -> Session:
+    """The session ending at its thread's last prompt, when that is later than its start."""
+    when = last.get(session.session_id)
+    if when is None or session.started_at is None or when <= session.started_at:
+        return session  # (only the start known: never a span of no length)
+    return replace(session, ended_at=when)

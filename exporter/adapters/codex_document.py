@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 
 from ..errors import Problem
 from ._values import json_kind
 from .base import cannot_read, read_regular
-from .codex_scan import Record
+
+if TYPE_CHECKING:  # (the scan is imported when a rollout is read, not at start-up)
+    from .codex_scan import Record
 
 SOURCE = "codex"
 

@@ -250,7 +250,7 @@ def render_checks(settings: Any, home: Path | None, found: set[str] | None = Non
     other templates, settings or rules (only those whose text changes are rewritten)."""
     from .options import export_options
     from .redact_rules import RULES
-    from .render import notes_made_by
+    from .render import made_by_another, render_entry
     from .runstart import recorded_folder
     from .state import State
     from .zones import machine_zone_name, with_vault_zone
@@ -273,16 +273,18 @@ def render_checks(settings: Any, home: Path | None, found: set[str] | None = Non
         moved = f'the notes\' folder "{options.folder}" is "{folder}" now (moved in the vault)'
         checks.append(Check("Vault", "info", f'{moved}: set folder = "{folder}" to say so'))
         options = replace(options, folder=folder)
-    current = ["render", options.render_fingerprint()]
+    current = render_entry(options.render_fingerprint())
     units = [u for name, u in state.sources.items() if found is None or name in found]
     # (distinct notes: a vault exported from two places of one home, or a source file
     # that moved, has two units naming the same notes)
+    renders = [(u.get("fingerprint") or [None])[0] for u in units]
+    stale_units = [(u, r) for u, r in zip(units, renders, strict=True) if r != current]
     stale = len({
-        key for u in units if (u.get("fingerprint") or [None])[0] != current
+        key for u, _ in stale_units
         for key in u.get("notes", []) if key in state.notes and not state.notes[key].deleted
     })  # fmt: skip
     if stale:
-        by = ("by another version of ccexport" if state.made_by != notes_made_by()
+        by = ("by another version of ccexport" if any(made_by_another(r) for _, r in stale_units)
               else "with other templates, settings or redaction rules")  # fmt: skip
         again = "the next run renders them again, rewriting those whose text changes"
         checks.append(Check("Vault", "info", f"{stale} notes were written {by}: {again}"))

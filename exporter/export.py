@@ -28,9 +28,9 @@ from .plan import LinkPlan, default_relpath
 from .readahead import ReadAhead
 from .readvalues import ReadSession, ReadSettings, placed
 from .redact_outputs import redact_report
-from .render import fresh_templates, notes_made_by
+from .render import fresh_templates
 from .renderkey import recorded_keys
-from .runstart import open_vault, rendered_again, vault_notices
+from .runstart import open_vault, vault_notices
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .state import VaultLock
 from .unchanged import UnchangedUnits
@@ -110,13 +110,12 @@ class _Run:
         # Templates or settings changed since the index notes were written: write them again.
         # A unit records the fingerprint it was rendered with, so a unit whose notes failed
         # is rendered again next time while the units that succeeded stay skipped.
-        self.rerender = vault.made_otherwise = vault.state.render != self.fingerprint
+        self.rerender = vault.state.render != self.fingerprint
         self.redactor = options.redactor()
         self._redactions: Counter[str] = Counter()
         if self.redactor:
             vault.scrub = self.redactor.text  # conflict copies and diffs quote old notes
         self.report.problems += vault_notices(vault, self.redactor, self.rerender)
-        self.report.rendered_again = rendered_again(vault.state, self.rerender)
         # default_relpath is looked up here, so a test can stand in for it on this module
         self.plan = LinkPlan(vault, self.settings, default_relpath)
         self._units: dict[str, tuple[Adapter, SessionRef]] = {}
@@ -165,12 +164,13 @@ class _Run:
         if self.options.index and relist:
             indexed = self.notes.write_indexes(self.settings, self.options.index_dataview)
         if indexed:
-            self.vault.state.render, self.vault.state.made_by = self.fingerprint, notes_made_by()
+            self.vault.state.render = self.fingerprint
         # A run that read no source and changed nothing leaves the state as it was read.
         touched = self.rerender or self._read_any or bool(news)
         for change in self.notes.late_failures(self.vault.save_state(touched)):
             if not change.key.startswith(notefile.INDEX_PREFIX):  # (no source's notes)
                 self.notes.count(change)
+        self.report.rendered_again = self.unchanged.rendered_again()
         if self.redactor:  # problems and changes can quote a source line or an old note
             redact_report(self.report, self.redactor)
             self.report.redactions = dict(self._redactions)
@@ -268,6 +268,7 @@ class _Run:
                 sessions = [r.session for r in loaded.sessions]
                 if not self._again_pass:  # a unit redone counts once
                     self._counts(adapter.name).found += len(sessions)
+                    self.unchanged.count_rendered_again(unit)
                     self._redactions.update(loaded.redactions)
                 ahead = {r.session.key: r for r in loaded.sessions if r.note or r.packed}
                 self._plan_family(sessions, state, ahead)
@@ -432,6 +433,8 @@ class _Run:
             self._maybe_done(job.unit)
 
     def _write(self, job: RenderJob, outcome: Outcome) -> bool:
+        # (for the note written now: its unit's last rendering, by this version or not)
+        self.vault.made_otherwise = self.unchanged.made_otherwise(job.unit)
         if not self.notes.write(job, outcome, self.settings):
             return False
         if job.part is None or job.part.number == 1:

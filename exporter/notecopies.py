@@ -20,8 +20,8 @@ def holds_more(note: dict, ours: dict, made_otherwise: bool = False) -> str:
     start, as a copy of the source cut inside its last message gives (Claude Code writes
     each block of a reply on a line of its own: a backup taken mid-answer, a pruned file).
     A note made again with other settings, another time zone or another template holds as
-    many of each, so it is written. ``made_otherwise``: the notes were written by another
-    version (or templates, or settings): only messages decide, since a version may date or
+    many of each, so it is written. ``made_otherwise``: the note was last rendered by another
+    version of ccexport: only messages decide, since a version may date or
     count a session's calls otherwise (Copilot CLI's end moved from its last event to its
     last message: every such note looked cut, and was kept stale until ``--force``)."""
     had, has = note.get(SIZE_KEY), ours.get(SIZE_KEY)

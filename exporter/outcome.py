@@ -66,7 +66,8 @@ class ExportReport:
     # Index notes (a project's, Projects.md, Sessions.base) that could not be written: no
     # source's count holds them, yet they make the run exit 1.
     index_failed: int = 0
-    # Why this run rendered every note again ("": it did not, or nothing was exported yet).
+    # How many notes of the units read were rendered again because they were last rendered
+    # otherwise, and why ("": none).
     rendered_again: str = ""
 
     def total(self, name: str) -> int:
@@ -95,6 +96,7 @@ class ExportReport:
             "warnings": [p.as_dict() for p in self.problems if p.severity == "warning"],
             "conflicts": [{"path": c.relpath, "message": c.message} for c in self.conflicts()],
             "redactions": dict(sorted(self.redactions.items())),
+            "rendered_again": self.rendered_again or None,
         }
 
 

@@ -285,6 +285,19 @@ def notes_made_by() -> str:
     return f"{__version__} {NOTES_REVISION}"
 
 
+def render_entry(fingerprint: str) -> list[object]:
+    """The first entry of a unit's fingerprint in the state: how its notes were rendered
+    (templates, settings, version: a hash), and by which version (``notes_made_by``), so
+    that a run can tell, unit by unit, an upgrade from a change of settings."""
+    return ["render", fingerprint, notes_made_by()]
+
+
+def made_by_another(entry: object) -> bool:
+    """Were a unit's notes rendered by another version of ccexport (or one that did not
+    say: before 7 December), as its fingerprint's first entry says?"""
+    return not (isinstance(entry, list) and entry[2:3] == [notes_made_by()])
+
+
 def template_fingerprint(user_dir: Path | None, settings: Any) -> str:
     """A hash of the templates in effect (a user's file overrides the shipped one), the
     settings that shape a note, the version of ccexport and its notes' revision."""

@@ -236,9 +236,9 @@ def print_report(
                     say(source_line(source, counts))
         if report.redactions:
             say(redaction_line(report))
-        if report.rendered_again and not changed_only:
-            say(f"Every note was rendered again: {report.rendered_again}; only notes whose "
-                "text changed were written.")  # fmt: skip
+        if report.rendered_again:
+            written = "would be written" if report.dry_run else "were written"
+            say(f"{report.rendered_again}; only those whose text changed {written}.")
         hint = nothing_found_line(report, looked) if looked is not None else None
         if hint:
             say(hint)
@@ -299,8 +299,9 @@ def _folded_line(group: str, n: int) -> str:
         source, why = group[len(_KEPT_GROUP) :], SHRUNK.removesuffix("; kept")
         return (
             f"warning: {counted(n, 'more note', 'more notes')} of {source} kept: {why} "
-            f"(--verbose lists every one; if this version reads {source} otherwise, "
-            f"`ccexport --force --source {source}` once brings them up to date)"
+            f"(--verbose lists every one; if an upgrade reads {source} otherwise, "
+            f"`ccexport --force --source {source}` once brings them up to date, and "
+            "overwrites as well any note whose source did shrink)"
         )
     more = counted(n, "more warning", "more warnings")
     return f"warning: {visible(group)}: {more} (--verbose lists every one)"

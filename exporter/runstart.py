@@ -52,20 +52,6 @@ def vault_notices(vault: Vault, redactor: Redactor | None, rerender: bool) -> li
     return notices
 
 
-def rendered_again(state: State, rerender: bool) -> str:
-    """Why a run renders every note again: another version wrote them, or other templates,
-    settings or rules (said once, on that run: "476 updated" with no session changed read
-    as if something were wrong). "" when not, or when no note was rendered before (a first
-    export, or index notes that could not be written last time: ``state.render`` unset)."""
-    from .render import notes_made_by
-
-    if not rerender or not state.render or not state.notes:
-        return ""
-    if state.made_by != notes_made_by():
-        return "this version of ccexport writes notes otherwise"
-    return "the templates, settings or redaction rules changed"
-
-
 # Fewer recorded notes than this all gone is a person's deletion as likely as a lost folder.
 NOTES_GONE_MIN = 3
 NOTES_GONE = (

@@ -63,8 +63,6 @@ class State:
     # The notes' folder as set -> where the person renamed or moved it in the vault
     # (``runstart.moved_folder``): new notes go there while the one set is not there.
     folders: dict[str, str] = field(default_factory=dict)
-    # The version (and notes' revision) of ccexport that last rendered the notes.
-    made_by: str = ""
 
     @classmethod
     def load(cls, vault: Path) -> State:
@@ -110,7 +108,6 @@ class State:
             titles=_titles(data.get("titles")),
             forks=_forks(data.get("forks")),
             folders=_folders(data.get("folders")),
-            made_by=str(data.get("made_by", "")),
         )
 
     def dumps(self) -> bytes:
@@ -124,7 +121,6 @@ class State:
                 **({"titles": self.titles} if self.titles else {}),
                 **({"forks": self.forks} if self.forks else {}),  # (an older file has none)
                 **({"folders": self.folders} if self.folders else {}),
-                **({"made_by": self.made_by} if self.made_by else {}),
                 # Units in one order, not the order they finished in (with the pool, a
                 # family's unit finishes later than in one process): the same file either way.
                 **statefile.encode(dict(sorted(self.sources.items())), self.notes),

@@ -10,6 +10,7 @@ once a run) for a deletion in the vault.
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime
 
 from .adapters import SessionRef
@@ -17,6 +18,7 @@ from .notespec import is_later_part, project_matches
 from .notewriter import NoteWriter
 from .options import ExportOptions
 from .outcome import SourceCounts
+from .render import made_by_another, render_entry
 from .vault import Action, Change, Vault
 
 
@@ -28,6 +30,36 @@ class UnchangedUnits:
         # A unit's fingerprint is asked for up to three times a run (to plan the pool, in
         # its turn, once its notes are written); its files' stamps and the run decide it.
         self._fingerprints: dict[str, list[list[object]]] = {}
+        self._counted: set[str] = set()  # units read whose notes were rendered otherwise
+        self._again: Counter[bool] = Counter()  # their notes, by another version or not
+
+    def count_rendered_again(self, unit: str) -> None:
+        """A unit read whose notes were last rendered otherwise: counted, with why."""
+        if unit in self._counted:
+            return
+        self._counted.add(unit)
+        record = self.vault.state.sources.get(unit)
+        recorded = (record or {}).get("fingerprint") or [None]
+        if record and recorded[0] is not None and recorded[0] != render_entry(self.render):
+            notes = len([k for k in record.get("notes", ()) if not is_later_part(k)])
+            self._again[made_by_another(recorded[0])] += notes
+
+    def rendered_again(self) -> str:
+        """Why the notes of units read this run were rendered again, and how many ("": none
+        was). A run after an upgrade updated hundreds of notes with no word of why."""
+        by_version, otherwise = self._again[True], self._again[False]
+        if not by_version + otherwise:
+            return ""
+        why = ("this version of ccexport writes notes otherwise" if by_version
+               else "the templates, settings or redaction rules changed")  # fmt: skip
+        n = by_version + otherwise
+        return f"{n} note{'s' if n != 1 else ''} rendered again: {why}"
+
+    def made_otherwise(self, unit: str) -> bool:
+        """Were the unit's notes last rendered by another version of ccexport? Such a note
+        may end later, or count more calls, for that alone (``notecopies.holds_more``)."""
+        recorded = self.vault.state.sources.get(unit, {}).get("fingerprint") or [None]
+        return made_by_another(recorded[0])
 
     def with_recorded_facts(self, ref: SessionRef) -> SessionRef:
         """A unit whose index could not be read this run (or no longer names it), with the
@@ -48,7 +80,8 @@ class UnchangedUnits:
         """What a unit's notes were made from: its files and the way notes are rendered."""
         found = self._fingerprints.get(unit)
         if found is None:
-            found = self._fingerprints[unit] = [["render", self.render], *ref.fingerprint()]
+            found = [render_entry(self.render), *ref.fingerprint()]
+            self._fingerprints[unit] = found
         return found
 
     def done(

@@ -130,8 +130,8 @@ class Vault(NotePlaces):
         self._batch = vaultbatch.WriteBatch(self.root)
         # Applied to the old text a conflict copy or a diff quotes (secret redaction).
         self.scrub: Callable[[str], str] = str
-        # The notes were written by another version, templates or settings (``rerender``):
-        # only a note's messages then say it holds more (``notecopies.holds_more``).
+        # The note being written was last rendered by another version of ccexport (set by
+        # the export per note): only its messages then say it holds more (``holds_more``).
         self.made_otherwise = False
         # The attachments folder's files the person renamed (``vaultattach``), once known.
         self.attachment_names: vaultattach.AttachmentNames | None = None

@@ -15,7 +15,6 @@ from exporter import render
 from exporter.cli import app
 from exporter.errors import Problem
 from exporter.report import WARNINGS_PER_FILE, problem_lines
-from exporter.state import State
 from exporter.vault import SHRUNK
 
 runner = CliRunner()
@@ -37,7 +36,8 @@ def test_kept_notes_fold_into_one_line_per_source_past_the_first_five():
     assert len(aider) == WARNINGS_PER_FILE
     (folded,) = [line for line in lines if line.startswith("warning: 148 more notes of aider")]
     assert "kept: source has fewer turns than the note" in folded
-    assert "`ccexport --force --source aider` once brings them up to date" in folded
+    assert "if an upgrade reads aider otherwise, `ccexport --force --source aider` once" in folded
+    assert "overwrites as well any note whose source did shrink" in folded
     assert len([line for line in lines if "/copilot-cli/" in line]) == 2
     assert len(lines) == WARNINGS_PER_FILE + 1 + 2
     assert len(problem_lines(problems, quiet=False, verbose=True)) == 155  # every one
@@ -53,19 +53,26 @@ def test_the_run_after_an_upgrade_says_every_note_was_rendered_again_and_why(tmp
     home, vault = tmp_path / "home", tmp_path / "v"
     write_sessions(home, 3)
     assert "rendered again" not in _export(vault, home)  # a first export: nothing to say
-    assert State.load(vault).made_by == render.notes_made_by()
     assert "rendered again" not in _export(vault, home)  # nothing changed
     monkeypatch.setattr(render, "NOTES_REVISION", "a later one")
-    said = _export(vault, home)
+    said = _export(vault, home, "--dry-run")
     assert (
-        "Every note was rendered again: this version of ccexport writes notes otherwise; "
-        "only notes whose text changed were written." in said
+        "3 notes rendered again: this version of ccexport writes notes otherwise; only "
+        "those whose text changed would be written." in said
+    ), said
+    said = _export(vault, home, "--source", "codex")  # (none: nothing rendered again)
+    assert "rendered again" not in said, said
+    said = _export(vault, home)  # each unit knows which version rendered it
+    assert (
+        "3 notes rendered again: this version of ccexport writes notes otherwise; "
+        "only those whose text changed were written." in said
     ), said
     assert "rendered again" not in _export(vault, home)  # said once
-    said = _export(vault, home, "--tools", "summary")
-    assert "rendered again: the templates, settings or redaction rules changed" in said
-    doc = json.loads(run("--vault", vault, "--home", home, "--timezone", "UTC", "--json").stdout)
-    assert doc["totals"]["found"] == 3  # (--json's stdout stays one document)
+    said = _export(vault, home, "--tools", "summary", "--json")
+    doc = json.loads(said)  # (--json's stdout stays one document)
+    assert doc["rendered_again"] == (
+        "3 notes rendered again: the templates, settings or redaction rules changed"
+    )
 
 
 def test_doctor_names_an_upgrade_as_the_reason(tmp_path, monkeypatch):

@@ -34,7 +34,13 @@ from .notespec import SOURCE_LABELS as SOURCE_LABELS  # (re-exported)
 from .notespec import NoteSettings as NoteSettings
 from .notespec import project_matches as project_matches
 from .reference import read_reference_switch
-from .render import TemplateError, render, render_expression, shipped_template_in_effect
+from .render import (
+    TemplateError,
+    render,
+    render_expression,
+    shipped_template_in_effect,
+    whole_outputs_shown,
+)
 from .session_body import SHIPPED_TEMPLATE_SHA256 as SHIPPED_SHA256
 from .session_body import session_body
 from .stats import add_properties, session_properties
@@ -175,7 +181,9 @@ def build_note(
     ]
     properties = session_properties(session, settings.properties, tz, first_part)
     shaped = shape_turns(turns, settings.view)
-    unused = unused_outputs(turns, shaped)
+    unused = unused_outputs(
+        turns, shaped, whole_outputs_shown(settings.session_template, settings.templates)
+    )
     attachments = [a for a in attachments if a.relpath not in unused]
     context = {
         "properties": properties,  # model, active, files, resume, day, … (stats.py)

@@ -132,7 +132,7 @@ def fresh_templates() -> None:
     read_reference_switch()
     environment.cache_clear()
     shipped_template_in_effect.cache_clear()
-    user_blocks.cache_clear()
+    user_template_facts.cache_clear()
 
 
 @lru_cache(maxsize=8)
@@ -163,7 +163,7 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
         # A person's template that shows tool calls its own way (its own ``item`` or
         # ``tool_call`` block) gets the images a tool returned as items after the call, as
         # before ``attachments``: ours would leave them out of the turn, and theirs out.
-        own = user_blocks(name, user_dir) if user_dir else frozenset()
+        own = user_template_facts(name, user_dir)[0] if user_dir else frozenset()
         context = {**context, "images_in_calls": not own & {"item", "tool_call"}}
         text = rendered(template, context)
     except jinja2.TemplateSyntaxError as exc:
@@ -195,15 +195,33 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
 
 
 @lru_cache(maxsize=8)
-def user_blocks(name: str, user_dir: Path) -> frozenset[str]:
-    """The blocks the person's own files define: template ``name`` of ``user_dir`` and
-    those it extends, includes or imports there (not ours, ``default/…``)."""
+def user_template_facts(name: str, user_dir: Path) -> tuple[frozenset[str], bool]:
+    """What template ``name`` of ``user_dir`` (with those it extends, includes or imports)
+    does the person's own way: the blocks their files override in a template of ours they
+    extend (a whole copy, ``templates init``'s, overrides nothing: it is all theirs), and
+    whether any of them shows ``output_path`` (one written before does not: the whole
+    outputs it would never name are not copied)."""
+    from jinja2 import nodes
+
     env = environment(str(user_dir))
     blocks: set[str] = set()
+    shows_whole_outputs = False
     for used in template_walk(name, user_dir)[0]:
+        try:
+            source = env.loader.get_source(env, used)[0]  # type: ignore[union-attr]
+        except Exception:  # noqa: BLE001 (said by the render itself)
+            continue
+        shows_whole_outputs = shows_whole_outputs or "output_path" in source
         if not used.startswith("default/") and os.path.isfile(Path(user_dir) / used):
-            blocks.update(env.get_template(used).blocks)
-    return frozenset(blocks)
+            parsed = env.parse(source)
+            if parsed.find(nodes.Extends) is not None:
+                blocks.update(block.name for block in parsed.find_all(nodes.Block))
+    return frozenset(blocks), shows_whole_outputs
+
+
+def whole_outputs_shown(name: str, user_dir: Path | None) -> bool:
+    """Does the session template in effect name the file of a whole tool output?"""
+    return user_dir is None or user_template_facts(name, Path(user_dir))[1]
 
 
 def compile_problem(name: str, user_dir: Path) -> TemplateError | None:

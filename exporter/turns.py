@@ -391,14 +391,17 @@ def _shape(item: dict[str, Any], view: TurnView) -> dict[str, Any] | None:
     return shaped
 
 
-def unused_outputs(turns: list[dict[str, Any]], shaped: list[dict[str, Any]]) -> set[str]:
+def unused_outputs(
+    turns: list[dict[str, Any]], shaped: list[dict[str, Any]], named: bool = True
+) -> set[str]:
     """The files of whole tool outputs (``output_path``) and the images tools returned that
     the shaped turns no longer show (the person hides tools or their outputs, or shows the
-    first lines of outputs): not copied."""
+    first lines of outputs), or that no note names (``named``: the template shows
+    ``output_path``): not copied."""
 
     def paths(of: list[dict[str, Any]], key: str) -> set[str]:
         return {item[key] for turn in of for item in turn["items"] if item.get(key)}
 
     returned = {item["path"] for turn in turns for item in turn["items"] if item.get("in_call")}
-    shown = paths(shaped, "output_path") | paths(shaped, "path")
+    shown = (paths(shaped, "output_path") if named else set()) | paths(shaped, "path")
     return (paths(turns, "output_path") | returned) - shown

@@ -226,3 +226,16 @@ def test_a_failed_subagent_call_shows_its_error_as_code_and_a_reply_stays_prose(
     assert "\\<tool_use_error>" not in body
     replied = "\n".join(_callout_of(body, "> [!abstract]- Subagent"))
     assert "> The **race** is in `sync_test.py`." in replied
+
+
+def test_an_unchanged_copy_of_our_template_writes_the_same_note(tmp_path, monkeypatch):
+    """``templates init``'s copy defines every block itself: it was taken for a template
+    overriding ``item`` and ``tool_call``, and its image went after the call (review19)."""
+    from exporter.render import init_templates
+
+    mine = tmp_path / "templates"
+    init_templates(mine)
+    session = _claude(tmp_path, _read_png)
+    ours = _note(session, monkeypatch, reference=True)
+    copy = _note(session, monkeypatch, templates=mine)
+    assert copy.body == ours.body and "> ![[" in copy.body

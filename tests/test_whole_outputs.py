@@ -159,3 +159,28 @@ def test_the_corpus_cut_output_is_whole_in_its_file(tmp_path):
         pos = 0
         for line in lines:
             pos = matching[0].index(line, pos) + len(line)
+
+
+def test_a_template_that_never_names_the_file_gets_none_copied(tmp_path):
+    """A template of the person's written before ``output_path`` (no file of theirs, nor
+    ours they extend, names it): a whole output's file would be in no note (review19)."""
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "session.md.j2").write_text(
+        '{% for turn in turns %}{% for item in turn["items"] %}'
+        "{% if item.get('output') %}{{ item.output | fence('text') }}{% endif %}"
+        "{% endfor %}{% endfor %}"
+    )
+    extending = tmp_path / "extending"
+    extending.mkdir()
+    (extending / "session.md.j2").write_text(
+        '{% extends "default/session.md.j2" %}{% block header %}# Mine\n{% endblock %}'
+    )
+    s = session(
+        msg("user", TextPart("Run it.")), msg("assistant", *_call(_long_output()), minute=1)
+    )
+    none = build_note(s, "n.md", NoteSettings(templates=old), lambda key: None)
+    assert none.attachments == [] and "characters omitted by ccexport" in none.body
+    kept = build_note(s, "n.md", NoteSettings(templates=extending), lambda key: None)
+    (copy,) = kept.attachments
+    assert f"*The whole output is `{copy.relpath}`.*" in kept.body

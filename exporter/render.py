@@ -209,11 +209,11 @@ def user_template_facts(name: str, user_dir: Path) -> tuple[frozenset[str], bool
     for used in template_walk(name, user_dir)[0]:
         try:
             source = env.loader.get_source(env, used)[0]  # type: ignore[union-attr]
-        except Exception:  # noqa: BLE001 (said by the render itself)
+            parsed = env.parse(source)
+        except Exception:  # noqa: BLE001 (the render says what is wrong, file and line)
             continue
         shows_whole_outputs = shows_whole_outputs or "output_path" in source
         if not used.startswith("default/") and os.path.isfile(Path(user_dir) / used):
-            parsed = env.parse(source)
             if parsed.find(nodes.Extends) is not None:
                 blocks.update(block.name for block in parsed.find_all(nodes.Block))
     return frozenset(blocks), shows_whole_outputs

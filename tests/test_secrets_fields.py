@@ -31,7 +31,8 @@ from exporter.model import (
     ToolResultPart,
 )
 from exporter.notes import NoteSettings, build_note, default_relpath
-from exporter.redact import WITHHELD, redactor
+from exporter.redact import redactor
+from exporter.redact_parts import WITHHELD
 
 AT = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 # Rules whose sample is the token alone: planted as it is.

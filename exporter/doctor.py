@@ -11,33 +11,17 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from .adapters import SourceContext, select_adapters
+from .doctor_check import Check
+from .doctor_render import render_checks
 from .doctor_templates import template_checks
 from .errors import ConfigError, ExporterError
 from .report import counted
 from .sources import file_in_place_of_folder, holding, unreadable_below, wrong_named_folders
-
-Status = Literal["ok", "attention", "info"]
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    area: str  # "Sources", "Vault", "Schedule", "Configuration", "Templates"
-    status: Status
-    message: str
-    # What the check lists, one object each, for --json (the message shows the first few).
-    files: tuple[dict[str, Any], ...] = ()
-
-    def as_dict(self) -> dict[str, Any]:
-        found: dict[str, Any] = {"area": self.area, "status": self.status, "message": self.message}
-        if self.files:
-            found["files"] = list(self.files)
-        return found
 
 
 def diagnose(settings: Any, home: Path | None, config_error: str | None = None) -> list[Check]:
@@ -242,134 +226,6 @@ def _notes_gone(vault: Path) -> str | None:
     except ExporterError as exc:
         return str(exc)
     return None
-
-
-def render_checks(settings: Any, home: Path | None, found: set[str] | None = None) -> list[Check]:
-    """Redaction in effect, and how many notes of the units it reads (``found``: not an
-    Aider run a new reading joined to another) the next run renders again, written with
-    other templates, settings or rules (only those whose text changes are rewritten)."""
-    from .options import export_options
-    from .redact_rules import RULES
-    from .render import made_by_another, render_entry
-    from .runstart import recorded_folder
-    from .state import State
-    from .zones import machine_zone_name, with_vault_zone
-
-    if settings.vault is None or not settings.vault.expanduser().is_dir():
-        return []
-    if settings.redact:
-        extra = len(settings.redact_extra)
-        rules = f"{len(RULES)} rules" + (f" and {extra} of yours" if extra else "")
-        checks = [Check("Vault", "ok", f"secrets are redacted ({rules})")]
-    else:
-        # Turned off on purpose (--no-redact, redact = false): said, not flagged. The vault
-        # is not searched for secrets then: every note a run writes may hold one.
-        off = "redaction is off: secrets reach the vault (nor are its files searched for them)"
-        checks = [Check("Vault", "info", off)]
-    options = with_vault_zone(export_options(settings, home), machine_zone_name()).options
-    state = State.load(settings.vault.expanduser())
-    folder = recorded_folder(settings.vault.expanduser(), state, options.folder)
-    if folder != options.folder:  # (the export says so on every run, with what to do)
-        moved = f'the notes\' folder "{options.folder}" is "{folder}" now (moved in the vault)'
-        checks.append(Check("Vault", "info", f'{moved}: set folder = "{folder}" to say so'))
-        options = replace(options, folder=folder)
-    current = render_entry(options.render_fingerprint())
-    units = [u for name, u in state.sources.items() if found is None or name in found]
-    # (distinct notes: a vault exported from two places of one home, or a source file
-    # that moved, has two units naming the same notes)
-    renders = [(u.get("fingerprint") or [None])[0] for u in units]
-    stale_units = [(u, r) for u, r in zip(units, renders, strict=True) if r != current]
-    stale = len({
-        key for u, _ in stale_units
-        for key in u.get("notes", []) if key in state.notes and not state.notes[key].deleted
-    })  # fmt: skip
-    if stale:
-        by = ("by another version of ccexport" if any(made_by_another(r) for _, r in stale_units)
-              else "with other templates, settings or redaction rules")  # fmt: skip
-        again = "the next run renders them again, rewriting those whose text changes"
-        checks.append(Check("Vault", "info", f"{stale} notes were written {by}: {again}"))
-    rules = options.redactor()
-    if rules is not None:
-        checks += secret_checks(settings, rules, state, current)
-    return checks
-
-
-SHOWN_FILES = 10  # files a check names; --json lists them all
-
-
-def secret_checks(settings: Any, rules: Any, state: Any, current: list[object]) -> list[Check]:
-    """Files ccexport wrote that still hold a secret the current rules find, and that no run
-    writes again (``vault_secrets``): named, with the rules found and what to do, never the
-    secret."""
-    from .config import resolve
-    from .vault_secrets import scan_vault
-
-    try:  # what a run exports: the configuration's sources, not doctor's own --source
-        exported = resolve({"vault": settings.vault}).sources
-    except ConfigError:
-        exported = settings.sources
-    scan = scan_vault(
-        settings.vault.expanduser(), rules, state, render=current,
-        sources=exported or (), project=settings.project,
-        attachments=settings.attachments,
-    )  # fmt: skip
-    checks = []
-    if scan.files:
-        many = counted(len(scan.files), "file", "files")
-        hold, write = ("holds", "writes it") if len(scan.files) == 1 else ("hold", "writes them")
-        lines = [f"{many} ccexport wrote still {hold} a secret the current redaction rules "
-                 f"find, and no run {write} again:"]  # fmt: skip
-        lines += [f"  {_secret_line(found)}" for found in scan.files[:SHOWN_FILES]]
-        if len(scan.files) > SHOWN_FILES:
-            more = len(scan.files) - SHOWN_FILES
-            lines.append(f"  … and {more} more (ccexport doctor --json lists them all)")
-        files = tuple(found.as_dict() for found in scan.files)
-        checks.append(Check("Vault", "attention", "\n      ".join(lines), files))
-    elif scan.read:  # (a vault with nothing of ccexport's in it yet: nothing to say)
-        read = counted(scan.read, "file", "files")
-        checks.append(
-            Check("Vault", "ok", f"no secret the current rules find in the {read} ccexport wrote")
-        )
-    if scan.unreadable:
-        shown = "; ".join(f"{path} ({why})" for path, why in scan.unreadable[:3])
-        more = len(scan.unreadable) - 3
-        shown += f"; and {more} more" if more > 0 else ""
-        many = counted(len(scan.unreadable), "file", "files")
-        checks.append(Check("Vault", "info", f"{many} not searched for secrets: {shown}"))
-    return checks
-
-
-_WHAT_TO_DO = {
-    "conflict copy": "delete the copy once you have kept what you want of it",
-    "attachment": "delete it, then run once with --force: each file a note still shows is "
-    "written back, redacted",
-    "log": "delete its old lines, or the whole log",
-}
-
-
-def _secret_line(found: Any) -> str:
-    """One file: its path, the rules found and in whose text, why it stays, what to do."""
-    from .vault_secrets import MARKERS_GONE
-
-    def rules(counts: dict[str, int]) -> str:
-        return ", ".join(f"{rule} ×{n}" if n > 1 else rule for rule, n in sorted(counts.items()))
-
-    parts = []
-    note = found.kind in ("note", "index note")
-    if found.ours:
-        where = " in ccexport's part" if note else ""
-        parts.append(f"{rules(found.ours)}{where}" + (f" ({found.why})" if found.why else ""))
-    if found.yours:
-        parts.append(f"{rules(found.yours)} in your own text")
-    if found.kind in _WHAT_TO_DO:
-        todo = _WHAT_TO_DO[found.kind]
-    elif found.why == MARKERS_GONE:
-        todo = "put its markers back, or take the secret out of the note yourself"
-    elif found.ours:
-        todo = "take the secret out of the note yourself, or delete the note"
-    else:
-        todo = "take it out of your text (ccexport never changes it)"
-    return f"{found.path}: {'; '.join(parts)}: {todo}"
 
 
 def schedule_checks(vault: Path | None) -> list[Check]:

@@ -10,8 +10,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .doctor_check import Check
+
 if TYPE_CHECKING:
-    from .doctor import Check
     from .model import Session
     from .notespec import NoteSettings
     from .render import TemplateError
@@ -30,15 +31,14 @@ def template_checks(templates: Path | None, settings: NoteSettings | None = None
     file an override includes or imports is part of it; a note template's name ccexport
     does not know (``sesion.md.j2``) is never used, which the person should know; any
     other file that nothing uses is only said."""
-    from .doctor import Check as check  # (doctor imports this module)
     from .render import default_templates_dir, template_walk
 
     if templates is None:
-        return [check("Templates", "ok", "the default templates are used")]
+        return [Check("Templates", "ok", "the default templates are used")]
     defaults = {p.name for p in default_templates_dir().glob("*.j2")}
     files = sorted(p.name for p in templates.glob("*.j2"))
     if not files:
-        return [check("Templates", "attention", f"{templates} holds no *.j2 template")]
+        return [Check("Templates", "attention", f"{templates} holds no *.j2 template")]
     checks: list[Check] = []
     used: dict[str, str] = {}  # a file an override uses -> that override
     for name in (n for n in files if n in defaults):
@@ -48,25 +48,25 @@ def template_checks(templates: Path | None, settings: NoteSettings | None = None
             problem = tried_on_a_sample(name, templates, settings)
             fails = _FAILS_ON.get(name, fails)
         if problem:
-            checks.append(check("Templates", "attention", f"{problem}: {fails}"))
+            checks.append(Check("Templates", "attention", f"{problem}: {fails}"))
             for helper in seen - {name}:  # (said with it: not "ok" beside its "!!")
                 used.setdefault(helper, "")
             continue
         used.update({n: name for n in seen if n != name and not used.get(n)})
-        checks.append(check("Templates", "ok", f"{templates / name} overrides the default"))
+        checks.append(Check("Templates", "ok", f"{templates / name} overrides the default"))
     for name in _other_files(templates, defaults, used):
         if name in used:
             if used[name]:  # (one used by a template that fails is said with it)
                 checks.append(
-                    check("Templates", "ok", f"{templates / name} is used by {used[name]}")
+                    Check("Templates", "ok", f"{templates / name} is used by {used[name]}")
                 )
         elif "/" not in name and name.endswith(".md.j2"):
             known = ", ".join(sorted(defaults))
             said = f"{templates / name} is not a template ccexport uses (those are {known})"
-            checks.append(check("Templates", "attention", said))
+            checks.append(Check("Templates", "attention", said))
         else:
             said = f"{templates / name} is used by none of the templates here"
-            checks.append(check("Templates", "info", said))
+            checks.append(Check("Templates", "info", said))
     return checks
 
 

@@ -253,7 +253,7 @@ def one_vault(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 @settings(max_examples=40, deadline=None)
 @given(before=_FILLER, after=_FILLER, token=_TOKEN)
 def test_a_planted_key_is_found_and_never_shown(one_vault, before, after, token):
-    from exporter.doctor import _secret_line
+    from exporter.doctor_render import _secret_line
 
     note, vault = one_vault
     key = f"ghp_{token}"

@@ -13,7 +13,8 @@ from ..errors import clipped
 from ..model import AttachmentPart, NoticePart, Part, SummaryPart, TextPart, ThinkingPart, Usage
 from ._jsonl import token_count
 from ._values import json_kind
-from .codex_items import decoded_image, local_image_paths, review_text
+from .codex_images import decoded_image, local_image_paths
+from .codex_items import review_text
 from .codex_odd import text_odd
 
 # event_msg/user_message kinds that carry injected context, not a prompt

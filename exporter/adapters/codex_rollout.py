@@ -29,14 +29,13 @@ from ._jsonl import parse_timestamp
 from ._times import Times
 from ._values import json_kind, tool_name
 from .codex_events import EventReader, text_of, with_images
+from .codex_images import images, not_copied
 from .codex_items import (
     agent_message,
     content_text,
     ended,
     image_generation,
-    images,
     item_call_id,
-    not_copied,
     reasoning_texts,
     tool_call,
     tool_result,

@@ -114,15 +114,20 @@ def _prompts(home: Path):
     return session, [m for m in session.messages if m.role == "user"]
 
 
+def _prompted(home: Path, text: str, urls: list, **kw):
+    """A rollout of one prompt with images attached from files, and a reply: its prompts."""
+    r = CodexRollout(PARENT)
+    r.context()
+    r.user_with_local_images(text, urls, **kw)
+    r.assistant("An answer.")
+    r.write(home / ".codex")
+    return _prompts(home)
+
+
 def test_a_local_image_with_no_model_copy_is_named_not_copied(tmp_path):
     """Review18 (fixture …000000000014 line 71): a UI copy naming an image by its path,
     with no model copy holding its bytes, left no word of it in the note."""
-    r = CodexRollout(PARENT)
-    r.context()
-    r.user_with_local_images("why is this button grey?", [None, None], model_copy=False)
-    r.assistant("I cannot see the screenshot.")
-    r.write(tmp_path / ".codex")
-    _, (prompt,) = _prompts(tmp_path)
+    _, (prompt,) = _prompted(tmp_path, "why is this button grey?", [None, None], model_copy=False)
     assert [p.kind for p in prompt.parts] == ["text", "attachment", "attachment"]
     assert [(p.name, p.data, p.media_type) for p in prompt.parts[1:]] == [
         ("/tmp/codex-clipboard-1.png", None, "image/png"),
@@ -141,12 +146,7 @@ def test_a_local_image_codex_could_not_read_is_named_and_the_prompt_kept_once(
     text made the two copies differ, so the prompt was written twice (once with the text),
     and the image was said nowhere."""
     png, url = _png_url()
-    r = CodexRollout(PARENT)
-    r.context()
-    r.user_with_local_images("compare these", [url, None], event_first=event_first)
-    r.assistant("Only one image came through.")
-    r.write(tmp_path / ".codex")
-    session, (prompt,) = _prompts(tmp_path)
+    session, (prompt,) = _prompted(tmp_path, "compare these", [url, None], event_first=event_first)
     assert [m.role for m in session.messages] == ["user", "assistant"]
     assert [p.kind for p in prompt.parts] == ["text", "attachment", "attachment"]
     assert prompt.parts[0].text == "compare these"

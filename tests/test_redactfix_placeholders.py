@@ -58,11 +58,16 @@ def well_formed(out: str) -> bool:
 
 @pytest.mark.parametrize("rule_id", STANDALONE)
 def test_a_token_as_a_urls_user_keeps_its_own_placeholder(rule_id):
-    _, secret = SAMPLES[rule_id](Gen(len(rule_id)))
-    counts: Counter[str] = Counter()
-    out = redact_text(f"https://{secret}@github.com/a/b.git", counts)
+    out, counts = _redacted_in(rule_id, len(rule_id), "https://{}@github.com/a/b.git")
     assert out == f"https://[REDACTED:{rule_id}]@github.com/a/b.git"
     assert counts == {rule_id: 1}
+
+
+def _redacted_in(rule_id: str, seed: int, template: str) -> tuple[str, Counter[str]]:
+    """A sample secret of ``rule_id`` put in ``template``, redacted; and what was counted."""
+    _, secret = SAMPLES[rule_id](Gen(seed))
+    counts: Counter[str] = Counter()
+    return redact_text(template.format(secret), counts), counts
 
 
 def test_the_reviews_url():
@@ -76,9 +81,8 @@ def test_the_reviews_url():
 
 @pytest.mark.parametrize("rule_id", ["github-pat", "anthropic-api-key", "bitbucket-app-password"])
 def test_a_token_as_curls_user_keeps_its_own_placeholder(rule_id):
-    _, secret = SAMPLES[rule_id](Gen(3))
-    counts: Counter[str] = Counter()
-    out = redact_text(f"curl -u {secret}:x-oauth-basic https://api.github.com/user", counts)
+    template = "curl -u {}:x-oauth-basic https://api.github.com/user"
+    out, counts = _redacted_in(rule_id, 3, template)
     assert out == f"curl -u [REDACTED:{rule_id}]:x-oauth-basic https://api.github.com/user"
     assert counts == {rule_id: 1}
 

@@ -110,12 +110,17 @@ def test_the_per_source_line_keeps_the_first_lines_order_and_says_no_failure():
 # -- --project matching nothing ----------------------------------------------------------------
 
 
-def test_a_project_that_matches_nothing_is_given_the_names_that_come_close(tmp_path):
+def _exported_then_filtered(tmp_path: Path, project: str):
+    """``_home``'s sessions exported, then a run with ``--project project``: its result."""
     home, vault = tmp_path / "home", tmp_path / "v"
     _home(home)
     args = ("--vault", vault, "--home", home, "--timezone", "UTC")
     assert run(*args).exit_code == 0
-    typo = run(*args, "--project", "webshp")
+    return run(*args, "--project", project)
+
+
+def test_a_project_that_matches_nothing_is_given_the_names_that_come_close(tmp_path):
+    typo = _exported_then_filtered(tmp_path, "webshp")
     assert typo.exit_code == 0
     assert "No session matched the filters (project 'webshp'); did you mean 'webshop'?" in (
         typo.stdout
@@ -124,11 +129,7 @@ def test_a_project_that_matches_nothing_is_given_the_names_that_come_close(tmp_p
 
 
 def test_a_project_near_none_is_told_where_the_projects_are_listed(tmp_path):
-    home, vault = tmp_path / "home", tmp_path / "v"
-    _home(home)
-    args = ("--vault", vault, "--home", home, "--timezone", "UTC")
-    assert run(*args).exit_code == 0
-    far = run(*args, "--project", "zzzz")
+    far = _exported_then_filtered(tmp_path, "zzzz")
     assert far.exit_code == 0 and "ccexport sources" not in far.stdout
     assert (
         "No session matched the filters (project 'zzzz'); AI Sessions/Projects.md lists this "

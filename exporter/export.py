@@ -433,9 +433,8 @@ class _Run:
             self._maybe_done(job.unit)
 
     def _write(self, job: RenderJob, outcome: Outcome) -> bool:
-        # (for the note written now: its unit's last rendering, by this version or not)
-        self.vault.made_otherwise = self.unchanged.made_otherwise(job.unit)
-        if not self.notes.write(job, outcome, self.settings):
+        made_otherwise = self.unchanged.made_otherwise(job.unit)  # (by another version?)
+        if not self.notes.write(job, outcome, self.settings, made_otherwise):
             return False
         if job.part is None or job.part.number == 1:
             self.plan.linked(job.session, job.unit)

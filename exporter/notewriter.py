@@ -97,9 +97,12 @@ class NoteWriter:
         self.report.problems.append(problem)
         self.record(Change(Action.FAILED, job.key, job.relpath, str(problem)))
 
-    def write(self, job: RenderJob, outcome: Outcome, settings: NoteSettings) -> bool:
+    def write(
+        self, job: RenderJob, outcome: Outcome, settings: NoteSettings, made_otherwise: bool
+    ) -> bool:
         """What rendering a job gave: its note written, or why there is none said; its note
-        left as it is (``Same``), or rendered here after all if its file is not as written."""
+        left as it is (``Same``), or rendered here after all if its file is not as written.
+        ``made_otherwise``: its unit's notes were last rendered by another version."""
         if isinstance(outcome, Same) and not self.left_as_written(job, outcome):
             from .workers import render_job
 
@@ -107,9 +110,11 @@ class NoteWriter:
         if isinstance(outcome, Problem):
             self.failed(job, outcome)
             return False
-        return isinstance(outcome, Same) or self.write_note(outcome, job.session.source)
+        return isinstance(outcome, Same) or self.write_note(
+            outcome, job.session.source, made_otherwise
+        )
 
-    def write_note(self, note: Note, source: str) -> bool:
+    def write_note(self, note: Note, source: str, made_otherwise: bool = False) -> bool:
         self.report.problems.extend(replace(p, source=source) for p in note.problems)
         meta = note_meta(note.frontmatter)  # index notes list a session's first part alone
         try:
@@ -123,7 +128,7 @@ class NoteWriter:
                     continue
                 self.vault.write_attachment(attachment.relpath, attachment.data)
             change = self.vault.write_note(
-                note.key, note.relpath, note.frontmatter, body, meta, note.seeded
+                note.key, note.relpath, note.frontmatter, body, meta, note.seeded, made_otherwise
             )
         except OSError as exc:
             change = Change(Action.FAILED, note.key, note.relpath, str(exc))

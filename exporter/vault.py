@@ -130,9 +130,6 @@ class Vault(NotePlaces):
         self._batch = vaultbatch.WriteBatch(self.root)
         # Applied to the old text a conflict copy or a diff quotes (secret redaction).
         self.scrub: Callable[[str], str] = str
-        # The note being written was last rendered by another version of ccexport (set by
-        # the export per note): only its messages then say it holds more (``holds_more``).
-        self.made_otherwise = False
         # The attachments folder's files the person renamed (``vaultattach``), once known.
         self.attachment_names: vaultattach.AttachmentNames | None = None
 
@@ -146,12 +143,17 @@ class Vault(NotePlaces):
         body: str,
         meta: dict[str, Any] | None = None,
         seeded: dict[str, Any] | None = None,
+        made_otherwise: bool = False,
     ) -> Change:
         """Create or update one note in place; see the module rules. ``seeded``: the
-        person's properties, written only into a note that lacks them. Never raises for one
-        note: what the vault refuses or cannot take is a FAILED change naming why."""
+        person's properties, written only into a note that lacks them; ``made_otherwise``:
+        the note was last rendered by another version (only its messages then say it holds
+        more: ``holds_more``). Never raises for one note: what the vault refuses or cannot
+        take is a FAILED change naming why."""
         try:
-            return self._write_note(key, relpath, metadata, body, meta, seeded or {})
+            return self._write_note(
+                key, relpath, metadata, body, meta, seeded or {}, made_otherwise
+            )
         except OSError as exc:  # a full disk, a planted link, a folder that vanished
             return Change(Action.FAILED, key, relpath, f"could not be written: {os_reason(exc)}")
 
@@ -163,6 +165,7 @@ class Vault(NotePlaces):
         body: str,
         meta: dict[str, Any] | None,
         seeded: dict[str, Any],
+        made_otherwise: bool,
     ) -> Change:
         owned = body.strip("\n")
         record = self.state.notes.get(key)
@@ -214,7 +217,7 @@ class Vault(NotePlaces):
             return Change(Action.FAILED, key, relpath, MERGE_CONFLICT)
         if parsed.owned is None:
             return Change(Action.FAILED, key, relpath, MARKERS_GONE)
-        shrunk = self._shrunk(parsed.metadata, metadata)
+        shrunk = self._shrunk(parsed.metadata, metadata, made_otherwise)
         # A secret the current rules know (one an older version left) is never kept.
         if shrunk and not self.holds_secret(parsed, metadata):
             if record is None:
@@ -261,9 +264,9 @@ class Vault(NotePlaces):
         # The whole file, properties too (``updated``, ``messages``): what the run changes.
         return Change(action, key, relpath, message, self._diff(current, text, relpath))
 
-    def _shrunk(self, existing: dict[str, Any], ours: dict[str, Any]) -> str:
+    def _shrunk(self, existing: dict[str, Any], ours: dict[str, Any], made_otherwise: bool) -> str:
         """Why the note must be kept: its source now holds less than it does."""
-        more = "" if self.force else holds_more(existing, ours, self.made_otherwise)
+        more = "" if self.force else holds_more(existing, ours, made_otherwise)
         if not more:
             return ""
         was_part, is_part = existing.get("part"), ours.get("part")

@@ -168,3 +168,14 @@ def test_the_browser_versions_script_on_windows(tmp_path):
     props, text = export(tmp_path, talk(AiderLog().run("2025-03-01 09:15:00", command=script)))
     assert props["command"] == "aider --gui --model sonnet"
     assert "gui.py" not in text
+
+
+def test_a_run_started_as_a_python_module(tmp_path):
+    """``python -m aider`` logs the module's file, ``…/aider/__main__.py``, as the program:
+    the run's command line, not a line of output, and the command is ``python -m aider``."""
+    for script in ("/home/me/.venv/lib/python3.12/site-packages/aider/__main__.py",
+                   r"C:\Users\me\venv\Lib\site-packages\aider\__main__.py"):  # fmt: skip
+        log = AiderLog().run("2025-03-01 09:15:00", command=f"{script} --model sonnet")
+        props, text = export(tmp_path / str(len(script)), talk(log))
+        assert props["command"] == "python -m aider --model sonnet"
+        assert "__main__" not in text

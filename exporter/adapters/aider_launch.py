@@ -1,8 +1,9 @@
 """How an Aider run was started, from the lines it logs as it starts: the command line it
 echoes (``> /home/me/.venv/bin/aider --model sonnet``), the arguments its ``--verbose``
 settings dump opens with (``> Command Line Args:   --model sonnet --verbose``), and the
-browser version's script (``> …/aider/gui.py --browser``); made the note's ``command``
-property, as typed (``aider --model sonnet``).
+browser version's script (``> …/aider/gui.py --browser``) and the module ``python -m aider``
+runs (``> …/aider/__main__.py --model sonnet``); made the note's ``command`` property, as typed
+(``aider --model sonnet``, ``python -m aider --model sonnet``).
 
 Kept apart from aider_log.py, which reads a run's lines and asks this module which of them
 say how the run was started.
@@ -28,13 +29,18 @@ _DUMP_HEADINGS = ("Environment Variables:", "Config File (", "Defaults:", "Optio
 # Aider's browser version (``aider --browser``, ``aider --gui``) runs its ``gui.py`` under
 # Streamlit with the arguments given, and logs that script as the program.
 _GUI = re.compile(r"^(?:\S*[/\\])?aider[/\\]gui\.py$")
+# ``python -m aider`` logs the module's file as the program (Python's ``sys.argv[0]``); which
+# Python ran it is not logged, so the command reads ``python -m aider``.
+_MODULE = re.compile(r"^(?:\S*[/\\])?aider[/\\]__main__\.py$")
 
 
 def is_command(line: str) -> bool:
     """A command line that starts Aider: a path or a word ending in ``aider``, or the
-    browser version's script, ``…/aider/gui.py``."""
+    browser version's script, ``…/aider/gui.py``, or its module's, ``…/aider/__main__.py``."""
     first = line.split(" ", 1)[0]
-    return first.endswith(("aider", "aider.exe", "aider-chat")) or bool(_GUI.match(first))
+    return first.endswith(("aider", "aider.exe", "aider-chat")) or bool(
+        _GUI.match(first) or _MODULE.match(first)
+    )
 
 
 class Launch:
@@ -82,9 +88,12 @@ class Launch:
     def command(self) -> str | None:
         """The command line as the person typed it: the program named without its folder
         (``aider --model sonnet``, not ``/Users/me/.venv/bin/aider …``), and the browser
-        version's script as the ``aider`` that started it (``aider --browser``)."""
+        version's script as the ``aider`` that started it (``aider --browser``), and the
+        module's file as ``python -m aider``."""
         if self.line is None:
             return None
         words = self.line.strip().split(" ", 1)
+        if _MODULE.match(words[0]):
+            return " ".join(["python -m aider", *words[1:]])
         program = "aider" if _GUI.match(words[0]) else words[0]
         return " ".join([program.replace("\\", "/").rsplit("/", 1)[-1], *words[1:]])

@@ -190,10 +190,14 @@ def append_log(path: Path, report: ExportReport | None, code: int, error: str = 
     """One entry per run in the nightly log: when, how it ended, and what went wrong."""
     stamp = datetime.now().astimezone().isoformat(timespec="seconds")
     lines = [f"[{stamp}] exit {code}: {summary_line(report) if report else error}"]
-    if report:  # its errors as --quiet printed them: one template mistake is one line
-        # and each edit saved aside (the copy is in a hidden folder Obsidian does not show)
+    if report:  # its errors as --quiet printed them: one template mistake is one line,
+        # each edit saved aside (the copy is in a hidden folder Obsidian does not show), then
+        # its warnings, which --quiet keeps off the scheduler's mail: the log is the only
+        # place a nightly run can say that a line was unreadable or a note kept
         lines += [f"{CONFLICT_LINE}{c.relpath}: {c.message}" for c in report.conflicts()]
         lines += [f"  {line}" for line in problem_lines(report.problems, True, False)]
+        warnings = [p for p in report.problems if p.severity != "error"]
+        lines += [f"  {line}" for line in problem_lines(warnings, False, False)]
     append_path(path, ("\n".join(lines) + "\n").encode())  # never through a planted link
 
 

@@ -548,3 +548,26 @@ def test_status_shows_at_most_ten_lines_of_the_last_run(tmp_path):
     shown = schedule.last_run(log).splitlines()
     assert shown[0] == "[2026-12-02T02:30:00] exit 1: bad"
     assert shown[1:11] == lines[:10] and shown[11] == f"  … 4 more in {log}"
+
+
+def test_the_nightly_log_keeps_the_warnings_quiet_keeps_off_the_mail(tmp_path):
+    """``--quiet`` prints only errors (cron mails what a run prints), so the log entry is the
+    only place a nightly run can say a line was unreadable: its warnings go under it, after
+    its errors, and ``status`` shows them."""
+    from vault_builder import run_cli, write_session
+
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    path = write_session(home, ["q", "q2"])
+    with path.open("ab") as f:
+        f.write(b'{"type": "user", "message": \n')  # a line cut short
+    broken = len(path.read_bytes().splitlines())
+    write_session(home, ["other"], sid="22222222-2222-4222-8222-222222222222")
+    log = vault / ".ccexport" / "nightly.log"
+    nightly = ["--vault", str(vault), "--home", str(home), "--quiet", "--log-file", str(log)]
+    done = run_cli(*nightly)
+    assert done.returncode == 0 and done.stdout == "" and "warning" not in done.stderr
+    entry = log.read_text().splitlines()
+    assert entry[0].split("] ", 1)[1].startswith("exit 0: 2 sessions found, 2 created")
+    (warning,) = entry[1:]
+    assert warning.startswith(f"  warning: {path}:{broken}: not valid JSON")
+    assert schedule.last_run(log).splitlines()[1] == warning

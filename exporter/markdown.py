@@ -304,8 +304,15 @@ def _escape_paragraph(
         if not _SETEXT.match(bodies[k]):
             continue
         simple = k == 1 and k not in html and _continues(prefixes[0], prefixes[1])
-        if simple and not _ATX.match(bodies[0]) and not _FENCE_LINE.match(bodies[0]):
-            # A one-line setext heading becomes an ATX heading (demoted below).
+        # A one-line setext heading of a model's becomes an ATX heading (demoted below);
+        # under a person's line (``literal``) the run is text, kept as typed: it was most
+        # likely a separator, and a heading in the outline would be words never typed.
+        if (
+            simple
+            and not literal
+            and not _ATX.match(bodies[0])
+            and not _FENCE_LINE.match(bodies[0])
+        ):
             bodies[0] = ("#" if "=" in bodies[1] else "##") + " " + bodies[0]
             bodies[1] = ""
         else:

@@ -109,13 +109,23 @@ def _quoted(line: str) -> bool:
 _LEAD = re.compile(r"(?:[ ]*>[ ]?)*[ ]*")
 
 
+def _may_be_lazy(line: str) -> bool:
+    """Could this line, its quote's ``>`` left out, be text going on in the quote's
+    paragraph? Only where it cannot open a block: indented four columns (or a tab) or more,
+    whatever containers its spaces belong to."""
+    lead = line[: len(line) - len(line.lstrip(" \t"))]
+    return "\t" in lead or len(lead) >= 4
+
+
 def _container_may_end(piece: _Block | _Paragraph, lines: list[str]) -> bool:
     """May CommonMark (and Obsidian) read as text what mistune calls this block's code?
     - a line of a fenced block starts left of its fence: in a list item that line ends the
       item, so the fence is never closed there and the line is prose, where links and tags
       act (at the top level the line is code either way: unsure all the same);
-    - a fence follows a quote's line without a ``>`` of its own: it may continue the
-      quote's paragraph lazily;
+    - a fence indented four columns or more follows a quote's line without a ``>`` of its
+      own: it cannot open a block there, so it may continue the quote's paragraph lazily
+      (one indented less opens its block, which ends the quote: CommonMark, markdown-it
+      and mistune agree, and a reply quoting a line before its code keeps its layout);
     - a tab-indented block sits right below a list item: the tab may reach only the item's
       text, a paragraph of the item (parsers count tabs apart)."""
     if not isinstance(piece, _Block):
@@ -128,7 +138,7 @@ def _container_may_end(piece: _Block | _Paragraph, lines: list[str]) -> bool:
     if len(piece.lines) < 2:
         return False
     before = lines[piece.start - 1] if piece.start else ""
-    if _quoted(before) and not _quoted(piece.lines[0]):
+    if _quoted(before) and not _quoted(piece.lines[0]) and _may_be_lazy(piece.lines[0]):
         return True
     column = len(_CONTAINER.match(piece.lines[0]).group(0))  # type: ignore[union-attr]
     if not column:

@@ -602,3 +602,50 @@ def test_a_run_of_hyphens_under_a_line_needs_one_backslash():
     assert visible(out) == same_text("add the following: User name ---- list of")
     # "=" runs still take one each: what is left of a run could pair into a highlight.
     assert "\n\\=\\=\\=\n" in escape_prose("a ==x\nb\n===\nmore==", literal=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["", "Here is a quote:\n", "> first\n"]),
+    st.lists(_LIVE, min_size=1, max_size=2),
+    st.sampled_from([0, 0, 0, 1, 3, 4, 6]),
+    _FENCES,
+    st.lists(_LIVE, min_size=1, max_size=2),
+    st.booleans(),
+)
+def test_a_quote_line_right_before_a_fence_keeps_the_replys_layout(
+    above, quoted, indent, fence, code, literal
+):
+    """A fence opening on the line after a quote's line (no ``>`` of its own) opens a code
+    block, which ends the quote, when it is indented less than four columns: the whole
+    message was shown as one ``text`` block, its formatting and its code's colours lost.
+    Indented further it goes on in the quote's paragraph: no ``python`` block then. (A
+    fence indented one to three columns with code left of it is still shown verbatim, a
+    rule of its own.) Either way nothing of it is live."""
+    text = f"{above}> {' '.join(quoted)}\n{' ' * indent}{fence}python\n" + "\n".join(code)
+    text += f"\n{fence}\nDone."
+    out = escape_prose(text, literal=literal)
+    assert constructs(out) == []
+    fences = [t for t in COMMONMARK.parse(out) if t.type == "fence"]
+    if indent == 0:
+        assert [(t.info, t.content) for t in fences] == [("python", "\n".join(code) + "\n")]
+    elif indent >= 4:
+        assert "python" not in [t.info for t in fences]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(st.sampled_from("abc xyz_.:*"), max_size=12).map(lambda s: "Plan" + s),
+    st.sampled_from(["-", "="]),
+    st.integers(1, 8),
+    st.sampled_from(["", "> ", "- ", "1. "]),
+)
+def test_a_line_typed_over_a_run_of_dashes_stays_as_typed(line, mark, n, container):
+    """Under a person's line, ``---`` or ``===`` is text as typed, most likely a separator:
+    it was made a heading, the run gone and words in the note's outline never typed. (A
+    model's reply keeps its heading, demoted.)"""
+    inner = " " * len(container) if container[:1] != ">" else container
+    text = f"{container}{line}\n{inner}{mark * n}\n{inner}step 1"
+    out = escape_prose(text, literal=True)
+    assert not [t for t in COMMONMARK.parse(out) if t.type == "heading_open"]
+    assert visible(out) == same_text(f"{line} {mark * n} step 1")

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from vscode_builder import make_db, workspace
 
 from exporter.adapters.copilot import CopilotAdapter
-from exporter.adapters.copilot_replay import replay
+from exporter.adapters.copilot_replay import LOST_START, replay
 from exporter.model import Usage
 from exporter.stats import edited_files, error_count, session_properties
 
@@ -957,3 +957,27 @@ def test_an_imported_chat_starts_at_its_first_request_not_at_the_import(tmp_path
     assert problems == []
     assert s.started_at == s.messages[0].timestamp
     assert s.ended_at >= s.started_at
+
+
+def test_a_log_that_lost_its_start_with_no_document_is_one_error(tmp_path):
+    """A log whose first line (the chat's whole initial state) is cut, and no document
+    beside it: each later entry was a warning ("before the initial state", 400 for a long
+    chat) and the run called the file one "without a conversation". The chat is lost:
+    one error, which says so; with the document there, a warning that it was read instead."""
+    chats = tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions"
+    later = [{"kind": 2, "k": ["requests"], "v": [request(i, f"q{i}", [markdown("a")])]}
+             for i in range(1, 8)]  # fmt: skip
+    lines = log_lines([{"kind": 0, "v": base()}, *later]).split("\n", 1)
+    write(chats / f"{SID}.jsonl", lines[0][:50] + "\n" + lines[1])
+    sessions, problems = load(tmp_path)
+    assert sessions == []
+    errors = [p for p in problems if p.severity == "error"]
+    assert [p.message for p in errors] == [
+        f"{LOST_START}, so none of its 7 later entries can be placed"
+    ]
+    assert [p.line for p in problems if p.severity != "error"] == [1]  # the cut line itself
+    write(chats / f"{SID}.json", base())
+    (s,), problems = load(tmp_path)
+    assert texts(s) == ["first question", "first answer"]
+    (lost,) = [p for p in problems if p.message.startswith(LOST_START)]
+    assert lost.severity == "warning" and f"read from {SID}.json" in lost.message

@@ -20,6 +20,7 @@ put in the fingerprint, so a new title re-exports that session) → the first pr
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -118,6 +119,8 @@ class CopilotAdapter:
                     best = (newest, data, stamp.path)
         if best is None:
             return result
+        if best[2].suffix == ".json":  # the log could not be replayed: its document is read
+            result.problems = [_recovered(p, best[2]) for p in result.problems]
         title = ref.fact("title")
         _not_objects(best[1], best[2], result.problems)
         session = _session(best[1], best[2], ref.session_id, title, result.problems)
@@ -336,3 +339,13 @@ def _usage(data: dict[str, Any]) -> dict[str | None, Usage]:
 
 def _count(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def _recovered(problem: Problem, document: Path) -> Problem:
+    """A log that lost its start is no failure when its document holds the chat."""
+    from .copilot_replay import LOST_START
+
+    if not problem.message.startswith(LOST_START):
+        return problem
+    why = f"{problem.message}; the chat is read from {document.name}, which it was migrated from"
+    return dataclasses.replace(problem, message=why, severity="warning")

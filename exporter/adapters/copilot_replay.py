@@ -32,9 +32,16 @@ def _fits_root(kind: Any, entry: dict[str, Any], state: Any) -> bool:
     return kind != 2 or isinstance(state, list)
 
 
+# The error of a log that lost its start: a warning instead when the document the log was
+# migrated from still holds the chat (``CopilotAdapter.load``).
+LOST_START = "the log lost its start, the chat's initial state (its kind 0 entry)"
+
+
 def replay(path: Path, problems: list[Problem]) -> Any:
-    """The session object a ``.jsonl`` mutation log describes (None if it never starts)."""
+    """The session object a ``.jsonl`` mutation log describes (None if it never starts:
+    then one error, not a warning per entry, since the whole chat is lost)."""
     state: Any = None
+    early: list[Problem] = []  # entries before the initial state
     for number, entry in iter_json_objects(path, problems, SOURCE):
         kind = entry.get("kind")
         kind = kind if type(kind) is int else None  # False == 0, but is no kind
@@ -48,15 +55,12 @@ def replay(path: Path, problems: list[Problem]) -> Any:
             )  # fmt: skip
             continue
         if state is None:
-            problems.append(
-                Problem(
-                    str(path),
-                    "log entry before the initial state (kind 0), skipped",
-                    number,
-                    source=SOURCE,
-                )
-            )
+            why = "log entry before the initial state (kind 0), skipped"
+            early.append(Problem(str(path), why, number, source=SOURCE))
             continue
+        if early:  # the state started late: the entries before it are what was lost
+            problems.extend(early)
+            early = []
         if kind not in (1, 2, 3):
             shown = kind if kind is not None else json_kind(entry.get("kind"))
             why = f"unknown log entry kind {shown}, skipped"
@@ -107,6 +111,11 @@ def replay(path: Path, problems: list[Problem]) -> Any:
                     source=SOURCE,
                 )
             )
+    if state is None and early:
+        why = f"{LOST_START}, so none of its {len(early)} later entries can be placed"
+        problems.append(Problem(str(path), why, severity="error", source=SOURCE))
+    else:
+        problems.extend(early)
     return state
 
 

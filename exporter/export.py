@@ -293,7 +293,9 @@ class _Run:
             self._write_finished(wait=True)
 
     def _maybe_done(self, unit: str) -> None:
-        """Every note of a fully read unit is written: remember it, skip it next time."""
+        """Every note of a fully read unit is written: remember it, skip it next time. One
+        that met an error (a locked database, a note not written) is read again by the next
+        run even if its files are as an earlier run recorded them: it kept that record."""
         state = self._progress.get(unit)
         if state and state.loaded and state.outstanding == 0:
             del self._progress[unit]
@@ -301,6 +303,8 @@ class _Run:
                 fingerprint, keys = self.unchanged.done(unit, state.ref, state.written,
                                                         state.filtered)  # fmt: skip
                 self.vault.state.remember(unit, fingerprint, keys)
+            else:
+                self.vault.state.outdate(unit)
 
     def _plan_family(
         self, sessions: list[Session], state: UnitProgress, ahead: dict[str, ReadSession]

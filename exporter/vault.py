@@ -26,7 +26,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
 from .vaultmerge import (
+    OWNED,
     OWNED_KEYS,
     edit_kept,
     merge_frontmatter,
@@ -200,7 +201,7 @@ class Vault(NotePlaces):
             else:
                 action, message, before = Action.CREATED, "", []
             written = self._write(key, relpath, text, before)
-            self._record(key, relpath, owned, ours, list(metadata), meta, written)
+            self._record(key, relpath, owned, ours, list(metadata), meta, written, seeded=seeded)
             return Change(action, key, relpath, message, self._diff("", text, relpath))
         try:
             parsed = notefile.parse(current, record.lines if record else None)
@@ -227,7 +228,8 @@ class Vault(NotePlaces):
         if theirs is not None:  # the person retitled the note: ours goes to its aliases
             metadata = {k: v for k, v in metadata.items() if k != "title"}
             meta = {**meta, "title": theirs}  # (as the index lists it, on every machine)
-        ours_merged = seeded_metadata(metadata, seeded, parsed.metadata)
+        done = record.seeded if record else ()  # (added once: one deleted stays deleted)
+        ours_merged = seeded_metadata(metadata, seeded, parsed.metadata, done)
         kept_keys = frozenset() if theirs is None else frozenset({"title"})
         # An older copy put back whose generated part this machine wrote: the keys of ours
         # in it are ccexport's from then (a part's tokens before it was followed by another)
@@ -238,7 +240,7 @@ class Vault(NotePlaces):
         kept = parsed.edited and not shrunk and edit_kept(current, parsed, yaml_text, owned)
         text = kept or text
         if text == current or same_but_line_ends(text, current):
-            self._record(key, relpath, owned, ours, list(metadata), meta, found[1], False)
+            self._record(key, relpath, owned, ours, list(metadata), meta, found[1], False, seeded)
             return Change(Action.UNCHANGED, key, relpath)
         edited = parsed.edited
         if edited is None:  # a note written before markers carried a hash (read as LF)
@@ -260,7 +262,7 @@ class Vault(NotePlaces):
         else:
             action, message = Action.UPDATED, ""
         written = self._write(key, relpath, text, stat_key(found[1]))
-        self._record(key, relpath, owned, ours, list(metadata), meta, written, not kept)
+        self._record(key, relpath, owned, ours, list(metadata), meta, written, not kept, seeded)
         # The whole file, properties too (``updated``, ``messages``): what the run changes.
         return Change(action, key, relpath, message, self._diff(current, text, relpath))
 
@@ -311,9 +313,11 @@ class Vault(NotePlaces):
         meta: dict[str, Any],
         written: os.stat_result | None,
         wrote: bool = True,
+        seeded: Collection[str] = (),
     ) -> None:
         """``wrote``: the note was written (or would be, in a dry run) with these links, in
-        this run; else it is as an earlier run wrote it."""
+        this run; else it is as an earlier run wrote it. ``seeded``: the person's properties
+        it was given (or holds)."""
         lines = owned.count("\n") + 1
         self._noted.add(key)
         before = self.state.notes.get(key)
@@ -339,6 +343,7 @@ class Vault(NotePlaces):
         self.state.notes[key] = NoteRecord(
             relpath, hash_, lines, tags, keys, meta, stat_key(written), was=was, run=run,
             hashes=earlier_hashes(before, hash_),
+            seeded=sorted({*(before.seeded if before else ()), *(set(seeded) - OWNED)}),
         )  # fmt: skip
 
     def _moved_since(self, run: int) -> bool:

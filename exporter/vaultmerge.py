@@ -16,7 +16,7 @@ true.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from . import lineends, notefile
@@ -189,12 +189,16 @@ def _as_list(value: Any) -> list[Any]:
 
 
 def seeded_metadata(
-    metadata: dict[str, Any], seeded: dict[str, Any], existing: dict[str, Any]
-) -> dict[str, Any]:
-    """Our properties and the person's configured ones the note lacks (a key ccexport owns
-    is always ours: written every time, or it would be dropped as no longer produced)."""
+    metadata: dict[str, Any], seeded: dict[str, Any], existing: dict[str, Any],
+    done: Collection[str] = (),
+) -> dict[str, Any]:  # fmt: skip
+    """Our properties and the person's configured ones the note lacks and was never given
+    (``done``: one they deleted stays deleted); a key ccexport owns is always ours: written
+    every time, or it would be dropped as no longer produced."""
     extra = {
-        k: v for k, v in seeded.items() if k not in metadata and (k not in existing or k in OWNED)
+        k: v
+        for k, v in seeded.items()
+        if k not in metadata and (k in OWNED or (k not in existing and k not in done))
     }
     return {**metadata, **extra} if extra else metadata
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import tomllib
 from pathlib import Path
@@ -217,6 +218,17 @@ add = { week = "{{ created.strftime('%G-W%V') }}", last = "{{ updated.strftime('
     assert "config frontmatter.add.oops: expression error" in broken.output + broken.stderr
 
 
+def grow_rust_session(home: Path) -> None:
+    """The demo's Rust session gains a prompt, "and slices?" (its last line is its title)."""
+    source = next(home.rglob("a3359d8f-*.jsonl"))
+    asked = json.loads(source.read_text().splitlines()[-2])  # the last message
+    asked.update(parentUuid=asked["uuid"], uuid="9" + asked["uuid"][1:],
+                 timestamp="2026-11-20T09:20:00.000Z",
+                 message={"role": "user", "content": "and slices?"})  # fmt: skip
+    with source.open("a") as f:
+        f.write(json.dumps(asked) + "\n")
+
+
 def test_an_added_property_is_the_persons_once_written(tmp_path):
     """``status = "inbox"`` is set on a note that lacks it; the person's ``done`` (with its
     comment) then survives the session growing, a changed value and the setting's removal;
@@ -234,15 +246,42 @@ add = { status = "inbox", project = "{{ project | upper }}" }
     fm = yaml.safe_load(rust.read_text().split("---\n")[1])
     assert (fm["status"], fm["project"]) == ("inbox", "RUST-PARSER")  # ours is replaced
     rust.write_text(rust.read_text().replace("status: inbox", "status: done  # reviewed"))
-    source = next(home.rglob("a3359d8f-*.jsonl"))
-    last = source.read_text().splitlines()[-1]
-    with source.open("a") as f:  # the session grows: the note is updated
-        f.write(last.replace('"uuid": "', '"uuid": "9').replace('"uuid":"', '"uuid":"9') + "\n")
+    grow_rust_session(home)  # the note is updated
     for text in ('add = { status = "todo" }', "drop = []"):
         config.write_text(f"[frontmatter]\n{text}\n")
         assert run(*args).exit_code == 0
         assert "status: done  # reviewed\n" in rust.read_text()
     assert "project: rust-parser" in rust.read_text()  # ours again, once not configured
+
+
+def test_an_added_property_the_person_deletes_stays_deleted(tmp_path):
+    """An inbox workflow: ``status`` added once, the person removes it (and ``week``) from a
+    note they processed; the session grows and the note is updated. It came back on every
+    write ("set on a note that lacks it"); a note given it once is not given it again. A
+    property newly configured still reaches the notes that never had it."""
+    vault, home = tmp_path / "v", tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home)
+    args = ("--vault", str(vault), "--home", str(home), "--timezone", "UTC")
+    config = write_config(vault / ".ccexport" / "config.toml", """
+[frontmatter]
+add = { status = "inbox", week = "{{ created.strftime('%G-W%V') }}" }
+""")  # fmt: skip
+    assert run(*args).exit_code == 0
+    rust = next(vault.rglob("*Returning vectors*a3359d8f.md"))
+    text = rust.read_text()
+    assert "status: inbox\n" in text and "week: 2026-W47\n" in text
+    rust.write_text(text.replace("status: inbox\n", "").replace("week: 2026-W47\n", ""))
+    grow_rust_session(home)  # the note is updated
+    result = run(*args)
+    assert result.exit_code == 0 and "1 updated" in result.output
+    fm = frontmatter(rust.read_bytes())
+    assert "status" not in fm and "week" not in fm and "and slices?" in rust.read_text()
+    config.write_text('[frontmatter]\nadd = { status = "inbox", owner = "me" }\n')
+    assert run(*args).exit_code == 0  # a new setting: every note is rendered again
+    fm = frontmatter(rust.read_bytes())
+    assert fm["owner"] == "me" and "status" not in fm
+    other = next(vault.rglob("*Notes app storage design*.md"))
+    assert frontmatter(other.read_bytes())["status"] == "inbox"  # never deleted there
 
 
 def test_templates_init_copies_the_defaults_once(tmp_path):

@@ -106,6 +106,7 @@ def test_every_field_of_a_state_survives_the_compact_layout(tmp_path):
                 {"created": "2026", "title": "B"},
                 [4, 5, 6],
                 read=[[7, 8, 9], [10, 11, 12]],  # files as last read: no older copy
+                seeded=["status", "week"],  # the person's properties once given
             ),
         },  # fmt: skip
         links={"claude-code:x": [unit]},

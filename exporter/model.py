@@ -175,14 +175,18 @@ class SummaryPart:
 
 @dataclass(frozen=True, slots=True)
 class NoticePart:
-    """A marker the harness recorded: an interruption, a rewind, an API error; or that a
-    tool call has no result in the session (``unanswered``), or none because it was still
-    waiting for the person's approval, so its tool had not run (``awaiting_approval``)."""
+    """A marker the harness recorded: an interruption, a rewind, an API error (``error``),
+    another error or a warning the assistant's app showed (``app_error``, ``warning``: a
+    Gemini CLI notice, a failed subagent); or that a tool call has no result in the session
+    (``unanswered``), or none because it was still waiting for the person's approval, so
+    its tool had not run (``awaiting_approval``)."""
 
     notice: Literal[
         "interrupted",
         "rewound",
         "error",
+        "app_error",
+        "warning",
         "queued",
         "notification",
         "unanswered",

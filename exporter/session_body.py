@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "2efe25cab8f72ecdbf893593bdf87fae8678669a0ba2c8198ad7e4d02407d4c7"
+SHIPPED_TEMPLATE_SHA256 = "247550f0e134587e1d6ee7c1e0a4ff63b9f3e8d5415696564ea9b6bc74d59755"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -188,17 +188,22 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
                 "*The user went back to an earlier point of the conversation and continued "
                 "from here.*\n"
             )
-        error = notice == "error"
-        if error and ("\n" in item["text"].strip() or len(item["text"]) > 2000):
+        title = _NOTICE_TITLES.get(notice, "Notification")
+        if notice in ("error", "app_error") and (
+            "\n" in item["text"].strip() or len(item["text"]) > 2000
+        ):
             # A traceback, a payload: not prose. Folded when long: past 20 lines, or 2,000
             # characters (an exception quoting the whole prompt on one line).
             lines = item["text"].strip("\n").count("\n") + 1
             long = lines > 20 or len(item["text"]) > 2000
-            return callout("warning", "API error", fence(item["text"], "text"), folded=long) + "\n"
+            return callout("warning", title, fence(item["text"], "text"), folded=long) + "\n"
         text = escape_prose(item["text"], literal=True)
-        title = "API error" if error else "Notification"
-        return callout("warning" if error else "info", title, text, folded=False) + "\n"
+        kind = "warning" if notice in _NOTICE_TITLES else "info"
+        return callout(kind, title, text, folded=False) + "\n"
     return ""
+
+
+_NOTICE_TITLES = {"error": "API error", "app_error": "Error", "warning": "Warning"}
 
 
 def _duration(seconds: float) -> str:

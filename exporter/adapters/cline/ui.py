@@ -181,7 +181,7 @@ def parse_ui(
         elif what == "subagents":
             parts = _subagents(text, source_id)
         elif what == "error":
-            parts = [NoticePart("error", text)] if text.strip() else []
+            parts = [NoticePart("app_error", text)] if text.strip() else []  # (not the API's)
         elif what == "denied":
             parts, role = denied(out.messages, open_call, text, source_id)
         elif what == "summary":

@@ -34,7 +34,8 @@ from .damage import inline_bytes, odd_calls, odd_parts, part_list, part_text
 from .results import SHELL_TOOL, shell_result, subagent_report
 
 ASSISTANT_TYPES = ("gemini", "model")  # "model": the API's own role name, seen in old files
-NOTICE_TYPES = {"info": "notification", "warning": "notification", "error": "error"}
+# UI notices the CLI showed: its errors are not only the API's (a tool's, a command's).
+NOTICE_TYPES = {"info": "notification", "warning": "warning", "error": "app_error"}
 # The CLI appends the files a prompt @-mentions between these markers (model-facing only).
 REFERENCES_START = "--- Content from referenced files ---"
 REFERENCES_END = "--- End of content ---"

@@ -240,8 +240,8 @@ def test_notices_errors_and_failed_tools(tmp_path):
     notices = [(p.notice, p.text) for p in parts(session, "notice")]
     assert notices == [
         ("notification", "Request cancelled."),
-        ("error", "[API Error: quota exceeded]"),
-        ("notification", "Model fell back to flash"),
+        ("app_error", "[API Error: quota exceeded]"),
+        ("warning", "Model fell back to flash"),
     ]
 
 

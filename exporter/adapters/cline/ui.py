@@ -60,7 +60,7 @@ _KINDS = {
     "use_mcp_server": "mcp",
     "command": "command",
     "command_output": "output", "mcp_server_response": "output", "browser_action_result": "output",
-    "error": "error", "api_req_failed": "error", "diff_error": "error",
+    "error": "error", "api_req_failed": "api_error", "diff_error": "error",
     "clineignore_error": "error", "rooignore_error": "error", "mistake_limit_reached": "error",
     "command_permission_denied": "denied",
     "condense_context": "summary", "compaction": "summary", "condense": "summary",
@@ -180,8 +180,9 @@ def parse_ui(
             )
         elif what == "subagents":
             parts = _subagents(text, source_id)
-        elif what == "error":
-            parts = [NoticePart("app_error", text)] if text.strip() else []  # (not the API's)
+        elif what in ("error", "api_error"):  # (a request that failed, or Cline's own)
+            notice = "error" if what == "api_error" else "app_error"
+            parts = [NoticePart(notice, text)] if text.strip() else []
         elif what == "denied":
             parts, role = denied(out.messages, open_call, text, source_id)
         elif what == "summary":

@@ -60,7 +60,8 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
     opener = ""  # the line that opened the fence open in the reply (to open it again)
     retry_to = -1  # the last line of Aider's report of a retry inside the reply's code
     is_prompt = prompt_marker(lines)
-    goes_on = _going_on(lines)
+    marked = _marked(lines)
+    goes_on = _going_on(lines, marked)
     ahead = _TagCloser(lines, is_prompt)
     tail = _AiderTail(lines, is_prompt, goes_on)
     for at, line in enumerate(lines):
@@ -90,6 +91,8 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
             # token limit hit) ends it.
             this, text, fence = "aider", line[2:], ""
             going_on, to_blank = goes_on(line, at, True), False
+        elif kind in ("reply", "") and not fence and marked and _quote_in_reply(lines, at):
+            this, text = "reply", line  # the reply's own blockquote, its marks kept
         elif line.startswith(">") and not fence and not line.startswith(">>>>>>>"):
             this, text = "aider", line[2:] if line.startswith("> ") else line[1:]
             going_on = goes_on(line, at, True)
@@ -123,16 +126,39 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
         yield kind, block
 
 
-def _going_on(lines: list[str]) -> Callable[[str, int, bool], bool]:
+def _marked(lines: list[str]) -> bool:
+    """Do Aider's ``>`` lines in this run carry the two spaces it ends its messages with
+    (else an editor trimmed them)?"""
+    return any(
+        line.startswith(">") and not line.startswith(">>>>>>>") and line.endswith("  ")
+        for line in lines
+    )
+
+
+def _quote_in_reply(lines: list[str], at: int) -> bool:
+    """Is the ``>`` line ``at``, where a reply starts or goes on, the reply's own Markdown
+    blockquote? Aider ends each message of its own with two spaces (on its last line, when
+    older versions marked only its first with ``>``), so the first line on from ``at`` that
+    has them ends the message ``at`` starts, if it is one; a ``>`` line after a blank line
+    that has them is a message of Aider's after it. With none up to the next prompt (a log
+    edited by hand, a line being written) it is Aider's, as it was."""
+    if not lines[at].startswith(">") or lines[at].startswith(">>>>>>>"):
+        return False
+    for k in range(at, len(lines)):
+        line = lines[k]
+        if k > at and line.startswith("####"):
+            break
+        if line.endswith("  "):
+            return k > at and line.startswith(">") and not lines[k - 1].strip()
+    return False
+
+
+def _going_on(lines: list[str], marked: bool) -> Callable[[str, int, bool], bool]:
     """Whether the message of Aider's that line ``at`` is in goes on after it (``first``:
     the line starts it). In a run where Aider's lines carry their two spaces, until a line
     ends with them (a first line of spaces alone, ``>   ``, too); in one where no ``>`` line
     does (trimmed), never: each ``>`` line is a message of its own, but for the first half
     of a usage line split before ``Cost:``."""
-    marked = any(
-        line.startswith(">") and not line.startswith(">>>>>>>") and line.endswith("  ")
-        for line in lines
-    )
 
     def goes_on(line: str, at: int, first: bool = False) -> bool:
         if marked:

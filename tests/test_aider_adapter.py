@@ -265,11 +265,11 @@ def test_aiders_own_line_left_open_ends_at_the_next_prompt(tmp_path):
     assert outputs(session) == ["Added a.py to the chat.\nstill Aider's"]
 
 
-def test_a_quote_in_a_reply_takes_no_more_than_its_paragraph(tmp_path):
-    """Right after a reply, a ``>`` line without Aider's two spaces may be the reply's own
-    quote: it goes on no further than a blank line, so the rest of the reply stays the
-    model's. A message Aider wrote a line at a time (``>   `` for an empty line) ends on
-    each line."""
+def test_a_quote_in_a_reply_stays_the_replys(tmp_path):
+    """Right after a reply, a ``>`` line without Aider's two spaces, none after it before
+    Aider's next message, is the reply's own quote: the reply stays whole (review21 F2;
+    before, the quote's paragraph was Aider's output and cut the reply in two). A message
+    Aider wrote a line at a time (``>   `` for an empty line) ends on each line."""
     log = AiderLog().run("2024-08-09 10:00:00").prompt("summarise the RFC")
     log.lines += ["It says:", "", "> MUST reject a request", "without a body", "",
                   "So the handler returns 400.", ""]  # fmt: skip
@@ -277,8 +277,9 @@ def test_a_quote_in_a_reply_takes_no_more_than_its_paragraph(tmp_path):
                   "> ## SearchReplaceNoExactMatch: a.py  ", ""]  # fmt: skip
     log.write(tmp_path / "home" / "src" / "r")
     (session,), _ = load(tmp_path / "home")
-    assert texts(session, "assistant")[-1] == "So the handler returns 400."
-    assert not any("returns 400" in o for o in outputs(session))
+    assert texts(session, "assistant") == [
+        "It says:\n\n> MUST reject a request\nwithout a body\n\nSo the handler returns 400."
+    ]
     assert outputs(session)[-1] == (
         "# 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: a.py"
     )

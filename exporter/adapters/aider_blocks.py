@@ -51,21 +51,26 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
     each message of its own with two spaces and marks only its first line with ``>``: a
     ``>`` line without them goes on to the line that has them (a command's output, a usage
     line split in two), or to the next prompt; right after a reply, where it may be the
-    reply's own quote, only as far as a blank line."""
+    reply's own quote, only as far as a blank line. A run where no ``>`` line carries the
+    two spaces (a log an editor trimmed, as :func:`prompt_marker` reads its prompts) has
+    no sign of where a message ends: each ``>`` line is one of its own, and goes on to
+    nothing (but for a usage line split before ``Cost:``)."""
     lines = _restarts_closed(lines)
     kind, block, fence, going_on, to_blank = "", [], "", False, False
     opener = ""  # the line that opened the fence open in the reply (to open it again)
     retry_to = -1  # the last line of Aider's report of a retry inside the reply's code
     is_prompt = prompt_marker(lines)
+    marked = _marked(lines)
+    goes_on = _going_on(lines, marked)
     ahead = _TagCloser(lines, is_prompt)
-    tail = _AiderTail(lines, is_prompt)
+    tail = _AiderTail(lines, is_prompt, goes_on)
     for at, line in enumerate(lines):
         if at <= retry_to:  # Aider's report of a failed request it tried again
             block.append(line[2:].rstrip() if line.startswith("> ") else line[1:].rstrip())
             continue
         if going_on and not is_prompt(line, at) and (line.strip() or not to_blank):
             block.append(line.rstrip())
-            going_on = not _ends_message(line)
+            going_on = goes_on(line, at)
             continue
         going_on = False
         reopen = opener if fence else ""  # the fence open before this line
@@ -85,10 +90,12 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
             # with nothing of the reply after it (an API error that cut the reply short, a
             # token limit hit) ends it.
             this, text, fence = "aider", line[2:], ""
-            going_on, to_blank = not line.endswith("  "), False
+            going_on, to_blank = goes_on(line, at, True), False
+        elif kind in ("reply", "") and not fence and marked and _quote_in_reply(lines, at):
+            this, text = "reply", line  # the reply's own blockquote, its marks kept
         elif line.startswith(">") and not fence and not line.startswith(">>>>>>>"):
             this, text = "aider", line[2:] if line.startswith("> ") else line[1:]
-            going_on = not line.endswith("  ")
+            going_on = goes_on(line, at, True)
             to_blank = kind == "reply" and not line.startswith("> Tokens: ")
         elif not line.strip():
             if kind == "user":
@@ -117,6 +124,53 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
         block.append(text.rstrip() if this != "reply" else text)
     if block:
         yield kind, block
+
+
+def _marked(lines: list[str]) -> bool:
+    """Do Aider's ``>`` lines in this run carry the two spaces it ends its messages with
+    (else an editor trimmed them)?"""
+    return any(
+        line.startswith(">") and not line.startswith(">>>>>>>") and line.endswith("  ")
+        for line in lines
+    )
+
+
+def _quote_in_reply(lines: list[str], at: int) -> bool:
+    """Is the ``>`` line ``at``, where a reply starts or goes on, the reply's own Markdown
+    blockquote? Aider ends each message of its own with two spaces (on its last line, when
+    older versions marked only its first with ``>``), so the first line on from ``at`` that
+    has them ends the message ``at`` starts, if it is one; a ``>`` line after a blank line
+    that has them is a message of Aider's after it. With none up to the next prompt (a log
+    edited by hand, a line being written) it is Aider's, as it was."""
+    if not lines[at].startswith(">") or lines[at].startswith(">>>>>>>"):
+        return False
+    for k in range(at, len(lines)):
+        line = lines[k]
+        if k > at and line.startswith("####"):
+            break
+        if line.endswith("  "):
+            return k > at and line.startswith(">") and not lines[k - 1].strip()
+    return False
+
+
+def _going_on(lines: list[str], marked: bool) -> Callable[[str, int, bool], bool]:
+    """Whether the message of Aider's that line ``at`` is in goes on after it (``first``:
+    the line starts it). In a run where Aider's lines carry their two spaces, until a line
+    ends with them (a first line of spaces alone, ``>   ``, too); in one where no ``>`` line
+    does (trimmed), never: each ``>`` line is a message of its own, but for the first half
+    of a usage line split before ``Cost:``."""
+
+    def goes_on(line: str, at: int, first: bool = False) -> bool:
+        if marked:
+            return not line.endswith("  ") if first else not _ends_message(line)
+        return (
+            line.startswith("> Tokens: ")
+            and "Cost: " not in line
+            and at + 1 < len(lines)
+            and lines[at + 1].startswith("Cost: ")
+        )
+
+    return goes_on
 
 
 def _restarts_closed(lines: list[str]) -> list[str]:
@@ -201,8 +255,13 @@ class _AiderTail:
     code fence open, and what follows is Aider's report; a ``>`` line in a reply's code is
     followed by more of the reply. Worked out once, from the end, when first asked."""
 
-    def __init__(self, lines: list[str], is_prompt: Callable[[str, int], bool]) -> None:
-        self.lines, self.is_prompt = lines, is_prompt
+    def __init__(
+        self,
+        lines: list[str],
+        is_prompt: Callable[[str, int], bool],
+        goes_on: Callable[[str, int, bool], bool],
+    ) -> None:
+        self.lines, self.is_prompt, self.goes_on = lines, is_prompt, goes_on
         self.tail: list[int] | None = None  # 0: reply lines follow; 1: Aider's; 2: and one ends
 
     def only_aider(self, at: int) -> bool:
@@ -215,7 +274,7 @@ class _AiderTail:
                 if self.is_prompt(line, k):
                     after = 1
                 elif line.startswith(">") and not line.startswith(">>>>>>>"):
-                    after = 2 if after and _ends_message(line) else after
+                    after = 2 if after and not self.goes_on(line, k, False) else after
                 elif line.strip():
                     after = 0
                 tail[k] = after

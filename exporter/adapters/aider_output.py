@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 APPLIED = re.compile(r"^Applied edit to (\S.*?)\s*$")
+# A file Aider made, empty, for a reply's edit block to go in (after the reply; as Aider
+# starts, the files named on its command line: that output is no reply's).
+_CREATED = re.compile(r"^Creating empty file (\S.*?)\s*$")
 # Aider's report of an edit block it could not apply, and the file a block was for.
 _FAILED_EDIT = re.compile(
     r"^(?:The LLM did not conform to the edit format\."
@@ -31,10 +34,11 @@ Kind = Literal["output", "edit", "failed", "api"]
 
 @dataclass(slots=True)
 class Segment:
-    """``edit``: an ``Applied edit to <path>`` line and the lines after it up to the next
-    part (``Commit …``); ``failed``: Aider's report of an edit block it could not apply,
-    ``path`` the first file it names (none when it names none); ``api``: a failed request,
-    up to and with its ``Retrying in …`` line; ``output``: anything else, as it was."""
+    """``edit``: an ``Applied edit to <path>`` line (or ``Creating empty file <path>``)
+    and the lines after it up to the next part (``Commit …``); ``failed``: Aider's report
+    of an edit block it could not apply, ``path`` the first file it names (none when it
+    names none); ``api``: a failed request, up to and with its ``Retrying in …`` line;
+    ``output``: anything else, as it was."""
 
     what: Kind
     lines: list[str] = field(default_factory=list)
@@ -54,7 +58,7 @@ def segments(text: str) -> Iterator[Segment]:
     """``text``'s parts, in order (an ``output`` part may be empty)."""
     part = Segment("output")
     for line in text.split("\n"):
-        applied = APPLIED.match(line)
+        applied = APPLIED.match(line) or _CREATED.match(line)
         starts: Kind | None = (
             "edit" if applied
             else "failed" if part.what != "failed" and _FAILED_EDIT.match(line)

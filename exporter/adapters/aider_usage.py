@@ -28,13 +28,23 @@ class RunUsage:
         # The first request already had a running total above its cost: the run's prompts
         # went to an Aider started before its header, whose banner is another Aider's.
         self.started_before = False
+        # Aider's running total went down: it restarted (another Aider went on writing in
+        # the run). What the totals before came to, each stretch counted as a run is: its
+        # last total, or its requests' costs when its total started above its first one.
+        self.banked = 0.0
+        self.stretch: list[float] = []  # the request costs since the total last restarted
+        self.stretch_before = False  # this stretch's total started above its request
 
     def cost(self) -> float | None:
-        if self.started_before:  # Aider's total holds what the process spent before the run
-            return sum(self.request_costs)
-        if self.session_cost is not None:
-            return self.session_cost  # Aider's own running total for the run
-        return sum(self.request_costs) if self.request_costs else None
+        if self.session_cost is None:
+            return sum(self.request_costs) if self.request_costs else None
+        return self.banked + self._stretch_cost()
+
+    def _stretch_cost(self) -> float:
+        if self.stretch_before or self.session_cost is None:
+            # (its total holds what the process spent before the run)
+            return sum(self.stretch)
+        return self.session_cost  # Aider's own running total for the stretch
 
     def count(self, tokens: str, cost: str) -> None:
         found = _COUNT.findall(tokens)
@@ -56,12 +66,20 @@ class RunUsage:
         request = costs.get("request", costs.get("message"))
         if first and request is not None and costs.get("session", request) > request:
             self.started_before = True
+        session = costs.get("session")
+        if session is not None and self.session_cost is not None and session < self.session_cost:
+            self.banked += self._stretch_cost()
+            self.stretch = []
+            self.stretch_before = request is not None and session > request
+        elif first:
+            self.stretch_before = self.started_before
         for amount, what in _COST.findall(cost):
             value = float(amount.replace(",", ""))
             if what == "session":
                 self.session_cost = value
             else:
                 self.request_costs.append(value)
+                self.stretch.append(value)
 
 
 def _number(digits: str, unit: str) -> int:

@@ -4,7 +4,8 @@ Metadata, in order of trust (FORMATS.md §3.7 "Metadata recipe"):
 
 - title: ``conversation_summaries.title`` → ``store.db``/``meta.json`` ``name`` → none (the
   note then uses the first prompt);
-- working folder: a path the tool calls name whose slug is the project folder's name → the
+- working folder: the ``Workspace Path:`` of the first ``<user_info>`` preamble, when its
+  slug is the project folder's name → a path the tool calls name whose slug is it → the
   reading of the slug whose MD5 names the ``chats/`` folder → the one folder Cursor
   recorded opening (``workspace.json``, composer headers) whose slug it is → an existing
   folder found by walking the slug → none: then the project is the slug as written
@@ -40,6 +41,7 @@ from .agent_store import (
     decode_slug,
     folder_from_hash,
     folder_from_paths,
+    folder_from_workspace,
     read_chat_meta,
     slug_of,
 )
@@ -120,8 +122,10 @@ def _working_folder(ref: SessionRef, transcripts: list[Transcript]) -> str | Non
     if not slug:
         return None
     paths = [p for t in transcripts for p in t.paths]
+    told = next((t.workspace for t in transcripts if t.workspace), None)
     return (
-        folder_from_paths(slug, paths)
+        folder_from_workspace(slug, told)
+        or folder_from_paths(slug, paths)
         or folder_from_hash(slug, chat_hash(ref.related))
         or ref.fact(WORKSPACE_FACT)
         or decode_slug(slug)

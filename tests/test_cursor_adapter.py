@@ -530,6 +530,21 @@ def test_a_codebase_search_shows_each_chunk_once_under_its_path_and_lines(tmp_pa
     assert result_text({"codeResults": []}).startswith("{")
 
 
+def test_thinking_kept_only_in_all_thinking_blocks_is_read_and_never_doubled(tmp_path):
+    """FORMATS.md §3.4: a bubble's thinking is ``thinking{text}``, "also
+    ``allThinkingBlocks[]``": a bubble whose thinking is only there lost it; the same text
+    in both is said once (review20 F8)."""
+    disk = global_composer()
+    disk[f"bubbleId:{COMPOSER}:b2"] = bubble(2, "b2", thinking={"text": "", "signature": "s"},
+        allThinkingBlocks=[{"text": "Only in the blocks.", "signature": "s"}, "A bare one."])  # fmt: skip
+    disk[f"bubbleId:{COMPOSER}:b4"]["thinking"] = {"text": "Both places."}
+    disk[f"bubbleId:{COMPOSER}:b4"]["allThinkingBlocks"] = [{"text": "Both places.\n"}]
+    make_db(tmp_path / CURSOR / "globalStorage" / "state.vscdb", {}, disk)
+    (session,), problems = load(CursorAdapter(), tmp_path)
+    thought = [p.text for m in session.messages for p in m.parts if p.kind == "thinking"]
+    assert thought == ["Only in the blocks.", "A bare one.", "Both places."] and problems == []
+
+
 def test_a_chat_that_changed_models_keeps_each_models_tokens(tmp_path):
     """Each bubble names its model and counts its tokens: a chat that went from GPT-5 to
     Claude was priced whole at GPT-5's rate."""

@@ -333,13 +333,17 @@ def test_an_edit_the_model_asked_for_shows_what_it_replaced(tmp_path):
     result = {"metadata": {"toolCallRounds": [{"response": "", "toolCalls": [
         {"name": "read_file", "arguments": json.dumps(read), "id": "m0"},
         {"name": "replace_string_in_file", "arguments": json.dumps(asked), "id": "m1"}]}]}}  # fmt: skip
-    assert calls_in(the_answer(tmp_path, response, result=result)) == [
+    shown = calls_in(the_answer(tmp_path, response, result=result))
+    assert shown == [
+        # no model call made it: its file said in a key of ours
         ("edit", {"file_path": "/w/app/util.ts", "lines": "1-2", "new_string": "a"}),
         # a hidden call that made no edit is shown as a call (the read names the same file)
         ("copilot_readFile", read),
-        ("copilot_replaceString", {"file_path": "/w/app/index.ts", "oldString": "console.log('Bonjour World');",
-                                   "newString": "console.log('hello world');", "explanation": "Say hello"}),
-    ]  # fmt: skip
+        # the model's arguments as it sent them: its filePath, not an invented file_path
+        # (review20 F6)
+        ("copilot_replaceString", asked),
+    ]
+    assert list(shown[2][1]) == ["filePath", "oldString", "newString", "explanation"]
 
 
 def test_the_edits_an_answer_made_are_shown_with_their_new_text(tmp_path):

@@ -178,7 +178,7 @@ def test_a_hidden_edit_is_shown_by_its_edit_named_after_its_tool_with_its_result
     assert "`edit`" not in note
     assert (
         "I'll change it. \n\n> [!example]- `copilot_replaceString` — `/w/app/index.ts`\n"
-        "> ```yaml\n> file_path: /w/app/index.ts\n> explanation: Say hello\n> ```\n"
+        "> ```yaml\n> filePath: /w/app/index.ts\n> explanation: Say hello\n> ```\n"
         "> `oldString`:\n> ```typescript\n> console.log('Bonjour World');\n> ```\n"
         "> `newString`:\n> ```typescript\n> console.log('hello world');\n> ```\n"
         "> ```text\n> The following files were successfully edited:\n> /w/app/index.ts\n> ```\n"
@@ -246,6 +246,33 @@ def test_one_call_editing_two_files_is_two_edits_its_result_under_the_first(tmp_
     assert index < note.index("successfully edited") < util < note.index("Renamed.")
     assert note.count("successfully edited") == 1
     assert "> function old\n" in note[util:] and "> old()\n" in note[index:util]
+    assert "files:\n- index.ts\n- util.ts\n" in note
+
+
+def test_an_edit_shows_the_keys_the_model_sent_and_two_replacements_of_a_file_together(tmp_path):
+    """The model sent ``filePath``: the edit's input shows that key, not an invented
+    ``file_path`` (review20 F6); two replacements of one file are its ``filePath`` once and
+    those ``replacements`` as sent."""
+    other = {"$mid": 1, "fsPath": "/w/app/util.ts", "path": "/w/app/util.ts", "scheme": "file"}
+    args = {"explanation": "Rename", "replacements": [
+        {"filePath": "/w/app/index.ts", "oldString": "old()", "newString": "renamed()"},
+        {"filePath": "/w/app/util.ts", "oldString": "function old", "newString": "function renamed"},
+        {"filePath": "/w/app/util.ts", "oldString": "old;", "newString": "renamed;"}]}  # fmt: skip
+    response = [
+        _hidden("copilot_multiReplaceString", "mr1", "Using Multi-Replace String"),
+        _group(INDEX, "renamed()", 4),
+        _group(other, "function renamed", 1),
+        markdown("Renamed."),
+    ]
+    done = "The following files were successfully edited:|\n|/w/app/index.ts\n/w/app/util.ts"
+    note, problems = exported(
+        tmp_path, "Rename old", response, _asked("multi_replace_string_in_file", args, done)
+    )
+    assert problems == [] and "file_path" not in note
+    util = note.index("> [!example]- `copilot_multiReplaceString` — `/w/app/util.ts`")
+    assert "> ```yaml\n> filePath: /w/app/index.ts\n> explanation: Rename\n" in note[:util]
+    assert "> filePath: /w/app/util.ts\n" in note[util:]
+    assert "function old" in note[util:] and "old;" in note[util:]
     assert "files:\n- index.ts\n- util.ts\n" in note
 
 

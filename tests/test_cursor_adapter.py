@@ -494,6 +494,57 @@ def test_a_tools_result_reads_as_its_text_not_as_nested_json(tmp_path):
     assert result_text({"success": {"workspaceResults": {"/w": {"files": ["a"]}}}}).startswith("{")
 
 
+def test_a_codebase_search_shows_each_chunk_once_under_its_path_and_lines(tmp_path):
+    """codebase_search's result holds each chunk three times (``contents``,
+    ``originalContents``, ``detailedLines``): shown as ``path:first-last`` and the code
+    once, the range's 0-based positions as the lines it covers (corpus cursor_test.vscdb:
+    ``{"line": 300}``…``{"line": 383, "column": 31}`` is what its lines number 301-384;
+    a 0 is left out; an end at column 0 ends the line before) (review20 F3)."""
+    from exporter.adapters.cursor.tool_results import result_text
+
+    def chunk(path, span, code):
+        lines = [{"text": t, "lineNumber": i} for i, t in enumerate(code.splitlines(), 1)]
+        return {"codeBlock": {"relativeWorkspacePath": path, "range": span, "contents": code,
+                              "originalContents": code, "detailedLines": lines}, "score": 0.35}  # fmt: skip
+
+    found = {"codeResults": [
+        chunk("src/db.rs", {"startPosition": {"line": 300}, "endPosition": {"line": 383, "column": 31}},
+              "\n\n    fn open(path: &Path) {\n        connect(path)\n    }"),
+        chunk("package.json", {"startPosition": {}, "endPosition": {"line": 85}}, '{\n  "name": "x"\n}\n'),
+    ]}  # fmt: skip
+    disk = global_composer()
+    disk[f"bubbleId:{COMPOSER}:b3"] = bubble(2, "b3", toolFormerData={
+        "tool": 42, "toolCallId": "call_7", "name": "codebase_search", "status": "completed",
+        "rawArgs": '{"query": "Where is the database opened?"}', "result": json.dumps(found)})  # fmt: skip
+    make_db(tmp_path / CURSOR / "globalStorage" / "state.vscdb", {}, disk)
+    (session,), _ = load(CursorAdapter(), tmp_path)
+    (shown,) = [p.output for m in session.messages for p in m.parts if p.kind == "tool_result"]
+    assert shown == (
+        "src/db.rs:301-384\n    fn open(path: &Path) {\n        connect(path)\n    }\n\n"
+        'package.json:1-85\n{\n  "name": "x"\n}'
+    )
+    # no range: the path alone; a result of another shape stays JSON
+    assert result_text({"codeResults": [{"codeBlock": {"relativeWorkspacePath": "a.py",
+                                                       "contents": "x = 1"}}]}) == "a.py\nx = 1"  # fmt: skip
+    assert result_text({"codeResults": [{"codeBlock": {"contents": "x"}}]}).startswith("{")
+    assert result_text({"codeResults": []}).startswith("{")
+
+
+def test_thinking_kept_only_in_all_thinking_blocks_is_read_and_never_doubled(tmp_path):
+    """FORMATS.md §3.4: a bubble's thinking is ``thinking{text}``, "also
+    ``allThinkingBlocks[]``": a bubble whose thinking is only there lost it; the same text
+    in both is said once (review20 F8)."""
+    disk = global_composer()
+    disk[f"bubbleId:{COMPOSER}:b2"] = bubble(2, "b2", thinking={"text": "", "signature": "s"},
+        allThinkingBlocks=[{"text": "Only in the blocks.", "signature": "s"}, "A bare one."])  # fmt: skip
+    disk[f"bubbleId:{COMPOSER}:b4"]["thinking"] = {"text": "Both places."}
+    disk[f"bubbleId:{COMPOSER}:b4"]["allThinkingBlocks"] = [{"text": "Both places.\n"}]
+    make_db(tmp_path / CURSOR / "globalStorage" / "state.vscdb", {}, disk)
+    (session,), problems = load(CursorAdapter(), tmp_path)
+    thought = [p.text for m in session.messages for p in m.parts if p.kind == "thinking"]
+    assert thought == ["Only in the blocks.", "A bare one.", "Both places."] and problems == []
+
+
 def test_a_chat_that_changed_models_keeps_each_models_tokens(tmp_path):
     """Each bubble names its model and counts its tokens: a chat that went from GPT-5 to
     Claude was priced whole at GPT-5's rate."""

@@ -364,12 +364,51 @@ def test_a_conversation_also_in_state_vscdb_is_exported_once_from_there(tmp_path
     assert "the transcript copy" not in texts(by_id[CHAT])
     report = export(tmp_path, tmp_path / "v")
     assert not report.failed and report.problems == []
+    # the transcript is a copy, not a file "without a conversation" (review20 F2)
+    assert report.empty_units == []
     assert len(note_files(tmp_path / "v")) == 2
     # ccexport sources counts it once too (it said 3)
     from exporter.sources import list_sources
 
     rows = list_sources(tmp_path, ["cursor"])
     assert sum(r.sessions for r in rows) == report.per_source["cursor"].found == 2
+
+
+def test_the_subagents_of_a_conversation_exported_from_state_vscdb_are_still_exported(tmp_path):
+    """The IDE Agent keeps the conversation in both stores: the database's note stands for
+    it, and the transcript's subagents are their own notes, that note their parent; one the
+    database holds as a composer of its own is exported once, from there. The transcript
+    skipped is no file "without a conversation" (review20 F2)."""
+    held_child = global_composer(OTHER_CHILD, name="Held apart")
+    make_db(tmp_path / CURSOR / "globalStorage" / "state.vscdb", {},
+            {**global_composer(CHAT), **held_child})  # fmt: skip
+    chat = AgentChat(tmp_path, "/w/a", CHAT).user("the transcript copy")
+    chat.reply(tool("Task", description="Explore", subagent_type="explore", prompt="List them"))
+    chat.reply("less rich").write()
+    chat.subagent(CHILD).user("List them", query=False).reply("SUBAGENT-ANSWER a, b").write()
+    chat.subagent(OTHER_CHILD).user("held too").reply("from the transcript").write()
+    sessions, problems = load(tmp_path)
+    assert problems == []
+    assert sorted(s.session_id for s in sessions) == sorted([CHAT, CHILD, OTHER_CHILD])
+    by_id = {s.session_id: s for s in sessions}
+    assert "the transcript copy" not in texts(by_id[CHAT])  # the database's
+    assert "from the transcript" not in texts(by_id[OTHER_CHILD])
+    child = by_id[CHILD]
+    assert (child.parent_id, child.agent_label, child.title) == (CHAT, "explore", "Explore")
+    assert texts(child, "assistant") == ["SUBAGENT-ANSWER a, b"]
+    report = export(tmp_path, tmp_path / "v")
+    assert not report.failed and report.problems == [] and report.empty_units == []
+    notes = {p.rsplit("/", 1)[-1][:-3]: b.decode() for p, b in note_files(tmp_path / "v").items()}
+    assert len(notes) == 3
+    (child_note,) = [name for name, body in notes.items() if "SUBAGENT-ANSWER" in body]
+    assert child_note.startswith("2025-10-07 Retry logic 3f2a9c1e · agent")  # beside it
+    (parent_note,) = [name for name in notes if name == "2025-10-07 Retry logic 3f2a9c1e"]
+    assert f"[[{parent_note}]]" in notes[child_note]
+    assert f"[[{child_note}]]" in notes[parent_note]
+    from exporter.sources import list_sources
+
+    rows = list_sources(tmp_path, ["cursor"])
+    assert sum(r.sessions for r in rows) == report.per_source["cursor"].found == 3
 
 
 def test_an_empty_composer_does_not_hide_its_transcript(tmp_path):

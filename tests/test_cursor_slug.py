@@ -216,3 +216,37 @@ def test_the_records_are_read_once_a_run_and_a_workspace_file_is_no_folder(tmp_p
     assert found["w-multi-code-workspace"] == [
         "title: not a folder | project: w-multi-code-workspace"
     ]
+
+
+def test_the_workspace_path_of_the_user_info_names_the_folder(tmp_path):
+    """The first prompt's ``<user_info>`` says ``Workspace Path: /Users/me/src/my-app``: one
+    folder is one project, whether or not a tool call named a path in it (review20 F1)."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    AgentChat(home, "/Users/me/src/my-app", "c1").user("hello", T0, info=True).reply("hi").write()
+    named = AgentChat(home, "/Users/me/src/my-app", "c2").user("read it", T0, info=True)
+    named.reply(tool("Read", path="/Users/me/src/my-app/main.py"), "Read.").write()
+    report = export(home, vault)
+    assert not report.failed and report.problems == []
+    assert notes_by_folder(vault) == {
+        "my-app": [
+            "title: hello | project: my-app | cwd: /Users/me/src/my-app",
+            "title: read it | project: my-app | cwd: /Users/me/src/my-app",
+        ]
+    }
+
+
+def test_a_workspace_path_of_another_slug_is_not_trusted_and_a_windows_one_is_read(tmp_path):
+    """A ``Workspace Path:`` whose slug is not the project folder's names nothing (the slug
+    stands); a Windows one is read by its form, on any system."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    info = "<user_info>\nOS Version: linux\nWorkspace Path: /Users/me/elsewhere\n</user_info>"
+    other = AgentChat(home, "/Users/me/src/my-app", "c1")
+    other.user(f"{info}\n<user_query>\nodd one\n</user_query>", query=False).reply("ok").write()
+    win = AgentChat(home, "C:\\Users\\me\\src\\win-app", "c2").user("port it", T0, info=True)
+    win.reply("ok").write()
+    report = export(home, vault)
+    assert report.problems == []
+    assert notes_by_folder(vault) == {
+        "Users-me-src-my-app": ["title: odd one | project: Users-me-src-my-app"],
+        "win-app": ["title: port it | project: win-app | cwd: C:\\Users\\me\\src\\win-app"],
+    }

@@ -202,7 +202,10 @@ def edit_calls(
     a time (each at column 1 of the line after the last) read as one. ``asked``: owner ->
     the arguments of the model's own call behind it, which say what was replaced
     (``oldString``) where the group holds only the new lines: a file they name is shown by
-    them instead. The calls are named ``edit``; the caller names an owner's calls."""
+    them instead, as the model sent them (its ``filePath``, not a key of ours; several
+    replacements of one file are its ``filePath`` and those ``replacements``); an edit no
+    model call stands behind says its file as ``file_path``. The calls are named ``edit``;
+    the caller names an owner's calls."""
     by_call: dict[tuple[Any, str], list[dict[str, Any]]] = {}
     for owner, args in (asked or {}).items():
         if not is_edit(args):  # (a call of another tool that names the file: no edit)
@@ -211,8 +214,7 @@ def edit_calls(
         for item in items if isinstance(items, list) else [args]:
             # (multi_replace_string_in_file: one replacement per item, each naming its file)
             if isinstance(item, dict) and isinstance(item.get("filePath"), str) and is_edit(item):
-                rest = {k: v for k, v in item.items() if k != "filePath"}
-                by_call.setdefault((owner, item["filePath"]), []).append(rest)
+                by_call.setdefault((owner, item["filePath"]), []).append(item)
     by_file: dict[tuple[Any, str], list[tuple[dict[str, Any], str]]] = {}
     for owner, group in groups:
         path = edit_path(group)
@@ -228,9 +230,12 @@ def edit_calls(
     for key, edits in by_file.items():
         path = key[1]
         made = by_call.get(key)
-        if made:
-            more = {"edits": made} if len(made) > 1 else made[0]
-            calls[key] = ToolCallPart(EDIT_TOOL, {"file_path": path, **more})
+        if made:  # the model's own arguments, as it sent them (``filePath`` and all)
+            if len(made) == 1:
+                calls[key] = ToolCallPart(EDIT_TOOL, dict(made[0]))
+            else:  # (several replacements in this file: its path said once, in the model's key)
+                rest = [{k: v for k, v in item.items() if k != "filePath"} for item in made]
+                calls[key] = ToolCallPart(EDIT_TOOL, {"filePath": path, "replacements": rest})
             continue
         shown = [_edit(span, text) for span, text in _line_runs(edits)]
         if len(shown) <= 1:  # none: the file is named, its new text was not kept

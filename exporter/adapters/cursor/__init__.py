@@ -11,7 +11,8 @@ Where:
   (``agent_store.py`` finds them, ``transcripts.py`` reads them with ``wrappers.py``,
   ``agent.py`` builds the sessions), with subagents as their own linked notes.
 
-A conversation found in both places (same id) is exported once, from ``state.vscdb``.
+A conversation found in both places (same id) is exported once, from ``state.vscdb``; its
+transcript's subagents (which the database does not hold) from ``~/.cursor``.
 Details and quirks: ``docs/sources/cursor.md``.
 """
 
@@ -85,21 +86,19 @@ class CursorAdapter:
             yield from discover_transcripts(root, facts, workspaces)
 
     def count_sessions(self, ref: SessionRef) -> int:
-        """How many conversations a unit holds (for ``ccexport sources``): none for a
-        transcript whose conversation the database holds (exported from there)."""
+        """How many conversations a unit holds (for ``ccexport sources``): a transcript and
+        its subagents, but for those the database holds (exported from there)."""
         user_dir = ref.fact("user_dir")
         if user_dir:
             return count_conversations(Path(user_dir))
         state_dbs = [
             Path(x.partition("=")[2]) for x in ref.extra if x.startswith(STATE_DB_FACT + "=")
         ]
-        if (
-            ref.fact("parent") is None
-            and state_dbs
-            and holds_conversation(state_dbs, ref.session_id)
-        ):
-            return 0
-        return 1 + sum(1 for f in ref.related if f.path.parent.name == "subagents")
+        ids = [
+            ref.session_id,
+            *(f.path.stem for f in ref.related if f.path.parent.name == "subagents"),
+        ]
+        return sum(1 for cid in ids if not (state_dbs and holds_conversation(state_dbs, cid)))
 
     def parts(self, ref: SessionRef) -> list[SessionRef] | None:
         """A user folder cut into parts that workers read side by side (``readahead``), in

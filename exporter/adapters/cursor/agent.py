@@ -4,7 +4,8 @@ Metadata, in order of trust (FORMATS.md §3.7 "Metadata recipe"):
 
 - title: ``conversation_summaries.title`` → ``store.db``/``meta.json`` ``name`` → none (the
   note then uses the first prompt);
-- working folder: a path the tool calls name whose slug is the project folder's name → the
+- working folder: the ``Workspace Path:`` of the first ``<user_info>`` preamble, when its
+  slug is the project folder's name → a path the tool calls name whose slug is it → the
   reading of the slug whose MD5 names the ``chats/`` folder → the one folder Cursor
   recorded opening (``workspace.json``, composer headers) whose slug it is → an existing
   folder found by walking the slug → none: then the project is the slug as written
@@ -18,7 +19,9 @@ Metadata, in order of trust (FORMATS.md §3.7 "Metadata recipe"):
 - model: ``lastUsedModel`` (not ``default``) → ``conversation_summaries.model``.
 
 A conversation the IDE also keeps in ``state.vscdb`` (same id, with messages there) is
-exported from there: that copy keeps tool results, thinking and per-message times.
+exported from there: that copy keeps tool results, thinking and per-message times. Its
+transcript's subagents are still exported from here (the database's note is their parent),
+but for one the database holds as a composer of its own.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from .agent_store import (
     decode_slug,
     folder_from_hash,
     folder_from_paths,
+    folder_from_workspace,
     read_chat_meta,
     slug_of,
 )
@@ -52,18 +56,17 @@ SOURCE = "cursor"
 def load_conversation(ref: SessionRef) -> LoadResult:
     result = LoadResult()
     parent_id = ref.fact("parent")
-    if parent_id is None:
-        state_dbs = [
-            Path(x.partition("=")[2]) for x in ref.extra if x.startswith(STATE_DB_FACT + "=")
-        ]
-        if state_dbs and exported_composers(state_dbs, [ref.session_id]):
-            return result  # exported from state.vscdb, the richer copy
+    agents = [stamp for stamp in ref.related if stamp.path.parent.name == "subagents"]
+    held = _held(ref, [ref.session_id, *(stamp.path.stem for stamp in agents)])
+    # A conversation the database holds is exported from there, the richer copy: a copy,
+    # not a file without a conversation. Its subagents the database does not hold are
+    # still exported from here, the database's note their parent.
+    result.copy = ref.session_id in held
+    agents = [stamp for stamp in agents if stamp.path.stem not in held]
+    if result.copy and (parent_id is not None or not agents):
+        return result
     main = _read(ref.main.path, result.problems)
-    children = [
-        (stamp, _read_child(stamp.path, result.problems))
-        for stamp in ref.related
-        if stamp.path.parent.name == "subagents"
-    ]
+    children = [(stamp, _read_child(stamp.path, result.problems)) for stamp in agents]
     meta = read_chat_meta(ref.related, result.problems)
     cwd = _working_folder(ref, [main, *(t for _, t in children)])
     slug = slug_of(ref.main.path)
@@ -77,7 +80,7 @@ def load_conversation(ref: SessionRef) -> LoadResult:
     if parent_id is None:
         kept = tuple(child.path.stem for child, t in children if t.messages)
         session = replace(session, messages=_with_links(main.messages, links), subagent_ids=kept)
-    if main.messages:
+    if main.messages and not result.copy:
         result.sessions.append(session)
     calls = {child: main.messages[i].parts[j] for (i, j), child in links.items()}
     for stamp, child in children:
@@ -97,6 +100,13 @@ def load_conversation(ref: SessionRef) -> LoadResult:
             )  # fmt: skip
         )
     return result
+
+
+def _held(ref: SessionRef, ids: list[str]) -> set[str]:
+    """Which of ``ids`` the IDE's global databases (the unit's facts) hold as composers with
+    a conversation: those are exported from there."""
+    state_dbs = [Path(x.partition("=")[2]) for x in ref.extra if x.startswith(STATE_DB_FACT + "=")]
+    return exported_composers(state_dbs, ids) if state_dbs else set()
 
 
 def _read_child(path: Path, problems: list[Problem]) -> Transcript:
@@ -120,8 +130,10 @@ def _working_folder(ref: SessionRef, transcripts: list[Transcript]) -> str | Non
     if not slug:
         return None
     paths = [p for t in transcripts for p in t.paths]
+    told = next((t.workspace for t in transcripts if t.workspace), None)
     return (
-        folder_from_paths(slug, paths)
+        folder_from_workspace(slug, told)
+        or folder_from_paths(slug, paths)
         or folder_from_hash(slug, chat_hash(ref.related))
         or ref.fact(WORKSPACE_FACT)
         or decode_slug(slug)

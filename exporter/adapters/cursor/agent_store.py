@@ -11,7 +11,8 @@
   read once per run at discovery (they become facts of the unit, so a new title re-exports).
 
 The slug is the working folder with separators turned into ``-`` (lossy); the folder is
-recovered exactly from paths the tool calls name, or from the MD5 of the chat folder, or
+recovered exactly from the ``Workspace Path:`` of the first prompt's ``<user_info>``, or
+from paths the tool calls name, or from the MD5 of the chat folder, or
 from the one folder Cursor recorded opening in the same home whose slug it is (a
 ``workspaceStorage/*/workspace.json``, or the global database's composer headers), or by
 an existence-checked walk (``decode_slug``).
@@ -342,18 +343,31 @@ def _normal(slug: str) -> str:
     return re.sub(r"[^0-9A-Za-z]+", "-", slug).strip("-").lower()
 
 
+def _absolute(raw: str) -> PurePosixPath | PureWindowsPath | None:
+    """An absolute path as written, a Windows one (``C:\\…``, ``c:/…``, ``\\\\server\\…``)
+    recognised by its form on any system; none for a relative one."""
+    windows = bool(re.match(r"^[A-Za-z]:[\\/]", raw)) or raw.startswith("\\\\")
+    if not windows and not raw.startswith("/"):
+        return None
+    return PureWindowsPath(raw) if windows else PurePosixPath(raw)
+
+
 def folder_from_paths(slug: str, paths: list[str]) -> str | None:
     """The folder whose slug is ``slug`` among the ancestors of paths the tools named."""
     target = _normal(slug)
     for raw in paths:
-        windows = bool(re.match(r"^[A-Za-z]:[\\/]", raw)) or raw.startswith("\\\\")
-        if not windows and not raw.startswith("/"):
-            continue
-        path = PureWindowsPath(raw) if windows else PurePosixPath(raw)
-        for candidate in (path, *path.parents):
+        path = _absolute(raw)
+        for candidate in (path, *path.parents) if path else ():
             if _normal(str(candidate)) == target:
                 return str(candidate)
     return None
+
+
+def folder_from_workspace(slug: str, workspace: str | None) -> str | None:
+    """The ``Workspace Path:`` the transcript's ``<user_info>`` names, when its slug is
+    ``slug`` (the folder the conversation lies under; another is not trusted)."""
+    path = _absolute(workspace) if workspace else None
+    return str(path) if path and _normal(str(path)) == _normal(slug) else None
 
 
 def folder_from_hash(slug: str, md5: str | None) -> str | None:

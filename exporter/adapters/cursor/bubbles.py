@@ -98,13 +98,7 @@ def bubble_messages(
                 waiting.clear()  # the chat went on: those calls were not its last
             continue
         parts: list[Part] = []
-        thinking = bubble.get("thinking")
-        if (
-            isinstance(thinking, dict)
-            and isinstance(thinking.get("text"), str)
-            and thinking["text"].strip()
-        ):
-            parts.append(ThinkingPart(thinking["text"]))
+        parts += [ThinkingPart(said) for said in _thinking(bubble)]
         text = bubble.get("text") or bubble.get("rawText")
         tool = bubble.get("toolFormerData")
         if isinstance(text, str) and text.strip():
@@ -146,6 +140,21 @@ def bubble_messages(
         said = messages[index]
         messages[index] = replace(said, parts=(*said.parts, UNANSWERED))
     return messages, models, usage, usage_per_model(per_model, each_with_input=True)
+
+
+def _thinking(bubble: dict[str, Any]) -> list[str]:
+    """A bubble's thinking: ``thinking.text``, and the texts of ``allThinkingBlocks``
+    (``{text}`` or text) it does not hold already (the same text is said once)."""
+    thinking = bubble.get("thinking")
+    blocks = bubble.get("allThinkingBlocks")
+    found = [thinking.get("text") if isinstance(thinking, dict) else None]
+    if isinstance(blocks, list):
+        found += [b.get("text") if isinstance(b, dict) else b for b in blocks]
+    said: dict[str, str] = {}  # stripped -> as written, in order
+    for text in found:
+        if isinstance(text, str) and text.strip():
+            said.setdefault(text.strip(), text)
+    return list(said.values())
 
 
 def _user_text(bubble: dict[str, Any]) -> str:

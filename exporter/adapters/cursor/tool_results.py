@@ -1,7 +1,8 @@
 """A Cursor tool's result (``toolFormerData.result``, JSON) as the text a reader wants: its
 output or a file's contents, else what the model was told (``resultForModel``, beside an
 apply_patch's diff object); a search's matches as lines (``file:line:text``, grep's own
-form); lint errors a line each; any other shape as JSON."""
+form); a codebase search's chunks each as its ``path:first-last`` line and its code; lint
+errors a line each; any other shape as JSON."""
 
 from __future__ import annotations
 
@@ -19,7 +20,11 @@ def result_text(value: Any) -> str:
         for key in ("output", "contents", "content", "resultForModel"):
             if isinstance(value.get(key), str):
                 return value[key]
-        shown = _grep(value.get("success")) or _lints(value.get("linterErrorsByFile"))
+        shown = (
+            _grep(value.get("success"))
+            or _lints(value.get("linterErrorsByFile"))
+            or _code_results(value.get("codeResults"))
+        )
         if shown is not None:
             return shown
     return json_text(value, indent=True)
@@ -49,6 +54,46 @@ def _grep(found: Any) -> str | None:
                 number = _plain(match.get("lineNumber"))
                 lines.append(f"{entry['file']}{mark}{number}{mark}{text}")
     return "\n".join(lines) if lines else None
+
+
+def _code_results(results: Any) -> str | None:
+    """codebase_search's ``codeResults: [{codeBlock: {relativeWorkspacePath, range,
+    contents, originalContents, detailedLines}, score}]``: each chunk as its
+    ``path:first-last`` line (the range's 0-based positions as the 1-based lines it covers)
+    and its ``contents`` once (``originalContents`` and ``detailedLines`` hold the same code
+    again); none for another shape."""
+    if not isinstance(results, list) or not results:
+        return None
+    shown: list[str] = []
+    for result in results:
+        block = result.get("codeBlock") if isinstance(result, dict) else None
+        if not isinstance(block, dict) or not isinstance(block.get("relativeWorkspacePath"), str):
+            return None
+        code = block.get("contents")
+        if not isinstance(code, str):
+            code = block.get("originalContents")
+        if not isinstance(code, str):
+            return None
+        where = block["relativeWorkspacePath"] + _lines(block.get("range"))
+        code = code.strip("\n")  # (the chunk's own blank lines around it)
+        shown.append(f"{where}\n{code}" if code.strip() else where)
+    return "\n\n".join(shown)
+
+
+def _lines(span: Any) -> str:
+    """``:first-last`` of a range (``startPosition``/``endPosition``, 0-based, a 0 left
+    out): an end at column 0 ends the line before; none for a range not of that shape."""
+    if not isinstance(span, dict):
+        return ""
+    start, end = span.get("startPosition"), span.get("endPosition")
+    if not isinstance(start, dict) or not isinstance(end, dict):
+        return ""
+    numbers = [start.get("line", 0), end.get("line", 0), end.get("column", 0)]
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in numbers):
+        return ""
+    first, last, column = numbers
+    last = last + 1 if column else last
+    return f":{first + 1}-{max(first + 1, last)}"
 
 
 def _lints(by_file: Any) -> str | None:

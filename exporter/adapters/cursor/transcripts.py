@@ -41,7 +41,7 @@ from .._jsonl import iter_json_objects, json_text
 from .._times import Times
 from .._values import json_kind, trimmed
 from ..base import read_regular
-from .wrappers import attached_parts, clean_user_text
+from .wrappers import attached_parts, clean_user_text, workspace_path
 
 SOURCE = "cursor"
 REDACTED = "[REDACTED]"
@@ -62,6 +62,7 @@ class Transcript:
     times: list[datetime] = field(default_factory=list)  # from <timestamp> tags, in order
     paths: list[str] = field(default_factory=list)  # folders and files tool calls named
     first_prompt: str | None = None
+    workspace: str | None = None  # the first ``<user_info>``'s ``Workspace Path:``
 
     def delegations(self) -> list[tuple[int, int, ToolCallPart]]:
         """(message index, part index, call) of calls that hand a prompt to another agent."""
@@ -223,6 +224,8 @@ class _Reader:
                 if prompt:
                     parts.append(TextPart(prompt))
                 attached += attached_parts(block["text"])
+                if self.transcript.workspace is None:
+                    self.transcript.workspace = workspace_path(block["text"])
             elif kind in _RESULT_TYPES:
                 results.append(self._result(block))
             elif kind == "image":

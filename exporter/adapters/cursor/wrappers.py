@@ -3,7 +3,8 @@
 What the person typed sits in ``<user_query>``; ``<timestamp>`` gives the turn's time, in
 ISO or as Cursor shows it (``Tuesday, Apr 28, 2026, 10:15 AM (UTC+3)``); the other
 wrappers (``WRAPPERS``) are context Cursor added and are dropped from the text, except
-``<attached_files>``, read for what the person attached (``attached_parts``).
+``<attached_files>``, read for what the person attached (``attached_parts``), and
+``<user_info>``, read for the folder the Agent worked in (``workspace_path``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ _ATTACHED_OPEN, _ATTACHED_CLOSE = "<attached_files>", "</attached_files>"
 _START_TAG = re.compile(r"<(\w+)((?:\s[^<>]*)?)>")
 _END_TAG = re.compile(r"</(\w+)>")
 _ATTRIBUTE = re.compile(r'(\w+)="([^"]*)"')
+_USER_INFO = re.compile(r"<user_info>(.*?)</user_info>", re.DOTALL)
+_WORKSPACE = re.compile(r"^[ \t]*Workspace Path:([^\n]*)", re.MULTILINE)
 _FENCED = re.compile(r"^\s*(`{3,})([^\n]*)\n(.*?)\n?\1\s*$", re.DOTALL)
 
 
@@ -69,6 +72,16 @@ def _children(block: str) -> list[tuple[str, str]]:
         found.append((m.group(2), block[m.end() : closes[i]]))
         at = closes[i] + len(m.group(1)) + 3
     return found
+
+
+def workspace_path(text: str) -> str | None:
+    """The ``Workspace Path:`` line of the text's ``<user_info>`` preamble (the folder the
+    Agent worked in, as Cursor told the model), if it has one."""
+    for info in _USER_INFO.findall(text):
+        found = _WORKSPACE.search(info)
+        if found and found.group(1).strip():
+            return found.group(1).strip()
+    return None
 
 
 def attached_parts(text: str) -> list[AttachmentPart]:

@@ -32,7 +32,7 @@ from .cli_options import (
     _Command,
     _Group,
 )
-from .cli_output import _echo_json, _err, _handled, _paint
+from .cli_output import _echo_json, _err, _handled, _paint, say_templates_instead
 from .config import required_vault
 from .errors import ConfigError
 
@@ -79,6 +79,7 @@ def watch_cmd(
         required_vault(settings)
         _check_home(a["home"])
         check_vault(settings.vault, False)
+        say_templates_instead(settings, a["quiet"])
         options = export_options(settings, a["home"], workers=1)
         options.lock_wait = 0.0  # a busy vault (the nightly run) skips a round, never waits
 

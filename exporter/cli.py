@@ -60,6 +60,7 @@ from .cli_output import (
     _UsageProblem,
     json_asked,
     json_guard,
+    say_templates_instead,
 )
 from .cli_output import colour_enabled as colour_enabled  # re-exported: tests import it here
 from .errors import ConfigError
@@ -348,6 +349,7 @@ def _export(args: dict[str, Any]) -> None:
         required_vault(settings)
         _check_home(args["home"])
         check_vault(settings.vault, args["dry_run"])
+        say_templates_instead(settings, quiet)
         options = export_options(
             settings,
             args["home"],

@@ -32,7 +32,7 @@ from .cli_options import (
     _Command,
     _Group,
 )
-from .cli_output import _echo_json, _err, _handled, _paint
+from .cli_output import _echo_json, _err, _handled, _paint, say_templates_instead
 from .config import required_vault
 from .errors import ConfigError
 
@@ -79,16 +79,24 @@ def watch_cmd(
         required_vault(settings)
         _check_home(a["home"])
         check_vault(settings.vault, False)
+        say_templates_instead(settings, a["quiet"])
         options = export_options(settings, a["home"], workers=1)
         options.lock_wait = 0.0  # a busy vault (the nightly run) skips a round, never waits
 
+        rounds = [0]
+
         def exported(report: Any) -> None:
-            if worth_a_watch_line(report):
+            rounds[0] += 1
+            # The first round always: with a wrong --home it found nothing, and said nothing.
+            if rounds[0] == 1 or worth_a_watch_line(report):
                 stamp = time.strftime("%H:%M:%S")
                 if not a["quiet"]:
                     typer.echo(f"[{stamp}] ", nl=False)
-                # one line per source that changed, not fifteen for one session written
-                print_report(report, quiet=a["quiet"], verbose=a["verbose"], changed_only=True)
+                # one line per source that changed, not fifteen for one session written; the
+                # first round, where it looked if it found no session (as the export says it)
+                looked = options if rounds[0] == 1 else None
+                print_report(report, quiet=a["quiet"], verbose=a["verbose"], changed_only=True,
+                             looked=looked)  # fmt: skip
 
         def busy(message: str) -> None:
             if not a["quiet"]:

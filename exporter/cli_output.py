@@ -158,6 +158,22 @@ def _err(text: str, colour: str | None = None) -> None:
     typer.echo(_paint(text, colour, sys.stderr), err=True)
 
 
+def say_templates_instead(settings: Any, quiet: bool) -> None:
+    """With ``--templates DIR``, that the vault's own ``.ccexport/templates`` is not used in
+    this run, when the vault has one: one folder is used, whole, never merged file by file
+    with another (README, Templates), so every note made with the vault's templates was
+    written again with ours, then back by the next run, without a word."""
+    if quiet or settings.origin.get("templates") != "command line" or settings.vault is None:
+        return
+    own = settings.vault / ".ccexport" / "templates"
+    if not own.is_dir() or own.resolve() == settings.templates.resolve():
+        return
+    _err(
+        f"The templates in {settings.templates} are used for this run, not the vault's own in "
+        f"{own} (one templates folder is used: --templates, else the config's, else the vault's)"
+    )
+
+
 def _echo_json(value: Any) -> None:
     import orjson
 

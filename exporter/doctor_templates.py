@@ -5,14 +5,16 @@ only shows when a note is made (an unknown variable) is met before the nightly r
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .doctor_check import Check
+from .errors import Problem
 
 if TYPE_CHECKING:
+    from .doctor_check import Check
     from .model import Session
     from .notespec import NoteSettings
     from .render import TemplateError
@@ -31,6 +33,7 @@ def template_checks(templates: Path | None, settings: NoteSettings | None = None
     file an override includes or imports is part of it; a note template's name ccexport
     does not know (``sesion.md.j2``) is never used, which the person should know; any
     other file that nothing uses is only said."""
+    from .doctor_check import Check
     from .render import default_templates_dir, template_walk
 
     if templates is None:
@@ -54,20 +57,69 @@ def template_checks(templates: Path | None, settings: NoteSettings | None = None
             continue
         used.update({n: name for n in seen if n != name and not used.get(n)})
         checks.append(Check("Templates", "ok", f"{templates / name} overrides the default"))
+    unknown = unknown_templates(templates, used)
     for name in _other_files(templates, defaults, used):
         if name in used:
             if used[name]:  # (one used by a template that fails is said with it)
                 checks.append(
                     Check("Templates", "ok", f"{templates / name} is used by {used[name]}")
                 )
-        elif "/" not in name and name.endswith(".md.j2"):
-            known = ", ".join(sorted(defaults))
-            said = f"{templates / name} is not a template ccexport uses (those are {known})"
-            checks.append(Check("Templates", "attention", said))
+        elif name in unknown:
+            checks.append(Check("Templates", "attention", f"{templates / name} is {unknown[name]}"))
         else:
             said = f"{templates / name} is used by none of the templates here"
             checks.append(Check("Templates", "info", said))
     return checks
+
+
+def unknown_templates(templates: Path, used: Collection[str] | None = None) -> dict[str, str]:
+    """The note templates of the folder ``templates`` whose names ccexport does not know
+    (``sesion.md.j2``), so that no note is made with them, each with what is said of it:
+    ``doctor`` and every export say it alike. A file that an override of the folder extends,
+    includes or imports is part of that override, not one of these: ``used`` names those
+    files (when it is None and there is such a name, the overrides are read for them)."""
+    from .render import default_templates_dir, template_walk
+
+    defaults = sorted(p.name for p in default_templates_dir().glob("*.j2"))
+    names = sorted(
+        p.name
+        for p in templates.glob("*.md.j2")
+        if p.name not in defaults and not p.name.startswith(".")
+    )
+    if names and used is None:
+        used = set()
+        for override in (name for name in defaults if (templates / name).is_file()):
+            used.update(template_walk(override, templates)[0])
+    known = ", ".join(defaults)
+    return {
+        name: (
+            f"not a template ccexport uses, so no note is made with it"
+            f"{_near(name, defaults)}; those it uses are {known}"
+        )
+        for name in names
+        if name not in (used or ())
+    }
+
+
+def _near(name: str, defaults: list[str]) -> str:
+    """`` (did you mean session.md.j2?)`` for a name close to one of ours, by the part
+    before ``.md.j2`` (which every name shares: ``notes.md.j2`` is no ``session.md.j2``)."""
+    from difflib import get_close_matches
+
+    stems = {n.removesuffix(".md.j2"): n for n in defaults if n.endswith(".md.j2")}
+    near = get_close_matches(name.removesuffix(".md.j2").lower(), list(stems), n=1, cutoff=0.6)
+    return f" (did you mean {stems[near[0]]}?)" if near else ""
+
+
+def unknown_template_problems(templates: Path | None) -> list[Problem]:
+    """A run's warning for each note template of the folder in effect that ccexport does not
+    know by its name (as ``doctor`` says it): without it the run used ours in its place, and
+    only ``doctor`` told why a typo in the name changed nothing."""
+    if templates is None:
+        return []
+    return [
+        Problem(str(templates / name), said) for name, said in unknown_templates(templates).items()
+    ]
 
 
 def _other_files(templates: Path, defaults: set[str], used: dict[str, str]) -> list[str]:

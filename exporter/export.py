@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from . import notefile, vaultrun
 from .adapters import Adapter, SessionRef
 from .collector import collector_eased, collector_lasting
+from .doctor_templates import unknown_template_problems
 from .errors import ConfigError, Problem, os_reason
 from .interrupts import check_ctrl_c, ctrl_c_noted
 from .model import Session
@@ -116,6 +117,7 @@ class _Run:
         if self.redactor:
             vault.scrub = self.redactor.text  # conflict copies and diffs quote old notes
         self.report.problems += vault_notices(vault, self.redactor, self.rerender)
+        self.report.problems += unknown_template_problems(options.templates)  # (as doctor)
         # default_relpath is looked up here, so a test can stand in for it on this module
         self.plan = LinkPlan(vault, self.settings, default_relpath)
         self._units: dict[str, tuple[Adapter, SessionRef]] = {}

@@ -92,12 +92,29 @@ class ExportReport:
             }
             | {"index_failed": self.index_failed},
             "sources": {s: c.as_dict() for s, c in self.per_source.items()},
-            "errors": [p.as_dict() for p in self.problems if p.severity == "error"],
+            "errors": self._errors(),
             "warnings": [p.as_dict() for p in self.problems if p.severity == "warning"],
             "conflicts": [{"path": c.relpath, "message": c.message} for c in self.conflicts()],
             "redactions": dict(sorted(self.redactions.items())),
             "rendered_again": self.rendered_again or None,
         }
+
+    def _errors(self) -> list[dict[str, Any]]:
+        """The errors, each a note failed on naming that note (``note``, else None): a
+        template error met by every note was 41 objects alike, none naming its note.
+        (The text output folds them, "(41 times)": the notes are here, one each.)"""
+        failed: dict[tuple[str, str], list[str]] = {}  # (source, message) -> those notes
+        for change in self.changes:
+            if change.action is Action.FAILED:
+                said = (change.key.partition(":")[0], change.message)
+                failed.setdefault(said, []).append(change.relpath)
+        errors = []
+        for problem in (p for p in self.problems if p.severity == "error"):
+            # (a note's change says its problem whole; one that names its file alone, a
+            # source that could not be read, names no note)
+            notes = failed.get((problem.source or "", str(problem)))
+            errors.append({**problem.as_dict(), "note": notes.pop(0) if notes else None})
+        return errors
 
 
 def add_unreadable(report: ExportReport, problems: list[Problem]) -> ExportReport:

@@ -254,7 +254,9 @@ def test_both_stores_overlap_and_the_database_wins(tmp_path):
     assert not report.empty_units  # the migrated session is not reported as an empty file
 
 
-def test_a_fully_migrated_tree_is_one_empty_unit(tmp_path):
+def test_a_fully_migrated_tree_is_one_unit_read_into_the_databases_notes(tmp_path):
+    """Its sessions are the database's notes (which read the tree's copies too): not a unit
+    "without a conversation" (review21 F4: "1 more without a conversation (no note)")."""
     store = OpenCodeStore()
     for n in range(3):
         s = store.session(f"Session {n}", "/w/m")
@@ -264,7 +266,7 @@ def test_a_fully_migrated_tree_is_one_empty_unit(tmp_path):
     store.write_db(tmp_path / DATA / "opencode.db")
     report = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path, timezone=UTC))
     assert report.total("created") == 3 and not report.problems
-    assert report.empty_units == [("opencode", str(tmp_path / DATA / "storage" / "session"))]
+    assert report.empty_units == [] and report.total("found") == 3
 
 
 def test_early_trees_parts_inside_messages_or_flat(tmp_path):
@@ -488,13 +490,15 @@ def test_a_rerun_with_nothing_changed_loads_nothing(tmp_path, monkeypatch):
     conn.close()
     third = run_export(options)
     assert loaded == [str(db)] and third.total("updated") == 1
-    # a migrated tree beside the database is one unit, read again when one of its files changes
+    # a migrated tree beside the database is one unit, read again when one of its files
+    # changes; so is the database, which reads the sessions it shares with the tree from both
     tree_only = store.sessions[2]
     part = next((tmp_path / DATA / "storage" / "part" / tree_only.messages[1].id).glob("*.json"))
     part.write_text(json.dumps({**json.loads(part.read_text()), "text": "answer 2, revised"}))
     loaded.clear()
     fourth = run_export(options)
-    assert loaded == [str(tmp_path / DATA / "storage")] and fourth.total("updated") == 1
+    assert loaded == [str(db), str(tmp_path / DATA / "storage")]
+    assert fourth.total("updated") == 1
     assert b"answer 2, revised" in b"".join(note_files(tmp_path / "v").values())
 
 

@@ -100,9 +100,11 @@ def _messages(
         kind = str(rec.get("type"))  # whatever it holds, never a key that cannot be looked up
         content = rec.get("content")
         at_message = f"message {quoted(message_id(key))}"
+        # A warning names the file and line of the record's value (its id's last line).
+        where, line = chat.place(key, path)
         if content is not None and not isinstance(content, str | list | dict):
             why = f"its content is {json_kind(content)}, not text or a list: left out"
-            problems.append(Problem(str(path), f"{at_message}: {why}",
+            problems.append(Problem(str(where), f"{at_message}: {why}", line,
                                     source=SOURCE))  # fmt: skip
         stamp = rec.get("timestamp")
         when = parse_timestamp(stamp) or out.times.unread(stamp, at_message)
@@ -113,7 +115,7 @@ def _messages(
             # The person went back (/rewind): what followed that point is gone from the log.
             yield Message("system", (NoticePart("rewound"),), f"{key}#rewound", when)
         for why in _odd(rec, kind):
-            problems.append(Problem(str(path), f"{at_message}: {why}",
+            problems.append(Problem(str(where), f"{at_message}: {why}", line,
                                     source=SOURCE))  # fmt: skip
         if kind == "user":
             parts = user_parts(rec)
@@ -131,7 +133,7 @@ def _messages(
             odd: list[str] = []
             parts = _assistant_parts(rec, key, children or {}, odd, out.running, out.asked)
             for why in odd:
-                problems.append(Problem(str(path), f"{at_message}: {why}",
+                problems.append(Problem(str(where), f"{at_message}: {why}", line,
                                         source=SOURCE))  # fmt: skip
             if parts:
                 yield Message("assistant", tuple(parts), key, when, model)

@@ -47,6 +47,13 @@ class Chat:
     # Where each message type was first seen, for a warning that can be followed up: a
     # JSONL file's line, or a document's message number (from 1).
     first_seen: dict[str, tuple[Path, int | None, int | None]] = field(default_factory=dict)
+    # Where each record's value was read (message key -> file, and its line in a JSONL file:
+    # the last line of its id, the one whose value the record holds), for a warning about it.
+    where: dict[str, tuple[Path, int | None]] = field(default_factory=dict)
+
+    def place(self, key: str, default: Path) -> tuple[Path, int | None]:
+        """The file and line of the record ``key`` (``default`` and no line if unknown)."""
+        return self.where.get(key, (default, None))
 
 
 def read_chat(
@@ -143,7 +150,9 @@ def _read_document(path: Path, chat: Chat, problems: list[Problem]) -> bool:
     chat.meta.update({k: v for k, v in doc.items() if k != "messages"})
     for i, rec in enumerate(doc["messages"]):
         if isinstance(rec, dict):
-            chat.records[str(rec.get("id") or f"{path.name}#{i}")] = rec
+            key = str(rec.get("id") or f"{path.name}#{i}")
+            chat.records[key] = rec
+            chat.where[key] = (path, None)  # a document's value: no line of its own
             chat.first_seen.setdefault(str(rec.get("type")), (path, None, i + 1))
         else:
             why = f"message {i + 1} is not a JSON object ({type(rec).__name__}); skipped"
@@ -164,6 +173,7 @@ def _read_jsonl(path: Path, chat: Chat, problems: list[Problem], file_no: int | 
                 chat.after_rewind = False
             # A known id keeps its place and takes the new value.
             chat.records[obj["id"]] = obj if file_no is None else (file_no, number)
+            chat.where[obj["id"]] = (path, number)
             chat.first_seen.setdefault(str(obj.get("type")), (path, number, None))
         elif "sessionId" in obj:
             chat.meta.update(obj)
@@ -192,6 +202,7 @@ def _rewind(chat: Chat, target: Any) -> None:
         return f"{key}{_KEPT}{chat.rewinds}" if key in left else key
 
     chat.records = {kept(key): value for key, value in chat.records.items()}
+    chat.where = {kept(key): value for key, value in chat.where.items()}
     chat.rewound = {kept(key) for key in chat.rewound}
     chat.after_rewind = True
 

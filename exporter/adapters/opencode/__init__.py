@@ -8,7 +8,7 @@ is probed as well, since one third-party guide names it. In that folder:
   ``OPENCODE_DB`` names another file (absolute, or relative to the data folder);
 - ``storage/``, the JSON tree OpenCode wrote before version 1.2. Its migration copies the
   tree into the database without deleting it, so a session found in both is exported once,
-  from the database.
+  from the database, with what only the tree's copy holds (messages and parts by id).
 
 Kilo is an OpenCode fork with the same schema under the app name ``kilo`` (``kilo.db``,
 ``KILO_DB``); it is its own source, ``kilo``.
@@ -17,7 +17,8 @@ Units of change: each database file with its ``-wal`` (read one session family a
 a top-level session and its subagents, the child sessions whose ``parent_id`` names it);
 each legacy session file with its message and part files while no database exists; once
 one does, the whole (no longer written) tree, whose sessions the database lacks are
-exported. Databases are opened read-only (``_sqlite.Database``).
+exported (a database depends on the tree beside it too: ``tree_digest``). Databases are
+opened read-only (``_sqlite.Database``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,15 @@ from .. import _sqlite
 from .._parts import PART_BYTES, held_size, part_refs
 from .._times import Times
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
-from .store import OpenCodeDatabase, session_ids, tree_families, tree_files, tree_session
+from .store import (
+    OpenCodeDatabase,
+    TreeCopies,
+    session_ids,
+    tree_digest,
+    tree_families,
+    tree_files,
+    tree_session,
+)
 
 if TYPE_CHECKING:
     from .convert import StoredSession
@@ -94,28 +103,29 @@ class OpenCodeAdapter:
         for data_dir in folders.values():
             dbs = [db for db in self.databases(ctx, data_dir) if db not in seen]
             seen.update(dbs)
-            for db in dbs:
-                stamps = _sqlite.stamps(db)
-                yield SessionRef(self.name, str(db), stamps[0], tuple(stamps[1:]), ("kind=db",))
             # a configured folder may be the tree itself (a backup of ``storage/``)
             tree = data_dir / "storage" if (data_dir / "storage").is_dir() else data_dir
-            if (tree / "session").is_dir():
-                yield from self._tree_refs(tree, dbs)
-
-    def _tree_refs(self, tree: Path, dbs: list[Path]) -> Iterator[SessionRef]:
-        """A tree OpenCode still writes: one unit per session. A tree beside a database
-        (migrated, no longer written): one unit, so sessions the database holds are not
-        each read and reported empty."""
-        files = sorted((tree / "session").glob("*/*.json"))
-        if not dbs:
-            for file in files:
-                stamps = (FileStamp.of(file), *tree_files(file))
-                yield SessionRef(self.name, file.stem, stamps[0], stamps[1:], ("kind=json",))
-            return
-        stamps = {s.path: s for file in files for s in (FileStamp.of(file), *tree_files(file))}
-        facts = ("kind=tree", *(f"db={db}" for db in dbs))
-        main = FileStamp.of(tree / "session")
-        yield SessionRef(self.name, str(tree), main, tuple(stamps.values()), facts)
+            files = sorted((tree / "session").glob("*/*.json"))
+            if not dbs:  # a tree OpenCode still writes: one unit per session
+                for file in files:
+                    stamps = (FileStamp.of(file), *tree_files(file))
+                    yield SessionRef(self.name, file.stem, stamps[0], stamps[1:], ("kind=json",))
+                continue
+            held = (tree / "session").is_dir()
+            found = {s.path: s for f in files for s in (FileStamp.of(f), *tree_files(f))}
+            # A database reads the sessions it shares with the tree beside it from the tree
+            # too (``TreeCopies``): the tree's files are part of its fingerprint.
+            beside = (f"tree={tree}", f"tree_files={tree_digest([*found.values()])}")
+            for db in dbs:
+                stamps = _sqlite.stamps(db)
+                facts = ("kind=db", *(beside if held else ()))
+                yield SessionRef(self.name, str(db), stamps[0], tuple(stamps[1:]), facts)
+            if held:
+                # A migrated tree (no longer written): one unit, so that sessions the
+                # database holds are not each read and reported empty.
+                facts = ("kind=tree", *(f"db={db}" for db in dbs))
+                main = FileStamp.of(tree / "session")
+                yield SessionRef(self.name, str(tree), main, tuple(found.values()), facts)
 
     def count_sessions(self, ref: SessionRef) -> int:
         """Sessions a unit holds (for ``ccexport sources``); a migrated legacy session is
@@ -144,7 +154,8 @@ class OpenCodeAdapter:
                 cut = OpenCodeDatabase(db, self.name).parts(PART_BYTES)
         except (SourceError, ValueError, OSError):
             return None
-        return part_refs(ref, ref.main.path, cut, f"db={ref.main.path}") if cut else None
+        beside = tuple(x for x in ref.extra if x.startswith(("tree=", "tree_files=")))
+        return part_refs(ref, ref.main.path, cut, f"db={ref.main.path}", *beside) if cut else None
 
     def held_size(self, ref: SessionRef) -> int:
         return held_size(ref)
@@ -152,15 +163,15 @@ class OpenCodeAdapter:
     def load(self, ref: SessionRef) -> LoadResult:
         roots = ref.fact("part")
         if roots is not None:
-            path = Path(ref.fact("db") or "")
-            return LoadResult.merged(self._database_families(path, roots.split(",")))
+            path, tree = Path(ref.fact("db") or ""), ref.fact("tree")
+            return LoadResult.merged(self._database_families(path, roots.split(","), tree))
         return LoadResult.merged(self.load_families(ref))
 
     def load_families(self, ref: SessionRef) -> Iterator[LoadResult]:
         """One session family at a time: a session with its subagents and theirs."""
         kind = ref.fact("kind")
         if kind == "db":
-            yield from self._database_families(ref.main.path)
+            yield from self._database_families(ref.main.path, tree=ref.fact("tree"))
         elif kind == "json":
             yield self._tree_session(ref.main.path)
         else:
@@ -174,9 +185,11 @@ class OpenCodeAdapter:
                 )
 
     def _database_families(
-        self, path: Path, roots: list[str] | None = None
+        self, path: Path, roots: list[str] | None = None, tree: str | None = None
     ) -> Iterator[LoadResult]:
-        """Every family of a database, or those of the top-level sessions ``roots``."""
+        """Every family of a database, or those of the top-level sessions ``roots``; a
+        session the legacy ``tree`` beside it holds too gains what only the tree's copy
+        holds (FORMATS.md §6.3: the database wins where both hold a message or part)."""
         try:
             with _sqlite.Database(path) as db:
                 try:
@@ -193,11 +206,15 @@ class OpenCodeAdapter:
                 else:  # (a session deleted since the database was cut is gone)
                     chosen = (store.family(r) for r in roots if r in store.rows)
                 times = Times()  # of the whole database (or this part of it)
+                copies = TreeCopies(Path(tree)) if tree else None
                 for family in chosen:
                     result = LoadResult()
                     for ident in family:
                         children = tuple(store.children.get(ident, ()))
-                        self._convert(store.session(ident), children, result, times)
+                        stored = store.session(ident)
+                        if copies is not None:
+                            copies.merge(stored, self.name)
+                        self._convert(stored, children, result, times)
                     yield result
                 if times.count or times.odd:
                     unread: list[Problem] = []
@@ -207,7 +224,8 @@ class OpenCodeAdapter:
             yield LoadResult([], [exc.problem(self.name)])
 
     def _migrated(self, ref: SessionRef, problems: list[Problem]) -> frozenset[str]:
-        """Ids of the sessions the databases beside a tree hold (those win)."""
+        """Ids of the sessions the databases beside a tree hold (those are exported from the
+        databases, which read what only the tree's copy holds)."""
         found: set[str] = set()
         for db in (x.removeprefix("db=") for x in ref.extra if x.startswith("db=")):
             try:
@@ -222,11 +240,17 @@ class OpenCodeAdapter:
     def _tree_session(
         self, path: Path, migrated: frozenset[str] = frozenset(), children: tuple[str, ...] = ()
     ) -> LoadResult:
+        # A session the database holds is the database's note, which reads this copy too
+        # (``TreeCopies``): not a session without a conversation (``copy``).
+        if path.stem in migrated:
+            return LoadResult(copy=True)
         stored, problem = tree_session(path, self.name)
         if stored is None:
             return LoadResult([], [problem] if problem else [])
         result = LoadResult()
-        if str(stored.info["id"]) not in migrated:  # else the database's copy is exported
+        if str(stored.info["id"]) in migrated:  # an id not its file's: the database's note
+            result.copy = True
+        else:
             self._convert(stored, children, result)
         return result
 

@@ -184,7 +184,8 @@ def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[d
         if key in ("command", "cmd") and isinstance(item, str):
             lang = "powershell" if tool.lower() in ("powershell", "pwsh") else "sh"
             blocks.append({"label": "", "text": item, "lang": lang})
-        elif isinstance(item, str) and _UNIFIED_DIFF.match(item):
+        elif isinstance(item, str) and "\n" in item and _UNIFIED_DIFF.match(item):
+            # (a patch has lines; one line that starts as one, a path say, is no patch)
             blocks.append({"label": key, "text": item, "lang": "diff"})
         elif isinstance(item, str) and key in _PROSE_KEYS and "\n" in item:
             blocks.append({"label": key, "text": item, "lang": "markdown"})

@@ -5,7 +5,7 @@ regex (as JSON, ``C:\\Users\\dev`` read ``C:\\\\Users\\\\dev`` and a quote ``\\"
 from __future__ import annotations
 
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from message_builder import msg, session
@@ -45,6 +45,8 @@ def test_a_yaml_reader_gives_back_the_arguments(arguments):
 
 @_QUICK
 @given(st.dictionaries(st.sampled_from(["path", "pattern", "q", "glob", "dir"]), _LINE, min_size=2))
+@example({"path": "*** Begin Patch", "pattern": "0"})  # (one line: no patch, no diff block)
+@example({"path": "0", "pattern": "@@ -1 +1 @@"})
 def test_a_one_line_argument_is_in_the_note_as_typed(arguments):
     """Read by a CommonMark parser, the note's arguments block holds every one-line value
     verbatim on a line of its own (after its key, or alone in a literal block)."""

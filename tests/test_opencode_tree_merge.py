@@ -139,3 +139,36 @@ def test_a_tree_copy_holding_nothing_new_is_listed_not_read(tmp_path, monkeypatc
         "answer 1",
         "more",
     ]
+
+
+def test_while_the_database_is_locked_the_tree_waits_and_loses_no_turn(tmp_path):
+    """review22 F1: OpenCode holding its database while ``--force`` ran: the tree beside
+    it was exported as it stands, its older copy replacing the database's fuller note (5
+    messages to 2), and a session counted twice after. Now the tree waits, an error read
+    again next run; the note keeps every turn, and the next run reads both."""
+    import sqlite3
+
+    _migrated_with_more_in_the_tree(tmp_path)
+    store = tmp_path / DATA / "storage"
+    info = next((store / "session").rglob("*.json"))
+    ses = json.loads(info.read_text())
+    (store / "message" / ses["id"]).mkdir(exist_ok=True)  # (a tree that would read short)
+    options = ExportOptions(vault=tmp_path / "v", home=tmp_path, timezone=UTC)
+    assert run_export(options).total("created") == 1
+    (note,) = note_files(tmp_path / "v")
+    full = (tmp_path / "v" / note).read_bytes()
+    holder = sqlite3.connect(tmp_path / DATA / "opencode.db", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        forced = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path, timezone=UTC,
+                                          force=True))  # fmt: skip
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert forced.total("created") == forced.total("updated") == 0
+    errors = {Path(p.path).name: p.message for p in forced.problems if p.severity == "error"}
+    assert errors["session"].startswith("not read while the database beside it, opencode.db, is")
+    assert (tmp_path / "v" / note).read_bytes() == full
+    after = run_export(options)
+    assert after.total("found") == 1 and not after.failed
+    assert (tmp_path / "v" / note).read_bytes() == full

@@ -201,11 +201,14 @@ def decode_json(value: Any) -> Any:
         return lenient_loads(value)  # a number past 64 bits, a lone surrogate
 
 
+LOCKED = "the database is locked by another program"  # (a passing state: try again)
+
+
 def describe(exc: sqlite3.Error) -> str:
     """An SQLite error in words, with what happens next."""
     text = str(exc)
     if "locked" in text or "busy" in text:
-        return f"the database is locked by another program ({text}); skipped, try again later"
+        return f"{LOCKED} ({text}); skipped, try again later"
     if "not a database" in text or "malformed" in text or "encrypted" in text:
         return f"not a readable SQLite database ({text}); skipped"
     return f"could not be read ({text})"

@@ -177,6 +177,9 @@ class OpenCodeAdapter:
         else:
             problems: list[Problem] = []
             migrated = self._migrated(ref, problems)
+            if any(p.severity == "error" for p in problems):  # (a database locked)
+                yield LoadResult([], problems)
+                return
             yield LoadResult([], problems)
             files = [stamp.path for stamp in ref.related if _is_session_file(stamp.path, ref)]
             for family in tree_families(files):  # (a parent with its subagents, as a database)
@@ -230,11 +233,22 @@ class OpenCodeAdapter:
         for db in (x.removeprefix("db=") for x in ref.extra if x.startswith("db=")):
             try:
                 found |= session_ids(Path(db))
-            except SourceError as exc:  # the tree is exported; both are read again next run
-                # The database's own unit reports the error; here it is a warning, or one
-                # locked database would count as two failures.
-                why = f"{exc.message}; the legacy tree beside it is exported as it stands"
-                problems.append(Problem(exc.path, why, severity="warning", source=self.name))
+            except SourceError as exc:
+                if exc.message.startswith(_sqlite.LOCKED):
+                    # The tree waits: its copies of the database's sessions are older, and
+                    # exported as they stand they replaced its fuller notes (under --force).
+                    # An error of the tree's, so that it is read again next run.
+                    why = (
+                        f"not read while the database beside it, {Path(db).name}, is locked: "
+                        f"the tree's copies of its sessions are older; read again next run"
+                    )
+                    problems.append(
+                        Problem(str(ref.main.path), why, severity="error", source=self.name)
+                    )
+                else:  # a database that cannot be read at all: the tree is all there is
+                    # (The database's own unit reports the error; one database, one failure.)
+                    why = f"{exc.message}; the legacy tree beside it is exported as it stands"
+                    problems.append(Problem(exc.path, why, severity="warning", source=self.name))
         return frozenset(found)
 
     def _tree_session(

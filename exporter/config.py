@@ -16,8 +16,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .config_file import KeyPath, at_line, key_name, load_file, toml_value
-from .config_tables import apply_frontmatter, apply_properties, apply_redact, check_table
+from .config_file import Failure, at_line, load_file, toml_value
+from .config_tables import (
+    apply_frontmatter,
+    apply_properties,
+    apply_redact,
+    check_table,
+    misplaced,
+)
 from .config_values import (
     VIEW_CHOICES,
     byte_size,
@@ -221,15 +227,7 @@ def _apply(
     from .sourcenames import SOURCES  # the registered names, without importing the adapters
 
     names = list(SOURCES)
-
-    def fail(key: str | KeyPath, why: str) -> ConfigError:
-        """The error naming ``key`` (``"since"``, ``"index.dataview"``, or its parts when
-        one holds a dot: ``("prices", "claude-3.5*")``) and the line that sets it."""
-        if flags and isinstance(key, str):
-            flag = "--source" if key == "sources" else f"--{key.replace('_', '-')}"
-        else:
-            flag = f"'{key_name(key)}'"
-        return ConfigError(f"{where}{at_line(file_text, key)}: {flag} {why}")
+    fail = Failure(where, file_text, flags=flags)
 
     for key, value in values.items():
         if key == "vault" and allow_vault:
@@ -268,7 +266,8 @@ def _apply(
             for name in value:
                 if name not in names:
                     near = did_you_mean(name.strip().lower().replace("_", "-"), names)
-                    raise fail((key, name), f"is not a source{near}; 'paths' {takes}")
+                    why = misplaced((key,), name, names, fail.text)
+                    raise fail((key, name), why or f"is not a source{near}; 'paths' {takes}")
             for name, folders in value.items():
                 folders = [folders] if isinstance(folders, str) else folders
                 if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
@@ -326,11 +325,16 @@ def _apply(
             s.origin["daily_notes"] = s.origin["daily_folder"] = s.origin["daily_format"] = where
 
 
+def setting_names() -> list[str]:
+    """The keys a settings file takes at its top level (a table's name among them)."""
+    return list(dict.fromkeys(WRITTEN_AS.get(k, k).split(".")[0] for k in SHOWN_KEYS))
+
+
 def _unknown_setting(key: str) -> str:
     """``is not a setting ccexport knows (did you mean folder?); the settings: …``: every
     key the file takes, named here (``config show`` reads the same file, and would stop
     at the same key)."""
-    keys = list(dict.fromkeys(WRITTEN_AS.get(k, k).split(".")[0] for k in SHOWN_KEYS))
+    keys = setting_names()
     return (
         f"is not a setting ccexport knows{did_you_mean(key, keys)}; the settings: {', '.join(keys)}"
     )

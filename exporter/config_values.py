@@ -30,10 +30,18 @@ _UNITS = {
 
 def did_you_mean(word: str, choices: Any) -> str:
     """`` (did you mean dataview?)`` for the choice nearest a mistyped key, or ``""``."""
+    near = nearest(word, choices)
+    return f" (did you mean {near}?)" if near else ""
+
+
+def nearest(word: str, choices: Any) -> str | None:
+    """The choice nearest a mistyped ``word``, whatever the case of either
+    (``europe/berln`` -> ``Europe/Berlin``), or None when none is near."""
     from difflib import get_close_matches
 
-    near = get_close_matches(str(word).lower(), list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {near[0]}?)" if near else ""
+    spelled = {str(choice).lower(): str(choice) for choice in choices}
+    near = get_close_matches(str(word).lower(), list(spelled), n=1, cutoff=0.6)
+    return spelled[near[0]] if near else None
 
 
 def view_setting(key: str, value: Any, fail: Any) -> Any:

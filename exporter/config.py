@@ -59,6 +59,15 @@ WRITTEN_AS = {
     "daily_format": "daily.format",
 }
 
+# The settings a table's keys set (``[index] dataview`` -> ``index_dataview``): each has the
+# origin of the file that sets that key, not of one that sets another key of the table.
+TABLE_FIELDS = {
+    "frontmatter": {"add": "frontmatter_add", "drop": "frontmatter_drop"},
+    "index": {"enabled": "index", "dataview": "index_dataview"},
+    "redact": {"enabled": "redact", "extra": "redact_extra", "allow": "redact_allow"},
+    "daily": {"enabled": "daily_notes", "folder": "daily_folder", "format": "daily_format"},
+}
+
 
 @dataclass
 class Settings:
@@ -107,14 +116,29 @@ class Settings:
                 value = os.path.abspath(value)  # from any folder (a relative --vault's too)
             elif key == "paths":
                 value = {name: [os.path.abspath(p) for p in found] for name, found in value.items()}
+            origin = self.origin.get(key, "default")
+            if key == "timezone" and value is None and self.vault is not None:
+                # Not set: the notes are dated in the zone the vault keeps, once it keeps one.
+                value, origin = _vault_zone(self.vault) or (value, origin)
             rows.append(
                 (
                     WRITTEN_AS.get(key, key),
                     "" if value in (None, [], {}) else toml_value(value),
-                    self.origin.get(key, "default"),
+                    origin,
                 )
             )
         return rows
+
+
+def _vault_zone(vault: Path) -> tuple[str, str] | None:
+    """The zone the vault's ``.ccexport/zone`` keeps, and that file as its origin, when it
+    names a zone known here (else the export takes this machine's, and says so)."""
+    from .zones import ZONE_FILE, kept_zone, named_zone
+
+    kept = kept_zone(vault)
+    if kept is None or named_zone(kept) is None:
+        return None
+    return kept, f"the vault's zone file ({vault / ZONE_FILE})"
 
 
 def _rule_table(rule: Any) -> dict[str, Any]:
@@ -313,16 +337,11 @@ def _apply(
             raise fail(key, f"goes in the [{table}] table, as `{sub} = …`")
         else:
             raise fail(key, _unknown_setting(key))
-        s.origin[key if key not in ("frontmatter", "index") else key] = where
-        if key == "frontmatter":
-            s.origin["frontmatter_add"] = s.origin["frontmatter_drop"] = where
-        if key == "index":
-            s.origin["index_dataview"] = where
-        if key == "redact" and isinstance(value, dict):
-            for sub in {"extra", "allow"} & set(value):
-                s.origin[f"redact_{sub}"] = where
-        if key in ("daily", "daily_notes"):
-            s.origin["daily_notes"] = s.origin["daily_folder"] = s.origin["daily_format"] = where
+        if key in TABLE_FIELDS and isinstance(value, dict):
+            for sub in value:  # each setting the table sets, not those it leaves out
+                s.origin[TABLE_FIELDS[key][sub]] = where
+        else:
+            s.origin[key] = where
 
 
 def setting_names() -> list[str]:

@@ -32,8 +32,8 @@ from .config_values import (
     parse_since,
     relative_path,
     string_value,
+    unknown_zone,
     view_setting,
-    zone_or_fail,
 )
 from .errors import ConfigError
 
@@ -306,7 +306,8 @@ def _apply(
             s.project = string_value(key, value, fail)
         elif key == "timezone":
             text = string_value(key, value, fail)
-            zone_or_fail(text, fail(key, f"is not a known time zone: {text!r}"))
+            if why := unknown_zone(text):
+                raise fail(key, why)
             s.timezone = text
         elif key == "templates":
             path = relative_path(base, string_value(key, value, fail))

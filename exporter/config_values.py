@@ -130,6 +130,18 @@ def parse_since(text: str, fail: Any = None) -> datetime:
         raise (fail("since", error) if fail else ConfigError(f"--since {error}")) from None
 
 
+def unknown_zone(name: str) -> str | None:
+    """Why ``name`` is not a time zone, with the zone's name it may have meant (``is not a
+    known time zone: 'Europe/Berln' (did you mean Europe/Berlin?)``), or None when it is one."""
+    from zoneinfo import available_timezones
+
+    try:
+        zone_or_fail(name, ConfigError(name))
+    except ConfigError:
+        return f"is not a known time zone: {name!r}{did_you_mean(name, available_timezones())}"
+    return None
+
+
 def zone_or_fail(name: str, error: ConfigError) -> Any:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 

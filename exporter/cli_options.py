@@ -182,16 +182,28 @@ TemplatesOpt = Annotated[
     Path | None,
     typer.Option("--templates", metavar="DIR", help="A folder of templates that override ours."),
 ]
+# At most 64 (workers.MAX_JOBS): thousands of forked workers took minutes to start.
+MAX_JOBS = 64
+
+
+def _jobs_in_range(value: int | None) -> int | None:
+    """``--jobs`` from 1 to MAX_JOBS, else refused as the other bad values of options are
+    (typer's bounds answered in pydantic's words: "Input should be greater than or equal
+    to 1")."""
+    if value is not None and not 1 <= value <= MAX_JOBS:
+        _fail(f"command line: --jobs must be a number of processes from 1 to {MAX_JOBS}, "
+              f"not {value}", 2)  # fmt: skip
+    return value
+
+
 JobsOpt = Annotated[
     int | None,
     typer.Option(
-        # At most 64 (workers.MAX_JOBS): thousands of forked workers took minutes to start.
         "--jobs",
         "-j",
-        min=1,
-        max=64,
         metavar="N",
-        help="Processes that render notes (default: cores, at most 64).",
+        callback=_jobs_in_range,
+        help=f"Processes that render notes (default: cores, at most {MAX_JOBS}).",
     ),
 ]
 ForceOpt = Annotated[

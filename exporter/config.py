@@ -16,8 +16,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .config_file import KeyPath, at_line, key_name, load_file, toml_value
-from .config_tables import apply_frontmatter, apply_properties, apply_redact, check_table
+from .config_file import Failure, at_line, load_file, toml_value
+from .config_tables import (
+    apply_frontmatter,
+    apply_properties,
+    apply_redact,
+    check_table,
+    misplaced,
+)
 from .config_values import (
     VIEW_CHOICES,
     byte_size,
@@ -26,8 +32,8 @@ from .config_values import (
     parse_since,
     relative_path,
     string_value,
+    unknown_zone,
     view_setting,
-    zone_or_fail,
 )
 from .errors import ConfigError
 
@@ -51,6 +57,15 @@ WRITTEN_AS = {
     "redact_allow": "redact.allow",
     "daily_folder": "daily.folder",
     "daily_format": "daily.format",
+}
+
+# The settings a table's keys set (``[index] dataview`` -> ``index_dataview``): each has the
+# origin of the file that sets that key, not of one that sets another key of the table.
+TABLE_FIELDS = {
+    "frontmatter": {"add": "frontmatter_add", "drop": "frontmatter_drop"},
+    "index": {"enabled": "index", "dataview": "index_dataview"},
+    "redact": {"enabled": "redact", "extra": "redact_extra", "allow": "redact_allow"},
+    "daily": {"enabled": "daily_notes", "folder": "daily_folder", "format": "daily_format"},
 }
 
 
@@ -101,14 +116,29 @@ class Settings:
                 value = os.path.abspath(value)  # from any folder (a relative --vault's too)
             elif key == "paths":
                 value = {name: [os.path.abspath(p) for p in found] for name, found in value.items()}
+            origin = self.origin.get(key, "default")
+            if key == "timezone" and value is None and self.vault is not None:
+                # Not set: the notes are dated in the zone the vault keeps, once it keeps one.
+                value, origin = _vault_zone(self.vault) or (value, origin)
             rows.append(
                 (
                     WRITTEN_AS.get(key, key),
                     "" if value in (None, [], {}) else toml_value(value),
-                    self.origin.get(key, "default"),
+                    origin,
                 )
             )
         return rows
+
+
+def _vault_zone(vault: Path) -> tuple[str, str] | None:
+    """The zone the vault's ``.ccexport/zone`` keeps, and that file as its origin, when it
+    names a zone known here (else the export takes this machine's, and says so)."""
+    from .zones import ZONE_FILE, kept_zone, named_zone
+
+    kept = kept_zone(vault)
+    if kept is None or named_zone(kept) is None:
+        return None
+    return kept, f"the vault's zone file ({vault / ZONE_FILE})"
 
 
 def _rule_table(rule: Any) -> dict[str, Any]:
@@ -221,15 +251,7 @@ def _apply(
     from .sourcenames import SOURCES  # the registered names, without importing the adapters
 
     names = list(SOURCES)
-
-    def fail(key: str | KeyPath, why: str) -> ConfigError:
-        """The error naming ``key`` (``"since"``, ``"index.dataview"``, or its parts when
-        one holds a dot: ``("prices", "claude-3.5*")``) and the line that sets it."""
-        if flags and isinstance(key, str):
-            flag = "--source" if key == "sources" else f"--{key.replace('_', '-')}"
-        else:
-            flag = f"'{key_name(key)}'"
-        return ConfigError(f"{where}{at_line(file_text, key)}: {flag} {why}")
+    fail = Failure(where, file_text, flags=flags)
 
     for key, value in values.items():
         if key == "vault" and allow_vault:
@@ -268,7 +290,8 @@ def _apply(
             for name in value:
                 if name not in names:
                     near = did_you_mean(name.strip().lower().replace("_", "-"), names)
-                    raise fail((key, name), f"is not a source{near}; 'paths' {takes}")
+                    why = misplaced((key,), name, names, fail.text)
+                    raise fail((key, name), why or f"is not a source{near}; 'paths' {takes}")
             for name, folders in value.items():
                 folders = [folders] if isinstance(folders, str) else folders
                 if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
@@ -283,7 +306,8 @@ def _apply(
             s.project = string_value(key, value, fail)
         elif key == "timezone":
             text = string_value(key, value, fail)
-            zone_or_fail(text, fail(key, f"is not a known time zone: {text!r}"))
+            if why := unknown_zone(text):
+                raise fail(key, why)
             s.timezone = text
         elif key == "templates":
             path = relative_path(base, string_value(key, value, fail))
@@ -314,23 +338,23 @@ def _apply(
             raise fail(key, f"goes in the [{table}] table, as `{sub} = …`")
         else:
             raise fail(key, _unknown_setting(key))
-        s.origin[key if key not in ("frontmatter", "index") else key] = where
-        if key == "frontmatter":
-            s.origin["frontmatter_add"] = s.origin["frontmatter_drop"] = where
-        if key == "index":
-            s.origin["index_dataview"] = where
-        if key == "redact" and isinstance(value, dict):
-            for sub in {"extra", "allow"} & set(value):
-                s.origin[f"redact_{sub}"] = where
-        if key in ("daily", "daily_notes"):
-            s.origin["daily_notes"] = s.origin["daily_folder"] = s.origin["daily_format"] = where
+        if key in TABLE_FIELDS and isinstance(value, dict):
+            for sub in value:  # each setting the table sets, not those it leaves out
+                s.origin[TABLE_FIELDS[key][sub]] = where
+        else:
+            s.origin[key] = where
+
+
+def setting_names() -> list[str]:
+    """The keys a settings file takes at its top level (a table's name among them)."""
+    return list(dict.fromkeys(WRITTEN_AS.get(k, k).split(".")[0] for k in SHOWN_KEYS))
 
 
 def _unknown_setting(key: str) -> str:
     """``is not a setting ccexport knows (did you mean folder?); the settings: …``: every
     key the file takes, named here (``config show`` reads the same file, and would stop
     at the same key)."""
-    keys = list(dict.fromkeys(WRITTEN_AS.get(k, k).split(".")[0] for k in SHOWN_KEYS))
+    keys = setting_names()
     return (
         f"is not a setting ccexport knows{did_you_mean(key, keys)}; the settings: {', '.join(keys)}"
     )

@@ -91,6 +91,34 @@ def key_name(key: str | KeyPath) -> str:
     return text
 
 
+class Failure:
+    """``fail(key, why)``: the ConfigError naming ``where`` (the file, or "command line"),
+    the key (``"since"``, ``"index.dataview"``, or its parts when one holds a dot:
+    ``("prices", "claude-3.5*")``; a flag's spelling for ``flags``) and, when ``text`` (the
+    file's) shows it, the line that sets it."""
+
+    def __init__(self, where: str, text: str = "", *, flags: bool = False) -> None:
+        self.where, self.text, self.flags = where, text, flags
+
+    def __call__(self, key: str | KeyPath, why: str) -> ConfigError:
+        if self.flags and isinstance(key, str):
+            flag = "--source" if key == "sources" else f"--{key.replace('_', '-')}"
+        else:
+            flag = f"'{key_name(key)}'"
+        return ConfigError(f"{self.where}{at_line(self.text, key)}: {flag} {why}")
+
+
+def table_headers(text: str) -> list[tuple[int, KeyPath, str]]:
+    """Each ``[table]`` and ``[[array]]`` header of the text: its line, the path of the table
+    it opens (``("redact", "extra", 0)``), and the header as written (``[[redact.extra]]``)."""
+    scan = _KeyScan(text)
+    try:
+        scan.document()
+    except (IndexError, ValueError, tomllib.TOMLDecodeError):
+        pass
+    return scan.headers
+
+
 def key_lines(text: str) -> dict[KeyPath, int]:
     """Each key path the text sets (tables, keys, the keys of inline tables and the items of
     arrays, each ``[[array]]`` table by its number) -> the line it starts on (1-based). The
@@ -112,6 +140,7 @@ class _KeyScan:
         self.text = text
         self.i = 0
         self.found: dict[KeyPath, int] = {}
+        self.headers: list[tuple[int, KeyPath, str]] = []
         self.arrays: dict[KeyPath, int] = {}  # [[name]] -> the number of its latest table
         self._breaks = [n for n, ch in enumerate(text) if ch == "\n"]
 
@@ -137,6 +166,7 @@ class _KeyScan:
                 self.skip_ws()
                 self.expect("]]" if double else "]")
                 self.record(table, start)
+                self.headers.append((self.line(start), table, text[start : self.i]))
             else:
                 path = table + self.key()
                 self.skip_ws()

@@ -6,10 +6,11 @@ the key's line)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from .config_file import KeyPath, key_name
-from .config_values import did_you_mean
+from .config_file import KeyPath, key_lines, key_name, table_headers
+from .config_values import did_you_mean, nearest
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -25,9 +26,38 @@ def check_table(value: Any, path: KeyPath, keys: tuple[str, ...], fail: Any, tak
         if key not in keys:
             raise fail(
                 (*path, key),
-                f"is not a setting ccexport knows{did_you_mean(key, keys)}; "
+                misplaced(path, key, keys, fail.text)
+                or f"is not a setting ccexport knows{did_you_mean(key, keys)}; "
                 f"'{key_name(path)}' {takes}",
             )
+
+
+def misplaced(path: KeyPath, key: str, keys: Collection[str] | None, text: str) -> str | None:
+    """Why ``key``, which the table at ``path`` does not take, is in it, when it is a
+    top-level setting (or a typo of one, and of none of the table's ``keys``; None: the
+    table's keys are names of any kind, a typo is not told from one): a line added at the
+    end of the file, below the last ``[table]`` header, is in that table for TOML. Said
+    with the header's line and the first table's, above which it goes."""
+    from .config import setting_names
+
+    names = setting_names()
+    if key in names:
+        said = f"is the top-level setting '{key}'"
+    elif keys is not None and (near := nearest(key, names)) and not nearest(key, keys):
+        said = f"is not a setting ccexport knows (did you mean the top-level setting '{near}'?)"
+    else:
+        return None
+    headers = table_headers(text)
+    line = key_lines(text).get((*path, key))
+    above = [h for h in headers if line is not None and h[0] < line]
+    if not above or above[-1][1] != tuple(path):  # a dotted key, an inline table
+        return f"{said}, not a key of '{key_name(path)}': write it outside the table"
+    first, below = headers[0], above[-1]
+    goes = "that header" if first == below else f"the first table ({first[2]}, line {first[0]})"
+    return (
+        f"{said}; it is written below {below[2]} (line {below[0]}), so TOML puts it in that "
+        f"table: move it above {goes}"
+    )
 
 
 _IDENTITY_KEYS = frozenset({"source", "session_id", "part", "ccexport_index"})
@@ -66,12 +96,17 @@ def apply_frontmatter(s: Settings, value: Any, fail: Any) -> None:
 def apply_properties(s: Settings, key: str, value: Any, fail: Any) -> None:
     """``[prices]`` (model pattern -> prices), ``daily_notes = true|false`` and ``[daily]``
     (``enabled``, ``folder``, ``format``)."""
-    from .prices import check_entry
+    from .prices import KINDS, check_entry
 
     if key == "prices":
         if not isinstance(value, dict):
             raise fail(key, 'must be a table such as [prices."claude-sonnet-4-5*"]')
         for pattern, entry in value.items():
+            if not isinstance(entry, dict) and (why := misplaced((key,), pattern, None, fail.text)):
+                raise fail((key, pattern), why)
+            for kind in entry if isinstance(entry, dict) else ():
+                if kind not in KINDS and (why := misplaced((key, pattern), kind, KINDS, fail.text)):
+                    raise fail((key, pattern, kind), why)
             problem = check_entry(entry)
             if problem:
                 sub, why = problem

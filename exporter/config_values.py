@@ -30,10 +30,18 @@ _UNITS = {
 
 def did_you_mean(word: str, choices: Any) -> str:
     """`` (did you mean dataview?)`` for the choice nearest a mistyped key, or ``""``."""
+    near = nearest(word, choices)
+    return f" (did you mean {near}?)" if near else ""
+
+
+def nearest(word: str, choices: Any) -> str | None:
+    """The choice nearest a mistyped ``word``, whatever the case of either
+    (``europe/berln`` -> ``Europe/Berlin``), or None when none is near."""
     from difflib import get_close_matches
 
-    near = get_close_matches(str(word).lower(), list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {near[0]}?)" if near else ""
+    spelled = {str(choice).lower(): str(choice) for choice in choices}
+    near = get_close_matches(str(word).lower(), list(spelled), n=1, cutoff=0.6)
+    return spelled[near[0]] if near else None
 
 
 def view_setting(key: str, value: Any, fail: Any) -> Any:
@@ -120,6 +128,18 @@ def parse_since(text: str, fail: Any = None) -> datetime:
     except (ValueError, OverflowError, OSError):  # OverflowError: year 1 in a local time
         error = f"is not a date: {text!r} (use 2026-11-01 or 30min, 12h, 7d, 2w, 3mo)"
         raise (fail("since", error) if fail else ConfigError(f"--since {error}")) from None
+
+
+def unknown_zone(name: str) -> str | None:
+    """Why ``name`` is not a time zone, with the zone's name it may have meant (``is not a
+    known time zone: 'Europe/Berln' (did you mean Europe/Berlin?)``), or None when it is one."""
+    from zoneinfo import available_timezones
+
+    try:
+        zone_or_fail(name, ConfigError(name))
+    except ConfigError:
+        return f"is not a known time zone: {name!r}{did_you_mean(name, available_timezones())}"
+    return None
 
 
 def zone_or_fail(name: str, error: ConfigError) -> Any:

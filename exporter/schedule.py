@@ -20,6 +20,7 @@ import shutil
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import NoReturn
 
 from .errors import ConfigError, ExporterError
 from .schedulers import (  # noqa: F401  (CRON_TAG, LABEL, NAME, run, _windows_words: this module's API too)
@@ -74,7 +75,34 @@ def parse_at(at: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-Scheduler = CronScheduler | SystemdScheduler | LaunchdScheduler | SchtasksScheduler
+class NoScheduler:
+    """No scheduler to use here, and why: ``scheduler()`` gives it rather than failing at
+    once, so that ``install`` checks its own arguments first (``--at 25:00`` on a machine
+    without cron was answered "no scheduler found", and the next try "--at takes HH:MM").
+    Whatever is asked of it fails with ``why``."""
+
+    kind = "none"
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def refuse(self) -> NoReturn:
+        raise ExporterError(self.why)
+
+    def preview(self, *_: object) -> str:
+        self.refuse()
+
+    def install(self, *_: object) -> str:
+        self.refuse()
+
+    def entry(self) -> Entry | None:
+        self.refuse()
+
+    def remove(self) -> bool:
+        self.refuse()
+
+
+Scheduler = CronScheduler | SystemdScheduler | LaunchdScheduler | SchtasksScheduler | NoScheduler
 
 
 KINDS = {"cron": CronScheduler, "systemd": SystemdScheduler, "launchd": LaunchdScheduler,
@@ -90,7 +118,8 @@ NO_SCHEDULER = (
 
 def scheduler(env: dict[str, str] | None = None) -> Scheduler:
     """The scheduler of this system; ``CCEXPORT_SCHEDULER`` (cron, systemd, launchd,
-    schtasks) chooses one, e.g. to use cron where systemd is also present."""
+    schtasks) chooses one, e.g. to use cron where systemd is also present. None found (or
+    the chosen one's program missing): a NoScheduler, which says so when it is used."""
     env = dict(os.environ) if env is None else env
     chosen = env.get("CCEXPORT_SCHEDULER", "").strip().lower()
     if chosen:
@@ -98,13 +127,13 @@ def scheduler(env: dict[str, str] | None = None) -> Scheduler:
             raise ConfigError(f"CCEXPORT_SCHEDULER={chosen!r} is not one of {', '.join(KINDS)}")
         if not shutil.which(PROGRAMS[chosen]):
             if chosen == "cron":
-                raise ExporterError(
+                return NoScheduler(
                     "CCEXPORT_SCHEDULER=cron, but crontab is not found on this system's PATH; "
                     "install cron (e.g. `apt install cron`) or run `ccexport --vault DIR "
                     "--quiet` from your own scheduler"
                 )
             # Said before anything is written, not as a missing program halfway through.
-            raise ExporterError(
+            return NoScheduler(
                 f"CCEXPORT_SCHEDULER={chosen}, but {PROGRAMS[chosen]} is not found on this "
                 "system's PATH"
             )
@@ -116,7 +145,7 @@ def scheduler(env: dict[str, str] | None = None) -> Scheduler:
     if SystemdScheduler.available():
         return SystemdScheduler()
     if not shutil.which("crontab"):
-        raise ExporterError(NO_SCHEDULER)
+        return NoScheduler(NO_SCHEDULER)
     return CronScheduler()
 
 
@@ -134,6 +163,8 @@ def install(
     for text in [str(vault), *env.values()]:
         if "\n" in text or "\r" in text:  # it would end the crontab line or unit file line
             raise ConfigError(f"cannot schedule a run for a path with a line break: {text!r}")
+    if isinstance(s, NoScheduler):  # (the arguments are checked first: each said at once)
+        s.refuse()
     if dry_run:
         preview = s.preview(nightly_command(vault), hour, minute, env)
         return f"Dry run, nothing installed. Would {preview}"

@@ -461,14 +461,17 @@ def test_a_vault_path_with_a_line_break_is_refused_clearly(tmp_path):
 
 
 def test_a_chosen_scheduler_whose_program_is_missing_is_said_before_anything_is_written(
-    monkeypatch,
+    monkeypatch, tmp_path
 ):
     monkeypatch.setattr(schedule.shutil, "which", lambda name: None)
     for kind, program in (("systemd", "systemctl"), ("launchd", "launchctl"), ("cron", "crontab")):
-        with pytest.raises(ExporterError, match=f"CCEXPORT_SCHEDULER={kind}, but {program}"):
-            schedule.scheduler({"CCEXPORT_SCHEDULER": kind})
+        for dry_run in (True, False):
+            with pytest.raises(ExporterError, match=f"CCEXPORT_SCHEDULER={kind}, but {program}"):
+                install(schedule.scheduler({"CCEXPORT_SCHEDULER": kind}), tmp_path / "v",
+                        "02:30", dry_run=dry_run, env={})  # fmt: skip
+    assert not (tmp_path / "v").exists()
     with pytest.raises(ExporterError, match="install cron"):  # not "neither systemd nor …"
-        schedule.scheduler({"CCEXPORT_SCHEDULER": "cron"})
+        status(schedule.scheduler({"CCEXPORT_SCHEDULER": "cron"}), None)
 
 
 def test_a_windows_task_leaves_no_temporary_folder_behind(tmp_path, monkeypatch):

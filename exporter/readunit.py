@@ -73,7 +73,14 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
     if packer is not None and any(r.session.is_streamed for r in read):
         read = [_packed(r, packer, counts) if r.session.is_streamed else r for r in read]
     return ReadUnit(
-        loaded.problems, read, conversations, counts, len(loaded.sessions), kept, loaded.copy
+        loaded.problems,
+        read,
+        conversations,
+        counts,
+        len(loaded.sessions),
+        kept,
+        loaded.copy,
+        loaded.wait,
     )
 
 

@@ -79,6 +79,7 @@ class ReadUnit:
     held: int = 0
     selected: int = 0
     copy: bool = False  # a copy of a session another file holds (``LoadResult.copy``)
+    wait: bool = False  # to be read again next run (``LoadResult.wait``)
 
     @property
     def left_out(self) -> bool:

@@ -39,6 +39,7 @@ class UnitProgress:
         # run, which reports it (it would skip an unchanged unit).
         problems = [] if read.left_out else read.problems
         self.copy |= read.copy
+        self.complete &= not read.wait  # (not remembered: read again next run)
         self.complete &= not (read.left_out and read.problems)
         new_errors = {p for p in problems if p.severity == "error"} - self.errors
         self.errors |= new_errors

@@ -8,7 +8,7 @@ is probed as well, since one third-party guide names it. In that folder:
   ``OPENCODE_DB`` names another file (absolute, or relative to the data folder);
 - ``storage/``, the JSON tree OpenCode wrote before version 1.2. Its migration copies the
   tree into the database without deleting it, so a session found in both is exported once,
-  from the database, with what only the tree's copy holds (messages and parts by id).
+  from the database.
 
 Kilo is an OpenCode fork with the same schema under the app name ``kilo`` (``kilo.db``,
 ``KILO_DB``); it is its own source, ``kilo``.
@@ -17,8 +17,7 @@ Units of change: each database file with its ``-wal`` (read one session family a
 a top-level session and its subagents, the child sessions whose ``parent_id`` names it);
 each legacy session file with its message and part files while no database exists; once
 one does, the whole (no longer written) tree, whose sessions the database lacks are
-exported (a database depends on the tree beside it too: ``tree_digest``). Databases are
-opened read-only (``_sqlite.Database``).
+exported. Databases are opened read-only (``_sqlite.Database``).
 """
 
 from __future__ import annotations
@@ -32,15 +31,7 @@ from .. import _sqlite
 from .._parts import PART_BYTES, held_size, part_refs
 from .._times import Times
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext
-from .store import (
-    OpenCodeDatabase,
-    TreeCopies,
-    session_ids,
-    tree_digest,
-    tree_families,
-    tree_files,
-    tree_session,
-)
+from .store import OpenCodeDatabase, session_ids, tree_families, tree_files, tree_session
 
 if TYPE_CHECKING:
     from .convert import StoredSession
@@ -103,29 +94,28 @@ class OpenCodeAdapter:
         for data_dir in folders.values():
             dbs = [db for db in self.databases(ctx, data_dir) if db not in seen]
             seen.update(dbs)
-            # a configured folder may be the tree itself (a backup of ``storage/``)
-            tree = data_dir / "storage" if (data_dir / "storage").is_dir() else data_dir
-            files = sorted((tree / "session").glob("*/*.json"))
-            if not dbs:  # a tree OpenCode still writes: one unit per session
-                for file in files:
-                    stamps = (FileStamp.of(file), *tree_files(file))
-                    yield SessionRef(self.name, file.stem, stamps[0], stamps[1:], ("kind=json",))
-                continue
-            held = (tree / "session").is_dir()
-            found = {s.path: s for f in files for s in (FileStamp.of(f), *tree_files(f))}
-            # A database reads the sessions it shares with the tree beside it from the tree
-            # too (``TreeCopies``): the tree's files are part of its fingerprint.
-            beside = (f"tree={tree}", f"tree_files={tree_digest([*found.values()])}")
             for db in dbs:
                 stamps = _sqlite.stamps(db)
-                facts = ("kind=db", *(beside if held else ()))
-                yield SessionRef(self.name, str(db), stamps[0], tuple(stamps[1:]), facts)
-            if held:
-                # A migrated tree (no longer written): one unit, so that sessions the
-                # database holds are not each read and reported empty.
-                facts = ("kind=tree", *(f"db={db}" for db in dbs))
-                main = FileStamp.of(tree / "session")
-                yield SessionRef(self.name, str(tree), main, tuple(found.values()), facts)
+                yield SessionRef(self.name, str(db), stamps[0], tuple(stamps[1:]), ("kind=db",))
+            # a configured folder may be the tree itself (a backup of ``storage/``)
+            tree = data_dir / "storage" if (data_dir / "storage").is_dir() else data_dir
+            if (tree / "session").is_dir():
+                yield from self._tree_refs(tree, dbs)
+
+    def _tree_refs(self, tree: Path, dbs: list[Path]) -> Iterator[SessionRef]:
+        """A tree OpenCode still writes: one unit per session. A tree beside a database
+        (migrated, no longer written): one unit, so sessions the database holds are not
+        each read and reported empty."""
+        files = sorted((tree / "session").glob("*/*.json"))
+        if not dbs:
+            for file in files:
+                stamps = (FileStamp.of(file), *tree_files(file))
+                yield SessionRef(self.name, file.stem, stamps[0], stamps[1:], ("kind=json",))
+            return
+        stamps = {s.path: s for file in files for s in (FileStamp.of(file), *tree_files(file))}
+        facts = ("kind=tree", *(f"db={db}" for db in dbs))
+        main = FileStamp.of(tree / "session")
+        yield SessionRef(self.name, str(tree), main, tuple(stamps.values()), facts)
 
     def count_sessions(self, ref: SessionRef) -> int:
         """Sessions a unit holds (for ``ccexport sources``); a migrated legacy session is
@@ -137,7 +127,7 @@ class OpenCodeAdapter:
             if kind == "db":
                 with _sqlite.Database(ref.main.path) as db:
                     return len(OpenCodeDatabase(db, self.name).rows)
-            migrated = self._migrated(ref, [])
+            migrated = self._migrated(ref, []) or frozenset()
             return sum(1 for f in ref.related if _is_session_file(f.path, ref) and
                        f.path.stem not in migrated)  # fmt: skip
         except (SourceError, ValueError):
@@ -154,8 +144,7 @@ class OpenCodeAdapter:
                 cut = OpenCodeDatabase(db, self.name).parts(PART_BYTES)
         except (SourceError, ValueError, OSError):
             return None
-        beside = tuple(x for x in ref.extra if x.startswith(("tree=", "tree_files=")))
-        return part_refs(ref, ref.main.path, cut, f"db={ref.main.path}", *beside) if cut else None
+        return part_refs(ref, ref.main.path, cut, f"db={ref.main.path}") if cut else None
 
     def held_size(self, ref: SessionRef) -> int:
         return held_size(ref)
@@ -163,22 +152,22 @@ class OpenCodeAdapter:
     def load(self, ref: SessionRef) -> LoadResult:
         roots = ref.fact("part")
         if roots is not None:
-            path, tree = Path(ref.fact("db") or ""), ref.fact("tree")
-            return LoadResult.merged(self._database_families(path, roots.split(","), tree))
+            path = Path(ref.fact("db") or "")
+            return LoadResult.merged(self._database_families(path, roots.split(",")))
         return LoadResult.merged(self.load_families(ref))
 
     def load_families(self, ref: SessionRef) -> Iterator[LoadResult]:
         """One session family at a time: a session with its subagents and theirs."""
         kind = ref.fact("kind")
         if kind == "db":
-            yield from self._database_families(ref.main.path, tree=ref.fact("tree"))
+            yield from self._database_families(ref.main.path)
         elif kind == "json":
             yield self._tree_session(ref.main.path)
         else:
             problems: list[Problem] = []
             migrated = self._migrated(ref, problems)
-            if any(p.severity == "error" for p in problems):  # (a database locked)
-                yield LoadResult([], problems)
+            if migrated is None:  # which of its sessions the database holds is not known
+                yield LoadResult([], problems, wait=True)
                 return
             yield LoadResult([], problems)
             files = [stamp.path for stamp in ref.related if _is_session_file(stamp.path, ref)]
@@ -188,11 +177,9 @@ class OpenCodeAdapter:
                 )
 
     def _database_families(
-        self, path: Path, roots: list[str] | None = None, tree: str | None = None
+        self, path: Path, roots: list[str] | None = None
     ) -> Iterator[LoadResult]:
-        """Every family of a database, or those of the top-level sessions ``roots``; a
-        session the legacy ``tree`` beside it holds too gains what only the tree's copy
-        holds (FORMATS.md §6.3: the database wins where both hold a message or part)."""
+        """Every family of a database, or those of the top-level sessions ``roots``."""
         try:
             with _sqlite.Database(path) as db:
                 try:
@@ -209,15 +196,11 @@ class OpenCodeAdapter:
                 else:  # (a session deleted since the database was cut is gone)
                     chosen = (store.family(r) for r in roots if r in store.rows)
                 times = Times()  # of the whole database (or this part of it)
-                copies = TreeCopies(Path(tree)) if tree else None
                 for family in chosen:
                     result = LoadResult()
                     for ident in family:
                         children = tuple(store.children.get(ident, ()))
-                        stored = store.session(ident)
-                        if copies is not None:
-                            copies.merge(stored, self.name)
-                        self._convert(stored, children, result, times)
+                        self._convert(store.session(ident), children, result, times)
                     yield result
                 if times.count or times.odd:
                     unread: list[Problem] = []
@@ -226,36 +209,33 @@ class OpenCodeAdapter:
         except SourceError as exc:
             yield LoadResult([], [exc.problem(self.name)])
 
-    def _migrated(self, ref: SessionRef, problems: list[Problem]) -> frozenset[str]:
-        """Ids of the sessions the databases beside a tree hold (those are exported from the
-        databases, which read what only the tree's copy holds)."""
+    def _migrated(self, ref: SessionRef, problems: list[Problem]) -> frozenset[str] | None:
+        """Ids of the sessions the databases beside a tree hold (the database's copy is the
+        session: OpenCode deletes from it what the person undid, which the tree still
+        holds). None while one is locked: the tree waits, read again next run; its older
+        copies, exported as they stand, replaced the database's fuller notes (--force).
+        (The database's own unit reports its error; here a warning, or one database would
+        count as two failures.)"""
         found: set[str] = set()
         for db in (x.removeprefix("db=") for x in ref.extra if x.startswith("db=")):
             try:
                 found |= session_ids(Path(db))
             except SourceError as exc:
                 if exc.message.startswith(_sqlite.LOCKED):
-                    # The tree waits: its copies of the database's sessions are older, and
-                    # exported as they stand they replaced its fuller notes (under --force).
-                    # An error of the tree's, so that it is read again next run.
-                    why = (
-                        f"not read while the database beside it, {Path(db).name}, is locked: "
-                        f"the tree's copies of its sessions are older; read again next run"
-                    )
-                    problems.append(
-                        Problem(str(ref.main.path), why, severity="error", source=self.name)
-                    )
-                else:  # a database that cannot be read at all: the tree is all there is
-                    # (The database's own unit reports the error; one database, one failure.)
-                    why = f"{exc.message}; the legacy tree beside it is exported as it stands"
+                    why = (f"{exc.message}; the legacy tree beside it waits, read again "
+                           f"next run")  # fmt: skip
                     problems.append(Problem(exc.path, why, severity="warning", source=self.name))
+                    return None
+                # One that cannot be read at all: the tree is all there is of its sessions.
+                why = f"{exc.message}; the legacy tree beside it is exported as it stands"
+                problems.append(Problem(exc.path, why, severity="warning", source=self.name))
         return frozenset(found)
 
     def _tree_session(
         self, path: Path, migrated: frozenset[str] = frozenset(), children: tuple[str, ...] = ()
     ) -> LoadResult:
-        # A session the database holds is the database's note, which reads this copy too
-        # (``TreeCopies``): not a session without a conversation (``copy``).
+        # A session the database holds is the database's note: not a session without a
+        # conversation (``copy``), and not read.
         if path.stem in migrated:
             return LoadResult(copy=True)
         stored, problem = tree_session(path, self.name)

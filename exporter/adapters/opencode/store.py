@@ -13,8 +13,6 @@ are named by their ids. Early trees kept parts inside the message file, or flat 
 
 from __future__ import annotations
 
-import hashlib
-import heapq
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -211,94 +209,6 @@ def tree_session(session_file: Path, source: str) -> tuple[StoredSession | None,
     else:  # a time that cannot be read sorted first; the ids, time-ordered, keep its place
         messages.sort(key=lambda m: str(m[0].get("id")))
     return StoredSession(info, messages, session_file, None, problems), None
-
-
-def tree_index(storage: Path) -> dict[str, Path]:
-    """A legacy tree's session files by their names' ids (``session/<project>/<id>.json``)."""
-    found: dict[str, Path] = {}
-    try:
-        projects = [Path(e.path) for e in sorted(listed(storage / "session"), key=lambda e: e.name)]
-    except (OSError, ValueError):
-        return found
-    for project in projects:
-        for file in _json_files(project):
-            found.setdefault(file.stem, file)
-    return found
-
-
-def tree_digest(stamps: list[FileStamp]) -> str:
-    """A short digest of a tree's files as stat saw them: the databases beside it read the
-    sessions they share from it, so a change to it is a change to them."""
-    digest = hashlib.blake2b(digest_size=12)
-    for stamp in sorted(stamps, key=lambda s: str(s.path)):
-        digest.update(f"{stamp.path}\0{stamp.size}\0{stamp.mtime_ns}\0{stamp.inode}\n".encode(
-            "utf-8", "surrogateescape"))  # fmt: skip
-    return digest.hexdigest()
-
-
-class TreeCopies:
-    """The legacy tree beside a database, whose sessions the database holds too (copied by
-    OpenCode's migration): what a session's copy holds that the database lacks is added to
-    it (``merge_tree_copy``). A database is read again whenever it changes, so a copy whose
-    message and part files are all named by ids the database holds (files are named by their
-    ids) is not read: only listed. An early tree's flat ``part/`` files, named by no message,
-    make every copy read."""
-
-    def __init__(self, storage: Path) -> None:
-        self.storage = storage
-        self.files = tree_index(storage)
-        self.flat = bool(self.files) and bool(_json_files(storage / "part"))
-
-    def merge(self, stored: StoredSession, source: str) -> None:
-        file = self.files.get(str(stored.info["id"]))
-        if file is not None and (self.flat or not self._held(stored, file)):
-            merge_tree_copy(stored, file, source)
-
-    def _held(self, stored: StoredSession, file: Path) -> bool:
-        """Does the database hold every message and part the tree's copy has a file of?"""
-        ours = {str(data.get("id")): {str(p.get("id")) for p in parts}
-                for data, parts in stored.messages}  # fmt: skip
-        for message in _json_files(self.storage / "message" / file.stem, every=True):
-            parts = ours.get(message.stem)
-            if parts is None:
-                return False
-            part_files = _json_files(self.storage / "part" / message.stem, every=True)
-            if any(part.stem not in parts for part in part_files):
-                return False
-        return True
-
-
-def merge_tree_copy(stored: StoredSession, session_file: Path, source: str) -> None:
-    """Add to a database's session what its legacy tree's copy holds and the database lacks
-    (FORMATS.md §6.3: messages and parts by their ids, the database winning where both hold
-    one): the tree's own messages in time order among the database's, its own parts in id
-    order among a message's. What cannot be read of the tree is a warning: the database's
-    copy is exported all the same."""
-    tree, problem = tree_session(session_file, source)
-    if tree is None:
-        if problem is not None:
-            why = f"{problem.message}; the database's copy of the session is exported without it"
-            stored.problems.append(Problem(problem.path, why, source=source))
-        return
-    stored.problems += tree.problems
-    theirs = {str(data.get("id")): parts for data, parts in tree.messages}
-    ours: set[str] = set()
-    for data, parts in stored.messages:
-        ours.add(str(data.get("id")))
-        have = {str(part.get("id")) for part in parts}
-        more = [p for p in theirs.get(str(data.get("id")), []) if str(p.get("id")) not in have]
-        if more:
-            parts += more
-            if all(isinstance(part.get("id"), str) for part in parts):
-                parts.sort(key=lambda part: part["id"])
-    added = [m for m in tree.messages if str(m[0].get("id")) not in ours]
-    if added:
-        stored.messages = list(heapq.merge(stored.messages, added, key=_when))
-
-
-def _when(message: tuple[dict[str, Any], list[dict[str, Any]]]) -> tuple[float, str]:
-    """A message's place in time: its creation, then its (time-ordered) id."""
-    return _created(message[0]), str(message[0].get("id"))
 
 
 def tree_families(files: list[Path]) -> list[list[tuple[Path, tuple[str, ...]]]]:

@@ -79,7 +79,7 @@ def read_unit(unit: str, adapter_type: type, ref: SessionRef) -> ReadUnit:
         counts,
         len(loaded.sessions),
         kept,
-        loaded.copy,
+        loaded.copy or loaded.unreadable,
         loaded.wait,
     )
 

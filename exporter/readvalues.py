@@ -78,7 +78,9 @@ class ReadUnit:
     # problems, or having no conversation, are not reported); see ``left_out``.
     held: int = 0
     selected: int = 0
-    copy: bool = False  # a copy of a session another file holds (``LoadResult.copy``)
+    # A copy of a session another file holds, or a conversation a warning says could not be
+    # read (``LoadResult.copy``, ``unreadable``): not a file "without a conversation".
+    copy: bool = False
     wait: bool = False  # to be read again next run (``LoadResult.wait``)
 
     @property

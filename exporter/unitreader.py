@@ -122,8 +122,8 @@ class UnitReader:
         kept = sum(1 for s in loaded.sessions if selected(s, o.project, o.since))
         self.children_written(sessions)
         return ReadUnit(loaded.problems, [ReadSession(s) for s in sessions], conversations,
-                        redactions, len(loaded.sessions), kept, loaded.copy,
-                        loaded.wait)  # fmt: skip
+                        redactions, len(loaded.sessions), kept,
+                        loaded.copy or loaded.unreadable, loaded.wait)  # fmt: skip
 
 
 def _loaded_families(adapter: Adapter, ref: SessionRef) -> Iterator[LoadResult]:

@@ -254,6 +254,9 @@ class LoadResult:
     # The file is a copy of a session another file holds, which is exported instead: it
     # holds a conversation all the same (not a file "without a conversation").
     copy: bool = False
+    # It holds a conversation that could not be read, which a warning says (a chat log that
+    # lost its start): not a file "without a conversation" either.
+    unreadable: bool = False
     # Read again by the next run though nothing failed: what it depends on could not be read
     # (an OpenCode tree waits while the database beside it is locked).
     wait: bool = False
@@ -266,6 +269,7 @@ class LoadResult:
             merged.sessions += result.sessions
             merged.problems += result.problems
             merged.copy |= result.copy
+            merged.unreadable |= result.unreadable
             merged.wait |= result.wait
         return merged
 

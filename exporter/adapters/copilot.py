@@ -106,6 +106,7 @@ class CopilotAdapter:
 
     def load(self, ref: SessionRef) -> LoadResult:
         from .copilot_log import last_activity  # the parser: imported when a session is read
+        from .copilot_replay import LOST_START
 
         result = LoadResult()
         if ref.session_id.startswith("legacy:"):
@@ -117,7 +118,8 @@ class CopilotAdapter:
                 newest = last_activity(data)
                 if best is None or (newest and (best[0] is None or newest > best[0])):
                     best = (newest, data, stamp.path)
-        if best is None:
+        if best is None:  # (a log that lost its start is a chat all the same, said unread)
+            result.unreadable = any(p.message.startswith(LOST_START) for p in result.problems)
             return result
         if best[2].suffix == ".json":  # the log could not be replayed: its document is read
             result.problems = [_recovered(p, best[2]) for p in result.problems]
@@ -342,10 +344,11 @@ def _count(value: Any) -> int:
 
 
 def _recovered(problem: Problem, document: Path) -> Problem:
-    """A log that lost its start is no failure when its document holds the chat."""
+    """A log that lost its start, when its document holds the chat."""
     from .copilot_replay import LOST_START
 
     if not problem.message.startswith(LOST_START):
         return problem
-    why = f"{problem.message}; the chat is read from {document.name}, which it was migrated from"
-    return dataclasses.replace(problem, message=why, severity="warning")
+    why = problem.message.removesuffix(": no note")
+    why += f"; the chat is read from {document.name}, which it was migrated from"
+    return dataclasses.replace(problem, message=why)

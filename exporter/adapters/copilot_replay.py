@@ -39,7 +39,8 @@ LOST_START = "the log lost its start, the chat's initial state (its kind 0 entry
 
 def replay(path: Path, problems: list[Problem]) -> Any:
     """The session object a ``.jsonl`` mutation log describes (None if it never starts:
-    then one error, not a warning per entry, since the whole chat is lost)."""
+    then one warning, not one per entry; said once, as the file is not read again until it
+    changes: nobody can mend VS Code's log)."""
     state: Any = None
     early: list[Problem] = []  # entries before the initial state
     for number, entry in iter_json_objects(path, problems, SOURCE):
@@ -112,8 +113,8 @@ def replay(path: Path, problems: list[Problem]) -> Any:
                 )
             )
     if state is None and early:
-        why = f"{LOST_START}, so none of its {len(early)} later entries can be placed"
-        problems.append(Problem(str(path), why, severity="error", source=SOURCE))
+        why = f"{LOST_START}, so none of its {len(early)} later entries can be placed: no note"
+        problems.append(Problem(str(path), why, source=SOURCE))
     else:
         problems.extend(early)
     return state

@@ -11,7 +11,7 @@ import typer
 from .errors import Problem, visible
 from .outcome import ExportReport, SourceCounts
 from .vault import SHRUNK, Action
-from .vaultio import append_path
+from .vaultio import anchored, append_path, read_file, write_path
 
 if TYPE_CHECKING:
     from .options import ExportOptions
@@ -186,8 +186,13 @@ def _project_hint(options: ExportOptions) -> str | None:
 CONFLICT_LINE = "  conflict: "  # how the nightly log names an edit saved aside (``doctor``)
 
 
+# The nightly log's size past which its oldest entries go: it keeps about the newest half.
+LOG_MAX_BYTES = 1_000_000
+
+
 def append_log(path: Path, report: ExportReport | None, code: int, error: str = "") -> None:
     """One entry per run in the nightly log: when, how it ended, and what went wrong."""
+    _trim_log(path)
     stamp = datetime.now().astimezone().isoformat(timespec="seconds")
     lines = [f"[{stamp}] exit {code}: {summary_line(report) if report else error}"]
     if report:  # its errors as --quiet printed them: one template mistake is one line,
@@ -199,6 +204,20 @@ def append_log(path: Path, report: ExportReport | None, code: int, error: str = 
         warnings = [p for p in report.problems if p.severity != "error"]
         lines += [f"  {line}" for line in problem_lines(warnings, False, False)]
     append_path(path, ("\n".join(lines) + "\n").encode())  # never through a planted link
+
+
+def _trim_log(path: Path) -> None:
+    """A log past ``LOG_MAX_BYTES`` keeps its newest entries, about half of it: a run's
+    warnings go into it every night, and nothing else ever shortens it."""
+    try:
+        found = read_file(*anchored(path))
+    except OSError:  # (the append says what is wrong with it)
+        return
+    if found is None or len(found[0]) <= LOG_MAX_BYTES:
+        return
+    tail = found[0][-(LOG_MAX_BYTES // 2) :]
+    start = tail.find(b"\n[")  # an entry's first line
+    write_path(path, tail[start + 1 :] if start >= 0 else b"")
 
 
 def print_report(

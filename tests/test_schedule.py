@@ -574,3 +574,25 @@ def test_the_nightly_log_keeps_the_warnings_quiet_keeps_off_the_mail(tmp_path):
     (warning,) = entry[1:]
     assert warning.startswith(f"  warning: {path}:{broken}: not valid JSON")
     assert schedule.last_run(log).splitlines()[1] == warning
+
+
+def test_the_nightly_log_keeps_its_newest_entries_past_its_size(tmp_path, monkeypatch):
+    """Warnings go into the log every night and nothing shortened it: past its size it
+    keeps about its newest half, whole entries, the run's own last."""
+    from exporter import report
+
+    monkeypatch.setattr(report, "LOG_MAX_BYTES", 1500)
+    log = tmp_path / "v" / ".ccexport" / "nightly.log"
+    log.parent.mkdir(parents=True)
+    old = "".join(f"[2026-11-{d:02}T02:30:00] exit 0: fine\n  warning: x.jsonl:{d}: bad\n"
+                  for d in range(1, 29))  # fmt: skip
+    log.write_text(old)
+    assert len(old) > 1500
+    report.append_log(log, None, 1, "the vault is busy")
+    kept = log.read_text()
+    assert len(kept) <= 850 and kept.startswith("[2026-11-")
+    assert kept.splitlines()[-1].endswith("exit 1: the vault is busy")
+    assert old.endswith(kept.rsplit("[", 1)[0])  # the newest entries, as they were
+    before = log.read_text()
+    report.append_log(log, None, 0, "fine")  # under the size: only appended
+    assert log.read_text().startswith(before)

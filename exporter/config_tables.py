@@ -75,6 +75,9 @@ def apply_frontmatter(s: Settings, value: Any, fail: Any) -> None:
                 ("frontmatter", "add", name),
                 "must be a string, a number, true or false, a list, or a {{ expression }}",
             )
+    for name in add:
+        if said := _setting_below_add(name, fail.text):
+            raise fail(("frontmatter", "add", name), said)
     named = sorted(_IDENTITY_KEYS & set(add))
     if named:
         raise fail(
@@ -91,6 +94,25 @@ def apply_frontmatter(s: Settings, value: Any, fail: Any) -> None:
         )
     s.frontmatter_add.update(add)
     s.frontmatter_drop = list(dict.fromkeys([*s.frontmatter_drop, *drop]))
+
+
+def _setting_below_add(name: str, text: str) -> str | None:
+    """A top-level setting's name (``timezone``) as a key below a ``[frontmatter.add]``
+    header: a line added at the end of the file, which TOML made a property of every note
+    (and, once given, a property stays). None for any other key, and for one written in
+    ``add = { … }``, which says what it means."""
+    from .config import setting_names
+
+    if name not in setting_names():
+        return None
+    line = key_lines(text).get(("frontmatter", "add", name))
+    above = [h for h in table_headers(text) if line is not None and h[0] < line]
+    if not above or above[-1][1] != ("frontmatter", "add"):
+        return None
+    said = misplaced(("frontmatter", "add"), name, None, text)
+    return (
+        f"{said}; to add a property of that name, write it in 'add = {{ … }}' under [frontmatter]"
+    )
 
 
 def apply_properties(s: Settings, key: str, value: Any, fail: Any) -> None:

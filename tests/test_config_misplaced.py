@@ -118,3 +118,22 @@ def test_the_readme_example_says_top_level_keys_go_above_the_tables():
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
     example = readme.split("# ~/Notes/.ccexport/config.toml", 1)[1].split("[paths]", 1)[0]
     assert "top-level keys go above the tables" in example.lower()
+
+
+def test_a_top_level_setting_appended_below_frontmatter_add_is_no_silent_property(tmp_path):
+    """``[frontmatter.add]`` takes any key, so ``timezone = …`` appended below it became a
+    property of every note (and, once given, a property stays), the zone never set. A key
+    named as a top-level setting there is said to be one; written in ``add = { … }``, it is
+    the property it says."""
+    text = '[frontmatter.add]\nstatus = "inbox"\ntimezone = "Europe/Berlin"\n'
+    said = config_error(tmp_path, text)
+    assert (
+        "line 3: 'frontmatter.add.timezone' is the top-level setting 'timezone'; it is written "
+        "below [frontmatter.add] (line 1), so TOML puts it in that table: move it above that "
+        "header; to add a property of that name, write it in 'add = { … }' under [frontmatter]"
+    ) in said
+    vault = tmp_path / "v"
+    inline = '[frontmatter]\nadd = { status = "inbox", timezone = "Europe/Berlin" }\n'
+    (vault / ".ccexport" / "config.toml").write_text(inline, encoding="utf-8")
+    shown = runner.invoke(app, ["config", "show", "--vault", str(vault)])
+    assert shown.exit_code == 0 and 'timezone = "Europe/Berlin"' in shown.output

@@ -186,18 +186,26 @@ TemplatesOpt = Annotated[
 MAX_JOBS = 64
 
 
-def _jobs_in_range(value: int | None) -> int | None:
-    """``--jobs`` from 1 to MAX_JOBS, else refused as the other bad values of options are
-    (typer's bounds answered in pydantic's words: "Input should be greater than or equal
-    to 1")."""
-    if value is not None and not 1 <= value <= MAX_JOBS:
+def _jobs_in_range(value: str | None) -> int | None:
+    """``--jobs`` a whole number from 1 to MAX_JOBS, else refused as the other bad values of
+    options are (typer's parsing and bounds answered in pydantic's words: "Input should be
+    a valid integer", "Input should be greater than or equal to 1")."""
+    if value is None:
+        return None
+    try:
+        number: int | None = int(value)
+    except ValueError:
+        number = None
+    if number is None or not 1 <= number <= MAX_JOBS:
+        shown = repr(value) if number is None else number
         _fail(f"command line: --jobs must be a number of processes from 1 to {MAX_JOBS}, "
-              f"not {value}", 2)  # fmt: skip
-    return value
+              f"not {shown}", 2)  # fmt: skip
+    return number
 
 
 JobsOpt = Annotated[
-    int | None,
+    # (read as text: a word is refused in ccexport's words, as a number out of range is)
+    str | None,
     typer.Option(
         "--jobs",
         "-j",

@@ -214,7 +214,7 @@ def test_json_is_written_when_the_vault_is_locked(tmp_path, home):
     [
         (["--jobs", "0"], "--jobs must be a number of processes from 1 to 64, not 0"),
         (["--jobs", "5000"], "--jobs must be a number of processes"),  # it forked 5,000 workers
-        (["--jobs", "x"], "Invalid value for '--jobs'"),
+        (["--jobs", "x"], "--jobs must be a number of processes from 1 to 64, not 'x'"),
         (["--no-such-flag"], "No such option: --no-such-flag"),
         (["--since"], "Option '--since' requires an argument"),
         (["--tool-output", "most"], "--tool-output must be one of full, head, none"),

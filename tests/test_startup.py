@@ -216,14 +216,14 @@ def test_a_number_option_given_plainly_does_not_load_typers_validators(tmp_path)
     assert "pydantic" not in loaded
 
 
-def test_a_number_given_is_still_checked_by_typer():
+def test_a_number_given_is_still_checked():
     from typer.testing import CliRunner
 
     from exporter.cli import app
 
     bad = CliRunner().invoke(app, ["--vault", "v", "--jobs", "x"])
     assert bad.exit_code == 2
-    assert "--jobs" in bad.output and "valid integer" in bad.output
+    assert "--jobs must be a number of processes from 1 to 64, not 'x'" in bad.output
 
 
 @pytest.mark.parametrize("sources", [[], *([s] for s in SOURCE_LABELS), sorted(SOURCE_LABELS)])

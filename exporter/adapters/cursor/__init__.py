@@ -5,7 +5,9 @@ Where:
 - the ``User`` folder: ``~/.config/Cursor/User`` (Linux), ``~/Library/Application
   Support/Cursor/User`` (macOS), ``%APPDATA%\\Cursor\\User`` (Windows); all are tried under
   ``--home``. Generations 1-3 (``composer.py``): the legacy AI-chat panel, the 2024
-  workspace composer and the global split storage (``composerData`` + ``bubbleId`` rows).
+  workspace composer and the global split storage (``composerData`` + ``bubbleId`` rows);
+  a composer another started is its subagent, or a best-of-N alternative shown as a fork
+  (``family.py``).
 - ``~/.cursor`` (``%USERPROFILE%\\.cursor``; on the real home also ``$CURSOR_CONFIG_DIR``):
   generation 4, the Agent transcripts Cursor ≥ 3 and ``cursor-agent`` write
   (``agent_store.py`` finds them, ``transcripts.py`` reads them with ``wrappers.py``,

@@ -12,10 +12,12 @@
 One user folder is one discovery unit (the global database, every workspace database and
 ``workspace.json``): a composer's project can only be known by reading the workspaces. The
 unit is re-read when any of those files changes; notes whose session did not change are
-left alone byte for byte. Composers are read one at a time. A composer found in both the
-global database and a workspace is exported once, from the global one. With workers, a
-large folder is read in parts side by side (``composer_parts``, ``load_part``): runs of
-the global database's composers, then the workspaces' own chats, in the order read here.
+left alone byte for byte. Composers are read one family at a time (a composer and
+those it started: its subagents, its best-of-N alternatives; ``family.py``). A composer
+found in both the global database and a workspace is exported once, from the global
+one. With workers, a large folder is read in parts side by side (``composer_parts``,
+``load_part``): runs of the global database's families, then the workspaces' own chats,
+in the order read here.
 """
 
 from __future__ import annotations
@@ -34,12 +36,14 @@ from ..vscode import Database, db_stamps, folder_of_workspace, workspace_dbs
 from .chats import composer_session as _composer_session
 from .chats import stored_list as _list
 from .chats import tab_session as _tab_session
+from .family import families, linked_family, parents
 
 SOURCE = "cursor"
 GLOBAL = "globalStorage/state.vscdb"
 _CHAT_PANEL = "workbench.panel.aichat.view.aichat.chatdata"
 _PANE_PREFIX = "workbench.panel.composerChatViewPane"
 _VIEW_PREFIX = "workbench.panel.aichat.view."
+FAMILY_JOIN = ";"  # between the composers of one family in a part (families by commas)
 
 
 def discover_user_dir(user_dir: Path) -> SessionRef | None:
@@ -102,20 +106,15 @@ def load_user_dir(user_dir: Path) -> Iterator[LoadResult]:
     if global_db.is_file():
         try:
             with Database(global_db) as db:
-                headers = _composer_headers(db)
-                for key in db.keys("cursorDiskKV", "composerData:"):
-                    data = db.get("cursorDiskKV", key)
-                    cid = key.removeprefix("composerData:")
-                    if not isinstance(data, dict):
-                        _not_an_object(data, cid, global_db, problems, db)
-                        continue
-                    seen.add(cid)
-                    folder = (
-                        _workspace_folder(data) or headers.get(cid) or workspaces.owner.get(cid)
-                    )
-                    session = _composer_session(data, cid, folder, db, global_db, times, user_dir)
-                    if session:
-                        yield LoadResult([session], [])
+                keys = db.keys("cursorDiskKV", "composerData:")
+                cids = [key.removeprefix("composerData:") for key in keys]
+                owners = workspaces.owner
+                read = _Family(db, global_db, _composer_headers(db), owners, times, user_dir)
+                for family in families(cids, parents(db)):
+                    sessions = read.sessions(family, problems)
+                    seen.update(read.seen)
+                    if sessions:  # (a composer, with those it started)
+                        yield LoadResult(sessions, [])
         except SourceError as exc:
             problems.append(exc.problem(SOURCE))
         times.report(problems, global_db, SOURCE)
@@ -177,30 +176,74 @@ def holds_conversation(global_dbs: list[Path], cid: str) -> bool:
     return False
 
 
+class _Family:
+    """Reads the composers of one family (``family.families``) of the global database
+    ``db`` at ``path`` as linked sessions (``family.linked_family``): a composer that is
+    not a JSON object is said (``_not_an_object``) and left out; ``seen``, those read."""
+
+    def __init__(
+        self,
+        db: Database,
+        path: Path,
+        headers: dict[str, str],
+        owners: dict[str, str | None],
+        times: Times,
+        user_dir: Path,
+    ) -> None:
+        self.db, self.path, self.headers, self.owners = db, path, headers, owners
+        self.times, self.user_dir = times, user_dir
+        self.seen: set[str] = set()
+
+    def sessions(self, family: list[str], problems: list[Problem]) -> list[Session]:
+        members: list[tuple[str, dict[str, Any], Session | None]] = []
+        for cid in family:
+            data = self.db.get("cursorDiskKV", f"composerData:{cid}")
+            if not isinstance(data, dict):
+                _not_an_object(data, cid, self.path, problems, self.db)
+                continue
+            self.seen.add(cid)
+            folder = _workspace_folder(data) or self.headers.get(cid) or self.owners.get(cid)
+            session = _composer_session(
+                data, cid, folder, self.db, self.path, self.times, self.user_dir
+            )
+            members.append((cid, data, session))
+        return linked_family(members)
+
+
 WORKSPACES_PART = "workspaces"  # the last part: the chats kept in workspace databases
 
 
 def composer_parts(user_dir: Path) -> list[tuple[str, int]] | None:
     """A user folder cut into parts read in this order, as ``load_user_dir`` reads it:
-    runs of the global database's composers (ids joined by commas) of about
-    ``PART_BYTES`` each, weighed by their message rows at the database's mean row size;
-    then ``WORKSPACES_PART``. Each with its estimated bytes. Keys only are read here.
+    runs of the global database's composers of about ``PART_BYTES`` each, weighed by
+    their message rows at the database's mean row size, a family (a composer and those it
+    started: ``family.families``) never cut, its ids joined by ``FAMILY_JOIN``, families
+    by commas; then ``WORKSPACES_PART``. Each with its estimated bytes. Keys only are
+    read here, and the composers that name a parent or list children.
     None when the global database cannot be read: the folder is read whole, as before."""
     global_db = user_dir / GLOBAL
     keys: list[str] = []
     rows: dict[str, int] = {}
+    parent_of: dict[str, str] = {}
     size = 0
     if global_db.is_file():
         try:
             with Database(global_db) as db:
                 keys = db.keys("cursorDiskKV", "composerData:")
                 rows = _bubble_rows(db)
+                parent_of = parents(db)
             size = global_db.stat().st_size
         except (SourceError, OSError):
             return None
     cids = [key.removeprefix("composerData:") for key in keys]
+    if any(FAMILY_JOIN in cid for cid in cids):
+        return None  # an id a part cannot name
     mean = size / max(1, sum(rows.values()) + len(cids))
-    parts = runs(((cid, (rows.get(cid, 0) + 1) * mean) for cid in cids), PART_BYTES)
+    weighed = (
+        (FAMILY_JOIN.join(family), sum((rows.get(cid, 0) + 1) * mean for cid in family))
+        for family in families(cids, parent_of)
+    )
+    parts = runs(weighed, PART_BYTES)
     if parts is None:
         return None  # an id a part cannot name
     try:
@@ -241,16 +284,9 @@ def load_part(user_dir: Path, part: str, owners: dict[str, str | None]) -> LoadR
         times = Times()  # of the global database's composers in this part
         try:
             with Database(global_db) as db:
-                headers = _composer_headers(db)
-                for cid in part.split(","):
-                    data = db.get("cursorDiskKV", f"composerData:{cid}")
-                    if not isinstance(data, dict):
-                        _not_an_object(data, cid, global_db, problems, db)
-                        continue
-                    folder = _workspace_folder(data) or headers.get(cid) or owners.get(cid)
-                    session = _composer_session(data, cid, folder, db, global_db, times, user_dir)
-                    if session:
-                        sessions.append(session)
+                read = _Family(db, global_db, _composer_headers(db), owners, times, user_dir)
+                for family in part.split(","):
+                    sessions.extend(read.sessions(family.split(FAMILY_JOIN), problems))
         except SourceError as exc:
             problems.append(exc.problem(SOURCE))
         times.report(problems, global_db, SOURCE)

@@ -111,12 +111,7 @@ class Failure:
 def table_headers(text: str) -> list[tuple[int, KeyPath, str]]:
     """Each ``[table]`` and ``[[array]]`` header of the text: its line, the path of the table
     it opens (``("redact", "extra", 0)``), and the header as written (``[[redact.extra]]``)."""
-    scan = _KeyScan(text)
-    try:
-        scan.document()
-    except (IndexError, ValueError, tomllib.TOMLDecodeError):
-        pass
-    return scan.headers
+    return _scanned(text).headers
 
 
 def key_lines(text: str) -> dict[KeyPath, int]:
@@ -124,12 +119,17 @@ def key_lines(text: str) -> dict[KeyPath, int]:
     arrays, each ``[[array]]`` table by its number) -> the line it starts on (1-based). The
     text is one tomllib has read; should it hold a form not foreseen here, the keys before
     it are still given."""
+    return _scanned(text).found
+
+
+def _scanned(text: str) -> _KeyScan:
+    """The text scanned as far as it goes (the keys and headers before a form not foreseen)."""
     scan = _KeyScan(text)
     try:
         scan.document()
     except (IndexError, ValueError, tomllib.TOMLDecodeError):
         pass
-    return scan.found
+    return scan
 
 
 class _KeyScan:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_config_keys import config_error as config_error_of
 from typer.testing import CliRunner
 
 from exporter.cli import app
@@ -31,13 +32,9 @@ EXAMPLE = (
 
 
 def config_error(tmp_path: Path, text: str) -> str:
-    vault = tmp_path / "v"
-    (vault / ".ccexport").mkdir(parents=True, exist_ok=True)
-    (vault / ".ccexport" / "config.toml").write_text(text, encoding="utf-8")
-    result = runner.invoke(app, ["config", "show", "--vault", str(vault)])
-    assert result.exit_code == 2, result.output
-    assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
-    return result.stderr
+    said = config_error_of(tmp_path, text)
+    assert said.count("\n") == 1
+    return said
 
 
 def test_a_top_level_setting_appended_below_a_table_is_said_to_be_one(tmp_path):

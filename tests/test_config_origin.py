@@ -5,9 +5,9 @@ one shown, from that file."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
+from test_config_templates import shown as rows_shown
 from typer.testing import CliRunner
 
 from exporter.cli import app
@@ -18,13 +18,7 @@ runner = CliRunner()
 def shown(vault: Path) -> dict[str, tuple[object, str]]:
     result = runner.invoke(app, ["config", "show", "--vault", str(vault)])
     assert result.exit_code == 0, result.output
-    rows = {}
-    for line in result.output.splitlines():
-        key, rest = line.split(None, 1)
-        value, origin = rest.rsplit(" from ", 1)
-        value = value.strip()
-        rows[key] = (value if value == "-" else tomllib.loads(f"v = {value}")["v"], origin.strip())
-    return rows
+    return rows_shown(result)
 
 
 def write(path: Path, text: str) -> str:

@@ -223,13 +223,10 @@ def test_an_edit_hidden_once_complete_is_one_call_and_one_refused_says_by_whom(t
     assert "> denied by the user\n" in note and "files:\n- .env\n" in note
 
 
-def test_one_call_editing_two_files_is_two_edits_its_result_under_the_first(tmp_path):
-    """multi_replace_string_in_file: each replacement names its file; each file's edit shows
-    what it replaced, named after the call, whose result is under the first."""
+def _renamed_in_two_files(tmp_path, args: dict) -> tuple[str, list]:
+    """A multi_replace_string_in_file call given ``args``, shown as Copilot streams it: the
+    hidden call, an edit group of index.ts and one of util.ts, then the reply."""
     other = {"$mid": 1, "fsPath": "/w/app/util.ts", "path": "/w/app/util.ts", "scheme": "file"}
-    args = {"explanation": "Rename", "replacements": [
-        {"filePath": "/w/app/index.ts", "oldString": "old()", "newString": "renamed()"},
-        {"filePath": "/w/app/util.ts", "oldString": "function old", "newString": "function renamed"}]}  # fmt: skip
     response = [
         _hidden("copilot_multiReplaceString", "mr1", "Using Multi-Replace String"),
         _group(INDEX, "renamed()", 4),
@@ -237,9 +234,18 @@ def test_one_call_editing_two_files_is_two_edits_its_result_under_the_first(tmp_
         markdown("Renamed."),
     ]
     done = "The following files were successfully edited:|\n|/w/app/index.ts\n/w/app/util.ts"
-    note, problems = exported(
+    return exported(
         tmp_path, "Rename old", response, _asked("multi_replace_string_in_file", args, done)
     )
+
+
+def test_one_call_editing_two_files_is_two_edits_its_result_under_the_first(tmp_path):
+    """multi_replace_string_in_file: each replacement names its file; each file's edit shows
+    what it replaced, named after the call, whose result is under the first."""
+    args = {"explanation": "Rename", "replacements": [
+        {"filePath": "/w/app/index.ts", "oldString": "old()", "newString": "renamed()"},
+        {"filePath": "/w/app/util.ts", "oldString": "function old", "newString": "function renamed"}]}  # fmt: skip
+    note, problems = _renamed_in_two_files(tmp_path, args)
     assert problems == []
     index = note.index("> [!example]- `copilot_multiReplaceString` — `/w/app/index.ts`")
     util = note.index("> [!example]- `copilot_multiReplaceString` — `/w/app/util.ts`")
@@ -253,21 +259,11 @@ def test_an_edit_shows_the_keys_the_model_sent_and_two_replacements_of_a_file_to
     """The model sent ``filePath``: the edit's input shows that key, not an invented
     ``file_path`` (review20 F6); two replacements of one file are its ``filePath`` once and
     those ``replacements`` as sent."""
-    other = {"$mid": 1, "fsPath": "/w/app/util.ts", "path": "/w/app/util.ts", "scheme": "file"}
     args = {"explanation": "Rename", "replacements": [
         {"filePath": "/w/app/index.ts", "oldString": "old()", "newString": "renamed()"},
         {"filePath": "/w/app/util.ts", "oldString": "function old", "newString": "function renamed"},
         {"filePath": "/w/app/util.ts", "oldString": "old;", "newString": "renamed;"}]}  # fmt: skip
-    response = [
-        _hidden("copilot_multiReplaceString", "mr1", "Using Multi-Replace String"),
-        _group(INDEX, "renamed()", 4),
-        _group(other, "function renamed", 1),
-        markdown("Renamed."),
-    ]
-    done = "The following files were successfully edited:|\n|/w/app/index.ts\n/w/app/util.ts"
-    note, problems = exported(
-        tmp_path, "Rename old", response, _asked("multi_replace_string_in_file", args, done)
-    )
+    note, problems = _renamed_in_two_files(tmp_path, args)
     assert problems == [] and "file_path" not in note
     util = note.index("> [!example]- `copilot_multiReplaceString` — `/w/app/util.ts`")
     assert "> ```yaml\n> filePath: /w/app/index.ts\n> explanation: Rename\n" in note[:util]

@@ -145,6 +145,14 @@ def os_reason(exc: BaseException) -> str:
     return str(exc)
 
 
+def unit_unread(exc: Exception) -> str:
+    """A unit that could not be read: an OS error's reason (the message names the file),
+    else what went wrong, as it reads."""
+    if isinstance(exc, OSError):
+        return f"could not be read: {os_reason(exc)}; its sessions are read again next run"
+    return f"could not be read: {exc}"
+
+
 def os_error_message(exc: OSError) -> tuple[str, int]:
     """One line a person can act on for an OS error that stopped a run, and its exit code:
     2 when the vault cannot be used at all (fix the setup), 1 when the run failed midway."""

@@ -18,7 +18,7 @@ from . import notefile, vaultrun
 from .adapters import Adapter, SessionRef
 from .collector import collector_eased, collector_lasting
 from .doctor_templates import unknown_template_problems
-from .errors import ConfigError, Problem, os_reason
+from .errors import ConfigError, Problem, unit_unread
 from .interrupts import check_ctrl_c, ctrl_c_noted
 from .model import Session
 from .notespec import part_key
@@ -278,7 +278,7 @@ class _Run:
         except Exception as exc:  # one unreadable session must not stop the run
             self._counts(adapter.name).failed += 1
             self.report.problems.append(
-                Problem(unit, _unread(exc), severity="error", source=adapter.name)
+                Problem(unit, unit_unread(exc), severity="error", source=adapter.name)
             )
             state.complete = False
         if not self._again_pass and state.empty(bool(self.options.project)):
@@ -445,11 +445,3 @@ class _Run:
         if job.part is None or job.part.number == 1:
             self.plan.linked(job.session, job.unit)
         return True
-
-
-def _unread(exc: Exception) -> str:
-    """A unit that could not be read: an OS error's reason (the message names the file),
-    else what went wrong, as it reads."""
-    if isinstance(exc, OSError):
-        return f"could not be read: {os_reason(exc)}; its sessions are read again next run"
-    return f"could not be read: {exc}"

@@ -49,8 +49,9 @@ class NoteRecord:
     # (``renderkey``): a job of the same key is not rendered again.
     render_key: str = ""
     # The person's properties (``[frontmatter] add``) once written into it: never added
-    # again, so one they delete stays deleted.
-    seeded: list[str] = field(default_factory=list)
+    # again, so one they delete stays deleted. None: not known (a state an older version
+    # wrote, which gave every note each one it lacked, so it holds all it was given).
+    seeded: list[str] | None = None
 
 
 def _split(path: str, sep: str) -> tuple[str, str]:
@@ -104,7 +105,9 @@ def encode(sources: dict[str, dict[str, Any]], notes: dict[str, NoteRecord]) -> 
         "read": {str(n): r.read for n, r in enumerate(records) if r.read},
         "hashes": {str(n): r.hashes for n, r in enumerate(records) if r.hashes},
         "render_keys": {str(n): r.render_key for n, r in enumerate(records) if r.render_key},
-        "seeded": {str(n): r.seeded for n, r in enumerate(records) if r.seeded},
+        # (an unknown one as null, so that it stays unknown: the column's absence says that
+        # of every note, in a state an older version wrote)
+        "seeded": {str(n): r.seeded for n, r in enumerate(records) if r.seeded != []},
     }
     position = {key: n for n, key in enumerate(notes)}
     units = [_split(unit, os.sep) for unit in sources]
@@ -212,8 +215,13 @@ def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, N
         if not isinstance(rendered, str):
             raise TypeError("a note's render key is not what it should be")
         notes[keys[int(n)]].render_key = rendered
-    for n, seeded in columns.get("seeded", {}).items():  # (none before 7 December)
-        if not isinstance(seeded, list) or not all(isinstance(k, str) for k in seeded):
+    if "seeded" in columns:  # (not in a state an older version wrote: each stays None)
+        for record in notes.values():
+            record.seeded = []
+    for n, seeded in columns.get("seeded", {}).items():
+        if seeded is not None and (
+            not isinstance(seeded, list) or not all(isinstance(k, str) for k in seeded)
+        ):
             raise TypeError("a note's added properties are not what they should be")
         notes[keys[int(n)]].seeded = seeded
     sources = {}

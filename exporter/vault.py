@@ -42,6 +42,7 @@ from .vaultmerge import (
     OWNED,
     OWNED_KEYS,
     edit_kept,
+    given_properties,
     merge_frontmatter,
     persons_title,
     same_but_line_ends,
@@ -228,7 +229,7 @@ class Vault(NotePlaces):
         if theirs is not None:  # the person retitled the note: ours goes to its aliases
             metadata = {k: v for k, v in metadata.items() if k != "title"}
             meta = {**meta, "title": theirs}  # (as the index lists it, on every machine)
-        done = record.seeded if record else ()  # (added once: one deleted stays deleted)
+        done = given_properties(record, seeded)  # (added once: one deleted stays deleted)
         ours_merged = seeded_metadata(metadata, seeded, parsed.metadata, done)
         kept_keys = frozenset() if theirs is None else frozenset({"title"})
         # An older copy put back whose generated part this machine wrote: the keys of ours
@@ -343,7 +344,7 @@ class Vault(NotePlaces):
         self.state.notes[key] = NoteRecord(
             relpath, hash_, lines, tags, keys, meta, stat_key(written), was=was, run=run,
             hashes=earlier_hashes(before, hash_),
-            seeded=sorted({*(before.seeded if before else ()), *(set(seeded) - OWNED)}),
+            seeded=sorted({*(before and before.seeded or ()), *(set(seeded) - OWNED)}),
         )  # fmt: skip
 
     def _moved_since(self, run: int) -> bool:

@@ -188,6 +188,15 @@ def _as_list(value: Any) -> list[Any]:
     return [value]
 
 
+def given_properties(record: NoteRecord | None, seeded: dict[str, Any]) -> Collection[str]:
+    """The person's properties (``seeded``: those configured) a note was given: none for a
+    new note; each configured one where not known (an older version wrote the state,
+    giving every note each it lacked: one it lacks now, the person deleted)."""
+    if record is None:
+        return ()
+    return record.seeded if record.seeded is not None else seeded.keys()
+
+
 def seeded_metadata(
     metadata: dict[str, Any], seeded: dict[str, Any], existing: dict[str, Any],
     done: Collection[str] = (),

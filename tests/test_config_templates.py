@@ -284,6 +284,37 @@ add = { status = "inbox", week = "{{ created.strftime('%G-W%V') }}" }
     assert frontmatter(other.read_bytes())["status"] == "inbox"  # never deleted there
 
 
+def test_a_property_deleted_under_an_older_version_stays_deleted(tmp_path):
+    """A state an older version wrote (before 7 December, or rewritten since by one on
+    another machine) has no record of the properties each note was given: that version gave
+    every note each configured one it lacked, so one a note lacks now the person deleted.
+    The upgrade renders every note again and gave them all back (review24 F1, F2)."""
+    vault, home = tmp_path / "v", tmp_path / "sessions"
+    shutil.copytree(EXAMPLES_HOME, home)
+    args = ("--vault", str(vault), "--home", str(home), "--timezone", "UTC")
+    write_config(vault / ".ccexport" / "config.toml", '[frontmatter]\nadd = { status = "inbox" }\n')
+    assert run(*args).exit_code == 0
+    state = vault / ".ccexport" / "state.json"
+    data = json.loads(state.read_text())
+    del data["notes"]["seeded"]  # as an older version writes it
+    state.write_text(json.dumps(data))
+    rust = next(vault.rglob("*Returning vectors*a3359d8f.md"))
+    rust.write_text(rust.read_text().replace("status: inbox\n", ""))
+    # A run that writes the note not (another source): what is not known stays so.
+    assert run(*args, "--source", "codex", "--force").exit_code == 0
+    grow_rust_session(home)
+    assert run(*args, "--force").exit_code == 0  # every note written again, as an upgrade
+    assert "and slices?" in rust.read_text() and "status" not in frontmatter(rust.read_bytes())
+    other = next(vault.rglob("*Notes app storage design*.md"))
+    assert frontmatter(other.read_bytes())["status"] == "inbox"
+    # (A record that says none was given, as this version writes it: given.)
+    data = json.loads(state.read_text())
+    data["notes"]["seeded"] = {}
+    state.write_text(json.dumps(data))
+    assert run(*args, "--force").exit_code == 0
+    assert frontmatter(rust.read_bytes())["status"] == "inbox"
+
+
 def test_templates_init_copies_the_defaults_once(tmp_path):
     vault = tmp_path / "v"
     first = run("templates", "init", "--vault", str(vault))

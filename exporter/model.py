@@ -175,9 +175,9 @@ class SummaryPart:
 
 @dataclass(frozen=True, slots=True)
 class NoticePart:
-    """A marker the harness recorded: an interruption, a rewind, an API error (``error``),
-    another error or a warning the assistant's app showed (``app_error``, ``warning``: a
-    Gemini CLI notice, a failed subagent); or that a tool call has no result in the session
+    """A marker the harness recorded: an interruption, a rewind, an error (``error``: the
+    API's, or with ``app`` another the assistant's app showed, a Gemini CLI notice, a failed
+    subagent), a warning; or that a tool call has no result in the session
     (``unanswered``), or none because it was still waiting for the person's approval, so
     its tool had not run (``awaiting_approval``)."""
 
@@ -185,7 +185,6 @@ class NoticePart:
         "interrupted",
         "rewound",
         "error",
-        "app_error",
         "warning",
         "queued",
         "notification",
@@ -193,6 +192,9 @@ class NoticePart:
         "awaiting_approval",
     ]
     text: str = ""
+    # An error the app showed, not known to be the API's: titled "Error", not "API error"
+    # (a kind of its own would show as a notification in a template written before).
+    app: bool = False
     kind: ClassVar[str] = "notice"
 
 

@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "247550f0e134587e1d6ee7c1e0a4ff63b9f3e8d5415696564ea9b6bc74d59755"
+SHIPPED_TEMPLATE_SHA256 = "15ce41d72292fa76d04c0a32b9d29fd917bc146dbc5bafa8d68c02458cfe1d35"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -189,9 +189,9 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
                 "from here.*\n"
             )
         title = _NOTICE_TITLES.get(notice, "Notification")
-        if notice in ("error", "app_error") and (
-            "\n" in item["text"].strip() or len(item["text"]) > 2000
-        ):
+        if notice == "error" and item["app"]:
+            title = "Error"
+        if notice == "error" and ("\n" in item["text"].strip() or len(item["text"]) > 2000):
             # A traceback, a payload: not prose. Folded when long: past 20 lines, or 2,000
             # characters (an exception quoting the whole prompt on one line).
             lines = item["text"].strip("\n").count("\n") + 1
@@ -203,7 +203,7 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
     return ""
 
 
-_NOTICE_TITLES = {"error": "API error", "app_error": "Error", "warning": "Warning"}
+_NOTICE_TITLES = {"error": "API error", "warning": "Warning"}
 
 
 def _duration(seconds: float) -> str:

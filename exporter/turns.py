@@ -282,6 +282,8 @@ def _item(
     if isinstance(part, NoticePart):
         if part.notice == "queued":
             return None
+        if part.notice == "error":  # (``app`` on an error only)
+            return {"kind": "notice", "notice": "error", "text": part.text, "app": part.app}
         return {"kind": "notice", "notice": part.notice, "text": part.text}
     return None
 

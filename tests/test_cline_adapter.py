@@ -120,7 +120,7 @@ def test_a_cline_task_folder_becomes_a_session_with_every_kind_of_entry(tmp_path
     assert calls["readFile"].call_id not in results
     assert any(isinstance(p, AttachmentPart) and p.media_type == "image/png" for p in parts)
     assert (
-        NoticePart("app_error", "Cline tried to use write_to_file without value for 'path'.")
+        NoticePart("error", "Cline tried to use write_to_file without value for 'path'.", app=True)
         in parts
     )
     assert not any("as wel" in t for t in texts(session))

@@ -237,11 +237,11 @@ def test_notices_errors_and_failed_tools(tmp_path):
     (session,), _ = load_all(tmp_path)
     (result,) = parts(session, "tool_result")
     assert result.is_error and result.output == "Tool execution denied"
-    notices = [(p.notice, p.text) for p in parts(session, "notice")]
+    notices = [(p.notice, p.text, p.app) for p in parts(session, "notice")]
     assert notices == [
-        ("notification", "Request cancelled."),
-        ("app_error", "[API Error: quota exceeded]"),
-        ("warning", "Model fell back to flash"),
+        ("notification", "Request cancelled.", False),
+        ("error", "[API Error: quota exceeded]", True),  # (a UI notice: not only the API's)
+        ("warning", "Model fell back to flash", False),
     ]
 
 

@@ -181,8 +181,8 @@ def parse_ui(
         elif what == "subagents":
             parts = _subagents(text, source_id)
         elif what in ("error", "api_error"):  # (a request that failed, or Cline's own)
-            notice = "error" if what == "api_error" else "app_error"
-            parts = [NoticePart(notice, text)] if text.strip() else []
+            app = what != "api_error"
+            parts = [NoticePart("error", text, app=app)] if text.strip() else []
         elif what == "denied":
             parts, role = denied(out.messages, open_call, text, source_id)
         elif what == "summary":

@@ -384,7 +384,7 @@ class EventLog:
         child.model(data.get("model"))
         if event["type"] == "subagent.failed":
             text = text_of(data.get("error")) or "the sub-agent failed"
-            child.add("system", [NoticePart("app_error", text)], event.get("id"), when)
+            child.add("system", [NoticePart("error", text, app=True)], event.get("id"), when)
 
     def on_compaction(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         summary = data.get("summaryContent")

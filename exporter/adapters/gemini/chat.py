@@ -35,7 +35,7 @@ from .results import SHELL_TOOL, shell_result, subagent_report
 
 ASSISTANT_TYPES = ("gemini", "model")  # "model": the API's own role name, seen in old files
 # UI notices the CLI showed: its errors are not only the API's (a tool's, a command's).
-NOTICE_TYPES = {"info": "notification", "warning": "warning", "error": "app_error"}
+NOTICE_TYPES = {"info": "notification", "warning": "warning", "error": "error"}
 # The CLI appends the files a prompt @-mentions between these markers (model-facing only).
 REFERENCES_START = "--- Content from referenced files ---"
 REFERENCES_END = "--- End of content ---"
@@ -140,7 +140,7 @@ def _messages(
         elif kind in NOTICE_TYPES:
             text = content_text(rec.get("content")).strip()
             if text:
-                notice = NoticePart(NOTICE_TYPES[kind], text)  # type: ignore[arg-type]
+                notice = NoticePart(NOTICE_TYPES[kind], text, app=kind == "error")  # type: ignore[arg-type]
                 yield Message("system", (notice,), key, when)
         else:
             unknown[kind] = unknown.get(kind, 0) + 1

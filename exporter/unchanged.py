@@ -32,6 +32,7 @@ class UnchangedUnits:
         self._fingerprints: dict[str, list[list[object]]] = {}
         self._counted: set[str] = set()  # units read whose notes were rendered otherwise
         self._again: Counter[bool] = Counter()  # their notes, by another version or not
+        self._by: Counter[str] = Counter()  # those by another version that said which
 
     def count_rendered_again(self, unit: str) -> None:
         """A unit read whose notes were last rendered otherwise: counted, with why."""
@@ -41,8 +42,18 @@ class UnchangedUnits:
         record = self.vault.state.sources.get(unit)
         recorded = (record or {}).get("fingerprint") or [None]
         if record and recorded[0] is not None and recorded[0] != render_entry(self.render):
-            notes = len([k for k in record.get("notes", ()) if not is_later_part(k)])
+            kept = self.vault.state.notes
+            notes = len(
+                [
+                    k
+                    for k in record.get("notes", ())
+                    if not is_later_part(k) and k in kept and not kept[k].deleted
+                ]
+            )  # (as doctor counts them)
             self._again[made_by_another(recorded[0])] += notes
+            entry = recorded[0]
+            if made_by_another(entry) and isinstance(entry, list) and len(entry) > 2:
+                self._by[str(entry[2])] += notes
 
     def rendered_again(self) -> str:
         """Why the notes of units read this run were rendered again, and how many ("": none
@@ -52,6 +63,8 @@ class UnchangedUnits:
             return ""
         why = ("this version of ccexport writes notes otherwise" if by_version
                else "the templates, settings or redaction rules changed")  # fmt: skip
+        if by_version and self._by:  # (two versions sharing a vault tell each other so)
+            why += f" than the one that last wrote them ({self._by.most_common(1)[0][0]})"
         n = by_version + otherwise
         return f"{n} note{'s' if n != 1 else ''} rendered again: {why}"
 

@@ -54,18 +54,19 @@ def test_the_run_after_an_upgrade_says_every_note_was_rendered_again_and_why(tmp
     write_sessions(home, 3)
     assert "rendered again" not in _export(vault, home)  # a first export: nothing to say
     assert "rendered again" not in _export(vault, home)  # nothing changed
+    before = render.notes_made_by()
     monkeypatch.setattr(render, "NOTES_REVISION", "a later one")
     said = _export(vault, home, "--dry-run")
     assert (
-        "3 notes rendered again: this version of ccexport writes notes otherwise; only "
-        "those whose text changed would be written." in said
+        "3 notes rendered again: this version of ccexport writes notes otherwise than the one "
+        f"that last wrote them ({before}); only those whose text changed would be written." in said
     ), said
     said = _export(vault, home, "--source", "codex")  # (none: nothing rendered again)
     assert "rendered again" not in said, said
     said = _export(vault, home)  # each unit knows which version rendered it
     assert (
-        "3 notes rendered again: this version of ccexport writes notes otherwise; "
-        "only those whose text changed were written." in said
+        "3 notes rendered again: this version of ccexport writes notes otherwise than the one "
+        f"that last wrote them ({before}); only those whose text changed were written." in said
     ), said
     assert "rendered again" not in _export(vault, home)  # said once
     said = _export(vault, home, "--tools", "summary", "--json")
@@ -82,3 +83,19 @@ def test_doctor_names_an_upgrade_as_the_reason(tmp_path, monkeypatch):
     monkeypatch.setattr(render, "NOTES_REVISION", "a later one")
     shown = run("doctor", "--vault", vault, "--home", home).stdout
     assert "2 notes were written by another version of ccexport" in shown, shown
+
+
+def test_a_note_the_person_deleted_is_not_counted_as_rendered_again(tmp_path, monkeypatch):
+    """review24 F5: the run said 42 where doctor, which leaves deleted notes out, said 41."""
+    from conftest import note_files
+
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_sessions(home, 3)
+    _export(vault, home)
+    (vault / next(p for p in sorted(note_files(vault)) if "/claude-code/" in p)).unlink()
+    _export(vault, home)  # (it stays deleted)
+    monkeypatch.setattr(render, "NOTES_REVISION", "a later one")
+    assert "2 notes were written by another version" in run("doctor", "--vault", vault,
+                                                             "--home", home).stdout  # fmt: skip
+    said = _export(vault, home)
+    assert "2 notes rendered again: " in said and "3 notes" not in said, said

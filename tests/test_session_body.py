@@ -113,8 +113,10 @@ def _item(draw) -> dict:
     else:
         item.update(notice=draw(st.sampled_from(["interrupted", "rewound", "error", "other",
                                                  "attachment", "unanswered",
-                                                 "awaiting_approval"])),
+                                                 "awaiting_approval", "warning"])),
                     text=draw(_texts))  # fmt: skip
+        if item["notice"] == "error":  # an app's, or the API's
+            item["app"] = draw(st.booleans())
         if item["notice"] == "attachment":  # why it is not in the vault, when it was withheld
             item["withheld"] = draw(st.sampled_from(["", "it is not text and holds a secret"]))
             item["origin"] = draw(_origins)

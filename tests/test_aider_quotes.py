@@ -29,3 +29,60 @@ def test_a_blockquote_in_a_reply_stays_in_the_reply(tmp_path):
     results = [p.output for m in session.messages for p in m.parts if isinstance(p, ToolResultPart)]
     assert [c.input for c in calls] == [{"path": "zen.txt"}]  # Aider's own line stays its own
     assert results == ["Applied edit to zen.txt"]
+
+
+def _replies_and_results(home):
+    (session,), _ = load(home)
+    replies = [p.text for m in session.messages if m.role == "assistant" for p in m.parts]
+    results = [p.output for m in session.messages for p in m.parts if isinstance(p, ToolResultPart)]
+    return session, replies, results
+
+
+def test_a_quote_that_ends_the_log_stays_in_the_reply(tmp_path):
+    """The log's last reply ends with a quote, or goes on after it, with no line of Aider's
+    after it (review23 F6): no spaced ``>`` line comes, so the quote is the reply's."""
+    log = AiderLog().run("2026-01-05 10:00:00").prompt("what does the doc say")
+    log.reply(f"The doc says:\n\n{QUOTE}\n\nSo keep it flat.")
+    log.write(tmp_path / "a" / "src" / "r")
+    _, replies, results = _replies_and_results(tmp_path / "a")
+    assert replies == [f"The doc says:\n\n{QUOTE}\n\nSo keep it flat."]
+    assert results == []
+
+    log = AiderLog().run("2026-01-05 10:00:00").prompt("quote it")
+    log.reply(f"The doc says:\n\n{QUOTE}")  # the quote is the log's last line
+    log.write(tmp_path / "b" / "src" / "r")
+    _, replies, results = _replies_and_results(tmp_path / "b")
+    assert replies == [f"The doc says:\n\n{QUOTE}"]
+    assert results == []
+
+
+def test_a_quote_before_the_next_prompt_with_no_usage_line_stays_in_the_reply(tmp_path):
+    """An Aider that printed no usage line: the next prompt follows the reply's quote."""
+    log = AiderLog().run("2026-01-05 10:00:00").prompt("what does the doc say")
+    log.reply(f"The doc says:\n\n{QUOTE}")
+    log.prompt("thanks").reply("You are welcome.")
+    log.tokens("1.2k", "20", "0.01", "0.01")
+    log.write(tmp_path / "home" / "src" / "r")
+    session, replies, results = _replies_and_results(tmp_path / "home")
+    assert replies == [f"The doc says:\n\n{QUOTE}", "You are welcome."]
+    assert results == []
+    assert [m.role for m in session.messages] == ["user", "assistant", "user", "assistant"]
+
+
+def test_aiders_own_last_messages_after_a_reply_stay_aiders(tmp_path):
+    """A ``>`` line that ends with Aider's two spaces is Aider's, at the log's end too; and
+    its usage line, its last line cut before its spaces were written, is still its own."""
+    log = AiderLog().run("2026-01-05 10:00:00").prompt("fix it")
+    log.reply(f"Done:\n\n{QUOTE}\n\nThat is all.")
+    log.aider("Applied edit to zen.txt", "Commit 1234567 fix: zen")
+    log.write(tmp_path / "a" / "src" / "r")
+    _, replies, results = _replies_and_results(tmp_path / "a")
+    assert replies == [f"Done:\n\n{QUOTE}\n\nThat is all."]
+    assert results == ["Applied edit to zen.txt\nCommit 1234567 fix: zen"]
+
+    log = AiderLog().run("2026-01-05 10:00:00").prompt("fix it").reply("Done.")
+    log.lines.append("> Tokens: 1.2k sent, 20 received.")  # being written: no spaces yet
+    log.write(tmp_path / "b" / "src" / "r")
+    session, replies, results = _replies_and_results(tmp_path / "b")
+    assert replies == ["Done."]
+    assert session.usage is not None and session.usage.input_tokens == 1200

@@ -91,7 +91,7 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
             # token limit hit) ends it.
             this, text, fence = "aider", line[2:], ""
             going_on, to_blank = goes_on(line, at, True), False
-        elif kind in ("reply", "") and not fence and marked and _quote_in_reply(lines, at):
+        elif kind in ("reply", "") and not fence and marked and _quote_in_reply(lines, at, kind):
             this, text = "reply", line  # the reply's own blockquote, its marks kept
         elif line.startswith(">") and not fence and not line.startswith(">>>>>>>"):
             this, text = "aider", line[2:] if line.startswith("> ") else line[1:]
@@ -135,13 +135,17 @@ def _marked(lines: list[str]) -> bool:
     )
 
 
-def _quote_in_reply(lines: list[str], at: int) -> bool:
-    """Is the ``>`` line ``at``, where a reply starts or goes on, the reply's own Markdown
-    blockquote? Aider ends each message of its own with two spaces (on its last line, when
-    older versions marked only its first with ``>``), so the first line on from ``at`` that
-    has them ends the message ``at`` starts, if it is one; a ``>`` line after a blank line
-    that has them is a message of Aider's after it. With none up to the next prompt (a log
-    edited by hand, a line being written) it is Aider's, as it was."""
+def _quote_in_reply(lines: list[str], at: int, kind: str) -> bool:
+    """Is the ``>`` line ``at``, where a reply starts or goes on (``kind``: ``reply``, or
+    ``""`` where a prompt's lines ended), the reply's own Markdown blockquote? Aider ends
+    each message of its own with two spaces (on its last line, when older versions marked
+    only its first with ``>``), so the first line on from ``at`` that has them ends the
+    message ``at`` starts, if it is one; a ``>`` line after a blank line that has them is a
+    message of Aider's after it. With none up to the next prompt or the run's end (the log's
+    last reply, an Aider that printed no usage line after it), a quote after the reply's
+    words is the reply's: no message of Aider's starts there (but for its usage line, the
+    log's last line cut before its spaces were written). Where no reply came before, it is
+    Aider's, as it was (a log edited by hand)."""
     if not lines[at].startswith(">") or lines[at].startswith(">>>>>>>"):
         return False
     for k in range(at, len(lines)):
@@ -150,7 +154,7 @@ def _quote_in_reply(lines: list[str], at: int) -> bool:
             break
         if line.endswith("  "):
             return k > at and line.startswith(">") and not lines[k - 1].strip()
-    return False
+    return kind == "reply" and not lines[at].startswith("> Tokens: ")
 
 
 def _going_on(lines: list[str], marked: bool) -> Callable[[str, int, bool], bool]:

@@ -169,6 +169,7 @@ class _RunBuilder:
         self.linted: str | None = None  # the file of the first lint report it sent
         self.edits = 0  # edits applied (each an ``edit`` call, for the note's files)
         self.failed_edits = 0  # edit blocks Aider could not apply (each a failed ``edit``)
+        self.skipped_edits = 0  # edit blocks it did not apply (each an ``edit`` not run)
 
     def add(self, kind: str, lines: list[str]) -> None:
         text = "\n".join(lines).strip("\n")
@@ -340,7 +341,9 @@ class _RunBuilder:
         """What the reply did, in order (aider_output.segments): each applied edit an
         ``edit`` of its file (for the note's ``files``), its result that line and the lines
         after it (``Commit …``); an edit block Aider could not apply a failed ``edit`` of
-        the file it names; a failed request to the model an API error notice; other lines
+        the file it names; an edit block it did not apply (``Skipping edits to <path>``,
+        ``Did not apply edit to <path> (--dry-run)``) an ``edit`` of that file that did not
+        run, of its own; a failed request to the model an API error notice; other lines
         (``Committing … before applying edits``) as they were. Aider made the edits: calls
         and results are its output (no message of the model's more)."""
         for part in segments(text):
@@ -355,6 +358,12 @@ class _RunBuilder:
                 call_id = f"{self.id_prefix}{'failed-edit' if failed else 'edit'}{number}"
                 call = ToolCallPart("edit", {"path": part.path} if part.path else {}, call_id)
                 self._message("tool", [call, ToolResultPart(output, call_id, is_error=failed)])
+            elif part.what == "skipped":
+                self.skipped_edits += 1
+                call_id = f"{self.id_prefix}skipped-edit{self.skipped_edits}"
+                call = ToolCallPart("edit", {"path": part.path}, call_id)
+                result = ToolResultPart(output, call_id, not_run=part.not_run)
+                self._message("tool", [call, result])
             elif part.what == "api" and output.strip():
                 self.turn_done = self.turn_done or not part.retried  # failed for good
                 self._message("system", [NoticePart("error", output.strip())])

@@ -28,8 +28,24 @@ _API_ERROR = re.compile(
     r"|litellm\.[\w.]*(?:Error|Exception)\b|Model \S+ has hit a token limit!)"
 )
 _RETRY = re.compile(r"^Retrying in [\d.]+ seconds?\.\.\.\s*$")
+# An edit block Aider did not apply, each line naming its file: the person said no to its
+# question (create the file? edit one not in the chat?), the file matches .gitignore, the
+# run was a --dry-run, the file could not be made. Aider prints the first three before it
+# applies the reply's other edits, or in place of them: no other file's edit's lines.
+_SKIPPED = re.compile(
+    r"^(?:Skipping edits to (?P<rejected>\S.*?)(?P<ignored> that matches gitignore spec\.)?"
+    r"|Did not apply edit to (?P<dry>\S.*?) \(--dry-run\)"
+    r"|Unable to create (?P<unmade>\S.*?), skipping edits\.)\s*$"
+)
+# Aider's question before "Skipping edits to X": its own line (0.6x on, with X alone on the
+# line before it), or X in it (older), then the answer typed.
+_QUESTION = re.compile(
+    r"^(?:Create new file\?|Allow edits to file that has not been added to the chat\?"
+    r"|Allow creation of new file .*\?|Allow edits to .* which was not previously added)"
+)
 
-Kind = Literal["output", "edit", "failed", "api"]
+Kind = Literal["output", "edit", "failed", "api", "skipped"]
+NotRun = Literal["rejected", "denied"]
 
 
 @dataclass(slots=True)
@@ -37,12 +53,17 @@ class Segment:
     """``edit``: an ``Applied edit to <path>`` line (or ``Creating empty file <path>``)
     and the lines after it up to the next part (``Commit …``); ``failed``: Aider's report
     of an edit block it could not apply, ``path`` the first file it names (none when it
-    names none); ``api``: a failed request, up to and with its ``Retrying in …`` line;
-    ``output``: anything else, as it was."""
+    names none; or its one line ``Unable to create <path>, skipping edits.``); ``api``: a
+    failed request, up to and with its ``Retrying in …`` line; ``skipped``: an edit block
+    Aider did not apply, and why (``not_run``): ``Skipping edits to <path>`` after the
+    person said no (``rejected``; with Aider's question, when it is the lines before), or
+    as it matches .gitignore, or ``Did not apply edit to <path> (--dry-run)`` (``denied``:
+    Aider was not let write it); ``output``: anything else, as it was."""
 
     what: Kind
     lines: list[str] = field(default_factory=list)
     path: str | None = None
+    not_run: NotRun | None = None
 
     @property
     def retried(self) -> bool:
@@ -58,6 +79,19 @@ def segments(text: str) -> Iterator[Segment]:
     """``text``'s parts, in order (an ``output`` part may be empty)."""
     part = Segment("output")
     for line in text.split("\n"):
+        skipped = _SKIPPED.match(line)
+        if skipped:  # one line of its own (and the question it answers): nothing after it
+            named = next(filter(None, skipped.group("rejected", "dry", "unmade")))
+            asked = _question(part.lines, named) if skipped.group("rejected") else 0
+            yield _named(Segment(part.what, part.lines[: len(part.lines) - asked], part.path))
+            lines = [*part.lines[len(part.lines) - asked :], line]
+            if skipped.group("unmade"):
+                yield Segment("failed", lines, named)
+            else:
+                rejected = skipped.group("rejected") and not skipped.group("ignored")
+                yield Segment("skipped", lines, named, "rejected" if rejected else "denied")
+            part = Segment("output")
+            continue
         applied = APPLIED.match(line) or _CREATED.match(line)
         starts: Kind | None = (
             "edit" if applied
@@ -79,6 +113,14 @@ def segments(text: str) -> Iterator[Segment]:
             yield part
             part = Segment("output")
     yield _named(part)
+
+
+def _question(lines: list[str], path: str) -> int:
+    """How many of the last lines are Aider's question whether to edit ``path`` (the file
+    named on the line before it, as Aider 0.6x on asks): 0 when they are not."""
+    if not lines or not _QUESTION.match(lines[-1]):
+        return 0
+    return 2 if len(lines) > 1 and lines[-2].strip() == path else 1
 
 
 def _named(part: Segment) -> Segment:

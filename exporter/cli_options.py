@@ -192,10 +192,8 @@ def _jobs_in_range(value: str | None) -> int | None:
     a valid integer", "Input should be greater than or equal to 1")."""
     if value is None:
         return None
-    try:
-        number: int | None = int(value)
-    except ValueError:
-        number = None
+    # (digits only: Python's int() takes "1_6", " 3" and other scripts' digits too)
+    number = int(value) if re.fullmatch(r"-?[0-9]+", value) else None
     if number is None or not 1 <= number <= MAX_JOBS:
         shown = repr(value) if number is None else number
         _fail(f"command line: --jobs must be a number of processes from 1 to {MAX_JOBS}, "

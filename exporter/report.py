@@ -216,8 +216,8 @@ def _trim_log(path: Path) -> None:
     if found is None or len(found[0]) <= LOG_MAX_BYTES:
         return
     tail = found[0][-(LOG_MAX_BYTES // 2) :]
-    start = tail.find(b"\n[")  # an entry's first line
-    write_path(path, tail[start + 1 :] if start >= 0 else b"")
+    start = tail.find(b"\n[")  # an entry's first line, else a line's (one long entry)
+    write_path(path, tail[(start if start >= 0 else tail.find(b"\n")) + 1 :])
 
 
 def print_report(

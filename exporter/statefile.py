@@ -105,9 +105,15 @@ def encode(sources: dict[str, dict[str, Any]], notes: dict[str, NoteRecord]) -> 
         "read": {str(n): r.read for n, r in enumerate(records) if r.read},
         "hashes": {str(n): r.hashes for n, r in enumerate(records) if r.hashes},
         "render_keys": {str(n): r.render_key for n, r in enumerate(records) if r.render_key},
-        # (an unknown one as null, so that it stays unknown: the column's absence says that
-        # of every note, in a state an older version wrote)
-        "seeded": {str(n): r.seeded for n, r in enumerate(records) if r.seeded != []},
+        # Each note's given properties as a shared list (most notes share one), -1 where not
+        # known, which stays so: the column's absence says that of every note, in a state an
+        # older version wrote.
+        "given": [
+            -1 if r.seeded is None else n
+            for r, n in zip(
+                records, _list_indexes([r.seeded or [] for r in records], lists), strict=True
+            )
+        ],  # fmt: skip
     }
     position = {key: n for n, key in enumerate(notes)}
     units = [_split(unit, os.sep) for unit in sources]
@@ -215,15 +221,15 @@ def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, N
         if not isinstance(rendered, str):
             raise TypeError("a note's render key is not what it should be")
         notes[keys[int(n)]].render_key = rendered
-    if "seeded" in columns:  # (not in a state an older version wrote: each stays None)
-        for record in notes.values():
-            record.seeded = []
-    for n, seeded in columns.get("seeded", {}).items():
-        if seeded is not None and (
-            not isinstance(seeded, list) or not all(isinstance(k, str) for k in seeded)
-        ):
-            raise TypeError("a note's added properties are not what they should be")
-        notes[keys[int(n)]].seeded = seeded
+    given = columns.get("given")  # (not in a state an older version wrote: each stays None)
+    if given is not None:
+        if len(given) != len(keys) or not all(type(g) is int and g >= -1 for g in given):
+            raise TypeError("the notes' added properties are not what they should be")
+        for key, g in zip(keys, given, strict=True):
+            notes[key].seeded = None if g == -1 else lists[g]
+    for n, seeded in columns.get("seeded", {}).items():  # (7 December, 01:02-02:30 only)
+        if isinstance(seeded, list) and all(isinstance(k, str) for k in seeded):
+            notes[keys[int(n)]].seeded = seeded
     sources = {}
     for folder, name, fingerprint, unit_notes in zip(
         units["dir"], units["name"], units["fingerprint"], units["notes"], strict=True

@@ -54,7 +54,8 @@ def test_a_zone_like_no_other_is_refused_without_a_guess(tmp_path):
     ("args", "value"),
     [(["-j", "0"], "0"), (["--jobs", "0"], "0"), (["--jobs=65"], "65"), (["-j", "-1"], "-1"),
      (["export", "VAULT", "--jobs", "0"], "0"),
-     (["-j", "abc"], "'abc'"), (["--jobs", "2.5"], "'2.5'")],  # (words: pydantic's before)
+     (["-j", "abc"], "'abc'"), (["--jobs", "2.5"], "'2.5'"),  # (words: pydantic's before)
+     (["-j", "1_6"], "'1_6'"), (["-j", "\u0663"], "'\u0663'")],  # (int() read 16 and 3)
 )  # fmt: skip
 def test_jobs_out_of_range_is_said_as_other_bad_values_are(tmp_path, args, value):
     vault = ["--vault", str(tmp_path / "v")]

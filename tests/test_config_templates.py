@@ -296,7 +296,7 @@ def test_a_property_deleted_under_an_older_version_stays_deleted(tmp_path):
     assert run(*args).exit_code == 0
     state = vault / ".ccexport" / "state.json"
     data = json.loads(state.read_text())
-    del data["notes"]["seeded"]  # as an older version writes it
+    del data["notes"]["given"]  # as an older version writes it
     state.write_text(json.dumps(data))
     rust = next(vault.rglob("*Returning vectors*a3359d8f.md"))
     rust.write_text(rust.read_text().replace("status: inbox\n", ""))
@@ -309,7 +309,8 @@ def test_a_property_deleted_under_an_older_version_stays_deleted(tmp_path):
     assert frontmatter(other.read_bytes())["status"] == "inbox"
     # (A record that says none was given, as this version writes it: given.)
     data = json.loads(state.read_text())
-    data["notes"]["seeded"] = {}
+    data["tables"]["lists"].append([])
+    data["notes"]["given"] = [len(data["tables"]["lists"]) - 1] * len(data["notes"]["key"])
     state.write_text(json.dumps(data))
     assert run(*args, "--force").exit_code == 0
     assert frontmatter(rust.read_bytes())["status"] == "inbox"

@@ -596,3 +596,17 @@ def test_the_nightly_log_keeps_its_newest_entries_past_its_size(tmp_path, monkey
     before = log.read_text()
     report.append_log(log, None, 0, "fine")  # under the size: only appended
     assert log.read_text().startswith(before)
+
+
+def test_one_long_entry_is_cut_at_a_line_not_emptied(tmp_path, monkeypatch):
+    """review25 F2: an entry longer than the half kept (thousands of warnings of one run)
+    left no entry's start in it, and the trim emptied the whole log."""
+    from exporter import report
+
+    monkeypatch.setattr(report, "LOG_MAX_BYTES", 1500)
+    log = tmp_path / "nightly.log"
+    lines = [f"  warning: x.jsonl:{n}: bad" for n in range(100)]
+    log.write_text("[2026-11-01T02:30:00] exit 0: fine\n" + "\n".join(lines) + "\n")
+    report.append_log(log, None, 1, "the vault is busy")
+    kept = log.read_text().splitlines()
+    assert kept[0] in lines and kept[-2] == lines[-1] and kept[-1].endswith("the vault is busy")

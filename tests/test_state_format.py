@@ -517,3 +517,27 @@ def test_a_state_file_that_cannot_be_used_is_said_and_costs_only_a_full_read(
     assert said in problem.message and "nothing is lost" in problem.message
     assert problem.severity == "warning" and note_files(vault) == notes  # no second note
     assert not export(vault, home).problems  # written anew: said once
+
+
+def test_the_properties_given_to_notes_are_one_shared_list_and_older_layouts_still_load(tmp_path):
+    """``given``: each note's ``[frontmatter] add`` properties as an index into the shared
+    lists (most notes share one), -1 where not known; a state written between 01:02 and
+    02:30 on 7 December kept them as a dict that a null could be in: still read, not taken
+    for a damaged state (review25 F1, F4)."""
+    home, vault = exported(tmp_path, 3)
+    state = State.load(vault)
+    first, second, third = list(state.notes.values())[:3]
+    first.seeded, second.seeded, third.seeded = ["status"], ["status"], None
+    data = orjson.loads(state.dumps())
+    given = data["notes"]["given"]
+    assert given[0] == given[1] != -1 and given[2] == -1
+    assert data["tables"]["lists"][given[0]] == ["status"]
+    (vault / STATE_DIR / STATE_FILE).write_bytes(state.dumps())
+    loaded = list(State.load(vault).notes.values())[:3]
+    assert [r.seeded for r in loaded] == [["status"], ["status"], None]
+    interim = {**data["notes"], "seeded": {"0": ["status"], "1": None}}
+    del interim["given"]
+    (vault / STATE_DIR / STATE_FILE).write_bytes(orjson.dumps({**data, "notes": interim}))
+    again = State.load(vault)
+    assert again.unreadable is None
+    assert [r.seeded for r in list(again.notes.values())[:3]] == [["status"], None, None]

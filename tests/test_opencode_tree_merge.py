@@ -89,3 +89,27 @@ def test_while_the_database_is_locked_the_tree_waits_and_loses_no_turn(tmp_path)
     after = run_export(options)
     assert after.total("found") == 1 and not after.failed and not after.empty_units
     assert (tmp_path / "v" / note).read_bytes() == full
+
+
+def test_a_database_failing_for_a_passing_reason_makes_the_tree_wait_too(tmp_path, monkeypatch):
+    """review25 F3: only a locked database made the tree wait; one failing for another
+    reason that passes (a disk's I/O error) let the tree's older copies replace its notes
+    for a run. Only a file that is no readable database at all leaves the tree exported."""
+    from exporter.adapters import opencode
+    from exporter.errors import SourceError
+
+    _migrated_then_undone(tmp_path)
+    options = ExportOptions(vault=tmp_path / "v", home=tmp_path, timezone=UTC)
+    run_export(options)
+    (note,) = note_files(tmp_path / "v")
+    full = (tmp_path / "v" / note).read_bytes()
+
+    def failing(path):
+        raise SourceError(path, "could not be read (disk I/O error)")
+
+    monkeypatch.setattr(opencode, "session_ids", failing)
+    forced = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path, timezone=UTC,
+                                      force=True))  # fmt: skip
+    said = [p.message for p in forced.problems]
+    assert any(m.endswith("the legacy tree beside it waits, read again next run") for m in said)
+    assert (tmp_path / "v" / note).read_bytes() == full

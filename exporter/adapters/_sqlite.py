@@ -202,6 +202,7 @@ def decode_json(value: Any) -> Any:
 
 
 LOCKED = "the database is locked by another program"  # (a passing state: try again)
+UNREADABLE = "not a readable SQLite database"  # (not a database, damaged: it stays so)
 
 
 def describe(exc: sqlite3.Error) -> str:
@@ -210,5 +211,5 @@ def describe(exc: sqlite3.Error) -> str:
     if "locked" in text or "busy" in text:
         return f"{LOCKED} ({text}); skipped, try again later"
     if "not a database" in text or "malformed" in text or "encrypted" in text:
-        return f"not a readable SQLite database ({text}); skipped"
+        return f"{UNREADABLE} ({text}); skipped"
     return f"could not be read ({text})"

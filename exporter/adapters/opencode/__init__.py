@@ -221,12 +221,13 @@ class OpenCodeAdapter:
             try:
                 found |= session_ids(Path(db))
             except SourceError as exc:
-                if exc.message.startswith(_sqlite.LOCKED):
+                if not exc.message.startswith(_sqlite.UNREADABLE) and Path(db).is_file():
+                    # (locked, or another error that passes: a disk's, review25 F3)
                     why = (f"{exc.message}; the legacy tree beside it waits, read again "
                            f"next run")  # fmt: skip
                     problems.append(Problem(exc.path, why, severity="warning", source=self.name))
                     return None
-                # One that cannot be read at all: the tree is all there is of its sessions.
+                # Not a database, or damaged (or gone): the tree is all there is of them.
                 why = f"{exc.message}; the legacy tree beside it is exported as it stands"
                 problems.append(Problem(exc.path, why, severity="warning", source=self.name))
         return frozenset(found)

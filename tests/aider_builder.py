@@ -8,7 +8,24 @@ in two spaces.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
+
+import pytest
+
+CORPUS_BIG = "Aider-AI__aider__chat-history.md"  # (in ../shared/corpus/aider)
+CORPUS_SMALL = "kenn-io__agentsview__testdata__aider__myrepo__.aider.chat.history.md"
+
+
+def corpus_home(corpus: Path, name: str, home: Path, repo: str) -> Path:
+    """``home`` holding the corpus's Aider log ``name`` as the history of ``src/<repo>``;
+    the test is skipped, saying why, where the corpus lacks it."""
+    path = corpus / "aider" / name
+    if not path.is_file():
+        pytest.skip(f"the corpus has no Aider log {name} ({path})")
+    (home / "src" / repo).mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, home / "src" / repo / ".aider.chat.history.md")
+    return home
 
 
 class AiderLog:

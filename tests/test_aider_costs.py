@@ -5,14 +5,12 @@ $0.0035 for $0.0116 spent)."""
 
 from __future__ import annotations
 
-import shutil
 from datetime import datetime
 
 import pytest
-from aider_builder import AiderLog
+from aider_builder import CORPUS_BIG as BIG
+from aider_builder import AiderLog, corpus_home
 from test_aider_adapter import load, utc_clock  # noqa: F401 (Aider writes local time: tests pin the zone)
-
-BIG = "Aider-AI__aider__chat-history.md"
 
 
 def one_run(tmp_path, *costs: tuple[str, str]):
@@ -38,13 +36,7 @@ def test_a_restarted_total_that_starts_above_its_request_counts_the_requests(tmp
 
 
 def test_the_corpus_french_translation_run_costs_what_both_requests_did(corpus, tmp_path):
-    path = corpus / "aider" / BIG
-    if not path.is_file():
-        pytest.skip(f"the corpus has no big Aider log ({path})")
-    repo = tmp_path / "home" / "src" / "aider"
-    repo.mkdir(parents=True)
-    shutil.copyfile(path, repo / ".aider.chat.history.md")
-    sessions, _ = load(tmp_path / "home")
+    sessions, _ = load(corpus_home(corpus, BIG, tmp_path / "home", "aider"))
     started = datetime(2024, 8, 12, 20, 56, 40).astimezone()
     (run,) = [s for s in sessions if s.started_at == started]
     # "$0.0081 request, $0.0081 session", then "$0.0035 request, $0.0035 session"

@@ -6,18 +6,15 @@ F6), and none puts X among the note's files."""
 
 from __future__ import annotations
 
-import shutil
 from datetime import UTC
 
-import pytest
-from aider_builder import AiderLog
+from aider_builder import CORPUS_SMALL as SMALL
+from aider_builder import AiderLog, corpus_home
 from test_aider_adapter import load, outputs, utc_clock  # noqa: F401 (Aider writes local time: tests pin the zone)
 from test_aider_failures import calls_and_results
 
 from exporter.export import ExportOptions, run_export
 from exporter.stats import edited_files, error_count
-
-SMALL = "kenn-io__agentsview__testdata__aider__myrepo__.aider.chat.history.md"
 
 
 def edits(session) -> list[tuple[str | None, str, str | None, bool]]:
@@ -68,13 +65,7 @@ def test_edits_aider_skipped_are_each_their_own_edit_that_did_not_run(tmp_path):
 def test_the_corpus_small_log_files_each_skipped_edit_under_its_own_file(corpus, tmp_path):
     """The agentsview log (trimmed) had its dry-run and skipped lines in the callout of
     ``edit — src/retry.py``, a file they do not concern."""
-    path = corpus / "aider" / SMALL
-    if not path.is_file():
-        pytest.skip(f"the corpus has no small Aider log ({path})")
-    repo = tmp_path / "home" / "src" / "myrepo"
-    repo.mkdir(parents=True)
-    shutil.copyfile(path, repo / ".aider.chat.history.md")
-    sessions, _ = load(tmp_path / "home")
+    sessions, _ = load(corpus_home(corpus, SMALL, tmp_path / "home", "myrepo"))
     first = min(sessions, key=lambda s: s.started_at)  # "add a retry to the webhook"
     assert edits(first) == [
         ("src/webhook.py", "Applied edit to src/webhook.py", None, False),

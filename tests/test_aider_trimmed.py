@@ -8,15 +8,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
-from aider_builder import AiderLog
+from aider_builder import CORPUS_SMALL as SMALL
+from aider_builder import AiderLog, corpus_home
 from test_aider_adapter import load, utc_clock  # noqa: F401 (Aider writes local time: tests pin the zone)
 
 from exporter.model import CommandOutputPart, ToolCallPart, ToolResultPart
 from exporter.stats import edited_files
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "home" / "src" / "weather-cli"
-SMALL = "kenn-io__agentsview__testdata__aider__myrepo__.aider.chat.history.md"
 
 
 def trimmed(text: str) -> str:
@@ -73,13 +72,7 @@ def test_a_trimmed_log_gives_the_notes_of_the_log_aider_wrote(tmp_path):
 def test_the_corpus_small_log_keeps_each_of_aiders_lines_apart(corpus, tmp_path):
     """The corpus's agentsview log has no trailing spaces: its second ``Applied edit`` and
     the file Aider created were lines of the first edit's output, ``> `` and all."""
-    path = corpus / "aider" / SMALL
-    if not path.is_file():
-        pytest.skip(f"the corpus has no small Aider log ({path})")
-    repo = tmp_path / "home" / "src" / "myrepo"
-    repo.mkdir(parents=True)
-    shutil.copyfile(path, repo / ".aider.chat.history.md")
-    sessions, _ = load(tmp_path / "home")
+    sessions, _ = load(corpus_home(corpus, SMALL, tmp_path / "home", "myrepo"))
     first = min(sessions, key=lambda s: s.started_at)  # "add a retry to the webhook"
     assert "src/retry.py" in edited_files(first)
     outputs = [p.output for m in first.messages for p in m.parts if isinstance(p, ToolResultPart)]

@@ -10,6 +10,8 @@ import shutil
 from datetime import UTC
 
 import pytest
+from aider_builder import CORPUS_BIG as BIG
+from aider_builder import CORPUS_SMALL as SMALL
 from conftest import normalize, note_files
 
 from exporter.adapters import SourceContext
@@ -19,8 +21,6 @@ from exporter.model import CommandPart
 from exporter.redact import redact_text
 
 pytestmark = pytest.mark.corpus
-BIG = "Aider-AI__aider__chat-history.md"
-SMALL = "kenn-io__agentsview__testdata__aider__myrepo__.aider.chat.history.md"
 
 
 @pytest.fixture

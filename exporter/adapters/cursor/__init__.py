@@ -33,7 +33,7 @@ from .composer import (
     composer_parts,
     count_conversations,
     discover_user_dir,
-    holds_conversation,
+    held_conversations,
     load_part,
     load_user_dir,
     workspace_owners,
@@ -100,7 +100,8 @@ class CursorAdapter:
             ref.session_id,
             *(f.path.stem for f in ref.related if f.path.parent.name == "subagents"),
         ]
-        return sum(1 for cid in ids if not (state_dbs and holds_conversation(state_dbs, cid)))
+        held = held_conversations(state_dbs, ids) if state_dbs else set()
+        return sum(1 for cid in ids if cid not in held)
 
     def parts(self, ref: SessionRef) -> list[SessionRef] | None:
         """A user folder cut into parts that workers read side by side (``readahead``), in

@@ -160,20 +160,23 @@ def exported_composers(global_dbs: list[Path], ids: list[str]) -> set[str]:
     return found
 
 
-def holds_conversation(global_dbs: list[Path], cid: str) -> bool:
-    """Whether a global database holds composer ``cid`` with a conversation (headers, or
-    bubbles inline): the export takes it there, not from its Agent transcript. Its
-    messages are not read (``exported_composers`` does), so one whose every bubble is gone
-    counts as held here, where the export takes the transcript."""
+def held_conversations(global_dbs: list[Path], ids: list[str]) -> set[str]:
+    """Which of ``ids`` a global database holds as composers with a conversation (headers,
+    or bubbles inline): the export takes them there, not from their Agent transcript.
+    Their messages are not read (``exported_composers`` does), so one whose every bubble
+    is gone counts as held here, where the export takes the transcript. Each database is
+    opened once."""
+    found: set[str] = set()
     for path in global_dbs:
         try:
             with Database(path) as db:
-                data = db.get("cursorDiskKV", f"composerData:{cid}")
+                found.update(
+                    cid for cid in ids
+                    if _has_conversation(db.get("cursorDiskKV", f"composerData:{cid}"))
+                )  # fmt: skip
         except SourceError:
             continue
-        if _has_conversation(data):
-            return True
-    return False
+    return found
 
 
 class _Family:

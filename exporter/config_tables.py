@@ -47,12 +47,10 @@ def misplaced(path: KeyPath, key: str, keys: Collection[str] | None, text: str) 
         said = f"is not a setting ccexport knows (did you mean the top-level setting '{near}'?)"
     else:
         return None
-    headers = table_headers(text)
-    line = key_lines(text).get((*path, key))
-    above = [h for h in headers if line is not None and h[0] < line]
-    if not above or above[-1][1] != tuple(path):  # a dotted key, an inline table
+    headers, below = _header_above(path, key, text)
+    if below is None or below[1] != tuple(path):  # a dotted key, an inline table
         return f"{said}, not a key of '{key_name(path)}': write it outside the table"
-    first, below = headers[0], above[-1]
+    first = headers[0]
     goes = "that header" if first == below else f"the first table ({first[2]}, line {first[0]})"
     return (
         f"{said}; it is written below {below[2]} (line {below[0]}), so TOML puts it in that "
@@ -96,6 +94,17 @@ def apply_frontmatter(s: Settings, value: Any, fail: Any) -> None:
     s.frontmatter_drop = list(dict.fromkeys([*s.frontmatter_drop, *drop]))
 
 
+def _header_above(
+    path: KeyPath, key: str, text: str
+) -> tuple[list[tuple[int, KeyPath, str]], tuple[int, KeyPath, str] | None]:
+    """The text's table headers, and the last one above the line setting ``path.key`` (None
+    when no header is above it, or the key is not found)."""
+    headers = table_headers(text)
+    line = key_lines(text).get((*path, key))
+    above = [h for h in headers if line is not None and h[0] < line]
+    return headers, above[-1] if above else None
+
+
 def _setting_below_add(name: str, text: str) -> str | None:
     """A top-level setting's name (``timezone``) as a key below a ``[frontmatter.add]``
     header: a line added at the end of the file, which TOML made a property of every note
@@ -105,9 +114,8 @@ def _setting_below_add(name: str, text: str) -> str | None:
 
     if name not in setting_names():
         return None
-    line = key_lines(text).get(("frontmatter", "add", name))
-    above = [h for h in table_headers(text) if line is not None and h[0] < line]
-    if not above or above[-1][1] != ("frontmatter", "add"):
+    _headers, below = _header_above(("frontmatter", "add"), name, text)
+    if below is None or below[1] != ("frontmatter", "add"):
         return None
     said = misplaced(("frontmatter", "add"), name, None, text)
     return (

@@ -212,8 +212,9 @@ class OpenCodeAdapter:
     def _migrated(self, ref: SessionRef, problems: list[Problem]) -> frozenset[str] | None:
         """Ids of the sessions the databases beside a tree hold (the database's copy is the
         session: OpenCode deletes from it what the person undid, which the tree still
-        holds). None while one is locked: the tree waits, read again next run; its older
-        copies, exported as they stand, replaced the database's fuller notes (--force).
+        holds). None while one is locked, or fails for another reason that passes: the
+        tree waits, read again next run; its older copies, exported as they stand, replaced
+        the database's fuller notes (--force).
         (The database's own unit reports its error; here a warning, or one database would
         count as two failures.)"""
         found: set[str] = set()

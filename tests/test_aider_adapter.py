@@ -252,17 +252,19 @@ def test_older_aiders_multi_line_output_and_split_usage_line_stay_aiders(tmp_pat
 
 def test_aiders_own_line_left_open_ends_at_the_next_prompt(tmp_path):
     """A ``>`` line without its two closing spaces (a log edited by hand) runs on at most
-    to the next prompt: that prompt and its reply are read as always."""
+    to the next prompt: that prompt and its reply are read as always. (After a command: a
+    quote after a prompt to the model, where its reply belongs, is that reply.)"""
     log = AiderLog().run("2024-08-09 10:00:00")
-    log.prompt("first")
+    log.prompt("/add a.py")
     log.lines += ["> Added a.py to the chat.", "still Aider's", ""]
     log.prompt("second question")
     log.reply("second answer")
     log.write(tmp_path / "home" / "src" / "r")
     (session,), _ = load(tmp_path / "home")
-    assert texts(session, "user") == ["first", "second question"]
+    assert texts(session, "user") == ["second question"]
     assert texts(session, "assistant") == ["second answer"]
-    assert outputs(session) == ["Added a.py to the chat.\nstill Aider's"]
+    said = [p.output for m in session.messages for p in m.parts if p.kind == "command_output"]
+    assert said == ["Added a.py to the chat.\nstill Aider's"]
 
 
 def test_a_quote_in_a_reply_stays_the_replys(tmp_path):

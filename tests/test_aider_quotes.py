@@ -86,3 +86,48 @@ def test_aiders_own_last_messages_after_a_reply_stay_aiders(tmp_path):
     session, replies, results = _replies_and_results(tmp_path / "b")
     assert replies == ["Done."]
     assert session.usage is not None and session.usage.input_tokens == 1200
+
+
+def test_a_reply_that_is_only_a_quote_is_the_models_reply(tmp_path):
+    """A reply of a quote alone, where a reply belongs: after a message of Aider's that came
+    between the prompt and the reply (its question about a URL in the prompt) it was read
+    as that message going on, up to and with the usage line (the run lost its cost); with
+    no usage line after it (before the next prompt, at the log's end) it was Aider's."""
+    log = AiderLog().run("2026-01-05 10:00:00").prompt("quote https://peps.python.org/pep-0020/")
+    log.aider("Add https://peps.python.org/pep-0020/ to the chat? n")
+    log.reply(QUOTE).tokens("1.2k", "20", "0.01", "0.01")
+    log.prompt("/ask and the next two?", " and the next two?")
+    log.reply("> Explicit is better than implicit.")  # (an Aider that printed no usage line)
+    log.prompt("the last one").reply("> Namespaces are one honking great idea.")
+    log.write(tmp_path / "home" / "src" / "r")
+    session, replies, results = _replies_and_results(tmp_path / "home")
+    assert replies == [
+        QUOTE,
+        "> Explicit is better than implicit.",
+        "> Namespaces are one honking great idea.",
+    ]
+    assert results == ["Add https://peps.python.org/pep-0020/ to the chat? n"]
+    assert session.cost == 0.01 and session.usage.input_tokens == 1200
+
+
+def test_aiders_own_lines_where_a_reply_belongs_stay_aiders(tmp_path):
+    """What tells a reply's quote from Aider's lines: Aider ends each message with two
+    spaces (older versions on its last line only, marking only its first with ``>``). Its
+    error after a prompt stays its own, and so does a line after a command (no message
+    went to the model: no reply is awaited there)."""
+    log = AiderLog().run("2026-01-05 10:00:00").prompt("hi")
+    log.lines += ["> Unexpected error: litellm.APIConnectionError: {", '"code": 429', "}  ", ""]
+    log.prompt("/run cat zen.txt")
+    log.lines += ["> Simple is better than complex.", ""]  # (its output, hand-trimmed)
+    log.prompt("thanks").reply("You are welcome.").tokens("1.2k", "20", "0.01", "0.01")
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    assert [(m.role, p.kind) for m in session.messages for p in m.parts] == [
+        ("user", "text"),
+        ("system", "notice"),  # the API error
+        ("user", "command"),
+        ("user", "command_output"),
+        ("user", "text"),
+        ("assistant", "text"),
+    ]
+    assert session.messages[3].parts[0].output == "Simple is better than complex."

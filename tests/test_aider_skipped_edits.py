@@ -75,3 +75,30 @@ def test_the_corpus_small_log_files_each_skipped_edit_under_its_own_file(corpus,
         ("src/other.py", "Skipping edits to src/other.py", "rejected", False),
     ]
     assert edited_files(first) == ["src/webhook.py", "src/retry.py"]
+
+
+SPEED_UP = "<<<<<<< SEARCH\nslow()\n=======\nfast()\n>>>>>>> REPLACE"
+
+
+def test_a_file_aider_left_out_of_the_chat_is_its_own_notice_not_an_edits_line(tmp_path):
+    """``Skipping X that matches aiderignore spec.``: Aider's new Coder (after a ``/code``
+    reply, switching back) leaves X out of the chat. It was read as a line of the edit
+    before it; it is Aider's notice of its own about X, as ``Skipping edits to X`` is
+    (not an edit: X is in no call, nor in files)."""
+    log = AiderLog().run("2026-06-09 14:01:00").prompt("/code speed it up", " speed it up")
+    log.reply(f"src/app.py\n```python\n{SPEED_UP}\n```")
+    log.tokens("1.2k", "80", "0.01", "0.01")
+    log.aider("Applied edit to src/app.py", "Commit 1234567 perf: speed it up",
+              "Skipping notes/secret.md that matches aiderignore spec.",
+              "Skipping .env that matches gitignore spec.")  # fmt: skip
+    log.write(tmp_path / "home" / "src" / "r")
+    (session,), _ = load(tmp_path / "home")
+    assert edits(session) == [
+        ("src/app.py", "Applied edit to src/app.py\nCommit 1234567 perf: speed it up", None, False),
+    ]
+    assert outputs(session) == [
+        "Applied edit to src/app.py\nCommit 1234567 perf: speed it up",
+        "Skipping notes/secret.md that matches aiderignore spec.",
+        "Skipping .env that matches gitignore spec.",
+    ]
+    assert edited_files(session) == ["src/app.py"]

@@ -58,6 +58,7 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
     lines = _restarts_closed(lines)
     kind, block, fence, going_on, to_blank = "", [], "", False, False
     opener = ""  # the line that opened the fence open in the reply (to open it again)
+    awaited = False  # a message went to the model and no reply came yet: one belongs next
     retry_to = -1  # the last line of Aider's report of a retry inside the reply's code
     is_prompt = prompt_marker(lines)
     marked = _marked(lines)
@@ -76,6 +77,7 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
         reopen = opener if fence else ""  # the fence open before this line
         if is_prompt(line, at):
             this, text, fence = "user", line[5:], ""
+            awaited = (awaited and kind == "user") or _to_model(text)
         elif fence and (retry_to := _retry_in_code(lines, at)) >= 0:
             # (the reply goes on after it in the same fence: its next block opens it again)
             if block:
@@ -91,7 +93,7 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
             # token limit hit) ends it.
             this, text, fence = "aider", line[2:], ""
             going_on, to_blank = goes_on(line, at, True), False
-        elif kind in ("reply", "") and not fence and marked and _quote_in_reply(lines, at, kind):
+        elif not fence and marked and _quote_in_reply(lines, at, kind, awaited):
             this, text = "reply", line  # the reply's own blockquote, its marks kept
         elif line.startswith(">") and not fence and not line.startswith(">>>>>>>"):
             this, text = "aider", line[2:] if line.startswith("> ") else line[1:]
@@ -115,6 +117,8 @@ def blocks(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
             else:
                 was, fence = fence, _fence_after(line, fence)
                 opener = line if fence and not was else opener if fence else ""
+        if this == "reply" or line.startswith("> Tokens: "):
+            awaited = False  # (answered: a reply, or Aider's usage line for an empty one)
         if this != kind and block:
             yield kind, block
             block = []
@@ -135,18 +139,25 @@ def _marked(lines: list[str]) -> bool:
     )
 
 
-def _quote_in_reply(lines: list[str], at: int, kind: str) -> bool:
-    """Is the ``>`` line ``at``, where a reply starts or goes on (``kind``: ``reply``, or
-    ``""`` where a prompt's lines ended), the reply's own Markdown blockquote? Aider ends
-    each message of its own with two spaces (on its last line, when older versions marked
-    only its first with ``>``), so the first line on from ``at`` that has them ends the
-    message ``at`` starts, if it is one; a ``>`` line after a blank line that has them is a
-    message of Aider's after it. With none up to the next prompt or the run's end (the log's
-    last reply, an Aider that printed no usage line after it), a quote after the reply's
-    words is the reply's: no message of Aider's starts there (but for its usage line, the
-    log's last line cut before its spaces were written). Where no reply came before, it is
-    Aider's, as it was (a log edited by hand)."""
+def _quote_in_reply(lines: list[str], at: int, kind: str, awaited: bool) -> bool:
+    """Is the ``>`` line ``at`` the reply's own Markdown blockquote? Asked where a reply
+    starts or goes on: ``kind`` ``reply``, or ``""`` where a prompt's lines ended, or, when
+    a message went to the model and no reply came yet (``awaited``), after a blank line that
+    follows a message of Aider's (``Add https://… to the chat? n``: a reply of a quote alone
+    comes after it). Aider ends each message of its own with two spaces (on its last line,
+    when older versions marked only its first with ``>``), so the first line on from ``at``
+    that has them ends the message ``at`` starts, if it is one; a ``>`` line after a blank
+    line that has them is a message of Aider's after it. With none up to the next prompt or
+    the run's end (the log's last reply, an Aider that printed no usage line after it), a
+    quote after the reply's words, or where a reply is awaited, is the reply's: no message
+    of Aider's starts there (but for its usage line, the log's last line cut before its
+    spaces were written). Where no message to the model came before (the run's start, a
+    command's output), it is Aider's, as it was (a log edited by hand)."""
     if not lines[at].startswith(">") or lines[at].startswith(">>>>>>>"):
+        return False
+    # (Aider writes a blank line before a reply: one after a message of its own follows it)
+    after_aider = kind == "aider" and awaited and not lines[at - 1].strip()
+    if kind not in ("reply", "") and not after_aider:
         return False
     for k in range(at, len(lines)):
         line = lines[k]
@@ -154,7 +165,15 @@ def _quote_in_reply(lines: list[str], at: int, kind: str) -> bool:
             break
         if line.endswith("  "):
             return k > at and line.startswith(">") and not lines[k - 1].strip()
-    return kind == "reply" and not lines[at].startswith("> Tokens: ")
+    return (kind == "reply" or awaited) and not lines[at].startswith("> Tokens: ")
+
+
+def _to_model(text: str) -> bool:
+    """Does a prompt's line go to the model: words, not a command (``/add …``, ``!ls``) nor
+    an Enter pressed on an empty line (``<blank>``)? A mode command's question is logged
+    again after it (``/ask hi``, then `` hi``): that line goes."""
+    typed = text.strip()
+    return bool(typed) and typed != "<blank>" and not typed.startswith(("/", "!"))
 
 
 def _going_on(lines: list[str], marked: bool) -> Callable[[str, int, bool], bool]:

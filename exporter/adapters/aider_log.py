@@ -344,7 +344,8 @@ class _RunBuilder:
         the file it names; an edit block it did not apply (``Skipping edits to <path>``,
         ``Did not apply edit to <path> (--dry-run)``) an ``edit`` of that file that did not
         run, of its own; a failed request to the model an API error notice; other lines
-        (``Committing … before applying edits``) as they were. Aider made the edits: calls
+        (``Committing … before applying edits``; ``Skipping <path> that matches aiderignore
+        spec.``, a part of its own) as they were. Aider made the edits: calls
         and results are its output (no message of the model's more)."""
         for part in segments(text):
             output = part.text

@@ -37,6 +37,11 @@ _SKIPPED = re.compile(
     r"|Did not apply edit to (?P<dry>\S.*?) \(--dry-run\)"
     r"|Unable to create (?P<unmade>\S.*?), skipping edits\.)\s*$"
 )
+# Aider's word that it left a file out of the chat, as .aiderignore (or .gitignore) names
+# it: a new Coder's, for a file named on its command line or carried over from the one
+# before (``/code …``, ``/ask …`` switch back after the reply). A notice of its own about
+# that file, never a line of an edit's output ("Skipping edits to X …" is another line).
+_LEFT_OUT = re.compile(r"^Skipping (?!edits to )\S.*? that matches (?:aider|git)ignore spec\.\s*$")
 # Aider's question before "Skipping edits to X": its own line (0.6x on, with X alone on the
 # line before it), or X in it (older), then the answer typed.
 _QUESTION = re.compile(
@@ -58,7 +63,9 @@ class Segment:
     Aider did not apply, and why (``not_run``): ``Skipping edits to <path>`` after the
     person said no (``rejected``; with Aider's question, when it is the lines before), or
     as it matches .gitignore, or ``Did not apply edit to <path> (--dry-run)`` (``denied``:
-    Aider was not let write it); ``output``: anything else, as it was."""
+    Aider was not let write it); ``output``: anything else, as it was (Aider's word that it
+    left a file out of the chat, ``Skipping <path> that matches aiderignore spec.``, one of
+    its own)."""
 
     what: Kind
     lines: list[str] = field(default_factory=list)
@@ -90,6 +97,11 @@ def segments(text: str) -> Iterator[Segment]:
             else:
                 rejected = skipped.group("rejected") and not skipped.group("ignored")
                 yield Segment("skipped", lines, named, "rejected" if rejected else "denied")
+            part = Segment("output")
+            continue
+        if _LEFT_OUT.match(line):  # its own part: what follows is the next one
+            yield _named(part)
+            yield Segment("output", [line])
             part = Segment("output")
             continue
         applied = APPLIED.match(line) or _CREATED.match(line)

@@ -25,12 +25,15 @@ class RunUsage:
         self.usage = Usage()
         self.request_costs: list[float] = []
         self.session_cost: float | None = None
+        self.session_printed = ""  # (its digits, as Aider printed them: how far it rounds)
         # The first request already had a running total above its cost: the run's prompts
         # went to an Aider started before its header, whose banner is another Aider's.
         self.started_before = False
-        # Aider's running total went down: it restarted (another Aider went on writing in
-        # the run). What the totals before came to, each stretch counted as a run is: its
-        # last total, or its requests' costs when its total started above its first one.
+        # Aider's running total restarted (another Aider went on writing in the run; or
+        # Aider 0.48's, which counted an /ask or /help request twice): it did not go on
+        # from the last one by this request's cost, down or up. What the totals before
+        # came to, each stretch counted as a run is: its last total, or its requests'
+        # costs when its total started above its first one.
         self.banked = 0.0
         self.stretch: list[float] = []  # the request costs since the total last restarted
         self.stretch_before = False  # this stretch's total started above its request
@@ -61,13 +64,16 @@ class RunUsage:
         self.usage += Usage(
             sent if older else max(0, sent - cached), counts.get("received", 0), hit, write
         )
-        costs = {what: float(amount.replace(",", "")) for amount, what in _COST.findall(cost)}
+        printed = {what: amount.replace(",", "") for amount, what in _COST.findall(cost)}
+        costs = {what: float(amount) for what, amount in printed.items()}
         first = not self.request_costs and self.session_cost is None
         request = costs.get("request", costs.get("message"))
         if first and request is not None and costs.get("session", request) > request:
             self.started_before = True
         session = costs.get("session")
-        if session is not None and self.session_cost is not None and session < self.session_cost:
+        if session is not None and self._restarted(
+            printed.get("request", printed.get("message")), printed["session"]
+        ):
             self.banked += self._stretch_cost()
             self.stretch = []
             self.stretch_before = request is not None and session > request
@@ -77,9 +83,30 @@ class RunUsage:
             value = float(amount.replace(",", ""))
             if what == "session":
                 self.session_cost = value
+                self.session_printed = amount
             else:
                 self.request_costs.append(value)
                 self.stretch.append(value)
+
+    def _restarted(self, request: str | None, session: str) -> bool:
+        """Is this running total not the last one going on (another Aider's, a new one's,
+        or one Aider miscounted)? A total goes on from the last by this request's cost, to
+        the rounding of the digits printed (a cent's, more below a cent: "$0.00011
+        message"); a total that went down, or up by more or less than that, restarted.
+        Without the request's cost only a total that went down says so."""
+        if self.session_cost is None:
+            return False
+        if float(session) < self.session_cost:
+            return True
+        if request is None:
+            return False
+        rounding = sum(map(_half_digit, (self.session_printed, request, session)))
+        return abs(self.session_cost + float(request) - float(session)) > rounding + 1e-12
+
+
+def _half_digit(printed: str) -> float:
+    """Half the last digit Aider printed (``0.02``: 0.005): how far from its value it is."""
+    return 0.5 * 10.0 ** -len(printed.partition(".")[2])
 
 
 def _number(digits: str, unit: str) -> int:

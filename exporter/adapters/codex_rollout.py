@@ -336,7 +336,9 @@ class RolloutBuilder(EventReader):
         elif ptype == "image_generation_call":
             if item_call_id(p):
                 self.out.inline.add(str(item_call_id(p)))
-            self._add("assistant", image_generation(p), number, when)
+            call, *output = image_generation(p)
+            self._add("assistant", [call], number, when)
+            self._add("tool", output, number, when)  # (the image, as the call's result)
         elif ptype == "agent_message":
             self._add("system", agent_message(p), number, when)
         elif ptype not in _IGNORED_ITEMS:

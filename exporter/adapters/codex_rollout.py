@@ -43,7 +43,7 @@ from .codex_items import (
     tool_search_output,
 )
 from .codex_odd import content_odd, item_odd, meta_odd, text_odd
-from .codex_scan import OriginLookup, Record, Scan, scan_rollout
+from .codex_scan import ChildLookup, OriginLookup, Record, Scan, scan_rollout
 
 # Item types that hold nothing of the conversation (FORMATS.md §2.5: an undo checkpoint,
 # encrypted compaction state, the tools offered); any other type not read is reported.
@@ -82,8 +82,10 @@ class Rollout:
         return call.call_id is not None and call.call_id not in self.inline
 
 
-def build_rollout(records: list[Record], origin: OriginLookup) -> Rollout:
-    builder = RolloutBuilder(scan_rollout(records, records, origin))
+def build_rollout(
+    records: list[Record], origin: OriginLookup, children: ChildLookup | None = None
+) -> Rollout:
+    builder = RolloutBuilder(scan_rollout(records, records, origin, children))
     for record in records[builder.skip :]:
         builder.add(record)
     builder.flush()

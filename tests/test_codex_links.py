@@ -298,3 +298,17 @@ def test_the_subagents_rollouts_are_read_only_for_a_call_naming_a_task(tmp_path,
     second.write(home)
     _calls(tmp_path)  # (one adapter reading every rollout: the first lines read once)
     assert read == [1]
+
+
+def test_a_child_rollout_written_after_the_parents_note_is_linked_by_the_next_run(tmp_path):
+    """The parent's rollout does not change when its child's appears: the run that finds
+    the child writes the parent's note again (a new subagent), reading the call's link."""
+    home = tmp_path / ".codex"
+    _v2_parent("reviewer").write(home)
+    first = _export(tmp_path)
+    assert "Full transcript" not in next(iter(first.values()))
+    _v2_child(CHILD.lower(), "/root/reviewer", start="2026-03-10T08:00:30Z").write(home)
+    notes = _export(tmp_path)
+    kid = next(stem for stem, text in notes.items() if "00000000c41d" in text.split("---")[1])
+    parent = next(text for text in notes.values() if f"session_id: {PARENT}" in text)
+    assert f"Full transcript: [[{kid}]]" in parent

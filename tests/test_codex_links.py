@@ -312,3 +312,42 @@ def test_a_child_rollout_written_after_the_parents_note_is_linked_by_the_next_ru
     kid = next(stem for stem, text in notes.items() if "00000000c41d" in text.split("---")[1])
     parent = next(text for text in notes.values() if f"session_id: {PARENT}" in text)
     assert f"Full transcript: [[{kid}]]" in parent
+
+
+def _notices(home: Path) -> list[tuple[str, str]]:
+    (session,), problems = load_sessions(CodexAdapter(), home)
+    assert problems == []
+    return [(m.role, p.text) for m in session.messages for p in m.parts if p.kind == "notice"]
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_an_inter_agent_communication_record_is_the_message_it_carries(
+    tmp_path, monkeypatch, streamed
+):
+    """Multi-agent v2 builds persist a message between agents (a subagent's task, its report
+    back) as an ``inter_agent_communication`` record alone, no ``agent_message`` item: it
+    was passed over in silence (its kind is known), and with it what the agents said."""
+    if streamed:
+        monkeypatch.setattr(codex, "STREAM_FROM", 0)
+    r = _v2_parent("reviewer")
+    report = {"author": "/root/reviewer", "recipient": "/root", "other_recipients": [],
+              "content": "No issues in src/.", "trigger_turn": True}  # fmt: skip
+    r.envelope("inter_agent_communication", report)
+    r.envelope("inter_agent_communication", {**report, "content": "", "encrypted_content": "gA"})
+    r.assistant("Merged.")
+    r.write(tmp_path / ".codex")
+    assert _notices(tmp_path) == [
+        ("system", "Message from /root/reviewer to /root:\n\nNo issues in src/."),
+    ]
+
+
+def test_a_message_written_both_as_a_record_and_as_an_item_is_shown_once(tmp_path):
+    r = _v2_parent("reviewer")
+    report = {"author": "/root/reviewer", "recipient": "/root", "content": "Done.",
+              "trigger_turn": True}  # fmt: skip
+    r.envelope("inter_agent_communication", report)
+    r.item({"type": "agent_message", "author": "/root/reviewer", "recipient": "/root",
+            "content": [{"type": "input_text", "text": "Done."}]})  # fmt: skip
+    r.envelope("inter_agent_communication", {**report, "content": "Done again."})
+    r.write(tmp_path / ".codex")
+    assert [text.split("\n\n")[1] for _, text in _notices(tmp_path)] == ["Done.", "Done again."]

@@ -118,7 +118,7 @@ def _makes_messages(kind: str, p: dict[str, Any]) -> bool:
     if kind == "event_msg":
         etype = p.get("type")  # a damaged line may hold a list here
         return isinstance(etype, str) and etype in _EVENT_MESSAGES
-    return kind == "compacted"
+    return kind in ("compacted", "inter_agent_communication")
 
 
 # A model copy of a prompt that is injected context: the AGENTS.md instructions, or one
@@ -212,6 +212,8 @@ class RolloutBuilder(EventReader):
             self._item(number, p, when)
         elif kind == "event_msg":
             self._event(number, p, when)
+        elif kind == "inter_agent_communication":
+            self._between_agents(number, p, "event", when)
         elif kind == "compacted":
             summary = p.get("message")
             self.out.odd += [(number, why) for why in text_odd(summary, "its summary")]
@@ -342,11 +344,24 @@ class RolloutBuilder(EventReader):
             self._add("assistant", [call], number, when)
             self._add("tool", output, number, when)  # (the image, as the call's result)
         elif ptype == "agent_message":
-            self._add("system", agent_message(p), number, when)
+            self._between_agents(number, p, "item", when)
         elif ptype not in _IGNORED_ITEMS:
             kind = clipped(ptype)
             first, seen = self.out.unknown.get(kind, (number, 0))
             self.out.unknown[kind] = (first, seen + 1)
+
+    def _between_agents(
+        self, number: int, p: dict[str, Any], stream: str, when: datetime | None
+    ) -> None:
+        """A message one agent sent another: the model's ``agent_message`` item, or (multi-
+        agent v2 builds that keep no such item) the ``inter_agent_communication`` record
+        itself (``content`` a text). Kept once should a build write both."""
+        if stream == "event":
+            self.out.odd += [(number, why) for why in item_odd("agent_message", p)]
+        parts = agent_message(p)
+        said = f"m:{p.get('author')}>{p.get('recipient')}:{content_text(p.get('content'))}"
+        if parts and self._once(stream, said):
+            self._add("system", parts, number, when)
 
     def _message(self, number: int, p: dict[str, Any], when: datetime | None) -> None:
         role, content = p.get("role"), p.get("content")

@@ -53,6 +53,9 @@ def _signature(kind: str, p: dict[str, Any]) -> tuple[str, str] | None:
         if ptype == "agent_message":
             return ("item:agent_message", f"{p.get('author')}>{p.get('recipient')}:"
                     + content_text(p.get("content")))  # fmt: skip
+    elif kind == "inter_agent_communication":  # (the record an agent_message item is of)
+        return ("item:agent_message", f"{p.get('author')}>{p.get('recipient')}:"
+                + content_text(p.get("content")))  # fmt: skip
     elif kind == "event_msg" and ptype in ("user_message", "agent_message", "agent_reasoning"):
         return (str(ptype), str(p.get("message") or p.get("text") or ""))
     return None

@@ -201,14 +201,23 @@ class CodexRollout:
         *,
         agent_type: str | None = None,
         spawned: str | None = None,
+        task: str | None = None,
+        activity: tuple[str, str] | None = None,
     ) -> str:
         """A ``spawn_agent`` call (multi-agent Codex) and its output (JSON as text when not
         text already: ``{"agent_id": …}`` in the first version, ``{"task_name": …}`` in the
-        second); ``spawned``: the thread its ``collab_agent_spawn_end`` event names."""
+        second); ``spawned``: the thread its ``collab_agent_spawn_end`` event names; ``task``:
+        the task name the call gives (the second version's); ``activity``: (thread, agent
+        path) its ``sub_agent_activity`` event names (newer builds of the second version)."""
         cid = self.call_id()
-        args = {"message": message, **({"agent_type": agent_type} if agent_type else {})}
+        args = {"message": message, **({"task_name": task} if task else {}),
+                **({"agent_type": agent_type} if agent_type else {})}  # fmt: skip
         self.item({"type": "function_call", "name": "spawn_agent", "arguments": json.dumps(args),
                    "call_id": cid})  # fmt: skip
+        if activity is not None:
+            self.event({"type": "sub_agent_activity", "event_id": cid, "occurred_at_ms": 0,
+                        "agent_thread_id": activity[0], "agent_path": activity[1],
+                        "kind": "started"})  # fmt: skip
         if spawned is not None:
             self.event({"type": "collab_agent_spawn_end", "call_id": cid,
                         "sender_thread_id": self.thread_id, "new_thread_id": spawned,

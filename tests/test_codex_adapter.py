@@ -192,8 +192,9 @@ def test_tool_searches_and_generated_images_are_read(tmp_path):
         ("image_generation", {"prompt": "a cat"}, "ig"),
         ("image_generation", {}, "ig2"),
     ]
-    (found,) = parts(session, "tool_result")
+    found, drawn = parts(session, "tool_result")
     assert (found.output, found.call_id) == ("media: draw, crop\nupload", "ts")
+    assert (drawn.output, drawn.call_id) == ("", "ig")  # (the image is its output)
     (image,) = parts(session, "attachment")
     assert (image.media_type, image.data) == ("image/png", png)
 

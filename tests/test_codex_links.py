@@ -176,3 +176,178 @@ def test_a_prompt_that_merely_quotes_the_placeholder_keeps_its_words(tmp_path):
     r.write(tmp_path / ".codex")
     _, (prompt,) = _prompts(tmp_path)
     assert [p.kind for p in prompt.parts] == ["text"] and prompt.parts[0].text == said
+
+
+# -- multi-agent v2: an output naming the agent's task, not its thread ---------------------
+
+TESTER = "019a0000-0000-7000-8000-0000000075e7"
+OTHER_PARENT = "019a0000-9999-7222-8333-444455556666"
+OTHER = "019a0000-0000-7000-8000-0000000a0a0a"
+
+
+def _v2_child(
+    thread: str, path: str | None, *, parent: str = PARENT, start: str, where: str = "spawn"
+) -> CodexRollout:
+    """A subagent's rollout as multi-agent v2 writes it: its ``thread_spawn`` source names
+    its parent and its agent path (``where``: there, or beside it in ``session_meta``)."""
+    spawn = {"parent_thread_id": parent, "depth": 1, "agent_role": "reviewer",
+             "agent_nickname": "Ada"}  # fmt: skip
+    if where == "spawn":
+        spawn["agent_path"] = path
+    child = CodexRollout(thread, source={"subagent": {"thread_spawn": spawn}}, start=start)
+    if where == "meta":
+        child.lines[0]["payload"]["agent_path"] = path
+    child.user(TASK)
+    child.assistant("No issues.")
+    return child
+
+
+def _v2_parent(*tasks: str) -> CodexRollout:
+    r = CodexRollout(PARENT)
+    r.user("Review my diff with helper agents")
+    for task in tasks:
+        r.spawn_agent(TASK, {"task_name": f"/root/{task}", "nickname": "Ada"}, task=task)
+    r.assistant("The reviewers found nothing.")
+    return r
+
+
+@pytest.mark.parametrize(
+    ("streamed", "where"), [(False, "spawn"), (True, "spawn"), (False, "meta")]
+)
+def test_a_task_named_spawn_links_the_child_of_that_parent_and_task(
+    tmp_path, monkeypatch, streamed, where
+):
+    """Multi-agent v2 answers ``spawn_agent`` with ``{"task_name": "/root/reviewer"}`` and
+    its rollout keeps no event naming the thread: the call linked nothing, though the
+    child's rollout names both its parent and that task (its agent path)."""
+    if streamed:
+        monkeypatch.setattr(codex, "STREAM_FROM", 0)
+    home = tmp_path / ".codex"
+    _v2_parent("reviewer").write(home)
+    _v2_child(TESTER, "/root/tester", start="2026-03-10T08:00:10Z").write(home)  # (another task)
+    _v2_child(OTHER, "/root/reviewer", parent=OTHER_PARENT, start="2026-03-10T08:00:12Z").write(
+        home
+    )  # (the same task, of another parent)
+    _v2_child(CHILD.lower(), "/root/reviewer", start="2026-03-10T08:00:30Z", where=where).write(
+        home
+    )
+    (call,) = _calls(tmp_path)[PARENT]
+    assert call.subagent_id == CHILD.lower()
+    notes = _export(tmp_path)
+    kid = next(stem for stem, text in notes.items() if "00000000c41d" in text.split("---")[1])
+    parent = next(text for text in notes.values() if f"session_id: {PARENT}" in text)
+    assert f"Full transcript: [[{kid}]]" in parent
+
+
+def test_a_task_name_used_again_links_each_call_to_its_own_child(tmp_path):
+    """An agent closed, its task name given to a new one: the n-th call, the n-th child."""
+    home = tmp_path / ".codex"
+    _v2_parent("reviewer", "reviewer").write(home)
+    _v2_child(TESTER, "/root/reviewer", start="2026-03-10T08:05:00Z").write(home)  # (the later)
+    _v2_child(CHILD.lower(), "/root/reviewer", start="2026-03-10T08:00:30Z").write(home)
+    first, second = _calls(tmp_path)[PARENT]
+    assert (first.subagent_id, second.subagent_id) == (CHILD.lower(), TESTER)
+
+
+def test_a_task_named_spawn_whose_child_is_not_on_disk_links_nothing(tmp_path):
+    """The fallback: no child of this parent holds the task (gone, never written, of
+    another parent or task): the call is shown as it is, naming its task, and links none."""
+    home = tmp_path / ".codex"
+    _v2_parent("reviewer", "tester").write(home)
+    _v2_child(TESTER, "/root/tester", start="2026-03-10T08:00:10Z").write(home)
+    _v2_child(OTHER, "/root/reviewer", parent=OTHER_PARENT, start="2026-03-10T08:00:12Z").write(
+        home
+    )
+    reviewer, tester = _calls(tmp_path)[PARENT]
+    assert (reviewer.subagent_id, tester.subagent_id) == (None, TESTER)
+    parent = next(t for t in _export(tmp_path).values() if f"session_id: {PARENT}" in t)
+    callouts = parent.split("> [!")[1:]
+    unlinked = next(c for c in callouts if "/root/reviewer" in c)
+    assert unlinked.startswith("example]- `spawn_agent`") and "Full transcript" not in unlinked
+
+
+def test_the_sub_agent_activity_event_links_a_task_named_spawn(tmp_path):
+    """Newer builds persist the spawn's ``sub_agent_activity`` event (``started``, the call's
+    id as its ``event_id``): it names the thread, whether or not its rollout is on disk."""
+    r = CodexRollout(PARENT)
+    r.user("Review my diff with a helper agent")
+    r.spawn_agent(TASK, {"task_name": "/root/reviewer"}, task="reviewer",
+                  activity=(CHILD, "/root/reviewer"))  # fmt: skip
+    r.write(tmp_path / ".codex")
+    (call,) = _calls(tmp_path)[PARENT]
+    assert call.subagent_id == CHILD.lower()
+
+
+def test_the_subagents_rollouts_are_read_only_for_a_call_naming_a_task(tmp_path, monkeypatch):
+    """Every rollout's first line is read to find a child by its task: only when a call
+    needs it, not for each parent (nor for each rollout, for a first version's output)."""
+    from exporter.adapters import codex_children
+
+    read = []
+    real = codex_children.index_children
+    monkeypatch.setattr(codex_children, "index_children", lambda r: read.append(1) or real(r))
+    home = tmp_path / ".codex"
+    _parent({"agent_id": CHILD, "nickname": "Ada"}).write(home)
+    _child().write(home)
+    _calls(tmp_path)
+    assert read == []
+    _v2_parent("reviewer").write(home)  # (a thread of its own, started later)
+    second = _v2_parent("tester")
+    second.thread_id = OTHER_PARENT
+    second.lines[0]["payload"]["id"] = OTHER_PARENT
+    second.write(home)
+    _calls(tmp_path)  # (one adapter reading every rollout: the first lines read once)
+    assert read == [1]
+
+
+def test_a_child_rollout_written_after_the_parents_note_is_linked_by_the_next_run(tmp_path):
+    """The parent's rollout does not change when its child's appears: the run that finds
+    the child writes the parent's note again (a new subagent), reading the call's link."""
+    home = tmp_path / ".codex"
+    _v2_parent("reviewer").write(home)
+    first = _export(tmp_path)
+    assert "Full transcript" not in next(iter(first.values()))
+    _v2_child(CHILD.lower(), "/root/reviewer", start="2026-03-10T08:00:30Z").write(home)
+    notes = _export(tmp_path)
+    kid = next(stem for stem, text in notes.items() if "00000000c41d" in text.split("---")[1])
+    parent = next(text for text in notes.values() if f"session_id: {PARENT}" in text)
+    assert f"Full transcript: [[{kid}]]" in parent
+
+
+def _notices(home: Path) -> list[tuple[str, str]]:
+    (session,), problems = load_sessions(CodexAdapter(), home)
+    assert problems == []
+    return [(m.role, p.text) for m in session.messages for p in m.parts if p.kind == "notice"]
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_an_inter_agent_communication_record_is_the_message_it_carries(
+    tmp_path, monkeypatch, streamed
+):
+    """Multi-agent v2 builds persist a message between agents (a subagent's task, its report
+    back) as an ``inter_agent_communication`` record alone, no ``agent_message`` item: it
+    was passed over in silence (its kind is known), and with it what the agents said."""
+    if streamed:
+        monkeypatch.setattr(codex, "STREAM_FROM", 0)
+    r = _v2_parent("reviewer")
+    report = {"author": "/root/reviewer", "recipient": "/root", "other_recipients": [],
+              "content": "No issues in src/.", "trigger_turn": True}  # fmt: skip
+    r.envelope("inter_agent_communication", report)
+    r.envelope("inter_agent_communication", {**report, "content": "", "encrypted_content": "gA"})
+    r.assistant("Merged.")
+    r.write(tmp_path / ".codex")
+    assert _notices(tmp_path) == [
+        ("system", "Message from /root/reviewer to /root:\n\nNo issues in src/."),
+    ]
+
+
+def test_a_message_written_both_as_a_record_and_as_an_item_is_shown_once(tmp_path):
+    r = _v2_parent("reviewer")
+    report = {"author": "/root/reviewer", "recipient": "/root", "content": "Done.",
+              "trigger_turn": True}  # fmt: skip
+    r.envelope("inter_agent_communication", report)
+    r.item({"type": "agent_message", "author": "/root/reviewer", "recipient": "/root",
+            "content": [{"type": "input_text", "text": "Done."}]})  # fmt: skip
+    r.envelope("inter_agent_communication", {**report, "content": "Done again."})
+    r.write(tmp_path / ".codex")
+    assert [text.split("\n\n")[1] for _, text in _notices(tmp_path)] == ["Done.", "Done again."]

@@ -89,6 +89,8 @@ class CodexAdapter:
         self._prompts: list[CustomPrompt] | None = None  # the custom prompts, read once
         # Each thread's last prompt in history.jsonl, read once (when a rollout has no end)
         self._prompt_times: dict[str, datetime] | None = None
+        # The subagents' rollouts by parent thread (codex_children.py), read once if needed
+        self._children: dict[str, list[tuple[str | None, str]]] | None = None
 
     def roots(self, ctx: SourceContext) -> list[Path]:
         configured_paths = ctx.configured(SOURCE)
@@ -103,7 +105,7 @@ class CodexAdapter:
 
     def use_context(self, ctx: SourceContext) -> None:
         """Where forked threads' origins and the custom prompts are looked up."""
-        self._ctx, self._prompts, self._prompt_times = ctx, None, None
+        self._ctx, self._prompts, self._prompt_times, self._children = ctx, None, None, None
 
     def _custom_prompts(self) -> list[CustomPrompt]:
         from .codex_prompts import read_prompts  # (read when a session is: re2 with it)
@@ -152,29 +154,26 @@ class CodexAdapter:
         None for any other rollout; a first line that cannot be read is the load's to say."""
         from .codex_rollout import spawning_thread
 
-        path = ref.main.path
-        if path.suffix == ".json":  # the TypeScript CLI's: it spawned no subagents
+        meta = _subagent_meta(ref.main.path)
+        parent = spawning_thread(meta) if meta is not None else None
+        if meta is None or parent is None:
             return None
-        try:
-            if path.suffix == ".zst":
-                records = _iter_records(path, [], 0, 1)
-                try:
-                    first = next(records, None)
-                finally:
-                    records.close()
-            else:
-                line = _first_line(path)  # (not a whole read-ahead chunk of every rollout)
-                if b'"subagent"' not in line:
-                    return None  # most rollouts: no parse
-                obj = orjson.loads(line)
-                first = (1, obj.get("type"), obj.get("payload")) if type(obj) is dict else None
-        except Exception:  # noqa: BLE001  (read in its turn, which reports what is wrong)
-            return None
-        if first is None or first[1] != "session_meta" or not isinstance(first[2], dict):
-            return None
-        meta, parent = first[2], spawning_thread(first[2])
         thread = meta.get("id") if isinstance(meta.get("id"), str) else ref.session_id
-        return (str(thread).lower(), parent) if parent else None
+        return str(thread).lower(), parent
+
+    def _children_of(self, parent: str) -> list[tuple[str | None, str]]:
+        """The subagents' rollouts naming ``parent`` their parent, as (agent path, thread),
+        in the order they began: every rollout's first line is read for it once, when a
+        ``spawn_agent`` call first names its agent by task alone."""
+        if self._children is None:
+            from .codex_children import index_children
+
+            roots = self.roots(self._ctx) if self._ctx is not None else []
+            paths = [path for root in roots for path in _rollout_files(root)]
+            self._children = index_children(
+                (_subagent_meta(path), _id_from_name(path.name), str(path)) for path in paths
+            )
+        return self._children.get(parent, [])
 
     def load(self, ref: SessionRef, keep: MessageSink | None = None) -> LoadResult:
         # A held rollout is many new containers and no cycle among them: the collector,
@@ -192,7 +191,7 @@ class CodexAdapter:
         path, prompts = ref.main.path, self._custom_prompts()
         if not _streamed(ref.main):
             records = _records(path, result.problems)
-            rollout = build_rollout(records, self._origin_signatures)
+            rollout = build_rollout(records, self._origin_signatures, self._children_of)
             kinds = {r[1]: r[0] for r in reversed(records)}  # kind -> its first line
             count = len(rollout.messages)
         else:
@@ -201,7 +200,10 @@ class CodexAdapter:
             # messages when its notes are written.
             prefix = _iter_records(path, [])
             scan = scan_rollout(
-                prefix, _iter_records(path, result.problems), self._origin_signatures
+                prefix,
+                _iter_records(path, result.problems),
+                self._origin_signatures,
+                self._children_of,
             )
             prefix.close()
             builder, count = RolloutBuilder(scan), 0
@@ -337,6 +339,32 @@ def _records(path: Path, problems: list[Problem]) -> list[Record]:
     if path.suffix == ".json":
         return document_records(path, problems)
     return list(_iter_records(path, problems))
+
+
+def _subagent_meta(path: Path) -> dict[str, Any] | None:
+    """A rollout's first record, when it is the ``session_meta`` of a subagent's thread (it
+    holds ``"subagent"``; the caller asks whom it names); None for any other, or a first
+    line that cannot be read (the load's to say)."""
+    if path.suffix == ".json":  # the TypeScript CLI's: it spawned no subagents
+        return None
+    try:
+        if path.suffix == ".zst":
+            records = _iter_records(path, [], 0, 1)
+            try:
+                first = next(records, None)
+            finally:
+                records.close()
+        else:
+            line = _first_line(path)  # (not a whole read-ahead chunk of every rollout)
+            if b'"subagent"' not in line:
+                return None  # most rollouts: no parse
+            obj = orjson.loads(line)
+            first = (1, obj.get("type"), obj.get("payload")) if type(obj) is dict else None
+    except Exception:  # noqa: BLE001  (read in its turn, which reports what is wrong)
+        return None
+    if first is None or first[1] != "session_meta" or not isinstance(first[2], dict):
+        return None
+    return first[2]
 
 
 def _first_line(path: Path, step: int = 64 * 1024) -> bytes:

@@ -106,13 +106,18 @@ def tool_search_output(p: dict[str, Any], odd: list[str]) -> ToolResultPart:
 
 
 def image_generation(p: dict[str, Any]) -> list[Part]:
-    """An image the model generated: the call with its prompt, then the image (base64)."""
+    """An image the model generated: the call with its prompt, then, when the item holds
+    the image (base64), a result answering the call with the image, so that the note shows
+    it as the call's output (in its callout), as a tool's returned image is."""
     prompt = p.get("revised_prompt")
+    call_id = item_call_id(p)
     call = ToolCallPart(
-        "image_generation", {"prompt": prompt} if isinstance(prompt, str) else {}, item_call_id(p)
+        "image_generation", {"prompt": prompt} if isinstance(prompt, str) else {}, call_id
     )
     image = image_bytes(p.get("result"))
-    return [call, AttachmentPart(image[0], image[1])] if image else [call]
+    if not image:
+        return [call]
+    return [call, ToolResultPart("", call_id), AttachmentPart(image[0], image[1])]
 
 
 def agent_message(p: dict[str, Any]) -> list[Part]:

@@ -43,7 +43,7 @@ from .codex_items import (
     tool_search_output,
 )
 from .codex_odd import content_odd, item_odd, meta_odd, text_odd
-from .codex_scan import OriginLookup, Record, Scan, scan_rollout
+from .codex_scan import ChildLookup, OriginLookup, Record, Scan, scan_rollout
 
 # Item types that hold nothing of the conversation (FORMATS.md §2.5: an undo checkpoint,
 # encrypted compaction state, the tools offered); any other type not read is reported.
@@ -82,8 +82,10 @@ class Rollout:
         return call.call_id is not None and call.call_id not in self.inline
 
 
-def build_rollout(records: list[Record], origin: OriginLookup) -> Rollout:
-    builder = RolloutBuilder(scan_rollout(records, records, origin))
+def build_rollout(
+    records: list[Record], origin: OriginLookup, children: ChildLookup | None = None
+) -> Rollout:
+    builder = RolloutBuilder(scan_rollout(records, records, origin, children))
     for record in records[builder.skip :]:
         builder.add(record)
     builder.flush()
@@ -116,7 +118,7 @@ def _makes_messages(kind: str, p: dict[str, Any]) -> bool:
     if kind == "event_msg":
         etype = p.get("type")  # a damaged line may hold a list here
         return isinstance(etype, str) and etype in _EVENT_MESSAGES
-    return kind == "compacted"
+    return kind in ("compacted", "inter_agent_communication")
 
 
 # A model copy of a prompt that is injected context: the AGENTS.md instructions, or one
@@ -210,6 +212,8 @@ class RolloutBuilder(EventReader):
             self._item(number, p, when)
         elif kind == "event_msg":
             self._event(number, p, when)
+        elif kind == "inter_agent_communication":
+            self._between_agents(number, p, "event", when)
         elif kind == "compacted":
             summary = p.get("message")
             self.out.odd += [(number, why) for why in text_odd(summary, "its summary")]
@@ -336,13 +340,28 @@ class RolloutBuilder(EventReader):
         elif ptype == "image_generation_call":
             if item_call_id(p):
                 self.out.inline.add(str(item_call_id(p)))
-            self._add("assistant", image_generation(p), number, when)
+            call, *output = image_generation(p)
+            self._add("assistant", [call], number, when)
+            self._add("tool", output, number, when)  # (the image, as the call's result)
         elif ptype == "agent_message":
-            self._add("system", agent_message(p), number, when)
+            self._between_agents(number, p, "item", when)
         elif ptype not in _IGNORED_ITEMS:
             kind = clipped(ptype)
             first, seen = self.out.unknown.get(kind, (number, 0))
             self.out.unknown[kind] = (first, seen + 1)
+
+    def _between_agents(
+        self, number: int, p: dict[str, Any], stream: str, when: datetime | None
+    ) -> None:
+        """A message one agent sent another: the model's ``agent_message`` item, or (multi-
+        agent v2 builds that keep no such item) the ``inter_agent_communication`` record
+        itself (``content`` a text). Kept once should a build write both."""
+        if stream == "event":
+            self.out.odd += [(number, why) for why in item_odd("agent_message", p)]
+        parts = agent_message(p)
+        said = f"m:{p.get('author')}>{p.get('recipient')}:{content_text(p.get('content'))}"
+        if parts and self._once(stream, said):
+            self._add("system", parts, number, when)
 
     def _message(self, number: int, p: dict[str, Any], when: datetime | None) -> None:
         role, content = p.get("role"), p.get("content")

@@ -2,8 +2,9 @@
 (FORMATS.md §2.5–§2.9): whether prompts come from the UI's copies, which session_meta owns
 the identity, which records at the start replay a fork's origin (dropped), and each
 unified-exec command's own exit code and duration (its end event comes after its output),
-the thread each ``spawn_agent`` call started (named after the call); and the signatures
-by which a fork's replay is matched against its origin."""
+the thread each ``spawn_agent`` call started (named after the call, or found among the
+subagents' rollouts by its task); and the signatures by which a fork's replay is matched
+against its origin."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ from .codex_items import (
 
 Record = tuple[int, str, dict[str, Any], Any]
 OriginLookup = Callable[[str], "list[tuple[str, str]] | None"]
+# A thread -> the subagents' rollouts on disk that name it their parent, as (agent path,
+# thread), in the order they began (codex_children.py)
+ChildLookup = Callable[[str], "list[tuple[str | None, str]]"]
 
 
 def signatures(records: list[Record]) -> list[tuple[str, str]]:
@@ -49,6 +53,9 @@ def _signature(kind: str, p: dict[str, Any]) -> tuple[str, str] | None:
         if ptype == "agent_message":
             return ("item:agent_message", f"{p.get('author')}>{p.get('recipient')}:"
                     + content_text(p.get("content")))  # fmt: skip
+    elif kind == "inter_agent_communication":  # (the record an agent_message item is of)
+        return ("item:agent_message", f"{p.get('author')}>{p.get('recipient')}:"
+                + content_text(p.get("content")))  # fmt: skip
     elif kind == "event_msg" and ptype in ("user_message", "agent_message", "agent_reasoning"):
         return (str(ptype), str(p.get("message") or p.get("text") or ""))
     return None
@@ -73,14 +80,23 @@ class Scan:
     # A third value: no poll reported the command's exit (its failure is then its own).
     exec_ends: dict[str, tuple[int | None, float | None, bool]] = field(default_factory=dict)
     # A ``spawn_agent`` call -> the thread it started, as the rollout says it after the
-    # call: the call's output (``{"agent_id": …}``) or its ``collab_agent_spawn_end`` event
-    # (``new_thread_id``). The call's message is made before either is read.
+    # call: the call's output (``{"agent_id": …}``), its ``collab_agent_spawn_end`` event
+    # (``new_thread_id``) or its ``sub_agent_activity`` event (``started``: the call's id
+    # as ``event_id``, ``agent_thread_id``); else, for an output naming the agent's task
+    # (``{"task_name": "/root/…"}``), the subagent's rollout on disk that names this thread
+    # its parent and that task its agent path. The call's message is made before any is read.
     spawned: dict[str, str] = field(default_factory=dict)
 
 
-def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: OriginLookup) -> Scan:
+def scan_rollout(
+    prefix: Iterable[Record],
+    records: Iterable[Record],
+    origin: OriginLookup,
+    children: ChildLookup | None = None,
+) -> Scan:
     """Scan a rollout: ``prefix`` is read only as far as identity and a fork's origin go,
-    ``records`` (the same records, from the start) through."""
+    ``records`` (the same records, from the start) through; ``children`` is asked for the
+    subagents' rollouts only when a ``spawn_agent`` call names its agent by task alone."""
     scan = Scan()
     first_at = origin_at = own = None
     for i, (number, kind, p, _) in enumerate(prefix):
@@ -111,6 +127,7 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
     polls: dict[str, str] = {}  # write_stdin call -> the process it polled
     exits_polled: set[str] = set()  # processes whose exit a poll's output reported
     spawns: set[str] = set()  # spawn_agent calls
+    tasks: list[tuple[str, str]] = []  # (spawn_agent call, the task its output names)
     for i, (number, kind, p, _) in enumerate(records):
         if kind not in scan.kinds:
             scan.kinds[kind] = number
@@ -131,6 +148,8 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
                         processes[call_id] = str(p["process_id"])
             elif etype == "collab_agent_spawn_end":
                 _spawned(scan, p.get("call_id"), p.get("new_thread_id"))
+            elif etype == "sub_agent_activity" and p.get("kind") == "started":
+                _spawned(scan, p.get("event_id"), p.get("agent_thread_id"))
         elif kind == "response_item":
             ptype, name = p.get("type"), p.get("name")
             if ptype == "function_call" and name == "spawn_agent":
@@ -138,6 +157,8 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
                     spawns.add(p["call_id"])
             elif ptype == "function_call_output" and spawns and p.get("call_id") in spawns:
                 _spawned(scan, p["call_id"], spawned_thread(p.get("output")))
+                if (task := spawned_task(p.get("output"))) is not None:
+                    tasks.append((p["call_id"], task))
             if ptype == "function_call" and name in ("exec_command", "write_stdin"):
                 if isinstance(p.get("call_id"), str):
                     if name == "exec_command":
@@ -163,6 +184,11 @@ def scan_rollout(prefix: Iterable[Record], records: Iterable[Record], origin: Or
         if process in exits_polled:
             code, seconds, _ = scan.exec_ends[call_id]
             scan.exec_ends[call_id] = (code, seconds, False)
+    unlinked = [(call, task) for call, task in tasks if call not in scan.spawned]
+    own = scan.first_meta.get("id") if scan.first_meta else None
+    if unlinked and children is not None and isinstance(own, str):
+        for call, thread in by_task(unlinked, children(own.lower()), scan.spawned).items():
+            _spawned(scan, call, thread)
     return scan
 
 
@@ -173,15 +199,46 @@ def spawned_thread(output: Any) -> str | None:
     """The thread a ``spawn_agent`` call started, from its output: the JSON text
     ``{"agent_id": "<thread id>", "nickname": …}`` (as text, or as the one text item of a
     list). A newer output names the agent by its task (``task_name``), not its thread: None."""
+    found = _output_object(output).get("agent_id")
+    return found if isinstance(found, str) else None
+
+
+def spawned_task(output: Any) -> str | None:
+    """The task a newer ``spawn_agent`` output names its agent by: ``{"task_name":
+    "/root/reviewer", …}``, the agent's path (its parent's, then the task's name)."""
+    found = _output_object(output).get("task_name")
+    return found if isinstance(found, str) and found.strip("/ ") else None
+
+
+def _output_object(output: Any) -> dict[str, Any]:
+    """A call's output that is a JSON object (as text, or the one text item of a list)."""
     if isinstance(output, list):
         output = content_text(output)
     if not isinstance(output, str) or not output.startswith("{"):
-        return None
+        return {}
     try:
         parsed = orjson.loads(output)
     except orjson.JSONDecodeError:
-        return None
-    return parsed.get("agent_id") if isinstance(parsed, dict) else None
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
+
+
+def by_task(
+    calls: list[tuple[str, str]], children: list[tuple[str | None, str]], linked: dict[str, str]
+) -> dict[str, str]:
+    """The subagent each ``(call, task)`` started, among ``children`` (the rollouts naming
+    this thread their parent, in the order they began: ``(agent path, thread)``): the first
+    not linked yet whose agent path is the task. A task name used again (once its first
+    agent was closed) makes several children: the n-th such call started the n-th. A call
+    whose child is not on disk links nothing (nor is another child taken for it)."""
+    taken = set(linked.values())
+    found: dict[str, str] = {}
+    for call, task in calls:
+        thread = next((t for path, t in children if path == task and t not in taken), None)
+        if thread is not None:
+            found[call] = thread
+            taken.add(thread)
+    return found
 
 
 def _spawned(scan: Scan, call_id: Any, thread: Any) -> None:

@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .config_file import Failure, at_line, load_file, toml_value
+from .config_file import Failure, at_line, key_name, load_file, toml_value
 from .config_tables import (
     apply_frontmatter,
     apply_properties,
@@ -67,6 +67,11 @@ TABLE_FIELDS = {
     "redact": {"enabled": "redact", "extra": "redact_extra", "allow": "redact_allow"},
     "daily": {"enabled": "daily_notes", "folder": "daily_folder", "format": "daily_format"},
 }
+# The settings two files add up (a table's keys, a list's items): ``config show`` names the
+# file each key came from, not the last file that added one for them all.
+ADDED_UP = {
+    "paths", "prices", "frontmatter_add", "frontmatter_drop", "redact_allow", "redact_extra",
+}  # fmt: skip
 
 
 @dataclass
@@ -100,6 +105,8 @@ class Settings:
     tools: str = "full"  # full | summary (one line per call) | hidden
     todo_as_checklist: bool = False  # plan/to-do tool calls as a "- [ ]" list
     origin: dict[str, str] = field(default_factory=dict)
+    # ADDED_UP setting -> its key (a rule's id, a list's item) -> where that came from
+    entry_origin: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def shown(self) -> list[tuple[str, str, str]]:
         """(key as config.toml spells it, value, where it came from) for ``config show``."""
@@ -120,6 +127,16 @@ class Settings:
             if key == "timezone" and value is None and self.vault is not None:
                 # Not set: the notes are dated in the zone the vault keeps, once it keeps one.
                 value, origin = _vault_zone(self.vault) or (value, origin)
+            entries = self.entry_origin.get(key, {})
+            if len(set(entries.values())) > 1:  # added up from both files
+                if isinstance(value, dict):  # each key on its own row, from its own file
+                    path = tuple(WRITTEN_AS.get(key, key).split("."))
+                    rows.extend(
+                        (key_name((*path, str(name))), toml_value(entry), entries[str(name)])
+                        for name, entry in value.items()
+                    )
+                    continue
+                origin = " and ".join(dict.fromkeys(entries.values()))  # a list's items
             rows.append(
                 (
                     WRITTEN_AS.get(key, key),
@@ -341,8 +358,20 @@ def _apply(
         if key in TABLE_FIELDS and isinstance(value, dict):
             for sub in value:  # each setting the table sets, not those it leaves out
                 s.origin[TABLE_FIELDS[key][sub]] = where
+                _note_entries(s, TABLE_FIELDS[key][sub], value[sub], where)
         else:
             s.origin[key] = where
+            _note_entries(s, key, value, where)
+
+
+def _note_entries(s: Settings, setting: str, given: Any, where: str) -> None:
+    """Remember ``where`` gave each entry of an ADDED_UP setting (a later file's entry of the
+    same key replaces the earlier one, as its value does)."""
+    if setting not in ADDED_UP:
+        return
+    entries = s.entry_origin.setdefault(setting, {})
+    for entry in given:
+        entries[str(entry.get("id") if isinstance(entry, dict) else entry)] = where
 
 
 def setting_names() -> list[str]:

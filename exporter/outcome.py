@@ -83,6 +83,13 @@ class ExportReport:
     def failed(self) -> bool:
         return any(p.severity == "error" for p in self.problems)
 
+    def rendered_again_said(self) -> str:
+        """``rendered_again`` as the summary and ``--json`` say it: "" when no note was
+        written and notes failed (a broken template fails them all), where "41 notes
+        rendered again" would not be true; the errors say what happened."""
+        failed = any(c.action is Action.FAILED for c in self.changes)
+        return "" if failed and not self.total("written") else self.rendered_again
+
     def as_dict(self) -> dict[str, Any]:
         names = (*COUNTS, "written")
         return {
@@ -96,7 +103,7 @@ class ExportReport:
             "warnings": [p.as_dict() for p in self.problems if p.severity == "warning"],
             "conflicts": [{"path": c.relpath, "message": c.message} for c in self.conflicts()],
             "redactions": dict(sorted(self.redactions.items())),
-            "rendered_again": self.rendered_again or None,
+            "rendered_again": self.rendered_again_said() or None,
         }
 
     def _errors(self) -> list[dict[str, Any]]:

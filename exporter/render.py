@@ -113,9 +113,10 @@ def environment(user_dir: str | None) -> jinja2.Environment:
     if user_dir:
         # A user's file wins; ours stay reachable as "default/<name>" to extend.
         loaders.insert(0, jinja2.FileSystemLoader(user_dir))
-    env = sandbox()(
+    sandboxed = sandbox()
+    env = sandboxed(
         loader=jinja2.ChoiceLoader(loaders),
-        undefined=jinja2.StrictUndefined,
+        undefined=sandboxed.strict_undefined,  # StrictUndefined, saying the name meant
         autoescape=False,  # Markdown, not HTML: escaping is the filters' job
         keep_trailing_newline=True,
         trim_blocks=True,

@@ -259,9 +259,9 @@ def print_report(
                     say(source_line(source, counts))
         if report.redactions:
             say(redaction_line(report))
-        if report.rendered_again and not _none_written_for_failures(report):
+        if again := report.rendered_again_said():
             written = "would be written" if report.dry_run else "were written"
-            say(f"{report.rendered_again}; only those whose text changed {written}.")
+            say(f"{again}; only those whose text changed {written}.")
         hint = nothing_found_line(report, looked) if looked is not None else None
         if hint:
             say(hint)
@@ -269,14 +269,6 @@ def print_report(
         typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)
     for line in problem_lines(report.problems, quiet, verbose):
         typer.echo(line, err=True)
-
-
-def _none_written_for_failures(report: ExportReport) -> bool:
-    """No note written, and notes failed (a broken template fails them all): "41 notes
-    rendered again … only those whose text changed were written" would not be true; the
-    errors say what happened."""
-    failed = any(c.action is Action.FAILED for c in report.changes)
-    return failed and not report.total("written")
 
 
 def _changed(counts: SourceCounts) -> bool:

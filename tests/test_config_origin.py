@@ -70,3 +70,37 @@ def test_no_zone_or_an_unknown_one_kept_is_shown_as_not_set(tmp_path):
     assert shown(vault)["timezone"] == ("-", "default")  # the first export keeps one
     write(vault / ".ccexport" / "zone", "Europe/Nowhere\n")  # the export replaces it, warned
     assert shown(vault)["timezone"] == ("-", "default")
+
+
+def test_a_table_both_files_add_to_names_each_keys_own_file(tmp_path, isolated_home):
+    """``[paths]``, ``[prices]``, ``[frontmatter] add`` add up both files' keys: each key is
+    its own row, from the file that gave it, not the whole table from the vault's file."""
+    vault = tmp_path / "v"
+    (isolated_home / "a").mkdir()
+    user = write(isolated_home / ".config" / "ccexport" / "config.toml",
+                 '[paths]\nclaude-code = "~/a"\n[frontmatter.add]\nowner = "me"\n'
+                 '[prices."gpt-x*"]\ninput = 1.0\noutput = 2.0\n'
+                 '[redact]\nallow = ["x"]\n')  # fmt: skip
+    mine = write(vault / ".ccexport" / "config.toml",
+                 '[paths]\ncodex = "~/a"\n[frontmatter]\nadd = { status = "inbox" }\n'
+                 '[prices."claude-z*"]\ninput = 3.0\noutput = 4.0\n'
+                 '[redact]\nallow = ["y"]\n')  # fmt: skip
+    rows = shown(vault)
+    folder = [str(isolated_home / "a")]
+    assert rows["paths.claude-code"] == (folder, f"user config ({user})")
+    assert rows["paths.codex"] == (folder, f"vault config ({mine})")
+    assert rows["frontmatter.add.owner"] == ("me", f"user config ({user})")
+    assert rows["frontmatter.add.status"] == ("inbox", f"vault config ({mine})")
+    assert rows['prices."gpt-x*"'] == ({"input": 1.0, "output": 2.0}, f"user config ({user})")
+    assert rows['prices."claude-z*"'][1] == f"vault config ({mine})"
+    assert "paths" not in rows and "prices" not in rows and "frontmatter.add" not in rows
+    # a list's items have no key: both files are named
+    assert rows["redact.allow"] == (["x", "y"], f"user config ({user}) and vault config ({mine})")
+
+
+def test_a_table_one_file_sets_stays_one_row(tmp_path, isolated_home):
+    vault = tmp_path / "v"
+    write(isolated_home / ".config" / "ccexport" / "config.toml", '[frontmatter.add]\na = "1"\n')
+    mine = write(vault / ".ccexport" / "config.toml", '[frontmatter.add]\na = "2"\nb = "3"\n')
+    rows = shown(vault)  # the vault's 'a' replaces the user's: every key is the vault's
+    assert rows["frontmatter.add"] == ({"a": "2", "b": "3"}, f"vault config ({mine})")

@@ -291,3 +291,21 @@ def test_files_in_a_subfolder_are_said_as_those_beside_the_templates(tmp_path: P
     none = f"{folder / 'parts' / 'session.md.j2'} is used by none of the templates here"
     assert said[none] == "info"  # (not a misspelt note template: no override is in a folder)
     assert not any(".git" in message for message in said)
+
+
+def test_a_misspelt_variable_is_said_with_the_name_meant(tmp_path: Path) -> None:
+    """A typo of a name the note is given, or of a field of the session, is said with the
+    nearest known name (difflib), as the export says it."""
+    for n, (line, said) in enumerate(
+        (
+            ("{{ sesion.title }}", "'sesion' is undefined (did you mean session?)"),
+            ("{{ session.titel }}", "has no attribute 'titel' (did you mean title?)"),
+        )
+    ):
+        folder = _overrides(tmp_path / f"v{n}")
+        (folder / "session.md.j2").write_text(f"# {{{{ title }}}}\n{line}\n")
+        code, checks = _doctor(tmp_path / f"v{n}")
+        assert code == 1
+        (check,) = [c for c in checks if c["status"] == "attention"]
+        assert check["message"].startswith(f"{folder / 'session.md.j2'}:2: template error: ")
+        assert f"{said}; met on a sample session" in check["message"]

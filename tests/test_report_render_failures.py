@@ -58,6 +58,8 @@ def test_json_names_the_note_each_render_failure_was_met_on(tmp_path: Path) -> N
     assert len(errors) == 3
     assert {e["note"] for e in errors} == notes  # one each, every note
     assert {e["message"] for e in errors} == {"template syntax error: unexpected '}'"}
+    # as the text output does, it does not say the notes were rendered again (none was)
+    assert json.loads(result.stdout)["rendered_again"] is None
 
 
 def _report(*changes: Change) -> ExportReport:
@@ -81,6 +83,9 @@ def test_the_line_stays_when_a_note_was_written_or_none_failed(capsys) -> None:
         print_report(_report(*changes))
         out = capsys.readouterr().out
         assert (f"2 notes {AGAIN}; only those whose text changed were written." in out) is said
+        # --json says what the text does
+        again = _report(*changes).as_dict()["rendered_again"]
+        assert again == (f"2 notes {AGAIN}" if said else None)
     # a source that failed names no note: its error has no "note"
     report = _report(failed)
     report.problems.append(Problem("x.jsonl", "could not be read", None, "error", "codex"))

@@ -151,3 +151,66 @@ def test_a_template_printing_without_end_stops_at_the_limit(tmp_path, monkeypatc
     )
     assert render("r.md.j2", {}, tmp_path) == "done"
     assert render("r.md.j2", {}, tmp_path) == "done"
+
+
+def _render_error(tmp_path: Path, source: str, context: dict) -> str:
+    folder = tmp_path / "mine"
+    folder.mkdir(exist_ok=True)
+    (folder / "t.md.j2").write_text(source)
+    with pytest.raises(TemplateError) as caught:
+        render("t.md.j2", context, folder)
+    return caught.value.what
+
+
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [
+        # a name the template is given
+        ("{{ sesion.title }}", "'sesion' is undefined (did you mean session?)"),
+        ("{% if sesion %}x{% endif %}", "'sesion' is undefined (did you mean session?)"),
+        # a name the template sets itself: a loop's variable, a {% set %}, a macro's argument
+        ("{% for item in items %}{{ itme.kind }}{% endfor %}",
+         "'itme' is undefined (did you mean item?)"),
+        ("{% set heading = 1 %}{{ heding }}", "'heding' is undefined (did you mean heading?)"),
+        ("{% macro m(label) %}{{ lable }}{% endmacro %}{{ m(1) }}",
+         "'lable' is undefined (did you mean label?)"),
+        # a key of a dict, an attribute of an object, a method of text
+        ("{% for item in items %}{{ item.kindd }}{% endfor %}",
+         "'dict object' has no attribute 'kindd' (did you mean kind?)"),
+        ("{{ session.titel }}", "has no attribute 'titel' (did you mean title?)"),
+        ("{{ session.title.uper() }}", "'str object' has no attribute 'uper' (did you mean upper?)"),
+        # nothing near: the name alone
+        ("{{ zzzz }}", "'zzzz' is undefined"),
+        ("{{ session.qqqq }}", "has no attribute 'qqqq'"),
+    ],
+)  # fmt: skip
+def test_an_undefined_name_is_said_with_the_nearest_known_one(tmp_path, source, said):
+    from exporter.doctor_templates import sample_session
+
+    context = {"session": sample_session(), "title": "T", "items": [{"kind": "text"}]}
+    what = _render_error(tmp_path, source, context)
+    assert what.startswith("template error: ") and what.endswith(said), what
+
+
+def test_a_method_the_sandbox_refuses_is_said_as_before(tmp_path):
+    from exporter.doctor_templates import sample_session
+
+    what = _render_error(
+        tmp_path, "{{ session.source_path.read_text() }}", {"session": sample_session()}
+    )
+    assert what == (
+        "template error: PosixPath.read_text() cannot be called in a template (only methods "
+        "of text, numbers, lists, dicts and dates can)"
+    )
+
+
+def test_the_export_names_the_variable_meant(tmp_path):
+    vault, folder = tmp_path / "v", tmp_path / "mine"
+    folder.mkdir()
+    (folder / "session.md.j2").write_text("# {{ titel }}\n")
+    result = export(vault, folder)
+    assert result.exit_code == 1
+    template = folder / "session.md.j2"
+    assert errors(result) == [
+        f"error: {template}:1: template error: 'titel' is undefined (did you mean title?) (41 times)"
+    ]

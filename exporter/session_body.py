@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "15ce41d72292fa76d04c0a32b9d29fd917bc146dbc5bafa8d68c02458cfe1d35"
+SHIPPED_TEMPLATE_SHA256 = "3da9930bc1ac5622dc80d3dd8623797fe573b9a0eab11e17dd677d58e8ac21a1"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -92,7 +92,10 @@ def _header(c: dict[str, Any]) -> str:
     if c["parent_link"]:
         line += f"> Subagent{label} of {c['parent_link']}\n"
     elif session.parent_id:  # its session was never exported (deleted first, or filtered)
-        line += f"> Subagent{label} of session {code_span(session.parent_id)}, which has no note\n"
+        line += f"> Subagent{label} of session {code_span(session.parent_id)}, which has no note"
+        # (or the adapter found it stored without a conversation: ``extra["parent_empty"]``)
+        empty = session.extra.get("parent_empty")
+        line += f": {c['source_label']} keeps no messages of it\n" if empty else "\n"
     if c["fork_link"] and session.saved_copy:
         line += f"> Saved from {c['fork_link']}: a copy of its conversation as it was then, "
         line += "which that note holds too.\n"

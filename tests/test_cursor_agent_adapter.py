@@ -232,6 +232,43 @@ def test_subagents_are_their_own_notes_linked_to_the_call_that_started_them(tmp_
         assert f"[[{name[:-3]}]]" in notes[parent_note]
 
 
+def test_a_subagent_of_a_transcript_holding_no_conversation_says_why_its_parent_has_none(
+    tmp_path,
+):
+    """The conversation's own transcript holds no message (and no database holds it): it
+    has no note, and its subagent's note says why."""
+    chat = AgentChat(tmp_path, "/home/dev/work/api", CHAT)
+    chat.turn_ended().write()
+    chat.subagent(CHILD).user("Find TODO comments").reply("3 TODOs in src/").write()
+    (child,), _problems = load(tmp_path)
+    assert (child.session_id, child.parent_id) == (CHILD, CHAT)
+    export(tmp_path, tmp_path / "v")
+    (note,) = [body.decode() for body in note_files(tmp_path / "v").values()]
+    assert f"of session `{CHAT}`, which has no note: Cursor keeps no messages of it\n" in note
+
+
+def test_a_subagent_composer_links_the_transcript_of_its_empty_parent_composer(tmp_path):
+    """The parent composer holds no conversation in the database, its Agent transcript
+    does: that is its note, which the subagent composer's note links (read after it)."""
+    bubble = {"_v": 3, "type": 2, "bubbleId": "b1", "text": "SUBAGENT-ANSWER"}
+    child = {"_v": 10, "composerId": CHILD, "name": "Sub", "createdAt": 1759861723898,
+             "fullConversationHeadersOnly": [{"bubbleId": "b1", "type": 2}],
+             "subagentInfo": {"parentComposerId": CHAT}}  # fmt: skip
+    disk = {
+        f"composerData:{CHAT}": {"_v": 10, "composerId": CHAT, "fullConversationHeadersOnly": []},
+        f"composerData:{CHILD}": child,
+        f"bubbleId:{CHILD}:b1": bubble,
+    }
+    make_db(tmp_path / CURSOR / "globalStorage" / "state.vscdb", {}, disk)
+    AgentChat(tmp_path, "/w/a", CHAT).user("kept from the transcript").reply("ok").write()
+    report = export(tmp_path, tmp_path / "v")
+    assert not report.failed
+    notes = {p.rsplit("/", 1)[-1][:-3]: b.decode() for p, b in note_files(tmp_path / "v").items()}
+    (parent,) = [name for name, body in notes.items() if "SUBAGENT-ANSWER" not in body]
+    (child_note,) = [body for body in notes.values() if "SUBAGENT-ANSWER" in body]
+    assert f"> Subagent of [[{parent}]]" in child_note and "no note" not in child_note
+
+
 def test_one_delegation_and_one_child_are_linked_even_when_the_prompts_differ(tmp_path):
     chat = AgentChat(tmp_path, "/w/a", CHAT)
     chat.user("go").reply(tool("Agent", prompt="List files please")).write()

@@ -186,3 +186,47 @@ def test_a_family_is_never_cut_between_parts(tmp_path, monkeypatch):
     _report, one = _export(home, tmp_path / "v1")
     _report, two = _export(home, tmp_path / "v2", workers=2)
     assert one == two
+
+
+def test_a_subagent_of_a_composer_holding_no_conversation_says_why_its_parent_has_no_note(
+    tmp_path, monkeypatch
+):
+    """The parent composer is stored with no conversation (none listed; or every bubble
+    pruned, which a warning says): it has no note, and its subagent's note says why, in
+    both ways of rendering a note (the fast body and the shipped template)."""
+    disk: dict = {}
+    _composer(disk, PARENT, "Map the code", [], subagentComposerIds=[CHILD, GRANDCHILD])
+    _composer(disk, CHILD, "Sub", [(1, {"text": "sub task"}), (2, {"text": "SUB-DONE"})],
+              subagentInfo={"parentComposerId": PARENT, "subagentTypeName": "explore"})  # fmt: skip
+    _composer(disk, OTHER, "Pruned", [(1, {"text": "a"}), (2, {"text": "b"})],
+              subagentComposerIds=[ALTERNATIVE])  # fmt: skip
+    for key in [k for k in disk if k.startswith(f"bubbleId:{OTHER}:")]:
+        del disk[key]  # (Cursor pruned them)
+    _composer(disk, ALTERNATIVE, "Sub 2", [(1, {"text": "task 2"}), (2, {"text": "SUB2-DONE"})],
+              subagentInfo={"parentComposerId": OTHER})  # fmt: skip
+    make_db(tmp_path / CURSOR / "globalStorage" / "state.vscdb", {}, disk)
+    for reference in ("", "1"):
+        monkeypatch.setenv("CCEXPORT_REFERENCE_RENDER", reference)
+        report, notes = _export(tmp_path, tmp_path / f"vault{reference}")
+        assert not report.failed
+        assert [p.message for p in report.problems] == [
+            f"composer {OTHER}: 2 of 2 conversation headers name no stored bubble: left out"
+            f" (the first: header 1, bubble {OTHER[:4]}-0)"
+        ]
+        assert len(notes) == 2  # the subagents alone
+        (child,) = [body for body in notes.values() if "SUB-DONE" in body]
+        why = "which has no note: Cursor keeps no messages of it\n"
+        assert f"> Subagent (explore) of session `{PARENT}`, {why}" in child
+        (second,) = [body for body in notes.values() if "SUB2-DONE" in body]
+        assert f"> Subagent of session `{OTHER}`, {why}" in second
+
+
+def test_a_subagent_of_a_composer_not_stored_says_only_that_its_parent_has_no_note(tmp_path):
+    disk: dict = {}
+    _composer(disk, CHILD, "Sub", [(1, {"text": "sub task"}), (2, {"text": "SUB-DONE"})],
+              subagentInfo={"parentComposerId": PARENT})  # fmt: skip
+    make_db(tmp_path / CURSOR / "globalStorage" / "state.vscdb", {}, disk)
+    _report, notes = _export(tmp_path, tmp_path / "v")
+    (child,) = notes.values()
+    # (deleted, or never stored here: why is not known)
+    assert f"> Subagent of session `{PARENT}`, which has no note\n" in child

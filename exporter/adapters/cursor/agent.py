@@ -48,6 +48,7 @@ from .agent_store import (
     slug_of,
 )
 from .composer import exported_composers
+from .family import PARENT_EMPTY
 from .transcripts import Transcript, prompt_of, read_text_transcript, read_transcript
 
 SOURCE = "cursor"
@@ -97,6 +98,8 @@ def load_conversation(ref: SessionRef) -> LoadResult:
                 child_session,
                 project=session.project,
                 agent_label=label if isinstance(label, str) else None,
+                # (its parent, in neither store with a conversation, has no note: it says why)
+                extra={PARENT_EMPTY: True} if not (main.messages or result.copy) else {},
             )  # fmt: skip
         )
     return result

@@ -34,6 +34,9 @@ from .._sqlite import decode_json
 from ..vscode import Database
 
 SUBAGENTS = "subagentComposerIds"
+# A subagent's ``extra`` key: its parent is stored but holds no conversation, so it has no
+# note (unless its Agent transcript gives one): the subagent's note says why it has none.
+PARENT_EMPTY = "parent_empty"
 SUB_COMPOSERS = "subComposerIds"
 
 # The composers that name a parent or list children: a cheap filter SQLite applies to the
@@ -113,7 +116,8 @@ def linked_family(members: list[tuple[str, dict[str, Any], Session | None]]) -> 
     session, None when it holds no conversation), linked: a subagent to its parent (and
     the call that started it to it), an alternative as a fork of it. A child's parent is
     one read before it in the family, or one its ``subagentInfo`` names that is not of
-    the family (not stored); a child of no known folder works in its parent's."""
+    the family (not stored); a child of no known folder works in its parent's. A subagent
+    whose parent holds no conversation is marked ``PARENT_EMPTY``."""
     datas = {cid: data for cid, data, _session in members}
     sessions = {cid: session for cid, _data, session in members if session}
     order = list(datas)
@@ -142,6 +146,8 @@ def linked_family(members: list[tuple[str, dict[str, Any], Session | None]]) -> 
         else:
             label = _text(_info(data).get("subagentTypeName"))
             session = replace(session, parent_id=parent, agent_label=label)
+            if parent in datas and above is None:  # (stored, holding no conversation)
+                session = replace(session, extra={**session.extra, PARENT_EMPTY: True})
             kids.setdefault(parent, []).append(cid)
             call = _text(_info(data).get("toolCallId"))
             if call:  # (the bubble's call id is its first line: ``call_1\nfc_1``)

@@ -24,9 +24,9 @@ MAX_NOTE_CHARS = 64 * 1024 * 1024
 # 100,000; a range in a range would still run for hours.
 MAX_RANGE_NUMBERS = 1_000_000
 _range_left = [MAX_RANGE_NUMBERS]
-# The names the template being rendered is given (its context and Jinja's globals): an
-# undefined one is said with the nearest of them.
-_names_given: ContextVar[Collection[str]] = ContextVar("names_given", default=())
+# What the template being rendered is given (its context and Jinja's globals): an undefined
+# name is said with the nearest of their keys, worked out only then (not for every note).
+_names_given: ContextVar[tuple[Collection[str], ...]] = ContextVar("names_given", default=())
 _TEMPLATE_LOCAL = re.compile(r"l_\d+_(\w+)")  # how compiled Jinja names a template's variable
 
 
@@ -119,7 +119,7 @@ def sandbox() -> type[jinja2.Environment]:
                 return said
             obj = self._undefined_obj
             if obj is missing:  # a name: given to the template, or set in it
-                known: Collection[str] = {*_names_given.get(), *names_set_in_templates()}
+                known: Collection[str] = names_set_in_templates().union(*_names_given.get())
             else:
                 known = fields_of(obj)
             return said + did_you_mean(name, known)
@@ -172,7 +172,7 @@ def rendered(template: jinja2.Template, context: dict[str, Any]) -> str:
     raised inside the template, where it printed the text that went past, so it carries
     that line."""
     _range_left[0] = MAX_RANGE_NUMBERS
-    given = _names_given.set(context.keys() | template.globals.keys())
+    given = _names_given.set((context.keys(), template.globals.keys()))
     try:
         chunks = template.generate(**context)
         out: list[str] = []

@@ -600,6 +600,29 @@ def test_exit_codes_in_text_headers_and_calls_the_person_rejected(tmp_path):
     ]
 
 
+def test_a_command_the_person_stopped_is_cancelled_not_a_success(tmp_path):
+    """Found in the corpus (Shannon, lines 1183-1187): a command the person stopped while it
+    ran returns "Wall time: 406.9 seconds" over "aborted by user". It showed as a call that
+    ran and succeeded, its header as its output. It did not run to its end: cancelled, its
+    wall time read as its duration, no error; a plain "aborted by user" too."""
+    r = CodexRollout(TID)
+    r.user("run the whole suite")
+    outputs = {"a1": "Wall time: 406.9 seconds\naborted by user", "a2": "aborted by user"}
+    for cid, out in outputs.items():
+        args = json.dumps({"command": "cargo test"})
+        r.item(
+            {"type": "function_call", "name": "shell_command", "arguments": args, "call_id": cid}
+        )
+        r.item({"type": "function_call_output", "call_id": cid, "output": out})
+    r.write(tmp_path / ".codex")
+    (session,) = load_all(tmp_path)[0]
+    got = [(p.output, p.is_error, p.duration, p.not_run) for p in parts(session, "tool_result")]
+    assert got == [
+        ("aborted by user", False, 406.9, "cancelled"),
+        ("aborted by user", False, None, "cancelled"),
+    ]
+
+
 def test_a_patch_older_codex_could_not_apply_is_a_failure(tmp_path):
     """Found in the corpus (OpenPrintKit, 11 calls): Codex 0.3x's apply_patch, run through
     its shell tool, answered a patch it could not apply with a bare text, no exit code; the

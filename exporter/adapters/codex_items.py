@@ -149,6 +149,9 @@ def tool_result(p: dict[str, Any]) -> ToolResultPart:
     output, is_error, exit_code, duration = _unwrap_output(p.get("output"))
     if is_error and output.startswith(_REJECTED):  # the person said no: it did not run
         return ToolResultPart(output, call_id, False, exit_code, duration, "rejected")
+    if aborted := _ABORTED.fullmatch(output):  # the person stopped it (Esc) as it ran
+        wall = float(aborted["wall"]) if aborted["wall"] else duration
+        return ToolResultPart("aborted by user", call_id, False, exit_code, wall, "cancelled")
     return ToolResultPart(output, call_id, is_error, exit_code, duration)
 
 
@@ -257,6 +260,9 @@ _HEADER_LINE = re.compile(
     r"|(?P<total>Total output lines: \d+))"
 )
 _REJECTED = ("exec command rejected by user", "patch rejected by user")
+# A command the person stopped while it ran (the corpus's Shannon rollout: "Wall time: 406.9
+# seconds\naborted by user", then the turn's turn_aborted): no output, no exit code.
+_ABORTED = re.compile(r"(?:Wall time: (?P<wall>\d+(?:\.\d+)?) seconds\n)?aborted by user\n?")
 # (Codex 0.3x's apply_patch answered a patch it could not apply with a bare text, no exit
 # code: "error: Failed to find expected lines in …", "error: invalid hunk at line 2, …".)
 _FAILED_TO_RUN = (

@@ -337,6 +337,7 @@ class _Run:
                     continue
                 packed = read.packed if read is not None else None
                 self._submit(known, paths[session.key], resolve, state, packed)
+                self._write_finished()  # (a family of many is not held rendered whole)
             except Exception as exc:  # this session alone fails; its family goes on
                 self._session_failed(session, exc, state)
 

@@ -79,3 +79,43 @@ def test_the_default_number_of_workers_is_the_cores_but_no_more_than_jobs_takes(
     monkeypatch.setattr(workers.os, "cpu_count", lambda: 2)
     assert Renderer(NoteSettings(timezone=UTC), None, None).workers == 2
     assert MAX_JOBS == workers.MAX_JOBS  # the most --jobs takes
+
+
+def test_a_family_of_many_subagents_is_written_as_it_renders(tmp_path, monkeypatch):
+    """A session and its subagents are one family: every path is chosen first, then each
+    note handed over. The notes were written only once the whole family was handed over, so
+    the main process held every one rendered (a Cursor family of 50 subagents of 5 MB: 810
+    MB at its peak, 344 MB written as they render). Now the queue stays as short as for
+    sessions of no family. Synthetic transcripts."""
+    from claude_builder import ClaudeSession, tool_use
+    from conftest import note_files
+
+    from exporter.export import ExportOptions, run_export
+
+    sid, agents = "0bb0b0b0-1111-4222-8333-444444444444", 30
+    folder = tmp_path / ".claude" / "projects" / "-w-proj"
+    parent = ClaudeSession(sid, "/w/proj")
+    parent.user("Survey every module.")
+    for n in range(agents):
+        call = f"toolu_{n:03d}"
+        task = {"description": f"Survey module {n}", "prompt": f"Read module {n}."}
+        parent.assistant([tool_use("Task", task, call)])
+        parent.tool_result(call, "Done.", rich={"status": "completed", "agentId": f"a{n:06d}"})
+    parent.assistant("All surveyed.")
+    parent.write(folder / f"{sid}.jsonl")
+    for n in range(agents):
+        agent = ClaudeSession(sid, "/w/proj", sidechain=True, agent_id=f"a{n:06d}")
+        agent.user(f"Read module {n}.", parent=None)
+        agent.assistant(f"Module {n} holds one class.")
+        agent.write(folder / sid / "subagents" / f"agent-a{n:06d}.jsonl")
+    longest = [0]
+    real_submit = Renderer.submit
+
+    def submit(self, job, source_bytes=0):
+        real_submit(self, job, source_bytes)
+        longest[0] = max(longest[0], len(self.queue))
+
+    monkeypatch.setattr(Renderer, "submit", submit)
+    report = run_export(ExportOptions(vault=tmp_path / "v", home=tmp_path, workers=1))
+    assert not report.problems and len(note_files(tmp_path / "v")) == agents + 1
+    assert longest[0] <= 4 + 1, longest[0]  # (4 per worker wait at most; before: all 31)

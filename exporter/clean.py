@@ -2,9 +2,10 @@
 
 Assistants wrap harness output in pseudo-XML tags inside what looks like a user message:
 reminders for the model, the slash command the person ran, the output of that command, IDE
-notices. ``INJECTED`` is the one registry of those wrappers. Each is either removed, or
-turned into the part it stands for (a command, its output, a notice). Any other tag, such as
-``<div>`` in a question about HTML, is the person's own text and stays exactly as typed.
+context. ``INJECTED`` is the one registry of those wrappers. Each is either removed, or
+turned into the part it stands for (a command, its output, a notice, the file open or the
+lines selected in the editor). Any other tag, such as ``<div>`` in a question about HTML, is
+the person's own text and stays exactly as typed.
 """
 
 from __future__ import annotations
@@ -18,7 +19,15 @@ from typing import Literal
 import orjson
 
 from . import markdown
-from .model import CommandOutputPart, CommandPart, NoticePart, Part, SummaryPart, TextPart
+from .model import (
+    AttachmentPart,
+    CommandOutputPart,
+    CommandPart,
+    NoticePart,
+    Part,
+    SummaryPart,
+    TextPart,
+)
 
 Becomes = Literal[
     "remove",  # injected for the model; no person wrote it
@@ -31,6 +40,8 @@ Becomes = Literal[
     "notice",  # a harness notice worth one line (its <summary> is kept)
     "shell_block",  # <command> and <result> of a shell command the person ran
     "sent",  # the prompt a slash command sent (its file filled in), folded under it
+    "editor_file",  # the file open in the editor, which the IDE sent with the prompt
+    "editor_selection",  # the lines selected there, which the IDE sent with the prompt
 ]
 
 
@@ -52,8 +63,8 @@ INJECTED: tuple[Wrapper, ...] = (
     Wrapper("command-contents", "sent"),  # (Claude Code 1.0; later, a line of its own)
     Wrapper("user-prompt-submit-hook", "remove"),
     Wrapper("post-tool-use-hook", "remove"),
-    Wrapper("ide_opened_file", "remove"),
-    Wrapper("ide_selection", "remove"),
+    Wrapper("ide_opened_file", "editor_file"),
+    Wrapper("ide_selection", "editor_selection"),
     Wrapper("ide_diagnostics", "remove"),
     Wrapper("user-memory-input", "memory"),
     Wrapper("teammate-message", "remove"),
@@ -126,6 +137,13 @@ _TRAILING_INJECTION = re.compile(
     re.DOTALL | re.MULTILINE,
 )
 _SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.DOTALL)
+# What Claude Code's IDE extension says it sent: the file open (only its path), or the lines
+# selected (their text follows), then a sentence for the model.
+_OPENED_FILE = re.compile(r"\AThe user opened the file (.+?) in the IDE\.", re.DOTALL)
+_SELECTION = re.compile(
+    r"\AThe user selected the lines? (\d+)(?: to (\d+))? from (.+?):\n", re.DOTALL
+)
+_MAY_NOT_BE_RELATED = "This may or may not be related to the current task."
 _SHELL_COMMAND = re.compile(r"<command>(.*?)</command>", re.DOTALL)
 _SHELL_RESULT = re.compile(r"<result>(.*?)</result>", re.DOTALL)
 # Codex's wrapper around an image pasted into a prompt: ``<image name=[Image #1]>`` (a
@@ -159,8 +177,10 @@ def compaction_summary(text: str) -> str:
     return body.strip("\n").rstrip()
 
 
-def strip_control(text: str) -> str:
-    """Drop terminal colour codes and control characters; normalise line endings.
+def strip_control(text: str, line_ends: bool = False) -> str:
+    """Drop terminal colour codes and control characters; normalise line endings, unless
+    ``line_ends`` (a file copied into the vault keeps them as they were: its bytes are
+    then those recorded, when there was nothing else to drop).
 
     A lone ``\\r`` (a progress bar drawing over its line) becomes a line break: CommonMark
     reads it as a line ending anyway, so the note shows what any Markdown reader would, and
@@ -168,7 +188,7 @@ def strip_control(text: str) -> str:
     showed only the last; keeping that one alone would drop text the model read."""
     if "\x1b" in text:
         text = _ANSI.sub("", text)
-    if "\r" in text:
+    if "\r" in text and not line_ends:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text.isascii():  # bytes.translate is many times faster than the regex (or str's)
         data = text.encode("ascii")
@@ -381,6 +401,8 @@ def _clean_text(text: str, stripped: str, source: str) -> list[Part]:
                 parts.append(CommandPart(ran.group(1).strip(), shell=True))
             if result and result.group(1).strip():
                 parts.append(CommandOutputPart(_trimmed(result.group(1))))
+        elif wrapper.becomes in ("editor_file", "editor_selection") and inner:
+            parts.append(_editor_context(inner, wrapper.becomes == "editor_file"))
         elif wrapper.becomes == "notice":
             summary = _SUMMARY.search(inner)
             parts.append(
@@ -398,3 +420,22 @@ def _clean_text(text: str, stripped: str, source: str) -> list[Part]:
     elif rest:
         parts.append(TextPart(rest))
     return parts
+
+
+def _editor_context(inner: str, opened: bool) -> AttachmentPart:
+    """What Claude Code's IDE extension sent with a prompt (``<ide_opened_file>``,
+    ``<ide_selection>``) as the attachment other sources' editor context is: the file open
+    (named, its text not in the session), or the lines selected (named by path and lines,
+    with their text). A wording not known is kept whole, as the attachment's text."""
+    origin = "editor-file" if opened else "editor-selection"
+    found = (_OPENED_FILE if opened else _SELECTION).match(inner)
+    if found is None:
+        return AttachmentPart("text/plain", inner.encode("utf-8", "replace"), origin=origin)
+    if opened:
+        return AttachmentPart("text/plain", None, found.group(1).strip(), origin=origin)
+    first, last, path = found.groups()
+    lines = f"{first}-{last}" if last and last != first else first
+    code = inner[found.end() :].rstrip()
+    code = code.removesuffix(_MAY_NOT_BE_RELATED).rstrip("\n")
+    name = f"{path.strip()}:{lines}"
+    return AttachmentPart("text/plain", code.encode("utf-8", "replace"), name, origin=origin)

@@ -335,14 +335,18 @@ def _attach(data: bytes, ext: str, folder: str, attachments: list[Attachment]) -
 def _output(text: str | None, folder: str, attachments: list[Attachment]) -> dict[str, Any]:
     """A tool's output as the note shows it; one too long for a note is cut to its head and
     tail there, and kept whole in a text file beside it (``output_path``): what a command
-    printed is evidence, and its middle was nowhere in the vault."""
+    printed is evidence, and its middle was nowhere in the vault. The file holds the output
+    as the tool gave it (its line ends, the blank lines around it), but for the terminal's
+    control sequences: a reader who prints it in a terminal runs none of them."""
     if text is None:
         return {"output": None, "output_path": None}
-    whole = clean.strip_control(clean.strip_injected(text)).strip("\n")
+    output = clean.strip_injected(text)
+    whole = clean.strip_control(output).strip("\n")
     shown = _cut(whole)
-    data = None if shown is whole else whole.encode("utf-8", "replace")  # (as a note is)
-    path = _attach(data, "txt", folder, attachments) if data is not None else None
-    return {"output": shown, "output_path": path}
+    if shown is whole:
+        return {"output": shown, "output_path": None}
+    data = clean.strip_control(output, line_ends=True).encode("utf-8", "replace")
+    return {"output": shown, "output_path": _attach(data, "txt", folder, attachments)}
 
 
 def shape_turns(turns: list[dict[str, Any]], view: TurnView) -> list[dict[str, Any]]:

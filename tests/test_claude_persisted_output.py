@@ -5,11 +5,14 @@ on another machine: about 2% of a 126.7 KB output in the corpus (agent-a485154, 
 
 from __future__ import annotations
 
+from datetime import UTC
+
 import pytest
 from claude_builder import ClaudeSession, tool_use
-from conftest import CORPUS
+from conftest import CORPUS, note_files
 from test_claude_adapter import SID, load_all, only, projects
 
+from exporter.export import ExportOptions, run_export
 from exporter.model import ToolResultPart
 
 WHOLE = "".join(f"line {n}: {'x' * 60}\n" for n in range(3000))  # about 200 KB
@@ -150,3 +153,20 @@ def test_an_empty_saved_file_gives_way_to_the_shell_result(tmp_path):
     (folder / SID / "tool-results" / "toolu_big.txt").write_text("", encoding="utf-8")
     sessions, _ = load_all(tmp_path)
     assert outputs(only(sessions)) == [WHOLE]
+
+
+def test_the_whole_output_copied_into_the_vault_is_the_bytes_the_tool_gave(tmp_path):
+    """Its line ends and its last newline as recorded (review26 F7: CR LF was made LF); only
+    a terminal's control sequences are taken out, so that printing the file runs none."""
+    crlf = WHOLE.replace("\n", "\r\n")
+    rich = {"stdout": "\x1b[32m" + crlf, "stderr": "", "interrupted": False}
+    folder = projects(tmp_path)
+    session_with_big_output(SID, f"/x/{SID}/tool-results/t.txt", rich=rich).write(
+        folder / f"{SID}.jsonl"
+    )
+    run_export(ExportOptions(vault=tmp_path / "vault", home=tmp_path, timezone=UTC))
+    (copy,) = (tmp_path / "vault" / "attachments" / "ccexport").glob("*.txt")
+    assert copy.read_bytes() == crlf.encode()
+    (note,) = note_files(tmp_path / "vault").values()
+    assert f"*The whole output is `attachments/ccexport/{copy.name}`.*" in note.decode()
+    assert "\r" not in note.decode()  # (the note itself shows it as Markdown reads it)

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING
 
 from ..errors import Problem
-from ..model import MessageStream, Session
+from ..model import Message, MessageStream, Session, TextPart
 from ._times import Times
 from .base import LoadResult, MessageSink, SessionRef, project_name
 from .claude_discovery import SOURCE, agent_session_id, file_session_id, leading_summaries
@@ -31,11 +31,14 @@ from .claude_mainfile import (
 from .claude_subagents import (
     WARMUP_PROMPT,
     AgentMeta,
+    AgentTask,
+    TaskIndex,
     agent_id,
     child_session_ids,
     read_agent_meta,
     sidechain_groups,
     task_of_agent_file,
+    task_prompt,
 )
 from .claude_transcript import Transcript, TranscriptBuilder
 from .claude_uuids import LineUuids, report_reused
@@ -79,8 +82,8 @@ def load_unit(adapter: ClaudeCodeAdapter, ref: SessionRef, keep: MessageSink | N
         return result
     times.report(result.problems, path, SOURCE)
     main.sidechains.report(result.problems, path, SOURCE)
-    links, descriptions = main.tasks.links, main.tasks.descriptions
-    children = _related_children(ref, main_id, links, descriptions, result.problems)
+    links = main.tasks.links
+    children = _related_children(ref, main_id, main.tasks, result.problems)
     inline, warmup, inline_lines = _inline_sidechains(main, main_id, path)
     # Every subagent a Task result names is linked from its call where it has a note, this
     # run's or an earlier run's (a subagent's file may be cleaned up before its parent's;
@@ -143,27 +146,25 @@ def _copy_of(adapter: ClaudeCodeAdapter, path: Path, newer: Path, session_id: st
 
 
 def _related_children(
-    ref: SessionRef,
-    main_id: str,
-    links: dict[str, str],
-    descriptions: dict[str, tuple[str | None, str | None]],
-    problems: list[Problem],
+    ref: SessionRef, main_id: str, tasks: TaskIndex, problems: list[Problem]
 ) -> list[Session]:
     metas = _sidecars(ref)
-    links.update({m.tool_use_id: agent for agent, m in metas.items() if m.tool_use_id})
-    by_agent = {agent: call for call, agent in links.items()}
+    tasks.links.update({m.tool_use_id: agent for agent, m in metas.items() if m.tool_use_id})
+    by_agent = {agent: call for call, agent in tasks.links.items()}
     children = []
     for stamp in ref.related:
         if stamp.path.suffix != ".jsonl":
             continue
         agent = agent_id(stamp.path.stem)
-        description, label = descriptions.get(by_agent.get(agent, ""), (None, None))
+        call = by_agent.get(agent)
+        description, label = tasks.descriptions.get(call or "", (None, None))
         # The sidecar repeats what the Task call said: it says it for a call not found
         # (cut from the transcript), and says it alike once the transcript is gone.
         sidecar = metas.get(agent, AgentMeta())
         description, label = description or sidecar.description, label or sidecar.agent_type
+        task = (description, label, task_prompt(tasks, call))
         try:
-            child = _load_agent_file(stamp.path, main_id, problems, description, label)
+            child = _load_agent_file(stamp.path, main_id, problems, task)
         except OSError as exc:  # costs this subagent's note, not its parent's
             why = f"could not be read ({exc.strerror or exc}); this subagent's note is left out"
             problems.append(Problem(str(stamp.path), why, severity="error", source=SOURCE))
@@ -189,12 +190,11 @@ def _lone_agent(ref: SessionRef, project: str | None, result: LoadResult) -> Loa
     its title and type from its sidecar (they are the Task call's), and the session's
     project (the project folder's, which the session's start folder is named after)."""
     sidecar = next(iter(_sidecars(ref).values()), AgentMeta())
-    description, label = sidecar.description, sidecar.agent_type
-    if description is None and label is None and ref.main.path.parent.name != "subagents":
+    task: AgentTask = (sidecar.description, sidecar.agent_type, None)
+    if task == (None, None, None) and ref.main.path.parent.name != "subagents":
         # An older agent file beside its session: the Task call it answered is there.
-        parent = agent_session_id(ref.main.path)
-        description, label = task_of_agent_file(ref.main.path, parent)
-    child = _load_agent_file(ref.main.path, None, result.problems, description, label)
+        task = task_of_agent_file(ref.main.path, agent_session_id(ref.main.path))
+    child = _load_agent_file(ref.main.path, None, result.problems, task)
     if child:
         if project is None and "/" in ref.session_id:
             project = _session_project(child.cwd, ref.main.path, ref.session_id.split("/")[0])
@@ -230,9 +230,11 @@ def _load_agent_file(
     path: Path,
     parent_id: str | None,
     problems: list[Problem],
-    description: str | None = None,
-    label: str | None = None,
+    task: AgentTask = (None, None, None),
 ) -> Session | None:
+    """An agent file's session; ``task``: what the Task call that started it said (its
+    description, agent type and prompt, each None when not known)."""
+    description, label, prompt = task
     meta = FileMeta()
     times = Times(lambda: meta.lines)
     builder = TranscriptBuilder(times)
@@ -245,12 +247,23 @@ def _load_agent_file(
     transcript = builder.finish({})
     if not transcript.messages or transcript.first_prompt == WARMUP_PROMPT:
         return None
+    if prompt and _starts_unprompted(transcript):
+        # Its file begins with the agent's reply (its prompt line not written): the task is
+        # what the Task call asked, as the parent agent gave it, when the agent began.
+        task_message = Message("user", (TextPart(prompt),), None, transcript.started)
+        transcript.messages.insert(0, task_message)
     agent = agent_id(path.stem)
     session_id = f"{parent_id}/agent-{agent}" if parent_id else f"agent-{agent}"
     return _session(
         transcript, session_id, path, meta.title or description, parent_id=parent_id,
         agent_label=label,
     )  # fmt: skip
+
+
+def _starts_unprompted(transcript: Transcript) -> bool:
+    """Does the conversation begin with a reply, no prompt before it?"""
+    first = next((m for m in transcript.messages if m.role in ("user", "assistant")), None)
+    return first is not None and first.role == "assistant"
 
 
 def _summary_title(

@@ -183,16 +183,26 @@ def read_records(
             for why in _queued_wrong_types(obj.get("attachment")):
                 problems.append(Problem(str(path), why, number, source=SOURCE))
         if "toolUseResult" in obj:
-            # Only its agentId is read; the rest repeats the tool's output (about half the
-            # bytes of a real transcript), so it is not kept in memory.
-            rich = obj["toolUseResult"]
-            agent = rich.get("agentId") if isinstance(rich, dict) else None
-            obj["toolUseResult"] = {"agentId": agent} if isinstance(agent, str) else None
+            # Only its agentId and the person's answers are read; the rest repeats the
+            # tool's output (about half the bytes of a real transcript): not kept in memory.
+            obj["toolUseResult"] = _read_of_result(obj["toolUseResult"])
         meta.lines = number
         yield obj
     for kind, (first, count) in unknown.items():
         why = f"unknown record type {kind!r}{how_many(count, 'line')} skipped"
         problems.append(Problem(str(path), why, first, source=SOURCE))
+
+
+def _read_of_result(rich: Any) -> dict[str, Any] | None:
+    """What is read of a line's ``toolUseResult``: the agent a Task call started
+    (``agentId``), and the answers the person gave an ``AskUserQuestion`` call (``answers``,
+    with the notes they added: ``annotations``)."""
+    if not isinstance(rich, dict):
+        return None
+    kept = {key: rich[key] for key in ("answers", "annotations") if isinstance(rich.get(key), dict)}
+    if isinstance(rich.get("agentId"), str):
+        kept["agentId"] = rich["agentId"]
+    return kept or None
 
 
 def _wrong_types(obj: dict[str, Any]) -> tuple[list[str], bool]:

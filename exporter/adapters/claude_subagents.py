@@ -256,12 +256,21 @@ def agent_id(stem: str) -> str:
 _TASKS_OF: dict[tuple[str, int, int], TaskIndex] = {}
 
 
-def task_of_agent_file(path: Path, session_id: str | None) -> tuple[str | None, str | None]:
-    """The description and agent type of the Task call an older ``agent-<id>.jsonl``
-    (beside its session, with no sidecar) answered, from the session's file beside it:
-    (None, None) when it is gone or names no such call."""
+AgentTask = tuple[str | None, str | None, str | None]  # description, agent type, prompt
+
+
+def task_prompt(tasks: TaskIndex, call: str | None) -> str | None:
+    """The prompt a Task call gave its agent (None: no such call, or no prompt)."""
+    prompt = _prompt_of(tasks.inputs.get(call, {})) if call else ""
+    return prompt or None
+
+
+def task_of_agent_file(path: Path, session_id: str | None) -> AgentTask:
+    """The description, agent type and prompt of the Task call an older
+    ``agent-<id>.jsonl`` (beside its session, with no sidecar) answered, from the session's
+    file beside it: all None when it is gone or names no such call."""
     if not session_id or not re.fullmatch(r"[\w.-]{1,200}", session_id):
-        return None, None
+        return None, None, None
     session = path.with_name(f"{session_id}.jsonl")
     try:
         st = session.stat()
@@ -283,7 +292,9 @@ def task_of_agent_file(path: Path, session_id: str | None) -> tuple[str | None, 
                 _TASKS_OF.clear()
             _TASKS_OF[key] = index
     except OSError:
-        return None, None
+        return None, None, None
     agent = agent_id(path.stem)
     call = next((c for c, a in index.links.items() if a == agent), None)
-    return index.descriptions.get(call, (None, None)) if call else (None, None)
+    if not call:
+        return None, None, None
+    return *index.descriptions.get(call, (None, None)), task_prompt(index, call)

@@ -20,7 +20,10 @@ Rules from FORMATS.md §1, in the order they apply:
 - a steering message typed while the model worked (a ``queue-operation`` enqueue that was
   consumed mid-turn, or a ``queued_command`` attachment) is kept once, marked as queued;
   a background task's notification or another agent's message delivered the same way is
-  not the person's (the first is kept as its user line would be, the second left out).
+  not the person's (the first is kept as its user line would be, the second left out);
+- what the person said through a tool (their answers to ``AskUserQuestion``, what to do
+  instead of a call they rejected) is theirs: a message of their own after the tool's
+  result, which stays as it is (claude_answers.py).
 
 User text is kept raw: removing injected wrappers is the note builder's job (clean.py).
 """
@@ -51,6 +54,7 @@ from ..model import (
 )
 from ._jsonl import parse_timestamp, token_count
 from ._times import Times
+from .claude_answers import PersonsAnswers
 from .claude_content import assistant_parts, plain_text, user_parts
 from .claude_drafts import (
     COMMAND_OUTPUT,
@@ -141,6 +145,7 @@ class TranscriptBuilder(QueuedPrompts):
         self.last_time: tuple[str | None, datetime | None] = (None, None)
         self.retrying: Draft | None = None  # a failed request's notice, while it is retried
         self.command: Draft | None = None  # a slash command's, until its prompt may come
+        self.answers = PersonsAnswers()  # questions asked the person, until answered
 
     def add(self, rec: dict[str, Any]) -> None:
         kind = rec.get("type")
@@ -311,6 +316,9 @@ class TranscriptBuilder(QueuedPrompts):
             return
         if tool_output_only(parts):
             self._add("tool", parts, rec)
+            # What the person said through the tool (an answer, why they said no): theirs
+            if words := self.answers.said(parts, rec.get("toolUseResult")):
+                self._add("user", words, rec)
             return
         parent, uuid = rec.get("parentUuid"), rec.get("uuid")
         first = self.first_child.get(uuid_key(parent)) if isinstance(parent, str) else None
@@ -362,6 +370,7 @@ class TranscriptBuilder(QueuedPrompts):
         parts = assistant_parts(message.get("content"))
         if not parts:
             return
+        self.answers.asked(parts)
         if isinstance(model, str) and model and model not in self.out.models:
             self.out.models.append(model)
         target = self._open_response(response)

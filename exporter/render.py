@@ -168,7 +168,7 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
         context = {**context, "images_in_calls": not own & {"item", "tool_call"}}
         text = rendered(template, context)
     except jinja2.TemplateSyntaxError as exc:
-        raise _syntax_error(exc, name) from None
+        raise _syntax_error(exc, name, env) from None
     except jinja2.TemplateNotFound as exc:  # by {% extends %}, {% include %} or {% import %}
         where = _template_location(exc, _user_file(name, user_dir))
         what = f"template not found: {exc.name}"
@@ -184,7 +184,7 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
         raise TemplateError(where, what) from None
     except Exception as exc:  # a runtime error inside a user's template
         where = _template_location(exc, _user_file(name, user_dir))
-        raise TemplateError(where, f"template error: {exc}") from None
+        raise TemplateError(where, f"template error: {exc}{_nearest_named(exc, env)}") from None
     stray = notefile.stray_end_marker(text)
     if stray is not None:
         raise TemplateError(
@@ -253,7 +253,7 @@ def template_walk(name: str, user_dir: Path) -> tuple[set[str], TemplateError | 
             parsed = env.parse(source, current, filename)
             names += [(n, current) for n in meta.find_referenced_templates(parsed) if n]
         except jinja2.TemplateSyntaxError as exc:
-            return seen, _syntax_error(exc, current)
+            return seen, _syntax_error(exc, current, env)
         except jinja2.TemplateNotFound as exc:
             what = f"template not found: {exc.name}"
             if exc.name in RETIRED_TEMPLATES:
@@ -268,9 +268,27 @@ def template_walk(name: str, user_dir: Path) -> tuple[set[str], TemplateError | 
     return seen, None
 
 
-def _syntax_error(exc: jinja2.TemplateSyntaxError, name: str) -> TemplateError:
+def _syntax_error(
+    exc: jinja2.TemplateSyntaxError, name: str, env: jinja2.Environment
+) -> TemplateError:
     where = exc.filename or exc.name or name
-    return TemplateError((where, exc.lineno), f"template syntax error: {exc.message}")
+    what = f"template syntax error: {exc.message}{_nearest_named(exc, env)}"
+    return TemplateError((where, exc.lineno), what)
+
+
+# Jinja's words for a filter or test it does not have: "No filter named 'defalt'." when the
+# template is compiled, "No test named 'od' found." when a branch using it runs.
+_NO_SUCH = re.compile(r"No (filter|test) named '(\w+)'")
+
+
+def _nearest_named(exc: Exception, env: jinja2.Environment) -> str:
+    """`` (did you mean default?)`` for a filter or test the template misspelt, else ``""``."""
+    from .config_values import did_you_mean
+
+    found = _NO_SUCH.search(str(exc))
+    if found is None:
+        return ""
+    return did_you_mean(found[2], env.filters if found[1] == "filter" else env.tests)
 
 
 def init_templates(dest: Path, *, force: bool = False) -> tuple[list[str], list[str]]:

@@ -192,6 +192,24 @@ def test_an_undefined_name_is_said_with_the_nearest_known_one(tmp_path, source, 
     assert what.startswith("template error: ") and what.endswith(said), what
 
 
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [
+        # found when the template is compiled
+        ("{{ title | defalt('x') }}", "No filter named 'defalt'. (did you mean default?)"),
+        # found when the branch using it runs
+        ("{% if title %}{{ title | uper }}{% endif %}",
+         "No filter named 'uper' found. (did you mean upper?)"),
+        ("{% if 3 is od %}x{% endif %}", "No test named 'od' found. (did you mean odd?)"),
+        ("{{ title | zzqqx }}", "No filter named 'zzqqx'."),  # nothing near
+    ],
+)  # fmt: skip
+def test_a_misspelt_filter_or_test_is_said_with_the_nearest_one(tmp_path, source, said):
+    """Jinja's "No filter named 'defalt'." named no filter meant, as a misspelt name did."""
+    what = _render_error(tmp_path, source, {"title": "T"})
+    assert what.endswith(said), what
+
+
 def test_a_method_the_sandbox_refuses_is_said_as_before(tmp_path):
     from exporter.doctor_templates import sample_session
 

@@ -66,8 +66,10 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # after ``sshpass -p``; 8: and in the session's family read with it (parent, subagents);
 # 9: MySQL Shell's ``-p``, and other tools' flags after a client's name are no password;
 # 10: no match takes part of a placeholder (``https://[REDACTED:github-pat]@host``), a
-# default or stand-in password of a ``user:password`` pair stays, Discord bot tokens anywhere.
-ENGINE_VERSION = "10"
+# default or stand-in password of a ``user:password`` pair stays, Discord bot tokens anywhere;
+# 11: every line of a private key whatever a tool puts before it (line numbers, quotes, a
+# path), a key without its first or last armour line, PuTTY's private lines.
+ENGINE_VERSION = "11"
 
 
 class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):

@@ -68,7 +68,10 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # 10: no match takes part of a placeholder (``https://[REDACTED:github-pat]@host``), a
 # default or stand-in password of a ``user:password`` pair stays, Discord bot tokens anywhere;
 # 11: every line of a private key whatever a tool puts before it (line numbers, quotes, a
-# path), a key without its first or last armour line, PuTTY's private lines.
+# path), a key without its first or last armour line, PuTTY's private lines; cookies, more
+# commands' passwords, netrc, .pgpass, a secret's name in more forms (``set -x``, XML, a
+# name/value entry, a call's two strings, prose), AWS secret keys by their id; no secret
+# under a name for a policy, a version, a key's id or a hash, nor a cloud resource's name.
 ENGINE_VERSION = "11"
 
 

@@ -168,6 +168,7 @@ SAMPLES: dict[str, Callable[[Gen], tuple[str, str]]] = {
         "Authorization: Basic " + (s := base64.b64encode(f"ci:{r(ALNUM, 20)}".encode()).decode()), s),
     "bearer-token": lambda r: ("curl -H 'Authorization: Bearer " + (s := r(ALNUM, 40)) + "' https://api", s),
     "authorization-header": lambda r: ("Authorization: token " + (s := r(ALNUM, 40)), s),
+    "cookie": lambda r: ("Cookie: sid=" + (s := r(ALNUM, 32)), s),
     "secret-flag": lambda r: ("docker login -u ci --password " + (s := r(ALNUM, 16)) + " reg", s),
     "password-flag": lambda r: ("mysql -u root -p" + (s := r(ALNUM, 14)) + " app", s),
     "generic-password": lambda r: ('DB_PASSWORD="' + (s := r(ALNUM, 10) + "!4x") + '"', s),

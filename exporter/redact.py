@@ -71,7 +71,8 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # path), a key without its first or last armour line, PuTTY's private lines; cookies, more
 # commands' passwords, netrc, .pgpass, a secret's name in more forms (``set -x``, XML, a
 # name/value entry, a call's two strings, prose), AWS secret keys by their id; no secret
-# under a name for a policy, a version, a key's id or a hash, nor a cloud resource's name.
+# under a name for a policy, a version, a key's id or a hash, nor a cloud resource's name;
+# a token glued after ``_``.
 ENGINE_VERSION = "11"
 
 

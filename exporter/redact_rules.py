@@ -103,9 +103,10 @@ def _r(
 
 # A token starts where a word does, or right after an escape in JSON or C (``\ntoken``,
 # ``\u003ctoken``: a tool printed JSON) or in a URL (``%3Dtoken``), where ``\b`` sees the
-# escape's last letter before it. The token is then the pattern's group, without the escape.
+# escape's last letter before it, or glued after ``_`` (``key_ghp_…``, ``AWS_KEY_AKIA…``: its
+# prefix says what it is). The token is then the pattern's group, without what is before it.
 _WORD_START = r"\b"
-_TOKEN_START = r"(?:\b|\\[nrt]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})"
+_TOKEN_START = r"(?:\b|_|\\[nrt]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})"
 # A token ends where a word character cannot continue it.
 _END = r"(?:\b|$)"
 _B64 = r"[A-Za-z0-9+/]"

@@ -193,6 +193,29 @@ def test_each_rule_redacts_a_token_of_its_format(rule_id):
     assert out.startswith("before ") and out.endswith(" after")
 
 
+# The rules of a token known by its prefix (``ghp_…``, ``AKIA…``), their sample its token alone.
+PREFIXED = [
+    r.id
+    for r in RULES
+    if r.pattern.startswith("(?:\\b|") and (t := SAMPLES[r.id](Gen(2)))[0] == t[1]
+]
+
+
+@pytest.mark.parametrize("rule_id", PREFIXED)
+def test_a_token_glued_after_an_underscore_is_found_by_its_prefix(rule_id):
+    _, secret = SAMPLES[rule_id](Gen(13))
+    for text in (f"key_{secret}", f"AWS_KEY_{secret} rest", f"export MY_TOKEN=prefix_{secret}"):
+        out = redact_text(text)
+        assert secret not in out, text
+        assert f"[REDACTED:{rule_id}]" in out
+
+
+def test_enough_rules_know_their_token_by_its_prefix():
+    assert {"github-pat", "aws-access-key", "stripe-key", "slack-token", "npm-token"} <= set(
+        PREFIXED
+    )
+
+
 @pytest.mark.parametrize("rule_id", ["github-pat", "anthropic-api-key", "aws-access-key"])
 def test_secrets_are_found_in_json_quotes_and_after_punctuation(rule_id):
     _, secret = SAMPLES[rule_id](Gen(7))

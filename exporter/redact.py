@@ -66,8 +66,14 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # after ``sshpass -p``; 8: and in the session's family read with it (parent, subagents);
 # 9: MySQL Shell's ``-p``, and other tools' flags after a client's name are no password;
 # 10: no match takes part of a placeholder (``https://[REDACTED:github-pat]@host``), a
-# default or stand-in password of a ``user:password`` pair stays, Discord bot tokens anywhere.
-ENGINE_VERSION = "10"
+# default or stand-in password of a ``user:password`` pair stays, Discord bot tokens anywhere;
+# 11: every line of a private key whatever a tool puts before it (line numbers, quotes, a
+# path), a key without its first or last armour line, PuTTY's private lines; cookies, more
+# commands' passwords, netrc, .pgpass, a secret's name in more forms (``set -x``, XML, a
+# name/value entry, a call's two strings, prose), AWS secret keys by their id; no secret
+# under a name for a policy, a version, a key's id or a hash, nor a cloud resource's name;
+# a token glued after ``_``.
+ENGINE_VERSION = "11"
 
 
 class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):

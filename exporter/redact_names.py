@@ -33,6 +33,9 @@ _PAIR_STAND_IN = re.compile(
     | guest | x-oauth-basic | %\w+% | \{\w*\} | \[\w+\] )$"""
 )
 _DRIVE = re.compile(r"[A-Za-z]:[\\/]")  # a Windows path
+# A cloud resource's name: AWS's ``arn:…``, Google Cloud's ``projects/p/locations/…`` (a
+# KMS key's, a secret's: its place, not its value).
+_RESOURCE = re.compile(r"arn:|(?:projects|organizations|folders)/[a-z][\w.-]*/[a-z]")
 _DOTTED = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")  # settings.SECRET_KEY
 _PLAIN_WORDS = re.compile(r"[a-z_.-]+")  # get_password, bert-base-uncased
 # Keys of a JSON value (a tool's input) whose string value is judged like an assignment.
@@ -151,7 +154,7 @@ def plausible_secret(value: str, minimum: float, quoted: bool) -> bool:
         return False  # already redacted; a number is a count or a port, not a secret
     if STAND_IN.match(value):
         return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
-    if "://" in value or value[0] in "/~." or _DRIVE.match(value) or value.startswith("arn:"):
+    if "://" in value or value[0] in "/~." or _DRIVE.match(value) or _RESOURCE.match(value):
         return False  # a URL, a path or a cloud resource's name
     has_digit = any(c.isdigit() for c in value)
     if not has_digit and _DOTTED.fullmatch(value):
@@ -187,8 +190,16 @@ def named_secret(name: str) -> str | None:
 # is no secret when it names a thing (``_NAMES_A_THING``). ``auth_header: <a token>`` is
 # one. Not ``id``: Vault's ``secret_id`` is a credential.
 _DESCRIBES = re.compile(
-    r"(?:name|path|file|filename|url|uri|type|kind|length|count|env|var|header|ref)$"
+    r"(?:name|path|file|filename|url|uri|type|kind|length|count|env|var|header|ref|policy"
+    r"|version)$"
 )
+# A name for a key's id (``api_key_id``, ``ENCRYPTION_KEY_ID``, ``keyId``): any value under
+# it is the id, not the key. (Not ``secret_id``: Vault's is a credential.)
+_KEY_ID = re.compile(r"(?:key|token)_?id$")
+# A name for a hash or a digest (``secret_hash``, ``password_sha256``): a hex digest under it
+# is a hash of the secret, not the secret.
+_HASH_NAME = re.compile(r"(?:hash|digest|checksum|sha1|sha256|sha512|md5)$")
+_HEX_DIGEST = re.compile(r"(?:sha(?:1|256|384|512):)?(?:[0-9a-f]{32,128}|[0-9A-F]{32,128})")
 # Words of letters (a short number at each end at most, or a short run of letters and
 # digits) joined by ``-``, ``_`` or ``.``, or a path: ``OPENAI_API_KEY_2``, ``X-API-KEY-V2``,
 # ``app-tls-7f9c2b``, ``Bearer``, ``/run/secrets/db``; not ``a8Fk2mQ9zX7pL3vB``.
@@ -202,9 +213,12 @@ def describes_secret(name: str, value: str) -> bool:
     """Is ``value`` under ``name`` (a key, or the text before a value ending with its name)
     a secret's name or place rather than the secret?"""
     m = _LAST_NAME.search(name.rstrip(_NAME_TAIL))
-    if m is None or _DESCRIBES.search(_CAMEL.sub("", m.group()).lower()) is None:
+    if m is None:
         return False
-    return _NAMES_A_THING.match(value) is not None
+    last = _CAMEL.sub("", m.group()).lower()
+    if _KEY_ID.search(last) or (_HASH_NAME.search(last) and _HEX_DIGEST.fullmatch(value)):
+        return True
+    return _DESCRIBES.search(last) is not None and _NAMES_A_THING.match(value) is not None
 
 
 def generic_value(value: str, named: str, after: bytes, minimum: float, quoted: bool) -> bool:
@@ -260,3 +274,120 @@ def held_secret(
     if _SPACE_OR_REFERENCE.search(value):
         return False
     return plausible_secret(value, entropy[rule_id] or 0.0, quoted=True)
+
+
+# -- the forms in which text names a value: the generic rules' patterns (RE2, for
+# ``redact_rules``), kept here with the rest of what a name says.
+
+# A quote around a name or value, also escaped (``\"password\": \"…\"``: JSON inside a string).
+QUOTE = r"(?:\\{0,3}[\"'])?"
+
+
+def value_pattern(shortest: int, longest: int) -> str:
+    """The value of an assignment: double-quoted, single-quoted (the quotes escaped or not) or
+    bare; the secret is the group that matched (the last one: bare)."""
+    n = f"{{{shortest},{longest}}}"
+    return (
+        rf"(?:\\{{0,3}}\"([^\"\s]{n}?)\\{{0,3}}\"|\\{{0,3}}'([^'\s]{n}?)\\{{0,3}}'"
+        rf"|([^\s\"'`,;(){{}}\[\]<>$]{n}))"
+    )
+
+
+def quoted_pattern(shortest: int, longest: int) -> str:
+    """A quoted value only (the two groups of ``value_pattern``'s quoted ones)."""
+    return value_pattern(shortest, longest).rsplit("|", 1)[0] + ")"
+
+
+# The words of a password's name ("DB_PASSWORD", "PGPASSWORD", "userPassword", "pwd",
+# sshpass's "SSHPASS", but not "bypass" or "GIT_ASKPASS"), and of a key's or a token's.
+PASSWORD_WORD = (
+    r"(?:(?i:pass(?:word|wd|phrase))|(?:^|[^A-Za-z])(?i:pass|pwd)|[a-z](?:Pass|Pwd)|SSHPASS)"
+)
+SECRET_WORD = (
+    r"(?i:secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?"
+    r"|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key)"
+)
+
+
+def named_forms(
+    word: str, value: str, quoted: str, before: tuple[str, ...] = (), own: tuple[str, ...] = ()
+) -> str:
+    """A value named by a name holding ``word`` (``value``: its pattern, quoted or bare;
+    ``quoted``: quoted only), in each form text gives it: fish's ``set -x NAME v``, Windows'
+    ``setx NAME v``, ``launchctl setenv NAME v``, XML's ``<NAME>v``, .NET's ``<add
+    key="NAME" value="v"/>``, a name/value entry (Kubernetes' ``- name: NAME`` over ``value:
+    v``), a call's two strings (PHP's ``define('NAME', 'v')``, ``os.getenv("NAME", "v")``),
+    what ``before`` says comes before a value, and an assignment or prose (``NAME=v``,
+    ``env["NAME"] = v``, ``password is v``); ``own``: whole forms with their own groups. Each
+    value pattern is there once (a pattern per form made the rule's program eight times the
+    size, too large for RE2's fast matcher); its bare value is the last group (judged as
+    bare: no identifier)."""
+    name = rf"[\w.:-]{{0,30}}{word}[\w.:-]{{0,20}}"
+    quoted_forms = (
+        rf"\b(?i:key)[ \t]*=[ \t]*[\"']{name}[\"'][ \t]+(?i:value)[ \t]*=[ \t]*",
+        rf"{word}[\w.:-]{{0,20}}[\"'][ \t]*,[ \t]*",
+    )
+    valued_forms = (
+        rf"\b(?:set(?:[ \t]+-[a-zA-Z]+)+|setx|launchctl[ \t]+setenv)[ \t]+{name}[ \t]+",
+        rf"<{name}>[ \t]*",
+        rf"\b(?i:name)[\"']?[ \t]*[:=][ \t]*[\"']?{name}[\"']?[ \t]*,?\s{{0,40}}?"
+        rf"[\"']?(?i:value)[\"']?[ \t]*[:=][ \t]*",
+        *before,
+        rf"{word}[\w-]{{0,20}}{QUOTE}\]?"
+        r"(?:\s{0,3}(?::=|=>|=|:)\s{0,3}|[ \t]+(?:is|was):?[ \t]+)",
+    )
+    return (
+        "(?:"
+        + "".join(f"{form}|" for form in own)
+        + "(?:"
+        + "|".join(quoted_forms)
+        + ")"
+        + quoted
+        + "|(?:"
+        + "|".join(valued_forms)
+        + ")"
+        + value
+        + ")"
+    )
+
+
+# Where a command line gives a password: MySQL's and MariaDB's clients and MySQL Shell, by
+# name, or by path (quoted or not) where a command starts (a line's start, after ``;``, ``&``,
+# ``|``, ``(`` or a backtick, after ``sudo``, ``exec``, ``env``, ``nohup`` or ``time``, or
+# after ``docker exec``/``kubectl exec`` and the container's name), glued to ``-p``.
+MYSQL = (
+    r"(?:mysql(?:dump|admin|import|check|show|slap|pump|sh)?"
+    r"|mariadb(?:-?(?:dump|admin|import|check|show|slap))?)(?:\.exe)?"
+)
+_MYSQL_PATH = (
+    r"(?:\"[^\"\n]*[/\\]" + MYSQL + r"\"|'[^'\n]*[/\\]" + MYSQL + "'"
+    r"|[^\s;&|(`\"']*[/\\]" + MYSQL + ")"
+)
+_COMMAND_START = (
+    r"(?:^|[;&|(`\n])[ \t]*(?:(?:sudo|exec|env|nohup|time)(?:[ \t]+-\S+)*[ \t]+"
+    r"|(?:docker|podman|kubectl)[ \t]+exec(?:[ \t]+-\S+)*[ \t]+[^\s;&|]+"
+    r"(?:[ \t]+--)?[ \t]+)?"
+)
+_WORD_OF = r"(?:^|[\s;&|(`/])"  # a command's name as a word (or a path's last part)
+_ARGS = r"(?:[ \t]+[^\s|;&<>()]+){0,30}?"  # the arguments before the password's flag
+# Each command and what comes before its password: the client by its name as a word (not
+# a path's last folder: ``/var/lib/mysql -perm``) or by its path (``/usr/bin/mysql``,
+# ``"C:\Program Files\…\bin\mysql.exe"``; not ``find /usr/bin/mysql -perm``) and ``-p``;
+# sshpass's ``-p``; a registry login's ``-p`` (docker, podman, helm, …) and ``az login``'s;
+# ``redis-cli -a``; ssh-keygen's passphrases (``-N``, ``-P``); htpasswd's last argument
+# with ``-b`` (after the file, and the user; ``-n``: no file); ``net use``'s after
+# ``/user:…`` or after the share.
+PASSWORD_COMMANDS = (
+    rf"(?:(?:^|[\s;&|(`]){MYSQL}|{_COMMAND_START}{_MYSQL_PATH}){_ARGS}[ \t]+-p",
+    r"(?:^|[\s;&|(`])sshpass(?:[ \t]+-[A-Za-oq-z]\S*){0,5}?[ \t]+-p[ \t]*",
+    rf"{_WORD_OF}(?:docker|podman|buildah|skopeo|nerdctl|oras|helm[ \t]+registry|az)"
+    rf"[ \t]+login{_ARGS}[ \t]+-p[ \t]+",
+    rf"{_WORD_OF}redis-cli(?:\.exe)?{_ARGS}[ \t]+-a[ \t]+",
+    rf"{_WORD_OF}ssh-keygen(?:\.exe)?{_ARGS}[ \t]+-[NP][ \t]*",
+    rf"{_WORD_OF}htpasswd(?:\.exe)?(?:[ \t]+-[a-zA-Z]+)*?[ \t]+-[a-mo-zA-Z]*b[a-mo-zA-Z]*"
+    r"(?:[ \t]+-[a-zA-Z]+)*[ \t]+[^\s|;&<>()-]\S*[ \t]+[^\s|;&<>()-]\S*[ \t]+",
+    rf"{_WORD_OF}htpasswd(?:\.exe)?(?:[ \t]+-[a-zA-Z]+)*?[ \t]+-[a-zA-Z]*(?:nb|bn)[a-zA-Z]*"
+    r"(?:[ \t]+-[a-zA-Z]+)*[ \t]+[^\s|;&<>()-]\S*[ \t]+",
+    r"(?:^|[\s;&|(`])(?i:net)[ \t]+(?i:use)\b[^\n|&]*?[ \t]/(?i:u(?:ser)?):\S+[ \t]+",
+    r"(?:^|[\s;&|(`])(?i:net)[ \t]+(?i:use)(?:[ \t]+(?:[A-Za-z]:|\*))?[ \t]+\\\\\S+[ \t]+",
+)

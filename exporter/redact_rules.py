@@ -26,6 +26,16 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
+from .redact_names import (
+    PASSWORD_COMMANDS,
+    PASSWORD_WORD,
+    QUOTE,
+    SECRET_WORD,
+    named_forms,
+    quoted_pattern,
+    value_pattern,
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Rule:
@@ -56,12 +66,22 @@ def compile_rule(rule: Rule) -> Any:
     options = re2.Options()
     options.log_errors = False  # the error is raised, not printed by the C++ library
     try:
-        return re2.compile(rule.pattern, options)
+        regex = re2.compile(rule.pattern, options)
     except re2.error as exc:
         reason = exc.args[0] if exc.args else "invalid"
         if isinstance(reason, bytes):
             reason = reason.decode("utf-8", "replace")
         raise RuleError(f"{reason} (RE2 syntax: no look-around, no back-references)") from None
+    if getattr(regex, "programsize", 0) > _LARGE_PROGRAM:
+        # A large pattern (the generic rules' forms, private keys' layouts) fills RE2's
+        # default 8 MB with the states of its fast matcher, which then starts over again and
+        # again (three times the time); a larger budget, taken only as states are made.
+        options.max_mem = _LARGE_MEMORY
+        regex = re2.compile(rule.pattern, options)
+    return regex
+
+
+_LARGE_PROGRAM, _LARGE_MEMORY = 10_000, 32 << 20
 
 
 def _r(
@@ -83,27 +103,14 @@ def _r(
 
 # A token starts where a word does, or right after an escape in JSON or C (``\ntoken``,
 # ``\u003ctoken``: a tool printed JSON) or in a URL (``%3Dtoken``), where ``\b`` sees the
-# escape's last letter before it. The token is then the pattern's group, without the escape.
+# escape's last letter before it, or glued after ``_`` (``key_ghp_…``, ``AWS_KEY_AKIA…``: its
+# prefix says what it is). The token is then the pattern's group, without what is before it.
 _WORD_START = r"\b"
-_TOKEN_START = r"(?:\b|\\[nrt]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})"
+_TOKEN_START = r"(?:\b|_|\\[nrt]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})"
 # A token ends where a word character cannot continue it.
 _END = r"(?:\b|$)"
 _B64 = r"[A-Za-z0-9+/]"
 _KEY_KINDS = ("api", "access", "private", "auth", "signing", "client", "encryption", "master")
-# A quote around a name or value, also escaped (``\"password\": \"…\"``: JSON inside a string).
-_QUOTE = r"(?:\\{0,3}[\"'])?"
-
-
-def _value(shortest: int, longest: int) -> str:
-    """The value of an assignment: double-quoted, single-quoted (the quotes escaped or not) or
-    bare; the secret is the group that matched (the last one: bare)."""
-    n = f"{{{shortest},{longest}}}"
-    return (
-        rf"(?:\\{{0,3}}\"([^\"\s]{n}?)\\{{0,3}}\"|\\{{0,3}}'([^'\s]{n}?)\\{{0,3}}'"
-        rf"|([^\s\"'`,;(){{}}\[\]<>$]{n}))"
-    )
-
-
 # A Discord bot token is three parts joined by dots: its bot's user id (a snowflake, 17 to
 # 20 decimal digits) in base64 without padding, 6 characters of a time, then 27 to 38 of
 # its signature. Base64 turns each three digits into four characters of a fixed shape, and
@@ -129,32 +136,108 @@ _DISCORD_ENDS = tuple(
     )
 )
 
+_AWS_KEY_IDS = ("AKIA", "ASIA", "ABIA", "ACCA", "A3T")
+_AWS_KEY_ID = r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}"
+_AWS_SECRET = r"(?:^|[^A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"  # (alone)
+
 PRIVATE_KEY_HEAD = r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
 PRIVATE_KEY_TAIL = r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
-
-# MySQL's and MariaDB's command-line clients and MySQL Shell (``password-flag``), by name;
-# by path, quoted or not; and where a command starts: a line's start, after ``;``, ``&``,
-# ``|``, ``(`` or a backtick, after ``sudo``, ``exec``, ``env``, ``nohup`` or ``time``, or after
-# ``docker exec``/``kubectl exec`` and the container's name.
-_MYSQL = (
-    r"(?:mysql(?:dump|admin|import|check|show|slap|pump|sh)?"
-    r"|mariadb(?:-?(?:dump|admin|import|check|show|slap))?)(?:\.exe)?"
+# A key's body as a tool shows it: each line behind a prefix (Claude Code's Read
+# ``     2→``, ``00002| ``, ``> ``, grep's ``keys/id_rsa:2:``, bat's ``   2 │ ``, a string's
+# quote) and before a short suffix (``\n"``, ``",``). A line ends with a newline, its JSON or
+# C escape (escaped again: ``\\n``), an HTML break or entity, or the quotes and comma between the
+# items of a list of lines. A key line is a run of 40 base64 characters or more (64 in PEM,
+# 70 in OpenSSH) after its prefix; only the last one is shorter.
+_KEY_SEP = (
+    r"(?:\r?\n|(?:\\{1,3}r)?\\{1,3}n|<[Bb][Rr][ \t]*/?>|(?:&#(?:13|x[dD]);)?&#(?:10|x[aA]);"
+    r"|\\{0,3}[\"'],[ \t]*\\{0,3}[\"'])"
 )
-_MYSQL_PATH = (
-    r"(?:\"[^\"\n]*[/\\]" + _MYSQL + r"\"|'[^'\n]*[/\\]" + _MYSQL + "'"
-    r"|[^\s;&|(`\"']*[/\\]" + _MYSQL + ")"
+_KEY_SUFFIX = r"[^\n]{0,12}?"
+_KEY_LINE = _KEY_SUFFIX + _KEY_SEP + r"[^\n]*?[A-Za-z0-9+/]{40,}={0,3}"
+# A key's last line, cut short (a tool's output cut off), behind a line number or nothing:
+# a line of its own with a digit, ``+``, ``/`` or a capital after its start (not ``ok``).
+_KEY_LAST = (
+    _KEY_SUFFIX + _KEY_SEP + r"[ \t0-9]{0,16}(?:[|:>\t]|→|│)?[ \t]?"
+    r"[A-Za-z0-9+/]*(?:[0-9+/]|[A-Za-z][A-Z])[A-Za-z0-9+/]*={0,3}(?m:$)"
 )
-_COMMAND_START = (
-    r"(?:^|[;&|(`\n])[ \t]*(?:(?:sudo|exec|env|nohup|time)(?:[ \t]+-\S+)*[ \t]+"
-    r"|(?:docker|podman|kubectl)[ \t]+exec(?:[ \t]+-\S+)*[ \t]+[^\s;&|]+"
-    r"(?:[ \t]+--)?[ \t]+)?"
+# Between a key's armour lines, whatever the layout puts there (line numbers, quotes, a
+# header of an encrypted key or PGP's, blank lines) around its lines (a run of 16 or more):
+# not another block's armour (``--``), and no code (brackets, ``;``), so the code between a
+# parser's two literals, or two constants (``HEAD = "-----BEGIN…"``), stays.
+_KEY_BETWEEN = r"(?:[^(){};-]|-[^(){};-]|&#(?:1[03]|x[aAdD]);)*?"
+_KEY_BODY = _KEY_BETWEEN + r"[A-Za-z0-9+/]{16,}" + _KEY_BETWEEN + "-?"
+# Up to the last armour line from a key line: its last, short, line and the armour's prefix.
+_KEY_TO_END = (
+    _KEY_SUFFIX
+    + r"(?:"
+    + _KEY_SEP
+    + r"[^\n]{0,24}?[A-Za-z0-9+/]*={0,3}"
+    + _KEY_SUFFIX
+    + ")?"
+    + _KEY_SEP
+    + r"[^\n]{0,64}?-?"
+    + PRIVATE_KEY_TAIL
+)
+# How a key's DER (PKCS#1, PKCS#8, SEC1, encrypted PKCS#8) or OpenSSH's format begins in
+# base64: a key body whose armour line was cut off (``tail -n +2 id_rsa``). Certificates and
+# public keys begin otherwise (``MIIC…CCAe``, ``MIIBIjANBgkq…AOCAQ8A``, ``AAAAC3NzaC1…``).
+_B64C = r"[A-Za-z0-9+/]"
+_KEY_BODY_STARTS = {
+    "IBAAK": rf"MII{_B64C}{{2}}[AQgw]IBAAK[BC]",  # RSA (PKCS#1), DSA
+    "IBADANBgkqhkiG9w0BAQEFAAS": rf"MII{_B64C}{{2}}[AQgw]IBADANBgkqhkiG9w0BAQEFAAS",  # PKCS#8
+    "GByqGSM49AgEG": rf"MI{_B64C}{{2}}AgEAMB[AM]GByqGSM49AgEG",  # EC, PKCS#8
+    "CAQEEI": rf"M{_B64C}{{2}}CAQEEI",  # EC P-256, SEC1
+    "AgEBBD": rf"MI[GH]{_B64C}AgEBBD",  # EC P-384, SEC1
+    "AgEBBE": rf"MI[GH]{_B64C}AgEBBE",  # EC P-521, SEC1
+    "CAQAwBQYDK2V": rf"M{_B64C}{{2}}CAQAwBQYDK2V[wuxv]",  # Ed25519, X25519, Ed448, X448
+    "BgkqhkiG9w0BBQ0w": rf"MII{_B64C}{{5}}BgkqhkiG9w0BBQ0w",  # encrypted PKCS#8
+    "b3BlbnNzaC1rZXktdjE": r"b3BlbnNzaC1rZXktdjE",  # "openssh-key-v1"
+}
+_PRIVATE_KEY = (
+    PRIVATE_KEY_HEAD
+    + "(?:"
+    # The armour lines and the key between them, on lines of their own or on one.
+    + r"[A-Za-z0-9+/=\s\\:,.\"'-]*?"
+    + PRIVATE_KEY_TAIL
+    + "|"
+    + _KEY_BODY
+    + PRIVATE_KEY_TAIL
+    # Cut off before its last armour line: every key line that follows.
+    + r"|(?:(?:\s|\\n|\\r)*[A-Za-z0-9+/=]{16,})+(?:"
+    + _KEY_LAST
+    + ")?"
+    + "|(?:"
+    + _KEY_LINE
+    + ")+(?:"
+    + _KEY_LAST
+    + ")?)"
+    # A body without its first armour line: from how it begins, or up to its last one.
+    + "|(?:"
+    + "|".join(_KEY_BODY_STARTS.values())
+    + ")[A-Za-z0-9+/]*={0,3}"
+    + "(?:"
+    + _KEY_LINE
+    + ")*(?:"
+    + _KEY_LAST
+    + ")?"
+    + r"|([A-Za-z0-9+/]{40,}={0,3}(?:"
+    + _KEY_LINE
+    + ")*"
+    + _KEY_TO_END
+    + ")"
+    # PuTTY's .ppk: the lines after ``Private-Lines: N``.
+    + r"|Private-Lines:[ \t]*[0-9]{1,4}((?:"
+    + _KEY_LINE.replace("{40,}", "{16,}")
+    + ")+(?:"
+    + _KEY_LAST
+    + ")?)"
 )
 
 RULES: tuple[Rule, ...] = (
     # -- private keys and JSON Web Tokens ------------------------------------------------
-    _r("private-key", "-----BEGIN",
-       PRIVATE_KEY_HEAD + r"(?:[A-Za-z0-9+/=\s\\:,.\"'-]*?" + PRIVATE_KEY_TAIL
-       + r"|(?:(?:\s|\\n|\\r)*[A-Za-z0-9+/=]{16,})+)"),
+    # Found anywhere in a text that holds a keyword: a key runs far past a keyword's stretch.
+    _r("private-key", ("-----BEGIN", "-----END", "Private-Lines:", *_KEY_BODY_STARTS),
+       _PRIVATE_KEY, near=False),
     _r("age-secret-key", "AGE-SECRET-KEY-1",
        r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
     _r("jwt", "eyJ",
@@ -182,11 +265,19 @@ RULES: tuple[Rule, ...] = (
     # The older OpenAI format and the many providers that copied it (DeepSeek, Moonshot…).
     _r("sk-api-key", "sk-", r"\bsk-[A-Za-z0-9]{32,64}\b", entropy=3.0),
     # -- cloud providers ---------------------------------------------------------------------
-    _r("aws-access-key", ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
-       r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b"),
-    _r("aws-secret-key", ("aws_secret", "aws-secret", "awssecret", "secretaccesskey"),
-       r"(?i)(?:aws_?secret_?(?:access_?)?key|secretaccesskey)" + _QUOTE
-       + r"\s{0,3}(?::|=|=>)\s{0,3}" + _QUOTE + r"([A-Za-z0-9/+]{40})" + _END, fold=True),
+    # An AWS secret access key: named (also ``aws configure set aws_secret_access_key X``, a
+    # table's ``secret_key  X``, prose's "secret X"), or on the line of its key id (before
+    # that one goes). 40 characters as random as base64 (not a git SHA: hex).
+    _r("aws-secret-key", ("aws_secret", "aws-secret", "awssecret", "secretaccesskey", "secret",
+                          *_AWS_KEY_IDS),
+       r"(?i:aws_?secret_?(?:access_?)?key|secretaccesskey)" + QUOTE
+       + r"(?:\s{0,3}(?::|=|=>)\s{0,3}" + QUOTE + r"|[ \t]+)([A-Za-z0-9/+]{40})" + _END
+       + r"|\b(?i:secret(?:[ _-]?(?:access[ _-]?)?key)?)(?:[ \t]+(?:is|was)|[ \t]*[:=])?[ \t]+"
+       + QUOTE + r"([A-Za-z0-9/+]{40})" + _END
+       + "|" + _AWS_KEY_ID + r"\b[^\n]{0,80}?" + _AWS_SECRET + "|" + _AWS_SECRET
+       + r"[^\n]{0,20}?" + _AWS_KEY_ID,
+       entropy=4.0),
+    _r("aws-access-key", _AWS_KEY_IDS, r"\b" + _AWS_KEY_ID + r"\b"),
     _r("google-api-key", "AIza", r"\bAIza[\w-]{35}" + _END),
     _r("google-oauth-secret", "GOCSPX-", r"\bGOCSPX-[\w-]{28}" + _END),
     _r("google-oauth-token", "ya29.", r"\bya29\.[\w-]{30,}" + _END),
@@ -309,7 +400,7 @@ RULES: tuple[Rule, ...] = (
     # Other schemes (GitHub's "token …", "Bot …") or none: a random-looking credential (a
     # header or a key, not code: "authorization = base64.decodebytes(…)" stays).
     _r("authorization-header", "authorization",
-       r"(?i)\bauthorization" + _QUOTE + r"\s{0,3}:\s{0,3}" + _QUOTE
+       r"(?i)\bauthorization" + QUOTE + r"\s{0,3}:\s{0,3}" + QUOTE
        + r"(?:[a-z][\w-]{0,20}\s+)?([\w.~+/-]{16,}={0,2})(?:[^\w.~+/=(-]|$)", entropy=3.0,
        generic=True, fold=True),
     # A flag named for a secret, alone or after its service's name (``--openai-api-key``,
@@ -323,33 +414,55 @@ RULES: tuple[Rule, ...] = (
     # The short forms: MySQL's and MariaDB's clients take the password glued to ``-p``
     # (``-p`` alone asks for it; ``-P 3306`` is the port), sshpass the word after ``-p``.
     # Only in their own command line: ``-p 8080`` and ``-pthread`` of other tools stay.
-    _r("password-flag", ("mysql", "mariadb", "sshpass"),
-       # The client by its name as a word (not a path's last folder: ``/var/lib/mysql
-       # -perm``), or by its path, quoted or not, where a command starts (``/usr/bin/mysql``,
-       # ``"C:\Program Files\…\bin\mysql.exe"``; not ``find /usr/bin/mysql -perm``).
-       r"(?:(?:(?:^|[\s;&|(`])" + _MYSQL + "|" + _COMMAND_START + _MYSQL_PATH + ")"
-       r"(?:[ \t]+[^\s|;&<>()]+){0,30}?[ \t]+-p"
-       r"|(?:^|[\s;&|(`])sshpass(?:[ \t]+-[A-Za-oq-z]\S*){0,5}?[ \t]+-p[ \t]*)"
+    # The short forms: a command's own flag or place for its password (``redact_names``):
+    # glued to MySQL's ``-p`` (``-p`` alone asks for it; ``-P 3306`` is the port), after
+    # sshpass's ``-p``, a registry login's ``-p``, ``redis-cli -a``, ``ssh-keygen -N``,
+    # ``htpasswd -b file user …``, ``net use … /user:me …``. Only in their own command line:
+    # ``-p 8080`` and ``-pthread`` of other tools stay.
+    _r("password-flag", ("mysql", "mariadb", "sshpass", "login", "redis-cli", "ssh-keygen",
+                         "htpasswd", "net use", "NET USE", "net  use"),
+       "(?:" + "|".join(PASSWORD_COMMANDS) + ")"
        # A bare value ends the word; a docker port map (``-p3306:3306``) is no password.
-       # (Nor ``-p3306:3306/tcp``: a port map's protocol.)
-       r"(?:\"([^\"\n]{1,200})\"|'([^'\n]{1,200})'|([0-9.:]*[^\s\"'`;|&<>$()0-9.:/]"
+       # (Nor ``-p3306:3306/tcp``: a port map's protocol; nor a placeholder: the next flag's.)
+       r"(?:\"([^\"\n]{1,200})\"|'([^'\n]{1,200})'|([0-9.:]*[^\s\"'`;|&<>$()0-9.:/\[]"
        r"[^\s\"'`;|&<>$()]{0,199}|[0-9]{1,200})(?:[\s;|&<>)]|$))",
        # Other tools' flags, where a sentence that names a client goes on to them ("installed
        # mysqlsh, then built it with gcc -pthread"): -p and what follows is no password.
        not_values=("thread", "threads", "edantic", "edantic-errors", "ipe", "g", "rint",
                    "rint0", "rune", "erm", "reserve", "rogress", "arents", "rofile")),
+    # A cookie: a ``Cookie:`` header's ``name=value`` pairs, a ``Set-Cookie:`` header's
+    # value, curl's ``-b``/``--cookie`` pairs (not a file's name), when random enough.
+    _r("cookie", ("cookie", "curl"),
+       r"(?i)\bset-cookie[\"']?[ \t]*:[ \t]*[\"']?[^=\s;\"']+=([^;\s\"'\\]{8,})"
+       r"|(?i)\bcookie[\"']?[ \t]*:[ \t]*[\"']?((?:[^=\s;\"'\\]+=[^;\s\"'\\]*;[ \t]?)*"
+       r"[^=\s;\"'\\]+=[^;\s\"'\\]+)"
+       r"|\bcurl\b[^\n|;&]*?[ \t](?:-b|--cookie)(?:[ \t]+|=)(?:\"([^\"\n]*=[^\"\n]*)\""
+       r"|'([^'\n]*=[^'\n]*)'|([^\s\"'=;]+=[^\s\"']+))",
+       entropy=3.0, generic=True, fold=True),
     # -- generic assignments: last, on what the specific rules left ----------------------
     _r("generic-password",
-       ("password", "passwd", "passphrase", "pwd", *(f"pass{c}" for c in "=:\"'_-")),
-       # "DB_PASSWORD", "PGPASSWORD", "userPassword", "pwd", but not "bypass" or "GIT_ASKPASS"
-       r"(?:(?i:pass(?:word|wd|phrase))|(?:^|[^A-Za-z])(?i:pass|pwd)|[a-z](?:Pass|Pwd))"
-       r"[\w-]{0,20}" + _QUOTE + r"\s{0,3}(?::=|=>|=|:)\s{0,3}" + _value(6, 200),
+       ("password", "passwd", "passphrase", "pwd", *(f"pass{c}" for c in "=:\"'_-"),
+        "SSHPASS", ":5432:", ":*:", "auth=(", "auth = (", "Auth("),
+       named_forms(PASSWORD_WORD, value_pattern(6, 200), quoted_pattern(6, 200), before=(
+           # netrc: ``machine h login me password …``, or a line of its own
+           r"(?:\blogin[ \t]+\S+\s+|(?m:^)[ \t]*)password[ \t]+",
+           # a user and password pair: requests' ``auth=('me', '…')``, ``BasicAuth('me', …)``
+           r"(?:\bauth[ \t]*=[ \t]*[(\[]|Auth\()[ \t]*[\"'][^\"'\n]{0,100}[\"'][ \t]*,[ \t]*",
+       ), own=(
+           # .pgpass: ``host:port:database:user:password``
+           r"(?m:^)[^\s:#]{1,253}:(?:[0-9]{1,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:"
+           r"((?:[^\s:\\]|\\.){6,200})(?m:$)",
+       )),
        entropy=2.5, generic=True, fold=True),
     _r("generic-secret",
-       ("secret", "token", "credential", "APIKey",
-        *(f"{kind}{sep}" for kind in _KEY_KINDS for sep in ("_key", "-key", "key", "Key"))),
-       r"(?i)(?:secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key"
-       r"|credentials?|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key)"
-       r"[\w-]{0,20}" + _QUOTE + r"\s{0,3}(?::=|=>|=|:)\s{0,3}" + _value(8, 300),
+       ("secret", "token", "credential", "APIKey", "::add-mask::", "auth\"", "auth'", "auth:",
+        "auth=", *(f"{kind}{sep}" for kind in _KEY_KINDS for sep in ("_key", "-key", "Key"))),
+       named_forms(SECRET_WORD, value_pattern(8, 300), quoted_pattern(8, 300), before=(
+           # ``gh secret set NAME --body …``; GitHub Actions' ``::add-mask::…``
+           r"\bgh[ \t]+secret[ \t]+set[ \t]+\S+(?:[ \t]+\S+){0,6}?[ \t]+(?:--body|-b)(?:=|[ \t]*)",
+           r"::add-mask::",
+           # ``"auth": "…"`` (Docker's config.json: base64 of ``user:password``)
+           r"(?:^|[^\w-])(?i:auth)" + QUOTE + r"\s{0,3}[:=]\s{0,3}",
+       )),
        entropy=3.0, generic=True, fold=True),
 )  # fmt: skip

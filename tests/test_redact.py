@@ -168,6 +168,7 @@ SAMPLES: dict[str, Callable[[Gen], tuple[str, str]]] = {
         "Authorization: Basic " + (s := base64.b64encode(f"ci:{r(ALNUM, 20)}".encode()).decode()), s),
     "bearer-token": lambda r: ("curl -H 'Authorization: Bearer " + (s := r(ALNUM, 40)) + "' https://api", s),
     "authorization-header": lambda r: ("Authorization: token " + (s := r(ALNUM, 40)), s),
+    "cookie": lambda r: ("Cookie: sid=" + (s := r(ALNUM, 32)), s),
     "secret-flag": lambda r: ("docker login -u ci --password " + (s := r(ALNUM, 16)) + " reg", s),
     "password-flag": lambda r: ("mysql -u root -p" + (s := r(ALNUM, 14)) + " app", s),
     "generic-password": lambda r: ('DB_PASSWORD="' + (s := r(ALNUM, 10) + "!4x") + '"', s),
@@ -190,6 +191,29 @@ def test_each_rule_redacts_a_token_of_its_format(rule_id):
     assert f"[REDACTED:{rule_id}]" in out
     assert counts == {rule_id: 1}
     assert out.startswith("before ") and out.endswith(" after")
+
+
+# The rules of a token known by its prefix (``ghp_…``, ``AKIA…``), their sample its token alone.
+PREFIXED = [
+    r.id
+    for r in RULES
+    if r.pattern.startswith("(?:\\b|") and (t := SAMPLES[r.id](Gen(2)))[0] == t[1]
+]
+
+
+@pytest.mark.parametrize("rule_id", PREFIXED)
+def test_a_token_glued_after_an_underscore_is_found_by_its_prefix(rule_id):
+    _, secret = SAMPLES[rule_id](Gen(13))
+    for text in (f"key_{secret}", f"AWS_KEY_{secret} rest", f"export MY_TOKEN=prefix_{secret}"):
+        out = redact_text(text)
+        assert secret not in out, text
+        assert f"[REDACTED:{rule_id}]" in out
+
+
+def test_enough_rules_know_their_token_by_its_prefix():
+    assert {"github-pat", "aws-access-key", "stripe-key", "slack-token", "npm-token"} <= set(
+        PREFIXED
+    )
 
 
 @pytest.mark.parametrize("rule_id", ["github-pat", "anthropic-api-key", "aws-access-key"])

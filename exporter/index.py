@@ -42,6 +42,7 @@ def note_meta(frontmatter: dict[str, Any]) -> dict[str, Any]:
         "messages": frontmatter.get("messages"),
         "parent": bool(frontmatter.get("parent")),
         "part": frontmatter.get("part"),
+        "next_part": bool(frontmatter.get("next_part")),  # (a part the session goes on from)
     }
 
 
@@ -75,6 +76,8 @@ def write_index_notes(
     projects: dict[str, list[dict[str, Any]]] = {}
     indexed: set[str] = set()  # the projects with an index note in the vault
     later: dict[str, list[dict[str, Any]]] = {}  # per project, its sessions' later parts
+    parts: dict[str, dict[int, dict[str, Any]]] = {}  # a first part's key -> its later parts
+    firsts: dict[str, dict[str, Any]] = {}  # the entries of first parts, by key
     for key, (path, meta) in notes.items():
         if key.startswith(_PROJECT_KEY):
             indexed.add(key.removeprefix(_PROJECT_KEY))
@@ -84,9 +87,16 @@ def write_index_notes(
             # A later part of a long session, reached from its first part: its last message
             # is the session's (for the project's ``updated``).
             later.setdefault(str(meta.get("project") or "unknown-project"), []).append(meta)
+            first, _, number = key.rpartition("#part")
+            if first and number.isdigit():
+                parts.setdefault(first, {})[int(number)] = meta
             continue
         entry = session_entry(path, meta)
         projects.setdefault(str(meta.get("project") or "unknown-project"), []).append(entry)
+        if meta.get("part") == 1:
+            firsts[key] = entry
+    for key, entry in firsts.items():
+        entry["messages"] = session_messages(entry, parts.get(key, {}))
     changes: list[Change] = []
     failures: list[TemplateError] = []
     summary = []
@@ -149,6 +159,23 @@ def session_entry(path: str, meta: dict[str, Any]) -> dict[str, Any]:
     entry["source_label"] = SOURCE_LABELS.get(str(meta.get("source")), meta.get("source"))
     entry["model"] = (meta.get("models") or [""])[0]
     return entry
+
+
+def session_messages(first: dict[str, Any], later: dict[int, dict[str, Any]]) -> Any:
+    """The messages of a session in parts, for the line that links its first part: those of
+    all its parts (the first part's alone read as the session's count). Parts numbered past
+    the first one the session does not go on from are left out: a larger limit joined the
+    session into fewer parts, and left those in place."""
+    total = first.get("messages")
+    if type(total) is not int or not first.get("next_part"):
+        return total  # (a count typed by hand, or a state kept before ``next_part``)
+    for number in sorted(later):
+        meta = later[number]
+        count = meta.get("messages")
+        total += count if type(count) is int else 0
+        if not meta.get("next_part"):
+            break
+    return total
 
 
 def project_entry(

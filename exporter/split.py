@@ -8,9 +8,12 @@ before it: when the session grows, the parts already closed keep their exact tex
 the last part (and, once, the part before a new one, to gain its ``next`` link) changes.
 
 A cut falls before a person's prompt (a new turn); a turn that would take a part past a
-quarter over the limit is also cut before one of the model's messages (a tool call stays
-with its result, which follows it). A part's properties describe its own messages;
-the session's totals (tokens, cost) go to the last part, where they can still grow.
+quarter over the limit is also cut before one of the model's messages. A tool call stays
+with its result: while a call of the part waits for it, nothing cuts, not a prompt the
+person typed meanwhile (queued, delivered with the result: it stays in the part after the
+call, as the whole note shows it), nor another call of the same reply. A part's properties
+describe its own messages; the session's totals (tokens, cost) go to the last part, where
+they can still grow.
 
 Parts are made as the messages are read (a cut needs nothing after it), so a session whose
 messages are streamed from its source is never held whole: each part is handed over as
@@ -26,7 +29,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from .markdown import wikilink
-from .model import Message, Session, ToolCallPart, Usage
+from .model import Message, NoticePart, Session, ToolCallPart, ToolResultPart, Usage
 from .notenames import fitted_name, session_title
 from .notes import Note
 from .notespec import NOTE_MAX_BYTES as NOTE_MAX_BYTES  # (re-exported)
@@ -106,21 +109,47 @@ class PartCutter:
     """Cuts messages given one at a time into parts: ``add`` returns a part's messages when
     the message starts the next part; ``end``, the last part's."""
 
-    __slots__ = ("max_bytes", "current", "size")
+    __slots__ = ("max_bytes", "current", "size", "waiting", "answered")
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
         self.current: list[Message] = []
         self.size = 0
+        self.waiting: set[str] = set()  # ids of the reply's calls whose result is to come
+        self.answered = False  # a result came since: the model's next message is a new reply
 
     def add(self, message: Message) -> tuple[Message, ...] | None:
         weight = estimated_bytes(message)
         closed = None
-        if self.current and self.size + weight > self.max_bytes * _room(message):
+        room = self._room(message)
+        if self.current and self.size + weight > self.max_bytes * room:
             closed, self.current, self.size = tuple(self.current), [], 0
         self.current.append(message)
         self.size += weight
         return closed
+
+    def _room(self, message: Message) -> float:
+        """``_room``, but none while a call of the part waits for its result (cut there, the
+        call would end its part as one that printed nothing, and its output stand alone in
+        the next). A call still unanswered when the model's next reply or the person's next
+        prompt comes is given up, as ``_unanswered`` reads a reply: its result is not coming."""
+        room = _room(message)
+        answers = any(
+            isinstance(p, ToolResultPart) and p.call_id in self.waiting for p in message.parts
+        )
+        moves_on = message.role == "assistant" and self.answered  # the model's next reply
+        if moves_on or _is_prompt(message) and not _queued(message):  # (or a new turn)
+            self.answered = False
+            if not answers:
+                self.waiting.clear()
+        blocked = bool(self.waiting)
+        for part in message.parts:  # (a call and its result may share a message)
+            if isinstance(part, ToolCallPart) and part.call_id:
+                self.waiting.add(part.call_id)
+            elif isinstance(part, ToolResultPart):
+                self.waiting.discard(part.call_id or "")
+                self.answered = True
+        return float("inf") if blocked else room
 
     def end(self) -> tuple[Message, ...]:
         return tuple(self.current)
@@ -138,11 +167,21 @@ def _room(message: Message) -> float:
     """How full a part may be before this message starts the next one (as a share of the
     limit): a person's prompt starts a turn; one of the model's messages only if the turn
     has run long; anything else (a tool's result) never."""
-    if message.role == "user" and any(
-        p.kind in ("text", "command", "attachment") for p in message.parts
-    ):
+    if _is_prompt(message):
         return 1.0
     return _TURN_SLACK if message.role == "assistant" else float("inf")
+
+
+def _is_prompt(message: Message) -> bool:
+    """A person's message (a prompt, a command, an attachment): it starts a turn."""
+    return message.role == "user" and any(
+        p.kind in ("text", "command", "attachment") for p in message.parts
+    )
+
+
+def _queued(message: Message) -> bool:
+    """A prompt the person typed while the model worked, delivered with a tool's result."""
+    return any(isinstance(p, NoticePart) and p.notice == "queued" for p in message.parts)
 
 
 def estimated_bytes(message: Message) -> int:

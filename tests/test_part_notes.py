@@ -19,6 +19,7 @@ from exporter.errors import ConfigError
 from exporter.export import ExportOptions, run_export
 from exporter.model import Message, TextPart, ToolResultPart
 from exporter.options import export_options
+from exporter.state import STATE_DIR, STATE_FILE, State
 
 LIMIT = 64 * 1024
 SID = "0000abcd-0000-4000-8000-000000000000"
@@ -319,3 +320,48 @@ def test_a_template_knows_which_part_it_renders(tmp_path, jobs):
     parts = sorted(int(m) for b in bodies for m in re.findall(r"\nPart (\d+) of ", b))
     assert len(parts) > 2 and parts == list(range(1, len(parts) + 1))
     assert sum("\nWhole: question q0q" in b for b in bodies) == 1
+
+
+def _index_line(vault: Path) -> str:
+    index = (vault / "AI Sessions" / "Projects" / "big.md").read_text()
+    (line,) = [line for line in index.splitlines() if line.startswith("- ") and SID[:8] in line]
+    return line
+
+
+def test_the_index_gives_a_split_session_all_its_messages_and_links_its_first_part(tmp_path):
+    """It said the first part's count as the session's ("10 messages" for one of 113:
+    review26 F1b); after a larger limit joined the parts into fewer, the older parts it
+    left in place are not counted again."""
+    home, vault, s = exported(tmp_path, 60)
+    run_export(ExportOptions(vault=tmp_path / "whole", home=home, timezone=UTC,
+                             note_max_bytes=100 * LIMIT))  # fmt: skip
+    (whole,) = note_files(tmp_path / "whole").values()
+    total = int(re.search(rb"\nmessages: (\d+)\n", whole).group(1))
+    first = min(note_files(vault), key=len)
+    line = _index_line(vault)
+    assert f"[[{Path(first).stem}|" in line and line.endswith(f" · {total} messages")
+    run_export(ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=3 * LIMIT))
+    goes_on = {  # each part's number: does the session go on from it
+        int(re.search(r"\npart: (\d+)\n", t).group(1)): "\nnext_part:" in t
+        for t in parts(vault).values()
+    }
+    assert min(n for n, more in goes_on.items() if not more) < max(goes_on)  # (parts left)
+    assert _index_line(vault).endswith(f" · {total} messages")
+
+
+def test_a_state_kept_before_the_index_knew_where_parts_go_on_is_read_once(tmp_path):
+    """The notes an older version recorded list no ``next_part``: they are read once for it,
+    and the index counts every part (another machine's index says the same)."""
+    home, vault, s = exported(tmp_path, 60)
+    counted = _index_line(vault)
+    state = State.load(vault)
+    for record in state.notes.values():
+        record.meta = {k: v for k, v in record.meta.items() if k != "next_part"}
+    (vault / STATE_DIR / STATE_FILE).write_bytes(state.dumps())
+    other = ClaudeSession("2222abcd-0000-4000-8000-000000000000", "/home/dev/work/big")
+    grow(other, 0, 1)
+    other.write(home / ".claude" / "projects" / "-w-big" / "other.jsonl")  # (the index relisted)
+    export(vault, home)
+    first = note_files(vault)[min(note_files(vault), key=len)]
+    own = int(re.search(rb"\nmessages: (\d+)\n", first).group(1))  # the first part's alone
+    assert _index_line(vault) == counted and not counted.endswith(f" · {own} messages")

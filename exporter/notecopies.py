@@ -41,6 +41,20 @@ def holds_more(note: dict, ours: dict, made_otherwise: bool = False) -> str:
     return ""
 
 
+def cut_elsewhere(part: dict, ours: dict) -> bool:
+    """Do a part note and the part of that number the session now gives hold other spans
+    of it, its cuts having moved (another ``note_max_bytes``, or a version cutting
+    otherwise), so that fewer messages say nothing of a shrink? A part followed by another
+    ends at a cut: what it no longer holds went on to the next part. The last part beginning
+    elsewhere is compared by where the session ends: earlier is a shrink."""
+    if ours.get("next_part"):
+        return True
+    if part.get("created") == ours.get("created"):
+        return False  # the same start: fewer messages, or an earlier end, are a shrink
+    ended, ends = part.get("updated"), ours.get("updated")
+    return not (type(ended) is datetime and type(ends) is datetime and ends < ended)
+
+
 def _rank(relpath: str) -> tuple[int, list[str]]:
     """An order of files that does not depend on a machine's state: the shortest name first,
     then the folders compared one by one (a prefix first)."""

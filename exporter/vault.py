@@ -34,7 +34,7 @@ from typing import Any
 from . import lineends, notefile, vaultattach, vaultbatch, vaultio, vaultlinks
 from .change import Action, Change
 from .errors import os_reason
-from .notecopies import earlier_hashes, holds_more, own_older
+from .notecopies import cut_elsewhere, earlier_hashes, holds_more, own_older
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
@@ -276,6 +276,8 @@ class Vault(NotePlaces):
         if was_part != is_part and not (was_part and not is_part):
             return ""  # counts of different spans (a long session now cut into parts); a
             # part that held more than the whole session now gives: it shrank
+        if was_part and is_part and cut_elsewhere(existing, ours):
+            return ""  # the same session cut at other places: its parts hold other spans
         if ours.get("forked_from") and not existing.get("forked_from"):
             return ""  # a fork whose origin's note is here now: the copy it began with is that
             # note's (a fork's note holds it while its origin has none)

@@ -208,6 +208,35 @@ def test_a_note_written_whole_before_is_cut_into_parts_not_kept_as_shrunk(tmp_pa
     assert len(notes) > 2 and "part: 1" in notes[whole] and "question q29q" not in notes[whole]
 
 
+def test_parts_cut_at_other_places_are_written_again_not_kept_as_shrunk(tmp_path):
+    """Another ``note_max_bytes`` (or a version cutting otherwise) moves the cuts: a part
+    then holds fewer messages than the note of its number did, which said its source had
+    shrunk. Each was kept, with a warning naming --force, and the vault held overlapping
+    parts (13 such warnings over the corpus's sessions at 64 KB, then 80 KB)."""
+    home, vault, s = exported(tmp_path, 30)
+    report = run_export(
+        ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=LIMIT * 5 // 4)
+    )
+    assert not [c for c in report.changes if c.action.value == "kept"]
+    joined = "".join(parts(vault).values())
+    for i in range(30):  # every turn once: no part left over from the first cuts
+        assert joined.count(f"answer a{i}a") == 1, i
+
+
+def test_the_last_part_of_a_session_that_shrank_is_kept(tmp_path):
+    """A source cut short (a backup put back) still keeps the part that held more, the
+    cuts before it being where they were."""
+    home, vault, s = exported(tmp_path, 30)
+    before = parts(vault)
+    last = max(before, key=lambda path: (len(path), path))
+    shrunk = ClaudeSession(SID, "/home/dev/work/big")
+    grow(shrunk, 0, 28)
+    write(home, shrunk)
+    report = export(vault, home)
+    assert [c.relpath for c in report.changes if c.action.value == "kept"] == [last]
+    assert parts(vault)[last] == before[last]
+
+
 @pytest.mark.parametrize(
     ("value", "expected"),
     [("4194304", 4194304), ('"500 KB"', 500 * 1024), ('"4MB"', 4 * 1024 * 1024)],

@@ -66,8 +66,10 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # after ``sshpass -p``; 8: and in the session's family read with it (parent, subagents);
 # 9: MySQL Shell's ``-p``, and other tools' flags after a client's name are no password;
 # 10: no match takes part of a placeholder (``https://[REDACTED:github-pat]@host``), a
-# default or stand-in password of a ``user:password`` pair stays, Discord bot tokens anywhere.
-ENGINE_VERSION = "10"
+# default or stand-in password of a ``user:password`` pair stays, Discord bot tokens anywhere;
+# 11: what an earlier run wrote of a session is repaired with its secrets too (a note's file
+# name, its aliases, an index note named by a project, the state's facts): each note once.
+ENGINE_VERSION = "11"
 
 
 class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):

@@ -47,9 +47,14 @@ def vault_notices(vault: Vault, redactor: Redactor | None, rerender: bool) -> li
     notices += [Problem(path, TEMP_LEFT) for path in vaultio.left_behind]
     if redactor and rerender:
         redact_state(vault.state, redactor)
-        why = RENAMED_SECRET_DRY if vault.dry_run else RENAMED_SECRET
-        notices += [Problem(path, why) for path in rename_secret_paths(vault, redactor)]
+        notices += renamed_notices(vault, rename_secret_paths(vault, redactor))
     return notices
+
+
+def renamed_notices(vault: Vault, paths: list[str]) -> list[Problem]:
+    """What a run says of each note moved off a name that held a secret."""
+    why = RENAMED_SECRET_DRY if vault.dry_run else RENAMED_SECRET
+    return [Problem(path, why) for path in paths]
 
 
 # Fewer recorded notes than this all gone is a person's deletion as likely as a lost folder.

@@ -56,11 +56,11 @@ def rename_secret_paths(vault: Any, rules: Redactor) -> list[str]:
 
 def move_secret_path(vault: Any, record: Any, redact: Callable[[str], str]) -> str | None:
     """The one way a note whose recorded path holds a secret (what ``redact`` changes)
-    moves to the redacted path: its bytes written there, then the old file removed, and a
-    folder left empty that held a secret in its name and was ccexport's (the note was
-    never found moved: ``record.was``) removed too. Returns the new path; None when the
-    path holds none, the note is not there (gone, or a link: found again by identity, or
-    left alone) or the new name is taken. A dry run's vault moves nothing."""
+    moves to the redacted path: its bytes written there, then the old file removed, and
+    its folder too when that is ccexport's project folder named by the secret, now empty
+    (``_remove_emptied``). Returns the new path; None when the path holds none, the note
+    is not there (gone, or a link: found again by identity, or left alone) or the new name
+    is taken. A dry run's vault moves nothing."""
     from . import vaultio
     from .vault import safe_relpath
 
@@ -79,28 +79,26 @@ def move_secret_path(vault: Any, record: Any, redact: Callable[[str], str]) -> s
     vaultio.write_file(vault.root, clean, found[0])
     vaultio.remove_file(vault.root, old)
     record.path = clean
-    if not record.was:
-        _remove_emptied(vault.root, old, clean)
+    _remove_emptied(vault.root, old, clean)
     return clean
 
 
 def _remove_emptied(root: Path, old: str, clean: str) -> None:
-    """The folders ``old`` was in, up to the outermost whose name held a secret (``clean``
-    names it otherwise), innermost first, while each is empty (``rmdir`` removes none that
-    is not)."""
-    olds, cleans = old.split("/")[:-1], clean.split("/")[:-1]
-    if len(olds) != len(cleans):
-        return
-    named = next((i for i, (a, b) in enumerate(zip(olds, cleans, strict=True)) if a != b), None)
-    if named is None:
-        return
+    """The folder ``old`` was in, when it is a project's folder as ccexport names them
+    (``<source>/<project>/``, beside the one ``clean`` is in), its name held a secret and
+    it is empty now (``rmdir`` removes none that is not: a file of the person's keeps it).
+    Obsidian shows an empty folder, and a sync tool copies its name."""
     from . import vaultio
+    from .notespec import SOURCE_LABELS
 
-    for depth in range(len(olds), named, -1):
-        folder = "/".join(olds[:depth])
-        if vaultio.kind(root, folder) != "folder":
-            return
+    olds, cleans = old.split("/")[:-1], clean.split("/")[:-1]
+    if len(olds) < 2 or len(olds) != len(cleans) or olds[:-1] != cleans[:-1]:
+        return
+    if olds[-1] == cleans[-1] or olds[-2] not in SOURCE_LABELS:
+        return
+    folder = "/".join(olds)
+    if vaultio.kind(root, folder) == "folder":
         try:
             os.rmdir(root / folder)
         except OSError:  # not empty (the person's files, a sync tool's): it stays
-            return
+            pass

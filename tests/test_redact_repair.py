@@ -311,3 +311,18 @@ def test_a_session_is_rendered_without_the_secrets_it_carries(tmp_path, monkeypa
     family(home)
     export(vault, home, workers=1)
     assert carried and not any(carried)
+
+
+def test_a_note_the_person_moved_is_renamed_where_it_is_and_its_old_place_forgotten(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    bare_then_named(home, 1)
+    export(vault, home)
+    (note,) = (vault / "AI Sessions" / "claude-code").rglob("*.md")
+    (vault / "Archive").mkdir()
+    moved = note.rename(vault / "Archive" / note.name)
+    export(vault, home)  # (found where the person put it: the state remembers where it was)
+    assert TOKEN in (vault / ".ccexport" / "state.json").read_text()
+    bare_then_named(home, 2)
+    export(vault, home)
+    assert_no_secret(every_file(vault))
+    assert not moved.exists() and len(list((vault / "Archive").iterdir())) == 1

@@ -373,7 +373,7 @@ class _Run:
         soon as its messages are read: the whole session is never one text in memory, and a
         streamed session is never held whole (``packed``: its parts, cut where it was read)."""
         from .notes import linked_keys
-        from .split import Part, iter_parts, part_relpath
+        from .split import Part, iter_parts
 
         tally = None if self._again_pass else self._redactions  # a unit redone counts once
         max_bytes = self.options.note_max_bytes
@@ -401,11 +401,7 @@ class _Run:
                 self.renderer.submit(job, weight)
                 return
             if not last:  # a part follows: its path is this part's next link
-                paths.append(
-                    self.vault.choose_path(
-                        part_key(session.key, number + 1), part_relpath(relpath, number + 1)
-                    )
-                )
+                paths.append(self.plan.choose_part(session, number + 1, relpath))
             previous = Path(paths[number - 2]).stem if number > 1 else None
             following = Path(paths[number]).stem if not last else None
             where = Part(number, previous, following)

@@ -108,16 +108,9 @@ class LinkPlan:
             self.secrets_by_key[session.key] = found
         if session.parent_id:
             found += self.secrets_by_key.get(session_key(session.source, session.parent_id), ())
-        record = self.vault.state.notes.get(session.key)
-        if not found or record is None or record.path != path:
+        clean = self._moved_off(session.key, found, path)
+        if clean == path:
             return path
-        clean = move_secret_path(self.vault, record, KnownSecrets(found).after(self.vault.scrub))
-        if clean is None:
-            return path
-        self.renamed.append(clean)
-        if self.vault.dry_run:
-            return path
-        self.vault.moved_off_secret(session.key, path, clean)
         linking = [
             *self.vault.state.children.get(session.key, ()),
             *(key for key, _how, _start in self.vault.state.forks.get(session.key, ())),
@@ -129,6 +122,31 @@ class LinkPlan:
             other = self._unit_of.get(key)
             if other and other != unit:
                 self._again(other)
+        return clean
+
+    def choose_part(self, session: Session, number: int, first: str) -> str:
+        """The path of part ``number`` of ``session``'s note (``split``; ``first``: its first
+        part's), moved off a name holding a secret of the session, as the first part is."""
+        from .notespec import part_key
+        from .split import part_relpath  # (the note builder: imported by then)
+
+        key = part_key(session.key, number)
+        path = self.vault.choose_path(key, part_relpath(first, number))
+        return self._moved_off(key, self.secrets_by_key.get(session.key, ()), path)
+
+    def _moved_off(self, key: str, found: tuple[tuple[str, str], ...], path: str) -> str:
+        """Where the note of ``key``, at ``path``, is once moved off a name holding one of
+        ``found`` (``move_secret_path``); ``path`` when it holds none, or in a dry run."""
+        record = self.vault.state.notes.get(key)
+        if not found or record is None or record.path != path:
+            return path
+        clean = move_secret_path(self.vault, record, KnownSecrets(found).after(self.vault.scrub))
+        if clean is None:
+            return path
+        self.renamed.append(clean)
+        if self.vault.dry_run:
+            return path
+        self.vault.moved_off_secret(key, path, clean)
         return clean
 
     def places_as(self, sessions: list[Session], predicted: dict[str, str]) -> bool:

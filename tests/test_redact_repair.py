@@ -326,3 +326,26 @@ def test_a_note_the_person_moved_is_renamed_where_it_is_and_its_old_place_forgot
     export(vault, home)
     assert_no_secret(every_file(vault))
     assert not moved.exists() and len(list((vault / "Archive").iterdir())) == 1
+
+
+def test_every_part_of_a_long_note_is_moved_off_the_name(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+
+    def long_session(stage: int) -> None:
+        s = ClaudeSession(SID, "/home/dev/work/shop", start="2026-11-22T09:00:00Z")
+        s.user(f"deploy with {TOKEN} please")
+        for n in range(12):
+            s.assistant(f"Step {n}: " + "a line of the deploy log. " * 40)
+            s.user(f"next {n}")
+        if stage >= 2:
+            s.user(f"the api. config.yaml has api_token: {TOKEN}")
+            s.assistant("Deploying.")
+        s.write(home / PROJECTS / f"{SID}.jsonl")
+
+    long_session(1)
+    export(vault, home, note_max_bytes=4000)
+    assert len([p for p in every_file(vault) if TOKEN in p]) > 2  # (a folder of parts)
+    long_session(2)
+    report = export(vault, home, note_max_bytes=4000)
+    assert_no_secret(every_file(vault))
+    assert_no_secret(printed(report))

@@ -29,6 +29,13 @@ if TYPE_CHECKING:
 
 _AS_RENDERED = (Action.CREATED, Action.RENAMED, Action.UPDATED, Action.UNCHANGED)
 
+# An index note an older version left for a project whose name held a secret, beside the
+# one of the project as now named (``index_secrets``): it held nothing of the person's.
+STALE_INDEX = (
+    "removed: an older index note of a project whose name held a secret (it held nothing of "
+    "yours; the project's index note is the one beside it)"
+)
+STALE_INDEX_DRY = "would be removed: an older index note of a project whose name holds a secret"
 COPY = (
     "a second copy of {chosen} (a sync tool's conflict copy?): left as it is, and only that "
     "note is updated; keep what you want of this one there, then delete it"
@@ -80,8 +87,10 @@ class NoteWriter:
         rules = self.vault.scrub
         redact = secrets.after(rules) if secrets else rules
         if redact is not str:
-            moved = unsecret_indexes(self.vault, found, redact)
+            moved, removed = unsecret_indexes(self.vault, found, redact)
             self.report.problems += renamed_notices(self.vault, moved)
+            why = STALE_INDEX_DRY if self.vault.dry_run else STALE_INDEX
+            self.report.problems += [Problem(path, why) for path in removed]
         self.vault.scrub = redact
         try:
             changes, failures = write_index_notes(self.vault, settings, dataview, found)

@@ -349,3 +349,55 @@ def test_every_part_of_a_long_note_is_moved_off_the_name(tmp_path):
     report = export(vault, home, note_max_bytes=4000)
     assert_no_secret(every_file(vault))
     assert_no_secret(printed(report))
+
+
+def test_an_older_index_note_beside_the_projects_own_is_removed_when_all_ccexports(tmp_path):
+    """A vault an older version repaired half: it moved the index note of a project named
+    by a token off its name, unchanged, and wrote the project's index note as now named
+    beside it (`` (2)``). The older one, holding nothing of the person's, goes."""
+    home, done, vault = tmp_path / "home", tmp_path / "done", tmp_path / "vault"
+    family(home)
+    export(done, home, redact=False)
+    export(done, home)
+    export(vault, home, redact=False)
+    projects = vault / "AI Sessions" / "Projects"
+    (stale,) = [p for p in projects.iterdir() if PAT in p.name]
+    stale.rename(projects / "-REDACTED -github-pat-.md")
+    state = vault / ".ccexport" / "state.json"
+    old = f"AI Sessions/Projects/{stale.name}"
+    state.write_text(
+        state.read_text().replace(old, "AI Sessions/Projects/-REDACTED -github-pat-.md")
+    )
+    own = done / "AI Sessions" / "Projects" / "-REDACTED -github-pat-.md"
+    (projects / "-REDACTED -github-pat- (2).md").write_bytes(own.read_bytes())
+    report = export(vault, home)
+    files = every_file(vault)
+    assert_no_secret(files)
+    assert_no_secret(printed(report))
+    assert sorted(p.name for p in projects.iterdir()) == [
+        "-REDACTED -github-pat- (2).md",
+        "shop.md",
+    ]
+    assert any(p.message.startswith("removed:") for p in report.problems)
+
+
+def test_an_older_index_note_with_the_persons_text_stays(tmp_path):
+    home, done, vault = tmp_path / "home", tmp_path / "done", tmp_path / "vault"
+    family(home)
+    export(done, home, redact=False)
+    export(done, home)
+    export(vault, home, redact=False)
+    projects = vault / "AI Sessions" / "Projects"
+    (stale,) = [p for p in projects.iterdir() if PAT in p.name]
+    kept = stale.rename(projects / "-REDACTED -github-pat-.md")
+    with kept.open("a") as f:
+        f.write("my own line\n")
+    state = vault / ".ccexport" / "state.json"
+    old = f"AI Sessions/Projects/{stale.name}"
+    state.write_text(
+        state.read_text().replace(old, "AI Sessions/Projects/-REDACTED -github-pat-.md")
+    )
+    own = done / "AI Sessions" / "Projects" / "-REDACTED -github-pat-.md"
+    (projects / "-REDACTED -github-pat- (2).md").write_bytes(own.read_bytes())
+    export(vault, home)
+    assert "my own line" in kept.read_text()

@@ -401,3 +401,20 @@ def test_an_older_index_note_with_the_persons_text_stays(tmp_path):
     (projects / "-REDACTED -github-pat- (2).md").write_bytes(own.read_bytes())
     export(vault, home)
     assert "my own line" in kept.read_text()
+
+
+def test_a_render_key_is_made_without_the_secrets_a_session_carries():
+    """The key is kept in the state: the same whether a worker (which read the session,
+    and holds its secrets) or the main process (which hands it over without) made it."""
+    from message_builder import msg, session
+
+    from exporter.model import TextPart
+    from exporter.renderkey import render_key
+    from exporter.session_secrets import with_secrets, without_secrets
+    from exporter.workers import RenderJob
+
+    plain = session(msg("user", TextPart("deploy it")), session_id="p")
+    carrying = with_secrets(plain, {TOKEN: "generic-secret"})
+    assert carrying != plain and without_secrets(carrying) == plain
+    keys = [render_key(RenderJob("unit", s, "a.md", {})) for s in (plain, carrying)]
+    assert keys[0] is not None and keys[0] == keys[1]

@@ -31,7 +31,7 @@ from .readvalues import ReadSession, ReadSettings, placed
 from .redact_outputs import redact_report
 from .render import fresh_templates
 from .renderkey import recorded_keys
-from .runstart import open_vault, renamed_notices, vault_notices
+from .runstart import open_vault, renamed_again, vault_notices
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .state import VaultLock
 from .unchanged import UnchangedUnits
@@ -175,7 +175,7 @@ class _Run:
             if not change.key.startswith(notefile.INDEX_PREFIX):  # (no source's notes)
                 self.notes.count(change)
         self.report.rendered_again = self.unchanged.rendered_again()
-        self.report.problems += renamed_notices(self.vault, self.plan.renamed)
+        renamed_again(self.report.problems, self.vault, self.plan.renamed)
         if self.redactor:  # problems and changes can quote a source line or an old note
             redact_report(self.report, self.plan.secrets.after(self.redactor.text))
             self.report.redactions = dict(self._redactions)

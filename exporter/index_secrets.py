@@ -25,10 +25,10 @@ Notes = dict[str, tuple[str, dict[str, Any]]]  # (as ``index.Notes``)
 
 def unsecret_indexes(
     vault: Vault, found: Notes, redact: Callable[[str], str]
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[tuple[str, str]], list[str]]:
     """The index notes of ``found`` (every note of the vault) whose project's name
     ``redact`` changes, taken as those of the project as now named; ``found`` lists them
-    so. Returns the paths of those moved off a name that held a secret, and of those
+    so. Returns those moved off a name that held a secret (from, to), and the paths of those
     removed: where the project as now named has an index note already (an older version
     wrote one beside it), one that holds nothing but what ccexport wrote (else it is left
     to ``doctor``). One another machine wrote (no record here) is left to it."""
@@ -47,9 +47,9 @@ def unsecret_indexes(
                     del vault.state.notes[key]
                 del found[key]
             continue
-        clean = move_secret_path(vault, record, redact)
+        old, clean = record.path, move_secret_path(vault, record, redact)
         if clean is not None:
-            moved.append(clean)
+            moved.append((old, clean))
         vault.state.notes[new] = vault.state.notes.pop(key)
         vault.was_named[new] = key
         found[new] = (record.path, found.pop(key)[1])

@@ -17,7 +17,7 @@ from .index import note_meta, write_index_notes
 from .index_secrets import unsecret_indexes
 from .outcome import ExportReport, SourceCounts
 from .renderkey import Same
-from .runstart import renamed_notices
+from .runstart import renamed_again
 from .session_secrets import KnownSecrets
 from .vault import Action, Change, Vault
 from .vaultattach import embed_renamed
@@ -88,7 +88,7 @@ class NoteWriter:
         redact = secrets.after(rules) if secrets else rules
         if redact is not str:
             moved, removed = unsecret_indexes(self.vault, found, redact)
-            self.report.problems += renamed_notices(self.vault, moved)
+            renamed_again(self.report.problems, self.vault, moved)
             why = STALE_INDEX_DRY if self.vault.dry_run else STALE_INDEX
             self.report.problems += [Problem(path, why) for path in removed]
         self.vault.scrub = redact

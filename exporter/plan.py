@@ -63,8 +63,8 @@ class LinkPlan:
         self._arrived: set[str] = set()
         self._written: set[str] = set()  # notes written this run (``linked``)
         # Notes moved (a dry run: to be moved) off a name that held a secret of their
-        # session's (``_without_secrets``), by their new path.
-        self.renamed: list[str] = []
+        # session's (``_without_secrets``): from, to.
+        self.renamed: list[tuple[str, str]] = []
         # Note key -> its session's secrets (``session_secrets``): the session is rendered
         # without them (``with_known_children``), its note written with them.
         self.secrets_by_key: dict[str, tuple[tuple[str, str], ...]] = {}
@@ -143,7 +143,7 @@ class LinkPlan:
         clean = move_secret_path(self.vault, record, KnownSecrets(found).after(self.vault.scrub))
         if clean is None:
             return path
-        self.renamed.append(clean)
+        self.renamed.append((path, clean))
         if self.vault.dry_run:
             return path
         self.vault.moved_off_secret(key, path, clean)

@@ -418,3 +418,22 @@ def test_a_render_key_is_made_without_the_secrets_a_session_carries():
     assert carrying != plain and without_secrets(carrying) == plain
     keys = [render_key(RenderJob("unit", s, "a.md", {})) for s in (plain, carrying)]
     assert keys[0] is not None and keys[0] == keys[1]
+
+
+def test_a_note_renamed_for_the_rules_and_then_its_sessions_secret_is_said_once(tmp_path):
+    """After ``--no-redact``, the run's start moves a note off a name the rules find a
+    secret in; placing its session moves it on, off one only the session named: one
+    warning, naming where it went."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    s = ClaudeSession(SID, "/home/dev/work/shop", start="2026-11-22T09:00:00Z")
+    s.user(f"push {PAT} and {TOKEN}")
+    s.assistant("Which one?")
+    s.user(f"the config has api_token: {TOKEN}")
+    s.assistant("Done.")
+    s.write(home / PROJECTS / f"{SID}.jsonl")
+    export(vault, home, redact=False)
+    report = export(vault, home)
+    assert_no_secret(every_file(vault))
+    said = [p.path for p in report.problems if p.message.startswith("renamed:")]
+    (note,) = (vault / "AI Sessions" / "claude-code").rglob("*.md")
+    assert said == [note.relative_to(vault).as_posix()]

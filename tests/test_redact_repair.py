@@ -426,7 +426,8 @@ def test_a_note_renamed_for_the_rules_and_then_its_sessions_secret_is_said_once(
     warning, naming where it went."""
     home, vault = tmp_path / "home", tmp_path / "vault"
     s = ClaudeSession(SID, "/home/dev/work/shop", start="2026-11-22T09:00:00Z")
-    s.user(f"push {PAT} and {TOKEN}")
+    key_id = "AKIA" + "".join(_RNG.choices(string.ascii_uppercase + string.digits, k=16))
+    s.user(f"use {key_id} with {TOKEN}")  # (both in the file name: not cut)
     s.assistant("Which one?")
     s.user(f"the config has api_token: {TOKEN}")
     s.assistant("Done.")

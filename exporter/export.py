@@ -31,7 +31,7 @@ from .readvalues import ReadSession, ReadSettings, placed
 from .redact_outputs import redact_report
 from .render import fresh_templates
 from .renderkey import recorded_keys
-from .runstart import open_vault, vault_notices
+from .runstart import open_vault, renamed_again, vault_notices
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .state import VaultLock
 from .unchanged import UnchangedUnits
@@ -122,12 +122,12 @@ class _Run:
         self.plan = LinkPlan(vault, self.settings, default_relpath)
         self._units: dict[str, tuple[Adapter, SessionRef]] = {}
         self._unit = self._source = ""  # the unit being read, and its adapter's name
-        self.notes = NoteWriter(vault, self.report)
+        self.notes = NoteWriter(vault, self.report, self.plan.secrets_by_key)
         self._again_pass = False
         self._read_any = False  # a unit was read (not skipped) this run
         self._written_by: dict[str, str] = {}  # note key -> the unit that wrote it this run
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
-        self.unchanged = UnchangedUnits(options, vault, self.fingerprint)
+        self.unchanged = UnchangedUnits(options, vault, self.fingerprint, self.plan.unit_secrets)
         self._progress: dict[str, UnitProgress] = {}  # units whose notes are being rendered
         usable = not (options.force or options.restore or self.rerender)  # (``renderkey``)
         known = partial(recorded_keys, vault.state, usable)
@@ -164,7 +164,9 @@ class _Run:
         # (--restore writes again an index note the person deleted, also when nothing changed)
         relist = self.rerender or changed or self.vault.relist or self.options.restore
         if self.options.index and relist:
-            indexed = self.notes.write_indexes(self.settings, self.options.index_dataview)
+            indexed = self.notes.write_indexes(
+                self.settings, self.options.index_dataview, self.plan.secrets
+            )
         if indexed:
             self.vault.state.render = self.fingerprint
         # A run that read no source and changed nothing leaves the state as it was read.
@@ -173,8 +175,9 @@ class _Run:
             if not change.key.startswith(notefile.INDEX_PREFIX):  # (no source's notes)
                 self.notes.count(change)
         self.report.rendered_again = self.unchanged.rendered_again()
+        renamed_again(self.report.problems, self.vault, self.plan.renamed)
         if self.redactor:  # problems and changes can quote a source line or an old note
-            redact_report(self.report, self.redactor)
+            redact_report(self.report, self.plan.secrets.after(self.redactor.text))
             self.report.redactions = dict(self._redactions)
         return self.report
 
@@ -371,7 +374,7 @@ class _Run:
         soon as its messages are read: the whole session is never one text in memory, and a
         streamed session is never held whole (``packed``: its parts, cut where it was read)."""
         from .notes import linked_keys
-        from .split import Part, iter_parts, part_relpath
+        from .split import Part, iter_parts
 
         tally = None if self._again_pass else self._redactions  # a unit redone counts once
         max_bytes = self.options.note_max_bytes
@@ -399,11 +402,7 @@ class _Run:
                 self.renderer.submit(job, weight)
                 return
             if not last:  # a part follows: its path is this part's next link
-                paths.append(
-                    self.vault.choose_path(
-                        part_key(session.key, number + 1), part_relpath(relpath, number + 1)
-                    )
-                )
+                paths.append(self.plan.choose_part(session, number + 1, relpath))
             previous = Path(paths[number - 2]).stem if number > 1 else None
             following = Path(paths[number]).stem if not last else None
             where = Part(number, previous, following)

@@ -14,8 +14,11 @@ from . import notefile
 from .bases import write_bases_file
 from .errors import Problem
 from .index import note_meta, write_index_notes
+from .index_secrets import unsecret_indexes
 from .outcome import ExportReport, SourceCounts
 from .renderkey import Same
+from .runstart import renamed_again
+from .session_secrets import KnownSecrets
 from .vault import Action, Change, Vault
 from .vaultattach import embed_renamed
 
@@ -26,6 +29,13 @@ if TYPE_CHECKING:
 
 _AS_RENDERED = (Action.CREATED, Action.RENAMED, Action.UPDATED, Action.UNCHANGED)
 
+# An index note an older version left for a project whose name held a secret, beside the
+# one of the project as now named (``index_secrets``): it held nothing of the person's.
+STALE_INDEX = (
+    "removed: an older index note of a project whose name held a secret (it held nothing of "
+    "yours; the project's index note is the one beside it)"
+)
+STALE_INDEX_DRY = "would be removed: an older index note of a project whose name holds a secret"
 COPY = (
     "a second copy of {chosen} (a sync tool's conflict copy?): left as it is, and only that "
     "note is updated; keep what you want of this one there, then delete it"
@@ -43,9 +53,17 @@ def source_counts(report: ExportReport, source: str) -> SourceCounts:
 class NoteWriter:
     """Writes notes into the vault and keeps the one change of each note for the report."""
 
-    def __init__(self, vault: Vault, report: ExportReport) -> None:
+    def __init__(
+        self,
+        vault: Vault,
+        report: ExportReport,
+        secrets: dict[str, tuple[tuple[str, str], ...]] | None = None,
+    ) -> None:
         self.vault = vault
         self.report = report
+        # Note key -> its session's secrets (``LinkPlan.secrets_by_key``), which the note's
+        # old text may hold: in its aliases, in what a conflict copy or a diff quotes.
+        self.secrets = secrets if secrets is not None else {}
         self.changes: dict[str, Change] = {}
 
     def written(self) -> int:
@@ -57,12 +75,27 @@ class NoteWriter:
         if change.message:  # the first run that sees it; later runs stay quiet
             self.report.problems.append(Problem(change.relpath, change.message, source=source))
 
-    def write_indexes(self, settings: NoteSettings, dataview: bool) -> bool:
+    def write_indexes(
+        self, settings: NoteSettings, dataview: bool, secrets: KnownSecrets | None = None
+    ) -> bool:
+        """``secrets``: those of the sessions the run read, which a project's name, and
+        what its index note's conflict copy or diff quotes, may hold."""
         found = self.vault.notes(note_meta)  # every note in the vault, walked once for both
         for chosen, others in self.vault.copies.values():
             for path in others:  # said on every run that walks the vault, until resolved
                 self.report.problems.append(Problem(path, COPY.format(chosen=chosen)))
-        changes, failures = write_index_notes(self.vault, settings, dataview, found)
+        rules = self.vault.scrub
+        redact = secrets.after(rules) if secrets else rules
+        if redact is not str:
+            moved, removed = unsecret_indexes(self.vault, found, redact)
+            renamed_again(self.report.problems, self.vault, moved)
+            why = STALE_INDEX_DRY if self.vault.dry_run else STALE_INDEX
+            self.report.problems += [Problem(path, why) for path in removed]
+        self.vault.scrub = redact
+        try:
+            changes, failures = write_index_notes(self.vault, settings, dataview, found)
+        finally:
+            self.vault.scrub = rules
         changes.append(write_bases_file(self.vault, settings, found))  # Sessions.base
         for exc in failures:  # (one line each in the report: the same error, counted)
             self.report.problems.append(exc.problem(severity="error"))
@@ -111,10 +144,18 @@ class NoteWriter:
             self.failed(job, outcome)
             return False
         return isinstance(outcome, Same) or self.write_note(
-            outcome, job.session.source, made_otherwise
+            outcome, job.session.source, made_otherwise, self.secrets.get(job.session.key, ())
         )
 
-    def write_note(self, note: Note, source: str, made_otherwise: bool = False) -> bool:
+    def write_note(
+        self,
+        note: Note,
+        source: str,
+        made_otherwise: bool = False,
+        secrets: tuple[tuple[str, str], ...] = (),
+    ) -> bool:
+        """``secrets``: its session's (``session_secrets``), which the note's old text may
+        hold (in its aliases, in what a conflict copy or a diff quotes)."""
         self.report.problems.extend(replace(p, source=source) for p in note.problems)
         meta = note_meta(note.frontmatter)  # index notes list a session's first part alone
         try:
@@ -127,9 +168,9 @@ class NoteWriter:
                     body = kept
                     continue
                 self.vault.write_attachment(attachment.relpath, attachment.data)
-            change = self.vault.write_note(
-                note.key, note.relpath, note.frontmatter, body, meta, note.seeded, made_otherwise
-            )
+            known = KnownSecrets(secrets).text if secrets else None
+            change = self.vault.write_note(note.key, note.relpath, note.frontmatter, body,
+                                           meta, note.seeded, made_otherwise, known)  # fmt: skip
         except OSError as exc:
             change = Change(Action.FAILED, note.key, note.relpath, str(exc))
         self.record(change)

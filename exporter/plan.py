@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from .model import Session, session_key
 from .notespec import NoteSettings
+from .redact_outputs import move_secret_path
+from .session_secrets import KnownSecrets, secrets_of, without_secrets
 from .vault import Vault
 from .vaultpaths import safe_relpath
 
@@ -60,6 +62,16 @@ class LinkPlan:
         self._coming: dict[str, list[str]] = {}
         self._arrived: set[str] = set()
         self._written: set[str] = set()  # notes written this run (``linked``)
+        # Notes moved (a dry run: to be moved) off a name that held a secret of their
+        # session's (``_without_secrets``): from, to.
+        self.renamed: list[tuple[str, str]] = []
+        # Note key -> its session's secrets (``session_secrets``): the session is rendered
+        # without them (``with_known_children``), its note written with them.
+        self.secrets_by_key: dict[str, tuple[tuple[str, str], ...]] = {}
+        # The secrets of every session placed this run (``session_secrets``), and by unit:
+        # what the run prints, the index notes and the state's facts may quote them.
+        self.secrets = KnownSecrets()
+        self.unit_secrets: dict[str, KnownSecrets] = {}
 
     def place(
         self, sessions: list[Session], unit: str, failed: Callable[[Session, Exception], None]
@@ -67,16 +79,75 @@ class LinkPlan:
         """The path of each session of a family; one that cannot be placed is ``failed``."""
         paths: dict[str, str] = {}
         for session in sessions:
+            found = secrets_of(session)
+            if found:
+                self.secrets.add(found)
+                self.unit_secrets.setdefault(unit, KnownSecrets()).add(found)
             try:
                 parent_path = self._parent_path(session, paths)
                 proposed = self._relpath(session, self.settings, parent_path)
-                paths[session.key] = self.vault.choose_path(session.key, proposed)
+                chosen = self.vault.choose_path(session.key, proposed)
+                paths[session.key] = self._without_secrets(session, chosen, unit)
             except Exception as exc:  # this session alone cannot be placed
                 failed(session, exc)
                 continue
             self._family_paths[session.key] = paths[session.key]
             self._unit_of[session.key] = unit
         return paths
+
+    def _without_secrets(self, session: Session, path: str, unit: str) -> str:
+        """The path of ``session``'s note, moved off a name holding a secret of its session
+        (``session_secrets``: found since the name was chosen, when no rule knew it yet) as
+        ``rename_secret_paths`` moves one the rules find; or of its parent's, placed this
+        run (a subagent's note is named after its parent's, also one in a unit of its own).
+        The notes that link to it from other units are exported again (a parent's, a
+        subagent's in a unit of its own, a fork's); the index notes are written again. A
+        dry run moves nothing."""
+        found = secrets_of(session)
+        if found:
+            self.secrets_by_key[session.key] = found
+        if session.parent_id:
+            found += self.secrets_by_key.get(session_key(session.source, session.parent_id), ())
+        clean = self._moved_off(session.key, found, path)
+        if clean == path:
+            return path
+        linking = [
+            *self.vault.state.children.get(session.key, ()),
+            *(key for key, _how, _start in self.vault.state.forks.get(session.key, ())),
+        ]
+        for relative in (session.parent_id, session.forked_from):
+            if relative:
+                linking.append(session_key(session.source, relative))
+        for key in linking:
+            other = self._unit_of.get(key)
+            if other and other != unit:
+                self._again(other)
+        return clean
+
+    def choose_part(self, session: Session, number: int, first: str) -> str:
+        """The path of part ``number`` of ``session``'s note (``split``; ``first``: its first
+        part's), moved off a name holding a secret of the session, as the first part is."""
+        from .notespec import part_key
+        from .split import part_relpath  # (the note builder: imported by then)
+
+        key = part_key(session.key, number)
+        path = self.vault.choose_path(key, part_relpath(first, number))
+        return self._moved_off(key, self.secrets_by_key.get(session.key, ()), path)
+
+    def _moved_off(self, key: str, found: tuple[tuple[str, str], ...], path: str) -> str:
+        """Where the note of ``key``, at ``path``, is once moved off a name holding one of
+        ``found`` (``move_secret_path``); ``path`` when it holds none, or in a dry run."""
+        record = self.vault.state.notes.get(key)
+        if not found or record is None or record.path != path:
+            return path
+        clean = move_secret_path(self.vault, record, KnownSecrets(found).after(self.vault.scrub))
+        if clean is None:
+            return path
+        self.renamed.append((path, clean))
+        if self.vault.dry_run:
+            return path
+        self.vault.moved_off_secret(key, path, clean)
+        return clean
 
     def places_as(self, sessions: list[Session], predicted: dict[str, str]) -> bool:
         """Would ``place`` give each of these sessions (a family, in order) that has a
@@ -154,7 +225,9 @@ class LinkPlan:
 
     def with_known_children(self, session: Session) -> Session:
         """``session`` with the children learned from them: its subagents, and the sessions
-        that went on from it (``forks``: forked or saved from it)."""
+        that went on from it (``forks``: forked or saved from it); as it is rendered, without
+        the secrets it carries (``secrets_by_key`` keeps them: no renderer needs them)."""
+        session = without_secrets(session)
         forks = self._known_forks(session)
         if forks != session.forks:
             session = replace(session, forks=forks)

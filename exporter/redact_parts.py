@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .model import AttachmentPart, Message, MessageStream, Session, TextPart, decode_text
+from .session_secrets import without_carried
 
 if TYPE_CHECKING:
     from .adapters import SessionRef
@@ -67,10 +68,10 @@ class PartRedaction:
             models = tuple(self._recurring(m, counts) for m in session.models)
             if models != session.models:
                 changes["models"] = models
-        if session.extra:
-            extra = self.value(dict(session.extra), counts)
-            if extra != dict(session.extra):
-                changes["extra"] = extra
+        if session.extra:  # (the secrets it may carry are no text of it: ``session_secrets``)
+            extra = self.value(without_carried(session.extra), counts)
+            if extra != without_carried(session.extra):
+                changes["extra"] = {**session.extra, **extra}
         return replace(session, **changes) if changes else session
 
     def message(self, message: Message, counts: Counter[str] | None, source: str) -> Message:
@@ -152,7 +153,7 @@ _SESSION_TEXT = (
     "title", "project", "cwd", "git_branch", "git_commit", "git_remote", "agent_label", "command",
 )  # fmt: skip
 # Facts of a unit (``SessionRef.extra``) that name the files or rows its data is read from.
-_PATH_FACTS = frozenset({"file", "db", "user_dir", "part"})
+PATH_FACTS = _PATH_FACTS = frozenset({"file", "db", "user_dir", "part"})
 # Part fields that are not text a person or tool wrote.
 _NOT_TEXT = {"kind", "call_id", "subagent_id", "media_type", "data", "notice", "is_error",
              "exit_code", "duration", "redacted", "shell", "withheld", "origin",

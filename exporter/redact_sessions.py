@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from .redact_spread import Spread, families, spreadable
+from .session_secrets import with_secrets
 
 if TYPE_CHECKING:
     from .model import Session
@@ -95,10 +96,12 @@ class FamilyRedaction:
     def _spread_pass(
         self, redacted: Session, secrets: dict[str, str], counts: Counter[str] | None
     ) -> Session:
+        """The session with ``secrets`` redacted wherever it holds them, and carrying them
+        (``session_secrets``): what an earlier run wrote of it may hold them still."""
         if not secrets:
             return redacted
         self._spread = Spread(secrets.items())
         try:
-            return self._session(redacted, counts)
+            return with_secrets(self._session(redacted, counts), secrets)
         finally:
             self._spread = None

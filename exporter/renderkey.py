@@ -38,7 +38,10 @@ class Same:
 def render_key(job: RenderJob) -> str | None:
     """The job's render key; None where it cannot be told (a streamed session's messages
     are read where it is rendered, or a value does not pickle)."""
-    session = job.session
+    from .session_secrets import without_secrets
+
+    # (not the secrets a session carries: the key is kept in the state, which keeps none)
+    session = without_secrets(job.session)
     if job.packed is not None:  # the part's messages are in the packed blob
         session = replace(session, messages=())
     elif session.is_streamed:

@@ -16,7 +16,7 @@ from .redact_outputs import redact_state, rename_secret_paths
 from .state import STATE_DIR, STATE_FILE, State
 from .vault import Vault
 from .vaultattach import AttachmentNames
-from .vaultpaths import inside
+from .vaultpaths import inside, safe_relpath
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -47,9 +47,30 @@ def vault_notices(vault: Vault, redactor: Redactor | None, rerender: bool) -> li
     notices += [Problem(path, TEMP_LEFT) for path in vaultio.left_behind]
     if redactor and rerender:
         redact_state(vault.state, redactor)
-        why = RENAMED_SECRET_DRY if vault.dry_run else RENAMED_SECRET
-        notices += [Problem(path, why) for path in rename_secret_paths(vault, redactor)]
+        notices += renamed_notices(vault, rename_secret_paths(vault, redactor))
     return notices
+
+
+def renamed_notices(vault: Vault, paths: list[str]) -> list[Problem]:
+    """What a run says of each note moved off a name that held a secret."""
+    why = RENAMED_SECRET_DRY if vault.dry_run else RENAMED_SECRET
+    return [Problem(path, why) for path in paths]
+
+
+def renamed_again(problems: list[Problem], vault: Vault, moves: list[tuple[str, str]]) -> None:
+    """Say each note moved (``moves``: from, to) off a name holding a secret of its
+    session's. One the run's start renamed already (the rules found one in its name; a dry
+    run named it there, and left it where it was) is said once, where it went at last."""
+    why = RENAMED_SECRET_DRY if vault.dry_run else RENAMED_SECRET
+    said = {p.path: n for n, p in enumerate(problems) if p.message == why}
+    for old, new in moves:
+        at = next((said[p] for p in (old, safe_relpath(vault.scrub(old))) if p in said), None)
+        if at is None:
+            said[new] = len(problems)
+            problems.append(Problem(new, why))
+        else:
+            problems[at] = replace(problems[at], path=new)
+            said[new] = at
 
 
 # Fewer recorded notes than this all gone is a person's deletion as likely as a lost folder.

@@ -14,16 +14,24 @@ from collections import Counter
 from datetime import datetime
 
 from .adapters import SessionRef
+from .fact_secrets import facts_match, facts_redacted
 from .notespec import is_later_part, project_matches
 from .notewriter import NoteWriter
 from .options import ExportOptions
 from .outcome import SourceCounts
 from .render import made_by_another, render_entry
+from .session_secrets import KnownSecrets
 from .vault import Action, Change, Vault
 
 
 class UnchangedUnits:
-    def __init__(self, options: ExportOptions, vault: Vault, render: str) -> None:
+    def __init__(
+        self,
+        options: ExportOptions,
+        vault: Vault,
+        render: str,
+        secrets: dict[str, KnownSecrets] | None = None,
+    ) -> None:
         self.options = options
         self.vault = vault
         self.render = render  # the run's render fingerprint
@@ -33,6 +41,8 @@ class UnchangedUnits:
         self._counted: set[str] = set()  # units read whose notes were rendered otherwise
         self._again: Counter[bool] = Counter()  # their notes, by another version or not
         self._by: Counter[str] = Counter()  # those by another version that said which
+        # unit -> its sessions' secrets (``LinkPlan.unit_secrets``): its facts may hold them
+        self._secrets = secrets if secrets is not None else {}
 
     def count_rendered_again(self, unit: str) -> None:
         """A unit read whose notes were last rendered otherwise: counted, with why."""
@@ -108,7 +118,8 @@ class UnchangedUnits:
         read again each database or log holding an old conversation, and a change of
         settings never finished (its older notes are rendered again when read without the
         filters, or with filters that keep them)."""
-        fingerprint = self.fingerprint(unit, ref)
+        # (its facts as the state keeps them: without a secret its sessions named)
+        fingerprint = facts_redacted(self.fingerprint(unit, ref), self._secrets.pop(unit, None))
         if not filtered:
             return fingerprint, written
         before = self.vault.state.sources.get(unit, {}).get("notes", [])
@@ -138,8 +149,12 @@ class UnchangedUnits:
         if state.unchanged(unit, fingerprint):
             return True
         recorded = state.sources.get(unit, {}).get("fingerprint") or []
+        if facts_match(recorded, fingerprint):  # (a fact the state keeps redacted)
+            return True
         entry = _filters(recorded)
-        if entry is None or [recorded[0], *recorded[2:]] != fingerprint:
+        unfiltered = [*recorded[:1], *recorded[2:]]
+        same = unfiltered == fingerprint or facts_match(unfiltered, fingerprint)
+        if entry is None or not same:
             return False
         since, project = entry
         if (project and project != self.options.project) or not (since or project):

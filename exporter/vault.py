@@ -23,11 +23,8 @@ The vault knows a note only as a path, frontmatter and an owned body. Rules:
 
 from __future__ import annotations
 
-import difflib
-import itertools
 import os
 from collections.abc import Callable, Collection
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +48,7 @@ from .vaultmerge import (
 )
 from .vaultpaths import MAX_NAME_BYTES, safe_component, safe_relpath
 from .vaultplaces import NotePlaces
+from .vaultquotes import quoted_diff, save_conflict
 from .vaultsurvey import stat_key, unnamed_notes
 
 __all__ = [  # also imported from here by other modules and tests
@@ -115,6 +113,7 @@ class Vault(NotePlaces):
         self._folded: dict[str, dict[str, str]] = {}  # folder -> folded name -> name
         self._reserved: dict[str, str] = {}  # folded relpath -> key, for paths chosen this run
         self._renamed: dict[str, bool] = {}  # keys that could not take their proposed name
+        self.was_named: dict[str, str] = {}  # index notes' keys -> as their files name them
         self._unsynced: set[str] = set()  # folders renamed into since they were last fsynced
         self._moved = False  # a record now names where its note was moved to
         self._note_inodes: set[int] | None = None  # the inodes notes were written with
@@ -146,18 +145,26 @@ class Vault(NotePlaces):
         meta: dict[str, Any] | None = None,
         seeded: dict[str, Any] | None = None,
         made_otherwise: bool = False,
+        secrets: Callable[[str], str] | None = None,
     ) -> Change:
         """Create or update one note in place; see the module rules. ``seeded``: the
         person's properties, written only into a note that lacks them; ``made_otherwise``:
         the note was last rendered by another version (only its messages then say it holds
-        more: ``holds_more``). Never raises for one note: what the vault refuses or cannot
-        take is a FAILED change naming why."""
+        more: ``holds_more``); ``secrets``: the note's session's secrets redacted (after the
+        rules) wherever the old note is quoted or kept (aliases, a conflict copy, a diff).
+        Never raises for one note: what the vault refuses or cannot take is a FAILED change
+        naming why."""
+        rules = self.scrub
+        if secrets is not None:  # (for this note alone: one session's secrets are its own)
+            self.scrub = lambda text: secrets(rules(text))
         try:
             return self._write_note(
                 key, relpath, metadata, body, meta, seeded or {}, made_otherwise
             )
         except OSError as exc:  # a full disk, a planted link, a folder that vanished
             return Change(Action.FAILED, key, relpath, f"could not be written: {os_reason(exc)}")
+        finally:
+            self.scrub = rules
 
     def _write_note(
         self,
@@ -203,7 +210,7 @@ class Vault(NotePlaces):
                 action, message, before = Action.CREATED, "", []
             written = self._write(key, relpath, text, before)
             self._record(key, relpath, owned, ours, list(metadata), meta, written, seeded=seeded)
-            return Change(action, key, relpath, message, self._diff("", text, relpath))
+            return Change(action, key, relpath, message, quoted_diff(self, "", text, relpath))
         try:
             parsed = notefile.parse(current, record.lines if record else None)
         except NoteFormatError as exc:
@@ -211,7 +218,7 @@ class Vault(NotePlaces):
                 return Change(Action.FAILED, key, relpath, MERGE_CONFLICT)
             return Change(Action.FAILED, key, relpath, f"left unchanged: {exc}")
         holder = notefile.identity(parsed.metadata)
-        if holder is not None and not notefile.names_note(holder, key):  # (never chosen)
+        if holder is not None and not self.names(holder, key):  # (never chosen)
             return Change(Action.FAILED, key, relpath, "left alone: it is another session's note")
         if parsed.edited is not False and notefile.merge_conflicted(current):
             # Both sides of a merge in the generated part: rewriting it would leave half
@@ -251,13 +258,13 @@ class Vault(NotePlaces):
         if edited and written_hash and record and self._links_followed(parsed, record, key):
             edited = False  # the person renamed a note, and Obsidian rewrote links to it
         if edited and not kept and lineends.without_cr(parsed.owned).strip("\n") != owned:
-            saved = self._save_conflict(relpath, current)
+            saved = save_conflict(self, relpath, current)
             # A dry run saves nothing (the copy is named by the time of the run that does).
             where = f"would be saved in {saved.rpartition('/')[0]}/" if self.dry_run else (
                 f"was saved to {saved}")  # fmt: skip
             action, message = Action.CONFLICT, f"your edit inside the generated part {where}"
         elif shrunk:  # the richer note, redacted, is kept aside
-            saved = self._save_conflict(relpath, current)
+            saved = save_conflict(self, relpath, current)
             where = saved.rpartition("/")[0] + "/" if self.dry_run else saved
             action, message = Action.UPDATED, f"{HELD_SECRET} (as it was, redacted: {where})"
         else:
@@ -265,7 +272,7 @@ class Vault(NotePlaces):
         written = self._write(key, relpath, text, stat_key(found[1]))
         self._record(key, relpath, owned, ours, list(metadata), meta, written, not kept, seeded)
         # The whole file, properties too (``updated``, ``messages``): what the run changes.
-        return Change(action, key, relpath, message, self._diff(current, text, relpath))
+        return Change(action, key, relpath, message, quoted_diff(self, current, text, relpath))
 
     def _shrunk(self, existing: dict[str, Any], ours: dict[str, Any], made_otherwise: bool) -> str:
         """Why the note must be kept: its source now holds less than it does."""
@@ -369,27 +376,6 @@ class Vault(NotePlaces):
         return vaultlinks.links_followed(parsed.owned, parsed.written_hash, record,
                                          self._targets, names and names.written_name,
                                          self.leads_nowhere, key)  # fmt: skip
-
-    def _save_conflict(self, relpath: str, text: str) -> str:
-        """The copy is named by the second it is saved; another in that second (``watch``
-        while the person types, two notes of one name) takes (2), (3)…: never replaced."""
-        stamp, note = datetime.now().strftime("%Y-%m-%d %H%M%S"), self.scrub(Path(relpath).name)
-        for n in itertools.count(1):
-            name = safe_component(f"{stamp} ({n}) {note}" if n > 1 else f"{stamp} {note}")
-            target = f"{STATE_DIR}/conflicts/{name}"  # (short, too)
-            if vaultio.kind(self.root, target) in ("missing", "blocked"):
-                break  # (blocked: the write says why)
-        if not self.dry_run:
-            vaultio.write_file(self.root, target, self.scrub(text).encode("utf-8", "replace"))
-        return target
-
-    def _diff(self, old: str, new: str, relpath: str) -> str:
-        if not self.want_diff:
-            return ""
-        lines = difflib.unified_diff(
-            old.splitlines(), new.splitlines(), f"a/{relpath}", f"b/{relpath}", lineterm=""
-        )
-        return self.scrub("\n".join(lines))
 
     # -- state -------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import vaultio
+from .session_secrets import KnownSecrets
 
 if TYPE_CHECKING:
     from .redact import Redactor
@@ -241,6 +242,11 @@ def _scan_note(
     every: Counter[str] = Counter()
     name: Counter[str] = Counter()
     _found(rules, record.path.rpartition("/")[2], name)
+    shown = _shown(rules, record.path)
+    if "[REDACTED:" in text:  # (its title may say what its name and aliases still hold)
+        left = _leftovers(text, record.path.rpartition("/")[2])
+        name.update(left.values())
+        shown = KnownSecrets(left.items()).text(shown)
     if not _found(rules, text, every) and not name:
         return  # (most notes: the keyword prefilter finds nothing to look at)
     ours, yours, kept = _split_note(rules, text, record)
@@ -255,9 +261,17 @@ def _scan_note(
         return
     kind = INDEX if key.startswith(INDEX_PREFIX) else NOTE
     scan.files.append(
-        SecretFile(_shown(rules, record.path), kind, dict(ours), dict(yours),
+        SecretFile(shown, kind, dict(ours), dict(yours),
                    (why or "") if ours else YOURS_WHY)
     )  # fmt: skip
+
+
+def _leftovers(text: str, name: str) -> dict[str, str]:
+    """Values the note's redacted title says its name or aliases hold (``doctor_leftovers``)."""
+    from .doctor_leftovers import leftover_secrets
+    from .notefile import read_frontmatter
+
+    return leftover_secrets(read_frontmatter(text), name)
 
 
 def _split_note(

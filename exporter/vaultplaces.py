@@ -33,6 +33,9 @@ class NotePlaces(NoteSurvey):
     # file, a folder, a link, a FIFO: the run says so).
     _renamed: dict[str, bool]
     _still: dict[str, tuple[str, bool]]  # key -> (its path, still its note?)
+    # An index note's key -> the key its file names, where its project's name held a secret
+    # (``index_secrets``): the file is that note, rewritten under its new key.
+    was_named: dict[str, str]
 
     def path_of(self, key: str) -> str | None:
         """Where the note for ``key`` is now, if it exists: recorded, or found by identity.
@@ -82,11 +85,7 @@ class NotePlaces(NoteSurvey):
         elsewhere = self._find_by_identity(key) if emptied else None
         if elsewhere is not None and not copy_of(elsewhere, record.path):
             emptied = False  # moved, and an empty file took its old name: not the note
-        still = (
-            notefile.names_note(holder, key)
-            if holder is not None
-            else notefile.BEGIN in text or emptied
-        )
+        still = self.names(holder, key) if holder is not None else notefile.BEGIN in text or emptied
         self._still[key] = (record.path, still)
         return still
 
@@ -106,6 +105,23 @@ class NotePlaces(NoteSurvey):
             self._renamed[key] = not self._note_at(base)
         self._reserved[fold(candidate)] = key
         return candidate
+
+    def names(self, holder: str, key: str) -> bool:
+        """Does a file whose frontmatter names ``holder`` stand for ``key``'s note?"""
+        return notefile.names_note(holder, key) or self.was_named.get(key) == holder
+
+    def moved_off_secret(self, key: str, old: str, new: str) -> None:
+        """The note of ``key`` was moved from ``old`` (its name held a secret) to ``new``
+        (``redact_outputs.move_secret_path``): this run places it there, links name it so,
+        and the index notes list it there."""
+        self._reserved.pop(fold(old), None)
+        self._reserved[fold(new)] = key
+        self._still.pop(key, None)
+        if self._identities is not None and self._identities.get(key) == old:
+            self._identities[key] = new
+        if self._targets is not None:
+            self._targets.move(key, old, new)
+        self.relist = True
 
     def chooses(self, key: str, proposed: str) -> bool:
         """Would ``choose_path`` give the note exactly ``proposed`` (no other path already
@@ -127,6 +143,8 @@ class NotePlaces(NoteSurvey):
         if kind != "file":
             return False
         holder = self._identity_of(relpath)
+        if holder is not None and self.was_named.get(key) == holder:
+            return True
         return holder == key or holder is None and self._lost_identity(relpath, key)
 
     def _case_twin(self, relpath: str) -> str | None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from claude_builder import ClaudeSession
 
-from exporter import vault as vault_module
+from exporter import vaultquotes as vault_module
 from exporter.export import ExportOptions, run_export
 
 SID = "000000a0-1111-4111-8111-000000000000"

@@ -72,8 +72,9 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # commands' passwords, netrc, .pgpass, a secret's name in more forms (``set -x``, XML, a
 # name/value entry, a call's two strings, prose), AWS secret keys by their id; no secret
 # under a name for a policy, a version, a key's id or a hash, nor a cloud resource's name;
-# a token glued after ``_``; and what an earlier run wrote of a session is repaired with its secrets too (a note's file
-# name, its aliases, an index note named by a project, the state's facts): each note once.
+# a token glued after ``_``; and what an earlier run wrote of a session is repaired with
+# its secrets too (a note's file name, its aliases, an index note named by a project, the
+# state's facts): each note once.
 ENGINE_VERSION = "11"
 
 

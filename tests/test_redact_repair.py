@@ -351,10 +351,11 @@ def test_every_part_of_a_long_note_is_moved_off_the_name(tmp_path):
     assert_no_secret(printed(report))
 
 
-def test_an_older_index_note_beside_the_projects_own_is_removed_when_all_ccexports(tmp_path):
-    """A vault an older version repaired half: it moved the index note of a project named
-    by a token off its name, unchanged, and wrote the project's index note as now named
-    beside it (`` (2)``). The older one, holding nothing of the person's, goes."""
+def half_repaired(tmp_path: Path, own_line: str = "") -> tuple[Path, Path, Path]:
+    """(home, vault, the older index note): a vault an older version repaired half. It moved
+    the index note of a project named by a token off its name, unchanged (``own_line``
+    added to it, as the person's), and wrote the project's index note as now named beside
+    it (`` (2)``)."""
     home, done, vault = tmp_path / "home", tmp_path / "done", tmp_path / "vault"
     family(home)
     export(done, home, redact=False)
@@ -362,7 +363,10 @@ def test_an_older_index_note_beside_the_projects_own_is_removed_when_all_ccexpor
     export(vault, home, redact=False)
     projects = vault / "AI Sessions" / "Projects"
     (stale,) = [p for p in projects.iterdir() if PAT in p.name]
-    stale.rename(projects / "-REDACTED -github-pat-.md")
+    kept = stale.rename(projects / "-REDACTED -github-pat-.md")
+    if own_line:
+        with kept.open("a") as f:
+            f.write(own_line)
     state = vault / ".ccexport" / "state.json"
     old = f"AI Sessions/Projects/{stale.name}"
     state.write_text(
@@ -370,6 +374,14 @@ def test_an_older_index_note_beside_the_projects_own_is_removed_when_all_ccexpor
     )
     own = done / "AI Sessions" / "Projects" / "-REDACTED -github-pat-.md"
     (projects / "-REDACTED -github-pat- (2).md").write_bytes(own.read_bytes())
+    return home, vault, kept
+
+
+def test_an_older_index_note_beside_the_projects_own_is_removed_when_all_ccexports(tmp_path):
+    """The older index note of a half-repaired vault, holding nothing of the person's,
+    goes."""
+    home, vault, _ = half_repaired(tmp_path)
+    projects = vault / "AI Sessions" / "Projects"
     report = export(vault, home)
     files = every_file(vault)
     assert_no_secret(files)
@@ -382,23 +394,7 @@ def test_an_older_index_note_beside_the_projects_own_is_removed_when_all_ccexpor
 
 
 def test_an_older_index_note_with_the_persons_text_stays(tmp_path):
-    home, done, vault = tmp_path / "home", tmp_path / "done", tmp_path / "vault"
-    family(home)
-    export(done, home, redact=False)
-    export(done, home)
-    export(vault, home, redact=False)
-    projects = vault / "AI Sessions" / "Projects"
-    (stale,) = [p for p in projects.iterdir() if PAT in p.name]
-    kept = stale.rename(projects / "-REDACTED -github-pat-.md")
-    with kept.open("a") as f:
-        f.write("my own line\n")
-    state = vault / ".ccexport" / "state.json"
-    old = f"AI Sessions/Projects/{stale.name}"
-    state.write_text(
-        state.read_text().replace(old, "AI Sessions/Projects/-REDACTED -github-pat-.md")
-    )
-    own = done / "AI Sessions" / "Projects" / "-REDACTED -github-pat-.md"
-    (projects / "-REDACTED -github-pat- (2).md").write_bytes(own.read_bytes())
+    home, vault, kept = half_repaired(tmp_path, own_line="my own line\n")
     export(vault, home)
     assert "my own line" in kept.read_text()
 

@@ -19,6 +19,7 @@ from .notes import default_relpath, has_conversation, linked_keys
 from .packed import PartPacker
 from .readvalues import ReadSession, ReadUnit, selected, wanted_redacted
 from .renderkey import Same
+from .session_secrets import without_secrets  # (the main process keeps them: not a note)
 from .split import iter_parts
 from .vaultpaths import safe_relpath
 from .workers import RenderJob, render_job, worker_known, worker_settings
@@ -100,7 +101,7 @@ def _rendered(unit: str, session: Session, settings: Any, max_bytes: int) -> Rea
     stub = _one_note(session, max_bytes)
     if stub is None:
         return ReadSession(session)
-    job = RenderJob(unit, session, "", {}, known=worker_known(session.key))
+    job = RenderJob(unit, without_secrets(session), "", {}, known=worker_known(session.key))
     return _read(stub, session, render_job(job, settings))
 
 
@@ -149,7 +150,7 @@ def _rendered_at(
     """A family's session rendered at its path as a new note, linked to the others."""
     path, stub = family[session.key]
     links: dict[str, str | None] = {k: Path(family[k][0]).stem for k in linked_keys(session)}
-    job = RenderJob(unit, session, path, links, known=worker_known(session.key))
+    job = RenderJob(unit, without_secrets(session), path, links, known=worker_known(session.key))
     return _read(stub, session, render_job(job, settings), links)
 
 

@@ -434,3 +434,25 @@ def test_a_note_renamed_for_the_rules_and_then_its_sessions_secret_is_said_once(
     said = [p.path for p in report.problems if p.message.startswith("renamed:")]
     (note,) = (vault / "AI Sessions" / "claude-code").rglob("*.md")
     assert said == [note.relative_to(vault).as_posix()]
+
+
+def test_a_note_rendered_ahead_in_a_worker_is_rendered_without_the_secrets_too(tmp_path):
+    """With enough sessions to read, workers read, redact and render them ahead: there the
+    session carried its secrets into the render (a template of the person's that prints
+    ``session.extra`` in full showed them)."""
+    from exporter import workers
+
+    home, vault, mine = tmp_path / "home", tmp_path / "vault", tmp_path / "mine"
+    for n in range(workers.PARALLEL_FROM + 6):
+        s = ClaudeSession(f"c27c27c2-7b3d-4e5f-9a8b-{n:012d}", "/home/dev/work/shop")
+        s.user(f"the api. config.yaml has api_token: {TOKEN}")
+        s.assistant(f"Deploying {n}.")
+        s.write(home / PROJECTS / f"{s.session_id}.jsonl")
+    mine.mkdir()
+    (mine / "session.md.j2").write_text(
+        "# {{ title }}\n{% for key, value in session.extra.items() %}"
+        "{{ key }}: {{ value.found if value.found is defined else value }}\n{% endfor %}"
+    )
+    report = export(vault, home, templates=mine, workers=2)
+    assert not report.failed, report.problems[:3]
+    assert_no_secret(every_file(vault))

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_PLACEHOLDER = re.compile(r"\[REDACTED:([A-Za-z0-9_.-]{1,100})\]")
+from .redact_names import PLACED
+
 _AROUND = 24  # characters of the title on each side of a placeholder that must match
 
 
@@ -28,7 +29,7 @@ def leftover_secrets(metadata: dict[str, Any] | None, name: str) -> dict[str, st
     aliases = metadata.get("aliases") if metadata else None
     kept = [a for a in aliases if isinstance(a, str)] if isinstance(aliases, list) else []
     found: dict[str, str] = {}
-    for m in _PLACEHOLDER.finditer(title):
+    for m in PLACED.finditer(title):
         before = title[max(0, m.start() - _AROUND) : m.start()]
         after = title[m.end() : m.end() + _AROUND]
         for text, cut in [*((a, False) for a in kept), (name, True)]:

@@ -15,12 +15,12 @@ from __future__ import annotations
 import re
 
 from .adapters import SessionRef
+from .redact_names import PLACED
 from .redact_parts import PATH_FACTS
 from .redact_spread import spreadable
 from .session_secrets import KnownSecrets
 
 Fingerprint = list[list[object]]
-_PLACEHOLDER = re.compile(r"\[REDACTED:[A-Za-z0-9_.-]{1,100}\]")
 
 
 def facts_redacted(fingerprint: Fingerprint, secrets: KnownSecrets | None) -> Fingerprint:
@@ -54,11 +54,11 @@ def facts_match(recorded: list[object], found: Fingerprint) -> bool:
 def _redacted_of(recorded: str, found: str) -> bool:
     """Is ``recorded`` ``found`` with values the spread pass looks for replaced by
     placeholders (a placeholder of the rules' stands for itself)?"""
-    pieces = _PLACEHOLDER.split(recorded)
+    pieces = PLACED.split(recorded)[::2]  # (the rules' ids between them left out)
     if len(pieces) == 1:
         return False
     pattern = r"(\S+)".join(re.escape(piece) for piece in pieces)
     m = re.fullmatch(pattern, found)
     return m is not None and all(
-        spreadable(value) or _PLACEHOLDER.fullmatch(value) for value in m.groups()
+        spreadable(value) or PLACED.fullmatch(value) for value in m.groups()
     )

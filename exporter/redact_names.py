@@ -17,6 +17,8 @@ from functools import lru_cache
 from typing import Any
 
 PLACEHOLDER = "[REDACTED:{}]"  # what a secret becomes, by its rule's id
+# A placeholder found in a text already written (an old title, a recorded fact): its rule's id.
+PLACED = re.compile(r"\[REDACTED:([A-Za-z0-9_.-]{1,100})\]")
 # Values of generic assignments that are references or stand-ins, not secrets.
 STAND_IN = re.compile(
     r"""(?ix) ^(?: \$\{?\w+\}? | \$?\{\{.*\}\} | <[^>]*> | %\(?\w+\)?s? | \*+ | x{3,} | \.{3,}

@@ -64,11 +64,9 @@ class PersonsAnswers:
 def _questions(tool_input: Any) -> list[str]:
     asked = tool_input.get("questions") if isinstance(tool_input, dict) else None
     asked = asked if isinstance(asked, list) else []
-    return [q["question"] for q in asked if isinstance(q, dict) and _is_text(q.get("question"))]
-
-
-def _is_text(value: Any) -> bool:
-    return isinstance(value, str)
+    return [
+        q["question"] for q in asked if isinstance(q, dict) and isinstance(q.get("question"), str)
+    ]
 
 
 def _feedback(output: str) -> list[Part]:

@@ -79,14 +79,12 @@ class RunUsage:
             self.stretch_before = request is not None and session > request
         elif first:
             self.stretch_before = self.started_before
-        for amount, what in _COST.findall(cost):
-            value = float(amount.replace(",", ""))
+        for what, amount in printed.items():
             if what == "session":
-                self.session_cost = value
-                self.session_printed = amount
+                self.session_cost, self.session_printed = costs[what], amount
             else:
-                self.request_costs.append(value)
-                self.stretch.append(value)
+                self.request_costs.append(costs[what])
+                self.stretch.append(costs[what])
 
     def _restarted(self, request: str | None, session: str) -> bool:
         """Is this running total not the last one going on (another Aider's, a new one's,

@@ -31,6 +31,7 @@ class CodexRollout:
         git: dict[str, str] | None = None,
         forked_from: str | None = None,
         meta: bool = True,
+        meta_fields: dict[str, Any] | None = None,
     ) -> None:
         self.thread_id = thread_id
         self.cwd = cwd
@@ -52,6 +53,7 @@ class CodexRollout:
             }  # fmt: skip
             if forked_from:
                 payload["forked_from_id"] = forked_from
+            payload.update(meta_fields or {})  # (originator, model_provider, …)
             self.envelope("session_meta", payload)
 
     def stamp(self, seconds: float = 1) -> str:

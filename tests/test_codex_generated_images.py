@@ -75,3 +75,52 @@ def test_the_note_shows_each_generated_image_in_its_calls_callout(tmp_path):
     assert cat_at < first < dog_at < second < text.index("prompt: a bird")
     stored = {p.name: p.read_bytes() for p in vault.rglob("*.png")}
     assert [stored[Path(path).name] for _, path in embeds] == [CAT, DOG]
+
+
+def _saved_rollout(home: Path, *, event_first: bool) -> None:
+    r = CodexRollout(TID)
+    r.user("draw a cat")
+    saved = f"/home/dev/.codex/generated_images/{TID}/ig_1.png"
+    event = {"type": "image_generation_end", "call_id": "ig_1", "status": "completed",
+             "revised_prompt": "a cat", "result": "", "saved_path": saved}  # fmt: skip
+    if event_first:  # (as Codex writes them: the event, then the item)
+        r.event(event)
+    r.item(_generated("ig_1", "a cat", CAT))
+    if not event_first:
+        r.event(event)
+    r.item(_generated("ig_2", "a dog", None))  # (no image: saved nowhere, nothing answers it)
+    r.event({"type": "image_generation_end", "call_id": "ig_3", "saved_path": "/x/ig_3.png"})
+    r.item(_generated("ig_3", "a bird", None))  # (the file saved, the item holds no image)
+    r.assistant("Here it is.")
+    r.write(home / ".codex")
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+@pytest.mark.parametrize("event_first", [True, False])
+def test_where_codex_saved_a_generated_image_is_its_calls_output(
+    tmp_path, monkeypatch, streamed, event_first
+):
+    """``image_generation_end`` names the file Codex saved the image to (``saved_path``,
+    ``$CODEX_HOME/generated_images/<thread>/<call>.png``): it was not read."""
+    if streamed:
+        monkeypatch.setattr(codex, "STREAM_FROM", 0)
+    _saved_rollout(tmp_path, event_first=event_first)
+    (session,), _ = load_sessions(CodexAdapter(), tmp_path)
+    results = [(p.call_id, p.output) for m in session.messages for p in m.parts
+               if p.kind == "tool_result"]  # fmt: skip
+    assert results == [
+        ("ig_1", f"Saved to /home/dev/.codex/generated_images/{TID}/ig_1.png"),
+        ("ig_3", "Saved to /x/ig_3.png"),
+    ]
+    images = [p.data for m in session.messages for p in m.parts if p.kind == "attachment"]
+    assert images == [CAT]
+
+
+def test_the_note_shows_the_saved_path_in_the_calls_callout(tmp_path):
+    _saved_rollout(tmp_path, event_first=True)
+    vault = tmp_path / "vault"
+    run_export(ExportOptions(vault=vault, home=tmp_path, timezone=UTC))
+    (note,) = (b.decode() for b in note_files(vault).values())
+    callout = note.split("> prompt: a cat")[1].split("\n\n", 1)[0]
+    assert f"> Saved to /home/dev/.codex/generated_images/{TID}/ig_1.png" in callout
+    assert re.search(r"^> !\[\[[^\]]+\.png\]\]$", callout, re.M)

@@ -42,7 +42,7 @@ import orjson
 
 from ..collector import collector_paused
 from ..errors import Problem, SourceChanged, how_many
-from ..model import Message, MessageStream, Session, usage_per_model
+from ..model import Message, MessageStream, Session
 from ._jsonl import MAX_LINE_BYTES, iter_json_objects, parse_timestamp
 from ._unanswered import last_reply_marked
 from ._values import json_kind
@@ -58,11 +58,12 @@ from .base import (
 )
 from .codex_document import document_records, placed_in_document
 from .codex_index import read_titles
+from .codex_meta import client, priced_usage
 
 if TYPE_CHECKING:
     from .codex_prompts import CustomPrompt
     from .codex_rollout import Rollout, RolloutBuilder
-    from .codex_scan import Scan
+    from .codex_scan import ChildLookup, RolloutLookup, Scan
 
 SOURCE = "codex"
 _ID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", re.I)
@@ -191,7 +192,7 @@ class CodexAdapter:
         path, prompts = ref.main.path, self._custom_prompts()
         if not _streamed(ref.main):
             records = _records(path, result.problems)
-            rollout = build_rollout(records, self._origin_signatures, self._children_of)
+            rollout = build_rollout(records, self._origin_signatures, *self._lookups())
             kinds = {r[1]: r[0] for r in reversed(records)}  # kind -> its first line
             count = len(rollout.messages)
         else:
@@ -203,7 +204,7 @@ class CodexAdapter:
                 prefix,
                 _iter_records(path, result.problems),
                 self._origin_signatures,
-                self._children_of,
+                *self._lookups(),
             )
             prefix.close()
             builder, count = RolloutBuilder(scan), 0
@@ -245,17 +246,22 @@ class CodexAdapter:
             result.sessions.append(session)
         return result
 
-    def _origin_signatures(self, origin_id: str) -> list[tuple[str, str]] | None:
-        """The conversation of the thread a fork copied, if its rollout is on disk."""
+    def _lookups(self) -> tuple[ChildLookup, RolloutLookup]:
+        return self._children_of, self._rollout_of
+
+    def _rollout_of(self, thread: str) -> Path | None:
+        """The rollout of ``thread`` under the run's sources, if one is on disk."""
         if self._rollouts is None:
             self._rollouts = {}
-            roots = self.roots(self._ctx) if self._ctx else []
-            for root in roots:
+            for root in self.roots(self._ctx) if self._ctx else []:
                 for path in _rollout_files(root):
-                    found = _id_from_name(path.name)
-                    if found:
+                    if found := _id_from_name(path.name):
                         self._rollouts.setdefault(found, path)
-        path = self._rollouts.get(origin_id)
+        return self._rollouts.get(thread.lower())
+
+    def _origin_signatures(self, origin_id: str) -> list[tuple[str, str]] | None:
+        """The conversation of the thread a fork copied, if its rollout is on disk."""
+        path = self._rollout_of(origin_id)
         if path is None:
             return None
         from .codex_scan import signatures
@@ -434,10 +440,11 @@ def _session(rollout: Rollout, ref: SessionRef, title: str | None) -> Session:
         # if any (``_ended_by_history``), else the end is not known.
         ended_at=rollout.ended,
         usage=rollout.usage,
-        model_usage=usage_per_model(rollout.per_model) if rollout.per_model else (),
+        model_usage=priced_usage(meta, rollout.per_model, rollout.usage, rollout.models),
         parent_id=rollout.parent_id,
         forked_from=rollout.forked_from,
         agent_label=rollout.agent_label,
+        extra={"client": found} if (found := client(meta)) else {},  # (Codex Desktop, …)
     )
 
 

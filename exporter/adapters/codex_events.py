@@ -10,11 +10,20 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import clipped
-from ..model import AttachmentPart, NoticePart, Part, SummaryPart, TextPart, ThinkingPart, Usage
+from ..model import (
+    AttachmentPart,
+    CommandPart,
+    NoticePart,
+    Part,
+    SummaryPart,
+    TextPart,
+    ThinkingPart,
+    Usage,
+)
 from ._jsonl import token_count
 from ._values import json_kind
 from .codex_images import decoded_image, local_image_paths
-from .codex_items import review_text
+from .codex_items import review_request, review_text
 from .codex_odd import text_odd
 
 # event_msg/user_message kinds that carry injected context, not a prompt
@@ -102,6 +111,12 @@ class EventReader:
                 self._add("system", [notice], number, when)
         elif etype == "context_compacted" and not self.has_compacted:
             self._add("system", [SummaryPart("")], number, when)
+        elif etype == "entered_review_mode":
+            # The person started a review (``/review``, or the app's button): what it was to
+            # look at is their request, as the review that follows is the answer.
+            asked = review_request(p)
+            request: list[Part] = [CommandPart("/review", asks=True)]
+            self._add("user", request + ([TextPart(asked)] if asked else []), number, when)
         elif etype == "exited_review_mode":
             odd: list[str] = []
             review = review_text(p.get("review_output"), odd)

@@ -105,19 +105,21 @@ def tool_search_output(p: dict[str, Any], odd: list[str]) -> ToolResultPart:
     return ToolResultPart("\n".join(lines), item_call_id(p))
 
 
-def image_generation(p: dict[str, Any]) -> list[Part]:
-    """An image the model generated: the call with its prompt, then, when the item holds
-    the image (base64), a result answering the call with the image, so that the note shows
-    it as the call's output (in its callout), as a tool's returned image is."""
+def image_generation(p: dict[str, Any], saved: str | None = None) -> list[Part]:
+    """An image the model generated: the call with its prompt, then a result answering the
+    call with the image (when the item holds it, base64) and where Codex saved it
+    (``saved``, its ``image_generation_end`` event's ``saved_path``), so that the note shows
+    them as the call's output (in its callout), as a tool's returned image is."""
     prompt = p.get("revised_prompt")
     call_id = item_call_id(p)
     call = ToolCallPart(
         "image_generation", {"prompt": prompt} if isinstance(prompt, str) else {}, call_id
     )
     image = image_bytes(p.get("result"))
-    if not image:
+    if not image and not saved:
         return [call]
-    return [call, ToolResultPart("", call_id), AttachmentPart(image[0], image[1])]
+    result = ToolResultPart(f"Saved to {saved}" if saved else "", call_id)
+    return [call, result, *([AttachmentPart(image[0], image[1])] if image else [])]
 
 
 def agent_message(p: dict[str, Any]) -> list[Part]:
@@ -327,6 +329,36 @@ def _text_items(text: str) -> str:
             return text  # (annotations, say: what the note would not show)
         texts.append(item["text"])
     return "\n\n".join(texts) if texts else text
+
+
+# What a review was asked to look at (``entered_review_mode``'s ``target``, newer builds), in
+# the words of the choices Codex offers for ``/review``; custom instructions are the person's.
+_REVIEW_TARGETS = {
+    "uncommittedChanges": lambda t: "Review the uncommitted changes",
+    "baseBranch": lambda t: f"Review the changes against the base branch {t['branch']}",
+    "commit": lambda t: f"Review commit {t['sha']}" + (f": {t['title']}" if t.get("title") else ""),
+    "custom": lambda t: t["instructions"],
+}
+_SNAKE = {"uncommitted_changes": "uncommittedChanges", "base_branch": "baseBranch"}
+
+
+def review_request(p: dict[str, Any]) -> str:
+    """What the person asked a review to look at (an ``entered_review_mode`` event): its
+    target in words (uncommitted changes, a base branch, a commit, custom instructions);
+    older builds give the prompt alone, and the short words the UI showed for it
+    (``user_facing_hint``), which stand in for a target not known. Empty: nothing said."""
+    target = p.get("target") if isinstance(p.get("target"), dict) else {}
+    kind = _SNAKE.get(str(target.get("type")), target.get("type"))
+    words = _REVIEW_TARGETS.get(kind) if isinstance(kind, str) else None
+    texts = {k: v for k, v in target.items() if isinstance(v, str) and v.strip()}
+    try:
+        said = words(texts) if words is not None else ""
+    except KeyError:  # (a branch, a commit or instructions not given)
+        said = ""
+    for fallback in (p.get("user_facing_hint"), p.get("prompt")):
+        if not said.strip() and isinstance(fallback, str):
+            said = fallback
+    return said.strip()
 
 
 def review_text(review: Any, odd: list[str] | None = None) -> str:

@@ -43,7 +43,15 @@ from .codex_items import (
     tool_search_output,
 )
 from .codex_odd import content_odd, item_odd, meta_odd, text_odd
-from .codex_scan import ChildLookup, OriginLookup, Record, Scan, scan_rollout
+from .codex_scan import (
+    ChildLookup,
+    OriginLookup,
+    Record,
+    RolloutLookup,
+    Scan,
+    scan_rollout,
+    spawn_result,
+)
 
 # Item types that hold nothing of the conversation (FORMATS.md §2.5: an undo checkpoint,
 # encrypted compaction state, the tools offered); any other type not read is reported.
@@ -83,9 +91,12 @@ class Rollout:
 
 
 def build_rollout(
-    records: list[Record], origin: OriginLookup, children: ChildLookup | None = None
+    records: list[Record],
+    origin: OriginLookup,
+    children: ChildLookup | None = None,
+    on_disk: RolloutLookup | None = None,
 ) -> Rollout:
-    builder = RolloutBuilder(scan_rollout(records, records, origin, children))
+    builder = RolloutBuilder(scan_rollout(records, records, origin, children, on_disk))
     for record in records[builder.skip :]:
         builder.add(record)
     builder.flush()
@@ -107,7 +118,8 @@ def spawning_thread(meta: dict[str, Any]) -> str | None:
 # event_msg types that may make a message (any other is bookkeeping: turn starts, tokens)
 _EVENT_MESSAGES = frozenset(
     {"user_message", "agent_message", "agent_reasoning", "agent_reasoning_raw_content",
-     "turn_aborted", "context_compacted", "exited_review_mode", "error", "undo_completed"}
+     "turn_aborted", "context_compacted", "entered_review_mode", "exited_review_mode", "error",
+     "undo_completed"}
 )  # fmt: skip
 
 
@@ -142,6 +154,8 @@ class RolloutBuilder(EventReader):
         self.has_compacted = scan.has_compacted
         self.exec_ends = scan.exec_ends  # (read, never changed: a stream is read again)
         self.spawned = scan.spawned  # spawn_agent call -> the thread it started (the same)
+        self.saved_images = scan.saved_images  # generated image -> where it was saved
+        self.spawns = scan.spawns  # spawn_agent call -> why its agent has no note ("")
         self.model: str | None = None
         # Replies and reasoning arrive twice (model and UI streams): a text seen in one
         # stream cancels one copy from the other, repeats within a stream are kept. Kept
@@ -326,6 +340,9 @@ class RolloutBuilder(EventReader):
             self._add("assistant", [call], number, when)
         elif ptype in ("function_call_output", "custom_tool_call_output"):
             result = tool_result(p)
+            if result.call_id in self.spawns:  # the agent it started, in words
+                thread, why = self.spawned.get(result.call_id), self.spawns[result.call_id]
+                result = spawn_result(result, p.get("output"), thread, why)
             end = self.exec_ends.get(result.call_id) if self.exec_ends else None
             if end is not None:  # a unified-exec command: its own exit code and duration
                 result = ended(result, end)
@@ -340,7 +357,7 @@ class RolloutBuilder(EventReader):
         elif ptype == "image_generation_call":
             if item_call_id(p):
                 self.out.inline.add(str(item_call_id(p)))
-            call, *output = image_generation(p)
+            call, *output = image_generation(p, self.saved_images.get(str(item_call_id(p))))
             self._add("assistant", [call], number, when)
             self._add("tool", output, number, when)  # (the image, as the call's result)
         elif ptype == "agent_message":

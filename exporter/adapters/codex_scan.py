@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import orjson
 
+from ..model import ToolResultPart
 from .codex_items import (
     content_text,
     exec_end,
@@ -29,6 +31,8 @@ OriginLookup = Callable[[str], "list[tuple[str, str]] | None"]
 # A thread -> the subagents' rollouts on disk that name it their parent, as (agent path,
 # thread), in the order they began (codex_children.py)
 ChildLookup = Callable[[str], "list[tuple[str | None, str]]"]
+# A thread -> its rollout, if one is on disk (under the run's sources)
+RolloutLookup = Callable[[str], "Path | None"]
 
 
 def signatures(records: list[Record]) -> list[tuple[str, str]]:
@@ -86,6 +90,12 @@ class Scan:
     # (``{"task_name": "/root/…"}``), the subagent's rollout on disk that names this thread
     # its parent and that task its agent path. The call's message is made before any is read.
     spawned: dict[str, str] = field(default_factory=dict)
+    # An image the model generated -> the file Codex saved it to (its
+    # ``image_generation_end`` event's ``saved_path``; the event comes before the item).
+    saved_images: dict[str, str] = field(default_factory=dict)
+    # Each ``spawn_agent`` call -> why no note of its agent can be linked, in words: its
+    # thread's rollout is not on disk, or nothing names the thread ("" when one should be).
+    spawns: dict[str, str] = field(default_factory=dict)
 
 
 def scan_rollout(
@@ -93,10 +103,12 @@ def scan_rollout(
     records: Iterable[Record],
     origin: OriginLookup,
     children: ChildLookup | None = None,
+    on_disk: RolloutLookup | None = None,
 ) -> Scan:
     """Scan a rollout: ``prefix`` is read only as far as identity and a fork's origin go,
     ``records`` (the same records, from the start) through; ``children`` is asked for the
-    subagents' rollouts only when a ``spawn_agent`` call names its agent by task alone."""
+    subagents' rollouts only when a ``spawn_agent`` call names its agent by task alone,
+    ``on_disk`` whether the thread a call names has a rollout."""
     scan = Scan()
     first_at = origin_at = own = None
     for i, (number, kind, p, _) in enumerate(prefix):
@@ -126,7 +138,6 @@ def scan_rollout(
     processes: dict[str, str] = {}  # exec_command call -> its process, from its end event
     polls: dict[str, str] = {}  # write_stdin call -> the process it polled
     exits_polled: set[str] = set()  # processes whose exit a poll's output reported
-    spawns: set[str] = set()  # spawn_agent calls
     tasks: list[tuple[str, str]] = []  # (spawn_agent call, the task its output names)
     for i, (number, kind, p, _) in enumerate(records):
         if kind not in scan.kinds:
@@ -150,12 +161,16 @@ def scan_rollout(
                 _spawned(scan, p.get("call_id"), p.get("new_thread_id"))
             elif etype == "sub_agent_activity" and p.get("kind") == "started":
                 _spawned(scan, p.get("event_id"), p.get("agent_thread_id"))
+            elif etype == "image_generation_end":
+                call_id, saved = p.get("call_id"), p.get("saved_path")
+                if isinstance(call_id, str) and isinstance(saved, str) and saved.strip():
+                    scan.saved_images[call_id] = saved
         elif kind == "response_item":
             ptype, name = p.get("type"), p.get("name")
             if ptype == "function_call" and name == "spawn_agent":
                 if isinstance(p.get("call_id"), str):
-                    spawns.add(p["call_id"])
-            elif ptype == "function_call_output" and spawns and p.get("call_id") in spawns:
+                    scan.spawns[p["call_id"]] = ""
+            elif ptype == "function_call_output" and p.get("call_id") in scan.spawns:
                 _spawned(scan, p["call_id"], spawned_thread(p.get("output")))
                 if (task := spawned_task(p.get("output"))) is not None:
                     tasks.append((p["call_id"], task))
@@ -189,7 +204,45 @@ def scan_rollout(
     if unlinked and children is not None and isinstance(own, str):
         for call, thread in by_task(unlinked, children(own.lower()), scan.spawned).items():
             _spawned(scan, call, thread)
+    named = dict(tasks)
+    for call in scan.spawns:
+        scan.spawns[call] = _unlinked(scan.spawned.get(call), named.get(call), on_disk)
     return scan
+
+
+def _unlinked(thread: str | None, task: str | None, on_disk: RolloutLookup | None) -> str:
+    """Why a ``spawn_agent`` call's agent has no note to link, in words ("" if it should)."""
+    if thread is not None:
+        if on_disk is None or on_disk(thread) is not None:
+            return ""
+        return f"no rollout of thread {thread} is on disk"
+    if task is not None:
+        return (f"its output names the agent by its task alone, and no rollout on disk names "
+                f"this session its parent and {task} its agent path")  # fmt: skip
+    return "the rollout names no thread it started"
+
+
+def spawn_result(
+    result: ToolResultPart, output: Any, thread: str | None, why: str
+) -> ToolResultPart:
+    """A ``spawn_agent`` call's result in words: the agent it started (its nickname, task and
+    thread), and why no note of it is linked (``why``), in place of the JSON Codex wrote
+    (``{"agent_id": …, "nickname": …}``, or ``{"task_name": …}``). Any other output (a
+    failure's text, JSON with more in it) stays as written, the reason under it unless it
+    names no agent at all (a spawn that failed says so itself)."""
+    found = _output_object(output)
+    if found and found.keys() <= {"agent_id", "task_name", "nickname"}:
+        named = {k: v.strip() for k, v in found.items() if isinstance(v, str) and v.strip()}
+        task, nickname, given = named.get("task_name"), named.get("nickname"), named.get("agent_id")
+        details = [f"task {task}"] * bool(nickname and task)
+        details += [f"thread {thread}"] if thread else [f"id {given}"] * bool(given)
+        text = f"Spawned {nickname or task or 'an agent'}"
+        text += f" ({', '.join(details)})." if details else "."
+    else:
+        text = result.output
+    if why and (found or thread):  # (a failure's text says what became of the agent)
+        text += ("\n\n" if text else "") + f"No link to its transcript: {why}."
+    return replace(result, output=text)
 
 
 _THREAD_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)

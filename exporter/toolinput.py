@@ -158,6 +158,14 @@ _UNIFIED_DIFF = re.compile(
 _PROSE_KEYS = {"plan"}
 
 
+def _tool_lang(tool: str) -> str:
+    """The language a tool runs its code in, when its name says it and no path gives one:
+    JavaScript for Codex's freeform ``js_repl`` and an MCP server's ``js`` tool
+    (``mcp__node_repl__js``, which Codex Desktop calls with a ``code`` argument)."""
+    name = tool.lower().rpartition("__")[2]
+    return "javascript" if name in ("js_repl", "js", "javascript") else "text"
+
+
 def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[dict[str, str]]:
     """A tool's input as code blocks: long text fields on their own, the rest as YAML; an
     argument left out only when the call's title shows it whole (``shown``, the title's
@@ -166,7 +174,7 @@ def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[d
     if isinstance(
         value, str
     ):  # (blank: a call given no input, which an empty block shows no better)
-        lang = "diff" if "patch" in tool else "text"
+        lang = "diff" if "patch" in tool else _tool_lang(tool)
         return [{"label": "", "text": value, "lang": lang}] if value.strip() else []
     if not isinstance(value, dict):
         return (
@@ -176,6 +184,7 @@ def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[d
         )
     path = next((value[k] for k in _PATH_KEYS if isinstance(value.get(k), str)), "")
     ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    code_lang = _LANG_BY_EXT.get(ext) or _tool_lang(tool)
     rest = {}
     blocks = []
     for key, item in value.items():
@@ -189,7 +198,9 @@ def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[d
             blocks.append({"label": key, "text": item, "lang": "diff"})
         elif isinstance(item, str) and key in _PROSE_KEYS and "\n" in item:
             blocks.append({"label": key, "text": item, "lang": "markdown"})
-        elif isinstance(item, str) and ("\n" in item or len(item) > 200 or key in _CODE_KEYS):
+        elif isinstance(item, str) and key in _CODE_KEYS:
+            blocks.append({"label": key, "text": item, "lang": code_lang})
+        elif isinstance(item, str) and ("\n" in item or len(item) > 200):
             blocks.append({"label": key, "text": item, "lang": _LANG_BY_EXT.get(ext, "text")})
         elif _holds_code(item):
             # A list of edits (MultiEdit): each one's code on its own, as an Edit's is.

@@ -224,6 +224,21 @@ def test_a_patch_in_codexs_format_is_a_diff_not_the_files_language():
     assert [(b["text"], b["lang"]) for b in blocks if b["text"] == patch] == [(patch, "diff")]
 
 
+def test_javascript_a_tool_runs_is_javascript_not_text():
+    """Codex Desktop's ``mcp__node_repl__js`` (a ``code`` argument, the corpus's 79793f80)
+    and Codex's freeform ``js_repl`` (its input a string) run JavaScript: it was fenced as
+    ``text``. A path still decides a file's language, and other tools' code stays text."""
+    code = "await tab.goto('http://localhost:3000')\nconsole.log(await tab.title())"
+    blocks = input_blocks({"title": "Open the UI", "timeout_ms": 5000, "code": code},
+                          "mcp__node_repl__js")  # fmt: skip
+    assert [(b["label"], b["lang"]) for b in blocks] == [("", "yaml"), ("code", "javascript")]
+    assert input_blocks(code, "js_repl") == [{"label": "", "text": code, "lang": "javascript"}]
+    in_file = input_blocks({"path": "a.py", "code": "x = 1"}, "mcp__node_repl__js")
+    assert [b["lang"] for b in in_file if b["label"] == "code"] == ["python"]
+    assert input_blocks({"code": "x = 1"}, "run_code")[0]["lang"] == "text"
+    assert input_blocks("ls -la", "shell") == [{"label": "", "text": "ls -la", "lang": "text"}]
+
+
 @pytest.mark.parametrize("reference", [False, True], ids=["fast", "jinja"])
 def test_a_cut_titles_mark_stands_after_its_code_not_in_it(monkeypatch, reference):
     """ "…" is no part of the command or path: inside the code span, copying the command

@@ -1,24 +1,29 @@
-"""What the person said to Claude Code through a tool call rather than at its prompt: the
-answers they gave to an ``AskUserQuestion`` call (an option picked, or words they typed),
-and what they told the model to do instead when they rejected a call (a plan of
-``ExitPlanMode``, an edit) at its permission prompt. The tool's result gives them to the model
-("User has answered your questions: …", "… To tell you how to proceed, the user said: …"),
-so a note showed them only inside the folded callout of the assistant's call: no turn of
-the person's, no time, not counted. The transcript builder (claude_transcript.py) keeps the
-result as it is and adds the person's words after it as their own message, at the time of
-the result's line.
+"""What the person said or decided to Claude Code through a tool call rather than at its
+prompt: the answers they gave to an ``AskUserQuestion`` call (an option picked, or words they
+typed), what they told the model to do instead when they rejected a call (a plan of
+``ExitPlanMode``, an edit) at its permission prompt, their decision on a plan (approved,
+approved with their edits, rejected), and an edit they changed before accepting it
+(``toolUseResult.userModified``). The tool's result gives these to the model ("User has
+answered your questions: …", "… To tell you how to proceed, the user said: …", "User has
+approved your plan …"), so a note showed them only inside the folded callout of the
+assistant's call: no turn of the person's, no time, not counted. The transcript builder
+(claude_transcript.py) keeps the result and adds after it, at the time of the result's
+line, the person's words as their own message (a decision said in words before them), or,
+with no words, the decision as a notice.
 
-A plan approved (``ExitPlanMode``: "User has approved your plan") is a click, not words:
-it stays the call's output.
+A shell command stopped before it finished (Bash's ``toolUseResult.interrupted``) did not
+fail: its result is marked cancelled, its output kept.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from ..model import Part, TextPart, ToolCallPart, ToolResultPart
+from ..model import NoticePart, Part, TextPart, ToolCallPart, ToolResultPart
 
 ASK_TOOL = "AskUserQuestion"
+PLAN_TOOL = "ExitPlanMode"
 _ANSWERED = "User has answered your questions: "
 _ANSWERED_END = '". You can now continue'
 # What follows a rejection when the person typed what to do instead (Claude Code's
@@ -32,33 +37,137 @@ _CLARIFY = "The user wants to clarify these questions."
 
 class PersonsAnswers:
     """The questions of the ``AskUserQuestion`` calls not answered yet (by call id), so that
-    an answer given only as the result's text can be told apart from its question."""
+    an answer given only as the result's text can be told apart from its question; and the
+    ``ExitPlanMode`` calls not answered yet, whose result is the person's decision."""
 
-    __slots__ = ("questions",)
+    __slots__ = ("questions", "plans")
 
     def __init__(self) -> None:
         self.questions: dict[str, list[str]] = {}
+        self.plans: set[str] = set()
 
     def asked(self, parts: list[Part]) -> None:
-        """Note the questions of the ``AskUserQuestion`` calls among a reply's parts."""
+        """Note the questions of the ``AskUserQuestion`` calls among a reply's parts, and
+        its ``ExitPlanMode`` calls."""
         for part in parts:
-            if isinstance(part, ToolCallPart) and part.name == ASK_TOOL and part.call_id:
-                self.questions[part.call_id] = _questions(part.input)
+            if isinstance(part, ToolCallPart) and part.call_id:
+                if part.name == ASK_TOOL:
+                    self.questions[part.call_id] = _questions(part.input)
+                elif part.name == PLAN_TOOL:
+                    self.plans.add(part.call_id)
 
     def said(self, parts: list[Part], rich: Any) -> list[Part]:
-        """The person's words in these tool results (``rich``: the line's
-        ``toolUseResult``), one part per answer or feedback, in order; none if there are
-        none."""
-        words: list[Part] = []
+        """What the person said or decided in these tool results (``rich``: the line's
+        ``toolUseResult``), in order: a notice per decision (on a plan, or an edit they
+        changed), a text part per answer or feedback; none if there is nothing."""
+        said: list[Part] = []
         for part in parts:
             if not isinstance(part, ToolResultPart):
                 continue
             questions = self.questions.pop(part.call_id, None) if part.call_id else None
+            if part.call_id and part.call_id in self.plans:
+                self.plans.discard(part.call_id)
+                said += _plan_decision(part, rich)
             if part.not_run == "rejected":
-                words += _feedback(part.output)
+                said += _feedback(part.output)
             elif questions is not None and not part.is_error and not part.not_run:
-                words += _answers(part.output, questions, rich)
-        return words
+                said += _answers(part.output, questions, rich)
+        if _one_result(parts) and _changed_by_person(parts, rich):
+            said.append(NoticePart("notification", _changed_words(rich)))
+        return said
+
+
+def as_done(parts: list[Part], rich: Any) -> list[Part]:
+    """A line's tool results as what was done: a shell command the person stopped
+    (``interrupted``) is cancelled, not failed; an edit the person changed before accepting
+    it (``userModified``) has what was written after Claude Code's words, as the
+    ``toolUseResult`` holds it. (The rich copy is of the line's one result: a line of
+    several is left as it is.)"""
+    if not isinstance(rich, dict) or not _one_result(parts):
+        return parts
+    at, result = next((i, p) for i, p in enumerate(parts) if isinstance(p, ToolResultPart))
+    if rich.get("interrupted") is True and "stdout" in rich and not result.not_run:
+        parts = [*parts]
+        parts[at] = replace(result, is_error=False, not_run="cancelled")
+    elif _changed_by_person(parts, rich) and (written := _written(rich)):
+        parts = [*parts]
+        output = f"{result.output.rstrip()}\n\n{WRITTEN}\n{written}".lstrip()
+        parts[at] = replace(result, output=output)
+    return parts
+
+
+# What the note says of a plan's result (Claude Code's ExitPlanModeTool: approved, with the
+# person's edits, with no plan, the isAgent wording; rejected comes as a not-run result).
+_APPROVED = "User has approved your plan."
+_EDITED = "## Approved Plan (edited by user):"
+_APPROVED_NO_PLAN = "User has approved exiting plan mode."
+_APPROVED_AGENT = "User has approved the plan."
+WRITTEN = "What was written (the user changed the proposed edit before accepting it):"
+
+
+def _plan_decision(result: ToolResultPart, rich: Any) -> list[Part]:
+    output = result.output.lstrip()
+    if result.not_run == "rejected":
+        said = "The user rejected the plan."
+    elif result.is_error or result.not_run:
+        return []
+    elif output.startswith(_APPROVED):
+        edited = _EDITED in output or isinstance(rich, dict) and rich.get("planWasEdited") is True
+        said = (
+            "The user approved the plan, with their own edits (the plan as approved is the "
+            "call's output)."
+            if edited
+            else "The user approved the plan."
+        )
+    elif output.startswith(_APPROVED_NO_PLAN):
+        said = "The user approved leaving plan mode."
+    elif output.startswith(_APPROVED_AGENT):
+        said = "The user approved the plan."
+    else:
+        return []
+    return [NoticePart("notification", said)]
+
+
+def _one_result(parts: list[Part]) -> bool:
+    return sum(isinstance(p, ToolResultPart) for p in parts) == 1
+
+
+def _changed_by_person(parts: list[Part], rich: Any) -> bool:
+    if not isinstance(rich, dict) or rich.get("userModified") is not True:
+        return False
+    result = next(p for p in parts if isinstance(p, ToolResultPart))
+    return not result.is_error and not result.not_run
+
+
+def _changed_words(rich: dict[str, Any]) -> str:
+    path = rich.get("filePath")
+    of = f" of {path}" if isinstance(path, str) and path.strip() else ""
+    where = " (what was written is at the end of the call's output)" if _written(rich) else ""
+    return (
+        f"The user changed the proposed edit{of} before accepting it: the call shows what "
+        f"the model proposed{where}."
+    )
+
+
+def _written(rich: dict[str, Any]) -> str:
+    """What an edit wrote, as the ``toolUseResult`` holds it: its patch (``structuredPatch``,
+    unified diff hunks), else the new text (Edit's ``newString``, Write's ``content``)."""
+    hunks = rich.get("structuredPatch")
+    shown: list[str] = []
+    for hunk in hunks if isinstance(hunks, list) else []:
+        lines = hunk.get("lines") if isinstance(hunk, dict) else None
+        if not isinstance(lines, list):
+            continue
+        at = [hunk.get(k) for k in ("oldStart", "oldLines", "newStart", "newLines")]
+        if all(isinstance(n, int) for n in at):
+            shown.append(f"@@ -{at[0]},{at[1]} +{at[2]},{at[3]} @@")
+        shown += [line for line in lines if isinstance(line, str)]
+    if shown:
+        return "\n".join(shown)
+    for key in ("newString", "content"):
+        if isinstance(rich.get(key), str) and rich[key].strip():
+            return rich[key]
+    return ""
 
 
 def _questions(tool_input: Any) -> list[str]:

@@ -74,6 +74,25 @@ def user_parts(content: Any) -> list[Part]:
     return parts
 
 
+def beside_results(content: Any) -> tuple[list[Any], list[Any]] | None:
+    """A user line's tool results and, apart, the blocks the person sent with them (text
+    typed while the tool ran, an image pasted into it); None unless there is such text
+    (an image alone beside a result stays the tool's, as it always was)."""
+    if not isinstance(content, list):
+        return None
+    results: list[Any] = []
+    rest: list[Any] = []
+    for block in content:
+        is_result = isinstance(block, dict) and block.get("type") == "tool_result"
+        (results if is_result else rest).append(block)
+    typed = any(
+        isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        and _has_text(b["text"])
+        for b in rest
+    )  # fmt: skip
+    return (results, rest) if results and typed else None
+
+
 # What Claude Code returns, as an error, for a call that did not run: the person rejected
 # it at the permission prompt (what they said to do instead may follow), the turn was
 # stopped before it ran (a call beside a rejected one, an interruption), or it needed a

@@ -183,8 +183,8 @@ def read_records(
             for why in _queued_wrong_types(obj.get("attachment")):
                 problems.append(Problem(str(path), why, number, source=SOURCE))
         if "toolUseResult" in obj:
-            # Only its agentId and the person's answers are read; the rest repeats the
-            # tool's output (about half the bytes of a real transcript): not kept in memory.
+            # Only its agentId, the person's answers and decisions are read; the rest
+            # repeats the tool's output (about half the bytes of a real transcript): not kept.
             obj["toolUseResult"] = _read_of_result(obj["toolUseResult"])
         meta.lines = number
         yield obj
@@ -195,14 +195,27 @@ def read_records(
 
 def _read_of_result(rich: Any) -> dict[str, Any] | None:
     """What is read of a line's ``toolUseResult``: the agent a Task call started
-    (``agentId``), and the answers the person gave an ``AskUserQuestion`` call (``answers``,
-    with the notes they added: ``annotations``)."""
+    (``agentId``), the answers the person gave an ``AskUserQuestion`` call (``answers``,
+    with the notes they added: ``annotations``), a plan they edited (``planWasEdited``), a
+    shell command they stopped (``interrupted``, with ``stdout`` there: Bash's), and an
+    edit they changed before accepting it (``userModified``, with what was written:
+    ``filePath``, ``structuredPatch``, ``newString``, ``content``; claude_answers.py)."""
     if not isinstance(rich, dict):
         return None
     kept = {key: rich[key] for key in ("answers", "annotations") if isinstance(rich.get(key), dict)}
     if isinstance(rich.get("agentId"), str):
         kept["agentId"] = rich["agentId"]
+    if rich.get("planWasEdited") is True:
+        kept["planWasEdited"] = True
+    if rich.get("interrupted") is True and "stdout" in rich:
+        kept.update(interrupted=True, stdout="")  # (its output is the result's text)
+    if rich.get("userModified") is True:
+        kept["userModified"] = True
+        kept.update({k: rich[k] for k in _WRITTEN if k in rich})
     return kept or None
+
+
+_WRITTEN = ("filePath", "structuredPatch", "newString", "content")
 
 
 def _wrong_types(obj: dict[str, Any]) -> tuple[list[str], bool]:

@@ -21,9 +21,10 @@ Rules from FORMATS.md §1, in the order they apply:
   consumed mid-turn, or a ``queued_command`` attachment) is kept once, marked as queued;
   a background task's notification or another agent's message delivered the same way is
   not the person's (the first is kept as its user line would be, the second left out);
-- what the person said through a tool (their answers to ``AskUserQuestion``, what to do
-  instead of a call they rejected) is theirs: a message of their own after the tool's
-  result, which stays as it is (claude_answers.py).
+- what the person said or decided through a tool (their answers to ``AskUserQuestion``,
+  what to do instead of a call they rejected, a plan approved, an edit they changed) is
+  theirs: a message of their own after the tool's result (a notice when they said
+  nothing), and so is text they sent on a tool result's line (claude_answers.py).
 
 User text is kept raw: removing injected wrappers is the note builder's job (clean.py).
 """
@@ -48,14 +49,15 @@ from ..model import (
     Role,
     SummaryPart,
     TextPart,
+    ToolResultPart,
     Usage,
     add_usage,
     usage_per_model,
 )
 from ._jsonl import parse_timestamp, token_count
 from ._times import Times
-from .claude_answers import PersonsAnswers
-from .claude_content import assistant_parts, plain_text, user_parts
+from .claude_answers import PersonsAnswers, as_done
+from .claude_content import assistant_parts, beside_results, plain_text, user_parts
 from .claude_drafts import (
     COMMAND_OUTPUT,
     COMPACT_COMMAND,
@@ -64,7 +66,7 @@ from .claude_drafts import (
     message_of,
     tool_output_only,
 )
-from .claude_lines import harness_line, replay_keys, shown_key, uuid_key
+from .claude_lines import harness_line, replay_keys, shown_key, shown_trigger, uuid_key
 from .claude_notices import RETRY_SUBTYPES, system_notice
 from .claude_queued import QueuedPrompts
 from .claude_uuids import LineUuids, report_reused
@@ -133,6 +135,7 @@ class TranscriptBuilder(QueuedPrompts):
         # command and its output, if they come next, go before it (``_before_summary``).
         self.compact_summary: Draft | None = None
         self.compact_moved = False
+        self.boundary_manual = False  # the waiting boundary's compaction was asked for
         # For every parent uuid, the uuid of its first user/assistant child in file order:
         # known for a record's parent by the time the record is read. Both as uuid_key (the
         # child's is mostly the very string kept in ``out.uuids``). Per signature (parent,
@@ -305,7 +308,7 @@ class TranscriptBuilder(QueuedPrompts):
                 old = self.pending_boundary.parts[0]
                 trigger = old.trigger if isinstance(old, SummaryPart) else None
                 self.pending_boundary.parts[0] = SummaryPart(text, trigger)
-                if trigger == "manual":
+                if self.boundary_manual:
                     self.compact_summary = self.pending_boundary
                 self.pending_boundary = None
             else:
@@ -315,10 +318,16 @@ class TranscriptBuilder(QueuedPrompts):
         if not parts:
             return
         if tool_output_only(parts):
-            self._add("tool", parts, rec)
-            # What the person said through the tool (an answer, why they said no): theirs
-            if words := self.answers.said(parts, rec.get("toolUseResult")):
-                self._add("user", words, rec)
+            self._tool_results(parts, rec)
+            return
+        if any(isinstance(p, ToolResultPart) for p in parts) and (apart := beside_results(content)):
+            # Text the person sent with a tool's result (typed while it ran): the result is
+            # the tool's, the text a message of theirs after it (no new prompt off an
+            # earlier point: the line's parent is the call's), shown once.
+            self._tool_results(user_parts(apart[0]), rec)
+            said = user_parts(apart[1])
+            if plain_text(apart[1]) not in self.steering_seen:
+                self._add("user", said, rec)
             return
         parent, uuid = rec.get("parentUuid"), rec.get("uuid")
         first = self.first_child.get(uuid_key(parent)) if isinstance(parent, str) else None
@@ -332,6 +341,16 @@ class TranscriptBuilder(QueuedPrompts):
         draft = self._add("user", parts, rec)
         if any(isinstance(p, TextPart) and "<command-name>" in p.text for p in parts):
             self.command = draft  # the prompt it sent may come next (``_command_prompt``)
+
+    def _tool_results(self, parts: list[Part], rec: dict[str, Any]) -> None:
+        """A tool's turn; then what the person said or decided through the tool (an answer,
+        why they said no, a plan approved, an edit they changed): theirs (claude_answers)."""
+        rich = rec.get("toolUseResult")
+        parts = as_done(parts, rich)
+        self._add("tool", parts, rec)
+        if said := self.answers.said(parts, rich):
+            spoken = any(isinstance(p, TextPart) for p in said)
+            self._add("user" if spoken else "system", said, rec)
 
     def _command_prompt(self, rec: dict[str, Any]) -> None:
         """The prompt a slash command sent (a custom command's file, ``/init``'s): an
@@ -391,11 +410,10 @@ class TranscriptBuilder(QueuedPrompts):
     def _system(self, rec: dict[str, Any]) -> None:
         subtype = rec.get("subtype")
         if subtype == "compact_boundary":
-            meta = rec.get("compactMetadata") or {}
+            meta = rec.get("compactMetadata")
             trigger = meta.get("trigger") if isinstance(meta, dict) else None
-            self.pending_boundary = self._add(
-                "system", [SummaryPart("", trigger if isinstance(trigger, str) else None)], rec
-            )
+            self.pending_boundary = self._add("system", [SummaryPart("", shown_trigger(meta))], rec)
+            self.boundary_manual = trigger == "manual"
         elif subtype == "local_command" and isinstance(rec.get("content"), str):
             self._add("user", [TextPart(rec["content"])], rec)
         elif notice := system_notice(rec):

@@ -166,11 +166,14 @@ class CommandOutputPart:
 
 @dataclass(frozen=True, slots=True)
 class SummaryPart:
-    """A compaction summary that stands in for the earlier conversation."""
+    """A compaction summary that stands in for the earlier conversation: how it was started
+    (``trigger``: ``auto``, ``manual``) and how many tokens the context held before it
+    (``tokens``), where the source says."""
 
     text: str
     trigger: str | None = None
     kind: ClassVar[str] = "summary"
+    tokens: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

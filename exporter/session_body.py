@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "3da9930bc1ac5622dc80d3dd8623797fe573b9a0eab11e17dd677d58e8ac21a1"
+SHIPPED_TEMPLATE_SHA256 = "f28a7dd08bc0eff39e20989ca5086a28a4f6639575a6447babf4d8871a44f5c0"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -154,8 +154,9 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
         title = "Prompt sent" if item["sent"] else "Error output" if item["is_error"] else "Output"
         return callout("note", title, fence(item["output"], "text")) + "\n"
     if kind == "summary":
-        trigger = f" ({escape_inline(item['trigger'])})" if item["trigger"] else ""
-        title = "Conversation compacted" + trigger
+        said = [escape_inline(item["trigger"])] if item["trigger"] else []
+        said += [f"at {item['tokens']:,} tokens"] if item["tokens"] else []
+        title = "Conversation compacted" + (f" ({', '.join(said)})" if said else "")
         body = escape_prose(item["text"]) if item["text"] else NO_SUMMARY
         return callout("summary", title, body) + "\n"
     if kind == "attachment" and item["text"] is not None:

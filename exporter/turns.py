@@ -278,7 +278,7 @@ def _item(
                 "sent": part.sent}  # fmt: skip
     if isinstance(part, SummaryPart):
         text = clean.compaction_summary(clean.strip_control(part.text))
-        return {"kind": "summary", "text": text, "trigger": part.trigger}
+        return {"kind": "summary", "text": text, "trigger": part.trigger, "tokens": part.tokens}
     if isinstance(part, NoticePart):
         if part.notice == "queued":
             return None

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import yaml
 from claude_builder import ClaudeSession, both_readings, tool_use
 from conftest import load_sessions, the_exported_note
 
 from exporter.adapters.claude_code import ClaudeCodeAdapter
+from exporter.markdown_code import REFERENCE_ENV
 from exporter.model import NoticePart, Session, SummaryPart, TextPart, ToolResultPart
 
 SID = "b6b6b6b6-1111-4222-8333-444444444444"
@@ -280,18 +282,25 @@ def _compacted(meta: dict):
     return build
 
 
-def test_a_compaction_says_how_many_tokens_the_context_held(tmp_path):
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "jinja"])
+def test_a_compaction_says_how_many_tokens_the_context_held(tmp_path, monkeypatch, reference):
+    # The count is a field of its own: ``trigger`` stays ``auto`` / ``manual``, which a
+    # person's template may compare; the shipped template and its fast path say both.
+    if reference:
+        monkeypatch.setenv(REFERENCE_ENV, "1")
+    else:
+        monkeypatch.delenv(REFERENCE_ENV, raising=False)
     session = _load(tmp_path, _compacted({"trigger": "auto", "preTokens": 155979}))
     (summary,) = [p for m in session.messages for p in m.parts if isinstance(p, SummaryPart)]
-    assert summary.trigger == "auto, at 155,979 tokens"
+    assert (summary.trigger, summary.tokens) == ("auto", 155979)
     note = the_exported_note(tmp_path, "claude-code")
     assert "> [!summary]- Conversation compacted (auto, at 155,979 tokens)" in note
 
 
 def test_a_compaction_without_a_count_keeps_its_trigger_alone(tmp_path):
-    for meta, shown in (({"trigger": "manual", "preTokens": 0}, "manual"),
-                        ({"trigger": "auto", "preTokens": True}, "auto"),
-                        ({"preTokens": 1200}, "at 1,200 tokens")):  # fmt: skip
+    for meta, said in (({"trigger": "manual", "preTokens": 0}, ("manual", None)),
+                       ({"trigger": "auto", "preTokens": True}, ("auto", None)),
+                       ({"preTokens": 1200}, (None, 1200))):  # fmt: skip
         session = _load(tmp_path, _compacted(meta))
         (summary,) = [p for m in session.messages for p in m.parts if isinstance(p, SummaryPart)]
-        assert summary.trigger == shown
+        assert (summary.trigger, summary.tokens) == said

@@ -47,6 +47,7 @@ def _item(draw) -> dict:
     item: dict = {"kind": kind, "one_line": draw(st.booleans()) and kind == "tool_call"}
     if kind in ("text", "summary"):
         item.update(text=draw(_texts), trigger=draw(_maybe_text))
+        item.update(tokens=draw(st.one_of(st.none(), st.integers(1, 10**7))))
     elif kind == "thinking":
         item.update(text=draw(_texts), redacted=draw(st.booleans()))
     elif kind == "tool_call":

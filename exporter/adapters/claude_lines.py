@@ -90,7 +90,7 @@ def shown_key(rec: dict[str, Any], kind: str) -> bytes | None:
         if not isinstance(shown, dict) or shown.get("type") != "queued_command":
             return None
     elif kind == "system" and (subtype := rec.get("subtype")) in _SHOWN_SYSTEM:
-        shown = [subtype, rec.get("content"), shown_trigger(rec.get("compactMetadata"))]
+        shown = [subtype, rec.get("content"), *compaction(rec.get("compactMetadata"))]
     else:
         return None
     return _digest(kind, shown)
@@ -99,18 +99,15 @@ def shown_key(rec: dict[str, Any], kind: str) -> bytes | None:
 _SHOWN_SYSTEM = ("compact_boundary", "local_command")
 
 
-def shown_trigger(meta: Any) -> str | None:
-    """What a note says of a compaction beside its title, from its ``compactMetadata``: how
-    it was started (``trigger``: auto, manual) and how many tokens the context held then
-    (``preTokens``): "auto, at 127,141 tokens"."""
+def compaction(meta: Any) -> tuple[str | None, int | None]:
+    """What a compaction's ``compactMetadata`` says: how it was started (``trigger``: auto,
+    manual) and how many tokens the context held then (``preTokens``), each None if not."""
     if not isinstance(meta, dict):
-        return None
+        return None, None
     trigger = meta.get("trigger") if isinstance(meta.get("trigger"), str) else None
     tokens = meta.get("preTokens")
-    if type(tokens) is not int or tokens <= 0:  # (a bool is no count; 0 says nothing)
-        return trigger
-    at = f"at {tokens:,} tokens"
-    return f"{trigger}, {at}" if trigger else at
+    # (a bool is no count; 0 says nothing)
+    return trigger, tokens if type(tokens) is int and tokens > 0 else None
 
 
 def _digest(kind: str, value: Any) -> bytes:

@@ -66,7 +66,7 @@ from .claude_drafts import (
     message_of,
     tool_output_only,
 )
-from .claude_lines import harness_line, replay_keys, shown_key, shown_trigger, uuid_key
+from .claude_lines import compaction, harness_line, replay_keys, shown_key, uuid_key
 from .claude_notices import RETRY_SUBTYPES, system_notice
 from .claude_queued import QueuedPrompts
 from .claude_uuids import LineUuids, report_reused
@@ -135,7 +135,6 @@ class TranscriptBuilder(QueuedPrompts):
         # command and its output, if they come next, go before it (``_before_summary``).
         self.compact_summary: Draft | None = None
         self.compact_moved = False
-        self.boundary_manual = False  # the waiting boundary's compaction was asked for
         # For every parent uuid, the uuid of its first user/assistant child in file order:
         # known for a record's parent by the time the record is read. Both as uuid_key (the
         # child's is mostly the very string kept in ``out.uuids``). Per signature (parent,
@@ -307,8 +306,9 @@ class TranscriptBuilder(QueuedPrompts):
             if self.pending_boundary is not None:
                 old = self.pending_boundary.parts[0]
                 trigger = old.trigger if isinstance(old, SummaryPart) else None
-                self.pending_boundary.parts[0] = SummaryPart(text, trigger)
-                if self.boundary_manual:
+                tokens = old.tokens if isinstance(old, SummaryPart) else None
+                self.pending_boundary.parts[0] = SummaryPart(text, trigger, tokens=tokens)
+                if trigger == "manual":
                     self.compact_summary = self.pending_boundary
                 self.pending_boundary = None
             else:
@@ -410,10 +410,9 @@ class TranscriptBuilder(QueuedPrompts):
     def _system(self, rec: dict[str, Any]) -> None:
         subtype = rec.get("subtype")
         if subtype == "compact_boundary":
-            meta = rec.get("compactMetadata")
-            trigger = meta.get("trigger") if isinstance(meta, dict) else None
-            self.pending_boundary = self._add("system", [SummaryPart("", shown_trigger(meta))], rec)
-            self.boundary_manual = trigger == "manual"
+            trigger, tokens = compaction(rec.get("compactMetadata"))
+            summary = SummaryPart("", trigger, tokens=tokens)
+            self.pending_boundary = self._add("system", [summary], rec)
         elif subtype == "local_command" and isinstance(rec.get("content"), str):
             self._add("user", [TextPart(rec["content"])], rec)
         elif notice := system_notice(rec):

@@ -1,16 +1,19 @@
 """The text an image carries besides its pixels, and the image without it.
 
-A pasted screenshot's pixels are compressed samples, never scanned; but its metadata is
-text a tool or a person wrote: PNG ``tEXt``, ``zTXt`` and ``iTXt`` chunks (a comment, a
-command line, a prompt), ``eXIf``; JPEG ``COM``, APP1 (EXIF, XMP) and APP13 (IPTC)
-segments; GIF comment and application extensions; WebP ``EXIF`` and ``XMP `` chunks.
+A pasted screenshot's pixels are compressed samples; but its metadata is text a tool or a
+person wrote, and can be left out of the copy without changing the picture: PNG ``tEXt``,
+``zTXt`` and ``iTXt`` chunks (a comment, a command line, a prompt), ``eXIf``; JPEG ``COM``,
+APP1 (EXIF, XMP) and APP13 (IPTC) segments; GIF comment and application extensions; WebP
+``EXIF`` and ``XMP `` chunks.
 ``metadata`` finds them (the standard library only, reading at most ``_TEXT_AT_MOST``
 characters of text an image, inflating at most ``_INFLATE_AT_MOST`` bytes a chunk);
 ``without`` writes the image with some of them left out, every other byte copied as it
 was (a PNG's chunks whole, with their CRCs), so the picture is the same.
 
 A file of another format, or one that cannot be read to its image data (a length past its
-end, an unknown block), gives None: it cannot be checked, and is copied as it is.
+end, an unknown block), gives None: nothing can be left out of it. Every image, so read or
+not, is then scanned as any file that is not text is (``redact_binary``: its bytes, its
+chunks, its compressed text further than here), and withheld when that finds a secret.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # Text read from one image at most, and bytes one compressed chunk may inflate to: a
 # screenshot's metadata is a few kilobytes; a file past these is read only so far (what
-# lies beyond is copied unchecked, as every image's was before).
+# lies beyond is not left out: ``redact_binary``'s scan of the file decides on it).
 _TEXT_AT_MOST = 4 << 20
 _INFLATE_AT_MOST = 1 << 20
 _PNG_TEXT = frozenset({b"tEXt", b"zTXt", b"iTXt", b"eXIf"})
@@ -108,7 +111,7 @@ def _inflate(data: bytes) -> bytes:
     try:
         return zlib.decompressobj().decompress(data, _INFLATE_AT_MOST)
     except zlib.error:
-        return b""  # unreadable by anyone: copied as it is, as before
+        return b""  # unreadable by anyone: nothing to leave out
 
 
 # -- PNG ------------------------------------------------------------------------------------

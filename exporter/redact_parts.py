@@ -121,23 +121,28 @@ class PartRedaction:
             data = self._text_bytes(part.data, counts)
             if data is not part.data:
                 changes["data"] = data
-        elif type(part) is AttachmentPart and part.data and part.is_media:
-            # An image without the metadata that holds a secret; pixels, audio, fonts: not text
-            from .redact_media import without_secrets  # (imported by a run that meets one)
+        elif type(part) is AttachmentPart and part.data:
+            data = part.data
+            if part.is_media:
+                # An image without the metadata that holds a secret (the same pixels)
+                from .redact_media import without_secrets  # (imported by a run that meets one)
 
-            data = without_secrets(part.data, lambda text: self.text(text, counts) is not text)
-            if data is not part.data:
+                data = without_secrets(data, lambda text: self.text(text, counts) is not text)
+            if self._binary_secret(data, counts):
+                # Bytes that are not text cannot be redacted without breaking the file: it is
+                # not copied, and the note says why (the session's own copy is untouched).
+                changes["data"], changes["withheld"] = None, WITHHELD
+            elif data is not part.data:
                 changes["data"] = data
-        elif type(part) is AttachmentPart and part.data and self._binary_secret(part, counts):
-            # Bytes that are not text cannot be redacted without breaking the file: it is
-            # not copied, and the note says why (the session's own copy is untouched).
-            changes["data"], changes["withheld"] = None, WITHHELD
         return replace(part, **changes) if changes else part
 
-    def _binary_secret(self, part: AttachmentPart, counts: Counter[str] | None) -> bool:
-        """Does a file that is not text (an archive, a database, a binary) hold a secret?"""
-        text = part.data.decode("latin-1")  # type: ignore[union-attr]  (one character per byte)
-        return self.text(text, counts) is not text
+    def _binary_secret(self, data: bytes, counts: Counter[str] | None) -> bool:
+        """Does a file that is not text (an image, audio, a PDF, an archive, a binary) hold
+        a secret: in its bytes, its UTF-16 runs or the text it compresses
+        (``redact_binary``)?"""
+        from .redact_binary import texts
+
+        return any(self.text(text, counts) is not text for text in texts(data))
 
     def _text_bytes(self, data: bytes, counts: Counter[str] | None) -> bytes:
         """A text file's bytes with every secret replaced, written back in the codec it was

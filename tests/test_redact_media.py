@@ -25,6 +25,7 @@ from exporter.export import ExportOptions, run_export
 from exporter.model import AttachmentPart, Message
 from exporter.redact import redactor
 from exporter.redact_media import metadata
+from exporter.redact_parts import WITHHELD
 
 TOKEN = SAMPLES["github-pat"](Gen(41))[1]
 OTHER = SAMPLES["aws-access-key"](Gen(42))[1]
@@ -114,29 +115,36 @@ def test_an_image_without_a_secret_is_copied_as_it_is():
         )
 
 
-def test_a_file_that_cannot_be_read_is_copied_as_it_is():
-    """Cut short, with a chunk past its end, or no image at all: it cannot be checked, and
-    is copied as before (the bytes of a picture are never scanned)."""
+def test_a_file_that_cannot_be_read_is_still_scanned_as_any_file_is():
+    """Cut short, with a chunk past its end, or no image at all: its metadata cannot be
+    read, and it is scanned as any file that is not text is (its bytes, test_redact_binary):
+    one that shows a token is not copied, one that shows none is copied as it is."""
     whole = png_with(text_chunk(b"tEXt", "Comment", f"token={TOKEN}"))
-    for data in (whole[:-20], whole[:40], b"\x89PNG" + TOKEN.encode(), b"GIF89a\0"):
+    for data in (whole[:-20], whole[:40], PNG_SIGNATURE + TOKEN.encode(), b"GIF89a\0"):
         assert metadata(data) is None
         out, counts = redacted(data)
-        assert out.data == data and not counts
+        if TOKEN.encode() in data:
+            assert (out.data, out.withheld) == (None, WITHHELD) and counts
+        else:
+            assert out.data == data and not counts
 
 
 def test_a_compressed_chunk_is_inflated_only_so_far():
     """A chunk that inflates to far more than metadata ever holds (a zip bomb) is read to
-    its first megabyte: a secret there is found; what lies past it is not read, and such a
-    chunk is copied as it is (as every image was before), as is one that is not zlib."""
+    its first megabyte: a secret there is left out. What lies past it is not left out of
+    the copy; the scan of the file's bytes, which inflates further, withholds a file with
+    a token there (test_redact_binary), as it does one whose chunk is not zlib."""
     zeros = b"\0" * (8 << 20)
     bomb = chunk(b"zTXt", b"Comment\0\0" + zlib.compress(zeros, 9)[:-4])  # cut short, too
     early = chunk(b"zTXt", b"Comment\0\0" + zlib.compress(TOKEN.encode() + zeros))
     past = chunk(b"zTXt", b"Comment\0\0" + zlib.compress(zeros + TOKEN.encode()))
     broken = chunk(b"zTXt", b"Comment\0\0not zlib " + TOKEN.encode())
     began = time.perf_counter()
-    for kept in (bomb, past, broken):
+    out, counts = redacted(png_with(bomb))
+    assert out.data == png_with(bomb) and not counts
+    for kept in (past, broken):
         out, counts = redacted(png_with(kept))
-        assert out.data == png_with(kept) and not counts
+        assert (out.data, out.withheld) == (None, WITHHELD) and counts == {"github-pat": 1}
     out, counts = redacted(png_with(early, bomb))
     assert out.data == png_with(bomb) and counts == {"github-pat": 1}
     assert time.perf_counter() - began < 5

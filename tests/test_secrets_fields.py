@@ -140,8 +140,8 @@ def test_a_text_file_of_no_declared_type_or_not_in_utf8_is_redacted():
     Latin-1 ``.properties`` file, a UTF-16 file (PowerShell's redirection): text, redacted,
     and otherwise byte for byte as it was. A file that is not text (bytes with NULs, a PDF)
     cannot be redacted without breaking it: holding a secret, it is not copied, and the note
-    says why. An image's pixels are copied as they are (not scanned; its text metadata is,
-    test_redact_media)."""
+    says why; so is an image that shows one outside its text metadata (which is left out,
+    test_redact_media), as here where no PNG chunk can be read (test_redact_binary)."""
     token = TOKENS[2]
     env = f"AWS_KEY={token}\n".encode()
     latin = f"name=M\u00fcller\nkey={token}\n".encode("latin-1")
@@ -152,7 +152,7 @@ def test_a_text_file_of_no_declared_type_or_not_in_utf8_is_redacted():
         AttachmentPart("text/x-java-properties", latin),
         AttachmentPart("text/plain", utf16),
         AttachmentPart("application/octet-stream", binary),
-        AttachmentPart("image/png", b"\x89PNG" + token.encode()),
+        AttachmentPart("image/png", b"\x89PNG\r\n\x1a\n" + token.encode()),
         AttachmentPart("application/pdf", b"%PDF-1.4 " + token.encode()),
     )
     counts: Counter[str] = Counter()
@@ -162,11 +162,10 @@ def test_a_text_file_of_no_declared_type_or_not_in_utf8_is_redacted():
     assert out[2].data == codecs.BOM_UTF16_LE + "key=[REDACTED:aws-access-key]\r\n".encode(
         "utf-16-le"
     )
-    for withheld, part in ((out[3], parts[3]), (out[5], parts[5])):
+    for withheld, part in ((out[3], parts[3]), (out[4], parts[4]), (out[5], parts[5])):
         assert withheld.data is None and withheld.media_type == part.media_type
         assert withheld.withheld == WITHHELD and withheld.name is None
-    assert out[4] is parts[4]  # an image's pixels (no PNG chunk to read): copied as they are
-    assert counts == {"aws-access-key": 5}
+    assert counts == {"aws-access-key": 6}
     # The note says it was attached and why it is not in the vault.
     note = _written(redactor().session(_session("x\0" + token, "file"), Counter()))
     assert token not in note

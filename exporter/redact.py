@@ -11,8 +11,9 @@ Fast by design: the rules' keywords say which rules can match at all, and where
 catastrophic backtracking) over the UTF-8 bytes around their keywords. Most text meets no
 keyword and is returned as is. A text file attached to a message (source code, a log) is
 session text too: its bytes are redacted as UTF-8, and so is an image's text metadata
-(``redact_media.py``: a chunk with a secret is left out; pixels are not scanned). Other
-binary bytes that hold a secret are not copied.
+(``redact_media.py``: a chunk with a secret is left out). Any other file that is not text
+is scanned as its bytes and the text it compresses (``redact_binary.py``; a PNG's or JPEG's
+compressed pixels are not read): one that holds a secret is not copied.
 """
 
 from __future__ import annotations

@@ -73,8 +73,9 @@ class _Budget:
 def _texts(data: bytes, budget: _Budget, depth: int, raw: bool = False) -> Iterator[str]:
     # A file's own bytes as Latin-1; inflated text that is UTF-8 (a DOCX's XML) as UTF-8,
     # so that a word outside ASCII reads as itself.
-    yield _latin1(data) if raw else _as_text(data)
-    yield from _utf16_runs(data)
+    read = without_pixels(data)
+    yield _latin1(read) if raw else _as_text(read)
+    yield from _utf16_runs(read)
     records = _records(data, budget)
     if records:
         yield "\n".join(map(_as_text, records))
@@ -142,6 +143,71 @@ def _records(data: bytes, budget: _Budget) -> list[bytes]:
             bodies.append(body)
         pos += head + size + tail
     return bodies
+
+
+def without_pixels(data: bytes) -> bytes:
+    """``data`` without a PNG's or a JPEG's compressed pixels (a PNG's IDAT bodies, a JPEG's
+    scans), each left as one byte that parts the words on either side: most of a screenshot's
+    bytes, which hold no text, and which the rules read at about 15 MB/s (a 3 MB screenshot:
+    0.5 s). Every other byte stays: headers, metadata, a chunk or segment of any kind, CRCs,
+    whatever follows the image's end. A chunk or segment whose length runs past the file's
+    end, or a JPEG's marker out of place, ends the cutting: the rest is read as it is."""
+    if data.startswith(_PNG):
+        return _cut(data, _png_pixels(data))
+    if data[:3] == b"\xff\xd8\xff":
+        return _cut(data, _jpeg_scans(data))
+    return data
+
+
+def _cut(data: bytes, spans: list[tuple[int, int]]) -> bytes:
+    if not spans:
+        return data
+    kept, pos = [], 0
+    for start, end in spans:
+        kept += [data[pos:start], b"\0"]
+        pos = end
+    kept.append(data[pos:])
+    return b"".join(kept)
+
+
+def _png_pixels(data: bytes) -> list[tuple[int, int]]:
+    """Where a PNG's IDAT bodies lie, as (start, end)."""
+    spans, pos = [], 8
+    while pos + 12 <= len(data):
+        size, kind = _PNG_CHUNK.unpack_from(data, pos)
+        if pos + 12 + size > len(data):
+            break
+        if kind == b"IDAT":
+            spans.append((pos + 8, pos + 8 + size))
+        pos += 12 + size
+    return spans
+
+
+_JPEG_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")  # (not stuffing, a restart, a fill)
+
+
+def _jpeg_scans(data: bytes) -> list[tuple[int, int]]:
+    """Where a JPEG's entropy-coded scans lie, as (start, end): after each start of scan's
+    header (``FFDA``), up to the next marker."""
+    spans, pos = [], 2
+    while pos + 4 <= len(data) and data[pos] == 0xFF:
+        marker = data[pos + 1]
+        if marker == 0xD9:  # the end of the image
+            break
+        if marker == 0xFF or 0xD0 <= marker <= 0xD7 or marker == 0x01:  # (fill, no length)
+            pos += 1 if marker == 0xFF else 2
+            continue
+        (size,) = struct.unpack_from(">H", data, pos + 2)
+        if size < 2 or pos + 2 + size > len(data):
+            break
+        pos += 2 + size
+        if marker == 0xDA:  # a scan: its data up to the next marker
+            found = _JPEG_MARKER.search(data, pos)
+            if found is None:
+                break
+            spans.append((pos, found.start()))
+            pos = found.start()
+    return spans
 
 
 def _synchsafe(four: bytes) -> int:

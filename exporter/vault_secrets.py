@@ -365,8 +365,9 @@ def _scan_plain(
 
 
 def _scan_attachment(root: Path, rules: Redactor, relpath: str, scan: SecretScan) -> None:
-    """A copied file, read as a run reads one it copies: a text file's characters, an
-    image's text metadata, the bytes of any other file as Latin-1 (one character each)."""
+    """A copied file, read as a run reads one it copies: a text file's characters; an
+    image's text metadata, then, as of any other file, its bytes and the text they compress
+    (``redact_binary.texts``)."""
     from .model import decode_text, reads_as_text
 
     try:
@@ -382,14 +383,16 @@ def _scan_attachment(root: Path, rules: Redactor, relpath: str, scan: SecretScan
     counts: Counter[str] = Counter()
     _found(rules, relpath.rpartition("/")[2], counts)
     ext = relpath.rpartition(".")[2].lower()
-    if ext in _IMAGES:
+    if ext not in _IMAGES and (ext in _TEXT or reads_as_text(data)):
+        _found(rules, decode_text(data)[0], counts)
+    else:  # an image, audio, a PDF, an archive: as a run looks at them (redact_parts)
+        from .redact_binary import texts
         from .redact_media import without_secrets
 
-        without_secrets(data, lambda text: _found(rules, text, counts))
-    elif ext in _TEXT or reads_as_text(data):
-        _found(rules, decode_text(data)[0], counts)
-    else:  # an archive, a PDF: its bytes as one character each, as a run looks at them
-        _found(rules, data.decode("latin-1"), counts)
+        if ext in _IMAGES:
+            without_secrets(data, lambda text: _found(rules, text, counts))
+        if not counts:
+            any(_found(rules, text, counts) for text in texts(data))
     if counts:
         scan.files.append(
             SecretFile(_shown(rules, relpath), ATTACHMENT, dict(counts), {}, ATTACHMENT_WHY)

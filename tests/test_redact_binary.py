@@ -403,3 +403,24 @@ def test_any_bytes_a_format_starts_or_a_broken_container_are_read_without_an_err
         data[at % len(data)] = byte
     assert all(isinstance(text, str) for text in redact_binary.texts(bytes(data)))
     assert all(isinstance(text, str) for text in redact_binary.texts(bytes(data[: len(data) // 2])))
+
+
+def test_doctor_reads_a_copied_file_as_a_run_reads_one_it_copies(tmp_path):
+    """A PDF's compressed text, an MP3's comment, bytes after a PNG's end: what an earlier
+    version copied unscanned, and no run writes again. doctor read an image's metadata alone
+    and any other file's raw bytes, so it named none of these."""
+    from exporter.vault_secrets import scan_vault
+
+    folder = tmp_path / "vault" / "attachments" / "ccexport"
+    folder.mkdir(parents=True)
+    planted = {
+        "pdf": pdf(page("cover"), page(f"key {TOKEN}")),
+        "mp3": id3(id3_frame(b"TIT2", b"\0Track"), comm(f"key {TOKEN}")),
+        "png": tiny_png() + f" key {TOKEN}".encode(),
+    }
+    for n, (ext, data) in enumerate(planted.items()):
+        (folder / f"{n:016x}.{ext}").write_bytes(data)
+    (folder / f"{9:016x}.png").write_bytes(_screenshot(20_000))  # clean
+    scan = scan_vault(tmp_path / "vault", redactor())
+    named = sorted(f.path.rpartition(".")[2] for f in scan.files)
+    assert named == ["mp3", "pdf", "png"]

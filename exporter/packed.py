@@ -122,6 +122,9 @@ class PartPacker:
 
             self._compressor = zstandard.ZstdCompressor(level=_LEVEL)
         blob = self._compressor.compress(pickle.dumps(messages, pickle.HIGHEST_PROTOCOL))
+        # A copy: python-zstandard's result keeps its allocation of the compress bound (about
+        # the input's size) whatever its length, so each part held took what it saved.
+        blob = bytes(memoryview(blob))
         self._held += len(blob)
         if self._held > PACKED_MAX:
             self._parts = None  # too much to hold: read again, as before

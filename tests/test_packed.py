@@ -273,3 +273,22 @@ def test_a_reading_the_adapter_does_not_end_is_never_used():
     assert packer.packed(session) is None
     packer.end({})
     assert packer.packed(session) is not None
+
+
+def test_a_packed_part_holds_its_compressed_bytes_not_what_they_came_from():
+    """python-zstandard's ``compress`` gives bytes that keep an allocation the size of the
+    input: 20 parts of 4 MB packed to a few kB each held 80 MB (traced), about what they
+    were before packing, while ``PACKED_MAX`` counted the few kB."""
+    import tracemalloc
+
+    text = "the same line of a long tool output, again and again\n" * 80_000  # ~4 MB
+    packer = packed.PartPacker(1 << 20, None, "claude-code")
+    tracemalloc.start()
+    try:
+        for n in range(20):
+            packer._pack((Message("tool", (ToolResultPart(f"{n} {text}", f"c{n}"),)),))
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert packer._parts is not None and len(packer._parts) == 20
+    assert held < 8 << 20, f"{held >> 20} MB held for 20 packed parts"

@@ -6,11 +6,14 @@ databases."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
+import string
 import tracemalloc
 from datetime import UTC
 from pathlib import Path
 
+import pytest
 from conftest import note_files
 from vscode_builder import make_db
 
@@ -159,3 +162,27 @@ def test_the_snapshot_ends_the_read_without_writing(tmp_path):
                 pass
             assert db.conn.in_transaction
         assert not db.conn.in_transaction
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a packed member is a streamed session, and a streamed session is redacted on its"
+    " own (redact_sessions.FamilyRedaction.sessions): a secret a rule finds in one member by"
+    " what stands around it is not looked for in the others. Needs the redaction's owner.",
+)
+def test_a_secret_found_in_a_subagent_of_a_packed_family_is_redacted_in_its_parent(
+    tmp_path, monkeypatch
+):
+    token = "".join(random.Random(17).choices(string.ascii_letters + string.digits, k=32))
+    disk: dict = {}
+    _composer(disk, PARENT, [(1, {"text": f"Call the API with {token} and report."}),
+                             (2, _task("call_0")), (2, {"text": "Done"})],
+              workspaceIdentifier={"id": "w1", "uri": {"fsPath": "/home/dev/work/app"}},
+              subagentComposerIds=KIDS[:1])  # fmt: skip
+    _composer(disk, KIDS[0], [(1, {"text": "Look"}), (2, {"text": f'Api(api_token="{token}")'})],
+              subagentInfo={"parentComposerId": PARENT, "toolCallId": "call_0"})  # fmt: skip
+    make_db(tmp_path / CURSOR / "globalStorage" / "state.vscdb", {}, disk)
+    monkeypatch.setattr(packing, "PACK_FROM", 1)
+    notes = _export(tmp_path, tmp_path / "vault")
+    assert len(notes) == 2
+    assert all(token.encode() not in body for body in notes.values())

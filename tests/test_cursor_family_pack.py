@@ -47,15 +47,15 @@ def _task(call_id: str) -> dict:
                                "result": '{"output": "seen"}'}}  # fmt: skip
 
 
-def _home(tmp_path: Path, replies: int = 10) -> Path:
-    """A parent and 12 subagents of about ``replies`` × 100 KB each."""
+def _home(tmp_path: Path, replies: int = 10, chunk=lambda: CHUNK) -> Path:
+    """A parent and 12 subagents of about ``replies`` × 100 KB each (``chunk``)."""
     disk: dict = {}
     calls = [(2, _task(f"call_{n}")) for n in range(len(KIDS))]
     _composer(disk, PARENT, [(1, {"text": "Look everywhere"}), *calls, (2, {"text": "Done"})],
               workspaceIdentifier={"id": "w1", "uri": {"fsPath": "/home/dev/work/app"}},
               subagentComposerIds=KIDS)  # fmt: skip
     for n, cid in enumerate(KIDS):
-        said = [(2, {"text": f"{CHUNK}{n}.{i}"}) for i in range(replies)]
+        said = [(2, {"text": f"{chunk()}{n}.{i}"}) for i in range(replies)]
         _composer(disk, cid, [(1, {"text": "Look inside"}), *said],
                   subagentInfo={"parentComposerId": PARENT, "toolCallId": f"call_{n}",
                                 "subagentTypeName": "explore"})  # fmt: skip
@@ -92,6 +92,29 @@ def test_a_large_family_is_not_held_whole(tmp_path, monkeypatch):
     streamed, peak = _peak_of_reading(home)
     assert streamed == [True] * (1 + len(KIDS))  # the parent too, its calls linked
     assert peak < 6 * 1024 * 1024, f"{peak / 2**20:.1f} MiB held"
+
+
+def test_a_packed_familys_messages_are_kept_on_disk_not_in_memory(tmp_path, monkeypatch):
+    """Its members' packed bytes are in a temporary file, read back where each note is
+    made: 12 MB of replies (words drawn at random, which compress to about 40%) held
+    nothing of them."""
+    draw = random.Random(17)
+    words = ["".join(draw.choices(string.ascii_lowercase, k=draw.randint(2, 9)))
+             for _ in range(2000)]  # fmt: skip
+    home = _home(tmp_path, replies=10, chunk=lambda: " ".join(draw.choices(words, k=17_000)))
+    monkeypatch.setattr(packing, "PACK_FROM", 1)
+    adapter = CursorAdapter()
+    (ref,) = adapter.discover(SourceContext.for_home(home))
+    tracemalloc.start()
+    try:
+        sessions = [s for result in adapter.load_families(ref) for s in result.sessions]
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(sessions) == 1 + len(KIDS)
+    assert held < 2 * 1024 * 1024, f"{held / 2**20:.1f} MiB held"
+    kid = next(s for s in sessions if s.session_id == KIDS[3])
+    assert len(list(kid.messages)) == 11  # (read back: a prompt and 10 replies)
 
 
 def test_each_composer_of_a_packed_family_is_parsed_once(tmp_path, monkeypatch):

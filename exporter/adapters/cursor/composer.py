@@ -37,7 +37,7 @@ from .chats import composer_session as _composer_session
 from .chats import stored_list as _list
 from .chats import tab_session as _tab_session
 from .family import families, linked_family, parents
-from .packing import packed, packs, snapshot
+from .packing import packed, packs, snapshot, spill
 
 SOURCE = "cursor"
 GLOBAL = "globalStorage/state.vscdb"
@@ -200,11 +200,13 @@ class _Family:
 
     def sessions(self, family: list[str], problems: list[Problem]) -> list[Session]:
         """The family read in one read transaction; one whose bubble rows take
-        ``packing.PACK_FROM`` bytes or more keeps each member's messages packed once it is read
-        (``packing``): one member's messages are held at a time, each parsed once."""
+        ``packing.PACK_FROM`` bytes or more keeps each member's messages packed in a
+        temporary file once it is read (``packing``): one member's messages are held at a
+        time, each parsed once."""
         members: list[tuple[str, dict[str, Any], Session | None]] = []
         with snapshot(self.db):
             pack = packs(self.db, family)
+            kept = spill() if pack else None
             for cid in family:
                 data = self.db.get("cursorDiskKV", f"composerData:{cid}")
                 if not isinstance(data, dict):
@@ -215,7 +217,7 @@ class _Family:
                 session = _composer_session(
                     data, cid, folder, self.db, self.path, self.times, self.user_dir
                 )
-                members.append((cid, data, packed(session) if pack and session else session))
+                members.append((cid, data, packed(session, kept) if pack and session else session))
         return linked_family(members)
 
 

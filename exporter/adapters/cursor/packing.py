@@ -4,9 +4,10 @@ A family (a composer and the subagents and alternatives it started, ``family.py`
 unit of placing: every note's path is chosen before the first is written, so every
 member's session, with what its messages tell (times, models, usage), is known first. A
 family whose bubble rows take ``PACK_FROM`` bytes or more keeps each member's messages
-packed (pickled and compressed) as soon as that member is read: the rows are parsed once,
-and the messages are made again from the packed bytes where the note is made, one member
-at a time (a ``MessageStream``). The notes are those of the family held whole.
+packed (pickled and compressed) as soon as that member is read, in a temporary file of the
+family's (``Spill``; never beside the source): the rows are parsed once, and the messages
+are made again from the packed bytes where the note is made, one member at a time (a
+``MessageStream``). The notes are those of the family held whole.
 
 The family is read in one read transaction (``snapshot``): its composers, bubbles and
 request contexts are of one state of the database, though Cursor writes to it meanwhile.
@@ -15,6 +16,7 @@ request contexts are of one state of the database, though Cursor writes to it me
 from __future__ import annotations
 
 import pickle
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -66,8 +68,58 @@ def family_bytes(db: Database, cids: list[str]) -> int:
     return total
 
 
-def packed(session: Session) -> Session:
-    """``session`` with its messages packed: made again each time they are read."""
+class Spill:
+    """A temporary file holding a packed family's members' bytes, each read back where its
+    note is made: the family holds its members' sessions, not their messages. Removed
+    once no member is left (the file has no name, or is deleted when closed)."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile(prefix="ccexport-cursor-")
+
+    def keep(self, blob: bytes) -> Spilled | None:
+        """``blob`` kept in the file (None if the file cannot take it: a full disk)."""
+        try:
+            at = self._file.seek(0, 2)
+            self._file.write(blob)
+        except OSError:
+            return None
+        return Spilled(self, at, len(blob))
+
+    def read(self, at: int, size: int) -> bytes:
+        self._file.seek(at)
+        return self._file.read(size)
+
+    def __del__(self) -> None:
+        self._file.close()
+
+
+class Spilled:
+    """One member's packed bytes in its family's ``Spill``; pickled as the bytes (a
+    worker's reading sent to the main process holds them)."""
+
+    __slots__ = ("_spill", "_at", "_size")
+
+    def __init__(self, spill: Spill, at: int, size: int) -> None:
+        self._spill, self._at, self._size = spill, at, size
+
+    def read(self) -> bytes:
+        return self._spill.read(self._at, self._size)
+
+    def __reduce__(self) -> tuple[type[bytes], tuple[bytes]]:
+        return bytes, (self.read(),)
+
+
+def spill() -> Spill | None:
+    """A family's temporary file, or None (its members held packed) if none can be made."""
+    try:
+        return Spill()
+    except OSError:
+        return None
+
+
+def packed(session: Session, kept: Spill | None = None) -> Session:
+    """``session`` with its messages packed (in ``kept``, when given): made again each
+    time they are read."""
     if session.is_streamed:
         return session
     import zstandard
@@ -77,12 +129,16 @@ def packed(session: Session) -> Session:
     )
     # (copied: the bytes ``compress`` returns keep the room of the input's bound, about
     # the input's size, whatever their length)
-    blob = bytes(memoryview(made))
+    blob = kept.keep(made) if kept is not None else None
+    if blob is None:
+        blob = bytes(memoryview(made))
     return replace(session, messages=MessageStream(partial(_unpacked, blob)))
 
 
-def _unpacked(blob: bytes) -> Iterator[Message]:
+def _unpacked(blob: bytes | Spilled) -> Iterator[Message]:
     import zstandard
 
-    messages: tuple[Message, ...] = pickle.loads(zstandard.ZstdDecompressor().decompress(blob))
+    data = blob.read() if isinstance(blob, Spilled) else blob
+    messages: tuple[Message, ...] = pickle.loads(zstandard.ZstdDecompressor().decompress(data))
+    del data
     yield from messages

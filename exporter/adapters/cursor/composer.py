@@ -37,6 +37,7 @@ from .chats import composer_session as _composer_session
 from .chats import stored_list as _list
 from .chats import tab_session as _tab_session
 from .family import families, linked_family, parents
+from .packing import packed, packs, snapshot, spill
 
 SOURCE = "cursor"
 GLOBAL = "globalStorage/state.vscdb"
@@ -198,18 +199,25 @@ class _Family:
         self.seen: set[str] = set()
 
     def sessions(self, family: list[str], problems: list[Problem]) -> list[Session]:
+        """The family read in one read transaction; one whose bubble rows take
+        ``packing.PACK_FROM`` bytes or more keeps each member's messages packed in a
+        temporary file once it is read (``packing``): one member's messages are held at a
+        time, each parsed once."""
         members: list[tuple[str, dict[str, Any], Session | None]] = []
-        for cid in family:
-            data = self.db.get("cursorDiskKV", f"composerData:{cid}")
-            if not isinstance(data, dict):
-                _not_an_object(data, cid, self.path, problems, self.db)
-                continue
-            self.seen.add(cid)
-            folder = _workspace_folder(data) or self.headers.get(cid) or self.owners.get(cid)
-            session = _composer_session(
-                data, cid, folder, self.db, self.path, self.times, self.user_dir
-            )
-            members.append((cid, data, session))
+        with snapshot(self.db):
+            pack = packs(self.db, family)
+            kept = spill() if pack else None
+            for cid in family:
+                data = self.db.get("cursorDiskKV", f"composerData:{cid}")
+                if not isinstance(data, dict):
+                    _not_an_object(data, cid, self.path, problems, self.db)
+                    continue
+                self.seen.add(cid)
+                folder = _workspace_folder(data) or self.headers.get(cid) or self.owners.get(cid)
+                session = _composer_session(
+                    data, cid, folder, self.db, self.path, self.times, self.user_dir
+                )
+                members.append((cid, data, packed(session, kept) if pack and session else session))
         return linked_family(members)
 
 

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC
+from functools import partial
 from typing import Any
 
-from ...model import Session, linked_message
+from ...model import Message, MessageStream, Session, linked_message
 from .._sqlite import decode_json
 from ..vscode import Database
 
@@ -156,9 +157,14 @@ def linked_family(members: list[tuple[str, dict[str, Any], Session | None]]) -> 
     for parent, session in list(sessions.items()):
         if parent in kids:
             links = calls.get(parent, {})
+            messages: tuple[Message, ...] | MessageStream
+            if isinstance(session.messages, MessageStream):  # (packed: ``packing``)
+                messages = session.messages.mapped(partial(_linked, links))
+            else:
+                messages = tuple(linked_message(m, links) for m in session.messages)
             session = replace(
                 session,
-                messages=tuple(linked_message(m, links) for m in session.messages),
+                messages=messages,
                 subagent_ids=tuple(dict.fromkeys([*session.subagent_ids, *kids[parent]])),
             )
         if parent in forks:
@@ -166,6 +172,11 @@ def linked_family(members: list[tuple[str, dict[str, Any], Session | None]]) -> 
             session = replace(session, forks=tuple((s.session_id, "forked") for s in went_on))
         sessions[parent] = session
     return [sessions[cid] for cid in order if cid in sessions]
+
+
+def _linked(links: dict[str, str], message: Message, _tally: Any) -> Message:
+    """``linked_message`` as a step of a MessageStream (which passes each step a tally)."""
+    return linked_message(message, links)
 
 
 def _children(data: dict[str, Any]) -> list[str]:

@@ -170,4 +170,11 @@ def test_the_corpus_calls_keep_what_they_show(corpus, tmp_path):
             ("example", tool) for tool, count in calls.items() for _ in range(count)
         ), name
         assert f"tool_calls: {sum(calls.values())}\n" in note and "errors: 0\n" in note
-        assert "(error)" not in note and "Notification" not in note
+        assert "(error)" not in note
+        # The one notification: the multiline chat was saved with its edit neither kept nor
+        # undone (``hasPendingEdits: true``), said after its last reply.
+        pending = "the assistant's edits were neither kept nor undone."
+        expected = int(name.endswith("multiline.jsonl"))
+        assert (note.count("Notification"), note.count(pending)) == (expected, expected), name
+        if expected:
+            assert note.index(pending) > note.rindex("### Assistant"), name

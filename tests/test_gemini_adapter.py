@@ -230,7 +230,7 @@ def test_notices_errors_and_failed_tools(tmp_path):
             )
         ],
     )
-    chat.notice("info", "Request cancelled.")
+    chat.notice("info", "Switched to fallback model")
     chat.notice("error", "[API Error: quota exceeded]")
     chat.notice("warning", "Model fell back to flash")
     chat.write_jsonl(project_folder(tmp_path, ROOT, "api") / "chats")
@@ -239,7 +239,7 @@ def test_notices_errors_and_failed_tools(tmp_path):
     assert result.is_error and result.output == "Tool execution denied"
     notices = [(p.notice, p.text, p.app) for p in parts(session, "notice")]
     assert notices == [
-        ("notification", "Request cancelled.", False),
+        ("notification", "Switched to fallback model", False),
         ("error", "[API Error: quota exceeded]", True),  # (a UI notice: not only the API's)
         ("warning", "Model fell back to flash", False),
     ]

@@ -176,3 +176,29 @@ def test_a_cancelled_call_ran_exactly_when_something_it_returned_is_there(output
         assert result.output == f"{CANCELLED_WHILE_RUNNING}\n{kept}"
     else:
         assert not result.output.startswith(CANCELLED_WHILE_RUNNING)
+
+
+def test_the_person_stopping_a_turn_is_an_interruption_not_a_notification(tmp_path):
+    """The CLI's info "Request cancelled." (Esc, or every call declined) and "User cancelled
+    the request." (the stream's cancel event) say the person stopped the turn: shown as
+    other sources show an interruption. Any other info, "Operation cancelled." of a slash
+    command's declined confirmation among them, stays a notification."""
+    chat = GeminiChat(SID, ROOT)
+    chat.user("Build the site")
+    chat.gemini("Building.")
+    chat.notice("info", "Request cancelled.")
+    chat.user("Try again")
+    chat.notice("info", "User cancelled the request.")
+    chat.notice("info", "Operation cancelled.")
+    chat.notice("info", "Request cancelled. Retrying")
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    chat.write_json(project_folder(home, ROOT, "site") / "chats")
+    (session,), _ = load_sessions(GeminiAdapter(), home)
+    notices = [(m.role, p.notice) for m in session.messages for p in m.parts if p.kind == "notice"]
+    assert notices == [("system", "interrupted"), ("system", "interrupted"),
+                       ("system", "notification"), ("system", "notification")]  # fmt: skip
+    run_export(ExportOptions(vault=vault, home=home, sources=["gemini"], timezone=UTC))
+    (note,) = note_files(vault).values()
+    text = note.decode()
+    assert text.count("*Interrupted by the user.*") == 2
+    assert "Operation cancelled." in text and "> Request cancelled.\n" not in text

@@ -47,6 +47,7 @@ from .copilot_tools import (
     uri_path,
     with_arguments,
 )
+from .copilot_verdicts import PENDING_EDITS, edit_decisions, vote
 from .copilot_waits import ASKED, RESULT, RESULT_WAITING, last_round, waits
 from .copilot_waits import asked as asked_before
 from .copilot_waits import running as still_running
@@ -110,6 +111,9 @@ def session_messages(
         messages += made
         if model and model not in models:
             models.append(model)
+    if data.get("hasPendingEdits") is True and messages:  # (as of the chat's last save)
+        last = max((m.timestamp for m in messages if m.timestamp), default=None)
+        messages.append(Message("system", (PENDING_EDITS,), "hasPendingEdits", last))
     return messages, models
 
 
@@ -148,6 +152,7 @@ def _request_messages(
     if sent or len(notes) > said:  # (a valid empty prompt's attachments make no turn; a
         sent += variable_parts(request)  # damaged prompt's are kept, the damage was said)
     notes += damaged_variables(request)
+    messages += edit_decisions(request, rid, when)  # (done before this prompt was sent)
     if sent:
         messages.append(Message("user", tuple(sent), rid, when))
     model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
@@ -159,7 +164,7 @@ def _request_messages(
         notes,
         running,
     )
-    parts += _outcome(request)
+    parts += _outcome(request) + vote(request)
     answered = _answered_at(request, when, times, f"request {number}")
     if parts:
         response_id = request.get("responseId")

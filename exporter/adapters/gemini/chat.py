@@ -36,6 +36,9 @@ from .results import SHELL_TOOL, shell_result, subagent_report
 ASSISTANT_TYPES = ("gemini", "model")  # "model": the API's own role name, seen in old files
 # UI notices the CLI showed: its errors are not only the API's (a tool's, a command's).
 NOTICE_TYPES = {"info": "notification", "warning": "warning", "error": "error"}
+# The info the CLI writes when the person stops a turn (Esc; or they declined every call):
+# an interruption, as other sources show one (gemini-cli ui/hooks/useGeminiStream.ts).
+STOPPED_BY_USER = frozenset({"Request cancelled.", "User cancelled the request."})
 # The CLI appends the files a prompt @-mentions between these markers (model-facing only).
 REFERENCES_START = "--- Content from referenced files ---"
 REFERENCES_END = "--- End of content ---"
@@ -139,7 +142,9 @@ def _messages(
                 yield Message("assistant", tuple(parts), key, when, model)
         elif kind in NOTICE_TYPES:
             text = content_text(rec.get("content")).strip()
-            if text:
+            if kind == "info" and text in STOPPED_BY_USER:
+                yield Message("system", (NoticePart("interrupted", text),), key, when)
+            elif text:
                 notice = NoticePart(NOTICE_TYPES[kind], text, app=kind == "error")  # type: ignore[arg-type]
                 yield Message("system", (notice,), key, when)
         else:

@@ -11,19 +11,15 @@ Steps are summed; a message without steps (older versions) counts its own totals
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse
 
 from ...errors import Problem
 from ...model import (
-    AttachmentPart,
     CommandOutputPart,
     Message,
     NoticePart,
@@ -44,6 +40,7 @@ from .._times import Times
 from .._unanswered import last_reply_marked
 from .._values import quoted
 from ..vscode import project_of_path
+from .files import attachment
 
 # Part types that carry nothing to show: step boundaries, file-system snapshots, @agent
 # mentions (the prompt's text already names the agent).
@@ -168,7 +165,9 @@ class _Builder:
             self.first_agent = _text(data.get("agent"))
         if ident is not None and ident == self.revert_at:
             self._emit("system", [NoticePart("notification", _UNDONE)], f"{ident}#revert", when)
-        if role == "user":
+        if role == "user" and not parts:
+            self._emit("user", [_lost_prompt(data)], ident, when)
+        elif role == "user":
             self._user(parts, ident, when)
         elif role == "assistant":
             self._assistant(data, parts, ident, when)
@@ -256,7 +255,7 @@ class _Builder:
         """Parts either side may hold; unknown types are counted, not shown."""
         kind = part.get("type")
         if kind == "file":
-            return [_attachment(part)]
+            return [attachment(part)]
         if kind == "subtask":
             prompt, agent = _text(part.get("prompt")), _text(part.get("agent"))
             description = _text(part.get("description"))
@@ -371,36 +370,24 @@ def _tool(part: dict[str, Any], odd: Times | None = None, where: str = "") -> li
     # Files the tool returned (an image it read, a screenshot): file parts of their own.
     attached = state.get("attachments")
     files = (
-        [_attachment(a) for a in attached if isinstance(a, dict)]
+        [attachment(a) for a in attached if isinstance(a, dict)]
         if isinstance(attached, list)
         else []
     )
     return [call, result, *files]
 
 
-def _attachment(part: dict[str, Any]) -> AttachmentPart:
-    """A file part; a ``data:`` URL is decoded, other URLs name a file kept elsewhere."""
-    mime = _text(part.get("mime")) or "application/octet-stream"
-    url = part.get("url")
-    source = part.get("source") if isinstance(part.get("source"), dict) else {}
-    # An @-mentioned file without a filename is named by its path (source, or file:// URL).
-    name = _text(part.get("filename")) or _text(source.get("path")) or _file_path(url)
-    data = None
-    if isinstance(url, str) and url.startswith("data:") and ";base64," in url[:200]:
-        try:
-            data = base64.b64decode(url.split(",", 1)[1], validate=False)
-        except (binascii.Error, ValueError):
-            data = None
-    return AttachmentPart(mime, data, name)
-
-
-def _file_path(url: Any) -> str | None:
-    if not isinstance(url, str) or not url.startswith("file://"):
-        return None
-    try:
-        return _text(unquote(urlparse(url).path))
-    except ValueError:  # "file://[host/…": not a URL; the prompt around it still counts
-        return None
+def _lost_prompt(data: dict[str, Any]) -> NoticePart:
+    """A prompt with no part at all: the person sent it (its message is there, with its
+    time), but its text is in no part (a part file lost or never migrated, a part row
+    gone). OpenCode's own title for it (``summary.title``, which a small model wrote from
+    the text) is given as OpenCode's, never as the person's words; ``summary.body`` is a
+    summary of the reply, not of the prompt, and is left out."""
+    summary = data.get("summary")
+    title = summary.get("title") if isinstance(summary, dict) else None
+    title = " ".join(title.split()) if isinstance(title, str) else None  # (on one line)
+    said = "A prompt was sent here; its text is not in the session's files."
+    return NoticePart("warning", f"{said} OpenCode titled it: {title}" if title else said)
 
 
 def _error_notice(error: dict[str, Any]) -> NoticePart:

@@ -147,6 +147,27 @@ def test_sources_shows_a_named_folder_that_is_not_there_beside_one_with_sessions
     ]  # fmt: skip
 
 
+def test_sources_exits_1_for_a_named_folder_that_is_not_there_as_doctor_does(
+    isolated_home, tmp_path
+):
+    """It printed "(not found)" and exited 0, where doctor calls for attention (exit 1): a
+    configured folder that is not there is a typo most likely, and a script checking the
+    exit status of ``sources`` was told all was well."""
+    repos = tmp_path / "repos"
+    shutil.copytree(EXAMPLES_HOME / "src", repos)
+    config = user_config(isolated_home, f'[paths]\naider = ["{repos}", "~/wrok"]\n')
+    result = run("sources", "--source", "aider")
+    assert result.exit_code == 1
+    (said,) = warnings_of(result.stderr)
+    assert said.startswith(f"warning: {isolated_home / 'wrok'}: does not exist, but [paths] aider")
+    assert str(config) in said  # the file that names it, as the export's warning says
+    listed = json.loads(run("sources", "--source", "aider", "--json").stdout)
+    assert [p["path"] for p in listed["not_folders"]] == [str(isolated_home / "wrok")]
+    user_config(isolated_home, f'[paths]\naider = ["{repos}"]\n')
+    assert run("sources", "--source", "aider").exit_code == 0  # (the usual places: silent)
+    assert run("sources", "--source", "codex").exit_code == 0
+
+
 def test_sources_shows_a_variables_folder_that_is_not_there_beside_the_usual_one(
     isolated_home, tmp_path, monkeypatch
 ):

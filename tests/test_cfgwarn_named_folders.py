@@ -185,3 +185,19 @@ def test_the_folder_variables_are_variables_their_sources_read():
     declared = {adapter.name: adapter.env_vars for adapter in ADAPTERS}
     for source, variables in FOLDER_VARIABLES.items():
         assert set(variables) <= set(declared[source]), source
+
+
+def test_doctor_says_what_its_counts_are_beside_the_exports_found(tmp_path):
+    """review26 F8: doctor said "claude-code: 29 sessions, newest <time>" where the export
+    said "32 found ... 6 more without a conversation": doctor counts files unread (it stays
+    fast), the export the notes it makes; and "newest" was a file's time (a copy's), not a
+    session's. Each is now said for what it is, the difference once."""
+    from exporter.doctor import COUNTED_SO
+
+    result = run("doctor", "--home", str(EXAMPLES_HOME), "--vault", str(tmp_path / "v"), "--json")
+    checks = [c for c in json.loads(result.stdout)["checks"] if c["area"] == "Sources"]
+    (claude,) = [c["message"] for c in checks if c["message"].startswith("claude-code:")]
+    assert claude.startswith("claude-code: 8 sessions (by their files, unread), newest file ")
+    assert "newest file modified 20" in claude
+    assert [c["message"] for c in checks].count(COUNTED_SO) == 1
+    assert '"found"' in COUNTED_SO and "without a conversation" in COUNTED_SO

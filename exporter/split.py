@@ -8,8 +8,8 @@ before it: when the session grows, the parts already closed keep their exact tex
 the last part (and, once, the part before a new one, to gain its ``next`` link) changes.
 
 A cut falls before a person's prompt (a new turn), never before Claude Code's
-``[Request interrupted by user]``, which ends the turn before it; a turn that would take a part past a
-quarter over the limit is also cut before one of the model's messages. A tool call stays
+``[Request interrupted by user]``, which ends the turn before it; a turn that would take a
+part past a quarter over the limit is also cut before one of the model's messages. A tool call stays
 with its result: while a call of the part waits for it, nothing cuts, not a prompt the
 person typed meanwhile (queued, delivered with the result: it stays in the part after the
 call, as the whole note shows it), nor another call of the same reply. A part's properties

@@ -122,7 +122,7 @@ def source_checks(settings: Any, home: Path | None, units: set[str] | None = Non
 # here, "32 found ... 6 more without a conversation" in the export), said once.
 COUNTED_SO = (
     "sessions are counted from their files without reading them, as `ccexport sources` "
-    'counts them: the export\'s "found" counts the notes it makes, each subagent\'s too, and '
+    "counts them: the export's \"found\" counts the notes it makes, each subagent's too, and "
     'says those without a conversation apart ("N more without a conversation")'
 )
 

@@ -1,0 +1,86 @@
+"""Part notes a session no longer has: a session once cut into three parts, written again
+into one or two (``note_max_bytes`` raised, or a version that cuts otherwise), leaves its
+later parts. Each that holds nothing but what ccexport wrote there goes, as an older index
+note of a renamed project goes (``index_secrets``): a note of ours, unedited, holds nothing
+of the person's to lose. One the person edited stays, and the run's warning names it.
+
+Looked for when the session's new last note is written (it lost its ``next_part``): the
+state's records of the same session's parts numbered past it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import notefile, vaultio
+from .notecopies import only_generated
+
+if TYPE_CHECKING:
+    from .state import NoteRecord
+    from .vault import Vault
+
+
+def parts_past_the_end(vault: Vault, key: str, metadata: dict[str, Any]) -> str:
+    """Remove the parts of ``key``'s session past the note just written as ``key`` with
+    ``metadata`` (when it is the session's last: no ``next_part``), those that hold nothing
+    but ours; return what the report says of them and of those kept, "" for none."""
+    if metadata.get("next_part"):
+        return ""
+    number = metadata.get("part")
+    number = number if type(number) is int else 1
+    session = key.partition("#part")[0]
+    later = []
+    for other in vault.state.notes:
+        tail = other.removeprefix(f"{session}#part")
+        if tail != other and tail.isdigit() and int(tail) > number:
+            later.append((int(tail), other))
+    removed, kept = [], []
+    for _, other in sorted(later):
+        record = vault.state.notes[other]
+        verdict = _verdict(vault, other, record)
+        if verdict == "mine":  # (the person's edit, or their text around it): it stays
+            kept.append(record.path)
+        elif verdict != "elsewhere":  # ours unedited, or gone already: no record kept
+            if verdict == "ours":
+                removed.append(record.path)
+                if not vault.dry_run:
+                    vaultio.remove_file(vault.root, record.path)
+            if not vault.dry_run:
+                del vault.state.notes[other]
+    said = []
+    if removed:
+        how = "would be removed" if vault.dry_run else "were removed"
+        said.append(f"its part notes past it that held nothing of yours {how} ({_names(removed)})")
+    if kept:
+        one = len(kept) == 1
+        said.append(
+            f"{_names(kept)}, {'a part' if one else 'parts'} it no longer has, "
+            f"{'is' if one else 'are'} left in place as you edited "
+            f"{'it' if one else 'them'}: keep what you want of {'it' if one else 'them'}, "
+            f"then delete {'it' if one else 'them'}"
+        )
+    return f"the session now ends in this note: {'; '.join(said)}" if said else ""
+
+
+def _verdict(vault: Vault, key: str, record: NoteRecord) -> str:
+    """``ours`` (a note of ours, as written), ``mine`` (the person's edits in it or around
+    it), ``gone`` (no file there), ``elsewhere`` (the file there is not that note: left)."""
+    if record.deleted:
+        return "gone"
+    try:
+        found = vaultio.read_file(vault.root, record.path)
+        parsed = notefile.parse(found[0].decode("utf-8"), record.lines) if found else None
+    except (OSError, UnicodeDecodeError, notefile.NoteFormatError):
+        return "elsewhere"  # (unreadable, or not a note: never removed)
+    if found is None:
+        return "gone"
+    if parsed is None or notefile.identity(parsed.metadata) != key:
+        return "elsewhere"
+    if vault.as_written(record):  # untouched since this machine wrote it
+        return "ours"
+    own_keys = {*record.keys, *(record.seeded or ())}
+    return "ours" if only_generated(parsed, own_keys, record.tags, record.hash) else "mine"
+
+
+def _names(paths: list[str]) -> str:
+    return ", ".join(path.rpartition("/")[2] for path in paths)

@@ -10,6 +10,7 @@ state's records of the same session's parts numbered past it.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from . import notefile, vaultio
@@ -34,12 +35,16 @@ def parts_past_the_end(vault: Vault, key: str, metadata: dict[str, Any]) -> str:
         tail = other.removeprefix(f"{session}#part")
         if tail != other and tail.isdigit() and int(tail) > number:
             later.append((int(tail), other))
-    removed, kept = [], []
+    removed, kept, beyond = [], [], []
+    end = _time(metadata.get("updated"))
     for _, other in sorted(later):
         record = vault.state.notes[other]
         verdict = _verdict(vault, other, record)
         if verdict == "mine":  # (the person's edit, or their text around it): it stays
             kept.append(record.path)
+        elif verdict == "ours" and not _reaches(end, _time(record.meta.get("updated"))):
+            beyond.append(record.path)  # (the source holds less than the part: kept, as
+            # a note whose source shrank is: ``vault.SHRUNK``)
         elif verdict != "elsewhere":  # ours unedited, or gone already: no record kept
             if verdict == "ours":
                 removed.append(record.path)
@@ -59,7 +64,31 @@ def parts_past_the_end(vault: Vault, key: str, metadata: dict[str, Any]) -> str:
             f"{'it' if one else 'them'}: keep what you want of {'it' if one else 'them'}, "
             f"then delete {'it' if one else 'them'}"
         )
+    if beyond:
+        said.append(
+            f"{_names(beyond)}: left in place, as the session as now read may not hold "
+            f"{'it' if len(beyond) == 1 else 'them'} (it ends earlier, or without a time: "
+            "its source holds less than before?)"
+        )
     return f"the session now ends in this note: {'; '.join(said)}" if said else ""
+
+
+def _time(value: Any) -> datetime | None:
+    """A note's ``updated`` (its last message) as written or recorded, None if not a time."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+    return value if isinstance(value, datetime) else None
+
+
+def _reaches(end: datetime | None, part_end: datetime | None) -> bool:
+    """Does the session, ending at ``end``, hold a part that ended at ``part_end``? Not
+    known (a time missing, one with a zone and one without): no, and the part stays."""
+    if end is None or part_end is None or (end.tzinfo is None) != (part_end.tzinfo is None):
+        return False
+    return part_end <= end
 
 
 def _verdict(vault: Vault, key: str, record: NoteRecord) -> str:

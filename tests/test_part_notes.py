@@ -461,3 +461,20 @@ def test_a_part_touched_but_as_written_goes_and_one_given_a_property_stays(tmp_p
     given.write_text(given.read_text().replace("\npart: 5\n", "\npart: 5\nrating: 5\n", 1))
     run_export(ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=3 * LIMIT))
     assert sorted(_numbered(vault)) == [1, 2, 5]
+
+
+def test_parts_past_the_end_of_a_source_that_shrank_stay(tmp_path):
+    """A source cut short at a cut (a backup put back) also leaves fewer parts, their last
+    one as the note had it: the parts past it hold what the source no longer does, and stay,
+    as a note whose source shrank is kept."""
+    home, vault, s = exported(tmp_path, 60)
+    before = _numbered(vault)
+    text = (vault / before[2]).read_text()
+    last_turn = max(int(n) for n in re.findall(r"answer a(\d+)a", text))
+    shorter = ClaudeSession(SID, "/home/dev/work/big")
+    grow(shorter, 0, last_turn + 1)
+    write(home, shorter)
+    report = export(vault, home)
+    assert sorted(_numbered(vault)) == sorted(before)
+    said = [p.message for p in report.problems if "now ends in this note" in p.message]
+    assert said and "left in place, as the session as now read may not hold them" in said[0]

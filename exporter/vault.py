@@ -58,8 +58,9 @@ __all__ = [  # also imported from here by other modules and tests
     "merge_frontmatter", "safe_component", "safe_relpath",
 ]  # fmt: skip
 
-# A session's note written: its parts past it, if it is now the last, are looked at.
-_WRITTEN = (Action.UPDATED, Action.RENAMED, Action.CONFLICT)
+# A session's note written (or found as it would be: parts an older version left past it
+# go too): its parts past it, if it is now the last, are looked at.
+_WRITTEN = (Action.UPDATED, Action.RENAMED, Action.CONFLICT, Action.UNCHANGED)
 SHRUNK = "source has fewer turns than the note; kept"
 HELD_SECRET = "written again, though its source gives fewer turns: the note held a secret"
 EMPTIED = "it was empty: written again"

@@ -478,3 +478,31 @@ def test_parts_past_the_end_of_a_source_that_shrank_stay(tmp_path):
     assert sorted(_numbered(vault)) == sorted(before)
     said = [p.message for p in report.problems if "now ends in this note" in p.message]
     assert said and "left in place, as the session as now read may not hold them" in said[0]
+
+
+def test_parts_an_older_version_left_past_the_end_go_when_the_note_is_found_unchanged(tmp_path):
+    """A vault whose limit was raised before this version holds the later parts already:
+    the session's last note, found as it would be written, removes them too."""
+    home, vault, s = exported(tmp_path, 60)
+    before = {path: (vault / path).read_bytes() for path in _numbered(vault).values()}
+    records = dict(State.load(vault).notes)
+    larger = ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=3 * LIMIT)
+    run_export(larger)
+    state = State.load(vault)  # (put back as an older version left them: files and records)
+    for path, data in before.items():
+        if not (vault / path).exists():
+            (vault / path).write_bytes(data)
+    for key, record in records.items():
+        if key not in state.notes:
+            state.notes[key] = record
+    # (and as the first run of a version whose notes are rendered anew finds them)
+    state.render = ""
+    for unit in state.sources.values():
+        unit["fingerprint"] = ""
+    for record in state.notes.values():
+        record.render_key = ""
+    (vault / STATE_DIR / STATE_FILE).write_bytes(state.dumps())
+    assert len(_numbered(vault)) == len(before)
+    report = run_export(larger)
+    assert not [c for c in report.changes if c.action.value not in ("unchanged",)]
+    assert sorted(_numbered(vault)) == [1, 2]

@@ -293,11 +293,15 @@ def sources_cmd(
         found = list_sources(a["home"], settings.sources, settings.paths)
         problems = unreadable_folders(found)
         rows = [row for row in found if row.listed]
+        # A folder named in [paths] or by a variable that is not there: a typo, most likely,
+        # and doctor's attention (exit 1) as well as each export's warning.
+        named = [row.named.problem(settings.origin) for row in rows if row.named]
     if a["json_out"]:
         _echo_json(
             {
                 "sources": [r.as_dict() for r in rows],
                 "unreadable": [p.as_dict() for p in problems],
+                "not_folders": [p.as_dict() for p in named],
             }
         )
     else:
@@ -312,7 +316,9 @@ def sources_cmd(
             typer.echo(f"{row.source:<12} {row.sessions:>8} {_size(row.size):>10}  {where}")
         for problem in problems:
             _err(f"error: {problem}", "red")
-    if problems:  # as doctor: something the export would miss needs attention
+        for problem in named:
+            _err(f"warning: {problem}", "yellow")
+    if problems or named:  # as doctor: something the export would miss needs attention
         raise typer.Exit(1)
 
 

@@ -88,10 +88,14 @@ def source_checks(settings: Any, home: Path | None, units: set[str] | None = Non
             units.update(str(r.main.path) for r in refs)
         count = getattr(adapter, "count_sessions", None)
         sessions = sum(count(r) for r in refs) if count else len(refs)
+        # (files, unread, as ``sources`` counts them: doctor stays fast on a large home; the
+        # export's "found" counts the notes it makes. Their newest time is a file's, which a
+        # copy or a sync sets, not a session's)
         newest = max((r.mtime_ns for r in refs), default=0)
-        when = f", newest {_when(newest / 1e9)}" if newest else ""
+        when = f", newest file modified {_when(newest / 1e9)}" if newest else ""
         where = ", ".join(str(r) for r in holding(roots, refs))
-        found = counted(sessions, "session", "sessions")
+        found = counted(sessions, "session (by its files, unread)",
+                        "sessions (by their files, unread)")  # fmt: skip
         any_found = any_found or sessions > 0
         checks.append(Check("Sources", "ok", f"{name} {found}{when} in {where}"))
         for problem in dict.fromkeys(r.unread_index for r in refs if r.unread_index):
@@ -103,6 +107,8 @@ def source_checks(settings: Any, home: Path | None, units: set[str] | None = Non
             if root.is_dir():
                 for problem in unreadable_below(root, adapter.name):
                     checks.append(Check("Sources", "attention", f"{name} {problem}"))
+    if any_found:
+        checks.append(Check("Sources", "info", COUNTED_SO))
     if not any_found:  # ("All good." below would read as if there were something to export)
         where = f"under {home}" if home is not None else "in this home folder"
         which = f" of {', '.join(settings.sources)}" if settings.sources else ""
@@ -111,6 +117,14 @@ def source_checks(settings: Any, home: Path | None, units: set[str] | None = Non
         checks.append(Check("Sources", "info", why))
     return checks
 
+
+# What the sources' counts are, beside the export's "found" (review26 F8: "29 sessions"
+# here, "32 found ... 6 more without a conversation" in the export), said once.
+COUNTED_SO = (
+    "sessions are counted from their files without reading them, as `ccexport sources` "
+    "counts them: the export's \"found\" counts the notes it makes, each subagent's too, and "
+    'says those without a conversation apart ("N more without a conversation")'
+)
 
 _SQLITE_FILES = (".vscdb", ".db")
 

@@ -34,8 +34,9 @@ def template_checks(templates: Path | None, settings: NoteSettings | None = None
     does not know (``sesion.md.j2``) is never used, which the person should know; any
     other file that nothing uses is only said."""
     from .doctor_check import Check
-    from .render import default_templates_dir, template_walk
+    from .render import default_templates_dir, fresh_templates, template_walk
 
+    fresh_templates()  # (a second doctor in this process, in tests or ``watch``: as edited)
     if templates is None:
         return [Check("Templates", "ok", "the default templates are used")]
     defaults = {p.name for p in default_templates_dir().glob("*.j2")}

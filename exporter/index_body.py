@@ -15,14 +15,25 @@ from typing import Any
 from .markdown import escape_inline
 from .render import _short_model
 
-PROJECT_TEMPLATE_SHA256 = "e7fc349b04f99a884ea07b315195265a300fb3052d2d9f42e5b381d162702268"
+PROJECT_TEMPLATE_SHA256 = "e46fd59c957c3e560e8e9eecb5b62772bf04eb71f92127594923464530666627"
 PROJECTS_TEMPLATE_SHA256 = "4605f89c6e6b9a4ce10f065b7045f6d6059dd09722323867974f83692996510d"
 # A project's last activity in Dataview, as ``index._latest`` reads it: each note's last
 # message, else its start (``max`` passes over a note with neither).
 _LATEST = "max(map(rows, (r) => default(r.updated, r.created)))"
 # What the lists count as a session: not a subagent's note, nor a long session's later part.
-_SESSION_NOTE = "!parent AND (!part OR part = 1)"
 _SESSIONS = "length(filter(rows, (r) => !r.parent AND (!r.part OR r.part = 1)))"
+# A project's sessions in Dataview, each a group of its part notes (one, when it fits one
+# note), as its list line gives it: its first part's link, source and start, and the messages
+# of all its parts up to the one it ends in (``index.session_messages``: a part left past it,
+# one the person edited, is not counted). A lambda sees the group's ``rows`` (Dataview's
+# lambdas capture the row they are evaluated in).
+_FIRST = "minby(rows, (r) => default(r.part, 1))"
+_END = "min(map(filter(rows, (p) => !p.next_part), (p) => default(p.part, 1)))"
+_MESSAGES = f"sum(map(filter(rows, (r) => default(r.part, 1) <= {_END}), (r) => r.messages))"
+_PROJECT_TABLE = (
+    f"TABLE WITHOUT ID {_FIRST}.file.link AS session, {_FIRST}.source AS source, "
+    f"{_FIRST}.created AS created, {_MESSAGES} AS messages"
+)
 
 
 def project_index_body(c: dict[str, Any]) -> str | None:
@@ -59,9 +70,9 @@ def project_index_body(c: dict[str, Any]) -> str | None:
         quoted = project.replace("\\", "\\\\").replace('"', '\\"')
         quoted = quoted.replace("\r", " ").replace("\n", " ")
         out.append(
-            f'\n```dataview\nTABLE source, created, messages\nFROM "{folder}"\n'
-            f'WHERE project = "{quoted}" AND !ccexport_index AND {_SESSION_NOTE}\n'
-            "SORT created DESC\n```\n"
+            f'\n```dataview\n{_PROJECT_TABLE}\nFROM "{folder}"\n'
+            f'WHERE project = "{quoted}" AND !ccexport_index AND !parent\n'
+            f'GROUP BY source + ":" + session_id\nSORT {_FIRST}.created DESC\n```\n'
         )
     return "".join(out)
 

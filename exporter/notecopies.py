@@ -6,6 +6,7 @@ copy put in its place (``older_copy``), or another machine's note of the same se
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from . import notefile
@@ -53,6 +54,26 @@ def cut_elsewhere(part: dict, ours: dict) -> bool:
         return False  # the same start: fewer messages, or an earlier end, are a shrink
     ended, ends = part.get("updated"), ours.get("updated")
     return not (type(ended) is datetime and type(ends) is datetime and ends < ended)
+
+
+def only_generated(
+    parsed: notefile.NoteText, keys: Iterable[str], tags: Iterable[str], hash_: str
+) -> bool:
+    """Does a note hold nothing but what ccexport wrote there: the generated part as the
+    state records it (``hash_``) and unedited, none but its own properties (``keys``) and
+    tags, and no text of the person's around it? Such a note, no longer needed, may go."""
+    if parsed.owned is None or parsed.edited is not False:
+        return False
+    if notefile.owned_hash(parsed.owned) != hash_[:16]:
+        return False  # (another intact generated part: an older copy, another machine's)
+    meta = parsed.metadata
+    found_tags = meta.get("tags")
+    return (
+        set(meta) <= set(keys)
+        and (found_tags is None or isinstance(found_tags, list) and set(found_tags) <= set(tags))
+        and not parsed.before.strip()
+        and parsed.after.strip() in ("", notefile.NEW_NOTE_TAIL.strip())
+    )
 
 
 def _rank(relpath: str) -> tuple[int, list[str]]:

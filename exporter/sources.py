@@ -192,6 +192,7 @@ class SourceRow:
     # folders holds sessions (an editor's User folder kept for other extensions): not shown,
     # but still walked for folders that cannot be listed.
     listed: bool = True
+    named: NamedFolder | None = None  # a folder the person named that is not one: a typo
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -239,7 +240,8 @@ def list_sources(
         for folder in wrong_named_folders(ctx, adapter):
             mine = [row for row in mine if row.path is None or not _under(row.path, folder.path)]
             mine.append(SourceRow(adapter.name, adapter.label, folder.path, folder.path.exists(),
-                                  0, 0, f"{folder.setting} names it", searched))  # fmt: skip
+                                  0, 0, f"{folder.setting} names it", searched,
+                                  named=folder))  # fmt: skip
         rows += mine
     return rows
 

@@ -7,8 +7,9 @@ message, with a size estimated from each message alone, so a cut depends only on
 before it: when the session grows, the parts already closed keep their exact text, and only
 the last part (and, once, the part before a new one, to gain its ``next`` link) changes.
 
-A cut falls before a person's prompt (a new turn); a turn that would take a part past a
-quarter over the limit is also cut before one of the model's messages. A tool call stays
+A cut falls before a person's prompt (a new turn), never before Claude Code's
+``[Request interrupted by user]``, which ends the turn before it; a turn that would take a
+part past a quarter over the limit is also cut before one of the model's messages. A tool call stays
 with its result: while a call of the part waits for it, nothing cuts, not a prompt the
 person typed meanwhile (queued, delivered with the result: it stays in the part after the
 call, as the whole note shows it), nor another call of the same reply. A part's properties
@@ -28,8 +29,9 @@ from datetime import datetime
 from pathlib import PurePosixPath
 from typing import Any
 
+from .clean import INTERRUPT_MARKERS
 from .markdown import wikilink
-from .model import Message, NoticePart, Session, ToolCallPart, ToolResultPart, Usage
+from .model import Message, NoticePart, Session, TextPart, ToolCallPart, ToolResultPart, Usage
 from .notenames import fitted_name, session_title
 from .notes import Note
 from .notespec import NOTE_MAX_BYTES as NOTE_MAX_BYTES  # (re-exported)
@@ -173,9 +175,21 @@ def _room(message: Message) -> float:
 
 
 def _is_prompt(message: Message) -> bool:
-    """A person's message (a prompt, a command, an attachment): it starts a turn."""
-    return message.role == "user" and any(
-        p.kind in ("text", "command", "attachment") for p in message.parts
+    """A person's message (a prompt, a command, an attachment): it starts a turn. Claude
+    Code's ``[Request interrupted by user]``, written in the person's name, ends the turn
+    before it (a notice of it, once cleaned): no cut falls before it."""
+    return (
+        message.role == "user"
+        and any(p.kind in ("text", "command", "attachment") for p in message.parts)
+        and not _interruption(message)
+    )
+
+
+def _interruption(message: Message) -> bool:
+    """Is ``message`` only Claude Code's notice that the person stopped the turn (its text
+    as the log holds it, before ``clean`` makes a notice of it)?"""
+    return all(
+        isinstance(p, TextPart) and p.text.strip() in INTERRUPT_MARKERS for p in message.parts
     )
 
 

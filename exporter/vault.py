@@ -18,7 +18,8 @@ The vault knows a note only as a path, frontmatter and an owned body. Rules:
   note that is a link, FIFO or device is reported and left alone.
 - Identical bytes are never rewritten; every write goes through ``vaultio`` (a temp file with
   an unpredictable name in the same folder, fsync, rename, no link ever followed).
-- Nothing is ever deleted.
+- Nothing the person wrote is ever deleted. A part note a session no longer has goes only
+  while it holds nothing but what ccexport wrote there (``vaultparts``).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from .vaultmerge import (
     seeded_metadata,
     updated_yaml,
 )
+from .vaultparts import parts_past_the_end
 from .vaultpaths import MAX_NAME_BYTES, safe_component, safe_relpath
 from .vaultplaces import NotePlaces
 from .vaultquotes import quoted_diff, save_conflict
@@ -56,6 +58,9 @@ __all__ = [  # also imported from here by other modules and tests
     "merge_frontmatter", "safe_component", "safe_relpath",
 ]  # fmt: skip
 
+# A session's note written (or found as it would be: parts an older version left past it
+# go too): its parts past it, if it is now the last, are looked at.
+_WRITTEN = (Action.UPDATED, Action.RENAMED, Action.CONFLICT, Action.UNCHANGED)
 SHRUNK = "source has fewer turns than the note; kept"
 HELD_SECRET = "written again, though its source gives fewer turns: the note held a secret"
 EMPTIED = "it was empty: written again"
@@ -158,9 +163,12 @@ class Vault(NotePlaces):
         if secrets is not None:  # (for this note alone: one session's secrets are its own)
             self.scrub = lambda text: secrets(rules(text))
         try:
-            return self._write_note(
+            change = self._write_note(
                 key, relpath, metadata, body, meta, seeded or {}, made_otherwise
             )
+            if change.action in _WRITTEN and (gone := parts_past_the_end(self, key, metadata)):
+                change.message = f"{change.message}; {gone}" if change.message else gone
+            return change
         except OSError as exc:  # a full disk, a planted link, a folder that vanished
             return Change(Action.FAILED, key, relpath, f"could not be written: {os_reason(exc)}")
         finally:

@@ -147,6 +147,27 @@ def test_sources_shows_a_named_folder_that_is_not_there_beside_one_with_sessions
     ]  # fmt: skip
 
 
+def test_sources_exits_1_for_a_named_folder_that_is_not_there_as_doctor_does(
+    isolated_home, tmp_path
+):
+    """It printed "(not found)" and exited 0, where doctor calls for attention (exit 1): a
+    configured folder that is not there is a typo most likely, and a script checking the
+    exit status of ``sources`` was told all was well."""
+    repos = tmp_path / "repos"
+    shutil.copytree(EXAMPLES_HOME / "src", repos)
+    config = user_config(isolated_home, f'[paths]\naider = ["{repos}", "~/wrok"]\n')
+    result = run("sources", "--source", "aider")
+    assert result.exit_code == 1
+    (said,) = warnings_of(result.stderr)
+    assert said.startswith(f"warning: {isolated_home / 'wrok'}: does not exist, but [paths] aider")
+    assert str(config) in said  # the file that names it, as the export's warning says
+    listed = json.loads(run("sources", "--source", "aider", "--json").stdout)
+    assert [p["path"] for p in listed["not_folders"]] == [str(isolated_home / "wrok")]
+    user_config(isolated_home, f'[paths]\naider = ["{repos}"]\n')
+    assert run("sources", "--source", "aider").exit_code == 0  # (the usual places: silent)
+    assert run("sources", "--source", "codex").exit_code == 0
+
+
 def test_sources_shows_a_variables_folder_that_is_not_there_beside_the_usual_one(
     isolated_home, tmp_path, monkeypatch
 ):
@@ -164,3 +185,19 @@ def test_the_folder_variables_are_variables_their_sources_read():
     declared = {adapter.name: adapter.env_vars for adapter in ADAPTERS}
     for source, variables in FOLDER_VARIABLES.items():
         assert set(variables) <= set(declared[source]), source
+
+
+def test_doctor_says_what_its_counts_are_beside_the_exports_found(tmp_path):
+    """review26 F8: doctor said "claude-code: 29 sessions, newest <time>" where the export
+    said "32 found ... 6 more without a conversation": doctor counts files unread (it stays
+    fast), the export the notes it makes; and "newest" was a file's time (a copy's), not a
+    session's. Each is now said for what it is, the difference once."""
+    from exporter.doctor import COUNTED_SO
+
+    result = run("doctor", "--home", str(EXAMPLES_HOME), "--vault", str(tmp_path / "v"), "--json")
+    checks = [c for c in json.loads(result.stdout)["checks"] if c["area"] == "Sources"]
+    (claude,) = [c["message"] for c in checks if c["message"].startswith("claude-code:")]
+    assert claude.startswith("claude-code: 8 sessions (by their files, unread), newest file ")
+    assert "newest file modified 20" in claude
+    assert [c["message"] for c in checks].count(COUNTED_SO) == 1
+    assert '"found"' in COUNTED_SO and "without a conversation" in COUNTED_SO

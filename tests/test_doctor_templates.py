@@ -309,3 +309,21 @@ def test_a_misspelt_variable_is_said_with_the_name_meant(tmp_path: Path) -> None
         (check,) = [c for c in checks if c["status"] == "attention"]
         assert check["message"].startswith(f"{folder / 'session.md.j2'}:2: template error: ")
         assert f"{said}; met on a sample session" in check["message"]
+
+
+def test_doctor_run_twice_in_one_process_reads_the_template_as_edited(tmp_path: Path) -> None:
+    """Tests and ``watch`` run doctor more than once in a process: the second run tried the
+    first run's template on the sample (cached), so a template mended in between still
+    failed, and one broken in between read as good."""
+    folder = _overrides(tmp_path / "v")
+    (folder / "session.md.j2").write_text("# {{ title }}\n")
+    code, checks = _doctor(tmp_path / "v")
+    assert {c["status"] for c in checks} == {"ok"}
+    (folder / "session.md.j2").write_text("# {{ title }}\n{{ nosuch }}\n")
+    code, checks = _doctor(tmp_path / "v")
+    assert code == 1
+    (said,) = [c for c in checks if c["status"] == "attention"]
+    assert "'nosuch' is undefined; met on a sample session" in said["message"]
+    (folder / "session.md.j2").write_text("# {{ title }}\n")
+    code, checks = _doctor(tmp_path / "v")
+    assert {c["status"] for c in checks} == {"ok"}

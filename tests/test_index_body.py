@@ -73,8 +73,8 @@ def test_a_projects_name_cannot_end_its_dataview_block():
     assert body == render(PROJECT_TEMPLATE, context)
     block = body.split("```dataview\n", 1)[1].split("\n")
     where = 'WHERE project = "api\\\\\\" ``` # Heading [[note]]  " AND !ccexport_index'
-    assert block[2] == f"{where} AND !parent AND (!part OR part = 1)"
-    assert block[4] == "```" and "```" not in block[:2]
+    assert block[2] == f"{where} AND !parent"
+    assert block[5] == "```" and "```" not in block[:2]
 
 
 def test_values_of_another_kind_are_left_to_jinja():

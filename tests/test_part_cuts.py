@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from exporter import split
+from exporter.clean import INTERRUPT_MARKERS
 from exporter.export import ExportOptions, run_export
 from exporter.model import Message, NoticePart, TextPart, ToolCallPart, ToolResultPart
 
@@ -61,6 +62,34 @@ def separated(messages: list[Message], max_bytes: int) -> list[str]:
         for p in m.parts
         if isinstance(p, ToolResultPart) and called.get(p.call_id, where[i]) != where[i]
     ]
+
+
+def interruption(marker: str = INTERRUPT_MARKERS[0]) -> Message:
+    """Claude Code's notice that the person stopped the turn, as its log holds it."""
+    return Message("user", (TextPart(marker),))
+
+
+def cut_before_an_interruption(messages: list[Message], max_bytes: int) -> list[int]:
+    """The positions of interruption notices that open a part, away from the turn they end."""
+    where = parts_of(messages, max_bytes)
+    return [
+        i
+        for i, m in enumerate(messages)
+        if i
+        and m.parts
+        and all(getattr(p, "text", None) in INTERRUPT_MARKERS for p in m.parts)
+        and where[i] != where[i - 1]
+    ]
+
+
+def test_the_notice_that_the_person_interrupted_stays_with_the_turn_it_ends():
+    """``[Request interrupted by user]`` is written as the person's message, and was cut
+    before as a prompt: the turn ended one part, and the next opened with the notice."""
+    messages = [prompt("go"), reply("r" * 1500), interruption(), prompt("next"), reply("ok")]
+    messages += [call("c1"), result("c1"), interruption(INTERRUPT_MARKERS[1]), prompt("again")]
+    for limit in range(300, 3000, 50):
+        assert not cut_before_an_interruption(messages, limit), limit
+    assert parts_of(messages, 2000)[3] == 1  # (the next prompt may still open a part)
 
 
 def test_a_prompt_queued_while_a_tool_ran_stays_after_the_call_and_its_result():
@@ -123,6 +152,8 @@ def conversations(draw: st.DrawFn) -> list[Message]:
             if draw(st.booleans()):
                 answers.insert(at, prompt("q" * draw(st.integers(1, 300)), queued=True))
             messages += answers
+        if draw(st.booleans()):  # the person stopped the turn (or a call of it)
+            messages.append(interruption(draw(st.sampled_from(INTERRUPT_MARKERS))))
     return messages
 
 
@@ -130,6 +161,7 @@ def conversations(draw: st.DrawFn) -> list[Message]:
 @given(conversations(), st.integers(300, 6000))
 def test_no_cut_falls_between_a_call_and_its_result(messages, limit):
     assert not separated(messages, limit)
+    assert not cut_before_an_interruption(messages, limit)
     full = split.part_ranges(tuple(messages), limit)
     for end in range(1, len(messages)):  # and a cut still depends only on what precedes it
         prefix = split.part_ranges(tuple(messages[:end]), limit)

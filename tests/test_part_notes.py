@@ -369,6 +369,8 @@ def test_the_index_gives_a_split_session_all_its_messages_and_links_its_first_pa
     first = min(note_files(vault), key=len)
     line = _index_line(vault)
     assert f"[[{Path(first).stem}|" in line and line.endswith(f" · {total} messages")
+    last = vault / max(note_files(vault), key=lambda path: (len(path), path))
+    last.write_text(last.read_text() + "my own words\n")  # (edited: it stays)
     run_export(ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=3 * LIMIT))
     goes_on = {  # each part's number: does the session go on from it
         int(re.search(r"\npart: (\d+)\n", t).group(1)): "\nnext_part:" in t
@@ -394,3 +396,113 @@ def test_a_state_kept_before_the_index_knew_where_parts_go_on_is_read_once(tmp_p
     first = note_files(vault)[min(note_files(vault), key=len)]
     own = int(re.search(rb"\nmessages: (\d+)\n", first).group(1))  # the first part's alone
     assert _index_line(vault) == counted and not counted.endswith(f" · {own} messages")
+
+
+def _numbered(vault: Path) -> dict[int, str]:
+    """Each part note's number, and its path."""
+    return {
+        int(m.group(1)) if (m := re.search(r"\npart: (\d+)\n", text)) else 1: path
+        for path, text in parts(vault).items()
+    }
+
+
+def test_parts_a_larger_limit_no_longer_needs_go_unless_edited(tmp_path):
+    """A session once cut into parts, written again under a larger limit into fewer, kept
+    its later parts (the README said they stay): the vault no longer matched the session.
+    Those that hold nothing but what ccexport wrote go; one the person edited stays, and
+    the warning names it; their records go with them (a third run says nothing)."""
+    home, vault, s = exported(tmp_path, 60)
+    before = _numbered(vault)
+    assert len(before) >= 5
+    edited = vault / before[4]
+    edited.write_text(edited.read_text() + "my own words\n")
+    report = run_export(
+        ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=3 * LIMIT)
+    )
+    after = _numbered(vault)
+    assert sorted(after) == [1, 2, 4] and after[4] == before[4]
+    assert "my own words" in (vault / before[4]).read_text()
+    for n in set(before) - {1, 2, 4}:
+        assert not (vault / before[n]).exists()
+    said = [p.message for p in report.problems if "now ends in this note" in p.message]
+    (warning,) = said
+    assert f"{Path(before[3]).name}" in warning and "were removed" in warning
+    assert f"{Path(before[4]).name}, a part it no longer has, is left in place" in warning
+    assert Path(before[4]).name not in warning.split("were removed")[0].split("(")[-1]
+    state = State.load(vault)
+    assert not [k for k in state.notes if k.endswith(("#part3", "#part5"))]
+    again = run_export(
+        ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=3 * LIMIT)
+    )
+    assert not [p for p in again.problems if "now ends in this note" in p.message]
+
+
+def test_a_dry_run_says_which_parts_would_go_and_removes_none(tmp_path):
+    home, vault, s = exported(tmp_path, 60)
+    before = parts(vault)
+    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC,
+                                      note_max_bytes=100 * LIMIT, dry_run=True))  # fmt: skip
+    assert parts(vault) == before
+    (said,) = [p.message for p in report.problems if "now ends in this note" in p.message]
+    assert "would be removed" in said
+    run_export(ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=100 * LIMIT))
+    assert list(_numbered(vault)) == [1]
+
+
+def test_a_part_touched_but_as_written_goes_and_one_given_a_property_stays(tmp_path):
+    """Its file's time changed (a sync tool, another machine) with its text as written:
+    still nothing of the person's. A property the person added is theirs: it stays."""
+    import os
+
+    home, vault, s = exported(tmp_path, 60)
+    before = _numbered(vault)
+    os.utime(vault / before[3], (1_700_000_000, 1_700_000_000))
+    given = vault / before[5]
+    given.write_text(given.read_text().replace("\npart: 5\n", "\npart: 5\nrating: 5\n", 1))
+    run_export(ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=3 * LIMIT))
+    assert sorted(_numbered(vault)) == [1, 2, 5]
+
+
+def test_parts_past_the_end_of_a_source_that_shrank_stay(tmp_path):
+    """A source cut short at a cut (a backup put back) also leaves fewer parts, their last
+    one as the note had it: the parts past it hold what the source no longer does, and stay,
+    as a note whose source shrank is kept."""
+    home, vault, s = exported(tmp_path, 60)
+    before = _numbered(vault)
+    text = (vault / before[2]).read_text()
+    last_turn = max(int(n) for n in re.findall(r"answer a(\d+)a", text))
+    shorter = ClaudeSession(SID, "/home/dev/work/big")
+    grow(shorter, 0, last_turn + 1)
+    write(home, shorter)
+    report = export(vault, home)
+    assert sorted(_numbered(vault)) == sorted(before)
+    said = [p.message for p in report.problems if "now ends in this note" in p.message]
+    assert said and "left in place, as the session as now read may not hold them" in said[0]
+
+
+def test_parts_an_older_version_left_past_the_end_go_when_the_note_is_found_unchanged(tmp_path):
+    """A vault whose limit was raised before this version holds the later parts already:
+    the session's last note, found as it would be written, removes them too."""
+    home, vault, s = exported(tmp_path, 60)
+    before = {path: (vault / path).read_bytes() for path in _numbered(vault).values()}
+    records = dict(State.load(vault).notes)
+    larger = ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=3 * LIMIT)
+    run_export(larger)
+    state = State.load(vault)  # (put back as an older version left them: files and records)
+    for path, data in before.items():
+        if not (vault / path).exists():
+            (vault / path).write_bytes(data)
+    for key, record in records.items():
+        if key not in state.notes:
+            state.notes[key] = record
+    # (and as the first run of a version whose notes are rendered anew finds them)
+    state.render = ""
+    for unit in state.sources.values():
+        unit["fingerprint"] = ""
+    for record in state.notes.values():
+        record.render_key = ""
+    (vault / STATE_DIR / STATE_FILE).write_bytes(state.dumps())
+    assert len(_numbered(vault)) == len(before)
+    report = run_export(larger)
+    assert not [c for c in report.changes if c.action.value not in ("unchanged",)]
+    assert sorted(_numbered(vault)) == [1, 2]

@@ -1,0 +1,115 @@
+"""Part notes a session no longer has: a session once cut into three parts, written again
+into one or two (``note_max_bytes`` raised, or a version that cuts otherwise), leaves its
+later parts. Each that holds nothing but what ccexport wrote there goes, as an older index
+note of a renamed project goes (``index_secrets``): a note of ours, unedited, holds nothing
+of the person's to lose. One the person edited stays, and the run's warning names it.
+
+Looked for when the session's new last note is written (it lost its ``next_part``): the
+state's records of the same session's parts numbered past it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from . import notefile, vaultio
+from .notecopies import only_generated
+
+if TYPE_CHECKING:
+    from .state import NoteRecord
+    from .vault import Vault
+
+
+def parts_past_the_end(vault: Vault, key: str, metadata: dict[str, Any]) -> str:
+    """Remove the parts of ``key``'s session past the note just written as ``key`` with
+    ``metadata`` (when it is the session's last: no ``next_part``), those that hold nothing
+    but ours; return what the report says of them and of those kept, "" for none."""
+    if metadata.get("next_part"):
+        return ""
+    number = metadata.get("part")
+    number = number if type(number) is int else 1
+    session = key.partition("#part")[0]
+    # (looked up one by one from the next number: a pass over every record for each note
+    # written would cost a vault of 20,000 notes minutes; parts are numbered without gaps)
+    later = []
+    while (other := f"{session}#part{number + len(later) + 1}") in vault.state.notes:
+        later.append(other)
+    removed, kept, beyond = [], [], []
+    end = _time(metadata.get("updated"))
+    for other in later:
+        record = vault.state.notes[other]
+        verdict = _verdict(vault, other, record)
+        if verdict == "mine":  # (the person's edit, or their text around it): it stays
+            kept.append(record.path)
+        elif verdict == "ours" and not _reaches(end, _time(record.meta.get("updated"))):
+            beyond.append(record.path)  # (the source holds less than the part: kept, as
+            # a note whose source shrank is: ``vault.SHRUNK``)
+        elif verdict != "elsewhere":  # ours unedited, or gone already: no record kept
+            if verdict == "ours":
+                removed.append(record.path)
+                if not vault.dry_run:
+                    vaultio.remove_file(vault.root, record.path)
+            if not vault.dry_run:
+                del vault.state.notes[other]
+    said = []
+    if removed:
+        how = "would be removed" if vault.dry_run else "were removed"
+        said.append(f"its part notes past it that held nothing of yours {how} ({_names(removed)})")
+    if kept:
+        one = len(kept) == 1
+        said.append(
+            f"{_names(kept)}, {'a part' if one else 'parts'} it no longer has, "
+            f"{'is' if one else 'are'} left in place as you edited "
+            f"{'it' if one else 'them'}: keep what you want of {'it' if one else 'them'}, "
+            f"then delete {'it' if one else 'them'}"
+        )
+    if beyond:
+        said.append(
+            f"{_names(beyond)}: left in place, as the session as now read may not hold "
+            f"{'it' if len(beyond) == 1 else 'them'} (it ends earlier, or without a time: "
+            "its source holds less than before?)"
+        )
+    return f"the session now ends in this note: {'; '.join(said)}" if said else ""
+
+
+def _time(value: Any) -> datetime | None:
+    """A note's ``updated`` (its last message) as written or recorded, None if not a time."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+    return value if isinstance(value, datetime) else None
+
+
+def _reaches(end: datetime | None, part_end: datetime | None) -> bool:
+    """Does the session, ending at ``end``, hold a part that ended at ``part_end``? Not
+    known (a time missing, one with a zone and one without): no, and the part stays."""
+    if end is None or part_end is None or (end.tzinfo is None) != (part_end.tzinfo is None):
+        return False
+    return part_end <= end
+
+
+def _verdict(vault: Vault, key: str, record: NoteRecord) -> str:
+    """``ours`` (a note of ours, as written), ``mine`` (the person's edits in it or around
+    it), ``gone`` (no file there), ``elsewhere`` (the file there is not that note: left)."""
+    if record.deleted:
+        return "gone"
+    try:
+        found = vaultio.read_file(vault.root, record.path)
+        parsed = notefile.parse(found[0].decode("utf-8"), record.lines) if found else None
+    except (OSError, UnicodeDecodeError, notefile.NoteFormatError):
+        return "elsewhere"  # (unreadable, or not a note: never removed)
+    if found is None:
+        return "gone"
+    if parsed is None or notefile.identity(parsed.metadata) != key:
+        return "elsewhere"
+    if vault.as_written(record):  # untouched since this machine wrote it
+        return "ours"
+    own_keys = {*record.keys, *(record.seeded or ())}
+    return "ours" if only_generated(parsed, own_keys, record.tags, record.hash) else "mine"
+
+
+def _names(paths: list[str]) -> str:
+    return ", ".join(path.rpartition("/")[2] for path in paths)

@@ -185,9 +185,10 @@ class NoteWriter:
         if change.action is Action.DELETED:
             self.report_deleted(change, source)
         if change.action is Action.KEPT or (
-            change.action in (Action.UPDATED, Action.RENAMED) and change.message
+            change.action in (Action.UPDATED, Action.RENAMED, Action.UNCHANGED) and change.message
         ):  # (kept: the source shrank; renamed with a word: its name was the person's file's,
-            # a folder's or a FIFO's; updated with a word: the note was found empty)
+            # a folder's or a FIFO's; updated with a word: the note was found empty; any of
+            # these or unchanged with a word: part notes past its end removed or kept)
             self.report.problems.append(Problem(change.relpath, change.message, source=source))
         if change.action is Action.FAILED:
             self.report.problems.append(

@@ -506,3 +506,6 @@ def test_parts_an_older_version_left_past_the_end_go_when_the_note_is_found_unch
     report = run_export(larger)
     assert not [c for c in report.changes if c.action.value not in ("unchanged",)]
     assert sorted(_numbered(vault)) == [1, 2]
+    # (and the run says so, as when the note is written anew)
+    said = [p.message for p in report.problems if "were removed" in p.message]
+    assert len(said) == 1 and "held nothing of yours" in said[0]

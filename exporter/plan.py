@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from .model import Session, session_key
 from .notespec import NoteSettings
+from .redact_family import Found, inherited, relatives, to_redo
 from .redact_outputs import move_secret_path
 from .session_secrets import KnownSecrets, secrets_of, without_secrets
 from .vault import Vault
@@ -93,7 +94,32 @@ class LinkPlan:
                 continue
             self._family_paths[session.key] = paths[session.key]
             self._unit_of[session.key] = unit
+        for session in sessions:
+            self._pass_on(session, unit)
         return paths
+
+    def _relatives(self, session: Session) -> list[str]:
+        return relatives(self.vault, session, self._coming.get(session.key, ()))
+
+    def inherited(self, session: Session) -> Found:
+        """The secrets of ``session``'s relatives placed this run (``redact_family``)."""
+        return inherited(self._relatives(session), self.secrets_by_key)
+
+    def lacks_inherited(self, session: Session) -> bool:
+        """Was ``session`` read without a secret of a relative placed this run?"""
+        carried = {value for value, _rule in secrets_of(session)}
+        return any(value not in carried for value, _rule in self.inherited(session))
+
+    def _pass_on(self, session: Session, unit: str) -> None:
+        """A relative of ``session`` in another unit whose note may lack one of its secrets
+        is exported once more (``redact_family.to_redo``)."""
+        found = secrets_of(session)
+        if not found:
+            return
+        keys = self._relatives(session)
+        placed = {k: self.secrets_by_key.get(k, ()) for k in keys if k in self._family_paths}
+        for other in to_redo(self.vault, found, keys, placed, self._unit_of, unit):
+            self._again(other)
 
     def _without_secrets(self, session: Session, path: str, unit: str) -> str:
         """The path of ``session``'s note, moved off a name holding a secret of its session

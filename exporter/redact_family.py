@@ -7,23 +7,27 @@ it went on from. Their links are known to the run's plan (``plan.LinkPlan``), so
 secrets follow them there, both ways: a session read after a relative looks for the
 relative's secrets too (``inherited``), and a relative whose note may lack a secret learned
 since is exported once more (``to_redo``): one read this run without it, or one an earlier
-run wrote whose note holds it. Only sessions with a secret are weighed: most families have
-none, and are read once as before.
+run wrote whose note holds it. Secrets are never stored, so a relative this run did not
+read (its unit unchanged) is read too when its note holds a redaction
+(``unread_redacted``): what it named may stand in the notes of those read. Families with
+no secret are read once as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .model import session_key
 from .notespec import part_key
+from .redact_names import PLACEHOLDER
 
 if TYPE_CHECKING:
     from .model import Session
     from .vault import Vault
 
+PLACED_START = PLACEHOLDER.partition("{")[0]  # (``[REDACTED:``)
 Found = tuple[tuple[str, str], ...]  # (value, rule id), as ``session_secrets`` carries them
 
 
@@ -72,6 +76,27 @@ def to_redo(
                 units.append(other)
         elif _note_holds(vault, key, values):
             units.append(other)
+    return units
+
+
+def unread_redacted(
+    vault: Vault,
+    relatives_of: Mapping[str, list[str]],
+    placed: Collection[str],
+    unit_of: Mapping[str, str],
+) -> list[str]:
+    """The units of the relatives (``relatives_of``: by the key of a session placed this
+    run) that this run did not read (not ``placed``) and whose notes hold a placeholder:
+    their sessions may carry secrets the sessions read this run were redacted without (a
+    subagent's rollout goes on while its parent's is unchanged, or the other way)."""
+    units: list[str] = []
+    for key, keys in relatives_of.items():
+        for other in keys:
+            unit = unit_of.get(other)
+            if other in placed or not unit or unit == unit_of.get(key) or unit in units:
+                continue
+            if _note_holds(vault, other, {PLACED_START}):
+                units.append(unit)
     return units
 
 

@@ -5,6 +5,7 @@ subagent's its parent's, on the first run and when one of them changes later
 
 from __future__ import annotations
 
+import os
 import random
 import string
 from datetime import UTC
@@ -22,7 +23,9 @@ P = "019a2b3c-4d5e-7f60-8a1b-36363636aaaa"
 A = "019a2b3c-6000-7f60-8a1b-36363636bbbb"
 
 
-def family(home: Path, *, named: bool = True, child_names: bool = True, more: str = "") -> None:
+def family(
+    home: Path, *, named: bool = True, child_names: bool = True, more: str = "", later: str = ""
+) -> None:
     """A parent that names ``TOKEN`` (``API_TOKEN=``) and hands it to a subagent bare; the
     subagent names ``PASSWORD`` (``DB_PASSWORD=``), which the parent's answer says bare."""
     codex = home / ".codex"
@@ -38,6 +41,9 @@ def family(home: Path, *, named: bool = True, child_names: bool = True, more: st
                      source={"subagent": {"thread_spawn": {"parent_thread_id": P, "depth": 1}}})  # fmt: skip
     a.user(f"Check the deploy used {TOKEN}", events=False)
     a.assistant(f"DB_PASSWORD={PASSWORD} in .env" if child_names else f"saw {PASSWORD}")
+    if later:
+        a.user(later, events=False)
+        a.assistant("Noted.")
     a.write(codex)
 
 
@@ -119,3 +125,29 @@ def test_claude_codes_older_agent_file_shares_its_sessions_secrets(tmp_path, wor
     export(home, vault, workers)
     text = vault_text(vault)
     assert "Check the logs for" in text and TOKEN not in text and PASSWORD not in text
+
+
+@pytest.mark.parametrize("changed", ["parent", "subagent"])
+def test_a_relative_read_alone_later_keeps_the_secrets_of_the_one_left_unread(tmp_path, changed):
+    """One side of the family goes on while the other's unit is skipped: the side read
+    again does not show the other's secret it held redacted (the other is read too)."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    family(home)
+    export(home, vault)
+    kept = next(
+        p
+        for p in (home / ".codex").rglob("*.jsonl")
+        if (P if changed != "parent" else A)[-8:] in p.name
+    )
+    before, stat = kept.read_bytes(), kept.stat()
+    if changed == "parent":
+        family(home, more="one more thing")
+    else:
+        family(home, later="and one more check")
+    kept.write_bytes(before)  # (the other side's file as the first run read it)
+    os.utime(kept, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    report = export(home, vault)
+    assert report.total("skipped") >= 1 or report.total("unchanged") >= 1
+    text = vault_text(vault)
+    assert TOKEN not in text and PASSWORD not in text
+    assert ("one more thing" if changed == "parent" else "and one more check") in text

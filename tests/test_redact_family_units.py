@@ -24,7 +24,13 @@ A = "019a2b3c-6000-7f60-8a1b-36363636bbbb"
 
 
 def family(
-    home: Path, *, named: bool = True, child_names: bool = True, more: str = "", later: str = ""
+    home: Path,
+    *,
+    named: bool = True,
+    child_names: bool = True,
+    more: str = "",
+    later: str = "",
+    child_start: str = "2026-03-10T08:02:00Z",
 ) -> None:
     """A parent that names ``TOKEN`` (``API_TOKEN=``) and hands it to a subagent bare; the
     subagent names ``PASSWORD`` (``DB_PASSWORD=``), which the parent's answer says bare."""
@@ -37,7 +43,7 @@ def family(
         r.user(more)
         r.assistant("Noted.")
     r.write(codex)
-    a = CodexRollout(A, "/home/dev/work/api", start="2026-03-10T08:02:00Z",
+    a = CodexRollout(A, "/home/dev/work/api", start=child_start,
                      source={"subagent": {"thread_spawn": {"parent_thread_id": P, "depth": 1}}})  # fmt: skip
     a.user(f"Check the deploy used {TOKEN}", events=False)
     a.assistant(f"DB_PASSWORD={PASSWORD} in .env" if child_names else f"saw {PASSWORD}")
@@ -60,14 +66,17 @@ def export(home: Path, vault: Path, workers: int = 1):
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_a_parents_and_a_subagents_secrets_reach_each_others_notes(tmp_path, workers):
+@pytest.mark.parametrize("child_first", [False, True])
+def test_a_parents_and_a_subagents_secrets_reach_each_others_notes(tmp_path, workers, child_first):
+    """Whichever unit is read first (a rollout's file is named by its start: a subagent's
+    clock may be behind)."""
     home, vault = tmp_path / "home", tmp_path / "v"
-    family(home)
+    family(home, child_start="2026-03-10T07:58:00Z" if child_first else "2026-03-10T08:02:00Z")
     report = export(home, vault, workers)
     text = vault_text(vault)
     assert report.total("created") == 2
     assert TOKEN not in text and PASSWORD not in text
-    assert "· agent" in text  # (the subagent's note is there, redacted)
+    assert "Check the deploy used" in text  # (the subagent's note is there, redacted)
     again = export(home, vault, workers)  # and the next run reads nothing again
     assert again.total("skipped") == 2
 

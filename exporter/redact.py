@@ -75,8 +75,12 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # under a name for a policy, a version, a key's id or a hash, nor a cloud resource's name;
 # a token glued after ``_``; and what an earlier run wrote of a session is repaired with
 # its secrets too (a note's file name, its aliases, an index note named by a project, the
-# state's facts): each note once.
-ENGINE_VERSION = "11"
+# state's facts): each note once; 12: a family split over units (a Codex subagent's
+# rollout, a fork, an older ``agent-<id>.jsonl``) shares its secrets, a token split by a
+# shell continuation or a soft line break, or escaped (an HTML entity, ``\u``, URL
+# encoding), goes whole, a value piped into a command that stores it, a command as a list
+# of its words judged as written out, OpenVPN's inline password, a PIN under its key.
+ENGINE_VERSION = "12"
 
 
 class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):

@@ -212,6 +212,7 @@ class _Run:
                 progress(done, len(units))
         self._write_finished(wait=True)
         self.plan.unmet()
+        self.plan.read_relatives()  # (their secrets: ``redact_family``)
         # A note written above may be the missing end of a link in another note (a child
         # found after its parent, an origin after its fork): those notes are redone once,
         # read again here.

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from .model import Session, session_key
 from .notespec import NoteSettings
+from .redact_family import Found, inherited, relatives, to_redo, unread_redacted
 from .redact_outputs import move_secret_path
 from .session_secrets import KnownSecrets, secrets_of, without_secrets
 from .vault import Vault
@@ -72,6 +73,9 @@ class LinkPlan:
         # what the run prints, the index notes and the state's facts may quote them.
         self.secrets = KnownSecrets()
         self.unit_secrets: dict[str, KnownSecrets] = {}
+        # Session key -> its relatives (``redact_family``), for each session placed this run
+        # that has any: a relative this run did not read is read if its note was redacted.
+        self._relatives_of: dict[str, list[str]] = {}
 
     def place(
         self, sessions: list[Session], unit: str, failed: Callable[[Session, Exception], None]
@@ -93,7 +97,43 @@ class LinkPlan:
                 continue
             self._family_paths[session.key] = paths[session.key]
             self._unit_of[session.key] = unit
+        for session in sessions:
+            self._pass_on(session, unit)
         return paths
+
+    def _relatives(self, session: Session) -> list[str]:
+        return relatives(self.vault, session, self._coming.get(session.key, ()))
+
+    def inherited(self, session: Session) -> Found:
+        """The secrets of ``session``'s relatives placed this run (``redact_family``)."""
+        return inherited(self._relatives(session), self.secrets_by_key)
+
+    def lacks_inherited(self, session: Session) -> bool:
+        """Was ``session`` read without a secret of a relative placed this run?"""
+        carried = {value for value, _rule in secrets_of(session)}
+        return any(value not in carried for value, _rule in self.inherited(session))
+
+    def _pass_on(self, session: Session, unit: str) -> None:
+        """A relative of ``session`` in another unit whose note may lack one of its secrets
+        is exported once more (``redact_family.to_redo``)."""
+        keys = self._relatives(session)
+        if keys:
+            self._relatives_of[session.key] = keys
+        found = secrets_of(session)
+        if not found:
+            return
+        placed = {k: self.secrets_by_key.get(k, ()) for k in keys if k in self._family_paths}
+        for other in to_redo(self.vault, found, keys, placed, self._unit_of, unit):
+            self._again(other)
+
+    def read_relatives(self) -> None:
+        """The relatives of the sessions placed this run, in units this run did not read,
+        whose notes hold a redaction: exported once more, as their secrets (unknown until
+        read) may be missing from the notes of those read (``redact_family``)."""
+        placed = self._family_paths.keys()
+        for unit in unread_redacted(self.vault, self._relatives_of, placed, self._unit_of):
+            self._again(unit)
+        self._relatives_of.clear()
 
     def _without_secrets(self, session: Session, path: str, unit: str) -> str:
         """The path of ``session``'s note, moved off a name holding a secret of its session

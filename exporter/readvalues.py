@@ -5,6 +5,7 @@ the reading itself, with the note builder, waits for the first unit read."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -105,15 +106,19 @@ def wanted_redacted(
     since: datetime | None,
     counts: Counter[str],
     streamed: bool = True,
+    inherited: Callable[[Session], Iterable[tuple[str, str]]] | None = None,
 ) -> list[Session]:
     """The sessions of a unit (or of one family of it) the run exports, each with the lines
     of its file the reading skipped (``with_unread_lines``), redacted, each family's
     secrets looked for across all of it (``Redactor.sessions``), in a worker (``streamed``
-    False: the main process redacts a streamed session) and in the main process alike."""
+    False: the main process redacts a streamed session) and in the main process alike
+    (``inherited``: the secrets of relatives read in other units, ``redact_family``)."""
     sessions = with_unread_lines(sessions, problems)
     if rules is None:
         return [s for s in sessions if wanted(s, project, since)]
-    return rules.sessions(sessions, counts, streamed, lambda s: wanted(s, project, since))
+    return rules.sessions(
+        sessions, counts, streamed, lambda s: wanted(s, project, since), inherited
+    )
 
 
 def with_unread_lines(sessions: list[Session], problems: list[Problem]) -> list[Session]:

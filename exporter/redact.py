@@ -40,8 +40,9 @@ from .redact_names import (
 from .redact_parts import PartRedaction
 from .redact_rules import RULES, Rule, compile_rule
 from .redact_sessions import FamilyRedaction
-from .redact_spread import Spread
+from .redact_spread import Spread, without_overlaps
 from .redact_values import ValueRedaction
+from .redact_views import View, view
 
 if TYPE_CHECKING:
     pass
@@ -75,8 +76,12 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # under a name for a policy, a version, a key's id or a hash, nor a cloud resource's name;
 # a token glued after ``_``; and what an earlier run wrote of a session is repaired with
 # its secrets too (a note's file name, its aliases, an index note named by a project, the
-# state's facts): each note once.
-ENGINE_VERSION = "11"
+# state's facts): each note once; 12: a family split over units (a Codex subagent's
+# rollout, a fork, an older ``agent-<id>.jsonl``) shares its secrets, a token split by a
+# shell continuation or a soft line break, or escaped (an HTML entity, ``\u``, URL
+# encoding), goes whole, a value piped into a command that stores it, a command as a list
+# of its words judged as written out, OpenVPN's inline password, a PIN under its key.
+ENGINE_VERSION = "12"
 
 
 class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
@@ -124,6 +129,9 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
             return text
         if self._spread is not None:  # a session's second pass: its secrets, found again
             return self._spread.text(text, counts)
+        meant = view(text)
+        if meant is not None:  # a token split by a break, or escaped (``redact_views``)
+            text = self._broken(text, meant, counts)
         data = text.encode("utf-8", "surrogatepass")
         redacted = self._text(text, data, counts)
         if len(data.translate(None, _HIDDEN)) != len(data):
@@ -144,6 +152,39 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
             again = self._text(shown, shown.encode("utf-8", "surrogatepass"), counts)
             redacted = redacted if again is shown else again
         return redacted
+
+    def _broken(self, text: str, meant: View, counts: Counter[str] | None) -> str:
+        """``text`` with each secret the rules find in ``meant`` across a break or an escape
+        replaced, where it stands in ``text``, by its placeholder."""
+        outer, self._found = self._found, []
+        try:
+            self._text(meant.text, meant.text.encode("utf-8", "surrogatepass"), None)
+            found = self._found
+        finally:
+            self._found = outer
+        spans: list[tuple[int, int, str]] = []
+        for secret, rule_id in found:
+            value = secret.decode("utf-8", "replace")
+            at = meant.text.find(value) if value else -1
+            while at != -1:
+                # (also one the text holds plainly, named by a piece read: ``--password \``;
+                # elsewhere the rules' own pass judges it, and only where it is named)
+                if meant.across(at, at + len(value)) or meant.named_by(at):
+                    spans.append((*meant.span(at, at + len(value)), rule_id))
+                    if outer is not None:  # (looked for across the session as it is read)
+                        outer.append((secret, rule_id))
+                at = meant.text.find(value, at + 1)
+        if not spans:
+            return text
+        pieces: list[str] = []
+        last = 0
+        for start, end, rule_id in without_overlaps(spans):
+            pieces += (text[last:start], PLACEHOLDER.format(rule_id))
+            last = end
+            if counts is not None:
+                counts[rule_id] += 1
+        pieces.append(text[last:])
+        return "".join(pieces)
 
     def _text(self, text: str, data: bytes, counts: Counter[str] | None) -> str:
         original = data

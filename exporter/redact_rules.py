@@ -111,6 +111,25 @@ _TOKEN_START = r"(?:\b|_|\\[nrt]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})"
 # A token ends where a word character cannot continue it.
 _END = r"(?:\b|$)"
 _B64 = r"[A-Za-z0-9+/]"
+# A value piped into a command that stores it as a secret (``echo … | vercel env add NAME``,
+# ``printf %s … | gh secret set NAME``, ``echo … | docker login --password-stdin``): the
+# command named after this, the value in one of the three groups.
+_PIPED = (
+    r"\b(?:echo(?:[ \t]+-[neE]{1,3})?|printf(?:[ \t]+[\"']?%s(?:\\n)?[\"']?)?)[ \t]+"
+    r"(?:\"([^\"\n]{8,300})\"|'([^'\n]{8,300})'|([^\s\"'|;&<>$`]{8,300}))[ \t]*\|[ \t]*"
+    r"(?:(?:npx|bunx|sudo)[ \t]+)?"
+)
+_PIPED_SECRET = _PIPED + (
+    r"(?:vercel[ \t]+env[ \t]+add|gh[ \t]+secret[ \t]+set|wrangler[ \t]+(?:pages[ \t]+)?secret"
+    r"[ \t]+put|firebase[ \t]+functions:secrets:set)\b"
+)
+_PIPED_PASSWORD = _PIPED + (
+    r"(?:docker|podman|buildah|skopeo|nerdctl|oras|helm[ \t]+registry)[ \t]+login\b"
+    r"[^\n|;&]*?[ \t]--password-stdin\b"
+)
+# OpenVPN's ``auth-user-pass`` given inline in its configuration: a user's line, then the
+# password's.
+_OPENVPN_INLINE = r"<auth-user-pass>[ \t]*\r?\n[^\n]{1,200}\n[ \t]*([^\s<][^\n]{0,199}?)[ \t]*\r?\n"
 _KEY_KINDS = ("api", "access", "private", "auth", "signing", "client", "encryption", "master")
 # A Discord bot token is three parts joined by dots: its bot's user id (a snowflake, 17 to
 # 20 decimal digits) in base64 without padding, 6 characters of a time, then 27 to 38 of
@@ -350,13 +369,15 @@ RULES: tuple[Rule, ...] = (
     # -- generic assignments: last, on what the specific rules left ----------------------
     _r("generic-password",
        ("password", "passwd", "passphrase", "pwd", *(f"pass{c}" for c in "=:\"'_-"),
-        "SSHPASS", ":5432:", ":*:", "auth=(", "auth = (", "Auth("),
+        "SSHPASS", ":5432:", ":*:", "auth=(", "auth = (", "Auth(", "<auth-user-pass>"),
        named_forms(PASSWORD_WORD, value_pattern(6, 200), quoted_pattern(6, 200), before=(
            # netrc: ``machine h login me password …``, or a line of its own
            r"(?:\blogin[ \t]+\S+\s+|(?m:^)[ \t]*)password[ \t]+",
            # a user and password pair: requests' ``auth=('me', '…')``, ``BasicAuth('me', …)``
            r"(?:\bauth[ \t]*=[ \t]*[(\[]|Auth\()[ \t]*[\"'][^\"'\n]{0,100}[\"'][ \t]*,[ \t]*",
        ), own=(
+           _PIPED_PASSWORD,
+           _OPENVPN_INLINE,
            # .pgpass: ``host:port:database:user:password``
            r"(?m:^)[^\s:#]{1,253}:(?:[0-9]{1,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:"
            r"((?:[^\s:\\]|\\.){6,200})(?m:$)",
@@ -364,13 +385,14 @@ RULES: tuple[Rule, ...] = (
        entropy=2.5, generic=True, fold=True),
     _r("generic-secret",
        ("secret", "token", "credential", "APIKey", "::add-mask::", "auth\"", "auth'", "auth:",
-        "auth=", *(f"{kind}{sep}" for kind in _KEY_KINDS for sep in ("_key", "-key", "Key"))),
+        "auth=", "vercel", *(f"{kind}{sep}" for kind in _KEY_KINDS
+                             for sep in ("_key", "-key", "Key"))),
        named_forms(SECRET_WORD, value_pattern(8, 300), quoted_pattern(8, 300), before=(
            # ``gh secret set NAME --body …``; GitHub Actions' ``::add-mask::…``
            r"\bgh[ \t]+secret[ \t]+set[ \t]+\S+(?:[ \t]+\S+){0,6}?[ \t]+(?:--body|-b)(?:=|[ \t]*)",
            r"::add-mask::",
            # ``"auth": "…"`` (Docker's config.json: base64 of ``user:password``)
            r"(?:^|[^\w-])(?i:auth)" + QUOTE + r"\s{0,3}[:=]\s{0,3}",
-       )),
+       ), own=(_PIPED_SECRET,)),
        entropy=3.0, generic=True, fold=True),
 )  # fmt: skip

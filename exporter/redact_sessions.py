@@ -42,6 +42,7 @@ class FamilyRedaction:
         counts: Counter[str],
         streamed: bool = True,
         keep: Callable[[Session], bool] | None = None,
+        inherited: Callable[[Session], Iterable[tuple[str, str]]] | None = None,
     ) -> list[Session]:
         """The sessions ``keep`` keeps (all by default), read together (a unit), each
         redacted as ``session`` does, where a secret found in one is looked for in its whole
@@ -51,7 +52,9 @@ class FamilyRedaction:
         is redacted there is not counted). Sessions of no shared family stay apart: one's
         secrets redact no other's. A streamed session is redacted as its messages are read,
         on its own; with ``streamed`` False it is left as it is (a worker's: the main process
-        reads it)."""
+        reads it). ``inherited``: the secrets of a session's relatives read in other units
+        (a Codex subagent's rollout, its parent's: ``redact_family``), looked for across its
+        family here as its own are."""
         sessions = list(sessions)
         kept = [keep is None or keep(s) for s in sessions]
         family = families(sessions)
@@ -67,6 +70,8 @@ class FamilyRedaction:
             redacted, secrets = self._first_pass(s, counts if k else Counter())
             if k:
                 done.append(redacted)
+            if inherited is not None:
+                secrets = {**dict(inherited(s)), **secrets}
             for value, rule_id in secrets.items():
                 shared.setdefault(family[s.session_id], {}).setdefault(value, rule_id)
         return [

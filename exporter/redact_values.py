@@ -5,6 +5,8 @@ secrets above it). A part of ``redact.Redactor``, kept here for its length."""
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections import Counter
 from collections.abc import Mapping
 from itertools import islice
@@ -18,6 +20,31 @@ if TYPE_CHECKING:
     from .redact_spread import Spread
 
 _Counts = Counter[str] | None  # what a redaction adds its rules' ids to, if anything
+# A list that may be a command's words: a program's name first, a few short words.
+_PROGRAM = re.compile(r"[\w./+-]{1,100}")
+_ARGV_WORDS, _ARGV_WORD = 256, 4096
+
+
+# A PIN: four to eight digits under a key that names one (``pin``, ``pin_code``, ``simPin``),
+# not in text (``pin: 1234`` may pin anything). Not a year or a date (``"pin": "2024"``
+# pins a version), nor a GPIO pin's number (``"pin": 17``: fewer digits).
+_PIN_NAME = re.compile(r"(?:[A-Za-z]+[_-]|[a-z]+(?=P))?(?:pin|Pin|PIN)(?:[_-]?(?:code|Code|CODE))?")
+_PIN = re.compile(r"[0-9]{4,8}")
+_DATE = re.compile(r"(?:19|20)[0-9]{2}(?:(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01]))?")
+
+
+def _pin(name: str, value: str) -> str | None:
+    if _PIN_NAME.fullmatch(name) and _PIN.fullmatch(value) and not _DATE.fullmatch(value):
+        return "generic-password"
+    return None
+
+
+def _is_argv(value: Any) -> bool:
+    return (
+        2 <= len(value) <= _ARGV_WORDS
+        and all(type(word) is str and len(word) <= _ARGV_WORD for word in value)
+        and _PROGRAM.fullmatch(value[0]) is not None
+    )
 
 
 class ValueRedaction:
@@ -50,7 +77,7 @@ class ValueRedaction:
             redacted = self.text(value, counts)
             if redacted != value or value in self.allow or self._spread is not None:
                 return redacted
-            rule_id = named_value(name, value, self._entropy)
+            rule_id = named_value(name, value, self._entropy) or _pin(name, value)
             if rule_id is None and under is not None and self._judge(name, value, under):
                 rule_id = under
             if rule_id is not None and self._found is not None:
@@ -59,10 +86,11 @@ class ValueRedaction:
             return self._mapping(value, counts, under)
         elif isinstance(value, list | tuple):
             return self._sequence(value, counts, name, under)
-        elif type(value) is int and value >= 100_000 and name and self._spread is None:
+        elif type(value) is int and value >= 1000 and name and self._spread is None:
             if str(value) in self.allow:
                 return value
-            rule_id = named_value(name, str(value), self._entropy)  # a password of digits
+            # a password of digits (six or more), or a PIN
+            rule_id = named_value(name, str(value), self._entropy) or _pin(name, str(value))
         else:
             return value
         if rule_id is None:
@@ -92,6 +120,37 @@ class ValueRedaction:
         return value if out is None else out
 
     def _sequence(self, value: Any, counts: _Counts, name: str, under: str | None) -> Any:
+        redacted = self._items(value, counts, name, under)
+        if self._spread is None and _is_argv(redacted):
+            return self._as_command(redacted, counts)
+        return redacted
+
+    def _as_command(self, argv: Any, counts: _Counts) -> Any:
+        """A command given as a list of its words (``["docker", "login", "-p", "…"]``,
+        ``["mysql", "-p…"]``), judged as the same command written out: a word's secret
+        may be known only by the word before it, or by the command."""
+        outer, self._found = self._found, []
+        try:
+            self.text(shlex.join(argv))
+            found = self._found
+        finally:
+            self._found = outer
+        secrets = {s.decode("utf-8", "replace"): rule_id for s, rule_id in found}
+        if not secrets:
+            return argv
+        out = list(argv)
+        for i, word in enumerate(out):
+            for secret, rule_id in secrets.items():
+                if secret and secret in word:
+                    word = word.replace(secret, PLACEHOLDER.format(rule_id))
+                    if counts is not None:
+                        counts[rule_id] += 1
+                    if outer is not None:
+                        outer.append((secret.encode("utf-8", "surrogatepass"), rule_id))
+            out[i] = word
+        return argv if out == list(argv) else type(argv)(out)
+
+    def _items(self, value: Any, counts: _Counts, name: str, under: str | None) -> Any:
         out: list[Any] | None = None
         for i, item in enumerate(value):
             new_item = self.value(item, counts, item_name(value, i) or name, under)

@@ -105,6 +105,8 @@ class UnitReader:
             )
             and all(plan.links_hold(r.links) for r in read.sessions if r.note and r.links)
             and plan.places_as([r.session for r in read.sessions], predicted)
+            # (read without a secret of a relative in another unit: read here, with it)
+            and not any(plan.lacks_inherited(r.session) for r in read.sessions)
         ):
             return read
         return None
@@ -116,8 +118,9 @@ class UnitReader:
         o, rules = self.options, self.redactor
         redactions: Counter[str] = Counter()  # counted as a worker counts them
         sessions = wanted_redacted(
-            loaded.sessions, loaded.problems, rules, o.project, o.since, redactions
-        )
+            loaded.sessions, loaded.problems, rules, o.project, o.since, redactions,
+            inherited=self.plan.inherited,
+        )  # fmt: skip
         conversations = sum(1 for s in loaded.sessions if has_conversation(s))
         kept = sum(1 for s in loaded.sessions if selected(s, o.project, o.since))
         self.children_written(sessions)

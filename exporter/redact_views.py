@@ -1,0 +1,119 @@
+"""Tokens a text writes broken or encoded: read as they are meant, redacted where they stand.
+
+A token split by a shell continuation (``\\`` at a line's end) or a quoted-printable soft
+break (``=`` at a line's end), or written with an HTML entity (``ghp&#95;…``, which a note's
+reading view shows as ``_``), a JSON escape (``\\u005f``) or URL encoding (``%3A`` in a
+Telegram token, ``https%3A%2F%2Fhooks.slack.com…``) is no token to the rules, while the
+text means one. ``View`` is the text with those pieces read (a break joined, an escape
+decoded), and where each of its characters stands in the text. ``Redactor.text`` runs the
+rules over the view and replaces, in the text itself, each secret found there across such
+a piece: both halves of a split token and the break between them, an escaped token whole.
+A secret the text holds plainly is left to the rules' own pass (it has no such piece in
+it), so the view adds no finding the text did not mean.
+"""
+
+from __future__ import annotations
+
+import html
+import string
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import re2
+
+# A break inside a token (the continuation's indentation on the next line goes with it; a
+# soft break's ``=`` with the character before it: RE2 has no look-behind), an HTML
+# character reference, a JSON escape, a URL-encoded byte. Linear (RE2), and looked
+# for only in a text holding one of ``_SIGNS``.
+_PIECE = (
+    r"\\\r?\n[ \t]*|[!-~]=\r?\n|&#[0-9]{1,7};|&#[xX][0-9a-fA-F]{1,6};|&[A-Za-z]{2,10};"
+    r"|\\u[0-9a-fA-F]{4}|%[0-9A-Fa-f]{2}"
+)
+# What an escape may stand for inside a token: a token's characters, not the ones that end
+# one (``=``, ``&``, quotes, ``<``: ``line%3Dghp_…%3Dmore`` keeps its ``%3Dmore``).
+_TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "_-.:/+@~$!")
+_NAMED_WITHIN = 64  # characters: about as far as a rule reads before a secret
+_SIGNS = ("\\\n", "\\\r\n", "=\n", "=\r\n", "&", "\\u", "%")
+
+
+@cache
+def _pieces() -> Any:
+    return re2.compile(_PIECE)
+
+
+def _read(piece: str) -> str | None:
+    """What ``piece`` means inside a token: nothing (a break), one printable ASCII character
+    (an escape), or None (it stays as written: ``&nbsp;``, ``%20``, ``\\u00e9``)."""
+    if piece[:2] in ("\\\n", "\\\r"):
+        return ""
+    if piece[-1] == "\n":  # a soft break, after a token's character
+        return piece[0]
+    if piece[0] == "&":
+        char = html.unescape(piece)
+    else:  # \\uXXXX or %XX
+        char = chr(int(piece[2:] if piece[0] == "\\" else piece[1:], 16))
+    return char if len(char) == 1 and char in _TOKEN_CHARS else None
+
+
+@dataclass(slots=True)
+class View:
+    """``text`` with its breaks joined and its escapes decoded, and the way back."""
+
+    text: str
+    _marks: list[int]  # a view position from which the text goes on plainly ...
+    _at: list[int]  # ... and the text's position there
+    _decoded: dict[int, tuple[int, int]]  # a decoded character -> the escape's span
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The text's span of the view's ``start:end`` (``end`` > ``start``)."""
+        return self._start(start), self._end(end - 1)
+
+    def across(self, start: int, end: int) -> bool:
+        """Does the view's ``start:end`` hold a piece read otherwise than written?"""
+        first, last = self.span(start, end)
+        return last - first != end - start
+
+    def named_by(self, start: int) -> bool:
+        """Is a piece read otherwise than written just before the view's ``start`` (where a
+        rule reads what names a secret: ``--password \\`` on the line before, the scheme of
+        ``https%3A%2F%2Fhooks.slack.com/…``)?"""
+        k = bisect_right(self._marks, start) - 1
+        return k > 0 and start - self._marks[k] <= _NAMED_WITHIN
+
+    def _start(self, i: int) -> int:
+        if i in self._decoded:
+            return self._decoded[i][0]
+        k = bisect_right(self._marks, i) - 1
+        return self._at[k] + (i - self._marks[k])
+
+    def _end(self, i: int) -> int:
+        return self._decoded[i][1] if i in self._decoded else self._start(i) + 1
+
+
+def view(text: str) -> View | None:
+    """``text`` as a token in it is meant (``View``); None when nothing in it reads otherwise."""
+    if not any(sign in text for sign in _SIGNS):
+        return None
+    out: list[str] = []
+    marks, at, decoded = [0], [0], {}
+    seen = last = 0  # the view's length so far; the end of the text's last piece read
+    for m in _pieces().finditer(text):
+        char = _read(m.group())
+        start, end = m.span()
+        if char is None or (char and m.group()[-1] == "\n" and not text[end : end + 1].strip()):
+            continue  # (a soft break joins a token only with one going on after it)
+        out.append(text[last:start])
+        seen += start - last
+        if char:
+            out.append(char)
+            decoded[seen] = (start, end)
+            seen += 1
+        marks.append(seen)
+        at.append(end)
+        last = end
+    if len(marks) == 1:
+        return None
+    out.append(text[last:])
+    return View("".join(out), marks, at, decoded)

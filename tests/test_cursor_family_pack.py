@@ -187,15 +187,12 @@ def test_the_snapshot_ends_the_read_without_writing(tmp_path):
         assert not db.conn.in_transaction
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a packed member is a streamed session, and a streamed session is redacted on its"
-    " own (redact_sessions.FamilyRedaction.sessions): a secret a rule finds in one member by"
-    " what stands around it is not looked for in the others. Needs the redaction's owner.",
-)
 def test_a_secret_found_in_a_subagent_of_a_packed_family_is_redacted_in_its_parent(
     tmp_path, monkeypatch
 ):
+    """A packed member is a streamed session, which was redacted on its own: a secret a rule
+    finds in one member by what stands around it (``api_token="…"``) stayed whole in the
+    others (the parent's prompt named it bare)."""
     token = "".join(random.Random(17).choices(string.ascii_letters + string.digits, k=32))
     disk: dict = {}
     _composer(disk, PARENT, [(1, {"text": f"Call the API with {token} and report."}),

@@ -13,7 +13,6 @@ import tracemalloc
 from datetime import UTC
 from pathlib import Path
 
-import pytest
 from conftest import note_files
 from vscode_builder import make_db
 

@@ -150,7 +150,7 @@ def test_model_change_compaction_truncation_abort_and_errors(tmp_path):
     s.write(tmp_path / ".copilot")
     (session,), _ = load_all(tmp_path)
     assert session.models == ("claude-sonnet-4.5", "gpt-5")
-    assert [p.text for p in parts(session, "summary")] == ["We added /health."]
+    assert [(p.text, p.tokens) for p in parts(session, "summary")] == [("We added /health.", 90000)]
     assert [(p.notice, p.text) for p in parts(session, "notice")] == [
         ("notification", "Model changed to gpt-5 (reasoning effort high)"),
         ("notification", "Context truncated: 4 messages removed"),

@@ -387,9 +387,10 @@ class EventLog:
             child.add("system", [NoticePart("error", text, app=True)], event.get("id"), when)
 
     def on_compaction(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
-        summary = data.get("summaryContent")
+        summary, tokens = data.get("summaryContent"), data.get("preCompactionTokens")
+        tokens = tokens if type(tokens) is int and tokens > 0 else None  # (the context's size)
         if isinstance(summary, str) and summary.strip():
-            thread.add("system", [SummaryPart(summary)], event.get("id"), when)
+            thread.add("system", [SummaryPart(summary, tokens=tokens)], event.get("id"), when)
 
     def on_truncation(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         text = truncation_text(data)

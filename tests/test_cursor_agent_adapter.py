@@ -41,8 +41,13 @@ def export(home, vault, **kw):
     return run_export(ExportOptions(vault=vault, home=home, sources=["cursor"], timezone=UTC, **kw))
 
 
+def conversation(session):
+    """The messages but the notice said once before them (what the transcript keeps not)."""
+    return [m for m in session.messages if m.role != "system"]
+
+
 def shape(session):
-    return [(m.role, [p.kind for p in m.parts]) for m in session.messages]
+    return [(m.role, [p.kind for p in m.parts]) for m in conversation(session)]
 
 
 @pytest.mark.parametrize(
@@ -94,16 +99,20 @@ def test_a_transcript_becomes_prompts_replies_tool_calls_and_times(tmp_path):
         ("tool", ["tool_result"]), ("assistant", ["text"]), ("user", ["text"]),
         ("assistant", ["tool_call"]),
     ]  # fmt: skip
-    assert session.messages[0].parts[1].name == "src/app.py"
-    first_call = session.messages[1].parts[1]
-    result = session.messages[2].parts[0]
+    said = conversation(session)
+    assert session.messages[0].parts[0].text == (  # (said once, before the conversation)
+        "Cursor withheld 1 reply: the transcript holds a redaction mark in its place."
+    )
+    assert said[0].parts[1].name == "src/app.py"
+    first_call = said[1].parts[1]
+    result = said[2].parts[0]
     assert (first_call.name, first_call.input["command"], first_call.description) == (
         "Shell",
         "pytest -q",
         "Run tests",
     )
     assert result.call_id == first_call.call_id and result.output == "3 passed"
-    assert session.messages[0].timestamp == T0  # 10:15 at UTC+3
+    assert said[0].timestamp == T0  # 10:15 at UTC+3
     assert (session.started_at, session.ended_at) == (T0, datetime(2026, 4, 28, 7, 20, tzinfo=UTC))
     assert session.models == () and session.usage.input_tokens == 0
 
@@ -186,7 +195,7 @@ def test_flat_and_text_layouts_and_the_jsonl_wins(tmp_path):
         ("user", ["text"]),
         ("assistant", ["thinking", "text", "tool_call", "tool_result", "text"]),
     ]
-    parts = text.messages[1].parts
+    parts = conversation(text)[1].parts
     assert parts[0].text == "Look first.\nThen answer."
     assert parts[2].input == {"command": "ls -la", "description": "List files"}
     assert (parts[3].output, parts[3].call_id) == ("a.txt\n  b.txt", parts[2].call_id)
@@ -214,7 +223,7 @@ def test_subagents_are_their_own_notes_linked_to_the_call_that_started_them(tmp_
     assert sorted(by_id) == sorted([CHAT, CHILD, OTHER_CHILD]) and problems == []
     parent = by_id[CHAT]
     assert sorted(parent.subagent_ids) == sorted([CHILD, OTHER_CHILD])
-    calls = [p for p in parent.messages[2].parts if p.kind == "tool_call"]
+    calls = [p for p in conversation(parent)[2].parts if p.kind == "tool_call"]
     assert [c.subagent_id for c in calls] == [CHILD, OTHER_CHILD]
     child = by_id[CHILD]
     assert (child.parent_id, child.title, child.agent_label) == (CHAT, "Scan TODOs", "explore")
@@ -275,7 +284,7 @@ def test_one_delegation_and_one_child_are_linked_even_when_the_prompts_differ(tm
     chat.subagent(CHILD).user("List files", query=False).reply("a b").write()
     sessions, _ = load(tmp_path)
     parent = next(s for s in sessions if s.session_id == CHAT)
-    assert parent.messages[1].parts[0].subagent_id == CHILD
+    assert conversation(parent)[1].parts[0].subagent_id == CHILD
 
 
 def test_subagents_of_a_removed_conversation_are_still_exported(tmp_path):
@@ -613,7 +622,7 @@ def test_a_nested_transcript_wins_over_a_flat_copy_and_flat_files_keep_their_sub
     assert sorted(by_id) == sorted([CHAT, "flat-2", CHILD]) and problems == []
     assert texts(by_id[CHAT], "user") == ["nested copy"]
     assert by_id[CHILD].parent_id == "flat-2"
-    assert by_id["flat-2"].messages[1].parts[0].subagent_id == CHILD
+    assert conversation(by_id["flat-2"])[1].parts[0].subagent_id == CHILD
 
 
 def test_attached_files_are_read_in_linear_time_and_never_invented():
@@ -672,3 +681,32 @@ def test_a_siblings_chat_folder_hash_gives_the_folder_of_all_in_its_project(tmp_
     assert sorted((s.session_id, s.cwd, s.project) for s in sessions) == sorted(
         [(CHAT, cwd, "side-project"), (CHILD, cwd, "side-project")]
     )
+
+
+def test_what_a_transcript_does_not_keep_is_said_once(tmp_path):
+    """No tool result anywhere, replies Cursor withheld, no time of its own: said once,
+    before the conversation, not under each call (review28 M1, M2)."""
+    chat = AgentChat(tmp_path, "/w/a", CHAT)
+    chat.user("read both files")
+    chat.reply("[REDACTED]")
+    chat.reply(tool("Read", path="/w/a/one.txt"), tool("Read", path="/w/a/two.txt"))
+    chat.reply("[REDACTED]").reply("Both are empty.").write()
+    (session,), _ = load(tmp_path)
+    told = session.messages[0]
+    assert told.role == "system" and [p.kind for p in told.parts] == ["notice"]
+    assert told.parts[0].text == (
+        "The transcript records no times: the time shown is its file's (when it was created or "
+        "last written), which a copy or a restore changes. Cursor's transcript keeps no tool "
+        "output: each call is shown with its input. Cursor withheld 2 replies: the transcript "
+        "holds a redaction mark in their place."
+    )
+    export(tmp_path, tmp_path / "vault")
+    (note,) = note_files(tmp_path / "vault").values()
+    assert note.decode().count("keeps no tool output") == 1
+
+
+def test_a_transcript_with_times_and_results_says_nothing_of_them(tmp_path):
+    chat = AgentChat(tmp_path, "/w/a", CHAT)
+    chat.user("read it", T0).reply(tool("Read", path="/w/a/one.txt")).results("hello").write()
+    (session,), _ = load(tmp_path)
+    assert [m.role for m in session.messages] == ["user", "assistant", "tool"]

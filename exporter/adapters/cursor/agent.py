@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ...errors import Problem
-from ...model import Message, Session, ToolCallPart
+from ...model import Message, NoticePart, Session, ToolCallPart
 from .._jsonl import parse_timestamp
 from ..base import FileStamp, LoadResult, SessionRef
 from ..vscode import project_of_path
@@ -80,7 +80,9 @@ def load_conversation(ref: SessionRef) -> LoadResult:
         session = replace(session, project=slug)
     if parent_id is None:
         kept = tuple(child.path.stem for child, t in children if t.messages)
-        session = replace(session, messages=_with_links(main.messages, links), subagent_ids=kept)
+        told = session.messages[: len(session.messages) - len(main.messages)]
+        messages = (*told, *_with_links(main.messages, links))
+        session = replace(session, messages=messages, subagent_ids=kept)
     if main.messages and not result.copy:
         result.sessions.append(session)
     calls = {child: main.messages[i].parts[j] for (i, j), child in links.items()}
@@ -186,13 +188,14 @@ def _session(
     updated: datetime | None = None,
 ) -> Session:
     known = [*transcript.times, *(t for t in (meta.created, meta.updated, updated) if t)]
-    if not known:
+    from_file = not known
+    if from_file:
         known = _file_times(stamp)
     models = meta.model or model
     return Session(
         source=SOURCE,
         session_id=session_id,
-        messages=tuple(transcript.messages),
+        messages=(*_told(transcript, from_file), *transcript.messages),
         source_path=stamp.path,
         title=title or meta.title,
         project=project_of_path(cwd),
@@ -204,6 +207,28 @@ def _session(
         ended_at=max(known) if max(known) > min(known) else None,
         parent_id=parent_id,
     )
+
+
+def _told(transcript: Transcript, from_file: bool) -> tuple[Message, ...]:
+    """What the note says once, before the conversation, of what the transcript does not
+    keep: its times (the note's are its file's), any tool's output (so a call shown
+    without one is not taken for a call that returned nothing), replies Cursor withheld."""
+    said = []
+    if from_file:
+        said.append(
+            "The transcript records no times: the time shown is its file's (when it was "
+            "created or last written), which a copy or a restore changes."
+        )
+    calls = any(isinstance(p, ToolCallPart) for m in transcript.messages for p in m.parts)
+    if calls and not transcript.results:
+        said.append("Cursor's transcript keeps no tool output: each call is shown with its input.")
+    if withheld := transcript.withheld:
+        replies = "1 reply" if withheld == 1 else f"{withheld} replies"
+        where = "its place" if withheld == 1 else "their place"
+        said.append(f"Cursor withheld {replies}: the transcript holds a redaction mark in {where}.")
+    if not said:
+        return ()
+    return (Message("system", (NoticePart("notification", " ".join(said)),)),)
 
 
 def _file_times(stamp: FileStamp) -> list[datetime]:

@@ -19,6 +19,7 @@ from .._times import Times
 from .._values import json_kind
 from ..vscode import Database, project_of_path
 from .context import images_loaded
+from .decisions import with_decisions
 
 SOURCE = "cursor"
 
@@ -69,6 +70,7 @@ def composer_session(
     if db is not None and (folder is None or branch is None):
         found_folder, found_branch = request_context(db, cid)
         folder, branch = folder or found_folder, branch or found_branch
+    messages = with_decisions(messages, bubbles, data, folder)  # accepted or rejected edits
     return Session(
         source=SOURCE,
         session_id=cid,

@@ -63,6 +63,8 @@ class Transcript:
     paths: list[str] = field(default_factory=list)  # folders and files tool calls named
     first_prompt: str | None = None
     workspace: str | None = None  # the first ``<user_info>``'s ``Workspace Path:``
+    results: int = 0  # tool results the file holds (most builds write none)
+    withheld: int = 0  # replies Cursor wrote as ``[REDACTED]`` alone
 
     def delegations(self) -> list[tuple[int, int, ToolCallPart]]:
         """(message index, part index, call) of calls that hand a prompt to another agent."""
@@ -256,6 +258,8 @@ class _Reader:
                 text = _without_marker(block["text"])
                 if text:
                     parts.append(TextPart(text))
+                elif block["text"].strip() == REDACTED:
+                    self.transcript.withheld += 1
             elif kind == "thinking":
                 said = block.get("thinking") or block.get("text") or ""
                 if not isinstance(said, str):  # (a damaged block: said, never a Python repr)
@@ -317,6 +321,7 @@ class _Reader:
         )
 
     def _result(self, block: dict[str, Any]) -> ToolResultPart:
+        self.transcript.results += 1
         named = block.get("tool_use_id")
         if isinstance(named, str) and named in self.waiting:
             call_id: str | None = named

@@ -16,6 +16,7 @@ from .notefile import INDEX_PREFIX
 from .redact_outputs import move_secret_path
 
 if TYPE_CHECKING:
+    from .state import NoteRecord
     from .vault import Vault
 
 PROJECT_KEY = f"{INDEX_PREFIX}project/"
@@ -40,7 +41,7 @@ def unsecret_indexes(
         if new == key or record is None or record.path != found[key][0]:
             continue  # (a sync tool's copy is the one listed: not this record's file)
         if new in found or new in vault.state.notes:
-            if _only_generated(vault, record.path):
+            if _only_generated(vault, record):
                 removed.append(record.path)
                 if not vault.dry_run:
                     vaultio.remove_file(vault.root, record.path)
@@ -59,23 +60,17 @@ def unsecret_indexes(
 _INDEX_KEYS = frozenset({"title", "ccexport_index", "project", "sessions", "updated", "tags"})
 
 
-def _only_generated(vault: Vault, relpath: str) -> bool:
-    """Does the index note at ``relpath`` hold nothing but what ccexport writes: its own
-    properties, the generated part unedited, and no text of the person's around it?"""
+def _only_generated(vault: Vault, record: NoteRecord) -> bool:
+    """Does the index note ``record`` names hold nothing but what ccexport writes: its own
+    properties, the generated part as recorded and unedited, and no text of the person's
+    around it (``notecopies.only_generated``, as for a part note no longer needed)?"""
     from .index import INDEX_TAG
-    from .notefile import NEW_NOTE_TAIL, NoteFormatError, parse
+    from .notecopies import only_generated
+    from .notefile import NoteFormatError, parse
 
     try:
-        data = vaultio.read_file(vault.root, relpath)
+        data = vaultio.read_file(vault.root, record.path)
         parsed = parse(data[0].decode("utf-8")) if data else None
     except (OSError, UnicodeDecodeError, NoteFormatError):
         return False
-    if parsed is None or parsed.owned is None or parsed.edited is not False:
-        return False
-    meta = parsed.metadata
-    return (
-        set(meta) <= _INDEX_KEYS
-        and meta.get("tags") in (None, [INDEX_TAG])
-        and not parsed.before.strip()
-        and parsed.after.strip() in ("", NEW_NOTE_TAIL.strip())
-    )
+    return parsed is not None and only_generated(parsed, _INDEX_KEYS, [INDEX_TAG], record.hash)

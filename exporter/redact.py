@@ -40,7 +40,7 @@ from .redact_names import (
 from .redact_parts import PartRedaction
 from .redact_rules import RULES, Rule, compile_rule
 from .redact_sessions import FamilyRedaction
-from .redact_spread import Spread, without_overlaps
+from .redact_spread import Spread, replaced
 from .redact_values import ValueRedaction
 from .redact_views import View, view
 
@@ -174,17 +174,7 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                     if outer is not None:  # (looked for across the session as it is read)
                         outer.append((secret, rule_id))
                 at = meant.text.find(value, at + 1)
-        if not spans:
-            return text
-        pieces: list[str] = []
-        last = 0
-        for start, end, rule_id in without_overlaps(spans):
-            pieces += (text[last:start], PLACEHOLDER.format(rule_id))
-            last = end
-            if counts is not None:
-                counts[rule_id] += 1
-        pieces.append(text[last:])
-        return "".join(pieces)
+        return replaced(text, spans, counts)
 
     def _text(self, text: str, data: bytes, counts: Counter[str] | None) -> str:
         original = data

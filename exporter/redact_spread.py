@@ -82,18 +82,27 @@ class Spread:
     def text(self, text: str, counts: Counter[str] | None = None) -> str:
         """``text`` with every occurrence replaced by its placeholder (``counts`` gains one
         each); ``text`` itself when there is none."""
-        spans = without_overlaps(self.spans(text)) if text else []
-        if not spans:
-            return text
-        pieces: list[str] = []
-        last = 0
-        for start, end, rule_id in spans:
-            pieces += (text[last:start], PLACEHOLDER.format(rule_id))
-            last = end
-            if counts is not None:
-                counts[rule_id] += 1
-        pieces.append(text[last:])
-        return "".join(pieces)
+        return replaced(text, self.spans(text) if text else [], counts)
+
+
+def replaced(
+    text: str, spans: list[tuple[int, int, str]], counts: Counter[str] | None = None
+) -> str:
+    """``text`` with each of ``spans`` (start, end, rule id; an overlapping one left out:
+    ``without_overlaps``) replaced by its rule's placeholder; ``counts`` gains one each.
+    ``text`` itself when there is none."""
+    spans = without_overlaps(spans)
+    if not spans:
+        return text
+    pieces: list[str] = []
+    last = 0
+    for start, end, rule_id in spans:
+        pieces += (text[last:start], PLACEHOLDER.format(rule_id))
+        last = end
+        if counts is not None:
+            counts[rule_id] += 1
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
 def without_overlaps(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

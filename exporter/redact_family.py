@@ -16,9 +16,9 @@ no secret are read once as before.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import vaultio
 from .model import session_key
 from .notespec import part_key
 from .redact_names import PLACEHOLDER
@@ -104,10 +104,11 @@ def _note_holds(vault: Vault, key: str, values: set[str]) -> bool:
     """Does a note of ``key`` (any of its parts) an earlier run wrote hold one of ``values``?"""
     number = 1
     while (record := vault.state.notes.get(part_key(key, number))) is not None:
-        try:
-            text = (Path(vault.root) / record.path).read_text(encoding="utf-8", errors="replace")
+        try:  # (as every read of the vault: no link followed, a FIFO never opened)
+            found = vaultio.read_file(vault.root, record.path)
         except OSError:
-            text = ""
+            found = None
+        text = found[0].decode("utf-8", "replace") if found else ""
         if any(value in text for value in values):
             return True
         number += 1

@@ -160,3 +160,26 @@ def test_a_relative_read_alone_later_keeps_the_secrets_of_the_one_left_unread(tm
     text = vault_text(vault)
     assert TOKEN not in text and PASSWORD not in text
     assert ("one more thing" if changed == "parent" else "and one more check") in text
+
+
+def test_a_relatives_note_is_read_as_the_vault_is_never_through_a_link(tmp_path):
+    """Whether a relative's note holds a redaction is read as every read of the vault is:
+    a note that is a link (to a file outside the vault) is not followed."""
+    from types import SimpleNamespace
+
+    from exporter.notespec import part_key
+    from exporter.redact_family import PLACED_START, _note_holds
+
+    vault = tmp_path / "vault"
+    (vault / "AI Sessions").mkdir(parents=True)
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("token [REDACTED:github-pat]\n")
+    (vault / "AI Sessions" / "linked.md").symlink_to(outside)
+    (vault / "AI Sessions" / "plain.md").write_text("token [REDACTED:github-pat]\n")
+    notes = {
+        part_key("codex:a", 1): SimpleNamespace(path="AI Sessions/linked.md"),
+        part_key("codex:b", 1): SimpleNamespace(path="AI Sessions/plain.md"),
+    }
+    fake = SimpleNamespace(root=vault, state=SimpleNamespace(notes=notes))
+    assert _note_holds(fake, "codex:b", {PLACED_START})
+    assert not _note_holds(fake, "codex:a", {PLACED_START})

@@ -203,7 +203,7 @@ def test_who_spawned_a_rollout_is_read_from_its_first_line_alone(tmp_path):
     rollout that is no subagent's is not even parsed."""
     from types import SimpleNamespace
 
-    from exporter.adapters import codex
+    from exporter.adapters import codex, codex_files
 
     def ref(path: Path):  # what spawned_by looks at of a discovered rollout
         return SimpleNamespace(main=SimpleNamespace(path=path), session_id=path.stem)
@@ -216,7 +216,7 @@ def test_who_spawned_a_rollout_is_read_from_its_first_line_alone(tmp_path):
     padded = first.replace(b"{", b'{"pad": "' + b"x" * 200_000 + b'", ', 1)
     path.write_bytes(padded + b"\n" + b"not json at all\n" * 100_000)
     assert codex.CodexAdapter().spawned_by(ref(path)) == (child_id(1), PARENT.lower())
-    assert codex._first_line(path) == padded
+    assert codex_files.first_line(path) == padded
     plain = CodexRollout(PARENT)
     plain.user("no subagent here")
     assert codex.CodexAdapter().spawned_by(ref(plain.write(tmp_path / "other"))) is None

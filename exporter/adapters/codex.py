@@ -29,8 +29,6 @@ that the last is not needed.
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
@@ -38,14 +36,11 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import orjson
-
 from ..collector import collector_paused
 from ..errors import Problem, SourceChanged, how_many
 from ..model import Message, MessageStream, Session
-from ._jsonl import MAX_LINE_BYTES, iter_json_objects, parse_timestamp
+from ._jsonl import parse_timestamp
 from ._unanswered import last_reply_marked
-from ._values import json_kind
 from .base import (
     STREAM_FROM,
     FileStamp,
@@ -53,10 +48,17 @@ from .base import (
     MessageSink,
     SessionRef,
     SourceContext,
-    open_regular,
     project_name,
 )
-from .codex_document import document_records, placed_in_document
+from .codex_document import placed_in_document
+from .codex_files import (
+    SOURCE,
+    id_from_name,
+    iter_records,
+    rollout_files,
+    rollout_records,
+    subagent_meta,
+)
 from .codex_index import read_titles
 from .codex_meta import client, priced_usage
 
@@ -65,8 +67,6 @@ if TYPE_CHECKING:
     from .codex_rollout import Rollout, RolloutBuilder
     from .codex_scan import ChildLookup, RolloutLookup, Scan
 
-SOURCE = "codex"
-_ID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", re.I)
 KNOWN_KINDS = {
     "session_meta", "response_item", "event_msg", "turn_context", "compacted", "world_state",
     "inter_agent_communication", "inter_agent_communication_metadata",
@@ -141,8 +141,8 @@ class CodexAdapter:
         self.use_context(ctx)
         for root in self.roots(ctx):
             titles, unread = read_titles(root / "session_index.jsonl")
-            for path in _rollout_files(root):
-                session_id = _id_from_name(path.name)
+            for path in rollout_files(root):
+                session_id = id_from_name(path.name)
                 title = titles.get(session_id or "")
                 extra = (f"title={title}",) if title else ()
                 stamp = FileStamp.of(path)
@@ -155,7 +155,7 @@ class CodexAdapter:
         None for any other rollout; a first line that cannot be read is the load's to say."""
         from .codex_rollout import spawning_thread
 
-        meta = _subagent_meta(ref.main.path)
+        meta = subagent_meta(ref.main.path)
         parent = spawning_thread(meta) if meta is not None else None
         if meta is None or parent is None:
             return None
@@ -170,9 +170,9 @@ class CodexAdapter:
             from .codex_children import index_children
 
             roots = self.roots(self._ctx) if self._ctx is not None else []
-            paths = [path for root in roots for path in _rollout_files(root)]
+            paths = [path for root in roots for path in rollout_files(root)]
             self._children = index_children(
-                (_subagent_meta(path), _id_from_name(path.name), str(path)) for path in paths
+                (subagent_meta(path), id_from_name(path.name), str(path)) for path in paths
             )
         return self._children.get(parent, [])
 
@@ -191,7 +191,7 @@ class CodexAdapter:
         result = LoadResult()
         path, prompts = ref.main.path, self._custom_prompts()
         if not _streamed(ref.main):
-            records = _records(path, result.problems)
+            records = rollout_records(path, result.problems)
             rollout = build_rollout(records, self._origin_signatures, *self._lookups())
             kinds = {r[1]: r[0] for r in reversed(records)}  # kind -> its first line
             count = len(rollout.messages)
@@ -199,10 +199,10 @@ class CodexAdapter:
             # Read three times, never held: for what must be known before the records are
             # read in order, for the session's totals, and (as a MessageStream) for its
             # messages when its notes are written.
-            prefix = _iter_records(path, [])
+            prefix = iter_records(path, [])
             scan = scan_rollout(
                 prefix,
-                _iter_records(path, result.problems),
+                iter_records(path, result.problems),
                 self._origin_signatures,
                 *self._lookups(),
             )
@@ -254,8 +254,8 @@ class CodexAdapter:
         if self._rollouts is None:
             self._rollouts = {}
             for root in self.roots(self._ctx) if self._ctx else []:
-                for path in _rollout_files(root):
-                    if found := _id_from_name(path.name):
+                for path in rollout_files(root):
+                    if found := id_from_name(path.name):
                         self._rollouts.setdefault(found, path)
         return self._rollouts.get(thread.lower())
 
@@ -266,7 +266,7 @@ class CodexAdapter:
             return None
         from .codex_scan import signatures
 
-        records = _records(path, [])
+        records = rollout_records(path, [])
         if self._ctx is not None and self._ctx.since is not None:
             # An origin --since leaves out has no note: the fork's keeps the replay. Its end
             # is its last time (as the rollout's); a doubt (no time) keeps it too.
@@ -274,35 +274,6 @@ class CodexAdapter:
             if ended is None or self._ctx.left_out(path, ended):
                 return None
         return signatures(records)
-
-
-def _rollout_files(root: Path) -> list[Path]:
-    files: dict[str, Path] = {}
-    for base in (root / "sessions", root / "archived_sessions"):
-        if not base.is_dir():
-            continue
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames.sort()
-            # A folder with a rollout's name is listed too: reading it says what it is
-            for name in sorted([*filenames, *(d for d in dirnames if d.endswith(_ROLLOUT))]):
-                if not name.startswith("rollout-"):
-                    continue
-                if name.endswith((".jsonl", ".json")):
-                    files[str(Path(dirpath) / name)] = Path(dirpath) / name
-                elif name.endswith(".jsonl.zst") and name[:-4] not in filenames:
-                    files[str(Path(dirpath) / name)] = Path(dirpath) / name
-    return list(files.values())
-
-
-_ROLLOUT = (".jsonl", ".json", ".jsonl.zst")
-
-
-def _id_from_name(name: str) -> str | None:
-    found = _ID.findall(name)
-    return found[-1].lower() if found else None
-
-
-Record = tuple[int, str, dict[str, Any], Any]  # (line, kind, payload, timestamp)
 
 
 def _expanded(file: FileStamp) -> int:
@@ -328,7 +299,7 @@ def _stream_messages(
 
 def _read_messages(path: Path, scan: Scan, builder: RolloutBuilder) -> Iterator[Message]:
     last = 0
-    for record in _iter_records(path, [], scan.skip, scan.last_line):
+    for record in iter_records(path, [], scan.skip, scan.last_line):
         last = record[0]
         builder.add(record)
         yield from builder.out.messages
@@ -338,83 +309,6 @@ def _read_messages(path: Path, scan: Scan, builder: RolloutBuilder) -> Iterator[
     builder.out.messages.clear()
     if last < scan.last_line:  # cut short or replaced since: its notes would lose turns
         raise SourceChanged(path, last, scan.last_line)
-
-
-def _records(path: Path, problems: list[Problem]) -> list[Record]:
-    """``(line, kind, payload, timestamp)`` for every line, whatever the generation."""
-    if path.suffix == ".json":
-        return document_records(path, problems)
-    return list(_iter_records(path, problems))
-
-
-def _subagent_meta(path: Path) -> dict[str, Any] | None:
-    """A rollout's first record, when it is the ``session_meta`` of a subagent's thread (it
-    holds ``"subagent"``; the caller asks whom it names); None for any other, or a first
-    line that cannot be read (the load's to say)."""
-    if path.suffix == ".json":  # the TypeScript CLI's: it spawned no subagents
-        return None
-    try:
-        if path.suffix == ".zst":
-            records = _iter_records(path, [], 0, 1)
-            try:
-                first = next(records, None)
-            finally:
-                records.close()
-        else:
-            line = _first_line(path)  # (not a whole read-ahead chunk of every rollout)
-            if b'"subagent"' not in line:
-                return None  # most rollouts: no parse
-            obj = orjson.loads(line)
-            first = (1, obj.get("type"), obj.get("payload")) if type(obj) is dict else None
-    except Exception:  # noqa: BLE001  (read in its turn, which reports what is wrong)
-        return None
-    if first is None or first[1] != "session_meta" or not isinstance(first[2], dict):
-        return None
-    return first[2]
-
-
-def _first_line(path: Path, step: int = 64 * 1024) -> bytes:
-    """A rollout's first line, read in small steps (a session_meta is some tens of kB)."""
-    pieces: list[bytes] = []
-    with open_regular(path) as f:
-        while (piece := f.read(step)) and b"\n" not in piece:
-            pieces.append(piece)
-            if len(pieces) * step > MAX_LINE_BYTES:
-                return b""
-        pieces.append(piece.split(b"\n", 1)[0])
-    return b"".join(pieces)
-
-
-def _iter_records(
-    path: Path, problems: list[Problem], skip: int = 0, stop: int | None = None
-) -> Iterator[Record]:
-    """The records of a JSONL rollout one at a time: from the ``skip``-th on, and with
-    ``stop``, only up to that line."""
-    index = 0
-    for number, obj in iter_json_objects(path, problems, SOURCE, stop):
-        kind, why = obj.get("type"), None
-        if "payload" in obj:
-            if not isinstance(kind, str):
-                why = f"its record type is {json_kind(kind)}, not text"
-            elif not isinstance(obj["payload"], dict):
-                why = f"its payload is {json_kind(obj['payload'])}, not an object"
-            else:
-                record: Record = (number, kind, obj["payload"], obj.get("timestamp"))
-        elif "record_type" in obj:
-            continue  # early Rust filler
-        elif isinstance(kind, str):
-            record = (number, "response_item", obj, None)  # a bare early-Rust item
-        elif "id" in obj and "timestamp" in obj:
-            record = (number, "session_meta", obj, obj.get("timestamp"))  # early-Rust header
-        else:
-            why = "no record type" if kind is None else f"its type is {json_kind(kind)}, not text"
-        if why is not None:  # (still a record: the records' count places a fork's replay)
-            record = (number, "skip", {}, None)
-            problems.append(Problem(str(path), f"unexpected shape ({why}), line skipped",
-                                    number, source=SOURCE, left_out=True))  # fmt: skip
-        index += 1
-        if index > skip:
-            yield record
 
 
 def _session(rollout: Rollout, ref: SessionRef, title: str | None) -> Session:

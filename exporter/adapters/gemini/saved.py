@@ -79,7 +79,7 @@ def _dated(
 ) -> tuple[list[Message], datetime, datetime]:
     """A saved chat has no times of its own: its prompts take their session's times, and it
     ends where the turn of its last prompt ended in the session."""
-    from .chat import user_parts
+    from .prompts import user_parts
     from .stores import user_texts
 
     def first_text(m: Message) -> str:

@@ -26,9 +26,10 @@ from .._jsonl import json_text, parse_timestamp
 from .._times import Times
 from .._values import json_kind, quoted, tool_name
 from ..base import read_regular
-from .chat import SOURCE, content_text, inline_data, strip_references
+from . import SOURCE
 from .chatfiles import load_json
 from .damage import odd_parts
+from .prompts import content_text, inline_data, strip_references
 
 HASH_DIR = re.compile(r"[0-9a-f]{64}")
 _ABSOLUTE = re.compile(r"(?:[A-Za-z]:\\|/)[^\s\"'`<>|*?]+")

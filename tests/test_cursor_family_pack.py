@@ -14,7 +14,7 @@ from datetime import UTC
 from pathlib import Path
 
 from conftest import note_files
-from vscode_builder import make_db
+from vscode_builder import cursor_composer, cursor_task, make_db
 
 from exporter.adapters import SourceContext
 from exporter.adapters.cursor import CursorAdapter, chats, composer, packing
@@ -26,24 +26,7 @@ KIDS = [f"c{n:07d}-0000-4000-8000-000000000000" for n in range(12)]
 CHUNK = "word " * 20_000  # 100 KB of a reply
 
 
-def _composer(disk: dict, cid: str, turns: list[tuple[int, dict]], **fields) -> None:
-    headers = []
-    for number, (kind, body) in enumerate(turns):
-        bid = f"{cid[:8]}-{number}"
-        headers.append({"bubbleId": bid, "type": kind})
-        disk[f"bubbleId:{cid}:{bid}"] = {"_v": 3, "type": kind, "bubbleId": bid, **body}
-    disk[f"composerData:{cid}"] = {
-        "_v": 10, "composerId": cid, "name": f"Task {cid[:8]}", "createdAt": 1759861723898,
-        "lastUpdatedAt": 1759863763312, "fullConversationHeadersOnly": headers,
-        "subComposerIds": [], "subagentComposerIds": [], **fields,
-    }  # fmt: skip
-
-
-def _task(call_id: str) -> dict:
-    args = '{"description": "Look", "prompt": "Look inside"}'
-    return {"toolFormerData": {"tool": 48, "toolCallId": call_id, "name": "task_v2",
-                               "status": "completed", "rawArgs": args, "params": args,
-                               "result": '{"output": "seen"}'}}  # fmt: skip
+_composer, _task = cursor_composer, cursor_task
 
 
 def _home(tmp_path: Path, replies: int = 10, chunk=lambda: CHUNK) -> Path:

@@ -67,3 +67,26 @@ def dump(path: Path) -> list[tuple[str, str, Any]]:
     ]
     conn.close()
     return rows
+
+
+def cursor_composer(disk: dict, cid: str, turns: list[tuple[int, dict]], **fields: Any) -> None:
+    """A Cursor composer in ``disk`` (``cursorDiskKV`` rows for ``make_db``): its bubbles,
+    each ``(type, body)`` (1 the person's, 2 the assistant's), and its ``composerData``."""
+    headers = []
+    for number, (kind, body) in enumerate(turns):
+        bid = f"{cid[:8]}-{number}"
+        headers.append({"bubbleId": bid, "type": kind})
+        disk[f"bubbleId:{cid}:{bid}"] = {"_v": 3, "type": kind, "bubbleId": bid, **body}
+    disk[f"composerData:{cid}"] = {
+        "_v": 10, "composerId": cid, "name": f"Task {cid[:8]}", "createdAt": 1759861723898,
+        "lastUpdatedAt": 1759863763312, "fullConversationHeadersOnly": headers,
+        "subComposerIds": [], "subagentComposerIds": [], **fields,
+    }  # fmt: skip
+
+
+def cursor_task(call_id: str) -> dict:
+    """A bubble of a composer's ``task_v2`` call, which started a subagent composer."""
+    args = '{"description": "Look", "prompt": "Look inside"}'
+    return {"toolFormerData": {"tool": 48, "toolCallId": call_id, "name": "task_v2",
+                               "status": "completed", "rawArgs": args, "params": args,
+                               "result": '{"output": "seen"}'}}  # fmt: skip

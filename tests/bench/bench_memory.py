@@ -41,7 +41,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_export import _write_session, process_peaks_mb  # noqa: E402
 from test_bounds import big_log  # noqa: E402
-from vscode_builder import make_db  # noqa: E402
+from vscode_builder import cursor_composer, cursor_task, make_db  # noqa: E402
 
 
 def build_big(home: Path, sessions: int) -> int:
@@ -68,31 +68,14 @@ def build_cursor(home: Path, subagents: int) -> int:
     parent = "b0000000-0000-4000-8000-000000000001"
     kids = [f"c{n:07d}-0000-4000-8000-000000000000" for n in range(subagents)]
 
-    def composer(cid: str, turns: list[tuple[int, dict]], **fields: object) -> None:
-        headers = []
-        for number, (kind, body) in enumerate(turns):
-            bid = f"{cid[:8]}-{number}"
-            headers.append({"bubbleId": bid, "type": kind})
-            disk[f"bubbleId:{cid}:{bid}"] = {"_v": 3, "type": kind, "bubbleId": bid, **body}
-        disk[f"composerData:{cid}"] = {
-            "_v": 10, "composerId": cid, "name": f"Task {cid[:8]}",
-            "createdAt": 1759861723898, "lastUpdatedAt": 1759863763312,
-            "fullConversationHeadersOnly": headers, "subComposerIds": [],
-            "subagentComposerIds": [], **fields,
-        }  # fmt: skip
-
-    args = '{"description": "Look", "prompt": "Look inside"}'
-    calls = [(2, {"toolFormerData": {"tool": 48, "toolCallId": f"call_{n}", "name": "task_v2",
-                                     "status": "completed", "rawArgs": args, "params": args,
-                                     "result": '{"output": "seen"}'}})
-             for n in range(subagents)]  # fmt: skip
-    composer(parent, [(1, {"text": "Look everywhere"}), *calls, (2, {"text": "Done"})],
+    calls = [(2, cursor_task(f"call_{n}")) for n in range(subagents)]
+    cursor_composer(disk, parent, [(1, {"text": "Look everywhere"}), *calls, (2, {"text": "Done"})],
              workspaceIdentifier={"id": "w1", "uri": {"fsPath": "/home/dev/work/app"}},
              subagentComposerIds=kids)  # fmt: skip
     for n, cid in enumerate(kids):
         replies = [(2, {"text": " ".join(draw.choices(words, k=17_000))[:100_000]})
                    for _ in range(50)]  # fmt: skip
-        composer(cid, [(1, {"text": "Look inside"}), *replies],
+        cursor_composer(disk, cid, [(1, {"text": "Look inside"}), *replies],
                  subagentInfo={"parentComposerId": parent, "toolCallId": f"call_{n}",
                                "subagentTypeName": "explore"})  # fmt: skip
     db = home / ".config" / "Cursor" / "User" / "globalStorage" / "state.vscdb"

@@ -156,12 +156,8 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
     def _broken(self, text: str, meant: View, counts: Counter[str] | None) -> str:
         """``text`` with each secret the rules find in ``meant`` across a break or an escape
         replaced, where it stands in ``text``, by its placeholder."""
-        outer, self._found = self._found, []
-        try:
-            self._text(meant.text, meant.text.encode("utf-8", "surrogatepass"), None)
-            found = self._found
-        finally:
-            self._found = outer
+        found = self._found_across(meant)
+        outer = self._found
         spans: list[tuple[int, int, str]] = []
         for secret, rule_id in found:
             value = secret.decode("utf-8", "replace")
@@ -175,6 +171,23 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                         outer.append((secret, rule_id))
                 at = meant.text.find(value, at + 1)
         return replaced(text, spans, counts)
+
+    def _found_across(self, meant: View) -> list[tuple[bytes, str]]:
+        """The secrets the rules find in ``meant`` where they read it (``View.windows``):
+        all of it when a finding at a cut end may be a longer token cut short."""
+        outer, self._found = self._found, []
+        try:
+            for start, end, cut in meant.windows():
+                before = len(self._found)
+                stretch = meant.text[start:end]
+                self._text(stretch, stretch.encode("utf-8", "surrogatepass"), None)
+                if cut and _near_a_cut(stretch, self._found[before:]):
+                    self._found = []
+                    self._text(meant.text, meant.text.encode("utf-8", "surrogatepass"), None)
+                    break
+            return self._found
+        finally:
+            self._found = outer
 
     def _text(self, text: str, data: bytes, counts: Counter[str] | None) -> str:
         original = data
@@ -303,6 +316,19 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
 
 # Not a rule: its keywords say a text may hold a key that holds secrets.
 _HOLDER_WORDS = Rule("holder", HOLDER_WORDS, "", fold=True)
+
+
+def _near_a_cut(stretch: str, found: list[tuple[bytes, str]]) -> bool:
+    """Is a secret found in ``stretch`` (cut out of a longer text) at one of its ends?"""
+    reach = 64  # characters: a token cut short ends at the cut, or a quote or two before
+    for secret, _ in found:
+        value = secret.decode("utf-8", "replace")
+        at = stretch.find(value)
+        while at != -1:
+            if at < reach or at + len(value) > len(stretch) - reach:
+                return True
+            at = stretch.find(value, at + 1)
+    return False
 
 
 def _opaque(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:

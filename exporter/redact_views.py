@@ -26,7 +26,7 @@ import re2
 # A break inside a token (the continuation's indentation on the next line goes with it; a
 # soft break's ``=`` with the character before it: RE2 has no look-behind), an HTML
 # character reference, a JSON escape, a URL-encoded byte. Linear (RE2), and looked
-# for only in a text holding one of ``_SIGNS``.
+# for only in a text holding what begins one (``_signs``).
 _PIECE = (
     r"\\\r?\n[ \t]*|[!-~]=\r?\n|&#[0-9]{1,7};|&#[xX][0-9a-fA-F]{1,6};|&[A-Za-z]{2,10};"
     r"|\\u[0-9a-fA-F]{4}|%[0-9A-Fa-f]{2}"
@@ -35,7 +35,27 @@ _PIECE = (
 # one (``=``, ``&``, quotes, ``<``: ``line%3Dghp_…%3Dmore`` keeps its ``%3Dmore``).
 _TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "_-.:/+@~$!")
 _NAMED_WITHIN = 64  # characters: about as far as a rule reads before a secret
-_SIGNS = ("\\\n", "\\\r\n", "=\n", "=\r\n", "&", "\\u", "%")
+# A view longer than this is read by the rules only around its pieces (``View.windows``):
+# this many characters either side of each, out to the ends of their lines where those are
+# near. Far more than a rule reads around a secret (``redact_keywords``: 64 before a
+# keyword, 640 after), so a secret across a piece is found as in the whole view.
+_WHOLE_UP_TO = 64 * 1024
+_AROUND = 4096
+_TO_LINE_END = 1024
+
+
+def _signs(text: str) -> bool:
+    """Does ``text`` hold what begins a piece? (Most texts hold none: a chain of ``in``
+    answers that faster than a loop over the signs.)"""
+    return (
+        "%" in text
+        or "&" in text
+        or "\\u" in text
+        or "=\n" in text
+        or "\\\n" in text
+        or "=\r\n" in text
+        or "\\\r\n" in text
+    )
 
 
 @cache
@@ -82,6 +102,38 @@ class View:
         k = bisect_right(self._marks, start) - 1
         return k > 0 and start - self._marks[k] <= _NAMED_WITHIN
 
+    def windows(self) -> list[tuple[int, int, bool]]:
+        """The stretches of the view the rules read for the secrets across its pieces:
+        ``(start, end, cut)``, ``cut`` when an end falls inside a line rather than at one of
+        its ends (a finding there may be a longer token cut short). The whole view when it
+        is short."""
+        size = len(self.text)
+        if size <= _WHOLE_UP_TO:
+            return [(0, size, False)]
+        stretches: list[tuple[int, int]] = []
+        for mark in self._marks[1:]:
+            start, end = max(0, mark - _AROUND), min(size, mark + _AROUND)
+            if stretches and start <= stretches[-1][1]:
+                stretches[-1] = (stretches[-1][0], end)
+            else:
+                stretches.append((start, end))
+        out = []
+        for start, end in stretches:
+            cut = False
+            if start > 0:
+                line = self.text.rfind("\n", max(0, start - _TO_LINE_END), start)
+                if line != -1:
+                    start = line + 1
+                elif start <= _TO_LINE_END:
+                    start = 0
+                else:
+                    cut = True
+            if end < size:
+                line = self.text.find("\n", end, end + _TO_LINE_END)
+                end, cut = (line, cut) if line != -1 else (end, True)
+            out.append((start, end, cut))
+        return out
+
     def _start(self, i: int) -> int:
         if i in self._decoded:
             return self._decoded[i][0]
@@ -94,7 +146,7 @@ class View:
 
 def view(text: str) -> View | None:
     """``text`` as a token in it is meant (``View``); None when nothing in it reads otherwise."""
-    if not any(sign in text for sign in _SIGNS):
+    if not _signs(text):
         return None
     out: list[str] = []
     marks, at, decoded = [0], [0], {}

@@ -13,11 +13,13 @@ import re
 import subprocess
 import urllib.parse
 from collections import Counter
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_redact import SAMPLES, Gen
 
+from exporter import redact_views
 from exporter.redact import redact_text
 from exporter.redact_rules import RULES
 from exporter.redact_views import view
@@ -147,3 +149,77 @@ def test_a_view_maps_each_character_back_to_where_it_stands():
     assert text[slice(*seen.span(4, 5))] == "&#95;" and text[slice(*seen.span(2, 3))] == "c"
     assert seen.across(1, 3) and not seen.across(2, 4)
     assert view("no pieces here") is None and view("100% sure") is None
+
+
+def _whole_view(text: str) -> str:
+    """``text`` redacted as it was before long views were read in stretches: the rules
+    read the whole view."""
+    with patch.object(redact_views, "_WHOLE_UP_TO", 1 << 62):
+        return redact_text(text)
+
+
+def test_a_long_view_is_read_only_around_its_pieces():
+    """A text of a megabyte with one piece in it: the rules read a few kB around the
+    piece, from the start of a line to the end of one; a line too long to reach its ends
+    is cut, and says so."""
+    lines = [f"line {i}: nothing to see here, just words" for i in range(25_000)]
+    lines[12_500] = "join \\\n  these"
+    seen = view("\n".join(lines))
+    assert seen is not None and len(seen.text) > 1_000_000
+    ((start, end, cut),) = seen.windows()
+    piece = seen.text.index("join ")
+    assert start < piece < end and end - start < 4 * redact_views._AROUND
+    assert seen.text[start - 1] == "\n" and seen.text[end] == "\n" and not cut
+    one_line = view("x" * 500_000 + "&#95;" + "y" * 500_000)
+    assert one_line is not None
+    ((start, end, cut),) = one_line.windows()
+    assert 0 < start and end < len(one_line.text) and cut
+    assert view("short \\\n  text").windows() == [(0, len("short text"), False)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rule_id=st.sampled_from(TOKEN_RULES),
+    layout=st.sampled_from(["shell", "soft", "json", "html"]),
+    line=st.sampled_from([40, 900, 5000, 200_000]),
+    where=st.floats(0.0, 1.0),
+    shift=st.integers(-9000, 9000),
+)
+def test_a_long_text_is_redacted_as_when_the_whole_view_is_read(
+    rule_id, layout, line, where, shift
+):
+    """Pieces far apart in a long text (lines short and long), a split or escaped token at
+    one of them, another near the edge of its stretch: the same redaction as reading the
+    whole view, and no piece of the token left."""
+    token = token_of(rule_id)
+    cut = len(token) // 2
+    if layout == "soft" and "=" in token:
+        return
+    broken = {
+        "shell": f"{token[:cut]}\\\n  {token[cut:]}",
+        "soft": f"{token[:cut]}=\n{token[cut:]}",
+        "json": f"{token[:cut]}\\u{ord(token[cut]):04x}{token[cut + 1 :]}",
+        "html": f"{token[:cut]}&#{ord(token[cut])};{token[cut + 1 :]}",
+    }[layout]
+    filler = ("word " * (line // 5)).strip()
+    body = "\n".join([filler] * max(2, 300_000 // (line + 1)))
+    at = int(len(body) * where)
+    other = max(0, min(len(body), at + shift))
+    first, second = sorted((at, other))
+    text = body[:first] + f" key: {broken} " + body[first:second] + " 100%3A here " + body[second:]
+    out = redact_text(text)
+    assert out == _whole_view(text)
+    no_piece_left(out, token, cut)
+
+
+def test_a_token_a_stretch_cuts_short_is_found_in_the_whole_view():
+    """A stretch cut inside a line ends inside a long token, which a rule of no fixed
+    length matches there cut short: the whole view is read, and the token goes whole."""
+    token = "whsec_" + "".join(chr(65 + (i * 7) % 26) + str(i % 10) for i in range(40))
+    text = "x" * 100_000 + f" {token[:5]}&#95;{token[6:]} " + "y" * 100_000
+    with patch.object(redact_views, "_AROUND", 40):  # its stretch ends inside the token
+        out = redact_text(text)
+        (window,) = view(text).windows()
+    assert window[2] and window[1] < 100_000 + len(token)
+    no_piece_left(out, token, 5)
+    assert out == _whole_view(text)

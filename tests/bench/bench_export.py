@@ -218,6 +218,7 @@ def _children(pid: int) -> list[int]:
 def process_peaks_mb(vault: Path, home: Path, jobs: int | None) -> tuple[float, list[float]]:
     """Peak resident memory (VmHWM, read from /proc every 20 ms) of the main process and of
     each worker of a full export run as a command: (main MB, [worker MB, ...])."""
+    set_aside(vault)  # (a full export: into no vault an earlier run left)
     command = [
         sys.executable,
         "-m",
@@ -253,7 +254,10 @@ def set_aside(vault: Path) -> None:
     if vault.exists():
         aside = vault.parent / "set-aside"
         aside.mkdir(exist_ok=True)
-        vault.rename(aside / f"{vault.name}-{next(_ASIDE)}")
+        target = aside / f"{vault.name}-{next(_ASIDE)}"
+        while target.exists():  # (left by an earlier run in a kept folder: ``--work``)
+            target = aside / f"{vault.name}-{next(_ASIDE)}"
+        vault.rename(target)
 
 
 def load_average() -> str:

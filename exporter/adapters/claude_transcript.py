@@ -66,6 +66,7 @@ from .claude_drafts import (
     message_of,
     tool_output_only,
 )
+from .claude_editor import EditorContext
 from .claude_lines import compaction, harness_line, replay_keys, shown_key, uuid_key
 from .claude_notices import RETRY_SUBTYPES, system_notice
 from .claude_queued import QueuedPrompts
@@ -107,7 +108,7 @@ def build_transcript(
     return builder.finish(links)
 
 
-class TranscriptBuilder(QueuedPrompts):
+class TranscriptBuilder(QueuedPrompts, EditorContext):
     """Builds a transcript one record at a time, so a caller can read a file line by line
     and let each parsed line go once it is turned into parts: a long session is held as
     its messages, never as its JSON. ``times``, when given, counts the times that are there
@@ -147,6 +148,7 @@ class TranscriptBuilder(QueuedPrompts):
         self.last_time: tuple[str | None, datetime | None] = (None, None)
         self.retrying: Draft | None = None  # a failed request's notice, while it is retried
         self.command: Draft | None = None  # a slash command's, until its prompt may come
+        self.prompt: Draft | None = None  # the person's, until the editor's context may come
         self.answers = PersonsAnswers()  # questions asked the person, until answered
 
     def add(self, rec: dict[str, Any]) -> None:
@@ -194,8 +196,9 @@ class TranscriptBuilder(QueuedPrompts):
             self._system(rec)
         elif kind == "attachment":
             attachment = rec.get("attachment")
-            if isinstance(attachment, dict) and attachment.get("type") == "queued_command":
-                self._queued_command(attachment, rec)
+            if isinstance(attachment, dict) and not self._editor_context(attachment):
+                if attachment.get("type") == "queued_command":
+                    self._queued_command(attachment, rec)
         elif kind == "queue-operation":
             self._queue(rec)
 
@@ -211,7 +214,8 @@ class TranscriptBuilder(QueuedPrompts):
                 if self.drafts[i].role == "assistant":
                     end = i  # it may still gain the rest of its API response
                 break
-        for waiting in (self.pending_boundary, self.compact_summary, self.retrying, self.command):
+        waits = (self.pending_boundary, self.compact_summary, self.retrying, self.command)
+        for waiting in (*waits, self.prompt):
             if waiting is None:
                 continue
             for i in range(end):  # from the front: once left waiting, it is soon first
@@ -270,7 +274,7 @@ class TranscriptBuilder(QueuedPrompts):
         # a boundary without one is not held from there on).
         self.pending_boundary = None
         self.compact_summary, self.compact_moved = None, False
-        self.retrying = self.command = None
+        self.retrying = self.command = self.prompt = None
         time = self._time(rec.get("timestamp"))
         draft = Draft(role, parts, rec.get("uuid"), time, model, response_id)
         self.drafts.append(draft)
@@ -338,7 +342,7 @@ class TranscriptBuilder(QueuedPrompts):
         if self.out.first_prompt is None:
             text = next((p.text for p in parts if isinstance(p, TextPart)), None)
             self.out.first_prompt = text
-        draft = self._add("user", parts, rec)
+        draft = self.prompt = self._add("user", parts, rec)
         if any(isinstance(p, TextPart) and "<command-name>" in p.text for p in parts):
             self.command = draft  # the prompt it sent may come next (``_command_prompt``)
 

@@ -182,7 +182,10 @@ class NoticePart:
     API's, or with ``app`` another the assistant's app showed, a Gemini CLI notice, a failed
     subagent), a warning; or that a tool call has no result in the session
     (``unanswered``), or none because it was still waiting for the person's approval, so
-    its tool had not run (``awaiting_approval``)."""
+    its tool had not run (``awaiting_approval``). A ``decision`` is not the harness's: it
+    says, in words, what the person decided of the assistant's work (a plan approved or
+    rejected, an edit kept, undone, accepted, rejected or changed before it was accepted,
+    a reply voted on); a template written before it shows it as a notification."""
 
     notice: Literal[
         "interrupted",
@@ -191,6 +194,7 @@ class NoticePart:
         "warning",
         "queued",
         "notification",
+        "decision",
         "unanswered",
         "awaiting_approval",
     ]

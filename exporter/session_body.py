@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "f28a7dd08bc0eff39e20989ca5086a28a4f6639575a6447babf4d8871a44f5c0"
+SHIPPED_TEMPLATE_SHA256 = "91f18c7c47a05ace0f34a6fc351bc54e5bb6568b7ca7c5732a5685c625f15f10"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -41,6 +41,10 @@ SHORTENED = (
 # (not a failure: the person, or a permission, decided it).
 _NOT_RUN = {"rejected": "rejected by the user", "denied": "not permitted"}  # else its word
 _NOT_RUN_CALLOUT = "note"
+# What the person decided of the assistant's work (``decision``): theirs, not the harness's
+# "Notification"; in the kind of callout a call the person said no to has.
+DECISION_TITLE = "User's decision"
+_DECISION_CALLOUT = _NOT_RUN_CALLOUT
 # What the editor sent with a prompt on its own (``origin``): said so, not "Attached".
 _ATTACHED = {"editor-file": "Open in the editor", "editor-selection": "Selected in the editor"}
 
@@ -192,6 +196,9 @@ def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: 
                 "*The user went back to an earlier point of the conversation and continued "
                 "from here.*\n"
             )
+        if notice == "decision":
+            text = escape_prose(item["text"], literal=True)
+            return callout(_DECISION_CALLOUT, DECISION_TITLE, text, folded=False) + "\n"
         title = _NOTICE_TITLES.get(notice, "Notification")
         if notice == "error" and item["app"]:
             title = "Error"

@@ -52,7 +52,7 @@ def _notices(session: Session) -> list[tuple[str, str]]:
         (m.role, p.text)
         for m in session.messages
         for p in m.parts
-        if isinstance(p, NoticePart) and p.notice == "notification"
+        if isinstance(p, NoticePart) and p.notice == "decision"
     ]
 
 
@@ -182,7 +182,7 @@ def test_leaving_plan_mode_with_no_plan_is_said_too(tmp_path):
 def test_a_plan_rejected_is_said_before_the_persons_feedback(tmp_path):
     session = _load(tmp_path, _planned(REJECTED + "Keep carts for a day.", is_error=True))
     (said,) = [m for m in session.messages if m.role == "user"][1:]
-    assert said.parts == (NoticePart("notification", "The user rejected the plan."),
+    assert said.parts == (NoticePart("decision", "The user rejected the plan."),
                           TextPart("Keep carts for a day."))  # fmt: skip
     assert f"{said.timestamp:%H:%M}" == "09:20"
 
@@ -191,7 +191,7 @@ def test_the_note_shows_the_decision_at_its_place_and_counts_no_prompt(tmp_path)
     _session(tmp_path, _planned(APPROVED, rich={"plan": PLAN, "isAgent": False}))
     note = the_exported_note(tmp_path, "claude-code")
     assert _front(note)["prompts"] == 1
-    call, after = note.split("> [!info] Notification\n>\n> The user approved the plan.\n")
+    call, after = note.split("> [!note] User's decision\n>\n> The user approved the plan.\n")
     assert "`ExitPlanMode`" in call and "User has approved your plan" in call
     assert after.startswith("\n### Assistant · 09:20\n\nStarting with the carts table.")
 

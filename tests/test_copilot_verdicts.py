@@ -50,6 +50,8 @@ def test_votes_and_edit_decisions_are_said_where_they_happened(tmp_path):
     write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", chat())
     (s,), problems = load_sessions(CopilotAdapter(), tmp_path)
     assert problems == []
+    # Each is the person's decision, not a notification of VS Code's.
+    assert {p.notice for m in s.messages for p in m.parts if p.kind == "notice"} == {"decision"}
     assert said(s) == [
         ("assistant", "The user marked this reply helpful (thumbs up)."),
         ("system", "The user kept the edits to /w/app/src/cart.ts, /w/app/src/total.ts;"
@@ -72,6 +74,7 @@ def test_edits_pending_when_the_chat_was_saved_are_said_after_its_last_reply(tmp
     (s,), _ = load_sessions(CopilotAdapter(), home)
     last = s.messages[-1]
     assert (last.role, last.parts[0].kind) == ("system", "notice")
+    assert last.parts[0].notice == "notification"  # (what VS Code found: no decision taken)
     assert last.parts[0].text == (
         "When VS Code saved this chat, the assistant's edits were neither kept nor undone."
     )
@@ -79,7 +82,10 @@ def test_edits_pending_when_the_chat_was_saved_are_said_after_its_last_reply(tmp
     run_export(ExportOptions(vault=vault, home=home, sources=["copilot"], timezone=UTC))
     (note,) = note_files(vault).values()
     text = note.decode()
-    assert "> [!info] Notification\n>\n> The user marked this reply helpful (thumbs up).\n" in text
+    assert (
+        "> [!note] User's decision\n>\n> The user marked this reply helpful (thumbs up).\n" in text
+    )
+    assert "> [!info] Notification\n>\n> When VS Code saved this chat, the assistant's" in text
     assert text.rindex("neither kept nor undone") > text.rindex("Here.")
     assert "\nprompts: 4\n" in text  # (the person's acts are no prompts)
     write(path, chat(hasPendingEdits=False))

@@ -41,7 +41,7 @@ def data(path: str, version: int, status: str) -> dict:
 
 def notices(session) -> list[tuple[str | None, str]]:
     return [(m.source_id, p.text) for m in session.messages for p in m.parts
-            if isinstance(p, NoticePart) and p.notice == "notification"]  # fmt: skip
+            if isinstance(p, NoticePart) and p.notice == "decision"]  # fmt: skip
 
 
 def inline_composer(home: Path) -> None:

@@ -114,7 +114,8 @@ def _item(draw) -> dict:
     else:
         item.update(notice=draw(st.sampled_from(["interrupted", "rewound", "error", "other",
                                                  "attachment", "unanswered",
-                                                 "awaiting_approval", "warning"])),
+                                                 "awaiting_approval", "warning",
+                                                 "decision"])),
                     text=draw(_texts))  # fmt: skip
         if item["notice"] == "error":  # an app's, or the API's
             item["app"] = draw(st.booleans())

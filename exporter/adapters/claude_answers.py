@@ -9,7 +9,8 @@ approved your plan …"), so a note showed them only inside the folded callout o
 assistant's call: no turn of the person's, no time, not counted. The transcript builder
 (claude_transcript.py) keeps the result and adds after it, at the time of the result's
 line, the person's words as their own message (a decision said in words before them), or,
-with no words, the decision as a notice.
+with no words, the decision as a notice. A decision is a ``decision`` notice (the person's,
+titled as theirs), not a ``notification`` (the harness's).
 
 A shell command stopped before it finished (Bash's ``toolUseResult.interrupted``) did not
 fail: its result is marked cancelled, its output kept.
@@ -73,7 +74,7 @@ class PersonsAnswers:
             elif questions is not None and not part.is_error and not part.not_run:
                 said += _answers(part.output, questions, rich)
         if _one_result(parts) and _changed_by_person(parts, rich):
-            said.append(NoticePart("notification", _changed_words(rich)))
+            said.append(NoticePart("decision", _changed_words(rich)))
         return said
 
 
@@ -125,7 +126,7 @@ def _plan_decision(result: ToolResultPart, rich: Any) -> list[Part]:
         said = "The user approved the plan."
     else:
         return []
-    return [NoticePart("notification", said)]
+    return [NoticePart("decision", said)]
 
 
 def _one_result(parts: list[Part]) -> bool:

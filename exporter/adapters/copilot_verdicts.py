@@ -2,8 +2,9 @@
 file (FORMATS.md §5.3): their thumbs up or down on a reply (``vote``, ``voteDownReason``),
 their Keep or Undo of each file the assistant's edits changed (``editedFileEvents``), and
 edits neither kept nor undone when VS Code saved the chat (``hasPendingEdits``). Each is
-said in words, as a notification where it happened, as other notices of the harness are
-(no Markdown of the adapter's own)."""
+said in words where it happened (no Markdown of the adapter's own): a vote, a Keep or Undo
+as a ``decision`` notice, the person's; edits left pending as a ``notification``, since
+that is what VS Code found, no decision of theirs."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def vote(request: dict[str, Any]) -> list[NoticePart]:
     reason = request.get("voteDownReason")
     if value == 0 and isinstance(reason, str) and reason.strip():
         said += f": {_REASONS.get(reason, reason.strip())}"
-    return [NoticePart("notification", said + ".")]
+    return [NoticePart("decision", said + ".")]
 
 
 def edit_decisions(
@@ -70,5 +71,5 @@ def edit_decisions(
     ]
     if not clauses:
         return []
-    notice = NoticePart("notification", f"The user {'; '.join(clauses)}.")
+    notice = NoticePart("decision", f"The user {'; '.join(clauses)}.")
     return [Message("system", (notice,), f"{rid or 'request'}#edits", when)]

@@ -16,8 +16,9 @@ Cursor keeps it apart from the messages (FORMATS.md §3.4-§3.6):
 
 A rejected call is shown as not run (``not_run="rejected"``: Cursor took the edit back, so
 it changed nothing and ``files:`` leaves its file out); an accepted one, and the suggested
-code blocks of a reply (not calls), by a notice at the end of the bubble's reply. A status
-that is no decision is left unsaid.
+code blocks of a reply (not calls), by a ``decision`` notice (the person's, not a
+harness's notification) at the end of the bubble's reply. A status that is no decision is
+left unsaid.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def with_decisions(
         if decision in _DECIDED:  # an agent's edit call
             named = next((f for f in files if f), None)
             accepted = f"The user accepted the edit of {named}." if named else None
-            notice = NoticePart("notification", accepted or "The user accepted the edit.")
+            notice = NoticePart("decision", accepted or "The user accepted the edit.")
             said[ident] = (notice if decision == "accepted" else None, decision == "rejected")
             continue
         found: dict[str, list[str]] = {"accepted": [], "rejected": []}
@@ -109,7 +110,7 @@ def with_decisions(
                 found[status].append(file)
         words = [_sentence(status, found[status]) for status in _DECIDED if found[status]]
         if words:
-            said[ident] = (NoticePart("notification", " ".join(words)), False)
+            said[ident] = (NoticePart("decision", " ".join(words)), False)
     if not said:
         return messages
     return list(_said(messages, said))

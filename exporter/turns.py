@@ -195,16 +195,9 @@ def build_turns(
             if any(i is call for i in turns[-1]["items"]):
                 item["in_call"] = True
                 call["attachments"].append(item)
-        if message.role != "tool" and not _decisions_only(items):
+        if message.role != "tool":
             turns[-1]["messages"].append(message.source_id)
     return turns
-
-
-def _decisions_only(items: list[dict[str, Any]]) -> bool:
-    """Does a message say only what the person decided (a plan approved, edits kept)? Its
-    adapter made it of something done to another message: no message of its own, so not
-    one the note's ``messages`` counts (said with words of the person's, it is)."""
-    return all(i["kind"] == "notice" and i["notice"] == "decision" for i in items)
 
 
 def _when(when: datetime | None, first_day: Any, offset: timedelta | None = None) -> str:

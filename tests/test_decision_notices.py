@@ -65,39 +65,3 @@ def test_a_template_written_before_shows_a_decision_as_a_notification(tmp_path):
     body = build_note(_session(), "n.md", settings, lambda k: None).body
     assert _titles(body)[1:] == [("info", "Notification")] * 2
     assert f"> [!info] Notification\n>\n> {DECIDED}\n" in body
-
-
-def _counts(*messages: Message) -> tuple[int, int]:
-    session = Session(
-        source="claude-code",
-        session_id="s1",
-        source_path=Path("/logs/s1.jsonl"),
-        messages=messages,
-        started_at=WHEN,
-        ended_at=WHEN,
-    )
-    fm = build_note(session, "n.md", NoteSettings(timezone=UTC), lambda k: None).frontmatter
-    return fm["messages"], fm["prompts"]
-
-
-ASKED = Message("user", (TextPart("Plan the carts table"),), "u1", WHEN)
-PLANNED = Message("assistant", (TextPart("Here is the plan."),), "a1", WHEN)
-
-
-@pytest.mark.parametrize("role", ["system", "user"])
-def test_a_decision_alone_is_neither_a_message_nor_a_prompt(role):
-    decided = Message(role, (NoticePart("decision", DECIDED),), "d1", WHEN)  # type: ignore[arg-type]
-    assert _counts(ASKED, PLANNED) == (2, 1)
-    assert _counts(ASKED, PLANNED, decided) == (2, 1)
-    # A notification of the harness counts as the message it is, as before.
-    told = Message("system", (NoticePart("notification", HARNESS),), "n1", WHEN)
-    assert _counts(ASKED, PLANNED, told) == (3, 1)
-
-
-def test_a_decision_with_a_message_that_counts_leaves_it_counted():
-    decision = NoticePart("decision", "The user rejected the plan.")
-    said = Message("user", (decision, TextPart("Keep carts for a day.")), "d1", WHEN)
-    assert _counts(ASKED, PLANNED, said) == (3, 2)  # (the person's words: a prompt)
-    voted = NoticePart("decision", "The user marked this reply helpful (thumbs up).")
-    reply = Message("assistant", (TextPart("Here is the plan."), voted), "a1", WHEN)
-    assert _counts(ASKED, reply) == (2, 1)

@@ -275,10 +275,16 @@ def schedule_status_cmd(
 
 
 @schedule_app.command("remove", cls=_Command)
-def schedule_remove_cmd(ctx: typer.Context, debug: DebugOpt = False) -> None:
+def schedule_remove_cmd(
+    ctx: typer.Context,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", metavar="", help="Print what would be removed.")
+    ] = False,
+    debug: DebugOpt = False,
+) -> None:
     """Remove exactly what `schedule install` made."""
-    a = _inherit(ctx, {"debug": debug}, ("debug",))
+    a = _inherit(ctx, {"dry_run": dry_run, "debug": debug}, ("dry_run", "debug"))
     with _handled(a["debug"]):
         from .schedule import remove, scheduler
 
-        typer.echo(remove(scheduler()))
+        typer.echo(remove(scheduler(), a["dry_run"]))

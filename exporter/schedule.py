@@ -200,7 +200,12 @@ def status(s: Scheduler, vault: Path | None) -> str:
     return "\n".join(lines)
 
 
-def remove(s: Scheduler) -> str:
+def remove(s: Scheduler, dry_run: bool = False) -> str:
+    if dry_run:  # (what ``status`` reads: the entry ``remove`` would take out)
+        found = s.entry()
+        if found is None:
+            return "Dry run: nothing is installed, so nothing would be removed."
+        return f"Dry run, nothing removed. Would remove ({s.kind}): {found.shown}"
     return f"Removed the nightly export ({s.kind})." if s.remove() else "Nothing was installed."
 
 

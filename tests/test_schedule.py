@@ -121,6 +121,30 @@ def test_install_dry_run_prints_exactly_what_would_be_installed_and_installs_not
     assert cron.startswith("Dry run, nothing installed. Would add this line to your crontab:\n")
 
 
+def test_remove_dry_run_names_what_would_go_and_removes_nothing(
+    tmp_path, monkeypatch, no_real_schedulers
+):
+    """review29: a careful person can preview a removal as they can an install."""
+    from typer.testing import CliRunner
+
+    from exporter.cli import app
+
+    no_real_schedulers.write_text("0 9 * * 1 /usr/bin/backup --weekly\n")
+    cron = CronScheduler()
+    assert remove(cron, dry_run=True).startswith("Dry run: nothing is installed")
+    install(cron, tmp_path / "vault", "03:15")
+    table = no_real_schedulers.read_text()
+    ours = next(line for line in table.splitlines() if line.endswith(CRON_TAG))
+    monkeypatch.setenv("CCEXPORT_SCHEDULER", "cron")
+    for words in (["schedule", "remove", "--dry-run"], ["--dry-run", "schedule", "remove"]):
+        result = CliRunner().invoke(app, words)
+        assert result.exit_code == 0, result.output
+        assert result.output.startswith("Dry run, nothing removed. Would remove (cron):")
+        assert "--vault" in result.output and str(tmp_path / "vault") in result.output
+        assert no_real_schedulers.read_text() == table and ours in table
+    assert remove(cron) == "Removed the nightly export (cron)."
+
+
 def test_no_scheduler_here_is_one_clear_line(monkeypatch):
     from typer.testing import CliRunner
 

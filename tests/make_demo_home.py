@@ -283,8 +283,10 @@ def legacy_tool(projects: Path) -> None:
 
 def windows_app(projects: Path) -> None:
     """A session copied from a Windows machine: a backslash cwd and a Chinese prompt; a
-    Write the person rejected at the permission prompt (it did not run: no error, and its
-    file is not in ``files``)."""
+    plan the person approved (a decision of theirs, not a notification); a Write the person
+    rejected at the permission prompt (it did not run: no error, and its file is not in
+    ``files``); a later prompt sent with the editor's selection in a line of its own, as
+    newer versions write it."""
     s = ClaudeSession(
         WIN_ID,
         "C:\\Users\\dev\\projects\\win-app",
@@ -294,6 +296,10 @@ def windows_app(projects: Path) -> None:
     )
     s.user([{"type": "text", "text": "<ide_opened_file>The user opened the file c:\\Users\\dev\\projects\\win-app\\main.py in the IDE.</ide_opened_file>"},
             {"type": "text", "text": "帮我写一个读取 CSV 的函数, 字段用 `;` 分隔"}])  # fmt: skip
+    plan = "1. 用 csv 模块读取, delimiter=';'\n2. Add a test for quoted fields"
+    s.assistant([tool_use("ExitPlanMode", {"plan": plan}, "toolu_plan1")], model="glm-4.7")
+    s.tool_result("toolu_plan1", "User has approved your plan. You can now start coding.\n\n"
+                  f"## Approved Plan:\n{plan}", rich={"plan": plan, "isAgent": False})  # fmt: skip
     # A plan (TodoWrite): a checklist with todo_as_checklist, an ordinary call otherwise.
     todos = [
         {"content": "读取 CSV 并处理 `;` 分隔", "status": "completed", "activeForm": "Reading"},
@@ -314,6 +320,13 @@ def windows_app(projects: Path) -> None:
         "```python\nimport csv\n\ndef read(path):\n    with open(path, newline='') as f:\n        return list(csv.reader(f, delimiter=';'))\n```",
         model="glm-4.7",
     )
+    s.user("这一行为什么要 newline=''?")
+    selected = {"type": "selected_lines_in_ide", "filename": "c:\\Users\\dev\\projects\\win-app\\csv_reader.py",
+                "lineStart": 4, "lineEnd": 4, "content": "    with open(path, newline='') as f:",
+                "ideName": "Visual Studio Code"}  # fmt: skip
+    s.raw(s._envelope("attachment", attachment=selected))
+    s.assistant("`newline=''` lets the csv module see line ends inside quoted fields itself.",
+                model="glm-4.7")  # fmt: skip
     s.write(projects / "C--Users-dev-projects-win-app" / f"{WIN_ID}.jsonl")
 
 

@@ -41,7 +41,7 @@ from .redact_names import (
 from .redact_parts import PartRedaction
 from .redact_rules import RULES, Rule, compile_rule
 from .redact_sessions import FamilyRedaction
-from .redact_split import prefixed
+from .redact_split import SplitItems
 from .redact_spread import Spread, replaced
 from .redact_values import ValueRedaction
 from .redact_views import View, view
@@ -106,7 +106,7 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
         self.keywords = KeywordIndex((*self.rules, _HOLDER_WORDS, encoded))
         self._holder, self._encoded = len(self.rules), len(self.rules) + 1
         self._decoding = 0  # how deep in base64 decoded from base64 the rules now read
-        self._prefixed = prefixed(self.rules)  # whose token a list may split (``redact_split``)
+        self._split = SplitItems(self.rules)  # tokens a list of strings may split
         self._clean_keys: set[str] = set()  # short recurring texts found clean (``_recurring``)
         # While a session is redacted (``session``): the secrets found so far, then (its
         # second pass) those of them looked for everywhere in it instead of the rules. Held
@@ -198,15 +198,11 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
         spots, held, encoded = self._spots(data)
         if not spots and held is False and encoded is False:
             return text
-        near = [w for i in self._prefixed.intersection(spots) for w in spots[i] or ()]
-        if near and (b'",' in data or b"'," in data):
-            # A token's prefix ends an item of a list of strings: its body may go on in the
-            # next. (First: a generic rule could take the next item as a value named by it.)
-            from .redact_split import redact_split
-
-            changed = redact_split(data, near, self._finds, counts)
-            if changed is not data:
-                data, (spots, held, encoded) = changed, self._spots(changed)
+        # A token's prefix ends an item of a list of strings: its body may go on in the next.
+        # (First: a generic rule could take the next item as a value the first one names.)
+        changed = self._split.redact(data, spots, self._finds, counts)
+        if changed is not data:
+            data, (spots, held, encoded) = changed, self._spots(changed)
         # A placeholder can give the token glued after it a word boundary: run to a fixpoint
         # (each pass that changes something replaces a secret; glued tokens need one each).
         for _ in range(_PASSES):

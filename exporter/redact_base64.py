@@ -21,6 +21,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from .redact_split import NOT_PREFIXES
+
 if TYPE_CHECKING:
     from .redact_rules import Rule
 
@@ -29,9 +31,6 @@ _NAMES = ("password", "passwd", "secret", "token", "api_key", "apikey", "credent
 # How a JSON Web Token begins (``{"alg"``, ``{"typ"``, ``{"kid"`` in base64): its rule's
 # keyword, ``eyJ``, spells too little once encoded again.
 _TOKEN_STARTS = ("eyJhbGci", "eyJ0eXAi", "eyJraWQi")
-# Rules whose keywords are no token prefix: commands and names, and the 599 endings of a
-# Discord token (which base64 of base64 would meet everywhere).
-_NOT_PREFIXES = frozenset({"password-flag", "aws-secret-key", "discord-bot-token", "cookie"})
 _SHORTEST_WORD = 4  # a shorter prefix (``sk-``, ``hf_``) spells too little in base64
 # A base64 run worth decoding (16 characters: 12 bytes), or the lines of one wrapped at a
 # width (``base64`` wraps at 76, PEM at 64): every line but the last as long as this.
@@ -65,7 +64,7 @@ def encoded_keywords(rules: Sequence[Rule]) -> tuple[str, ...]:
     words = {
         word
         for rule in rules
-        if not rule.generic and not rule.fold and rule.id not in _NOT_PREFIXES
+        if not rule.generic and not rule.fold and rule.id not in NOT_PREFIXES
         for word in rule.keywords
         if len(word) >= _SHORTEST_WORD and word.isascii() and " " not in word
     }

@@ -26,6 +26,7 @@ from functools import cached_property, lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from .model import Session
+from .redact_base64 import encoded_keywords
 from .redact_hidden import split_tokens, without
 from .redact_keywords import KeywordIndex, Spots
 from .redact_names import (
@@ -40,6 +41,7 @@ from .redact_names import (
 from .redact_parts import PartRedaction
 from .redact_rules import RULES, Rule, compile_rule
 from .redact_sessions import FamilyRedaction
+from .redact_split import SplitItems
 from .redact_spread import Spread, replaced
 from .redact_values import ValueRedaction
 from .redact_views import View, view
@@ -54,6 +56,8 @@ _BLANK = b"\x00"  # what a placeholder's inside is to a rule: no word, no ``:``,
 # Control characters, ESC (which starts a terminal code) among them: what rendering drops.
 _HIDDEN = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _PASSES = 12
+_DECODE_DEPTH = 2  # base64 of base64 of a secret is read; deeper is not
+_Near = list[tuple[int, int]] | None | bool  # stretches, all of a text (None), or nowhere
 # Short recurring texts remembered as clean (``Redactor._recurring``): a bounded number.
 _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # Bump when the engine's behaviour changes: notes are rendered again with the new result.
@@ -95,10 +99,14 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
         self._placeholders = [PLACEHOLDER.format(r.id).encode() for r in self.rules]
         self._entropy = {r.id: r.entropy for r in self.rules if r.generic}
         self._judge = partial(held_secret, entropy=self._entropy, allow=self.allow)
-        # Where each rule can match, and (its last entry) whether a text holds a key that
-        # holds secrets (``credentials:``): only such a text is read for one.
-        self.keywords = KeywordIndex((*self.rules, _HOLDER_WORDS))
-        self._holder = len(self.rules)
+        # Where each rule can match, and (its last two entries) whether a text holds a key
+        # that holds secrets (``credentials:``), or a token prefix as base64 spells it: only
+        # such a text is read for one.
+        encoded = Rule("base64", encoded_keywords(self.rules), "")
+        self.keywords = KeywordIndex((*self.rules, _HOLDER_WORDS, encoded))
+        self._holder, self._encoded = len(self.rules), len(self.rules) + 1
+        self._decoding = 0  # how deep in base64 decoded from base64 the rules now read
+        self._split = SplitItems(self.rules)  # tokens a list of strings may split
         self._clean_keys: set[str] = set()  # short recurring texts found clean (``_recurring``)
         # While a session is redacted (``session``): the secrets found so far, then (its
         # second pass) those of them looked for everywhere in it instead of the rules. Held
@@ -142,6 +150,15 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
 
             shown = strip_control(redacted)
             again = self._text(shown, shown.encode("utf-8", "surrogatepass"), counts)
+            if again is shown:
+                # A code that ends with the backslash of an escape after it (``ESC \``, then
+                # ``n`` of ``\n``) glues that letter to a token it joins: read with it kept.
+                from .redact_terminal import escapes_kept
+
+                kept = escapes_kept(redacted)
+                if kept is not None:
+                    shown = kept
+                    again = self._text(shown, shown.encode("utf-8", "surrogatepass"), counts)
             redacted = redacted if again is shown else again
         inside = [] if data.isascii() else split_tokens(redacted, data)
         if inside:
@@ -191,9 +208,14 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
 
     def _text(self, text: str, data: bytes, counts: Counter[str] | None) -> str:
         original = data
-        spots, held = self._spots(data)
-        if not spots and held is False:
+        spots, held, encoded = self._spots(data)
+        if not spots and held is False and encoded is False:
             return text
+        # A token's prefix ends an item of a list of strings: its body may go on in the next.
+        # (First: a generic rule could take the next item as a value the first one names.)
+        changed = self._split.redact(data, spots, self._finds, counts)
+        if changed is not data:
+            data, (spots, held, encoded) = changed, self._spots(changed)
         # A placeholder can give the token glued after it a word boundary: run to a fixpoint
         # (each pass that changes something replaces a secret; glued tokens need one each).
         for _ in range(_PASSES):
@@ -203,22 +225,48 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                 i = order.pop(0)
                 changed = self._apply(i, data, spots[i], counts)
                 if changed is not data:  # positions moved: find the keywords again
-                    data, (spots, held) = changed, self._spots(changed)
+                    data, (spots, held, encoded) = changed, self._spots(changed)
                     order = [j for j in sorted(spots) if j > i]
             if data is before:
                 break
-            spots, held = self._spots(data)
+            spots, held, encoded = self._spots(data)
         self._last_opaque = None  # (not kept past its text: it may be a large one)
+        if encoded is not False and self._decoding < _DECODE_DEPTH:
+            # A token prefix as base64 spells it: the run around it, decoded, read again.
+            from .redact_base64 import redact_encoded
+
+            changed = redact_encoded(data, encoded, self._decoded, counts)
+            if changed is not data:
+                data, (spots, held, encoded) = changed, self._spots(changed)
         if held is not False:  # a value named by a key above it
             from .redact_nested import redact_held  # (few texts hold one: imported then)
 
             data = redact_held(data, self._judge, counts, held, self._found)
         return text if data is original else data.decode("utf-8", "surrogatepass")
 
-    def _spots(self, data: bytes) -> tuple[Spots, list[tuple[int, int]] | None | bool]:
-        """Where each rule can match, and where the words of holders are (False: nowhere)."""
+    def _spots(self, data: bytes) -> tuple[Spots, _Near, _Near]:
+        """Where each rule can match, where the words of holders are, and where base64
+        spells a token's prefix (False: nowhere)."""
         spots = self.keywords.spots(data)
-        return spots, spots.pop(self._holder, False)
+        return spots, spots.pop(self._holder, False), spots.pop(self._encoded, False)
+
+    def _finds(self, data: bytes) -> list[tuple[bytes, str]]:
+        """Each secret the rules find in ``data`` (ASCII), with its rule's id; uncounted."""
+        outer, self._found = self._found, []
+        try:
+            self._text(data.decode("latin-1"), data, None)
+            return self._found
+        finally:
+            self._found = outer
+
+    def _decoded(self, text: str) -> str:
+        """``text`` (decoded from base64) with the rules applied, uncounted: the run it
+        was decoded from is what is counted and replaced."""
+        self._decoding += 1
+        try:
+            return self._text(text, text.encode("utf-8", "surrogatepass"), None)
+        finally:
+            self._decoding -= 1
 
     def _apply(
         self,

@@ -108,6 +108,10 @@ def _written(session: Session) -> str:
 # literal "\n" after it when rendered, and glued "n" to the token joined across ESC [m.
 @example(token="ghp_2Yw4aCQ9gfZ6y1T9eWl56NgISIwGnzQ6itzm", where="prompt", before="\x1b",
          after="", left="\\n", right="", split="\x1b[m", at=1)  # fmt: skip
+# And an empty terminal string (ESC X, then ESC \ ending it) took that backslash too: the
+# rendered note glued "n" to the token the rules' pass had seen after "\n" (secrets4).
+@example(token="ghp_2Yw4aCQ9gfZ6y1T9eWl56NgISIwGnzQ6itzm", where="prompt", before="\x1bX\x1b",
+         after="", left="\\n", right="", split="\x1b[m", at=1)  # fmt: skip
 def test_a_token_anywhere_in_any_field_never_reaches_the_note(
     token, where, before, after, left, right, split, at
 ):
@@ -119,6 +123,20 @@ def test_a_token_anywhere_in_any_field_never_reaches_the_note(
     session = _session(head + planted + tail, where)
     clean = redactor().session(session, Counter())
     assert token not in _written(clean)
+
+
+def test_a_terminal_code_ending_with_an_escapes_backslash_leaves_no_token_glued_on():
+    """A code whose last character is a backslash (a string's ``ESC \\``, a CSI's final
+    ``\\``) before ``n``, ``t``, ``r`` or ``u``: the note shows that letter glued to the token
+    the code split; read with the backslash kept, the token is found after its escape."""
+    token = TOKENS[0]
+    for code in ("\x1bX\x1b\\", "\x1b]0;title\x1b\\", "\x1bP\x1b\\", "\x1b[\\"):
+        for escape in ("n", "t", "r", "u003c"):
+            text = f"out {code}{escape}{token[:3]}\x1b[m{token[3:]} done"
+            out = redactor().text(text)
+            assert token not in out and "[REDACTED:github-pat]" in out, repr(text)
+    for plain in ("a \x1bX\x1b\\nothing here \x1b[m", "x \x1b]0;t\x1b\\n y"):  # no token
+        assert redactor().text(plain) is plain
 
 
 def test_model_names_the_commit_and_the_compaction_trigger_are_redacted():

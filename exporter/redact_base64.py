@@ -1,0 +1,146 @@
+"""Secrets written in base64 (``echo -n "token=ghp_…" | base64``, a Kubernetes secret's
+``data:``, a pasted ``LS0tLS1CRUdJTi…`` key): a base64 run is redacted whole when what it
+decodes to holds a secret by the same rules.
+
+Decoding every base64 run would cost too much (images, encrypted reasoning, fixtures), so
+only runs the keyword prefilter points at are decoded: each token prefix the rules know
+(``ghp_``, ``sk-ant-``, ``AKIA``, ``-----BEGIN``), and a few names of a secret
+(``password``, ``token``), as base64 spells them at each of the three places a byte can
+take in a group of three (``ghp_`` is ``Z2hwX`` at the start of a group, ``docF`` one byte
+in, ``naHBf`` two: ``encoded_spellings``). Only the characters the word alone decides are
+keywords, so the bytes around it do not matter. A run near such a keyword is decoded, a
+stretch around the keyword at each of the four alignments, and the rules read the result.
+"""
+
+from __future__ import annotations
+
+import binascii
+import re
+from base64 import b64decode, b64encode
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from .redact_split import NOT_PREFIXES
+
+if TYPE_CHECKING:
+    from .redact_rules import Rule
+
+# Names a secret is given (decoded text such as ``DB_PASSWORD=…``), as three cases write them.
+_NAMES = ("password", "passwd", "secret", "token", "api_key", "apikey", "credential")
+# How a JSON Web Token begins (``{"alg"``, ``{"typ"``, ``{"kid"`` in base64): its rule's
+# keyword, ``eyJ``, spells too little once encoded again.
+_TOKEN_STARTS = ("eyJhbGci", "eyJ0eXAi", "eyJraWQi")
+_SHORTEST_WORD = 4  # a shorter prefix (``sk-``, ``hf_``) spells too little in base64
+# A base64 run worth decoding (16 characters: 12 bytes), or the lines of one wrapped at a
+# width (``base64`` wraps at 76, PEM at 64): every line but the last as long as this.
+_RUN = re.compile(rb"(?:[A-Za-z0-9+/]{60,}\r?\n)+[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9+/]{16,}={0,2}")
+_ALPHABET = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_WRAP = 60
+# How much of a long run around a keyword is decoded: a token is shorter than this.
+_AROUND = 512
+
+Redacted = Callable[[str], str]  # the rules over a decoded text (``Redactor._decoded``)
+
+
+def encoded_spellings(word: str) -> set[str]:
+    """The base64 characters ``word`` alone decides, wherever it starts in a group of three
+    bytes: one spelling for each of the three places."""
+    data = word.encode("utf-8")
+    spellings = set()
+    for k in range(3):
+        # Character i holds bits 6i..6i+6 of the bytes: decided by the word's own bits
+        # (8k..8(k+n)) when it lies wholly inside them.
+        first, end = -(-8 * k // 6), 8 * (k + len(data)) // 6
+        spelled = b64encode(b"\0" * k + data + b"\0\0\0").decode()[first:end]
+        if len(spelled) >= 4:
+            spellings.add(spelled)
+    return spellings
+
+
+def encoded_keywords(rules: Sequence[Rule]) -> tuple[str, ...]:
+    """The base64 spellings of the token prefixes ``rules`` name (specific rules only: a
+    generic rule's words are names) and of a secret's names."""
+    words = {
+        word
+        for rule in rules
+        if not rule.generic and not rule.fold and rule.id not in NOT_PREFIXES
+        for word in rule.keywords
+        if len(word) >= _SHORTEST_WORD and word.isascii() and " " not in word
+    }
+    words.update(w for name in _NAMES for w in (name, name.upper(), name.capitalize()))
+    words.update(_TOKEN_STARTS)
+    return tuple(sorted({s for word in words for s in encoded_spellings(word)}))
+
+
+def redact_encoded(
+    data: bytes,
+    windows: list[tuple[int, int]] | None,
+    redacted: Redacted,
+    counts: Counter[str] | None,
+) -> bytes:
+    """``data`` with each base64 run in ``windows`` (around an encoded keyword) whose
+    decoding holds a secret replaced whole by that secret's placeholder; ``data`` itself
+    when there is none."""
+    spans: list[tuple[int, int, str]] = []
+    for a, b in windows or [(0, len(data))]:
+        for m in _RUN.finditer(data, a, min(len(data), b + _AROUND)):
+            if spans and m.start() < spans[-1][1]:
+                continue  # (a run a window before already took)
+            rule_id = _secret_in(data, m.start(), m.end(), redacted)
+            if rule_id is not None:
+                spans.append((*_whole_run(data, m.start(), m.end()), rule_id))
+    if not spans:
+        return data
+    pieces: list[bytes] = []
+    last = 0
+    for start, end, rule_id in spans:
+        if start < last:
+            continue
+        pieces += (data[last:start], f"[REDACTED:{rule_id}]".encode())
+        last = end
+        if counts is not None:
+            counts[rule_id] += 1
+    pieces.append(data[last:])
+    return b"".join(pieces)
+
+
+def _secret_in(data: bytes, start: int, end: int, redacted: Redacted) -> str | None:
+    """The rule whose secret the run ``data[start:end]`` (a long one's part near its
+    keyword) holds, decoded at each alignment, if any."""
+    piece = data[start:end]
+    piece = piece.replace(b"\r", b"").replace(b"\n", b"").rstrip(b"=")
+    for skip in range(4):
+        chunk = piece[skip:]
+        chunk = chunk[: len(chunk) - 1] if len(chunk) % 4 == 1 else chunk  # (half a byte)
+        if len(chunk) < 16:
+            continue
+        try:  # (its last group padded: the end of a token is in it)
+            text = b64decode(chunk + b"=" * (-len(chunk) % 4), validate=True)
+            text = text.decode("utf-8", "replace")
+        except (binascii.Error, ValueError):
+            continue
+        out = redacted(text)
+        if out is not text:
+            found = _PLACED.search(out)
+            if found is not None:
+                return found.group(1)
+    return None
+
+
+_PLACED = re.compile(r"\[REDACTED:([A-Za-z0-9_.-]{1,100})\]")
+
+
+def _whole_run(data: bytes, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the whole base64 run around ``data[start:end]``: back to where its
+    characters (and the full lines of a wrapped run) begin, on to where they end."""
+    while start and data[start - 1] in _ALPHABET:
+        start -= 1
+    while start > 1 and data[start - 1] == 0x0A:  # the line before, if a full line of one
+        line_start = data.rfind(b"\n", 0, start - 1) + 1
+        line = data[line_start : start - 1].rstrip(b"\r")
+        if len(line) < _WRAP or not all(c in _ALPHABET for c in line):
+            break
+        start = line_start
+    m = _RUN.match(data, start)
+    return start, max(end, m.end() if m else end)

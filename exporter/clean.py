@@ -154,7 +154,7 @@ _IMAGE_CLOSER = "</image>"
 # BEL or ST (ESC \); other two-character ones. Not a lone ESC \ (an ST ending no string): only
 # its ESC goes, as a control character, so it cannot take the backslash of a literal "\n"
 # with it and glue the letter after to a token (ESC \ n g ESC [m hp_…: "nghp_…", unredacted).
-_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\]^_])")
+ANSI_CODE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\]^_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _CONTROL_BYTES = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 
@@ -187,7 +187,7 @@ def strip_control(text: str, line_ends: bool = False) -> str:
     every state the bar went through stays, in order, as the model got it. A terminal
     showed only the last; keeping that one alone would drop text the model read."""
     if "\x1b" in text:
-        text = _ANSI.sub("", text)
+        text = ANSI_CODE.sub("", text)
     if "\r" in text and not line_ends:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text.isascii():  # bytes.translate is many times faster than the regex (or str's)

@@ -84,8 +84,12 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # rollout, a fork, an older ``agent-<id>.jsonl``) shares its secrets, a token split by a
 # shell continuation or a soft line break, or escaped (an HTML entity, ``\u``, URL
 # encoding), goes whole, a value piped into a command that stores it, a command as a list
-# of its words judged as written out, OpenVPN's inline password, a PIN under its key.
-ENGINE_VERSION = "12"
+# of its words judged as written out, OpenVPN's inline password, a PIN under its key;
+# 13: a secret in base64 (near a token's prefix or a secret's name as base64 spells it)
+# goes with its whole run, a token split across two items of a list of strings loses both
+# halves, a token after a terminal code that ends with an escape's backslash goes, and a
+# DSA key in PKCS#8 is known without its armour.
+ENGINE_VERSION = "13"
 
 
 class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):

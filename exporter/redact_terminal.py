@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 # The codes rendering drops (the same pattern: a code is one to both).
-from .clean import _ANSI, strip_control
+from .clean import ANSI_CODE, strip_control
 
 _ESCAPE_LETTERS = frozenset("nrtu")  # (``\n``, ``\r``, ``\t``, ``\u003c``)
 
@@ -28,5 +28,5 @@ def escapes_kept(text: str) -> str | None:
             return "\\"
         return ""
 
-    out = _ANSI.sub(code, text)
+    out = ANSI_CODE.sub(code, text)
     return strip_control(out) if kept else None

@@ -158,6 +158,21 @@ def test_a_key_without_its_first_armour_line_is_known_by_how_it_begins(kind, lay
     assert out.endswith("\nok")
 
 
+# A DSA key in PKCS#8 (``openssl genpkey -algorithm DSA``): its DER names the DSA algorithm
+# (1.2.840.10040.4.1) where an RSA one's names RSA.
+DSA_PKCS8 = "MIIBWgIBADCCATMGByqGSM44BAEw"
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(sorted(LAYOUTS)), SEEDS)
+def test_a_dsa_key_in_pkcs8_without_its_armour_is_known_by_how_it_begins(layout, rng):
+    body = DSA_PKCS8 + "".join(rng.choice(B64) for _ in range(64 * 6 - len(DSA_PKCS8)))
+    lines = [body[i : i + 64] for i in range(0, len(body), 64)]
+    out = redact_text(laid_out(lines, layout, first=2) + "\nok")
+    assert leaked(out, lines) == []
+    assert out.endswith("\nok")
+
+
 @settings(max_examples=30, deadline=None)
 @given(
     st.sampled_from(sorted(KINDS)),

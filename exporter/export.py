@@ -91,6 +91,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
             # Ctrl-C: what was written stays (each note is atomic); the next run finishes,
             # and redoes a parent whose note links a child not written yet.
             run.plan.unmet()
+            run.record_attachments()
             vault.save_state()
             raise Interrupted(run.written()) from None
         vaultrun.end_run(vault)
@@ -137,6 +138,17 @@ class _Run:
         self.ahead = ReadAhead(self.renderer)  # units read by workers before their turn
         self.reader = UnitReader(options, self.ahead, self.plan, self.redactor,
                                  self._children_written)  # fmt: skip
+        if vault.attachment_names:  # (the files ccexport wrote: one gone, stays gone)
+            vault.attachment_names.remember(vault.state.attachments, options.restore)
+
+    def record_attachments(self) -> bool:
+        """Put the attachments written so far in the state's record; True if it changed."""
+        names = self.vault.attachment_names
+        recorded = names.recorded() if names else None
+        if recorded is None or recorded == self.vault.state.attachments:
+            return False
+        self.vault.state.attachments = recorded
+        return True
 
     def written(self) -> int:
         """Notes created or updated so far in this run."""
@@ -170,7 +182,7 @@ class _Run:
         if indexed:
             self.vault.state.render = self.fingerprint
         # A run that read no source and changed nothing leaves the state as it was read.
-        touched = self.rerender or self._read_any or bool(news)
+        touched = self.record_attachments() or self.rerender or self._read_any or bool(news)
         for change in self.notes.late_failures(self.vault.save_state(touched)):
             if not change.key.startswith(notefile.INDEX_PREFIX):  # (no source's notes)
                 self.notes.count(change)
@@ -350,18 +362,20 @@ class _Run:
         resolve: Callable[[str], str | None], state: UnitProgress,
     ) -> None:  # fmt: skip
         """A note rendered ahead, written in its turn. One of a family was rendered at the
-        path and with the links its unit's check (``_families``) promised: checked again."""
+        path and with the links its unit's check (``_families``) promised: checked again,
+        and where the check missed one, rendered again here, at this run's path and with
+        its links, as if it had not been rendered ahead. (It misses a relative whose own
+        note failed ahead, so gave no path to check: renamed in the vault, it is linked
+        by its new name here.)"""
         from .notes import Note
 
         links: dict[str, str | None] = {}  # (a note found as written is rendered with them)
         if read.links is not None:
             links = {key: resolve(key) for key in read.links}
             at = read.note.relpath if isinstance(read.note, Note) else relpath
-            if at != relpath:
-                raise RuntimeError(f"its note was rendered ahead for {at}, not {relpath}")
-            if links != read.links:  # (named, with what this run links it to)
-                other = sorted(k for k in links if links[k] != read.links.get(k))
-                raise RuntimeError(f"its note was rendered ahead linking {other} otherwise")
+            if at != relpath or links != read.links:
+                self._submit(session, relpath, resolve, state, read.packed)
+                return
         state.outstanding += 1
         self.renderer.done(
             RenderJob(self._unit, session, relpath, links), placed(read.note, relpath)

@@ -63,6 +63,10 @@ class State:
     # The notes' folder as set -> where the person renamed or moved it in the vault
     # (``runstart.moved_folder``): new notes go there while the one set is not there.
     folders: dict[str, str] = field(default_factory=dict)
+    # The files ccexport wrote into the attachments folder (paths in the vault): one of
+    # them gone, the person deleted, and it is not copied again (``vaultattach``). None:
+    # not recorded yet (a state an older version wrote).
+    attachments: list[str] | None = None
 
     @classmethod
     def load(cls, vault: Path) -> State:
@@ -108,6 +112,7 @@ class State:
             titles=_titles(data.get("titles")),
             forks=_forks(data.get("forks")),
             folders=_folders(data.get("folders")),
+            attachments=_attachments(data.get("attachments")),
         )
 
     def dumps(self) -> bytes:
@@ -121,6 +126,7 @@ class State:
                 **({"titles": self.titles} if self.titles else {}),
                 **({"forks": self.forks} if self.forks else {}),  # (an older file has none)
                 **({"folders": self.folders} if self.folders else {}),
+                **({"attachments": self.attachments} if self.attachments is not None else {}),
                 # Units in one order, not the order they finished in (with the pool, a
                 # family's unit finishes later than in one process): the same file either way.
                 **statefile.encode(dict(sorted(self.sources.items())), self.notes),
@@ -146,6 +152,14 @@ def _folders(value: Any) -> dict[str, str]:
     if not isinstance(value, dict):
         return {}
     return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str) and v}
+
+
+def _attachments(value: Any) -> list[str] | None:
+    """The recorded attachments, as read: anything but a list of texts is no record (the
+    folder's files are recorded anew)."""
+    if not isinstance(value, list):
+        return None
+    return [v for v in value if isinstance(v, str)]
 
 
 def _titles(value: Any) -> dict[str, list[str]]:

@@ -15,6 +15,13 @@ Only a file in the attachments folder is looked for by name (a file moved elsewh
 found through a path in the link, else copied again, which loses nothing). A file renamed
 twice between two updates of its note is not recognised: the note gets a conflict copy, as
 for any edit of its generated part.
+
+A file the person deleted stays deleted, as a deleted note does: the state records the
+files ccexport wrote into the folder (``State.attachments``), and one recorded and gone,
+not renamed, is not copied again; the note says in its place that it was deleted
+(``embed_renamed`` with a ``Deleted``). ``--restore`` copies it back. Without the record
+(the state lost, another machine), the files in the folder are recorded anew, and one
+deleted before that is copied back.
 """
 
 from __future__ import annotations
@@ -43,13 +50,56 @@ def content_name(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
+class Deleted(str):
+    """The path of a file ccexport wrote that the person deleted (``AttachmentNames.renamed``):
+    not copied again, its embeds say so."""
+
+
+# What a note says in place of a file the person deleted (as of a file not copied: italic).
+DELETED_WORDS = "*`{name}` was deleted from the vault, and is not copied again.*"
+
+
 class AttachmentNames:
-    """The attachments folder's files under names of the person's choosing, by content."""
+    """The attachments folder's files under names of the person's choosing, by content, and
+    those the person deleted."""
 
     def __init__(self, root: str, folder: str) -> None:
         self.root = root
         self.folder = folder.strip("/")
         self._by_content: dict[str, str] | None = None  # hash stem -> path in the vault
+        # The files ccexport wrote into the folder, as the state records them (``remember``);
+        # None: not told (every missing file is copied, as before).
+        self.written: set[str] | None = None
+        self.restore = False  # ``--restore``: a deleted file is copied back
+        self._copied: set[str] = set()  # missing ones let be copied this run
+
+    def remember(self, written: list[str] | None, restore: bool = False) -> None:
+        """Take the state's record of the files ccexport wrote. Without one (a state an
+        older version wrote, or none), every hash-named file in the folder now is taken
+        for one (the record is then saved by this run)."""
+        self.restore = restore
+        if written is not None:
+            self.written = set(written)
+            return
+        self.written = set()
+        try:
+            entries = list(os.scandir(os.path.join(self.root, self.folder)))
+        except OSError:
+            return
+        for entry in entries:
+            if written_name(entry.name) and not _UNLINKABLE.search(entry.name):
+                self.written.add(f"{self.folder}/{entry.name}")
+
+    def recorded(self) -> list[str] | None:
+        """The record to save: the files written before and those copied this run that
+        are there now (one whose copy failed is not taken for one later deleted)."""
+        if self.written is None:
+            return None
+        for relpath in self._copied - self.written:
+            if os.path.lexists(os.path.join(self.root, relpath)):
+                self.written.add(relpath)
+        self._copied.clear()
+        return sorted(self.written)
 
     def _scan(self) -> dict[str, str]:
         """Each file in the folder whose stem is not a hash, by the hash of its content
@@ -77,14 +127,21 @@ class AttachmentNames:
 
     def renamed(self, relpath: str) -> str | None:
         """Where the person keeps the file ccexport names ``relpath`` (a hash name in the
-        attachments folder), renamed; None when it is not there under another name."""
+        attachments folder, missing), renamed; a ``Deleted`` when they deleted it (ccexport
+        wrote it, and it is not there under another name either); None when it is to be
+        copied (new, or ``--restore``)."""
         folder, _, name = relpath.rpartition("/")
         stem = name.rpartition(".")[0]
         if folder != self.folder or not _HASH_NAME.fullmatch(stem):
             return None
         if self._by_content is None:
             self._by_content = self._scan()
-        return self._by_content.get(stem)
+        found = self._by_content.get(stem)
+        if found is None and self.written is not None:
+            if relpath in self.written and not self.restore:
+                return Deleted(relpath)
+            self._copied.add(relpath)
+        return found
 
     def written_name(self, target: str, note_folder: str) -> str | None:
         """The path ccexport embedded a file by, when the link ``target`` (as Obsidian
@@ -116,7 +173,13 @@ class AttachmentNames:
 def embed_renamed(body: str, relpath: str, renamed: str) -> str | None:
     """``body`` with every link to ``relpath`` leading to ``renamed`` instead; None when
     ``relpath`` is also named where a link is not (a template's own use of the path), so
-    that the file keeps its hash name there too."""
+    that the file keeps its hash name there too. A ``Deleted`` file: every embed of it
+    (or link) says instead that it was deleted; the body is never None, so it is not
+    copied again."""
+    if isinstance(renamed, Deleted):
+        link = re.compile(r"!?\[\[" + re.escape(relpath) + r"(?:\|[^\]\n]*)?\]\]")
+        words = DELETED_WORDS.format(name=relpath.rpartition("/")[2])
+        return link.sub(lambda _m: words, body)
     links = body.count(f"[[{relpath}]]") + body.count(f"[[{relpath}|")
     if links != body.count(relpath):
         return None

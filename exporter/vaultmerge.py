@@ -68,7 +68,9 @@ def updated_yaml(
     # ``part`` or ``next_part`` left would be wrong.
     known = record is not None and not own_copy
     drop = (OWNED.intersection(record.keys) if known else OWNED) - set(ours) - theirs
-    merged = merge_frontmatter(existing, ours, previous, drop)
+    # A tag of ours the record says was written and the note lacks, the person removed
+    # (or renamed: theirs now). Without a record, and in an older copy, that is not known.
+    merged = merge_frontmatter(existing, ours, previous, drop, record.tags if known else ())
     values = {k: merged[k] for k in ours}
     keep = Keeper(values, {**parsed.metadata, **lists}, yaml_text, parsed.eol)
     spliced = notefile.splice_frontmatter(
@@ -124,9 +126,10 @@ def merge_frontmatter(
     ours: dict[str, Any],
     our_previous_tags: list[str],
     drop: frozenset[str] | set[str] = OWNED,
+    written: Collection[Any] = (),
 ) -> dict[str, Any]:
     """The user's keys stay where they are; ours are replaced, ``drop`` left out; tags and
-    aliases merge."""
+    aliases merge (``written``: the tags ccexport last wrote, ``merged_tags``)."""
     merged: dict[str, Any] = {}
     for key, value in existing.items():
         if key in ours:
@@ -137,21 +140,30 @@ def merge_frontmatter(
         merged.setdefault(key, value)
     if "tags" in ours:
         merged["tags"] = merged_tags(
-            _as_list(existing.get("tags")), ours["tags"], our_previous_tags
+            _as_list(existing.get("tags")), ours["tags"], our_previous_tags, written
         )
     if "aliases" in ours:
         merged["aliases"] = _unique([*_as_list(existing.get("aliases")), *ours["aliases"]])
     return merged
 
 
-def merged_tags(theirs: list[Any], ours: list[Any], previous: list[Any]) -> list[Any]:
+# The tag Sessions.base selects the session notes by (``bases.SESSION_TAG``; Dataview's
+# ``FROM #ai-session`` too): one the person removed comes back, or the note leaves the table.
+QUERIED_TAG = "ai-session"
+
+
+def merged_tags(
+    theirs: list[Any], ours: list[Any], previous: list[Any], written: Collection[Any] = ()
+) -> list[Any]:
     """The note's tags as they stand, less those ccexport wrote before and writes no more,
     with ours that are missing put where ccexport puts them: after the one of ours that
     comes before it, else before the first of ours, else first. The person's tags keep
-    their places and their order."""
+    their places and their order. One of ours in ``written`` (the tags ccexport last wrote
+    into the note, as the state records them) that the note lacks, the person removed or
+    renamed: their decision, it stays out, but for ``QUERIED_TAG``."""
     merged = _unique([t for t in theirs if t in ours or t not in previous])
     for i, tag in enumerate(ours):
-        if tag in merged:
+        if tag in merged or (tag in written and tag != QUERIED_TAG):
             continue
         before = [t for t in ours[:i] if t in merged]
         after = [t for t in ours[i + 1 :] if t in merged]

@@ -252,9 +252,10 @@ def test_a_family_note_found_changed_keeps_its_links_when_rendered_here(tmp_path
 
 
 def test_a_note_with_attachments_is_rendered_when_its_unit_is_read_again(tmp_path, rendered):
-    """Its attachments are in no render key and no record: one the person deleted (or
-    renamed outside Obsidian) is written back (or embedded by its new name) whenever the
-    unit is read again, as before render keys (review14 F1)."""
+    """Its attachments are in no render key: one the person deleted (or renamed outside
+    Obsidian) is noticed whenever the unit is read again, as before render keys (review14
+    F1): the note says it was deleted (it is not copied again, review29 F12), or embeds
+    it by its new name."""
     home, vault = tmp_path / "home", tmp_path / "v"
     sid = "f0000009-0000-4000-8000-000000000000"
     folder = home / ".claude" / "projects" / "-family"
@@ -271,8 +272,14 @@ def test_a_note_with_attachments_is_rendered_when_its_unit_is_read_again(tmp_pat
     export(vault, home, sources=None)
     (picture,) = (p for p in vault.rglob("*.png"))
     for round_ in (1, 2, 3):  # (the first makes the keys; then, they are there to use)
-        picture.unlink()
+        picture.rename(picture.with_name(f"mine {round_}.png"))
         later = transcript.stat().st_mtime_ns + 10**9
         os.utime(transcript, ns=(later, later))  # touched: the unit is read again
         export(vault, home, sources=None)
-        assert picture.exists(), round_
+        (note,) = (p for p in vault.rglob("*.md") if "A red square." in p.read_text())
+        assert f"![[attachments/ccexport/mine {round_}.png]]" in note.read_text(), round_
+        picture = picture.with_name(f"mine {round_}.png")
+    picture.unlink()
+    os.utime(transcript, ns=(later + 10**9, later + 10**9))
+    export(vault, home, sources=None)
+    assert not picture.exists() and "was deleted from the vault" in note.read_text()

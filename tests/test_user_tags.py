@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from vault_builder import LastWrite, export, the_note, updated_note, write_session
 
-from exporter import frontmatter_yaml, keytext, notefile, vaultmerge
+from exporter import bases, frontmatter_yaml, keytext, notefile, vaultmerge
 
 OUR_TAGS = ["ai-session", "ai-session/claude-code", "project/app"]
 WRITTEN_TAGS = "tags:\n- ai-session\n- ai-session/claude-code\n- project/app\n"
@@ -37,8 +37,9 @@ def read_back(text: str) -> dict:
     return loaded
 
 
-def grown(tmp_path: Path, edit) -> tuple[str, Path, Path, Path]:
-    """The note after the person's ``edit`` and a re-render of the grown session."""
+def grown(tmp_path: Path, edit, state_lost: bool = False) -> tuple[str, Path, Path, Path]:
+    """The note after the person's ``edit`` and a re-render of the grown session
+    (``state_lost``: without ``.ccexport/state.json``, as on another machine)."""
     home, vault = tmp_path / "home", tmp_path / "v"
     write_session(home, ["q"])
     export(vault, home)
@@ -46,6 +47,8 @@ def grown(tmp_path: Path, edit) -> tuple[str, Path, Path, Path]:
     text = note.read_text()
     assert WRITTEN_TAGS in text
     note.write_text(edit(text))
+    if state_lost:
+        (vault / ".ccexport" / "state.json").unlink()
     write_session(home, ["q", "q2"])
     report = export(vault, home)
     assert report.total("updated") == 1, report.problems
@@ -60,12 +63,25 @@ def tags_typed(block: str):
 
 def test_comment_lines_inside_tags_and_the_persons_tag_stay_where_they_were(tmp_path):
     typed = "tags:\n  - ai-session\n  # my comment\n  - mine\n"
-    text, *_ = grown(tmp_path, tags_typed(typed))
+    # (without the state: with it, the tags of ours the person removed stay out, below)
+    text, *_ = grown(tmp_path, tags_typed(typed), state_lost=True)
     assert (
         "tags:\n  - ai-session\n  - ai-session/claude-code\n  - project/app\n"
         "  # my comment\n  - mine\n---\n"
     ) in text  # ours that were missing come back after the one of ours before them
     assert read_back(text)["tags"] == [*OUR_TAGS, "mine"]
+
+
+def test_a_tag_of_ours_the_person_removed_or_renamed_stays_as_they_left_it(tmp_path):
+    """Their decision, as a configured property they delete is: ``project/app`` renamed to
+    a tag of their own scheme, ``ai-session/claude-code`` removed, stay so update after
+    update; ``ai-session``, which Sessions.base selects the notes by, comes back."""
+    typed = "tags:\n- project/mine  # renamed\n- todo\n"
+    text, note, home, vault = grown(tmp_path, tags_typed(typed))
+    assert "tags:\n- ai-session\n- project/mine  # renamed\n- todo\n---\n" in text
+    write_session(home, ["q", "q2", "q3"])
+    assert export(vault, home).total("updated") == 1
+    assert read_back(note.read_text())["tags"] == ["ai-session", "project/mine", "todo"]
 
 
 def test_a_tag_put_first_stays_first_and_ours_keep_their_order(tmp_path):
@@ -203,6 +219,25 @@ def test_comments_keep_the_notes_line_ends():
 def test_ours_go_where_ccexport_puts_them_and_theirs_stay(theirs, previous, expected):
     merged = vaultmerge.merge_frontmatter({"tags": theirs}, {"tags": OUR_TAGS}, previous)
     assert merged["tags"] == expected
+
+
+@pytest.mark.parametrize(
+    ("theirs", "written", "expected"),
+    [
+        (["mine"], OUR_TAGS, ["ai-session", "mine"]),  # the tag queries need, alone
+        (["ai-session", "project/mine"], OUR_TAGS, ["ai-session", "project/mine"]),
+        (["x"], ["ai-session", "project/old"], [*OUR_TAGS, "x"]),  # never written: added
+        (["x", "project/app"], ["ai-session/claude-code"], ["x", "ai-session", "project/app"]),
+    ],
+)
+def test_a_tag_of_ours_written_before_and_removed_stays_out(theirs, written, expected):
+    merged = vaultmerge.merge_frontmatter({"tags": theirs}, {"tags": OUR_TAGS}, written,
+                                          written=written)  # fmt: skip
+    assert merged["tags"] == expected
+
+
+def test_the_tag_kept_is_the_one_sessions_base_selects_by():
+    assert vaultmerge.QUERIED_TAG == bases.SESSION_TAG
 
 
 def test_a_note_as_ccexport_wrote_it_takes_the_plain_path(monkeypatch):

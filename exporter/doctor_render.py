@@ -110,8 +110,8 @@ def secret_checks(settings: Any, rules: Any, state: Any, current: list[object]) 
 
 _WHAT_TO_DO = {
     "conflict copy": "delete the copy once you have kept what you want of it",
-    "attachment": "delete it, then run once with --force: each file a note still shows is "
-    "written back, redacted",
+    "attachment": "delete it (a note that shows it then says it was deleted); to have it "
+    "back as the session holds it, redacted, run once with --restore --force",
     "log": "delete its old lines, or the whole log",
 }
 

@@ -160,7 +160,26 @@ def test_each_file_no_run_rewrites_is_named_never_its_secret(exported):
     assert f"{rel}: github-pat in ccexport's part ({SOURCE_GONE})" in shown
     assert "slack-token in your own text: take it out of your text" in shown
     assert "delete the copy once you have kept what you want of it" in shown
-    assert "run once with --force" in shown
+    assert "run once with --restore --force" in shown
+
+
+def test_the_advice_for_an_attachment_holding_a_secret_holds(exported):
+    """Deleted as doctor says, the file stays deleted, also by ``--force``, and no secret
+    is left; ``--restore --force`` copies back what the session holds."""
+    home, vault, _ = exported
+    (attachment,) = (vault / "attachments" / "ccexport").glob("*.txt")
+    attachment.write_bytes(ATTACHED + f"GH={GITHUB}\n".encode())
+    assert "run once with --restore --force" in _doctor(vault, home).stdout
+    attachment.unlink()
+    for extra in ((), ("--force",)):
+        result = runner.invoke(app, ["--vault", str(vault), "--home", str(home), *extra])
+        assert result.exit_code == 0, result.output
+        assert not attachment.exists()
+    result = runner.invoke(app, ["--vault", str(vault), "--home", str(home), "--restore",
+                                 "--force"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert attachment.read_bytes() == ATTACHED
+    assert _secret_check(_doctor(vault, home, "--json"))["status"] == "ok"
 
 
 def test_a_placeholder_is_no_secret(exported):

@@ -231,7 +231,8 @@ def _templater_runs_new_notes(vault: Path) -> str | None:
 
 
 def _notes_gone(vault: Path) -> str | None:
-    """Why the next export would stop: every note recorded is gone (``runstart``)."""
+    """Why the next export would stop: every note recorded is gone, or more than half of
+    them at once (``runstart.stop_if_notes_gone``)."""
     from .runstart import stop_if_notes_gone
     from .vault import Vault
 

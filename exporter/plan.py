@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .model import Session, session_key
+from .notefile import INDEX_PREFIX
 from .notespec import NoteSettings
 from .redact_family import Found, inherited, relatives, to_redo, unread_redacted
 from .redact_outputs import move_secret_path
 from .session_secrets import KnownSecrets, secrets_of, without_secrets
 from .vault import Vault
-from .vaultpaths import safe_relpath
+from .vaultpaths import inside, safe_relpath
 
 if TYPE_CHECKING:
     from .adapters.base import Adapter, SessionRef
@@ -46,6 +47,7 @@ class LinkPlan:
         self.vault = vault
         self.settings = settings
         self._relpath = relpath
+        self._renamed_projects: dict[str, str | None] = {}  # folder -> its new name, if renamed
         self._family_paths: dict[str, str] = {}
         self._unit_of: dict[str, str] = {
             key: unit for unit, rec in vault.state.sources.items() for key in rec.get("notes", [])
@@ -89,7 +91,7 @@ class LinkPlan:
                 self.unit_secrets.setdefault(unit, KnownSecrets()).add(found)
             try:
                 parent_path = self._parent_path(session, paths)
-                proposed = self._relpath(session, self.settings, parent_path)
+                proposed = self._proposed(session, parent_path)
                 chosen = self.vault.choose_path(session.key, proposed)
                 paths[session.key] = self._without_secrets(session, chosen, unit)
             except Exception as exc:  # this session alone cannot be placed
@@ -100,6 +102,41 @@ class LinkPlan:
         for session in sessions:
             self._pass_on(session, unit)
         return paths
+
+    def _proposed(self, session: Session, parent_path: str | None) -> str:
+        """Where a new note of ``session`` goes: its project's folder, or the one folder
+        beside it that the person renamed it to (``_project_renamed``)."""
+        proposed = self._relpath(session, self.settings, parent_path)
+        if parent_path or not self.settings.layout.endswith("{project}"):
+            return proposed  # (a subagent sits beside its parent's note)
+        folder, _, name = proposed.rpartition("/")
+        if folder not in self._renamed_projects:
+            self._renamed_projects[folder] = self._project_renamed(session, folder)
+        renamed = self._renamed_projects[folder]
+        return f"{renamed}/{name}" if renamed else proposed
+
+    def _project_renamed(self, session: Session, folder: str) -> str | None:
+        """The folder the person renamed a project's ``folder`` to in Obsidian: it is not
+        there, and every note of the project the state records is found (by identity) in
+        that one folder, beside where it was. Else the next new session of the project made
+        a second folder of the old name (review29 F13). A machine without the state does
+        not know the project's notes, and makes it."""
+        from .notes import project_of  # (the note builder: imported by then)
+
+        vault = self.vault
+        if (vault.root / folder).exists() or not inside(folder):
+            return None
+        project = project_of(session)
+        keys = [key for key, record in vault.state.notes.items()
+                if not record.deleted and not key.startswith(INDEX_PREFIX)
+                and record.meta.get("source") == session.source
+                and record.meta.get("project") == project]  # fmt: skip
+        places = {path.rpartition("/")[0] for key in keys if (path := vault.path_of(key))}
+        if len(places) != 1:
+            return None
+        (place,) = places
+        beside = place.rpartition("/")[0] == folder.rpartition("/")[0]
+        return place if beside and place != folder and (vault.root / place).is_dir() else None
 
     def _relatives(self, session: Session) -> list[str]:
         return relatives(self.vault, session, self._coming.get(session.key, ()))
@@ -197,7 +234,7 @@ class LinkPlan:
             if path is None:
                 continue
             parent_path = self._parent_path(session, predicted)
-            proposed = self._relpath(session, self.settings, parent_path)
+            proposed = self._proposed(session, parent_path)
             if safe_relpath(proposed) != path or not self.vault.chooses(session.key, path):
                 return False
         return True

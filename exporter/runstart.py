@@ -1,14 +1,20 @@
 """What a run says about the vault before it reads a session: a state file it cannot use,
 temporary files an earlier run left that it could not remove, and, when the redaction
 rules are new to the vault's notes, the notes whose very names held a secret (renamed; a
-dry run says they would be). And where every note it recorded is gone, that it stops."""
+dry run says they would be), and a vault whose notes it has no record of (a new machine:
+the notes deleted from it come back). Where the notes' folder went, when the person moved
+it. And where every note it recorded is gone, or most of them at once, that it stops."""
 
 from __future__ import annotations
 
+import os
+import re
+from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import vaultio
+from . import notefile, vaultio
 from .collector import collector_lasting
 from .errors import ExporterError, Problem
 from .notefile import INDEX_PREFIX
@@ -17,10 +23,9 @@ from .state import STATE_DIR, STATE_FILE, State
 from .vault import Vault
 from .vaultattach import AttachmentNames
 from .vaultpaths import inside, safe_relpath
+from .vaultsurvey import HEAD_BYTES, skipped_folder
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from .options import ExportOptions
     from .redact import Redactor
 
@@ -40,8 +45,12 @@ def vault_notices(vault: Vault, redactor: Redactor | None, rerender: bool) -> li
     notices = []
     if vault.state.unreadable:
         anew = STATE_ANEW_DRY if vault.dry_run else STATE_ANEW
+        written = "would be written" if vault.dry_run else "are written"
         why = (f"could not be used: {vault.state.unreadable}; every source is read again "
-               f"and each note found by its session id, so nothing is lost ({anew})")  # fmt: skip
+               f"and each note found by its session id, so no note or edit of yours is "
+               f"lost ({anew}); but the notes you deleted from the vault are no longer "
+               f"known as deleted and {written} again: delete them again, or first put "
+               f"back .ccexport/state.json from a backup")  # fmt: skip
         notices.append(Problem(f"{STATE_DIR}/{STATE_FILE}", why))
     # (what the sweep at the start of this run could not remove; a dry run sweeps nothing)
     notices += [Problem(path, TEMP_LEFT) for path in vaultio.left_behind]
@@ -73,37 +82,60 @@ def renamed_again(problems: list[Problem], vault: Vault, moves: list[tuple[str, 
             said[new] = at
 
 
-# Fewer recorded notes than this all gone is a person's deletion as likely as a lost folder.
+# Fewer recorded notes than this gone at once is a person's deletion as likely as a lost folder.
 NOTES_GONE_MIN = 3
+# More than half of the recorded notes gone at once, and at least this many: a partial
+# restore, or a sync tool still bringing a folder back (review29 F3: 40 of 41 were taken as
+# the person's deletion). A person deletes notes a few at a time, or a project's folder;
+# half of every note in one go is a clean-up rare enough to confirm once (--accept-deleted).
+NOTES_GONE_PART_MIN = 10
 NOTES_GONE = (
     "the {n} session notes ccexport recorded in this vault are all gone ({where} not there), "
     "so this run stops without recording them as deleted by you or writing anything. If a "
     "sync tool is still bringing them back, run again later; to write them again, run "
     "ccexport --restore; if you deleted them on purpose, run ccexport --accept-deleted once"
 )
+NOTES_GONE_PART = (
+    "{gone} of the {n} session notes ccexport recorded in this vault are gone at once (most "
+    "were in {where}), too many to be notes deleted one by one, so this run stops without "
+    "recording them as deleted by you or writing anything. If a sync tool is still bringing "
+    "them back, run again later; to write them again, run ccexport --restore; if you deleted "
+    "them on purpose, run ccexport --accept-deleted once"
+)
 
 
 def stop_if_notes_gone(vault: Vault, allowed: bool) -> None:
-    """Stop a run that would record every note of the vault as deleted by the person: the
-    folder that held them is gone (a sync tool's bad day, a vault restored without it, a
-    folder moved out of the vault), which is no decision taken note by note. Each would be
-    left deleted for good, and the sessions' sources are pruned after a month. ``--restore``
-    writes them again, ``--accept-deleted`` takes them as deleted: either is ``allowed``.
-    One stat per top folder; a search by identity only when all are gone (the person may
-    have renamed the folder)."""
+    """Stop a run that would record every note of the vault, or more than half of them, as
+    deleted by the person: the folder that held them is gone, or came back in part (a sync
+    tool's bad day, a vault restored without it or from an older backup, a folder moved out
+    of the vault), which is no decision taken note by note. Each would be left deleted for
+    good, and the sessions' sources are pruned after a month. ``--restore`` writes them
+    again, ``--accept-deleted`` takes them as deleted: either is ``allowed``. One listing
+    per folder; a search by identity only when too many are missing (they may have moved)."""
     if allowed:
         return
     notes = vault.state.notes.items()
     kept = [(k, r.path) for k, r in notes if not r.deleted and not k.startswith(INDEX_PREFIX)]
     if len(kept) < NOTES_GONE_MIN:
         return
-    tops = sorted({path.split("/", 1)[0] for _, path in kept})
-    if any((vault.root / top).exists() for top in tops):
+    missing = _missing(vault, kept)
+    if len(missing) * 2 <= len(kept) or len(missing) < min(len(kept), NOTES_GONE_PART_MIN):
         return
-    if any(vault.path_of(key) for key, _ in kept[:NOTES_GONE_MIN]):
-        return  # moved or renamed: found where the person put them
-    where = ", ".join(tops[:3]) + (", …" if len(tops) > 3 else "")
-    raise ExporterError(NOTES_GONE.format(n=len(kept), where=where))
+    # (moved or renamed: found where the person put them; one search reads every note once)
+    gone = [(k, p) for k, p in missing if not vault.path_of(k) and not vault.in_cloud_only(p)]
+    if len(gone) * 2 <= len(kept) or len(gone) < min(len(kept), NOTES_GONE_PART_MIN):
+        return
+    tops = Counter(path.split("/", 1)[0] for _, path in gone)
+    where = ", ".join(top for top, _ in tops.most_common(3)) + (", …" if len(tops) > 3 else "")
+    if len(gone) == len(kept):
+        raise ExporterError(NOTES_GONE.format(n=len(kept), where=where))
+    raise ExporterError(NOTES_GONE_PART.format(gone=len(gone), n=len(kept), where=where))
+
+
+def _missing(vault: Vault, kept: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The recorded notes not in their folder's listing (read once a run, and kept for the
+    run's own checks: a vault of 20,000 notes in 25 folders costs 25 listings)."""
+    return [(key, path) for key, path in kept if not vault._listed(path)]
 
 
 # Notes looked for by identity to tell where a missing folder went (each a search of the
@@ -115,41 +147,145 @@ FOLDER_FOLLOWED = (
     'the setting and end this warning, set folder = "{new}" in the vault\'s '
     ".ccexport/config.toml"
 )
+# The old folder is there again, holding only what ccexport writes beside the notes: a
+# machine that did not know of the move (a new one, or .ccexport/ lost: sync tools do not
+# carry it) wrote them, and the sync tool brought them here.
+FOLDER_LEFT = (
+    'the folder "{old}" holds only files ccexport wrote there (its Sessions.base, index '
+    'notes) while its notes are in "{new}" (renamed or moved in Obsidian): new notes, index '
+    'notes and the Sessions.base go to "{new}", and "{old}" may be deleted. To make that '
+    'the setting and end this warning, set folder = "{new}" in the vault\'s '
+    ".ccexport/config.toml"
+)
+SESSIONS_BASE = "Sessions.base"
+INDEX_FOLDER = "Projects"  # the projects' index notes, below the notes' folder
 
 
-def followed_folder(options: ExportOptions, vault: Vault) -> tuple[ExportOptions, list[Problem]]:
-    """The options with the folder new notes go to (``moved_folder``), and the warning."""
-    folder, said = moved_folder(vault, options.folder)
-    return (replace(options, folder=folder), [said]) if said else (options, [])
-
-
-def moved_folder(vault: Vault, folder: str) -> tuple[str, Problem | None]:
+def moved_folder(
+    vault: Vault,
+    folder: str,
+    layout: str = "{source}/{project}",
+    found: list[tuple[str, str]] | None = None,
+) -> tuple[str, Problem | None]:
     """The folder new notes go to: the configured one, or where its notes went when the
-    person renamed or moved it inside the vault (it is not there, and the notes recorded in
-    it are found, by identity, each at its place below one other folder). Else the next new
-    note made a second folder of the old name beside the notes: two trees, two Sessions
-    bases, and the projects' index notes split between them."""
+    person renamed or moved it inside the vault (it is not there, or holds only what
+    ccexport writes beside notes, and its notes are found, by identity, below one other
+    folder: the ones the state recorded in it, or, with no state, most of the vault's).
+    Else the next new note made a second folder of the old name beside the notes: two
+    trees, two Sessions bases, and the projects' index notes split between them."""
     folder = folder.strip("/")
-    if not folder or (vault.root / folder).exists() or (vault.root / folder).is_symlink():
+    if not folder or _notes_listed(vault, folder) or _there(vault.root, folder):
         vault.state.folders.pop(folder, None)  # (there again: the person's choice now)
         return folder, None
     moved = recorded_folder(vault.root, vault.state, folder)
-    if moved == folder:  # (not known yet, or moved again: from where it was)
+    if moved == folder and _recorded_any(vault.state):  # (moved again: from where it was)
         moved = _moved_to(vault, vault.state.folders.get(folder) or folder)
+    elif moved == folder:  # no record (a new machine, .ccexport/ lost): the vault tells
+        moved = _found_moved(folder, layout, _session_notes(vault) if found is None else found)
     if moved is None or not inside(moved) or not (vault.root / moved).is_dir():
         return folder, None
     vault.state.folders[folder] = moved  # (the notes' records follow them: asked once)
-    return moved, Problem(moved, FOLDER_FOLLOWED.format(old=folder, new=moved))
+    said = FOLDER_LEFT if (vault.root / folder).exists() else FOLDER_FOLLOWED
+    return moved, Problem(moved, said.format(old=folder, new=moved))
 
 
 def recorded_folder(root: Path, state: State, folder: str) -> str:
     """Where the state says the notes of ``folder`` went, while ``folder`` is not in the
-    vault and that one is; else ``folder`` (``doctor`` asks, searching nothing)."""
+    vault (or holds only what ccexport writes) and that one is; else ``folder`` (``doctor``
+    asks, searching nothing)."""
     folder = folder.strip("/")
     moved = state.folders.get(folder)
-    if not moved or (root / folder).exists() or not (root / moved).is_dir():
+    if not moved or not (root / moved).is_dir() or _there(root, folder):
         return folder
     return moved
+
+
+def _notes_listed(vault: Vault, folder: str) -> bool:
+    """Is a note the state records below ``folder`` in its place (its folder's listing, kept
+    for the run's own checks)? The folder then holds notes, and is not walked."""
+    prefix = folder + "/"
+    recorded = [r.path for k, r in vault.state.notes.items()
+                if not r.deleted and not k.startswith(INDEX_PREFIX)
+                and r.path.startswith(prefix) and inside(r.path)]  # fmt: skip
+    return any(vault._listed(path) for path in recorded[:FOLLOW_SAMPLE])
+
+
+def _there(root: Path, folder: str) -> bool:
+    """Is the notes' folder in the vault as the person's: a link, a file, or a folder
+    holding more than what ccexport writes beside notes (``_holds_more``)?"""
+    path = root / folder
+    if path.is_symlink() or path.exists() and not path.is_dir():
+        return True
+    return path.is_dir() and _holds_more(root, folder)
+
+
+def _holds_more(root: Path, folder: str) -> bool:
+    """Does ``folder`` hold anything but ``Sessions.base``, the index notes and empty
+    folders? The first other file ends the walk: a folder of notes costs a few listings,
+    and no read (the index notes are read last, when nothing else was found)."""
+    pending, index_notes = [folder], []
+    index_folder = f"{folder}/{INDEX_FOLDER}"
+    while pending:
+        at = pending.pop()
+        try:
+            entries = sorted(os.scandir(root / at), key=lambda e: e.name)
+        except OSError:
+            return True  # (not listed: taken as the person's, as before)
+        for entry in entries:
+            relpath = f"{at}/{entry.name}"
+            if skipped_folder(entry.name):
+                continue  # (never notes: a sync tool's or the system's)
+            if entry.is_dir(follow_symlinks=False):
+                pending.insert(0 if relpath == index_folder else len(pending), relpath)
+            elif relpath == f"{folder}/{SESSIONS_BASE}":
+                continue
+            elif entry.name.endswith(".md") and (
+                at == index_folder or relpath == f"{index_folder}.md"
+            ):
+                index_notes.append(relpath)
+            else:
+                return True
+    return not all(_index_note(root, relpath) for relpath in index_notes)
+
+
+def _index_note(root: Path, relpath: str) -> bool:
+    """Is the file one of ccexport's index notes (its frontmatter says so)?"""
+    try:
+        found = vaultio.read_file(root, relpath, HEAD_BYTES)
+    except OSError:
+        return False
+    metadata = notefile.read_frontmatter(found[0].decode("utf-8", "replace")) if found else None
+    holder = notefile.identity(metadata) if metadata else None
+    return holder is not None and holder.startswith(INDEX_PREFIX)
+
+
+def _recorded_any(state: State) -> bool:
+    """Does the state record a session note (its folder's notes are then looked for)?"""
+    return any(not key.startswith(INDEX_PREFIX) for key in state.notes)
+
+
+def _found_moved(folder: str, layout: str, notes: list[tuple[str, str]]) -> str | None:
+    """With no record of the vault's notes: the one folder more than half of the session
+    ``notes`` in the vault (path, source) are below, each at its place
+    (the folders ``layout`` names for it, then its file), while none is below ``folder``."""
+    prefix = folder + "/"
+    if not notes or any(path.startswith(prefix) for path, _ in notes):
+        return None
+    tops = Counter(top for path, source in notes if (top := _top_of(path, source, layout)))
+    top, count = tops.most_common(1)[0] if tops else ("", 0)
+    return top if count * 2 > len(notes) else None
+
+
+def _top_of(path: str, source: str, layout: str) -> str | None:
+    """The notes' folder a note is in, by the folders ``layout`` names for it (its source's
+    as named; a project's, year's or month's: any name, as a name is made safe), then its
+    file; None for a note not so placed."""
+    source = re.escape(source)
+    pieces = re.split(r"{(\w*)}", layout.strip("/"))
+    below = "".join((source if p == "source" else "[^/]+") if n % 2 else re.escape(p)
+                    for n, p in enumerate(pieces))  # fmt: skip
+    found = re.fullmatch(f"(.+?)/{below}/[^/]+" if below else "(.+?)/[^/]+", path)
+    return found.group(1) if found else None
 
 
 def _moved_to(vault: Vault, folder: str) -> str | None:
@@ -172,13 +308,44 @@ def _moved_to(vault: Vault, folder: str) -> str | None:
 
 def open_vault(options: ExportOptions) -> tuple[Vault, ExportOptions, list[Problem]]:
     """The vault with its state, which lives all run (``collector_lasting``), and the
-    options with the folder the notes are in (``followed_folder``: asked first, while the
+    options with the folder the notes are in (``moved_folder``: asked first, while the
     notes' records still say where they were); a run stops here where every note the state
-    records is gone (``stop_if_notes_gone``)."""
+    records is gone, or most of them (``stop_if_notes_gone``). A state that records no note
+    while the vault holds some is said (``unrecorded_notes``)."""
     with collector_lasting():
         vault = Vault(options.vault, dry_run=options.dry_run, diff=options.diff,
                       force=options.force, restore=options.restore)  # fmt: skip
-    options, followed = followed_folder(options, vault)
+    found = None if _recorded_any(vault.state) else _session_notes(vault)
+    folder, said = moved_folder(vault, options.folder, options.layout, found)
+    options = replace(options, folder=folder) if said else options
     stop_if_notes_gone(vault, options.restore or options.accept_deleted)
     vault.attachment_names = AttachmentNames(str(vault.root), options.attachments_folder)
-    return vault, options, followed
+    return vault, options, [*([said] if said else []), *unrecorded_notes(vault, found)]
+
+
+NO_RECORD = (
+    "this machine has no record of the {n} session notes in this vault (ccexport keeps it "
+    "in .ccexport/, which sync tools do not carry: a new machine, or the folder was lost): "
+    "each is found by its session id and updated where it is, but a note deleted from the "
+    "vault before is not known as deleted here, and is written again: a session note this "
+    "run {creates} is one the vault did not hold. Delete again any you deleted before"
+)
+
+
+def unrecorded_notes(vault: Vault, found: list[tuple[str, str]] | None) -> list[Problem]:
+    """Say that a run without a record of the vault (no state, not a damaged one: that is
+    said in ``vault_notices``) writes again the notes deleted from it (review29 F2)."""
+    if not found or vault.state.unreadable or (vault.root / STATE_DIR / STATE_FILE).exists():
+        return []  # (a state that records no note yet: every note of an earlier run failed)
+    creates = "would list as created" if vault.dry_run else "lists as created"
+    return [Problem(f"{STATE_DIR}/{STATE_FILE}", NO_RECORD.format(n=len(found), creates=creates))]
+
+
+def _session_notes(vault: Vault) -> list[tuple[str, str]]:
+    """Every session note in the vault: (path, source). The vault's search by identity,
+    which a run without a record of the notes makes anyway to find each, made now (and
+    kept for the run: ``path_of``), so no walk of the vault is added."""
+    vault.path_of(INDEX_PREFIX)  # (no note has this key: the search is made, nothing found)
+    found = vault._identities or {}
+    return [(path, key.partition(":")[0]) for key, path in found.items()
+            if not key.startswith(INDEX_PREFIX)]  # fmt: skip

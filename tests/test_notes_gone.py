@@ -100,3 +100,46 @@ def test_a_deleted_project_index_is_listed_unlinked_and_restore_writes_it_again(
     export(vault, home, restore=True)  # nothing else changed: the index is written all the same
     assert index.exists()
     assert "[[AI Sessions/Projects/app|app]]" in (vault / "AI Sessions/Projects.md").read_text()
+
+
+MANY = [f"90e00000-0000-4000-8000-0000000001{n:02d}" for n in range(12)]
+
+
+def exported_many(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    for n, sid in enumerate(MANY):
+        write_session(home, [f"first {n}"], sid=sid)
+    export(vault, home)
+    return home, vault, sorted((vault / "AI Sessions" / "claude-code" / "app").glob("*.md"))
+
+
+def test_most_notes_gone_at_once_stops_the_run_as_all_gone_does(tmp_path):
+    """11 of 12 notes gone at once (a sync tool that has brought one back so far, a restore
+    from an older backup) is no decision taken note by note: the run stops as when all are
+    gone, and doctor says so. Before, 11 were recorded as deleted by the person (review29
+    F3: 40 of 41)."""
+    home, vault, notes = exported_many(tmp_path)
+    for note in notes[1:]:
+        note.unlink()
+    before = (vault / ".ccexport" / "state.json").read_bytes()
+    with pytest.raises(ExporterError, match="11 of the 12 session notes .* gone at once"):
+        export(vault, home)
+    assert (vault / ".ccexport" / "state.json").read_bytes() == before
+    said = [c for c in vault_checks(vault) if c.status == "attention"]
+    assert len(said) == 1 and "11 of the 12" in said[0].message
+    report = export(vault, home, accept_deleted=True)
+    assert report.total("deleted") == 11
+
+
+def test_half_the_notes_deleted_or_moved_elsewhere_is_no_lost_folder(tmp_path):
+    """Half of them deleted is still the person's decision; notes moved elsewhere in the
+    vault are found by identity, not counted as gone."""
+    home, vault, notes = exported_many(tmp_path)
+    (vault / "Archive").mkdir()
+    for note in notes[:5]:
+        note.rename(vault / "Archive" / note.name)
+    for note in notes[5:11]:
+        note.unlink()
+    report = export(vault, home)
+    assert report.total("deleted") == 6 and not report.failed
+    assert sum(r.deleted for r in State.load(vault).notes.values()) == 6

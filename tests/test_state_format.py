@@ -514,7 +514,8 @@ def test_a_state_file_that_cannot_be_used_is_said_and_costs_only_a_full_read(
     assert any(c.status == "attention" and said in c.message for c in vault_checks(vault))
     report = export(vault, home)
     (problem,) = [p for p in report.problems if p.path == ".ccexport/state.json"]
-    assert said in problem.message and "nothing is lost" in problem.message
+    assert said in problem.message and "no note or edit of yours is lost" in problem.message
+    assert "delete them again, or first put back .ccexport/state.json" in problem.message
     assert problem.severity == "warning" and note_files(vault) == notes  # no second note
     assert not export(vault, home).problems  # written anew: said once
 

@@ -21,6 +21,7 @@ from .runstart import renamed_again
 from .session_secrets import KnownSecrets
 from .vault import Action, Change, Vault
 from .vaultattach import embed_renamed
+from .vaultio import LINKED_FOLDER
 
 if TYPE_CHECKING:
     from .notes import Note
@@ -65,6 +66,7 @@ class NoteWriter:
         # old text may hold: in its aliases, in what a conflict copy or a diff quotes.
         self.secrets = secrets if secrets is not None else {}
         self.changes: dict[str, Change] = {}
+        self._links: dict[str, tuple[Problem, int]] = {}  # a linked folder: its problem, notes
 
     def written(self) -> int:
         """Notes created or updated so far in this run."""
@@ -80,6 +82,7 @@ class NoteWriter:
     ) -> bool:
         """``secrets``: those of the sessions the run read, which a project's name, and
         what its index note's conflict copy or diff quotes, may hold."""
+        self.vault.notes_folder = settings.folder  # (an edit saved aside goes below it)
         found = self.vault.notes(note_meta)  # every note in the vault, walked once for both
         for chosen, others in self.vault.copies.values():
             for path in others:  # said on every run that walks the vault, until resolved
@@ -136,6 +139,7 @@ class NoteWriter:
         """What rendering a job gave: its note written, or why there is none said; its note
         left as it is (``Same``), or rendered here after all if its file is not as written.
         ``made_otherwise``: its unit's notes were last rendered by another version."""
+        self.vault.notes_folder = settings.folder  # (an edit saved aside goes below it)
         if isinstance(outcome, Same) and not self.left_as_written(job, outcome):
             from .workers import render_job
 
@@ -191,10 +195,32 @@ class NoteWriter:
             # these or unchanged with a word: part notes past its end removed or kept)
             self.report.problems.append(Problem(change.relpath, change.message, source=source))
         if change.action is Action.FAILED:
-            self.report.problems.append(
-                Problem(change.relpath, change.message, severity="error", source=source)
-            )
+            if not self._below_a_link(change, source):
+                self.report.problems.append(
+                    Problem(change.relpath, change.message, severity="error", source=source)
+                )
             return False
+        return True
+
+    def _below_a_link(self, change: Change, source: str) -> bool:
+        """Is the note one of those a linked folder fails? Said once for them all, with
+        what to do and how many notes it kept from being written: not a line per note."""
+        said, found, _ = change.message.partition(f" {LINKED_FOLDER}")
+        if not found:
+            return False
+        link = said.split(": ", 1)[-1]
+        before, count = self._links.get(link, (None, 0))
+        count += 1
+        notes = "1 note" if count == 1 else f"{count} notes"
+        why = f"this folder {LINKED_FOLDER} ({notes} not written)"
+        problem = Problem(link, why, severity="error", source=source)
+        problems = self.report.problems
+        at = next((i for i, p in enumerate(problems) if p is before), None)
+        if at is None:
+            problems.append(problem)
+        else:
+            problems[at] = problem
+        self._links[link] = (problem, count)
         return True
 
     def left_as_written(self, job: RenderJob, same: Same) -> bool:

@@ -63,6 +63,13 @@ __all__ = [  # also imported from here by other modules and tests
 # go too): its parts past it, if it is now the last, are looked at.
 _WRITTEN = (Action.UPDATED, Action.RENAMED, Action.CONFLICT, Action.UNCHANGED)
 SHRUNK = "source has fewer turns than the note; kept"
+# Why, and what --force would do: in a synced vault the likely cause is another machine's
+# fuller copy of the session, which --force would replace with this one (review29 F10).
+SHRUNK_WHY = (
+    "another machine syncing this vault may have exported a fuller copy of the session, or "
+    "the source shrank, or this version of ccexport no longer counts some of them; --force "
+    "writes this machine's copy over the note, replacing a fuller one"
+)
 HELD_SECRET = "written again, though its source gives fewer turns: the note held a secret"
 EMPTIED = "it was empty: written again"
 RENAMED_NEW = "another file already had the name, so this note got a new one"
@@ -301,10 +308,7 @@ class Vault(NotePlaces):
         if ours.get("forked_from") and not existing.get("forked_from"):
             return ""  # a fork whose origin's note is here now: the copy it began with is that
             # note's (a fork's note holds it while its origin has none)
-        return (
-            f"{SHRUNK} ({more}: it shrank, or this version of ccexport no longer counts some "
-            "of them; --force overwrites)"
-        )
+        return f"{SHRUNK} ({more}: {SHRUNK_WHY})"
 
     def write_attachment(self, relpath: str, data: bytes) -> bool:
         """Write a content-addressed file once; True if it was new."""

@@ -252,11 +252,15 @@ def _edits_saved_aside(vault: Path, folder: str) -> Check | None:
     # (a copy's name is its note's, which may hold a secret an earlier version left)
     shown = [redact_text(f"{place}/{name}") for place, names in left.items() for name in names]
     more = f" and {len(shown) - 5} more" if len(shown) > 5 else ""
-    edits = "1 of your edits" if count == 1 else f"{count} of your edits"
+    edits = (
+        "1 edit of yours inside a generated part was saved aside and is"
+        if count == 1
+        else f"{count} of your edits inside generated parts were saved aside and are"
+    )
     return Check(
         "Vault",
         "attention",
-        f"{edits} inside generated parts were saved aside and not yet dealt with ({where}): "
+        f"{edits} not yet dealt with ({where}): "
         f"{'; '.join(shown[:5])}{more}. Copy what you want to keep into the note, below its "
         "end marker, then delete the copy",
         tuple({"path": path} for path in shown),

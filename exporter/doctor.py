@@ -29,7 +29,7 @@ def diagnose(settings: Any, home: Path | None, config_error: str | None = None) 
     could not be read (``settings`` are then the defaults and the command line's)."""
     units: set[str] = set()  # what the next run reads (discovered), by unit
     checks = source_checks(settings, home, units)
-    checks += vault_checks(settings.vault)
+    checks += vault_checks(settings.vault, settings.folder, settings.attachments)
     checks += render_checks(settings, home, units) if config_error is None else []
     checks += schedule_checks(settings.vault)
     checks += config_checks(settings, config_error)
@@ -148,7 +148,9 @@ def _not_sqlite(refs: list[Any]) -> list[Path]:
     return bad
 
 
-def vault_checks(vault: Path | None) -> list[Check]:
+def vault_checks(
+    vault: Path | None, folder: str = "AI Sessions", attachments: str = "attachments/ccexport"
+) -> list[Check]:
     from .index import INDEX_PREFIX
     from .options import check_vault
     from .state import LOCK_FILE, STATE_DIR, STATE_FILE, State
@@ -171,6 +173,9 @@ def vault_checks(vault: Path | None) -> list[Check]:
         checks.append(Check("Vault", "ok", f"{vault} is writable"))
     else:
         checks.append(Check("Vault", "attention", f"{vault} cannot be written by this user"))
+    checks += [
+        Check("Vault", "attention", why) for why in linked_folders(vault, folder, attachments)
+    ]
     state_dir = vault / STATE_DIR
     holder = _lock_holder(state_dir / LOCK_FILE)
     if holder:
@@ -196,9 +201,70 @@ def vault_checks(vault: Path | None) -> list[Check]:
                 checks.append(Check("Vault", "attention", gone))
     else:
         checks.append(Check("Vault", "info", "no export has run into this vault yet"))
+    if saved := _edits_saved_aside(vault, folder):
+        checks.append(saved)
     if templater := _templater_runs_new_notes(vault):
         checks.append(Check("Vault", "attention", templater))
     return checks
+
+
+def linked_folders(vault: Path, folder: str, attachments: str) -> list[str]:
+    """The folders ccexport writes below (the notes folder, the attachments folder and
+    ``.ccexport``) that are, or lie below, a symbolic link: never written through, so every
+    file below fails, while the vault itself looked writable (review29 F1)."""
+    from .state import STATE_DIR
+
+    found: dict[str, str] = {}
+    for relpath in (folder, attachments, STATE_DIR):
+        path = vault
+        for name in relpath.strip("/").split("/") if relpath.strip("/") else []:
+            path = path / name
+            if path.is_symlink():
+                found.setdefault(str(path), linked_folder_advice(path))
+                break
+    return list(found.values())
+
+
+def linked_folder_advice(path: Path) -> str:
+    """What to do about a linked folder in the vault (the export says it too, once)."""
+    from .vaultio import LINKED_FOLDER
+
+    try:
+        to = f" (to {os.readlink(path)})"
+    except OSError:
+        to = ""
+    return f"{path}{to} {LINKED_FOLDER}"
+
+
+def _edits_saved_aside(vault: Path, folder: str) -> Check | None:
+    """The person's edits of generated parts saved aside and not yet dealt with: the copies
+    still in ``<folder>/Conflicts`` (and in ``.ccexport/conflicts``, where versions before
+    put them, which Obsidian does not show)."""
+    from .editcopies import copies_left
+
+    left = copies_left(vault, folder)
+    if not left:
+        return None
+    count = sum(len(names) for names in left.values())
+    where = ", ".join(f"{len(names)} in {place}/" for place, names in left.items())
+    from .redact import redact_text
+
+    # (a copy's name is its note's, which may hold a secret an earlier version left)
+    shown = [redact_text(f"{place}/{name}") for place, names in left.items() for name in names]
+    more = f" and {len(shown) - 5} more" if len(shown) > 5 else ""
+    edits = (
+        "1 edit of yours inside a generated part was saved aside and is"
+        if count == 1
+        else f"{count} of your edits inside generated parts were saved aside and are"
+    )
+    return Check(
+        "Vault",
+        "attention",
+        f"{edits} not yet dealt with ({where}): "
+        f"{'; '.join(shown[:5])}{more}. Copy what you want to keep into the note, below its "
+        "end marker, then delete the copy",
+        tuple({"path": path} for path in shown),
+    )
 
 
 TEMPLATER_SETTINGS = ".obsidian/plugins/templater-obsidian/data.json"

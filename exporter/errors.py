@@ -153,6 +153,25 @@ def unit_unread(exc: Exception) -> str:
     return f"could not be read: {exc}"
 
 
+def disk_full(exc: BaseException) -> bool:
+    """Is ``exc`` a full disk (or a quota reached)?"""
+    import errno
+
+    return isinstance(exc, OSError) and exc.errno in (
+        errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)
+    )  # fmt: skip
+
+
+def disk_full_message(written: int, left: int) -> str:
+    """One line for the notes a full disk kept from being written (review29 F7: a line
+    for each of them filled a nightly log)."""
+    notes = "1 note was" if written == 1 else f"{written} notes were"
+    return (
+        f"the disk is full: {notes} written before it filled, {left} not; free some space "
+        "and run again (the next run writes the rest)"
+    )
+
+
 def os_error_message(exc: OSError) -> tuple[str, int]:
     """One line a person can act on for an OS error that stopped a run, and its exit code:
     2 when the vault cannot be used at all (fix the setup), 1 when the run failed midway."""

@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import notefile, vaultrun
+from . import notefile, vaultio, vaultrun
 from .adapters import Adapter, SessionRef
 from .collector import collector_eased, collector_lasting
 from .doctor_templates import unknown_template_problems
@@ -77,7 +77,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
     if not units and not options.vault.exists():  # (a mistyped --vault: no empty vault made)
         report = ExportReport(problems=zoned.problems)
         return add_unreadable(report, unreadable)
-    options.vault.mkdir(parents=True, exist_ok=True)
+    vaultio.make_vault(options.vault)  # (not its parents: a drive not mounted)
     vault_path = options.vault.expanduser().resolve()
     with VaultLock(vault_path, wait=options.lock_wait, waiting=options.waiting) as lock:
         vault, options, followed = open_vault(options)

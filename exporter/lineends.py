@@ -53,3 +53,13 @@ def as_lf(text: str, eol: str) -> str:
     """``text`` from a note whose line ends are ``eol``, as ccexport writes it (LF), to be
     compared with what it would write."""
     return text if eol == LF else without_cr(text)
+
+
+def trimmed(text: str) -> str:
+    """``text`` with the blanks (spaces, tabs) and CRs that end its lines removed, and the
+    line breaks around it: what an editor that trims trailing whitespace on save (Obsidian's
+    Linter, VS Code, vim) leaves of it, so that such a save is no edit (as CRLF is not)."""
+    if " \n" not in text and "\t\n" not in text and "\r" not in text:
+        if not text.endswith((" ", "\t")):
+            return text.strip("\n")  # (the same object when nothing is stripped: hashed once)
+    return LF.join(line.rstrip(" \t\r") for line in text.split(LF)).strip("\n")

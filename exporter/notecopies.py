@@ -64,7 +64,7 @@ def only_generated(
     tags, and no text of the person's around it? Such a note, no longer needed, may go."""
     if parsed.owned is None or parsed.edited is not False:
         return False
-    if notefile.owned_hash(parsed.owned) != hash_[:16]:
+    if not notefile.hash_matches(parsed.owned, hash_[:16]):
         return False  # (another intact generated part: an older copy, another machine's)
     meta = parsed.metadata
     found_tags = meta.get("tags")
@@ -124,7 +124,8 @@ def earlier_hashes(before: NoteRecord | None, hash_: str) -> list[str]:
 def own_older(parsed: notefile.NoteText, record: NoteRecord) -> bool:
     """Is the note's generated part one this machine wrote before (put back: a backup, a
     sync tool's versions, ``git checkout``), whatever it holds?"""
-    return parsed.owned is not None and notefile.owned_hash(parsed.owned) in record.hashes
+    owned = parsed.owned
+    return owned is not None and any(notefile.hash_matches(owned, h) for h in record.hashes)
 
 
 def behind(parsed: notefile.NoteText, record: NoteRecord) -> bool:
@@ -152,6 +153,6 @@ def older_copy(parsed: notefile.NoteText | None, record: NoteRecord) -> bool | N
     that); None: not known (unread, or written before markers held a hash)."""
     if parsed is None:
         return None
-    if parsed.owned is None or notefile.owned_hash(parsed.owned) == record.hash[:16]:
+    if parsed.owned is None or notefile.hash_matches(parsed.owned, record.hash[:16]):
         return False
     return None if parsed.edited is None else not parsed.edited

@@ -91,7 +91,7 @@ class NoteText:
         """Whether the owned region differs from what was written; None if unknown."""
         if self.owned is None or self.written_hash is None:
             return None
-        return owned_hash(self.owned) != self.written_hash
+        return not hash_matches(self.owned, self.written_hash)
 
 
 def dump_frontmatter(metadata: dict[str, Any]) -> str:
@@ -108,8 +108,19 @@ def dump_frontmatter(metadata: dict[str, Any]) -> str:
 
 def owned_hash(owned: str) -> str:
     """What the end marker records: 64 bits of SHA-256 of the region, line ends normalized
-    (a sync tool that turns LF into CRLF is not an edit)."""
-    return text_sha256(lineends.without_cr(owned).strip("\n"))[:16]
+    (a sync tool that turns LF into CRLF is not an edit) and the blanks ending its lines
+    left out (nor is an editor that trims them on save: ``lineends.trimmed``)."""
+    return text_sha256(lineends.trimmed(owned))[:16]
+
+
+def hash_matches(owned: str, written: str) -> bool:
+    """Is ``written`` (an end marker's hash, or a state's) that of ``owned``: as this version
+    hashes it, or as versions before did, the blanks ending its lines counted? (For text
+    with no such blanks, nearly all, the two are one.)"""
+    if owned_hash(owned) == written:
+        return True
+    kept = lineends.without_cr(owned).strip("\n")
+    return kept != lineends.trimmed(owned) and text_sha256(kept)[:16] == written
 
 
 # The last two texts hashed (kept alive, so their identity cannot be reused), their digests.
@@ -207,7 +218,7 @@ def _end_of_region(
     for i, written in candidates:
         if written:
             owned = "\n".join(lines[begin + 1 : i])
-            if owned_hash(owned) == written:
+            if hash_matches(owned, written):
                 return i, written, owned
     found = candidates[0] if candidates else (None, None)
     if owned_lines is not None:

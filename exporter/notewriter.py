@@ -7,26 +7,36 @@ counts per source, and a problem for every note that could not be written.
 
 from __future__ import annotations
 
+import errno
+import os
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import notefile
 from .bases import write_bases_file
-from .errors import Problem
+from .errors import Problem, disk_full, disk_full_message
 from .index import note_meta, write_index_notes
 from .index_secrets import unsecret_indexes
+from .notespec import is_later_part
 from .outcome import ExportReport, SourceCounts
 from .renderkey import Same
 from .runstart import renamed_again
 from .session_secrets import KnownSecrets
 from .vault import Action, Change, Vault
 from .vaultattach import embed_renamed
+from .vaultio import LINKED_FOLDER
 
 if TYPE_CHECKING:
     from .notes import Note
     from .notespec import NoteSettings
     from .workers import Outcome, RenderJob
 
+# What a session in parts did, its parts' changes taken together: the first of these.
+_WEIGHT = {action: n for n, action in enumerate((
+    Action.FAILED, Action.CONFLICT, Action.SAVED_MEANWHILE, Action.CREATED, Action.RENAMED,
+    Action.UPDATED, Action.DELETED, Action.KEPT, Action.UNCHANGED,
+))}  # fmt: skip
+_FULL = os.strerror(errno.ENOSPC)  # (a note that could not land: its message ends so)
 _AS_RENDERED = (Action.CREATED, Action.RENAMED, Action.UPDATED, Action.UNCHANGED)
 
 # An index note an older version left for a project whose name held a secret, beside the
@@ -65,6 +75,10 @@ class NoteWriter:
         # old text may hold: in its aliases, in what a conflict copy or a diff quotes.
         self.secrets = secrets if secrets is not None else {}
         self.changes: dict[str, Change] = {}
+        self.full: Problem | None = None  # the disk is full: the one line that says so
+        self._left_unwritten = 0  # notes the full disk kept from being written
+        self._later: dict[str, set[str]] = {}  # a session's key -> its later parts' keys
+        self._links: dict[str, tuple[Problem, int]] = {}  # a linked folder: its problem, notes
 
     def written(self) -> int:
         """Notes created or updated so far in this run."""
@@ -80,6 +94,9 @@ class NoteWriter:
     ) -> bool:
         """``secrets``: those of the sessions the run read, which a project's name, and
         what its index note's conflict copy or diff quotes, may hold."""
+        self.vault.notes_folder = settings.folder  # (an edit saved aside goes below it)
+        if self.full is not None:
+            return False  # the disk is full (said once): the next run writes them
         found = self.vault.notes(note_meta)  # every note in the vault, walked once for both
         for chosen, others in self.vault.copies.values():
             for path in others:  # said on every run that walks the vault, until resolved
@@ -110,7 +127,19 @@ class NoteWriter:
         return not self.report.index_failed
 
     def count(self, change: Change) -> None:
+        """Count a session once, as "found" does: a note in parts by its first part, with
+        the weightiest of what its parts' changes did (review29 F8: a run that wrote a
+        session's 7 parts said "7 created" of "1 session found")."""
+        if is_later_part(change.key):
+            return  # (counted with the first part)
         counts = source_counts(self.report, change.key.partition(":")[0])
+        later = self._later.get(change.key)
+        if later:
+            parts = [change, *(self.changes[k] for k in later if k in self.changes)]
+            change = min(parts, key=lambda c: _WEIGHT.get(c.action, len(_WEIGHT)))
+            new = (Action.CREATED, Action.RENAMED)
+            if change.action in new and parts[0].action not in new:
+                change = replace(change, action=Action.UPDATED)  # (a new part of a note)
         if change.action is Action.FAILED:
             counts.failed += 1
         elif change.action in (Action.CREATED, Action.RENAMED):
@@ -136,6 +165,10 @@ class NoteWriter:
         """What rendering a job gave: its note written, or why there is none said; its note
         left as it is (``Same``), or rendered here after all if its file is not as written.
         ``made_otherwise``: its unit's notes were last rendered by another version."""
+        self.vault.notes_folder = settings.folder  # (an edit saved aside goes below it)
+        if self.full is not None:  # (the disk is full: said once, not tried again)
+            self._disk_full(Change(Action.FAILED, job.key, job.relpath), job.session.source)
+            return False
         if isinstance(outcome, Same) and not self.left_as_written(job, outcome):
             from .workers import render_job
 
@@ -172,7 +205,13 @@ class NoteWriter:
             change = self.vault.write_note(note.key, note.relpath, note.frontmatter, body,
                                            meta, note.seeded, made_otherwise, known)  # fmt: skip
         except OSError as exc:
+            if disk_full(exc):
+                self._disk_full(Change(Action.FAILED, note.key, note.relpath), source)
+                return False
             change = Change(Action.FAILED, note.key, note.relpath, str(exc))
+        if change.action is Action.FAILED and change.message.endswith(_FULL):
+            self._disk_full(change, source)  # (said once for every note it keeps out)
+            return False
         self.record(change)
         # A render key lets the next reading of the unit leave the note as it is. Not one
         # with attachments: they are in no key nor record, and one the person deleted or
@@ -191,10 +230,32 @@ class NoteWriter:
             # these or unchanged with a word: part notes past its end removed or kept)
             self.report.problems.append(Problem(change.relpath, change.message, source=source))
         if change.action is Action.FAILED:
-            self.report.problems.append(
-                Problem(change.relpath, change.message, severity="error", source=source)
-            )
+            if not self._below_a_link(change, source):
+                self.report.problems.append(
+                    Problem(change.relpath, change.message, severity="error", source=source)
+                )
             return False
+        return True
+
+    def _below_a_link(self, change: Change, source: str) -> bool:
+        """Is the note one of those a linked folder fails? Said once for them all, with
+        what to do and how many notes it kept from being written: not a line per note."""
+        said, found, _ = change.message.partition(f" {LINKED_FOLDER}")
+        if not found:
+            return False
+        link = said.split(": ", 1)[-1]
+        before, count = self._links.get(link, (None, 0))
+        count += 1
+        notes = "1 note" if count == 1 else f"{count} notes"
+        why = f"this folder {LINKED_FOLDER} ({notes} not written)"
+        problem = Problem(link, why, severity="error", source=source)
+        problems = self.report.problems
+        at = next((i for i, p in enumerate(problems) if p is before), None)
+        if at is None:
+            problems.append(problem)
+        else:
+            problems[at] = problem
+        self._links[link] = (problem, count)
         return True
 
     def left_as_written(self, job: RenderJob, same: Same) -> bool:
@@ -223,6 +284,24 @@ class NoteWriter:
             return None
         return names.renamed(relpath)
 
+    def _disk_full(self, change: Change, source: str | None) -> None:
+        """A note the full disk kept from being written: failed, and counted in the one
+        line that says so; no note is tried after it (each would fail alike)."""
+        self.record(change)
+        self._say_full(source)
+
+    def _say_full(self, source: str | None) -> None:
+        self._left_unwritten += 1
+        problem = Problem(str(self.vault.root), disk_full_message(self.written(),
+                          self._left_unwritten), severity="error", source=source)  # fmt: skip
+        problems = self.report.problems
+        at = next((i for i, p in enumerate(problems) if p is self.full), None)
+        if at is None:
+            problems.append(problem)
+        else:
+            problems[at] = problem
+        self.full = problem
+
     def late_failures(self, changes: list[Change]) -> list[Change]:
         """Notes whose fsync or rename failed when the vault landed them (failed after all),
         or which the person saved meanwhile (kept as they saved them: a warning)."""
@@ -234,6 +313,9 @@ class NoteWriter:
             else:
                 self.changes[change.key] = change
             source = change.key.partition(":")[0]
+            if change.action is Action.FAILED and change.message.endswith(_FULL):
+                self._say_full(source)
+                continue
             severity = "error" if change.action is Action.FAILED else "warning"
             self.report.problems.append(
                 Problem(change.relpath, change.message, severity=severity, source=source)
@@ -242,6 +324,8 @@ class NoteWriter:
 
     def record(self, change: Change) -> None:
         """One change per note and run: a second pass does not turn "created" into two."""
+        if is_later_part(change.key):
+            self._later.setdefault(change.key.partition("#part")[0], set()).add(change.key)
         first = self.changes.get(change.key)
         if first is None or first.action in (Action.UNCHANGED, Action.FAILED):
             self.changes[change.key] = change

@@ -10,8 +10,8 @@ The vault knows a note only as a path, frontmatter and an owned body. Rules:
   rewritten. The user's keys keep their exact text, order and comments; their tags, aliases
   and any text outside the region stay.
 - If the user edited inside the region (its hash, written on the end marker, no longer
-  matches), their version is copied to ``.ccexport/conflicts/`` before it is replaced, and
-  the run reports a conflict.
+  matches), their version is copied to ``<folder>/Conflicts/`` before it is replaced, a
+  line below the end marker links to it (``editcopies``), and the run reports a conflict.
 - A note whose ``messages`` would go down (a source restored from an older backup, or
   pruned) is kept as it is and reported, unless the run is forced.
 - A file at a target path that is not ours is never touched: the note gets another name. A
@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Collection
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from . import lineends, notefile, vaultattach, vaultbatch, vaultio, vaultlinks
+from . import editcopies, lineends, notefile, vaultattach, vaultbatch, vaultio, vaultlinks
 from .change import Action, Change
 from .errors import os_reason
 from .notecopies import cut_elsewhere, earlier_hashes, holds_more, own_older
@@ -62,6 +63,13 @@ __all__ = [  # also imported from here by other modules and tests
 # go too): its parts past it, if it is now the last, are looked at.
 _WRITTEN = (Action.UPDATED, Action.RENAMED, Action.CONFLICT, Action.UNCHANGED)
 SHRUNK = "source has fewer turns than the note; kept"
+# Why, and what --force would do: in a synced vault the likely cause is another machine's
+# fuller copy of the session, which --force would replace with this one (review29 F10).
+SHRUNK_WHY = (
+    "another machine syncing this vault may have exported a fuller copy of the session, or "
+    "the source shrank, or this version of ccexport no longer counts some of them; --force "
+    "writes this machine's copy over the note, replacing a fuller one"
+)
 HELD_SECRET = "written again, though its source gives fewer turns: the note held a secret"
 EMPTIED = "it was empty: written again"
 RENAMED_NEW = "another file already had the name, so this note got a new one"
@@ -136,6 +144,7 @@ class Vault(NotePlaces):
         self._batch = vaultbatch.WriteBatch(self.root)
         # Applied to the old text a conflict copy or a diff quotes (secret redaction).
         self.scrub: Callable[[str], str] = str
+        self.notes_folder = ""  # (the run's ``folder``: edits saved aside go below it)
         # The attachments folder's files the person renamed (``vaultattach``), once known.
         self.attachment_names: vaultattach.AttachmentNames | None = None
 
@@ -261,15 +270,18 @@ class Vault(NotePlaces):
         edited = parsed.edited
         if edited is None:  # a note written before markers carried a hash (read as LF)
             read = lineends.without_cr(parsed.owned)
-            edited = record is not None and notefile.text_sha256(read) != record.hash
+            edited = record is not None and not notefile.hash_matches(read, record.hash[:16])
         written_hash = parsed.written_hash
         if edited and written_hash and record and self._links_followed(parsed, record, key):
             edited = False  # the person renamed a note, and Obsidian rewrote links to it
-        if edited and not kept and lineends.without_cr(parsed.owned).strip("\n") != owned:
-            saved = save_conflict(self, relpath, current)
+        if edited and not kept and lineends.trimmed(parsed.owned) != lineends.trimmed(owned):
+            folder = editcopies.folder_of(self.notes_folder, relpath)  # (one Obsidian shows)
+            saved = editcopies.save_edit(self, relpath, parsed, folder)
             # A dry run saves nothing (the copy is named by the time of the run that does).
-            where = f"would be saved in {saved.rpartition('/')[0]}/" if self.dry_run else (
-                f"was saved to {saved}")  # fmt: skip
+            where = f"would be saved in {folder}/" if self.dry_run else f"was saved to {saved}"
+            if not self.dry_run:  # said in the note too, below its end marker, linked
+                said = replace(parsed, after=editcopies.said_in_note(parsed, saved))
+                text = notefile.recompose(said, yaml_text, owned)
             action, message = Action.CONFLICT, f"your edit inside the generated part {where}"
         elif shrunk:  # the richer note, redacted, is kept aside
             saved = save_conflict(self, relpath, current)
@@ -296,10 +308,7 @@ class Vault(NotePlaces):
         if ours.get("forked_from") and not existing.get("forked_from"):
             return ""  # a fork whose origin's note is here now: the copy it began with is that
             # note's (a fork's note holds it while its origin has none)
-        return (
-            f"{SHRUNK} ({more}: it shrank, or this version of ccexport no longer counts some "
-            "of them; --force overwrites)"
-        )
+        return f"{SHRUNK} ({more}: {SHRUNK_WHY})"
 
     def write_attachment(self, relpath: str, data: bytes) -> bool:
         """Write a content-addressed file once; True if it was new."""
@@ -357,7 +366,7 @@ class Vault(NotePlaces):
         run = self.run if stamp else before.run
         if run == self.run or (before and was is not before.was):
             self.state.run = self.run
-        hash_ = notefile.text_sha256(owned)
+        hash_ = notefile.text_sha256(lineends.trimmed(owned))  # (as the end marker's)
         self.state.notes[key] = NoteRecord(
             relpath, hash_, lines, tags, keys, meta, stat_key(written), was=was, run=run,
             hashes=earlier_hashes(before, hash_),

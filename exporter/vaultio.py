@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import ExporterError
+from .errors import ConfigError, ExporterError
 
 TEMP_PREFIX = ".ccexport-"
 TEMP_SUFFIX = ".tmp"
@@ -50,6 +50,15 @@ class UnsafePathError(ExporterError, OSError):
 
     def __str__(self) -> str:  # its words alone: "[Errno 40]" tells the person nothing
         return str(self.strerror) if self.strerror else super().__str__()
+
+
+# A folder in the vault that is a link (the notes folder kept in Dropbox, linked in): every
+# file below it fails alike, so the run says it once, with what to do (``NoteWriter``).
+LINKED_FOLDER = (
+    "is a symbolic link; ccexport never writes through a link, so nothing below it is "
+    "written: point --vault at the vault that holds the real folder, or put the folder "
+    "itself in its place (move its files in, then remove the link)"
+)
 
 
 def temp_name() -> str:
@@ -73,7 +82,9 @@ def _refusal(
 ) -> UnsafePathError:
     """Why ``rel`` is refused; ``folder``: it stands where the path needs a folder."""
     where = root / rel
-    if st is not None and stat.S_ISLNK(st.st_mode):
+    if st is not None and stat.S_ISLNK(st.st_mode) and folder:
+        why = LINKED_FOLDER
+    elif st is not None and stat.S_ISLNK(st.st_mode):
         why = "is a symbolic link; ccexport never writes through a link"
     elif st is not None and stat.S_ISREG(st.st_mode) and folder:
         why = "is a file, not a folder; ccexport does not replace it: move it away"
@@ -86,12 +97,30 @@ def _refusal(
     return UnsafePathError(errno.ELOOP, f"{where} {why}")
 
 
+def make_vault(root: Path) -> None:
+    """Make the vault's own folder, not its parents: a parent that is missing is most often
+    a drive or share not mounted (``/media/me/USB/Notes``), and making it would put a second
+    vault on the internal disk, under the mount point."""
+    root = Path(os.path.abspath(root.expanduser()))
+    if os.path.isdir(root):
+        return
+    if not os.path.isdir(root.parent):
+        raise ConfigError(
+            f"{root.parent} does not exist, so {root.name} is not made there (a drive or "
+            "share not mounted?); mount it, or make the folder first, or correct --vault"
+        )
+    try:
+        root.mkdir()
+    except FileExistsError:  # (made meanwhile by another run; a file there is said later)
+        pass
+
+
 @contextmanager
 def _folder(root: Path, parts: list[str], create: bool) -> Iterator[int | Path]:
     """The folder ``root/parts`` opened without following links: a descriptor, or (without
     dir_fd support) a checked path. Raises FileNotFoundError when missing and not ``create``."""
     if create and not os.path.isdir(root):
-        root.mkdir(parents=True, exist_ok=True)  # the vault itself, as the user named it
+        make_vault(root)  # the vault itself, as the user named it
     if not _DIRFD:
         path = root
         for i, name in enumerate(parts):

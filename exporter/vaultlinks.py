@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .notefile import INDEX_PREFIX, owned_hash
+from .notefile import INDEX_PREFIX, hash_matches
 from .statefile import NoteRecord
 
 PATHS_KEPT = 8  # earlier paths remembered per note
@@ -301,6 +301,6 @@ def links_followed(
                 text = _LINK.sub(
                     lambda m, a=aliases, f=files, c=chosen: put_back(m, a, f, c), owned
                 )
-                if changed and owned_hash(text) == written_hash:
+                if changed and hash_matches(text, written_hash):
                     return True
     return False

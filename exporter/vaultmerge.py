@@ -342,7 +342,7 @@ def edit_kept(current: str, parsed: notefile.NoteText, yaml_text: str, owned: st
     read again): their edit of that part stays where they made it, with the end marker's
     hash of what was written, so it is still their edit once there is something new to
     write (then it is copied to a conflict copy). None when there is something new."""
-    if parsed.written_hash is None or notefile.owned_hash(owned) != parsed.written_hash:
+    if parsed.written_hash is None or not notefile.hash_matches(owned, parsed.written_hash):
         return None
     return notefile.with_frontmatter(current, parsed, yaml_text)
 

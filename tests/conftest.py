@@ -197,8 +197,13 @@ def note_files(vault: Path, *, index: bool = False) -> dict[str, bytes]:
     return {
         p.relative_to(vault).as_posix(): p.read_bytes()
         for p in sorted(vault.rglob("*.md"))
-        if ".ccexport" not in p.parts and (index or not _is_index(p))
+        if ".ccexport" not in p.parts and (index or not _is_index(p)) and not _edit_copy(vault, p)
     }
+
+
+def _edit_copy(vault: Path, path: Path) -> bool:
+    """A copy of an edit saved aside (``editcopies``): no note."""
+    return path.relative_to(vault).parts[:2] == ("AI Sessions", "Conflicts")
 
 
 def _is_index(path: Path) -> bool:

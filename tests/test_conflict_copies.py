@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from claude_builder import ClaudeSession
 
-from exporter import vaultquotes as vault_module
+from exporter import editcopies as vault_module
 from exporter.export import ExportOptions, run_export
 
 SID = "000000a0-1111-4111-8111-000000000000"
@@ -33,7 +33,7 @@ def _session(home: Path) -> tuple[ClaudeSession, Path]:
 
 
 def _edit(vault: Path, line: str) -> None:
-    (note,) = [p for p in vault.rglob("*.md") if SID[:8] in p.name and ".ccexport" not in p.parts]
+    (note,) = [p for p in vault.rglob("*.md") if SID[:8] in p.name and "Conflicts" not in p.parts]
     text = note.read_text()
     assert "\n# q1\n" in text
     note.write_text(text.replace("\n# q1\n", f"\n# q1\n{line}\n", 1))
@@ -57,4 +57,4 @@ def test_two_conflicts_in_one_second_keep_both_edits(tmp_path, frozen_clock):
     copies = [(vault / s).read_text() for s in saved]
     for edit, copy in zip(["FIRST EDIT", "SECOND EDIT", "THIRD EDIT"], copies, strict=True):
         assert edit in copy
-    assert len(list((vault / ".ccexport" / "conflicts").iterdir())) == 3
+    assert len(list((vault / "AI Sessions" / "Conflicts").iterdir())) == 3

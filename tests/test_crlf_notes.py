@@ -62,7 +62,7 @@ def updated(tmp_path: Path, ends: str, edit=lambda data: data) -> tuple[bytes, P
     write_session(home, ["q", "q2"])
     report = export(vault, home)
     assert report.total("updated") == 1 and report.total("conflicts") == 0, report.changes
-    assert not (vault / ".ccexport" / "conflicts").exists()
+    assert not (vault / "AI Sessions" / "Conflicts").exists()
     return note.read_bytes(), home, vault
 
 
@@ -96,7 +96,7 @@ def test_index_notes_turned_to_crlf_are_updated_in_crlf(tmp_path):
             (vault / rel).write_bytes(before[rel])
         write_session(home, ["other"], sid=OTHER, start="2026-03-05T10:00:00Z")
         report = export(vault, home)
-        assert report.total("conflicts") == 0 and not (vault / ".ccexport/conflicts").exists()
+        assert report.total("conflicts") == 0 and not (vault / "AI Sessions/Conflicts").exists()
         written[ends] = {rel: (vault / rel).read_bytes() for rel in INDEXES}
         assert all(written[ends][rel] != before[rel] for rel in INDEXES)  # (a session more)
     for rel, data in written["crlf"].items():
@@ -148,9 +148,10 @@ def test_an_edit_inside_a_crlf_notes_generated_part_is_still_a_conflict(tmp_path
     write_session(home, ["q", "q2"])
     report = export(vault, home)
     assert report.total("conflicts") == 1
-    (copy,) = (vault / ".ccexport" / "conflicts").iterdir()
+    (copy,) = (vault / "AI Sessions" / "Conflicts").iterdir()
     data = note.read_bytes()
-    assert copy.read_bytes() == edited and bare_lf(data) == 0 and b"q2" in data
+    part = lineends.without_cr(notefile.parse(edited.decode()).owned)  # (the part saved)
+    assert part in copy.read_text() and bare_lf(data) == 0 and b"q2" in data
     assert data.endswith(crlf(MY_TEXT.encode()))
     unchanged_when_run_again(vault, home, force=True)
 

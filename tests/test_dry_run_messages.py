@@ -1,6 +1,6 @@
 """What a dry run says is what a run would do: it writes nothing, so none of its messages
 says something was saved, renamed or written. A conflict said "your edit inside the
-generated part was saved to .ccexport/conflicts/…" (and so did ``--json``), an unreadable
+generated part was saved to AI Sessions/Conflicts/…" (and so did ``--json``), an unreadable
 state "this run writes it anew", while nothing was written; a note whose file name holds a
 secret was renamed by a run and not mentioned by a dry run; an index note in conflict was
 counted in the summary but not listed."""
@@ -66,7 +66,7 @@ def test_a_dry_run_says_where_a_conflict_copy_would_be_saved_and_saves_none(tmp_
     conflicts = [line for line in dry.stderr.splitlines() if line.startswith("conflict: ")]
     assert conflicts == [
         f"conflict: {rel}: your edit inside the generated part would be saved in "
-        ".ccexport/conflicts/"
+        "AI Sessions/Conflicts/"
         for rel in (note.relative_to(vault).as_posix(), "AI Sessions/Projects/shop.md")
     ]
     assert "was saved" not in dry.output + dry.stderr
@@ -76,16 +76,16 @@ def test_a_dry_run_says_where_a_conflict_copy_would_be_saved_and_saves_none(tmp_
     assert "2 conflicts" in dry.stdout
     doc = json.loads(cli(vault, home, "--dry-run", "--json").stdout)
     assert [c["message"] for c in doc["conflicts"]] == [
-        "your edit inside the generated part would be saved in .ccexport/conflicts/"
+        "your edit inside the generated part would be saved in AI Sessions/Conflicts/"
     ] * 2
     assert everything(vault) == before and stamps(vault) == times
-    assert not (vault / ".ccexport" / "conflicts").exists()
+    assert not (vault / "AI Sessions" / "Conflicts").exists()
 
     real = cli(vault, home)  # the run itself says where it saved them, and did
-    saved = sorted((vault / ".ccexport" / "conflicts").iterdir())
+    saved = sorted((vault / "AI Sessions" / "Conflicts").iterdir())
     assert len(saved) == 2
     for copy in saved:
-        assert f"was saved to .ccexport/conflicts/{copy.name}" in real.stderr
+        assert f"was saved to AI Sessions/Conflicts/{copy.name}" in real.stderr
 
 
 def test_a_dry_run_over_an_unreadable_state_does_not_say_it_writes_it(tmp_path):

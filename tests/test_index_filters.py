@@ -117,7 +117,7 @@ def test_an_edit_inside_an_index_notes_generated_part_is_reported_as_a_conflict(
     index.write_text(index.read_text().replace("newest first.", "newest first. MY EDIT"))
     add_later_session(home, "1ndex000-0000-4000-8000-0000000000aa", "2026-05-01T09:00:00Z")
     report = export(vault, home)
-    saved = list((vault / ".ccexport" / "conflicts").iterdir())
+    saved = list((vault / "AI Sessions" / "Conflicts").iterdir())
     assert len(saved) == 1 and "MY EDIT" in saved[0].read_text()
     assert report.total("conflicts") == 1 and summary_line(report).endswith(", 1 conflict")
     listed = report.as_dict()["conflicts"]

@@ -11,6 +11,7 @@ import pytest
 from conftest import note_files, stamps
 from vault_builder import SID, export, the_note, write_session
 
+from exporter import notefile
 from exporter.notefile import BEGIN, END, read_identity
 
 MARKER = "%% ccexport:end"
@@ -31,8 +32,8 @@ def test_an_edit_inside_the_generated_part_is_noticed_without_the_state(tmp_path
     write_session(home, ["q", "q2"])
     report = export(vault, home)
     assert report.total("conflicts") == 1
-    (copy,) = (vault / ".ccexport" / "conflicts").iterdir()
-    assert copy.read_text() == edited and "q2" in note.read_text()
+    (copy,) = (vault / "AI Sessions" / "Conflicts").iterdir()
+    assert notefile.parse(edited).owned in copy.read_text() and "q2" in note.read_text()
 
 
 def test_an_unedited_note_without_the_state_is_updated_without_a_conflict(tmp_path):
@@ -140,7 +141,7 @@ def test_two_machines_one_vault_lose_nothing_duplicate_nothing_and_settle(tmp_pa
     assert report.total("conflicts") == 1, report.changes
     text = shared_note.read_text()
     assert "more" in text and text.endswith("written on machine b\n")
-    (copy,) = (m.vault / ".ccexport" / "conflicts").iterdir()
+    (copy,) = (m.vault / "AI Sessions" / "Conflicts").iterdir()
     assert "fixed by me" in copy.read_text()
     # Machine a, whose copy is now the shorter one, keeps the richer note.
     write_session(m.homes["a"], ["a1 question", "grown"], sid=f"{ord('a'):08x}-0001-4000-8000-000000000000",

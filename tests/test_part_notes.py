@@ -110,9 +110,31 @@ def test_earlier_parts_never_change_as_the_session_grows_and_re_runs_write_nothi
     assert all(after[name] == before[name] for name in closed)  # not even rewritten
     # The part that was last fills up and gains its link to the next part.
     assert len(after) > len(before) and after[last] != before[last]
-    assert report.as_dict()["totals"]["written"] == len(after) - len(before) + 1
-    assert report.total("unchanged") == len(closed)
+    assert report.as_dict()["totals"]["written"] == 1  # one session, its notes written
+    assert report.total("unchanged") == 0
     assert export(vault, home).as_dict()["totals"]["written"] == 0
+
+
+def _adds_up(report) -> tuple[int, int, int]:
+    totals = report.as_dict()["totals"]
+    done = ("created", "updated", "unchanged", "conflicts", "failed", "deleted", "saved")
+    assert sum(totals.get(name, 0) for name in done) == totals["found"] == 1, totals
+    return totals["created"], totals["updated"], totals["unchanged"]
+
+
+def test_a_session_in_parts_is_counted_once_so_the_counts_add_up_to_found(tmp_path):
+    """As "found" counts sessions, so do the summary's other counts (review29 F8: "1 session
+    found, 7 created", then "4 created, 1 updated, 6 unchanged", a no-op "1 unchanged")."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    s = ClaudeSession(SID, "/home/dev/work/big")
+    grow(s, 0, 40)
+    write(home, s)
+    assert _adds_up(export(vault, home)) == (1, 0, 0)
+    assert len(note_files(vault)) > 2
+    grow(s, 40, 45)
+    write(home, s)
+    assert _adds_up(export(vault, home)) == (0, 1, 0)
+    assert _adds_up(export(vault, home)) == (0, 0, 1)
 
 
 def test_an_older_copy_of_a_part_put_back_is_made_again_as_a_fresh_export_writes_it(tmp_path):

@@ -229,7 +229,7 @@ def test_conflict_copies_and_dry_run_diffs_never_quote_an_old_secret(tmp_path):
     assert_no_secret(diffs)
     report = export(vault, home)
     assert report.total("conflicts") == 1
-    (copy,) = (vault / ".ccexport" / "conflicts").iterdir()
+    (copy,) = (vault / "AI Sessions" / "Conflicts").iterdir()
     saved = copy.read_text()
     assert "my own line inside the region" in saved
     assert_no_secret(saved)

@@ -202,7 +202,7 @@ def test_conflict_copies_a_dry_runs_diff_and_warnings_quote_no_learned_secret(tm
     report = export(vault, home)
     assert report.total("conflicts") == 1
     assert_no_secret(printed(report))
-    (copy,) = (vault / ".ccexport" / "conflicts").iterdir()
+    (copy,) = (vault / "AI Sessions" / "Conflicts").iterdir()
     assert "my line inside the region" in copy.read_text()
     assert_no_secret({copy.name: copy.read_text()})
 

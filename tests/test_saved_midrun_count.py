@@ -118,7 +118,7 @@ def test_an_edit_inside_the_generated_part_saved_during_the_run_is_not_lost(tmp_
     monkeypatch.undo()
     again = export(vault, home)
     assert "question 1" in path.read_text() and again.total("conflicts") == 1
-    (copy,) = (vault / ".ccexport" / "conflicts").iterdir()
+    (copy,) = (vault / "AI Sessions" / "Conflicts").iterdir()
     assert "reply 0, corrected, of" in copy.read_text()
 
 

@@ -171,3 +171,17 @@ def test_a_note_an_older_version_dated_or_counted_otherwise_is_written(tmp_path,
     assert report.total("updated") == 1 and not report.problems, report.problems
     now = note.read_text()
     assert updated in now and calls in now and now.endswith("\nmy own line\n")
+
+
+def test_the_warning_names_another_machines_fuller_copy_and_what_force_does(tmp_path):
+    """In a synced vault the likely cause is a fuller copy another machine exported, which
+    --force would replace with this machine's shorter one (review29 F10)."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    write_session(home, ["a", "b", "c"])
+    export(vault, home)
+    write_session(home, ["a"])
+    (change,) = export(vault, home).changes
+    assert "another machine syncing this vault may have exported a fuller copy" in change.message
+    assert "--force writes this machine's copy over the note, replacing a fuller one" in (
+        change.message
+    )

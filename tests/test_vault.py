@@ -12,7 +12,7 @@ import yaml
 from claude_builder import ClaudeSession
 from conftest import EXAMPLES_HOME, note_files, stamps
 
-from exporter import vaultbatch
+from exporter import notefile, vaultbatch
 from exporter.export import ExportOptions, run_export
 from exporter.notefile import BEGIN, END
 from exporter.vault import safe_component, safe_relpath
@@ -166,8 +166,8 @@ def test_edit_inside_the_owned_region_is_saved_as_a_conflict(tmp_path):
     make_home(tmp_path, ["q", "q2"])
     report = export(vault, home)
     assert report.total("conflicts") == 1
-    (copy,) = (vault / ".ccexport" / "conflicts").iterdir()
-    assert copy.read_text() == edited
+    (copy,) = (vault / "AI Sessions" / "Conflicts").iterdir()
+    assert notefile.parse(edited).owned in copy.read_text()  # the part as the person had it
     assert "corrected by me" not in path.read_text() and "q2" in path.read_text()
     assert report.as_dict()["conflicts"][0]["path"] == path.relative_to(vault).as_posix()
 
@@ -203,8 +203,8 @@ def test_an_edit_inside_waits_while_its_session_is_read_again_unchanged(tmp_path
     make_home(tmp_path, ["q", "q2"])
     report = export(vault, home, **options)  # something new: the edit is saved aside
     assert report.total("conflicts") == 1
-    (copy,) = (vault / ".ccexport" / "conflicts").iterdir()
-    assert copy.read_text() == now
+    (copy,) = (vault / "AI Sessions" / "Conflicts").iterdir()
+    assert notefile.parse(now).owned in copy.read_text()
     assert "corrected by me" not in path.read_text() and "q2" in path.read_text()
 
 

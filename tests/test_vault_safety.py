@@ -116,10 +116,11 @@ def test_a_linked_conflicts_folder_fails_the_note_and_keeps_the_edit(tmp_path, o
     note = the_note(vault)
     edited = note.read_text().replace("reply to q", "reply to q, corrected by me")
     note.write_text(edited)
-    (vault / ".ccexport" / "conflicts").symlink_to(outside, target_is_directory=True)
+    (vault / "AI Sessions" / "Conflicts").symlink_to(outside, target_is_directory=True)
     write_session(home, ["q", "q2"])
     report = export(vault, home)
-    assert report.failed and "conflicts is a symbolic link" in str(report.problems)
+    (linked,) = [p for p in report.problems if p.path.endswith("Conflicts")]
+    assert report.failed and "is a symbolic link" in linked.message
     assert note.read_text() == edited and untouched(outside)
 
 
@@ -283,7 +284,7 @@ def test_a_full_disk_leaves_the_old_note_whole_and_no_temp_file(tmp_path, monkey
     write_session(home, ["q", "q2"])
     report = export(vault, home)
     monkeypatch.undo()
-    assert report.failed and "No space left on device" in str(report.problems)
+    assert report.failed and "the disk is full" in str(report.problems)
     assert note_files(vault) == before and not list(vault.rglob(".ccexport-*"))
 
 
@@ -302,7 +303,7 @@ def test_a_real_full_file_system_leaves_no_partial_note(tmp_path):
             sid = f"{i:08x}-0000-4000-8000-000000000000"
             write_session(home, [f"question {i} " + "lorem ipsum " * 600], sid=sid)
         report = export(vault, home)
-        assert report.failed and "No space left on device" in str(report.problems)
+        assert report.failed and "the disk is full" in str(report.problems)
         notes = note_files(vault)
         assert 0 < len(notes) < 12 and all(b"%% ccexport:end" in b for b in notes.values())
         assert not list(vault.rglob(".ccexport-*"))
@@ -480,15 +481,15 @@ def test_a_file_where_a_folder_goes_is_named_as_such(tmp_path):
     export(vault, home)
     note = the_note(vault)
     note.write_text(note.read_text().replace("reply to one", "reply to one, edited"))
-    (vault / ".ccexport" / "conflicts").write_text("mine")
+    (vault / "AI Sessions" / "Conflicts").write_text("mine")
     write_session(home, ["one", "two"])  # grown: the edit goes to a conflict copy
     (problem,) = export(vault, home).problems
     assert problem.severity == "error"
     assert problem.message.endswith(
-        f"{vault / '.ccexport' / 'conflicts'} is a file, not a folder; ccexport does not "
+        f"{vault / 'AI Sessions' / 'Conflicts'} is a file, not a folder; ccexport does not "
         "replace it: move it away"
     )
-    assert (vault / ".ccexport" / "conflicts").read_text() == "mine"
+    assert (vault / "AI Sessions" / "Conflicts").read_text() == "mine"
 
 
 def test_two_sessions_whose_notes_share_a_name_are_not_warned_about(tmp_path):

@@ -41,7 +41,7 @@ BEGIN = "%% ccexport:begin"
 END = re.compile(r"^%% ccexport:end [0-9a-f]+ %%$")
 # What each run writes for itself, not a note: the lock (README: keep it out of sync).
 RUN_FILES = {".ccexport/lock", ".ccexport/running"}
-SAVED_TO = re.compile(r"was saved to (\.ccexport/conflicts/.+)$")
+SAVED_TO = re.compile(r"was saved to (AI Sessions/Conflicts/.+)$")
 
 # Words a session holds: Markdown-ish characters, snake_case, links, tags, fences, markers.
 SESSION_WORDS = [

@@ -59,14 +59,16 @@ def render_checks(settings: Any, home: Path | None, found: set[str] | None = Non
         checks.append(Check("Vault", "info", f"{stale} notes were written {by}: {again}"))
     rules = options.redactor()
     if rules is not None:
-        checks += secret_checks(settings, rules, state, current)
+        checks += secret_checks(settings, rules, state, current, options.folder)
     return checks
 
 
 SHOWN_FILES = 10  # files a check names; --json lists them all
 
 
-def secret_checks(settings: Any, rules: Any, state: Any, current: list[object]) -> list[Check]:
+def secret_checks(
+    settings: Any, rules: Any, state: Any, current: list[object], folder: str | None = None
+) -> list[Check]:
     """Files ccexport wrote that still hold a secret the current rules find, and that no run
     writes again (``vault_secrets``): named, with the rules found and what to do, never the
     secret."""
@@ -81,6 +83,7 @@ def secret_checks(settings: Any, rules: Any, state: Any, current: list[object]) 
         settings.vault.expanduser(), rules, state, render=current,
         sources=exported or (), project=settings.project,
         attachments=settings.attachments,
+        notes_folder=settings.folder if folder is None else folder,
     )  # fmt: skip
     checks = []
     if scan.files:

@@ -75,6 +75,11 @@ def said_in_note(parsed: notefile.NoteText, saved: str, when: datetime | None = 
     return lineends.written(f"{line}\n{gap}", parsed.eol) + after
 
 
+def is_copy_name(name: str) -> bool:
+    """Is ``name`` one ``save_edit`` gives (the person's own files may share the folder)?"""
+    return _COPY_NAME.match(name) is not None
+
+
 def copies_left(vault: Path, notes_folder: str) -> dict[str, list[str]]:
     """The copies of edits still in the vault, by folder (the visible one, the hidden one
     of earlier versions): those the person has not yet dealt with and deleted."""
@@ -84,7 +89,7 @@ def copies_left(vault: Path, notes_folder: str) -> dict[str, list[str]]:
             names = sorted(p.name for p in (vault / folder).iterdir() if p.is_file())
         except OSError:
             continue
-        names = [n for n in names if folder == HIDDEN or _COPY_NAME.match(n)]
+        names = [n for n in names if folder == HIDDEN or is_copy_name(n)]
         if names:
             found[folder] = names
     return found

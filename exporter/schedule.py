@@ -168,7 +168,10 @@ def install(
     if dry_run:
         preview = s.preview(nightly_command(vault), hour, minute, env)
         return f"Dry run, nothing installed. Would {preview}"
-    (vault / ".ccexport").mkdir(parents=True, exist_ok=True)
+    from .vaultio import make_vault
+
+    make_vault(vault)  # (not its parents: a drive not mounted now would get a second vault)
+    (vault / ".ccexport").mkdir(exist_ok=True)
     where = s.install(nightly_command(vault), hour, minute, env)
     log = vault / ".ccexport" / LOG_NAME
     return f"Installed the nightly export at {hour:02d}:{minute:02d} ({where}); log: {log}"

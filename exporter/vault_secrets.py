@@ -111,13 +111,15 @@ def scan_vault(
     sources: Iterable[str] = (),
     project: str | None = None,
     attachments: str = "attachments/ccexport",
+    notes_folder: str = "",
 ) -> SecretScan:
     """Every file ccexport wrote in ``vault`` that holds a secret ``rules`` find, which no
     run will write again. ``state``: the vault's (loaded when not given). ``render``: the
     render fingerprint a run would use now (``["render", …]``); a note whose source is still
     there but was rendered otherwise is rendered again by the next run, so what ccexport
     wrote in it is not reported (the person's text in it is). ``sources`` and ``project``:
-    the settings' filters (a note of a source they leave out is never rendered again)."""
+    the settings' filters (a note of a source they leave out is never rendered again).
+    ``notes_folder``: the notes' folder, below which the copies of edits are saved."""
     from .state import State
 
     root = vault.expanduser().resolve()
@@ -135,8 +137,13 @@ def scan_vault(
         unit = units.get(key)
         why = _why_kept(key, record, unit, state, render, wanted, project)
         _scan_note(root, rules, key, record, why, scan)
-    for relpath in _files_in(root, f"{vaultio.STATE_DIR}/conflicts", scan):
-        _scan_plain(root, rules, relpath, CONFLICT, CONFLICT_WHY, scan)
+    from .editcopies import HIDDEN, folder_of, is_copy_name
+
+    # (the visible folder of edit copies, which a sync tool carries; the hidden one before)
+    for folder in (folder_of(notes_folder, ""), HIDDEN):
+        for relpath in _files_in(root, folder, scan):
+            if folder == HIDDEN or is_copy_name(relpath.rpartition("/")[2]):
+                _scan_plain(root, rules, relpath, CONFLICT, CONFLICT_WHY, scan)
     from .vaultattach import written_name
 
     for relpath in _files_in(root, attachments.strip("/"), scan):

@@ -182,6 +182,23 @@ def test_the_advice_for_an_attachment_holding_a_secret_holds(exported):
     assert _secret_check(_doctor(vault, home, "--json"))["status"] == "ok"
 
 
+def test_an_edit_copy_in_the_visible_conflicts_folder_is_searched(exported):
+    """Copies of the person's edits now go to <notes folder>/Conflicts, which Obsidian
+    shows and a sync tool carries: one a --no-redact run left holding a token is named
+    (never the token); a file of the person's own there is theirs, not searched."""
+    home, vault, _ = exported
+    visible = vault / "AI Sessions" / "Conflicts"
+    visible.mkdir()
+    (visible / "2026-11-20 093000 Fix the checkout.md").write_text(f"my edit\n{GITHUB}\n")
+    (visible / "my own notes.md").write_text(f"not ccexport's: {SLACK}\n")
+    as_json = _doctor(vault, home, "--json")
+    assert GITHUB not in as_json.stdout and SLACK not in as_json.stdout
+    by_path = {f["path"]: f for f in _secret_check(as_json)["files"]}
+    copy = by_path["AI Sessions/Conflicts/2026-11-20 093000 Fix the checkout.md"]
+    assert copy["kind"] == CONFLICT and copy["rules"] == {"github-pat": 1}
+    assert "AI Sessions/Conflicts/my own notes.md" not in by_path
+
+
 def test_a_placeholder_is_no_secret(exported):
     home, vault, _ = exported
     kept = _note(vault, "00000000000b")

@@ -145,6 +145,17 @@ def test_remove_dry_run_names_what_would_go_and_removes_nothing(
     assert remove(cron) == "Removed the nightly export (cron)."
 
 
+def test_install_makes_the_vault_but_not_a_missing_parent(tmp_path, no_real_schedulers):
+    """review29 F5, for the schedule too: a vault on a drive not mounted now is refused,
+    naming the parent, and nothing is installed or made."""
+    cron = CronScheduler()
+    with pytest.raises(ConfigError, match="does not exist"):
+        install(cron, tmp_path / "media" / "USB" / "Notes", "02:30")
+    assert not (tmp_path / "media").exists() and not no_real_schedulers.exists()
+    install(cron, tmp_path / "Notes", "02:30")
+    assert (tmp_path / "Notes" / ".ccexport").is_dir() and no_real_schedulers.exists()
+
+
 def test_no_scheduler_here_is_one_clear_line(monkeypatch):
     from typer.testing import CliRunner
 
@@ -213,6 +224,7 @@ def test_launchd_agent_plist_parses_and_remove_cleans_up(tmp_path):
 
 def test_windows_task_xml_parses_and_is_replaced_not_duplicated(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # a Windows path is relative here: keep it out of the checkout
+    Path("C:/Users/me").mkdir(parents=True)  # (the vault's parent is there: it is not made)
     recorder = Recorder()
     tasks = SchtasksScheduler(recorder, tmp_path / "work")
     vault = Path("C:/Users/me/Notes")
@@ -382,6 +394,7 @@ def test_status_reads_the_log_whatever_the_vault_path_holds(tmp_path):
 
 def test_a_windows_task_is_read_back_with_its_backslashes_and_quotes(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the Windows path is a relative name here
+    Path("C:/Users/me").mkdir(parents=True)  # (the vault's parent is there: it is not made)
     work = tmp_path / "work"
 
     def runner(args, stdin=None):
@@ -500,6 +513,7 @@ def test_a_chosen_scheduler_whose_program_is_missing_is_said_before_anything_is_
 
 def test_a_windows_task_leaves_no_temporary_folder_behind(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the Windows path is a relative name here
+    Path("C:/Users/me").mkdir(parents=True)  # (the vault's parent is there: it is not made)
     temp = tmp_path / "temp"
     temp.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(temp))

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import notefile, vaultio, vaultrun
@@ -19,15 +18,15 @@ from .adapters import Adapter, SessionRef
 from .collector import collector_eased, collector_lasting
 from .doctor_templates import unknown_template_problems
 from .errors import ConfigError, Problem, unit_unread
+from .exportsubmit import Submitting
 from .interrupts import check_ctrl_c, ctrl_c_noted
 from .model import Session
-from .notespec import part_key
 from .notewriter import NoteWriter, source_counts
 from .options import ExportOptions, unwritable
 from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # re-exported
 from .plan import LinkPlan, default_relpath
 from .readahead import ReadAhead
-from .readvalues import ReadSession, ReadSettings, placed
+from .readvalues import ReadSession, ReadSettings
 from .redact_outputs import redact_report
 from .render import fresh_templates
 from .renderkey import recorded_keys
@@ -44,7 +43,6 @@ from .zones import machine_zone_name, with_vault_zone
 # The note builder (notes, split, packed) is imported where a note is planned, with the
 # first one: a run with nothing new to write never imports it.
 if TYPE_CHECKING:
-    from .packed import PackedSession
     from .workers import Outcome
 
 Progress = Callable[[int, int], None]  # (done, total)
@@ -99,7 +97,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         return add_unreadable(report, unreadable)
 
 
-class _Run:
+class _Run(Submitting):
     def __init__(
         self, options: ExportOptions, vault: Vault, lock: tuple[int, int, int] | None = None
     ) -> None:
@@ -356,75 +354,6 @@ class _Run:
                 self._write_finished()  # (a family of many is not held rendered whole)
             except Exception as exc:  # this session alone fails; its family goes on
                 self._session_failed(session, exc, state)
-
-    def _done_ahead(
-        self, read: ReadSession, session: Session, relpath: str,
-        resolve: Callable[[str], str | None], state: UnitProgress,
-    ) -> None:  # fmt: skip
-        """A note rendered ahead, written in its turn. One of a family was rendered at the
-        path and with the links its unit's check (``_families``) promised: checked again,
-        and where the check missed one, rendered again here, at this run's path and with
-        its links, as if it had not been rendered ahead. (It misses a relative whose own
-        note failed ahead, so gave no path to check: renamed in the vault, it is linked
-        by its new name here.)"""
-        from .notes import Note
-
-        links: dict[str, str | None] = {}  # (a note found as written is rendered with them)
-        if read.links is not None:
-            links = {key: resolve(key) for key in read.links}
-            at = read.note.relpath if isinstance(read.note, Note) else relpath
-            if at != relpath or links != read.links:
-                self._submit(session, relpath, resolve, state, read.packed)
-                return
-        state.outstanding += 1
-        self.renderer.done(
-            RenderJob(self._unit, session, relpath, links), placed(read.note, relpath)
-        )
-
-    def _submit(
-        self, session: Session, relpath: str, resolve: Callable[[str], str | None],
-        state: UnitProgress, packed: PackedSession | None = None,
-    ) -> None:  # fmt: skip
-        """Hand a session's note over for rendering; a long session, part by part, each as
-        soon as its messages are read: the whole session is never one text in memory, and a
-        streamed session is never held whole (``packed``: its parts, cut where it was read)."""
-        from .notes import linked_keys
-        from .split import Part, iter_parts
-
-        tally = None if self._again_pass else self._redactions  # a unit redone counts once
-        max_bytes = self.options.note_max_bytes
-        paths = [relpath]
-        parts = packed.cut(session) if packed else iter_parts(session, max_bytes, tally)
-        number = 0
-        while True:
-            try:
-                number, part, last = next(parts)
-            except StopIteration:
-                return
-            except Exception as exc:
-                if number == 0:
-                    raise  # nothing handed over yet: the session fails as a whole
-                # A streamed session's source failed while its next part was read: the
-                # parts handed over are written, that one fails (the next run redoes all).
-                self._session_failed(session, exc, state, part_key(session.key, number + 1))
-                return
-            links = {key: resolve(key) for key in linked_keys(part)}
-            state.outstanding += 1
-            known = self.renderer.known.get(part_key(session.key, number))
-            if number == 1 and last:
-                weight, state.weighed = (0 if state.weighed else state.ref.size), True
-                job = RenderJob(self._unit, part, relpath, links, known=known)
-                self.renderer.submit(job, weight)
-                return
-            if not last:  # a part follows: its path is this part's next link
-                paths.append(self.plan.choose_part(session, number + 1, relpath))
-            previous = Path(paths[number - 2]).stem if number > 1 else None
-            following = Path(paths[number]).stem if not last else None
-            where = Part(number, previous, following)
-            held = packed.messages(number) if packed else None
-            job = RenderJob(self._unit, part, paths[number - 1], links, where, held, known)
-            self.renderer.submit(job)
-            self._write_finished()
 
     def _session_failed(
         self, session: Session, exc: Exception, state: UnitProgress, key: str | None = None

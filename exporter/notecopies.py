@@ -56,6 +56,34 @@ def cut_elsewhere(part: dict, ours: dict) -> bool:
     return not (type(ended) is datetime and type(ends) is datetime and ends < ended)
 
 
+SHRUNK = "source has fewer turns than the note; kept"
+# Why, and what --force would do: in a synced vault the likely cause is another machine's
+# fuller copy of the session, which --force would replace with this one (review29 F10).
+SHRUNK_WHY = (
+    "another machine syncing this vault may have exported a fuller copy of the session, or "
+    "the source shrank, or this version of ccexport no longer counts some of them; --force "
+    "writes this machine's copy over the note, replacing a fuller one"
+)
+
+
+def shrunk_why(existing: dict, ours: dict, made_otherwise: bool) -> str:
+    """Why the note must be kept (unless forced): its source now holds less than it does;
+    "" when it does not."""
+    more = holds_more(existing, ours, made_otherwise)
+    if not more:
+        return ""
+    was_part, is_part = existing.get("part"), ours.get("part")
+    if was_part != is_part and not (was_part and not is_part):
+        return ""  # counts of different spans (a long session now cut into parts); a
+        # part that held more than the whole session now gives: it shrank
+    if was_part and is_part and cut_elsewhere(existing, ours):
+        return ""  # the same session cut at other places: its parts hold other spans
+    if ours.get("forked_from") and not existing.get("forked_from"):
+        return ""  # a fork whose origin's note is here now: the copy it began with is that
+        # note's (a fork's note holds it while its origin has none)
+    return f"{SHRUNK} ({more}: {SHRUNK_WHY})"
+
+
 def only_generated(
     parsed: notefile.NoteText, keys: Iterable[str], tags: Iterable[str], hash_: str
 ) -> bool:

@@ -33,7 +33,7 @@ from typing import Any
 from . import editcopies, lineends, notefile, vaultattach, vaultbatch, vaultio, vaultlinks
 from .change import Action, Change
 from .errors import os_reason
-from .notecopies import cut_elsewhere, earlier_hashes, holds_more, own_older
+from .notecopies import SHRUNK, earlier_hashes, own_older, shrunk_why
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
@@ -62,14 +62,6 @@ __all__ = [  # also imported from here by other modules and tests
 # A session's note written (or found as it would be: parts an older version left past it
 # go too): its parts past it, if it is now the last, are looked at.
 _WRITTEN = (Action.UPDATED, Action.RENAMED, Action.CONFLICT, Action.UNCHANGED)
-SHRUNK = "source has fewer turns than the note; kept"
-# Why, and what --force would do: in a synced vault the likely cause is another machine's
-# fuller copy of the session, which --force would replace with this one (review29 F10).
-SHRUNK_WHY = (
-    "another machine syncing this vault may have exported a fuller copy of the session, or "
-    "the source shrank, or this version of ccexport no longer counts some of them; --force "
-    "writes this machine's copy over the note, replacing a fuller one"
-)
 HELD_SECRET = "written again, though its source gives fewer turns: the note held a secret"
 EMPTIED = "it was empty: written again"
 RENAMED_NEW = "another file already had the name, so this note got a new one"
@@ -243,7 +235,7 @@ class Vault(NotePlaces):
             return Change(Action.FAILED, key, relpath, MERGE_CONFLICT)
         if parsed.owned is None:
             return Change(Action.FAILED, key, relpath, MARKERS_GONE)
-        shrunk = self._shrunk(parsed.metadata, metadata, made_otherwise)
+        shrunk = "" if self.force else shrunk_why(parsed.metadata, metadata, made_otherwise)
         # A secret the current rules know (one an older version left) is never kept.
         if shrunk and not self.holds_secret(parsed, metadata):
             if record is None:
@@ -293,22 +285,6 @@ class Vault(NotePlaces):
         self._record(key, relpath, owned, ours, list(metadata), meta, written, not kept, seeded)
         # The whole file, properties too (``updated``, ``messages``): what the run changes.
         return Change(action, key, relpath, message, quoted_diff(self, current, text, relpath))
-
-    def _shrunk(self, existing: dict[str, Any], ours: dict[str, Any], made_otherwise: bool) -> str:
-        """Why the note must be kept: its source now holds less than it does."""
-        more = "" if self.force else holds_more(existing, ours, made_otherwise)
-        if not more:
-            return ""
-        was_part, is_part = existing.get("part"), ours.get("part")
-        if was_part != is_part and not (was_part and not is_part):
-            return ""  # counts of different spans (a long session now cut into parts); a
-            # part that held more than the whole session now gives: it shrank
-        if was_part and is_part and cut_elsewhere(existing, ours):
-            return ""  # the same session cut at other places: its parts hold other spans
-        if ours.get("forked_from") and not existing.get("forked_from"):
-            return ""  # a fork whose origin's note is here now: the copy it began with is that
-            # note's (a fork's note holds it while its origin has none)
-        return f"{SHRUNK} ({more}: {SHRUNK_WHY})"
 
     def write_attachment(self, relpath: str, data: bytes) -> bool:
         """Write a content-addressed file once; True if it was new."""

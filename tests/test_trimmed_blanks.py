@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from vault_builder import export, the_note, write_session
 
-from exporter import notefile
+from exporter import lineends, notefile
 from exporter.state import State
 
 BLANKS = "trailing   "  # a prompt whose line ends in blanks: the note's part has them too
@@ -62,3 +64,13 @@ def test_a_note_an_earlier_version_wrote_is_still_judged_by_its_hash(tmp_path):
     write_session(home, [BLANKS, "q2", "q3"])
     report = export(vault, home)  # edited: still an edit
     assert len(report.conflicts()) == 1 and "q3" in note.read_text()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list(" \t\r\nab\x0b\u00a0`>")), max_size=80))
+def test_trimmed_is_each_line_without_its_ending_blanks(text):
+    """``lineends.trimmed`` (one search) is the text's lines, each without the spaces, tabs
+    and CRs that end it, and without line breaks around them: what the hash is of."""
+    by_line = "\n".join(line.rstrip(" \t\r") for line in text.split("\n")).strip("\n")
+    assert lineends.trimmed(text) == by_line
+    assert lineends.trimmed(text) == by_line  # (again: the same text's result, remembered)

@@ -249,14 +249,18 @@ class NoteWriter:
         notes = "1 note" if count == 1 else f"{count} notes"
         why = f"this folder {LINKED_FOLDER} ({notes} not written)"
         problem = Problem(link, why, severity="error", source=source)
+        self._said_again(before, problem)
+        self._links[link] = (problem, count)
+        return True
+
+    def _said_again(self, before: Problem | None, problem: Problem) -> None:
+        """``problem`` in the report where ``before`` (its earlier count) stood, or last."""
         problems = self.report.problems
         at = next((i for i, p in enumerate(problems) if p is before), None)
         if at is None:
             problems.append(problem)
         else:
             problems[at] = problem
-        self._links[link] = (problem, count)
-        return True
 
     def left_as_written(self, job: RenderJob, same: Same) -> bool:
         """A job whose render key is its note's as last written (``renderkey``): its note
@@ -294,12 +298,7 @@ class NoteWriter:
         self._left_unwritten += 1
         problem = Problem(str(self.vault.root), disk_full_message(self.written(),
                           self._left_unwritten), severity="error", source=source)  # fmt: skip
-        problems = self.report.problems
-        at = next((i for i, p in enumerate(problems) if p is self.full), None)
-        if at is None:
-            problems.append(problem)
-        else:
-            problems[at] = problem
+        self._said_again(self.full, problem)
         self.full = problem
 
     def late_failures(self, changes: list[Change]) -> list[Change]:

@@ -135,7 +135,7 @@ def stop_if_notes_gone(vault: Vault, allowed: bool) -> None:
 def _missing(vault: Vault, kept: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The recorded notes not in their folder's listing (read once a run, and kept for the
     run's own checks: a vault of 20,000 notes in 25 folders costs 25 listings)."""
-    return [(key, path) for key, path in kept if not vault._listed(path)]
+    return [(key, path) for key, path in kept if not vault.listed(path)]
 
 
 # Notes looked for by identity to tell where a missing folder went (each a search of the
@@ -207,7 +207,7 @@ def _notes_listed(vault: Vault, folder: str) -> bool:
     recorded = [r.path for k, r in vault.state.notes.items()
                 if not r.deleted and not k.startswith(INDEX_PREFIX)
                 and r.path.startswith(prefix) and inside(r.path)]  # fmt: skip
-    return any(vault._listed(path) for path in recorded[:FOLLOW_SAMPLE])
+    return any(vault.listed(path) for path in recorded[:FOLLOW_SAMPLE])
 
 
 def _there(root: Path, folder: str) -> bool:
@@ -345,7 +345,6 @@ def _session_notes(vault: Vault) -> list[tuple[str, str]]:
     """Every session note in the vault: (path, source). The vault's search by identity,
     which a run without a record of the notes makes anyway to find each, made now (and
     kept for the run: ``path_of``), so no walk of the vault is added."""
-    vault.path_of(INDEX_PREFIX)  # (no note has this key: the search is made, nothing found)
-    found = vault._identities or {}
+    found = vault.identities()
     return [(path, key.partition(":")[0]) for key, path in found.items()
             if not key.startswith(INDEX_PREFIX)]  # fmt: skip

@@ -124,6 +124,16 @@ class NoteSurvey:
         record.was, record.path = was, path
         self._moved = True
 
+    def identities(self) -> dict[str, str]:
+        """Every note in the vault that names a session or an index, by its identity: the
+        search by identity, made once a run (``path_of`` uses it too)."""
+        self._find_by_identity("")
+        return self._identities or {}
+
+    def listed(self, relpath: str) -> bool:
+        """Is the note's name in its folder's listing (``_listed``)?"""
+        return self._listed(relpath)
+
     def _find_by_identity(self, key: str) -> str | None:
         if self._identities is None:
             every: dict[str, list[str]] = {}

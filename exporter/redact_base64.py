@@ -21,6 +21,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+import re2
+
 from .redact_split import NOT_PREFIXES
 
 if TYPE_CHECKING:
@@ -34,7 +36,8 @@ _TOKEN_STARTS = ("eyJhbGci", "eyJ0eXAi", "eyJraWQi")
 _SHORTEST_WORD = 4  # a shorter prefix (``sk-``, ``hf_``) spells too little in base64
 # A base64 run worth decoding (16 characters: 12 bytes), or the lines of one wrapped at a
 # width (``base64`` wraps at 76, PEM at 64): every line but the last as long as this.
-_RUN = re.compile(rb"(?:[A-Za-z0-9+/]{60,}\r?\n)+[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9+/]{16,}={0,2}")
+# (RE2, as every rule: linear in the text however it is laid out)
+_RUN = re2.compile(rb"(?:[A-Za-z0-9+/]{60,}\r?\n)+[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9+/]{16,}={0,2}")
 _ALPHABET = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 _WRAP = 60
 # How much of a long run around a keyword is decoded: a token is shorter than this.

@@ -77,6 +77,20 @@ def _family(home: Path, number: int) -> None:
     agent.write(folder / sid / "subagents" / "agent-a1.jsonl")
 
 
+def _home_with_a_family(tmp_path: Path) -> Path:
+    """Enough sessions for the pool to read ahead, and one family among them."""
+    home = tmp_path / "home"
+    write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
+    _family(home, 0)
+    return home
+
+
+def _parent_note(vault: Path) -> str:
+    """The family's parent note (its path in the vault)."""
+    (parent,) = [n for n in note_files(vault) if "Find the tests" in n and "agent" not in n]
+    return parent
+
+
 def test_units_read_ahead_make_the_vault_of_a_run_that_reads_them_all_here(tmp_path, handed):
     home = tmp_path / "home"
     write_sessions(home, workers.PARALLEL_FROM + 60, turns=3)
@@ -174,12 +188,10 @@ def test_a_family_note_rendered_for_another_path_is_rendered_again_for_its_own(
     differently, the note rendered for another path is not written: it is rendered again
     here, for the path and links of this run (it failed with an internal error, which said
     nothing the person could act on: review29 F6)."""
-    home = tmp_path / "home"
-    write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
-    _family(home, 0)
+    home = _home_with_a_family(tmp_path)
     vault = tmp_path / "v"
     export(vault, home, 2)
-    (parent,) = [n for n in note_files(vault) if "Find the tests" in n and "agent" not in n]
+    parent = _parent_note(vault)
     renamed = parent.replace("Find the tests", "Found")
     (vault / parent).rename(vault / renamed)
     monkeypatch.setattr(LinkPlan, "places_as", lambda self, sessions, predicted: True)
@@ -196,9 +208,7 @@ def test_a_subagent_note_deleted_in_the_vault_fails_no_note_read_ahead(tmp_path,
     with 'rendered ahead for <its own path>' (review10 F2: every such vault, at an upgrade
     that renders every note again). The unit is read here: the parent's note as one
     process writes it, without the link."""
-    home = tmp_path / "home"
-    write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
-    _family(home, 0)
+    home = _home_with_a_family(tmp_path)
     for vault, jobs in ((tmp_path / "one", 1), (tmp_path / "two", 2)):
         export(vault, home, jobs)
         (agent,) = [n for n in note_files(vault) if "· agent a1" in n]
@@ -218,9 +228,7 @@ def test_a_note_rendered_ahead_with_other_links_is_rendered_again_with_this_runs
     """Should the check before a family is used ever miss a link this run makes otherwise,
     the note is rendered again here with this run's links, instead of being written with
     the other (or failing with an internal error, as it did)."""
-    home = tmp_path / "home"
-    write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
-    _family(home, 0)
+    home = _home_with_a_family(tmp_path)
     vault = tmp_path / "v"
     export(vault, home, 2)
     (agent,) = [n for n in note_files(vault) if "· agent a1" in n]
@@ -242,12 +250,10 @@ def test_a_family_whose_notes_failed_ahead_fails_for_its_own_reason_alone(
     name, were not this run's, and the subagent failed with an internal check's 'rendered
     ahead linking … otherwise' instead of the template's error. It is rendered again here:
     each note fails with the template's error, and nothing else is said."""
-    home = tmp_path / "home"
-    write_sessions(home, workers.PARALLEL_FROM + 30, turns=2)
-    _family(home, 0)
+    home = _home_with_a_family(tmp_path)
     vault = tmp_path / "v"
     export(vault, home, 2)
-    (parent,) = [n for n in note_files(vault) if "Find the tests" in n and "agent" not in n]
+    parent = _parent_note(vault)
     renamed = f"{Path(parent).parent}/Test finder (renamed).md"
     (vault / parent).rename(vault / renamed)
     from exporter import notes

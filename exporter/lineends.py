@@ -59,24 +59,11 @@ def trimmed(text: str) -> str:
     """``text`` with the blanks (spaces, tabs) and CRs that end its lines removed, and the
     line breaks around it: what an editor that trims trailing whitespace on save (Obsidian's
     Linter, VS Code, vim) leaves of it, so that such a save is no edit (as CRLF is not)."""
-    for last, result in _last_trimmed:  # (a region is trimmed for its end marker, then
-        if last is text:  # for the state's record: the same string, read once)
-            return result
-    result = _trimmed(text)
-    _last_trimmed[:] = [_last_trimmed[1], (text, result)]
-    return result
-
-
-# The last two texts trimmed (kept alive, so their identity cannot be reused), and results.
-_last_trimmed: list[tuple[str | None, str]] = [(None, ""), (None, "")]
-
-
-def _trimmed(text: str) -> str:
     # (a one-character search, where it answers, is several times faster than a two's)
     tabs, crs = "\t" in text and "\t\n" in text, "\r" in text
     if " \n" not in text and not tabs and not crs:
         if not text.endswith((" ", "\t")):
-            return text.strip("\n")  # (the same object when nothing is stripped: hashed once)
+            return text.strip("\n")  # (the same object when nothing is stripped)
     # Only the lines that end in a blank are cut, each found by ``str.find`` (fast in C):
     # splitting a note of thousands of lines to strip each cost 8% of an export's
     # instructions, a regular expression more.

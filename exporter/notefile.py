@@ -110,7 +110,22 @@ def owned_hash(owned: str) -> str:
     """What the end marker records: 64 bits of SHA-256 of the region, line ends normalized
     (a sync tool that turns LF into CRLF is not an edit) and the blanks ending its lines
     left out (nor is an editor that trims them on save: ``lineends.trimmed``)."""
-    return text_sha256(lineends.trimmed(owned))[:16]
+    return trimmed_sha256(owned)[:16]
+
+
+def trimmed_sha256(owned: str) -> str:
+    """SHA-256, hex, of a region as its hash reads it (``lineends.trimmed``). A region is
+    hashed for its end marker, then for the state's record: remembered for the last two
+    regions (alive anyway), never the trimmed copy (a part of megabytes held twice more)."""
+    for last, digest in _last_trimmed:
+        if last is owned:
+            return digest
+    digest = hashlib.sha256(lineends.trimmed(owned).encode("utf-8", "replace")).hexdigest()
+    _last_trimmed[:] = [_last_trimmed[1], (owned, digest)]
+    return digest
+
+
+_last_trimmed: list[tuple[str | None, str]] = [(None, ""), (None, "")]
 
 
 def hash_matches(owned: str, written: str) -> bool:

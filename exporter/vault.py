@@ -342,7 +342,7 @@ class Vault(NotePlaces):
         run = self.run if stamp else before.run
         if run == self.run or (before and was is not before.was):
             self.state.run = self.run
-        hash_ = notefile.text_sha256(lineends.trimmed(owned))  # (as the end marker's)
+        hash_ = notefile.trimmed_sha256(owned)  # (as the end marker's)
         self.state.notes[key] = NoteRecord(
             relpath, hash_, lines, tags, keys, meta, stat_key(written), was=was, run=run,
             hashes=earlier_hashes(before, hash_),

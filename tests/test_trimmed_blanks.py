@@ -73,4 +73,4 @@ def test_trimmed_is_each_line_without_its_ending_blanks(text):
     and CRs that end it, and without line breaks around them: what the hash is of."""
     by_line = "\n".join(line.rstrip(" \t\r") for line in text.split("\n")).strip("\n")
     assert lineends.trimmed(text) == by_line
-    assert lineends.trimmed(text) == by_line  # (again: the same text's result, remembered)
+    assert lineends.trimmed(text) == by_line  # (again: the same result)

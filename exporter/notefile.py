@@ -120,7 +120,11 @@ def trimmed_sha256(owned: str) -> str:
     for last, digest in _last_trimmed:
         if last is owned:
             return digest
-    digest = hashlib.sha256(lineends.trimmed(owned).encode("utf-8", "replace")).hexdigest()
+    trimmed = lineends.trimmed(owned)
+    if trimmed is owned:  # (nothing to trim, nearly always: one hash, ``text_sha256``'s)
+        digest = text_sha256(owned)
+    else:
+        digest = hashlib.sha256(trimmed.encode("utf-8", "replace")).hexdigest()
     _last_trimmed[:] = [_last_trimmed[1], (owned, digest)]
     return digest
 

@@ -30,7 +30,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from . import editcopies, lineends, notefile, vaultattach, vaultbatch, vaultio, vaultlinks
+from . import editcopies, lineends, notefile, notehash, vaultattach, vaultbatch, vaultio, vaultlinks
 from .change import Action, Change
 from .errors import os_reason
 from .notecopies import SHRUNK, earlier_hashes, own_older, shrunk_why
@@ -342,7 +342,7 @@ class Vault(NotePlaces):
         run = self.run if stamp else before.run
         if run == self.run or (before and was is not before.was):
             self.state.run = self.run
-        hash_ = notefile.trimmed_sha256(owned)  # (as the end marker's)
+        hash_ = notehash.trimmed_sha256(owned)  # (as the end marker's)
         self.state.notes[key] = NoteRecord(
             relpath, hash_, lines, tags, keys, meta, stat_key(written), was=was, run=run,
             hashes=earlier_hashes(before, hash_),

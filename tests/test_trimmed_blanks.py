@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from vault_builder import export, the_note, write_session
 
-from exporter import lineends, notefile
+from exporter import lineends, notefile, notehash
 from exporter.state import State
 
 BLANKS = "trailing   "  # a prompt whose line ends in blanks: the note's part has them too
@@ -39,7 +39,7 @@ def _as_an_earlier_version_wrote_it(vault, note) -> None:
     """The end marker (and the state) hash the part with the blanks ending its lines."""
     text = note.read_text()
     owned = notefile.parse(text).owned
-    old = notefile.text_sha256(owned.strip("\n"))
+    old = notehash.text_sha256(owned.strip("\n"))
     assert old[:16] != notefile.owned_hash(owned)  # (the two forms differ for this part)
     note.write_text(
         re.sub(r"%% ccexport:end [0-9a-f]{16} %%", f"%% ccexport:end {old[:16]} %%", text)

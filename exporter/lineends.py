@@ -59,11 +59,20 @@ def trimmed(text: str) -> str:
     """``text`` with the blanks (spaces, tabs) and CRs that end its lines removed, and the
     line breaks around it: what an editor that trims trailing whitespace on save (Obsidian's
     Linter, VS Code, vim) leaves of it, so that such a save is no edit (as CRLF is not)."""
+    spans = trimmed_spans(text)
+    if len(spans) == 1:
+        return text[spans[0][0] : spans[0][1]]  # (the same object when it is all of it)
+    return "".join(text[start:end] for start, end in spans)
+
+
+def trimmed_spans(text: str) -> list[tuple[int, int]]:
+    """The stretches of ``text`` that ``trimmed`` keeps, in order (none for nothing): a
+    region's hash reads them in place, with no trimmed copy of a part of megabytes."""
     # (a one-character search, where it answers, is several times faster than a two's)
     tabs, crs = "\t" in text and "\t\n" in text, "\r" in text
-    if " \n" not in text and not tabs and not crs:
-        if not text.endswith((" ", "\t")):
-            return text.strip("\n")  # (the same object when nothing is stripped)
+    if " \n" not in text and not tabs and not crs and not text.endswith((" ", "\t")):
+        start, end = len(text) - len(text.lstrip("\n")), len(text.rstrip("\n"))
+        return [(start, end)] if start < end else []
     # Only the lines that end in a blank are cut, each found by ``str.find`` (fast in C):
     # splitting a note of thousands of lines to strip each cost 8% of an export's
     # instructions, a regular expression more.
@@ -73,15 +82,35 @@ def trimmed(text: str) -> str:
         while at != -1:
             ends.append(at)
             at = text.find(sign, at + 2)
-    pieces, last = [], 0
+    spans, last = [], 0
     for end in sorted(ends):
         start = end
         while start > last and text[start - 1] in _BLANKS:
             start -= 1
-        pieces.append(text[last:start])
+        spans.append([last, start])
         last = end + 1  # (the line break stays)
-    pieces.append(text[last:])
-    return "".join(pieces).rstrip(_BLANKS).strip("\n")
+    spans.append([last, len(text)])
+    # The whole's ``.rstrip(_BLANKS).strip("\n")``, across the stretches.
+    _strip_end(text, spans, _BLANKS)
+    _strip_end(text, spans, "\n")
+    while spans:
+        first = spans[0]
+        while first[0] < first[1] and text[first[0]] == "\n":
+            first[0] += 1
+        if first[0] < first[1]:
+            break
+        spans.pop(0)
+    return [(start, end) for start, end in spans if start < end]
+
+
+def _strip_end(text: str, spans: list[list[int]], chars: str) -> None:
+    while spans:
+        last = spans[-1]
+        while last[1] > last[0] and text[last[1] - 1] in chars:
+            last[1] -= 1
+        if last[1] > last[0]:
+            return
+        spans.pop()
 
 
 _BLANKS = " \t\r"  # what ``trimmed`` takes from the end of a line

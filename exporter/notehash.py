@@ -11,7 +11,7 @@ import hashlib
 
 from . import lineends
 
-__all__ = ["hash_matches", "owned_hash", "text_sha256", "trimmed_sha256"]
+__all__ = ["forget", "hash_matches", "owned_hash", "text_sha256", "trimmed_sha256"]
 
 
 def owned_hash(owned: str) -> str:
@@ -24,15 +24,19 @@ def owned_hash(owned: str) -> str:
 def trimmed_sha256(owned: str) -> str:
     """SHA-256, hex, of a region as its hash reads it (``lineends.trimmed``). A region is
     hashed for its end marker, then for the state's record: remembered for the last two
-    regions (alive anyway), never the trimmed copy (a part of megabytes held twice more)."""
+    regions (alive anyway, until ``forget``)."""
     for last, digest in _last_trimmed:
         if last is owned:
             return digest
-    trimmed = lineends.trimmed(owned)
-    if trimmed is owned:  # (nothing to trim, nearly always: one hash, ``text_sha256``'s)
+    spans = lineends.trimmed_spans(owned)
+    if spans == [(0, len(owned))]:  # (nothing to trim, nearly always: ``text_sha256``'s)
         digest = text_sha256(owned)
-    else:
-        digest = hashlib.sha256(trimmed.encode("utf-8", "replace")).hexdigest()
+    else:  # (read in place: no trimmed copy of a part of megabytes)
+        hasher = hashlib.sha256()
+        for start, end in spans:
+            for at in range(start, end, _CHUNK):
+                hasher.update(owned[at : min(at + _CHUNK, end)].encode("utf-8", "replace"))
+        digest = hasher.hexdigest()
     _last_trimmed[:] = [_last_trimmed[1], (owned, digest)]
     return digest
 
@@ -61,6 +65,29 @@ def text_sha256(text: str) -> str:
     for last, digest in _last_digest:
         if last is text:
             return digest
-    digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+    digest = _sha256(text)
     _last_digest[:] = [_last_digest[1], (text, digest)]
     return digest
+
+
+def forget() -> None:
+    """Let go of the regions remembered: called once a note is written, so a part of
+    megabytes is not held (twice: the region read and the one written) while the next
+    note is rendered and received."""
+    _last_digest[:] = _last_trimmed[:] = [(None, ""), (None, "")]
+
+
+_CHUNK = 1 << 20  # characters encoded at a time
+
+
+def _sha256(text: str) -> str:
+    """SHA-256, hex, of the text's UTF-8 bytes (a lone surrogate as ``?``). A long text is
+    encoded a megabyte of characters at a time: encoding one that holds a character past
+    Latin-1 allocates up to three bytes a character at once (12 MB for a 4 MB part), and
+    the bytes are the same either way (the encoder never joins two code points)."""
+    if len(text) <= _CHUNK:
+        return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+    hasher = hashlib.sha256()
+    for start in range(0, len(text), _CHUNK):
+        hasher.update(text[start : start + _CHUNK].encode("utf-8", "replace"))
+    return hasher.hexdigest()

@@ -174,6 +174,7 @@ class Vault(NotePlaces):
             return Change(Action.FAILED, key, relpath, f"could not be written: {os_reason(exc)}")
         finally:
             self.scrub = rules
+            notehash.forget()  # (its regions: held no longer than this note)
 
     def _write_note(
         self,

@@ -5,6 +5,7 @@ F15)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from hypothesis import given, settings
@@ -74,3 +75,33 @@ def test_trimmed_is_each_line_without_its_ending_blanks(text):
     by_line = "\n".join(line.rstrip(" \t\r") for line in text.split("\n")).strip("\n")
     assert lineends.trimmed(text) == by_line
     assert lineends.trimmed(text) == by_line  # (again: the same result)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list(" \t\r\nab→\ud800😀")), max_size=80))
+def test_the_hash_reads_the_trimmed_text_in_place_a_piece_at_a_time(text):
+    """The hash is that of ``trimmed``'s text, read where it lies in the region and encoded
+    a few characters at a time (here: a megabyte in an export), so a part of megabytes is
+    never copied trimmed nor encoded whole (review of the Gemini memory bound)."""
+    expected = hashlib.sha256(lineends.trimmed(text).encode("utf-8", "replace")).hexdigest()
+    notehash.forget()
+    chunk, notehash._CHUNK = notehash._CHUNK, 3
+    try:
+        assert notehash.trimmed_sha256(text) == expected
+        assert (
+            notehash.text_sha256(text)
+            == hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+        )
+    finally:
+        notehash._CHUNK = chunk
+        notehash.forget()
+
+
+def test_a_note_written_lets_go_of_the_regions_it_hashed(tmp_path):
+    """Once a note is written, the hashes remember no region of it: a part of megabytes is
+    not held (twice) while the next note is rendered."""
+    vault, home = tmp_path / "vault", tmp_path / "home"
+    write_session(home, [BLANKS, "q2"])
+    export(vault, home)
+    held = [text for text, _ in (*notehash._last_digest, *notehash._last_trimmed) if text]
+    assert not held, [len(text) for text in held]

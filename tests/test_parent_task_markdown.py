@@ -29,7 +29,7 @@ def _shown(task: str, reply: str) -> tuple[str, str]:
     body = build_note(_subagent(task, reply), "n.md", NoteSettings(), lambda key: None).body
     head, rest = body.split("### Parent agent · 09:01\n\n", 1)
     shown_task, shown_reply = rest.split("\n\n### Assistant · 09:02\n\n", 1)
-    return shown_task, shown_reply.rstrip("\n")
+    return shown_task.rstrip("\n"), shown_reply.rstrip("\n")
 
 
 def test_a_task_keeps_its_emphasis_lists_and_code():

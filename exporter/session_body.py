@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "91f18c7c47a05ace0f34a6fc351bc54e5bb6568b7ca7c5732a5685c625f15f10"
+SHIPPED_TEMPLATE_SHA256 = "22b08a27316ba3be8765dfa30387c03644a1f7ceb8ec41b67989359624fd8182"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -129,7 +129,9 @@ def _turn_heading(turn: dict[str, Any]) -> str:
 def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: bool) -> str:
     kind = item["kind"]
     if kind == "text":
-        literal = turn["role"] == "user"
+        # A subagent's task is a model's Markdown, as the assistant's replies are: only
+        # what a person typed is escaped to read as typed
+        literal = turn["role"] == "user" and not turn["task"]
         return escape_prose(item["text"], literal=literal) + "\n"
     if kind == "thinking":
         if item["redacted"]:

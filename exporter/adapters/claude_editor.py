@@ -15,7 +15,12 @@ from typing import Any
 from ..model import AttachmentPart, NoticePart, TextPart
 from .claude_drafts import Draft
 
-_ORIGINS = {"opened_file_in_ide": "editor-file", "selected_lines_in_ide": "editor-selection"}
+_ORIGINS = {
+    "opened_file_in_ide": "editor-file",
+    "selected_lines_in_ide": "editor-selection",
+    # lines selected in the editor's diff view: the same fields
+    "selected_lines_in_diff": "editor-selection",
+}
 # The tags an older version put in the prompt's text for the same thing
 _TAGS = ("<ide_opened_file>", "<ide_selection>")
 

@@ -57,6 +57,7 @@ from ..model import (
 from ._jsonl import parse_timestamp, token_count
 from ._times import Times
 from .claude_answers import PersonsAnswers, as_done
+from .claude_attachments import SessionAttachments
 from .claude_content import assistant_parts, beside_results, plain_text, user_parts
 from .claude_drafts import (
     COMMAND_OUTPUT,
@@ -108,7 +109,7 @@ def build_transcript(
     return builder.finish(links)
 
 
-class TranscriptBuilder(QueuedPrompts, EditorContext):
+class TranscriptBuilder(QueuedPrompts, EditorContext, SessionAttachments):
     """Builds a transcript one record at a time, so a caller can read a file line by line
     and let each parsed line go once it is turned into parts: a long session is held as
     its messages, never as its JSON. ``times``, when given, counts the times that are there
@@ -149,6 +150,7 @@ class TranscriptBuilder(QueuedPrompts, EditorContext):
         self.retrying: Draft | None = None  # a failed request's notice, while it is retried
         self.command: Draft | None = None  # a slash command's, until its prompt may come
         self.prompt: Draft | None = None  # the person's, until the editor's context may come
+        self.modes_on: set[str] = set()  # plan mode, ultra effort: as the attachment lines said
         self.answers = PersonsAnswers()  # questions asked the person, until answered
 
     def add(self, rec: dict[str, Any]) -> None:
@@ -197,8 +199,7 @@ class TranscriptBuilder(QueuedPrompts, EditorContext):
         elif kind == "attachment":
             attachment = rec.get("attachment")
             if isinstance(attachment, dict) and not self._editor_context(attachment):
-                if attachment.get("type") == "queued_command":
-                    self._queued_command(attachment, rec)
+                self._session_attachment(attachment, rec)  # (a queued prompt among them)
         elif kind == "queue-operation":
             self._queue(rec)
 

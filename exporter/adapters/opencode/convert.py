@@ -49,7 +49,7 @@ _SILENT = frozenset({"step-start", "snapshot", "agent"})
 # settled: OpenCode restored the files, hides the messages from there on, and deletes them
 # when the conversation goes on (or brings them back on /redo).
 _UNDONE = (
-    "Undone with /undo from here: OpenCode restored the files and hides what follows "
+    "The user undid what follows with /undo: OpenCode restored the files and hides it "
     "(it is deleted if the conversation goes on, restored on /redo)."
 )
 # The title OpenCode gives a session until the model names it: no title at all.
@@ -164,7 +164,7 @@ class _Builder:
         if self.first_agent is None:
             self.first_agent = _text(data.get("agent"))
         if ident is not None and ident == self.revert_at:
-            self._emit("system", [NoticePart("notification", _UNDONE)], f"{ident}#revert", when)
+            self._emit("system", [NoticePart("decision", _UNDONE)], f"{ident}#revert", when)
         if role == "user" and not parts:
             self._emit("user", [_lost_prompt(data)], ident, when)
         elif role == "user":

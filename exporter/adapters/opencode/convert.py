@@ -131,8 +131,23 @@ def to_session(
         parent_id=parent,
         subagent_ids=children,
         agent_label=builder.first_agent if parent else None,
+        extra=_shared_or_archived(info, stamps),
     )
     return session, problems
+
+
+def _shared_or_archived(info: dict[str, Any], stamps: dict[str, Any]) -> dict[str, Any]:
+    """The session's public link when the person shared it (``share.url``; the database's
+    ``share_url``), and ``archived`` when they archived it (a ``time.archived`` set)."""
+    facts: dict[str, Any] = {}
+    share = info.get("share")
+    url = _text(share.get("url")) if isinstance(share, dict) else None
+    if url and re.fullmatch(r"https?://\S+", url.strip()):  # (a link, not any text)
+        facts["share_url"] = url.strip()
+    archived = stamps.get("archived")
+    if isinstance(archived, int | float) and not isinstance(archived, bool) and archived > 0:
+        facts["archived"] = True
+    return facts
 
 
 class _Builder:

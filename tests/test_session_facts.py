@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import UTC
 from pathlib import Path
 
 import cline_builder as cb
@@ -226,3 +227,20 @@ def test_session_body_writes_what_the_template_does_with_any_facts(facts, timed)
             os.environ.pop(REFERENCE_ENV, None)
             fresh_templates()
     assert bodies[0] == bodies[1]
+
+
+def test_a_task_unstarred_loses_its_starred_property(tmp_path):
+    """``starred`` is ccexport's (``OWNED_KEYS``): a task starred, exported, then unstarred
+    kept ``starred: true`` as if the person had written it."""
+    from conftest import note_files
+
+    from exporter.export import ExportOptions, run_export
+
+    root = cb.storage(tmp_path, cb.CLINE)
+    cb.task(root, "1762500000000", ui=[cb.say(0, "task", "Add a flag"), cb.say(1, "text", "Done.")])
+    vault = tmp_path / "vault"
+    for starred in (True, False):
+        cb.history(root, [cb.history_item("1762500000000", "Add a flag", isFavorited=starred)])
+        run_export(ExportOptions(vault=vault, home=tmp_path, sources=["cline"], timezone=UTC))
+        (note,) = note_files(vault).values()
+        assert ("starred" in frontmatter(note.decode())) is starred

@@ -43,6 +43,7 @@ from .render import (
 )
 from .session_body import SHIPPED_TEMPLATE_SHA256 as SHIPPED_SHA256
 from .session_body import session_body
+from .sessionfacts import session_facts
 from .stats import add_properties, session_properties
 from .toolinput import subagent_task
 from .turns import (
@@ -180,6 +181,7 @@ def build_note(
         if (found := link(resolve, session.source, sid, labels.get(sid))) is not None
     ]
     properties = session_properties(session, settings.properties, tz, first_part)
+    properties.update(session_facts(session))  # client, starred, share_url, … (sessionfacts)
     shaped = shape_turns(turns, settings.view)
     unused = unused_outputs(
         turns, shaped, whole_outputs_shown(settings.session_template, settings.templates)

@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "22b08a27316ba3be8765dfa30387c03644a1f7ceb8ec41b67989359624fd8182"
+SHIPPED_TEMPLATE_SHA256 = "343633fae4c1c200d1efdc0651c8890dbc795625a330cd5a57e741f9db267557"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -71,8 +71,10 @@ def session_body(context: dict[str, Any]) -> str:
 
 def _header(c: dict[str, Any]) -> str:
     session, started, ended = c["session"], c["started"], c["ended"]
-    line = f"# {escape_inline(c['title'])}\n\n> [!info] {c['source_label']} · "
-    line += escape_inline(c["project"])
+    facts = c["properties"] or {}  # (the source's facts among them: ``sessionfacts``)
+    line = f"# {escape_inline(c['title'])}\n\n> [!info] {c['source_label']}"
+    line += f" ({escape_inline(facts['client'])})" if "client" in facts else ""
+    line += " · " + escape_inline(c["project"])
     if session.git_branch:
         line += f" · {code_span(session.git_branch)}"
     # The zones' names where the clocks changed between start and end (01:50 EDT → 01:10 EST).
@@ -86,8 +88,15 @@ def _header(c: dict[str, Any]) -> str:
         line += f" → {ended.strftime('%Y-%m-%d %H:%M')}"
     if zoned:
         line += f" {ended.tzname()}"
+    if started and "time_from_file" in facts:
+        line += " (the file's time)"
     if session.models:
         line += " · " + escape_inline(", ".join(map(_short_model, session.models)))
+    if facts.get("premium_requests"):  # (a count of none is a property, not said here)
+        count = facts["premium_requests"]
+        line += f" · {count} premium request{'' if count == 1 else 's'}"
+    if "archived" in facts:
+        line += " · archived"
     properties = c["properties"]
     if properties and "resume" in properties:
         line += f" · reopen: {code_span(properties['resume'])}"
@@ -113,6 +122,8 @@ def _header(c: dict[str, Any]) -> str:
         line += f"> Saved as {', '.join(onward['saved'])}\n"
     if c["subagent_links"]:
         line += f"> Subagents: {', '.join(c['subagent_links'])}\n"
+    if "share_url" in facts:
+        line += f"> Shared at {escape_inline(facts['share_url'])}\n"
     if c["unread"]:
         line += f"> {c['unread']}\n"
     return line

@@ -32,6 +32,7 @@ OWNED_KEYS = (
     "tokens_out", "tokens_cache_read", "tokens_cache_write", "cost", "parent", "subagents",
     "forked_from", "forks", "model", "active", "prompts", "tools", "errors", "files", "tokens",
     "cost_estimated", "resume", "command", "day", "part", "previous_part", "next_part",
+    "client", "share_url", "starred", "archived", "time_from_file", "premium_requests",
 )  # fmt: skip
 OWNED = frozenset(OWNED_KEYS)
 

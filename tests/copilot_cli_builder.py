@@ -122,7 +122,7 @@ class CopilotCliSession:
             **envelope,
         )
 
-    def shutdown(self, metrics: dict[str, dict[str, int]]) -> None:
+    def shutdown(self, metrics: dict[str, dict[str, int]], **totals: Any) -> None:
         self.event(
             "session.shutdown",
             {
@@ -131,6 +131,7 @@ class CopilotCliSession:
                 "modelMetrics": {
                     m: {"requests": {"count": 1, "cost": 1}, "usage": u} for m, u in metrics.items()
                 },
+                **totals,  # (totalPremiumRequests, …)
             },
         )
 

@@ -63,7 +63,7 @@ def _cline_task(home: Path) -> None:
     cb.task(root, CLINE_TASK, ui=ui, metadata=metadata)
     cb.history(root, [cb.history_item(CLINE_TASK, "Add a --dry-run flag to sync.py",
                                       cwdOnTaskInitialization="/home/dev/work/syncer",
-                                      modelId="claude-sonnet-4-5")])  # fmt: skip
+                                      modelId="claude-sonnet-4-5", isFavorited=True)])  # fmt: skip
 
 
 def _roo_task(home: Path) -> None:

@@ -153,7 +153,8 @@ def _api(root: Path) -> None:
                 "cacheReadTokens": 0,
                 "cacheWriteTokens": 0,
             },
-        }
+        },
+        totalPremiumRequests=3,
     )
     s.write(root, workspace="name: Rate limit for POST /notes\ncwd: /home/dev/work/api\n")
 

@@ -694,12 +694,15 @@ def test_a_rollback_marks_the_next_prompt_and_an_undo_is_a_notification(tmp_path
     assert got == [
         ("user", [("text", None)]),
         ("assistant", [("text", None)]),
-        ("system", [("notice", "notification")]),
+        ("system", [("notice", "decision")]),
         ("user", [("notice", "interrupted")]),
         ("user", [("notice", "rewound"), ("text", None)]),
         ("assistant", [("text", None)]),
     ]
-    assert session.messages[2].parts[0].text == "Undo completed: Restored 3 files."
+    # The person's decision, not Codex's notice, saying what Codex said it undid
+    assert (
+        session.messages[2].parts[0].text == "The user undid the turn's changes: Restored 3 files."
+    )
 
 
 @pytest.mark.parametrize("event_first", [False, True])

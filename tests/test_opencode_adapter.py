@@ -607,7 +607,7 @@ def test_a_pending_undo_is_marked_where_it_goes_back_to(tmp_path):
         assert roles[2] == ("system", ["notice"]), home
         assert texts(session, "user")[-1] == "Now delete the tests"  # still shown, after it
         notice = session.messages[2].parts[0]
-        assert notice.notice == "notification" and notice.text.startswith("Undone with /undo")
+        assert notice.notice == "decision" and notice.text.startswith("The user undid what follows")
 
 
 def test_a_file_part_without_a_filename_is_named_by_its_path(tmp_path):

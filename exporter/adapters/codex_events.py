@@ -129,9 +129,13 @@ class EventReader:
             message = p.get("message")
             self.out.odd += [(number, why) for why in text_odd(message, "the undo's message")]
             message = message if isinstance(message, str) else ""
-            head = "Undo completed" if p.get("success") is not False else "Undo failed"
+            # The person undid the turn's file changes: their decision, said as Codex did
+            # ("Restored 3 files."); a failed undo changed nothing, and is Codex's notice.
+            done = p.get("success") is not False
+            head = "The user undid the turn's changes" if done else "Undo failed"
             text = f"{head}: {message}" if message.strip() else head
-            self._add("system", [NoticePart("notification", text)], number, when)
+            kind = "decision" if done else "notification"
+            self._add("system", [NoticePart(kind, text)], number, when)
         elif etype == "error":
             if isinstance(p.get("message"), str):
                 self._add("assistant", [NoticePart("error", p["message"])], number, when)

@@ -273,6 +273,8 @@ def _history_entry(item: Any, number: int) -> tuple[str | None, dict[str, Any], 
     # pair of message indices is said then, with the task).
     deleted = item.get("conversationHistoryDeletedRange")
     facts["deleted"] = json.dumps(deleted) if deleted is not None else None
+    # A task the person starred (a filter in the history view): shown only when starred.
+    facts["starred"] = "true" if item.get("isFavorited") is True else None
     why = f"entry {number} (task {quoted(task_id)}): {' and '.join(wrong)}" if wrong else None
     return task_id, facts, why
 

@@ -87,6 +87,7 @@ def load_task(source: str, ref: SessionRef, problems: list[Problem]) -> Session 
         ended_at=max(stamps) if stamps else None,
         usage=conversation.usage,
         cost=conversation.cost,
+        extra={"starred": True} if ref.fact("starred") == "true" else {},
     )
 
 

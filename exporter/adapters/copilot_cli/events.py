@@ -82,6 +82,9 @@ class EventLog:
         self.usage = Usage()
         self.per_model: dict[str | None, Usage] = {}  # ``usage`` per model, from modelMetrics
         self.metrics = False
+        # What Copilot bills by: each process's ``totalPremiumRequests``, summed over the
+        # shutdowns of a resumed session (None: no shutdown records a count).
+        self.premium_requests: float | None = None
         self.unknown: dict[str, tuple[int | None, int]] = {}  # type -> its first line, count
         self.line: int | None = None  # of the event being read
         self.times = Times(lambda: self.line)  # the times that could not be read
@@ -223,6 +226,9 @@ class EventLog:
                 counted = True
                 self.usage = self.usage + usage
         self.metrics = self.metrics or counted
+        premium = data.get("totalPremiumRequests")
+        if isinstance(premium, int | float) and not isinstance(premium, bool) and premium >= 0:
+            self.premium_requests = (self.premium_requests or 0) + premium
 
     # -- conversation --------------------------------------------------------------------
 

@@ -62,8 +62,17 @@ def log_sessions(log: EventLog, facts: dict[str, str]) -> list[Session]:
         model_usage=per_model,
         subagent_ids=tuple(c.session_id for c in children),
         started_at=log.started,
+        extra=_premium(log.premium_requests),
     )
     return [main, *children]
+
+
+def _premium(count: float | None) -> dict[str, Any]:
+    """The session's premium requests, a whole number where it is one (``3``, not ``3.0``);
+    a model with a multiplier below one costs a fraction (``0.33``)."""
+    if count is None or count != count or count == float("inf"):
+        return {}
+    return {"premium_requests": int(count) if float(count).is_integer() else round(count, 4)}
 
 
 def agent_links(log: EventLog) -> dict[str, str]:

@@ -206,6 +206,8 @@ def _session(
         # not known, and a span of no length would say it was.
         ended_at=max(known) if max(known) > min(known) else None,
         parent_id=parent_id,
+        # (a property and a word in the header: its time is not to be taken as exact)
+        extra={"time_from_file": True} if from_file else {},
     )
 
 

@@ -49,7 +49,7 @@ _SILENT = frozenset({"step-start", "snapshot", "agent"})
 # settled: OpenCode restored the files, hides the messages from there on, and deletes them
 # when the conversation goes on (or brings them back on /redo).
 _UNDONE = (
-    "Undone with /undo from here: OpenCode restored the files and hides what follows "
+    "The user undid what follows with /undo: OpenCode restored the files and hides it "
     "(it is deleted if the conversation goes on, restored on /redo)."
 )
 # The title OpenCode gives a session until the model names it: no title at all.
@@ -131,8 +131,23 @@ def to_session(
         parent_id=parent,
         subagent_ids=children,
         agent_label=builder.first_agent if parent else None,
+        extra=_shared_or_archived(info, stamps),
     )
     return session, problems
+
+
+def _shared_or_archived(info: dict[str, Any], stamps: dict[str, Any]) -> dict[str, Any]:
+    """The session's public link when the person shared it (``share.url``; the database's
+    ``share_url``), and ``archived`` when they archived it (a ``time.archived`` set)."""
+    facts: dict[str, Any] = {}
+    share = info.get("share")
+    url = _text(share.get("url")) if isinstance(share, dict) else None
+    if url and re.fullmatch(r"https?://\S+", url.strip()):  # (a link, not any text)
+        facts["share_url"] = url.strip()
+    archived = stamps.get("archived")
+    if isinstance(archived, int | float) and not isinstance(archived, bool) and archived > 0:
+        facts["archived"] = True
+    return facts
 
 
 class _Builder:
@@ -164,7 +179,7 @@ class _Builder:
         if self.first_agent is None:
             self.first_agent = _text(data.get("agent"))
         if ident is not None and ident == self.revert_at:
-            self._emit("system", [NoticePart("notification", _UNDONE)], f"{ident}#revert", when)
+            self._emit("system", [NoticePart("decision", _UNDONE)], f"{ident}#revert", when)
         if role == "user" and not parts:
             self._emit("user", [_lost_prompt(data)], ident, when)
         elif role == "user":

@@ -30,8 +30,9 @@ from ..base import FileStamp, cannot_read, listed, read_regular
 if TYPE_CHECKING:  # the converter is imported when a session is read, not by discovery
     from .convert import StoredSession
 
-_SESSION_COLUMNS = ("id", "parent_id", "title", "directory", "project_id", "model", "revert")
-_TIME_COLUMNS = ("time_created", "time_updated")
+_SESSION_COLUMNS = ("id", "parent_id", "title", "directory", "project_id", "model", "revert",
+                    "share_url")  # fmt: skip
+_TIME_COLUMNS = ("time_created", "time_updated", "time_archived")
 
 
 class OpenCodeDatabase:
@@ -103,7 +104,13 @@ class OpenCodeDatabase:
             "parentID": row.get("parent_id"),
             "title": row.get("title"),
             "directory": row.get("directory"),
-            "time": {"created": row.get("time_created"), "updated": row.get("time_updated")},
+            # (as the legacy tree's session file has them: ``time.archived``, ``share.url``)
+            "time": {
+                "created": row.get("time_created"),
+                "updated": row.get("time_updated"),
+                "archived": row.get("time_archived"),
+            },
+            "share": {"url": row.get("share_url")},
             "model": decode_json(row.get("model")),
             "revert": decode_json(row.get("revert")),
         }

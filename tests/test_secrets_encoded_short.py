@@ -133,3 +133,19 @@ def test_each_short_spelling_is_one_the_encoder_writes():
             run = base64.b64encode(b"\xfe" * n + b"sk-" + body.encode() + b"xyz").decode()
             assert any(s in run for s in spelled), (n, body, run)
     assert len(spelled) < 100  # (five characters each: few hits in random base64)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(SHORT + PREFIXED),
+    st.text(max_size=80),
+    st.text(max_size=80),
+    st.sampled_from(LEADS),
+    st.booleans(),
+)
+def test_no_encoded_token_survives_whatever_text_is_around_it(rule_id, before, after, lead, safe):
+    """The run stands between any two texts (a blank apart, as a word does)."""
+    plain = lead + token_of(rule_id) + "\n"
+    run = urlsafe(plain) if safe else standard(plain, False)
+    out = redact_text(f"{before} {run} {after}")
+    no_run_left(out, run)

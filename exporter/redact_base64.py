@@ -34,8 +34,8 @@ _NAMES = ("password", "passwd", "secret", "token", "api_key", "apikey", "credent
 # keyword, ``eyJ``, spells too little once encoded again.
 _TOKEN_STARTS = ("eyJhbGci", "eyJ0eXAi", "eyJraWQi")
 _SHORTEST_WORD = 4  # a shorter prefix (``sk-``, ``hf_``) spells too little in base64 alone
-# A prefix of three (``sk-``, ``hf_``) is spelled with its token's first character after it:
-# one of these (a body of letters and digits, or URL-safe base64).
+# A prefix of three (``sk-``, ``hf_``) is spelled with its token's first character after it
+# (one of these: a body of letters and digits, or URL-safe base64) where it needs it.
 _BODY_STARTS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 _SHORT_WORD = 3
 # URL-safe base64 (``base64.urlsafe_b64encode``, JWTs, Fernet): ``-`` and ``_`` for ``+``, ``/``.
@@ -77,19 +77,18 @@ def encoded_spellings(word: str) -> set[str]:
 
 
 def short_spellings(word: str) -> set[str]:
-    """The five base64 characters a prefix of three (``sk-``) and its token's first
-    character decide, wherever the prefix starts in a group of three bytes: a spelling for
-    each first character and each value of the bits of the byte before that share one of
-    the five (at most 4 and 16)."""
+    """The four base64 characters a prefix of three (``sk-``) and its token's first
+    character decide, wherever the prefix starts in a group of three bytes: at the start of
+    a group the prefix's own four; one or two bytes in, its three whole characters and the
+    one its last bits share with the token's first byte (a few spellings: that byte is a
+    letter, a digit, ``_`` or ``-``)."""
     data = word.encode("utf-8")
     spellings = set()
     for first in _BODY_STARTS:
         body = data + bytes([first])
-        spellings.add(b64encode(body + b"\0\0")[:5].decode())
-        for before in range(4):  # (its last two bits share the first character)
-            spellings.add(b64encode(bytes([before]) + body + b"\0")[1:6].decode())
-        for before in range(16):  # (its last four bits)
-            spellings.add(b64encode(b"\0" + bytes([before]) + body)[2:7].decode())
+        spellings.add(b64encode(body + b"\0\0")[:4].decode())
+        spellings.add(b64encode(b"\0" + body + b"\0")[2:6].decode())
+        spellings.add(b64encode(b"\0\0" + body)[3:7].decode())
     return spellings
 
 

@@ -33,12 +33,27 @@ _NAMES = ("password", "passwd", "secret", "token", "api_key", "apikey", "credent
 # How a JSON Web Token begins (``{"alg"``, ``{"typ"``, ``{"kid"`` in base64): its rule's
 # keyword, ``eyJ``, spells too little once encoded again.
 _TOKEN_STARTS = ("eyJhbGci", "eyJ0eXAi", "eyJraWQi")
-_SHORTEST_WORD = 4  # a shorter prefix (``sk-``, ``hf_``) spells too little in base64
+_SHORTEST_WORD = 4  # a shorter prefix (``sk-``, ``hf_``) spells too little in base64 alone
+# A prefix of three (``sk-``, ``hf_``) is spelled with its token's first character after it
+# (one of these: a body of letters and digits, or URL-safe base64) where it needs it.
+_BODY_STARTS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+_SHORT_WORD = 3
+# URL-safe base64 (``base64.urlsafe_b64encode``, JWTs, Fernet): ``-`` and ``_`` for ``+``, ``/``.
+_URLSAFE = str.maketrans("+/", "-_")
+_FROM_URLSAFE = bytes.maketrans(b"-_", b"+/")
 # A base64 run worth decoding (16 characters: 12 bytes), or the lines of one wrapped at a
 # width (``base64`` wraps at 76, PEM at 64): every line but the last as long as this.
 # (RE2, as every rule: linear in the text however it is laid out)
-_RUN = re2.compile(rb"(?:[A-Za-z0-9+/]{60,}\r?\n)+[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9+/]{16,}={0,2}")
+# A URL-safe run (``-``, ``_``) is one too: the longest of the three where they begin.
+_LONGEST = re2.Options()
+_LONGEST.longest_match = True
+_RUN = re2.compile(
+    rb"(?:[A-Za-z0-9+/]{60,}\r?\n)+[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9+/]{16,}={0,2}"
+    rb"|[A-Za-z0-9_-]{16,}={0,2}",
+    _LONGEST,
+)
 _ALPHABET = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_URLSAFE_ALPHABET = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 _WRAP = 60
 # How much of a long run around a keyword is decoded: a token is shorter than this.
 _AROUND = 512
@@ -61,19 +76,39 @@ def encoded_spellings(word: str) -> set[str]:
     return spellings
 
 
+def short_spellings(word: str) -> set[str]:
+    """The four base64 characters a prefix of three (``sk-``) and its token's first
+    character decide, wherever the prefix starts in a group of three bytes: at the start of
+    a group the prefix's own four; one or two bytes in, its three whole characters and the
+    one its last bits share with the token's first byte (a few spellings: that byte is a
+    letter, a digit, ``_`` or ``-``)."""
+    data = word.encode("utf-8")
+    spellings = set()
+    for first in _BODY_STARTS:
+        body = data + bytes([first])
+        spellings.add(b64encode(body + b"\0\0")[:4].decode())
+        spellings.add(b64encode(b"\0" + body + b"\0")[2:6].decode())
+        spellings.add(b64encode(b"\0\0" + body)[3:7].decode())
+    return spellings
+
+
 def encoded_keywords(rules: Sequence[Rule]) -> tuple[str, ...]:
     """The base64 spellings of the token prefixes ``rules`` name (specific rules only: a
     generic rule's words are names) and of a secret's names."""
-    words = {
+    prefixes = {
         word
         for rule in rules
         if not rule.generic and not rule.fold and rule.id not in NOT_PREFIXES
         for word in rule.keywords
-        if len(word) >= _SHORTEST_WORD and word.isascii() and " " not in word
+        if word.isascii() and " " not in word
     }
+    words = {word for word in prefixes if len(word) >= _SHORTEST_WORD}
     words.update(w for name in _NAMES for w in (name, name.upper(), name.capitalize()))
     words.update(_TOKEN_STARTS)
-    return tuple(sorted({s for word in words for s in encoded_spellings(word)}))
+    spellings = {s for word in words for s in encoded_spellings(word)}
+    spellings.update(s for w in prefixes if len(w) == _SHORT_WORD for s in short_spellings(w))
+    spellings.update({s.translate(_URLSAFE) for s in spellings})
+    return tuple(sorted(spellings))
 
 
 def redact_encoded(
@@ -112,7 +147,7 @@ def _secret_in(data: bytes, start: int, end: int, redacted: Redacted) -> str | N
     """The rule whose secret the run ``data[start:end]`` (a long one's part near its
     keyword) holds, decoded at each alignment, if any."""
     piece = data[start:end]
-    piece = piece.replace(b"\r", b"").replace(b"\n", b"").rstrip(b"=")
+    piece = piece.replace(b"\r", b"").replace(b"\n", b"").rstrip(b"=").translate(_FROM_URLSAFE)
     for skip in range(4):
         chunk = piece[skip:]
         chunk = chunk[: len(chunk) - 1] if len(chunk) % 4 == 1 else chunk  # (half a byte)
@@ -137,6 +172,12 @@ _PLACED = re.compile(r"\[REDACTED:([A-Za-z0-9_.-]{1,100})\]")
 def _whole_run(data: bytes, start: int, end: int) -> tuple[int, int]:
     """The bounds of the whole base64 run around ``data[start:end]``: back to where its
     characters (and the full lines of a wrapped run) begin, on to where they end."""
+    if any(c in data[start:end] for c in b"-_"):  # URL-safe: one line, its own alphabet
+        while start and data[start - 1] in _URLSAFE_ALPHABET:
+            start -= 1
+        while end < len(data) and data[end] in _URLSAFE_ALPHABET:
+            end += 1
+        return start, end
     while start and data[start - 1] in _ALPHABET:
         start -= 1
     while start > 1 and data[start - 1] == 0x0A:  # the line before, if a full line of one

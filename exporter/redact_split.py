@@ -10,11 +10,12 @@ the first one names (``["AGE-SECRET-KEY-1…", "…"]``).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
+
+import re2
 
 from .redact_names import PLACEHOLDER
 
@@ -28,7 +29,11 @@ _SEPARATOR = r"""\\{0,3}["'],[ \t]*(?:(?:\r?\n|\\{1,3}n)[ \t]*)?\\{0,3}["']"""
 _CHAR = r"[A-Za-z0-9_.+/~$:-]"
 # The characters of a token's half: before the first item's end (read backwards), after
 # the next item's start.
-_HALF = re.compile(rb"[A-Za-z0-9_.+/~$:-]{1,300}")
+_HALF = re2.compile(rb"[A-Za-z0-9_.+/~$:-]{1,300}")
+_LONGEST = 300  # characters of a token (its half read backwards, all of its items)
+# A token split over more items than this (a stream of one character a chunk) is not read.
+_MOST_ITEMS = 8
+_RANDOM_FROM = 8  # characters: a token's next item long enough to be told from a word
 # Rules whose keywords are no token's prefix: commands and names, addresses (a URL's
 # password, a webhook's), a query's ``sig=``, and the 599 endings of a Discord token.
 NOT_PREFIXES = frozenset({
@@ -55,6 +60,8 @@ class SplitItems:
             for i, r in enumerate(rules)
             if r.near and r.keywords and not (r.generic or r.fold or r.id in NOT_PREFIXES)
         )
+        # (Only theirs: a private key's lines are a list's items, and its own rule reads them.)
+        self._ids = frozenset(rules[i].id for i in self.rules)
         self._prefixes = sorted({k for i in self.rules for k in rules[i].keywords})
         self._inner = sorted({k for r in rules if r.id in _INNER_WORDS for k in r.keywords})
 
@@ -63,7 +70,6 @@ class SplitItems:
         """Two items that may hold a split token: a prefix, the rest of the first item up to
         the separator; or the separator, the next item's start up to a keyword that ends a
         token (``…-us14``). One RE2 search (linear time) for any of them."""
-        import re2
 
         words = "|".join(re2.escape(k) for k in self._prefixes)
         inner = "|".join(re2.escape(k) for k in self._inner) or "(?!)"
@@ -75,19 +81,20 @@ class SplitItems:
         return re2.compile(pattern.encode("latin-1"), options)
 
     def redact(self, data: bytes, spots: Spots, finds: Finds, counts: Counter[str] | None) -> bytes:
-        """``data`` with both halves of each token that ``finds`` sees only with two items
+        """``data`` with every piece of each token that ``finds`` sees only with items
         joined replaced by its placeholder (``counts`` gains one a token); ``data`` itself
         when there is none. Looked for when a prefix is in it (``spots``)."""
         if not self.rules.intersection(spots) or (b'",' not in data and b"'," not in data):
             return data
         pieces: list[bytes] = []
         last = 0
-        for (start, cut), (after, end), rule_id in self._halves(data, finds):
-            if start < last:
+        for parts, rule_id in self._pieces(data, finds):
+            if parts[0][0] < last:
                 continue
             placeholder = PLACEHOLDER.format(rule_id).encode()
-            pieces += (data[last:start], placeholder, data[cut:after], placeholder)
-            last = end
+            for start, end in parts:
+                pieces += (data[last:start], placeholder)
+                last = end
             if counts is not None:
                 counts[rule_id] += 1
         if not pieces:
@@ -95,34 +102,145 @@ class SplitItems:
         pieces.append(data[last:])
         return b"".join(pieces)
 
-    def _halves(
-        self, data: bytes, finds: Finds
-    ) -> list[tuple[tuple[int, int], tuple[int, int], str]]:
-        """The two halves (their spans) of each token split across two items, in order."""
-        spans: list[tuple[tuple[int, int], tuple[int, int], str]] = []
+    def _pieces(self, data: bytes, finds: Finds) -> list[tuple[tuple[tuple[int, int], ...], str]]:
+        """The pieces (their spans, one an item) of each token split across items, in order."""
+        found: set[tuple[tuple[tuple[int, int], ...], str]] = set()
         pos = 0
         while (m := self._pairs.search(data, pos)) is not None:
-            cut, after = m.span(1) if m.start(1) >= 0 else m.span(2)
+            inner = m.start(1) < 0
+            cut, after = m.span(2) if inner else m.span(1)
             pos = after  # (the next pair may begin in this one's second item)
-            back = _HALF.match(data[max(0, cut - 300) : cut][::-1])
+            back = _HALF.match(data[max(0, cut - _LONGEST) : cut][::-1])
             ahead = _HALF.match(data, after)
             if back is None or ahead is None:
                 continue
-            start, end = cut - back.end(), ahead.end()
-            joined = data[start:cut] + data[after:end]
-            left = cut - start
-            across = [
-                ((start + at, cut), (after, after + at + len(secret) - left), rule_id)
-                for secret, rule_id in finds(joined)
-                for at in _places(joined, secret)
-                if at < left < at + len(secret)
+            items = [(cut - back.end(), cut), (after, ahead.end())]
+            items += _items_after(data, ahead.end())
+            # A prefix begins its token in the first item; a keyword inside or at the end of
+            # one (``…-us14``) may have its token begin one or more items before.
+            earlier = _items_before(data, items[0][0]) if inner else []
+            items = earlier + items
+            # Each beginning, and each end from the last item back: the widest reading that
+            # finds a token across items (a token ends before a word that follows it).
+            for first in range(len(earlier) + 1):
+                for last in range(len(items), len(earlier) + 1, -1):
+                    tokens = _across(data, items[first:last], finds, self._ids)
+                    if tokens:
+                        found.update(tokens)
+                        break
+        return sorted(found)
+
+
+def _across(
+    data: bytes, items: list[tuple[int, int]], finds: Finds, ids: frozenset[str]
+) -> list[tuple[tuple[tuple[int, int], ...], str]]:
+    """Each token of a rule in ``ids`` that ``finds`` sees in the ``items`` joined and that
+    crosses from one to the next: its pieces' spans in ``data``."""
+    joined = b"".join(data[a:b] for a, b in items)
+    offsets = [0]
+    for a, b in items:
+        offsets.append(offsets[-1] + b - a)
+    out = []
+    for secret, rule_id in finds(joined):
+        if rule_id not in ids:
+            continue
+        for at in _places(joined, secret):
+            end = at + len(secret)
+            taken = [
+                (a + max(0, at - off), a + min(b - a, end - off))
+                for (a, b), off in zip(items, offsets, strict=False)
+                if off < end and at < off + b - a
             ]
-            # Not a whole token in the first item (a token of no fixed length, ``sk_live_…``,
-            # would take the next item's word too): one cut short only.
-            whole = finds(data[start:cut]) if across else []
-            if not any(data[start:cut].endswith(s) for s, _ in whole):
-                spans += across
-        return sorted(set(spans))
+            if len(taken) < 2:
+                continue  # (in one item: the rules' own pass finds it)
+            # Items of words alone (``["sk_test_", "start", "Stripe"]``) are no token's pieces.
+            if all(_word_like(data[a:b]) for a, b in taken):
+                continue
+            # A token of no fixed length (``sk_live_…``) whole without its last piece would
+            # take the next item's word too: it goes on there only when that reads as a body.
+            shorter = b"".join(data[a:b] for a, b in taken[:-1])
+            if any(found == shorter for found, _ in finds(shorter)):
+                if not _reads_random(data[taken[-1][0] : taken[-1][1]]):
+                    continue
+            out.append((tuple(taken), rule_id))
+    return out
+
+
+def _items_after(data: bytes, pos: int) -> list[tuple[int, int]]:
+    """The items of token characters that follow the one ending at ``pos``, each whole
+    (one that ends in another character ends the token): their spans, a few at most."""
+    items: list[tuple[int, int]] = []
+    total = 0
+    while len(items) < _MOST_ITEMS and total < _LONGEST:
+        sep = _separator().match(data, pos)
+        if sep is None:
+            break
+        piece = _HALF.match(data, sep.end())
+        if piece is None:
+            break
+        items.append(piece.span())
+        total += piece.end() - piece.start()
+        pos = piece.end()
+    return items
+
+
+def _items_before(data: bytes, pos: int) -> list[tuple[int, int]]:
+    """The items of token characters before the one beginning at ``pos``, in order."""
+    items: list[tuple[int, int]] = []
+    total = 0
+    while len(items) < _MOST_ITEMS and total < _LONGEST:
+        sep = _separator_before().search(data[max(0, pos - 64) : pos])
+        if sep is None:
+            break
+        cut = pos - (min(pos, 64) - sep.start())
+        piece = _HALF.match(data[max(0, cut - _LONGEST) : cut][::-1])
+        if piece is None:
+            break
+        items.insert(0, (cut - piece.end(), cut))
+        total += piece.end()
+        pos = cut - piece.end()
+    return items
+
+
+def _reads_random(piece: bytes) -> bool:
+    """Does ``piece`` (what a token's next item gives it) read as a random body rather than
+    a word: long enough, of letters and digits mixed?"""
+    kinds = sum(
+        any(c in piece for c in chars)
+        for chars in (b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"0123456789")
+    )
+    return (
+        len(piece) >= _RANDOM_FROM and kinds >= 2 and not (_word_like(piece) or _camel_case(piece))
+    )
+
+
+def _camel_case(piece: bytes) -> bool:
+    """Is ``piece`` a word of words in camelCase (``TypeError``, ``getValue``): letters, each
+    capital followed by a small one?"""
+    return piece.isalpha() and all(
+        piece[i + 1 : i + 2].islower() for i in range(len(piece)) if piece[i : i + 1].isupper()
+    )
+
+
+def _word_like(piece: bytes) -> bool:
+    """Is ``piece`` made of words (``start``, ``Stripe``, ``README.md``, ``sk_test_``): each
+    part between ``.``, ``_``, ``-``, ``/`` all letters, in one case or capitalized? (A
+    random chunk of a token seldom is, and all of one's pieces hardly ever.)"""
+    parts = piece.replace(b"_", b".").replace(b"-", b".").replace(b"/", b".").split(b".")
+    return all(
+        not part or (part.isalpha() and (part.islower() or part.isupper() or part.istitle()))
+        for part in parts
+    )
+
+
+@lru_cache(maxsize=1)
+def _separator() -> Any:
+    return re2.compile(_SEPARATOR.encode())
+
+
+@lru_cache(maxsize=1)
+def _separator_before() -> Any:
+    return re2.compile(b"(?:" + _SEPARATOR.encode() + rb")\z")
 
 
 def _places(text: bytes, part: bytes) -> list[int]:

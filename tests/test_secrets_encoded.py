@@ -23,8 +23,8 @@ from exporter.redact_rules import RULES
 # Rules whose sample is the token alone.
 TOKEN_RULES = sorted(r.id for r in RULES if (s := SAMPLES[r.id](Gen(5)))[0] == s[1])
 # Of those, the rules whose token begins with a prefix of four characters or more: base64
-# spells it recognisably at every alignment. (Shorter ones, ``hf_``, ``sk-``, ``SK``, are
-# found when a name goes before them: ``HF_TOKEN=hf_…``.)
+# spells it recognisably at every alignment. (Those of three, ``hf_``, ``sk-``, are spelled
+# with their token's first character: ``test_secrets_encoded_short``.)
 PREFIXED = sorted(
     r.id
     for r in RULES

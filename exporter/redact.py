@@ -88,8 +88,10 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # 13: a secret in base64 (near a token's prefix or a secret's name as base64 spells it)
 # goes with its whole run, a token split across two items of a list of strings loses both
 # halves, a token after a terminal code that ends with an escape's backslash goes, and a
-# DSA key in PKCS#8 is known without its armour.
-ENGINE_VERSION = "13"
+# DSA key in PKCS#8 is known without its armour; 14: base64 of a token with a
+# three-character prefix, and URL-safe base64 of any, goes with its run; a token split over
+# three to ten items of a list loses every piece, and a key of no fixed length its next one.
+ENGINE_VERSION = "14"
 
 
 class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):

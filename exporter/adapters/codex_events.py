@@ -46,7 +46,7 @@ class EventReader:
         if not isinstance(etype, str):
             self.out.skipped.append((number, f"its event type is {json_kind(etype)}, not text"))
         elif etype == "user_message":
-            if p.get("kind") in _INJECTED_KINDS:
+            if isinstance(p.get("kind"), str) and p["kind"] in _INJECTED_KINDS:
                 return
             message = p.get("message")
             parts: list[Part] = (

@@ -170,7 +170,7 @@ def scan_rollout(
             if ptype == "function_call" and name == "spawn_agent":
                 if isinstance(p.get("call_id"), str):
                     scan.spawns[p["call_id"]] = ""
-            elif ptype == "function_call_output" and p.get("call_id") in scan.spawns:
+            elif ptype == "function_call_output" and _hashable(p.get("call_id")) in scan.spawns:
                 _spawned(scan, p["call_id"], spawned_thread(p.get("output")))
                 if (task := spawned_task(p.get("output"))) is not None:
                     tasks.append((p["call_id"], task))
@@ -180,7 +180,7 @@ def scan_rollout(
                         execs.add(p["call_id"])
                     elif (polled := polled_process(p)) is not None:
                         polls[p["call_id"]] = polled
-            elif ptype == "function_call_output" and polls and p.get("call_id") in polls:
+            elif ptype == "function_call_output" and polls and _hashable(p.get("call_id")) in polls:
                 if polled_exit(p.get("output")):
                     exits_polled.add(polls[p["call_id"]])
         elif kind == "compacted":
@@ -298,3 +298,9 @@ def _spawned(scan: Scan, call_id: Any, thread: Any) -> None:
     """Note the thread a call started, when both are what they should be (a thread id)."""
     if isinstance(call_id, str) and isinstance(thread, str) and _THREAD_ID.fullmatch(thread):
         scan.spawned.setdefault(call_id, thread.lower())
+
+
+def _hashable(value: object) -> str | None:
+    """A call id to look up: a damaged record's list or object is none (and raised
+    ``unhashable type`` for the whole rollout)."""
+    return value if isinstance(value, str) else None

@@ -236,7 +236,7 @@ def _assistant_parts(
         result = _result(call, call_id)
         if result:
             parts.append(result)
-        elif call.get("status") in _UNFINISHED:
+        elif isinstance(call.get("status"), str) and call["status"] in _UNFINISHED:
             running.add(call_id)
             if call.get("status") == "awaiting_approval":
                 asked.add(call_id)

@@ -130,6 +130,10 @@ class NoteSurvey:
         self._find_by_identity("")
         return self._identities or {}
 
+    def properties(self, relpath: str) -> dict[str, Any] | None:
+        """The frontmatter of a note naming a session or index, read safely; else None."""
+        return self._frontmatter(relpath, named=True)
+
     def listed(self, relpath: str) -> bool:
         """Is the note's name in its folder's listing (``_listed``)?"""
         return self._listed(relpath)

@@ -31,7 +31,7 @@ from .readvalues import ReadSession, ReadSettings
 from .redact_outputs import redact_report
 from .render import fresh_templates
 from .renderkey import recorded_keys
-from .runstart import open_vault, renamed_again, vault_notices
+from .runstart import open_vault, renamed_again, unrecorded_notes, vault_notices
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .state import VaultLock
 from .unchanged import UnchangedUnits
@@ -66,9 +66,9 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         units = discover(options, unreadable)
         unreadable += unreadable_in_sources(options)
     if options.dry_run:
-        vault, options, followed = open_vault(options)
+        vault, options, followed, unrecorded = open_vault(options)
         report = _Run(options, vault).run(units, progress)
-        report.problems += followed
+        report.problems += followed + unrecorded_notes(unrecorded, report.changes, True)
         if why := unwritable(options.vault):  # what it would write, the real run could not
             stops = "a run without --dry-run stops here; make it writable or choose another --vault"
             report.problems.append(Problem(str(options.vault), f"{why}: {stops}"))
@@ -80,7 +80,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
     vaultio.make_vault(options.vault)  # (not its parents: a drive not mounted)
     vault_path = options.vault.expanduser().resolve()
     with VaultLock(vault_path, wait=options.lock_wait, waiting=options.waiting) as lock:
-        vault, options, followed = open_vault(options)
+        vault, options, followed, unrecorded = open_vault(options)
         vaultrun.begin_run(vault)
         zoned.kept_in(vault.root)
         run = _Run(options, vault, lock.identity())
@@ -96,6 +96,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
             raise Interrupted(run.written()) from None
         vaultrun.end_run(vault)
         report.problems += zoned.problems + followed
+        report.problems += unrecorded_notes(unrecorded, report.changes, False)
         return add_unreadable(report, unreadable)
 
 

@@ -18,9 +18,9 @@ from . import notefile, vaultio
 from .collector import collector_lasting
 from .errors import ExporterError, Problem
 from .notefile import INDEX_PREFIX
+from .notespec import is_later_part
 from .redact_outputs import redact_state, rename_secret_paths
 from .state import STATE_DIR, STATE_FILE, State
-from .notespec import is_later_part
 from .vault import Action, Change, Vault
 from .vaultattach import AttachmentNames
 from .vaultpaths import inside, safe_relpath

@@ -175,6 +175,10 @@ class NoteSurvey:
         self._unnamed.update(unnamed)
         yield from later
 
+    def note_files(self) -> Iterator[tuple[str, os.stat_result]]:
+        """The regular ``.md`` files of the vault (``_note_files``)."""
+        return self._note_files()
+
     def _note_files(self) -> Iterator[tuple[str, os.stat_result]]:
         """The regular ``.md`` files of the vault, in a stable order; no link is followed."""
         self._batch.commit()

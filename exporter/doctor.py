@@ -181,6 +181,7 @@ def vault_checks(
     if holder:
         checks.append(Check("Vault", "info", f"a run is writing the vault now ({holder})"))
     state_file = state_dir / STATE_FILE
+    state = None
     if state_file.is_file():
         state = State.load(vault)
         # (a state with no notes is a good one of a run that found no conversation; one never
@@ -201,7 +202,8 @@ def vault_checks(
                 checks.append(Check("Vault", "attention", gone))
     else:
         checks.append(Check("Vault", "info", "no export has run into this vault yet"))
-    if saved := _edits_saved_aside(vault, folder):
+    # (the copies are below the folder the run follows, the person's rename of it)
+    if saved := _edits_saved_aside(vault, _followed(vault, folder, state)):
         checks.append(saved)
     if templater := _templater_runs_new_notes(vault):
         checks.append(Check("Vault", "attention", templater))
@@ -234,6 +236,14 @@ def linked_folder_advice(path: Path) -> str:
     except OSError:
         to = ""
     return f"{path}{to} {LINKED_FOLDER}"
+
+
+def _followed(vault: Path, folder: str, state: Any) -> str:
+    """The notes' folder as the run follows it: where the ``state`` says the person moved
+    it in Obsidian (``runstart.recorded_folder``), else ``folder``."""
+    from .runstart import recorded_folder
+
+    return folder if state is None else recorded_folder(vault, state, folder)
 
 
 def _edits_saved_aside(vault: Path, folder: str) -> Check | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,7 @@ from .readvalues import ReadSession, ReadSettings
 from .redact_outputs import redact_report
 from .render import fresh_templates
 from .renderkey import recorded_keys
-from .runstart import open_vault, renamed_again, vault_notices
+from .runstart import open_vault, renamed_again, unrecorded_notes, vault_notices
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .state import VaultLock
 from .unchanged import UnchangedUnits
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from .workers import Outcome
 
 Progress = Callable[[int, int], None]  # (done, total)
+NOT_READ_SHOWN = 5  # the session files a full disk kept unread that the report names
 
 
 def run_export(options: ExportOptions, progress: Progress | None = None) -> ExportReport:
@@ -64,9 +66,9 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         units = discover(options, unreadable)
         unreadable += unreadable_in_sources(options)
     if options.dry_run:
-        vault, options, followed = open_vault(options)
+        vault, options, followed, unrecorded = open_vault(options)
         report = _Run(options, vault).run(units, progress)
-        report.problems += followed
+        report.problems += followed + unrecorded_notes(unrecorded, report.changes, True)
         if why := unwritable(options.vault):  # what it would write, the real run could not
             stops = "a run without --dry-run stops here; make it writable or choose another --vault"
             report.problems.append(Problem(str(options.vault), f"{why}: {stops}"))
@@ -78,7 +80,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
     vaultio.make_vault(options.vault)  # (not its parents: a drive not mounted)
     vault_path = options.vault.expanduser().resolve()
     with VaultLock(vault_path, wait=options.lock_wait, waiting=options.waiting) as lock:
-        vault, options, followed = open_vault(options)
+        vault, options, followed, unrecorded = open_vault(options)
         vaultrun.begin_run(vault)
         zoned.kept_in(vault.root)
         run = _Run(options, vault, lock.identity())
@@ -94,6 +96,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
             raise Interrupted(run.written()) from None
         vaultrun.end_run(vault)
         report.problems += zoned.problems + followed
+        report.problems += unrecorded_notes(unrecorded, report.changes, False)
         return add_unreadable(report, unreadable)
 
 
@@ -124,6 +127,7 @@ class _Run(Submitting):
         self.notes = NoteWriter(vault, self.report, self.plan.secrets_by_key)
         self._again_pass = False
         self._read_any = False  # a unit was read (not skipped) this run
+        self._unread: list[str] = []  # units not read, or read in part: the disk filled
         self._written_by: dict[str, str] = {}  # note key -> the unit that wrote it this run
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
         self.unchanged = UnchangedUnits(options, vault, self.fingerprint, self.plan.unit_secrets)
@@ -184,6 +188,7 @@ class _Run(Submitting):
         for change in self.notes.late_failures(self.vault.save_state(touched)):
             if not change.key.startswith(notefile.INDEX_PREFIX):  # (no source's notes)
                 self.notes.count(change)
+        self._say_not_read()
         self.report.rendered_again = self.unchanged.rendered_again()
         renamed_again(self.report.problems, self.vault, self.plan.renamed)
         if self.redactor:  # problems and changes can quote a source line or an old note
@@ -213,6 +218,11 @@ class _Run(Submitting):
             # Until a unit is read, nothing can change whether one is skipped (only writing
             # notes, or outdating their links, does): a run with nothing new asks once.
             known = None if self._read_any else at_start[done - 1]
+            if self.notes.full is not None and not self.unchanged.skipped(unit, ref):
+                self._not_read(adapter, unit)  # (nothing more can be written: not read)
+                if progress:
+                    progress(done, len(units))
+                continue
             try:
                 self._export_or_skip(adapter, ref, unit, known)
             except Exception as exc:  # one unit, whatever went wrong, fails alone
@@ -228,7 +238,7 @@ class _Run(Submitting):
         # read again here.
         self._again_pass = True
         self.ahead.stop()
-        for _ in range(2):
+        for _ in range(0 if self.notes.full is not None else 2):
             again = [u for u in self.plan.again if u in self._units]
             self.plan.again.clear()
             for unit in again:
@@ -265,6 +275,33 @@ class _Run(Submitting):
         if state:
             state.complete = False
 
+    def _not_read(self, adapter: Adapter, unit: str, counted: bool = True) -> None:
+        """A unit left unread, or read in part, as the disk filled (``_say_not_read``):
+        it keeps its record, so the next run reads it. Counted as failed, as a unit that
+        could not be exported is, unless its sessions read so far are."""
+        if not self._unread:
+            self.ahead.stop()  # (units read ahead by workers: no more)
+        self.ahead.take(unit, wanted=False)
+        self._unread.append(unit)
+        if counted:
+            self._counts(adapter.name).failed += 1
+
+    def _say_not_read(self) -> None:
+        """The units a full disk kept from being read, said in its one line (a run on a big
+        home read every one of them, for minutes, to write nothing: review29)."""
+        full = self.notes.full
+        if not self._unread or full is None:
+            return
+        many = len(self._unread)
+        files = "1 session file was" if many == 1 else f"{many} session files were"
+        shown = ", ".join(self._unread[:NOT_READ_SHOWN])
+        more = f" and {many - NOT_READ_SHOWN} more" if many > NOT_READ_SHOWN else ""
+        said = (f"{full.message}; {files} then not read, their sessions not exported "
+                f"({shown}{more}): the next run exports them")  # fmt: skip
+        problems = self.report.problems
+        at = next((i for i, p in enumerate(problems) if p is full), len(problems))
+        problems[at : at + 1] = [replace(full, message=said)]
+
     def _counts(self, source: str) -> SourceCounts:
         return source_counts(self.report, source)
 
@@ -278,6 +315,10 @@ class _Run(Submitting):
             self.renderer.expect(ref.size)
         try:
             for loaded in self.reader.families(adapter, ref):
+                if self.notes.full is not None:  # (a database of many: the rest unread)
+                    state.complete = False
+                    self._not_read(adapter, unit, counted=False)
+                    break
                 problems, errors = state.took(loaded)
                 self.report.problems.extend(p for p in problems if p not in self.report.problems)
                 self._counts(adapter.name).failed += errors if not self._again_pass else 0

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from .model import Session, session_key
 from .notefile import INDEX_PREFIX
 from .notespec import NoteSettings
+from .projectfolders import found_project_folders
 from .redact_family import Found, inherited, relatives, to_redo, unread_redacted
 from .redact_outputs import move_secret_path
 from .session_secrets import KnownSecrets, secrets_of, without_secrets
@@ -48,6 +49,8 @@ class LinkPlan:
         self.settings = settings
         self._relpath = relpath
         self._renamed_projects: dict[str, str | None] = {}  # folder -> its new name, if renamed
+        # No session note recorded when the run began (a new machine, .ccexport/ lost)
+        self._unrecorded = all(key.startswith(INDEX_PREFIX) for key in vault.state.notes)
         self._family_paths: dict[str, str] = {}
         self._unit_of: dict[str, str] = {
             key: unit for unit, rec in vault.state.sources.items() for key in rec.get("notes", [])
@@ -119,8 +122,8 @@ class LinkPlan:
         """The folder the person renamed a project's ``folder`` to in Obsidian: it is not
         there, and every note of the project the state records is found (by identity) in
         that one folder, beside where it was. Else the next new session of the project made
-        a second folder of the old name (review29 F13). A machine without the state does
-        not know the project's notes, and makes it."""
+        a second folder of the old name (review29 F13). A machine without the state finds
+        the project's notes by their properties (``found_project_folders``)."""
         from .notes import project_of  # (the note builder: imported by then)
 
         vault = self.vault
@@ -132,6 +135,8 @@ class LinkPlan:
                 and record.meta.get("source") == session.source
                 and record.meta.get("project") == project]  # fmt: skip
         places = {path.rpartition("/")[0] for key in keys if (path := vault.path_of(key))}
+        if self._unrecorded:  # (no record of the project's notes: the notes tell)
+            places = found_project_folders(vault, session.source, project, folder)
         if len(places) != 1:
             return None
         (place,) = places

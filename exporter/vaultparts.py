@@ -2,7 +2,8 @@
 into one or two (``note_max_bytes`` raised, or a version that cuts otherwise), leaves its
 later parts. Each that holds nothing but what ccexport wrote there goes, as an older index
 note of a renamed project goes (``index_secrets``): a note of ours, unedited, holds nothing
-of the person's to lose. One the person edited stays, and the run's warning names it.
+of the person's to lose. One the person edited stays, and the run's warning names it; so
+does one a note of theirs links to (``vaultbacklinks``): their link would lead nowhere.
 
 Looked for when the session's new last note is written (it lost its ``next_part``): the
 state's records of the same session's parts numbered past it.
@@ -15,10 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from . import notefile, vaultio
 from .notecopies import only_generated
+from .vaultbacklinks import link_name, names_linked_by_own_notes
 
 if TYPE_CHECKING:
     from .state import NoteRecord
     from .vault import Vault
+
+
+GAP_LOOKED = 64  # missing part numbers looked past (``parts_past_the_end``)
 
 
 def parts_past_the_end(vault: Vault, key: str, metadata: dict[str, Any]) -> str:
@@ -31,11 +36,26 @@ def parts_past_the_end(vault: Vault, key: str, metadata: dict[str, Any]) -> str:
     number = number if type(number) is int else 1
     session = key.partition("#part")[0]
     # (looked up one by one from the next number: a pass over every record for each note
-    # written would cost a vault of 20,000 notes minutes; parts are numbered without gaps)
-    later = []
-    while (other := f"{session}#part{number + len(later) + 1}") in vault.state.notes:
-        later.append(other)
-    removed, kept, beyond = [], [], []
+    # written would cost a vault of 20,000 notes minutes. Parts are numbered without gaps
+    # but where a part was kept, edited or linked to, past others removed: looked past a
+    # gap of up to GAP_LOOKED numbers, so that part goes once it holds nothing of theirs)
+    later, missed, next_number = [], 0, number + 1
+    while missed <= GAP_LOOKED:
+        other = f"{session}#part{next_number}"
+        if other in vault.state.notes:
+            later.append(other)
+            missed = 0
+        else:
+            missed += 1
+        next_number += 1
+    removed, kept, beyond, linked = [], [], [], []
+    names: set[str] | None = None  # what the person's notes link to, read if a part is to go
+
+    def linked_to(path: str) -> bool:
+        nonlocal names
+        names = names_linked_by_own_notes(vault) if names is None else names
+        return link_name(path) in names
+
     end = _time(metadata.get("updated"))
     for other in later:
         record = vault.state.notes[other]
@@ -45,6 +65,8 @@ def parts_past_the_end(vault: Vault, key: str, metadata: dict[str, Any]) -> str:
         elif verdict == "ours" and not _reaches(end, _time(record.meta.get("updated"))):
             beyond.append(record.path)  # (the source holds less than the part: kept, as
             # a note whose source shrank is: ``vault.SHRUNK``)
+        elif verdict == "ours" and linked_to(record.path):
+            linked.append(record.path)  # (a link of theirs would lead nowhere: it stays)
         elif verdict != "elsewhere":  # ours unedited, or gone already: no record kept
             if verdict == "ours":
                 removed.append(record.path)
@@ -63,6 +85,14 @@ def parts_past_the_end(vault: Vault, key: str, metadata: dict[str, Any]) -> str:
             f"{'is' if one else 'are'} left in place as you edited "
             f"{'it' if one else 'them'}: keep what you want of {'it' if one else 'them'}, "
             f"then delete {'it' if one else 'them'}"
+        )
+    if linked:
+        one = len(linked) == 1
+        said.append(
+            f"{_names(linked)}, {'a part' if one else 'parts'} it no longer has, "
+            f"{'is' if one else 'are'} left in place as notes of yours link to "
+            f"{'it' if one else 'them'}: change those links to this note, then delete "
+            f"{'it' if one else 'them'}"
         )
     if beyond:
         said.append(

@@ -130,6 +130,10 @@ class NoteSurvey:
         self._find_by_identity("")
         return self._identities or {}
 
+    def properties(self, relpath: str) -> dict[str, Any] | None:
+        """The frontmatter of a note naming a session or index, read safely; else None."""
+        return self._frontmatter(relpath, named=True)
+
     def listed(self, relpath: str) -> bool:
         """Is the note's name in its folder's listing (``_listed``)?"""
         return self._listed(relpath)
@@ -170,6 +174,10 @@ class NoteSurvey:
         self._unnamed.clear()  # (only the notes still there)
         self._unnamed.update(unnamed)
         yield from later
+
+    def note_files(self) -> Iterator[tuple[str, os.stat_result]]:
+        """The regular ``.md`` files of the vault (``_note_files``)."""
+        return self._note_files()
 
     def _note_files(self) -> Iterator[tuple[str, os.stat_result]]:
         """The regular ``.md`` files of the vault, in a stable order; no link is followed."""

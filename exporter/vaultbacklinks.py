@@ -1,0 +1,60 @@
+"""Which notes the person's own notes link to, by name: asked before a part note a session
+no longer has is removed (``vaultparts``). A link of theirs to it would then lead nowhere
+(review29), so a part they link to stays, as one they edited does.
+
+The person's notes are those that name no session or index (ccexport's notes link to their
+parts: those links go with the notes), and are not a copy of an edit ccexport saved aside.
+Read only when a part is about to go (once for a session's parts): a walk of the vault,
+each note read.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+from urllib.parse import unquote
+
+from . import notefile, vaultio
+from .editcopies import FOLDER as COPIES_FOLDER
+from .editcopies import is_copy_name
+
+if TYPE_CHECKING:
+    from .vault import Vault
+
+# [[target]], [[target|alias]], [[target#heading]], ![[target]]; [text](target.md), its
+# spaces %20 and its parentheses balanced (Obsidian's "(part 2)"), or [text](<tar get.md>)
+_WIKILINK = re.compile(r"\[\[([^\]|#^\n]+)")
+_MARKDOWN_LINK = re.compile(r"\]\(\s*(?:<([^<>\n]+)>|((?:[^()\s]|\([^()\s]*\))+))")
+
+
+def link_name(target: str) -> str:
+    """The name a link leads to, as Obsidian matches it when it is unique in the vault
+    (its last path segment, without ``.md``), folded: Obsidian matches names regardless
+    of case."""
+    name = target.strip().rpartition("/")[2].partition("#")[0].strip()
+    return name.removesuffix(".md").casefold()
+
+
+def names_linked_by_own_notes(vault: Vault) -> set[str]:
+    """The names (``link_name``) the person's notes link to."""
+    names: set[str] = set()
+    for relpath, _ in vault.note_files():
+        folder, _, name = relpath.rpartition("/")
+        if folder.endswith(COPIES_FOLDER) and is_copy_name(name):
+            continue  # (ccexport's copy of an edit: it links to the note it came from)
+        try:
+            found = vaultio.read_file(vault.root, relpath)
+        except OSError:
+            continue
+        if not found:
+            continue
+        data = found[0]
+        text = data.decode("utf-8", "replace")
+        if any(key in data for key in notefile.IDENTITY_KEYS):
+            fm = notefile.read_frontmatter(text)
+            if fm is not None and notefile.identity(fm):
+                continue  # a note of ccexport's
+        names.update(link_name(m.group(1)) for m in _WIKILINK.finditer(text))
+        for m in _MARKDOWN_LINK.finditer(text):
+            names.add(link_name(unquote(m.group(1) or m.group(2))))
+    return names

@@ -1,0 +1,39 @@
+"""A part note a session no longer needs (its layout changed: a larger ``note_max_bytes``)
+is kept while a note of the person's links to it: their link would otherwise lead nowhere
+(review29). The run says so, and what to do; a part nobody links to still goes, and the
+links between ccexport's own notes (a part's links to the next) do not count."""
+
+from __future__ import annotations
+
+from datetime import UTC
+from pathlib import Path
+
+from test_part_notes import LIMIT, _numbered, exported
+
+from exporter.export import ExportOptions, run_export
+
+
+def _fewer_parts(vault: Path, home: Path, **kw):
+    fewer = ExportOptions(vault=vault, home=home, timezone=UTC, note_max_bytes=3 * LIMIT, **kw)
+    return run_export(fewer)
+
+
+def test_a_part_the_persons_notes_link_to_stays(tmp_path):
+    home, vault, _ = exported(tmp_path, 60)
+    before = _numbered(vault)
+    assert len(before) >= 5
+    linked, by_path = Path(before[4]).stem, Path(before[5])
+    markdown = by_path.as_posix().replace(" ", "%20")  # (as Obsidian writes the link)
+    (vault / "Journal.md").write_text(f"See [[{linked}|the fix]] and [the tests]({markdown}).\n")
+    report = _fewer_parts(vault, home)
+    after = _numbered(vault)
+    assert sorted(after) == [1, 2, 4, 5] and after[4] == before[4] and after[5] == before[5]
+    assert not (vault / before[3]).exists()  # (no note of the person's links to it)
+    (said,) = [p.message for p in report.problems if "now ends in this note" in p.message]
+    assert f"{Path(before[3]).name}" in said and "were removed" in said
+    assert "are left in place as notes of yours link to them" in said
+    assert Path(before[4]).name in said and Path(before[5]).name in said
+    # The person changes their links: the next run that writes the session's end removes them
+    (vault / "Journal.md").write_text("See the session's note.\n")
+    again = _fewer_parts(vault, home, force=True)  # (the session read again: its end written)
+    assert sorted(_numbered(vault)) == [1, 2], again.problems

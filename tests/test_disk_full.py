@@ -30,7 +30,7 @@ def test_a_full_disk_is_one_line_saying_how_many_notes_were_written(tmp_path, mo
     full = [p for p in errors if "the disk is full" in p.message]
     assert len(full) == 1, errors
     assert "2 notes were written before it filled, 1 not" in full[0].message
-    assert "2 session files were then not read" in full[0].message  # (test_vault4_disk_full…)
+    assert "2 session files were then not read" in full[0].message  # (test_disk_full_reads_no_more)
     assert "free some space and run again" in full[0].message
     assert not [p for p in errors if p.path.endswith(".md") and "No space" in p.message], errors
     assert len([t for t in tried if "0a1b2c3d" in t]) == 3  # none tried after the first refused

@@ -11,6 +11,7 @@ from typing import Any
 from .doctor_check import Check
 from .errors import ConfigError
 from .report import counted
+from .template_secrets import secret_said
 
 
 def render_checks(settings: Any, home: Path | None, found: set[str] | None = None) -> list[Check]:
@@ -59,19 +60,37 @@ def render_checks(settings: Any, home: Path | None, found: set[str] | None = Non
         checks.append(Check("Vault", "info", f"{stale} notes were written {by}: {again}"))
     rules = options.redactor()
     if rules is not None:
-        checks += secret_checks(settings, rules, state, current, options.folder)
+        in_templates = _template_secrets(options, rules)
+        for path, line, rule in in_templates:  # (as the export warns of them)
+            checks.append(Check("Templates", "attention", f"{path}:{line} {secret_said(rule)}"))
+        checks += secret_checks(settings, rules, state, current, options.folder, in_templates)
     return checks
+
+
+def _template_secrets(options: Any, rules: Any) -> list[tuple[str, int, str]]:
+    """(file, line, rule) of each secret in the person's templates a run uses."""
+    from .index import PROJECT_TEMPLATE, PROJECTS_TEMPLATE
+    from .template_secrets import template_secrets
+
+    names = (options.note_settings().session_template, PROJECT_TEMPLATE, PROJECTS_TEMPLATE)
+    return template_secrets(options.templates, names, rules)
 
 
 SHOWN_FILES = 10  # files a check names; --json lists them all
 
 
 def secret_checks(
-    settings: Any, rules: Any, state: Any, current: list[object], folder: str | None = None
+    settings: Any,
+    rules: Any,
+    state: Any,
+    current: list[object],
+    folder: str | None = None,
+    in_templates: list[tuple[str, int, str]] | None = None,
 ) -> list[Check]:
     """Files ccexport wrote that still hold a secret the current rules find, and that no run
     writes again (``vault_secrets``): named, with the rules found and what to do, never the
-    secret."""
+    secret. ``in_templates``: the (file, line, rule) of each secret in the templates in
+    effect: a note's secret of such a rule came from there (an older run wrote it as is)."""
     from .config import resolve
     from .vault_secrets import scan_vault
 
@@ -91,7 +110,8 @@ def secret_checks(
         hold, write = ("holds", "writes it") if len(scan.files) == 1 else ("hold", "writes them")
         lines = [f"{many} ccexport wrote still {hold} a secret the current redaction rules "
                  f"find, and no run {write} again:"]  # fmt: skip
-        lines += [f"  {_secret_line(found)}" for found in scan.files[:SHOWN_FILES]]
+        template_lines = {rule: f"{path}:{line}" for path, line, rule in in_templates or ()}
+        lines += [f"  {_secret_line(found, template_lines)}" for found in scan.files[:SHOWN_FILES]]
         if len(scan.files) > SHOWN_FILES:
             more = len(scan.files) - SHOWN_FILES
             lines.append(f"  … and {more} more (ccexport doctor --json lists them all)")
@@ -119,8 +139,9 @@ _WHAT_TO_DO = {
 }
 
 
-def _secret_line(found: Any) -> str:
-    """One file: its path, the rules found and in whose text, why it stays, what to do."""
+def _secret_line(found: Any, template_lines: dict[str, str] | None = None) -> str:
+    """One file: its path, the rules found and in whose text, why it stays, what to do.
+    ``template_lines``: rule -> the template's file and line holding a secret of it."""
     from .vault_secrets import MARKERS_GONE
 
     def rules(counts: dict[str, int]) -> str:
@@ -137,6 +158,12 @@ def _secret_line(found: Any) -> str:
         todo = _WHAT_TO_DO[found.kind]
     elif found.why == MARKERS_GONE:
         todo = "put its markers back, or take the secret out of the note yourself"
+    elif found.ours and template_lines and (from_template := found.ours.keys() & template_lines):
+        where = ", ".join(sorted(template_lines[rule] for rule in from_template))
+        todo = (
+            f"it came from your template ({where}): take it out of the template; the next "
+            "run then writes every note again without it"
+        )
     elif found.ours:
         todo = "take the secret out of the note yourself, or delete the note"
     else:

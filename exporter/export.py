@@ -34,6 +34,7 @@ from .renderkey import recorded_keys
 from .runstart import open_vault, renamed_again, unrecorded_notes, vault_notices
 from .sources import discover, unreadable_in_sources  # discover: re-exported
 from .state import VaultLock
+from .template_secrets import run_start
 from .unchanged import UnchangedUnits
 from .unitprogress import UnitProgress
 from .unitreader import UnitReader
@@ -107,8 +108,9 @@ class _Run(Submitting):
         self.options = options
         self.vault = vault
         self.report = ExportReport(dry_run=options.dry_run)
-        self.settings = options.note_settings()
         fresh_templates()  # templates edited since an earlier run in this process are read
+        # (read with the run's rules: a secret in a template or an ``add`` value is redacted)
+        self.settings, template_secrets = run_start(options, options.note_settings())
         self.fingerprint = options.render_fingerprint()
         # Templates or settings changed since the index notes were written: write them again.
         # A unit records the fingerprint it was rendered with, so a unit whose notes failed
@@ -120,6 +122,7 @@ class _Run(Submitting):
             vault.scrub = self.redactor.text  # conflict copies and diffs quote old notes
         self.report.problems += vault_notices(vault, self.redactor, self.rerender)
         self.report.problems += unknown_template_problems(options.templates)  # (as doctor)
+        self.report.problems += template_secrets
         # default_relpath is looked up here, so a test can stand in for it on this module
         self.plan = LinkPlan(vault, self.settings, default_relpath)
         self._units: dict[str, tuple[Adapter, SessionRef]] = {}

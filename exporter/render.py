@@ -19,7 +19,8 @@ from . import notefile
 from .errors import ExporterError, Problem
 from .reference import REFERENCE_ENV as REFERENCE_ENV
 from .reference import read_reference_switch, reference_rendering
-from .sandbox import rendered, sandbox
+from .sandbox import macro_calling_itself, rendered, sandbox
+from .template_secrets import person_loader, rules_in_effect, use_rules
 
 if TYPE_CHECKING:
     import jinja2
@@ -100,19 +101,27 @@ def _note_link(target: Any, label: str | None = None) -> str:
     return markdown.wikilink(safe_relpath(str(target)), label)
 
 
-@lru_cache(maxsize=8)
 def environment(user_dir: str | None) -> jinja2.Environment:
     """One sandboxed environment per template folder, cached for the run (``fresh_templates``
     starts each run afresh, so a template edited between runs of ``watch`` is read again;
     within a run every note uses the templates as they were when first read, with no file
-    check per note)."""
+    check per note). A person's templates are read through the run's redaction rules
+    (``template_secrets``): a secret written in one reaches no note."""
+    if not user_dir:
+        return _environment(None, None)
+
+    return _environment(user_dir, rules_in_effect())
+
+
+@lru_cache(maxsize=8)
+def _environment(user_dir: str | None, rules: Any) -> jinja2.Environment:
     import jinja2
 
     default = jinja2.FileSystemLoader(str(default_templates_dir()))
     loaders: list[jinja2.BaseLoader] = [default, jinja2.PrefixLoader({"default": default})]
     if user_dir:
         # A user's file wins; ours stay reachable as "default/<name>" to extend.
-        loaders.insert(0, jinja2.FileSystemLoader(user_dir))
+        loaders.insert(0, person_loader(user_dir, rules))
     sandboxed = sandbox()
     env = sandboxed(
         loader=jinja2.ChoiceLoader(loaders),
@@ -131,7 +140,8 @@ def fresh_templates() -> None:
     """Forget the templates read by an earlier run in this process, and read the reference
     switch again."""
     read_reference_switch()
-    environment.cache_clear()
+    use_rules(None, default=True)  # (the built-in rules, until the run says its own)
+    _environment.cache_clear()
     shipped_template_in_effect.cache_clear()
     user_template_facts.cache_clear()
 
@@ -175,12 +185,12 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
         if exc.name in RETIRED_TEMPLATES:
             what += f"; {RETIRED_HINT}"
         raise TemplateError(where, what) from None
-    except RecursionError:  # ({% extends "session.md.j2" %} in session.md.j2 itself)
-        where = (_user_file(name, user_dir), None)
-        what = (
-            "template error: it calls itself without end: does it extend or include itself? "
-            f'Ours is {{% extends "default/{name}" %}}'
-        )
+    except RecursionError as exc:  # ({% extends "session.md.j2" %} in session.md.j2 itself)
+        raise _endless(exc, name, user_dir) from None
+    except MemoryError as exc:  # (its message is empty)
+        where = _template_location(exc, _user_file(name, user_dir))
+        at = f" at line {where[1]}" if where[1] else ""
+        what = f"template error: the template ran out of memory{at} (it builds too much)"
         raise TemplateError(where, what) from None
     except Exception as exc:  # a runtime error inside a user's template
         where = _template_location(exc, _user_file(name, user_dir))
@@ -266,6 +276,24 @@ def template_walk(name: str, user_dir: Path) -> tuple[set[str], TemplateError | 
             failed = (_user_file(current, user_dir), None)
             return seen, TemplateError(failed, f"template error: {exc}")
     return seen, None
+
+
+def _endless(exc: RecursionError, name: str, user_dir: Path | None) -> TemplateError:
+    """A template calling itself without end: a macro named, at its line, when the frames
+    say one calls itself; else a template extending or including itself."""
+    where = _template_location(exc, _user_file(name, user_dir))
+    macro = macro_calling_itself(exc)
+    if macro is not None and where[1]:
+        return TemplateError(
+            where,
+            f"template error: the macro {macro}() calls itself without end (a call in it "
+            "that never stops calling it?)",
+        )
+    what = (
+        "template error: it calls itself without end: does it extend or include itself? "
+        f'Ours is {{% extends "default/{name}" %}}'
+    )
+    return TemplateError((_user_file(name, user_dir), None), what)
 
 
 def _syntax_error(

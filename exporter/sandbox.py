@@ -24,6 +24,16 @@ MAX_NOTE_CHARS = 64 * 1024 * 1024
 # 100,000; a range in a range would still run for hours.
 MAX_RANGE_NUMBERS = 1_000_000
 _range_left = [MAX_RANGE_NUMBERS]
+# What one note's template may build in one step and in all, beyond ``range()``: the
+# characters of text made by ``*`` (or a width: ``center``, ``ljust``, ``indent``), the
+# items of lists made by ``*`` (counted with ``range()``'s numbers), and the bits of a
+# number made by ``**``. Each is checked before the value is made: ``"x" * 3000000000``
+# would take 3 GB first, and ``[0] * 100000`` in a loop in a loop runs for hours printing
+# nothing (the 64 MB cap counts only what is printed).
+_built_left = [MAX_NOTE_CHARS]
+MAX_POWER_BITS = 1_000_000
+_WIDTH_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
+_WIDTH_FILTERS = {"center": ("width", 1), "indent": ("width", 1)}
 # What the template being rendered is given (its context and Jinja's globals): an undefined
 # name is said with the nearest of their keys, worked out only then (not for every note).
 _names_given: ContextVar[tuple[Collection[str], ...]] = ContextVar("names_given", default=())
@@ -32,6 +42,59 @@ _TEMPLATE_LOCAL = re.compile(r"l_\d+_(\w+)")  # how compiled Jinja names a templ
 
 class TooMuch(Exception):
     """A template printed or counted past its limits; raised at its line."""
+
+
+_WHAT_TO_DO = "build less in one note: a loop in a loop, or a number too large?"
+
+
+def _count_text(size: int) -> None:
+    """Count ``size`` characters of text a template builds (not prints) against the note's."""
+    _built_left[0] -= max(size, 0)
+    if _built_left[0] < 0:
+        limit = f"{MAX_NOTE_CHARS // (1024 * 1024)} MB"
+        raise TooMuch(f"built more than {limit} of text for one note ({_WHAT_TO_DO})")
+
+
+def _count_items(size: int) -> None:
+    """Count ``size`` items of a list a template builds, with ``range()``'s numbers."""
+    _range_left[0] -= max(size, 0)
+    if _range_left[0] < 0:
+        raise TooMuch(
+            f"range() and lists built with * gave more than {MAX_RANGE_NUMBERS:,} items for "
+            f"one note ({_WHAT_TO_DO})"
+        )
+
+
+def checked_binop(operator: str, left: Any, right: Any) -> None:
+    """Refuse, before it is made, what ``left <operator> right`` would build past the
+    note's limits: a repeated text or list (``*``), a huge number (``**``), a text padded
+    to a huge width (``%``, as ``"%999999999d" % 1``)."""
+    if operator == "*":
+        for seq, times in ((left, right), (right, left)):
+            if isinstance(times, int) and isinstance(seq, (str, bytes, list, tuple)):
+                size = len(seq) * max(times, 0)
+                (_count_text if isinstance(seq, (str, bytes)) else _count_items)(size)
+    elif operator == "**" and isinstance(left, int) and isinstance(right, int):
+        if right > 0 and abs(left) > 1 and right * left.bit_length() > MAX_POWER_BITS:
+            raise TooMuch(f"{left} ** {right} is a number too large to make ({_WHAT_TO_DO})")
+    elif operator == "%" and isinstance(left, str):
+        specs = re.findall(r"%[-+ #0]*(\d*)(?:\.(\d*))?", left)
+        _count_text(max((int(w or 0) + int(p or 0) for w, p in specs), default=0))
+
+
+def _width_checked(function: Any, argument: str, position: int) -> Any:
+    """A Jinja filter that pads to a width (``center``, ``indent``), refusing a width past
+    the note's limits before it pads."""
+    import functools
+
+    @functools.wraps(function)  # (keeps Jinja's pass_* marks)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        width = kwargs.get(argument, args[position] if len(args) > position else 0)
+        if isinstance(width, int):
+            _count_text(width)
+        return function(*args, **kwargs)
+
+    return checked
 
 
 @lru_cache(maxsize=1)
@@ -47,7 +110,7 @@ def sandbox() -> type[jinja2.Environment]:
     from jinja2.exceptions import SecurityError
     from jinja2.runtime import LoopContext
     from jinja2.sandbox import SandboxedEnvironment, safe_range
-    from jinja2.utils import Cycler, Joiner, Namespace, missing
+    from jinja2.utils import Cycler, Joiner, Namespace, generate_lorem_ipsum, missing
 
     from .config_values import did_you_mean
     from .model import Session
@@ -124,12 +187,34 @@ def sandbox() -> type[jinja2.Environment]:
                 known = fields_of(obj)
             return said + did_you_mean(name, known)
 
+    def counted_lipsum(n: int = 5, *args: Any, **kwargs: Any) -> str:
+        _count_text(max(n, 0) * 1000)  # (a paragraph is at most about a thousand characters)
+        return generate_lorem_ipsum(n, *args, **kwargs)
+
+    class CheckedNamespace(Namespace):
+        """``namespace()``, whose values a loop cannot double past the note's limits
+        (``{% set ns.s = ns.s ~ ns.s %}`` forty times is a terabyte)."""
+
+        def __setitem__(self, name: str, value: Any) -> None:
+            if isinstance(value, (str, bytes, list, tuple)) and len(value) > MAX_NOTE_CHARS:
+                _count_text(len(value))
+            super().__setitem__(name, value)
+
     class Sandbox(SandboxedEnvironment):
         strict_undefined = NearestUndefined
+        intercepted_binops = frozenset({"*", "**", "%"})
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.globals["range"] = counted_range
+            self.globals["lipsum"] = counted_lipsum
+            self.globals["namespace"] = CheckedNamespace
+            for name, (argument, position) in _WIDTH_FILTERS.items():
+                self.filters[name] = _width_checked(self.filters[name], argument, position)
+
+        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+            checked_binop(operator, left, right)
+            return super().call_binop(context, operator, left, right)
 
         def call(self, context: Any, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
             if not self.is_safe_callable(obj):  # named by its type, not its value: one line
@@ -140,7 +225,14 @@ def sandbox() -> type[jinja2.Environment]:
                     f"{name}() cannot be called in a template (only methods of text, "
                     "numbers, lists, dicts and dates can)"
                 )
-            return super().call(context, obj, *args, **kwargs)
+            if getattr(obj, "__name__", "") in _WIDTH_METHODS and isinstance(
+                getattr(obj, "__self__", None), (str, bytes)
+            ):  # ("x".ljust(3000000000): refused before it pads)
+                _count_text(max([a for a in args if isinstance(a, int)], default=0))
+            result = super().call(context, obj, *args, **kwargs)
+            if isinstance(result, (str, bytes, list)) and len(result) > MAX_NOTE_CHARS:
+                _count_text(len(result))  # (a replace() of a replace(): stopped here)
+            return result
 
         def is_safe_callable(self, obj: Any) -> bool:
             owner = getattr(obj, "__self__", None)  # a method's object (or class)
@@ -172,6 +264,7 @@ def rendered(template: jinja2.Template, context: dict[str, Any]) -> str:
     raised inside the template, where it printed the text that went past, so it carries
     that line."""
     _range_left[0] = MAX_RANGE_NUMBERS
+    _built_left[0] = MAX_NOTE_CHARS
     given = _names_given.set((context.keys(), template.globals.keys()))
     try:
         chunks = template.generate(**context)
@@ -188,3 +281,23 @@ def rendered(template: jinja2.Template, context: dict[str, Any]) -> str:
     finally:
         _names_given.reset(given)
     return "".join(out)
+
+
+def macro_calling_itself(exc: BaseException) -> str | None:
+    """The macro the traceback shows called over and over (Jinja calls one through its
+    ``Macro._invoke``), or None."""
+    from collections import Counter
+
+    from jinja2.runtime import Macro
+
+    calls: Counter[str] = Counter()
+    tb = exc.__traceback__
+    while tb is not None:
+        macro = (
+            tb.tb_frame.f_locals.get("self") if tb.tb_frame.f_code.co_name == "_invoke" else None
+        )
+        if isinstance(macro, Macro):
+            calls[macro.name] += 1
+        tb = tb.tb_next
+    name, times = calls.most_common(1)[0] if calls else ("", 0)
+    return name if times >= 20 else None

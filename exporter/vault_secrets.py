@@ -134,8 +134,11 @@ def scan_vault(
             # name one path, a note given another's old name)
             continue
         seen.add(record.path)
-        unit = units.get(key)
-        why = _why_kept(key, record, unit, state, render, wanted, project)
+        # Rendered again only if every unit naming it is: the one a run reads now may be
+        # any of them (a unit of an older home, with an older fingerprint, says nothing).
+        whys = [_why_kept(key, record, u, state, render, wanted, project)
+                for u in units.get(key) or [None]]  # fmt: skip
+        why = _kept_by_any(whys)
         _scan_note(root, rules, key, record, why, scan)
     from .editcopies import HIDDEN, folder_of, is_copy_name
 
@@ -157,9 +160,24 @@ def scan_vault(
     return scan
 
 
-def _units_of(state: State) -> dict[str, tuple[str, dict[str, Any]]]:
-    """Each note's key -> (its unit, the unit's record)."""
-    return {key: (unit, rec) for unit, rec in state.sources.items() for key in rec.get("notes", [])}
+def _units_of(state: State) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """Each note's key -> every (unit, the unit's record) naming it: a vault exported from
+    two homes, or a source file that moved, has two units naming one note."""
+    units: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for unit, rec in state.sources.items():
+        for key in rec.get("notes", []):
+            units.setdefault(key, []).append((unit, rec))
+    return units
+
+
+def _kept_by_any(whys: list[str | None]) -> str | None:
+    """Why no run writes a note again, of the reasons of the units naming it: kept if any
+    unit keeps it (a unit whose source is gone is no reason while another's is there: the
+    source moved), rendered again (None) only if all are."""
+    if len(whys) > 1 and any(w != SOURCE_GONE for w in whys):
+        whys = [w for w in whys if w != SOURCE_GONE]
+    kept = [w for w in whys if w is not None]
+    return next((w for w in kept if w), kept[0] if kept else None)
 
 
 def _why_kept(

@@ -132,6 +132,10 @@ def _start_worker(
     worker exits within half a second instead of living on and holding the caller's pipes."""
     if settings is not None:
         _worker_settings[:] = [(settings, reading)]
+    if reading is not None:  # (a worker a fork server started inherits none of the run's)
+        from .template_secrets import use_rules
+
+        use_rules(reading.redactor())
     _worker_known[:] = [known or {}]
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):  # forked with SIGINT held back: now ignored

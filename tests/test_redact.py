@@ -586,3 +586,14 @@ def test_arguments_that_only_look_named_stay():
         "argv": ["kubectl", "get", "secret", "app-tls-7f9c2b", "-o", "yaml"],
     }
     assert redactor().value(value) is value
+
+
+def test_rules_read_no_text_build_nothing_until_the_first():
+    """A run with nothing to read (an empty home, start-up's figure) builds neither the
+    keyword index nor the base64 spellings of 600 words (6 ms) nor a pattern: the first
+    text read does."""
+    rules = Redactor(RULES)
+    assert "keywords" not in rules.__dict__ and "_regexes" not in rules.__dict__
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    assert rules.text(f"token {token}") != f"token {token}"
+    assert "keywords" in rules.__dict__

@@ -71,22 +71,12 @@ def _short_model(name: str) -> str:
 @lru_cache(maxsize=1)
 def filters() -> dict[str, Any]:
     """The filters a template may use. The Markdown modules come with the first template
-    (a run that renders nothing, or only the shipped templates, never needs Jinja's)."""
-    from . import markdown
+    (a run that renders nothing, or only the shipped templates, never needs Jinja's). Each
+    text filter checks its argument first (``filter_args``): a misspelt name keeps its "did
+    you mean", a none prints nothing, a number prints as its text."""
+    from .filter_args import checked_filters
 
-    return {
-        "short_model": _short_model,
-        "prose": markdown.escape_prose,
-        "literal": lambda text: markdown.escape_prose(text, literal=True),
-        "inline": markdown.escape_inline,
-        "fence": markdown.fence,
-        "code": markdown.clipped_code,  # (``| code(item.summary_cut)``: the cut's mark after)
-        "callout": lambda body, kind="note", title="", folded=True: markdown.callout(
-            kind, title, body, folded=folded
-        ),
-        "wikilink": _note_link,
-        "to_json": _to_json,
-    }
+    return {**checked_filters(), "to_json": _to_json}
 
 
 def _note_link(target: Any, label: str | None = None) -> str:

@@ -200,7 +200,8 @@ def append_log(path: Path, report: ExportReport | None, code: int, error: str = 
         # its warnings, which --quiet keeps off the scheduler's mail: the log is the only
         # place a nightly run can say that a line was unreadable or a note kept
         lines += [f"{CONFLICT_LINE}{c.relpath}: {c.message}" for c in report.conflicts()]
-        lines += [f"  {line}" for line in problem_lines(report.problems, True, False)]
+        failed = _failed_notes(report)  # (each error with the note it failed, as printed)
+        lines += [f"  {line}" for line in problem_lines(report.problems, True, False, failed)]
         warnings = [p for p in report.problems if p.severity != "error"]
         lines += [f"  {line}" for line in problem_lines(warnings, False, False)]
     append_path(path, ("\n".join(lines) + "\n").encode())  # never through a planted link

@@ -233,6 +233,7 @@ def template_walk(name: str, user_dir: Path) -> tuple[set[str], TemplateError | 
     env = environment(str(user_dir))
     names: list[tuple[str, str | None]] = [(name, None)]  # (a name, the one naming it)
     seen: set[str] = set()
+    optional: dict[str, set[str]] = {}  # a template -> what it includes "ignore missing"
     while names:
         current, named_by = names.pop()
         if current in seen:
@@ -242,9 +243,13 @@ def template_walk(name: str, user_dir: Path) -> tuple[set[str], TemplateError | 
             source, filename, _ = env.loader.get_source(env, current)  # type: ignore[union-attr]
             parsed = env.parse(source, current, filename)
             names += [(n, current) for n in meta.find_referenced_templates(parsed) if n]
+            optional[current] = _included_if_there(parsed)
         except jinja2.TemplateSyntaxError as exc:
             return seen, _syntax_error(exc, current, env)
         except jinja2.TemplateNotFound as exc:
+            if named_by is not None and exc.name in optional.get(named_by, ()):
+                seen.discard(current)  # (the render skips it, and so does the walk)
+                continue
             what = f"template not found: {exc.name}"
             if exc.name in RETIRED_TEMPLATES:
                 what += f"; {RETIRED_HINT}"
@@ -256,6 +261,18 @@ def template_walk(name: str, user_dir: Path) -> tuple[set[str], TemplateError | 
             failed = (_user_file(current, user_dir), None)
             return seen, TemplateError(failed, f"template error: {exc}")
     return seen, None
+
+
+def _included_if_there(parsed: jinja2.nodes.Template) -> set[str]:
+    """The names ``{% include "…" ignore missing %}`` names: a render skips one that is not
+    there, so ``doctor`` does not say it cannot be found."""
+    from jinja2 import nodes
+
+    return {
+        node.template.value
+        for node in parsed.find_all(nodes.Include)
+        if node.ignore_missing and isinstance(node.template, nodes.Const)
+    }
 
 
 def _syntax_error(

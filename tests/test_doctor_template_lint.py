@@ -133,3 +133,23 @@ def test_the_vaults_own_templates_not_used_beside_the_configs_are_said(tmp_path)
     said = [m for m in _said(vault) if m.startswith(f"{own} is not used")]
     assert len(said) == 1 and f"the templates in {mine} (vault config (" in said[0]
     assert _said(vault, "--templates", str(own)) == []
+
+
+def test_doctor_agrees_with_the_export_on_an_include_ignore_missing(tmp_path):
+    """The export skips ``{% include "…" ignore missing %}`` of a file not there: doctor said
+    "template not found … no session note can be written", and, its walk stopped there,
+    that a file the template does include is "not a template ccexport uses"."""
+    vault = tmp_path / "v"
+    template = _own(
+        vault,
+        '{% include "key.md.j2" %}{% include "../outside/nothing.txt" ignore missing %}'
+        '{% include "also-not-there.md" ignore missing %}\n' + EXTENDS,
+    )
+    (template.parent / "key.md.j2").write_text("{{ project | inline }}\n")
+    assert _said(vault) == []
+    args = ["doctor", "--vault", str(vault), "--home", str(EXAMPLES_HOME), "--json"]
+    checks = json.loads(runner.invoke(app, args).stdout)["checks"]
+    used = f"{template.parent / 'key.md.j2'} is used by session.md.j2"
+    assert any(c["message"] == used and c["status"] == "ok" for c in checks)
+    export = runner.invoke(app, ["--vault", str(vault), "--home", str(EXAMPLES_HOME)])
+    assert export.exit_code == 0 and "key.md.j2" not in export.stderr, export.stderr

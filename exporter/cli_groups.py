@@ -208,13 +208,18 @@ def templates_init_cmd(
         typer.echo(f"copied {to / name}")
     for name in kept:
         typer.echo(f"kept {to / name} (already there; --force overwrites it)")
+    if not copied:  # (saying "the next export uses them" would read as if it wrote them)
+        typer.echo("Nothing copied: every template is there already (--force overwrites "
+                   "them with ours).")  # fmt: skip
     if chosen:
-        typer.echo(f"Edit them; an export uses them with --templates {to} (or `templates` "
-                   "in the config).")  # fmt: skip
+        if copied:
+            typer.echo(f"Edit them; an export uses them with --templates {to} (or `templates` "
+                       "in the config).")  # fmt: skip
     elif elsewhere:  # saying "the next export uses them" would not be true
-        typer.echo(f"Edit them; but the export uses {elsewhere[0]} ({elsewhere[1]}) instead: "
+        said = "Edit them; but the" if copied else "The"
+        typer.echo(f"{said} export uses {elsewhere[0]} ({elsewhere[1]}) instead: "
                    "remove `templates` from the config to use these.")  # fmt: skip
-    else:
+    elif copied:
         typer.echo("Edit them; the next export uses them for every note.")
 
 

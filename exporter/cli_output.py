@@ -159,19 +159,43 @@ def _err(text: str, colour: str | None = None) -> None:
 
 
 def say_templates_instead(settings: Any, quiet: bool) -> None:
-    """With ``--templates DIR``, that the vault's own ``.ccexport/templates`` is not used in
-    this run, when the vault has one: one folder is used, whole, never merged file by file
-    with another (README, Templates), so every note made with the vault's templates was
-    written again with ours, then back by the next run, without a word."""
+    """With ``--templates DIR``, the templates folder it replaces in this run, when there is
+    one: the config's ``templates``, else the vault's own ``.ccexport/templates``. One
+    folder is used, whole, never merged file by file with another (README, Templates), so
+    every note made with the replaced templates was written again with ours, then back by
+    the next run, without a word."""
     if quiet or settings.origin.get("templates") != "command line" or settings.vault is None:
         return
-    own = settings.vault / ".ccexport" / "templates"
-    if not own.is_dir() or own.resolve() == settings.templates.resolve():
+    replaced = _templates_without_the_flag(settings.vault)
+    if replaced is None or replaced[0].resolve() == settings.templates.resolve():
         return
-    _err(
-        f"The templates in {settings.templates} are used for this run, not the vault's own in "
-        f"{own} (one templates folder is used: --templates, else the config's, else the vault's)"
+    folder, origin = replaced
+    whose = (
+        f"the vault's own in {folder}"
+        if origin == OWN_TEMPLATES_ORIGIN
+        else f"those in {folder} (`templates` of the {origin})"
     )
+    _err(
+        f"The templates in {settings.templates} are used for this run, not {whose} (one "
+        "templates folder is used: --templates, else the config's, else the vault's)"
+    )
+
+
+OWN_TEMPLATES_ORIGIN = "the vault's .ccexport/templates"  # (config.resolve's word for it)
+
+
+def _templates_without_the_flag(vault: Path) -> tuple[Path, str] | None:
+    """The templates folder a run in ``vault`` uses without ``--templates``, and where it
+    is named; None for ours."""
+    from .config import resolve
+
+    try:
+        settings = resolve({"vault": vault})
+    except Exception:  # noqa: BLE001 (a config that cannot be read fails the run itself)
+        return None
+    if settings.templates is None:
+        return None
+    return settings.templates, settings.origin.get("templates", "config")
 
 
 def _echo_json(value: Any) -> None:

@@ -76,6 +76,8 @@ def apply_frontmatter(s: Settings, value: Any, fail: Any) -> None:
     for name in add:
         if said := _setting_below_add(name, fail.text):
             raise fail(("frontmatter", "add", name), said)
+        if said := _expression_syntax_error(add[name]):
+            raise fail(("frontmatter", "add", name), said)
     named = sorted(_IDENTITY_KEYS & set(add))
     if named:
         raise fail(
@@ -103,6 +105,21 @@ def _header_above(
     line = key_lines(text).get((*path, key))
     above = [h for h in headers if line is not None and h[0] < line]
     return headers, above[-1] if above else None
+
+
+def _expression_syntax_error(value: Any) -> str | None:
+    """Why a ``{{ expression }}`` value of ``add`` cannot be read as a template (``"{{
+    title"``), or None: said when the config is read, as every other bad value is, not as
+    an error (or, for a session whose end is not known, a warning) of every note."""
+    if not (isinstance(value, str) and "{{" in value):
+        return None
+    import jinja2
+
+    try:
+        jinja2.Environment().parse(value)
+    except jinja2.TemplateSyntaxError as exc:
+        return f"is not a valid {{{{ expression }}}}: {exc.message}"
+    return None
 
 
 def _setting_below_add(name: str, text: str) -> str | None:

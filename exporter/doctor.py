@@ -18,6 +18,7 @@ from typing import Any
 from .adapters import SourceContext, select_adapters
 from .doctor_check import Check
 from .doctor_render import render_checks
+from .doctor_template_places import place_checks
 from .doctor_templates import template_checks
 from .errors import ConfigError, ExporterError
 from .report import counted
@@ -34,6 +35,7 @@ def diagnose(settings: Any, home: Path | None, config_error: str | None = None) 
     checks += schedule_checks(settings.vault)
     checks += config_checks(settings, config_error)
     checks += template_checks(settings.templates, _note_settings(settings, home))
+    checks += place_checks(settings)
     return checks
 
 

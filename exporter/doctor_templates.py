@@ -34,6 +34,7 @@ def template_checks(templates: Path | None, settings: NoteSettings | None = None
     does not know (``sesion.md.j2``) is never used, which the person should know; any
     other file that nothing uses is only said."""
     from .doctor_check import Check
+    from .doctor_template_lint import raw_text_checks, sample_output_checks
     from .render import default_templates_dir, fresh_templates, template_walk
 
     fresh_templates()  # (a second doctor in this process, in tests or ``watch``: as edited)
@@ -70,7 +71,8 @@ def template_checks(templates: Path | None, settings: NoteSettings | None = None
         else:
             said = f"{templates / name} is used by none of the templates here"
             checks.append(Check("Templates", "info", said))
-    return checks
+    linted = [n for n in [*files, *used] if n in defaults or used.get(n)]  # (what is used)
+    return checks + raw_text_checks(templates, linted) + sample_output_checks(templates, settings)
 
 
 def unknown_templates(templates: Path, used: Collection[str] | None = None) -> dict[str, str]:

@@ -72,22 +72,12 @@ def _short_model(name: str) -> str:
 @lru_cache(maxsize=1)
 def filters() -> dict[str, Any]:
     """The filters a template may use. The Markdown modules come with the first template
-    (a run that renders nothing, or only the shipped templates, never needs Jinja's)."""
-    from . import markdown
+    (a run that renders nothing, or only the shipped templates, never needs Jinja's). Each
+    text filter checks its argument first (``filter_args``): a misspelt name keeps its "did
+    you mean", a none prints nothing, a number prints as its text."""
+    from .filter_args import checked_filters
 
-    return {
-        "short_model": _short_model,
-        "prose": markdown.escape_prose,
-        "literal": lambda text: markdown.escape_prose(text, literal=True),
-        "inline": markdown.escape_inline,
-        "fence": markdown.fence,
-        "code": markdown.clipped_code,  # (``| code(item.summary_cut)``: the cut's mark after)
-        "callout": lambda body, kind="note", title="", folded=True: markdown.callout(
-            kind, title, body, folded=folded
-        ),
-        "wikilink": _note_link,
-        "to_json": _to_json,
-    }
+    return {**checked_filters(), "to_json": _to_json}
 
 
 def _note_link(target: Any, label: str | None = None) -> str:
@@ -253,6 +243,7 @@ def template_walk(name: str, user_dir: Path) -> tuple[set[str], TemplateError | 
     env = environment(str(user_dir))
     names: list[tuple[str, str | None]] = [(name, None)]  # (a name, the one naming it)
     seen: set[str] = set()
+    optional: dict[str, set[str]] = {}  # a template -> what it includes "ignore missing"
     while names:
         current, named_by = names.pop()
         if current in seen:
@@ -262,9 +253,13 @@ def template_walk(name: str, user_dir: Path) -> tuple[set[str], TemplateError | 
             source, filename, _ = env.loader.get_source(env, current)  # type: ignore[union-attr]
             parsed = env.parse(source, current, filename)
             names += [(n, current) for n in meta.find_referenced_templates(parsed) if n]
+            optional[current] = _included_if_there(parsed)
         except jinja2.TemplateSyntaxError as exc:
             return seen, _syntax_error(exc, current, env)
         except jinja2.TemplateNotFound as exc:
+            if named_by is not None and exc.name in optional.get(named_by, ()):
+                seen.discard(current)  # (the render skips it, and so does the walk)
+                continue
             what = f"template not found: {exc.name}"
             if exc.name in RETIRED_TEMPLATES:
                 what += f"; {RETIRED_HINT}"
@@ -294,6 +289,18 @@ def _endless(exc: RecursionError, name: str, user_dir: Path | None) -> TemplateE
         f'Ours is {{% extends "default/{name}" %}}'
     )
     return TemplateError((_user_file(name, user_dir), None), what)
+
+
+def _included_if_there(parsed: jinja2.nodes.Template) -> set[str]:
+    """The names ``{% include "…" ignore missing %}`` names: a render skips one that is not
+    there, so ``doctor`` does not say it cannot be found."""
+    from jinja2 import nodes
+
+    return {
+        node.template.value
+        for node in parsed.find_all(nodes.Include)
+        if node.ignore_missing and isinstance(node.template, nodes.Const)
+    }
 
 
 def _syntax_error(

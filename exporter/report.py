@@ -200,7 +200,8 @@ def append_log(path: Path, report: ExportReport | None, code: int, error: str = 
         # its warnings, which --quiet keeps off the scheduler's mail: the log is the only
         # place a nightly run can say that a line was unreadable or a note kept
         lines += [f"{CONFLICT_LINE}{c.relpath}: {c.message}" for c in report.conflicts()]
-        lines += [f"  {line}" for line in problem_lines(report.problems, True, False)]
+        failed = _failed_notes(report)  # (each error with the note it failed, as printed)
+        lines += [f"  {line}" for line in problem_lines(report.problems, True, False, failed)]
         warnings = [p for p in report.problems if p.severity != "error"]
         lines += [f"  {line}" for line in problem_lines(warnings, False, False)]
     append_path(path, ("\n".join(lines) + "\n").encode())  # never through a planted link
@@ -267,19 +268,36 @@ def print_report(
             say(hint)
     for change in report.conflicts():
         typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)
-    for line in problem_lines(report.problems, quiet, verbose):
+    for line in problem_lines(report.problems, quiet, verbose, _failed_notes(report)):
         typer.echo(line, err=True)
+
+
+def _failed_notes(report: ExportReport) -> dict[str, list[str]]:
+    """The notes each error failed, by the error as said (a template error met by 41
+    notes is one line: the notes are where a person looks for the session it failed on)."""
+    failed: dict[str, list[str]] = {}
+    for change in report.changes:
+        if change.action is Action.FAILED and change.message:
+            failed.setdefault(change.message, []).append(change.relpath)
+    return failed
 
 
 def _changed(counts: SourceCounts) -> bool:
     return bool(counts.written or counts.failed or counts.saved or counts.deleted)
 
 
-def problem_lines(problems: list[Problem], quiet: bool, verbose: bool) -> list[str]:
+def problem_lines(
+    problems: list[Problem],
+    quiet: bool,
+    verbose: bool,
+    failed_notes: dict[str, list[str]] | None = None,
+) -> list[str]:
     """One line per distinct problem (a template mistake hit by 300 notes is one line), and
     past ``WARNINGS_PER_FILE`` warnings of one file, one line counting the rest of them;
     so for the notes of one source kept because their source gives fewer turns (each named
-    by its note: an upgrade that reads a source otherwise warned 155 times, line by line)."""
+    by its note: an upgrade that reads a source otherwise warned 155 times, line by line).
+    An error that failed notes (``failed_notes``: by the error as said) is followed by a
+    line naming the first of them, or with ``verbose`` one line for each."""
     seen: dict[str, int] = {}
     shown: dict[str, int] = {}  # warnings of a file (or kept notes of a source) listed so far
     folded: dict[str, int] = {}  # those not listed
@@ -305,7 +323,18 @@ def problem_lines(problems: list[Problem], quiet: bool, verbose: bool) -> list[s
             lines.append(_folded_line(line[1:], folded[line[1:]]))
         else:
             lines.append(line if count == 1 else f"{line} ({count} times)")
+            notes = (failed_notes or {}).get(line.removeprefix("error: "), [])
+            lines += _note_lines(notes, verbose) if line.startswith("error: ") else []
     return lines
+
+
+def _note_lines(notes: list[str], verbose: bool) -> list[str]:
+    if verbose or len(notes) == 1:
+        return [f"  in note: {visible(note)}" for note in notes]
+    if not notes:
+        return []
+    more = counted(len(notes) - 1, "more", "more")
+    return [f"  in note: {visible(notes[0])} and {more} (--verbose names every one)"]
 
 
 _KEPT_GROUP = "\0kept "  # (no path starts with a NUL)

@@ -114,8 +114,9 @@ def test_the_nightly_log_says_a_repeated_error_once(tmp_path, home):
     assert entry[0].endswith(
         "exit 1: 3 sessions found, 0 created, 0 updated, 0 unchanged, 3 failed"
     )
-    assert len(entry) == 2 and entry[1].startswith("  error: ") and entry[1].endswith("(3 times)")
-    assert entry[1].strip() == result.stderr.strip()  # as the terminal said it
+    assert len(entry) == 3 and entry[1].startswith("  error: ") and entry[1].endswith("(3 times)")
+    assert entry[2].startswith("    in note: ")  # the first note it failed, and how many more
+    assert [line[2:] for line in entry[1:]] == result.stderr.splitlines()  # as the terminal
 
 
 # -- no vault --------------------------------------------------------------------------------

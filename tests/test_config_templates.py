@@ -350,7 +350,8 @@ def test_templates_init_says_when_the_config_names_other_templates(tmp_path):
         result.stdout
     )
     (vault / ".ccexport" / "config.toml").write_text('templates = ".ccexport/templates"\n')
-    assert "the next export uses them" in run("templates", "init", "--vault", str(vault)).stdout
+    again = run("templates", "init", "--force", "--vault", str(vault))  # (copied: not kept)
+    assert "the next export uses them" in again.stdout
 
 
 def test_templates_init_into_a_file_is_a_usage_error(tmp_path):

@@ -104,7 +104,7 @@ def test_a_syntax_error_in_a_template_it_includes_needs_attention(tmp_path: Path
     assert code == 1
     (said,) = [c for c in checks if c["status"] == "attention"]
     assert f"{folder / 'parts' / 'header.md'}:2: template syntax error" in said["message"]
-    (folder / "parts" / "header.md").write_text("fine {{ title }}\n", encoding="utf-8")
+    (folder / "parts" / "header.md").write_text("fine {{ title | inline }}\n", encoding="utf-8")
     code, checks = _doctor(tmp_path / "v")
     assert all(c["status"] == "ok" for c in checks), checks
 
@@ -143,7 +143,7 @@ def test_files_a_template_includes_or_imports_are_part_of_it(tmp_path: Path) -> 
 
 def test_a_misspelt_note_template_needs_attention(tmp_path: Path) -> None:
     folder = _overrides(tmp_path / "v")
-    (folder / "sesion.md.j2").write_text("# {{ title }}\n")
+    (folder / "sesion.md.j2").write_text("# {{ title | inline }}\n")
     code, checks = _doctor(tmp_path / "v")
     assert code == 1
     (said,) = [c for c in checks if c["status"] == "attention"]
@@ -155,7 +155,7 @@ def test_doctor_checks_the_templates_given_with_templates(tmp_path: Path) -> Non
     ("does not apply"), said "the default templates are used", and never read them."""
     folder = tmp_path / "mine"
     folder.mkdir()
-    (folder / "session.md.j2").write_text("# {{ title }}\n{% if %}\n")
+    (folder / "session.md.j2").write_text("# {{ title | inline }}\n{% if %}\n")
     args = ["doctor", "--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--json"]
     for given in (args + ["--templates", str(folder)], ["--templates", str(folder)] + args):
         result = runner.invoke(app, given)
@@ -170,7 +170,7 @@ def test_a_template_that_fails_when_a_note_is_made_needs_attention(tmp_path: Pat
     """It read well, so doctor said "All good." while the export failed every note (an
     unknown variable, a method the sandbox refuses): tplaudit F4. Tried on a sample."""
     folder = _overrides(tmp_path / "v")
-    (folder / "session.md.j2").write_text("# {{ title }}\n{{ nosuch }}\n")
+    (folder / "session.md.j2").write_text("# {{ title | inline }}\n{{ nosuch }}\n")
     code, checks = _doctor(tmp_path / "v")
     assert code == 1
     (said,) = [c for c in checks if c["status"] == "attention"]
@@ -210,7 +210,7 @@ def test_a_missing_include_is_named_with_the_line_naming_it(tmp_path: Path) -> N
     """doctor said "…/session.md.j2: template not found: nope.j2", no line, where the run
     says "…/session.md.j2:2: …"; in a file the template includes, that file's line."""
     folder = _overrides(tmp_path / "v")
-    (folder / "session.md.j2").write_text('# {{ title }}\n{% include "footer.j2" %}\n')
+    (folder / "session.md.j2").write_text('# {{ title | inline }}\n{% include "footer.j2" %}\n')
     (folder / "footer.j2").write_text('footer\n\n{% include "nope.j2" %}\n')
     code, checks = _doctor(tmp_path / "v")
     (said,) = [c for c in checks if c["status"] == "attention"]
@@ -278,9 +278,9 @@ def test_files_in_a_subfolder_are_said_as_those_beside_the_templates(tmp_path: P
     session = folder / "session.md.j2"
     session.write_text('{% include "parts/header.md" %}\n' + session.read_text(encoding="utf-8"))
     (folder / "parts").mkdir()
-    (folder / "parts" / "header.md").write_text("from {{ title }}\n", encoding="utf-8")
+    (folder / "parts" / "header.md").write_text("from {{ title | inline }}\n", encoding="utf-8")
     (folder / "parts" / "old.j2").write_text("a file nothing uses\n", encoding="utf-8")
-    (folder / "parts" / "session.md.j2").write_text("# {{ title }}\n", encoding="utf-8")
+    (folder / "parts" / "session.md.j2").write_text("# {{ title | inline }}\n", encoding="utf-8")
     (folder / ".git").mkdir()
     (folder / ".git" / "x.j2").write_text("{% if %}\n", encoding="utf-8")
     code, checks = _doctor(tmp_path / "v")
@@ -298,12 +298,12 @@ def test_a_misspelt_variable_is_said_with_the_name_meant(tmp_path: Path) -> None
     nearest known name (difflib), as the export says it."""
     for n, (line, said) in enumerate(
         (
-            ("{{ sesion.title }}", "'sesion' is undefined (did you mean session?)"),
-            ("{{ session.titel }}", "has no attribute 'titel' (did you mean title?)"),
+            ("{{ sesion.title | inline }}", "'sesion' is undefined (did you mean session?)"),
+            ("{{ session.titel | inline }}", "has no attribute 'titel' (did you mean title?)"),
         )
     ):
         folder = _overrides(tmp_path / f"v{n}")
-        (folder / "session.md.j2").write_text(f"# {{{{ title }}}}\n{line}\n")
+        (folder / "session.md.j2").write_text(f"# {{{{ title | inline }}}}\n{line}\n")
         code, checks = _doctor(tmp_path / f"v{n}")
         assert code == 1
         (check,) = [c for c in checks if c["status"] == "attention"]
@@ -316,14 +316,14 @@ def test_doctor_run_twice_in_one_process_reads_the_template_as_edited(tmp_path: 
     first run's template on the sample (cached), so a template mended in between still
     failed, and one broken in between read as good."""
     folder = _overrides(tmp_path / "v")
-    (folder / "session.md.j2").write_text("# {{ title }}\n")
+    (folder / "session.md.j2").write_text("# {{ title | inline }}\n")
     code, checks = _doctor(tmp_path / "v")
     assert {c["status"] for c in checks} == {"ok"}
-    (folder / "session.md.j2").write_text("# {{ title }}\n{{ nosuch }}\n")
+    (folder / "session.md.j2").write_text("# {{ title | inline }}\n{{ nosuch }}\n")
     code, checks = _doctor(tmp_path / "v")
     assert code == 1
     (said,) = [c for c in checks if c["status"] == "attention"]
     assert "'nosuch' is undefined; met on a sample session" in said["message"]
-    (folder / "session.md.j2").write_text("# {{ title }}\n")
+    (folder / "session.md.j2").write_text("# {{ title | inline }}\n")
     code, checks = _doctor(tmp_path / "v")
     assert {c["status"] for c in checks} == {"ok"}

@@ -1,0 +1,220 @@
+"""``doctor``'s reading of a person's templates for what renders without an error but harms
+the notes: session text printed with no escaping filter (it becomes live Markdown: an
+unclosed ``<!--`` or ``%%`` in a title hides the person's notes below in reading view, a
+Templater command runs), a sample note ending inside an open code block or comment, and a
+template writing frontmatter of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jinja2 import nodes
+
+    from .doctor_check import Check
+    from .notespec import NoteSettings
+
+# The filters that make session text safe to print (``filter_args``), and those whose
+# result is a number, not the text.
+_ESCAPING = frozenset({"prose", "literal", "inline", "fence", "code", "callout", "wikilink"})
+_NO_TEXT = frozenset({"length", "count", "int", "float", "wordcount", "to_json", "tojson"})
+# A ``replace`` is the author's own escaping, for a place no filter of ours fits (the
+# shipped project index quotes ``project`` in a Dataview query with it): not said.
+_OWN_ESCAPING = frozenset({"replace"})
+# Session text, by the name or field a template reads it as, with the filter to use.
+_RAW_NAMES = {"title": "inline", "project": "inline"}
+_RAW_FIELDS = {
+    "text": "prose", "prompt": "prose", "explanation": "prose", "description": "inline",
+    "title": "inline", "project": "inline", "summary": "inline", "cwd": "code",
+    "git_branch": "code", "agent_label": "inline", "output": 'fence("text")',
+    "command": "code",
+}  # fmt: skip
+
+
+def raw_text_checks(templates: Path, names: Iterable[str]) -> list[Check]:
+    """One check for each output expression that prints session text with no escaping
+    filter, by file and line, in the files ``names`` of ``templates`` (the overrides and
+    the files they use: one nothing uses writes nothing)."""
+    import jinja2
+
+    from .doctor_check import Check
+
+    checks = []
+    env = jinja2.Environment()
+    for name in sorted(set(names)):
+        path = templates / name
+        try:
+            parsed = env.parse(path.read_text(encoding="utf-8"))
+        except Exception:  # noqa: BLE001 (template_checks says why it cannot be read)
+            continue
+        for line, shown, use in _raw_outputs(parsed):
+            said = (
+                f"{path}:{line}: prints {shown} unescaped: session text becomes live Markdown "
+                f"(an unclosed <!-- or %% hides your notes below it in reading view); use "
+                f"`| {use}`"
+            )
+            checks.append(Check("Templates", "attention", said))
+    return checks
+
+
+def _raw_outputs(node: nodes.Node) -> list[tuple[int, str, str]]:
+    """(line, the expression as written, the filter to use) for each output of session text
+    with no escaping filter; a ``{% filter prose %}`` block's outputs are escaped."""
+    from jinja2 import nodes
+
+    found: list[tuple[int, str, str]] = []
+    for child in node.iter_child_nodes():
+        if isinstance(child, nodes.FilterBlock) and _escapes(child.filter):
+            continue
+        if isinstance(child, nodes.Output):
+            for expr in child.nodes:
+                if not isinstance(expr, nodes.TemplateData):
+                    found += [(expr.lineno, *raw) for raw in _raw_in(expr)]
+            continue
+        found += _raw_outputs(child)
+    return found
+
+
+def _escapes(filter_node: Any) -> bool:
+    while filter_node is not None:  # (``{% filter upper | prose %}``: its last is outermost)
+        if filter_node.name in _ESCAPING:
+            return True
+        filter_node = filter_node.node
+    return False
+
+
+def _raw_in(expr: nodes.Node) -> list[tuple[str, str]]:
+    """The session text ``expr`` prints as it is: (its name as written, the filter to use)."""
+    from jinja2 import nodes
+
+    if isinstance(expr, nodes.Filter):
+        if expr.name in _ESCAPING | _NO_TEXT | _OWN_ESCAPING:
+            return []
+        return _raw_in(expr.node) if expr.node is not None else []
+    if isinstance(expr, nodes.CondExpr):
+        return _raw_in(expr.expr1) + (_raw_in(expr.expr2) if expr.expr2 is not None else [])
+    if isinstance(expr, nodes.Concat):
+        return [raw for part in expr.nodes for raw in _raw_in(part)]
+    if isinstance(expr, nodes.Add):
+        return _raw_in(expr.left) + _raw_in(expr.right)
+    if isinstance(expr, nodes.Call) and isinstance(expr.node, nodes.Getattr):
+        return _raw_in(expr.node.node)  # a method of the text: ``item.text.strip()``
+    field = _field_read(expr)
+    if field is None:
+        return []
+    name, is_field = field
+    use = (_RAW_FIELDS if is_field else _RAW_NAMES).get(name)
+    return [(_written(expr), use)] if use else []
+
+
+def _field_read(expr: nodes.Node) -> tuple[str, bool] | None:
+    """(the name, whether it is a field of a value) that ``expr`` reads, or None."""
+    from jinja2 import nodes
+
+    if isinstance(expr, nodes.Name):
+        return expr.name, False
+    if isinstance(expr, nodes.Getattr):
+        return expr.attr, True
+    if isinstance(expr, nodes.Getitem) and isinstance(expr.arg, nodes.Const):
+        return (expr.arg.value, True) if isinstance(expr.arg.value, str) else None
+    return None
+
+
+def _written(expr: nodes.Node) -> str:
+    """``item.text``, ``s["title"]``: the expression as a person wrote it, near enough."""
+    from jinja2 import nodes
+
+    if isinstance(expr, nodes.Name):
+        return expr.name
+    if isinstance(expr, nodes.Getattr):
+        return f"{_written(expr.node)}.{expr.attr}"
+    if isinstance(expr, nodes.Getitem) and isinstance(expr.arg, nodes.Const):
+        return f"{_written(expr.node)}[{expr.arg.value!r}]"
+    return "…"
+
+
+def sample_output_checks(templates: Path, settings: NoteSettings | None) -> list[Check]:
+    """What the session template's part of a sample note does to the note around it: ends
+    inside an open code block or comment (the person's notes below shown as code, or
+    hidden), or starts with frontmatter of its own (a rule and a heading, not properties)."""
+    from .doctor_check import Check
+
+    body = sample_body(templates, settings)
+    if body is None:
+        return []
+    template = templates / "session.md.j2"
+    checks = []
+    if body.lstrip("\ufeff").startswith("---"):
+        checks.append(
+            Check(
+                "Templates",
+                "attention",
+                f"{template} starts its part with ---, as frontmatter would: below ccexport's "
+                "own properties it is a rule and a heading, not properties; put properties "
+                "in the config's [frontmatter] add (README, Properties)",
+            )
+        )
+    if opened := still_open(body):
+        checks.append(
+            Check(
+                "Templates",
+                "attention",
+                f"{template} leaves {opened} open at the end of a sample note: the end "
+                'marker, "## My notes" and your notes below it would show as '
+                f"{'code' if 'code' in opened else 'nothing (hidden)'} in Obsidian",
+            )
+        )
+    return checks
+
+
+def sample_body(templates: Path, settings: NoteSettings | None) -> str | None:
+    """The part the session template of ``templates`` writes for ``sample_session``, or
+    None when it fails (``tried_on_a_sample`` says why) or there is none of the person's."""
+    from dataclasses import replace
+    from datetime import UTC
+
+    from .doctor_templates import sample_session
+    from .notes import build_note
+    from .notespec import NoteSettings
+
+    if not (templates / "session.md.j2").is_file():
+        return None
+    chosen = replace(
+        settings or NoteSettings(timezone=UTC), templates=templates, frontmatter_add={}
+    )
+    try:
+        return build_note(sample_session(), "sample.md", chosen, lambda key: None).body
+    except Exception:  # noqa: BLE001 (said by template_checks)
+        return None
+
+
+def still_open(text: str) -> str | None:
+    """What ``text`` leaves open at its end: "a code block (```)", "an HTML comment
+    (<!--)", "a comment (%%)", or None."""
+    fence = ""
+    comment_html = comment_obsidian = False
+    for line in text.split("\n"):
+        stripped = line.lstrip(" >")
+        if fence:
+            run = stripped[: len(stripped) - len(stripped.lstrip(fence[0]))]
+            if len(run) >= len(fence) and not stripped[len(run) :].strip():
+                fence = ""
+            continue
+        mark = stripped[:1]
+        if mark in ("`", "~") and not (comment_html or comment_obsidian):
+            run = stripped[: len(stripped) - len(stripped.lstrip(mark))]
+            if len(run) >= 3 and not (mark == "`" and "`" in stripped[len(run) :]):
+                fence = run
+                continue
+        comment_obsidian ^= line.count("%%") % 2 == 1
+        if comment_html:
+            comment_html = "-->" not in line
+        elif "<!--" in line:
+            comment_html = "-->" not in line[line.rindex("<!--") :]
+    if fence:
+        return f"a code block ({fence})"
+    if comment_html:
+        return "an HTML comment (<!--)"
+    return "a comment (%%)" if comment_obsidian else None

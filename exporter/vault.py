@@ -126,6 +126,7 @@ class Vault(NotePlaces):
         self.relist = False  # a note the index notes leave out is back: write them again
         self.run = self.state.run + 1  # this run's stamp on the notes it writes or finds moved
         self._targets: vaultlinks.LinkTargets | None = None  # (built when first needed)
+        self.own_links: set[str] | None = None  # what the person's notes link to (vaultbacklinks)
         self._last_move: int | None = None  # the last run that found a note moved
         self._noted: set[str] = set()  # keys recorded by this run
         self._unnamed = unnamed_notes(self.root)  # (``NoteSurvey._survey``)

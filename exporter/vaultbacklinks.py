@@ -36,7 +36,15 @@ def link_name(target: str) -> str:
 
 
 def names_linked_by_own_notes(vault: Vault) -> set[str]:
-    """The names (``link_name``) the person's notes link to."""
+    """The names (``link_name``) the person's notes link to: read once a run, with the
+    first part to go (a change of settings can drop parts of hundreds of sessions: a walk
+    of the vault each was hours on a big one). A run writes none of the person's notes."""
+    if vault.own_links is None:
+        vault.own_links = _read_own_links(vault)
+    return vault.own_links
+
+
+def _read_own_links(vault: Vault) -> set[str]:
     names: set[str] = set()
     for relpath, _ in vault.note_files():
         folder, _, name = relpath.rpartition("/")

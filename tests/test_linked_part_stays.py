@@ -5,11 +5,14 @@ links between ccexport's own notes (a part's links to the next) do not count."""
 
 from __future__ import annotations
 
+import sys
 from datetime import UTC
 from pathlib import Path
 
-from test_part_notes import LIMIT, _numbered, exported
+from claude_builder import ClaudeSession
+from test_part_notes import LIMIT, _numbered, export, exported, grow
 
+from exporter import vaultio
 from exporter.export import ExportOptions, run_export
 
 
@@ -37,3 +40,30 @@ def test_a_part_the_persons_notes_link_to_stays(tmp_path):
     (vault / "Journal.md").write_text("See the session's note.\n")
     again = _fewer_parts(vault, home, force=True)  # (the session read again: its end written)
     assert sorted(_numbered(vault)) == [1, 2], again.problems
+
+
+def test_the_persons_notes_are_read_once_a_run_however_many_sessions_lose_parts(
+    tmp_path, monkeypatch
+):
+    """A change of settings that drops parts of many sessions reads the person's notes for
+    their links once in the run, not once a session (hours on a big vault)."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    for n in range(3):
+        s = ClaudeSession(f"0000abc{n}-0000-4000-8000-000000000000", "/home/dev/work/big")
+        grow(s, 0, 40)
+        s.write(home / ".claude" / "projects" / "-w-big" / f"{s.session_id}.jsonl")
+    export(vault, home)
+    (vault / "Journal.md").write_text("Nothing linked.\n")
+    reads = []
+    real = vaultio.read_file
+
+    def read_file(root, relpath, *args, **kwargs):
+        # (read for its links: by the backlinks' module, not by the vault's other walks)
+        if relpath == "Journal.md" and "backlinks" in sys._getframe(1).f_code.co_filename:
+            reads.append(relpath)
+        return real(root, relpath, *args, **kwargs)
+
+    monkeypatch.setattr(vaultio, "read_file", read_file)
+    report = _fewer_parts(vault, home)
+    gone = [p.message for p in report.problems if "were removed" in p.message]
+    assert len(gone) == 3 and len(reads) == 1, (gone, reads)

@@ -43,6 +43,7 @@ from .vaultmerge import (
     edit_kept,
     given_properties,
     merge_frontmatter,
+    persons_properties,
     persons_title,
     same_but_line_ends,
     seeded_metadata,
@@ -247,9 +248,12 @@ class Vault(NotePlaces):
         if theirs is not None:  # the person retitled the note: ours goes to its aliases
             metadata = {k: v for k, v in metadata.items() if k != "title"}
             meta = {**meta, "title": theirs}  # (as the index lists it, on every machine)
+        kept_keys = frozenset() if theirs is None else frozenset({"title"})
+        if persons := persons_properties(parsed.metadata, metadata, record):  # (a client…)
+            metadata = {k: v for k, v in metadata.items() if k not in persons}
+            kept_keys |= persons
         done = given_properties(record, seeded)  # (added once: one deleted stays deleted)
         ours_merged = seeded_metadata(metadata, seeded, parsed.metadata, done)
-        kept_keys = frozenset() if theirs is None else frozenset({"title"})
         # An older copy put back whose generated part this machine wrote: the keys of ours
         # in it are ccexport's from then (a part's tokens before it was followed by another)
         own_copy = record is not None and own_older(parsed, record)

@@ -35,6 +35,12 @@ OWNED_KEYS = (
     "client", "share_url", "starred", "archived", "time_from_file", "premium_requests",
 )  # fmt: skip
 OWNED = frozenset(OWNED_KEYS)
+# Keys ccexport took for itself after notes were written without them: a person may have
+# used the name first (a client of theirs, their own ``starred`` or ``archived``). Where the
+# state does not say ccexport wrote it, a value in the note that is not ours is theirs.
+CLAIMED_LATE = frozenset(
+    {"client", "share_url", "starred", "archived", "time_from_file", "premium_requests"}
+)
 
 
 def updated_yaml(
@@ -81,6 +87,22 @@ def updated_yaml(
         anew = notefile.yaml_of(_person_read_in_obsidian(yaml_text, merged, ours))
         spliced = lineends.written(anew, parsed.eol)
     return spliced
+
+
+def persons_properties(
+    existing: dict[str, Any], ours: dict[str, Any], record: NoteRecord | None
+) -> frozenset[str]:
+    """The keys of ``CLAIMED_LATE`` whose value in the note is the person's: there, not
+    written by ccexport as far as the state says (none without a state), and not ccexport's
+    value now. They stay as they are, neither rewritten nor dropped."""
+    wrote = frozenset(record.keys) if record is not None else frozenset()
+    return frozenset(
+        key for key in CLAIMED_LATE
+        if key in existing and key not in wrote and existing[key] != ours.get(key, _ABSENT)
+    )  # fmt: skip
+
+
+_ABSENT = object()
 
 
 def persons_title(

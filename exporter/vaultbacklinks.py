@@ -46,10 +46,11 @@ def names_linked_by_own_notes(vault: Vault) -> set[str]:
 
 def _read_own_links(vault: Vault) -> set[str]:
     names: set[str] = set()
+    ours = {record.path for record in vault.state.notes.values()}  # (not read: ccexport's)
     for relpath, _ in vault.note_files():
         folder, _, name = relpath.rpartition("/")
-        if folder.endswith(COPIES_FOLDER) and is_copy_name(name):
-            continue  # (ccexport's copy of an edit: it links to the note it came from)
+        if relpath in ours or folder.endswith(COPIES_FOLDER) and is_copy_name(name):
+            continue  # (ccexport's notes and its copies of an edit: their links are its own)
         try:
             found = vaultio.read_file(vault.root, relpath)
         except OSError:

@@ -78,8 +78,60 @@ def checked_binop(operator: str, left: Any, right: Any) -> None:
         if right > 0 and abs(left) > 1 and right * left.bit_length() > MAX_POWER_BITS:
             raise TooMuch(f"{left} ** {right} is a number too large to make ({_WHAT_TO_DO})")
     elif operator == "%" and isinstance(left, str):
-        specs = re.findall(r"%[-+ #0]*(\d*)(?:\.(\d*))?", left)
-        _count_text(max((int(w or 0) + int(p or 0) for w, p in specs), default=0))
+        _count_text(_percent_width(left, right))
+
+
+# A ``%`` conversion's width and precision: digits, or ``*`` for the next argument's value.
+_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-+ #0]*(\*|\d*)(?:\.(\*|\d*))?")
+# A ``str.format`` field's spec: [[fill]align][sign][z][#][0][width][grouping][.precision]
+_BRACE_SPEC = re.compile(r"(?:.?[<>=^])?[-+ ]?z?#?0?(\d*)[,_]?(?:\.(\d+))?")
+
+
+def _largest_int(values: Any) -> int:
+    values = values.values() if isinstance(values, dict) else values
+    values = values if isinstance(values, (tuple, list)) else (values,)
+    return max((v for v in values if type(v) is int), default=0)
+
+
+def _percent_width(text: str, args: Any) -> int:
+    """The widest ``text % args`` pads one value to (a ``*`` takes an argument's value)."""
+    biggest = _largest_int(args) if "*" in text else 0
+    return max(
+        ((biggest if w == "*" else int(w or 0)) + (biggest if p == "*" else int(p or 0))
+         for w, p in _PERCENT_SPEC.findall(text)),
+        default=0,
+    )  # fmt: skip
+
+
+def _brace_width(text: str, args: Any) -> int:
+    """The widest ``text.format(*args)`` pads one value to (a spec of fields: any value)."""
+    import string
+
+    try:
+        fields = list(string.Formatter().parse(text))
+    except ValueError:  # (refused by ``format`` itself, before it builds anything)
+        return 0
+    width = 0
+    for _, _, spec, _ in fields:
+        if spec and "{" in spec:
+            width = max(width, 2 * _largest_int(args))
+        elif spec and (found := _BRACE_SPEC.match(spec)):
+            width = max(width, int(found.group(1) or 0) + int(found.group(2) or 0))
+    return width
+
+
+def _format_checked(function: Any) -> Any:
+    """Jinja's ``format`` filter (``"%s" % args``), refusing a width past the note's
+    limits before it pads."""
+    import functools
+
+    @functools.wraps(function)
+    def checked(value: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str):
+            _count_text(_percent_width(value, args or kwargs))
+        return function(value, *args, **kwargs)
+
+    return checked
 
 
 def _width_checked(function: Any, argument: str, position: int) -> Any:
@@ -209,8 +261,26 @@ def sandbox() -> type[jinja2.Environment]:
             self.globals["range"] = counted_range
             self.globals["lipsum"] = counted_lipsum
             self.globals["namespace"] = CheckedNamespace
+            self.filters["format"] = _format_checked(self.filters["format"])
             for name, (argument, position) in _WIDTH_FILTERS.items():
                 self.filters[name] = _width_checked(self.filters[name], argument, position)
+
+        def wrap_str_format(self, value: Any) -> Any:
+            """Jinja's sandboxed ``str.format`` / ``format_map``, refusing a width past the
+            note's limits before it pads ("{:300000000}".format(1))."""
+            wrapped = super().wrap_str_format(value)
+            if wrapped is None:
+                return None
+            text, named_map = value.__self__, value.__name__ == "format_map"
+
+            def checked(*args: Any, **kwargs: Any) -> Any:
+                given = [*args, *kwargs.values()]
+                if named_map and args and isinstance(args[0], dict):
+                    given = list(args[0].values())
+                _count_text(_brace_width(text, given))
+                return wrapped(*args, **kwargs)
+
+            return checked
 
         def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
             checked_binop(operator, left, right)
@@ -225,9 +295,9 @@ def sandbox() -> type[jinja2.Environment]:
                     f"{name}() cannot be called in a template (only methods of text, "
                     "numbers, lists, dicts and dates can)"
                 )
-            if getattr(obj, "__name__", "") in _WIDTH_METHODS and isinstance(
-                getattr(obj, "__self__", None), (str, bytes)
-            ):  # ("x".ljust(3000000000): refused before it pads)
+            called, owner = getattr(obj, "__name__", ""), getattr(obj, "__self__", None)
+            if called in _WIDTH_METHODS and isinstance(owner, (str, bytes)):
+                # ("x".ljust(3000000000): refused before it pads)
                 _count_text(max([a for a in args if isinstance(a, int)], default=0))
             result = super().call(context, obj, *args, **kwargs)
             if isinstance(result, (str, bytes, list)) and len(result) > MAX_NOTE_CHARS:

@@ -8,6 +8,7 @@ Every token here is built at test time by concatenation (none is real)."""
 from __future__ import annotations
 
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -162,19 +163,36 @@ BUILT_TOO_BIG = (
     "{{ lipsum(3000000) }}",
     "{% set ns = namespace(s='x' * 1000000) %}{% for i in range(80) %}"
     "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}",
+    # (review31: widths a format takes; 300 MB each, built in a second without the check)
+    "{{ '%*d' % (300000000, 1) }}",
+    "{{ '%300000000d' | format(1) }}",
+    "{{ '%(n)300000000d' | format(n=1) }}",
+    "{{ '{:300000000}'.format(1) }}",
+    "{{ '{:{w}}'.format(1, w=300000000) }}",
+    "{{ '{:.300000000f}'.format(1.5) }}",
+    "{{ '{x:>300000000}'.format_map({'x': 1}) }}",
 )
 
 
 BUILT_NAMES = ("text-times", "times-text", "ljust", "center", "percent", "power", "lipsum",
-               "namespace-doubled")  # fmt: skip
+               "namespace-doubled", "percent-star", "format-filter", "format-filter-named",
+               "str-format", "str-format-nested", "str-format-precision",
+               "format-map")  # fmt: skip
 
 
 @pytest.mark.parametrize("source", BUILT_TOO_BIG, ids=BUILT_NAMES)
 def test_what_one_step_would_build_too_big_is_refused_before_it_is_built(tmp_path, source):
     began = time.monotonic()
-    with pytest.raises(TemplateError) as raised:
-        _render_source(tmp_path, f"# title\n{source}\n")
+    tracemalloc.start()
+    try:
+        with pytest.raises(TemplateError) as raised:
+            _render_source(tmp_path, f"# title\n{source}\n")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
     assert time.monotonic() - began < 10
+    if "namespace" not in source:  # (a doubled value is counted once it is made)
+        assert peak < 64 * 1024 * 1024, f"{peak:,} bytes built before it was refused"
     assert raised.value.line == 2, raised.value
     assert "built more than" in raised.value.what or "too large" in raised.value.what
 
@@ -182,8 +200,11 @@ def test_what_one_step_would_build_too_big_is_refused_before_it_is_built(tmp_pat
 def test_small_builds_still_work(tmp_path):
     source = (
         "{{ '-' * 3 }}{{ [1] * 2 }}{{ 2 ** 10 }}{{ '%3d' % 7 }}{{ 'a' | center(3) }}{{ 7 % 3 }}"
+        "{{ '%*d' % (3, 7) }}{{ '%2s' | format('b') }}{{ '{:>3}'.format('c') }}"
+        "{{ '{:.2f}'.format(1.5) }}{{ '{:{w}}'.format('d', w=2) }}{{ '%d items' % 5000000000 }}"
     )
-    assert _render_source(tmp_path, source) == "---[1, 1]1024  7 a 1"
+    expected = "---[1, 1]1024  7 a 1  7 b  c1.50d 5000000000 items"
+    assert _render_source(tmp_path, source) == expected
 
 
 def test_running_out_of_memory_says_so_with_the_line(tmp_path):

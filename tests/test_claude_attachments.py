@@ -155,7 +155,7 @@ def test_a_hook_that_blocked_or_failed_and_a_file_changed_outside_are_notices(tm
     session, problems = _load(tmp_path, _session(EDITED, BLOCKED, FAILED))
     assert problems == []
     assert _notices(session) == [
-        "/home/dev/shop/tax.py was modified outside Claude Code, by the user or a linter",
+        "/home/dev/shop/tax.py changed since Claude Code read it (an edit of the user's, a linter or a command)",
         "A hook blocked the tool call (PreToolUse:Bash): rm -rf is not allowed",
         "A hook failed (PostToolUse:Edit, exit code 127): prettier: command not found",
     ]
@@ -188,7 +188,7 @@ def test_the_note_shows_each_kind_shown(tmp_path):
     assert ">     return sum(items)" in first_turn
     assert "> [!cite] Selected in the editor `/home/dev/shop/cart.py:2`" in first_turn
     for said in (
-        "/home/dev/shop/tax.py was modified outside Claude Code, by the user or a linter",
+        "/home/dev/shop/tax.py changed since Claude Code read it (an edit of the user's, a linter or a command)",
         "A hook blocked the tool call (PreToolUse:Bash): rm -rf is not allowed",
         "A hook failed (PostToolUse:Edit, exit code 127): prettier: command not found",
         "Plan mode entered",

@@ -1,9 +1,9 @@
 """Claude Code's ``attachment`` lines beyond the editor's context (claude_editor.py) and
 queued prompts (claude_queued.py): what of them is evidence of what happened in the
 session. A file the person attached with ``@`` (``file``, with the prompt it came with), a
-file changed outside the session (``edited_text_file``: by the person or their linter), a
-hook that blocked something or failed, and plan mode or ultra effort entered and left are
-shown; the rest is what the harness told the model (reminders, listings, deltas, memory
+file changed since Claude Code read it (``edited_text_file``: by the person, a linter or a
+command), a hook that blocked something or failed, and plan mode or ultra effort entered
+and left are shown; the rest is what the harness told the model (reminders, listings, deltas, memory
 files, a budget's tally) and stays out, as the cleaning of a prompt's text leaves such
 reminders out. docs/sources/claude-code.md has the table, with the reason for each kind.
 Part of the transcript builder (claude_transcript.py), kept apart to be read on its own:
@@ -67,9 +67,9 @@ def attachment_notice(attachment: dict[str, Any]) -> NoticePart | None:
         path = _text(attachment.get("filename"))
         if path is None:
             return None
-        return NoticePart(
-            "notification", f"{path} was modified outside Claude Code, by the user or a linter"
-        )
+        # (Claude Code tells the model the user or a linter did it; a command can too)
+        by = "an edit of the user's, a linter or a command"
+        return NoticePart("notification", f"{path} changed since Claude Code read it ({by})")
     if kind == "hook_blocking_error":
         return _blocked(attachment)
     if kind == "hook_non_blocking_error":

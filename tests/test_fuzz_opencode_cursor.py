@@ -98,12 +98,12 @@ def test_a_tool_call_of_a_damaged_status_keeps_its_result_and_says_so(tmp_path, 
 
 def test_a_tool_call_of_no_status_holding_only_an_error_is_a_failed_result():
     from exporter.adapters._times import Times
-    from exporter.adapters.opencode.convert import _tool
+    from exporter.adapters.opencode.toolcall import tool_parts
 
     part = oc_tool("bash", {"command": "ls"}, status="error", error="mk9x boom")
     del part["state"]["status"]
     odd = Times()
-    call, result = _tool(part, odd, "here")
+    call, result = tool_parts(part, odd, "here")
     assert (result.output, result.is_error) == ("mk9x boom", True)
     assert len(odd.odd) == 1
 

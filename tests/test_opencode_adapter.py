@@ -683,11 +683,11 @@ def test_an_opencode_time_of_zero_or_less_is_no_time(unset):
 def test_a_tool_that_ends_before_it_starts_has_no_duration_not_a_negative_one():
     from opencode_builder import tool
 
-    from exporter.adapters.opencode.convert import _tool
+    from exporter.adapters.opencode.toolcall import tool_parts
 
-    backwards = _tool(tool("bash", {"command": "ls"}, "a\n", seconds=-2))
+    backwards = tool_parts(tool("bash", {"command": "ls"}, "a\n", seconds=-2))
     assert backwards[1].duration is None
-    assert _tool(tool("bash", {"command": "ls"}, "a\n", seconds=1.5))[1].duration == 1.5
+    assert tool_parts(tool("bash", {"command": "ls"}, "a\n", seconds=1.5))[1].duration == 1.5
 
 
 def test_a_session_with_its_times_unset_is_dated_by_its_messages(tmp_path):

@@ -30,17 +30,16 @@ from ...model import (
     TextPart,
     ThinkingPart,
     ToolCallPart,
-    ToolResultPart,
     Usage,
     add_usage,
     usage_per_model,
 )
-from .._jsonl import json_text
 from .._times import Times
 from .._unanswered import last_reply_marked
-from .._values import quoted
 from ..vscode import project_of_path
 from .files import attachment
+from .toolcall import tool_parts
+from .values import is_number, text_of
 
 # Part types that carry nothing to show: step boundaries, file-system snapshots, @agent
 # mentions (the prompt's text already names the agent).
@@ -80,7 +79,7 @@ def to_session(
     own = times is None
     builder = _Builder(times or Times(), f"session {info.get('id')}")
     revert = info.get("revert")
-    builder.revert_at = _text(revert.get("messageID")) if isinstance(revert, dict) else None
+    builder.revert_at = text_of(revert.get("messageID")) if isinstance(revert, dict) else None
     problems = list(stored.problems)
     for data, parts in stored.messages:
         try:
@@ -108,10 +107,10 @@ def to_session(
     updated = builder.time(stamps.get("updated"), builder.session)
     if own:
         builder.times.report(problems, stored.path, source)
-    cwd = _text(info.get("directory")) or builder.cwd or stored.worktree
+    cwd = text_of(info.get("directory")) or builder.cwd or stored.worktree
     models = builder.models or [m for m in [_model_name(info.get("model"), "id")] if m]
-    parent = _text(info.get("parentID"))
-    title = _text(info.get("title"))
+    parent = text_of(info.get("parentID"))
+    title = text_of(info.get("title"))
     dated = [m.timestamp for m in builder.messages if m.timestamp]
     session = Session(
         source=source,
@@ -141,7 +140,7 @@ def _shared_or_archived(info: dict[str, Any], stamps: dict[str, Any]) -> dict[st
     ``share_url``), and ``archived`` when they archived it (a ``time.archived`` set)."""
     facts: dict[str, Any] = {}
     share = info.get("share")
-    url = _text(share.get("url")) if isinstance(share, dict) else None
+    url = text_of(share.get("url")) if isinstance(share, dict) else None
     if url and re.fullmatch(r"https?://\S+", url.strip()):  # (a link, not any text)
         facts["share_url"] = url.strip()
     archived = stamps.get("archived")
@@ -174,10 +173,10 @@ class _Builder:
 
     def add(self, data: dict[str, Any], parts: list[dict[str, Any]]) -> None:
         role = data.get("role")
-        ident = _text(data.get("id"))
+        ident = text_of(data.get("id"))
         when = self.time(_get(data, "time", "created"), f"{self.session}, message {ident}")
         if self.first_agent is None:
-            self.first_agent = _text(data.get("agent"))
+            self.first_agent = text_of(data.get("agent"))
         if ident is not None and ident == self.revert_at:
             self._emit("system", [NoticePart("decision", _UNDONE)], f"{ident}#revert", when)
         if role == "user" and not parts:
@@ -195,7 +194,7 @@ class _Builder:
         for part in parts:
             kind = part.get("type")
             if kind == "text":
-                text = _text(part.get("text"))
+                text = text_of(part.get("text"))
                 if text and not part.get("ignored"):
                     if part.get("synthetic"):
                         # Not typed: what OpenCode added (an @-mentioned file as read, a
@@ -232,20 +231,20 @@ class _Builder:
         for part in parts:
             kind = part.get("type")
             if kind == "text":
-                text = _text(part.get("text"))
+                text = text_of(part.get("text"))
                 if text and not part.get("ignored"):
                     # OpenCode's own words in the reply (a failed command's note): shown
                     # as a notification, never as the model's.
                     synthetic = part.get("synthetic")
                     out.append(NoticePart("notification", text) if synthetic else TextPart(text))
             elif kind == "reasoning":
-                text = _text(part.get("text"))
+                text = text_of(part.get("text"))
                 if text:
                     out.append(ThinkingPart(text))
             elif kind == "tool":
-                out += _tool(part, self.times, f"{self.session}, message {ident}")
+                out += tool_parts(part, self.times, f"{self.session}, message {ident}")
                 if _get(part, "state", "status") in ("pending", "running"):  # (no result yet)
-                    self.running.add(str(_text(part.get("callID")) or _text(part.get("id"))))
+                    self.running.add(str(text_of(part.get("callID")) or text_of(part.get("id"))))
             elif kind == "patch":
                 listed = part.get("files")
                 files = (
@@ -272,8 +271,8 @@ class _Builder:
         if kind == "file":
             return [attachment(part)]
         if kind == "subtask":
-            prompt, agent = _text(part.get("prompt")), _text(part.get("agent"))
-            description = _text(part.get("description"))
+            prompt, agent = text_of(part.get("prompt")), text_of(part.get("agent"))
+            description = text_of(part.get("description"))
             return [
                 ToolCallPart("task", {"prompt": prompt, "subagent_type": agent}, None, description)
             ]
@@ -327,71 +326,6 @@ class _Builder:
         self.messages.append(Message(role, tuple(parts), ident, when, model))
 
 
-def _names_an_argument(title: str | None, arguments: Any) -> bool:
-    """OpenCode titles a call in words (a shell command's description, a task's) or by an
-    argument: a pattern, a URL, a path (made relative to the project). Only words are a
-    description; an argument is machine text, shown as code."""
-    if not title or not isinstance(arguments, dict):
-        return False
-    values = [v for k, v in arguments.items() if isinstance(v, str) and k != "description"]
-    return any(
-        v == title or v.endswith(("/" + title, "\\" + title.replace("/", "\\"))) for v in values
-    )
-
-
-def _tool(part: dict[str, Any], odd: Times | None = None, where: str = "") -> list[Part]:
-    state = part.get("state") if isinstance(part.get("state"), dict) else {}
-    name = _text(part.get("tool")) or "tool"
-    call_id = _text(part.get("callID")) or _text(part.get("id"))
-    metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
-    child = _text(metadata.get("sessionId")) if name == "task" else None
-    title = _text(state.get("title"))
-    if _names_an_argument(title, state.get("input")):
-        title = None  # machine text (a path, a pattern): the call is titled by that argument
-    call = ToolCallPart(name, state.get("input"), call_id, title, child)
-    status = state.get("status")
-    if status in ("pending", "running"):  # no result yet
-        return [call]
-    if status not in ("completed", "error", "success"):  # damaged: what it holds is shown
-        if "output" not in state and "error" not in state:
-            return [call]
-        kind = quoted(status)
-        what = "has no status" if status is None else f"has a status not known here ({kind})"
-        (odd or Times()).wrong_type(
-            f"a tool call {what}: what it holds is shown as its result", where
-        )
-        status = "error" if "output" not in state else "completed"
-    exit_code = metadata.get("exit")
-    if not isinstance(exit_code, int) or isinstance(exit_code, bool):
-        exit_code = None
-    output = state.get("error") if status == "error" else state.get("output")
-    # A command that ran and exited non-zero is ``completed`` too, its exit code beside its
-    # output: it failed, as a Codex command with that exit code does.
-    failed = status == "error" or bool(exit_code)
-    times = state.get("time") if isinstance(state.get("time"), dict) else {}
-    start, end = times.get("start"), times.get("end")
-    # An end before the start (a clock set back, a damaged part) gives no duration, not a
-    # negative one.
-    timed = _number(start) and _number(end) and end >= start
-    duration = (end - start) / 1000 if timed else None
-    result = ToolResultPart(
-        # (any other value as JSON, as it was stored: never a Python repr such as True)
-        output if isinstance(output, str) else "" if output is None else json_text(output),
-        call_id,
-        failed,
-        exit_code,
-        duration,
-    )
-    # Files the tool returned (an image it read, a screenshot): file parts of their own.
-    attached = state.get("attachments")
-    files = (
-        [attachment(a) for a in attached if isinstance(a, dict)]
-        if isinstance(attached, list)
-        else []
-    )
-    return [call, result, *files]
-
-
 def _lost_prompt(data: dict[str, Any]) -> NoticePart:
     """A prompt with no part at all: the person sent it (its message is there, with its
     time), but its text is in no part (a part file lost or never migrated, a part row
@@ -406,11 +340,11 @@ def _lost_prompt(data: dict[str, Any]) -> NoticePart:
 
 
 def _error_notice(error: dict[str, Any]) -> NoticePart:
-    name = _text(error.get("name")) or "error"
+    name = text_of(error.get("name")) or "error"
     if name == "MessageAbortedError":
         return NoticePart("interrupted")
     detail = error.get("data") if isinstance(error.get("data"), dict) else {}
-    message = _text(detail.get("message"))
+    message = text_of(detail.get("message"))
     return NoticePart("error", f"{name}: {message}" if message else name)
 
 
@@ -418,8 +352,8 @@ def _model_name(value: Any, key: str = "modelID") -> str | None:
     """``provider/model`` from ``{providerID, modelID}`` (a session's model: ``key="id"``)."""
     if not isinstance(value, dict):
         return None
-    model = _text(value.get(key))
-    provider = _text(value.get("providerID"))
+    model = text_of(value.get(key))
+    provider = text_of(value.get("providerID"))
     if not model:
         return None
     return f"{provider}/{model}" if provider else model
@@ -427,7 +361,7 @@ def _model_name(value: Any, key: str = "modelID") -> str | None:
 
 def _time(value: Any) -> datetime | None:
     """Epoch milliseconds -> UTC (0 or less: a time not set, not 1970)."""
-    if not _number(value) or not value > 0:
+    if not is_number(value) or not value > 0:
         return None
     try:
         return datetime.fromtimestamp(value / 1000, UTC)
@@ -440,13 +374,5 @@ def _get(data: dict[str, Any], key: str, inner: str) -> Any:
     return value.get(inner) if isinstance(value, dict) else None
 
 
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
 def _int(value: Any) -> int:
-    return int(value) if _number(value) else 0
+    return int(value) if is_number(value) else 0

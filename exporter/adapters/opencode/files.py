@@ -9,15 +9,16 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from ...model import AttachmentPart
+from .values import text_of
 
 
 def attachment(part: dict[str, Any]) -> AttachmentPart:
     """A file part; a ``data:`` URL is decoded, other URLs name a file kept elsewhere."""
-    mime = _text(part.get("mime")) or "application/octet-stream"
+    mime = text_of(part.get("mime")) or "application/octet-stream"
     url = part.get("url")
     source = part.get("source") if isinstance(part.get("source"), dict) else {}
     # An @-mentioned file without a filename is named by its path (source, or file:// URL).
-    name = _text(part.get("filename")) or _text(source.get("path")) or _file_path(url)
+    name = text_of(part.get("filename")) or text_of(source.get("path")) or _file_path(url)
     data = None
     if isinstance(url, str) and url.startswith("data:") and ";base64," in url[:200]:
         try:
@@ -31,10 +32,6 @@ def _file_path(url: Any) -> str | None:
     if not isinstance(url, str) or not url.startswith("file://"):
         return None
     try:
-        return _text(unquote(urlparse(url).path))
+        return text_of(unquote(urlparse(url).path))
     except ValueError:  # "file://[host/…": not a URL; the prompt around it still counts
         return None
-
-
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None

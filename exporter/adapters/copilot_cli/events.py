@@ -29,7 +29,7 @@ from .._values import json_kind, tool_name
 from . import SOURCE, values
 from .attachments import attachment_parts, result_extras
 from .threads import Thread
-from .usage import model_usage, positive, token_details
+from .usage import positive, premium_requests, shutdown_totals
 from .values import arguments_of, error_text, result_text, seconds, text_of, truncation_text
 
 # Known types that carry nothing for a note (system prompt, notices, hooks, bookkeeping).
@@ -208,26 +208,19 @@ class EventLog:
             self.trusted = self.trusted or found.group(1)
 
     def on_shutdown(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
-        """The process's token totals: per model (``modelMetrics``), else, when no model
-        has them (CLI 1.0.77 writes ``{requests: 2}`` alone), the session's
-        ``tokenDetails``."""
-        metrics = data.get("modelMetrics")
-        counted = False
-        for model, entry in metrics.items() if isinstance(metrics, dict) else []:
+        """The process's token totals (``usage.shutdown_totals``) and premium requests."""
+        models, session_wide = shutdown_totals(data)
+        counted = session_wide is not None
+        for model, usage in models:
             self.main.model(model)
-            usage = model_usage(entry) if isinstance(entry, dict) else None
             if usage is not None:
                 counted = True
                 self.usage = self.usage + usage
                 add_usage(self.per_model, model, usage)
-        if not counted:
-            usage = token_details(data.get("tokenDetails"))
-            if usage is not None:
-                counted = True
-                self.usage = self.usage + usage
+        if session_wide is not None:
+            self.usage = self.usage + session_wide
         self.metrics = self.metrics or counted
-        premium = data.get("totalPremiumRequests")
-        if isinstance(premium, int | float) and not isinstance(premium, bool) and premium >= 0:
+        if (premium := premium_requests(data)) is not None:
             self.premium_requests = (self.premium_requests or 0) + premium
 
     # -- conversation --------------------------------------------------------------------

@@ -49,3 +49,25 @@ def token_details(details: Any) -> Usage | None:
     ):
         return None
     return Usage(tokens("input"), tokens("output"), tokens("cache_read"), tokens("cache_write"))
+
+
+def shutdown_totals(data: dict) -> tuple[list[tuple[str, Usage | None]], Usage | None]:
+    """A process's ``session.shutdown`` totals: each model it names, with its tokens (None
+    where it has none), and, when no model has them (CLI 1.0.77 writes ``{requests: 2}``
+    alone), the session's ``tokenDetails``."""
+    metrics = data.get("modelMetrics")
+    models = [
+        (model, model_usage(entry) if isinstance(entry, dict) else None)
+        for model, entry in (metrics.items() if isinstance(metrics, dict) else [])
+    ]
+    if any(usage is not None for _, usage in models):
+        return models, None
+    return models, token_details(data.get("tokenDetails"))
+
+
+def premium_requests(data: dict) -> int | float | None:
+    """The premium requests a process's shutdown counts (``totalPremiumRequests``), what
+    Copilot bills by; None where it says none."""
+    premium = data.get("totalPremiumRequests")
+    counted = isinstance(premium, int | float) and not isinstance(premium, bool)
+    return premium if counted and premium >= 0 else None

@@ -45,7 +45,7 @@ def _kind_of(value: Any) -> str:
 def checked_filters() -> dict[str, Any]:
     """The text filters, each checking its text arguments first."""
     from . import markdown
-    from .render import _note_link, _short_model
+    from .render import note_link, short_model_name
 
     def prose(text: Any) -> str:
         return "" if text is None else markdown.escape_prose(text_argument(text, "prose"))
@@ -80,12 +80,12 @@ def checked_filters() -> dict[str, Any]:
         )
 
     def short_model(name: Any) -> str:
-        return "" if name is None else _short_model(text_argument(name, "short_model"))
+        return "" if name is None else short_model_name(text_argument(name, "short_model"))
 
     def wikilink(target: Any, label: Any = None) -> str:
         if target is None:  # no link to a note named "None"
             return ""
-        return _note_link(
+        return note_link(
             text_argument(target, "wikilink"),
             None if label is None else text_argument(label, "wikilink"),
         )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .markdown import escape_inline
-from .render import _short_model
+from .render import short_model_name
 
 PROJECT_TEMPLATE_SHA256 = "e46fd59c957c3e560e8e9eecb5b62772bf04eb71f92127594923464530666627"
 PROJECTS_TEMPLATE_SHA256 = "4605f89c6e6b9a4ce10f065b7045f6d6059dd09722323867974f83692996510d"
@@ -59,7 +59,7 @@ def project_index_body(c: dict[str, Any]) -> str | None:
         if model:
             shown = models.get(model)
             if shown is None:
-                shown = models[model] = escape_inline(_short_model(model))
+                shown = models[model] = escape_inline(short_model_name(model))
             line += " · " + shown
         if messages:
             line += f" · {messages} messages"

@@ -64,7 +64,7 @@ def _to_json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
-def _short_model(name: str) -> str:
+def short_model_name(name: str) -> str:
     """``claude-sonnet-4-5-20250929`` -> ``claude-sonnet-4-5``: the dated suffix is noise."""
     return re.sub(r"-\d{8}$", "", name)
 
@@ -80,7 +80,7 @@ def filters() -> dict[str, Any]:
     return {**checked_filters(), "to_json": _to_json}
 
 
-def _note_link(target: Any, label: str | None = None) -> str:
+def note_link(target: Any, label: str | None = None) -> str:
     """The ``wikilink`` filter: its target made a name a note can have, as note names are
     made (``# | ^ [ ]`` and the like become ``-``), so session text given as a target
     cannot link to a heading or block, or end the link; ``{{ project | wikilink }}`` is

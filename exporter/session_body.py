@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .markdown import callout, clipped_code, code_span, escape_inline, escape_prose, fence
-from .render import _short_model
+from .render import short_model_name
 
 UNANSWERED = (
     "No result of this call was recorded (the session ended, or was read, before the tool "
@@ -91,7 +91,7 @@ def _header(c: dict[str, Any]) -> str:
     if started and "time_from_file" in facts:
         line += " (the file's time)"
     if session.models:
-        line += " · " + escape_inline(", ".join(map(_short_model, session.models)))
+        line += " · " + escape_inline(", ".join(map(short_model_name, session.models)))
     if facts.get("premium_requests"):  # (a count of none is a property, not said here)
         count = facts["premium_requests"]
         line += f" · {count} premium request{'' if count == 1 else 's'}"

@@ -17,13 +17,13 @@ from urllib.parse import unquote
 from . import notefile, vaultio
 from .editcopies import FOLDER as COPIES_FOLDER
 from .editcopies import is_copy_name
+from .vaultlinks import WIKILINK
 
 if TYPE_CHECKING:
     from .vault import Vault
 
-# [[target]], [[target|alias]], [[target#heading]], ![[target]]; [text](target.md), its
-# spaces %20 and its parentheses balanced (Obsidian's "(part 2)"), or [text](<tar get.md>)
-_WIKILINK = re.compile(r"\[\[([^\]|#^\n]+)")
+# [text](target.md), its spaces %20 and its parentheses balanced (Obsidian's "(part 2)"),
+# or [text](<tar get.md>); wikilinks are read as the vault reads them (``vaultlinks.WIKILINK``)
 _MARKDOWN_LINK = re.compile(r"\]\(\s*(?:<([^<>\n]+)>|((?:[^()\s]|\([^()\s]*\))+))")
 
 
@@ -63,7 +63,7 @@ def _read_own_links(vault: Vault) -> set[str]:
             fm = notefile.read_frontmatter(text)
             if fm is not None and notefile.identity(fm):
                 continue  # a note of ccexport's
-        names.update(link_name(m.group(1)) for m in _WIKILINK.finditer(text))
+        names.update(link_name(m.group(1)) for m in WIKILINK.finditer(text))
         for m in _MARKDOWN_LINK.finditer(text):
             names.add(link_name(unquote(m.group(1) or m.group(2))))
     return names

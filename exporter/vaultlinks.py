@@ -38,8 +38,9 @@ CHOICES_TRIED = 64  # ways to read links to notes gone that share titles (each a
 AS_WRITTEN = ""  # a choice for a link: left as it is
 _PROJECT_INDEX = f"{INDEX_PREFIX}project/"  # a project's index note, by its key
 
-# A wikilink: its target, then its alias if it has one ("[[a/b|c]]": "a/b", "c").
-_LINK = re.compile(r"\[\[([^\[\]|#^\n]+)((?:[#^][^\[\]|\n]*)?)(?:\|([^\[\]\n]*))?\]\]")
+# A wikilink: its target, its heading or block, its alias if it has one ("[[a/b|c]]": "a/b",
+# "", "c"); also how vaultbacklinks reads the links of the person's notes.
+WIKILINK = re.compile(r"\[\[([^\[\]|#^\n]+)((?:[#^][^\[\]|\n]*)?)(?:\|([^\[\]\n]*))?\]\]")
 
 
 def stem(path: str) -> str:
@@ -231,7 +232,8 @@ def links_followed(
     # (by its alias, a title). Two notes of one title: each is tried, and the hash decides.
     options: dict[int, list[str]] = {}
     if leads_nowhere:
-        nowhere = [m for m in _LINK.finditer(owned) if targets.key_of(m.group(1), folder) is None]
+        links = WIKILINK.finditer(owned)
+        nowhere = [m for m in links if targets.key_of(m.group(1), folder) is None]
         titled = {m.start(): targets.keys_by_title(m.group(3) or "") for m in nowhere}
         # One name, one note: a parent's "Full transcript: [[x]]" is the note its
         # "Subagents: [[x|title]]" names.
@@ -254,7 +256,7 @@ def links_followed(
     # since): Obsidian's link to it, put back; or the link as written, where its target is
     # how another note was linked then; or Obsidian's link to a note of the alias's title
     # that was there (renamed in Obsidian, then deleted or moved). The hash decides.
-    for match in _LINK.finditer(owned):
+    for match in WIKILINK.finditer(owned):
         target, alias = match.group(1), match.group(3)
         key = targets.key_of(target, folder)
         if key is None or written_target(key, targets.path_then(key, note.run)) == target:
@@ -298,7 +300,7 @@ def links_followed(
         for files in (False, True) if attachment else (False,):
             for aliases in (False, True):
                 changed = False
-                text = _LINK.sub(
+                text = WIKILINK.sub(
                     lambda m, a=aliases, f=files, c=chosen: put_back(m, a, f, c), owned
                 )
                 if changed and hash_matches(text, written_hash):

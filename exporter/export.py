@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -292,18 +291,14 @@ class _Run(Submitting):
     def _say_not_read(self) -> None:
         """The units a full disk kept from being read, said in its one line (a run on a big
         home read every one of them, for minutes, to write nothing: review29)."""
-        full = self.notes.full
-        if not self._unread or full is None:
+        if not self._unread:
             return
         many = len(self._unread)
         files = "1 session file was" if many == 1 else f"{many} session files were"
         shown = ", ".join(self._unread[:NOT_READ_SHOWN])
         more = f" and {many - NOT_READ_SHOWN} more" if many > NOT_READ_SHOWN else ""
-        said = (f"{full.message}; {files} then not read, their sessions not exported "
-                f"({shown}{more}): the next run exports them")  # fmt: skip
-        problems = self.report.problems
-        at = next((i for i, p in enumerate(problems) if p is full), len(problems))
-        problems[at : at + 1] = [replace(full, message=said)]
+        self.notes.full_also(f"{files} then not read, their sessions not exported "
+                             f"({shown}{more}): the next run exports them")  # fmt: skip
 
     def _counts(self, source: str) -> SourceCounts:
         return source_counts(self.report, source)

@@ -301,6 +301,13 @@ class NoteWriter:
         self._said_again(self.full, problem)
         self.full = problem
 
+    def full_also(self, said: str) -> None:
+        """Add ``said`` to the one line of a full disk (what the run then left unread)."""
+        if self.full is not None:
+            problem = replace(self.full, message=f"{self.full.message}; {said}")
+            self._said_again(self.full, problem)
+            self.full = problem
+
     def late_failures(self, changes: list[Change]) -> list[Change]:
         """Notes whose fsync or rename failed when the vault landed them (failed after all),
         or which the person saved meanwhile (kept as they saved them: a warning)."""

@@ -15,7 +15,6 @@ stretch around the keyword at each of the four alignments, and the rules read th
 from __future__ import annotations
 
 import binascii
-import re
 from base64 import b64decode, b64encode
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -23,7 +22,8 @@ from typing import TYPE_CHECKING
 
 import re2
 
-from .redact_split import NOT_PREFIXES
+from .redact_names import PLACED, PLACEHOLDER
+from .redact_split import prefix_rule
 
 if TYPE_CHECKING:
     from .redact_rules import Rule
@@ -98,7 +98,7 @@ def encoded_keywords(rules: Sequence[Rule]) -> tuple[str, ...]:
     prefixes = {
         word
         for rule in rules
-        if not rule.generic and not rule.fold and rule.id not in NOT_PREFIXES
+        if prefix_rule(rule)
         for word in rule.keywords
         if word.isascii() and " " not in word
     }
@@ -135,7 +135,7 @@ def redact_encoded(
     for start, end, rule_id in spans:
         if start < last:
             continue
-        pieces += (data[last:start], f"[REDACTED:{rule_id}]".encode())
+        pieces += (data[last:start], PLACEHOLDER.format(rule_id).encode())
         last = end
         if counts is not None:
             counts[rule_id] += 1
@@ -160,13 +160,10 @@ def _secret_in(data: bytes, start: int, end: int, redacted: Redacted) -> str | N
             continue
         out = redacted(text)
         if out is not text:
-            found = _PLACED.search(out)
+            found = PLACED.search(out)
             if found is not None:
                 return found.group(1)
     return None
-
-
-_PLACED = re.compile(r"\[REDACTED:([A-Za-z0-9_.-]{1,100})\]")
 
 
 def _whole_run(data: bytes, start: int, end: int) -> tuple[int, int]:

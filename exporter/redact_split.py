@@ -40,6 +40,13 @@ NOT_PREFIXES = frozenset({
     "password-flag", "aws-secret-key", "discord-bot-token", "cookie", "uri-credentials",
     "slack-webhook", "discord-webhook", "teams-webhook", "azure-sas-token",
 })  # fmt: skip
+
+
+def prefix_rule(rule: Rule) -> bool:
+    """Does ``rule`` know a token by its prefix (specific, not folded, not of a name)?"""
+    return not (rule.generic or rule.fold or rule.id in NOT_PREFIXES)
+
+
 # Rules whose keyword stands inside or at the end of their token (``…-us14``, ``:AA…``,
 # ``…T3BlbkFJ…``): the next item of a split one may hold it instead of the first.
 _INNER_WORDS = frozenset({
@@ -56,9 +63,7 @@ class SplitItems:
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         self.rules = frozenset(
-            i
-            for i, r in enumerate(rules)
-            if r.near and r.keywords and not (r.generic or r.fold or r.id in NOT_PREFIXES)
+            i for i, r in enumerate(rules) if r.near and r.keywords and prefix_rule(r)
         )
         # (Only theirs: a private key's lines are a list's items, and its own rule reads them.)
         self._ids = frozenset(rules[i].id for i in self.rules)

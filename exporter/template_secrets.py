@@ -12,12 +12,13 @@ line holds one. A template that builds a secret from pieces at render time (``'g
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import Problem
+from .redact_names import PLACED, PLACEHOLDER
 
 if TYPE_CHECKING:
     import jinja2
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from .redact import Redactor
 
 BOM = "\ufeff"
-_MARKER = re.compile(r"\[REDACTED:([A-Za-z0-9_.-]{1,100})\]")
 # The rules the templates are read with: the built-in ones until a run says otherwise
 # (``use_rules``), so that nothing renders a template unredacted by default.
 _DEFAULT = object()
@@ -54,20 +54,28 @@ def redacted_source(source: str, rules: Redactor | None) -> tuple[str, list[tupl
     source = source.removeprefix(BOM)
     if rules is None:
         return source, []
+    redacted, found = _redacted(source, rules)
+    return redacted, list(found)
+
+
+@lru_cache(maxsize=64)
+def _redacted(source: str, rules: Redactor) -> tuple[str, tuple[tuple[int, str], ...]]:
+    """(``redacted_source``'s work, once per text and rules: a run reads a template when its
+    secrets are said, when its files are walked and when it is compiled.)"""
     redacted = rules.text(source)
     if redacted is source or redacted == source:
-        return source, []
+        return source, ()
     was, now = source.splitlines(), redacted.splitlines()
     found: list[tuple[int, str]] = []
     matcher = difflib.SequenceMatcher(None, was, now, autojunk=False)
     for tag, start, _, new_start, new_end in matcher.get_opcodes():
         if tag == "equal":
             continue
-        before = set(_MARKER.findall("\n".join(was[start : start + 1])))
-        for rule in dict.fromkeys(_MARKER.findall("\n".join(now[new_start:new_end]))):
+        before = set(PLACED.findall("\n".join(was[start : start + 1])))
+        for rule in dict.fromkeys(PLACED.findall("\n".join(now[new_start:new_end]))):
             if rule not in before:
                 found.append((start + 1, rule))
-    return redacted, found
+    return redacted, tuple(found)
 
 
 def person_loader(user_dir: str, rules: Any) -> jinja2.BaseLoader:
@@ -84,9 +92,10 @@ def person_loader(user_dir: str, rules: Any) -> jinja2.BaseLoader:
     return PersonLoader(user_dir)
 
 
-def secret_said(rule: str) -> str:
-    """What a warning says of a secret found in a template (after its file and line)."""
-    return f"holds a {rule}: written as [REDACTED:{rule}]; take it out of the template"
+def secret_said(rule: str, of: str = "template") -> str:
+    """What a warning says of a secret found in a template (after its file and line), or
+    in the configuration's ``add`` values (``of``)."""
+    return f"holds a {rule}: written as {PLACEHOLDER.format(rule)}; take it out of the {of}"
 
 
 def template_secrets(
@@ -140,13 +149,9 @@ def redacted_additions(
         if redacted is value or redacted == value:
             continue
         kept[key] = redacted
-        for rule in dict.fromkeys(_MARKER.findall(redacted)):
+        for rule in dict.fromkeys(PLACED.findall(redacted)):
             problems.append(
-                Problem(
-                    f"config frontmatter.add.{key}",
-                    f"holds a {rule}: written as [REDACTED:{rule}]; take it out of the "
-                    "configuration",
-                )
+                Problem(f"config frontmatter.add.{key}", secret_said(rule, of="configuration"))
             )
     return kept, problems
 

@@ -47,18 +47,16 @@ def checked_filters() -> dict[str, Any]:
     from . import markdown
     from .render import note_link, short_model_name
 
+    # (none is "" here, which prose, literal, inline and short_model print as nothing; a
+    # fence, a code span and a link would print something, so those ask for none first)
     def prose(text: Any) -> str:
-        return "" if text is None else markdown.escape_prose(text_argument(text, "prose"))
+        return markdown.escape_prose(text_argument(text, "prose"))
 
     def literal(text: Any) -> str:
-        return (
-            ""
-            if text is None
-            else markdown.escape_prose(text_argument(text, "literal"), literal=True)
-        )
+        return markdown.escape_prose(text_argument(text, "literal"), literal=True)
 
     def inline(text: Any) -> str:
-        return "" if text is None else markdown.escape_inline(text_argument(text, "inline"))
+        return markdown.escape_inline(text_argument(text, "inline"))
 
     def fence(text: Any, lang: Any = "") -> str:
         if text is None:
@@ -80,7 +78,7 @@ def checked_filters() -> dict[str, Any]:
         )
 
     def short_model(name: Any) -> str:
-        return "" if name is None else short_model_name(text_argument(name, "short_model"))
+        return short_model_name(text_argument(name, "short_model"))
 
     def wikilink(target: Any, label: Any = None) -> str:
         if target is None:  # no link to a note named "None"

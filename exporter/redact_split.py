@@ -89,7 +89,7 @@ class SplitItems:
         """``data`` with every piece of each token that ``finds`` sees only with items
         joined replaced by its placeholder (``counts`` gains one a token); ``data`` itself
         when there is none. Looked for when a prefix is in it (``spots``)."""
-        if not self.rules.intersection(spots) or (b'",' not in data and b"'," not in data):
+        if self.rules.isdisjoint(spots) or (b'",' not in data and b"'," not in data):
             return data
         pieces: list[bytes] = []
         last = 0

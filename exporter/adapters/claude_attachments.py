@@ -117,8 +117,7 @@ class SessionAttachments:
         elif kind == "file":
             # The person's ``@`` mention, read for them: with the prompt it was sent with.
             # With none (a file read again after a compaction) it is the harness's.
-            part = attached_file(attachment) if self.prompt is not None else None
-            if part is not None and self.prompt is not None:
+            if self.prompt is not None and (part := attached_file(attachment)) is not None:
                 self.prompt.parts.append(part)
         elif kind in _MODES:
             mode, on = _MODES[kind]

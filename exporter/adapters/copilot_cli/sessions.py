@@ -3,6 +3,7 @@ linked both ways with the call that delegated to it."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ...model import Message, Session, TextPart, Usage, linked_message, usage_per_model
@@ -70,7 +71,7 @@ def log_sessions(log: EventLog, facts: dict[str, str]) -> list[Session]:
 def _premium(count: float | None) -> dict[str, Any]:
     """The session's premium requests, a whole number where it is one (``3``, not ``3.0``);
     a model with a multiplier below one costs a fraction (``0.33``)."""
-    if count is None or count != count or count == float("inf"):
+    if count is None or not math.isfinite(count):  # (never NaN: ``usage.premium_requests``)
         return {}
     return {"premium_requests": int(count) if float(count).is_integer() else round(count, 4)}
 

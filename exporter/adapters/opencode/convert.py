@@ -144,7 +144,7 @@ def _shared_or_archived(info: dict[str, Any], stamps: dict[str, Any]) -> dict[st
     if url and re.fullmatch(r"https?://\S+", url.strip()):  # (a link, not any text)
         facts["share_url"] = url.strip()
     archived = stamps.get("archived")
-    if isinstance(archived, int | float) and not isinstance(archived, bool) and archived > 0:
+    if is_number(archived) and archived > 0:
         facts["archived"] = True
     return facts
 

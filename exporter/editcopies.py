@@ -75,6 +75,18 @@ def said_in_note(parsed: notefile.NoteText, saved: str, when: datetime | None = 
     return lineends.written(f"{line}\n{gap}", parsed.eol) + after
 
 
+def copy_folders(notes_folder: str) -> tuple[str, str]:
+    """The folders copies of edits are in: the visible one, the hidden one of earlier
+    versions."""
+    return folder_of(notes_folder, ""), HIDDEN
+
+
+def is_copy(folder: str, name: str) -> bool:
+    """Is the file ``name`` in ``folder`` (of ``copy_folders``) a copy of an edit? In the
+    hidden folder every file is; the person's own files may share the visible one."""
+    return folder == HIDDEN or is_copy_name(name)
+
+
 def is_copy_name(name: str) -> bool:
     """Is ``name`` one ``save_edit`` gives (the person's own files may share the folder)?"""
     return _COPY_NAME.match(name) is not None
@@ -84,12 +96,12 @@ def copies_left(vault: Path, notes_folder: str) -> dict[str, list[str]]:
     """The copies of edits still in the vault, by folder (the visible one, the hidden one
     of earlier versions): those the person has not yet dealt with and deleted."""
     found: dict[str, list[str]] = {}
-    for folder in (folder_of(notes_folder, ""), HIDDEN):
+    for folder in copy_folders(notes_folder):
         try:
             names = sorted(p.name for p in (vault / folder).iterdir() if p.is_file())
         except OSError:
             continue
-        names = [n for n in names if folder == HIDDEN or is_copy_name(n)]
+        names = [n for n in names if is_copy(folder, n)]
         if names:
             found[folder] = names
     return found

@@ -140,12 +140,12 @@ def scan_vault(
                 for u in units.get(key) or [None]]  # fmt: skip
         why = _kept_by_any(whys)
         _scan_note(root, rules, key, record, why, scan)
-    from .editcopies import HIDDEN, folder_of, is_copy_name
+    from .editcopies import copy_folders, is_copy
 
     # (the visible folder of edit copies, which a sync tool carries; the hidden one before)
-    for folder in (folder_of(notes_folder, ""), HIDDEN):
+    for folder in copy_folders(notes_folder):
         for relpath in _files_in(root, folder, scan):
-            if folder == HIDDEN or is_copy_name(relpath.rpartition("/")[2]):
+            if is_copy(folder, relpath.rpartition("/")[2]):
                 _scan_plain(root, rules, relpath, CONFLICT, CONFLICT_WHY, scan)
     from .vaultattach import written_name
 

@@ -57,6 +57,11 @@ def some_text(value: Any) -> bool:
     return isinstance(value, str) and bool(value)
 
 
+def stripped_text(value: Any) -> str | None:
+    """A text without the blanks around it; None for one of blanks only, or no text."""
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
 def trimmed(text: str) -> str:
     """``text`` without the blank lines before it and the white space after it: its first
     line keeps its indentation (code pasted first in a prompt, four spaces in, stays code;

@@ -16,6 +16,7 @@ import binascii
 from typing import Any
 
 from ..model import AttachmentPart, NoticePart
+from ._values import stripped_text as _text
 from .claude_drafts import Draft
 
 # A mode the person switches on and off: the reminder Claude Code attaches on every turn
@@ -96,10 +97,6 @@ def _which(attachment: dict[str, Any]) -> str:
         said.append(f"exit code {code}")
     said = [s for s in said if s]
     return f" ({', '.join(said)})" if said else ""
-
-
-def _text(value: Any) -> str | None:
-    return value.strip() if isinstance(value, str) and value.strip() else None
 
 
 class SessionAttachments:

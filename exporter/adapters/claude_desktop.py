@@ -27,6 +27,7 @@ import orjson
 
 from ..errors import Problem
 from ._values import json_kind
+from ._values import stripped_text as _text
 from .base import SourceContext, cannot_read, index_unreadable, open_regular
 from .claude_discovery import SOURCE
 
@@ -101,10 +102,6 @@ def sidecar_or_why(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     if not isinstance(obj, dict):
         return None, f"is {json_kind(obj)}, not a JSON object"
     return obj, None
-
-
-def _text(value: Any) -> str | None:
-    return value.strip() if isinstance(value, str) and value.strip() else None
 
 
 def _folder_name(folder: str) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import NoticePart
+from ._values import stripped_text as _text
 
 RETRY_SUBTYPES = ("api_error", "error")
 
@@ -60,7 +61,3 @@ def _api_error(rec: dict[str, Any]) -> NoticePart:
     if isinstance(wait, int | float) and not isinstance(wait, bool) and wait > 0:
         text += f"; retry after {wait:g} s"
     return NoticePart("error", text)
-
-
-def _text(value: Any) -> str | None:
-    return value.strip() if isinstance(value, str) and value.strip() else None

@@ -38,6 +38,14 @@ _SHORTEST_WORD = 4  # a shorter prefix (``sk-``, ``hf_``) spells too little in b
 # (one of these: a body of letters and digits, or URL-safe base64) where it needs it.
 _BODY_STARTS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 _SHORT_WORD = 3
+# A prefix of two spells too little even with one character after it: its token's fixed
+# characters around it make it three (Twilio's ``SK`` and a hex digit, then hex; an Azure
+# client secret's ``Q~`` after a digit), where the rule says what they are.
+_HEX = b"0123456789abcdefABCDEF"
+_TWO_CHAR_WORDS = {
+    "SK": ([f"SK{chr(c)}" for c in _HEX], _HEX),
+    "Q~": ([f"{d}Q~" for d in "0123456789"], _BODY_STARTS.replace(b"-", b"~.-")),
+}
 # URL-safe base64 (``base64.urlsafe_b64encode``, JWTs, Fernet): ``-`` and ``_`` for ``+``, ``/``.
 _URLSAFE = str.maketrans("+/", "-_")
 _FROM_URLSAFE = bytes.maketrans(b"-_", b"+/")
@@ -76,7 +84,7 @@ def encoded_spellings(word: str) -> set[str]:
     return spellings
 
 
-def short_spellings(word: str) -> set[str]:
+def short_spellings(word: str, starts: bytes = _BODY_STARTS) -> set[str]:
     """The four base64 characters a prefix of three (``sk-``) and its token's first
     character decide, wherever the prefix starts in a group of three bytes: at the start of
     a group the prefix's own four; one or two bytes in, its three whole characters and the
@@ -84,7 +92,7 @@ def short_spellings(word: str) -> set[str]:
     letter, a digit, ``_`` or ``-``)."""
     data = word.encode("utf-8")
     spellings = set()
-    for first in _BODY_STARTS:
+    for first in starts:
         body = data + bytes([first])
         spellings.add(b64encode(body + b"\0\0")[:4].decode())
         spellings.add(b64encode(b"\0" + body + b"\0")[2:6].decode())
@@ -107,6 +115,9 @@ def encoded_keywords(rules: Sequence[Rule]) -> tuple[str, ...]:
     words.update(_TOKEN_STARTS)
     spellings = {s for word in words for s in encoded_spellings(word)}
     spellings.update(s for w in prefixes if len(w) == _SHORT_WORD for s in short_spellings(w))
+    for word in prefixes & _TWO_CHAR_WORDS.keys():
+        threes, starts = _TWO_CHAR_WORDS[word]
+        spellings.update(s for three in threes for s in short_spellings(three, starts))
     spellings.update({s.translate(_URLSAFE) for s in spellings})
     return tuple(sorted(spellings))
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
+from .redact_commands import CLIENT_LINE
 from .redact_keys import KEY_BODY_STARTS, PRIVATE_KEY
 from .redact_names import (
     PASSWORD_COMMANDS,
@@ -317,7 +318,10 @@ RULES: tuple[Rule, ...] = (
     _r("uri-credentials", "://",
        r"\b[A-Za-z][\w+.-]{1,20}://[^\s:@/'\"<>`]{0,100}:([^\s@/'\"<>`]{1,200})@[\w\[]",
        pair=True),
-    _r("curl-user-password", ("-u ", "-u\t", "--user"),
+    # In a client's command line (``redact_commands``: its start is part of the match) the
+    # password is one whatever it looks like; elsewhere when random enough.
+    _r("curl-user-password", ("-u ", "-u\t", "--user", "curl"),
+       "(?:" + CLIENT_LINE + r"[ \t]*)?"
        r"(?:\s-u|--user)[\s=]+[\"']?[^\s:\"'@]{1,100}:([^\s\"']{3,200})", entropy=2.0,
        generic=True, pair=True),
     _r("basic-auth-header", "basic",
@@ -333,11 +337,14 @@ RULES: tuple[Rule, ...] = (
     # A flag named for a secret, alone or after its service's name (``--openai-api-key``,
     # Aider's; ``--github-token``, ``--db-password``): not a flag that follows it
     # (``--no-password --verbose``), nor a count (``--max-token 4096``: too short, or plain).
+    # In a client's command line (``redact_commands``: its start is part of the match, its
+    # name a keyword) a password flag's value is one whatever it looks like, short too.
     _r("secret-flag", ("--pass", "-token", "-secret", "-api-key", "-apikey", "-password",
-                       "-passwd"),
-       r"(?i)(?:^|\s)--(?:(?:[a-z0-9]+-){0,3}(?:password|passwd|token|secret|api-?key"
+                       "-passwd", "curl", "wget", "mongo", "twine", "mysql", "mariadb"),
+       "(?i)" + CLIENT_LINE + r"?(?:^|\s)--(?:(?:[a-z0-9]+-){0,3}"
+       r"(?:password|passwd|token|secret|api-?key"
        r"|access-token|auth-token|client-secret)|pass)(?:=|\s+)[\"']?"
-       r"([^\s\"'`;|&<>$-][^\s\"'`;|&<>$]{5,199})", entropy=3.0, generic=True, fold=True),
+       r"([^\s\"'`;|&<>$-][^\s\"'`;|&<>$]{2,199})", entropy=3.0, generic=True, fold=True),
     # The short forms: MySQL's and MariaDB's clients take the password glued to ``-p``
     # (``-p`` alone asks for it; ``-P 3306`` is the port), sshpass the word after ``-p``.
     # Only in their own command line: ``-p 8080`` and ``-pthread`` of other tools stay.

@@ -110,6 +110,10 @@ class SplitItems:
     def _pieces(self, data: bytes, finds: Finds) -> list[tuple[tuple[tuple[int, int], ...], str]]:
         """The pieces (their spans, one an item) of each token split across items, in order."""
         found: set[tuple[tuple[tuple[int, int], ...], str]] = set()
+        # The readings of neighbouring keywords share most of their items (each one's
+        # beginnings and ends are the next one's, shifted by an item): each join is read by
+        # the rules once, however many readings hold it.
+        finds = _read_once(finds)
         pos = 0
         while (m := self._pairs.search(data, pos)) is not None:
             inner = m.start(1) < 0
@@ -134,6 +138,18 @@ class SplitItems:
                         found.update(tokens)
                         break
         return sorted(found)
+
+
+def _read_once(finds: Finds) -> Finds:
+    """``finds``, each text read once (for one list's readings: their joins repeat)."""
+    read: dict[bytes, list[tuple[bytes, str]]] = {}
+
+    def once(joined: bytes) -> list[tuple[bytes, str]]:
+        if joined not in read:
+            read[joined] = finds(joined)
+        return read[joined]
+
+    return once
 
 
 def _across(

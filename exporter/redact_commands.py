@@ -1,0 +1,54 @@
+"""A password a command line gives a client (``curl -u me:…``, ``wget --password …``,
+``mongosh -p …``): a password whatever it looks like, a word of letters too.
+
+Elsewhere a value after ``-u me:`` or ``--password`` must look random to be taken (prose
+says ``--password option``); where a line runs one of these clients, the flag's value is
+its password. ``CLIENT_LINE`` is the command's start, which the rules put before their
+flag (``curl-user-password``, ``secret-flag``) so that their match shows it;
+``command_password`` reads it there.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .redact_names import MYSQL
+
+# The clients whose ``-u user:password``, ``--password …`` (``--http-password``…) is theirs.
+_CLIENTS = (
+    r"curl|wget|" + MYSQL + r"|mongo(?:sh|dump|restore|export|import|stat|top|files)?"
+    r"|(?:docker|podman|buildah|skopeo|nerdctl|oras|helm[ \t]+registry|az)[ \t]+login|twine"
+)
+# A command's start (a line's, after ``;``, ``&``, ``|``, ``(``, a backtick; after ``sudo``
+# and its flags), the client by name or path, and its arguments before the flag. (RE2, in the
+# rules; here with the client's name taken.)
+_LINE = (
+    r"(?:^|[;&|(`\n])[ \t]*(?:[$#>%][ \t]+)?(?:sudo(?:[ \t]+-\S+)*[ \t]+)?(?:[^\s;&|(`\"']*/)?"
+    r"({clients})(?:\.exe)?(?:[ \t]+[^\s|;&<>()]+){{0,30}}?"
+)
+CLIENT_LINE = "(?:" + _LINE.format(clients="?:" + _CLIENTS) + ")"
+_CLIENT_LINE = re.compile(_LINE.format(clients=_CLIENTS))
+_MYSQL = re.compile(MYSQL)
+# The password's flag that ends what a ``secret-flag`` match holds before its value.
+_PASSWORD_FLAG = re.compile(r"(?i)--(?:[a-z0-9]+-){0,3}(?:password|passwd|pass)(=|\s+)[\"']?\Z")
+# A value that points elsewhere, not a password: a path, a URL, a file's ``@…``. (A
+# variable, ``$PW``, the patterns keep themselves.)
+_POINTER = re.compile(r"[/~.@]|[A-Za-z]:[\\/]|\w+://")
+
+
+def command_password(rule_id: str, named: str, value: str) -> bool:
+    """Is ``value`` a password by where it stands: the match of ``rule_id`` before it
+    (``named``) is a client's command line and its password flag?"""
+    if rule_id not in ("curl-user-password", "secret-flag"):
+        return False
+    client = _CLIENT_LINE.match(named)
+    if client is None or _POINTER.match(value):
+        return False
+    if rule_id == "secret-flag":
+        flag = _PASSWORD_FLAG.search(named)
+        if flag is None:
+            return False  # ``--token``, ``--api-key``: a token looks like one
+        # MySQL's ``--password`` with a space asks for it: the next word is a database.
+        if _MYSQL.fullmatch(client.group(1)) and not flag.group(1).startswith("="):
+            return False
+    return True

@@ -91,8 +91,10 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # halves, a token after a terminal code that ends with an escape's backslash goes, and a
 # DSA key in PKCS#8 is known without its armour; 14: base64 of a token with a
 # three-character prefix, and URL-safe base64 of any, goes with its run; a token split over
-# three to ten items of a list loses every piece, and a key of no fixed length its next one.
-ENGINE_VERSION = "14"
+# three to ten items of a list loses every piece, and a key of no fixed length its next one;
+# 15: base64 of Twilio's and Azure's two-character prefixes, and a client's command-line
+# password (``curl -u me:…``, ``wget --password …``) of letters alone.
+ENGINE_VERSION = "15"
 
 
 class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):

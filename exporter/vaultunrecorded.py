@@ -13,6 +13,7 @@ the mark.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -66,15 +67,19 @@ def unrecorded_at_start(vault: Vault, searched: bool) -> Unrecorded:
         return Unrecorded(len(marked), True, _created_since(vault, marked, searched))
     if not searched or (vault.root / STATE_DIR / STATE_FILE).exists():
         return Unrecorded()  # (a state that records no note yet: every note failed)
-    held = [key for key in vault.identities() if _session_note(key)]
+    held = [key for key in vault.identities() if not key.startswith(INDEX_PREFIX)]
     if held and not vault.dry_run:
-        vaultio.write_file(vault.root, MARK, orjson.dumps(sorted(held)))
+        try:  # (a read-only or linked .ccexport: the state's write says so, at the end)
+            vaultio.write_file(vault.root, MARK, orjson.dumps(sorted(held)))
+        except OSError:
+            pass
     return Unrecorded(len(held))
 
 
 def run_finished(vault: Vault) -> None:
     """A run finished: the notes it found unrecorded are now, and it said the warning."""
-    vaultio.remove_file(vault.root, MARK)
+    with contextlib.suppress(OSError):  # (left: the next run says it again)
+        vaultio.remove_file(vault.root, MARK)
 
 
 def unrecorded_notes(unrecorded: Unrecorded, changes: list[Change], dry_run: bool) -> list[Problem]:

@@ -29,6 +29,9 @@ _FRONTMATTER = re.compile(r"\A\ufeff?---[ \t]*\r?\n(?:.*?\r?\n)?---[ \t]*(?:\r?\
 # [text](target.md) as it stands in text the parser did not read (frontmatter, HTML): its
 # spaces %20, its parentheses balanced (Obsidian's "(part 2)"), or [text](<tar get.md>)
 _MARKDOWN_LINK = re.compile(r"\]\(\s*(?:<([^<>\n]+)>|((?:[^()\s]|\([^()\s]*\))+))")
+# What code starts with: a fence or a span's backtick, an indented line (the parser reads
+# a note with any of them; one without is searched as it stands, ten times sooner)
+_MAY_HOLD_CODE = re.compile(r"`|~~~|^(?: {4}|[ ]{0,3}\t)", re.MULTILINE)
 # Inline nodes whose text is the node's own, joined to the text around it (a wikilink
 # spans them: "[[a_b_c]]" is several text nodes), and nodes that break that text.
 _TEXT_NODES = {"text", "inline_html"}
@@ -52,7 +55,10 @@ def note_links(text: str) -> set[str]:
     if m := _FRONTMATTER.match(text):
         _searched(m.group(0), names)
         text = text[m.end() :]
-    _read(_parser()(text), names)
+    if _MAY_HOLD_CODE.search(text):
+        _read(_parser()(text), names)
+    else:  # (no code in it: found as it stands, the parser's links and a few more, sooner)
+        _searched(text, names)
     return names
 
 
@@ -113,7 +119,8 @@ def _read(nodes: list[dict[str, Any]], names: set[str]) -> None:
 
 
 def _wikilinks(text: str, names: set[str]) -> None:
-    names.update(link_name(m.group(1)) for m in WIKILINK.finditer(text))
+    # (a table's "[[note\|shown]]" escapes its pipe: the parser reads it without the "\")
+    names.update(link_name(m.group(1).removesuffix("\\")) for m in WIKILINK.finditer(text))
 
 
 def _searched(text: str, names: set[str]) -> None:

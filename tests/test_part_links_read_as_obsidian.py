@@ -73,3 +73,18 @@ def test_a_wikilink_in_text_is_a_link_and_the_same_in_code_is_not(name, before, 
 def test_a_canvas_that_is_not_one_links_nothing():
     for data in (b"", b"not json", b"[1, 2]", b'{"nodes": 3}', b'{"nodes": [1, {"file": 2}]}'):
         assert canvas_links(data) == set()
+
+
+MARKDOWN = st.text(st.sampled_from("ab .[]()|!#*_-<>\\\n"), max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(MARKDOWN)
+def test_a_note_without_code_is_read_for_every_link_the_parser_finds(text):
+    """A note that cannot hold code is searched as it stands (sooner): that finds every
+    link the parser finds, and may keep a part more, never one less."""
+    from exporter.vaultlinkread import _parser, _read
+
+    parsed: set[str] = set()
+    _read(_parser()(text), parsed)
+    assert parsed <= note_links(text)

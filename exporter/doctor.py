@@ -30,8 +30,12 @@ def diagnose(settings: Any, home: Path | None, config_error: str | None = None) 
     could not be read (``settings`` are then the defaults and the command line's)."""
     units: set[str] = set()  # what the next run reads (discovered), by unit
     checks = source_checks(settings, home, units)
-    checks += vault_checks(settings.vault, settings.folder, settings.attachments)
-    checks += render_checks(settings, home, units) if config_error is None else []
+    state = vault_state(settings.vault)  # (read once: a vault of 20,000 notes, a second)
+    # (the render's checks are made before the vault's, shown after them: the vault's last
+    # check, of notes gone, may follow a moved note's record in this state)
+    rendered = render_checks(settings, home, units, state) if config_error is None else []
+    checks += vault_checks(settings.vault, settings.folder, settings.attachments, state)
+    checks += rendered
     checks += schedule_checks(settings.vault)
     checks += config_checks(settings, config_error)
     checks += template_checks(settings.templates, _note_settings(settings, home))
@@ -150,12 +154,30 @@ def _not_sqlite(refs: list[Any]) -> list[Path]:
     return bad
 
 
+_LOAD = object()  # (``vault_checks`` reads the state itself)
+
+
+def vault_state(vault: Path | None) -> Any:
+    """The vault's state as ``doctor`` reads it, once for all its checks; None without a
+    vault folder."""
+    from .state import State
+
+    if vault is None or not vault.expanduser().is_dir():
+        return None
+    return State.load(vault.expanduser())
+
+
 def vault_checks(
-    vault: Path | None, folder: str = "AI Sessions", attachments: str = "attachments/ccexport"
+    vault: Path | None,
+    folder: str = "AI Sessions",
+    attachments: str = "attachments/ccexport",
+    loaded: Any = _LOAD,
 ) -> list[Check]:
+    """The vault's own checks; ``loaded``: its state (``vault_state``), read here if not
+    given."""
     from .index import INDEX_PREFIX
     from .options import check_vault
-    from .state import LOCK_FILE, STATE_DIR, STATE_FILE, State
+    from .state import LOCK_FILE, STATE_DIR, STATE_FILE
 
     if vault is None:
         from .config import no_vault_message
@@ -175,17 +197,20 @@ def vault_checks(
         checks.append(Check("Vault", "ok", f"{vault} is writable"))
     else:
         checks.append(Check("Vault", "attention", f"{vault} cannot be written by this user"))
-    checks += [
-        Check("Vault", "attention", why) for why in linked_folders(vault, folder, attachments)
-    ]
     state_dir = vault / STATE_DIR
-    holder = _lock_holder(state_dir / LOCK_FILE)
-    if holder:
-        checks.append(Check("Vault", "info", f"a run is writing the vault now ({holder})"))
     state_file = state_dir / STATE_FILE
     state = None
     if state_file.is_file():
-        state = State.load(vault)
+        state = vault_state(vault) if loaded is _LOAD else loaded
+    # (the notes' folder as the run follows it: the person's rename of it in Obsidian)
+    followed = _followed(vault, folder, state)
+    checks += [
+        Check("Vault", "attention", why) for why in linked_folders(vault, followed, attachments)
+    ]
+    holder = _lock_holder(state_dir / LOCK_FILE)
+    if holder:
+        checks.append(Check("Vault", "info", f"a run is writing the vault now ({holder})"))
+    if state is not None:
         # (a state with no notes is a good one of a run that found no conversation; one never
         # read, a link say, holds nothing: ``loaded`` is None)
         if state.unreadable or state.loaded is None:
@@ -200,12 +225,12 @@ def vault_checks(
             sessions = sum(1 for key in state.notes if not key.startswith(INDEX_PREFIX))
             said = f"{sessions} session notes recorded; last changed by a run {last}"
             checks.append(Check("Vault", "ok", said))
-            if gone := _notes_gone(vault):
+            if gone := _notes_gone(vault, state):
                 checks.append(Check("Vault", "attention", gone))
     else:
         checks.append(Check("Vault", "info", "no export has run into this vault yet"))
     # (the copies are below the folder the run follows, the person's rename of it)
-    if saved := _edits_saved_aside(vault, _followed(vault, folder, state)):
+    if saved := _edits_saved_aside(vault, followed):
         checks.append(saved)
     if templater := _templater_runs_new_notes(vault):
         checks.append(Check("Vault", "attention", templater))
@@ -308,14 +333,15 @@ def _templater_runs_new_notes(vault: Path) -> str | None:
     )
 
 
-def _notes_gone(vault: Path) -> str | None:
+def _notes_gone(vault: Path, state: Any) -> str | None:
     """Why the next export would stop: every note recorded is gone, or more than half of
-    them at once (``runstart.stop_if_notes_gone``)."""
+    them at once (``runstart.stop_if_notes_gone``), asked of the vault with its ``state``
+    (a note found moved has its record follow it there)."""
     from .runstart import stop_if_notes_gone
     from .vault import Vault
 
     try:
-        stop_if_notes_gone(Vault(vault, dry_run=True), allowed=False)
+        stop_if_notes_gone(Vault(vault, dry_run=True, state=state), allowed=False)
     except ExporterError as exc:
         return str(exc)
     return None

@@ -14,10 +14,13 @@ from .report import counted
 from .template_secrets import secret_said
 
 
-def render_checks(settings: Any, home: Path | None, found: set[str] | None = None) -> list[Check]:
+def render_checks(
+    settings: Any, home: Path | None, found: set[str] | None = None, state: Any = None
+) -> list[Check]:
     """Redaction in effect, and how many notes of the units it reads (``found``: not an
     Aider run a new reading joined to another) the next run renders again, written with
-    other templates, settings or rules (only those whose text changes are rewritten)."""
+    other templates, settings or rules (only those whose text changes are rewritten).
+    ``state``: the vault's, read here if not given."""
     from .options import export_options
     from .redact_rules import RULES
     from .render import made_by_another, render_entry
@@ -37,7 +40,7 @@ def render_checks(settings: Any, home: Path | None, found: set[str] | None = Non
         off = "redaction is off: secrets reach the vault (nor are its files searched for them)"
         checks = [Check("Vault", "info", off)]
     options = with_vault_zone(export_options(settings, home), machine_zone_name()).options
-    state = State.load(settings.vault.expanduser())
+    state = State.load(settings.vault.expanduser()) if state is None else state
     folder = recorded_folder(settings.vault.expanduser(), state, options.folder)
     if folder != options.folder:  # (the export says so on every run, with what to do)
         moved = f'the notes\' folder "{options.folder}" is "{folder}" now (moved in the vault)'

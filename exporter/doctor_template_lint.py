@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from jinja2 import nodes
 
     from .doctor_check import Check
+    from .doctor_templates import SampleNotes
     from .notespec import NoteSettings
 
 # The filters that make session text safe to print (``filter_args``), and those whose
@@ -135,13 +136,16 @@ def _written(expr: nodes.Node) -> str:
     return "…"
 
 
-def sample_output_checks(templates: Path, settings: NoteSettings | None) -> list[Check]:
+def sample_output_checks(
+    templates: Path, settings: NoteSettings | None, samples: SampleNotes | None = None
+) -> list[Check]:
     """What the session template's part of a sample note does to the note around it: ends
     inside an open code block or comment (the person's notes below shown as code, or
-    hidden), or starts with frontmatter of its own (a rule and a heading, not properties)."""
+    hidden), or starts with frontmatter of its own (a rule and a heading, not properties).
+    ``samples``: the sample's notes, made once for all of doctor's checks."""
     from .doctor_check import Check
 
-    body = sample_body(templates, settings)
+    body = sample_body(templates, settings, samples)
     if body is None:
         return []
     template = templates / "session.md.j2"
@@ -169,23 +173,17 @@ def sample_output_checks(templates: Path, settings: NoteSettings | None) -> list
     return checks
 
 
-def sample_body(templates: Path, settings: NoteSettings | None) -> str | None:
+def sample_body(
+    templates: Path, settings: NoteSettings | None, samples: SampleNotes | None = None
+) -> str | None:
     """The part the session template of ``templates`` writes for ``sample_session``, or
     None when it fails (``tried_on_a_sample`` says why) or there is none of the person's."""
-    from dataclasses import replace
-    from datetime import UTC
-
-    from .doctor_templates import sample_session
-    from .notes import build_note
-    from .notespec import NoteSettings
+    from .doctor_templates import SampleNotes
 
     if not (templates / "session.md.j2").is_file():
         return None
-    chosen = replace(
-        settings or NoteSettings(timezone=UTC), templates=templates, frontmatter_add={}
-    )
     try:
-        return build_note(sample_session(), "sample.md", chosen, lambda key: None).body
+        return (samples or SampleNotes(templates, settings)).note().body
     except Exception:  # noqa: BLE001 (said by template_checks)
         return None
 

@@ -9,7 +9,7 @@ from collections.abc import Collection
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import Problem
 
@@ -46,11 +46,12 @@ def template_checks(templates: Path | None, settings: NoteSettings | None = None
         return [Check("Templates", "attention", f"{templates} holds no *.j2 template")]
     checks: list[Check] = []
     used: dict[str, str] = {}  # a file an override uses -> that override
+    samples = SampleNotes(templates, settings)  # (each made once, for every check of it)
     for name in (n for n in files if n in defaults):
         seen, problem = template_walk(name, templates)
         fails = _TEMPLATE_MAKES.get(name, "the notes made with it cannot be written")
         if problem is None:
-            problem = tried_on_a_sample(name, templates, settings)
+            problem = tried_on_a_sample(name, templates, settings, samples)
             fails = _FAILS_ON.get(name, fails)
         if problem:
             checks.append(Check("Templates", "attention", f"{problem}: {fails}"))
@@ -72,7 +73,8 @@ def template_checks(templates: Path | None, settings: NoteSettings | None = None
             said = f"{templates / name} is used by none of the templates here"
             checks.append(Check("Templates", "info", said))
     linted = [n for n in [*files, *used] if n in defaults or used.get(n)]  # (what is used)
-    return checks + raw_text_checks(templates, linted) + sample_output_checks(templates, settings)
+    made = sample_output_checks(templates, settings, samples)
+    return checks + raw_text_checks(templates, linted) + made
 
 
 def unknown_templates(templates: Path, used: Collection[str] | None = None) -> dict[str, str]:
@@ -143,28 +145,58 @@ _FAILS_ON = {
 }
 
 
+class SampleNotes:
+    """The note of ``sample_session``, made with the session template of ``templates`` and
+    as ccexport's own makes it (the index templates list that one), each once however
+    many checks ask (doctor made the person's twice, ours once per index template)."""
+
+    def __init__(self, templates: Path, settings: NoteSettings | None) -> None:
+        from .notespec import NoteSettings
+
+        # (without the configured properties: an expression of those that fails is the
+        # config's, which the run names so, not this template's)
+        self.chosen = replace(
+            settings or NoteSettings(timezone=UTC), templates=templates, frontmatter_add={}
+        )
+        self._made: dict[bool, Any] = {}  # the person's (True) or ours: the note, or its error
+
+    def note(self, theirs: bool = True) -> Any:
+        """The sample's note; raises what making it raised."""
+        from .notes import build_note
+
+        if theirs not in self._made:
+            chosen = self.chosen if theirs else replace(self.chosen, templates=None)
+            try:
+                self._made[theirs] = build_note(sample_session(), "sample.md", chosen, _no_link)
+            except Exception as exc:  # noqa: BLE001 (raised again to each who asks)
+                self._made[theirs] = exc
+        made = self._made[theirs]
+        if isinstance(made, Exception):
+            raise made
+        return made
+
+
+def _no_link(key: str) -> None:
+    return None
+
+
 def tried_on_a_sample(
-    name: str, templates: Path, settings: NoteSettings | None
+    name: str, templates: Path, settings: NoteSettings | None, samples: SampleNotes | None = None
 ) -> TemplateError | None:
     """The error rendering template ``name`` of ``templates`` meets on ``sample_session``
     (an index template: on the index notes listing it), named with its file and line as
-    the run names it, or None. A template that fails on every note fails here."""
+    the run names it, or None. A template that fails on every note fails here.
+    ``samples``: the sample's notes, made once for all of doctor's checks."""
     from .index import note_meta, project_entry, session_entry
-    from .notes import build_note
-    from .notespec import NoteSettings
     from .render import TemplateError, render
 
-    # (without the configured properties: an expression of those that fails is the
-    # config's, which the run names so, not this template's)
-    chosen = replace(
-        settings or NoteSettings(timezone=UTC), templates=templates, frontmatter_add={}
-    )
+    samples = samples or SampleNotes(templates, settings)
+    chosen = samples.chosen
     try:
         if name == "session.md.j2":
-            build_note(sample_session(), "sample.md", chosen, lambda key: None)
+            samples.note()
             return None
-        ours = replace(chosen, templates=None)  # (the session note as ours writes it)
-        note = build_note(sample_session(), "sample.md", ours, lambda key: None)
+        note = samples.note(theirs=False)  # (the session note as ours writes it)
         entry = session_entry(f"{chosen.folder}/sample.md", note_meta(note.frontmatter))
         listed = {"dataview": False, "folder": chosen.folder}
         if name == "project_index.md.j2":

@@ -18,13 +18,14 @@ from . import notefile, vaultio
 from .collector import collector_lasting
 from .errors import ExporterError, Problem
 from .notefile import INDEX_PREFIX
-from .notespec import is_later_part
 from .redact_outputs import redact_state, rename_secret_paths
 from .state import STATE_DIR, STATE_FILE, State
-from .vault import Action, Change, Vault
+from .vault import Vault
 from .vaultattach import AttachmentNames
 from .vaultpaths import inside, safe_relpath
 from .vaultsurvey import HEAD_BYTES, skipped_folder
+from .vaultunrecorded import Unrecorded, unrecorded_at_start
+from .vaultunrecorded import unrecorded_notes as unrecorded_notes  # (export's, said from here)
 
 if TYPE_CHECKING:
     from .options import ExportOptions
@@ -307,12 +308,13 @@ def _moved_to(vault: Vault, folder: str) -> str | None:
     return places.pop() if len(places) == 1 else None
 
 
-def open_vault(options: ExportOptions) -> tuple[Vault, ExportOptions, list[Problem], int]:
+def open_vault(options: ExportOptions) -> tuple[Vault, ExportOptions, list[Problem], Unrecorded]:
     """The vault with its state, which lives all run (``collector_lasting``), and the
     options with the folder the notes are in (``moved_folder``: asked first, while the
     notes' records still say where they were); a run stops here where every note the state
     records is gone, or most of them (``stop_if_notes_gone``). Last, how many session notes
-    the vault holds that no state records (``unrecorded_notes`` says it after the run)."""
+    the vault holds that no state records, or held as a run began that did not finish
+    (``unrecorded_notes`` says it after the run)."""
     with collector_lasting():
         vault = Vault(options.vault, dry_run=options.dry_run, diff=options.diff,
                       force=options.force, restore=options.restore)  # fmt: skip
@@ -321,46 +323,7 @@ def open_vault(options: ExportOptions) -> tuple[Vault, ExportOptions, list[Probl
     options = replace(options, folder=folder) if said else options
     stop_if_notes_gone(vault, options.restore or options.accept_deleted)
     vault.attachment_names = AttachmentNames(str(vault.root), options.attachments_folder)
-    return vault, options, [said] if said else [], _unrecorded(vault, found)
-
-
-NO_RECORD = (
-    "this machine has no record of the {n} session notes in this vault (ccexport keeps it "
-    "in .ccexport/, which sync tools do not carry: a new machine, or the folder was lost): "
-    "each is found by its session id and updated where it is, but a note deleted from the "
-    "vault before is not known as deleted here, and is written again: the {count} this "
-    "run {creates} ({names}) {are} the vault did not hold, new sessions or ones deleted "
-    "before. Delete again any you deleted before"
-)
-NAMED_CREATED = 5  # the notes created the warning names
-
-
-def _unrecorded(vault: Vault, found: list[tuple[str, str]] | None) -> int:
-    """How many session notes the vault holds while this machine has no record of the
-    vault (no state, not a damaged one: that is said in ``vault_notices``)."""
-    if not found or vault.state.unreadable or (vault.root / STATE_DIR / STATE_FILE).exists():
-        return 0  # (a state that records no note yet: every note of an earlier run failed)
-    return len(found)
-
-
-def unrecorded_notes(unrecorded: int, changes: list[Change], dry_run: bool) -> list[Problem]:
-    """Say that a run without a record of the vault's ``unrecorded`` notes wrote again
-    those deleted from it (review29 F2): only of a run that created session notes (once
-    said at the start of every such run, also one that then created none), with them."""
-    done = (Action.CREATED, Action.RENAMED)
-    created = [c.relpath for c in changes if c.action in done
-               and not c.key.startswith(INDEX_PREFIX) and not is_later_part(c.key)]  # fmt: skip
-    if not unrecorded or not created:
-        return []
-    one = len(created) == 1
-    names = ", ".join(path.rpartition("/")[2] for path in created[:NAMED_CREATED])
-    names += f" and {len(created) - NAMED_CREATED} more" if len(created) > NAMED_CREATED else ""
-    said = NO_RECORD.format(
-        n=unrecorded, count="session note" if one else f"{len(created)} session notes",
-        creates="would list as created" if dry_run else "lists as created",
-        names=names, are="is one" if one else "are ones",
-    )  # fmt: skip
-    return [Problem(f"{STATE_DIR}/{STATE_FILE}", said)]
+    return vault, options, [said] if said else [], unrecorded_at_start(vault, found is not None)
 
 
 def _session_notes(vault: Vault) -> list[tuple[str, str]]:

@@ -101,13 +101,15 @@ class Vault(NotePlaces):
         diff: bool = False,
         force: bool = False,
         restore: bool = False,
+        state: State | None = None,
     ) -> None:
         self.root = root.expanduser().resolve()
         self.dry_run = dry_run
         self.want_diff = diff
         self.force = force
         self.restore = restore  # write again the notes the person deleted
-        self.state = State.load(self.root)
+        # (``state``: the vault's, read already: doctor's checks share one)
+        self.state = State.load(self.root) if state is None else state
         # The bytes on disk, not a fresh serialisation: a no-op run with many notes spent a
         # tenth of a second here. Only an empty state (none on disk, or unreadable) is dumped.
         loaded = self.state.loaded

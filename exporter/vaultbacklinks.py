@@ -4,39 +4,29 @@ no longer has is removed (``vaultparts``). A link of theirs to it would then lea
 
 The person's notes are those that name no session or index (ccexport's notes link to their
 parts: those links go with the notes), and are not a copy of an edit ccexport saved aside.
-Read only when a part is about to go (once for a session's parts): a walk of the vault,
-each note read.
+A canvas of theirs (``.canvas``) links a note as a note does: by a card showing it, or a
+link in a card's text. Links are read as Obsidian reads them (``vaultlinkread``): one in
+code is no link. Read only when a part is about to go (once a run): a walk of the vault,
+each note and canvas read.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
-from urllib.parse import unquote
 
 from . import notefile, vaultio
 from .editcopies import FOLDER as COPIES_FOLDER
 from .editcopies import is_copy_name
-from .vaultlinks import WIKILINK
+from .vaultlinkread import canvas_links, note_links
 
 if TYPE_CHECKING:
     from .vault import Vault
 
-# [text](target.md), its spaces %20 and its parentheses balanced (Obsidian's "(part 2)"),
-# or [text](<tar get.md>); wikilinks are read as the vault reads them (``vaultlinks.WIKILINK``)
-_MARKDOWN_LINK = re.compile(r"\]\(\s*(?:<([^<>\n]+)>|((?:[^()\s]|\([^()\s]*\))+))")
-
-
-def link_name(target: str) -> str:
-    """The name a link leads to, as Obsidian matches it when it is unique in the vault
-    (its last path segment, without ``.md``), folded: Obsidian matches names regardless
-    of case."""
-    name = target.strip().rpartition("/")[2].partition("#")[0].strip()
-    return name.removesuffix(".md").casefold()
+CANVAS = ".canvas"  # Obsidian's canvas: JSON, its cards showing notes or holding Markdown
 
 
 def names_linked_by_own_notes(vault: Vault) -> set[str]:
-    """The names (``link_name``) the person's notes link to: read once a run, with the
+    """The names (``vaultlinkread.link_name``) the person's notes link to: read once a run, with the
     first part to go (a change of settings can drop parts of hundreds of sessions: a walk
     of the vault each was hours on a big one). A run writes none of the person's notes."""
     if vault.own_links is None:
@@ -63,7 +53,11 @@ def _read_own_links(vault: Vault) -> set[str]:
             fm = notefile.read_frontmatter(text)
             if fm is not None and notefile.identity(fm):
                 continue  # a note of ccexport's
-        names.update(link_name(m.group(1)) for m in WIKILINK.finditer(text))
-        for m in _MARKDOWN_LINK.finditer(text):
-            names.add(link_name(unquote(m.group(1) or m.group(2))))
+        names |= note_links(text)
+    for relpath, _ in vault.note_files(CANVAS):
+        try:
+            found = vaultio.read_file(vault.root, relpath)
+        except OSError:
+            continue
+        names |= canvas_links(found[0]) if found else set()
     return names

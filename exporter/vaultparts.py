@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from . import notefile, vaultio
 from .notecopies import only_generated
-from .vaultbacklinks import link_name, names_linked_by_own_notes
+from .vaultbacklinks import names_linked_by_own_notes
+from .vaultlinkread import link_name
 
 if TYPE_CHECKING:
     from .state import NoteRecord

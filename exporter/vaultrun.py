@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import vaultio
+from . import vaultio, vaultunrecorded
 from .state import LOCK_FILE, STATE_DIR
 from .vaultsurvey import skipped_folder
 
@@ -30,6 +30,7 @@ def begin_run(vault: Vault) -> int:
 
 
 def end_run(vault: Vault) -> None:
+    vaultunrecorded.run_finished(vault)  # (said by this run: the next one has a record)
     if vaultio.left_behind:  # temp files a failure could not remove: the next run sweeps
         return
     vaultio.remove_file(vault.root, f"{STATE_DIR}/{RUNNING_MARKER}")

@@ -175,19 +175,21 @@ class NoteSurvey:
         self._unnamed.update(unnamed)
         yield from later
 
-    def note_files(self) -> Iterator[tuple[str, os.stat_result]]:
-        """The regular ``.md`` files of the vault (``_note_files``)."""
-        return self._note_files()
+    def note_files(self, ending: str = ".md") -> Iterator[tuple[str, os.stat_result]]:
+        """The regular ``.md`` files of the vault (``_note_files``), or those of another
+        ``ending`` (a canvas's)."""
+        return self._note_files(ending)
 
-    def _note_files(self) -> Iterator[tuple[str, os.stat_result]]:
-        """The regular ``.md`` files of the vault, in a stable order; no link is followed."""
+    def _note_files(self, ending: str = ".md") -> Iterator[tuple[str, os.stat_result]]:
+        """The regular ``.md`` files of the vault (or of another ``ending``), in a stable
+        order; no link is followed."""
         self._batch.commit()
         for dirpath, dirnames, filenames in os.walk(self.root):
             dirnames[:] = sorted(d for d in dirnames if not skipped_folder(d))
             folder = Path(dirpath).relative_to(self.root).as_posix()  # once per folder
             prefix = "" if folder == "." else folder + "/"
             for name in sorted(filenames):
-                if name.endswith(".md") and not name.startswith("."):
+                if name.endswith(ending) and not name.startswith("."):
                     try:
                         st = os.lstat(os.path.join(dirpath, name))
                     except OSError:

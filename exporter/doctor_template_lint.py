@@ -36,17 +36,20 @@ _RAW_FIELDS = {
 def raw_text_checks(templates: Path, names: Iterable[str]) -> list[Check]:
     """One check for each output expression that prints session text with no escaping
     filter, by file and line, in the files ``names`` of ``templates`` (the overrides and
-    the files they use: one nothing uses writes nothing)."""
+    the files they use: one nothing uses writes nothing). Each is read as the run reads
+    it, its secrets redacted: a check quotes what the template wrote."""
     import jinja2
 
     from .doctor_check import Check
+    from .template_secrets import redacted_source, rules_in_effect
 
     checks = []
     env = jinja2.Environment()
+    rules = rules_in_effect()
     for name in sorted(set(names)):
         path = templates / name
         try:
-            parsed = env.parse(path.read_text(encoding="utf-8"))
+            parsed = env.parse(redacted_source(path.read_text(encoding="utf-8"), rules)[0])
         except Exception:  # noqa: BLE001 (template_checks says why it cannot be read)
             continue
         for line, shown, use in _raw_outputs(parsed):

@@ -38,19 +38,21 @@ def diagnose(settings: Any, home: Path | None, config_error: str | None = None) 
     checks += rendered
     checks += schedule_checks(settings.vault)
     checks += config_checks(settings, config_error)
-    checks += template_checks(settings.templates, _note_settings(settings, home))
+    checks += template_checks(settings.templates, *_note_settings(settings, home))
     checks += place_checks(settings)
     return checks
 
 
-def _note_settings(settings: Any, home: Path | None) -> Any:
-    """The note settings an export would use (None when they cannot be made)."""
+def _note_settings(settings: Any, home: Path | None) -> tuple[Any, ...]:
+    """The note settings an export would use and the redaction rules it reads templates
+    with (nothing when they cannot be made)."""
     from .options import export_options
 
     try:
-        return export_options(settings, home).note_settings()
+        options = export_options(settings, home)
+        return options.note_settings(), options.redactor()
     except Exception:  # (said by the configuration's checks)  # noqa: BLE001
-        return None
+        return ()
 
 
 def source_checks(settings: Any, home: Path | None, units: set[str] | None = None) -> list[Check]:

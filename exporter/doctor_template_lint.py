@@ -37,17 +37,20 @@ _RAW_FIELDS = {
 def raw_text_checks(templates: Path, names: Iterable[str]) -> list[Check]:
     """One check for each output expression that prints session text with no escaping
     filter, by file and line, in the files ``names`` of ``templates`` (the overrides and
-    the files they use: one nothing uses writes nothing)."""
+    the files they use: one nothing uses writes nothing). Each is read as the run reads
+    it, its secrets redacted: a check quotes what the template wrote."""
     import jinja2
 
     from .doctor_check import Check
+    from .template_secrets import redacted_source, rules_in_effect
 
     checks = []
     env = jinja2.Environment()
+    rules = rules_in_effect()
     for name in sorted(set(names)):
         path = templates / name
         try:
-            parsed = env.parse(path.read_text(encoding="utf-8"))
+            parsed = env.parse(redacted_source(path.read_text(encoding="utf-8"), rules)[0])
         except Exception:  # noqa: BLE001 (template_checks says why it cannot be read)
             continue
         for line, shown, use in _raw_outputs(parsed):
@@ -60,11 +63,14 @@ def raw_text_checks(templates: Path, names: Iterable[str]) -> list[Check]:
     return checks
 
 
-def _raw_outputs(node: nodes.Node) -> list[tuple[int, str, str]]:
+def _raw_outputs(
+    node: nodes.Node, held: dict[str, tuple[str, str]] | None = None
+) -> list[tuple[int, str, str]]:
     """(line, the expression as written, the filter to use) for each output of session text
     with no escaping filter; a ``{% filter prose %}`` block's outputs are escaped."""
     from jinja2 import nodes
 
+    held = _held_values(node) if held is None else held
     found: list[tuple[int, str, str]] = []
     for child in node.iter_child_nodes():
         if isinstance(child, nodes.FilterBlock) and _escapes(child.filter):
@@ -72,10 +78,49 @@ def _raw_outputs(node: nodes.Node) -> list[tuple[int, str, str]]:
         if isinstance(child, nodes.Output):
             for expr in child.nodes:
                 if not isinstance(expr, nodes.TemplateData):
-                    found += [(expr.lineno, *raw) for raw in _raw_in(expr)]
+                    found += [(expr.lineno, *raw) for raw in _raw_in(expr, held)]
             continue
-        found += _raw_outputs(child)
+        found += _raw_outputs(child, held)
     return found
+
+
+def _held_values(tree: nodes.Node) -> dict[str, tuple[str, str]]:
+    """The names of ``tree`` that hold session text as it came, one step from where it was
+    read: ``{% set t = item.text %}``, ``{% with t = item.text %}``, and a macro's argument
+    given it by a call in the same file (``show(item.text)`` or ``show(x=item.text)``), each
+    with (what it holds, as written; the filter to use). Not followed: a name set from
+    another such name, an argument a macro passes on, macros of another file, a ``{% set
+    %}…{% endset %}`` block (its outputs are read as any), a loop over session text."""
+    from jinja2 import nodes
+
+    held: dict[str, tuple[str, str]] = {}
+
+    def hold(name: str, value: nodes.Node, via: str = "") -> None:
+        raw = _raw_in(value, {})
+        if raw and name not in held:
+            held[name] = (f"{name}, which holds {raw[0][0]}{via},", raw[0][1])
+
+    for assign in tree.find_all(nodes.Assign):
+        if isinstance(assign.target, nodes.Name):
+            hold(assign.target.name, assign.node)
+    for block in tree.find_all(nodes.With):
+        for target, value in zip(block.targets, block.values, strict=False):
+            if isinstance(target, nodes.Name):
+                hold(target.name, value)
+    macros = {macro.name: [a.name for a in macro.args] for macro in tree.find_all(nodes.Macro)}
+    for call in tree.find_all(nodes.Call):
+        if not isinstance(call.node, nodes.Name) or call.node.name not in macros:
+            continue
+        params, via = (
+            macros[call.node.name],
+            f" (given by {call.node.name}() at line {call.lineno})",
+        )
+        for param, value in zip(params, call.args, strict=False):
+            hold(param, value, via)
+        for keyword in call.kwargs:
+            if keyword.key in params:
+                hold(keyword.key, keyword.value, via)
+    return held
 
 
 def _escapes(filter_node: Any) -> bool:
@@ -86,22 +131,27 @@ def _escapes(filter_node: Any) -> bool:
     return False
 
 
-def _raw_in(expr: nodes.Node) -> list[tuple[str, str]]:
-    """The session text ``expr`` prints as it is: (its name as written, the filter to use)."""
+def _raw_in(expr: nodes.Node, held: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
+    """The session text ``expr`` prints as it is: (its name as written, the filter to use);
+    ``held``: the names that hold such text (``_held_values``)."""
     from jinja2 import nodes
 
     if isinstance(expr, nodes.Filter):
         if expr.name in _ESCAPING | _NO_TEXT | _OWN_ESCAPING:
             return []
-        return _raw_in(expr.node) if expr.node is not None else []
+        return _raw_in(expr.node, held) if expr.node is not None else []
     if isinstance(expr, nodes.CondExpr):
-        return _raw_in(expr.expr1) + (_raw_in(expr.expr2) if expr.expr2 is not None else [])
+        return _raw_in(expr.expr1, held) + (
+            _raw_in(expr.expr2, held) if expr.expr2 is not None else []
+        )
     if isinstance(expr, nodes.Concat):
-        return [raw for part in expr.nodes for raw in _raw_in(part)]
+        return [raw for part in expr.nodes for raw in _raw_in(part, held)]
     if isinstance(expr, nodes.Add):
-        return _raw_in(expr.left) + _raw_in(expr.right)
+        return _raw_in(expr.left, held) + _raw_in(expr.right, held)
     if isinstance(expr, nodes.Call) and isinstance(expr.node, nodes.Getattr):
-        return _raw_in(expr.node.node)  # a method of the text: ``item.text.strip()``
+        return _raw_in(expr.node.node, held)  # a method of the text: ``item.text.strip()``
+    if isinstance(expr, nodes.Name) and expr.name in held:
+        return [held[expr.name]]
     field = _field_read(expr)
     if field is None:
         return []

@@ -27,17 +27,29 @@ _TEMPLATE_MAKES = {
 }
 
 
-def template_checks(templates: Path | None, settings: NoteSettings | None = None) -> list[Check]:
+# (``template_checks``' rules when the run's are not known: the built-in ones)
+BUILT_IN_RULES: Any = object()
+
+
+def template_checks(
+    templates: Path | None, settings: NoteSettings | None = None, rules: Any = BUILT_IN_RULES
+) -> list[Check]:
     """Each override, and whether it can be read as a template with those it uses: one that
     cannot fails the notes made with it (a syntax error, named with its file and line). A
     file an override includes or imports is part of it; a note template's name ccexport
     does not know (``sesion.md.j2``) is never used, which the person should know; any
-    other file that nothing uses is only said."""
+    other file that nothing uses is only said. The templates are read with ``rules``, the
+    redaction rules a run reads them with (its ``redactor()``: None when redaction is off),
+    so that what doctor says of them (an error quoting the template's text) holds no
+    secret the run's rules would take out of it."""
     from .doctor_check import Check
     from .doctor_template_lint import raw_text_checks, sample_output_checks
     from .render import default_templates_dir, fresh_templates, template_walk
+    from .template_secrets import use_rules
 
     fresh_templates()  # (a second doctor in this process, in tests or ``watch``: as edited)
+    if rules is not BUILT_IN_RULES:
+        use_rules(rules)
     if templates is None:
         return [Check("Templates", "ok", "the default templates are used")]
     defaults = {p.name for p in default_templates_dir().glob("*.j2")}

@@ -166,6 +166,7 @@ def sandbox() -> type[jinja2.Environment]:
 
     from .config_values import did_you_mean
     from .model import Session
+    from .template_deadline import LOOP_CHECK, check_clock, loop_started, loops_checked
 
     # Objects none of whose public attributes the sandbox refuses or wraps (it does so only
     # for functions, methods, types, code, frames, generators and strings' ``format``):
@@ -178,6 +179,7 @@ def sandbox() -> type[jinja2.Environment]:
                        time, timedelta, tzinfo, LoopContext, Cycler, Joiner, Namespace)  # fmt: skip
 
     def counted_range(*args: int) -> range:
+        check_clock()
         numbers = safe_range(*args)
         _range_left[0] -= len(numbers)
         if _range_left[0] < 0:
@@ -261,6 +263,7 @@ def sandbox() -> type[jinja2.Environment]:
             self.globals["range"] = counted_range
             self.globals["lipsum"] = counted_lipsum
             self.globals["namespace"] = CheckedNamespace
+            self.filters[LOOP_CHECK] = loop_started
             self.filters["format"] = _format_checked(self.filters["format"])
             for name, (argument, position) in _WIDTH_FILTERS.items():
                 self.filters[name] = _width_checked(self.filters[name], argument, position)
@@ -282,11 +285,17 @@ def sandbox() -> type[jinja2.Environment]:
 
             return checked
 
+        def _generate(self, source: Any, *args: Any, **kwargs: Any) -> Any:
+            """(Jinja's hook between parsing and compiling: each loop gets its clock check.)"""
+            return super()._generate(loops_checked(source), *args, **kwargs)
+
         def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+            check_clock()
             checked_binop(operator, left, right)
             return super().call_binop(context, operator, left, right)
 
         def call(self, context: Any, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
+            check_clock()
             if not self.is_safe_callable(obj):  # named by its type, not its value: one line
                 owner = getattr(obj, "__self__", None)  # for every note's session path
                 kind = owner if isinstance(owner, type) else type(owner)
@@ -330,12 +339,15 @@ def sandbox() -> type[jinja2.Environment]:
 
 
 def rendered(template: jinja2.Template, context: dict[str, Any]) -> str:
-    """``template.render(**context)``, stopped with TooMuch past the limits. The error is
-    raised inside the template, where it printed the text that went past, so it carries
-    that line."""
+    """``template.render(**context)``, stopped with TooMuch past the limits (and with
+    TooSlow past its time: ``template_deadline``). The error is raised inside the template,
+    where it printed the text that went past, so it carries that line."""
+    from .template_deadline import start_clock, stop_clock
+
     _range_left[0] = MAX_RANGE_NUMBERS
     _built_left[0] = MAX_NOTE_CHARS
     given = _names_given.set((context.keys(), template.globals.keys()))
+    start_clock()
     try:
         chunks = template.generate(**context)
         out: list[str] = []
@@ -349,6 +361,7 @@ def rendered(template: jinja2.Template, context: dict[str, Any]) -> str:
                 )
             out.append(chunk)
     finally:
+        stop_clock()
         _names_given.reset(given)
     return "".join(out)
 

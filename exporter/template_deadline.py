@@ -1,0 +1,73 @@
+"""How long one note's template may run.
+
+The sandbox's limits on what a template builds (``sandbox.py``) stop a loop that grows
+something without end, not one that is merely slow: a ``replace`` of a text under the
+limits, done a hundred thousand times, or loops over ``turns`` nested three deep on a long
+session, run for minutes or hours on one note and hold up the nightly run. So each note's
+render has a deadline, looked at where a slow template cannot help passing: each loop as
+it starts (every ``{% for %}`` is compiled with a check on its sequence), each call (a
+macro, a method), each value built with ``*``, ``**`` or ``%``, each ``range()``. Between
+two of those a template only does a bounded step (one pass of an innermost loop over one
+sequence, one filter on a text the sandbox's limits bound), so a render past its deadline
+stops within a moment of it. The clock is read there and nowhere else (not at each value
+read or piece printed, which are many more): a normal note reads it a hundred times or so,
+which costs it nothing it would notice.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+# Far more than any note takes with a template that does what it means to (a note of a long
+# session renders in a tenth of a second through a copy of ours; a slow machine, busy, may
+# take ten times that), little enough that a template gone wrong costs each note it fails on
+# seconds, not hours.
+RENDER_SECONDS = 10
+_deadline = [float("inf")]  # (time.monotonic's, while a note renders)
+# The filter each ``{% for %}``'s sequence is passed through (a name no template can write).
+LOOP_CHECK = "(loop started)"
+
+
+class TooSlow(Exception):
+    """A note's template ran past its deadline; raised at its line."""
+
+
+def start_clock() -> None:
+    """A note's render begins: its template may run for ``RENDER_SECONDS``."""
+    _deadline[0] = time.monotonic() + RENDER_SECONDS
+
+
+def stop_clock() -> None:
+    _deadline[0] = float("inf")
+
+
+def check_clock() -> None:
+    """Stop the template where it is when the note's time is up."""
+    if time.monotonic() > _deadline[0]:
+        raise late()
+
+
+def late() -> TooSlow:
+    return TooSlow(
+        f"took longer than {RENDER_SECONDS} s for one note (a loop in a loop over turns or "
+        "items, or a big text worked over in a loop? do less per note)"
+    )
+
+
+def loop_started(sequence: Any) -> Any:
+    """The ``LOOP_CHECK`` filter: the sequence as it is, once the clock is looked at."""
+    if time.monotonic() > _deadline[0]:
+        raise late()
+    return sequence
+
+
+def loops_checked(tree: Any) -> Any:
+    """``tree`` (a parsed template) with each ``{% for %}``'s sequence passed through
+    ``LOOP_CHECK``: Jinja compiles a loop to a plain Python ``for``, which no hook of the
+    sandbox sees, so a loop of loops doing nothing else would run past any deadline."""
+    from jinja2 import nodes
+
+    for loop in list(tree.find_all(nodes.For)):
+        loop.iter = nodes.Filter(loop.iter, LOOP_CHECK, [], [], None, None, lineno=loop.lineno)
+    return tree

@@ -323,7 +323,9 @@ def _nearest_named(exc: Exception, env: jinja2.Environment) -> str:
     found = _NO_SUCH.search(str(exc))
     if found is None:
         return ""
-    return did_you_mean(found[2], env.filters if found[1] == "filter" else env.tests)
+    named = env.filters if found[1] == "filter" else env.tests
+    # (a name a template can write: not the deadline's own hidden loop filter)
+    return did_you_mean(found[2], [name for name in named if name.isidentifier()])
 
 
 def init_templates(dest: Path, *, force: bool = False) -> tuple[list[str], list[str]]:

@@ -202,6 +202,8 @@ def test_an_undefined_name_is_said_with_the_nearest_known_one(tmp_path, source, 
          "No filter named 'uper' found. (did you mean upper?)"),
         ("{% if 3 is od %}x{% endif %}", "No test named 'od' found. (did you mean odd?)"),
         ("{{ title | zzqqx }}", "No filter named 'zzqqx'."),  # nothing near
+        # the time limit's hidden loop filter, "(loop started)", is no name to offer
+        ("{{ title | loopstarted }}", "No filter named 'loopstarted'."),
     ],
 )  # fmt: skip
 def test_a_misspelt_filter_or_test_is_said_with_the_nearest_one(tmp_path, source, said):

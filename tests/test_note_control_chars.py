@@ -56,3 +56,19 @@ def test_a_session_holding_them_in_every_field_makes_clean_notes(tmp_path):
     (session,) = [text for name, text in notes.items() if "/claude-code/" in name]
     assert "# My title\n" in session and "echo ab" in session and "`Write`" in session
     assert "/claude-code/proj/2026-11-20 My title 0ff0f0f0.md" in "".join(notes)
+
+
+_long_texts = st.tuples(
+    st.text(st.characters(), min_size=250, max_size=600),  # lone surrogates too
+    st.integers(min_value=0, max_value=600),
+    st.sampled_from(["", "\x00", "\x1b", "\r", "\x7f", "\x1f", "\x0b", "\t", "\n", "\u0085"]),
+).map(lambda t: t[0][: t[1]] + t[2] + t[0][t[1] :])
+
+
+@given(_long_texts)
+def test_a_long_text_is_judged_as_a_short_one(text):
+    """A text of 256 characters or more is read as bytes (a translate, then memchr), not by
+    the character class: both must find the same control characters wherever they stand."""
+    assert markdown.has_hidden(text) == (CONTROL.search(text) is not None)
+    assert CONTROL.search(markdown.escape_prose(text)) is None
+    assert CONTROL.search(markdown.fence(text)) is None

@@ -223,3 +223,18 @@ def test_a_token_a_stretch_cuts_short_is_found_in_the_whole_view():
     assert window[2] and window[1] < 100_000 + len(token)
     no_piece_left(out, token, 5)
     assert out == _whole_view(text)
+
+
+_SIGNS = ("%", "&", "\\u", "=\n", "\\\n", "=\r\n", "\\\r\n")
+
+
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(["%", "&", "\\", "u", "=", "\n", "\r", " ", "a"]), st.text()),
+        max_size=20,
+    ).map("".join)
+)
+def test_a_text_holds_a_sign_where_it_holds_one_of_them(text):
+    """``_signs`` looks for a sign of two or three characters only where its first is: it
+    answers as a search for each sign would."""
+    assert redact_views._signs(text) == any(sign in text for sign in _SIGNS)

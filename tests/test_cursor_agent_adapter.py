@@ -710,3 +710,21 @@ def test_a_transcript_with_times_and_results_says_nothing_of_them(tmp_path):
     chat.user("read it", T0).reply(tool("Read", path="/w/a/one.txt")).results("hello").write()
     (session,), _ = load(tmp_path)
     assert [m.role for m in session.messages] == ["user", "assistant", "tool"]
+
+
+@pytest.mark.parametrize("parent_empty", [False, True], ids=["parent", "no-parent-note"])
+def test_a_subagent_without_times_says_its_time_is_the_file_s_as_its_parent_does(
+    tmp_path, parent_empty
+):
+    """The child's own ``time_from_file`` is kept beside what its parent adds (review33 2)."""
+    chat = AgentChat(tmp_path, "/home/dev/work/api", CHAT)
+    if parent_empty:
+        chat.turn_ended()
+    else:
+        chat.user("look around").reply(tool("Task", prompt="Find TODO comments"))
+    chat.write()
+    chat.subagent(CHILD).user("Find TODO comments").reply("3 TODOs in src/").write()
+    sessions, _ = load(tmp_path)
+    child = next(s for s in sessions if s.session_id == CHILD)
+    assert child.extra.get("time_from_file") is True
+    assert all(s.extra.get("time_from_file") is True for s in sessions)

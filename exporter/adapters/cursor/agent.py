@@ -100,8 +100,11 @@ def load_conversation(ref: SessionRef) -> LoadResult:
                 child_session,
                 project=session.project,
                 agent_label=label if isinstance(label, str) else None,
-                # (its parent, in neither store with a conversation, has no note: it says why)
-                extra={PARENT_EMPTY: True} if not (main.messages or result.copy) else {},
+                # (its parent, in neither store with a conversation, has no note: it says why;
+                # what its own transcript told, a time from its file, stays)
+                extra={**child_session.extra, PARENT_EMPTY: True}
+                if not (main.messages or result.copy)
+                else child_session.extra,
             )  # fmt: skip
         )
     return result

@@ -217,7 +217,7 @@ def _session(
 def _told(transcript: Transcript, from_file: bool) -> tuple[Message, ...]:
     """What the note says once, before the conversation, of what the transcript does not
     keep: its times (the note's are its file's), any tool's output (so a call shown
-    without one is not taken for a call that returned nothing), replies Cursor withheld."""
+    without one is not taken for a call that returned nothing), the thinking it keeps not."""
     said = []
     if from_file:
         said.append(
@@ -227,10 +227,10 @@ def _told(transcript: Transcript, from_file: bool) -> tuple[Message, ...]:
     calls = any(isinstance(p, ToolCallPart) for m in transcript.messages for p in m.parts)
     if calls and not transcript.results:
         said.append("Cursor's transcript keeps no tool output: each call is shown with its input.")
-    if withheld := transcript.withheld:
-        replies = "1 reply" if withheld == 1 else f"{withheld} replies"
-        where = "its place" if withheld == 1 else "their place"
-        said.append(f"Cursor withheld {replies}: the transcript holds a redaction mark in {where}.")
+    if marks := transcript.thinking_marks:
+        # (the mark stands for thinking Cursor does not persist, never for a missing answer)
+        times = "once" if marks == 1 else f"{marks} times"
+        said.append(f"Cursor keeps no thinking: its redaction mark stands in its place {times}.")
     if not said:
         return ()
     return (Message("system", (NoticePart("notification", " ".join(said)),)),)

@@ -64,7 +64,9 @@ class Transcript:
     first_prompt: str | None = None
     workspace: str | None = None  # the first ``<user_info>``'s ``Workspace Path:``
     results: int = 0  # tool results the file holds (most builds write none)
-    withheld: int = 0  # replies Cursor wrote as ``[REDACTED]`` alone
+    # Where Cursor wrote ``[REDACTED]`` for the thinking it does not keep (a block of the
+    # mark alone or a reply ending in it): how many times.
+    thinking_marks: int = 0
 
     def delegations(self) -> list[tuple[int, int, ToolCallPart]]:
         """(message index, part index, call) of calls that hand a prompt to another agent."""
@@ -258,8 +260,8 @@ class _Reader:
                 text = _without_marker(block["text"])
                 if text:
                     parts.append(TextPart(text))
-                elif block["text"].strip() == REDACTED:
-                    self.transcript.withheld += 1
+                if block["text"].rstrip().endswith(REDACTED):
+                    self.transcript.thinking_marks += 1
             elif kind == "thinking":
                 said = block.get("thinking") or block.get("text") or ""
                 if not isinstance(said, str):  # (a damaged block: said, never a Python repr)
@@ -269,6 +271,8 @@ class _Reader:
                 text = _without_marker(said)
                 if text:
                     parts.append(ThinkingPart(text))
+                if said.rstrip().endswith(REDACTED):
+                    self.transcript.thinking_marks += 1
             elif kind in _CALL_TYPES and isinstance(block.get("name"), str):
                 parts.append(self._call(block, f"{number}.{index}"))
             elif kind in _RESULT_TYPES:

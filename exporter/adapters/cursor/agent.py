@@ -233,7 +233,7 @@ def _told(transcript: Transcript, from_file: bool) -> tuple[Message, ...]:
         said.append(f"Cursor keeps no thinking: its redaction mark stands in its place {times}.")
     if not said:
         return ()
-    return (Message("system", (NoticePart("notification", " ".join(said)),)),)
+    return (Message("system", (NoticePart("remark", " ".join(said)),)),)
 
 
 def _file_times(stamp: FileStamp) -> list[datetime]:

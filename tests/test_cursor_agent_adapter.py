@@ -509,7 +509,7 @@ def test_malformed_lines_and_files_are_reported_and_the_rest_is_kept(tmp_path):
     )
     assert (str(path), 3, "not a JSON object, line skipped") in found
     assert (str(path), 4, "unknown record type 'mystery' skipped") in found  # its line
-    assert (str(path), None, "unknown block type 'hologram'") in found
+    assert (str(path), 5, "unknown block type 'hologram'") in found  # its line (review33 9)
     assert any(p.path == str(bad_meta) for p in problems)
     assert any(
         p.path.endswith("store.db") and "not a readable SQLite" in p.message for p in problems

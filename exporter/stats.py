@@ -136,16 +136,17 @@ def tool_names(session: Session) -> list[str]:
 
 def error_count(session: Session) -> int | None:
     """Tool calls that failed (their result says so). A call that did not run (rejected,
-    denied or cancelled) did not fail. None where calls were made and none has a result
-    (Cursor's transcripts keep no tool output): how many failed is not known, not 0."""
-    failed, calls, results = 0, False, False
-    for message in session.messages:
-        for part in message.parts:
-            if isinstance(part, ToolResultPart):
-                results = True
-                failed += part.is_error and not part.not_run
-            calls = calls or isinstance(part, ToolCallPart)
-    return None if calls and not results else failed
+    denied or cancelled) did not fail. None where the adapter says the source kept no
+    call's outcome (``extra["outcomes_unknown"]``: Cursor's transcripts keep no tool
+    output): how many failed is not known, and 0 would call them clean."""
+    if session.extra.get("outcomes_unknown"):
+        return None
+    return sum(
+        1
+        for m in session.messages
+        for p in m.parts
+        if isinstance(p, ToolResultPart) and p.is_error and not p.not_run
+    )
 
 
 def edited_files(session: Session) -> list[str]:

@@ -192,6 +192,7 @@ def _session(
 ) -> Session:
     known = [*transcript.times, *(t for t in (meta.created, meta.updated, updated) if t)]
     from_file = not known
+    calls = any(isinstance(p, ToolCallPart) for m in transcript.messages for p in m.parts)
     if from_file:
         known = _file_times(stamp)
     models = meta.model or model
@@ -209,8 +210,12 @@ def _session(
         # not known, and a span of no length would say it was.
         ended_at=max(known) if max(known) > min(known) else None,
         parent_id=parent_id,
-        # (a property and a word in the header: its time is not to be taken as exact)
-        extra={"time_from_file": True} if from_file else {},
+        # (a property and a word in the header: its time is not to be taken as exact; no
+        # ``errors`` where no call's outcome is kept)
+        extra={
+            **({"time_from_file": True} if from_file else {}),
+            **({"outcomes_unknown": True} if calls and not transcript.results else {}),
+        },
     )
 
 

@@ -185,7 +185,10 @@ class NoticePart:
     its tool had not run (``awaiting_approval``). A ``decision`` is not the harness's: it
     says, in words, what the person decided of the assistant's work (a plan approved or
     rejected, an edit kept, undone, accepted, rejected or changed before it was accepted,
-    a reply voted on); a template written before it shows it as a notification."""
+    a reply voted on); a template written before it shows it as a notification. A
+    ``remark`` is ccexport's own, of what the source keeps not (Cursor's transcript keeps no
+    tool output, a reply cut short in the log): shown as a notification, it is no message
+    of the session's and ``messages`` does not count it."""
 
     notice: Literal[
         "interrupted",
@@ -197,6 +200,7 @@ class NoticePart:
         "decision",
         "unanswered",
         "awaiting_approval",
+        "remark",
     ]
     text: str = ""
     # An error the app showed, not known to be the API's: titled "Error", not "API error"

@@ -134,9 +134,13 @@ def tool_names(session: Session) -> list[str]:
     return sorted((n for n in names if n), key=lambda n: (n.lower(), n))
 
 
-def error_count(session: Session) -> int:
+def error_count(session: Session) -> int | None:
     """Tool calls that failed (their result says so). A call that did not run (rejected,
-    denied or cancelled) did not fail."""
+    denied or cancelled) did not fail. None where the adapter says the source kept no
+    call's outcome (``extra["outcomes_unknown"]``: Cursor's transcripts keep no tool
+    output): how many failed is not known, and 0 would call them clean."""
+    if session.extra.get("outcomes_unknown"):
+        return None
     return sum(
         1
         for m in session.messages

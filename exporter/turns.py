@@ -195,7 +195,8 @@ def build_turns(
             if any(i is call for i in turns[-1]["items"]):
                 item["in_call"] = True
                 call["attachments"].append(item)
-        if message.role != "tool":
+        if message.role != "tool" and not all(i.get("notice") == "remark" for i in items):
+            # (ccexport's own remark on what the source keeps not is no message of it)
             turns[-1]["messages"].append(message.source_id)
     return turns
 

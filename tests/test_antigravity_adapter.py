@@ -298,3 +298,18 @@ def test_each_reply_is_the_model_s_selected_when_it_was_written(tmp_path):
     ]  # fmt: skip
     assert session.models == ("Flash", "Pro")
     assert main_model(session) == "Pro"
+
+
+def test_a_reply_cut_short_in_the_log_is_said_apart_from_the_model_s_words(tmp_path):
+    """ccexport's remark is no sentence of the model's reply (review33 5)."""
+    steps = session_steps()
+    steps[-1] = step(8, "PLANNER_RESPONSE", content="The repo holds", truncated_fields=["content"])
+    transcript(tmp_path, steps)
+    (session,), _ = load_sessions(AntigravityAdapter(), tmp_path)
+    assert texts(session, "assistant") == ["The repo holds"]
+    last = session.messages[-1]
+    assert [(p.kind, getattr(p, "notice", None)) for p in last.parts] == [
+        ("text", None),
+        ("notice", "remark"),
+    ]
+    assert last.parts[1].text.startswith("Antigravity's log cut this reply short")

@@ -338,3 +338,22 @@ def test_a_long_damaged_truncation_range_is_clipped_in_its_warning(tmp_path):
         "context truncation"
     )
     assert len(problem.message) < 250
+
+
+def test_a_task_with_one_time_known_has_a_start_and_no_end(tmp_path):
+    """An old build's task: no time in its files, its index ``ts`` its id's millisecond:
+    the start alone, not "07:20 → 07:20", a span of no length (review33 6)."""
+    home, vault = tmp_path / "home", tmp_path / "v"
+    root = cb.storage(home, cb.KILO)
+    api = [
+        cb.message("user", "<task>\nadd a verbose flag\n</task>"),
+        cb.message("assistant", "Done."),
+    ]
+    cb.task(root, str(cb.START), api=api)
+    cb.history(root, [cb.history_item(str(cb.START), "add a verbose flag")])
+    run_export(ExportOptions(vault=vault, home=home, sources=["kilo-code"], timezone=UTC))
+    (fm,) = notes(vault).values()
+    assert "created" in fm and "updated" not in fm
+    (body,) = note_files(vault).values()
+    info = next(line for line in body.decode().splitlines() if line.startswith("> [!info]"))
+    assert " 07:20" in info and "→" not in info

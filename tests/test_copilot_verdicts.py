@@ -74,7 +74,8 @@ def test_edits_pending_when_the_chat_was_saved_are_said_after_its_last_reply(tmp
     (s,), _ = load_sessions(CopilotAdapter(), home)
     last = s.messages[-1]
     assert (last.role, last.parts[0].kind) == ("system", "notice")
-    assert last.parts[0].notice == "notification"  # (what VS Code found: no decision taken)
+    # (what VS Code found, said by ccexport: no decision taken, and no message of the chat)
+    assert last.parts[0].notice == "remark"
     assert last.parts[0].text == (
         "When VS Code saved this chat, the assistant's edits were neither kept nor undone."
     )
@@ -88,6 +89,7 @@ def test_edits_pending_when_the_chat_was_saved_are_said_after_its_last_reply(tmp
     assert "> [!info] Notification\n>\n> When VS Code saved this chat, the assistant's" in text
     assert text.rindex("neither kept nor undone") > text.rindex("Here.")
     assert "\nprompts: 4\n" in text  # (the person's acts are no prompts)
+    assert "\nmessages: 10\n" in text  # (4 prompts, 4 replies, 2 decisions: no remark)
     write(path, chat(hasPendingEdits=False))
     (s,), _ = load_sessions(CopilotAdapter(), home)
     assert not any("neither kept" in text for _, text in said(s))

@@ -101,7 +101,7 @@ def test_a_transcript_becomes_prompts_replies_tool_calls_and_times(tmp_path):
     ]  # fmt: skip
     said = conversation(session)
     assert session.messages[0].parts[0].text == (  # (said once, before the conversation)
-        "Cursor withheld 1 reply: the transcript holds a redaction mark in its place."
+        "Cursor keeps no thinking: its redaction mark stands in its place 3 times."
     )
     assert said[0].parts[1].name == "src/app.py"
     first_call = said[1].parts[1]
@@ -509,7 +509,7 @@ def test_malformed_lines_and_files_are_reported_and_the_rest_is_kept(tmp_path):
     )
     assert (str(path), 3, "not a JSON object, line skipped") in found
     assert (str(path), 4, "unknown record type 'mystery' skipped") in found  # its line
-    assert (str(path), None, "unknown block type 'hologram'") in found
+    assert (str(path), 5, "unknown block type 'hologram'") in found  # its line (review33 9)
     assert any(p.path == str(bad_meta) for p in problems)
     assert any(
         p.path.endswith("store.db") and "not a readable SQLite" in p.message for p in problems
@@ -684,21 +684,22 @@ def test_a_siblings_chat_folder_hash_gives_the_folder_of_all_in_its_project(tmp_
 
 
 def test_what_a_transcript_does_not_keep_is_said_once(tmp_path):
-    """No tool result anywhere, replies Cursor withheld, no time of its own: said once,
-    before the conversation, not under each call (review28 M1, M2)."""
+    """No tool result anywhere, thinking Cursor keeps not, no time of its own: said once,
+    before the conversation, not under each call (review28 M1, M2). The mark is thinking's,
+    not a reply's, and one at a reply's end counts too (review33 3)."""
     chat = AgentChat(tmp_path, "/w/a", CHAT)
     chat.user("read both files")
     chat.reply("[REDACTED]")
     chat.reply(tool("Read", path="/w/a/one.txt"), tool("Read", path="/w/a/two.txt"))
-    chat.reply("[REDACTED]").reply("Both are empty.").write()
+    chat.reply("[REDACTED]").reply("Both are empty.\n\n[REDACTED]").write()
     (session,), _ = load(tmp_path)
     told = session.messages[0]
     assert told.role == "system" and [p.kind for p in told.parts] == ["notice"]
     assert told.parts[0].text == (
         "The transcript records no times: the time shown is its file's (when it was created or "
         "last written), which a copy or a restore changes. Cursor's transcript keeps no tool "
-        "output: each call is shown with its input. Cursor withheld 2 replies: the transcript "
-        "holds a redaction mark in their place."
+        "output: each call is shown with its input. Cursor keeps no thinking: its redaction "
+        "mark stands in its place 3 times."
     )
     export(tmp_path, tmp_path / "vault")
     (note,) = note_files(tmp_path / "vault").values()
@@ -710,3 +711,21 @@ def test_a_transcript_with_times_and_results_says_nothing_of_them(tmp_path):
     chat.user("read it", T0).reply(tool("Read", path="/w/a/one.txt")).results("hello").write()
     (session,), _ = load(tmp_path)
     assert [m.role for m in session.messages] == ["user", "assistant", "tool"]
+
+
+@pytest.mark.parametrize("parent_empty", [False, True], ids=["parent", "no-parent-note"])
+def test_a_subagent_without_times_says_its_time_is_the_file_s_as_its_parent_does(
+    tmp_path, parent_empty
+):
+    """The child's own ``time_from_file`` is kept beside what its parent adds (review33 2)."""
+    chat = AgentChat(tmp_path, "/home/dev/work/api", CHAT)
+    if parent_empty:
+        chat.turn_ended()
+    else:
+        chat.user("look around").reply(tool("Task", prompt="Find TODO comments"))
+    chat.write()
+    chat.subagent(CHILD).user("Find TODO comments").reply("3 TODOs in src/").write()
+    sessions, _ = load(tmp_path)
+    child = next(s for s in sessions if s.session_id == CHILD)
+    assert child.extra.get("time_from_file") is True
+    assert all(s.extra.get("time_from_file") is True for s in sessions)

@@ -132,6 +132,28 @@ def test_a_cursor_transcript_without_times_says_its_time_is_the_file_s(tmp_path)
     assert "(the file's time)" in info_line(note)
 
 
+@pytest.mark.parametrize(
+    ("events", "counted"),
+    [
+        ([("session.usage_checkpoint", 1), ("session.usage_checkpoint", 2.33)], 2.33),
+        ([("session.usage_checkpoint", 1), ("session.shutdown", 2)], 2),
+        ([("session.shutdown", 2), ("session.usage_checkpoint", 1)], 2),
+    ],
+    ids=["killed", "checkpoint-then-shutdown", "shutdown-then-checkpoint"],
+)
+def test_copilot_cli_without_a_shutdown_counts_its_last_checkpoint(tmp_path, events, counted):
+    """A killed session writes no shutdown: its last ``session.usage_checkpoint``'s running
+    total is its count, never added to a shutdown's (review33 11)."""
+    s = CopilotCliSession(TID)
+    s.user("Add a /health endpoint")
+    s.assistant("Added.", model="claude-sonnet-4.5")
+    for kind, premium in events:
+        s.event(kind, {"totalPremiumRequests": premium, "totalNanoAiu": 1})
+    s.write(tmp_path / ".copilot")
+    (read,), _ = load_sessions(CopilotCliAdapter(), tmp_path)
+    assert read.extra == {"premium_requests": counted}
+
+
 def test_copilot_cli_counts_the_premium_requests_of_each_shutdown(tmp_path):
     """``session.shutdown.totalPremiumRequests`` per process: a resumed session's sum."""
     s = CopilotCliSession(TID)

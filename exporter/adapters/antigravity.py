@@ -66,7 +66,8 @@ _REQUEST = re.compile(r"<USER_REQUEST>\n?(.*?)\n?</USER_REQUEST>", re.S)
 _SETTINGS = re.compile(r"<USER_SETTINGS_CHANGE>\n?(.*?)\n?</USER_SETTINGS_CHANGE>", re.S)
 _MODEL = re.compile(r"`Model Selection` from (.+?) to (.+?)\.?$", re.M)
 _NO_MODEL = "None"  # the "from" of the first selection
-_TRUNCATED = "[cut short in Antigravity's log]"
+_TRUNCATED = "[cut short in Antigravity's log]"  # (in a tool's output, a code block)
+_REPLY_TRUNCATED = "Antigravity's log cut this reply short: the rest is not in it."
 WORKSPACES_GIVE = "working folders"  # what last_conversations.json gives its sessions
 
 
@@ -248,9 +249,9 @@ def _planner_parts(step: dict[str, Any], sid: str, waiting: list[str]) -> list[P
         parts.append(ThinkingPart(thinking))
     content = step.get("content")
     if isinstance(content, str) and content.strip():
-        if _truncated(step):
-            content = f"{content.rstrip()}\n{_TRUNCATED}"
         parts.append(TextPart(content))
+        if _truncated(step):  # (ccexport's word, set apart: not the model's sentence)
+            parts.append(NoticePart("remark", _REPLY_TRUNCATED))
     calls = step.get("tool_calls")
     for m, call in enumerate(calls if isinstance(calls, list) else []):
         if not isinstance(call, dict):

@@ -35,8 +35,8 @@ _REASONS = {
 # replies before that request, done before it was sent.
 _EDIT_EVENTS = {1: "kept the edits to {}", 2: "undid the edits to {}",
                 3: "changed {} after the edits"}  # fmt: skip
-PENDING_EDITS = NoticePart(
-    "notification",
+PENDING_EDITS = NoticePart(  # (ccexport's remark on a state VS Code saved, no message)
+    "remark",
     "When VS Code saved this chat, the assistant's edits were neither kept nor undone.",
 )
 

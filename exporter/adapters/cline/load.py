@@ -84,7 +84,9 @@ def load_task(source: str, ref: SessionRef, problems: list[Problem]) -> Session 
         cwd=cwd,
         models=tuple(conversation.models),
         started_at=min(stamps) if stamps else None,
-        ended_at=max(stamps) if stamps else None,
+        # One time is when it began: its end is not known, and a span of no length
+        # ("08:20 → 08:20") would say it was.
+        ended_at=max(stamps) if stamps and max(stamps) > min(stamps) else None,
         usage=conversation.usage,
         cost=conversation.cost,
         extra={"starred": True} if ref.fact("starred") == "true" else {},

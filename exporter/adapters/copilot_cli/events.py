@@ -29,13 +29,13 @@ from .._values import json_kind, tool_name
 from . import SOURCE, values
 from .attachments import attachment_parts, result_extras
 from .threads import Thread
-from .usage import positive, premium_requests, shutdown_totals
+from .usage import PremiumRequests, positive, shutdown_totals
 from .values import arguments_of, error_text, result_text, seconds, text_of, truncation_text
 
 # Known types that carry nothing for a note (system prompt, notices, hooks, bookkeeping).
 DROPPED = {
     "system.message", "system.notification", "session.idle", "session.auto_mode_resolved",
-    "session.tools_updated", "session.usage_checkpoint", "session.compaction_start",
+    "session.tools_updated", "session.compaction_start",
     "assistant.turn_start", "assistant.turn_end", "assistant.usage", "assistant.intent",
     "pending_messages.modified",
 }  # fmt: skip
@@ -82,9 +82,7 @@ class EventLog:
         self.usage = Usage()
         self.per_model: dict[str | None, Usage] = {}  # ``usage`` per model, from modelMetrics
         self.metrics = False
-        # What Copilot bills by: each process's ``totalPremiumRequests``, summed over the
-        # shutdowns of a resumed session (None: no shutdown records a count).
-        self.premium_requests: float | None = None
+        self.premium = PremiumRequests()  # what Copilot bills by (usage.PremiumRequests)
         self.unknown: dict[str, tuple[int | None, int]] = {}  # type -> its first line, count
         self.line: int | None = None  # of the event being read
         self.times = Times(lambda: self.line)  # the times that could not be read
@@ -220,8 +218,10 @@ class EventLog:
         if session_wide is not None:
             self.usage = self.usage + session_wide
         self.metrics = self.metrics or counted
-        if (premium := premium_requests(data)) is not None:
-            self.premium_requests = (self.premium_requests or 0) + premium
+        self.premium.shutdown(data)
+
+    def on_checkpoint(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
+        self.premium.checkpoint(data)
 
     # -- conversation --------------------------------------------------------------------
 
@@ -429,6 +429,7 @@ _HANDLERS = {
     "session.model_change": EventLog.on_model,
     "session.info": EventLog.on_info,
     "session.shutdown": EventLog.on_shutdown,
+    "session.usage_checkpoint": EventLog.on_checkpoint,
     "session.compaction_complete": EventLog.on_compaction,
     "session.truncation": EventLog.on_truncation,
     "session.error": EventLog.on_error,

@@ -63,7 +63,7 @@ def log_sessions(log: EventLog, facts: dict[str, str]) -> list[Session]:
         model_usage=per_model,
         subagent_ids=tuple(c.session_id for c in children),
         started_at=log.started,
-        extra=_premium(log.premium_requests),
+        extra=_premium(log.premium.total()),
     )
     return [main, *children]
 

@@ -66,8 +66,31 @@ def shutdown_totals(data: dict) -> tuple[list[tuple[str, Usage | None]], Usage |
 
 
 def premium_requests(data: dict) -> int | float | None:
-    """The premium requests a process's shutdown counts (``totalPremiumRequests``), what
-    Copilot bills by; None where it says none."""
+    """The premium requests a process's shutdown, or a checkpoint so far, counts
+    (``totalPremiumRequests``), what Copilot bills by; None where it says none."""
     premium = data.get("totalPremiumRequests")
     counted = isinstance(premium, int | float) and not isinstance(premium, bool)
     return premium if counted and premium >= 0 else None
+
+
+class PremiumRequests:
+    """A session's premium requests: each process's shutdown count, summed over the runs
+    of a resumed session; a session no shutdown counts (killed, crashed, still going), the
+    running total of its last ``session.usage_checkpoint``, never added to a shutdown's
+    (whether a resumed run's checkpoint counts from that run or from the session's start
+    is not known)."""
+
+    def __init__(self) -> None:
+        self.shutdowns: int | float | None = None  # (None: no shutdown records a count)
+        self.last_checkpoint: int | float | None = None
+
+    def shutdown(self, data: dict) -> None:
+        if (premium := premium_requests(data)) is not None:
+            self.shutdowns = (self.shutdowns or 0) + premium
+
+    def checkpoint(self, data: dict) -> None:
+        if (premium := premium_requests(data)) is not None:
+            self.last_checkpoint = premium
+
+    def total(self) -> int | float | None:
+        return self.last_checkpoint if self.shutdowns is None else self.shutdowns

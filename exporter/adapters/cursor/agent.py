@@ -100,8 +100,11 @@ def load_conversation(ref: SessionRef) -> LoadResult:
                 child_session,
                 project=session.project,
                 agent_label=label if isinstance(label, str) else None,
-                # (its parent, in neither store with a conversation, has no note: it says why)
-                extra={PARENT_EMPTY: True} if not (main.messages or result.copy) else {},
+                # (its parent, in neither store with a conversation, has no note: it says why;
+                # what its own transcript told, a time from its file, stays)
+                extra={**child_session.extra, PARENT_EMPTY: True}
+                if not (main.messages or result.copy)
+                else child_session.extra,
             )  # fmt: skip
         )
     return result
@@ -189,6 +192,7 @@ def _session(
 ) -> Session:
     known = [*transcript.times, *(t for t in (meta.created, meta.updated, updated) if t)]
     from_file = not known
+    calls = any(isinstance(p, ToolCallPart) for m in transcript.messages for p in m.parts)
     if from_file:
         known = _file_times(stamp)
     models = meta.model or model
@@ -206,15 +210,19 @@ def _session(
         # not known, and a span of no length would say it was.
         ended_at=max(known) if max(known) > min(known) else None,
         parent_id=parent_id,
-        # (a property and a word in the header: its time is not to be taken as exact)
-        extra={"time_from_file": True} if from_file else {},
+        # (a property and a word in the header: its time is not to be taken as exact; no
+        # ``errors`` where no call's outcome is kept)
+        extra={
+            **({"time_from_file": True} if from_file else {}),
+            **({"outcomes_unknown": True} if calls and not transcript.results else {}),
+        },
     )
 
 
 def _told(transcript: Transcript, from_file: bool) -> tuple[Message, ...]:
     """What the note says once, before the conversation, of what the transcript does not
     keep: its times (the note's are its file's), any tool's output (so a call shown
-    without one is not taken for a call that returned nothing), replies Cursor withheld."""
+    without one is not taken for a call that returned nothing), the thinking it keeps not."""
     said = []
     if from_file:
         said.append(
@@ -224,13 +232,13 @@ def _told(transcript: Transcript, from_file: bool) -> tuple[Message, ...]:
     calls = any(isinstance(p, ToolCallPart) for m in transcript.messages for p in m.parts)
     if calls and not transcript.results:
         said.append("Cursor's transcript keeps no tool output: each call is shown with its input.")
-    if withheld := transcript.withheld:
-        replies = "1 reply" if withheld == 1 else f"{withheld} replies"
-        where = "its place" if withheld == 1 else "their place"
-        said.append(f"Cursor withheld {replies}: the transcript holds a redaction mark in {where}.")
+    if marks := transcript.thinking_marks:
+        # (the mark stands for thinking Cursor does not persist, never for a missing answer)
+        times = "once" if marks == 1 else f"{marks} times"
+        said.append(f"Cursor keeps no thinking: its redaction mark stands in its place {times}.")
     if not said:
         return ()
-    return (Message("system", (NoticePart("notification", " ".join(said)),)),)
+    return (Message("system", (NoticePart("remark", " ".join(said)),)),)
 
 
 def _file_times(stamp: FileStamp) -> list[datetime]:

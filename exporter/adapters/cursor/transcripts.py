@@ -64,7 +64,9 @@ class Transcript:
     first_prompt: str | None = None
     workspace: str | None = None  # the first ``<user_info>``'s ``Workspace Path:``
     results: int = 0  # tool results the file holds (most builds write none)
-    withheld: int = 0  # replies Cursor wrote as ``[REDACTED]`` alone
+    # Where Cursor wrote ``[REDACTED]`` for the thinking it does not keep (a block of the
+    # mark alone or a reply ending in it): how many times.
+    thinking_marks: int = 0
 
     def delegations(self) -> list[tuple[int, int, ToolCallPart]]:
         """(message index, part index, call) of calls that hand a prompt to another agent."""
@@ -117,10 +119,9 @@ def read_transcript(path: Path, problems: list[Problem]) -> Transcript:
     for what, (first, count) in unknown.items():
         why = f"unknown {what}{how_many(count, 'line')} skipped"
         problems.append(Problem(str(path), why, first, source=SOURCE))
-    for what, count in reader.unknown_blocks.items():
-        problems.append(
-            Problem(str(path), f"unknown {what} ({count}), only its text kept", source=SOURCE)
-        )
+    for what, (first, count) in reader.unknown_blocks.items():
+        why = f"unknown {what} ({count}), only its text kept"
+        problems.append(Problem(str(path), why, first, source=SOURCE))  # (its first line)
     reader.times.report(problems, path, SOURCE)
     return reader.transcript
 
@@ -210,7 +211,7 @@ class _Reader:
         self.path = path
         self.transcript = Transcript()
         self.waiting: list[str] = []  # ids of calls still without a result, oldest first
-        self.unknown_blocks: dict[str, int] = {}
+        self.unknown_blocks: dict[str, tuple[int, int]] = {}  # what -> its first line, count
         self.times = Times()  # <timestamp> tags that could not be read
 
     def user(self, content: Any, number: int) -> None:
@@ -235,7 +236,7 @@ class _Reader:
                 if image:
                     parts.append(image)
             else:
-                self._unknown(block)
+                self._unknown(block, number)
         if when:
             self.transcript.times.append(when)
         if results:
@@ -258,8 +259,8 @@ class _Reader:
                 text = _without_marker(block["text"])
                 if text:
                     parts.append(TextPart(text))
-                elif block["text"].strip() == REDACTED:
-                    self.transcript.withheld += 1
+                if block["text"].rstrip().endswith(REDACTED):
+                    self.transcript.thinking_marks += 1
             elif kind == "thinking":
                 said = block.get("thinking") or block.get("text") or ""
                 if not isinstance(said, str):  # (a damaged block: said, never a Python repr)
@@ -269,12 +270,14 @@ class _Reader:
                 text = _without_marker(said)
                 if text:
                     parts.append(ThinkingPart(text))
+                if said.rstrip().endswith(REDACTED):
+                    self.transcript.thinking_marks += 1
             elif kind in _CALL_TYPES and isinstance(block.get("name"), str):
                 parts.append(self._call(block, f"{number}.{index}"))
             elif kind in _RESULT_TYPES:
                 parts.append(self._result(block))
             else:
-                self._unknown(block)
+                self._unknown(block, number)
                 if isinstance(block.get("text"), str) and block["text"].strip():
                     parts.append(TextPart(block["text"]))  # visible text of a newer block
         if parts:
@@ -348,9 +351,10 @@ class _Reader:
                 self.times.wrong_type(why, number)
         return [b for b in content if isinstance(b, dict)]
 
-    def _unknown(self, block: dict[str, Any]) -> None:
+    def _unknown(self, block: dict[str, Any], number: int) -> None:
         what = f"block type {block.get('type')!r}"
-        self.unknown_blocks[what] = self.unknown_blocks.get(what, 0) + 1
+        first, count = self.unknown_blocks.get(what, (number, 0))
+        self.unknown_blocks[what] = (first, count + 1)
 
 
 def _without_marker(text: str) -> str:

@@ -422,7 +422,8 @@ class _Run(Submitting):
             self._maybe_done(job.unit)
 
     def _write(self, job: RenderJob, outcome: Outcome) -> bool:
-        made_otherwise = self.unchanged.made_otherwise(job.unit)  # (by another version?)
+        # (by another version?)
+        made_otherwise = self.unchanged.made_otherwise(job.unit, job.session.source)
         if not self.notes.write(job, outcome, self.settings, made_otherwise):
             return False
         if job.part is None or job.part.number == 1:

@@ -8,14 +8,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from enum import IntEnum
 
 from . import notefile
 from .state import NoteRecord
 
+
+class MadeBy(IntEnum):
+    """Which version last rendered a unit's notes, as far as their counts go."""
+
+    THIS = 0
+    ANOTHER = 1  # it may date a session or count its calls otherwise
+    # one that counted ccexport's own remark (Cursor's, Copilot's) as a message: its note
+    # may hold one message more than this version counts for the same session
+    COUNTING_REMARKS = 2
+
+
 SIZE_KEY = "messages"  # a note whose count would go down holds more than its source gives
 
 
-def holds_more(note: dict, ours: dict, made_otherwise: bool = False) -> str:
+def holds_more(note: dict, ours: dict, made_otherwise: int = MadeBy.THIS) -> str:
     """What a note's properties say it holds beyond the note its source now gives, "" for
     nothing: more messages; or as many, but more tool calls, or a later end from the same
     start, as a copy of the source cut inside its last message gives (Claude Code writes
@@ -24,9 +36,13 @@ def holds_more(note: dict, ours: dict, made_otherwise: bool = False) -> str:
     many of each, so it is written. ``made_otherwise``: the note was last rendered by another
     version of ccexport: only messages decide, since a version may date or
     count a session's calls otherwise (Copilot CLI's end moved from its last event to its
-    last message: every such note looked cut, and was kept stale until ``--force``)."""
+    last message: every such note looked cut, and was kept stale until ``--force``); one
+    that counted ccexport's own remark as a message (``MadeBy.COUNTING_REMARKS``) may hold
+    one more."""
     had, has = note.get(SIZE_KEY), ours.get(SIZE_KEY)
     if type(had) is not int or type(has) is not int or has > had:
+        return ""
+    if made_otherwise == MadeBy.COUNTING_REMARKS and has == had - 1:
         return ""
     if has < had:
         return f"the note holds {had} messages, the source now gives {has}"
@@ -66,7 +82,7 @@ SHRUNK_WHY = (
 )
 
 
-def shrunk_why(existing: dict, ours: dict, made_otherwise: bool) -> str:
+def shrunk_why(existing: dict, ours: dict, made_otherwise: int) -> str:
     """Why the note must be kept (unless forced): its source now holds less than it does;
     "" when it does not."""
     more = holds_more(existing, ours, made_otherwise)

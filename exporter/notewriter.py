@@ -160,7 +160,7 @@ class NoteWriter:
         self.record(Change(Action.FAILED, job.key, job.relpath, str(problem)))
 
     def write(
-        self, job: RenderJob, outcome: Outcome, settings: NoteSettings, made_otherwise: bool
+        self, job: RenderJob, outcome: Outcome, settings: NoteSettings, made_otherwise: int
     ) -> bool:
         """What rendering a job gave: its note written, or why there is none said; its note
         left as it is (``Same``), or rendered here after all if its file is not as written.
@@ -184,7 +184,7 @@ class NoteWriter:
         self,
         note: Note,
         source: str,
-        made_otherwise: bool = False,
+        made_otherwise: int = 0,
         secrets: tuple[tuple[str, str], ...] = (),
     ) -> bool:
         """``secrets``: its session's (``session_secrets``), which the note's old text may

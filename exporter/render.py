@@ -348,7 +348,7 @@ def init_templates(dest: Path, *, force: bool = False) -> tuple[list[str], list[
 # filed elsewhere), so that the next run after an upgrade, or a pull of the code, renders
 # every note once again (rewriting only those whose bytes differ). The version alone moves
 # at releases only: the fixes between them reached a note only when its session grew.
-NOTES_REVISION = "2026-12-07.18"
+NOTES_REVISION = "2026-12-07.19"
 
 
 def notes_made_by() -> str:
@@ -357,6 +357,19 @@ def notes_made_by() -> str:
     from . import __version__
 
     return f"{__version__} {NOTES_REVISION}"
+
+
+# The first revision not counting ccexport's own remark on what a source keeps (Cursor's
+# transcript, Copilot's pending edits) among a note's ``messages``.
+REMARKS_UNCOUNTED = ("2026-12-07", 19)
+
+
+def counted_remarks(entry: object) -> bool:
+    """Were a unit's notes rendered by a version that counted ccexport's own remark as a
+    message (one before ``REMARKS_UNCOUNTED``, or one that did not say)?"""
+    made = entry[2] if isinstance(entry, list) and len(entry) > 2 else None
+    date, _, number = str(made).rpartition(" ")[2].partition(".")
+    return not number.isdigit() or (date, int(number)) < REMARKS_UNCOUNTED
 
 
 def render_entry(fingerprint: str) -> list[object]:

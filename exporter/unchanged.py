@@ -15,13 +15,19 @@ from datetime import datetime
 
 from .adapters import SessionRef
 from .fact_secrets import facts_match, facts_redacted
+from .notecopies import MadeBy
 from .notespec import is_later_part, project_matches
 from .notewriter import NoteWriter
 from .options import ExportOptions
 from .outcome import SourceCounts
-from .render import made_by_another, render_entry
+from .render import counted_remarks, made_by_another, render_entry
 from .session_secrets import KnownSecrets
 from .vault import Action, Change, Vault
+
+# The sources whose notes may hold a remark of ccexport's (a notice of kind "remark": what
+# a Cursor transcript keeps not, a Copilot chat's pending edits), counted as a message by
+# the versions before ``render.REMARKS_UNCOUNTED``.
+_REMARKED_ON = frozenset({"cursor", "copilot"})
 
 
 class UnchangedUnits:
@@ -78,11 +84,16 @@ class UnchangedUnits:
         n = by_version + otherwise
         return f"{n} note{'s' if n != 1 else ''} rendered again: {why}"
 
-    def made_otherwise(self, unit: str) -> bool:
+    def made_otherwise(self, unit: str, source: str) -> MadeBy:
         """Were the unit's notes last rendered by another version of ccexport? Such a note
-        may end later, or count more calls, for that alone (``notecopies.holds_more``)."""
+        may end later, count more calls, or (of a source ccexport remarks on) count a remark
+        of ccexport's as a message, for that alone (``notecopies.holds_more``)."""
         recorded = self.vault.state.sources.get(unit, {}).get("fingerprint") or [None]
-        return made_by_another(recorded[0])
+        if not made_by_another(recorded[0]):
+            return MadeBy.THIS
+        if source in _REMARKED_ON and counted_remarks(recorded[0]):
+            return MadeBy.COUNTING_REMARKS
+        return MadeBy.ANOTHER
 
     def with_recorded_facts(self, ref: SessionRef) -> SessionRef:
         """A unit whose index could not be read this run (or no longer names it), with the

@@ -154,16 +154,16 @@ class Vault(NotePlaces):
         body: str,
         meta: dict[str, Any] | None = None,
         seeded: dict[str, Any] | None = None,
-        made_otherwise: bool = False,
+        made_otherwise: int = 0,
         secrets: Callable[[str], str] | None = None,
     ) -> Change:
         """Create or update one note in place; see the module rules. ``seeded``: the
         person's properties, written only into a note that lacks them; ``made_otherwise``:
-        the note was last rendered by another version (only its messages then say it holds
-        more: ``holds_more``); ``secrets``: the note's session's secrets redacted (after the
-        rules) wherever the old note is quoted or kept (aliases, a conflict copy, a diff).
-        Never raises for one note: what the vault refuses or cannot take is a FAILED change
-        naming why."""
+        the note was last rendered by another version (``notecopies.MadeBy``: only its
+        messages then say it holds more, ``holds_more``); ``secrets``: the note's session's
+        secrets redacted (after the rules) wherever the old note is quoted or kept (aliases,
+        a conflict copy, a diff). Never raises for one note: what the vault refuses or
+        cannot take is a FAILED change naming why."""
         rules = self.scrub
         if secrets is not None:  # (for this note alone: one session's secrets are its own)
             self.scrub = lambda text: secrets(rules(text))
@@ -188,7 +188,7 @@ class Vault(NotePlaces):
         body: str,
         meta: dict[str, Any] | None,
         seeded: dict[str, Any],
-        made_otherwise: bool,
+        made_otherwise: int,
     ) -> Change:
         owned = body.strip("\n")
         record = self.state.notes.get(key)

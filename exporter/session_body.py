@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "343633fae4c1c200d1efdc0651c8890dbc795625a330cd5a57e741f9db267557"
+SHIPPED_TEMPLATE_SHA256 = "8c7ef6a32d2ef8440a8cb7c383fdfa7f495496e56c0a7d38d0f7817e0e672079"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).
@@ -133,8 +133,10 @@ def _turn_heading(turn: dict[str, Any]) -> str:
     # A subagent's task is written by the agent that started it, not by the person
     who = "Parent agent" if turn["task"] else "User" if turn["role"] == "user" else "Assistant"
     when = f" · {turn['when']}" if turn["when"] else ""
+    # The model the replies changed to, where they changed.
+    model = f" · {escape_inline(short_model_name(turn['model']))}" if turn.get("model") else ""
     queued = " · sent while the assistant was working" if turn["queued"] else ""
-    return f"### {who}{when}{queued}\n\n"
+    return f"### {who}{when}{model}{queued}\n\n"
 
 
 def _item(item: dict[str, Any], turn: dict[str, Any], thinking: str, checklist: bool) -> str:

@@ -3,8 +3,8 @@ adapters in ``Session.extra`` under the names below and shown as properties of t
 (and some in its header). Each is there only when the source records it: no
 ``starred: false`` on every note of a source that stars nothing.
 
-- ``client``: the app the session ran in, in words (Codex: "Codex Desktop", "Codex CLI",
-  "Codex VS Code extension");
+- ``client``: the app the session ran in, in words (Claude Code: "VS Code", "CLI"; Codex:
+  "Codex Desktop", "Codex CLI", "Codex VS Code extension");
 - ``starred``: true for a task the person starred (the Cline family's ``isFavorited``);
 - ``share_url``: the public link of a shared session (OpenCode);
 - ``archived``: true for a session the person archived (OpenCode's ``time_archived``);

@@ -75,8 +75,30 @@ def argument_summary(part: ToolCallPart) -> tuple[str, str] | None:
             if isinstance(value, str) and value.strip():
                 first, *more = value.strip().split("\n", 1)
                 return _clipped(first, bool(more))
+        listed = _listed_subject(part.input)
+        if listed:
+            return listed
     files = patch_files(part.input)
     return _clipped(", ".join(files)) if files else None
+
+
+def _listed_subject(value: dict[str, Any]) -> tuple[str, str] | None:
+    """The subject of a call given a list (Cline 4's ``read_files``: ``files`` of
+    ``{path, …}``; ``run_commands``: ``commands``): the files' paths, or the first
+    command's first line, with the cut's mark when more commands or lines follow."""
+    files = value.get("files")
+    if isinstance(files, list):
+        paths = [f.get("path") if isinstance(f, dict) else f for f in files]
+        named = [p.strip() for p in paths if isinstance(p, str) and p.strip()]
+        if named:
+            return _clipped(", ".join(named))
+    commands = value.get("commands")
+    if isinstance(commands, list):
+        said = [c.strip() for c in commands if isinstance(c, str) and c.strip()]
+        if said:
+            first, *more = said[0].split("\n", 1)
+            return _clipped(first, bool(more) or len(said) > 1)
+    return None
 
 
 SUMMARY_LENGTH = 120

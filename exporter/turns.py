@@ -30,7 +30,7 @@ from .model import (
     decode_text,
 )
 from .notespec import TurnView as TurnView  # (re-exported)
-from .render import reference_rendering
+from .render import reference_rendering, short_model_name
 from .toolinput import TODO_TOOLS as TODO_TOOLS  # (re-exported)
 from .toolinput import (
     call_title,
@@ -145,6 +145,11 @@ def build_turns(
     first_day = start.date() if start else None
     offset = start.utcoffset() if start else None
     calls: dict[int, dict[str, Any]] = {}  # id of a result -> the item of the call it answers
+    # The model the last assistant turn began with: a turn that begins with another names
+    # it (never the first: a note of one model reads as it always did). A change within a
+    # turn is named by the next turn's heading, as no heading stands where it happened.
+    began_with: str | None = None
+    modelled: dict[str, Any] | None = None  # the turn whose first model is known
     for message in session.messages:
         parts = clean_parts(message, session.source)
         items: list[dict[str, Any]] = []
@@ -181,7 +186,13 @@ def build_turns(
         if not continues or task:
             when = local(message.timestamp, tz)
             turns.append({"role": role, "time": when, "when": _when(when, first_day, offset),
-                          "queued": queued, "task": task, "items": [], "messages": []})  # fmt: skip
+                          "queued": queued, "task": task, "items": [], "messages": [],
+                          "model": None})  # fmt: skip
+        if message.role == "assistant" and message.model and turns[-1] is not modelled:
+            modelled = turns[-1]
+            if began_with and short_model_name(message.model) != short_model_name(began_with):
+                modelled["model"] = message.model
+            began_with = message.model
         for item in items:
             last = turns[-1]["items"][-1] if turns[-1]["items"] else None
             if last and item["kind"] == last["kind"] == "thinking" and not item["redacted"]:

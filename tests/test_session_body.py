@@ -161,6 +161,7 @@ def _context(draw) -> dict:
         "when": st.sampled_from(["", "09:05", "2026-01-02 10:00"]),
         "queued": st.booleans(),
         "task": st.booleans(),
+        "model": st.one_of(_maybe_text, st.just("voxtral-small-24b-20250701")),
         "items": st.lists(_item(), max_size=4),
     }), max_size=4))  # fmt: skip
     return {

@@ -19,6 +19,7 @@ from ..errors import Problem
 from ..model import Message, MessageStream, Session, TextPart
 from ._times import Times
 from .base import LoadResult, MessageSink, SessionRef, project_name
+from .claude_client import client_facts, entrypoint
 from .claude_discovery import SOURCE, agent_session_id, file_session_id, leading_summaries
 from .claude_mainfile import (
     FileMeta,
@@ -122,7 +123,9 @@ def load_unit(adapter: ClaudeCodeAdapter, ref: SessionRef, keep: MessageSink | N
     title = (
         ref.fact("title") or meta.title or _summary_title(adapter, path.parent, meta, transcript)
     )
-    session = _session(transcript, main_id, path, title, extra_children=child_ids)
+    session = _session(
+        transcript, main_id, path, title, extra_children=child_ids, started_in=main.entrypoint
+    )
     if project or origin:
         session = replace(session, project=project or session.project, forked_from=origin)
     if stream:
@@ -238,9 +241,11 @@ def _load_agent_file(
     meta = FileMeta()
     times = Times(lambda: meta.lines)
     builder = TranscriptBuilder(times)
+    started_in = None
     for rec in read_records(path, problems, meta):
         if parent_id is None and isinstance(rec.get("sessionId"), str):
             parent_id = rec["sessionId"]
+        started_in = started_in or entrypoint(rec)
         builder.add(rec)
     times.report(problems, path, SOURCE)
     builder.report_reused(problems, path, SOURCE)
@@ -256,7 +261,7 @@ def _load_agent_file(
     session_id = f"{parent_id}/agent-{agent}" if parent_id else f"agent-{agent}"
     return _session(
         transcript, session_id, path, meta.title or description, parent_id=parent_id,
-        agent_label=label,
+        agent_label=label, started_in=started_in,
     )  # fmt: skip
 
 
@@ -295,7 +300,7 @@ def _inline_sidechains(
         sessions.append(
             _session(
                 transcript, f"{main_id}/agent-{agent}", path, description,
-                parent_id=main_id, agent_label=label,
+                parent_id=main_id, agent_label=label, started_in=main.entrypoint,
             )
         )  # fmt: skip
     return sessions, warmup, [transcript.lines for _, _, transcript in groups]
@@ -310,7 +315,9 @@ def _session(
     parent_id: str | None = None,
     agent_label: str | None = None,
     extra_children: list[str] | None = None,
+    started_in: str | None = None,
 ) -> Session:
+    """``started_in``: the ``entrypoint`` its lines name, the app it ran in (``client``)."""
     return Session(
         source=SOURCE,
         session_id=session_id,
@@ -328,4 +335,5 @@ def _session(
         parent_id=parent_id,
         subagent_ids=tuple(extra_children or ()),
         agent_label=agent_label,
+        extra=client_facts(started_in),
     )

@@ -15,6 +15,7 @@ from ._jsonl import iter_json_objects, parse_timestamp
 from ._times import Times
 from ._values import json_kind, tool_name
 from .base import MessageSink
+from .claude_client import entrypoint
 from .claude_content import odd_block, odd_blocks
 from .claude_discovery import SOURCE
 from .claude_persisted import restore_persisted
@@ -53,7 +54,7 @@ class MainFile:
 
     __slots__ = (
         "session_id", "older", "transcript", "tasks", "side", "side_at", "any_sidechain",
-        "main_conversation", "stream", "let_go", "keep", "times", "sidechains",
+        "main_conversation", "stream", "let_go", "keep", "times", "sidechains", "entrypoint",
     )  # fmt: skip
 
     def __init__(
@@ -72,6 +73,7 @@ class MainFile:
         self.stream = stream  # let each message go once made (counted in let_go)
         self.let_go = 0
         self.keep = keep  # given each message let go, to keep it instead of reading it again
+        self.entrypoint: str | None = None  # the app the session was started in (its first)
 
     def add(self, rec: dict[str, Any]) -> None:
         locate = self.times.locate if self.times is not None else None
@@ -91,6 +93,8 @@ class MainFile:
             return
         if rec.get("type") in ("user", "assistant"):
             self.main_conversation = True
+            if self.entrypoint is None:
+                self.entrypoint = entrypoint(rec)
         if self.older is None:  # an older copy is read through (for its problems) only
             self.transcript.add(rec)
             if self.stream:

@@ -222,7 +222,7 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
     def _text(self, text: str, data: bytes, counts: Counter[str] | None) -> str:
         original = data
         spots, held, encoded = self._spots(data)
-        if not spots and held is False and encoded is False:
+        if not spots and held is False and encoded is False and not self._split.may_cut(data):
             return text
         # A token's prefix ends an item of a list of strings: its body may go on in the next.
         # (First: a generic rule could take the next item as a value the first one names.)

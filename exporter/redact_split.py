@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import re2
 
+from .redact_cut import Cut, CutKeywords
 from .redact_names import PLACEHOLDER
 
 if TYPE_CHECKING:
@@ -34,6 +35,11 @@ _LONGEST = 300  # characters of a token (its half read backwards, all of its ite
 # A token split over more items than this (a stream of one character a chunk) is not read.
 _MOST_ITEMS = 8
 _RANDOM_FROM = 8  # characters: a token's next item long enough to be told from a word
+# A short item of a word then digits or digits then a word: a version, a unit, a name
+# (``v2``, ``x64``, ``Win32``, ``utf8``, ``2FA``, ``64bit``), no chunk of a token.
+_VERSION_LIKE = re2.compile(rb"(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)[0-9]+|[0-9]+(?:[a-z]+|[A-Z]+)")
+# A whole string item of a list (a name and its value: ``key=…``, ``key: …``).
+_STRING = re2.compile(rb"[^\"'\\\r\n]{0,300}")
 # Rules whose keywords are no token's prefix: commands and names, addresses (a URL's
 # password, a webhook's), a query's ``sig=``, and the 599 endings of a Discord token.
 NOT_PREFIXES = frozenset({
@@ -53,6 +59,9 @@ _INNER_WORDS = frozenset({
     "mailchimp-api-key", "telegram-bot-token", "openai-api-key", "azure-ad-client-secret",
     "terraform-cloud-token",
 })  # fmt: skip
+# Rules of a name and its value whose name a list may cut (``["api_", "key=…"]``).
+_NAMED = frozenset({"generic-password", "generic-secret"})
+_NAME_REACH = 64  # bytes from a cut name's end to its value's start
 # The rules over a text: each secret they find in it, as bytes, with its rule's id.
 Finds = Callable[[bytes], list[tuple[bytes, str]]]
 
@@ -69,6 +78,8 @@ class SplitItems:
         self._ids = frozenset(rules[i].id for i in self.rules)
         self._prefixes = sorted({k for i in self.rules for k in rules[i].keywords})
         self._inner = sorted({k for r in rules if r.id in _INNER_WORDS for k in r.keywords})
+        names = CutKeywords.name_words(k for r in rules if r.id in _NAMED for k in r.keywords)
+        self._cuts = CutKeywords(self._prefixes, self._inner, names)
 
     @cached_property
     def _pairs(self) -> Any:
@@ -85,15 +96,26 @@ class SplitItems:
         options.log_errors = False
         return re2.compile(pattern.encode("latin-1"), options)
 
+    def may_cut(self, data: bytes) -> bool:
+        """May ``data``, where the rules' prefilter found no keyword, hold one cut between
+        two items of a list?"""
+        return (b'",' in data or b"'," in data) and next(
+            self._cuts.find(data, _separator()), None
+        ) is not None
+
     def redact(self, data: bytes, spots: Spots, finds: Finds, counts: Counter[str] | None) -> bytes:
         """``data`` with every piece of each token that ``finds`` sees only with items
         joined replaced by its placeholder (``counts`` gains one a token); ``data`` itself
         when there is none. Looked for when a prefix is in it (``spots``)."""
-        if self.rules.isdisjoint(spots) or (b'",' not in data and b"'," not in data):
+        if b'",' not in data and b"'," not in data:
+            return data
+        # A keyword cut between two items is in no spot: looked for in the list itself.
+        cuts = list(self._cuts.find(data, _separator()))
+        if self.rules.isdisjoint(spots) and not cuts:
             return data
         pieces: list[bytes] = []
         last = 0
-        for parts, rule_id in self._pieces(data, finds):
+        for parts, rule_id in self._pieces(data, finds, cuts):
             if parts[0][0] < last:
                 continue
             placeholder = PLACEHOLDER.format(rule_id).encode()
@@ -107,37 +129,85 @@ class SplitItems:
         pieces.append(data[last:])
         return b"".join(pieces)
 
-    def _pieces(self, data: bytes, finds: Finds) -> list[tuple[tuple[tuple[int, int], ...], str]]:
+    def _pieces(
+        self, data: bytes, finds: Finds, cuts: list[Cut]
+    ) -> list[tuple[tuple[tuple[int, int], ...], str]]:
         """The pieces (their spans, one an item) of each token split across items, in order."""
         found: set[tuple[tuple[tuple[int, int], ...], str]] = set()
         # The readings of neighbouring keywords share most of their items (each one's
         # beginnings and ends are the next one's, shifted by an item): each join is read by
         # the rules once, however many readings hold it.
         finds = _read_once(finds)
+        pairs: list[tuple[int, int, bool]] = []
         pos = 0
         while (m := self._pairs.search(data, pos)) is not None:
             inner = m.start(1) < 0
             cut, after = m.span(2) if inner else m.span(1)
             pos = after  # (the next pair may begin in this one's second item)
-            back = _HALF.match(data[max(0, cut - _LONGEST) : cut][::-1])
-            ahead = _HALF.match(data, after)
-            if back is None or ahead is None:
-                continue
-            items = [(cut - back.end(), cut), (after, ahead.end())]
-            items += _items_after(data, ahead.end())
-            # A prefix begins its token in the first item; a keyword inside or at the end of
-            # one (``…-us14``) may have its token begin one or more items before.
-            earlier = _items_before(data, items[0][0]) if inner else []
-            items = earlier + items
-            # Each beginning, and each end from the last item back: the widest reading that
-            # finds a token across items (a token ends before a word that follows it).
-            for first in range(len(earlier) + 1):
-                for last in range(len(items), len(earlier) + 1, -1):
-                    tokens = _across(data, items[first:last], finds, self._ids)
-                    if tokens:
-                        found.update(tokens)
-                        break
+            pairs.append((cut, after, inner))
+        for cut in cuts:
+            if cut.kind == "name":
+                found.update(_named(data, cut, finds))
+            else:
+                pairs.append((cut.cut, cut.after, cut.kind == "inner"))
+        for cut, after, inner in pairs:
+            found.update(self._pair(data, cut, after, inner, finds))
         return sorted(found)
+
+    def _pair(
+        self, data: bytes, cut: int, after: int, inner: bool, finds: Finds
+    ) -> list[tuple[tuple[tuple[int, int], ...], str]]:
+        """The tokens across the items on either side of the separator ``cut``..``after``."""
+        back = _HALF.match(data[max(0, cut - _LONGEST) : cut][::-1])
+        ahead = _HALF.match(data, after)
+        if back is None or ahead is None:
+            return []
+        items = [(cut - back.end(), cut), (after, ahead.end())]
+        items += _items_after(data, ahead.end())
+        # A prefix begins its token in the first item; a keyword inside or at the end of
+        # one (``…-us14``) may have its token begin one or more items before.
+        earlier = _items_before(data, items[0][0]) if inner else []
+        items = earlier + items
+        found = []
+        # Each beginning, and each end from the last item back: the widest reading that
+        # finds a token across items (a token ends before a word that follows it).
+        for first in range(len(earlier) + 1):
+            for last in range(len(items), len(earlier) + 1, -1):
+                tokens = _across(data, items[first:last], finds, self._ids)
+                if tokens:
+                    found += tokens
+                    break
+        return found
+
+
+def _named(data: bytes, cut: Cut, finds: Finds) -> list[tuple[tuple[tuple[int, int], ...], str]]:
+    """The value of a generic rule whose name ``cut`` cuts (``["api_", "key=…"]``): its
+    pieces in the items after the name, when the items joined hold it."""
+    back = _STRING.match(data[max(0, cut.cut - _LONGEST) : cut.cut][::-1])
+    ahead = _STRING.match(data, cut.after)
+    if back is None or ahead is None:
+        return []
+    items = [(cut.cut - back.end(), cut.cut), ahead.span()]
+    pos = ahead.end()
+    while len(items) < _MOST_ITEMS and (sep := _separator().match(data, pos)) is not None:
+        piece = _STRING.match(data, sep.end())
+        items.append(piece.span())
+        pos = piece.end()
+    joined, offsets = _joined(data, items)
+    # Where the name ends in the join: its bytes before ``cut.end`` in the items.
+    named = sum(min(b, cut.end) - a for a, b in items if a < cut.end)
+    out = []
+    for secret, rule_id in finds(joined):
+        if rule_id not in _NAMED:
+            continue
+        for at in _places(joined, secret):
+            if not named <= at <= named + _NAME_REACH:
+                continue
+            taken = _taken(items, offsets, at, at + len(secret))
+            # (A value of several items, one of them a word, is words joined: ``value``, ``x64``.)
+            if taken and not any(_word_like(data[a:b]) for a, b in taken):
+                out.append((tuple(taken), rule_id))
+    return out
 
 
 def _read_once(finds: Finds) -> Finds:
@@ -157,34 +227,46 @@ def _across(
 ) -> list[tuple[tuple[tuple[int, int], ...], str]]:
     """Each token of a rule in ``ids`` that ``finds`` sees in the ``items`` joined and that
     crosses from one to the next: its pieces' spans in ``data``."""
-    joined = b"".join(data[a:b] for a, b in items)
-    offsets = [0]
-    for a, b in items:
-        offsets.append(offsets[-1] + b - a)
+    joined, offsets = _joined(data, items)
     out = []
     for secret, rule_id in finds(joined):
         if rule_id not in ids:
             continue
         for at in _places(joined, secret):
-            end = at + len(secret)
-            taken = [
-                (a + max(0, at - off), a + min(b - a, end - off))
-                for (a, b), off in zip(items, offsets, strict=False)
-                if off < end and at < off + b - a
-            ]
+            taken = _taken(items, offsets, at, at + len(secret))
             if len(taken) < 2:
                 continue  # (in one item: the rules' own pass finds it)
             # Items of words alone (``["sk_test_", "start", "Stripe"]``) are no token's pieces.
-            if all(_word_like(data[a:b]) for a, b in taken):
+            if all(_wordish(data[a:b]) for a, b in taken):
                 continue
             # A token of no fixed length (``sk_live_…``) whole without its last piece would
             # take the next item's word too: it goes on there only when that reads as a body.
             shorter = b"".join(data[a:b] for a, b in taken[:-1])
             if any(found == shorter for found, _ in finds(shorter)):
-                if not _reads_random(data[taken[-1][0] : taken[-1][1]]):
+                last_piece = data[taken[-1][0] : taken[-1][1]]
+                if not (_reads_random(last_piece) or _short_chunk(last_piece)):
                     continue
             out.append((tuple(taken), rule_id))
     return out
+
+
+def _joined(data: bytes, items: list[tuple[int, int]]) -> tuple[bytes, list[int]]:
+    """The ``items`` joined, and where each begins in the join."""
+    offsets = [0]
+    for a, b in items:
+        offsets.append(offsets[-1] + b - a)
+    return b"".join(data[a:b] for a, b in items), offsets
+
+
+def _taken(
+    items: list[tuple[int, int]], offsets: list[int], at: int, end: int
+) -> list[tuple[int, int]]:
+    """The spans in the text of what ``at``..``end`` of the items' join takes of each."""
+    return [
+        (a + max(0, at - off), a + min(b - a, end - off))
+        for (a, b), off in zip(items, offsets, strict=False)
+        if off < end and at < off + b - a
+    ]
 
 
 def _items_after(data: bytes, pos: int) -> list[tuple[int, int]]:
@@ -233,6 +315,33 @@ def _reads_random(piece: bytes) -> bool:
     return (
         len(piece) >= _RANDOM_FROM and kinds >= 2 and not (_word_like(piece) or _camel_case(piece))
     )
+
+
+def _short_chunk(piece: bytes) -> bool:
+    """Is ``piece``, shorter than a body's chunk, still no word: three characters or more
+    of letters and digits mixed in no word's way (``Zq3``, ``8vXc``; not ``v2``, ``x64``,
+    ``utf8``, ``2FA``, ``README``)?"""
+    kinds = sum(
+        any(c in piece for c in chars)
+        for chars in (b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"0123456789")
+    )
+    return (
+        3 <= len(piece) < _RANDOM_FROM
+        and piece.isalnum()
+        and kinds >= 2
+        and not _version_like(piece)
+        and not (_word_like(piece) or _camel_case(piece))
+    )
+
+
+def _wordish(piece: bytes) -> bool:
+    """Is ``piece`` a word, a camelCase name or a short version (``v2``)?"""
+    return _word_like(piece) or _camel_case(piece) or _version_like(piece)
+
+
+def _version_like(piece: bytes) -> bool:
+    """Is ``piece`` a short word of a version or a unit (``v2``, ``x64``, ``utf8``)?"""
+    return len(piece) < _RANDOM_FROM and _VERSION_LIKE.fullmatch(piece) is not None
 
 
 def _camel_case(piece: bytes) -> bool:

@@ -93,8 +93,9 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # three-character prefix, and URL-safe base64 of any, goes with its run; a token split over
 # three to ten items of a list loses every piece, and a key of no fixed length its next one;
 # 15: base64 of Twilio's and Azure's two-character prefixes, and a client's command-line
-# password (``curl -u me:…``, ``wget --password …``) of letters alone.
-ENGINE_VERSION = "15"
+# password (``curl -u me:…``, ``wget --password …``) of letters alone; 16: a keyword or a
+# token's prefix cut between two items of a list, and a Stripe key's short last piece.
+ENGINE_VERSION = "16"
 
 
 class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):

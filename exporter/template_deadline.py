@@ -5,13 +5,13 @@ something without end, not one that is merely slow: a ``replace`` of a text unde
 limits, done a hundred thousand times, or loops over ``turns`` nested three deep on a long
 session, run for minutes or hours on one note and hold up the nightly run. So each note's
 render has a deadline, looked at where a slow template cannot help passing: each loop as
-it starts (every ``{% for %}`` is compiled with a check on its sequence), each call (a
-macro, a method), each value built with ``*``, ``**`` or ``%``, each ``range()``. Between
-two of those a template only does a bounded step (one pass of an innermost loop over one
-sequence, one filter on a text the sandbox's limits bound), so a render past its deadline
-stops within a moment of it. The clock is read there and nowhere else (not at each value
-read or piece printed, which are many more): a normal note reads it a hundred times or so,
-which costs it nothing it would notice.
+it starts and at each of its passes (every ``{% for %}`` is compiled with a check on its
+sequence), each call (a macro, a method), each value built with ``*``, ``**`` or ``%``,
+each ``range()``. Between two of those a template only does a bounded step (a pass's
+filters on values the sandbox's limits bound), so a render past its deadline stops soon
+after it. The clock is read there and nowhere else (not at each value read or piece
+printed): a normal note reads it a few hundred times, which costs it nothing it would
+notice. (The shipped templates are not compiled with the check.)
 """
 
 from __future__ import annotations
@@ -56,10 +56,32 @@ def late() -> TooSlow:
 
 
 def loop_started(sequence: Any) -> Any:
-    """The ``LOOP_CHECK`` filter: the sequence as it is, once the clock is looked at."""
+    """The ``LOOP_CHECK`` filter: the sequence, its clock looked at as the loop starts and
+    at each pass (a loop whose body only runs filters, ``turns|selectattr(…)|list`` over a
+    long session, calls nothing the sandbox sees)."""
     if time.monotonic() > _deadline[0]:
         raise late()
-    return sequence
+    return _Checked(sequence)
+
+
+class _Checked:
+    """A loop's sequence, the clock looked at before each item; its length the sequence's
+    (Jinja's ``loop.length`` asks for it first)."""
+
+    __slots__ = ("_sequence",)
+
+    def __init__(self, sequence: Any) -> None:
+        self._sequence = sequence
+
+    def __len__(self) -> int:
+        return len(self._sequence)
+
+    def __iter__(self) -> Any:
+        deadline = _deadline
+        for item in self._sequence:
+            if time.monotonic() > deadline[0]:
+                raise late()
+            yield item
 
 
 def loops_checked(tree: Any) -> Any:

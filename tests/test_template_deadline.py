@@ -53,6 +53,29 @@ def test_a_slow_template_stops_at_its_deadline_naming_its_line(tmp_path, monkeyp
     assert raised.value.what.startswith("template error: took longer than 0.3 s for one note")
 
 
+def test_a_loop_whose_passes_only_run_filters_stops_at_its_deadline(tmp_path, monkeypatch):
+    """Each pass filters a long list and calls nothing (review34 1: ``turns|selectattr(…)``
+    in a loop over the turns ran 15 s against a deadline of 1 s): the loop's own passes
+    look at the clock."""
+    monkeypatch.setattr(template_deadline, "RENDER_SECONDS", 0.3)
+    source = "# title\n{% for a in xs %}{{ big|select('odd')|list|length }}{% endfor %}\n"
+    began = time.monotonic()
+    with pytest.raises(TemplateError) as raised:
+        _render_source(tmp_path / "tpl", source, xs=list(range(20)), big=list(range(200_000)))
+    assert time.monotonic() - began < 3
+    assert raised.value.line == 2 and "took longer than 0.3 s" in raised.value.what
+
+
+def test_a_loop_s_length_and_its_else_are_as_before(tmp_path):
+    source = (
+        "{% for a in xs %}{{ loop.index }}/{{ loop.length }}{{ ',' if not loop.last }}"
+        "{% else %}none{% endfor %}|{% for a in ys %}x{% else %}none{% endfor %}"
+        "|{% for k in d %}{{ k }}{% endfor %}|{% for c in s %}{{ c }}.{% endfor %}"
+    )
+    text = _render_source(tmp_path / "tpl", source, xs=[7, 8, 9], ys=[], d={"k": 1}, s="ab")
+    assert text == "1/3,2/3,3/3|none|k|a.b."
+
+
 def test_the_deadline_is_per_note_and_a_fast_render_after_a_slow_one_is_not_stopped(
     tmp_path, monkeypatch
 ):

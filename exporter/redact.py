@@ -94,8 +94,9 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # three to ten items of a list loses every piece, and a key of no fixed length its next one;
 # 15: base64 of Twilio's and Azure's two-character prefixes, and a client's command-line
 # password (``curl -u me:…``, ``wget --password …``) of letters alone; 16: a keyword or a
-# token's prefix cut between two items of a list, and a Stripe key's short last piece.
-ENGINE_VERSION = "16"
+# token's prefix cut between two items of a list, and a Stripe key's short last piece; 17:
+# a command line's ``$(…)``, backtick, ``${…}`` or ``%…%`` after a password flag stays.
+ENGINE_VERSION = "17"
 
 
 class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):

@@ -31,9 +31,10 @@ _CLIENT_LINE = re.compile(_LINE.format(clients=_CLIENTS))
 _MYSQL = re.compile(MYSQL)
 # The password's flag that ends what a ``secret-flag`` match holds before its value.
 _PASSWORD_FLAG = re.compile(r"(?i)--(?:[a-z0-9]+-){0,3}(?:password|passwd|pass)(=|\s+)[\"']?\Z")
-# A value that points elsewhere, not a password: a path, a URL, a file's ``@…``. (A
-# variable, ``$PW``, the patterns keep themselves.)
-_POINTER = re.compile(r"[/~.@]|[A-Za-z]:[\\/]|\w+://")
+# A value that points elsewhere, not a password: a path, a URL, a file's ``@…``, a
+# command's output (``$(cat pw)``, a backtick), a variable (``${PW}``, Windows' ``%PW%``;
+# ``$PW`` the patterns keep themselves), a stand-in in angle brackets.
+_POINTER = re.compile(r"[/~.@`<]|\$[({]|%\w+%|[A-Za-z]:[\\/]|\w+://")
 
 
 def command_password(rule_id: str, named: str, value: str) -> bool:

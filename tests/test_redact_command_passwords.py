@@ -60,6 +60,12 @@ def test_a_password_of_letters_in_a_command_line_goes(form, start, user, passwor
         "mysql -u root --password shop",  # so does MySQL's, before a database
         "wget --password=/run/secrets/pw https://x",  # a path
         "curl --token abcdefgh https://x",  # a token looks like one
+        # where the password comes from, not the password (review34 4)
+        'curl -u "me:$(cat pw.txt)" https://x',  # a command's output
+        "curl -u me:`cat pw.txt` https://x",
+        'curl -u "me:${API_PW}" https://x',
+        "twine upload -u me --password %TWINE_PASSWORD% dist/*",  # Windows' variable
+        "curl -u me:<password> https://x",
     ],
 )
 def test_other_words_stay(text):

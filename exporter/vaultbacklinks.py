@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from . import notefile, vaultio
 from .editcopies import FOLDER as COPIES_FOLDER
 from .editcopies import is_copy_name
-from .vaultlinkread import canvas_links, note_links
+from .vaultlinkread import canvas_links, link_name, note_links
 
 if TYPE_CHECKING:
     from .vault import Vault
@@ -26,9 +26,10 @@ CANVAS = ".canvas"  # Obsidian's canvas: JSON, its cards showing notes or holdin
 
 
 def names_linked_by_own_notes(vault: Vault) -> set[str]:
-    """The names (``vaultlinkread.link_name``) the person's notes link to: read once a run, with the
-    first part to go (a change of settings can drop parts of hundreds of sessions: a walk
-    of the vault each was hours on a big one). A run writes none of the person's notes."""
+    """The names (``vaultlinkread.link_name``) of part notes the person's notes link to:
+    read once a run, with the first part to go (a change of settings can drop parts of
+    hundreds of sessions: a walk of the vault each was hours on a big one). A run writes
+    none of the person's notes."""
     if vault.own_links is None:
         vault.own_links = _read_own_links(vault)
     return vault.own_links
@@ -37,6 +38,8 @@ def names_linked_by_own_notes(vault: Vault) -> set[str]:
 def _read_own_links(vault: Vault) -> set[str]:
     names: set[str] = set()
     ours = {record.path for record in vault.state.notes.values()}  # (not read: ccexport's)
+    # (the part notes a run may remove: a note linking to none of them is not parsed)
+    parts = {link_name(r.path) for key, r in vault.state.notes.items() if "#part" in key}
     for relpath, _ in vault.note_files():
         folder, _, name = relpath.rpartition("/")
         if relpath in ours or folder.endswith(COPIES_FOLDER) and is_copy_name(name):
@@ -53,7 +56,7 @@ def _read_own_links(vault: Vault) -> set[str]:
             fm = notefile.read_frontmatter(text)
             if fm is not None and notefile.identity(fm):
                 continue  # a note of ccexport's
-        names |= note_links(text)
+        names |= note_links(text, parts)
     for relpath, _ in vault.note_files(CANVAS):
         try:
             found = vaultio.read_file(vault.root, relpath)

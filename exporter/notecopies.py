@@ -24,6 +24,19 @@ class MadeBy(IntEnum):
     COUNTING_REMARKS = 2
 
 
+# The first revision not counting ccexport's own remark on what a source keeps (Cursor's
+# transcript, Copilot's pending edits) among a note's ``messages``.
+REMARKS_UNCOUNTED = ("2026-12-07", 19)
+
+
+def counted_remarks(entry: object) -> bool:
+    """Were a unit's notes rendered by a version that counted ccexport's own remark as a
+    message (one before ``REMARKS_UNCOUNTED``, or one that did not say)?"""
+    made = entry[2] if isinstance(entry, list) and len(entry) > 2 else None
+    date, _, number = str(made).rpartition(" ")[2].partition(".")
+    return not number.isdigit() or (date, int(number)) < REMARKS_UNCOUNTED
+
+
 SIZE_KEY = "messages"  # a note whose count would go down holds more than its source gives
 
 

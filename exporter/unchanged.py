@@ -15,18 +15,18 @@ from datetime import datetime
 
 from .adapters import SessionRef
 from .fact_secrets import facts_match, facts_redacted
-from .notecopies import MadeBy
+from .notecopies import MadeBy, counted_remarks
 from .notespec import is_later_part, project_matches
 from .notewriter import NoteWriter
 from .options import ExportOptions
 from .outcome import SourceCounts
-from .render import counted_remarks, made_by_another, render_entry
+from .render import made_by_another, render_entry
 from .session_secrets import KnownSecrets
 from .vault import Action, Change, Vault
 
 # The sources whose notes may hold a remark of ccexport's (a notice of kind "remark": what
 # a Cursor transcript keeps not, a Copilot chat's pending edits), counted as a message by
-# the versions before ``render.REMARKS_UNCOUNTED``.
+# the versions before ``notecopies.REMARKS_UNCOUNTED``.
 _REMARKED_ON = frozenset({"cursor", "copilot"})
 
 

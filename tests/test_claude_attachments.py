@@ -248,3 +248,15 @@ def test_what_a_hook_blocked_is_said_by_its_event():
     failed = attachment_notice({"type": "hook_non_blocking_error", "exitCode": 1})
     assert failed.text == "A hook failed (exit code 1)"
     assert attachment_notice({"type": "edited_text_file", "filename": " "}) is None
+
+
+@pytest.mark.parametrize("kind", [[], {"type": "file"}, 3, None])
+def test_an_attachment_of_a_damaged_kind_costs_nothing_else(tmp_path, kind):
+    """A line whose attachment's kind is no text (a list: the fuzz test's draw) was a
+    TypeError that cost the session; it is passed over as a kind not known."""
+    without, _ = _load(tmp_path / "without", _session())
+    damaged = {"type": kind, "prompt": [{"type": "text", "text": "mk9x steering"}]}
+    session, _ = _load(tmp_path / "with", _session(damaged))
+    assert [(m.role, m.parts) for m in session.messages] == [
+        (m.role, m.parts) for m in without.messages
+    ]

@@ -109,6 +109,8 @@ class SessionAttachments:
 
     def _session_attachment(self, attachment: dict[str, Any], rec: dict[str, Any]) -> None:
         kind = attachment.get("type")
+        if type(kind) is not str:
+            return  # (a damaged line: a kind that is a list would fail the lookups below)
         if kind == "queued_command":
             self._queued_command(attachment, rec)
         elif kind == "file":

@@ -19,22 +19,31 @@ class MadeBy(IntEnum):
 
     THIS = 0
     ANOTHER = 1  # it may date a session or count its calls otherwise
-    # one that counted ccexport's own remark (Cursor's, Copilot's) as a message: its note
-    # may hold one message more than this version counts for the same session
+    # one that counted ccexport's own remark (Cursor's, Copilot's, Gemini's) as a message:
+    # its note may hold one message more than this version counts for the same session
     COUNTING_REMARKS = 2
 
 
-# The first revision not counting ccexport's own remark on what a source keeps (Cursor's
-# transcript, Copilot's pending edits) among a note's ``messages``.
-REMARKS_UNCOUNTED = ("2026-12-07", 19)
+# Source -> the first revision not counting ccexport's own remark on what it keeps among a
+# note's ``messages`` (Cursor's transcript, Copilot's pending edits; Gemini's prompts left
+# alone in its prompt log, a revision later). A source not named makes no such remark.
+REMARKS_UNCOUNTED = {
+    "cursor": ("2026-12-07", 19),
+    "copilot": ("2026-12-07", 19),
+    "gemini": ("2026-12-07", 21),
+}
 
 
-def counted_remarks(entry: object) -> bool:
-    """Were a unit's notes rendered by a version that counted ccexport's own remark as a
-    message (one before ``REMARKS_UNCOUNTED``, or one that did not say)?"""
+def counted_remarks(entry: object, source: str) -> bool:
+    """Were a unit's notes of ``source`` rendered by a version that counted ccexport's own
+    remark as a message (one before the source's ``REMARKS_UNCOUNTED``, or one that did not
+    say)? Never for a source ccexport makes no remark on."""
+    uncounted = REMARKS_UNCOUNTED.get(source)
+    if uncounted is None:
+        return False
     made = entry[2] if isinstance(entry, list) and len(entry) > 2 else None
     date, _, number = str(made).rpartition(" ")[2].partition(".")
-    return not number.isdigit() or (date, int(number)) < REMARKS_UNCOUNTED
+    return not number.isdigit() or (date, int(number)) < uncounted
 
 
 SIZE_KEY = "messages"  # a note whose count would go down holds more than its source gives

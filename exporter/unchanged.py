@@ -24,11 +24,6 @@ from .render import made_by_another, render_entry
 from .session_secrets import KnownSecrets
 from .vault import Action, Change, Vault
 
-# The sources whose notes may hold a remark of ccexport's (a notice of kind "remark": what
-# a Cursor transcript keeps not, a Copilot chat's pending edits), counted as a message by
-# the versions before ``notecopies.REMARKS_UNCOUNTED``.
-_REMARKED_ON = frozenset({"cursor", "copilot"})
-
 
 class UnchangedUnits:
     def __init__(
@@ -91,7 +86,9 @@ class UnchangedUnits:
         recorded = self.vault.state.sources.get(unit, {}).get("fingerprint") or [None]
         if not made_by_another(recorded[0]):
             return MadeBy.THIS
-        if source in _REMARKED_ON and counted_remarks(recorded[0]):
+        # (a notice of kind "remark", counted as a message before the source's
+        # ``notecopies.REMARKS_UNCOUNTED``)
+        if counted_remarks(recorded[0], source):
             return MadeBy.COUNTING_REMARKS
         return MadeBy.ANOTHER
 

@@ -1,8 +1,10 @@
 """An upgrade past 2026-12-07.19 counts one message fewer in a Cursor transcript's or a
-Copilot chat's note: ccexport's own remark on what the source keeps (a notification) is no
+Copilot chat's note, and one past 2026-12-07.21 in the note of a Gemini session whose prompt
+log alone remains: ccexport's own remark on what the source keeps (a notification) is no
 longer a message. A note an older version wrote holds that one more; it is written, not kept
-as if its source had shrunk ("fewer turns; kept" until --force). Any other drop, and a note
-of a source ccexport makes no remark on, still keeps the note."""
+as if its source had shrunk ("fewer turns; kept" until --force). Any other drop, one from a
+version that already left the source's remark uncounted, and a note of a source ccexport
+makes no remark on, still keeps the note."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from cursor_agent_builder import AgentChat, tool
+from gemini_builder import project_folder, write_prompt_log
 from vault_builder import write_session
 
 from exporter import render
@@ -24,6 +27,18 @@ CHAT = "3f2a9c1e-7b4d-4e8f-9a6b-0c1d2e3f4a5b"
 def _cursor(home: Path) -> None:
     chat = AgentChat(home, "/w/app", CHAT).user("read it")
     chat.reply(tool("Read", path="/w/app/a.txt")).reply("It is empty.").write()
+
+
+def _gemini(home: Path) -> None:
+    """Two prompts in the prompt log, and no chat file: the note says only they remain."""
+    folder = project_folder(home, "/home/dev/work/api", "api")
+    write_prompt_log(
+        folder,
+        [
+            (CHAT, "2026-04-01T09:00:00Z", "Why does the build fail?"),
+            (CHAT, "2026-04-01T09:05:00Z", "And on Windows?"),
+        ],
+    )
 
 
 def _claude(home: Path) -> None:
@@ -50,6 +65,10 @@ def _messages(note: Path, more: int = 0) -> int:
         (_cursor, "2026-12-06.3", 1, False),
         (_cursor, "2026-12-07.18", 2, True),  # more than a remark: the source shrank
         (_cursor, "2026-12-07.20", 1, True),  # another version, counting as this one does
+        (_gemini, "2026-12-07.20", 1, False),  # Gemini's remark counted a revision longer
+        (_gemini, "2026-12-06.3", 1, False),
+        (_gemini, "2026-12-07.20", 2, True),
+        (_gemini, "2026-12-07.21", 1, True),  # the first not counting it
         (_claude, "2026-12-07.18", 1, True),  # no remark of ccexport's in its notes
     ],
 )
@@ -71,3 +90,12 @@ def test_a_note_of_a_version_counting_remarks_may_hold_one_message_more(
     else:
         assert change.action.value == "updated" and not report.problems, report.problems
         assert _messages(note) == counted
+
+
+def test_gemini_s_remark_that_only_the_prompts_remain_is_no_message(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    _gemini(home)
+    run_export(ExportOptions(vault=vault, home=home, timezone=UTC, workers=1))
+    note = _the_note(vault)
+    assert "Only the prompts remain" in note.read_text(encoding="utf-8")
+    assert _messages(note) == 2  # the two prompts

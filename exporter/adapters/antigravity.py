@@ -18,7 +18,9 @@ content?, thinking?, tool_calls?, truncated_fields?}``:
 
 The workspace (cwd) comes from ``cache/last_conversations.json`` (workspace -> conversation
 id), which names only each workspace's latest conversation: an older conversation keeps
-the folder an earlier run found (``SessionRef.recalls_facts``). The encrypted ``.pb`` and
+the folder an earlier run found (``SessionRef.recalls_facts``). Where no folder is known so,
+the project (not the cwd: the transcript does not say where the agent ran) is the folder
+holding every path the tool calls named (``antigravity_paths.py``). The encrypted ``.pb`` and
 protobuf ``.db`` conversation stores are never read.
 """
 
@@ -48,6 +50,7 @@ from ..model import (
 from ._jsonl import iter_jsonl, parse_timestamp, read_index_json
 from ._times import Times
 from ._values import json_kind, listed_objects, quoted, tool_name, trimmed
+from .antigravity_paths import folder_of_tool_paths
 from .base import (
     FileStamp,
     LoadResult,
@@ -127,7 +130,7 @@ class AntigravityAdapter:
                 session_id=ref.session_id,
                 messages=tuple(messages),
                 source_path=ref.main.path,
-                project=project_name(cwd),
+                project=project_name(cwd or folder_of_tool_paths(messages)),
                 cwd=cwd,
                 models=tuple(models),
                 started_at=min(times, default=None),

@@ -314,8 +314,8 @@ def _load_prompt_log(
     on_disk = _chat_keys(folder)
     cwd = project_root(folder, registry, None, [])
     project = _project(folder, cwd)
-    note = NoticePart(
-        "notification",
+    note = NoticePart(  # ccexport's remark on what is left: not a message of the session
+        "remark",
         "Only the prompts remain: Gemini CLI's chat file for this session is gone, "
         "so they come from its prompt log (logs.json).",
     )

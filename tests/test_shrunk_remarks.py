@@ -99,3 +99,12 @@ def test_gemini_s_remark_that_only_the_prompts_remain_is_no_message(tmp_path):
     note = _the_note(vault)
     assert "Only the prompts remain" in note.read_text(encoding="utf-8")
     assert _messages(note) == 2  # the two prompts
+
+
+def test_no_remark_cutoff_is_past_the_revision_this_code_writes():
+    """A cutoff names the revision that stopped counting a source's remark: one past this
+    code's own would keep the notes this code writes as counting it."""
+    from exporter.notecopies import REMARKS_UNCOUNTED
+
+    date, _, number = render.NOTES_REVISION.partition(".")
+    assert all(cut <= (date, int(number)) for cut in REMARKS_UNCOUNTED.values())

@@ -1,14 +1,20 @@
 """The README documents every command and option, and its first lines are the two set-up
-commands."""
+commands; the pages under docs/ hold the rest (commands in full, notes, settings), and every
+link between them resolves."""
 
 from __future__ import annotations
 
+import pytest
 import typer.main
 from conftest import ROOT
 
 from exporter.cli import app
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = {page.name: page.read_text(encoding="utf-8") for page in (ROOT / "docs").glob("*.md")}
+USAGE, NOTES = DOCS["usage.md"], DOCS["notes.md"]
+# Everything a user can read: an example or a setting may be shown on any page.
+EVERYWHERE = "\n".join([README, *DOCS.values()])
 
 
 def commands(group, prefix: str = "ccexport"):
@@ -63,9 +69,10 @@ def test_every_source_has_its_page_its_variables_and_a_row_in_the_readme():
             assert variable in page or variable in README, f"{adapter.name}: {variable}"
 
 
-def section(title: str) -> str:
-    """The README's text from the heading ``## title`` to the next second-level heading."""
-    return README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+def section(title: str, text: str = README) -> str:
+    """The text (the README's, else a docs page's) from the heading ``## title`` to the next
+    second-level heading."""
+    return text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
 
 
 def test_every_property_a_session_note_can_hold_is_in_the_properties_section():
@@ -83,9 +90,9 @@ def test_every_property_a_session_note_can_hold_is_in_the_properties_section():
     part = Note("k", "a.md", {}, "body\n")
     link_parts(part, Part(2, previous="a", following="a (part 3)"))
     keys |= set(part.frontmatter)
-    text = section("Properties")
+    text = section("Properties", NOTES)
     missing = sorted(key for key in keys if f"`{key}`" not in text)
-    assert not missing, f"properties notes hold that the README's Properties omit: {missing}"
+    assert not missing, f"properties notes hold that docs/notes.md's Properties omit: {missing}"
 
 
 def long_options(command) -> set[str]:
@@ -106,11 +113,14 @@ def names(row: str, words: str) -> bool:
     return re.search(rf"`(ccexport )?{words}[ `]", row) is not None
 
 
-def test_the_commands_table_names_exactly_the_options_each_command_takes():
+@pytest.mark.parametrize("page", ["README.md", "docs/usage.md"])
+def test_the_commands_table_names_exactly_the_options_each_command_takes(page):
+    """The README's table of a line each, and docs/usage.md's in full."""
     import re
 
     root = typer.main.get_command(app)
-    rows = [line for line in section("Commands").splitlines() if line.startswith("| `")]
+    text = README if page == "README.md" else USAGE
+    rows = [line for line in section("Commands", text).splitlines() if line.startswith("| `")]
     flag = re.compile(r"--[a-z][a-z-]*")
     # The export's options (also the bare command's): a row each, and no row for another.
     export = long_options(root) | long_options(root.commands["export"])
@@ -138,12 +148,13 @@ def test_the_commands_table_names_exactly_the_options_each_command_takes():
 def test_the_jobs_row_gives_the_thresholds_below_which_a_run_uses_one_process():
     from exporter.workers import PARALLEL_FROM, PARALLEL_FROM_BYTES
 
-    row = next(line for line in section("Commands").splitlines() if line.startswith("| `--jobs"))
+    lines = section("Commands", USAGE).splitlines()
+    row = next(line for line in lines if line.startswith("| `--jobs"))
     assert f"fewer than {PARALLEL_FROM} sessions" in row
     assert f"{PARALLEL_FROM_BYTES // 2**20} MB" in row
 
 
-def test_every_toml_example_in_the_readme_is_a_config_ccexport_accepts(tmp_path, monkeypatch):
+def test_every_toml_example_in_the_docs_is_a_config_ccexport_accepts(tmp_path, monkeypatch):
     """Each ```toml block, pasted as it stands: the block that names its two files (user
     config, then the vault's) is cut at those names; the others go into the vault's."""
     from exporter.config import resolve
@@ -153,7 +164,7 @@ def test_every_toml_example_in_the_readme_is_a_config_ccexport_accepts(tmp_path,
     monkeypatch.delenv("CCEXPORT_VAULT", raising=False)
     user = tmp_path / ".config" / "ccexport" / "config.toml"
     vault = tmp_path / "Notes"
-    blocks = [b.split("```", 1)[0] for b in README.split("```toml\n")[1:]]
+    blocks = [b.split("```", 1)[0] for b in EVERYWHERE.split("```toml\n")[1:]]
     assert len(blocks) >= 5
     for block in blocks:
         user.parent.mkdir(parents=True, exist_ok=True)
@@ -173,14 +184,15 @@ def test_the_redact_example_allows_a_string_the_rules_would_otherwise_redact():
 
     from exporter.redact import redactor
 
-    block = next(b for b in README.split("```toml\n")[1:] if b.startswith("[redact]"))
+    secrets = DOCS["secrets.md"]
+    block = next(b for b in secrets.split("```toml\n")[1:] if b.startswith("[redact]"))
     allow = tomllib.loads(block.split("```", 1)[0])["redact"]["allow"]
     for text in allow:
         assert redactor().text(text) != text, f"{text!r} is never redacted: a poor example"
         assert redactor(allow=tuple(allow)).text(text) == text
 
 
-def test_every_variable_the_session_template_sees_is_in_the_readme(monkeypatch):
+def test_every_variable_the_session_template_sees_is_in_the_docs(monkeypatch):
     from datetime import UTC, datetime
     from pathlib import Path
 
@@ -193,12 +205,12 @@ def test_every_variable_the_session_template_sees_is_in_the_readme(monkeypatch):
     message = Message("user", (TextPart("hi"),), timestamp=started)
     session = Session("codex", "s1", (message,), Path("/x"), started_at=started)
     notes.build_note(session, "n.md", notes.NoteSettings(), lambda key: None)
-    text = section("Templates") + section("Notes to taste")
+    text = DOCS["templates.md"] + section("Notes to taste", NOTES)
     missing = sorted(name for name in seen if f"`{name}`" not in text)
-    assert seen and not missing, f"template variables the README does not name: {missing}"
+    assert seen and not missing, f"template variables the docs do not name: {missing}"
 
 
-def test_every_setting_config_show_prints_is_in_the_readme_as_written_in_the_file():
+def test_every_setting_config_show_prints_is_in_the_docs_as_written_in_the_file():
     import re
 
     from exporter.config import SHOWN_KEYS, WRITTEN_AS
@@ -206,16 +218,16 @@ def test_every_setting_config_show_prints_is_in_the_readme_as_written_in_the_fil
     for shown in SHOWN_KEYS:
         table, key = WRITTEN_AS[shown].split(".") if shown in WRITTEN_AS else (None, shown)
         if table:
-            assert f"[{table}]" in README, f"the README never shows the [{table}] table"
+            assert f"[{table}]" in EVERYWHERE, f"the docs never show the [{table}] table"
         pattern = rf"(^|[`\s]){re.escape(key)} = |\[{re.escape(key)}[\].]"
-        assert re.search(pattern, README, re.MULTILINE), f"no example of {key!r} ({shown})"
+        assert re.search(pattern, EVERYWHERE, re.MULTILINE), f"no example of {key!r} ({shown})"
 
 
 def test_the_note_excerpt_is_the_golden_note_it_names():
-    name = README.split("An excerpt of `tests/golden/demo-vault/…/", 1)[1].split("`", 1)[0]
+    name = NOTES.split("An excerpt of `tests/golden/demo-vault/…/", 1)[1].split("`", 1)[0]
     (golden,) = (ROOT / "tests" / "golden" / "demo-vault").rglob(name)
     note = golden.read_text(encoding="utf-8")
-    excerpt = README.split("````markdown\n", 1)[1].split("\n````\n", 1)[0] + "\n"
+    excerpt = NOTES.split("````markdown\n", 1)[1].split("\n````\n", 1)[0] + "\n"
     head, tail = excerpt.split("…\n")
     assert note.startswith(head), "the excerpt's head is not the golden note's"
     assert note.rstrip("\n").endswith(tail.rstrip("\n")), "nor its end"
@@ -234,7 +246,52 @@ def test_the_sources_table_names_every_variable_each_source_reads():
 def test_the_verbose_row_names_every_kind_of_line_verbose_prints():
     from exporter.report import _WRITTEN
 
-    row = next(r for r in section("Commands").splitlines() if r.startswith("| `--verbose`"))
+    row = next(r for r in section("Commands", USAGE).splitlines() if r.startswith("| `--verbose`"))
     words = {"conflict": "in conflict"}  # how the row says it
     missing = [a.value for a in _WRITTEN if words.get(a.value, a.value) not in row]
     assert not missing, f"--verbose prints lines the README does not mention: {missing}"
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a page's headings: lowercased, punctuation dropped, spaces
+    made hyphens (code blocks skipped: a ``# comment`` in one is no heading)."""
+    import re
+
+    found, fenced = set(), False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and (heading := re.match(r"#{1,6} (.+)", line)):
+            words = re.sub(r"[^\w\- ]", "", heading[1].strip().lower())
+            found.add(words.replace(" ", "-"))
+    return found
+
+
+def relative_links(text: str) -> list[str]:
+    """The targets of a page's Markdown links that are not web addresses (code skipped)."""
+    import re
+
+    prose = re.sub(r"(?ms)^(`{3,}).*?^\1", "", text)
+    prose = re.sub(r"`[^`\n]*`", "", prose)
+    links = re.findall(r"\]\(([^)\s]+)\)", prose)
+    return [link for link in links if not re.match(r"[a-z]+:", link)]
+
+
+@pytest.mark.parametrize(
+    "page", ["README.md", *sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))]
+)
+def test_every_relative_link_leads_to_a_file_and_its_heading(page):
+    source = ROOT / page
+    links = relative_links(source.read_text(encoding="utf-8"))
+    assert page != "README.md" or len(links) >= 20, "the README links each docs page"
+    for link in links:
+        path, _, anchor = link.partition("#")
+        target = (source.parent / path).resolve() if path else source
+        assert target.exists(), f"{page}: {link} leads to no file"
+        if anchor:
+            assert anchor in anchors(target.read_text(encoding="utf-8")), f"{page}: {link}"
+
+
+def test_the_readme_links_every_docs_page():
+    for page in DOCS:
+        assert f"](docs/{page})" in README, f"docs/{page} is not in the README's More"

@@ -161,7 +161,7 @@ def _err(text: str, colour: str | None = None) -> None:
 def say_templates_instead(settings: Any, quiet: bool) -> None:
     """With ``--templates DIR``, the templates folder it replaces in this run, when there is
     one: the config's ``templates``, else the vault's own ``.ccexport/templates``. One
-    folder is used, whole, never merged file by file with another (README, Templates), so
+    folder is used, whole, never merged file by file with another (docs/templates.md), so
     every note made with the replaced templates was written again with ours, then back by
     the next run, without a word."""
     if quiet or settings.origin.get("templates") != "command line" or settings.vault is None:

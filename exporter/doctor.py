@@ -314,7 +314,7 @@ def _templater_runs_new_notes(vault: Path) -> str | None:
     danger (None: not set there). With it on, Templater runs every ``<% … %>`` of a note
     created in the vault, ccexport's among them, and a session's text may hold one: ERB or
     EJS code, or words a web page planted. (Templater's newer versions keep the setting
-    outside the vault, where it is not looked for: the README says to keep it off.)"""
+    outside the vault, where it is not looked for: docs/notes.md says to keep it off.)"""
     import json
 
     path = vault / TEMPLATER_SETTINGS

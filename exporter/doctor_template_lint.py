@@ -207,7 +207,7 @@ def sample_output_checks(
                 "attention",
                 f"{template} starts its part with ---, as frontmatter would: below ccexport's "
                 "own properties it is a rule and a heading, not properties; put properties "
-                "in the config's [frontmatter] add (README, Properties)",
+                "in the config's [frontmatter] add (docs/notes.md, Properties)",
             )
         )
     if opened := still_open(body):

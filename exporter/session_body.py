@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "8c7ef6a32d2ef8440a8cb7c383fdfa7f495496e56c0a7d38d0f7817e0e672079"
+SHIPPED_TEMPLATE_SHA256 = "2eb5ccaa8e33aba11eaee70ea3527e3318c05a96cf6150efb97d36026d76115b"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).

@@ -76,7 +76,9 @@ def test_a_template_writing_its_own_frontmatter_is_pointed_to_frontmatter_add(tm
     template = _own(tmp_path / "v", "---\ntags: [mine]\n---\n# {{ title | inline }}\n")
     (said,) = _said(tmp_path / "v")
     assert said.startswith(f"{template} starts its part with ---, as frontmatter would")
-    assert said.endswith("put properties in the config's [frontmatter] add (README, Properties)")
+    assert said.endswith(
+        "put properties in the config's [frontmatter] add (docs/notes.md, Properties)"
+    )
 
 
 @given(st.lists(st.sampled_from(["text", "```", "~~~~", "%%", "<!--", "-->", "`x`"]), max_size=8))

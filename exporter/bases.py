@@ -2,6 +2,9 @@
 
 It holds a table of every session (date, session, assistant, project, model, active
 minutes, tokens, cost), newest first, and one such table per assistant found in the vault.
+A session is one row, as the index notes count it: a subagent's note (``parent``) is left
+out, and so is a long session's later part (``previous_part``: its first part, the row,
+holds the session's tokens and cost, ``split``).
 Only keys Obsidian documents are used (help.obsidian.md, "Bases syntax": ``filters``,
 ``formulas``, ``properties``, ``views`` with ``type``, ``name``, ``filters``, ``order``;
 a view's ``sort`` is the list of ``{property, direction}`` the API documents as
@@ -38,6 +41,13 @@ SESSION_TAG = "ai-session"
 ALL_VIEW = "All sessions"
 COLUMNS = ["created", "formula.session", "source", "project", "model", "active", "tokens",
            "cost"]  # fmt: skip
+# The notes the base lists: sessions, as ``Projects.md`` and the README's Dataview queries
+# count them (``file.hasProperty`` and ``not``: help.obsidian.md, "Functions", "Bases syntax").
+NOT_SESSIONS = ['file.hasProperty("parent")', 'file.hasProperty("previous_part")']
+FILTERS = {"and": [f'file.hasTag("{SESSION_TAG}")', {"not": NOT_SESSIONS}]}
+# What the versions before wrote, subagents and later parts listed as sessions (review35 7):
+# a file whose filters are still exactly these gets the ones above.
+OLD_FILTERS = {"and": [f'file.hasTag("{SESSION_TAG}")']}
 # Documented keys (the schema check in the tests holds ccexport to them).
 TOP_KEYS = {"filters", "formulas", "properties", "summaries", "views"}
 VIEW_KEYS = {"type", "name", "limit", "groupBy", "filters", "order", "summaries", "sort"}
@@ -49,7 +59,7 @@ def base_document(sources: list[str]) -> dict[str, Any]:
     views = [_table(ALL_VIEW, None)]
     views += [_table(label, source) for label, source in labels]
     return {
-        "filters": {"and": [f'file.hasTag("{SESSION_TAG}")']},
+        "filters": FILTERS,
         "formulas": {"session": "file.asLink(title)"},
         "properties": {
             "created": {"displayName": "Date"},
@@ -110,6 +120,9 @@ def _write(vault: Vault, relpath: str, ours: dict[str, Any], known: bool) -> Cha
     if not isinstance(views, list):
         return _left_alone(relpath, "it has no list of views")
     present = {v.get("name") for v in views if isinstance(v, dict)}
+    refiltered = doc.get("filters") == OLD_FILTERS  # (never the person's own)
+    if refiltered:
+        doc["filters"] = ours["filters"]
     record = _record(vault)
     written = set(record.get(relpath, []))
     if relpath not in record:
@@ -118,14 +131,16 @@ def _write(vault: Vault, relpath: str, ours: dict[str, Any], known: bool) -> Cha
         # stays deleted here too instead of coming back from this machine's next run.
         written = {v["name"] for v in ours["views"] if v["name"] in present}
     new = [v for v in ours["views"] if v["name"] not in present and v["name"] not in written]
-    if not new:
+    if not new and not refiltered:
         if relpath not in record and not vault.dry_run:
             _remember(vault, relpath, sorted(written))
         return Change(Action.UNCHANGED, BASE_KEY, relpath)
     views.extend(new)
     _save(vault, relpath, _dump(yaml, doc), [*sorted(written), *(v["name"] for v in new)])
-    return Change(Action.UPDATED, BASE_KEY, relpath, "added views: " + ", ".join(
-        v["name"] for v in new))  # fmt: skip
+    said = ["added views: " + ", ".join(v["name"] for v in new)] if new else []
+    if refiltered:
+        said.append("subagents and later parts of a session are no longer listed as sessions")
+    return Change(Action.UPDATED, BASE_KEY, relpath, "; ".join(said))
 
 
 def _left_alone(relpath: str, why: str) -> Change:

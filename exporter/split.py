@@ -13,8 +13,11 @@ part past a quarter over the limit is also cut before one of the model's message
 with its result: while a call of the part waits for it, nothing cuts, not a prompt the
 person typed meanwhile (queued, delivered with the result: it stays in the part after the
 call, as the whole note shows it), nor another call of the same reply. A part's properties
-describe its own messages; the session's totals (tokens, cost) go to the last part, where
-they can still grow.
+describe its own messages, but for the session's totals (tokens, cost), which the source
+records for the whole session only: they go to the first part, the note the index notes
+link and a query keeps (``!part OR part = 1``), and to no later part, so that a sum over
+every note counts them once. As the session grows, the first part's totals change with it
+(its text does not).
 
 Parts are made as the messages are read (a cut needs nothing after it), so a session whose
 messages are streamed from its source is never held whole: each part is handed over as
@@ -304,9 +307,9 @@ def part_properties(
         started_at=session.started_at if number == 1 else facts.first_time,
         ended_at=session.ended_at if last else facts.last_time,
         models=facts.models or session.models,
-        usage=session.usage if last else Usage(),
-        model_usage=session.model_usage if last else (),
-        cost=session.cost if last else None,
+        usage=session.usage if number == 1 else Usage(),  # (the session's, known ahead)
+        model_usage=session.model_usage if number == 1 else (),
+        cost=session.cost if number == 1 else None,
         subagent_ids=spawned,
         forks=session.forks if number == 1 else (),  # (named at the top of the first part)
     )

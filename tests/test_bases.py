@@ -81,7 +81,12 @@ def test_the_base_parses_and_uses_only_documented_keys(vault):
     assert views["All sessions"]["order"] == [
         "created", "formula.session", "source", "project", "model", "active", "tokens", "cost",
     ]  # fmt: skip
-    assert doc["filters"] == {"and": ['file.hasTag("ai-session")']}
+    assert doc["filters"] == {
+        "and": [
+            'file.hasTag("ai-session")',
+            {"not": ['file.hasProperty("parent")', 'file.hasProperty("previous_part")']},
+        ]
+    }
 
 
 def test_every_property_the_base_shows_is_one_the_notes_have(vault):

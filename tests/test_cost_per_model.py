@@ -92,7 +92,7 @@ def test_a_recorded_cost_still_wins():
     assert "cost" not in session_properties(s)  # notes.py writes the source's 0.5
 
 
-def test_only_the_last_part_of_a_long_session_carries_the_tokens_per_model():
+def test_only_the_first_part_of_a_long_session_carries_the_tokens_per_model():
     big = "word " * 400
     when = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
     messages = tuple(
@@ -103,8 +103,9 @@ def test_only_the_last_part_of_a_long_session_carries_the_tokens_per_model():
                 model_usage=((SONNET, usage),))  # fmt: skip
     parts = part_sessions(s, max_bytes=4000)
     assert len(parts) > 1
-    assert [cost(p) is not None for p in parts] == [False] * (len(parts) - 1) + [True]
-    assert parts[-1].model_usage == ((SONNET, usage),)
+    assert [cost(p) is not None for p in parts] == [True] + [False] * (len(parts) - 1)
+    assert parts[0].model_usage == ((SONNET, usage),)
+    assert all(p.model_usage == () for p in parts[1:])
 
 
 def test_sessions_built_and_pickled_without_the_new_field_still_work():

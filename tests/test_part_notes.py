@@ -106,13 +106,23 @@ def test_earlier_parts_never_change_as_the_session_grows_and_re_runs_write_nothi
     report = export(vault, home)
     after = note_files(vault)
     names = sorted(before, key=lambda p: (len(p), p))
-    closed, last = names[:-1], names[-1]
+    first, closed, last = names[0], names[1:-1], names[-1]
     assert all(after[name] == before[name] for name in closed)  # not even rewritten
+    # The first part holds the session's totals, which grew; its text did not change.
+    assert after[first] != before[first]
+    assert _without_totals(after[first]) == _without_totals(before[first])
     # The part that was last fills up and gains its link to the next part.
     assert len(after) > len(before) and after[last] != before[last]
     assert report.as_dict()["totals"]["written"] == 1  # one session, its notes written
     assert report.total("unchanged") == 0
     assert export(vault, home).as_dict()["totals"]["written"] == 0
+
+
+TOTALS = re.compile(rb"(?m)^(tokens\w*|cost\w*): .*\n")
+
+
+def _without_totals(note: bytes) -> bytes:
+    return TOTALS.sub(b"", note)
 
 
 def _adds_up(report) -> tuple[int, int, int]:
@@ -138,15 +148,16 @@ def test_a_session_in_parts_is_counted_once_so_the_counts_add_up_to_found(tmp_pa
 
 
 def test_an_older_copy_of_a_part_put_back_is_made_again_as_a_fresh_export_writes_it(tmp_path):
-    """Part 2 was the last part, holding the session's tokens and cost; the session grew a
-    part 3, and part 2 lost them. A backup of the old part 2 put back is this machine's own
-    older copy: made again, it is the part 2 a fresh export writes. Its token and cost
-    properties are ccexport's from then, not the person's: kept, they counted the
-    session's tokens twice in a Dataview sum (review13 F6)."""
+    """Part 2 was the last part; the session grew a part 3. A backup of the old part 2 put
+    back is this machine's own older copy: made again, it is the part 2 a fresh export
+    writes. (Before, the last part held the session's tokens and cost, and such a copy
+    kept them, counting the session's tokens twice in a Dataview sum: review13 F6. They
+    are part 1's now, and no later part's.)"""
     home, vault, s = exported(tmp_path, 20)
     old = parts(vault)
-    second = sorted(old, key=lambda p: (len(p), p))[1]
-    assert "tokens_in:" in old[second] and "cost:" in old[second]
+    first, second = sorted(old, key=lambda p: (len(p), p))[:2]
+    assert "tokens_in:" in old[first] and "cost:" in old[first]
+    assert "tokens_in:" not in old[second] and "cost:" not in old[second]
     grow(s, 20, 25)
     write(home, s)
     export(vault, home)

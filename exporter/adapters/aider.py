@@ -138,7 +138,12 @@ class AiderAdapter:
 
     def setup_note(self, ctx: SourceContext) -> str | None:
         """What to do before this source can be read (``sources`` and ``doctor`` say it)."""
-        return UNSET_HINT if roots_unset(ctx) else None
+        if not roots_unset(ctx):
+            return None
+        from ..config import user_config_path  # (settings import the adapters: not at the top)
+
+        # Which file (review35 12): "the configuration file" sent the person to the README.
+        return f"{UNSET_HINT} ({user_config_path()}, or a vault's .ccexport/config.toml)"
 
     def _searched(self, ctx: SourceContext) -> list[Path]:
         configured = ctx.configured(SOURCE)

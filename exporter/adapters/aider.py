@@ -140,10 +140,12 @@ class AiderAdapter:
         """What to do before this source can be read (``sources`` and ``doctor`` say it)."""
         if not roots_unset(ctx):
             return None
-        from ..config import user_config_path  # (settings import the adapters: not at the top)
+        import platformdirs  # (only when the hint is given)
 
         # Which file (review35 12): "the configuration file" sent the person to the README.
-        return f"{UNSET_HINT} ({user_config_path()}, or a vault's .ccexport/config.toml)"
+        # config.user_config_path's, found as it does: adapters do not import the settings.
+        user_config = Path(platformdirs.user_config_dir("ccexport")) / "config.toml"
+        return f"{UNSET_HINT} ({user_config}, or a vault's .ccexport/config.toml)"
 
     def _searched(self, ctx: SourceContext) -> list[Path]:
         configured = ctx.configured(SOURCE)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -104,6 +105,21 @@ def source_line(source: str, counts: SourceCounts) -> str:
         if n or name == "failed":
             parts.append(counted(n, one, many))
     return f"  {source}: {', '.join(parts)}{_empty(counts.empty)}"
+
+
+def written_into_line(report: ExportReport, options: ExportOptions) -> str | None:
+    """Where the run's new notes are (review35 11: a first run named no folder, and the
+    person had to read the README to find AI Sessions/): the notes' folder as set, or the
+    folder all of them share (one the person moved the notes' folder to)."""
+    created = [c.relpath for c in report.changes if c.action is Action.CREATED]
+    if not created:
+        return None
+    folder = options.folder.strip("/")
+    if not folder or not all(r.startswith(folder + "/") for r in created):
+        folder = os.path.commonpath([os.path.dirname(r) or "." for r in created])
+    where = Path(os.path.abspath(options.vault.expanduser())) / folder
+    notes = counted(len(created), "new note", "new notes")
+    return f"{notes} {'would be' if report.dry_run else 'written'} in {where}"
 
 
 def nothing_found_line(report: ExportReport, options: ExportOptions) -> str | None:
@@ -263,6 +279,8 @@ def print_report(
         if again := report.rendered_again_said():
             written = "would be written" if report.dry_run else "were written"
             say(f"{again}; only those whose text changed {written}.")
+        if looked is not None and (where := written_into_line(report, looked)):
+            say(where)
         hint = nothing_found_line(report, looked) if looked is not None else None
         if hint:
             say(hint)

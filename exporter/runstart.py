@@ -19,7 +19,7 @@ from .collector import collector_lasting
 from .errors import ExporterError, Problem
 from .notefile import INDEX_PREFIX
 from .redact_outputs import redact_state, rename_secret_paths
-from .state import STATE_DIR, STATE_FILE, State
+from .state import STATE_DIR, STATE_FILE, State, set_aside_unreadable
 from .vault import Vault
 from .vaultattach import AttachmentNames
 from .vaultpaths import inside, safe_relpath
@@ -46,20 +46,29 @@ def vault_notices(vault: Vault, redactor: Redactor | None, rerender: bool) -> li
     since the notes were written (notes written before redaction, or with other rules)."""
     notices = []
     if vault.state.unreadable:
-        anew = STATE_ANEW_DRY if vault.dry_run else STATE_ANEW
-        written = "would be written" if vault.dry_run else "are written"
-        why = (f"could not be used: {vault.state.unreadable}; every source is read again "
-               f"and each note found by its session id, so no note or edit of yours is "
-               f"lost ({anew}); but the notes you deleted from the vault are no longer "
-               f"known as deleted and {written} again: delete them again, or first put "
-               f"back .ccexport/state.json from a backup")  # fmt: skip
-        notices.append(Problem(f"{STATE_DIR}/{STATE_FILE}", why))
+        notices.append(Problem(f"{STATE_DIR}/{STATE_FILE}", unreadable_state(vault)))
     # (what the sweep at the start of this run could not remove; a dry run sweeps nothing)
     notices += [Problem(path, TEMP_LEFT) for path in vaultio.left_behind]
     if redactor and rerender:
         redact_state(vault.state, redactor)
         notices += renamed_notices(vault, rename_secret_paths(vault, redactor))
     return notices
+
+
+def unreadable_state(vault: Vault) -> str:
+    """What a run says of a state file it could not use. A run that writes moves it aside
+    first and says where: it used to tell the person to put a backup back while it wrote a
+    new state over the file. A dry run, which writes nothing, still leaves that choice."""
+    said = (f"could not be used: {vault.state.unreadable}; every source is read again and "
+            f"each note found by its session id, so no note or edit of yours is lost")  # fmt: skip
+    if vault.dry_run:
+        return (f"{said} ({STATE_ANEW_DRY}); but the notes you deleted from the vault are no "
+                "longer known as deleted and would be written again: delete them again, or "
+                "first put back .ccexport/state.json from a backup")  # fmt: skip
+    kept = set_aside_unreadable(vault.root)
+    moved = f"; the unreadable file is kept as {kept}" if kept else ""
+    return (f"{said} ({STATE_ANEW}{moved}); but the notes you deleted from the vault are no "
+            "longer known as deleted and are written again: delete them again")  # fmt: skip
 
 
 def renamed_notices(vault: Vault, paths: list[str]) -> list[Problem]:

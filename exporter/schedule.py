@@ -165,16 +165,18 @@ def install(
             raise ConfigError(f"cannot schedule a run for a path with a line break: {text!r}")
     if isinstance(s, NoScheduler):  # (the arguments are checked first: each said at once)
         s.refuse()
+    from .scheduleinstall import install_notes, log_folder_needed
+
+    notes = install_notes(s, vault, env)  # (read before anything is written)
     if dry_run:
         preview = s.preview(nightly_command(vault), hour, minute, env)
-        return f"Dry run, nothing installed. Would {preview}"
-    from .vaultio import make_vault
-
-    make_vault(vault)  # (not its parents: a drive not mounted now would get a second vault)
-    (vault / ".ccexport").mkdir(exist_ok=True)
+        return "\n".join([f"Dry run, nothing installed. Would {preview}", *notes])
+    if log_folder_needed(s, vault):
+        (vault / ".ccexport").mkdir(exist_ok=True)
     where = s.install(nightly_command(vault), hour, minute, env)
     log = vault / ".ccexport" / LOG_NAME
-    return f"Installed the nightly export at {hour:02d}:{minute:02d} ({where}); log: {log}"
+    done = f"Installed the nightly export at {hour:02d}:{minute:02d} ({where}); log: {log}"
+    return "\n".join([done, *notes])
 
 
 def checked_entry(s: Scheduler) -> Entry | None:

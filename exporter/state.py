@@ -162,6 +162,27 @@ def _attachments(value: Any) -> list[str] | None:
     return [v for v in value if isinstance(v, str)]
 
 
+def set_aside_unreadable(vault: Path) -> str | None:
+    """Move a state file the run could not use out of the way before the run writes a new
+    one (review35 14: the warning said to put back a backup while the run overwrote the
+    file): to ``state.json.unreadable-<date>``, ``-2`` … after an earlier one, never over
+    it. Returns its path in the vault, None when it could not be moved (the run writes
+    over it, as before). Called under the vault lock."""
+    folder = vault / STATE_DIR
+    stamp = time.strftime("%Y-%m-%d")
+    for n in range(1, 1000):
+        name = f"{STATE_FILE}.unreadable-{stamp}" + (f"-{n}" if n > 1 else "")
+        if os.path.lexists(folder / name):
+            continue
+        try:
+            # (rename does not follow a link at either end; the state was read without one)
+            os.rename(folder / STATE_FILE, folder / name)
+        except OSError:
+            return None
+        return f"{STATE_DIR}/{name}"
+    return None
+
+
 def _titles(value: Any) -> dict[str, list[str]]:
     """The listed titles as read: anything but text under a text key is left out (a damaged
     or hand-edited entry only costs a link's recognition)."""

@@ -145,15 +145,17 @@ def test_remove_dry_run_names_what_would_go_and_removes_nothing(
     assert remove(cron) == "Removed the nightly export (cron)."
 
 
-def test_install_makes_the_vault_but_not_a_missing_parent(tmp_path, no_real_schedulers):
+def test_install_makes_no_vault_and_refuses_a_missing_parent(tmp_path, no_real_schedulers):
     """review29 F5, for the schedule too: a vault on a drive not mounted now is refused,
-    naming the parent, and nothing is installed or made."""
+    naming the parent, and nothing is installed or made. review35 3: the vault itself is
+    not made either (the first nightly run makes it), so a mistyped one leaves nothing."""
     cron = CronScheduler()
     with pytest.raises(ConfigError, match="does not exist"):
         install(cron, tmp_path / "media" / "USB" / "Notes", "02:30")
     assert not (tmp_path / "media").exists() and not no_real_schedulers.exists()
-    install(cron, tmp_path / "Notes", "02:30")
-    assert (tmp_path / "Notes" / ".ccexport").is_dir() and no_real_schedulers.exists()
+    said = install(cron, tmp_path / "Notes", "02:30")
+    assert not (tmp_path / "Notes").exists() and no_real_schedulers.exists()
+    assert f"Note: {tmp_path / 'Notes'} has not been exported to yet" in said
 
 
 def test_no_scheduler_here_is_one_clear_line(monkeypatch):
@@ -205,6 +207,7 @@ def test_launchd_agent_plist_parses_and_remove_cleans_up(tmp_path):
     agents = tmp_path / "LaunchAgents"
     launchd = LaunchdScheduler(agents, recorder)
     vault = tmp_path / "vault"
+    vault.mkdir()  # (launchd is refused a vault not made yet: its log's folder must be there)
     install(launchd, vault, "23:05")
     install(launchd, vault, "23:05")
     (plist,) = agents.iterdir()
@@ -399,6 +402,8 @@ def test_a_windows_task_is_read_back_with_its_backslashes_and_quotes(tmp_path, m
 
     def runner(args, stdin=None):
         if args[1] == "/Query":
+            if not (work / "ccexport-nightly.xml").exists():  # (no task yet)
+                return subprocess.CompletedProcess(args, 1, "", "ERROR: not found")
             xml = (work / "ccexport-nightly.xml").read_text(encoding="utf-16")
             return subprocess.CompletedProcess(args, 0, xml, "")
         return subprocess.CompletedProcess(args, 0, "", "")
@@ -408,6 +413,7 @@ def test_a_windows_task_is_read_back_with_its_backslashes_and_quotes(tmp_path, m
     install(tasks, vault, "02:30")
     assert tasks.entry().command == nightly_command(vault)
     log = Path(nightly_command(vault)[-1])
+    log.parent.mkdir(parents=True)  # (by the first run: install makes no vault)
     log.write_text("[2026-12-01T02:30:00+00:00] exit 0: ok\n")
     assert status(tasks, None).endswith("Last run: [2026-12-01T02:30:00+00:00] exit 0: ok")
     tricky = ["C:\\a b\\", 'x"y', "", 'a\\\\"b', "plain", "tab\there", "\\\\server\\share"]
@@ -457,6 +463,7 @@ def test_a_timer_systemd_would_not_enable_is_an_error_not_installed(tmp_path):
     def load_failed(args, stdin=None):  # launchctl load reports failure on stderr, exit 0
         return subprocess.CompletedProcess(args, 0, "", "Load failed: 5: Input/output error")
 
+    (tmp_path / "vault").mkdir()  # (launchd needs the vault made: its log's folder)
     with pytest.raises(ExporterError, match="not loaded"):
         install(LaunchdScheduler(tmp_path / "agents", load_failed), tmp_path / "vault", "02:30")
 

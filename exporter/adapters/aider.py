@@ -138,7 +138,14 @@ class AiderAdapter:
 
     def setup_note(self, ctx: SourceContext) -> str | None:
         """What to do before this source can be read (``sources`` and ``doctor`` say it)."""
-        return UNSET_HINT if roots_unset(ctx) else None
+        if not roots_unset(ctx):
+            return None
+        import platformdirs  # (only when the hint is given)
+
+        # Which file (review35 12): "the configuration file" sent the person to the README.
+        # config.user_config_path's, found as it does: adapters do not import the settings.
+        user_config = Path(platformdirs.user_config_dir("ccexport")) / "config.toml"
+        return f"{UNSET_HINT} ({user_config}, or a vault's .ccexport/config.toml)"
 
     def _searched(self, ctx: SourceContext) -> list[Path]:
         configured = ctx.configured(SOURCE)

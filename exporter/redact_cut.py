@@ -19,8 +19,6 @@ import re2
 # A name keyword of a generic rule worth looking for cut: letters, ``_`` and ``-``, five or
 # more (``api_key``, ``password``, ``secret``); ``pass=``, ``auth=(`` and the like are not.
 _NAME_WORD = re.compile(r"[A-Za-z][A-Za-z_-]{4,}")
-# What may follow a name's keyword in its item when the name goes on in the next one.
-_NAME_GOES_ON = re2.compile(rb"[A-Za-z0-9_-]{0,24}")
 
 
 @dataclass(frozen=True)
@@ -51,13 +49,20 @@ class CutKeywords:
         return sorted({k.lower() for k in keywords if _NAME_WORD.fullmatch(k)})
 
     def _pattern(self) -> Any:
+        """Each keyword cut by one separator or more (``_MARK`` where each stood), and each
+        name whole before one, its name going on up to it (``["secret_", "key=…"]``): only
+        those, so that a text full of whole keywords (a JSON log) is read in one pass."""
         if not hasattr(self, "_compiled"):
-            exact = [re2.escape(w.decode()) for w, k in self._kinds.items() if k != "name"]
-            folded = [re2.escape(w.decode()) for w in self._names]
-            # (Longest first: RE2 takes the leftmost alternative of those that match.)
-            exact_words = "|".join(sorted(exact, key=len, reverse=True)) or "(?!)"
-            folded_words = "|".join(sorted(folded, key=len, reverse=True)) or "(?!)"
-            pattern = f"({exact_words})|(?i:({folded_words}))"
+            cut, folded = [], []
+            # (longest first: RE2 takes the leftmost alternative of those that match)
+            for word, kind in sorted(self._kinds.items(), key=lambda wk: -len(wk[0])):
+                (folded if kind == "name" else cut).append(_cut_spellings(word))
+            names = sorted(self._names, key=len, reverse=True)
+            goes_on = "|".join(re2.escape(w.decode()) for w in names) or "(?!)"
+            pattern = (
+                f"({'|'.join(cut) or '(?!)'})|(?i:({'|'.join(folded) or '(?!)'}))"
+                f"|(?i:({goes_on}))[A-Za-z0-9_-]{{0,24}}{_MARK_RE}"
+            )
             options = re2.Options()
             options.encoding = re2.Options.Encoding.LATIN1
             options.max_mem = 64 << 20
@@ -68,28 +73,44 @@ class CutKeywords:
     def find(self, data: bytes, separator: Any) -> Iterator[Cut]:
         """Each keyword in ``data`` that a separator (``separator``, a compiled pattern)
         cuts, in order."""
-        view = separator.sub(b"", data)
-        if len(view) == len(data):
-            return
-        pattern = self._pattern()
-        if pattern.search(view) is None:
-            return
         spans = [m.span() for m in separator.finditer(data)]
-        # Where each separator stood in the view, and the bytes taken out before it.
-        at_view, taken = [], [0]
+        if not spans:
+            return
+        # The text with each separator one mark, and the bytes each mark stands for past one.
+        pieces, taken, last = [], [0], 0
         for a, b in spans:
-            at_view.append(a - taken[-1])
-            taken.append(taken[-1] + b - a)
-        for m in pattern.finditer(view):
-            start, end = m.span()
-            i = bisect.bisect_right(at_view, start)  # the first separator after its start
-            word = m.group().lower() if m.group(2) is not None else m.group()
-            kind = self._kinds.get(word, "name")
-            # A name may also go on in the next item (``["secret_", "key=…"]``); a prefix
-            # ending an item is ``redact_split``'s own pair.
-            if i >= len(at_view) or (at_view[i] >= end and kind != "name"):
-                continue  # whole in one item
-            if at_view[i] >= end and not _NAME_GOES_ON.fullmatch(view, end, at_view[i]):
-                continue
-            last = bisect.bisect_left(at_view, end) - 1  # the last separator inside it
-            yield Cut(spans[i][0], spans[i][1], kind, end + taken[last + 1])
+            pieces.append(data[last:a])
+            taken.append(taken[-1] + b - a - 1)
+            last = b
+        pieces.append(data[last:])
+        marked = _MARK.join(pieces)
+        marks = [a - taken[i] for i, (a, _) in enumerate(spans)]  # where each mark stands
+        for m in self._pattern().finditer(marked):
+            if m.group(3) is not None:  # a name whole, going on up to the next item
+                word, kind, end = m.group(3).lower(), "name", m.end(3)
+                i = bisect.bisect_left(marks, m.end() - 1)
+            else:
+                folded = m.group(2) is not None
+                word = m.group().replace(_MARK, b"")
+                word, kind = (word.lower(), "name") if folded else (word, None)
+                end = m.end()
+                i = bisect.bisect_left(marks, m.start())  # the first mark inside it
+            kind = kind or self._kinds.get(word, "name")
+            inside = bisect.bisect_left(marks, end)  # the marks before its end
+            yield Cut(spans[i][0], spans[i][1], kind, end + taken[inside])
+
+
+# A separator as the cut search reads it: a byte no keyword holds.
+_MARK = b"\0"
+_MARK_RE = "\\x00"
+
+
+def _cut_spellings(word: bytes) -> str:
+    """A pattern for ``word`` cut by one mark or more: its first mark after each of its
+    characters but the last, any after that."""
+    chars = [re2.escape(chr(c)) for c in word]
+    spelled = []
+    for first in range(1, len(chars)):
+        rest = f"(?:{_MARK_RE})?".join(chars[first:])
+        spelled.append("".join(chars[:first]) + _MARK_RE + rest)
+    return "|".join(spelled) or "(?!)"

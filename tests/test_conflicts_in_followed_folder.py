@@ -18,12 +18,18 @@ TOKEN = "ghp_" + "Zq7Xw2Vb9Nm4Lk8Jh3Gf6Ds1Ap5Ou0Iy2Tr7"
 COPY = "2026-11-20 093000 Fix the checkout.md"
 
 
-def test_doctor_counts_and_searches_the_copies_in_the_renamed_folder(tmp_path):
+def renamed_and_followed(tmp_path):
+    """A vault whose notes folder the person renamed to ``Chats``, a run since following it."""
     home, vault = tmp_path / "home", tmp_path / "v"
     write_session(home, ["first question"])
     export(vault, home)
     os.rename(vault / "AI Sessions", vault / "Chats")
     export(vault, home)  # follows the rename (and records it)
+    return home, vault
+
+
+def test_doctor_counts_and_searches_the_copies_in_the_renamed_folder(tmp_path):
+    home, vault = renamed_and_followed(tmp_path)
     (vault / "Chats" / "Conflicts").mkdir()
     (vault / "Chats" / "Conflicts" / COPY).write_text(f"my edit\n{TOKEN}\n")
     result = CliRunner().invoke(

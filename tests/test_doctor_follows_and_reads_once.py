@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 
+from test_conflicts_in_followed_folder import renamed_and_followed
 from typer.testing import CliRunner
 from vault_builder import export, write_session
 
@@ -27,11 +28,7 @@ def _doctor(vault, home) -> list[dict]:
 
 
 def test_doctor_names_the_renamed_notes_folder_when_it_is_a_link(tmp_path):
-    home, vault = tmp_path / "home", tmp_path / "v"
-    write_session(home, ["first question"])
-    export(vault, home)
-    os.rename(vault / "AI Sessions", vault / "Chats")
-    export(vault, home)  # follows the rename (and records it)
+    home, vault = renamed_and_followed(tmp_path)
     elsewhere = tmp_path / "elsewhere"
     os.rename(vault / "Chats", elsewhere)  # (then kept outside the vault, linked in)
     (vault / "Chats").symlink_to(elsewhere, target_is_directory=True)

@@ -7,11 +7,11 @@ created since (vault5 item 3)."""
 
 from __future__ import annotations
 
-import shutil
 from datetime import UTC
 
 import pytest
 from conftest import note_files
+from test_no_record_said_when_it_applies import _exported_then_record_lost
 from vault_builder import export, write_session
 
 from exporter.export import ExportOptions, Interrupted, run_export
@@ -22,11 +22,7 @@ MARK = ".ccexport/unrecorded"
 
 
 def _record_lost_and_notes_deleted(tmp_path):
-    home, vault = tmp_path / "home", tmp_path / "v"
-    for n, sid in enumerate(SIDS):
-        write_session(home, [f"question {n}"], sid=sid)
-    export(vault, home)
-    shutil.rmtree(vault / ".ccexport")
+    home, vault = _exported_then_record_lost(tmp_path, SIDS)
     deleted = sorted(note_files(vault))[:4]  # (the person deleted them, before)
     for path in deleted:
         (vault / path).unlink()

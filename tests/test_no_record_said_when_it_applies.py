@@ -15,9 +15,9 @@ SIDS = [f"7b000000-0000-4000-8000-00000000000{n}" for n in range(3)]
 WARNED = ".ccexport/state.json"
 
 
-def _exported_then_record_lost(tmp_path):
+def _exported_then_record_lost(tmp_path, sids=SIDS):
     home, vault = tmp_path / "home", tmp_path / "v"
-    for n, sid in enumerate(SIDS):
+    for n, sid in enumerate(sids):
         write_session(home, [f"question {n}"], sid=sid)
     export(vault, home)
     shutil.rmtree(vault / ".ccexport")

@@ -95,8 +95,9 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # 15: base64 of Twilio's and Azure's two-character prefixes, and a client's command-line
 # password (``curl -u me:…``, ``wget --password …``) of letters alone; 16: a keyword or a
 # token's prefix cut between two items of a list, and a Stripe key's short last piece; 17:
-# a command line's ``$(…)``, backtick, ``${…}`` or ``%…%`` after a password flag stays.
-ENGINE_VERSION = "17"
+# a command line's ``$(…)``, backtick, ``${…}`` or ``%…%`` after a password flag stays;
+# 18: a keyword cut across an empty list item (the one-pass cut search had lost it).
+ENGINE_VERSION = "18"
 
 
 class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):

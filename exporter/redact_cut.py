@@ -76,14 +76,21 @@ class CutKeywords:
         spans = [m.span() for m in separator.finditer(data)]
         if not spans:
             return
-        # The text with each separator one mark, and the bytes each mark stands for past one.
-        pieces, taken, last = [], [0], 0
-        for a, b in spans:
-            pieces.append(data[last:a])
-            taken.append(taken[-1] + b - a - 1)
+        # The text with each run of separators one mark (separators that touch have an empty
+        # item between them: ``["pass", "", "word=…"]``), the bytes each mark stands for past
+        # one, and each mark's first separator (the one a cut names, as the items' own do).
+        pieces, taken, first, last = [], [0], [], -1
+        for n, (a, b) in enumerate(spans):
+            if a == last:  # (touching the one before: the same mark)
+                taken[-1] += b - a
+            else:
+                pieces.append(data[max(last, 0) : a])
+                taken.append(taken[-1] + b - a - 1)
+                first.append(n)
             last = b
         pieces.append(data[last:])
         marked = _MARK.join(pieces)
+        spans = [spans[n] for n in first]
         marks = [a - taken[i] for i, (a, _) in enumerate(spans)]  # where each mark stands
         for m in self._pattern().finditer(marked):
             if m.group(3) is not None:  # a name whole, going on up to the next item

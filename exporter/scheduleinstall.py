@@ -42,10 +42,16 @@ def install_notes(s: object, vault: Path, env: dict[str, str]) -> list[str]:
                 f"{path}`), then install the nightly export; a mistyped --vault is not made"
             )
         made = "" if path.is_dir() else "makes the folder and "
+        # (launchd's log needs .ccexport in a folder that exists: ``log_folder_needed``)
+        left = (
+            "the install makes only .ccexport/ there, for the nightly log"
+            if log_folder_needed(s, path)
+            else "the install makes nothing there"
+        )
         notes.append(
             f"Note: {path} has not been exported to yet; the first nightly run {made}exports "
             "this user's sessions into it. If the name is mistyped, install again with the "
-            "right --vault (nothing has been made there)"
+            f"right --vault ({left})"
         )
     if outside := outside_home(path, env):
         notes.append(outside)

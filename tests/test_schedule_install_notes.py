@@ -12,7 +12,13 @@ from conftest import EXAMPLES_HOME
 from typer.testing import CliRunner
 
 from exporter.cli import app
-from exporter.schedule import CRON_TAG, CronScheduler, SystemdScheduler, install
+from exporter.schedule import (
+    CRON_TAG,
+    CronScheduler,
+    LaunchdScheduler,
+    SystemdScheduler,
+    install,
+)
 
 runner = CliRunner()
 
@@ -49,10 +55,21 @@ def test_a_vault_not_exported_to_yet_is_not_made_and_is_said(tmp_path, no_real_s
         said = install(CronScheduler(), typo, "02:30", dry_run=dry)
         assert f"Note: {typo} has not been exported to yet" in said
         assert "makes the folder" in said and not typo.exists()
+        assert "(the install makes nothing there)" in said
     exported = tmp_path / "Notes"
     (exported / ".ccexport").mkdir(parents=True)
     (exported / ".ccexport" / "state.json").write_text("{}")
     assert "not been exported" not in install(CronScheduler(), exported, "02:30")
+
+
+def test_launchd_says_it_makes_the_log_s_folder_in_a_vault_not_exported_to_yet(tmp_path):
+    """review36 3: launchd's install makes ``.ccexport`` in a folder that exists (its log's
+    folder), and said "nothing has been made there"."""
+    vault = tmp_path / "Notes"
+    vault.mkdir()
+    said = install(LaunchdScheduler(tmp_path / "agents", recorder), vault, "02:30")
+    assert "(the install makes only .ccexport/ there, for the nightly log)" in said
+    assert (vault / ".ccexport").is_dir() and "makes nothing" not in said
 
 
 def test_the_cli_install_leaves_no_folder_for_a_mistyped_vault(

@@ -12,10 +12,8 @@ from exporter import vaultbatch
 SIDS = [f"0a1b2c3d-0000-4000-8000-00000000000{n}" for n in range(5)]
 
 
-def test_a_full_disk_is_one_line_saying_how_many_notes_were_written(tmp_path, monkeypatch):
-    home, vault = tmp_path / "home", tmp_path / "v"
-    for n, sid in enumerate(SIDS):
-        write_session(home, [f"q{n}"], sid=sid)
+def disk_full_after_two_writes(monkeypatch) -> list[str]:
+    """The vault's writes refused for want of space from the third on; the notes tried."""
     real, tried = vaultbatch.WriteBatch.write, []
 
     def fills_up(self, relpath, data, before):
@@ -25,6 +23,14 @@ def test_a_full_disk_is_one_line_saying_how_many_notes_were_written(tmp_path, mo
         return real(self, relpath, data, before)
 
     monkeypatch.setattr(vaultbatch.WriteBatch, "write", fills_up)
+    return tried
+
+
+def test_a_full_disk_is_one_line_saying_how_many_notes_were_written(tmp_path, monkeypatch):
+    home, vault = tmp_path / "home", tmp_path / "v"
+    for n, sid in enumerate(SIDS):
+        write_session(home, [f"q{n}"], sid=sid)
+    tried = disk_full_after_two_writes(monkeypatch)
     report = export(vault, home, workers=1)
     errors = [p for p in report.problems if p.severity == "error"]
     full = [p for p in errors if "the disk is full" in p.message]

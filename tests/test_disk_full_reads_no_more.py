@@ -5,8 +5,7 @@ next run exports them; it does."""
 
 from __future__ import annotations
 
-import errno
-
+from test_disk_full import disk_full_after_two_writes
 from vault_builder import export, write_session
 
 from exporter import vaultbatch
@@ -18,14 +17,7 @@ SIDS = [f"0a1b2c3d-0000-4000-8000-00000000001{n}" for n in range(6)]
 def test_after_a_full_disk_no_more_source_is_read(tmp_path, monkeypatch):
     home, vault = tmp_path / "home", tmp_path / "v"
     files = [write_session(home, [f"q{n}"], sid=sid) for n, sid in enumerate(SIDS)]
-    real_write, tried = vaultbatch.WriteBatch.write, []
-
-    def fills_up(self, relpath, data, before):
-        tried.append(relpath)
-        if len(tried) > 2:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return real_write(self, relpath, data, before)
-
+    real_write = vaultbatch.WriteBatch.write
     real_families, read = UnitReader.families, []
 
     def reads(self, adapter, ref):
@@ -33,7 +25,7 @@ def test_after_a_full_disk_no_more_source_is_read(tmp_path, monkeypatch):
         yield from real_families(self, adapter, ref)
 
     monkeypatch.setattr(UnitReader, "families", reads)
-    monkeypatch.setattr(vaultbatch.WriteBatch, "write", fills_up)
+    disk_full_after_two_writes(monkeypatch)
     report = export(vault, home, workers=1)
     assert len(read) == 3, read  # two written, the third refused: the three after unread
     errors = [p.message for p in report.problems if p.severity == "error"]

@@ -59,8 +59,7 @@ def loop_started(sequence: Any) -> Any:
     """The ``LOOP_CHECK`` filter: the sequence, its clock looked at as the loop starts and
     at each pass (a loop whose body only runs filters, ``turns|selectattr(…)|list`` over a
     long session, calls nothing the sandbox sees)."""
-    if time.monotonic() > _deadline[0]:
-        raise late()
+    check_clock()
     return _Checked(sequence)
 
 
@@ -77,10 +76,8 @@ class _Checked:
         return len(self._sequence)
 
     def __iter__(self) -> Any:
-        deadline = _deadline
         for item in self._sequence:
-            if time.monotonic() > deadline[0]:
-                raise late()
+            check_clock()
             yield item
 
 

@@ -168,18 +168,16 @@ def set_aside_unreadable(vault: Path) -> str | None:
     file): to ``state.json.unreadable-<date>``, ``-2`` … after an earlier one, never over
     it. Returns its path in the vault, None when it could not be moved (the run writes
     over it, as before). Called under the vault lock."""
-    folder = vault / STATE_DIR
     stamp = time.strftime("%Y-%m-%d")
     for n in range(1, 1000):
         name = f"{STATE_FILE}.unreadable-{stamp}" + (f"-{n}" if n > 1 else "")
-        if os.path.lexists(folder / name):
+        if vaultio.kind(vault, f"{STATE_DIR}/{name}") != "missing":
             continue
-        try:
-            # (rename does not follow a link at either end; the state was read without one)
-            os.rename(folder / STATE_FILE, folder / name)
+        try:  # (through vaultio, as every file here: no link followed on the way)
+            moved = vaultio.rename_file(vault, f"{STATE_DIR}/{STATE_FILE}", name)
         except OSError:
             return None
-        return f"{STATE_DIR}/{name}"
+        return f"{STATE_DIR}/{name}" if moved else None
     return None
 
 

@@ -308,6 +308,17 @@ def _rename(folder: int | Path, tmp: str, name: str) -> None:
         os.rename(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
 
 
+def rename_file(root: Path, relpath: str, name: str) -> bool:
+    """Rename a file of the vault to ``name`` in its own folder, never through a link and
+    never over anything there (False then, or when it is gone)."""
+    *dirs, old = _parts(relpath)
+    with _folder(root, dirs, create=False) as folder:
+        if _lstat(folder, name) is not None or _lstat(folder, old) is None:
+            return False
+        _rename(folder, old, name)
+        return True
+
+
 def append_file(root: Path, relpath: str, data: bytes) -> None:
     """Add to the end of a file in the vault (a log), creating it; never through a link."""
     *dirs, name = _parts(relpath)

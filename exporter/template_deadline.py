@@ -25,6 +25,13 @@ from typing import Any
 # seconds, not hours.
 RENDER_SECONDS = 10
 _deadline = [float("inf")]  # (time.monotonic's, while a note renders)
+# A template that ran past its deadline on this many notes and in time on none is slow on
+# every note: the run's later notes fail at once with that cause, not after ten seconds
+# each (a nightly run of 20,000 sessions would take two days). One that rendered a note in
+# time is slow only on some (the longest sessions) and is tried on every note.
+GIVE_UP_AFTER = 5
+_late: dict[str, int] = {}  # template -> notes it ran past its deadline on, this run
+_in_time: set[str] = set()  # templates that rendered a note in time, this run
 # The filter each ``{% for %}``'s sequence is passed through (a name no template can write).
 LOOP_CHECK = "(loop started)"
 
@@ -40,6 +47,32 @@ def start_clock() -> None:
 
 def stop_clock() -> None:
     _deadline[0] = float("inf")
+
+
+def forget_late_templates() -> None:
+    """A run begins (``Renderer``): every template is tried again; a worker process forked
+    after this starts with nothing given up too."""
+    _late.clear()
+    _in_time.clear()
+
+
+def given_up(template: str) -> TooSlow | None:
+    """The error a note of ``template`` fails with at once, if that template ran past its
+    deadline on each of the ``GIVE_UP_AFTER`` notes it rendered first."""
+    if _late.get(template, 0) < GIVE_UP_AFTER or template in _in_time:
+        return None
+    return TooSlow(
+        f"took longer than {RENDER_SECONDS} s for each of the first {GIVE_UP_AFTER} notes "
+        "it rendered, so it is not run again in this run (a loop in a loop over turns or "
+        "items, or a big text worked over in a loop? do less per note)"
+    )
+
+
+def rendered_in_time(template: str, late: bool) -> None:
+    if late:
+        _late[template] = _late.get(template, 0) + 1
+    else:
+        _in_time.add(template)
 
 
 def check_clock() -> None:

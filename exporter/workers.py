@@ -204,6 +204,9 @@ class Renderer:
         reading: Any = None,
         known: Callable[[], Mapping[str, str]] | None = None,
     ) -> None:
+        from .template_deadline import forget_late_templates
+
+        forget_late_templates()  # (before a pool's workers are forked)
         self.settings = settings
         self.reading = reading  # given to each worker, for units read ahead
         self._known_from = known

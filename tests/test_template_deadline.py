@@ -4,6 +4,7 @@ the run goes on; a loop's clock check changes nothing a template prints."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -161,3 +162,51 @@ def test_a_loops_clock_check_changes_nothing_it_prints(source, xs, d, text, dept
     without = Unchecked(undefined=checked.strict_undefined, **options)
     assert "(loop started)" in with_checks.compile(source, raw=True)
     assert _outcome(with_checks, source, context) == _outcome(without, source, context)
+
+
+def test_a_template_slow_on_every_note_is_given_up_after_a_few(tmp_path, monkeypatch):
+    """A nightly run of thousands of sessions through a template slow on every note would
+    cost its deadline on each (hours): once it has run past it on the first few notes, and
+    in time on none, the run's other notes fail at once, saying why; their notes are kept."""
+    monkeypatch.setattr(template_deadline, "RENDER_SECONDS", 0.3)
+    monkeypatch.setattr(template_deadline, "GIVE_UP_AFTER", 2)
+    folder = tmp_path / "tpl"
+    folder.mkdir()
+    (folder / "session.md.j2").write_text(
+        "# {{ title | inline }}\n{% set xs = [0] * 1000 %}\n" + SLOW["loops-doing-nothing"],
+        encoding="utf-8",
+    )
+    fresh_templates()
+    began = time.monotonic()
+    result = runner.invoke(
+        app,
+        ["--vault", str(tmp_path / "v"), "--home", str(EXAMPLES_HOME), "--source", "claude-code",
+         "--templates", str(folder), "--timezone", "UTC", "--jobs", "1", "--json"],
+    )  # fmt: skip
+    took = time.monotonic() - began
+    assert result.exit_code == 1, result.output + result.stderr
+    errors = [e["message"] for e in json.loads(result.stdout.splitlines()[-1])["errors"]]
+    late = [e for e in errors if "took longer than 0.3 s for one note" in e]
+    given_up = [
+        e
+        for e in errors
+        if "for each of the first 2 notes it rendered, so it is not run again" in e
+    ]
+    assert len(late) == 2 and len(given_up) >= 3, errors
+    assert len(late) + len(given_up) == len(errors)
+    assert took < 0.3 * len(errors)  # (not the deadline on every note)
+    assert not [n for n in note_files(tmp_path / "v") if "/claude-code/" in n]
+
+
+def test_a_template_in_time_on_one_note_is_tried_on_every_note(tmp_path, monkeypatch):
+    """Slow only on long sessions: every note is rendered, each slow one failing alone."""
+    monkeypatch.setattr(template_deadline, "RENDER_SECONDS", 0.3)
+    monkeypatch.setattr(template_deadline, "GIVE_UP_AFTER", 1)
+    template_deadline.forget_late_templates()
+    env = sandbox()()
+    slow = env.from_string("{% if n %}" + SLOW["loops-doing-nothing"] + "{% endif %}ok")
+    assert rendered(slow, {"n": 0, "xs": list(range(500))}) == "ok"
+    for _ in range(3):
+        with pytest.raises(template_deadline.TooSlow, match="for one note"):
+            rendered(slow, {"n": 1, "xs": list(range(500))})
+    assert rendered(slow, {"n": 0, "xs": list(range(500))}) == "ok"

@@ -36,6 +36,11 @@ _in_time: set[str] = set()  # templates that rendered a note in time, this run
 LOOP_CHECK = "(loop started)"
 
 
+_WHY = (
+    "(a loop in a loop over turns or items, or a big text worked over in a loop? do less per note)"
+)
+
+
 class TooSlow(Exception):
     """A note's template ran past its deadline; raised at its line."""
 
@@ -63,8 +68,7 @@ def given_up(template: str) -> TooSlow | None:
         return None
     return TooSlow(
         f"took longer than {RENDER_SECONDS} s for each of the first {GIVE_UP_AFTER} notes "
-        "it rendered, so it is not run again in this run (a loop in a loop over turns or "
-        "items, or a big text worked over in a loop? do less per note)"
+        f"it rendered, so it is not run again in this run {_WHY}"
     )
 
 

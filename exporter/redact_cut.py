@@ -48,10 +48,11 @@ class CutKeywords:
         """The keywords of a generic rule worth looking for cut (as lower case)."""
         return sorted({k.lower() for k in keywords if _NAME_WORD.fullmatch(k)})
 
-    def _pattern(self) -> Any:
+    def _pattern(self, names_only: bool = False) -> Any:
         """Each keyword cut by one separator or more (``_MARK`` where each stood), and each
         name whole before one, its name going on up to it (``["secret_", "key=…"]``): only
-        those, so that a text full of whole keywords (a JSON log) is read in one pass."""
+        those, so that a text full of whole keywords (a JSON log) is read in one pass.
+        (``names_only``: the names alone, in the same groups; the first matches nothing.)"""
         if not hasattr(self, "_compiled"):
             cut, folded = [], []
             # (longest first: RE2 takes the leftmost alternative of those that match)
@@ -59,16 +60,21 @@ class CutKeywords:
                 (folded if kind == "name" else cut).append(_cut_spellings(word))
             names = sorted(self._names, key=len, reverse=True)
             goes_on = "|".join(re2.escape(w.decode()) for w in names) or "(?!)"
-            pattern = (
-                f"({'|'.join(cut) or '(?!)'})|(?i:({'|'.join(folded) or '(?!)'}))"
+            named = (
+                f"|(?i:({'|'.join(folded) or '(?!)'}))"
                 f"|(?i:({goes_on}))[A-Za-z0-9_-]{{0,24}}{_MARK_RE}"
             )
             options = re2.Options()
             options.encoding = re2.Options.Encoding.LATIN1
             options.max_mem = 64 << 20
             options.log_errors = False
-            self._compiled = re2.compile(pattern.encode("latin-1"), options)
-        return self._compiled
+            self._compiled = re2.compile(
+                f"({'|'.join(cut) or '(?!)'}){named}".encode("latin-1"), options
+            )
+            self._compiled_names = re2.compile(
+                f"([^\\x00-\\xff]){named}".encode("latin-1"), options
+            )
+        return self._compiled_names if names_only else self._compiled
 
     def find(self, data: bytes, separator: Any) -> Iterator[Cut]:
         """Each keyword in ``data`` that a separator (``separator``, a compiled pattern)
@@ -92,19 +98,31 @@ class CutKeywords:
         marked = _MARK.join(pieces)
         spans = [spans[n] for n in first]
         marks = [a - taken[i] for i, (a, _) in enumerate(spans)]  # where each mark stands
-        for m in self._pattern().finditer(marked):
-            if m.group(3) is not None:  # a name whole, going on up to the next item
-                word, kind, end = m.group(3).lower(), "name", m.end(3)
-                i = bisect.bisect_left(marks, m.end() - 1)
-            else:
-                folded = m.group(2) is not None
-                word = m.group().replace(_MARK, b"")
-                word, kind = (word.lower(), "name") if folded else (word, None)
-                end = m.end()
-                i = bisect.bisect_left(marks, m.start())  # the first mark inside it
-            kind = kind or self._kinds.get(word, "name")
-            inside = bisect.bisect_left(marks, end)  # the marks before its end
-            yield Cut(spans[i][0], spans[i][1], kind, end + taken[inside])
+        pattern, pos = self._pattern(), 0
+        while (m := pattern.search(marked, pos)) is not None:
+            pos = m.end()
+            yield self._cut(m, marks, spans, taken)
+            if m.group(1) is not None:
+                # A name may begin inside a prefix cut too (``["and", "a", "pi_key=…"]``:
+                # ``dapi`` first); the search goes on past the prefix, so it is read here.
+                inner = self._pattern(names_only=True).search(marked, m.start() + 1)
+                if inner is not None and inner.start() < m.end():
+                    yield self._cut(inner, marks, spans, taken)
+
+    def _cut(self, m: Any, marks: list[int], spans: list[tuple[int, int]], taken: list[int]) -> Cut:
+        """The cut a match ``m`` of the marked text stands for in the text."""
+        if m.group(3) is not None:  # a name whole, going on up to the next item
+            end = m.end(3)
+            i = bisect.bisect_left(marks, m.end() - 1)
+            kind = "name"
+        else:
+            folded = m.group(2) is not None
+            word = m.group().replace(_MARK, b"")
+            kind = "name" if folded else self._kinds.get(word, "name")
+            end = m.end()
+            i = bisect.bisect_left(marks, m.start())  # the first mark inside it
+        inside = bisect.bisect_left(marks, end)  # the marks before its end
+        return Cut(spans[i][0], spans[i][1], kind, end + taken[inside])
 
 
 # A separator as the cut search reads it: a byte no keyword holds.

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import re2
 
 from .redact_cut import Cut, CutKeywords
+from .redact_cut_names import AssignedNames
 from .redact_names import PLACEHOLDER
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ _INNER_WORDS = frozenset({
 # Rules of a name and its value whose name a list may cut (``["api_", "key=…"]``).
 _NAMED = frozenset({"generic-password", "generic-secret"})
 _NAME_REACH = 64  # bytes from a cut name's end to its value's start
+# An assignment after a name (as the generic rules read one): ``=``, ``:``, ``is``, ``was``.
+_ASSIGNS = re2.compile(rb"[=:]|[ \t](?:is|was)[ \t]")
 # The rules over a text: each secret they find in it, as bytes, with its rule's id.
 Finds = Callable[[bytes], list[tuple[bytes, str]]]
 
@@ -80,6 +83,9 @@ class SplitItems:
         self._inner = sorted({k for r in rules if r.id in _INNER_WORDS for k in r.keywords})
         names = CutKeywords.name_words(k for r in rules if r.id in _NAMED for k in r.keywords)
         self._cuts = CutKeywords(self._prefixes, self._inner, names)
+        # A name whole before its assignment's start, at an item's end (``"access_token="``).
+        self._assigned = AssignedNames([n.encode() for n in names], _SEPARATOR)
+        self._named_rules = frozenset(i for i, r in enumerate(rules) if r.id in _NAMED)
 
     @cached_property
     def _pairs(self) -> Any:
@@ -111,6 +117,8 @@ class SplitItems:
             return data
         # A keyword cut between two items is in no spot: looked for in the list itself.
         cuts = list(self._cuts.find(data, _separator()))
+        if not self._named_rules.isdisjoint(spots):  # (its keyword whole: a rule's spot)
+            cuts += self._assigned.find(data)
         if self.rules.isdisjoint(spots) and not cuts:
             return data
         pieces: list[bytes] = []
@@ -193,9 +201,28 @@ def _named(data: bytes, cut: Cut, finds: Finds) -> list[tuple[tuple[tuple[int, i
         piece = _STRING.match(data, sep.end())
         items.append(piece.span())
         pos = piece.end()
-    joined, offsets = _joined(data, items)
     # Where the name ends in the join: its bytes before ``cut.end`` in the items.
     named = sum(min(b, cut.end) - a for a, b in items if a < cut.end)
+    found = _named_in(data, items, named, finds)
+    if found or len(items) < 3:
+        return found
+    # A value followed by words (``["pass", "word=", "…", "and", "more"]``) ends at its own
+    # item's end: read with fewer items, when the join assigns the name a value.
+    joined, _ = _joined(data, items)
+    if _ASSIGNS.search(joined[named : named + _NAME_REACH]) is None:
+        return []
+    for last in range(len(items) - 1, 1, -1):
+        if found := _named_in(data, items[:last], named, finds):
+            return found
+    return []
+
+
+def _named_in(
+    data: bytes, items: list[tuple[int, int]], named: int, finds: Finds
+) -> list[tuple[tuple[tuple[int, int], ...], str]]:
+    """The generic rules' values in the ``items`` joined that begin within reach of the
+    name ending at ``named`` in the join: their pieces' spans in ``data``."""
+    joined, offsets = _joined(data, items)
     out = []
     for secret, rule_id in finds(joined):
         if rule_id not in _NAMED:
@@ -204,8 +231,10 @@ def _named(data: bytes, cut: Cut, finds: Finds) -> list[tuple[tuple[tuple[int, i
             if not named <= at <= named + _NAME_REACH:
                 continue
             taken = _taken(items, offsets, at, at + len(secret))
-            # (A value of several items, one of them a word, is words joined: ``value``, ``x64``.)
-            if taken and not any(_word_like(data[a:b]) for a, b in taken):
+            # (A value of several items, one of them a word, a name or a version, is words
+            # joined: ``value``, ``anTokens`` ``v2``; of one, a word.)
+            wordish = _wordish if len(taken) > 1 else _word_like
+            if taken and not any(wordish(data[a:b]) for a, b in taken):
                 out.append((tuple(taken), rule_id))
     return out
 

@@ -23,6 +23,7 @@ from .model import (
 )
 from .notenames import (
     cut_keeping_path,
+    file_title,
     fitted_name,
     path_component,
     session_title,
@@ -127,7 +128,7 @@ def default_relpath(session: Session, settings: NoteSettings, parent_path: str |
         return str(parent.with_name(fitted_name(parent.stem, f" · agent {short_id(agent)}")))
     when = session.started_at.astimezone(settings.timezone) if session.started_at else None
     day = when.strftime("%Y-%m-%d") if when else "undated"
-    title = cut_keeping_path(session_title(session), 60)
+    title = cut_keeping_path(file_title(session_title(session)), 60)
     name = fitted_name(f"{day} {title}", f" {short_id(session.session_id)}")
     folders = settings.layout.format(
         source=session.source,

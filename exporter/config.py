@@ -41,8 +41,8 @@ VAULT_CONFIG = Path(".ccexport") / "config.toml"
 LAYOUT_FIELDS = {"source", "project", "year", "month"}
 SHOWN_KEYS = (
     "vault", "folder", "layout", "attachments", "sources", "paths", "since", "project",
-    "timezone", "templates", "frontmatter_add", "frontmatter_drop", "index", "index_dataview",
-    "note_max_bytes", "redact", "redact_extra", "redact_allow",
+    "timezone", "templates", "frontmatter_add", "frontmatter_drop", "project_tag", "index",
+    "index_dataview", "note_max_bytes", "redact", "redact_extra", "redact_allow",
     "prices", "daily_notes", "daily_folder", "daily_format",
     "tool_output", "tool_output_lines", "thinking", "tools", "todo_as_checklist",
 )  # fmt: skip
@@ -51,6 +51,7 @@ SHOWN_KEYS = (
 WRITTEN_AS = {
     "frontmatter_add": "frontmatter.add",
     "frontmatter_drop": "frontmatter.drop",
+    "project_tag": "frontmatter.project_tag",
     "index": "index.enabled",
     "index_dataview": "index.dataview",
     "redact_extra": "redact.extra",
@@ -62,7 +63,11 @@ WRITTEN_AS = {
 # The settings a table's keys set (``[index] dataview`` -> ``index_dataview``): each has the
 # origin of the file that sets that key, not of one that sets another key of the table.
 TABLE_FIELDS = {
-    "frontmatter": {"add": "frontmatter_add", "drop": "frontmatter_drop"},
+    "frontmatter": {
+        "add": "frontmatter_add",
+        "drop": "frontmatter_drop",
+        "project_tag": "project_tag",
+    },
     "index": {"enabled": "index", "dataview": "index_dataview"},
     "redact": {"enabled": "redact", "extra": "redact_extra", "allow": "redact_allow"},
     "daily": {"enabled": "daily_notes", "folder": "daily_folder", "format": "daily_format"},
@@ -89,6 +94,7 @@ class Settings:
     templates: Path | None = None
     frontmatter_add: dict[str, str] = field(default_factory=dict)
     frontmatter_drop: list[str] = field(default_factory=list)
+    project_tag: str | bool = "project"  # each note's tag is project_tag/<project>; false: none
     index: bool = True
     index_dataview: bool = False
     note_max_bytes: int = 4 * 1024 * 1024  # a longer session continues in part notes

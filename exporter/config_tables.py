@@ -62,8 +62,10 @@ _IDENTITY_KEYS = frozenset({"source", "session_id", "part", "ccexport_index"})
 
 
 def apply_frontmatter(s: Settings, value: Any, fail: Any) -> None:
-    takes = "takes 'add' (a table of properties) and 'drop' (a list)"
-    check_table(value, ("frontmatter",), ("add", "drop"), fail, takes)
+    takes = "takes 'add' (a table of properties), 'drop' (a list) and 'project_tag' (a tag)"
+    check_table(value, ("frontmatter",), ("add", "drop", "project_tag"), fail, takes)
+    if "project_tag" in value:
+        s.project_tag = _project_tag(value["project_tag"], fail)
     add = value.get("add", {})
     if not isinstance(add, dict):
         raise fail("frontmatter.add", "must map property names to values or {{ expressions }}")
@@ -94,6 +96,33 @@ def apply_frontmatter(s: Settings, value: Any, fail: Any) -> None:
         )
     s.frontmatter_add.update(add)
     s.frontmatter_drop = list(dict.fromkeys([*s.frontmatter_drop, *drop]))
+
+
+# A tag as Obsidian reads one: letters, digits, "_" and "-", in segments parted by "/".
+_TAG = re.compile(r"[\w-]+(?:/[\w-]+)*")
+
+
+def _project_tag(value: Any, fail: Any) -> str | bool:
+    """``[frontmatter] project_tag``: the tag the project's goes below (``"project"`` gives
+    ``project/<name>``), or false for no project tag. A prefix Obsidian would not read as
+    one tag (a space ends it, a ``#`` starts another) is refused rather than written."""
+    where = ("frontmatter", "project_tag")
+    takes = 'must be a tag such as "ai/project", or false for no project tag'
+    if value is False:
+        return False
+    if not isinstance(value, str):
+        raise fail(where, takes)
+    if not value:
+        raise fail(where, f"is empty: {takes}")
+    if value.startswith("#"):
+        raise fail(where, f"is written without its '#': project_tag = {value.lstrip('#')!r}")
+    if value.startswith("/") or value.endswith("/") or "//" in value:
+        raise fail(where, f"cannot start or end with '/', nor hold '//': {takes}")
+    if not _TAG.fullmatch(value):
+        bad = sorted({c for c in value if not re.fullmatch(r"[\w/-]", c)})
+        shown = ", ".join("a space" if c.isspace() else repr(c) for c in bad)
+        raise fail(where, f"holds {shown}, which a tag cannot: {takes}")
+    return value
 
 
 def _header_above(

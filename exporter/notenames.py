@@ -67,6 +67,18 @@ def shortened(text: str | None) -> str | None:
     return shorten(text) or None if text else None
 
 
+# A "?" that ends a word ("offline?", "what?!", "(really?)"): no file system of the three
+# takes it, and made "-" as one inside a word is ("a?b" stays "a-b"), it read as a typo
+# ("…offline- 9f8e7d6c"). Left out instead, with any that follow it.
+_WORD_ENDING_QUESTION = re.compile(r"(?<=\S)\?+(?!\w)")
+
+
+def file_title(title: str) -> str:
+    """``title`` as a new note's file name gives it: a question mark that ends a word is
+    left out. (Only new notes are named so: a note keeps the path it has.)"""
+    return _WORD_ENDING_QUESTION.sub("", title) if "?" in title else title
+
+
 def path_component(text: str) -> str:
     """A path component from session text: separators never split it."""
     return text.lstrip("/").replace("/", "-").replace("\\", "-")

@@ -23,6 +23,7 @@ from .model import (
 )
 from .notenames import (
     cut_keeping_path,
+    file_title,
     fitted_name,
     path_component,
     session_title,
@@ -127,7 +128,7 @@ def default_relpath(session: Session, settings: NoteSettings, parent_path: str |
         return str(parent.with_name(fitted_name(parent.stem, f" · agent {short_id(agent)}")))
     when = session.started_at.astimezone(settings.timezone) if session.started_at else None
     day = when.strftime("%Y-%m-%d") if when else "undated"
-    title = cut_keeping_path(session_title(session), 60)
+    title = cut_keeping_path(file_title(session_title(session)), 60)
     name = fitted_name(f"{day} {title}", f" {short_id(session.session_id)}")
     folders = settings.layout.format(
         source=session.source,
@@ -212,6 +213,7 @@ def build_note(
     }
     body = _body(settings, context)
     frontmatter = _frontmatter(session, title, tz, parent_link, subagent_links, turns)
+    frontmatter["tags"] = note_tags(session, settings.project_tag)  # (in its place, last)
     frontmatter = add_properties(frontmatter, properties)
     if fork_link:
         frontmatter["forked_from"] = fork_link
@@ -356,9 +358,19 @@ def _frontmatter(
         "cost": round(session.cost, 6) if session.cost is not None else None,
         "parent": parent_link,
         "subagents": subagent_links or None,
-        "tags": ["ai-session", f"ai-session/{session.source}", f"project/{tag_slug(project)}"],
+        "tags": [],  # (``note_tags``: they follow a setting)
     }
     return {k: v for k, v in fm.items() if v is not None}
+
+
+def note_tags(session: Session, project_tag: str) -> list[str]:
+    """A session note's tags: ``ai-session`` (what Sessions.base finds them by), its
+    source's, and its project's below ``project_tag`` (``[frontmatter] project_tag``: many
+    people file their own projects under ``#project/``; "": none)."""
+    tags = ["ai-session", f"ai-session/{session.source}"]
+    if project_tag:
+        tags.append(f"{project_tag}/{tag_slug(project_of(session))}")
+    return tags
 
 
 def _naive(value: datetime | None, tz: tzinfo | None) -> datetime | None:

@@ -74,6 +74,8 @@ class NoteSettings:
     frontmatter_drop: tuple[str, ...] = ()
     properties: Any = None  # PropertySettings: prices and daily notes (None: defaults)
     view: TurnView = TurnView()  # how much of each turn is shown ("Notes to taste")
+    # The tag a note's project tag goes below (``project/<slug>``); "": no project tag.
+    project_tag: str = "project"
 
 
 def part_key(key: str, number: int) -> str:

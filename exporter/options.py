@@ -41,6 +41,7 @@ class ExportOptions:
     paths: dict[str, list[Path]] = field(default_factory=dict)
     frontmatter_add: dict[str, Any] = field(default_factory=dict)
     frontmatter_drop: list[str] = field(default_factory=list)
+    project_tag: str = "project"  # a note's tag is project_tag/<project> ("": none)
     index: bool = True
     index_dataview: bool = False
     lock_wait: float = 5.0
@@ -79,6 +80,7 @@ class ExportOptions:
             frontmatter_drop=tuple(self.frontmatter_drop),
             properties=self.property_settings(),
             view=self.view,
+            project_tag=self.project_tag,
         )
 
     def property_settings(self) -> PropertySettings:
@@ -97,7 +99,9 @@ class ExportOptions:
              str(self.local_zone),
              sorted(self.frontmatter_add.items()), self.frontmatter_drop, self.index,
              self.index_dataview, self.note_max_bytes, self._redaction_fingerprint(),
-             repr(self.property_settings()), repr(self.view)],
+             repr(self.property_settings()), repr(self.view),
+             # (only once set: the vaults that keep the default render as they did)
+             *([] if self.project_tag == "project" else [f"project_tag {self.project_tag}"])],
         )  # fmt: skip
 
     def _redaction_fingerprint(self) -> str:
@@ -193,6 +197,7 @@ def export_options(
         paths=settings.paths,
         frontmatter_add=settings.frontmatter_add,
         frontmatter_drop=settings.frontmatter_drop,
+        project_tag=settings.project_tag or "",
         index=settings.index,
         index_dataview=settings.index_dataview,
         workers=workers,

@@ -57,7 +57,7 @@ UNKNOWN_IN_A_TABLE = [
      "'index' takes 'enabled' and 'dataview' (true or false)"),
     ('[frontmatter]\nadd = {}\ndorp = ["x"]\n',
      "line 3: 'frontmatter.dorp' is not a setting ccexport knows (did you mean drop?); "
-     "'frontmatter' takes 'add' (a table of properties) and 'drop' (a list)"),
+     "'frontmatter' takes 'add' (a table of properties), 'drop' (a list) and 'project_tag' (a tag)"),
     ("[redact]\nallow = []\nextras = []\n",
      "line 3: 'redact.extras' is not a setting ccexport knows (did you mean extra?); "
      "'redact' takes true or false, or a table of 'enabled', 'extra', 'allow'"),

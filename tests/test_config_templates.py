@@ -573,6 +573,7 @@ def test_a_since_date_is_midnight_in_the_zone_the_notes_are_dated_in(
 TABLE_VALUES = {
     "frontmatter.add": '{ team = "x" }',
     "frontmatter.drop": '["cost"]',
+    "frontmatter.project_tag": '"ai/project"',
     "index.enabled": "true",
     "index.dataview": "true",
     "redact.extra": "[]",

@@ -1,0 +1,133 @@
+"""``[frontmatter] project_tag``: the tag a note's project goes below (``project/<name>``
+by default, which many people use for their own projects), or false for none. A bad value
+is a configuration error naming the key; a change re-renders the notes, moving the tag
+ccexport wrote and keeping the person's own."""
+
+from __future__ import annotations
+
+from datetime import UTC
+from pathlib import Path
+
+import frontmatter
+import pytest
+from claude_builder import ClaudeSession
+from conftest import note_files
+from typer.testing import CliRunner
+
+from exporter.cli import app
+from exporter.config import resolve
+from exporter.errors import ConfigError
+from exporter.export import ExportOptions, run_export
+from exporter.options import export_options
+
+SESSION_ID = "33333333-3333-4333-8333-333333333333"
+
+
+def vault_with_config(tmp_path: Path, text: str) -> Path:
+    vault = tmp_path / "vault"
+    (vault / ".ccexport").mkdir(parents=True, exist_ok=True)
+    (vault / ".ccexport" / "config.toml").write_text(text, encoding="utf-8")
+    return vault
+
+
+def one_session_home(home: Path) -> None:
+    projects = home / ".claude" / "projects" / "-home-dev-work-My-App"
+    s = ClaudeSession(SESSION_ID, start="2026-11-20T09:00:00Z", cwd="/home/dev/work/My App")
+    s.user("List the files")
+    s.assistant("Done.")
+    s.write(projects / f"{SESSION_ID}.jsonl")
+
+
+def tags_of(vault: Path) -> list:
+    (data,) = note_files(vault).values()
+    return frontmatter.loads(data.decode())["tags"]
+
+
+def test_the_default_is_the_project_tag_as_before(tmp_path):
+    settings = resolve({"vault": tmp_path / "vault"}, env={})
+    assert settings.project_tag == "project"
+    assert export_options(settings, None).note_settings().project_tag == "project"
+    rows = {key: (value, origin) for key, value, origin in settings.shown()}
+    assert rows["frontmatter.project_tag"] == ('"project"', "default")
+
+
+def test_a_prefix_from_the_config_file_reaches_the_notes_and_config_show(tmp_path):
+    vault = vault_with_config(tmp_path, '[frontmatter]\nproject_tag = "ai/project"\n')
+    settings = resolve({"vault": vault}, env={})
+    assert export_options(settings, None).note_settings().project_tag == "ai/project"
+    rows = {key: (value, origin) for key, value, origin in settings.shown()}
+    assert rows["frontmatter.project_tag"][0] == '"ai/project"'
+    assert "config.toml" in rows["frontmatter.project_tag"][1]
+
+
+def test_false_means_no_project_tag(tmp_path):
+    vault = vault_with_config(tmp_path, "[frontmatter]\nproject_tag = false\n")
+    settings = resolve({"vault": vault}, env={})
+    assert export_options(settings, None).note_settings().project_tag == ""
+    rows = {key: value for key, value, _origin in settings.shown()}
+    assert rows["frontmatter.project_tag"] == "false"
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ('""', "is empty"),
+        ('"#project"', "without its '#'"),
+        ('"my projects"', "a space"),
+        ('"/project"', "cannot start or end with '/'"),
+        ('"project/"', "cannot start or end with '/'"),
+        ('"ai//project"', "'//'"),
+        ('"ai.project"', "'.'"),
+        ("true", "or false for no project tag"),
+        ("3", "or false for no project tag"),
+    ],
+)
+def test_a_bad_prefix_is_a_config_error_naming_the_key(tmp_path, value, said):
+    vault = vault_with_config(tmp_path, f"[frontmatter]\nproject_tag = {value}\n")
+    with pytest.raises(ConfigError) as caught:
+        resolve({"vault": vault}, env={})
+    message = str(caught.value)
+    assert "'frontmatter.project_tag'" in message and "line 2" in message, message
+    assert said in message, message
+
+
+def test_a_bad_prefix_stops_the_export_with_exit_2(tmp_path):
+    vault = vault_with_config(tmp_path, '[frontmatter]\nproject_tag = "my projects"\n')
+    result = CliRunner().invoke(app, ["export", "--vault", str(vault), "--home", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert "frontmatter.project_tag" in result.output
+
+
+def test_the_prefix_is_part_of_the_render_fingerprint_and_the_default_is_as_before(tmp_path):
+    default = ExportOptions(vault=tmp_path).render_fingerprint()
+    assert ExportOptions(vault=tmp_path, project_tag="project").render_fingerprint() == default
+    others = {
+        ExportOptions(vault=tmp_path, project_tag=prefix).render_fingerprint()
+        for prefix in ("ai/project", "")
+    }
+    assert len(others) == 2 and default not in others
+
+
+def test_a_changed_prefix_moves_ccexport_s_tag_and_keeps_the_person_s(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    one_session_home(home)
+
+    def run(prefix: str) -> dict:
+        report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, project_tag=prefix))
+        assert not report.failed
+        return {k: report.total(k) for k in ("created", "updated")}
+
+    assert run("project")["created"] == 1
+    assert tags_of(vault) == ["ai-session", "ai-session/claude-code", "project/my-app"]
+    # The person files the note under their own project too.
+    (path,) = (p for p in vault.rglob("*.md") if SESSION_ID[:8] in p.name)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("- project/my-app\n", "- project/my-app\n- project/mine\n"))
+    assert "project/mine" in tags_of(vault)
+
+    assert run("ai/project")["updated"] == 1  # the session did not change: the setting did
+    assert tags_of(vault) == [
+        "ai-session", "ai-session/claude-code", "ai/project/my-app", "project/mine",
+    ]  # fmt: skip
+    assert run("")["updated"] == 1
+    assert tags_of(vault) == ["ai-session", "ai-session/claude-code", "project/mine"]

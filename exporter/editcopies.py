@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import editdiff, lineends, notefile, vaultio
+from . import lineends, notefile, vaultio
 from .markdown_links import wikilink
 from .state import STATE_DIR
 from .vaultpaths import safe_component
@@ -57,6 +57,8 @@ def save_edit(
             "what you want to keep into the note, below its end marker (text there is "
             "yours and stays), then delete this file."
         )
+        from . import editdiff  # (with ``markdown``: loaded by a run that saves an edit)
+
         text = vault.scrub(editdiff.copy_text(head, written, parsed.owned or ""))
         vaultio.write_file(vault.root, target, text.encode("utf-8", "replace"))
     return target

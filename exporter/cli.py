@@ -341,8 +341,9 @@ def _export(args: dict[str, Any]) -> None:
     with _handled(debug, json_out, log_file):
         from .config import required_vault
         from .export import Interrupted, run_export
+        from .nightlylog import append_run_log
         from .options import check_vault, export_options
-        from .report import append_log, print_report
+        from .report import print_report
 
         if args.get("diff") and not args["dry_run"]:  # it was ignored, and the run wrote
             raise ConfigError("--diff shows what a --dry-run would change: add --dry-run")
@@ -389,7 +390,7 @@ def _export(args: dict[str, Any]) -> None:
         _echo_json({**report.as_dict(), "elapsed_seconds": round(elapsed, 3)})
     code = 1 if report.failed else 0
     if log_file:
-        append_log(log_file, report, code)
+        append_run_log(log_file, report, code)
     raise typer.Exit(code)
 
 

@@ -97,10 +97,10 @@ def _stop(
 
         traceback.print_exception(exc, file=sys.stderr)
     if log_file:
-        from .report import append_log
+        from .nightlylog import append_run_log
 
         try:
-            append_log(log_file, None, code, message)
+            append_run_log(log_file, None, code, message)
         except OSError:
             pass  # the log is on the same full or read-only disk: the exit code still tells
     if json_out:

@@ -34,9 +34,12 @@ def folder_of(notes_folder: str, relpath: str) -> str:
     return f"{top}/{FOLDER}" if top else FOLDER
 
 
-def save_edit(vault: Vault, relpath: str, parsed: notefile.NoteText, folder: str) -> str:
+def save_edit(
+    vault: Vault, relpath: str, parsed: notefile.NoteText, folder: str, written: str
+) -> str:
     """Save the generated part the person edited (``parsed.owned``), with a line saying
-    whose it is, as a new file in ``folder``; its path. Never one with an identity of a
+    whose it is and the lines that differ from ``written`` (the part as ccexport writes it
+    now: ``editdiff``), as a new file in ``folder``; its path. Never one with an identity of a
     session: the vault would take it for a second copy of the note. Named by the second it
     is saved; another in that second (``watch`` while the person types) takes (2), (3)…"""
     now = datetime.now()
@@ -54,8 +57,9 @@ def save_edit(vault: Vault, relpath: str, parsed: notefile.NoteText, folder: str
             "what you want to keep into the note, below its end marker (text there is "
             "yours and stays), then delete this file."
         )
-        owned = lineends.without_cr(parsed.owned or "").strip("\n")
-        text = vault.scrub(f"{head}\n\n{owned}\n")
+        from . import editdiff  # (with ``markdown``: loaded by a run that saves an edit)
+
+        text = vault.scrub(editdiff.copy_text(head, written, parsed.owned or ""))
         vaultio.write_file(vault.root, target, text.encode("utf-8", "replace"))
     return target
 

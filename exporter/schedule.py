@@ -202,6 +202,12 @@ def status(s: Scheduler, vault: Path | None) -> str:
     lines.append(f"Last run: {last}" if last else "Last run: none yet")
     if nothing := found_nothing(last, vault_of(found.command) or vault):
         lines.append(f"Attention: {nothing}")
+    if (into := vault_of(found.command) or vault) and not into.expanduser().exists():
+        # (a run that finds no session makes no vault, nor its log: ``nightlylog``)
+        lines.append(
+            f"Attention: {into} does not exist: a nightly run makes it only when it finds a "
+            "session to export. If the name is mistyped, install again with the right --vault"
+        )
     return "\n".join(lines)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -89,8 +90,7 @@ class State:
         if not isinstance(data, dict):
             return cls(unreadable="not a state file")
         if data.get("version") not in (1, STATE_VERSION):
-            found_version = data.get("version")
-            return cls(unreadable=f"from another version of ccexport (format {found_version!r})")
+            return cls(unreadable=other_version(data))
         try:
             if data["version"] == 1:  # an older vault: read, and written anew by its next run
                 sources, notes = dict(data.get("sources", {})), _notes_v1(data.get("notes", {}))
@@ -146,6 +146,60 @@ class State:
         record = self.sources.get(unit)
         if record is not None:
             record["fingerprint"] = []  # matches no unit's fingerprint
+
+
+def other_version(data: dict[str, Any]) -> str:
+    """Why a state of another format is not used. One of a later format was written by a
+    newer ccexport (another machine of a synced vault): named, with the version it records
+    where it can be found, and what stops it (review36 4: each run of the older machine set
+    the state aside, and said nothing of a version)."""
+    found = data.get("version")
+    if not isinstance(found, int) or isinstance(found, bool) or found <= STATE_VERSION:
+        return f"from another version of ccexport (format {found!r})"
+    from .render import notes_made_by
+
+    this = _of(notes_made_by())
+    wrote = _written_by(data)
+    by = f"ccexport {_of(wrote)}, newer than" if wrote else "a newer ccexport than"
+    return (
+        f"written by {by} this one ({this}, which reads state formats up to {STATE_VERSION}, "
+        f"not {found}): upgrade ccexport on this machine, or each of its runs sets the "
+        "state aside"
+    )
+
+
+def _of(made_by: str) -> str:
+    """``notes_made_by``'s "0.2.0 2027-01-05.3" as said: "0.2.0 of 2027-01-05.3" (the
+    version alone moves at releases only)."""
+    return made_by.replace(" ", " of ", 1)
+
+
+# What a state records of the version that rendered its notes (``render.notes_made_by``,
+# in each source's fingerprint): "0.2.0 2027-01-05.3". Looked for anywhere in a newer
+# layout, which this version cannot read.
+_MADE_BY = re.compile(r"\d+(?:\.\d+)+\S* \d{4}-\d\d-\d\d\.\d+")
+_LOOKED_AT = 200_000  # values of a newer state searched for it, at most
+
+
+def _written_by(data: Any) -> str | None:
+    """The newest version a state of another layout names (``_MADE_BY``), if any."""
+    found: set[str] = set()
+    pending, looked = [data], 0
+    while pending and looked < _LOOKED_AT:
+        value = pending.pop()
+        looked += 1
+        if isinstance(value, str):
+            if _MADE_BY.fullmatch(value):
+                found.add(value)
+        elif isinstance(value, dict):
+            pending += value.values()
+        elif isinstance(value, list):
+            pending += value
+    return max(found, key=_version_order, default=None)
+
+
+def _version_order(version: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", version)]
 
 
 def _folders(value: Any) -> dict[str, str]:

@@ -276,7 +276,7 @@ class Vault(NotePlaces):
             edited = False  # the person renamed a note, and Obsidian rewrote links to it
         if edited and not kept and lineends.trimmed(parsed.owned) != lineends.trimmed(owned):
             folder = editcopies.folder_of(self.notes_folder, relpath)  # (one Obsidian shows)
-            saved = editcopies.save_edit(self, relpath, parsed, folder)
+            saved = editcopies.save_edit(self, relpath, parsed, folder, owned)
             # A dry run saves nothing (the copy is named by the time of the run that does).
             where = f"would be saved in {folder}/" if self.dry_run else f"was saved to {saved}"
             if not self.dry_run:  # said in the note too, below its end marker, linked

@@ -4,7 +4,9 @@ session no longer has (``vaultbacklinks``).
 A note's text is read by a CommonMark parser (mistune, as ``markdown_parsed``): a link in a
 code block or in inline code is code, not a link, in Obsidian, so it keeps nothing. Its
 wikilinks are found in the text the parser leaves (Obsidian's own syntax, which CommonMark
-reads as plain text), its Markdown links and embeds as the parser reads them. Where a
+reads as plain text), a Markdown link's text included, its Markdown links and embeds as the
+parser reads them. Obsidian reads a wikilink before inline code: ``[[Note|`code` label]]``
+is a link, so a code span counts as code only for a wikilink wholly inside it (review34 3). Where a
 reading is unsure, a link is counted (a note kept too many is the person's to delete; one
 removed under their link is a link leading nowhere): in HTML and in the frontmatter (a
 property may hold a link), the text is searched as it stands.
@@ -36,7 +38,7 @@ _MAY_HOLD_CODE = re.compile(r"`|~~~|^(?: {4}|[ ]{0,3}\t)", re.MULTILINE)
 # Inline nodes whose text is the node's own, joined to the text around it (a wikilink
 # spans them: "[[a_b_c]]" is several text nodes), and nodes that break that text.
 _TEXT_NODES = {"text", "inline_html"}
-_BREAKS = {"softbreak", "linebreak", "codespan", "link", "image"}
+_BREAKS = {"softbreak", "linebreak", "link", "image"}
 _LINK_NODES = {"link", "image"}  # an embed ![](note.md) keeps a note as a link does
 
 
@@ -97,38 +99,84 @@ def _parser() -> Any:
     # Emphasis is not looked for: Obsidian reads a wikilink before it ("[[a *b* c]]" is one
     # link), so its markers stay in the text around the link.
     parser.inline.rules.remove("emphasis")
+    # A code span keeps its source, backticks too: a wikilink around it is read whole.
+    parser.inline.register("codespan", None, _codespan_with_source)
     return parser
 
 
+def _codespan_with_source(inline: Any, m: re.Match[str], state: Any) -> int:
+    """mistune's code span, which keeps only the code, with the text it was read from."""
+    end = inline.parse_codespan(m, state)
+    token = state.tokens[-1] if state.tokens else None
+    if token is not None and token.get("type") == "codespan":
+        token["source"] = state.src[m.start() : end]
+    return end
+
+
 def _read(nodes: list[dict[str, Any]], names: set[str]) -> None:
-    """Collect the links of parsed ``nodes``: each run of inline text searched for
-    wikilinks, each link's and image's target; code (a block, a span) skipped."""
-    run: list[str] = []
+    """Collect the links of parsed ``nodes``: each run of inline text (its code spans as
+    written) searched for wikilinks, each link's and image's target and text; code blocks
+    skipped."""
+    run = _Run()
     for node in nodes:
         kind = node.get("type")
         if kind in _TEXT_NODES:
-            run.append(node.get("raw", ""))
+            run.text(node.get("raw", ""))
+            continue
+        if kind == "codespan":
+            run.code(node.get("source") or node.get("raw", ""))
             continue
         if kind in _BREAKS:
-            run.append("\n")  # (no wikilink spans a line, nor code, nor another link)
+            run.text("\n")  # (no wikilink spans a line, nor another link)
         if kind in _LINK_NODES:
             url = (node.get("attrs") or {}).get("url")
             if isinstance(url, str) and url:
                 names.add(link_name(unquote(url)))
-        elif kind == "block_html":
+        if kind == "block_html":
             _searched(node.get("raw", ""), names)
-        elif kind not in ("block_code", "codespan"):
+        elif kind != "block_code":  # (a link's text too: Obsidian links "[see [[a]]](b.md)")
             children = node.get("children")
             if isinstance(children, list):
-                _wikilinks("".join(run), names)
-                run = []
+                run.found(names)
+                run = _Run()
                 _read(children, names)
-    _wikilinks("".join(run), names)
+    run.found(names)
+
+
+class _Run:
+    """A run of inline text, and where in it its code spans are: a wikilink wholly inside
+    one is code; one around or across a span is a link (where unsure, it is counted)."""
+
+    def __init__(self) -> None:
+        self.pieces: list[str] = []
+        self.size = 0
+        self.spans: list[tuple[int, int]] = []
+
+    def text(self, piece: str) -> None:
+        self.pieces.append(piece)
+        self.size += len(piece)
+
+    def code(self, source: str) -> None:
+        self.spans.append((self.size, self.size + len(source)))
+        self.text(source)
+
+    def found(self, names: set[str]) -> None:
+        text = "".join(self.pieces)
+        if not self.spans:
+            _wikilinks(text, names)
+            return
+        for m in WIKILINK.finditer(text):
+            if not any(start <= m.start() and m.end() <= end for start, end in self.spans):
+                names.add(_wikilink_name(m))
 
 
 def _wikilinks(text: str, names: set[str]) -> None:
+    names.update(_wikilink_name(m) for m in WIKILINK.finditer(text))
+
+
+def _wikilink_name(m: re.Match[str]) -> str:
     # (a table's "[[note\|shown]]" escapes its pipe: the parser reads it without the "\")
-    names.update(link_name(m.group(1).removesuffix("\\")) for m in WIKILINK.finditer(text))
+    return link_name(m.group(1).removesuffix("\\"))
 
 
 def _searched(text: str, names: set[str]) -> None:

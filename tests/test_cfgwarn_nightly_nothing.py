@@ -79,6 +79,7 @@ def test_a_nightly_run_that_finds_sessions_or_has_a_filter_is_not_flagged(
 
 def test_an_empty_vault_finding_nothing_is_not_flagged(isolated_home, tmp_path, monkeypatch):
     vault = tmp_path / "v"
+    vault.mkdir()  # (one that does not exist is not made by a run finding nothing: said)
     cron = CronScheduler()
     install(cron, vault, "02:30")
     nightly(vault)

@@ -494,7 +494,7 @@ def test_the_state_file_lists_units_in_one_order_whichever_finished_first(tmp_pa
     ("damage", "said"),
     [
         (b"<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> other\n", "not valid JSON"),  # a merge's conflict
-        (b'{"version": 99, "notes": {}}', "from another version of ccexport (format 99)"),
+        (b'{"version": 0, "notes": {}}', "from another version of ccexport (format 0)"),
         (b'{"version": 2, "notes": 5}', "damaged"),
     ],
 )

@@ -48,21 +48,19 @@ class KeptFamilies:
         self._vault = vault
         self._notes = notes
         self._force = force
-        # (unit, session key) -> the key of its family's main note, kept as its source shrank
-        self._kept: dict[tuple[str, str], str] = {}
+        # (unit, session key) of each note kept as its source shrank
+        self._kept: set[tuple[str, str]] = set()
         # main note's key -> its warning as said now, as first said, and how many
         # subagents' notes were kept with it
         self._said: dict[str, tuple[Problem, str, int]] = {}
 
     def wrote(self, job: RenderJob) -> None:
         """The note of ``job`` went through the vault: remembered if it was kept shrunk."""
-        change = self._notes.changes.get(job.key)
         if job.part is not None and job.part.number != 1:
             return  # (a session is known by its first part)
-        if change is None or change.action is not Action.KEPT:
-            return
-        if change.message.startswith(SHRUNK):
-            self._kept[job.unit, job.session.key] = job.session.key
+        change = self._notes.changes.get(job.key)
+        if change and change.action is Action.KEPT and change.message.startswith(SHRUNK):
+            self._kept.add((job.unit, job.session.key))
 
     def keeps(self, job: RenderJob, outcome: Outcome) -> bool:
         """Is the note of ``job``, a subagent's whose parent's note this unit kept, left
@@ -71,8 +69,8 @@ class KeptFamilies:
         session = job.session
         if self._force or not session.parent_id or isinstance(outcome, (Same, Problem)):
             return False
-        main = self._kept.get((job.unit, session_key(session.source, session.parent_id)))
-        if main is None:
+        main = session_key(session.source, session.parent_id)
+        if (job.unit, main) not in self._kept:
             return False
         record = self._vault.state.notes.get(job.key)
         if record is None or record.deleted or record.path != job.relpath:
@@ -81,7 +79,6 @@ class KeptFamilies:
             return False
         self._notes.record(Change(Action.KEPT, job.key, job.relpath, KEPT_WITH_PARENT))
         if job.part is None or job.part.number == 1:
-            self._kept[job.unit, session.key] = main  # (its own subagents: kept with it)
             self._say(main)
         return True
 

@@ -176,3 +176,16 @@ def test_a_dry_run_says_the_subagents_note_would_be_kept(tmp_path):
     assert [c.action.value for c in report.changes] == ["kept", "kept"]
     assert report.total("updated") == 0
     assert note_files(vault, index=True) == before and stamps(vault) == times
+
+
+def test_the_warning_counts_every_subagents_note_kept_once(tmp_path):
+    home, vault = _home(tmp_path), tmp_path / "vault"
+    _agent(home, NEW_AGENT)
+    _export(vault, home, 1)
+    before = note_files(vault)
+    _parent(home, whole=False)
+    report = _export(vault, home, 1)
+    (warning,) = [p for p in report.problems if p.message.startswith(SHRUNK)]
+    assert warning.message.endswith(kept_also(2)) and kept_also(1) not in warning.message
+    assert "2 subagents" in kept_also(2) and report.total("unchanged") == 3
+    assert note_files(vault) == before

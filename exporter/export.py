@@ -20,6 +20,7 @@ from .doctor_templates import unknown_template_problems
 from .errors import ConfigError, Problem, unit_unread
 from .exportsubmit import Submitting
 from .interrupts import check_ctrl_c, ctrl_c_noted
+from .keptfamily import KeptFamilies
 from .model import Session
 from .notewriter import NoteWriter, source_counts
 from .options import ExportOptions, unwritable
@@ -127,6 +128,7 @@ class _Run(Submitting):
         self._units: dict[str, tuple[Adapter, SessionRef]] = {}
         self._unit = self._source = ""  # the unit being read, and its adapter's name
         self.notes = NoteWriter(vault, self.report, self.plan.secrets_by_key)
+        self.kept = KeptFamilies(vault, self.notes, options.force)  # (a shrunk parent's)
         self._again_pass = False
         self._read_any = False  # a unit was read (not skipped) this run
         self._unread: list[str] = []  # units not read, or read in part: the disk filled
@@ -424,8 +426,10 @@ class _Run(Submitting):
     def _write(self, job: RenderJob, outcome: Outcome) -> bool:
         # (by another version?)
         made_otherwise = self.unchanged.made_otherwise(job.unit, job.session.source)
-        if not self.notes.write(job, outcome, self.settings, made_otherwise):
-            return False
+        if not self.kept.keeps(job, outcome):  # (kept with its parent's: the source shrank)
+            if not self.notes.write(job, outcome, self.settings, made_otherwise):
+                return False
+            self.kept.wrote(job)
         if job.part is None or job.part.number == 1:
             self.plan.linked(job.session, job.unit)
         return True

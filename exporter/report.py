@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -255,10 +256,11 @@ def print_report(
         typer.echo(text, err=to_stderr)
 
     if report.dry_run and not quiet:
+        now_at = _where_now(report)
         for change in [*report.changes, *report.indexes]:  # the index notes' too
             if change.action is Action.UNCHANGED and not verbose:
                 continue  # (a vault of thousands: the summary counts them; --verbose names them)
-            say(f"would {_VERB[change.action]}: {change.relpath}")
+            say(f"would {_VERB[change.action]}: {now_at(change.relpath)}")
             if change.diff:
                 say(change.diff)
     elif verbose and not quiet:
@@ -288,6 +290,16 @@ def print_report(
         typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)
     for line in problem_lines(report.problems, quiet, verbose, _failed_notes(report)):
         typer.echo(line, err=True)
+
+
+def _where_now(report: ExportReport) -> Callable[[str], str]:
+    """A note's path in the folder the notes were followed to, when the person renamed or
+    moved it (review35 5: a dry run listed "would leave deleted: AI Sessions/…" after
+    "AI Sessions" became "AI Chats": a note left deleted keeps its old place in the state)."""
+    from .runstart import FolderFollowed
+
+    moved = next((p for p in report.problems if isinstance(p, FolderFollowed)), None)
+    return moved.now_at if moved else str
 
 
 def _failed_notes(report: ExportReport) -> dict[str, list[str]]:

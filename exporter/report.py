@@ -93,19 +93,36 @@ def redaction_line(report: ExportReport) -> str:
 
 def source_line(source: str, counts: SourceCounts) -> str:
     """A source's counts, in the first line's words and order (its conflicts and the notes
-    deleted in the vault too: without them a source's line came up short of its "found").
-    Its failures are said when there are none as well."""
-    parts = [
-        f"{counts.found} found",
-        f"{counts.created} created",
-        f"{counts.updated} updated",
-        f"{counts.unchanged + counts.skipped} unchanged",
-    ]
+    deleted in the vault too: without them a source's line came up short of its "found"),
+    each left out when it is zero but "found" (review35 10: "0 created, 0 updated, …,
+    0 failed" on every line of every run)."""
+    parts = [f"{counts.found} found"]
+    for name, n in (
+        ("created", counts.created),
+        ("updated", counts.updated),
+        ("unchanged", counts.unchanged + counts.skipped),
+    ):
+        if n:
+            parts.append(f"{n} {name}")
     for name, one, many in _OTHER_COUNTS:
-        n = getattr(counts, name)
-        if n or name == "failed":
+        if n := getattr(counts, name):
             parts.append(counted(n, one, many))
     return f"  {source}: {', '.join(parts)}{_empty(counts.empty)}"
+
+
+def shown_sources(report: ExportReport, verbose: bool) -> list[tuple[str, SourceCounts]]:
+    """The sources the summary gives a line (review35 10: fifteen lines on every run, a
+    no-op too, and an error came after them): those that wrote, kept a note saved meanwhile
+    or failed; with ``verbose``, every one that has a count. A run in which every note
+    failed (a template's mistake) lists none: the first line counts them, the error says
+    why, and a line per source said only "N failed" fifteen times before it."""
+    sources = [(s, c) for s, c in report.per_source.items() if any(c.as_dict().values())]
+    if verbose:
+        return sources
+    found = report.total("found")
+    if found and report.total("failed") == found and not report.total("written"):
+        return []
+    return [(s, c) for s, c in sources if c.written or c.saved or c.failed]
 
 
 def written_into_line(report: ExportReport, options: ExportOptions) -> str | None:
@@ -272,10 +289,9 @@ def print_report(
             say(f"no conversation ({source}): {path}")
     if not quiet:
         say(summary_line(report, elapsed))
-        for source, counts in report.per_source.items():
-            if any(counts.as_dict().values()):  # (--project web: not 14 lines of zeros)
-                if not changed_only or _changed(counts):
-                    say(source_line(source, counts))
+        for source, counts in shown_sources(report, verbose):
+            if not changed_only or _changed(counts):
+                say(source_line(source, counts))
         if report.redactions:
             say(redaction_line(report))
         if again := report.rendered_again_said():

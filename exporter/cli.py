@@ -334,6 +334,16 @@ def _check_home(home: Path | None) -> None:
     check_home(home)
 
 
+def check_quiet_verbose(quiet: bool, verbose: bool) -> None:
+    """``--quiet --verbose`` is a usage error (review35 15: taken without a word, and the
+    run printed only errors: which one wins was the reader's guess)."""
+    if quiet and verbose:
+        raise ConfigError(
+            "--quiet and --verbose ask for opposite things (only errors, or a line per "
+            "note); give one of them"
+        )
+
+
 def _export(args: dict[str, Any]) -> None:
     json_out, quiet, debug = args["json_out"], args["quiet"], args["debug"]
     log_file = args["log_file"]
@@ -345,6 +355,7 @@ def _export(args: dict[str, Any]) -> None:
         from .options import check_vault, export_options
         from .report import print_report
 
+        check_quiet_verbose(quiet, args["verbose"])
         if args.get("diff") and not args["dry_run"]:  # it was ignored, and the run wrote
             raise ConfigError("--diff shows what a --dry-run would change: add --dry-run")
         cli = {k: args.get(k) for k in ("vault", "since", "project", "timezone", "templates")}

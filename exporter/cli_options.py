@@ -165,6 +165,13 @@ JsonOpt = Annotated[
 QuietOpt = Annotated[
     bool, typer.Option("--quiet", "-q", metavar="", help="Print only errors (for cron).")
 ]
+# (watch's: it runs in a terminal; "for cron" is the export's)
+WatchQuietOpt = Annotated[
+    bool,
+    typer.Option(
+        "--quiet", "-q", metavar="", help="Print only errors: no line per round that wrote."
+    ),
+]
 VerboseOpt = Annotated[
     bool,
     typer.Option("--verbose", "-v", metavar="", help="One line per note written, with its path."),
@@ -217,7 +224,8 @@ ForceOpt = Annotated[
     typer.Option(
         "--force",
         metavar="",
-        help="Read every source again; update notes even when their source now holds fewer turns.",
+        help="Read every source again and overwrite notes even where their source now holds "
+        "fewer turns: such notes lose the turns it no longer holds.",
     ),
 ]
 NoRedactOpt = Annotated[

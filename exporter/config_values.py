@@ -18,13 +18,14 @@ VIEW_CHOICES = {
     "thinking": ("folded", "shown", "hidden"),
     "tools": ("full", "summary", "hidden"),
 }
-_RELATIVE = re.compile(r"^(\d+)\s*(min|mo|[hdwm])$")
+_RELATIVE = re.compile(r"^(\d+)\s*(min|mo|[hdwmy])$")
 _UNITS = {
     "min": timedelta(minutes=1),
     "h": timedelta(hours=1),
     "d": timedelta(days=1),
     "w": timedelta(weeks=1),
     "mo": timedelta(days=30),
+    "y": timedelta(days=365),  # (review35 15: `--since 1y` was refused)
 }
 
 
@@ -104,7 +105,7 @@ def full_path(text: str) -> bool:
 
 def parse_since(text: str, fail: Any = None) -> datetime:
     """``2026-11-01``, ``2026-11-01T08:00`` or ``30min`` / ``12h`` / ``7d`` / ``2w`` / ``3mo``
-    ago."""
+    / ``1y`` ago."""
     text = text.strip()
     m = _RELATIVE.match(text)
     if m and m.group(2) == "m":  # minutes or months? Both are read from "m" somewhere
@@ -126,7 +127,7 @@ def parse_since(text: str, fail: Any = None) -> datetime:
             when.astimezone()
         return when
     except (ValueError, OverflowError, OSError):  # OverflowError: year 1 in a local time
-        error = f"is not a date: {text!r} (use 2026-11-01 or 30min, 12h, 7d, 2w, 3mo)"
+        error = f"is not a date: {text!r} (use 2026-11-01 or 30min, 12h, 7d, 2w, 3mo, 1y)"
         raise (fail("since", error) if fail else ConfigError(f"--since {error}")) from None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -92,19 +93,36 @@ def redaction_line(report: ExportReport) -> str:
 
 def source_line(source: str, counts: SourceCounts) -> str:
     """A source's counts, in the first line's words and order (its conflicts and the notes
-    deleted in the vault too: without them a source's line came up short of its "found").
-    Its failures are said when there are none as well."""
-    parts = [
-        f"{counts.found} found",
-        f"{counts.created} created",
-        f"{counts.updated} updated",
-        f"{counts.unchanged + counts.skipped} unchanged",
-    ]
+    deleted in the vault too: without them a source's line came up short of its "found"),
+    each left out when it is zero but "found" (review35 10: "0 created, 0 updated, …,
+    0 failed" on every line of every run)."""
+    parts = [f"{counts.found} found"]
+    for name, n in (
+        ("created", counts.created),
+        ("updated", counts.updated),
+        ("unchanged", counts.unchanged + counts.skipped),
+    ):
+        if n:
+            parts.append(f"{n} {name}")
     for name, one, many in _OTHER_COUNTS:
-        n = getattr(counts, name)
-        if n or name == "failed":
+        if n := getattr(counts, name):
             parts.append(counted(n, one, many))
     return f"  {source}: {', '.join(parts)}{_empty(counts.empty)}"
+
+
+def shown_sources(report: ExportReport, verbose: bool) -> list[tuple[str, SourceCounts]]:
+    """The sources the summary gives a line (review35 10: fifteen lines on every run, a
+    no-op too, and an error came after them): those that wrote, kept a note saved meanwhile
+    or failed; with ``verbose``, every one that has a count. A run in which every note
+    failed (a template's mistake) lists none: the first line counts them, the error says
+    why, and a line per source said only "N failed" fifteen times before it."""
+    sources = [(s, c) for s, c in report.per_source.items() if any(c.as_dict().values())]
+    if verbose:
+        return sources
+    found = report.total("found")
+    if found and report.total("failed") == found and not report.total("written"):
+        return []
+    return [(s, c) for s, c in sources if c.written or c.saved or c.failed]
 
 
 def written_into_line(report: ExportReport, options: ExportOptions) -> str | None:
@@ -255,10 +273,11 @@ def print_report(
         typer.echo(text, err=to_stderr)
 
     if report.dry_run and not quiet:
+        now_at = _where_now(report)
         for change in [*report.changes, *report.indexes]:  # the index notes' too
             if change.action is Action.UNCHANGED and not verbose:
                 continue  # (a vault of thousands: the summary counts them; --verbose names them)
-            say(f"would {_VERB[change.action]}: {change.relpath}")
+            say(f"would {_VERB[change.action]}: {now_at(change.relpath)}")
             if change.diff:
                 say(change.diff)
     elif verbose and not quiet:
@@ -270,10 +289,9 @@ def print_report(
             say(f"no conversation ({source}): {path}")
     if not quiet:
         say(summary_line(report, elapsed))
-        for source, counts in report.per_source.items():
-            if any(counts.as_dict().values()):  # (--project web: not 14 lines of zeros)
-                if not changed_only or _changed(counts):
-                    say(source_line(source, counts))
+        for source, counts in shown_sources(report, verbose):
+            if not changed_only or _changed(counts):
+                say(source_line(source, counts))
         if report.redactions:
             say(redaction_line(report))
         if again := report.rendered_again_said():
@@ -288,6 +306,16 @@ def print_report(
         typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)
     for line in problem_lines(report.problems, quiet, verbose, _failed_notes(report)):
         typer.echo(line, err=True)
+
+
+def _where_now(report: ExportReport) -> Callable[[str], str]:
+    """A note's path in the folder the notes were followed to, when the person renamed or
+    moved it (review35 5: a dry run listed "would leave deleted: AI Sessions/…" after
+    "AI Sessions" became "AI Chats": a note left deleted keeps its old place in the state)."""
+    from .runstart import FolderFollowed
+
+    moved = next((p for p in report.problems if isinstance(p, FolderFollowed)), None)
+    return moved.now_at if moved else str
 
 
 def _failed_notes(report: ExportReport) -> dict[str, list[str]]:

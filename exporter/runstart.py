@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -169,6 +169,21 @@ FOLDER_LEFT = (
     ".ccexport/config.toml"
 )
 SESSIONS_BASE = "Sessions.base"
+
+
+@dataclass(frozen=True, slots=True)
+class FolderFollowed(Problem):
+    """The warning that the notes' folder ``old`` was followed to ``path``: the report
+    lists a note the state still places in ``old`` (one left deleted) where it is now."""
+
+    old: str = ""
+
+    def now_at(self, relpath: str) -> str:
+        """``relpath`` in the folder the notes are in now."""
+        prefix = self.old + "/"
+        return self.path + relpath[len(self.old) :] if relpath.startswith(prefix) else relpath
+
+
 INDEX_FOLDER = "Projects"  # the projects' index notes, below the notes' folder
 
 
@@ -197,7 +212,7 @@ def moved_folder(
         return folder, None
     vault.state.folders[folder] = moved  # (the notes' records follow them: asked once)
     said = FOLDER_LEFT if (vault.root / folder).exists() else FOLDER_FOLLOWED
-    return moved, Problem(moved, said.format(old=folder, new=moved))
+    return moved, FolderFollowed(moved, said.format(old=folder, new=moved), old=folder)
 
 
 def recorded_folder(root: Path, state: State, folder: str) -> str:

@@ -134,6 +134,14 @@ class CronScheduler(_Installed):
         return True
 
 
+# A user timer fires only while its user is logged in, unless systemd keeps the user's
+# manager running (lingering); ``Persistent=true`` runs a night missed at the next login.
+LINGER = (
+    "A user timer runs only while you are logged in: `loginctl enable-linger` makes it run "
+    "when you are not; a night missed is run at your next login."
+)
+
+
 class SystemdScheduler(_Installed):
     kind = "systemd user timer"
 
@@ -173,7 +181,12 @@ class SystemdScheduler(_Installed):
         files = self.files(command, hour, minute, env)
         parts = ["write these systemd user units,"]
         parts += [f"{path}:\n{text}" for path, text in files.items()]
-        parts.append(f"then run: systemctl --user enable --now {NAME}.timer")
+        # (install runs these itself: "then run: …" read as a step left to the person)
+        parts.append(
+            f"then start the timer itself (systemctl --user daemon-reload, then "
+            f"systemctl --user enable --now {NAME}.timer)."
+        )
+        parts.append(LINGER)
         return "\n".join(parts)
 
     def install(

@@ -11,6 +11,7 @@ once a run) for a deletion in the vault.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from datetime import datetime
 
 from .adapters import SessionRef
@@ -42,6 +43,8 @@ class UnchangedUnits:
         self._counted: set[str] = set()  # units read whose notes were rendered otherwise
         self._again: Counter[bool] = Counter()  # their notes, by another version or not
         self._by: Counter[str] = Counter()  # those by another version that said which
+        self._moved = 0  # their notes, rendered otherwise only for the folder they moved to
+        self._moved_from: tuple[str, str] | None = None  # (folder, its fingerprint), asked once
         # unit -> its sessions' secrets (``LinkPlan.unit_secrets``): its facts may hold them
         self._secrets = secrets if secrets is not None else {}
 
@@ -61,23 +64,50 @@ class UnchangedUnits:
                     if not is_later_part(k) and k in kept and not kept[k].deleted
                 ]
             )  # (as doctor counts them)
-            self._again[made_by_another(recorded[0])] += notes
             entry = recorded[0]
+            if self._folder_moved_only(entry):
+                self._moved += notes
+                return
+            self._again[made_by_another(entry)] += notes
             if made_by_another(entry) and isinstance(entry, list) and len(entry) > 2:
                 self._by[str(entry[2])] += notes
+
+    def _folder_moved_only(self, entry: object) -> bool:
+        """Were a unit's notes rendered, by this version, exactly as now but for the notes'
+        folder, which the person renamed or moved in the vault and this run follows
+        (``runstart.moved_folder``)? Then that is why they are rendered again (review35 5:
+        "the templates, settings or redaction rules changed" was said, of none changed)."""
+        if made_by_another(entry) or not isinstance(entry, list) or len(entry) < 2:
+            return False
+        if self._moved_from is None:
+            now = self.options.folder
+            old = next((o for o, new in self.vault.state.folders.items() if new == now), None)
+            before = replace(self.options, folder=old).render_fingerprint() if old else ""
+            self._moved_from = (old or "", before)
+        return bool(self._moved_from[1]) and entry[1] == self._moved_from[1]
 
     def rendered_again(self) -> str:
         """Why the notes of units read this run were rendered again, and how many ("": none
         was). A run after an upgrade updated hundreds of notes with no word of why."""
-        by_version, otherwise = self._again[True], self._again[False]
-        if not by_version + otherwise:
+        by_version, otherwise, moved = self._again[True], self._again[False], self._moved
+        if not by_version + otherwise + moved:
             return ""
-        why = ("this version of ccexport writes notes otherwise" if by_version
-               else "the templates, settings or redaction rules changed")  # fmt: skip
-        if by_version and self._by:  # (two versions sharing a vault tell each other so)
-            why += f" than the one that last wrote them ({self._by.most_common(1)[0][0]})"
-        n = by_version + otherwise
-        return f"{n} note{'s' if n != 1 else ''} rendered again: {why}"
+        whys = []
+        if moved and self._moved_from:
+            old, now = self._moved_from[0], self.options.folder
+            whys.append(
+                f'their folder "{old}" was renamed or moved to "{now}" in the vault, and they '
+                "were followed there"
+            )
+        if by_version:
+            why = "this version of ccexport writes notes otherwise"
+            if self._by:  # (two versions sharing a vault tell each other so)
+                why += f" than the one that last wrote them ({self._by.most_common(1)[0][0]})"
+            whys.append(why)
+        elif otherwise:
+            whys.append("the templates, settings or redaction rules changed")
+        n = by_version + otherwise + moved
+        return f"{n} note{'s' if n != 1 else ''} rendered again: {'; '.join(whys)}"
 
     def made_otherwise(self, unit: str, source: str) -> MadeBy:
         """Were the unit's notes last rendered by another version of ccexport? Such a note

@@ -50,7 +50,7 @@ def test_a_paths_folder_that_is_not_there_is_a_warning_of_each_run_naming_the_se
             f"warning: {missing}: does not exist, but [paths] claude-code in the user config "
             f"({config}) names it: no Claude Code session is read there"
         ]
-        assert "codex: 4 found" in result.output  # the other source goes on
+        assert "4 sessions found" in result.output  # the other source goes on (codex's 4)
     answer = run("--vault", str(vault), "--home", str(EXAMPLES_HOME), "--json")
     listed = json.loads(answer.stdout)["warnings"]
     assert [w["path"] for w in listed if w["source"] == "claude-code"] == [str(missing)]

@@ -28,7 +28,9 @@ def test_export_prints_a_summary_and_writes_notes(tmp_path):
     )
     assert "  codex: 4 found, 4 created" in result.output
     # claude-code's line too: not among the sessions it counts (they read as empty notes)
-    assert "0 failed; 3 more without a conversation (no note)\n" in result.output
+    assert "  claude-code: 7 found, 7 created; 3 more without a conversation (no note)\n" in (
+        result.output
+    )
     assert len(note_files(tmp_path / "v")) == 41
 
 

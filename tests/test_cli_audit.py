@@ -259,7 +259,7 @@ def test_a_filter_that_matches_nothing_says_so_and_no_line_of_zeros_per_source(t
     assert "  claude-code: 1 found, 1 created" in some.stdout
     assert "No session" not in some.stdout
     assert [line for line in some.stdout.splitlines() if line.startswith("  ")] == [
-        "  claude-code: 1 found, 1 created, 0 updated, 0 unchanged, 0 failed"
+        "  claude-code: 1 found, 1 created"
     ]
     # a warning about some file (real homes nearly always have one) hid the hint
     (home / ".claude" / "projects" / "-p1" / "broken.jsonl").write_text("{not json\n")
@@ -317,7 +317,7 @@ def test_a_watch_round_names_only_the_sources_that_changed(tmp_path, monkeypatch
     lines = result.stdout.splitlines()
     assert lines[1].endswith("] 6 sessions found, 0 created, 1 updated, 5 unchanged")
     assert lines[2:] == [
-        "  codex: 2 found, 0 created, 1 updated, 1 unchanged, 0 failed",
+        "  codex: 2 found, 1 updated, 1 unchanged",
         "Stopped.",
     ]
 

@@ -1,0 +1,92 @@
+"""Small edges of the command line (review35 9 and 15): a group named alone does its
+harmless command, --quiet with --verbose is refused, --since takes years, watch's help
+speaks of watch, --force's help says a note can lose turns, and the systemd dry run does not
+hand the person a step that install does itself (and says how a user timer fires while
+logged out)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from conftest import EXAMPLES_HOME
+from typer.testing import CliRunner
+
+from exporter.cli import app
+from exporter.config_values import parse_since
+from exporter.errors import ConfigError
+from exporter.schedule import install
+from exporter.schedulers import SystemdScheduler
+
+
+def _run(*args):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_config_alone_shows_the_settings(tmp_path):
+    alone = _run("--vault", tmp_path / "v", "config")
+    assert alone.exit_code == 0, alone.output
+    assert alone.stdout == _run("config", "show", "--vault", tmp_path / "v").stdout
+    assert "folder " in alone.stdout and '"AI Sessions"' in alone.stdout
+
+
+def test_schedule_alone_is_its_status(tmp_path, monkeypatch, no_real_schedulers):
+    monkeypatch.setenv("CCEXPORT_SCHEDULER", "cron")
+    alone = _run("schedule")
+    assert alone.exit_code == 0, alone.output
+    assert alone.stdout == "No nightly export is installed (cron).\n"
+
+
+def test_templates_alone_prints_its_help_and_copies_nothing(tmp_path):
+    alone = _run("--vault", tmp_path / "v", "templates")
+    assert alone.exit_code == 0, alone.output
+    assert "init" in alone.stdout and "Usage: " in alone.stdout
+    assert not (tmp_path / "v").exists()
+
+
+@pytest.mark.parametrize("command", [(), ("export",), ("watch",)])
+def test_quiet_and_verbose_together_is_a_usage_error(tmp_path, monkeypatch, command):
+    from exporter import watch
+
+    def one_round(options, events, interval):  # (a watch taken as asked stops at once)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(watch, "watch", one_round)
+    result = _run(*command, "--vault", tmp_path / "v", "--home", EXAMPLES_HOME, "-q", "-v")
+    assert result.exit_code == 2, result.output
+    assert "--quiet and --verbose" in result.stderr and not (tmp_path / "v").exists()
+
+
+@pytest.mark.parametrize("years", [1, 2])
+def test_since_takes_years(years):
+    when = parse_since(f"{years}y")
+    expected = datetime.now(UTC) - timedelta(days=365 * years)
+    assert abs(when - expected) < timedelta(minutes=1)
+
+
+def test_since_in_years_is_refused_for_a_word_still():
+    with pytest.raises(ConfigError, match=r"3mo, 1y\)"):
+        parse_since("1year")
+
+
+def test_watch_help_speaks_of_watch_the_same_way_everywhere():
+    own = _run("watch", "--help").stdout
+    assert "(for cron)" not in own
+    listed = next(line for line in _run("--help").stdout.splitlines() if "  watch " in line)
+    assert listed.split("watch", 1)[1].strip().rstrip(".") in " ".join(own.split())
+
+
+def test_force_help_says_notes_can_lose_turns():
+    said = " ".join(_run("--help").stdout.split())
+    assert "--force Read every source again" in said
+    assert "lose the turns" in said
+
+
+def test_the_systemd_dry_run_leaves_no_step_to_the_person_and_names_lingering(tmp_path):
+    def never(args, stdin):  # (a dry run runs no systemctl)
+        raise AssertionError(args)
+
+    said = install(SystemdScheduler(tmp_path / "units", never), tmp_path / "v", "02:30", True, {})
+    assert "then run:" not in said
+    assert "then start the timer itself" in said
+    assert "loginctl enable-linger" in said and not (tmp_path / "units").exists()

@@ -18,6 +18,7 @@ SHOWN_OUTSIDE = 3  # folders named of the sessions read outside the home; the re
 def install_notes(s: object, vault: Path, env: dict[str, str]) -> list[str]:
     """The lines ``install`` adds to what it says (the same for a dry run)."""
     from .schedule import LaunchdScheduler
+    from .schedulers import LINGER, SystemdScheduler
 
     path = Path(os.path.abspath(vault.expanduser()))
     if not path.is_dir() and not path.parent.is_dir():
@@ -55,6 +56,8 @@ def install_notes(s: object, vault: Path, env: dict[str, str]) -> list[str]:
         )
     if outside := outside_home(path, env):
         notes.append(outside)
+    if isinstance(s, SystemdScheduler):
+        notes.append(LINGER)  # (the install said nothing of it, the dry run alone did)
     return notes
 
 

@@ -186,7 +186,6 @@ class SystemdScheduler(_Installed):
             f"then start the timer itself (systemctl --user daemon-reload, then "
             f"systemctl --user enable --now {NAME}.timer)."
         )
-        parts.append(LINGER)
         return "\n".join(parts)
 
     def install(

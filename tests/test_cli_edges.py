@@ -6,6 +6,7 @@ logged out)."""
 
 from __future__ import annotations
 
+import subprocess
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -90,3 +91,20 @@ def test_the_systemd_dry_run_leaves_no_step_to_the_person_and_names_lingering(tm
     assert "then run:" not in said
     assert "then start the timer itself" in said
     assert "loginctl enable-linger" in said and not (tmp_path / "units").exists()
+
+
+def test_the_systemd_install_itself_names_lingering_once(tmp_path):
+    """The timer fires only while the user is logged in without lingering: the install says
+    so, not only its dry run (each once)."""
+    ran = []
+
+    def systemctl(args, stdin):
+        ran.append(args)
+        return subprocess.CompletedProcess(args, 0, "", "")
+
+    units = tmp_path / "units"
+    said = install(SystemdScheduler(units, systemctl), tmp_path / "v", "02:30", False, {})
+    assert said.startswith("Installed the nightly export at 02:30")
+    assert said.count("loginctl enable-linger") == 1 and (units / "ccexport-nightly.timer").exists()
+    dry = install(SystemdScheduler(units, systemctl), tmp_path / "v", "02:30", True, {})
+    assert dry.count("loginctl enable-linger") == 1

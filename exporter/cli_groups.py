@@ -193,15 +193,27 @@ def templates_group(ctx: typer.Context) -> None:
 
 
 @config_app.callback(invoke_without_command=True)
-def config_group(ctx: typer.Context) -> None:
+def config_group(ctx: typer.Context, vault: ReadVaultOpt = None, debug: DebugOpt = False) -> None:
+    _pass_on(ctx, vault, debug)  # (`config --vault X` as `config show --vault X`)
     if ctx.invoked_subcommand is None:
-        config_show_cmd(ctx)
+        config_show_cmd(ctx, vault, debug)
 
 
 @schedule_app.callback(invoke_without_command=True)
-def schedule_group(ctx: typer.Context) -> None:
+def schedule_group(ctx: typer.Context, vault: ReadVaultOpt = None, debug: DebugOpt = False) -> None:
+    _pass_on(ctx, vault, debug)
     if ctx.invoked_subcommand is None:
-        schedule_status_cmd(ctx)
+        schedule_status_cmd(ctx, vault, debug)
+
+
+def _pass_on(ctx: typer.Context, vault: Path | None, debug: bool) -> None:
+    """The group's own ``--vault`` and ``--debug``, given before its command's name (or with
+    none), read by the command as the program's are (``_inherit``)."""
+    given = {"vault": vault} if vault is not None else {}
+    if debug:
+        given["debug"] = True
+    if given:
+        ctx.obj = {**(ctx.obj or {}), **given}
 
 
 @templates_app.command(

@@ -31,6 +31,27 @@ def test_config_alone_shows_the_settings(tmp_path):
     assert "folder " in alone.stdout and '"AI Sessions"' in alone.stdout
 
 
+@pytest.mark.parametrize(
+    "words", [("config", "--vault", "V"), ("config", "--vault", "V", "show"),
+              ("config", "show", "--vault", "V"), ("--vault", "W", "config", "--vault", "V")],
+)  # fmt: skip
+def test_config_takes_the_vault_after_its_own_name(tmp_path, words):
+    """`ccexport config --vault X` was "No such option: --vault": only `ccexport --vault X
+    config` and `config show --vault X` took it."""
+    vault = tmp_path / "V"
+    shown = _run(*[vault if w == "V" else tmp_path / "W" if w == "W" else w for w in words])
+    assert shown.exit_code == 0, shown.output
+    first = shown.stdout.splitlines()[0].split()
+    assert first[:2] == ["vault", f'"{vault}"'] and first[-1] == "--vault"
+
+
+def test_schedule_takes_the_vault_after_its_own_name(tmp_path, monkeypatch, no_real_schedulers):
+    monkeypatch.setenv("CCEXPORT_SCHEDULER", "cron")
+    alone = _run("schedule", "--vault", tmp_path / "v")
+    assert alone.exit_code == 0, alone.output
+    assert alone.stdout == _run("schedule", "status", "--vault", tmp_path / "v").stdout
+
+
 def test_schedule_alone_is_its_status(tmp_path, monkeypatch, no_real_schedulers):
     monkeypatch.setenv("CCEXPORT_SCHEDULER", "cron")
     alone = _run("schedule")

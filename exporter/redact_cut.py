@@ -16,6 +16,10 @@ from typing import Any
 
 import re2
 
+# What no text holds, in the patterns here (compiled as Latin-1: a byte outside the class is
+# none): RE2 has no lookahead, so ``(?!)`` does not compile (an empty list of keywords).
+NOTHING = "[^\\x00-\\xff]"
+
 # A name keyword of a generic rule worth looking for cut: letters, ``_`` and ``-``, five or
 # more (``api_key``, ``password``, ``secret``); ``pass=``, ``auth=(`` and the like are not.
 _NAME_WORD = re.compile(r"[A-Za-z][A-Za-z_-]{4,}")
@@ -59,9 +63,9 @@ class CutKeywords:
             for word, kind in sorted(self._kinds.items(), key=lambda wk: -len(wk[0])):
                 (folded if kind == "name" else cut).append(_cut_spellings(word))
             names = sorted(self._names, key=len, reverse=True)
-            goes_on = "|".join(re2.escape(w.decode()) for w in names) or "(?!)"
+            goes_on = "|".join(re2.escape(w.decode()) for w in names) or NOTHING
             named = (
-                f"|(?i:({'|'.join(folded) or '(?!)'}))"
+                f"|(?i:({'|'.join(folded) or NOTHING}))"
                 f"|(?i:({goes_on}))[A-Za-z0-9_-]{{0,24}}{_MARK_RE}"
             )
             options = re2.Options()
@@ -69,11 +73,9 @@ class CutKeywords:
             options.max_mem = 64 << 20
             options.log_errors = False
             self._compiled = re2.compile(
-                f"({'|'.join(cut) or '(?!)'}){named}".encode("latin-1"), options
+                f"({'|'.join(cut) or NOTHING}){named}".encode("latin-1"), options
             )
-            self._compiled_names = re2.compile(
-                f"([^\\x00-\\xff]){named}".encode("latin-1"), options
-            )
+            self._compiled_names = re2.compile(f"({NOTHING}){named}".encode("latin-1"), options)
         return self._compiled_names if names_only else self._compiled
 
     def find(self, data: bytes, separator: Any) -> Iterator[Cut]:
@@ -138,4 +140,4 @@ def _cut_spellings(word: bytes) -> str:
     for first in range(1, len(chars)):
         rest = f"(?:{_MARK_RE})?".join(chars[first:])
         spelled.append("".join(chars[:first]) + _MARK_RE + rest)
-    return "|".join(spelled) or "(?!)"
+    return "|".join(spelled) or NOTHING

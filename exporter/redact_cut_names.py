@@ -15,7 +15,7 @@ from typing import Any
 
 import re2
 
-from .redact_cut import Cut
+from .redact_cut import NOTHING, Cut
 
 # After a name's keyword: the rest of its name, then an assignment's start (``=``, ``:``,
 # ``:=``, ``=>``) or spaces before one, up to the item's end.
@@ -28,7 +28,7 @@ class AssignedNames:
 
     def __init__(self, names: Iterable[bytes], separator: str) -> None:
         words = sorted(names, key=len, reverse=True)  # (longest first: RE2 takes the leftmost)
-        alternatives = "|".join(re2.escape(w.decode()) for w in words) or "(?!)"
+        alternatives = "|".join(re2.escape(w.decode()) for w in words) or NOTHING
         options = re2.Options()
         options.encoding = re2.Options.Encoding.LATIN1
         options.max_mem = 16 << 20

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import re2
 
-from .redact_cut import Cut, CutKeywords
+from .redact_cut import NOTHING, Cut, CutKeywords
 from .redact_cut_names import AssignedNames
 from .redact_names import PLACEHOLDER
 
@@ -94,7 +94,7 @@ class SplitItems:
         token (``…-us14``). One RE2 search (linear time) for any of them."""
 
         words = "|".join(re2.escape(k) for k in self._prefixes)
-        inner = "|".join(re2.escape(k) for k in self._inner) or "(?!)"
+        inner = "|".join(re2.escape(k) for k in self._inner) or NOTHING
         pattern = f"(?:{words}){_CHAR}*({_SEPARATOR})|({_SEPARATOR}){_CHAR}*(?:{inner})"
         options = re2.Options()
         options.encoding = re2.Options.Encoding.LATIN1

@@ -342,15 +342,13 @@ def rendered(template: jinja2.Template, context: dict[str, Any]) -> str:
     """``template.render(**context)``, stopped with TooMuch past the limits (and with
     TooSlow past its time: ``template_deadline``). The error is raised inside the template,
     where it printed the text that went past, so it carries that line."""
-    from .template_deadline import TooSlow, given_up, rendered_in_time, start_clock, stop_clock
+    from .template_deadline import TooSlow, rendered_in_time, seconds_for, start_clock, stop_clock
 
     which = template.filename or template.name or "(an expression)"
-    if (late := given_up(which)) is not None:
-        raise late
     _range_left[0] = MAX_RANGE_NUMBERS
     _built_left[0] = MAX_NOTE_CHARS
     given = _names_given.set((context.keys(), template.globals.keys()))
-    start_clock()
+    start_clock(seconds_for(which))
     try:
         chunks = template.generate(**context)
         out: list[str] = []

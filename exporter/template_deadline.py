@@ -25,13 +25,15 @@ from typing import Any
 # seconds, not hours.
 RENDER_SECONDS = 10
 _deadline = [float("inf")]  # (time.monotonic's, while a note renders)
-# A template that ran past its deadline on this many notes and in time on none is slow on
-# every note: the run's later notes fail at once with that cause, not after ten seconds
-# each (a nightly run of 20,000 sessions would take two days). One that rendered a note in
-# time is slow only on some (the longest sessions) and is tried on every note.
+# A template that ran past its deadline on each of the last few notes it rendered is most
+# likely slow on every note: while it is, each note gets a second, not ten (a nightly run of
+# 20,000 sessions would otherwise take two days). A note of a template that is slow only on
+# some (the longest sessions) renders well within that second, and the next note has the
+# whole deadline again: only a note that would run past a second is failed early.
 GIVE_UP_AFTER = 5
-_late: dict[str, int] = {}  # template -> notes it ran past its deadline on, this run
-_in_time: set[str] = set()  # templates that rendered a note in time, this run
+HURRIED_SECONDS = 1
+_late: dict[str, int] = {}  # template -> notes in a row it ran past its deadline on
+_seconds = [float(RENDER_SECONDS)]  # the note's time, while it renders
 # The filter each ``{% for %}``'s sequence is passed through (a name no template can write).
 LOOP_CHECK = "(loop started)"
 
@@ -45,9 +47,10 @@ class TooSlow(Exception):
     """A note's template ran past its deadline; raised at its line."""
 
 
-def start_clock() -> None:
-    """A note's render begins: its template may run for ``RENDER_SECONDS``."""
-    _deadline[0] = time.monotonic() + RENDER_SECONDS
+def start_clock(seconds: float | None = None) -> None:
+    """A note's render begins: its template may run for ``seconds`` (``RENDER_SECONDS``)."""
+    _seconds[0] = RENDER_SECONDS if seconds is None else seconds
+    _deadline[0] = time.monotonic() + _seconds[0]
 
 
 def stop_clock() -> None:
@@ -55,28 +58,21 @@ def stop_clock() -> None:
 
 
 def forget_late_templates() -> None:
-    """A run begins (``Renderer``): every template is tried again; a worker process forked
-    after this starts with nothing given up too."""
+    """A run begins (``Renderer``): no template is late yet; a worker process forked after
+    this starts so too."""
     _late.clear()
-    _in_time.clear()
 
 
-def given_up(template: str) -> TooSlow | None:
-    """The error a note of ``template`` fails with at once, if that template ran past its
-    deadline on each of the ``GIVE_UP_AFTER`` notes it rendered first."""
-    if _late.get(template, 0) < GIVE_UP_AFTER or template in _in_time:
-        return None
-    return TooSlow(
-        f"took longer than {RENDER_SECONDS} s for each of the first {GIVE_UP_AFTER} notes "
-        f"it rendered, so it is not run again in this run {_WHY}"
-    )
+def seconds_for(template: str) -> float:
+    """How long a note of ``template`` may render: ``HURRIED_SECONDS`` after it ran past
+    its deadline on each of the last ``GIVE_UP_AFTER`` notes, else ``RENDER_SECONDS``."""
+    if _late.get(template, 0) >= GIVE_UP_AFTER:
+        return min(HURRIED_SECONDS, RENDER_SECONDS)
+    return RENDER_SECONDS
 
 
 def rendered_in_time(template: str, late: bool) -> None:
-    if late:
-        _late[template] = _late.get(template, 0) + 1
-    else:
-        _in_time.add(template)
+    _late[template] = _late.get(template, 0) + 1 if late else 0
 
 
 def check_clock() -> None:
@@ -86,10 +82,14 @@ def check_clock() -> None:
 
 
 def late() -> TooSlow:
-    return TooSlow(
-        f"took longer than {RENDER_SECONDS} s for one note (a loop in a loop over turns or "
-        "items, or a big text worked over in a loop? do less per note)"
-    )
+    seconds = _seconds[0]
+    if seconds < RENDER_SECONDS:
+        return TooSlow(
+            f"took longer than {seconds:g} s for one note, the time a note has after the "
+            f"template took longer than {RENDER_SECONDS} s for each of the {GIVE_UP_AFTER} "
+            f"notes before it {_WHY}"
+        )
+    return TooSlow(f"took longer than {seconds:g} s for one note {_WHY}")
 
 
 def loop_started(sequence: Any) -> Any:

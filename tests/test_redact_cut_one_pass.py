@@ -38,18 +38,27 @@ def reference_cuts(kinds: dict[bytes, str], names: list[bytes], data: bytes) -> 
     for a, b in spans:
         at_view.append(a - taken[-1])
         taken.append(taken[-1] + b - a)
+    names_only = re.compile(b"(?i:(" + (b"|".join(folded) or b"(?!)") + b"))")
     found = []
-    for m in pattern.finditer(view):
-        start, end = m.span()
+
+    def keep(start: int, end: int, word: bytes, kind: str) -> None:
         i = bisect.bisect_right(at_view, start)
-        word = m.group().lower() if m.group(2) is not None else m.group()
-        kind = kinds.get(word, "name")
         if i >= len(at_view) or (at_view[i] >= end and kind != "name"):
-            continue
+            return
         if at_view[i] >= end and not _NAME_GOES_ON.fullmatch(view, end, at_view[i]):
-            continue
+            return
         last = bisect.bisect_left(at_view, end) - 1
         found.append((spans[i][0], spans[i][1], kind, end + taken[last + 1]))
+
+    for m in pattern.finditer(view):
+        word = m.group().lower() if m.group(2) is not None else m.group()
+        keep(*m.span(), word, kinds.get(word, "name"))
+        if m.group(1) is not None:
+            # A name that begins inside a prefix (``AGE-SECRET-KEY-1`` holds ``secret``),
+            # read too since secrets8 (``["and", "a", "pi_key=…"]``: ``dapi`` first).
+            inner = names_only.search(view, m.start() + 1)
+            if inner is not None and inner.start() < m.end():
+                keep(*inner.span(), inner.group().lower(), "name")
     return found
 
 

@@ -243,7 +243,10 @@ AcceptDeletedOpt = Annotated[
     typer.Option(
         "--accept-deleted",
         metavar="",
-        help="Take every note gone from the vault as deleted by you, even when all are gone.",
+        help=(
+            "Take every note gone from the vault as deleted by you, even when all or most are "
+            "gone at once."
+        ),
     ),
 ]
 ToolOutputOpt = Annotated[

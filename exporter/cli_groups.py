@@ -271,8 +271,10 @@ def config_show_cmd(
     a = _inherit(ctx, {"vault": vault, "debug": debug}, ("vault", "debug"))
     with _handled(a["debug"]):
         settings = _settings({"vault": a["vault"]})
-    for key, value, origin in settings.shown():
-        typer.echo(f"{key:<17} {value or '-':<40} from {origin}")
+    shown = list(settings.shown())
+    width = max((len(key) for key, _, _ in shown), default=0)  # (frontmatter.project_tag)
+    for key, value, origin in shown:
+        typer.echo(f"{key:<{width}} {value or '-':<40} from {origin}")
 
 
 @schedule_app.command("install", cls=_Command)

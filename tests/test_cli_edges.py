@@ -129,3 +129,14 @@ def test_the_systemd_install_itself_names_lingering_once(tmp_path):
     assert said.count("loginctl enable-linger") == 1 and (units / "ccexport-nightly.timer").exists()
     dry = install(SystemdScheduler(units, systemctl), tmp_path / "v", "02:30", True, {})
     assert dry.count("loginctl enable-linger") == 1
+
+
+def test_config_show_lines_up_every_value(tmp_path):
+    """`frontmatter.project_tag` is wider than the names' column was (17): its value stood
+    a column right of every other."""
+    shown = _run("config", "show", "--vault", tmp_path / "v")
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    assert any(line.startswith("frontmatter.project_tag ") for line in lines)
+    starts = {len(line) - len(line.split(" ", 1)[1].lstrip(" ")) for line in lines}
+    assert len(starts) == 1, lines

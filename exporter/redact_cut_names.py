@@ -6,6 +6,12 @@ name, an ``=`` or ``:`` or spaces, and the value follows in the next item.
 followed by the start of its assignment at an item's end is neither, and the rules' own pass
 sees ``token=", "…`` as no assignment. Found here as a cut after the item, ``redact_split``
 then reads the items after it joined, as it does those of a cut name.
+
+The item may also open the value's quote (``["api_key=\\"", "…", "\\""]``), assign with
+``is`` or ``was`` (``["the password is", "…"]``), or end in a short name the password rule
+takes only as a word of its own (``["pwd=", "…"]``), or in ``Bearer `` (a bearer token's
+keyword: ``["-H", "Authorization: Bearer ", "…"]``). The value's item may be quoted in
+itself (``["password=", "'…'"]``).
 """
 
 from __future__ import annotations
@@ -18,8 +24,25 @@ import re2
 from .redact_cut import NOTHING, Cut
 
 # After a name's keyword: the rest of its name, then an assignment's start (``=``, ``:``,
-# ``:=``, ``=>``) or spaces before one, up to the item's end.
-_GOES_ON = r"[A-Za-z0-9_-]{0,24}(?:[ \t]*(?::=|=>|=|:)[ \t]*|[ \t]+)"
+# ``:=``, ``=>``, `` is``, `` was``) or spaces before one, up to the item's end.
+_ASSIGNMENT = r"(?:[ \t]*(?::=|=>|=|:)[ \t]*|[ \t]+(?:(?:is|was):?[ \t]*)?)"
+_GOES_ON = r"[A-Za-z0-9_-]{0,24}" + _ASSIGNMENT
+# The short names of a password the rules take (``PASSWORD_WORD`` in ``redact_names``) only
+# after no letter, or after a small one in camelCase (``pwd``, ``db_pass``, ``dbPwd``; not
+# ``bypass``), followed at once by the assignment (``passes=`` is no name).
+_SHORT = (
+    r"(?:[^A-Za-z](?i:(pass|pwd))|[a-z](Pass|Pwd))"
+    r"(?:[ \t]*(?::=|=>|=|:)[ \t]*|[ \t]+(?:is|was):?[ \t]*)"
+)
+# A bearer token's keyword and the space after it (``bearer-token``: ``bearer\s+…``).
+_BEARER = r"(?i:\b(bearer))[ \t]+"
+# A quote the name's item opens its value with (``api_key="``, escaped in JSON too).
+_OPENS = r"(?:\\{0,3}[\"'])?"
+# The rules a cut found here may name: the generic ones and the bearer token's.
+NAMED_RULES = frozenset({"generic-password", "generic-secret", "bearer-token"})
+# An item's quote, and a string item's characters (as ``redact_split`` reads one).
+_QUOTE = re2.compile(rb"\\{0,3}[\"']")
+_STRING = re2.compile(rb"[^\"'\\\r\n]{0,300}")
 
 
 class AssignedNames:
@@ -33,14 +56,49 @@ class AssignedNames:
         options.encoding = re2.Options.Encoding.LATIN1
         options.max_mem = 16 << 20
         options.log_errors = False
-        pattern = f"(?i:({alternatives})){_GOES_ON}({separator})"
+        named = f"(?i:({alternatives})){_GOES_ON}|{_SHORT}|{_BEARER}"
+        pattern = f"(?:{named})({_OPENS})({separator})"
         self._pattern: Any = re2.compile(pattern.encode("latin-1"), options)
 
     def find(self, data: bytes) -> Iterator[Cut]:
-        """Each such name in ``data``: a cut at the separator after it, the name ending
-        where its keyword ends."""
+        """Each such name in ``data``: a cut at the separator after it (at the quote it
+        opens, if any: the value is read without it), the name ending where its keyword
+        ends."""
         pos = 0
         while (m := self._pattern.search(data, pos)) is not None:
-            cut, after = m.span(2)
-            yield Cut(cut, after, "name", m.end(1))
-            pos = after  # (the next item may end in a name too)
+            name = next(g for g in range(1, 5) if m.start(g) >= 0)
+            yield Cut(m.start(5), m.end(6), "name", m.end(name))
+            pos = m.end(6)  # (the next item may end in a name too)
+
+
+def value_items(data: bytes, after: int, separator: Any, most: int) -> list[tuple[int, int]]:
+    """The string items from ``after`` on (``separator``: a compiled pattern of one; up to
+    ``most``): their spans, each without one pair of quotes of its own around it
+    (``"'…'"``: a value quoted in its item)."""
+    items: list[tuple[int, int]] = []
+    pos = after
+    while True:
+        empty = separator.match(data, pos) is not None  # (its quote the list's own)
+        piece = (not empty and _quoted(data, pos)) or _STRING.match(data, pos).span()
+        items.append(piece)
+        pos = piece[1] + (piece[0] - pos)  # (past its closing quote, as long as its opening)
+        sep = separator.match(data, pos)
+        if sep is None and (opens := _QUOTE.match(data, pos)) is not None:
+            sep = separator.match(data, opens.end())  # (``"key=\""``: a quote it opens)
+        if len(items) >= most or sep is None:
+            return items
+        pos = sep.end()
+
+
+def _quoted(data: bytes, pos: int) -> tuple[int, int] | None:
+    """The inside of an item at ``pos`` quoted whole by one quote (the same one closing it,
+    right before the item's own closing quote), or None."""
+    opening = _QUOTE.match(data, pos)
+    if opening is None:
+        return None
+    inside = _STRING.match(data, opening.end())
+    quote = opening.group()
+    closing = inside.end() + len(quote)
+    if not inside.end() > inside.start() or not data.startswith(quote, inside.end()):
+        return None
+    return inside.span() if _QUOTE.match(data, closing) is not None else None

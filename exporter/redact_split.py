@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import re2
 
 from .redact_cut import NOTHING, Cut, CutKeywords
-from .redact_cut_names import AssignedNames
+from .redact_cut_names import NAMED_RULES, AssignedNames, value_items
 from .redact_names import PLACEHOLDER
 
 if TYPE_CHECKING:
@@ -65,6 +65,8 @@ _NAMED = frozenset({"generic-password", "generic-secret"})
 _NAME_REACH = 64  # bytes from a cut name's end to its value's start
 # An assignment after a name (as the generic rules read one): ``=``, ``:``, ``is``, ``was``.
 _ASSIGNS = re2.compile(rb"[=:]|[ \t](?:is|was)[ \t]")
+# An item that ends in ``is`` or ``was`` (as the generic rules assign with them).
+_ENDS_ASSIGNING = re2.compile(rb"[ \t](?:is|was):?\z")
 # The rules over a text: each secret they find in it, as bytes, with its rule's id.
 Finds = Callable[[bytes], list[tuple[bytes, str]]]
 
@@ -85,7 +87,7 @@ class SplitItems:
         self._cuts = CutKeywords(self._prefixes, self._inner, names)
         # A name whole before its assignment's start, at an item's end (``"access_token="``).
         self._assigned = AssignedNames([n.encode() for n in names], _SEPARATOR)
-        self._named_rules = frozenset(i for i, r in enumerate(rules) if r.id in _NAMED)
+        self._named_rules = frozenset(i for i, r in enumerate(rules) if r.id in NAMED_RULES)
 
     @cached_property
     def _pairs(self) -> Any:
@@ -192,15 +194,8 @@ def _named(data: bytes, cut: Cut, finds: Finds) -> list[tuple[tuple[tuple[int, i
     """The value of a generic rule whose name ``cut`` cuts (``["api_", "key=…"]``): its
     pieces in the items after the name, when the items joined hold it."""
     back = _STRING.match(data[max(0, cut.cut - _LONGEST) : cut.cut][::-1])
-    ahead = _STRING.match(data, cut.after)
-    if back is None or ahead is None:
-        return []
-    items = [(cut.cut - back.end(), cut.cut), ahead.span()]
-    pos = ahead.end()
-    while len(items) < _MOST_ITEMS and (sep := _separator().match(data, pos)) is not None:
-        piece = _STRING.match(data, sep.end())
-        items.append(piece.span())
-        pos = piece.end()
+    items = [(cut.cut - back.end(), cut.cut)]
+    items += value_items(data, cut.after, _separator(), _MOST_ITEMS - 1)
     # Where the name ends in the join: its bytes before ``cut.end`` in the items.
     named = sum(min(b, cut.end) - a for a, b in items if a < cut.end)
     found = _named_in(data, items, named, finds)
@@ -208,7 +203,7 @@ def _named(data: bytes, cut: Cut, finds: Finds) -> list[tuple[tuple[tuple[int, i
         return found
     # A value followed by words (``["pass", "word=", "…", "and", "more"]``) ends at its own
     # item's end: read with fewer items, when the join assigns the name a value.
-    joined, _ = _joined(data, items)
+    joined, _ = _joined(data, items, spaced=True)
     if _ASSIGNS.search(joined[named : named + _NAME_REACH]) is None:
         return []
     for last in range(len(items) - 1, 1, -1):
@@ -222,10 +217,10 @@ def _named_in(
 ) -> list[tuple[tuple[tuple[int, int], ...], str]]:
     """The generic rules' values in the ``items`` joined that begin within reach of the
     name ending at ``named`` in the join: their pieces' spans in ``data``."""
-    joined, offsets = _joined(data, items)
+    joined, offsets = _joined(data, items, spaced=True)
     out = []
     for secret, rule_id in finds(joined):
-        if rule_id not in _NAMED:
+        if rule_id not in NAMED_RULES:
             continue
         for at in _places(joined, secret):
             if not named <= at <= named + _NAME_REACH:
@@ -279,12 +274,24 @@ def _across(
     return out
 
 
-def _joined(data: bytes, items: list[tuple[int, int]]) -> tuple[bytes, list[int]]:
-    """The ``items`` joined, and where each begins in the join."""
+def _joined(
+    data: bytes, items: list[tuple[int, int]], spaced: bool = False
+) -> tuple[bytes, list[int]]:
+    """The ``items`` joined, and where each begins in the join (``spaced``: a space after
+    an item that ends in ``is`` or ``was`` before one that begins with none, as words are
+    joined: ``["the password is", "…"]``)."""
+    pieces = [data[a:b] for a, b in items]
+    if spaced:
+        pieces = [
+            p + b" "
+            if n + 1 < len(pieces) and _ENDS_ASSIGNING.search(p) and pieces[n + 1][:1] not in b" \t"
+            else p
+            for n, p in enumerate(pieces)
+        ]
     offsets = [0]
-    for a, b in items:
-        offsets.append(offsets[-1] + b - a)
-    return b"".join(data[a:b] for a, b in items), offsets
+    for piece in pieces:
+        offsets.append(offsets[-1] + len(piece))
+    return b"".join(pieces), offsets
 
 
 def _taken(

@@ -97,7 +97,7 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # token's prefix cut between two items of a list, and a Stripe key's short last piece; 17:
 # a command line's ``$(…)``, backtick, ``${…}`` or ``%…%`` after a password flag stays;
 # 18: a keyword cut across an empty list item (the one-pass cut search had lost it).
-ENGINE_VERSION = "19"
+ENGINE_VERSION = "20"
 
 
 class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):

@@ -11,6 +11,8 @@ import difflib
 import time
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from vault_builder import export, the_note, write_session
 
 from exporter import editdiff
@@ -111,3 +113,30 @@ def test_a_line_is_cut_only_after_it_is_redacted(tmp_path):
         said = _conflict_at_the_end(tmp_path / str(into), f"\n{pad} {token} and more")
         assert token[: into - 1] not in said, into
         assert "[REDACTED" in said or pad in said
+
+
+LINES = st.lists(st.sampled_from(["a", "b", "", "### User", "later", "x y"]), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(LINES, LINES)
+def test_each_hunk_shows_the_persons_lines_where_they_are(ours, theirs):
+    """Whatever is left out as growth, a hunk's `+` and ` ` lines are the person's text at
+    the line its header names, and its `-` and ` ` lines ccexport's."""
+    said = editdiff.summary("\n".join(ours), "\n".join(theirs))
+    body = said.partition("+++ yours\n")[2].rpartition("\n```")[0].split("\n") if said else []
+    theirs_lines, ours_lines = editdiff._lines("\n".join(theirs)), editdiff._lines("\n".join(ours))
+    hunks = "\n".join(body).split("\n@@")
+    for hunk in filter(None, hunks):
+        header, *lines = hunk.removeprefix("@@").split("\n")
+        old, new = header.strip(" @").split(" ")
+        new_at = int(new[1:].split(",")[0]) - (
+            0 if "," not in new or new.split(",")[1] != "0" else -1
+        )
+        old_at = int(old[1:].split(",")[0]) - (
+            0 if "," not in old or old.split(",")[1] != "0" else -1
+        )
+        shown_new = [line[1:] for line in lines if line[:1] in " +"]
+        shown_old = [line[1:] for line in lines if line[:1] in " -"]
+        assert theirs_lines[new_at - 1 : new_at - 1 + len(shown_new)] == shown_new
+        assert ours_lines[old_at - 1 : old_at - 1 + len(shown_old)] == shown_old

@@ -122,6 +122,12 @@ def _project_tag(value: Any, fail: Any) -> str | bool:
         bad = sorted({c for c in value if not re.fullmatch(r"[\w/-]", c)})
         shown = ", ".join("a space" if c.isspace() else repr(c) for c in bad)
         raise fail(where, f"holds {shown}, which a tag cannot: {takes}")
+    # Obsidian finds a nested tag under its parent, case aside: below these, a project's
+    # tag would mark session notes as index notes, or be one of the tags ccexport marks
+    # every session note with (review38 M1).
+    for taken in ("ai-session-index", "ai-session"):
+        if value.casefold() == taken or value.casefold().startswith(f"{taken}/"):
+            raise fail(where, f"cannot be {taken!r} or below it (ccexport's own tag): {takes}")
     return value
 
 

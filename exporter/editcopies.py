@@ -59,7 +59,7 @@ def save_edit(
         )
         from . import editdiff  # (with ``markdown``: loaded by a run that saves an edit)
 
-        text = vault.scrub(editdiff.copy_text(head, written, parsed.owned or ""))
+        text = vault.scrub(editdiff.copy_text(head, written, parsed.owned or "", vault.scrub))
         vaultio.write_file(vault.root, target, text.encode("utf-8", "replace"))
     return target
 

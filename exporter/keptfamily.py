@@ -8,8 +8,11 @@ title while its parent's note was rightly kept, and the run said "1 updated" of 
 whose own source had not changed. So, unless ``--force``, a subagent's note that exists
 is left as it is while its parent's note, read in the same unit, is kept; it is counted
 with the unchanged notes, and its parent's warning says so. A subagent with no note yet
-is written (nothing is lost). Once the parent's source is whole again, its unit is read
-again (its files changed) and every note is written as usual.
+is written (nothing is lost), and so is one whose own session gives more messages than
+its note holds (review38 M2: its new turns never reached the vault while the parent
+stayed short); the title it had stays among its aliases. Once the parent's source is
+whole again, its unit is read again (its files changed) and every note is written as
+usual.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from .errors import Problem
 from .model import session_key
+from .notecopies import SIZE_KEY
 from .renderkey import Same
 from .vault import SHRUNK, Action, Change
 
@@ -77,6 +81,8 @@ class KeptFamilies:
             return False  # (no note yet, or one moved or deleted: as usual)
         if self._vault.path_of(job.key) != job.relpath:
             return False
+        if _grew(outcome.frontmatter.get(SIZE_KEY), record.meta.get(SIZE_KEY)):
+            return False  # its own session went on: written (its old title stays an alias)
         self._notes.record(Change(Action.KEPT, job.key, job.relpath, KEPT_WITH_PARENT))
         if job.part is None or job.part.number == 1:
             self._say(main)
@@ -100,3 +106,10 @@ class KeptFamilies:
         count += 1
         problems[at] = replace(before, message=first + kept_also(count))
         self._said[main] = (problems[at], first, count)
+
+
+def _grew(has: object, had: object) -> bool:
+    """Does a subagent's own session give more messages than its note holds (review38 M2:
+    kept with its parent's note, its new turns never reached the vault while the parent
+    stayed short)?"""
+    return type(has) is int and type(had) is int and has > had

@@ -185,14 +185,36 @@ def merged_tags(
     into the note, as the state records them) that the note lacks, the person removed or
     renamed: their decision, it stays out, but for ``QUERIED_TAG``."""
     merged = _unique([t for t in theirs if t in ours or t not in previous])
+    removed = _removed_names(theirs, ours, written)
     for i, tag in enumerate(ours):
         if tag in merged or (tag in written and tag != QUERIED_TAG):
+            continue
+        if tag not in written and _renamed_of_removed(tag, removed):
             continue
         before = [t for t in ours[:i] if t in merged]
         after = [t for t in ours[i + 1 :] if t in merged]
         place = merged.index(before[-1]) + 1 if before else merged.index(after[0]) if after else 0
         merged.insert(place, tag)
     return merged
+
+
+def _removed_names(theirs: list[Any], ours: list[Any], written: Collection[Any]) -> set[str]:
+    """The last names of the tags ccexport wrote, writes no more, and the note lacks: the
+    person removed them (``[frontmatter] project_tag`` then changed: review38 M1)."""
+    return {
+        tag.rpartition("/")[2]
+        for tag in written
+        if isinstance(tag, str) and "/" in tag and tag not in ours and tag not in theirs
+    }
+
+
+def _renamed_of_removed(tag: Any, removed: set[str]) -> bool:
+    """Is ``tag`` (new in ours) a removed tag of ours under another prefix, as a changed
+    ``project_tag`` writes ``ai/project/x`` for ``project/x``? The removal carries over:
+    docs/sync.md promises that a tag of ccexport's the person removed stays removed."""
+    if not isinstance(tag, str) or "/" not in tag or tag.startswith(QUERIED_TAG):
+        return False
+    return tag.rpartition("/")[2] in removed
 
 
 def _unique(values: list[Any]) -> list[Any]:

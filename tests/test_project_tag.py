@@ -80,6 +80,10 @@ def test_false_means_no_project_tag(tmp_path):
         ('"ai.project"', "'.'"),
         ("true", "or false for no project tag"),
         ("3", "or false for no project tag"),
+        ('"ai-session-index"', "cannot be 'ai-session-index' or below it"),
+        ('"ai-session-index/projects"', "cannot be 'ai-session-index' or below it"),
+        ('"ai-session"', "cannot be 'ai-session' or below it"),
+        ('"AI-Session/project"', "cannot be 'ai-session' or below it"),
     ],
 )
 def test_a_bad_prefix_is_a_config_error_naming_the_key(tmp_path, value, said):
@@ -131,3 +135,31 @@ def test_a_changed_prefix_moves_ccexport_s_tag_and_keeps_the_person_s(tmp_path):
     ]  # fmt: skip
     assert run("")["updated"] == 1
     assert tags_of(vault) == ["ai-session", "ai-session/claude-code", "project/mine"]
+
+
+def test_a_project_tag_the_person_removed_stays_removed_when_the_prefix_changes(tmp_path):
+    """review38 M1: the renamed tag is a new one, and was written; docs/sync.md promises a
+    tag of ccexport's the person removed stays removed, update after update."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    one_session_home(home)
+
+    def run(prefix: str) -> list:
+        report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, project_tag=prefix))
+        assert not report.failed
+        return tags_of(vault)
+
+    run("project")
+    (path,) = (p for p in vault.rglob("*.md") if SESSION_ID[:8] in p.name)
+    path.write_text(path.read_text(encoding="utf-8").replace("- project/my-app\n", ""))
+    assert run("project") == ["ai-session", "ai-session/claude-code"]
+    assert run("ai/project") == ["ai-session", "ai-session/claude-code"]
+    assert run("ai/project") == ["ai-session", "ai-session/claude-code"]
+    assert run("project") == ["ai-session", "ai-session/claude-code"]  # and back
+
+
+def test_a_project_tag_the_person_kept_follows_the_prefix(tmp_path):
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    one_session_home(home)
+    for prefix in ("project", "ai/project", "project"):
+        run_export(ExportOptions(vault=vault, home=home, timezone=UTC, project_tag=prefix))
+        assert tags_of(vault)[-1] == f"{prefix}/my-app"

@@ -12,6 +12,7 @@ from collections import Counter
 from datetime import UTC
 from pathlib import Path
 
+import frontmatter
 import pytest
 from claude_builder import ClaudeSession, tool_use
 from conftest import note_files, stamps
@@ -189,3 +190,36 @@ def test_the_warning_counts_every_subagents_note_kept_once(tmp_path):
     assert warning.message.endswith(kept_also(2)) and kept_also(1) not in warning.message
     assert "2 subagents" in kept_also(2) and report.total("unchanged") == 3
     assert note_files(vault) == before
+
+
+def _grown_agent(home: Path) -> None:
+    """The subagent's own file, two turns longer than when its note was written."""
+    agent = ClaudeSession(SID, "/w/lexer", sidechain=True, agent_id=AGENT,
+                          start="2026-11-20T09:02:00Z")  # fmt: skip
+    agent.user(PROMPT, parent=None)
+    agent.assistant("Found 14 lexer tests.")
+    agent.user("And their sizes?")
+    agent.assistant("GROWN answer: all small.")
+    agent.write(_folder(home) / SID / "subagents" / f"agent-{AGENT}.jsonl")
+
+
+def test_a_subagent_whose_own_session_grew_is_written_beside_its_kept_parent(tmp_path, jobs):
+    """review38 M2: kept with its parent, the subagent's new turns never reached the vault
+    while the parent stayed short. Written, its old title stays among its aliases."""
+    workers_, _seen = jobs
+    home, vault = _home(tmp_path), tmp_path / "vault"
+    _export(vault, home, workers_)
+    parent_before = next(b for n, b in note_files(vault).items() if "agent" not in n)
+    _parent(home, whole=False)
+    _grown_agent(home)
+    report = _export(vault, home, workers_)
+    actions = {c.key.rpartition("/")[2]: c.action.value for c in report.changes}
+    assert actions == {f"claude-code:{SID}": "kept", f"agent-{AGENT}": "updated"}, actions
+    note = _agent_note(vault)
+    assert "GROWN answer" in note
+    assert TITLE in frontmatter.loads(note).get("aliases", []), note
+    assert next(b for n, b in note_files(vault).items() if "agent" not in n) == parent_before
+    (warning,) = [p for p in report.problems if p.message.startswith(SHRUNK)]
+    assert kept_also(1) not in warning.message
+    again = _export(vault, home, workers_)
+    assert not again.changes and again.total("written") == 0, again.as_dict()

@@ -21,10 +21,16 @@ def _newer_state(raw: bytes) -> bytes:
                          "version": 3})  # fmt: skip
 
 
-def test_a_state_from_a_newer_ccexport_names_it_and_says_upgrade(tmp_path):
+def _exported(tmp_path):
+    """A home of one session, exported once: its home and vault."""
     home, vault = tmp_path / "home", tmp_path / "v"
     write_session(home, ["q"])
     export(vault, home)
+    return home, vault
+
+
+def test_a_state_from_a_newer_ccexport_names_it_and_says_upgrade(tmp_path):
+    home, vault = _exported(tmp_path)
     state = vault / ".ccexport" / "state.json"
     assert notes_made_by().encode() in state.read_bytes()
     state.write_bytes(_newer_state(state.read_bytes()))
@@ -38,9 +44,7 @@ def test_a_state_from_a_newer_ccexport_names_it_and_says_upgrade(tmp_path):
 
 
 def test_a_newer_state_that_names_no_version_is_still_said_to_be_newer(tmp_path):
-    home, vault = tmp_path / "home", tmp_path / "v"
-    write_session(home, ["q"])
-    export(vault, home)
+    home, vault = _exported(tmp_path)
     (vault / ".ccexport" / "state.json").write_bytes(b'{"version": 4, "notes": {}}')
     (problem,) = [p for p in export(vault, home).problems if p.path == ".ccexport/state.json"]
     assert "written by a newer ccexport than this one" in problem.message
@@ -48,9 +52,7 @@ def test_a_newer_state_that_names_no_version_is_still_said_to_be_newer(tmp_path)
 
 
 def test_an_older_or_odd_format_is_not_called_newer(tmp_path):
-    home, vault = tmp_path / "home", tmp_path / "v"
-    write_session(home, ["q"])
-    export(vault, home)
+    home, vault = _exported(tmp_path)
     for version in (b"0", b'"3"', b"-1"):
         (vault / ".ccexport" / "state.json").write_bytes(b'{"version": %s}' % version)
         (problem,) = [p for p in export(vault, home).problems if p.path.endswith("state.json")]

@@ -126,12 +126,26 @@ def secret_checks(
             Check("Vault", "ok", f"no secret the current rules find in the {read} ccexport wrote")
         )
     if scan.unreadable:
-        shown = "; ".join(f"{path} ({why})" for path, why in scan.unreadable[:3])
-        more = len(scan.unreadable) - 3
-        shown += f"; and {more} more" if more > 0 else ""
         many = counted(len(scan.unreadable), "file", "files")
-        checks.append(Check("Vault", "info", f"{many} not searched for secrets: {shown}"))
+        checks.append(
+            Check(
+                "Vault", "info", f"{many} not searched for secrets: {_by_reason(scan.unreadable)}"
+            )
+        )
     return checks
+
+
+def _by_reason(unreadable: list[tuple[str, str]]) -> str:
+    """The files not searched, a few of each reason, the reason said once (a notes folder
+    that is a link gave every note below it: its long reason was said 59 times)."""
+    reasons: dict[str, list[str]] = {}
+    for path, why in unreadable:
+        reasons.setdefault(why, []).append(path)
+    groups = []
+    for why, paths in reasons.items():
+        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        groups.append(f"{shown} ({why})")
+    return "; ".join(groups)
 
 
 _WHAT_TO_DO = {

@@ -366,3 +366,17 @@ def test_the_persons_own_files_beside_the_attachments_are_not_named(exported):
     result = _doctor(vault, home)
     assert "1 file ccexport wrote still holds a secret" in result.stdout
     assert "no run writes it again" in result.stdout and "Tax return" not in result.stdout
+
+
+def test_files_not_searched_for_one_reason_say_it_once(exported, tmp_path):
+    """A notes folder that is a link leaves every note below it unread: the reason, three
+    lines long, was said after each file named (review35 16)."""
+    home, vault, _ = exported
+    real = tmp_path / "elsewhere"
+    (vault / "AI Sessions").rename(real)
+    (vault / "AI Sessions").symlink_to(real, target_is_directory=True)
+    said = next(
+        line for line in _doctor(vault, home).stdout.splitlines() if "not searched for" in line
+    )
+    assert said.count("is a symbolic link") == 1, said
+    assert said.count("AI Sessions/") >= 3 and " more (" in said  # (three named, then a count)

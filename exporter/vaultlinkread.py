@@ -161,11 +161,7 @@ class _Run:
         self.text(source)
 
     def found(self, names: set[str]) -> None:
-        text = "".join(self.pieces)
-        if not self.spans:
-            _wikilinks(text, names)
-            return
-        for m in WIKILINK.finditer(text):
+        for m in WIKILINK.finditer("".join(self.pieces)):
             if not any(start <= m.start() and m.end() <= end for start, end in self.spans):
                 names.add(_wikilink_name(m))
 

@@ -212,8 +212,8 @@ def build_note(
         "todo_as_checklist": settings.view.todo_as_checklist,
     }
     body = _body(settings, context)
-    frontmatter = _frontmatter(session, title, tz, parent_link, subagent_links, turns)
-    frontmatter["tags"] = note_tags(session, settings.project_tag)  # (in its place, last)
+    tags = note_tags(session, settings.project_tag)
+    frontmatter = _frontmatter(session, title, tz, parent_link, subagent_links, turns, tags)
     frontmatter = add_properties(frontmatter, properties)
     if fork_link:
         frontmatter["forked_from"] = fork_link
@@ -330,6 +330,7 @@ def _frontmatter(
     parent_link: str | None,
     subagent_links: list[str],
     turns: list[dict[str, Any]],
+    tags: list[str],
 ) -> dict[str, Any]:
     """The exporter's properties, in a fixed order; absent values are left out. What a
     session wrote cannot become a link (``unlinked``); the links are ccexport's own."""
@@ -358,7 +359,7 @@ def _frontmatter(
         "cost": round(session.cost, 6) if session.cost is not None else None,
         "parent": parent_link,
         "subagents": subagent_links or None,
-        "tags": [],  # (``note_tags``: they follow a setting)
+        "tags": tags,
     }
     return {k: v for k, v in fm.items() if v is not None}
 

@@ -59,7 +59,8 @@ def save_edit(
         )
         from . import editdiff  # (with ``markdown``: loaded by a run that saves an edit)
 
-        text = vault.scrub(editdiff.copy_text(head, written, parsed.owned or "", vault.scrub))
+        theirs, marked = parsed.owned or "", parsed.written_hash  # (marked: what it last wrote)
+        text = vault.scrub(editdiff.copy_text(head, written, theirs, vault.scrub, marked))
         vaultio.write_file(vault.root, target, text.encode("utf-8", "replace"))
     return target
 

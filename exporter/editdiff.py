@@ -19,6 +19,7 @@ still follows it).
 from __future__ import annotations
 
 import difflib
+import hashlib
 from collections.abc import Callable, Iterator
 
 from . import lineends
@@ -35,26 +36,40 @@ _CANDIDATES = 50  # places of the person's last line among ccexport's tried as w
 Opcode = tuple[str, int, int, int, int]
 
 
-def copy_text(head: str, written: str, theirs: str, scrub: Callable[[str], str] = str) -> str:
+def copy_text(
+    head: str, written: str, theirs: str, scrub: Callable[[str], str] = str,
+    written_hash: str | None = None,
+) -> str:  # fmt: skip
     """A conflict copy's text: ``head`` (whose edit, what to do), what differs between
     ccexport's text ``written`` and the person's ``theirs``, then ``theirs`` whole. Both
     texts are redacted (``scrub``) before a long line is cut: a cut cannot leave a piece of
-    a secret the rules no longer know as one."""
+    a secret the rules no longer know as one. ``written_hash``: the end marker's hash of
+    the part as ccexport last wrote it, which tells the session's growth exactly where
+    ``written`` begins with that part (``_written_before``)."""
     theirs = scrub(lineends.without_cr(theirs).strip("\n"))
-    said = summary(scrub(written), theirs)
+    before = _written_before(written, written_hash)
+    if before is None:
+        said = summary(scrub(written), theirs)
+    else:
+        ours, earlier = _lines(scrub(written)), _lines(scrub(before))
+        said = summary("\n".join(earlier), theirs, max(0, len(ours) - len(earlier)))
     whole = "Your text as you had it, whole:" if said and theirs else ""
     return "\n\n".join(part for part in (head, said, whole, theirs) if part) + "\n"
 
 
-def summary(written: str, theirs: str) -> str:
+def summary(written: str, theirs: str, grown: int | None = None) -> str:
     """The lines that differ, as Markdown (a sentence, a fenced ``diff`` block, a line
-    saying what was left out); "" when no line differs."""
+    saying what was left out); "" when no line differs. ``grown``: ``written`` is the part
+    as ccexport last wrote it, and that many lines the session added since follow it (None:
+    not known, read from the two texts)."""
     ours_lines, their_lines = _lines(written), _lines(theirs)
     same = _same_start(ours_lines, their_lines)
     if same == len(ours_lines) == len(their_lines):
         return ""
-    ours_lines, grown = _without_growth(ours_lines, their_lines, same)
-    body, grown_too, stopped = _compared(ours_lines, their_lines, same)
+    read_growth = grown is None  # (else ``written`` holds none of it)
+    if grown is None:
+        ours_lines, grown = _without_growth(ours_lines, their_lines, same)
+    body, grown_too, stopped = _compared(ours_lines, their_lines, same, read_growth)
     grown += grown_too
     if not body:
         return ""
@@ -79,6 +94,23 @@ def summary(written: str, theirs: str) -> str:
     if len(body) > SHOWN_LINES:
         text += f"\n\n… {_lines_of(len(body) - SHOWN_LINES)} more of this comparison left out."
     return text
+
+
+def _written_before(written: str, written_hash: str | None) -> str | None:
+    """The first lines of ``written`` (ccexport's part as it writes it now) that are the
+    part as it last wrote it, whose hash the end marker carries (``written_hash``): what
+    follows them is what the session added since, exactly, whatever the person made of
+    the part's last lines. None when no shorter start of it is that part (not known: a
+    note from before the marker carried a hash, or other rules, templates or settings)."""
+    if not written_hash:
+        return None
+    lines = _lines(written)
+    digest = hashlib.sha256()
+    for n, line in enumerate(lines[:-1]):
+        digest.update(f"{chr(10) if n else ''}{line}".encode("utf-8", "replace"))
+        if line and digest.copy().hexdigest()[:16] == written_hash:
+            return "\n".join(lines[: n + 1])
+    return None
 
 
 def _lines(text: str) -> list[str]:
@@ -130,10 +162,13 @@ def _without_growth(ours: list[str], theirs: list[str], same: int) -> tuple[list
     return ours, 0
 
 
-def _compared(ours: list[str], theirs: list[str], same: int) -> tuple[list[str], int, bool]:
+def _compared(
+    ours: list[str], theirs: list[str], same: int, read_growth: bool = True
+) -> tuple[list[str], int, bool]:
     """The diff's lines (its headers aside), how many of ccexport's last lines are the
-    session's growth the person's last lines stand in front of, and whether the comparison
-    stopped at ``COMPARED`` lines. One comparison, of the middle only."""
+    session's growth the person's last lines stand in front of (``read_growth``: looked
+    for), and whether the comparison stopped at ``COMPARED`` lines. One comparison, of the
+    middle only."""
     end = _same_end(ours, theirs, same)
     ours_to, theirs_to = len(ours) - end, len(theirs) - end
     stopped = ours_to - same > COMPARED or theirs_to - same > COMPARED
@@ -145,7 +180,7 @@ def _compared(ours: list[str], theirs: list[str], same: int) -> tuple[list[str],
         for tag, i1, i2, j1, j2 in matcher.get_opcodes()
     ]
     grown = 0
-    if not stopped and not end and opcodes:
+    if read_growth and not stopped and not end and opcodes:
         opcodes, grown = _growth_at_end(opcodes, ours, theirs)
     before, after = min(CONTEXT, same), 0 if stopped else min(CONTEXT, end)
     if before:

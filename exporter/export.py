@@ -427,6 +427,7 @@ class _Run(Submitting):
         # (by another version?)
         made_otherwise = self.unchanged.made_otherwise(job.unit, job.session.source)
         if not self.kept.keeps(job, outcome):  # (kept with its parent's: the source shrank)
+            outcome = self.kept.titled(job, outcome, self.settings)  # (one that grew)
             if not self.notes.write(job, outcome, self.settings, made_otherwise):
                 return False
             self.kept.wrote(job)

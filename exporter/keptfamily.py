@@ -10,7 +10,8 @@ is left as it is while its parent's note, read in the same unit, is kept; it is 
 with the unchanged notes, and its parent's warning says so. A subagent with no note yet
 is written (nothing is lost), and so is one whose own session gives more messages than
 its note holds (review38 M2: its new turns never reached the vault while the parent
-stayed short); the title it had stays among its aliases. Once the parent's source is
+stayed short), under the title its note has (``titled``: not the poorer one the shorter
+parent gives). Once the parent's source is
 whole again, its unit is read again (its files changed) and every note is written as
 usual.
 """
@@ -21,13 +22,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .errors import Problem
-from .model import session_key
+from .model import Session, session_key
 from .notecopies import SIZE_KEY
 from .renderkey import Same
 from .vault import SHRUNK, Action, Change
 
 if TYPE_CHECKING:
+    from .notes import Note
+    from .notespec import NoteSettings
     from .notewriter import NoteWriter
+    from .state import NoteRecord
     from .vault import Vault
     from .workers import Outcome, RenderJob
 
@@ -70,23 +74,65 @@ class KeptFamilies:
         """Is the note of ``job``, a subagent's whose parent's note this unit kept, left
         as it is (and its change recorded)? Not with ``--force``, nor a note that is not
         there to keep, nor one rendered as it was written (``Same``) or not at all."""
-        session = job.session
-        if self._force or not session.parent_id or isinstance(outcome, (Same, Problem)):
+        found = self._with_kept_parent(job, outcome)
+        if found is None:
             return False
-        main = session_key(session.source, session.parent_id)
-        if (job.unit, main) not in self._kept:
-            return False
-        record = self._vault.state.notes.get(job.key)
-        if record is None or record.deleted or record.path != job.relpath:
-            return False  # (no note yet, or one moved or deleted: as usual)
-        if self._vault.path_of(job.key) != job.relpath:
-            return False
-        if _grew(outcome.frontmatter.get(SIZE_KEY), record.meta.get(SIZE_KEY)):
-            return False  # its own session went on: written (its old title stays an alias)
+        record, note = found
+        if _grew(note.frontmatter.get(SIZE_KEY), record.meta.get(SIZE_KEY)):
+            return False  # its own session went on: written (``titled``)
         self._notes.record(Change(Action.KEPT, job.key, job.relpath, KEPT_WITH_PARENT))
         if job.part is None or job.part.number == 1:
-            self._say(main)
+            self._say(main_key(job.session))
         return True
+
+    def titled(self, job: RenderJob, outcome: Outcome, settings: NoteSettings) -> Outcome:
+        """The note of a subagent written beside its kept parent (not ``keeps``: its own
+        session grew), with the title its note has, as a note kept with its parent keeps
+        it: the shorter parent no longer holds the Task call that named it, and the title
+        the note would take instead (its first prompt's) is poorer. Rendered again with
+        that title where this process holds the session's messages; rendered ahead by a
+        worker (this process holds none), the note as rendered gets it in its properties
+        and in the shipped template's heading. As it came where the title the note has is
+        not ccexport's (the person's), where ``[frontmatter] add`` rewrites the title, and
+        for a part note."""
+        from .markdown import unlinked
+        from .notenames import session_title
+
+        found = self._with_kept_parent(job, outcome)
+        if found is None or job.part:
+            return outcome
+        record, note = found
+        had = record.meta.get("title") if "title" in record.keys else None
+        title = note.frontmatter.get("title")
+        if not isinstance(had, str) or not had.strip() or title in (had, None):
+            return outcome
+        if title != unlinked(session_title(job.session)):
+            return outcome  # (``[frontmatter] add`` made it)
+        had = self._vault.scrub(had)  # (the rules of now: one known since is not kept)
+        if job.packed is None and not job.session.messages:  # (rendered ahead)
+            return _retitled(note, title, had)
+        from .workers import render_job  # (rendered once more, in this process)
+
+        again = render_job(replace(job, session=replace(job.session, title=had)), settings)
+        if isinstance(again, (Same, Problem)) or again.frontmatter.get("title") != had:
+            return outcome
+        return again
+
+    def _with_kept_parent(self, job: RenderJob, outcome: Outcome) -> tuple[NoteRecord, Note] | None:
+        """The record of the note of ``job``, a subagent's whose parent's note this unit
+        kept, where it is there to keep, and the note rendered (None: not so, or with
+        ``--force``, or nothing rendered)."""
+        session = job.session
+        if self._force or not session.parent_id or isinstance(outcome, (Same, Problem)):
+            return None
+        if (job.unit, main_key(session)) not in self._kept:
+            return None
+        record = self._vault.state.notes.get(job.key)
+        if record is None or record.deleted or record.path != job.relpath:
+            return None  # (no note yet, or one moved or deleted: as usual)
+        if self._vault.path_of(job.key) != job.relpath:
+            return None
+        return record, outcome
 
     def _say(self, main: str) -> None:
         """The main note's warning, extended by one more subagent's note kept with it."""
@@ -106,6 +152,29 @@ class KeptFamilies:
         count += 1
         problems[at] = replace(before, message=first + kept_also(count))
         self._said[main] = (problems[at], first, count)
+
+
+def _retitled(note: Note, title: str, had: str) -> Note:
+    """``note`` (rendered as ``title``) with the title ``had``: its property, its alias
+    and the heading the shipped template writes (``# {{ title | inline }}``)."""
+    from .filter_args import checked_filters
+
+    inline = checked_filters()["inline"]
+    aliases = note.frontmatter.get("aliases")
+    properties = {**note.frontmatter, "title": had}
+    if isinstance(aliases, list):
+        properties["aliases"] = list(dict.fromkeys(had if a == title else a for a in aliases))
+    heading, new = f"# {inline(title)}\n", f"# {inline(had)}\n"
+    body = note.body
+    if body.startswith(heading) or f"\n{heading}" in body:
+        at = 0 if body.startswith(heading) else body.index(f"\n{heading}") + 1
+        body = body[:at] + new + body[at + len(heading) :]
+    return replace(note, frontmatter=properties, body=body)
+
+
+def main_key(session: Session) -> str:
+    """The key of a subagent's parent session."""
+    return session_key(session.source, session.parent_id or "")
 
 
 def _grew(has: object, had: object) -> bool:

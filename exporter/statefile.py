@@ -52,6 +52,9 @@ class NoteRecord:
     # again, so one they delete stays deleted. None: not known (a state an older version
     # wrote, which gave every note each one it lacked, so it holds all it was given).
     seeded: list[str] | None = None
+    # Tags of ccexport's the person removed from the note that it writes no more (``[frontmatter]
+    # project_tag = false`` for a run): written again later, they stay out (``vaultmerge``).
+    removed_tags: list[str] = field(default_factory=list)
 
 
 def _split(path: str, sep: str) -> tuple[str, str]:
@@ -115,6 +118,12 @@ def encode(sources: dict[str, dict[str, Any]], notes: dict[str, NoteRecord]) -> 
             )
         ],  # fmt: skip
     }
+    # Tags the person removed, as shared lists, for the few notes that have them: a state
+    # where none has is written as before.
+    removed = [n for n, r in enumerate(records) if r.removed_tags]
+    if removed:
+        indexes = _list_indexes([records[n].removed_tags for n in removed], lists)
+        columns["removed_tags"] = {str(n): i for n, i in zip(removed, indexes, strict=True)}
     position = {key: n for n, key in enumerate(notes)}
     units = [_split(unit, os.sep) for unit in sources]
     shared: dict[int, int] = {}  # a fingerprint entry read from the file -> its table index
@@ -230,6 +239,10 @@ def decode(data: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, N
     for n, seeded in columns.get("seeded", {}).items():  # (7 December, 01:02-02:30 only)
         if isinstance(seeded, list) and all(isinstance(k, str) for k in seeded):
             notes[keys[int(n)]].seeded = seeded
+    for n, removed in columns.get("removed_tags", {}).items():  # (not in files before 7 December)
+        if type(removed) is not int or not 0 <= removed < len(lists):
+            raise TypeError("a note's removed tags are not what they should be")
+        notes[keys[int(n)]].removed_tags = lists[removed]
     sources = {}
     for folder, name, fingerprint, unit_notes in zip(
         units["dir"], units["name"], units["fingerprint"], units["notes"], strict=True

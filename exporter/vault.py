@@ -45,6 +45,7 @@ from .vaultmerge import (
     merge_frontmatter,
     persons_properties,
     persons_title,
+    removed_tags,
     same_but_line_ends,
     seeded_metadata,
     updated_yaml,
@@ -260,12 +261,15 @@ class Vault(NotePlaces):
         # in it are ccexport's from then (a part's tokens before it was followed by another)
         own_copy = record is not None and own_older(parsed, record)
         yaml_text = updated_yaml(parsed, ours_merged, record, self.scrub, kept_keys, own_copy)
+        removed = removed_tags(parsed, ours, record, own_copy)  # (remembered: vaultmerge)
         text = notefile.recompose(parsed, yaml_text, owned)
         # Nothing new for a generated part the person edited: their edit stays in place.
         kept = parsed.edited and not shrunk and edit_kept(current, parsed, yaml_text, owned)
         text = kept or text
         if text == current or same_but_line_ends(text, current):
-            self._record(key, relpath, owned, ours, list(metadata), meta, found[1], False, seeded)
+            self._record(
+                key, relpath, owned, ours, list(metadata), meta, found[1], False, seeded, removed
+            )
             return Change(Action.UNCHANGED, key, relpath)
         edited = parsed.edited
         if edited is None:  # a note written before markers carried a hash (read as LF)
@@ -290,7 +294,9 @@ class Vault(NotePlaces):
         else:
             action, message = Action.UPDATED, ""
         written = self._write(key, relpath, text, stat_key(found[1]))
-        self._record(key, relpath, owned, ours, list(metadata), meta, written, not kept, seeded)
+        self._record(
+            key, relpath, owned, ours, list(metadata), meta, written, not kept, seeded, removed
+        )
         # The whole file, properties too (``updated``, ``messages``): what the run changes.
         return Change(action, key, relpath, message, quoted_diff(self, current, text, relpath))
 
@@ -325,6 +331,7 @@ class Vault(NotePlaces):
         written: os.stat_result | None,
         wrote: bool = True,
         seeded: Collection[str] = (),
+        removed: list[str] | None = None,
     ) -> None:
         """``wrote``: the note was written (or would be, in a dry run) with these links, in
         this run; else it is as an earlier run wrote it. ``seeded``: the person's properties
@@ -355,6 +362,7 @@ class Vault(NotePlaces):
             relpath, hash_, lines, tags, keys, meta, stat_key(written), was=was, run=run,
             hashes=earlier_hashes(before, hash_),
             seeded=sorted({*(before and before.seeded or ()), *(set(seeded) - OWNED)}),
+            removed_tags=removed or [],
         )  # fmt: skip
 
     def _moved_since(self, run: int) -> bool:

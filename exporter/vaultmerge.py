@@ -76,8 +76,10 @@ def updated_yaml(
     known = record is not None and not own_copy
     drop = (OWNED.intersection(record.keys) if known else OWNED) - set(ours) - theirs
     # A tag of ours the record says was written and the note lacks, the person removed
-    # (or renamed: theirs now). Without a record, and in an older copy, that is not known.
-    merged = merge_frontmatter(existing, ours, previous, drop, record.tags if known else ())
+    # (or renamed: theirs now). Without a record, and in an older copy, that is not known;
+    # one they removed while ccexport wrote it no more, the record remembers apart.
+    written = [*(record.tags if known else ()), *(record.removed_tags if record else ())]
+    merged = merge_frontmatter(existing, ours, previous, drop, written)
     values = {k: merged[k] for k in ours}
     keep = Keeper(values, {**parsed.metadata, **lists}, yaml_text, parsed.eol)
     spliced = notefile.splice_frontmatter(
@@ -87,6 +89,30 @@ def updated_yaml(
         anew = notefile.yaml_of(_person_read_in_obsidian(yaml_text, merged, ours))
         spliced = lineends.written(anew, parsed.eol)
     return spliced
+
+
+def removed_tags(
+    parsed: notefile.NoteText, ours: list[Any], record: NoteRecord | None, own_copy: bool = False
+) -> list[str]:
+    """The tags of ccexport's the person removed from the note and ccexport writes no more
+    (``ours``: those it writes now), for the state to remember (``NoteRecord.removed_tags``):
+    with ``[frontmatter] project_tag = false`` for a run, the project tag they removed is
+    not written, and the record of what was written no longer holds it; set back, it
+    would return. A removal remembered stays so until ccexport writes the tag again (then
+    the record of what it wrote holds it) or the person puts it back. In an older copy
+    put back, a tag it lacks was not removed: only the removals remembered carry on."""
+    if record is None:
+        return []
+    _, joined = joined_copies(parsed.yaml, {"tags": ours}, record.tags)
+    theirs = joined.get("tags", _as_list(parsed.metadata.get("tags")))
+    found = [*record.removed_tags, *(() if own_copy else record.tags)]
+    return _unique(
+        [
+            t
+            for t in found
+            if isinstance(t, str) and t != QUERIED_TAG and t not in ours and t not in theirs
+        ]
+    )
 
 
 def persons_properties(

@@ -19,6 +19,7 @@ from exporter.config import resolve
 from exporter.errors import ConfigError
 from exporter.export import ExportOptions, run_export
 from exporter.options import export_options
+from exporter.state import State
 
 SESSION_ID = "33333333-3333-4333-8333-333333333333"
 
@@ -163,3 +164,61 @@ def test_a_project_tag_the_person_kept_follows_the_prefix(tmp_path):
     for prefix in ("project", "ai/project", "project"):
         run_export(ExportOptions(vault=vault, home=home, timezone=UTC, project_tag=prefix))
         assert tags_of(vault)[-1] == f"{prefix}/my-app"
+
+
+def test_a_project_tag_the_person_removed_stays_removed_through_a_run_without_project_tags(
+    tmp_path,
+):
+    """With ``project_tag = false`` for a run, the removed tag is not written, so the record
+    of what was written no longer holds it: the state remembers the removal apart, and the
+    tag does not come back with the default, nor under another prefix."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    one_session_home(home)
+
+    def run(prefix: str) -> list:
+        report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, project_tag=prefix))
+        assert not report.failed
+        return tags_of(vault)
+
+    run("project")
+    (path,) = (p for p in vault.rglob("*.md") if SESSION_ID[:8] in p.name)
+    path.write_text(path.read_text(encoding="utf-8").replace("- project/my-app\n", ""))
+    note_path = path.relative_to(vault).as_posix()
+    for prefix in ("project", "", "", "project", "", "ai/project", "", "project"):
+        assert run(prefix) == ["ai-session", "ai-session/claude-code"], prefix
+        if not prefix:  # (read back from the state file: the removal, remembered apart)
+            (record,) = (r for r in State.load(vault).notes.values() if r.path == note_path)
+            assert "project/my-app" in record.removed_tags and record.tags == tags_of(vault)
+
+
+def test_a_project_tag_the_person_put_back_is_written_again_after_a_run_without(tmp_path):
+    """A removal remembered ends when the person puts the tag back: it is theirs again,
+    and follows the setting as ccexport's."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    one_session_home(home)
+
+    def run(prefix: str) -> list:
+        report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, project_tag=prefix))
+        assert not report.failed
+        return tags_of(vault)
+
+    run("project")
+    (path,) = (p for p in vault.rglob("*.md") if SESSION_ID[:8] in p.name)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("- project/my-app\n", ""))
+    run("")
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "- ai-session/claude-code\n", "- ai-session/claude-code\n- project/my-app\n"
+    ))  # fmt: skip
+    assert run("") == ["ai-session", "ai-session/claude-code", "project/my-app"]
+    assert run("project") == ["ai-session", "ai-session/claude-code", "project/my-app"]
+    assert run("ai/project") == ["ai-session", "ai-session/claude-code", "ai/project/my-app"]
+
+
+def test_a_project_tag_ccexport_dropped_itself_comes_back_with_the_setting(tmp_path):
+    """``false`` drops the tag from the note: ccexport's doing, not a removal to remember."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    one_session_home(home)
+    for prefix, expected in (("project", True), ("", False), ("", False), ("project", True)):
+        run_export(ExportOptions(vault=vault, home=home, timezone=UTC, project_tag=prefix))
+        assert ("project/my-app" in tags_of(vault)) is expected, prefix

@@ -205,7 +205,8 @@ def _grown_agent(home: Path) -> None:
 
 def test_a_subagent_whose_own_session_grew_is_written_beside_its_kept_parent(tmp_path, jobs):
     """review38 M2: kept with its parent, the subagent's new turns never reached the vault
-    while the parent stayed short. Written, its old title stays among its aliases."""
+    while the parent stayed short. Written, under the title its note had (the shorter
+    parent no longer holds the Task call that named it), with no alias of the poorer one."""
     workers_, _seen = jobs
     home, vault = _home(tmp_path), tmp_path / "vault"
     _export(vault, home, workers_)
@@ -217,9 +218,28 @@ def test_a_subagent_whose_own_session_grew_is_written_beside_its_kept_parent(tmp
     assert actions == {f"claude-code:{SID}": "kept", f"agent-{AGENT}": "updated"}, actions
     note = _agent_note(vault)
     assert "GROWN answer" in note
-    assert TITLE in frontmatter.loads(note).get("aliases", []), note
+    properties = frontmatter.loads(note).metadata
+    assert (properties["title"], properties["aliases"]) == (TITLE, [TITLE]), note
+    assert f"# {TITLE}\n" in note and PROMPT not in note.partition("\n# ")[2].splitlines()[0]
     assert next(b for n, b in note_files(vault).items() if "agent" not in n) == parent_before
     (warning,) = [p for p in report.problems if p.message.startswith(SHRUNK)]
     assert kept_also(1) not in warning.message
     again = _export(vault, home, workers_)
     assert not again.changes and again.total("written") == 0, again.as_dict()
+    grown = note_files(vault)
+    _parent(home)  # the whole transcript back: the title it gives is the one kept
+    back = _export(vault, home, workers_)
+    assert back.total("written") == 0 and note_files(vault) == grown, back.as_dict()
+
+
+def test_a_grown_subagents_title_the_person_typed_stays_theirs(tmp_path, jobs):
+    workers_, _seen = jobs
+    home, vault = _home(tmp_path), tmp_path / "vault"
+    _export(vault, home, workers_)
+    (path,) = [p for p in vault.rglob("*.md") if f"agent {AGENT}" in p.name]
+    path.write_text(path.read_text().replace(f"title: {TITLE}\n", "title: Lexer survey\n"))
+    _parent(home, whole=False)
+    _grown_agent(home)
+    _export(vault, home, workers_)
+    properties = frontmatter.loads(_agent_note(vault)).metadata
+    assert (properties["title"], properties["aliases"]) == ("Lexer survey", [TITLE])

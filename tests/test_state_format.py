@@ -108,6 +108,7 @@ def test_every_field_of_a_state_survives_the_compact_layout(tmp_path):
                 [4, 5, 6],
                 read=[[7, 8, 9], [10, 11, 12]],  # files as last read: no older copy
                 seeded=["status", "week"],  # the person's properties once given
+                removed_tags=["project/b"],  # removed by the person, written no more
             ),
         },  # fmt: skip
         links={"claude-code:x": [unit]},
@@ -544,3 +545,20 @@ def test_the_properties_given_to_notes_are_one_shared_list_and_older_layouts_sti
     again = State.load(vault)
     assert again.unreadable is None
     assert [r.seeded for r in list(again.notes.values())[:3]] == [["status"], None, None]
+
+
+def test_the_tags_a_person_removed_are_a_column_only_where_a_note_has_some(tmp_path):
+    """``removed_tags`` (``NoteRecord.removed_tags``): a shared list per note that has one;
+    a state where none has is written as before, and one written before is read so."""
+    home, vault = exported(tmp_path, 3)
+    state = State.load(vault)
+    assert "removed_tags" not in orjson.loads(state.dumps())["notes"]
+    first, second, third = list(state.notes.values())[:3]
+    first.removed_tags = second.removed_tags = ["project/shop"]
+    data = orjson.loads(state.dumps())
+    column = data["notes"]["removed_tags"]
+    assert list(column) == ["0", "1"] and column["0"] == column["1"]
+    assert data["tables"]["lists"][column["0"]] == ["project/shop"]
+    (vault / STATE_DIR / STATE_FILE).write_bytes(state.dumps())
+    loaded = list(State.load(vault).notes.values())[:3]
+    assert [r.removed_tags for r in loaded] == [["project/shop"], ["project/shop"], []]

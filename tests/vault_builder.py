@@ -63,8 +63,10 @@ def updated_note(parsed: notefile.NoteText, ours: dict, owned: str, record, scru
 
 class LastWrite:
     """What the state recorded of a note's last writing, as ``updated_note`` reads it: the
-    tags ccexport wrote, and its properties (by default every name it owns)."""
+    tags ccexport wrote, and its properties (by default every name it owns); no tag the
+    person removed while ccexport wrote it no more."""
 
     def __init__(self, tags: list[str], keys: tuple[str, ...] = vaultmerge.OWNED_KEYS) -> None:
         self.tags = tags
         self.keys = list(keys)
+        self.removed_tags: list[str] = []

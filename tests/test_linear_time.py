@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from exporter import clean, markdown, markdown_code
 from exporter.export import ExportOptions, run_export
-from exporter.notenames import TITLE_LENGTH
+from exporter.notenames import TITLE_LENGTH, cut_keeping_path
 from exporter.notenames import shorten as _shorten
 
 
@@ -30,10 +30,9 @@ def shorten_formula(text: str) -> str:
     text = re.sub(r"(?m)^\s*(`{3,}|~{3,})[\w-]*\s*$", " ", text)
     text = re.sub(r"(?m)^\s*(#{1,6}|>|[-*+])\s+", "", text)
     line = " ".join(text.split())
-    if len(line) <= TITLE_LENGTH:
-        return line
-    cut = line[:TITLE_LENGTH].rsplit(" ", 1)[0]
-    return cut.rstrip(" ,.;:") + "…"
+    # (The cut is not what is compared: the formula's patterns are, which were quadratic.
+    # A title is cut as the note's name is, a word kept whole unless that keeps too little.)
+    return cut_keeping_path(line, TITLE_LENGTH)
 
 
 def span_runs_formula(text: str) -> list[tuple[int, int]]:

@@ -8,6 +8,7 @@ else it would sit in the attachments folder unlinked (review39 L3)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections import Counter
 from datetime import UTC
@@ -243,3 +244,29 @@ def test_the_real_cursor_selection_is_in_the_note_as_code(tmp_path):
     ]
     assert ".txt]]" not in body
     assert any("bubble_created_at," in content for _, content in _fences(body))
+
+
+_PART = st.one_of(
+    st.builds(
+        lambda text, long: AttachmentPart(
+            "text/plain", (text * (MAX_TOOL_OUTPUT // len(text) + 1) if long else text).encode()
+        ),
+        st.text(min_size=1, max_size=40).filter(str.strip),
+        st.booleans(),
+    ),
+    st.builds(lambda data: AttachmentPart("image/png", b"\x89PNG" + data), st.binary(max_size=8)),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(_PART, min_size=1, max_size=4), st.booleans())
+def test_the_files_copied_are_those_the_note_names(parts, reference):
+    """Every file copied is named in its note (the attachments folder holds none that no
+    note names), and every file the note names is copied (no embed of a missing file):
+    for text files shown whole or cut, and images, through either body."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        note = _note(*parts, reference=reference, monkeypatch=monkeypatch)
+    copied = {a.relpath for a in note.attachments}
+    assert all(path.rpartition("/")[2] in note.body for path in copied)
+    named = set(re.findall(r"attachments/ccexport/[0-9a-f]{16}\.\w+", note.body))
+    assert named == copied

@@ -224,9 +224,33 @@ def build_note(
     where = relpath or f"the note of session {session.session_id} in {session.source_path}"
     seeded = _configured_properties(frontmatter, settings, context, problems, where)
     unplaced = "" if relpath else where
+    attachments = named_attachments(attachments, body, frontmatter, seeded)
     return Note(
         session.key, relpath, frontmatter, body, attachments, seeded, problems, unplaced=unplaced
     )
+
+
+def named_attachments(
+    attachments: list[Attachment], body: str, *properties: dict[str, Any]
+) -> list[Attachment]:
+    """The files the note names, by their path or their file name, in its body or its
+    properties: those copied into the vault. The shipped template shows a text file as code
+    where it was attached, not by its file, and a copy no note names would sit in the
+    attachments folder unlinked (review39 L3); a person's template that embeds it, or one
+    naming the file of a whole output, still gets it."""
+    if not attachments:
+        return attachments
+    said = None  # (the properties as text, made only if a file is not in the body)
+    named = []
+    for attachment in attachments:
+        name = attachment.relpath.rpartition("/")[2]
+        if name not in body:
+            if said is None:
+                said = repr(properties)
+            if name not in said:
+                continue
+        named.append(attachment)
+    return named
 
 
 def links_onward(session: Session, resolve: LinkResolver) -> dict[str, list[str]]:

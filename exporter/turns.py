@@ -311,8 +311,9 @@ def _attachment_item(
         return {"kind": "notice", "notice": "attachment", "text": name or "",
                 "withheld": part.withheld or "", "origin": part.origin}  # fmt: skip
     ext = _MEDIA_EXT.get(part.media_type) or ("txt" if part.is_text else "bin")
-    # Copied for a text file too: a template written before text was shown in the note
-    # embeds it, and the note points to it when it shows a cut.
+    # A text file's too, copied where the note names it (``notes.named_attachments``): a
+    # template written before text was shown in the note embeds it, and the note points
+    # to it when it shows a cut.
     relpath = _attach(part.data, ext, folder, attachments)
     item = {"kind": "attachment", "path": relpath, "media_type": part.media_type, "name": name,
             "origin": part.origin, "text": None, "lang": None, "lines": 0,

@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 from exporter import notefile
 from exporter.cli import app
 from exporter.redact import redactor
+from exporter.turns import MAX_TOOL_OUTPUT
 from exporter.vault_secrets import (
     ATTACHMENT,
     CONFLICT,
@@ -40,7 +41,9 @@ runner = CliRunner()
 # Invented tokens of a shape the built-in rules know (github-pat, slack-token).
 GITHUB = "ghp_Zq7Xw2Vb9Nm4Lk8Jh3Gf6Ds1Ap5Ou0Iy2Tr7"
 SLACK = "xoxb-210987654321-9876543210987-QwErTyUiOpAsDfGhJkLzXcVb"
-ATTACHED = b"DEBUG=1\nLOG_LEVEL=info\n"
+# Long enough to be shown cut to its first and last lines: the note names the whole copy,
+# so it is copied into the vault (a text shown whole is not, its note naming no file).
+ATTACHED = b"DEBUG=1\nLOG_LEVEL=info\n" + b"# a default\n" * (MAX_TOOL_OUTPUT // 12 + 1)
 
 
 def _session(home: Path, sid: str, prompt: str, attach: bytes | None = None) -> Path:

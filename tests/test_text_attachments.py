@@ -1,11 +1,14 @@
 """A text file attached to a message (a code selection, a pasted or attached file) is shown
 in the note as a code block, where it was asked about: an embed of a ``.txt`` file shows
 nothing in Obsidian and search skips it, so the reader saw the question without the code it
-was about. The file is still copied (a template written before keeps embedding it)."""
+was about. Its file is copied into the vault only when the note names it: a template of the
+person's that embeds it (one written before), or the note of a file too long to show whole;
+else it would sit in the attachments folder unlinked (review39 L3)."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections import Counter
 from datetime import UTC
@@ -38,15 +41,56 @@ def _fences(body: str) -> list[tuple[str, str]]:
     return [(t.info, t.content) for t in _MD.parse(body) if t.type == "fence"]
 
 
-def test_a_selection_is_shown_as_code_in_its_language_and_the_file_is_still_copied():
+@pytest.mark.parametrize("reference", [False, True], ids=["fast", "template"])
+def test_a_selection_is_shown_as_code_in_its_language_and_no_file_is_copied(monkeypatch, reference):
     code = "let when = bubble_created_at;\nlet moved = bubble_created_at,\n"
     selection = AttachmentPart("text/plain", code.encode(), "/home/dev/src/agent_preset.rs:412-415")
-    note = _note(selection)
+    note = _note(selection, reference=reference, monkeypatch=monkeypatch)
     assert "![[" not in note.body
     assert "> [!cite] Attached `/home/dev/src/agent_preset.rs:412-415`\n> ```rust\n" in note.body
     assert ("rust", code) in _fences(note.body)
-    assert [a.relpath.rsplit(".", 1)[1] for a in note.attachments] == ["txt"]
-    assert note.attachments[0].data == code.encode()
+    assert note.attachments == []  # no note names its file: it would be in the vault unlinked
+
+
+def _with_template(tmp_path, text: str, *parts):
+    folder = tmp_path / "mine"
+    folder.mkdir(parents=True)
+    (folder / "session.md.j2").write_text(text)
+    s = session(msg("user", TextPart("Why does this fail?"), *parts), msg("assistant"))
+    return build_note(s, "n.md", NoteSettings(templates=folder), lambda key: None)
+
+
+_EACH_ATTACHMENT = (
+    '{% for turn in turns %}{% for item in turn["items"] %}'
+    '{% if item.kind == "attachment" %}{0}\n{% endif %}'
+    "{% endfor %}{% endfor %}"
+)
+
+
+@pytest.mark.parametrize(
+    "named",
+    ["![[{{ item.path }}]]", '[[{{ item.path.rpartition("/")[2] }}]]'],
+    ids=["embedded by path", "linked by name"],
+)
+def test_a_template_that_names_the_file_gets_it_copied(tmp_path, named):
+    """A person's template that embeds a text file (as one written before text was shown
+    in the note did) or links it by its name: the file is copied, the one it names."""
+    code = AttachmentPart("text/plain", b"fn main() {}\n", "src/main.rs")
+    other = AttachmentPart("text/plain", b"fn other() {}\n", "src/other.rs")
+    note = _with_template(tmp_path, _EACH_ATTACHMENT.replace("{0}", named), code)
+    (copy,) = note.attachments
+    assert copy.data == b"fn main() {}\n" and copy.relpath.rpartition("/")[2] in note.body
+    # One naming only the first of two: only that one.
+    first = '{{ (turns[0]["items"] | selectattr("kind", "eq", "attachment") | first).path }}'
+    note = _with_template(tmp_path / "b", first, code, other)
+    assert [a.data for a in note.attachments] == [b"fn main() {}\n"]
+
+
+def test_a_template_naming_no_file_gets_none_copied_not_even_an_image(tmp_path):
+    png = AttachmentPart("image/png", b"\x89PNG\r\n", "shot.png")
+    text = AttachmentPart("text/plain", b"x = 1\n", "a.py")
+    note = _with_template(tmp_path, "{{ title }}\n", png, text)
+    assert note.attachments == []
 
 
 @pytest.mark.parametrize(
@@ -118,6 +162,7 @@ def test_an_image_even_an_svg_is_still_embedded():
     note = _note(svg, png)
     assert note.body.count("![[attachments/ccexport/") == 2
     assert _fences(note.body) == []
+    assert sorted(a.relpath.rpartition(".")[2] for a in note.attachments) == ["png", "svg"]
 
 
 def test_a_secret_in_an_attached_file_never_reaches_the_note(tmp_path):
@@ -199,3 +244,29 @@ def test_the_real_cursor_selection_is_in_the_note_as_code(tmp_path):
     ]
     assert ".txt]]" not in body
     assert any("bubble_created_at," in content for _, content in _fences(body))
+
+
+_PART = st.one_of(
+    st.builds(
+        lambda text, long: AttachmentPart(
+            "text/plain", (text * (MAX_TOOL_OUTPUT // len(text) + 1) if long else text).encode()
+        ),
+        st.text(min_size=1, max_size=40).filter(str.strip),
+        st.booleans(),
+    ),
+    st.builds(lambda data: AttachmentPart("image/png", b"\x89PNG" + data), st.binary(max_size=8)),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(_PART, min_size=1, max_size=4), st.booleans())
+def test_the_files_copied_are_those_the_note_names(parts, reference):
+    """Every file copied is named in its note (the attachments folder holds none that no
+    note names), and every file the note names is copied (no embed of a missing file):
+    for text files shown whole or cut, and images, through either body."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        note = _note(*parts, reference=reference, monkeypatch=monkeypatch)
+    copied = {a.relpath for a in note.attachments}
+    assert all(path.rpartition("/")[2] in note.body for path in copied)
+    named = set(re.findall(r"attachments/ccexport/[0-9a-f]{16}\.\w+", note.body))
+    assert named == copied

@@ -307,7 +307,9 @@ def _syntax_error(
     exc: jinja2.TemplateSyntaxError, name: str, env: jinja2.Environment
 ) -> TemplateError:
     where = exc.filename or exc.name or name
-    what = f"template syntax error: {exc.message}{_nearest_named(exc, env)}"
+    from .template_blocks import opened_at
+
+    what = f"template syntax error: {exc.message}{_nearest_named(exc, env)}{opened_at(exc, env)}"
     return TemplateError((where, exc.lineno), what)
 
 

@@ -69,8 +69,10 @@ def watch_cmd(
     a = _inherit(ctx, own, accepts)
     with _handled(a["debug"]):
         check_quiet_verbose(a["quiet"], a["verbose"])
+        from .errors import ExporterError
         from .export import Interrupted
         from .options import check_vault, export_options
+        from .pasted import complete_error, complete_report, run_words
         from .report import print_report, worth_a_watch_line
         from .watch import WatchEvents, watch
 
@@ -87,9 +89,11 @@ def watch_cmd(
         options.lock_wait = 0.0  # a busy vault (the nightly run) skips a round, never waits
 
         rounds = [0]
+        pasted = run_words(settings, a["home"])
 
         def exported(report: Any) -> None:
             rounds[0] += 1
+            complete_report(report, pasted)  # (its hints act on this vault)
             # The first round always: with a wrong --home it found nothing, and said nothing.
             if rounds[0] == 1 or worth_a_watch_line(report):
                 stamp = time.strftime("%H:%M:%S")
@@ -99,7 +103,7 @@ def watch_cmd(
                 # first round, where it looked if it found no session (as the export says it)
                 looked = options if rounds[0] == 1 else None
                 print_report(report, quiet=a["quiet"], verbose=a["verbose"], changed_only=True,
-                             looked=looked)  # fmt: skip
+                             looked=looked, pasted=pasted)  # fmt: skip
 
         def busy(message: str) -> None:
             if not a["quiet"]:
@@ -109,6 +113,9 @@ def watch_cmd(
             typer.echo(f"Watching for changes (every {interval:g} s); Ctrl-C stops.")
         try:
             watch(options, WatchEvents(exported, busy), interval=interval)
+        except ExporterError as stop:  # (too many notes gone at once: the advice's vault)
+            complete_error(stop, pasted)
+            raise
         except (KeyboardInterrupt, Interrupted):
             # Each note is written whole; an export cut short is finished by the next run.
             if not a["quiet"]:

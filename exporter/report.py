@@ -12,6 +12,7 @@ import typer
 
 from .errors import Problem, visible
 from .outcome import ExportReport, SourceCounts
+from .pasted import completed
 from .vault import SHRUNK, Action
 from .vaultio import anchored, append_path, read_file, write_path
 
@@ -264,13 +265,15 @@ def print_report(
     elapsed: float | None = None,
     looked: ExportOptions | None = None,
     changed_only: bool = False,
+    pasted: str = "",
 ) -> None:
     """The summary for people. ``to_stderr``: stdout is kept for one JSON document.
     ``looked``: the run's ExportOptions, to say where a run that found nothing looked.
-    ``changed_only`` (a ``watch`` round): a line only for the sources that changed a note."""
+    ``changed_only`` (a ``watch`` round): a line only for the sources that changed a note.
+    ``pasted``: the options a command to paste needs to act as this run (``pasted``)."""
 
     def say(text: str) -> None:
-        typer.echo(text, err=to_stderr)
+        typer.echo(completed(text, pasted), err=to_stderr)
 
     if report.dry_run and not quiet:
         now_at = _where_now(report)
@@ -305,7 +308,7 @@ def print_report(
     for change in report.conflicts():
         typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)
     for line in problem_lines(report.problems, quiet, verbose, _failed_notes(report)):
-        typer.echo(line, err=True)
+        typer.echo(completed(line, pasted), err=True)
 
 
 def _where_now(report: ExportReport) -> Callable[[str], str]:

@@ -89,7 +89,9 @@ def redaction_line(report: ExportReport) -> str:
     total = sum(report.redactions.values())
     rules = sorted(report.redactions.items(), key=lambda item: (-item[1], item[0]))
     listed = ", ".join(f"{rule} {n}" for rule, n in rules)
-    return f"{total} secret{'s' if total != 1 else ''} redacted ({listed})"
+    # (review40 L7: "redacted" was said of a dry run, and of a run that wrote nothing)
+    done = "would be redacted" if report.dry_run else "redacted"
+    return f"{total} secret{'s' if total != 1 else ''} {done} ({listed})"
 
 
 def source_line(source: str, counts: SourceCounts) -> str:
@@ -295,7 +297,8 @@ def print_report(
         for source, counts in shown_sources(report, verbose):
             if not changed_only or _changed(counts):
                 say(source_line(source, counts))
-        if report.redactions:
+        if report.redactions and (report.dry_run or report.total("written")
+                                  or not report.total("failed")):  # fmt: skip
             say(redaction_line(report))
         if again := report.rendered_again_said():
             written = "would be written" if report.dry_run else "were written"

@@ -69,6 +69,7 @@ class ExportReport:
     # How many notes of the units read were rendered again because they were last rendered
     # otherwise, and why ("": none).
     rendered_again: str = ""
+    rendered_again_notes: int = 0  # how many notes that sentence speaks of
 
     def total(self, name: str) -> int:
         if name == "conflicts":  # an index note's too: its copy was saved aside all the same
@@ -104,6 +105,8 @@ class ExportReport:
             "conflicts": [{"path": c.relpath, "message": c.message} for c in self.conflicts()],
             "redactions": dict(sorted(self.redactions.items())),
             "rendered_again": self.rendered_again_said() or None,
+            # (a script's count: 0 where the sentence is not said)
+            "rendered_again_notes": self.rendered_again_notes if self.rendered_again_said() else 0,
         }
 
     def _errors(self) -> list[dict[str, Any]]:

@@ -92,6 +92,10 @@ class UnchangedUnits:
             self._moved_from = (old or "", before)
         return bool(self._moved_from[1]) and entry[1] == self._moved_from[1]
 
+    def rendered_again_notes(self) -> int:
+        """How many notes of the units read ``rendered_again`` speaks of (0: none)."""
+        return sum(self._again.values()) + self._moved + self._unfinished
+
     def rendered_again(self) -> str:
         """Why the notes of units read this run were rendered again, and how many ("": none
         was). A run after an upgrade updated hundreds of notes with no word of why."""

@@ -282,6 +282,26 @@ def config_show_cmd(
     width = max((len(key) for key, _, _ in shown), default=0)  # (frontmatter.project_tag)
     for key, value, origin in shown:
         typer.echo(f"{key:<{width}} {value or '-':<40} from {origin}")
+    for line in _config_files_said(settings):
+        typer.echo(line)
+
+
+def _config_files_said(settings: Any) -> list[str]:
+    """Where the settings are set (review40 L4: there is no `config set`, and no row named
+    a file to edit on a home without one): the files read, or that would be."""
+    from .config import config_files
+
+    lines = ["", "Set a value by editing one of these files (the vault's wins over yours; a flag "
+             "over both):"]  # fmt: skip
+    for name, path in config_files(settings):
+        if path is None:
+            lines.append(f"  {name}: none (no vault given: --vault DIR)")
+        else:
+            there = "" if path.is_file() else " (not there: defaults apply)"
+            lines.append(f"  {name}: {path}{there}")
+    lines.append('A key goes above the first [table] (thinking = "hidden"); a key with a dot, '
+                 "under its table: index.dataview is dataview = true below [index].")  # fmt: skip
+    return lines
 
 
 @schedule_app.command("install", cls=_Command)

@@ -303,6 +303,8 @@ def print_report(
         if again := report.rendered_again_said():
             written = "would be written" if report.dry_run else "were written"
             say(f"{again}; only those whose text changed {written}.")
+        if report.timezone_advice:
+            say(report.timezone_advice)
         if looked is not None and (where := written_into_line(report, looked)):
             say(where)
         hint = nothing_found_line(report, looked) if looked is not None else None

@@ -63,7 +63,7 @@ from .cli_output import (
     say_templates_instead,
 )
 from .cli_output import colour_enabled as colour_enabled  # re-exported: tests import it here
-from .errors import ConfigError
+from .errors import ConfigError, ExporterError
 from .quick_exit import exit_status, quick_exit
 
 # The subcommands, made into click commands only when the command line names one (or they
@@ -353,7 +353,9 @@ def _export(args: dict[str, Any]) -> None:
         from .export import Interrupted, run_export
         from .nightlylog import append_run_log
         from .options import check_vault, export_options
+        from .pasted import complete_error, complete_report, run_words
         from .report import print_report
+        from .zoneadvice import advice_kept, first_zone_advice
 
         check_quiet_verbose(quiet, args["verbose"])
         if args.get("diff") and not args["dry_run"]:  # it was ignored, and the run wrote
@@ -380,14 +382,21 @@ def _export(args: dict[str, Any]) -> None:
         )
         if not quiet:  # (a pause of seconds while another run finishes, explained)
             options.waiting = lambda message: _err(message, "yellow")
+        pasted = run_words(settings, args["home"])
+        zone_advice = first_zone_advice(settings, cli)  # (before the run keeps a zone)
         try:
             with _progress(enabled=not quiet and not json_out) as progress:
                 report = run_export(options, progress)
+        except ExporterError as stop:  # a run stopped: its advice acts on this vault too
+            complete_error(stop, pasted)
+            raise
         except Interrupted as stop:
             _err(f"interrupted: {stop.written} notes written, run again to finish", "yellow")
             if json_out:
                 _echo_json({"error": "interrupted", "exit_code": 130, "written": stop.written})
             raise typer.Exit(130) from None
+    complete_report(report, pasted)
+    report.timezone_advice = advice_kept(zone_advice, options.vault, options.dry_run)
     elapsed = time.monotonic() - started
     print_report(
         report,
@@ -396,6 +405,7 @@ def _export(args: dict[str, Any]) -> None:
         to_stderr=json_out,
         elapsed=elapsed,
         looked=options,
+        pasted=pasted,
     )
     if json_out:
         _echo_json({**report.as_dict(), "elapsed_seconds": round(elapsed, 3)})

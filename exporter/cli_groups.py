@@ -69,10 +69,13 @@ def watch_cmd(
     a = _inherit(ctx, own, accepts)
     with _handled(a["debug"]):
         check_quiet_verbose(a["quiet"], a["verbose"])
+        from .errors import ExporterError
         from .export import Interrupted
         from .options import check_vault, export_options
+        from .pasted import complete_error, complete_report, run_words
         from .report import print_report, worth_a_watch_line
         from .watch import WatchEvents, watch
+        from .zoneadvice import advice_kept, first_zone_advice
 
         cli = {k: a.get(k) for k in ("vault", "project", "timezone", "templates")}
         cli["sources"] = a.get("source")
@@ -87,9 +90,14 @@ def watch_cmd(
         options.lock_wait = 0.0  # a busy vault (the nightly run) skips a round, never waits
 
         rounds = [0]
+        pasted = run_words(settings, a["home"])
+        zone_advice = first_zone_advice(settings, cli)  # (said by the first round)
 
         def exported(report: Any) -> None:
             rounds[0] += 1
+            complete_report(report, pasted)  # (its hints act on this vault)
+            if rounds[0] == 1:
+                report.timezone_advice = advice_kept(zone_advice, options.vault, False)
             # The first round always: with a wrong --home it found nothing, and said nothing.
             if rounds[0] == 1 or worth_a_watch_line(report):
                 stamp = time.strftime("%H:%M:%S")
@@ -99,7 +107,7 @@ def watch_cmd(
                 # first round, where it looked if it found no session (as the export says it)
                 looked = options if rounds[0] == 1 else None
                 print_report(report, quiet=a["quiet"], verbose=a["verbose"], changed_only=True,
-                             looked=looked)  # fmt: skip
+                             looked=looked, pasted=pasted)  # fmt: skip
 
         def busy(message: str) -> None:
             if not a["quiet"]:
@@ -109,6 +117,9 @@ def watch_cmd(
             typer.echo(f"Watching for changes (every {interval:g} s); Ctrl-C stops.")
         try:
             watch(options, WatchEvents(exported, busy), interval=interval)
+        except ExporterError as stop:  # (too many notes gone at once: the advice's vault)
+            complete_error(stop, pasted)
+            raise
         except (KeyboardInterrupt, Interrupted):
             # Each note is written whole; an export cut short is finished by the next run.
             if not a["quiet"]:
@@ -275,6 +286,26 @@ def config_show_cmd(
     width = max((len(key) for key, _, _ in shown), default=0)  # (frontmatter.project_tag)
     for key, value, origin in shown:
         typer.echo(f"{key:<{width}} {value or '-':<40} from {origin}")
+    for line in _config_files_said(settings):
+        typer.echo(line)
+
+
+def _config_files_said(settings: Any) -> list[str]:
+    """Where the settings are set (review40 L4: there is no `config set`, and no row named
+    a file to edit on a home without one): the files read, or that would be."""
+    from .config import config_files
+
+    lines = ["", "Set a value by editing one of these files (the vault's wins over yours; a flag "
+             "over both):"]  # fmt: skip
+    for name, path in config_files(settings):
+        if path is None:
+            lines.append(f"  {name}: none (no vault given: --vault DIR)")
+        else:
+            there = "" if path.is_file() else " (not there: defaults apply)"
+            lines.append(f"  {name}: {path}{there}")
+    lines.append('A key goes above the first [table] (thinking = "hidden"); a key with a dot, '
+                 "under its table: index.dataview is dataview = true below [index].")  # fmt: skip
+    return lines
 
 
 @schedule_app.command("install", cls=_Command)

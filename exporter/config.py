@@ -180,6 +180,13 @@ def user_config_path() -> Path:
     return Path(platformdirs.user_config_dir("ccexport")) / "config.toml"
 
 
+def config_files(settings: Settings) -> list[tuple[str, Path | None]]:
+    """The config files the settings were read from, or would be once written: the user's,
+    and the vault's (None: no vault given), each named as ``config show`` names it."""
+    vault = settings.vault.expanduser() / VAULT_CONFIG if settings.vault is not None else None
+    return [("user config", user_config_path()), ("vault config", vault)]
+
+
 def no_vault_message(*ways: str) -> str:
     """What every command says when it has no vault: each way to give one, the user's config
     file by its path (a newcomer does not know where "the config" is)."""

@@ -23,7 +23,7 @@ def render_checks(
     ``state``: the vault's, read here if not given."""
     from .options import export_options
     from .redact_rules import RULES
-    from .render import made_by_another, render_entry
+    from .render import notes_render, render_entry
     from .runstart import recorded_folder
     from .state import State
     from .zones import machine_zone_name, with_vault_zone
@@ -50,23 +50,46 @@ def render_checks(
     units = [u for name, u in state.sources.items() if found is None or name in found]
     # (distinct notes: a vault exported from two places of one home, or a source file
     # that moved, has two units naming the same notes)
-    renders = [(u.get("fingerprint") or [None])[0] for u in units]
+    renders = [notes_render(u.get("fingerprint") or []) for u in units]
     stale_units = [(u, r) for u, r in zip(units, renders, strict=True) if r != current]
-    stale = len({
-        key for u, _ in stale_units
-        for key in u.get("notes", []) if key in state.notes and not state.notes[key].deleted
-    })  # fmt: skip
+    stale = bool(stale_units)
     if stale:
-        by = ("by another version of ccexport" if any(made_by_another(r) for _, r in stale_units)
-              else "with other templates, settings or redaction rules")  # fmt: skip
-        again = "the next run renders them again, rewriting those whose text changes"
-        checks.append(Check("Vault", "info", f"{stale} notes were written {by}: {again}"))
+        checks += _stale_checks(state, stale_units)
     rules = options.redactor()
     if rules is not None:
         in_templates = _template_secrets(options, rules)
         for path, line, rule in in_templates:  # (as the export warns of them)
             checks.append(Check("Templates", "attention", f"{path}:{line} {secret_said(rule)}"))
         checks += secret_checks(settings, rules, state, current, options.folder, in_templates)
+    return checks
+
+
+def _stale_checks(state: Any, stale_units: list[tuple[dict, object]]) -> list[Check]:
+    """How many notes the next run renders again, by why: a unit the last run did not
+    finish (recorded with no fingerprint), one rendered by another version of ccexport, or
+    with other templates, settings or rules. Distinct notes: a vault exported from two
+    places of one home, or a source file that moved, has two units naming the same notes."""
+    from .render import UNFINISHED_WHY, made_by_another
+
+    by_why: dict[str, set[str]] = {}
+    for unit, render in stale_units:
+        if render is None:
+            why = f"not finished by the last run ({UNFINISHED_WHY})"
+        elif made_by_another(render):
+            why = "written by another version of ccexport"
+        else:
+            why = "written with other templates, settings or redaction rules"
+        kept = (k for k in unit.get("notes", []) if k in state.notes and not state.notes[k].deleted)
+        by_why.setdefault(why, set()).update(kept)
+    seen: set[str] = set()
+    checks = []
+    for why, keys in by_why.items():
+        n = len(keys - seen)
+        seen |= keys
+        if n:
+            again = "the next run renders them again, rewriting those whose text changes"
+            checks.append(Check("Vault", "info", f"{counted(n, 'note was', 'notes were')} "
+                                                 f"{why}: {again}"))  # fmt: skip
     return checks
 
 

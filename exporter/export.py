@@ -194,6 +194,7 @@ class _Run(Submitting):
                 self.notes.count(change)
         self._say_not_read()
         self.report.rendered_again = self.unchanged.rendered_again()
+        self.report.rendered_again_notes = self.unchanged.rendered_again_notes()
         renamed_again(self.report.problems, self.vault, self.plan.renamed)
         if self.redactor:  # problems and changes can quote a source line or an old note
             redact_report(self.report, self.plan.secrets.after(self.redactor.text))

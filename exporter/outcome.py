@@ -69,6 +69,10 @@ class ExportReport:
     # How many notes of the units read were rendered again because they were last rendered
     # otherwise, and why ("": none).
     rendered_again: str = ""
+    rendered_again_notes: int = 0  # how many notes that sentence speaks of
+    # A first export given --timezone: the zone later runs use, and how to keep the flag's
+    # ("": nothing to say; ``zoneadvice``).
+    timezone_advice: str = ""
 
     def total(self, name: str) -> int:
         if name == "conflicts":  # an index note's too: its copy was saved aside all the same
@@ -104,6 +108,9 @@ class ExportReport:
             "conflicts": [{"path": c.relpath, "message": c.message} for c in self.conflicts()],
             "redactions": dict(sorted(self.redactions.items())),
             "rendered_again": self.rendered_again_said() or None,
+            # (a script's count: 0 where the sentence is not said)
+            "rendered_again_notes": self.rendered_again_notes if self.rendered_again_said() else 0,
+            "timezone_advice": self.timezone_advice or None,
         }
 
     def _errors(self) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ import typer
 
 from .errors import Problem, visible
 from .outcome import ExportReport, SourceCounts
+from .pasted import completed
 from .vault import SHRUNK, Action
 from .vaultio import anchored, append_path, read_file, write_path
 
@@ -88,7 +89,9 @@ def redaction_line(report: ExportReport) -> str:
     total = sum(report.redactions.values())
     rules = sorted(report.redactions.items(), key=lambda item: (-item[1], item[0]))
     listed = ", ".join(f"{rule} {n}" for rule, n in rules)
-    return f"{total} secret{'s' if total != 1 else ''} redacted ({listed})"
+    # (review40 L7: "redacted" was said of a dry run, and of a run that wrote nothing)
+    done = "would be redacted" if report.dry_run else "redacted"
+    return f"{total} secret{'s' if total != 1 else ''} {done} ({listed})"
 
 
 def source_line(source: str, counts: SourceCounts) -> str:
@@ -264,13 +267,15 @@ def print_report(
     elapsed: float | None = None,
     looked: ExportOptions | None = None,
     changed_only: bool = False,
+    pasted: str = "",
 ) -> None:
     """The summary for people. ``to_stderr``: stdout is kept for one JSON document.
     ``looked``: the run's ExportOptions, to say where a run that found nothing looked.
-    ``changed_only`` (a ``watch`` round): a line only for the sources that changed a note."""
+    ``changed_only`` (a ``watch`` round): a line only for the sources that changed a note.
+    ``pasted``: the options a command to paste needs to act as this run (``pasted``)."""
 
     def say(text: str) -> None:
-        typer.echo(text, err=to_stderr)
+        typer.echo(completed(text, pasted), err=to_stderr)
 
     if report.dry_run and not quiet:
         now_at = _where_now(report)
@@ -292,11 +297,14 @@ def print_report(
         for source, counts in shown_sources(report, verbose):
             if not changed_only or _changed(counts):
                 say(source_line(source, counts))
-        if report.redactions:
+        if report.redactions and (report.dry_run or report.total("written")
+                                  or not report.total("failed")):  # fmt: skip
             say(redaction_line(report))
         if again := report.rendered_again_said():
             written = "would be written" if report.dry_run else "were written"
             say(f"{again}; only those whose text changed {written}.")
+        if report.timezone_advice:
+            say(report.timezone_advice)
         if looked is not None and (where := written_into_line(report, looked)):
             say(where)
         hint = nothing_found_line(report, looked) if looked is not None else None
@@ -305,7 +313,7 @@ def print_report(
     for change in report.conflicts():
         typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)
     for line in problem_lines(report.problems, quiet, verbose, _failed_notes(report)):
-        typer.echo(line, err=True)
+        typer.echo(completed(line, pasted), err=True)
 
 
 def _where_now(report: ExportReport) -> Callable[[str], str]:

@@ -21,7 +21,7 @@ from .notespec import is_later_part, project_matches
 from .notewriter import NoteWriter
 from .options import ExportOptions
 from .outcome import SourceCounts
-from .render import made_by_another, render_entry
+from .render import UNFINISHED_WHY, made_by_another, notes_render, render_entry
 from .session_secrets import KnownSecrets
 from .vault import Action, Change, Vault
 
@@ -44,6 +44,9 @@ class UnchangedUnits:
         self._again: Counter[bool] = Counter()  # their notes, by another version or not
         self._by: Counter[str] = Counter()  # those by another version that said which
         self._moved = 0  # their notes, rendered otherwise only for the folder they moved to
+        self._unfinished = 0  # their notes, left to be done again by the last run
+        # unit -> its fingerprint as the state held it when the run first asked (``done``)
+        self._at_start: dict[str, list[list[object]] | None] = {}
         self._moved_from: tuple[str, str] | None = None  # (folder, its fingerprint), asked once
         # unit -> its sessions' secrets (``LinkPlan.unit_secrets``): its facts may hold them
         self._secrets = secrets if secrets is not None else {}
@@ -54,17 +57,20 @@ class UnchangedUnits:
             return
         self._counted.add(unit)
         record = self.vault.state.sources.get(unit)
-        recorded = (record or {}).get("fingerprint") or [None]
-        if record and recorded[0] is not None and recorded[0] != render_entry(self.render):
+        recorded = [notes_render((record or {}).get("fingerprint") or [])]
+        if record and recorded[0] != render_entry(self.render):
             kept = self.vault.state.notes
             notes = len(
                 [
                     k
-                    for k in record.get("notes", ())
+                    for k in self._matching_notes(unit)  # (those the filters select)
                     if not is_later_part(k) and k in kept and not kept[k].deleted
                 ]
             )  # (as doctor counts them)
             entry = recorded[0]
+            if entry is None:  # a run failed on them, or stopped before they were done
+                self._unfinished += notes
+                return
             if self._folder_moved_only(entry):
                 self._moved += notes
                 return
@@ -86,11 +92,16 @@ class UnchangedUnits:
             self._moved_from = (old or "", before)
         return bool(self._moved_from[1]) and entry[1] == self._moved_from[1]
 
+    def rendered_again_notes(self) -> int:
+        """How many notes of the units read ``rendered_again`` speaks of (0: none)."""
+        return sum(self._again.values()) + self._moved + self._unfinished
+
     def rendered_again(self) -> str:
         """Why the notes of units read this run were rendered again, and how many ("": none
         was). A run after an upgrade updated hundreds of notes with no word of why."""
         by_version, otherwise, moved = self._again[True], self._again[False], self._moved
-        if not by_version + otherwise + moved:
+        unfinished = self._unfinished
+        if not by_version + otherwise + moved + unfinished:
             return ""
         whys = []
         if moved and self._moved_from:
@@ -106,14 +117,18 @@ class UnchangedUnits:
             whys.append(why)
         elif otherwise:
             whys.append("the templates, settings or redaction rules changed")
-        n = by_version + otherwise + moved
+        if unfinished:  # (review40 M2: said of no note, while doctor blamed another version)
+            others = by_version + otherwise + moved
+            said = f"the last run did not finish them ({UNFINISHED_WHY})"
+            whys.append(f"{unfinished} of them: {said}" if others else said)
+        n = by_version + otherwise + moved + unfinished
         return f"{n} note{'s' if n != 1 else ''} rendered again: {'; '.join(whys)}"
 
     def made_otherwise(self, unit: str, source: str) -> MadeBy:
         """Were the unit's notes last rendered by another version of ccexport? Such a note
         may end later, count more calls, or (of a source ccexport remarks on) count a remark
         of ccexport's as a message, for that alone (``notecopies.holds_more``)."""
-        recorded = self.vault.state.sources.get(unit, {}).get("fingerprint") or [None]
+        recorded = [notes_render(self.vault.state.sources.get(unit, {}).get("fingerprint") or [])]
         if not made_by_another(recorded[0]):
             return MadeBy.THIS
         # (a notice of kind "remark", counted as a message before the source's
@@ -143,6 +158,7 @@ class UnchangedUnits:
         if found is None:
             found = [render_entry(self.render), *ref.fingerprint()]
             self._fingerprints[unit] = found
+            self._at_start[unit] = self.vault.state.sources.get(unit, {}).get("fingerprint")
         return found
 
     def done(
@@ -161,8 +177,18 @@ class UnchangedUnits:
         if not filtered:
             return fingerprint, written
         before = self.vault.state.sources.get(unit, {}).get("notes", [])
+        entry = self._filter_entry()
+        made = notes_render(self._at_start.get(unit) or [])
+        if not written and made is not None and made != fingerprint[0]:
+            # The filters left out every session of it, so none of its notes was rendered
+            # with this run's templates and settings: the filters' entry says how they were
+            # (review40 L1: a --project run with another setting made every note of the
+            # vault look rendered with it, and the next full run said all of them were
+            # rendered again "because the settings changed"). As the run found it: a link
+            # redone this run may have marked the unit to be read again since.
+            entry.append(made)
         kept = [*written, *(key for key in before if key not in written)]
-        return [fingerprint[0], self._filter_entry(), *fingerprint[1:]], kept
+        return [fingerprint[0], entry, *fingerprint[1:]], kept
 
     def _filter_entry(self) -> list[object]:
         """The filters a unit was read with, second in its fingerprint (after the render's:
@@ -297,6 +323,6 @@ class UnchangedUnits:
 def _filters(fingerprint: list) -> tuple[str, str] | None:
     """The ``since`` and ``--project`` a unit's fingerprint says it was read with, if any."""
     entry = fingerprint[1] if len(fingerprint) > 2 else None
-    if isinstance(entry, list) and len(entry) == 3 and entry[0] == "filtered":
+    if isinstance(entry, list) and len(entry) in (3, 4) and entry[0] == "filtered":
         return entry[1], entry[2]
     return None

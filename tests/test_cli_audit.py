@@ -231,8 +231,9 @@ def test_a_run_that_finds_nothing_says_where_it_looked(tmp_path):
     empty.mkdir()
     result = run("--vault", tmp_path / "v", "--home", empty)
     assert result.exit_code == 0
+    pasted = f"ccexport --vault {tmp_path / 'v'} --home {empty} sources"  # (this run's: cli6 M1)
     assert (
-        f"No sessions found under {empty} (is --home right?): `ccexport sources` lists where"
+        f"No sessions found under {empty} (is --home right?): `{pasted}` lists where"
         in result.stdout
     )
     assert run("--vault", tmp_path / "v", "--home", empty, "--quiet").output == ""
@@ -251,9 +252,12 @@ def test_a_filter_that_matches_nothing_says_so_and_no_line_of_zeros_per_source(t
     vault = tmp_path / "v"
     none = run("--vault", vault, "--home", home, "--project", "nonexistent")
     assert none.exit_code == 0
-    assert "No session matched the filters (project 'nonexistent'); `ccexport --dry-run`" in (
+    assert "No session matched the filters (project 'nonexistent'); `ccexport --vault" in (
         none.stdout
-    )  # (`ccexport sources` lists no project: review15 F7)
+    )
+    assert (
+        f"--home {home} --dry-run`" in none.stdout
+    )  # (this run's vault and home: cli6 M1)  # (`ccexport sources` lists no project: review15 F7)
     assert "0 found" not in none.stdout
     some = run("--vault", vault, "--home", home, "--project", "p1")
     assert "  claude-code: 1 found, 1 created" in some.stdout

@@ -506,8 +506,10 @@ def test_a_deleted_note_stays_deleted_is_reported_once_and_restore_brings_it_bac
     first = run("--vault", vault, "--home", home, "--json")
     doc = json.loads(first.stdout)
     assert doc["totals"]["deleted"] == 1 and doc["totals"]["created"] == 0
+    # (the command to paste acts on this vault and home: review40 M1)
     assert [w["message"] for w in doc["warnings"]] == [
-        "deleted in the vault; left deleted (`ccexport --restore` writes it again)"
+        f"deleted in the vault; left deleted (`ccexport --vault {vault} --home {home} "
+        "--restore` writes it again)"
     ]
     assert not victim.exists()
     index = "".join(p.read_text() for p in (vault / "AI Sessions").rglob("Projects*/**/*.md"))

@@ -136,7 +136,7 @@ def test_config_show_lines_up_every_value(tmp_path):
     a column right of every other."""
     shown = _run("config", "show", "--vault", tmp_path / "v")
     assert shown.exit_code == 0, shown.output
-    lines = shown.stdout.splitlines()
+    lines = shown.stdout.split("\n\n")[0].splitlines()  # (the rows: the files named follow)
     assert any(line.startswith("frontmatter.project_tag ") for line in lines)
     starts = {len(line) - len(line.split(" ", 1)[1].lstrip(" ")) for line in lines}
     assert len(starts) == 1, lines

@@ -177,7 +177,7 @@ def test_config_show_prints_each_value_as_toml_writes_it(tmp_path):
     result = runner.invoke(app, ["config", "show", "--vault", str(vault)])
     assert result.exit_code == 0, result.output
     rows = {}
-    for line in result.output.splitlines():
+    for line in result.output.split("\n\n")[0].splitlines():  # (the rows: the files follow)
         key, rest = line.split(None, 1)
         rows[key] = rest.rsplit(" from ", 1)[0].strip()
 
@@ -340,7 +340,8 @@ def test_config_show_prints_templates_and_paths_as_full_paths(tmp_path, monkeypa
     )
     result = runner.invoke(app, ["config", "show", "--vault", "v"])
     assert result.exit_code == 0, result.output
-    rows = {line.split(None, 1)[0]: line.split(None, 1)[1] for line in result.output.splitlines()}
+    table = result.output.split("\n\n")[0]  # (the rows: the files named follow)
+    rows = {line.split(None, 1)[0]: line.split(None, 1)[1] for line in table.splitlines()}
     templates = tomllib.loads("v = " + rows["templates"].rsplit(" from ", 1)[0])["v"]
     paths = tomllib.loads("v = " + rows["paths"].rsplit(" from ", 1)[0])["v"]
     assert templates == str(tmp_path / "v" / "Templates" / "mine")

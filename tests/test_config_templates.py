@@ -34,7 +34,7 @@ def frontmatter(note: bytes) -> dict:
 def shown(result) -> dict[str, tuple[object, str]]:
     """``config show``'s rows: each value as TOML reads what it prints ("-": not set)."""
     rows = {}
-    for line in result.output.splitlines():
+    for line in result.output.split("\n\n")[0].splitlines():  # (the files named follow)
         key, rest = line.split(None, 1)
         value, origin = rest.rsplit(" from ", 1)
         value = value.strip()

@@ -141,9 +141,8 @@ def test_a_project_on_a_vault_with_none_yet_is_pointed_to_a_dry_run(tmp_path):
     _home(home)
     first = run("--vault", vault, "--home", home, "--project", "zzzz")
     assert first.exit_code == 0 and "ccexport sources" not in first.stdout
-    assert "`ccexport --dry-run` without --project lists the notes a run would write" in (
-        first.stdout
-    )
+    dry_run = f"`ccexport --vault {vault} --home {home} --dry-run` without --project lists"
+    assert f"{dry_run} the notes a run would write" in first.stdout
 
 
 def test_a_known_project_left_out_by_another_filter_gets_no_project_hint(tmp_path):

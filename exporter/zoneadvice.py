@@ -1,0 +1,53 @@
+"""What a first export given ``--timezone`` says of the zone later runs use (review40 L5).
+
+The vault keeps the machine's zone from its first export (``zones``), whatever zone that
+run dated its notes in: a first ``ccexport --timezone America/New_York`` kept ``Etc/UTC``,
+and the next plain run wrote every note again, five hours earlier. The flag is for one run;
+a zone to keep is the ``timezone`` setting, so the run says where to put it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .config import VAULT_CONFIG, resolve
+from .zones import kept_zone, machine_zone_name, named_zone
+
+if TYPE_CHECKING:
+    from .config import Settings
+
+
+def first_zone_advice(settings: Settings, cli: dict[str, Any]) -> str:
+    """The summary's line for a run given ``--timezone`` into a vault that keeps no zone yet,
+    when a run without the flag would date the notes in another zone ("": none to say).
+    Asked before the run, which keeps the vault's zone."""
+    given = cli.get("timezone")
+    if not given or settings.vault is None:
+        return ""
+    vault = settings.vault.expanduser()
+    kept = kept_zone(vault)
+    if kept and named_zone(kept) is not None:  # not a first export: the vault has its zone
+        return ""
+    plain = resolve({**cli, "timezone": None})  # (a zone of the config files wins)
+    if plain.timezone:
+        later = plain.timezone
+        origin = plain.origin.get("timezone", "the config")
+        why, where = f"the timezone of your {origin}", "there"
+    else:
+        machine = machine_zone_name()
+        later = machine if machine and named_zone(machine) is not None else None
+        why = "this machine's zone, which the vault keeps from its first export"
+        where = f"in {vault / VAULT_CONFIG}"
+    if later == given:
+        return ""
+    dated = f"in {later} ({why})" if later else "in this machine's local time"
+    return (
+        f"Notes dated in {given} by --timezone; a run without it dates them {dated} and "
+        f'writes them all again: to keep {given}, put timezone = "{given}" {where}.'
+    )
+
+
+def advice_kept(advice: str, vault: Path, dry_run: bool) -> str:
+    """The advice, if the run made the vault (a run that found nothing makes none)."""
+    return advice if dry_run or vault.expanduser().is_dir() else ""

@@ -37,8 +37,9 @@ def test_a_first_round_that_finds_no_session_says_where_it_looked(tmp_path, monk
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Watching for changes")
     assert re.fullmatch(STAMP + "0 sessions found, 0 created, 0 updated, 0 unchanged", lines[1])
+    pasted = f"ccexport --vault {tmp_path / 'v'} --home {empty} sources"  # (this run's)
     assert lines[2:] == [
-        f"No sessions found under {empty} (is --home right?): `ccexport sources` lists where "
+        f"No sessions found under {empty} (is --home right?): `{pasted}` lists where "
         "each assistant's history was looked for.",
         "Stopped.",
     ]  # said once: the later rounds found nothing new to say

@@ -34,6 +34,9 @@ _SHORT = (
     r"(?:[^A-Za-z](?i:(pass|pwd))|[a-z](Pass|Pwd))"
     r"(?:[ \t]*(?::=|=>|=|:)[ \t]*|[ \t]+(?:is|was):?[ \t]*)"
 )
+# ``auth`` (``generic-secret``'s Docker form: ``auth=…``, ``auth: …``) after no word's
+# character, followed at once by ``=`` or ``:`` (``oauth=``, ``auth_mode=`` are no names).
+_AUTH = r"[^\w-](?i:(auth))[ \t]*[:=][ \t]*"
 # A bearer token's keyword and the space after it (``bearer-token``: ``bearer\s+…``).
 _BEARER = r"(?i:\b(bearer))[ \t]+"
 # A quote the name's item opens its value with (``api_key="``, escaped in JSON too).
@@ -56,7 +59,7 @@ class AssignedNames:
         options.encoding = re2.Options.Encoding.LATIN1
         options.max_mem = 16 << 20
         options.log_errors = False
-        named = f"(?i:({alternatives})){_GOES_ON}|{_SHORT}|{_BEARER}"
+        named = f"(?i:({alternatives})){_GOES_ON}|{_SHORT}|{_AUTH}|{_BEARER}"
         pattern = f"(?:{named})({_OPENS})({separator})"
         self._pattern: Any = re2.compile(pattern.encode("latin-1"), options)
 
@@ -66,9 +69,37 @@ class AssignedNames:
         ends."""
         pos = 0
         while (m := self._pattern.search(data, pos)) is not None:
-            name = next(g for g in range(1, 5) if m.start(g) >= 0)
-            yield Cut(m.start(5), m.end(6), "name", m.end(name))
-            pos = m.end(6)  # (the next item may end in a name too)
+            name = next(g for g in range(1, 6) if m.start(g) >= 0)
+            yield Cut(m.start(6), m.end(7), "name", m.end(name))
+            pos = m.end(7)  # (the next item may end in a name too)
+
+
+# A short password name (``pwd``, ``pass``) cut by a separator or more, after no letter, its
+# assignment following at once: ``["p", "wd=", "…"]``. (Long names: ``redact_cut``.)
+_SHORT_SPELLINGS = ("p|wd", "pw|d", "p|ass", "pa|ss", "pas|s")
+
+
+class CutShortNames:
+    """The short password names a list cuts (``separator``: a pattern of one)."""
+
+    def __init__(self, separator: str) -> None:
+        options = re2.Options()
+        options.encoding = re2.Options.Encoding.LATIN1
+        options.max_mem = 16 << 20
+        options.log_errors = False
+        cuts = "|".join(s.replace("|", f"({separator})(?:{separator})?") for s in _SHORT_SPELLINGS)
+        assigned = r"(?:[ \t]*(?::=|=>|=|:)|[ \t]+(?:is|was)[ \t:])"
+        pattern = rf"(?:[^A-Za-z\\]|\A)((?i:{cuts})){assigned}"
+        self._pattern: Any = re2.compile(pattern.encode("latin-1"), options)
+        self._groups = range(2, 2 + len(_SHORT_SPELLINGS))
+
+    def find(self, data: bytes) -> Iterator[Cut]:
+        """Each cut name in ``data``: a cut at its (first) separator."""
+        pos = 0
+        while (m := self._pattern.search(data, pos)) is not None:
+            cut = next(g for g in self._groups if m.start(g) >= 0)
+            yield Cut(m.start(cut), m.end(cut), "name", m.end(1))
+            pos = m.end(1)
 
 
 def value_items(data: bytes, after: int, separator: Any, most: int) -> list[tuple[int, int]]:

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 import re2
 
 from .redact_cut import NOTHING, Cut, CutKeywords
-from .redact_cut_names import NAMED_RULES, AssignedNames, value_items
+from .redact_cut_names import NAMED_RULES, AssignedNames, CutShortNames, value_items
+from .redact_cut_words import SPACED_RULES, SpacedItems, spaced_secrets
 from .redact_names import PLACEHOLDER
 
 if TYPE_CHECKING:
@@ -88,6 +89,10 @@ class SplitItems:
         # A name whole before its assignment's start, at an item's end (``"access_token="``).
         self._assigned = AssignedNames([n.encode() for n in names], _SEPARATOR)
         self._named_rules = frozenset(i for i, r in enumerate(rules) if r.id in NAMED_RULES)
+        self._short = CutShortNames(_SEPARATOR)  # (``["p", "wd=", "…"]``: in no spot)
+        # A command or a sentence whose words are the items (``["mysql", "-p…"]``).
+        self._spaced = SpacedItems(_SEPARATOR)
+        self._spaced_rules = frozenset(i for i, r in enumerate(rules) if r.id in SPACED_RULES)
 
     @cached_property
     def _pairs(self) -> Any:
@@ -107,9 +112,10 @@ class SplitItems:
     def may_cut(self, data: bytes) -> bool:
         """May ``data``, where the rules' prefilter found no keyword, hold one cut between
         two items of a list?"""
-        return (b'",' in data or b"'," in data) and next(
-            self._cuts.find(data, _separator()), None
-        ) is not None
+        return (b'",' in data or b"'," in data) and (
+            next(self._cuts.find(data, _separator()), None) is not None
+            or next(self._short.find(data), None) is not None
+        )
 
     def redact(self, data: bytes, spots: Spots, finds: Finds, counts: Counter[str] | None) -> bytes:
         """``data`` with every piece of each token that ``finds`` sees only with items
@@ -119,13 +125,15 @@ class SplitItems:
             return data
         # A keyword cut between two items is in no spot: looked for in the list itself.
         cuts = list(self._cuts.find(data, _separator()))
+        cuts += self._short.find(data)
         if not self._named_rules.isdisjoint(spots):  # (its keyword whole: a rule's spot)
             cuts += self._assigned.find(data)
-        if self.rules.isdisjoint(spots) and not cuts:
+        runs = [] if self._spaced_rules.isdisjoint(spots) else list(self._spaced.find(data))
+        if self.rules.isdisjoint(spots) and not cuts and not runs:
             return data
         pieces: list[bytes] = []
         last = 0
-        for parts, rule_id in self._pieces(data, finds, cuts):
+        for parts, rule_id in self._pieces(data, finds, cuts, runs):
             if parts[0][0] < last:
                 continue
             placeholder = PLACEHOLDER.format(rule_id).encode()
@@ -140,7 +148,7 @@ class SplitItems:
         return b"".join(pieces)
 
     def _pieces(
-        self, data: bytes, finds: Finds, cuts: list[Cut]
+        self, data: bytes, finds: Finds, cuts: list[Cut], runs: list[list[tuple[int, int]]]
     ) -> list[tuple[tuple[tuple[int, int], ...], str]]:
         """The pieces (their spans, one an item) of each token split across items, in order."""
         found: set[tuple[tuple[tuple[int, int], ...], str]] = set()
@@ -162,6 +170,8 @@ class SplitItems:
                 pairs.append((cut.cut, cut.after, cut.kind == "inner"))
         for cut, after, inner in pairs:
             found.update(self._pair(data, cut, after, inner, finds))
+        for run in runs:
+            found.update(((span,), rule_id) for span, rule_id in spaced_secrets(data, run, finds))
         return sorted(found)
 
     def _pair(

@@ -88,7 +88,7 @@ class CutShortNames:
         options.max_mem = 16 << 20
         options.log_errors = False
         cuts = "|".join(s.replace("|", f"({separator})(?:{separator})?") for s in _SHORT_SPELLINGS)
-        assigned = r"(?:[ \t]*(?::=|=>|=|:)|[ \t]+(?:is|was)[ \t:])"
+        assigned = r"(?:[ \t]*(?::=|=>|=|:)|[ \t]+(?:is|was)\b)"
         pattern = rf"(?:[^A-Za-z\\]|\A)((?i:{cuts})){assigned}"
         self._pattern: Any = re2.compile(pattern.encode("latin-1"), options)
         self._groups = range(2, 2 + len(_SHORT_SPELLINGS))

@@ -16,12 +16,13 @@ itself (``["password=", "'…'"]``).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 import re2
 
-from .redact_cut import NOTHING, Cut
+from .redact_cut import MARK_RE, NOTHING, Cut, Marked
 
 # After a name's keyword: the rest of its name, then an assignment's start (``=``, ``:``,
 # ``:=``, ``=>``, `` is``, `` was``) or spaces before one, up to the item's end.
@@ -74,32 +75,28 @@ class AssignedNames:
             pos = m.end(7)  # (the next item may end in a name too)
 
 
-# A short password name (``pwd``, ``pass``) cut by a separator or more, after no letter, its
+# A short password name (``pwd``, ``pass``) cut by a separator or two, after no letter, its
 # assignment following at once: ``["p", "wd=", "…"]``. (Long names: ``redact_cut``.)
 _SHORT_SPELLINGS = ("p|wd", "pw|d", "p|ass", "pa|ss", "pas|s")
+_MOST_SEPARATORS = 2  # (an empty item between the name's pieces: ``["p", "", "wd=", …]``)
 
 
 class CutShortNames:
-    """The short password names a list cuts (``separator``: a pattern of one)."""
+    """The short password names a list cuts: found in ``redact_cut``'s pass (a
+    ``MarkedFinder``), its separators each run one mark."""
 
-    def __init__(self, separator: str) -> None:
-        options = re2.Options()
-        options.encoding = re2.Options.Encoding.LATIN1
-        options.max_mem = 16 << 20
-        options.log_errors = False
-        cuts = "|".join(s.replace("|", f"({separator})(?:{separator})?") for s in _SHORT_SPELLINGS)
+    def marked_pattern(self) -> str:
+        cuts = "|".join(s.replace("|", MARK_RE) for s in _SHORT_SPELLINGS)
         assigned = r"(?:[ \t]*(?::=|=>|=|:)|[ \t]+(?:is|was)\b)"
-        pattern = rf"(?:[^A-Za-z\\]|\A)((?i:{cuts})){assigned}"
-        self._pattern: Any = re2.compile(pattern.encode("latin-1"), options)
-        self._groups = range(2, 2 + len(_SHORT_SPELLINGS))
+        return rf"(?:[^A-Za-z\\]|\A)((?i:{cuts})){assigned}"
 
-    def find(self, data: bytes) -> Iterator[Cut]:
-        """Each cut name in ``data``: a cut at its (first) separator."""
-        pos = 0
-        while (m := self._pattern.search(data, pos)) is not None:
-            cut = next(g for g in self._groups if m.start(g) >= 0)
-            yield Cut(m.start(cut), m.end(cut), "name", m.end(1))
-            pos = m.end(1)
+    def found(self, m: Any, marked: Marked) -> tuple[list[Cut], int]:
+        """A cut at the name's (first) separator, the name ending where ``m``'s does."""
+        i = bisect.bisect_left(marked.marks, m.start(1))  # (the mark inside the name)
+        if marked.runs[i] > _MOST_SEPARATORS:
+            return [], m.end(1)
+        cut, after = marked.spans[i]
+        return [Cut(cut, after, "name", marked.at(m.end(1)))], m.end(1)
 
 
 def value_items(data: bytes, after: int, separator: Any, most: int) -> list[tuple[int, int]]:

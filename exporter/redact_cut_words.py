@@ -17,6 +17,7 @@ from typing import Any
 
 import re2
 
+from .redact_cut import MARK_RE, Cut, Marked
 from .redact_names import MYSQL
 
 # The rules whose value the words before it name: command lines' flags, names' values.
@@ -30,9 +31,10 @@ _COMMANDS = (
     r"|oras|helm|az|curl|wget|mongo(?:sh|dump|restore|export|import|stat|top|files)?|twine"
 )
 # An item that starts such a reading: a client by name (or path, or as the item's first
-# word), or an assignment of its own (``["the", "password", "is", "…"]``), at a separator.
+# word), or an assignment of its own (``["the", "password", "is", "…"]``), between marks
+# (``redact_cut``: a run of separators; or the list's opening before its first item).
 _ANCHOR = (
-    r"(?:[^\"'\s,\\]*/)?(?:{commands})(?:\.exe)?(?:[ \t][^\"'\\\r\n]*)?"
+    r"(?:[^\"'\s,\\{mark}]*/)?(?:{commands})(?:\.exe)?(?:[ \t][^\"'\\\r\n{mark}]*)?"
     r"|(?i:is|was):?|:=|=>|=|:"
 )
 _STRING = re2.compile(rb"[^\"'\\\r\n]{0,300}")
@@ -41,29 +43,35 @@ _LONGEST = 2000  # bytes of a reading
 
 
 class SpacedItems:
-    """The runs of list items (``separator``: a pattern of one) worth reading spaced."""
+    """The runs of list items (``separator``: a pattern of one) worth reading spaced,
+    around the anchors found in ``redact_cut``'s pass (a ``MarkedFinder``)."""
 
     def __init__(self, separator: str) -> None:
         options = re2.Options()
         options.encoding = re2.Options.Encoding.LATIN1
         options.max_mem = 16 << 20
         options.log_errors = False
-        anchor = _ANCHOR.format(commands=_COMMANDS)
-        opens = "[\\[(,][ \\t]*\\\\{0,3}[\"']"  # (the list's first item)
-        pattern = f"(?:{separator}|{opens})({anchor})(?:{separator})"
-        self._anchors: Any = re2.compile(pattern.encode("latin-1"), options)
         self._separator: Any = re2.compile(separator.encode("latin-1"), options)
         self._before: Any = re2.compile(f"(?:{separator})\\z".encode("latin-1"), options)
 
-    def find(self, data: bytes) -> Iterator[list[tuple[int, int]]]:
-        """Each run of items around an anchor: their spans, in order (none twice)."""
-        pos, last_end = 0, -1
-        while (m := self._anchors.search(data, pos)) is not None:
-            pos = m.end(1)
-            if m.start(1) < last_end:
+    def marked_pattern(self) -> str:
+        anchor = _ANCHOR.format(commands=_COMMANDS, mark=MARK_RE)
+        opens = "[\\[(,][ \\t]*\\\\{0,3}[\"']"  # (the list's first item)
+        return f"(?:{MARK_RE}|{opens})({anchor}){MARK_RE}"
+
+    def found(self, m: Any, marked: Marked) -> tuple[list[Cut], int]:
+        """The anchor item ``m`` holds, as a cut of the kind ``words``."""
+        start, end = marked.at(m.start(1)), marked.at(m.end(1))
+        return [Cut(start, end, "words", end)], m.end(1)
+
+    def runs(self, data: bytes, anchors: list[Cut]) -> Iterator[list[tuple[int, int]]]:
+        """Each run of items around an anchor (in order): their spans (none twice)."""
+        last_end = -1
+        for anchor in anchors:
+            if anchor.cut < last_end:
                 continue  # (in the run just read)
-            items = self._before_items(data, m.start(1)) + [m.span(1)]
-            items += self._after_items(data, m.end(1))
+            items = self._before_items(data, anchor.cut) + [(anchor.cut, anchor.after)]
+            items += self._after_items(data, anchor.after)
             last_end = items[-1][1]
             if len(items) >= 2 and items[-1][1] - items[0][0] <= _LONGEST:
                 yield items

@@ -21,6 +21,7 @@ from .redact_cut import NOTHING, Cut, CutKeywords
 from .redact_cut_names import NAMED_RULES, AssignedNames, CutShortNames, value_items
 from .redact_cut_words import SPACED_RULES, SpacedItems, spaced_secrets
 from .redact_names import PLACEHOLDER
+from .redact_pieces import reads_random, short_chunk, word_like, wordish
 
 if TYPE_CHECKING:
     from .redact_keywords import Spots
@@ -36,10 +37,6 @@ _HALF = re2.compile(rb"[A-Za-z0-9_.+/~$:-]{1,300}")
 _LONGEST = 300  # characters of a token (its half read backwards, all of its items)
 # A token split over more items than this (a stream of one character a chunk) is not read.
 _MOST_ITEMS = 8
-_RANDOM_FROM = 8  # characters: a token's next item long enough to be told from a word
-# A short item of a word then digits or digits then a word: a version, a unit, a name
-# (``v2``, ``x64``, ``Win32``, ``utf8``, ``2FA``, ``64bit``), no chunk of a token.
-_VERSION_LIKE = re2.compile(rb"(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)[0-9]+|[0-9]+(?:[a-z]+|[A-Z]+)")
 # A whole string item of a list (a name and its value: ``key=…``, ``key: …``).
 _STRING = re2.compile(rb"[^\"'\\\r\n]{0,300}")
 # Rules whose keywords are no token's prefix: commands and names, addresses (a URL's
@@ -85,13 +82,14 @@ class SplitItems:
         self._prefixes = sorted({k for i in self.rules for k in rules[i].keywords})
         self._inner = sorted({k for r in rules if r.id in _INNER_WORDS for k in r.keywords})
         names = CutKeywords.name_words(k for r in rules if r.id in _NAMED for k in r.keywords)
-        self._cuts = CutKeywords(self._prefixes, self._inner, names)
+        # A command or a sentence whose words are the items (``["mysql", "-p…"]``); a short
+        # name cut (``["p", "wd=", "…"]``: in no spot). Both in the cut keywords' one pass.
+        self._spaced = SpacedItems(_SEPARATOR)
+        also = (CutShortNames(), self._spaced)
+        self._cuts = CutKeywords(self._prefixes, self._inner, names, also)
         # A name whole before its assignment's start, at an item's end (``"access_token="``).
         self._assigned = AssignedNames([n.encode() for n in names], _SEPARATOR)
         self._named_rules = frozenset(i for i, r in enumerate(rules) if r.id in NAMED_RULES)
-        self._short = CutShortNames(_SEPARATOR)  # (``["p", "wd=", "…"]``: in no spot)
-        # A command or a sentence whose words are the items (``["mysql", "-p…"]``).
-        self._spaced = SpacedItems(_SEPARATOR)
         self._spaced_rules = frozenset(i for i, r in enumerate(rules) if r.id in SPACED_RULES)
 
     @cached_property
@@ -112,9 +110,8 @@ class SplitItems:
     def may_cut(self, data: bytes) -> bool:
         """May ``data``, where the rules' prefilter found no keyword, hold one cut between
         two items of a list?"""
-        return (b'",' in data or b"'," in data) and (
-            next(self._cuts.find(data, _separator()), None) is not None
-            or next(self._short.find(data), None) is not None
+        return (b'",' in data or b"'," in data) and any(
+            cut.kind != "words" for cut in self._cuts.find(data, _separator())
         )
 
     def redact(self, data: bytes, spots: Spots, finds: Finds, counts: Counter[str] | None) -> bytes:
@@ -125,10 +122,12 @@ class SplitItems:
             return data
         # A keyword cut between two items is in no spot: looked for in the list itself.
         cuts = list(self._cuts.find(data, _separator()))
-        cuts += self._short.find(data)
+        anchors = [cut for cut in cuts if cut.kind == "words"]
+        cuts = [cut for cut in cuts if cut.kind != "words"]
         if not self._named_rules.isdisjoint(spots):  # (its keyword whole: a rule's spot)
             cuts += self._assigned.find(data)
-        runs = [] if self._spaced_rules.isdisjoint(spots) else list(self._spaced.find(data))
+        spaced = anchors and not self._spaced_rules.isdisjoint(spots)
+        runs = list(self._spaced.runs(data, anchors)) if spaced else []
         if self.rules.isdisjoint(spots) and not cuts and not runs:
             return data
         pieces: list[bytes] = []
@@ -238,8 +237,8 @@ def _named_in(
             taken = _taken(items, offsets, at, at + len(secret))
             # (A value of several items, one of them a word, a name or a version, is words
             # joined: ``value``, ``anTokens`` ``v2``; of one, a word.)
-            wordish = _wordish if len(taken) > 1 else _word_like
-            if taken and not any(wordish(data[a:b]) for a, b in taken):
+            reads_as_word = wordish if len(taken) > 1 else word_like
+            if taken and not any(reads_as_word(data[a:b]) for a, b in taken):
                 out.append((tuple(taken), rule_id))
     return out
 
@@ -271,14 +270,14 @@ def _across(
             if len(taken) < 2:
                 continue  # (in one item: the rules' own pass finds it)
             # Items of words alone (``["sk_test_", "start", "Stripe"]``) are no token's pieces.
-            if all(_wordish(data[a:b]) for a, b in taken):
+            if all(wordish(data[a:b]) for a, b in taken):
                 continue
             # A token of no fixed length (``sk_live_…``) whole without its last piece would
             # take the next item's word too: it goes on there only when that reads as a body.
             shorter = b"".join(data[a:b] for a, b in taken[:-1])
             if any(found == shorter for found, _ in finds(shorter)):
                 last_piece = data[taken[-1][0] : taken[-1][1]]
-                if not (_reads_random(last_piece) or _short_chunk(last_piece)):
+                if not (reads_random(last_piece) or short_chunk(last_piece)):
                     continue
             out.append((tuple(taken), rule_id))
     return out
@@ -349,64 +348,6 @@ def _items_before(data: bytes, pos: int) -> list[tuple[int, int]]:
         total += piece.end()
         pos = cut - piece.end()
     return items
-
-
-def _reads_random(piece: bytes) -> bool:
-    """Does ``piece`` (what a token's next item gives it) read as a random body rather than
-    a word: long enough, of letters and digits mixed?"""
-    kinds = sum(
-        any(c in piece for c in chars)
-        for chars in (b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"0123456789")
-    )
-    return (
-        len(piece) >= _RANDOM_FROM and kinds >= 2 and not (_word_like(piece) or _camel_case(piece))
-    )
-
-
-def _short_chunk(piece: bytes) -> bool:
-    """Is ``piece``, shorter than a body's chunk, still no word: three characters or more
-    of letters and digits mixed in no word's way (``Zq3``, ``8vXc``; not ``v2``, ``x64``,
-    ``utf8``, ``2FA``, ``README``)?"""
-    kinds = sum(
-        any(c in piece for c in chars)
-        for chars in (b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"0123456789")
-    )
-    return (
-        3 <= len(piece) < _RANDOM_FROM
-        and piece.isalnum()
-        and kinds >= 2
-        and not _version_like(piece)
-        and not (_word_like(piece) or _camel_case(piece))
-    )
-
-
-def _wordish(piece: bytes) -> bool:
-    """Is ``piece`` a word, a camelCase name or a short version (``v2``)?"""
-    return _word_like(piece) or _camel_case(piece) or _version_like(piece)
-
-
-def _version_like(piece: bytes) -> bool:
-    """Is ``piece`` a short word of a version or a unit (``v2``, ``x64``, ``utf8``)?"""
-    return len(piece) < _RANDOM_FROM and _VERSION_LIKE.fullmatch(piece) is not None
-
-
-def _camel_case(piece: bytes) -> bool:
-    """Is ``piece`` a word of words in camelCase (``TypeError``, ``getValue``): letters, each
-    capital followed by a small one?"""
-    return piece.isalpha() and all(
-        piece[i + 1 : i + 2].islower() for i in range(len(piece)) if piece[i : i + 1].isupper()
-    )
-
-
-def _word_like(piece: bytes) -> bool:
-    """Is ``piece`` made of words (``start``, ``Stripe``, ``README.md``, ``sk_test_``): each
-    part between ``.``, ``_``, ``-``, ``/`` all letters, in one case or capitalized? (A
-    random chunk of a token seldom is, and all of one's pieces hardly ever.)"""
-    parts = piece.replace(b"_", b".").replace(b"-", b".").replace(b"/", b".").split(b".")
-    return all(
-        not part or (part.isalpha() and (part.islower() or part.isupper() or part.istitle()))
-        for part in parts
-    )
 
 
 @lru_cache(maxsize=1)

@@ -104,12 +104,16 @@ def spaced_secrets(
     data: bytes, items: list[tuple[int, int]], finds: Any
 ) -> list[tuple[tuple[int, int], str]]:
     """The secrets of ``SPACED_RULES`` that ``finds`` sees in the ``items`` joined by
-    spaces, each inside one item: its span in ``data``, its rule's id."""
-    joined = b" ".join(data[a:b] for a, b in items)
-    starts, at = [], 0
-    for a, b in items:
+    spaces (none after a user's name and ``:`` after curl's ``-u``: a ``user:password``
+    the list cuts), each inside one item: its span in ``data``, its rule's id."""
+    words = [data[a:b] for a, b in items]
+    pieces, starts, at = [], [], 0
+    for n, word in enumerate(words):
+        glued = n + 1 < len(words) and _cut_user(words[n - 1] if n else b"", word, words[n + 1])
+        pieces.append(word if glued or n + 1 == len(words) else word + b" ")
         starts.append(at)
-        at += b - a + 1
+        at += len(pieces[-1])
+    joined = b"".join(pieces)
     out = []
     for secret, rule_id in finds(joined):
         if rule_id not in SPACED_RULES or not secret:
@@ -122,3 +126,20 @@ def spaced_secrets(
                 out.append(((a + at - starts[n], a + at - starts[n] + len(secret)), rule_id))
             at = joined.find(secret, at + 1)
     return out
+
+
+# curl's user given with ``-u``/``--user``, its ``:`` ending the item (``["-u", "me:", "…"]``,
+# ``["--user=me:", "…"]``): read with the next item glued, as ``curl -u me:…`` is.
+_USER_FLAG = re2.compile(rb"-u|--user")
+_USER = re2.compile(rb"[^\s:\"'@]{1,100}:")
+_FLAG_AND_USER = re2.compile(rb"(?:.*[ \t])?(?:-u|--user)(?:[ \t]+|=)[^\s:\"'@]{1,100}:")
+
+
+def _cut_user(before: bytes, item: bytes, after: bytes) -> bool:
+    """Is ``item`` a user's name and ``:`` for curl's ``-u`` (the item ``before`` it, or
+    its own start) whose password is the item ``after`` (not an option: ``-…``)?"""
+    if not item.endswith(b":") or not after or after.startswith(b"-"):
+        return False
+    if _FLAG_AND_USER.fullmatch(item) is not None:
+        return True
+    return _USER_FLAG.fullmatch(before) is not None and _USER.fullmatch(item) is not None

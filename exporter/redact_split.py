@@ -63,6 +63,8 @@ _NAMED = frozenset({"generic-password", "generic-secret"})
 _NAME_REACH = 64  # bytes from a cut name's end to its value's start
 # An assignment after a name (as the generic rules read one): ``=``, ``:``, ``is``, ``was``.
 _ASSIGNS = re2.compile(rb"[=:]|[ \t](?:is|was)[ \t]")
+# An item that is an assignment alone (``["password", "=", "…"]``: words, one an item).
+_ASSIGNMENT_ITEM = re2.compile(rb"[ \t]*(?::=|=>|=|:|is:?|was:?)[ \t]*")
 # An item that ends in ``is`` or ``was`` (as the generic rules assign with them).
 _ENDS_ASSIGNING = re2.compile(rb"[ \t](?:is|was):?\z")
 # The rules over a text: each secret they find in it, as bytes, with its rule's id.
@@ -171,7 +173,9 @@ class SplitItems:
             found.update(self._pair(data, cut, after, inner, finds))
         for run in runs:
             found.update(((span,), rule_id) for span, rule_id in spaced_secrets(data, run, finds))
-        return sorted(found)
+        # (Where two begin at the same place, the wider first: a value of several items
+        # over the reading of words that takes its first: ``["password", "=", "…", "…"]``.)
+        return sorted(found, key=lambda piece: (piece[0][0][0], -piece[0][-1][1], piece))
 
     def _pair(
         self, data: bytes, cut: int, after: int, inner: bool, finds: Finds
@@ -239,8 +243,21 @@ def _named_in(
             # joined: ``value``, ``anTokens`` ``v2``; of one, a word.)
             reads_as_word = wordish if len(taken) > 1 else word_like
             if taken and not any(reads_as_word(data[a:b]) for a, b in taken):
-                out.append((tuple(taken), rule_id))
+                if not _numbers_as_words(data, items, taken):
+                    out.append((tuple(taken), rule_id))
     return out
+
+
+def _numbers_as_words(
+    data: bytes, items: list[tuple[int, int]], taken: list[tuple[int, int]]
+) -> bool:
+    """Is a value of several items numbers after an assignment that is an item of its own
+    (``["password", "=", "2222", "3306"]``): words, as ``password = 2222 3306`` reads (a
+    password's name then a port), not one number cut in pieces?"""
+    if len(taken) < 2 or not all(data[a:b].isdigit() for a, b in taken):
+        return False
+    first = next(n for n, (a, b) in enumerate(items) if a <= taken[0][0] < b)
+    return first > 0 and _ASSIGNMENT_ITEM.fullmatch(data[slice(*items[first - 1])]) is not None
 
 
 def _read_once(finds: Finds) -> Finds:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from secret_values import secret_values
 
@@ -92,6 +92,8 @@ _WORDS = st.sampled_from(
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_WORDS, min_size=2, max_size=8))
+@example(["password", "=", "2222", "2222"])  # (secrets11: glued, ``password=22222222``)
+@example(["password", ":", "3306", "2222", "main"])
 def test_lists_of_ordinary_words_and_argv_are_never_changed(items):
     # (a list whose words written out the rules themselves redact is read as that form is)
     assume(redactor().text(" ".join(items)) == " ".join(items))
@@ -131,3 +133,59 @@ def test_every_leftover_shape_with_a_secret_value_is_redacted(shape):
     # (only the shapes whose whole form, the items written out, the rules take)
     assume(value not in redactor().text(whole))
     assert value not in redactor().text(_args(items)), items
+
+
+def test_curls_user_and_password_cut_after_the_colon_go_as_the_whole_form_does():
+    """``["curl", "-u", "me:", V]`` is read as ``curl -u me:V`` (secrets11); what that
+    form keeps (a URL, an option after the user) the list keeps too."""
+    for items in (
+        ["curl", "-u", "me:", _VALUE],
+        ["curl", "--user", "me:", _VALUE, "https://example.org"],
+        ["curl", "--user=me:", _VALUE],
+        ["curl", "-s", "-u me:", _VALUE],
+    ):
+        whole = " ".join(items).replace(": ", ":").replace("me:" + " ", "me:")
+        assert _VALUE not in redactor().text(whole), whole  # (the rules' own form)
+        assert redactor().text(_args(items)) == _args(
+            [i if i != _VALUE else "[REDACTED:curl-user-password]" for i in items]
+        ), items
+    for items in (
+        ["curl", "-u", "me:", "https://example.com/x"],
+        ["curl", "-u", "me:", "--verbose", "https://example.com/x"],
+        ["curl", "-u", "me", "https://example.com/x"],
+        ["curl", "-H", "Accept:", "text/plain"],
+    ):
+        assert redactor().text(_args(items)) == _args(items), items
+
+
+def test_auth_and_its_assignment_as_items_go_as_their_whole_forms_do():
+    """``auth=V`` (a Docker config's form) is redacted whole and as ``["auth=", V]``;
+    ``auth = V`` whole is not (``auth`` is no password's name of its own), nor is
+    ``["auth", "=", V]``, read as those words."""
+    for whole, items in (
+        (f"auth={_VALUE}", ["auth=", _VALUE]),
+        (f"auth:{_VALUE}", ["auth:", _VALUE]),
+    ):
+        assert _VALUE not in redactor().text(whole)
+        assert _VALUE not in redactor().text(_args(items)), items
+    for whole, items in (
+        (f"auth = {_VALUE}", ["auth", "=", _VALUE]),
+        (f"auth : {_VALUE}", ["auth", ":", _VALUE]),
+    ):
+        assert redactor().text(whole) == whole
+        assert redactor().text(_args(items)) == _args(items), items
+
+
+def test_numbers_after_an_assignment_of_its_own_are_words_not_a_password_cut():
+    """secrets11: ``["password", "=", "2222", "3306"]`` read glued was ``password=22223306``
+    (a password of 8 digits); as words, ``password = 2222 3306``, as the whole form, it is
+    none. Numbers after an assignment that ends its own item go on being read glued, and
+    a random value of several items after a lone ``=`` still goes."""
+    for items in (["password", "=", "2222", "2222"], ["password", ":", "1234", "5678"]):
+        assert redactor().text(_args(items)) == _args(items), items
+    assert redactor().text(_args(["password=", "2222", "3306"])) == _args(
+        ["password=", "[REDACTED:generic-password]", "[REDACTED:generic-password]"]
+    )
+    half = len(_VALUE) // 2
+    redacted = redactor().text(_args(["password", "=", _VALUE[:half], _VALUE[half:]]))
+    assert _VALUE[:half] not in redacted and _VALUE[half:] not in redacted

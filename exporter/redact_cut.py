@@ -52,11 +52,17 @@ class Marked:
     marks: list[int]  # where each mark stands in ``text``
     spans: list[tuple[int, int]]  # each mark's first separator in the text it was made from
     taken: list[int]  # the bytes the marks before each one stand for past one each
-    runs: list[int]  # how many separators each mark stands for
+    firsts: list[int]  # each mark's first separator: its number among all of them
+    separators: int  # how many there are
 
     def at(self, pos: int) -> int:
         """Where ``pos`` of the marked text (at no mark) stands in the text."""
         return pos + self.taken[bisect.bisect_left(self.marks, pos)]
+
+    def run(self, i: int) -> int:
+        """How many separators the mark ``i`` stands for."""
+        ends = self.firsts[i + 1] if i + 1 < len(self.firsts) else self.separators
+        return ends - self.firsts[i]
 
 
 class MarkedFinder(Protocol):
@@ -68,6 +74,10 @@ class MarkedFinder(Protocol):
 
     def found(self, m: Any, marked: Marked) -> tuple[list[Cut], int]:
         """The cuts of its match ``m`` and where its own search would go on."""
+        ...
+
+    def first_bytes(self) -> frozenset[int]:
+        """The bytes a match of its pattern may begin with (past the text's start)."""
         ...
 
 
@@ -127,19 +137,28 @@ class CutKeywords:
         # first place it matches at, past its last match), so none hides another.
         goes_on, pos = [0] * len(searches), 0
         while (m := anywhere.search(marked.text, pos)) is not None:
-            start = m.start()
-            for n, (pattern, found) in enumerate(searches):
-                if goes_on[n] <= start and (own := pattern.match(marked.text, start)):
+            start, first = m.start(), marked.text[m.start()]
+            for n, (pattern, found, firsts) in enumerate(searches):
+                if goes_on[n] > start or (start and first not in firsts):
+                    continue  # (a match of its own search cannot begin here)
+                if n == 0:  # (the keywords' pattern comes first in ``anywhere``: ``m`` is its)
+                    own = m if any(m.start(g) >= 0 for g in (1, 2, 3)) else None
+                else:
+                    own = pattern.match(marked.text, start)
+                if own:
                     cuts, goes_on[n] = found(own, marked)
                     yield from cuts
             pos = start + 1
 
-    def _searches(self) -> tuple[Any, list[tuple[Any, Any]]]:
+    def _searches(self) -> tuple[Any, list[tuple[Any, Any, frozenset[int]]]]:
         """One pattern for the keywords' cuts and each finder's; and each one's own, with
         what reads its matches."""
         if not hasattr(self, "_all"):
-            searches = [(self._pattern(), self._found)]
-            searches += [(_compiled(f.marked_pattern()), f.found) for f in self._also]
+            firsts = frozenset(c for w in self._kinds for c in w[:1].lower() + w[:1].upper())
+            searches = [(self._pattern(), self._found, firsts)]
+            searches += [
+                (_compiled(f.marked_pattern()), f.found, f.first_bytes()) for f in self._also
+            ]
             patterns = [self._source] + [f.marked_pattern() for f in self._also]
             anywhere = _compiled("|".join(f"(?:{p})" for p in patterns))
             self._all = (anywhere if self._also else self._pattern(), searches)
@@ -190,9 +209,8 @@ def _marked(data: bytes, separator: Any) -> Marked | None:
             first.append(n)
         last = b
     pieces.append(data[last:])
-    runs = [b - a for a, b in zip(first, [*first[1:], len(spans)], strict=True)]
     marks = [spans[n][0] - taken[i] for i, n in enumerate(first)]  # where each mark stands
-    return Marked(_MARK.join(pieces), marks, [spans[n] for n in first], taken, runs)
+    return Marked(_MARK.join(pieces), marks, [spans[n] for n in first], taken, first, len(spans))
 
 
 def _compiled(pattern: str) -> Any:

@@ -78,6 +78,7 @@ class AssignedNames:
 # A short password name (``pwd``, ``pass``) cut by a separator or two, after no letter, its
 # assignment following at once: ``["p", "wd=", "…"]``. (Long names: ``redact_cut``.)
 _SHORT_SPELLINGS = ("p|wd", "pw|d", "p|ass", "pa|ss", "pas|s")
+_LETTERS_AND_BACKSLASH = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz\\"
 _MOST_SEPARATORS = 2  # (an empty item between the name's pieces: ``["p", "", "wd=", …]``)
 
 
@@ -90,10 +91,13 @@ class CutShortNames:
         assigned = r"(?:[ \t]*(?::=|=>|=|:)|[ \t]+(?:is|was)\b)"
         return rf"(?:[^A-Za-z\\]|\A)((?i:{cuts})){assigned}"
 
+    def first_bytes(self) -> frozenset[int]:
+        return frozenset(range(256)) - frozenset(_LETTERS_AND_BACKSLASH)
+
     def found(self, m: Any, marked: Marked) -> tuple[list[Cut], int]:
         """A cut at the name's (first) separator, the name ending where ``m``'s does."""
         i = bisect.bisect_left(marked.marks, m.start(1))  # (the mark inside the name)
-        if marked.runs[i] > _MOST_SEPARATORS:
+        if marked.run(i) > _MOST_SEPARATORS:
             return [], m.end(1)
         cut, after = marked.spans[i]
         return [Cut(cut, after, "name", marked.at(m.end(1)))], m.end(1)

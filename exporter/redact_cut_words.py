@@ -59,6 +59,9 @@ class SpacedItems:
         opens = "[\\[(,][ \\t]*\\\\{0,3}[\"']"  # (the list's first item)
         return f"(?:{MARK_RE}|{opens})({anchor}){MARK_RE}"
 
+    def first_bytes(self) -> frozenset[int]:
+        return frozenset(b"\0[(,")
+
     def found(self, m: Any, marked: Marked) -> tuple[list[Cut], int]:
         """The anchor item ``m`` holds, as a cut of the kind ``words``."""
         start, end = marked.at(m.start(1)), marked.at(m.end(1))

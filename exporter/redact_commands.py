@@ -28,6 +28,13 @@ _LINE = (
 )
 CLIENT_LINE = "(?:" + _LINE.format(clients="?:" + _CLIENTS) + ")"
 _CLIENT_LINE = re.compile(_LINE.format(clients=_CLIENTS))
+# MySQL's ``-p`` with a space asks for the password and takes the next word as a database;
+# a word there as random as a key (the ``secret-flag`` rule's judgement) is a password
+# given on the line all the same, as after ``--password`` (RE2; ``-P`` is the port).
+MYSQL_ASKS = (
+    r"(?:^|[\s;&|(`\"'])(?:[^\s;&|(`\"']*/)?" + MYSQL
+    + r"(?:[ \t]+[^\s|;&<>()]+){0,30}?[ \t]+(?-i:-p)[ \t]+"
+)  # fmt: skip
 _MYSQL = re.compile(MYSQL)
 # The password's flag that ends what a ``secret-flag`` match holds before its value.
 _PASSWORD_FLAG = re.compile(r"(?i)--(?:[a-z0-9]+-){0,3}(?:password|passwd|pass)(=|\s+)[\"']?\Z")

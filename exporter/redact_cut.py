@@ -4,15 +4,19 @@
 The list is read with its separators taken out; a keyword found there across a separator is
 where two items may join into a secret. ``redact_split`` then reads those items joined as it
 does a token whose prefix ends an item.
+
+Other finders of what a list's items hold between them (a short name cut, an item a
+list's words are read around) ride on the same pass (``also``): each is found as its own
+search of the marked text would find it, in one read of it.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import re2
 
@@ -29,7 +33,9 @@ _NAME_WORD = re.compile(r"[A-Za-z][A-Za-z_-]{4,}")
 class Cut:
     """A keyword cut by the separator at ``cut``..``after`` (bytes of the text), in which
     ``kind`` of rule: ``prefix`` (a token begins with it), ``inner`` (it stands inside or
-    at the end of a token), ``name`` (a generic rule's name: its value follows)."""
+    at the end of a token), ``name`` (a generic rule's name: its value follows); or
+    ``words``: an item at ``cut``..``after`` the list's words are read around
+    (``redact_cut_words``)."""
 
     cut: int
     after: int
@@ -37,10 +43,56 @@ class Cut:
     end: int  # where the keyword ends in the text
 
 
-class CutKeywords:
-    """The keywords of the rules a list may split, found cut between items."""
+@dataclass(frozen=True)
+class Marked:
+    """A text with each run of separators one mark (separators that touch have an empty
+    item between them: ``["pass", "", "word=…"]``)."""
 
-    def __init__(self, prefixes: Iterable[str], inner: Iterable[str], names: Iterable[str]) -> None:
+    text: bytes
+    marks: list[int]  # where each mark stands in ``text``
+    spans: list[tuple[int, int]]  # each mark's first separator in the text it was made from
+    taken: list[int]  # the bytes the marks before each one stand for past one each
+    firsts: list[int]  # each mark's first separator: its number among all of them
+    separators: int  # how many there are
+
+    def at(self, pos: int) -> int:
+        """Where ``pos`` of the marked text (at no mark) stands in the text."""
+        return pos + self.taken[bisect.bisect_left(self.marks, pos)]
+
+    def run(self, i: int) -> int:
+        """How many separators the mark ``i`` stands for."""
+        ends = self.firsts[i + 1] if i + 1 < len(self.firsts) else self.separators
+        return ends - self.firsts[i]
+
+
+class MarkedFinder(Protocol):
+    """A search of a marked text that rides on the cut keywords' one pass."""
+
+    def marked_pattern(self) -> str:
+        """Its pattern over a marked text (``MARK_RE`` for a mark; RE2, as Latin-1)."""
+        ...
+
+    def found(self, m: Any, marked: Marked) -> tuple[list[Cut], int]:
+        """The cuts of its match ``m`` and where its own search would go on."""
+        ...
+
+    def first_bytes(self) -> frozenset[int]:
+        """The bytes a match of its pattern may begin with (past the text's start)."""
+        ...
+
+
+class CutKeywords:
+    """The keywords of the rules a list may split, found cut between items (and what the
+    finders ``also`` find, in the same pass)."""
+
+    def __init__(
+        self,
+        prefixes: Iterable[str],
+        inner: Iterable[str],
+        names: Iterable[str],
+        also: Sequence[MarkedFinder] = (),
+    ) -> None:
+        self._also = tuple(also)
         self._kinds: dict[bytes, str] = {}
         for kind, words in (("name", names), ("inner", inner), ("prefix", prefixes)):
             for word in words:
@@ -66,53 +118,66 @@ class CutKeywords:
             goes_on = "|".join(re2.escape(w.decode()) for w in names) or NOTHING
             named = (
                 f"|(?i:({'|'.join(folded) or NOTHING}))"
-                f"|(?i:({goes_on}))[A-Za-z0-9_-]{{0,24}}{_MARK_RE}"
+                f"|(?i:({goes_on}))[A-Za-z0-9_-]{{0,24}}{MARK_RE}"
             )
-            options = re2.Options()
-            options.encoding = re2.Options.Encoding.LATIN1
-            options.max_mem = 64 << 20
-            options.log_errors = False
-            self._compiled = re2.compile(
-                f"({'|'.join(cut) or NOTHING}){named}".encode("latin-1"), options
-            )
-            self._compiled_names = re2.compile(f"({NOTHING}){named}".encode("latin-1"), options)
+            self._source = f"({'|'.join(cut) or NOTHING}){named}"
+            self._compiled = _compiled(self._source)
+            self._compiled_names = _compiled(f"({NOTHING}){named}")
         return self._compiled_names if names_only else self._compiled
 
     def find(self, data: bytes, separator: Any) -> Iterator[Cut]:
         """Each keyword in ``data`` that a separator (``separator``, a compiled pattern)
-        cuts, in order."""
-        spans = [m.span() for m in separator.finditer(data)]
-        if not spans:
+        cuts, and what the finders ``also`` find, in order of where each match begins."""
+        marked = _marked(data, separator)
+        if marked is None:
             return
-        # The text with each run of separators one mark (separators that touch have an empty
-        # item between them: ``["pass", "", "word=…"]``), the bytes each mark stands for past
-        # one, and each mark's first separator (the one a cut names, as the items' own do).
-        pieces, taken, first, last = [], [0], [], -1
-        for n, (a, b) in enumerate(spans):
-            if a == last:  # (touching the one before: the same mark)
-                taken[-1] += b - a
-            else:
-                pieces.append(data[max(last, 0) : a])
-                taken.append(taken[-1] + b - a - 1)
-                first.append(n)
-            last = b
-        pieces.append(data[last:])
-        marked = _MARK.join(pieces)
-        spans = [spans[n] for n in first]
-        marks = [a - taken[i] for i, (a, _) in enumerate(spans)]  # where each mark stands
-        pattern, pos = self._pattern(), 0
-        while (m := pattern.search(marked, pos)) is not None:
-            pos = m.end()
-            yield self._cut(m, marks, spans, taken)
-            if m.group(1) is not None:
-                # A name may begin inside a prefix cut too (``["and", "a", "pi_key=…"]``:
-                # ``dapi`` first); the search goes on past the prefix, so it is read here.
-                inner = self._pattern(names_only=True).search(marked, m.start() + 1)
-                if inner is not None and inner.start() < m.end():
-                    yield self._cut(inner, marks, spans, taken)
+        anywhere, searches = self._searches()
+        # One search for any of them; at each place one matches, each whose own search
+        # would have gone on to there tries its own pattern (as its own search would: the
+        # first place it matches at, past its last match), so none hides another.
+        goes_on, pos = [0] * len(searches), 0
+        while (m := anywhere.search(marked.text, pos)) is not None:
+            start, first = m.start(), marked.text[m.start()]
+            for n, (pattern, found, firsts) in enumerate(searches):
+                if goes_on[n] > start or (start and first not in firsts):
+                    continue  # (a match of its own search cannot begin here)
+                if n == 0:  # (the keywords' pattern comes first in ``anywhere``: ``m`` is its)
+                    own = m if any(m.start(g) >= 0 for g in (1, 2, 3)) else None
+                else:
+                    own = pattern.match(marked.text, start)
+                if own:
+                    cuts, goes_on[n] = found(own, marked)
+                    yield from cuts
+            pos = start + 1
 
-    def _cut(self, m: Any, marks: list[int], spans: list[tuple[int, int]], taken: list[int]) -> Cut:
+    def _searches(self) -> tuple[Any, list[tuple[Any, Any, frozenset[int]]]]:
+        """One pattern for the keywords' cuts and each finder's; and each one's own, with
+        what reads its matches."""
+        if not hasattr(self, "_all"):
+            firsts = frozenset(c for w in self._kinds for c in w[:1].lower() + w[:1].upper())
+            searches = [(self._pattern(), self._found, firsts)]
+            searches += [
+                (_compiled(f.marked_pattern()), f.found, f.first_bytes()) for f in self._also
+            ]
+            patterns = [self._source] + [f.marked_pattern() for f in self._also]
+            anywhere = _compiled("|".join(f"(?:{p})" for p in patterns))
+            self._all = (anywhere if self._also else self._pattern(), searches)
+        return self._all
+
+    def _found(self, m: Any, marked: Marked) -> tuple[list[Cut], int]:
+        """The cut of a match ``m`` of the keywords' pattern, and one of a name that begins
+        inside a prefix cut (``["and", "a", "pi_key=…"]``: ``dapi`` first; the search goes
+        on past the prefix, so it is read here)."""
+        cuts = [self._cut(m, marked)]
+        if m.group(1) is not None:
+            inner = self._pattern(names_only=True).search(marked.text, m.start() + 1)
+            if inner is not None and inner.start() < m.end():
+                cuts.append(self._cut(inner, marked))
+        return cuts, m.end()
+
+    def _cut(self, m: Any, marked: Marked) -> Cut:
         """The cut a match ``m`` of the marked text stands for in the text."""
+        marks, spans, taken = marked.marks, marked.spans, marked.taken
         if m.group(3) is not None:  # a name whole, going on up to the next item
             end = m.end(3)
             i = bisect.bisect_left(marks, m.end() - 1)
@@ -127,9 +192,38 @@ class CutKeywords:
         return Cut(spans[i][0], spans[i][1], kind, end + taken[inside])
 
 
+def _marked(data: bytes, separator: Any) -> Marked | None:
+    """``data`` with each run of separators (``separator``) one mark; None if it has none."""
+    spans = [m.span() for m in separator.finditer(data)]
+    if not spans:
+        return None
+    # The bytes each mark stands for past one, and each mark's first separator (the one a
+    # cut names, as the items' own do).
+    pieces, taken, first, last = [], [0], [], -1
+    for n, (a, b) in enumerate(spans):
+        if a == last:  # (touching the one before: the same mark)
+            taken[-1] += b - a
+        else:
+            pieces.append(data[max(last, 0) : a])
+            taken.append(taken[-1] + b - a - 1)
+            first.append(n)
+        last = b
+    pieces.append(data[last:])
+    marks = [spans[n][0] - taken[i] for i, n in enumerate(first)]  # where each mark stands
+    return Marked(_MARK.join(pieces), marks, [spans[n] for n in first], taken, first, len(spans))
+
+
+def _compiled(pattern: str) -> Any:
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    options.max_mem = 64 << 20
+    options.log_errors = False
+    return re2.compile(pattern.encode("latin-1"), options)
+
+
 # A separator as the cut search reads it: a byte no keyword holds.
 _MARK = b"\0"
-_MARK_RE = "\\x00"
+MARK_RE = "\\x00"
 
 
 def _cut_spellings(word: bytes) -> str:
@@ -138,6 +232,6 @@ def _cut_spellings(word: bytes) -> str:
     chars = [re2.escape(chr(c)) for c in word]
     spelled = []
     for first in range(1, len(chars)):
-        rest = f"(?:{_MARK_RE})?".join(chars[first:])
-        spelled.append("".join(chars[:first]) + _MARK_RE + rest)
+        rest = f"(?:{MARK_RE})?".join(chars[first:])
+        spelled.append("".join(chars[:first]) + MARK_RE + rest)
     return "|".join(spelled) or NOTHING

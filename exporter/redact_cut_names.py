@@ -16,12 +16,13 @@ itself (``["password=", "'…'"]``).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 import re2
 
-from .redact_cut import NOTHING, Cut
+from .redact_cut import MARK_RE, NOTHING, Cut, Marked
 
 # After a name's keyword: the rest of its name, then an assignment's start (``=``, ``:``,
 # ``:=``, ``=>``, `` is``, `` was``) or spaces before one, up to the item's end.
@@ -34,6 +35,9 @@ _SHORT = (
     r"(?:[^A-Za-z](?i:(pass|pwd))|[a-z](Pass|Pwd))"
     r"(?:[ \t]*(?::=|=>|=|:)[ \t]*|[ \t]+(?:is|was):?[ \t]*)"
 )
+# ``auth`` (``generic-secret``'s Docker form: ``auth=…``, ``auth: …``) after no word's
+# character, followed at once by ``=`` or ``:`` (``oauth=``, ``auth_mode=`` are no names).
+_AUTH = r"[^\w-](?i:(auth))[ \t]*[:=][ \t]*"
 # A bearer token's keyword and the space after it (``bearer-token``: ``bearer\s+…``).
 _BEARER = r"(?i:\b(bearer))[ \t]+"
 # A quote the name's item opens its value with (``api_key="``, escaped in JSON too).
@@ -56,7 +60,7 @@ class AssignedNames:
         options.encoding = re2.Options.Encoding.LATIN1
         options.max_mem = 16 << 20
         options.log_errors = False
-        named = f"(?i:({alternatives})){_GOES_ON}|{_SHORT}|{_BEARER}"
+        named = f"(?i:({alternatives})){_GOES_ON}|{_SHORT}|{_AUTH}|{_BEARER}"
         pattern = f"(?:{named})({_OPENS})({separator})"
         self._pattern: Any = re2.compile(pattern.encode("latin-1"), options)
 
@@ -66,9 +70,37 @@ class AssignedNames:
         ends."""
         pos = 0
         while (m := self._pattern.search(data, pos)) is not None:
-            name = next(g for g in range(1, 5) if m.start(g) >= 0)
-            yield Cut(m.start(5), m.end(6), "name", m.end(name))
-            pos = m.end(6)  # (the next item may end in a name too)
+            name = next(g for g in range(1, 6) if m.start(g) >= 0)
+            yield Cut(m.start(6), m.end(7), "name", m.end(name))
+            pos = m.end(7)  # (the next item may end in a name too)
+
+
+# A short password name (``pwd``, ``pass``) cut by a separator or two, after no letter, its
+# assignment following at once: ``["p", "wd=", "…"]``. (Long names: ``redact_cut``.)
+_SHORT_SPELLINGS = ("p|wd", "pw|d", "p|ass", "pa|ss", "pas|s")
+_LETTERS_AND_BACKSLASH = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz\\"
+_MOST_SEPARATORS = 2  # (an empty item between the name's pieces: ``["p", "", "wd=", …]``)
+
+
+class CutShortNames:
+    """The short password names a list cuts: found in ``redact_cut``'s pass (a
+    ``MarkedFinder``), its separators each run one mark."""
+
+    def marked_pattern(self) -> str:
+        cuts = "|".join(s.replace("|", MARK_RE) for s in _SHORT_SPELLINGS)
+        assigned = r"(?:[ \t]*(?::=|=>|=|:)|[ \t]+(?:is|was)\b)"
+        return rf"(?:[^A-Za-z\\]|\A)((?i:{cuts})){assigned}"
+
+    def first_bytes(self) -> frozenset[int]:
+        return frozenset(range(256)) - frozenset(_LETTERS_AND_BACKSLASH)
+
+    def found(self, m: Any, marked: Marked) -> tuple[list[Cut], int]:
+        """A cut at the name's (first) separator, the name ending where ``m``'s does."""
+        i = bisect.bisect_left(marked.marks, m.start(1))  # (the mark inside the name)
+        if marked.run(i) > _MOST_SEPARATORS:
+            return [], m.end(1)
+        cut, after = marked.spans[i]
+        return [Cut(cut, after, "name", marked.at(m.end(1)))], m.end(1)
 
 
 def value_items(data: bytes, after: int, separator: Any, most: int) -> list[tuple[int, int]]:

@@ -370,7 +370,10 @@ _COMMAND_START = (
     r"|(?:docker|podman|kubectl)[ \t]+exec(?:[ \t]+-\S+)*[ \t]+[^\s;&|]+"
     r"(?:[ \t]+--)?[ \t]+)?"
 )
-_WORD_OF = r"(?:^|[\s;&|(`/])"  # a command's name as a word (or a path's last part)
+# A command's name as a word (or a path's last part); a string's quote before it too: a
+# command line that is a string of JSON or code (``{"command": "mysql -p…"}``).
+_WORD_START = r"(?:^|[\s;&|(`\"'])"
+_WORD_OF = r"(?:^|[\s;&|(`/\"'])"
 _ARGS = r"(?:[ \t]+[^\s|;&<>()]+){0,30}?"  # the arguments before the password's flag
 # Each command and what comes before its password: the client by its name as a word (not
 # a path's last folder: ``/var/lib/mysql -perm``) or by its path (``/usr/bin/mysql``,
@@ -380,8 +383,8 @@ _ARGS = r"(?:[ \t]+[^\s|;&<>()]+){0,30}?"  # the arguments before the password's
 # with ``-b`` (after the file, and the user; ``-n``: no file); ``net use``'s after
 # ``/user:…`` or after the share.
 PASSWORD_COMMANDS = (
-    rf"(?:(?:^|[\s;&|(`]){MYSQL}|{_COMMAND_START}{_MYSQL_PATH}){_ARGS}[ \t]+-p",
-    r"(?:^|[\s;&|(`])sshpass(?:[ \t]+-[A-Za-oq-z]\S*){0,5}?[ \t]+-p[ \t]*",
+    rf"(?:{_WORD_START}{MYSQL}|{_COMMAND_START}{_MYSQL_PATH}){_ARGS}[ \t]+-p",
+    _WORD_START + r"sshpass(?:[ \t]+-[A-Za-oq-z]\S*){0,5}?[ \t]+-p[ \t]*",
     rf"{_WORD_OF}(?:docker|podman|buildah|skopeo|nerdctl|oras|helm[ \t]+registry|az)"
     rf"[ \t]+login{_ARGS}[ \t]+-p[ \t]+",
     rf"{_WORD_OF}redis-cli(?:\.exe)?{_ARGS}[ \t]+-a[ \t]+",

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from .redact_commands import CLIENT_LINE
+from .redact_commands import CLIENT_LINE, MYSQL_ASKS
 from .redact_keys import KEY_BODY_STARTS, PRIVATE_KEY
 from .redact_names import (
     PASSWORD_COMMANDS,
@@ -341,9 +341,9 @@ RULES: tuple[Rule, ...] = (
     # name a keyword) a password flag's value is one whatever it looks like, short too.
     _r("secret-flag", ("--pass", "-token", "-secret", "-api-key", "-apikey", "-password",
                        "-passwd", "curl", "wget", "mongo", "twine", "mysql", "mariadb"),
-       "(?i)" + CLIENT_LINE + r"?(?:^|\s)--(?:(?:[a-z0-9]+-){0,3}"
+       "(?i)(?:" + CLIENT_LINE + r"?(?:^|\s)--(?:(?:[a-z0-9]+-){0,3}"
        r"(?:password|passwd|token|secret|api-?key"
-       r"|access-token|auth-token|client-secret)|pass)(?:=|\s+)[\"']?"
+       r"|access-token|auth-token|client-secret)|pass)(?:=|\s+)|" + MYSQL_ASKS + r")[\"']?"
        r"([^\s\"'`;|&<>$-][^\s\"'`;|&<>$]{2,199})", entropy=3.0, generic=True, fold=True),
     # The short forms: MySQL's and MariaDB's clients take the password glued to ``-p``
     # (``-p`` alone asks for it; ``-P 3306`` is the port), sshpass the word after ``-p``.
@@ -356,10 +356,11 @@ RULES: tuple[Rule, ...] = (
     _r("password-flag", ("mysql", "mariadb", "sshpass", "login", "redis-cli", "ssh-keygen",
                          "htpasswd", "net use", "NET USE", "net  use"),
        "(?:" + "|".join(PASSWORD_COMMANDS) + ")"
-       # A bare value ends the word; a docker port map (``-p3306:3306``) is no password.
+       # A bare value ends the word (or the string the command line is: its quote); a
+       # docker port map (``-p3306:3306``) is no password.
        # (Nor ``-p3306:3306/tcp``: a port map's protocol; nor a placeholder: the next flag's.)
        r"(?:\"([^\"\n]{1,200})\"|'([^'\n]{1,200})'|([0-9.:]*[^\s\"'`;|&<>$()0-9.:/\[]"
-       r"[^\s\"'`;|&<>$()]{0,199}|[0-9]{1,200})(?:[\s;|&<>)]|$))",
+       r"[^\s\"'`;|&<>$()]{0,199}|[0-9]{1,200})(?:[\s;|&<>)\"'\\]|$))",
        # Other tools' flags, where a sentence that names a client goes on to them ("installed
        # mysqlsh, then built it with gcc -pthread"): -p and what follows is no password.
        not_values=("thread", "threads", "edantic", "edantic-errors", "ipe", "g", "rint",

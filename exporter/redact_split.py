@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING, Any
 import re2
 
 from .redact_cut import NOTHING, Cut, CutKeywords
-from .redact_cut_names import NAMED_RULES, AssignedNames, value_items
+from .redact_cut_names import NAMED_RULES, AssignedNames, CutShortNames, value_items
+from .redact_cut_words import SPACED_RULES, SpacedItems, spaced_secrets
 from .redact_names import PLACEHOLDER
+from .redact_pieces import reads_random, short_chunk, word_like, wordish
 
 if TYPE_CHECKING:
     from .redact_keywords import Spots
@@ -35,10 +37,6 @@ _HALF = re2.compile(rb"[A-Za-z0-9_.+/~$:-]{1,300}")
 _LONGEST = 300  # characters of a token (its half read backwards, all of its items)
 # A token split over more items than this (a stream of one character a chunk) is not read.
 _MOST_ITEMS = 8
-_RANDOM_FROM = 8  # characters: a token's next item long enough to be told from a word
-# A short item of a word then digits or digits then a word: a version, a unit, a name
-# (``v2``, ``x64``, ``Win32``, ``utf8``, ``2FA``, ``64bit``), no chunk of a token.
-_VERSION_LIKE = re2.compile(rb"(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)[0-9]+|[0-9]+(?:[a-z]+|[A-Z]+)")
 # A whole string item of a list (a name and its value: ``key=…``, ``key: …``).
 _STRING = re2.compile(rb"[^\"'\\\r\n]{0,300}")
 # Rules whose keywords are no token's prefix: commands and names, addresses (a URL's
@@ -65,6 +63,8 @@ _NAMED = frozenset({"generic-password", "generic-secret"})
 _NAME_REACH = 64  # bytes from a cut name's end to its value's start
 # An assignment after a name (as the generic rules read one): ``=``, ``:``, ``is``, ``was``.
 _ASSIGNS = re2.compile(rb"[=:]|[ \t](?:is|was)[ \t]")
+# An item that is an assignment alone (``["password", "=", "…"]``: words, one an item).
+_ASSIGNMENT_ITEM = re2.compile(rb"[ \t]*(?::=|=>|=|:|is:?|was:?)[ \t]*")
 # An item that ends in ``is`` or ``was`` (as the generic rules assign with them).
 _ENDS_ASSIGNING = re2.compile(rb"[ \t](?:is|was):?\z")
 # The rules over a text: each secret they find in it, as bytes, with its rule's id.
@@ -84,10 +84,15 @@ class SplitItems:
         self._prefixes = sorted({k for i in self.rules for k in rules[i].keywords})
         self._inner = sorted({k for r in rules if r.id in _INNER_WORDS for k in r.keywords})
         names = CutKeywords.name_words(k for r in rules if r.id in _NAMED for k in r.keywords)
-        self._cuts = CutKeywords(self._prefixes, self._inner, names)
+        # A command or a sentence whose words are the items (``["mysql", "-p…"]``); a short
+        # name cut (``["p", "wd=", "…"]``: in no spot). Both in the cut keywords' one pass.
+        self._spaced = SpacedItems(_SEPARATOR)
+        also = (CutShortNames(), self._spaced)
+        self._cuts = CutKeywords(self._prefixes, self._inner, names, also)
         # A name whole before its assignment's start, at an item's end (``"access_token="``).
         self._assigned = AssignedNames([n.encode() for n in names], _SEPARATOR)
         self._named_rules = frozenset(i for i, r in enumerate(rules) if r.id in NAMED_RULES)
+        self._spaced_rules = frozenset(i for i, r in enumerate(rules) if r.id in SPACED_RULES)
 
     @cached_property
     def _pairs(self) -> Any:
@@ -107,9 +112,9 @@ class SplitItems:
     def may_cut(self, data: bytes) -> bool:
         """May ``data``, where the rules' prefilter found no keyword, hold one cut between
         two items of a list?"""
-        return (b'",' in data or b"'," in data) and next(
-            self._cuts.find(data, _separator()), None
-        ) is not None
+        return (b'",' in data or b"'," in data) and any(
+            cut.kind != "words" for cut in self._cuts.find(data, _separator())
+        )
 
     def redact(self, data: bytes, spots: Spots, finds: Finds, counts: Counter[str] | None) -> bytes:
         """``data`` with every piece of each token that ``finds`` sees only with items
@@ -119,13 +124,17 @@ class SplitItems:
             return data
         # A keyword cut between two items is in no spot: looked for in the list itself.
         cuts = list(self._cuts.find(data, _separator()))
+        anchors = [cut for cut in cuts if cut.kind == "words"]
+        cuts = [cut for cut in cuts if cut.kind != "words"]
         if not self._named_rules.isdisjoint(spots):  # (its keyword whole: a rule's spot)
             cuts += self._assigned.find(data)
-        if self.rules.isdisjoint(spots) and not cuts:
+        spaced = anchors and not self._spaced_rules.isdisjoint(spots)
+        runs = list(self._spaced.runs(data, anchors)) if spaced else []
+        if self.rules.isdisjoint(spots) and not cuts and not runs:
             return data
         pieces: list[bytes] = []
         last = 0
-        for parts, rule_id in self._pieces(data, finds, cuts):
+        for parts, rule_id in self._pieces(data, finds, cuts, runs):
             if parts[0][0] < last:
                 continue
             placeholder = PLACEHOLDER.format(rule_id).encode()
@@ -140,7 +149,7 @@ class SplitItems:
         return b"".join(pieces)
 
     def _pieces(
-        self, data: bytes, finds: Finds, cuts: list[Cut]
+        self, data: bytes, finds: Finds, cuts: list[Cut], runs: list[list[tuple[int, int]]]
     ) -> list[tuple[tuple[tuple[int, int], ...], str]]:
         """The pieces (their spans, one an item) of each token split across items, in order."""
         found: set[tuple[tuple[tuple[int, int], ...], str]] = set()
@@ -162,7 +171,11 @@ class SplitItems:
                 pairs.append((cut.cut, cut.after, cut.kind == "inner"))
         for cut, after, inner in pairs:
             found.update(self._pair(data, cut, after, inner, finds))
-        return sorted(found)
+        for run in runs:
+            found.update(((span,), rule_id) for span, rule_id in spaced_secrets(data, run, finds))
+        # (Where two begin at the same place, the wider first: a value of several items
+        # over the reading of words that takes its first: ``["password", "=", "…", "…"]``.)
+        return sorted(found, key=lambda piece: (piece[0][0][0], -piece[0][-1][1], piece))
 
     def _pair(
         self, data: bytes, cut: int, after: int, inner: bool, finds: Finds
@@ -228,10 +241,23 @@ def _named_in(
             taken = _taken(items, offsets, at, at + len(secret))
             # (A value of several items, one of them a word, a name or a version, is words
             # joined: ``value``, ``anTokens`` ``v2``; of one, a word.)
-            wordish = _wordish if len(taken) > 1 else _word_like
-            if taken and not any(wordish(data[a:b]) for a, b in taken):
-                out.append((tuple(taken), rule_id))
+            reads_as_word = wordish if len(taken) > 1 else word_like
+            if taken and not any(reads_as_word(data[a:b]) for a, b in taken):
+                if not _numbers_as_words(data, items, taken):
+                    out.append((tuple(taken), rule_id))
     return out
+
+
+def _numbers_as_words(
+    data: bytes, items: list[tuple[int, int]], taken: list[tuple[int, int]]
+) -> bool:
+    """Is a value of several items numbers after an assignment that is an item of its own
+    (``["password", "=", "2222", "3306"]``): words, as ``password = 2222 3306`` reads (a
+    password's name then a port), not one number cut in pieces?"""
+    if len(taken) < 2 or not all(data[a:b].isdigit() for a, b in taken):
+        return False
+    first = next(n for n, (a, b) in enumerate(items) if a <= taken[0][0] < b)
+    return first > 0 and _ASSIGNMENT_ITEM.fullmatch(data[slice(*items[first - 1])]) is not None
 
 
 def _read_once(finds: Finds) -> Finds:
@@ -261,14 +287,14 @@ def _across(
             if len(taken) < 2:
                 continue  # (in one item: the rules' own pass finds it)
             # Items of words alone (``["sk_test_", "start", "Stripe"]``) are no token's pieces.
-            if all(_wordish(data[a:b]) for a, b in taken):
+            if all(wordish(data[a:b]) for a, b in taken):
                 continue
             # A token of no fixed length (``sk_live_…``) whole without its last piece would
             # take the next item's word too: it goes on there only when that reads as a body.
             shorter = b"".join(data[a:b] for a, b in taken[:-1])
             if any(found == shorter for found, _ in finds(shorter)):
                 last_piece = data[taken[-1][0] : taken[-1][1]]
-                if not (_reads_random(last_piece) or _short_chunk(last_piece)):
+                if not (reads_random(last_piece) or short_chunk(last_piece)):
                     continue
             out.append((tuple(taken), rule_id))
     return out
@@ -339,64 +365,6 @@ def _items_before(data: bytes, pos: int) -> list[tuple[int, int]]:
         total += piece.end()
         pos = cut - piece.end()
     return items
-
-
-def _reads_random(piece: bytes) -> bool:
-    """Does ``piece`` (what a token's next item gives it) read as a random body rather than
-    a word: long enough, of letters and digits mixed?"""
-    kinds = sum(
-        any(c in piece for c in chars)
-        for chars in (b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"0123456789")
-    )
-    return (
-        len(piece) >= _RANDOM_FROM and kinds >= 2 and not (_word_like(piece) or _camel_case(piece))
-    )
-
-
-def _short_chunk(piece: bytes) -> bool:
-    """Is ``piece``, shorter than a body's chunk, still no word: three characters or more
-    of letters and digits mixed in no word's way (``Zq3``, ``8vXc``; not ``v2``, ``x64``,
-    ``utf8``, ``2FA``, ``README``)?"""
-    kinds = sum(
-        any(c in piece for c in chars)
-        for chars in (b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"0123456789")
-    )
-    return (
-        3 <= len(piece) < _RANDOM_FROM
-        and piece.isalnum()
-        and kinds >= 2
-        and not _version_like(piece)
-        and not (_word_like(piece) or _camel_case(piece))
-    )
-
-
-def _wordish(piece: bytes) -> bool:
-    """Is ``piece`` a word, a camelCase name or a short version (``v2``)?"""
-    return _word_like(piece) or _camel_case(piece) or _version_like(piece)
-
-
-def _version_like(piece: bytes) -> bool:
-    """Is ``piece`` a short word of a version or a unit (``v2``, ``x64``, ``utf8``)?"""
-    return len(piece) < _RANDOM_FROM and _VERSION_LIKE.fullmatch(piece) is not None
-
-
-def _camel_case(piece: bytes) -> bool:
-    """Is ``piece`` a word of words in camelCase (``TypeError``, ``getValue``): letters, each
-    capital followed by a small one?"""
-    return piece.isalpha() and all(
-        piece[i + 1 : i + 2].islower() for i in range(len(piece)) if piece[i : i + 1].isupper()
-    )
-
-
-def _word_like(piece: bytes) -> bool:
-    """Is ``piece`` made of words (``start``, ``Stripe``, ``README.md``, ``sk_test_``): each
-    part between ``.``, ``_``, ``-``, ``/`` all letters, in one case or capitalized? (A
-    random chunk of a token seldom is, and all of one's pieces hardly ever.)"""
-    parts = piece.replace(b"_", b".").replace(b"-", b".").replace(b"/", b".").split(b".")
-    return all(
-        not part or (part.isalpha() and (part.islower() or part.isupper() or part.istitle()))
-        for part in parts
-    )
 
 
 @lru_cache(maxsize=1)

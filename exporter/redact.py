@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from .model import Session
 from .redact_base64 import encoded_keywords
-from .redact_commands import command_password
+from .redact_commands import command_password, database_named
 from .redact_hidden import split_tokens, without
 from .redact_keywords import KeywordIndex, Spots
 from .redact_names import (
@@ -363,6 +363,8 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
             named = named_by.decode("utf-8", "replace")
             if command_password(rule.id, named, value):
                 return True  # ``curl -u me:…``, ``wget --password …``: a password as it is
+            if database_named(rule.id, named, value):
+                return False  # ``mysql -u root -p shop_db_v2``: the database's name
             return generic_value(value, named, after, rule.entropy or 0.0, not last_group)
         return rule.entropy is None or shannon_entropy(value) >= rule.entropy
 

@@ -44,6 +44,28 @@ _PASSWORD_FLAG = re.compile(r"(?i)--(?:[a-z0-9]+-){0,3}(?:password|passwd|pass)(
 _POINTER = re.compile(r"[/~.@`<]|\$[({]|%\w+%|[A-Za-z]:[\\/]|\w+://")
 
 
+# MySQL's lone ``-p`` (or ``--password`` with a space) before a word: a database's name.
+_ASKS_THEN_WORD = re.compile(
+    r"(?:\s-p|--(?:[a-z0-9]+-){0,3}(?:password|passwd|pass))[ \t]+[\"']?\Z", re.I
+)
+
+
+def database_named(rule_id: str, named: str, value: str) -> bool:
+    """Is ``value``, after MySQL's ``-p`` or ``--password`` with a space (which ask for the
+    password), the database's name it is to the client (``shop_db_v2``, ``customers2024``)?
+    Taken as a password given there all the same only when it looks like one: letters of
+    both cases and a digit, or a sign beyond ``_-.``."""
+    if rule_id != "secret-flag" or not _ASKS_THEN_WORD.search(named):
+        return False
+    client = _CLIENT_LINE.match(named)
+    if client is None or not _MYSQL.fullmatch(client.group(1)):
+        return False
+    if any(not (c.isalnum() or c in "_-.") for c in value):
+        return False
+    cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return not (cases and any(c.isdigit() for c in value))
+
+
 def command_password(rule_id: str, named: str, value: str) -> bool:
     """Is ``value`` a password by where it stands: the match of ``rule_id`` before it
     (``named``) is a client's command line and its password flag?"""

@@ -96,8 +96,11 @@ _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # password (``curl -u me:…``, ``wget --password …``) of letters alone; 16: a keyword or a
 # token's prefix cut between two items of a list, and a Stripe key's short last piece; 17:
 # a command line's ``$(…)``, backtick, ``${…}`` or ``%…%`` after a password flag stays;
-# 18: a keyword cut across an empty list item (the one-pass cut search had lost it).
-ENGINE_VERSION = "20"
+# 18: a keyword cut across an empty list item (the one-pass cut search had lost it);
+# 21: a command or sentence whose words are a list's items (a database client's password,
+# ``the password is``, ``auth=``, a cut ``p|wd=``, curl's ``-u me:``), and MySQL's database
+# name after a lone ``-p`` stays.
+ENGINE_VERSION = "21"
 
 
 class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):

@@ -76,18 +76,23 @@ def test_growth_after_an_edit_far_up_a_long_part_is_counted_not_compared(monkeyp
     assert "later" not in said.partition("```diff")[2]
 
 
-def _conflict_at_the_end(tmp_path: Path, added: str) -> str:
-    """The diff of a conflict copy whose person added ``added`` after the part's last line
-    before the session grew by two turns."""
+def conflict_said(tmp_path: Path, last_line: str) -> str:
+    """What a conflict copy says above the person's text: they made "reply to two" (the
+    part's last line) ``last_line``, then the session grew by two turns."""
     home, vault = tmp_path / "home", tmp_path / "v"
     write_session(home, ["one", "two"])
     export(vault, home)
     note = the_note(vault)
-    note.write_text(note.read_text().replace("reply to two", f"reply to two{added}", 1))
+    note.write_text(note.read_text().replace("reply to two", last_line, 1))
     write_session(home, ["one", "two", "later 0", "later 1"])
     (conflict,) = export(vault, home).conflicts()
     saved = conflict.message.rpartition("was saved to ")[2]
     return (vault / saved).read_text().partition("Your text as you had it")[0]
+
+
+def _conflict_at_the_end(tmp_path: Path, added: str) -> str:
+    """The same, the person having added ``added`` after the part's last line."""
+    return conflict_said(tmp_path, f"reply to two{added}")
 
 
 def test_the_sessions_growth_after_an_edit_at_the_end_reads_as_growth(tmp_path):

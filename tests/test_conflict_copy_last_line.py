@@ -5,11 +5,9 @@ whole was counted with the growth, not shown as the person's change). Synthetic 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from vault_builder import export, the_note, write_session
+from test_conflict_copy_bounds import conflict_said
 
 from exporter import editdiff
 from exporter.notehash import owned_hash
@@ -17,22 +15,8 @@ from exporter.notehash import owned_hash
 HEAD = "Your edit of the note, saved."
 
 
-def _conflict(tmp_path: Path, edited: str) -> str:
-    """What a conflict copy says above the person's text: they made "reply to two" (the
-    part's last line) ``edited``, then the session grew by two turns."""
-    home, vault = tmp_path / "home", tmp_path / "v"
-    write_session(home, ["one", "two"])
-    export(vault, home)
-    note = the_note(vault)
-    note.write_text(note.read_text().replace("reply to two", edited, 1))
-    write_session(home, ["one", "two", "later 0", "later 1"])
-    (conflict,) = export(vault, home).conflicts()
-    saved = conflict.message.rpartition("was saved to ")[2]
-    return (vault / saved).read_text().partition("Your text as you had it")[0]
-
-
 def test_a_last_line_rewritten_whole_is_shown_as_the_persons_change(tmp_path):
-    said = _conflict(tmp_path, "ENTIRELY OTHER WORDS OF MINE")
+    said = conflict_said(tmp_path, "ENTIRELY OTHER WORDS OF MINE")
     diff = said.partition("```diff")[2]
     assert "-reply to two\n+ENTIRELY OTHER WORDS OF MINE" in diff, said
     assert "later" not in diff and "### User" not in diff
@@ -40,14 +24,14 @@ def test_a_last_line_rewritten_whole_is_shown_as_the_persons_change(tmp_path):
 
 
 def test_a_last_line_rewritten_with_lines_after_it_is_shown_with_them(tmp_path):
-    said = _conflict(tmp_path, "MY REWRITE\n\nMY NEXT LINE")
+    said = conflict_said(tmp_path, "MY REWRITE\n\nMY NEXT LINE")
     diff = said.partition("```diff")[2]
     assert "-reply to two\n+MY REWRITE\n+\n+MY NEXT LINE" in diff, said
     assert "later" not in diff
 
 
 def test_a_last_line_removed_is_shown_removed_and_the_growth_is_not(tmp_path):
-    said = _conflict(tmp_path, "")
+    said = conflict_said(tmp_path, "")
     diff = said.partition("```diff")[2]
     assert "-reply to two" in diff, said
     assert "later" not in diff and "### User" not in diff

@@ -5,7 +5,9 @@ ccexport wrote and keeping the person's own."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC
+from functools import partial
 from pathlib import Path
 
 import frontmatter
@@ -42,6 +44,29 @@ def one_session_home(home: Path) -> None:
 def tags_of(vault: Path) -> list:
     (data,) = note_files(vault).values()
     return frontmatter.loads(data.decode())["tags"]
+
+
+def tags_after_run(vault: Path, home: Path, prefix: str) -> list:
+    """The session note's tags after a run with ``project_tag = prefix``."""
+    report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, project_tag=prefix))
+    assert not report.failed
+    return tags_of(vault)
+
+
+def remove_project_tag(vault: Path) -> Path:
+    """The person removes the project tag from the session's note (its path)."""
+    (path,) = (p for p in vault.rglob("*.md") if SESSION_ID[:8] in p.name)
+    path.write_text(path.read_text(encoding="utf-8").replace("- project/my-app\n", ""))
+    return path
+
+
+def project_tag_removed(tmp_path: Path) -> tuple[Callable[[str], list], Path]:
+    """A one-session vault exported once, its note's project tag then removed by the
+    person: a run with a ``project_tag`` (the note's tags after it), and the note's path."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    one_session_home(home)
+    tags_after_run(vault, home, "project")
+    return partial(tags_after_run, vault, home), remove_project_tag(vault)
 
 
 def test_the_default_is_the_project_tag_as_before(tmp_path):
@@ -141,17 +166,7 @@ def test_a_changed_prefix_moves_ccexport_s_tag_and_keeps_the_person_s(tmp_path):
 def test_a_project_tag_the_person_removed_stays_removed_when_the_prefix_changes(tmp_path):
     """review38 M1: the renamed tag is a new one, and was written; docs/sync.md promises a
     tag of ccexport's the person removed stays removed, update after update."""
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    one_session_home(home)
-
-    def run(prefix: str) -> list:
-        report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, project_tag=prefix))
-        assert not report.failed
-        return tags_of(vault)
-
-    run("project")
-    (path,) = (p for p in vault.rglob("*.md") if SESSION_ID[:8] in p.name)
-    path.write_text(path.read_text(encoding="utf-8").replace("- project/my-app\n", ""))
+    run, _ = project_tag_removed(tmp_path)
     assert run("project") == ["ai-session", "ai-session/claude-code"]
     assert run("ai/project") == ["ai-session", "ai-session/claude-code"]
     assert run("ai/project") == ["ai-session", "ai-session/claude-code"]
@@ -172,17 +187,8 @@ def test_a_project_tag_the_person_removed_stays_removed_through_a_run_without_pr
     """With ``project_tag = false`` for a run, the removed tag is not written, so the record
     of what was written no longer holds it: the state remembers the removal apart, and the
     tag does not come back with the default, nor under another prefix."""
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    one_session_home(home)
-
-    def run(prefix: str) -> list:
-        report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, project_tag=prefix))
-        assert not report.failed
-        return tags_of(vault)
-
-    run("project")
-    (path,) = (p for p in vault.rglob("*.md") if SESSION_ID[:8] in p.name)
-    path.write_text(path.read_text(encoding="utf-8").replace("- project/my-app\n", ""))
+    run, path = project_tag_removed(tmp_path)
+    vault = tmp_path / "vault"
     note_path = path.relative_to(vault).as_posix()
     for prefix in ("project", "", "", "project", "", "ai/project", "", "project"):
         assert run(prefix) == ["ai-session", "ai-session/claude-code"], prefix
@@ -194,18 +200,7 @@ def test_a_project_tag_the_person_removed_stays_removed_through_a_run_without_pr
 def test_a_project_tag_the_person_put_back_is_written_again_after_a_run_without(tmp_path):
     """A removal remembered ends when the person puts the tag back: it is theirs again,
     and follows the setting as ccexport's."""
-    home, vault = tmp_path / "home", tmp_path / "vault"
-    one_session_home(home)
-
-    def run(prefix: str) -> list:
-        report = run_export(ExportOptions(vault=vault, home=home, timezone=UTC, project_tag=prefix))
-        assert not report.failed
-        return tags_of(vault)
-
-    run("project")
-    (path,) = (p for p in vault.rglob("*.md") if SESSION_ID[:8] in p.name)
-    text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("- project/my-app\n", ""))
+    run, path = project_tag_removed(tmp_path)
     run("")
     path.write_text(path.read_text(encoding="utf-8").replace(
         "- ai-session/claude-code\n", "- ai-session/claude-code\n- project/my-app\n"

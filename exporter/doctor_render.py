@@ -23,7 +23,8 @@ def render_checks(
     ``state``: the vault's, read here if not given."""
     from .options import export_options
     from .redact_rules import RULES
-    from .render import notes_render, render_entry
+    from .render import render_entry
+    from .rendermade import notes_render
     from .runstart import recorded_folder
     from .state import State
     from .zones import machine_zone_name, with_vault_zone
@@ -69,7 +70,7 @@ def _stale_checks(state: Any, stale_units: list[tuple[dict, object]]) -> list[Ch
     finish (recorded with no fingerprint), one rendered by another version of ccexport, or
     with other templates, settings or rules. Distinct notes: a vault exported from two
     places of one home, or a source file that moved, has two units naming the same notes."""
-    from .render import UNFINISHED_WHY, made_by_another
+    from .rendermade import UNFINISHED_WHY, made_by_another
 
     by_why: dict[str, set[str]] = {}
     for unit, render in stale_units:

@@ -61,45 +61,8 @@ _DECODE_DEPTH = 2  # base64 of base64 of a secret is read; deeper is not
 _Near = list[tuple[int, int]] | None | bool  # stretches, all of a text (None), or nowhere
 # Short recurring texts remembered as clean (``Redactor._recurring``): a bounded number.
 _KEPT_KEY, _KEPT_KEYS = 64, 4096
-# Bump when the engine's behaviour changes: notes are rendered again with the new result.
-# 2: keywords outside ASCII are found; 3: text attachments; 4: model names, the commit and
-# the compaction trigger, attachments not declared text or not UTF-8, tokens split by
-# control characters; 5: tokens split by invisible characters, joined by cleaning a prompt,
-# named by the argument before them or by a name/value pair; 6: images' text metadata,
-# passwords of digits, values named by a key above them (``credentials:``); a key on the
-# line below a secret's name, a name that says which secret (``secretName``) or where it
-# is (``token_file``) and a workflow's ``${{ … }}`` are no secrets; 7: a secret found
-# anywhere in a session is redacted everywhere in it, passwords glued to ``mysql -p`` and
-# after ``sshpass -p``; 8: and in the session's family read with it (parent, subagents);
-# 9: MySQL Shell's ``-p``, and other tools' flags after a client's name are no password;
-# 10: no match takes part of a placeholder (``https://[REDACTED:github-pat]@host``), a
-# default or stand-in password of a ``user:password`` pair stays, Discord bot tokens anywhere;
-# 11: every line of a private key whatever a tool puts before it (line numbers, quotes, a
-# path), a key without its first or last armour line, PuTTY's private lines; cookies, more
-# commands' passwords, netrc, .pgpass, a secret's name in more forms (``set -x``, XML, a
-# name/value entry, a call's two strings, prose), AWS secret keys by their id; no secret
-# under a name for a policy, a version, a key's id or a hash, nor a cloud resource's name;
-# a token glued after ``_``; and what an earlier run wrote of a session is repaired with
-# its secrets too (a note's file name, its aliases, an index note named by a project, the
-# state's facts): each note once; 12: a family split over units (a Codex subagent's
-# rollout, a fork, an older ``agent-<id>.jsonl``) shares its secrets, a token split by a
-# shell continuation or a soft line break, or escaped (an HTML entity, ``\u``, URL
-# encoding), goes whole, a value piped into a command that stores it, a command as a list
-# of its words judged as written out, OpenVPN's inline password, a PIN under its key;
-# 13: a secret in base64 (near a token's prefix or a secret's name as base64 spells it)
-# goes with its whole run, a token split across two items of a list of strings loses both
-# halves, a token after a terminal code that ends with an escape's backslash goes, and a
-# DSA key in PKCS#8 is known without its armour; 14: base64 of a token with a
-# three-character prefix, and URL-safe base64 of any, goes with its run; a token split over
-# three to ten items of a list loses every piece, and a key of no fixed length its next one;
-# 15: base64 of Twilio's and Azure's two-character prefixes, and a client's command-line
-# password (``curl -u me:…``, ``wget --password …``) of letters alone; 16: a keyword or a
-# token's prefix cut between two items of a list, and a Stripe key's short last piece; 17:
-# a command line's ``$(…)``, backtick, ``${…}`` or ``%…%`` after a password flag stays;
-# 18: a keyword cut across an empty list item (the one-pass cut search had lost it);
-# 21: a command or sentence whose words are a list's items (a database client's password,
-# ``the password is``, ``auth=``, a cut ``p|wd=``, curl's ``-u me:``), and MySQL's database
-# name after a lone ``-p`` stays.
+# Bump when the engine's behaviour changes: notes are rendered again with the new result
+# (what each version changed: docs/development.md, "Redaction's versions").
 ENGINE_VERSION = "21"
 
 

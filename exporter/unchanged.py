@@ -21,7 +21,8 @@ from .notespec import is_later_part, project_matches
 from .notewriter import NoteWriter
 from .options import ExportOptions
 from .outcome import SourceCounts
-from .render import UNFINISHED_WHY, made_by_another, notes_render, render_entry
+from .render import render_entry
+from .rendermade import UNFINISHED_WHY, made_by_another, notes_render
 from .session_secrets import KnownSecrets
 from .vault import Action, Change, Vault
 

@@ -43,6 +43,7 @@ from .base import (
     not_a_file,
     read_regular,
 )
+from .copilot_rendered import recorded_branch
 from .vscode import (
     VSCODE_VARIABLES,
     Database,
@@ -316,6 +317,7 @@ def _session(
         title=(title or index_title or "").strip() or None,
         project=project_of_path(folder),
         cwd=folder,
+        git_branch=recorded_branch(data.get("requests")),
         models=tuple(models),
         started_at=created,
         ended_at=last_activity(data) or created,

@@ -1,5 +1,5 @@
-"""What Copilot sent of an attachment (``result.metadata.renderedUserMessage``), and the
-prompt as typed (``message``).
+"""What Copilot sent of an attachment (``result.metadata.renderedUserMessage``), the
+branch it told the model of, and the prompt as typed (``message``).
 
 VS Code keeps only the place of an attached file or selection; Copilot's own record of the
 prompt it sent holds each one's text, in an ``<attachment>`` element: its ``id`` the
@@ -42,21 +42,40 @@ class Rendered:
 def rendered_attachments(request: dict[str, Any]) -> list[Rendered]:
     """The ``<attachment>`` elements of the prompt Copilot recorded sending for a request
     (read only for these: the rest is instructions and context Copilot added)."""
-    result = request.get("result")
-    metadata = result.get("metadata") if isinstance(result, dict) else None
-    sent = metadata.get("renderedUserMessage") if isinstance(metadata, dict) else None
-    pieces = sent if isinstance(sent, list) else [sent]
-    text = "\n".join(
-        p.get("text") if isinstance(p, dict) and isinstance(p.get("text"), str) else p
-        for p in pieces
-        if isinstance(p, str) or (isinstance(p, dict) and isinstance(p.get("text"), str))
-    )
+    text = _rendered(request)
     if "<attachment" not in text:
         return []
     return [
         Rendered({k: html.unescape(v) for k, v in _ATTR.findall(m["attrs"])}, m["body"])
         for m in _ELEMENT.finditer(text)
     ]
+
+
+def _rendered(request: dict[str, Any]) -> str:
+    """The text of the prompt Copilot recorded sending for a request ("" when none)."""
+    result = request.get("result")
+    metadata = result.get("metadata") if isinstance(result, dict) else None
+    sent = metadata.get("renderedUserMessage") if isinstance(metadata, dict) else None
+    pieces = sent if isinstance(sent, list) else [sent]
+    return "\n".join(
+        p.get("text") if isinstance(p, dict) and isinstance(p.get("text"), str) else p
+        for p in pieces
+        if isinstance(p, str) or (isinstance(p, dict) and isinstance(p.get("text"), str))
+    )
+
+
+# The branch Copilot told the model the workspace was on, in the ``<repoContext>`` it adds.
+_BRANCH = re.compile(r"<repoContext>[^<]*?^Current branch: ([^\s<]+)[ \t]*$", re.M | re.S)
+
+
+def recorded_branch(requests: object) -> str | None:
+    """The git branch the chat's last request was made on, as Copilot's context for it
+    says (VS Code records none of its own); None when no request says."""
+    for request in reversed(requests if isinstance(requests, list) else []):
+        if isinstance(request, dict) and "<repoContext>" in (text := _rendered(request)):
+            if (found := _BRANCH.search(text)) is not None:
+                return found.group(1)
+    return None
 
 
 def sent_text(

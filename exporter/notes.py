@@ -6,6 +6,7 @@ as data, and renders the body from the turns (turns.py) through the Jinja templa
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
@@ -237,20 +238,33 @@ def named_attachments(
     properties: those copied into the vault. The shipped template shows a text file as code
     where it was attached, not by its file, and a copy no note names would sit in the
     attachments folder unlinked (review39 L3); a person's template that embeds it, or one
-    naming the file of a whole output, still gets it."""
+    naming the file of a whole output, still gets it. Each text is read once for every
+    file (``turns._attach`` names a file by 16 hex digits of its hash and its extension)."""
     if not attachments:
         return attachments
-    said = None  # (the properties as text, made only if a file is not in the body)
-    named = []
-    for attachment in attachments:
-        name = attachment.relpath.rpartition("/")[2]
-        if name not in body:
-            if said is None:
-                said = repr(properties)
-            if name not in said:
-                continue
-        named.append(attachment)
+    texts = [(body, _stems(body))]
+    named = [a for a in attachments if _named_in(texts, a)]
+    if len(named) < len(attachments):
+        said = repr(properties)
+        texts.append((said, _stems(said)))
+        named = [a for a in attachments if _named_in(texts, a)]
     return named
+
+
+_NAME_STEM = re.compile(r"([0-9a-f]{16})\.")
+
+
+def _stems(text: str) -> dict[str, list[int]]:
+    """Where each 16-hex-digit stem followed by a dot ends in ``text``."""
+    found: dict[str, list[int]] = {}
+    for m in _NAME_STEM.finditer(text):
+        found.setdefault(m.group(1), []).append(m.end())
+    return found
+
+
+def _named_in(texts: list[tuple[str, dict[str, list[int]]]], attachment: Attachment) -> bool:
+    stem, _, ext = attachment.relpath.rpartition("/")[2].partition(".")
+    return any(text.startswith(ext, end) for text, stems in texts for end in stems.get(stem, ()))
 
 
 def links_onward(session: Session, resolve: LinkResolver) -> dict[str, list[str]]:

@@ -57,7 +57,8 @@ def database_named(rule_id: str, named: str, value: str) -> bool:
     both cases and a digit, or a sign beyond ``_-.``."""
     if rule_id != "secret-flag" or not _ASKS_THEN_WORD.search(named):
         return False
-    client = _CLIENT_LINE.match(named)
+    # (the command may be a string of code or JSON: ``os.system("mysql … -p shop")``)
+    client = _CLIENT_LINE.match(named.lstrip(" \t\"'"))
     if client is None or not _MYSQL.fullmatch(client.group(1)):
         return False
     if any(not (c.isalnum() or c in "_-.") for c in value):

@@ -45,6 +45,20 @@ def test_a_password_shaped_word_there_goes_as_after_another_tools_password(key, 
     assert key not in redactor().text(line.format(key))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'os.system("mysql -u root -p shop_db_v2")',
+        '{"command": "mysql -u root -p customers2024"}',
+        '["bash", "-c", "mysql -h db -u admin -p analytics_v3_2024"]',
+        "run('mysql -p shop_db_v2 < dump.sql')",
+    ],
+)
+def test_a_database_name_in_a_quoted_command_stays(text):
+    """review41 M-1: the command a string of code or JSON, the name was taken again."""
+    assert redactor().text(text) == text
+
+
 def test_a_password_glued_to_p_or_given_with_equals_goes_whatever_it_looks_like():
     for text in ("mysql -u root -pcustomers2024", "mysql --password=customers2024"):
         assert "customers2024" not in redactor().text(text)

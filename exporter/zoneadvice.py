@@ -8,6 +8,7 @@ a zone to keep is the ``timezone`` setting, so the run says where to put it.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +40,7 @@ def first_zone_advice(settings: Settings, cli: dict[str, Any]) -> str:
         later = machine if machine and named_zone(machine) is not None else None
         why = "this machine's zone, which the vault keeps from its first export"
         where = f"in {vault / VAULT_CONFIG}"
-    if later == given:
+    if later and _same_zone(later, given):  # (``UTC`` and ``Etc/UTC``: one zone, two names)
         return ""
     dated = f"in {later} ({why})" if later else "in this machine's local time"
     return (
@@ -51,3 +52,18 @@ def first_zone_advice(settings: Settings, cli: dict[str, Any]) -> str:
 def advice_kept(advice: str, vault: Path, dry_run: bool) -> str:
     """The advice, if the run made the vault (a run that found nothing makes none)."""
     return advice if dry_run or vault.expanduser().is_dir() else ""
+
+
+def _same_zone(a: str, b: str) -> bool:
+    """Do the zones named ``a`` and ``b`` date every moment alike? Their offsets at noon of
+    each day of the years around now (zones whose clocks differ do on some day of them)."""
+    if a == b:
+        return True
+    first, second = named_zone(a), named_zone(b)
+    if first is None or second is None:
+        return False
+    start = datetime(datetime.now(UTC).year - 1, 1, 1, 12, tzinfo=UTC)
+    days = (start + timedelta(days=n) for n in range(3 * 366))
+    return all(
+        day.astimezone(first).utcoffset() == day.astimezone(second).utcoffset() for day in days
+    )

@@ -58,7 +58,9 @@ def test_the_advice_is_in_json_and_not_under_quiet(tmp_path):
     assert later["timezone_advice"] is None
 
 
-@pytest.mark.parametrize("args", [["--timezone", "Etc/UTC"], []])
+@pytest.mark.parametrize(
+    "args", [["--timezone", "Etc/UTC"], [], ["--timezone", "UTC"], ["--timezone", "Etc/Universal"]]
+)  # (review41 L-1: UTC is the machine's Etc/UTC by another name: nothing would be written again)
 def test_nothing_is_said_when_later_runs_keep_the_zone(tmp_path, args):
     assert "--timezone;" not in _export(tmp_path / "Notes", *args).stdout
 

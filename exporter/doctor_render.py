@@ -75,7 +75,7 @@ def _stale_checks(state: Any, stale_units: list[tuple[dict, object]]) -> list[Ch
     by_why: dict[str, set[str]] = {}
     for unit, render in stale_units:
         if render is None:
-            why = f"not finished by the last run ({UNFINISHED_WHY})"
+            why = f"left by the last run to be read again ({UNFINISHED_WHY})"
         elif made_by_another(render):
             why = "written by another version of ccexport"
         else:

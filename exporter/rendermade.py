@@ -1,5 +1,5 @@
 """What a unit's fingerprint in the state says of how its notes were rendered: by this
-version, by another, or not finished by the last run; the export and ``doctor`` read it
+version, by another, or left by the last run to be read again; the export and ``doctor`` read it
 alike."""
 
 from __future__ import annotations
@@ -7,10 +7,15 @@ from __future__ import annotations
 from .render import notes_made_by
 
 # Why a unit recorded with no fingerprint (``State.outdate``) is rendered again: a note of
-# it failed (a template's mistake, a full disk), the run was stopped, or the filters left
-# out a session of it that had a warning. The export and ``doctor`` say it alike (review40
-# M2: doctor said "written by another version of ccexport" after a broken template).
-UNFINISHED_WHY = "a note failed, the run was stopped, or its filters left them out"
+# it failed (a template's mistake, a full disk), the run was stopped, the filters left out a
+# session of it that had a warning, a note of it deleted came back, or this machine's copy
+# of a note another wrote was given up for theirs. The export and ``doctor`` say it alike
+# (review40 M2: doctor said "written by another version of ccexport" after a broken
+# template; review41 L-2: "not finished" was said of a note come back).
+UNFINISHED_WHY = (
+    "a note failed or came back, the run was stopped, its filters left one out, or another "
+    "machine's copy was taken"
+)
 
 
 def notes_render(fingerprint: list) -> object:

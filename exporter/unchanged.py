@@ -120,7 +120,7 @@ class UnchangedUnits:
             whys.append("the templates, settings or redaction rules changed")
         if unfinished:  # (review40 M2: said of no note, while doctor blamed another version)
             others = by_version + otherwise + moved
-            said = f"the last run did not finish them ({UNFINISHED_WHY})"
+            said = f"the last run left them to be read again ({UNFINISHED_WHY})"
             whys.append(f"{unfinished} of them: {said}" if others else said)
         n = by_version + otherwise + moved + unfinished
         return f"{n} note{'s' if n != 1 else ''} rendered again: {'; '.join(whys)}"

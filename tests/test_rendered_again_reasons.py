@@ -52,12 +52,15 @@ def test_a_failed_run_is_not_blamed_on_another_version(tmp_path):
     assert run("--vault", vault, "--home", home)["totals"]["failed"] == 4
     (own / "session.md.j2").unlink()
     (said,) = _doctor_lines(vault, home)
-    assert said.startswith("4 notes were not finished by the last run (a note failed"), said
+    assert said.startswith("4 notes were left by the last run to be read again (a note failed"), (
+        said
+    )
     assert "another version" not in said
     again = run("--vault", vault, "--home", home)
     assert again["rendered_again"] == (
-        "4 notes rendered again: the last run did not finish them (a note failed, the run "
-        "was stopped, or its filters left them out)"
+        "4 notes rendered again: the last run left them to be read again (a note failed or "
+        "came back, the run was stopped, its filters left one out, or another machine's copy "
+        "was taken)"
     )
     assert _doctor_lines(vault, home) == []
 

@@ -166,8 +166,10 @@ def _retitled(note: Note, title: str, had: str) -> Note:
         properties["aliases"] = list(dict.fromkeys(had if a == title else a for a in aliases))
     heading, new = f"# {inline(title)}\n", f"# {inline(had)}\n"
     body = note.body
-    if body.startswith(heading) or f"\n{heading}" in body:
-        at = 0 if body.startswith(heading) else body.index(f"\n{heading}") + 1
+    # The note's first heading only: a person's template may put the title elsewhere, and
+    # a line of the conversation may read as it (review41 L-4).
+    at = 0 if body.startswith("#") else body.find("\n#") + 1
+    if body.startswith(heading, at):
         body = body[:at] + new + body[at + len(heading) :]
     return replace(note, frontmatter=properties, body=body)
 

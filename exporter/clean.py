@@ -28,6 +28,7 @@ from .model import (
     SummaryPart,
     TextPart,
 )
+from .spec_kit import typed_and_sent
 
 Becomes = Literal[
     "remove",  # injected for the model; no person wrote it
@@ -234,6 +235,8 @@ def clean_user_text(text: str, source: str) -> list[Part]:
     assistant's are text the person wrote (a question about them, a pasted log)."""
     text = strip_control(text)
     stripped = text.strip()
+    if (expanded := typed_and_sent(text)) is not None:  # any source that records it
+        return expanded
     if source not in _OPENING:  # a harness that wraps nothing in a prompt
         return [TextPart(_trimmed(text))] if stripped else []
     own = CAVEAT_PREFIX if source == CLAUDE_CODE else AGENTS_MD_PREFIX

@@ -33,7 +33,7 @@ def session_title(session: Session) -> str:
             continue
         for part in clean_parts(message, session.source):
             if isinstance(part, TextPart):
-                return shorten(strip_control(_without_label(part.text)))
+                return shorten(strip_control(part.text))
             if isinstance(part, CommandPart) and " " in part.command.strip():
                 return shorten(strip_control(part.command))  # with arguments: a request
             if isinstance(part, CommandPart) and command is None:
@@ -48,20 +48,6 @@ def titled_stub(session: Session) -> Session | None:
     title = session_title(session)
     stub = replace(session, messages=(), title=title)
     return stub if session_title(stub) == title else None
-
-
-# spec-kit's commands (``/speckit.specify …``) expand into a prompt that opens with this
-# heading over a fence holding what the person typed, then the command's own instructions:
-# the person's words are in the fence.
-_INPUT_LABEL = re.compile(
-    r"\A\s*#{1,6}[^\S\n]+User Input[^\S\n]*\n\s*(`{3,}|~{3,})[^\n]*\n(.*?)^[^\S\n]*\1",
-    re.I | re.M | re.S,
-)
-
-
-def _without_label(text: str) -> str:
-    labelled = _INPUT_LABEL.match(text)
-    return labelled.group(2) if labelled and labelled.group(2).strip() else text
 
 
 # A prompt that starts with Markdown structure: its words, not its markup. A line's own

@@ -119,7 +119,8 @@ def is_prompt(message: Message, source: str, parts: list[Part] | None = None) ->
     if message.role != "user":
         return False
     cleaned = clean_parts(message, source) if parts is None else parts
-    return any(p.kind in PROMPT_KINDS for p in cleaned)
+    # (a command's prompt sent with no command beside it: a spec-kit prompt, nothing typed)
+    return any(p.kind in PROMPT_KINDS or type(p) is CommandOutputPart and p.sent for p in cleaned)
 
 
 def holds_parent_task(session: Session, first_part: bool) -> bool:
@@ -179,7 +180,7 @@ def build_turns(
         task_pending = task_pending and not task
         # A command's output arrives as its own message; it belongs to the command's turn.
         # So does the person's interruption: it ends the turn they stopped, as no prompt.
-        output_only = all(i["kind"] == "command_output" for i in items)
+        output_only = all(i["kind"] == "command_output" and not i["sent"] for i in items)
         stopped = role == "user" and all(i.get("notice") == "interrupted" for i in items)
         continues = turns and (stopped or turns[-1]["role"] == role and (
             role != "user" or output_only))  # fmt: skip

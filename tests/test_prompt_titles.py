@@ -34,7 +34,8 @@ def test_the_label_of_a_tilde_fence_in_any_case_goes_too():
     "prompt, title",
     [
         ("## User Input\nplain text, no fence", "User Input plain text, no fence"),
-        ("## User Input\n\n```text\n\n```\nthe rest", "User Input the rest"),  # nothing typed
+        # nothing typed: only the command's template, folded, no words of the person's
+        ("## User Input\n\n```text\n\n```\nthe rest", "Untitled session"),
         ("Some context\n## User Input\n```\nx\n```", "Some context User Input x"),  # not first
         ("## Error\n```\nTypeError: x\n```", "Error TypeError: x"),  # another heading: words
     ],

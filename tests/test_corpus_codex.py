@@ -15,6 +15,8 @@ from conftest import normalize, note_files
 from corpus_home import build_codex_home
 
 from exporter.export import ExportOptions, run_export
+from exporter.model import TextPart
+from exporter.spec_kit import typed_and_sent
 
 pytestmark = pytest.mark.corpus
 _INJECTED = ("<environment_context>", "# AGENTS.md instructions", "<user_instructions>")
@@ -52,6 +54,13 @@ def texts_of(path: Path) -> tuple[list[str], Counter]:
               and p.get("kind") not in ("user_instructions", "environment_context")]  # fmt: skip
     # The VS Code extension puts IDE context first; the request follows its marker.
     prompts = [m.split(_IDE_MARKER, 1)[-1] for m in events if isinstance(m, str) and m.strip()]
+    # A spec-kit prompt is shown as its pieces: what the person typed, the template sent.
+    prompts = [
+        piece
+        for m in prompts
+        for part in typed_and_sent(m) or [TextPart(m)]
+        for piece in [part.text if isinstance(part, TextPart) else part.output]
+    ]
     said_item: Counter = Counter()
     said_event: Counter = Counter()
     for kind, p in items:

@@ -121,8 +121,8 @@ class CutKeywords:
                 f"|(?i:({goes_on}))[A-Za-z0-9_-]{{0,24}}{MARK_RE}"
             )
             self._source = f"({'|'.join(cut) or NOTHING}){named}"
-            self._compiled = _compiled(self._source)
-            self._compiled_names = _compiled(f"({NOTHING}){named}")
+            self._compiled = latin1_pattern(self._source)
+            self._compiled_names = latin1_pattern(f"({NOTHING}){named}")
         return self._compiled_names if names_only else self._compiled
 
     def find(self, data: bytes, separator: Any) -> Iterator[Cut]:
@@ -157,10 +157,10 @@ class CutKeywords:
             firsts = frozenset(c for w in self._kinds for c in w[:1].lower() + w[:1].upper())
             searches = [(self._pattern(), self._found, firsts)]
             searches += [
-                (_compiled(f.marked_pattern()), f.found, f.first_bytes()) for f in self._also
+                (latin1_pattern(f.marked_pattern()), f.found, f.first_bytes()) for f in self._also
             ]
             patterns = [self._source] + [f.marked_pattern() for f in self._also]
-            anywhere = _compiled("|".join(f"(?:{p})" for p in patterns))
+            anywhere = latin1_pattern("|".join(f"(?:{p})" for p in patterns))
             self._all = (anywhere if self._also else self._pattern(), searches)
         return self._all
 
@@ -213,12 +213,37 @@ def _marked(data: bytes, separator: Any) -> Marked | None:
     return Marked(_MARK.join(pieces), marks, [spans[n] for n in first], taken, first, len(spans))
 
 
-def _compiled(pattern: str) -> Any:
+def latin1_pattern(pattern: str, max_mem: int = 64 << 20) -> Any:
+    """``pattern`` compiled by RE2 over bytes as Latin-1 (a byte a character)."""
     options = re2.Options()
     options.encoding = re2.Options.Encoding.LATIN1
-    options.max_mem = 64 << 20
+    options.max_mem = max_mem
     options.log_errors = False
     return re2.compile(pattern.encode("latin-1"), options)
+
+
+def items_before(
+    data: bytes, pos: int, separator_at_end: Any, piece: Any, most: int,
+    longest: int, window: int,
+) -> list[tuple[int, int]]:  # fmt: skip
+    r"""The spans of the items before the one beginning at ``pos``, in order, up to ``most``
+    of them and ``longest`` bytes: each separator found by ``separator_at_end`` (a pattern
+    ending at ``\z``) in the ``window`` bytes before an item, each item by ``piece`` read
+    backwards (its reversed text; None: no item there)."""
+    items: list[tuple[int, int]] = []
+    total = 0
+    while len(items) < most and total < longest:
+        sep = separator_at_end.search(data[max(0, pos - window) : pos])
+        if sep is None:
+            break
+        cut = pos - (min(pos, window) - sep.start())
+        found = piece.match(data[max(0, cut - 300) : cut][::-1])
+        if found is None:
+            break
+        items.insert(0, (cut - found.end(), cut))
+        total += found.end()
+        pos = cut - found.end()
+    return items
 
 
 # A separator as the cut search reads it: a byte no keyword holds.

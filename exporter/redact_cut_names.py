@@ -22,7 +22,7 @@ from typing import Any
 
 import re2
 
-from .redact_cut import MARK_RE, NOTHING, Cut, Marked
+from .redact_cut import MARK_RE, NOTHING, Cut, Marked, latin1_pattern
 
 # After a name's keyword: the rest of its name, then an assignment's start (``=``, ``:``,
 # ``:=``, ``=>``, `` is``, `` was``) or spaces before one, up to the item's end.
@@ -56,13 +56,9 @@ class AssignedNames:
     def __init__(self, names: Iterable[bytes], separator: str) -> None:
         words = sorted(names, key=len, reverse=True)  # (longest first: RE2 takes the leftmost)
         alternatives = "|".join(re2.escape(w.decode()) for w in words) or NOTHING
-        options = re2.Options()
-        options.encoding = re2.Options.Encoding.LATIN1
-        options.max_mem = 16 << 20
-        options.log_errors = False
         named = f"(?i:({alternatives})){_GOES_ON}|{_SHORT}|{_AUTH}|{_BEARER}"
         pattern = f"(?:{named})({_OPENS})({separator})"
-        self._pattern: Any = re2.compile(pattern.encode("latin-1"), options)
+        self._pattern: Any = latin1_pattern(pattern, 16 << 20)
 
     def find(self, data: bytes) -> Iterator[Cut]:
         """Each such name in ``data``: a cut at the separator after it (at the quote it

@@ -17,7 +17,7 @@ from typing import Any
 
 import re2
 
-from .redact_cut import MARK_RE, Cut, Marked
+from .redact_cut import MARK_RE, Cut, Marked, items_before, latin1_pattern
 from .redact_names import MYSQL
 
 # The rules whose value the words before it name: command lines' flags, names' values.
@@ -47,12 +47,8 @@ class SpacedItems:
     around the anchors found in ``redact_cut``'s pass (a ``MarkedFinder``)."""
 
     def __init__(self, separator: str) -> None:
-        options = re2.Options()
-        options.encoding = re2.Options.Encoding.LATIN1
-        options.max_mem = 16 << 20
-        options.log_errors = False
-        self._separator: Any = re2.compile(separator.encode("latin-1"), options)
-        self._before: Any = re2.compile(f"(?:{separator})\\z".encode("latin-1"), options)
+        self._separator: Any = latin1_pattern(separator, 16 << 20)
+        self._before: Any = latin1_pattern(f"(?:{separator})\\z", 16 << 20)
 
     def marked_pattern(self) -> str:
         anchor = _ANCHOR.format(commands=_COMMANDS, mark=MARK_RE)
@@ -80,16 +76,7 @@ class SpacedItems:
                 yield items
 
     def _before_items(self, data: bytes, pos: int) -> list[tuple[int, int]]:
-        items: list[tuple[int, int]] = []
-        while len(items) < _MOST_ITEMS:
-            sep = self._before.search(data[max(0, pos - 16) : pos])
-            if sep is None:
-                break
-            cut = pos - (min(pos, 16) - sep.start())
-            piece = _STRING.match(data[max(0, cut - 300) : cut][::-1])
-            items.insert(0, (cut - piece.end(), cut))
-            pos = cut - piece.end()
-        return items
+        return items_before(data, pos, self._before, _STRING, _MOST_ITEMS, _LONGEST, 16)
 
     def _after_items(self, data: bytes, pos: int) -> list[tuple[int, int]]:
         items: list[tuple[int, int]] = []

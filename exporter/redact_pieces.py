@@ -14,27 +14,31 @@ _VERSION_LIKE = re2.compile(rb"(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)[0-9]+|[0-9]+(?:[a-z
 def reads_random(piece: bytes) -> bool:
     """Does ``piece`` (what a token's next item gives it) read as a random body rather than
     a word: long enough, of letters and digits mixed?"""
-    kinds = sum(
-        any(c in piece for c in chars)
-        for chars in (b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"0123456789")
+    return (
+        len(piece) >= RANDOM_FROM
+        and _kinds(piece) >= 2
+        and not (word_like(piece) or _camel_case(piece))
     )
-    return len(piece) >= RANDOM_FROM and kinds >= 2 and not (word_like(piece) or _camel_case(piece))
 
 
 def short_chunk(piece: bytes) -> bool:
     """Is ``piece``, shorter than a body's chunk, still no word: three characters or more
     of letters and digits mixed in no word's way (``Zq3``, ``8vXc``; not ``v2``, ``x64``,
     ``utf8``, ``2FA``, ``README``)?"""
-    kinds = sum(
-        any(c in piece for c in chars)
-        for chars in (b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"0123456789")
-    )
     return (
         3 <= len(piece) < RANDOM_FROM
         and piece.isalnum()
-        and kinds >= 2
+        and _kinds(piece) >= 2
         and not _version_like(piece)
         and not (word_like(piece) or _camel_case(piece))
+    )
+
+
+def _kinds(piece: bytes) -> int:
+    """How many of small letters, capitals and digits ``piece`` holds."""
+    return sum(
+        any(c in piece for c in chars)
+        for chars in (b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"0123456789")
     )
 
 

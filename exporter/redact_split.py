@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import re2
 
-from .redact_cut import NOTHING, Cut, CutKeywords
+from .redact_cut import NOTHING, Cut, CutKeywords, items_before, latin1_pattern
 from .redact_cut_names import NAMED_RULES, AssignedNames, CutShortNames, value_items
 from .redact_cut_words import SPACED_RULES, SpacedItems, spaced_secrets
 from .redact_names import PLACEHOLDER
@@ -103,11 +103,7 @@ class SplitItems:
         words = "|".join(re2.escape(k) for k in self._prefixes)
         inner = "|".join(re2.escape(k) for k in self._inner) or NOTHING
         pattern = f"(?:{words}){_CHAR}*({_SEPARATOR})|({_SEPARATOR}){_CHAR}*(?:{inner})"
-        options = re2.Options()
-        options.encoding = re2.Options.Encoding.LATIN1
-        options.max_mem = 64 << 20
-        options.log_errors = False
-        return re2.compile(pattern.encode("latin-1"), options)
+        return latin1_pattern(pattern)
 
     def may_cut(self, data: bytes) -> bool:
         """May ``data``, where the rules' prefilter found no keyword, hold one cut between
@@ -351,20 +347,7 @@ def _items_after(data: bytes, pos: int) -> list[tuple[int, int]]:
 
 def _items_before(data: bytes, pos: int) -> list[tuple[int, int]]:
     """The items of token characters before the one beginning at ``pos``, in order."""
-    items: list[tuple[int, int]] = []
-    total = 0
-    while len(items) < _MOST_ITEMS and total < _LONGEST:
-        sep = _separator_before().search(data[max(0, pos - 64) : pos])
-        if sep is None:
-            break
-        cut = pos - (min(pos, 64) - sep.start())
-        piece = _HALF.match(data[max(0, cut - _LONGEST) : cut][::-1])
-        if piece is None:
-            break
-        items.insert(0, (cut - piece.end(), cut))
-        total += piece.end()
-        pos = cut - piece.end()
-    return items
+    return items_before(data, pos, _separator_before(), _HALF, _MOST_ITEMS, _LONGEST, 64)
 
 
 @lru_cache(maxsize=1)

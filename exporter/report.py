@@ -313,7 +313,7 @@ def print_report(
     for change in report.conflicts():
         typer.echo(f"conflict: {change.relpath}: {change.message}", err=True)
     for line in problem_lines(report.problems, quiet, verbose, _failed_notes(report)):
-        typer.echo(completed(line, pasted), err=True)
+        typer.echo(line, err=True)  # (its commands completed with the report: ``pasted``)
 
 
 def _where_now(report: ExportReport) -> Callable[[str], str]:

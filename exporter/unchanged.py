@@ -58,8 +58,8 @@ class UnchangedUnits:
             return
         self._counted.add(unit)
         record = self.vault.state.sources.get(unit)
-        recorded = [notes_render((record or {}).get("fingerprint") or [])]
-        if record and recorded[0] != render_entry(self.render):
+        entry = notes_render((record or {}).get("fingerprint") or [])
+        if record and entry != render_entry(self.render):
             kept = self.vault.state.notes
             notes = len(
                 [
@@ -68,7 +68,6 @@ class UnchangedUnits:
                     if not is_later_part(k) and k in kept and not kept[k].deleted
                 ]
             )  # (as doctor counts them)
-            entry = recorded[0]
             if entry is None:  # a run failed on them, or stopped before they were done
                 self._unfinished += notes
                 return
@@ -129,12 +128,12 @@ class UnchangedUnits:
         """Were the unit's notes last rendered by another version of ccexport? Such a note
         may end later, count more calls, or (of a source ccexport remarks on) count a remark
         of ccexport's as a message, for that alone (``notecopies.holds_more``)."""
-        recorded = [notes_render(self.vault.state.sources.get(unit, {}).get("fingerprint") or [])]
-        if not made_by_another(recorded[0]):
+        entry = notes_render(self.vault.state.sources.get(unit, {}).get("fingerprint") or [])
+        if not made_by_another(entry):
             return MadeBy.THIS
         # (a notice of kind "remark", counted as a message before the source's
         # ``notecopies.REMARKS_UNCOUNTED``)
-        if counted_remarks(recorded[0], source):
+        if counted_remarks(entry, source):
             return MadeBy.COUNTING_REMARKS
         return MadeBy.ANOTHER
 

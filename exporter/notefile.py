@@ -116,12 +116,14 @@ def compose(metadata: dict[str, Any], before: str, owned: str, after: str) -> st
     return f"{dump_frontmatter(metadata)}{before}{BEGIN}\n{owned}\n{end_marker(owned)}\n{after}"
 
 
-def recompose(note: NoteText, yaml_text: str, owned: str) -> str:
+def recompose(note: NoteText, yaml_text: str, owned: str, marker: str | None = None) -> str:
     """An existing note with new frontmatter text and owned region; the rest as it was. The
-    region and its markers are written with the note's line ends (``yaml_text`` has them)."""
+    region and its markers are written with the note's line ends (``yaml_text`` has them).
+    ``marker``: the end marker to write, if not the one of ``owned`` (``vaultkept``)."""
     owned = owned.strip("\n")
     opening, closing = note.fences
-    region = lineends.written(f"{BEGIN}\n{owned}\n{end_marker(owned)}\n", note.eol)
+    marker = marker or end_marker(owned)
+    region = lineends.written(f"{BEGIN}\n{owned}\n{marker}\n", note.eol)
     return f"{opening}{yaml_text}{closing}{note.before}{region}{note.after}"
 
 

@@ -37,6 +37,7 @@ from .notecopies import SHRUNK, earlier_hashes, own_older, shrunk_why
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
+from .vaultkept import REDACTED_IN_KEPT, recorded, redacted_note
 from .vaultmerge import (
     OWNED,
     OWNED_KEYS,
@@ -53,7 +54,7 @@ from .vaultmerge import (
 from .vaultparts import parts_past_the_end
 from .vaultpaths import MAX_NAME_BYTES, safe_component, safe_relpath
 from .vaultplaces import NotePlaces
-from .vaultquotes import quoted_diff, save_conflict
+from .vaultquotes import quoted_diff
 from .vaultsurvey import stat_key, unnamed_notes
 
 __all__ = [  # also imported from here by other modules and tests
@@ -64,7 +65,6 @@ __all__ = [  # also imported from here by other modules and tests
 # A session's note written (or found as it would be: parts an older version left past it
 # go too): its parts past it, if it is now the last, are looked at.
 _WRITTEN = (Action.UPDATED, Action.RENAMED, Action.CONFLICT, Action.UNCHANGED)
-HELD_SECRET = "written again, though its source gives fewer turns: the note held a secret"
 EMPTIED = "it was empty: written again"
 RENAMED_NEW = "another file already had the name, so this note got a new one"
 
@@ -242,11 +242,22 @@ class Vault(NotePlaces):
         if parsed.owned is None:
             return Change(Action.FAILED, key, relpath, MARKERS_GONE)
         shrunk = "" if self.force else shrunk_why(parsed.metadata, metadata, made_otherwise)
-        # A secret the current rules know (one an older version left) is never kept.
         if shrunk and not self.holds_secret(parsed, metadata):
             if record is None:
                 self._record(key, relpath, parsed.owned, ours, list(metadata), {}, None, False)
             return Change(Action.KEPT, key, relpath, shrunk)
+        if shrunk:  # a secret the current rules know, redacted where it stands (vaultkept)
+            text, owned, edited = redacted_note(parsed, record, metadata, self.scrub)
+            written = self._write(key, relpath, text, stat_key(found[1]))
+            if record is None:
+                self._record(key, relpath, owned, ours, list(metadata), {}, written, False)
+            else:
+                self._noted.add(key)
+                self.state.notes[key] = recorded(
+                    record, owned, edited, stat_key(written), self.scrub
+                )
+            said, diff = f"{shrunk}; {REDACTED_IN_KEPT}", quoted_diff(self, current, text, relpath)
+            return Change(Action.KEPT, key, relpath, said, diff)
         theirs = persons_title(parsed.metadata, metadata, record)
         if theirs is not None:  # the person retitled the note: ours goes to its aliases
             metadata = {k: v for k, v in metadata.items() if k != "title"}
@@ -264,7 +275,7 @@ class Vault(NotePlaces):
         removed = removed_tags(parsed, ours, record, own_copy)  # (remembered: vaultmerge)
         text = notefile.recompose(parsed, yaml_text, owned)
         # Nothing new for a generated part the person edited: their edit stays in place.
-        kept = parsed.edited and not shrunk and edit_kept(current, parsed, yaml_text, owned)
+        kept = parsed.edited and edit_kept(current, parsed, yaml_text, owned)
         text = kept or text
         if text == current or same_but_line_ends(text, current):
             self._record(
@@ -287,10 +298,6 @@ class Vault(NotePlaces):
                 said = replace(parsed, after=editcopies.said_in_note(parsed, saved))
                 text = notefile.recompose(said, yaml_text, owned)
             action, message = Action.CONFLICT, f"your edit inside the generated part {where}"
-        elif shrunk:  # the richer note, redacted, is kept aside
-            saved = save_conflict(self, relpath, current)
-            where = saved.rpartition("/")[0] + "/" if self.dry_run else saved
-            action, message = Action.UPDATED, f"{HELD_SECRET} (as it was, redacted: {where})"
         else:
             action, message = Action.UPDATED, ""
         written = self._write(key, relpath, text, stat_key(found[1]))

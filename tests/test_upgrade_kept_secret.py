@@ -2,9 +2,10 @@
 was by the upgraded version whenever that version counts fewer messages in the session
 (it reads the source more exactly: a slash command no longer a turn of its own): "source
 has fewer turns than the note; kept", the secret left in the vault, though the run counted
-it as redacted. The secret must go (README "Secrets"): such a note is written again from
-its source, and the note as it was is copied, redacted, to .ccexport/conflicts/ so that
-nothing of the richer note is lost. A kept note with no secret is kept, as before.
+it as redacted. The secret must go (README "Secrets"), and so must no turn: the note is
+kept, the secret redacted where it stands (``vaultkept``; until 7 December the note was
+written again from its shorter source and the richer one copied to .ccexport/conflicts/,
+review43 H1). A kept note with no secret is kept byte for byte, as before.
 Found by the upgrade audit (30 November's version, then this one, on the corpus)."""
 
 from __future__ import annotations
@@ -62,14 +63,16 @@ def test_a_note_kept_for_its_fewer_messages_keeps_no_secret(tmp_path: Path) -> N
     assert in_vault == []
     text = note.read_text(encoding="utf-8")
     assert text.endswith("## My notes\n\nPERSON: deployed on Friday.\n")  # the person's text
-    assert "/deploy" not in text  # written again from its source
-    (copy,) = (vault / ".ccexport/conflicts").iterdir()  # the richer note, redacted
-    assert "/deploy mysql -u root -p[REDACTED" in copy.read_text(encoding="utf-8")
+    assert "`/deploy mysql -u root -p[REDACTED:" in text  # the turn kept, its secret not
+    assert not (vault / ".ccexport/conflicts").exists()  # nothing to keep aside
+    assert notefile.parse(text).edited is False  # the generated part is ccexport's still
     (change,) = [c for c in report.changes if c.relpath == str(note.relative_to(vault))]
-    assert change.action.value == "updated" and "secret" in change.message
+    assert change.action.value == "kept" and "secret" in change.message
+    assert change.message.startswith("source has fewer turns than the note; kept")
     written = note.read_bytes()
     again = export(vault, home)  # and the next run settles
-    assert [c for c in again.changes if c.action.value != "unchanged"] == []
+    assert [c for c in again.changes if c.action.value not in ("unchanged", "kept")] == []
+    assert all("secret" not in c.message for c in again.changes)
     assert note.read_bytes() == written
 
 

@@ -258,7 +258,10 @@ class Vault(NotePlaces):
                 )
             said, diff = f"{shrunk}; {REDACTED_IN_KEPT}", quoted_diff(self, current, text, relpath)
             return Change(Action.KEPT, key, relpath, said, diff)
-        theirs = persons_title(parsed.metadata, metadata, record)
+        # An older copy put back whose generated part this machine wrote: the keys of ours
+        # in it are ccexport's from then (a part's tokens before it was followed by another)
+        own_copy = record is not None and own_older(parsed, record)
+        theirs = persons_title(parsed.metadata, metadata, record, own_copy)
         if theirs is not None:  # the person retitled the note: ours goes to its aliases
             metadata = {k: v for k, v in metadata.items() if k != "title"}
             meta = {**meta, "title": theirs}  # (as the index lists it, on every machine)
@@ -268,9 +271,6 @@ class Vault(NotePlaces):
             kept_keys |= persons
         done = given_properties(record, seeded)  # (added once: one deleted stays deleted)
         ours_merged = seeded_metadata(metadata, seeded, parsed.metadata, done)
-        # An older copy put back whose generated part this machine wrote: the keys of ours
-        # in it are ccexport's from then (a part's tokens before it was followed by another)
-        own_copy = record is not None and own_older(parsed, record)
         yaml_text = updated_yaml(parsed, ours_merged, record, self.scrub, kept_keys, own_copy)
         removed = removed_tags(parsed, ours, record, own_copy)  # (remembered: vaultmerge)
         text = notefile.recompose(parsed, yaml_text, owned)

@@ -132,22 +132,35 @@ _ABSENT = object()
 
 
 def persons_title(
-    existing: dict[str, Any], ours: dict[str, Any], record: NoteRecord | None = None
+    existing: dict[str, Any],
+    ours: dict[str, Any],
+    record: NoteRecord | None = None,
+    own_copy: bool = False,
 ) -> str | None:
     """The title the person typed in the note's properties, which stays theirs: one that
     is neither ccexport's now nor one it wrote before (each of those is among the note's
     aliases, where the update puts every title it writes). None when the title is
     ccexport's, or when that cannot be told: the note has no aliases (the configuration
-    or the person dropped them), or they hold the title. Where the state's ``record``
-    says ccexport wrote this title, it is ccexport's whatever the aliases say."""
+    or the person dropped them) and no state, or they hold the title. Where the state's
+    ``record`` says ccexport wrote this title, it is ccexport's whatever the aliases say;
+    where it says ccexport wrote another, or kept the person's, it is theirs (not in an
+    older copy this machine wrote, put back: ``own_copy``)."""
     title = existing.get("title")
     if "title" not in ours or type(title) is not str or not title.strip():
         return None
     if record is not None and "title" in record.keys and record.meta.get("title") == title:
         return None  # the title ccexport last wrote, as the state says (an alias edited)
     aliases = _as_list(existing.get("aliases"))
-    if title == ours["title"] or not aliases:
-        return None  # (``aliases: []``: the titles it wrote are not there to tell by)
+    if title == ours["title"]:
+        return None
+    if not aliases:  # (``aliases: []``: the titles it wrote are not there to tell by)
+        # The state's record is (review43 M1: a typed title replaced without a word once
+        # the person cleared the aliases): ccexport wrote another title last, or the title
+        # was the person's then. Without the state, or in an older copy of this machine's
+        # put back (its title one ccexport wrote before), it is ccexport's.
+        if record is None or own_copy:
+            return None
+        return title if "title" not in record.keys or record.meta.get("title") else None
     if title in aliases:
         return None
     from .markdown import unlinked  # (an alias is never a link: one written as ``[[x]]``)

@@ -82,11 +82,13 @@ def test_a_session_retitled_by_its_tool_gets_the_new_title(tmp_path):
 
 
 def test_without_aliases_the_title_cannot_be_told_and_is_ccexports(tmp_path):
-    """The person (or the configuration) removed the aliases: a title that differs from
-    ccexport's may be one it wrote before, so it is rewritten, as it always was."""
+    """The person (or the configuration) removed the aliases, and the state is lost: a
+    title that differs from ccexport's may be one it wrote before, so it is rewritten, as
+    it always was. (With the state, it is told: the test below.)"""
     home, vault, note = _exported(tmp_path)
     _retitled(note)
     _aliases_replaced(note, "")
+    shutil.rmtree(vault / ".ccexport")
     write_session(home, ["why does login fail", "and now?"])
     export(vault, home)
     assert yaml.safe_load(note.read_text().split("---")[1])["title"] == "why does login fail"
@@ -143,6 +145,24 @@ def test_with_empty_aliases_a_tool_retitle_still_takes_the_title(tmp_path, empti
     write_session(home, ["why does login fail", "and now?"], ai_title="Login test fix")
     export(vault, home)
     assert read_frontmatter(note.read_text())["title"] == "Login test fix"
+
+
+@pytest.mark.parametrize("emptied", ["aliases: []\n", "aliases:\n"])
+def test_with_empty_aliases_a_typed_title_stays_the_persons(tmp_path, emptied):
+    """Obsidian's property panel empties the aliases: the state still says which title
+    ccexport wrote last, so one the person typed is theirs, update after update (review43
+    M1: it was replaced without a word). Without the state it cannot be told (above)."""
+    home, vault, note = _exported(tmp_path)
+    _aliases_replaced(note, emptied)
+    _retitled(note)
+    write_session(home, ["why does login fail", "and now?"])
+    export(vault, home)
+    text = note.read_text()
+    assert MINE in text and "reply to and now?" in text
+    assert "Flaky login test: root cause" in _index_titles(vault)
+    write_session(home, ["why does login fail", "and now?", "and then?"])
+    export(vault, home)
+    assert MINE in note.read_text() and "reply to and then?" in note.read_text()
 
 
 def test_a_configured_title_that_links_adds_its_alias_unlinked_and_once(tmp_path):

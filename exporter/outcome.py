@@ -70,7 +70,7 @@ class ExportReport:
     # otherwise, and why ("": none).
     rendered_again: str = ""
     rendered_again_notes: int = 0  # how many notes that sentence speaks of
-    # A first export given --timezone: the zone later runs use, and how to keep the flag's
+    # A run given --timezone: the zone a run without it uses, and how to keep the flag's
     # ("": nothing to say; ``zoneadvice``).
     timezone_advice: str = ""
 

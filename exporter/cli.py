@@ -115,6 +115,9 @@ class _RootGroup(_Group):
 
     def make_context(self, info_name: Any, args: list[str], *more: Any, **extra: Any) -> Any:
         _said[:] = [False, ""]  # a new command (tests run many in one process)
+        from .completion_install import told  # (typer's option, made to say what it writes)
+
+        told(self.params)
         self._json_asked = json_asked(args)
         with json_guard(self._json_asked):
             return super().make_context(info_name, args, *more, **extra)

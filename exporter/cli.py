@@ -115,6 +115,9 @@ class _RootGroup(_Group):
 
     def make_context(self, info_name: Any, args: list[str], *more: Any, **extra: Any) -> Any:
         _said[:] = [False, ""]  # a new command (tests run many in one process)
+        from .completion_install import told  # (typer's option, made to say what it writes)
+
+        told(self.params)
         self._json_asked = json_asked(args)
         with json_guard(self._json_asked):
             return super().make_context(info_name, args, *more, **extra)
@@ -355,7 +358,7 @@ def _export(args: dict[str, Any]) -> None:
         from .options import check_vault, export_options
         from .pasted import complete_error, complete_report, run_words
         from .report import print_report
-        from .zoneadvice import advice_kept, first_zone_advice
+        from .zoneadvice import advice_kept, zone_advice
 
         check_quiet_verbose(quiet, args["verbose"])
         if args.get("diff") and not args["dry_run"]:  # it was ignored, and the run wrote
@@ -383,7 +386,7 @@ def _export(args: dict[str, Any]) -> None:
         if not quiet:  # (a pause of seconds while another run finishes, explained)
             options.waiting = lambda message: _err(message, "yellow")
         pasted = run_words(settings, args["home"])
-        zone_advice = first_zone_advice(settings, cli)  # (before the run keeps a zone)
+        said_of_zone = zone_advice(settings, cli, options.dry_run)  # (before a run keeps a zone)
         try:
             with _progress(enabled=not quiet and not json_out) as progress:
                 report = run_export(options, progress)
@@ -396,7 +399,7 @@ def _export(args: dict[str, Any]) -> None:
                 _echo_json({"error": "interrupted", "exit_code": 130, "written": stop.written})
             raise typer.Exit(130) from None
     complete_report(report, pasted)
-    report.timezone_advice = advice_kept(zone_advice, options.vault, options.dry_run)
+    report.timezone_advice = advice_kept(said_of_zone, options.vault, options.dry_run)
     elapsed = time.monotonic() - started
     print_report(
         report,

@@ -75,7 +75,7 @@ def watch_cmd(
         from .pasted import complete_error, complete_report, run_words
         from .report import print_report, worth_a_watch_line
         from .watch import WatchEvents, watch
-        from .zoneadvice import advice_kept, first_zone_advice
+        from .zoneadvice import advice_kept, zone_advice
 
         cli = {k: a.get(k) for k in ("vault", "project", "timezone", "templates")}
         cli["sources"] = a.get("source")
@@ -91,13 +91,13 @@ def watch_cmd(
 
         rounds = [0]
         pasted = run_words(settings, a["home"])
-        zone_advice = first_zone_advice(settings, cli)  # (said by the first round)
+        said_of_zone = zone_advice(settings, cli)  # (said by the first round)
 
         def exported(report: Any) -> None:
             rounds[0] += 1
             complete_report(report, pasted)  # (its hints act on this vault)
             if rounds[0] == 1:
-                report.timezone_advice = advice_kept(zone_advice, options.vault, False)
+                report.timezone_advice = advice_kept(said_of_zone, options.vault, False)
             # The first round always: with a wrong --home it found nothing, and said nothing.
             if rounds[0] == 1 or worth_a_watch_line(report):
                 stamp = time.strftime("%H:%M:%S")

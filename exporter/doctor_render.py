@@ -69,7 +69,11 @@ def _stale_checks(state: Any, stale_units: list[tuple[dict, object]]) -> list[Ch
     """How many notes the next run renders again, by why: a unit the last run did not
     finish (recorded with no fingerprint), one rendered by another version of ccexport, or
     with other templates, settings or rules. Distinct notes: a vault exported from two
-    places of one home, or a source file that moved, has two units naming the same notes."""
+    places of one home, or a source file that moved, has two units naming the same notes.
+    A session in part notes counts once, by its first part, as the export's "N notes
+    rendered again" and its counts do (cli8: doctor said 4 of a session in 4 parts, the
+    export 1)."""
+    from .notespec import is_later_part
     from .rendermade import UNFINISHED_WHY, made_by_another
 
     by_why: dict[str, set[str]] = {}
@@ -80,7 +84,11 @@ def _stale_checks(state: Any, stale_units: list[tuple[dict, object]]) -> list[Ch
             why = "written by another version of ccexport"
         else:
             why = "written with other templates, settings or redaction rules"
-        kept = (k for k in unit.get("notes", []) if k in state.notes and not state.notes[k].deleted)
+        kept = (
+            k
+            for k in unit.get("notes", [])
+            if not is_later_part(k) and k in state.notes and not state.notes[k].deleted
+        )
         by_why.setdefault(why, set()).update(kept)
     seen: set[str] = set()
     checks = []

@@ -70,7 +70,7 @@ class ExportReport:
     # otherwise, and why ("": none).
     rendered_again: str = ""
     rendered_again_notes: int = 0  # how many notes that sentence speaks of
-    # A first export given --timezone: the zone later runs use, and how to keep the flag's
+    # A run given --timezone: the zone a run without it uses, and how to keep the flag's
     # ("": nothing to say; ``zoneadvice``).
     timezone_advice: str = ""
 
@@ -94,6 +94,15 @@ class ExportReport:
         failed = any(c.action is Action.FAILED for c in self.changes)
         return "" if failed and not self.total("written") else self.rendered_again
 
+    def redactions_said(self) -> dict[str, int]:
+        """``redactions`` as the summary and ``--json`` say them: none when notes failed and
+        none was written (a broken template fails them all), where "2 secrets redacted"
+        would speak of secrets that reached no note (review41 L-6); a dry run's are those
+        it would redact."""
+        if self.dry_run or self.total("written") or not self.total("failed"):
+            return self.redactions
+        return {}
+
     def as_dict(self) -> dict[str, Any]:
         names = (*COUNTS, "written")
         return {
@@ -106,7 +115,7 @@ class ExportReport:
             "errors": self._errors(),
             "warnings": [p.as_dict() for p in self.problems if p.severity == "warning"],
             "conflicts": [{"path": c.relpath, "message": c.message} for c in self.conflicts()],
-            "redactions": dict(sorted(self.redactions.items())),
+            "redactions": dict(sorted(self.redactions_said().items())),
             "rendered_again": self.rendered_again_said() or None,
             # (a script's count: 0 where the sentence is not said)
             "rendered_again_notes": self.rendered_again_notes if self.rendered_again_said() else 0,

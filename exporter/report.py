@@ -297,8 +297,7 @@ def print_report(
         for source, counts in shown_sources(report, verbose):
             if not changed_only or _changed(counts):
                 say(source_line(source, counts))
-        if report.redactions and (report.dry_run or report.total("written")
-                                  or not report.total("failed")):  # fmt: skip
+        if report.redactions_said():
             say(redaction_line(report))
         if again := report.rendered_again_said():
             written = "would be written" if report.dry_run else "were written"

@@ -1,9 +1,10 @@
-"""What a first export given ``--timezone`` says of the zone later runs use (review40 L5).
+"""What a run given ``--timezone`` says of the zone later runs use (review40 L5, cli8).
 
 The vault keeps the machine's zone from its first export (``zones``), whatever zone that
 run dated its notes in: a first ``ccexport --timezone America/New_York`` kept ``Etc/UTC``,
-and the next plain run wrote every note again, five hours earlier. The flag is for one run;
-a zone to keep is the ``timezone`` setting, so the run says where to put it.
+and the next plain run wrote every note again, five hours earlier; so did the next plain
+run after any run given the flag. The flag is for one run; a zone to keep is the
+``timezone`` setting, so the run says where to put it.
 """
 
 from __future__ import annotations
@@ -19,23 +20,27 @@ if TYPE_CHECKING:
     from .config import Settings
 
 
-def first_zone_advice(settings: Settings, cli: dict[str, Any]) -> str:
-    """The summary's line for a run given ``--timezone`` into a vault that keeps no zone yet,
-    when a run without the flag would date the notes in another zone ("": none to say).
-    Asked before the run, which keeps the vault's zone."""
+def zone_advice(settings: Settings, cli: dict[str, Any], dry_run: bool = False) -> str:
+    """The summary's line for a run given ``--timezone`` when a run without the flag would
+    date the notes in another zone ("": none to say). Asked before the run, which keeps the
+    vault's zone on a first export. A later run too (cli8): into a vault that keeps
+    ``Etc/UTC``, ``--timezone America/New_York`` wrote every note in New York's time, and
+    the next plain run wrote them all back without a word. A dry run wrote no note in the
+    flag's zone, so a run without it writes none again."""
     given = cli.get("timezone")
     if not given or settings.vault is None:
         return ""
     vault = settings.vault.expanduser()
-    kept = kept_zone(vault)
-    if kept and named_zone(kept) is not None:  # not a first export: the vault has its zone
-        return ""
     plain = resolve({**cli, "timezone": None})  # (a zone of the config files wins)
+    kept = kept_zone(vault)
     if plain.timezone:
         later = plain.timezone
         origin = plain.origin.get("timezone", "the config")
         why, where = f"the timezone of your {origin}", "there"
-    else:
+    elif kept and named_zone(kept) is not None:  # a later run: the zone the vault keeps
+        later, why = kept, "the zone this vault keeps from its first export"
+        where = f"in {vault / VAULT_CONFIG}"
+    else:  # a first export: it keeps this machine's zone
         machine = machine_zone_name()
         later = machine if machine and named_zone(machine) is not None else None
         why = "this machine's zone, which the vault keeps from its first export"
@@ -43,10 +48,12 @@ def first_zone_advice(settings: Settings, cli: dict[str, Any]) -> str:
     if later and _same_zone(later, given):  # (``UTC`` and ``Etc/UTC``: one zone, two names)
         return ""
     dated = f"in {later} ({why})" if later else "in this machine's local time"
-    return (
-        f"Notes dated in {given} by --timezone; a run without it dates them {dated} and "
-        f'writes them all again: to keep {given}, put timezone = "{given}" {where}.'
-    )
+    if dry_run:
+        done = f"Notes would be dated in {given} by --timezone; a run without it dates them {dated}"
+    else:
+        done = (f"Notes dated in {given} by --timezone; a run without it dates them {dated} "
+                "and writes them all again")  # fmt: skip
+    return f'{done}: to keep {given}, put timezone = "{given}" {where}.'
 
 
 def advice_kept(advice: str, vault: Path, dry_run: bool) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from .doctor_render import render_checks
 from .doctor_template_places import place_checks
 from .doctor_templates import template_checks
 from .errors import ConfigError, ExporterError
+from .pasted import completed, run_words
 from .report import counted
 from .sources import file_in_place_of_folder, holding, unreadable_below, wrong_named_folders
 
@@ -40,7 +42,10 @@ def diagnose(settings: Any, home: Path | None, config_error: str | None = None) 
     checks += config_checks(settings, config_error)
     checks += template_checks(settings.templates, *_note_settings(settings, home))
     checks += place_checks(settings)
-    return checks
+    # A command it says to paste acts on this vault and home, as an export's (review43
+    # H2: doctor's "run ccexport --restore", pasted, restored notes in the config's vault).
+    words = run_words(settings, home)
+    return [replace(c, message=completed(c.message, words)) for c in checks]
 
 
 def _note_settings(settings: Any, home: Path | None) -> tuple[Any, ...]:

@@ -53,6 +53,26 @@ def test_the_stop_for_notes_gone_names_the_vault_and_home_the_run_was_given(tmp_
     assert (second / "AI Sessions").is_dir() and not real.exists()
 
 
+def test_doctor_names_the_vault_and_home_in_what_it_says_to_paste(tmp_path):
+    """review43 H2: doctor's "run ccexport --restore", pasted, restored into the config's
+    vault the notes deleted there on purpose; the vault doctor spoke of stayed stuck."""
+    home, real, second = tmp_path / "backup", tmp_path / "Notes", tmp_path / "Notes X"
+    _sessions(home)
+    _configure(real)
+    assert run("--vault", second, "--home", home).exit_code == 0
+    shutil.rmtree(second / "AI Sessions")
+    said = runner.invoke(app, ["doctor", "--vault", str(second), "--home", str(home)])
+    words = f"--vault {shlex.quote(str(second))} --home {shlex.quote(str(home))}"
+    assert f"run ccexport {words} --restore;" in said.stdout, said.stdout
+    checks = json.loads(
+        runner.invoke(app, ["doctor", "--vault", str(second), "--home", str(home), "--json"]).stdout
+    )["checks"]
+    assert any(f"run ccexport {words} --restore;" in c["message"] for c in checks)
+    pasted = shlex.split(said.stdout.split("run ccexport ")[1].split(";")[0])
+    assert runner.invoke(app, pasted).exit_code == 0
+    assert (second / "AI Sessions").is_dir() and not real.exists()
+
+
 def test_the_deleted_note_warning_names_the_vault_also_under_json(tmp_path):
     home, second = tmp_path / "backup", tmp_path / "second"
     _sessions(home)

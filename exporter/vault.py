@@ -37,7 +37,7 @@ from .notecopies import SHRUNK, earlier_hashes, own_older, shrunk_why
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
 from .vaultio import UnsafePathError
-from .vaultkept import REDACTED_IN_KEPT, recorded, redacted_note
+from .vaultkept import recorded, redacted_in_kept, redacted_note
 from .vaultmerge import (
     OWNED,
     OWNED_KEYS,
@@ -256,8 +256,10 @@ class Vault(NotePlaces):
                 self.state.notes[key] = recorded(
                     record, owned, edited, stat_key(written), self.scrub
                 )
-            said, diff = f"{shrunk}; {REDACTED_IN_KEPT}", quoted_diff(self, current, text, relpath)
-            return Change(Action.KEPT, key, relpath, said, diff)
+            said = f"{shrunk}; {redacted_in_kept(self.dry_run)}"
+            return Change(
+                Action.KEPT, key, relpath, said, quoted_diff(self, current, text, relpath)
+            )
         # An older copy put back whose generated part this machine wrote: the keys of ours
         # in it are ccexport's from then (a part's tokens before it was followed by another)
         own_copy = record is not None and own_older(parsed, record)

@@ -22,7 +22,11 @@ if TYPE_CHECKING:
     from .notefile import NoteText
     from .statefile import NoteRecord
 
-REDACTED_IN_KEPT = "a secret the current rules redact was redacted in it, every turn kept"
+
+def redacted_in_kept(dry_run: bool) -> str:
+    """What the run says beside its "kept" of such a note."""
+    done = "would be redacted" if dry_run else "was redacted"
+    return f"a secret the current rules redact {done} in it, every turn kept"
 
 
 def redacted_note(

@@ -102,3 +102,17 @@ def test_a_kept_note_without_a_match_stays_byte_for_byte(tmp_path: Path) -> None
     (change,) = export(vault, home, unmatched).changes
     assert change.action.value == "kept" and "redacted" not in change.message
     assert note.read_bytes() == before
+
+
+def test_a_dry_run_says_the_secret_would_be_redacted_and_writes_nothing(tmp_path: Path) -> None:
+    home, vault, note = shrunk_note(tmp_path)
+    before = note.read_bytes()
+    options = ExportOptions(
+        vault=vault, home=home, timezone=UTC, workers=1, redact_extra=ZEBRA, dry_run=True
+    )
+    (change,) = run_export(options).changes
+    assert change.action.value == "kept"
+    assert change.message.endswith(
+        "a secret the current rules redact would be redacted in it, every turn kept"
+    )
+    assert note.read_bytes() == before

@@ -8,12 +8,15 @@ person's text and their edit stay, and the edit is still known as theirs."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC
 from pathlib import Path
 
 from claude_builder import ClaudeSession
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from exporter import notefile
+from exporter import notefile, notehash
 from exporter.export import ExportOptions, run_export
 from exporter.redact_rules import Rule
 
@@ -116,3 +119,38 @@ def test_a_dry_run_says_the_secret_would_be_redacted_and_writes_nothing(tmp_path
         "a secret the current rules redact would be redacted in it, every turn kept"
     )
     assert note.read_bytes() == before
+
+
+_LINE = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    lines=st.lists(st.one_of(_LINE, st.integers(0, 999).map(lambda n: f"zebra-{n}")), max_size=8),
+    mine=_LINE,
+    edited=st.booleans(),
+)
+def test_redacting_in_place_changes_only_what_the_rule_matches(lines, mine, edited) -> None:
+    """Any generated part: only the matches change, the person's text below the end marker
+    is byte for byte, and an edited part keeps the hash of what ccexport wrote."""
+    from exporter.vaultkept import redacted_note
+
+    owned = "\n".join(["### User · 09:00", *lines]).strip("\n")
+    text = notefile.compose({"title": "t", "git_branch": "zebra-1"}, "", owned, f"\n{mine}\n")
+    written = notefile.parse(text)
+    if edited:  # the person changed a line: the marker still says what ccexport wrote
+        text = text.replace("### User · 09:00", "### User · 09:00 (mine)", 1)
+    parsed = notefile.parse(text)
+    assert parsed.edited is edited
+
+    def scrub(t: str) -> str:
+        return re.sub(r"zebra-[0-9]+", "[REDACTED:zoo-id]", t)
+
+    new, region, was_edited = redacted_note(parsed, None, ["title", "git_branch"], scrub)
+    again = notefile.parse(new)
+    assert was_edited is edited
+    assert again.owned.strip("\n") == scrub(parsed.owned).strip("\n") == region
+    assert again.after == parsed.after and again.before == parsed.before  # the person's
+    assert again.metadata["git_branch"] == "[REDACTED:zoo-id]"
+    assert again.metadata["title"] == "t"
+    assert again.written_hash == (written.written_hash if edited else notehash.owned_hash(region))

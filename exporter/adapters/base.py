@@ -173,6 +173,17 @@ class FileStamp:
         st = entry.stat()
         return cls(Path(entry), st.st_size, st.st_mtime_ns, st.st_ino)
 
+    @classmethod
+    def listed(cls, entry: os.DirEntry[str] | Path) -> FileStamp | None:
+        """``of`` for a file a discovery listed, None where it cannot be stat'ed: gone since
+        the listing (Codex moves a rollout to ``archived_sessions/``), or a link that leads
+        nowhere or back to itself (said by ``sources.unreadable_below``'s walk). Not a reason
+        to miss the files after it (review44 H1: one such link hid every later rollout)."""
+        try:
+            return cls.of(entry)
+        except (OSError, RuntimeError):  # (RuntimeError: a link loop, as 3.11's resolve says)
+            return None
+
 
 @dataclass(frozen=True, slots=True)
 class SessionRef:

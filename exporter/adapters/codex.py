@@ -145,8 +145,9 @@ class CodexAdapter:
                 session_id = id_from_name(path.name)
                 title = titles.get(session_id or "")
                 extra = (f"title={title}",) if title else ()
-                stamp = FileStamp.of(path)
-                yield SessionRef(SOURCE, session_id or path.stem, stamp, (), extra, unread)
+                stamp = FileStamp.listed(path)
+                if stamp is not None:
+                    yield SessionRef(SOURCE, session_id or path.stem, stamp, (), extra, unread)
 
     def spawned_by(self, ref: SessionRef) -> tuple[str, str] | None:
         """``(thread, parent thread)`` of a subagent's rollout, from its first record alone:

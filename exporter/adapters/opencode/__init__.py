@@ -109,10 +109,12 @@ class OpenCodeAdapter:
         files = sorted((tree / "session").glob("*/*.json"))
         if not dbs:
             for file in files:
-                stamps = (FileStamp.of(file), *tree_files(file))
-                yield SessionRef(self.name, file.stem, stamps[0], stamps[1:], ("kind=json",))
+                if (stamp := FileStamp.listed(file)) is not None:
+                    yield SessionRef(self.name, file.stem, stamp, tuple(tree_files(file)),
+                                     ("kind=json",))  # fmt: skip
             return
-        stamps = {s.path: s for file in files for s in (FileStamp.of(file), *tree_files(file))}
+        stamps = {s.path: s for file in files for s in (FileStamp.listed(file), *tree_files(file))
+                  if s is not None}  # fmt: skip
         facts = ("kind=tree", *(f"db={db}" for db in dbs))
         main = FileStamp.of(tree / "session")
         yield SessionRef(self.name, str(tree), main, tuple(stamps.values()), facts)

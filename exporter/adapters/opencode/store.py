@@ -164,12 +164,11 @@ def tree_files(session_file: Path) -> list[FileStamp]:
     """Every file of one legacy session, by stat only: its messages and their parts
     (directories named by id), plus loose part files of an early tree."""
     storage = session_file.parents[2]
-    found = []
+    listed = []
     for message in _json_files(storage / "message" / session_file.stem):
-        found.append(FileStamp.of(message))
-        found += [FileStamp.of(p) for p in _json_files(storage / "part" / message.stem)]
-    found += [FileStamp.of(p) for p in _json_files(storage / "part")]
-    return found
+        listed += [message, *_json_files(storage / "part" / message.stem)]
+    listed += _json_files(storage / "part")
+    return [stamp for path in listed if (stamp := FileStamp.listed(path)) is not None]
 
 
 def tree_session(session_file: Path, source: str) -> tuple[StoredSession | None, Problem | None]:

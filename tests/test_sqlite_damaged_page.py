@@ -78,3 +78,42 @@ def test_a_cursor_folder_with_a_damaged_page_is_said_by_its_file(tmp_path):
     said = [p for p in report.problems if p.path == str(global_db)]
     assert said and all(MALFORMED in p.message for p in said), [str(p) for p in report.problems]
     assert not any("DatabaseError" in p.message for p in report.problems)
+
+
+def scribbled_db(path: Path) -> Path:
+    """A table of three rows on one leaf page whose cell pointers are overwritten (bytes
+    8..72 of the page, fixed random bytes): SQLite reads such a page without an error
+    unless asked to check each cell's bounds."""
+    import random
+
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("CREATE TABLE ItemTable (key TEXT, value BLOB)")
+        conn.executemany(
+            "INSERT INTO ItemTable VALUES (?, ?)", [(f"chat:{n}", "x" * 30) for n in range(3)]
+        )
+        conn.commit()
+    data = bytearray(path.read_bytes())
+    page, scribble = int.from_bytes(data[16:18], "big"), random.Random(0)
+    for start in range(page, len(data), page):  # every page but the schema's
+        data[start + 8 : start + 72] = bytes(scribble.randrange(256) for _ in range(64))
+    path.write_bytes(bytes(data))
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:  # (as it was)
+        assert len(conn.execute("SELECT key, value FROM ItemTable").fetchall()) == 3
+    return path
+
+
+def test_a_page_whose_cells_are_scribbled_is_malformed_not_read_as_rows(tmp_path):
+    """review44 M1: such a page gave rows of other bytes or none, without a word (a Cursor
+    chat gone, a Copilot title flipped to the first prompt, exit 0)."""
+    db = scribbled_db(tmp_path / "state.vscdb")
+    with pytest.raises(SourceError, match=MALFORMED), Database(db) as opened:
+        list(opened.query("SELECT key, value FROM ItemTable"))
+
+
+def test_a_database_link_that_loops_is_a_source_error(tmp_path):
+    """review44 M3: ``doctor`` and ``sources`` died on Python's RuntimeError from
+    ``resolve()`` (a Cursor state.vscdb linked to itself); the export said it well."""
+    db = tmp_path / "state.vscdb"
+    db.symlink_to(db)
+    with pytest.raises(SourceError, match="loop"):
+        Database(db)

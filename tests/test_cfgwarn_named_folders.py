@@ -199,5 +199,8 @@ def test_doctor_says_what_its_counts_are_beside_the_exports_found(tmp_path):
     (claude,) = [c["message"] for c in checks if c["message"].startswith("claude-code:")]
     assert claude.startswith("claude-code: 8 sessions (by their files, unread), newest file ")
     assert "newest file modified 20" in claude
-    assert [c["message"] for c in checks].count(COUNTED_SO) == 1
+    # (the command it names carries the run's --vault and --home: review43 H2)
+    words = f"--vault {tmp_path / 'v'} --home {EXAMPLES_HOME}"
+    said = COUNTED_SO.replace("`ccexport sources`", f"`ccexport {words} sources`")
+    assert [c["message"] for c in checks].count(said) == 1
     assert '"found"' in COUNTED_SO and "without a conversation" in COUNTED_SO

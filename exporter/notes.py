@@ -16,6 +16,7 @@ from typing import Any
 from .errors import Problem
 from .markdown import unlinked
 from .model import (
+    CommandOutputPart,
     CommandPart,
     Message,
     MessageStream,
@@ -101,7 +102,9 @@ def has_conversation(session: Session) -> bool:
     for message in session.messages:
         if message.role == "user":
             parts = clean_parts(message, session.source)
+            # A prompt a command sent counts (spec-kit's with nothing typed): the command ran.
             if any(p.kind in ("text", "attachment") or type(p) is CommandPart and p.asks
+                   or type(p) is CommandOutputPart and p.sent
                    for p in parts):  # fmt: skip
                 return True
         elif not held and _is_reply(message):

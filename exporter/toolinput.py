@@ -13,9 +13,11 @@ from .model import ToolCallPart
 _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path")  # the file a call is about
 # What a search looked for says more than where (Glob and Grep take a pattern and a folder);
 # a Skill call is named by its skill.
-_SUMMARY_KEYS = ("command", "cmd", "file_path", "filePath", "pattern", "query", "regex",
-                 "search_term", "path", "url", "notebook_path", "skill", "target_file",
-                 "targetFile", "TargetFile")  # fmt: skip
+# (Gemini CLI: ``absolute_path``, an older read_file's file; ``dir_path``, list_directory's
+# folder; ``agent_name``, the agent delegate_to_agent starts, named as a Task's kind is.)
+_SUMMARY_KEYS = ("command", "cmd", "file_path", "filePath", "absolute_path", "pattern",
+                 "query", "regex", "search_term", "path", "dir_path", "url", "notebook_path",
+                 "skill", "target_file", "targetFile", "TargetFile", "agent_name")  # fmt: skip
 
 
 def call_description(part: ToolCallPart) -> str | None:
@@ -84,9 +86,10 @@ def argument_summary(part: ToolCallPart) -> tuple[str, str] | None:
 
 def _listed_subject(value: dict[str, Any]) -> tuple[str, str] | None:
     """The subject of a call given a list (Cline 4's ``read_files``: ``files`` of
-    ``{path, …}``; ``run_commands``: ``commands``): the files' paths, or the first
-    command's first line, with the cut's mark when more commands or lines follow."""
-    files = value.get("files")
+    ``{path, …}``; Gemini CLI's ``read_many_files``: ``paths``; ``run_commands``:
+    ``commands``): the files' paths, or the first command's first line, with the cut's
+    mark when more commands or lines follow."""
+    files = value.get("files") if isinstance(value.get("files"), list) else value.get("paths")
     if isinstance(files, list):
         paths = [f.get("path") if isinstance(f, dict) else f for f in files]
         named = [p.strip() for p in paths if isinstance(p, str) and p.strip()]

@@ -615,7 +615,7 @@ def test_tool_calls_get_the_arguments_and_results_the_model_saw(tmp_path):
     ]
     results = [m for m in s.messages if m.role == "tool"]
     outputs = {p.call_id: p.output for p in results[0].parts}
-    assert outputs["u1"] == "```python\ndef retry(): ...\n```"
+    assert outputs["u1"] == "def retry(): ..."  # the file, without Copilot's fence
     assert outputs["u2"] == '1 match\n<match path="/w/a.py" line=1>\n'  # after a block
     # No calls to pair with: the invocations as they are (the search's places as output).
     assert [p.input for p in second.parts if p.kind == "tool_call"] == [{}, {}, {}]

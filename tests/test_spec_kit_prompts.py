@@ -16,7 +16,7 @@ from message_builder import msg, session
 from exporter.clean import clean_user_text
 from exporter.model import CommandOutputPart, TextPart
 from exporter.notenames import session_title
-from exporter.notes import NoteSettings, build_note
+from exporter.notes import NoteSettings, build_note, has_conversation
 from exporter.stats import prompt_count
 from exporter.turns import clean_parts, is_prompt
 
@@ -162,3 +162,112 @@ def test_a_prompt_of_nothing_typed_after_an_unanswered_one_is_a_turn_of_its_own(
     )
     body = build_note(s, "n.md", NoteSettings(), lambda key: None).body
     assert body.count("### User") == 2
+
+
+def test_a_session_of_only_commands_run_with_nothing_typed_gets_a_note():
+    # `/speckit.plan` with no arguments, and the person left before any reply: the
+    # command ran and sent its prompt, so the session is worth a note showing it sent.
+    s = _codex(msg("user", TextPart(_expanded(""))), msg("user", TextPart(_expanded("")), minute=1))
+    assert has_conversation(s)
+    body = build_note(s, "n.md", NoteSettings(), lambda key: None).body
+    assert body.count("### User") == 2 and body.count("> [!note]- Prompt sent") == 2
+    assert "> You **MUST** consider the user input" in body
+
+
+def test_a_session_of_only_commands_that_sent_nothing_still_gets_no_note():
+    s = replace(session(msg("user", TextPart("<command-name>/clear</command-name>"))),
+                source="claude-code")  # fmt: skip
+    assert not has_conversation(s)
+
+
+# spec-kit's own template line, as every template since the fenced input opens.
+_SPEC_KIT_TEMPLATE = (
+    "You **MUST** consider the user input before proceeding (if not empty).\n\n"
+    "## Outline\n\n1. Run the script:\n\n   ```text\n   out\n   ```\n\n"
+    "```text\nExample\n```\n\n2. Report."
+)
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "look at this:\n```\nx = 1\n```\nand plan it",  # a bare block
+        "```python\nx = 1\n```",  # a block with a language
+        "only an opening line\n```",
+        "```\n\nafter a lone fence",
+        "~~~\ntilde lines\n~~~\n````\nlonger\n````",
+    ],
+)
+def test_fence_lines_in_the_typed_text_stay_in_the_typed_text(typed):
+    parts = clean_user_text(_expanded(typed, _SPEC_KIT_TEMPLATE), "codex")
+    assert parts == [TextPart(typed), CommandOutputPart(_SPEC_KIT_TEMPLATE, sent=True)]
+
+
+@pytest.mark.parametrize(
+    ("opening", "closing"),
+    [("```", "````"), ("````", "`````"), ("~~~", "~~~~"), ("```", "   ```  ")],
+)
+def test_a_closing_fence_is_read_as_commonmark_reads_it(opening, closing):
+    # at least as long as the opening, of the same character, up to three spaces in
+    text = f"## User Input\n\n{opening}text\nplan it\n{closing}\n\nDo the plan."
+    assert clean_user_text(text, "codex") == [
+        TextPart("plan it"),
+        CommandOutputPart("Do the plan.", sent=True),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## User Input\n\n```text\nplan it\n~~~\n\nDo the plan.",  # another character
+        "## User Input\n\n````text\nplan it\n```\n\nDo the plan.",  # shorter
+        "## User Input\n\n```text\nplan it\n``` x\n\nDo the plan.",  # text after it
+        "## User Input\n\n```te`xt\nplan it\n```\n\nDo the plan.",  # not a fence: ` in info
+    ],
+)
+def test_what_commonmark_does_not_read_as_a_closed_fence_is_the_persons_text(text):
+    parts = clean_user_text(text, "codex")
+    assert len(parts) == 1 and type(parts[0]) is TextPart
+
+
+_FENCE = st.builds(
+    "{}{}{}{}".format,
+    st.sampled_from(["", " ", "   "]),
+    st.sampled_from(["```", "````", "~~~", "~~~~~"]),
+    st.sampled_from(["", "python", "text", " sh"]),
+    st.sampled_from(["", " "]),
+)
+_TYPED_LINE = st.one_of(_FENCE, _LINE, st.just(""))
+
+
+@given(
+    typed=st.lists(_TYPED_LINE, max_size=8).map("\n".join), fence=st.sampled_from(["```", "~~~"])
+)
+def test_any_typed_text_round_trips(typed, fence):
+    parts = clean_user_text(_expanded(typed, _SPEC_KIT_TEMPLATE, fence), "codex")
+    kept = typed.strip("\n").rstrip()
+    assert parts == [
+        *([TextPart(kept)] if kept.strip() else []),
+        CommandOutputPart(_SPEC_KIT_TEMPLATE, sent=True),
+    ]
+
+
+_BLOCK = st.builds(
+    "{}{}\n{}\n{}".format,
+    st.sampled_from(["```", "~~~"]),
+    st.sampled_from(["python", "text", "sh"]),
+    _LINE,
+    st.sampled_from(["```", "~~~"]),
+).filter(lambda block: block[0] == block[-1])
+
+
+@given(
+    typed=st.lists(st.one_of(_BLOCK, _LINE), max_size=6).map("\n".join),
+    template=_TEXT.filter(str.strip),
+)
+def test_typed_blocks_with_a_language_round_trip_before_any_template(typed, template):
+    # No spec-kit line to find the closing fence by: the typed text's own blocks (opened
+    # with a language, as code is pasted) are read as blocks, not as the closing fence.
+    parts = clean_user_text(_expanded(typed, template), "codex")
+    kept = typed.strip("\n").rstrip()
+    assert [p for p in parts if type(p) is TextPart] == ([TextPart(kept)] if kept.strip() else [])

@@ -183,6 +183,7 @@ def invocation_call(
             tool_input = made[0]
         if made[1] and (not output or isinstance(details, list)):
             output = made[1]  # what the tool returned, not the places VS Code listed
+            output = file_text(output) if _reads_a_file(tool_input) else output
     call = ToolCallPart(name, tool_input if tool_input is not None else {}, call_id, description)
     refused = None if ran else _refused(part.get("isConfirmed"), part.get("presentation"))
     if refused:  # it did not run, and did not fail (what VS Code told the model instead,
@@ -199,6 +200,43 @@ def invocation_call(
     if not output and not is_error:
         return call, [*media]  # an image alone: no empty output beside it
     return call, [ToolResultPart(output, call_id, is_error), *media]
+
+
+# A line that opens a fenced block (CommonMark: three or more backticks, no backtick in
+# what follows them, or three or more tildes), and one that closes it.
+_OPENING = re.compile(r"(?P<fence>`{3,}(?=[^`]*\Z)|~{3,}).*")
+_CLOSING = re.compile(r" {0,3}(?P<fence>`{3,}|~{3,})[ \t]*")
+
+
+def file_text(result: str) -> str:
+    """A file Copilot read, as the file's lines: Copilot hands the model the file in one
+    fenced block (```` ```rust ````, a longer fence when the file holds one), which in the
+    note's own code block would show its fence marks as text. Any other result, or one
+    whose block another fence line closes early, is kept as it is."""
+    lines = result.split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    opening = _OPENING.fullmatch(lines[0]) if len(lines) >= 2 else None
+    if opening is None or not _closes(lines[-1], opening["fence"]):
+        return result
+    inside = lines[1:-1]
+    if any(_closes(line, opening["fence"]) for line in inside):
+        return result
+    return "\n".join(inside)
+
+
+def _closes(line: str, fence: str) -> bool:
+    closing = _CLOSING.fullmatch(line)
+    return bool(closing) and closing["fence"][0] == fence[0] and len(closing["fence"]) >= len(fence)
+
+
+def _reads_a_file(tool_input: Any) -> bool:
+    """A call that reads one file (Copilot's read_file: ``filePath``, and line numbers)."""
+    return (
+        isinstance(tool_input, dict)
+        and isinstance(tool_input.get("filePath"), str)
+        and not (is_edit(tool_input))
+    )
 
 
 def _binary(item: dict[str, Any], key: str) -> AttachmentPart | None:

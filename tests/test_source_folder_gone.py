@@ -94,3 +94,20 @@ def test_the_stop_counts_apart_the_notes_of_sessions_not_on_this_machine(tmp_pat
     assert "sessions on this machine, 2 of sessions it does not have" in str(stopped.value)
     report = export(vault, home, accept_deleted=True)
     assert report.total("deleted") == 10
+
+
+def test_many_notes_of_a_source_deleted_are_said_in_a_few_lines(tmp_path):
+    """Past the first five, the notes of one source seen deleted are counted in one line
+    (review43 L1: 23 lines, one per note); --verbose names every one."""
+    from exporter.report import problem_lines
+
+    home, vault = exported(tmp_path)
+    notes = sorted((vault / "AI Sessions" / "claude-code").rglob("*.md"))
+    for note in notes[1:]:
+        note.unlink()
+    report = export(vault, home)
+    lines = [line for line in problem_lines(report.problems, False, False) if "deleted" in line]
+    assert len(lines) == 6, lines
+    assert lines[-1].startswith(f"warning: {len(notes) - 6} more notes of claude-code deleted")
+    verbose = problem_lines(report.problems, False, True)
+    assert sum("left deleted" in line for line in verbose) == len(notes) - 1

@@ -281,34 +281,15 @@ def _followed(vault: Path, folder: str, state: Any) -> str:
 
 
 def _edits_saved_aside(vault: Path, folder: str) -> Check | None:
-    """The person's edits of generated parts saved aside and not yet dealt with: the copies
-    still in ``<folder>/Conflicts`` (and in ``.ccexport/conflicts``, where versions before
-    put them, which Obsidian does not show)."""
-    from .editcopies import copies_left
+    """The person's edits of generated parts saved aside and not yet dealt with, and the
+    notes' earlier texts an older version kept aside (``editcopies.copies_said``)."""
+    from .editcopies import copies_said
 
-    left = copies_left(vault, folder)
-    if not left:
+    said = copies_said(vault, folder)
+    if said is None:
         return None
-    count = sum(len(names) for names in left.values())
-    where = ", ".join(f"{len(names)} in {place}/" for place, names in left.items())
-    from .redact import redact_text
-
-    # (a copy's name is its note's, which may hold a secret an earlier version left)
-    shown = [redact_text(f"{place}/{name}") for place, names in left.items() for name in names]
-    more = f" and {len(shown) - 5} more" if len(shown) > 5 else ""
-    edits = (
-        "1 edit of yours inside a generated part was saved aside and is"
-        if count == 1
-        else f"{count} of your edits inside generated parts were saved aside and are"
-    )
-    return Check(
-        "Vault",
-        "attention",
-        f"{edits} not yet dealt with ({where}): "
-        f"{'; '.join(shown[:5])}{more}. Copy what you want to keep into the note, below its "
-        "end marker, then delete the copy",
-        tuple({"path": path} for path in shown),
-    )
+    message, paths = said
+    return Check("Vault", "attention", message, tuple({"path": path} for path in paths))
 
 
 TEMPLATER_SETTINGS = ".obsidian/plugins/templater-obsidian/data.json"

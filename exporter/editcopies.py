@@ -110,3 +110,75 @@ def copies_left(vault: Path, notes_folder: str) -> dict[str, list[str]]:
         if names:
             found[folder] = names
     return found
+
+
+def kept_before_redaction(vault: Path, name: str) -> bool:
+    """Is the copy ``name`` in the hidden folder a note's earlier text, kept aside by a
+    version before 7 December when it wrote the note again to redact a secret (from a
+    shorter source: the copy may hold turns the note no longer has), rather than an edit of
+    the person's? Such a copy is a whole note whose generated part is as ccexport wrote it
+    (its end marker's hash matches); an edit saved there by an even older version is not."""
+    try:
+        found = vaultio.read_file(vault, f"{HIDDEN}/{name}")
+    except OSError:
+        return False
+    if not found:
+        return False
+    try:
+        parsed = notefile.parse(found[0].decode("utf-8", "replace"))
+    except notefile.NoteFormatError:
+        return False
+    return parsed.edited is False
+
+
+def copies_said(vault: Path, notes_folder: str) -> tuple[str, list[str]] | None:
+    """What ``doctor`` says of the copies still in the vault, and their paths (names
+    redacted: a copy's name is its note's, which may hold a secret an earlier version
+    left); None when there are none. The person's edits saved aside, not yet dealt with;
+    and apart, a copy in the hidden folder that is a note's earlier text, kept before a
+    secret was redacted from it (``kept_before_redaction``), which is no edit of theirs
+    (review43 L4: "2 of your edits … 1 in .ccexport/conflicts/")."""
+    from .redact import redact_text
+
+    left = copies_left(vault, notes_folder)
+    if not left:
+        return None
+    earlier = [name for name in left.get(HIDDEN, []) if kept_before_redaction(vault, name)]
+    edits = {place: [n for n in names if place != HIDDEN or n not in earlier]
+             for place, names in left.items()}  # fmt: skip
+    edits = {place: names for place, names in edits.items() if names}
+    shown = [redact_text(f"{place}/{name}") for place, names in edits.items() for name in names]
+    kept = [redact_text(f"{HIDDEN}/{name}") for name in earlier]
+    said = [_edits_said(edits, shown)] if shown else []
+    said += [_earlier_said(kept)] if kept else []
+    return ". ".join(said), shown + kept
+
+
+def _listed(paths: list[str]) -> str:
+    more = f" and {len(paths) - 5} more" if len(paths) > 5 else ""
+    return f"{'; '.join(paths[:5])}{more}"
+
+
+def _edits_said(left: dict[str, list[str]], shown: list[str]) -> str:
+    where = ", ".join(f"{len(names)} in {place}/" for place, names in left.items())
+    edits = (
+        "1 edit of yours inside a generated part was saved aside and is"
+        if len(shown) == 1
+        else f"{len(shown)} of your edits inside generated parts were saved aside and are"
+    )
+    return (
+        f"{edits} not yet dealt with ({where}): {_listed(shown)}. Copy what you want to keep "
+        "into the note, below its end marker, then delete the copy"
+    )
+
+
+def _earlier_said(kept: list[str]) -> str:
+    texts = (
+        "1 note's earlier text was" if len(kept) == 1 else f"{len(kept)} notes' earlier texts were"
+    )
+    return (
+        f"{texts} kept aside in {HIDDEN}/ by a version before 7 December, when it wrote the "
+        "note again from a shorter source to redact a secret (no edit of yours; the copy may "
+        f"hold turns the note no longer has): {_listed(kept)}. Copy what you want to keep "
+        "into the note, below its end marker, then delete the copy"
+    )

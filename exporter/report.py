@@ -15,6 +15,7 @@ from .outcome import ExportReport, SourceCounts
 from .pasted import completed
 from .vault import SHRUNK, Action
 from .vaultio import anchored, append_path, read_file, write_path
+from .vaultplaces import DELETED_NOTE
 
 if TYPE_CHECKING:
     from .options import ExportOptions
@@ -391,11 +392,16 @@ def _note_lines(notes: list[str], verbose: bool) -> list[str]:
 
 
 _KEPT_GROUP = "\0kept "  # (no path starts with a NUL)
+# The notes of one source first seen deleted in the vault: past the first few, one line
+# counts them (review43 L1: a folder of 23 notes gone was 23 lines).
+_DELETED_GROUP = "\0deleted "
 
 
 def _group(problem: Problem) -> str:
     if problem.message.startswith(SHRUNK) and problem.source:
         return _KEPT_GROUP + problem.source
+    if problem.message == DELETED_NOTE and problem.source:
+        return _DELETED_GROUP + problem.source
     return problem.path
 
 
@@ -407,6 +413,13 @@ def _folded_line(group: str, n: int) -> str:
             f"(--verbose lists every one; if an upgrade reads {source} otherwise, "
             f"`ccexport --force --source {source}` once brings them up to date, and "
             "overwrites as well any note whose source did shrink)"
+        )
+    if group.startswith(_DELETED_GROUP):
+        source = group[len(_DELETED_GROUP) :]
+        return (
+            f"warning: {counted(n, 'more note', 'more notes')} of {source} deleted in the "
+            "vault; left deleted (--verbose lists every one; `ccexport --restore` writes "
+            "them again)"
         )
     more = counted(n, "more warning", "more warnings")
     return f"warning: {visible(group)}: {more} (--verbose lists every one)"

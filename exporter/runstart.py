@@ -8,6 +8,7 @@ it. And where every note it recorded is gone, or most of them at once, that it s
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -101,28 +102,46 @@ NOTES_GONE_MIN = 3
 # half of every note in one go is a clean-up rare enough to confirm once (--accept-deleted).
 NOTES_GONE_PART_MIN = 10
 NOTES_GONE = (
-    "the {n} session notes ccexport recorded in this vault are all gone ({where} not there), "
-    "so this run stops without recording them as deleted by you or writing anything. If a "
-    "sync tool is still bringing them back, run again later; to write them again, run "
+    "the {n} session notes ccexport recorded in this vault are all gone{apart} ({where} not "
+    "there), so this run stops without recording them as deleted by you or writing anything. "
+    "If a sync tool is still bringing them back, run again later; to write them again, run "
     "ccexport --restore; if you deleted them on purpose, run ccexport --accept-deleted once"
 )
 NOTES_GONE_PART = (
-    "{gone} of the {n} session notes ccexport recorded in this vault are gone at once (most "
-    "were in {where}), too many to be notes deleted one by one, so this run stops without "
-    "recording them as deleted by you or writing anything. If a sync tool is still bringing "
-    "them back, run again later; to write them again, run ccexport --restore; if you deleted "
-    "them on purpose, run ccexport --accept-deleted once"
+    "{gone} of the {n} session notes ccexport recorded in this vault are gone at once{apart} "
+    "(most were in {where}), too many to be notes deleted one by one, so this run stops "
+    "without recording them as deleted by you or writing anything. If a sync tool is still "
+    "bringing them back, run again later; to write them again, run ccexport --restore; if "
+    "you deleted them on purpose, run ccexport --accept-deleted once"
+)
+# Every recorded note of one source gone at once, this many at least, while the vault's
+# other notes are there: its folder lost whole (review43 L1: a sync tool that lost
+# "AI Sessions/claude-code/", 23 of 73 notes, was taken for 23 deletions of the person's).
+NOTES_GONE_FOLDER = (
+    "{listed} gone at once, every one, while the vault's other notes are there: a folder "
+    "lost whole, not notes deleted one by one, so this run stops without recording them as "
+    "deleted by you or writing anything. If a sync tool is still bringing them back, run "
+    "again later; to write them again, run ccexport --restore; if you deleted them on "
+    "purpose, run ccexport --accept-deleted once"
+)
+# Said of the notes gone whose sessions this machine does not have: a run with
+# --accept-deleted counts only the others among its "deleted" (review43 L2: the stop said
+# 57 gone, the run after it "55 deleted").
+NOT_HERE = (
+    " ({here} of sessions on this machine, {n} of sessions it does not have: another "
+    "machine's, or ones whose source is gone from here)"
 )
 
 
 def stop_if_notes_gone(vault: Vault, allowed: bool) -> None:
-    """Stop a run that would record every note of the vault, or more than half of them, as
-    deleted by the person: the folder that held them is gone, or came back in part (a sync
-    tool's bad day, a vault restored without it or from an older backup, a folder moved out
-    of the vault), which is no decision taken note by note. Each would be left deleted for
-    good, and the sessions' sources are pruned after a month. ``--restore`` writes them
-    again, ``--accept-deleted`` takes them as deleted: either is ``allowed``. One listing
-    per folder; a search by identity only when too many are missing (they may have moved)."""
+    """Stop a run that would record every note of the vault, or more than half of them, or
+    every note of one source's folder (``_whole_folders``), as deleted by the person: the
+    folder that held them is gone, or came back in part (a sync tool's bad day, a vault
+    restored without it or from an older backup, a folder moved out of the vault), which
+    is no decision taken note by note. Each would be left deleted for good, and the
+    sessions' sources are pruned after a month. ``--restore`` writes them again,
+    ``--accept-deleted`` takes them as deleted: either is ``allowed``. One listing per
+    folder; a search by identity only when too many are missing (they may have moved)."""
     if allowed:
         return
     notes = vault.state.notes.items()
@@ -130,17 +149,73 @@ def stop_if_notes_gone(vault: Vault, allowed: bool) -> None:
     if len(kept) < NOTES_GONE_MIN:
         return
     missing = _missing(vault, kept)
-    if len(missing) * 2 <= len(kept) or len(missing) < min(len(kept), NOTES_GONE_PART_MIN):
+    if not _too_many(missing, kept) and not _whole_folders(missing, kept):
         return
     # (moved or renamed: found where the person put them; one search reads every note once)
     gone = [(k, p) for k, p in missing if not vault.path_of(k) and not vault.in_cloud_only(p)]
-    if len(gone) * 2 <= len(kept) or len(gone) < min(len(kept), NOTES_GONE_PART_MIN):
+    if not _too_many(gone, kept):
+        if folders := _whole_folders(gone, kept):
+            raise ExporterError(NOTES_GONE_FOLDER.format(listed=_folders_listed(folders)))
         return
     tops = Counter(path.split("/", 1)[0] for _, path in gone)
     where = ", ".join(top for top, _ in tops.most_common(3)) + (", …" if len(tops) > 3 else "")
+    not_here = _not_here(vault.state, gone)
+    apart = NOT_HERE.format(here=len(gone) - not_here, n=not_here) if not_here else ""
     if len(gone) == len(kept):
-        raise ExporterError(NOTES_GONE.format(n=len(kept), where=where))
-    raise ExporterError(NOTES_GONE_PART.format(gone=len(gone), n=len(kept), where=where))
+        raise ExporterError(NOTES_GONE.format(n=len(kept), where=where, apart=apart))
+    raise ExporterError(
+        NOTES_GONE_PART.format(gone=len(gone), n=len(kept), where=where, apart=apart)
+    )
+
+
+def _too_many(gone: list[tuple[str, str]], kept: list[tuple[str, str]]) -> bool:
+    """All of the recorded notes, or more than half and at least ``NOTES_GONE_PART_MIN``."""
+    return len(gone) * 2 > len(kept) and len(gone) >= min(len(kept), NOTES_GONE_PART_MIN)
+
+
+def _whole_folders(
+    gone: list[tuple[str, str]], kept: list[tuple[str, str]]
+) -> list[tuple[str, str, int]]:
+    """(source, folder, how many) for each source whose every recorded note is ``gone``, at
+    least ``NOTES_GONE_PART_MIN`` of them, all below one folder that holds no other
+    source's note (its own: ``AI Sessions/claude-code`` by the default layout). A person
+    deletes a few notes, or a project's folder; a layout without the source's folder
+    (``{project}``) gives no folder of one source, and a source with notes elsewhere
+    (moved by the person, and there) is not gone whole."""
+    by_source: dict[str, list[str]] = {}
+    for key, path in gone:
+        by_source.setdefault(key.partition(":")[0], []).append(path)
+    recorded = Counter(key.partition(":")[0] for key, _ in kept)
+    found = []
+    for source, paths in sorted(by_source.items()):
+        if len(paths) < max(NOTES_GONE_PART_MIN, recorded[source]):
+            continue
+        folder = posixpath.commonpath([posixpath.dirname(path) for path in paths])
+        others = (k for k, p in kept if not k.startswith(source + ":"))
+        if folder and not any(p.startswith(folder + "/") for p in others):
+            found.append((source, folder, len(paths)))
+    return found
+
+
+def _folders_listed(folders: list[tuple[str, str, int]]) -> str:
+    said = [f"the {n} session notes of {source} ccexport recorded in {folder}/ are"
+            for source, folder, n in folders]  # fmt: skip
+    return "; ".join(said)
+
+
+def _not_here(state: State, gone: list[tuple[str, str]]) -> int:
+    """How many of the ``gone`` notes are of sessions this machine does not have: their
+    unit, as the state records it, is a file not on this disk (another machine's home, or
+    a source pruned). A run reads no such session, so it leaves their notes alone."""
+    keys = {key for key, _ in gone}
+    absent = 0
+    for unit, record in state.sources.items():
+        mine = keys.intersection(record.get("notes", ()))
+        here = os.path.lexists(unit) or os.path.lexists(unit.rpartition("#")[0])
+        if mine and not here:
+            absent += len(mine)
+            keys -= mine
+    return absent
 
 
 def _missing(vault: Vault, kept: list[tuple[str, str]]) -> list[tuple[str, str]]:

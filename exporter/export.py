@@ -8,7 +8,6 @@ goes on.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
@@ -29,6 +28,7 @@ from .plan import LinkPlan, default_relpath
 from .readahead import ReadAhead
 from .readvalues import ReadSession, ReadSettings
 from .redact_outputs import redact_report
+from .redaction_tally import RedactionTally
 from .render import fresh_templates
 from .renderkey import recorded_keys
 from .runstart import open_vault, renamed_again, unrecorded_notes, vault_notices
@@ -117,7 +117,7 @@ class _Run(Submitting):
         # is rendered again next time while the units that succeeded stay skipped.
         self.rerender = vault.state.render != self.fingerprint
         self.redactor = options.redactor()
-        self._redactions: Counter[str] = Counter()
+        self._redactions = RedactionTally()  # said of the notes written (review43 L3)
         if self.redactor:
             vault.scrub = self.redactor.text  # conflict copies and diffs quote old notes
         self.report.problems += vault_notices(vault, self.redactor, self.rerender)
@@ -198,7 +198,7 @@ class _Run(Submitting):
         renamed_again(self.report.problems, self.vault, self.plan.renamed)
         if self.redactor:  # problems and changes can quote a source line or an old note
             redact_report(self.report, self.plan.secrets.after(self.redactor.text))
-            self.report.redactions = dict(self._redactions)
+            self.report.redactions = self._redactions.in_written(self.report.changes)
         return self.report
 
     def _export_all(
@@ -327,7 +327,7 @@ class _Run(Submitting):
                 if not self._again_pass:  # a unit redone counts once
                     self._counts(adapter.name).found += len(sessions)
                     self.unchanged.count_rendered_again(unit)
-                    self._redactions.update(loaded.redactions)
+                    self._redactions.family((s.key for s in sessions), loaded.redactions)
                 ahead = {r.session.key: r for r in loaded.sessions if r.note or r.packed}
                 self._plan_family(sessions, state, ahead)
                 self._write_finished()

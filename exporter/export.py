@@ -8,7 +8,6 @@ goes on.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
@@ -29,6 +28,7 @@ from .plan import LinkPlan, default_relpath
 from .readahead import ReadAhead
 from .readvalues import ReadSession, ReadSettings
 from .redact_outputs import redact_report
+from .redaction_tally import RedactionTally
 from .render import fresh_templates
 from .renderkey import recorded_keys
 from .runstart import open_vault, renamed_again, unrecorded_notes, vault_notices
@@ -117,7 +117,7 @@ class _Run(Submitting):
         # is rendered again next time while the units that succeeded stay skipped.
         self.rerender = vault.state.render != self.fingerprint
         self.redactor = options.redactor()
-        self._redactions: Counter[str] = Counter()
+        self._redactions = RedactionTally()  # said of the notes written (review43 L3)
         if self.redactor:
             vault.scrub = self.redactor.text  # conflict copies and diffs quote old notes
         self.report.problems += vault_notices(vault, self.redactor, self.rerender)
@@ -133,6 +133,7 @@ class _Run(Submitting):
         self._read_any = False  # a unit was read (not skipped) this run
         self._unread: list[str] = []  # units not read, or read in part: the disk filled
         self._written_by: dict[str, str] = {}  # note key -> the unit that wrote it this run
+        self._counted: dict[str, bool] = {}  # session key -> counted found (True: skipped)
         self._listed: list[Change] = []  # notes of skipped units, listed by a dry run
         self.unchanged = UnchangedUnits(options, vault, self.fingerprint, self.plan.unit_secrets)
         self._progress: dict[str, UnitProgress] = {}  # units whose notes are being rendered
@@ -198,7 +199,7 @@ class _Run(Submitting):
         renamed_again(self.report.problems, self.vault, self.plan.renamed)
         if self.redactor:  # problems and changes can quote a source line or an old note
             redact_report(self.report, self.plan.secrets.after(self.redactor.text))
-            self.report.redactions = dict(self._redactions)
+            self.report.redactions = self._redactions.in_written(self.report.changes)
         return self.report
 
     def _export_all(
@@ -264,7 +265,8 @@ class _Run(Submitting):
         if skip:
             self.ahead.take(unit, wanted=False)  # if it was read ahead, for nothing
             counts = self._counts(adapter.name)
-            self._listed += self.unchanged.skip(unit, adapter.name, counts, self.notes)
+            self._listed += self.unchanged.skip(unit, adapter.name, counts, self.notes,
+                                                self._counted)  # fmt: skip
         else:
             self._export_unit(adapter, ref)
             self._write_finished()
@@ -325,9 +327,9 @@ class _Run(Submitting):
                 self._counts(adapter.name).failed += errors if not self._again_pass else 0
                 sessions = [r.session for r in loaded.sessions]
                 if not self._again_pass:  # a unit redone counts once
-                    self._counts(adapter.name).found += len(sessions)
+                    self._count_found(adapter.name, sessions)
                     self.unchanged.count_rendered_again(unit)
-                    self._redactions.update(loaded.redactions)
+                    self._redactions.family((s.key for s in sessions), loaded.redactions)
                 ahead = {r.session.key: r for r in loaded.sessions if r.note or r.packed}
                 self._plan_family(sessions, state, ahead)
                 self._write_finished()
@@ -342,6 +344,19 @@ class _Run(Submitting):
             self.report.empty_units.append((adapter.name, unit))
         state.loaded = True
         self._maybe_done(unit)
+
+    def _count_found(self, source: str, sessions: list[Session]) -> None:
+        """Count the sessions read as found, each once in a run, whichever unit holds it:
+        a session copied into two project folders (a resume elsewhere) was counted by a
+        skipped unit's record and again where it was read (review43 L6)."""
+        counts = self._counts(source)
+        for session in sessions:
+            skipped = self._counted.get(session.key)
+            if skipped is None:
+                counts.found += 1
+            elif skipped:  # counted as not read: it is read here
+                counts.skipped -= 1
+            self._counted[session.key] = False
 
     def _children_written(self, sessions: list[Session]) -> None:
         """A subagent whose own unit came first (an old-layout agent file in another
@@ -381,9 +396,7 @@ class _Run(Submitting):
             if owner != self._unit:  # the same session reached through two sources
                 why = f"{session.key} was already exported from {owner}; this copy is skipped"
                 self.report.problems.append(Problem(self._unit, why, source=session.source))
-                if not self._again_pass:  # one session, counted once: its copy is not "found"
-                    self._counts(self._source).found -= 1
-                continue
+                continue  # (one session, counted once: its copy is not "found")
             try:
                 known = self.plan.with_known_children(session)
                 self.plan.rendering(known)

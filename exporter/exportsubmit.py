@@ -74,7 +74,8 @@ class Submitting:
         from .notes import linked_keys
         from .split import Part, iter_parts
 
-        tally = None if self._again_pass else self._redactions  # a unit redone counts once
+        # (a unit redone counts once)
+        tally = None if self._again_pass else self._redactions.of(session.key)
         max_bytes = self.options.note_max_bytes
         paths = [relpath]
         parts = packed.cut(session) if packed else iter_parts(session, max_bytes, tally)

@@ -118,12 +118,32 @@ def check_home(home: Path | None) -> None:
         raise ConfigError(f"--home {home} does not exist; give the home folder to read from")
     if not path.is_dir():
         raise ConfigError(f"--home {home} is a file; give the home folder to read from")
-    inside = source_folder_names()
-    if path.name in inside:
+    # (by its layout, not its name alone: a backup home in a folder named ``src``, Aider's
+    # folder's name, was refused; review43 L5)
+    if (
+        path.name in source_folder_names()
+        and not _holds_roots(path, path, below=True)
+        and _holds_roots(path.parent, path, below=False)
+    ):
         raise ConfigError(
             f"--home {home} looks like a source folder itself ({path.name}); give the home "
             f"folder that contains it: --home {path.parent}"
         )
+
+
+def _holds_roots(home: Path, folder: Path, below: bool) -> bool:
+    """Does ``folder`` hold a place a source reads under ``home`` (``below``: strictly
+    inside it, as a home holds ``.claude/projects``; else it or inside it, as ``~/.claude``
+    is laid out as Claude Code's own folder)?"""
+    from .adapters import SourceContext, all_adapters
+
+    ctx = SourceContext(home, {}, False)
+    for adapter in all_adapters():
+        for root in adapter.roots(ctx):
+            inside = root.is_relative_to(folder) and (root != folder or not below)
+            if inside and root.is_dir():
+                return True
+    return False
 
 
 def source_folder_names() -> set[str]:

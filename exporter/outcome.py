@@ -62,7 +62,8 @@ class ExportReport:
     dry_run: bool = False
     # (source, path) of each file or database read that held nothing worth a note.
     empty_units: list[tuple[str, str]] = field(default_factory=list)
-    redactions: dict[str, int] = field(default_factory=dict)  # secrets redacted, per rule
+    # Secrets redacted, per rule, in the notes written (``RedactionTally``).
+    redactions: dict[str, int] = field(default_factory=dict)
     # Index notes (a project's, Projects.md, Sessions.base) that could not be written: no
     # source's count holds them, yet they make the run exit 1.
     index_failed: int = 0

@@ -245,18 +245,27 @@ class UnchangedUnits:
                 return True
         return False
 
-    def skip(self, unit: str, source: str, counts: SourceCounts, notes: NoteWriter) -> list[Change]:
+    def skip(
+        self, unit: str, source: str, counts: SourceCounts, notes: NoteWriter,
+        counted: dict[str, bool] | None = None,
+    ) -> list[Change]:  # fmt: skip
         """Count a skipped unit's notes, and record those deleted in the vault since; a
-        dry run also gets the notes it leaves alone, to list them."""
+        dry run also gets the notes it leaves alone, to list them. ``counted``: the
+        sessions the run counted already (True: as skipped), each counted once (a Claude
+        Code session copied into two project folders: review43 L6)."""
+        counted = {} if counted is None else counted
         keys = self._matching_notes(unit)
-        sessions = sum(1 for key in keys if not is_later_part(key))  # a part is no session
-        counts.found += sessions
-        counts.skipped += sessions
+        mine = {k for k in keys if not is_later_part(k) and k not in counted}  # (a part: none)
+        counted.update(dict.fromkeys(mine, True))
+        counts.found += len(mine)
+        counts.skipped += len(mine)
         deleted = set()
         for key in keys:
             change = self.vault.note_deleted(key)  # one stat: deleted in Obsidian?
             if change:
-                counts.skipped -= 0 if is_later_part(key) else 1
+                counts.skipped -= key in mine
+                if key in mine:
+                    counted[key] = False  # (counted as deleted, not skipped)
                 notes.record(change)
                 notes.report_deleted(change, source)
                 deleted.add(key)

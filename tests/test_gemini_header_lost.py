@@ -56,7 +56,8 @@ def test_damage_then_repair_leaves_the_notes_of_a_clean_export(tmp_path, damage,
     pristine = (home / CHAT).read_bytes()
     touched(home / CHAT, damage(pristine))
     report = export(home, vault)
-    assert any(p.path == str(home / CHAT) for p in report.problems)
+    assert [p.path for p in report.problems if "left out" in p.message] == [str(home / CHAT)]
+    assert not report.empty_units  # said once: not also "without a conversation"
     damaged = note_files(vault)
     assert not any("6a1f0c2e" in name for name in set(damaged) - set(clean))
     touched(home / CHAT, pristine)

@@ -229,6 +229,7 @@ def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: 
                 "subagents, any note of them kept"
             )
         result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
+        result.unreadable = True  # said: not also a file "without a conversation"
         return
     session_id = session_id or ref.session_id  # (a file written with no header line)
     children: list[Session] = []

@@ -101,6 +101,12 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         return add_unreadable(report, unreadable)
 
 
+NOW_EMPTY = (
+    "holds no conversation now (its file emptied?): the note made from it before is kept, "
+    "and it is read again when it changes"
+)
+
+
 class _Run(Submitting):
     def __init__(
         self, options: ExportOptions, vault: Vault, lock: tuple[int, int, int] | None = None
@@ -342,6 +348,10 @@ class _Run(Submitting):
         if not self._again_pass and state.empty(bool(self.options.project)):
             self._counts(adapter.name).empty += 1
             self.report.empty_units.append((adapter.name, unit))
+            if self.vault.state.sources.get(unit, {}).get("notes"):
+                # It gave notes before: emptied (0 bytes) or cut to its metadata, which the
+                # count of files "without a conversation" alone would not tell (review44 L2).
+                self.report.problems.append(Problem(unit, NOW_EMPTY, source=adapter.name))
         state.loaded = True
         self._maybe_done(unit)
 

@@ -7,10 +7,11 @@ copy put in its place (``older_copy``), or another machine's note of the same se
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from enum import IntEnum
 
 from . import notefile
+from .adapters._times import too_late
 from .state import NoteRecord
 
 
@@ -75,9 +76,18 @@ def holds_more(note: dict, ours: dict, made_otherwise: int = MadeBy.THIS) -> str
         return f"the note holds {had} messages and {calls} tool calls, the source now {now}"
     ended, ends = note.get("updated"), ours.get("updated")
     dated = all(type(t) is datetime for t in (ended, ends, note.get("created")))
-    if dated and note["created"] == ours.get("created") and ends < ended:
+    if dated and note["created"] == ours.get("created") and ends < ended and not _past_clock(ended):
         return f"the note's {had} messages end at {ended:%H:%M:%S}, the source's at {ends:%H:%M:%S}"
     return ""
+
+
+def _past_clock(ended: datetime) -> bool:
+    """Is a note's end past the clock (a time a clock set wrong gave, which this version
+    no longer reads)? Such an end says nothing of a fuller note: with the same messages and
+    calls the note is written, and the repair reaches it without ``--force``."""
+    if ended.tzinfo is None:  # a wall time in the note's zone: at most 14 hours ahead of UTC
+        ended = ended.replace(tzinfo=UTC) - timedelta(hours=14)
+    return too_late(ended)
 
 
 def cut_elsewhere(part: dict, ours: dict) -> bool:

@@ -143,11 +143,15 @@ class ExportReport:
 
 def add_unreadable(report: ExportReport, problems: list[Problem]) -> ExportReport:
     """Folders of the sources that could not be listed: errors of their sources (and what
-    was skipped in them, a link that loops, say: warnings)."""
+    was skipped in them, a link that loops, say: warnings). The last step of a run: a
+    warning repeating an error of the same file is folded into it (``problemfold``)."""
+    from .problemfold import folded
+
     for problem in problems:
         report.problems.append(problem)
         counts = report.per_source.setdefault(problem.source or "", SourceCounts())
         counts.failed += problem.severity == "error"
+    report.problems[:] = folded(report.problems)
     return report
 
 

@@ -124,21 +124,36 @@ def wanted_redacted(
 def with_unread_lines(sessions: list[Session], problems: list[Problem]) -> list[Session]:
     """Each session given the lines of its own file that could not be read at all (a
     problem ``left_out``): where that file holds this session alone (a database, or a file
-    of several conversations, cannot say whose a line was). A streamed session's lines are
-    read after this, as its note is written: its note does not list them."""
+    of several conversations, cannot say whose a line was), or holds it and its own
+    subagents (Copilot CLI's ``events.jsonl``): the lines are the session's, whose note
+    links its subagents'. A streamed session's lines are read after this, as its note is
+    written: its note does not list them."""
     lines: dict[str, set[int]] = {}
     for problem in problems:
         if problem.left_out and problem.line:
             lines.setdefault(problem.path, set()).add(problem.line)
     if not lines:
         return sessions
-    holders = Counter(str(s.source_path) for s in sessions)
+    by_path: dict[str, list[Session]] = {}
+    for session in sessions:
+        by_path.setdefault(str(session.source_path), []).append(session)
     return [
         replace(s, unread_lines=tuple(sorted(lines[path])))
-        if (path := str(s.source_path)) in lines and holders[path] == 1 and not s.is_streamed
+        if (path := str(s.source_path)) in lines
+        and _holds_file(s, by_path[path])
+        and not s.is_streamed
         else s
         for s in sessions
     ]
+
+
+def _holds_file(session: Session, holders: list[Session]) -> bool:
+    """Is ``session`` the one its file is of: alone in it, or beside its own subagents?"""
+    if len(holders) == 1:
+        return True
+    return session.parent_id is None and all(
+        other is session or other.parent_id == session.session_id for other in holders
+    )
 
 
 def selected(session: Session, project: str | None, since: datetime | None) -> bool:

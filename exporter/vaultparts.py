@@ -64,8 +64,8 @@ def parts_past_the_end(vault: Vault, key: str, metadata: dict[str, Any]) -> str:
         if verdict == "mine":  # (the person's edit, or their text around it): it stays
             kept.append(record.path)
         elif verdict == "ours" and not _reaches(end, _time(record.meta.get("updated"))):
-            beyond.append(record.path)  # (the source holds less than the part: kept, as
-            # a note whose source shrank is: ``vault.SHRUNK``)
+            beyond.append(record)  # (the source holds less than the part: kept, as a
+            # note whose source shrank is: ``vault.SHRUNK``)
         elif verdict == "ours" and linked_to(record.path):
             linked.append(record.path)  # (a link of theirs would lead nowhere: it stays)
         elif verdict != "elsewhere":  # ours unedited, or gone already: no record kept
@@ -96,12 +96,27 @@ def parts_past_the_end(vault: Vault, key: str, metadata: dict[str, Any]) -> str:
             f"{'it' if one else 'them'}"
         )
     if beyond:
+        one = len(beyond) == 1
         said.append(
-            f"{_names(beyond)}: left in place, as the session as now read may not hold "
-            f"{'it' if len(beyond) == 1 else 'them'} (it ends earlier, or without a time: "
-            "its source holds less than before?)"
+            f"{_names([record.path for record in beyond])}: left in place, as the session as "
+            f"now read may not hold {'it' if one else 'them'} (it ends earlier, or without a "
+            f"time: its source holds less than before?). {'It holds' if one else 'They hold'} "
+            f"{'; '.join(_holding(record.meta) for record in beyond)}, as read before; if "
+            f"that was a damaged line since repaired, or a file put back, delete "
+            f"{'it' if one else 'them'}: no run removes {'it' if one else 'them'}, --force "
+            "neither"
         )
     return f"the session now ends in this note: {'; '.join(said)}" if said else ""
+
+
+def _holding(meta: dict[str, Any]) -> str:
+    """What a part note holds, as its record says: "12 messages, 09:03 to 09:06"."""
+    count = meta.get("messages")
+    what = f"{count} message{'' if count == 1 else 's'}" if type(count) is int else "messages"
+    start, end = _time(meta.get("created")), _time(meta.get("updated"))
+    if start and end:
+        return f"{what} of {start:%Y-%m-%d %H:%M} to {end:%Y-%m-%d %H:%M}"
+    return f"{what} up to {end:%Y-%m-%d %H:%M}" if end else what
 
 
 def _time(value: Any) -> datetime | None:

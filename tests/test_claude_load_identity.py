@@ -12,7 +12,7 @@ import enum
 import gc
 import hashlib
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from unittest import mock
 
@@ -55,9 +55,10 @@ def plain_parse_timestamp(value: object) -> datetime | None:
         if value <= 0 or value != value:  # a placeholder (or NaN): no time
             return None
         try:
-            return datetime.fromtimestamp(value / 1000 if value > 1e11 else value, UTC)
+            when = datetime.fromtimestamp(value / 1000 if value > 1e11 else value, UTC)
         except (OverflowError, OSError, ValueError):
             return None
+        return None if when > datetime.now(UTC) + timedelta(days=1) else when
     if not isinstance(value, str) or not value[:4].isdigit():
         return None
     try:
@@ -65,9 +66,10 @@ def plain_parse_timestamp(value: object) -> datetime | None:
     except ValueError:
         return None
     try:
-        return (dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt).astimezone(UTC)
+        when = (dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt).astimezone(UTC)
     except OverflowError:
         return None
+    return None if when > datetime.now(UTC) + timedelta(days=1) else when
 
 
 def plain_token_count(value: Any) -> int:

@@ -185,7 +185,8 @@ def test_a_global_database_that_cannot_be_read_keeps_the_folder_of_the_last_run(
     db.write_bytes(b"this is no database at all" * 100)
     report = export(home, vault)
     said = [p for p in report.problems if "working folders" in p.message]
-    assert [(p.path, p.severity) for p in said] == [(str(db), "warning")]
+    # (one report of the database: its own error, naming what waits on it)
+    assert [(p.path, p.severity) for p in said] == [(str(db), "error")]
     assert said[0].message.endswith(
         "; until it can be read, the working folders it gives are kept from the last run"
     )

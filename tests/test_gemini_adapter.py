@@ -664,6 +664,10 @@ def test_one_damaged_line_costs_at_most_itself(data):
     with tempfile.TemporaryDirectory() as tmp:
         write_marked(Path(tmp), [*records[:index], bad, *records[index + 1 :]])
         text = rendered(Path(tmp))  # never raises
+    if index == 0:
+        # The header names the session: without it the session waits, said, rather than
+        # take a second identity (a note kept after the repair).
+        assume(False)
     others = markers_of(records[:index] + records[index + 1 :]) - markers_of([records[index]])
     assert not others - set(MARKER.findall(text)), index
 

@@ -542,3 +542,24 @@ def test_parts_an_older_version_left_past_the_end_go_when_the_note_is_found_unch
     # (and the run says so, as when the note is written anew)
     said = [p.message for p in report.problems if "were removed" in p.message]
     assert len(said) == 1 and "held nothing of yours" in said[0]
+
+
+def test_a_part_left_past_a_shrunk_end_says_what_it_holds_and_that_it_may_be_deleted(tmp_path):
+    """A part kept as the session now reads shorter (a huge damaged line since repaired) is
+    said on every run, --force too: the warning names what it holds and lets the person
+    delete it."""
+    home, vault, s = exported(tmp_path, 60)
+    before = _numbered(vault)
+    text = (vault / before[2]).read_text()
+    last_turn = max(int(n) for n in re.findall(r"answer a(\d+)a", text))
+    shorter = ClaudeSession(SID, "/home/dev/work/big")
+    grow(shorter, 0, last_turn + 1)
+    write(home, shorter)
+    export(vault, home)
+    report = export(vault, home, force=True)
+    assert sorted(_numbered(vault)) == sorted(before)
+    (said,) = [p.message for p in report.problems if "now ends in this note" in p.message]
+    held = re.search(r"part 3\)\.md, .*?: left in place", said)
+    assert held, said
+    assert "They hold 33 messages of 2026-11-20 09:06 to 2026-11-20 09:08" in said, said
+    assert "delete them: no run removes them, --force neither" in said

@@ -23,6 +23,7 @@ from typing import Any
 import orjson
 
 from ..errors import Problem, os_reason
+from ._times import too_late
 from ._values import json_kind
 from .base import cannot_read, index_unreadable, open_regular, read_regular
 
@@ -385,9 +386,10 @@ def parse_timestamp(value: object) -> datetime | None:
             return None
         try:
             seconds = value / 1000 if value > 1e11 else value
-            return datetime.fromtimestamp(seconds, UTC)
+            when = datetime.fromtimestamp(seconds, UTC)
         except (OverflowError, OSError, ValueError):
             return None
+        return None if too_late(when) else when
     return _parse_iso(value) if isinstance(value, str) else None
 
 
@@ -401,6 +403,7 @@ def _parse_iso(value: str) -> datetime | None:
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=UTC)
     try:
-        return dt.astimezone(UTC)
+        dt = dt.astimezone(UTC)
     except OverflowError:  # year 1 east of UTC, year 9999 west of it: no time in UTC
         return None
+    return None if too_late(dt) else dt

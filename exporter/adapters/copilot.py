@@ -81,7 +81,10 @@ class CopilotAdapter:
                     "emptyWindowChatSessions" if place.name == "globalStorage" else "chatSessions"
                 )
                 if chats.is_dir():
-                    files = {e.name: Path(e.path) for e in listed(chats) if e.is_file()}
+                    # (a folder in a session file's place too: reading it says so)
+                    files = {
+                        e.name: Path(e.path) for e in listed(chats) if e.is_file() or e.is_dir()
+                    }
                     # A session's log first, then the document it was migrated from, if it
                     # is still there: read only when the log cannot be replayed (its start
                     # lost), or holds less (``load`` takes the one with the newest activity).

@@ -104,6 +104,9 @@ def load_user_dir(user_dir: Path) -> Iterator[LoadResult]:
     seen: set[str] = set()
     global_db = user_dir / GLOBAL
     times = Times()  # of the global database
+    if global_db.is_dir():  # (a folder in its place: said, as Claude Code's readers say it)
+        why = "could not be read: a folder, not a file; its chats are read again when it changes"
+        problems.append(Problem(str(global_db), why, severity="error", source=SOURCE))
     if global_db.is_file():
         try:
             with Database(global_db) as db:

@@ -159,7 +159,10 @@ def _discover_project(folder: Path) -> Iterator[SessionRef]:
     if chats.is_dir():
         for entry in listed(chats):
             if entry.is_dir():
-                agent_dirs.append(entry)
+                # Subagents live in a folder named by their session's id; any other folder
+                # (a link back to ``chats`` itself) would list the chats as subagents.
+                if _UUID.fullmatch(entry.name):
+                    agent_dirs.append(entry)
             elif (key := chat_key(entry.name)) and entry.is_file():
                 groups.setdefault(key, []).append(entry)
     for key, entries in groups.items():
@@ -210,7 +213,25 @@ def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: 
         return
     # Tells the CLI's prompts from typed ones; read (if there) only when a chat needs it
     chat.prompt_log = folder / "logs.json"
-    session_id = _str(chat.meta.get("sessionId")) or ref.session_id
+    session_id = _str(chat.meta.get("sessionId"))
+    if session_id is None and _header_lost(ref.main.path, chat, result.problems):
+        # The header (the first line: the session's id and title) is lost. The file name's
+        # 8 characters are no id its note was written under (keyed by them it would get a
+        # second note, kept after the repair), and without its title the note would take
+        # the first prompt as an alias for good: it waits for a readable header instead.
+        why = (
+            "the line naming the session (its first: id and title) could not be read: "
+            "left out with its subagents until it can, any note of them kept"
+        )
+        if not chat.records:
+            why = (
+                "the file is empty (or nothing of it could be read): left out with its "
+                "subagents, any note of them kept"
+            )
+        result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
+        result.unreadable = True  # said: not also a file "without a conversation"
+        return
+    session_id = session_id or ref.session_id  # (a file written with no header line)
     children: list[Session] = []
     links: dict[str, str] = {}
     for stamp in ref.related:
@@ -244,6 +265,15 @@ def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: 
                 child, cwd=cwd, project=project, parent_id=session_id, agent_label=names.get(agent)
             )
         )
+
+
+def _header_lost(path: Path, chat: Chat, problems: list[Problem]) -> bool:
+    """Did a JSONL chat lose its header line (damaged, or the file emptied), rather than
+    never have one (files some tools write start with the first message)?"""
+    if not chat.meta and not chat.records:
+        return True
+    lost = (str(path), 1)
+    return path.suffix == ".jsonl" and any((p.path, p.line) == lost for p in problems)
 
 
 def _agent_names(chat: Chat) -> dict[str, str]:

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from enum import IntEnum
 
 from . import notefile
-from .adapters._times import too_late
+from .clock import too_late
 from .state import NoteRecord
 
 

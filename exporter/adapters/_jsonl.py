@@ -22,8 +22,8 @@ from typing import Any
 
 import orjson
 
+from ..clock import too_late
 from ..errors import Problem, os_reason
-from ._times import too_late
 from ._values import json_kind
 from .base import cannot_read, index_unreadable, open_regular, read_regular
 

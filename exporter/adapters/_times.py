@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ..errors import Problem, clipped
@@ -26,21 +25,6 @@ from ..errors import Problem, clipped
 SHOWN = 40  # characters of the first unreadable value quoted in the warning
 
 Where = int | str | None  # a line number, or words that find the value in a document
-
-
-# A time more than this past the clock is no time the session was had (a clock set wrong,
-# 9999-12-31 as "never"): read, it would date the note and outlast the repair.
-AHEAD = timedelta(days=1)
-_latest = datetime.now(UTC) + AHEAD  # moved on, if a time past it is met, by ``too_late``
-
-
-def too_late(when: datetime) -> bool:
-    """Is ``when`` more than ``AHEAD`` past the clock (so it cannot be read)?"""
-    global _latest
-    if when <= _latest:  # (the usual case costs one comparison)
-        return False
-    _latest = datetime.now(UTC) + AHEAD
-    return when > _latest
 
 
 def no_time(value: object) -> bool:

@@ -10,8 +10,9 @@ import exporter
 
 PACKAGE = Path(exporter.__file__).parent
 # What an adapter may take from the rest of the package: the model it fills, the shape of
-# a failure it reports, and the pause of the cycle collector for a large read.
-ADAPTERS_MAY_USE = {"exporter.model", "exporter.errors", "exporter.collector"}
+# a failure it reports, the pause of the cycle collector for a large read, and the latest
+# time a source may give (clock.py, shared with the vault).
+ADAPTERS_MAY_USE = {"exporter.model", "exporter.errors", "exporter.collector", "exporter.clock"}
 
 
 def _imported(path: Path) -> set[str]:

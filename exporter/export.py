@@ -17,13 +17,14 @@ from .adapters import Adapter, SessionRef
 from .collector import collector_eased, collector_lasting
 from .doctor_templates import unknown_template_problems
 from .errors import ConfigError, Problem, unit_unread
+from .exportcounts import Counting
 from .exportsubmit import Submitting
 from .interrupts import check_ctrl_c, ctrl_c_noted
 from .keptfamily import KeptFamilies
 from .model import Session
-from .notewriter import NoteWriter, source_counts
+from .notewriter import NoteWriter
 from .options import ExportOptions, unwritable
-from .outcome import ExportReport, Interrupted, SourceCounts, add_unreadable  # re-exported
+from .outcome import ExportReport, Interrupted, add_unreadable  # re-exported
 from .plan import LinkPlan, default_relpath
 from .readahead import ReadAhead
 from .readvalues import ReadSession, ReadSettings
@@ -101,13 +102,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
         return add_unreadable(report, unreadable)
 
 
-NOW_EMPTY = (
-    "holds no conversation now (its file emptied?): the note made from it before is kept, "
-    "and it is read again when it changes"
-)
-
-
-class _Run(Submitting):
+class _Run(Submitting, Counting):
     def __init__(
         self, options: ExportOptions, vault: Vault, lock: tuple[int, int, int] | None = None
     ) -> None:
@@ -311,9 +306,6 @@ class _Run(Submitting):
         self.notes.full_also(f"{files} then not read, their sessions not exported "
                              f"({shown}{more}): the next run exports them")  # fmt: skip
 
-    def _counts(self, source: str) -> SourceCounts:
-        return source_counts(self.report, source)
-
     def _export_unit(self, adapter: Adapter, ref: SessionRef) -> None:
         """Load a unit and plan its notes; they are written as their rendering finishes."""
         self._unit = unit = str(ref.main.path)
@@ -346,27 +338,9 @@ class _Run(Submitting):
             )
             state.complete = False
         if not self._again_pass and state.empty(bool(self.options.project)):
-            self._counts(adapter.name).empty += 1
-            self.report.empty_units.append((adapter.name, unit))
-            if self.vault.state.sources.get(unit, {}).get("notes"):
-                # It gave notes before: emptied (0 bytes) or cut to its metadata, which the
-                # count of files "without a conversation" alone would not tell (review44 L2).
-                self.report.problems.append(Problem(unit, NOW_EMPTY, source=adapter.name))
+            self._count_empty(adapter.name, unit)
         state.loaded = True
         self._maybe_done(unit)
-
-    def _count_found(self, source: str, sessions: list[Session]) -> None:
-        """Count the sessions read as found, each once in a run, whichever unit holds it:
-        a session copied into two project folders (a resume elsewhere) was counted by a
-        skipped unit's record and again where it was read (review43 L6)."""
-        counts = self._counts(source)
-        for session in sessions:
-            skipped = self._counted.get(session.key)
-            if skipped is None:
-                counts.found += 1
-            elif skipped:  # counted as not read: it is read here
-                counts.skipped -= 1
-            self._counted[session.key] = False
 
     def _children_written(self, sessions: list[Session]) -> None:
         """A subagent whose own unit came first (an old-layout agent file in another

@@ -56,6 +56,7 @@ from .vaultpaths import MAX_NAME_BYTES, safe_component, safe_relpath
 from .vaultplaces import NotePlaces
 from .vaultquotes import quoted_diff
 from .vaultsurvey import stat_key, unnamed_notes
+from .vaultwords import EMPTIED, IN_CLOUD_ONLY, MARKERS_GONE, MERGE_CONFLICT, RENAMED_NEW
 
 __all__ = [  # also imported from here by other modules and tests
     "MAX_NAME_BYTES", "OWNED_KEYS", "SHRUNK", "Action", "Change", "Vault",
@@ -65,27 +66,6 @@ __all__ = [  # also imported from here by other modules and tests
 # A session's note written (or found as it would be: parts an older version left past it
 # go too): its parts past it, if it is now the last, are looked at.
 _WRITTEN = (Action.UPDATED, Action.RENAMED, Action.CONFLICT, Action.UNCHANGED)
-EMPTIED = "it was empty: written again"
-RENAMED_NEW = "another file already had the name, so this note got a new one"
-
-
-IN_CLOUD_ONLY = (
-    "left as it is: iCloud keeps it in the cloud only (not downloaded to this Mac); "
-    "the first run after it is downloaded updates it"
-)
-MERGE_CONFLICT = (
-    "left unchanged: it holds a merge's conflict (<<<<<<<, =======, >>>>>>> lines); "
-    "resolve it, and the next run updates the note"
-)
-# A note whose begin or end marker line is missing or changed (deleted, or text typed on
-# it): where the generated part ends is unknown, so nothing is written. Deleting the note
-# would lose the person's text in it: the advice says to move that out first.
-MARKERS_GONE = (
-    "left unchanged: its ccexport markers are missing or changed (the `%% ccexport:begin "
-    "… %%` and `%% ccexport:end … %%` lines must each stand alone, as written); put them "
-    "back as they were and the next run updates it, or move your own text out of the note, "
-    "delete it and run `ccexport --restore`, which writes it again (`--project` narrows it)"
-)
 
 
 class Vault(NotePlaces):

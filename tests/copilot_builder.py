@@ -47,6 +47,19 @@ def terminal_tool(call_id: str, command: str, output: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def tsx_result(*chunks: str) -> dict[str, Any]:
+    """A tool result as Copilot keeps it: prompt-tsx elements holding text chunks (the
+    first a block: a chunk that asks for a line break before it)."""
+    nodes = [
+        {"type": 1, "children": [{"type": 2, "text": c, "lineBreakBefore": i == 0}]}
+        for i, c in enumerate(chunks)
+    ]
+    return {
+        "$mid": 20,
+        "content": [{"$mid": 23, "value": {"node": {"type": 1, "children": nodes}}}],
+    }
+
+
 def session(session_id: str, requests: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
     return {
         "version": 3,

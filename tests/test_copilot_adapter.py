@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 from conftest import load_sessions, texts
-from copilot_builder import log_lines, markdown, request, session, terminal_tool, write
+from copilot_builder import (
+    log_lines,
+    markdown,
+    request,
+    session,
+    terminal_tool,
+    tsx_result,
+    write,
+)
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from vscode_builder import make_db, workspace
@@ -562,19 +570,6 @@ def _invocation(tool: str, call_id: str, message: str, **extra):
             "pastTenseMessage": {"value": message}, "isComplete": True, **extra}  # fmt: skip
 
 
-def _tsx(*chunks: str):
-    """A tool result as Copilot keeps it: prompt-tsx elements holding text chunks (the
-    first a block: a chunk that asks for a line break before it)."""
-    nodes = [
-        {"type": 1, "children": [{"type": 2, "text": c, "lineBreakBefore": i == 0}]}
-        for i, c in enumerate(chunks)
-    ]
-    return {
-        "$mid": 20,
-        "content": [{"$mid": 23, "value": {"node": {"type": 1, "children": nodes}}}],
-    }
-
-
 def test_tool_calls_get_the_arguments_and_results_the_model_saw(tmp_path):
     """The invocations in response[] are written for display (no input, a read file's
     content nowhere, a search's matches only as places); Copilot's result.metadata has the
@@ -596,8 +591,8 @@ def test_tool_calls_get_the_arguments_and_results_the_model_saw(tmp_path):
                 {"name": "grep_search", "arguments": '{"query": "retry"}', "id": "m2"}]},
             {"response": "", "toolCalls": [{"name": "insert_edit_into_file", "arguments": "{}", "id": "m3"}]},
         ],
-        "toolCallResults": {"m1": _tsx("```python\n", "def retry(): ...\n", "```"),
-                            "m2": _tsx("1 match", '<match path="/w/a.py" line=1>\n')},
+        "toolCallResults": {"m1": tsx_result("```python\n", "def retry(): ...\n", "```"),
+                            "m2": tsx_result("1 match", '<match path="/w/a.py" line=1>\n')},
     }  # fmt: skip
     result = {"timings": {"totalElapsed": 5_000}, "metadata": metadata}
     unpaired = {"timings": {"totalElapsed": 5_000}, "metadata": {**metadata, "toolCallRounds": []}}
@@ -855,7 +850,7 @@ def test_a_skipped_call_with_what_vs_code_told_the_model_still_did_not_run(tmp_p
         "toolCallRounds": [{"response": "", "toolCalls": [
             {"name": "create_file", "arguments": '{"filePath": "/w/a.py", "content": "x"}',
              "id": "m1"}]}],
-        "toolCallResults": {"m1": _tsx(skip)},
+        "toolCallResults": {"m1": tsx_result(skip)},
     }  # fmt: skip
     result = {"timings": {"totalElapsed": 1_000}, "metadata": metadata}
     data = session(SID, [request(0, "Make a.py", response, result=result)])

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from conftest import load_sessions
-from copilot_builder import markdown, request, session, write
+from copilot_builder import markdown, request, session, tsx_result, write
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,17 +18,6 @@ USER = Path(".config") / "Code" / "User"
 SID = "5e55104d-0000-4000-8000-0000000000f1"
 _RUST = 'fn main() {\n    println!("hi");\n}'
 _README = "# Tool\n\nRun it:\n\n```sh\ntool --debug\n```"
-
-
-def _tsx(*chunks: str):
-    nodes = [
-        {"type": 1, "children": [{"type": 2, "text": c, "lineBreakBefore": i == 0}]}
-        for i, c in enumerate(chunks)
-    ]
-    return {
-        "$mid": 20,
-        "content": [{"$mid": 23, "value": {"node": {"type": 1, "children": nodes}}}],
-    }
 
 
 def _read(call_id: str, name: str):
@@ -56,8 +45,8 @@ def test_a_file_read_shows_the_files_lines_without_copilots_fence(tmp_path):
     s = _chat(
         tmp_path,
         {
-            "m0": _tsx("```rust\n", *(line + "\n" for line in _RUST.split("\n")), "\n```"),
-            "m1": _tsx("````markdown\n", _README + "\n", "\n````"),  # a longer fence: the
+            "m0": tsx_result("```rust\n", *(line + "\n" for line in _RUST.split("\n")), "\n```"),
+            "m1": tsx_result("````markdown\n", _README + "\n", "\n````"),  # a longer fence: the
             # file holds a fence of its own, which stays
         },
         [("main.rs", "read_file"), ("README.md", "read_file")],
@@ -84,7 +73,7 @@ def test_a_result_that_is_not_one_fenced_block_is_kept_as_it_is():
 
 
 def test_only_a_call_that_reads_a_file_is_unwrapped(tmp_path):
-    s = _chat(tmp_path, {"m0": _tsx("```text\n", "out\n", "```")}, [("a.txt", "read_file")])
+    s = _chat(tmp_path, {"m0": tsx_result("```text\n", "out\n", "```")}, [("a.txt", "read_file")])
     assert [p.output for m in s.messages if m.role == "tool" for p in m.parts] == ["out"]
     fenced = "```text\nout\n```"
     metadata_call = '{"query": "out"}'
@@ -92,7 +81,7 @@ def test_only_a_call_that_reads_a_file_is_unwrapped(tmp_path):
     metadata = {
         "toolCallRounds": [{"response": "", "toolCalls": [
             {"name": "grep_search", "arguments": metadata_call, "id": "m0"}]}],
-        "toolCallResults": {"m0": _tsx(fenced)},
+        "toolCallResults": {"m0": tsx_result(fenced)},
     }  # fmt: skip
     data = session(SID, [request(0, "Find it", response, result={"metadata": metadata})])
     write(tmp_path / USER / "workspaceStorage" / "ws" / "chatSessions" / f"{SID}.json", data)

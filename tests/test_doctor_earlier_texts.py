@@ -14,12 +14,18 @@ def _saved_aside(vault):
             or "saved aside" in c.message]  # fmt: skip
 
 
-def test_a_notes_earlier_text_is_no_edit_of_yours(tmp_path):
+def _exported_with_hidden_folder(tmp_path):
+    """A note exported, and the hidden folder older versions kept copies in."""
     home, vault = tmp_path / "home", tmp_path / "v"
     write_session(home, ["one"])
     export(vault, home)
     hidden = vault / ".ccexport" / "conflicts"
     hidden.mkdir()
+    return vault, hidden
+
+
+def test_a_notes_earlier_text_is_no_edit_of_yours(tmp_path):
+    vault, hidden = _exported_with_hidden_folder(tmp_path)
     # (as an older version kept it: the whole note, its generated part as ccexport wrote it)
     (hidden / "2026-12-05 101500 Earlier.md").write_text(the_note(vault).read_text())
     (check,) = _saved_aside(vault)
@@ -40,11 +46,7 @@ def test_a_notes_earlier_text_is_no_edit_of_yours(tmp_path):
 
 
 def test_an_edited_note_in_the_hidden_folder_is_an_edit(tmp_path):
-    home, vault = tmp_path / "home", tmp_path / "v"
-    write_session(home, ["one"])
-    export(vault, home)
-    hidden = vault / ".ccexport" / "conflicts"
-    hidden.mkdir()
+    vault, hidden = _exported_with_hidden_folder(tmp_path)
     edited = the_note(vault).read_text().replace("reply to one", "reply to one MY EDIT", 1)
     (hidden / "2026-11-05 101500 Edited.md").write_text(edited)
     (check,) = _saved_aside(vault)

@@ -496,10 +496,9 @@ def test_a_part_touched_but_as_written_goes_and_one_given_a_property_stays(tmp_p
     assert sorted(_numbered(vault)) == [1, 2, 5]
 
 
-def test_parts_past_the_end_of_a_source_that_shrank_stay(tmp_path):
-    """A source cut short at a cut (a backup put back) also leaves fewer parts, their last
-    one as the note had it: the parts past it hold what the source no longer does, and stay,
-    as a note whose source shrank is kept."""
+def _cut_at_the_second_part(tmp_path: Path) -> tuple[Path, Path, dict]:
+    """A session exported in parts whose source is then cut at the end of its second part
+    (a backup put back, a damaged line repaired): its home, vault and parts before."""
     home, vault, s = exported(tmp_path, 60)
     before = _numbered(vault)
     text = (vault / before[2]).read_text()
@@ -507,6 +506,14 @@ def test_parts_past_the_end_of_a_source_that_shrank_stay(tmp_path):
     shorter = ClaudeSession(SID, "/home/dev/work/big")
     grow(shorter, 0, last_turn + 1)
     write(home, shorter)
+    return home, vault, before
+
+
+def test_parts_past_the_end_of_a_source_that_shrank_stay(tmp_path):
+    """A source cut short at a cut (a backup put back) also leaves fewer parts, their last
+    one as the note had it: the parts past it hold what the source no longer does, and stay,
+    as a note whose source shrank is kept."""
+    home, vault, before = _cut_at_the_second_part(tmp_path)
     report = export(vault, home)
     assert sorted(_numbered(vault)) == sorted(before)
     said = [p.message for p in report.problems if "now ends in this note" in p.message]
@@ -548,13 +555,7 @@ def test_a_part_left_past_a_shrunk_end_says_what_it_holds_and_that_it_may_be_del
     """A part kept as the session now reads shorter (a huge damaged line since repaired) is
     said on every run, --force too: the warning names what it holds and lets the person
     delete it."""
-    home, vault, s = exported(tmp_path, 60)
-    before = _numbered(vault)
-    text = (vault / before[2]).read_text()
-    last_turn = max(int(n) for n in re.findall(r"answer a(\d+)a", text))
-    shorter = ClaudeSession(SID, "/home/dev/work/big")
-    grow(shorter, 0, last_turn + 1)
-    write(home, shorter)
+    home, vault, before = _cut_at_the_second_part(tmp_path)
     export(vault, home)
     report = export(vault, home, force=True)
     assert sorted(_numbered(vault)) == sorted(before)

@@ -110,3 +110,20 @@ def test_a_vault_is_set_aside_not_deleted(tmp_path):
     kept = sorted((tmp_path / "set-aside").iterdir())
     assert [(p / "notes" / "a.md").read_text() for p in kept] == ["note 0", "note 1"]
     set_aside(tmp_path / "never-made")  # nothing to move: no error
+
+
+def test_the_benchmark_homes_export_without_a_warning(tmp_path):
+    """What is timed is a clean export: every session's times readable, none past the clock
+    (a home dated in this year's last months gave warnings, and dateless notes, once the
+    clock's date came before them)."""
+    sys.path.insert(0, str(ROOT / "tests" / "bench"))
+    from bench_export import build_big_home, build_home
+
+    from exporter.export import ExportOptions, run_export
+
+    build_home(tmp_path / "home", 36)  # every month, and days up to the 28th
+    build_big_home(tmp_path / "big", 36, big_files=1, big_turns=3)
+    for home in ("home", "big"):
+        report = run_export(ExportOptions(vault=tmp_path / f"vault-{home}", home=tmp_path / home))
+        assert report.total("found") == 36 + (home == "big"), home
+        assert not report.problems, report.problems[:3]

@@ -91,7 +91,7 @@ def build_home(home: Path, sessions: int, turns: int = 8) -> int:
         s = ClaudeSession(
             sid,
             f"/home/dev/work/project-{i % 25}",
-            start=f"2026-{1 + i % 12:02d}-{1 + i % 28:02d}T09:00:00Z",
+            start=f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}T09:00:00Z",
         )
         for t in range(turns):
             s.user(
@@ -126,7 +126,7 @@ def _write_session(home: Path, i: int, turns: int) -> int:
     s = ClaudeSession(
         sid,
         f"/home/dev/work/project-{i % 25}",
-        start=f"2026-{1 + i % 12:02d}-{1 + i % 28:02d}T09:00:00Z",
+        start=f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}T09:00:00Z",
     )
     for t in range(turns):
         s.user(

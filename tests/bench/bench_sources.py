@@ -49,7 +49,7 @@ def _command(i: int, t: int) -> str:
 
 
 def _started(i: int) -> str:
-    return f"2026-{1 + i % 12:02d}-{1 + i % 28:02d}T09:00:00Z"
+    return f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}T09:00:00Z"
 
 
 def build_codex(home: Path, sessions: int) -> None:

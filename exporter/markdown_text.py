@@ -22,6 +22,9 @@ _ATX = re.compile(r"(#{1,6})(?=[ \t]|$)")
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _LINK_START = re.compile(r"\[[^\[\]\n]*\]\((?:https?|mailto|ftp):", re.IGNORECASE)
 _BLOCK_HTML = re.compile(r"^ {0,3}<[A-Za-z/!?]")
+# A task box: Obsidian takes any one character between the brackets ("[?]", "[-]", "[a]":
+# a theme's or the Tasks plugin's statuses), not only a space or an x.
+_TASK = re.compile(r"\[(?:[ xX]\]|[^\n]\](?:[ \t]|$))")  # (" " and x as before: even unspaced)
 # CommonMark raw HTML and autolinks, where ``<`` would start one.
 _ATTR = r"""(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)"""
 _INLINE_HTML = re.compile(
@@ -272,7 +275,7 @@ def _line_start(
         return
     # Readers that trim any white space first (no-break spaces too) see the same start.
     lead = len(body) - len(body.lstrip())
-    if _BLOCK_HTML.match(body[lead:]) or body[lead:].startswith(("[!", "[ ]", "[x]", "[X]")):
+    if _BLOCK_HTML.match(body[lead:]) or body[lead:].startswith("[!") or _TASK.match(body, lead):
         mark(at + lead)
     elif body[lead:].startswith("[") and label_end >= offset and not _LINK_START.match(body[lead:]):
         mark(at + lead)  # a link reference definition, its label possibly across lines

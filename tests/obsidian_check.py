@@ -169,7 +169,9 @@ def parse(note_body: str) -> tuple[list[Construct], str]:
             if quote_start and re.match(r"\[!", seen):
                 head = re.match(r"\[![^\]\n]*\][+-]?", seen)
                 found.append(Construct("callout", head[0] if head else seen.split("\n")[0]))
-            if list_item_start and re.match(r"\[[ xX]\]", seen):
+            # Obsidian makes a task of any one character between the brackets ("[?]",
+            # "[-]", "[a]": a theme's or the Tasks plugin's statuses), not only " " and "x".
+            if list_item_start and re.match(r"\[[^\n]\](?:[ \t]|$)", seen):
                 found.append(Construct("task", seen.split("\n", 1)[0]))
             shown.append(visible_text)
             found.extend(_templater(visible_text))  # (its text nodes, joined: stricter)

@@ -172,6 +172,21 @@ def test_no_line_becomes_a_dataview_field(text):
         assert not fields, (text, rendered)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["- ", "* ", "+ ", "1. ", "> - ", "  - "]), st.characters(exclude_characters="\n\r"),
+       st.sampled_from([" Advanced Elicitation", "", "\tnext", " [b] more"]))  # fmt: skip
+@example("- ", "a", " Advanced Elicitation")  # a BMAD menu in a reply (review46)
+@example("- ", "?", "")
+def test_no_list_item_becomes_a_task_whatever_its_box_holds(marker, box, rest):
+    """Obsidian makes a task of any one character between the brackets ("[?]", "[-]",
+    "[a]": statuses of themes and the Tasks plugin), which queries across the vault list
+    and a click rewrites: none may come from session text."""
+    text = f"{marker}[{box}]{rest}\n{marker}second line"
+    for rendered in (escape_prose(text), escape_prose(text, literal=True)):
+        tasks = [c for c in constructs(rendered) if c.kind == "task"]
+        assert not tasks, (text, rendered)
+
+
 LINE_START = st.sampled_from("abcxyzAB")
 
 

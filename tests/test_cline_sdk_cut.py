@@ -125,6 +125,28 @@ def test_a_file_cut_after_its_messages_gives_them_all(tmp_path):
     assert "Answer number 1" in note and "could not be read" not in note
 
 
+def test_a_cut_right_after_a_whole_message_says_no_message_was_cut(tmp_path):
+    """Cut after a message's closing brace, before a comma or the list's end: every message
+    the file shows is read, and no line is said to be missing from the note; cut after the
+    comma, the next message was begun, and is said cut off."""
+    text = text_of(doc(2))
+    end = text.rindex("]")  # (the messages' list closes last)
+    after_brace = text.rindex("}", 0, end) + 1
+    for cut, left_out in (
+        (after_brace, False),
+        (text.index(",", text.index("Answer number 0")) + 1, True),
+    ):
+        path = tmp_path / f"{SID}.messages.json"
+        path.write_text(text[:cut], encoding="utf-8")
+        problems: list = []
+        got = read_document(path, problems, "cline", in_part="messages")
+        (problem,) = problems
+        assert problem.left_out is left_out, problem.message
+        if not left_out:
+            assert len(got["messages"]) == 4
+            assert "after message 4, before its list of messages is closed" in problem.message
+
+
 def test_a_file_cut_before_its_first_message_is_whole_is_left_for_now(tmp_path):
     home, vault = tmp_path / "home", tmp_path / "vault"
     text = text_of(doc(2))
@@ -167,7 +189,11 @@ def test_every_cut_of_a_messages_file_keeps_whole_messages_from_its_start(
     if got is not None:
         assert 0 < len(got["messages"]) and got["messages"] == messages[: len(got["messages"])]
         assert all(got[k] == full[k] for k in got if k != "messages")
-        assert problem.left_out == (len(got["messages"]) < len(messages))
+        # (a cut right after a whole message, before a comma or "]", cannot say more were
+        # coming: not said to be left out)
+        if problem.left_out:
+            assert len(got["messages"]) < len(messages)
+        assert problem.left_out or "all " in problem.message
 
 
 def test_a_large_cut_file_is_read_in_one_pass(tmp_path, monkeypatch):

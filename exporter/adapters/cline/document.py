@@ -128,7 +128,8 @@ def complete_items(text: str) -> list[Any] | None:
 def _list_items(text: str, at: int) -> tuple[list[Any], int | None, int]:
     """The entries of the list opening at ``at``, each parsed once (linear in the text:
     a 100 MB file is read in one pass), up to its end or the cut; then where the entry
-    the cut left unfinished starts (None: the list is whole) and where the list ends."""
+    the cut left unfinished starts (None: the list is whole; ``_AFTER_ENTRY``: the cut came
+    right after a whole one) and where the list ends."""
     items: list[Any] = []
     at += 1
     while True:
@@ -146,10 +147,13 @@ def _list_items(text: str, at: int) -> tuple[list[Any], int | None, int]:
             return items, start, start  # a value the cut ended early: 12 of 125, 1 of 1e5
         items.append(value)
         if follows != ",":
-            return items, (None if follows == "]" else len(text)), at + 1
+            return items, (None if follows == "]" else _AFTER_ENTRY), at + 1
         at += 1
 
 
+# Where the entry the cut left unfinished starts, when the cut came right after a whole
+# entry, before a comma or the list's end: none was begun that the file shows.
+_AFTER_ENTRY = -1
 _DECODER = json.JSONDecoder(strict=False)  # (a raw control character is read, as elsewhere)
 
 
@@ -163,8 +167,9 @@ def read_in_part(text: str, key: str) -> tuple[dict[str, Any], int | None] | Non
     """What can be read of a top-level object cut off in or after its list under ``key``:
     its members complete before the cut, that list holding its entries complete before it;
     and where the entry the cut left unfinished starts (None: the list is whole, the cut
-    came after it). None when the cut came before that list began (or the text is no
-    object). One pass over the text: every member and entry is parsed once."""
+    came after it; ``_AFTER_ENTRY``: the cut came right after a whole entry). None when
+    the cut came before that list began (or the text is no object). One pass over the
+    text: every member and entry is parsed once."""
     at = _SPACE.match(text).end()  # type: ignore[union-attr]
     if not text.startswith("{", at):
         return None
@@ -229,6 +234,11 @@ def _object_in_part(
     doc, unfinished = found
     if unfinished is None:
         said = f"{lead} after its {key}: all {len(items)} of them are read, {again}"
+        problems.append(Problem(str(path), said, error.lineno, "warning", source))
+        return doc
+    if unfinished == _AFTER_ENTRY:  # (whether more followed, the file does not say)
+        said = (f"{lead} after {one} {len(items)}, before its list of {key} is closed: all "
+                f"{len(items)} are read, {again}")  # fmt: skip
         problems.append(Problem(str(path), said, error.lineno, "warning", source))
         return doc
     line = text.count("\n", 0, unfinished) + 1

@@ -115,7 +115,8 @@ class AttachmentNames:
         self.restore = restore
         if written is not None:
             self.written = set(written)
-            self.names = {k: v for k, v in getattr(written, "names", {}).items() if k in written}
+            names = getattr(written, "names", {})
+            self.names = {k: v for k, v in names.items() if k in self.written}
             return
         self.written = set()
         try:

@@ -27,6 +27,7 @@ from . import statefile, vaultio
 from .collector import collector_paused
 from .errors import VaultLockedError
 from .statefile import NoteRecord  # also imported from here
+from .vaultattach import Recorded
 
 STATE_DIR = ".ccexport"
 STATE_FILE = "state.json"
@@ -66,7 +67,8 @@ class State:
     folders: dict[str, str] = field(default_factory=dict)
     # The files ccexport wrote into the attachments folder (paths in the vault): one of
     # them gone, the person deleted, and it is not copied again (``vaultattach``). None:
-    # not recorded yet (a state an older version wrote).
+    # not recorded yet (a state an older version wrote). A ``Recorded`` list: with the name
+    # each one gone from its hash name was last found under (saved as ``attachment_names``).
     attachments: list[str] | None = None
 
     @classmethod
@@ -112,7 +114,7 @@ class State:
             titles=_titles(data.get("titles")),
             forks=_forks(data.get("forks")),
             folders=_folders(data.get("folders")),
-            attachments=_attachments(data.get("attachments")),
+            attachments=_attachments(data.get("attachments"), data.get("attachment_names")),
         )
 
     def dumps(self) -> bytes:
@@ -127,6 +129,8 @@ class State:
                 **({"forks": self.forks} if self.forks else {}),  # (an older file has none)
                 **({"folders": self.folders} if self.folders else {}),
                 **({"attachments": self.attachments} if self.attachments is not None else {}),
+                # (a key of its own, not in the list: an older version ignores it)
+                **({"attachment_names": names} if (names := _names(self.attachments)) else {}),
                 # Units in one order, not the order they finished in (with the pool, a
                 # family's unit finishes later than in one process): the same file either way.
                 **statefile.encode(dict(sorted(self.sources.items())), self.notes),
@@ -208,12 +212,19 @@ def _folders(value: Any) -> dict[str, str]:
     return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str) and v}
 
 
-def _attachments(value: Any) -> list[str] | None:
+def _attachments(value: Any, names: Any = None) -> Recorded | None:
     """The recorded attachments, as read: anything but a list of texts is no record (the
-    folder's files are recorded anew)."""
+    folder's files are recorded anew); with the names those gone from their hash names
+    were last found under (``attachment_names``: no map of texts, none)."""
     if not isinstance(value, list):
         return None
-    return [v for v in value if isinstance(v, str)]
+    paths = [v for v in value if isinstance(v, str)]
+    known = set(paths)
+    return Recorded(paths, {k: v for k, v in _folders(names).items() if k in known})
+
+
+def _names(attachments: list[str] | None) -> dict[str, str]:
+    return dict(sorted(getattr(attachments, "names", {}).items()))
 
 
 def set_aside_unreadable(vault: Path) -> str | None:

@@ -218,7 +218,7 @@ def _sdk_session(
     and without a folder in its own system prompt, its session's folder is its own)."""
     from .blocks import parse_messages
 
-    data = read_document(path, problems, source)
+    data = read_document(path, problems, source, in_part="messages")
     if not isinstance(data, dict) or not isinstance(data.get("messages"), list):
         if data is not None:
             problems.append(Problem(str(path), "not a Cline session file (no messages list)",

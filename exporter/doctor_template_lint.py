@@ -22,7 +22,11 @@ if TYPE_CHECKING:
 # The filters that make session text safe to print (``filter_args``), and those whose
 # result is a number, not the text.
 _ESCAPING = frozenset({"prose", "literal", "inline", "fence", "code", "callout", "wikilink"})
-_NO_TEXT = frozenset({"length", "count", "int", "float", "wordcount", "to_json", "tojson"})
+# (``to_json``, ``tojson``, ``short_model``, ``format`` and ``join`` give the text they are
+# given, or hold it, as it came: followed.)
+_NO_TEXT = frozenset({"length", "count", "int", "float", "wordcount"})
+# Filters whose arguments they make safe themselves (a link's target and label).
+_SAFE_ARGUMENTS = frozenset({"wikilink"})
 # A ``replace`` is the author's own escaping, for a place no filter of ours fits (the
 # shipped project index quotes ``project`` in a Dataview query with it): not said.
 _OWN_ESCAPING = frozenset({"replace"})
@@ -32,7 +36,7 @@ _RAW_FIELDS = {
     "text": "prose", "prompt": "prose", "explanation": "prose", "description": "inline",
     "title": "inline", "project": "inline", "summary": "inline", "cwd": "code",
     "git_branch": "code", "agent_label": "inline", "output": 'fence("text")',
-    "command": "code",
+    "command": "code", "model": "inline", "models": "inline",
 }  # fmt: skip
 
 
@@ -190,9 +194,16 @@ def _raw_in(expr: nodes.Node, held: dict[str, tuple[str, str]]) -> list[tuple[st
     from jinja2 import nodes
 
     if isinstance(expr, nodes.Filter):
-        if expr.name in _ESCAPING | _NO_TEXT | _OWN_ESCAPING:
-            return []
-        return _raw_in(expr.node, held) if expr.node is not None else []
+        # (its arguments too: ``"%s" | format(item.text)``, a callout's title, a fence's lang)
+        given = (
+            [] if expr.name in _SAFE_ARGUMENTS else [*expr.args, *(k.value for k in expr.kwargs)]
+        )
+        raw = [found for arg in given for found in _raw_in(arg, held)]
+        if expr.name in _ESCAPING | _NO_TEXT | _OWN_ESCAPING or expr.node is None:
+            return raw
+        return _raw_in(expr.node, held) + raw
+    if isinstance(expr, (nodes.List, nodes.Tuple)):  # (``[item.text] | join``)
+        return [found for part in expr.items for found in _raw_in(part, held)]
     if isinstance(expr, nodes.CondExpr):
         return _raw_in(expr.expr1, held) + (
             _raw_in(expr.expr2, held) if expr.expr2 is not None else []

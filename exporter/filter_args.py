@@ -83,8 +83,11 @@ def checked_filters() -> dict[str, Any]:
     def wikilink(target: Any, label: Any = None) -> str:
         if target is None:  # no link to a note named "None"
             return ""
+        target = text_argument(target, "wikilink")
+        if not target.strip():  # nor to one named "_" (an empty text)
+            return ""
         return note_link(
-            text_argument(target, "wikilink"),
+            target,
             None if label is None else text_argument(label, "wikilink"),
         )
 

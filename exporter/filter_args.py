@@ -33,7 +33,7 @@ def text_argument(value: Any, filter_name: str) -> str:
         value._fail_with_undefined_error()  # raises: "'titel' is undefined (did you mean …)"
     raise FilterArgumentError(
         f"the {filter_name} filter takes text, and was given {_kind_of(value)}: "
-        "pick one of its fields, or print it with | to_json"
+        'pick one of its fields, or print it with | to_json | fence("json")'
     )
 
 

@@ -23,3 +23,14 @@ def test_templates_init_into_a_missing_folder_names_to(tmp_path):
     result = runner.invoke(app, ["templates", "init", "--to", str(to)])
     assert result.exit_code == 2
     assert "or correct the folder given (--vault, or --to of `templates init`)" in result.stderr
+
+
+def test_a_list_given_to_a_text_filter_is_pointed_to_an_escaped_json():
+    from exporter.filter_args import FilterArgumentError
+
+    try:
+        checked_filters()["inline"](["a"])
+    except FilterArgumentError as exc:
+        assert str(exc).endswith('print it with | to_json | fence("json")')
+    else:
+        raise AssertionError("a list went through inline")

@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .template_open import still_open
+
 if TYPE_CHECKING:
     from jinja2 import nodes
 
@@ -20,7 +22,11 @@ if TYPE_CHECKING:
 # The filters that make session text safe to print (``filter_args``), and those whose
 # result is a number, not the text.
 _ESCAPING = frozenset({"prose", "literal", "inline", "fence", "code", "callout", "wikilink"})
-_NO_TEXT = frozenset({"length", "count", "int", "float", "wordcount", "to_json", "tojson"})
+# (``to_json``, ``tojson``, ``short_model``, ``format`` and ``join`` give the text they are
+# given, or hold it, as it came: followed.)
+_NO_TEXT = frozenset({"length", "count", "int", "float", "wordcount"})
+# Filters whose arguments they make safe themselves (a link's target and label).
+_SAFE_ARGUMENTS = frozenset({"wikilink"})
 # A ``replace`` is the author's own escaping, for a place no filter of ours fits (the
 # shipped project index quotes ``project`` in a Dataview query with it): not said.
 _OWN_ESCAPING = frozenset({"replace"})
@@ -30,7 +36,7 @@ _RAW_FIELDS = {
     "text": "prose", "prompt": "prose", "explanation": "prose", "description": "inline",
     "title": "inline", "project": "inline", "summary": "inline", "cwd": "code",
     "git_branch": "code", "agent_label": "inline", "output": 'fence("text")',
-    "command": "code",
+    "command": "code", "model": "inline", "models": "inline",
 }  # fmt: skip
 
 
@@ -60,7 +66,58 @@ def raw_text_checks(templates: Path, names: Iterable[str]) -> list[Check]:
                 f"`| {use}`"
             )
             checks.append(Check("Templates", "attention", said))
+        for line, name in block_after_text(parsed):
+            said = (
+                f"{path}:{line}: prints `{name}` after text on its line: what it writes is a "
+                "block, and its first line joins that line (a reply starting with a code block "
+                "opens one that runs over the end marker and your notes below it); start a "
+                f"line of its own with it"
+            )
+            checks.append(Check("Templates", "attention", said))
     return checks
+
+
+# The filters whose output is a block of lines (``filter_args``): each must start a line.
+_BLOCK_FILTERS = frozenset({"prose", "literal", "fence", "callout"})
+
+
+def block_after_text(tree: nodes.Node) -> list[tuple[int, str]]:
+    """(line, filter) for each output of a block filter with text before it on its line
+    (``**{{ turn.role }}:** {{ item.text | prose }}``, ``- {{ item.text | literal }}``),
+    text a template writes or prints in the same output; a line begun by a tag before it
+    (``{% if x %}{{ … | prose }}``) is not followed."""
+    from jinja2 import nodes
+
+    found: list[tuple[int, str]] = []
+    for output in tree.find_all(nodes.Output):
+        before = ""  # what the line holds so far
+        for expr in output.nodes:
+            printed = expr.data if isinstance(expr, nodes.TemplateData) else None
+            if isinstance(expr, nodes.Const) and isinstance(expr.value, str):
+                printed = expr.value
+            if printed is not None:
+                before = printed.rpartition("\n")[2] if "\n" in printed else before + printed
+                continue
+            name = _block_filter(expr)
+            if name and before.strip():
+                found.append((expr.lineno, name))
+            before += "…"
+    return found
+
+
+def _block_filter(expr: nodes.Node) -> str | None:
+    """The block filter ``expr`` prints through (either branch of an ``a if c else b``)."""
+    from jinja2 import nodes
+
+    if isinstance(expr, nodes.CondExpr):
+        return _block_filter(expr.expr1) or (
+            _block_filter(expr.expr2) if expr.expr2 is not None else None
+        )
+    while isinstance(expr, nodes.Filter):
+        if expr.name in _BLOCK_FILTERS:
+            return expr.name
+        expr = expr.node
+    return None
 
 
 def _raw_outputs(
@@ -137,9 +194,16 @@ def _raw_in(expr: nodes.Node, held: dict[str, tuple[str, str]]) -> list[tuple[st
     from jinja2 import nodes
 
     if isinstance(expr, nodes.Filter):
-        if expr.name in _ESCAPING | _NO_TEXT | _OWN_ESCAPING:
-            return []
-        return _raw_in(expr.node, held) if expr.node is not None else []
+        # (its arguments too: ``"%s" | format(item.text)``, a callout's title, a fence's lang)
+        given = (
+            [] if expr.name in _SAFE_ARGUMENTS else [*expr.args, *(k.value for k in expr.kwargs)]
+        )
+        raw = [found for arg in given for found in _raw_in(arg, held)]
+        if expr.name in _ESCAPING | _NO_TEXT | _OWN_ESCAPING or expr.node is None:
+            return raw
+        return _raw_in(expr.node, held) + raw
+    if isinstance(expr, (nodes.List, nodes.Tuple)):  # (``[item.text] | join``)
+        return [found for part in expr.items for found in _raw_in(part, held)]
     if isinstance(expr, nodes.CondExpr):
         return _raw_in(expr.expr1, held) + (
             _raw_in(expr.expr2, held) if expr.expr2 is not None else []
@@ -236,33 +300,3 @@ def sample_body(
         return (samples or SampleNotes(templates, settings)).note().body
     except Exception:  # noqa: BLE001 (said by template_checks)
         return None
-
-
-def still_open(text: str) -> str | None:
-    """What ``text`` leaves open at its end: "a code block (```)", "an HTML comment
-    (<!--)", "a comment (%%)", or None."""
-    fence = ""
-    comment_html = comment_obsidian = False
-    for line in text.split("\n"):
-        stripped = line.lstrip(" >")
-        if fence:
-            run = stripped[: len(stripped) - len(stripped.lstrip(fence[0]))]
-            if len(run) >= len(fence) and not stripped[len(run) :].strip():
-                fence = ""
-            continue
-        mark = stripped[:1]
-        if mark in ("`", "~") and not (comment_html or comment_obsidian):
-            run = stripped[: len(stripped) - len(stripped.lstrip(mark))]
-            if len(run) >= 3 and not (mark == "`" and "`" in stripped[len(run) :]):
-                fence = run
-                continue
-        comment_obsidian ^= line.count("%%") % 2 == 1
-        if comment_html:
-            comment_html = "-->" not in line
-        elif "<!--" in line:
-            comment_html = "-->" not in line[line.rindex("<!--") :]
-    if fence:
-        return f"a code block ({fence})"
-    if comment_html:
-        return "an HTML comment (<!--)"
-    return "a comment (%%)" if comment_obsidian else None

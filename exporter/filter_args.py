@@ -33,7 +33,7 @@ def text_argument(value: Any, filter_name: str) -> str:
         value._fail_with_undefined_error()  # raises: "'titel' is undefined (did you mean …)"
     raise FilterArgumentError(
         f"the {filter_name} filter takes text, and was given {_kind_of(value)}: "
-        "pick one of its fields, or print it with | to_json"
+        'pick one of its fields, or print it with | to_json | fence("json")'
     )
 
 
@@ -83,8 +83,11 @@ def checked_filters() -> dict[str, Any]:
     def wikilink(target: Any, label: Any = None) -> str:
         if target is None:  # no link to a note named "None"
             return ""
+        target = text_argument(target, "wikilink")
+        if not target.strip():  # nor to one named "_" (an empty text)
+            return ""
         return note_link(
-            text_argument(target, "wikilink"),
+            target,
             None if label is None else text_argument(label, "wikilink"),
         )
 

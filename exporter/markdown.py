@@ -165,11 +165,32 @@ def escape_inline(text: str) -> str:
         parked, codes = as_code(parked, codes, words)
         escaped = _escape_text(parked, literal=True, inline=True)
     if not codes:
-        return escaped
+        return _inert_line_start(escaped)
     pieces = escaped.split(_CODE_MARK)
-    return pieces[0] + "".join(
-        inert_written_span(code) + after for code, after in zip(codes, pieces[1:], strict=True)
+    return _inert_line_start(
+        pieces[0]
+        + "".join(
+            inert_written_span(code) + after for code, after in zip(codes, pieces[1:], strict=True)
+        )
     )
+
+
+# What opens a block at the start of a line: a fence, a quote or callout, a heading, a list
+# item, a rule, a setext underline, a math block, a link's definition.
+_BLOCK_START = re.compile(
+    r"~{3,}|>|#{1,6}(?:\s|$)|[-+*](?:\s|$)|\d{1,9}[.)](?:\s|$)|([-*_])(?:\s*\1){2,}\s*$"
+    r"|=+\s*$|\$\$|\[[^\]]*\]:"
+)
+
+
+def _inert_line_start(text: str) -> str:
+    """``text`` with what would open a block at the start of a line escaped (``\\> [!x]``,
+    ``1\\. x``): harmless after other text on its line, and on a line of its own no block."""
+    found = _BLOCK_START.match(text)
+    if found is None:
+        return text
+    digits = len(found[0]) - len(found[0].lstrip("0123456789"))
+    return text[:digits] + "\\" + text[digits:]
 
 
 def fence(text: str, lang: str = "") -> str:

@@ -113,7 +113,29 @@ def end_marker(owned: str) -> str:
 def compose(metadata: dict[str, Any], before: str, owned: str, after: str) -> str:
     """The full text of a new note file."""
     owned = owned.strip("\n")
-    return f"{dump_frontmatter(metadata)}{before}{BEGIN}\n{owned}\n{end_marker(owned)}\n{after}"
+    region = f"{BEGIN}\n{owned}\n{_table_ended(owned)}{end_marker(owned)}\n"
+    return f"{dump_frontmatter(metadata)}{before}{region}{after}"
+
+
+# A table's delimiter row (``| --- | :-: |``, ``--- | ---``): what makes lines with pipes a
+# table (GFM).
+_TABLE_DELIMITER = re.compile(r"^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+
+
+def _table_ended(owned: str) -> str:
+    """A blank line when ``owned`` ends in a table's row, else nothing: the end marker on
+    the next line would be read as one more row of it (GFM ends a table only at a blank
+    line or another block). The marker's hash reads the region without the blank lines
+    ending it, so a note written before, with none, is no edit of the person's."""
+    last_line_start = owned.rfind("\n") + 1
+    if "|" not in owned[last_line_start:]:
+        return ""
+    for line in reversed(owned.rsplit("\n", 2000)):  # (the table's lines, back to its head)
+        if "|" not in line:
+            return ""
+        if _TABLE_DELIMITER.match(line) and "-" in line:
+            return "\n"
+    return ""
 
 
 def recompose(note: NoteText, yaml_text: str, owned: str, marker: str | None = None) -> str:
@@ -123,7 +145,7 @@ def recompose(note: NoteText, yaml_text: str, owned: str, marker: str | None = N
     owned = owned.strip("\n")
     opening, closing = note.fences
     marker = marker or end_marker(owned)
-    region = lineends.written(f"{BEGIN}\n{owned}\n{marker}\n", note.eol)
+    region = lineends.written(f"{BEGIN}\n{owned}\n{_table_ended(owned)}{marker}\n", note.eol)
     return f"{opening}{yaml_text}{closing}{note.before}{region}{note.after}"
 
 

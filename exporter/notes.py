@@ -48,6 +48,7 @@ from .session_body import SHIPPED_TEMPLATE_SHA256 as SHIPPED_SHA256
 from .session_body import session_body
 from .sessionfacts import session_facts
 from .stats import add_properties, session_properties
+from .template_open import left_open
 from .toolinput import subagent_task
 from .turns import (
     Attachment,
@@ -226,6 +227,7 @@ def build_note(
     problems: list[Problem] = []
     # (a note rendered ahead has no path yet: its session names it until it is placed)
     where = relpath or f"the note of session {session.session_id} in {session.source_path}"
+    problems += left_open(settings, body, where)
     seeded = _configured_properties(frontmatter, settings, context, problems, where)
     unplaced = "" if relpath else where
     attachments = named_attachments(attachments, body, frontmatter, seeded)

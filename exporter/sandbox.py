@@ -79,6 +79,13 @@ def checked_binop(operator: str, left: Any, right: Any) -> None:
             raise TooMuch(f"{left} ** {right} is a number too large to make ({_WHAT_TO_DO})")
     elif operator == "%" and isinstance(left, str):
         _count_text(_percent_width(left, right))
+    elif operator == "+" and isinstance(left, (str, bytes, list, tuple)):
+        # (only a result past the limit counts: ``s + s`` doubled by a macro calling itself)
+        size = len(left) + (len(right) if isinstance(right, (str, bytes, list, tuple)) else 0)
+        if isinstance(left, (str, bytes)) and size > MAX_NOTE_CHARS:
+            _count_text(size)
+        elif isinstance(left, (list, tuple)) and size > MAX_RANGE_NUMBERS:
+            _count_items(size)
 
 
 # A ``%`` conversion's width and precision: digits, or ``*`` for the next argument's value.
@@ -161,11 +168,12 @@ def sandbox() -> type[jinja2.Environment]:
     from jinja2 import StrictUndefined, Undefined
     from jinja2.exceptions import SecurityError
     from jinja2.runtime import LoopContext
-    from jinja2.sandbox import SandboxedEnvironment, safe_range
+    from jinja2.sandbox import ImmutableSandboxedEnvironment, modifies_known_mutable, safe_range
     from jinja2.utils import Cycler, Joiner, Namespace, generate_lorem_ipsum, missing
 
     from .config_values import did_you_mean
     from .model import Session
+    from .template_built import checked_filters, texts_checked
     from .template_deadline import LOOP_CHECK, check_clock, loop_started, loops_checked
 
     # Objects none of whose public attributes the sandbox refuses or wraps (it does so only
@@ -254,9 +262,9 @@ def sandbox() -> type[jinja2.Environment]:
                 _count_text(len(value))
             super().__setitem__(name, value)
 
-    class Sandbox(SandboxedEnvironment):
+    class Sandbox(ImmutableSandboxedEnvironment):
         strict_undefined = NearestUndefined
-        intercepted_binops = frozenset({"*", "**", "%"})
+        intercepted_binops = frozenset({"*", "**", "%", "+"})
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
@@ -264,6 +272,7 @@ def sandbox() -> type[jinja2.Environment]:
             self.globals["lipsum"] = counted_lipsum
             self.globals["namespace"] = CheckedNamespace
             self.filters[LOOP_CHECK] = loop_started
+            self.filters.update(checked_filters())  # (each ``~``, each filter's result)
             self.filters["format"] = _format_checked(self.filters["format"])
             for name, (argument, position) in _WIDTH_FILTERS.items():
                 self.filters[name] = _width_checked(self.filters[name], argument, position)
@@ -287,7 +296,7 @@ def sandbox() -> type[jinja2.Environment]:
 
         def _generate(self, source: Any, *args: Any, **kwargs: Any) -> Any:
             """(Jinja's hook between parsing and compiling: each loop gets its clock check.)"""
-            return super()._generate(loops_checked(source), *args, **kwargs)
+            return super()._generate(texts_checked(loops_checked(source)), *args, **kwargs)
 
         def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
             check_clock()
@@ -312,6 +321,22 @@ def sandbox() -> type[jinja2.Environment]:
             if isinstance(result, (str, bytes, list)) and len(result) > MAX_NOTE_CHARS:
                 _count_text(len(result))  # (a replace() of a replace(): stopped here)
             return result
+
+        def unsafe_undefined(self, obj: Any, attribute: str) -> Undefined:
+            """A list's or dict's method that changes it (``append``, ``update``, ``pop``…):
+            a template sees values it cannot change, so it cannot rewrite the properties
+            and links the note's frontmatter and the index notes are made from."""
+            if not modifies_known_mutable(obj, attribute):
+                return super().unsafe_undefined(obj, attribute)
+            kind = type(obj).__name__
+            return self.undefined(
+                f"{kind}.{attribute}() cannot be called in a template: it changes the "
+                f"{kind}, and a template sees values it cannot change; build a new one "
+                "instead (xs + [x], dict(d, key=value), or a namespace)",
+                name=attribute,
+                obj=obj,
+                exc=SecurityError,
+            )
 
         def is_safe_callable(self, obj: Any) -> bool:
             owner = getattr(obj, "__self__", None)  # a method's object (or class)

@@ -27,7 +27,7 @@ AWAITING_APPROVAL = (
     "tool had not run."
 )
 # sha256 of templates/session.md.j2 as this module writes it.
-SHIPPED_TEMPLATE_SHA256 = "2eb5ccaa8e33aba11eaee70ea3527e3318c05a96cf6150efb97d36026d76115b"
+SHIPPED_TEMPLATE_SHA256 = "7d27720df173f206bcd578b8e0ef4f24a5c16aa9e6ae8c2a4e87cfda80f8cf50"
 
 _SUBAGENT_TOOLS = ("Task", "Agent")
 # A compaction the session records without its summary (its fold would open on nothing).

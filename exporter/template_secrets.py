@@ -86,10 +86,30 @@ def person_loader(user_dir: str, rules: Any) -> jinja2.BaseLoader:
 
     class PersonLoader(jinja2.FileSystemLoader):
         def get_source(self, environment: Any, template: str) -> Any:
-            source, filename, uptodate = super().get_source(environment, template)
+            try:
+                source, filename, uptodate = super().get_source(environment, template)
+            except UnicodeDecodeError as exc:
+                raise not_utf8(exc, Path(user_dir, template), template) from None
             return redacted_source(source, rules)[0], filename, uptodate
 
     return PersonLoader(user_dir)
+
+
+def not_utf8(exc: UnicodeDecodeError, path: Path, name: str) -> jinja2.TemplateSyntaxError:
+    """A template file that is not UTF-8 text, said with the line and column of its first
+    byte that is not (Python says a byte offset: "position 2")."""
+    import jinja2
+
+    data = exc.object if isinstance(exc.object, bytes) else b""
+    line = data.count(b"\n", 0, exc.start) + 1
+    column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+    byte = f" 0x{data[exc.start]:02x}" if exc.start < len(data) else ""
+    return jinja2.TemplateSyntaxError(
+        f"not UTF-8 text: byte{byte} in column {column} (save the file as UTF-8)",
+        line,
+        name,
+        str(path),
+    )
 
 
 def secret_said(rule: str, of: str = "template") -> str:

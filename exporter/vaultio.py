@@ -107,7 +107,8 @@ def make_vault(root: Path) -> None:
     if not os.path.isdir(root.parent):
         raise ConfigError(
             f"{root.parent} does not exist, so {root.name} is not made there (a drive or "
-            "share not mounted?); mount it, or make the folder first, or correct --vault"
+            "share not mounted?); mount it, or make the folder first, or correct the folder "
+            "given (--vault, or --to of `templates init`)"
         )
     try:
         root.mkdir()

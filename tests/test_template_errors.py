@@ -109,10 +109,13 @@ def test_a_missing_template_is_named_with_the_line_asking_for_it(tmp_path):
 def test_a_template_that_cannot_be_read_is_named_by_its_path(tmp_path):
     vault, folder = tmp_path / "v", tmp_path / "mine"
     folder.mkdir()
-    (folder / "session.md.j2").write_bytes(b"caf\xe9 {{ title }}\n")  # Latin-1, not UTF-8
+    (folder / "session.md.j2").write_bytes(b"# x\ncaf\xe9 {{ title }}\n")  # Latin-1, not UTF-8
     result = export(vault, folder)
     assert result.exit_code == 1
-    assert errors(result)[0].startswith(f"error: {folder / 'session.md.j2'}: template error:")
+    assert errors(result)[0].startswith(
+        f"error: {folder / 'session.md.j2'}:2: template syntax error: not UTF-8 text: byte "
+        "0xe9 in column 4 (save the file as UTF-8)"
+    )
 
 
 def test_a_loop_in_a_loop_stops_at_its_line_and_the_notes_stay(tmp_path):

@@ -175,22 +175,18 @@ def escape_inline(text: str) -> str:
     )
 
 
-# What opens a block at the start of a line: a fence, a quote or callout, a heading, a list
-# item, a rule, a setext underline, a math block, a link's definition.
-_BLOCK_START = re.compile(
-    r"~{3,}|>|#{1,6}(?:\s|$)|[-+*](?:\s|$)|\d{1,9}[.)](?:\s|$)|([-*_])(?:\s*\1){2,}\s*$"
-    r"|=+\s*$|\$\$|\[[^\]]*\]:"
-)
+# What, at the start of a line, would reach past it: a fence or a math block (to the end of
+# the note, over the end marker and the person's notes), a setext underline (the line
+# above made a heading). Not a quote, list or heading mark, which shape only their own
+# line: escaping them would put a backslash in many a heading ("# 1\. Setup"), where
+# search looks for the title as typed.
+_BLOCK_START = re.compile(r"~{3,}|\$\$|=+[ \t]*$|-+[ \t]*$")
 
 
 def _inert_line_start(text: str) -> str:
-    """``text`` with what would open a block at the start of a line escaped (``\\> [!x]``,
-    ``1\\. x``): harmless after other text on its line, and on a line of its own no block."""
-    found = _BLOCK_START.match(text)
-    if found is None:
-        return text
-    digits = len(found[0]) - len(found[0].lstrip("0123456789"))
-    return text[:digits] + "\\" + text[digits:]
+    """``text`` with what would reach past its line from a line's start escaped
+    (``\\~~~``, ``\\$$``): harmless after other text on its line."""
+    return "\\" + text if _BLOCK_START.match(text) else text
 
 
 def fence(text: str, lang: str = "") -> str:

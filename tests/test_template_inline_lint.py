@@ -11,10 +11,12 @@ from markdown_it import MarkdownIt
 from exporter.doctor_template_lint import _raw_outputs
 from exporter.filter_args import checked_filters
 
-BLOCK_STARTS = [
-    "~~~ see the log below", "> [!warning] x", "> quoted", "# x", "###### x", "---", "***",
-    "_ _ _", "- [ ] x", "- x", "+ x", "* x", "1. x", "12) x", "$$", "===", "[x]: https://a.b",
-]  # fmt: skip
+# What would reach past its own line: a fence or math block over the end marker and the
+# person's notes, a setext underline making the line above a heading.
+BLOCK_STARTS = ["~~~ see the log below", "~~~~", "$$", "$$ x", "===", "---", "--"]
+# What shapes only its own line stays as typed: a heading's title "1. Setup" is searched
+# for as typed (a template that prints inline on a line of its own is told to use literal).
+LINE_SHAPES = ["> [!warning] x", "# x", "- [ ] x", "- x", "1. Setup", "12) x", "[x]: https://a.b"]
 
 
 @pytest.mark.parametrize("text", BLOCK_STARTS)
@@ -31,6 +33,8 @@ def test_inline_leaves_text_that_opens_nothing_as_it_was():
     inline = checked_filters()["inline"]
     for text in ("-5 degrees", "12.5 kg", "+1", "--help me", "plain", "~/notes", "1999 was"):
         assert inline(text) == text
+    for text in LINE_SHAPES:
+        assert inline(text) == text, text
 
 
 def test_doctor_follows_session_text_through_filters_that_escape_nothing():

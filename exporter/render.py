@@ -21,6 +21,7 @@ from .reference import REFERENCE_ENV as REFERENCE_ENV
 from .reference import read_reference_switch, reference_rendering
 from .sandbox import macro_calling_itself, rendered, sandbox
 from .template_secrets import person_loader, rules_in_effect, use_rules
+from .template_values import unshared
 
 if TYPE_CHECKING:
     import jinja2
@@ -165,7 +166,7 @@ def render(name: str, context: dict[str, Any], user_dir: Path | None = None) -> 
         # ``tool_call`` block) gets the images a tool returned as items after the call, as
         # before ``attachments``: ours would leave them out of the turn, and theirs out.
         own = user_template_facts(name, user_dir)[0] if user_dir else frozenset()
-        context = {**context, "images_in_calls": not own & {"item", "tool_call"}}
+        context = {**unshared(context), "images_in_calls": not own & {"item", "tool_call"}}
         text = rendered(template, context)
     except jinja2.TemplateSyntaxError as exc:
         raise _syntax_error(exc, name, env) from None

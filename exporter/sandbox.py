@@ -168,7 +168,7 @@ def sandbox() -> type[jinja2.Environment]:
     from jinja2 import StrictUndefined, Undefined
     from jinja2.exceptions import SecurityError
     from jinja2.runtime import LoopContext
-    from jinja2.sandbox import ImmutableSandboxedEnvironment, modifies_known_mutable, safe_range
+    from jinja2.sandbox import SandboxedEnvironment, safe_range
     from jinja2.utils import Cycler, Joiner, Namespace, generate_lorem_ipsum, missing
 
     from .config_values import did_you_mean
@@ -262,7 +262,7 @@ def sandbox() -> type[jinja2.Environment]:
                 _count_text(len(value))
             super().__setitem__(name, value)
 
-    class Sandbox(ImmutableSandboxedEnvironment):
+    class Sandbox(SandboxedEnvironment):
         strict_undefined = NearestUndefined
         intercepted_binops = frozenset({"*", "**", "%", "+"})
 
@@ -321,22 +321,6 @@ def sandbox() -> type[jinja2.Environment]:
             if isinstance(result, (str, bytes, list)) and len(result) > MAX_NOTE_CHARS:
                 _count_text(len(result))  # (a replace() of a replace(): stopped here)
             return result
-
-        def unsafe_undefined(self, obj: Any, attribute: str) -> Undefined:
-            """A list's or dict's method that changes it (``append``, ``update``, ``pop``…):
-            a template sees values it cannot change, so it cannot rewrite the properties
-            and links the note's frontmatter and the index notes are made from."""
-            if not modifies_known_mutable(obj, attribute):
-                return super().unsafe_undefined(obj, attribute)
-            kind = type(obj).__name__
-            return self.undefined(
-                f"{kind}.{attribute}() cannot be called in a template: it changes the "
-                f"{kind}, and a template sees values it cannot change; build a new one "
-                "instead (xs + [x], dict(d, key=value), or a namespace)",
-                name=attribute,
-                obj=obj,
-                exc=SecurityError,
-            )
 
         def is_safe_callable(self, obj: Any) -> bool:
             owner = getattr(obj, "__self__", None)  # a method's object (or class)

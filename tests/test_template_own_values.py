@@ -1,7 +1,7 @@
-"""A template sees values it cannot change: the properties, links and sessions a note's
-frontmatter and the index notes are made from are the same values, so a template calling
-``update``, ``append``, ``pop`` or ``clear`` on them would rewrite those too. Such a call
-is refused with one line; building a new value works."""
+"""A template is given its own copy of every list and dict: the properties, links and
+sessions a note's frontmatter and the index notes are made from stay as ccexport made them
+whatever the template calls on its copies (``update``, ``append``, ``pop``, ``clear``), and
+a template may build its own lists with ``append``, as Jinja templates commonly do."""
 
 from __future__ import annotations
 
@@ -30,36 +30,41 @@ def test_a_session_template_cannot_rewrite_the_notes_properties(tmp_path):
         "session.md.j2",
         '{% set _ = properties.update({"model": "HACKED", "prompts": 999}) %}\n'
         '{% set _ = subagent_links.append("[[evil]]") %}\n'
-        "# {{ title | inline }}\n",
+        '{% set _ = fork_links.all.append("[[evilfork]]") %}\n'
+        "# {{ title | inline }} {{ properties.model }}\n",
     )
-    assert result.exit_code == 1
-    assert (
-        "session.md.j2:1: template error: dict.update() cannot be called in a template: it "
-        "changes the dict, and a template sees values it cannot change; build a new one "
-        "instead (xs + [x], dict(d, key=value), or a namespace) (41 times)"
-    ) in result.stderr
-    assert not any("HACKED" in n.read_text() for n in (tmp_path / "v").rglob("*.md"))
+    assert result.exit_code == 0, result.stderr
+    note = (tmp_path / "v" / LEGACY).read_text()
+    head, body = note.split("\n---\n", 1)
+    assert "HACKED" not in head and "999" not in head and "evil" not in head
+    assert "HACKED" in body  # (the template's own copy, changed: what it printed)
 
 
 def test_an_index_template_cannot_change_the_sessions_the_index_notes_count(tmp_path):
     result = _export(
         tmp_path,
         "project_index.md.j2",
-        "{% set _ = sessions.clear() %}# {{ project | inline }}\n",
+        '{% set _ = sessions.clear() %}{% for s in sessions %}{% endfor %}'
+        "# {{ project | inline }}\n",
     )
-    assert "list.clear() cannot be called in a template" in result.stderr
+    assert result.exit_code == 0, result.stderr
     projects = (tmp_path / "v" / "AI Sessions" / "Projects.md").read_text()
     assert "[[AI Sessions/Projects/legacy-tool|legacy-tool]] · 2 sessions" in projects
+    index = (tmp_path / "v" / "AI Sessions" / "Projects" / "legacy-tool.md").read_text()
+    assert "sessions: 2" in index
 
 
-def test_a_template_builds_new_values_instead(tmp_path):
+def test_a_template_builds_its_own_values(tmp_path):
     result = _export(
         tmp_path,
         "session.md.j2",
         '{% set mine = dict(properties, model="mine") %}{% set xs = subagent_links + ["x"] %}'
         "{% set ns = namespace(n=0) %}{% for t in turns %}{% set ns.n = ns.n + 1 %}{% endfor %}"
-        "{{ mine.model | inline }} {{ xs | length }} {{ ns.n }}\n",
+        "{% set roles = [] %}{% for t in turns %}{% set _ = roles.append(t.role) %}{% endfor %}"
+        "{{ mine.model | inline }} {{ xs | length }} {{ ns.n }} {{ roles | length }}\n",
     )
     assert result.exit_code == 0, result.stderr
     note = (tmp_path / "v" / LEGACY).read_text()
     assert "\nmine 1 " in note and "model: mine" not in note
+    shown = note.split("\nmine 1 ", 1)[1].split("\n", 1)[0].split()
+    assert shown[0] == shown[1] != "0"  # every turn counted, by a list of its own too

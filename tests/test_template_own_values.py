@@ -44,7 +44,7 @@ def test_an_index_template_cannot_change_the_sessions_the_index_notes_count(tmp_
     result = _export(
         tmp_path,
         "project_index.md.j2",
-        '{% set _ = sessions.clear() %}{% for s in sessions %}{% endfor %}'
+        "{% set _ = sessions.clear() %}{% for s in sessions %}{% endfor %}"
         "# {{ project | inline }}\n",
     )
     assert result.exit_code == 0, result.stderr

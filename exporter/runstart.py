@@ -151,8 +151,10 @@ def stop_if_notes_gone(vault: Vault, allowed: bool) -> None:
     missing = _missing(vault, kept)
     if not _too_many(missing, kept) and not _whole_folders(missing, kept):
         return
-    # (moved or renamed: found where the person put them; one search reads every note once)
-    gone = [(k, p) for k, p in missing if not vault.path_of(k) and not vault.in_cloud_only(p)]
+    # (moved or renamed: found where the person put them; one search reads every note once;
+    # or found under a name that is not UTF-8, left out and said: ``vaultpaths.LeftOut``)
+    gone = [(k, p) for k, p in missing if not vault.path_of(k)
+            and k not in vault.left_out.keys and not vault.in_cloud_only(p)]  # fmt: skip
     if not _too_many(gone, kept):
         if folders := _whole_folders(gone, kept):
             raise ExporterError(NOTES_GONE_FOLDER.format(listed=_folders_listed(folders)))
@@ -411,7 +413,9 @@ def open_vault(options: ExportOptions) -> tuple[Vault, ExportOptions, list[Probl
     """The vault with its state, which lives all run (``collector_lasting``), and the
     options with the folder the notes are in (``moved_folder``: asked first, while the
     notes' records still say where they were); a run stops here where every note the state
-    records is gone, or most of them (``stop_if_notes_gone``). Last, how many session notes
+    records is gone, or most of them (``stop_if_notes_gone``); the warnings said after the
+    run, to which the walks of the vault add what they leave out (``vaultpaths.LeftOut``: a
+    vault of its own in a folder, a note whose name is not UTF-8). Last, how many session notes
     the vault holds that no state records, or held as a run began that did not finish
     (``unrecorded_notes`` says it after the run)."""
     with collector_lasting():
@@ -422,7 +426,10 @@ def open_vault(options: ExportOptions) -> tuple[Vault, ExportOptions, list[Probl
     options = replace(options, folder=folder) if said else options
     stop_if_notes_gone(vault, options.restore or options.accept_deleted)
     vault.attachment_names = AttachmentNames(str(vault.root), options.attachments_folder)
-    return vault, options, [said] if said else [], unrecorded_at_start(vault, found is not None)
+    # (a live list: what the walks of the vault leave out is added as the run walks it)
+    notices = vault.left_out.said
+    notices[:0] = [said] if said else []
+    return vault, options, notices, unrecorded_at_start(vault, found is not None)
 
 
 def _session_notes(vault: Vault) -> list[tuple[str, str]]:

@@ -1,4 +1,5 @@
-"""Names of files and folders in a vault: safe on every system, never outside the vault.
+"""Names of files and folders in a vault: safe on every system, never outside the vault;
+which folders and names a walk of the vault's notes leaves out (``LeftOut``).
 
 A note's path comes from session data (titles, project names) that may hold anything, and a
 recorded path comes from a state file that may be damaged or planted. Every name written is
@@ -9,8 +10,18 @@ only if it stays inside the vault.
 
 from __future__ import annotations
 
+import codecs
 import re
+import sys
 import unicodedata
+from collections.abc import Collection
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import Problem
+
+if TYPE_CHECKING:
+    from .state import State
 
 MAX_NAME_BYTES = 200  # below the 255-byte limit of common file systems, room for " (2)"
 # Windows's device names, also with an extension and with spaces before it ("nul .txt"),
@@ -69,3 +80,96 @@ def inside(relpath: str) -> bool:
         and not relpath.startswith("/")
         and all(part.strip(" .") and ":" not in part for part in parts)
     )
+
+
+# Never notes: Obsidian shows no dot folder (``.obsidian``, ``.trash``, ``.git``, ``.ccexport``,
+# and sync tools' archives: ``.stversions``, ``.dropbox.cache``, ``.sync``) and ccexport never
+# names one (``safe_component`` strips a leading dot); nor the recycle bins a NAS or Windows
+# keeps at a share's top. Copies of notes in them would be found as the notes themselves.
+_SKIP_DIRS = {"#recycle", "@eaDir", "$RECYCLE.BIN"}
+# A folder holding one of these is a vault of its own (Obsidian's settings, ccexport's state).
+VAULT_MARKS = (".ccexport", ".obsidian")
+
+
+def skipped_folder(name: str) -> bool:
+    return name.startswith(".") or name in _SKIP_DIRS
+
+
+def undecodable_part(relpath: str) -> str | None:
+    """``relpath`` up to its first component whose name is not valid UTF-8 (Python holds
+    its bytes as surrogates, which neither the state nor a note can hold), or None."""
+    if relpath.isascii():
+        return None
+    parts = relpath.split("/")
+    for n, part in enumerate(parts):
+        try:
+            part.encode("utf-8")
+        except UnicodeEncodeError:
+            return "/".join(parts[: n + 1])
+    return None
+
+
+# What a walk of the vault leaves out, said once a run (``NoteSurvey.said_by_survey``).
+NESTED_VAULT = (
+    "holds a vault of its own ({marks}): its notes are not this vault's, so ccexport leaves "
+    'them alone and writes nothing there. If that is the vault you meant, run with --vault "{at}"'
+)
+UNDECODABLE = (
+    "the name is not valid UTF-8, so {what} cannot be recorded or linked: left as {left}, "
+    "not updated. Rename it to UTF-8 (for example with convmv) and run again"
+)
+NOT_UTF8_LOCALE = (
+    "the name cannot be read in this locale, whose file-system encoding is {encoding}, not "
+    "UTF-8, so {what} cannot be recorded or linked: left as {left}, not updated. Run "
+    "ccexport with a UTF-8 locale (LANG=C.UTF-8, or PYTHONUTF8=1)"
+)
+
+
+class LeftOut:
+    """What the walks of a vault's notes leave out, each said once a run (``said``): a
+    folder that is a vault of its own, a note whose name is not UTF-8. ``state``: the
+    vault's, whose records say where its notes are."""
+
+    def __init__(self, root: Path, state: State) -> None:
+        self.root, self.state = root, state
+        self.said: list[Problem] = []
+        self.keys: set[str] = set()  # the notes left out for their names (not deleted)
+
+    def _say(self, problem: Problem) -> None:
+        if all(p.path != problem.path for p in self.said):
+            self.said.append(problem)
+
+    def vault_of_its_own(self, folder: str, names: Collection[str]) -> bool:
+        """Is ``folder`` (the names it holds) a vault of its own, outside this one, as the
+        folders ``skipped_folder`` names are? Another ccexport vault (``.ccexport/``): its
+        notes are its state's, their links written from its top, which this vault would
+        rewrite from its own (review48 H1). An Obsidian vault (``.obsidian/``) too, unless
+        this vault recorded notes below it: Obsidian shows a nested vault as a plain folder
+        of the outer one, and a person may open a folder of theirs (the notes' folder, on a
+        phone) as a vault as well; this vault's notes there stay its own."""
+        marks = [mark for mark in VAULT_MARKS if mark in names]
+        if marks == [".obsidian"]:
+            prefix = folder + "/"
+            if any(r.path.startswith(prefix) for r in self.state.notes.values()):
+                return False
+        if marks:
+            listed = ", ".join(f"{mark}/" for mark in marks)
+            self._say(Problem(folder, NESTED_VAULT.format(marks=listed, at=self.root / folder)))
+        return bool(marks)
+
+    def undecodable(self, relpath: str, key: str) -> bool:
+        """Is the path of ``key``'s note not valid UTF-8 (``undecodable_part``)? Said once
+        a name; the note is not taken for deleted by the person."""
+        bad = undecodable_part(relpath)
+        if bad is None:
+            return False
+        self.keys.add(key)
+        one = bad == relpath
+        what = "this ccexport note" if one else "the ccexport notes in this folder"
+        left, encoding = "it is" if one else "they are", sys.getfilesystemencoding()
+        if codecs.lookup(encoding).name == "utf-8":
+            self._say(Problem(bad, UNDECODABLE.format(what=what, left=left)))
+        else:  # (``LC_ALL=C`` with ``PYTHONUTF8=0``: names are read as ASCII, a UTF-8 one not)
+            said = NOT_UTF8_LOCALE.format(encoding=encoding, what=what, left=left)
+            self._say(Problem(bad, said))
+        return True

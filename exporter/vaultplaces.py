@@ -231,6 +231,8 @@ class NotePlaces(NoteSurvey):
         if moved:
             self._follow(key, record, moved)
             return None
+        if key in self.left_out.keys:
+            return None  # not deleted: moved under a name that is not UTF-8 (said so)
         return self._left_deleted(key, record)
 
     def left_deleted(self, key: str) -> bool:
@@ -243,7 +245,8 @@ class NotePlaces(NoteSurvey):
             return False
         if record.deleted:
             return not self.is_back(key, record)
-        return self.path_of(key) is None and not self.in_cloud_only(record.path)
+        gone = self.path_of(key) is None and key not in self.left_out.keys
+        return gone and not self.in_cloud_only(record.path)
 
     def is_back(self, key: str, record: NoteRecord) -> bool:
         """Is a note left deleted in its place again (taken back from a bin, a sync tool's

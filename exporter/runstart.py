@@ -421,6 +421,7 @@ def open_vault(options: ExportOptions) -> tuple[Vault, ExportOptions, list[Probl
     with collector_lasting():
         vault = Vault(options.vault, dry_run=options.dry_run, diff=options.diff,
                       force=options.force, restore=options.restore)  # fmt: skip
+    vault.let_go_of_other_vaults()
     found = None if _recorded_any(vault.state) else _session_notes(vault)
     folder, said = moved_folder(vault, options.folder, options.layout, found)
     options = replace(options, folder=folder) if said else options

@@ -12,12 +12,13 @@ said once) or back in its place.
 from __future__ import annotations
 
 import os
+import posixpath
 
 from . import notefile, vaultio
 from .change import Action, Change
 from .notecopies import copy_of
 from .notefile import NoteFormatError
-from .state import NoteRecord
+from .state import STATE_DIR, NoteRecord
 from .vaultpaths import fold, inside, safe_relpath
 from .vaultsurvey import HEAD_BYTES, NoteSurvey
 
@@ -286,3 +287,33 @@ class NotePlaces(NoteSurvey):
             self._scrub_record(record)
         why = DELETED_NOTE if first else ""
         return Change(Action.DELETED, key, record.path, why)
+
+    def let_go_of_other_vaults(self) -> None:
+        """Forget the notes the state records in another ccexport vault, a folder of this
+        one holding ``.ccexport/`` (the walks leave it out: ``vaultpaths.LeftOut``), and a
+        notes' folder followed there. An earlier version took such a vault's notes for
+        this one's moved folder, and wrote in them (review48 H1). Their sessions are read
+        again, and written where this vault's notes go. A stat per folder the notes are in."""
+        theirs: dict[str, bool] = {}
+
+        def in_other(relpath: str) -> bool:
+            folder = posixpath.dirname(relpath)
+            while folder:
+                if folder not in theirs:
+                    theirs[folder] = os.path.isdir(os.path.join(self.root, folder, STATE_DIR))
+                if theirs[folder]:
+                    return True
+                folder = posixpath.dirname(folder)
+            return False
+
+        gone = [key for key, record in self.state.notes.items() if in_other(record.path)]
+        for old, new in list(self.state.folders.items()):
+            if in_other(new + "/_"):
+                del self.state.folders[old]
+                self._moved = True
+        for key in gone:
+            del self.state.notes[key]
+            self._moved = True  # (the state is written without them)
+        for unit, source in self.state.sources.items():
+            if any(key in source.get("notes", ()) for key in gone):
+                self.state.outdate(unit)

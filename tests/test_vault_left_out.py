@@ -127,3 +127,30 @@ def test_a_locale_that_is_not_utf8_is_named(monkeypatch, tmp_path):
     assert "LANG=C.UTF-8" in said.message and said.path == "AI Sessions/café.md"
     assert said.message.startswith("the name cannot be read in this locale")
     assert "this ccexport note cannot be recorded" in said.message
+
+
+def test_the_notes_an_earlier_version_adopted_in_another_vault_are_let_go(tmp_path):
+    """The state of a vault whose run took another vault's notes for its moved folder (an
+    earlier version did, review48 H1) records notes there, and the folder followed: they are
+    forgotten, and its sessions written where this vault's notes go; that vault is not
+    written in."""
+    home = _home(tmp_path)
+    outer = tmp_path / "Obsidian"
+    _export(outer, home)
+    (outer / "Personal").mkdir()
+    os.rename(outer / "AI Sessions", outer / "Personal" / "AI Sessions")
+    followed = _export(outer, home)  # (then no vault of its own: the folder is followed)
+    assert "renamed or moved" in followed.problems[0].message
+    (outer / "Personal" / ".ccexport").mkdir()  # a vault of its own now
+    before = _tree(outer / "Personal")
+    _session(home, _sid(1), "app", "question 0, asked again")
+    report = _export(outer, home)
+    assert _tree(outer / "Personal") == before
+    assert report.total("created") == 3 and not report.failed
+    own = [p for p in note_files(outer) if not p.startswith("Personal/")]
+    assert len(own) == 3 and all(p.startswith("AI Sessions/claude-code/") for p in own)
+    state = State.load(outer)
+    assert not state.folders and all(
+        r.path.startswith("AI Sessions/") for r in state.notes.values()
+    )
+    assert [p.path for p in report.problems] == ["Personal"]

@@ -209,3 +209,49 @@ def _fail(message: str, code: int) -> Any:
     _said[1] = message
     _err(f"Error: {message}", "red")
     raise typer.Exit(code)
+
+
+class _PipeSafe:
+    """A text stream (stdout, stderr) whose writes to a pipe closed by its reader (``| head
+    -1``) are dropped, and all that follow: the command goes on as if they had been read,
+    and exits with its own status. Click otherwise ended it with exit 1 and no word, and a
+    cron job under ``set -o pipefail`` saw a failure that was none (review48 M2)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            self._closed()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._closed()
+
+    def _closed(self) -> None:
+        """What is still buffered, and every later write, goes to the null device (Python's
+        own advice for EPIPE): the flush at the exit then fails no more."""
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(null, self._stream.fileno())
+            finally:
+                os.close(null)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def closed_pipes_dropped() -> None:
+    """The command's output to a closed pipe is dropped (``_PipeSafe``); the console only."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is not None and not isinstance(stream, _PipeSafe):
+            setattr(sys, name, _PipeSafe(stream))

@@ -23,7 +23,7 @@ from .redact_outputs import redact_state, rename_secret_paths
 from .state import STATE_DIR, STATE_FILE, State, set_aside_unreadable
 from .vault import Vault
 from .vaultattach import AttachmentNames
-from .vaultpaths import inside, safe_relpath
+from .vaultpaths import assistant_folder, in_assistant, inside, safe_relpath
 from .vaultsurvey import HEAD_BYTES, skipped_folder
 from .vaultunrecorded import Unrecorded, unrecorded_at_start
 from .vaultunrecorded import unrecorded_notes as unrecorded_notes  # (export's, said from here)
@@ -38,6 +38,12 @@ RENAMED_SECRET_DRY = "would be renamed: its file name holds a secret (update lin
 TEMP_LEFT = (
     "a temporary file an earlier run left here could not be removed (is its folder "
     "read-only?): each run tries again, or delete it yourself (it holds a note's text)"
+)
+# A vault made in an assistant's own folder before a run refused one there (``config``).
+MOVE_IT = (
+    "Move the vault out of it, its .ccexport/ folder too (so no note is written twice), "
+    "and give its new place to --vault or the config's vault (a nightly run: ccexport "
+    "schedule install again)"
 )
 STATE_ANEW, STATE_ANEW_DRY = "this run writes it anew", "a run without --dry-run writes it anew"
 
@@ -430,6 +436,8 @@ def open_vault(options: ExportOptions) -> tuple[Vault, ExportOptions, list[Probl
     # (a live list: what the walks of the vault leave out is added as the run walks it)
     notices = vault.left_out.said
     notices[:0] = [said] if said else []
+    if held := assistant_folder(vault.root, options.home, options.paths):
+        notices.insert(0, Problem(str(vault.root), f"this vault {in_assistant(*held)}. {MOVE_IT}"))
     return vault, options, notices, unrecorded_at_start(vault, found is not None)
 
 

@@ -1,5 +1,6 @@
 """Names of files and folders in a vault: safe on every system, never outside the vault;
-which folders and names a walk of the vault's notes leaves out (``LeftOut``).
+which folders and names a walk of the vault's notes leaves out (``LeftOut``); and where a
+vault must not be (``assistant_folder``).
 
 A note's path comes from session data (titles, project names) that may hold anything, and a
 recorded path comes from a state file that may be damaged or planted. Every name written is
@@ -11,10 +12,11 @@ only if it stays inside the vault.
 from __future__ import annotations
 
 import codecs
+import os
 import re
 import sys
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -173,3 +175,45 @@ class LeftOut:
             said = NOT_UTF8_LOCALE.format(encoding=encoding, what=what, left=left)
             self._say(Problem(bad, said))
         return True
+
+
+# Where a vault must not be: an assistant's own folder, which ccexport only reads (review48 M1).
+IN_ASSISTANT = (
+    "is inside {0}'s own folder {1}, which ccexport only reads: {0}'s clean-up, or "
+    "deleting that folder, would take the notes with it"
+)
+
+
+def in_assistant(source: str, folder: Path) -> str:
+    return IN_ASSISTANT.format(source, folder)
+
+
+# The first folder under a home that is an assistant's own (``~/.claude``), not shared.
+_SHARED_TOPS = {".config", ".local", "Library", "AppData"}
+
+
+def assistant_folder(
+    vault: Path, home: Path | None, paths: Mapping[str, Sequence[Path]]
+) -> tuple[str, Path] | None:
+    """The source and its own folder that ``vault`` is at or below (``~/.claude/Notes``: Claude
+    Code's ``~/.claude``; a folder ``[paths]`` gives; an editor's storage), or None. ``home``:
+    the run's (None: this user's). Not Aider's: its ``[paths]`` are the person's projects."""
+    vault = Path(os.path.abspath(vault.expanduser()))
+    base = Path.home() if home is None else home.expanduser().resolve()
+    top = vault.relative_to(base).parts[:1] if vault.is_relative_to(base) else ()
+    for source, folders in paths.items():
+        for folder in folders if source != "aider" else ():
+            if vault.is_relative_to(Path(os.path.abspath(folder.expanduser()))):
+                return source, folder
+    if not (top and (top[0].startswith(".") or top[0] in _SHARED_TOPS)):
+        return None  # (most vaults: no adapter is imported)
+    from .adapters import SourceContext, all_adapters
+
+    ctx = SourceContext.for_home(home, {k: list(v) for k, v in paths.items()})
+    for adapter in (a for a in all_adapters() if a.name != "aider"):
+        for root in adapter.roots(ctx):
+            first = root.relative_to(base).parts[:1] if root.is_relative_to(base) else ()
+            own = base / first[0] if first and first[0] not in _SHARED_TOPS else root
+            if own.is_dir() and vault.is_relative_to(own):
+                return adapter.name, own
+    return None

@@ -154,3 +154,24 @@ def test_the_notes_an_earlier_version_adopted_in_another_vault_are_let_go(tmp_pa
         r.path.startswith("AI Sessions/") for r in state.notes.values()
     )
     assert [p.path for p in report.problems] == ["Personal"]
+
+
+def test_a_backup_of_the_notes_folder_in_the_vault_is_said_once(tmp_path):
+    """A copy of ``AI Sessions`` kept in the vault (``Backup/AI Sessions``): one warning for
+    the folder, not one "second copy" per note (review48 L4). A sync tool's copy of one
+    note is still named alone."""
+    import shutil
+
+    home = _home(tmp_path)
+    vault = tmp_path / "v"
+    _export(vault, home)
+    shutil.copytree(vault / "AI Sessions", vault / "Backup" / "AI Sessions")
+    app = vault / "AI Sessions" / "claude-code" / "app"
+    one = sorted(app.glob("*.md"))[0]
+    (app / f"{one.stem}.sync-conflict-20260304-1.md").write_bytes(one.read_bytes())
+    _session(home, _sid(1), "app", "question 0, asked again")
+    report = _export(vault, home)
+    copies = [p for p in report.problems if "second cop" in p.message]
+    assert [p.path for p in copies][0] == "Backup/AI Sessions", copies
+    assert "second copies of 5 notes in AI Sessions"  # (and the 2 index notes) in copies[0].message
+    assert len(copies) == 2 and copies[1].path.endswith(".sync-conflict-20260304-1.md")

@@ -64,6 +64,8 @@ def _json_error(asked: bool, message: str, code: int) -> None:
 def _handled(debug: bool, json_out: bool = False, log_file: Path | None = None) -> Iterator[None]:
     """Every expected failure becomes one line (and one JSON document under --json) with its
     exit code; anything else one line with a hint, or the traceback under --debug."""
+    if locale := not_utf8_locale():  # (review48 H2: each non-ASCII name failed on its own)
+        _err(f"warning: {locale}", "yellow")
     try:
         yield
     except (typer.Exit, typer.Abort):
@@ -83,6 +85,21 @@ def _handled(debug: bool, json_out: bool = False, log_file: Path | None = None) 
         if not debug:
             message += " (run again with --debug to see the traceback)"
         _stop(message, 1, json_out, log_file, exc if debug else None)
+
+
+NOT_UTF8 = (
+    "this locale's file-system encoding is {0}, not UTF-8 (LC_ALL=C with PYTHONUTF8=0?), so "
+    "a note, vault or session file whose name is not ASCII, as most notes' are, cannot be "
+    "written or read: run ccexport with a UTF-8 locale (LANG=C.UTF-8), or PYTHONUTF8=1"
+)
+
+
+def not_utf8_locale() -> str | None:
+    """What is said when names are read and written in an encoding other than UTF-8."""
+    import codecs
+
+    encoding = sys.getfilesystemencoding()
+    return None if codecs.lookup(encoding).name == "utf-8" else NOT_UTF8.format(encoding)
 
 
 def _stop(

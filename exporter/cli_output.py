@@ -228,6 +228,15 @@ def _fail(message: str, code: int) -> Any:
     raise typer.Exit(code)
 
 
+_pipe_closed: set[Any] = set()  # the streams whose reader went away (``pipe_closed``)
+
+
+def pipe_closed() -> bool:
+    """Has the reader of stdout or stderr gone away (``_PipeSafe``)? A command that runs
+    until stopped (``watch``) may stop then, as ``… | head -3`` expects."""
+    return bool(_pipe_closed)
+
+
 class _PipeSafe:
     """A text stream (stdout, stderr) whose writes to a pipe closed by its reader (``| head
     -1``) are dropped, and all that follow: the command goes on as if they had been read,
@@ -253,6 +262,7 @@ class _PipeSafe:
     def _closed(self) -> None:
         """What is still buffered, and every later write, goes to the null device (Python's
         own advice for EPIPE): the flush at the exit then fails no more."""
+        _pipe_closed.add(self._stream)
         try:
             null = os.open(os.devnull, os.O_WRONLY)
             try:

@@ -294,10 +294,9 @@ class NotePlaces(NoteSurvey):
         notes' folder followed there. An earlier version took such a vault's notes for
         this one's moved folder, and wrote in them (review48 H1). Their sessions are read
         again, and written where this vault's notes go. A stat per folder the notes are in."""
-        theirs: dict[str, bool] = {}
+        theirs: dict[str, bool] = {}  # folder -> below another vault (a stat each, once)
 
-        def in_other(relpath: str) -> bool:
-            folder = posixpath.dirname(relpath)
+        def in_other(folder: str) -> bool:
             while folder:
                 if folder not in theirs:
                     theirs[folder] = os.path.isdir(os.path.join(self.root, folder, STATE_DIR))
@@ -306,14 +305,19 @@ class NotePlaces(NoteSurvey):
                 folder = posixpath.dirname(folder)
             return False
 
-        gone = [key for key, record in self.state.notes.items() if in_other(record.path)]
+        notes = self.state.notes
+        folders = {record.path.rpartition("/")[0] for record in notes.values()}
+        other = {folder for folder in folders if in_other(folder)}
         for old, new in list(self.state.folders.items()):
-            if in_other(new + "/_"):
+            if in_other(new):
                 del self.state.folders[old]
                 self._moved = True
+        if not other:
+            return
+        gone = {key for key, record in notes.items() if record.path.rpartition("/")[0] in other}
         for key in gone:
-            del self.state.notes[key]
-            self._moved = True  # (the state is written without them)
+            del notes[key]
+        self._moved = True  # (the state is written without them)
         for unit, source in self.state.sources.items():
-            if any(key in source.get("notes", ()) for key in gone):
+            if not gone.isdisjoint(source.get("notes", ())):
                 self.state.outdate(unit)

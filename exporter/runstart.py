@@ -420,20 +420,19 @@ def open_vault(options: ExportOptions) -> tuple[Vault, ExportOptions, list[Probl
     options with the folder the notes are in (``moved_folder``: asked first, while the
     notes' records still say where they were); a run stops here where every note the state
     records is gone, or most of them (``stop_if_notes_gone``); the warnings said after the
-    run, to which the walks of the vault add what they leave out (``vaultpaths.LeftOut``: a
-    vault of its own in a folder, a note whose name is not UTF-8). Last, how many session notes
-    the vault holds that no state records, or held as a run began that did not finish
-    (``unrecorded_notes`` says it after the run)."""
+    run (a live list: the walks of the vault add what they leave out, ``vaultpaths.LeftOut``).
+    Last, how many session notes the vault holds that no state records, or held as a run
+    began that did not finish (``unrecorded_notes`` says it after the run)."""
     with collector_lasting():
         vault = Vault(options.vault, dry_run=options.dry_run, diff=options.diff,
                       force=options.force, restore=options.restore)  # fmt: skip
+    vault.left_out.notes_folders = (options.folder.strip("/"),)  # (not where it was followed)
     vault.let_go_of_other_vaults()
     found = None if _recorded_any(vault.state) else _session_notes(vault)
     folder, said = moved_folder(vault, options.folder, options.layout, found)
     options = replace(options, folder=folder) if said else options
     stop_if_notes_gone(vault, options.restore or options.accept_deleted)
     vault.attachment_names = AttachmentNames(str(vault.root), options.attachments_folder)
-    # (a live list: what the walks of the vault leave out is added as the run walks it)
     notices = vault.left_out.said
     notices[:0] = [said] if said else []
     if held := assistant_folder(vault.root, options.home, options.paths):

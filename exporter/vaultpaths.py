@@ -136,28 +136,40 @@ class LeftOut:
         self.root, self.state = root, state
         self.said: list[Problem] = []
         self.keys: set[str] = set()  # the notes left out for their names (not deleted)
+        self.notes_folders: tuple[str, ...] = ()  # the run's (``runstart.open_vault``)
 
     def _say(self, problem: Problem) -> None:
         if all(p.path != problem.path for p in self.said):
             self.said.append(problem)
 
+    def ours(self, folder: str, marks: Collection[str]) -> bool:
+        """Is ``folder``, holding ``marks`` (``VAULT_MARKS``), this vault's all the same? It
+        is where its notes go (the ``folder`` set, not one followed), or above that: a
+        vault there would hold this one's notes. With ``.obsidian/`` alone, also below that,
+        or where this vault recorded notes: Obsidian shows a nested vault as a plain folder
+        of the outer one, and a person may open a folder of theirs (the notes' folder, on a
+        phone) as a vault as well, or had ``.ccexport/`` lost (a new machine)."""
+        prefix = folder + "/"
+        if any(f == folder or f.startswith(prefix) for f in self.notes_folders):
+            return True
+        if ".ccexport" in marks:
+            return False
+        if any(folder.startswith(f + "/") for f in self.notes_folders):
+            return True
+        return any(r.path.startswith(prefix) for r in self.state.notes.values())
+
     def vault_of_its_own(self, folder: str, names: Collection[str]) -> bool:
         """Is ``folder`` (the names it holds) a vault of its own, outside this one, as the
-        folders ``skipped_folder`` names are? Another ccexport vault (``.ccexport/``): its
-        notes are its state's, their links written from its top, which this vault would
-        rewrite from its own (review48 H1). An Obsidian vault (``.obsidian/``) too, unless
-        this vault recorded notes below it: Obsidian shows a nested vault as a plain folder
-        of the outer one, and a person may open a folder of theirs (the notes' folder, on a
-        phone) as a vault as well; this vault's notes there stay its own."""
+        folders ``skipped_folder`` names are (but ``ours``)? Another ccexport vault
+        (``.ccexport/``): its notes are its state's, their links written from its top, which
+        this vault would rewrite from its own (review48 H1); an Obsidian vault
+        (``.obsidian/``) too. Said once."""
         marks = [mark for mark in VAULT_MARKS if mark in names]
-        if marks == [".obsidian"]:
-            prefix = folder + "/"
-            if any(r.path.startswith(prefix) for r in self.state.notes.values()):
-                return False
-        if marks:
-            listed = ", ".join(f"{mark}/" for mark in marks)
-            self._say(Problem(folder, NESTED_VAULT.format(marks=listed, at=self.root / folder)))
-        return bool(marks)
+        if not marks or self.ours(folder, marks):
+            return False
+        listed = ", ".join(f"{mark}/" for mark in marks)
+        self._say(Problem(folder, NESTED_VAULT.format(marks=listed, at=self.root / folder)))
+        return True
 
     def undecodable(self, relpath: str, key: str) -> bool:
         """Is the path of ``key``'s note not valid UTF-8 (``undecodable_part``)? Said once

@@ -299,7 +299,8 @@ class NotePlaces(NoteSurvey):
         def in_other(folder: str) -> bool:
             while folder:
                 if folder not in theirs:
-                    theirs[folder] = os.path.isdir(os.path.join(self.root, folder, STATE_DIR))
+                    marked = os.path.isdir(os.path.join(self.root, folder, STATE_DIR))
+                    theirs[folder] = marked and not self.left_out.ours(folder, [STATE_DIR])
                 if theirs[folder]:
                     return True
                 folder = posixpath.dirname(folder)

@@ -175,3 +175,35 @@ def test_a_backup_of_the_notes_folder_in_the_vault_is_said_once(tmp_path):
     assert [p.path for p in copies][0] == "Backup/AI Sessions", copies
     assert "second copies of 5 notes in AI Sessions"  # (and the 2 index notes) in copies[0].message
     assert len(copies) == 2 and copies[1].path.endswith(".sync-conflict-20260304-1.md")
+
+
+def test_the_notes_folder_opened_as_a_vault_stays_this_vaults_on_a_new_machine(tmp_path):
+    """``AI Sessions/.obsidian`` (the notes' folder opened as a vault on a phone) and no
+    ``.ccexport/`` (a new machine, or it was lost): the notes there are still this vault's;
+    no warning says it writes nothing there while it writes there."""
+    import shutil
+
+    home = _home(tmp_path)
+    vault = tmp_path / "v"
+    _export(vault, home)
+    (vault / "AI Sessions" / ".obsidian").mkdir()
+    shutil.rmtree(vault / ".ccexport")
+    before = sorted(note_files(vault, index=True))
+    report = _export(vault, home)
+    assert report.total("created") == 0 and not report.failed
+    assert "a vault of its own" not in str(report.problems)
+    assert sorted(note_files(vault, index=True)) == before
+
+
+def test_a_vault_made_in_the_notes_folder_by_mistake_leaves_them_this_vaults(tmp_path):
+    """``ccexport --vault "V/AI Sessions"`` run once by mistake makes ``.ccexport/`` there:
+    the notes' folder of V is never taken for another vault, its notes are not let go."""
+    home = _home(tmp_path)
+    vault = tmp_path / "v"
+    _export(vault, home)
+    (vault / "AI Sessions" / ".ccexport").mkdir()
+    _session(home, _sid(1), "app", "question 0, asked again")
+    report = _export(vault, home)
+    assert report.total("updated") == 1 and report.total("created") == 0
+    assert "a vault of its own" not in str(report.problems)
+    assert len(State.load(vault).notes) >= 3

@@ -160,7 +160,11 @@ DiffOpt = Annotated[
 ]
 JsonOpt = Annotated[
     bool,
-    typer.Option("--json", metavar="", help="Print one JSON document on stdout, nothing else."),
+    typer.Option(
+        "--json",
+        metavar="",
+        help="Print one JSON document on stdout, nothing else there (the summary goes to stderr).",
+    ),
 ]
 QuietOpt = Annotated[
     bool, typer.Option("--quiet", "-q", metavar="", help="Print only errors (for cron).")

@@ -64,6 +64,8 @@ def _json_error(asked: bool, message: str, code: int) -> None:
 def _handled(debug: bool, json_out: bool = False, log_file: Path | None = None) -> Iterator[None]:
     """Every expected failure becomes one line (and one JSON document under --json) with its
     exit code; anything else one line with a hint, or the traceback under --debug."""
+    if locale := not_utf8_locale():  # (review48 H2: each non-ASCII name failed on its own)
+        _err(f"warning: {locale}", "yellow")
     try:
         yield
     except (typer.Exit, typer.Abort):
@@ -83,6 +85,21 @@ def _handled(debug: bool, json_out: bool = False, log_file: Path | None = None) 
         if not debug:
             message += " (run again with --debug to see the traceback)"
         _stop(message, 1, json_out, log_file, exc if debug else None)
+
+
+NOT_UTF8 = (
+    "this locale's file-system encoding is {0}, not UTF-8 (LC_ALL=C with PYTHONUTF8=0?), so "
+    "a note, vault or session file whose name is not ASCII, as most notes' are, cannot be "
+    "written or read: run ccexport with a UTF-8 locale (LANG=C.UTF-8), or PYTHONUTF8=1"
+)
+
+
+def not_utf8_locale() -> str | None:
+    """What is said when names are read and written in an encoding other than UTF-8."""
+    import codecs
+
+    encoding = sys.getfilesystemencoding()
+    return None if codecs.lookup(encoding).name == "utf-8" else NOT_UTF8.format(encoding)
 
 
 def _stop(
@@ -209,3 +226,59 @@ def _fail(message: str, code: int) -> Any:
     _said[1] = message
     _err(f"Error: {message}", "red")
     raise typer.Exit(code)
+
+
+_pipe_closed: set[Any] = set()  # the streams whose reader went away (``pipe_closed``)
+
+
+def pipe_closed() -> bool:
+    """Has the reader of stdout or stderr gone away (``_PipeSafe``)? A command that runs
+    until stopped (``watch``) may stop then, as ``… | head -3`` expects."""
+    return bool(_pipe_closed)
+
+
+class _PipeSafe:
+    """A text stream (stdout, stderr) whose writes to a pipe closed by its reader (``| head
+    -1``) are dropped, and all that follow: the command goes on as if they had been read,
+    and exits with its own status. Click otherwise ended it with exit 1 and no word, and a
+    cron job under ``set -o pipefail`` saw a failure that was none (review48 M2)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            self._closed()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._closed()
+
+    def _closed(self) -> None:
+        """What is still buffered, and every later write, goes to the null device (Python's
+        own advice for EPIPE): the flush at the exit then fails no more."""
+        _pipe_closed.add(self._stream)
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(null, self._stream.fileno())
+            finally:
+                os.close(null)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def closed_pipes_dropped() -> None:
+    """The command's output to a closed pipe is dropped (``_PipeSafe``); the console only."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is not None and not isinstance(stream, _PipeSafe):
+            setattr(sys, name, _PipeSafe(stream))

@@ -1,6 +1,7 @@
 """The ``ccexport`` command's first code (and ``python -m exporter``'s). A Ctrl-C while the
 command line's modules are still being imported (the first few tenths of a second) ends the
-run as a Ctrl-C at any later moment does, "interrupted" and exit 130, not a traceback."""
+run as a Ctrl-C at any later moment does, "interrupted" and exit 130, not a traceback.
+Output to a pipe its reader closed is dropped (``cli_output.closed_pipes_dropped``)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ def console() -> None:
     try:
         _import_orjson_held()
         from .cli import console as run
+        from .cli_output import closed_pipes_dropped
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         raise SystemExit(130) from None
+    closed_pipes_dropped()  # (``ccexport … | head -1``: its own exit status, no traceback)
     run()
 
 

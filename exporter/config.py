@@ -36,6 +36,7 @@ from .config_values import (
     view_setting,
 )
 from .errors import ConfigError
+from .vaultpaths import assistant_folder, in_assistant
 
 VAULT_CONFIG = Path(".ccexport") / "config.toml"
 LAYOUT_FIELDS = {"source", "project", "year", "month"}
@@ -239,6 +240,11 @@ def resolve(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
                 settings.origin["templates"] = "the vault's .ccexport/templates"
     flags = {k: v for k, v in cli.items() if v not in (None, [], ()) and k != "vault"}
     _apply(settings, flags, "command line", allow_vault=False, base=Path.cwd(), flags=True)
+    if settings.vault is not None and not (settings.vault / ".ccexport").is_dir():
+        # (a vault made there already: each run warns, ``runstart.open_vault``)
+        if held := assistant_folder(settings.vault, None, settings.paths):
+            where = in_assistant(*held)
+            raise ConfigError(f"the vault {settings.vault} {where}; choose a vault outside it")
     return settings
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -50,6 +51,36 @@ COPY = (
     "a second copy of {chosen} (a sync tool's conflict copy?): left as it is, and only that "
     "note is updated; keep what you want of this one there, then delete it"
 )
+
+# A folder of copies (a backup of the notes' folder kept in the vault): said once for it.
+COPIES = (
+    "holds second copies of {n} notes in {chosen} (a backup, or a sync tool's copy of the "
+    "folder?): left as they are, and only those notes are updated; keep what you want of "
+    "them there, then delete this folder"
+)
+
+
+def copy_problems(copies: Iterable[tuple[str, list[str]]]) -> list[Problem]:
+    """The second copies of notes (each note chosen, the other files naming its session), one
+    warning each; but those of one folder copied whole (the same name below a folder as the
+    note below another, ``Backup/AI Sessions/…`` of ``AI Sessions/…``), one for the folder:
+    a backup kept in the vault said 55 lines (review48 L4)."""
+    folders: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for chosen, others in copies:
+        for path in others:
+            mine, theirs = path.split("/"), chosen.split("/")
+            same = 0
+            while same < min(len(mine), len(theirs)) - 1 and mine[-1 - same] == theirs[-1 - same]:
+                same += 1
+            key = ("/".join(mine[: len(mine) - same]), "/".join(theirs[: len(theirs) - same]))
+            folders.setdefault(key if same else (path, ""), []).append((path, chosen))
+    said = []
+    for (folder, of), found in folders.items():
+        if len(found) > 1:
+            said.append(Problem(folder, COPIES.format(n=len(found), chosen=of)))
+        else:
+            said += [Problem(path, COPY.format(chosen=chosen)) for path, chosen in found]
+    return said
 
 
 def source_counts(report: ExportReport, source: str) -> SourceCounts:
@@ -98,9 +129,8 @@ class NoteWriter:
         if self.full is not None:
             return False  # the disk is full (said once): the next run writes them
         found = self.vault.notes(note_meta)  # every note in the vault, walked once for both
-        for chosen, others in self.vault.copies.values():
-            for path in others:  # said on every run that walks the vault, until resolved
-                self.report.problems.append(Problem(path, COPY.format(chosen=chosen)))
+        # (said on every run that walks the vault, until resolved)
+        self.report.problems += copy_problems(self.vault.copies.values())
         rules = self.vault.scrub
         redact = secrets.after(rules) if secrets else rules
         if redact is not str:

@@ -160,6 +160,10 @@ def nothing_found_line(report: ExportReport, options: ExportOptions) -> str | No
         chosen.append(f"sources {', '.join(options.sources)}")
     if chosen:
         hint = _project_hint(options) if options.project else None
+        if "aider" in (options.sources or ()) and not options.paths.get("aider"):
+            from .adapters.aider import UNSET_HINT  # (review48 L3: it was never said)
+
+            hint = f"{UNSET_HINT}."
         return (
             f"No session matched the filters ({'; '.join(chosen)}); "
             f"{hint or '`ccexport sources` lists what there is.'}"

@@ -23,7 +23,7 @@ from .redact_outputs import redact_state, rename_secret_paths
 from .state import STATE_DIR, STATE_FILE, State, set_aside_unreadable
 from .vault import Vault
 from .vaultattach import AttachmentNames
-from .vaultpaths import inside, safe_relpath
+from .vaultpaths import assistant_folder, in_assistant, inside, safe_relpath
 from .vaultsurvey import HEAD_BYTES, skipped_folder
 from .vaultunrecorded import Unrecorded, unrecorded_at_start
 from .vaultunrecorded import unrecorded_notes as unrecorded_notes  # (export's, said from here)
@@ -38,6 +38,12 @@ RENAMED_SECRET_DRY = "would be renamed: its file name holds a secret (update lin
 TEMP_LEFT = (
     "a temporary file an earlier run left here could not be removed (is its folder "
     "read-only?): each run tries again, or delete it yourself (it holds a note's text)"
+)
+# A vault made in an assistant's own folder before a run refused one there (``config``).
+MOVE_IT = (
+    "Move the vault out of it, its .ccexport/ folder too (so no note is written twice), "
+    "and give its new place to --vault or the config's vault (a nightly run: ccexport "
+    "schedule install again)"
 )
 STATE_ANEW, STATE_ANEW_DRY = "this run writes it anew", "a run without --dry-run writes it anew"
 
@@ -151,8 +157,10 @@ def stop_if_notes_gone(vault: Vault, allowed: bool) -> None:
     missing = _missing(vault, kept)
     if not _too_many(missing, kept) and not _whole_folders(missing, kept):
         return
-    # (moved or renamed: found where the person put them; one search reads every note once)
-    gone = [(k, p) for k, p in missing if not vault.path_of(k) and not vault.in_cloud_only(p)]
+    # (moved or renamed: found where the person put them; one search reads every note once;
+    # or found under a name that is not UTF-8, left out and said: ``vaultpaths.LeftOut``)
+    gone = [(k, p) for k, p in missing if not vault.path_of(k)
+            and k not in vault.left_out.keys and not vault.in_cloud_only(p)]  # fmt: skip
     if not _too_many(gone, kept):
         if folders := _whole_folders(gone, kept):
             raise ExporterError(NOTES_GONE_FOLDER.format(listed=_folders_listed(folders)))
@@ -411,18 +419,25 @@ def open_vault(options: ExportOptions) -> tuple[Vault, ExportOptions, list[Probl
     """The vault with its state, which lives all run (``collector_lasting``), and the
     options with the folder the notes are in (``moved_folder``: asked first, while the
     notes' records still say where they were); a run stops here where every note the state
-    records is gone, or most of them (``stop_if_notes_gone``). Last, how many session notes
-    the vault holds that no state records, or held as a run began that did not finish
-    (``unrecorded_notes`` says it after the run)."""
+    records is gone, or most of them (``stop_if_notes_gone``); the warnings said after the
+    run (a live list: the walks of the vault add what they leave out, ``vaultpaths.LeftOut``).
+    Last, how many session notes the vault holds that no state records, or held as a run
+    began that did not finish (``unrecorded_notes`` says it after the run)."""
     with collector_lasting():
         vault = Vault(options.vault, dry_run=options.dry_run, diff=options.diff,
                       force=options.force, restore=options.restore)  # fmt: skip
+    vault.left_out.notes_folders = (options.folder.strip("/"),)  # (not where it was followed)
+    vault.let_go_of_other_vaults()
     found = None if _recorded_any(vault.state) else _session_notes(vault)
     folder, said = moved_folder(vault, options.folder, options.layout, found)
     options = replace(options, folder=folder) if said else options
     stop_if_notes_gone(vault, options.restore or options.accept_deleted)
     vault.attachment_names = AttachmentNames(str(vault.root), options.attachments_folder)
-    return vault, options, [said] if said else [], unrecorded_at_start(vault, found is not None)
+    notices = vault.left_out.said
+    notices[:0] = [said] if said else []
+    if held := assistant_folder(vault.root, options.home, options.paths):
+        notices.insert(0, Problem(str(vault.root), f"this vault {in_assistant(*held)}. {MOVE_IT}"))
+    return vault, options, notices, unrecorded_at_start(vault, found is not None)
 
 
 def _session_notes(vault: Vault) -> list[tuple[str, str]]:

@@ -1,4 +1,6 @@
-"""Names of files and folders in a vault: safe on every system, never outside the vault.
+"""Names of files and folders in a vault: safe on every system, never outside the vault;
+which folders and names a walk of the vault's notes leaves out (``LeftOut``); and where a
+vault must not be (``assistant_folder``).
 
 A note's path comes from session data (titles, project names) that may hold anything, and a
 recorded path comes from a state file that may be damaged or planted. Every name written is
@@ -9,8 +11,19 @@ only if it stays inside the vault.
 
 from __future__ import annotations
 
+import codecs
+import os
 import re
+import sys
 import unicodedata
+from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import Problem
+
+if TYPE_CHECKING:
+    from .state import State
 
 MAX_NAME_BYTES = 200  # below the 255-byte limit of common file systems, room for " (2)"
 # Windows's device names, also with an extension and with spaces before it ("nul .txt"),
@@ -69,3 +82,150 @@ def inside(relpath: str) -> bool:
         and not relpath.startswith("/")
         and all(part.strip(" .") and ":" not in part for part in parts)
     )
+
+
+# Never notes: Obsidian shows no dot folder (``.obsidian``, ``.trash``, ``.git``, ``.ccexport``,
+# and sync tools' archives: ``.stversions``, ``.dropbox.cache``, ``.sync``) and ccexport never
+# names one (``safe_component`` strips a leading dot); nor the recycle bins a NAS or Windows
+# keeps at a share's top. Copies of notes in them would be found as the notes themselves.
+_SKIP_DIRS = {"#recycle", "@eaDir", "$RECYCLE.BIN"}
+# A folder holding one of these is a vault of its own (Obsidian's settings, ccexport's state).
+VAULT_MARKS = (".ccexport", ".obsidian")
+
+
+def skipped_folder(name: str) -> bool:
+    return name.startswith(".") or name in _SKIP_DIRS
+
+
+def undecodable_part(relpath: str) -> str | None:
+    """``relpath`` up to its first component whose name is not valid UTF-8 (Python holds
+    its bytes as surrogates, which neither the state nor a note can hold), or None."""
+    if relpath.isascii():
+        return None
+    parts = relpath.split("/")
+    for n, part in enumerate(parts):
+        try:
+            part.encode("utf-8")
+        except UnicodeEncodeError:
+            return "/".join(parts[: n + 1])
+    return None
+
+
+# What a walk of the vault leaves out, said once a run (``NoteSurvey.said_by_survey``).
+NESTED_VAULT = (
+    "holds a vault of its own ({marks}): its notes are not this vault's, so ccexport leaves "
+    'them alone and writes nothing there. If that is the vault you meant, run with --vault "{at}"'
+)
+UNDECODABLE = (
+    "the name is not valid UTF-8, so {what} cannot be recorded or linked: left as {left}, "
+    "not updated. Rename it to UTF-8 (for example with convmv) and run again"
+)
+NOT_UTF8_LOCALE = (
+    "the name cannot be read in this locale, whose file-system encoding is {encoding}, not "
+    "UTF-8, so {what} cannot be recorded or linked: left as {left}, not updated. Run "
+    "ccexport with a UTF-8 locale (LANG=C.UTF-8, or PYTHONUTF8=1)"
+)
+
+
+class LeftOut:
+    """What the walks of a vault's notes leave out, each said once a run (``said``): a
+    folder that is a vault of its own, a note whose name is not UTF-8. ``state``: the
+    vault's, whose records say where its notes are."""
+
+    def __init__(self, root: Path, state: State) -> None:
+        self.root, self.state = root, state
+        self.said: list[Problem] = []
+        self.keys: set[str] = set()  # the notes left out for their names (not deleted)
+        self.notes_folders: tuple[str, ...] = ()  # the run's (``runstart.open_vault``)
+
+    def _say(self, problem: Problem) -> None:
+        if all(p.path != problem.path for p in self.said):
+            self.said.append(problem)
+
+    def ours(self, folder: str, marks: Collection[str]) -> bool:
+        """Is ``folder``, holding ``marks`` (``VAULT_MARKS``), this vault's all the same? It
+        is where its notes go (the ``folder`` set, not one followed), or above that: a
+        vault there would hold this one's notes. With ``.obsidian/`` alone, also below that,
+        or where this vault recorded notes: Obsidian shows a nested vault as a plain folder
+        of the outer one, and a person may open a folder of theirs (the notes' folder, on a
+        phone) as a vault as well, or had ``.ccexport/`` lost (a new machine)."""
+        prefix = folder + "/"
+        if any(f == folder or f.startswith(prefix) for f in self.notes_folders):
+            return True
+        if ".ccexport" in marks:
+            return False
+        if any(folder.startswith(f + "/") for f in self.notes_folders):
+            return True
+        return any(r.path.startswith(prefix) for r in self.state.notes.values())
+
+    def vault_of_its_own(self, folder: str, names: Collection[str]) -> bool:
+        """Is ``folder`` (the names it holds) a vault of its own, outside this one, as the
+        folders ``skipped_folder`` names are (but ``ours``)? Another ccexport vault
+        (``.ccexport/``): its notes are its state's, their links written from its top, which
+        this vault would rewrite from its own (review48 H1); an Obsidian vault
+        (``.obsidian/``) too. Said once."""
+        marks = [mark for mark in VAULT_MARKS if mark in names]
+        if not marks or self.ours(folder, marks):
+            return False
+        listed = ", ".join(f"{mark}/" for mark in marks)
+        self._say(Problem(folder, NESTED_VAULT.format(marks=listed, at=self.root / folder)))
+        return True
+
+    def undecodable(self, relpath: str, key: str) -> bool:
+        """Is the path of ``key``'s note not valid UTF-8 (``undecodable_part``)? Said once
+        a name; the note is not taken for deleted by the person."""
+        bad = undecodable_part(relpath)
+        if bad is None:
+            return False
+        self.keys.add(key)
+        one = bad == relpath
+        what = "this ccexport note" if one else "the ccexport notes in this folder"
+        left, encoding = "it is" if one else "they are", sys.getfilesystemencoding()
+        if codecs.lookup(encoding).name == "utf-8":
+            self._say(Problem(bad, UNDECODABLE.format(what=what, left=left)))
+        else:  # (``LC_ALL=C`` with ``PYTHONUTF8=0``: names are read as ASCII, a UTF-8 one not)
+            said = NOT_UTF8_LOCALE.format(encoding=encoding, what=what, left=left)
+            self._say(Problem(bad, said))
+        return True
+
+
+# Where a vault must not be: an assistant's own folder, which ccexport only reads (review48 M1).
+IN_ASSISTANT = (
+    "is inside {0}'s own folder {1}, which ccexport only reads: {0}'s clean-up, or "
+    "deleting that folder, would take the notes with it"
+)
+
+
+def in_assistant(source: str, folder: Path) -> str:
+    return IN_ASSISTANT.format(source, folder)
+
+
+# The first folder under a home that is an assistant's own (``~/.claude``), not shared.
+_SHARED_TOPS = {".config", ".local", "Library", "AppData"}
+
+
+def assistant_folder(
+    vault: Path, home: Path | None, paths: Mapping[str, Sequence[Path]]
+) -> tuple[str, Path] | None:
+    """The source and its own folder that ``vault`` is at or below (``~/.claude/Notes``: Claude
+    Code's ``~/.claude``; a folder ``[paths]`` gives; an editor's storage), or None. ``home``:
+    the run's (None: this user's). Not Aider's: its ``[paths]`` are the person's projects."""
+    vault = Path(os.path.abspath(vault.expanduser()))
+    base = Path.home() if home is None else home.expanduser().resolve()
+    top = vault.relative_to(base).parts[:1] if vault.is_relative_to(base) else ()
+    for source, folders in paths.items():
+        for folder in folders if source != "aider" else ():
+            if vault.is_relative_to(Path(os.path.abspath(folder.expanduser()))):
+                return source, folder
+    if not (top and (top[0].startswith(".") or top[0] in _SHARED_TOPS)):
+        return None  # (most vaults: no adapter is imported)
+    from .adapters import SourceContext, all_adapters
+
+    ctx = SourceContext.for_home(home, {k: list(v) for k, v in paths.items()})
+    for adapter in (a for a in all_adapters() if a.name != "aider"):
+        for root in adapter.roots(ctx):
+            first = root.relative_to(base).parts[:1] if root.is_relative_to(base) else ()
+            own = base / first[0] if first and first[0] not in _SHARED_TOPS else root
+            if own.is_dir() and vault.is_relative_to(own):
+                return adapter.name, own
+    return None

@@ -12,12 +12,13 @@ said once) or back in its place.
 from __future__ import annotations
 
 import os
+import posixpath
 
 from . import notefile, vaultio
 from .change import Action, Change
 from .notecopies import copy_of
 from .notefile import NoteFormatError
-from .state import NoteRecord
+from .state import STATE_DIR, NoteRecord
 from .vaultpaths import fold, inside, safe_relpath
 from .vaultsurvey import HEAD_BYTES, NoteSurvey
 
@@ -231,6 +232,8 @@ class NotePlaces(NoteSurvey):
         if moved:
             self._follow(key, record, moved)
             return None
+        if key in self.left_out.keys:
+            return None  # not deleted: moved under a name that is not UTF-8 (said so)
         return self._left_deleted(key, record)
 
     def left_deleted(self, key: str) -> bool:
@@ -243,7 +246,8 @@ class NotePlaces(NoteSurvey):
             return False
         if record.deleted:
             return not self.is_back(key, record)
-        return self.path_of(key) is None and not self.in_cloud_only(record.path)
+        gone = self.path_of(key) is None and key not in self.left_out.keys
+        return gone and not self.in_cloud_only(record.path)
 
     def is_back(self, key: str, record: NoteRecord) -> bool:
         """Is a note left deleted in its place again (taken back from a bin, a sync tool's
@@ -283,3 +287,38 @@ class NotePlaces(NoteSurvey):
             self._scrub_record(record)
         why = DELETED_NOTE if first else ""
         return Change(Action.DELETED, key, record.path, why)
+
+    def let_go_of_other_vaults(self) -> None:
+        """Forget the notes the state records in another ccexport vault, a folder of this
+        one holding ``.ccexport/`` (the walks leave it out: ``vaultpaths.LeftOut``), and a
+        notes' folder followed there. An earlier version took such a vault's notes for
+        this one's moved folder, and wrote in them (review48 H1). Their sessions are read
+        again, and written where this vault's notes go. A stat per folder the notes are in."""
+        theirs: dict[str, bool] = {}  # folder -> below another vault (a stat each, once)
+
+        def in_other(folder: str) -> bool:
+            while folder:
+                if folder not in theirs:
+                    marked = os.path.isdir(os.path.join(self.root, folder, STATE_DIR))
+                    theirs[folder] = marked and not self.left_out.ours(folder, [STATE_DIR])
+                if theirs[folder]:
+                    return True
+                folder = posixpath.dirname(folder)
+            return False
+
+        notes = self.state.notes
+        folders = {record.path.rpartition("/")[0] for record in notes.values()}
+        other = {folder for folder in folders if in_other(folder)}
+        for old, new in list(self.state.folders.items()):
+            if in_other(new):
+                del self.state.folders[old]
+                self._moved = True
+        if not other:
+            return
+        gone = {key for key, record in notes.items() if record.path.rpartition("/")[0] in other}
+        for key in gone:
+            del notes[key]
+        self._moved = True  # (the state is written without them)
+        for unit, source in self.state.sources.items():
+            if not gone.isdisjoint(source.get("notes", ())):
+                self.state.outdate(unit)

@@ -20,23 +20,12 @@ from . import notefile, vaultbatch, vaultio, vaultlinks
 from .notecopies import behind, choose_note, copy_of, older_copy, own_older
 from .state import NoteRecord, State
 from .vaultbatch import same_file, stat_key
-from .vaultpaths import inside
+from .vaultpaths import LeftOut, inside, skipped_folder
 
 HEAD_BYTES = 65_536  # enough for the frontmatter of almost any note
 # Windows' folder listings give each file's time and size for free; elsewhere each costs a stat.
 LISTING_GIVES_STAT = os.name == "nt"
 READ_KEPT = 4  # files of a note remembered as read (``replaced``): a few machines' each
-# Never notes: Obsidian shows no dot folder (``.obsidian``, ``.trash``, ``.git``, ``.ccexport``,
-# and sync tools' archives: ``.stversions``, ``.dropbox.cache``, ``.sync``) and ccexport never
-# names one (``safe_component`` strips a leading dot); nor the recycle bins a NAS or Windows
-# keeps at a share's top. Copies of notes in them would be found as the notes themselves.
-_SKIP_DIRS = {"#recycle", "@eaDir", "$RECYCLE.BIN"}
-
-
-def skipped_folder(name: str) -> bool:
-    return name.startswith(".") or name in _SKIP_DIRS
-
-
 _UNNAMED: dict[Path, dict[str, tuple[int, int, int]]] = {}
 
 
@@ -167,7 +156,7 @@ class NoteSurvey:
                 continue  # the person's own note, read by an earlier survey
             fm = self._frontmatter(relpath, named=True)
             key = notefile.identity(fm) if fm is not None else None
-            if key:
+            if key and not self.left_out.undecodable(relpath, key):
                 later.append((relpath, key, None, fm))
             else:
                 unnamed[relpath] = seen
@@ -185,9 +174,12 @@ class NoteSurvey:
         order; no link is followed."""
         self._batch.commit()
         for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if not skipped_folder(d))
             folder = Path(dirpath).relative_to(self.root).as_posix()  # once per folder
             prefix = "" if folder == "." else folder + "/"
+            if prefix and self.left_out.vault_of_its_own(folder, dirnames):
+                dirnames.clear()
+                continue
+            dirnames[:] = sorted(d for d in dirnames if not skipped_folder(d))
             for name in sorted(filenames):
                 if name.endswith(ending) and not name.startswith("."):
                     try:
@@ -196,6 +188,14 @@ class NoteSurvey:
                         continue
                     if stat.S_ISREG(st.st_mode):
                         yield prefix + name, st
+
+    @property
+    def left_out(self) -> LeftOut:
+        """What the walks of the vault left out (``vaultpaths.LeftOut``), said once a run."""
+        found: LeftOut | None = getattr(self, "_left_out", None)
+        if found is None:
+            found = self._left_out = LeftOut(self.root, self.state)
+        return found
 
     def leads_nowhere(self, target: str, folder: str) -> bool:
         """Does a link target lead to no note in the vault, as Obsidian resolves one: by

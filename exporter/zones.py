@@ -71,6 +71,23 @@ def machine_zone_name(
     return name if named_zone(name) else None
 
 
+MISTYPED_TZ = (
+    "{0!r} is not the name of a time zone known here (a typo?), so the system reads it as "
+    "UTC and the notes are dated in UTC: set TZ to a zone's name (Europe/Berlin), or set "
+    "`timezone` in the config"
+)
+
+
+def mistyped_tz(env: dict[str, str] | os._Environ[str] = os.environ) -> str | None:
+    """``TZ`` when it is meant as a zone's name but names none known here (``Mars/Olympus``:
+    the C library then takes UTC without a word, review48 L6); not a POSIX rule such as
+    ``CET-1CEST`` (it holds its offset's digits), nor a file (``:/etc/localtime``)."""
+    typed = env.get("TZ", "").removeprefix(":")
+    if not typed or typed.startswith("/") or typed in _NOT_NAMES or named_zone(typed):
+        return None
+    return None if any(c.isdigit() for c in typed) else typed
+
+
 def _name_of_file(path: Path) -> str | None:
     """The zone's name a file of the zone database has (``/etc/localtime`` links to one)."""
     try:
@@ -116,6 +133,8 @@ def with_vault_zone(options: ExportOptions, machine: str | None) -> VaultZone:
         why = (f"holds {clipped(kept, 40)!r}, not the name of a time zone known here: the "
                f"notes are dated in {now} (set `timezone` to choose one)")  # fmt: skip
         problems.append(Problem(str(options.vault / ZONE_FILE), why))
+    if zone is None and options.timezone is None and (typed := mistyped_tz()):
+        problems.append(Problem("TZ", MISTYPED_TZ.format(clipped(typed, 40))))
     since = options.since  # a wall-clock --since (a date): midnight where the notes' days are
     if since is not None and since.tzinfo is None:
         dated = options.timezone or zone

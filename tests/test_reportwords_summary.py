@@ -155,3 +155,26 @@ def test_a_known_project_left_out_by_another_filter_gets_no_project_hint(tmp_pat
     assert "did you mean" not in result.stdout and "lists this vault's projects" not in (
         result.stdout
     )
+
+
+def test_aider_without_its_paths_is_told_it_needs_them(tmp_path):
+    """``--source aider`` with no ``[paths] aider``: Aider keeps a log per repository and no
+    list of them, and the run said only "`ccexport sources` lists what there is" (review48
+    L3)."""
+    empty = tmp_path / "empty home"
+    empty.mkdir()
+    result = run("--vault", tmp_path / "v", "--home", empty, "--source", "aider")
+    assert result.exit_code == 0
+    said = " ".join(result.stdout.split())
+    assert "No session matched the filters (sources aider); Aider keeps one log" in said
+    assert '[paths] aider = ["~/src"]' in said
+
+
+def test_the_json_options_help_says_where_the_summary_goes():
+    """``--json``'s help said "nothing else", while the summary still goes to stderr (L2)."""
+    from typer.testing import CliRunner
+
+    from exporter.cli import app
+
+    shown = " ".join(CliRunner().invoke(app, ["--help"]).stdout.split())
+    assert "nothing else there (the summary goes to stderr)" in shown

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -210,3 +210,23 @@ def test_aiders_times_in_a_worker_are_read_in_the_vaults_zone(tmp_path, machine_
     assert vaults[0] == vaults[1]
     created = sorted(_created(tmp_path / "vault2").values())
     assert len(created) == 30 and created[0] == "2026-11-20T00:00:00"
+
+
+def test_a_mistyped_tz_is_said(tmp_path, monkeypatch):
+    """``TZ=Mars/Olympus``: the C library takes UTC without a word, and the notes were dated
+    in UTC silently (review48 L6). A POSIX rule (digits) or a zone's file is no typo; a zone
+    the vault keeps, or ``--timezone``, dates the notes whatever TZ says."""
+    options = ExportOptions(vault=tmp_path)
+    monkeypatch.setenv("TZ", "Mars/Olympus")
+    (said,) = with_vault_zone(options, machine_zone_name()).problems
+    assert said.path == "TZ" and "'Mars/Olympus' is not the name of a time zone" in said.message
+    assert "dated in UTC" in said.message
+    given = with_vault_zone(ExportOptions(vault=tmp_path, timezone=UTC), None)
+    assert given.problems == []
+    keep_zone(tmp_path, "Asia/Tokyo")
+    assert with_vault_zone(options, None).problems == []
+    from exporter.zones import mistyped_tz
+
+    for fine in ("CET-1CEST", "Europe/Berlin", ":/etc/localtime", "", "localtime"):
+        assert mistyped_tz({"TZ": fine}) is None, fine
+    assert mistyped_tz({}) is None and mistyped_tz({"TZ": "Europe/Berln"}) == "Europe/Berln"

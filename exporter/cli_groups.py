@@ -116,7 +116,9 @@ def watch_cmd(
         if not a["quiet"]:
             typer.echo(f"Watching for changes (every {interval:g} s); Ctrl-C stops.")
         try:
-            watch(options, WatchEvents(exported, busy), interval=interval)
+            from .cli_output import pipe_closed
+
+            watch(options, WatchEvents(exported, busy), interval=interval, gone=pipe_closed)
         except ExporterError as stop:  # (too many notes gone at once: the advice's vault)
             complete_error(stop, pasted)
             raise

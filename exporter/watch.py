@@ -92,9 +92,11 @@ def watch(
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
     rounds: int | None = None,
+    gone: Callable[[], bool] = lambda: False,
 ) -> None:
-    """Export now, then again after each settled change; runs until interrupted (or for
-    ``rounds`` polls, for tests)."""
+    """Export now, then again after each settled change; runs until interrupted, or the
+    reader of its output went away (``gone``: ``watch | head -3``), or for ``rounds`` polls
+    (for tests)."""
     events = events or WatchEvents()
     exported: Stamp | None = None
     look: Look | None = None
@@ -106,7 +108,7 @@ def watch(
     polls = 0
     # Ctrl-C stops it wherever it lands, even where Python drops it (``ctrl_c_noted``).
     with ctrl_c_noted():
-        while rounds is None or polls < rounds:
+        while (rounds is None or polls < rounds) and not gone():
             polls += 1
             now = clock()
             if look is None or unsettled or now >= next_full or quick_look_changed(look):
@@ -146,4 +148,5 @@ def watch(
                         report.problems = fresh
                         events.exported(report)
             check_ctrl_c()  # one Python dropped (in a finalizer) stops it here
-            sleep(interval)
+            if not gone():
+                sleep(interval)

@@ -46,3 +46,12 @@ def test_an_export_into_a_closed_pipe_exits_0_and_is_complete(tmp_path):
     assert _run_into_closed_pipe(tmp_path, *args, stderr_too=True) == 0
     assert (vault / ".ccexport" / "state.json").is_file()
     assert not (vault / ".ccexport" / "running").exists()
+
+
+def test_watch_into_a_closed_pipe_stops(tmp_path):
+    """``ccexport watch | head -3``: once its reader is gone, watch stops (exit 0) rather
+    than exporting on, every few seconds, into the null device (it ran until the 120 s
+    timeout here)."""
+    code = _run_into_closed_pipe(tmp_path, "watch", "--vault", str(tmp_path / "v"),
+                                 "--home", str(EXAMPLES_HOME), stderr_too=True)  # fmt: skip
+    assert code == 0

@@ -307,7 +307,7 @@ def test_a_watch_round_names_only_the_sources_that_changed(tmp_path, monkeypatch
     from exporter import watch as watch_module
     from exporter.outcome import ExportReport, SourceCounts
 
-    def one_round(options, events, interval):
+    def one_round(options, events, interval, gone):
         report = ExportReport()
         report.per_source["claude-code"] = SourceCounts(found=3, skipped=3)
         report.per_source["codex"] = SourceCounts(found=2, updated=1, unchanged=1)

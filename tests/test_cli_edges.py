@@ -70,7 +70,7 @@ def test_templates_alone_prints_its_help_and_copies_nothing(tmp_path):
 def test_quiet_and_verbose_together_is_a_usage_error(tmp_path, monkeypatch, command):
     from exporter import watch
 
-    def one_round(options, events, interval):  # (a watch taken as asked stops at once)
+    def one_round(options, events, interval, gone):  # (a watch taken as asked stops at once)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(watch, "watch", one_round)

@@ -133,7 +133,7 @@ def test_watch_warns_of_it_once_and_says_which_templates_it_uses(tmp_path, monke
     watch(options, record, interval=0, debounce=0, sleep=sleep, rounds=4)
     assert warned == [[str(typo)], []]  # the second round wrote the grown session, unsaid
 
-    def one_round(options, events, interval):
+    def one_round(options, events, interval, gone):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(watch_module, "watch", one_round)

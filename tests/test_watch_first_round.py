@@ -21,8 +21,9 @@ REAL_WATCH = watch_module.watch
 def _watch(monkeypatch, *args: object, rounds: int = 3):
     """``ccexport watch`` for ``rounds`` polls of the real loop, then Ctrl-C."""
 
-    def some_rounds(options, events, interval):
-        REAL_WATCH(options, events, interval=0, debounce=0, sleep=lambda s: None, rounds=rounds)
+    def some_rounds(options, events, interval, gone):
+        REAL_WATCH(options, events, interval=0, debounce=0, sleep=lambda s: None, rounds=rounds,
+                   gone=gone)  # fmt: skip
         raise KeyboardInterrupt
 
     monkeypatch.setattr(watch_module, "watch", some_rounds)

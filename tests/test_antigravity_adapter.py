@@ -358,3 +358,28 @@ def test_every_text_the_log_cut_short_is_said_so(tmp_path):
     body = rendered(tmp_path)
     for what in ("prompt", "thinking", "summary", "notice"):
         assert f"Antigravity's log cut this {what} short: the rest is not in it." in body
+
+
+def test_a_call_without_a_summary_is_titled_by_its_command_or_path(tmp_path):
+    """``CommandLine``, ``AbsolutePath`` and ``DirectoryPath`` title a call that has no
+    ``toolSummary``, as other sources' command and path arguments do, and the command is a
+    shell block, not YAML (review49 L3)."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    transcript(home, [
+        step(0, "USER_INPUT", "USER_EXPLICIT", content="<USER_REQUEST>\nLook\n</USER_REQUEST>"),
+        step(1, "PLANNER_RESPONSE", tool_calls=[
+            {"name": "run_command", "args": {"CommandLine": '"echo two"', "Cwd": '"/tmp/r"'}},
+            {"name": "view_file", "args": {"AbsolutePath": '"/tmp/r/a.txt"'}},
+            {"name": "list_dir", "args": {"DirectoryPath": '"/tmp/r"'}},
+        ]),
+        step(2, "RUN_COMMAND", content="two\n"),
+        step(3, "VIEW_FILE", content="1: hello\n"),
+        step(4, "LIST_DIRECTORY", content="a.txt\n"),
+    ])  # fmt: skip
+    run_export(ExportOptions(vault=vault, home=home, sources=["antigravity"], timezone=UTC))
+    (note,) = note_files(vault).values()
+    body = note.decode()
+    assert "> [!example]- `run_command` — `echo two`\n> ```sh\n> echo two\n> ```" in body
+    assert "CommandLine:" not in body and "Cwd: /tmp/r" in body
+    assert "> [!example]- `view_file` — `/tmp/r/a.txt`\n" in body
+    assert "> [!example]- `list_dir` — `/tmp/r`\n" in body

@@ -14,10 +14,13 @@ _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path")  # the file a ca
 # What a search looked for says more than where (Glob and Grep take a pattern and a folder);
 # a Skill call is named by its skill.
 # (Gemini CLI: ``absolute_path``, an older read_file's file; ``dir_path``, list_directory's
-# folder; ``agent_name``, the agent delegate_to_agent starts, named as a Task's kind is.)
-_SUMMARY_KEYS = ("command", "cmd", "file_path", "filePath", "absolute_path", "pattern",
-                 "query", "regex", "search_term", "path", "dir_path", "url", "notebook_path",
-                 "skill", "target_file", "targetFile", "TargetFile", "agent_name")  # fmt: skip
+# folder; ``agent_name``, the agent delegate_to_agent starts, named as a Task's kind is.
+# Antigravity: ``CommandLine``, run_command's command; ``AbsolutePath``, view_file's file;
+# ``DirectoryPath``, list_dir's folder.)
+_SUMMARY_KEYS = ("command", "cmd", "CommandLine", "file_path", "filePath", "absolute_path",
+                 "AbsolutePath", "pattern", "query", "regex", "search_term", "path", "dir_path",
+                 "DirectoryPath", "url", "notebook_path", "skill", "target_file", "targetFile",
+                 "TargetFile", "agent_name")  # fmt: skip
 
 
 def call_description(part: ToolCallPart) -> str | None:
@@ -215,7 +218,7 @@ def input_blocks(value: Any, tool: str = "", shown: str | None = None) -> list[d
     for key, item in value.items():
         if key == "description" and shown is not None and item == shown:
             continue  # shown in the call's title
-        if key in ("command", "cmd") and isinstance(item, str):
+        if key in ("command", "cmd", "CommandLine") and isinstance(item, str):
             lang = "powershell" if tool.lower() in ("powershell", "pwsh") else "sh"
             blocks.append({"label": "", "text": item, "lang": lang})
         elif isinstance(item, str) and "\n" in item and _UNIFIED_DIFF.match(item):

@@ -313,3 +313,73 @@ def test_a_reply_cut_short_in_the_log_is_said_apart_from_the_model_s_words(tmp_p
         ("notice", "remark"),
     ]
     assert last.parts[1].text.startswith("Antigravity's log cut this reply short")
+
+
+def test_every_text_the_log_cut_short_is_said_so(tmp_path):
+    """A prompt, thinking, a compaction summary and a harness notice listed in
+    ``truncated_fields`` are marked as a reply is, apart from their words; a prompt cut
+    before ``</USER_REQUEST>`` keeps what of it is there; an output cut to nothing is marked
+    (review49 M1: corpus stage0-antigravity-cli_small line 18 read as a whole prompt)."""
+    cut = ["content"]
+    transcript(
+        tmp_path,
+        [
+            step(0, "USER_INPUT", "USER_EXPLICIT", content="<USER_REQUEST>\nList th",
+                 truncated_fields=cut),
+            step(1, "PLANNER_RESPONSE", thinking="Listing fi", truncated_fields=["thinking"],
+                 content="Listing.", tool_calls=[{"name": "list_dir", "args": {}}]),
+            step(2, "LIST_DIRECTORY", content="", truncated_fields=cut),
+            step(3, "CHECKPOINT", "SYSTEM", content="Summary: fil", truncated_fields=cut),
+            step(4, "EPHEMERAL_MESSAGE", "SYSTEM", content="Be bri", truncated_fields=cut),
+            step(5, "USER_INPUT", "USER_EXPLICIT", content="<USER_REQUEST>\nWhole\n</USER_REQUEST>",
+                 truncated_fields=["thinking"]),
+        ],
+    )  # fmt: skip
+    (session,), problems = load_sessions(AntigravityAdapter(), tmp_path)
+    assert problems == []
+
+    def said(part):
+        if part.kind == "notice" and part.notice == "remark":
+            return ("cut", part.text.removeprefix("Antigravity's log cut this ").split()[0])
+        return (part.kind, getattr(part, "text", getattr(part, "output", None)))
+
+    assert [[said(p) for p in m.parts] for m in session.messages] == [
+        [("text", "List th"), ("cut", "prompt")],
+        [("thinking", "Listing fi"), ("cut", "thinking"), ("text", "Listing."),
+         ("tool_call", None)],
+        [("tool_result", "[cut short in Antigravity's log]")],
+        [("summary", "Summary: fil"), ("cut", "summary")],
+        [("notice", "Be bri"), ("cut", "notice")],
+        [("text", "Whole")],  # (its thinking, which it has not, is not its prompt)
+    ]  # fmt: skip
+    assert session.messages[0].parts[1].text == (
+        "Antigravity's log cut this prompt short: the rest is not in it."
+    )
+    body = rendered(tmp_path)
+    for what in ("prompt", "thinking", "summary", "notice"):
+        assert f"Antigravity's log cut this {what} short: the rest is not in it." in body
+
+
+def test_a_call_without_a_summary_is_titled_by_its_command_or_path(tmp_path):
+    """``CommandLine``, ``AbsolutePath`` and ``DirectoryPath`` title a call that has no
+    ``toolSummary``, as other sources' command and path arguments do, and the command is a
+    shell block, not YAML (review49 L3)."""
+    home, vault = tmp_path / "home", tmp_path / "vault"
+    transcript(home, [
+        step(0, "USER_INPUT", "USER_EXPLICIT", content="<USER_REQUEST>\nLook\n</USER_REQUEST>"),
+        step(1, "PLANNER_RESPONSE", tool_calls=[
+            {"name": "run_command", "args": {"CommandLine": '"echo two"', "Cwd": '"/tmp/r"'}},
+            {"name": "view_file", "args": {"AbsolutePath": '"/tmp/r/a.txt"'}},
+            {"name": "list_dir", "args": {"DirectoryPath": '"/tmp/r"'}},
+        ]),
+        step(2, "RUN_COMMAND", content="two\n"),
+        step(3, "VIEW_FILE", content="1: hello\n"),
+        step(4, "LIST_DIRECTORY", content="a.txt\n"),
+    ])  # fmt: skip
+    run_export(ExportOptions(vault=vault, home=home, sources=["antigravity"], timezone=UTC))
+    (note,) = note_files(vault).values()
+    body = note.decode()
+    assert "> [!example]- `run_command` — `echo two`\n> ```sh\n> echo two\n> ```" in body
+    assert "CommandLine:" not in body and "Cwd: /tmp/r" in body
+    assert "> [!example]- `view_file` — `/tmp/r/a.txt`\n" in body
+    assert "> [!example]- `list_dir` — `/tmp/r`\n" in body

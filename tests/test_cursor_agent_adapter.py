@@ -729,3 +729,21 @@ def test_a_subagent_without_times_says_its_time_is_the_file_s_as_its_parent_does
     child = next(s for s in sessions if s.session_id == CHILD)
     assert child.extra.get("time_from_file") is True
     assert all(s.extra.get("time_from_file") is True for s in sessions)
+
+
+def test_a_reply_whose_sentence_ends_in_the_mark_keeps_its_words(tmp_path):
+    """Only the mark alone, or as the reply's last paragraph, stands for thinking: a
+    sentence that ends in it is the model's, kept whole and not counted (review49 M2)."""
+    chat = AgentChat(tmp_path, "/w/a", CHAT)
+    chat.user("what does the log show?")
+    chat.reply("The token in the log is shown as [REDACTED]")
+    chat.reply(thinking("It is masked as\n[REDACTED]"), "Masked.\n\n  [REDACTED]  \n")
+    chat.write()
+    (session,), problems = load(tmp_path)
+    assert problems == []
+    assert texts(session, "assistant") == ["The token in the log is shown as [REDACTED]", "Masked."]
+    assert [p.text for m in session.messages for p in m.parts if p.kind == "thinking"] == [
+        "It is masked as\n[REDACTED]"
+    ]
+    told = session.messages[0].parts[0].text
+    assert told.endswith("Cursor keeps no thinking: its redaction mark stands in its place once.")

@@ -14,7 +14,9 @@ content?, thinking?, tool_calls?, truncated_fields?}``:
   call of its own named by the step type; a ``SYSTEM`` step of a type not known here is the
   harness's: a notification, never a call's answer;
 - ``CHECKPOINT`` is a compaction summary; ``SYSTEM_MESSAGE`` and ``CONVERSATION_HISTORY``
-  are injected context and are dropped.
+  are injected context and are dropped;
+- a field ``truncated_fields`` names was cut short in the log: a tool's output ends with a
+  mark, any other text is followed by ccexport's remark saying so.
 
 The workspace (cwd) comes from ``cache/last_conversations.json`` (workspace -> conversation
 id), which names only each workspace's latest conversation: an older conversation keeps
@@ -70,7 +72,7 @@ _SETTINGS = re.compile(r"<USER_SETTINGS_CHANGE>\n?(.*?)\n?</USER_SETTINGS_CHANGE
 _MODEL = re.compile(r"`Model Selection` from (.+?) to (.+?)\.?$", re.M)
 _NO_MODEL = "None"  # the "from" of the first selection
 _TRUNCATED = "[cut short in Antigravity's log]"  # (in a tool's output, a code block)
-_REPLY_TRUNCATED = "Antigravity's log cut this reply short: the rest is not in it."
+_CUT = "Antigravity's log cut this {} short: the rest is not in it."  # (any other text)
 WORKSPACES_GIVE = "working folders"  # what last_conversations.json gives its sessions
 
 
@@ -188,6 +190,7 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
             continue
         if kind == "USER_INPUT":
             parts, switched = _user_parts(content)
+            parts += _cuts(step, "content", "prompt") if parts else ()
             if switched and before_first_switch and switched[0][0] != _NO_MODEL:
                 for i in before_first_switch:
                     messages[i] = replace(messages[i], model=switched[0][0])
@@ -206,14 +209,16 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
                 messages.append(Message("assistant", tuple(parts), sid, when, model))
         elif kind == "CHECKPOINT":
             if content.strip():
-                messages.append(Message("system", (SummaryPart(content),), sid, when))
+                said = (SummaryPart(content), *_cuts(step, "content", "summary"))
+                messages.append(Message("system", said, sid, when))
         elif source == "USER_EXPLICIT":
             continue  # (said by _wrong_types)
         elif source == "SYSTEM":  # the harness's own step, of a type not known here:
             if content.strip():  # shown as what it is, and it answers no call of the model's
                 notice = NoticePart("notification", content.strip())
-                messages.append(Message("system", (notice,), sid, when))
-        elif not content.strip() and step.get("status") != "ERROR":
+                said = (notice, *_cuts(step, "content", "notice"))
+                messages.append(Message("system", said, sid, when))
+        elif not content.strip() and step.get("status") != "ERROR" and not _truncated(step):
             # An empty output (an empty folder, a command that printed nothing) still
             # answers its call: the next step's output belongs to the next call.
             if waiting:
@@ -221,7 +226,7 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
                 messages.append(Message("tool", (result,), sid, when))
         else:
             if _truncated(step):
-                content = f"{content.rstrip()}\n{_TRUNCATED}"
+                content = "\n".join(filter(None, (content.rstrip(), _TRUNCATED)))
             failed = step.get("status") == "ERROR"
             if waiting:
                 result = ToolResultPart(content, waiting.pop(0), is_error=failed)
@@ -235,6 +240,9 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
 
 def _user_parts(content: str) -> tuple[list[Part], list[tuple[str, str]]]:
     requests = _REQUEST.findall(content)
+    opened = content.rpartition("</USER_REQUEST>")[2].partition("<USER_REQUEST>")
+    if opened[1]:  # a request the log cut before its end: what of it is there
+        requests.append(opened[2].removeprefix("\n"))
     settings = _SETTINGS.findall(content)
     text = "\n\n".join(map(trimmed, requests)) if requests or settings else trimmed(content)
     parts: list[Part] = [TextPart(text)] if text else []
@@ -249,12 +257,10 @@ def _planner_parts(step: dict[str, Any], sid: str, waiting: list[str]) -> list[P
     parts: list[Part] = []
     thinking = step.get("thinking")
     if isinstance(thinking, str) and thinking.strip():
-        parts.append(ThinkingPart(thinking))
+        parts += [ThinkingPart(thinking), *_cuts(step, "thinking", "thinking")]
     content = step.get("content")
     if isinstance(content, str) and content.strip():
-        parts.append(TextPart(content))
-        if _truncated(step):  # (ccexport's word, set apart: not the model's sentence)
-            parts.append(NoticePart("remark", _REPLY_TRUNCATED))
+        parts += [TextPart(content), *_cuts(step, "content", "reply")]
     calls = step.get("tool_calls")
     for m, call in enumerate(calls if isinstance(calls, list) else []):
         if not isinstance(call, dict):
@@ -307,10 +313,17 @@ def _unnamed_calls(step: dict[str, Any]) -> list[str]:
     return found
 
 
-def _truncated(step: dict[str, Any]) -> bool:
-    """The log cut this step's ``content`` short."""
+def _truncated(step: dict[str, Any], field: str = "content") -> bool:
+    """The log cut this step's ``field`` short."""
     fields = step.get("truncated_fields")
-    return isinstance(fields, list) and "content" in fields
+    return isinstance(fields, list) and field in fields
+
+
+def _cuts(step: dict[str, Any], field: str, what: str) -> tuple[NoticePart, ...]:
+    """ccexport's word that the log cut this step's ``field`` (a ``what``) short, set apart
+    from the text: a remark, never a sentence of the person's, the model's or the
+    harness's; nothing when the log did not cut it."""
+    return (NoticePart("remark", _CUT.format(what)),) if _truncated(step, field) else ()
 
 
 def _arguments(args: Any) -> Any:

@@ -6,11 +6,11 @@ no model, no token counts. ``content`` is a string or Anthropic-style blocks (``
 mark turn ends and are skipped.
 
 What the person typed sits in ``<user_query>``, among wrappers Cursor adds (their time,
-attached files and context: ``wrappers.py``). Thinking is not
-kept by Cursor: a block that is only ``[REDACTED]`` (and that marker at the end of a reply)
-is treated as absent. Tool calls carry no id, so a result (written by some builds only) is
-paired with the oldest call still waiting for one. The older free-text ``.txt`` layout is
-read best effort (``read_text_transcript``).
+attached files and context: ``wrappers.py``). Thinking is not kept by Cursor: a block that
+is only ``[REDACTED]`` (and that marker as a reply's last paragraph) is treated as absent.
+Tool calls carry no id, so a result (written by some builds only) is paired with the oldest
+call still waiting for one. The older free-text ``.txt`` layout is read best effort
+(``read_text_transcript``).
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ from .wrappers import attached_parts, clean_user_text, workspace_path
 
 SOURCE = "cursor"
 REDACTED = "[REDACTED]"
+# The mark as a block of its own, or as its last paragraph (after a blank line).
+_MARKER_AT_END = re.compile(r"(?:\A\s*|\n[ \t]*\n[ \t]*)" + re.escape(REDACTED) + r"\s*\Z")
 CONTROL_TYPES = frozenset({"turn_ended"})  # roleless turn-control lines
 # A turn_ended error that is the person's cancel (the IDE's stop button), as Cursor writes it
 _CANCELLED = frozenset({"user aborted request", "user aborted request."})
@@ -65,7 +67,7 @@ class Transcript:
     workspace: str | None = None  # the first ``<user_info>``'s ``Workspace Path:``
     results: int = 0  # tool results the file holds (most builds write none)
     # Where Cursor wrote ``[REDACTED]`` for the thinking it does not keep (a block of the
-    # mark alone or a reply ending in it): how many times.
+    # mark alone or a reply whose last paragraph it is): how many times.
     thinking_marks: int = 0
 
     def delegations(self) -> list[tuple[int, int, ToolCallPart]]:
@@ -256,22 +258,20 @@ class _Reader:
         for index, block in enumerate(self._blocks(content, number)):
             kind = block.get("type")
             if kind == "text" and isinstance(block.get("text"), str):
-                text = _without_marker(block["text"])
+                text, marked = _without_marker(block["text"])
                 if text:
                     parts.append(TextPart(text))
-                if block["text"].rstrip().endswith(REDACTED):
-                    self.transcript.thinking_marks += 1
+                self.transcript.thinking_marks += marked
             elif kind == "thinking":
                 said = block.get("thinking") or block.get("text") or ""
                 if not isinstance(said, str):  # (a damaged block: said, never a Python repr)
                     why = f"a thinking block's text is {json_kind(said)}, not text: left out"
                     self.times.wrong_type(why, number)
                     said = ""
-                text = _without_marker(said)
+                text, marked = _without_marker(said)
                 if text:
                     parts.append(ThinkingPart(text))
-                if said.rstrip().endswith(REDACTED):
-                    self.transcript.thinking_marks += 1
+                self.transcript.thinking_marks += marked
             elif kind in _CALL_TYPES and isinstance(block.get("name"), str):
                 parts.append(self._call(block, f"{number}.{index}"))
             elif kind in _RESULT_TYPES:
@@ -357,12 +357,14 @@ class _Reader:
         self.unknown_blocks[what] = (first, count + 1)
 
 
-def _without_marker(text: str) -> str:
-    """Text with Cursor's stand-in for unkept thinking removed (whole block or its tail)."""
-    text = text.rstrip()
-    if text.endswith(REDACTED):
-        text = text[: -len(REDACTED)]
-    return trimmed(text)  # (the first line's indentation stays: a reply's code block)
+def _without_marker(text: str) -> tuple[str, bool]:
+    """Text with Cursor's stand-in for unkept thinking removed, and whether it stood there:
+    a block that is the mark alone, or the mark as the block's last paragraph (after a
+    blank line), the forms real transcripts hold. A sentence that ends in the word ("shown
+    as [REDACTED]") is the model's and keeps it (review49 M2)."""
+    if match := _MARKER_AT_END.search(text):
+        return trimmed(text[: match.start()]), True
+    return trimmed(text), False  # (the first line's indentation stays: a reply's code block)
 
 
 def _result_text(content: Any) -> str:

@@ -274,7 +274,28 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
         for m in matches:
             group = _secret_group(m)
             start, end = m.span(group)
-            if start < last or (inside and _overlaps(start, end, inside)):
+            if start < last:
+                continue
+            if inside and _overlaps(start, end, inside):
+                if rule.generic:  # (a value is never judged with a placeholder in it)
+                    continue
+                # A token's match (a private key's lines) around an earlier placeholder:
+                # each piece of it before, between and after the placeholders goes.
+                around = _pieces(data, start, end, inside)
+                if not around or not self._is_secret(
+                    rule, b"".join(around), data[m.start() : start], data[m.start() : m.end()],
+                    group == self._groups[i], data[end : end + 2],
+                ):  # fmt: skip
+                    continue
+                pieces += (
+                    data[last:start],
+                    _around(data, start, end, inside, self._placeholders[i]),
+                )
+                last = end
+                if counts is not None:
+                    counts[rule.id] += 1
+                if self._found is not None:  # (whole, for ``_broken``; its pieces, to spread)
+                    self._found += [(data[start:end], rule.id), *((p, rule.id) for p in around)]
                 continue
             if not self._is_secret(
                 rule,
@@ -378,6 +399,48 @@ def _opaque(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
     for start, end in inside:
         seen[start + 1 : end - 1] = _BLANK * (end - start - 2)
     return bytes(seen), inside
+
+
+def _pieces(data: bytes, start: int, end: int, spans: list[tuple[int, int]]) -> list[bytes]:
+    """The pieces of ``data[start:end]`` around the placeholders ``spans`` hold there,
+    each without the blank space at its ends; an empty one (only space) left out."""
+    found = []
+    at = start
+    for s, e in [*spans, (end, end)]:
+        if e <= start or s < at:
+            continue
+        piece = data[at : min(s, end)].strip()
+        if piece:
+            found.append(piece)
+        at = e
+        if at >= end:
+            break
+    return found
+
+
+def _around(
+    data: bytes, start: int, end: int, spans: list[tuple[int, int]], placeholder: bytes
+) -> bytes:
+    """``data[start:end]``, each piece of it around the placeholders ``spans`` hold there
+    replaced by ``placeholder`` (the blank space at a piece's ends kept: the lines stay)."""
+    out = []
+    at = start
+    for s, e in [*spans, (end, end)]:
+        if e <= start or s < at:
+            continue
+        piece = data[at : min(s, end)]
+        core = piece.strip()
+        if core:
+            lead = len(piece) - len(piece.lstrip())
+            out += (piece[:lead], placeholder, piece[lead + len(core) :])
+        else:
+            out.append(piece)
+        if s < end:
+            out.append(data[s : min(e, end)])
+        at = e
+        if at >= end:
+            break
+    return b"".join(out)
 
 
 def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:

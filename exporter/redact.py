@@ -26,6 +26,7 @@ from functools import cached_property, lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from .model import Session
+from .redact_around import around_pieces, pieces_around
 from .redact_base64 import encoded_keywords
 from .redact_commands import command_password, database_named
 from .redact_hidden import split_tokens, without
@@ -281,7 +282,7 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                     continue
                 # A token's match (a private key's lines) around an earlier placeholder:
                 # each piece of it before, between and after the placeholders goes.
-                around = _pieces(data, start, end, inside)
+                around = pieces_around(data, start, end, inside)
                 if not around or not self._is_secret(
                     rule, b"".join(around), data[m.start() : start], data[m.start() : m.end()],
                     group == self._groups[i], data[end : end + 2],
@@ -289,7 +290,7 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                     continue
                 pieces += (
                     data[last:start],
-                    _around(data, start, end, inside, self._placeholders[i]),
+                    around_pieces(data, start, end, inside, self._placeholders[i]),
                 )
                 last = end
                 if counts is not None:
@@ -399,48 +400,6 @@ def _opaque(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
     for start, end in inside:
         seen[start + 1 : end - 1] = _BLANK * (end - start - 2)
     return bytes(seen), inside
-
-
-def _pieces(data: bytes, start: int, end: int, spans: list[tuple[int, int]]) -> list[bytes]:
-    """The pieces of ``data[start:end]`` around the placeholders ``spans`` hold there,
-    each without the blank space at its ends; an empty one (only space) left out."""
-    found = []
-    at = start
-    for s, e in [*spans, (end, end)]:
-        if e <= start or s < at:
-            continue
-        piece = data[at : min(s, end)].strip()
-        if piece:
-            found.append(piece)
-        at = e
-        if at >= end:
-            break
-    return found
-
-
-def _around(
-    data: bytes, start: int, end: int, spans: list[tuple[int, int]], placeholder: bytes
-) -> bytes:
-    """``data[start:end]``, each piece of it around the placeholders ``spans`` hold there
-    replaced by ``placeholder`` (the blank space at a piece's ends kept: the lines stay)."""
-    out = []
-    at = start
-    for s, e in [*spans, (end, end)]:
-        if e <= start or s < at:
-            continue
-        piece = data[at : min(s, end)]
-        core = piece.strip()
-        if core:
-            lead = len(piece) - len(piece.lstrip())
-            out += (piece[:lead], placeholder, piece[lead + len(core) :])
-        else:
-            out.append(piece)
-        if s < end:
-            out.append(data[s : min(e, end)])
-        at = e
-        if at >= end:
-            break
-    return b"".join(out)
 
 
 def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:

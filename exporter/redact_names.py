@@ -37,7 +37,11 @@ _PAIR_STAND_IN = re.compile(
 _DRIVE = re.compile(r"[A-Za-z]:[\\/]")  # a Windows path
 # A cloud resource's name: AWS's ``arn:…``, Google Cloud's ``projects/p/locations/…`` (a
 # KMS key's, a secret's: its place, not its value).
-_RESOURCE = re.compile(r"arn:|(?:projects|organizations|folders)/[a-z][\w.-]*/[a-z]")
+# (A project by its number too: gcloud prints ``projects/123456789/secrets/…``.)
+_RESOURCE = re.compile(r"arn:|(?:projects|organizations|folders)/[\w.-]+/[a-z]")
+# The rest of an AWS resource's name after its service's (``arn:aws:secretsmanager:`` then
+# ``us-east-1:123456789012:secret:prod/db``: the service's name reads as a secret's name).
+_ARN_TAIL = re.compile(r"(?:[a-z]{2}(?:-[a-z]+)+-[0-9])?:[0-9]{12}:")
 _DOTTED = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")  # settings.SECRET_KEY
 _PLAIN_WORDS = re.compile(r"[a-z_.-]+")  # get_password, bert-base-uncased
 # Keys of a JSON value (a tool's input) whose string value is judged like an assignment.
@@ -158,6 +162,8 @@ def plausible_secret(value: str, minimum: float, quoted: bool) -> bool:
         return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
     if "://" in value or value[0] in "/~." or _DRIVE.match(value) or _RESOURCE.match(value):
         return False  # a URL, a path or a cloud resource's name
+    if _ARN_TAIL.match(value):
+        return False  # the region and account of an AWS resource's name, and its name
     has_digit = any(c.isdigit() for c in value)
     if not has_digit and _DOTTED.fullmatch(value):
         return False  # a reference to a setting: settings.SECRET_KEY, process.env.TOKEN
@@ -211,12 +217,24 @@ _NAMES_A_THING = re.compile(
 _LAST_NAME = re.compile(r"[\w-]+$")
 
 
+# A name that holds a secret's word but says what the value is otherwise: a tokenizer's
+# (``tokenizer: cl100k_base``, a model's id), or a number of tokens (``token_budget``,
+# ``max_tokens``, ``tokens_per_minute``, ``token_limit``): its words, in small letters.
+_NOT_A_SECRETS_NAME = re.compile(
+    r"(?:^|_)tokeni[sz](?:er|ers|ation)(?:_(?:name|path|id|model|type|mode|file))?$"
+    r"|^(?:max|min|num|n)_tokens?(?:_|$)|(?:^|_)tokens?_(?:budget|limit|limits|count|counts"
+    r"|per_\w+|used|usage|left|remaining|size|window)$"
+)
+
+
 def describes_secret(name: str, value: str) -> bool:
     """Is ``value`` under ``name`` (a key, or the text before a value ending with its name)
     a secret's name or place rather than the secret?"""
     m = _LAST_NAME.search(name.rstrip(_NAME_TAIL))
     if m is None:
         return False
+    if _NOT_A_SECRETS_NAME.search(_CAMEL.sub("_", m.group()).lower()):
+        return True
     last = _CAMEL.sub("", m.group()).lower()
     if _KEY_ID.search(last) or (_HASH_NAME.search(last) and _HEX_DIGEST.fullmatch(value)):
         return True
@@ -293,6 +311,13 @@ def value_pattern(shortest: int, longest: int) -> str:
         rf"(?:\\{{0,3}}\"([^\"\s]{n}?)\\{{0,3}}\"|\\{{0,3}}'([^'\s]{n}?)\\{{0,3}}'"
         rf"|([^\s\"'`,;(){{}}\[\]<>$]{n}))"
     )
+
+
+def query_form(word: str, shortest: int, longest: int) -> str:
+    """A value named in a URL's query or a form's body (``?password=…&next=…``,
+    ``user=me&password=…&remember=true``): it ends at the next ``&`` or ``#``, so the
+    parameters after it stay (an ``&`` in a password there is written ``%26``)."""
+    return rf"[?&][\w.-]{{0,30}}{word}[\w.-]{{0,20}}=([^\s&#\"'`<>]{{{shortest},{longest}}})"
 
 
 def quoted_pattern(shortest: int, longest: int) -> str:

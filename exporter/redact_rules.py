@@ -34,6 +34,7 @@ from .redact_names import (
     QUOTE,
     SECRET_WORD,
     named_forms,
+    query_form,
     quoted_pattern,
     value_pattern,
 )
@@ -384,6 +385,7 @@ RULES: tuple[Rule, ...] = (
            # a user and password pair: requests' ``auth=('me', '…')``, ``BasicAuth('me', …)``
            r"(?:\bauth[ \t]*=[ \t]*[(\[]|Auth\()[ \t]*[\"'][^\"'\n]{0,100}[\"'][ \t]*,[ \t]*",
        ), own=(
+           query_form(PASSWORD_WORD, 6, 200),
            _PIPED_PASSWORD,
            _OPENVPN_INLINE,
            # .pgpass: ``host:port:database:user:password``
@@ -401,6 +403,6 @@ RULES: tuple[Rule, ...] = (
            r"::add-mask::",
            # ``"auth": "…"`` (Docker's config.json: base64 of ``user:password``)
            r"(?:^|[^\w-])(?i:auth)" + QUOTE + r"\s{0,3}[:=]\s{0,3}",
-       ), own=(_PIPED_SECRET,)),
+       ), own=(query_form(SECRET_WORD, 8, 300), _PIPED_SECRET)),
        entropy=3.0, generic=True, fold=True),
 )  # fmt: skip

@@ -30,6 +30,7 @@ from .redact_around import around_pieces, pieces_around
 from .redact_base64 import encoded_keywords
 from .redact_commands import command_password, database_named
 from .redact_hidden import split_tokens, without
+from .redact_keynames import bare_key, key_named_only
 from .redact_keywords import KeywordIndex, Spots
 from .redact_names import (
     HOLDER_WORDS,
@@ -305,6 +306,7 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                 data[m.start() : m.end()],
                 group == self._groups[i],
                 data[end : end + 2],
+                data[max(0, m.start() - 40) : m.start()],
             ):
                 continue
             pieces += (data[last:start], self._placeholders[i])
@@ -333,6 +335,7 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
         whole: bytes,
         last_group: bool,
         after: bytes = b"",
+        before: bytes = b"",
     ) -> bool:
         """Is ``secret``, which ``rule`` matched (``whole``: all of the match; ``named_by``:
         what comes before the secret in it), one?"""
@@ -353,6 +356,10 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                 return True  # ``curl -u me:…``, ``wget --password …``: a password as it is
             if database_named(rule.id, named, value):
                 return False  # ``mysql -u root -p shop_db_v2``: the database's name
+            if rule.id == "generic-secret" and key_named_only(named):
+                # ``APP_KEY=…``, ``fernet_key = …``: a key only when it looks like one
+                if not bare_key(before.decode("utf-8", "replace") + named, value):
+                    return False
             return generic_value(value, named, after, rule.entropy or 0.0, not last_group)
         return rule.entropy is None or shannon_entropy(value) >= rule.entropy
 

@@ -169,8 +169,30 @@ def plausible_secret(value: str, minimum: float, quoted: bool) -> bool:
         return False  # a reference to a setting: settings.SECRET_KEY, process.env.TOKEN
     if not quoted and not has_digit and _PLAIN_WORDS.fullmatch(value):
         return False  # an identifier in code, not a literal
-    # Without digits, only a long random-looking string is a secret (not "AutoTokenizer").
-    return shannon_entropy(value) >= (minimum if has_digit else max(minimum, 4.0))
+    # Without digits, only a long random-looking string is a secret (not "AutoTokenizer"):
+    # very random, or letters in both cases that read as no words (``YdsGcvdgHVVTmGzk``).
+    entropy = shannon_entropy(value)
+    if has_digit:
+        return entropy >= minimum
+    return entropy >= max(minimum, 4.0) or (entropy >= minimum and random_letters(value))
+
+
+# The runs of letters a name in camelCase, PascalCase or UPPER case is made of: a word
+# (``Tokenizer``, ``auto``, ``HTTP``); a random string of letters is made of short ones.
+_LETTER_RUNS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def random_letters(value: str) -> bool:
+    """Is ``value`` (base64's ``=`` at its end aside) 14 letters or more, in both cases,
+    that read as no words: many short runs of them (a generator's password, base64 that
+    happens to hold no digit), not a name in camelCase (``PasswordHasherArgon``)?"""
+    body = value.rstrip("=")
+    if len(body) < 14 or not body.isascii() or not body.isalpha():
+        return False
+    if body.islower() or body.isupper():
+        return False
+    runs = _LETTER_RUNS.findall(body)
+    return len(runs) >= 4 and len(body) / len(runs) < 3.5
 
 
 def named_value(name: str, value: str, entropy: Mapping[str, float | None]) -> str | None:
@@ -195,7 +217,7 @@ def named_secret(name: str) -> str | None:
 
 # A name that may only say which secret, or where it is (``secretName: app-tls``,
 # ``token_file: …``, ``api_key_env: OPENAI_API_KEY``, ``token_type: Bearer``): its value
-# is no secret when it names a thing (``_NAMES_A_THING``). ``auth_header: <a token>`` is
+# is no secret when it names a thing (``NAMES_A_THING``). ``auth_header: <a token>`` is
 # one. Not ``id``: Vault's ``secret_id`` is a credential.
 _DESCRIBES = re.compile(
     r"(?:name|path|file|filename|url|uri|type|kind|length|count|env|var|header|ref|policy"
@@ -211,7 +233,7 @@ _HEX_DIGEST = re.compile(r"(?:sha(?:1|256|384|512):)?(?:[0-9a-f]{32,128}|[0-9A-F
 # Words of letters (a short number at each end at most, or a short run of letters and
 # digits) joined by ``-``, ``_`` or ``.``, or a path: ``OPENAI_API_KEY_2``, ``X-API-KEY-V2``,
 # ``app-tls-7f9c2b``, ``Bearer``, ``/run/secrets/db``; not ``a8Fk2mQ9zX7pL3vB``.
-_NAMES_A_THING = re.compile(
+NAMES_A_THING = re.compile(
     r"(?i)(?:[a-z]+[0-9]{0,3}(?:[-_.](?:[a-z]+[0-9]{0,3}|[0-9]{1,4}|[a-z0-9]{1,8}))*|.*/.*)$"
 )
 _LAST_NAME = re.compile(r"[\w-]+$")
@@ -238,7 +260,7 @@ def describes_secret(name: str, value: str) -> bool:
     last = _CAMEL.sub("", m.group()).lower()
     if _KEY_ID.search(last) or (_HASH_NAME.search(last) and _HEX_DIGEST.fullmatch(value)):
         return True
-    return _DESCRIBES.search(last) is not None and _NAMES_A_THING.match(value) is not None
+    return _DESCRIBES.search(last) is not None and NAMES_A_THING.match(value) is not None
 
 
 def generic_value(value: str, named: str, after: bytes, minimum: float, quoted: bool) -> bool:
@@ -334,6 +356,9 @@ SECRET_WORD = (
     r"(?i:secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?"
     r"|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key)"
 )
+# A key's name that the words above miss (``APP_KEY``, ``fernet_key``, ``AUTH_SALT``): its
+# value is judged as a key's (``redact_keynames.bare_key``).
+KEY_WORD = r"(?:[A-Za-z0-9]_(?:KEY|key)|(?i:salt|accountkey|storagekey))"
 
 
 def named_forms(
@@ -344,8 +369,9 @@ def named_forms(
     ``setx NAME v``, ``launchctl setenv NAME v``, XML's ``<NAME>v``, .NET's ``<add
     key="NAME" value="v"/>``, a name/value entry (Kubernetes' ``- name: NAME`` over ``value:
     v``), a call's two strings (PHP's ``define('NAME', 'v')``, ``os.getenv("NAME", "v")``),
-    what ``before`` says comes before a value, and an assignment or prose (``NAME=v``,
-    ``env["NAME"] = v``, ``password is v``); ``own``: whole forms with their own groups. Each
+    what ``before`` says comes before a value, an assignment or prose (``NAME=v``,
+    ``env["NAME"] = v``, ``password is v``) and a Markdown table's row (``| NAME | v |``);
+    ``own``: whole forms with their own groups. Each
     value pattern is there once (a pattern per form made the rule's program eight times the
     size, too large for RE2's fast matcher); its bare value is the last group (judged as
     bare: no identifier)."""
@@ -360,8 +386,9 @@ def named_forms(
         rf"\b(?i:name)[\"']?[ \t]*[:=][ \t]*[\"']?{name}[\"']?[ \t]*,?\s{{0,40}}?"
         rf"[\"']?(?i:value)[\"']?[ \t]*[:=][ \t]*",
         *before,
+        # (a Markdown table's row: ``| `DB_PASSWORD` | `…` |``, the cell after the name's)
         rf"{word}[\w-]{{0,20}}{QUOTE}\]?"
-        r"(?:\s{0,3}(?::=|=>|=|:)\s{0,3}|[ \t]+(?:is|was):?[ \t]+)",
+        r"(?:\s{0,3}(?::=|=>|=|:)\s{0,3}|[ \t]+(?:is|was):?[ \t]+|`?[ \t]*\|[ \t]*`?)",
     )
     return (
         "(?:"

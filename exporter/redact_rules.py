@@ -29,6 +29,7 @@ from typing import Any
 from .redact_commands import CLIENT_LINE, MYSQL_ASKS
 from .redact_keys import KEY_BODY_STARTS, PRIVATE_KEY
 from .redact_names import (
+    KEY_WORD,
     PASSWORD_COMMANDS,
     PASSWORD_WORD,
     QUOTE,
@@ -112,6 +113,7 @@ _WORD_START = r"\b"
 _TOKEN_START = r"(?:\b|_|\\[nrt]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})"
 # A token ends where a word character cannot continue it.
 _END = r"(?:\b|$)"
+_SECRET_OR_KEY = f"(?:{SECRET_WORD}|{KEY_WORD})"  # (a key's alone: ``redact_keynames``)
 _B64 = r"[A-Za-z0-9+/]"
 # A value piped into a command that stores it as a secret (``echo … | vercel env add NAME``,
 # ``printf %s … | gh secret set NAME``, ``echo … | docker login --password-stdin``): the
@@ -395,9 +397,10 @@ RULES: tuple[Rule, ...] = (
        entropy=2.5, generic=True, fold=True),
     _r("generic-secret",
        ("secret", "token", "credential", "APIKey", "::add-mask::", "auth\"", "auth'", "auth:",
-        "auth=", "vercel", *(f"{kind}{sep}" for kind in _KEY_KINDS
+        "auth=", "vercel", "_key", "salt", "accountkey", "storagekey",
+        *(f"{kind}{sep}" for kind in _KEY_KINDS
                              for sep in ("_key", "-key", "Key"))),
-       named_forms(SECRET_WORD, value_pattern(8, 300), quoted_pattern(8, 300), before=(
+       named_forms(_SECRET_OR_KEY, value_pattern(8, 300), quoted_pattern(8, 300), before=(
            # ``gh secret set NAME --body …``; GitHub Actions' ``::add-mask::…``
            r"\bgh[ \t]+secret[ \t]+set[ \t]+\S+(?:[ \t]+\S+){0,6}?[ \t]+(?:--body|-b)(?:=|[ \t]*)",
            r"::add-mask::",

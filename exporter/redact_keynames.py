@@ -12,6 +12,9 @@ from .redact_names import NAMES_A_THING, SECRET_WORD, shannon_entropy
 
 # The secret's words the generic rule knew before (``api_key``, ``token``, ``secret``): a
 # name with one of them is judged as such a name is, not by ``bare_key``.
+# A key's name that the words above miss (``APP_KEY``, ``fernet_key``, ``AUTH_SALT``): its
+# value is judged as a key's (``redact_keynames.bare_key``).
+KEY_WORD = r"(?:[A-Za-z0-9]_(?:KEY|key)|(?i:salt|accountkey|storagekey))"
 _SECRET_WORDS = re.compile(SECRET_WORD)
 # Words before ``_KEY`` that say the value is no secret: a public key's, a lookup's.
 _NOT_SECRET = re.compile(
@@ -48,3 +51,10 @@ def bare_key(name: str, value: str) -> bool:
     elif NAMES_A_THING.match(body):
         return False  # a model's or a version's name: ``claude-sonnet-4-5-20250929``
     return shannon_entropy(body) >= _ENTROPY
+
+
+def query_form(word: str, shortest: int, longest: int) -> str:
+    """A value named in a URL's query or a form's body (``?password=…&next=…``,
+    ``user=me&password=…&remember=true``): it ends at the next ``&`` or ``#``, so the
+    parameters after it stay (an ``&`` in a password there is written ``%26``)."""
+    return rf"[?&][\w.-]{{0,30}}{word}[\w.-]{{0,20}}=([^\s&#\"'`<>]{{{shortest},{longest}}})"

@@ -335,13 +335,6 @@ def value_pattern(shortest: int, longest: int) -> str:
     )
 
 
-def query_form(word: str, shortest: int, longest: int) -> str:
-    """A value named in a URL's query or a form's body (``?password=…&next=…``,
-    ``user=me&password=…&remember=true``): it ends at the next ``&`` or ``#``, so the
-    parameters after it stay (an ``&`` in a password there is written ``%26``)."""
-    return rf"[?&][\w.-]{{0,30}}{word}[\w.-]{{0,20}}=([^\s&#\"'`<>]{{{shortest},{longest}}})"
-
-
 def quoted_pattern(shortest: int, longest: int) -> str:
     """A quoted value only (the two groups of ``value_pattern``'s quoted ones)."""
     return value_pattern(shortest, longest).rsplit("|", 1)[0] + ")"
@@ -356,9 +349,6 @@ SECRET_WORD = (
     r"(?i:secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?"
     r"|signing[_-]?key|client[_-]?key|encryption[_-]?key|master[_-]?key)"
 )
-# A key's name that the words above miss (``APP_KEY``, ``fernet_key``, ``AUTH_SALT``): its
-# value is judged as a key's (``redact_keynames.bare_key``).
-KEY_WORD = r"(?:[A-Za-z0-9]_(?:KEY|key)|(?i:salt|accountkey|storagekey))"
 
 
 def named_forms(

@@ -27,15 +27,14 @@ from itertools import product
 from typing import Any
 
 from .redact_commands import CLIENT_LINE, MYSQL_ASKS
+from .redact_keynames import KEY_WORD, query_form
 from .redact_keys import KEY_BODY_STARTS, PRIVATE_KEY
 from .redact_names import (
-    KEY_WORD,
     PASSWORD_COMMANDS,
     PASSWORD_WORD,
     QUOTE,
     SECRET_WORD,
     named_forms,
-    query_form,
     quoted_pattern,
     value_pattern,
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .redact_names import NAMES_A_THING, SECRET_WORD, shannon_entropy
+from .redact_names import NAMES_A_THING, QUOTE, SECRET_WORD, shannon_entropy
 
 # The secret's words the generic rule knew before (``api_key``, ``token``, ``secret``): a
 # name with one of them is judged as such a name is, not by ``bare_key``.
@@ -58,3 +58,13 @@ def query_form(word: str, shortest: int, longest: int) -> str:
     ``user=me&password=…&remember=true``): it ends at the next ``&`` or ``#``, so the
     parameters after it stay (an ``&`` in a password there is written ``%26``)."""
     return rf"[?&][\w.-]{{0,30}}{word}[\w.-]{{0,20}}=([^\s&#\"'`<>]{{{shortest},{longest}}})"
+
+
+def spaced_forms(word: str) -> tuple[str, ...]:
+    """More forms text names a value in (review47 M4), for ``named_forms``' ``before``: a
+    Dockerfile's ``ENV NAME value`` (a space, no ``=``), and YAML's block scalar
+    (``password: |`` or ``>-``, the value on the indented line below)."""
+    return (
+        rf"(?m:^)[ \t]*ENV[ \t]+[\w.-]{{0,30}}{word}[\w.-]{{0,20}}[ \t]+",
+        rf"{word}[\w-]{{0,20}}{QUOTE}[ \t]*:[ \t]*[|>][-+0-9]{{0,2}}[ \t]*\r?\n[ \t]+",
+    )

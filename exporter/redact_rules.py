@@ -26,8 +26,13 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from .redact_commands import CLIENT_LINE, MYSQL_ASKS
-from .redact_keynames import KEY_WORD, query_form
+from .redact_commands import (
+    CLIENT_LINE,
+    MORE_PASSWORD_COMMANDS,
+    MORE_PASSWORD_KEYWORDS,
+    MYSQL_ASKS,
+)
+from .redact_keynames import KEY_WORD, query_form, spaced_forms
 from .redact_keys import KEY_BODY_STARTS, PRIVATE_KEY
 from .redact_names import (
     PASSWORD_COMMANDS,
@@ -342,9 +347,10 @@ RULES: tuple[Rule, ...] = (
     # In a client's command line (``redact_commands``: its start is part of the match, its
     # name a keyword) a password flag's value is one whatever it looks like, short too.
     _r("secret-flag", ("--pass", "-token", "-secret", "-api-key", "-apikey", "-password",
+                       "-account-key",
                        "-passwd", "curl", "wget", "mongo", "twine", "mysql", "mariadb"),
        "(?i)(?:" + CLIENT_LINE + r"?(?:^|\s)--(?:(?:[a-z0-9]+-){0,3}"
-       r"(?:password|passwd|token|secret|api-?key"
+       r"(?:password|passwd|passphrase|token|secret|api-?key|account-key"
        r"|access-token|auth-token|client-secret)|pass)(?:=|\s+)|" + MYSQL_ASKS + r")[\"']?"
        r"([^\s\"'`;|&<>$-][^\s\"'`;|&<>$]{2,199})", entropy=3.0, generic=True, fold=True),
     # The short forms: MySQL's and MariaDB's clients take the password glued to ``-p``
@@ -356,8 +362,8 @@ RULES: tuple[Rule, ...] = (
     # ``htpasswd -b file user …``, ``net use … /user:me …``. Only in their own command line:
     # ``-p 8080`` and ``-pthread`` of other tools stay.
     _r("password-flag", ("mysql", "mariadb", "sshpass", "login", "redis-cli", "ssh-keygen",
-                         "htpasswd", "net use", "NET USE", "net  use"),
-       "(?:" + "|".join(PASSWORD_COMMANDS) + ")"
+                         "htpasswd", "net use", "NET USE", "net  use", *MORE_PASSWORD_KEYWORDS),
+       "(?:" + "|".join((*PASSWORD_COMMANDS, *MORE_PASSWORD_COMMANDS)) + ")"
        # A bare value ends the word (or the string the command line is: its quote); a
        # docker port map (``-p3306:3306``) is no password.
        # (Nor ``-p3306:3306/tcp``: a port map's protocol; nor a placeholder: the next flag's.)
@@ -385,6 +391,7 @@ RULES: tuple[Rule, ...] = (
            r"(?:\blogin[ \t]+\S+\s+|(?m:^)[ \t]*)password[ \t]+",
            # a user and password pair: requests' ``auth=('me', '…')``, ``BasicAuth('me', …)``
            r"(?:\bauth[ \t]*=[ \t]*[(\[]|Auth\()[ \t]*[\"'][^\"'\n]{0,100}[\"'][ \t]*,[ \t]*",
+           *spaced_forms(PASSWORD_WORD),
        ), own=(
            query_form(PASSWORD_WORD, 6, 200),
            _PIPED_PASSWORD,
@@ -405,6 +412,7 @@ RULES: tuple[Rule, ...] = (
            r"::add-mask::",
            # ``"auth": "…"`` (Docker's config.json: base64 of ``user:password``)
            r"(?:^|[^\w-])(?i:auth)" + QUOTE + r"\s{0,3}[:=]\s{0,3}",
+           *spaced_forms(_SECRET_OR_KEY),
        ), own=(query_form(SECRET_WORD, 8, 300), _PIPED_SECRET)),
        entropy=3.0, generic=True, fold=True),
 )  # fmt: skip

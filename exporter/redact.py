@@ -361,6 +361,8 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                 if not bare_key(before.decode("utf-8", "replace") + named, value):
                     return False
             return generic_value(value, named, after, rule.entropy or 0.0, not last_group)
+        if rule.id == "url-user-token" and len(value) < 20:
+            return False  # (a user's name: ``https://octocat2@github.com``)
         return rule.entropy is None or shannon_entropy(value) >= rule.entropy
 
     # -- values and sessions ---------------------------------------------------------------

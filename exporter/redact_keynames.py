@@ -14,7 +14,8 @@ from .redact_names import NAMES_A_THING, QUOTE, SECRET_WORD, shannon_entropy
 # name with one of them is judged as such a name is, not by ``bare_key``.
 # A key's name that the words above miss (``APP_KEY``, ``fernet_key``, ``AUTH_SALT``): its
 # value is judged as a key's (``redact_keynames.bare_key``).
-KEY_WORD = r"(?:[A-Za-z0-9]_(?:KEY|key)|(?i:salt|accountkey|storagekey))"
+# (And a personal access token's: ``AZURE_DEVOPS_EXT_PAT``, ``ADO_PAT``, ``PAT``.)
+KEY_WORD = r"(?:[A-Za-z0-9]_(?:KEY|key)|(?i:salt|accountkey|storagekey)|(?:\b|_)PAT\b)"
 _SECRET_WORDS = re.compile(SECRET_WORD)
 # Words before ``_KEY`` that say the value is no secret: a public key's, a lookup's.
 _NOT_SECRET = re.compile(

@@ -325,6 +325,12 @@ RULES: tuple[Rule, ...] = (
     _r("uri-credentials", "://",
        r"\b[A-Za-z][\w+.-]{1,20}://[^\s:@/'\"<>`]{0,100}:([^\s@/'\"<>`]{1,200})@[\w\[]",
        pair=True),
+    # A token given as a URL's user alone, on a git host (``git clone https://<PAT>@dev.azure
+    # .com/…``, ``url.https://<token>@github.com/.insteadOf``): long, random, with a digit.
+    _r("url-user-token", "://",
+       r"\b[A-Za-z][\w+.-]{1,20}://([A-Za-z0-9_-]{0,199}[0-9][A-Za-z0-9_-]{0,199})@"
+       r"(?:[\w-]+\.)*(?:github\.com|gitlab\.com|bitbucket\.org|dev\.azure\.com"
+       r"|visualstudio\.com)\b", entropy=3.5),
     # In a client's command line (``redact_commands``: its start is part of the match) the
     # password is one whatever it looks like; elsewhere when random enough.
     _r("curl-user-password", ("-u ", "-u\t", "--user", "curl"),
@@ -404,6 +410,7 @@ RULES: tuple[Rule, ...] = (
     _r("generic-secret",
        ("secret", "token", "credential", "APIKey", "::add-mask::", "auth\"", "auth'", "auth:",
         "auth=", "vercel", "_key", "salt", "accountkey", "storagekey",
+        *(f"pat{sep}" for sep in "=:\"' "),
         *(f"{kind}{sep}" for kind in _KEY_KINDS
                              for sep in ("_key", "-key", "Key"))),
        named_forms(_SECRET_OR_KEY, value_pattern(8, 300), quoted_pattern(8, 300), before=(

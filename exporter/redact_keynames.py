@@ -17,6 +17,7 @@ from .redact_names import NAMES_A_THING, QUOTE, SECRET_WORD, shannon_entropy
 # (And a personal access token's: ``AZURE_DEVOPS_EXT_PAT``, ``ADO_PAT``, ``PAT``.)
 KEY_WORD = r"(?:[A-Za-z0-9]_(?:KEY|key)|(?i:salt|accountkey|storagekey)|(?:\b|_)PAT\b)"
 _SECRET_WORDS = re.compile(SECRET_WORD)
+_KEY_WORDS = re.compile(KEY_WORD)
 # Words before ``_KEY`` that say the value is no secret: a public key's, a lookup's.
 _NOT_SECRET = re.compile(
     r"(?i)public|publishable|(?:^|[^a-z])pub(?:$|[^a-z])|site|idempoten|cache|sort|partition"
@@ -32,8 +33,9 @@ _ENTROPY = 3.5  # bits per character: random, not a sentence or a slug
 
 def key_named_only(named: str) -> bool:
     """Is ``named`` (what a generic rule matched before a value) a secret's name only as a
-    key's (``APP_KEY=``, ``salt:``), with none of the secret words before?"""
-    return _SECRET_WORDS.search(named) is None
+    key's (``APP_KEY=``, ``salt:``), with none of the secret words before? (Not the rule's
+    other forms, which name no key: Docker's ``"auth": "…"``, ``::add-mask::…``.)"""
+    return _KEY_WORDS.search(named) is not None and _SECRET_WORDS.search(named) is None
 
 
 def bare_key(name: str, value: str) -> bool:

@@ -94,3 +94,16 @@ def test_a_named_value_is_redacted(text, secret):
 )
 def test_what_is_no_secret_stays(text):
     assert redact_text(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"auths": {"r.io": {"auth": "dXNlcjpQdzk4eA=="}}}',
+        "::add-mask::Qz4kASAOsE1",
+    ],
+)
+def test_the_rules_other_forms_are_judged_as_before(text):
+    # (no key's name in them: a short value still goes, as it did before key names came)
+    out = redact_text(text)
+    assert "[REDACTED:generic-secret]" in out

@@ -25,7 +25,7 @@ _NOT_SECRET = re.compile(
     r"|field|map|dict|hotkey|shortcut|ssh|gpg|pgp|license_?key_?id"
 )
 _NAME = re.compile(r"([\w.-]+)[^\w.-]*$")  # the name's last word, before ``=``, ``: ``, ``', '``
-_HEX = re.compile(r"[0-9a-fA-F]+")
+_HEX = re.compile(r"[0-9a-fA-F-]+")  # (a UUID too)
 _PATH_PART = re.compile(r"[a-z][a-z0-9_.-]{2,}|[0-9]{1,4}")  # a folder's or file's name
 _SHORTEST = 16  # characters: a key's value, not a word or a short id
 _ENTROPY = 3.5  # bits per character: random, not a sentence or a slug

@@ -107,3 +107,28 @@ def test_the_rules_other_forms_are_judged_as_before(text):
     # (no key's name in them: a short value still goes, as it did before key names came)
     out = redact_text(text)
     assert "[REDACTED:generic-secret]" in out
+
+
+def test_a_key_by_its_names_form_in_a_tools_input():
+    from exporter.redact import redactor
+
+    value = {
+        "env": {
+            "APP_KEY": f"base64:{B64}",
+            "accountKey": AZURE,
+            "CACHE_KEY": "Xk3vQ9pL2mN8rT5wY7zA1bC4dE6",
+            "sort_key": "createdAt",
+            "GPG_KEY": "A035C8C19219BA821ECEA86B64E628F8D684696D",
+            "REQUEST_KEY": "3f2b9c1e-8a7d-4e6f-9b0c-1d2e3f4a5b6c",
+        }
+    }
+    out = redactor().value(value)["env"]
+    assert out["APP_KEY"] == out["accountKey"] == "[REDACTED:generic-secret]"
+    for name in ("CACHE_KEY", "sort_key", "GPG_KEY", "REQUEST_KEY"):
+        assert out[name] == value["env"][name]
+
+
+def test_a_uuid_under_a_keys_name_stays():
+    assert redact_text("REQUEST_KEY=3f2b9c1e-8a7d-4e6f-9b0c-1d2e3f4a5b6c") == (
+        "REQUEST_KEY=3f2b9c1e-8a7d-4e6f-9b0c-1d2e3f4a5b6c"
+    )

@@ -26,9 +26,11 @@ from functools import cached_property, lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from .model import Session
+from .redact_around import around_pieces, pieces_around
 from .redact_base64 import encoded_keywords
 from .redact_commands import command_password, database_named
 from .redact_hidden import split_tokens, without
+from .redact_keynames import bare_key, key_named_only
 from .redact_keywords import KeywordIndex, Spots
 from .redact_names import (
     HOLDER_WORDS,
@@ -274,7 +276,28 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
         for m in matches:
             group = _secret_group(m)
             start, end = m.span(group)
-            if start < last or (inside and _overlaps(start, end, inside)):
+            if start < last:
+                continue
+            if inside and _overlaps(start, end, inside):
+                if rule.generic:  # (a value is never judged with a placeholder in it)
+                    continue
+                # A token's match (a private key's lines) around an earlier placeholder:
+                # each piece of it before, between and after the placeholders goes.
+                around = pieces_around(data, start, end, inside)
+                if not around or not self._is_secret(
+                    rule, b"".join(around), data[m.start() : start], data[m.start() : m.end()],
+                    group == self._groups[i], data[end : end + 2],
+                ):  # fmt: skip
+                    continue
+                pieces += (
+                    data[last:start],
+                    around_pieces(data, start, end, inside, self._placeholders[i]),
+                )
+                last = end
+                if counts is not None:
+                    counts[rule.id] += 1
+                if self._found is not None:  # (whole, for ``_broken``; its pieces, to spread)
+                    self._found += [(data[start:end], rule.id), *((p, rule.id) for p in around)]
                 continue
             if not self._is_secret(
                 rule,
@@ -283,6 +306,7 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                 data[m.start() : m.end()],
                 group == self._groups[i],
                 data[end : end + 2],
+                data[max(0, m.start() - 40) : m.start()],
             ):
                 continue
             pieces += (data[last:start], self._placeholders[i])
@@ -311,6 +335,7 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
         whole: bytes,
         last_group: bool,
         after: bytes = b"",
+        before: bytes = b"",
     ) -> bool:
         """Is ``secret``, which ``rule`` matched (``whole``: all of the match; ``named_by``:
         what comes before the secret in it), one?"""
@@ -331,7 +356,13 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                 return True  # ``curl -u me:…``, ``wget --password …``: a password as it is
             if database_named(rule.id, named, value):
                 return False  # ``mysql -u root -p shop_db_v2``: the database's name
+            if rule.id == "generic-secret" and key_named_only(named):
+                # ``APP_KEY=…``, ``fernet_key = …``: a key only when it looks like one
+                if not bare_key(before.decode("utf-8", "replace") + named, value):
+                    return False
             return generic_value(value, named, after, rule.entropy or 0.0, not last_group)
+        if rule.id == "url-user-token" and len(value) < 20:
+            return False  # (a user's name: ``https://octocat2@github.com``)
         return rule.entropy is None or shannon_entropy(value) >= rule.entropy
 
     # -- values and sessions ---------------------------------------------------------------

@@ -14,6 +14,25 @@ import re
 
 from .redact_names import MYSQL
 
+# More commands' own flags for a password (review47 M4), as ``redact_names.PASSWORD_COMMANDS``
+# gives them, the value after: SQL Server's ``sqlcmd``/``bcp -P``, Java's ``keytool`` and
+# ``jarsigner`` ``-storepass``/``-keypass``, ``zip -P``, 7-Zip's ``-p`` (glued), Mosquitto's
+# clients' ``-P``, ``unzip -P``, OpenSSL's ``-passin``/``-passout pass:…`` and ``enc -k``.
+_OF = r"(?:^|[\s;&|(`/\"'])"  # a command's name as a word, or a path's last part
+_ARGS_BEFORE = r"(?:[ \t]+[^\s|;&<>()]+){0,30}?"
+MORE_PASSWORD_COMMANDS = (
+    rf"{_OF}(?:sqlcmd|bcp)(?:\.exe)?{_ARGS_BEFORE}[ \t]+-P[ \t]*",
+    rf"{_OF}(?:keytool|jarsigner)(?:\.exe)?{_ARGS_BEFORE}[ \t]+"
+    r"-(?:src|dest|new)?(?:storepass|keypass)[ \t]+",
+    rf"{_OF}(?:un)?zip(?:\.exe)?{_ARGS_BEFORE}[ \t]+-P[ \t]+",
+    rf"{_OF}7z[ar]?(?:\.exe)?{_ARGS_BEFORE}[ \t]+-p",
+    rf"{_OF}mosquitto_(?:pub|sub|rr)(?:\.exe)?{_ARGS_BEFORE}[ \t]+-P[ \t]+",
+    rf"{_OF}openssl(?:\.exe)?{_ARGS_BEFORE}[ \t]+-pass(?:in|out)[ \t]+[\"']?pass:",
+    rf"{_OF}openssl(?:\.exe)?[ \t]+enc{_ARGS_BEFORE}[ \t]+-k[ \t]+",
+)
+MORE_PASSWORD_KEYWORDS = ("sqlcmd", "bcp", "storepass", "keypass", "zip", "7z", "mosquitto_",
+                          "pass:", "openssl")  # fmt: skip
+
 # The clients whose ``-u user:password``, ``--password …`` (``--http-password``…) is theirs.
 _CLIENTS = (
     r"curl|wget|" + MYSQL + r"|mongo(?:sh|dump|restore|export|import|stat|top|files)?"

@@ -38,33 +38,43 @@ class KeywordIndex:
 
     @cached_property
     def automaton(self) -> Any:
-        automaton = ahocorasick.Automaton()
-        for i, rule in enumerate(self.rules):
-            for spelling in _spellings(rule):
-                # Text is searched as its UTF-8 bytes read as Latin-1: so is each keyword
-                # (a user's ``clé`` is found too), and its length is counted in bytes.
-                word = spelling.encode("utf-8", "surrogatepass").decode("latin-1")
-                known = automaton.get(word, (len(word), ()))[1]
-                if i not in known:
-                    automaton.add_word(word, (len(word), (*known, i)))
-        if len(automaton):
-            automaton.make_automaton()
-        return automaton
+        """The keywords as they are spelled (a token's prefix: ``ghp_``, ``AKIA``)."""
+        return _automaton(self.rules, folded=False)
+
+    @cached_property
+    def folded(self) -> Any:
+        """The keywords of names (``fold``) in small letters: the text is walked in small
+        letters for them too, so a name is found in any mix of case (``X-API-Key``)."""
+        return _automaton(self.rules, folded=True)
 
     @cached_property
     def any_keyword(self) -> Any:
-        """One linear-time search for any keyword at all: most texts hold none, and this
-        answers for them several times faster than walking the automaton. None when it
-        cannot be built (the automaton alone then decides)."""
-        words = [word for word, _ in self.automaton.items()] if len(self.automaton) else []
-        if not words:
+        """One linear-time search for any keyword at all (a name's in any case): most
+        texts hold none, and this answers for them several times faster than walking the
+        automaton. None when it cannot be built (the automaton alone then decides)."""
+        exact = [w for w, _ in self.automaton.items()] if len(self.automaton) else []
+        # (a name's forms as spelled, in any case: RE2 does not fold ``Ã`` as ``_folded`` does)
+        folded = sorted(
+            {
+                spelling.encode("utf-8", "surrogatepass").decode("latin-1")
+                for rule in self.rules
+                if rule.fold
+                for spelling in _spellings(rule)
+            }
+        )
+        if not exact and not folded:
             return None
         options = re2.Options()
         options.encoding = re2.Options.Encoding.LATIN1  # one byte, one character, as below
         options.max_mem = 64 << 20
         options.log_errors = False
+        words = [re2.escape(w.encode("latin-1")) for w in exact]
+        if folded:
+            words.append(
+                b"(?i:" + b"|".join(re2.escape(w.encode("latin-1")) for w in folded) + b")"
+            )
         try:
-            return re2.compile(b"|".join(re2.escape(w.encode("latin-1")) for w in words), options)
+            return re2.compile(b"|".join(words), options)
         except re2.error:
             return None
 
@@ -74,25 +84,36 @@ class KeywordIndex:
 
     @cached_property
     def longest_keyword(self) -> int:
-        return max((length for length, _ in self.automaton.values()), default=0)
+        lengths = [*self.automaton.values(), *self.folded.values()]
+        return max((length for length, _ in lengths), default=0)
 
     def spots(self, data: bytes) -> Spots:
         """Where each rule can match: the stretches of text around its keywords, or None
         (all of it) for a rule whose keyword is not part of what it matches."""
         spots: Spots = dict.fromkeys(self.always)
-        if not len(self.automaton):
+        if not len(self.automaton) and not len(self.folded):
             return spots
         size = len(data)
         latin = data.decode("latin-1")  # one character per byte: positions are byte offsets
+        # A name's keywords are held in small letters: the text is walked so for them.
+        walks = ((self.automaton, str), (self.folded, _folded))
         if size > _PREFILTER_FROM and self.any_keyword is not None:
             # Each stretch sliced out: the automaton copies the whole string it is given.
+            stretches = self.stretches(data)
             found = (
                 (a + end, value)
-                for a, b in self.stretches(data)
-                for end, value in self.automaton.iter(latin[a:b])
+                for automaton, how in walks
+                if len(automaton)
+                for a, b in stretches
+                for end, value in automaton.iter(how(latin[a:b]))
             )
         else:
-            found = self.automaton.iter(latin)
+            found = (
+                hit
+                for automaton, how in walks
+                if len(automaton)
+                for hit in automaton.iter(how(latin))
+            )
         for end, (length, rules) in found:
             start, stop = end + 1 - length - _BEFORE, end + 1 + _AFTER
             for i in rules:
@@ -131,9 +152,37 @@ class KeywordIndex:
         return stretches
 
 
+def _automaton(rules: Sequence[Rule], folded: bool) -> Any:
+    """The keywords of ``rules`` that are names (``folded``: in small letters), or those
+    spelled as they are, each with its length and the rules it names."""
+    automaton = ahocorasick.Automaton()
+    for i, rule in enumerate(rules):
+        if rule.fold != folded:
+            continue
+        for spelling in _spellings(rule):
+            # Text is searched as its UTF-8 bytes read as Latin-1: so is each keyword
+            # (a user's ``clé`` is found too), and its length is counted in bytes.
+            word = spelling.encode("utf-8", "surrogatepass").decode("latin-1")
+            word = _folded(word) if folded else word
+            known = automaton.get(word, (len(word), ()))[1]
+            if i not in known:
+                automaton.add_word(word, (len(word), (*known, i)))
+    if len(automaton):
+        automaton.make_automaton()
+    return automaton
+
+
+def _folded(latin: str) -> str:
+    """``latin`` (bytes read as Latin-1) in small letters: each character stays one (none
+    of the first 256 lowers to two), so positions hold."""
+    return latin.lower()
+
+
 def _spellings(rule: Rule) -> set[str]:
     """The keywords as they appear in text: as given, or (``fold``) also in lower case,
-    UPPER case, Capitalized and with each word capitalized (``X-Api-Key``, ``ApiKey``)."""
+    UPPER case, Capitalized and with each word capitalized. A name's are held in small
+    letters (``_folded``: any mix of ASCII case is found, ``X-API-Key``); these forms still
+    find a name's other letters (``CLÉ`` for ``clé``: its UTF-8 bytes do not lower so)."""
     if not rule.fold:
         return set(rule.keywords)
     return {

@@ -37,7 +37,11 @@ _PAIR_STAND_IN = re.compile(
 _DRIVE = re.compile(r"[A-Za-z]:[\\/]")  # a Windows path
 # A cloud resource's name: AWS's ``arn:…``, Google Cloud's ``projects/p/locations/…`` (a
 # KMS key's, a secret's: its place, not its value).
-_RESOURCE = re.compile(r"arn:|(?:projects|organizations|folders)/[a-z][\w.-]*/[a-z]")
+# (A project by its number too: gcloud prints ``projects/123456789/secrets/…``.)
+_RESOURCE = re.compile(r"arn:|(?:projects|organizations|folders)/[\w.-]+/[a-z]")
+# The rest of an AWS resource's name after its service's (``arn:aws:secretsmanager:`` then
+# ``us-east-1:123456789012:secret:prod/db``: the service's name reads as a secret's name).
+_ARN_TAIL = re.compile(r"(?:[a-z]{2}(?:-[a-z]+)+-[0-9])?:[0-9]{12}:")
 _DOTTED = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")  # settings.SECRET_KEY
 _PLAIN_WORDS = re.compile(r"[a-z_.-]+")  # get_password, bert-base-uncased
 # Keys of a JSON value (a tool's input) whose string value is judged like an assignment.
@@ -158,13 +162,37 @@ def plausible_secret(value: str, minimum: float, quoted: bool) -> bool:
         return False  # "${DB_PASSWORD}", "<your key>", "***": documentation, not a secret
     if "://" in value or value[0] in "/~." or _DRIVE.match(value) or _RESOURCE.match(value):
         return False  # a URL, a path or a cloud resource's name
+    if _ARN_TAIL.match(value):
+        return False  # the region and account of an AWS resource's name, and its name
     has_digit = any(c.isdigit() for c in value)
     if not has_digit and _DOTTED.fullmatch(value):
         return False  # a reference to a setting: settings.SECRET_KEY, process.env.TOKEN
     if not quoted and not has_digit and _PLAIN_WORDS.fullmatch(value):
         return False  # an identifier in code, not a literal
-    # Without digits, only a long random-looking string is a secret (not "AutoTokenizer").
-    return shannon_entropy(value) >= (minimum if has_digit else max(minimum, 4.0))
+    # Without digits, only a long random-looking string is a secret (not "AutoTokenizer"):
+    # very random, or letters in both cases that read as no words (``YdsGcvdgHVVTmGzk``).
+    entropy = shannon_entropy(value)
+    if has_digit:
+        return entropy >= minimum
+    return entropy >= max(minimum, 4.0) or (entropy >= minimum and random_letters(value))
+
+
+# The runs of letters a name in camelCase, PascalCase or UPPER case is made of: a word
+# (``Tokenizer``, ``auto``, ``HTTP``); a random string of letters is made of short ones.
+_LETTER_RUNS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def random_letters(value: str) -> bool:
+    """Is ``value`` (base64's ``=`` at its end aside) 14 letters or more, in both cases,
+    that read as no words: many short runs of them (a generator's password, base64 that
+    happens to hold no digit), not a name in camelCase (``PasswordHasherArgon``)?"""
+    body = value.rstrip("=")
+    if len(body) < 14 or not body.isascii() or not body.isalpha():
+        return False
+    if body.islower() or body.isupper():
+        return False
+    runs = _LETTER_RUNS.findall(body)
+    return len(runs) >= 4 and len(body) / len(runs) < 3.5
 
 
 def named_value(name: str, value: str, entropy: Mapping[str, float | None]) -> str | None:
@@ -189,7 +217,7 @@ def named_secret(name: str) -> str | None:
 
 # A name that may only say which secret, or where it is (``secretName: app-tls``,
 # ``token_file: …``, ``api_key_env: OPENAI_API_KEY``, ``token_type: Bearer``): its value
-# is no secret when it names a thing (``_NAMES_A_THING``). ``auth_header: <a token>`` is
+# is no secret when it names a thing (``NAMES_A_THING``). ``auth_header: <a token>`` is
 # one. Not ``id``: Vault's ``secret_id`` is a credential.
 _DESCRIBES = re.compile(
     r"(?:name|path|file|filename|url|uri|type|kind|length|count|env|var|header|ref|policy"
@@ -205,10 +233,20 @@ _HEX_DIGEST = re.compile(r"(?:sha(?:1|256|384|512):)?(?:[0-9a-f]{32,128}|[0-9A-F
 # Words of letters (a short number at each end at most, or a short run of letters and
 # digits) joined by ``-``, ``_`` or ``.``, or a path: ``OPENAI_API_KEY_2``, ``X-API-KEY-V2``,
 # ``app-tls-7f9c2b``, ``Bearer``, ``/run/secrets/db``; not ``a8Fk2mQ9zX7pL3vB``.
-_NAMES_A_THING = re.compile(
+NAMES_A_THING = re.compile(
     r"(?i)(?:[a-z]+[0-9]{0,3}(?:[-_.](?:[a-z]+[0-9]{0,3}|[0-9]{1,4}|[a-z0-9]{1,8}))*|.*/.*)$"
 )
 _LAST_NAME = re.compile(r"[\w-]+$")
+
+
+# A name that holds a secret's word but says what the value is otherwise: a tokenizer's
+# (``tokenizer: cl100k_base``, a model's id), or a number of tokens (``token_budget``,
+# ``max_tokens``, ``tokens_per_minute``, ``token_limit``): its words, in small letters.
+_NOT_A_SECRETS_NAME = re.compile(
+    r"(?:^|_)tokeni[sz](?:er|ers|ation)(?:_(?:name|path|id|model|type|mode|file))?$"
+    r"|^(?:max|min|num|n)_tokens?(?:_|$)|(?:^|_)tokens?_(?:budget|limit|limits|count|counts"
+    r"|per_\w+|used|usage|left|remaining|size|window)$"
+)
 
 
 def describes_secret(name: str, value: str) -> bool:
@@ -217,10 +255,12 @@ def describes_secret(name: str, value: str) -> bool:
     m = _LAST_NAME.search(name.rstrip(_NAME_TAIL))
     if m is None:
         return False
+    if _NOT_A_SECRETS_NAME.search(_CAMEL.sub("_", m.group()).lower()):
+        return True
     last = _CAMEL.sub("", m.group()).lower()
     if _KEY_ID.search(last) or (_HASH_NAME.search(last) and _HEX_DIGEST.fullmatch(value)):
         return True
-    return _DESCRIBES.search(last) is not None and _NAMES_A_THING.match(value) is not None
+    return _DESCRIBES.search(last) is not None and NAMES_A_THING.match(value) is not None
 
 
 def generic_value(value: str, named: str, after: bytes, minimum: float, quoted: bool) -> bool:
@@ -319,8 +359,9 @@ def named_forms(
     ``setx NAME v``, ``launchctl setenv NAME v``, XML's ``<NAME>v``, .NET's ``<add
     key="NAME" value="v"/>``, a name/value entry (Kubernetes' ``- name: NAME`` over ``value:
     v``), a call's two strings (PHP's ``define('NAME', 'v')``, ``os.getenv("NAME", "v")``),
-    what ``before`` says comes before a value, and an assignment or prose (``NAME=v``,
-    ``env["NAME"] = v``, ``password is v``); ``own``: whole forms with their own groups. Each
+    what ``before`` says comes before a value, an assignment or prose (``NAME=v``,
+    ``env["NAME"] = v``, ``password is v``) and a Markdown table's row (``| NAME | v |``);
+    ``own``: whole forms with their own groups. Each
     value pattern is there once (a pattern per form made the rule's program eight times the
     size, too large for RE2's fast matcher); its bare value is the last group (judged as
     bare: no identifier)."""
@@ -335,8 +376,9 @@ def named_forms(
         rf"\b(?i:name)[\"']?[ \t]*[:=][ \t]*[\"']?{name}[\"']?[ \t]*,?\s{{0,40}}?"
         rf"[\"']?(?i:value)[\"']?[ \t]*[:=][ \t]*",
         *before,
+        # (a Markdown table's row: ``| `DB_PASSWORD` | `…` |``, the cell after the name's)
         rf"{word}[\w-]{{0,20}}{QUOTE}\]?"
-        r"(?:\s{0,3}(?::=|=>|=|:)\s{0,3}|[ \t]+(?:is|was):?[ \t]+)",
+        r"(?:\s{0,3}(?::=|=>|=|:)\s{0,3}|[ \t]+(?:is|was):?[ \t]+|`?[ \t]*\|[ \t]*`?)",
     )
     return (
         "(?:"

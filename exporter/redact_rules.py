@@ -26,7 +26,13 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from .redact_commands import CLIENT_LINE, MYSQL_ASKS
+from .redact_commands import (
+    CLIENT_LINE,
+    MORE_PASSWORD_COMMANDS,
+    MORE_PASSWORD_KEYWORDS,
+    MYSQL_ASKS,
+)
+from .redact_keynames import KEY_WORD, query_form, spaced_forms
 from .redact_keys import KEY_BODY_STARTS, PRIVATE_KEY
 from .redact_names import (
     PASSWORD_COMMANDS,
@@ -111,6 +117,7 @@ _WORD_START = r"\b"
 _TOKEN_START = r"(?:\b|_|\\[nrt]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})"
 # A token ends where a word character cannot continue it.
 _END = r"(?:\b|$)"
+_SECRET_OR_KEY = f"(?:{SECRET_WORD}|{KEY_WORD})"  # (a key's alone: ``redact_keynames``)
 _B64 = r"[A-Za-z0-9+/]"
 # A value piped into a command that stores it as a secret (``echo … | vercel env add NAME``,
 # ``printf %s … | gh secret set NAME``, ``echo … | docker login --password-stdin``): the
@@ -318,6 +325,12 @@ RULES: tuple[Rule, ...] = (
     _r("uri-credentials", "://",
        r"\b[A-Za-z][\w+.-]{1,20}://[^\s:@/'\"<>`]{0,100}:([^\s@/'\"<>`]{1,200})@[\w\[]",
        pair=True),
+    # A token given as a URL's user alone, on a git host (``git clone https://<PAT>@dev.azure
+    # .com/…``, ``url.https://<token>@github.com/.insteadOf``): long, random, with a digit.
+    _r("url-user-token", "://",
+       r"\b[A-Za-z][\w+.-]{1,20}://([A-Za-z0-9_-]{0,199}[0-9][A-Za-z0-9_-]{0,199})@"
+       r"(?:[\w-]+\.)*(?:github\.com|gitlab\.com|bitbucket\.org|dev\.azure\.com"
+       r"|visualstudio\.com)\b", entropy=3.5),
     # In a client's command line (``redact_commands``: its start is part of the match) the
     # password is one whatever it looks like; elsewhere when random enough.
     _r("curl-user-password", ("-u ", "-u\t", "--user", "curl"),
@@ -340,9 +353,10 @@ RULES: tuple[Rule, ...] = (
     # In a client's command line (``redact_commands``: its start is part of the match, its
     # name a keyword) a password flag's value is one whatever it looks like, short too.
     _r("secret-flag", ("--pass", "-token", "-secret", "-api-key", "-apikey", "-password",
+                       "-account-key",
                        "-passwd", "curl", "wget", "mongo", "twine", "mysql", "mariadb"),
        "(?i)(?:" + CLIENT_LINE + r"?(?:^|\s)--(?:(?:[a-z0-9]+-){0,3}"
-       r"(?:password|passwd|token|secret|api-?key"
+       r"(?:password|passwd|passphrase|token|secret|api-?key|account-key"
        r"|access-token|auth-token|client-secret)|pass)(?:=|\s+)|" + MYSQL_ASKS + r")[\"']?"
        r"([^\s\"'`;|&<>$-][^\s\"'`;|&<>$]{2,199})", entropy=3.0, generic=True, fold=True),
     # The short forms: MySQL's and MariaDB's clients take the password glued to ``-p``
@@ -354,8 +368,8 @@ RULES: tuple[Rule, ...] = (
     # ``htpasswd -b file user …``, ``net use … /user:me …``. Only in their own command line:
     # ``-p 8080`` and ``-pthread`` of other tools stay.
     _r("password-flag", ("mysql", "mariadb", "sshpass", "login", "redis-cli", "ssh-keygen",
-                         "htpasswd", "net use", "NET USE", "net  use"),
-       "(?:" + "|".join(PASSWORD_COMMANDS) + ")"
+                         "htpasswd", "net use", "NET USE", "net  use", *MORE_PASSWORD_KEYWORDS),
+       "(?:" + "|".join((*PASSWORD_COMMANDS, *MORE_PASSWORD_COMMANDS)) + ")"
        # A bare value ends the word (or the string the command line is: its quote); a
        # docker port map (``-p3306:3306``) is no password.
        # (Nor ``-p3306:3306/tcp``: a port map's protocol; nor a placeholder: the next flag's.)
@@ -383,7 +397,9 @@ RULES: tuple[Rule, ...] = (
            r"(?:\blogin[ \t]+\S+\s+|(?m:^)[ \t]*)password[ \t]+",
            # a user and password pair: requests' ``auth=('me', '…')``, ``BasicAuth('me', …)``
            r"(?:\bauth[ \t]*=[ \t]*[(\[]|Auth\()[ \t]*[\"'][^\"'\n]{0,100}[\"'][ \t]*,[ \t]*",
+           *spaced_forms(PASSWORD_WORD),
        ), own=(
+           query_form(PASSWORD_WORD, 6, 200),
            _PIPED_PASSWORD,
            _OPENVPN_INLINE,
            # .pgpass: ``host:port:database:user:password``
@@ -393,14 +409,17 @@ RULES: tuple[Rule, ...] = (
        entropy=2.5, generic=True, fold=True),
     _r("generic-secret",
        ("secret", "token", "credential", "APIKey", "::add-mask::", "auth\"", "auth'", "auth:",
-        "auth=", "vercel", *(f"{kind}{sep}" for kind in _KEY_KINDS
+        "auth=", "vercel", "_key", "salt", "accountkey", "storagekey",
+        *(f"pat{sep}" for sep in "=:\"' "),
+        *(f"{kind}{sep}" for kind in _KEY_KINDS
                              for sep in ("_key", "-key", "Key"))),
-       named_forms(SECRET_WORD, value_pattern(8, 300), quoted_pattern(8, 300), before=(
+       named_forms(_SECRET_OR_KEY, value_pattern(8, 300), quoted_pattern(8, 300), before=(
            # ``gh secret set NAME --body …``; GitHub Actions' ``::add-mask::…``
            r"\bgh[ \t]+secret[ \t]+set[ \t]+\S+(?:[ \t]+\S+){0,6}?[ \t]+(?:--body|-b)(?:=|[ \t]*)",
            r"::add-mask::",
            # ``"auth": "…"`` (Docker's config.json: base64 of ``user:password``)
            r"(?:^|[^\w-])(?i:auth)" + QUOTE + r"\s{0,3}[:=]\s{0,3}",
-       ), own=(_PIPED_SECRET,)),
+           *spaced_forms(_SECRET_OR_KEY),
+       ), own=(query_form(SECRET_WORD, 8, 300), _PIPED_SECRET)),
        entropy=3.0, generic=True, fold=True),
 )  # fmt: skip

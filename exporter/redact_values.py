@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
+from .redact_keynames import bare_key, key_named_only
 from .redact_names import PLACEHOLDER, VALUE_KEYS, entry_name, holder_rule, item_name, named_value
 
 if TYPE_CHECKING:
@@ -78,6 +79,8 @@ class ValueRedaction:
             if redacted != value or value in self.allow or self._spread is not None:
                 return redacted
             rule_id = named_value(name, value, self._entropy) or _pin(name, value)
+            if rule_id is None and name and key_named_only(name) and bare_key(name, value):
+                rule_id = "generic-secret"  # ``{"APP_KEY": "…"}``: a key by its name's form
             if rule_id is None and under is not None and self._judge(name, value, under):
                 rule_id = under
             if rule_id is not None and self._found is not None:

@@ -2,14 +2,15 @@
 
 A token split by a shell continuation (``\\`` at a line's end) or a quoted-printable soft
 break (``=`` at a line's end), or written with an HTML entity (``ghp&#95;…``, which a note's
-reading view shows as ``_``), a JSON escape (``\\u005f``) or URL encoding (``%3A`` in a
-Telegram token, ``https%3A%2F%2Fhooks.slack.com…``) is no token to the rules, while the
-text means one. ``View`` is the text with those pieces read (a break joined, an escape
-decoded), and where each of its characters stands in the text. ``Redactor.text`` runs the
-rules over the view and replaces, in the text itself, each secret found there across such
-a piece: both halves of a split token and the break between them, an escaped token whole.
-A secret the text holds plainly is left to the rules' own pass (it has no such piece in
-it), so the view adds no finding the text did not mean.
+reading view shows as ``_``), a Markdown escape (``ghp\\_…``, ``sk\\-ant\\-…``: text copied
+from a renderer, a model's escaped underscores), a JSON escape (``\\u005f``) or URL
+encoding (``%3A`` in a Telegram token, ``https%3A%2F%2Fhooks.slack.com…``) is no token to
+the rules, while the text means one. ``View`` is the text with those pieces read (a break
+joined, an escape decoded), and where each of its characters stands in the text.
+``Redactor.text`` runs the rules over the view and replaces, in the text itself, each
+secret found there across such a piece: both halves of a split token and the break between
+them, an escaped token whole. A secret the text holds plainly is left to the rules' own
+pass (it has no such piece in it), so the view adds no finding the text did not mean.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import re2
 # for only in a text holding what begins one (``_signs``).
 _PIECE = (
     r"\\\r?\n[ \t]*|[!-~]=\r?\n|&#[0-9]{1,7};|&#[xX][0-9a-fA-F]{1,6};|&[A-Za-z]{2,10};"
-    r"|\\u[0-9a-fA-F]{4}|%[0-9A-Fa-f]{2}"
+    r"|\\u[0-9a-fA-F]{4}|%[0-9A-Fa-f]{2}|\\[_-]"
 )
 # What an escape may stand for inside a token: a token's characters, not the ones that end
 # one (``=``, ``&``, quotes, ``<``: ``line%3Dghp_…%3Dmore`` keeps its ``%3Dmore``).
@@ -52,7 +53,7 @@ def _signs(text: str) -> bool:
     return (
         "%" in text
         or "&" in text
-        or ("\\" in text and ("\\u" in text or "\\\n" in text or "\\\r\n" in text))
+        or ("\\" in text and any(sign in text for sign in ("\\u", "\\\n", "\\\r\n", "\\_", "\\-")))
         or ("=" in text and ("=\n" in text or "=\r\n" in text))
     )
 
@@ -67,6 +68,8 @@ def _read(piece: str) -> str | None:
     (an escape), or None (it stays as written: ``&nbsp;``, ``%20``, ``\\u00e9``)."""
     if piece[:2] in ("\\\n", "\\\r"):
         return ""
+    if len(piece) == 2 and piece[0] == "\\":  # Markdown's escape: ``ghp\_…``, ``sk\-ant\-…``
+        return piece[1]
     if piece[-1] == "\n":  # a soft break, after a token's character
         return piece[0]
     if piece[0] == "&":

@@ -163,6 +163,7 @@ SAMPLES: dict[str, Callable[[Gen], tuple[str, str]]] = {
     "harness-token": lambda r: (s := "pat" + "." + r(URLSAFE, 22) + "." + r(ALNUM, 24) + "." + r(ALNUM, 20), s),
     "snyk-token": lambda r: ("SNYK_TOKEN=" + (s := r.uuid()), s),
     "uri-credentials": lambda r: ("postgres://admin:" + (s := r(ALNUM, 18)) + "@db.internal:5432/app", s),
+    "url-user-token": lambda r: ("https://" + (s := r(LOWER, 20) + "7" + r(ALNUM, 31)) + "@dev.azure.com/org/p/_git/r", s),
     "curl-user-password": lambda r: ("curl -u deploy:" + (s := r(ALNUM, 16)) + " https://ci", s),
     "basic-auth-header": lambda r: (
         "Authorization: Basic " + (s := base64.b64encode(f"ci:{r(ALNUM, 20)}".encode()).decode()), s),

@@ -38,30 +38,21 @@ class KeywordIndex:
 
     @cached_property
     def automaton(self) -> Any:
-        """The keywords as they are spelled (a token's prefix: ``ghp_``, ``AKIA``)."""
-        return _automaton(self.rules, folded=False)
-
-    @cached_property
-    def folded(self) -> Any:
-        """The keywords of names (``fold``) in small letters: the text is walked in small
-        letters for them too, so a name is found in any mix of case (``X-API-Key``)."""
-        return _automaton(self.rules, folded=True)
+        """Every keyword in small letters (``_folded``), so that one walk of the text in
+        small letters finds them all: a name's in any mix of case (``X-API-Key``), a
+        token's prefix (``ghp_``, ``AKIA``) then checked against its spelling."""
+        return _automaton(self.rules)
 
     @cached_property
     def any_keyword(self) -> Any:
         """One linear-time search for any keyword at all (a name's in any case): most
         texts hold none, and this answers for them several times faster than walking the
         automaton. None when it cannot be built (the automaton alone then decides)."""
-        exact = [w for w, _ in self.automaton.items()] if len(self.automaton) else []
-        # (a name's forms as spelled, in any case: RE2 does not fold ``Ã`` as ``_folded`` does)
-        folded = sorted(
-            {
-                spelling.encode("utf-8", "surrogatepass").decode("latin-1")
-                for rule in self.rules
-                if rule.fold
-                for spelling in _spellings(rule)
-            }
-        )
+        spelled: dict[bool, set[str]] = {False: set(), True: set()}
+        for rule in self.rules:
+            for spelling in _spellings(rule):
+                spelled[rule.fold].add(spelling.encode("utf-8", "surrogatepass").decode("latin-1"))
+        exact, folded = sorted(spelled[False]), sorted(spelled[True])
         if not exact and not folded:
             return None
         options = re2.Options()
@@ -69,6 +60,7 @@ class KeywordIndex:
         options.max_mem = 64 << 20
         options.log_errors = False
         words = [re2.escape(w.encode("latin-1")) for w in exact]
+        # (a name's forms as spelled, in any case: RE2 does not fold ``Ã`` as ``_folded`` does)
         if folded:
             words.append(
                 b"(?i:" + b"|".join(re2.escape(w.encode("latin-1")) for w in folded) + b")"
@@ -84,39 +76,31 @@ class KeywordIndex:
 
     @cached_property
     def longest_keyword(self) -> int:
-        lengths = [*self.automaton.values(), *self.folded.values()]
-        return max((length for length, _ in lengths), default=0)
+        return max((length for length, _ in self.automaton.values()), default=0)
 
     def spots(self, data: bytes) -> Spots:
         """Where each rule can match: the stretches of text around its keywords, or None
         (all of it) for a rule whose keyword is not part of what it matches."""
         spots: Spots = dict.fromkeys(self.always)
-        if not len(self.automaton) and not len(self.folded):
+        automaton = self.automaton
+        if not len(automaton):
             return spots
         size = len(data)
         latin = data.decode("latin-1")  # one character per byte: positions are byte offsets
-        # A name's keywords are held in small letters: the text is walked so for them.
-        walks = ((self.automaton, str), (self.folded, _folded))
         if size > _PREFILTER_FROM and self.any_keyword is not None:
             # Each stretch sliced out: the automaton copies the whole string it is given.
-            stretches = self.stretches(data)
             found = (
                 (a + end, value)
-                for automaton, how in walks
-                if len(automaton)
-                for a, b in stretches
-                for end, value in automaton.iter(how(latin[a:b]))
+                for a, b in self.stretches(data)
+                for end, value in automaton.iter(_folded(latin[a:b]))
             )
         else:
-            found = (
-                hit
-                for automaton, how in walks
-                if len(automaton)
-                for hit in automaton.iter(how(latin))
-            )
+            found = automaton.iter(_folded(latin))
         for end, (length, rules) in found:
             start, stop = end + 1 - length - _BEFORE, end + 1 + _AFTER
-            for i in rules:
+            for i, spelled in rules:
+                if spelled is not None and latin[end + 1 - length : end + 1] != spelled:
+                    continue  # a token's prefix in another case: not the token
                 windows = spots.get(i, False)
                 if windows is False:  # the rule's first keyword
                     spots[i] = [(max(0, start), min(size, stop))] if self.rules[i].near else None
@@ -152,21 +136,19 @@ class KeywordIndex:
         return stretches
 
 
-def _automaton(rules: Sequence[Rule], folded: bool) -> Any:
-    """The keywords of ``rules`` that are names (``folded``: in small letters), or those
-    spelled as they are, each with its length and the rules it names."""
+def _automaton(rules: Sequence[Rule]) -> Any:
+    """The keywords of ``rules`` in small letters, each with its length and, for each rule
+    it names, the spelling the text must hold there (None: a name's, any case will do)."""
     automaton = ahocorasick.Automaton()
     for i, rule in enumerate(rules):
-        if rule.fold != folded:
-            continue
         for spelling in _spellings(rule):
             # Text is searched as its UTF-8 bytes read as Latin-1: so is each keyword
             # (a user's ``clé`` is found too), and its length is counted in bytes.
             word = spelling.encode("utf-8", "surrogatepass").decode("latin-1")
-            word = _folded(word) if folded else word
-            known = automaton.get(word, (len(word), ()))[1]
-            if i not in known:
-                automaton.add_word(word, (len(word), (*known, i)))
+            key, entry = _folded(word), (i, None if rule.fold else word)
+            known = automaton.get(key, (len(key), ()))[1]
+            if entry not in known:
+                automaton.add_word(key, (len(key), (*known, entry)))
     if len(automaton):
         automaton.make_automaton()
     return automaton

@@ -62,9 +62,14 @@ def _state_folder(root: Path) -> _Folder | None:
 
 def sweep_temp_files(root: Path) -> int:
     """Remove the temp files a killed run left behind (names start with a dot): beside
-    notes, and in ``.ccexport``; never in another tool's folder (a sync tool's archive)."""
+    notes, and in ``.ccexport``; never in another tool's folder (a sync tool's archive),
+    nor in a folder that is a ccexport vault of its own (its ``.ccexport/``): that vault's
+    run may be writing them now."""
     removed = 0
     for dirpath, dirnames, filenames in os.walk(root):
+        if STATE_DIR in dirnames and Path(dirpath) != root:
+            dirnames.clear()
+            continue
         dirnames[:] = [d for d in dirnames if d == STATE_DIR or not skipped_folder(d)]
         for name in filenames:
             if vaultio.is_temp_name(name):

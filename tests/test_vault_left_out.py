@@ -207,3 +207,21 @@ def test_a_vault_made_in_the_notes_folder_by_mistake_leaves_them_this_vaults(tmp
     assert report.total("updated") == 1 and report.total("created") == 0
     assert "a vault of its own" not in str(report.problems)
     assert len(State.load(vault).notes) >= 3
+
+
+def test_a_killed_runs_temp_files_are_swept_here_not_in_a_nested_ccexport_vault(tmp_path):
+    """The sweep of temp files a killed run left (``vaultrun.sweep_temp_files``) stays out
+    of a folder that is a ccexport vault of its own, whose own run may be writing them."""
+    from exporter.vaultrun import sweep_temp_files
+
+    outer = tmp_path / "Obsidian"
+    inner = outer / "Personal"
+    (outer / ".ccexport").mkdir(parents=True)
+    (inner / ".ccexport").mkdir(parents=True)
+    (outer / "AI Sessions").mkdir()
+    ours = outer / "AI Sessions" / ".ccexport-x1.tmp"
+    theirs = [inner / ".ccexport-y2.tmp", inner / ".ccexport" / ".ccexport-z3.tmp"]
+    for path in (ours, outer / ".ccexport" / ".ccexport-s4.tmp", *theirs):
+        path.write_text("half a note")
+    assert sweep_temp_files(outer) == 2
+    assert not ours.exists() and all(path.exists() for path in theirs)

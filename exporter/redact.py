@@ -26,7 +26,7 @@ from functools import cached_property, lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from .model import Session
-from .redact_around import around_pieces, pieces_around
+from .redact_around import pieces_around, replaced_pieces
 from .redact_base64 import encoded_keywords
 from .redact_commands import command_password, database_named
 from .redact_hidden import split_tokens, without
@@ -283,7 +283,8 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                     continue
                 # A token's match (a private key's lines) around an earlier placeholder:
                 # each piece of it before, between and after the placeholders goes.
-                around = pieces_around(data, start, end, inside)
+                spans = pieces_around(data, start, end, inside)
+                around = [data[a:b] for a, b in spans]
                 if not around or not self._is_secret(
                     rule, b"".join(around), data[m.start() : start], data[m.start() : m.end()],
                     group == self._groups[i], data[end : end + 2],
@@ -291,7 +292,7 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                     continue
                 pieces += (
                     data[last:start],
-                    around_pieces(data, start, end, inside, self._placeholders[i]),
+                    replaced_pieces(data, start, end, spans, self._placeholders[i]),
                 )
                 last = end
                 if counts is not None:

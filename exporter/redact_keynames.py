@@ -10,11 +10,10 @@ import re
 
 from .redact_names import NAMES_A_THING, QUOTE, SECRET_WORD, shannon_entropy
 
-# The secret's words the generic rule knew before (``api_key``, ``token``, ``secret``): a
-# name with one of them is judged as such a name is, not by ``bare_key``.
-# A key's name that the words above miss (``APP_KEY``, ``fernet_key``, ``AUTH_SALT``): its
-# value is judged as a key's (``redact_keynames.bare_key``).
-# (And a personal access token's: ``AZURE_DEVOPS_EXT_PAT``, ``ADO_PAT``, ``PAT``.)
+# A key's name that the secret words (``api_key``, ``token``, ``secret``: ``SECRET_WORD``)
+# miss: ``APP_KEY``, ``fernet_key``, ``AUTH_SALT``, and a personal access token's
+# (``AZURE_DEVOPS_EXT_PAT``, ``ADO_PAT``, ``PAT``). Its value is judged as a key's
+# (``bare_key``); a name with a secret word is judged as such a name always was.
 KEY_WORD = r"(?:[A-Za-z0-9]_(?:KEY|key)|(?i:salt|accountkey|storagekey)|(?:\b|_)PAT\b)"
 _SECRET_WORDS = re.compile(SECRET_WORD)
 _KEY_WORDS = re.compile(KEY_WORD)

@@ -11,29 +11,12 @@ from __future__ import annotations
 
 import os
 import sys
-from datetime import UTC
 
 import pytest
-from claude_builder import ClaudeSession
 from conftest import note_files
+from test_folder_renamed import _export, _session, _sid
 
-from exporter.export import ExportOptions, run_export
 from exporter.state import State
-
-
-def _session(home, sid: str, project: str, prompt: str) -> None:
-    s = ClaudeSession(sid, f"/home/dev/{project}", start="2026-03-04T10:00:00Z")
-    s.user(prompt)
-    s.assistant(f"reply to {prompt}")
-    s.write(home / ".claude" / "projects" / f"-home-dev-{project}" / f"{sid}.jsonl")
-
-
-def _export(vault, home, **kw):
-    return run_export(ExportOptions(vault=vault, home=home, **{"timezone": UTC, **kw}))
-
-
-def _sid(n: int) -> str:
-    return f"{n:08x}-0000-4000-8000-000000000000"
 
 
 def _home(tmp_path, n: int = 3):
@@ -41,6 +24,17 @@ def _home(tmp_path, n: int = 3):
     for k in range(n):
         _session(home, _sid(k + 1), "app", f"question {k}")
     return home
+
+
+def _asked_again_with(tmp_path, mark: str):
+    """A vault exported once, then ``mark`` (``.obsidian``, ``.ccexport``) made in its
+    notes' folder, and one session grown: the vault and the second run's report."""
+    home = _home(tmp_path)
+    vault = tmp_path / "v"
+    _export(vault, home)
+    (vault / "AI Sessions" / mark).mkdir()
+    _session(home, _sid(1), "app", "question 0, asked again")
+    return vault, _export(vault, home)
 
 
 def _tree(folder) -> dict[str, bytes]:
@@ -80,12 +74,7 @@ def test_an_obsidian_folder_among_the_notes_leaves_them_this_vaults(tmp_path):
     """The person opens the notes' folder as a vault of its own too (on a phone): Obsidian
     shows a nested vault as a plain folder of the outer one, and the notes this vault
     recorded there stay its own (no run stops for "the notes are all gone")."""
-    home = _home(tmp_path)
-    vault = tmp_path / "v"
-    _export(vault, home)
-    (vault / "AI Sessions" / ".obsidian").mkdir()
-    _session(home, _sid(1), "app", "question 0, asked again")
-    report = _export(vault, home)
+    vault, report = _asked_again_with(tmp_path, ".obsidian")
     assert report.total("updated") == 1 and report.total("created") == 0
     assert not report.problems
 
@@ -198,12 +187,7 @@ def test_the_notes_folder_opened_as_a_vault_stays_this_vaults_on_a_new_machine(t
 def test_a_vault_made_in_the_notes_folder_by_mistake_leaves_them_this_vaults(tmp_path):
     """``ccexport --vault "V/AI Sessions"`` run once by mistake makes ``.ccexport/`` there:
     the notes' folder of V is never taken for another vault, its notes are not let go."""
-    home = _home(tmp_path)
-    vault = tmp_path / "v"
-    _export(vault, home)
-    (vault / "AI Sessions" / ".ccexport").mkdir()
-    _session(home, _sid(1), "app", "question 0, asked again")
-    report = _export(vault, home)
+    vault, report = _asked_again_with(tmp_path, ".ccexport")
     assert report.total("updated") == 1 and report.total("created") == 0
     assert "a vault of its own" not in str(report.problems)
     assert len(State.load(vault).notes) >= 3

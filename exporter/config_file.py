@@ -37,7 +37,42 @@ def load_file(path: Path) -> tuple[dict[str, Any], str]:
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+        said = _clash(path, text, str(exc)) or f"{path}: not valid TOML ({exc})"
+        raise ConfigError(said) from None
+
+
+_OVERWRITE = re.compile(r"^Cannot overwrite a value \(at line (\d+), column \d+\)$")
+_SWITCHED_TABLES = ("index", "redact", "daily")  # tables whose ``enabled`` key the plain name sets
+
+
+def _clash(path: Path, text: str, error: str) -> str | None:
+    """What tomllib's "Cannot overwrite a value" means when a plain ``redact = false`` comes
+    before a ``[redact]`` table (or a ``redact.allow`` key): the docs show both forms, and
+    TOML takes only one of them. None for any other error."""
+    found = _OVERWRITE.match(error)
+    if found is None:
+        return None
+    number = int(found.group(1))
+    lines = text.splitlines()
+    if number > len(lines):
+        return None
+    here = lines[number - 1].strip()
+    name = _BARE.match(here.lstrip("[").strip())
+    if name is None or not (here.startswith("[") or here[name.end() :].lstrip().startswith(".")):
+        return None
+    table = name.group(0)
+    before = key_lines("\n".join(lines[: number - 1]))
+    if (table,) not in before:
+        return None
+    how = (
+        f"write `enabled = …` inside [{table}] instead of `{table} = …` above it"
+        if table in _SWITCHED_TABLES
+        else f"write all of {table}'s settings in one of the two forms"
+    )
+    return (
+        f"{path}, line {number}: `{table} = …` (line {before[(table,)]}) and the [{table}] table "
+        f"cannot both be set: TOML takes one or the other; {how}"
+    )
 
 
 KeyPath = tuple[str | int, ...]  # ("redact", "extra", 0, "pattern"): an int is an array's item

@@ -108,8 +108,8 @@ NOTES_GONE_MIN = 3
 # half of every note in one go is a clean-up rare enough to confirm once (--accept-deleted).
 NOTES_GONE_PART_MIN = 10
 NOTES_GONE = (
-    "the {n} session notes ccexport recorded in this vault are all gone{apart} ({where} not "
-    "there), so this run stops without recording them as deleted by you or writing anything. "
+    "the {n} session notes ccexport recorded in this vault are all gone{apart} ({where}), "
+    "so this run stops without recording them as deleted by you or writing anything. "
     "If a sync tool is still bringing them back, run again later; to write them again, run "
     "ccexport --restore; if you deleted them on purpose, run ccexport --accept-deleted once"
 )
@@ -170,10 +170,29 @@ def stop_if_notes_gone(vault: Vault, allowed: bool) -> None:
     not_here = _not_here(vault.state, gone)
     apart = NOT_HERE.format(here=len(gone) - not_here, n=not_here) if not_here else ""
     if len(gone) == len(kept):
+        where = _not_there(vault.root, [path for _, path in gone]) or f"they were in {where}"
         raise ExporterError(NOTES_GONE.format(n=len(kept), where=where, apart=apart))
     raise ExporterError(
         NOTES_GONE_PART.format(gone=len(gone), n=len(kept), where=where, apart=apart)
     )
+
+
+def _not_there(root: Path, paths: list[str]) -> str | None:
+    """``AI Sessions/claude-code not there``: the folders that held the notes and are gone
+    themselves (each the highest such folder, up to three), when every note was in one; None
+    when some note's folders are all there (the notes were deleted, not their folder). Not
+    the notes' top folder, which may still hold the index notes (review50 L2)."""
+    missing: Counter[str] = Counter()
+    there: dict[str, bool] = {}  # folder -> is it there (thousands of notes share a few)
+    for path in paths:
+        parts = path.split("/")[:-1]
+        folders = ("/".join(parts[: i + 1]) for i in range(len(parts)))
+        folder = next((f for f in folders if not there.setdefault(f, (root / f).is_dir())), None)
+        if folder is None:
+            return None
+        missing[folder] += 1
+    named = [folder for folder, _ in missing.most_common(3)]
+    return ", ".join(named) + (", …" if len(missing) > 3 else "") + " not there"
 
 
 def _too_many(gone: list[tuple[str, str]], kept: list[tuple[str, str]]) -> bool:

@@ -143,3 +143,29 @@ def test_half_the_notes_deleted_or_moved_elsewhere_is_no_lost_folder(tmp_path):
     report = export(vault, home)
     assert report.total("deleted") == 6 and not report.failed
     assert sum(r.deleted for r in State.load(vault).notes.values()) == 6
+
+
+@pytest.mark.parametrize(
+    ("removed", "said"),
+    [
+        ("AI Sessions", "(AI Sessions not there)"),
+        # the notes' own folder went, the one above it (the index notes) is there
+        ("AI Sessions/claude-code", "(AI Sessions/claude-code not there)"),
+        # every note deleted, their folders all there
+        (None, "(they were in AI Sessions)"),
+    ],
+)
+def test_the_stop_says_which_folder_is_not_there_and_only_that(tmp_path, removed, said):
+    """review50 L2: with only ``claude-code/`` deleted, the stop said "(AI Sessions not
+    there)", though that folder was there with its index notes."""
+    home, vault = exported(tmp_path)
+    if removed:
+        shutil.rmtree(vault / removed)
+    else:
+        for path in (vault / "AI Sessions" / "claude-code").rglob("*.md"):
+            path.unlink()
+    assert (vault / "AI Sessions").is_dir() == (removed != "AI Sessions")
+    with pytest.raises(ExporterError, match="are all gone") as stopped:
+        export(vault, home)
+    assert said in str(stopped.value)
+    assert str(stopped.value).count("not there") == (1 if removed else 0)

@@ -74,23 +74,34 @@ def premium_requests(data: dict) -> int | float | None:
 
 
 class PremiumRequests:
-    """A session's premium requests: each process's shutdown count, summed over the runs
-    of a resumed session; a session no shutdown counts (killed, crashed, still going), the
-    running total of its last ``session.usage_checkpoint``, never added to a shutdown's
-    (whether a resumed run's checkpoint counts from that run or from the session's start
-    is not known)."""
+    """A session's premium requests. Each run of the CLI writes its ``session.shutdown``
+    with the session's running total, not the run's own: a resumed run starts from the
+    totals the last one wrote (codeburn #946: three shutdowns of one session, each holding
+    the one before; its checkpoints never fall at a resume), so the last shutdown counts
+    the runs before it and adding them counted those twice. A count below the one before
+    is a counter that started over (a CLI before the running totals, which counted each
+    run alone, copilot-cli #524; a compaction's reset, copilot-cli #1582): the counts up to
+    it are kept and the new one added. A ``session.usage_checkpoint`` after the last
+    shutdown (a resumed run killed, crashed or still going) is the newer running total
+    where it is higher; with no shutdown at all, the last checkpoint is the count."""
 
     def __init__(self) -> None:
-        self.shutdowns: int | float | None = None  # (None: no shutdown records a count)
-        self.last_checkpoint: int | float | None = None
+        self.banked: int | float = 0  # the counts of the runs before a counter started over
+        self.shutdown_total: int | float | None = None  # (None: no shutdown records a count)
+        self.last_checkpoint: int | float | None = None  # (since the last shutdown)
 
     def shutdown(self, data: dict) -> None:
         if (premium := premium_requests(data)) is not None:
-            self.shutdowns = (self.shutdowns or 0) + premium
+            if self.shutdown_total is not None and premium < self.shutdown_total:
+                self.banked += self.shutdown_total
+            self.shutdown_total = premium
+            self.last_checkpoint = None
 
     def checkpoint(self, data: dict) -> None:
         if (premium := premium_requests(data)) is not None:
             self.last_checkpoint = premium
 
     def total(self) -> int | float | None:
-        return self.last_checkpoint if self.shutdowns is None else self.shutdowns
+        if self.shutdown_total is None:
+            return self.last_checkpoint
+        return self.banked + max(self.shutdown_total, self.last_checkpoint or 0)

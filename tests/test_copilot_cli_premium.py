@@ -49,8 +49,16 @@ SHUT, CHECK = "session.shutdown", "session.usage_checkpoint"
         ([[(SHUT, 3)], [(CHECK, 2)]], 3),
         ([[(CHECK, 1), (CHECK, 2.33)]], 2.33),
     ],
-    ids=["running", "nothing-more", "with-checkpoints", "reset", "fell", "killed-after",
-         "lagging-checkpoint", "never-shut"],  # fmt: skip
+    ids=[
+        "running",
+        "nothing-more",
+        "with-checkpoints",
+        "reset",
+        "fell",
+        "killed-after",
+        "lagging-checkpoint",
+        "never-shut",
+    ],  # fmt: skip
 )
 def test_a_resumed_sessions_premium_requests_are_its_last_running_total(tmp_path, runs, total):
     assert counted(tmp_path, runs) == total

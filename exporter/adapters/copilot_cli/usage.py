@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model import Usage
+from ...model import Usage, add_usage
 
 
 def positive(value: Any) -> int:
@@ -63,6 +63,42 @@ def shutdown_totals(data: dict) -> tuple[list[tuple[str, Usage | None]], Usage |
     if any(usage is not None for _, usage in models):
         return models, None
     return models, token_details(data.get("tokenDetails"))
+
+
+class TokenTotals:
+    """A session's tokens, per model (None: the session's own ``tokenDetails``), from its
+    shutdowns: the last one's running totals, as with ``PremiumRequests`` (codeburn #946:
+    each shutdown's output and cache reads hold the one before's). A shutdown where a
+    model of the one before is missing, or any of its counts fell, is of a counter that
+    started over (a CLI counting each run alone; a compaction): the totals before it are
+    kept and its own added."""
+
+    def __init__(self) -> None:
+        self.banked: dict[str | None, Usage] = {}
+        self.last: dict[str | None, Usage] = {}
+
+    def shutdown(self, counts: dict[str | None, Usage]) -> None:
+        if _started_over(self.last, counts):
+            for model, usage in self.last.items():
+                add_usage(self.banked, model, usage)
+        self.last = counts
+
+    def per_model(self) -> dict[str | None, Usage]:
+        totals = dict(self.banked)
+        for model, usage in self.last.items():
+            add_usage(totals, model, usage)
+        return totals
+
+    def total(self) -> Usage:
+        return sum(self.per_model().values(), Usage())
+
+
+def _started_over(before: dict[str | None, Usage], now: dict[str | None, Usage]) -> bool:
+    fields = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+    return any(
+        model not in now or any(getattr(now[model], f) < getattr(usage, f) for f in fields)
+        for model, usage in before.items()
+    )
 
 
 def premium_requests(data: dict) -> int | float | None:

@@ -116,3 +116,14 @@ def test_a_saved_chat_whose_history_is_no_list_says_what_it_holds(tmp_path):
     sessions, said = read(tmp_path, path)
     assert sessions == []
     assert said == ["its history is an object, not a list of turns: nothing to read"]
+
+
+def test_an_empty_session_id_is_said(tmp_path):
+    _, path = chat_home(tmp_path)
+    with_header(path, sessionId=" ")
+    (session,), said = read(tmp_path, path)
+    assert session.session_id == KEY
+    assert said == [
+        f'its session id is empty: exported under the 8 characters of its file name, "{KEY}", '
+        f"titled by its first prompt {ELSEWHERE}"
+    ]

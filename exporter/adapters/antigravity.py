@@ -16,7 +16,8 @@ content?, thinking?, tool_calls?, truncated_fields?}``:
 - ``CHECKPOINT`` is a compaction summary; ``SYSTEM_MESSAGE`` and ``CONVERSATION_HISTORY``
   are injected context and are dropped;
 - a field ``truncated_fields`` names was cut short in the log: a tool's output ends with a
-  mark, any other text is followed by ccexport's remark saying so.
+  mark, any other text (and a reply's tool calls) is followed by ccexport's remark saying
+  so, and a text cut to nothing is that remark alone.
 
 The workspace (cwd) comes from ``cache/last_conversations.json`` (workspace -> conversation
 id), which names only each workspace's latest conversation: an older conversation keeps
@@ -73,6 +74,7 @@ _MODEL = re.compile(r"`Model Selection` from (.+?) to (.+?)\.?$", re.M)
 _NO_MODEL = "None"  # the "from" of the first selection
 _TRUNCATED = "[cut short in Antigravity's log]"  # (in a tool's output, a code block)
 _CUT = "Antigravity's log cut this {} short: the rest is not in it."  # (any other text)
+_CUT_OUT = "Antigravity's log cut this {} to nothing: none of it is in it."  # (and nothing left)
 WORKSPACES_GIVE = "working folders"  # what last_conversations.json gives its sessions
 
 
@@ -190,7 +192,8 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
             continue
         if kind == "USER_INPUT":
             parts, switched = _user_parts(content)
-            parts += _cuts(step, "content", "prompt") if parts else ()
+            said = any(isinstance(p, TextPart) for p in parts)
+            parts += _cuts(step, "content", "prompt", said)
             if switched and before_first_switch and switched[0][0] != _NO_MODEL:
                 for i in before_first_switch:
                     messages[i] = replace(messages[i], model=switched[0][0])
@@ -208,15 +211,15 @@ def _messages(steps: list[dict[str, Any]]) -> tuple[list[Message], list[str]]:
                     before_first_switch.append(len(messages))
                 messages.append(Message("assistant", tuple(parts), sid, when, model))
         elif kind == "CHECKPOINT":
-            if content.strip():
-                said = (SummaryPart(content), *_cuts(step, "content", "summary"))
+            summary = (SummaryPart(content),) if content.strip() else ()
+            if said := (*summary, *_cuts(step, "content", "summary", bool(summary))):
                 messages.append(Message("system", said, sid, when))
         elif source == "USER_EXPLICIT":
             continue  # (said by _wrong_types)
         elif source == "SYSTEM":  # the harness's own step, of a type not known here:
-            if content.strip():  # shown as what it is, and it answers no call of the model's
-                notice = NoticePart("notification", content.strip())
-                said = (notice, *_cuts(step, "content", "notice"))
+            # Shown as what it is, and it answers no call of the model's.
+            notice = (NoticePart("notification", content.strip()),) if content.strip() else ()
+            if said := (*notice, *_cuts(step, "content", "notice", bool(notice))):
                 messages.append(Message("system", said, sid, when))
         elif not content.strip() and step.get("status") != "ERROR" and not _truncated(step):
             # An empty output (an empty folder, a command that printed nothing) still
@@ -257,11 +260,14 @@ def _planner_parts(step: dict[str, Any], sid: str, waiting: list[str]) -> list[P
     parts: list[Part] = []
     thinking = step.get("thinking")
     if isinstance(thinking, str) and thinking.strip():
-        parts += [ThinkingPart(thinking), *_cuts(step, "thinking", "thinking")]
+        parts.append(ThinkingPart(thinking))
+    parts += _cuts(step, "thinking", "thinking", bool(parts))
     content = step.get("content")
-    if isinstance(content, str) and content.strip():
-        parts += [TextPart(content), *_cuts(step, "content", "reply")]
+    said = isinstance(content, str) and bool(content.strip())
+    parts += [TextPart(content)] if said else []
+    parts += _cuts(step, "content", "reply", said)
     calls = step.get("tool_calls")
+    count = len(parts)
     for m, call in enumerate(calls if isinstance(calls, list) else []):
         if not isinstance(call, dict):
             continue
@@ -271,7 +277,11 @@ def _planner_parts(step: dict[str, Any], sid: str, waiting: list[str]) -> list[P
         waiting.append(call_id)
         description = summary if isinstance(summary, str) and summary.strip() else None
         parts.append(ToolCallPart(str(call.get("name") or "tool"), args, call_id, description))
-    return parts
+    # Calls the log cut short (an argument's value ends mid-way, or calls are missing): said
+    # after them as a cut reply is; which call was cut the step does not say.
+    calls_said = len(parts) - count
+    what = "tool call" if calls_said == 1 else "step's tool calls"
+    return parts + list(_cuts(step, "tool_calls", what, bool(calls_said)))
 
 
 def _wrong_types(step: dict[str, Any]) -> list[str]:
@@ -319,11 +329,14 @@ def _truncated(step: dict[str, Any], field: str = "content") -> bool:
     return isinstance(fields, list) and field in fields
 
 
-def _cuts(step: dict[str, Any], field: str, what: str) -> tuple[NoticePart, ...]:
-    """ccexport's word that the log cut this step's ``field`` (a ``what``) short, set apart
-    from the text: a remark, never a sentence of the person's, the model's or the
-    harness's; nothing when the log did not cut it."""
-    return (NoticePart("remark", _CUT.format(what)),) if _truncated(step, field) else ()
+def _cuts(step: dict[str, Any], field: str, what: str, kept: bool) -> tuple[NoticePart, ...]:
+    """ccexport's word that the log cut this step's ``field`` (a ``what``) short, or, when
+    nothing of it is ``kept``, to nothing (the field there, empty: the step still stood for
+    a prompt, a reply...), set apart from the text: a remark, never a sentence of the
+    person's, the model's or the harness's; nothing when the log did not cut it."""
+    if not _truncated(step, field):
+        return ()
+    return (NoticePart("remark", (_CUT if kept else _CUT_OUT).format(what)),)
 
 
 def _arguments(args: Any) -> Any:

@@ -42,7 +42,7 @@ from .._sqlite import Database, decode_json
 from .._values import json_kind, quoted, some_text
 from ..base import FileStamp, LoadResult, SessionRef, SourceContext, index_unreadable, listed
 from ..vscode import VSCODE_VARIABLES, user_dirs
-from .load import API_FILE, METADATA_FILE, UI_FILE, load_sdk, load_task
+from .load import API_FILE, METADATA_FILE, UI_FILE, load_sdk, load_task, starred
 
 EDITORS = ["Code", "Code - Insiders", "Cursor", "Windsurf", "VSCodium", "Positron", "Antigravity"]
 # What vscode.user_dirs honours on the real home.
@@ -337,6 +337,8 @@ def _sdk_index(source: str, db: Path) -> tuple[dict[str, tuple[str, ...]], Probl
             "parent": row.get("parent_session_id"),
             "title": title,
             "odd-metadata": f"{db}\t{shown}" if shown else None,
+            # (only when starred: a fact more would make every session's note new)
+            "starred": "true" if starred(meta) else None,
         }
         index[str(row["session_id"])] = _facts(facts)
     return index, None

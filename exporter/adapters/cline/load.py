@@ -120,10 +120,22 @@ def load_sdk(source: str, ref: SessionRef, problems: list[Problem]) -> list[Sess
                 children.append(child)
     if root is None:
         return children
+    # The star of the index row's metadata, or of the manifest's (Cline writes both): read
+    # from the manifest too, so a locked or lost index costs no star.
+    if ref.fact("starred") == "true" or starred(manifest.get("metadata")):
+        root = replace(root, extra={**root.extra, "starred": True})
     if children:
         root = replace(root, subagent_ids=tuple(c.session_id for c in children))
         root = replace(root, messages=tuple(linked_subagents(root.messages, children)))
     return [root, *children]
+
+
+def starred(metadata: Any) -> bool:
+    """Did the person star this Cline 4 session? Its metadata's ``isFavorited`` (Cline 4's
+    history view writes the older index's name there; ``is_favorited`` is read too)."""
+    if not isinstance(metadata, dict):
+        return False
+    return metadata.get("isFavorited") is True or metadata.get("is_favorited") is True
 
 
 def linked_subagents(messages: Any, children: list[Session]) -> list[Message]:

@@ -29,7 +29,7 @@ from .._values import json_kind, tool_name
 from . import SOURCE, values
 from .attachments import attachment_parts, result_extras
 from .threads import Thread
-from .usage import PremiumRequests, positive, shutdown_totals
+from .usage import PremiumRequests, TokenTotals, positive, shutdown_totals
 from .values import arguments_of, error_text, result_text, seconds, text_of, truncation_text
 
 # Known types that carry nothing for a note (system prompt, notices, hooks, bookkeeping).
@@ -79,8 +79,7 @@ class EventLog:
         self.title: str | None = None
         self.model: str | None = None
         self.started: datetime | None = None
-        self.usage = Usage()
-        self.per_model: dict[str | None, Usage] = {}  # ``usage`` per model, from modelMetrics
+        self.tokens = TokenTotals()  # per model, from modelMetrics (usage.TokenTotals)
         self.metrics = False
         self.premium = PremiumRequests()  # what Copilot bills by (usage.PremiumRequests)
         self.unknown: dict[str, tuple[int | None, int]] = {}  # type -> its first line, count
@@ -208,16 +207,16 @@ class EventLog:
     def on_shutdown(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:
         """The process's token totals (``usage.shutdown_totals``) and premium requests."""
         models, session_wide = shutdown_totals(data)
-        counted = session_wide is not None
+        counts: dict[str | None, Usage] = {}
         for model, usage in models:
             self.main.model(model)
             if usage is not None:
-                counted = True
-                self.usage = self.usage + usage
-                add_usage(self.per_model, model, usage)
+                add_usage(counts, model, usage)
         if session_wide is not None:
-            self.usage = self.usage + session_wide
-        self.metrics = self.metrics or counted
+            add_usage(counts, None, session_wide)
+        if counts:
+            self.tokens.shutdown(counts)
+            self.metrics = True
         self.premium.shutdown(data)
 
     def on_checkpoint(self, thread: Thread, event: dict, data: dict, when: datetime | None) -> None:

@@ -52,8 +52,8 @@ def log_sessions(log: EventLog, facts: dict[str, str]) -> list[Session]:
             )
         )
     log.main.messages = [linked_message(m, links) for m in log.main.messages]
-    usage = log.usage if log.metrics else Usage(output_tokens=log.main.output_tokens)
-    per_model = usage_per_model(log.per_model) if log.metrics else ()
+    usage = log.tokens.total() if log.metrics else Usage(output_tokens=log.main.output_tokens)
+    per_model = usage_per_model(log.tokens.per_model()) if log.metrics else ()
     main = _session(
         log.main,
         log.session_id,

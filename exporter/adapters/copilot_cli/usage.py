@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model import Usage
+from ...model import Usage, add_usage
 
 
 def positive(value: Any) -> int:
@@ -65,6 +65,42 @@ def shutdown_totals(data: dict) -> tuple[list[tuple[str, Usage | None]], Usage |
     return models, token_details(data.get("tokenDetails"))
 
 
+class TokenTotals:
+    """A session's tokens, per model (None: the session's own ``tokenDetails``), from its
+    shutdowns: the last one's running totals, as with ``PremiumRequests`` (codeburn #946:
+    each shutdown's output and cache reads hold the one before's). A shutdown where a
+    model of the one before is missing, or any of its counts fell, is of a counter that
+    started over (a CLI counting each run alone; a compaction): the totals before it are
+    kept and its own added."""
+
+    def __init__(self) -> None:
+        self.banked: dict[str | None, Usage] = {}
+        self.last: dict[str | None, Usage] = {}
+
+    def shutdown(self, counts: dict[str | None, Usage]) -> None:
+        if _started_over(self.last, counts):
+            for model, usage in self.last.items():
+                add_usage(self.banked, model, usage)
+        self.last = counts
+
+    def per_model(self) -> dict[str | None, Usage]:
+        totals = dict(self.banked)
+        for model, usage in self.last.items():
+            add_usage(totals, model, usage)
+        return totals
+
+    def total(self) -> Usage:
+        return sum(self.per_model().values(), Usage())
+
+
+def _started_over(before: dict[str | None, Usage], now: dict[str | None, Usage]) -> bool:
+    fields = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+    return any(
+        model not in now or any(getattr(now[model], f) < getattr(usage, f) for f in fields)
+        for model, usage in before.items()
+    )
+
+
 def premium_requests(data: dict) -> int | float | None:
     """The premium requests a process's shutdown, or a checkpoint so far, counts
     (``totalPremiumRequests``), what Copilot bills by; None where it says none."""
@@ -74,23 +110,34 @@ def premium_requests(data: dict) -> int | float | None:
 
 
 class PremiumRequests:
-    """A session's premium requests: each process's shutdown count, summed over the runs
-    of a resumed session; a session no shutdown counts (killed, crashed, still going), the
-    running total of its last ``session.usage_checkpoint``, never added to a shutdown's
-    (whether a resumed run's checkpoint counts from that run or from the session's start
-    is not known)."""
+    """A session's premium requests. Each run of the CLI writes its ``session.shutdown``
+    with the session's running total, not the run's own: a resumed run starts from the
+    totals the last one wrote (codeburn #946: three shutdowns of one session, each holding
+    the one before; its checkpoints never fall at a resume), so the last shutdown counts
+    the runs before it and adding them counted those twice. A count below the one before
+    is a counter that started over (a CLI before the running totals, which counted each
+    run alone, copilot-cli #524; a compaction's reset, copilot-cli #1582): the counts up to
+    it are kept and the new one added. A ``session.usage_checkpoint`` after the last
+    shutdown (a resumed run killed, crashed or still going) is the newer running total
+    where it is higher; with no shutdown at all, the last checkpoint is the count."""
 
     def __init__(self) -> None:
-        self.shutdowns: int | float | None = None  # (None: no shutdown records a count)
-        self.last_checkpoint: int | float | None = None
+        self.banked: int | float = 0  # the counts of the runs before a counter started over
+        self.shutdown_total: int | float | None = None  # (None: no shutdown records a count)
+        self.last_checkpoint: int | float | None = None  # (since the last shutdown)
 
     def shutdown(self, data: dict) -> None:
         if (premium := premium_requests(data)) is not None:
-            self.shutdowns = (self.shutdowns or 0) + premium
+            if self.shutdown_total is not None and premium < self.shutdown_total:
+                self.banked += self.shutdown_total
+            self.shutdown_total = premium
+            self.last_checkpoint = None
 
     def checkpoint(self, data: dict) -> None:
         if (premium := premium_requests(data)) is not None:
             self.last_checkpoint = premium
 
     def total(self) -> int | float | None:
-        return self.last_checkpoint if self.shutdowns is None else self.shutdowns
+        if self.shutdown_total is None:
+            return self.last_checkpoint
+        return self.banked + max(self.shutdown_total, self.last_checkpoint or 0)

@@ -214,23 +214,27 @@ def _load_chat(ref: SessionRef, folder: Path, registry: dict[str, str], result: 
     # Tells the CLI's prompts from typed ones; read (if there) only when a chat needs it
     chat.prompt_log = folder / "logs.json"
     session_id = _str(chat.meta.get("sessionId"))
-    if session_id is None and _header_lost(ref.main.path, chat, result.problems):
-        # The header (the first line: the session's id and title) is lost. The file name's
-        # 8 characters are no id its note was written under (keyed by them it would get a
-        # second note, kept after the repair), and without its title the note would take
-        # the first prompt as an alias for good: it waits for a readable header instead.
+    lost = session_id is None and _header_lost(ref.main.path, chat, result.problems)
+    if lost and not chat.records:
         why = (
-            "the line naming the session (its first: id and title) could not be read: "
-            "left out with its subagents until it can, any note of them kept"
+            "the file is empty (or nothing of it could be read): left out with its "
+            "subagents, any note of them kept"
         )
-        if not chat.records:
-            why = (
-                "the file is empty (or nothing of it could be read): left out with its "
-                "subagents, any note of them kept"
-            )
         result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
         result.unreadable = True  # said: not also a file "without a conversation"
         return
+    if lost or session_id is None and "sessionId" in chat.meta:
+        # The header (the first line: the session's id and title) is lost or damaged for
+        # good: what can be read is exported, under the full id another file gives.
+        from .damage import header_damage
+
+        session_id, why = header_damage(ref, chat, lost, folder / "logs.json")
+        result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
+    elif (summary := chat.meta.get("summary")) is not None and not isinstance(summary, str):
+        from .._values import json_kind
+
+        why = f"its title (summary) is {json_kind(summary)}, not text: titled by its first prompt"
+        result.problems.append(Problem(str(ref.main.path), why, source=SOURCE))
     session_id = session_id or ref.session_id  # (a file written with no header line)
     children: list[Session] = []
     links: dict[str, str] = {}

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from .._values import json_kind, listed_objects
+from .._values import json_kind, listed_objects, quoted
+
+if TYPE_CHECKING:
+    from ..base import SessionRef
+    from .chatfiles import Chat
 
 # The keys of a Gemini API ``Part`` (one of them makes it a part of a known kind, read or
 # not: a thought's signature, a file by reference, code the model ran).
@@ -122,3 +127,54 @@ def odd_calls(rec: dict[str, Any]) -> list[str]:
                 why = f"its response is {json_kind(body)}, not an object: left out"
                 found.append(f"tool call {n}'s result: part {m}: {why}")
     return found
+
+
+def header_damage(ref: SessionRef, chat: Chat, lost: bool, prompt_log: Path) -> tuple[str, str]:
+    """The id to export a chat under whose header line (its first: the session's full id
+    and title) is lost (``lost``) or holds an id that is not text, and the warning saying
+    so. The full id is the one the folder of its subagents is named by, else the one id in
+    the project's prompt log (``logs.json``) that begins with the file name's 8 characters:
+    the note keeps the name it has when the line is mended. Neither known, it is keyed by
+    those characters, as a file written with no header line is."""
+    from . import _str
+
+    key = ref.session_id
+    found, whence = _id_from_folders(ref, key), "its subagents' folder"
+    if found is None:
+        found, whence = _id_from_log(prompt_log, key), "the prompt log (logs.json)"
+    if lost:
+        what = "the line naming the session (its first: id and title) could not be read"
+    elif isinstance(value := chat.meta.get("sessionId"), str):
+        what = "its session id is empty"
+    else:
+        what = f"its session id is {json_kind(value)}, not text"
+    title = "" if _str(chat.meta.get("summary")) else ", titled by its first prompt"
+    if found:
+        return found, f"{what}: exported under the id {whence} gives{title}"
+    said = (
+        f"{what}: exported under the 8 characters of its file name, {quoted(key)}{title} (no "
+        "other file names its full id: once the line is mended, the session's note is a "
+        "second one beside this)"
+    )
+    return key, said
+
+
+def _id_from_folders(ref: SessionRef, key: str) -> str | None:
+    """The name of the folder of the chat's subagents (``chats/<session id>/``)."""
+    chats = ref.main.path.parent
+    from . import _UUID
+
+    names = {s.path.parent.name for s in ref.related if s.path.parent.parent == chats}
+    found = [n for n in names if _UUID.fullmatch(n) and n.lower().startswith(key)]
+    return found[0] if len(found) == 1 else None
+
+
+def _id_from_log(path: Path, key: str) -> str | None:
+    """The one session id of the prompt log that begins with ``key`` (unread: none)."""
+    from .stores import read_prompt_log
+
+    if not path.is_file():
+        return None
+    sessions = read_prompt_log(path, []) or {}
+    found = [i for i in sessions if isinstance(i, str) and i.lower().startswith(key)]
+    return found[0] if len(found) == 1 else None

@@ -186,7 +186,10 @@ def read_checkpoint(path: Path, problems: list[Problem]) -> list[dict[str, Any]]
         return None
     history = doc.get("history") if isinstance(doc, dict) else doc
     if not isinstance(history, list):
-        problems.append(Problem(str(path), "not a saved chat (no history); skipped", source=SOURCE))
+        why = "not a saved chat (no history); skipped"
+        if history is not None:  # (damaged: said as what it holds)
+            why = f"its history is {json_kind(history)}, not a list of turns: nothing to read"
+        problems.append(Problem(str(path), why, source=SOURCE))
         return []
     turns = []
     for n, turn in enumerate(history, start=1):

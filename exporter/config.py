@@ -240,6 +240,13 @@ def resolve(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
                 settings.origin["templates"] = "the vault's .ccexport/templates"
     flags = {k: v for k, v in cli.items() if v not in (None, [], ()) and k != "vault"}
     _apply(settings, flags, "command line", allow_vault=False, base=Path.cwd(), flags=True)
+    if "tool_output_lines" in flags and settings.tool_output != "head" and not settings.templates:
+        # (it would change nothing in the notes but render them all again, twice: review50 L3;
+        # a template of your own may read it, so there it is yours to give)
+        raise ConfigError(
+            f"--tool-output-lines keeps lines only with --tool-output head (tool_output is "
+            f'{settings.tool_output!r} here): give both, or set tool_output = "head"'
+        )
     if settings.vault is not None and not (settings.vault / ".ccexport").is_dir():
         # (a vault made there already: each run warns, ``runstart.open_vault``)
         if held := assistant_folder(settings.vault, None, settings.paths):

@@ -211,7 +211,7 @@ def test_a_number_option_given_plainly_does_not_load_typers_validators(tmp_path)
     """``--jobs 2`` is read without pydantic (importing it cost 0.2 s of every such run)."""
     loaded = _imported_by_command(
         "--vault", str(tmp_path / "v"), "--home", str(tmp_path), "--jobs", "2",
-        "--tool-output-lines", "30", "--quiet",
+        "--tool-output", "head", "--tool-output-lines", "30", "--quiet",
     )  # fmt: skip
     assert "pydantic" not in loaded
 

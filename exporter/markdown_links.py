@@ -12,10 +12,12 @@ from typing import Any
 
 ZERO_WIDTH_SPACE = "\u200b"
 
-# What a link's alias cannot hold (it would end or split the link): each becomes a space;
-# a control character (a NUL, ESC) is left out.
+# What a link's alias cannot hold (it would end or split the link, as Obsidian and
+# ``vaultlinks`` read one): each becomes a space; a control character (a NUL, ESC) is left
+# out. Obsidian shows the rest of an alias as text, literally (no Markdown in it acts, and
+# an escape in it would be shown): "#", "^", "*", "`", "$", "==" or "<b>" read as typed.
 _NOT_IN_ALIAS = str.maketrans(
-    "[]|#^\u200b", "      ", "".join(map(chr, [*range(0x09), *range(0x0B, 0x20), 0x7F]))
+    "[]|\u200b", "    ", "".join(map(chr, [*range(0x09), *range(0x0B, 0x20), 0x7F]))
 )
 
 

@@ -285,6 +285,10 @@ def _endless(exc: RecursionError, name: str, user_dir: Path | None) -> TemplateE
             f"template error: the macro {macro}() calls itself without end (a call in it "
             "that never stops calling it?)",
         )
+    from .template_cycle import cycle
+
+    if (found := cycle(name, user_dir)) is not None:  # the line closing it, in its file
+        return TemplateError(*found)
     what = (
         "template error: it calls itself without end: does it extend or include itself? "
         f'Ours is {{% extends "default/{name}" %}}'

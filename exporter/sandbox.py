@@ -175,6 +175,7 @@ def sandbox() -> type[jinja2.Environment]:
     from .model import Session
     from .template_built import checked_filters, texts_checked
     from .template_deadline import LOOP_CHECK, check_clock, loop_started, loops_checked
+    from .template_kinds import other_kind
 
     # Objects none of whose public attributes the sandbox refuses or wraps (it does so only
     # for functions, methods, types, code, frames, generators and strings' ``format``):
@@ -247,7 +248,9 @@ def sandbox() -> type[jinja2.Environment]:
                 known: Collection[str] = names_set_in_templates().union(*_names_given.get())
             else:
                 known = fields_of(obj)
-            return said + did_you_mean(name, known)
+            # (a field of another kind of value, the session's on a turn: said so, not the
+            # nearest name of this one, which it does not mean)
+            return said + (other_kind(name, obj) or did_you_mean(name, known))
 
     def counted_lipsum(n: int = 5, *args: Any, **kwargs: Any) -> str:
         _count_text(max(n, 0) * 1000)  # (a paragraph is at most about a thousand characters)

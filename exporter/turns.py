@@ -151,14 +151,25 @@ def build_turns(
     # turn is named by the next turn's heading, as no heading stands where it happened.
     began_with: str | None = None
     modelled: dict[str, Any] | None = None  # the turn whose first model is known
+    # The results (by id) still to come of the calls of the last turn: a harness step
+    # before them is within that turn, not the end of it.
+    awaiting: set[int] = set()
+    arrived: set[int] = set()  # the results met so far (one may come before its call)
     for message in session.messages:
         parts = clean_parts(message, session.source)
         items: list[dict[str, Any]] = []
         returned: list[tuple[dict[str, Any], dict[str, Any]]] = []  # (file, its call's item)
         call = None  # the call whose result the files that follow came with
+        waits: set[int] = set()  # the results this message's calls wait for
         for part in parts:
             item = _item(part, session, attachments_folder, pairs, attachments, resolve, calls)
+            if isinstance(part, ToolCallPart) and item is not None and calls:
+                if calls[last := next(reversed(calls))] is item and last not in arrived:
+                    waits.add(last)
             if isinstance(part, ToolResultPart):
+                arrived.add(id(part))
+                waits.discard(id(part))
+                awaiting.discard(id(part))
                 call = calls.get(id(part))
             elif not isinstance(part, AttachmentPart):
                 call = None
@@ -182,13 +193,18 @@ def build_turns(
         # So does the person's interruption: it ends the turn they stopped, as no prompt.
         output_only = all(i["kind"] == "command_output" and not i["sent"] for i in items)
         stopped = role == "user" and all(i.get("notice") == "interrupted" for i in items)
-        continues = turns and (stopped or turns[-1]["role"] == role and (
-            role != "user" or output_only))  # fmt: skip
+        # What the harness said (a reminder, a hook's output, a notice) while the
+        # assistant's call ran is a step within its turn: no new heading after it.
+        within = role == "system" and bool(awaiting) and all(i["kind"] == "notice" for i in items)
+        continues = turns and (stopped or within and turns[-1]["role"] == "assistant" or (
+            turns[-1]["role"] == role and (role != "user" or output_only)))  # fmt: skip
         if not continues or task:
+            awaiting = set()
             when = local(message.timestamp, tz)
             turns.append({"role": role, "time": when, "when": _when(when, first_day, offset),
                           "queued": queued, "task": task, "items": [], "messages": [],
                           "model": None})  # fmt: skip
+        awaiting |= waits
         if message.role == "assistant" and message.model and turns[-1] is not modelled:
             modelled = turns[-1]
             if began_with and short_model_name(message.model) != short_model_name(began_with):

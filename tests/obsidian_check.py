@@ -133,8 +133,42 @@ def _full_line_fields(text: str) -> list[str]:
     return keys
 
 
-def parse(note_body: str) -> tuple[list[Construct], str]:
-    """Constructs and visible text of a Markdown body."""
+# A wikilink as Obsidian reads a line: from a ``[[`` to the first ``]]``, before anything
+# else on the line (a code span inside it is none), its alias shown as text, literally:
+# no Markdown in it acts, and a backslash in it is shown (an escape is none).
+WIKILINK = re.compile(r"(!?)\[\[((?:(?!\]\])[^\n])*)\]\]")
+_LINK_MARK = "\ue000"  # (a private-use character: text no rule reads)
+
+
+def links(note_body: str) -> list[tuple[str, str]]:
+    """``(target, alias)`` of each wikilink, as Obsidian reads them (the alias: the text
+    shown, the target when there is none)."""
+    found = []
+    for m in WIKILINK.finditer(note_body):
+        target, bar, alias = m.group(2).partition("|")
+        found.append((m.group(1) + target, alias if bar else target))
+    return found
+
+
+def parse(note_body: str, *, read_links: bool = False) -> tuple[list[Construct], str]:
+    """Constructs and visible text of a Markdown body. ``read_links``: its wikilinks read
+    as Obsidian reads them (``WIKILINK``): each is one "wikilink" construct, and what its
+    alias holds is shown as text, not parsed as Markdown."""
+    if read_links:
+        shown_links = [alias for _, alias in links(note_body)]
+        found = [Construct("wikilink", m.group(0)) for m in WIKILINK.finditer(note_body)]
+        more, text = parse(WIKILINK.sub(_LINK_MARK, note_body))
+        for alias in shown_links:
+            # read in the alias all the same: Dataview's fields and Obsidian's comments in
+            # the raw line, Templater's commands in the text shown
+            raw = "[" + alias
+            found += [Construct(kind, m.group(0)) for kind, rule in _RULES
+                      if kind in ("comment", "dataview field") for m in rule.finditer(raw)]  # fmt: skip
+            found += _templater(alias)
+            text = text.replace(
+                _LINK_MARK, " ".join(alias.replace(ZERO_WIDTH_SPACE, "").split()), 1
+            )
+        return found + more, text
     env: dict[str, Any] = {}
     tokens = _MD.parse(note_body, env)
     found: list[Construct] = []

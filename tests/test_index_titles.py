@@ -3,7 +3,8 @@ as its project's index note links it. Obsidian reads a line from left to right: 
 opens a link that runs to the first ``]]``, before any code span inside it is looked for
 (a title ``The Never `!` Type`` links in Obsidian), and its alias is shown as text. So the
 link must reach its note's file, its alias hold no ``|`` or ``]`` (that would end or split
-it) and show the title without a backslash escape; a lone backtick must not matter."""
+it) and show the title as typed otherwise (``#`` and ``^`` too), without a backslash
+escape; a lone backtick must not matter."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from exporter.export import ExportOptions, run_export
 TITLES = {
     "Fix the ` key in the parser": "Fix the ` key in the parser",
     "use `x` and `y` here": "use `x` and `y` here",
-    "pipe a | b then ] c # d ^e": "pipe a b then c d e",
+    "pipe a | b then ] c # d ^e": "pipe a b then c # d ^e",
     "the `]]` bit and ``` fences": "the ` ` bit and ``` fences",
 }
 

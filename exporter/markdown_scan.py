@@ -235,7 +235,9 @@ def _item_fence(lines: list[str], at: int, fences: Fences) -> re.Match[str] | No
         if text_at < need - 3 or least < text_at:
             return None  # too deep for this item, or a line between may have ended it
         number = item.group(2)
-        if number not in (None, "1") and k and lines[k - 1].strip(" "):
+        # (the parser takes a line of five spaces or more for no blank line there: the
+        # paragraph above goes on, and a number other than 1 cannot interrupt it)
+        if number not in (None, "1") and k and (lines[k - 1].strip(" ") or len(lines[k - 1]) > 4):
             return None
         if marker_at <= 3:
             return opener

@@ -65,13 +65,15 @@ def link_paths(target: str, folder: str) -> tuple[str, list[str]]:
 
 def _title_key(text: str) -> str:
     """A title as a link's alias to its note shows it (``markdown.link_alias``), without
-    its spaces, for comparing the two. (Imported here: a run that reads no link's alias,
+    its spaces, for comparing the two; without "#" and "^" too, which aliases written
+    before 8 December held as spaces. (Imported here: a run that reads no link's alias,
     most of them, never loads the Markdown modules.)"""
     from .markdown import link_alias
 
-    return (
-        link_alias(text).replace(" ", "").replace("\u200b", "")
-    )  # (aliases before "::" was parted)
+    return link_alias(text).translate(_NOT_COMPARED)  # (aliases before "::" was parted)
+
+
+_NOT_COMPARED = str.maketrans("", "", " \u200b#^")
 
 
 def written_target(key: str, path: str) -> str:

@@ -94,3 +94,16 @@ def test_titles_with_markup_are_shown_as_typed_and_make_nothing_live(titles, pro
 @given(st.just(TITLES))
 def test_the_marks_of_the_task_one_by_one(titles):
     _check(titles, "my *proj* ==x== $y$ <b>")
+
+
+@settings(max_examples=300, deadline=None)
+@given(TITLE)
+@example("Fix #42 ^b")
+def test_an_alias_written_before_keeps_naming_its_note(title):
+    """Aliases written before 8 December held ``#`` and ``^`` as spaces: a link of an index
+    written then still names its note by its title (``vaultlinks``; else an index whose
+    note was renamed in Obsidian and then deleted was taken for the person's edit)."""
+    from exporter.vaultlinks import _title_key
+
+    written_before = title.replace("#", " ").replace("^", " ")
+    assert _title_key(written_before) == _title_key(title)

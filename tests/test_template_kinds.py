@@ -51,3 +51,25 @@ def test_a_misspelt_field_of_the_right_kind_still_gets_did_you_mean(tmp_path):
     assert _error(tmp_path, "{% for turn in turns %}{{ turn.itmes }}{% endfor %}").endswith(
         "(did you mean items?)"
     )
+
+
+def test_the_kinds_know_every_field_the_demo_notes_give_a_template():
+    """``template_kinds`` lists a turn's and an item's fields by hand: each field the demo
+    home's sessions give a template is on its list, so none is said to be another kind's."""
+    from conftest import EXAMPLES_HOME, load_sessions
+
+    from exporter.adapters import all_adapters
+    from exporter.template_kinds import ITEM_FIELDS, TURN_FIELDS
+    from exporter.turns import build_turns
+
+    turn_keys, item_keys = set(), set()
+    for adapter in all_adapters():
+        sessions, _problems = load_sessions(adapter, EXAMPLES_HOME)
+        for s in sessions:
+            for turn in build_turns(s, "attachments", None, [], lambda key: None):
+                turn_keys |= set(turn)
+                for item in turn["items"]:
+                    item_keys |= set(item)
+    assert len(item_keys) > 20
+    assert turn_keys <= TURN_FIELDS, turn_keys - TURN_FIELDS
+    assert item_keys <= ITEM_FIELDS, item_keys - ITEM_FIELDS
